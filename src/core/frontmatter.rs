@@ -1,0 +1,713 @@
+//! Tolerant frontmatter reading: split the `---` block off SKILL.md whatever the file looks like
+//! (BOM, CRLF, blank lines, NULs, bad UTF-8, no closing line), parse it as YAML and type the known
+//! fields. Every YAML call of the project lives in this file.
+
+use crate::core::diagnostic::{Diagnostic, Severity};
+use crate::core::skill::SkillKind;
+use serde::Serialize;
+use serde_json::Value;
+
+/// One frontmatter key, in file order, with its value as JSON and its 1-based line.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Field {
+    pub key: String,
+    pub value: Value,
+    pub line: u32,
+}
+
+/// The frontmatter of a skill: every field as written plus typed views of the known ones.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Frontmatter {
+    /// A frontmatter block was found, closed, and parsed as a YAML mapping.
+    pub parsed: bool,
+    pub fields: Vec<Field>,
+    pub name: Option<String>,
+    pub description: Option<String>,
+    pub when_to_use: Option<String>,
+    pub kind: SkillKind,
+    /// The entry script of an executable skill, when named in frontmatter.
+    pub entry: Option<String>,
+    pub disable_model_invocation: bool,
+    pub user_invocable: Option<bool>,
+    pub auto_load: Option<bool>,
+    pub triggers: Vec<String>,
+    pub dependencies: Vec<String>,
+    /// Flow-style collections (`[a, b]`, `{a: b}`) that the strict YAML of the reference
+    /// validator rejects: the 1-based lines where they appear.
+    pub flow_style_lines: Vec<u32>,
+}
+
+impl Frontmatter {
+    pub fn get(&self, key: &str) -> Option<&Field> {
+        self.fields.iter().find(|f| f.key == key)
+    }
+
+    pub fn line_of(&self, key: &str) -> Option<u32> {
+        self.get(key).map(|f| f.line)
+    }
+}
+
+/// Where the parts of a SKILL.md are.
+#[derive(Debug, Clone, Default)]
+pub struct Layout {
+    /// Byte offset where the body starts.
+    pub body_offset: usize,
+    /// 1-based line where the body starts.
+    pub body_line: u32,
+    /// The closing `---` was not found in the bytes given.
+    pub unterminated: bool,
+}
+
+/// The result of reading the head of a SKILL.md.
+#[derive(Debug, Clone, Default)]
+pub struct Parsed {
+    pub frontmatter: Frontmatter,
+    pub layout: Layout,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Finds the end of the frontmatter in raw bytes: the offset just past the closing delimiter line,
+/// or `None` when the bytes hold no complete block (the caller may read more).
+pub fn frontmatter_end(bytes: &[u8]) -> Option<usize> {
+    let mut start = 0;
+    let mut opened = false;
+    let mut first = true;
+    while start < bytes.len() {
+        let end = memchr_nl(&bytes[start..]).map_or(bytes.len(), |i| start + i + 1);
+        let mut line = &bytes[start..end];
+        if first {
+            line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
+        }
+        let t = trim_ascii_end(line);
+        if !opened {
+            if t.is_empty() {
+                start = end;
+                first = false;
+                continue;
+            }
+            if t != b"---" {
+                return Some(0);
+            }
+            opened = true;
+        } else if t == b"---" || t == b"..." {
+            return Some(end);
+        }
+        first = false;
+        start = end;
+    }
+    None
+}
+
+fn memchr_nl(b: &[u8]) -> Option<usize> {
+    b.iter().position(|&c| c == b'\n')
+}
+
+fn trim_ascii_end(b: &[u8]) -> &[u8] {
+    let mut e = b.len();
+    while e > 0 && matches!(b[e - 1], b' ' | b'\t' | b'\r' | b'\n') {
+        e -= 1;
+    }
+    &b[..e]
+}
+
+/// Parses the head of a SKILL.md. `head` holds the file's first bytes (at least through the
+/// closing delimiter when there is one); `complete` says whether `head` is the whole file.
+pub fn parse(head: &[u8], complete: bool) -> Parsed {
+    let mut out = Parsed::default();
+    let diags = &mut out.diagnostics;
+    if head.is_empty() && complete {
+        diags.push(
+            Diagnostic::new(
+                "file-empty",
+                Severity::Error,
+                "SKILL.md is empty: add a frontmatter block with `name` and `description`",
+            )
+            .at(1, 1),
+        );
+        out.layout.body_line = 1;
+        return out;
+    }
+
+    let end = frontmatter_end(head);
+    let region_len = end.unwrap_or(head.len());
+    let region = &head[..region_len];
+
+    // NUL bytes and bad UTF-8 are reported once, then read past.
+    if let Some(pos) = region.iter().position(|&b| b == 0) {
+        let (l, c) = line_col(region, pos);
+        diags.push(
+            Diagnostic::new(
+                "file-nul-bytes",
+                Severity::Error,
+                "the frontmatter holds NUL bytes: save the file as plain UTF-8 text",
+            )
+            .at(l, c),
+        );
+    }
+    let text: std::borrow::Cow<str> = match std::str::from_utf8(region) {
+        Ok(s) => s.into(),
+        Err(e) => {
+            let (l, c) = line_col(region, e.valid_up_to());
+            diags.push(
+                Diagnostic::new(
+                    "file-not-utf8",
+                    Severity::Error,
+                    "the file is not valid UTF-8: re-encode it as UTF-8",
+                )
+                .at(l, c),
+            );
+            String::from_utf8_lossy(region)
+        }
+    };
+    let text = text.replace('\0', "");
+
+    let mut rest: &str = &text;
+    let mut line_no: u32 = 1;
+    let mut offset = 0usize;
+    if let Some(r) = rest.strip_prefix('\u{feff}') {
+        diags.push(
+            Diagnostic::new(
+                "file-bom",
+                Severity::Warning,
+                "the file starts with a byte-order mark: save it as UTF-8 without BOM",
+            )
+            .at(1, 1),
+        );
+        rest = r;
+        offset += 3;
+    }
+    // Leading blank lines.
+    let mut blank = 0;
+    loop {
+        let (line, next) = split_line(rest);
+        if !line.trim().is_empty() || next.len() == rest.len() {
+            break;
+        }
+        blank += 1;
+        offset += rest.len() - next.len();
+        rest = next;
+        line_no += 1;
+        if rest.is_empty() {
+            break;
+        }
+    }
+    if blank > 0 {
+        diags.push(
+            Diagnostic::new(
+                "frontmatter-leading-blank",
+                Severity::Warning,
+                format!(
+                    "{blank} blank line(s) before the opening `---`: the file must start with `---`"
+                ),
+            )
+            .at(1, 1),
+        );
+    }
+    let (first, after_first) = split_line(rest);
+    if first.trim_end() != "---" {
+        let msg = if rest.trim().is_empty() {
+            "SKILL.md holds no frontmatter: start it with a `---` block holding `name` and `description`"
+        } else {
+            "SKILL.md does not start with a `---` frontmatter block: add one with `name` and `description`"
+        };
+        diags.push(Diagnostic::new("frontmatter-missing", Severity::Error, msg).at(line_no, 1));
+        out.layout.body_offset = 0;
+        out.layout.body_line = 1;
+        return out;
+    }
+    let open_line = line_no;
+    let yaml_first_line = line_no + 1;
+    let yaml_start = offset + (rest.len() - after_first.len());
+    let mut cursor = after_first;
+    let mut ln = yaml_first_line;
+    let mut yaml_end = None;
+    while !cursor.is_empty() {
+        let (line, next) = split_line(cursor);
+        let t = line.trim_end();
+        if t == "---" || t == "..." {
+            yaml_end = Some((text.len() - cursor.len(), text.len() - next.len(), ln + 1));
+            break;
+        }
+        cursor = next;
+        ln += 1;
+    }
+    let Some((yaml_stop, body_off, body_line)) = yaml_end else {
+        let hint = if complete {
+            "the frontmatter is never closed: add a `---` line after the last field"
+        } else {
+            "the frontmatter is not closed within the first MiB: add a `---` line after the last field"
+        };
+        diags.push(
+            Diagnostic::new("frontmatter-unterminated", Severity::Error, hint).at(open_line, 1),
+        );
+        out.layout.unterminated = true;
+        out.layout.body_offset = 0;
+        out.layout.body_line = 1;
+        salvage(&text[yaml_start..], yaml_first_line, &mut out.frontmatter);
+        return out;
+    };
+    // Offsets above are into `text` (NULs removed, lossy); the body offset must be into the raw
+    // bytes, which `frontmatter_end` computed.
+    out.layout.body_offset = end.unwrap_or(body_off);
+    out.layout.body_line = body_line;
+    let yaml = &text[yaml_start..yaml_stop];
+    parse_yaml(yaml, yaml_first_line, &mut out.frontmatter, diags);
+    out
+}
+
+fn split_line(s: &str) -> (&str, &str) {
+    match s.find('\n') {
+        Some(i) => (&s[..i], &s[i + 1..]),
+        None => (s, ""),
+    }
+}
+
+/// 1-based line and column (in characters) of a byte offset.
+fn line_col(bytes: &[u8], pos: usize) -> (u32, u32) {
+    let before = &bytes[..pos.min(bytes.len())];
+    let line = before.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
+    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let col = String::from_utf8_lossy(&before[line_start..]).chars().count() as u32 + 1;
+    (line, col)
+}
+
+/// Top-level keys of a YAML block and their 1-based lines, found by layout rather than by the
+/// parser (which forgets positions).
+fn key_lines(yaml: &str, first_line: u32) -> Vec<(String, u32)> {
+    let mut out = Vec::new();
+    for (i, line) in yaml.lines().enumerate() {
+        let Some(c) = line.chars().next() else { continue };
+        if c.is_whitespace() || c == '#' || c == '-' {
+            continue;
+        }
+        if let Some(idx) = line.find(':') {
+            let key = line[..idx].trim().trim_matches(|c| c == '"' || c == '\'');
+            let after = &line[idx + 1..];
+            if after.is_empty() || after.starts_with([' ', '\t', '\r']) {
+                out.push((key.to_string(), first_line + i as u32));
+            }
+        }
+    }
+    out
+}
+
+/// Best effort when the YAML cannot be parsed: pick `name:` and `description:` off their lines so
+/// the skill still shows up under a recognisable name.
+fn salvage(yaml: &str, first_line: u32, fm: &mut Frontmatter) {
+    for (i, line) in yaml.lines().enumerate() {
+        for key in ["name", "description"] {
+            if let Some(v) = line.strip_prefix(key).and_then(|r| r.strip_prefix(':')) {
+                let v = v.trim().trim_matches(|c| c == '"' || c == '\'').to_string();
+                if v.is_empty() || v.starts_with(['|', '>']) {
+                    continue;
+                }
+                let slot = if key == "name" {
+                    &mut fm.name
+                } else {
+                    &mut fm.description
+                };
+                if slot.is_none() {
+                    *slot = Some(v.clone());
+                    fm.fields.push(Field {
+                        key: key.to_string(),
+                        value: Value::String(v),
+                        line: first_line + i as u32,
+                    });
+                }
+            }
+        }
+    }
+}
+
+fn yaml_fix_hint(msg: &str) -> &'static str {
+    if msg.contains("mapping values are not allowed") {
+        "quote the value: an unquoted value cannot hold `: ` (write `key: \"text: more\"`)"
+    } else if msg.contains("cannot start any token") || msg.contains("while scanning an alias") {
+        "quote the value: YAML reads a leading `*`, `&`, `@`, `!`, `%` or backtick as syntax"
+    } else if msg.contains("tab") {
+        "indent with spaces: YAML forbids tabs for indentation"
+    } else if msg.contains("duplicate") {
+        "remove the repeated key: each key may appear once"
+    } else if msg.contains("block sequence entries are not allowed") {
+        "put list items on their own lines under the key, or quote the value"
+    } else {
+        "fix the YAML syntax; quoting the value usually helps"
+    }
+}
+
+fn parse_yaml(yaml: &str, first_line: u32, fm: &mut Frontmatter, diags: &mut Vec<Diagnostic>) {
+    let value: serde_yaml::Value = match serde_yaml::from_str(yaml) {
+        Ok(v) => v,
+        Err(e) => {
+            let (line, col) = e
+                .location()
+                .map_or((first_line, 1), |l| (first_line + l.line() as u32 - 1, l.column() as u32));
+            let raw = e.to_string();
+            let msg = raw.split(" at line ").next().unwrap_or(&raw).to_string();
+            diags.push(
+                Diagnostic::new(
+                    "yaml-invalid",
+                    Severity::Error,
+                    format!("invalid YAML in frontmatter: {msg}; {}", yaml_fix_hint(&raw)),
+                )
+                .at(line, col),
+            );
+            salvage(yaml, first_line, fm);
+            return;
+        }
+    };
+    let map = match value {
+        serde_yaml::Value::Mapping(m) => m,
+        serde_yaml::Value::Null => serde_yaml::Mapping::new(),
+        other => {
+            diags.push(
+                Diagnostic::new(
+                    "frontmatter-not-mapping",
+                    Severity::Error,
+                    format!(
+                        "the frontmatter is a {} rather than `key: value` lines: write it as a mapping",
+                        yaml_kind(&other)
+                    ),
+                )
+                .at(first_line, 1),
+            );
+            return;
+        }
+    };
+    fm.parsed = true;
+    let lines = key_lines(yaml, first_line);
+    fm.flow_style_lines = flow_style_lines(yaml, first_line);
+    for (k, v) in map {
+        let key = match k {
+            serde_yaml::Value::String(s) => s,
+            other => scalar_text(&other).unwrap_or_else(|| format!("{other:?}")),
+        };
+        let line = lines
+            .iter()
+            .find(|(n, _)| *n == key)
+            .map_or(first_line, |(_, l)| *l);
+        fm.fields.push(Field {
+            key,
+            value: to_json(v),
+            line,
+        });
+    }
+    type_fields(fm, diags);
+}
+
+fn yaml_kind(v: &serde_yaml::Value) -> &'static str {
+    match v {
+        serde_yaml::Value::Sequence(_) => "list",
+        serde_yaml::Value::String(_) => "plain string",
+        serde_yaml::Value::Number(_) => "number",
+        serde_yaml::Value::Bool(_) => "boolean",
+        _ => "non-mapping value",
+    }
+}
+
+fn scalar_text(v: &serde_yaml::Value) -> Option<String> {
+    match v {
+        serde_yaml::Value::String(s) => Some(s.clone()),
+        serde_yaml::Value::Number(n) => Some(n.to_string()),
+        serde_yaml::Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+fn to_json(v: serde_yaml::Value) -> Value {
+    match v {
+        serde_yaml::Value::Null => Value::Null,
+        serde_yaml::Value::Bool(b) => Value::Bool(b),
+        serde_yaml::Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                Value::from(i)
+            } else if let Some(u) = n.as_u64() {
+                Value::from(u)
+            } else {
+                n.as_f64()
+                    .and_then(serde_json::Number::from_f64)
+                    .map_or(Value::String(n.to_string()), Value::Number)
+            }
+        }
+        serde_yaml::Value::String(s) => Value::String(s),
+        serde_yaml::Value::Sequence(s) => Value::Array(s.into_iter().map(to_json).collect()),
+        serde_yaml::Value::Mapping(m) => Value::Object(
+            m.into_iter()
+                .map(|(k, v)| {
+                    let key = scalar_text(&k).unwrap_or_else(|| format!("{k:?}"));
+                    (key, to_json(v))
+                })
+                .collect(),
+        ),
+        serde_yaml::Value::Tagged(t) => to_json(t.value),
+    }
+}
+
+/// Lines where a value is written in flow style (`key: [a, b]`, `key: {a: b}`, `- [a]`).
+fn flow_style_lines(yaml: &str, first_line: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    let mut in_block_scalar: Option<usize> = None;
+    for (i, line) in yaml.lines().enumerate() {
+        let indent = line.len() - line.trim_start().len();
+        let t = line.trim();
+        if let Some(ind) = in_block_scalar {
+            if t.is_empty() || indent > ind {
+                continue;
+            }
+            in_block_scalar = None;
+        }
+        let value = if let Some(rest) = t.strip_prefix("- ") {
+            rest.trim_start()
+        } else if let Some(idx) = t.find(": ") {
+            t[idx + 2..].trim_start()
+        } else if t.ends_with(':') {
+            ""
+        } else {
+            continue;
+        };
+        if value.starts_with('[') || value.starts_with('{') {
+            out.push(first_line + i as u32);
+        } else if value.starts_with('|') || value.starts_with('>') {
+            in_block_scalar = Some(indent);
+        }
+    }
+    out
+}
+
+/// Known fields, typed, with a diagnostic for each value of the wrong shape.
+fn type_fields(fm: &mut Frontmatter, diags: &mut Vec<Diagnostic>) {
+    let fields = fm.fields.clone();
+    for f in &fields {
+        let wrong = |what: &str| {
+            Diagnostic::new(
+                "field-type",
+                Severity::Error,
+                format!("`{}` must be {what}, found {}", f.key, json_kind(&f.value)),
+            )
+            .at(f.line, 1)
+        };
+        match f.key.as_str() {
+            "name" | "description" | "when_to_use" | "when-to-use" => {
+                let text = match &f.value {
+                    Value::String(s) => Some(s.clone()),
+                    Value::Number(n) => {
+                        diags.push(coerced(f, "number"));
+                        Some(n.to_string())
+                    }
+                    Value::Bool(b) => {
+                        diags.push(coerced(f, "boolean"));
+                        Some(b.to_string())
+                    }
+                    Value::Null => None,
+                    _ => {
+                        diags.push(wrong("a string"));
+                        None
+                    }
+                };
+                match f.key.as_str() {
+                    "name" => fm.name = text,
+                    "description" => fm.description = text,
+                    _ => fm.when_to_use = text,
+                }
+            }
+            "type" => match f.value.as_str() {
+                Some("executable") | Some("tool") => fm.kind = SkillKind::Executable,
+                Some("composite") => fm.kind = SkillKind::Composite,
+                Some("contextual") | Some("context") => fm.kind = SkillKind::Contextual,
+                _ => diags.push(
+                    Diagnostic::new(
+                        "field-value",
+                        Severity::Warning,
+                        format!(
+                            "`type` is `{}`: use `contextual`, `executable` or `composite`",
+                            compact(&f.value)
+                        ),
+                    )
+                    .at(f.line, 1),
+                ),
+            },
+            "entry" | "entrypoint" | "entry_point" | "script" => match f.value.as_str() {
+                Some(s) => fm.entry = Some(s.to_string()),
+                None => diags.push(wrong("a file name")),
+            },
+            "disable-model-invocation" | "user-invocable" | "auto_load" | "auto-load" => {
+                let b = match &f.value {
+                    Value::Bool(b) => Some(*b),
+                    Value::String(s) if s.eq_ignore_ascii_case("true") => Some(true),
+                    Value::String(s) if s.eq_ignore_ascii_case("false") => Some(false),
+                    Value::Null => None,
+                    _ => {
+                        diags.push(wrong("true or false"));
+                        None
+                    }
+                };
+                match f.key.as_str() {
+                    "disable-model-invocation" => fm.disable_model_invocation = b == Some(true),
+                    "user-invocable" => fm.user_invocable = b,
+                    _ => fm.auto_load = b,
+                }
+            }
+            "triggers" | "trigger" => fm.triggers.extend(strings_of(&f.value)),
+            "dependencies" => fm.dependencies = strings_of(&f.value),
+            "metadata" => {
+                if !matches!(f.value, Value::Object(_) | Value::Null) {
+                    diags.push(wrong("a mapping of `key: value`"));
+                }
+            }
+            "allowed-tools" | "paths" => {
+                if !matches!(f.value, Value::String(_) | Value::Array(_) | Value::Null) {
+                    diags.push(wrong("a string or a list"));
+                }
+            }
+            "license" | "compatibility" | "model" | "context" | "argument-hint" | "agent" => {
+                if !matches!(
+                    f.value,
+                    Value::String(_) | Value::Null | Value::Number(_) | Value::Bool(_)
+                ) {
+                    diags.push(wrong("a string"));
+                }
+            }
+            _ => {}
+        }
+    }
+    if fm.kind == SkillKind::Contextual && !fm.dependencies.is_empty() && fm.get("type").is_none()
+    {
+        fm.kind = SkillKind::Composite;
+    }
+}
+
+fn coerced(f: &Field, kind: &str) -> Diagnostic {
+    Diagnostic::new(
+        "yaml-coerced-scalar",
+        Severity::Warning,
+        format!(
+            "`{}` is read as a {kind} by YAML: quote it (`{}: \"{}\"`) so every agent reads text",
+            f.key,
+            f.key,
+            compact(&f.value)
+        ),
+    )
+    .at(f.line, 1)
+}
+
+/// Every string in a value of any shape (string, list, map of lists, null).
+pub fn strings_of(v: &Value) -> Vec<String> {
+    match v {
+        Value::String(s) => vec![s.clone()],
+        Value::Number(n) => vec![n.to_string()],
+        Value::Array(a) => a.iter().flat_map(strings_of).collect(),
+        Value::Object(m) => m.values().flat_map(strings_of).collect(),
+        _ => Vec::new(),
+    }
+}
+
+pub fn json_kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "nothing",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "a mapping",
+    }
+}
+
+/// A value as one short line of text.
+pub fn compact(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules(p: &Parsed) -> Vec<&'static str> {
+        p.diagnostics.iter().map(|d| d.rule).collect()
+    }
+
+    #[test]
+    fn plain_frontmatter() {
+        let p = parse(b"---\nname: pdf\ndescription: Reads PDFs.\n---\n# Body\n", true);
+        assert!(p.frontmatter.parsed);
+        assert_eq!(p.frontmatter.name.as_deref(), Some("pdf"));
+        assert_eq!(p.frontmatter.description.as_deref(), Some("Reads PDFs."));
+        assert_eq!(p.layout.body_line, 5);
+        assert_eq!(p.layout.body_offset, 43);
+        assert_eq!(p.frontmatter.line_of("description"), Some(3));
+        assert!(p.diagnostics.is_empty());
+    }
+
+    #[test]
+    fn bom_crlf_and_blank_lines() {
+        let p = parse(b"\xEF\xBB\xBF\r\n\r\n---\r\nname: a\r\ndescription: b\r\n---\r\nx", true);
+        assert_eq!(p.frontmatter.name.as_deref(), Some("a"));
+        assert_eq!(rules(&p), vec!["file-bom", "frontmatter-leading-blank"]);
+        assert_eq!(p.frontmatter.line_of("name"), Some(4));
+        assert_eq!(p.layout.body_line, 7);
+    }
+
+    #[test]
+    fn unterminated_missing_and_empty() {
+        let p = parse(b"---\nname: a\ndescription: b\n", true);
+        assert_eq!(rules(&p), vec!["frontmatter-unterminated"]);
+        assert_eq!(p.frontmatter.name.as_deref(), Some("a"));
+        assert!(!p.frontmatter.parsed);
+        assert_eq!(rules(&parse(b"# Title\n", true)), vec!["frontmatter-missing"]);
+        assert_eq!(rules(&parse(b"", true)), vec!["file-empty"]);
+    }
+
+    #[test]
+    fn invalid_yaml_names_the_fix_and_position() {
+        let p = parse(b"---\nname: a\ndescription: Use it: for things\n---\n", true);
+        let d = &p.diagnostics[0];
+        assert_eq!(d.rule, "yaml-invalid");
+        assert_eq!(d.line, Some(3));
+        assert!(d.message.contains("quote the value"), "{}", d.message);
+        assert_eq!(p.frontmatter.name.as_deref(), Some("a"));
+    }
+
+    #[test]
+    fn star_description_and_nul_and_latin1() {
+        let p = parse(b"---\nname: a\ndescription: *bold*\n---\n", true);
+        assert_eq!(rules(&p), vec!["yaml-invalid"]);
+        let p = parse(b"---\nname: a\0\ndescription: b\n---\n", true);
+        assert_eq!(rules(&p), vec!["file-nul-bytes"]);
+        assert_eq!(p.diagnostics[0].line, Some(2));
+        let p = parse(b"---\nname: caf\xe9\ndescription: b\n---\n", true);
+        assert_eq!(rules(&p), vec!["file-not-utf8"]);
+        assert_eq!(p.diagnostics[0].column, Some(10));
+    }
+
+    #[test]
+    fn yaml11_quirks_block_scalars_and_flow() {
+        let p = parse(
+            b"---\nname: yes\ndescription: |\n  Multi\n  line [x]\nmcp: [rube]\ntriggers:\n  pdf: [extract pdf, read pdf]\n  other: merge\n---\n",
+            true,
+        );
+        assert_eq!(p.frontmatter.name.as_deref(), Some("yes"));
+        assert_eq!(p.frontmatter.description.as_deref(), Some("Multi\nline [x]\n"));
+        assert_eq!(p.frontmatter.flow_style_lines, vec![6, 8]);
+        assert_eq!(p.frontmatter.triggers, vec!["extract pdf", "read pdf", "merge"]);
+        let p = parse(b"---\nname: true\ndescription: 12\n---\n", true);
+        assert_eq!(rules(&p), vec!["yaml-coerced-scalar", "yaml-coerced-scalar"]);
+        assert_eq!(p.frontmatter.name.as_deref(), Some("true"));
+    }
+
+    #[test]
+    fn not_a_mapping_and_wrong_types() {
+        let p = parse(b"---\n- a\n- b\n---\n", true);
+        assert_eq!(rules(&p), vec!["frontmatter-not-mapping"]);
+        let p = parse(b"---\nname: [a]\ndescription: b\nmetadata: x\n---\n", true);
+        assert_eq!(rules(&p), vec!["field-type", "field-type"]);
+    }
+
+    #[test]
+    fn frontmatter_end_finds_the_closing_line() {
+        assert_eq!(frontmatter_end(b"---\na: b\n---\nbody"), Some(13));
+        assert_eq!(frontmatter_end(b"---\na: b\n"), None);
+        assert_eq!(frontmatter_end(b"body"), Some(0));
+    }
+}

@@ -1,0 +1,250 @@
+//! The library: every skill of every root, with shadowing resolved, and on-demand access to what
+//! the scan does not keep (bodies, resources).
+
+use crate::core::diagnostic::Diagnostic;
+use crate::core::scan::{self, ScanOptions};
+use crate::core::skill::Skill;
+use crate::core::source::Root;
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, thiserror::Error)]
+pub enum LibraryError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Library {
+    pub roots: Vec<Root>,
+    pub skills: Vec<Skill>,
+    /// Problems that belong to no single skill: missing roots, unreadable folders, cycles.
+    pub problems: Vec<Diagnostic>,
+    /// The roots are the bundled demo library, used because no skills are installed.
+    pub demo: bool,
+}
+
+/// A file of a skill other than its SKILL.md: an L3 resource.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resource {
+    pub path: PathBuf,
+    /// Path relative to the skill folder, with `/` separators.
+    pub rel: String,
+    pub size: u64,
+    /// Text files are counted; binary ones are listed with their size only.
+    pub text: bool,
+}
+
+impl Library {
+    pub fn load(roots: Vec<Root>, opts: &ScanOptions) -> Library {
+        let (skills, problems) = scan::scan(&roots, opts);
+        let mut lib = Library {
+            roots,
+            skills,
+            problems,
+            demo: false,
+        };
+        lib.resolve_shadowing();
+        lib
+    }
+
+    /// For every name an agent sees twice, the copy of highest precedence wins and the others are
+    /// shadowed by it. Agents read only their own folders, so only skills of the same agent compete.
+    pub fn resolve_shadowing(&mut self) {
+        let prec: HashMap<&Path, (u8, u8, usize)> = self
+            .roots
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let (a, s) = r.precedence();
+                (r.path.as_path(), (a, s, i))
+            })
+            .collect();
+        let mut winners: HashMap<(crate::core::Agent, &str), usize> = HashMap::new();
+        let mut shadowed = vec![None; self.skills.len()];
+        let mut order: Vec<usize> = (0..self.skills.len()).collect();
+        order.sort_by_key(|&i| {
+            let s = &self.skills[i];
+            (
+                prec.get(s.root.as_path()).copied().unwrap_or((u8::MAX, u8::MAX, usize::MAX)),
+                s.dir.clone(),
+            )
+        });
+        for i in order {
+            let s = &self.skills[i];
+            match winners.get(&(s.agent, s.name.as_str())) {
+                Some(&w) => shadowed[i] = Some(w),
+                None => {
+                    winners.insert((s.agent, s.name.as_str()), i);
+                }
+            }
+        }
+        for (s, sh) in self.skills.iter_mut().zip(shadowed) {
+            s.shadowed_by = sh;
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.skills.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.skills.is_empty()
+    }
+
+    pub fn find(&self, name: &str) -> Option<usize> {
+        self.skills.iter().position(|s| s.name == name)
+    }
+}
+
+/// The whole SKILL.md, as an agent's load tool returns it (lossy for bad UTF-8).
+pub fn read_skill_md(skill: &Skill) -> Result<String, LibraryError> {
+    read_text(&skill.skill_md)
+}
+
+pub fn read_text(path: &Path) -> Result<String, LibraryError> {
+    let bytes = std::fs::read(path).map_err(|source| LibraryError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    Ok(match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    })
+}
+
+/// The body of a SKILL.md (everything after the frontmatter).
+pub fn read_body(skill: &Skill) -> Result<String, LibraryError> {
+    let bytes = std::fs::read(&skill.skill_md).map_err(|source| LibraryError::Read {
+        path: skill.skill_md.clone(),
+        source,
+    })?;
+    let start = (skill.body_offset as usize).min(bytes.len());
+    Ok(String::from_utf8_lossy(&bytes[start..]).into_owned())
+}
+
+/// Every file of the skill folder other than its skill file, in path order. Nested skills (folders
+/// with their own SKILL.md), dot-folders and `node_modules` are not part of it.
+pub fn resources(skill: &Skill) -> Vec<Resource> {
+    let mut out = Vec::new();
+    collect(&skill.dir, &skill.dir, &skill.skill_md, &mut out, 0);
+    out.sort_by(|a, b| a.rel.cmp(&b.rel));
+    out
+}
+
+fn collect(base: &Path, dir: &Path, skill_md: &Path, out: &mut Vec<Resource>, depth: usize) {
+    if depth > 8 {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let path = e.path();
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Ok(meta) = std::fs::metadata(&path) else {
+            continue;
+        };
+        if meta.is_dir() {
+            if name.starts_with('.') || name == "node_modules" {
+                continue;
+            }
+            let nested = ["SKILL.md", "skill.md"].iter().any(|f| path.join(f).is_file());
+            if !nested && !e.file_type().is_ok_and(|t| t.is_symlink()) {
+                collect(base, &path, skill_md, out, depth + 1);
+            }
+        } else if meta.is_file() && path != skill_md && !name.starts_with('.') {
+            let rel = path
+                .strip_prefix(base)
+                .unwrap_or(&path)
+                .to_string_lossy()
+                .replace('\\', "/");
+            out.push(Resource {
+                text: looks_like_text(&path),
+                path,
+                rel,
+                size: meta.len(),
+            });
+        }
+    }
+}
+
+/// A file is text when its first 8 KiB hold no NUL and decode as UTF-8 (a cut multi-byte
+/// character at the end of the sample is allowed).
+pub fn looks_like_text(path: &Path) -> bool {
+    let mut buf = [0u8; 8192];
+    let Ok(mut f) = std::fs::File::open(path) else {
+        return false;
+    };
+    let mut n = 0;
+    while n < buf.len() {
+        match f.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(_) => return false,
+        }
+    }
+    let sample = &buf[..n];
+    if sample.contains(&0) {
+        return false;
+    }
+    match std::str::from_utf8(sample) {
+        Ok(_) => true,
+        Err(e) => e.error_len().is_none() && n == buf.len(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::source::{Agent, Scope};
+
+    fn write(p: &Path, s: &[u8]) {
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, s).unwrap();
+    }
+
+    #[test]
+    fn user_scope_shadows_project_scope_of_the_same_agent_only() {
+        let t = tempfile::tempdir().unwrap();
+        let user = t.path().join("u");
+        let proj = t.path().join("p");
+        let codex = t.path().join("c");
+        for r in [&user, &proj, &codex] {
+            write(&r.join("pdf/SKILL.md"), b"---\nname: pdf\ndescription: d\n---\n");
+        }
+        let lib = Library::load(
+            vec![
+                Root::new(&proj, Agent::ClaudeCode, Scope::Project),
+                Root::new(&user, Agent::ClaudeCode, Scope::User),
+                Root::new(&codex, Agent::Codex, Scope::User),
+            ],
+            &ScanOptions::default(),
+        );
+        assert_eq!(lib.skills.len(), 3);
+        let by_root = |r: &Path| lib.skills.iter().position(|s| s.root == r).unwrap();
+        assert_eq!(lib.skills[by_root(&proj)].shadowed_by, Some(by_root(&user)));
+        assert_eq!(lib.skills[by_root(&user)].shadowed_by, None);
+        assert_eq!(lib.skills[by_root(&codex)].shadowed_by, None);
+    }
+
+    #[test]
+    fn resources_skip_nested_skills_and_flag_binaries() {
+        let t = tempfile::tempdir().unwrap();
+        let d = t.path().join("s");
+        write(&d.join("SKILL.md"), b"---\nname: s\ndescription: d\n---\nbody\n");
+        write(&d.join("references/guide.md"), b"# Guide\n");
+        write(&d.join("assets/logo.png"), b"\x89PNG\0\0\0");
+        write(&d.join("inner/SKILL.md"), b"---\nname: inner\ndescription: d\n---\n");
+        let lib = Library::load(vec![Root::new(&d, Agent::Path, Scope::Path)], &ScanOptions::default());
+        let main = &lib.skills[lib.find("s").unwrap()];
+        let res = resources(main);
+        let got: Vec<_> = res.iter().map(|r| (r.rel.as_str(), r.text)).collect();
+        assert_eq!(got, vec![("assets/logo.png", false), ("references/guide.md", true)]);
+        assert_eq!(read_body(main).unwrap(), "body\n");
+    }
+}

@@ -1,0 +1,17 @@
+//! The skill library core: discovery, parsing, rules, tokens, listings. No terminal code here.
+
+pub mod diagnostic;
+pub mod frontmatter;
+pub mod library;
+pub mod listing;
+pub mod rules;
+pub mod scan;
+pub mod skill;
+pub mod source;
+pub mod state;
+pub mod tokens;
+
+pub use diagnostic::{Diagnostic, Severity};
+pub use library::Library;
+pub use skill::{Skill, SkillKind};
+pub use source::{Agent, Root, Scope};

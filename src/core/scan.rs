@@ -1,0 +1,332 @@
+//! Discovery: a parallel walk of the roots for folders holding a SKILL.md, then a frontmatter-only
+//! read of each. Bodies and resources are read later, when something needs them.
+
+use crate::core::diagnostic::{Diagnostic, Severity};
+use crate::core::frontmatter::{self, Frontmatter};
+use crate::core::skill::Skill;
+use crate::core::source::Root;
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// How far below a root skills are looked for. Agents' own folders hold skills one or two levels
+/// down; collections checked out from git nest them deeper (seven levels in real ones).
+pub const DEFAULT_MAX_DEPTH: usize = 8;
+
+/// The first read of a SKILL.md; enough for nearly every frontmatter.
+const HEAD_BYTES: usize = 16 * 1024;
+/// The most read while looking for the closing `---`.
+const HEAD_CAP: usize = 1024 * 1024;
+
+#[derive(Debug, Clone)]
+pub struct ScanOptions {
+    pub max_depth: usize,
+}
+
+impl Default for ScanOptions {
+    fn default() -> Self {
+        ScanOptions {
+            max_depth: DEFAULT_MAX_DEPTH,
+        }
+    }
+}
+
+/// A folder holding a skill file, found by the walk.
+#[derive(Debug, Clone)]
+struct Found {
+    root: usize,
+    dir: PathBuf,
+    file: PathBuf,
+    /// Other skill files in the same folder (`SKILL.md` and `skill.md` side by side).
+    others: Vec<PathBuf>,
+}
+
+fn is_skill_file(name: &str) -> bool {
+    name.eq_ignore_ascii_case("skill.md")
+}
+
+/// Walks every root and reads the head of every skill file. Problems that belong to no skill
+/// (unreadable folders, symlink cycles, missing roots) come back as the second value.
+pub fn scan(roots: &[Root], opts: &ScanOptions) -> (Vec<Skill>, Vec<Diagnostic>) {
+    let found: Mutex<Vec<(usize, PathBuf, PathBuf)>> = Mutex::new(Vec::new());
+    let problems: Mutex<Vec<Diagnostic>> = Mutex::new(Vec::new());
+    for (ri, root) in roots.iter().enumerate() {
+        if !root.path.exists() {
+            push(
+                &problems,
+                Diagnostic::new(
+                    "root-missing",
+                    Severity::Error,
+                    format!("{} does not exist", root.path.display()),
+                )
+                .in_file(&root.path),
+            );
+            continue;
+        }
+        if root.path.is_file() {
+            // A SKILL.md given directly stands for its folder.
+            let is_skill = root
+                .path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(is_skill_file);
+            match (is_skill, root.path.parent()) {
+                (true, Some(dir)) => lock(&found).push((ri, dir.to_path_buf(), root.path.clone())),
+                _ => push(
+                    &problems,
+                    Diagnostic::new(
+                        "root-not-a-folder",
+                        Severity::Error,
+                        format!(
+                            "{} is a file, not a skills folder or a SKILL.md",
+                            root.path.display()
+                        ),
+                    )
+                    .in_file(&root.path),
+                ),
+            }
+            continue;
+        }
+        let walker = ignore::WalkBuilder::new(&root.path)
+            .standard_filters(false)
+            .follow_links(true)
+            .max_depth(Some(opts.max_depth + 1))
+            .filter_entry(|e| {
+                if e.depth() == 0 || !e.file_type().is_some_and(|t| t.is_dir()) {
+                    return true;
+                }
+                let name = e.file_name().to_string_lossy();
+                !(name.starts_with('.') || name == "node_modules")
+            })
+            .build_parallel();
+        walker.run(|| {
+            let found = &found;
+            let problems = &problems;
+            Box::new(move |entry| {
+                match entry {
+                    Ok(e) => {
+                        let is_file = e.file_type().is_some_and(|t| t.is_file());
+                        if is_file && e.file_name().to_str().is_some_and(is_skill_file) {
+                            if let Some(dir) = e.path().parent() {
+                                lock(found).push((ri, dir.to_path_buf(), e.path().to_path_buf()));
+                            }
+                        }
+                    }
+                    Err(err) => push(problems, walk_problem(&err)),
+                }
+                ignore::WalkState::Continue
+            })
+        });
+    }
+
+    // One skill per folder; a folder is claimed by the first root that reaches it.
+    let mut by_dir: BTreeMap<PathBuf, Found> = BTreeMap::new();
+    let mut raw = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    raw.sort();
+    for (ri, dir, file) in raw {
+        match by_dir.get_mut(&dir) {
+            Some(f) if f.root == ri => {
+                // Prefer the exact `SKILL.md` spelling, as agents do.
+                if file.file_name().is_some_and(|n| n == "SKILL.md") {
+                    let old = std::mem::replace(&mut f.file, file);
+                    f.others.push(old);
+                } else {
+                    f.others.push(file);
+                }
+            }
+            Some(_) => {}
+            None => {
+                by_dir.insert(
+                    dir.clone(),
+                    Found {
+                        root: ri,
+                        dir,
+                        file,
+                        others: Vec::new(),
+                    },
+                );
+            }
+        }
+    }
+    let mut list: Vec<Found> = by_dir.into_values().collect();
+    list.sort_by(|a, b| (a.root, &a.dir).cmp(&(b.root, &b.dir)));
+    let skills: Vec<Skill> = list.par_iter().map(|f| read_skill(f, roots)).collect();
+    let mut problems = problems.into_inner().unwrap_or_else(|e| e.into_inner());
+    problems.sort_by(|a, b| a.path.cmp(&b.path).then(a.message.cmp(&b.message)));
+    (skills, problems)
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn push(m: &Mutex<Vec<Diagnostic>>, d: Diagnostic) {
+    lock(m).push(d);
+}
+
+fn walk_problem(err: &ignore::Error) -> Diagnostic {
+    match err {
+        ignore::Error::WithPath { path, err } => walk_problem(err).in_file(path),
+        ignore::Error::WithDepth { err, .. } => walk_problem(err),
+        ignore::Error::Loop { ancestor, child } => Diagnostic::new(
+            "symlink-cycle",
+            Severity::Warning,
+            format!(
+                "symlink cycle: {} leads back to {}; not followed again",
+                child.display(),
+                ancestor.display()
+            ),
+        )
+        .in_file(child),
+        other => Diagnostic::new(
+            "walk-error",
+            Severity::Warning,
+            format!("could not read a folder: {other}"),
+        ),
+    }
+}
+
+fn read_skill(f: &Found, roots: &[Root]) -> Skill {
+    let root = &roots[f.root];
+    let mut skill = Skill {
+        name: String::new(),
+        dir: f.dir.clone(),
+        skill_md: f.file.clone(),
+        root: root.path.clone(),
+        agent: root.agent,
+        scope: root.scope,
+        frontmatter: Frontmatter::default(),
+        parse_diagnostics: Vec::new(),
+        shadowed_by: None,
+        file_len: 0,
+        body_line: 1,
+        body_offset: 0,
+        mtime_ns: 0,
+    };
+    match read_head(&f.file) {
+        Ok((head, len, mtime, complete)) => {
+            skill.file_len = len;
+            skill.mtime_ns = mtime;
+            let parsed = frontmatter::parse(&head, complete);
+            skill.frontmatter = parsed.frontmatter;
+            skill.parse_diagnostics = parsed.diagnostics;
+            skill.body_line = parsed.layout.body_line;
+            skill.body_offset = parsed.layout.body_offset as u64;
+        }
+        Err(e) => skill.parse_diagnostics.push(
+            Diagnostic::new(
+                "file-unreadable",
+                Severity::Error,
+                format!("cannot read SKILL.md: {e}; check its permissions"),
+            )
+            .at(1, 1),
+        ),
+    }
+    let file_name = f.file.file_name().map(|n| n.to_string_lossy().into_owned());
+    if let Some(n) = file_name.filter(|n| n != "SKILL.md" && n != "skill.md") {
+        skill.parse_diagnostics.push(Diagnostic::new(
+            "skill-file-name",
+            Severity::Error,
+            format!(
+                "the file is named `{n}`: agents look for `SKILL.md` on case-sensitive file systems; rename it"
+            ),
+        ));
+    }
+    for other in &f.others {
+        skill.parse_diagnostics.push(Diagnostic::new(
+            "skill-file-duplicate",
+            Severity::Warning,
+            format!(
+                "the folder also holds {}: agents read only {}; remove one",
+                other.file_name().unwrap_or_default().to_string_lossy(),
+                f.file.file_name().unwrap_or_default().to_string_lossy()
+            ),
+        ));
+    }
+    skill.name = skill
+        .frontmatter
+        .name
+        .as_deref()
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .map_or_else(|| skill.dir_name(), str::to_string);
+    skill
+}
+
+/// Reads a SKILL.md's first bytes: through the frontmatter's end when there is one, at most
+/// `HEAD_CAP`. Returns the bytes, the file length, its mtime and whether the bytes are the whole
+/// file.
+pub fn read_head(path: &Path) -> std::io::Result<(Vec<u8>, u64, u128, bool)> {
+    let mut file = File::open(path)?;
+    let meta = file.metadata()?;
+    let len = meta.len();
+    let mtime = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos());
+    let mut buf = Vec::with_capacity((len as usize).min(HEAD_BYTES));
+    let mut want = HEAD_BYTES;
+    loop {
+        let got = (&mut file)
+            .take((want - buf.len()) as u64)
+            .read_to_end(&mut buf)?;
+        let complete = buf.len() as u64 >= len || got == 0;
+        if complete || frontmatter::frontmatter_end(&buf).is_some() || want >= HEAD_CAP {
+            return Ok((buf, len, mtime, complete));
+        }
+        want = (want * 4).min(HEAD_CAP);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::source::{Agent, Scope};
+
+    fn write(p: &Path, s: &str) {
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, s).unwrap();
+    }
+
+    #[test]
+    fn finds_skills_at_depth_skips_dot_dirs_and_reports_cycles() {
+        let t = tempfile::tempdir().unwrap();
+        let r = t.path();
+        write(&r.join("a/SKILL.md"), "---\nname: a\ndescription: d\n---\n");
+        write(&r.join("x/y/b/skill.md"), "---\nname: b\ndescription: d\n---\n");
+        write(&r.join(".git/c/SKILL.md"), "---\nname: c\ndescription: d\n---\n");
+        write(&r.join("node_modules/d/SKILL.md"), "---\nname: d\n---\n");
+        write(&r.join("e/Skill.md"), "---\nname: e\ndescription: d\n---\n");
+        std::os::unix::fs::symlink(r, r.join("x/loop")).unwrap();
+        let (skills, problems) = scan(
+            &[Root::new(r, Agent::Path, Scope::Path)],
+            &ScanOptions::default(),
+        );
+        let names: Vec<_> = skills.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, vec!["a", "e", "b"]);
+        assert!(skills[1].parse_diagnostics.iter().any(|d| d.rule == "skill-file-name"));
+        assert!(problems.iter().any(|d| d.rule == "symlink-cycle"), "{problems:?}");
+    }
+
+    #[test]
+    fn unreadable_and_huge_files_still_appear() {
+        let t = tempfile::tempdir().unwrap();
+        let big = t.path().join("big/SKILL.md");
+        let mut s = String::from("---\nname: big\n");
+        s.push_str(&"x: y\n".repeat(300_000));
+        write(&big, &s);
+        let (skills, _) = scan(
+            &[Root::new(t.path(), Agent::Path, Scope::Path)],
+            &ScanOptions::default(),
+        );
+        assert_eq!(skills.len(), 1);
+        assert_eq!(skills[0].name, "big");
+        let rules: Vec<_> = skills[0].parse_diagnostics.iter().map(|d| d.rule).collect();
+        assert_eq!(rules, vec!["frontmatter-unterminated"]);
+        assert!(skills[0].parse_diagnostics[0].message.contains("first MiB"));
+    }
+}

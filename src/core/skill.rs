@@ -1,0 +1,96 @@
+//! A skill as discovered: where it lives, what its frontmatter says, what is wrong with it.
+
+use crate::core::diagnostic::Diagnostic;
+use crate::core::frontmatter::Frontmatter;
+use crate::core::source::{Agent, Scope};
+use serde::Serialize;
+use std::path::PathBuf;
+
+/// How an agent uses the skill.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum SkillKind {
+    /// Instructions only: the body is loaded into the context.
+    #[default]
+    Contextual,
+    /// A tool: an entry script that answers `--help-json` with its schema.
+    Executable,
+    /// Built from other skills (`dependencies`).
+    Composite,
+}
+
+impl SkillKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SkillKind::Contextual => "contextual",
+            SkillKind::Executable => "executable",
+            SkillKind::Composite => "composite",
+        }
+    }
+}
+
+/// The three levels of progressive disclosure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum Level {
+    L1,
+    L2,
+    L3,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Skill {
+    /// The name agents see: the frontmatter `name`, or the folder name when it has none.
+    pub name: String,
+    pub dir: PathBuf,
+    pub skill_md: PathBuf,
+    pub root: PathBuf,
+    pub agent: Agent,
+    pub scope: Scope,
+    pub frontmatter: Frontmatter,
+    /// Problems found while reading the file (YAML, encoding, layout). Rule findings are computed
+    /// per profile by [`crate::core::rules`].
+    pub parse_diagnostics: Vec<Diagnostic>,
+    /// Index (in the library) of the skill that wins over this one for the same name.
+    pub shadowed_by: Option<usize>,
+    /// Size of SKILL.md in bytes.
+    pub file_len: u64,
+    /// 1-based line where the body starts (after the closing `---`).
+    pub body_line: u32,
+    /// Byte offset of the body in SKILL.md.
+    pub body_offset: u64,
+    /// Modification time in nanoseconds since the epoch (0 when unknown).
+    pub mtime_ns: u128,
+}
+
+impl Skill {
+    pub fn kind(&self) -> SkillKind {
+        self.frontmatter.kind
+    }
+
+    pub fn description(&self) -> &str {
+        self.frontmatter.description.as_deref().unwrap_or("")
+    }
+
+    /// The folder's name, as the `name` field must repeat it.
+    pub fn dir_name(&self) -> String {
+        self.dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    }
+
+    /// Can an agent list this skill at all? It needs a parsed name and description.
+    pub fn listable(&self) -> bool {
+        self.frontmatter.parsed
+            && self
+                .frontmatter
+                .name
+                .as_deref()
+                .is_some_and(|n| !n.trim().is_empty())
+            && self
+                .frontmatter
+                .description
+                .as_deref()
+                .is_some_and(|d| !d.trim().is_empty())
+    }
+}

@@ -1,0 +1,216 @@
+//! Where skills live: each agent's folders per scope, the roots given on the command line, and the
+//! precedence that decides which of two same-named skills an agent loads.
+
+use serde::Serialize;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Agent {
+    ClaudeCode,
+    Codex,
+    Opencode,
+    Gemini,
+    Goose,
+    /// The generic `.agents/skills` and Lazy Skills folders.
+    Generic,
+    /// A folder given on the command line.
+    Path,
+    /// The demo library bundled with skillscope.
+    Demo,
+}
+
+impl Agent {
+    pub const ALL: [Agent; 8] = [
+        Agent::ClaudeCode,
+        Agent::Codex,
+        Agent::Opencode,
+        Agent::Gemini,
+        Agent::Goose,
+        Agent::Generic,
+        Agent::Path,
+        Agent::Demo,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Agent::ClaudeCode => "claude-code",
+            Agent::Codex => "codex",
+            Agent::Opencode => "opencode",
+            Agent::Gemini => "gemini",
+            Agent::Goose => "goose",
+            Agent::Generic => "generic",
+            Agent::Path => "path",
+            Agent::Demo => "demo",
+        }
+    }
+
+    /// A short badge for narrow columns.
+    pub fn badge(self) -> &'static str {
+        match self {
+            Agent::ClaudeCode => "claude",
+            Agent::Codex => "codex",
+            Agent::Opencode => "opencode",
+            Agent::Gemini => "gemini",
+            Agent::Goose => "goose",
+            Agent::Generic => "agents",
+            Agent::Path => "path",
+            Agent::Demo => "demo",
+        }
+    }
+}
+
+impl fmt::Display for Agent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Scope {
+    User,
+    Project,
+    /// Given on the command line.
+    Path,
+    Demo,
+}
+
+impl Scope {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scope::User => "user",
+            Scope::Project => "project",
+            Scope::Path => "path",
+            Scope::Demo => "demo",
+        }
+    }
+}
+
+impl fmt::Display for Scope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A folder that holds skills, tagged with the agent that reads it and its scope.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Root {
+    pub path: PathBuf,
+    pub agent: Agent,
+    pub scope: Scope,
+}
+
+impl Root {
+    pub fn new(path: impl Into<PathBuf>, agent: Agent, scope: Scope) -> Self {
+        Root {
+            path: path.into(),
+            agent,
+            scope,
+        }
+    }
+
+    /// Lower ranks win when two skills share a name. User skills shadow project skills (Claude
+    /// Code's order: enterprise > user > project); among agents, the order of [`Agent::ALL`].
+    pub fn precedence(&self) -> (u8, u8) {
+        let scope = match self.scope {
+            Scope::User => 0,
+            Scope::Project => 1,
+            Scope::Path => 2,
+            Scope::Demo => 3,
+        };
+        (self.agent as u8, scope)
+    }
+}
+
+const USER_ROOTS: &[(Agent, &str)] = &[
+    (Agent::ClaudeCode, ".claude/skills"),
+    (Agent::Codex, ".codex/skills"),
+    (Agent::Codex, ".agents/skills"),
+    (Agent::Opencode, ".config/opencode/skill"),
+    (Agent::Opencode, ".config/opencode/skills"),
+    (Agent::Gemini, ".gemini/skills"),
+    (Agent::Goose, ".config/goose/skills"),
+    (Agent::Generic, ".config/cli-agent/skills"),
+];
+
+const PROJECT_ROOTS: &[(Agent, &str)] = &[
+    (Agent::ClaudeCode, ".claude/skills"),
+    (Agent::Codex, ".codex/skills"),
+    (Agent::Codex, ".agents/skills"),
+    (Agent::Opencode, ".opencode/skill"),
+    (Agent::Opencode, ".opencode/skills"),
+    (Agent::Gemini, ".gemini/skills"),
+    (Agent::Goose, ".goose/skills"),
+];
+
+/// Every default root that exists: user scope under `home`, project scope in `cwd` and each parent
+/// up to the repository root (the first folder holding `.git`), never the home folder itself.
+pub fn default_roots(home: Option<&Path>, cwd: &Path) -> Vec<Root> {
+    let mut roots = Vec::new();
+    if let Some(home) = home {
+        for (agent, rel) in USER_ROOTS {
+            let p = home.join(rel);
+            if p.is_dir() {
+                roots.push(Root::new(p, *agent, Scope::User));
+            }
+        }
+    }
+    for dir in cwd.ancestors() {
+        if Some(dir) == home {
+            break;
+        }
+        for (agent, rel) in PROJECT_ROOTS {
+            let p = dir.join(rel);
+            if p.is_dir() && !roots.iter().any(|r: &Root| r.path == p) {
+                roots.push(Root::new(p, *agent, Scope::Project));
+            }
+        }
+        if dir.join(".git").exists() {
+            break;
+        }
+    }
+    roots
+}
+
+/// Roots for paths given on the command line.
+pub fn path_roots(paths: &[PathBuf]) -> Vec<Root> {
+    paths
+        .iter()
+        .map(|p| Root::new(p.clone(), Agent::Path, Scope::Path))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_user_and_project_roots_and_stops_at_repo_root() {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().join("home");
+        std::fs::create_dir_all(home.join(".claude/skills")).unwrap();
+        std::fs::create_dir_all(home.join(".config/opencode/skills")).unwrap();
+        let outer = tmp.path().join("outer");
+        let repo = outer.join("repo");
+        let sub = repo.join("a/b");
+        std::fs::create_dir_all(&sub).unwrap();
+        std::fs::create_dir_all(repo.join(".git")).unwrap();
+        std::fs::create_dir_all(repo.join(".agents/skills")).unwrap();
+        std::fs::create_dir_all(outer.join(".claude/skills")).unwrap();
+        let roots = default_roots(Some(&home), &sub);
+        let got: Vec<_> = roots
+            .iter()
+            .map(|r| (r.agent, r.scope, r.path.strip_prefix(tmp.path()).unwrap().to_path_buf()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (Agent::ClaudeCode, Scope::User, PathBuf::from("home/.claude/skills")),
+                (Agent::Opencode, Scope::User, PathBuf::from("home/.config/opencode/skills")),
+                (Agent::Codex, Scope::Project, PathBuf::from("outer/repo/.agents/skills")),
+            ]
+        );
+    }
+}
