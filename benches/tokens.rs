@@ -19,7 +19,9 @@ fn corpus() -> Option<PathBuf> {
 
 fn bench(c: &mut Criterion) {
     let Some(corpus) = corpus() else {
-        eprintln!("skipping the token benchmarks: no corpus at ../shared/corpus (set SKILLSCOPE_CORPUS)");
+        eprintln!(
+            "skipping the token benchmarks: no corpus at ../shared/corpus (set SKILLSCOPE_CORPUS)"
+        );
         return;
     };
     let enc = Encoding::O200kBase;

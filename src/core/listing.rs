@@ -5,8 +5,11 @@ use crate::core::library::Library;
 use crate::core::skill::Skill;
 use rayon::prelude::*;
 use serde::Serialize;
+use std::collections::HashMap;
 use std::fmt;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
+use std::sync::Mutex;
 
 /// Up to this many listed skills, the auto tier lists every entry in full.
 pub const FULL_TIER_MAX: usize = 80;
@@ -274,7 +277,7 @@ struct Parts {
     path: String,
 }
 
-fn parts(skill: &Skill, format: Format) -> Parts {
+fn parts(skill: &Skill, format: Format, folders: &Folders) -> Parts {
     let fm = &skill.frontmatter;
     let name = fm.name.as_deref().unwrap_or(&skill.name);
     let description = fm.description.as_deref().unwrap_or("");
@@ -282,7 +285,7 @@ fn parts(skill: &Skill, format: Format) -> Parts {
         Format::Xml => Parts {
             name: py_strip(name).to_string(),
             description: py_strip(description).to_string(),
-            path: xml_location(skill),
+            path: xml_location(skill, folders),
         },
         Format::Markdown => Parts {
             name: skill.name.clone(),
@@ -318,12 +321,52 @@ fn parts(skill: &Skill, format: Format) -> Parts {
 }
 
 /// The resolved skill folder joined with the skill file's name, as `skills-ref` writes it.
-fn xml_location(skill: &Skill) -> String {
-    let dir = std::fs::canonicalize(&skill.dir)
-        .or_else(|_| std::path::absolute(&skill.dir))
-        .unwrap_or_else(|_| skill.dir.clone());
+fn xml_location(skill: &Skill, folders: &Folders) -> String {
     let file = skill.skill_md.file_name().unwrap_or_default();
-    dir.join(file).to_string_lossy().into_owned()
+    folders
+        .resolve(&skill.dir)
+        .join(file)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Resolves folders as `realpath` does, sharing the work for common parents: one `lstat` per
+/// distinct folder instead of one `readlink` per component of every path.
+#[derive(Default)]
+struct Folders {
+    known: Mutex<HashMap<PathBuf, PathBuf>>,
+}
+
+impl Folders {
+    fn resolve(&self, dir: &Path) -> PathBuf {
+        if let Some(r) = self.lock().get(dir) {
+            return r.clone();
+        }
+        if !dir.is_absolute() {
+            if let Ok(abs) = std::path::absolute(dir) {
+                return self.resolve(&abs);
+            }
+        }
+        let plain_child = match (dir.parent(), dir.file_name()) {
+            (Some(parent), Some(name)) if dir.is_absolute() && !parent.as_os_str().is_empty() => {
+                let is_link = std::fs::symlink_metadata(dir).map(|m| m.file_type().is_symlink());
+                matches!(is_link, Ok(false)).then_some((parent, name))
+            }
+            _ => None,
+        };
+        let resolved = match plain_child {
+            Some((parent, name)) => self.resolve(parent).join(name),
+            None => std::fs::canonicalize(dir)
+                .or_else(|_| std::path::absolute(dir))
+                .unwrap_or_else(|_| dir.to_path_buf()),
+        };
+        self.lock().insert(dir.to_path_buf(), resolved.clone());
+        resolved
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, PathBuf>> {
+        self.known.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 /// One entry; `description` is `None` for a name-only entry.
@@ -352,10 +395,14 @@ fn line(format: Format, p: &Parts, description: Option<&str>) -> String {
 /// The full-tier entry of one skill: its L1 text. Empty for a skill no agent can list (no parsed
 /// name or description).
 pub fn entry(skill: &Skill, format: Format) -> String {
+    entry_in(skill, format, &Folders::default())
+}
+
+fn entry_in(skill: &Skill, format: Format, folders: &Folders) -> String {
     if !skill.listable() {
         return String::new();
     }
-    let p = parts(skill, format);
+    let p = parts(skill, format, folders);
     let d = if format == Format::ClaudeCode {
         cut(&p.description, CLAUDE_CODE_ENTRY_CAP).0
     } else {
@@ -366,7 +413,11 @@ pub fn entry(skill: &Skill, format: Format) -> String {
 
 /// [`entry`] for every skill of the library, in library order, built on worker threads.
 pub fn entries(lib: &Library, format: Format) -> Vec<String> {
-    lib.skills.par_iter().map(|s| entry(s, format)).collect()
+    let folders = Folders::default();
+    lib.skills
+        .par_iter()
+        .map(|s| entry_in(s, format, &folders))
+        .collect()
 }
 
 const SEARCH_NOTE: &str = "Only the names of the installed skills are listed. Use the skill search tool to find a skill by what it does, then load it.";
@@ -444,10 +495,11 @@ pub fn render(lib: &Library, enabled: &dyn Fn(usize) -> bool, opts: &ListingOpti
         Tier::Auto => Tier::for_count(listed),
         t => t,
     };
+    let folders = Folders::default();
     let mut slots: Vec<Slot> = listable
         .par_iter()
         .map(|&i| {
-            let parts = parts(&lib.skills[i], format);
+            let parts = parts(&lib.skills[i], format, &folders);
             Slot {
                 index: i,
                 description: Some(parts.description.clone()),
@@ -696,6 +748,294 @@ fn names_only_within(slots: &mut [Slot], budget: usize, name_costs: &[usize]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use crate::core::scan::ScanOptions;
+    use crate::core::source::{Agent, Root, Scope};
+    use std::path::Path;
+
+    fn write_skill(root: &Path, dir: &str, frontmatter: &str) {
+        let d = root.join(dir);
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(
+            d.join("SKILL.md"),
+            format!("---\n{frontmatter}---\nBody.\n"),
+        )
+        .unwrap();
+    }
+
+    fn load(roots: &[&Path]) -> Library {
+        Library::load(
+            roots
+                .iter()
+                .map(|r| Root::new(*r, Agent::Path, Scope::Path))
+                .collect(),
+            &ScanOptions::default(),
+        )
+    }
+
+    /// `n` skills `skill-000`… with descriptions of `desc_len` characters.
+    fn many(n: usize, desc_len: usize) -> (tempfile::TempDir, Library) {
+        let t = tempfile::tempdir().unwrap();
+        for i in 0..n {
+            let name = format!("skill-{i:03}");
+            let desc: String = "abcdefghij".repeat(desc_len / 10 + 1)[..desc_len].to_string();
+            write_skill(
+                t.path(),
+                &name,
+                &format!("name: {name}\ndescription: {desc}\n"),
+            );
+        }
+        let lib = load(&[t.path()]);
+        (t, lib)
+    }
+
+    fn opts(format: Format, tier: Tier, context_window: usize) -> ListingOptions {
+        ListingOptions {
+            format,
+            tier,
+            context_window,
+        }
+    }
+
+    fn fates(l: &Listing) -> Vec<Fate> {
+        l.entries.iter().map(|e| e.fate).collect()
+    }
+
+    #[test]
+    fn xml_entries_are_escaped_stripped_and_located_at_the_resolved_folder() {
+        let t = tempfile::tempdir().unwrap();
+        let real = t.path().join("real");
+        write_skill(
+            &real,
+            "pdf",
+            "name: pdf\ndescription: |\n  Reads <PDF> & \"forms\" it's fine\n\n",
+        );
+        let link = t.path().join("link");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        let lib = load(&[&link]);
+        let resolved = std::fs::canonicalize(real.join("pdf"))
+            .unwrap()
+            .join("SKILL.md");
+        let expected = format!(
+            "<skill>\n<name>\npdf\n</name>\n<description>\nReads &lt;PDF&gt; &amp; &quot;forms&quot; it&#x27;s fine\n</description>\n<location>\n{}\n</location>\n</skill>",
+            resolved.display()
+        );
+        assert_eq!(entry(&lib.skills[0], Format::Xml), expected);
+        let l = render(&lib, &|_| true, &ListingOptions::default());
+        assert_eq!(
+            l.text,
+            format!("<available_skills>\n{expected}\n</available_skills>")
+        );
+        assert_eq!(l.tier, Tier::Full);
+        assert_eq!(l.budget_chars, None);
+    }
+
+    #[test]
+    fn an_empty_listing() {
+        let t = tempfile::tempdir().unwrap();
+        let lib = load(&[t.path()]);
+        let l = render(&lib, &|_| true, &ListingOptions::default());
+        assert_eq!(l.text, "<available_skills>\n</available_skills>");
+        assert!(l.entries.is_empty());
+        let l = render(&lib, &|_| true, &opts(Format::Codex, Tier::Auto, 200_000));
+        assert_eq!(l.text, "");
+    }
+
+    #[test]
+    fn one_line_formats() {
+        let t = tempfile::tempdir().unwrap();
+        write_skill(
+            t.path(),
+            "deploy",
+            "name: deploy\ndescription: |\n  Ships the app.\n  Twice.\nwhen_to_use: When asked to deploy\n",
+        );
+        let lib = load(&[t.path()]);
+        let s = &lib.skills[0];
+        assert_eq!(
+            entry(s, Format::Markdown),
+            "- **deploy**: Ships the app. Twice."
+        );
+        assert_eq!(
+            entry(s, Format::ClaudeCode),
+            "- deploy: Ships the app. Twice. - When asked to deploy"
+        );
+        assert_eq!(
+            entry(s, Format::Codex),
+            format!(
+                "- deploy: Ships the app. Twice. (file: {})",
+                s.skill_md.display()
+            )
+        );
+        let l = render(
+            &lib,
+            &|_| true,
+            &opts(Format::ClaudeCode, Tier::Auto, 200_000),
+        );
+        assert_eq!(
+            l.text,
+            "The following skills are available for use with the Skill tool:\n\n- deploy: Ships the app. Twice. - When asked to deploy"
+        );
+    }
+
+    #[test]
+    fn disabled_skills_are_not_candidates_and_unlistable_or_shadowed_ones_are_dropped() {
+        let a = tempfile::tempdir().unwrap();
+        let b = tempfile::tempdir().unwrap();
+        write_skill(a.path(), "pdf", "name: pdf\ndescription: First copy.\n");
+        write_skill(b.path(), "pdf", "name: pdf\ndescription: Second copy.\n");
+        write_skill(a.path(), "bare", "name: bare\n");
+        write_skill(a.path(), "off", "name: off\ndescription: Switched off.\n");
+        let lib = load(&[a.path(), b.path()]);
+        let off = lib.find("off").unwrap();
+        let l = render(
+            &lib,
+            &|i| i != off,
+            &opts(Format::Markdown, Tier::Auto, 200_000),
+        );
+        assert!(l.entries.iter().all(|e| e.index != off));
+        assert_eq!(l.entries.len(), 3);
+        let by_name = |n: &str, dir: &Path| {
+            l.entries
+                .iter()
+                .find(|e| lib.skills[e.index].name == n && lib.skills[e.index].dir.starts_with(dir))
+                .unwrap()
+        };
+        assert_eq!(by_name("pdf", a.path()).fate, Fate::Full);
+        let shadowed = by_name("pdf", b.path());
+        assert_eq!(shadowed.fate, Fate::Dropped);
+        assert!(
+            shadowed.reason.starts_with("shadowed by pdf"),
+            "{}",
+            shadowed.reason
+        );
+        assert_eq!(by_name("bare", a.path()).fate, Fate::Dropped);
+        assert_eq!(l.text, "## Available skills\n\n- **pdf**: First copy.");
+    }
+
+    #[test]
+    fn auto_tiers_by_count() {
+        let (_t, lib) = many(81, 100);
+        let l = render(
+            &lib,
+            &|_| true,
+            &opts(Format::Markdown, Tier::Auto, 200_000),
+        );
+        assert_eq!(l.tier, Tier::Compact);
+        assert!(fates(&l).iter().all(|f| *f == Fate::Trimmed));
+        let first = l.text.lines().nth(2).unwrap();
+        let desc = first.strip_prefix("- **skill-000**: ").unwrap();
+        assert_eq!(desc.chars().count(), COMPACT_DESCRIPTION_CHARS);
+        assert!(desc.ends_with('…'));
+        // Short descriptions survive the compact tier whole.
+        let (_t, lib) = many(81, 50);
+        let l = render(
+            &lib,
+            &|_| true,
+            &opts(Format::Markdown, Tier::Auto, 200_000),
+        );
+        assert!(fates(&l).iter().all(|f| *f == Fate::Full));
+
+        let (_t, lib) = many(301, 30);
+        let l = render(&lib, &|_| true, &opts(Format::Xml, Tier::Auto, 200_000));
+        assert_eq!(l.tier, Tier::Names);
+        assert!(fates(&l).iter().all(|f| *f == Fate::NameOnly));
+        assert!(l.text.starts_with(SEARCH_NOTE));
+        assert!(!l.text.contains("<description>"));
+        assert_eq!(l.text.matches("<skill>").count(), 301);
+        // An explicit tier wins over the count.
+        let l = render(&lib, &|_| true, &opts(Format::Xml, Tier::Full, 200_000));
+        assert_eq!(l.text.matches("<description>").count(), 301);
+    }
+
+    #[test]
+    fn claude_code_keeps_descriptions_in_order_until_the_budget_runs_out() {
+        // Each full entry is `- skill-NNN: ` + 300 = 313 characters plus a line break; a name is
+        // 11 plus one. 50 names take 600 of 8,000, leaving 7,400 for 302-character extras: 24.
+        let (_t, lib) = many(50, 300);
+        let l = render(
+            &lib,
+            &|_| true,
+            &opts(Format::ClaudeCode, Tier::Full, 200_000),
+        );
+        assert_eq!(l.budget_chars, Some(8_000));
+        let f = fates(&l);
+        assert!(f[..24].iter().all(|f| *f == Fate::Full), "{f:?}");
+        assert!(f[24..].iter().all(|f| *f == Fate::NameOnly), "{f:?}");
+        assert!(l.used_chars <= 8_000);
+        assert_eq!(l.used_chars, 24 * 314 + 26 * 12);
+        assert!(l.text.ends_with("\n- skill-049"));
+
+        // When even the names overflow (a 1,000-token window: 40 characters), names go too.
+        let l = render(
+            &lib,
+            &|_| true,
+            &opts(Format::ClaudeCode, Tier::Full, 1_000),
+        );
+        let f = fates(&l);
+        assert_eq!(f.iter().filter(|f| **f == Fate::NameOnly).count(), 3);
+        assert_eq!(f.iter().filter(|f| **f == Fate::Dropped).count(), 47);
+    }
+
+    #[test]
+    fn claude_code_caps_each_entry() {
+        let (_t, lib) = many(1, 2_000);
+        let l = render(
+            &lib,
+            &|_| true,
+            &opts(Format::ClaudeCode, Tier::Full, 10_000_000),
+        );
+        assert_eq!(fates(&l), vec![Fate::Trimmed]);
+        let desc = l
+            .text
+            .lines()
+            .last()
+            .unwrap()
+            .strip_prefix("- skill-000: ")
+            .unwrap();
+        assert_eq!(desc.chars().count(), CLAUDE_CODE_ENTRY_CAP);
+        assert_eq!(
+            entry(&lib.skills[0], Format::ClaudeCode).chars().count(),
+            13 + 1_536
+        );
+    }
+
+    #[test]
+    fn codex_trims_every_description_to_the_same_longest_length_that_fits() {
+        let (_t, lib) = many(60, 300);
+        let l = render(&lib, &|_| true, &opts(Format::Codex, Tier::Full, 200_000));
+        let budget = 16_000;
+        assert_eq!(l.budget_chars, Some(budget));
+        assert!(fates(&l).iter().all(|f| *f == Fate::Trimmed));
+        let descs: Vec<usize> = lib
+            .skills
+            .iter()
+            .zip(l.text.lines().skip(3))
+            .map(|(s, line)| {
+                let tail = format!(" (file: {})", s.skill_md.display());
+                let head = format!("- {}: ", s.name);
+                line.strip_prefix(&head)
+                    .unwrap()
+                    .strip_suffix(&tail)
+                    .unwrap()
+                    .chars()
+                    .count()
+            })
+            .collect();
+        let limit = descs[0];
+        assert!(descs.iter().all(|d| *d == limit), "{descs:?}");
+        assert!(l.used_chars <= budget);
+        // One more character each would not have fitted.
+        assert!(l.used_chars + 60 > budget, "{} {limit}", l.used_chars);
+
+        // Too small even for 24-character descriptions: names only, then dropped.
+        let l = render(&lib, &|_| true, &opts(Format::Codex, Tier::Full, 60_000));
+        assert!(
+            fates(&l)
+                .iter()
+                .all(|f| *f != Fate::Trimmed && *f != Fate::Full)
+        );
+        assert!(l.used_chars <= 4_800);
+    }
 
     #[test]
     fn python_strip_and_escape() {

@@ -5,6 +5,7 @@ use super::{Encoding, TokenError};
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 /// A blake3 hash of the counted bytes.
@@ -39,6 +40,10 @@ struct Entries {
 pub struct TokenCache {
     path: Option<PathBuf>,
     entries: Mutex<Entries>,
+    /// Texts that went through the encoder, and files read, since the cache was opened: what a
+    /// run actually had to do.
+    encoded: AtomicUsize,
+    read: AtomicUsize,
 }
 
 impl TokenCache {
@@ -47,6 +52,8 @@ impl TokenCache {
         TokenCache {
             path: None,
             entries: Mutex::new(Entries::default()),
+            encoded: AtomicUsize::new(0),
+            read: AtomicUsize::new(0),
         }
     }
 
@@ -69,6 +76,8 @@ impl TokenCache {
         TokenCache {
             path: Some(path),
             entries: Mutex::new(entries),
+            encoded: AtomicUsize::new(0),
+            read: AtomicUsize::new(0),
         }
     }
 
@@ -83,6 +92,24 @@ impl TokenCache {
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// How many texts had to be encoded since the cache was opened.
+    pub fn encoded(&self) -> usize {
+        self.encoded.load(Ordering::Relaxed)
+    }
+
+    /// How many files had to be read since the cache was opened.
+    pub fn files_read(&self) -> usize {
+        self.read.load(Ordering::Relaxed)
+    }
+
+    pub(super) fn note_encoded(&self) {
+        self.encoded.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub(super) fn note_read(&self) {
+        self.read.fetch_add(1, Ordering::Relaxed);
     }
 
     fn lock(&self) -> MutexGuard<'_, Entries> {
