@@ -342,10 +342,10 @@ impl Folders {
         if let Some(r) = self.lock().get(dir) {
             return r.clone();
         }
-        if !dir.is_absolute() {
-            if let Ok(abs) = std::path::absolute(dir) {
-                return self.resolve(&abs);
-            }
+        if !dir.is_absolute()
+            && let Ok(abs) = std::path::absolute(dir)
+        {
+            return self.resolve(&abs);
         }
         let plain_child = match (dir.parent(), dir.file_name()) {
             (Some(parent), Some(name)) if dir.is_absolute() && !parent.as_os_str().is_empty() => {
