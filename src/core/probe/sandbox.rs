@@ -280,3 +280,51 @@ impl Reader {
         std::mem::take(&mut *c)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(program: &str, args: &[&str], timeout: Duration, cap: usize) -> RunSpec {
+        RunSpec {
+            program: PathBuf::from(program),
+            args: args.iter().map(OsString::from).collect(),
+            cwd: std::env::temp_dir(),
+            timeout,
+            output_cap: cap,
+        }
+    }
+
+    #[test]
+    fn output_beyond_the_cap_is_counted_but_not_kept() {
+        let s = spec(
+            "/usr/bin/head",
+            &["-c", "5000", "/dev/zero"],
+            Duration::from_secs(30),
+            1000,
+        );
+        let o = run(&s, None).unwrap();
+        assert_eq!(o.ending, Ending::Exited);
+        assert_eq!(o.exit_code(), Some(0));
+        assert_eq!((o.stdout.bytes.len(), o.stdout.total), (1000, 5000));
+        assert!(o.stdout.truncated());
+        assert_eq!(o.stderr.total, 0);
+    }
+
+    #[test]
+    fn the_deadline_kills_the_command() {
+        let s = spec("/bin/sleep", &["30"], Duration::from_millis(100), 1000);
+        let o = run(&s, None).unwrap();
+        assert_eq!(o.ending, Ending::TimedOut);
+        assert_eq!(o.signal(), Some(Signal::SIGKILL as i32));
+    }
+
+    #[test]
+    fn a_missing_program_is_an_error_to_start() {
+        let s = spec("/nonexistent/program", &[], Duration::from_secs(1), 1000);
+        assert_eq!(
+            run(&s, None).unwrap_err().kind(),
+            std::io::ErrorKind::NotFound
+        );
+    }
+}
