@@ -6,15 +6,18 @@ use common::*;
 #[test]
 fn check_reports_each_broken_demo_skill_and_fails() {
     let home = tempfile::tempdir().unwrap();
-    let out = run(&["check", "--format", "json", demo().to_str().unwrap()], home.path());
+    let out = run(
+        &["check", "--format", "json", demo().to_str().unwrap()],
+        home.path(),
+    );
     assert_eq!(out.status.code(), Some(1));
     let v = json(&out);
     assert_eq!(v["skills"], 15);
     let diags = v["diagnostics"].as_array().unwrap();
     let has = |dir: &str, rule: &str| {
-        diags.iter().any(|d| {
-            d["path"].as_str().unwrap().contains(&format!("/{dir}/")) && d["rule"] == rule
-        })
+        diags
+            .iter()
+            .any(|d| d["path"].as_str().unwrap().contains(&format!("/{dir}/")) && d["rule"] == rule)
     };
     assert!(has("broken-yaml", "yaml-invalid"));
     assert!(has("name-mismatch", "name-directory"));
@@ -36,11 +39,26 @@ fn check_passes_a_clean_library_and_profiles_change_verdicts() {
         "---\nname: notes\ndescription: Turns transcripts into meeting notes. Use when the user pastes a transcript.\nwhen_to_use: After meetings.\n---\nBody\n",
     );
     let spec = run(&["check", lib.to_str().unwrap()], home.path());
-    assert_eq!(spec.status.code(), Some(1), "when_to_use is not a spec field");
-    let claude = run(&["check", "--profile", "claude-code", lib.to_str().unwrap()], home.path());
-    assert_eq!(claude.status.code(), Some(0), "{}", String::from_utf8_lossy(&claude.stdout));
+    assert_eq!(
+        spec.status.code(),
+        Some(1),
+        "when_to_use is not a spec field"
+    );
+    let claude = run(
+        &["check", "--profile", "claude-code", lib.to_str().unwrap()],
+        home.path(),
+    );
+    assert_eq!(
+        claude.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&claude.stdout)
+    );
     let text = String::from_utf8_lossy(&claude.stdout);
-    assert!(text.contains("1 skills checked with the claude-code profile: 0 errors"), "{text}");
+    assert!(
+        text.contains("1 skills checked with the claude-code profile: 0 errors"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -54,16 +72,29 @@ fn usage_errors_exit_2() {
 #[test]
 fn sarif_names_rules_and_locations() {
     let home = tempfile::tempdir().unwrap();
-    let out = run(&["check", "--format", "sarif", demo().to_str().unwrap()], home.path());
+    let out = run(
+        &["check", "--format", "sarif", demo().to_str().unwrap()],
+        home.path(),
+    );
     let v = json(&out);
     assert_eq!(v["version"], "2.1.0");
     let run0 = &v["runs"][0];
-    let rules: Vec<_> = run0["tool"]["driver"]["rules"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();
+    let rules: Vec<_> = run0["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
     let results = run0["results"].as_array().unwrap();
     assert!(!results.is_empty());
     for r in results {
         assert!(rules.contains(&r["ruleId"].as_str().unwrap()), "{r}");
-        assert!(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].as_str().unwrap().ends_with(".md"));
+        assert!(
+            r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+                .as_str()
+                .unwrap()
+                .ends_with(".md")
+        );
     }
 }
 
@@ -75,7 +106,17 @@ fn list_json_has_the_documented_shape() {
     let v = json(&out);
     let items = v.as_array().unwrap();
     assert_eq!(items.len(), 15);
-    for key in ["name", "dir", "skill_md", "agent", "scope", "enabled", "shadowed_by", "diagnostics", "tokens"] {
+    for key in [
+        "name",
+        "dir",
+        "skill_md",
+        "agent",
+        "scope",
+        "enabled",
+        "shadowed_by",
+        "diagnostics",
+        "tokens",
+    ] {
         assert!(items.iter().all(|i| i.get(key).is_some()), "missing {key}");
     }
     let broken = items.iter().find(|i| i["name"] == "broken-yaml").unwrap();
@@ -88,14 +129,29 @@ fn shadowed_copies_name_their_winner() {
     let a = home.path().join("a");
     let b = home.path().join("b");
     for r in [&a, &b] {
-        write(&r.join("pdf/SKILL.md"), "---\nname: pdf\ndescription: Reads PDF files. Use when a PDF is shared.\n---\n");
+        write(
+            &r.join("pdf/SKILL.md"),
+            "---\nname: pdf\ndescription: Reads PDF files. Use when a PDF is shared.\n---\n",
+        );
     }
-    let out = run(&["list", "--json", a.to_str().unwrap(), b.to_str().unwrap()], home.path());
+    let out = run(
+        &["list", "--json", a.to_str().unwrap(), b.to_str().unwrap()],
+        home.path(),
+    );
     let v = json(&out);
     let items = v.as_array().unwrap();
     assert_eq!(items[0]["shadowed_by"], serde_json::Value::Null);
-    assert_eq!(items[1]["shadowed_by"].as_str().unwrap(), a.join("pdf").to_str().unwrap());
-    assert!(items[1]["diagnostics"].as_array().unwrap().iter().any(|d| d["rule"] == "shadowed"));
+    assert_eq!(
+        items[1]["shadowed_by"].as_str().unwrap(),
+        a.join("pdf").to_str().unwrap()
+    );
+    assert!(
+        items[1]["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["rule"] == "shadowed")
+    );
 }
 
 #[test]

@@ -58,8 +58,18 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         serde_json::to_writer_pretty(&mut out, &items)?;
         writeln!(out)?;
     } else {
-        let width = lib.skills.iter().map(|s| s.name.chars().count()).max().unwrap_or(4).clamp(4, 40);
-        writeln!(out, "  {:width$}  {:16}  {:>6}  {:>6}", "NAME", "SOURCE", "ERRORS", "WARNS")?;
+        let width = lib
+            .skills
+            .iter()
+            .map(|s| s.name.chars().count())
+            .max()
+            .unwrap_or(4)
+            .clamp(4, 40);
+        writeln!(
+            out,
+            "  {:width$}  {:16}  {:>6}  {:>6}",
+            "NAME", "SOURCE", "ERRORS", "WARNS"
+        )?;
         for (s, d) in lib.skills.iter().zip(&diags) {
             let c = Counts::of(d);
             let name: String = if s.name.chars().count() > width {
@@ -70,7 +80,11 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             writeln!(
                 out,
                 "{} {:width$}  {:16}  {:>6}  {:>6}",
-                if s.shadowed_by.is_some() { "◌" } else { "●" },
+                if s.shadowed_by.is_some() {
+                    "◌"
+                } else {
+                    "●"
+                },
                 name,
                 format!("{}/{}", s.agent.badge(), s.scope),
                 c.errors,

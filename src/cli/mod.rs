@@ -138,9 +138,49 @@ impl LibraryArgs {
     }
 }
 
-/// The bundled demo library.
+static DEMO: include_dir::Dir<'_> = include_dir::include_dir!("$CARGO_MANIFEST_DIR/assets/skills");
+
+/// The bundled demo library: the source tree's copy when it is there, else the copy embedded in
+/// the binary, unpacked once under the cache folder (scripts keep their run bit).
 pub fn demo_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/skills")
+    let source = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/skills");
+    if source.is_dir() {
+        return source;
+    }
+    let target = crate::core::paths::cache_root().join(concat!("demo-", env!("CARGO_PKG_VERSION")));
+    if !target.is_dir() {
+        if let Err(e) = unpack_demo(&target) {
+            eprintln!(
+                "skillscope: cannot unpack the demo library to {}: {e}",
+                target.display()
+            );
+        }
+    }
+    target
+}
+
+fn unpack_demo(target: &std::path::Path) -> std::io::Result<()> {
+    let tmp = target.with_extension("partial");
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp)?;
+    DEMO.extract(&tmp)?;
+    mark_scripts_executable(&tmp)?;
+    std::fs::rename(&tmp, target)
+}
+
+/// Files starting with `#!` get their run bit back (the embedded copy does not keep modes).
+fn mark_scripts_executable(dir: &std::path::Path) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    for e in std::fs::read_dir(dir)? {
+        let e = e?;
+        let p = e.path();
+        if e.file_type()?.is_dir() {
+            mark_scripts_executable(&p)?;
+        } else if std::fs::read(&p)?.starts_with(b"#!") {
+            std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755))?;
+        }
+    }
+    Ok(())
 }
 
 /// Says on stderr that the demo library is in use, so no figure is mistaken for the user's own.
