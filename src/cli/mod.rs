@@ -148,13 +148,13 @@ pub fn demo_dir() -> PathBuf {
         return source;
     }
     let target = crate::core::paths::cache_root().join(concat!("demo-", env!("CARGO_PKG_VERSION")));
-    if !target.is_dir() {
-        if let Err(e) = unpack_demo(&target) {
-            eprintln!(
-                "skillscope: cannot unpack the demo library to {}: {e}",
-                target.display()
-            );
-        }
+    if !target.is_dir()
+        && let Err(e) = unpack_demo(&target)
+    {
+        eprintln!(
+            "skillscope: cannot unpack the demo library to {}: {e}",
+            target.display()
+        );
     }
     target
 }
