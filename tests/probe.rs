@@ -409,6 +409,7 @@ fn script_health_names_each_defect_and_its_file() {
         ("convert", 0o755),
         ("fine.sh", 0o755),
         ("broken-help.sh", 0o755),
+        ("deploy.sh", 0o755),
     ] {
         set_mode(&scripts.join(f), mode);
     }
@@ -444,16 +445,19 @@ fn script_health_names_each_defect_and_its_file() {
     assert_eq!(severity("script-no-interpreter"), Severity::Error);
     assert_eq!(severity("script-not-executable"), Severity::Warning);
 
-    let smoked = probe::probe_skill(
-        skill,
-        &ProbeOptions {
-            smoke: true,
-            ..opts
-        },
-    );
+    let deployed = dir.join("scripts-health/DEPLOYED");
+    let _ = std::fs::remove_file(&deployed);
+    let smoke = ProbeOptions {
+        smoke: true,
+        ..opts
+    };
+    let smoked = probe::probe_skill(skill, &smoke);
     let mut with_smoke = expected.clone();
     with_smoke.insert(("script-smoke-failed", "broken-help.sh".to_string()));
+    // deploy.sh never mentions --help: running it would deploy.
+    with_smoke.insert(("script-smoke-skipped", "deploy.sh".to_string()));
     assert_eq!(script_findings(&smoked), with_smoke);
+    assert!(!deployed.exists(), "a script that ignores --help was run");
 }
 
 fn skillscope(args: &[&str]) -> std::process::Output {
@@ -511,4 +515,19 @@ fn cli_prints_one_line_per_skill_and_fails_on_any_failed_probe() {
 
     let out = skillscope(&["probe", good, "--smoke"]);
     assert_eq!(out.status.code(), Some(2), "--smoke needs --scripts");
+}
+
+#[test]
+fn the_demo_library_executables_pass() {
+    let _serial = PROCESSES.lock().unwrap_or_else(|e| e.into_inner());
+    let lib = library_at(&Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/skills"));
+    let executables: Vec<usize> = (0..lib.len())
+        .filter(|&i| lib.skills[i].kind() == skillscope::core::SkillKind::Executable)
+        .collect();
+    assert_eq!(executables.len(), 2, "the demo ships two executable skills");
+    let opts = ProbeOptions::default();
+    for r in probe::probe_all(&lib, &executables, &opts, &|_, _| {}) {
+        assert_eq!(r.verdict, Some(Verdict::Ok), "{}: {:?}", r.skill, r.verdict);
+        assert!(r.schema_text.is_some());
+    }
 }

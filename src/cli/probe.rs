@@ -8,16 +8,12 @@ use clap::Args;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 #[derive(Debug, Args)]
 pub struct ProbeArgs {
-    /// Skill folders or libraries to probe instead of the agents' default folders.
-    #[arg(value_name = "PATH")]
-    pub paths: Vec<PathBuf>,
     /// Seconds an entry script may take to answer before its process group is killed.
     #[arg(long, value_name = "SECS", default_value = "10", value_parser = parse_secs)]
     pub timeout: Duration,
@@ -97,10 +93,7 @@ impl Summary {
     }
 }
 
-pub fn run(args: ProbeArgs, mut library: LibraryArgs) -> anyhow::Result<i32> {
-    if !args.paths.is_empty() {
-        library.paths = args.paths.clone();
-    }
+pub fn run(args: ProbeArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let lib = library.load();
     note_demo(&lib);
     let indices: Vec<usize> = lib

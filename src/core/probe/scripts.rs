@@ -147,8 +147,43 @@ fn check_one(
         }
     };
     if opts.smoke {
-        smoke(skill, s, invocation, opts, out);
+        if handles_help(&s.path) {
+            smoke(skill, s, invocation, opts, out);
+        } else {
+            out.push(
+                Diagnostic::new(
+                    "script-smoke-skipped",
+                    Severity::Info,
+                    format!(
+                        "`{rel}` was not smoke-run: nothing in it reads `--help`, so it would \
+                         likely ignore the flag and do its real work"
+                    ),
+                )
+                .in_file(&s.path),
+            );
+        }
     }
+}
+
+/// Does the script look like it answers `--help`? A script that never mentions it (nor an
+/// argument parser that adds it) would do its real work when smoke-run: deleting, deploying.
+fn handles_help(path: &Path) -> bool {
+    const CUES: [&[u8]; 9] = [
+        b"--help",
+        b"argparse",
+        b"optparse",
+        b"click",
+        b"typer",
+        b"getopt",
+        b"commander",
+        b"yargs",
+        b"usage",
+    ];
+    let Ok(text) = std::fs::read(path) else {
+        return false;
+    };
+    let lower = text.to_ascii_lowercase();
+    CUES.iter().any(|c| contains(&lower, c))
 }
 
 /// Runs `script --help` under the probe sandbox; a timeout, a crash or a failing exit is reported.
