@@ -3,7 +3,9 @@
 
 use nix::errno::Errno;
 use nix::sys::signal::{Signal, killpg};
-use nix::sys::wait::{Id, WaitPidFlag, WaitStatus, waitid, waitpid};
+#[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
+use nix::sys::wait::{Id, waitid};
+use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::Pid;
 use std::ffi::OsString;
 use std::io::Read;
@@ -142,6 +144,8 @@ fn adopt_orphans() {
 struct Group {
     child: Child,
     pgid: Pid,
+    /// The command's status once reaped.
+    status: Option<ExitStatus>,
     done: bool,
 }
 
@@ -151,6 +155,7 @@ impl Group {
             Ok(raw) => Ok(Group {
                 child,
                 pgid: Pid::from_raw(raw),
+                status: None,
                 done: false,
             }),
             Err(_) => {
@@ -166,17 +171,12 @@ impl Group {
         let _ = killpg(self.pgid, Signal::SIGKILL);
     }
 
-    /// Waits until the command exits, the deadline passes or the run is cancelled. The command is
-    /// observed without being reaped (WNOWAIT): while its zombie exists its process group id
-    /// cannot be reused, so the kill that follows cannot hit an unrelated group.
-    fn wait_exit(&self, deadline: Instant, cancel: Option<&AtomicBool>) -> Ending {
+    /// Waits until the command exits, the deadline passes or the run is cancelled.
+    fn wait_exit(&mut self, deadline: Instant, cancel: Option<&AtomicBool>) -> Ending {
         let mut nap = Duration::from_millis(1);
         loop {
-            let flags = WaitPidFlag::WEXITED | WaitPidFlag::WNOWAIT | WaitPidFlag::WNOHANG;
-            match waitid(Id::Pid(self.pgid), flags) {
-                Ok(WaitStatus::StillAlive) => {}
-                Err(Errno::EINTR) => continue,
-                Ok(_) | Err(_) => return Ending::Exited,
+            if self.exited() {
+                return Ending::Exited;
             }
             let now = Instant::now();
             if now >= deadline {
@@ -190,6 +190,35 @@ impl Group {
         }
     }
 
+    /// Has the command exited? It is observed without being reaped (WNOWAIT): while its zombie
+    /// exists its process group id cannot be reused, so the kill that follows cannot hit an
+    /// unrelated group.
+    #[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
+    fn exited(&mut self) -> bool {
+        loop {
+            let flags = WaitPidFlag::WEXITED | WaitPidFlag::WNOWAIT | WaitPidFlag::WNOHANG;
+            match waitid(Id::Pid(self.pgid), flags) {
+                Ok(WaitStatus::StillAlive) => return false,
+                Err(Errno::EINTR) => {}
+                Ok(_) | Err(_) => return true,
+            }
+        }
+    }
+
+    /// Has the command exited? Without `waitid` it is reaped at once, which leaves a short
+    /// window in which its group id could be reused before the kill.
+    #[cfg(not(any(target_os = "linux", target_os = "android", target_os = "freebsd")))]
+    fn exited(&mut self) -> bool {
+        match self.child.try_wait() {
+            Ok(Some(status)) => {
+                self.status = Some(status);
+                true
+            }
+            Ok(None) => false,
+            Err(_) => true,
+        }
+    }
+
     /// Kills whatever is left of the group, reaps the command, then reaps the descendants this
     /// process adopted. Returns the command's status and how many descendants were reaped.
     fn finish(&mut self) -> (Option<ExitStatus>, u32) {
@@ -197,6 +226,9 @@ impl Group {
         self.kill();
         let until = Instant::now() + GRACE;
         let status = loop {
+            if self.status.is_some() {
+                break self.status;
+            }
             match self.child.try_wait() {
                 Ok(Some(s)) => break Some(s),
                 Ok(None) if Instant::now() < until => {

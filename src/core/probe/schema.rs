@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 /// How many bytes of a bad answer are shown.
-const SNIPPET: usize = 60;
+const SNIPPET: usize = 40;
 
 /// The answer is not one JSON value.
 #[derive(Debug, Clone, PartialEq, Eq)]
