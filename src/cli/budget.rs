@@ -7,7 +7,7 @@ use crate::core::{Agent, Library, Scope};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -18,9 +18,6 @@ pub enum OutputFormat {
 
 #[derive(Debug, Args)]
 pub struct BudgetArgs {
-    /// Skill folders or libraries to read instead of the agents' default folders.
-    #[arg(value_name = "PATH")]
-    pub paths: Vec<PathBuf>,
     /// Encoding: o200k_base or cl100k_base.
     #[arg(long, default_value_t = Encoding::default())]
     pub encoding: Encoding,
@@ -47,21 +44,13 @@ pub struct BudgetArgs {
     pub no_cache: bool,
 }
 
-/// The library arguments with the paths given after the subcommand, which win over those before.
-pub(crate) fn with_paths(mut library: LibraryArgs, paths: &[PathBuf]) -> LibraryArgs {
-    if !paths.is_empty() {
-        library.paths = paths.to_vec();
-    }
-    library
-}
-
 /// Which skills the listing holds. Every skill is on until the enable state is plugged in here.
 pub(crate) fn enabled(_lib: &Library) -> impl Fn(usize) -> bool + '_ {
     |_| true
 }
 
 pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
-    let lib = with_paths(library, &args.paths).load();
+    let lib = library.load();
     note_demo(&lib);
     let cache = if args.no_cache {
         TokenCache::in_memory()

@@ -6,13 +6,9 @@ use crate::core::listing::{self, Fate, Format, ListingOptions, Tier};
 use crate::core::tokens::{self, Encoding};
 use clap::Args;
 use std::io::Write;
-use std::path::PathBuf;
 
 #[derive(Debug, Args)]
 pub struct PromptArgs {
-    /// Skill folders or libraries to read instead of the agents' default folders.
-    #[arg(value_name = "PATH")]
-    pub paths: Vec<PathBuf>,
     /// Catalog format: xml, markdown, claude-code or codex.
     #[arg(long, default_value_t = Format::default())]
     pub format: Format,
@@ -32,7 +28,7 @@ pub struct PromptArgs {
 }
 
 pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
-    let lib = super::budget::with_paths(library, &args.paths).load();
+    let lib = library.load();
     note_demo(&lib);
     let enabled = super::budget::enabled(&lib);
     let listing = listing::render(

@@ -560,23 +560,21 @@ fn type_fields(fm: &mut Frontmatter, diags: &mut Vec<Diagnostic>) {
             }
             "triggers" | "trigger" => fm.triggers.extend(strings_of(&f.value)),
             "dependencies" => fm.dependencies = strings_of(&f.value),
-            "metadata" => {
-                if !matches!(f.value, Value::Object(_) | Value::Null) {
-                    diags.push(wrong("a mapping of `key: value`"));
-                }
+            "metadata" if !matches!(f.value, Value::Object(_) | Value::Null) => {
+                diags.push(wrong("a mapping of `key: value`"));
             }
-            "allowed-tools" | "paths" => {
-                if !matches!(f.value, Value::String(_) | Value::Array(_) | Value::Null) {
-                    diags.push(wrong("a string or a list"));
-                }
+            "allowed-tools" | "paths"
+                if !matches!(f.value, Value::String(_) | Value::Array(_) | Value::Null) =>
+            {
+                diags.push(wrong("a string or a list"));
             }
-            "license" | "compatibility" | "model" | "context" | "argument-hint" | "agent" => {
+            "license" | "compatibility" | "model" | "context" | "argument-hint" | "agent"
                 if !matches!(
                     f.value,
                     Value::String(_) | Value::Null | Value::Number(_) | Value::Bool(_)
-                ) {
-                    diags.push(wrong("a string"));
-                }
+                ) =>
+            {
+                diags.push(wrong("a string"));
             }
             _ => {}
         }

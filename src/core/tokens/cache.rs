@@ -57,8 +57,8 @@ impl TokenCache {
         }
     }
 
-    /// The cache in its default place: `$SKILLSCOPE_CACHE_DIR/tokens.bin`, else
-    /// `<cache_dir>/skillscope/tokens.bin`; in memory when neither is known.
+    /// The cache in its default place: `tokens.bin` in skillscope's cache folder
+    /// (`$SKILLSCOPE_CACHE_DIR`, else `<cache_dir>/skillscope`).
     pub fn open() -> TokenCache {
         match default_path() {
             Some(p) => TokenCache::at(p),
@@ -192,11 +192,7 @@ impl TokenCache {
 
 /// Where [`TokenCache::open`] keeps its file.
 pub fn default_path() -> Option<PathBuf> {
-    let dir = match std::env::var_os("SKILLSCOPE_CACHE_DIR").filter(|v| !v.is_empty()) {
-        Some(d) => PathBuf::from(d),
-        None => dirs::cache_dir()?.join("skillscope"),
-    };
-    Some(dir.join(FILE_NAME))
+    Some(crate::core::paths::cache_root().join(FILE_NAME))
 }
 
 // File layout (little-endian): MAGIC, u32 count entries × (hash, u8 encoding, u32 count),
