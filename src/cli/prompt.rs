@@ -3,7 +3,7 @@
 use crate::cli::{LibraryArgs, note_demo};
 use crate::core::Library;
 use crate::core::listing::{self, Fate, Format, ListingOptions, Tier};
-use crate::core::tokens::{self, Encoding};
+use crate::core::tokens::{self, Encoding, TokenCache};
 use clap::Args;
 use std::io::Write;
 
@@ -44,7 +44,12 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     writeln!(out, "{}", listing.text)?;
     out.flush()?;
     if args.fates {
-        let tokens = tokens::count(args.encoding, &listing.text);
+        // Through the cache: an unchanged listing needs no encoder.
+        let cache = TokenCache::open();
+        let tokens = tokens::count_text(&listing.text, args.encoding, &cache) as usize;
+        if let Err(e) = cache.save() {
+            eprintln!("skillscope: {e}");
+        }
         eprint!("{}", fate_table(&lib, &listing, tokens, args.encoding));
     }
     Ok(0)

@@ -456,6 +456,19 @@ impl Slot {
     }
 }
 
+/// `8000` → `8,000`, as reasons show figures.
+fn grouped(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 fn chars(s: &str) -> usize {
     s.chars().count()
 }
@@ -645,7 +658,10 @@ fn fit_by_dropping(slots: &mut [Slot], format: Format, budget: usize) {
             s.description = None;
             s.demote(
                 Fate::NameOnly,
-                format!("over the {budget}-character listing budget: description dropped"),
+                format!(
+                    "over the {}-character listing budget: description dropped",
+                    grouped(budget)
+                ),
             );
         }
     }
@@ -701,7 +717,7 @@ fn fit_by_trimming(slots: &mut [Slot], format: Format, budget: usize) {
                     s.description = Some(c);
                     s.demote(
                         Fate::Trimmed,
-                        format!("over the {budget}-character listing budget: description trimmed to {lo} characters"),
+                        format!("over the {}-character listing budget: description trimmed to {lo} characters", grouped(budget)),
                     );
                 }
             }
@@ -717,7 +733,7 @@ fn fit_by_trimming(slots: &mut [Slot], format: Format, budget: usize) {
         if s.description.take().is_some() {
             s.demote(
                 Fate::NameOnly,
-                format!("over the {budget}-character listing budget even with descriptions trimmed to {MIN_TRIMMED_DESCRIPTION} characters: description dropped"),
+                format!("over the {}-character listing budget even with descriptions trimmed to {MIN_TRIMMED_DESCRIPTION} characters: description dropped", grouped(budget)),
             );
         }
     }
@@ -733,13 +749,19 @@ fn names_only_within(slots: &mut [Slot], budget: usize, name_costs: &[usize]) {
             used += c;
             s.demote(
                 Fate::NameOnly,
-                format!("over the {budget}-character listing budget: description dropped"),
+                format!(
+                    "over the {}-character listing budget: description dropped",
+                    grouped(budget)
+                ),
             );
         } else {
             fits = false;
             s.demote(
                 Fate::Dropped,
-                format!("over the {budget}-character listing budget even by name"),
+                format!(
+                    "over the {}-character listing budget even by name",
+                    grouped(budget)
+                ),
             );
         }
     }
