@@ -74,9 +74,18 @@ fn counts_match_python_tiktoken_on_files_including_bad_utf8() {
     }
 }
 
+/// Writes a file dated an hour back: the cache does not trust the stat of a file modified in the
+/// last seconds.
 fn write(p: &Path, bytes: &[u8]) {
     std::fs::create_dir_all(p.parent().unwrap()).unwrap();
     std::fs::write(p, bytes).unwrap();
+    backdate(p, 3_600);
+}
+
+fn backdate(p: &Path, secs: u64) {
+    let f = std::fs::File::options().write(true).open(p).unwrap();
+    f.set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(secs))
+        .unwrap();
 }
 
 /// A library of one skill: SKILL.md = plain.md (108 tokens), two text resources (41 + 108) and a
@@ -180,7 +189,7 @@ fn a_changed_file_is_recounted_and_a_touched_one_only_rehashed() {
     let guide = skill.join("references/guide.md");
     let mut text = std::fs::read(&guide).unwrap();
     text.extend_from_slice(b"\r\nOne more line.");
-    std::fs::write(&guide, &text).unwrap();
+    write(&guide, &text);
     let before = (cache.files_read(), cache.encoded());
     let lib = load(&lib_dir);
     let got = tokens::count_library(&lib, &[String::new()], Encoding::O200kBase, &cache);
@@ -190,15 +199,19 @@ fn a_changed_file_is_recounted_and_a_touched_one_only_rehashed() {
     );
     assert!(got[0].l3.unwrap() > 41 + 108);
 
+    // Modified seconds ago: counted, but read again next time rather than trusted by its stat.
+    std::fs::write(&guide, b"Fresh.").unwrap();
+    let lib = load(&lib_dir);
+    tokens::count_library(&lib, &[String::new()], Encoding::O200kBase, &cache);
+    let before = cache.files_read();
+    tokens::count_library(&lib, &[String::new()], Encoding::O200kBase, &cache);
+    assert_eq!(cache.files_read() - before, 1);
+    backdate(&guide, 3_600);
+    let lib = load(&lib_dir);
+    tokens::count_library(&lib, &[String::new()], Encoding::O200kBase, &cache);
+
     // Same content, new mtime: read and hashed, not encoded.
-    let skill_md = skill.join("SKILL.md");
-    let f = std::fs::File::options()
-        .write(true)
-        .open(&skill_md)
-        .unwrap();
-    f.set_modified(std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000))
-        .unwrap();
-    drop(f);
+    backdate(&skill.join("SKILL.md"), 7_200);
     let before = (cache.files_read(), cache.encoded());
     let lib = load(&lib_dir);
     let again = tokens::count_library(&lib, &[String::new()], Encoding::O200kBase, &cache);

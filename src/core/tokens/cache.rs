@@ -13,6 +13,9 @@ pub type ContentHash = [u8; 32];
 
 const MAGIC: &[u8; 8] = b"SKSCTOK1";
 const FILE_NAME: &str = "tokens.bin";
+/// How recent a modification must be for its stat to be distrusted (file systems stamp mtimes
+/// from a coarse clock).
+pub const RACY_WINDOW_NS: u128 = 2_000_000_000;
 /// Past this many entries, the ones not used since the cache was loaded are let go.
 const MAX_ENTRIES: usize = 500_000;
 
@@ -142,9 +145,14 @@ impl TokenCache {
     }
 
     /// Remembers a file's content hash. `mtime_ns` must come from a stat taken before the read,
-    /// so that a write during the read shows up as a new mtime next time.
+    /// so that a write during the read shows up as a new mtime next time. A file modified within
+    /// the last [`RACY_WINDOW_NS`] is not remembered: another write in the same timestamp tick
+    /// would leave length and mtime as they were.
     pub fn remember_file(&self, path: &Path, len: u64, mtime_ns: u128, hash: ContentHash) {
-        if mtime_ns == 0 {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        if mtime_ns == 0 || mtime_ns.saturating_add(RACY_WINDOW_NS) > now {
             return;
         }
         let stamp = Stamp {
@@ -319,6 +327,12 @@ mod tests {
         c.insert(h(1), Encoding::O200kBase, 42);
         c.insert(h(1), Encoding::Cl100kBase, 40);
         c.remember_file(Path::new("/x/SKILL.md"), 10, 99, h(1));
+        // Modified just now: not trusted by its stat.
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos();
+        c.remember_file(Path::new("/x/new.md"), 10, now, h(2));
         c.save().unwrap();
         let c = TokenCache::at(&p);
         assert_eq!(c.get(&h(1), Encoding::O200kBase), Some(42));
@@ -327,6 +341,7 @@ mod tests {
         assert_eq!(c.file_hash(Path::new("/x/SKILL.md"), 10, 99), Some(h(1)));
         assert_eq!(c.file_hash(Path::new("/x/SKILL.md"), 11, 99), None);
         assert_eq!(c.file_hash(Path::new("/x/SKILL.md"), 10, 98), None);
+        assert_eq!(c.file_hash(Path::new("/x/new.md"), 10, now), None);
     }
 
     #[test]
