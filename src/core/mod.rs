@@ -4,6 +4,7 @@ pub mod diagnostic;
 pub mod frontmatter;
 pub mod library;
 pub mod listing;
+pub mod matching;
 pub mod rules;
 pub mod scan;
 pub mod skill;

@@ -1,1 +1,2 @@
 //! Validation rules.
+pub mod overlap;

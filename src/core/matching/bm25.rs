@@ -1,0 +1,300 @@
+//! The `bm25` matcher: Okapi BM25 over a skill's name, description, `when_to_use` and triggers,
+//! on a hand-rolled inverted index whose per-posting weights are computed at build time, so a
+//! query only adds up floats.
+
+use super::text::{Synonyms, is_content_word, stem, words};
+use super::{Hit, HitField, Match, top_scores};
+use crate::core::library::Library;
+use crate::core::skill::Skill;
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::ops::Range;
+
+const K1: f32 = 1.2;
+const B: f32 = 0.75;
+/// A word of the name counts as much as three of the description; a trigger phrase is written
+/// to route messages, so its words count double.
+const FIELDS: [(u8, HitField, f32); 4] = [
+    (1, HitField::Name, 3.0),
+    (2, HitField::Description, 1.0),
+    (4, HitField::WhenToUse, 1.0),
+    (8, HitField::Triggers, 2.0),
+];
+/// A message word reaching a skill only through the synonym table counts this much.
+const SYNONYM_FACTOR: f32 = 0.5;
+/// The least score worth a match, as a share of what one word found in no other skill gives: a
+/// skill must share a rare word with the message, or several less rare ones. Relative, because
+/// idf grows with the size of the library.
+pub const MIN_SCORE_OF_RARE_WORD: f32 = 0.6;
+/// Skills far behind the best one are noise, not candidates.
+pub const MIN_SHARE_OF_BEST: f32 = 0.4;
+
+#[derive(Debug, Clone, Copy)]
+struct Posting {
+    doc: u32,
+    /// idf × saturated term frequency, length-normalised: the term's whole contribution.
+    weight: f32,
+    fields: u8,
+}
+
+#[derive(Debug, Default)]
+pub(super) struct Bm25Index {
+    vocab: HashMap<Box<str>, u32>,
+    /// A word of the skills for each term, to show instead of the bare stem.
+    display: Vec<String>,
+    /// Postings of each term, in document order.
+    postings: Vec<Vec<Posting>>,
+    synonyms: Synonyms,
+    min_score: f32,
+}
+
+/// The terms of one skill: stem, weighted frequency, fields it appears in, one surface form.
+struct DocTerms {
+    terms: Vec<(String, f32, u8, String)>,
+    len: f32,
+}
+
+fn doc_terms(skill: &Skill) -> DocTerms {
+    let triggers = skill.frontmatter.triggers.join(" | ");
+    let texts = [
+        skill.name.as_str(),
+        skill.description(),
+        skill.frontmatter.when_to_use.as_deref().unwrap_or(""),
+        triggers.as_str(),
+    ];
+    let mut at: HashMap<String, usize> = HashMap::new();
+    let mut terms: Vec<(String, f32, u8, String)> = Vec::new();
+    let mut len = 0.0;
+    for (text, &(bit, _, w)) in texts.iter().zip(&FIELDS) {
+        for word in words(text) {
+            if !is_content_word(&word.text) {
+                continue;
+            }
+            len += w;
+            let s = stem(&word.text);
+            match at.get(&s) {
+                Some(&i) => {
+                    terms[i].1 += w;
+                    terms[i].2 |= bit;
+                }
+                None => {
+                    at.insert(s.clone(), terms.len());
+                    terms.push((s, w, bit, word.text));
+                }
+            }
+        }
+    }
+    DocTerms { terms, len }
+}
+
+impl Bm25Index {
+    pub(super) fn build(lib: &Library) -> Bm25Index {
+        let docs: Vec<DocTerms> = lib.skills.par_iter().map(doc_terms).collect();
+        let mut idx = Bm25Index {
+            synonyms: Synonyms::new(),
+            ..Bm25Index::default()
+        };
+        let n = docs.len().max(1) as f32;
+        let avg_len = (docs.iter().map(|d| d.len).sum::<f32>() / n).max(1.0);
+        for (doc, d) in docs.iter().enumerate() {
+            let norm = K1 * (1.0 - B + B * d.len / avg_len);
+            for (s, tf, fields, surface) in &d.terms {
+                let t = match idx.vocab.get(s.as_str()) {
+                    Some(&t) => t,
+                    None => {
+                        let t = idx.postings.len() as u32;
+                        idx.vocab.insert(s.clone().into_boxed_str(), t);
+                        idx.postings.push(Vec::new());
+                        idx.display.push(surface.clone());
+                        t
+                    }
+                };
+                // Saturated frequency now; idf is known only once every document is in.
+                idx.postings[t as usize].push(Posting {
+                    doc: doc as u32,
+                    weight: tf * (K1 + 1.0) / (tf + norm),
+                    fields: *fields,
+                });
+            }
+        }
+        idx.min_score = MIN_SCORE_OF_RARE_WORD * (1.0 + (n - 0.5) / 1.5).ln();
+        for post in &mut idx.postings {
+            let df = post.len() as f32;
+            let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+            for p in post.iter_mut() {
+                p.weight *= idf;
+            }
+        }
+        idx
+    }
+
+    /// The index terms a message asks for: each with its weight factor and the message spans
+    /// that brought it in.
+    fn query_terms(&self, message: &str) -> Vec<(u32, f32, Vec<Range<usize>>)> {
+        let mut direct: Vec<(String, Vec<Range<usize>>)> = Vec::new();
+        for w in words(message) {
+            if !is_content_word(&w.text) {
+                continue;
+            }
+            let s = stem(&w.text);
+            match direct.iter_mut().find(|(t, _)| *t == s) {
+                Some((_, spans)) => spans.push(w.span),
+                None => direct.push((s, vec![w.span])),
+            }
+        }
+        let mut out: Vec<(u32, f32, Vec<Range<usize>>)> = Vec::new();
+        for (s, spans) in &direct {
+            if let Some(&t) = self.vocab.get(s.as_str()) {
+                out.push((t, 1.0, spans.clone()));
+            }
+        }
+        for (s, spans) in &direct {
+            for syn in self.synonyms.of(s) {
+                if direct.iter().any(|(d, _)| d == syn) {
+                    continue;
+                }
+                let Some(&t) = self.vocab.get(syn.as_str()) else {
+                    continue;
+                };
+                match out.iter_mut().find(|(u, _, _)| *u == t) {
+                    Some((_, _, sp)) => sp.extend(spans.iter().cloned()),
+                    None => out.push((t, SYNONYM_FACTOR, spans.clone())),
+                }
+            }
+        }
+        out
+    }
+
+    pub(super) fn query(
+        &self,
+        message: &str,
+        enabled: &dyn Fn(usize) -> bool,
+        k: usize,
+        names: &[String],
+    ) -> Vec<Match> {
+        let terms = self.query_terms(message);
+        let mut scores = vec![0f32; names.len()];
+        let mut touched: Vec<u32> = Vec::new();
+        for (t, factor, _) in &terms {
+            for p in &self.postings[*t as usize] {
+                let slot = &mut scores[p.doc as usize];
+                if *slot == 0.0 {
+                    touched.push(p.doc);
+                }
+                *slot += factor * p.weight;
+            }
+        }
+        let scored: Vec<(u32, f32)> = touched
+            .into_iter()
+            .filter(|&d| scores[d as usize] >= self.min_score && enabled(d as usize))
+            .map(|d| (d, scores[d as usize]))
+            .collect();
+        let top = top_scores(scored, names, k);
+        let best = top.first().map_or(0.0, |t| t.1);
+        top.into_iter()
+            .take_while(|&(_, s)| s >= best * MIN_SHARE_OF_BEST)
+            .map(|(doc, score)| Match {
+                skill: doc as usize,
+                score,
+                hits: self.hits(doc, &terms),
+                name_indices: Vec::new(),
+            })
+            .collect()
+    }
+
+    fn hits(&self, doc: u32, terms: &[(u32, f32, Vec<Range<usize>>)]) -> Vec<Hit> {
+        let mut found: Vec<(f32, Hit)> = Vec::new();
+        for (t, factor, spans) in terms {
+            let post = &self.postings[*t as usize];
+            let Ok(i) = post.binary_search_by_key(&doc, |p| p.doc) else {
+                continue;
+            };
+            let p = post[i];
+            for (bit, field, _) in FIELDS {
+                if p.fields & bit != 0 {
+                    let mut spans = spans.clone();
+                    spans.sort_by_key(|s| s.start);
+                    let hit = Hit {
+                        term: self.display[*t as usize].clone(),
+                        field,
+                        spans,
+                    };
+                    found.push((factor * p.weight, hit));
+                }
+            }
+        }
+        // The terms that weigh most first; within a term, in field order.
+        found.sort_by(|a, b| {
+            b.0.partial_cmp(&a.0)
+                .unwrap_or(std::cmp::Ordering::Equal)
+                .then(a.1.field.cmp(&b.1.field))
+        });
+        found.into_iter().map(|(_, h)| h).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testlib::{library, names};
+    use super::super::{Index, Matcher};
+    use super::*;
+
+    fn corpus() -> (tempfile::TempDir, crate::core::Library) {
+        library(&[
+            ("xlsx", "name: xlsx\ndescription: Create and edit spreadsheets with formulas and charts."),
+            ("pdf", "name: pdf\ndescription: Extract text from PDF files, fill forms, merge documents."),
+            ("tdd", "name: test-driven-development\ndescription: Write the failing test first, then the code.\nwhen_to_use: Before writing implementation code for a feature or bugfix."),
+            ("git", "name: git-commit\ndescription: Write conventional commit messages for staged changes.\ntriggers: [commit message]"),
+            ("deploy", "name: deploy\ndescription: Ship the service to production with rollbacks."),
+            ("poem", "name: poem\ndescription: Write poems and song lyrics."),
+        ])
+    }
+
+    #[test]
+    fn synonyms_and_stems_route_a_message_and_say_so() {
+        let (_t, lib) = corpus();
+        let idx = Index::build(&lib);
+        let msg = "update the Excel sheet formulas";
+        let got = idx.query(msg, Matcher::Bm25, &|_| true, 5);
+        assert_eq!(names(&lib, &got), ["xlsx"]);
+        let hits: Vec<(&str, HitField, &str)> = got[0]
+            .hits
+            .iter()
+            .map(|h| (h.term.as_str(), h.field, &msg[h.spans[0].clone()]))
+            .collect();
+        assert!(hits.contains(&("formulas", HitField::Description, "formulas")), "{hits:?}");
+        assert!(hits.contains(&("spreadsheets", HitField::Description, "Excel")), "{hits:?}");
+    }
+
+    #[test]
+    fn when_to_use_and_triggers_count() {
+        let (_t, lib) = corpus();
+        let idx = Index::build(&lib);
+        let got = idx.query("fix this bugfix before implementation", Matcher::Bm25, &|_| true, 5);
+        assert_eq!(names(&lib, &got), ["test-driven-development"]);
+        assert!(got[0].hits.iter().any(|h| h.field == HitField::WhenToUse));
+        let got = idx.query("draft a commit message", Matcher::Bm25, &|_| true, 5);
+        assert_eq!(names(&lib, &got)[0], "git-commit");
+        assert!(got[0].hits.iter().any(|h| h.field == HitField::Triggers && h.term == "commit"));
+    }
+
+    #[test]
+    fn unrelated_messages_trigger_nothing() {
+        let (_t, lib) = corpus();
+        let idx = Index::build(&lib);
+        for msg in ["thanks, that is all for today", "what is the capital of France?", "hello there"] {
+            let got = idx.query(msg, Matcher::Bm25, &|_| true, 5);
+            assert!(got.is_empty(), "{msg}: {:?}", names(&lib, &got));
+        }
+    }
+
+    #[test]
+    fn query_terms_skip_synonyms_already_asked_for() {
+        let (_t, lib) = corpus();
+        let idx = Bm25Index::build(&lib);
+        let terms = idx.query_terms("excel spreadsheet");
+        let sheet = idx.vocab[stem("spreadsheet").as_str()];
+        let of_sheet: Vec<f32> = terms.iter().filter(|t| t.0 == sheet).map(|t| t.1).collect();
+        assert_eq!(of_sheet, [1.0]);
+    }
+}

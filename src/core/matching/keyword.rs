@@ -1,0 +1,232 @@
+//! The `keyword` matcher, the Lazy Skills rule: a skill triggers when a word of its name or
+//! description appears in the message; executable skills also react to a few verbs.
+
+use super::text::{is_content_word, words};
+use super::{Hit, HitField, Match, push_hit, top_scores};
+use crate::core::library::Library;
+use crate::core::skill::SkillKind;
+use std::collections::HashMap;
+use std::ops::Range;
+
+/// The verbs every executable skill answers to, whatever its description says.
+pub const EXECUTABLE_VERBS: [&str; 4] = ["run", "execute", "call", "api"];
+
+const NAME: u8 = 1;
+const DESCRIPTION: u8 = 2;
+/// A word of the name says more about the skill than one of its description.
+const NAME_WEIGHT: f32 = 2.0;
+const DESCRIPTION_WEIGHT: f32 = 1.0;
+const VERB_WEIGHT: f32 = 0.5;
+
+#[derive(Debug, Default)]
+pub(super) struct KeywordIndex {
+    /// Each word to the skills holding it (in library order) and the fields it is in.
+    words: HashMap<Box<str>, Vec<(u32, u8)>>,
+    executable: Vec<u32>,
+}
+
+impl KeywordIndex {
+    pub(super) fn build(lib: &Library) -> KeywordIndex {
+        let mut idx = KeywordIndex::default();
+        let mut seen: HashMap<String, u8> = HashMap::new();
+        for (i, skill) in lib.skills.iter().enumerate() {
+            seen.clear();
+            for (text, bit) in [(skill.name.as_str(), NAME), (skill.description(), DESCRIPTION)] {
+                for w in words(text) {
+                    if is_content_word(&w.text) {
+                        *seen.entry(w.text).or_default() |= bit;
+                    }
+                }
+            }
+            for (w, bits) in seen.drain() {
+                idx.words
+                    .entry(w.into_boxed_str())
+                    .or_default()
+                    .push((i as u32, bits));
+            }
+            if skill.kind() == SkillKind::Executable {
+                idx.executable.push(i as u32);
+            }
+        }
+        idx
+    }
+
+    pub(super) fn query(
+        &self,
+        message: &str,
+        enabled: &dyn Fn(usize) -> bool,
+        k: usize,
+        names: &[String],
+    ) -> Vec<Match> {
+        let msg = message_words(message);
+        let mut scores = vec![0f32; names.len()];
+        let mut touched: Vec<u32> = Vec::new();
+        let mut add = |skill: u32, s: f32| {
+            let slot = &mut scores[skill as usize];
+            if *slot == 0.0 {
+                touched.push(skill);
+            }
+            *slot += s;
+        };
+        for (w, _) in &msg.words {
+            for &(skill, bits) in self.words.get(w.as_str()).map_or(&[][..], Vec::as_slice) {
+                add(skill, weight(bits));
+            }
+        }
+        if !msg.verbs.is_empty() {
+            for &skill in &self.executable {
+                add(skill, VERB_WEIGHT);
+            }
+        }
+        let scored: Vec<(u32, f32)> = touched
+            .into_iter()
+            .filter(|&s| enabled(s as usize))
+            .map(|s| (s, scores[s as usize]))
+            .collect();
+        top_scores(scored, names, k)
+            .into_iter()
+            .map(|(skill, score)| Match {
+                skill: skill as usize,
+                score,
+                hits: self.hits(skill, &msg),
+                name_indices: Vec::new(),
+            })
+            .collect()
+    }
+
+    fn hits(&self, skill: u32, msg: &MessageWords) -> Vec<Hit> {
+        let mut hits = Vec::new();
+        for (w, spans) in &msg.words {
+            let Some(post) = self.words.get(w.as_str()) else {
+                continue;
+            };
+            if let Ok(p) = post.binary_search_by_key(&skill, |&(s, _)| s) {
+                let bits = post[p].1;
+                if bits & NAME != 0 {
+                    push_hit(&mut hits, w, HitField::Name, spans);
+                }
+                if bits & DESCRIPTION != 0 {
+                    push_hit(&mut hits, w, HitField::Description, spans);
+                }
+            }
+        }
+        if self.executable.binary_search(&skill).is_ok() {
+            for (verb, spans) in &msg.verbs {
+                push_hit(&mut hits, verb, HitField::ExecutableVerb, spans);
+            }
+        }
+        hits.sort_by_key(|h| (h.field, h.spans.first().map_or(0, |s| s.start)));
+        hits
+    }
+}
+
+fn weight(bits: u8) -> f32 {
+    let mut w = 0.0;
+    if bits & NAME != 0 {
+        w += NAME_WEIGHT;
+    }
+    if bits & DESCRIPTION != 0 {
+        w += DESCRIPTION_WEIGHT;
+    }
+    w
+}
+
+/// The distinct content words of a message, each with every place it occurs, and the
+/// executable verbs it holds.
+struct MessageWords {
+    words: Vec<(String, Vec<Range<usize>>)>,
+    verbs: Vec<(String, Vec<Range<usize>>)>,
+}
+
+fn message_words(message: &str) -> MessageWords {
+    let mut out = MessageWords {
+        words: Vec::new(),
+        verbs: Vec::new(),
+    };
+    for w in words(message) {
+        if EXECUTABLE_VERBS.contains(&w.text.as_str()) {
+            add_occurrence(&mut out.verbs, &w.text, w.span.clone());
+        }
+        if is_content_word(&w.text) {
+            add_occurrence(&mut out.words, &w.text, w.span);
+        }
+    }
+    out
+}
+
+fn add_occurrence(list: &mut Vec<(String, Vec<Range<usize>>)>, w: &str, span: Range<usize>) {
+    match list.iter_mut().find(|(t, _)| t == w) {
+        Some((_, spans)) => spans.push(span),
+        None => list.push((w.to_string(), vec![span])),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testlib::{library, names};
+    use super::super::{Index, Matcher};
+    use super::*;
+
+    #[test]
+    fn a_description_word_fires_and_says_where() {
+        let (_t, lib) = library(&[
+            ("pdf", "name: pdf\ndescription: Fill and merge PDF forms."),
+            ("poet", "name: poet\ndescription: Writes poems in many styles."),
+        ]);
+        let idx = Index::build(&lib);
+        let msg = "Please merge these two branches";
+        let got = idx.query(msg, Matcher::Keyword, &|_| true, 10);
+        assert_eq!(names(&lib, &got), ["pdf"]);
+        let hit = &got[0].hits[0];
+        assert_eq!((hit.term.as_str(), hit.field), ("merge", HitField::Description));
+        assert_eq!(hit.spans, vec![7..12]);
+        assert_eq!(&msg[hit.spans[0].clone()], "merge");
+    }
+
+    #[test]
+    fn name_words_outrank_description_words_and_stop_words_never_fire() {
+        let (_t, lib) = library(&[
+            ("a", "name: changelog\ndescription: Use when the user wants release notes."),
+            ("b", "name: notes\ndescription: Use when the user wants a changelog."),
+        ]);
+        let idx = Index::build(&lib);
+        let got = idx.query("write the changelog", Matcher::Keyword, &|_| true, 10);
+        assert_eq!(names(&lib, &got), ["changelog", "notes"]);
+        assert_eq!(got[0].hits[0].field, HitField::Name);
+        assert!(got[0].score > got[1].score);
+        assert!(idx.query("use it when you want", Matcher::Keyword, &|_| true, 10).is_empty());
+    }
+
+    #[test]
+    fn executable_skills_react_to_run_and_show_it() {
+        let (_t, lib) = library(&[
+            ("tool", "name: weather\ndescription: Forecasts.\ntype: executable"),
+            ("ctx", "name: style\ndescription: House style."),
+        ]);
+        let idx = Index::build(&lib);
+        let msg = "Run it and CALL me";
+        let got = idx.query(msg, Matcher::Keyword, &|_| true, 10);
+        assert_eq!(names(&lib, &got), ["weather"]);
+        let verbs: Vec<(&str, HitField, &str)> = got[0]
+            .hits
+            .iter()
+            .map(|h| (h.term.as_str(), h.field, &msg[h.spans[0].clone()]))
+            .collect();
+        assert_eq!(
+            verbs,
+            [
+                ("run", HitField::ExecutableVerb, "Run"),
+                ("call", HitField::ExecutableVerb, "CALL")
+            ]
+        );
+    }
+
+    #[test]
+    fn every_occurrence_of_a_word_is_a_span_and_words_match_whole() {
+        let (_t, lib) = library(&[("d", "name: docker\ndescription: Containers.")]);
+        let idx = Index::build(&lib);
+        let got = idx.query("docker, docker!", Matcher::Keyword, &|_| true, 10);
+        assert_eq!(got[0].hits[0].spans, vec![0..6, 8..14]);
+        assert!(idx.query("dockerfile", Matcher::Keyword, &|_| true, 10).is_empty());
+    }
+}
