@@ -2,19 +2,16 @@
 //! on a hand-rolled inverted index whose per-posting weights are computed at build time, so a
 //! query only adds up floats.
 
+use super::lexicon::{FIELD_COUNT, Lexicon};
 use super::text::{Synonyms, is_content_word, stem, words};
 use super::{Hit, HitField, Match, top_scores};
-use crate::core::library::Library;
-use crate::core::skill::Skill;
-use rayon::prelude::*;
-use std::collections::HashMap;
 use std::ops::Range;
 
 const K1: f32 = 1.2;
 const B: f32 = 0.75;
 /// A word of the name counts as much as three of the description; a trigger phrase is written
 /// to route messages, so its words count double.
-const FIELDS: [(u8, HitField, f32); 4] = [
+const FIELDS: [(u8, HitField, f32); FIELD_COUNT] = [
     (1, HitField::Name, 3.0),
     (2, HitField::Description, 1.0),
     (4, HitField::WhenToUse, 1.0),
@@ -25,9 +22,9 @@ const SYNONYM_FACTOR: f32 = 0.5;
 /// The least score worth a match, as a share of what one word found in no other skill gives: a
 /// skill must share a rare word with the message, or several less rare ones. Relative, because
 /// idf grows with the size of the library.
-pub const MIN_SCORE_OF_RARE_WORD: f32 = 0.6;
+pub const MIN_SCORE_OF_RARE_WORD: f32 = 1.2;
 /// Skills far behind the best one are noise, not candidates.
-pub const MIN_SHARE_OF_BEST: f32 = 0.4;
+pub const MIN_SHARE_OF_BEST: f32 = 0.5;
 
 #[derive(Debug, Clone, Copy)]
 struct Posting {
@@ -39,125 +36,109 @@ struct Posting {
 
 #[derive(Debug, Default)]
 pub(super) struct Bm25Index {
-    vocab: HashMap<Box<str>, u32>,
-    /// A word of the skills for each term, to show instead of the bare stem.
-    display: Vec<String>,
-    /// Postings of each term, in document order.
+    /// Postings of each stem of the lexicon, in document order.
     postings: Vec<Vec<Posting>>,
     synonyms: Synonyms,
     min_score: f32,
+    /// Weighted length of each document, while building.
+    lengths: Vec<f32>,
+    scratch: Vec<(u32, f32, u8)>,
 }
 
-/// The terms of one skill: stem, weighted frequency, fields it appears in, one surface form.
-struct DocTerms {
-    terms: Vec<(String, f32, u8, String)>,
-    len: f32,
-}
-
-fn doc_terms(skill: &Skill) -> DocTerms {
-    let triggers = skill.frontmatter.triggers.join(" | ");
-    let texts = [
-        skill.name.as_str(),
-        skill.description(),
-        skill.frontmatter.when_to_use.as_deref().unwrap_or(""),
-        triggers.as_str(),
-    ];
-    let mut at: HashMap<String, usize> = HashMap::new();
-    let mut terms: Vec<(String, f32, u8, String)> = Vec::new();
-    let mut len = 0.0;
-    for (text, &(bit, _, w)) in texts.iter().zip(&FIELDS) {
-        for word in words(text) {
-            if !is_content_word(&word.text) {
-                continue;
-            }
-            len += w;
-            let s = stem(&word.text);
-            match at.get(&s) {
-                Some(&i) => {
-                    terms[i].1 += w;
-                    terms[i].2 |= bit;
-                }
-                None => {
-                    at.insert(s.clone(), terms.len());
-                    terms.push((s, w, bit, word.text));
-                }
-            }
-        }
-    }
-    DocTerms { terms, len }
-}
+/// A stem the message asks for: its weight factor (1, or less through a synonym) and the
+/// message spans that brought it in.
+type QueryTerm = (u32, f32, Vec<Range<usize>>);
 
 impl Bm25Index {
-    pub(super) fn build(lib: &Library) -> Bm25Index {
-        let docs: Vec<DocTerms> = lib.skills.par_iter().map(doc_terms).collect();
-        let mut idx = Bm25Index {
+    pub(super) fn new() -> Bm25Index {
+        Bm25Index {
             synonyms: Synonyms::new(),
             ..Bm25Index::default()
-        };
-        let n = docs.len().max(1) as f32;
-        let avg_len = (docs.iter().map(|d| d.len).sum::<f32>() / n).max(1.0);
-        for (doc, d) in docs.iter().enumerate() {
-            let norm = K1 * (1.0 - B + B * d.len / avg_len);
-            for (s, tf, fields, surface) in &d.terms {
-                let t = match idx.vocab.get(s.as_str()) {
-                    Some(&t) => t,
-                    None => {
-                        let t = idx.postings.len() as u32;
-                        idx.vocab.insert(s.clone().into_boxed_str(), t);
-                        idx.postings.push(Vec::new());
-                        idx.display.push(surface.clone());
-                        t
-                    }
-                };
-                // Saturated frequency now; idf is known only once every document is in.
-                idx.postings[t as usize].push(Posting {
-                    doc: doc as u32,
-                    weight: tf * (K1 + 1.0) / (tf + norm),
-                    fields: *fields,
-                });
-            }
         }
-        idx.min_score = MIN_SCORE_OF_RARE_WORD * (1.0 + (n - 0.5) / 1.5).ln();
-        for post in &mut idx.postings {
+    }
+
+    /// Adds one document, given the content word ids of each of its fields (name, description,
+    /// `when_to_use`, triggers). Documents must come in library order.
+    pub(super) fn add(&mut self, lx: &Lexicon, doc: u32, fields: &[&[u32]; FIELD_COUNT]) {
+        self.scratch.clear();
+        let mut len = 0.0;
+        for (ids, &(bit, _, w)) in fields.iter().zip(&FIELDS) {
+            len += w * ids.len() as f32;
+            self.scratch
+                .extend(ids.iter().map(|&id| (lx.words[id as usize].stem, w, bit)));
+        }
+        self.scratch.sort_unstable_by_key(|t| t.0);
+        let mut k = 0;
+        while k < self.scratch.len() {
+            let (stem, mut tf, mut bits) = self.scratch[k];
+            k += 1;
+            while k < self.scratch.len() && self.scratch[k].0 == stem {
+                tf += self.scratch[k].1;
+                bits |= self.scratch[k].2;
+                k += 1;
+            }
+            if self.postings.len() <= stem as usize {
+                self.postings.resize_with(stem as usize + 1, Vec::new);
+            }
+            // The raw frequency for now: the weight needs every document's length and the
+            // term's document frequency, known only at the end.
+            self.postings[stem as usize].push(Posting {
+                doc,
+                weight: tf,
+                fields: bits,
+            });
+        }
+        self.lengths.push(len);
+    }
+
+    /// Turns raw frequencies into final BM25 weights once every document is in.
+    pub(super) fn finish(&mut self) {
+        let n = self.lengths.len().max(1) as f32;
+        let avg_len = (self.lengths.iter().sum::<f32>() / n).max(1.0);
+        self.min_score = MIN_SCORE_OF_RARE_WORD * (1.0 + (n - 0.5) / 1.5).ln();
+        for post in &mut self.postings {
             let df = post.len() as f32;
             let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
             for p in post.iter_mut() {
-                p.weight *= idf;
+                let tf = p.weight;
+                let norm = K1 * (1.0 - B + B * self.lengths[p.doc as usize] / avg_len);
+                p.weight = idf * tf * (K1 + 1.0) / (tf + norm);
             }
         }
-        idx
+        self.lengths = Vec::new();
+        self.scratch = Vec::new();
     }
 
-    /// The index terms a message asks for: each with its weight factor and the message spans
-    /// that brought it in.
-    fn query_terms(&self, message: &str) -> Vec<(u32, f32, Vec<Range<usize>>)> {
+    fn query_terms(&self, lx: &Lexicon, message: &str) -> Vec<QueryTerm> {
+        // Stems of the message, also those no skill has: their synonyms may be there.
         let mut direct: Vec<(String, Vec<Range<usize>>)> = Vec::new();
         for w in words(message) {
             if !is_content_word(&w.text) {
                 continue;
             }
-            let s = stem(&w.text);
+            let s = match lx.word(&w.text) {
+                Some(id) => lx.stems[lx.words[id as usize].stem as usize].to_string(),
+                None => stem(&w.text),
+            };
             match direct.iter_mut().find(|(t, _)| *t == s) {
                 Some((_, spans)) => spans.push(w.span),
                 None => direct.push((s, vec![w.span])),
             }
         }
-        let mut out: Vec<(u32, f32, Vec<Range<usize>>)> = Vec::new();
-        for (s, spans) in &direct {
-            if let Some(&t) = self.vocab.get(s.as_str()) {
-                out.push((t, 1.0, spans.clone()));
-            }
-        }
+        let mut out: Vec<QueryTerm> = direct
+            .iter()
+            .filter_map(|(s, spans)| Some((lx.stem_id(s)?, 1.0, spans.clone())))
+            .collect();
         for (s, spans) in &direct {
             for syn in self.synonyms.of(s) {
                 if direct.iter().any(|(d, _)| d == syn) {
                     continue;
                 }
-                let Some(&t) = self.vocab.get(syn.as_str()) else {
+                let Some(t) = lx.stem_id(syn) else {
                     continue;
                 };
-                match out.iter_mut().find(|(u, _, _)| *u == t) {
-                    Some((_, _, sp)) => sp.extend(spans.iter().cloned()),
+                match out.iter_mut().find(|u| u.0 == t) {
+                    Some(u) => u.2.extend(spans.iter().cloned()),
                     None => out.push((t, SYNONYM_FACTOR, spans.clone())),
                 }
             }
@@ -167,16 +148,17 @@ impl Bm25Index {
 
     pub(super) fn query(
         &self,
+        lx: &Lexicon,
         message: &str,
         enabled: &dyn Fn(usize) -> bool,
         k: usize,
         names: &[String],
     ) -> Vec<Match> {
-        let terms = self.query_terms(message);
+        let terms = self.query_terms(lx, message);
         let mut scores = vec![0f32; names.len()];
         let mut touched: Vec<u32> = Vec::new();
         for (t, factor, _) in &terms {
-            for p in &self.postings[*t as usize] {
+            for p in self.postings.get(*t as usize).map_or(&[][..], Vec::as_slice) {
                 let slot = &mut scores[p.doc as usize];
                 if *slot == 0.0 {
                     touched.push(p.doc);
@@ -196,16 +178,16 @@ impl Bm25Index {
             .map(|(doc, score)| Match {
                 skill: doc as usize,
                 score,
-                hits: self.hits(doc, &terms),
+                hits: self.hits(lx, doc, &terms),
                 name_indices: Vec::new(),
             })
             .collect()
     }
 
-    fn hits(&self, doc: u32, terms: &[(u32, f32, Vec<Range<usize>>)]) -> Vec<Hit> {
+    fn hits(&self, lx: &Lexicon, doc: u32, terms: &[QueryTerm]) -> Vec<Hit> {
         let mut found: Vec<(f32, Hit)> = Vec::new();
         for (t, factor, spans) in terms {
-            let post = &self.postings[*t as usize];
+            let post = self.postings.get(*t as usize).map_or(&[][..], Vec::as_slice);
             let Ok(i) = post.binary_search_by_key(&doc, |p| p.doc) else {
                 continue;
             };
@@ -215,7 +197,7 @@ impl Bm25Index {
                     let mut spans = spans.clone();
                     spans.sort_by_key(|s| s.start);
                     let hit = Hit {
-                        term: self.display[*t as usize].clone(),
+                        term: lx.stem_display(*t).to_string(),
                         field,
                         spans,
                     };
@@ -254,7 +236,7 @@ mod tests {
     fn synonyms_and_stems_route_a_message_and_say_so() {
         let (_t, lib) = corpus();
         let idx = Index::build(&lib);
-        let msg = "update the Excel sheet formulas";
+        let msg = "fix the formulas in this Excel sheet";
         let got = idx.query(msg, Matcher::Bm25, &|_| true, 5);
         assert_eq!(names(&lib, &got), ["xlsx"]);
         let hits: Vec<(&str, HitField, &str)> = got[0]
@@ -291,9 +273,9 @@ mod tests {
     #[test]
     fn query_terms_skip_synonyms_already_asked_for() {
         let (_t, lib) = corpus();
-        let idx = Bm25Index::build(&lib);
-        let terms = idx.query_terms("excel spreadsheet");
-        let sheet = idx.vocab[stem("spreadsheet").as_str()];
+        let idx = Index::build(&lib);
+        let terms = idx.bm25.query_terms(&idx.lexicon, "excel spreadsheet");
+        let sheet = idx.lexicon.stem_id(&stem("spreadsheet")).unwrap();
         let of_sheet: Vec<f32> = terms.iter().filter(|t| t.0 == sheet).map(|t| t.1).collect();
         assert_eq!(of_sheet, [1.0]);
     }

@@ -1,11 +1,10 @@
 //! The `keyword` matcher, the Lazy Skills rule: a skill triggers when a word of its name or
 //! description appears in the message; executable skills also react to a few verbs.
 
+use super::lexicon::Lexicon;
 use super::text::{is_content_word, words};
 use super::{Hit, HitField, Match, push_hit, top_scores};
-use crate::core::library::Library;
-use crate::core::skill::SkillKind;
-use std::collections::HashMap;
+use crate::core::skill::{Skill, SkillKind};
 use std::ops::Range;
 
 /// The verbs every executable skill answers to, whatever its description says.
@@ -20,39 +19,47 @@ const VERB_WEIGHT: f32 = 0.5;
 
 #[derive(Debug, Default)]
 pub(super) struct KeywordIndex {
-    /// Each word to the skills holding it (in library order) and the fields it is in.
-    words: HashMap<Box<str>, Vec<(u32, u8)>>,
+    /// For each word of the lexicon, the skills holding it (in library order) and the fields
+    /// it is in.
+    postings: Vec<Vec<(u32, u8)>>,
     executable: Vec<u32>,
+    scratch: Vec<(u32, u8)>,
 }
 
 impl KeywordIndex {
-    pub(super) fn build(lib: &Library) -> KeywordIndex {
-        let mut idx = KeywordIndex::default();
-        let mut seen: HashMap<String, u8> = HashMap::new();
-        for (i, skill) in lib.skills.iter().enumerate() {
-            seen.clear();
-            for (text, bit) in [(skill.name.as_str(), NAME), (skill.description(), DESCRIPTION)] {
-                for w in words(text) {
-                    if is_content_word(&w.text) {
-                        *seen.entry(w.text).or_default() |= bit;
-                    }
-                }
+    /// Adds one skill, given the ids of the content words of its name and description.
+    pub(super) fn add(&mut self, skill: &Skill, i: u32, name: &[u32], description: &[u32]) {
+        self.scratch.clear();
+        self.scratch.extend(name.iter().map(|&w| (w, NAME)));
+        self.scratch.extend(description.iter().map(|&w| (w, DESCRIPTION)));
+        self.scratch.sort_unstable();
+        let mut k = 0;
+        while k < self.scratch.len() {
+            let (w, mut bits) = self.scratch[k];
+            k += 1;
+            while k < self.scratch.len() && self.scratch[k].0 == w {
+                bits |= self.scratch[k].1;
+                k += 1;
             }
-            for (w, bits) in seen.drain() {
-                idx.words
-                    .entry(w.into_boxed_str())
-                    .or_default()
-                    .push((i as u32, bits));
+            if self.postings.len() <= w as usize {
+                self.postings.resize_with(w as usize + 1, Vec::new);
             }
-            if skill.kind() == SkillKind::Executable {
-                idx.executable.push(i as u32);
-            }
+            self.postings[w as usize].push((i, bits));
         }
-        idx
+        if skill.kind() == SkillKind::Executable {
+            self.executable.push(i);
+        }
+    }
+
+    fn postings_of(&self, lx: &Lexicon, w: &str) -> &[(u32, u8)] {
+        lx.word(w)
+            .and_then(|id| self.postings.get(id as usize))
+            .map_or(&[], Vec::as_slice)
     }
 
     pub(super) fn query(
         &self,
+        lx: &Lexicon,
         message: &str,
         enabled: &dyn Fn(usize) -> bool,
         k: usize,
@@ -69,7 +76,7 @@ impl KeywordIndex {
             *slot += s;
         };
         for (w, _) in &msg.words {
-            for &(skill, bits) in self.words.get(w.as_str()).map_or(&[][..], Vec::as_slice) {
+            for &(skill, bits) in self.postings_of(lx, w) {
                 add(skill, weight(bits));
             }
         }
@@ -88,18 +95,16 @@ impl KeywordIndex {
             .map(|(skill, score)| Match {
                 skill: skill as usize,
                 score,
-                hits: self.hits(skill, &msg),
+                hits: self.hits(lx, skill, &msg),
                 name_indices: Vec::new(),
             })
             .collect()
     }
 
-    fn hits(&self, skill: u32, msg: &MessageWords) -> Vec<Hit> {
+    fn hits(&self, lx: &Lexicon, skill: u32, msg: &MessageWords) -> Vec<Hit> {
         let mut hits = Vec::new();
         for (w, spans) in &msg.words {
-            let Some(post) = self.words.get(w.as_str()) else {
-                continue;
-            };
+            let post = self.postings_of(lx, w);
             if let Ok(p) = post.binary_search_by_key(&skill, |&(s, _)| s) {
                 let bits = post[p].1;
                 if bits & NAME != 0 {

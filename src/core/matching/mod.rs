@@ -8,10 +8,12 @@ mod bm25;
 pub mod eval;
 pub mod fuzzy;
 mod keyword;
+pub(crate) mod lexicon;
 pub mod text;
 mod triggers;
 
 use crate::core::library::Library;
+use lexicon::Lexicon;
 use serde::Serialize;
 use std::cmp::Ordering;
 use std::ops::Range;
@@ -126,6 +128,7 @@ pub struct Match {
 #[derive(Debug)]
 pub struct Index {
     names: Vec<String>,
+    lexicon: Lexicon,
     keyword: keyword::KeywordIndex,
     triggers: triggers::TriggerIndex,
     bm25: bm25::Bm25Index,
@@ -134,17 +137,13 @@ pub struct Index {
 
 impl Index {
     pub fn build(lib: &Library) -> Index {
-        let (keyword, (triggers, bm25)) = rayon::join(
-            || keyword::KeywordIndex::build(lib),
-            || {
-                rayon::join(
-                    || triggers::TriggerIndex::build(lib),
-                    || bm25::Bm25Index::build(lib),
-                )
-            },
+        let (triggers, (lexicon, keyword, bm25)) = rayon::join(
+            || triggers::TriggerIndex::build(lib),
+            || word_indexes(lib),
         );
         Index {
             names: lib.skills.iter().map(|s| s.name.clone()).collect(),
+            lexicon,
             keyword,
             triggers,
             bm25,
@@ -175,9 +174,13 @@ impl Index {
             return Vec::new();
         }
         match matcher {
-            Matcher::Keyword => self.keyword.query(message, enabled, k, &self.names),
+            Matcher::Keyword => self
+                .keyword
+                .query(&self.lexicon, message, enabled, k, &self.names),
             Matcher::Triggers => self.triggers.query(message, enabled, k, &self.names),
-            Matcher::Bm25 => self.bm25.query(message, enabled, k, &self.names),
+            Matcher::Bm25 => self
+                .bm25
+                .query(&self.lexicon, message, enabled, k, &self.names),
             Matcher::Fuzzy => self.fuzzy_query(message, enabled, k),
         }
     }
@@ -207,6 +210,21 @@ impl Index {
         rank(&mut out, &self.names, k);
         out
     }
+}
+
+/// The keyword and BM25 indexes, over one tokenisation of every skill.
+fn word_indexes(lib: &Library) -> (Lexicon, keyword::KeywordIndex, bm25::Bm25Index) {
+    let all: Vec<usize> = (0..lib.skills.len()).collect();
+    let (lx, words) = lexicon::tokenize(lib, &all);
+    let mut keyword = keyword::KeywordIndex::default();
+    let mut bm25 = bm25::Bm25Index::new();
+    for (i, skill) in lib.skills.iter().enumerate() {
+        let fields = words.fields(i);
+        keyword.add(skill, i as u32, fields[0], fields[1]);
+        bm25.add(&lx, i as u32, &fields);
+    }
+    bm25.finish();
+    (lx, keyword, bm25)
 }
 
 /// Sorts best first (ties by name, then library order) and keeps the first `k`.
@@ -321,6 +339,9 @@ mod tests {
         let (_t, lib) = library(&[
             ("pdf", "name: pdf\ndescription: Fill PDF forms.\ntriggers: [fill pdf]"),
             ("pdf-two", "name: pdf-two\ndescription: Fill PDF forms too.\ntriggers: [fill pdf]"),
+            ("git", "name: git\ndescription: Commit messages."),
+            ("sql", "name: sql\ndescription: Faster queries."),
+            ("docker", "name: docker\ndescription: Container builds."),
         ]);
         let idx = Index::build(&lib);
         let two = lib.find("pdf-two").unwrap();

@@ -15,30 +15,55 @@ pub struct Word {
 /// out (so "user's" gives "user" and "s"). Words are lowercased; spans are byte ranges of `text`.
 pub fn words(text: &str) -> Vec<Word> {
     let mut out = Vec::new();
-    let mut start: Option<usize> = None;
-    for (i, c) in text.char_indices() {
-        if c.is_alphanumeric() {
-            if start.is_none() {
-                start = Some(i);
-            }
-        } else if let Some(s) = start.take() {
-            out.push(word(text, s, i));
-        }
-    }
-    if let Some(s) = start {
-        out.push(word(text, s, text.len()));
-    }
+    each_word(text, &mut String::new(), |w, span| {
+        out.push(Word {
+            text: w.to_string(),
+            span,
+        })
+    });
     out
 }
 
-fn word(text: &str, s: usize, e: usize) -> Word {
-    let raw = &text[s..e];
-    let text = if raw.bytes().any(|b| b.is_ascii_uppercase() || b >= 0x80) {
-        raw.to_lowercase()
-    } else {
-        raw.to_string()
-    };
-    Word { text, span: s..e }
+/// Calls `f` with each word of `text`, lowercased, and its byte range, without allocating per
+/// word: the splitting of [`words`].
+pub fn each_word(text: &str, buf: &mut String, mut f: impl FnMut(&str, Range<usize>)) {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b.is_ascii() {
+            if !b.is_ascii_alphanumeric() {
+                i += 1;
+                continue;
+            }
+        } else {
+            let c = text[i..].chars().next().unwrap_or(' ');
+            if !c.is_alphanumeric() {
+                i += c.len_utf8();
+                continue;
+            }
+        }
+        let start = i;
+        buf.clear();
+        while i < bytes.len() {
+            let b = bytes[i];
+            if b.is_ascii() {
+                if !b.is_ascii_alphanumeric() {
+                    break;
+                }
+                buf.push(b.to_ascii_lowercase() as char);
+                i += 1;
+            } else {
+                let c = text[i..].chars().next().unwrap_or(' ');
+                if !c.is_alphanumeric() {
+                    break;
+                }
+                buf.extend(c.to_lowercase());
+                i += c.len_utf8();
+            }
+        }
+        f(buf, start..i);
+    }
 }
 
 /// Words that say nothing about what a message is for. Besides common English, the boilerplate
@@ -53,7 +78,7 @@ const STOP_WORDS: &[&str] = &[
     "his", "how", "i", "ie", "if", "in", "into", "is", "it", "its", "itself", "just", "let",
     "lets", "like", "me", "might", "more", "most", "must", "my", "need", "needs", "no", "nor",
     "not", "now", "of", "off", "on", "once", "one", "only", "or", "other", "our", "ours", "out",
-    "over", "own", "please", "s", "same", "say", "says", "she", "should", "skill", "skills",
+    "over", "own", "please", "s", "same", "say", "says", "she", "should",
     "so", "some", "such", "t", "than", "that", "the", "their", "theirs", "them", "then", "there",
     "these", "they", "this", "those", "through", "to", "too", "under", "until", "up", "us",
     "use", "used", "uses", "using", "very", "via", "want", "wants", "was", "we", "were", "what",

@@ -79,9 +79,12 @@ impl TriggerIndex {
                 }
             }
         }
-        for &id in &self.unspaced {
-            for span in find_caseless(message, &self.phrases[id as usize].text) {
-                found.push((id, span));
+        // Such a phrase can only be in a message written (partly) in such a script.
+        if message.chars().any(is_unspaced_script) {
+            for &id in &self.unspaced {
+                for span in find_caseless(message, &self.phrases[id as usize].text) {
+                    found.push((id, span));
+                }
             }
         }
         let mut scores: HashMap<u32, f32> = HashMap::new();

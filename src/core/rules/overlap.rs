@@ -3,9 +3,7 @@
 
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::library::Library;
-use crate::core::matching::text::{is_content_word, stem, words};
-use crate::core::skill::Skill;
-use rayon::prelude::*;
+use crate::core::matching::lexicon::{Lexicon, SkillWords, tokenize};
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -29,37 +27,32 @@ pub struct OverlapCluster {
     pub shared_terms: Vec<String>,
 }
 
-/// A skill's stems with their frequency, plus one written form of each stem.
-struct Terms {
-    counts: Vec<(String, f32)>,
-    surface: Vec<String>,
-}
-
-fn terms_of(skill: &Skill) -> Terms {
-    let when = skill.frontmatter.when_to_use.as_deref().unwrap_or("");
-    let triggers = skill.frontmatter.triggers.join(" | ");
-    let mut at: HashMap<String, usize> = HashMap::new();
-    let mut t = Terms {
-        counts: Vec::new(),
-        surface: Vec::new(),
-    };
-    for text in [skill.name.as_str(), skill.description(), when, &triggers] {
-        for w in words(text) {
-            if !is_content_word(&w.text) || w.text.chars().count() < 3 {
-                continue;
+/// Each member's stems (content words of three letters or more) with their frequency, in stem
+/// order.
+fn stem_counts(lx: &Lexicon, words: &SkillWords) -> Vec<Vec<(u32, f32)>> {
+    let mut stems: Vec<u32> = Vec::new();
+    (0..words.len())
+        .map(|doc| {
+            stems.clear();
+            for ids in words.fields(doc) {
+                stems.extend(
+                    ids.iter()
+                        .map(|&id| &lx.words[id as usize])
+                        .filter(|w| w.text.chars().nth(2).is_some())
+                        .map(|w| w.stem),
+                );
             }
-            let s = stem(&w.text);
-            match at.get(&s) {
-                Some(&i) => t.counts[i].1 += 1.0,
-                None => {
-                    at.insert(s.clone(), t.counts.len());
-                    t.counts.push((s, 1.0));
-                    t.surface.push(w.text);
+            stems.sort_unstable();
+            let mut counts: Vec<(u32, f32)> = Vec::new();
+            for &s in &stems {
+                match counts.last_mut() {
+                    Some((last, c)) if *last == s => *c += 1.0,
+                    _ => counts.push((s, 1.0)),
                 }
             }
-        }
-    }
-    t
+            counts
+        })
+        .collect()
 }
 
 /// Groups of enabled skills that compete for the same messages. Shadowed copies are left out:
@@ -69,33 +62,14 @@ pub fn clusters(lib: &Library, enabled: &dyn Fn(usize) -> bool) -> Vec<OverlapCl
         .filter(|&i| enabled(i) && lib.skills[i].shadowed_by.is_none())
         .filter(|&i| !lib.skills[i].description().trim().is_empty())
         .collect();
-    let terms: Vec<Terms> = members
-        .par_iter()
-        .map(|&i| terms_of(&lib.skills[i]))
-        .collect();
-
-    // Term ids and document frequencies.
-    let mut vocab: HashMap<&str, u32> = HashMap::new();
-    let mut display: Vec<&str> = Vec::new();
-    let mut df: Vec<u32> = Vec::new();
-    let ids: Vec<Vec<(u32, f32)>> = terms
-        .iter()
-        .map(|t| {
-            t.counts
-                .iter()
-                .zip(&t.surface)
-                .map(|((s, c), surface)| {
-                    let id = *vocab.entry(s.as_str()).or_insert_with(|| {
-                        display.push(surface);
-                        df.push(0);
-                        (df.len() - 1) as u32
-                    });
-                    df[id as usize] += 1;
-                    (id, *c)
-                })
-                .collect()
-        })
-        .collect();
+    let (lx, words) = tokenize(lib, &members);
+    let ids = stem_counts(&lx, &words);
+    let mut df: Vec<u32> = vec![0; lx.stems.len()];
+    for doc in &ids {
+        for &(s, _) in doc {
+            df[s as usize] += 1;
+        }
+    }
 
     // A term shared by a large part of the library names a field, not a competition.
     let n = members.len();
@@ -161,13 +135,13 @@ pub fn clusters(lib: &Library, enabled: &dyn Fn(usize) -> bool) -> Vec<OverlapCl
                 }
             }
             let mut common: Vec<(u32, usize)> = count.into_iter().filter(|&(_, c)| c >= 2).collect();
-            common.sort_by(|a, b| b.1.cmp(&a.1).then(display[a.0 as usize].cmp(display[b.0 as usize])));
+            common.sort_by(|a, b| b.1.cmp(&a.1).then(lx.stem_display(a.0).cmp(lx.stem_display(b.0))));
             OverlapCluster {
                 skills: g.iter().map(|&m| members[m]).collect(),
                 shared_terms: common
                     .into_iter()
                     .take(TERMS_SHOWN)
-                    .map(|(id, _)| display[id as usize].to_string())
+                    .map(|(id, _)| lx.stem_display(id).to_string())
                     .collect(),
             }
         })
