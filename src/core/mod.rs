@@ -5,6 +5,8 @@ pub mod frontmatter;
 pub mod library;
 pub mod listing;
 pub mod matching;
+pub mod paths;
+pub mod probe;
 pub mod rules;
 pub mod scan;
 pub mod skill;
