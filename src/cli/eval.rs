@@ -1,7 +1,7 @@
 //! `skillscope eval`: score the matchers against a file of messages with the skills they should
 //! trigger.
 
-use crate::cli::match_cmd::{MatcherChoice, candidates, library_args};
+use crate::cli::match_cmd::{MatcherChoice, candidates};
 use crate::cli::{LibraryArgs, note_demo, use_color};
 use crate::core::matching::Index;
 use crate::core::matching::eval::{Score, check_names, evaluate, parse_cases};
@@ -16,9 +16,6 @@ pub struct EvalArgs {
     /// `{message, expect: [skill names]}`; an empty `expect` means nothing should trigger.
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
-    /// Skill folders or libraries to read instead of the agents' default folders.
-    #[arg(value_name = "PATH")]
-    pub paths: Vec<PathBuf>,
     /// Which matcher to score; `all` scores keyword, triggers and bm25.
     #[arg(long, value_enum, default_value_t = MatcherChoice::All)]
     pub matcher: MatcherChoice,
@@ -49,7 +46,7 @@ pub fn run(args: EvalArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("yaml") || e.eq_ignore_ascii_case("yml"));
     let cases = parse_cases(&text, yaml).with_context(|| format!("in {}", args.file.display()))?;
-    let lib = library_args(library, args.paths).load();
+    let lib = library.load();
     note_demo(&lib);
     check_names(&cases, &lib).with_context(|| format!("in {}", args.file.display()))?;
     let index = Index::build(&lib);
@@ -76,7 +73,16 @@ pub fn run(args: EvalArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         });
         println!("{}", serde_json::to_string_pretty(&doc)?);
     } else {
-        print!("{}", render(&scores, cases.len(), lib.skills.len(), args.top, use_color()));
+        print!(
+            "{}",
+            render(
+                &scores,
+                cases.len(),
+                lib.skills.len(),
+                args.top,
+                use_color()
+            )
+        );
     }
     if let Some(r) = args.min_recall
         && !below.is_empty()
@@ -84,8 +90,7 @@ pub fn run(args: EvalArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         for s in &below {
             eprintln!(
                 "skillscope: {} recall {:.2} is below --min-recall {r}",
-                s.matcher,
-                s.recall
+                s.matcher, s.recall
             );
         }
         return Ok(1);
@@ -138,7 +143,10 @@ pub fn render(scores: &[Score], cases: usize, skills: usize, top: usize, color: 
         for o in wrong {
             out.push_str(&format!("  {:?}\n", o.message));
             if !o.missed.is_empty() {
-                out.push_str(&format!("    missed:       {}\n", paint("\x1b[31m", &o.missed.join(", "))));
+                out.push_str(&format!(
+                    "    missed:       {}\n",
+                    paint("\x1b[31m", &o.missed.join(", "))
+                ));
             }
             if !o.false_alarms.is_empty() {
                 out.push_str(&format!(

@@ -6,16 +6,12 @@ use crate::core::matching::{Hit, Index, Match, Matcher, highlight_spans};
 use clap::{Args, ValueEnum};
 use serde_json::{Value, json};
 use std::ops::Range;
-use std::path::PathBuf;
 
 #[derive(Debug, Args)]
 pub struct MatchArgs {
     /// The message, as a user would type it to the agent.
     #[arg(value_name = "MESSAGE")]
     pub message: String,
-    /// Skill folders or libraries to read instead of the agents' default folders.
-    #[arg(value_name = "PATH")]
-    pub paths: Vec<PathBuf>,
     /// Which matcher to run; `all` runs keyword, triggers and bm25.
     #[arg(long, value_enum, default_value_t = MatcherChoice::All)]
     pub matcher: MatcherChoice,
@@ -51,25 +47,22 @@ impl MatcherChoice {
     }
 }
 
-/// The skills that may trigger at all: an agent never loads a shadowed copy, nor on its own a
-/// skill with `disable-model-invocation: true`.
+/// The skills that may trigger at all: an agent lists only skills it can parse, never loads a
+/// shadowed copy, and never on its own a skill with `disable-model-invocation: true`.
 pub fn candidates(lib: &Library, include_disabled: bool) -> Vec<bool> {
     lib.skills
         .iter()
-        .map(|s| include_disabled || (s.shadowed_by.is_none() && !s.frontmatter.disable_model_invocation))
+        .map(|s| {
+            include_disabled
+                || (s.listable()
+                    && s.shadowed_by.is_none()
+                    && !s.frontmatter.disable_model_invocation)
+        })
         .collect()
 }
 
-/// Merges the paths given after the subcommand into the library arguments.
-pub fn library_args(mut library: LibraryArgs, paths: Vec<PathBuf>) -> LibraryArgs {
-    if !paths.is_empty() {
-        library.paths = paths;
-    }
-    library
-}
-
 pub fn run(args: MatchArgs, library: LibraryArgs) -> anyhow::Result<i32> {
-    let lib = library_args(library, args.paths).load();
+    let lib = library.load();
     note_demo(&lib);
     let index = Index::build(&lib);
     let allowed = candidates(&lib, args.include_disabled);
@@ -81,7 +74,10 @@ pub fn run(args: MatchArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         .map(|m| (m, index.query(&args.message, m, &enabled, args.top)))
         .collect();
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&to_json(&args.message, &lib, &results))?);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&to_json(&args.message, &lib, &results))?
+        );
     } else {
         print!("{}", render(&args.message, &lib, &results, use_color()));
     }
@@ -146,7 +142,12 @@ const RESET: &str = "\x1b[0m";
 
 /// The message with its matched words marked (coloured, or in brackets without colour), then
 /// one ranked list per matcher.
-pub fn render(message: &str, lib: &Library, results: &[(Matcher, Vec<Match>)], color: bool) -> String {
+pub fn render(
+    message: &str,
+    lib: &Library,
+    results: &[(Matcher, Vec<Match>)],
+    color: bool,
+) -> String {
     let paint = |code: &str, s: &str| {
         if color {
             format!("{code}{s}{RESET}")
@@ -154,8 +155,14 @@ pub fn render(message: &str, lib: &Library, results: &[(Matcher, Vec<Match>)], c
             s.to_string()
         }
     };
-    let all: Vec<Match> = results.iter().flat_map(|(_, m)| m.iter().cloned()).collect();
-    let mut out = format!("message: {}\n", mark(message, &highlight_spans(&all), color));
+    let all: Vec<Match> = results
+        .iter()
+        .flat_map(|(_, m)| m.iter().cloned())
+        .collect();
+    let mut out = format!(
+        "message: {}\n",
+        mark(message, &highlight_spans(&all), color)
+    );
     let width = results
         .iter()
         .flat_map(|(_, ms)| ms.iter().map(|m| lib.skills[m.skill].name.chars().count()))
@@ -205,11 +212,16 @@ pub fn render(message: &str, lib: &Library, results: &[(Matcher, Vec<Match>)], c
 
 /// The message with the given byte ranges marked.
 fn mark(message: &str, spans: &[Range<usize>], color: bool) -> String {
-    let (open, close) = if color { (HIGHLIGHT, RESET) } else { ("[", "]") };
+    let (open, close) = if color {
+        (HIGHLIGHT, RESET)
+    } else {
+        ("[", "]")
+    };
     let mut out = String::with_capacity(message.len() + spans.len() * 8);
     let mut at = 0;
     for s in spans {
-        let (Some(before), Some(inside)) = (message.get(at..s.start), message.get(s.clone())) else {
+        let (Some(before), Some(inside)) = (message.get(at..s.start), message.get(s.clone()))
+        else {
             continue;
         };
         out.push_str(before);
@@ -228,13 +240,23 @@ mod tests {
 
     #[test]
     fn marks_wrap_the_spans_and_keep_the_rest() {
-        assert_eq!(mark("fill the pdf form", &[0..4, 9..12], false), "[fill] the [pdf] form");
+        assert_eq!(
+            mark("fill the pdf form", &[0..4, 9..12], false),
+            "[fill] the [pdf] form"
+        );
         assert_eq!(mark("abc", &[], true), "abc");
-        assert_eq!(mark("héllo", &[1..2], false), "héllo", "a span inside a character is skipped");
+        assert_eq!(
+            mark("héllo", std::slice::from_ref(&(1..2)), false),
+            "héllo",
+            "a span inside a character is skipped"
+        );
     }
 
     #[test]
     fn spans_text_lists_each_form_once() {
-        assert_eq!(spans_text("PDF or pdf or Pdfs", &[0..3, 7..10, 14..18]), "PDF, Pdfs");
+        assert_eq!(
+            spans_text("PDF or pdf or Pdfs", &[0..3, 7..10, 14..18]),
+            "PDF, Pdfs"
+        );
     }
 }

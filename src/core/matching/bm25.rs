@@ -158,7 +158,11 @@ impl Bm25Index {
         let mut scores = vec![0f32; names.len()];
         let mut touched: Vec<u32> = Vec::new();
         for (t, factor, _) in &terms {
-            for p in self.postings.get(*t as usize).map_or(&[][..], Vec::as_slice) {
+            for p in self
+                .postings
+                .get(*t as usize)
+                .map_or(&[][..], Vec::as_slice)
+            {
                 let slot = &mut scores[p.doc as usize];
                 if *slot == 0.0 {
                     touched.push(p.doc);
@@ -187,7 +191,10 @@ impl Bm25Index {
     fn hits(&self, lx: &Lexicon, doc: u32, terms: &[QueryTerm]) -> Vec<Hit> {
         let mut found: Vec<(f32, Hit)> = Vec::new();
         for (t, factor, spans) in terms {
-            let post = self.postings.get(*t as usize).map_or(&[][..], Vec::as_slice);
+            let post = self
+                .postings
+                .get(*t as usize)
+                .map_or(&[][..], Vec::as_slice);
             let Ok(i) = post.binary_search_by_key(&doc, |p| p.doc) else {
                 continue;
             };
@@ -223,12 +230,30 @@ mod tests {
 
     fn corpus() -> (tempfile::TempDir, crate::core::Library) {
         library(&[
-            ("xlsx", "name: xlsx\ndescription: Create and edit spreadsheets with formulas and charts."),
-            ("pdf", "name: pdf\ndescription: Extract text from PDF files, fill forms, merge documents."),
-            ("tdd", "name: test-driven-development\ndescription: Write the failing test first, then the code.\nwhen_to_use: Before writing implementation code for a feature or bugfix."),
-            ("git", "name: git-commit\ndescription: Write conventional commit messages for staged changes.\ntriggers: [commit message]"),
-            ("deploy", "name: deploy\ndescription: Ship the service to production with rollbacks."),
-            ("poem", "name: poem\ndescription: Write poems and song lyrics."),
+            (
+                "xlsx",
+                "name: xlsx\ndescription: Create and edit spreadsheets with formulas and charts.",
+            ),
+            (
+                "pdf",
+                "name: pdf\ndescription: Extract text from PDF files, fill forms, merge documents.",
+            ),
+            (
+                "tdd",
+                "name: test-driven-development\ndescription: Write the failing test first, then the code.\nwhen_to_use: Before writing implementation code for a feature or bugfix.",
+            ),
+            (
+                "git",
+                "name: git-commit\ndescription: Write conventional commit messages for staged changes.\ntriggers: [commit message]",
+            ),
+            (
+                "deploy",
+                "name: deploy\ndescription: Ship the service to production with rollbacks.",
+            ),
+            (
+                "poem",
+                "name: poem\ndescription: Write poems and song lyrics.",
+            ),
         ])
     }
 
@@ -244,27 +269,47 @@ mod tests {
             .iter()
             .map(|h| (h.term.as_str(), h.field, &msg[h.spans[0].clone()]))
             .collect();
-        assert!(hits.contains(&("formulas", HitField::Description, "formulas")), "{hits:?}");
-        assert!(hits.contains(&("spreadsheets", HitField::Description, "Excel")), "{hits:?}");
+        assert!(
+            hits.contains(&("formulas", HitField::Description, "formulas")),
+            "{hits:?}"
+        );
+        assert!(
+            hits.contains(&("spreadsheets", HitField::Description, "Excel")),
+            "{hits:?}"
+        );
     }
 
     #[test]
     fn when_to_use_and_triggers_count() {
         let (_t, lib) = corpus();
         let idx = Index::build(&lib);
-        let got = idx.query("fix this bugfix before implementation", Matcher::Bm25, &|_| true, 5);
+        let got = idx.query(
+            "fix this bugfix before implementation",
+            Matcher::Bm25,
+            &|_| true,
+            5,
+        );
         assert_eq!(names(&lib, &got), ["test-driven-development"]);
         assert!(got[0].hits.iter().any(|h| h.field == HitField::WhenToUse));
         let got = idx.query("draft a commit message", Matcher::Bm25, &|_| true, 5);
         assert_eq!(names(&lib, &got)[0], "git-commit");
-        assert!(got[0].hits.iter().any(|h| h.field == HitField::Triggers && h.term == "commit"));
+        assert!(
+            got[0]
+                .hits
+                .iter()
+                .any(|h| h.field == HitField::Triggers && h.term == "commit")
+        );
     }
 
     #[test]
     fn unrelated_messages_trigger_nothing() {
         let (_t, lib) = corpus();
         let idx = Index::build(&lib);
-        for msg in ["thanks, that is all for today", "what is the capital of France?", "hello there"] {
+        for msg in [
+            "thanks, that is all for today",
+            "what is the capital of France?",
+            "hello there",
+        ] {
             let got = idx.query(msg, Matcher::Bm25, &|_| true, 5);
             assert!(got.is_empty(), "{msg}: {:?}", names(&lib, &got));
         }

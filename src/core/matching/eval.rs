@@ -144,8 +144,17 @@ pub fn evaluate(
                         }
                     }
                     Outcome {
-                        missed: c.expect.iter().filter(|e| !got.contains(e)).cloned().collect(),
-                        false_alarms: got.iter().filter(|g| !c.expect.contains(g)).cloned().collect(),
+                        missed: c
+                            .expect
+                            .iter()
+                            .filter(|e| !got.contains(e))
+                            .cloned()
+                            .collect(),
+                        false_alarms: got
+                            .iter()
+                            .filter(|g| !c.expect.contains(g))
+                            .cloned()
+                            .collect(),
                         message: c.message.clone(),
                         expect: c.expect.clone(),
                         got,
@@ -160,9 +169,20 @@ pub fn evaluate(
 fn score(matcher: Matcher, outcomes: Vec<Outcome>) -> Score {
     let fp: usize = outcomes.iter().map(|o| o.false_alarms.len()).sum();
     let fneg: usize = outcomes.iter().map(|o| o.missed.len()).sum();
-    let tp: usize = outcomes.iter().map(|o| o.got.len() - o.false_alarms.len()).sum();
-    let precision = if tp + fp == 0 { 1.0 } else { tp as f64 / (tp + fp) as f64 };
-    let recall = if tp + fneg == 0 { 1.0 } else { tp as f64 / (tp + fneg) as f64 };
+    let tp: usize = outcomes
+        .iter()
+        .map(|o| o.got.len() - o.false_alarms.len())
+        .sum();
+    let precision = if tp + fp == 0 {
+        1.0
+    } else {
+        tp as f64 / (tp + fp) as f64
+    };
+    let recall = if tp + fneg == 0 {
+        1.0
+    } else {
+        tp as f64 / (tp + fneg) as f64
+    };
     let f1 = if precision + recall == 0.0 {
         0.0
     } else {
@@ -207,9 +227,15 @@ mod tests {
 
     #[test]
     fn bad_files_say_where() {
-        let e = parse_cases("{\"message\": \"a\", \"expect\": []}\n{\"message\": \"b\"}\n", false);
+        let e = parse_cases(
+            "{\"message\": \"a\", \"expect\": []}\n{\"message\": \"b\"}\n",
+            false,
+        );
         assert!(matches!(e, Err(EvalError::Line { line: 2, .. })), "{e:?}");
-        let e = parse_cases("{\"message\": \"a\", \"expect\": [], \"expcet\": 1}\n", false);
+        let e = parse_cases(
+            "{\"message\": \"a\", \"expect\": [], \"expcet\": 1}\n",
+            false,
+        );
         assert!(e.unwrap_err().to_string().contains("expcet"));
         let e = parse_cases("- message: a\n  expect: [\n", true);
         assert!(matches!(e, Err(EvalError::Yaml(_))), "{e:?}");
@@ -219,8 +245,14 @@ mod tests {
     #[test]
     fn precision_recall_and_quiet_cases_add_up() {
         let (_t, lib) = library(&[
-            ("pdf", "name: pdf\ndescription: Fill PDF forms.\ntriggers: [pdf]"),
-            ("xlsx", "name: xlsx\ndescription: Edit spreadsheets.\ntriggers: [spreadsheet]"),
+            (
+                "pdf",
+                "name: pdf\ndescription: Fill PDF forms.\ntriggers: [pdf]",
+            ),
+            (
+                "xlsx",
+                "name: xlsx\ndescription: Edit spreadsheets.\ntriggers: [spreadsheet]",
+            ),
         ]);
         let idx = Index::build(&lib);
         let cases = parse_cases(
@@ -237,7 +269,10 @@ mod tests {
         let s = &evaluate(&idx, &lib, &cases, &[Matcher::Triggers], &|_| true, 3)[0];
         // fill this pdf → pdf (tp); pdf into a spreadsheet → pdf (fp) + xlsx (tp);
         // edit my budget → nothing (fn); good morning → nothing.
-        assert_eq!((s.true_positives, s.false_positives, s.false_negatives), (2, 1, 1));
+        assert_eq!(
+            (s.true_positives, s.false_positives, s.false_negatives),
+            (2, 1, 1)
+        );
         assert!((s.precision - 2.0 / 3.0).abs() < 1e-9);
         assert!((s.recall - 2.0 / 3.0).abs() < 1e-9);
         assert_eq!((s.quiet_when_expected, s.expected_quiet), (1, 1));

@@ -74,7 +74,11 @@ mod tests {
         let spread = f.score("pretty-data-formatter", "pdf").unwrap().score;
         assert!(exact > spread);
         assert_eq!(f.score("xlsx", "pdf"), None);
-        assert_eq!(f.score("pdf", "PDF"), None, "smart case: capitals must match");
+        assert_eq!(
+            f.score("pdf", "PDF"),
+            None,
+            "smart case: capitals must match"
+        );
         assert_eq!(f.score("anything", "").map(|m| m.score), Some(0));
     }
 }

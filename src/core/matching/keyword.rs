@@ -31,7 +31,8 @@ impl KeywordIndex {
     pub(super) fn add(&mut self, skill: &Skill, i: u32, name: &[u32], description: &[u32]) {
         self.scratch.clear();
         self.scratch.extend(name.iter().map(|&w| (w, NAME)));
-        self.scratch.extend(description.iter().map(|&w| (w, DESCRIPTION)));
+        self.scratch
+            .extend(description.iter().map(|&w| (w, DESCRIPTION)));
         self.scratch.sort_unstable();
         let mut k = 0;
         while k < self.scratch.len() {
@@ -176,36 +177,55 @@ mod tests {
     fn a_description_word_fires_and_says_where() {
         let (_t, lib) = library(&[
             ("pdf", "name: pdf\ndescription: Fill and merge PDF forms."),
-            ("poet", "name: poet\ndescription: Writes poems in many styles."),
+            (
+                "poet",
+                "name: poet\ndescription: Writes poems in many styles.",
+            ),
         ]);
         let idx = Index::build(&lib);
         let msg = "Please merge these two branches";
         let got = idx.query(msg, Matcher::Keyword, &|_| true, 10);
         assert_eq!(names(&lib, &got), ["pdf"]);
         let hit = &got[0].hits[0];
-        assert_eq!((hit.term.as_str(), hit.field), ("merge", HitField::Description));
-        assert_eq!(hit.spans, vec![7..12]);
+        assert_eq!(
+            (hit.term.as_str(), hit.field),
+            ("merge", HitField::Description)
+        );
+        assert_eq!(hit.spans.len(), 1);
+        assert_eq!(hit.spans[0], 7..12);
         assert_eq!(&msg[hit.spans[0].clone()], "merge");
     }
 
     #[test]
     fn name_words_outrank_description_words_and_stop_words_never_fire() {
         let (_t, lib) = library(&[
-            ("a", "name: changelog\ndescription: Use when the user wants release notes."),
-            ("b", "name: notes\ndescription: Use when the user wants a changelog."),
+            (
+                "a",
+                "name: changelog\ndescription: Use when the user wants release notes.",
+            ),
+            (
+                "b",
+                "name: notes\ndescription: Use when the user wants a changelog.",
+            ),
         ]);
         let idx = Index::build(&lib);
         let got = idx.query("write the changelog", Matcher::Keyword, &|_| true, 10);
         assert_eq!(names(&lib, &got), ["changelog", "notes"]);
         assert_eq!(got[0].hits[0].field, HitField::Name);
         assert!(got[0].score > got[1].score);
-        assert!(idx.query("use it when you want", Matcher::Keyword, &|_| true, 10).is_empty());
+        assert!(
+            idx.query("use it when you want", Matcher::Keyword, &|_| true, 10)
+                .is_empty()
+        );
     }
 
     #[test]
     fn executable_skills_react_to_run_and_show_it() {
         let (_t, lib) = library(&[
-            ("tool", "name: weather\ndescription: Forecasts.\ntype: executable"),
+            (
+                "tool",
+                "name: weather\ndescription: Forecasts.\ntype: executable",
+            ),
             ("ctx", "name: style\ndescription: House style."),
         ]);
         let idx = Index::build(&lib);
@@ -232,6 +252,9 @@ mod tests {
         let idx = Index::build(&lib);
         let got = idx.query("docker, docker!", Matcher::Keyword, &|_| true, 10);
         assert_eq!(got[0].hits[0].spans, vec![0..6, 8..14]);
-        assert!(idx.query("dockerfile", Matcher::Keyword, &|_| true, 10).is_empty());
+        assert!(
+            idx.query("dockerfile", Matcher::Keyword, &|_| true, 10)
+                .is_empty()
+        );
     }
 }

@@ -116,7 +116,11 @@ fn field_texts(skill: &Skill, field: usize) -> impl Iterator<Item = &str> {
         2 => fm.when_to_use.as_deref(),
         _ => None,
     };
-    let triggers = if field == 3 { fm.triggers.as_slice() } else { &[] };
+    let triggers = if field == 3 {
+        fm.triggers.as_slice()
+    } else {
+        &[]
+    };
     one.into_iter().chain(triggers.iter().map(String::as_str))
 }
 
@@ -196,7 +200,10 @@ fn tokenize_chunk(lib: &Library, skills: &[usize]) -> Chunk {
 /// Tokenises the given skills, in parallel slices whose word ids are then mapped onto one
 /// lexicon; the result lists the skills in the order given.
 pub fn tokenize(lib: &Library, skills: &[usize]) -> (Lexicon, SkillWords) {
-    let per = skills.len().div_ceil(rayon::current_num_threads().max(1) * 2).max(256);
+    let per = skills
+        .len()
+        .div_ceil(rayon::current_num_threads().max(1) * 2)
+        .max(256);
     let chunks: Vec<Chunk> = skills
         .par_chunks(per)
         .map(|c| tokenize_chunk(lib, c))
@@ -240,7 +247,10 @@ mod tests {
         let skills: Vec<(String, String)> = (0..600)
             .map(|i| (format!("s{i}"), format!("name: s{i}\ndescription: The word{} and shared\nwhen_to_use: when w{i}\ntriggers: [go now, the end]", i % 7)))
             .collect();
-        let refs: Vec<(&str, &str)> = skills.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+        let refs: Vec<(&str, &str)> = skills
+            .iter()
+            .map(|(a, b)| (a.as_str(), b.as_str()))
+            .collect();
         let (_t, lib) = super::super::testlib::library(&refs);
         let order: Vec<usize> = (0..lib.len()).rev().collect();
         let (lx, words) = tokenize(&lib, &order);
@@ -248,7 +258,11 @@ mod tests {
         assert_eq!(lx.word("the"), None, "stop-words stay out of the lexicon");
         for (doc, &i) in order.iter().enumerate() {
             let text = |f: usize| -> Vec<&str> {
-                words.field(doc, f).iter().map(|&id| &*lx.words[id as usize].text).collect()
+                words
+                    .field(doc, f)
+                    .iter()
+                    .map(|&id| &*lx.words[id as usize].text)
+                    .collect()
             };
             let skill = &lib.skills[i];
             let n: usize = skill.name[1..].parse().unwrap();

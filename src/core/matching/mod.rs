@@ -137,10 +137,8 @@ pub struct Index {
 
 impl Index {
     pub fn build(lib: &Library) -> Index {
-        let (triggers, (lexicon, keyword, bm25)) = rayon::join(
-            || triggers::TriggerIndex::build(lib),
-            || word_indexes(lib),
-        );
+        let (triggers, (lexicon, keyword, bm25)) =
+            rayon::join(|| triggers::TriggerIndex::build(lib), || word_indexes(lib));
         Index {
             names: lib.skills.iter().map(|s| s.name.clone()).collect(),
             lexicon,
@@ -188,6 +186,7 @@ impl Index {
     fn fuzzy_query(&self, message: &str, enabled: &dyn Fn(usize) -> bool, k: usize) -> Vec<Match> {
         let pattern = message.trim();
         let start = message.len() - message.trim_start().len();
+        let whole = start..start + pattern.len();
         let mut out: Vec<Match> = self
             .names
             .iter()
@@ -201,7 +200,7 @@ impl Index {
                     hits: vec![Hit {
                         term: name.clone(),
                         field: HitField::Name,
-                        spans: vec![start..start + pattern.len()],
+                        spans: vec![whole.clone()],
                     }],
                     name_indices: m.indices,
                 })
@@ -316,7 +315,9 @@ pub(crate) mod testlib {
     }
 
     pub fn names<'a>(lib: &'a Library, m: &[super::Match]) -> Vec<&'a str> {
-        m.iter().map(|m| lib.skills[m.skill].name.as_str()).collect()
+        m.iter()
+            .map(|m| lib.skills[m.skill].name.as_str())
+            .collect()
     }
 }
 
@@ -337,8 +338,14 @@ mod tests {
     #[test]
     fn disabled_skills_never_compete() {
         let (_t, lib) = library(&[
-            ("pdf", "name: pdf\ndescription: Fill PDF forms.\ntriggers: [fill pdf]"),
-            ("pdf-two", "name: pdf-two\ndescription: Fill PDF forms too.\ntriggers: [fill pdf]"),
+            (
+                "pdf",
+                "name: pdf\ndescription: Fill PDF forms.\ntriggers: [fill pdf]",
+            ),
+            (
+                "pdf-two",
+                "name: pdf-two\ndescription: Fill PDF forms too.\ntriggers: [fill pdf]",
+            ),
             ("git", "name: git\ndescription: Commit messages."),
             ("sql", "name: sql\ndescription: Faster queries."),
             ("docker", "name: docker\ndescription: Container builds."),
@@ -347,10 +354,18 @@ mod tests {
         let two = lib.find("pdf-two").unwrap();
         let only_one = |i: usize| i != two;
         for m in Matcher::ALL {
-            let message = if m == Matcher::Fuzzy { "pdf" } else { "fill pdf" };
+            let message = if m == Matcher::Fuzzy {
+                "pdf"
+            } else {
+                "fill pdf"
+            };
             let got = idx.query(message, m, &only_one, 10);
             assert!(!got.is_empty(), "{m} found nothing");
-            assert!(got.iter().all(|g| g.skill != two), "{m}: {:?}", names(&lib, &got));
+            assert!(
+                got.iter().all(|g| g.skill != two),
+                "{m}: {:?}",
+                names(&lib, &got)
+            );
         }
     }
 

@@ -72,18 +72,18 @@ pub fn each_word(text: &str, buf: &mut String, mut f: impl FnMut(&str, Range<usi
 const STOP_WORDS: &[&str] = &[
     "a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any",
     "are", "as", "ask", "asked", "asking", "asks", "at", "be", "because", "been", "before",
-    "being", "below", "between", "both", "but", "by", "can", "could", "did", "do", "does",
-    "doing", "done", "down", "during", "e", "each", "eg", "etc", "few", "for", "from", "further",
-    "g", "get", "gets", "had", "has", "have", "having", "he", "her", "here", "hers", "him",
-    "his", "how", "i", "ie", "if", "in", "into", "is", "it", "its", "itself", "just", "let",
-    "lets", "like", "me", "might", "more", "most", "must", "my", "need", "needs", "no", "nor",
-    "not", "now", "of", "off", "on", "once", "one", "only", "or", "other", "our", "ours", "out",
-    "over", "own", "please", "s", "same", "say", "says", "she", "should",
-    "so", "some", "such", "t", "than", "that", "the", "their", "theirs", "them", "then", "there",
-    "these", "they", "this", "those", "through", "to", "too", "under", "until", "up", "us",
-    "use", "used", "uses", "using", "very", "via", "want", "wants", "was", "we", "were", "what",
-    "when", "whenever", "where", "which", "while", "who", "whom", "why", "will", "with",
-    "within", "without", "would", "you", "your", "yours", "yourself",
+    "being", "below", "between", "both", "but", "by", "can", "could", "did", "do", "does", "doing",
+    "done", "down", "during", "e", "each", "eg", "etc", "few", "for", "from", "further", "g",
+    "get", "gets", "had", "has", "have", "having", "he", "her", "here", "hers", "him", "his",
+    "how", "i", "ie", "if", "in", "into", "is", "it", "its", "itself", "just", "let", "lets",
+    "like", "me", "might", "more", "most", "must", "my", "need", "needs", "no", "nor", "not",
+    "now", "of", "off", "on", "once", "one", "only", "or", "other", "our", "ours", "out", "over",
+    "own", "please", "s", "same", "say", "says", "she", "should", "so", "some", "such", "t",
+    "than", "that", "the", "their", "theirs", "them", "then", "there", "these", "they", "this",
+    "those", "through", "to", "too", "under", "until", "up", "us", "use", "used", "uses", "using",
+    "very", "via", "want", "wants", "was", "we", "were", "what", "when", "whenever", "where",
+    "which", "while", "who", "whom", "why", "will", "with", "within", "without", "would", "you",
+    "your", "yours", "yourself",
 ];
 
 pub fn is_stop_word(w: &str) -> bool {
@@ -110,8 +110,7 @@ pub fn stem(w: &str) -> String {
     } else if let Some(b) = s.strip_suffix("sses") {
         owned = format!("{b}ss");
         s = &owned;
-    } else if s.ends_with('s') && !s.ends_with("ss") && !s.ends_with("us") && !s.ends_with("is")
-    {
+    } else if s.ends_with('s') && !s.ends_with("ss") && !s.ends_with("us") && !s.ends_with("is") {
         s = &s[..s.len() - 1];
     }
     let mut out = s.to_string();
@@ -217,7 +216,10 @@ mod tests {
         let msg = "Fill the PDF-form, café; «Ünïcode» x2";
         let w = words(msg);
         let texts: Vec<&str> = w.iter().map(|w| w.text.as_str()).collect();
-        assert_eq!(texts, ["fill", "the", "pdf", "form", "café", "ünïcode", "x2"]);
+        assert_eq!(
+            texts,
+            ["fill", "the", "pdf", "form", "café", "ünïcode", "x2"]
+        );
         for w in &w {
             assert_eq!(msg[w.span.clone()].to_lowercase(), w.text);
         }

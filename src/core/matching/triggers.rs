@@ -73,7 +73,11 @@ impl TriggerIndex {
             for &id in self.by_first.get(&w.text).map_or(&[][..], Vec::as_slice) {
                 let p = &self.phrases[id as usize];
                 let end = pos + p.words.len();
-                if end <= msg.len() && msg[pos..end].iter().zip(&p.words).all(|(m, t)| m.text == *t)
+                if end <= msg.len()
+                    && msg[pos..end]
+                        .iter()
+                        .zip(&p.words)
+                        .all(|(m, t)| m.text == *t)
                 {
                     found.push((id, w.span.start..msg[end - 1].span.end));
                 }
@@ -109,7 +113,12 @@ impl TriggerIndex {
                 for (id, span) in &found {
                     let p = &self.phrases[*id as usize];
                     if p.skill == skill {
-                        push_hit(&mut hits, &p.text, HitField::Triggers, std::slice::from_ref(span));
+                        push_hit(
+                            &mut hits,
+                            &p.text,
+                            HitField::Triggers,
+                            std::slice::from_ref(span),
+                        );
                     }
                 }
                 hits.sort_by_key(|h| h.spans.first().map_or(0, |s| s.start));
@@ -177,7 +186,10 @@ mod tests {
     #[test]
     fn phrases_match_whole_words_in_any_case() {
         let (_t, lib) = library(&[
-            ("a", "name: contacts\ndescription: d\ntriggers:\n  - find contact\n  - TG contact sync"),
+            (
+                "a",
+                "name: contacts\ndescription: d\ntriggers:\n  - find contact\n  - TG contact sync",
+            ),
             ("b", "name: x\ndescription: d\ntriggers: search x"),
         ]);
         let idx = Index::build(&lib);
@@ -191,10 +203,22 @@ mod tests {
             .collect();
         assert_eq!(
             hits,
-            [("find contact", "FIND   contact"), ("TG contact sync", "tg-contact sync")]
+            [
+                ("find contact", "FIND   contact"),
+                ("TG contact sync", "tg-contact sync")
+            ]
         );
-        assert!(idx.query("research xylophones", Matcher::Triggers, &|_| true, 10).is_empty());
-        assert_eq!(names(&lib, &idx.query("search X now", Matcher::Triggers, &|_| true, 10)), ["x"]);
+        assert!(
+            idx.query("research xylophones", Matcher::Triggers, &|_| true, 10)
+                .is_empty()
+        );
+        assert_eq!(
+            names(
+                &lib,
+                &idx.query("search X now", Matcher::Triggers, &|_| true, 10)
+            ),
+            ["x"]
+        );
     }
 
     #[test]
@@ -208,7 +232,12 @@ mod tests {
         let got = idx.query(msg, Matcher::Triggers, &|_| true, 10);
         assert_eq!(names(&lib, &got), ["stocks"]);
         assert_eq!(&msg[got[0].hits[0].spans[0].clone()], "股票");
-        let got = idx.query("Stock prices and the market", Matcher::Triggers, &|_| true, 10);
+        let got = idx.query(
+            "Stock prices and the market",
+            Matcher::Triggers,
+            &|_| true,
+            10,
+        );
         let terms: Vec<&str> = got[0].hits.iter().map(|h| h.term.as_str()).collect();
         assert_eq!(terms, ["stock", "market"]);
     }
@@ -216,12 +245,24 @@ mod tests {
     #[test]
     fn never_more_than_three_skills() {
         let skills: Vec<(String, String)> = (0..5)
-            .map(|i| (format!("s{i}"), format!("name: s{i}\ndescription: d\ntriggers: [deploy]")))
+            .map(|i| {
+                (
+                    format!("s{i}"),
+                    format!("name: s{i}\ndescription: d\ntriggers: [deploy]"),
+                )
+            })
             .collect();
-        let refs: Vec<(&str, &str)> = skills.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+        let refs: Vec<(&str, &str)> = skills
+            .iter()
+            .map(|(a, b)| (a.as_str(), b.as_str()))
+            .collect();
         let (_t, lib) = library(&refs);
         let idx = Index::build(&lib);
-        assert_eq!(idx.query("deploy now", Matcher::Triggers, &|_| true, 10).len(), 3);
+        assert_eq!(
+            idx.query("deploy now", Matcher::Triggers, &|_| true, 10)
+                .len(),
+            3
+        );
     }
 
     #[test]

@@ -134,8 +134,12 @@ pub fn clusters(lib: &Library, enabled: &dyn Fn(usize) -> bool) -> Vec<OverlapCl
                     *count.entry(id).or_default() += 1;
                 }
             }
-            let mut common: Vec<(u32, usize)> = count.into_iter().filter(|&(_, c)| c >= 2).collect();
-            common.sort_by(|a, b| b.1.cmp(&a.1).then(lx.stem_display(a.0).cmp(lx.stem_display(b.0))));
+            let mut common: Vec<(u32, usize)> =
+                count.into_iter().filter(|&(_, c)| c >= 2).collect();
+            common.sort_by(|a, b| {
+                b.1.cmp(&a.1)
+                    .then(lx.stem_display(a.0).cmp(lx.stem_display(b.0)))
+            });
             OverlapCluster {
                 skills: g.iter().map(|&m| members[m]).collect(),
                 shared_terms: common
@@ -210,13 +214,34 @@ mod tests {
 
     fn three_pdf_skills_and_others() -> (tempfile::TempDir, Library) {
         library(&[
-            ("pdf-a", "name: pdf-a\ndescription: Extract text and tables from PDF invoices, merge scanned receipts, fill forms."),
-            ("pdf-b", "name: pdf-b\ndescription: Merge PDF invoices and scanned receipts; extract tables and text."),
-            ("pdf-c", "name: pdf-c\ndescription: Fill forms in PDF invoices, extract text from scanned receipts."),
-            ("git", "name: git-commit\ndescription: Write commit messages for staged changes in a repository."),
-            ("tests", "name: tdd\ndescription: Write the failing unit test first, then the implementation."),
-            ("deploy", "name: deploy\ndescription: Ship services to production with canary releases and rollbacks."),
-            ("poem", "name: poem\ndescription: Write poems, limericks and song lyrics about any subject."),
+            (
+                "pdf-a",
+                "name: pdf-a\ndescription: Extract text and tables from PDF invoices, merge scanned receipts, fill forms.",
+            ),
+            (
+                "pdf-b",
+                "name: pdf-b\ndescription: Merge PDF invoices and scanned receipts; extract tables and text.",
+            ),
+            (
+                "pdf-c",
+                "name: pdf-c\ndescription: Fill forms in PDF invoices, extract text from scanned receipts.",
+            ),
+            (
+                "git",
+                "name: git-commit\ndescription: Write commit messages for staged changes in a repository.",
+            ),
+            (
+                "tests",
+                "name: tdd\ndescription: Write the failing unit test first, then the implementation.",
+            ),
+            (
+                "deploy",
+                "name: deploy\ndescription: Ship services to production with canary releases and rollbacks.",
+            ),
+            (
+                "poem",
+                "name: poem\ndescription: Write poems, limericks and song lyrics about any subject.",
+            ),
         ])
     }
 
@@ -225,14 +250,20 @@ mod tests {
         let (_t, lib) = three_pdf_skills_and_others();
         let got = clusters(&lib, &|_| true);
         assert_eq!(got.len(), 1, "{got:?}");
-        let mut names: Vec<&str> = got[0].skills.iter().map(|&i| lib.skills[i].name.as_str()).collect();
+        let mut names: Vec<&str> = got[0]
+            .skills
+            .iter()
+            .map(|&i| lib.skills[i].name.as_str())
+            .collect();
         names.sort_unstable();
         assert_eq!(names, ["pdf-a", "pdf-b", "pdf-c"]);
         let terms = &got[0].shared_terms;
         assert!(terms.iter().any(|s| s == "invoices"), "{terms:?}");
         for t in terms {
             let holders = names.iter().filter(|n| {
-                let d = lib.skills[lib.find(n).unwrap()].description().to_lowercase();
+                let d = lib.skills[lib.find(n).unwrap()]
+                    .description()
+                    .to_lowercase();
                 d.contains(t.as_str())
             });
             assert!(holders.count() >= 2, "{t} is not shared: {terms:?}");
@@ -247,7 +278,11 @@ mod tests {
         let a = lib.find("pdf-a").unwrap();
         let (_, diag) = d.iter().find(|(i, _)| *i == a).unwrap();
         assert_eq!((diag.rule, diag.severity), ("overlap", Severity::Warning));
-        assert!(diag.message.contains("pdf-b") && diag.message.contains("pdf-c"), "{}", diag.message);
+        assert!(
+            diag.message.contains("pdf-b") && diag.message.contains("pdf-c"),
+            "{}",
+            diag.message
+        );
         assert!(!diag.message.contains("pdf-a"), "{}", diag.message);
         assert_eq!(diag.line, Some(3));
     }
@@ -270,7 +305,10 @@ mod tests {
                 )
             })
             .collect();
-        let refs: Vec<(&str, &str)> = skills.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+        let refs: Vec<(&str, &str)> = skills
+            .iter()
+            .map(|(a, b)| (a.as_str(), b.as_str()))
+            .collect();
         let (_t, lib) = library(&refs);
         let d = diagnostics(&lib, &|_| true);
         assert_eq!(d.len(), 7);
