@@ -3,6 +3,7 @@
 //! query only adds up floats.
 
 use super::lexicon::{FIELD_COUNT, Lexicon};
+use super::postings::Postings;
 use super::text::{Synonyms, is_content_word, stem, words};
 use super::{Hit, HitField, Match, top_scores};
 use std::ops::Range;
@@ -26,7 +27,7 @@ pub const MIN_SCORE_OF_RARE_WORD: f32 = 1.2;
 /// Skills far behind the best one are noise, not candidates.
 pub const MIN_SHARE_OF_BEST: f32 = 0.5;
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 struct Posting {
     doc: u32,
     /// idf × saturated term frequency, length-normalised: the term's whole contribution.
@@ -37,7 +38,7 @@ struct Posting {
 #[derive(Debug, Default)]
 pub(super) struct Bm25Index {
     /// Postings of each stem of the lexicon, in document order.
-    postings: Vec<Vec<Posting>>,
+    postings: Postings<Posting>,
     synonyms: Synonyms,
     min_score: f32,
     /// Weighted length of each document, while building.
@@ -50,8 +51,10 @@ pub(super) struct Bm25Index {
 type QueryTerm = (u32, f32, Vec<Range<usize>>);
 
 impl Bm25Index {
-    pub(super) fn new() -> Bm25Index {
+    /// An empty index for skills holding about `words` words in all.
+    pub(super) fn with_capacity(words: usize) -> Bm25Index {
         Bm25Index {
+            postings: Postings::with_capacity(words),
             synonyms: Synonyms::new(),
             ..Bm25Index::default()
         }
@@ -77,34 +80,36 @@ impl Bm25Index {
                 bits |= self.scratch[k].2;
                 k += 1;
             }
-            if self.postings.len() <= stem as usize {
-                self.postings.resize_with(stem as usize + 1, Vec::new);
-            }
             // The raw frequency for now: the weight needs every document's length and the
             // term's document frequency, known only at the end.
-            self.postings[stem as usize].push(Posting {
-                doc,
-                weight: tf,
-                fields: bits,
-            });
+            self.postings.push(
+                stem,
+                Posting {
+                    doc,
+                    weight: tf,
+                    fields: bits,
+                },
+            );
         }
         self.lengths.push(len);
     }
 
     /// Turns raw frequencies into final BM25 weights once every document is in.
-    pub(super) fn finish(&mut self) {
+    pub(super) fn finish(&mut self, stems: usize) {
+        self.postings.finish(stems);
         let n = self.lengths.len().max(1) as f32;
         let avg_len = (self.lengths.iter().sum::<f32>() / n).max(1.0);
         self.min_score = MIN_SCORE_OF_RARE_WORD * (1.0 + (n - 0.5) / 1.5).ln();
-        for post in &mut self.postings {
+        let lengths = &self.lengths;
+        self.postings.for_each_list_mut(|post| {
             let df = post.len() as f32;
             let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
             for p in post.iter_mut() {
                 let tf = p.weight;
-                let norm = K1 * (1.0 - B + B * self.lengths[p.doc as usize] / avg_len);
+                let norm = K1 * (1.0 - B + B * lengths[p.doc as usize] / avg_len);
                 p.weight = idf * tf * (K1 + 1.0) / (tf + norm);
             }
-        }
+        });
         self.lengths = Vec::new();
         self.scratch = Vec::new();
     }
@@ -158,11 +163,7 @@ impl Bm25Index {
         let mut scores = vec![0f32; names.len()];
         let mut touched: Vec<u32> = Vec::new();
         for (t, factor, _) in &terms {
-            for p in self
-                .postings
-                .get(*t as usize)
-                .map_or(&[][..], Vec::as_slice)
-            {
+            for p in self.postings.get(*t) {
                 let slot = &mut scores[p.doc as usize];
                 if *slot == 0.0 {
                     touched.push(p.doc);
@@ -191,10 +192,7 @@ impl Bm25Index {
     fn hits(&self, lx: &Lexicon, doc: u32, terms: &[QueryTerm]) -> Vec<Hit> {
         let mut found: Vec<(f32, Hit)> = Vec::new();
         for (t, factor, spans) in terms {
-            let post = self
-                .postings
-                .get(*t as usize)
-                .map_or(&[][..], Vec::as_slice);
+            let post = self.postings.get(*t);
             let Ok(i) = post.binary_search_by_key(&doc, |p| p.doc) else {
                 continue;
             };

@@ -2,6 +2,7 @@
 //! description appears in the message; executable skills also react to a few verbs.
 
 use super::lexicon::Lexicon;
+use super::postings::Postings;
 use super::text::{is_content_word, words};
 use super::{Hit, HitField, Match, push_hit, top_scores};
 use crate::core::skill::{Skill, SkillKind};
@@ -21,12 +22,20 @@ const VERB_WEIGHT: f32 = 0.5;
 pub(super) struct KeywordIndex {
     /// For each word of the lexicon, the skills holding it (in library order) and the fields
     /// it is in.
-    postings: Vec<Vec<(u32, u8)>>,
+    postings: Postings<(u32, u8)>,
     executable: Vec<u32>,
     scratch: Vec<(u32, u8)>,
 }
 
 impl KeywordIndex {
+    /// An empty index for skills holding about `words` words in all.
+    pub(super) fn with_capacity(words: usize) -> KeywordIndex {
+        KeywordIndex {
+            postings: Postings::with_capacity(words),
+            ..KeywordIndex::default()
+        }
+    }
+
     /// Adds one skill, given the ids of the content words of its name and description.
     pub(super) fn add(&mut self, skill: &Skill, i: u32, name: &[u32], description: &[u32]) {
         self.scratch.clear();
@@ -42,20 +51,20 @@ impl KeywordIndex {
                 bits |= self.scratch[k].1;
                 k += 1;
             }
-            if self.postings.len() <= w as usize {
-                self.postings.resize_with(w as usize + 1, Vec::new);
-            }
-            self.postings[w as usize].push((i, bits));
+            self.postings.push(w, (i, bits));
         }
         if skill.kind() == SkillKind::Executable {
             self.executable.push(i);
         }
     }
 
+    /// Lays out the postings once every skill is in.
+    pub(super) fn finish(&mut self, words: usize) {
+        self.postings.finish(words);
+    }
+
     fn postings_of(&self, lx: &Lexicon, w: &str) -> &[(u32, u8)] {
-        lx.word(w)
-            .and_then(|id| self.postings.get(id as usize))
-            .map_or(&[], Vec::as_slice)
+        lx.word(w).map_or(&[], |id| self.postings.get(id))
     }
 
     pub(super) fn query(

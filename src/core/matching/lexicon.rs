@@ -66,6 +66,16 @@ pub struct Lexicon {
 }
 
 impl Lexicon {
+    pub fn with_capacity(words: usize) -> Lexicon {
+        Lexicon {
+            word_ids: WordMap::with_capacity_and_hasher(words, Default::default()),
+            words: Vec::with_capacity(words),
+            stem_ids: WordMap::with_capacity_and_hasher(words, Default::default()),
+            stems: Vec::with_capacity(words),
+            stem_word: Vec::with_capacity(words),
+        }
+    }
+
     /// The id of a lowercased word, added when new.
     pub fn intern(&mut self, lower: &str) -> u32 {
         if let Some(&id) = self.word_ids.get(lower) {
@@ -138,6 +148,11 @@ impl SkillWords {
         self.bounds.len()
     }
 
+    /// How many word ids all skills hold together.
+    pub fn total(&self) -> usize {
+        self.ids.len()
+    }
+
     pub fn field(&self, doc: usize, field: usize) -> &[u32] {
         let b = &self.bounds[doc];
         &self.ids[b[field] as usize..b[field + 1] as usize]
@@ -158,9 +173,14 @@ struct Chunk {
 fn tokenize_chunk(lib: &Library, skills: &[usize]) -> Chunk {
     // Stop-words are looked up like the others, under the id `NOT_CONTENT`.
     const NOT_CONTENT: u32 = u32::MAX;
-    let mut map: WordMap<u32> = WordMap::default();
-    let mut words: Vec<Box<str>> = Vec::new();
-    let mut out = SkillWords::default();
+    // About four new words per skill in real libraries; sizing up front saves the rehashes.
+    let mut map: WordMap<u32> =
+        WordMap::with_capacity_and_hasher(skills.len() * 4, Default::default());
+    let mut words: Vec<Box<str>> = Vec::with_capacity(skills.len() * 4);
+    let mut out = SkillWords {
+        ids: Vec::with_capacity(skills.len() * 40),
+        bounds: Vec::with_capacity(skills.len()),
+    };
     let mut buf = String::new();
     for &i in skills {
         let skill = &lib.skills[i];
@@ -208,7 +228,7 @@ pub fn tokenize(lib: &Library, skills: &[usize]) -> (Lexicon, SkillWords) {
         .par_chunks(per)
         .map(|c| tokenize_chunk(lib, c))
         .collect();
-    let mut lx = Lexicon::default();
+    let mut lx = Lexicon::with_capacity(chunks.first().map_or(0, |c| c.words.len()) * 2);
     let mut all = SkillWords {
         ids: Vec::with_capacity(chunks.iter().map(|c| c.words_out.ids.len()).sum()),
         bounds: Vec::with_capacity(skills.len()),

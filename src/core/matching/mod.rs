@@ -9,6 +9,7 @@ pub mod eval;
 pub mod fuzzy;
 mod keyword;
 pub(crate) mod lexicon;
+mod postings;
 pub mod text;
 mod triggers;
 
@@ -183,6 +184,19 @@ impl Index {
         }
     }
 
+    /// Every matcher on one message, in [`Matcher::ALL`] order: the test box's columns.
+    pub fn query_all(
+        &self,
+        message: &str,
+        enabled: &dyn Fn(usize) -> bool,
+        top_k: usize,
+    ) -> Vec<(Matcher, Vec<Match>)> {
+        Matcher::ALL
+            .iter()
+            .map(|&m| (m, self.query(message, m, enabled, top_k)))
+            .collect()
+    }
+
     fn fuzzy_query(&self, message: &str, enabled: &dyn Fn(usize) -> bool, k: usize) -> Vec<Match> {
         let pattern = message.trim();
         let start = message.len() - message.trim_start().len();
@@ -215,14 +229,15 @@ impl Index {
 fn word_indexes(lib: &Library) -> (Lexicon, keyword::KeywordIndex, bm25::Bm25Index) {
     let all: Vec<usize> = (0..lib.skills.len()).collect();
     let (lx, words) = lexicon::tokenize(lib, &all);
-    let mut keyword = keyword::KeywordIndex::default();
-    let mut bm25 = bm25::Bm25Index::new();
+    let mut keyword = keyword::KeywordIndex::with_capacity(words.total());
+    let mut bm25 = bm25::Bm25Index::with_capacity(words.total());
     for (i, skill) in lib.skills.iter().enumerate() {
         let fields = words.fields(i);
         keyword.add(skill, i as u32, fields[0], fields[1]);
         bm25.add(&lx, i as u32, &fields);
     }
-    bm25.finish();
+    keyword.finish(lx.words.len());
+    bm25.finish(lx.stems.len());
     (lx, keyword, bm25)
 }
 
@@ -325,6 +340,25 @@ pub(crate) mod testlib {
 mod tests {
     use super::testlib::{library, names};
     use super::*;
+
+    #[test]
+    fn the_index_can_be_built_on_a_worker_and_shared() {
+        fn send_sync<T: Send + Sync>() {}
+        send_sync::<Index>();
+    }
+
+    #[test]
+    fn query_all_gives_one_column_per_matcher() {
+        let (_t, lib) = library(&[(
+            "pdf",
+            "name: pdf\ndescription: Fill PDF forms.\ntriggers: [pdf]",
+        )]);
+        let idx = Index::build(&lib);
+        let cols = idx.query_all("pdf", &|_| true, 5);
+        let order: Vec<Matcher> = cols.iter().map(|c| c.0).collect();
+        assert_eq!(order, Matcher::ALL);
+        assert!(cols.iter().all(|(_, m)| m.len() == 1), "{cols:?}");
+    }
 
     #[test]
     fn matcher_names_round_trip() {
