@@ -143,6 +143,22 @@ fn match_text_marks_the_message_and_names_the_field() {
     assert!(!text.contains('\x1b'), "no colour under NO_COLOR: {text}");
 }
 
+#[test]
+fn match_on_no_skills_is_an_error_that_says_why() {
+    let home = tempfile::tempdir().unwrap();
+    let missing = home.path().join("nowhere");
+    let out = run(
+        &["match", "fill a pdf", missing.to_str().unwrap()],
+        home.path(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("does not exist") && err.contains("no skills found"),
+        "{err}"
+    );
+}
+
 fn write_cases(dir: &Path, name: &str, text: &str) -> PathBuf {
     let p = dir.join(name);
     write(&p, text);

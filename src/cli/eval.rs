@@ -1,8 +1,8 @@
 //! `skillscope eval`: score the matchers against a file of messages with the skills they should
 //! trigger.
 
-use crate::cli::match_cmd::{MatcherChoice, candidates};
-use crate::cli::{LibraryArgs, note_demo, use_color};
+use crate::cli::match_cmd::{MatcherChoice, candidates, load_library};
+use crate::cli::{LibraryArgs, use_color};
 use crate::core::matching::Index;
 use crate::core::matching::eval::{Score, check_names, evaluate, parse_cases};
 use anyhow::Context;
@@ -46,8 +46,7 @@ pub fn run(args: EvalArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("yaml") || e.eq_ignore_ascii_case("yml"));
     let cases = parse_cases(&text, yaml).with_context(|| format!("in {}", args.file.display()))?;
-    let lib = library.load();
-    note_demo(&lib);
+    let lib = load_library(&library)?;
     check_names(&cases, &lib).with_context(|| format!("in {}", args.file.display()))?;
     let index = Index::build(&lib);
     let allowed = candidates(&lib, args.include_disabled);

@@ -61,9 +61,22 @@ pub fn candidates(lib: &Library, include_disabled: bool) -> Vec<bool> {
         .collect()
 }
 
-pub fn run(args: MatchArgs, library: LibraryArgs) -> anyhow::Result<i32> {
+/// Loads the library, says on stderr what kept a folder from being read, and refuses an empty
+/// library (every answer would be "nothing triggers", which says nothing).
+pub fn load_library(library: &LibraryArgs) -> anyhow::Result<Library> {
     let lib = library.load();
     note_demo(&lib);
+    for p in &lib.problems {
+        eprintln!("skillscope: {}", p.message);
+    }
+    if lib.is_empty() {
+        anyhow::bail!("no skills found: give folders that hold SKILL.md files");
+    }
+    Ok(lib)
+}
+
+pub fn run(args: MatchArgs, library: LibraryArgs) -> anyhow::Result<i32> {
+    let lib = load_library(&library)?;
     let index = Index::build(&lib);
     let allowed = candidates(&lib, args.include_disabled);
     let enabled = |i: usize| allowed[i];
