@@ -4,8 +4,9 @@
 
 use super::lexicon::{FIELD_COUNT, Lexicon};
 use super::postings::Postings;
-use super::text::{Synonyms, is_content_word, stem, words};
+use super::text::{Synonyms, group_spans, is_content_word, stem, words};
 use super::{Hit, HitField, Match, top_scores};
+use std::collections::HashSet;
 use std::ops::Range;
 
 const K1: f32 = 1.2;
@@ -116,27 +117,25 @@ impl Bm25Index {
 
     fn query_terms(&self, lx: &Lexicon, message: &str) -> Vec<QueryTerm> {
         // Stems of the message, also those no skill has: their synonyms may be there.
-        let mut direct: Vec<(String, Vec<Range<usize>>)> = Vec::new();
-        for w in words(message) {
-            if !is_content_word(&w.text) {
-                continue;
-            }
-            let s = match lx.word(&w.text) {
-                Some(id) => lx.stems[lx.words[id as usize].stem as usize].to_string(),
-                None => stem(&w.text),
-            };
-            match direct.iter_mut().find(|(t, _)| *t == s) {
-                Some((_, spans)) => spans.push(w.span),
-                None => direct.push((s, vec![w.span])),
-            }
-        }
+        let stems = words(message)
+            .into_iter()
+            .filter(|w| is_content_word(&w.text))
+            .map(|w| {
+                let s = match lx.word(&w.text) {
+                    Some(id) => lx.stems[lx.words[id as usize].stem as usize].to_string(),
+                    None => stem(&w.text),
+                };
+                (s, w.span)
+            });
+        let direct = group_spans(stems);
+        let asked: HashSet<&str> = direct.iter().map(|(s, _)| s.as_str()).collect();
         let mut out: Vec<QueryTerm> = direct
             .iter()
             .filter_map(|(s, spans)| Some((lx.stem_id(s)?, 1.0, spans.clone())))
             .collect();
         for (s, spans) in &direct {
             for syn in self.synonyms.of(s) {
-                if direct.iter().any(|(d, _)| d == syn) {
+                if asked.contains(syn.as_str()) {
                     continue;
                 }
                 let Some(t) = lx.stem_id(syn) else {

@@ -47,6 +47,11 @@ impl NameFilter {
                 indices: Vec::new(),
             });
         }
+        // Every character of the pattern must be found in the name: a longer pattern cannot
+        // match, and a pasted page would otherwise cost a full alignment per name.
+        if pattern.chars().count() > name.chars().count() {
+            return None;
+        }
         self.matcher
             .fuzzy_indices(name, pattern)
             .map(|(score, indices)| NameMatch { score, indices })

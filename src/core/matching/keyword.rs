@@ -3,7 +3,7 @@
 
 use super::lexicon::Lexicon;
 use super::postings::Postings;
-use super::text::{is_content_word, words};
+use super::text::{group_spans, is_content_word, words};
 use super::{Hit, HitField, Match, push_hit, top_scores};
 use crate::core::skill::{Skill, SkillKind};
 use std::ops::Range;
@@ -154,25 +154,18 @@ struct MessageWords {
 }
 
 fn message_words(message: &str) -> MessageWords {
-    let mut out = MessageWords {
-        words: Vec::new(),
-        verbs: Vec::new(),
-    };
-    for w in words(message) {
-        if EXECUTABLE_VERBS.contains(&w.text.as_str()) {
-            add_occurrence(&mut out.verbs, &w.text, w.span.clone());
-        }
-        if is_content_word(&w.text) {
-            add_occurrence(&mut out.words, &w.text, w.span);
-        }
-    }
-    out
-}
-
-fn add_occurrence(list: &mut Vec<(String, Vec<Range<usize>>)>, w: &str, span: Range<usize>) {
-    match list.iter_mut().find(|(t, _)| t == w) {
-        Some((_, spans)) => spans.push(span),
-        None => list.push((w.to_string(), vec![span])),
+    let all = words(message);
+    let verbs = all
+        .iter()
+        .filter(|w| EXECUTABLE_VERBS.contains(&w.text.as_str()))
+        .map(|w| (w.text.clone(), w.span.clone()));
+    let content = all
+        .iter()
+        .filter(|w| is_content_word(&w.text))
+        .map(|w| (w.text.clone(), w.span.clone()));
+    MessageWords {
+        verbs: group_spans(verbs),
+        words: group_spans(content),
     }
 }
 

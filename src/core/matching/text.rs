@@ -66,6 +66,25 @@ pub fn each_word(text: &str, buf: &mut String, mut f: impl FnMut(&str, Range<usi
     }
 }
 
+/// Groups items by key in first-seen order, each key with every span it came with. Messages can
+/// be pasted documents, so the grouping is hashed rather than a scan per word.
+pub fn group_spans(
+    items: impl IntoIterator<Item = (String, Range<usize>)>,
+) -> Vec<(String, Vec<Range<usize>>)> {
+    let mut at: HashMap<String, usize> = HashMap::new();
+    let mut out: Vec<(String, Vec<Range<usize>>)> = Vec::new();
+    for (key, span) in items {
+        match at.get(&key) {
+            Some(&i) => out[i].1.push(span),
+            None => {
+                at.insert(key.clone(), out.len());
+                out.push((key, vec![span]));
+            }
+        }
+    }
+    out
+}
+
 /// Words that say nothing about what a message is for. Besides common English, the boilerplate
 /// of skill descriptions ("Use when the user asks…") is here: nearly every description has it,
 /// so it would tie every skill to every message.

@@ -4,7 +4,7 @@
 use super::text::words;
 use super::{Hit, HitField, Match, push_hit, top_scores};
 use crate::core::library::Library;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 /// The context-provider design loads at most this many skills per message.
@@ -92,12 +92,11 @@ impl TriggerIndex {
             }
         }
         let mut scores: HashMap<u32, f32> = HashMap::new();
-        let mut counted: Vec<u32> = Vec::new();
+        let mut counted: HashSet<u32> = HashSet::new();
         for (id, _) in &found {
-            if counted.contains(id) {
+            if !counted.insert(*id) {
                 continue;
             }
-            counted.push(*id);
             let p = &self.phrases[*id as usize];
             // A longer phrase is a more specific claim on the message.
             *scores.entry(p.skill).or_default() += p.words.len() as f32;
