@@ -74,6 +74,9 @@ pub struct EnableState {
     file: StateFile,
     /// Set when the file on disk could not be read nor moved aside: saving would destroy it.
     blocked: Option<String>,
+    /// Choices made since the last load or save (`None`: back to the default). A save applies
+    /// only these to the file as it is then, so another skillscope's choices are not lost.
+    pending: BTreeMap<String, Option<SkillEntry>>,
 }
 
 impl EnableState {
@@ -86,6 +89,7 @@ impl EnableState {
                 ..StateFile::default()
             },
             blocked: None,
+            pending: BTreeMap::new(),
         }
     }
 
@@ -172,18 +176,22 @@ impl EnableState {
     pub fn set(&mut self, skill: &Skill, on: bool) -> bool {
         let key = key_of(&skill.dir);
         let before = self.is_enabled(skill);
-        if on == default_for(skill).0 {
-            self.file.skills.remove(&key);
+        let entry = if on == default_for(skill).0 {
+            None
         } else {
-            self.file
+            let extra = self
+                .file
                 .skills
-                .entry(key)
-                .and_modify(|e| e.enabled = on)
-                .or_insert_with(|| SkillEntry {
-                    enabled: on,
-                    extra: serde_json::Map::new(),
-                });
-        }
+                .get(&key)
+                .map(|e| e.extra.clone())
+                .unwrap_or_default();
+            Some(SkillEntry { enabled: on, extra })
+        };
+        match &entry {
+            Some(e) => self.file.skills.insert(key.clone(), e.clone()),
+            None => self.file.skills.remove(&key),
+        };
+        self.pending.insert(key, entry);
         before != on
     }
 
@@ -196,20 +204,51 @@ impl EnableState {
         self.file.skills.is_empty()
     }
 
-    /// Writes the state atomically (temporary file in the same folder, then rename).
-    pub fn save(&self) -> Result<(), StateError> {
+    /// Writes the choices made since the last load or save onto the file as it is now, atomically
+    /// (temporary file in the same folder, then rename). A file that went bad meanwhile is kept
+    /// aside first, as [`EnableState::load`] does.
+    pub fn save(&mut self) -> Result<(), StateError> {
         if let Some(reason) = &self.blocked {
             return Err(StateError::Blocked {
                 path: self.path.clone(),
                 reason: reason.clone(),
             });
         }
-        let mut text = serde_json::to_string_pretty(&self.file)?;
+        let mut file = match std::fs::read(&self.path) {
+            Ok(bytes) => match serde_json::from_slice::<StateFile>(&bytes) {
+                Ok(f) => f,
+                Err(_) => {
+                    keep_aside(&self.path).map_err(|e| StateError::Blocked {
+                        path: self.path.clone(),
+                        reason: format!("it no longer parses and could not be moved aside ({e})"),
+                    })?;
+                    self.file.clone()
+                }
+            },
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => StateFile::default(),
+            Err(e) => {
+                return Err(StateError::Blocked {
+                    path: self.path.clone(),
+                    reason: format!("cannot read it ({e})"),
+                });
+            }
+        };
+        file.version = file.version.max(FORMAT_VERSION);
+        for (key, entry) in &self.pending {
+            match entry {
+                Some(e) => file.skills.insert(key.clone(), e.clone()),
+                None => file.skills.remove(key),
+            };
+        }
+        let mut text = serde_json::to_string_pretty(&file)?;
         text.push('\n');
         write_atomic(&self.path, text.as_bytes(), None).map_err(|source| StateError::Write {
             path: self.path.clone(),
             source,
-        })
+        })?;
+        self.file = file;
+        self.pending.clear();
+        Ok(())
     }
 }
 
@@ -477,6 +516,24 @@ mod tests {
     }
 
     #[test]
+    fn two_instances_saving_keep_each_others_choices() {
+        let t = tempfile::tempdir().unwrap();
+        let path = t.path().join("state.json");
+        let (a_skill, b_skill) = (plain(&t.path().join("a")), plain(&t.path().join("b")));
+        let mut tui = EnableState::load(&path).0;
+        let mut cli = EnableState::load(&path).0;
+        tui.set(&a_skill, false);
+        cli.set(&b_skill, false);
+        tui.save().unwrap();
+        cli.save().unwrap();
+        let (now, _) = EnableState::load(&path);
+        assert!(!now.is_enabled(&a_skill));
+        assert!(!now.is_enabled(&b_skill));
+        // The later save also sees the earlier one's choice in memory.
+        assert!(!cli.is_enabled(&a_skill));
+    }
+
+    #[test]
     fn frontmatter_sets_the_default_and_choosing_it_clears_the_entry() {
         let t = tempfile::tempdir().unwrap();
         let lazy = skill(
@@ -536,7 +593,7 @@ mod tests {
         // A folder where the file should be: reading fails with something other than NotFound.
         let path = t.path().join("state.json");
         std::fs::create_dir(&path).unwrap();
-        let (state, diags) = EnableState::load(&path);
+        let (mut state, diags) = EnableState::load(&path);
         assert_eq!(diags.len(), 1);
         assert!(matches!(state.save(), Err(StateError::Blocked { .. })));
         assert!(path.is_dir());

@@ -314,6 +314,23 @@ impl AgentSwitches {
     }
 }
 
+impl AgentSwitches {
+    /// A plan for every agent that reads the skill's folder, as a "switch it off everywhere"
+    /// action needs. An agent without a settings file for `scope` comes back as
+    /// [`ToggleError::Unsupported`].
+    pub fn plan_readers(
+        &self,
+        skill: &Skill,
+        scope: SwitchScope,
+        on: bool,
+    ) -> Vec<(Agent, Result<TogglePlan, ToggleError>)> {
+        readers(skill)
+            .into_iter()
+            .map(|agent| (agent, self.plan(skill, agent, scope, on)))
+            .collect()
+    }
+}
+
 fn settings_warning(path: &Path, what: String) -> Diagnostic {
     Diagnostic::new(
         "agent-settings",

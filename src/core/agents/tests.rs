@@ -771,3 +771,17 @@ fn project_root_is_the_repository_root_and_never_home() {
     );
     assert_eq!(project_root(&f.home, Some(&f.home)), None);
 }
+
+#[test]
+fn plan_readers_covers_the_agents_that_read_the_folder() {
+    let f = fixture();
+    let (sw, _) = f.load();
+    let plans = sw.plan_readers(&f.agents_skill("pdf"), SwitchScope::User, false);
+    let agents: Vec<Agent> = plans.iter().map(|(a, _)| *a).collect();
+    assert_eq!(agents, vec![Agent::Codex, Agent::Opencode]);
+    for (agent, plan) in plans {
+        let plan = plan.unwrap();
+        assert_eq!(plan.after_state.state, AgentState::Off, "{agent}");
+        assert!(!plan.diff.is_empty(), "{agent}");
+    }
+}
