@@ -2,7 +2,7 @@
 //! frontmatter.
 
 use super::jsonc::{self, Edit};
-use super::{AgentState, Effective, settings_warning, show_path};
+use super::{AgentState, Effective, settings_warning};
 use crate::core::diagnostic::Diagnostic;
 use crate::core::skill::Skill;
 use serde_json::Value;
@@ -16,6 +16,8 @@ pub struct Override {
     pub file: PathBuf,
     pub name: String,
     pub state: AgentState,
+    /// `~/.claude/settings.json skillOverrides.pdf`
+    pub source: String,
 }
 
 pub fn parse_mode(s: &str) -> Option<AgentState> {
@@ -28,8 +30,8 @@ pub fn parse_mode(s: &str) -> Option<AgentState> {
     }
 }
 
-/// The overrides of one settings file, in file order.
-pub fn read(path: &Path, text: &str, diags: &mut Vec<Diagnostic>) -> Vec<Override> {
+/// The overrides of one settings file, in file order; `shown` is the file's name for people.
+pub fn read(path: &Path, shown: &str, text: &str, diags: &mut Vec<Diagnostic>) -> Vec<Override> {
     if text.trim().is_empty() {
         return Vec::new();
     }
@@ -63,6 +65,7 @@ pub fn read(path: &Path, text: &str, diags: &mut Vec<Diagnostic>) -> Vec<Overrid
                 file: path.to_path_buf(),
                 name: m.key.clone(),
                 state,
+                source: format!("{shown} {KEY}.{}", m.key),
             }),
             None => {
                 let (line, col) = jsonc::line_col(text, m.value.start);
@@ -85,7 +88,7 @@ pub fn read(path: &Path, text: &str, diags: &mut Vec<Diagnostic>) -> Vec<Overrid
 
 /// The settings say one thing, frontmatter may say another: the stricter of the two holds
 /// (a setting of `on` does not bring back a skill its author hid from the model).
-pub fn effective(overrides: &[Override], skill: &Skill, home: &Path) -> Effective {
+pub fn effective(overrides: &[Override], skill: &Skill) -> Effective {
     let setting = overrides.iter().rev().find(|o| o.name == skill.name);
     let fm = &skill.frontmatter;
     let from_frontmatter = if fm.disable_model_invocation && fm.user_invocable == Some(false) {
@@ -103,7 +106,7 @@ pub fn effective(overrides: &[Override], skill: &Skill, home: &Path) -> Effectiv
     };
     let by_setting = setting.map(|o| Effective {
         state: o.state,
-        source: format!("{} {KEY}.{}", show_path(&o.file, home), o.name),
+        source: o.source.clone(),
         file: Some(o.file.clone()),
     });
     match (by_setting, from_frontmatter) {

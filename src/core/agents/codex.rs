@@ -2,10 +2,12 @@
 //! edited with toml_edit so that comments and layout stay.
 
 use super::plan::ToggleError;
-use super::{AgentState, Effective, settings_warning, show_path};
+use super::{AgentState, Effective, settings_warning};
 use crate::core::diagnostic::Diagnostic;
 use crate::core::skill::Skill;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use toml_edit::{DocumentMut, Item, Table, TableLike, Value};
 
 /// How an entry names its skill.
@@ -24,9 +26,10 @@ pub enum Selector {
 #[derive(Debug, Clone)]
 pub struct Entry {
     pub file: PathBuf,
-    pub index: usize,
     pub selector: Selector,
     pub enabled: bool,
+    /// `~/.codex/config.toml skills.config[2] (name = "pdf", enabled = false)`
+    pub source: String,
 }
 
 /// The folder an entry's `path` stands for: `~` expanded, relative paths taken from `~/.codex`,
@@ -92,7 +95,13 @@ fn config_tables(doc: &DocumentMut) -> Result<Vec<&dyn TableLike>, String> {
     }
 }
 
-pub fn read(path: &Path, text: &str, home: &Path, diags: &mut Vec<Diagnostic>) -> Vec<Entry> {
+pub fn read(
+    path: &Path,
+    shown: &str,
+    text: &str,
+    home: &Path,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Entry> {
     let doc = match parse(path, text) {
         Ok(d) => d,
         Err(e) => {
@@ -141,77 +150,133 @@ pub fn read(path: &Path, text: &str, home: &Path, diags: &mut Vec<Diagnostic>) -
             ));
             continue;
         };
+        let what = match &selector {
+            Selector::Name(n) => format!("name = {n:?}"),
+            Selector::Path { raw, .. } => format!("path = {raw:?}"),
+        };
         out.push(Entry {
             file: path.to_path_buf(),
-            index,
             selector,
             enabled,
+            source: format!("{shown} skills.config[{index}] ({what}, enabled = {enabled})"),
         });
     }
     out
 }
 
-/// Whether entries of a table name this skill (by name or by folder).
-struct SkillKey {
-    name: String,
-    dir: PathBuf,
-    canonical: Option<PathBuf>,
+/// Skill folders with their links resolved, kept between calls: resolving costs a system call
+/// per path component, and a list asks again on every redraw.
+#[derive(Debug, Clone, Default)]
+pub struct Canonical(Arc<Mutex<HashMap<PathBuf, Option<PathBuf>>>>);
+
+impl Canonical {
+    fn of(&self, dir: &Path) -> Option<PathBuf> {
+        if let Ok(map) = self.0.lock()
+            && let Some(c) = map.get(dir)
+        {
+            return c.clone();
+        }
+        let c = std::fs::canonicalize(dir).ok();
+        if let Ok(mut map) = self.0.lock() {
+            map.insert(dir.to_path_buf(), c.clone());
+        }
+        c
+    }
 }
 
-impl SkillKey {
-    fn of(skill: &Skill) -> SkillKey {
+/// Whether entries of a table name this skill (by name or by folder).
+struct SkillKey<'a> {
+    name: &'a str,
+    dir: PathBuf,
+    skill_dir: &'a Path,
+    canonical: Option<Option<PathBuf>>,
+    cache: &'a Canonical,
+}
+
+impl<'a> SkillKey<'a> {
+    fn of(skill: &'a Skill, cache: &'a Canonical) -> SkillKey<'a> {
         SkillKey {
-            name: skill.name.clone(),
+            name: &skill.name,
             dir: std::path::absolute(&skill.dir).unwrap_or_else(|_| skill.dir.clone()),
+            skill_dir: &skill.dir,
             canonical: None,
+            cache,
         }
     }
 
-    fn matches(&mut self, selector: &Selector, skill: &Skill) -> bool {
+    fn matches(&mut self, selector: &Selector) -> bool {
         match selector {
-            Selector::Name(n) => *n == self.name,
+            Selector::Name(n) => n == self.name,
             Selector::Path { dir, canonical, .. } => {
                 if *dir == self.dir {
                     return true;
                 }
                 let Some(c) = canonical else { return false };
-                // Resolved only when a lexical match fails: one call per skill, not per entry.
-                if self.canonical.is_none() {
-                    self.canonical = std::fs::canonicalize(&skill.dir).ok();
-                }
-                self.canonical.as_ref() == Some(c)
+                // Resolved only when a lexical match fails, and once per skill.
+                let (cache, skill_dir) = (self.cache, self.skill_dir);
+                let mine = self.canonical.get_or_insert_with(|| cache.of(skill_dir));
+                mine.as_ref() == Some(c)
             }
         }
     }
 }
 
-pub fn effective(entries: &[Entry], skill: &Skill, home: &Path) -> Effective {
-    let mut key = SkillKey::of(skill);
-    let found = entries
-        .iter()
-        .rev()
-        .find(|e| key.matches(&e.selector, skill));
-    match found {
-        Some(e) => {
-            let what = match &e.selector {
-                Selector::Name(n) => format!("name = {n:?}"),
-                Selector::Path { raw, .. } => format!("path = {raw:?}"),
-            };
-            Effective {
-                state: if e.enabled {
-                    AgentState::On
-                } else {
-                    AgentState::Off
-                },
-                source: format!(
-                    "{} skills.config[{}] ({what}, enabled = {})",
-                    show_path(&e.file, home),
-                    e.index,
-                    e.enabled
-                ),
-                file: Some(e.file.clone()),
+/// The entries, looked up by what they name. An entry written later overrides an earlier one
+/// for the same skill.
+#[derive(Debug, Clone, Default)]
+pub struct Index {
+    entries: Vec<Entry>,
+    by_name: HashMap<String, usize>,
+    by_dir: HashMap<PathBuf, usize>,
+    by_canonical: HashMap<PathBuf, usize>,
+}
+
+impl Index {
+    pub fn new(entries: Vec<Entry>) -> Index {
+        let mut ix = Index::default();
+        for (i, e) in entries.iter().enumerate() {
+            match &e.selector {
+                Selector::Name(n) => {
+                    ix.by_name.insert(n.clone(), i);
+                }
+                Selector::Path { dir, canonical, .. } => {
+                    ix.by_dir.insert(dir.clone(), i);
+                    if let Some(c) = canonical {
+                        ix.by_canonical.insert(c.clone(), i);
+                    }
+                }
             }
         }
+        ix.entries = entries;
+        ix
+    }
+
+    fn find(&self, skill: &Skill, cache: &Canonical) -> Option<&Entry> {
+        let mut best = self.by_name.get(&skill.name).copied();
+        if !self.by_dir.is_empty() {
+            let dir = std::path::absolute(&skill.dir).unwrap_or_else(|_| skill.dir.clone());
+            best = best.max(self.by_dir.get(&dir).copied());
+        }
+        if !self.by_canonical.is_empty()
+            && let Some(c) = cache.of(&skill.dir)
+        {
+            best = best.max(self.by_canonical.get(&c).copied());
+        }
+        best.map(|i| &self.entries[i])
+    }
+}
+
+pub fn effective(index: &Index, skill: &Skill, cache: &Canonical) -> Effective {
+    match index.find(skill, cache) {
+        Some(e) => Effective {
+            state: if e.enabled {
+                AgentState::On
+            } else {
+                AgentState::Off
+            },
+            source: e.source.clone(),
+            file: Some(e.file.clone()),
+        },
         None => Effective::default_on(),
     }
 }
@@ -230,7 +295,8 @@ pub fn edit(
         file: file.to_path_buf(),
         what,
     };
-    let mut key = SkillKey::of(skill);
+    let cache = Canonical::default();
+    let mut key = SkillKey::of(skill, &cache);
     config_tables(&doc).map_err(shape)?;
     let mut matched = false;
     let mut changed = false;
@@ -252,7 +318,7 @@ pub fn edit(
         match skills.get_mut("config") {
             Some(Item::ArrayOfTables(aot)) => {
                 for t in aot.iter_mut() {
-                    if selector_of(&*t).is_some_and(|s| key.matches(&s, skill)) {
+                    if selector_of(&*t).is_some_and(|s| key.matches(&s)) {
                         matched = true;
                         changed |= set_enabled(t, on);
                     }
@@ -268,7 +334,7 @@ pub fn edit(
                     let Some(t) = v.as_inline_table_mut() else {
                         continue;
                     };
-                    if selector_of(&*t).is_some_and(|s| key.matches(&s, skill)) {
+                    if selector_of(&*t).is_some_and(|s| key.matches(&s)) {
                         matched = true;
                         changed |= set_enabled(t, on);
                     }

@@ -145,8 +145,9 @@ pub struct AgentSwitches {
     project: Option<PathBuf>,
     files: Vec<SettingsFile>,
     claude: Vec<claude::Override>,
-    codex: Vec<codex::Entry>,
+    codex: codex::Index,
     opencode: Vec<opencode::Rule>,
+    canonical: codex::Canonical,
 }
 
 impl AgentSwitches {
@@ -170,13 +171,14 @@ impl AgentSwitches {
                 text,
             });
         }
-        AgentSwitches::build(home, project, files)
+        AgentSwitches::build(home, project, files, codex::Canonical::default())
     }
 
     fn build(
         home: &Path,
         project: Option<&Path>,
         files: Vec<SettingsFile>,
+        canonical: codex::Canonical,
     ) -> (AgentSwitches, Vec<Diagnostic>) {
         let mut diags = Vec::new();
         let mut sw = AgentSwitches {
@@ -184,9 +186,11 @@ impl AgentSwitches {
             project: project.map(Path::to_path_buf),
             files: Vec::new(),
             claude: Vec::new(),
-            codex: Vec::new(),
+            codex: codex::Index::default(),
             opencode: Vec::new(),
+            canonical,
         };
+        let mut codex_entries = Vec::new();
         for f in &files {
             let text = match &f.text {
                 Ok(Some(t)) => t,
@@ -199,17 +203,21 @@ impl AgentSwitches {
                     continue;
                 }
             };
+            let shown = show_path(&f.path, home);
             match f.agent {
-                Agent::ClaudeCode => sw.claude.extend(claude::read(&f.path, text, &mut diags)),
-                Agent::Codex => sw
-                    .codex
-                    .extend(codex::read(&f.path, text, home, &mut diags)),
+                Agent::ClaudeCode => sw
+                    .claude
+                    .extend(claude::read(&f.path, &shown, text, &mut diags)),
+                Agent::Codex => {
+                    codex_entries.extend(codex::read(&f.path, &shown, text, home, &mut diags))
+                }
                 Agent::Opencode => sw
                     .opencode
-                    .extend(opencode::read(&f.path, text, &mut diags)),
+                    .extend(opencode::read(&f.path, &shown, text, &mut diags)),
                 _ => {}
             }
         }
+        sw.codex = codex::Index::new(codex_entries);
         sw.files = files;
         (sw, diags)
     }
@@ -227,7 +235,13 @@ impl AgentSwitches {
                 f
             })
             .collect();
-        AgentSwitches::build(&self.home, self.project.as_deref(), files).0
+        AgentSwitches::build(
+            &self.home,
+            self.project.as_deref(),
+            files,
+            self.canonical.clone(),
+        )
+        .0
     }
 
     pub fn home(&self) -> &Path {
@@ -241,9 +255,9 @@ impl AgentSwitches {
     /// The skill's state for `agent` and why. Agents without switches always load what they read.
     pub fn effective(&self, skill: &Skill, agent: Agent) -> Effective {
         match agent {
-            Agent::ClaudeCode => claude::effective(&self.claude, skill, &self.home),
-            Agent::Codex => codex::effective(&self.codex, skill, &self.home),
-            Agent::Opencode => opencode::effective(&self.opencode, skill, &self.home),
+            Agent::ClaudeCode => claude::effective(&self.claude, skill),
+            Agent::Codex => codex::effective(&self.codex, skill, &self.canonical),
+            Agent::Opencode => opencode::effective(&self.opencode, skill),
             other => Effective {
                 state: AgentState::On,
                 source: format!("default ({other} has no per-skill switches)"),
@@ -400,18 +414,16 @@ pub fn show_path(path: &Path, home: &Path) -> String {
 /// opencode, `.codex/skills` by Codex, `.opencode/skill(s)` and `~/.config/opencode/skill(s)` by
 /// opencode. A skill elsewhere is read by the agent its root was tagged with, if any.
 pub fn readers(skill: &Skill) -> Vec<Agent> {
-    for dir in skill.dir.ancestors().skip(1) {
-        let name = dir.file_name().and_then(|n| n.to_str());
-        let parent = dir
-            .parent()
-            .and_then(|p| p.file_name())
-            .and_then(|n| n.to_str());
-        let grand = dir
-            .parent()
-            .and_then(Path::parent)
-            .and_then(|p| p.file_name())
-            .and_then(|n| n.to_str());
-        match (grand, parent, name) {
+    // One pass over the components: this runs for every row of a list.
+    let names: Vec<&std::ffi::OsStr> = skill.dir.components().map(|c| c.as_os_str()).collect();
+    // The skill's own folder is not a candidate, only the folders above it.
+    for end in (1..names.len()).rev() {
+        let at = |back: usize| {
+            end.checked_sub(back)
+                .and_then(|i| names.get(i))
+                .and_then(|n| n.to_str())
+        };
+        match (at(3), at(2), at(1)) {
             (_, Some(".claude"), Some("skills")) => {
                 return vec![Agent::ClaudeCode, Agent::Opencode];
             }

@@ -2,7 +2,7 @@
 //! wins; deny hides the skill) in `opencode.json`.
 
 use super::jsonc::{self, Edit, Kind, Node};
-use super::{AgentState, Effective, settings_warning, show_path};
+use super::{AgentState, Effective, settings_warning};
 use crate::core::diagnostic::Diagnostic;
 use crate::core::skill::Skill;
 use serde_json::{Map, Value};
@@ -41,12 +41,24 @@ pub struct Rule {
     /// The skill-name pattern (`*` for a rule written as one string).
     pub pattern: String,
     pub action: Action,
-    /// Where it is written, for people: `permission.skill."pdf*"`.
-    pub at: String,
+    /// Where it is written, for people: `~/.config/opencode/opencode.json permission.skill."pdf*" = deny`.
+    pub source: String,
 }
 
 /// `*` matches any run of characters, `?` one character, everything else itself.
 pub fn wildcard(pattern: &str, text: &str) -> bool {
+    // The shapes nearly every rule has, without allocating.
+    if !pattern.contains(['*', '?']) {
+        return pattern == text;
+    }
+    if pattern == "*" {
+        return true;
+    }
+    if let Some(prefix) = pattern.strip_suffix('*')
+        && !prefix.contains(['*', '?'])
+    {
+        return text.starts_with(prefix);
+    }
     let p: Vec<char> = pattern.chars().collect();
     let t: Vec<char> = text.chars().collect();
     let (mut pi, mut ti) = (0, 0);
@@ -69,7 +81,7 @@ pub fn wildcard(pattern: &str, text: &str) -> bool {
     p[pi..].iter().all(|&c| c == '*')
 }
 
-pub fn read(path: &Path, text: &str, diags: &mut Vec<Diagnostic>) -> Vec<Rule> {
+pub fn read(path: &Path, shown: &str, text: &str, diags: &mut Vec<Diagnostic>) -> Vec<Rule> {
     if text.trim().is_empty() {
         return Vec::new();
     }
@@ -98,7 +110,7 @@ pub fn read(path: &Path, text: &str, diags: &mut Vec<Diagnostic>) -> Vec<Rule> {
             file: path.to_path_buf(),
             pattern: pattern.to_string(),
             action,
-            at,
+            source: format!("{shown} {at} = {}", action.as_str()),
         }),
         None => {
             let (line, col) = jsonc::line_col(text, node.start);
@@ -154,7 +166,7 @@ fn show_key(k: &str) -> String {
     }
 }
 
-pub fn effective(rules: &[Rule], skill: &Skill, home: &Path) -> Effective {
+pub fn effective(rules: &[Rule], skill: &Skill) -> Effective {
     match rules
         .iter()
         .rev()
@@ -166,12 +178,7 @@ pub fn effective(rules: &[Rule], skill: &Skill, home: &Path) -> Effective {
             } else {
                 AgentState::On
             },
-            source: format!(
-                "{} {} = {}",
-                show_path(&r.file, home),
-                r.at,
-                r.action.as_str()
-            ),
+            source: r.source.clone(),
             file: Some(r.file.clone()),
         },
         None => Effective::default_on(),
