@@ -126,10 +126,20 @@ pub fn effective(overrides: &[Override], skill: &Skill) -> Effective {
 }
 
 /// The candidate edits for switching `name` on or off in one settings file, most preferred first.
-pub fn candidates(root: Option<&jsonc::Node>, name: &str, on: bool) -> Vec<Vec<Edit>> {
+/// `Err` says why the file cannot take the change without losing something of the user's.
+pub fn candidates(
+    root: Option<&jsonc::Node>,
+    name: &str,
+    on: bool,
+) -> Result<Vec<Vec<Edit>>, String> {
+    if let Some(m) = root.and_then(|r| r.member(KEY))
+        && m.value.members().is_none()
+    {
+        return Err(format!("`{KEY}` is not an object"));
+    }
     let path = vec![KEY.to_string(), name.to_string()];
     if !on {
-        return vec![vec![Edit::Set(path, Value::from("off"))]];
+        return Ok(vec![vec![Edit::Set(path, Value::from("off"))]]);
     }
     let present = root
         .and_then(|r| r.member(KEY))
@@ -142,5 +152,5 @@ pub fn candidates(root: Option<&jsonc::Node>, name: &str, on: bool) -> Vec<Vec<E
         out.push(vec![Edit::Remove(path.clone())]);
     }
     out.push(vec![Edit::Set(path, Value::from("on"))]);
-    out
+    Ok(out)
 }

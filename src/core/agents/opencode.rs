@@ -189,11 +189,19 @@ fn path(keys: &[&str]) -> Vec<String> {
     keys.iter().map(|k| k.to_string()).collect()
 }
 
-/// The candidate edits for switching `name` on or off in one config file, most preferred first.
-pub fn candidates(root: Option<&Node>, name: &str, on: bool) -> Vec<Vec<Edit>> {
+/// The candidate edits for switching `name` on or off in one config file, most preferred first;
+/// `Err` says why the file cannot take the change without losing something of the user's.
+pub fn candidates(root: Option<&Node>, name: &str, on: bool) -> Result<Vec<Vec<Edit>>, String> {
     let want = if on { "allow" } else { "deny" };
     let perm = root.and_then(|r| r.member("permission"));
     let skill = perm.and_then(|p| p.value.member("skill"));
+    let rule_shaped = |n: &Node| matches!(n.kind, Kind::String(_) | Kind::Object(_));
+    if perm.is_some_and(|p| !rule_shaped(&p.value)) {
+        return Err("`permission` is neither a string nor an object".to_string());
+    }
+    if skill.is_some_and(|s| !rule_shaped(&s.value)) {
+        return Err("`permission.skill` is neither a string nor an object".to_string());
+    }
     let mut out = Vec::new();
     // A rule written as one string covers every skill: it becomes the `*` rule of an object, so
     // what it said for the other skills stays true.
@@ -203,16 +211,19 @@ pub fn candidates(root: Option<&Node>, name: &str, on: bool) -> Vec<Vec<Edit>> {
         let mut obj = Map::new();
         obj.insert("*".to_string(), Value::from(all));
         obj.insert("skill".to_string(), Value::Object(rules));
-        return vec![vec![Edit::Set(path(&["permission"]), Value::Object(obj))]];
+        return Ok(vec![vec![Edit::Set(
+            path(&["permission"]),
+            Value::Object(obj),
+        )]]);
     }
     if let Some(all) = skill.and_then(|s| s.value.as_str()) {
         let mut obj = Map::new();
         obj.insert("*".to_string(), Value::from(all));
         obj.insert(name.to_string(), Value::from(want));
-        return vec![vec![Edit::Set(
+        return Ok(vec![vec![Edit::Set(
             path(&["permission", "skill"]),
             Value::Object(obj),
-        )]];
+        )]]);
     }
     let exact = path(&["permission", "skill", name]);
     let present = skill.and_then(|s| s.value.member(name)).is_some();
@@ -227,7 +238,7 @@ pub fn candidates(root: Option<&Node>, name: &str, on: bool) -> Vec<Vec<Edit>> {
         Edit::Remove(exact.clone()),
         Edit::Set(exact, Value::from(want)),
     ]);
-    out
+    Ok(out)
 }
 
 #[cfg(test)]

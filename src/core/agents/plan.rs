@@ -235,7 +235,7 @@ fn choose(
 fn json_candidates(
     file: &Path,
     before: &str,
-    candidates: impl FnOnce(Option<&jsonc::Node>) -> Vec<Vec<Edit>>,
+    candidates: impl FnOnce(Option<&jsonc::Node>) -> Result<Vec<Vec<Edit>>, String>,
 ) -> Result<Vec<String>, ToggleError> {
     let root = if before.trim().is_empty() {
         None
@@ -256,6 +256,10 @@ fn json_candidates(
         Some(root)
     };
     candidates(root.as_ref())
+        .map_err(|what| ToggleError::Shape {
+            file: file.to_path_buf(),
+            what,
+        })?
         .iter()
         .map(|edits| edit_json(file, before, root.as_ref(), edits))
         .collect()

@@ -785,3 +785,52 @@ fn plan_readers_covers_the_agents_that_read_the_folder() {
         assert!(!plan.diff.is_empty(), "{agent}");
     }
 }
+
+#[test]
+fn settings_of_an_unexpected_shape_are_refused_not_replaced() {
+    let f = fixture();
+    let settings = f.home.join(".claude/settings.json");
+    write(&settings, "{\"skillOverrides\": [\"pdf\"]}\n");
+    let opencode = f.home.join(".config/opencode/opencode.json");
+    write(&opencode, "{\"permission\": {\"skill\": 3}}\n");
+    let (sw, diags) = f.load();
+    assert_eq!(diags.len(), 2, "{diags:?}");
+    let err = sw
+        .plan(
+            &f.claude_skill("pdf"),
+            Agent::ClaudeCode,
+            SwitchScope::User,
+            false,
+        )
+        .unwrap_err();
+    assert!(matches!(err, ToggleError::Shape { .. }), "{err}");
+    assert!(
+        err.to_string()
+            .contains("`skillOverrides` is not an object"),
+        "{err}"
+    );
+    let err = sw
+        .plan(
+            &f.claude_skill("pdf"),
+            Agent::Opencode,
+            SwitchScope::User,
+            false,
+        )
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("`permission.skill` is neither"),
+        "{err}"
+    );
+    let toml = f.home.join(".codex/config.toml");
+    write(&toml, "skills = 3\n");
+    let (sw, _) = f.load();
+    let err = sw
+        .plan(
+            &f.agents_skill("pdf"),
+            Agent::Codex,
+            SwitchScope::User,
+            false,
+        )
+        .unwrap_err();
+    assert!(err.to_string().contains("`skills` is not a table"), "{err}");
+}
