@@ -9,9 +9,9 @@ pub mod probe;
 pub mod prompt;
 pub mod toggle;
 
-use crate::core::Library;
 use crate::core::scan::{DEFAULT_MAX_DEPTH, ScanOptions};
 use crate::core::source::{self, Agent, Root, Scope};
+use crate::core::Library;
 use clap::{Args, Parser, Subcommand};
 use std::io::IsTerminal;
 use std::path::PathBuf;

@@ -297,14 +297,8 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         let r = t.path();
         write(&r.join("a/SKILL.md"), "---\nname: a\ndescription: d\n---\n");
-        write(
-            &r.join("x/y/b/skill.md"),
-            "---\nname: b\ndescription: d\n---\n",
-        );
-        write(
-            &r.join(".git/c/SKILL.md"),
-            "---\nname: c\ndescription: d\n---\n",
-        );
+        write(&r.join("x/y/b/skill.md"), "---\nname: b\ndescription: d\n---\n");
+        write(&r.join(".git/c/SKILL.md"), "---\nname: c\ndescription: d\n---\n");
         write(&r.join("node_modules/d/SKILL.md"), "---\nname: d\n---\n");
         write(&r.join("e/Skill.md"), "---\nname: e\ndescription: d\n---\n");
         std::os::unix::fs::symlink(r, r.join("x/loop")).unwrap();
@@ -314,16 +308,8 @@ mod tests {
         );
         let names: Vec<_> = skills.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, vec!["a", "e", "b"]);
-        assert!(
-            skills[1]
-                .parse_diagnostics
-                .iter()
-                .any(|d| d.rule == "skill-file-name")
-        );
-        assert!(
-            problems.iter().any(|d| d.rule == "symlink-cycle"),
-            "{problems:?}"
-        );
+        assert!(skills[1].parse_diagnostics.iter().any(|d| d.rule == "skill-file-name"));
+        assert!(problems.iter().any(|d| d.rule == "symlink-cycle"), "{problems:?}");
     }
 
     #[test]
