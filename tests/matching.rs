@@ -26,7 +26,7 @@ fn eval_file(name: &str) -> PathBuf {
 fn keyword_false_positives_say_which_word_fired_and_from_where() {
     let lib = load(&[demo()]);
     let idx = Index::build(&lib);
-    let allowed = candidates(&lib, false);
+    let allowed = candidates(&lib, None, false);
     let enabled = |i: usize| allowed[i];
 
     // Nothing here is about checking URLs, but the keyword rule makes every executable skill
@@ -70,7 +70,7 @@ fn keyword_false_positives_say_which_word_fired_and_from_where() {
 #[test]
 fn skills_an_agent_would_not_load_are_not_candidates() {
     let lib = load(&[demo()]);
-    let allowed = candidates(&lib, false);
+    let allowed = candidates(&lib, None, false);
     let idx = Index::build(&lib);
     let is = |name: &str| allowed[lib.find(name).unwrap()];
     assert!(!is("meeting-notes"), "disable-model-invocation");
@@ -80,6 +80,34 @@ fn skills_an_agent_would_not_load_are_not_candidates() {
     assert!(idx.query(msg, Matcher::Bm25, &|i| allowed[i], 5).is_empty());
     let all = idx.query(msg, Matcher::Bm25, &|_| true, 5);
     assert_eq!(lib.skills[all[0].skill].name, "meeting-notes");
+}
+
+#[test]
+fn a_skill_switched_off_in_skillscope_does_not_trigger() {
+    let home = tempfile::tempdir().unwrap();
+    let pdf = demo().join("pdf-extract");
+    let state =
+        serde_json::json!({"version": 1, "skills": {pdf.to_str().unwrap(): {"enabled": false}}});
+    write(&home.path().join("config/state.json"), &state.to_string());
+    let names = |extra: &[&str]| -> Vec<String> {
+        let demo = demo();
+        let mut args = vec![
+            "match",
+            "pull the tables out of this pdf",
+            demo.to_str().unwrap(),
+        ];
+        args.extend_from_slice(&["--matcher", "bm25", "--json"]);
+        args.extend_from_slice(extra);
+        let v = json(&run(&args, home.path()));
+        v["results"]["bm25"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert!(!names(&[]).contains(&"pdf-extract".to_string()));
+    assert_eq!(names(&["--include-disabled"])[0], "pdf-extract");
 }
 
 #[test]
@@ -288,7 +316,7 @@ fn scores(file: &str, paths: &[PathBuf]) -> Vec<(Matcher, f64, f64)> {
     let cases = parse_cases(&text, false).unwrap();
     check_names(&cases, &lib).unwrap();
     let idx = Index::build(&lib);
-    let allowed = candidates(&lib, false);
+    let allowed = candidates(&lib, None, false);
     evaluate(&idx, &lib, &cases, &Matcher::ROUTING, &|i| allowed[i], 3)
         .into_iter()
         .map(|s| (s.matcher, s.precision, s.recall))

@@ -3,6 +3,7 @@
 use crate::cli::{LibraryArgs, note_demo, use_color};
 use crate::core::Library;
 use crate::core::matching::{Hit, Index, Match, Matcher, highlight_spans};
+use crate::core::state::{self, EnableState};
 use clap::{Args, ValueEnum};
 use serde_json::{Value, json};
 use std::ops::Range;
@@ -48,17 +49,29 @@ impl MatcherChoice {
 }
 
 /// The skills that may trigger at all: an agent lists only skills it can parse, never loads a
-/// shadowed copy, and never on its own a skill with `disable-model-invocation: true`.
-pub fn candidates(lib: &Library, include_disabled: bool) -> Vec<bool> {
+/// shadowed copy, and never on its own a skill with `disable-model-invocation: true`; a skill
+/// switched off in skillscope's state is out too.
+pub fn candidates(lib: &Library, state: Option<&EnableState>, include_disabled: bool) -> Vec<bool> {
     lib.skills
         .iter()
         .map(|s| {
             include_disabled
                 || (s.listable()
                     && s.shadowed_by.is_none()
-                    && !s.frontmatter.disable_model_invocation)
+                    && !s.frontmatter.disable_model_invocation
+                    && state.is_none_or(|st| st.is_enabled(s)))
         })
         .collect()
+}
+
+/// skillscope's own on/off state, when there is a config folder for it.
+pub fn load_state() -> Option<EnableState> {
+    let path = state::default_path()?;
+    let (st, diags) = EnableState::load(&path);
+    for d in &diags {
+        eprintln!("skillscope: {}", d.message);
+    }
+    Some(st)
 }
 
 /// Loads the library, says on stderr what kept a folder from being read, and refuses an empty
@@ -78,7 +91,7 @@ pub fn load_library(library: &LibraryArgs) -> anyhow::Result<Library> {
 pub fn run(args: MatchArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let lib = load_library(&library)?;
     let index = Index::build(&lib);
-    let allowed = candidates(&lib, args.include_disabled);
+    let allowed = candidates(&lib, load_state().as_ref(), args.include_disabled);
     let enabled = |i: usize| allowed[i];
     let results: Vec<(Matcher, Vec<Match>)> = args
         .matcher
