@@ -2,7 +2,7 @@
 
 use crate::cli::{LibraryArgs, note_demo, use_color};
 use crate::core::Library;
-use crate::core::matching::{Hit, Index, Match, Matcher, highlight_spans};
+use crate::core::matching::{Hit, Index, Match, Matcher, highlight_spans, may_trigger};
 use crate::core::state::{self, EnableState};
 use clap::{Args, ValueEnum};
 use serde_json::{Value, json};
@@ -54,13 +54,7 @@ impl MatcherChoice {
 pub fn candidates(lib: &Library, state: Option<&EnableState>, include_disabled: bool) -> Vec<bool> {
     lib.skills
         .iter()
-        .map(|s| {
-            include_disabled
-                || (s.listable()
-                    && s.shadowed_by.is_none()
-                    && !s.frontmatter.disable_model_invocation
-                    && state.is_none_or(|st| st.is_enabled(s)))
-        })
+        .map(|s| include_disabled || (may_trigger(s) && state.is_none_or(|st| st.is_enabled(s))))
         .collect()
 }
 

@@ -14,6 +14,7 @@ pub mod text;
 mod triggers;
 
 use crate::core::library::Library;
+use crate::core::skill::Skill;
 use lexicon::Lexicon;
 use serde::Serialize;
 use std::cmp::Ordering;
@@ -239,6 +240,13 @@ fn word_indexes(lib: &Library) -> (Lexicon, keyword::KeywordIndex, bm25::Bm25Ind
     keyword.finish(lx.words.len());
     bm25.finish(lx.stems.len());
     (lx, keyword, bm25)
+}
+
+/// Whether an agent would ever load this skill on its own: it lists only skills whose
+/// frontmatter parses, never loads a shadowed copy, and leaves `disable-model-invocation: true`
+/// skills to the user. (Front ends add skillscope's own on/off state to this.)
+pub fn may_trigger(skill: &Skill) -> bool {
+    skill.listable() && skill.shadowed_by.is_none() && !skill.frontmatter.disable_model_invocation
 }
 
 /// Sorts best first (ties by name, then library order) and keeps the first `k`.
