@@ -3,7 +3,7 @@
 
 For every skill folder under the given roots, the reference block is `skills_ref.prompt.to_prompt([dir])`
 (the function behind `agentskills to-prompt`), computed in process; skillscope renders the folders in
-a few runs (`skillscope prompt --format xml --tier full DIR...`), and its output is cut into
+a few runs (`skillscope prompt --format xml --tier full --all DIR...`), and its output is cut into
 `<skill>` blocks matched by location. Prints a summary and the first differences.
 
 Usage: prompt_parity.py [--skillscope BIN] [--show N] [--max N] ROOT...
@@ -101,7 +101,7 @@ def main():
     our_blocks = {}
     for _, batch in batches:
         out = subprocess.run(
-            [args.skillscope, "prompt", "--format", "xml", "--tier", "full", *map(str, batch)],
+            [args.skillscope, "prompt", "--format", "xml", "--tier", "full", "--all", *map(str, batch)],
             capture_output=True,
             text=True,
             check=True,

@@ -50,7 +50,12 @@ fn run(program: &Path, args: &[&str], dirs: &[PathBuf]) -> (bool, Vec<u8>) {
 
 fn ours(dirs: &[PathBuf]) -> Vec<u8> {
     let bin = Path::new(env!("CARGO_BIN_EXE_skillscope"));
-    let (ok, out) = run(bin, &["prompt", "--format", "xml", "--tier", "full"], dirs);
+    // skills-ref lists every folder it is given, switched off or not.
+    let (ok, out) = run(
+        bin,
+        &["prompt", "--format", "xml", "--tier", "full", "--all"],
+        dirs,
+    );
     assert!(ok);
     out
 }

@@ -244,6 +244,7 @@ fn budget_json(lib: &Path, cache_dir: &Path) -> serde_json::Value {
         .args(["budget", "--format", "json"])
         .arg(lib)
         .env("SKILLSCOPE_CACHE_DIR", cache_dir)
+        .env("SKILLSCOPE_CONFIG_DIR", cache_dir.join("config"))
         .output()
         .unwrap();
     assert!(
@@ -292,6 +293,7 @@ fn the_budget_command_can_fail_a_ci_gate() {
             .args(["budget", "--max-listing-tokens", max])
             .arg(&lib)
             .env("SKILLSCOPE_CACHE_DIR", t.path().join("cache"))
+            .env("SKILLSCOPE_CONFIG_DIR", t.path().join("config"))
             .output()
             .unwrap()
     };

@@ -44,9 +44,16 @@ pub struct BudgetArgs {
     pub no_cache: bool,
 }
 
-/// Which skills the listing holds. Every skill is on until the enable state is plugged in here.
-pub(crate) fn enabled(_lib: &Library) -> impl Fn(usize) -> bool + '_ {
-    |_| true
+/// Which skills the listing holds: those switched on in skillscope's state (every skill when
+/// there is no state file).
+pub(crate) fn enabled(lib: &Library) -> impl Fn(usize) -> bool + use<> {
+    let state = crate::cli::load_state();
+    let on: Vec<bool> = lib
+        .skills
+        .iter()
+        .map(|s| state.as_ref().is_none_or(|st| st.is_enabled(s)))
+        .collect();
+    move |i| on.get(i).copied().unwrap_or(true)
 }
 
 pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {

@@ -22,6 +22,9 @@ pub struct PromptArgs {
     /// on stderr.
     #[arg(long)]
     pub fates: bool,
+    /// List every skill, also those switched off (in skillscope's state or by their frontmatter).
+    #[arg(long)]
+    pub all: bool,
     /// Encoding for the token count shown with --fates: o200k_base or cl100k_base.
     #[arg(long, default_value_t = Encoding::default())]
     pub encoding: Encoding,
@@ -31,9 +34,10 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let lib = library.load();
     note_demo(&lib);
     let enabled = super::budget::enabled(&lib);
+    let all = args.all;
     let listing = listing::render(
         &lib,
-        &enabled,
+        &|i| all || enabled(i),
         &ListingOptions {
             format: args.format,
             tier: args.tier,

@@ -1,9 +1,11 @@
 //! The skill library core: discovery, parsing, rules, tokens, listings. No terminal code here.
 
+pub mod agents;
 pub mod diagnostic;
 pub mod frontmatter;
 pub mod library;
 pub mod listing;
+pub mod matching;
 pub mod paths;
 pub mod probe;
 pub mod rules;
