@@ -8,7 +8,6 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 use std::io::{IsTerminal, Write};
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum OutputFormat {
@@ -76,18 +75,11 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     );
     let l1_texts = listing::entries(&lib, args.listing);
     let show_progress = std::io::stderr().is_terminal();
-    let shown = AtomicUsize::new(0);
     let progress = |p: Progress| {
-        if !show_progress {
-            return;
-        }
-        // A few hundred updates at most, whatever the library's size.
-        let step = (p.total / 200).max(1);
-        if p.done.is_multiple_of(step) || p.done == p.total {
-            let tick = shown.fetch_add(1, Ordering::Relaxed);
-            if tick.is_multiple_of(2) || p.done == p.total {
-                eprint!("\rcounting {:?}: {}/{}   ", p.level, p.done, p.total);
-            }
+        // A hundred updates per level at most, whatever the library's size.
+        let step = (p.total / 100).max(1);
+        if show_progress && (p.done.is_multiple_of(step) || p.done == p.total) {
+            eprint!("\rcounting {:?}: {}/{}   ", p.level, p.done, p.total);
         }
     };
     let counts = tokens::count_library_with(&lib, &l1_texts, args.encoding, &cache, &progress);
