@@ -181,7 +181,7 @@ impl Report<'_> {
         for c in self.counts {
             t.l1 += u64::from(c.l1.unwrap_or(0));
             t.l2 += u64::from(c.l2.unwrap_or(0));
-            t.l3 += u64::from(c.l3.unwrap_or(0));
+            t.l3 += u64::from(c.l3_with_schema().unwrap_or(0));
             t.resources += c.resources.len();
             t.binary += c.resources.iter().filter(|r| !r.text).count();
             t.unreadable += usize::from(c.l2.is_none())
@@ -219,7 +219,7 @@ impl Report<'_> {
                 fate,
                 l1: c.l1,
                 l2: c.l2,
-                l3: c.l3,
+                l3: c.l3_with_schema(),
                 schema: c.schema,
                 resources: &c.resources,
             })
@@ -267,7 +267,7 @@ impl Report<'_> {
             let c = &self.counts[i];
             u64::from(c.l1.unwrap_or(0))
                 + u64::from(c.l2.unwrap_or(0))
-                + u64::from(c.l3.unwrap_or(0))
+                + u64::from(c.l3_with_schema().unwrap_or(0))
         };
         order.sort_by(|&a, &b| size(b).cmp(&size(a)).then(a.cmp(&b)));
         if let Some(n) = self.args.top {
@@ -287,7 +287,7 @@ impl Report<'_> {
                 "{:>6} {:>8} {:>9} {:>5} {:>4} {:<9}  {:<28} {}",
                 opt(c.l1),
                 opt(c.l2),
-                opt(c.l3),
+                opt(c.l3_with_schema()),
                 c.resources.len(),
                 bin,
                 fates[i].map_or("off", Fate::as_str),

@@ -71,7 +71,8 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
                         "encoding": args.encoding,
                         "l1": tokens[i].l1,
                         "l2": tokens[i].l2,
-                        "l3": tokens[i].l3,
+                        "l3": tokens[i].l3_with_schema(),
+                        "schema": tokens[i].schema,
                     },
                     "diagnostics": d.iter().map(|d| json!({
                         "rule": d.rule,
@@ -118,7 +119,7 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
                 format!("{}/{}", s.agent.badge(), s.scope),
                 num(t.l1),
                 num(t.l2),
-                num(t.l3),
+                num(t.l3_with_schema()),
                 c.errors,
                 c.warnings
             )?;

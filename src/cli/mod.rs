@@ -230,7 +230,14 @@ pub fn count_levels(
             eprint!("\rcounting {:?}: {}/{}   ", p.level, p.done, p.total);
         }
     };
-    let counts = tokens::count_library_with(lib, &l1_texts, enc, cache, &progress);
+    let mut counts = tokens::count_library_with(lib, &l1_texts, enc, cache, &progress);
+    // Executable skills: the tool schema of their last passing probe is part of L3.
+    let probes = crate::core::probe::ProbeStore::open();
+    for (s, c) in lib.skills.iter().zip(&mut counts) {
+        if let Some(schema) = probes.schema(s) {
+            c.schema = Some(tokens::count_text(schema, enc, cache));
+        }
+    }
     if show_progress {
         eprint!("\r{:40}\r", "");
     }
