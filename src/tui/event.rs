@@ -1,0 +1,46 @@
+//! The one event type the app loop reads: input, ticks, worker results and file-system changes
+//! all arrive on the same channel.
+
+use crate::core::Library;
+use ratatui::crossterm::event as ct;
+use std::path::PathBuf;
+use std::sync::mpsc::Sender;
+use std::time::Duration;
+
+#[derive(Debug)]
+pub enum Event {
+    Input(ct::Event),
+    Tick,
+    Job(JobEvent),
+    /// Something changed under a watched root (already debounced).
+    FsChanged(Vec<PathBuf>),
+}
+
+/// A result or progress report from a worker. Results carry the generation of the library they
+/// were computed from; results of an older library are dropped.
+#[derive(Debug)]
+pub enum JobEvent {
+    Rescanned(Box<Library>),
+    /// The file watcher could not start or lost track of something.
+    WatchProblem(String),
+}
+
+/// Reads terminal input on its own thread and forwards it; sends a tick when idle so the loop
+/// can animate progress. Ends when the receiver is gone.
+pub fn spawn_input(tx: Sender<Event>, tick: Duration) {
+    std::thread::spawn(move || {
+        loop {
+            let ev = match ct::poll(tick) {
+                Ok(true) => match ct::read() {
+                    Ok(e) => Event::Input(e),
+                    Err(_) => break,
+                },
+                Ok(false) => Event::Tick,
+                Err(_) => break,
+            };
+            if tx.send(ev).is_err() {
+                break;
+            }
+        }
+    });
+}

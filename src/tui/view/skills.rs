@@ -1,0 +1,227 @@
+//! The skills list: toggle, name, agent/scope badge, costs per level and a diagnostics badge,
+//! drawing only the rows on screen.
+
+use crate::core::Skill;
+use crate::core::source::Scope;
+use crate::tui::app::{App, Mode};
+use crate::tui::view::{self, thousands, tokens, truncate};
+use ratatui::Frame;
+use ratatui::layout::{Alignment, Constraint, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Cell, Paragraph, Row, Table};
+
+const BADGE_W: u16 = 12;
+const NUM_W: u16 = 6;
+const DIAG_W: u16 = 7;
+
+pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
+    let t = &app.theme;
+    let lib = &app.lib;
+    let (l1, pending) = app.enabled_l1();
+    let l1_text = match (l1, pending) {
+        (0, p) if p > 0 => "…".to_string(),
+        (n, p) if p > 0 => format!("{}+…", thousands(n)),
+        (n, _) => thousands(n),
+    };
+    let title = Line::from(vec![
+        Span::styled(" Skills ", t.title()),
+        Span::raw(format!(
+            "{}/{} enabled · L1 {} tok ",
+            app.enabled_count(),
+            lib.skills.len(),
+            l1_text
+        )),
+    ]);
+    let mut bottom = vec![Span::raw(format!(" sort: {} ", app.list.sort.label()))];
+    if app.mode == Mode::Filter || !app.list.filter.is_empty() {
+        let cursor = if app.mode == Mode::Filter { "▏" } else { "" };
+        bottom.push(Span::styled(
+            format!(" /{}{cursor} ", app.list.filter),
+            t.hit(),
+        ));
+        bottom.push(Span::raw(format!(" {} match ", app.list.rows.len())));
+    }
+    let block = Block::bordered()
+        .title(title)
+        .title_bottom(Line::from(bottom));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    if lib.skills.is_empty() {
+        empty(frame, inner, app);
+        return;
+    }
+    let areas = view::layout(app.size, app);
+    let height = areas.list.map_or(inner.height.saturating_sub(1), |r| {
+        r.height.min(inner.height.saturating_sub(1))
+    });
+    let name_w = inner
+        .width
+        .saturating_sub(2 + BADGE_W + 3 * NUM_W + DIAG_W + 6);
+    let end = (app.list.offset + usize::from(height)).min(app.list.rows.len());
+    let rows: Vec<Row> = app.list.rows[app.list.offset.min(end)..end]
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let skill = &lib.skills[r.skill];
+            let selected = app.list.offset + i == app.list.selected;
+            let on = app.enabled.get(r.skill).copied().unwrap_or(false);
+            let costs = app.costs.get(r.skill).copied().unwrap_or_default();
+            let diag = app.diag_counts.get(r.skill).copied().unwrap_or_default();
+            let dim = skill.shadowed_by.is_some() || !on;
+            let base = if dim { t.dim() } else { t.base() };
+            let mut name = highlighted(&skill.name, &r.hits, usize::from(name_w), base, t.hit());
+            if let Some(w) = skill.shadowed_by.and_then(|w| lib.skills.get(w)) {
+                let used: usize = name.spans.iter().map(|s| s.content.chars().count()).sum();
+                let note = format!(" ⤷ {}", winner_label(w));
+                let room = usize::from(name_w).saturating_sub(used);
+                if room > 2 {
+                    name.spans
+                        .push(Span::styled(truncate(&note, room), t.dim()));
+                }
+            }
+            let toggle = if on {
+                Span::styled("●", t.on())
+            } else {
+                Span::styled("○", t.dim())
+            };
+            let badge = badge(skill);
+            let diag_cell = diag_badge(diag.errors, diag.warnings, app);
+            let row = Row::new(vec![
+                Cell::from(toggle),
+                Cell::from(name),
+                Cell::from(Span::styled(
+                    truncate(&badge, usize::from(BADGE_W)),
+                    t.badge(),
+                )),
+                num(costs.l1),
+                num(costs.l2),
+                num(costs.l3),
+                Cell::from(diag_cell),
+            ]);
+            if selected {
+                row.style(t.selected())
+            } else {
+                row
+            }
+        })
+        .collect();
+    let header = Row::new(vec![
+        Cell::from(""),
+        Cell::from("name"),
+        Cell::from("agent·scope"),
+        Cell::from(Line::from("L1").alignment(Alignment::Right)),
+        Cell::from(Line::from("L2").alignment(Alignment::Right)),
+        Cell::from(Line::from("L3").alignment(Alignment::Right)),
+        Cell::from("diag"),
+    ])
+    .style(t.dim());
+    let table = Table::new(
+        rows,
+        [
+            Constraint::Length(1),
+            Constraint::Fill(1),
+            Constraint::Length(BADGE_W),
+            Constraint::Length(NUM_W),
+            Constraint::Length(NUM_W),
+            Constraint::Length(NUM_W),
+            Constraint::Length(DIAG_W),
+        ],
+    )
+    .header(header)
+    .column_spacing(1);
+    frame.render_widget(table, inner);
+}
+
+/// Agent and scope, shortened: a folder given on the command line is just `path`.
+pub fn badge(skill: &Skill) -> String {
+    match skill.scope {
+        Scope::Path | Scope::Demo => skill.agent.badge().to_string(),
+        scope => format!("{}·{scope}", skill.agent.badge()),
+    }
+}
+
+/// How to name the copy that wins: its agent and scope, or for folders given on the command
+/// line (which all share one agent) the root's folder name.
+pub fn winner_label(w: &Skill) -> String {
+    match w.scope {
+        Scope::Path | Scope::Demo => w.root.file_name().map_or_else(
+            || w.root.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        ),
+        _ => badge(w),
+    }
+}
+
+fn num(n: Option<u64>) -> Cell<'static> {
+    Cell::from(Line::from(tokens(n)).alignment(Alignment::Right))
+}
+
+/// `2E 1W`, or nothing when the skill is clean.
+fn diag_badge(errors: usize, warnings: usize, app: &App) -> Line<'static> {
+    let t = &app.theme;
+    let mut spans = Vec::new();
+    if errors > 0 {
+        spans.push(Span::styled(format!("{errors}E"), t.error()));
+    }
+    if warnings > 0 {
+        if !spans.is_empty() {
+            spans.push(Span::raw(" "));
+        }
+        spans.push(Span::styled(format!("{warnings}W"), t.warning()));
+    }
+    Line::from(spans)
+}
+
+/// The name cut to `width`, with the filter's matched characters in `hit` style.
+pub fn highlighted(
+    name: &str,
+    hits: &[usize],
+    width: usize,
+    base: Style,
+    hit: Style,
+) -> Line<'static> {
+    let shown = truncate(name, width);
+    let mut spans: Vec<Span<'static>> = Vec::new();
+    let mut run = String::new();
+    let mut run_hit = false;
+    for (i, c) in shown.chars().enumerate() {
+        let is_hit = hits.contains(&i)
+            && !(c == '…' && shown.chars().count() < name.chars().count() && i == width - 1);
+        if is_hit != run_hit && !run.is_empty() {
+            spans.push(Span::styled(
+                std::mem::take(&mut run),
+                if run_hit { hit } else { base },
+            ));
+        }
+        run_hit = is_hit;
+        run.push(c);
+    }
+    if !run.is_empty() {
+        spans.push(Span::styled(run, if run_hit { hit } else { base }));
+    }
+    Line::from(spans)
+}
+
+fn empty(frame: &mut Frame, area: Rect, app: &App) {
+    let t = &app.theme;
+    let mut lines = vec![
+        Line::from(""),
+        Line::from(Span::styled("  No skills found.", t.title())),
+        Line::from(""),
+        Line::from("  A skill is a folder holding a SKILL.md. Looked in:"),
+    ];
+    for r in &app.lib.roots {
+        lines.push(Line::from(Span::styled(
+            format!("    {}", r.path.display()),
+            t.dim(),
+        )));
+    }
+    for p in &app.lib.problems {
+        lines.push(Line::from(Span::styled(
+            format!("  {}: {}", p.rule, p.message),
+            t.error(),
+        )));
+    }
+    frame.render_widget(Paragraph::new(lines), area);
+}

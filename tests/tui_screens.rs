@@ -1,0 +1,254 @@
+//! Snapshot tests of every screen, drawn from fixture libraries on a TestBackend.
+
+mod tui_common;
+
+use insta::assert_snapshot;
+use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+use ratatui::style::{Color, Modifier};
+use skillscope::tui::theme::Theme;
+use tui_common::{fixture, harness, harness_with, write};
+
+#[test]
+fn skills_list_at_80x24() {
+    let t = tempfile::tempdir().unwrap();
+    fixture(t.path());
+    let h = harness(&[t.path()], 80, 24);
+    let screen = h.screen();
+    for name in [
+        "pdf-tools",
+        "broken-yaml",
+        "team-notes",
+        "weather",
+        "4/4 enabled",
+    ] {
+        assert!(screen.contains(name), "{name} missing:\n{screen}");
+    }
+    assert_snapshot!(screen);
+}
+
+#[test]
+fn list_and_detail_side_by_side_at_120x36() {
+    let t = tempfile::tempdir().unwrap();
+    fixture(t.path());
+    let mut h = harness(&[t.path()], 120, 36);
+    // Sorted by name: broken-yaml, pdf-tools, team-notes, weather.
+    h.key(KeyCode::Char('j'));
+    let screen = h.screen();
+    assert!(screen.contains("references/guide.md"), "{screen}");
+    assert!(
+        screen.contains("lines 1–5 (frontmatter) folded"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("6 │ # PDF tools"),
+        "body line numbers start after the frontmatter:\n{screen}"
+    );
+    assert_snapshot!(screen);
+}
+
+#[test]
+fn detail_of_a_skill_with_bad_yaml_and_extra_fields() {
+    let t = tempfile::tempdir().unwrap();
+    fixture(t.path());
+    let mut h = harness(&[t.path()], 80, 30);
+    h.key(KeyCode::Enter);
+    let bad = h.screen();
+    assert!(
+        bad.contains("Diagnostics (1)") || bad.contains("Diagnostics (2)"),
+        "{bad}"
+    );
+    assert!(bad.contains("yaml"), "{bad}");
+    assert_snapshot!("detail_bad_yaml", bad);
+    h.key(KeyCode::Esc)
+        .key(KeyCode::Char('j'))
+        .key(KeyCode::Char('j'))
+        .key(KeyCode::Enter);
+    let extra = h.screen();
+    assert!(extra.contains("owner: platform-team (extra)"), "{extra}");
+    assert_snapshot!("detail_extra_fields", extra);
+}
+
+#[test]
+fn fuzzy_filter_highlights_matched_characters() {
+    let t = tempfile::tempdir().unwrap();
+    fixture(t.path());
+    let mut h = harness(&[t.path()], 80, 24);
+    h.key(KeyCode::Char('/')).chars("ptl");
+    let screen = h.screen();
+    assert!(screen.contains("/ptl"), "{screen}");
+    assert!(screen.contains("1 match"), "{screen}");
+    assert!(
+        screen.contains("pdf-tools") && !screen.contains("weather"),
+        "{screen}"
+    );
+    assert_snapshot!(screen);
+    // p, t and l of "pdf-tools" are underlined; the other letters are not.
+    let term = h.terminal();
+    let buf = term.backend().buffer();
+    let row = (0..buf.area.height)
+        .find(|y| {
+            (0..buf.area.width)
+                .map(|x| buf[(x, *y)].symbol())
+                .collect::<String>()
+                .contains("pdf-tools")
+        })
+        .unwrap();
+    let x0 = (0..buf.area.width)
+        .find(|x| {
+            (0..9)
+                .map(|i| buf[(x + i, row)].symbol())
+                .collect::<String>()
+                == "pdf-tools"
+        })
+        .unwrap();
+    let underlined: String = (0..9)
+        .filter(|i| buf[(x0 + i, row)].modifier.contains(Modifier::UNDERLINED))
+        .map(|i| buf[(x0 + i, row)].symbol().to_string())
+        .collect();
+    assert_eq!(underlined, "ptl");
+}
+
+#[test]
+fn help_overlay_lists_the_keymap() {
+    let t = tempfile::tempdir().unwrap();
+    fixture(t.path());
+    let mut h = harness(&[t.path()], 80, 40);
+    h.key(KeyCode::Char('?'));
+    let screen = h.screen();
+    for b in skillscope::tui::keymap::KEYMAP
+        .iter()
+        .filter(|b| b.context == skillscope::tui::keymap::Context::Global)
+    {
+        assert!(
+            screen.contains(b.help),
+            "help lacks {:?}:\n{screen}",
+            b.help
+        );
+    }
+    assert_snapshot!(screen);
+    h.key(KeyCode::Esc);
+    assert!(!h.screen().contains("Show every key"));
+}
+
+#[test]
+fn other_screens() {
+    let t = tempfile::tempdir().unwrap();
+    fixture(t.path());
+    let mut h = harness(&[t.path()], 80, 24);
+    h.key(KeyCode::Tab);
+    assert_snapshot!("prompt", h.screen());
+    h.key(KeyCode::Tab).chars("what's the weather in Paris?");
+    let test = h.screen();
+    assert!(test.contains("what's the weather in Paris?"), "{test}");
+    assert_snapshot!("test_box", test);
+    h.key(KeyCode::Tab);
+    assert_snapshot!("checks", h.screen());
+    h.key(KeyCode::Tab);
+    assert_snapshot!("budget", h.screen());
+}
+
+#[test]
+fn shadowed_copy_is_dimmed_and_names_the_winner() {
+    let t = tempfile::tempdir().unwrap();
+    let a = t.path().join("a");
+    let b = t.path().join("b");
+    fixture(&a);
+    write(
+        &b.join("pdf-tools/SKILL.md"),
+        "---\nname: pdf-tools\ndescription: Older copy.\n---\n",
+    );
+    let mut h = harness_with(&[&a, &b], 120, 24, Theme { color: true });
+    let screen = h.screen();
+    assert!(screen.contains("pdf-tools ⤷ a"), "{screen}");
+    assert_snapshot!(screen);
+    // Select the shadowed copy (second pdf-tools row) and read its detail.
+    h.key(KeyCode::Char('j')).key(KeyCode::Char('j'));
+    let detail = h.screen();
+    assert!(detail.contains("shadowed by [ROOT0]/pdf-tools"), "{detail}");
+}
+
+#[test]
+fn empty_library() {
+    let t = tempfile::tempdir().unwrap();
+    let h = harness(&[t.path()], 80, 24);
+    let screen = h.screen();
+    assert!(screen.contains("No skills found."), "{screen}");
+    assert!(screen.contains("0/0 enabled"), "{screen}");
+    assert_snapshot!(screen);
+}
+
+#[test]
+fn missing_root_and_unreadable_skill() {
+    let t = tempfile::tempdir().unwrap();
+    let missing = t.path().join("nowhere");
+    let h = harness(&[&missing], 80, 24);
+    let screen = h.screen();
+    assert!(screen.contains("root-missing"), "{screen}");
+    assert_snapshot!("missing_root", screen);
+
+    let lib = tempfile::tempdir().unwrap();
+    write(&lib.path().join("empty/SKILL.md"), "");
+    write(
+        &lib.path().join("nulls/SKILL.md"),
+        "---\nname: nu\0ll\n---\n",
+    );
+    let mut h = harness(&[lib.path()], 80, 24);
+    h.key(KeyCode::Enter);
+    let screen = h.screen();
+    assert!(screen.contains("error"), "{screen}");
+    assert_snapshot!("unparsable_skill", screen);
+}
+
+#[test]
+fn huge_library_scrolls_to_the_end() {
+    let t = tempfile::tempdir().unwrap();
+    for i in 0..5000 {
+        write(
+            &t.path().join(format!("s{i:04}/SKILL.md")),
+            &format!("---\nname: skill-{i:04}\ndescription: Skill number {i}.\n---\n"),
+        );
+    }
+    let mut h = harness(&[t.path()], 80, 24);
+    assert!(h.screen().contains("5000/5000 enabled"));
+    h.key(KeyCode::Char('G'));
+    let end = h.screen();
+    assert!(end.contains("skill-4999"), "{end}");
+    assert!(!end.contains("skill-0000"), "{end}");
+    assert_snapshot!("huge_end", end);
+    h.key(KeyCode::PageUp);
+    let page = h.screen();
+    assert!(!page.contains("skill-4999"), "{page}");
+    h.key_mod(KeyCode::Char('u'), KeyModifiers::CONTROL);
+    assert!(h.app.list.selected < 4999 - 2 * 15);
+}
+
+#[test]
+fn no_color_uses_no_colours_and_marks_the_selection_by_reversing() {
+    let t = tempfile::tempdir().unwrap();
+    fixture(t.path());
+    let h = harness_with(&[t.path()], 80, 24, Theme::plain());
+    let term = h.terminal();
+    let buf = term.backend().buffer();
+    for c in buf.content() {
+        assert!(
+            c.fg == Color::Reset && c.bg == Color::Reset,
+            "coloured cell {c:?}"
+        );
+    }
+    assert!(
+        buf.content()
+            .iter()
+            .any(|c| c.modifier.contains(Modifier::REVERSED))
+    );
+}
+
+#[test]
+fn toggling_changes_the_header_count() {
+    let t = tempfile::tempdir().unwrap();
+    fixture(t.path());
+    let mut h = harness(&[t.path()], 80, 24);
+    h.key(KeyCode::Char(' '));
+    let screen = h.screen();
+    assert!(screen.contains("3/4 enabled"), "{screen}");
+    assert!(screen.contains("○"), "{screen}");
+}
