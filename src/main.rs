@@ -4,7 +4,7 @@ use skillscope::cli::{self, Cli};
 fn main() {
     let cli = Cli::parse();
     let code = match cli.command {
-        Some(command) => match cli::run(command, cli.library) {
+        Some(command) => match cli::run(command) {
             Ok(code) => code,
             Err(e) => {
                 eprintln!("skillscope: {e:#}");

@@ -1,11 +1,204 @@
-//! `skillscope check`.
+//! `skillscope check`: validate skills against an agent profile, as text, JSON or SARIF.
 
 use crate::cli::LibraryArgs;
-use clap::Args;
+use crate::core::Library;
+use crate::core::diagnostic::{Counts, Diagnostic, Severity};
+use crate::core::rules::{self, CheckOptions, Profile};
+use clap::{Args, ValueEnum};
+use serde_json::json;
+use std::io::Write;
+use std::path::Path;
+
+#[derive(Debug, Clone, Copy, ValueEnum, Default, PartialEq, Eq)]
+pub enum CheckFormat {
+    #[default]
+    Text,
+    Json,
+    Sarif,
+}
 
 #[derive(Debug, Args)]
-pub struct CheckArgs {}
+pub struct CheckArgs {
+    /// Whose rules to apply: spec, claude-code, codex or opencode.
+    #[arg(long, default_value = "spec")]
+    pub profile: Profile,
+    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+    pub format: CheckFormat,
+    /// Also fail when the listing of enabled skills exceeds this many tokens.
+    #[arg(long, value_name = "N")]
+    pub max_listing_tokens: Option<usize>,
+    /// Show info-level findings too (text output).
+    #[arg(long, short)]
+    pub verbose: bool,
+}
 
-pub fn run(_args: CheckArgs, _library: LibraryArgs) -> anyhow::Result<i32> {
-    anyhow::bail!("not built yet")
+/// One finding with the file it is about.
+struct Finding<'a> {
+    path: &'a Path,
+    d: &'a Diagnostic,
+}
+
+pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
+    let lib = library.load();
+    crate::cli::note_demo(&lib);
+    let diags = rules::check_library(
+        &lib,
+        &CheckOptions {
+            profile: args.profile,
+            body: true,
+            count_tokens: None,
+        },
+    );
+    let findings = findings(&lib, &diags);
+    let counts = Counts::of(findings.iter().map(|f| f.d));
+    let mut out = std::io::stdout().lock();
+    match args.format {
+        CheckFormat::Text => write_text(&mut out, &lib, &findings, counts, &args)?,
+        CheckFormat::Json => {
+            let v = json!({
+                "profile": args.profile.as_str(),
+                "skills": lib.len(),
+                "errors": counts.errors,
+                "warnings": counts.warnings,
+                "diagnostics": findings.iter().map(|f| json!({
+                    "path": f.path,
+                    "rule": f.d.rule,
+                    "severity": f.d.severity,
+                    "message": f.d.message,
+                    "line": f.d.line,
+                    "column": f.d.column,
+                })).collect::<Vec<_>>(),
+            });
+            serde_json::to_writer_pretty(&mut out, &v)?;
+            writeln!(out)?;
+        }
+        CheckFormat::Sarif => {
+            serde_json::to_writer_pretty(&mut out, &sarif(&findings))?;
+            writeln!(out)?;
+        }
+    }
+    Ok(i32::from(counts.errors > 0))
+}
+
+fn findings<'a>(lib: &'a Library, diags: &'a [Vec<Diagnostic>]) -> Vec<Finding<'a>> {
+    let mut out: Vec<Finding> = lib
+        .problems
+        .iter()
+        .map(|d| Finding {
+            path: d.path.as_deref().unwrap_or(Path::new(".")),
+            d,
+        })
+        .collect();
+    for (s, ds) in lib.skills.iter().zip(diags) {
+        for d in ds {
+            out.push(Finding {
+                path: d.path.as_deref().unwrap_or(&s.skill_md),
+                d,
+            });
+        }
+    }
+    out
+}
+
+fn write_text(
+    out: &mut impl Write,
+    lib: &Library,
+    findings: &[Finding],
+    counts: Counts,
+    args: &CheckArgs,
+) -> std::io::Result<()> {
+    let color = crate::cli::use_color();
+    for f in findings {
+        if f.d.severity == Severity::Info && !args.verbose {
+            continue;
+        }
+        let (c, r) = match (color, f.d.severity) {
+            (false, _) => ("", ""),
+            (true, Severity::Error) => ("\x1b[31m", "\x1b[0m"),
+            (true, Severity::Warning) => ("\x1b[33m", "\x1b[0m"),
+            (true, Severity::Info) => ("\x1b[36m", "\x1b[0m"),
+        };
+        let pos = match (f.d.line, f.d.column) {
+            (Some(l), Some(col)) => format!(":{l}:{col}"),
+            (Some(l), None) => format!(":{l}"),
+            _ => String::new(),
+        };
+        writeln!(
+            out,
+            "{}{pos}: {c}{}{r}[{}] {}",
+            f.path.display(),
+            f.d.severity,
+            f.d.rule,
+            f.d.message
+        )?;
+    }
+    let invalid = {
+        let mut set = std::collections::HashSet::new();
+        for f in findings {
+            if f.d.severity == Severity::Error {
+                set.insert(f.path);
+            }
+        }
+        set.len()
+    };
+    writeln!(
+        out,
+        "{} skills checked with the {} profile: {} errors, {} warnings; {} files with errors",
+        lib.len(),
+        args.profile,
+        counts.errors,
+        counts.warnings,
+        invalid
+    )
+}
+
+fn sarif(findings: &[Finding]) -> serde_json::Value {
+    let rules: Vec<_> = rules::RULES
+        .iter()
+        .map(|r| {
+            json!({
+                "id": r.id,
+                "shortDescription": {"text": r.summary},
+                "properties": {"family": r.family},
+            })
+        })
+        .collect();
+    let results: Vec<_> = findings
+        .iter()
+        .map(|f| {
+            let mut region = serde_json::Map::new();
+            if let Some(l) = f.d.line {
+                region.insert("startLine".into(), l.into());
+            }
+            if let Some(c) = f.d.column {
+                region.insert("startColumn".into(), c.into());
+            }
+            let mut loc = json!({"artifactLocation": {"uri": f.path.to_string_lossy()}});
+            if !region.is_empty() {
+                loc["region"] = serde_json::Value::Object(region);
+            }
+            json!({
+                "ruleId": f.d.rule,
+                "level": match f.d.severity {
+                    Severity::Error => "error",
+                    Severity::Warning => "warning",
+                    Severity::Info => "note",
+                },
+                "message": {"text": f.d.message},
+                "locations": [{"physicalLocation": loc}],
+            })
+        })
+        .collect();
+    json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "skillscope",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": rules,
+            }},
+            "results": results,
+        }],
+    })
 }

@@ -9,9 +9,9 @@ pub mod probe;
 pub mod prompt;
 pub mod toggle;
 
+use crate::core::Library;
 use crate::core::scan::{DEFAULT_MAX_DEPTH, ScanOptions};
 use crate::core::source::{self, Agent, Root, Scope};
-use crate::core::Library;
 use clap::{Args, Parser, Subcommand};
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -34,21 +34,61 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// List every skill with its source, state, diagnostics and token costs.
-    List(list::ListArgs),
+    List {
+        #[command(flatten)]
+        args: list::ListArgs,
+        #[command(flatten)]
+        library: LibraryArgs,
+    },
     /// Validate skills against an agent profile; exit 1 on any error.
-    Check(check::CheckArgs),
+    Check {
+        #[command(flatten)]
+        args: check::CheckArgs,
+        #[command(flatten)]
+        library: LibraryArgs,
+    },
     /// Token costs per level, per skill and in total.
-    Budget(budget::BudgetArgs),
+    Budget {
+        #[command(flatten)]
+        args: budget::BudgetArgs,
+        #[command(flatten)]
+        library: LibraryArgs,
+    },
     /// Print the skill listing an agent's system prompt would hold.
-    Prompt(prompt::PromptArgs),
+    Prompt {
+        #[command(flatten)]
+        args: prompt::PromptArgs,
+        #[command(flatten)]
+        library: LibraryArgs,
+    },
     /// Which skills would this message trigger, and why.
-    Match(match_cmd::MatchArgs),
+    Match {
+        #[command(flatten)]
+        args: match_cmd::MatchArgs,
+        #[command(flatten)]
+        library: LibraryArgs,
+    },
     /// Score the matchers against a file of messages with expected skills.
-    Eval(eval::EvalArgs),
+    Eval {
+        #[command(flatten)]
+        args: eval::EvalArgs,
+        #[command(flatten)]
+        library: LibraryArgs,
+    },
     /// Run `--help-json` on executable skills, sandboxed (never `--run-json`).
-    Probe(probe::ProbeArgs),
+    Probe {
+        #[command(flatten)]
+        args: probe::ProbeArgs,
+        #[command(flatten)]
+        library: LibraryArgs,
+    },
     /// Switch a skill on or off in an agent's own settings.
-    Toggle(toggle::ToggleArgs),
+    Toggle {
+        #[command(flatten)]
+        args: toggle::ToggleArgs,
+        #[command(flatten)]
+        library: LibraryArgs,
+    },
 }
 
 /// Which skills to look at.
@@ -58,7 +98,7 @@ pub struct LibraryArgs {
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     /// How many folder levels below a root to look for skills.
-    #[arg(long, default_value_t = DEFAULT_MAX_DEPTH, global = true)]
+    #[arg(long, default_value_t = DEFAULT_MAX_DEPTH)]
     pub max_depth: usize,
 }
 
@@ -98,9 +138,49 @@ impl LibraryArgs {
     }
 }
 
-/// The bundled demo library.
+static DEMO: include_dir::Dir<'_> = include_dir::include_dir!("$CARGO_MANIFEST_DIR/assets/skills");
+
+/// The bundled demo library: the source tree's copy when it is there, else the copy embedded in
+/// the binary, unpacked once under the cache folder (scripts keep their run bit).
 pub fn demo_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/skills")
+    let source = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/skills");
+    if source.is_dir() {
+        return source;
+    }
+    let target = crate::core::paths::cache_root().join(concat!("demo-", env!("CARGO_PKG_VERSION")));
+    if !target.is_dir()
+        && let Err(e) = unpack_demo(&target)
+    {
+        eprintln!(
+            "skillscope: cannot unpack the demo library to {}: {e}",
+            target.display()
+        );
+    }
+    target
+}
+
+fn unpack_demo(target: &std::path::Path) -> std::io::Result<()> {
+    let tmp = target.with_extension("partial");
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp)?;
+    DEMO.extract(&tmp)?;
+    mark_scripts_executable(&tmp)?;
+    std::fs::rename(&tmp, target)
+}
+
+/// Files starting with `#!` get their run bit back (the embedded copy does not keep modes).
+fn mark_scripts_executable(dir: &std::path::Path) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    for e in std::fs::read_dir(dir)? {
+        let e = e?;
+        let p = e.path();
+        if e.file_type()?.is_dir() {
+            mark_scripts_executable(&p)?;
+        } else if std::fs::read(&p)?.starts_with(b"#!") {
+            std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755))?;
+        }
+    }
+    Ok(())
 }
 
 /// Says on stderr that the demo library is in use, so no figure is mistaken for the user's own.
@@ -119,15 +199,15 @@ pub fn use_color() -> bool {
 }
 
 /// Runs a subcommand; returns the process exit code.
-pub fn run(command: Command, library: LibraryArgs) -> anyhow::Result<i32> {
+pub fn run(command: Command) -> anyhow::Result<i32> {
     match command {
-        Command::List(a) => list::run(a, library),
-        Command::Check(a) => check::run(a, library),
-        Command::Budget(a) => budget::run(a, library),
-        Command::Prompt(a) => prompt::run(a, library),
-        Command::Match(a) => match_cmd::run(a, library),
-        Command::Eval(a) => eval::run(a, library),
-        Command::Probe(a) => probe::run(a, library),
-        Command::Toggle(a) => toggle::run(a, library),
+        Command::List { args, library } => list::run(args, library),
+        Command::Check { args, library } => check::run(args, library),
+        Command::Budget { args, library } => budget::run(args, library),
+        Command::Prompt { args, library } => prompt::run(args, library),
+        Command::Match { args, library } => match_cmd::run(args, library),
+        Command::Eval { args, library } => eval::run(args, library),
+        Command::Probe { args, library } => probe::run(args, library),
+        Command::Toggle { args, library } => toggle::run(args, library),
     }
 }

@@ -266,8 +266,14 @@ fn split_line(s: &str) -> (&str, &str) {
 fn line_col(bytes: &[u8], pos: usize) -> (u32, u32) {
     let before = &bytes[..pos.min(bytes.len())];
     let line = before.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
-    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    let col = String::from_utf8_lossy(&before[line_start..]).chars().count() as u32 + 1;
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let col = String::from_utf8_lossy(&before[line_start..])
+        .chars()
+        .count() as u32
+        + 1;
     (line, col)
 }
 
@@ -276,7 +282,9 @@ fn line_col(bytes: &[u8], pos: usize) -> (u32, u32) {
 fn key_lines(yaml: &str, first_line: u32) -> Vec<(String, u32)> {
     let mut out = Vec::new();
     for (i, line) in yaml.lines().enumerate() {
-        let Some(c) = line.chars().next() else { continue };
+        let Some(c) = line.chars().next() else {
+            continue;
+        };
         if c.is_whitespace() || c == '#' || c == '-' {
             continue;
         }
@@ -339,16 +347,19 @@ fn parse_yaml(yaml: &str, first_line: u32, fm: &mut Frontmatter, diags: &mut Vec
     let value: serde_yaml::Value = match serde_yaml::from_str(yaml) {
         Ok(v) => v,
         Err(e) => {
-            let (line, col) = e
-                .location()
-                .map_or((first_line, 1), |l| (first_line + l.line() as u32 - 1, l.column() as u32));
+            let (line, col) = e.location().map_or((first_line, 1), |l| {
+                (first_line + l.line() as u32 - 1, l.column() as u32)
+            });
             let raw = e.to_string();
             let msg = raw.split(" at line ").next().unwrap_or(&raw).to_string();
             diags.push(
                 Diagnostic::new(
                     "yaml-invalid",
                     Severity::Error,
-                    format!("invalid YAML in frontmatter: {msg}; {}", yaml_fix_hint(&raw)),
+                    format!(
+                        "invalid YAML in frontmatter: {msg}; {}",
+                        yaml_fix_hint(&raw)
+                    ),
                 )
                 .at(line, col),
             );
@@ -549,29 +560,26 @@ fn type_fields(fm: &mut Frontmatter, diags: &mut Vec<Diagnostic>) {
             }
             "triggers" | "trigger" => fm.triggers.extend(strings_of(&f.value)),
             "dependencies" => fm.dependencies = strings_of(&f.value),
-            "metadata" => {
-                if !matches!(f.value, Value::Object(_) | Value::Null) {
-                    diags.push(wrong("a mapping of `key: value`"));
-                }
+            "metadata" if !matches!(f.value, Value::Object(_) | Value::Null) => {
+                diags.push(wrong("a mapping of `key: value`"));
             }
-            "allowed-tools" | "paths" => {
-                if !matches!(f.value, Value::String(_) | Value::Array(_) | Value::Null) {
-                    diags.push(wrong("a string or a list"));
-                }
+            "allowed-tools" | "paths"
+                if !matches!(f.value, Value::String(_) | Value::Array(_) | Value::Null) =>
+            {
+                diags.push(wrong("a string or a list"));
             }
-            "license" | "compatibility" | "model" | "context" | "argument-hint" | "agent" => {
+            "license" | "compatibility" | "model" | "context" | "argument-hint" | "agent"
                 if !matches!(
                     f.value,
                     Value::String(_) | Value::Null | Value::Number(_) | Value::Bool(_)
-                ) {
-                    diags.push(wrong("a string"));
-                }
+                ) =>
+            {
+                diags.push(wrong("a string"));
             }
             _ => {}
         }
     }
-    if fm.kind == SkillKind::Contextual && !fm.dependencies.is_empty() && fm.get("type").is_none()
-    {
+    if fm.kind == SkillKind::Contextual && !fm.dependencies.is_empty() && fm.get("type").is_none() {
         fm.kind = SkillKind::Composite;
     }
 }
@@ -630,7 +638,10 @@ mod tests {
 
     #[test]
     fn plain_frontmatter() {
-        let p = parse(b"---\nname: pdf\ndescription: Reads PDFs.\n---\n# Body\n", true);
+        let p = parse(
+            b"---\nname: pdf\ndescription: Reads PDFs.\n---\n# Body\n",
+            true,
+        );
         assert!(p.frontmatter.parsed);
         assert_eq!(p.frontmatter.name.as_deref(), Some("pdf"));
         assert_eq!(p.frontmatter.description.as_deref(), Some("Reads PDFs."));
@@ -642,7 +653,10 @@ mod tests {
 
     #[test]
     fn bom_crlf_and_blank_lines() {
-        let p = parse(b"\xEF\xBB\xBF\r\n\r\n---\r\nname: a\r\ndescription: b\r\n---\r\nx", true);
+        let p = parse(
+            b"\xEF\xBB\xBF\r\n\r\n---\r\nname: a\r\ndescription: b\r\n---\r\nx",
+            true,
+        );
         assert_eq!(p.frontmatter.name.as_deref(), Some("a"));
         assert_eq!(rules(&p), vec!["file-bom", "frontmatter-leading-blank"]);
         assert_eq!(p.frontmatter.line_of("name"), Some(4));
@@ -655,13 +669,19 @@ mod tests {
         assert_eq!(rules(&p), vec!["frontmatter-unterminated"]);
         assert_eq!(p.frontmatter.name.as_deref(), Some("a"));
         assert!(!p.frontmatter.parsed);
-        assert_eq!(rules(&parse(b"# Title\n", true)), vec!["frontmatter-missing"]);
+        assert_eq!(
+            rules(&parse(b"# Title\n", true)),
+            vec!["frontmatter-missing"]
+        );
         assert_eq!(rules(&parse(b"", true)), vec!["file-empty"]);
     }
 
     #[test]
     fn invalid_yaml_names_the_fix_and_position() {
-        let p = parse(b"---\nname: a\ndescription: Use it: for things\n---\n", true);
+        let p = parse(
+            b"---\nname: a\ndescription: Use it: for things\n---\n",
+            true,
+        );
         let d = &p.diagnostics[0];
         assert_eq!(d.rule, "yaml-invalid");
         assert_eq!(d.line, Some(3));
@@ -688,11 +708,20 @@ mod tests {
             true,
         );
         assert_eq!(p.frontmatter.name.as_deref(), Some("yes"));
-        assert_eq!(p.frontmatter.description.as_deref(), Some("Multi\nline [x]\n"));
+        assert_eq!(
+            p.frontmatter.description.as_deref(),
+            Some("Multi\nline [x]\n")
+        );
         assert_eq!(p.frontmatter.flow_style_lines, vec![6, 8]);
-        assert_eq!(p.frontmatter.triggers, vec!["extract pdf", "read pdf", "merge"]);
+        assert_eq!(
+            p.frontmatter.triggers,
+            vec!["extract pdf", "read pdf", "merge"]
+        );
         let p = parse(b"---\nname: true\ndescription: 12\n---\n", true);
-        assert_eq!(rules(&p), vec!["yaml-coerced-scalar", "yaml-coerced-scalar"]);
+        assert_eq!(
+            rules(&p),
+            vec!["yaml-coerced-scalar", "yaml-coerced-scalar"]
+        );
         assert_eq!(p.frontmatter.name.as_deref(), Some("true"));
     }
 

@@ -70,7 +70,9 @@ impl Library {
         order.sort_by_key(|&i| {
             let s = &self.skills[i];
             (
-                prec.get(s.root.as_path()).copied().unwrap_or((u8::MAX, u8::MAX, usize::MAX)),
+                prec.get(s.root.as_path())
+                    .copied()
+                    .unwrap_or((u8::MAX, u8::MAX, usize::MAX)),
                 s.dir.clone(),
             )
         });
@@ -153,7 +155,9 @@ fn collect(base: &Path, dir: &Path, skill_md: &Path, out: &mut Vec<Resource>, de
             if name.starts_with('.') || name == "node_modules" {
                 continue;
             }
-            let nested = ["SKILL.md", "skill.md"].iter().any(|f| path.join(f).is_file());
+            let nested = ["SKILL.md", "skill.md"]
+                .iter()
+                .any(|f| path.join(f).is_file());
             if !nested && !e.file_type().is_ok_and(|t| t.is_symlink()) {
                 collect(base, &path, skill_md, out, depth + 1);
             }
@@ -215,7 +219,10 @@ mod tests {
         let proj = t.path().join("p");
         let codex = t.path().join("c");
         for r in [&user, &proj, &codex] {
-            write(&r.join("pdf/SKILL.md"), b"---\nname: pdf\ndescription: d\n---\n");
+            write(
+                &r.join("pdf/SKILL.md"),
+                b"---\nname: pdf\ndescription: d\n---\n",
+            );
         }
         let lib = Library::load(
             vec![
@@ -236,15 +243,27 @@ mod tests {
     fn resources_skip_nested_skills_and_flag_binaries() {
         let t = tempfile::tempdir().unwrap();
         let d = t.path().join("s");
-        write(&d.join("SKILL.md"), b"---\nname: s\ndescription: d\n---\nbody\n");
+        write(
+            &d.join("SKILL.md"),
+            b"---\nname: s\ndescription: d\n---\nbody\n",
+        );
         write(&d.join("references/guide.md"), b"# Guide\n");
         write(&d.join("assets/logo.png"), b"\x89PNG\0\0\0");
-        write(&d.join("inner/SKILL.md"), b"---\nname: inner\ndescription: d\n---\n");
-        let lib = Library::load(vec![Root::new(&d, Agent::Path, Scope::Path)], &ScanOptions::default());
+        write(
+            &d.join("inner/SKILL.md"),
+            b"---\nname: inner\ndescription: d\n---\n",
+        );
+        let lib = Library::load(
+            vec![Root::new(&d, Agent::Path, Scope::Path)],
+            &ScanOptions::default(),
+        );
         let main = &lib.skills[lib.find("s").unwrap()];
         let res = resources(main);
         let got: Vec<_> = res.iter().map(|r| (r.rel.as_str(), r.text)).collect();
-        assert_eq!(got, vec![("assets/logo.png", false), ("references/guide.md", true)]);
+        assert_eq!(
+            got,
+            vec![("assets/logo.png", false), ("references/guide.md", true)]
+        );
         assert_eq!(read_body(main).unwrap(), "body\n");
     }
 }

@@ -4,6 +4,7 @@ pub mod diagnostic;
 pub mod frontmatter;
 pub mod library;
 pub mod listing;
+pub mod paths;
 pub mod rules;
 pub mod scan;
 pub mod skill;

@@ -16,6 +16,9 @@ use std::sync::Mutex;
 /// down; collections checked out from git nest them deeper (seven levels in real ones).
 pub const DEFAULT_MAX_DEPTH: usize = 8;
 
+/// Folders never holding skills: version control internals and package caches.
+const SKIPPED_DIRS: &[&str] = &[".git", ".hg", ".svn", "node_modules"];
+
 /// The first read of a SKILL.md; enough for nearly every frontmatter.
 const HEAD_BYTES: usize = 16 * 1024;
 /// The most read while looking for the closing `---`.
@@ -99,7 +102,7 @@ pub fn scan(roots: &[Root], opts: &ScanOptions) -> (Vec<Skill>, Vec<Diagnostic>)
                     return true;
                 }
                 let name = e.file_name().to_string_lossy();
-                !(name.starts_with('.') || name == "node_modules")
+                !SKIPPED_DIRS.contains(&name.as_ref())
             })
             .build_parallel();
         walker.run(|| {
@@ -109,10 +112,11 @@ pub fn scan(roots: &[Root], opts: &ScanOptions) -> (Vec<Skill>, Vec<Diagnostic>)
                 match entry {
                     Ok(e) => {
                         let is_file = e.file_type().is_some_and(|t| t.is_file());
-                        if is_file && e.file_name().to_str().is_some_and(is_skill_file) {
-                            if let Some(dir) = e.path().parent() {
-                                lock(found).push((ri, dir.to_path_buf(), e.path().to_path_buf()));
-                            }
+                        if is_file
+                            && e.file_name().to_str().is_some_and(is_skill_file)
+                            && let Some(dir) = e.path().parent()
+                        {
+                            lock(found).push((ri, dir.to_path_buf(), e.path().to_path_buf()));
                         }
                     }
                     Err(err) => push(problems, walk_problem(&err)),
@@ -297,8 +301,18 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         let r = t.path();
         write(&r.join("a/SKILL.md"), "---\nname: a\ndescription: d\n---\n");
-        write(&r.join("x/y/b/skill.md"), "---\nname: b\ndescription: d\n---\n");
-        write(&r.join(".git/c/SKILL.md"), "---\nname: c\ndescription: d\n---\n");
+        write(
+            &r.join("x/y/b/skill.md"),
+            "---\nname: b\ndescription: d\n---\n",
+        );
+        write(
+            &r.join(".github/f/SKILL.md"),
+            "---\nname: f\ndescription: d\n---\n",
+        );
+        write(
+            &r.join(".git/c/SKILL.md"),
+            "---\nname: c\ndescription: d\n---\n",
+        );
         write(&r.join("node_modules/d/SKILL.md"), "---\nname: d\n---\n");
         write(&r.join("e/Skill.md"), "---\nname: e\ndescription: d\n---\n");
         std::os::unix::fs::symlink(r, r.join("x/loop")).unwrap();
@@ -307,9 +321,17 @@ mod tests {
             &ScanOptions::default(),
         );
         let names: Vec<_> = skills.iter().map(|s| s.name.as_str()).collect();
-        assert_eq!(names, vec!["a", "e", "b"]);
-        assert!(skills[1].parse_diagnostics.iter().any(|d| d.rule == "skill-file-name"));
-        assert!(problems.iter().any(|d| d.rule == "symlink-cycle"), "{problems:?}");
+        assert_eq!(names, vec!["f", "a", "e", "b"]);
+        assert!(
+            skills[2]
+                .parse_diagnostics
+                .iter()
+                .any(|d| d.rule == "skill-file-name")
+        );
+        assert!(
+            problems.iter().any(|d| d.rule == "symlink-cycle"),
+            "{problems:?}"
+        );
     }
 
     #[test]

@@ -202,14 +202,32 @@ mod tests {
         let roots = default_roots(Some(&home), &sub);
         let got: Vec<_> = roots
             .iter()
-            .map(|r| (r.agent, r.scope, r.path.strip_prefix(tmp.path()).unwrap().to_path_buf()))
+            .map(|r| {
+                (
+                    r.agent,
+                    r.scope,
+                    r.path.strip_prefix(tmp.path()).unwrap().to_path_buf(),
+                )
+            })
             .collect();
         assert_eq!(
             got,
             vec![
-                (Agent::ClaudeCode, Scope::User, PathBuf::from("home/.claude/skills")),
-                (Agent::Opencode, Scope::User, PathBuf::from("home/.config/opencode/skills")),
-                (Agent::Codex, Scope::Project, PathBuf::from("outer/repo/.agents/skills")),
+                (
+                    Agent::ClaudeCode,
+                    Scope::User,
+                    PathBuf::from("home/.claude/skills")
+                ),
+                (
+                    Agent::Opencode,
+                    Scope::User,
+                    PathBuf::from("home/.config/opencode/skills")
+                ),
+                (
+                    Agent::Codex,
+                    Scope::Project,
+                    PathBuf::from("outer/repo/.agents/skills")
+                ),
             ]
         );
     }

@@ -1,0 +1,543 @@
+//! Frontmatter rules: known fields per profile, name and description checks.
+
+use super::Profile;
+use crate::core::diagnostic::{Diagnostic, Severity};
+use crate::core::skill::{Skill, SkillKind};
+use unicode_normalization::UnicodeNormalization;
+
+const SPEC_FIELDS: &[&str] = &[
+    "name",
+    "description",
+    "license",
+    "allowed-tools",
+    "metadata",
+    "compatibility",
+];
+const CLAUDE_FIELDS: &[&str] = &[
+    "when_to_use",
+    "argument-hint",
+    "disable-model-invocation",
+    "user-invocable",
+    "model",
+    "context",
+    "agent",
+    "hooks",
+    "paths",
+    "version",
+];
+
+pub const MAX_NAME: usize = 64;
+pub const MAX_DESCRIPTION: usize = 1024;
+pub const MAX_COMPATIBILITY: usize = 500;
+
+fn known(profile: Profile, key: &str) -> bool {
+    SPEC_FIELDS.contains(&key) || (profile == Profile::ClaudeCode && CLAUDE_FIELDS.contains(&key))
+}
+
+pub fn check(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let fm = &skill.frontmatter;
+    if !fm.parsed {
+        return out;
+    }
+    let unknown_sev = match profile {
+        Profile::Spec => Severity::Error,
+        Profile::ClaudeCode | Profile::Codex => Severity::Warning,
+        Profile::Opencode => Severity::Info,
+    };
+    for f in &fm.fields {
+        if !known(profile, &f.key) {
+            let what = match profile {
+                Profile::Spec => {
+                    "the spec allows only name, description, license, compatibility, metadata and allowed-tools; move it under `metadata:`"
+                }
+                Profile::ClaudeCode => {
+                    "Claude Code ignores it; move it under `metadata:` or remove it"
+                }
+                Profile::Codex => "Codex ignores it; move it under `metadata:` or remove it",
+                Profile::Opencode => "opencode ignores it",
+            };
+            out.push(
+                Diagnostic::new(
+                    "unknown-field",
+                    unknown_sev,
+                    format!("unknown field `{}`: {what}", f.key),
+                )
+                .at(f.line, 1),
+            );
+        }
+    }
+    if profile == Profile::Spec {
+        for &line in &fm.flow_style_lines {
+            out.push(
+                Diagnostic::new(
+                    "strict-yaml-flow",
+                    Severity::Warning,
+                    "flow-style YAML (`[a, b]` or `{a: b}`) is valid YAML, but the reference validator's strict parser rejects it: write the list or mapping in block style",
+                )
+                .at(line, 1),
+            );
+        }
+    }
+    name_rules(skill, profile, &mut out);
+    description_rules(skill, profile, &mut out);
+    if let Some(f) = fm.get("compatibility")
+        && let Some(c) = f.value.as_str()
+    {
+        let n = c.chars().count();
+        if n > MAX_COMPATIBILITY {
+            let sev = if profile == Profile::Spec {
+                Severity::Error
+            } else {
+                Severity::Warning
+            };
+            out.push(
+                Diagnostic::new(
+                    "compatibility-too-long",
+                    sev,
+                    format!("`compatibility` is {n} characters: keep it under {MAX_COMPATIBILITY}"),
+                )
+                .at(f.line, 1),
+            );
+        }
+    }
+    if skill.kind() == SkillKind::Executable {
+        let entry = fm.entry.as_deref().unwrap_or("execute.py");
+        if !skill.dir.join(entry).is_file() {
+            let sev = if profile == Profile::Spec {
+                Severity::Warning
+            } else {
+                Severity::Error
+            };
+            out.push(
+                Diagnostic::new(
+                    "executable-no-entry",
+                    sev,
+                    format!(
+                        "`type: executable` but `{entry}` is not in the skill folder: add the entry script or name it with `entry:`"
+                    ),
+                )
+                .at_line(fm.line_of("type")),
+            );
+        }
+    }
+    out
+}
+
+fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
+    let fm = &skill.frontmatter;
+    let line = fm.line_of("name");
+    let raw = match (&fm.name, fm.get("name")) {
+        (_, None) => {
+            out.push(
+                Diagnostic::new(
+                    "name-missing",
+                    Severity::Error,
+                    format!(
+                        "no `name` field: add `name: {}` (the folder name)",
+                        skill.dir_name()
+                    ),
+                )
+                .at(1, 1),
+            );
+            return;
+        }
+        (Some(n), _) if !n.trim().is_empty() => n,
+        (_, Some(f)) => {
+            if !f.value.is_array() && !f.value.is_object() {
+                out.push(
+                    Diagnostic::new(
+                        "name-missing",
+                        Severity::Error,
+                        format!("`name` is empty: write `name: {}`", skill.dir_name()),
+                    )
+                    .at_line(line),
+                );
+            }
+            return;
+        }
+    };
+    let name: String = raw.trim().nfkc().collect();
+    let len = name.chars().count();
+    if len > MAX_NAME {
+        out.push(
+            Diagnostic::new(
+                "name-too-long",
+                Severity::Error,
+                format!("the name is {len} characters: shorten it to {MAX_NAME} or fewer"),
+            )
+            .at_line(line),
+        );
+    }
+    let suggestion = kebab(&name);
+    // The spec admits any lowercase letter or digit; the agents' own loaders only ASCII.
+    let ascii_only = profile != Profile::Spec;
+    let bad_char = |c: char| {
+        !(c == '-'
+            || if ascii_only {
+                c.is_ascii_lowercase() || c.is_ascii_digit()
+            } else {
+                c.is_alphanumeric()
+            })
+    };
+    if name != name.to_lowercase() || name.chars().any(bad_char) {
+        out.push(
+            Diagnostic::new(
+                "name-format",
+                Severity::Error,
+                format!(
+                    "the name `{name}` must use only lowercase letters, digits and hyphens: write `{suggestion}`"
+                ),
+            )
+            .at_line(line),
+        );
+    }
+    if name.starts_with('-') || name.ends_with('-') || name.contains("--") {
+        out.push(
+            Diagnostic::new(
+                "name-hyphens",
+                Severity::Error,
+                format!(
+                    "the name `{name}` starts or ends with a hyphen or has two in a row: write `{suggestion}`"
+                ),
+            )
+            .at_line(line),
+        );
+    }
+    let dir: String = skill.dir_name().nfkc().collect();
+    if dir != name {
+        let sev = match profile {
+            Profile::Spec | Profile::Opencode => Severity::Error,
+            Profile::ClaudeCode | Profile::Codex => Severity::Warning,
+        };
+        out.push(
+            Diagnostic::new(
+                "name-directory",
+                sev,
+                format!("the name `{name}` differs from its folder `{dir}`: rename one to match the other"),
+            )
+            .at_line(line),
+        );
+    }
+    let lower = name.to_lowercase();
+    if let Some(word) = ["anthropic", "claude"]
+        .into_iter()
+        .find(|w| lower.contains(w))
+    {
+        let sev = if profile == Profile::ClaudeCode {
+            Severity::Error
+        } else {
+            Severity::Warning
+        };
+        out.push(
+            Diagnostic::new(
+                "name-reserved",
+                sev,
+                format!("the name holds the reserved word `{word}`, which Claude refuses: choose another name"),
+            )
+            .at_line(line),
+        );
+    }
+    if has_xml_tag(&name) {
+        out.push(
+            Diagnostic::new(
+                "name-xml",
+                Severity::Error,
+                "the name holds an XML tag: remove it",
+            )
+            .at_line(line),
+        );
+    }
+}
+
+/// The nearest valid name: lowercase ASCII words joined by single hyphens.
+pub fn kebab(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if c.is_alphanumeric() {
+            out.extend(c.to_lowercase());
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    out.trim_end_matches('-').to_string()
+}
+
+fn has_xml_tag(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.iter().enumerate().any(|(i, &c)| {
+        c == b'<'
+            && b.get(i + 1)
+                .is_some_and(|&n| n.is_ascii_alphabetic() || n == b'/')
+            && s[i..].contains('>')
+    })
+}
+
+const CUES: &[&str] = &[
+    "when", "whenever", "if", "use", "used", "for", "trigger", "triggers", "asks", "ask", "needs",
+    "need", "wants",
+];
+
+fn description_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
+    let fm = &skill.frontmatter;
+    let line = fm.line_of("description");
+    let Some(field) = fm.get("description") else {
+        out.push(
+            Diagnostic::new(
+                "description-missing",
+                Severity::Error,
+                "no `description` field: add one saying what the skill does and when to use it",
+            )
+            .at(1, 1),
+        );
+        return;
+    };
+    let desc = match &fm.description {
+        Some(d) if !d.trim().is_empty() => d,
+        _ => {
+            if !field.value.is_array() && !field.value.is_object() {
+                out.push(
+                    Diagnostic::new(
+                        "description-missing",
+                        Severity::Error,
+                        "`description` is empty: say what the skill does and when to use it",
+                    )
+                    .at_line(line),
+                );
+            }
+            return;
+        }
+    };
+    let len = desc.chars().count();
+    if len > MAX_DESCRIPTION {
+        out.push(
+            Diagnostic::new(
+                "description-too-long",
+                Severity::Error,
+                format!(
+                    "the description is {len} characters: cut it to {MAX_DESCRIPTION} or fewer (it is paid on every turn)"
+                ),
+            )
+            .at_line(line),
+        );
+    }
+    if has_xml_tag(desc) || desc.contains('<') || desc.contains('>') {
+        let sev = if profile == Profile::ClaudeCode {
+            Severity::Error
+        } else {
+            Severity::Warning
+        };
+        out.push(
+            Diagnostic::new(
+                "description-xml",
+                sev,
+                "the description holds angle brackets or XML tags, which break XML listings: reword without `<` and `>`",
+            )
+            .at_line(line),
+        );
+    }
+    let words: Vec<String> = desc
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let cue = words.iter().any(|w| CUES.contains(&w.as_str()))
+        || fm.when_to_use.is_some()
+        || !fm.triggers.is_empty();
+    if words.len() < 6 || (!cue && words.len() < 40) {
+        let why = if words.len() < 6 {
+            format!("only {} words", words.len())
+        } else {
+            "no cue saying when to use it".to_string()
+        };
+        out.push(
+            Diagnostic::new(
+                "description-generic",
+                Severity::Warning,
+                format!(
+                    "the description is too vague to trigger well ({why}): say what it does with concrete nouns and add \"Use when …\""
+                ),
+            )
+            .at_line(line),
+        );
+    }
+    let first_person = words.iter().take(12).any(|w| {
+        matches!(
+            w.as_str(),
+            "i" | "i'm" | "i'll" | "i've" | "me" | "my" | "we" | "we'll" | "our"
+        )
+    });
+    if first_person {
+        out.push(
+            Diagnostic::new(
+                "description-first-person",
+                Severity::Warning,
+                "the description speaks in the first person: the listing is read by the model, so write in the third person (\"Extracts…\", \"Use when…\")",
+            )
+            .at_line(line),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::frontmatter;
+    use crate::core::source::{Agent, Scope};
+    use std::path::PathBuf;
+
+    fn skill(dir: &str, text: &str) -> Skill {
+        let p = frontmatter::parse(text.as_bytes(), true);
+        let d = PathBuf::from("/lib").join(dir);
+        Skill {
+            name: p.frontmatter.name.clone().unwrap_or_default(),
+            skill_md: d.join("SKILL.md"),
+            dir: d,
+            root: PathBuf::from("/lib"),
+            agent: Agent::Path,
+            scope: Scope::Path,
+            frontmatter: p.frontmatter,
+            parse_diagnostics: p.diagnostics,
+            shadowed_by: None,
+            file_len: text.len() as u64,
+            body_line: p.layout.body_line,
+            body_offset: p.layout.body_offset as u64,
+            mtime_ns: 0,
+        }
+    }
+
+    fn ids(d: &[Diagnostic]) -> Vec<(&'static str, Severity)> {
+        d.iter().map(|d| (d.rule, d.severity)).collect()
+    }
+
+    const GOOD: &str =
+        "Extracts text and tables from PDF files. Use when the user asks about a PDF.";
+
+    #[test]
+    fn a_good_skill_has_no_findings() {
+        let s = skill(
+            "pdf",
+            &format!("---\nname: pdf\ndescription: {GOOD}\n---\n"),
+        );
+        for p in Profile::ALL {
+            assert_eq!(ids(&check(&s, p)), vec![], "{p}");
+        }
+    }
+
+    #[test]
+    fn name_rules_name_the_fix() {
+        let s = skill(
+            "Pdf Tool",
+            &format!("---\nname: Pdf Tool\ndescription: {GOOD}\n---\n"),
+        );
+        let d = check(&s, Profile::Spec);
+        assert_eq!(ids(&d), vec![("name-format", Severity::Error)]);
+        assert!(d[0].message.contains("`pdf-tool`"), "{}", d[0].message);
+        assert_eq!(d[0].line, Some(2));
+        let s = skill(
+            "x",
+            &format!("---\nname: -claude--x\ndescription: {GOOD}\n---\n"),
+        );
+        assert_eq!(
+            ids(&check(&s, Profile::ClaudeCode)),
+            vec![
+                ("name-hyphens", Severity::Error),
+                ("name-directory", Severity::Warning),
+                ("name-reserved", Severity::Error)
+            ]
+        );
+    }
+
+    #[test]
+    fn unicode_names_pass_the_spec_but_not_the_agents() {
+        let s = skill(
+            "données",
+            &format!("---\nname: données\ndescription: {GOOD}\n---\n"),
+        );
+        assert!(check(&s, Profile::Spec).is_empty());
+        assert_eq!(
+            ids(&check(&s, Profile::ClaudeCode)),
+            vec![("name-format", Severity::Error)]
+        );
+    }
+
+    #[test]
+    fn unknown_fields_depend_on_the_profile() {
+        let s = skill(
+            "pdf",
+            &format!("---\nname: pdf\ndescription: {GOOD}\nwhen_to_use: x\nmcp: [rube]\n---\n"),
+        );
+        assert_eq!(
+            ids(&check(&s, Profile::Spec)),
+            vec![
+                ("unknown-field", Severity::Error),
+                ("unknown-field", Severity::Error),
+                ("strict-yaml-flow", Severity::Warning)
+            ]
+        );
+        assert_eq!(
+            ids(&check(&s, Profile::ClaudeCode)),
+            vec![("unknown-field", Severity::Warning)]
+        );
+        assert_eq!(
+            ids(&check(&s, Profile::Opencode)),
+            vec![
+                ("unknown-field", Severity::Info),
+                ("unknown-field", Severity::Info)
+            ]
+        );
+    }
+
+    #[test]
+    fn description_rules() {
+        let long = "word ".repeat(300);
+        let s = skill(
+            "pdf",
+            &format!("---\nname: pdf\ndescription: {long}\n---\n"),
+        );
+        assert!(
+            ids(&check(&s, Profile::Spec)).contains(&("description-too-long", Severity::Error))
+        );
+        let s = skill("pdf", "---\nname: pdf\ndescription: PDF helper\n---\n");
+        assert_eq!(
+            ids(&check(&s, Profile::Spec)),
+            vec![("description-generic", Severity::Warning)]
+        );
+        let s = skill(
+            "pdf",
+            "---\nname: pdf\ndescription: I can read <b>PDF</b> files when you ask me to.\n---\n",
+        );
+        assert_eq!(
+            ids(&check(&s, Profile::ClaudeCode)),
+            vec![
+                ("description-xml", Severity::Error),
+                ("description-first-person", Severity::Warning)
+            ]
+        );
+        let s = skill("pdf", "---\nname: pdf\ndescription: \"\"\n---\n");
+        assert_eq!(
+            ids(&check(&s, Profile::Spec)),
+            vec![("description-missing", Severity::Error)]
+        );
+    }
+
+    #[test]
+    fn executable_without_entry() {
+        let s = skill(
+            "tool",
+            &format!("---\nname: tool\ndescription: {GOOD}\ntype: executable\n---\n"),
+        );
+        assert!(
+            ids(&check(&s, Profile::ClaudeCode))
+                .contains(&("executable-no-entry", Severity::Error))
+        );
+    }
+
+    #[test]
+    fn kebab_suggestions() {
+        assert_eq!(kebab("Agent Wallet"), "agent-wallet");
+        assert_eq!(kebab("SEO_Optimizer!"), "seo-optimizer");
+    }
+}

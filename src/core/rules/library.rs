@@ -1,0 +1,54 @@
+//! Library rules: the same name twice, and copies an agent will never load.
+
+use super::Profile;
+use crate::core::diagnostic::{Diagnostic, Severity};
+use crate::core::library::Library;
+use std::collections::HashMap;
+
+pub fn check(lib: &Library, _profile: Profile) -> Vec<(usize, Diagnostic)> {
+    let mut out = Vec::new();
+    let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, s) in lib.skills.iter().enumerate() {
+        by_name.entry(s.name.as_str()).or_default().push(i);
+    }
+    for (i, s) in lib.skills.iter().enumerate() {
+        if let Some(w) = s.shadowed_by {
+            let winner = &lib.skills[w];
+            out.push((
+                i,
+                Diagnostic::new(
+                    "shadowed",
+                    Severity::Warning,
+                    format!(
+                        "shadowed by {} ({} {}): {} loads that copy, not this one; rename or remove one of them",
+                        winner.dir.display(),
+                        winner.agent,
+                        winner.scope,
+                        winner.agent
+                    ),
+                ),
+            ));
+            continue;
+        }
+        let others: Vec<_> = by_name[s.name.as_str()]
+            .iter()
+            .filter(|&&j| j != i && lib.skills[j].agent != s.agent)
+            .map(|&j| format!("{} ({})", lib.skills[j].dir.display(), lib.skills[j].agent))
+            .collect();
+        if !others.is_empty() {
+            out.push((
+                i,
+                Diagnostic::new(
+                    "duplicate-name",
+                    Severity::Info,
+                    format!(
+                        "the name `{}` is also used by {}: keep the copies in sync or rename one",
+                        s.name,
+                        others.join(", ")
+                    ),
+                ),
+            ));
+        }
+    }
+    out
+}

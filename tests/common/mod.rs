@@ -1,0 +1,58 @@
+//! Shared helpers of the integration tests.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_skillscope"));
+    c.env("NO_COLOR", "1");
+    c
+}
+
+/// Runs the binary with isolated config and cache folders.
+pub fn run(args: &[&str], home: &Path) -> Output {
+    bin()
+        .args(args)
+        .env("SKILLSCOPE_CONFIG_DIR", home.join("config"))
+        .env("SKILLSCOPE_CACHE_DIR", home.join("cache"))
+        .env("HOME", home)
+        .current_dir(home)
+        .output()
+        .expect("the binary runs")
+}
+
+pub fn demo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/skills")
+}
+
+/// The real-world corpus, when this checkout has it next to it.
+pub fn corpus() -> Option<PathBuf> {
+    let p = std::env::var_os("SKILLSCOPE_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+    if p.is_dir() {
+        Some(p)
+    } else {
+        eprintln!(
+            "skipping: the skill corpus is not at {} (set SKILLSCOPE_CORPUS to run this test)",
+            p.display()
+        );
+        None
+    }
+}
+
+pub fn write(p: &Path, s: &str) {
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, s).unwrap();
+}
+
+pub fn json(out: &Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not JSON ({e}): {}\nstderr: {}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
