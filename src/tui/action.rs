@@ -57,6 +57,8 @@ pub enum Action {
     /// Leave the filter box and clear the filter.
     ClearFilter,
     CycleSort,
+    /// Judge the skills by the next agent profile's rules.
+    CycleProfile,
     /// Open the detail (narrow terminals) or move the focus into it (wide ones).
     Open,
     /// Scroll the detail pane.

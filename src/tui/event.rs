@@ -1,7 +1,8 @@
 //! The one event type the app loop reads: input, ticks, worker results and file-system changes
 //! all arrive on the same channel.
 
-use crate::core::Library;
+use crate::core::rules::Profile;
+use crate::core::{Diagnostic, Library};
 use ratatui::crossterm::event as ct;
 use std::path::PathBuf;
 use std::sync::mpsc::Sender;
@@ -21,6 +22,12 @@ pub enum Event {
 #[derive(Debug)]
 pub enum JobEvent {
     Rescanned(Box<Library>),
+    /// Every skill's diagnostics under a profile, index-aligned with the library.
+    Checked {
+        generation: u64,
+        profile: Profile,
+        diagnostics: Vec<Vec<Diagnostic>>,
+    },
     /// The file watcher could not start or lost track of something.
     WatchProblem(String),
 }

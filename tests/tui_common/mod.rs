@@ -75,11 +75,13 @@ pub fn harness_with(roots: &[&Path], w: u16, h: u16, theme: Theme) -> Harness {
         tx,
     );
     app.resize(w, h);
-    Harness {
+    let mut h = Harness {
         app,
         rx,
         roots: roots.iter().map(|p| p.to_path_buf()).collect(),
-    }
+    };
+    h.settle();
+    h
 }
 
 impl Harness {
@@ -104,6 +106,25 @@ impl Harness {
     pub fn pump(&mut self, ms: u64) {
         while let Ok(ev) = self.rx.recv_timeout(std::time::Duration::from_millis(ms)) {
             self.app.handle(ev);
+        }
+    }
+
+    /// Handles worker results until the workers started so far are done: rules checked.
+    pub fn settle(&mut self) {
+        self.wait_until(|app| app.checked);
+    }
+
+    /// Handles events until `done` holds; fails after 20 s.
+    pub fn wait_until(&mut self, done: impl Fn(&App) -> bool) {
+        let start = std::time::Instant::now();
+        while !done(&self.app) {
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(20),
+                "workers never finished"
+            );
+            if let Ok(ev) = self.rx.recv_timeout(std::time::Duration::from_millis(50)) {
+                self.app.handle(ev);
+            }
         }
     }
 

@@ -7,6 +7,7 @@ pub mod list;
 use crate::cli::LibraryArgs;
 use crate::core::Library;
 use crate::core::diagnostic::{Counts, Diagnostic};
+use crate::core::rules::Profile;
 use crate::core::skill::Skill;
 use crate::core::watch::{self, Change, Watch};
 use crate::tui::action::{Action, Screen};
@@ -101,7 +102,12 @@ pub struct App {
     pub help: Option<u16>,
     pub list: SkillList,
     pub costs: Vec<Costs>,
+    /// Each skill's diagnostics: the parse findings at first, every rule's once checked.
+    pub diags: Vec<Vec<Diagnostic>>,
     pub diag_counts: Vec<Counts>,
+    pub profile: Profile,
+    /// The rules of `profile` have run on the current library.
+    pub checked: bool,
     pub enabled: Vec<bool>,
     pub detail: Option<Detail>,
     pub detail_scroll: u16,
@@ -130,7 +136,10 @@ impl App {
             help: None,
             list: SkillList::default(),
             costs: Vec::new(),
+            diags: Vec::new(),
             diag_counts: Vec::new(),
+            profile: Profile::default(),
+            checked: false,
             enabled: Vec::new(),
             detail: None,
             detail_scroll: 0,
@@ -157,17 +166,34 @@ impl App {
         let keep = self.list.selected_dir(&self.lib);
         let n = lib.skills.len();
         self.generation += 1;
-        self.diag_counts = lib
+        self.diags = lib
             .skills
             .iter()
-            .map(|s| Counts::of(diagnostics(s)))
+            .map(|s| s.parse_diagnostics.clone())
             .collect();
+        self.diag_counts = self.diags.iter().map(Counts::of).collect();
+        self.checked = false;
         self.enabled = vec![true; n];
         self.costs = vec![Costs::default(); n];
         self.lib = Arc::new(lib);
         self.list.refresh(&self.lib, &self.costs, &self.diag_counts);
         self.list.select_dir(&self.lib, keep.as_deref());
         self.after_move();
+        self.run_checks();
+    }
+
+    fn run_checks(&mut self) {
+        jobs::check(
+            Arc::clone(&self.lib),
+            self.profile,
+            self.generation,
+            self.tx.clone(),
+        );
+    }
+
+    /// The diagnostics shown for a skill (by library index).
+    pub fn diagnostics(&self, skill: usize) -> &[Diagnostic] {
+        self.diags.get(skill).map_or(&[], Vec::as_slice)
     }
 
     fn start_watch(&mut self) {
@@ -273,6 +299,22 @@ impl App {
                     self.request_rescan();
                 }
             }
+            JobEvent::Checked {
+                generation,
+                profile,
+                diagnostics,
+            } => {
+                if generation != self.generation || profile != self.profile {
+                    return;
+                }
+                self.diag_counts = diagnostics.iter().map(Counts::of).collect();
+                self.diags = diagnostics;
+                self.checked = true;
+                if self.list.sort == list::Sort::Diagnostics {
+                    self.list.refresh(&self.lib, &self.costs, &self.diag_counts);
+                    self.after_move();
+                }
+            }
             JobEvent::WatchProblem(e) => {
                 self.set_status(format!("file watcher: {e}"), true);
                 self.request_rescan();
@@ -370,6 +412,13 @@ impl App {
                     self.list.refresh(&self.lib, &self.costs, &self.diag_counts);
                     self.after_move();
                 }
+            }
+            Action::CycleProfile => {
+                let all = Profile::ALL;
+                let i = all.iter().position(|p| *p == self.profile).unwrap_or(0);
+                self.profile = all[(i + 1) % all.len()];
+                self.checked = false;
+                self.run_checks();
             }
             Action::CycleSort => {
                 self.list.sort = self.list.sort.next();
@@ -542,9 +591,4 @@ impl App {
             _ => {}
         }
     }
-}
-
-/// The diagnostics shown for a skill.
-pub fn diagnostics(skill: &Skill) -> &[Diagnostic] {
-    &skill.parse_diagnostics
 }

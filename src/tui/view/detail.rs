@@ -4,7 +4,7 @@
 use crate::core::frontmatter::compact;
 use crate::core::skill::Skill;
 use crate::tui::app::detail::human_bytes;
-use crate::tui::app::{self, App, Mode};
+use crate::tui::app::{App, Mode};
 use crate::tui::view::{skills, tokens, truncate};
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -149,8 +149,17 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
         }
     }
 
-    let diags = app::diagnostics(skill);
-    section(&mut out, &format!("Diagnostics ({})", diags.len()), app);
+    let diags = app.diagnostics(idx);
+    let pending = if app.checked { "" } else { " …" };
+    section(
+        &mut out,
+        &format!(
+            "Diagnostics ({}, {} rules){pending}",
+            diags.len(),
+            app.profile
+        ),
+        app,
+    );
     if diags.is_empty() {
         out.push(Line::from(Span::styled("  none", t.dim())));
     }

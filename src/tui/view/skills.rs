@@ -33,7 +33,12 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             l1_text
         )),
     ]);
-    let mut bottom = vec![Span::raw(format!(" sort: {} ", app.list.sort.label()))];
+    let checking = if app.checked { "" } else { "…" };
+    let mut bottom = vec![Span::raw(format!(
+        " sort: {} · rules: {}{checking} ",
+        app.list.sort.label(),
+        app.profile
+    ))];
     if app.mode == Mode::Filter || !app.list.filter.is_empty() {
         let cursor = if app.mode == Mode::Filter { "▏" } else { "" };
         bottom.push(Span::styled(
