@@ -6,7 +6,7 @@ use insta::assert_snapshot;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 use ratatui::style::{Color, Modifier};
 use skillscope::tui::theme::Theme;
-use tui_common::{fixture, harness, harness_with, write};
+use tui_common::{fixture, harness, harness_scanning, harness_with, write};
 
 #[test]
 fn skills_list_at_80x24() {
@@ -248,4 +248,27 @@ fn toggling_changes_the_header_count() {
     let screen = h.screen();
     assert!(screen.contains("3/4 enabled"), "{screen}");
     assert!(screen.contains("○"), "{screen}");
+}
+
+#[test]
+fn first_frame_comes_before_the_scan_and_the_list_follows() {
+    let t = tempfile::tempdir().unwrap();
+    fixture(t.path());
+    let mut h = harness_scanning(&[t.path()], 80, 12);
+    let first = h.screen();
+    assert!(first.contains("Reading skills from [ROOT0]…"), "{first}");
+    assert!(first.contains("scanning…"), "{first}");
+    assert_snapshot!(first);
+    // Keys work before the library is there.
+    h.key(KeyCode::Char('j'))
+        .key(KeyCode::Char(' '))
+        .key(KeyCode::Char('?'));
+    assert!(h.screen().contains("Show every key"));
+    h.key(KeyCode::Esc);
+    h.wait_until(|app| app.loaded && app.checked);
+    let list = h.screen();
+    assert!(
+        list.contains("4/4 enabled") && list.contains("weather"),
+        "{list}"
+    );
 }

@@ -26,9 +26,8 @@ const TICK: Duration = Duration::from_millis(200);
 /// Runs the app until the user quits. The terminal is restored on every way out, panics
 /// included.
 pub fn run(args: LibraryArgs) -> anyhow::Result<()> {
-    let lib = args.load();
     let (tx, rx) = mpsc::channel();
-    let mut app = App::new(args, lib, Options::default(), tx.clone());
+    let mut app = App::scanning(args, Options::default(), tx.clone());
     install_panic_hook();
     let mut terminal = ratatui::try_init().context("cannot set up the terminal")?;
     // Without mouse capture the app still works; the wheel then scrolls the terminal.

@@ -58,6 +58,29 @@ pub fn harness(roots: &[&Path], w: u16, h: u16) -> Harness {
     harness_with(roots, w, h, Theme::plain())
 }
 
+/// An app that scans on a worker, as the binary starts; nothing is handled yet.
+pub fn harness_scanning(roots: &[&Path], w: u16, h: u16) -> Harness {
+    let args = LibraryArgs {
+        paths: roots.iter().map(|p| p.to_path_buf()).collect(),
+        max_depth: 8,
+    };
+    let (tx, rx) = mpsc::channel();
+    let mut app = App::scanning(
+        args,
+        Options {
+            theme: Theme::plain(),
+            watch: false,
+        },
+        tx,
+    );
+    app.resize(w, h);
+    Harness {
+        app,
+        rx,
+        roots: roots.iter().map(|p| p.to_path_buf()).collect(),
+    }
+}
+
 pub fn harness_with(roots: &[&Path], w: u16, h: u16, theme: Theme) -> Harness {
     let args = LibraryArgs {
         paths: roots.iter().map(|p| p.to_path_buf()).collect(),

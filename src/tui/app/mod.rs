@@ -118,6 +118,9 @@ pub struct App {
     pub ticks: u64,
     pub quit: bool,
     pub rescanning: bool,
+    /// A library has arrived (the first scan is done).
+    pub loaded: bool,
+    want_watch: bool,
     /// A change arrived while a rescan ran: scan again when it ends.
     pub rescan_again: bool,
     tx: Sender<Event>,
@@ -125,8 +128,23 @@ pub struct App {
 }
 
 impl App {
+    /// An app over a library already read.
     pub fn new(args: LibraryArgs, lib: Library, opts: Options, tx: Sender<Event>) -> App {
-        let mut app = App {
+        let mut app = App::empty(args, opts, tx);
+        app.set_library(lib);
+        app
+    }
+
+    /// An app whose library is read on a worker: the first frame comes at once and the list
+    /// fills in when the scan is done.
+    pub fn scanning(args: LibraryArgs, opts: Options, tx: Sender<Event>) -> App {
+        let mut app = App::empty(args, opts, tx);
+        app.request_rescan();
+        app
+    }
+
+    fn empty(args: LibraryArgs, opts: Options, tx: Sender<Event>) -> App {
+        App {
             args,
             lib: Arc::new(Library::default()),
             generation: 0,
@@ -151,14 +169,11 @@ impl App {
             quit: false,
             rescanning: false,
             rescan_again: false,
+            loaded: false,
+            want_watch: opts.watch,
             tx,
             watch: None,
-        };
-        app.set_library(lib);
-        if opts.watch {
-            app.start_watch();
         }
-        app
     }
 
     /// Replaces the library (first load or rescan), keeping the selection on the same folder.
@@ -180,6 +195,10 @@ impl App {
         self.list.select_dir(&self.lib, keep.as_deref());
         self.after_move();
         self.run_checks();
+        self.loaded = true;
+        if self.want_watch && self.watch.is_none() {
+            self.start_watch();
+        }
     }
 
     fn run_checks(&mut self) {

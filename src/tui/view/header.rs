@@ -51,7 +51,12 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     }
     let mut right = Vec::new();
     if app.rescanning {
-        right.push(Span::styled("rescanning… ", t.dim()));
+        let word = if app.loaded {
+            "rescanning… "
+        } else {
+            "scanning… "
+        };
+        right.push(Span::styled(word, t.dim()));
     }
     if app.lib.demo {
         right.push(Span::styled(

@@ -24,14 +24,19 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         (n, p) if p > 0 => format!("{}+…", thousands(n)),
         (n, _) => thousands(n),
     };
-    let title = Line::from(vec![
-        Span::styled(" Skills ", t.title()),
-        Span::raw(format!(
+    let summary = if app.loaded {
+        format!(
             "{}/{} enabled · L1 {} tok ",
             app.enabled_count(),
             lib.skills.len(),
             l1_text
-        )),
+        )
+    } else {
+        "… ".to_string()
+    };
+    let title = Line::from(vec![
+        Span::styled(" Skills ", t.title()),
+        Span::raw(summary),
     ]);
     let checking = if app.checked { "" } else { "…" };
     let mut bottom = vec![Span::raw(format!(
@@ -210,6 +215,28 @@ pub fn highlighted(
 
 fn empty(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme;
+    if !app.loaded {
+        let paths: Vec<String> = app
+            .args
+            .paths
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        let from = if paths.is_empty() {
+            "every agent's skill folders".to_string()
+        } else {
+            paths.join(", ")
+        };
+        let lines = vec![
+            Line::from(""),
+            Line::from(Span::styled(
+                format!("  Reading skills from {from}…"),
+                t.dim(),
+            )),
+        ];
+        frame.render_widget(Paragraph::new(lines), area);
+        return;
+    }
     let mut lines = vec![
         Line::from(""),
         Line::from(Span::styled("  No skills found.", t.title())),
