@@ -1,11 +1,307 @@
-//! `skillscope probe`.
+//! `skillscope probe`: run `--help-json` of executable skills in a sandbox, and check scripts.
 
-use crate::cli::LibraryArgs;
+use crate::cli::{LibraryArgs, note_demo, use_color};
+use crate::core::probe::{self, ProbeOptions, ProbeReport, Verdict};
+use crate::core::{Severity, SkillKind};
+use anyhow::Context;
 use clap::Args;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 #[derive(Debug, Args)]
-pub struct ProbeArgs {}
+pub struct ProbeArgs {
+    /// Seconds an entry script may take to answer before its process group is killed.
+    #[arg(long, value_name = "SECS", default_value = "10", value_parser = parse_secs)]
+    pub timeout: Duration,
+    /// Print one JSON document instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Also check every file under each skill's scripts/: shebang, run bit, interpreter.
+    #[arg(long)]
+    pub scripts: bool,
+    /// With --scripts: also run each script's `--help` in the sandbox (it runs their code).
+    #[arg(long, requires = "scripts")]
+    pub smoke: bool,
+    /// Probes run at once (default: the number of cores, at most 4).
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+}
 
-pub fn run(_args: ProbeArgs, _library: LibraryArgs) -> anyhow::Result<i32> {
-    anyhow::bail!("not built yet")
+fn parse_secs(s: &str) -> Result<Duration, String> {
+    let secs: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    if !secs.is_finite() || secs <= 0.0 || secs > 86_400.0 {
+        return Err(format!(
+            "`{s}`: the timeout must be above 0 and at most 86400 seconds"
+        ));
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
+/// The JSON document `probe --json` prints.
+#[derive(Debug, Serialize)]
+struct Document<'a> {
+    timeout_ms: u64,
+    skills: &'a [ProbeReport],
+    summary: Summary,
+}
+
+#[derive(Debug, Default, Serialize)]
+struct Summary {
+    /// Executable skills whose `--help-json` ran.
+    probed: usize,
+    ok: usize,
+    failed: usize,
+    /// Count of each verdict, by name.
+    verdicts: BTreeMap<&'static str, usize>,
+    script_errors: usize,
+    script_warnings: usize,
+    elapsed_ms: u64,
+}
+
+impl Summary {
+    fn of(reports: &[ProbeReport], elapsed: Duration) -> Summary {
+        let mut s = Summary {
+            elapsed_ms: u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX),
+            ..Summary::default()
+        };
+        for r in reports {
+            if let Some(v) = &r.verdict {
+                s.probed += 1;
+                *s.verdicts.entry(v.name()).or_default() += 1;
+                if v.is_ok() {
+                    s.ok += 1;
+                } else {
+                    s.failed += 1;
+                }
+            }
+            for d in &r.diagnostics {
+                match d.severity {
+                    Severity::Error => s.script_errors += 1,
+                    Severity::Warning => s.script_warnings += 1,
+                    Severity::Info => {}
+                }
+            }
+        }
+        s
+    }
+}
+
+pub fn run(args: ProbeArgs, library: LibraryArgs) -> anyhow::Result<i32> {
+    let lib = library.load();
+    note_demo(&lib);
+    let indices: Vec<usize> = lib
+        .skills
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| args.scripts || s.kind() == SkillKind::Executable)
+        .map(|(i, _)| i)
+        .collect();
+    if indices.is_empty() {
+        eprintln!(
+            "skillscope: no executable skills among {} skill(s); `--scripts` checks the scripts of all",
+            lib.len()
+        );
+    }
+
+    // Ctrl-C (or a closed terminal) stops the probes, which kills their process groups: they are
+    // not in the terminal's foreground group and would otherwise outlive this process. A second
+    // Ctrl-C exits at once.
+    let cancel = Arc::new(AtomicBool::new(false));
+    for sig in [
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+    ] {
+        signal_hook::flag::register_conditional_shutdown(sig, 130, Arc::clone(&cancel))
+            .context("cannot install the signal handler")?;
+        signal_hook::flag::register(sig, Arc::clone(&cancel))
+            .context("cannot install the signal handler")?;
+    }
+    let opts = ProbeOptions {
+        timeout: args.timeout,
+        jobs: args.jobs.unwrap_or(0),
+        scripts: args.scripts,
+        smoke: args.smoke,
+        cancel: Some(Arc::clone(&cancel)),
+        ..ProbeOptions::default()
+    };
+    let start = Instant::now();
+    let reports = probe::probe_all(&lib, &indices, &opts, &|_, _| {});
+    let summary = Summary::of(&reports, start.elapsed());
+    if cancel.load(Ordering::Relaxed) {
+        eprintln!("skillscope: probe interrupted; every started probe was killed");
+        return Ok(130);
+    }
+
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let doc = Document {
+            timeout_ms: u64::try_from(args.timeout.as_millis()).unwrap_or(u64::MAX),
+            skills: &reports,
+            summary,
+        };
+        serde_json::to_writer_pretty(&mut out, &doc)?;
+        writeln!(out)?;
+        return Ok(exit_code(&doc.summary));
+    }
+    write_text(&mut out, &reports, &summary, use_color())?;
+    Ok(exit_code(&summary))
+}
+
+fn exit_code(s: &Summary) -> i32 {
+    i32::from(s.failed > 0 || s.script_errors > 0)
+}
+
+/// ANSI styles, or nothing when colour is off.
+struct Paint(bool);
+
+impl Paint {
+    fn wrap(&self, code: &str, text: &str) -> String {
+        if self.0 {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    }
+
+    fn verdict(&self, v: &Verdict, padded: &str) -> String {
+        let code = match v {
+            Verdict::Ok => "32",
+            Verdict::Cancelled => "33",
+            _ => "1;31",
+        };
+        self.wrap(code, padded)
+    }
+
+    fn severity(&self, s: Severity, padded: &str) -> String {
+        let code = match s {
+            Severity::Error => "31",
+            Severity::Warning => "33",
+            Severity::Info => "2",
+        };
+        self.wrap(code, padded)
+    }
+}
+
+const NAME_WIDTH: usize = 28;
+
+fn write_text(
+    out: &mut impl Write,
+    reports: &[ProbeReport],
+    summary: &Summary,
+    color: bool,
+) -> std::io::Result<()> {
+    let paint = Paint(color);
+    let width = reports
+        .iter()
+        .map(|r| r.skill.chars().count())
+        .max()
+        .unwrap_or(0)
+        .min(NAME_WIDTH);
+    for r in reports {
+        let name = fit(&r.skill, width);
+        match &r.verdict {
+            Some(v) => {
+                let word = paint.verdict(v, &format!("{:<14}", v.name()));
+                writeln!(out, "{word} {name:<width$}  {}", detail(r, v))?;
+            }
+            None if r.diagnostics.is_empty() => continue,
+            None => {
+                let word = paint.wrap("2", &format!("{:<14}", "scripts"));
+                writeln!(
+                    out,
+                    "{word} {name:<width$}  not executable; scripts checked"
+                )?;
+            }
+        }
+        for d in &r.diagnostics {
+            let sev = paint.severity(d.severity, &format!("{:<7}", d.severity.to_string()));
+            writeln!(out, "    {sev} {:<22} {}", d.rule, d.message)?;
+        }
+    }
+    let mut line = format!(
+        "{} probed in {:.1} s: {} ok, {} failed",
+        summary.probed,
+        summary.elapsed_ms as f64 / 1000.0,
+        summary.ok,
+        summary.failed
+    );
+    let failures: Vec<String> = summary
+        .verdicts
+        .iter()
+        .filter(|(k, _)| **k != "ok")
+        .map(|(k, n)| format!("{k} {n}"))
+        .collect();
+    if !failures.is_empty() {
+        line.push_str(&format!(" ({})", failures.join(", ")));
+    }
+    if reports.iter().any(|r| !r.diagnostics.is_empty()) || summary.script_errors > 0 {
+        line.push_str(&format!(
+            "; scripts: {} error(s), {} warning(s)",
+            summary.script_errors, summary.script_warnings
+        ));
+    }
+    writeln!(out, "{line}")
+}
+
+/// The detail after the verdict: for a pass, what answered and what the schema weighs.
+fn detail(r: &ProbeReport, v: &Verdict) -> String {
+    let entry = r
+        .entry
+        .as_ref()
+        .and_then(|e| e.file_name())
+        .map(|n| n.to_string_lossy().into_owned());
+    let mut s = match (v, &entry) {
+        (Verdict::Ok, Some(e)) => format!(
+            "`{e}` answered in {} ms; schema {} bytes",
+            r.elapsed_ms,
+            r.schema_text.as_ref().map_or(0, String::len)
+        ),
+        _ => v.detail(),
+    };
+    match (v, r.killed_descendants) {
+        (_, 0) => {}
+        (Verdict::Timeout { .. } | Verdict::Cancelled, n) => {
+            s.push_str(&format!(" ({n} descendant process(es) too)"));
+        }
+        (_, n) => s.push_str(&format!("; killed {n} process(es) it left running")),
+    }
+    s
+}
+
+/// `name` cut to `width` characters with `…`.
+fn fit(name: &str, width: usize) -> String {
+    if name.chars().count() <= width {
+        return name.to_string();
+    }
+    let mut s: String = name.chars().take(width.saturating_sub(1)).collect();
+    s.push('…');
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timeout_accepts_fractions_and_refuses_nonsense() {
+        assert_eq!(parse_secs("2").unwrap(), Duration::from_secs(2));
+        assert_eq!(parse_secs("0.5").unwrap(), Duration::from_millis(500));
+        for bad in ["0", "-1", "nan", "inf", "ten", "1e9"] {
+            assert!(parse_secs(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn long_names_are_cut_with_an_ellipsis() {
+        assert_eq!(fit("abcdef", 4), "abc…");
+        assert_eq!(fit("abc", 4), "abc");
+    }
 }

@@ -5,6 +5,7 @@ pub mod frontmatter;
 pub mod library;
 pub mod listing;
 pub mod paths;
+pub mod probe;
 pub mod rules;
 pub mod scan;
 pub mod skill;

@@ -111,12 +111,23 @@ pub fn scan(roots: &[Root], opts: &ScanOptions) -> (Vec<Skill>, Vec<Diagnostic>)
             Box::new(move |entry| {
                 match entry {
                     Ok(e) => {
-                        let is_file = e.file_type().is_some_and(|t| t.is_file());
-                        if is_file
-                            && e.file_name().to_str().is_some_and(is_skill_file)
-                            && let Some(dir) = e.path().parent()
-                        {
-                            lock(found).push((ri, dir.to_path_buf(), e.path().to_path_buf()));
+                        let named = e.file_name().to_str().is_some_and(is_skill_file);
+                        let ft = e.file_type();
+                        if named && ft.is_some_and(|t| t.is_file()) {
+                            if let Some(dir) = e.path().parent() {
+                                lock(found).push((ri, dir.to_path_buf(), e.path().to_path_buf()));
+                            }
+                        } else if named && !ft.is_some_and(|t| t.is_dir()) {
+                            // A pipe or device would block a reader: say so instead of opening it.
+                            push(
+                                problems,
+                                Diagnostic::new(
+                                    "skill-file-not-regular",
+                                    Severity::Error,
+                                    "this SKILL.md is not a regular file (a pipe, socket or device): replace it with a text file",
+                                )
+                                .in_file(e.path()),
+                            );
                         }
                     }
                     Err(err) => push(problems, walk_problem(&err)),

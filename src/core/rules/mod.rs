@@ -101,6 +101,31 @@ pub const RULES: &[RuleInfo] = &[
         summary: "the skill file is not spelled SKILL.md",
     },
     RuleInfo {
+        id: "skill-file-not-regular",
+        family: "file",
+        summary: "SKILL.md is a pipe, socket or device",
+    },
+    RuleInfo {
+        id: "root-missing",
+        family: "file",
+        summary: "a folder given to read does not exist",
+    },
+    RuleInfo {
+        id: "root-not-a-folder",
+        family: "file",
+        summary: "a path given to read is neither a folder nor a SKILL.md",
+    },
+    RuleInfo {
+        id: "symlink-cycle",
+        family: "file",
+        summary: "a symlink leads back to a folder above it",
+    },
+    RuleInfo {
+        id: "walk-error",
+        family: "file",
+        summary: "a folder or link could not be read",
+    },
+    RuleInfo {
         id: "skill-file-duplicate",
         family: "file",
         summary: "SKILL.md and skill.md side by side",

@@ -1,0 +1,521 @@
+//! Probes of executable skills: run the entry script's `--help-json` in a sandbox and judge the
+//! answer, and check the health of the scripts a skill ships. Only ever on explicit request.
+
+mod interpreter;
+mod sandbox;
+mod schema;
+mod scripts;
+
+use crate::core::diagnostic::{Diagnostic, Severity};
+use crate::core::library::Library;
+use crate::core::skill::{Skill, SkillKind};
+use serde::Serialize;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+pub use sandbox::Ending;
+
+/// How long an entry script may take to answer `--help-json`.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+/// Bytes kept of stdout and of stderr each.
+pub const OUTPUT_CAP: usize = 1024 * 1024;
+/// The entry script of an executable skill that names none in its frontmatter.
+pub const DEFAULT_ENTRY: &str = "execute.py";
+/// Most probes run at once: each is mostly waiting, but some are busy interpreters.
+const MAX_JOBS: usize = 4;
+const MIB: f64 = 1024.0 * 1024.0;
+
+#[derive(Debug, Clone)]
+pub struct ProbeOptions {
+    pub timeout: Duration,
+    pub output_cap: usize,
+    /// Probes run at once; 0 means the number of cores, at most 4.
+    pub jobs: usize,
+    /// Also check every file under `scripts/` (shebang, run bit, interpreter).
+    pub scripts: bool,
+    /// With `scripts`: also run each script's `--help` in the sandbox.
+    pub smoke: bool,
+    /// Set to stop: running probes are killed (verdict `cancelled`), waiting ones never start.
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Default for ProbeOptions {
+    fn default() -> Self {
+        ProbeOptions {
+            timeout: DEFAULT_TIMEOUT,
+            output_cap: OUTPUT_CAP,
+            jobs: 0,
+            scripts: false,
+            smoke: false,
+            cancel: None,
+        }
+    }
+}
+
+impl ProbeOptions {
+    pub fn jobs(&self) -> usize {
+        if self.jobs > 0 {
+            return self.jobs;
+        }
+        std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(MAX_JOBS)
+    }
+
+    fn cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+}
+
+/// What the `--help-json` probe of one executable skill found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Verdict {
+    /// A well-formed tool schema whose name is the skill's.
+    Ok,
+    /// No answer before the timeout; the whole process group was killed.
+    Timeout { after_ms: u64 },
+    /// The run was stopped by the caller before it answered.
+    Cancelled,
+    /// Exited with a non-zero code or was killed by a signal of its own.
+    Crashed {
+        exit_code: Option<i32>,
+        signal: Option<String>,
+        stderr_tail: String,
+    },
+    /// stdout is not one JSON value.
+    NotJson {
+        at_byte: usize,
+        offending: String,
+        error: String,
+    },
+    /// JSON, but not `{"name", "description", "parameters": {"type": "object", …}}`.
+    BadSchema { key: String, problem: String },
+    /// The schema's `name` is not the skill's name.
+    NameMismatch { expected: String, found: String },
+    /// The entry script is missing (or not a file inside the skill folder).
+    NoEntry { entry: String, why: String },
+    /// Nothing can run the entry script.
+    NoInterpreter { interpreter: String, why: String },
+}
+
+impl Verdict {
+    /// The verdict's stable name, as in the JSON `kind`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Verdict::Ok => "ok",
+            Verdict::Timeout { .. } => "timeout",
+            Verdict::Cancelled => "cancelled",
+            Verdict::Crashed { .. } => "crashed",
+            Verdict::NotJson { .. } => "not-json",
+            Verdict::BadSchema { .. } => "bad-schema",
+            Verdict::NameMismatch { .. } => "name-mismatch",
+            Verdict::NoEntry { .. } => "no-entry",
+            Verdict::NoInterpreter { .. } => "no-interpreter",
+        }
+    }
+
+    pub fn is_ok(&self) -> bool {
+        matches!(self, Verdict::Ok)
+    }
+
+    /// The rule id of the diagnostic this verdict becomes (`probe-timeout`, …).
+    pub fn rule(&self) -> &'static str {
+        match self {
+            Verdict::Ok => "probe-ok",
+            Verdict::Timeout { .. } => "probe-timeout",
+            Verdict::Cancelled => "probe-cancelled",
+            Verdict::Crashed { .. } => "probe-crashed",
+            Verdict::NotJson { .. } => "probe-not-json",
+            Verdict::BadSchema { .. } => "probe-bad-schema",
+            Verdict::NameMismatch { .. } => "probe-name-mismatch",
+            Verdict::NoEntry { .. } => "probe-no-entry",
+            Verdict::NoInterpreter { .. } => "probe-no-interpreter",
+        }
+    }
+
+    /// One line saying what happened and, for failures, what to fix.
+    pub fn detail(&self) -> String {
+        match self {
+            Verdict::Ok => "answered with a valid tool schema".to_string(),
+            Verdict::Timeout { after_ms } => format!(
+                "no answer within {:.1} s: killed with its process group",
+                *after_ms as f64 / 1000.0
+            ),
+            Verdict::Cancelled => "stopped before it answered".to_string(),
+            Verdict::Crashed {
+                exit_code,
+                signal,
+                stderr_tail,
+            } => {
+                let how = match (exit_code, signal) {
+                    (Some(c), _) => format!("exit code {c}"),
+                    (None, Some(s)) => format!("killed by {s}"),
+                    (None, None) => "no exit status".to_string(),
+                };
+                match stderr_tail.lines().rev().find(|l| !l.trim().is_empty()) {
+                    Some(last) => format!("{how}; stderr ends: {}", last.trim()),
+                    None => format!("{how}; nothing on stderr"),
+                }
+            }
+            Verdict::NotJson {
+                at_byte,
+                offending,
+                error,
+            } if offending.is_empty() => format!("stdout is not JSON ({error}) at byte {at_byte}"),
+            Verdict::NotJson {
+                at_byte,
+                offending,
+                error,
+            } => format!("stdout is not JSON ({error}); at byte {at_byte}: \"{offending}\""),
+            Verdict::BadSchema { key, problem } => format!("schema `{key}` {problem}"),
+            Verdict::NameMismatch { expected, found } => {
+                format!(
+                    "schema is named \"{found}\" but the skill is \"{expected}\": make them equal"
+                )
+            }
+            Verdict::NoEntry { entry, why } => {
+                format!("entry script `{entry}` {why}")
+            }
+            Verdict::NoInterpreter { why, .. } => why.clone(),
+        }
+    }
+}
+
+/// Everything a probe learned about one skill.
+#[derive(Debug, Clone, Serialize)]
+pub struct ProbeReport {
+    pub skill: String,
+    pub dir: PathBuf,
+    pub kind: SkillKind,
+    /// The entry script, when the skill is executable and it was found.
+    pub entry: Option<PathBuf>,
+    /// The command as run (program, arguments), for the user to repeat it.
+    pub command: Vec<String>,
+    /// `None` when `--help-json` was not run: the skill is not executable.
+    pub verdict: Option<Verdict>,
+    pub exit_code: Option<i32>,
+    pub elapsed_ms: u64,
+    pub stdout_bytes: u64,
+    pub stderr_bytes: u64,
+    /// The process id of the entry script, which was also its process group id.
+    pub pid: Option<u32>,
+    /// Processes it left or spawned that were still alive at the end and were killed.
+    pub killed_descendants: u32,
+    /// The schema as an agent registers it (compact JSON), whenever stdout was JSON. Its token
+    /// count is part of the skill's L3: `tokens::count(encoding, schema_text)`.
+    pub schema_text: Option<String>,
+    /// Script health findings (with `scripts`), each with its file.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl ProbeReport {
+    fn new(skill: &Skill) -> ProbeReport {
+        ProbeReport {
+            skill: skill.name.clone(),
+            dir: skill.dir.clone(),
+            kind: skill.kind(),
+            entry: None,
+            command: Vec::new(),
+            verdict: None,
+            exit_code: None,
+            elapsed_ms: 0,
+            stdout_bytes: 0,
+            stderr_bytes: 0,
+            pid: None,
+            killed_descendants: 0,
+            schema_text: None,
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// The `--help-json` probe ran and did not pass.
+    pub fn probe_failed(&self) -> bool {
+        self.verdict.as_ref().is_some_and(|v| !v.is_ok())
+    }
+
+    /// The text whose tokens the schema adds to the skill's L3, when there is a schema.
+    pub fn l3_schema_text(&self) -> Option<&str> {
+        self.schema_text.as_deref()
+    }
+
+    /// The verdict as a diagnostic on the entry script (an error unless it is `ok`), for
+    /// views that list findings.
+    pub fn verdict_diagnostic(&self) -> Option<Diagnostic> {
+        let v = self.verdict.as_ref()?;
+        let severity = match v {
+            Verdict::Ok => Severity::Info,
+            Verdict::Cancelled => Severity::Warning,
+            _ => Severity::Error,
+        };
+        let d = Diagnostic::new(v.rule(), severity, v.detail());
+        Some(match &self.entry {
+            Some(e) => d.in_file(e),
+            None => d,
+        })
+    }
+}
+
+/// Probes the given skills of a library, several at once, and calls `on_done` with the index and
+/// report of each as it finishes (from the probing threads). Blocks until all are done, so run it
+/// on a worker. Reports come back in the order of `indices`; indices out of range are skipped,
+/// and so are skills not started before a cancel.
+pub fn probe_all(
+    lib: &Library,
+    indices: &[usize],
+    opts: &ProbeOptions,
+    on_done: &(dyn Fn(usize, &ProbeReport) + Sync),
+) -> Vec<ProbeReport> {
+    let todo: Vec<usize> = indices
+        .iter()
+        .copied()
+        .filter(|&i| i < lib.skills.len())
+        .collect();
+    let slots: Vec<Mutex<Option<ProbeReport>>> = todo.iter().map(|_| Mutex::new(None)).collect();
+    let next = AtomicUsize::new(0);
+    let work = || {
+        loop {
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&i) = todo.get(k) else { break };
+            if opts.cancelled() {
+                break;
+            }
+            let report = probe_skill(&lib.skills[i], opts);
+            on_done(i, &report);
+            *slots[k].lock().unwrap_or_else(PoisonError::into_inner) = Some(report);
+        }
+    };
+    std::thread::scope(|s| {
+        let mut started = 0;
+        for _ in 0..opts.jobs().min(todo.len()) {
+            let spawned = std::thread::Builder::new()
+                .name("probe".into())
+                .spawn_scoped(s, work);
+            if spawned.is_ok() {
+                started += 1;
+            }
+        }
+        // Without any thread to spare, probe here rather than not at all.
+        if started == 0 {
+            work();
+        }
+    });
+    slots
+        .into_iter()
+        .filter_map(|m| m.into_inner().unwrap_or_else(PoisonError::into_inner))
+        .collect()
+}
+
+/// Probes one skill: `--help-json` when it is executable, and its scripts when asked.
+pub fn probe_skill(skill: &Skill, opts: &ProbeOptions) -> ProbeReport {
+    let mut report = ProbeReport::new(skill);
+    if skill.kind() == SkillKind::Executable {
+        let verdict = help_json(skill, opts, &mut report);
+        report.verdict = Some(verdict);
+    }
+    if opts.scripts {
+        report.diagnostics = scripts::check(skill, opts);
+    }
+    report
+}
+
+/// The entry script a skill names, or the default.
+pub fn entry_name(skill: &Skill) -> &str {
+    skill
+        .frontmatter
+        .entry
+        .as_deref()
+        .filter(|e| !e.trim().is_empty())
+        .unwrap_or(DEFAULT_ENTRY)
+}
+
+fn help_json(skill: &Skill, opts: &ProbeOptions, report: &mut ProbeReport) -> Verdict {
+    let name = entry_name(skill);
+    let (dir, entry) = match locate_entry(&skill.dir, name) {
+        Ok(found) => found,
+        Err(why) => {
+            return Verdict::NoEntry {
+                entry: name.to_string(),
+                why,
+            };
+        }
+    };
+    report.entry = Some(entry.clone());
+    let head = match interpreter::read_head(&entry) {
+        Ok(h) => h,
+        Err(e) => {
+            return Verdict::NoEntry {
+                entry: name.to_string(),
+                why: format!("cannot be read: {e}"),
+            };
+        }
+    };
+    let inv = match interpreter::resolve(&entry, &head, &interpreter::search_path()) {
+        Ok(inv) => inv,
+        Err(m) => {
+            return Verdict::NoInterpreter {
+                interpreter: m.wanted,
+                why: m.why,
+            };
+        }
+    };
+    let mut args: Vec<OsString> = inv.args;
+    if !inv.direct {
+        args.push(entry.clone().into_os_string());
+    }
+    args.push(OsString::from("--help-json"));
+    report.command = std::iter::once(inv.program.as_os_str())
+        .chain(args.iter().map(OsString::as_os_str))
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let spec = sandbox::RunSpec {
+        program: inv.program.clone(),
+        args,
+        cwd: dir,
+        timeout: opts.timeout,
+        output_cap: opts.output_cap,
+    };
+    let out = match sandbox::run(&spec, opts.cancel.as_deref()) {
+        Ok(o) => o,
+        Err(e) => {
+            return Verdict::NoInterpreter {
+                interpreter: inv.program.to_string_lossy().into_owned(),
+                why: format!("`{}` cannot be started: {e}", inv.program.display()),
+            };
+        }
+    };
+    report.pid = Some(out.pid);
+    report.exit_code = out.exit_code();
+    report.elapsed_ms = u64::try_from(out.elapsed.as_millis()).unwrap_or(u64::MAX);
+    report.stdout_bytes = out.stdout.total;
+    report.stderr_bytes = out.stderr.total;
+    report.killed_descendants = out.killed_descendants;
+    judge(skill, &out, opts, report)
+}
+
+/// Finds the entry script inside the skill folder: (the folder, the script), both canonical. The
+/// error says why there is none.
+fn locate_entry(dir: &Path, name: &str) -> Result<(PathBuf, PathBuf), String> {
+    let dir = dir
+        .canonicalize()
+        .map_err(|e| format!("cannot be looked for: the skill folder is unreadable ({e})"))?;
+    let path = match dir.join(name).canonicalize() {
+        Ok(p) => p,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let hint = if name == DEFAULT_ENTRY {
+                " (name another one with `entry:` in the frontmatter)"
+            } else {
+                ""
+            };
+            return Err(format!("is not in the skill folder{hint}"));
+        }
+        Err(e) => return Err(format!("cannot be read: {e}")),
+    };
+    if !path.starts_with(&dir) {
+        return Err("points outside the skill folder".to_string());
+    }
+    if !path.is_file() {
+        return Err("is not a file".to_string());
+    }
+    Ok((dir, path))
+}
+
+fn judge(
+    skill: &Skill,
+    out: &sandbox::Outcome,
+    opts: &ProbeOptions,
+    report: &mut ProbeReport,
+) -> Verdict {
+    match out.ending {
+        Ending::TimedOut => {
+            return Verdict::Timeout {
+                after_ms: u64::try_from(opts.timeout.as_millis()).unwrap_or(u64::MAX),
+            };
+        }
+        Ending::Cancelled => return Verdict::Cancelled,
+        Ending::Exited => {}
+    }
+    if out.exit_code() != Some(0) {
+        return Verdict::Crashed {
+            exit_code: out.exit_code(),
+            signal: out.signal().map(signal_name),
+            stderr_tail: stderr_tail(&out.stderr.bytes),
+        };
+    }
+    if out.stdout.truncated() {
+        let over = format!(
+            "{:.1} MiB on stdout, over the {:.1} MiB a schema may take",
+            out.stdout.total as f64 / MIB,
+            opts.output_cap as f64 / MIB
+        );
+        // Show where the kept part goes wrong, unless it is fine up to the cut.
+        return match schema::parse(&out.stdout.bytes) {
+            Err(e) if !e.eof => Verdict::NotJson {
+                at_byte: e.at_byte,
+                offending: e.offending,
+                error: format!("{}; {over}", e.error),
+            },
+            _ => Verdict::NotJson {
+                at_byte: out.stdout.bytes.len(),
+                offending: schema::snippet(&[]),
+                error: over,
+            },
+        };
+    }
+    let value = match schema::parse(&out.stdout.bytes) {
+        Ok(v) => v,
+        Err(e) => {
+            return Verdict::NotJson {
+                at_byte: e.at_byte,
+                offending: e.offending,
+                error: e.error,
+            };
+        }
+    };
+    report.schema_text = serde_json::to_string(&value).ok();
+    match schema::check(&value) {
+        Err(bad) => Verdict::BadSchema {
+            key: bad.key,
+            problem: bad.problem,
+        },
+        Ok(found) if found != skill.name => Verdict::NameMismatch {
+            expected: skill.name.clone(),
+            found: found.to_string(),
+        },
+        Ok(_) => Verdict::Ok,
+    }
+}
+
+/// The last lines of stderr (at most 5 lines, 400 characters), lossy.
+pub(crate) fn stderr_tail(b: &[u8]) -> String {
+    let start = b.len().saturating_sub(4096);
+    let text = String::from_utf8_lossy(&b[start..]);
+    let lines: Vec<&str> = text.trim_end().lines().collect();
+    let kept = lines[lines.len().saturating_sub(5)..].join("\n");
+    let n = kept.chars().count();
+    if n > 400 {
+        let cut: String = kept.chars().skip(n - 400).collect();
+        format!("…{cut}")
+    } else {
+        kept
+    }
+}
+
+/// `": <last line of stderr>"`, or nothing when stderr is empty.
+pub(crate) fn tail(b: &[u8]) -> String {
+    let t = stderr_tail(b);
+    match t.lines().rev().find(|l| !l.trim().is_empty()) {
+        Some(l) => format!(": {}", l.trim()),
+        None => String::new(),
+    }
+}
+
+pub(crate) fn signal_name(sig: i32) -> String {
+    nix::sys::signal::Signal::try_from(sig)
+        .map_or_else(|_| format!("signal {sig}"), |s| s.as_str().to_string())
+}

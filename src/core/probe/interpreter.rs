@@ -1,0 +1,282 @@
+//! Which program runs a script: its `#!` line read the way Linux reads it, else its extension,
+//! else the file itself when it is a compiled executable.
+
+use std::ffi::{OsStr, OsString};
+use std::io::Read;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+/// How a script is started: `program args… script`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Invocation {
+    pub program: PathBuf,
+    /// Arguments that go between the program and the script (from the `#!` line).
+    pub args: Vec<OsString>,
+    /// The program runs the file itself (a compiled executable): the script is not passed again.
+    pub direct: bool,
+}
+
+/// Why no program was found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Missing {
+    /// What was looked for (`python3`, `/usr/local/bin/node`), or empty when nothing names one.
+    pub wanted: String,
+    pub why: String,
+}
+
+/// The first line of a script, as far as it concerns us.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Head {
+    /// The text after `#!`, when the file starts with it.
+    pub shebang: Option<String>,
+    /// The file is a compiled executable (ELF).
+    pub binary: bool,
+}
+
+/// Reads the head of a file: at most one line of 256 bytes, as the kernel does.
+pub fn read_head(path: &Path) -> std::io::Result<Head> {
+    let mut buf = [0u8; 256];
+    let mut file = std::fs::File::open(path)?;
+    let mut n = 0;
+    while n < buf.len() {
+        match file.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    // A byte-order mark before `#!` hides the line from the kernel, so it is not skipped here.
+    let bytes = &buf[..n];
+    let shebang = bytes.strip_prefix(b"#!").map(|rest| {
+        let line = rest.split(|&b| b == b'\n').next().unwrap_or_default();
+        String::from_utf8_lossy(line)
+            .trim_end_matches('\r')
+            .to_string()
+    });
+    Ok(Head {
+        shebang,
+        binary: bytes.starts_with(b"\x7FELF"),
+    })
+}
+
+/// The interpreter agents use for a script without a `#!` line, by extension.
+pub fn by_extension(path: &Path) -> Option<&'static str> {
+    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+    Some(match ext.as_str() {
+        "py" => "python3",
+        "sh" => "sh",
+        "bash" => "bash",
+        "zsh" => "zsh",
+        "js" | "mjs" | "cjs" => "node",
+        "rb" => "ruby",
+        "pl" => "perl",
+        "php" => "php",
+        "lua" => "lua",
+        "r" => "Rscript",
+        _ => return None,
+    })
+}
+
+/// Finds how to run `script` with the programs on `path_var`.
+pub fn resolve(script: &Path, head: &Head, path_var: &OsStr) -> Result<Invocation, Missing> {
+    if let Some(line) = &head.shebang {
+        return from_shebang(line, path_var);
+    }
+    if let Some(name) = by_extension(script) {
+        return match which(name, path_var) {
+            Some(program) => Ok(Invocation {
+                program,
+                args: Vec::new(),
+                direct: false,
+            }),
+            None => Err(Missing {
+                wanted: name.to_string(),
+                why: format!("`{name}` (chosen by the file extension) is not on PATH"),
+            }),
+        };
+    }
+    if head.binary && is_executable(script) {
+        return Ok(Invocation {
+            program: script.to_path_buf(),
+            args: Vec::new(),
+            direct: true,
+        });
+    }
+    Err(Missing {
+        wanted: String::new(),
+        why: "no `#!` line and no known extension: add a line such as `#!/usr/bin/env python3`"
+            .to_string(),
+    })
+}
+
+/// Reads a `#!` line the way Linux does: the interpreter path, then at most one argument holding
+/// the rest of the line. `env` is followed to the program it names (`-S` splits its arguments).
+fn from_shebang(line: &str, path_var: &OsStr) -> Result<Invocation, Missing> {
+    let line = line.trim_start_matches([' ', '\t']);
+    let (interp, rest) = match line.find([' ', '\t']) {
+        Some(i) => (&line[..i], line[i..].trim_matches([' ', '\t'])),
+        None => (line, ""),
+    };
+    if interp.is_empty() {
+        return Err(Missing {
+            wanted: String::new(),
+            why: "the `#!` line names no interpreter".to_string(),
+        });
+    }
+    let is_env = Path::new(interp).file_name() == Some(OsStr::new("env"));
+    if !is_env {
+        let program = locate(interp, path_var).ok_or_else(|| Missing {
+            wanted: interp.to_string(),
+            why: format!("`{interp}` (from the `#!` line) does not exist or cannot be run"),
+        })?;
+        let args = if rest.is_empty() {
+            Vec::new()
+        } else {
+            vec![OsString::from(rest)]
+        };
+        return Ok(Invocation {
+            program,
+            args,
+            direct: false,
+        });
+    }
+    // `env` without -S receives the rest of the line as one word, so `env python3 -u` looks for
+    // a program literally named "python3 -u", as it does on Linux.
+    let words: Vec<&str> = match rest.strip_prefix("-S") {
+        Some(split) => split.split_whitespace().collect(),
+        None if rest.is_empty() => Vec::new(),
+        None => vec![rest],
+    };
+    let mut words = words
+        .into_iter()
+        .skip_while(|w| w.starts_with('-') || (w.contains('=') && !w.starts_with('/')));
+    let Some(name) = words.next() else {
+        return Err(Missing {
+            wanted: "env".to_string(),
+            why: "the `#!/usr/bin/env` line names no program".to_string(),
+        });
+    };
+    let program = which(name, path_var).ok_or_else(|| Missing {
+        wanted: name.to_string(),
+        why: format!("`{name}` (from the `#!` line) is not on PATH"),
+    })?;
+    Ok(Invocation {
+        program,
+        args: words.map(OsString::from).collect(),
+        direct: false,
+    })
+}
+
+fn locate(program: &str, path_var: &OsStr) -> Option<PathBuf> {
+    let p = Path::new(program);
+    if p.is_absolute() {
+        is_executable(p).then(|| p.to_path_buf())
+    } else {
+        which(program, path_var)
+    }
+}
+
+/// The first executable file called `name` in the folders of `path_var`.
+pub fn which(name: &str, path_var: &OsStr) -> Option<PathBuf> {
+    if name.is_empty() || name.contains('/') {
+        return locate_absolute(name);
+    }
+    std::env::split_paths(path_var)
+        .filter(|dir| !dir.as_os_str().is_empty())
+        .map(|dir| dir.join(name))
+        .find(|p| is_executable(p))
+}
+
+fn locate_absolute(name: &str) -> Option<PathBuf> {
+    let p = Path::new(name);
+    (p.is_absolute() && is_executable(p)).then(|| p.to_path_buf())
+}
+
+/// A regular file with at least one execute bit.
+pub fn is_executable(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// The PATH given to probed programs: the caller's own, or a conventional one when unset.
+pub fn search_path() -> OsString {
+    std::env::var_os("PATH").unwrap_or_else(|| "/usr/local/bin:/usr/bin:/bin".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shebang(line: &str) -> Result<Invocation, Missing> {
+        let head = Head {
+            shebang: Some(line.to_string()),
+            binary: false,
+        };
+        resolve(Path::new("x"), &head, &search_path())
+    }
+
+    #[test]
+    fn env_line_finds_the_program_on_path() {
+        let inv = shebang("/usr/bin/env sh").unwrap();
+        assert_eq!(inv.program.file_name().unwrap(), "sh");
+        assert!(inv.program.is_absolute());
+        assert!(inv.args.is_empty());
+    }
+
+    #[test]
+    fn env_dash_s_splits_arguments() {
+        let inv = shebang("/usr/bin/env -S sh -e -u").unwrap();
+        assert_eq!(inv.program.file_name().unwrap(), "sh");
+        assert_eq!(inv.args, vec![OsString::from("-e"), OsString::from("-u")]);
+    }
+
+    #[test]
+    fn env_without_dash_s_takes_the_rest_as_one_name_like_linux() {
+        let err = shebang("/usr/bin/env sh -e").unwrap_err();
+        assert_eq!(err.wanted, "sh -e");
+    }
+
+    #[test]
+    fn absolute_interpreter_keeps_its_single_argument() {
+        let inv = shebang(" /bin/sh -e -x").unwrap();
+        assert_eq!(inv.program, PathBuf::from("/bin/sh"));
+        assert_eq!(inv.args, vec![OsString::from("-e -x")]);
+    }
+
+    #[test]
+    fn missing_interpreters_are_named() {
+        assert_eq!(
+            shebang("/nonexistent/python9").unwrap_err().wanted,
+            "/nonexistent/python9"
+        );
+        assert_eq!(
+            shebang("/usr/bin/env no-such-program-here")
+                .unwrap_err()
+                .wanted,
+            "no-such-program-here"
+        );
+        assert_eq!(shebang("").unwrap_err().wanted, "");
+    }
+
+    #[test]
+    fn extension_picks_the_interpreter_when_there_is_no_shebang() {
+        let inv = resolve(Path::new("a/run.sh"), &Head::default(), &search_path()).unwrap();
+        assert_eq!(inv.program.file_name().unwrap(), "sh");
+        let err = resolve(Path::new("a/run.sh"), &Head::default(), OsStr::new("")).unwrap_err();
+        assert_eq!(err.wanted, "sh");
+        let err = resolve(Path::new("a/run"), &Head::default(), &search_path()).unwrap_err();
+        assert!(err.why.contains("#!"), "{}", err.why);
+    }
+
+    #[test]
+    fn head_reads_the_first_line_only() {
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join("s");
+        std::fs::write(&p, "#!/bin/sh -e\r\necho hi\n").unwrap();
+        let h = read_head(&p).unwrap();
+        assert_eq!(h.shebang.as_deref(), Some("/bin/sh -e"));
+        assert!(!h.binary);
+        std::fs::write(&p, "\u{feff}#!/bin/sh\n").unwrap();
+        assert_eq!(read_head(&p).unwrap().shebang, None);
+    }
+}
