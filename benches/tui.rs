@@ -84,6 +84,19 @@ fn bench(c: &mut Criterion) {
             t4 - t0
         );
     }
+    for _ in 0..3 {
+        let t0 = Instant::now();
+        let (tx, rx) = mpsc::channel();
+        let mut app = App::scanning(args.clone(), options(), tx);
+        wait_loaded(&mut app, &rx);
+        let t1 = Instant::now();
+        drain(&mut app, &rx);
+        eprintln!(
+            "scan on a worker until loaded: {:?}; checked after {:?}",
+            t1 - t0,
+            t0.elapsed()
+        );
+    }
     let mut g = c.benchmark_group("tui");
     g.sample_size(10).measurement_time(Duration::from_secs(10));
 

@@ -272,3 +272,64 @@ fn first_frame_comes_before_the_scan_and_the_list_follows() {
         "{list}"
     );
 }
+
+#[test]
+fn probes_run_only_when_asked_and_show_a_verdict_per_skill() {
+    use std::os::unix::fs::PermissionsExt;
+    let t = tempfile::tempdir().unwrap();
+    fixture(t.path());
+    let clock = t.path().join("clock");
+    write(
+        &clock.join("SKILL.md"),
+        "---\nname: clock\ndescription: Tell the time when the user asks what time it is.\ntype: executable\nentry: run.sh\n---\nRun it.\n",
+    );
+    write(
+        &clock.join("run.sh"),
+        "#!/bin/sh\necho '{\"name\":\"clock\",\"description\":\"Tell the time.\",\"parameters\":{\"type\":\"object\",\"properties\":{}}}'\n",
+    );
+    std::fs::set_permissions(clock.join("run.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let broken = t.path().join("failing");
+    write(
+        &broken.join("SKILL.md"),
+        "---\nname: failing\ndescription: Always fails when asked for its schema.\ntype: executable\nentry: run.sh\n---\n",
+    );
+    write(&broken.join("run.sh"), "#!/bin/sh\necho boom >&2\nexit 3\n");
+    std::fs::set_permissions(
+        broken.join("run.sh"),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .unwrap();
+
+    let mut h = harness(&[t.path()], 100, 30);
+    h.key(KeyCode::Char('4'));
+    let before = h.screen();
+    assert!(
+        before.contains("3 executable skills. Nothing runs until you press r."),
+        "{before}"
+    );
+    assert!(before.contains("not run"), "{before}");
+    assert!(h.app.checks.reports.is_empty());
+
+    h.key(KeyCode::Char('r'));
+    assert!(h.app.checks.running());
+    assert!(h.screen().contains("probing 0/3"));
+    h.wait_until(|app| !app.checks.running());
+    let after = h.screen();
+    assert!(after.contains("3/3 probed, 2 failed"), "{after}");
+    let line = |name: &str| {
+        after
+            .lines()
+            .find(|l| l.contains(name))
+            .unwrap_or("")
+            .to_string()
+    };
+    assert!(
+        line("clock").contains("✓") && line("clock").contains(" ok "),
+        "{after}"
+    );
+    assert!(
+        line("failing").contains("✗") && line("failing").contains("crashed"),
+        "{after}"
+    );
+    assert!(line("failing").contains("exit code 3"), "{after}");
+}

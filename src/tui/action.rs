@@ -69,6 +69,8 @@ pub enum Action {
     CycleWindow,
     /// Run the `--help-json` probe on executable skills.
     RunChecks,
+    /// Stop the probes that are running.
+    CancelChecks,
     /// Write a toggle through to an agent's own settings file (after a confirmation).
     AgentToggle,
     Confirm,

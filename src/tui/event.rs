@@ -1,6 +1,7 @@
 //! The one event type the app loop reads: input, ticks, worker results and file-system changes
 //! all arrive on the same channel.
 
+use crate::core::probe::ProbeReport;
 use crate::core::rules::Profile;
 use crate::core::{Diagnostic, Library};
 use ratatui::crossterm::event as ct;
@@ -27,6 +28,15 @@ pub enum JobEvent {
         generation: u64,
         profile: Profile,
         diagnostics: Vec<Vec<Diagnostic>>,
+    },
+    /// One skill's `--help-json` probe finished.
+    Probed {
+        generation: u64,
+        report: Box<ProbeReport>,
+    },
+    /// Every probe asked for has finished (or was cancelled).
+    ProbesDone {
+        generation: u64,
     },
     /// The file watcher could not start or lost track of something.
     WatchProblem(String),

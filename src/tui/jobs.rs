@@ -3,9 +3,11 @@
 
 use crate::cli::LibraryArgs;
 use crate::core::Library;
+use crate::core::probe::{self, ProbeOptions};
 use crate::core::rules::{self, CheckOptions, Profile};
 use crate::tui::event::{Event, JobEvent};
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::Sender;
 
 /// Reads the library again and sends it back whole.
@@ -31,5 +33,30 @@ pub fn check(lib: Arc<Library>, profile: Profile, generation: u64, tx: Sender<Ev
             profile,
             diagnostics,
         }));
+    });
+}
+
+/// Runs `--help-json` on the given skills (several at once, each sandboxed by the probe module)
+/// and reports each as it finishes. Setting `cancel` kills the running ones.
+pub fn probe(
+    lib: Arc<Library>,
+    indices: Vec<usize>,
+    cancel: Arc<AtomicBool>,
+    generation: u64,
+    tx: Sender<Event>,
+) {
+    std::thread::spawn(move || {
+        let opts = ProbeOptions {
+            cancel: Some(cancel),
+            ..ProbeOptions::default()
+        };
+        let report_tx = tx.clone();
+        probe::probe_all(&lib, &indices, &opts, &move |_, report| {
+            let _ = report_tx.send(Event::Job(JobEvent::Probed {
+                generation,
+                report: Box::new(report.clone()),
+            }));
+        });
+        let _ = tx.send(Event::Job(JobEvent::ProbesDone { generation }));
     });
 }

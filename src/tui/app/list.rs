@@ -39,13 +39,11 @@ impl Sort {
     }
 }
 
-/// One visible row: the skill's index in the library and, under a filter, the positions (in
-/// chars) of the name's matched characters.
+/// One listed row: the skill's index in the library and its filter score.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Row {
     pub skill: usize,
     pub score: i64,
-    pub hits: Vec<usize>,
 }
 
 #[derive(Debug, Default)]
@@ -56,6 +54,9 @@ pub struct SkillList {
     pub offset: usize,
     pub filter: String,
     pub sort: Sort,
+    /// The last filter and the skills it matched: a longer filter can only match fewer, so
+    /// typing narrows this set instead of matching the whole library again.
+    narrowed: Option<(String, Vec<usize>)>,
 }
 
 impl SkillList {
@@ -64,25 +65,31 @@ impl SkillList {
     pub fn refresh(&mut self, lib: &Library, costs: &[Costs], diags: &[Counts]) {
         let keep = self.selected_dir(lib);
         let matcher = SkimMatcherV2::default();
-        let pattern = self.filter.trim();
+        let pattern = self.filter.trim().to_string();
         let mut rows: Vec<Row> = if pattern.is_empty() {
+            self.narrowed = None;
             (0..lib.skills.len())
-                .map(|skill| Row {
-                    skill,
-                    score: 0,
-                    hits: Vec::new(),
-                })
+                .map(|skill| Row { skill, score: 0 })
                 .collect()
         } else {
-            lib.skills
-                .iter()
-                .enumerate()
-                .filter_map(|(skill, s)| {
+            let candidates: Vec<usize> = match self.narrowed.take() {
+                Some((prev, matched)) if pattern.starts_with(&prev) => matched,
+                _ => (0..lib.skills.len()).collect(),
+            };
+            let rows: Vec<Row> = candidates
+                .into_iter()
+                .filter_map(|skill| {
+                    let name = &lib.skills.get(skill)?.name;
+                    if !subsequence(name, &pattern) {
+                        return None;
+                    }
                     matcher
-                        .fuzzy_indices(&s.name, pattern)
-                        .map(|(score, hits)| Row { skill, score, hits })
+                        .fuzzy_match(name, &pattern)
+                        .map(|score| Row { skill, score })
                 })
-                .collect()
+                .collect();
+            self.narrowed = Some((pattern.clone(), rows.iter().map(|r| r.skill).collect()));
+            rows
         };
         let name = |r: &Row| lib.skills[r.skill].name.as_str();
         let dir = |r: &Row| lib.skills[r.skill].dir.as_path();
@@ -110,6 +117,11 @@ impl SkillList {
         });
         self.rows = rows;
         self.select_dir(lib, keep.as_deref());
+    }
+
+    /// Forgets what the last filter matched (the library changed).
+    pub fn invalidate(&mut self) {
+        self.narrowed = None;
     }
 
     pub fn selected_skill(&self) -> Option<usize> {
@@ -170,5 +182,78 @@ impl SkillList {
         } else if height > 0 && self.selected >= self.offset + height {
             self.selected = self.offset + height - 1;
         }
+    }
+}
+
+/// Whether every char of `pattern` appears in `name` in order, ignoring case: a cheap test that
+/// every fuzzy match passes, so most names never reach the matcher.
+fn subsequence(name: &str, pattern: &str) -> bool {
+    let mut hay = name.chars().flat_map(char::to_lowercase);
+    pattern
+        .chars()
+        .flat_map(char::to_lowercase)
+        .filter(|c| !c.is_whitespace())
+        .all(|p| hay.any(|h| h == p))
+}
+
+/// The positions (in chars) of the characters of `name` that `pattern` matched, for
+/// highlighting the rows on screen.
+pub fn hits(name: &str, pattern: &str) -> Vec<usize> {
+    let pattern = pattern.trim();
+    if pattern.is_empty() {
+        return Vec::new();
+    }
+    SkimMatcherV2::default()
+        .fuzzy_indices(name, pattern)
+        .map(|(_, h)| h)
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::scan::ScanOptions;
+    use crate::core::source::{Agent, Root, Scope};
+
+    #[test]
+    fn typing_narrows_and_erasing_widens_the_filter() {
+        let t = tempfile::tempdir().unwrap();
+        for n in ["pdf-tools", "pdf-forms", "docx", "spreadsheet"] {
+            let d = t.path().join(n);
+            std::fs::create_dir_all(&d).unwrap();
+            std::fs::write(
+                d.join("SKILL.md"),
+                format!("---\nname: {n}\ndescription: d\n---\n"),
+            )
+            .unwrap();
+        }
+        let lib = Library::load(
+            vec![Root::new(t.path(), Agent::Path, Scope::Path)],
+            &ScanOptions::default(),
+        );
+        let mut list = SkillList::default();
+        let names = |l: &SkillList| -> Vec<String> {
+            let mut v: Vec<String> = l
+                .rows
+                .iter()
+                .map(|r| lib.skills[r.skill].name.clone())
+                .collect();
+            v.sort();
+            v
+        };
+        for (filter, want) in [
+            ("p", vec!["pdf-forms", "pdf-tools", "spreadsheet"]),
+            ("pdf", vec!["pdf-forms", "pdf-tools"]),
+            ("pdft", vec!["pdf-tools"]),
+            ("pd", vec!["pdf-forms", "pdf-tools", "spreadsheet"]),
+            ("PDF", vec![]),
+            ("", vec!["docx", "pdf-forms", "pdf-tools", "spreadsheet"]),
+        ] {
+            list.filter = filter.to_string();
+            list.refresh(&lib, &[], &[]);
+            assert_eq!(names(&list), want, "filter {filter:?}");
+        }
+        assert_eq!(hits("pdf-tools", "ptl"), vec![0, 4, 7]);
+        assert!(subsequence("Pdf-Tools", "pdft") && !subsequence("docx", "dox x"));
     }
 }

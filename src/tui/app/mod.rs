@@ -1,6 +1,7 @@
 //! The app's state and its one update function: every key, click, tick, worker result and file
 //! change goes through [`App::handle`].
 
+pub mod checks;
 pub mod detail;
 pub mod list;
 
@@ -112,6 +113,7 @@ pub struct App {
     pub detail: Option<Detail>,
     pub detail_scroll: u16,
     pub prompt: PromptSettings,
+    pub checks: checks::Checks,
     pub test: TestBox,
     pub status: Option<Status>,
     pub size: Rect,
@@ -162,6 +164,7 @@ impl App {
             detail: None,
             detail_scroll: 0,
             prompt: PromptSettings::default(),
+            checks: checks::Checks::default(),
             test: TestBox::default(),
             status: None,
             size: Rect::new(0, 0, 80, 24),
@@ -179,6 +182,11 @@ impl App {
     /// Replaces the library (first load or rescan), keeping the selection on the same folder.
     pub fn set_library(&mut self, lib: Library) {
         let keep = self.list.selected_dir(&self.lib);
+        // Results of a running probe belong to the old library: stop it.
+        if self.checks.running() {
+            self.checks.cancel();
+            self.checks.run = None;
+        }
         let n = lib.skills.len();
         self.generation += 1;
         self.diags = lib
@@ -191,8 +199,10 @@ impl App {
         self.enabled = vec![true; n];
         self.costs = vec![Costs::default(); n];
         self.lib = Arc::new(lib);
+        self.list.invalidate();
         self.list.refresh(&self.lib, &self.costs, &self.diag_counts);
         self.list.select_dir(&self.lib, keep.as_deref());
+        self.checks.refresh(&self.lib);
         self.after_move();
         self.run_checks();
         self.loaded = true;
@@ -334,6 +344,33 @@ impl App {
                     self.after_move();
                 }
             }
+            JobEvent::Probed { generation, report } => {
+                if generation != self.generation {
+                    return;
+                }
+                if let Some(run) = &mut self.checks.run {
+                    run.done += 1;
+                }
+                self.checks.reports.insert(report.dir.clone(), *report);
+            }
+            JobEvent::ProbesDone { generation } => {
+                if generation != self.generation {
+                    return;
+                }
+                let failed = self
+                    .checks
+                    .rows
+                    .iter()
+                    .filter_map(|i| self.checks.report_for(&self.lib, *i))
+                    .filter(|r| r.probe_failed())
+                    .count();
+                self.checks.run = None;
+                let n = self.checks.rows.len();
+                self.set_status(
+                    format!("probed {n} executable skills: {failed} failed"),
+                    failed > 0,
+                );
+            }
             JobEvent::WatchProblem(e) => {
                 self.set_status(format!("file watcher: {e}"), true);
                 self.request_rescan();
@@ -453,8 +490,12 @@ impl App {
             Action::CycleFormat => self.prompt.format = (self.prompt.format + 1) % FORMATS.len(),
             Action::CycleTier => self.prompt.tier = (self.prompt.tier + 1) % TIERS.len(),
             Action::CycleWindow => self.prompt.window = (self.prompt.window + 1) % WINDOWS.len(),
-            Action::RunChecks => {
-                self.set_status("the probe runner is not part of this build yet", true);
+            Action::RunChecks => self.run_probes(),
+            Action::CancelChecks => {
+                if self.checks.running() {
+                    self.checks.cancel();
+                    self.set_status("stopping the probes…", false);
+                }
             }
             Action::AgentToggle => {
                 self.set_status(
@@ -479,6 +520,32 @@ impl App {
                 self.test.scroll = 0;
             }
         }
+    }
+
+    /// Starts the `--help-json` probe of every executable skill: the one thing in the app that
+    /// runs the library's code, so only ever on this explicit action.
+    fn run_probes(&mut self) {
+        if self.checks.running() {
+            return;
+        }
+        let indices = self.checks.rows.clone();
+        if indices.is_empty() {
+            self.set_status("no executable skills to probe", false);
+            return;
+        }
+        let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        self.checks.run = Some(checks::Run {
+            total: indices.len(),
+            done: 0,
+            cancel: Arc::clone(&cancel),
+        });
+        jobs::probe(
+            Arc::clone(&self.lib),
+            indices,
+            cancel,
+            self.generation,
+            self.tx.clone(),
+        );
     }
 
     fn show(&mut self, s: Screen) {
@@ -510,6 +577,7 @@ impl App {
                     .scroll
                     .saturating_add_signed(delta.clamp(-9999, 9999) as i16)
             }
+            (Screen::Checks, _) => self.checks.move_by(delta),
             (Screen::Test, _) => {
                 self.test.scroll = self
                     .test

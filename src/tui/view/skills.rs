@@ -3,7 +3,7 @@
 
 use crate::core::Skill;
 use crate::core::source::Scope;
-use crate::tui::app::{App, Mode};
+use crate::tui::app::{App, Mode, list};
 use crate::tui::view::{self, thousands, tokens, truncate};
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Rect};
@@ -80,7 +80,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             let diag = app.diag_counts.get(r.skill).copied().unwrap_or_default();
             let dim = skill.shadowed_by.is_some() || !on;
             let base = if dim { t.dim() } else { t.base() };
-            let mut name = highlighted(&skill.name, &r.hits, usize::from(name_w), base, t.hit());
+            let hits = list::hits(&skill.name, &app.list.filter);
+            let mut name = highlighted(&skill.name, &hits, usize::from(name_w), base, t.hit());
             if let Some(w) = skill.shadowed_by.and_then(|w| lib.skills.get(w)) {
                 let used: usize = name.spans.iter().map(|s| s.content.chars().count()).sum();
                 let note = format!(" ⤷ {}", winner_label(w));
