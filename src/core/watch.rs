@@ -1,9 +1,9 @@
 //! Watches the skill roots and reports, debounced, that something under them changed.
 
-use notify::{RecommendedWatcher, RecursiveMode};
-use notify_debouncer_mini::{DebounceEventResult, Debouncer, new_debouncer};
+use notify::{EventKind, RecommendedWatcher, RecursiveMode, Watcher};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
 
 /// A batch of changes after a quiet period: the paths that changed (files or folders).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,9 +24,9 @@ pub enum WatchError {
     },
 }
 
-/// Keeps watching while alive; dropping it stops the watcher thread.
+/// Keeps watching while alive; dropping it stops the watcher and its debounce thread.
 pub struct Watch {
-    _debouncer: Debouncer<RecommendedWatcher>,
+    _watcher: RecommendedWatcher,
     /// Roots that could not be watched (missing, permission, watch limit), with the reason.
     pub problems: Vec<WatchError>,
 }
@@ -39,32 +39,45 @@ impl std::fmt::Debug for Watch {
     }
 }
 
-/// Watches every root recursively and calls `on_change` after each quiet period of `debounce`.
-/// Changes inside dot-folders (`.git`, editors' swap folders) and `node_modules` are ignored, as
-/// the scan ignores them. A root that cannot be watched is reported in [`Watch::problems`];
-/// the others are still watched.
+type Raw = Result<Vec<PathBuf>, String>;
+
+/// Watches every root recursively and calls `on_change` once things have been quiet for
+/// `debounce` (or, under a steady stream of changes, every four `debounce`s). Reads are not
+/// changes: the access events inotify reports for every open — the scan's own included — are
+/// dropped here, which is why this does not use a generic debouncer that passes them on. Changes
+/// inside dot-folders (`.git`, editors' swap folders) and `node_modules` are ignored, as the scan
+/// ignores them. A root that cannot be watched is reported in [`Watch::problems`]; the others
+/// are still watched.
 pub fn watch(
     roots: &[PathBuf],
     debounce: Duration,
-    mut on_change: impl FnMut(Change) + Send + 'static,
+    on_change: impl FnMut(Change) + Send + 'static,
 ) -> Result<Watch, WatchError> {
     let watched: Vec<PathBuf> = roots.to_vec();
-    let handler = move |res: DebounceEventResult| match res {
-        Ok(events) => {
-            let mut paths: Vec<PathBuf> = events
-                .into_iter()
-                .map(|e| e.path)
-                .filter(|p| !ignored(p, &watched))
-                .collect();
-            paths.sort();
-            paths.dedup();
-            if !paths.is_empty() {
-                on_change(Change::Paths(paths));
+    let (tx, rx) = mpsc::channel::<Raw>();
+    let mut watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
+        let raw = match res {
+            Ok(ev) if matches!(ev.kind, EventKind::Access(_)) => return,
+            Ok(ev) => {
+                let paths: Vec<PathBuf> = ev
+                    .paths
+                    .into_iter()
+                    .filter(|p| !ignored(p, &watched))
+                    .collect();
+                if paths.is_empty() {
+                    return;
+                }
+                Ok(paths)
             }
-        }
-        Err(e) => on_change(Change::Lost(e.to_string())),
-    };
-    let mut debouncer = new_debouncer(debounce, handler).map_err(WatchError::Start)?;
+            Err(e) => Err(e.to_string()),
+        };
+        let _ = tx.send(raw);
+    })
+    .map_err(WatchError::Start)?;
+    std::thread::Builder::new()
+        .name("watch-debounce".into())
+        .spawn(move || debounce_loop(&rx, debounce, on_change))
+        .map_err(|e| WatchError::Start(notify::Error::io(e)))?;
     let mut problems = Vec::new();
     for root in roots {
         // A SKILL.md given directly is watched through its folder.
@@ -74,7 +87,7 @@ pub fn watch(
         } else {
             root.clone()
         };
-        if let Err(source) = debouncer.watcher().watch(&target, RecursiveMode::Recursive) {
+        if let Err(source) = watcher.watch(&target, RecursiveMode::Recursive) {
             problems.push(WatchError::Watch {
                 path: target,
                 source,
@@ -82,9 +95,44 @@ pub fn watch(
         }
     }
     Ok(Watch {
-        _debouncer: debouncer,
+        _watcher: watcher,
         problems,
     })
+}
+
+/// Gathers raw events into batches separated by quiet periods. Ends when the watcher is gone.
+fn debounce_loop(rx: &Receiver<Raw>, quiet: Duration, mut on_change: impl FnMut(Change)) {
+    while let Ok(first) = rx.recv() {
+        let started = Instant::now();
+        let mut paths: Vec<PathBuf> = Vec::new();
+        let mut lost: Option<String> = None;
+        let mut absorb = |raw: Raw| match raw {
+            Ok(p) => paths.extend(p),
+            Err(e) => lost = Some(e),
+        };
+        absorb(first);
+        let mut closed = false;
+        while started.elapsed() < quiet * 4 {
+            match rx.recv_timeout(quiet) {
+                Ok(raw) => absorb(raw),
+                Err(RecvTimeoutError::Timeout) => break,
+                Err(RecvTimeoutError::Disconnected) => {
+                    closed = true;
+                    break;
+                }
+            }
+        }
+        if let Some(e) = lost {
+            on_change(Change::Lost(e));
+        } else {
+            paths.sort();
+            paths.dedup();
+            on_change(Change::Paths(paths));
+        }
+        if closed {
+            return;
+        }
+    }
 }
 
 /// Paths below a dot-folder or `node_modules` inside a root.
@@ -133,6 +181,34 @@ mod tests {
         assert!(
             seen.iter().all(|p| !p.starts_with(root.join(".git"))),
             "{seen:?}"
+        );
+    }
+
+    #[test]
+    fn reading_files_is_not_a_change() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path().canonicalize().unwrap();
+        std::fs::create_dir_all(root.join("pdf")).unwrap();
+        std::fs::write(root.join("pdf/SKILL.md"), "---\nname: pdf\n---\n").unwrap();
+        let (tx, rx) = mpsc::channel();
+        let _w = watch(
+            std::slice::from_ref(&root),
+            Duration::from_millis(50),
+            move |c| {
+                let _ = tx.send(c);
+            },
+        )
+        .unwrap();
+        for _ in 0..5 {
+            std::fs::read(root.join("pdf/SKILL.md")).unwrap();
+            std::fs::read_dir(root.join("pdf")).unwrap().for_each(drop);
+        }
+        assert_eq!(rx.recv_timeout(Duration::from_millis(400)).ok(), None);
+        std::fs::remove_file(root.join("pdf/SKILL.md")).unwrap();
+        let got = rx.recv_timeout(Duration::from_secs(5)).unwrap();
+        assert!(
+            matches!(&got, Change::Paths(p) if p.iter().any(|p| p.ends_with("pdf/SKILL.md"))),
+            "{got:?}"
         );
     }
 

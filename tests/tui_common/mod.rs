@@ -82,21 +82,25 @@ pub fn harness_scanning(roots: &[&Path], w: u16, h: u16) -> Harness {
 }
 
 pub fn harness_with(roots: &[&Path], w: u16, h: u16, theme: Theme) -> Harness {
+    harness_opts(
+        roots,
+        w,
+        h,
+        Options {
+            theme,
+            watch: false,
+        },
+    )
+}
+
+pub fn harness_opts(roots: &[&Path], w: u16, h: u16, opts: Options) -> Harness {
     let args = LibraryArgs {
         paths: roots.iter().map(|p| p.to_path_buf()).collect(),
         max_depth: 8,
     };
     let lib = args.load();
     let (tx, rx) = mpsc::channel();
-    let mut app = App::new(
-        args,
-        lib,
-        Options {
-            theme,
-            watch: false,
-        },
-        tx,
-    );
+    let mut app = App::new(args, lib, opts, tx);
     app.resize(w, h);
     let mut h = Harness {
         app,

@@ -84,11 +84,10 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             let mut name = highlighted(&skill.name, &hits, usize::from(name_w), base, t.hit());
             if let Some(w) = skill.shadowed_by.and_then(|w| lib.skills.get(w)) {
                 let used: usize = name.spans.iter().map(|s| s.content.chars().count()).sum();
-                let note = format!(" ⤷ {}", winner_label(w));
-                let room = usize::from(name_w).saturating_sub(used);
+                let room = usize::from(name_w).saturating_sub(used + 3);
                 if room > 2 {
-                    name.spans
-                        .push(Span::styled(truncate(&note, room), t.dim()));
+                    let note = format!(" ⤷ {}", truncate_left(&winner_label(w, skill), room));
+                    name.spans.push(Span::styled(note, t.dim()));
                 }
             }
             let toggle = if on {
@@ -152,16 +151,43 @@ pub fn badge(skill: &Skill) -> String {
     }
 }
 
-/// How to name the copy that wins: its agent and scope, or for folders given on the command
-/// line (which all share one agent) the root's folder name.
-pub fn winner_label(w: &Skill) -> String {
-    match w.scope {
-        Scope::Path | Scope::Demo => w.root.file_name().map_or_else(
-            || w.root.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        ),
-        _ => badge(w),
+/// How to name the copy `w` that wins over `loser`: its agent and scope when those differ,
+/// else where it is — its folder relative to the root (which the loser shares, for folders given
+/// on the command line).
+pub fn winner_label(w: &Skill, loser: &Skill) -> String {
+    let differs = (w.agent, w.scope) != (loser.agent, loser.scope);
+    if differs && !matches!(w.scope, Scope::Path | Scope::Demo) {
+        return badge(w);
     }
+    let rel = w.dir.strip_prefix(&w.root).unwrap_or(&w.dir);
+    let rel = rel.display().to_string();
+    if w.root == loser.root || rel.is_empty() {
+        let root_name = w.root.file_name().map(|n| n.to_string_lossy().into_owned());
+        if rel.is_empty() {
+            root_name.unwrap_or_default()
+        } else {
+            rel
+        }
+    } else {
+        let root_name = w
+            .root
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        format!("{root_name}/{rel}")
+    }
+}
+
+/// Keeps the end of `s` (the telling part of a path), starting with `…` when cut.
+pub fn truncate_left(s: &str, width: usize) -> String {
+    let n = s.chars().count();
+    if n <= width {
+        return s.to_string();
+    }
+    if width == 0 {
+        return String::new();
+    }
+    let tail: String = s.chars().skip(n - (width - 1)).collect();
+    format!("…{tail}")
 }
 
 fn num(n: Option<u64>) -> Cell<'static> {
