@@ -1,5 +1,6 @@
 //! The skill library core: discovery, parsing, rules, tokens, listings. No terminal code here.
 
+pub mod agents;
 pub mod diagnostic;
 pub mod frontmatter;
 pub mod library;

@@ -1,1 +1,609 @@
-//! TODO
+//! skillscope's own per-skill on/off state, kept in `<config_dir>/skillscope/state.json` and
+//! written atomically; a file that cannot be read is kept aside, never overwritten.
+
+use crate::core::diagnostic::{Diagnostic, Severity};
+use crate::core::skill::Skill;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Overrides the folder holding `state.json` (tests, portable setups).
+pub const CONFIG_DIR_ENV: &str = "SKILLSCOPE_CONFIG_DIR";
+
+const FORMAT_VERSION: u32 = 1;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StateError {
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot encode the state: {0}")]
+    Encode(#[from] serde_json::Error),
+    #[error("{path} was not saved: {reason}")]
+    Blocked { path: PathBuf, reason: String },
+}
+
+/// Where the state file lives: `$SKILLSCOPE_CONFIG_DIR/state.json`, else
+/// `<config_dir>/skillscope/state.json`; `None` when the platform has no config folder.
+pub fn default_path() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os(CONFIG_DIR_ENV).filter(|d| !d.is_empty()) {
+        return Some(PathBuf::from(dir).join("state.json"));
+    }
+    dirs::config_dir().map(|d| d.join("skillscope").join("state.json"))
+}
+
+/// What the file holds. Unknown keys are kept so that a newer skillscope's data survives a save
+/// by this one.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+struct StateFile {
+    #[serde(default)]
+    version: u32,
+    #[serde(default)]
+    skills: BTreeMap<String, SkillEntry>,
+    #[serde(flatten)]
+    extra: serde_json::Map<String, serde_json::Value>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct SkillEntry {
+    enabled: bool,
+    #[serde(flatten)]
+    extra: serde_json::Map<String, serde_json::Value>,
+}
+
+/// Why a skill is on or off in skillscope's own state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StateSource {
+    /// Set by the user and stored in `state.json`.
+    Saved,
+    /// `auto_load: false` in frontmatter.
+    FrontmatterAutoLoad,
+    /// `disable-model-invocation: true` in frontmatter.
+    FrontmatterDisableModelInvocation,
+    Default,
+}
+
+/// Per-skill on/off, keyed by the skill's folder.
+#[derive(Debug, Clone)]
+pub struct EnableState {
+    path: PathBuf,
+    file: StateFile,
+    /// Set when the file on disk could not be read nor moved aside: saving would destroy it.
+    blocked: Option<String>,
+    /// Choices made since the last load or save (`None`: back to the default). A save applies
+    /// only these to the file as it is then, so another skillscope's choices are not lost.
+    pending: BTreeMap<String, Option<SkillEntry>>,
+}
+
+impl EnableState {
+    /// An empty state that will be saved at `path`.
+    pub fn empty(path: impl Into<PathBuf>) -> Self {
+        EnableState {
+            path: path.into(),
+            file: StateFile {
+                version: FORMAT_VERSION,
+                ..StateFile::default()
+            },
+            blocked: None,
+            pending: BTreeMap::new(),
+        }
+    }
+
+    /// Reads the state at `path`. A missing file is an empty state; a file that does not parse is
+    /// renamed to `state.json.corrupt-<timestamp>` and reported, and the state starts empty.
+    pub fn load(path: &Path) -> (EnableState, Vec<Diagnostic>) {
+        let mut state = EnableState::empty(path);
+        let mut diags = Vec::new();
+        let bytes = match std::fs::read(path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (state, diags),
+            Err(e) => {
+                let reason =
+                    format!("cannot read it ({e}); skills use their defaults and nothing is saved");
+                diags.push(warning(path, &reason));
+                state.blocked = Some(reason);
+                return (state, diags);
+            }
+        };
+        match serde_json::from_slice::<StateFile>(&bytes) {
+            Ok(file) => {
+                if file.version > FORMAT_VERSION {
+                    diags.push(warning(
+                        path,
+                        &format!(
+                            "written by a newer skillscope (format {}); read as format {FORMAT_VERSION}",
+                            file.version
+                        ),
+                    ));
+                }
+                state.file = file;
+                state.file.version = state.file.version.max(FORMAT_VERSION);
+            }
+            Err(e) => {
+                let at = format!("line {}, column {}", e.line(), e.column());
+                match keep_aside(path) {
+                    Ok(kept) => diags.push(
+                        warning(
+                            path,
+                            &format!(
+                                "does not parse ({e}); kept it as {} and started from defaults",
+                                kept.display()
+                            ),
+                        )
+                        .at(e.line() as u32, e.column() as u32),
+                    ),
+                    Err(io) => {
+                        let reason = format!(
+                            "does not parse at {at} and could not be moved aside ({io}); nothing is saved until it is fixed"
+                        );
+                        diags.push(warning(path, &reason));
+                        state.blocked = Some(reason);
+                    }
+                }
+            }
+        }
+        (state, diags)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Whether the skill is on in skillscope: the saved choice, else its frontmatter default.
+    pub fn is_enabled(&self, skill: &Skill) -> bool {
+        self.saved(skill).unwrap_or_else(|| default_for(skill).0)
+    }
+
+    /// The state and why it is so.
+    pub fn explain(&self, skill: &Skill) -> (bool, StateSource) {
+        match self.saved(skill) {
+            Some(on) => (on, StateSource::Saved),
+            None => default_for(skill),
+        }
+    }
+
+    /// The stored choice for this skill, if any.
+    pub fn saved(&self, skill: &Skill) -> Option<bool> {
+        self.file.skills.get(&key_of(&skill.dir)).map(|e| e.enabled)
+    }
+
+    /// Records a choice in memory; [`EnableState::save`] writes it. Choosing the default removes the
+    /// stored entry, so the skill follows its frontmatter again. Returns whether anything changed.
+    pub fn set(&mut self, skill: &Skill, on: bool) -> bool {
+        let key = key_of(&skill.dir);
+        let before = self.is_enabled(skill);
+        let entry = if on == default_for(skill).0 {
+            None
+        } else {
+            let extra = self
+                .file
+                .skills
+                .get(&key)
+                .map(|e| e.extra.clone())
+                .unwrap_or_default();
+            Some(SkillEntry { enabled: on, extra })
+        };
+        match &entry {
+            Some(e) => self.file.skills.insert(key.clone(), e.clone()),
+            None => self.file.skills.remove(&key),
+        };
+        self.pending.insert(key, entry);
+        before != on
+    }
+
+    /// How many skills have a stored choice.
+    pub fn len(&self) -> usize {
+        self.file.skills.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.file.skills.is_empty()
+    }
+
+    /// Writes the choices made since the last load or save onto the file as it is now, atomically
+    /// (temporary file in the same folder, then rename). A file that went bad meanwhile is kept
+    /// aside first, as [`EnableState::load`] does.
+    pub fn save(&mut self) -> Result<(), StateError> {
+        if let Some(reason) = &self.blocked {
+            return Err(StateError::Blocked {
+                path: self.path.clone(),
+                reason: reason.clone(),
+            });
+        }
+        let mut file = match std::fs::read(&self.path) {
+            Ok(bytes) => match serde_json::from_slice::<StateFile>(&bytes) {
+                Ok(f) => f,
+                Err(_) => {
+                    keep_aside(&self.path).map_err(|e| StateError::Blocked {
+                        path: self.path.clone(),
+                        reason: format!("it no longer parses and could not be moved aside ({e})"),
+                    })?;
+                    self.file.clone()
+                }
+            },
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => StateFile::default(),
+            Err(e) => {
+                return Err(StateError::Blocked {
+                    path: self.path.clone(),
+                    reason: format!("cannot read it ({e})"),
+                });
+            }
+        };
+        file.version = file.version.max(FORMAT_VERSION);
+        for (key, entry) in &self.pending {
+            match entry {
+                Some(e) => file.skills.insert(key.clone(), e.clone()),
+                None => file.skills.remove(key),
+            };
+        }
+        let mut text = serde_json::to_string_pretty(&file)?;
+        text.push('\n');
+        write_atomic(&self.path, text.as_bytes(), None).map_err(|source| StateError::Write {
+            path: self.path.clone(),
+            source,
+        })?;
+        self.file = file;
+        self.pending.clear();
+        Ok(())
+    }
+}
+
+fn warning(path: &Path, what: &str) -> Diagnostic {
+    Diagnostic::new(
+        "state-file",
+        Severity::Warning,
+        format!("skillscope state {}: {what}", path.display()),
+    )
+    .in_file(path)
+}
+
+/// The default of a skill before any choice: off when its frontmatter asks not to be loaded.
+pub fn default_for(skill: &Skill) -> (bool, StateSource) {
+    if skill.frontmatter.auto_load == Some(false) {
+        (false, StateSource::FrontmatterAutoLoad)
+    } else if skill.frontmatter.disable_model_invocation {
+        (false, StateSource::FrontmatterDisableModelInvocation)
+    } else {
+        (true, StateSource::Default)
+    }
+}
+
+/// Skills are keyed by their folder as an absolute path (without resolving links, so the key is
+/// the path the user knows and costs no file-system call).
+fn key_of(dir: &Path) -> String {
+    std::path::absolute(dir)
+        .unwrap_or_else(|_| dir.to_path_buf())
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Renames an unreadable state file to `<name>.corrupt-<UTC timestamp>` (with a counter when that
+/// name is taken) and returns the new path.
+fn keep_aside(path: &Path) -> std::io::Result<PathBuf> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "state.json".to_string());
+    let stamp = utc_stamp(std::time::SystemTime::now());
+    let mut n = 1;
+    loop {
+        let candidate = if n == 1 {
+            path.with_file_name(format!("{name}.corrupt-{stamp}"))
+        } else {
+            path.with_file_name(format!("{name}.corrupt-{stamp}-{n}"))
+        };
+        if !candidate.exists() {
+            std::fs::rename(path, &candidate)?;
+            return Ok(candidate);
+        }
+        n += 1;
+    }
+}
+
+/// `YYYYMMDDTHHMMSSZ` for a point in time.
+fn utc_stamp(t: std::time::SystemTime) -> String {
+    let secs = t
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}{month:02}{day:02}T{:02}{:02}{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+/// Replaces `path` with `bytes` in one rename, so a reader sees the old file or the new one and
+/// never half of each. The new file gets `perms` (else the old file's, else the usual default).
+pub(crate) fn write_atomic(
+    path: &Path,
+    bytes: &[u8],
+    perms: Option<std::fs::Permissions>,
+) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&dir)?;
+    let perms = match perms {
+        Some(p) => Some(p),
+        None => std::fs::metadata(path).ok().map(|m| m.permissions()),
+    };
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".skillscope-")
+        .suffix(".tmp")
+        .tempfile_in(&dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    match perms {
+        Some(p) => tmp.as_file().set_permissions(p)?,
+        None => set_default_permissions(tmp.as_file())?,
+    }
+    tmp.persist(path).map_err(|e| e.error)?;
+    // Make the rename itself durable; not every platform can open a folder, so this is best effort.
+    if let Ok(d) = std::fs::File::open(&dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// Temporary files are created private (0600); a new settings file should look like one the
+/// user's editor would create.
+#[cfg(unix)]
+fn set_default_permissions(f: &std::fs::File) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    f.set_permissions(std::fs::Permissions::from_mode(0o644))
+}
+
+#[cfg(not(unix))]
+fn set_default_permissions(_f: &std::fs::File) -> std::io::Result<()> {
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::frontmatter::Frontmatter;
+    use crate::core::source::{Agent, Scope};
+
+    fn skill(dir: &Path, fm: Frontmatter) -> Skill {
+        Skill {
+            name: dir.file_name().unwrap().to_string_lossy().into_owned(),
+            dir: dir.to_path_buf(),
+            skill_md: dir.join("SKILL.md"),
+            root: dir.parent().unwrap().to_path_buf(),
+            agent: Agent::ClaudeCode,
+            scope: Scope::User,
+            frontmatter: fm,
+            parse_diagnostics: Vec::new(),
+            shadowed_by: None,
+            file_len: 0,
+            body_line: 1,
+            body_offset: 0,
+            mtime_ns: 0,
+        }
+    }
+
+    fn plain(dir: &Path) -> Skill {
+        skill(dir, Frontmatter::default())
+    }
+
+    #[test]
+    fn missing_file_is_an_empty_state_without_warnings() {
+        let t = tempfile::tempdir().unwrap();
+        let (state, diags) = EnableState::load(&t.path().join("none/state.json"));
+        assert!(diags.is_empty());
+        assert!(state.is_empty());
+        assert!(state.is_enabled(&plain(&t.path().join("pdf"))));
+    }
+
+    #[test]
+    fn choices_survive_a_save_and_a_load() {
+        let t = tempfile::tempdir().unwrap();
+        let path = t.path().join("cfg/state.json");
+        let pdf = plain(&t.path().join("skills/pdf"));
+        let docx = plain(&t.path().join("skills/docx"));
+        let mut state = EnableState::load(&path).0;
+        assert!(state.set(&pdf, false));
+        assert!(
+            !state.set(&pdf, false),
+            "setting the same value again changes nothing"
+        );
+        state.save().unwrap();
+        let (again, diags) = EnableState::load(&path);
+        assert!(diags.is_empty(), "{diags:?}");
+        assert!(!again.is_enabled(&pdf));
+        assert!(again.is_enabled(&docx));
+        assert_eq!(again.explain(&pdf), (false, StateSource::Saved));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let key = std::path::absolute(&pdf.dir).unwrap();
+        assert_eq!(v["version"], 1);
+        assert_eq!(v["skills"][key.to_str().unwrap()]["enabled"], false);
+    }
+
+    #[test]
+    fn corrupt_file_is_kept_aside_and_reported() {
+        let t = tempfile::tempdir().unwrap();
+        let path = t.path().join("state.json");
+        let garbage = b"{\"version\": 1, \"skills\": {\"/x\": {\"enabled\": tru";
+        std::fs::write(&path, garbage).unwrap();
+        let (mut state, diags) = EnableState::load(&path);
+        assert_eq!(diags.len(), 1);
+        assert_eq!(diags[0].severity, Severity::Warning);
+        assert!(
+            diags[0].message.contains("kept it as"),
+            "{}",
+            diags[0].message
+        );
+        assert!(
+            !path.exists(),
+            "the corrupt file was moved, not left to be overwritten"
+        );
+        let kept: Vec<_> = std::fs::read_dir(t.path())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.to_string_lossy().contains("state.json.corrupt-"))
+            .collect();
+        assert_eq!(kept.len(), 1);
+        assert_eq!(std::fs::read(&kept[0]).unwrap(), garbage);
+        // The fresh state saves normally and leaves the kept copy alone.
+        state.set(&plain(&t.path().join("pdf")), false);
+        state.save().unwrap();
+        assert_eq!(std::fs::read(&kept[0]).unwrap(), garbage);
+        assert!(path.exists());
+    }
+
+    #[test]
+    fn a_second_corruption_in_the_same_second_gets_its_own_name() {
+        let t = tempfile::tempdir().unwrap();
+        let path = t.path().join("state.json");
+        std::fs::write(&path, "not json").unwrap();
+        EnableState::load(&path);
+        std::fs::write(&path, "still not json").unwrap();
+        EnableState::load(&path);
+        let kept = std::fs::read_dir(t.path())
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .starts_with("state.json.corrupt-")
+            })
+            .count();
+        assert_eq!(kept, 2);
+    }
+
+    #[test]
+    fn save_replaces_the_file_by_rename() {
+        let t = tempfile::tempdir().unwrap();
+        let path = t.path().join("state.json");
+        let mut state = EnableState::load(&path).0;
+        state.set(&plain(&t.path().join("a")), false);
+        state.save().unwrap();
+        let old = std::fs::read_to_string(&path).unwrap();
+        // A hard link keeps pointing at the old file when the new one is renamed into place; an
+        // in-place rewrite would change what the link shows.
+        let link = t.path().join("old-link");
+        std::fs::hard_link(&path, &link).unwrap();
+        state.set(&plain(&t.path().join("b")), false);
+        state.save().unwrap();
+        assert_eq!(std::fs::read_to_string(&link).unwrap(), old);
+        assert_ne!(std::fs::read_to_string(&path).unwrap(), old);
+        let leftovers: Vec<_> = std::fs::read_dir(t.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".tmp"))
+            .collect();
+        assert!(leftovers.is_empty(), "{leftovers:?}");
+    }
+
+    #[test]
+    fn two_instances_saving_keep_each_others_choices() {
+        let t = tempfile::tempdir().unwrap();
+        let path = t.path().join("state.json");
+        let (a_skill, b_skill) = (plain(&t.path().join("a")), plain(&t.path().join("b")));
+        let mut tui = EnableState::load(&path).0;
+        let mut cli = EnableState::load(&path).0;
+        tui.set(&a_skill, false);
+        cli.set(&b_skill, false);
+        tui.save().unwrap();
+        cli.save().unwrap();
+        let (now, _) = EnableState::load(&path);
+        assert!(!now.is_enabled(&a_skill));
+        assert!(!now.is_enabled(&b_skill));
+        // The later save also sees the earlier one's choice in memory.
+        assert!(!cli.is_enabled(&a_skill));
+    }
+
+    #[test]
+    fn frontmatter_sets_the_default_and_choosing_it_clears_the_entry() {
+        let t = tempfile::tempdir().unwrap();
+        let lazy = skill(
+            &t.path().join("lazy"),
+            Frontmatter {
+                auto_load: Some(false),
+                ..Frontmatter::default()
+            },
+        );
+        let manual = skill(
+            &t.path().join("manual"),
+            Frontmatter {
+                disable_model_invocation: true,
+                ..Frontmatter::default()
+            },
+        );
+        let mut state = EnableState::empty(t.path().join("state.json"));
+        assert_eq!(
+            state.explain(&lazy),
+            (false, StateSource::FrontmatterAutoLoad)
+        );
+        assert_eq!(
+            state.explain(&manual),
+            (false, StateSource::FrontmatterDisableModelInvocation)
+        );
+        assert!(state.set(&lazy, true));
+        assert!(state.is_enabled(&lazy));
+        assert_eq!(state.len(), 1);
+        assert!(state.set(&lazy, false));
+        assert_eq!(state.len(), 0, "back at the default, nothing is stored");
+        assert!(!state.is_enabled(&lazy));
+    }
+
+    #[test]
+    fn unknown_keys_survive_a_save() {
+        let t = tempfile::tempdir().unwrap();
+        let path = t.path().join("state.json");
+        std::fs::write(
+            &path,
+            r#"{"version": 1, "theme": "dark", "skills": {"/x": {"enabled": false, "note": "keep"}}}"#,
+        )
+        .unwrap();
+        let (mut state, diags) = EnableState::load(&path);
+        assert!(diags.is_empty());
+        state.set(&plain(&t.path().join("y")), false);
+        state.save().unwrap();
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(v["theme"], "dark");
+        assert_eq!(v["skills"]["/x"]["note"], "keep");
+        assert_eq!(v["skills"]["/x"]["enabled"], false);
+    }
+
+    #[test]
+    fn an_unreadable_path_blocks_saving_instead_of_overwriting() {
+        let t = tempfile::tempdir().unwrap();
+        // A folder where the file should be: reading fails with something other than NotFound.
+        let path = t.path().join("state.json");
+        std::fs::create_dir(&path).unwrap();
+        let (mut state, diags) = EnableState::load(&path);
+        assert_eq!(diags.len(), 1);
+        assert!(matches!(state.save(), Err(StateError::Blocked { .. })));
+        assert!(path.is_dir());
+    }
+
+    #[test]
+    fn utc_stamp_matches_known_dates() {
+        let at = |s: u64| utc_stamp(std::time::UNIX_EPOCH + std::time::Duration::from_secs(s));
+        assert_eq!(at(0), "19700101T000000Z");
+        // 2024-02-29 12:34:56 UTC, a leap day.
+        assert_eq!(at(1_709_210_096), "20240229T123456Z");
+    }
+}

@@ -1,0 +1,156 @@
+//! Claude Code: `skillOverrides` in its settings files and `disable-model-invocation` in
+//! frontmatter.
+
+use super::jsonc::{self, Edit};
+use super::{AgentState, Effective, settings_warning};
+use crate::core::diagnostic::Diagnostic;
+use crate::core::skill::Skill;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+pub const KEY: &str = "skillOverrides";
+
+/// One `skillOverrides` entry.
+#[derive(Debug, Clone)]
+pub struct Override {
+    pub file: PathBuf,
+    pub name: String,
+    pub state: AgentState,
+    /// `~/.claude/settings.json skillOverrides.pdf`
+    pub source: String,
+}
+
+pub fn parse_mode(s: &str) -> Option<AgentState> {
+    match s {
+        "on" => Some(AgentState::On),
+        "name-only" => Some(AgentState::NameOnly),
+        "user-invocable-only" => Some(AgentState::UserInvocableOnly),
+        "off" => Some(AgentState::Off),
+        _ => None,
+    }
+}
+
+/// The overrides of one settings file, in file order; `shown` is the file's name for people.
+pub fn read(path: &Path, shown: &str, text: &str, diags: &mut Vec<Diagnostic>) -> Vec<Override> {
+    if text.trim().is_empty() {
+        return Vec::new();
+    }
+    let root = match jsonc::parse(text) {
+        Ok(r) => r,
+        Err(e) => {
+            diags.push(
+                settings_warning(
+                    path,
+                    format!("not valid JSON ({e}); its skillOverrides are ignored"),
+                )
+                .at(e.line, e.column),
+            );
+            return Vec::new();
+        }
+    };
+    let Some(member) = root.member(KEY) else {
+        return Vec::new();
+    };
+    let Some(entries) = member.value.members() else {
+        diags.push(settings_warning(
+            path,
+            format!("`{KEY}` must map skill names to \"on\", \"name-only\", \"user-invocable-only\" or \"off\""),
+        ));
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for m in entries {
+        match m.value.as_str().and_then(parse_mode) {
+            Some(state) => out.push(Override {
+                file: path.to_path_buf(),
+                name: m.key.clone(),
+                state,
+                source: format!("{shown} {KEY}.{}", m.key),
+            }),
+            None => {
+                let (line, col) = jsonc::line_col(text, m.value.start);
+                diags.push(
+                    settings_warning(
+                        path,
+                        format!(
+                            "`{KEY}.{}` is {}: use \"on\", \"name-only\", \"user-invocable-only\" or \"off\"",
+                            m.key,
+                            &text[m.value.start..m.value.end]
+                        ),
+                    )
+                    .at(line, col),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// The settings say one thing, frontmatter may say another: the stricter of the two holds
+/// (a setting of `on` does not bring back a skill its author hid from the model).
+pub fn effective(overrides: &[Override], skill: &Skill) -> Effective {
+    let setting = overrides.iter().rev().find(|o| o.name == skill.name);
+    let fm = &skill.frontmatter;
+    let from_frontmatter = if fm.disable_model_invocation && fm.user_invocable == Some(false) {
+        Some((
+            AgentState::Off,
+            "frontmatter disable-model-invocation + user-invocable: false",
+        ))
+    } else if fm.disable_model_invocation {
+        Some((
+            AgentState::UserInvocableOnly,
+            "frontmatter disable-model-invocation",
+        ))
+    } else {
+        None
+    };
+    let by_setting = setting.map(|o| Effective {
+        state: o.state,
+        source: o.source.clone(),
+        file: Some(o.file.clone()),
+    });
+    match (by_setting, from_frontmatter) {
+        (Some(s), Some((state, why))) if state > s.state => Effective {
+            state,
+            source: why.to_string(),
+            file: None,
+        },
+        (Some(s), _) => s,
+        (None, Some((state, why))) => Effective {
+            state,
+            source: why.to_string(),
+            file: None,
+        },
+        (None, None) => Effective::default_on(),
+    }
+}
+
+/// The candidate edits for switching `name` on or off in one settings file, most preferred first.
+/// `Err` says why the file cannot take the change without losing something of the user's.
+pub fn candidates(
+    root: Option<&jsonc::Node>,
+    name: &str,
+    on: bool,
+) -> Result<Vec<Vec<Edit>>, String> {
+    if let Some(m) = root.and_then(|r| r.member(KEY))
+        && m.value.members().is_none()
+    {
+        return Err(format!("`{KEY}` is not an object"));
+    }
+    let path = vec![KEY.to_string(), name.to_string()];
+    if !on {
+        return Ok(vec![vec![Edit::Set(path, Value::from("off"))]]);
+    }
+    let present = root
+        .and_then(|r| r.member(KEY))
+        .and_then(|m| m.value.member(name))
+        .is_some();
+    let mut out = Vec::new();
+    if present {
+        // Dropping the entry is the smallest change; an explicit "on" is needed when a file of
+        // lower precedence still switches the skill off.
+        out.push(vec![Edit::Remove(path.clone())]);
+    }
+    out.push(vec![Edit::Set(path, Value::from("on"))]);
+    Ok(out)
+}

@@ -1,0 +1,262 @@
+//! opencode: `permission.skill` rules (glob pattern → allow | ask | deny; the last matching rule
+//! wins; deny hides the skill) in `opencode.json`.
+
+use super::jsonc::{self, Edit, Kind, Node};
+use super::{AgentState, Effective, settings_warning};
+use crate::core::diagnostic::Diagnostic;
+use crate::core::skill::Skill;
+use serde_json::{Map, Value};
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    Allow,
+    Ask,
+    Deny,
+}
+
+impl Action {
+    fn parse(s: &str) -> Option<Action> {
+        match s {
+            "allow" => Some(Action::Allow),
+            "ask" => Some(Action::Ask),
+            "deny" => Some(Action::Deny),
+            _ => None,
+        }
+    }
+
+    fn as_str(self) -> &'static str {
+        match self {
+            Action::Allow => "allow",
+            Action::Ask => "ask",
+            Action::Deny => "deny",
+        }
+    }
+}
+
+/// One rule that applies to skills, in the order opencode evaluates them.
+#[derive(Debug, Clone)]
+pub struct Rule {
+    pub file: PathBuf,
+    /// The skill-name pattern (`*` for a rule written as one string).
+    pub pattern: String,
+    pub action: Action,
+    /// Where it is written, for people: `~/.config/opencode/opencode.json permission.skill."pdf*" = deny`.
+    pub source: String,
+}
+
+/// `*` matches any run of characters, `?` one character, everything else itself.
+pub fn wildcard(pattern: &str, text: &str) -> bool {
+    // The shapes nearly every rule has, without allocating.
+    if !pattern.contains(['*', '?']) {
+        return pattern == text;
+    }
+    if pattern == "*" {
+        return true;
+    }
+    if let Some(prefix) = pattern.strip_suffix('*')
+        && !prefix.contains(['*', '?'])
+    {
+        return text.starts_with(prefix);
+    }
+    let p: Vec<char> = pattern.chars().collect();
+    let t: Vec<char> = text.chars().collect();
+    let (mut pi, mut ti) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while ti < t.len() {
+        if pi < p.len() && (p[pi] == '?' || p[pi] == t[ti]) {
+            pi += 1;
+            ti += 1;
+        } else if pi < p.len() && p[pi] == '*' {
+            star = Some((pi, ti));
+            pi += 1;
+        } else if let Some((sp, st)) = star {
+            pi = sp + 1;
+            ti = st + 1;
+            star = Some((sp, st + 1));
+        } else {
+            return false;
+        }
+    }
+    p[pi..].iter().all(|&c| c == '*')
+}
+
+pub fn read(path: &Path, shown: &str, text: &str, diags: &mut Vec<Diagnostic>) -> Vec<Rule> {
+    if text.trim().is_empty() {
+        return Vec::new();
+    }
+    let root = match jsonc::parse(text) {
+        Ok(r) => r,
+        Err(e) => {
+            diags.push(
+                settings_warning(
+                    path,
+                    format!("not valid JSON ({e}); its permission rules are ignored"),
+                )
+                .at(e.line, e.column),
+            );
+            return Vec::new();
+        }
+    };
+    let Some(perm) = root.member("permission") else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut push = |pattern: &str, node: &Node, at: String, out: &mut Vec<Rule>| match node
+        .as_str()
+        .and_then(Action::parse)
+    {
+        Some(action) => out.push(Rule {
+            file: path.to_path_buf(),
+            pattern: pattern.to_string(),
+            action,
+            source: format!("{shown} {at} = {}", action.as_str()),
+        }),
+        None => {
+            let (line, col) = jsonc::line_col(text, node.start);
+            diags.push(
+                settings_warning(
+                    path,
+                    format!(
+                        "`{at}` is {}: use \"allow\", \"ask\" or \"deny\"",
+                        &text[node.start..node.end]
+                    ),
+                )
+                .at(line, col),
+            );
+        }
+    };
+    match &perm.value.kind {
+        Kind::String(_) => push("*", &perm.value, "permission".to_string(), &mut out),
+        Kind::Object(keys) => {
+            for k in keys.iter().filter(|k| wildcard(&k.key, "skill")) {
+                let at = format!("permission.{}", show_key(&k.key));
+                match &k.value.kind {
+                    Kind::Object(patterns) => {
+                        for p in patterns {
+                            push(
+                                &p.key,
+                                &p.value,
+                                format!("{at}.{}", show_key(&p.key)),
+                                &mut out,
+                            );
+                        }
+                    }
+                    _ => push("*", &k.value, at, &mut out),
+                }
+            }
+        }
+        _ => diags.push(settings_warning(
+            path,
+            "`permission` must be \"allow\", \"ask\", \"deny\" or an object".to_string(),
+        )),
+    }
+    out
+}
+
+/// A key as written in a dotted path: bare when it is a plain word, quoted otherwise.
+fn show_key(k: &str) -> String {
+    if !k.is_empty()
+        && k.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    {
+        k.to_string()
+    } else {
+        jsonc::quote(k)
+    }
+}
+
+pub fn effective(rules: &[Rule], skill: &Skill) -> Effective {
+    match rules
+        .iter()
+        .rev()
+        .find(|r| wildcard(&r.pattern, &skill.name))
+    {
+        Some(r) => Effective {
+            state: if r.action == Action::Deny {
+                AgentState::Off
+            } else {
+                AgentState::On
+            },
+            source: r.source.clone(),
+            file: Some(r.file.clone()),
+        },
+        None => Effective::default_on(),
+    }
+}
+
+fn path(keys: &[&str]) -> Vec<String> {
+    keys.iter().map(|k| k.to_string()).collect()
+}
+
+/// The candidate edits for switching `name` on or off in one config file, most preferred first;
+/// `Err` says why the file cannot take the change without losing something of the user's.
+pub fn candidates(root: Option<&Node>, name: &str, on: bool) -> Result<Vec<Vec<Edit>>, String> {
+    let want = if on { "allow" } else { "deny" };
+    let perm = root.and_then(|r| r.member("permission"));
+    let skill = perm.and_then(|p| p.value.member("skill"));
+    let rule_shaped = |n: &Node| matches!(n.kind, Kind::String(_) | Kind::Object(_));
+    if perm.is_some_and(|p| !rule_shaped(&p.value)) {
+        return Err("`permission` is neither a string nor an object".to_string());
+    }
+    if skill.is_some_and(|s| !rule_shaped(&s.value)) {
+        return Err("`permission.skill` is neither a string nor an object".to_string());
+    }
+    let mut out = Vec::new();
+    // A rule written as one string covers every skill: it becomes the `*` rule of an object, so
+    // what it said for the other skills stays true.
+    if let Some(all) = perm.and_then(|p| p.value.as_str()) {
+        let mut rules = Map::new();
+        rules.insert(name.to_string(), Value::from(want));
+        let mut obj = Map::new();
+        obj.insert("*".to_string(), Value::from(all));
+        obj.insert("skill".to_string(), Value::Object(rules));
+        return Ok(vec![vec![Edit::Set(
+            path(&["permission"]),
+            Value::Object(obj),
+        )]]);
+    }
+    if let Some(all) = skill.and_then(|s| s.value.as_str()) {
+        let mut obj = Map::new();
+        obj.insert("*".to_string(), Value::from(all));
+        obj.insert(name.to_string(), Value::from(want));
+        return Ok(vec![vec![Edit::Set(
+            path(&["permission", "skill"]),
+            Value::Object(obj),
+        )]]);
+    }
+    let exact = path(&["permission", "skill", name]);
+    let present = skill.and_then(|s| s.value.member(name)).is_some();
+    if present {
+        if on {
+            out.push(vec![Edit::Remove(exact.clone())]);
+        }
+        out.push(vec![Edit::Set(exact.clone(), Value::from(want))]);
+    }
+    // Last: the rule moved to the end of the object, where it beats every pattern before it.
+    out.push(vec![
+        Edit::Remove(exact.clone()),
+        Edit::Set(exact, Value::from(want)),
+    ]);
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wildcard_matches_like_opencode() {
+        assert!(wildcard("*", "pdf"));
+        assert!(wildcard("pdf", "pdf"));
+        assert!(!wildcard("pdf", "pdf-tools"));
+        assert!(wildcard("pdf*", "pdf-tools"));
+        assert!(wildcard("*-tools", "pdf-tools"));
+        assert!(wildcard("p?f", "pdf"));
+        assert!(!wildcard("p?f", "pf"));
+        assert!(wildcard("a*b*c", "aXXbYYc"));
+        assert!(!wildcard("a*b*c", "aXXbYY"));
+        assert!(wildcard("", ""));
+        assert!(!wildcard("", "x"));
+    }
+}

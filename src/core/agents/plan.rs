@@ -1,0 +1,448 @@
+//! A toggle written through to an agent's settings file: planned first (the exact change, as a
+//! unified diff), then applied atomically with a backup, refusing files that do not parse, are
+//! read-only, or changed since the plan.
+
+use super::jsonc::{self, Edit};
+use super::show_path;
+use super::{AgentState, AgentSwitches, Effective, SwitchScope, claude, codex, opencode, readers};
+use crate::core::skill::Skill;
+use crate::core::source::Agent;
+use crate::core::state::write_atomic;
+use serde::Serialize;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, thiserror::Error)]
+pub enum ToggleError {
+    #[error(
+        "{file} is not valid {format} (line {line}, column {column}: {message}); fix it by hand first: skillscope never rewrites a file it cannot read"
+    )]
+    Unparsable {
+        file: PathBuf,
+        format: &'static str,
+        line: u32,
+        column: u32,
+        message: String,
+    },
+    #[error("{file}: {what}; skillscope leaves it as it is")]
+    Shape { file: PathBuf, what: String },
+    #[error("cannot read {file}: {source}")]
+    Read {
+        file: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{file} is read-only; make it writable (chmod u+w) and toggle again")]
+    ReadOnly { file: PathBuf },
+    #[error(
+        "{file} changed after the change was planned; nothing was written: look at it and toggle again"
+    )]
+    Changed { file: PathBuf },
+    #[error("cannot write {file}: {source}")]
+    Write {
+        file: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot change {file} without losing its comments; edit it by hand")]
+    WouldReformat { file: PathBuf },
+    #[error("{agent} has no {scope}-scope switch for skills: {why}")]
+    Unsupported {
+        agent: Agent,
+        scope: SwitchScope,
+        why: &'static str,
+    },
+}
+
+/// The exact change a toggle makes to one settings file, for a confirmation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TogglePlan {
+    pub agent: Agent,
+    pub scope: SwitchScope,
+    pub skill: String,
+    /// Switching on (`true`) or off.
+    pub on: bool,
+    pub file: PathBuf,
+    /// The file existed when planned (otherwise the toggle creates it).
+    pub existed: bool,
+    pub before: String,
+    pub after: String,
+    /// `before` → `after` as a unified diff; empty when nothing changes.
+    pub diff: String,
+    pub before_state: Effective,
+    /// What the agent will do once the change is written.
+    pub after_state: Effective,
+    /// Why the change will not have the effect asked for, when it will not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+impl TogglePlan {
+    pub fn changes_nothing(&self) -> bool {
+        self.before == self.after
+    }
+
+    /// The agent already does what was asked.
+    pub fn already(&self) -> bool {
+        self.changes_nothing() && self.before_state.state == desired(self.on)
+    }
+}
+
+/// What applying did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Applied {
+    pub file: PathBuf,
+    pub written: bool,
+    /// The file as it was, when there was one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub backup: Option<PathBuf>,
+}
+
+/// Where the copy of a file from before the last toggle is kept.
+pub fn backup_path(file: &Path) -> PathBuf {
+    let mut name = file
+        .file_name()
+        .map(|n| n.to_os_string())
+        .unwrap_or_default();
+    name.push(".skillscope.bak");
+    file.with_file_name(name)
+}
+
+fn desired(on: bool) -> AgentState {
+    if on { AgentState::On } else { AgentState::Off }
+}
+
+pub(super) fn plan(
+    sw: &AgentSwitches,
+    skill: &Skill,
+    agent: Agent,
+    scope: SwitchScope,
+    on: bool,
+) -> Result<TogglePlan, ToggleError> {
+    let file = sw.settings_file(agent, scope)?;
+    let (existed, before) = read_current(&file)?;
+    let base = sw.with_text(&file, &before);
+    let before_state = base.effective(skill, agent);
+    let want = desired(on);
+    // Every candidate is worked out even when nothing needs to change, so a file that does not
+    // parse is refused the same way every time.
+    let candidates = match agent {
+        Agent::ClaudeCode => json_candidates(&file, &before, |root| {
+            claude::candidates(root, &skill.name, on)
+        })?,
+        Agent::Opencode => json_candidates(&file, &before, |root| {
+            opencode::candidates(root, &skill.name, on)
+        })?,
+        Agent::Codex => vec![codex::edit(&file, &before, skill, on, sw.home())?],
+        _ => Vec::new(),
+    };
+    let after = if before_state.state == want {
+        before.clone()
+    } else {
+        choose(
+            &base,
+            &file,
+            skill,
+            agent,
+            &before,
+            before_state.state,
+            want,
+            candidates,
+        )
+    };
+    let after_state = base.with_text(&file, &after).effective(skill, agent);
+    let mut notes = Vec::new();
+    if after_state.state != want {
+        notes.push(format!(
+            "{agent} will still treat it as {}: {}",
+            after_state.state, after_state.source
+        ));
+    }
+    if !readers(skill).contains(&agent) {
+        notes.push(format!(
+            "{agent} does not read the folder {} is in",
+            skill.name
+        ));
+    }
+    let shown = show_path(&file, sw.home());
+    Ok(TogglePlan {
+        agent,
+        scope,
+        skill: skill.name.clone(),
+        on,
+        diff: unified_diff(&shown, existed, &before, &after),
+        file,
+        existed,
+        before,
+        after,
+        before_state,
+        after_state,
+        note: (!notes.is_empty()).then(|| notes.join("; ")),
+    })
+}
+
+/// The file's text now: empty when it does not exist yet.
+fn read_current(file: &Path) -> Result<(bool, String), ToggleError> {
+    match std::fs::read(file) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(s) => Ok((true, s)),
+            Err(e) => {
+                let text = String::from_utf8_lossy(e.as_bytes());
+                let (line, column) = jsonc::line_col(&text, e.utf8_error().valid_up_to());
+                Err(ToggleError::Unparsable {
+                    file: file.to_path_buf(),
+                    format: "UTF-8 text",
+                    line,
+                    column,
+                    message: "invalid UTF-8".to_string(),
+                })
+            }
+        },
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok((false, String::new())),
+        Err(source) => Err(ToggleError::Read {
+            file: file.to_path_buf(),
+            source,
+        }),
+    }
+}
+
+/// The first candidate that gives the state asked for; else the one that comes closest, if it
+/// is closer than the current state; else no change.
+#[allow(clippy::too_many_arguments)]
+fn choose(
+    base: &AgentSwitches,
+    file: &Path,
+    skill: &Skill,
+    agent: Agent,
+    before: &str,
+    current: AgentState,
+    want: AgentState,
+    candidates: Vec<String>,
+) -> String {
+    let distance = |s: AgentState| (s as i32 - want as i32).abs();
+    let mut best: Option<(i32, String)> = None;
+    for text in candidates {
+        let d = distance(base.with_text(file, &text).effective(skill, agent).state);
+        if d == 0 {
+            return text;
+        }
+        if d < distance(current) && best.as_ref().is_none_or(|(b, _)| d < *b) {
+            best = Some((d, text));
+        }
+    }
+    best.map_or_else(|| before.to_string(), |(_, t)| t)
+}
+
+/// Each candidate list of edits applied to a JSON settings file.
+fn json_candidates(
+    file: &Path,
+    before: &str,
+    candidates: impl FnOnce(Option<&jsonc::Node>) -> Result<Vec<Vec<Edit>>, String>,
+) -> Result<Vec<String>, ToggleError> {
+    let root = if before.trim().is_empty() {
+        None
+    } else {
+        let root = jsonc::parse(before).map_err(|e| ToggleError::Unparsable {
+            file: file.to_path_buf(),
+            format: "JSON",
+            line: e.line,
+            column: e.column,
+            message: e.message,
+        })?;
+        if root.members().is_none() {
+            return Err(ToggleError::Shape {
+                file: file.to_path_buf(),
+                what: "the top level is not an object".to_string(),
+            });
+        }
+        Some(root)
+    };
+    candidates(root.as_ref())
+        .map_err(|what| ToggleError::Shape {
+            file: file.to_path_buf(),
+            what,
+        })?
+        .iter()
+        .map(|edits| edit_json(file, before, root.as_ref(), edits))
+        .collect()
+}
+
+/// Applies edits by splicing the text, then checks the result means exactly the edited value.
+/// When it does not (it should not happen), a file without comments is rewritten whole in its
+/// own indentation; one with comments is refused rather than stripped.
+fn edit_json(
+    file: &Path,
+    before: &str,
+    root: Option<&jsonc::Node>,
+    edits: &[Edit],
+) -> Result<String, ToggleError> {
+    let Some(root) = root else {
+        let mut v = Value::Object(serde_json::Map::new());
+        for e in edits {
+            jsonc::apply_to_value(&mut v, e);
+        }
+        return Ok(pretty(&v, "  ", "\n"));
+    };
+    let mut want = root.to_value();
+    for e in edits {
+        jsonc::apply_to_value(&mut want, e);
+    }
+    let mut text = before.to_string();
+    let mut spliced = true;
+    for e in edits {
+        match jsonc::splice(&text, e) {
+            Ok(t) => text = t,
+            Err(_) => {
+                spliced = false;
+                break;
+            }
+        }
+    }
+    if spliced && jsonc::parse(&text).is_ok_and(|n| n.to_value() == want) {
+        return Ok(text);
+    }
+    if serde_json::from_str::<Value>(before).is_err() {
+        return Err(ToggleError::WouldReformat {
+            file: file.to_path_buf(),
+        });
+    }
+    let style = jsonc::Style::detect(before, root);
+    let mut out = pretty(&want, &style.unit, style.newline);
+    if !before.ends_with('\n') {
+        out.truncate(out.trim_end().len());
+    }
+    Ok(out)
+}
+
+fn pretty(v: &Value, indent: &str, newline: &str) -> String {
+    let mut buf = Vec::new();
+    let fmt = serde_json::ser::PrettyFormatter::with_indent(indent.as_bytes());
+    let mut ser = serde_json::Serializer::with_formatter(&mut buf, fmt);
+    let text = match v.serialize(&mut ser) {
+        Ok(()) => String::from_utf8_lossy(&buf).into_owned(),
+        Err(_) => "{}".to_string(),
+    };
+    let mut text = if newline == "\n" {
+        text
+    } else {
+        text.replace('\n', newline)
+    };
+    text.push_str(newline);
+    text
+}
+
+/// A unified diff with three lines of context; empty when the texts are equal.
+pub fn unified_diff(shown: &str, existed: bool, before: &str, after: &str) -> String {
+    if before == after {
+        return String::new();
+    }
+    let old = if existed {
+        shown.to_string()
+    } else {
+        "/dev/null".to_string()
+    };
+    similar::TextDiff::from_lines(before, after)
+        .unified_diff()
+        .context_radius(3)
+        .header(&old, shown)
+        .to_string()
+}
+
+/// Writes a planned change: refuses when the file changed since the plan or is read-only, keeps
+/// the old text in `<file>.skillscope.bak`, then replaces the file in one rename. A file that is
+/// a link is written through the link, so the link stays.
+pub fn apply(plan: &TogglePlan) -> Result<Applied, ToggleError> {
+    if plan.changes_nothing() {
+        return Ok(Applied {
+            file: plan.file.clone(),
+            written: false,
+            backup: None,
+        });
+    }
+    let target = match std::fs::symlink_metadata(&plan.file) {
+        Ok(m) if m.file_type().is_symlink() => {
+            std::fs::canonicalize(&plan.file).map_err(|source| ToggleError::Read {
+                file: plan.file.clone(),
+                source,
+            })?
+        }
+        _ => plan.file.clone(),
+    };
+    ensure_unchanged(plan, &target)?;
+    let perms = ensure_writable(plan, &target)?;
+    let backup = if plan.existed {
+        let b = backup_path(&plan.file);
+        write_atomic(&b, plan.before.as_bytes(), perms.clone()).map_err(|source| {
+            ToggleError::Write {
+                file: b.clone(),
+                source,
+            }
+        })?;
+        Some(b)
+    } else {
+        None
+    };
+    // Once more right before the rename: the window for a concurrent edit to be lost is as small
+    // as it can be without locking the user's editor out.
+    ensure_unchanged(plan, &target)?;
+    write_atomic(&target, plan.after.as_bytes(), perms).map_err(|source| ToggleError::Write {
+        file: plan.file.clone(),
+        source,
+    })?;
+    Ok(Applied {
+        file: plan.file.clone(),
+        written: true,
+        backup,
+    })
+}
+
+fn ensure_unchanged(plan: &TogglePlan, target: &Path) -> Result<(), ToggleError> {
+    let changed = || ToggleError::Changed {
+        file: plan.file.clone(),
+    };
+    match std::fs::read(target) {
+        Ok(now) if plan.existed && now == plan.before.as_bytes() => Ok(()),
+        Ok(_) => Err(changed()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            if plan.existed {
+                Err(changed())
+            } else {
+                Ok(())
+            }
+        }
+        Err(source) => Err(ToggleError::Read {
+            file: plan.file.clone(),
+            source,
+        }),
+    }
+}
+
+/// Read-only is judged on the permission bits, not on whether a write would fail: the
+/// superuser can write anything, and the user's "read-only" must still hold then.
+fn ensure_writable(
+    plan: &TogglePlan,
+    target: &Path,
+) -> Result<Option<std::fs::Permissions>, ToggleError> {
+    let perms = if plan.existed {
+        let meta = std::fs::metadata(target).map_err(|source| ToggleError::Read {
+            file: plan.file.clone(),
+            source,
+        })?;
+        if meta.permissions().readonly() {
+            return Err(ToggleError::ReadOnly {
+                file: plan.file.clone(),
+            });
+        }
+        Some(meta.permissions())
+    } else {
+        None
+    };
+    // The rename needs the folder; a folder that exists must be writable.
+    if let Some(dir) = target.parent().filter(|d| !d.as_os_str().is_empty())
+        && let Ok(meta) = std::fs::metadata(dir)
+        && meta.permissions().readonly()
+    {
+        return Err(ToggleError::ReadOnly {
+            file: dir.to_path_buf(),
+        });
+    }
+    Ok(perms)
+}

@@ -1,0 +1,836 @@
+use super::*;
+use crate::core::frontmatter::Frontmatter;
+use crate::core::source::Scope;
+
+fn skill_at(dir: &Path, fm: Frontmatter) -> Skill {
+    Skill {
+        name: dir.file_name().unwrap().to_string_lossy().into_owned(),
+        dir: dir.to_path_buf(),
+        skill_md: dir.join("SKILL.md"),
+        root: dir.parent().unwrap().to_path_buf(),
+        agent: Agent::Path,
+        scope: Scope::Path,
+        frontmatter: fm,
+        parse_diagnostics: Vec::new(),
+        shadowed_by: None,
+        file_len: 0,
+        body_line: 1,
+        body_offset: 0,
+        mtime_ns: 0,
+    }
+}
+
+fn skill(dir: &Path) -> Skill {
+    skill_at(dir, Frontmatter::default())
+}
+
+fn write(p: &Path, s: &str) {
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, s).unwrap();
+}
+
+struct Fixture {
+    _tmp: tempfile::TempDir,
+    home: PathBuf,
+    project: PathBuf,
+}
+
+fn fixture() -> Fixture {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let project = tmp.path().join("project");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::create_dir_all(&project).unwrap();
+    Fixture {
+        _tmp: tmp,
+        home,
+        project,
+    }
+}
+
+impl Fixture {
+    fn load(&self) -> (AgentSwitches, Vec<Diagnostic>) {
+        AgentSwitches::load(&self.home, Some(&self.project))
+    }
+
+    fn claude_skill(&self, name: &str) -> Skill {
+        skill(&self.home.join(".claude/skills").join(name))
+    }
+
+    fn agents_skill(&self, name: &str) -> Skill {
+        skill(&self.home.join(".agents/skills").join(name))
+    }
+}
+
+#[test]
+fn readers_follow_the_folder_a_skill_is_in() {
+    let f = fixture();
+    assert_eq!(
+        readers(&f.claude_skill("pdf")),
+        vec![Agent::ClaudeCode, Agent::Opencode]
+    );
+    assert_eq!(
+        readers(&skill(&f.project.join(".agents/skills/group/pdf"))),
+        vec![Agent::Codex, Agent::Opencode]
+    );
+    assert_eq!(
+        readers(&skill(&f.home.join(".codex/skills/pdf"))),
+        vec![Agent::Codex]
+    );
+    assert_eq!(
+        readers(&skill(&f.home.join(".config/opencode/skill/pdf"))),
+        vec![Agent::Opencode]
+    );
+    assert_eq!(
+        readers(&skill(&f.project.join(".opencode/skills/pdf"))),
+        vec![Agent::Opencode]
+    );
+    assert!(readers(&skill(&f.project.join("library/pdf"))).is_empty());
+}
+
+#[test]
+fn later_claude_settings_win_and_frontmatter_holds_back() {
+    let f = fixture();
+    write(
+        &f.home.join(".claude/settings.json"),
+        r#"{"skillOverrides": {"pdf": "off", "docx": "off", "manual": "on", "gone": "off"}}"#,
+    );
+    write(
+        &f.project.join(".claude/settings.json"),
+        r#"{"skillOverrides": {"pdf": "on"}}"#,
+    );
+    write(
+        &f.project.join(".claude/settings.local.json"),
+        r#"{"skillOverrides": {"pdf": "name-only", "gone": "user-invocable-only"}}"#,
+    );
+    let (sw, diags) = f.load();
+    assert!(diags.is_empty(), "{diags:?}");
+    let e = sw.effective(&f.claude_skill("pdf"), Agent::ClaudeCode);
+    assert_eq!(e.state, AgentState::NameOnly);
+    assert!(
+        e.source
+            .ends_with(".claude/settings.local.json skillOverrides.pdf"),
+        "{}",
+        e.source
+    );
+    assert_eq!(
+        e.file.as_deref(),
+        Some(f.project.join(".claude/settings.local.json").as_path())
+    );
+    let e = sw.effective(&f.claude_skill("docx"), Agent::ClaudeCode);
+    assert_eq!(
+        (e.state, e.source.as_str()),
+        (
+            AgentState::Off,
+            "~/.claude/settings.json skillOverrides.docx"
+        )
+    );
+    let manual = skill_at(
+        &f.home.join(".claude/skills/manual"),
+        Frontmatter {
+            disable_model_invocation: true,
+            ..Frontmatter::default()
+        },
+    );
+    let e = sw.effective(&manual, Agent::ClaudeCode);
+    assert_eq!(
+        (e.state, e.source.as_str()),
+        (
+            AgentState::UserInvocableOnly,
+            "frontmatter disable-model-invocation"
+        )
+    );
+    let e = sw.effective(&f.claude_skill("other"), Agent::ClaudeCode);
+    assert_eq!((e.state, e.source.as_str()), (AgentState::On, "default"));
+}
+
+#[test]
+fn bad_claude_values_are_reported_and_ignored() {
+    let f = fixture();
+    write(
+        &f.home.join(".claude/settings.json"),
+        "{\n  \"skillOverrides\": {\n    \"pdf\": \"disabled\",\n    \"docx\": \"off\"\n  }\n}\n",
+    );
+    let (sw, diags) = f.load();
+    assert_eq!(diags.len(), 1);
+    assert_eq!((diags[0].line, diags[0].column), (Some(3), Some(12)));
+    assert!(
+        diags[0].message.contains("\"disabled\""),
+        "{}",
+        diags[0].message
+    );
+    assert_eq!(
+        sw.effective(&f.claude_skill("pdf"), Agent::ClaudeCode)
+            .state,
+        AgentState::On
+    );
+    assert_eq!(
+        sw.effective(&f.claude_skill("docx"), Agent::ClaudeCode)
+            .state,
+        AgentState::Off
+    );
+}
+
+#[test]
+fn codex_entries_match_by_name_or_path_and_the_last_wins() {
+    let f = fixture();
+    write(
+        &f.home.join(".codex/config.toml"),
+        r#"model = "gpt-5"
+
+[[skills.config]]
+name = "pdf"
+enabled = false
+
+[[skills.config]]
+path = "~/.agents/skills/pdf/SKILL.md"
+enabled = true
+
+[[skills.config]]
+path = "~/.agents/skills/docx"
+enabled = false
+"#,
+    );
+    let (sw, diags) = f.load();
+    assert!(diags.is_empty(), "{diags:?}");
+    let pdf = sw.effective(&f.agents_skill("pdf"), Agent::Codex);
+    assert_eq!(pdf.state, AgentState::On);
+    assert!(pdf.source.contains("skills.config[1]"), "{}", pdf.source);
+    // The same name in another folder is matched by the name entry only.
+    let other_pdf = skill(&f.home.join(".codex/skills/pdf"));
+    assert_eq!(
+        sw.effective(&other_pdf, Agent::Codex).state,
+        AgentState::Off
+    );
+    let docx = sw.effective(&f.agents_skill("docx"), Agent::Codex);
+    assert_eq!(docx.state, AgentState::Off);
+    assert_eq!(
+        docx.source,
+        "~/.codex/config.toml skills.config[2] (path = \"~/.agents/skills/docx\", enabled = false)"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn codex_path_entries_match_through_links() {
+    let f = fixture();
+    let real = f.home.join("library/pdf");
+    write(
+        &real.join("SKILL.md"),
+        "---\nname: pdf\ndescription: d\n---\n",
+    );
+    std::fs::create_dir_all(f.home.join(".agents/skills")).unwrap();
+    std::os::unix::fs::symlink(&real, f.home.join(".agents/skills/pdf")).unwrap();
+    write(
+        &f.home.join(".codex/config.toml"),
+        &format!(
+            "[[skills.config]]\npath = {:?}\nenabled = false\n",
+            real.join("SKILL.md")
+        ),
+    );
+    let (sw, _) = f.load();
+    assert_eq!(
+        sw.effective(&f.agents_skill("pdf"), Agent::Codex).state,
+        AgentState::Off
+    );
+}
+
+#[test]
+fn codex_inline_array_form_is_read() {
+    let f = fixture();
+    write(
+        &f.home.join(".codex/config.toml"),
+        "[skills]\nconfig = [{ name = \"pdf\", enabled = false }]\n",
+    );
+    let (sw, diags) = f.load();
+    assert!(diags.is_empty(), "{diags:?}");
+    assert_eq!(
+        sw.effective(&f.agents_skill("pdf"), Agent::Codex).state,
+        AgentState::Off
+    );
+}
+
+#[test]
+fn opencode_last_matching_rule_wins_across_files() {
+    let f = fixture();
+    write(
+        &f.home.join(".config/opencode/opencode.json"),
+        r#"{"permission": {"bash": "ask", "skill": {"*": "allow", "internal-*": "deny", "internal-ok": "ask"}}}"#,
+    );
+    write(
+        &f.project.join("opencode.json"),
+        r#"{"permission": {"skill": {"pdf": "deny"}}}"#,
+    );
+    let (sw, diags) = f.load();
+    assert!(diags.is_empty(), "{diags:?}");
+    let state = |n: &str| sw.effective(&f.agents_skill(n), Agent::Opencode);
+    assert_eq!(state("internal-notes").state, AgentState::Off);
+    assert_eq!(
+        state("internal-notes").source,
+        "~/.config/opencode/opencode.json permission.skill.\"internal-*\" = deny"
+    );
+    assert_eq!(state("internal-ok").state, AgentState::On);
+    assert!(state("internal-ok").source.ends_with("= ask"));
+    assert_eq!(state("pdf").state, AgentState::Off);
+    assert_eq!(state("docx").state, AgentState::On);
+}
+
+#[test]
+fn opencode_rules_written_as_one_string_cover_every_skill() {
+    let f = fixture();
+    write(
+        &f.home.join(".config/opencode/opencode.json"),
+        r#"{"permission": "deny"}"#,
+    );
+    let (sw, _) = f.load();
+    assert_eq!(
+        sw.effective(&f.agents_skill("pdf"), Agent::Opencode).state,
+        AgentState::Off
+    );
+    write(
+        &f.home.join(".config/opencode/opencode.json"),
+        r#"{"permission": {"skill": {"pdf": "deny"}, "*": "allow"}}"#,
+    );
+    let (sw, _) = f.load();
+    // The `*` key comes after `skill`, so its rule is the last that matches.
+    assert_eq!(
+        sw.effective(&f.agents_skill("pdf"), Agent::Opencode).state,
+        AgentState::On
+    );
+}
+
+#[test]
+fn badges_say_who_reads_and_who_loads() {
+    let f = fixture();
+    write(
+        &f.home.join(".claude/settings.json"),
+        r#"{"skillOverrides": {"pdf": "off"}}"#,
+    );
+    let (sw, _) = f.load();
+    let badges = sw.badges(&f.claude_skill("pdf"));
+    let got: Vec<_> = badges
+        .iter()
+        .map(|b| (b.agent, b.reads, b.loads()))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (Agent::ClaudeCode, true, false),
+            (Agent::Codex, false, false),
+            (Agent::Opencode, true, true),
+        ]
+    );
+}
+
+#[test]
+fn claude_off_then_on_round_trips_to_the_original_text() {
+    let f = fixture();
+    let settings = f.home.join(".claude/settings.json");
+    let original = "{\n    \"model\": \"opus\",\n    \"env\": {\"A\": \"1\"}\n}\n";
+    write(&settings, original);
+    let pdf = f.claude_skill("pdf");
+    let (sw, _) = f.load();
+    let plan = sw
+        .plan(&pdf, Agent::ClaudeCode, SwitchScope::User, false)
+        .unwrap();
+    assert_eq!(
+        plan.after,
+        "{\n    \"model\": \"opus\",\n    \"env\": {\"A\": \"1\"},\n    \"skillOverrides\": {\n        \"pdf\": \"off\"\n    }\n}\n"
+    );
+    assert_eq!(plan.after_state.state, AgentState::Off);
+    assert!(plan.note.is_none(), "{:?}", plan.note);
+    let applied = apply(&plan).unwrap();
+    assert!(applied.written);
+    assert_eq!(
+        std::fs::read_to_string(backup_path(&settings)).unwrap(),
+        original
+    );
+    let (sw, _) = f.load();
+    let plan = sw
+        .plan(&pdf, Agent::ClaudeCode, SwitchScope::User, true)
+        .unwrap();
+    apply(&plan).unwrap();
+    // Back on, the entry goes and the object that held it stays, empty.
+    assert_eq!(
+        std::fs::read_to_string(&settings).unwrap(),
+        "{\n    \"model\": \"opus\",\n    \"env\": {\"A\": \"1\"},\n    \"skillOverrides\": {}\n}\n"
+    );
+}
+
+#[test]
+fn claude_on_writes_an_explicit_on_when_a_lower_file_switches_off() {
+    let f = fixture();
+    write(
+        &f.home.join(".claude/settings.json"),
+        r#"{"skillOverrides": {"pdf": "off"}}"#,
+    );
+    write(&f.project.join(".claude/settings.local.json"), "{}\n");
+    let (sw, _) = f.load();
+    let plan = sw
+        .plan(
+            &f.claude_skill("pdf"),
+            Agent::ClaudeCode,
+            SwitchScope::Local,
+            true,
+        )
+        .unwrap();
+    assert_eq!(
+        plan.after,
+        "{\n  \"skillOverrides\": {\n    \"pdf\": \"on\"\n  }\n}\n"
+    );
+    assert_eq!(plan.after_state.state, AgentState::On);
+}
+
+#[test]
+fn a_change_a_higher_file_overrides_is_planned_with_a_note() {
+    let f = fixture();
+    write(
+        &f.project.join(".claude/settings.json"),
+        r#"{"skillOverrides": {"pdf": "on"}}"#,
+    );
+    let (sw, _) = f.load();
+    let plan = sw
+        .plan(
+            &f.claude_skill("pdf"),
+            Agent::ClaudeCode,
+            SwitchScope::User,
+            false,
+        )
+        .unwrap();
+    assert!(
+        plan.changes_nothing(),
+        "a change that does nothing is not written"
+    );
+    let note = plan.note.unwrap();
+    assert!(note.contains("still treat it as on"), "{note}");
+    assert!(
+        note.contains("project/.claude/settings.json skillOverrides.pdf"),
+        "{note}"
+    );
+}
+
+#[test]
+fn a_missing_settings_file_is_created() {
+    let f = fixture();
+    let (sw, _) = f.load();
+    let plan = sw
+        .plan(
+            &f.claude_skill("pdf"),
+            Agent::ClaudeCode,
+            SwitchScope::User,
+            false,
+        )
+        .unwrap();
+    assert!(!plan.existed);
+    assert!(
+        plan.diff
+            .starts_with("--- /dev/null\n+++ ~/.claude/settings.json\n"),
+        "{}",
+        plan.diff
+    );
+    let applied = apply(&plan).unwrap();
+    assert_eq!(applied.backup, None);
+    let text = std::fs::read_to_string(f.home.join(".claude/settings.json")).unwrap();
+    assert_eq!(
+        text,
+        "{\n  \"skillOverrides\": {\n    \"pdf\": \"off\"\n  }\n}\n"
+    );
+}
+
+#[test]
+fn codex_toggle_keeps_comments_and_flips_existing_entries() {
+    let f = fixture();
+    let config = f.home.join(".codex/config.toml");
+    let original = "# my codex\nmodel = \"gpt-5\" # the model\n\n[[skills.config]]\nname = \"pdf\"\nenabled = false # off for now\n\n[mcp_servers.docs]\ncommand = \"docs\"\n";
+    write(&config, original);
+    let (sw, _) = f.load();
+    let plan = sw
+        .plan(
+            &f.agents_skill("pdf"),
+            Agent::Codex,
+            SwitchScope::User,
+            true,
+        )
+        .unwrap();
+    assert_eq!(
+        plan.after,
+        original.replace("enabled = false # off", "enabled = true # off")
+    );
+    let docx = f.agents_skill("docx");
+    let plan = sw
+        .plan(&docx, Agent::Codex, SwitchScope::User, false)
+        .unwrap();
+    let md = std::path::absolute(&docx.skill_md).unwrap();
+    // The new entry joins its siblings, before the next table.
+    let added = format!(
+        "[[skills.config]]\npath = {:?}\nenabled = false\n\n",
+        md.to_str().unwrap()
+    );
+    let want = original.replace("[mcp_servers.docs]", &format!("{added}[mcp_servers.docs]"));
+    assert_eq!(plan.after, want);
+    assert_eq!(plan.after_state.state, AgentState::Off);
+    // Switching on a skill no entry names changes nothing: on is the default.
+    let plan = sw
+        .plan(
+            &f.agents_skill("xlsx"),
+            Agent::Codex,
+            SwitchScope::User,
+            true,
+        )
+        .unwrap();
+    assert!(plan.already());
+}
+
+#[test]
+fn codex_toggle_into_an_inline_array() {
+    let f = fixture();
+    write(
+        &f.home.join(".codex/config.toml"),
+        "[skills]\nconfig = [{ name = \"pdf\", enabled = false }]\n",
+    );
+    let (sw, _) = f.load();
+    let plan = sw
+        .plan(
+            &f.agents_skill("docx"),
+            Agent::Codex,
+            SwitchScope::User,
+            false,
+        )
+        .unwrap();
+    assert_eq!(plan.after_state.state, AgentState::Off);
+    assert!(
+        plan.after
+            .starts_with("[skills]\nconfig = [{ name = \"pdf\", enabled = false }, { path = "),
+        "{}",
+        plan.after
+    );
+}
+
+#[test]
+fn codex_has_no_project_switch() {
+    let f = fixture();
+    let (sw, _) = f.load();
+    let err = sw
+        .plan(
+            &f.agents_skill("pdf"),
+            Agent::Codex,
+            SwitchScope::Project,
+            false,
+        )
+        .unwrap_err();
+    assert!(matches!(err, ToggleError::Unsupported { .. }), "{err}");
+}
+
+#[test]
+fn opencode_toggle_beats_an_earlier_pattern() {
+    let f = fixture();
+    let config = f.home.join(".config/opencode/opencode.json");
+    write(
+        &config,
+        "{\n  \"$schema\": \"https://opencode.ai/config.json\",\n  \"permission\": {\n    \"skill\": {\n      \"internal-*\": \"deny\"\n    }\n  }\n}\n",
+    );
+    let (sw, _) = f.load();
+    let plan = sw
+        .plan(
+            &f.agents_skill("internal-notes"),
+            Agent::Opencode,
+            SwitchScope::User,
+            true,
+        )
+        .unwrap();
+    assert_eq!(
+        plan.after,
+        "{\n  \"$schema\": \"https://opencode.ai/config.json\",\n  \"permission\": {\n    \"skill\": {\n      \"internal-*\": \"deny\",\n      \"internal-notes\": \"allow\"\n    }\n  }\n}\n"
+    );
+    assert_eq!(plan.after_state.state, AgentState::On);
+}
+
+#[test]
+fn opencode_toggle_turns_a_blanket_rule_into_an_object() {
+    let f = fixture();
+    write(
+        &f.home.join(".config/opencode/opencode.json"),
+        "{\n  \"permission\": \"allow\"\n}\n",
+    );
+    let (sw, _) = f.load();
+    let plan = sw
+        .plan(
+            &f.agents_skill("pdf"),
+            Agent::Opencode,
+            SwitchScope::User,
+            false,
+        )
+        .unwrap();
+    assert_eq!(
+        plan.after,
+        "{\n  \"permission\": {\n    \"*\": \"allow\",\n    \"skill\": {\n      \"pdf\": \"deny\"\n    }\n  }\n}\n"
+    );
+    let plan = sw
+        .plan(
+            &f.agents_skill("docx"),
+            Agent::Opencode,
+            SwitchScope::User,
+            true,
+        )
+        .unwrap();
+    assert!(plan.already());
+}
+
+#[test]
+fn opencode_writes_to_the_jsonc_file_when_that_is_the_one_there() {
+    let f = fixture();
+    let jsonc = f.home.join(".config/opencode/opencode.jsonc");
+    write(&jsonc, "// mine\n{\n  \"theme\": \"dark\", // dark\n}\n");
+    let (sw, _) = f.load();
+    let plan = sw
+        .plan(
+            &f.agents_skill("pdf"),
+            Agent::Opencode,
+            SwitchScope::User,
+            false,
+        )
+        .unwrap();
+    assert_eq!(plan.file, jsonc);
+    assert_eq!(
+        plan.after,
+        "// mine\n{\n  \"theme\": \"dark\", // dark\n  \"permission\": {\n    \"skill\": {\n      \"pdf\": \"deny\"\n    }\n  },\n}\n"
+    );
+}
+
+#[test]
+fn a_file_that_does_not_parse_is_refused_and_left_alone() {
+    let f = fixture();
+    let settings = f.home.join(".claude/settings.json");
+    let broken = "{\n  \"model\": \"opus\",\n  \"skillOverrides\": {\"pdf\": \"off\"\n";
+    write(&settings, broken);
+    let (sw, diags) = f.load();
+    assert_eq!(
+        diags.len(),
+        1,
+        "the broken file is reported once: {diags:?}"
+    );
+    let err = sw
+        .plan(
+            &f.claude_skill("docx"),
+            Agent::ClaudeCode,
+            SwitchScope::User,
+            false,
+        )
+        .unwrap_err();
+    assert!(
+        matches!(err, ToggleError::Unparsable { line: 4, .. }),
+        "{err}"
+    );
+    assert!(err.to_string().contains("never rewrites"), "{err}");
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), broken);
+    let toml = f.home.join(".codex/config.toml");
+    write(&toml, "[skills\nname = 1\n");
+    let (sw, _) = f.load();
+    let err = sw
+        .plan(
+            &f.agents_skill("pdf"),
+            Agent::Codex,
+            SwitchScope::User,
+            false,
+        )
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            ToggleError::Unparsable {
+                format: "TOML",
+                line: 1,
+                ..
+            }
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_change_made_after_the_plan_is_not_overwritten() {
+    let f = fixture();
+    let settings = f.home.join(".claude/settings.json");
+    write(&settings, "{}\n");
+    let (sw, _) = f.load();
+    let plan = sw
+        .plan(
+            &f.claude_skill("pdf"),
+            Agent::ClaudeCode,
+            SwitchScope::User,
+            false,
+        )
+        .unwrap();
+    write(&settings, "{\"model\": \"sonnet\"}\n");
+    let err = apply(&plan).unwrap_err();
+    assert!(matches!(err, ToggleError::Changed { .. }), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&settings).unwrap(),
+        "{\"model\": \"sonnet\"}\n"
+    );
+    assert!(!backup_path(&settings).exists());
+    // A file created after a plan that expected none is not overwritten either.
+    let local = f.project.join(".claude/settings.local.json");
+    let plan = sw
+        .plan(
+            &f.claude_skill("pdf"),
+            Agent::ClaudeCode,
+            SwitchScope::Local,
+            false,
+        )
+        .unwrap();
+    write(&local, "{\"mine\": true}\n");
+    assert!(matches!(apply(&plan), Err(ToggleError::Changed { .. })));
+    assert_eq!(
+        std::fs::read_to_string(&local).unwrap(),
+        "{\"mine\": true}\n"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_read_only_file_is_refused_by_its_permission_bits() {
+    use std::os::unix::fs::PermissionsExt;
+    let f = fixture();
+    let settings = f.home.join(".claude/settings.json");
+    write(&settings, "{}\n");
+    std::fs::set_permissions(&settings, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let (sw, _) = f.load();
+    let plan = sw
+        .plan(
+            &f.claude_skill("pdf"),
+            Agent::ClaudeCode,
+            SwitchScope::User,
+            false,
+        )
+        .unwrap();
+    let err = apply(&plan).unwrap_err();
+    assert!(matches!(err, ToggleError::ReadOnly { .. }), "{err}");
+    assert!(err.to_string().contains("read-only"));
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), "{}\n");
+    assert!(!backup_path(&settings).exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn the_written_file_keeps_its_permissions_and_links_stay_links() {
+    use std::os::unix::fs::PermissionsExt;
+    let f = fixture();
+    let real = f.home.join("dotfiles/claude-settings.json");
+    write(&real, "{\"model\": \"opus\"}\n");
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o600)).unwrap();
+    std::fs::create_dir_all(f.home.join(".claude")).unwrap();
+    let link = f.home.join(".claude/settings.json");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let (sw, _) = f.load();
+    let plan = sw
+        .plan(
+            &f.claude_skill("pdf"),
+            Agent::ClaudeCode,
+            SwitchScope::User,
+            false,
+        )
+        .unwrap();
+    let applied = apply(&plan).unwrap();
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert!(
+        std::fs::read_to_string(&real)
+            .unwrap()
+            .contains("\"pdf\": \"off\"")
+    );
+    assert_eq!(
+        std::fs::metadata(&real).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+    let backup = applied.backup.unwrap();
+    assert_eq!(backup, f.home.join(".claude/settings.json.skillscope.bak"));
+    assert_eq!(
+        std::fs::metadata(&backup).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+}
+
+#[test]
+fn project_root_is_the_repository_root_and_never_home() {
+    let f = fixture();
+    let repo = f.project.join("repo");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    std::fs::create_dir_all(repo.join("a/b")).unwrap();
+    assert_eq!(
+        project_root(&repo.join("a/b"), Some(&f.home)),
+        Some(repo.clone())
+    );
+    assert_eq!(
+        project_root(&f.project, Some(&f.home)),
+        Some(f.project.clone())
+    );
+    assert_eq!(project_root(&f.home, Some(&f.home)), None);
+}
+
+#[test]
+fn plan_readers_covers_the_agents_that_read_the_folder() {
+    let f = fixture();
+    let (sw, _) = f.load();
+    let plans = sw.plan_readers(&f.agents_skill("pdf"), SwitchScope::User, false);
+    let agents: Vec<Agent> = plans.iter().map(|(a, _)| *a).collect();
+    assert_eq!(agents, vec![Agent::Codex, Agent::Opencode]);
+    for (agent, plan) in plans {
+        let plan = plan.unwrap();
+        assert_eq!(plan.after_state.state, AgentState::Off, "{agent}");
+        assert!(!plan.diff.is_empty(), "{agent}");
+    }
+}
+
+#[test]
+fn settings_of_an_unexpected_shape_are_refused_not_replaced() {
+    let f = fixture();
+    let settings = f.home.join(".claude/settings.json");
+    write(&settings, "{\"skillOverrides\": [\"pdf\"]}\n");
+    let opencode = f.home.join(".config/opencode/opencode.json");
+    write(&opencode, "{\"permission\": {\"skill\": 3}}\n");
+    let (sw, diags) = f.load();
+    assert_eq!(diags.len(), 2, "{diags:?}");
+    let err = sw
+        .plan(
+            &f.claude_skill("pdf"),
+            Agent::ClaudeCode,
+            SwitchScope::User,
+            false,
+        )
+        .unwrap_err();
+    assert!(matches!(err, ToggleError::Shape { .. }), "{err}");
+    assert!(
+        err.to_string()
+            .contains("`skillOverrides` is not an object"),
+        "{err}"
+    );
+    let err = sw
+        .plan(
+            &f.claude_skill("pdf"),
+            Agent::Opencode,
+            SwitchScope::User,
+            false,
+        )
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("`permission.skill` is neither"),
+        "{err}"
+    );
+    let toml = f.home.join(".codex/config.toml");
+    write(&toml, "skills = 3\n");
+    let (sw, _) = f.load();
+    let err = sw
+        .plan(
+            &f.agents_skill("pdf"),
+            Agent::Codex,
+            SwitchScope::User,
+            false,
+        )
+        .unwrap_err();
+    assert!(err.to_string().contains("`skills` is not a table"), "{err}");
+}
