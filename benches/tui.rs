@@ -22,10 +22,12 @@ fn corpus() -> Option<PathBuf> {
     p.is_dir().then_some(p)
 }
 
+/// No watcher, and state and agent settings in a temp folder, so runs are alike.
 fn options() -> Options {
+    let dir = std::env::temp_dir().join(format!("skillscope-bench-{}", std::process::id()));
     Options {
         theme: Theme::from_env(),
-        watch: false,
+        ..Options::isolated(&dir)
     }
 }
 

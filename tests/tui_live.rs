@@ -4,7 +4,6 @@
 mod tui_common;
 
 use ratatui::crossterm::event::KeyCode;
-use skillscope::tui::app::Options;
 use skillscope::tui::theme::Theme;
 use tui_common::{fixture, harness_opts, write};
 
@@ -13,15 +12,7 @@ fn edits_additions_and_deletions_show_up_and_the_selection_stays() {
     let t = tempfile::tempdir().unwrap();
     let root = t.path().canonicalize().unwrap();
     fixture(&root);
-    let mut h = harness_opts(
-        &[&root],
-        120,
-        30,
-        Options {
-            theme: Theme::plain(),
-            watch: true,
-        },
-    );
+    let mut h = harness_opts(&[&root], 120, 30, Theme::plain(), true);
     assert!(h.app.is_watching());
     // broken-yaml, pdf-tools, team-notes, weather: select team-notes.
     h.key(KeyCode::Char('j')).key(KeyCode::Char('j'));

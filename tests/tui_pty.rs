@@ -107,6 +107,11 @@ fn toggle_type_and_quit_in_a_real_terminal() {
     s.send(" ");
     let after = s.wait_for("3/4 enabled");
     assert!(after.contains("○ broken-yaml"), "{after}");
+    // Saved at once, keyed by the skill's folder.
+    let state = std::fs::read_to_string(config.path().join("state.json")).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&state).unwrap();
+    let key = lib.path().join("broken-yaml").display().to_string();
+    assert_eq!(v["skills"][&key]["enabled"], false, "{state}");
 
     // The test box takes what is typed, letters that are commands elsewhere included.
     s.send("3");

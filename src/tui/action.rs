@@ -74,6 +74,8 @@ pub enum Action {
     /// Write a toggle through to an agent's own settings file (after a confirmation).
     AgentToggle,
     Confirm,
+    /// In the confirmation: plan the change for the next settings scope (user, project, local).
+    CycleScope,
     Rescan,
     /// Delete the last character of the text being typed.
     Backspace,

@@ -1,6 +1,7 @@
 //! The one event type the app loop reads: input, ticks, worker results and file-system changes
 //! all arrive on the same channel.
 
+use crate::core::agents::AgentSwitches;
 use crate::core::probe::ProbeReport;
 use crate::core::rules::Profile;
 use crate::core::{Diagnostic, Library};
@@ -38,6 +39,8 @@ pub enum JobEvent {
     ProbesDone {
         generation: u64,
     },
+    /// The agents' settings files, read (again).
+    Switches(Result<(Box<AgentSwitches>, Vec<Diagnostic>), String>),
     /// The file watcher could not start or lost track of something.
     WatchProblem(String),
 }

@@ -3,6 +3,7 @@
 
 use crate::cli::LibraryArgs;
 use crate::core::Library;
+use crate::core::agents::{self, AgentSwitches};
 use crate::core::probe::{self, ProbeOptions};
 use crate::core::rules::{self, CheckOptions, Profile};
 use crate::tui::event::{Event, JobEvent};
@@ -58,5 +59,23 @@ pub fn probe(
             }));
         });
         let _ = tx.send(Event::Job(JobEvent::ProbesDone { generation }));
+    });
+}
+
+/// Reads every agent's settings files (home and project) for the per-agent badges and toggles.
+pub fn load_switches(home: Option<std::path::PathBuf>, tx: Sender<Event>) {
+    std::thread::spawn(move || {
+        let result = match home {
+            Some(home) => {
+                let cwd = std::env::current_dir().unwrap_or_else(|_| home.clone());
+                let project = agents::project_root(&cwd, Some(&home));
+                let (switches, diags) = AgentSwitches::load(&home, project.as_deref());
+                Ok((Box::new(switches), diags))
+            }
+            None => {
+                Err("cannot tell where the home folder is: agents' switches not read".to_string())
+            }
+        };
+        let _ = tx.send(Event::Job(JobEvent::Switches(result)));
     });
 }

@@ -52,6 +52,17 @@ pub struct Harness {
     pub app: App,
     pub rx: Receiver<Event>,
     pub roots: Vec<PathBuf>,
+    /// Holds the state file and the fake home with the agents' settings.
+    pub dir: tempfile::TempDir,
+}
+
+/// Options that keep state and agent settings inside `dir`.
+pub fn isolated(dir: &Path, theme: Theme, watch: bool) -> Options {
+    Options {
+        theme,
+        watch,
+        ..Options::isolated(dir)
+    }
 }
 
 pub fn harness(roots: &[&Path], w: u16, h: u16) -> Harness {
@@ -65,35 +76,24 @@ pub fn harness_scanning(roots: &[&Path], w: u16, h: u16) -> Harness {
         max_depth: 8,
     };
     let (tx, rx) = mpsc::channel();
-    let mut app = App::scanning(
-        args,
-        Options {
-            theme: Theme::plain(),
-            watch: false,
-        },
-        tx,
-    );
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = App::scanning(args, isolated(dir.path(), Theme::plain(), false), tx);
     app.resize(w, h);
     Harness {
         app,
         rx,
         roots: roots.iter().map(|p| p.to_path_buf()).collect(),
+        dir,
     }
 }
 
 pub fn harness_with(roots: &[&Path], w: u16, h: u16, theme: Theme) -> Harness {
-    harness_opts(
-        roots,
-        w,
-        h,
-        Options {
-            theme,
-            watch: false,
-        },
-    )
+    harness_opts(roots, w, h, theme, false)
 }
 
-pub fn harness_opts(roots: &[&Path], w: u16, h: u16, opts: Options) -> Harness {
+pub fn harness_opts(roots: &[&Path], w: u16, h: u16, theme: Theme, watch: bool) -> Harness {
+    let dir = tempfile::tempdir().unwrap();
+    let opts = isolated(dir.path(), theme, watch);
     let args = LibraryArgs {
         paths: roots.iter().map(|p| p.to_path_buf()).collect(),
         max_depth: 8,
@@ -106,6 +106,7 @@ pub fn harness_opts(roots: &[&Path], w: u16, h: u16, opts: Options) -> Harness {
         app,
         rx,
         roots: roots.iter().map(|p| p.to_path_buf()).collect(),
+        dir,
     };
     h.settle();
     h
@@ -138,7 +139,7 @@ impl Harness {
 
     /// Handles worker results until the workers started so far are done: rules checked.
     pub fn settle(&mut self) {
-        self.wait_until(|app| app.checked);
+        self.wait_until(|app| app.checked && app.switches.is_some());
     }
 
     /// Handles events until `done` holds; fails after 20 s.
@@ -169,6 +170,7 @@ impl Harness {
         for (i, r) in self.roots.iter().enumerate() {
             s = s.replace(&r.display().to_string(), &format!("[ROOT{i}]"));
         }
+        s = s.replace(&self.dir.path().display().to_string(), "[DIR]");
         s
     }
 }

@@ -7,9 +7,12 @@ pub mod list;
 
 use crate::cli::LibraryArgs;
 use crate::core::Library;
+use crate::core::agents::{self, AgentSwitches, SwitchScope, TogglePlan};
 use crate::core::diagnostic::{Counts, Diagnostic};
 use crate::core::rules::Profile;
 use crate::core::skill::Skill;
+use crate::core::source::Agent;
+use crate::core::state::{self, EnableState};
 use crate::core::watch::{self, Change, Watch};
 use crate::tui::action::{Action, Screen};
 use crate::tui::event::{Event, JobEvent};
@@ -70,17 +73,31 @@ pub struct TestBox {
     pub scroll: u16,
 }
 
+/// A write-through waiting for confirmation: the exact change to each agent's file.
+#[derive(Debug, Clone)]
+pub struct Confirm {
+    pub skill: usize,
+    pub on: bool,
+    pub scope: SwitchScope,
+    pub plans: Vec<(Agent, Result<TogglePlan, String>)>,
+    pub scroll: u16,
+}
+
 #[derive(Debug, Clone)]
 pub struct Status {
     pub text: String,
     pub error: bool,
 }
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Options {
     pub theme: Theme,
     /// Watch the roots for changes (off in tests that want a still library).
     pub watch: bool,
+    /// skillscope's state file; `None`: the default place (`$SKILLSCOPE_CONFIG_DIR/state.json`).
+    pub state_path: Option<PathBuf>,
+    /// The home folder whose agent settings are read; `None`: the user's.
+    pub home: Option<PathBuf>,
 }
 
 impl Default for Options {
@@ -88,6 +105,21 @@ impl Default for Options {
         Options {
             theme: Theme::from_env(),
             watch: true,
+            state_path: None,
+            home: None,
+        }
+    }
+}
+
+impl Options {
+    /// Plain styles, no watcher, and state and agent settings under `dir`: for tests and
+    /// benchmarks that must not touch the user's files.
+    pub fn isolated(dir: &std::path::Path) -> Options {
+        Options {
+            theme: Theme::plain(),
+            watch: false,
+            state_path: Some(dir.join("config/state.json")),
+            home: Some(dir.join("home")),
         }
     }
 }
@@ -110,6 +142,14 @@ pub struct App {
     /// The rules of `profile` have run on the current library.
     pub checked: bool,
     pub enabled: Vec<bool>,
+    /// skillscope's own on/off store; `None` when the system has no config folder.
+    pub state: Option<EnableState>,
+    /// The agents' own switches (settings files), read on a worker.
+    pub switches: Option<Arc<AgentSwitches>>,
+    /// A write-through to agents' settings waiting for the user's yes.
+    pub confirm: Option<Confirm>,
+    /// Some skill is in a folder that an agent with per-skill switches reads.
+    pub agent_readers: bool,
     pub detail: Option<Detail>,
     pub detail_scroll: u16,
     pub prompt: PromptSettings,
@@ -123,6 +163,7 @@ pub struct App {
     /// A library has arrived (the first scan is done).
     pub loaded: bool,
     want_watch: bool,
+    home: Option<PathBuf>,
     /// A change arrived while a rescan ran: scan again when it ends.
     pub rescan_again: bool,
     tx: Sender<Event>,
@@ -146,6 +187,16 @@ impl App {
     }
 
     fn empty(args: LibraryArgs, opts: Options, tx: Sender<Event>) -> App {
+        let state_path = opts.state_path.clone().or_else(state::default_path);
+        let home = opts.home.clone().or_else(dirs::home_dir);
+        let mut app = App::blank(args, &opts, tx);
+        app.home = home;
+        app.load_state(state_path);
+        jobs::load_switches(app.home.clone(), app.tx.clone());
+        app
+    }
+
+    fn blank(args: LibraryArgs, opts: &Options, tx: Sender<Event>) -> App {
         App {
             args,
             lib: Arc::new(Library::default()),
@@ -161,6 +212,10 @@ impl App {
             profile: Profile::default(),
             checked: false,
             enabled: Vec::new(),
+            state: None,
+            switches: None,
+            confirm: None,
+            agent_readers: false,
             detail: None,
             detail_scroll: 0,
             prompt: PromptSettings::default(),
@@ -174,6 +229,7 @@ impl App {
             rescan_again: false,
             loaded: false,
             want_watch: opts.watch,
+            home: None,
             tx,
             watch: None,
         }
@@ -196,8 +252,13 @@ impl App {
             .collect();
         self.diag_counts = self.diags.iter().map(Counts::of).collect();
         self.checked = false;
-        self.enabled = vec![true; n];
+        self.enabled = match &self.state {
+            Some(st) => lib.skills.iter().map(|s| st.is_enabled(s)).collect(),
+            None => lib.skills.iter().map(|s| state::default_for(s).0).collect(),
+        };
+        debug_assert_eq!(self.enabled.len(), n);
         self.costs = vec![Costs::default(); n];
+        self.agent_readers = lib.skills.iter().any(|s| !agents::readers(s).is_empty());
         self.lib = Arc::new(lib);
         self.list.invalidate();
         self.list.refresh(&self.lib, &self.costs, &self.diag_counts);
@@ -285,6 +346,9 @@ impl App {
 
     /// The keymap contexts in force, most specific first.
     pub fn contexts(&self) -> Vec<Context> {
+        if self.confirm.is_some() {
+            return vec![Context::Confirm];
+        }
         if self.help.is_some() {
             return vec![Context::Help];
         }
@@ -371,6 +435,15 @@ impl App {
                     failed > 0,
                 );
             }
+            JobEvent::Switches(result) => match result {
+                Ok((switches, diags)) => {
+                    if let Some(d) = diags.first() {
+                        self.set_status(d.message.clone(), true);
+                    }
+                    self.switches = Some(Arc::new(*switches));
+                }
+                Err(e) => self.set_status(e, true),
+            },
             JobEvent::WatchProblem(e) => {
                 self.set_status(format!("file watcher: {e}"), true);
                 self.request_rescan();
@@ -427,6 +500,28 @@ impl App {
     }
 
     pub fn apply(&mut self, action: Action) {
+        if let Some(c) = &mut self.confirm {
+            match action {
+                Action::Confirm => self.apply_agent_toggle(),
+                Action::CycleScope => {
+                    let next = match c.scope {
+                        SwitchScope::User => SwitchScope::Project,
+                        SwitchScope::Project => SwitchScope::Local,
+                        SwitchScope::Local => SwitchScope::User,
+                    };
+                    let on = c.on;
+                    self.plan_agent_toggle(next, Some(on));
+                }
+                Action::Down => c.scroll = c.scroll.saturating_add(1),
+                Action::Up => c.scroll = c.scroll.saturating_sub(1),
+                Action::Quit => self.quit = true,
+                _ => {
+                    self.confirm = None;
+                    self.set_status("nothing was written", false);
+                }
+            }
+            return;
+        }
         if self.help.is_some() {
             match action {
                 Action::Close | Action::Help => self.help = None,
@@ -497,13 +592,10 @@ impl App {
                     self.set_status("stopping the probes…", false);
                 }
             }
-            Action::AgentToggle => {
-                self.set_status(
-                    "writing toggles to agents' files is not part of this build yet",
-                    true,
-                );
-            }
-            Action::Confirm => {}
+            Action::AgentToggle => self.plan_agent_toggle(SwitchScope::User, None),
+            Action::Confirm => self.apply_agent_toggle(),
+            // Only meaningful in the confirmation, handled above.
+            Action::CycleScope => {}
             Action::Rescan => self.request_rescan(),
             Action::Backspace => match self.screen {
                 Screen::Test => {
@@ -614,21 +706,130 @@ impl App {
         self.detail = Some(d);
     }
 
+    /// Reads skillscope's own state file; a bad one is kept aside by the state module and
+    /// reported here.
+    fn load_state(&mut self, path: Option<PathBuf>) {
+        match path {
+            Some(path) => {
+                let (st, diags) = EnableState::load(&path);
+                if let Some(d) = diags.first() {
+                    self.set_status(d.message.clone(), true);
+                }
+                self.state = Some(st);
+            }
+            None => self.set_status(
+                "no configuration folder on this system: toggles are not saved (set SKILLSCOPE_CONFIG_DIR)",
+                true,
+            ),
+        }
+    }
+
+    /// Switches the selected skill in skillscope's own state and saves at once.
     fn toggle_selected(&mut self) {
         let Some(i) = self.list.selected_skill() else {
             return;
         };
+        let Some(skill) = self.lib.skills.get(i) else {
+            return;
+        };
+        let on = !self.enabled.get(i).copied().unwrap_or(false);
+        let name = skill.name.clone();
+        let word = if on { "on" } else { "off" };
+        let saved = match &mut self.state {
+            Some(st) => {
+                st.set(skill, on);
+                st.save().map_err(|e| e.to_string())
+            }
+            None => Err("no configuration folder: not saved".to_string()),
+        };
         if let Some(e) = self.enabled.get_mut(i) {
-            *e = !*e;
-            let name = &self.lib.skills[i].name;
-            let word = if *e { "on" } else { "off" };
-            self.status = Some(Status {
-                text: format!(
-                    "{name} switched {word} (not saved: the state store is not part of this build yet)"
-                ),
-                error: true,
-            });
+            *e = on;
         }
+        match saved {
+            Ok(()) => self.set_status(format!("{name} switched {word}"), false),
+            Err(e) => self.set_status(
+                format!("{name} switched {word} for this session only: {e}"),
+                true,
+            ),
+        }
+    }
+
+    /// Prepares the write-through of the selected skill to every agent that reads its folder:
+    /// off when any of them loads it now, else on. Nothing is written before the user says yes.
+    fn plan_agent_toggle(&mut self, scope: SwitchScope, on: Option<bool>) {
+        let Some(i) = self.list.selected_skill() else {
+            return;
+        };
+        let Some(switches) = self.switches.clone() else {
+            self.set_status("the agents' settings are still being read", true);
+            return;
+        };
+        let skill = &self.lib.skills[i];
+        let on = on.unwrap_or_else(|| !switches.badges(skill).iter().any(|b| b.loads()));
+        let plans: Vec<(Agent, Result<TogglePlan, String>)> = switches
+            .plan_readers(skill, scope, on)
+            .into_iter()
+            .map(|(a, p)| (a, p.map_err(|e| e.to_string())))
+            .collect();
+        if plans.is_empty() {
+            let dir = skill.dir.display().to_string();
+            self.set_status(
+                format!("no agent with per-skill switches reads {dir}"),
+                true,
+            );
+            return;
+        }
+        self.confirm = Some(Confirm {
+            skill: i,
+            on,
+            scope,
+            plans,
+            scroll: 0,
+        });
+    }
+
+    /// Writes every planned change (each file atomically, with a backup), then reads the
+    /// agents' settings again.
+    fn apply_agent_toggle(&mut self) {
+        let Some(c) = self.confirm.take() else {
+            return;
+        };
+        let mut written = Vec::new();
+        let mut failed = Vec::new();
+        for (agent, plan) in &c.plans {
+            let Ok(plan) = plan else {
+                continue;
+            };
+            if plan.changes_nothing() {
+                continue;
+            }
+            match agents::apply(plan) {
+                Ok(a) if a.written => written.push(agent.as_str()),
+                Ok(_) => {}
+                Err(e) => failed.push(e.to_string()),
+            }
+        }
+        let name = self
+            .lib
+            .skills
+            .get(c.skill)
+            .map_or("", |s| s.name.as_str())
+            .to_string();
+        let word = if c.on { "on" } else { "off" };
+        if let Some(e) = failed.first() {
+            self.set_status(e.clone(), true);
+        } else if written.is_empty() {
+            self.set_status(format!("{name}: nothing to change"), false);
+        } else {
+            self.set_status(
+                format!(
+                    "{name} switched {word} for {} (backups kept)",
+                    written.join(", ")
+                ),
+                false,
+            );
+        }
+        jobs::load_switches(self.home.clone(), self.tx.clone());
     }
 
     fn on_mouse(&mut self, m: MouseEvent) {

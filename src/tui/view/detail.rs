@@ -125,6 +125,27 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
         )),
     ]));
 
+    if let Some(switches) = &app.switches {
+        let badges = switches.badges(skill);
+        let shown: Vec<_> = badges.iter().filter(|b| b.reads).collect();
+        if !shown.is_empty() {
+            section(&mut out, "Agents", app);
+            for b in shown {
+                let style = if b.loads() { t.on() } else { t.error() };
+                let lead = format!(
+                    "  {:<12}{:<20}",
+                    b.agent.as_str(),
+                    b.effective.state.as_str()
+                );
+                let room = width.saturating_sub(lead.chars().count());
+                out.push(Line::from(vec![
+                    Span::styled(lead, style),
+                    Span::styled(truncate(&b.effective.source, room), t.dim()),
+                ]));
+            }
+        }
+    }
+
     section(&mut out, "Frontmatter", app);
     let fm = &skill.frontmatter;
     if fm.fields.is_empty() {

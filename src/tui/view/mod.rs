@@ -2,6 +2,7 @@
 
 pub mod budget;
 pub mod checks;
+pub mod confirm;
 pub mod detail;
 pub mod footer;
 pub mod header;
@@ -98,6 +99,9 @@ pub fn draw(frame: &mut Frame, app: &App) {
     footer::draw(frame, areas.footer, app);
     if let Some(scroll) = app.help {
         help::draw(frame, frame.area(), app, scroll);
+    }
+    if let Some(c) = &app.confirm {
+        confirm::draw(frame, frame.area(), app, c);
     }
 }
 

@@ -6,12 +6,13 @@ use crate::core::source::Scope;
 use crate::tui::app::{App, Mode, list};
 use crate::tui::view::{self, thousands, tokens, truncate};
 use ratatui::Frame;
-use ratatui::layout::{Alignment, Constraint, Rect};
+use ratatui::layout::{Alignment, Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Cell, Paragraph, Row, Table};
 
 const BADGE_W: u16 = 12;
+const AGENTS_W: u16 = 3;
 const NUM_W: u16 = 6;
 const DIAG_W: u16 = 7;
 
@@ -65,9 +66,20 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let height = areas.list.map_or(inner.height.saturating_sub(1), |r| {
         r.height.min(inner.height.saturating_sub(1))
     });
-    let name_w = inner
-        .width
-        .saturating_sub(2 + BADGE_W + 3 * NUM_W + DIAG_W + 6);
+    // The agents column only when some skill sits in a folder an agent with switches reads.
+    let agents_w = if app.agent_readers { AGENTS_W } else { 0 };
+    let widths = [
+        Constraint::Length(1),
+        Constraint::Fill(1),
+        Constraint::Length(BADGE_W),
+        Constraint::Length(NUM_W),
+        Constraint::Length(NUM_W),
+        Constraint::Length(NUM_W),
+        Constraint::Length(agents_w),
+        Constraint::Length(DIAG_W),
+    ];
+    // The name column's width as the table will lay it out, to cut names to fit.
+    let name_w = Layout::horizontal(widths).spacing(1).split(inner)[1].width;
     let end = (app.list.offset + usize::from(height)).min(app.list.rows.len());
     let rows: Vec<Row> = app.list.rows[app.list.offset.min(end)..end]
         .iter()
@@ -85,6 +97,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             if let Some(w) = skill.shadowed_by.and_then(|w| lib.skills.get(w)) {
                 let used: usize = name.spans.iter().map(|s| s.content.chars().count()).sum();
                 let room = usize::from(name_w).saturating_sub(used + 3);
+                // " ⤷ " takes three columns; the rest names the winner.
                 if room > 2 {
                     let note = format!(" ⤷ {}", truncate_left(&winner_label(w, skill), room));
                     name.spans.push(Span::styled(note, t.dim()));
@@ -107,6 +120,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
                 num(costs.l1),
                 num(costs.l2),
                 num(costs.l3),
+                Cell::from(agent_badges(app, skill)),
                 Cell::from(diag_cell),
             ]);
             if selected {
@@ -123,23 +137,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         Cell::from(Line::from("L1").alignment(Alignment::Right)),
         Cell::from(Line::from("L2").alignment(Alignment::Right)),
         Cell::from(Line::from("L3").alignment(Alignment::Right)),
+        Cell::from(if agents_w > 0 { "agt" } else { "" }),
         Cell::from("diag"),
     ])
     .style(t.dim());
-    let table = Table::new(
-        rows,
-        [
-            Constraint::Length(1),
-            Constraint::Fill(1),
-            Constraint::Length(BADGE_W),
-            Constraint::Length(NUM_W),
-            Constraint::Length(NUM_W),
-            Constraint::Length(NUM_W),
-            Constraint::Length(DIAG_W),
-        ],
-    )
-    .header(header)
-    .column_spacing(1);
+    let table = Table::new(rows, widths).header(header).column_spacing(1);
     frame.render_widget(table, inner);
 }
 
@@ -188,6 +190,32 @@ pub fn truncate_left(s: &str, width: usize) -> String {
     }
     let tail: String = s.chars().skip(n - (width - 1)).collect();
     format!("…{tail}")
+}
+
+/// One letter per agent with switches (Claude Code, Codex, opencode) that reads the skill's
+/// folder: the letter when the agent lists the skill, `-` when its settings keep it out.
+pub fn agent_badges(app: &App, skill: &Skill) -> Line<'static> {
+    let t = &app.theme;
+    let Some(switches) = &app.switches else {
+        return Line::from(Span::styled("…", t.dim()));
+    };
+    let spans: Vec<Span> = switches
+        .badges(skill)
+        .iter()
+        .map(|b| {
+            let letter = match b.agent {
+                crate::core::Agent::ClaudeCode => "C",
+                crate::core::Agent::Codex => "X",
+                _ => "O",
+            };
+            match (b.reads, b.loads()) {
+                (false, _) => Span::raw(" "),
+                (true, true) => Span::styled(letter, t.on()),
+                (true, false) => Span::styled("-", t.error()),
+            }
+        })
+        .collect();
+    Line::from(spans)
 }
 
 fn num(n: Option<u64>) -> Cell<'static> {
