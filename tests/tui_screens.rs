@@ -130,8 +130,10 @@ fn help_overlay_lists_the_keymap() {
 #[test]
 fn other_screens() {
     let t = tempfile::tempdir().unwrap();
-    fixture(t.path());
-    let mut h = harness(&[t.path()], 80, 24);
+    // A fixed folder name: the budget groups by it.
+    let root = t.path().join("library");
+    fixture(&root);
+    let mut h = harness(&[&root], 80, 24);
     h.key(KeyCode::Tab);
     assert_snapshot!("prompt", h.screen());
     h.key(KeyCode::Tab).chars("what's the weather in Paris?");
