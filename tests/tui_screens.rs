@@ -335,3 +335,47 @@ fn probes_run_only_when_asked_and_show_a_verdict_per_skill() {
     );
     assert!(line("failing").contains("exit code 3"), "{after}");
 }
+
+#[test]
+fn mouse_click_selects_a_row_and_the_wheel_scrolls() {
+    use ratatui::crossterm::event::{Event as Input, MouseButton, MouseEvent, MouseEventKind};
+    use skillscope::tui::event::Event;
+    let t = tempfile::tempdir().unwrap();
+    for i in 0..100 {
+        write(
+            &t.path().join(format!("s{i:03}/SKILL.md")),
+            &format!("---\nname: s{i:03}\ndescription: Skill number {i}.\n---\n"),
+        );
+    }
+    let mut h = harness(&[t.path()], 80, 24);
+    let mouse = |kind, column, row| {
+        Event::Input(Input::Mouse(MouseEvent {
+            kind,
+            column,
+            row,
+            modifiers: KeyModifiers::NONE,
+        }))
+    };
+    // Rows start below the header line, the block's top border and the column titles.
+    h.app
+        .handle(mouse(MouseEventKind::Down(MouseButton::Left), 10, 3 + 4));
+    assert_eq!(h.app.selected().unwrap().name, "s004");
+    h.app.handle(mouse(MouseEventKind::ScrollDown, 10, 10));
+    h.app.handle(mouse(MouseEventKind::ScrollDown, 10, 10));
+    assert_eq!(h.app.list.offset, 6);
+    assert_eq!(
+        h.app.selected().unwrap().name,
+        "s007",
+        "the selection stays on screen, a row in"
+    );
+    let screen = h.screen();
+    assert!(
+        !screen.contains("s005") && screen.contains("s006"),
+        "{screen}"
+    );
+    // A click on a tab switches screens.
+    let x = h.screen().lines().next().unwrap().find("5 Budget").unwrap() as u16;
+    h.app
+        .handle(mouse(MouseEventKind::Down(MouseButton::Left), x, 0));
+    assert_eq!(h.app.screen, skillscope::tui::action::Screen::Budget);
+}

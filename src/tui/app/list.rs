@@ -173,15 +173,24 @@ impl SkillList {
         self.offset = self.offset.min(max_offset);
     }
 
-    /// Scrolls the window without moving the selection off screen (mouse wheel).
+    /// Scrolls the window without moving the selection off screen (mouse wheel); the selection
+    /// keeps the same context margin as [`SkillList::scroll_into_view`], so the two agree.
     pub fn scroll_by(&mut self, delta: isize, height: usize) {
         let max_offset = self.rows.len().saturating_sub(height);
         self.offset = self.offset.saturating_add_signed(delta).min(max_offset);
-        if self.selected < self.offset {
-            self.selected = self.offset;
-        } else if height > 0 && self.selected >= self.offset + height {
-            self.selected = self.offset + height - 1;
-        }
+        let margin = if height > 4 { 1 } else { 0 };
+        let last = self.rows.len().saturating_sub(1);
+        let low = if self.offset == 0 {
+            0
+        } else {
+            self.offset + margin
+        };
+        let high = if self.offset == max_offset {
+            last
+        } else {
+            (self.offset + height).saturating_sub(1 + margin)
+        };
+        self.selected = self.selected.clamp(low.min(high), high).min(last);
     }
 }
 

@@ -15,10 +15,10 @@ use std::collections::BTreeMap;
 /// line the root's folder name.
 pub fn source_label(skill: &Skill) -> String {
     match skill.scope {
-        Scope::Path | Scope::Demo => skill
-            .root
-            .file_name()
-            .map_or_else(|| skill.root.display().to_string(), |n| n.to_string_lossy().into_owned()),
+        Scope::Path | Scope::Demo => skill.root.file_name().map_or_else(
+            || skill.root.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        ),
         _ => badge(skill),
     }
 }
@@ -54,7 +54,9 @@ impl Total {
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme;
     let lib = &app.lib;
-    let on = |i: usize| app.enabled.get(i).copied().unwrap_or(false) && lib.skills[i].shadowed_by.is_none();
+    let on = |i: usize| {
+        app.enabled.get(i).copied().unwrap_or(false) && lib.skills[i].shadowed_by.is_none()
+    };
     let (mut l1, mut l2, mut l3) = (Total::default(), Total::default(), Total::default());
     let mut by_source: BTreeMap<String, Total> = BTreeMap::new();
     for (i, skill) in lib.skills.iter().enumerate() {
@@ -107,7 +109,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     };
 
     let mut groups: Vec<(String, Total)> = by_source.into_iter().collect();
-    groups.sort_by(|a, b| b.1.tokens.cmp(&a.1.tokens).then(b.1.skills.cmp(&a.1.skills)));
+    groups.sort_by(|a, b| {
+        b.1.tokens
+            .cmp(&a.1.tokens)
+            .then(b.1.skills.cmp(&a.1.skills))
+    });
     let rows = usize::from(sources.height.saturating_sub(2));
     let label_w = usize::from(sources.width / 3).clamp(8, 24);
     let bars: Vec<Bar> = groups
@@ -117,7 +123,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             Bar::default()
                 .label(Line::from(truncate(name, label_w)))
                 .value(total.tokens)
-                .text_value(format!("{} tok · {} skills", total.text(), thousands(total.skills as u64)))
+                .text_value(format!(
+                    "{} tok · {} skills",
+                    total.text(),
+                    thousands(total.skills as u64)
+                ))
         })
         .collect();
     let source_max = groups.iter().map(|g| g.1.tokens).max().unwrap_or(0).max(1);
@@ -140,7 +150,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         let c = app.costs.get(i).copied().unwrap_or_default();
         (c.l2.unwrap_or(0), c.l1.unwrap_or(0))
     };
-    order.sort_by(|a, b| cost(*b).cmp(&cost(*a)).then_with(|| lib.skills[*a].name.cmp(&lib.skills[*b].name)));
+    order.sort_by(|a, b| {
+        cost(*b)
+            .cmp(&cost(*a))
+            .then_with(|| lib.skills[*a].name.cmp(&lib.skills[*b].name))
+    });
     let width = usize::from(top.width.saturating_sub(2));
     let name_w = width.saturating_sub(16);
     let lines: Vec<Line> = order
@@ -153,7 +167,10 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
                 _ => format!("{:>7} {:>6}", "…", "…"),
             };
             Line::from(vec![
-                Span::raw(format!("{:<name_w$} ", truncate(&lib.skills[i].name, name_w))),
+                Span::raw(format!(
+                    "{:<name_w$} ",
+                    truncate(&lib.skills[i].name, name_w)
+                )),
                 Span::styled(figure, t.dim()),
             ])
         })
