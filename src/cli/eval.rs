@@ -1,11 +1,159 @@
-//! `skillscope eval`.
+//! `skillscope eval`: score the matchers against a file of messages with the skills they should
+//! trigger.
 
-use crate::cli::LibraryArgs;
+use crate::cli::match_cmd::{MatcherChoice, candidates, load_library, load_state};
+use crate::cli::{LibraryArgs, use_color};
+use crate::core::matching::Index;
+use crate::core::matching::eval::{Score, check_names, evaluate, parse_cases};
+use anyhow::Context;
 use clap::Args;
+use serde_json::json;
+use std::path::PathBuf;
 
 #[derive(Debug, Args)]
-pub struct EvalArgs {}
+pub struct EvalArgs {
+    /// JSON Lines (or a JSON array), or YAML (`.yaml`/`.yml`): a list of
+    /// `{message, expect: [skill names]}`; an empty `expect` means nothing should trigger.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Which matcher to score; `all` scores keyword, triggers and bm25.
+    #[arg(long, value_enum, default_value_t = MatcherChoice::All)]
+    pub matcher: MatcherChoice,
+    /// How many skills each matcher may trigger per message.
+    #[arg(long, value_name = "K", default_value_t = 3)]
+    pub top: usize,
+    /// Exit 1 when the recall of any scored matcher is below R (0 to 1).
+    #[arg(long, value_name = "R")]
+    pub min_recall: Option<f64>,
+    /// Let every skill compete, also the shadowed ones and those closed to model invocation.
+    #[arg(long)]
+    pub include_disabled: bool,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
 
-pub fn run(_args: EvalArgs, _library: LibraryArgs) -> anyhow::Result<i32> {
-    anyhow::bail!("not built yet")
+pub fn run(args: EvalArgs, library: LibraryArgs) -> anyhow::Result<i32> {
+    if let Some(r) = args.min_recall
+        && !(0.0..=1.0).contains(&r)
+    {
+        anyhow::bail!("--min-recall must be between 0 and 1, got {r}");
+    }
+    let text = std::fs::read_to_string(&args.file)
+        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let yaml = args
+        .file
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("yaml") || e.eq_ignore_ascii_case("yml"));
+    let cases = parse_cases(&text, yaml).with_context(|| format!("in {}", args.file.display()))?;
+    let lib = load_library(&library)?;
+    check_names(&cases, &lib).with_context(|| format!("in {}", args.file.display()))?;
+    let index = Index::build(&lib);
+    let allowed = candidates(&lib, load_state().as_ref(), args.include_disabled);
+    let scores = evaluate(
+        &index,
+        &lib,
+        &cases,
+        &args.matcher.matchers(),
+        &|i| allowed[i],
+        args.top,
+    );
+    let below: Vec<&Score> = args
+        .min_recall
+        .map(|r| scores.iter().filter(|s| s.recall < r).collect())
+        .unwrap_or_default();
+    if args.json {
+        let doc = json!({
+            "file": args.file,
+            "cases": cases.len(),
+            "skills": lib.skills.len(),
+            "top": args.top,
+            "matchers": scores,
+        });
+        println!("{}", serde_json::to_string_pretty(&doc)?);
+    } else {
+        print!(
+            "{}",
+            render(
+                &scores,
+                cases.len(),
+                lib.skills.len(),
+                args.top,
+                use_color()
+            )
+        );
+    }
+    if let Some(r) = args.min_recall
+        && !below.is_empty()
+    {
+        for s in &below {
+            eprintln!(
+                "skillscope: {} recall {:.2} is below --min-recall {r}",
+                s.matcher, s.recall
+            );
+        }
+        return Ok(1);
+    }
+    Ok(0)
+}
+
+/// A table of precision, recall and F1 per matcher, then each matcher's misses and false alarms
+/// by message.
+pub fn render(scores: &[Score], cases: usize, skills: usize, top: usize, color: bool) -> String {
+    let paint = |code: &str, s: &str| {
+        if color {
+            format!("{code}{s}\x1b[0m")
+        } else {
+            s.to_string()
+        }
+    };
+    let quiet = scores.first().map_or(0, |s| s.expected_quiet);
+    let mut out = format!(
+        "{cases} messages ({quiet} expect nothing) · {skills} skills · at most {top} per message\n\n"
+    );
+    out.push_str(&format!(
+        "{:<10} {:>9} {:>7} {:>6} {:>5} {:>5} {:>5} {:>7}\n",
+        "matcher", "precision", "recall", "f1", "tp", "fp", "fn", "quiet"
+    ));
+    for s in scores {
+        out.push_str(&format!(
+            "{:<10} {:>9.2} {:>7.2} {:>6.2} {:>5} {:>5} {:>5} {:>7}\n",
+            s.matcher.as_str(),
+            s.precision,
+            s.recall,
+            s.f1,
+            s.true_positives,
+            s.false_positives,
+            s.false_negatives,
+            format!("{}/{}", s.quiet_when_expected, s.expected_quiet),
+        ));
+    }
+    for s in scores {
+        let wrong: Vec<_> = s
+            .outcomes
+            .iter()
+            .filter(|o| !o.missed.is_empty() || !o.false_alarms.is_empty())
+            .collect();
+        out.push_str(&format!(
+            "\n{} — {} of {cases} messages not as expected\n",
+            paint("\x1b[1m", s.matcher.as_str()),
+            wrong.len()
+        ));
+        for o in wrong {
+            out.push_str(&format!("  {:?}\n", o.message));
+            if !o.missed.is_empty() {
+                out.push_str(&format!(
+                    "    missed:       {}\n",
+                    paint("\x1b[31m", &o.missed.join(", "))
+                ));
+            }
+            if !o.false_alarms.is_empty() {
+                out.push_str(&format!(
+                    "    false alarms: {}\n",
+                    paint("\x1b[33m", &o.false_alarms.join(", "))
+                ));
+            }
+        }
+    }
+    out
 }

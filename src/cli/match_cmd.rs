@@ -1,11 +1,282 @@
-//! `skillscope match`.
+//! `skillscope match`: which skills a message would trigger under each matcher, and why.
 
-use crate::cli::LibraryArgs;
-use clap::Args;
+use crate::cli::{LibraryArgs, note_demo, use_color};
+use crate::core::Library;
+use crate::core::matching::{Hit, Index, Match, Matcher, highlight_spans, may_trigger};
+use crate::core::state::{self, EnableState};
+use clap::{Args, ValueEnum};
+use serde_json::{Value, json};
+use std::ops::Range;
 
 #[derive(Debug, Args)]
-pub struct MatchArgs {}
+pub struct MatchArgs {
+    /// The message, as a user would type it to the agent.
+    #[arg(value_name = "MESSAGE")]
+    pub message: String,
+    /// Which matcher to run; `all` runs keyword, triggers and bm25.
+    #[arg(long, value_enum, default_value_t = MatcherChoice::All)]
+    pub matcher: MatcherChoice,
+    /// How many skills to show per matcher (triggers never loads more than 3).
+    #[arg(long, value_name = "K", default_value_t = 5)]
+    pub top: usize,
+    /// Let every skill compete, also the shadowed ones and those closed to model invocation.
+    #[arg(long)]
+    pub include_disabled: bool,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
 
-pub fn run(_args: MatchArgs, _library: LibraryArgs) -> anyhow::Result<i32> {
-    anyhow::bail!("not built yet")
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MatcherChoice {
+    Keyword,
+    Triggers,
+    Bm25,
+    Fuzzy,
+    All,
+}
+
+impl MatcherChoice {
+    pub fn matchers(self) -> Vec<Matcher> {
+        match self {
+            MatcherChoice::Keyword => vec![Matcher::Keyword],
+            MatcherChoice::Triggers => vec![Matcher::Triggers],
+            MatcherChoice::Bm25 => vec![Matcher::Bm25],
+            MatcherChoice::Fuzzy => vec![Matcher::Fuzzy],
+            MatcherChoice::All => Matcher::ROUTING.to_vec(),
+        }
+    }
+}
+
+/// The skills that may trigger at all: an agent lists only skills it can parse, never loads a
+/// shadowed copy, and never on its own a skill with `disable-model-invocation: true`; a skill
+/// switched off in skillscope's state is out too.
+pub fn candidates(lib: &Library, state: Option<&EnableState>, include_disabled: bool) -> Vec<bool> {
+    lib.skills
+        .iter()
+        .map(|s| include_disabled || (may_trigger(s) && state.is_none_or(|st| st.is_enabled(s))))
+        .collect()
+}
+
+/// skillscope's own on/off state, when there is a config folder for it.
+pub fn load_state() -> Option<EnableState> {
+    let path = state::default_path()?;
+    let (st, diags) = EnableState::load(&path);
+    for d in &diags {
+        eprintln!("skillscope: {}", d.message);
+    }
+    Some(st)
+}
+
+/// Loads the library, says on stderr what kept a folder from being read, and refuses an empty
+/// library (every answer would be "nothing triggers", which says nothing).
+pub fn load_library(library: &LibraryArgs) -> anyhow::Result<Library> {
+    let lib = library.load();
+    note_demo(&lib);
+    for p in &lib.problems {
+        eprintln!("skillscope: {}", p.message);
+    }
+    if lib.is_empty() {
+        anyhow::bail!("no skills found: give folders that hold SKILL.md files");
+    }
+    Ok(lib)
+}
+
+pub fn run(args: MatchArgs, library: LibraryArgs) -> anyhow::Result<i32> {
+    let lib = load_library(&library)?;
+    let index = Index::build(&lib);
+    let allowed = candidates(&lib, load_state().as_ref(), args.include_disabled);
+    let enabled = |i: usize| allowed[i];
+    let results: Vec<(Matcher, Vec<Match>)> = args
+        .matcher
+        .matchers()
+        .into_iter()
+        .map(|m| (m, index.query(&args.message, m, &enabled, args.top)))
+        .collect();
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&to_json(&args.message, &lib, &results))?
+        );
+    } else {
+        print!("{}", render(&args.message, &lib, &results, use_color()));
+    }
+    Ok(0)
+}
+
+/// `{"message", "results": {matcher: [{"name", "path", "score", "matched": [...]}]}}`.
+pub fn to_json(message: &str, lib: &Library, results: &[(Matcher, Vec<Match>)]) -> Value {
+    let mut by_matcher = serde_json::Map::new();
+    for (matcher, matches) in results {
+        let list: Vec<Value> = matches
+            .iter()
+            .map(|m| {
+                let skill = &lib.skills[m.skill];
+                let mut entry = json!({
+                    "name": skill.name,
+                    "path": skill.skill_md,
+                    "score": round(m.score),
+                    "matched": m.hits.iter().map(|h| hit_json(message, h)).collect::<Vec<_>>(),
+                });
+                if !m.name_indices.is_empty() {
+                    entry["name_indices"] = json!(m.name_indices);
+                }
+                entry
+            })
+            .collect();
+        by_matcher.insert(matcher.as_str().to_string(), Value::Array(list));
+    }
+    json!({ "message": message, "results": by_matcher })
+}
+
+fn round(x: f32) -> f64 {
+    (f64::from(x) * 1000.0).round() / 1000.0
+}
+
+fn hit_json(message: &str, h: &Hit) -> Value {
+    json!({
+        "term": h.term,
+        "field": h.field.as_str(),
+        "text": spans_text(message, &h.spans),
+        "spans": h.spans.iter().map(|s| [s.start, s.end]).collect::<Vec<_>>(),
+    })
+}
+
+/// The message text at the spans, each distinct form once.
+fn spans_text(message: &str, spans: &[Range<usize>]) -> String {
+    let mut seen: Vec<&str> = Vec::new();
+    for s in spans {
+        if let Some(t) = message.get(s.clone())
+            && !seen.iter().any(|x| x.eq_ignore_ascii_case(t))
+        {
+            seen.push(t);
+        }
+    }
+    seen.join(", ")
+}
+
+const BOLD: &str = "\x1b[1m";
+const DIM: &str = "\x1b[2m";
+const HIGHLIGHT: &str = "\x1b[1;33m";
+const RESET: &str = "\x1b[0m";
+
+/// The message with its matched words marked (coloured, or in brackets without colour), then
+/// one ranked list per matcher.
+pub fn render(
+    message: &str,
+    lib: &Library,
+    results: &[(Matcher, Vec<Match>)],
+    color: bool,
+) -> String {
+    let paint = |code: &str, s: &str| {
+        if color {
+            format!("{code}{s}{RESET}")
+        } else {
+            s.to_string()
+        }
+    };
+    let all: Vec<Match> = results
+        .iter()
+        .flat_map(|(_, m)| m.iter().cloned())
+        .collect();
+    let mut out = format!(
+        "message: {}\n",
+        mark(message, &highlight_spans(&all), color)
+    );
+    let width = results
+        .iter()
+        .flat_map(|(_, ms)| ms.iter().map(|m| lib.skills[m.skill].name.chars().count()))
+        .max()
+        .unwrap_or(0)
+        .min(40);
+    for (matcher, matches) in results {
+        out.push('\n');
+        out.push_str(&paint(BOLD, matcher.as_str()));
+        out.push('\n');
+        if matches.is_empty() {
+            out.push_str(&paint(DIM, "  nothing triggers"));
+            out.push('\n');
+        }
+        for (rank, m) in matches.iter().enumerate() {
+            let name = &lib.skills[m.skill].name;
+            let pad = " ".repeat(width.saturating_sub(name.chars().count()));
+            // One entry per matched term, with every field it came from.
+            let mut why: Vec<(String, Vec<&str>)> = Vec::new();
+            for h in &m.hits {
+                let text = spans_text(message, &h.spans);
+                let what = if text.eq_ignore_ascii_case(&h.term) {
+                    paint(HIGHLIGHT, &h.term)
+                } else {
+                    format!("{}→{}", paint(HIGHLIGHT, &text), h.term)
+                };
+                match why.iter_mut().find(|(w, _)| *w == what) {
+                    Some((_, fields)) => fields.push(h.field.as_str()),
+                    None => why.push((what, vec![h.field.as_str()])),
+                }
+            }
+            let why: Vec<String> = why
+                .into_iter()
+                .map(|(what, fields)| format!("{what} ({})", fields.join(", ")))
+                .collect();
+            out.push_str(&format!(
+                "  {:>2}. {}{pad}  {:>7.2}  {}\n",
+                rank + 1,
+                paint(BOLD, name),
+                m.score,
+                why.join(", ")
+            ));
+        }
+    }
+    out
+}
+
+/// The message with the given byte ranges marked.
+fn mark(message: &str, spans: &[Range<usize>], color: bool) -> String {
+    let (open, close) = if color {
+        (HIGHLIGHT, RESET)
+    } else {
+        ("[", "]")
+    };
+    let mut out = String::with_capacity(message.len() + spans.len() * 8);
+    let mut at = 0;
+    for s in spans {
+        let (Some(before), Some(inside)) = (message.get(at..s.start), message.get(s.clone()))
+        else {
+            continue;
+        };
+        out.push_str(before);
+        out.push_str(open);
+        out.push_str(inside);
+        out.push_str(close);
+        at = s.end;
+    }
+    out.push_str(message.get(at..).unwrap_or(""));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn marks_wrap_the_spans_and_keep_the_rest() {
+        assert_eq!(
+            mark("fill the pdf form", &[0..4, 9..12], false),
+            "[fill] the [pdf] form"
+        );
+        assert_eq!(mark("abc", &[], true), "abc");
+        assert_eq!(
+            mark("héllo", std::slice::from_ref(&(1..2)), false),
+            "héllo",
+            "a span inside a character is skipped"
+        );
+    }
+
+    #[test]
+    fn spans_text_lists_each_form_once() {
+        assert_eq!(
+            spans_text("PDF or pdf or Pdfs", &[0..3, 7..10, 14..18]),
+            "PDF, Pdfs"
+        );
+    }
 }

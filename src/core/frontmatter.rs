@@ -598,6 +598,12 @@ fn coerced(f: &Field, kind: &str) -> Diagnostic {
     .at(f.line, 1)
 }
 
+/// Parses a whole YAML document into `T` (for YAML files other than SKILL.md, such as routing
+/// eval files), so that every YAML call stays in this file.
+pub fn parse_yaml_value<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
+    serde_yaml::from_str(text).map_err(|e| e.to_string())
+}
+
 /// Every string in a value of any shape (string, list, map of lists, null).
 pub fn strings_of(v: &Value) -> Vec<String> {
     match v {

@@ -3,6 +3,7 @@
 mod body;
 mod fields;
 mod library;
+pub mod overlap;
 
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::library::Library;

@@ -1,0 +1,439 @@
+//! Trigger simulation: which skills a message would load under each matcher, and why.
+//!
+//! [`Index::build`] does every matcher's precomputation once per library; [`Index::query`] answers
+//! one message with ranked [`Match`]es whose [`Hit`]s say which word or phrase matched, in which
+//! field of the skill, and where in the message, so a front end can highlight it.
+
+mod bm25;
+pub mod eval;
+pub mod fuzzy;
+mod keyword;
+pub(crate) mod lexicon;
+mod postings;
+pub mod text;
+mod triggers;
+
+use crate::core::library::Library;
+use crate::core::skill::Skill;
+use lexicon::Lexicon;
+use serde::Serialize;
+use std::cmp::Ordering;
+use std::ops::Range;
+
+pub use fuzzy::{NameFilter, NameMatch};
+
+/// A way of deciding which skills a message triggers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Matcher {
+    /// Lazy Skills style: any word of the skill's name or description found in the message.
+    Keyword,
+    /// The frontmatter `triggers` phrases; at most three skills.
+    Triggers,
+    /// BM25 ranking over name, description, `when_to_use` and triggers.
+    Bm25,
+    /// Fuzzy match of the message against skill names, as a list filter does.
+    Fuzzy,
+}
+
+impl Matcher {
+    /// Every matcher, in display order.
+    pub const ALL: [Matcher; 4] = [
+        Matcher::Keyword,
+        Matcher::Triggers,
+        Matcher::Bm25,
+        Matcher::Fuzzy,
+    ];
+    /// The matchers that model an agent routing a message (fuzzy is a name filter).
+    pub const ROUTING: [Matcher; 3] = [Matcher::Keyword, Matcher::Triggers, Matcher::Bm25];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Matcher::Keyword => "keyword",
+            Matcher::Triggers => "triggers",
+            Matcher::Bm25 => "bm25",
+            Matcher::Fuzzy => "fuzzy",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Matcher> {
+        Matcher::ALL
+            .into_iter()
+            .find(|m| m.as_str().eq_ignore_ascii_case(name))
+    }
+
+    /// The most skills this matcher ever returns, whatever `top_k` asks for.
+    pub fn cap(self) -> Option<usize> {
+        match self {
+            Matcher::Triggers => Some(triggers::MAX_SKILLS),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Matcher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Where in the skill a hit came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HitField {
+    Name,
+    Description,
+    WhenToUse,
+    Triggers,
+    /// One of the verbs every executable skill reacts to (`run`, `execute`, `call`, `api`).
+    ExecutableVerb,
+}
+
+impl HitField {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HitField::Name => "name",
+            HitField::Description => "description",
+            HitField::WhenToUse => "when_to_use",
+            HitField::Triggers => "triggers",
+            HitField::ExecutableVerb => "executable-verb",
+        }
+    }
+}
+
+/// One reason a skill matched: a term of the skill found in the message.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Hit {
+    /// What matched, as the skill has it: a word (stemmed for bm25), a trigger phrase as written,
+    /// an executable verb, or the name for fuzzy. It differs from the message text at `spans`
+    /// when a stem or a synonym made the match ("excel" in the message, "spreadsheet" here).
+    pub term: String,
+    pub field: HitField,
+    /// Byte ranges of the message that matched, in order.
+    pub spans: Vec<Range<usize>>,
+}
+
+/// One skill a message triggers under a matcher.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Match {
+    /// Index of the skill in the library.
+    pub skill: usize,
+    /// Higher is better; scales differ between matchers.
+    pub score: f32,
+    /// Every reason, most telling first.
+    pub hits: Vec<Hit>,
+    /// Character indices of the skill's name that matched (fuzzy only; empty otherwise).
+    pub name_indices: Vec<usize>,
+}
+
+/// Every matcher's precomputed view of one library. Build it again when the library changes.
+#[derive(Debug)]
+pub struct Index {
+    names: Vec<String>,
+    lexicon: Lexicon,
+    keyword: keyword::KeywordIndex,
+    triggers: triggers::TriggerIndex,
+    bm25: bm25::Bm25Index,
+    fuzzy: NameFilter,
+}
+
+impl Index {
+    pub fn build(lib: &Library) -> Index {
+        let (triggers, (lexicon, keyword, bm25)) =
+            rayon::join(|| triggers::TriggerIndex::build(lib), || word_indexes(lib));
+        Index {
+            names: lib.skills.iter().map(|s| s.name.clone()).collect(),
+            lexicon,
+            keyword,
+            triggers,
+            bm25,
+            fuzzy: NameFilter::new(),
+        }
+    }
+
+    /// How many skills the index was built over.
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+
+    /// The skills `message` triggers under `matcher`, best first, at most `top_k` (and at most
+    /// the matcher's own [`Matcher::cap`]). Only skills for which `enabled` says yes compete.
+    pub fn query(
+        &self,
+        message: &str,
+        matcher: Matcher,
+        enabled: &dyn Fn(usize) -> bool,
+        top_k: usize,
+    ) -> Vec<Match> {
+        let k = matcher.cap().map_or(top_k, |c| c.min(top_k));
+        if k == 0 || message.trim().is_empty() {
+            return Vec::new();
+        }
+        match matcher {
+            Matcher::Keyword => self
+                .keyword
+                .query(&self.lexicon, message, enabled, k, &self.names),
+            Matcher::Triggers => self.triggers.query(message, enabled, k, &self.names),
+            Matcher::Bm25 => self
+                .bm25
+                .query(&self.lexicon, message, enabled, k, &self.names),
+            Matcher::Fuzzy => self.fuzzy_query(message, enabled, k),
+        }
+    }
+
+    /// Every matcher on one message, in [`Matcher::ALL`] order: the test box's columns.
+    pub fn query_all(
+        &self,
+        message: &str,
+        enabled: &dyn Fn(usize) -> bool,
+        top_k: usize,
+    ) -> Vec<(Matcher, Vec<Match>)> {
+        Matcher::ALL
+            .iter()
+            .map(|&m| (m, self.query(message, m, enabled, top_k)))
+            .collect()
+    }
+
+    fn fuzzy_query(&self, message: &str, enabled: &dyn Fn(usize) -> bool, k: usize) -> Vec<Match> {
+        let pattern = message.trim();
+        let start = message.len() - message.trim_start().len();
+        let whole = start..start + pattern.len();
+        let mut out: Vec<Match> = self
+            .names
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| enabled(i))
+            .filter_map(|(i, name)| {
+                let m = self.fuzzy.score(name, pattern)?;
+                Some(Match {
+                    skill: i,
+                    score: m.score as f32,
+                    hits: vec![Hit {
+                        term: name.clone(),
+                        field: HitField::Name,
+                        spans: vec![whole.clone()],
+                    }],
+                    name_indices: m.indices,
+                })
+            })
+            .collect();
+        rank(&mut out, &self.names, k);
+        out
+    }
+}
+
+/// The keyword and BM25 indexes, over one tokenisation of every skill.
+fn word_indexes(lib: &Library) -> (Lexicon, keyword::KeywordIndex, bm25::Bm25Index) {
+    let all: Vec<usize> = (0..lib.skills.len()).collect();
+    let (lx, words) = lexicon::tokenize(lib, &all);
+    let mut keyword = keyword::KeywordIndex::with_capacity(words.total());
+    let mut bm25 = bm25::Bm25Index::with_capacity(words.total());
+    for (i, skill) in lib.skills.iter().enumerate() {
+        let fields = words.fields(i);
+        keyword.add(skill, i as u32, fields[0], fields[1]);
+        bm25.add(&lx, i as u32, &fields);
+    }
+    keyword.finish(lx.words.len());
+    bm25.finish(lx.stems.len());
+    (lx, keyword, bm25)
+}
+
+/// Whether an agent would ever load this skill on its own: it lists only skills whose
+/// frontmatter parses, never loads a shadowed copy, and leaves `disable-model-invocation: true`
+/// skills to the user. (Front ends add skillscope's own on/off state to this.)
+pub fn may_trigger(skill: &Skill) -> bool {
+    skill.listable() && skill.shadowed_by.is_none() && !skill.frontmatter.disable_model_invocation
+}
+
+/// Sorts best first (ties by name, then library order) and keeps the first `k`.
+fn rank(matches: &mut Vec<Match>, names: &[String], k: usize) {
+    matches.sort_by(|a, b| {
+        b.score
+            .partial_cmp(&a.score)
+            .unwrap_or(Ordering::Equal)
+            .then_with(|| names[a.skill].cmp(&names[b.skill]))
+            .then(a.skill.cmp(&b.skill))
+    });
+    matches.truncate(k);
+}
+
+/// The best `k` of `(skill, score)` pairs, without sorting all of them.
+fn top_scores(mut scored: Vec<(u32, f32)>, names: &[String], k: usize) -> Vec<(u32, f32)> {
+    let cmp = |a: &(u32, f32), b: &(u32, f32)| {
+        b.1.partial_cmp(&a.1)
+            .unwrap_or(Ordering::Equal)
+            .then_with(|| names[a.0 as usize].cmp(&names[b.0 as usize]))
+            .then(a.0.cmp(&b.0))
+    };
+    if scored.len() > k {
+        scored.select_nth_unstable_by(k, cmp);
+        scored.truncate(k);
+    }
+    scored.sort_by(cmp);
+    scored
+}
+
+/// Folds the byte ranges of one message word into a hit list: one hit per (term, field), with
+/// every place in the message where it matched.
+fn push_hit(hits: &mut Vec<Hit>, term: &str, field: HitField, spans: &[Range<usize>]) {
+    if let Some(h) = hits.iter_mut().find(|h| h.term == term && h.field == field) {
+        for s in spans {
+            if !h.spans.contains(s) {
+                h.spans.push(s.clone());
+            }
+        }
+        h.spans.sort_by_key(|s| s.start);
+    } else {
+        hits.push(Hit {
+            term: term.to_string(),
+            field,
+            spans: spans.to_vec(),
+        });
+    }
+}
+
+/// Every byte range of the message covered by some hit, merged and in order: what a front end
+/// highlights in the message.
+pub fn highlight_spans(matches: &[Match]) -> Vec<Range<usize>> {
+    let mut spans: Vec<Range<usize>> = matches
+        .iter()
+        .flat_map(|m| m.hits.iter().flat_map(|h| h.spans.iter().cloned()))
+        .collect();
+    spans.sort_by_key(|s| (s.start, s.end));
+    let mut out: Vec<Range<usize>> = Vec::with_capacity(spans.len());
+    for s in spans {
+        match out.last_mut() {
+            Some(last) if s.start <= last.end => last.end = last.end.max(s.end),
+            _ => out.push(s),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+pub(crate) mod testlib {
+    //! Small libraries written to a temporary folder for the matchers' unit tests.
+
+    use crate::core::library::Library;
+    use crate::core::scan::ScanOptions;
+    use crate::core::source::{Agent, Root, Scope};
+
+    /// Writes one SKILL.md per `(folder, frontmatter body)` and loads them.
+    pub fn library(skills: &[(&str, &str)]) -> (tempfile::TempDir, Library) {
+        let t = tempfile::tempdir().unwrap();
+        for (dir, fm) in skills {
+            let d = t.path().join(dir);
+            std::fs::create_dir_all(&d).unwrap();
+            std::fs::write(d.join("SKILL.md"), format!("---\n{fm}\n---\n# Body\n")).unwrap();
+        }
+        let lib = Library::load(
+            vec![Root::new(t.path(), Agent::Path, Scope::Path)],
+            &ScanOptions::default(),
+        );
+        (t, lib)
+    }
+
+    pub fn names<'a>(lib: &'a Library, m: &[super::Match]) -> Vec<&'a str> {
+        m.iter()
+            .map(|m| lib.skills[m.skill].name.as_str())
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testlib::{library, names};
+    use super::*;
+
+    #[test]
+    fn the_index_can_be_built_on_a_worker_and_shared() {
+        fn send_sync<T: Send + Sync>() {}
+        send_sync::<Index>();
+    }
+
+    #[test]
+    fn query_all_gives_one_column_per_matcher() {
+        let (_t, lib) = library(&[(
+            "pdf",
+            "name: pdf\ndescription: Fill PDF forms.\ntriggers: [pdf]",
+        )]);
+        let idx = Index::build(&lib);
+        let cols = idx.query_all("pdf", &|_| true, 5);
+        let order: Vec<Matcher> = cols.iter().map(|c| c.0).collect();
+        assert_eq!(order, Matcher::ALL);
+        assert!(cols.iter().all(|(_, m)| m.len() == 1), "{cols:?}");
+    }
+
+    #[test]
+    fn matcher_names_round_trip() {
+        for m in Matcher::ALL {
+            assert_eq!(Matcher::from_name(m.as_str()), Some(m));
+        }
+        assert_eq!(Matcher::from_name("BM25"), Some(Matcher::Bm25));
+        assert_eq!(Matcher::from_name("regex"), None);
+    }
+
+    #[test]
+    fn disabled_skills_never_compete() {
+        let (_t, lib) = library(&[
+            (
+                "pdf",
+                "name: pdf\ndescription: Fill PDF forms.\ntriggers: [fill pdf]",
+            ),
+            (
+                "pdf-two",
+                "name: pdf-two\ndescription: Fill PDF forms too.\ntriggers: [fill pdf]",
+            ),
+            ("git", "name: git\ndescription: Commit messages."),
+            ("sql", "name: sql\ndescription: Faster queries."),
+            ("docker", "name: docker\ndescription: Container builds."),
+        ]);
+        let idx = Index::build(&lib);
+        let two = lib.find("pdf-two").unwrap();
+        let only_one = |i: usize| i != two;
+        for m in Matcher::ALL {
+            let message = if m == Matcher::Fuzzy {
+                "pdf"
+            } else {
+                "fill pdf"
+            };
+            let got = idx.query(message, m, &only_one, 10);
+            assert!(!got.is_empty(), "{m} found nothing");
+            assert!(
+                got.iter().all(|g| g.skill != two),
+                "{m}: {:?}",
+                names(&lib, &got)
+            );
+        }
+    }
+
+    #[test]
+    fn empty_message_and_zero_k_give_nothing() {
+        let (_t, lib) = library(&[("pdf", "name: pdf\ndescription: Fill PDF forms.")]);
+        let idx = Index::build(&lib);
+        for m in Matcher::ALL {
+            assert!(idx.query("   ", m, &|_| true, 5).is_empty());
+            assert!(idx.query("pdf", m, &|_| true, 0).is_empty());
+        }
+    }
+
+    #[test]
+    fn highlight_spans_merge_overlaps() {
+        let hit = |s: Range<usize>| Hit {
+            term: String::new(),
+            field: HitField::Name,
+            spans: vec![s],
+        };
+        let m = Match {
+            skill: 0,
+            score: 1.0,
+            hits: vec![hit(4..8), hit(0..3), hit(6..10), hit(12..14)],
+            name_indices: Vec::new(),
+        };
+        assert_eq!(highlight_spans(&[m]), vec![0..3, 4..10, 12..14]);
+    }
+}
