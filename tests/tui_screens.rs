@@ -139,6 +139,28 @@ fn other_screens() {
     h.key(KeyCode::Tab).chars("what's the weather in Paris?");
     let test = h.screen();
     assert!(test.contains("what's the weather in Paris?"), "{test}");
+    let results = &h.app.test.results;
+    let names = |m: &str| -> Vec<String> {
+        results
+            .iter()
+            .find(|(x, _)| x.as_str() == m)
+            .map(|(_, ms)| {
+                ms.iter()
+                    .map(|x| h.app.lib.skills[x.skill].name.clone())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    assert_eq!(names("triggers"), vec!["weather"], "{test}");
+    assert_eq!(
+        names("bm25").first().map(String::as_str),
+        Some("weather"),
+        "{test}"
+    );
+    assert!(
+        test.contains("weather (triggers)"),
+        "the matched word and where:\n{test}"
+    );
     assert_snapshot!("test_box", test);
     h.key(KeyCode::Tab);
     assert_snapshot!("checks", h.screen());

@@ -2,11 +2,13 @@
 //! all arrive on the same channel.
 
 use crate::core::agents::AgentSwitches;
+use crate::core::matching::Index;
 use crate::core::probe::ProbeReport;
 use crate::core::rules::Profile;
 use crate::core::{Diagnostic, Library};
 use ratatui::crossterm::event as ct;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::mpsc::Sender;
 use std::time::Duration;
 
@@ -29,6 +31,11 @@ pub enum JobEvent {
         generation: u64,
         profile: Profile,
         diagnostics: Vec<Vec<Diagnostic>>,
+    },
+    /// The matchers' index over the library, for the test box.
+    Indexed {
+        generation: u64,
+        index: Arc<Index>,
     },
     /// One skill's `--help-json` probe finished.
     Probed {

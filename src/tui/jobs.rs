@@ -79,3 +79,11 @@ pub fn load_switches(home: Option<std::path::PathBuf>, tx: Sender<Event>) {
         let _ = tx.send(Event::Job(JobEvent::Switches(result)));
     });
 }
+
+/// Builds the matchers' index (keyword, triggers, BM25, fuzzy) over the library.
+pub fn index(lib: Arc<Library>, generation: u64, tx: Sender<Event>) {
+    std::thread::spawn(move || {
+        let index = Arc::new(crate::core::matching::Index::build(&lib));
+        let _ = tx.send(Event::Job(JobEvent::Indexed { generation, index }));
+    });
+}

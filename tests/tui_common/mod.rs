@@ -139,7 +139,7 @@ impl Harness {
 
     /// Handles worker results until the workers started so far are done: rules checked.
     pub fn settle(&mut self) {
-        self.wait_until(|app| app.checked && app.switches.is_some());
+        self.wait_until(|app| app.checked && app.switches.is_some() && app.index.is_some());
     }
 
     /// Handles events until `done` holds; fails after 20 s.

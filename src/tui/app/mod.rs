@@ -9,6 +9,7 @@ use crate::cli::LibraryArgs;
 use crate::core::Library;
 use crate::core::agents::{self, AgentSwitches, SwitchScope, TogglePlan};
 use crate::core::diagnostic::{Counts, Diagnostic};
+use crate::core::matching::{self, Index, Match, Matcher};
 use crate::core::rules::Profile;
 use crate::core::skill::Skill;
 use crate::core::source::Agent;
@@ -67,10 +68,15 @@ pub struct PromptSettings {
     pub scroll: u16,
 }
 
+/// How many skills each matcher shows.
+pub const TEST_TOP_K: usize = 8;
+
 #[derive(Debug, Clone, Default)]
 pub struct TestBox {
     pub message: String,
     pub scroll: u16,
+    /// Each matcher's answer for the message, in [`Matcher::ALL`] order.
+    pub results: Vec<(Matcher, Vec<Match>)>,
 }
 
 /// A write-through waiting for confirmation: the exact change to each agent's file.
@@ -154,6 +160,8 @@ pub struct App {
     pub detail_scroll: u16,
     pub prompt: PromptSettings,
     pub checks: checks::Checks,
+    /// The matchers' index of the current library; `None` while it is being built.
+    pub index: Option<Arc<Index>>,
     pub test: TestBox,
     pub status: Option<Status>,
     pub size: Rect,
@@ -220,6 +228,7 @@ impl App {
             detail_scroll: 0,
             prompt: PromptSettings::default(),
             checks: checks::Checks::default(),
+            index: None,
             test: TestBox::default(),
             status: None,
             size: Rect::new(0, 0, 80, 24),
@@ -266,6 +275,9 @@ impl App {
         self.checks.refresh(&self.lib);
         self.after_move();
         self.run_checks();
+        self.index = None;
+        self.test.results.clear();
+        jobs::index(Arc::clone(&self.lib), self.generation, self.tx.clone());
         self.loaded = true;
         if self.want_watch && self.watch.is_none() {
             self.start_watch();
@@ -408,6 +420,12 @@ impl App {
                     self.after_move();
                 }
             }
+            JobEvent::Indexed { generation, index } => {
+                if generation == self.generation {
+                    self.index = Some(index);
+                    self.run_matchers();
+                }
+            }
             JobEvent::Probed { generation, report } => {
                 if generation != self.generation {
                     return;
@@ -486,9 +504,25 @@ impl App {
             (Screen::Test, _) => {
                 self.test.message.push(c);
                 self.test.scroll = 0;
+                self.run_matchers();
             }
             _ => {}
         }
+    }
+
+    /// Runs every matcher on the test box's message; only skills an agent would consider (and
+    /// that are switched on) compete.
+    pub fn run_matchers(&mut self) {
+        let Some(index) = &self.index else {
+            return;
+        };
+        let lib = &self.lib;
+        let enabled = &self.enabled;
+        let competes = |i: usize| {
+            enabled.get(i).copied().unwrap_or(false)
+                && lib.skills.get(i).is_some_and(matching::may_trigger)
+        };
+        self.test.results = index.query_all(&self.test.message, &competes, TEST_TOP_K);
     }
 
     fn refilter(&mut self) {
@@ -600,6 +634,7 @@ impl App {
             Action::Backspace => match self.screen {
                 Screen::Test => {
                     self.test.message.pop();
+                    self.run_matchers();
                 }
                 _ => {
                     if self.list.filter.pop().is_some() {
@@ -610,6 +645,7 @@ impl App {
             Action::ClearMessage => {
                 self.test.message.clear();
                 self.test.scroll = 0;
+                self.run_matchers();
             }
         }
     }
@@ -745,6 +781,7 @@ impl App {
         if let Some(e) = self.enabled.get_mut(i) {
             *e = on;
         }
+        self.run_matchers();
         match saved {
             Ok(()) => self.set_status(format!("{name} switched {word}"), false),
             Err(e) => self.set_status(
