@@ -35,6 +35,7 @@ fn bench(c: &mut Criterion) {
                     profile: Profile::Spec,
                     body: false,
                     count_tokens: None,
+                    enabled: None,
                 },
             )
         })
@@ -47,6 +48,7 @@ fn bench(c: &mut Criterion) {
                     profile: Profile::Spec,
                     body: true,
                     count_tokens: None,
+                    enabled: None,
                 },
             )
         })

@@ -41,12 +41,20 @@ struct Finding<'a> {
 pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let lib = library.load();
     crate::cli::note_demo(&lib);
+    let state = crate::cli::load_state();
+    let enabled: Vec<bool> = lib
+        .skills
+        .iter()
+        .map(|s| state.as_ref().is_none_or(|st| st.is_enabled(s)))
+        .collect();
+    let is_enabled = |i: usize| enabled[i];
     let diags = rules::check_library(
         &lib,
         &CheckOptions {
             profile: args.profile,
             body: true,
             count_tokens: None,
+            enabled: Some(&is_enabled),
         },
     );
     let findings = findings(&lib, &diags);

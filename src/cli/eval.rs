@@ -1,7 +1,8 @@
 //! `skillscope eval`: score the matchers against a file of messages with the skills they should
 //! trigger.
 
-use crate::cli::match_cmd::{MatcherChoice, candidates, load_library, load_state};
+use crate::cli::load_state;
+use crate::cli::match_cmd::{MatcherChoice, candidates, load_library};
 use crate::cli::{LibraryArgs, use_color};
 use crate::core::matching::Index;
 use crate::core::matching::eval::{Score, check_names, evaluate, parse_cases};

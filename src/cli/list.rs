@@ -20,12 +20,20 @@ pub struct ListArgs {
 pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let lib = library.load();
     crate::cli::note_demo(&lib);
+    let state = crate::cli::load_state();
+    let enabled: Vec<bool> = lib
+        .skills
+        .iter()
+        .map(|s| state.as_ref().is_none_or(|st| st.is_enabled(s)))
+        .collect();
+    let is_enabled = |i: usize| enabled[i];
     let diags = rules::check_library(
         &lib,
         &CheckOptions {
             profile: args.profile,
             body: false,
             count_tokens: None,
+            enabled: Some(&is_enabled),
         },
     );
     let mut out = std::io::stdout().lock();
@@ -34,7 +42,8 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             .skills
             .iter()
             .zip(&diags)
-            .map(|(s, d)| {
+            .enumerate()
+            .map(|(i, (s, d))| {
                 json!({
                     "name": s.name,
                     "description": s.frontmatter.description,
@@ -43,7 +52,7 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
                     "skill_md": s.skill_md,
                     "agent": s.agent,
                     "scope": s.scope,
-                    "enabled": true,
+                    "enabled": enabled[i],
                     "shadowed_by": s.shadowed_by.map(|w| &lib.skills[w].dir),
                     "diagnostics": d.iter().map(|d| json!({
                         "rule": d.rule,
@@ -70,7 +79,7 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             "  {:width$}  {:16}  {:>6}  {:>6}",
             "NAME", "SOURCE", "ERRORS", "WARNS"
         )?;
-        for (s, d) in lib.skills.iter().zip(&diags) {
+        for ((s, d), on) in lib.skills.iter().zip(&diags).zip(&enabled) {
             let c = Counts::of(d);
             let name: String = if s.name.chars().count() > width {
                 s.name.chars().take(width - 1).chain(['…']).collect()
@@ -80,10 +89,10 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             writeln!(
                 out,
                 "{} {:width$}  {:16}  {:>6}  {:>6}",
-                if s.shadowed_by.is_some() {
-                    "◌"
-                } else {
-                    "●"
+                match (on, s.shadowed_by) {
+                    (false, _) => "○",
+                    (true, Some(_)) => "◌",
+                    (true, None) => "●",
                 },
                 name,
                 format!("{}/{}", s.agent.badge(), s.scope),

@@ -1,9 +1,10 @@
 //! `skillscope match`: which skills a message would trigger under each matcher, and why.
 
+use crate::cli::load_state;
 use crate::cli::{LibraryArgs, note_demo, use_color};
 use crate::core::Library;
 use crate::core::matching::{Hit, Index, Match, Matcher, highlight_spans, may_trigger};
-use crate::core::state::{self, EnableState};
+use crate::core::state::EnableState;
 use clap::{Args, ValueEnum};
 use serde_json::{Value, json};
 use std::ops::Range;
@@ -56,16 +57,6 @@ pub fn candidates(lib: &Library, state: Option<&EnableState>, include_disabled: 
         .iter()
         .map(|s| include_disabled || (may_trigger(s) && state.is_none_or(|st| st.is_enabled(s))))
         .collect()
-}
-
-/// skillscope's own on/off state, when there is a config folder for it.
-pub fn load_state() -> Option<EnableState> {
-    let path = state::default_path()?;
-    let (st, diags) = EnableState::load(&path);
-    for d in &diags {
-        eprintln!("skillscope: {}", d.message);
-    }
-    Some(st)
 }
 
 /// Loads the library, says on stderr what kept a folder from being read, and refuses an empty

@@ -193,6 +193,16 @@ pub fn note_demo(lib: &Library) {
     }
 }
 
+/// skillscope's own on/off state, when there is a config folder for it.
+pub fn load_state() -> Option<crate::core::state::EnableState> {
+    let path = crate::core::state::default_path()?;
+    let (st, diags) = crate::core::state::EnableState::load(&path);
+    for d in &diags {
+        eprintln!("skillscope: {}", d.message);
+    }
+    Some(st)
+}
+
 /// Whether to colour output: only on a terminal, and never when NO_COLOR is set.
 pub fn use_color() -> bool {
     std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal()

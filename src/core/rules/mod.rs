@@ -315,6 +315,8 @@ pub struct CheckOptions<'a> {
     pub body: bool,
     /// Counts the tokens of a body, for the 5,000-token limit; without it only lines are checked.
     pub count_tokens: Option<&'a (dyn Fn(&str) -> usize + Sync)>,
+    /// Which skills are switched on (all when `None`): only those compete in the overlap rule.
+    pub enabled: Option<&'a (dyn Fn(usize) -> bool + Sync)>,
 }
 
 /// Every diagnostic of every skill (index-aligned with `lib.skills`), sorted by line.
@@ -330,6 +332,10 @@ pub fn check_library(lib: &Library, opts: &CheckOptions) -> Vec<Vec<Diagnostic>>
             d
         })
         .collect();
+    let enabled = |i: usize| opts.enabled.is_none_or(|f| f(i));
+    for (i, d) in overlap::diagnostics(lib, &enabled) {
+        all[i].push(d);
+    }
     for (i, d) in library::check(lib, opts.profile) {
         all[i].push(d);
     }
