@@ -157,6 +157,7 @@ fn bench(c: &mut Criterion) {
                     profile: skillscope::core::rules::Profile::Spec,
                     body: true,
                     count_tokens: None,
+                    enabled: None,
                 };
                 std::hint::black_box(skillscope::core::rules::check_library(&lib, &opts));
             }

@@ -20,13 +20,21 @@ pub fn rescan(args: LibraryArgs, tx: Sender<Event>) {
 }
 
 /// Runs every rule of `profile`, the body rules included (they read every body, so never on the
-/// UI thread).
-pub fn check(lib: Arc<Library>, profile: Profile, generation: u64, tx: Sender<Event>) {
+/// UI thread). `enabled` says which skills are switched on: only those compete in the overlap rule.
+pub fn check(
+    lib: Arc<Library>,
+    profile: Profile,
+    enabled: Vec<bool>,
+    generation: u64,
+    tx: Sender<Event>,
+) {
     std::thread::spawn(move || {
+        let on = |i: usize| enabled.get(i).copied().unwrap_or(false);
         let opts = CheckOptions {
             profile,
             body: true,
             count_tokens: None,
+            enabled: Some(&on),
         };
         let diagnostics = rules::check_library(&lib, &opts);
         let _ = tx.send(Event::Job(JobEvent::Checked {

@@ -288,6 +288,7 @@ impl App {
         jobs::check(
             Arc::clone(&self.lib),
             self.profile,
+            self.enabled.clone(),
             self.generation,
             self.tx.clone(),
         );
