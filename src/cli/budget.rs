@@ -1,11 +1,410 @@
-//! `skillscope budget`.
+//! `skillscope budget`: token costs per level, per skill and in total, with the listing's fates.
 
-use crate::cli::LibraryArgs;
-use clap::Args;
+use crate::cli::{LibraryArgs, note_demo};
+use crate::core::listing::{self, Fate, Format, Listing, ListingOptions, Tier};
+use crate::core::tokens::{self, Encoding, Progress, ResourceTokens, SkillTokens, TokenCache};
+use crate::core::{Agent, Library, Scope};
+use clap::{Args, ValueEnum};
+use serde::Serialize;
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    Text,
+    Json,
+}
 
 #[derive(Debug, Args)]
-pub struct BudgetArgs {}
+pub struct BudgetArgs {
+    /// Encoding: o200k_base or cl100k_base.
+    #[arg(long, default_value_t = Encoding::default())]
+    pub encoding: Encoding,
+    /// Output: a table (biggest skills first) or JSON.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
+    /// The listing format whose entries are L1: xml, markdown, claude-code or codex.
+    #[arg(long, default_value_t = Format::default())]
+    pub listing: Format,
+    /// The listing tier: auto, full, compact or names.
+    #[arg(long, default_value_t = Tier::default())]
+    pub tier: Tier,
+    /// The model's context window in tokens (the claude-code and codex budgets are a share of it).
+    #[arg(long, default_value_t = listing::DEFAULT_CONTEXT_WINDOW)]
+    pub context_window: usize,
+    /// Show only the N biggest skills in the table.
+    #[arg(long, value_name = "N")]
+    pub top: Option<usize>,
+    /// Exit with 1 when the listing costs more than this many tokens per turn.
+    #[arg(long, value_name = "TOKENS")]
+    pub max_listing_tokens: Option<usize>,
+    /// Count everything afresh and leave the on-disk token cache alone.
+    #[arg(long)]
+    pub no_cache: bool,
+}
 
-pub fn run(_args: BudgetArgs, _library: LibraryArgs) -> anyhow::Result<i32> {
-    anyhow::bail!("not built yet")
+/// Which skills the listing holds: those switched on in skillscope's state (every skill when
+/// there is no state file).
+pub(crate) fn enabled(lib: &Library) -> impl Fn(usize) -> bool + use<> {
+    let state = crate::cli::load_state();
+    let on: Vec<bool> = lib
+        .skills
+        .iter()
+        .map(|s| state.as_ref().is_none_or(|st| st.is_enabled(s)))
+        .collect();
+    move |i| on.get(i).copied().unwrap_or(true)
+}
+
+pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
+    let lib = library.load();
+    note_demo(&lib);
+    let cache = if args.no_cache {
+        TokenCache::in_memory()
+    } else {
+        TokenCache::open()
+    };
+    let enabled = enabled(&lib);
+    let listing = listing::render(
+        &lib,
+        &enabled,
+        &ListingOptions {
+            format: args.listing,
+            tier: args.tier,
+            context_window: args.context_window,
+        },
+    );
+    let l1_texts = listing::entries(&lib, args.listing);
+    let show_progress = std::io::stderr().is_terminal();
+    let progress = |p: Progress| {
+        // A hundred updates per level at most, whatever the library's size.
+        let step = (p.total / 100).max(1);
+        if show_progress && (p.done.is_multiple_of(step) || p.done == p.total) {
+            eprint!("\rcounting {:?}: {}/{}   ", p.level, p.done, p.total);
+        }
+    };
+    let counts = tokens::count_library_with(&lib, &l1_texts, args.encoding, &cache, &progress);
+    let listing_tokens = tokens::count_text(&listing.text, args.encoding, &cache) as usize;
+    if show_progress {
+        eprint!("\r{:40}\r", "");
+    }
+    if let Err(e) = cache.save() {
+        eprintln!("skillscope: {e}; counts were not remembered");
+    }
+    let report = Report {
+        lib: &lib,
+        listing: &listing,
+        listing_tokens,
+        counts: &counts,
+        args: &args,
+    };
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    match args.format {
+        OutputFormat::Json => {
+            serde_json::to_writer_pretty(&mut out, &report.json())?;
+            writeln!(out)?;
+        }
+        OutputFormat::Text => out.write_all(report.text().as_bytes())?,
+    }
+    out.flush()?;
+    let over = args
+        .max_listing_tokens
+        .is_some_and(|max| listing_tokens > max);
+    if over {
+        eprintln!(
+            "skillscope: the listing costs {listing_tokens} tokens per turn, over the limit of {}",
+            args.max_listing_tokens.unwrap_or_default()
+        );
+    }
+    Ok(i32::from(over))
+}
+
+struct Report<'a> {
+    lib: &'a Library,
+    listing: &'a Listing,
+    listing_tokens: usize,
+    counts: &'a [SkillTokens],
+    args: &'a BudgetArgs,
+}
+
+// The JSON report, written straight from borrowed data: a value tree of a large library would
+// weigh more than the library itself.
+
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    encoding: Encoding,
+    listing: JsonListing,
+    totals: JsonTotals,
+    skills: Vec<JsonSkill<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonListing {
+    format: Format,
+    tier: Tier,
+    context_window: usize,
+    budget_chars: Option<usize>,
+    used_chars: usize,
+    chars: usize,
+    tokens: usize,
+    fates: JsonFates,
+}
+
+#[derive(Serialize)]
+struct JsonFates {
+    full: usize,
+    trimmed: usize,
+    name_only: usize,
+    dropped: usize,
+}
+
+#[derive(Serialize)]
+struct JsonTotals {
+    skills: usize,
+    l1: u64,
+    l2: u64,
+    l3: u64,
+    resources: usize,
+    binary_resources: usize,
+    unreadable_files: usize,
+}
+
+#[derive(Serialize)]
+struct JsonSkill<'a> {
+    name: &'a str,
+    dir: &'a Path,
+    skill_md: &'a Path,
+    agent: Agent,
+    scope: Scope,
+    /// `None` when the skill is off (not a listing candidate).
+    fate: Option<Fate>,
+    l1: Option<u32>,
+    l2: Option<u32>,
+    l3: Option<u32>,
+    schema: Option<u32>,
+    resources: &'a [ResourceTokens],
+}
+
+#[derive(Default)]
+struct Totals {
+    l1: u64,
+    l2: u64,
+    l3: u64,
+    resources: usize,
+    binary: usize,
+    unreadable: usize,
+}
+
+impl Report<'_> {
+    fn totals(&self) -> Totals {
+        let mut t = Totals::default();
+        for c in self.counts {
+            t.l1 += u64::from(c.l1.unwrap_or(0));
+            t.l2 += u64::from(c.l2.unwrap_or(0));
+            t.l3 += u64::from(c.l3.unwrap_or(0));
+            t.resources += c.resources.len();
+            t.binary += c.resources.iter().filter(|r| !r.text).count();
+            t.unreadable += usize::from(c.l2.is_none())
+                + c.resources
+                    .iter()
+                    .filter(|r| r.text && r.tokens.is_none())
+                    .count();
+        }
+        t
+    }
+
+    fn fates(&self) -> Vec<Option<Fate>> {
+        let mut f = vec![None; self.lib.skills.len()];
+        for e in &self.listing.entries {
+            f[e.index] = Some(e.fate);
+        }
+        f
+    }
+
+    fn json(&self) -> JsonReport<'_> {
+        let t = self.totals();
+        let fates = self.fates();
+        let skills = self
+            .lib
+            .skills
+            .iter()
+            .zip(self.counts)
+            .zip(fates)
+            .map(|((s, c), fate)| JsonSkill {
+                name: &s.name,
+                dir: &s.dir,
+                skill_md: &s.skill_md,
+                agent: s.agent,
+                scope: s.scope,
+                fate,
+                l1: c.l1,
+                l2: c.l2,
+                l3: c.l3,
+                schema: c.schema,
+                resources: &c.resources,
+            })
+            .collect();
+        let l = self.listing;
+        JsonReport {
+            encoding: self.args.encoding,
+            listing: JsonListing {
+                format: self.listing_format(),
+                tier: l.tier,
+                context_window: self.args.context_window,
+                budget_chars: l.budget_chars,
+                used_chars: l.used_chars,
+                chars: l.text.chars().count(),
+                tokens: self.listing_tokens,
+                fates: JsonFates {
+                    full: l.count(Fate::Full),
+                    trimmed: l.count(Fate::Trimmed),
+                    name_only: l.count(Fate::NameOnly),
+                    dropped: l.count(Fate::Dropped),
+                },
+            },
+            totals: JsonTotals {
+                skills: self.lib.skills.len(),
+                l1: t.l1,
+                l2: t.l2,
+                l3: t.l3,
+                resources: t.resources,
+                binary_resources: t.binary,
+                unreadable_files: t.unreadable,
+            },
+            skills,
+        }
+    }
+
+    fn listing_format(&self) -> Format {
+        self.args.listing
+    }
+
+    fn text(&self) -> String {
+        let t = self.totals();
+        let fates = self.fates();
+        let mut order: Vec<usize> = (0..self.counts.len()).collect();
+        let size = |i: usize| {
+            let c = &self.counts[i];
+            u64::from(c.l1.unwrap_or(0))
+                + u64::from(c.l2.unwrap_or(0))
+                + u64::from(c.l3.unwrap_or(0))
+        };
+        order.sort_by(|&a, &b| size(b).cmp(&size(a)).then(a.cmp(&b)));
+        if let Some(n) = self.args.top {
+            order.truncate(n);
+        }
+        let mut s = String::new();
+        // 6+1+8+1+9+1+5+1+4+1+9+2 = 48 columns of figures; names and paths share the rest of 120.
+        s.push_str(&format!(
+            "{:>6} {:>8} {:>9} {:>5} {:>4} {:<9}  {:<28} {}\n",
+            "L1", "L2", "L3", "files", "bin", "fate", "skill", "folder"
+        ));
+        for i in order {
+            let c = &self.counts[i];
+            let sk = &self.lib.skills[i];
+            let bin = c.resources.iter().filter(|r| !r.text).count();
+            let line = format!(
+                "{:>6} {:>8} {:>9} {:>5} {:>4} {:<9}  {:<28} {}",
+                opt(c.l1),
+                opt(c.l2),
+                opt(c.l3),
+                c.resources.len(),
+                bin,
+                fates[i].map_or("off", Fate::as_str),
+                fit(&sk.name, 28),
+                fit_left(&sk.dir.display().to_string(), 43),
+            );
+            s.push_str(line.trim_end());
+            s.push('\n');
+        }
+        let l = self.listing;
+        s.push_str(&format!(
+            "\n{} skills, {} resources ({} binary, not counted){}\n",
+            self.lib.skills.len(),
+            t.resources,
+            t.binary,
+            if t.unreadable > 0 {
+                format!(", {} unreadable files", t.unreadable)
+            } else {
+                String::new()
+            }
+        ));
+        s.push_str(&format!(
+            "total: L1 {}  L2 {}  L3 {} tokens ({}; an estimate for Claude models)\n",
+            thousands(t.l1),
+            thousands(t.l2),
+            thousands(t.l3),
+            self.args.encoding
+        ));
+        let budget = l.budget_chars.map_or_else(String::new, |b| {
+            format!(
+                ", {} of {} budget chars",
+                thousands(l.used_chars as u64),
+                thousands(b as u64)
+            )
+        });
+        s.push_str(&format!(
+            "listing ({}, {} tier): {} tokens per turn{budget}; {} full, {} trimmed, {} name only, {} dropped\n",
+            self.listing_format(),
+            l.tier,
+            thousands(self.listing_tokens as u64),
+            l.count(Fate::Full),
+            l.count(Fate::Trimmed),
+            l.count(Fate::NameOnly),
+            l.count(Fate::Dropped),
+        ));
+        s
+    }
+}
+
+fn opt(n: Option<u32>) -> String {
+    n.map_or_else(|| "-".to_string(), |n| thousands(u64::from(n)))
+}
+
+/// `12345` → `12,345`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// At most `width` characters, cut at the end with `…`.
+pub(crate) fn fit(s: &str, width: usize) -> String {
+    if s.chars().count() <= width {
+        return s.to_string();
+    }
+    let mut out: String = s.chars().take(width.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
+/// At most `width` characters, cut at the start with `…` (the end of a path says the most).
+fn fit_left(s: &str, width: usize) -> String {
+    let n = s.chars().count();
+    if n <= width {
+        return s.to_string();
+    }
+    let tail: String = s.chars().skip(n - width.saturating_sub(1)).collect();
+    format!("…{tail}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn figures_and_cuts() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_000), "1,000");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+        assert_eq!(fit("abcdef", 4), "abc…");
+        assert_eq!(fit("abc", 4), "abc");
+        assert_eq!(fit_left("/a/b/c/d", 5), "…/c/d");
+    }
 }

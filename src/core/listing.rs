@@ -1,1 +1,1103 @@
-//! TODO
+//! The skill listing an agent's system prompt would hold: one catalog format, a tier chosen by
+//! skill count and the agent's character budget, rendered to text with the fate of every skill.
+
+use crate::core::library::Library;
+use crate::core::skill::Skill;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::sync::Mutex;
+
+/// Up to this many listed skills, the auto tier lists every entry in full.
+pub const FULL_TIER_MAX: usize = 80;
+/// Up to this many, compact entries; above it, names only.
+pub const COMPACT_TIER_MAX: usize = 300;
+/// Compact entries cut descriptions to this many characters (the `…` included).
+pub const COMPACT_DESCRIPTION_CHARS: usize = 80;
+/// Claude Code caps each entry's description plus `when_to_use` at this many characters.
+pub const CLAUDE_CODE_ENTRY_CAP: usize = 1_536;
+/// Agents turn a token budget into characters at this rate.
+pub const CHARS_PER_TOKEN: usize = 4;
+pub const DEFAULT_CONTEXT_WINDOW: usize = 200_000;
+/// Codex trims descriptions evenly, but not below this; past it, descriptions are dropped.
+pub const MIN_TRIMMED_DESCRIPTION: usize = 24;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ListingError {
+    #[error("unknown listing format `{0}`: use xml, markdown, claude-code or codex")]
+    UnknownFormat(String),
+    #[error("unknown tier `{0}`: use auto, full, compact or names")]
+    UnknownTier(String),
+}
+
+/// How the catalog is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// The agentskills.io `<available_skills>` block, as `skills-ref to-prompt` writes it.
+    #[default]
+    Xml,
+    /// `- **name**: description`.
+    Markdown,
+    /// `- name: description - when_to_use`, within 1% of the context window.
+    ClaudeCode,
+    /// `- name: description (file: path)`, within 2% of the context window.
+    Codex,
+}
+
+impl Format {
+    pub const ALL: [Format; 4] = [
+        Format::Xml,
+        Format::Markdown,
+        Format::ClaudeCode,
+        Format::Codex,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Xml => "xml",
+            Format::Markdown => "markdown",
+            Format::ClaudeCode => "claude-code",
+            Format::Codex => "codex",
+        }
+    }
+
+    /// The share of the context window (in percent) the agent gives its listing, if it limits it.
+    pub fn budget_percent(self) -> Option<usize> {
+        match self {
+            Format::Xml | Format::Markdown => None,
+            Format::ClaudeCode => Some(1),
+            Format::Codex => Some(2),
+        }
+    }
+
+    /// The listing's budget in characters for a context window in tokens.
+    pub fn budget_chars(self, context_window: usize) -> Option<usize> {
+        self.budget_percent().map(|p| {
+            context_window
+                .saturating_mul(CHARS_PER_TOKEN)
+                .saturating_mul(p)
+                / 100
+        })
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Format {
+    type Err = ListingError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Format::ALL
+            .into_iter()
+            .find(|f| f.as_str() == s)
+            .ok_or_else(|| ListingError::UnknownFormat(s.to_string()))
+    }
+}
+
+/// How much of each entry is listed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Tier {
+    /// Chosen by the number of listed skills: full up to 80, compact up to 300, names above.
+    #[default]
+    Auto,
+    Full,
+    /// Name and a description cut to 80 characters.
+    Compact,
+    /// Names only, with a line pointing the agent to a skill search tool.
+    Names,
+}
+
+impl Tier {
+    pub const ALL: [Tier; 4] = [Tier::Auto, Tier::Full, Tier::Compact, Tier::Names];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Tier::Auto => "auto",
+            Tier::Full => "full",
+            Tier::Compact => "compact",
+            Tier::Names => "names",
+        }
+    }
+
+    /// The tier auto picks for this many listed skills.
+    pub fn for_count(n: usize) -> Tier {
+        if n <= FULL_TIER_MAX {
+            Tier::Full
+        } else if n <= COMPACT_TIER_MAX {
+            Tier::Compact
+        } else {
+            Tier::Names
+        }
+    }
+}
+
+impl fmt::Display for Tier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Tier {
+    type Err = ListingError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Tier::ALL
+            .into_iter()
+            .find(|t| t.as_str() == s)
+            .ok_or_else(|| ListingError::UnknownTier(s.to_string()))
+    }
+}
+
+/// What the listing did with a skill.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Fate {
+    Full,
+    Trimmed,
+    NameOnly,
+    Dropped,
+}
+
+impl Fate {
+    pub const ALL: [Fate; 4] = [Fate::Full, Fate::Trimmed, Fate::NameOnly, Fate::Dropped];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Fate::Full => "full",
+            Fate::Trimmed => "trimmed",
+            Fate::NameOnly => "name only",
+            Fate::Dropped => "dropped",
+        }
+    }
+}
+
+impl fmt::Display for Fate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ListingOptions {
+    pub format: Format,
+    pub tier: Tier,
+    /// The model's context window in tokens; the agents' budgets are a share of it.
+    pub context_window: usize,
+}
+
+impl Default for ListingOptions {
+    fn default() -> Self {
+        ListingOptions {
+            format: Format::default(),
+            tier: Tier::default(),
+            context_window: DEFAULT_CONTEXT_WINDOW,
+        }
+    }
+}
+
+/// One enabled skill and what became of it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ListedSkill {
+    /// Index into `Library::skills`.
+    pub index: usize,
+    pub fate: Fate,
+    /// Why it is not listed in full; empty when it is.
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Listing {
+    pub text: String,
+    /// The tier used (never `Auto`).
+    pub tier: Tier,
+    /// The agent's budget in characters, for the formats that have one.
+    pub budget_chars: Option<usize>,
+    /// Characters the budget is charged with: every listed entry plus its line break.
+    pub used_chars: usize,
+    /// One per enabled skill, in library order.
+    pub entries: Vec<ListedSkill>,
+}
+
+impl Listing {
+    pub fn count(&self, fate: Fate) -> usize {
+        self.entries.iter().filter(|e| e.fate == fate).count()
+    }
+}
+
+/// Python's `str.strip()`: Unicode white space and the four ASCII separators it also strips.
+fn py_strip(s: &str) -> &str {
+    s.trim_matches(|c: char| c.is_whitespace() || ('\x1c'..='\x1f').contains(&c))
+}
+
+/// Python's `html.escape(s, quote=True)`.
+fn html_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#x27;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// One line: every run of white space (line breaks included) becomes a single space.
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Cuts `s` to at most `max` characters, ending in `…` when anything was cut.
+fn cut(s: &str, max: usize) -> (String, bool) {
+    if s.chars().count() <= max {
+        return (s.to_string(), false);
+    }
+    let keep: String = s.chars().take(max.saturating_sub(1)).collect();
+    (format!("{}…", keep.trim_end()), true)
+}
+
+/// What a format needs of a skill, prepared once.
+#[derive(Debug, Clone)]
+struct Parts {
+    name: String,
+    description: String,
+    /// The SKILL.md path as the format shows it.
+    path: String,
+}
+
+fn parts(skill: &Skill, format: Format, folders: &Folders) -> Parts {
+    let fm = &skill.frontmatter;
+    let name = fm.name.as_deref().unwrap_or(&skill.name);
+    let description = fm.description.as_deref().unwrap_or("");
+    match format {
+        Format::Xml => Parts {
+            name: py_strip(name).to_string(),
+            description: py_strip(description).to_string(),
+            path: xml_location(skill, folders),
+        },
+        Format::Markdown => Parts {
+            name: skill.name.clone(),
+            description: one_line(description),
+            path: String::new(),
+        },
+        Format::ClaudeCode => {
+            let mut d = one_line(description);
+            if let Some(w) = fm
+                .when_to_use
+                .as_deref()
+                .map(one_line)
+                .filter(|w| !w.is_empty())
+            {
+                d.push_str(" - ");
+                d.push_str(&w);
+            }
+            Parts {
+                name: skill.name.clone(),
+                description: d,
+                path: String::new(),
+            }
+        }
+        Format::Codex => Parts {
+            name: skill.name.clone(),
+            description: one_line(description),
+            path: std::path::absolute(&skill.skill_md)
+                .unwrap_or_else(|_| skill.skill_md.clone())
+                .to_string_lossy()
+                .into_owned(),
+        },
+    }
+}
+
+/// The resolved skill folder joined with the skill file's name, as `skills-ref` writes it.
+fn xml_location(skill: &Skill, folders: &Folders) -> String {
+    let file = skill.skill_md.file_name().unwrap_or_default();
+    folders
+        .resolve(&skill.dir)
+        .join(file)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Resolves folders as `realpath` does, sharing the work for common parents: one `lstat` per
+/// distinct folder instead of one `readlink` per component of every path.
+#[derive(Default)]
+struct Folders {
+    known: Mutex<HashMap<PathBuf, PathBuf>>,
+}
+
+impl Folders {
+    fn resolve(&self, dir: &Path) -> PathBuf {
+        if let Some(r) = self.lock().get(dir) {
+            return r.clone();
+        }
+        if !dir.is_absolute()
+            && let Ok(abs) = std::path::absolute(dir)
+        {
+            return self.resolve(&abs);
+        }
+        let plain_child = match (dir.parent(), dir.file_name()) {
+            (Some(parent), Some(name)) if dir.is_absolute() && !parent.as_os_str().is_empty() => {
+                let is_link = std::fs::symlink_metadata(dir).map(|m| m.file_type().is_symlink());
+                matches!(is_link, Ok(false)).then_some((parent, name))
+            }
+            _ => None,
+        };
+        let resolved = match plain_child {
+            Some((parent, name)) => self.resolve(parent).join(name),
+            None => std::fs::canonicalize(dir)
+                .or_else(|_| std::path::absolute(dir))
+                .unwrap_or_else(|_| dir.to_path_buf()),
+        };
+        self.lock().insert(dir.to_path_buf(), resolved.clone());
+        resolved
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, PathBuf>> {
+        self.known.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// One entry; `description` is `None` for a name-only entry.
+fn line(format: Format, p: &Parts, description: Option<&str>) -> String {
+    match (format, description) {
+        (Format::Xml, Some(d)) => format!(
+            "<skill>\n<name>\n{}\n</name>\n<description>\n{}\n</description>\n<location>\n{}\n</location>\n</skill>",
+            html_escape(&p.name),
+            html_escape(d),
+            p.path
+        ),
+        (Format::Xml, None) => format!(
+            "<skill>\n<name>\n{}\n</name>\n<location>\n{}\n</location>\n</skill>",
+            html_escape(&p.name),
+            p.path
+        ),
+        (Format::Markdown, Some(d)) => format!("- **{}**: {d}", p.name),
+        (Format::Markdown, None) => format!("- **{}**", p.name),
+        (Format::ClaudeCode, Some(d)) => format!("- {}: {d}", p.name),
+        (Format::ClaudeCode, None) => format!("- {}", p.name),
+        (Format::Codex, Some(d)) => format!("- {}: {d} (file: {})", p.name, p.path),
+        (Format::Codex, None) => format!("- {} (file: {})", p.name, p.path),
+    }
+}
+
+/// The full-tier entry of one skill: its L1 text. Empty for a skill no agent can list (no parsed
+/// name or description).
+pub fn entry(skill: &Skill, format: Format) -> String {
+    entry_in(skill, format, &Folders::default())
+}
+
+fn entry_in(skill: &Skill, format: Format, folders: &Folders) -> String {
+    if !skill.listable() {
+        return String::new();
+    }
+    let p = parts(skill, format, folders);
+    let d = if format == Format::ClaudeCode {
+        cut(&p.description, CLAUDE_CODE_ENTRY_CAP).0
+    } else {
+        p.description.clone()
+    };
+    line(format, &p, Some(&d))
+}
+
+/// [`entry`] for every skill of the library, in library order, built on worker threads.
+pub fn entries(lib: &Library, format: Format) -> Vec<String> {
+    let folders = Folders::default();
+    lib.skills
+        .par_iter()
+        .map(|s| entry_in(s, format, &folders))
+        .collect()
+}
+
+const SEARCH_NOTE: &str = "Only the names of the installed skills are listed. Use the skill search tool to find a skill by what it does, then load it.";
+
+fn header(format: Format) -> &'static str {
+    match format {
+        Format::Xml => "",
+        Format::Markdown => "## Available skills\n\n",
+        Format::ClaudeCode => "The following skills are available for use with the Skill tool:\n\n",
+        Format::Codex => {
+            "## Skills\nA skill is a set of local instructions stored in a `SKILL.md` file. Each entry below gives a name, a description and the file path, so you can open the file for the full instructions when a skill applies.\n### Available skills\n"
+        }
+    }
+}
+
+/// A skill on its way into the listing.
+struct Slot {
+    index: usize,
+    parts: Parts,
+    /// The description as listed so far; `None` once dropped.
+    description: Option<String>,
+    fate: Fate,
+    reason: String,
+}
+
+impl Slot {
+    fn text(&self, format: Format) -> String {
+        line(format, &self.parts, self.description.as_deref())
+    }
+
+    fn demote(&mut self, fate: Fate, reason: String) {
+        if fate > self.fate {
+            self.fate = fate;
+        }
+        self.reason = reason;
+    }
+}
+
+/// `8000` → `8,000`, as reasons show figures.
+fn grouped(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn chars(s: &str) -> usize {
+    s.chars().count()
+}
+
+/// The listing of the enabled skills of `lib`.
+pub fn render(lib: &Library, enabled: &dyn Fn(usize) -> bool, opts: &ListingOptions) -> Listing {
+    let format = opts.format;
+    let mut out: Vec<ListedSkill> = Vec::new();
+    let mut listable = Vec::new();
+    for (i, s) in lib.skills.iter().enumerate() {
+        if !enabled(i) {
+            continue;
+        }
+        if let Some(w) = s.shadowed_by {
+            let winner = lib.skills.get(w);
+            out.push(ListedSkill {
+                index: i,
+                fate: Fate::Dropped,
+                reason: format!(
+                    "shadowed by {} ({})",
+                    winner.map_or("?", |w| w.name.as_str()),
+                    winner.map_or_else(String::new, |w| w.dir.display().to_string())
+                ),
+            });
+        } else if !s.listable() {
+            out.push(ListedSkill {
+                index: i,
+                fate: Fate::Dropped,
+                reason: "no parsed name and description in its frontmatter".to_string(),
+            });
+        } else {
+            listable.push(i);
+        }
+    }
+    let listed = listable.len();
+    let tier = match opts.tier {
+        Tier::Auto => Tier::for_count(listed),
+        t => t,
+    };
+    let folders = Folders::default();
+    let mut slots: Vec<Slot> = listable
+        .par_iter()
+        .map(|&i| {
+            let parts = parts(&lib.skills[i], format, &folders);
+            Slot {
+                index: i,
+                description: Some(parts.description.clone()),
+                parts,
+                fate: Fate::Full,
+                reason: String::new(),
+            }
+        })
+        .collect();
+
+    for s in &mut slots {
+        let Some(d) = s.description.take() else {
+            continue;
+        };
+        let mut d = d;
+        if format == Format::ClaudeCode {
+            let (c, was_cut) = cut(&d, CLAUDE_CODE_ENTRY_CAP);
+            if was_cut {
+                s.demote(
+                    Fate::Trimmed,
+                    format!(
+                        "description and when_to_use capped at {CLAUDE_CODE_ENTRY_CAP} characters"
+                    ),
+                );
+            }
+            d = c;
+        }
+        match tier {
+            Tier::Compact => {
+                let (c, was_cut) = cut(&d, COMPACT_DESCRIPTION_CHARS);
+                if was_cut {
+                    s.demote(
+                        Fate::Trimmed,
+                        format!(
+                            "compact tier: description cut to {COMPACT_DESCRIPTION_CHARS} characters"
+                        ),
+                    );
+                }
+                s.description = Some(c);
+            }
+            Tier::Names => {
+                s.demote(
+                    Fate::NameOnly,
+                    format!("names tier: {} skills are listed by name only", listed),
+                );
+                s.description = None;
+            }
+            Tier::Full | Tier::Auto => s.description = Some(d),
+        }
+    }
+
+    let budget = format.budget_chars(opts.context_window);
+    if let Some(budget) = budget {
+        match format {
+            Format::ClaudeCode => fit_by_dropping(&mut slots, format, budget),
+            _ => fit_by_trimming(&mut slots, format, budget),
+        }
+    }
+
+    let mut used = 0;
+    let mut lines = Vec::new();
+    for s in &slots {
+        if s.fate != Fate::Dropped {
+            let t = s.text(format);
+            used += chars(&t) + 1;
+            lines.push(t);
+        }
+    }
+    let text = assemble(format, tier, &lines);
+    out.extend(slots.into_iter().map(|s| ListedSkill {
+        index: s.index,
+        fate: s.fate,
+        reason: s.reason,
+    }));
+    out.sort_by_key(|e| e.index);
+    Listing {
+        text,
+        tier,
+        budget_chars: budget,
+        used_chars: used,
+        entries: out,
+    }
+}
+
+fn assemble(format: Format, tier: Tier, lines: &[String]) -> String {
+    let note = (tier == Tier::Names && !lines.is_empty()).then_some(SEARCH_NOTE);
+    if format == Format::Xml {
+        let mut all: Vec<&str> = Vec::new();
+        if let Some(n) = note {
+            all.push(n);
+        }
+        all.push("<available_skills>");
+        all.extend(lines.iter().map(String::as_str));
+        all.push("</available_skills>");
+        return all.join("\n");
+    }
+    if lines.is_empty() {
+        return String::new();
+    }
+    let mut text = header(format).to_string();
+    if let Some(n) = note {
+        text.push_str(n);
+        text.push_str("\n\n");
+    }
+    text.push_str(&lines.join("\n"));
+    text
+}
+
+/// Charge for a set of slots: every entry that is not dropped, plus its line break.
+fn cost(slots: &[Slot], format: Format) -> usize {
+    slots
+        .iter()
+        .filter(|s| s.fate != Fate::Dropped)
+        .map(|s| chars(&s.text(format)) + 1)
+        .sum()
+}
+
+/// Claude Code's way: when the entries overflow, skills in listing order keep their description
+/// while it still fits and every one after the first that does not is listed by name only; when
+/// even the names overflow, the names past the budget are dropped.
+fn fit_by_dropping(slots: &mut [Slot], format: Format, budget: usize) {
+    if cost(slots, format) <= budget {
+        return;
+    }
+    let name_costs: Vec<usize> = slots
+        .iter()
+        .map(|s| chars(&line(format, &s.parts, None)) + 1)
+        .collect();
+    let names_total: usize = name_costs.iter().sum();
+    if names_total > budget {
+        names_only_within(slots, budget, &name_costs);
+        return;
+    }
+    let mut left = budget - names_total;
+    let mut granting = true;
+    for (s, name_cost) in slots.iter_mut().zip(&name_costs) {
+        let Some(_) = &s.description else { continue };
+        let extra = (chars(&s.text(format)) + 1).saturating_sub(*name_cost);
+        if granting && extra <= left {
+            left -= extra;
+        } else {
+            granting = false;
+            s.description = None;
+            s.demote(
+                Fate::NameOnly,
+                format!(
+                    "over the {}-character listing budget: description dropped",
+                    grouped(budget)
+                ),
+            );
+        }
+    }
+}
+
+/// Codex's way: when the entries overflow, every description is cut to the same longest length
+/// that fits; when that length would fall under [`MIN_TRIMMED_DESCRIPTION`], descriptions are
+/// dropped, and then names past the budget.
+fn fit_by_trimming(slots: &mut [Slot], format: Format, budget: usize) {
+    if cost(slots, format) <= budget {
+        return;
+    }
+    // Entry length = fixed part + description length, so the cost of a cut is arithmetic.
+    let fixed: Vec<Option<(usize, usize)>> = slots
+        .iter()
+        .map(|s| {
+            s.description.as_ref().map(|d| {
+                let empty = line(format, &s.parts, Some(""));
+                (chars(&empty) + 1, chars(d))
+            })
+        })
+        .collect();
+    let name_costs: Vec<usize> = slots
+        .iter()
+        .map(|s| chars(&line(format, &s.parts, None)) + 1)
+        .collect();
+    let cost_at = |limit: usize| -> usize {
+        fixed
+            .iter()
+            .zip(&name_costs)
+            .map(|(f, n)| match f {
+                Some((base, len)) => base + (*len).min(limit),
+                None => *n,
+            })
+            .sum()
+    };
+    let longest = fixed.iter().flatten().map(|(_, l)| *l).max().unwrap_or(0);
+    if longest >= MIN_TRIMMED_DESCRIPTION && cost_at(MIN_TRIMMED_DESCRIPTION) <= budget {
+        // The largest limit in [MIN, longest] whose cost fits.
+        let (mut lo, mut hi) = (MIN_TRIMMED_DESCRIPTION, longest);
+        while lo < hi {
+            let mid = lo + (hi - lo).div_ceil(2);
+            if cost_at(mid) <= budget {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        for s in slots.iter_mut() {
+            if let Some(d) = &s.description {
+                let (c, was_cut) = cut(d, lo);
+                if was_cut {
+                    s.description = Some(c);
+                    s.demote(
+                        Fate::Trimmed,
+                        format!("over the {}-character listing budget: description trimmed to {lo} characters", grouped(budget)),
+                    );
+                }
+            }
+        }
+        return;
+    }
+    let names_total: usize = name_costs.iter().sum();
+    if names_total > budget {
+        names_only_within(slots, budget, &name_costs);
+        return;
+    }
+    for s in slots.iter_mut() {
+        if s.description.take().is_some() {
+            s.demote(
+                Fate::NameOnly,
+                format!("over the {}-character listing budget even with descriptions trimmed to {MIN_TRIMMED_DESCRIPTION} characters: description dropped", grouped(budget)),
+            );
+        }
+    }
+}
+
+/// Names only, in listing order, while they fit; the rest dropped.
+fn names_only_within(slots: &mut [Slot], budget: usize, name_costs: &[usize]) {
+    let mut used = 0;
+    let mut fits = true;
+    for (s, c) in slots.iter_mut().zip(name_costs) {
+        s.description = None;
+        if fits && used + c <= budget {
+            used += c;
+            s.demote(
+                Fate::NameOnly,
+                format!(
+                    "over the {}-character listing budget: description dropped",
+                    grouped(budget)
+                ),
+            );
+        } else {
+            fits = false;
+            s.demote(
+                Fate::Dropped,
+                format!(
+                    "over the {}-character listing budget even by name",
+                    grouped(budget)
+                ),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use crate::core::scan::ScanOptions;
+    use crate::core::source::{Agent, Root, Scope};
+    use std::path::Path;
+
+    fn write_skill(root: &Path, dir: &str, frontmatter: &str) {
+        let d = root.join(dir);
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(
+            d.join("SKILL.md"),
+            format!("---\n{frontmatter}---\nBody.\n"),
+        )
+        .unwrap();
+    }
+
+    fn load(roots: &[&Path]) -> Library {
+        Library::load(
+            roots
+                .iter()
+                .map(|r| Root::new(*r, Agent::Path, Scope::Path))
+                .collect(),
+            &ScanOptions::default(),
+        )
+    }
+
+    /// `n` skills `skill-000`… with descriptions of `desc_len` characters.
+    fn many(n: usize, desc_len: usize) -> (tempfile::TempDir, Library) {
+        let t = tempfile::tempdir().unwrap();
+        for i in 0..n {
+            let name = format!("skill-{i:03}");
+            let desc: String = "abcdefghij".repeat(desc_len / 10 + 1)[..desc_len].to_string();
+            write_skill(
+                t.path(),
+                &name,
+                &format!("name: {name}\ndescription: {desc}\n"),
+            );
+        }
+        let lib = load(&[t.path()]);
+        (t, lib)
+    }
+
+    fn opts(format: Format, tier: Tier, context_window: usize) -> ListingOptions {
+        ListingOptions {
+            format,
+            tier,
+            context_window,
+        }
+    }
+
+    fn fates(l: &Listing) -> Vec<Fate> {
+        l.entries.iter().map(|e| e.fate).collect()
+    }
+
+    #[test]
+    fn xml_entries_are_escaped_stripped_and_located_at_the_resolved_folder() {
+        let t = tempfile::tempdir().unwrap();
+        let real = t.path().join("real");
+        write_skill(
+            &real,
+            "pdf",
+            "name: pdf\ndescription: |\n  Reads <PDF> & \"forms\" it's fine\n\n",
+        );
+        let link = t.path().join("link");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        let lib = load(&[&link]);
+        let resolved = std::fs::canonicalize(real.join("pdf"))
+            .unwrap()
+            .join("SKILL.md");
+        let expected = format!(
+            "<skill>\n<name>\npdf\n</name>\n<description>\nReads &lt;PDF&gt; &amp; &quot;forms&quot; it&#x27;s fine\n</description>\n<location>\n{}\n</location>\n</skill>",
+            resolved.display()
+        );
+        assert_eq!(entry(&lib.skills[0], Format::Xml), expected);
+        let l = render(&lib, &|_| true, &ListingOptions::default());
+        assert_eq!(
+            l.text,
+            format!("<available_skills>\n{expected}\n</available_skills>")
+        );
+        assert_eq!(l.tier, Tier::Full);
+        assert_eq!(l.budget_chars, None);
+    }
+
+    #[test]
+    fn an_empty_listing() {
+        let t = tempfile::tempdir().unwrap();
+        let lib = load(&[t.path()]);
+        let l = render(&lib, &|_| true, &ListingOptions::default());
+        assert_eq!(l.text, "<available_skills>\n</available_skills>");
+        assert!(l.entries.is_empty());
+        let l = render(&lib, &|_| true, &opts(Format::Codex, Tier::Auto, 200_000));
+        assert_eq!(l.text, "");
+    }
+
+    #[test]
+    fn one_line_formats() {
+        let t = tempfile::tempdir().unwrap();
+        write_skill(
+            t.path(),
+            "deploy",
+            "name: deploy\ndescription: |\n  Ships the app.\n  Twice.\nwhen_to_use: When asked to deploy\n",
+        );
+        let lib = load(&[t.path()]);
+        let s = &lib.skills[0];
+        assert_eq!(
+            entry(s, Format::Markdown),
+            "- **deploy**: Ships the app. Twice."
+        );
+        assert_eq!(
+            entry(s, Format::ClaudeCode),
+            "- deploy: Ships the app. Twice. - When asked to deploy"
+        );
+        assert_eq!(
+            entry(s, Format::Codex),
+            format!(
+                "- deploy: Ships the app. Twice. (file: {})",
+                s.skill_md.display()
+            )
+        );
+        let l = render(
+            &lib,
+            &|_| true,
+            &opts(Format::ClaudeCode, Tier::Auto, 200_000),
+        );
+        assert_eq!(
+            l.text,
+            "The following skills are available for use with the Skill tool:\n\n- deploy: Ships the app. Twice. - When asked to deploy"
+        );
+    }
+
+    #[test]
+    fn disabled_skills_are_not_candidates_and_unlistable_or_shadowed_ones_are_dropped() {
+        let a = tempfile::tempdir().unwrap();
+        let b = tempfile::tempdir().unwrap();
+        write_skill(a.path(), "pdf", "name: pdf\ndescription: First copy.\n");
+        write_skill(b.path(), "pdf", "name: pdf\ndescription: Second copy.\n");
+        write_skill(a.path(), "bare", "name: bare\n");
+        write_skill(a.path(), "off", "name: off\ndescription: Switched off.\n");
+        let lib = load(&[a.path(), b.path()]);
+        let off = lib.find("off").unwrap();
+        let l = render(
+            &lib,
+            &|i| i != off,
+            &opts(Format::Markdown, Tier::Auto, 200_000),
+        );
+        assert!(l.entries.iter().all(|e| e.index != off));
+        assert_eq!(l.entries.len(), 3);
+        let by_name = |n: &str, dir: &Path| {
+            l.entries
+                .iter()
+                .find(|e| lib.skills[e.index].name == n && lib.skills[e.index].dir.starts_with(dir))
+                .unwrap()
+        };
+        assert_eq!(by_name("pdf", a.path()).fate, Fate::Full);
+        let shadowed = by_name("pdf", b.path());
+        assert_eq!(shadowed.fate, Fate::Dropped);
+        assert!(
+            shadowed.reason.starts_with("shadowed by pdf"),
+            "{}",
+            shadowed.reason
+        );
+        assert_eq!(by_name("bare", a.path()).fate, Fate::Dropped);
+        assert_eq!(l.text, "## Available skills\n\n- **pdf**: First copy.");
+    }
+
+    #[test]
+    fn auto_tiers_by_count() {
+        let (_t, lib) = many(81, 100);
+        let l = render(
+            &lib,
+            &|_| true,
+            &opts(Format::Markdown, Tier::Auto, 200_000),
+        );
+        assert_eq!(l.tier, Tier::Compact);
+        assert!(fates(&l).iter().all(|f| *f == Fate::Trimmed));
+        let first = l.text.lines().nth(2).unwrap();
+        let desc = first.strip_prefix("- **skill-000**: ").unwrap();
+        assert_eq!(desc.chars().count(), COMPACT_DESCRIPTION_CHARS);
+        assert!(desc.ends_with('…'));
+        // Short descriptions survive the compact tier whole.
+        let (_t, lib) = many(81, 50);
+        let l = render(
+            &lib,
+            &|_| true,
+            &opts(Format::Markdown, Tier::Auto, 200_000),
+        );
+        assert!(fates(&l).iter().all(|f| *f == Fate::Full));
+
+        let (_t, lib) = many(301, 30);
+        let l = render(&lib, &|_| true, &opts(Format::Xml, Tier::Auto, 200_000));
+        assert_eq!(l.tier, Tier::Names);
+        assert!(fates(&l).iter().all(|f| *f == Fate::NameOnly));
+        assert!(l.text.starts_with(SEARCH_NOTE));
+        assert!(!l.text.contains("<description>"));
+        assert_eq!(l.text.matches("<skill>").count(), 301);
+        // An explicit tier wins over the count.
+        let l = render(&lib, &|_| true, &opts(Format::Xml, Tier::Full, 200_000));
+        assert_eq!(l.text.matches("<description>").count(), 301);
+    }
+
+    #[test]
+    fn claude_code_keeps_descriptions_in_order_until_the_budget_runs_out() {
+        // Each full entry is `- skill-NNN: ` + 300 = 313 characters plus a line break; a name is
+        // 11 plus one. 50 names take 600 of 8,000, leaving 7,400 for 302-character extras: 24.
+        let (_t, lib) = many(50, 300);
+        let l = render(
+            &lib,
+            &|_| true,
+            &opts(Format::ClaudeCode, Tier::Full, 200_000),
+        );
+        assert_eq!(l.budget_chars, Some(8_000));
+        let f = fates(&l);
+        assert!(f[..24].iter().all(|f| *f == Fate::Full), "{f:?}");
+        assert!(f[24..].iter().all(|f| *f == Fate::NameOnly), "{f:?}");
+        assert!(l.used_chars <= 8_000);
+        assert_eq!(l.used_chars, 24 * 314 + 26 * 12);
+        assert!(l.text.ends_with("\n- skill-049"));
+
+        // When even the names overflow (a 1,000-token window: 40 characters), names go too.
+        let l = render(
+            &lib,
+            &|_| true,
+            &opts(Format::ClaudeCode, Tier::Full, 1_000),
+        );
+        let f = fates(&l);
+        assert_eq!(f.iter().filter(|f| **f == Fate::NameOnly).count(), 3);
+        assert_eq!(f.iter().filter(|f| **f == Fate::Dropped).count(), 47);
+    }
+
+    #[test]
+    fn claude_code_caps_each_entry() {
+        let (_t, lib) = many(1, 2_000);
+        let l = render(
+            &lib,
+            &|_| true,
+            &opts(Format::ClaudeCode, Tier::Full, 10_000_000),
+        );
+        assert_eq!(fates(&l), vec![Fate::Trimmed]);
+        let desc = l
+            .text
+            .lines()
+            .last()
+            .unwrap()
+            .strip_prefix("- skill-000: ")
+            .unwrap();
+        assert_eq!(desc.chars().count(), CLAUDE_CODE_ENTRY_CAP);
+        assert_eq!(
+            entry(&lib.skills[0], Format::ClaudeCode).chars().count(),
+            13 + 1_536
+        );
+    }
+
+    #[test]
+    fn codex_trims_every_description_to_the_same_longest_length_that_fits() {
+        let (_t, lib) = many(60, 300);
+        let l = render(&lib, &|_| true, &opts(Format::Codex, Tier::Full, 200_000));
+        let budget = 16_000;
+        assert_eq!(l.budget_chars, Some(budget));
+        assert!(fates(&l).iter().all(|f| *f == Fate::Trimmed));
+        let descs: Vec<usize> = lib
+            .skills
+            .iter()
+            .zip(l.text.lines().skip(3))
+            .map(|(s, line)| {
+                let tail = format!(" (file: {})", s.skill_md.display());
+                let head = format!("- {}: ", s.name);
+                line.strip_prefix(&head)
+                    .unwrap()
+                    .strip_suffix(&tail)
+                    .unwrap()
+                    .chars()
+                    .count()
+            })
+            .collect();
+        let limit = descs[0];
+        assert!(descs.iter().all(|d| *d == limit), "{descs:?}");
+        assert!(l.used_chars <= budget);
+        // One more character each would not have fitted.
+        assert!(l.used_chars + 60 > budget, "{} {limit}", l.used_chars);
+
+        // Too small even for 24-character descriptions: names only, then dropped.
+        let l = render(&lib, &|_| true, &opts(Format::Codex, Tier::Full, 60_000));
+        assert!(
+            fates(&l)
+                .iter()
+                .all(|f| *f != Fate::Trimmed && *f != Fate::Full)
+        );
+        assert!(l.used_chars <= 4_800);
+    }
+
+    #[test]
+    fn python_strip_and_escape() {
+        assert_eq!(py_strip("\x1c\u{a0} a b \n\x1f"), "a b");
+        assert_eq!(
+            html_escape(r#"<a href="x">Tom & Jerry's</a>"#),
+            "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#x27;s&lt;/a&gt;"
+        );
+    }
+
+    #[test]
+    fn cut_keeps_short_text_and_ends_long_text_with_an_ellipsis() {
+        assert_eq!(cut("short", 80), ("short".to_string(), false));
+        let (c, was) = cut(&"word ".repeat(40), 80);
+        assert!(was);
+        assert!(c.ends_with("word…"), "{c}");
+        assert!(c.chars().count() <= 80);
+        let (c, _) = cut("ééééé", 3);
+        assert_eq!(c, "éé…");
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for f in Format::ALL {
+            assert_eq!(f.as_str().parse::<Format>().unwrap(), f);
+        }
+        for t in Tier::ALL {
+            assert_eq!(t.as_str().parse::<Tier>().unwrap(), t);
+        }
+        assert!("json".parse::<Format>().is_err());
+        assert_eq!(Tier::for_count(80), Tier::Full);
+        assert_eq!(Tier::for_count(81), Tier::Compact);
+        assert_eq!(Tier::for_count(300), Tier::Compact);
+        assert_eq!(Tier::for_count(301), Tier::Names);
+    }
+
+    #[test]
+    fn budgets_follow_the_context_window() {
+        assert_eq!(Format::ClaudeCode.budget_chars(200_000), Some(8_000));
+        assert_eq!(Format::Codex.budget_chars(200_000), Some(16_000));
+        assert_eq!(Format::Xml.budget_chars(200_000), None);
+    }
+}

@@ -1,0 +1,390 @@
+//! The on-disk token cache: counts keyed by content hash and encoding, plus a stat index so that
+//! unchanged files are neither read nor hashed again.
+
+use super::{Encoding, TokenError};
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard};
+
+/// A blake3 hash of the counted bytes.
+pub type ContentHash = [u8; 32];
+
+const MAGIC: &[u8; 8] = b"SKSCTOK1";
+const FILE_NAME: &str = "tokens.bin";
+/// How recent a modification must be for its stat to be distrusted (file systems stamp mtimes
+/// from a coarse clock).
+pub const RACY_WINDOW_NS: u128 = 2_000_000_000;
+/// Past this many entries, the ones not used since the cache was loaded are let go.
+const MAX_ENTRIES: usize = 500_000;
+
+/// A file's identity as far as the cache trusts it: when length and mtime are unchanged, so is the
+/// content.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Stamp {
+    len: u64,
+    mtime_ns: u128,
+    hash: ContentHash,
+}
+
+#[derive(Debug, Default)]
+struct Entries {
+    /// Token count per (content, encoding), and whether this session used it.
+    counts: HashMap<(ContentHash, u8), (u32, bool)>,
+    /// Last known stamp per file path, and whether this session used it.
+    files: HashMap<PathBuf, (Stamp, bool)>,
+    dirty: bool,
+}
+
+/// Token counts remembered across runs. Loaded once; [`TokenCache::save`] writes it back
+/// atomically. A missing, unreadable or corrupt file is an empty cache, never an error.
+#[derive(Debug)]
+pub struct TokenCache {
+    path: Option<PathBuf>,
+    entries: Mutex<Entries>,
+    /// Texts that went through the encoder, and files read, since the cache was opened: what a
+    /// run actually had to do.
+    encoded: AtomicUsize,
+    read: AtomicUsize,
+}
+
+impl TokenCache {
+    /// A cache that lives only as long as the value.
+    pub fn in_memory() -> TokenCache {
+        TokenCache {
+            path: None,
+            entries: Mutex::new(Entries::default()),
+            encoded: AtomicUsize::new(0),
+            read: AtomicUsize::new(0),
+        }
+    }
+
+    /// The cache in its default place: `tokens.bin` in skillscope's cache folder
+    /// (`$SKILLSCOPE_CACHE_DIR`, else `<cache_dir>/skillscope`).
+    pub fn open() -> TokenCache {
+        match default_path() {
+            Some(p) => TokenCache::at(p),
+            None => TokenCache::in_memory(),
+        }
+    }
+
+    /// The cache stored in `path`.
+    pub fn at(path: impl Into<PathBuf>) -> TokenCache {
+        let path = path.into();
+        let entries = std::fs::read(&path)
+            .ok()
+            .and_then(|bytes| decode(&bytes))
+            .unwrap_or_default();
+        TokenCache {
+            path: Some(path),
+            entries: Mutex::new(entries),
+            encoded: AtomicUsize::new(0),
+            read: AtomicUsize::new(0),
+        }
+    }
+
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// How many counts are remembered.
+    pub fn len(&self) -> usize {
+        self.lock().counts.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// How many texts had to be encoded since the cache was opened.
+    pub fn encoded(&self) -> usize {
+        self.encoded.load(Ordering::Relaxed)
+    }
+
+    /// How many files had to be read since the cache was opened.
+    pub fn files_read(&self) -> usize {
+        self.read.load(Ordering::Relaxed)
+    }
+
+    pub(super) fn note_encoded(&self) {
+        self.encoded.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub(super) fn note_read(&self) {
+        self.read.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Entries> {
+        self.entries.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The count for content with this hash, if known.
+    pub fn get(&self, hash: &ContentHash, enc: Encoding) -> Option<u32> {
+        let mut e = self.lock();
+        let slot = e.counts.get_mut(&(*hash, enc.id()))?;
+        slot.1 = true;
+        Some(slot.0)
+    }
+
+    pub fn insert(&self, hash: ContentHash, enc: Encoding, count: u32) {
+        let mut e = self.lock();
+        e.counts.insert((hash, enc.id()), (count, true));
+        e.dirty = true;
+    }
+
+    /// The content hash last seen for a file, when its length and mtime are still the same.
+    pub fn file_hash(&self, path: &Path, len: u64, mtime_ns: u128) -> Option<ContentHash> {
+        let mut e = self.lock();
+        let slot = e.files.get_mut(path)?;
+        if slot.0.len != len || slot.0.mtime_ns != mtime_ns || mtime_ns == 0 {
+            return None;
+        }
+        slot.1 = true;
+        Some(slot.0.hash)
+    }
+
+    /// Remembers a file's content hash. `mtime_ns` must come from a stat taken before the read,
+    /// so that a write during the read shows up as a new mtime next time. A file modified within
+    /// the last [`RACY_WINDOW_NS`] is not remembered: another write in the same timestamp tick
+    /// would leave length and mtime as they were.
+    pub fn remember_file(&self, path: &Path, len: u64, mtime_ns: u128, hash: ContentHash) {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        if mtime_ns == 0 || mtime_ns.saturating_add(RACY_WINDOW_NS) > now {
+            return;
+        }
+        let stamp = Stamp {
+            len,
+            mtime_ns,
+            hash,
+        };
+        let mut e = self.lock();
+        let old = e.files.insert(path.to_path_buf(), (stamp, true));
+        if old.map(|(s, _)| s) != Some(stamp) {
+            e.dirty = true;
+        }
+    }
+
+    /// Writes the cache to its file (temp file + rename) when anything changed.
+    pub fn save(&self) -> Result<(), TokenError> {
+        let Some(path) = &self.path else {
+            return Ok(());
+        };
+        let bytes = {
+            let mut e = self.lock();
+            if !e.dirty {
+                return Ok(());
+            }
+            if e.counts.len() + e.files.len() > MAX_ENTRIES {
+                e.counts.retain(|_, (_, used)| *used);
+                e.files.retain(|_, (_, used)| *used);
+            }
+            e.dirty = false;
+            encode(&e)
+        };
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let fail = |source: std::io::Error| TokenError::CacheWrite {
+            path: path.clone(),
+            source,
+        };
+        std::fs::create_dir_all(dir).map_err(fail)?;
+        let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
+        tmp.write_all(&bytes).map_err(fail)?;
+        tmp.as_file().sync_all().map_err(fail)?;
+        tmp.persist(path).map_err(|e| fail(e.error))?;
+        Ok(())
+    }
+}
+
+/// Where [`TokenCache::open`] keeps its file.
+pub fn default_path() -> Option<PathBuf> {
+    Some(crate::core::paths::cache_root().join(FILE_NAME))
+}
+
+// File layout (little-endian): MAGIC, u32 count entries × (hash, u8 encoding, u32 count),
+// u32 file entries × (u32 path length, path bytes, u64 len, u128 mtime_ns, hash), then the blake3
+// hash of everything before it, so a torn or edited file is recognised and ignored.
+
+fn encode(e: &Entries) -> Vec<u8> {
+    let mut out = Vec::with_capacity(16 + e.counts.len() * 37 + e.files.len() * 128);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&(e.counts.len() as u32).to_le_bytes());
+    for ((hash, enc), (count, _)) in &e.counts {
+        out.extend_from_slice(hash);
+        out.push(*enc);
+        out.extend_from_slice(&count.to_le_bytes());
+    }
+    out.extend_from_slice(&(e.files.len() as u32).to_le_bytes());
+    for (path, (stamp, _)) in &e.files {
+        let p = path_bytes(path);
+        out.extend_from_slice(&(p.len() as u32).to_le_bytes());
+        out.extend_from_slice(&p);
+        out.extend_from_slice(&stamp.len.to_le_bytes());
+        out.extend_from_slice(&stamp.mtime_ns.to_le_bytes());
+        out.extend_from_slice(&stamp.hash);
+    }
+    let sum = blake3::hash(&out);
+    out.extend_from_slice(sum.as_bytes());
+    out
+}
+
+fn decode(bytes: &[u8]) -> Option<Entries> {
+    let body_len = bytes.len().checked_sub(32)?;
+    let (body, sum) = bytes.split_at(body_len);
+    if blake3::hash(body).as_bytes() != sum {
+        return None;
+    }
+    let mut r = Reader(body);
+    if r.take(MAGIC.len())? != MAGIC {
+        return None;
+    }
+    let mut e = Entries::default();
+    let n = r.u32()? as usize;
+    e.counts.reserve(n.min(MAX_ENTRIES));
+    for _ in 0..n {
+        let hash = r.hash()?;
+        let enc = r.take(1)?[0];
+        let count = r.u32()?;
+        e.counts.insert((hash, enc), (count, false));
+    }
+    let n = r.u32()? as usize;
+    e.files.reserve(n.min(MAX_ENTRIES));
+    for _ in 0..n {
+        let plen = r.u32()? as usize;
+        let path = bytes_path(r.take(plen)?);
+        let len = u64::from_le_bytes(r.take(8)?.try_into().ok()?);
+        let mtime_ns = u128::from_le_bytes(r.take(16)?.try_into().ok()?);
+        let hash = r.hash()?;
+        let stamp = Stamp {
+            len,
+            mtime_ns,
+            hash,
+        };
+        e.files.insert(path, (stamp, false));
+    }
+    r.0.is_empty().then_some(e)
+}
+
+struct Reader<'a>(&'a [u8]);
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        if self.0.len() < n {
+            return None;
+        }
+        let (a, b) = self.0.split_at(n);
+        self.0 = b;
+        Some(a)
+    }
+
+    fn u32(&mut self) -> Option<u32> {
+        Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
+    }
+
+    fn hash(&mut self) -> Option<ContentHash> {
+        self.take(32)?.try_into().ok()
+    }
+}
+
+#[cfg(unix)]
+fn path_bytes(p: &Path) -> Vec<u8> {
+    use std::os::unix::ffi::OsStrExt;
+    p.as_os_str().as_bytes().to_vec()
+}
+
+#[cfg(unix)]
+fn bytes_path(b: &[u8]) -> PathBuf {
+    use std::os::unix::ffi::OsStrExt;
+    PathBuf::from(std::ffi::OsStr::from_bytes(b))
+}
+
+#[cfg(not(unix))]
+fn path_bytes(p: &Path) -> Vec<u8> {
+    p.to_string_lossy().as_bytes().to_vec()
+}
+
+#[cfg(not(unix))]
+fn bytes_path(b: &[u8]) -> PathBuf {
+    PathBuf::from(String::from_utf8_lossy(b).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn h(b: u8) -> ContentHash {
+        [b; 32]
+    }
+
+    #[test]
+    fn round_trips_through_the_file() {
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join("sub/tokens.bin");
+        let c = TokenCache::at(&p);
+        assert!(c.is_empty());
+        c.insert(h(1), Encoding::O200kBase, 42);
+        c.insert(h(1), Encoding::Cl100kBase, 40);
+        c.remember_file(Path::new("/x/SKILL.md"), 10, 99, h(1));
+        // Modified just now: not trusted by its stat.
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos();
+        c.remember_file(Path::new("/x/new.md"), 10, now, h(2));
+        c.save().unwrap();
+        let c = TokenCache::at(&p);
+        assert_eq!(c.get(&h(1), Encoding::O200kBase), Some(42));
+        assert_eq!(c.get(&h(1), Encoding::Cl100kBase), Some(40));
+        assert_eq!(c.get(&h(2), Encoding::O200kBase), None);
+        assert_eq!(c.file_hash(Path::new("/x/SKILL.md"), 10, 99), Some(h(1)));
+        assert_eq!(c.file_hash(Path::new("/x/SKILL.md"), 11, 99), None);
+        assert_eq!(c.file_hash(Path::new("/x/SKILL.md"), 10, 98), None);
+        assert_eq!(c.file_hash(Path::new("/x/new.md"), 10, now), None);
+    }
+
+    #[test]
+    fn corrupt_truncated_or_foreign_files_are_an_empty_cache() {
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join("tokens.bin");
+        let c = TokenCache::at(&p);
+        c.insert(h(7), Encoding::O200kBase, 7);
+        c.save().unwrap();
+        let good = std::fs::read(&p).unwrap();
+        let mut flipped = good.clone();
+        flipped[12] ^= 1;
+        for bad in [
+            flipped,
+            good[..good.len() - 1].to_vec(),
+            b"not a cache".to_vec(),
+            Vec::new(),
+        ] {
+            std::fs::write(&p, &bad).unwrap();
+            let c = TokenCache::at(&p);
+            assert!(c.is_empty());
+            // And it can be written over.
+            c.insert(h(8), Encoding::O200kBase, 8);
+            c.save().unwrap();
+            assert_eq!(TokenCache::at(&p).get(&h(8), Encoding::O200kBase), Some(8));
+        }
+    }
+
+    #[test]
+    fn an_unwritable_place_is_an_error_not_a_panic() {
+        let t = tempfile::tempdir().unwrap();
+        let blocker = t.path().join("file");
+        std::fs::write(&blocker, b"x").unwrap();
+        let c = TokenCache::at(blocker.join("tokens.bin"));
+        c.insert(h(1), Encoding::O200kBase, 1);
+        assert!(matches!(c.save(), Err(TokenError::CacheWrite { .. })));
+    }
+
+    #[test]
+    fn nothing_is_written_when_nothing_changed() {
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join("tokens.bin");
+        TokenCache::at(&p).save().unwrap();
+        assert!(!p.exists());
+    }
+}
