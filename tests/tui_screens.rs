@@ -135,7 +135,20 @@ fn other_screens() {
     fixture(&root);
     let mut h = harness(&[&root], 80, 24);
     h.key(KeyCode::Tab);
-    assert_snapshot!("prompt", h.screen());
+    let prompt = h.screen();
+    let preview = h.app.preview.as_ref().unwrap();
+    let want = skillscope::core::tokens::count(
+        skillscope::core::tokens::Encoding::O200kBase,
+        &preview.listing.text,
+    );
+    assert_eq!(preview.tokens as usize, want);
+    assert!(
+        prompt.contains(&format!(" {want} tokens (o200k_base")),
+        "{prompt}"
+    );
+    assert!(prompt.contains("- **pdf-tools**: Extract text"), "{prompt}");
+    assert!(prompt.contains("dropped   broken-yaml"), "{prompt}");
+    assert_snapshot!("prompt", prompt);
     h.key(KeyCode::Tab).chars("what's the weather in Paris?");
     let test = h.screen();
     assert!(test.contains("what's the weather in Paris?"), "{test}");
@@ -264,14 +277,33 @@ fn no_color_uses_no_colours_and_marks_the_selection_by_reversing() {
 }
 
 #[test]
-fn toggling_changes_the_header_count() {
+fn toggling_changes_the_header_count_and_the_prompt_preview() {
     let t = tempfile::tempdir().unwrap();
     fixture(t.path());
     let mut h = harness(&[t.path()], 80, 24);
-    h.key(KeyCode::Char(' '));
+    assert!(
+        h.app
+            .preview
+            .as_ref()
+            .unwrap()
+            .listing
+            .text
+            .contains("pdf-tools")
+    );
+    let l1_before = h.app.enabled_l1().0;
+    h.key(KeyCode::Char('j')).key(KeyCode::Char(' '));
     let screen = h.screen();
     assert!(screen.contains("3/4 enabled"), "{screen}");
-    assert!(screen.contains("○"), "{screen}");
+    assert!(screen.contains("○ pdf-tools"), "{screen}");
+    let pdf = h.app.lib.find("pdf-tools").unwrap();
+    assert_eq!(
+        h.app.enabled_l1().0,
+        l1_before - h.app.costs[pdf].l1.unwrap()
+    );
+    h.settle();
+    let listing = &h.app.preview.as_ref().unwrap().listing;
+    assert!(!listing.text.contains("pdf-tools"), "{}", listing.text);
+    assert_eq!(listing.entries.len(), 3);
 }
 
 #[test]

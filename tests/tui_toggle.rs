@@ -7,7 +7,7 @@ use insta::assert_snapshot;
 use ratatui::crossterm::event::KeyCode;
 use skillscope::cli::LibraryArgs;
 use skillscope::core::state::EnableState;
-use skillscope::tui::app::{App, Options};
+use skillscope::tui::app::App;
 use std::sync::mpsc;
 use tui_common::{Harness, fixture, harness, write};
 
@@ -43,7 +43,12 @@ fn a_corrupt_state_file_is_reported_and_kept_aside() {
         max_depth: 8,
     };
     let (tx, _rx) = mpsc::channel();
-    let app = App::new(args.clone(), args.load(), Options::isolated(dir.path()), tx);
+    let app = App::new(
+        args.clone(),
+        args.load(),
+        tui_common::isolated(dir.path(), skillscope::tui::theme::Theme::plain(), false),
+        tx,
+    );
     let status = app.status.clone().unwrap();
     assert!(
         status.error && status.text.contains("does not parse"),
@@ -74,7 +79,12 @@ fn agent_write_through_shows_the_diff_and_writes_only_after_yes() {
         max_depth: 8,
     };
     let (tx, rx) = mpsc::channel();
-    let app = App::new(args.clone(), args.load(), Options::isolated(dir.path()), tx);
+    let app = App::new(
+        args.clone(),
+        args.load(),
+        tui_common::isolated(dir.path(), skillscope::tui::theme::Theme::plain(), false),
+        tx,
+    );
     let mut h = Harness {
         app,
         rx,

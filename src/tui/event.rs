@@ -2,9 +2,12 @@
 //! all arrive on the same channel.
 
 use crate::core::agents::AgentSwitches;
+use crate::core::listing::Listing;
 use crate::core::matching::Index;
 use crate::core::probe::ProbeReport;
 use crate::core::rules::Profile;
+use crate::core::skill::Level;
+use crate::core::tokens::ResourceTokens;
 use crate::core::{Diagnostic, Library};
 use ratatui::crossterm::event as ct;
 use std::path::PathBuf;
@@ -32,6 +35,23 @@ pub enum JobEvent {
         profile: Profile,
         diagnostics: Vec<Vec<Diagnostic>>,
     },
+    /// Token counts of one level for every skill, index-aligned with the library.
+    Counted {
+        generation: u64,
+        counts: LevelCounts,
+    },
+    /// How far counting has come.
+    CountProgress {
+        generation: u64,
+        level: Level,
+        done: usize,
+        total: usize,
+    },
+    /// The listing for the prompt preview, with its token count.
+    Previewed {
+        request: u64,
+        preview: Box<Preview>,
+    },
     /// The matchers' index over the library, for the test box.
     Indexed {
         generation: u64,
@@ -41,6 +61,8 @@ pub enum JobEvent {
     Probed {
         generation: u64,
         report: Box<ProbeReport>,
+        /// Tokens of the tool schema it answered with (part of L3).
+        schema_tokens: Option<u64>,
     },
     /// Every probe asked for has finished (or was cancelled).
     ProbesDone {
@@ -70,4 +92,20 @@ pub fn spawn_input(tx: Sender<Event>, tick: Duration) {
             }
         }
     });
+}
+
+/// One level's counts.
+#[derive(Debug)]
+pub enum LevelCounts {
+    L1(Vec<Option<u32>>),
+    L2(Vec<Option<u32>>),
+    /// Each skill's resources with their counts.
+    L3(Vec<Vec<ResourceTokens>>),
+}
+
+/// A rendered listing and its token count.
+#[derive(Debug, Clone)]
+pub struct Preview {
+    pub listing: Listing,
+    pub tokens: u32,
 }

@@ -4,10 +4,15 @@
 use crate::cli::LibraryArgs;
 use crate::core::Library;
 use crate::core::agents::{self, AgentSwitches};
+use crate::core::listing::{self, Format, ListingOptions};
 use crate::core::probe::{self, ProbeOptions};
 use crate::core::rules::{self, CheckOptions, Profile};
-use crate::tui::event::{Event, JobEvent};
+use crate::core::skill::Level;
+use crate::core::tokens::{self, Encoding, TokenCache};
+use crate::tui::event::{Event, JobEvent, LevelCounts, Preview};
+use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::OnceLock;
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::Sender;
 
@@ -49,6 +54,7 @@ pub fn check(
 /// and reports each as it finishes. Setting `cancel` kills the running ones.
 pub fn probe(
     lib: Arc<Library>,
+    cache: Cache,
     indices: Vec<usize>,
     cancel: Arc<AtomicBool>,
     generation: u64,
@@ -60,10 +66,15 @@ pub fn probe(
             ..ProbeOptions::default()
         };
         let report_tx = tx.clone();
+        let cache = &cache;
         probe::probe_all(&lib, &indices, &opts, &move |_, report| {
+            let schema_tokens = report
+                .l3_schema_text()
+                .map(|s| u64::from(tokens::count_text(s, ENCODING, cache.get())));
             let _ = report_tx.send(Event::Job(JobEvent::Probed {
                 generation,
                 report: Box::new(report.clone()),
+                schema_tokens,
             }));
         });
         let _ = tx.send(Event::Job(JobEvent::ProbesDone { generation }));
@@ -93,5 +104,97 @@ pub fn index(lib: Arc<Library>, generation: u64, tx: Sender<Event>) {
     std::thread::spawn(move || {
         let index = Arc::new(crate::core::matching::Index::build(&lib));
         let _ = tx.send(Event::Job(JobEvent::Indexed { generation, index }));
+    });
+}
+
+/// The encoding of every figure the app shows.
+pub const ENCODING: Encoding = Encoding::O200kBase;
+
+/// The token cache, opened by the first worker that needs it (it reads a file) and shared after.
+#[derive(Debug, Clone)]
+pub struct Cache {
+    cell: Arc<OnceLock<TokenCache>>,
+    path: Option<PathBuf>,
+}
+
+impl Cache {
+    /// `path`: where the cache lives; `None`: the default place (`$SKILLSCOPE_CACHE_DIR`).
+    pub fn new(path: Option<PathBuf>) -> Cache {
+        Cache {
+            cell: Arc::new(OnceLock::new()),
+            path,
+        }
+    }
+
+    pub fn get(&self) -> &TokenCache {
+        self.cell.get_or_init(|| match &self.path {
+            Some(p) => TokenCache::at(p),
+            None => TokenCache::open(),
+        })
+    }
+}
+
+/// Counts the given levels of every skill, L1 (the listing entry in `format`) first, reporting
+/// progress and each level as it is done, then saves the cache.
+pub fn count(
+    lib: Arc<Library>,
+    cache: Cache,
+    format: Format,
+    levels: Vec<Level>,
+    generation: u64,
+    tx: Sender<Event>,
+) {
+    std::thread::spawn(move || {
+        let cache = cache.get();
+        let progress_tx = tx.clone();
+        let progress = move |p: tokens::Progress| {
+            let step = (p.total / 50).max(1);
+            if p.done.is_multiple_of(step) || p.done == p.total {
+                let _ = progress_tx.send(Event::Job(JobEvent::CountProgress {
+                    generation,
+                    level: p.level,
+                    done: p.done,
+                    total: p.total,
+                }));
+            }
+        };
+        for level in levels {
+            let counts = match level {
+                Level::L1 => {
+                    let texts = listing::entries(&lib, format);
+                    LevelCounts::L1(tokens::count_l1(&texts, ENCODING, cache, &progress))
+                }
+                Level::L2 => LevelCounts::L2(tokens::count_l2(&lib, ENCODING, cache, &progress)),
+                Level::L3 => LevelCounts::L3(tokens::count_l3(&lib, ENCODING, cache, &progress)),
+            };
+            if tx
+                .send(Event::Job(JobEvent::Counted { generation, counts }))
+                .is_err()
+            {
+                return;
+            }
+        }
+        // A cache that cannot be written costs a recount next time, nothing more.
+        let _ = cache.save();
+    });
+}
+
+/// Renders the listing the agent would get for the switched-on skills and counts its tokens.
+pub fn preview(
+    lib: Arc<Library>,
+    cache: Cache,
+    enabled: Vec<bool>,
+    opts: ListingOptions,
+    request: u64,
+    tx: Sender<Event>,
+) {
+    std::thread::spawn(move || {
+        let on = |i: usize| enabled.get(i).copied().unwrap_or(false);
+        let listing = listing::render(&lib, &on, &opts);
+        let tokens = tokens::count_text(&listing.text, ENCODING, cache.get());
+        let _ = tx.send(Event::Job(JobEvent::Previewed {
+            request,
+            preview: Box::new(Preview { listing, tokens }),
+        }));
     });
 }

@@ -6,6 +6,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{Event as Input, KeyCode, KeyEvent, KeyModifiers};
 use skillscope::cli::LibraryArgs;
+use skillscope::core::listing::Format;
 use skillscope::tui::app::{App, Options};
 use skillscope::tui::event::Event;
 use skillscope::tui::theme::Theme;
@@ -56,11 +57,13 @@ pub struct Harness {
     pub dir: tempfile::TempDir,
 }
 
-/// Options that keep state and agent settings inside `dir`.
+/// Options that keep state, cache and agent settings inside `dir`. Listings are in markdown:
+/// the xml and codex formats hold the skill's path, whose temp name would change the counts.
 pub fn isolated(dir: &Path, theme: Theme, watch: bool) -> Options {
     Options {
         theme,
         watch,
+        format: Format::Markdown,
         ..Options::isolated(dir)
     }
 }
@@ -139,7 +142,13 @@ impl Harness {
 
     /// Handles worker results until the workers started so far are done: rules checked.
     pub fn settle(&mut self) {
-        self.wait_until(|app| app.checked && app.switches.is_some() && app.index.is_some());
+        self.wait_until(|app| {
+            app.checked
+                && app.switches.is_some()
+                && app.index.is_some()
+                && app.levels_done.iter().all(|d| *d)
+                && app.preview_settled()
+        });
     }
 
     /// Handles events until `done` holds; fails after 20 s.

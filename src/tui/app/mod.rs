@@ -9,14 +9,18 @@ use crate::cli::LibraryArgs;
 use crate::core::Library;
 use crate::core::agents::{self, AgentSwitches, SwitchScope, TogglePlan};
 use crate::core::diagnostic::{Counts, Diagnostic};
+use crate::core::listing::{Format, ListingOptions, Tier};
 use crate::core::matching::{self, Index, Match, Matcher};
 use crate::core::rules::Profile;
+use crate::core::skill::Level;
 use crate::core::skill::Skill;
 use crate::core::source::Agent;
 use crate::core::state::{self, EnableState};
+use crate::core::tokens::ResourceTokens;
 use crate::core::watch::{self, Change, Watch};
 use crate::tui::action::{Action, Screen};
 use crate::tui::event::{Event, JobEvent};
+use crate::tui::event::{LevelCounts, Preview};
 use crate::tui::keymap::{self, Context};
 use crate::tui::theme::Theme;
 use crate::tui::{jobs, view};
@@ -32,18 +36,38 @@ use std::sync::Arc;
 use std::sync::mpsc::Sender;
 use std::time::Duration;
 
-/// Token costs of one skill per level; `None` until counted.
+/// Token costs of one skill per level; `None` until counted (and for L1, when the skill is
+/// not listed at all).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Costs {
     pub l1: Option<u64>,
     pub l2: Option<u64>,
+    /// The text resources together.
     pub l3: Option<u64>,
+    /// The tool schema an executable answered `--help-json` with, once probed.
+    pub schema: Option<u64>,
 }
 
 impl Costs {
-    pub fn known_total(&self) -> u64 {
-        self.l1.unwrap_or(0) + self.l2.unwrap_or(0) + self.l3.unwrap_or(0)
+    /// L3 with the tool schema when it is known.
+    pub fn l3_all(&self) -> Option<u64> {
+        match (self.l3, self.schema) {
+            (None, None) => None,
+            (a, b) => Some(a.unwrap_or(0) + b.unwrap_or(0)),
+        }
     }
+
+    pub fn known_total(&self) -> u64 {
+        self.l1.unwrap_or(0) + self.l2.unwrap_or(0) + self.l3_all().unwrap_or(0)
+    }
+}
+
+/// Token counting in progress: the level being counted and how far it has come.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Counting {
+    pub level: Level,
+    pub done: usize,
+    pub total: usize,
 }
 
 /// Where the keys go on the Skills screen.
@@ -55,10 +79,11 @@ pub enum Mode {
     Detail,
 }
 
-/// Listing formats offered by the prompt preview.
-pub const FORMATS: [&str; 4] = ["xml", "markdown", "claude-code", "codex"];
-pub const TIERS: [&str; 4] = ["auto", "full", "compact", "names"];
+/// Listing formats offered by the prompt preview, tiers and context windows.
+pub const FORMATS: [Format; 4] = Format::ALL;
+pub const TIERS: [Tier; 4] = Tier::ALL;
 pub const WINDOWS: [u64; 4] = [200_000, 1_000_000, 128_000, 32_000];
+pub use crate::tui::jobs::ENCODING;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct PromptSettings {
@@ -104,6 +129,10 @@ pub struct Options {
     pub state_path: Option<PathBuf>,
     /// The home folder whose agent settings are read; `None`: the user's.
     pub home: Option<PathBuf>,
+    /// The token cache file; `None`: the default place (`$SKILLSCOPE_CACHE_DIR/tokens.bin`).
+    pub cache_path: Option<PathBuf>,
+    /// The listing format L1 and the prompt preview start with.
+    pub format: Format,
 }
 
 impl Default for Options {
@@ -113,6 +142,8 @@ impl Default for Options {
             watch: true,
             state_path: None,
             home: None,
+            cache_path: None,
+            format: Format::default(),
         }
     }
 }
@@ -126,6 +157,8 @@ impl Options {
             watch: false,
             state_path: Some(dir.join("config/state.json")),
             home: Some(dir.join("home")),
+            cache_path: Some(dir.join("cache/tokens.bin")),
+            format: Format::default(),
         }
     }
 }
@@ -160,6 +193,18 @@ pub struct App {
     pub detail_scroll: u16,
     pub prompt: PromptSettings,
     pub checks: checks::Checks,
+    /// Each skill's resources with their token counts (empty until L3 is counted).
+    pub resource_tokens: Vec<Vec<ResourceTokens>>,
+    /// Which levels are counted for the current library.
+    pub levels_done: [bool; 3],
+    pub counting: Option<Counting>,
+    /// The prompt preview's listing, for the current toggles and settings.
+    pub preview: Option<Preview>,
+    preview_request: u64,
+    preview_running: bool,
+    /// Something changed while a preview was rendered: render again when it is in.
+    preview_dirty: bool,
+    pub cache: jobs::Cache,
     /// The matchers' index of the current library; `None` while it is being built.
     pub index: Option<Arc<Index>>,
     pub test: TestBox,
@@ -226,9 +271,20 @@ impl App {
             agent_readers: false,
             detail: None,
             detail_scroll: 0,
-            prompt: PromptSettings::default(),
+            prompt: PromptSettings {
+                format: FORMATS.iter().position(|f| *f == opts.format).unwrap_or(0),
+                ..PromptSettings::default()
+            },
             checks: checks::Checks::default(),
             index: None,
+            resource_tokens: Vec::new(),
+            levels_done: [false; 3],
+            counting: None,
+            preview: None,
+            preview_request: 0,
+            preview_running: false,
+            preview_dirty: false,
+            cache: jobs::Cache::new(opts.cache_path.clone()),
             test: TestBox::default(),
             status: None,
             size: Rect::new(0, 0, 80, 24),
@@ -278,6 +334,10 @@ impl App {
         self.index = None;
         self.test.results.clear();
         jobs::index(Arc::clone(&self.lib), self.generation, self.tx.clone());
+        self.resource_tokens = vec![Vec::new(); n];
+        self.levels_done = [false; 3];
+        self.start_counting(vec![Level::L1, Level::L2, Level::L3]);
+        self.request_preview();
         self.loaded = true;
         if self.want_watch && self.watch.is_none() {
             self.start_watch();
@@ -292,6 +352,81 @@ impl App {
             self.generation,
             self.tx.clone(),
         );
+    }
+
+    fn start_counting(&mut self, levels: Vec<Level>) {
+        let format = FORMATS[self.prompt.format];
+        jobs::count(
+            Arc::clone(&self.lib),
+            self.cache.clone(),
+            format,
+            levels,
+            self.generation,
+            self.tx.clone(),
+        );
+    }
+
+    pub fn listing_options(&self) -> ListingOptions {
+        ListingOptions {
+            format: FORMATS[self.prompt.format],
+            tier: TIERS[self.prompt.tier],
+            context_window: usize::try_from(WINDOWS[self.prompt.window]).unwrap_or(usize::MAX),
+        }
+    }
+
+    /// Renders the prompt preview again on a worker: one at a time, the newest request waiting.
+    pub fn request_preview(&mut self) {
+        if self.preview_running {
+            self.preview_dirty = true;
+            return;
+        }
+        self.preview_running = true;
+        self.preview_request += 1;
+        jobs::preview(
+            Arc::clone(&self.lib),
+            self.cache.clone(),
+            self.enabled.clone(),
+            self.listing_options(),
+            self.preview_request,
+            self.tx.clone(),
+        );
+    }
+
+    /// The preview shown is the one for the current toggles and settings.
+    pub fn preview_settled(&self) -> bool {
+        self.preview.is_some() && !self.preview_running && !self.preview_dirty
+    }
+
+    fn on_counted(&mut self, counts: LevelCounts) {
+        let widen = |v: &Option<u32>| v.map(u64::from);
+        match counts {
+            LevelCounts::L1(v) => {
+                for (c, n) in self.costs.iter_mut().zip(&v) {
+                    c.l1 = widen(n);
+                }
+                self.levels_done[0] = true;
+            }
+            LevelCounts::L2(v) => {
+                for (c, n) in self.costs.iter_mut().zip(&v) {
+                    c.l2 = widen(n);
+                }
+                self.levels_done[1] = true;
+            }
+            LevelCounts::L3(v) => {
+                for (c, r) in self.costs.iter_mut().zip(&v) {
+                    c.l3 = Some(u64::from(crate::core::tokens::l3_total(r)));
+                }
+                self.resource_tokens = v;
+                self.levels_done[2] = true;
+            }
+        }
+        if self.levels_done.iter().all(|d| *d) {
+            self.counting = None;
+        }
+        if self.list.sort == list::Sort::Cost {
+            self.list.refresh(&self.lib, &self.costs, &self.diag_counts);
+            self.after_move();
+        }
     }
 
     /// The diagnostics shown for a skill (by library index).
@@ -344,7 +479,8 @@ impl App {
             }
             match c.l1 {
                 Some(n) => total += n,
-                None => pending += 1,
+                None if !self.levels_done[0] => pending += 1,
+                None => {}
             }
         }
         (total, pending)
@@ -421,15 +557,48 @@ impl App {
                     self.after_move();
                 }
             }
+            JobEvent::Counted { generation, counts } => {
+                if generation == self.generation {
+                    self.on_counted(counts);
+                }
+            }
+            JobEvent::CountProgress {
+                generation,
+                level,
+                done,
+                total,
+            } => {
+                if generation == self.generation && !self.levels_done.iter().all(|d| *d) {
+                    self.counting = Some(Counting { level, done, total });
+                }
+            }
+            JobEvent::Previewed { request, preview } => {
+                self.preview_running = false;
+                if request == self.preview_request {
+                    self.preview = Some(*preview);
+                }
+                if std::mem::take(&mut self.preview_dirty) {
+                    self.request_preview();
+                }
+            }
             JobEvent::Indexed { generation, index } => {
                 if generation == self.generation {
                     self.index = Some(index);
                     self.run_matchers();
                 }
             }
-            JobEvent::Probed { generation, report } => {
+            JobEvent::Probed {
+                generation,
+                report,
+                schema_tokens,
+            } => {
                 if generation != self.generation {
                     return;
+                }
+                if let Some(i) = self.lib.skills.iter().position(|s| s.dir == report.dir)
+                    && let Some(c) = self.costs.get_mut(i)
+                {
+                    c.schema = schema_tokens;
                 }
                 if let Some(run) = &mut self.checks.run {
                     run.done += 1;
@@ -617,9 +786,24 @@ impl App {
             }
             Action::DetailUp => self.detail_scroll = self.detail_scroll.saturating_sub(1),
             Action::DetailDown => self.detail_scroll = self.detail_scroll.saturating_add(1),
-            Action::CycleFormat => self.prompt.format = (self.prompt.format + 1) % FORMATS.len(),
-            Action::CycleTier => self.prompt.tier = (self.prompt.tier + 1) % TIERS.len(),
-            Action::CycleWindow => self.prompt.window = (self.prompt.window + 1) % WINDOWS.len(),
+            Action::CycleFormat => {
+                self.prompt.format = (self.prompt.format + 1) % FORMATS.len();
+                // L1 is the listing entry, which the format decides.
+                self.levels_done[0] = false;
+                for c in &mut self.costs {
+                    c.l1 = None;
+                }
+                self.start_counting(vec![Level::L1]);
+                self.request_preview();
+            }
+            Action::CycleTier => {
+                self.prompt.tier = (self.prompt.tier + 1) % TIERS.len();
+                self.request_preview();
+            }
+            Action::CycleWindow => {
+                self.prompt.window = (self.prompt.window + 1) % WINDOWS.len();
+                self.request_preview();
+            }
             Action::RunChecks => self.run_probes(),
             Action::CancelChecks => {
                 if self.checks.running() {
@@ -670,6 +854,7 @@ impl App {
         });
         jobs::probe(
             Arc::clone(&self.lib),
+            self.cache.clone(),
             indices,
             cancel,
             self.generation,
@@ -783,6 +968,7 @@ impl App {
             *e = on;
         }
         self.run_matchers();
+        self.request_preview();
         match saved {
             Ok(()) => self.set_status(format!("{name} switched {word}"), false),
             Err(e) => self.set_status(

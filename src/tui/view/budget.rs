@@ -4,7 +4,7 @@ use crate::core::Skill;
 use crate::core::source::Scope;
 use crate::tui::app::App;
 use crate::tui::view::skills::badge;
-use crate::tui::view::{thousands, truncate};
+use crate::tui::view::{cost, thousands, truncate};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
 use ratatui::text::{Line, Span};
@@ -32,11 +32,13 @@ pub struct Total {
 }
 
 impl Total {
-    fn add(&mut self, n: Option<u64>) {
+    /// Adds one skill's figure; a missing one is pending only while its level is counted.
+    fn add(&mut self, n: Option<u64>, counted: bool) {
         self.skills += 1;
         match n {
             Some(n) => self.tokens += n,
-            None => self.pending += 1,
+            None if !counted => self.pending += 1,
+            None => {}
         }
     }
 
@@ -64,10 +66,14 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             continue;
         }
         let c = app.costs.get(i).copied().unwrap_or_default();
-        l1.add(c.l1);
-        l2.add(c.l2);
-        l3.add(c.l3);
-        by_source.entry(source_label(skill)).or_default().add(c.l1);
+        let done = app.levels_done;
+        l1.add(c.l1, done[0]);
+        l2.add(c.l2, done[1]);
+        l3.add(c.l3_all(), done[2]);
+        by_source
+            .entry(source_label(skill))
+            .or_default()
+            .add(c.l1, done[0]);
     }
 
     let [levels, rest] = Layout::vertical([Constraint::Length(5), Constraint::Min(3)]).areas(area);
@@ -146,13 +152,13 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
 
     // The biggest contributors: most tokens per load (L2, then L1).
     let mut order: Vec<usize> = (0..lib.skills.len()).filter(|i| on(*i)).collect();
-    let cost = |i: usize| {
+    let weight = |i: usize| {
         let c = app.costs.get(i).copied().unwrap_or_default();
         (c.l2.unwrap_or(0), c.l1.unwrap_or(0))
     };
     order.sort_by(|a, b| {
-        cost(*b)
-            .cmp(&cost(*a))
+        weight(*b)
+            .cmp(&weight(*a))
             .then_with(|| lib.skills[*a].name.cmp(&lib.skills[*b].name))
     });
     let width = usize::from(top.width.saturating_sub(2));
@@ -162,10 +168,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         .take(usize::from(top.height.saturating_sub(2)))
         .map(|&i| {
             let c = app.costs.get(i).copied().unwrap_or_default();
-            let figure = match (c.l2, c.l1) {
-                (Some(l2), Some(l1)) => format!("{:>7} {:>6}", thousands(l2), thousands(l1)),
-                _ => format!("{:>7} {:>6}", "…", "…"),
-            };
+            let figure = format!(
+                "{:>7} {:>6}",
+                cost(c.l2, app.levels_done[1]),
+                cost(c.l1, app.levels_done[0])
+            );
             Line::from(vec![
                 Span::raw(format!(
                     "{:<name_w$} ",

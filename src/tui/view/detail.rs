@@ -5,7 +5,7 @@ use crate::core::frontmatter::compact;
 use crate::core::skill::Skill;
 use crate::tui::app::detail::human_bytes;
 use crate::tui::app::{App, Mode};
-use crate::tui::view::{skills, tokens, truncate};
+use crate::tui::view::{cost, skills, thousands, truncate};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -118,10 +118,11 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
     out.push(Line::from(vec![
         Span::styled("Cost ", t.title()),
         Span::raw(format!(
-            "L1 {} · L2 {} · L3 {} tokens",
-            tokens(costs.l1),
-            tokens(costs.l2),
-            tokens(costs.l3)
+            "L1 {} · L2 {} · L3 {} tokens ({})",
+            cost(costs.l1, app.levels_done[0]),
+            cost(costs.l2, app.levels_done[1]),
+            cost(costs.l3_all(), app.levels_done[2]),
+            crate::tui::app::ENCODING.as_str()
         )),
     ]));
 
@@ -210,13 +211,18 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
                 out.push(Line::from(Span::styled("  none", t.dim())));
             }
             for r in &d.resources {
-                let kind = if r.text {
-                    "…".to_string()
-                } else {
-                    "binary".to_string()
+                let counted = app
+                    .resource_tokens
+                    .get(idx)
+                    .and_then(|rs| rs.iter().find(|x| x.rel == r.rel));
+                let kind = match (r.text, counted.and_then(|x| x.tokens)) {
+                    (false, _) => "binary".to_string(),
+                    (true, Some(n)) => format!("{} tok", thousands(u64::from(n))),
+                    (true, None) if app.levels_done[2] => "–".to_string(),
+                    (true, None) => "…".to_string(),
                 };
                 let size = human_bytes(r.size);
-                let right = format!("{size:>10} {kind:>7}");
+                let right = format!("{size:>10} {kind:>10}");
                 let name_w = width.saturating_sub(right.chars().count() + 3);
                 out.push(Line::from(vec![
                     Span::raw(format!("  {:<name_w$}", truncate(&r.rel, name_w))),

@@ -50,6 +50,17 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         spans.push(Span::raw(" "));
     }
     let mut right = Vec::new();
+    if let Some(c) = app.counting {
+        let level = match c.level {
+            crate::core::skill::Level::L1 => "L1",
+            crate::core::skill::Level::L2 => "L2",
+            crate::core::skill::Level::L3 => "L3",
+        };
+        right.push(Span::styled(
+            format!("counting {level} {}/{} ", c.done, c.total),
+            t.dim(),
+        ));
+    }
     if app.rescanning {
         let word = if app.loaded {
             "rescanning… "

@@ -4,7 +4,7 @@
 use crate::core::Skill;
 use crate::core::source::Scope;
 use crate::tui::app::{App, Mode, list};
-use crate::tui::view::{self, thousands, tokens, truncate};
+use crate::tui::view::{self, cost, thousands, truncate};
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
 use ratatui::style::Style;
@@ -117,9 +117,9 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
                     truncate(&badge, usize::from(BADGE_W)),
                     t.badge(),
                 )),
-                num(costs.l1),
-                num(costs.l2),
-                num(costs.l3),
+                num(costs.l1, app.levels_done[0]),
+                num(costs.l2, app.levels_done[1]),
+                num(costs.l3_all(), app.levels_done[2]),
                 Cell::from(agent_badges(app, skill)),
                 Cell::from(diag_cell),
             ]);
@@ -218,8 +218,8 @@ pub fn agent_badges(app: &App, skill: &Skill) -> Line<'static> {
     Line::from(spans)
 }
 
-fn num(n: Option<u64>) -> Cell<'static> {
-    Cell::from(Line::from(tokens(n)).alignment(Alignment::Right))
+fn num(n: Option<u64>, counted: bool) -> Cell<'static> {
+    Cell::from(Line::from(cost(n, counted)).alignment(Alignment::Right))
 }
 
 /// `2E 1W`, or nothing when the skill is clean.
