@@ -97,20 +97,28 @@ wait_for "enabled ·"
 wait_gone "scanning…"
 # Let the background workers (rules, token counts) finish filling in.
 wait_gone "rules: [a-z-]+…"
-wait_gone " L1 [0-9,]*\+?… tok"
+wait_gone "counting L"
 sleep 1
 
+# The list, biggest skills first.
+keys s
+shot list
+keys s ; keys s ; keys s
+
+# The detail of a skill found with the fuzzy filter (matched letters highlighted).
 keys / ; keys p d f ; keys Enter
 keys j
-shot list
-
 keys Enter
-keys j j j j j j j j
+keys j j j j j j
 shot detail
 keys Escape
 keys Escape
 
+# The claude-code listing: its budget is 1% of the context window.
 keys 2
+keys f ; keys f
+wait_gone "counting L"
+sleep 1
 shot prompt
 
 keys 3
