@@ -33,6 +33,8 @@ pub enum JobEvent {
     Checked {
         generation: u64,
         profile: Profile,
+        /// The body rules ran too (else only the frontmatter rules).
+        body: bool,
         diagnostics: Vec<Vec<Diagnostic>>,
     },
     /// Token counts of one level for every skill, index-aligned with the library.

@@ -24,12 +24,13 @@ pub fn rescan(args: LibraryArgs, tx: Sender<Event>) {
     });
 }
 
-/// Runs every rule of `profile`, the body rules included (they read every body, so never on the
-/// UI thread). `enabled` says which skills are switched on: only those compete in the overlap rule.
+/// Runs the rules of `profile`, with `body` the body rules too (they read every body, so never
+/// on the UI thread). `enabled` says which skills are switched on: only those compete in the overlap rule.
 pub fn check(
     lib: Arc<Library>,
     profile: Profile,
     enabled: Vec<bool>,
+    body: bool,
     generation: u64,
     tx: Sender<Event>,
 ) {
@@ -37,7 +38,7 @@ pub fn check(
         let on = |i: usize| enabled.get(i).copied().unwrap_or(false);
         let opts = CheckOptions {
             profile,
-            body: true,
+            body,
             count_tokens: None,
             enabled: Some(&on),
         };
@@ -45,6 +46,7 @@ pub fn check(
         let _ = tx.send(Event::Job(JobEvent::Checked {
             generation,
             profile,
+            body,
             diagnostics,
         }));
     });

@@ -330,7 +330,7 @@ impl App {
         self.list.select_dir(&self.lib, keep.as_deref());
         self.checks.refresh(&self.lib);
         self.after_move();
-        self.run_checks();
+        self.run_checks(false);
         self.index = None;
         self.test.results.clear();
         jobs::index(Arc::clone(&self.lib), self.generation, self.tx.clone());
@@ -344,11 +344,15 @@ impl App {
         }
     }
 
-    fn run_checks(&mut self) {
+    /// Runs the rules on a worker. Without `body` only the frontmatter rules run (fast); the
+    /// body rules read every body, so after a new library they wait until the counts are in,
+    /// which need the same disk and cores and matter more to the first screen.
+    fn run_checks(&mut self, body: bool) {
         jobs::check(
             Arc::clone(&self.lib),
             self.profile,
             self.enabled.clone(),
+            body,
             self.generation,
             self.tx.clone(),
         );
@@ -422,6 +426,9 @@ impl App {
         }
         if self.levels_done.iter().all(|d| *d) {
             self.counting = None;
+            if !self.checked {
+                self.run_checks(true);
+            }
         }
         if self.list.sort == list::Sort::Cost {
             self.list.refresh(&self.lib, &self.costs, &self.diag_counts);
@@ -544,14 +551,19 @@ impl App {
             JobEvent::Checked {
                 generation,
                 profile,
+                body,
                 diagnostics,
             } => {
-                if generation != self.generation || profile != self.profile {
+                // A frontmatter-only result never replaces a complete one.
+                if generation != self.generation
+                    || profile != self.profile
+                    || (self.checked && !body)
+                {
                     return;
                 }
                 self.diag_counts = diagnostics.iter().map(Counts::of).collect();
                 self.diags = diagnostics;
-                self.checked = true;
+                self.checked = body;
                 if self.list.sort == list::Sort::Diagnostics {
                     self.list.refresh(&self.lib, &self.costs, &self.diag_counts);
                     self.after_move();
@@ -773,7 +785,7 @@ impl App {
                 let i = all.iter().position(|p| *p == self.profile).unwrap_or(0);
                 self.profile = all[(i + 1) % all.len()];
                 self.checked = false;
-                self.run_checks();
+                self.run_checks(true);
             }
             Action::CycleSort => {
                 self.list.sort = self.list.sort.next();
