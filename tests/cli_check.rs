@@ -187,3 +187,28 @@ fn every_corpus_skill_is_listed_with_its_diagnostics() {
     }
     assert_eq!(listed, count(&corpus));
 }
+
+#[test]
+fn max_listing_tokens_gates_the_listing_cost() {
+    let home = tempfile::tempdir().unwrap();
+    let lib = home.path().join("lib");
+    for name in ["alpha", "beta"] {
+        write(
+            &lib.join(name).join("SKILL.md"),
+            &format!(
+                "---\nname: {name}\ndescription: Formats {name} reports as tables. Use when the user asks for a {name} report.\n---\n"
+            ),
+        );
+    }
+    let p = lib.to_str().unwrap();
+    let ok = run(&["check", p, "--max-listing-tokens", "100000"], home.path());
+    assert_eq!(
+        ok.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&ok.stdout)
+    );
+    let over = run(&["check", p, "--max-listing-tokens", "10"], home.path());
+    assert_eq!(over.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&over.stderr).contains("over the limit of 10"));
+}

@@ -2,11 +2,11 @@
 
 use crate::cli::{LibraryArgs, note_demo};
 use crate::core::listing::{self, Fate, Format, Listing, ListingOptions, Tier};
-use crate::core::tokens::{self, Encoding, Progress, ResourceTokens, SkillTokens, TokenCache};
+use crate::core::tokens::{self, Encoding, ResourceTokens, SkillTokens, TokenCache};
 use crate::core::{Agent, Library, Scope};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::Path;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -46,12 +46,7 @@ pub struct BudgetArgs {
 /// Which skills the listing holds: those switched on in skillscope's state (every skill when
 /// there is no state file).
 pub(crate) fn enabled(lib: &Library) -> impl Fn(usize) -> bool + use<> {
-    let state = crate::cli::load_state();
-    let on: Vec<bool> = lib
-        .skills
-        .iter()
-        .map(|s| state.as_ref().is_none_or(|st| st.is_enabled(s)))
-        .collect();
+    let on = crate::cli::enabled_mask(lib);
     move |i| on.get(i).copied().unwrap_or(true)
 }
 
@@ -73,23 +68,9 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             context_window: args.context_window,
         },
     );
-    let l1_texts = listing::entries(&lib, args.listing);
-    let show_progress = std::io::stderr().is_terminal();
-    let progress = |p: Progress| {
-        // A hundred updates per level at most, whatever the library's size.
-        let step = (p.total / 100).max(1);
-        if show_progress && (p.done.is_multiple_of(step) || p.done == p.total) {
-            eprint!("\rcounting {:?}: {}/{}   ", p.level, p.done, p.total);
-        }
-    };
-    let counts = tokens::count_library_with(&lib, &l1_texts, args.encoding, &cache, &progress);
+    let counts = crate::cli::count_levels(&lib, args.encoding, args.listing, &cache);
     let listing_tokens = tokens::count_text(&listing.text, args.encoding, &cache) as usize;
-    if show_progress {
-        eprint!("\r{:40}\r", "");
-    }
-    if let Err(e) = cache.save() {
-        eprintln!("skillscope: {e}; counts were not remembered");
-    }
+    crate::cli::save_cache(&cache);
     let report = Report {
         lib: &lib,
         listing: &listing,
@@ -200,7 +181,7 @@ impl Report<'_> {
         for c in self.counts {
             t.l1 += u64::from(c.l1.unwrap_or(0));
             t.l2 += u64::from(c.l2.unwrap_or(0));
-            t.l3 += u64::from(c.l3.unwrap_or(0));
+            t.l3 += u64::from(c.l3_with_schema().unwrap_or(0));
             t.resources += c.resources.len();
             t.binary += c.resources.iter().filter(|r| !r.text).count();
             t.unreadable += usize::from(c.l2.is_none())
@@ -238,7 +219,7 @@ impl Report<'_> {
                 fate,
                 l1: c.l1,
                 l2: c.l2,
-                l3: c.l3,
+                l3: c.l3_with_schema(),
                 schema: c.schema,
                 resources: &c.resources,
             })
@@ -286,7 +267,7 @@ impl Report<'_> {
             let c = &self.counts[i];
             u64::from(c.l1.unwrap_or(0))
                 + u64::from(c.l2.unwrap_or(0))
-                + u64::from(c.l3.unwrap_or(0))
+                + u64::from(c.l3_with_schema().unwrap_or(0))
         };
         order.sort_by(|&a, &b| size(b).cmp(&size(a)).then(a.cmp(&b)));
         if let Some(n) = self.args.top {
@@ -306,7 +287,7 @@ impl Report<'_> {
                 "{:>6} {:>8} {:>9} {:>5} {:>4} {:<9}  {:<28} {}",
                 opt(c.l1),
                 opt(c.l2),
-                opt(c.l3),
+                opt(c.l3_with_schema()),
                 c.resources.len(),
                 bin,
                 fates[i].map_or("off", Fate::as_str),

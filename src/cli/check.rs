@@ -3,7 +3,9 @@
 use crate::cli::LibraryArgs;
 use crate::core::Library;
 use crate::core::diagnostic::{Counts, Diagnostic, Severity};
+use crate::core::listing::{self, Format, ListingOptions, Tier};
 use crate::core::rules::{self, CheckOptions, Profile};
+use crate::core::tokens::{self, Encoding, TokenCache};
 use clap::{Args, ValueEnum};
 use serde_json::json;
 use std::io::Write;
@@ -27,6 +29,15 @@ pub struct CheckArgs {
     /// Also fail when the listing of enabled skills exceeds this many tokens.
     #[arg(long, value_name = "N")]
     pub max_listing_tokens: Option<usize>,
+    /// The listing format measured by --max-listing-tokens: xml, markdown, claude-code or codex.
+    #[arg(long, default_value_t = Format::default())]
+    pub listing: Format,
+    /// The model's context window (the claude-code and codex listing budgets are a share of it).
+    #[arg(long, default_value_t = listing::DEFAULT_CONTEXT_WINDOW)]
+    pub context_window: usize,
+    /// Encoding for the body-length and listing limits: o200k_base or cl100k_base.
+    #[arg(long, default_value_t = Encoding::default())]
+    pub encoding: Encoding,
     /// Show info-level findings too (text output).
     #[arg(long, short)]
     pub verbose: bool,
@@ -41,24 +52,35 @@ struct Finding<'a> {
 pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let lib = library.load();
     crate::cli::note_demo(&lib);
-    let state = crate::cli::load_state();
-    let enabled: Vec<bool> = lib
-        .skills
-        .iter()
-        .map(|s| state.as_ref().is_none_or(|st| st.is_enabled(s)))
-        .collect();
+    let enabled = crate::cli::enabled_mask(&lib);
     let is_enabled = |i: usize| enabled[i];
+    let cache = TokenCache::open();
+    let count_tokens = |text: &str| tokens::count_text(text, args.encoding, &cache) as usize;
     let diags = rules::check_library(
         &lib,
         &CheckOptions {
             profile: args.profile,
             body: true,
-            count_tokens: None,
+            count_tokens: Some(&count_tokens),
             enabled: Some(&is_enabled),
         },
     );
     let findings = findings(&lib, &diags);
     let counts = Counts::of(findings.iter().map(|f| f.d));
+    let listing_over = args.max_listing_tokens.and_then(|max| {
+        let listing = listing::render(
+            &lib,
+            &is_enabled,
+            &ListingOptions {
+                format: args.listing,
+                tier: Tier::Auto,
+                context_window: args.context_window,
+            },
+        );
+        let n = tokens::count_text(&listing.text, args.encoding, &cache) as usize;
+        (n > max).then_some((n, max))
+    });
+    crate::cli::save_cache(&cache);
     let mut out = std::io::stdout().lock();
     match args.format {
         CheckFormat::Text => write_text(&mut out, &lib, &findings, counts, &args)?,
@@ -85,7 +107,13 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             writeln!(out)?;
         }
     }
-    Ok(i32::from(counts.errors > 0))
+    if let Some((n, max)) = listing_over {
+        eprintln!(
+            "skillscope: the {} listing of enabled skills costs {n} {} tokens per turn, over the limit of {max}",
+            args.listing, args.encoding
+        );
+    }
+    Ok(i32::from(counts.errors > 0 || listing_over.is_some()))
 }
 
 fn findings<'a>(lib: &'a Library, diags: &'a [Vec<Diagnostic>]) -> Vec<Finding<'a>> {

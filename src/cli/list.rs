@@ -2,7 +2,9 @@
 
 use crate::cli::LibraryArgs;
 use crate::core::diagnostic::Counts;
+use crate::core::listing::Format;
 use crate::core::rules::{self, CheckOptions, Profile};
+use crate::core::tokens::{Encoding, TokenCache};
 use clap::Args;
 use serde_json::json;
 use std::io::Write;
@@ -15,17 +17,21 @@ pub struct ListArgs {
     /// Whose rules decide the diagnostics: spec, claude-code, codex or opencode.
     #[arg(long, default_value = "spec")]
     pub profile: Profile,
+    /// Encoding for the token counts: o200k_base or cl100k_base.
+    #[arg(long, default_value_t = Encoding::default())]
+    pub encoding: Encoding,
+    /// The listing format whose entry is each skill's L1: xml, markdown, claude-code or codex.
+    #[arg(long, default_value_t = Format::default())]
+    pub listing: Format,
+    /// Count everything afresh and leave the on-disk token cache alone.
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let lib = library.load();
     crate::cli::note_demo(&lib);
-    let state = crate::cli::load_state();
-    let enabled: Vec<bool> = lib
-        .skills
-        .iter()
-        .map(|s| state.as_ref().is_none_or(|st| st.is_enabled(s)))
-        .collect();
+    let enabled = crate::cli::enabled_mask(&lib);
     let is_enabled = |i: usize| enabled[i];
     let diags = rules::check_library(
         &lib,
@@ -36,7 +42,14 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             enabled: Some(&is_enabled),
         },
     );
-    let mut out = std::io::stdout().lock();
+    let cache = if args.no_cache {
+        TokenCache::in_memory()
+    } else {
+        TokenCache::open()
+    };
+    let tokens = crate::cli::count_levels(&lib, args.encoding, args.listing, &cache);
+    crate::cli::save_cache(&cache);
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
         let items: Vec<_> = lib
             .skills
@@ -54,6 +67,13 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
                     "scope": s.scope,
                     "enabled": enabled[i],
                     "shadowed_by": s.shadowed_by.map(|w| &lib.skills[w].dir),
+                    "tokens": {
+                        "encoding": args.encoding,
+                        "l1": tokens[i].l1,
+                        "l2": tokens[i].l2,
+                        "l3": tokens[i].l3_with_schema(),
+                        "schema": tokens[i].schema,
+                    },
                     "diagnostics": d.iter().map(|d| json!({
                         "rule": d.rule,
                         "severity": d.severity,
@@ -76,10 +96,11 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             .clamp(4, 40);
         writeln!(
             out,
-            "  {:width$}  {:16}  {:>6}  {:>6}",
-            "NAME", "SOURCE", "ERRORS", "WARNS"
+            "  {:width$}  {:16}  {:>6}  {:>7}  {:>7}  {:>6}  {:>5}",
+            "NAME", "SOURCE", "L1", "L2", "L3", "ERRORS", "WARNS"
         )?;
-        for ((s, d), on) in lib.skills.iter().zip(&diags).zip(&enabled) {
+        let num = |n: Option<u32>| n.map_or_else(|| "-".to_string(), |n| n.to_string());
+        for (((s, d), on), t) in lib.skills.iter().zip(&diags).zip(&enabled).zip(&tokens) {
             let c = Counts::of(d);
             let name: String = if s.name.chars().count() > width {
                 s.name.chars().take(width - 1).chain(['…']).collect()
@@ -88,7 +109,7 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             };
             writeln!(
                 out,
-                "{} {:width$}  {:16}  {:>6}  {:>6}",
+                "{} {:width$}  {:16}  {:>6}  {:>7}  {:>7}  {:>6}  {:>5}",
                 match (on, s.shadowed_by) {
                     (false, _) => "○",
                     (true, Some(_)) => "◌",
@@ -96,11 +117,21 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
                 },
                 name,
                 format!("{}/{}", s.agent.badge(), s.scope),
+                num(t.l1),
+                num(t.l2),
+                num(t.l3_with_schema()),
                 c.errors,
                 c.warnings
             )?;
         }
-        writeln!(out, "{} skills", lib.len())?;
+        let on = enabled.iter().filter(|&&e| e).count();
+        writeln!(
+            out,
+            "{} skills, {on} enabled; token counts are {} estimates (Claude's tokenizer differs by roughly 10-20%)",
+            lib.len(),
+            args.encoding
+        )?;
     }
+    out.flush()?;
     Ok(0)
 }

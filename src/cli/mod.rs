@@ -203,6 +203,54 @@ pub fn load_state() -> Option<crate::core::state::EnableState> {
     Some(st)
 }
 
+/// Each skill's on/off in skillscope's state (every skill on when there is no state file).
+pub fn enabled_mask(lib: &Library) -> Vec<bool> {
+    let state = load_state();
+    lib.skills
+        .iter()
+        .map(|s| state.as_ref().is_none_or(|st| st.is_enabled(s)))
+        .collect()
+}
+
+/// Counts every level of every skill, L1 in `format`, through the cache;
+/// progress goes to stderr when it is a terminal.
+pub fn count_levels(
+    lib: &Library,
+    enc: crate::core::tokens::Encoding,
+    format: crate::core::listing::Format,
+    cache: &crate::core::tokens::TokenCache,
+) -> Vec<crate::core::tokens::SkillTokens> {
+    use crate::core::tokens::{self, Progress};
+    let l1_texts = crate::core::listing::entries(lib, format);
+    let show_progress = std::io::stderr().is_terminal();
+    let progress = |p: Progress| {
+        // A hundred updates per level at most, whatever the library's size.
+        let step = (p.total / 100).max(1);
+        if show_progress && (p.done.is_multiple_of(step) || p.done == p.total) {
+            eprint!("\rcounting {:?}: {}/{}   ", p.level, p.done, p.total);
+        }
+    };
+    let mut counts = tokens::count_library_with(lib, &l1_texts, enc, cache, &progress);
+    // Executable skills: the tool schema of their last passing probe is part of L3.
+    let probes = crate::core::probe::ProbeStore::open();
+    for (s, c) in lib.skills.iter().zip(&mut counts) {
+        if let Some(schema) = probes.schema(s) {
+            c.schema = Some(tokens::count_text(schema, enc, cache));
+        }
+    }
+    if show_progress {
+        eprint!("\r{:40}\r", "");
+    }
+    counts
+}
+
+/// Saves the token cache, saying on stderr when it cannot.
+pub fn save_cache(cache: &crate::core::tokens::TokenCache) {
+    if let Err(e) = cache.save() {
+        eprintln!("skillscope: {e}; counts were not remembered");
+    }
+}
+
 /// Whether to colour output: only on a terminal, and never when NO_COLOR is set.
 pub fn use_color() -> bool {
     std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal()

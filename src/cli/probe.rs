@@ -14,6 +14,9 @@ use std::time::{Duration, Instant};
 
 #[derive(Debug, Args)]
 pub struct ProbeArgs {
+    /// Encoding for the schema's token count: o200k_base or cl100k_base.
+    #[arg(long, default_value_t = crate::core::tokens::Encoding::default())]
+    pub encoding: crate::core::tokens::Encoding,
     /// Seconds an entry script may take to answer before its process group is killed.
     #[arg(long, value_name = "SECS", default_value = "10", value_parser = parse_secs)]
     pub timeout: Duration,
@@ -133,7 +136,18 @@ pub fn run(args: ProbeArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         ..ProbeOptions::default()
     };
     let start = Instant::now();
-    let reports = probe::probe_all(&lib, &indices, &opts, &|_, _| {});
+    let mut reports = probe::probe_all(&lib, &indices, &opts, &|_, _| {});
+    let mut store = probe::ProbeStore::open();
+    for r in &mut reports {
+        r.schema_tokens = r
+            .schema_text
+            .as_deref()
+            .map(|t| crate::core::tokens::count(args.encoding, t) as u32);
+        store.record(r);
+    }
+    if let Err(e) = store.save() {
+        eprintln!("skillscope: the probe results were not remembered: {e}");
+    }
     let summary = Summary::of(&reports, start.elapsed());
     if cancel.load(Ordering::Relaxed) {
         eprintln!("skillscope: probe interrupted; every started probe was killed");
@@ -260,9 +274,10 @@ fn detail(r: &ProbeReport, v: &Verdict) -> String {
         .map(|n| n.to_string_lossy().into_owned());
     let mut s = match (v, &entry) {
         (Verdict::Ok, Some(e)) => format!(
-            "`{e}` answered in {} ms; schema {} bytes",
+            "`{e}` answered in {} ms; schema {} bytes, {} tokens (part of L3)",
             r.elapsed_ms,
-            r.schema_text.as_ref().map_or(0, String::len)
+            r.schema_text.as_ref().map_or(0, String::len),
+            r.schema_tokens.unwrap_or(0)
         ),
         _ => v.detail(),
     };

@@ -78,6 +78,10 @@ impl Library {
         });
         for i in order {
             let s = &self.skills[i];
+            // An agent cannot load a skill whose frontmatter does not parse, so it shadows nothing.
+            if !s.frontmatter.parsed {
+                continue;
+            }
             match winners.get(&(s.agent, s.name.as_str())) {
                 Some(&w) => shadowed[i] = Some(w),
                 None => {
@@ -237,6 +241,29 @@ mod tests {
         assert_eq!(lib.skills[by_root(&proj)].shadowed_by, Some(by_root(&user)));
         assert_eq!(lib.skills[by_root(&user)].shadowed_by, None);
         assert_eq!(lib.skills[by_root(&codex)].shadowed_by, None);
+    }
+
+    #[test]
+    fn a_skill_that_does_not_parse_shadows_nothing() {
+        let t = tempfile::tempdir().unwrap();
+        let user = t.path().join("u");
+        let proj = t.path().join("p");
+        write(
+            &user.join("pdf/SKILL.md"),
+            b"---\nname: pdf\ndescription: a: b\n---\n",
+        );
+        write(
+            &proj.join("pdf/SKILL.md"),
+            b"---\nname: pdf\ndescription: d\n---\n",
+        );
+        let lib = Library::load(
+            vec![
+                Root::new(&user, Agent::ClaudeCode, Scope::User),
+                Root::new(&proj, Agent::ClaudeCode, Scope::Project),
+            ],
+            &ScanOptions::default(),
+        );
+        assert!(lib.skills.iter().all(|s| s.shadowed_by.is_none()));
     }
 
     #[test]

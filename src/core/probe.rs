@@ -5,6 +5,7 @@ mod interpreter;
 mod sandbox;
 mod schema;
 mod scripts;
+mod store;
 
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::library::Library;
@@ -17,6 +18,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 pub use sandbox::Ending;
+pub use store::ProbeStore;
 
 /// How long an entry script may take to answer `--help-json`.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -210,6 +212,8 @@ pub struct ProbeReport {
     /// The schema as an agent registers it (compact JSON), whenever stdout was JSON. Its token
     /// count is part of the skill's L3: `tokens::count(encoding, schema_text)`.
     pub schema_text: Option<String>,
+    /// Tokens of `schema_text`, once counted by whoever knows the encoding in use.
+    pub schema_tokens: Option<u32>,
     /// Script health findings (with `scripts`), each with its file.
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -230,6 +234,7 @@ impl ProbeReport {
             pid: None,
             killed_descendants: 0,
             schema_text: None,
+            schema_tokens: None,
             diagnostics: Vec::new(),
         }
     }
