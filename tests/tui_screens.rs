@@ -388,6 +388,24 @@ fn probes_run_only_when_asked_and_show_a_verdict_per_skill() {
         "{after}"
     );
     assert!(line("failing").contains("exit code 3"), "{after}");
+    // The schema's tokens join the skill's L3, and the result is remembered for next time.
+    let i = h.app.lib.find("clock").unwrap();
+    let schema = h.app.checks.reports[&h.app.lib.skills[i].dir]
+        .schema_text
+        .clone()
+        .unwrap();
+    let want =
+        skillscope::core::tokens::count(skillscope::core::tokens::Encoding::O200kBase, &schema);
+    assert_eq!(h.app.costs[i].schema, Some(want as u64));
+    assert_eq!(
+        h.app.costs[i].l3_all(),
+        Some(h.app.costs[i].l3.unwrap() + want as u64)
+    );
+    let store = std::fs::read_to_string(h.dir.path().join("cache/probes.json")).unwrap();
+    assert!(
+        store.contains("clock") && store.contains("\"ok\""),
+        "{store}"
+    );
 }
 
 #[test]

@@ -101,8 +101,12 @@ pub fn spawn_input(tx: Sender<Event>, tick: Duration) {
 pub enum LevelCounts {
     L1(Vec<Option<u32>>),
     L2(Vec<Option<u32>>),
-    /// Each skill's resources with their counts.
-    L3(Vec<Vec<ResourceTokens>>),
+    /// Each skill's resources with their counts, and the tokens of the tool schema its last
+    /// passing probe (remembered on disk) answered with.
+    L3 {
+        resources: Vec<Vec<ResourceTokens>>,
+        schemas: Vec<Option<u32>>,
+    },
 }
 
 /// A rendered listing and its token count.

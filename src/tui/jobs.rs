@@ -3,9 +3,10 @@
 
 use crate::cli::LibraryArgs;
 use crate::core::Library;
+use crate::core::SkillKind;
 use crate::core::agents::{self, AgentSwitches};
 use crate::core::listing::{self, Format, ListingOptions};
-use crate::core::probe::{self, ProbeOptions};
+use crate::core::probe::{self, ProbeOptions, ProbeStore};
 use crate::core::rules::{self, CheckOptions, Profile};
 use crate::core::skill::Level;
 use crate::core::tokens::{self, Encoding, TokenCache};
@@ -69,7 +70,7 @@ pub fn probe(
         };
         let report_tx = tx.clone();
         let cache = &cache;
-        probe::probe_all(&lib, &indices, &opts, &move |_, report| {
+        let reports = probe::probe_all(&lib, &indices, &opts, &move |_, report| {
             let schema_tokens = report
                 .l3_schema_text()
                 .map(|s| u64::from(tokens::count_text(s, ENCODING, cache.get())));
@@ -79,6 +80,12 @@ pub fn probe(
                 schema_tokens,
             }));
         });
+        // Remembered so that the schemas count in L3 next time, here and in the CLI.
+        let mut store = cache.probe_store();
+        for r in &reports {
+            store.record(r);
+        }
+        let _ = store.save();
         let _ = tx.send(Event::Job(JobEvent::ProbesDone { generation }));
     });
 }
@@ -128,6 +135,14 @@ impl Cache {
         }
     }
 
+    /// The store of past probe results beside the token cache.
+    pub fn probe_store(&self) -> ProbeStore {
+        match &self.path {
+            Some(p) => ProbeStore::at(p.with_file_name("probes.json")),
+            None => ProbeStore::open(),
+        }
+    }
+
     pub fn get(&self) -> &TokenCache {
         self.cell.get_or_init(|| match &self.path {
             Some(p) => TokenCache::at(p),
@@ -147,6 +162,8 @@ pub fn count(
     tx: Sender<Event>,
 ) {
     std::thread::spawn(move || {
+        let probe_cache = cache.clone();
+        let mut store = None;
         let cache = cache.get();
         let progress_tx = tx.clone();
         let progress = move |p: tokens::Progress| {
@@ -167,7 +184,21 @@ pub fn count(
                     LevelCounts::L1(tokens::count_l1(&texts, ENCODING, cache, &progress))
                 }
                 Level::L2 => LevelCounts::L2(tokens::count_l2(&lib, ENCODING, cache, &progress)),
-                Level::L3 => LevelCounts::L3(tokens::count_l3(&lib, ENCODING, cache, &progress)),
+                Level::L3 => {
+                    let resources = tokens::count_l3(&lib, ENCODING, cache, &progress);
+                    let store = store.get_or_insert_with(|| probe_cache.probe_store());
+                    let schemas = lib
+                        .skills
+                        .iter()
+                        .map(|s| {
+                            (s.kind() == SkillKind::Executable)
+                                .then(|| store.schema(s))
+                                .flatten()
+                                .map(|text| tokens::count_text(text, ENCODING, cache))
+                        })
+                        .collect();
+                    LevelCounts::L3 { resources, schemas }
+                }
             };
             if tx
                 .send(Event::Job(JobEvent::Counted { generation, counts }))

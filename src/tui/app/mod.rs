@@ -416,11 +416,15 @@ impl App {
                 }
                 self.levels_done[1] = true;
             }
-            LevelCounts::L3(v) => {
-                for (c, r) in self.costs.iter_mut().zip(&v) {
+            LevelCounts::L3 { resources, schemas } => {
+                for ((c, r), schema) in self.costs.iter_mut().zip(&resources).zip(&schemas) {
                     c.l3 = Some(u64::from(crate::core::tokens::l3_total(r)));
+                    // A probe of this session is newer than the remembered one.
+                    if c.schema.is_none() {
+                        c.schema = schema.map(u64::from);
+                    }
                 }
-                self.resource_tokens = v;
+                self.resource_tokens = resources;
                 self.levels_done[2] = true;
             }
         }
