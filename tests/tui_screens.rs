@@ -193,7 +193,7 @@ fn shadowed_copy_is_dimmed_and_names_the_winner() {
     );
     let mut h = harness_with(&[&a, &b], 120, 24, Theme { color: true });
     let screen = h.screen();
-    assert!(screen.contains("pdf-tools ⤷ a"), "{screen}");
+    assert!(screen.contains("pdf-tools < a"), "{screen}");
     assert_snapshot!(screen);
     // Select the shadowed copy (second pdf-tools row) and read its detail.
     h.key(KeyCode::Char('j')).key(KeyCode::Char('j'));

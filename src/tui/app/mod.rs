@@ -480,12 +480,18 @@ impl App {
         self.enabled.iter().filter(|e| **e).count()
     }
 
-    /// The L1 total of enabled skills, and how many of them are still uncounted.
+    /// The L1 total of the skills an agent would list — switched on and not shadowed — and how
+    /// many of them are still uncounted.
     pub fn enabled_l1(&self) -> (u64, usize) {
         let mut total = 0;
         let mut pending = 0;
         for (i, c) in self.costs.iter().enumerate() {
-            if !self.enabled.get(i).copied().unwrap_or(false) {
+            let shadowed = self
+                .lib
+                .skills
+                .get(i)
+                .is_none_or(|s| s.shadowed_by.is_some());
+            if !self.enabled.get(i).copied().unwrap_or(false) || shadowed {
                 continue;
             }
             match c.l1 {

@@ -115,16 +115,16 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
             out.push(Line::from(Span::styled(l, t.warning())));
         }
     }
-    out.push(Line::from(vec![
-        Span::styled("Cost ", t.title()),
-        Span::raw(format!(
-            "L1 {} · L2 {} · L3 {} tokens ({})",
-            cost(costs.l1, app.levels_done[0]),
-            cost(costs.l2, app.levels_done[1]),
-            cost(costs.l3_all(), app.levels_done[2]),
-            crate::tui::app::ENCODING.as_str()
-        )),
-    ]));
+    let cost_text = format!(
+        "Cost L1 {} · L2 {} · L3 {} tokens ({})",
+        cost(costs.l1, app.levels_done[0]),
+        cost(costs.l2, app.levels_done[1]),
+        cost(costs.l3_all(), app.levels_done[2]),
+        crate::tui::app::ENCODING.as_str()
+    );
+    for l in wrap(&cost_text, width) {
+        out.push(Line::from(l));
+    }
 
     if let Some(switches) = &app.switches {
         let badges = switches.badges(skill);
@@ -218,7 +218,7 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
                 let kind = match (r.text, counted.and_then(|x| x.tokens)) {
                     (false, _) => "binary".to_string(),
                     (true, Some(n)) => format!("{} tok", thousands(u64::from(n))),
-                    (true, None) if app.levels_done[2] => "–".to_string(),
+                    (true, None) if app.levels_done[2] => "-".to_string(),
                     (true, None) => "…".to_string(),
                 };
                 let size = human_bytes(r.size);

@@ -110,12 +110,12 @@ pub fn tokens(n: Option<u64>) -> String {
     n.map_or_else(|| "…".to_string(), thousands)
 }
 
-/// A token figure of a level: `…` while the level is being counted, `–` when it was counted
+/// A token figure of a level: `…` while the level is being counted, `-` when it was counted
 /// and there is nothing (an L1 of a skill that is not listed, an unreadable file).
 pub fn cost(n: Option<u64>, counted: bool) -> String {
     match (n, counted) {
         (Some(n), _) => thousands(n),
-        (None, true) => "–".to_string(),
+        (None, true) => "-".to_string(),
         (None, false) => "…".to_string(),
     }
 }

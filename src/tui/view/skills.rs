@@ -97,9 +97,10 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             if let Some(w) = skill.shadowed_by.and_then(|w| lib.skills.get(w)) {
                 let used: usize = name.spans.iter().map(|s| s.content.chars().count()).sum();
                 let room = usize::from(name_w).saturating_sub(used + 3);
-                // " ⤷ " takes three columns; the rest names the winner.
+                // " < " takes three columns; the rest names the winner. Plain ASCII: arrows are
+                // drawn one or two columns wide depending on the terminal.
                 if room > 2 {
-                    let note = format!(" ⤷ {}", truncate_left(&winner_label(w, skill), room));
+                    let note = format!(" < {}", truncate_left(&winner_label(w, skill), room));
                     name.spans.push(Span::styled(note, t.dim()));
                 }
             }
