@@ -107,9 +107,8 @@ keys s ; keys s ; keys s
 
 # The detail of a skill found with the fuzzy filter (matched letters highlighted).
 keys / ; keys p d f ; keys Enter
-keys j
+keys j j j j j
 keys Enter
-keys j j j j j j
 shot detail
 keys Escape
 keys Escape
