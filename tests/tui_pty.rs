@@ -140,3 +140,21 @@ fn toggle_type_and_quit_in_a_real_terminal() {
         "alternate screen left on"
     );
 }
+
+#[test]
+fn without_a_terminal_it_says_so_instead_of_drawing() {
+    let lib = tempfile::tempdir().unwrap();
+    fixture(lib.path());
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillscope"))
+        .arg(lib.path())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty(), "nothing drawn to a pipe");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("needs a terminal") && err.contains("skillscope list"),
+        "{err}"
+    );
+}

@@ -26,10 +26,24 @@ const TICK: Duration = Duration::from_millis(200);
 /// Runs the app until the user quits. The terminal is restored on every way out, panics
 /// included.
 pub fn run(args: LibraryArgs) -> anyhow::Result<()> {
+    use std::io::IsTerminal;
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        anyhow::bail!(
+            "the terminal app needs a terminal; for output to a file or a pipe use a subcommand \
+             (skillscope list, check, budget, prompt, …; skillscope --help)"
+        );
+    }
     let (tx, rx) = mpsc::channel();
     let mut app = App::scanning(args, Options::default(), tx.clone());
     install_panic_hook();
-    let mut terminal = ratatui::try_init().context("cannot set up the terminal")?;
+    let mut terminal = match ratatui::try_init() {
+        Ok(t) => t,
+        Err(e) => {
+            // Undo whatever part of the set-up succeeded.
+            restore();
+            return Err(e).context("cannot set up the terminal");
+        }
+    };
     // Without mouse capture the app still works; the wheel then scrolls the terminal.
     let _ = execute!(std::io::stdout(), EnableMouseCapture);
     let result = run_loop(&mut terminal, &mut app, &rx, tx);
