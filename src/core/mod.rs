@@ -14,6 +14,7 @@ pub mod skill;
 pub mod source;
 pub mod state;
 pub mod tokens;
+pub mod watch;
 
 pub use diagnostic::{Diagnostic, Severity};
 pub use library::Library;

@@ -1,7 +1,96 @@
-//! The terminal app.
+//! The terminal app: one event channel, an update function, pure draw functions.
+
+pub mod action;
+pub mod app;
+pub mod event;
+pub mod jobs;
+pub mod keymap;
+pub mod theme;
+pub mod view;
 
 use crate::cli::LibraryArgs;
+use anyhow::Context as _;
+use app::{App, Options};
+use event::Event;
+use ratatui::DefaultTerminal;
+use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
+use ratatui::crossterm::execute;
+use std::sync::mpsc;
+use std::time::Duration;
 
-pub fn run(_library: LibraryArgs) -> anyhow::Result<()> {
-    anyhow::bail!("the terminal app is not built yet")
+pub use app::App as TuiApp;
+
+/// How often the input thread sends a tick when nothing happens (drives progress spinners).
+const TICK: Duration = Duration::from_millis(200);
+
+/// Runs the app until the user quits. The terminal is restored on every way out, panics
+/// included.
+pub fn run(args: LibraryArgs) -> anyhow::Result<()> {
+    use std::io::IsTerminal;
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        anyhow::bail!(
+            "the terminal app needs a terminal; for output to a file or a pipe use a subcommand \
+             (skillscope list, check, budget, prompt, …; skillscope --help)"
+        );
+    }
+    let (tx, rx) = mpsc::channel();
+    let mut app = App::scanning(args, Options::default(), tx.clone());
+    install_panic_hook();
+    let mut terminal = match ratatui::try_init() {
+        Ok(t) => t,
+        Err(e) => {
+            // Undo whatever part of the set-up succeeded.
+            restore();
+            return Err(e).context("cannot set up the terminal");
+        }
+    };
+    // Without mouse capture the app still works; the wheel then scrolls the terminal.
+    let _ = execute!(std::io::stdout(), EnableMouseCapture);
+    let result = run_loop(&mut terminal, &mut app, &rx, tx);
+    restore();
+    result
+}
+
+fn run_loop(
+    terminal: &mut DefaultTerminal,
+    app: &mut App,
+    rx: &mpsc::Receiver<Event>,
+    tx: mpsc::Sender<Event>,
+) -> anyhow::Result<()> {
+    let size = terminal.size()?;
+    app.resize(size.width, size.height);
+    event::spawn_input(tx, TICK);
+    loop {
+        terminal.draw(|f| view::draw(f, app))?;
+        let Ok(ev) = rx.recv() else {
+            return Ok(());
+        };
+        app.handle(ev);
+        // Take everything already waiting before drawing again, so a burst of worker results
+        // or key repeats costs one frame.
+        while let Ok(ev) = rx.try_recv() {
+            app.handle(ev);
+            if app.quit {
+                break;
+            }
+        }
+        if app.quit {
+            return Ok(());
+        }
+    }
+}
+
+fn restore() {
+    let _ = execute!(std::io::stdout(), DisableMouseCapture);
+    ratatui::restore();
+}
+
+/// Restores the terminal before the default hook prints the panic, so the message is readable
+/// and the shell is usable afterwards.
+fn install_panic_hook() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        restore();
+        previous(info);
+    }));
 }

@@ -1,0 +1,268 @@
+//! The skills list as shown: which skills pass the filter, in which order, which one is
+//! selected and which window of rows is on screen.
+
+use crate::core::Library;
+use crate::core::diagnostic::Counts;
+use crate::tui::app::Costs;
+use fuzzy_matcher::FuzzyMatcher;
+use fuzzy_matcher::skim::SkimMatcherV2;
+use std::path::PathBuf;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Sort {
+    #[default]
+    Name,
+    /// Most tokens first (L1 + L2 + L3 as far as known).
+    Cost,
+    Agent,
+    /// Most errors, then most warnings, first.
+    Diagnostics,
+}
+
+impl Sort {
+    pub fn next(self) -> Sort {
+        match self {
+            Sort::Name => Sort::Cost,
+            Sort::Cost => Sort::Agent,
+            Sort::Agent => Sort::Diagnostics,
+            Sort::Diagnostics => Sort::Name,
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Sort::Name => "name",
+            Sort::Cost => "cost",
+            Sort::Agent => "agent",
+            Sort::Diagnostics => "diagnostics",
+        }
+    }
+}
+
+/// One listed row: the skill's index in the library and its filter score.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    pub skill: usize,
+    pub score: i64,
+}
+
+#[derive(Debug, Default)]
+pub struct SkillList {
+    pub rows: Vec<Row>,
+    pub selected: usize,
+    /// First row on screen.
+    pub offset: usize,
+    pub filter: String,
+    pub sort: Sort,
+    /// The last filter and the skills it matched: a longer filter can only match fewer, so
+    /// typing narrows this set instead of matching the whole library again.
+    narrowed: Option<(String, Vec<usize>)>,
+}
+
+impl SkillList {
+    /// Recomputes rows after the filter, the sort, the library or the costs changed. The
+    /// selection stays on the same skill folder when it is still listed.
+    pub fn refresh(&mut self, lib: &Library, costs: &[Costs], diags: &[Counts]) {
+        let keep = self.selected_dir(lib);
+        let matcher = SkimMatcherV2::default();
+        let pattern = self.filter.trim().to_string();
+        let mut rows: Vec<Row> = if pattern.is_empty() {
+            self.narrowed = None;
+            (0..lib.skills.len())
+                .map(|skill| Row { skill, score: 0 })
+                .collect()
+        } else {
+            let candidates: Vec<usize> = match self.narrowed.take() {
+                Some((prev, matched)) if pattern.starts_with(&prev) => matched,
+                _ => (0..lib.skills.len()).collect(),
+            };
+            let rows: Vec<Row> = candidates
+                .into_iter()
+                .filter_map(|skill| {
+                    let name = &lib.skills.get(skill)?.name;
+                    if !subsequence(name, &pattern) {
+                        return None;
+                    }
+                    matcher
+                        .fuzzy_match(name, &pattern)
+                        .map(|score| Row { skill, score })
+                })
+                .collect();
+            self.narrowed = Some((pattern.clone(), rows.iter().map(|r| r.skill).collect()));
+            rows
+        };
+        let name = |r: &Row| lib.skills[r.skill].name.as_str();
+        let dir = |r: &Row| lib.skills[r.skill].dir.as_path();
+        let total = |r: &Row| costs.get(r.skill).map_or(0, Costs::known_total);
+        rows.sort_by(|a, b| {
+            // Under a filter the best match comes first; the sort key breaks ties.
+            let by_score = b.score.cmp(&a.score);
+            let by_key = match self.sort {
+                Sort::Name => std::cmp::Ordering::Equal,
+                Sort::Cost => total(b).cmp(&total(a)),
+                Sort::Agent => {
+                    let (sa, sb) = (&lib.skills[a.skill], &lib.skills[b.skill]);
+                    (sa.agent, sa.scope).cmp(&(sb.agent, sb.scope))
+                }
+                Sort::Diagnostics => {
+                    let da = diags.get(a.skill).copied().unwrap_or_default();
+                    let db = diags.get(b.skill).copied().unwrap_or_default();
+                    (db.errors, db.warnings).cmp(&(da.errors, da.warnings))
+                }
+            };
+            by_score
+                .then(by_key)
+                .then_with(|| name(a).cmp(name(b)))
+                .then_with(|| dir(a).cmp(dir(b)))
+        });
+        self.rows = rows;
+        self.select_dir(lib, keep.as_deref());
+    }
+
+    /// Forgets what the last filter matched (the library changed).
+    pub fn invalidate(&mut self) {
+        self.narrowed = None;
+    }
+
+    pub fn selected_skill(&self) -> Option<usize> {
+        self.rows.get(self.selected).map(|r| r.skill)
+    }
+
+    pub fn selected_dir(&self, lib: &Library) -> Option<PathBuf> {
+        self.selected_skill()
+            .and_then(|i| lib.skills.get(i))
+            .map(|s| s.dir.clone())
+    }
+
+    /// Selects the row of the skill in `dir`, or keeps the row number within bounds.
+    pub fn select_dir(&mut self, lib: &Library, dir: Option<&std::path::Path>) {
+        let found = dir.and_then(|d| {
+            self.rows
+                .iter()
+                .position(|r| lib.skills.get(r.skill).is_some_and(|s| s.dir == d))
+        });
+        self.selected = found.unwrap_or(self.selected.min(self.rows.len().saturating_sub(1)));
+    }
+
+    pub fn move_by(&mut self, delta: isize) {
+        if self.rows.is_empty() {
+            self.selected = 0;
+            return;
+        }
+        let last = self.rows.len() - 1;
+        self.selected = self.selected.saturating_add_signed(delta).min(last);
+    }
+
+    pub fn select(&mut self, row: usize) {
+        self.selected = row.min(self.rows.len().saturating_sub(1));
+    }
+
+    /// Scrolls so the selection is on screen, keeping a row of context above and below when
+    /// there is room.
+    pub fn scroll_into_view(&mut self, height: usize) {
+        if height == 0 {
+            return;
+        }
+        let margin = if height > 4 { 1 } else { 0 };
+        if self.selected < self.offset + margin {
+            self.offset = self.selected.saturating_sub(margin);
+        } else if self.selected + margin >= self.offset + height {
+            self.offset = (self.selected + margin + 1).saturating_sub(height);
+        }
+        let max_offset = self.rows.len().saturating_sub(height);
+        self.offset = self.offset.min(max_offset);
+    }
+
+    /// Scrolls the window without moving the selection off screen (mouse wheel); the selection
+    /// keeps the same context margin as [`SkillList::scroll_into_view`], so the two agree.
+    pub fn scroll_by(&mut self, delta: isize, height: usize) {
+        let max_offset = self.rows.len().saturating_sub(height);
+        self.offset = self.offset.saturating_add_signed(delta).min(max_offset);
+        let margin = if height > 4 { 1 } else { 0 };
+        let last = self.rows.len().saturating_sub(1);
+        let low = if self.offset == 0 {
+            0
+        } else {
+            self.offset + margin
+        };
+        let high = if self.offset == max_offset {
+            last
+        } else {
+            (self.offset + height).saturating_sub(1 + margin)
+        };
+        self.selected = self.selected.clamp(low.min(high), high).min(last);
+    }
+}
+
+/// Whether every char of `pattern` appears in `name` in order, ignoring case: a cheap test that
+/// every fuzzy match passes, so most names never reach the matcher.
+fn subsequence(name: &str, pattern: &str) -> bool {
+    let mut hay = name.chars().flat_map(char::to_lowercase);
+    pattern
+        .chars()
+        .flat_map(char::to_lowercase)
+        .filter(|c| !c.is_whitespace())
+        .all(|p| hay.any(|h| h == p))
+}
+
+/// The positions (in chars) of the characters of `name` that `pattern` matched, for
+/// highlighting the rows on screen.
+pub fn hits(name: &str, pattern: &str) -> Vec<usize> {
+    let pattern = pattern.trim();
+    if pattern.is_empty() {
+        return Vec::new();
+    }
+    SkimMatcherV2::default()
+        .fuzzy_indices(name, pattern)
+        .map(|(_, h)| h)
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::scan::ScanOptions;
+    use crate::core::source::{Agent, Root, Scope};
+
+    #[test]
+    fn typing_narrows_and_erasing_widens_the_filter() {
+        let t = tempfile::tempdir().unwrap();
+        for n in ["pdf-tools", "pdf-forms", "docx", "spreadsheet"] {
+            let d = t.path().join(n);
+            std::fs::create_dir_all(&d).unwrap();
+            std::fs::write(
+                d.join("SKILL.md"),
+                format!("---\nname: {n}\ndescription: d\n---\n"),
+            )
+            .unwrap();
+        }
+        let lib = Library::load(
+            vec![Root::new(t.path(), Agent::Path, Scope::Path)],
+            &ScanOptions::default(),
+        );
+        let mut list = SkillList::default();
+        let names = |l: &SkillList| -> Vec<String> {
+            let mut v: Vec<String> = l
+                .rows
+                .iter()
+                .map(|r| lib.skills[r.skill].name.clone())
+                .collect();
+            v.sort();
+            v
+        };
+        for (filter, want) in [
+            ("p", vec!["pdf-forms", "pdf-tools", "spreadsheet"]),
+            ("pdf", vec!["pdf-forms", "pdf-tools"]),
+            ("pdft", vec!["pdf-tools"]),
+            ("pd", vec!["pdf-forms", "pdf-tools", "spreadsheet"]),
+            ("PDF", vec![]),
+            ("", vec!["docx", "pdf-forms", "pdf-tools", "spreadsheet"]),
+        ] {
+            list.filter = filter.to_string();
+            list.refresh(&lib, &[], &[]);
+            assert_eq!(names(&list), want, "filter {filter:?}");
+        }
+        assert_eq!(hits("pdf-tools", "ptl"), vec![0, 4, 7]);
+        assert!(subsequence("Pdf-Tools", "pdft") && !subsequence("docx", "dox x"));
+    }
+}

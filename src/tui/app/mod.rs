@@ -1,0 +1,1128 @@
+//! The app's state and its one update function: every key, click, tick, worker result and file
+//! change goes through [`App::handle`].
+
+pub mod checks;
+pub mod detail;
+pub mod list;
+
+use crate::cli::LibraryArgs;
+use crate::core::Library;
+use crate::core::agents::{self, AgentSwitches, SwitchScope, TogglePlan};
+use crate::core::diagnostic::{Counts, Diagnostic};
+use crate::core::listing::{Format, ListingOptions, Tier};
+use crate::core::matching::{self, Index, Match, Matcher};
+use crate::core::rules::Profile;
+use crate::core::skill::Level;
+use crate::core::skill::Skill;
+use crate::core::source::Agent;
+use crate::core::state::{self, EnableState};
+use crate::core::tokens::ResourceTokens;
+use crate::core::watch::{self, Change, Watch};
+use crate::tui::action::{Action, Screen};
+use crate::tui::event::{Event, JobEvent};
+use crate::tui::event::{LevelCounts, Preview};
+use crate::tui::keymap::{self, Context};
+use crate::tui::theme::Theme;
+use crate::tui::{jobs, view};
+use detail::Detail;
+use list::SkillList;
+use ratatui::crossterm::event::{
+    Event as Input, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent,
+    MouseEventKind,
+};
+use ratatui::layout::{Position, Rect};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::mpsc::Sender;
+use std::time::Duration;
+
+/// Token costs of one skill per level; `None` until counted (and for L1, when the skill is
+/// not listed at all).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Costs {
+    pub l1: Option<u64>,
+    pub l2: Option<u64>,
+    /// The text resources together.
+    pub l3: Option<u64>,
+    /// The tool schema an executable answered `--help-json` with, once probed.
+    pub schema: Option<u64>,
+}
+
+impl Costs {
+    /// L3 with the tool schema when it is known.
+    pub fn l3_all(&self) -> Option<u64> {
+        match (self.l3, self.schema) {
+            (None, None) => None,
+            (a, b) => Some(a.unwrap_or(0) + b.unwrap_or(0)),
+        }
+    }
+
+    pub fn known_total(&self) -> u64 {
+        self.l1.unwrap_or(0) + self.l2.unwrap_or(0) + self.l3_all().unwrap_or(0)
+    }
+}
+
+/// Token counting in progress: the level being counted and how far it has come.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Counting {
+    pub level: Level,
+    pub done: usize,
+    pub total: usize,
+}
+
+/// Where the keys go on the Skills screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mode {
+    #[default]
+    List,
+    Filter,
+    Detail,
+}
+
+/// Listing formats offered by the prompt preview, tiers and context windows.
+pub const FORMATS: [Format; 4] = Format::ALL;
+pub const TIERS: [Tier; 4] = Tier::ALL;
+pub const WINDOWS: [u64; 4] = [200_000, 1_000_000, 128_000, 32_000];
+pub use crate::tui::jobs::ENCODING;
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PromptSettings {
+    pub format: usize,
+    pub tier: usize,
+    pub window: usize,
+    pub scroll: u16,
+}
+
+/// How many skills each matcher shows.
+pub const TEST_TOP_K: usize = 8;
+
+#[derive(Debug, Clone, Default)]
+pub struct TestBox {
+    pub message: String,
+    pub scroll: u16,
+    /// Each matcher's answer for the message, in [`Matcher::ALL`] order.
+    pub results: Vec<(Matcher, Vec<Match>)>,
+}
+
+/// A write-through waiting for confirmation: the exact change to each agent's file.
+#[derive(Debug, Clone)]
+pub struct Confirm {
+    pub skill: usize,
+    pub on: bool,
+    pub scope: SwitchScope,
+    pub plans: Vec<(Agent, Result<TogglePlan, String>)>,
+    pub scroll: u16,
+}
+
+#[derive(Debug, Clone)]
+pub struct Status {
+    pub text: String,
+    pub error: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub theme: Theme,
+    /// Watch the roots for changes (off in tests that want a still library).
+    pub watch: bool,
+    /// skillscope's state file; `None`: the default place (`$SKILLSCOPE_CONFIG_DIR/state.json`).
+    pub state_path: Option<PathBuf>,
+    /// The home folder whose agent settings are read; `None`: the user's.
+    pub home: Option<PathBuf>,
+    /// The token cache file; `None`: the default place (`$SKILLSCOPE_CACHE_DIR/tokens.bin`).
+    pub cache_path: Option<PathBuf>,
+    /// The listing format L1 and the prompt preview start with.
+    pub format: Format,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            theme: Theme::from_env(),
+            watch: true,
+            state_path: None,
+            home: None,
+            cache_path: None,
+            format: Format::default(),
+        }
+    }
+}
+
+impl Options {
+    /// Plain styles, no watcher, and state and agent settings under `dir`: for tests and
+    /// benchmarks that must not touch the user's files.
+    pub fn isolated(dir: &std::path::Path) -> Options {
+        Options {
+            theme: Theme::plain(),
+            watch: false,
+            state_path: Some(dir.join("config/state.json")),
+            home: Some(dir.join("home")),
+            cache_path: Some(dir.join("cache/tokens.bin")),
+            format: Format::default(),
+        }
+    }
+}
+
+pub struct App {
+    pub args: LibraryArgs,
+    pub lib: Arc<Library>,
+    /// Bumped on every new library; worker results of an older one are dropped.
+    pub generation: u64,
+    pub theme: Theme,
+    pub screen: Screen,
+    pub mode: Mode,
+    pub help: Option<u16>,
+    pub list: SkillList,
+    pub costs: Vec<Costs>,
+    /// Each skill's diagnostics: the parse findings at first, every rule's once checked.
+    pub diags: Vec<Vec<Diagnostic>>,
+    pub diag_counts: Vec<Counts>,
+    pub profile: Profile,
+    /// The rules of `profile` have run on the current library.
+    pub checked: bool,
+    pub enabled: Vec<bool>,
+    /// skillscope's own on/off store; `None` when the system has no config folder.
+    pub state: Option<EnableState>,
+    /// The agents' own switches (settings files), read on a worker.
+    pub switches: Option<Arc<AgentSwitches>>,
+    /// A write-through to agents' settings waiting for the user's yes.
+    pub confirm: Option<Confirm>,
+    /// Some skill is in a folder that an agent with per-skill switches reads.
+    pub agent_readers: bool,
+    pub detail: Option<Detail>,
+    pub detail_scroll: u16,
+    pub prompt: PromptSettings,
+    pub checks: checks::Checks,
+    /// Each skill's resources with their token counts (empty until L3 is counted).
+    pub resource_tokens: Vec<Vec<ResourceTokens>>,
+    /// Which levels are counted for the current library.
+    pub levels_done: [bool; 3],
+    pub counting: Option<Counting>,
+    /// The prompt preview's listing, for the current toggles and settings.
+    pub preview: Option<Preview>,
+    preview_request: u64,
+    preview_running: bool,
+    /// Something changed while a preview was rendered: render again when it is in.
+    preview_dirty: bool,
+    pub cache: jobs::Cache,
+    /// The matchers' index of the current library; `None` while it is being built.
+    pub index: Option<Arc<Index>>,
+    pub test: TestBox,
+    pub status: Option<Status>,
+    pub size: Rect,
+    pub ticks: u64,
+    pub quit: bool,
+    pub rescanning: bool,
+    /// A library has arrived (the first scan is done).
+    pub loaded: bool,
+    want_watch: bool,
+    home: Option<PathBuf>,
+    /// A change arrived while a rescan ran: scan again when it ends.
+    pub rescan_again: bool,
+    tx: Sender<Event>,
+    watch: Option<Watch>,
+}
+
+impl App {
+    /// An app over a library already read.
+    pub fn new(args: LibraryArgs, lib: Library, opts: Options, tx: Sender<Event>) -> App {
+        let mut app = App::empty(args, opts, tx);
+        app.set_library(lib);
+        app
+    }
+
+    /// An app whose library is read on a worker: the first frame comes at once and the list
+    /// fills in when the scan is done.
+    pub fn scanning(args: LibraryArgs, opts: Options, tx: Sender<Event>) -> App {
+        let mut app = App::empty(args, opts, tx);
+        app.request_rescan();
+        app
+    }
+
+    fn empty(args: LibraryArgs, opts: Options, tx: Sender<Event>) -> App {
+        let state_path = opts.state_path.clone().or_else(state::default_path);
+        let home = opts.home.clone().or_else(dirs::home_dir);
+        let mut app = App::blank(args, &opts, tx);
+        app.home = home;
+        app.load_state(state_path);
+        jobs::load_switches(app.home.clone(), app.tx.clone());
+        app
+    }
+
+    fn blank(args: LibraryArgs, opts: &Options, tx: Sender<Event>) -> App {
+        App {
+            args,
+            lib: Arc::new(Library::default()),
+            generation: 0,
+            theme: opts.theme,
+            screen: Screen::Skills,
+            mode: Mode::List,
+            help: None,
+            list: SkillList::default(),
+            costs: Vec::new(),
+            diags: Vec::new(),
+            diag_counts: Vec::new(),
+            profile: Profile::default(),
+            checked: false,
+            enabled: Vec::new(),
+            state: None,
+            switches: None,
+            confirm: None,
+            agent_readers: false,
+            detail: None,
+            detail_scroll: 0,
+            prompt: PromptSettings {
+                format: FORMATS.iter().position(|f| *f == opts.format).unwrap_or(0),
+                ..PromptSettings::default()
+            },
+            checks: checks::Checks::default(),
+            index: None,
+            resource_tokens: Vec::new(),
+            levels_done: [false; 3],
+            counting: None,
+            preview: None,
+            preview_request: 0,
+            preview_running: false,
+            preview_dirty: false,
+            cache: jobs::Cache::new(opts.cache_path.clone()),
+            test: TestBox::default(),
+            status: None,
+            size: Rect::new(0, 0, 80, 24),
+            ticks: 0,
+            quit: false,
+            rescanning: false,
+            rescan_again: false,
+            loaded: false,
+            want_watch: opts.watch,
+            home: None,
+            tx,
+            watch: None,
+        }
+    }
+
+    /// Replaces the library (first load or rescan), keeping the selection on the same folder.
+    pub fn set_library(&mut self, lib: Library) {
+        let keep = self.list.selected_dir(&self.lib);
+        // Results of a running probe belong to the old library: stop it.
+        if self.checks.running() {
+            self.checks.cancel();
+            self.checks.run = None;
+        }
+        let n = lib.skills.len();
+        self.generation += 1;
+        self.diags = lib
+            .skills
+            .iter()
+            .map(|s| s.parse_diagnostics.clone())
+            .collect();
+        self.diag_counts = self.diags.iter().map(Counts::of).collect();
+        self.checked = false;
+        self.enabled = match &self.state {
+            Some(st) => lib.skills.iter().map(|s| st.is_enabled(s)).collect(),
+            None => lib.skills.iter().map(|s| state::default_for(s).0).collect(),
+        };
+        debug_assert_eq!(self.enabled.len(), n);
+        self.costs = vec![Costs::default(); n];
+        self.agent_readers = lib.skills.iter().any(|s| !agents::readers(s).is_empty());
+        self.lib = Arc::new(lib);
+        self.list.invalidate();
+        self.list.refresh(&self.lib, &self.costs, &self.diag_counts);
+        self.list.select_dir(&self.lib, keep.as_deref());
+        self.checks.refresh(&self.lib);
+        self.after_move();
+        self.run_checks(false);
+        self.index = None;
+        self.test.results.clear();
+        jobs::index(Arc::clone(&self.lib), self.generation, self.tx.clone());
+        self.resource_tokens = vec![Vec::new(); n];
+        self.levels_done = [false; 3];
+        self.start_counting(vec![Level::L1, Level::L2, Level::L3]);
+        self.request_preview();
+        self.loaded = true;
+        if self.want_watch && self.watch.is_none() {
+            self.start_watch();
+        }
+    }
+
+    /// Runs the rules on a worker. Without `body` only the frontmatter rules run (fast); the
+    /// body rules read every body, so after a new library they wait until the counts are in,
+    /// which need the same disk and cores and matter more to the first screen.
+    fn run_checks(&mut self, body: bool) {
+        jobs::check(
+            Arc::clone(&self.lib),
+            self.profile,
+            self.enabled.clone(),
+            body,
+            self.generation,
+            self.tx.clone(),
+        );
+    }
+
+    fn start_counting(&mut self, levels: Vec<Level>) {
+        let format = FORMATS[self.prompt.format];
+        jobs::count(
+            Arc::clone(&self.lib),
+            self.cache.clone(),
+            format,
+            levels,
+            self.generation,
+            self.tx.clone(),
+        );
+    }
+
+    pub fn listing_options(&self) -> ListingOptions {
+        ListingOptions {
+            format: FORMATS[self.prompt.format],
+            tier: TIERS[self.prompt.tier],
+            context_window: usize::try_from(WINDOWS[self.prompt.window]).unwrap_or(usize::MAX),
+        }
+    }
+
+    /// Renders the prompt preview again on a worker: one at a time, the newest request waiting.
+    pub fn request_preview(&mut self) {
+        if self.preview_running {
+            self.preview_dirty = true;
+            return;
+        }
+        self.preview_running = true;
+        self.preview_request += 1;
+        jobs::preview(
+            Arc::clone(&self.lib),
+            self.cache.clone(),
+            self.enabled.clone(),
+            self.listing_options(),
+            self.preview_request,
+            self.tx.clone(),
+        );
+    }
+
+    /// The preview shown is the one for the current toggles and settings.
+    pub fn preview_settled(&self) -> bool {
+        self.preview.is_some() && !self.preview_running && !self.preview_dirty
+    }
+
+    fn on_counted(&mut self, counts: LevelCounts) {
+        let widen = |v: &Option<u32>| v.map(u64::from);
+        match counts {
+            LevelCounts::L1(v) => {
+                for (c, n) in self.costs.iter_mut().zip(&v) {
+                    c.l1 = widen(n);
+                }
+                self.levels_done[0] = true;
+            }
+            LevelCounts::L2(v) => {
+                for (c, n) in self.costs.iter_mut().zip(&v) {
+                    c.l2 = widen(n);
+                }
+                self.levels_done[1] = true;
+            }
+            LevelCounts::L3 { resources, schemas } => {
+                for ((c, r), schema) in self.costs.iter_mut().zip(&resources).zip(&schemas) {
+                    c.l3 = Some(u64::from(crate::core::tokens::l3_total(r)));
+                    // A probe of this session is newer than the remembered one.
+                    if c.schema.is_none() {
+                        c.schema = schema.map(u64::from);
+                    }
+                }
+                self.resource_tokens = resources;
+                self.levels_done[2] = true;
+            }
+        }
+        if self.levels_done.iter().all(|d| *d) {
+            self.counting = None;
+            if !self.checked {
+                self.run_checks(true);
+            }
+        }
+        if self.list.sort == list::Sort::Cost {
+            self.list.refresh(&self.lib, &self.costs, &self.diag_counts);
+            self.after_move();
+        }
+    }
+
+    /// The diagnostics shown for a skill (by library index).
+    pub fn diagnostics(&self, skill: usize) -> &[Diagnostic] {
+        self.diags.get(skill).map_or(&[], Vec::as_slice)
+    }
+
+    fn start_watch(&mut self) {
+        let tx = self.tx.clone();
+        let roots: Vec<PathBuf> = self.lib.roots.iter().map(|r| r.path.clone()).collect();
+        let res = watch::watch(&roots, Duration::from_millis(250), move |change| {
+            let ev = match change {
+                Change::Paths(p) => Event::FsChanged(p),
+                Change::Lost(e) => Event::Job(JobEvent::WatchProblem(e)),
+            };
+            let _ = tx.send(ev);
+        });
+        match res {
+            Ok(w) => {
+                if let Some(p) = w.problems.first() {
+                    self.set_status(format!("not watching every folder: {p}"), true);
+                }
+                self.watch = Some(w);
+            }
+            Err(e) => self.set_status(e.to_string(), true),
+        }
+    }
+
+    pub fn is_watching(&self) -> bool {
+        self.watch.is_some()
+    }
+
+    pub fn selected(&self) -> Option<&Skill> {
+        self.list
+            .selected_skill()
+            .and_then(|i| self.lib.skills.get(i))
+    }
+
+    pub fn enabled_count(&self) -> usize {
+        self.enabled.iter().filter(|e| **e).count()
+    }
+
+    /// The L1 total of the skills an agent would list — switched on and not shadowed — and how
+    /// many of them are still uncounted.
+    pub fn enabled_l1(&self) -> (u64, usize) {
+        let mut total = 0;
+        let mut pending = 0;
+        for (i, c) in self.costs.iter().enumerate() {
+            let shadowed = self
+                .lib
+                .skills
+                .get(i)
+                .is_none_or(|s| s.shadowed_by.is_some());
+            if !self.enabled.get(i).copied().unwrap_or(false) || shadowed {
+                continue;
+            }
+            match c.l1 {
+                Some(n) => total += n,
+                None if !self.levels_done[0] => pending += 1,
+                None => {}
+            }
+        }
+        (total, pending)
+    }
+
+    pub fn set_status(&mut self, text: impl Into<String>, error: bool) {
+        self.status = Some(Status {
+            text: text.into(),
+            error,
+        });
+    }
+
+    /// The keymap contexts in force, most specific first.
+    pub fn contexts(&self) -> Vec<Context> {
+        if self.confirm.is_some() {
+            return vec![Context::Confirm];
+        }
+        if self.help.is_some() {
+            return vec![Context::Help];
+        }
+        let first = match self.screen {
+            Screen::Skills => match self.mode {
+                Mode::List => Context::List,
+                Mode::Filter => Context::Filter,
+                Mode::Detail => Context::Detail,
+            },
+            Screen::Prompt => Context::Prompt,
+            Screen::Test => Context::Test,
+            Screen::Checks => Context::Checks,
+            Screen::Budget => Context::Budget,
+        };
+        vec![first, Context::Global]
+    }
+
+    pub fn handle(&mut self, ev: Event) {
+        match ev {
+            Event::Input(Input::Key(key)) => self.on_key(key),
+            Event::Input(Input::Mouse(m)) => self.on_mouse(m),
+            Event::Input(Input::Resize(w, h)) => self.resize(w, h),
+            Event::Input(_) => {}
+            Event::Tick => self.ticks = self.ticks.wrapping_add(1),
+            Event::FsChanged(_) => self.request_rescan(),
+            Event::Job(job) => self.on_job(job),
+        }
+    }
+
+    pub fn resize(&mut self, w: u16, h: u16) {
+        self.size = Rect::new(0, 0, w, h);
+        self.after_move();
+    }
+
+    fn on_job(&mut self, job: JobEvent) {
+        match job {
+            JobEvent::Rescanned(lib) => {
+                self.rescanning = false;
+                self.set_library(*lib);
+                if std::mem::take(&mut self.rescan_again) {
+                    self.request_rescan();
+                }
+            }
+            JobEvent::Checked {
+                generation,
+                profile,
+                body,
+                diagnostics,
+            } => {
+                // A frontmatter-only result never replaces a complete one.
+                if generation != self.generation
+                    || profile != self.profile
+                    || (self.checked && !body)
+                {
+                    return;
+                }
+                self.diag_counts = diagnostics.iter().map(Counts::of).collect();
+                self.diags = diagnostics;
+                self.checked = body;
+                if self.list.sort == list::Sort::Diagnostics {
+                    self.list.refresh(&self.lib, &self.costs, &self.diag_counts);
+                    self.after_move();
+                }
+            }
+            JobEvent::Counted { generation, counts } => {
+                if generation == self.generation {
+                    self.on_counted(counts);
+                }
+            }
+            JobEvent::CountProgress {
+                generation,
+                level,
+                done,
+                total,
+            } => {
+                if generation == self.generation && !self.levels_done.iter().all(|d| *d) {
+                    self.counting = Some(Counting { level, done, total });
+                }
+            }
+            JobEvent::Previewed { request, preview } => {
+                self.preview_running = false;
+                if request == self.preview_request {
+                    self.preview = Some(*preview);
+                }
+                if std::mem::take(&mut self.preview_dirty) {
+                    self.request_preview();
+                }
+            }
+            JobEvent::Indexed { generation, index } => {
+                if generation == self.generation {
+                    self.index = Some(index);
+                    self.run_matchers();
+                }
+            }
+            JobEvent::Probed {
+                generation,
+                report,
+                schema_tokens,
+            } => {
+                if generation != self.generation {
+                    return;
+                }
+                if let Some(i) = self.lib.skills.iter().position(|s| s.dir == report.dir)
+                    && let Some(c) = self.costs.get_mut(i)
+                {
+                    c.schema = schema_tokens;
+                }
+                if let Some(run) = &mut self.checks.run {
+                    run.done += 1;
+                }
+                self.checks.reports.insert(report.dir.clone(), *report);
+            }
+            JobEvent::ProbesDone { generation } => {
+                if generation != self.generation {
+                    return;
+                }
+                let failed = self
+                    .checks
+                    .rows
+                    .iter()
+                    .filter_map(|i| self.checks.report_for(&self.lib, *i))
+                    .filter(|r| r.probe_failed())
+                    .count();
+                self.checks.run = None;
+                let n = self.checks.rows.len();
+                self.set_status(
+                    format!("probed {n} executable skills: {failed} failed"),
+                    failed > 0,
+                );
+            }
+            JobEvent::Switches(result) => match result {
+                Ok((switches, diags)) => {
+                    if let Some(d) = diags.first() {
+                        self.set_status(d.message.clone(), true);
+                    }
+                    self.switches = Some(Arc::new(*switches));
+                }
+                Err(e) => self.set_status(e, true),
+            },
+            JobEvent::WatchProblem(e) => {
+                self.set_status(format!("file watcher: {e}"), true);
+                self.request_rescan();
+            }
+        }
+    }
+
+    pub fn request_rescan(&mut self) {
+        if self.rescanning {
+            self.rescan_again = true;
+            return;
+        }
+        self.rescanning = true;
+        jobs::rescan(self.args.clone(), self.tx.clone());
+    }
+
+    fn on_key(&mut self, key: KeyEvent) {
+        if key.kind == KeyEventKind::Release {
+            return;
+        }
+        let contexts = self.contexts();
+        match keymap::lookup(&contexts, &key) {
+            Some(action) => self.apply(action),
+            None => {
+                if let KeyCode::Char(c) = key.code
+                    && (key.modifiers - KeyModifiers::SHIFT).is_empty()
+                {
+                    self.type_char(c);
+                }
+            }
+        }
+    }
+
+    fn type_char(&mut self, c: char) {
+        match (self.screen, self.mode) {
+            (Screen::Skills, Mode::Filter) => {
+                self.list.filter.push(c);
+                self.refilter();
+            }
+            (Screen::Test, _) => {
+                self.test.message.push(c);
+                self.test.scroll = 0;
+                self.run_matchers();
+            }
+            _ => {}
+        }
+    }
+
+    /// Runs every matcher on the test box's message; only skills an agent would consider (and
+    /// that are switched on) compete.
+    pub fn run_matchers(&mut self) {
+        let Some(index) = &self.index else {
+            return;
+        };
+        let lib = &self.lib;
+        let enabled = &self.enabled;
+        let competes = |i: usize| {
+            enabled.get(i).copied().unwrap_or(false)
+                && lib.skills.get(i).is_some_and(matching::may_trigger)
+        };
+        self.test.results = index.query_all(&self.test.message, &competes, TEST_TOP_K);
+    }
+
+    fn refilter(&mut self) {
+        self.list.refresh(&self.lib, &self.costs, &self.diag_counts);
+        if !self.list.filter.is_empty() {
+            self.list.select(0);
+        }
+        self.after_move();
+    }
+
+    pub fn apply(&mut self, action: Action) {
+        if let Some(c) = &mut self.confirm {
+            match action {
+                Action::Confirm => self.apply_agent_toggle(),
+                Action::CycleScope => {
+                    let next = match c.scope {
+                        SwitchScope::User => SwitchScope::Project,
+                        SwitchScope::Project => SwitchScope::Local,
+                        SwitchScope::Local => SwitchScope::User,
+                    };
+                    let on = c.on;
+                    self.plan_agent_toggle(next, Some(on));
+                }
+                Action::Down => c.scroll = c.scroll.saturating_add(1),
+                Action::Up => c.scroll = c.scroll.saturating_sub(1),
+                Action::Quit => self.quit = true,
+                _ => {
+                    self.confirm = None;
+                    self.set_status("nothing was written", false);
+                }
+            }
+            return;
+        }
+        if self.help.is_some() {
+            match action {
+                Action::Close | Action::Help => self.help = None,
+                Action::Down => self.help = self.help.map(|s| s.saturating_add(1)),
+                Action::Up => self.help = self.help.map(|s| s.saturating_sub(1)),
+                _ => {}
+            }
+            return;
+        }
+        match action {
+            Action::Quit => self.quit = true,
+            Action::Help => self.help = Some(0),
+            Action::Close => {
+                if self.mode == Mode::Detail {
+                    self.mode = Mode::List;
+                }
+            }
+            Action::NextScreen => {
+                self.show(Screen::ALL[(self.screen.index() + 1) % Screen::ALL.len()])
+            }
+            Action::PrevScreen => {
+                let n = Screen::ALL.len();
+                self.show(Screen::ALL[(self.screen.index() + n - 1) % n]);
+            }
+            Action::Show(s) => self.show(s),
+            Action::Up => self.scroll(-1),
+            Action::Down => self.scroll(1),
+            Action::PageUp => self.scroll(-(self.page() as isize)),
+            Action::PageDown => self.scroll(self.page() as isize),
+            Action::Top => self.scroll(isize::MIN / 2),
+            Action::Bottom => self.scroll(isize::MAX / 2),
+            Action::Toggle => self.toggle_selected(),
+            Action::Filter => self.mode = Mode::Filter,
+            Action::AcceptFilter => self.mode = Mode::List,
+            Action::ClearFilter => {
+                self.mode = Mode::List;
+                if !self.list.filter.is_empty() {
+                    self.list.filter.clear();
+                    self.list.refresh(&self.lib, &self.costs, &self.diag_counts);
+                    self.after_move();
+                }
+            }
+            Action::CycleProfile => {
+                let all = Profile::ALL;
+                let i = all.iter().position(|p| *p == self.profile).unwrap_or(0);
+                self.profile = all[(i + 1) % all.len()];
+                self.checked = false;
+                self.run_checks(true);
+            }
+            Action::CycleSort => {
+                self.list.sort = self.list.sort.next();
+                self.list.refresh(&self.lib, &self.costs, &self.diag_counts);
+                self.after_move();
+            }
+            Action::Open => {
+                self.mode = Mode::Detail;
+                self.after_move();
+            }
+            Action::DetailUp => self.detail_scroll = self.detail_scroll.saturating_sub(1),
+            Action::DetailDown => self.detail_scroll = self.detail_scroll.saturating_add(1),
+            Action::CycleFormat => {
+                self.prompt.format = (self.prompt.format + 1) % FORMATS.len();
+                // L1 is the listing entry, which the format decides.
+                self.levels_done[0] = false;
+                for c in &mut self.costs {
+                    c.l1 = None;
+                }
+                self.start_counting(vec![Level::L1]);
+                self.request_preview();
+            }
+            Action::CycleTier => {
+                self.prompt.tier = (self.prompt.tier + 1) % TIERS.len();
+                self.request_preview();
+            }
+            Action::CycleWindow => {
+                self.prompt.window = (self.prompt.window + 1) % WINDOWS.len();
+                self.request_preview();
+            }
+            Action::RunChecks => self.run_probes(),
+            Action::CancelChecks => {
+                if self.checks.running() {
+                    self.checks.cancel();
+                    self.set_status("stopping the probes…", false);
+                }
+            }
+            Action::AgentToggle => self.plan_agent_toggle(SwitchScope::User, None),
+            Action::Confirm => self.apply_agent_toggle(),
+            // Only meaningful in the confirmation, handled above.
+            Action::CycleScope => {}
+            Action::Rescan => self.request_rescan(),
+            Action::Backspace => match self.screen {
+                Screen::Test => {
+                    self.test.message.pop();
+                    self.run_matchers();
+                }
+                _ => {
+                    if self.list.filter.pop().is_some() {
+                        self.refilter();
+                    }
+                }
+            },
+            Action::ClearMessage => {
+                self.test.message.clear();
+                self.test.scroll = 0;
+                self.run_matchers();
+            }
+        }
+    }
+
+    /// Starts the `--help-json` probe of every executable skill: the one thing in the app that
+    /// runs the library's code, so only ever on this explicit action.
+    fn run_probes(&mut self) {
+        if self.checks.running() {
+            return;
+        }
+        let indices = self.checks.rows.clone();
+        if indices.is_empty() {
+            self.set_status("no executable skills to probe", false);
+            return;
+        }
+        let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        self.checks.run = Some(checks::Run {
+            total: indices.len(),
+            done: 0,
+            cancel: Arc::clone(&cancel),
+        });
+        jobs::probe(
+            Arc::clone(&self.lib),
+            self.cache.clone(),
+            indices,
+            cancel,
+            self.generation,
+            self.tx.clone(),
+        );
+    }
+
+    fn show(&mut self, s: Screen) {
+        self.screen = s;
+        if s != Screen::Skills && self.mode == Mode::Filter {
+            self.mode = Mode::List;
+        }
+        self.after_move();
+    }
+
+    fn page(&self) -> usize {
+        view::layout(self.size, self).list_rows().max(1)
+    }
+
+    fn scroll(&mut self, delta: isize) {
+        match (self.screen, self.mode) {
+            (Screen::Skills, Mode::Detail) => {
+                self.detail_scroll = self
+                    .detail_scroll
+                    .saturating_add_signed(delta.clamp(-9999, 9999) as i16)
+            }
+            (Screen::Skills, _) => {
+                self.list.move_by(delta);
+                self.after_move();
+            }
+            (Screen::Prompt, _) => {
+                self.prompt.scroll = self
+                    .prompt
+                    .scroll
+                    .saturating_add_signed(delta.clamp(-9999, 9999) as i16)
+            }
+            (Screen::Checks, _) => self.checks.move_by(delta),
+            (Screen::Test, _) => {
+                self.test.scroll = self
+                    .test
+                    .scroll
+                    .saturating_add_signed(delta.clamp(-9999, 9999) as i16)
+            }
+            _ => {}
+        }
+    }
+
+    /// After the selection or the layout changed: keep the selection on screen and the detail
+    /// pane's data for the selected skill.
+    fn after_move(&mut self) {
+        let areas = view::layout(self.size, self);
+        self.list.scroll_into_view(areas.list_rows());
+        if areas.detail.is_some() {
+            self.load_detail();
+        }
+    }
+
+    fn load_detail(&mut self) {
+        let Some(skill) = self.selected() else {
+            self.detail = None;
+            return;
+        };
+        if self.detail.as_ref().is_some_and(|d| d.is_for(skill)) {
+            return;
+        }
+        let same_dir = self.detail.as_ref().is_some_and(|d| d.dir == skill.dir);
+        let d = Detail::load(skill);
+        if !same_dir {
+            self.detail_scroll = 0;
+        }
+        self.detail = Some(d);
+    }
+
+    /// Reads skillscope's own state file; a bad one is kept aside by the state module and
+    /// reported here.
+    fn load_state(&mut self, path: Option<PathBuf>) {
+        match path {
+            Some(path) => {
+                let (st, diags) = EnableState::load(&path);
+                if let Some(d) = diags.first() {
+                    self.set_status(d.message.clone(), true);
+                }
+                self.state = Some(st);
+            }
+            None => self.set_status(
+                "no configuration folder on this system: toggles are not saved (set SKILLSCOPE_CONFIG_DIR)",
+                true,
+            ),
+        }
+    }
+
+    /// Switches the selected skill in skillscope's own state and saves at once.
+    fn toggle_selected(&mut self) {
+        let Some(i) = self.list.selected_skill() else {
+            return;
+        };
+        let Some(skill) = self.lib.skills.get(i) else {
+            return;
+        };
+        let on = !self.enabled.get(i).copied().unwrap_or(false);
+        let name = skill.name.clone();
+        let word = if on { "on" } else { "off" };
+        let saved = match &mut self.state {
+            Some(st) => {
+                st.set(skill, on);
+                st.save().map_err(|e| e.to_string())
+            }
+            None => Err("no configuration folder: not saved".to_string()),
+        };
+        if let Some(e) = self.enabled.get_mut(i) {
+            *e = on;
+        }
+        self.run_matchers();
+        self.request_preview();
+        match saved {
+            Ok(()) => self.set_status(format!("{name} switched {word}"), false),
+            Err(e) => self.set_status(
+                format!("{name} switched {word} for this session only: {e}"),
+                true,
+            ),
+        }
+    }
+
+    /// Prepares the write-through of the selected skill to every agent that reads its folder:
+    /// off when any of them loads it now, else on. Nothing is written before the user says yes.
+    fn plan_agent_toggle(&mut self, scope: SwitchScope, on: Option<bool>) {
+        let Some(i) = self.list.selected_skill() else {
+            return;
+        };
+        let Some(switches) = self.switches.clone() else {
+            self.set_status("the agents' settings are still being read", true);
+            return;
+        };
+        let skill = &self.lib.skills[i];
+        let on = on.unwrap_or_else(|| !switches.badges(skill).iter().any(|b| b.loads()));
+        let plans: Vec<(Agent, Result<TogglePlan, String>)> = switches
+            .plan_readers(skill, scope, on)
+            .into_iter()
+            .map(|(a, p)| (a, p.map_err(|e| e.to_string())))
+            .collect();
+        if plans.is_empty() {
+            let dir = skill.dir.display().to_string();
+            self.set_status(
+                format!("no agent with per-skill switches reads {dir}"),
+                true,
+            );
+            return;
+        }
+        self.confirm = Some(Confirm {
+            skill: i,
+            on,
+            scope,
+            plans,
+            scroll: 0,
+        });
+    }
+
+    /// Writes every planned change (each file atomically, with a backup), then reads the
+    /// agents' settings again.
+    fn apply_agent_toggle(&mut self) {
+        let Some(c) = self.confirm.take() else {
+            return;
+        };
+        let mut written = Vec::new();
+        let mut failed = Vec::new();
+        for (agent, plan) in &c.plans {
+            let Ok(plan) = plan else {
+                continue;
+            };
+            if plan.changes_nothing() {
+                continue;
+            }
+            match agents::apply(plan) {
+                Ok(a) if a.written => written.push(agent.as_str()),
+                Ok(_) => {}
+                Err(e) => failed.push(e.to_string()),
+            }
+        }
+        let name = self
+            .lib
+            .skills
+            .get(c.skill)
+            .map_or("", |s| s.name.as_str())
+            .to_string();
+        let word = if c.on { "on" } else { "off" };
+        if let Some(e) = failed.first() {
+            self.set_status(e.clone(), true);
+        } else if written.is_empty() {
+            self.set_status(format!("{name}: nothing to change"), false);
+        } else {
+            self.set_status(
+                format!(
+                    "{name} switched {word} for {} (backups kept)",
+                    written.join(", ")
+                ),
+                false,
+            );
+        }
+        jobs::load_switches(self.home.clone(), self.tx.clone());
+    }
+
+    fn on_mouse(&mut self, m: MouseEvent) {
+        let areas = view::layout(self.size, self);
+        let at = Position::new(m.column, m.row);
+        match m.kind {
+            MouseEventKind::Down(MouseButton::Left) => {
+                if let Some(s) = view::header::tab_at(areas.header, at) {
+                    self.show(s);
+                    return;
+                }
+                if self.screen == Screen::Skills
+                    && let Some(list) = areas.list
+                    && list.contains(at)
+                {
+                    let row = self.list.offset + usize::from(at.y - list.y);
+                    if row < self.list.rows.len() {
+                        self.list.select(row);
+                        if self.mode == Mode::Detail && areas.detail.is_some() {
+                            self.mode = Mode::List;
+                        }
+                        self.after_move();
+                    }
+                } else if let Some(d) = areas.detail
+                    && d.contains(at)
+                    && self.screen == Screen::Skills
+                {
+                    self.mode = Mode::Detail;
+                }
+            }
+            MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
+                let delta: isize = if m.kind == MouseEventKind::ScrollDown {
+                    3
+                } else {
+                    -3
+                };
+                let over_detail = areas.detail.is_some_and(|d| d.contains(at));
+                if self.screen == Screen::Skills && !over_detail && self.mode != Mode::Detail {
+                    self.list.scroll_by(delta, areas.list_rows());
+                    self.after_move();
+                } else if self.screen == Screen::Skills && over_detail {
+                    self.detail_scroll = self.detail_scroll.saturating_add_signed(delta as i16);
+                } else {
+                    self.scroll(delta);
+                }
+            }
+            _ => {}
+        }
+    }
+}

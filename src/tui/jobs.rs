@@ -1,0 +1,233 @@
+//! Work that must not block the UI — rescans, token counts, probes — run on worker threads and
+//! report back on the event channel.
+
+use crate::cli::LibraryArgs;
+use crate::core::Library;
+use crate::core::SkillKind;
+use crate::core::agents::{self, AgentSwitches};
+use crate::core::listing::{self, Format, ListingOptions};
+use crate::core::probe::{self, ProbeOptions, ProbeStore};
+use crate::core::rules::{self, CheckOptions, Profile};
+use crate::core::skill::Level;
+use crate::core::tokens::{self, Encoding, TokenCache};
+use crate::tui::event::{Event, JobEvent, LevelCounts, Preview};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::OnceLock;
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc::Sender;
+
+/// Reads the library again and sends it back whole.
+pub fn rescan(args: LibraryArgs, tx: Sender<Event>) {
+    std::thread::spawn(move || {
+        let lib = args.load();
+        let _ = tx.send(Event::Job(JobEvent::Rescanned(Box::new(lib))));
+    });
+}
+
+/// Runs the rules of `profile`, with `body` the body rules too (they read every body, so never
+/// on the UI thread). `enabled` says which skills are switched on: only those compete in the overlap rule.
+pub fn check(
+    lib: Arc<Library>,
+    profile: Profile,
+    enabled: Vec<bool>,
+    body: bool,
+    generation: u64,
+    tx: Sender<Event>,
+) {
+    std::thread::spawn(move || {
+        let on = |i: usize| enabled.get(i).copied().unwrap_or(false);
+        let opts = CheckOptions {
+            profile,
+            body,
+            count_tokens: None,
+            enabled: Some(&on),
+        };
+        let diagnostics = rules::check_library(&lib, &opts);
+        let _ = tx.send(Event::Job(JobEvent::Checked {
+            generation,
+            profile,
+            body,
+            diagnostics,
+        }));
+    });
+}
+
+/// Runs `--help-json` on the given skills (several at once, each sandboxed by the probe module)
+/// and reports each as it finishes. Setting `cancel` kills the running ones.
+pub fn probe(
+    lib: Arc<Library>,
+    cache: Cache,
+    indices: Vec<usize>,
+    cancel: Arc<AtomicBool>,
+    generation: u64,
+    tx: Sender<Event>,
+) {
+    std::thread::spawn(move || {
+        let opts = ProbeOptions {
+            cancel: Some(cancel),
+            ..ProbeOptions::default()
+        };
+        let report_tx = tx.clone();
+        let cache = &cache;
+        let reports = probe::probe_all(&lib, &indices, &opts, &move |_, report| {
+            let schema_tokens = report
+                .l3_schema_text()
+                .map(|s| u64::from(tokens::count_text(s, ENCODING, cache.get())));
+            let _ = report_tx.send(Event::Job(JobEvent::Probed {
+                generation,
+                report: Box::new(report.clone()),
+                schema_tokens,
+            }));
+        });
+        // Remembered so that the schemas count in L3 next time, here and in the CLI.
+        let mut store = cache.probe_store();
+        for r in &reports {
+            store.record(r);
+        }
+        let _ = store.save();
+        let _ = tx.send(Event::Job(JobEvent::ProbesDone { generation }));
+    });
+}
+
+/// Reads every agent's settings files (home and project) for the per-agent badges and toggles.
+pub fn load_switches(home: Option<std::path::PathBuf>, tx: Sender<Event>) {
+    std::thread::spawn(move || {
+        let result = match home {
+            Some(home) => {
+                let cwd = std::env::current_dir().unwrap_or_else(|_| home.clone());
+                let project = agents::project_root(&cwd, Some(&home));
+                let (switches, diags) = AgentSwitches::load(&home, project.as_deref());
+                Ok((Box::new(switches), diags))
+            }
+            None => {
+                Err("cannot tell where the home folder is: agents' switches not read".to_string())
+            }
+        };
+        let _ = tx.send(Event::Job(JobEvent::Switches(result)));
+    });
+}
+
+/// Builds the matchers' index (keyword, triggers, BM25, fuzzy) over the library.
+pub fn index(lib: Arc<Library>, generation: u64, tx: Sender<Event>) {
+    std::thread::spawn(move || {
+        let index = Arc::new(crate::core::matching::Index::build(&lib));
+        let _ = tx.send(Event::Job(JobEvent::Indexed { generation, index }));
+    });
+}
+
+/// The encoding of every figure the app shows.
+pub const ENCODING: Encoding = Encoding::O200kBase;
+
+/// The token cache, opened by the first worker that needs it (it reads a file) and shared after.
+#[derive(Debug, Clone)]
+pub struct Cache {
+    cell: Arc<OnceLock<TokenCache>>,
+    path: Option<PathBuf>,
+}
+
+impl Cache {
+    /// `path`: where the cache lives; `None`: the default place (`$SKILLSCOPE_CACHE_DIR`).
+    pub fn new(path: Option<PathBuf>) -> Cache {
+        Cache {
+            cell: Arc::new(OnceLock::new()),
+            path,
+        }
+    }
+
+    /// The store of past probe results beside the token cache.
+    pub fn probe_store(&self) -> ProbeStore {
+        match &self.path {
+            Some(p) => ProbeStore::at(p.with_file_name("probes.json")),
+            None => ProbeStore::open(),
+        }
+    }
+
+    pub fn get(&self) -> &TokenCache {
+        self.cell.get_or_init(|| match &self.path {
+            Some(p) => TokenCache::at(p),
+            None => TokenCache::open(),
+        })
+    }
+}
+
+/// Counts the given levels of every skill, L1 (the listing entry in `format`) first, reporting
+/// progress and each level as it is done, then saves the cache.
+pub fn count(
+    lib: Arc<Library>,
+    cache: Cache,
+    format: Format,
+    levels: Vec<Level>,
+    generation: u64,
+    tx: Sender<Event>,
+) {
+    std::thread::spawn(move || {
+        let probe_cache = cache.clone();
+        let mut store = None;
+        let cache = cache.get();
+        let progress_tx = tx.clone();
+        let progress = move |p: tokens::Progress| {
+            let step = (p.total / 50).max(1);
+            if p.done.is_multiple_of(step) || p.done == p.total {
+                let _ = progress_tx.send(Event::Job(JobEvent::CountProgress {
+                    generation,
+                    level: p.level,
+                    done: p.done,
+                    total: p.total,
+                }));
+            }
+        };
+        for level in levels {
+            let counts = match level {
+                Level::L1 => {
+                    let texts = listing::entries(&lib, format);
+                    LevelCounts::L1(tokens::count_l1(&texts, ENCODING, cache, &progress))
+                }
+                Level::L2 => LevelCounts::L2(tokens::count_l2(&lib, ENCODING, cache, &progress)),
+                Level::L3 => {
+                    let resources = tokens::count_l3(&lib, ENCODING, cache, &progress);
+                    let store = store.get_or_insert_with(|| probe_cache.probe_store());
+                    let schemas = lib
+                        .skills
+                        .iter()
+                        .map(|s| {
+                            (s.kind() == SkillKind::Executable)
+                                .then(|| store.schema(s))
+                                .flatten()
+                                .map(|text| tokens::count_text(text, ENCODING, cache))
+                        })
+                        .collect();
+                    LevelCounts::L3 { resources, schemas }
+                }
+            };
+            if tx
+                .send(Event::Job(JobEvent::Counted { generation, counts }))
+                .is_err()
+            {
+                return;
+            }
+        }
+        // A cache that cannot be written costs a recount next time, nothing more.
+        let _ = cache.save();
+    });
+}
+
+/// Renders the listing the agent would get for the switched-on skills and counts its tokens.
+pub fn preview(
+    lib: Arc<Library>,
+    cache: Cache,
+    enabled: Vec<bool>,
+    opts: ListingOptions,
+    request: u64,
+    tx: Sender<Event>,
+) {
+    std::thread::spawn(move || {
+        let on = |i: usize| enabled.get(i).copied().unwrap_or(false);
+        let listing = listing::render(&lib, &on, &opts);
+        let tokens = tokens::count_text(&listing.text, ENCODING, cache.get());
+        let _ = tx.send(Event::Job(JobEvent::Previewed {
+            request,
+            preview: Box::new(Preview { listing, tokens }),
+        }));
+    });
+}

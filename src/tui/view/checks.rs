@@ -1,0 +1,164 @@
+//! Checks: the `--help-json` probe of executable skills, run only when asked, with progress and
+//! a verdict per skill.
+
+use crate::tui::app::App;
+use crate::tui::view::detail::wrap;
+use crate::tui::view::{thousands, truncate};
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Cell, Gauge, Paragraph, Row, Table};
+
+pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
+    let t = &app.theme;
+    let checks = &app.checks;
+    let detail_h = if area.height >= 20 { 9 } else { 0 };
+    let [top, list, bottom] = Layout::vertical([
+        Constraint::Length(3),
+        Constraint::Min(3),
+        Constraint::Length(detail_h),
+    ])
+    .areas(area);
+    let n = checks.rows.len();
+    let top_block = Block::bordered().title(Span::styled(" Checks: --help-json probe ", t.title()));
+    match &checks.run {
+        Some(run) => {
+            let ratio = if run.total == 0 {
+                1.0
+            } else {
+                run.done as f64 / run.total as f64
+            };
+            let spin = ["◐", "◓", "◑", "◒"][(app.ticks % 4) as usize];
+            frame.render_widget(
+                Gauge::default()
+                    .block(top_block)
+                    .gauge_style(t.gauge())
+                    .ratio(ratio.clamp(0.0, 1.0))
+                    .label(format!("{spin} probing {}/{}", run.done, run.total)),
+                top,
+            );
+        }
+        None => {
+            let probed = checks
+                .rows
+                .iter()
+                .filter(|i| checks.report_for(&app.lib, **i).is_some())
+                .count();
+            let text = if n == 0 {
+                "No executable skills (type: executable) in this library.".to_string()
+            } else if probed == 0 {
+                format!("{n} executable skills. Nothing runs until you press r.")
+            } else {
+                let failed = checks
+                    .rows
+                    .iter()
+                    .filter_map(|i| checks.report_for(&app.lib, *i))
+                    .filter(|r| r.probe_failed())
+                    .count();
+                format!("{probed}/{n} probed, {failed} failed. Press r to probe again.")
+            };
+            frame.render_widget(Paragraph::new(format!(" {text}")).block(top_block), top);
+        }
+    }
+
+    let inner_h = usize::from(list.height.saturating_sub(3));
+    let offset = checks.selected.saturating_sub(inner_h.saturating_sub(1));
+    let detail_w = usize::from(list.width).saturating_sub(2 + 2 + 24 + 14 + 8 + 4);
+    let rows: Vec<Row> = checks
+        .rows
+        .iter()
+        .enumerate()
+        .skip(offset)
+        .take(inner_h)
+        .map(|(k, &i)| {
+            let skill = &app.lib.skills[i];
+            let report = checks.report_for(&app.lib, i);
+            let (mark, mark_style, verdict, ms, detail) =
+                match report.and_then(|r| r.verdict.as_ref().map(|v| (r, v))) {
+                    Some((r, v)) if v.is_ok() => ("✓", t.on(), v.name(), r.elapsed_ms, v.detail()),
+                    Some((r, v)) => ("✗", t.error(), v.name(), r.elapsed_ms, v.detail()),
+                    None if checks.running() => ("…", t.dim(), "waiting", 0, String::new()),
+                    None => ("·", t.dim(), "not run", 0, String::new()),
+                };
+            let ms = if report.is_some() {
+                format!("{} ms", thousands(ms))
+            } else {
+                String::new()
+            };
+            let row = Row::new(vec![
+                Cell::from(Span::styled(mark, mark_style)),
+                Cell::from(truncate(&skill.name, 24)),
+                Cell::from(Span::styled(verdict, mark_style)),
+                Cell::from(Line::from(ms).right_aligned()),
+                Cell::from(truncate(&detail, detail_w)),
+            ]);
+            if k == checks.selected {
+                row.style(t.selected())
+            } else {
+                row
+            }
+        })
+        .collect();
+    let table = Table::new(
+        rows,
+        [
+            Constraint::Length(1),
+            Constraint::Length(24),
+            Constraint::Length(14),
+            Constraint::Length(8),
+            Constraint::Fill(1),
+        ],
+    )
+    .header(Row::new(vec!["", "skill", "verdict", "time", "detail"]).style(t.dim()))
+    .column_spacing(1)
+    .block(Block::bordered().title(" Executable skills "));
+    frame.render_widget(table, list);
+
+    if detail_h == 0 {
+        return;
+    }
+    let width = usize::from(bottom.width.saturating_sub(2));
+    let mut lines: Vec<Line> = Vec::new();
+    let selected = checks.rows.get(checks.selected).copied();
+    match selected.and_then(|i| checks.report_for(&app.lib, i)) {
+        Some(r) => {
+            if !r.command.is_empty() {
+                lines.push(Line::from(vec![
+                    Span::styled("ran ", t.dim()),
+                    Span::raw(truncate(&r.command.join(" "), width.saturating_sub(4))),
+                ]));
+            }
+            if let Some(v) = &r.verdict {
+                for l in wrap(&v.detail(), width) {
+                    lines.push(Line::from(l));
+                }
+            }
+            if let Some(schema) = &r.schema_text {
+                lines.push(Line::from(Span::styled("schema", t.dim())));
+                for l in wrap(schema, width).into_iter().take(4) {
+                    lines.push(Line::from(l));
+                }
+            }
+        }
+        None => {
+            if let Some(skill) = selected.and_then(|i| app.lib.skills.get(i)) {
+                lines.push(Line::from(format!(
+                    "{} — entry `{}`, not probed yet",
+                    skill.name,
+                    crate::core::probe::entry_name(skill)
+                )));
+            }
+            lines.push(Line::from(Span::styled(
+                "The probe runs only `--help-json`, never `--run-json`: in its own process group, \
+                 in the skill folder, with a minimal environment, killed after 10 s.",
+                t.dim(),
+            )));
+        }
+    }
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(ratatui::widgets::Wrap { trim: false })
+            .block(Block::bordered().title(" Probe ")),
+        bottom,
+    );
+}

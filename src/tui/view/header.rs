@@ -1,0 +1,86 @@
+//! The top line: the screens as tabs, and what the figures are about (demo library, rescans).
+
+use crate::tui::action::Screen;
+use crate::tui::app::App;
+use ratatui::Frame;
+use ratatui::layout::{Position, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+const BRAND: &str = " skillscope ";
+
+fn tab_label(s: Screen) -> String {
+    format!(" {} {} ", s.index() + 1, s.title())
+}
+
+/// The column span of every tab, so clicks land where the tabs are drawn.
+fn tab_spans(area: Rect) -> Vec<(Screen, u16, u16)> {
+    let mut x = area.x + BRAND.len() as u16;
+    Screen::ALL
+        .iter()
+        .map(|s| {
+            let w = tab_label(*s).chars().count() as u16;
+            let span = (*s, x, x + w);
+            x += w + 1;
+            span
+        })
+        .collect()
+}
+
+pub fn tab_at(area: Rect, at: Position) -> Option<Screen> {
+    if !area.contains(at) {
+        return None;
+    }
+    tab_spans(area)
+        .into_iter()
+        .find(|(_, a, b)| at.x >= *a && at.x < *b)
+        .map(|(s, _, _)| s)
+}
+
+pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
+    let t = &app.theme;
+    let mut spans = vec![Span::styled(BRAND, t.title())];
+    for s in Screen::ALL {
+        let style = if s == app.screen {
+            t.tab_active()
+        } else {
+            t.base()
+        };
+        spans.push(Span::styled(tab_label(s), style));
+        spans.push(Span::raw(" "));
+    }
+    let mut right = Vec::new();
+    if let Some(c) = app.counting {
+        let level = match c.level {
+            crate::core::skill::Level::L1 => "L1",
+            crate::core::skill::Level::L2 => "L2",
+            crate::core::skill::Level::L3 => "L3",
+        };
+        right.push(Span::styled(
+            format!("counting {level} {}/{} ", c.done, c.total),
+            t.dim(),
+        ));
+    }
+    if app.rescanning {
+        let word = if app.loaded {
+            "rescanning… "
+        } else {
+            "scanning… "
+        };
+        right.push(Span::styled(word, t.dim()));
+    }
+    if app.lib.demo {
+        right.push(Span::styled(
+            " demo library ",
+            t.warning().add_modifier(ratatui::style::Modifier::REVERSED),
+        ));
+    }
+    let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
+    let right_w: usize = right.iter().map(|s| s.content.chars().count()).sum();
+    let room = usize::from(area.width).saturating_sub(used);
+    if right_w <= room {
+        spans.push(Span::raw(" ".repeat(room - right_w)));
+        spans.extend(right);
+    }
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}

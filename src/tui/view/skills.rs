@@ -1,0 +1,315 @@
+//! The skills list: toggle, name, agent/scope badge, costs per level and a diagnostics badge,
+//! drawing only the rows on screen.
+
+use crate::core::Skill;
+use crate::core::source::Scope;
+use crate::tui::app::{App, Mode, list};
+use crate::tui::view::{self, cost, thousands, truncate};
+use ratatui::Frame;
+use ratatui::layout::{Alignment, Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Cell, Paragraph, Row, Table};
+
+const BADGE_W: u16 = 12;
+const AGENTS_W: u16 = 3;
+const NUM_W: u16 = 6;
+const DIAG_W: u16 = 7;
+
+pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
+    let t = &app.theme;
+    let lib = &app.lib;
+    let (l1, pending) = app.enabled_l1();
+    let l1_text = match (l1, pending) {
+        (0, p) if p > 0 => "…".to_string(),
+        (n, p) if p > 0 => format!("{}+…", thousands(n)),
+        (n, _) => thousands(n),
+    };
+    let summary = if app.loaded {
+        format!(
+            "{}/{} enabled · L1 {} tok ",
+            app.enabled_count(),
+            lib.skills.len(),
+            l1_text
+        )
+    } else {
+        "… ".to_string()
+    };
+    let title = Line::from(vec![
+        Span::styled(" Skills ", t.title()),
+        Span::raw(summary),
+    ]);
+    let checking = if app.checked { "" } else { "…" };
+    let mut bottom = vec![Span::raw(format!(
+        " sort: {} · rules: {}{checking} ",
+        app.list.sort.label(),
+        app.profile
+    ))];
+    if app.mode == Mode::Filter || !app.list.filter.is_empty() {
+        let cursor = if app.mode == Mode::Filter { "▏" } else { "" };
+        bottom.push(Span::styled(
+            format!(" /{}{cursor} ", app.list.filter),
+            t.hit(),
+        ));
+        bottom.push(Span::raw(format!(" {} match ", app.list.rows.len())));
+    }
+    let block = Block::bordered()
+        .title(title)
+        .title_bottom(Line::from(bottom));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    if lib.skills.is_empty() {
+        empty(frame, inner, app);
+        return;
+    }
+    let areas = view::layout(app.size, app);
+    let height = areas.list.map_or(inner.height.saturating_sub(1), |r| {
+        r.height.min(inner.height.saturating_sub(1))
+    });
+    // The agents column only when some skill sits in a folder an agent with switches reads.
+    let agents_w = if app.agent_readers { AGENTS_W } else { 0 };
+    let widths = [
+        Constraint::Length(1),
+        Constraint::Fill(1),
+        Constraint::Length(BADGE_W),
+        Constraint::Length(NUM_W),
+        Constraint::Length(NUM_W),
+        Constraint::Length(NUM_W),
+        Constraint::Length(agents_w),
+        Constraint::Length(DIAG_W),
+    ];
+    // The name column's width as the table will lay it out, to cut names to fit.
+    let name_w = Layout::horizontal(widths).spacing(1).split(inner)[1].width;
+    let end = (app.list.offset + usize::from(height)).min(app.list.rows.len());
+    let rows: Vec<Row> = app.list.rows[app.list.offset.min(end)..end]
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let skill = &lib.skills[r.skill];
+            let selected = app.list.offset + i == app.list.selected;
+            let on = app.enabled.get(r.skill).copied().unwrap_or(false);
+            let costs = app.costs.get(r.skill).copied().unwrap_or_default();
+            let diag = app.diag_counts.get(r.skill).copied().unwrap_or_default();
+            let dim = skill.shadowed_by.is_some() || !on;
+            let base = if dim { t.dim() } else { t.base() };
+            let hits = list::hits(&skill.name, &app.list.filter);
+            let mut name = highlighted(&skill.name, &hits, usize::from(name_w), base, t.hit());
+            if let Some(w) = skill.shadowed_by.and_then(|w| lib.skills.get(w)) {
+                let used: usize = name.spans.iter().map(|s| s.content.chars().count()).sum();
+                let room = usize::from(name_w).saturating_sub(used + 3);
+                // " < " takes three columns; the rest names the winner. Plain ASCII: arrows are
+                // drawn one or two columns wide depending on the terminal.
+                if room > 2 {
+                    let note = format!(" < {}", truncate_left(&winner_label(w, skill), room));
+                    name.spans.push(Span::styled(note, t.dim()));
+                }
+            }
+            let toggle = if on {
+                Span::styled("●", t.on())
+            } else {
+                Span::styled("○", t.dim())
+            };
+            let badge = badge(skill);
+            let diag_cell = diag_badge(diag.errors, diag.warnings, app);
+            let row = Row::new(vec![
+                Cell::from(toggle),
+                Cell::from(name),
+                Cell::from(Span::styled(
+                    truncate(&badge, usize::from(BADGE_W)),
+                    t.badge(),
+                )),
+                num(costs.l1, app.levels_done[0]),
+                num(costs.l2, app.levels_done[1]),
+                num(costs.l3_all(), app.levels_done[2]),
+                Cell::from(agent_badges(app, skill)),
+                Cell::from(diag_cell),
+            ]);
+            if selected {
+                row.style(t.selected())
+            } else {
+                row
+            }
+        })
+        .collect();
+    let header = Row::new(vec![
+        Cell::from(""),
+        Cell::from("name"),
+        Cell::from("agent·scope"),
+        Cell::from(Line::from("L1").alignment(Alignment::Right)),
+        Cell::from(Line::from("L2").alignment(Alignment::Right)),
+        Cell::from(Line::from("L3").alignment(Alignment::Right)),
+        Cell::from(if agents_w > 0 { "agt" } else { "" }),
+        Cell::from("diag"),
+    ])
+    .style(t.dim());
+    let table = Table::new(rows, widths).header(header).column_spacing(1);
+    frame.render_widget(table, inner);
+}
+
+/// Agent and scope, shortened: a folder given on the command line is just `path`.
+pub fn badge(skill: &Skill) -> String {
+    match skill.scope {
+        Scope::Path | Scope::Demo => skill.agent.badge().to_string(),
+        scope => format!("{}·{scope}", skill.agent.badge()),
+    }
+}
+
+/// How to name the copy `w` that wins over `loser`: its agent and scope when those differ,
+/// else where it is — its folder relative to the root (which the loser shares, for folders given
+/// on the command line).
+pub fn winner_label(w: &Skill, loser: &Skill) -> String {
+    let differs = (w.agent, w.scope) != (loser.agent, loser.scope);
+    if differs && !matches!(w.scope, Scope::Path | Scope::Demo) {
+        return badge(w);
+    }
+    let rel = w.dir.strip_prefix(&w.root).unwrap_or(&w.dir);
+    let rel = rel.display().to_string();
+    if w.root == loser.root || rel.is_empty() {
+        let root_name = w.root.file_name().map(|n| n.to_string_lossy().into_owned());
+        if rel.is_empty() {
+            root_name.unwrap_or_default()
+        } else {
+            rel
+        }
+    } else {
+        let root_name = w
+            .root
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        format!("{root_name}/{rel}")
+    }
+}
+
+/// Keeps the end of `s` (the telling part of a path), starting with `…` when cut.
+pub fn truncate_left(s: &str, width: usize) -> String {
+    let n = s.chars().count();
+    if n <= width {
+        return s.to_string();
+    }
+    if width == 0 {
+        return String::new();
+    }
+    let tail: String = s.chars().skip(n - (width - 1)).collect();
+    format!("…{tail}")
+}
+
+/// One letter per agent with switches (Claude Code, Codex, opencode) that reads the skill's
+/// folder: the letter when the agent lists the skill, `-` when its settings keep it out.
+pub fn agent_badges(app: &App, skill: &Skill) -> Line<'static> {
+    let t = &app.theme;
+    let Some(switches) = &app.switches else {
+        return Line::from(Span::styled("…", t.dim()));
+    };
+    let spans: Vec<Span> = switches
+        .badges(skill)
+        .iter()
+        .map(|b| {
+            let letter = match b.agent {
+                crate::core::Agent::ClaudeCode => "C",
+                crate::core::Agent::Codex => "X",
+                _ => "O",
+            };
+            match (b.reads, b.loads()) {
+                (false, _) => Span::raw(" "),
+                (true, true) => Span::styled(letter, t.on()),
+                (true, false) => Span::styled("-", t.error()),
+            }
+        })
+        .collect();
+    Line::from(spans)
+}
+
+fn num(n: Option<u64>, counted: bool) -> Cell<'static> {
+    Cell::from(Line::from(cost(n, counted)).alignment(Alignment::Right))
+}
+
+/// `2E 1W`, or nothing when the skill is clean.
+fn diag_badge(errors: usize, warnings: usize, app: &App) -> Line<'static> {
+    let t = &app.theme;
+    let mut spans = Vec::new();
+    if errors > 0 {
+        spans.push(Span::styled(format!("{errors}E"), t.error()));
+    }
+    if warnings > 0 {
+        if !spans.is_empty() {
+            spans.push(Span::raw(" "));
+        }
+        spans.push(Span::styled(format!("{warnings}W"), t.warning()));
+    }
+    Line::from(spans)
+}
+
+/// The name cut to `width`, with the filter's matched characters in `hit` style.
+pub fn highlighted(
+    name: &str,
+    hits: &[usize],
+    width: usize,
+    base: Style,
+    hit: Style,
+) -> Line<'static> {
+    let shown = truncate(name, width);
+    let mut spans: Vec<Span<'static>> = Vec::new();
+    let mut run = String::new();
+    let mut run_hit = false;
+    for (i, c) in shown.chars().enumerate() {
+        let is_hit = hits.contains(&i)
+            && !(c == '…' && shown.chars().count() < name.chars().count() && i == width - 1);
+        if is_hit != run_hit && !run.is_empty() {
+            spans.push(Span::styled(
+                std::mem::take(&mut run),
+                if run_hit { hit } else { base },
+            ));
+        }
+        run_hit = is_hit;
+        run.push(c);
+    }
+    if !run.is_empty() {
+        spans.push(Span::styled(run, if run_hit { hit } else { base }));
+    }
+    Line::from(spans)
+}
+
+fn empty(frame: &mut Frame, area: Rect, app: &App) {
+    let t = &app.theme;
+    if !app.loaded {
+        let paths: Vec<String> = app
+            .args
+            .paths
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        let from = if paths.is_empty() {
+            "every agent's skill folders".to_string()
+        } else {
+            paths.join(", ")
+        };
+        let lines = vec![
+            Line::from(""),
+            Line::from(Span::styled(
+                format!("  Reading skills from {from}…"),
+                t.dim(),
+            )),
+        ];
+        frame.render_widget(Paragraph::new(lines), area);
+        return;
+    }
+    let mut lines = vec![
+        Line::from(""),
+        Line::from(Span::styled("  No skills found.", t.title())),
+        Line::from(""),
+        Line::from("  A skill is a folder holding a SKILL.md. Looked in:"),
+    ];
+    for r in &app.lib.roots {
+        lines.push(Line::from(Span::styled(
+            format!("    {}", r.path.display()),
+            t.dim(),
+        )));
+    }
+    for p in &app.lib.problems {
+        lines.push(Line::from(Span::styled(
+            format!("  {}: {}", p.rule, p.message),
+            t.error(),
+        )));
+    }
+    frame.render_widget(Paragraph::new(lines), area);
+}

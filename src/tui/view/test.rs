@@ -1,0 +1,175 @@
+//! The test box: a message, and the skills each matcher would trigger for it, side by side,
+//! with scores and the matched words highlighted.
+
+use crate::core::matching::{self, Match, Matcher};
+use crate::tui::app::App;
+use crate::tui::view::skills::highlighted;
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph};
+use std::ops::Range;
+
+pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
+    let t = &app.theme;
+    let [input, results] =
+        Layout::vertical([Constraint::Length(3), Constraint::Min(1)]).areas(area);
+    let routing: Vec<Match> = app
+        .test
+        .results
+        .iter()
+        .filter(|(m, _)| Matcher::ROUTING.contains(m))
+        .flat_map(|(_, ms)| ms.iter().cloned())
+        .collect();
+    let spans = matching::highlight_spans(&routing);
+    let mut text = marked(&app.test.message, &spans, t.base(), t.hit());
+    text.spans.push(Span::styled("▏", t.key()));
+    frame.render_widget(
+        Paragraph::new(text).block(Block::bordered().title(Span::styled(
+            " Message: which skills would it trigger? ",
+            t.title(),
+        ))),
+        input,
+    );
+
+    let cells: Vec<Rect> = if results.width >= 100 {
+        Layout::horizontal([Constraint::Ratio(1, 4); 4])
+            .split(results)
+            .to_vec()
+    } else {
+        let [top, bottom] = Layout::vertical([Constraint::Ratio(1, 2); 2]).areas(results);
+        let [a, b] = Layout::horizontal([Constraint::Ratio(1, 2); 2]).areas(top);
+        let [c, d] = Layout::horizontal([Constraint::Ratio(1, 2); 2]).areas(bottom);
+        vec![a, b, c, d]
+    };
+    for (k, matcher) in Matcher::ALL.iter().enumerate() {
+        let Some(cell) = cells.get(k) else { continue };
+        let found = app
+            .test
+            .results
+            .iter()
+            .find(|(m, _)| m == matcher)
+            .map(|(_, ms)| ms.as_slice());
+        column(frame, *cell, app, *matcher, found);
+    }
+}
+
+fn column(frame: &mut Frame, area: Rect, app: &App, matcher: Matcher, found: Option<&[Match]>) {
+    let t = &app.theme;
+    let width = usize::from(area.width.saturating_sub(2));
+    let title = match found {
+        Some(ms) if !app.test.message.trim().is_empty() => format!(" {matcher} · {} ", ms.len()),
+        _ => format!(" {matcher} "),
+    };
+    let mut lines: Vec<Line> = Vec::new();
+    if app.index.is_none() {
+        lines.push(Line::from(Span::styled("indexing…", t.dim())));
+    } else if app.test.message.trim().is_empty() {
+        lines.push(Line::from(Span::styled("type a message", t.dim())));
+    } else {
+        match found {
+            Some(ms) if !ms.is_empty() => {
+                for (rank, m) in ms.iter().enumerate() {
+                    let Some(skill) = app.lib.skills.get(m.skill) else {
+                        continue;
+                    };
+                    let score = format!("{:.1}", m.score);
+                    let name_w = width.saturating_sub(score.len() + 3);
+                    let mut line = Line::from(Span::styled(format!("{} ", rank + 1), t.dim()));
+                    let name =
+                        highlighted(&skill.name, &m.name_indices, name_w, t.title(), t.hit());
+                    let used: usize = name.spans.iter().map(|s| s.content.chars().count()).sum();
+                    line.spans.extend(name.spans);
+                    line.spans
+                        .push(Span::raw(" ".repeat(name_w.saturating_sub(used) + 1)));
+                    line.spans.push(Span::styled(score, t.dim()));
+                    lines.push(line);
+                    lines.push(why(m, app, width));
+                }
+            }
+            _ => lines.push(Line::from(Span::styled("nothing triggers", t.dim()))),
+        }
+    }
+    let scroll = app.test.scroll.min(lines.len().saturating_sub(1) as u16);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .scroll((scroll, 0))
+            .block(Block::bordered().title(Span::styled(title, t.title()))),
+        area,
+    );
+}
+
+/// The words of the message that matched, each with the field of the skill it matched in.
+fn why(m: &Match, app: &App, width: usize) -> Line<'static> {
+    let t = &app.theme;
+    let mut spans = vec![Span::raw("  ")];
+    let mut used = 2;
+    for (i, h) in m.hits.iter().enumerate() {
+        let words: Vec<&str> = h
+            .spans
+            .iter()
+            .filter_map(|r| app.test.message.get(r.clone()))
+            .collect();
+        let said = words.first().copied().unwrap_or(h.term.as_str());
+        let field = match h.field.as_str() {
+            "description" => "desc",
+            "when_to_use" => "when",
+            "executable-verb" => "exec",
+            other => other,
+        };
+        let item = format!("{said} ({field})");
+        let sep = if i > 0 { ", " } else { "" };
+        if used + sep.len() + item.chars().count() > width {
+            spans.push(Span::styled("…", t.dim()));
+            break;
+        }
+        used += sep.len() + item.chars().count();
+        spans.push(Span::raw(sep));
+        spans.push(Span::styled(said.to_string(), t.hit()));
+        spans.push(Span::styled(format!(" ({field})"), t.dim()));
+    }
+    Line::from(spans)
+}
+
+/// The message with the byte ranges in `marks` styled as hits.
+pub fn marked(text: &str, marks: &[Range<usize>], base: Style, hit: Style) -> Line<'static> {
+    let mut spans = Vec::new();
+    let mut pos = 0;
+    for r in marks {
+        let (start, end) = (r.start.min(text.len()), r.end.min(text.len()));
+        if start < pos || !text.is_char_boundary(start) || !text.is_char_boundary(end) {
+            continue;
+        }
+        if start > pos {
+            spans.push(Span::styled(text[pos..start].to_string(), base));
+        }
+        spans.push(Span::styled(text[start..end].to_string(), hit));
+        pos = end;
+    }
+    if pos < text.len() {
+        spans.push(Span::styled(text[pos..].to_string(), base));
+    }
+    Line::from(spans)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    #[allow(clippy::single_range_in_vec_init)]
+    fn marks_split_the_message_at_byte_ranges() {
+        let l = marked(
+            "read a pdf now",
+            &[7..10],
+            Style::default(),
+            Style::default().bold(),
+        );
+        let parts: Vec<&str> = l.spans.iter().map(|s| s.content.as_ref()).collect();
+        assert_eq!(parts, vec!["read a ", "pdf", " now"]);
+        // Ranges off a char boundary are skipped rather than panicking.
+        let l = marked("é", &[1..2], Style::default(), Style::default());
+        assert_eq!(l.spans.len(), 1);
+    }
+}
