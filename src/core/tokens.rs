@@ -57,7 +57,7 @@ impl Encoding {
         }
     }
 
-    /// The counter, built on first use (about a tenth of a second) and shared afterwards. `None`
+    /// The counter, built on first use (15 ms or so) and shared afterwards. `None`
     /// only if the split pattern did not compile, which the tests rule out.
     fn counter(self) -> Option<&'static bpe::Counter> {
         static O200K_BASE: OnceLock<Option<bpe::Counter>> = OnceLock::new();

@@ -40,7 +40,8 @@ pub(super) const O200K_BASE_PATTERN: &str = concat!(
     r#"\s+"#
 );
 
-/// cl100k_base's split pattern, as tiktoken has it.
+/// cl100k_base's split pattern, as tiktoken has it (tiktoken-rs does not export this one; the
+/// count tests compare with its encoder).
 pub(super) const CL100K_BASE_PATTERN: &str = concat!(
     r#"'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+"#,
     r#"| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s"#
