@@ -26,11 +26,15 @@ fn corpus() -> Option<PathBuf> {
 
 /// No watcher, and state and agent settings in a temp folder, so runs are alike.
 fn options() -> Options {
-    let dir = std::env::temp_dir().join(format!("skillscope-bench-{}", std::process::id()));
     Options {
         theme: Theme::from_env(),
-        ..Options::isolated(&dir)
+        ..Options::isolated(&work_dir())
     }
+}
+
+/// The state, cache and fake home of this run; removed at the end.
+fn work_dir() -> PathBuf {
+    std::env::temp_dir().join(format!("skillscope-bench-{}", std::process::id()))
 }
 
 fn key(code: KeyCode) -> Event {
@@ -247,6 +251,7 @@ fn bench(c: &mut Criterion) {
     busy.store(false, Ordering::Relaxed);
     let _ = worker.join();
     g.finish();
+    let _ = std::fs::remove_dir_all(work_dir());
 }
 
 criterion_group!(benches, bench);
