@@ -216,6 +216,7 @@ pub struct App {
     /// A library has arrived (the first scan is done).
     pub loaded: bool,
     want_watch: bool,
+    watch_started: bool,
     home: Option<PathBuf>,
     /// A change arrived while a rescan ran: scan again when it ends.
     pub rescan_again: bool,
@@ -294,6 +295,7 @@ impl App {
             rescan_again: false,
             loaded: false,
             want_watch: opts.watch,
+            watch_started: false,
             home: None,
             tx,
             watch: None,
@@ -339,7 +341,7 @@ impl App {
         self.start_counting(vec![Level::L1, Level::L2, Level::L3]);
         self.request_preview();
         self.loaded = true;
-        if self.want_watch && self.watch.is_none() {
+        if self.want_watch && !self.watch_started {
             self.start_watch();
         }
     }
@@ -445,25 +447,25 @@ impl App {
         self.diags.get(skill).map_or(&[], Vec::as_slice)
     }
 
+    /// Starts the file watcher on a worker: adding a watch for every folder of a big library
+    /// takes a while, and the keys must not wait for it.
     fn start_watch(&mut self) {
+        self.watch_started = true;
         let tx = self.tx.clone();
         let roots: Vec<PathBuf> = self.lib.roots.iter().map(|r| r.path.clone()).collect();
-        let res = watch::watch(&roots, Duration::from_millis(250), move |change| {
-            let ev = match change {
-                Change::Paths(p) => Event::FsChanged(p),
-                Change::Lost(e) => Event::Job(JobEvent::WatchProblem(e)),
-            };
-            let _ = tx.send(ev);
+        std::thread::spawn(move || {
+            let events = tx.clone();
+            let res = watch::watch(&roots, Duration::from_millis(250), move |change| {
+                let ev = match change {
+                    Change::Paths(p) => Event::FsChanged(p),
+                    Change::Lost(e) => Event::Job(JobEvent::WatchProblem(e)),
+                };
+                let _ = events.send(ev);
+            });
+            let _ = tx.send(Event::Job(JobEvent::Watching(
+                res.map(Box::new).map_err(|e| e.to_string()),
+            )));
         });
-        match res {
-            Ok(w) => {
-                if let Some(p) = w.problems.first() {
-                    self.set_status(format!("not watching every folder: {p}"), true);
-                }
-                self.watch = Some(w);
-            }
-            Err(e) => self.set_status(e.to_string(), true),
-        }
     }
 
     pub fn is_watching(&self) -> bool {
@@ -651,6 +653,15 @@ impl App {
                         self.set_status(d.message.clone(), true);
                     }
                     self.switches = Some(Arc::new(*switches));
+                }
+                Err(e) => self.set_status(e, true),
+            },
+            JobEvent::Watching(res) => match res {
+                Ok(w) => {
+                    if let Some(p) = w.problems.first() {
+                        self.set_status(format!("not watching every folder: {p}"), true);
+                    }
+                    self.watch = Some(*w);
                 }
                 Err(e) => self.set_status(e, true),
             },
