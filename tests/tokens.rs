@@ -74,6 +74,73 @@ fn counts_match_python_tiktoken_on_files_including_bad_utf8() {
     }
 }
 
+/// Texts of every kind: each file of the demo library and of the fixtures, and made-up ones.
+fn varied_texts() -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    let mut dirs = vec![
+        root.join("assets/skills"),
+        root.join("tests/fixtures/tokens"),
+    ];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() > 20, "the demo library is missing");
+    let mut texts: Vec<String> = files
+        .iter()
+        .map(|p| String::from_utf8_lossy(&std::fs::read(p).unwrap()).into_owned())
+        .collect();
+    texts.extend(STRINGS.iter().map(|(t, ..)| t.to_string()));
+    texts.extend([
+        // Whitespace runs of every kind and length, alone and before text.
+        " ".repeat(40_000),
+        format!("a{}b", " ".repeat(12_345)),
+        format!("{}x", "\t \n".repeat(3_000)),
+        "\r\n".repeat(5_000),
+        format!("line{}end", "\u{3000}\u{a0} ".repeat(500)),
+        // Code, punctuation runs and numbers.
+        "fn f<'a>(x: &'a [u8]) -> Option<&'a u8> { x.get(0) } // 1_000_000\n".repeat(50),
+        "==== ---- //// **** ~~~~ ".repeat(200),
+        "=".repeat(5_000),
+        "3.14159265358979323846264338327950288419716939937510".repeat(20),
+        // Unicode: scripts, combining marks, emoji sequences, contractions in capitals.
+        "Привет, мир! Γειά σου Κόσμε! مرحبا بالعالم שלום עולם ".repeat(30),
+        "中文文本的分词测试，日本語のテキスト、한국어 텍스트。".repeat(30),
+        "e\u{301}\u{302}\u{303} n\u{303} 👩‍👩‍👧‍👦🏳️‍🌈🇫🇷 ".repeat(40),
+        "DON'T YOU'LL WE'VE they'RE I'M ".repeat(40),
+        // A long word that is not a token: merged with the heap.
+        "Pneumonoultramicroscopicsilicovolcanoconiosis".repeat(30),
+        "aGVsbG8gd29ybGQgdGhpcyBpcyBiYXNlNjQ=".repeat(100),
+    ]);
+    texts
+}
+
+#[test]
+fn counts_match_tiktoken_rs_on_varied_texts() {
+    let references = [
+        (Encoding::O200kBase, tiktoken_rs::o200k_base_singleton()),
+        (Encoding::Cl100kBase, tiktoken_rs::cl100k_base_singleton()),
+    ];
+    for text in varied_texts() {
+        for (enc, reference) in references {
+            assert_eq!(
+                tokens::count(enc, &text),
+                reference.encode_ordinary(&text).len(),
+                "{enc} {:?}",
+                text.chars().take(60).collect::<String>()
+            );
+        }
+    }
+}
+
 /// Writes a file dated an hour back: the cache does not trust the stat of a file modified in the
 /// last seconds.
 fn write(p: &Path, bytes: &[u8]) {

@@ -1,6 +1,7 @@
 //! Token counts per disclosure level (L1 listing entry, L2 SKILL.md, L3 resources) with tiktoken
 //! encodings, counted on worker threads and remembered on disk by content hash.
 
+mod bpe;
 mod cache;
 
 pub use cache::{ContentHash, TokenCache, default_path as default_cache_path};
@@ -12,8 +13,8 @@ use serde::Serialize;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use tiktoken_rs::CoreBPE;
 
 #[derive(Debug, thiserror::Error)]
 pub enum TokenError {
@@ -56,17 +57,30 @@ impl Encoding {
         }
     }
 
-    /// The encoder, built on first use (about a quarter of a second) and shared afterwards.
-    fn bpe(self) -> &'static CoreBPE {
-        match self {
-            Encoding::O200kBase => tiktoken_rs::o200k_base_singleton(),
-            Encoding::Cl100kBase => tiktoken_rs::cl100k_base_singleton(),
-        }
+    /// The counter, built on first use (15 ms or so) and shared afterwards. `None`
+    /// only if the split pattern did not compile, which the tests rule out.
+    fn counter(self) -> Option<&'static bpe::Counter> {
+        static O200K_BASE: OnceLock<Option<bpe::Counter>> = OnceLock::new();
+        static CL100K_BASE: OnceLock<Option<bpe::Counter>> = OnceLock::new();
+        let (cell, vocabulary, pattern) = match self {
+            Encoding::O200kBase => (
+                &O200K_BASE,
+                bpe::O200K_BASE_VOCABULARY,
+                bpe::O200K_BASE_PATTERN,
+            ),
+            Encoding::Cl100kBase => (
+                &CL100K_BASE,
+                bpe::CL100K_BASE_VOCABULARY,
+                bpe::CL100K_BASE_PATTERN,
+            ),
+        };
+        cell.get_or_init(|| bpe::Counter::new(vocabulary, pattern).ok())
+            .as_ref()
     }
 
-    /// Builds the encoder now, so a later count does not wait for it. Call it on a worker.
+    /// Builds the counter now, so a later count does not wait for it. Call it on a worker.
     pub fn warm(self) {
-        self.bpe();
+        self.counter();
     }
 }
 
@@ -87,7 +101,7 @@ impl FromStr for Encoding {
     }
 }
 
-/// Whitespace runs this long make the tokenizer's regex give up (it fails from about a million
+/// Whitespace runs this long make the tokenizer's pattern give up (it fails from about a million
 /// characters, as Python tiktoken does); such text is counted in pieces instead.
 const LONG_WHITESPACE: usize = 500_000;
 /// The size of the pieces a long whitespace run is cut into.
@@ -96,17 +110,34 @@ const WHITESPACE_PIECE: usize = 100_000;
 /// The number of tokens in `text`, special-token text counted as ordinary text. Equals Python
 /// tiktoken's `len(encoding.encode_ordinary(text))` wherever that succeeds.
 pub fn count(enc: Encoding, text: &str) -> usize {
-    let bpe = enc.bpe();
-    if !has_long_whitespace(text) {
-        let direct =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| bpe.encode_ordinary(text)));
-        if let Ok(tokens) = direct {
-            return tokens.len();
-        }
+    let Some(counter) = enc.counter() else {
+        // Not reached (see `Encoding::counter`); the usual four bytes a token beats a crash.
+        return text.len().div_ceil(4);
+    };
+    if !has_long_whitespace(text)
+        && let Ok(n) = counter.count(text)
+    {
+        return n;
     }
     split_long_whitespace(text)
-        .map(|piece| bpe.encode_ordinary(piece).len())
+        .map(|piece| count_in_halves(counter, piece))
         .sum()
+}
+
+/// Counts `text`, cut in two at a character boundary (and so on) wherever the pattern gives up.
+fn count_in_halves(counter: &bpe::Counter, text: &str) -> usize {
+    if let Ok(n) = counter.count(text) {
+        return n;
+    }
+    let mut mid = text.len() / 2;
+    while !text.is_char_boundary(mid) {
+        mid += 1;
+    }
+    if mid == 0 || mid == text.len() {
+        return 1; // one character
+    }
+    let (a, b) = text.split_at(mid);
+    count_in_halves(counter, a) + count_in_halves(counter, b)
 }
 
 fn has_long_whitespace(text: &str) -> bool {
