@@ -451,3 +451,25 @@ fn mouse_click_selects_a_row_and_the_wheel_scrolls() {
         .handle(mouse(MouseEventKind::Down(MouseButton::Left), x, 0));
     assert_eq!(h.app.screen, skillscope::tui::action::Screen::Budget);
 }
+
+#[test]
+fn every_screen_draws_at_tiny_sizes_without_panicking() {
+    let t = tempfile::tempdir().unwrap();
+    fixture(t.path());
+    let mut h = harness(&[t.path()], 80, 24);
+    for (w, hgt) in [(1, 1), (10, 3), (20, 5), (40, 10), (79, 23), (200, 60)] {
+        h.app.resize(w, hgt);
+        for screen in ['1', '2', '3', '4', '5'] {
+            if h.app.screen == skillscope::tui::action::Screen::Test {
+                h.key(KeyCode::Tab);
+            }
+            h.key(KeyCode::Char(screen));
+            let _ = h.screen();
+        }
+        h.key(KeyCode::Char('1')).key(KeyCode::Enter);
+        let _ = h.screen();
+        h.key(KeyCode::Esc).key(KeyCode::Char('?'));
+        let _ = h.screen();
+        h.key(KeyCode::Esc);
+    }
+}

@@ -8,6 +8,7 @@ use crate::core::probe::ProbeReport;
 use crate::core::rules::Profile;
 use crate::core::skill::Level;
 use crate::core::tokens::ResourceTokens;
+use crate::core::watch::Watch;
 use crate::core::{Diagnostic, Library};
 use ratatui::crossterm::event as ct;
 use std::path::PathBuf;
@@ -72,6 +73,8 @@ pub enum JobEvent {
     },
     /// The agents' settings files, read (again).
     Switches(Result<(Box<AgentSwitches>, Vec<Diagnostic>), String>),
+    /// The file watcher is running (or could not start).
+    Watching(Result<Box<Watch>, String>),
     /// The file watcher could not start or lost track of something.
     WatchProblem(String),
 }

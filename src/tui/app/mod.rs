@@ -3,7 +3,10 @@
 
 pub mod checks;
 pub mod detail;
+mod input;
 pub mod list;
+mod results;
+mod toggle;
 
 use crate::cli::LibraryArgs;
 use crate::core::Library;
@@ -19,18 +22,15 @@ use crate::core::state::{self, EnableState};
 use crate::core::tokens::ResourceTokens;
 use crate::core::watch::{self, Change, Watch};
 use crate::tui::action::{Action, Screen};
+use crate::tui::event::Preview;
 use crate::tui::event::{Event, JobEvent};
-use crate::tui::event::{LevelCounts, Preview};
-use crate::tui::keymap::{self, Context};
+use crate::tui::keymap::Context;
 use crate::tui::theme::Theme;
 use crate::tui::{jobs, view};
 use detail::Detail;
 use list::SkillList;
-use ratatui::crossterm::event::{
-    Event as Input, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent,
-    MouseEventKind,
-};
-use ratatui::layout::{Position, Rect};
+use ratatui::crossterm::event::Event as Input;
+use ratatui::layout::Rect;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::mpsc::Sender;
@@ -216,6 +216,7 @@ pub struct App {
     /// A library has arrived (the first scan is done).
     pub loaded: bool,
     want_watch: bool,
+    watch_started: bool,
     home: Option<PathBuf>,
     /// A change arrived while a rescan ran: scan again when it ends.
     pub rescan_again: bool,
@@ -294,6 +295,7 @@ impl App {
             rescan_again: false,
             loaded: false,
             want_watch: opts.watch,
+            watch_started: false,
             home: None,
             tx,
             watch: None,
@@ -339,7 +341,7 @@ impl App {
         self.start_counting(vec![Level::L1, Level::L2, Level::L3]);
         self.request_preview();
         self.loaded = true;
-        if self.want_watch && self.watch.is_none() {
+        if self.want_watch && !self.watch_started {
             self.start_watch();
         }
     }
@@ -401,69 +403,30 @@ impl App {
         self.preview.is_some() && !self.preview_running && !self.preview_dirty
     }
 
-    fn on_counted(&mut self, counts: LevelCounts) {
-        let widen = |v: &Option<u32>| v.map(u64::from);
-        match counts {
-            LevelCounts::L1(v) => {
-                for (c, n) in self.costs.iter_mut().zip(&v) {
-                    c.l1 = widen(n);
-                }
-                self.levels_done[0] = true;
-            }
-            LevelCounts::L2(v) => {
-                for (c, n) in self.costs.iter_mut().zip(&v) {
-                    c.l2 = widen(n);
-                }
-                self.levels_done[1] = true;
-            }
-            LevelCounts::L3 { resources, schemas } => {
-                for ((c, r), schema) in self.costs.iter_mut().zip(&resources).zip(&schemas) {
-                    c.l3 = Some(u64::from(crate::core::tokens::l3_total(r)));
-                    // A probe of this session is newer than the remembered one.
-                    if c.schema.is_none() {
-                        c.schema = schema.map(u64::from);
-                    }
-                }
-                self.resource_tokens = resources;
-                self.levels_done[2] = true;
-            }
-        }
-        if self.levels_done.iter().all(|d| *d) {
-            self.counting = None;
-            if !self.checked {
-                self.run_checks(true);
-            }
-        }
-        if self.list.sort == list::Sort::Cost {
-            self.list.refresh(&self.lib, &self.costs, &self.diag_counts);
-            self.after_move();
-        }
-    }
-
     /// The diagnostics shown for a skill (by library index).
     pub fn diagnostics(&self, skill: usize) -> &[Diagnostic] {
         self.diags.get(skill).map_or(&[], Vec::as_slice)
     }
 
+    /// Starts the file watcher on a worker: adding a watch for every folder of a big library
+    /// takes a while, and the keys must not wait for it.
     fn start_watch(&mut self) {
+        self.watch_started = true;
         let tx = self.tx.clone();
         let roots: Vec<PathBuf> = self.lib.roots.iter().map(|r| r.path.clone()).collect();
-        let res = watch::watch(&roots, Duration::from_millis(250), move |change| {
-            let ev = match change {
-                Change::Paths(p) => Event::FsChanged(p),
-                Change::Lost(e) => Event::Job(JobEvent::WatchProblem(e)),
-            };
-            let _ = tx.send(ev);
+        std::thread::spawn(move || {
+            let events = tx.clone();
+            let res = watch::watch(&roots, Duration::from_millis(250), move |change| {
+                let ev = match change {
+                    Change::Paths(p) => Event::FsChanged(p),
+                    Change::Lost(e) => Event::Job(JobEvent::WatchProblem(e)),
+                };
+                let _ = events.send(ev);
+            });
+            let _ = tx.send(Event::Job(JobEvent::Watching(
+                res.map(Box::new).map_err(|e| e.to_string()),
+            )));
         });
-        match res {
-            Ok(w) => {
-                if let Some(p) = w.problems.first() {
-                    self.set_status(format!("not watching every folder: {p}"), true);
-                }
-                self.watch = Some(w);
-            }
-            Err(e) => self.set_status(e.to_string(), true),
-        }
     }
 
     pub fn is_watching(&self) -> bool {
@@ -549,118 +512,6 @@ impl App {
         self.after_move();
     }
 
-    fn on_job(&mut self, job: JobEvent) {
-        match job {
-            JobEvent::Rescanned(lib) => {
-                self.rescanning = false;
-                self.set_library(*lib);
-                if std::mem::take(&mut self.rescan_again) {
-                    self.request_rescan();
-                }
-            }
-            JobEvent::Checked {
-                generation,
-                profile,
-                body,
-                diagnostics,
-            } => {
-                // A frontmatter-only result never replaces a complete one.
-                if generation != self.generation
-                    || profile != self.profile
-                    || (self.checked && !body)
-                {
-                    return;
-                }
-                self.diag_counts = diagnostics.iter().map(Counts::of).collect();
-                self.diags = diagnostics;
-                self.checked = body;
-                if self.list.sort == list::Sort::Diagnostics {
-                    self.list.refresh(&self.lib, &self.costs, &self.diag_counts);
-                    self.after_move();
-                }
-            }
-            JobEvent::Counted { generation, counts } => {
-                if generation == self.generation {
-                    self.on_counted(counts);
-                }
-            }
-            JobEvent::CountProgress {
-                generation,
-                level,
-                done,
-                total,
-            } => {
-                if generation == self.generation && !self.levels_done.iter().all(|d| *d) {
-                    self.counting = Some(Counting { level, done, total });
-                }
-            }
-            JobEvent::Previewed { request, preview } => {
-                self.preview_running = false;
-                if request == self.preview_request {
-                    self.preview = Some(*preview);
-                }
-                if std::mem::take(&mut self.preview_dirty) {
-                    self.request_preview();
-                }
-            }
-            JobEvent::Indexed { generation, index } => {
-                if generation == self.generation {
-                    self.index = Some(index);
-                    self.run_matchers();
-                }
-            }
-            JobEvent::Probed {
-                generation,
-                report,
-                schema_tokens,
-            } => {
-                if generation != self.generation {
-                    return;
-                }
-                if let Some(i) = self.lib.skills.iter().position(|s| s.dir == report.dir)
-                    && let Some(c) = self.costs.get_mut(i)
-                {
-                    c.schema = schema_tokens;
-                }
-                if let Some(run) = &mut self.checks.run {
-                    run.done += 1;
-                }
-                self.checks.reports.insert(report.dir.clone(), *report);
-            }
-            JobEvent::ProbesDone { generation } => {
-                if generation != self.generation {
-                    return;
-                }
-                let failed = self
-                    .checks
-                    .rows
-                    .iter()
-                    .filter_map(|i| self.checks.report_for(&self.lib, *i))
-                    .filter(|r| r.probe_failed())
-                    .count();
-                self.checks.run = None;
-                let n = self.checks.rows.len();
-                self.set_status(
-                    format!("probed {n} executable skills: {failed} failed"),
-                    failed > 0,
-                );
-            }
-            JobEvent::Switches(result) => match result {
-                Ok((switches, diags)) => {
-                    if let Some(d) = diags.first() {
-                        self.set_status(d.message.clone(), true);
-                    }
-                    self.switches = Some(Arc::new(*switches));
-                }
-                Err(e) => self.set_status(e, true),
-            },
-            JobEvent::WatchProblem(e) => {
-                self.set_status(format!("file watcher: {e}"), true);
-                self.request_rescan();
-            }
-        }
-    }
-
     pub fn request_rescan(&mut self) {
         if self.rescanning {
             self.rescan_again = true;
@@ -668,38 +519,6 @@ impl App {
         }
         self.rescanning = true;
         jobs::rescan(self.args.clone(), self.tx.clone());
-    }
-
-    fn on_key(&mut self, key: KeyEvent) {
-        if key.kind == KeyEventKind::Release {
-            return;
-        }
-        let contexts = self.contexts();
-        match keymap::lookup(&contexts, &key) {
-            Some(action) => self.apply(action),
-            None => {
-                if let KeyCode::Char(c) = key.code
-                    && (key.modifiers - KeyModifiers::SHIFT).is_empty()
-                {
-                    self.type_char(c);
-                }
-            }
-        }
-    }
-
-    fn type_char(&mut self, c: char) {
-        match (self.screen, self.mode) {
-            (Screen::Skills, Mode::Filter) => {
-                self.list.filter.push(c);
-                self.refilter();
-            }
-            (Screen::Test, _) => {
-                self.test.message.push(c);
-                self.test.scroll = 0;
-                self.run_matchers();
-            }
-            _ => {}
-        }
     }
 
     /// Runs every matcher on the test box's message; only skills an agent would consider (and
@@ -948,181 +767,5 @@ impl App {
             self.detail_scroll = 0;
         }
         self.detail = Some(d);
-    }
-
-    /// Reads skillscope's own state file; a bad one is kept aside by the state module and
-    /// reported here.
-    fn load_state(&mut self, path: Option<PathBuf>) {
-        match path {
-            Some(path) => {
-                let (st, diags) = EnableState::load(&path);
-                if let Some(d) = diags.first() {
-                    self.set_status(d.message.clone(), true);
-                }
-                self.state = Some(st);
-            }
-            None => self.set_status(
-                "no configuration folder on this system: toggles are not saved (set SKILLSCOPE_CONFIG_DIR)",
-                true,
-            ),
-        }
-    }
-
-    /// Switches the selected skill in skillscope's own state and saves at once.
-    fn toggle_selected(&mut self) {
-        let Some(i) = self.list.selected_skill() else {
-            return;
-        };
-        let Some(skill) = self.lib.skills.get(i) else {
-            return;
-        };
-        let on = !self.enabled.get(i).copied().unwrap_or(false);
-        let name = skill.name.clone();
-        let word = if on { "on" } else { "off" };
-        let saved = match &mut self.state {
-            Some(st) => {
-                st.set(skill, on);
-                st.save().map_err(|e| e.to_string())
-            }
-            None => Err("no configuration folder: not saved".to_string()),
-        };
-        if let Some(e) = self.enabled.get_mut(i) {
-            *e = on;
-        }
-        self.run_matchers();
-        self.request_preview();
-        match saved {
-            Ok(()) => self.set_status(format!("{name} switched {word}"), false),
-            Err(e) => self.set_status(
-                format!("{name} switched {word} for this session only: {e}"),
-                true,
-            ),
-        }
-    }
-
-    /// Prepares the write-through of the selected skill to every agent that reads its folder:
-    /// off when any of them loads it now, else on. Nothing is written before the user says yes.
-    fn plan_agent_toggle(&mut self, scope: SwitchScope, on: Option<bool>) {
-        let Some(i) = self.list.selected_skill() else {
-            return;
-        };
-        let Some(switches) = self.switches.clone() else {
-            self.set_status("the agents' settings are still being read", true);
-            return;
-        };
-        let skill = &self.lib.skills[i];
-        let on = on.unwrap_or_else(|| !switches.badges(skill).iter().any(|b| b.loads()));
-        let plans: Vec<(Agent, Result<TogglePlan, String>)> = switches
-            .plan_readers(skill, scope, on)
-            .into_iter()
-            .map(|(a, p)| (a, p.map_err(|e| e.to_string())))
-            .collect();
-        if plans.is_empty() {
-            let dir = skill.dir.display().to_string();
-            self.set_status(
-                format!("no agent with per-skill switches reads {dir}"),
-                true,
-            );
-            return;
-        }
-        self.confirm = Some(Confirm {
-            skill: i,
-            on,
-            scope,
-            plans,
-            scroll: 0,
-        });
-    }
-
-    /// Writes every planned change (each file atomically, with a backup), then reads the
-    /// agents' settings again.
-    fn apply_agent_toggle(&mut self) {
-        let Some(c) = self.confirm.take() else {
-            return;
-        };
-        let mut written = Vec::new();
-        let mut failed = Vec::new();
-        for (agent, plan) in &c.plans {
-            let Ok(plan) = plan else {
-                continue;
-            };
-            if plan.changes_nothing() {
-                continue;
-            }
-            match agents::apply(plan) {
-                Ok(a) if a.written => written.push(agent.as_str()),
-                Ok(_) => {}
-                Err(e) => failed.push(e.to_string()),
-            }
-        }
-        let name = self
-            .lib
-            .skills
-            .get(c.skill)
-            .map_or("", |s| s.name.as_str())
-            .to_string();
-        let word = if c.on { "on" } else { "off" };
-        if let Some(e) = failed.first() {
-            self.set_status(e.clone(), true);
-        } else if written.is_empty() {
-            self.set_status(format!("{name}: nothing to change"), false);
-        } else {
-            self.set_status(
-                format!(
-                    "{name} switched {word} for {} (backups kept)",
-                    written.join(", ")
-                ),
-                false,
-            );
-        }
-        jobs::load_switches(self.home.clone(), self.tx.clone());
-    }
-
-    fn on_mouse(&mut self, m: MouseEvent) {
-        let areas = view::layout(self.size, self);
-        let at = Position::new(m.column, m.row);
-        match m.kind {
-            MouseEventKind::Down(MouseButton::Left) => {
-                if let Some(s) = view::header::tab_at(areas.header, at) {
-                    self.show(s);
-                    return;
-                }
-                if self.screen == Screen::Skills
-                    && let Some(list) = areas.list
-                    && list.contains(at)
-                {
-                    let row = self.list.offset + usize::from(at.y - list.y);
-                    if row < self.list.rows.len() {
-                        self.list.select(row);
-                        if self.mode == Mode::Detail && areas.detail.is_some() {
-                            self.mode = Mode::List;
-                        }
-                        self.after_move();
-                    }
-                } else if let Some(d) = areas.detail
-                    && d.contains(at)
-                    && self.screen == Screen::Skills
-                {
-                    self.mode = Mode::Detail;
-                }
-            }
-            MouseEventKind::ScrollDown | MouseEventKind::ScrollUp => {
-                let delta: isize = if m.kind == MouseEventKind::ScrollDown {
-                    3
-                } else {
-                    -3
-                };
-                let over_detail = areas.detail.is_some_and(|d| d.contains(at));
-                if self.screen == Screen::Skills && !over_detail && self.mode != Mode::Detail {
-                    self.list.scroll_by(delta, areas.list_rows());
-                    self.after_move();
-                } else if self.screen == Screen::Skills && over_detail {
-                    self.detail_scroll = self.detail_scroll.saturating_add_signed(delta as i16);
-                } else {
-                    self.scroll(delta);
-                }
-            }
-            _ => {}
-        }
     }
 }

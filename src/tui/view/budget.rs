@@ -92,8 +92,9 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     })
     .collect();
     let title = format!(
-        " Budget · {} enabled skills (shadowed copies left out) ",
-        thousands(l1.skills as u64)
+        " Budget · {} enabled skills (shadowed copies left out) · L1 as {} entries ",
+        thousands(l1.skills as u64),
+        crate::tui::app::FORMATS[app.prompt.format].as_str()
     );
     frame.render_widget(
         BarChart::default()

@@ -26,11 +26,13 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         (n, _) => thousands(n),
     };
     let summary = if app.loaded {
+        // L1 is the listing entry, so it depends on the format chosen in the prompt preview.
         format!(
-            "{}/{} enabled · L1 {} tok ",
+            "{}/{} enabled · L1 {} tok ({}) ",
             app.enabled_count(),
             lib.skills.len(),
-            l1_text
+            l1_text,
+            crate::tui::app::FORMATS[app.prompt.format].as_str()
         )
     } else {
         "… ".to_string()
