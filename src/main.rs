@@ -6,6 +6,8 @@ fn main() {
     let code = match cli.command {
         Some(command) => match cli::run(command) {
             Ok(code) => code,
+            // A reader that stops early (`| head`) is not an error.
+            Err(e) if is_broken_pipe(&e) => 0,
             Err(e) => {
                 eprintln!("skillscope: {e:#}");
                 2
@@ -20,4 +22,11 @@ fn main() {
         },
     };
     std::process::exit(code);
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }

@@ -343,7 +343,51 @@ fn yaml_fix_hint(msg: &str) -> &'static str {
     }
 }
 
+/// Deepest flow nesting (`[` / `{`) a frontmatter may have; real ones stay under five. The YAML
+/// parser's time grows with the square of the depth before it gives up, so deeper text is refused
+/// before it is parsed.
+const MAX_FLOW_DEPTH: usize = 64;
+
+/// The line of the first bracket past `MAX_FLOW_DEPTH`, outside quotes and comments.
+fn too_deep(yaml: &str) -> Option<u32> {
+    let mut depth = 0usize;
+    for (i, line) in yaml.lines().enumerate() {
+        let mut quote: Option<char> = None;
+        for c in line.chars() {
+            match (quote, c) {
+                (Some(q), c) if c == q => quote = None,
+                (Some(_), _) => {}
+                (None, '"' | '\'') => quote = Some(c),
+                (None, '#') => break,
+                (None, '[' | '{') => {
+                    depth += 1;
+                    if depth > MAX_FLOW_DEPTH {
+                        return Some(i as u32);
+                    }
+                }
+                (None, ']' | '}') => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+    }
+    None
+}
+
 fn parse_yaml(yaml: &str, first_line: u32, fm: &mut Frontmatter, diags: &mut Vec<Diagnostic>) {
+    if let Some(line) = too_deep(yaml) {
+        diags.push(
+            Diagnostic::new(
+                "yaml-invalid",
+                Severity::Error,
+                format!(
+                    "invalid YAML in frontmatter: brackets nested more than {MAX_FLOW_DEPTH} deep; quote the value or write it in block style"
+                ),
+            )
+            .at(first_line + line, 1),
+        );
+        salvage(yaml, first_line, fm);
+        return;
+    }
     let value: serde_yaml::Value = match serde_yaml::from_str(yaml) {
         Ok(v) => v,
         Err(e) => {
@@ -391,7 +435,7 @@ fn parse_yaml(yaml: &str, first_line: u32, fm: &mut Frontmatter, diags: &mut Vec
     for (k, v) in map {
         let key = match k {
             serde_yaml::Value::String(s) => s,
-            other => scalar_text(&other).unwrap_or_else(|| format!("{other:?}")),
+            other => scalar_text(&other).unwrap_or_else(|| compact(&to_json(other))),
         };
         let line = lines
             .iter()
@@ -445,7 +489,7 @@ fn to_json(v: serde_yaml::Value) -> Value {
         serde_yaml::Value::Mapping(m) => Value::Object(
             m.into_iter()
                 .map(|(k, v)| {
-                    let key = scalar_text(&k).unwrap_or_else(|| format!("{k:?}"));
+                    let key = scalar_text(&k).unwrap_or_else(|| compact(&to_json(k)));
                     (key, to_json(v))
                 })
                 .collect(),
@@ -737,6 +781,26 @@ mod tests {
         assert_eq!(rules(&p), vec!["frontmatter-not-mapping"]);
         let p = parse(b"---\nname: [a]\ndescription: b\nmetadata: x\n---\n", true);
         assert_eq!(rules(&p), vec!["field-type", "field-type"]);
+    }
+
+    #[test]
+    fn deep_brackets_are_refused_before_parsing() {
+        let text = format!("---\nname: a\ndescription: {}\n---\n", "[".repeat(100_000));
+        let p = parse(text.as_bytes(), true);
+        assert_eq!(rules(&p), vec!["yaml-invalid"]);
+        assert!(p.diagnostics[0].message.contains("nested"));
+        assert_eq!(p.frontmatter.name.as_deref(), Some("a"));
+        let ok = parse(
+            b"---\nname: a\ndescription: \"[[[\"\nmetadata: {a: [1, {b: 2}]}\n---\n",
+            true,
+        );
+        assert!(ok.frontmatter.parsed);
+    }
+
+    #[test]
+    fn non_string_keys_read_as_text() {
+        let p = parse(b"---\n? [a, b]\n: x\n---\n", true);
+        assert_eq!(p.frontmatter.fields[0].key, "[\"a\",\"b\"]");
     }
 
     #[test]

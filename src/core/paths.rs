@@ -1,6 +1,7 @@
 //! skillscope's own folders: the cache (token counts, unpacked demo) and the config (state).
 
-use std::path::PathBuf;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 
 /// `$SKILLSCOPE_CACHE_DIR`, else `<cache_dir>/skillscope`.
 pub fn cache_root() -> PathBuf {
@@ -16,4 +17,83 @@ pub fn config_root() -> PathBuf {
         .map(PathBuf::from)
         .or_else(|| dirs::config_dir().map(|d| d.join("skillscope")))
         .unwrap_or_else(|| std::env::temp_dir().join("skillscope-config"))
+}
+
+/// Replaces `path` with `bytes` in one rename, so a reader sees the old file or the new one and
+/// never half of each. A symlink is written through: its target is replaced, the link stays. The new file gets `perms` (else the old file's, else the usual default).
+pub fn write_atomic(
+    path: &Path,
+    bytes: &[u8],
+    perms: Option<std::fs::Permissions>,
+) -> std::io::Result<()> {
+    // Write through a symlink (a dotfile managed elsewhere) rather than replacing the link.
+    let resolved;
+    let path = match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => {
+            resolved = std::fs::canonicalize(path)?;
+            resolved.as_path()
+        }
+        _ => path,
+    };
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&dir)?;
+    let perms = match perms {
+        Some(p) => Some(p),
+        None => std::fs::metadata(path).ok().map(|m| m.permissions()),
+    };
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".skillscope-")
+        .suffix(".tmp")
+        .tempfile_in(&dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    match perms {
+        Some(p) => tmp.as_file().set_permissions(p)?,
+        None => set_default_permissions(tmp.as_file())?,
+    }
+    tmp.persist(path).map_err(|e| e.error)?;
+    // Make the rename itself durable; not every platform can open a folder, so this is best effort.
+    if let Ok(d) = std::fs::File::open(&dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// Temporary files are created private (0600); a new settings file should look like one the
+/// user's editor would create.
+#[cfg(unix)]
+fn set_default_permissions(f: &std::fs::File) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    f.set_permissions(std::fs::Permissions::from_mode(0o644))
+}
+
+#[cfg(not(unix))]
+fn set_default_permissions(_f: &std::fs::File) -> std::io::Result<()> {
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_symlink_is_written_through() {
+        let t = tempfile::tempdir().unwrap();
+        let real = t.path().join("dotfiles/state.json");
+        std::fs::create_dir_all(real.parent().unwrap()).unwrap();
+        std::fs::write(&real, "old").unwrap();
+        let link = t.path().join("state.json");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        write_atomic(&link, b"new", None).unwrap();
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(std::fs::read_to_string(&real).unwrap(), "new");
+    }
 }

@@ -290,7 +290,9 @@ pub fn read_head(path: &Path) -> std::io::Result<(Vec<u8>, u64, u128, bool)> {
             .take((want - buf.len()) as u64)
             .read_to_end(&mut buf)?;
         let complete = buf.len() as u64 >= len || got == 0;
-        if complete || frontmatter::frontmatter_end(&buf).is_some() || want >= HEAD_CAP {
+        // A read may stop inside a line (`----x` cut after `---`): judge only whole lines.
+        let whole = buf.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        if complete || frontmatter::frontmatter_end(&buf[..whole]).is_some() || want >= HEAD_CAP {
             return Ok((buf, len, mtime, complete));
         }
         want = (want * 4).min(HEAD_CAP);

@@ -5,7 +5,6 @@ use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::skill::Skill;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Overrides the folder holding `state.json` (tests, portable setups).
@@ -94,7 +93,8 @@ impl EnableState {
     }
 
     /// Reads the state at `path`. A missing file is an empty state; a file that does not parse is
-    /// renamed to `state.json.corrupt-<timestamp>` and reported, and the state starts empty.
+    /// reported and the state starts empty (the next save keeps it aside as
+    /// `state.json.corrupt-<timestamp>`).
     pub fn load(path: &Path) -> (EnableState, Vec<Diagnostic>) {
         let mut state = EnableState::empty(path);
         let mut diags = Vec::new();
@@ -124,26 +124,18 @@ impl EnableState {
                 state.file.version = state.file.version.max(FORMAT_VERSION);
             }
             Err(e) => {
-                let at = format!("line {}, column {}", e.line(), e.column());
-                match keep_aside(path) {
-                    Ok(kept) => diags.push(
-                        warning(
-                            path,
-                            &format!(
-                                "does not parse ({e}); kept it as {} and started from defaults",
-                                kept.display()
-                            ),
-                        )
-                        .at(e.line() as u32, e.column() as u32),
-                    ),
-                    Err(io) => {
-                        let reason = format!(
-                            "does not parse at {at} and could not be moved aside ({io}); nothing is saved until it is fixed"
-                        );
-                        diags.push(warning(path, &reason));
-                        state.blocked = Some(reason);
-                    }
-                }
+                // Reading never moves the user's file: only a save, an explicit action, keeps it
+                // aside before writing a fresh one.
+                diags.push(
+                    warning(
+                        path,
+                        &format!(
+                            "does not parse ({e}); skills use their defaults, and the file will be kept aside as {}.corrupt-<time> when a change is saved",
+                            path.file_name().unwrap_or_default().to_string_lossy()
+                        ),
+                    )
+                    .at(e.line() as u32, e.column() as u32),
+                );
             }
         }
         (state, diags)
@@ -242,9 +234,11 @@ impl EnableState {
         }
         let mut text = serde_json::to_string_pretty(&file)?;
         text.push('\n');
-        write_atomic(&self.path, text.as_bytes(), None).map_err(|source| StateError::Write {
-            path: self.path.clone(),
-            source,
+        crate::core::paths::write_atomic(&self.path, text.as_bytes(), None).map_err(|source| {
+            StateError::Write {
+                path: self.path.clone(),
+                source,
+            }
         })?;
         self.file = file;
         self.pending.clear();
@@ -329,53 +323,6 @@ fn utc_stamp(t: std::time::SystemTime) -> String {
     )
 }
 
-/// Replaces `path` with `bytes` in one rename, so a reader sees the old file or the new one and
-/// never half of each. The new file gets `perms` (else the old file's, else the usual default).
-pub(crate) fn write_atomic(
-    path: &Path,
-    bytes: &[u8],
-    perms: Option<std::fs::Permissions>,
-) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    std::fs::create_dir_all(&dir)?;
-    let perms = match perms {
-        Some(p) => Some(p),
-        None => std::fs::metadata(path).ok().map(|m| m.permissions()),
-    };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".skillscope-")
-        .suffix(".tmp")
-        .tempfile_in(&dir)?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    match perms {
-        Some(p) => tmp.as_file().set_permissions(p)?,
-        None => set_default_permissions(tmp.as_file())?,
-    }
-    tmp.persist(path).map_err(|e| e.error)?;
-    // Make the rename itself durable; not every platform can open a folder, so this is best effort.
-    if let Ok(d) = std::fs::File::open(&dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
-}
-
-/// Temporary files are created private (0600); a new settings file should look like one the
-/// user's editor would create.
-#[cfg(unix)]
-fn set_default_permissions(f: &std::fs::File) -> std::io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    f.set_permissions(std::fs::Permissions::from_mode(0o644))
-}
-
-#[cfg(not(unix))]
-fn set_default_permissions(_f: &std::fs::File) -> std::io::Result<()> {
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -448,36 +395,44 @@ mod tests {
         assert_eq!(diags.len(), 1);
         assert_eq!(diags[0].severity, Severity::Warning);
         assert!(
-            diags[0].message.contains("kept it as"),
+            diags[0].message.contains("when a change is saved"),
             "{}",
             diags[0].message
         );
-        assert!(
-            !path.exists(),
-            "the corrupt file was moved, not left to be overwritten"
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            garbage,
+            "reading never moves or changes the file"
         );
-        let kept: Vec<_> = std::fs::read_dir(t.path())
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.to_string_lossy().contains("state.json.corrupt-"))
-            .collect();
-        assert_eq!(kept.len(), 1);
-        assert_eq!(std::fs::read(&kept[0]).unwrap(), garbage);
-        // The fresh state saves normally and leaves the kept copy alone.
+        let kept = |dir: &Path| -> Vec<PathBuf> {
+            std::fs::read_dir(dir)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.to_string_lossy().contains("state.json.corrupt-"))
+                .collect()
+        };
+        assert!(kept(t.path()).is_empty());
+        // The first save keeps the corrupt file aside, then writes the fresh state.
         state.set(&plain(&t.path().join("pdf")), false);
         state.save().unwrap();
-        assert_eq!(std::fs::read(&kept[0]).unwrap(), garbage);
-        assert!(path.exists());
+        let aside = kept(t.path());
+        assert_eq!(aside.len(), 1);
+        assert_eq!(std::fs::read(&aside[0]).unwrap(), garbage);
+        assert!(
+            serde_json::from_slice::<serde_json::Value>(&std::fs::read(&path).unwrap()).is_ok()
+        );
     }
 
     #[test]
     fn a_second_corruption_in_the_same_second_gets_its_own_name() {
         let t = tempfile::tempdir().unwrap();
         let path = t.path().join("state.json");
-        std::fs::write(&path, "not json").unwrap();
-        EnableState::load(&path);
-        std::fs::write(&path, "still not json").unwrap();
-        EnableState::load(&path);
+        for garbage in ["not json", "still not json"] {
+            std::fs::write(&path, garbage).unwrap();
+            let mut state = EnableState::load(&path).0;
+            state.set(&plain(&t.path().join("pdf")), false);
+            state.save().unwrap();
+        }
         let kept = std::fs::read_dir(t.path())
             .unwrap()
             .filter(|e| {

@@ -5,9 +5,9 @@
 use super::jsonc::{self, Edit};
 use super::show_path;
 use super::{AgentState, AgentSwitches, Effective, SwitchScope, claude, codex, opencode, readers};
+use crate::core::paths::write_atomic;
 use crate::core::skill::Skill;
 use crate::core::source::Agent;
-use crate::core::state::write_atomic;
 use serde::Serialize;
 use serde_json::Value;
 use std::path::{Path, PathBuf};

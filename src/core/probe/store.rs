@@ -5,7 +5,6 @@ use super::ProbeReport;
 use crate::core::skill::Skill;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
@@ -82,11 +81,8 @@ impl ProbeStore {
         let Some(path) = &self.path else {
             return Ok(());
         };
-        let dir = path.parent().unwrap_or(Path::new("."));
-        std::fs::create_dir_all(dir)?;
-        let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-        tmp.write_all(&serde_json::to_vec_pretty(&self.records).map_err(std::io::Error::other)?)?;
-        tmp.persist(path).map_err(|e| e.error)?;
+        let bytes = serde_json::to_vec_pretty(&self.records).map_err(std::io::Error::other)?;
+        crate::core::paths::write_atomic(path, &bytes, None)?;
         Ok(())
     }
 }

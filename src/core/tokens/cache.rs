@@ -3,7 +3,6 @@
 
 use super::{Encoding, TokenError};
 use std::collections::HashMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
@@ -184,16 +183,11 @@ impl TokenCache {
             e.dirty = false;
             encode(&e)
         };
-        let dir = path.parent().unwrap_or(Path::new("."));
         let fail = |source: std::io::Error| TokenError::CacheWrite {
             path: path.clone(),
             source,
         };
-        std::fs::create_dir_all(dir).map_err(fail)?;
-        let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
-        tmp.write_all(&bytes).map_err(fail)?;
-        tmp.as_file().sync_all().map_err(fail)?;
-        tmp.persist(path).map_err(|e| fail(e.error))?;
+        crate::core::paths::write_atomic(path, &bytes, None).map_err(fail)?;
         Ok(())
     }
 }
