@@ -33,7 +33,7 @@ fn space_saves_the_choice_in_the_state_file_at_once() {
 }
 
 #[test]
-fn a_corrupt_state_file_is_reported_and_kept_aside() {
+fn a_corrupt_state_file_is_reported_and_left_alone_until_a_save() {
     let t = tempfile::tempdir().unwrap();
     fixture(t.path());
     let dir = tempfile::tempdir().unwrap();
@@ -56,11 +56,11 @@ fn a_corrupt_state_file_is_reported_and_kept_aside() {
         status.text
     );
     assert_eq!(app.enabled_count(), 4, "defaults hold");
-    let kept = std::fs::read_dir(dir.path().join("config"))
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .any(|e| e.file_name().to_string_lossy().contains("corrupt"));
-    assert!(kept, "the bad file is kept aside");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("config/state.json")).unwrap(),
+        "{ not json",
+        "opening the app never moves or changes the user's file"
+    );
 }
 
 #[test]
