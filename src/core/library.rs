@@ -35,6 +35,8 @@ pub struct Resource {
     /// Path relative to the skill folder, with `/` separators.
     pub rel: String,
     pub size: u64,
+    /// Modification time in nanoseconds since the epoch (0 when unknown).
+    pub mtime_ns: u128,
     /// Text files are counted; binary ones are listed with their size only.
     pub text: bool,
 }
@@ -136,6 +138,16 @@ pub fn read_body(skill: &Skill) -> Result<String, LibraryError> {
 /// Every file of the skill folder other than its skill file, in path order. Nested skills (folders
 /// with their own SKILL.md), dot-folders and `node_modules` are not part of it.
 pub fn resources(skill: &Skill) -> Vec<Resource> {
+    let mut out = resource_files(skill);
+    for r in &mut out {
+        r.text = looks_like_text(&r.path);
+    }
+    out
+}
+
+/// [`resources`] without opening any file: `text` is left `false` for callers that decide it
+/// themselves (the token counter knows counted files by their stat).
+pub fn resource_files(skill: &Skill) -> Vec<Resource> {
     let mut out = Vec::new();
     collect(&skill.dir, &skill.dir, &skill.skill_md, &mut out, 0);
     out.sort_by(|a, b| a.rel.cmp(&b.rel));
@@ -172,13 +184,22 @@ fn collect(base: &Path, dir: &Path, skill_md: &Path, out: &mut Vec<Resource>, de
                 .to_string_lossy()
                 .replace('\\', "/");
             out.push(Resource {
-                text: looks_like_text(&path),
+                text: false,
+                mtime_ns: mtime_ns(&meta),
                 path,
                 rel,
                 size: meta.len(),
             });
         }
     }
+}
+
+/// A file's modification time in nanoseconds since the epoch (0 when unknown).
+pub fn mtime_ns(meta: &std::fs::Metadata) -> u128 {
+    meta.modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos())
 }
 
 /// A file is text when its first 8 KiB hold no NUL and decode as UTF-8 (a cut multi-byte

@@ -278,11 +278,7 @@ pub fn read_head(path: &Path) -> std::io::Result<(Vec<u8>, u64, u128, bool)> {
     let mut file = File::open(path)?;
     let meta = file.metadata()?;
     let len = meta.len();
-    let mtime = meta
-        .modified()
-        .ok()
-        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-        .map_or(0, |d| d.as_nanos());
+    let mtime = crate::core::library::mtime_ns(&meta);
     let mut buf = Vec::with_capacity((len as usize).min(HEAD_BYTES));
     let mut want = HEAD_BYTES;
     loop {

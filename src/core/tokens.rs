@@ -281,13 +281,6 @@ pub fn count_file(
     Ok(n)
 }
 
-fn mtime_ns(meta: &std::fs::Metadata) -> u128 {
-    meta.modified()
-        .ok()
-        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-        .map_or(0, |d| d.as_nanos())
-}
-
 /// L1 of every skill: the count of each listing entry (see [`crate::core::listing::entries`]). An
 /// empty text is a skill that is not listed and gets `None`.
 pub fn count_l1(
@@ -344,24 +337,27 @@ pub fn count_l2(
 }
 
 fn count_resource(r: &Resource, enc: Encoding, cache: &TokenCache) -> ResourceTokens {
-    let tokens = if r.text {
-        std::fs::metadata(&r.path)
-            .ok()
-            .and_then(|m| count_file(&r.path, m.len(), mtime_ns(&m), enc, cache).ok())
-    } else {
-        None
+    // A file the cache knows by its stat was text when it was counted: it need not be opened.
+    let known = cache
+        .file_hash(&r.path, r.size, r.mtime_ns)
+        .and_then(|hash| cache.get(&hash, enc));
+    let text = known.is_some() || library::looks_like_text(&r.path);
+    let tokens = match known {
+        Some(n) => Some(n),
+        None if text => count_file(&r.path, r.size, r.mtime_ns, enc, cache).ok(),
+        None => None,
     };
     ResourceTokens {
         rel: r.rel.clone(),
         size: r.size,
-        text: r.text,
+        text,
         tokens,
     }
 }
 
 /// L3 of one skill: every resource, text ones counted.
 pub fn count_skill_l3(skill: &Skill, enc: Encoding, cache: &TokenCache) -> Vec<ResourceTokens> {
-    library::resources(skill)
+    library::resource_files(skill)
         .par_iter()
         .map(|r| count_resource(r, enc, cache))
         .collect()
