@@ -4,6 +4,7 @@ use crate::cli::{LibraryArgs, note_demo};
 use crate::core::listing::{self, Fate, Format, Listing, ListingOptions, Tier};
 use crate::core::tokens::{self, Encoding, ResourceTokens, SkillTokens, TokenCache};
 use crate::core::{Agent, Library, Scope};
+use crate::text::{fit, thousands};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 use std::io::Write;
@@ -341,29 +342,6 @@ fn opt(n: Option<u32>) -> String {
     n.map_or_else(|| "-".to_string(), |n| thousands(u64::from(n)))
 }
 
-/// `12345` → `12,345`.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// At most `width` characters, cut at the end with `…`.
-pub(crate) fn fit(s: &str, width: usize) -> String {
-    if s.chars().count() <= width {
-        return s.to_string();
-    }
-    let mut out: String = s.chars().take(width.saturating_sub(1)).collect();
-    out.push('…');
-    out
-}
-
 /// At most `width` characters, cut at the start with `…` (the end of a path says the most).
 fn fit_left(s: &str, width: usize) -> String {
     let n = s.chars().count();
@@ -379,13 +357,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn figures_and_cuts() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1_000), "1,000");
-        assert_eq!(thousands(1_234_567), "1,234,567");
-        assert_eq!(fit("abcdef", 4), "abc…");
-        assert_eq!(fit("abc", 4), "abc");
+    fn paths_are_cut_from_the_left() {
         assert_eq!(fit_left("/a/b/c/d", 5), "…/c/d");
     }
 }

@@ -3,6 +3,7 @@
 use crate::cli::{LibraryArgs, note_demo, use_color};
 use crate::core::probe::{self, ProbeOptions, ProbeReport, Verdict};
 use crate::core::{Severity, SkillKind};
+use crate::text::fit;
 use anyhow::Context;
 use clap::Args;
 use serde::Serialize;
@@ -291,16 +292,6 @@ fn detail(r: &ProbeReport, v: &Verdict) -> String {
     s
 }
 
-/// `name` cut to `width` characters with `…`.
-fn fit(name: &str, width: usize) -> String {
-    if name.chars().count() <= width {
-        return name.to_string();
-    }
-    let mut s: String = name.chars().take(width.saturating_sub(1)).collect();
-    s.push('…');
-    s
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -312,11 +303,5 @@ mod tests {
         for bad in ["0", "-1", "nan", "inf", "ten", "1e9"] {
             assert!(parse_secs(bad).is_err(), "{bad}");
         }
-    }
-
-    #[test]
-    fn long_names_are_cut_with_an_ellipsis() {
-        assert_eq!(fit("abcdef", 4), "abc…");
-        assert_eq!(fit("abc", 4), "abc");
     }
 }

@@ -83,7 +83,7 @@ fn fate_table(lib: &Library, listing: &listing::Listing, tokens: usize, enc: Enc
         .unwrap_or(0)
         .min(40);
     for e in &listing.entries {
-        let name = super::budget::fit(&lib.skills[e.index].name, width);
+        let name = crate::text::fit(&lib.skills[e.index].name, width);
         let line = format!("{:<9} {name:<width$}  {}", e.fate.as_str(), e.reason);
         s.push_str(line.trim_end());
         s.push('\n');

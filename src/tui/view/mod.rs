@@ -11,6 +11,7 @@ pub mod prompt;
 pub mod skills;
 pub mod test;
 
+pub use crate::text::{fit as truncate, thousands};
 use crate::tui::action::Screen;
 use crate::tui::app::{App, Mode};
 use ratatui::Frame;
@@ -120,32 +121,6 @@ pub fn cost(n: Option<u64>, counted: bool) -> String {
     }
 }
 
-pub fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::with_capacity(s.len() + s.len() / 3);
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// Cuts text to `width` columns, ending with `…` when it was longer.
-pub fn truncate(s: &str, width: usize) -> String {
-    if width == 0 {
-        return String::new();
-    }
-    let count = s.chars().count();
-    if count <= width {
-        return s.to_string();
-    }
-    let mut out: String = s.chars().take(width - 1).collect();
-    out.push('…');
-    out
-}
-
 /// A pane that says what it is waiting for, for the parts whose core module is not yet there.
 pub fn pending(frame: &mut Frame, area: Rect, app: &App, title: &str, what: &[&str]) {
     let mut lines = vec![Line::from("")];
@@ -159,20 +134,4 @@ pub fn pending(frame: &mut Frame, area: Rect, app: &App, title: &str, what: &[&s
             .block(Block::bordered().title(Span::styled(format!(" {title} "), app.theme.title()))),
         area,
     );
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn thousands_and_truncation() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1000), "1,000");
-        assert_eq!(thousands(1234567), "1,234,567");
-        assert_eq!(truncate("abcdef", 4), "abc…");
-        assert_eq!(truncate("abc", 4), "abc");
-        assert_eq!(truncate("ééééé", 3), "éé…");
-    }
 }
