@@ -42,7 +42,7 @@ pub enum ToggleError {
         file: PathBuf,
         source: std::io::Error,
     },
-    #[error("cannot change {file} without losing its comments; edit it by hand")]
+    #[error("cannot change {file} without rewriting more than the switch; edit it by hand")]
     WouldReformat { file: PathBuf },
     #[error("{agent} has no {scope}-scope switch for skills: {why}")]
     Unsupported {
@@ -266,8 +266,8 @@ fn json_candidates(
 }
 
 /// Applies edits by splicing the text, then checks the result means exactly the edited value.
-/// When it does not (it should not happen), a file without comments is rewritten whole in its
-/// own indentation; one with comments is refused rather than stripped.
+/// When it does not (it should not happen), the edit is refused: the user's file is never
+/// rewritten whole.
 fn edit_json(
     file: &Path,
     before: &str,
@@ -299,17 +299,10 @@ fn edit_json(
     if spliced && jsonc::parse(&text).is_ok_and(|n| n.to_value() == want) {
         return Ok(text);
     }
-    if serde_json::from_str::<Value>(before).is_err() {
-        return Err(ToggleError::WouldReformat {
-            file: file.to_path_buf(),
-        });
-    }
-    let style = jsonc::Style::detect(before, root);
-    let mut out = pretty(&want, &style.unit, style.newline);
-    if !before.ends_with('\n') {
-        out.truncate(out.trim_end().len());
-    }
-    Ok(out)
+    // Never rewrite the user's whole file: refuse instead.
+    Err(ToggleError::WouldReformat {
+        file: file.to_path_buf(),
+    })
 }
 
 fn pretty(v: &Value, indent: &str, newline: &str) -> String {
