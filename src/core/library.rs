@@ -161,36 +161,53 @@ fn collect(base: &Path, dir: &Path, skill_md: &Path, out: &mut Vec<Resource>, de
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
+    let mut subdirs = Vec::new();
+    let mut files = Vec::new();
     for e in entries.flatten() {
+        let name = e.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with('.') {
+            continue;
+        }
+        // The entry's own type comes with the folder listing; only links need a stat.
+        let Ok(ft) = e.file_type() else { continue };
         let path = e.path();
-        let name = e.file_name().to_string_lossy().into_owned();
+        if ft.is_dir() {
+            if name != "node_modules" {
+                subdirs.push(path);
+            }
+        } else if ft.is_file() || ft.is_symlink() {
+            // A folder below the skill folder that holds its own skill file is a nested skill.
+            if depth > 0 && (name == "SKILL.md" || name == "skill.md") {
+                return;
+            }
+            files.push(path);
+        }
+    }
+    for path in files {
         let Ok(meta) = std::fs::metadata(&path) else {
             continue;
         };
-        if meta.is_dir() {
-            if name.starts_with('.') || name == "node_modules" {
-                continue;
-            }
-            let nested = ["SKILL.md", "skill.md"]
-                .iter()
-                .any(|f| path.join(f).is_file());
-            if !nested && !e.file_type().is_ok_and(|t| t.is_symlink()) {
-                collect(base, &path, skill_md, out, depth + 1);
-            }
-        } else if meta.is_file() && path != skill_md && !name.starts_with('.') {
-            let rel = path
-                .strip_prefix(base)
-                .unwrap_or(&path)
-                .to_string_lossy()
-                .replace('\\', "/");
-            out.push(Resource {
-                text: false,
-                mtime_ns: mtime_ns(&meta),
-                path,
-                rel,
-                size: meta.len(),
-            });
+        if !meta.is_file() || path == skill_md {
+            continue;
         }
+        let rel = path
+            .strip_prefix(base)
+            .unwrap_or(&path)
+            .to_string_lossy()
+            .replace('\\', "/");
+        out.push(Resource {
+            text: false,
+            mtime_ns: mtime_ns(&meta),
+            path,
+            rel,
+            size: meta.len(),
+        });
+    }
+    for sub in subdirs {
+        let mut inner = Vec::new();
+        collect(base, &sub, skill_md, &mut inner, depth + 1);
+        out.append(&mut inner);
     }
 }
 

@@ -312,8 +312,7 @@ fn parts(skill: &Skill, format: Format, folders: &Folders) -> Parts {
         Format::Codex => Parts {
             name: skill.name.clone(),
             description: one_line(description),
-            path: std::path::absolute(&skill.skill_md)
-                .unwrap_or_else(|_| skill.skill_md.clone())
+            path: crate::core::paths::absolute(&skill.skill_md)
                 .to_string_lossy()
                 .into_owned(),
         },
@@ -342,10 +341,8 @@ impl Folders {
         if let Some(r) = self.lock().get(dir) {
             return r.clone();
         }
-        if !dir.is_absolute()
-            && let Ok(abs) = std::path::absolute(dir)
-        {
-            return self.resolve(&abs);
+        if !dir.is_absolute() {
+            return self.resolve(&crate::core::paths::absolute(dir));
         }
         let plain_child = match (dir.parent(), dir.file_name()) {
             (Some(parent), Some(name)) if dir.is_absolute() && !parent.as_os_str().is_empty() => {
@@ -356,9 +353,9 @@ impl Folders {
         };
         let resolved = match plain_child {
             Some((parent, name)) => self.resolve(parent).join(name),
-            None => std::fs::canonicalize(dir)
-                .or_else(|_| std::path::absolute(dir))
-                .unwrap_or_else(|_| dir.to_path_buf()),
+            None => {
+                std::fs::canonicalize(dir).unwrap_or_else(|_| crate::core::paths::absolute(dir))
+            }
         };
         self.lock().insert(dir.to_path_buf(), resolved.clone());
         resolved

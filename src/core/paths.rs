@@ -3,6 +3,20 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+/// `path` made absolute against the working directory, read once per process (a library of
+/// thousands of skills would otherwise ask the kernel for it thousands of times). Like
+/// `std::path::absolute`: `.` components go, `..` and links stay.
+pub fn absolute(path: &Path) -> PathBuf {
+    static CWD: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    if path.is_absolute() {
+        return path.components().collect();
+    }
+    match CWD.get_or_init(|| std::env::current_dir().ok()) {
+        Some(cwd) => cwd.join(path).components().collect(),
+        None => path.to_path_buf(),
+    }
+}
+
 /// `$SKILLSCOPE_CACHE_DIR`, else `<cache_dir>/skillscope`.
 pub fn cache_root() -> PathBuf {
     std::env::var_os("SKILLSCOPE_CACHE_DIR")
@@ -78,6 +92,17 @@ fn set_default_permissions(_f: &std::fs::File) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn absolute_matches_the_standard_library() {
+        for p in ["a/b", "./a/./b", "../x/y", "/abs/./p", "a/../b"] {
+            assert_eq!(
+                absolute(Path::new(p)),
+                std::path::absolute(p).unwrap(),
+                "{p}"
+            );
+        }
+    }
 
     #[test]
     fn a_symlink_is_written_through() {

@@ -269,8 +269,7 @@ pub fn default_for(skill: &Skill) -> (bool, StateSource) {
 /// Skills are keyed by their folder as an absolute path (without resolving links, so the key is
 /// the path the user knows and costs no file-system call).
 fn key_of(dir: &Path) -> String {
-    std::path::absolute(dir)
-        .unwrap_or_else(|_| dir.to_path_buf())
+    crate::core::paths::absolute(dir)
         .to_string_lossy()
         .into_owned()
 }

@@ -197,7 +197,7 @@ impl<'a> SkillKey<'a> {
     fn of(skill: &'a Skill, cache: &'a Canonical) -> SkillKey<'a> {
         SkillKey {
             name: &skill.name,
-            dir: std::path::absolute(&skill.dir).unwrap_or_else(|_| skill.dir.clone()),
+            dir: crate::core::paths::absolute(&skill.dir),
             skill_dir: &skill.dir,
             canonical: None,
             cache,
@@ -254,7 +254,7 @@ impl Index {
     fn find(&self, skill: &Skill, cache: &Canonical) -> Option<&Entry> {
         let mut best = self.by_name.get(&skill.name).copied();
         if !self.by_dir.is_empty() {
-            let dir = std::path::absolute(&skill.dir).unwrap_or_else(|_| skill.dir.clone());
+            let dir = crate::core::paths::absolute(&skill.dir);
             best = best.max(self.by_dir.get(&dir).copied());
         }
         if !self.by_canonical.is_empty()
@@ -393,7 +393,7 @@ fn set_enabled(t: &mut dyn TableLike, on: bool) -> bool {
 }
 
 fn new_entry(skill: &Skill) -> Table {
-    let md = std::path::absolute(&skill.skill_md).unwrap_or_else(|_| skill.skill_md.clone());
+    let md = crate::core::paths::absolute(&skill.skill_md);
     let mut t = Table::new();
     t.insert("path", toml_edit::value(md.to_string_lossy().into_owned()));
     t.insert("enabled", toml_edit::value(false));
