@@ -2,7 +2,7 @@
 //! read of each. Bodies and resources are read later, when something needs them.
 
 use crate::core::diagnostic::{Diagnostic, Severity};
-use crate::core::frontmatter::{self, Frontmatter};
+use crate::core::frontmatter;
 use crate::core::skill::Skill;
 use crate::core::source::Root;
 use rayon::prelude::*;
@@ -206,21 +206,7 @@ fn walk_problem(err: &ignore::Error) -> Diagnostic {
 
 fn read_skill(f: &Found, roots: &[Root]) -> Skill {
     let root = &roots[f.root];
-    let mut skill = Skill {
-        name: String::new(),
-        dir: f.dir.clone(),
-        skill_md: f.file.clone(),
-        root: root.path.clone(),
-        agent: root.agent,
-        scope: root.scope,
-        frontmatter: Frontmatter::default(),
-        parse_diagnostics: Vec::new(),
-        shadowed_by: None,
-        file_len: 0,
-        body_line: 1,
-        body_offset: 0,
-        mtime_ns: 0,
-    };
+    let mut skill = Skill::new(root, f.dir.clone(), f.file.clone());
     match read_head(&f.file) {
         Ok((head, len, mtime, complete)) => {
             skill.file_len = len;

@@ -2,7 +2,7 @@
 
 use crate::core::diagnostic::Diagnostic;
 use crate::core::frontmatter::Frontmatter;
-use crate::core::source::{Agent, Scope};
+use crate::core::source::{Agent, Root, Scope};
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -63,6 +63,29 @@ pub struct Skill {
 }
 
 impl Skill {
+    /// A skill found at `dir` under `root` before its file is read: no frontmatter yet, named
+    /// after its folder.
+    pub fn new(root: &Root, dir: PathBuf, skill_md: PathBuf) -> Skill {
+        Skill {
+            name: dir
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            dir,
+            skill_md,
+            root: root.path.clone(),
+            agent: root.agent,
+            scope: root.scope,
+            frontmatter: Frontmatter::default(),
+            parse_diagnostics: Vec::new(),
+            shadowed_by: None,
+            file_len: 0,
+            body_line: 1,
+            body_offset: 0,
+            mtime_ns: 0,
+        }
+    }
+
     pub fn kind(&self) -> SkillKind {
         self.frontmatter.kind
     }

@@ -329,20 +329,10 @@ mod tests {
     use crate::core::source::{Agent, Scope};
 
     fn skill(dir: &Path, fm: Frontmatter) -> Skill {
+        let root = crate::core::Root::new(dir.parent().unwrap(), Agent::ClaudeCode, Scope::User);
         Skill {
-            name: dir.file_name().unwrap().to_string_lossy().into_owned(),
-            dir: dir.to_path_buf(),
-            skill_md: dir.join("SKILL.md"),
-            root: dir.parent().unwrap().to_path_buf(),
-            agent: Agent::ClaudeCode,
-            scope: Scope::User,
             frontmatter: fm,
-            parse_diagnostics: Vec::new(),
-            shadowed_by: None,
-            file_len: 0,
-            body_line: 1,
-            body_offset: 0,
-            mtime_ns: 0,
+            ..Skill::new(&root, dir.to_path_buf(), dir.join("SKILL.md"))
         }
     }
 

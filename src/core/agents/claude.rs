@@ -32,22 +32,10 @@ pub fn parse_mode(s: &str) -> Option<AgentState> {
 
 /// The overrides of one settings file, in file order; `shown` is the file's name for people.
 pub fn read(path: &Path, shown: &str, text: &str, diags: &mut Vec<Diagnostic>) -> Vec<Override> {
-    if text.trim().is_empty() {
+    let Some(root) = super::parse_settings(path, text, "its skillOverrides", diags) else {
         return Vec::new();
-    }
-    let root = match jsonc::parse(text) {
-        Ok(r) => r,
-        Err(e) => {
-            diags.push(
-                settings_warning(
-                    path,
-                    format!("not valid JSON ({e}); its skillOverrides are ignored"),
-                )
-                .at(e.line, e.column),
-            );
-            return Vec::new();
-        }
     };
+
     let Some(member) = root.member(KEY) else {
         return Vec::new();
     };

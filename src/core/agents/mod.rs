@@ -345,6 +345,29 @@ impl AgentSwitches {
     }
 }
 
+/// A settings file's JSON tree, or `None` (with a warning saying `ignored` are ignored) when the
+/// file is empty or does not parse.
+fn parse_settings(
+    path: &Path,
+    text: &str,
+    ignored: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<jsonc::Node> {
+    if text.trim().is_empty() {
+        return None;
+    }
+    match jsonc::parse(text) {
+        Ok(r) => Some(r),
+        Err(e) => {
+            diags.push(
+                settings_warning(path, format!("not valid JSON ({e}); {ignored} are ignored"))
+                    .at(e.line, e.column),
+            );
+            None
+        }
+    }
+}
+
 fn settings_warning(path: &Path, what: String) -> Diagnostic {
     Diagnostic::new(
         "agent-settings",

@@ -82,22 +82,10 @@ pub fn wildcard(pattern: &str, text: &str) -> bool {
 }
 
 pub fn read(path: &Path, shown: &str, text: &str, diags: &mut Vec<Diagnostic>) -> Vec<Rule> {
-    if text.trim().is_empty() {
+    let Some(root) = super::parse_settings(path, text, "its permission rules", diags) else {
         return Vec::new();
-    }
-    let root = match jsonc::parse(text) {
-        Ok(r) => r,
-        Err(e) => {
-            diags.push(
-                settings_warning(
-                    path,
-                    format!("not valid JSON ({e}); its permission rules are ignored"),
-                )
-                .at(e.line, e.column),
-            );
-            return Vec::new();
-        }
     };
+
     let Some(perm) = root.member("permission") else {
         return Vec::new();
     };

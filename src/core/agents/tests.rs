@@ -3,20 +3,10 @@ use crate::core::frontmatter::Frontmatter;
 use crate::core::source::Scope;
 
 fn skill_at(dir: &Path, fm: Frontmatter) -> Skill {
+    let root = crate::core::source::Root::new(dir.parent().unwrap(), Agent::Path, Scope::Path);
     Skill {
-        name: dir.file_name().unwrap().to_string_lossy().into_owned(),
-        dir: dir.to_path_buf(),
-        skill_md: dir.join("SKILL.md"),
-        root: dir.parent().unwrap().to_path_buf(),
-        agent: Agent::Path,
-        scope: Scope::Path,
         frontmatter: fm,
-        parse_diagnostics: Vec::new(),
-        shadowed_by: None,
-        file_len: 0,
-        body_line: 1,
-        body_offset: 0,
-        mtime_ns: 0,
+        ..Skill::new(&root, dir.to_path_buf(), dir.join("SKILL.md"))
     }
 }
 

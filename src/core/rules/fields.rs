@@ -385,26 +385,21 @@ fn description_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>)
 mod tests {
     use super::*;
     use crate::core::frontmatter;
-    use crate::core::source::{Agent, Scope};
+    use crate::core::source::{Agent, Root, Scope};
     use std::path::PathBuf;
 
     fn skill(dir: &str, text: &str) -> Skill {
         let p = frontmatter::parse(text.as_bytes(), true);
         let d = PathBuf::from("/lib").join(dir);
+        let root = Root::new("/lib", Agent::Path, Scope::Path);
         Skill {
             name: p.frontmatter.name.clone().unwrap_or_default(),
-            skill_md: d.join("SKILL.md"),
-            dir: d,
-            root: PathBuf::from("/lib"),
-            agent: Agent::Path,
-            scope: Scope::Path,
             frontmatter: p.frontmatter,
             parse_diagnostics: p.diagnostics,
-            shadowed_by: None,
             file_len: text.len() as u64,
             body_line: p.layout.body_line,
             body_offset: p.layout.body_offset as u64,
-            mtime_ns: 0,
+            ..Skill::new(&root, d.clone(), d.join("SKILL.md"))
         }
     }
 
