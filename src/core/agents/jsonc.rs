@@ -388,12 +388,7 @@ impl Parser<'_> {
 
 /// 1-based line and column (in characters) of a byte offset.
 pub fn line_col(text: &str, pos: usize) -> (u32, u32) {
-    let pos = pos.min(text.len());
-    let before = text.get(..pos).unwrap_or(text);
-    let line = before.matches('\n').count() as u32 + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let column = before[line_start..].chars().count() as u32 + 1;
-    (line, column)
+    crate::core::frontmatter::line_col(text.as_bytes(), pos)
 }
 
 /// How the file is laid out, so that inserted text looks like the rest.
