@@ -2,7 +2,13 @@ use clap::Parser;
 use skillscope::cli::{self, Cli};
 
 fn main() {
-    let cli = Cli::parse();
+    // The probe sandbox runs this binary again to set itself up: before anything else.
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if let Some(code) = skillscope::core::probe::sandbox_stage(&args) {
+        std::process::exit(code);
+    }
+    skillscope::core::probe::set_sandbox_program("/proc/self/exe");
+    let cli = Cli::parse_from(args);
     let code = match cli.command {
         Some(command) => match cli::run(command) {
             Ok(code) => code,

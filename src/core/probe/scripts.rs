@@ -216,6 +216,7 @@ fn smoke(
         cwd,
         timeout: opts.timeout,
         output_cap: opts.output_cap,
+        sandbox: opts.sandbox,
     };
     let rel = &s.rel;
     let problem = match sandbox::run(&spec, opts.cancel.as_deref()) {
