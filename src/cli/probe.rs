@@ -1,7 +1,7 @@
 //! `skillscope probe`: run `--help-json` of executable skills in a sandbox, and check scripts.
 
 use crate::cli::{LibraryArgs, note_demo, use_color};
-use crate::core::probe::{self, ProbeOptions, ProbeReport, Verdict};
+use crate::core::probe::{self, ProbeOptions, ProbeReport, SandboxMode, Verdict};
 use crate::core::{Severity, SkillKind};
 use crate::text::fit;
 use anyhow::Context;
@@ -18,7 +18,7 @@ pub struct ProbeArgs {
     /// Encoding for the schema's token count: o200k_base or cl100k_base.
     #[arg(long, default_value_t = crate::core::tokens::Encoding::default())]
     pub encoding: crate::core::tokens::Encoding,
-    /// Seconds an entry script may take to answer before its process group is killed.
+    /// Seconds an entry script may take to answer before it is killed with all it started.
     #[arg(long, value_name = "SECS", default_value = "10", value_parser = parse_secs)]
     pub timeout: Duration,
     /// Print one JSON document instead of text.
@@ -225,7 +225,14 @@ fn write_text(
         match &r.verdict {
             Some(v) => {
                 let word = paint.verdict(v, &format!("{:<14}", v.name()));
-                writeln!(out, "{word} {name:<width$}  {}", detail(r, v))?;
+                let sandbox = match r.sandbox {
+                    Some(m @ SandboxMode::ProcessGroup) => {
+                        paint.wrap("33", &format!("{:<13}", m.name()))
+                    }
+                    Some(m) => format!("{:<13}", m.name()),
+                    None => format!("{:<13}", "-"),
+                };
+                writeln!(out, "{word} {name:<width$}  {sandbox} {}", detail(r, v))?;
             }
             None if r.diagnostics.is_empty() => continue,
             None => {
@@ -263,7 +270,33 @@ fn write_text(
             summary.script_errors, summary.script_warnings
         ));
     }
-    writeln!(out, "{line}")
+    writeln!(out, "{line}")?;
+    let weaker: Vec<&ProbeReport> = reports
+        .iter()
+        .filter(|r| r.sandbox == Some(SandboxMode::ProcessGroup))
+        .collect();
+    if let Some(first) = weaker.first() {
+        let why = first
+            .sandbox_fallback
+            .as_deref()
+            .unwrap_or("namespaces unavailable");
+        let text = format!(
+            "sandbox: {} run(s) in the weaker process-group mode ({why}): processes that leave \
+             the group survive, and nothing stops their writes, network, memory or processes",
+            weaker.len()
+        );
+        writeln!(out, "{}", paint.wrap("33", &text))?;
+    } else if reports
+        .iter()
+        .any(|r| r.sandbox == Some(SandboxMode::Namespaces))
+    {
+        writeln!(
+            out,
+            "sandbox: namespaces (no network, read-only files but a private /tmp, limits; \
+             nothing outlives a probe)"
+        )?;
+    }
+    Ok(())
 }
 
 /// The detail after the verdict: for a pass, what answered and what the schema weighs.

@@ -6,7 +6,7 @@ use crate::core::Library;
 use crate::core::SkillKind;
 use crate::core::agents::{self, AgentSwitches};
 use crate::core::listing::{self, Format, ListingOptions};
-use crate::core::probe::{self, ProbeOptions, ProbeStore};
+use crate::core::probe::{self, ProbeOptions, ProbeStore, SandboxPreference};
 use crate::core::rules::{self, CheckOptions, Profile};
 use crate::core::skill::Level;
 use crate::core::tokens::{self, Encoding, TokenCache};
@@ -16,6 +16,7 @@ use std::sync::Arc;
 use std::sync::OnceLock;
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::Sender;
+use std::thread::JoinHandle;
 
 /// Reads the library again and sends it back whole.
 pub fn rescan(args: LibraryArgs, tx: Sender<Event>) {
@@ -53,41 +54,60 @@ pub fn check(
     });
 }
 
+/// How a probe run is controlled.
+pub struct ProbeRun {
+    /// Set to kill the running probes; the waiting ones never start.
+    pub cancel: Arc<AtomicBool>,
+    pub sandbox: SandboxPreference,
+}
+
 /// Runs `--help-json` on the given skills (several at once, each sandboxed by the probe module)
-/// and reports each as it finishes. Setting `cancel` kills the running ones.
+/// and reports each as it finishes. The worker ends once every probe is reaped; `None` when it
+/// could not be started (then nothing runs, and no report comes).
 pub fn probe(
     lib: Arc<Library>,
     cache: Cache,
     indices: Vec<usize>,
-    cancel: Arc<AtomicBool>,
+    run: ProbeRun,
     generation: u64,
     tx: Sender<Event>,
-) {
-    std::thread::spawn(move || {
-        let opts = ProbeOptions {
-            cancel: Some(cancel),
-            ..ProbeOptions::default()
-        };
-        let report_tx = tx.clone();
-        let cache = &cache;
-        let reports = probe::probe_all(&lib, &indices, &opts, &move |_, report| {
-            let schema_tokens = report
-                .l3_schema_text()
-                .map(|s| u64::from(tokens::count_text(s, ENCODING, cache.get())));
-            let _ = report_tx.send(Event::Job(JobEvent::Probed {
-                generation,
-                report: Box::new(report.clone()),
-                schema_tokens,
-            }));
+) -> Option<JoinHandle<()>> {
+    let done_tx = tx.clone();
+    let spawned = std::thread::Builder::new()
+        .name("probes".into())
+        .spawn(move || {
+            let opts = ProbeOptions {
+                cancel: Some(run.cancel),
+                sandbox: run.sandbox,
+                ..ProbeOptions::default()
+            };
+            let report_tx = tx.clone();
+            let cache = &cache;
+            let reports = probe::probe_all(&lib, &indices, &opts, &move |_, report| {
+                let schema_tokens = report
+                    .l3_schema_text()
+                    .map(|s| u64::from(tokens::count_text(s, ENCODING, cache.get())));
+                let _ = report_tx.send(Event::Job(JobEvent::Probed {
+                    generation,
+                    report: Box::new(report.clone()),
+                    schema_tokens,
+                }));
+            });
+            // Remembered so that the schemas count in L3 next time, here and in the CLI.
+            let mut store = cache.probe_store();
+            for r in &reports {
+                store.record(r);
+            }
+            let _ = store.save();
+            let _ = tx.send(Event::Job(JobEvent::ProbesDone { generation }));
         });
-        // Remembered so that the schemas count in L3 next time, here and in the CLI.
-        let mut store = cache.probe_store();
-        for r in &reports {
-            store.record(r);
+    match spawned {
+        Ok(worker) => Some(worker),
+        Err(_) => {
+            let _ = done_tx.send(Event::Job(JobEvent::ProbesDone { generation }));
+            None
         }
-        let _ = store.save();
-        let _ = tx.send(Event::Job(JobEvent::ProbesDone { generation }));
-    });
+    }
 }
 
 /// Reads every agent's settings files (home and project) for the per-agent badges and toggles.

@@ -14,6 +14,7 @@ use crate::core::agents::{self, AgentSwitches, SwitchScope, TogglePlan};
 use crate::core::diagnostic::{Counts, Diagnostic};
 use crate::core::listing::{Format, ListingOptions, Tier};
 use crate::core::matching::{self, Index, Match, Matcher};
+use crate::core::probe::SandboxPreference;
 use crate::core::rules::Profile;
 use crate::core::skill::Level;
 use crate::core::skill::Skill;
@@ -133,6 +134,8 @@ pub struct Options {
     pub cache_path: Option<PathBuf>,
     /// The listing format L1 and the prompt preview start with.
     pub format: Format,
+    /// Which sandbox probes ask for (`SKILLSCOPE_SANDBOX` by default).
+    pub sandbox: SandboxPreference,
 }
 
 impl Default for Options {
@@ -144,6 +147,7 @@ impl Default for Options {
             home: None,
             cache_path: None,
             format: Format::default(),
+            sandbox: SandboxPreference::from_env(),
         }
     }
 }
@@ -159,6 +163,7 @@ impl Options {
             home: Some(dir.join("home")),
             cache_path: Some(dir.join("cache/tokens.bin")),
             format: Format::default(),
+            sandbox: SandboxPreference::from_env(),
         }
     }
 }
@@ -276,7 +281,7 @@ impl App {
                 format: FORMATS.iter().position(|f| *f == opts.format).unwrap_or(0),
                 ..PromptSettings::default()
             },
-            checks: checks::Checks::default(),
+            checks: checks::Checks::new(opts.sandbox),
             index: None,
             resource_tokens: Vec::new(),
             levels_done: [false; 3],
@@ -306,10 +311,7 @@ impl App {
     pub fn set_library(&mut self, lib: Library) {
         let keep = self.list.selected_dir(&self.lib);
         // Results of a running probe belong to the old library: stop it.
-        if self.checks.running() {
-            self.checks.cancel();
-            self.checks.run = None;
-        }
+        self.checks.stop();
         let n = lib.skills.len();
         self.generation += 1;
         self.diags = lib
@@ -688,19 +690,24 @@ impl App {
             return;
         }
         let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
-        self.checks.run = Some(checks::Run {
-            total: indices.len(),
-            done: 0,
-            cancel: Arc::clone(&cancel),
-        });
-        jobs::probe(
+        let total = indices.len();
+        let worker = jobs::probe(
             Arc::clone(&self.lib),
             self.cache.clone(),
             indices,
-            cancel,
+            jobs::ProbeRun {
+                cancel: Arc::clone(&cancel),
+                sandbox: self.checks.sandbox,
+            },
             self.generation,
             self.tx.clone(),
         );
+        self.checks.run = Some(checks::Run {
+            total,
+            done: 0,
+            cancel,
+            worker,
+        });
     }
 
     fn show(&mut self, s: Screen) {
