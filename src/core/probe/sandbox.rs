@@ -190,6 +190,13 @@ fn no_namespaces(spec: &RunSpec) -> Option<String> {
     if let Some(why) = UNAVAILABLE.get() {
         return Some(why.clone());
     }
+    // The private /tmp would hide the folder the command runs in.
+    if Path::new("/tmp").starts_with(&spec.cwd) {
+        return Some(format!(
+            "the probed folder {} holds /tmp, which the sandbox replaces",
+            spec.cwd.display()
+        ));
+    }
     if STAGE_PROGRAM
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
@@ -317,7 +324,7 @@ mod tests {
         RunSpec {
             program: PathBuf::from(program),
             args: args.iter().map(OsString::from).collect(),
-            cwd: std::env::temp_dir(),
+            cwd: PathBuf::from(env!("CARGO_MANIFEST_DIR")),
             timeout,
             output_cap: cap,
             sandbox: Preference::Strongest,
@@ -380,6 +387,22 @@ mod tests {
                 .as_deref()
                 .is_some_and(|w| w.contains(SANDBOX_ENV))
         );
+    }
+
+    #[test]
+    fn a_folder_holding_tmp_gets_the_fallback() {
+        for cwd in ["/", "/tmp"] {
+            let s = RunSpec {
+                cwd: PathBuf::from(cwd),
+                ..spec("/bin/true", &[], Duration::from_secs(30), 1000)
+            };
+            let o = run(&s, None).unwrap();
+            assert_eq!(o.mode, Mode::ProcessGroup);
+            let why = o.fallback.unwrap();
+            assert!(why.contains("holds /tmp"), "{why}");
+        }
+        // Remembered only when the kernel refuses, not for one folder.
+        assert!(UNAVAILABLE.get().is_none_or(|w| !w.contains("holds /tmp")));
     }
 
     #[test]
