@@ -1,19 +1,32 @@
-use clap::Parser;
-use skillscope::cli::{self, Cli};
+use clap::{CommandFactory, FromArgMatches};
+use skillscope::cli::{self, Cli, Command};
+use skillscope::config::{self, Config};
 
 fn main() {
-    let cli = Cli::parse();
+    let config = Config::load();
+    let matches = config.apply_defaults(Cli::command()).get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let config = config::activate(config);
     let code = match cli.command {
-        Some(command) => match cli::run(command) {
-            Ok(code) => code,
-            // A reader that stops early (`| head`) is not an error.
-            Err(e) if is_broken_pipe(&e) => 0,
-            Err(e) => {
-                eprintln!("skillscope: {e:#}");
-                2
+        Some(command) => {
+            // Completions and the man page do not read the config; everything else says what
+            // is wrong with it (on stderr, never on stdout where the output goes).
+            if !matches!(command, Command::Completions { .. } | Command::Man) {
+                for w in config.warnings() {
+                    eprintln!("skillscope: warning: {w}");
+                }
             }
-        },
-        None => match skillscope::tui::run(cli.library) {
+            match cli::run(command) {
+                Ok(code) => code,
+                // A reader that stops early (`| head`) is not an error.
+                Err(e) if is_broken_pipe(&e) => 0,
+                Err(e) => {
+                    eprintln!("skillscope: {e:#}");
+                    2
+                }
+            }
+        }
+        None => match skillscope::tui::run(cli.library, config.tui_options()) {
             Ok(()) => 0,
             Err(e) => {
                 eprintln!("skillscope: {e:#}");

@@ -119,7 +119,15 @@ impl LibraryArgs {
             return (source::path_roots(&self.paths), false);
         }
         let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-        let roots = source::default_roots(dirs::home_dir().as_deref(), &cwd);
+        let mut roots = source::default_roots(dirs::home_dir().as_deref(), &cwd);
+        // The config file's extra roots join the agents' folders (never folders given by hand).
+        if let Some(c) = crate::config::active() {
+            for r in source::path_roots(&c.roots) {
+                if !roots.iter().any(|x| x.path == r.path) {
+                    roots.push(r);
+                }
+            }
+        }
         if roots.is_empty() {
             (vec![Root::new(demo_dir(), Agent::Demo, Scope::Demo)], true)
         } else {
