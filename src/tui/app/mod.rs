@@ -278,15 +278,6 @@ impl App {
         let home = opts.home.clone().or_else(dirs::home_dir);
         let mut app = App::blank(args, &opts, tx);
         app.home = home;
-        if let Some(first) = opts.config_notes.first() {
-            let more = opts.config_notes.len() - 1;
-            let tail = if more > 0 {
-                format!(" (+{more} more: press ? to see them)")
-            } else {
-                String::new()
-            };
-            app.set_status(format!("config: {first}{tail}"), true);
-        }
         app.load_state(state_path);
         jobs::load_switches(app.home.clone(), app.tx.clone());
         app

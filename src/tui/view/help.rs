@@ -41,14 +41,24 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
     ] {
         out.push(Line::from(Span::styled(legend.to_string(), t.dim())));
     }
-    if let Some(path) = &app.config_path {
+    if app.config_path.is_some() || !app.config_notes.is_empty() {
+        let shown = app.config_path.as_ref().map_or_else(
+            || "(given to the app)".to_string(),
+            |p| p.display().to_string(),
+        );
         out.push(Line::from(""));
         out.push(Line::from(Span::styled(
-            format!("Config file: {}", path.display()),
+            format!("Config file: {shown}"),
             t.dim(),
         )));
         for note in &app.config_notes {
-            out.push(Line::from(Span::styled(format!("  {note}"), t.error())));
+            for (i, l) in crate::tui::view::detail::wrap(note, 72)
+                .into_iter()
+                .enumerate()
+            {
+                let lead = if i == 0 { "  " } else { "    " };
+                out.push(Line::from(Span::styled(format!("{lead}{l}"), t.error())));
+            }
         }
     }
     out
