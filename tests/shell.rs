@@ -218,3 +218,28 @@ fn config_extra_roots_join_the_default_folders() {
     let v = json(&run(&["list", "--json", demo.to_str().unwrap()], home.path()));
     assert!(v.as_array().unwrap().iter().all(|s| s["name"] != "notes"));
 }
+
+#[test]
+fn docs_config_names_every_action_context_and_model() {
+    let doc = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/config.md"),
+    )
+    .unwrap();
+    for (name, _) in skillscope::tui::action::Action::NAMED {
+        assert!(doc.contains(&format!("`{name}`")), "docs/config.md lacks the action {name}");
+    }
+    for c in skillscope::tui::keymap::Context::ALL {
+        assert!(doc.contains(&format!("`{}`", c.name())), "docs/config.md lacks {}", c.name());
+    }
+    for p in skillscope::core::model::PRESETS {
+        assert!(
+            doc.contains(&format!("| `{}` |", p.name)) && doc.contains(&format!("| {:.2} |", p.factor)),
+            "docs/config.md lacks the model {} with its factor {}",
+            p.name,
+            p.factor
+        );
+    }
+    for (key, _) in skillscope::config::KEYS {
+        assert!(doc.contains(&format!("{key} =")) || doc.contains(&format!("[{key}]")), "{key}");
+    }
+}
