@@ -27,7 +27,11 @@ fn bash_loads_the_completion_script_and_completes_subcommands_and_flags() {
     );
     let out = Command::new("bash").args(["-c", &script]).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(text.contains("-F _skillscope skillscope"), "{text}");
     assert!(text.contains("words: budget"), "{text}");
     assert!(
@@ -39,7 +43,10 @@ fn bash_loads_the_completion_script_and_completes_subcommands_and_flags() {
 #[test]
 fn zsh_and_fish_scripts_name_the_new_options() {
     let home = tempfile::tempdir().unwrap();
-    for (shell, marker) in [("zsh", "#compdef skillscope"), ("fish", "complete -c skillscope")] {
+    for (shell, marker) in [
+        ("zsh", "#compdef skillscope"),
+        ("fish", "complete -c skillscope"),
+    ] {
         let out = run(&["completions", shell], home.path());
         assert_eq!(out.status.code(), Some(0));
         let s = String::from_utf8(out.stdout).unwrap();
@@ -50,7 +57,9 @@ fn zsh_and_fish_scripts_name_the_new_options() {
             // The shell itself must accept the script.
             let check = match shell {
                 "zsh" => Command::new("zsh").args(["-n", "-c", &s]).output(),
-                _ => Command::new("fish").args(["--no-execute", "-c", &s]).output(),
+                _ => Command::new("fish")
+                    .args(["--no-execute", "-c", &s])
+                    .output(),
             }
             .unwrap();
             assert!(check.status.success(), "{shell} rejects its script");
@@ -68,8 +77,17 @@ fn the_man_page_renders_with_man() {
     let out = run(&["man"], home.path());
     assert_eq!(out.status.code(), Some(0));
     let roff = String::from_utf8(out.stdout).unwrap();
-    assert!(roff.starts_with(".ie \\n(.g .ds Aq"), "roff: {}", &roff[..80.min(roff.len())]);
-    for needle in [".TH skillscope", "SKILLSCOPE BUDGET", "\\-\\-baseline\\-ref", "EXIT STATUS"] {
+    assert!(
+        roff.starts_with(".ie \\n(.g .ds Aq"),
+        "roff: {}",
+        &roff[..80.min(roff.len())]
+    );
+    for needle in [
+        ".TH skillscope",
+        "SKILLSCOPE BUDGET",
+        "\\-\\-baseline\\-ref",
+        "EXIT STATUS",
+    ] {
         assert!(roff.contains(needle), "man page lacks {needle}");
     }
     if !have("man") {
@@ -97,7 +115,10 @@ fn the_man_page_renders_with_man() {
         String::from_utf8_lossy(&shown.stderr)
     );
     assert!(text.contains("NAME"), "{text}");
-    assert!(text.contains("skillscope - See your Agent Skills"), "{text}");
+    assert!(
+        text.contains("skillscope - See your Agent Skills"),
+        "{text}"
+    );
     assert!(text.contains("--fail-on-increase"), "{text}");
     assert!(text.contains("EXIT STATUS"), "{text}");
 }
@@ -123,14 +144,24 @@ fn the_config_file_changes_defaults_and_flags_still_win() {
         "listing = \"markdown\"\ncontext_window = 32000\nmodel = \"claude\"\nprofile = \"claude-code\"\n",
     );
     let out = run(&["budget", lib, "--format", "json"], home.path());
-    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v = json(&out);
     assert_eq!(v["listing"]["format"], "markdown");
     assert_eq!(v["listing"]["context_window"], 32000);
     assert_eq!(v["model"]["name"], "claude");
     let n = v["listing"]["tokens"].as_u64().unwrap();
-    assert_eq!(v["model"]["listing_tokens"], (n as f64 * 1.15).round() as u64);
-    let flag = json(&run(&["budget", lib, "--format", "json", "--listing", "codex"], home.path()));
+    assert_eq!(
+        v["model"]["listing_tokens"],
+        (n as f64 * 1.15).round() as u64
+    );
+    let flag = json(&run(
+        &["budget", lib, "--format", "json", "--listing", "codex"],
+        home.path(),
+    ));
     assert_eq!(flag["listing"]["format"], "codex");
     let check = json(&run(&["check", lib, "--format", "json"], home.path()));
     assert_eq!(check["profile"], "claude-code");
@@ -177,17 +208,27 @@ fn config_problems_are_warnings_with_their_lines_and_never_touch_stdout() {
     );
     let out = run(&["budget", lib, "--format", "json"], home.path());
     assert_eq!(out.status.code(), Some(0));
-    assert_eq!(json(&out)["listing"]["format"], "markdown", "the good keys still count");
+    assert_eq!(
+        json(&out)["listing"]["format"],
+        "markdown",
+        "the good keys still count"
+    );
     let err = String::from_utf8(out.stderr).unwrap();
     let path = home.path().join("config/config.toml");
     let lines: Vec<&str> = err.lines().collect();
     assert_eq!(lines.len(), 3, "{err}");
     assert!(
-        lines[0].starts_with(&format!("skillscope: warning: {}:6: `quit`: \"ctrl-\" is not a key", path.display())),
+        lines[0].starts_with(&format!(
+            "skillscope: warning: {}:6: `quit`: \"ctrl-\" is not a key",
+            path.display()
+        )),
         "{err}"
     );
     assert!(
-        lines[1].starts_with(&format!("skillscope: warning: {}:7: unknown action \"listing_format\"", path.display())),
+        lines[1].starts_with(&format!(
+            "skillscope: warning: {}:7: unknown action \"listing_format\"",
+            path.display()
+        )),
         "{err}"
     );
     assert!(
@@ -203,7 +244,10 @@ fn config_problems_are_warnings_with_their_lines_and_never_touch_stdout() {
 fn config_extra_roots_join_the_default_folders() {
     let home = tempfile::tempdir().unwrap();
     let _ = lib(home.path());
-    write(&home.path().join("config/config.toml"), "roots = [\"../lib\"]\n");
+    write(
+        &home.path().join("config/config.toml"),
+        "roots = [\"../lib\"]\n",
+    );
     // No PATH: the agents' folders (none here) plus the extra root from the config.
     let v = json(&run(&["list", "--json"], home.path()));
     let names: Vec<&str> = v
@@ -215,7 +259,10 @@ fn config_extra_roots_join_the_default_folders() {
     assert_eq!(names, ["notes"]);
     // A PATH replaces every default root, the config's too.
     let demo = demo();
-    let v = json(&run(&["list", "--json", demo.to_str().unwrap()], home.path()));
+    let v = json(&run(
+        &["list", "--json", demo.to_str().unwrap()],
+        home.path(),
+    ));
     assert!(v.as_array().unwrap().iter().all(|s| s["name"] != "notes"));
 }
 
@@ -226,20 +273,107 @@ fn docs_config_names_every_action_context_and_model() {
     )
     .unwrap();
     for (name, _) in skillscope::tui::action::Action::NAMED {
-        assert!(doc.contains(&format!("`{name}`")), "docs/config.md lacks the action {name}");
+        assert!(
+            doc.contains(&format!("`{name}`")),
+            "docs/config.md lacks the action {name}"
+        );
     }
     for c in skillscope::tui::keymap::Context::ALL {
-        assert!(doc.contains(&format!("`{}`", c.name())), "docs/config.md lacks {}", c.name());
+        assert!(
+            doc.contains(&format!("`{}`", c.name())),
+            "docs/config.md lacks {}",
+            c.name()
+        );
     }
     for p in skillscope::core::model::PRESETS {
         assert!(
-            doc.contains(&format!("| `{}` |", p.name)) && doc.contains(&format!("| {:.2} |", p.factor)),
+            doc.contains(&format!("| `{}` |", p.name))
+                && doc.contains(&format!("| {:.2} |", p.factor)),
             "docs/config.md lacks the model {} with its factor {}",
             p.name,
             p.factor
         );
     }
     for (key, _) in skillscope::config::KEYS {
-        assert!(doc.contains(&format!("{key} =")) || doc.contains(&format!("[{key}]")), "{key}");
+        assert!(
+            doc.contains(&format!("{key} =")) || doc.contains(&format!("[{key}]")),
+            "{key}"
+        );
     }
+}
+
+#[test]
+fn markdown_reports_for_check_and_budget_hold_the_json_figures() {
+    let home = tempfile::tempdir().unwrap();
+    let demo = demo();
+    let demo = demo.to_str().unwrap();
+    let cj = json(&run(&["check", demo, "--format", "json"], home.path()));
+    let out = run(&["check", demo, "--format", "markdown"], home.path());
+    assert_eq!(out.status.code(), Some(1), "errors fail in every format");
+    let md = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        md.starts_with("### skillscope check (spec profile)\n"),
+        "{md}"
+    );
+    assert!(
+        md.contains(&format!(
+            ":x: **{} skills: {} errors, {} warnings**",
+            cj["skills"], cj["errors"], cj["warnings"]
+        )),
+        "{md}"
+    );
+    let rows = md
+        .lines()
+        .filter(|l| l.starts_with("| error |") || l.starts_with("| warning |"));
+    let shown = (cj["errors"].as_u64().unwrap() + cj["warnings"].as_u64().unwrap()).min(30);
+    assert_eq!(rows.count() as u64, shown, "{md}");
+    assert!(md.contains("| error | yaml-invalid | "), "{md}");
+
+    let bj = json(&run(
+        &["budget", demo, "--format", "json", "--model", "claude"],
+        home.path(),
+    ));
+    let out = run(
+        &["budget", demo, "--format", "markdown", "--model", "claude"],
+        home.path(),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let md = String::from_utf8(out.stdout).unwrap();
+    let tokens = bj["listing"]["tokens"].as_u64().unwrap();
+    let est = bj["model"]["listing_tokens"].as_u64().unwrap();
+    assert_eq!(est, (tokens as f64 * 1.15).round() as u64);
+    let thousands = |n: u64| {
+        let s = n.to_string();
+        let mut out = String::new();
+        for (i, c) in s.chars().enumerate() {
+            if i > 0 && (s.len() - i).is_multiple_of(3) {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    };
+    assert!(
+        md.contains(&format!(
+            "| listing per turn (xml, full tier) | **{}** | {} |",
+            thousands(tokens),
+            thousands(est)
+        )),
+        "{md}"
+    );
+    assert!(md.contains("| | tokens (o200k_base) | ≈ claude |"), "{md}");
+    // The text report puts the estimate beside the figure, never instead of it.
+    let text =
+        String::from_utf8(run(&["budget", demo, "--model", "claude"], home.path()).stdout).unwrap();
+    assert!(
+        text.contains(&format!(
+            "{} tokens per turn ≈ {} (claude)",
+            thousands(tokens),
+            thousands(est)
+        )),
+        "{text}"
+    );
+    let bad = run(&["budget", demo, "--model", "llama"], home.path());
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown model `llama`"));
 }

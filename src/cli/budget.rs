@@ -377,7 +377,7 @@ impl Report<'_> {
                 thousands(b as u64)
             ));
         }
-        s.push_str("\n");
+        s.push('\n');
         let mut order: Vec<usize> = (0..self.counts.len()).collect();
         let size = |i: usize| {
             let c = &self.counts[i];
