@@ -290,6 +290,9 @@ pub fn run(args: &BudgetArgs, library: &LibraryArgs) -> anyhow::Result<i32> {
         context_window: args.context_window,
         tier: args.tier,
     };
+    // The copy of the old tree lives until the report is out: removing thousands of files can
+    // take seconds on a busy disk, and the reader should not wait for it.
+    let mut copy: Option<tempfile::TempDir> = None;
     let old: Option<(Snapshot, String)> = match (&args.baseline, &args.baseline_ref) {
         (Some(file), _) => {
             let text = std::fs::read_to_string(file)
@@ -315,6 +318,7 @@ pub fn run(args: &BudgetArgs, library: &LibraryArgs) -> anyhow::Result<i32> {
                 .context("cannot make a temporary folder")?;
             let lib = library_at(reference, &roots, library.max_depth, tmp.path(), &mut notes)?;
             let snap = snapshot(&lib, &labels, settings, &cache);
+            copy = Some(tmp);
             Some((snap, format!("git {reference}")))
         }
         (None, None) => None,
@@ -362,9 +366,11 @@ pub fn run(args: &BudgetArgs, library: &LibraryArgs) -> anyhow::Result<i32> {
         }
     }
     out.flush()?;
+    drop(out);
     for why in &gates.failed {
         eprintln!("skillscope: {why}");
     }
+    drop(copy);
     Ok(i32::from(!gates.failed.is_empty()))
 }
 

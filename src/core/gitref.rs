@@ -334,7 +334,13 @@ fn place(
         }
         return Ok(());
     }
-    std::fs::write(&path, bytes).map_err(write_err(&path))?;
+    let mut f = std::fs::File::create(&path).map_err(write_err(&path))?;
+    f.write_all(bytes).map_err(write_err(&path))?;
+    // A modification time of 0 reads as "unknown": the token cache then never remembers the
+    // copy's temporary paths (it still finds every count by the content's hash).
+    f.set_modified(std::time::UNIX_EPOCH)
+        .map_err(write_err(&path))?;
+    drop(f);
     if mode == "100755" {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
@@ -347,6 +353,67 @@ fn place(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn git_ok(dir: &Path, args: &[&str]) -> bool {
+        Command::new("git")
+            .args(args)
+            .current_dir(dir)
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_AUTHOR_NAME", "t")
+            .env("GIT_AUTHOR_EMAIL", "t@example.com")
+            .env("GIT_COMMITTER_NAME", "t")
+            .env("GIT_COMMITTER_EMAIL", "t@example.com")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    }
+
+    #[test]
+    fn a_commit_is_copied_with_modes_and_without_the_work_trees_changes() {
+        let t = tempfile::tempdir().unwrap();
+        let repo = t.path().join("repo");
+        std::fs::create_dir_all(repo.join("lib/a/scripts")).unwrap();
+        if !git_ok(&repo, &["init", "-q"]) {
+            eprintln!("skipping: git is not installed");
+            return;
+        }
+        std::fs::write(repo.join("lib/a/SKILL.md"), "old\n").unwrap();
+        std::fs::write(repo.join("lib/a/scripts/run.sh"), "#!/bin/sh\n").unwrap();
+        std::fs::write(repo.join("lib-other.md"), "not in lib\n").unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(
+            repo.join("lib/a/scripts/run.sh"),
+            std::fs::Permissions::from_mode(0o755),
+        )
+        .unwrap();
+        assert!(git_ok(&repo, &["add", "-A"]));
+        assert!(git_ok(&repo, &["commit", "-qm", "one"]));
+        std::fs::write(repo.join("lib/a/SKILL.md"), "new\n").unwrap();
+        let (top, prefix) = locate(&repo.join("lib")).unwrap();
+        assert_eq!(prefix, "lib");
+        let id = resolve(&top, "HEAD").unwrap();
+        let dest = t.path().join("copy");
+        let m = materialize(&top, &id, &prefix, &dest).unwrap();
+        assert_eq!(m.files, 2);
+        assert!(!m.missing);
+        assert_eq!(
+            std::fs::read_to_string(dest.join("a/SKILL.md")).unwrap(),
+            "old\n"
+        );
+        let meta = std::fs::metadata(dest.join("a/scripts/run.sh")).unwrap();
+        assert_eq!(meta.permissions().mode() & 0o111, 0o111);
+        assert_eq!(meta.modified().unwrap(), std::time::UNIX_EPOCH);
+        assert!(
+            !dest.join("lib-other.md").exists(),
+            "a sibling with the same prefix"
+        );
+        assert!(matches!(resolve(&top, "-x"), Err(GitError::BadRef(_))));
+        assert!(matches!(resolve(&top, "nope"), Err(GitError::BadRef(_))));
+        // A folder gone from the work tree is still found at the commit.
+        std::fs::remove_dir_all(repo.join("lib")).unwrap();
+        let (_, prefix) = locate(&repo.join("lib")).unwrap();
+        assert_eq!(prefix, "lib");
+    }
 
     #[test]
     fn links_must_stay_inside() {
