@@ -58,6 +58,9 @@ pub struct Config {
     /// The default key map with the file's `[keys]` merged over it.
     pub keymap: Keymap,
     pub problems: Vec<Problem>,
+    /// What the bindings did besides what they say: keys moved from another action. Not
+    /// problems (the file asked for it), so shown in the app's help only.
+    pub notes: Vec<Problem>,
 }
 
 impl fmt::Display for Problem {
@@ -311,8 +314,8 @@ impl Config {
             }
             match self.keymap.rebind(context, action, &keys) {
                 Ok(notes) => {
-                    for n in notes {
-                        self.problem(line, n);
+                    for message in notes {
+                        self.notes.push(Problem { line, message });
                     }
                 }
                 Err(e) => self.problem(line, format!("`{name}`: {e}")),
@@ -396,6 +399,7 @@ impl Config {
             model: self.model.clone(),
             keymap: self.keymap.clone(),
             config_notes: self.problems.iter().map(Problem::to_string).collect(),
+            config_info: self.notes.iter().map(Problem::to_string).collect(),
             config_path: self.path.clone(),
             ..d
         }
@@ -501,13 +505,10 @@ mod tests {
     #[test]
     fn a_taken_key_moves_and_the_move_is_reported() {
         let c = Config::parse_text("[keys.list]\ntoggle = \"s\"\n", None);
-        assert_eq!(c.problems.len(), 1, "{:?}", c.problems);
-        assert_eq!(c.problems[0].line, Some(2));
-        assert!(
-            c.problems[0].message.contains("cycle_sort"),
-            "{:?}",
-            c.problems
-        );
+        assert!(c.problems.is_empty(), "{:?}", c.problems);
+        assert_eq!(c.notes.len(), 1, "{:?}", c.notes);
+        assert_eq!(c.notes[0].line, Some(2));
+        assert!(c.notes[0].message.contains("cycle_sort"), "{:?}", c.notes);
         let s = KeyEvent::new(KeyCode::Char('s'), KeyModifiers::NONE);
         assert_eq!(
             c.keymap.lookup(&[Context::List, Context::Global], &s),

@@ -21,6 +21,9 @@ cycle_model = "M"
 [keys.list]
 toggle = "x"
 flip = "z"
+
+[keys.checks]
+run_checks = "x"
 "#;
 
 #[test]
@@ -105,6 +108,12 @@ fn config_keys_drive_the_footer_help_and_keys() {
         bottom.contains("line 12: unknown action \"flip\""),
         "{bottom}"
     );
+    // A key moved on purpose is a note, not a problem: in the help, not in the badge.
+    assert!(
+        bottom.contains("line 15: x in the checks did `cancel_checks`; now it does"),
+        "{bottom}"
+    );
+    assert_eq!(h.app.config_notes.len(), 1);
 }
 
 #[test]

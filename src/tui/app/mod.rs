@@ -148,6 +148,8 @@ pub struct Options {
     pub config_notes: Vec<String>,
     /// The config file read, for the help overlay.
     pub config_path: Option<PathBuf>,
+    /// What the config's key bindings moved, for the help overlay.
+    pub config_info: Vec<String>,
 }
 
 impl Default for Options {
@@ -167,6 +169,7 @@ impl Default for Options {
             keymap: Keymap::default(),
             config_notes: Vec::new(),
             config_path: None,
+            config_info: Vec::new(),
         }
     }
 }
@@ -225,6 +228,7 @@ pub struct App {
     /// Problems with the config file.
     pub config_notes: Vec<String>,
     pub config_path: Option<PathBuf>,
+    pub config_info: Vec<String>,
     pub checks: checks::Checks,
     /// Each skill's resources with their token counts (empty until L3 is counted).
     pub resource_tokens: Vec<Vec<ResourceTokens>>,
@@ -331,6 +335,7 @@ impl App {
             keymap: opts.keymap.clone(),
             config_notes: opts.config_notes.clone(),
             config_path: opts.config_path.clone(),
+            config_info: opts.config_info.clone(),
             checks: checks::Checks::default(),
             index: None,
             resource_tokens: Vec::new(),

@@ -41,7 +41,7 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
     ] {
         out.push(Line::from(Span::styled(legend.to_string(), t.dim())));
     }
-    if app.config_path.is_some() || !app.config_notes.is_empty() {
+    if app.config_path.is_some() || !app.config_notes.is_empty() || !app.config_info.is_empty() {
         let shown = app.config_path.as_ref().map_or_else(
             || "(given to the app)".to_string(),
             |p| p.display().to_string(),
@@ -51,13 +51,15 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
             format!("Config file: {shown}"),
             t.dim(),
         )));
-        for note in &app.config_notes {
+        let notes = app.config_notes.iter().map(|n| (n, t.error()));
+        let info = app.config_info.iter().map(|n| (n, t.dim()));
+        for (note, style) in notes.chain(info) {
             for (i, l) in crate::tui::view::detail::wrap(note, 72)
                 .into_iter()
                 .enumerate()
             {
                 let lead = if i == 0 { "  " } else { "    " };
-                out.push(Line::from(Span::styled(format!("{lead}{l}"), t.error())));
+                out.push(Line::from(Span::styled(format!("{lead}{l}"), style)));
             }
         }
     }
