@@ -1,5 +1,6 @@
 //! Command-line front end: one file per subcommand, all over the same core.
 
+pub mod baseline;
 pub mod budget;
 pub mod check;
 pub mod eval;
@@ -7,6 +8,7 @@ pub mod list;
 pub mod match_cmd;
 pub mod probe;
 pub mod prompt;
+pub mod shell;
 pub mod toggle;
 
 use crate::core::Library;
@@ -89,6 +91,14 @@ pub enum Command {
         #[command(flatten)]
         library: LibraryArgs,
     },
+    /// Print a shell completion script: `source <(skillscope completions bash)`.
+    Completions {
+        /// bash, zsh, fish, elvish or powershell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) on stdout: `skillscope man | man -l -`.
+    Man,
 }
 
 /// Which skills to look at.
@@ -109,7 +119,15 @@ impl LibraryArgs {
             return (source::path_roots(&self.paths), false);
         }
         let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-        let roots = source::default_roots(dirs::home_dir().as_deref(), &cwd);
+        let mut roots = source::default_roots(dirs::home_dir().as_deref(), &cwd);
+        // The config file's extra roots join the agents' folders (never folders given by hand).
+        if let Some(c) = crate::config::active() {
+            for r in source::path_roots(&c.roots) {
+                if !roots.iter().any(|x| x.path == r.path) {
+                    roots.push(r);
+                }
+            }
+        }
         if roots.is_empty() {
             (vec![Root::new(demo_dir(), Agent::Demo, Scope::Demo)], true)
         } else {
@@ -267,5 +285,7 @@ pub fn run(command: Command) -> anyhow::Result<i32> {
         Command::Eval { args, library } => eval::run(args, library),
         Command::Probe { args, library } => probe::run(args, library),
         Command::Toggle { args, library } => toggle::run(args, library),
+        Command::Completions { shell: sh } => shell::completions(sh),
+        Command::Man => shell::man(),
     }
 }
