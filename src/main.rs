@@ -9,14 +9,14 @@ fn main() {
             // A reader that stops early (`| head`) is not an error.
             Err(e) if is_broken_pipe(&e) => 0,
             Err(e) => {
-                eprintln!("skillscope: {e:#}");
+                eprintln!("skillscope: {}", skillscope::text::line(&format!("{e:#}")));
                 2
             }
         },
         None => match skillscope::tui::run(cli.library) {
             Ok(()) => 0,
             Err(e) => {
-                eprintln!("skillscope: {e:#}");
+                eprintln!("skillscope: {}", skillscope::text::line(&format!("{e:#}")));
                 1
             }
         },

@@ -473,3 +473,35 @@ fn every_screen_draws_at_tiny_sizes_without_panicking() {
         h.key(KeyCode::Esc);
     }
 }
+
+#[test]
+fn hostile_names_and_descriptions_are_shown_escaped() {
+    let t = tempfile::tempdir().unwrap();
+    // A folder name holding OSC 0 (set the title) and a frontmatter whose name and description
+    // hold a bidi override, ESC sequences, C1 CSI and BEL (YAML escapes).
+    write(
+        &t.path().join("title\x1b]0;pwned\x07/SKILL.md"),
+        "---\nname: \"evil\\u202Etxt.exe\"\ndescription: \"Reads \\e[2J files\\x9b and \\a rings. Use when asked about files.\"\n---\nBody \u{202e}here\x1b[31m.\n",
+    );
+    let mut h = harness(&[t.path()], 120, 36);
+    let list = h.screen();
+    assert!(list.contains("evil\\u{202e}txt.exe"), "{list}");
+    h.key(KeyCode::Enter);
+    let detail = h.screen();
+    for shown in [
+        "evil\\u{202e}txt.exe",
+        "Reads \\u{1b}[2J files\\u{9b}",
+        "\\u{7} rings.",
+        "title\\u{1b}]0;pwned\\u{7}",
+        "Body \\u{202e}here\\u{1b}[31m.",
+    ] {
+        assert!(detail.contains(shown), "{shown} missing:\n{detail}");
+    }
+    let term = h.terminal();
+    for c in term.backend().buffer().content() {
+        assert!(
+            !c.symbol().chars().any(skillscope::text::is_hazard),
+            "raw hazard in cell {c:?}"
+        );
+    }
+}

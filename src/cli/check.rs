@@ -3,6 +3,7 @@
 use crate::cli::LibraryArgs;
 use crate::core::Library;
 use crate::core::diagnostic::{Counts, Diagnostic, Severity};
+use crate::core::escape;
 use crate::core::listing::{self, Format, ListingOptions, Tier};
 use crate::core::rules::{self, CheckOptions, Profile};
 use crate::core::tokens::{self, Encoding, TokenCache};
@@ -99,11 +100,11 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
                     "column": f.d.column,
                 })).collect::<Vec<_>>(),
             });
-            serde_json::to_writer_pretty(&mut out, &v)?;
+            crate::cli::write_json(&mut out, &v)?;
             writeln!(out)?;
         }
         CheckFormat::Sarif => {
-            serde_json::to_writer_pretty(&mut out, &sarif(&findings))?;
+            crate::cli::write_json(&mut out, &sarif(&findings))?;
             writeln!(out)?;
         }
     }
@@ -162,10 +163,10 @@ fn write_text(
         writeln!(
             out,
             "{}{pos}: {c}{}{r}[{}] {}",
-            f.path.display(),
+            escape::path(f.path),
             f.d.severity,
             f.d.rule,
-            f.d.message
+            escape::line(&f.d.message)
         )?;
     }
     let invalid = {

@@ -151,10 +151,10 @@ pub fn demo_dir() -> PathBuf {
     if !target.is_dir()
         && let Err(e) = unpack_demo(&target)
     {
-        eprintln!(
-            "skillscope: cannot unpack the demo library to {}: {e}",
+        warn(format_args!(
+            "cannot unpack the demo library to {}: {e}",
             target.display()
-        );
+        ));
     }
     target
 }
@@ -186,11 +186,17 @@ fn mark_scripts_executable(dir: &std::path::Path) -> std::io::Result<()> {
 /// Says on stderr that the demo library is in use, so no figure is mistaken for the user's own.
 pub fn note_demo(lib: &Library) {
     if lib.demo {
-        eprintln!(
-            "skillscope: no skills installed; showing the bundled demo library ({})",
+        warn(format_args!(
+            "no skills installed; showing the bundled demo library ({})",
             demo_dir().display()
-        );
+        ));
     }
+}
+
+/// A line on stderr, `skillscope: …`, with every hazard of the message escaped: messages quote
+/// names, paths and file contents.
+pub fn warn(msg: impl std::fmt::Display) {
+    eprintln!("skillscope: {}", crate::text::line(&msg.to_string()));
 }
 
 /// skillscope's own on/off state, when there is a config folder for it.
@@ -198,7 +204,7 @@ pub fn load_state() -> Option<crate::core::state::EnableState> {
     let path = crate::core::state::default_path()?;
     let (st, diags) = crate::core::state::EnableState::load(&path);
     for d in &diags {
-        eprintln!("skillscope: {}", d.message);
+        warn(&d.message);
     }
     Some(st)
 }
@@ -247,7 +253,67 @@ pub fn count_levels(
 /// Saves the token cache, saying on stderr when it cannot.
 pub fn save_cache(cache: &crate::core::tokens::TokenCache) {
     if let Err(e) = cache.save() {
-        eprintln!("skillscope: {e}; counts were not remembered");
+        warn(format_args!("{e}; counts were not remembered"));
+    }
+}
+
+/// Pretty JSON in which the characters a terminal acts on (DEL, C1 controls, bidi controls; serde
+/// already escapes C0) are written as `\uXXXX` escapes: the same JSON value, nothing raw.
+pub fn write_json<W: std::io::Write, T: serde::Serialize + ?Sized>(
+    out: W,
+    value: &T,
+) -> serde_json::Result<()> {
+    let mut ser = serde_json::Serializer::with_formatter(out, SafeFormatter::default());
+    value.serialize(&mut ser)
+}
+
+/// [`write_json`] into a string.
+pub fn json_string<T: serde::Serialize + ?Sized>(value: &T) -> serde_json::Result<String> {
+    let mut buf = Vec::new();
+    write_json(&mut buf, value)?;
+    // The serializer writes only what it was given and ASCII escapes: valid UTF-8.
+    Ok(String::from_utf8_lossy(&buf).into_owned())
+}
+
+/// serde_json's pretty layout, with hazards escaped inside strings.
+#[derive(Default)]
+struct SafeFormatter(serde_json::ser::PrettyFormatter<'static>);
+
+macro_rules! delegate {
+    ($($name:ident($($arg:ident: $ty:ty),*);)*) => {$(
+        fn $name<W: ?Sized + std::io::Write>(&mut self, w: &mut W $(, $arg: $ty)*) -> std::io::Result<()> {
+            serde_json::ser::Formatter::$name(&mut self.0, w $(, $arg)*)
+        }
+    )*};
+}
+
+impl serde_json::ser::Formatter for SafeFormatter {
+    delegate! {
+        begin_array();
+        end_array();
+        begin_array_value(first: bool);
+        end_array_value();
+        begin_object();
+        end_object();
+        begin_object_key(first: bool);
+        begin_object_value();
+        end_object_value();
+    }
+
+    fn write_string_fragment<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        fragment: &str,
+    ) -> std::io::Result<()> {
+        let mut start = 0;
+        for (i, c) in fragment.char_indices() {
+            if crate::core::escape::is_hazard(c) {
+                w.write_all(&fragment.as_bytes()[start..i])?;
+                write!(w, "\\u{:04x}", u32::from(c))?;
+                start = i + c.len_utf8();
+            }
+        }
+        w.write_all(&fragment.as_bytes()[start..])
     }
 }
 

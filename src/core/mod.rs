@@ -2,6 +2,7 @@
 
 pub mod agents;
 pub mod diagnostic;
+pub mod escape;
 pub mod frontmatter;
 pub mod library;
 pub mod listing;

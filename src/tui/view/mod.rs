@@ -104,6 +104,18 @@ pub fn draw(frame: &mut Frame, app: &App) {
     if let Some(c) = &app.confirm {
         confirm::draw(frame, frame.area(), app, c);
     }
+    scrub(frame);
+}
+
+/// The last guard: every text drawn above is escaped where it is built (`\u{202e}`), and
+/// ratatui drops control characters; should a hazard still reach a cell by a path not escaped,
+/// it is drawn as `?` rather than sent to the terminal.
+fn scrub(frame: &mut Frame) {
+    for cell in frame.buffer_mut().content.iter_mut() {
+        if cell.symbol().chars().any(crate::text::is_hazard) {
+            cell.set_symbol("?");
+        }
+    }
 }
 
 /// A token figure with thousands separators, or `…` while it is being counted.
