@@ -270,7 +270,7 @@ mod tests {
     #[test]
     fn marks_escape_what_they_wrap() {
         assert_eq!(
-            mark("a\x1b[2J pdf\u{202e}", &[6..9], false),
+            mark("a\x1b[2J pdf\u{202e}", std::slice::from_ref(&(6..9)), false),
             "a\\u{1b}[2J [pdf]\\u{202e}"
         );
     }

@@ -379,10 +379,7 @@ fn print_report(r: &ToggleReport, home: &Path, dry_run: bool) {
                         line(&show_path(&applied.file, home)),
                         line(&show_path(b, home))
                     ),
-                    None => println!(
-                        "{name}: written {}",
-                        line(&show_path(&applied.file, home))
-                    ),
+                    None => println!("{name}: written {}", line(&show_path(&applied.file, home))),
                 }
             }
         }

@@ -112,7 +112,10 @@ mod tests {
         assert_eq!(line("\x1b]0;pwned\x07"), "\\u{1b}]0;pwned\\u{7}");
         assert_eq!(line("a\u{202e}b"), "a\\u{202e}b");
         assert_eq!(line("\u{9b}2J\x7f"), "\\u{9b}2J\\u{7f}");
-        assert_eq!(line("\u{2066}\u{200f}\u{61c}\u{fffe}"), "\\u{2066}\\u{200f}\\u{61c}\\u{fffe}");
+        assert_eq!(
+            line("\u{2066}\u{200f}\u{61c}\u{fffe}"),
+            "\\u{2066}\\u{200f}\\u{61c}\\u{fffe}"
+        );
         assert_eq!(line("a\nb\tc"), "a\\u{a}b\\u{9}c");
         assert_eq!(text("a\nb\tc"), "a\nb\tc");
         assert_eq!(text("a\r\nb\rc\r"), "a\r\nb\\u{d}c\\u{d}");

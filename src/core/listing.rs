@@ -849,7 +849,11 @@ mod tests {
         );
         let lib = load(&[t.path()]);
         for format in Format::ALL {
-            let l = render(&lib, &|_| true, &opts(format, Tier::Full, DEFAULT_CONTEXT_WINDOW));
+            let l = render(
+                &lib,
+                &|_| true,
+                &opts(format, Tier::Full, DEFAULT_CONTEXT_WINDOW),
+            );
             assert!(l.text.contains("\\u{202e}fdp.exe"), "{format}: {}", l.text);
             assert!(
                 !l.text.chars().any(|c| escape::is_hazard(c) && c != '\n'),

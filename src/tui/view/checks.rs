@@ -145,7 +145,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
                 lines.push(Line::from(format!(
                     "{} — entry `{}`, not probed yet",
                     crate::text::line(&skill.name),
-                    crate::text::line(&crate::core::probe::entry_name(skill))
+                    crate::text::line(crate::core::probe::entry_name(skill))
                 )));
             }
             lines.push(Line::from(Span::styled(
