@@ -483,7 +483,7 @@ fn hostile_names_and_descriptions_are_shown_escaped() {
         &t.path().join("title\x1b]0;pwned\x07/SKILL.md"),
         "---\nname: \"evil\\u202Etxt.exe\"\ndescription: \"Reads \\e[2J files\\x9b and \\a rings. Use when asked about files.\"\n---\nBody \u{202e}here\x1b[31m.\n",
     );
-    let mut h = harness(&[t.path()], 120, 36);
+    let mut h = harness(&[t.path()], 120, 50);
     let list = h.screen();
     assert!(list.contains("evil\\u{202e}txt.exe"), "{list}");
     h.key(KeyCode::Enter);
@@ -494,6 +494,7 @@ fn hostile_names_and_descriptions_are_shown_escaped() {
         "\\u{7} rings.",
         "title\\u{1b}]0;pwned\\u{7}",
         "Body \\u{202e}here\\u{1b}[31m.",
+        "control-character",
     ] {
         assert!(detail.contains(shown), "{shown} missing:\n{detail}");
     }

@@ -2,6 +2,7 @@
 
 use super::Profile;
 use crate::core::diagnostic::{Diagnostic, Severity};
+use crate::core::escape;
 use crate::core::skill::{Skill, SkillKind};
 use unicode_normalization::UnicodeNormalization;
 
@@ -37,6 +38,8 @@ fn known(profile: Profile, key: &str) -> bool {
 pub fn check(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let fm = &skill.frontmatter;
+    // Also on the values salvaged from a frontmatter that does not parse: they are shown.
+    control_characters(skill, profile, &mut out);
     if !fm.parsed {
         return out;
     }
@@ -247,6 +250,65 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
             )
             .at_line(line),
         );
+    }
+}
+
+/// Control and bidi characters in what agents list and terminals show: the name, the description,
+/// `when_to_use` and the folder name.
+fn control_characters(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
+    let fm = &skill.frontmatter;
+    let dir = skill.dir_name();
+    // The folder is named apart only when the name does not already repeat it.
+    let folder = (fm.name.as_deref() != Some(dir.as_str())).then_some(dir.as_str());
+    let fields = [
+        ("name", fm.name.as_deref(), fm.line_of("name")),
+        (
+            "description",
+            fm.description.as_deref(),
+            fm.line_of("description"),
+        ),
+        (
+            "when_to_use",
+            fm.when_to_use.as_deref(),
+            fm.line_of("when_to_use"),
+        ),
+        ("folder name", folder, None),
+    ];
+    for (what, value, line) in fields {
+        // A description may span lines (block scalars) and hold tabs: those are fine.
+        let multi_line = matches!(what, "description" | "when_to_use");
+        let found = value.and_then(|v| {
+            v.chars()
+                .enumerate()
+                .find(|&(_, c)| escape::is_hazard(c) && !(multi_line && matches!(c, '\n' | '\t')))
+        });
+        let Some((at, c)) = found else { continue };
+        let bidi = escape::is_bidi(c);
+        // The reference validator accepts them, and `spec` keeps its verdicts; the agents copy
+        // them into their system prompt, where a control character breaks the XML listing.
+        let severity = match profile {
+            Profile::Spec => Severity::Warning,
+            _ if bidi => Severity::Warning,
+            _ => Severity::Error,
+        };
+        let kind = if bidi {
+            "a bidirectional control, which makes text read differently from what it holds"
+        } else {
+            "a control character, which terminals act on and XML forbids"
+        };
+        let mut d = Diagnostic::new(
+            "control-character",
+            severity,
+            format!(
+                "the {what} holds U+{:04X} at character {}: {kind}; remove it",
+                u32::from(c),
+                at + 1
+            ),
+        );
+        if let Some(l) = line {
+            d = d.at(l, 1);
+        }
+        out.push(d);
     }
 }
 
@@ -528,6 +590,56 @@ mod tests {
             ids(&check(&s, Profile::ClaudeCode))
                 .contains(&("executable-no-entry", Severity::Error))
         );
+    }
+
+    #[test]
+    fn control_and_bidi_characters_are_reported_per_profile() {
+        let s = skill(
+            "evil",
+            &format!(
+                "---\nname: evil\ndescription: \"{GOOD} \\e]0;pwned\\a\"\nwhen_to_use: \"a\\u202Eb\"\n---\n"
+            ),
+        );
+        let found = |p| {
+            check(&s, p)
+                .into_iter()
+                .filter(|d| d.rule == "control-character")
+                .map(|d| (d.severity, d.line, d.message))
+                .collect::<Vec<_>>()
+        };
+        let cc = found(Profile::ClaudeCode);
+        assert_eq!(cc.len(), 2, "{cc:?}");
+        assert_eq!((cc[0].0, cc[0].1), (Severity::Error, Some(3)));
+        assert!(cc[0].2.contains("U+001B at character 78"), "{}", cc[0].2);
+        assert_eq!((cc[1].0, cc[1].1), (Severity::Warning, Some(4)));
+        assert!(cc[1].2.contains("U+202E"), "{}", cc[1].2);
+        assert!(
+            found(Profile::Spec)
+                .iter()
+                .all(|d| d.0 == Severity::Warning)
+        );
+
+        // Line breaks and tabs of a block scalar are not control characters here.
+        let s = skill(
+            "pdf",
+            &format!("---\nname: pdf\ndescription: |\n  {GOOD}\n  \tMore.\n---\n"),
+        );
+        assert!(
+            !check(&s, Profile::Spec)
+                .iter()
+                .any(|d| d.rule == "control-character")
+        );
+
+        // A folder name with ESC, a name salvaged from YAML that does not parse.
+        let s = skill("x\x1b[2J", "---\nname: ok\x07\ndescription: a: b\n---\n");
+        let d: Vec<_> = check(&s, Profile::Spec)
+            .into_iter()
+            .filter(|d| d.rule == "control-character")
+            .map(|d| d.message)
+            .collect();
+        assert_eq!(d.len(), 2, "{d:?}");
+        assert!(d[0].starts_with("the name holds U+0007"), "{d:?}");
+        assert!(d[1].starts_with("the folder name holds U+001B"), "{d:?}");
     }
 
     #[test]

@@ -222,6 +222,11 @@ pub const RULES: &[RuleInfo] = &[
         summary: "name holds XML tags",
     },
     RuleInfo {
+        id: "control-character",
+        family: "name",
+        summary: "a name, description or folder name holds a control or bidi character",
+    },
+    RuleInfo {
         id: "description-missing",
         family: "description",
         summary: "no or empty `description`",
