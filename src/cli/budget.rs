@@ -54,6 +54,7 @@ pub(crate) fn enabled(lib: &Library) -> impl Fn(usize) -> bool + use<> {
 pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let lib = library.load();
     note_demo(&lib);
+    let unread = crate::cli::note_unread(&lib);
     let cache = if args.no_cache {
         TokenCache::in_memory()
     } else {
@@ -97,7 +98,7 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             args.max_listing_tokens.unwrap_or_default()
         );
     }
-    Ok(i32::from(over))
+    Ok(i32::from(over).max(unread))
 }
 
 struct Report<'a> {

@@ -31,6 +31,7 @@ pub struct ListArgs {
 pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let lib = library.load();
     crate::cli::note_demo(&lib);
+    let unread = crate::cli::note_unread(&lib);
     let enabled = crate::cli::enabled_mask(&lib);
     let is_enabled = |i: usize| enabled[i];
     let diags = rules::check_library(
@@ -129,5 +130,5 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         )?;
     }
     out.flush()?;
-    Ok(0)
+    Ok(unread)
 }

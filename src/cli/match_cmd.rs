@@ -65,9 +65,7 @@ pub fn candidates(lib: &Library, state: Option<&EnableState>, include_disabled: 
 pub fn load_library(library: &LibraryArgs) -> anyhow::Result<Library> {
     let lib = library.load();
     note_demo(&lib);
-    for p in &lib.problems {
-        crate::cli::warn(&p.message);
-    }
+    crate::cli::note_unread(&lib);
     if lib.is_empty() {
         anyhow::bail!("no skills found: give folders that hold SKILL.md files");
     }

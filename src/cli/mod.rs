@@ -199,6 +199,25 @@ pub fn warn(msg: impl std::fmt::Display) {
     eprintln!("skillscope: {}", crate::text::line(&msg.to_string()));
 }
 
+/// Says on stderr what could not be read (a missing root, a root that is a file, a folder the walk
+/// could not enter, a skill file that is not a regular file or cannot be opened). Returns the
+/// exit code `check` would give for it: 1 when any of it is an error, else 0.
+pub fn note_unread(lib: &Library) -> i32 {
+    let mut code = 0;
+    for (path, d) in lib.unread() {
+        let shown = path.display().to_string();
+        if d.message.contains(&shown) {
+            warn(format_args!("{}: {}", d.severity, d.message));
+        } else {
+            warn(format_args!("{}: {shown}: {}", d.severity, d.message));
+        }
+        if d.severity == crate::core::Severity::Error {
+            code = 1;
+        }
+    }
+    code
+}
+
 /// skillscope's own on/off state, when there is a config folder for it.
 pub fn load_state() -> Option<crate::core::state::EnableState> {
     let path = crate::core::state::default_path()?;

@@ -33,6 +33,7 @@ pub struct PromptArgs {
 pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let lib = library.load();
     note_demo(&lib);
+    let unread = crate::cli::note_unread(&lib);
     let enabled = super::budget::enabled(&lib);
     let all = args.all;
     let listing = listing::render(
@@ -58,7 +59,7 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         }
         eprint!("{}", fate_table(&lib, &listing, tokens, args.encoding));
     }
-    Ok(0)
+    Ok(unread)
 }
 
 fn fate_table(lib: &Library, listing: &listing::Listing, tokens: usize, enc: Encoding) -> String {

@@ -7,7 +7,6 @@ use crate::core::skill::Skill;
 use crate::core::source::Root;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
-use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -43,6 +42,8 @@ struct Found {
     root: usize,
     dir: PathBuf,
     file: PathBuf,
+    /// The skill file is a regular file (not a pipe, socket or device), as the walk saw it.
+    regular: bool,
     /// Other skill files in the same folder (`SKILL.md` and `skill.md` side by side).
     others: Vec<PathBuf>,
 }
@@ -54,7 +55,7 @@ fn is_skill_file(name: &str) -> bool {
 /// Walks every root and reads the head of every skill file. Problems that belong to no skill
 /// (unreadable folders, symlink cycles, missing roots) come back as the second value.
 pub fn scan(roots: &[Root], opts: &ScanOptions) -> (Vec<Skill>, Vec<Diagnostic>) {
-    let found: Mutex<Vec<(usize, PathBuf, PathBuf)>> = Mutex::new(Vec::new());
+    let found: Mutex<Vec<(usize, PathBuf, PathBuf, bool)>> = Mutex::new(Vec::new());
     let problems: Mutex<Vec<Diagnostic>> = Mutex::new(Vec::new());
     for (ri, root) in roots.iter().enumerate() {
         if !root.path.exists() {
@@ -77,7 +78,9 @@ pub fn scan(roots: &[Root], opts: &ScanOptions) -> (Vec<Skill>, Vec<Diagnostic>)
                 .and_then(|n| n.to_str())
                 .is_some_and(is_skill_file);
             match (is_skill, root.path.parent()) {
-                (true, Some(dir)) => lock(&found).push((ri, dir.to_path_buf(), root.path.clone())),
+                (true, Some(dir)) => {
+                    lock(&found).push((ri, dir.to_path_buf(), root.path.clone(), true));
+                }
                 _ => push(
                     &problems,
                     Diagnostic::new(
@@ -113,21 +116,19 @@ pub fn scan(roots: &[Root], opts: &ScanOptions) -> (Vec<Skill>, Vec<Diagnostic>)
                     Ok(e) => {
                         let named = e.file_name().to_str().is_some_and(is_skill_file);
                         let ft = e.file_type();
-                        if named && ft.is_some_and(|t| t.is_file()) {
-                            if let Some(dir) = e.path().parent() {
-                                lock(found).push((ri, dir.to_path_buf(), e.path().to_path_buf()));
-                            }
-                        } else if named && !ft.is_some_and(|t| t.is_dir()) {
-                            // A pipe or device would block a reader: say so instead of opening it.
-                            push(
-                                problems,
-                                Diagnostic::new(
-                                    "skill-file-not-regular",
-                                    Severity::Error,
-                                    "this SKILL.md is not a regular file (a pipe, socket or device): replace it with a text file",
-                                )
-                                .in_file(e.path()),
-                            );
+                        // A pipe or device is kept as a skill that is never opened: it is listed
+                        // with its error rather than left out.
+                        if named
+                            && !ft.is_some_and(|t| t.is_dir())
+                            && let Some(dir) = e.path().parent()
+                        {
+                            let regular = ft.is_some_and(|t| t.is_file());
+                            lock(found).push((
+                                ri,
+                                dir.to_path_buf(),
+                                e.path().to_path_buf(),
+                                regular,
+                            ));
                         }
                     }
                     Err(err) => push(problems, walk_problem(&err)),
@@ -141,12 +142,13 @@ pub fn scan(roots: &[Root], opts: &ScanOptions) -> (Vec<Skill>, Vec<Diagnostic>)
     let mut by_dir: BTreeMap<PathBuf, Found> = BTreeMap::new();
     let mut raw = found.into_inner().unwrap_or_else(|e| e.into_inner());
     raw.sort();
-    for (ri, dir, file) in raw {
+    for (ri, dir, file, regular) in raw {
         match by_dir.get_mut(&dir) {
             Some(f) if f.root == ri => {
                 // Prefer the exact `SKILL.md` spelling, as agents do.
                 if file.file_name().is_some_and(|n| n == "SKILL.md") {
                     let old = std::mem::replace(&mut f.file, file);
+                    f.regular = regular;
                     f.others.push(old);
                 } else {
                     f.others.push(file);
@@ -160,6 +162,7 @@ pub fn scan(roots: &[Root], opts: &ScanOptions) -> (Vec<Skill>, Vec<Diagnostic>)
                         root: ri,
                         dir,
                         file,
+                        regular,
                         others: Vec::new(),
                     },
                 );
@@ -207,7 +210,12 @@ fn walk_problem(err: &ignore::Error) -> Diagnostic {
 fn read_skill(f: &Found, roots: &[Root]) -> Skill {
     let root = &roots[f.root];
     let mut skill = Skill::new(root, f.dir.clone(), f.file.clone());
-    match read_head(&f.file) {
+    let head = if f.regular {
+        read_head(&f.file)
+    } else {
+        Err(crate::core::library::not_regular())
+    };
+    match head {
         Ok((head, len, mtime, complete)) => {
             skill.file_len = len;
             skill.mtime_ns = mtime;
@@ -217,6 +225,13 @@ fn read_skill(f: &Found, roots: &[Root]) -> Skill {
             skill.body_line = parsed.layout.body_line;
             skill.body_offset = parsed.layout.body_offset as u64;
         }
+        Err(e) if crate::core::library::is_not_regular(&e) => skill.parse_diagnostics.push(
+            Diagnostic::new(
+                "skill-file-not-regular",
+                Severity::Error,
+                "this SKILL.md is not a regular file (a pipe, socket, device or folder): it was not opened; replace it with a text file",
+            ),
+        ),
         Err(e) => skill.parse_diagnostics.push(
             Diagnostic::new(
                 "file-unreadable",
@@ -259,10 +274,9 @@ fn read_skill(f: &Found, roots: &[Root]) -> Skill {
 
 /// Reads a SKILL.md's first bytes: through the frontmatter's end when there is one, at most
 /// `HEAD_CAP`. Returns the bytes, the file length, its mtime and whether the bytes are the whole
-/// file.
+/// file. Only a regular file is read, and opening never blocks.
 pub fn read_head(path: &Path) -> std::io::Result<(Vec<u8>, u64, u128, bool)> {
-    let mut file = File::open(path)?;
-    let meta = file.metadata()?;
+    let (mut file, meta) = crate::core::library::open_regular(path)?;
     let len = meta.len();
     let mtime = crate::core::library::mtime_ns(&meta);
     let mut buf = Vec::with_capacity((len as usize).min(HEAD_BYTES));

@@ -101,7 +101,7 @@ fn is_markdown(p: &Path) -> bool {
 
 /// The first local markdown file that a reference file links to, if any.
 fn nested_reference(skill_dir: &Path, reference: &Path) -> Option<PathBuf> {
-    let text = std::fs::read_to_string(reference).ok()?;
+    let text = crate::core::library::read_text(reference).ok()?;
     let base = reference.parent()?;
     local_links(&text).into_iter().find_map(|l| {
         let p = base.join(&l.target);
