@@ -267,3 +267,55 @@ fn an_unreadable_folder_and_skill_file_are_named() {
     assert!(err.contains("cannot read SKILL.md"), "{err}");
     assert_eq!(out.status.code(), Some(1), "{err}");
 }
+
+#[test]
+fn a_link_to_the_file_system_root_is_not_walked_and_the_cap_can_be_raised() {
+    let home = tempfile::tempdir().unwrap();
+    let lib = home.path().join("lib");
+    write(
+        &lib.join("good/SKILL.md"),
+        "---\nname: good\ndescription: Reads good things from files. Use when asked about them.\n---\nBody\n",
+    );
+    std::os::unix::fs::symlink("/", lib.join("everything")).unwrap();
+    let out = run_guarded(&["list", lib.to_str().unwrap()], home.path(), 120);
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!(
+            "{} leads to /, a folder above the root: not followed",
+            lib.join("everything").display()
+        )),
+        "{err}"
+    );
+    assert_eq!(out.status.code(), Some(0), "a warning: {err}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("1 skills"));
+
+    for i in 0..30 {
+        write(
+            &lib.join(format!("s{i:02}/SKILL.md")),
+            "---\nname: s\ndescription: d\n---\n",
+        );
+    }
+    let capped = |extra: &[&str], env: Option<&str>| {
+        let mut c = bin();
+        c.arg("list")
+            .args(extra)
+            .arg(&lib)
+            .env("SKILLSCOPE_CONFIG_DIR", home.path().join("config"))
+            .env("SKILLSCOPE_CACHE_DIR", home.path().join("cache"))
+            .env("HOME", home.path());
+        match env {
+            Some(v) => c.env("SKILLSCOPE_MAX_ENTRIES", v),
+            None => c.env_remove("SKILLSCOPE_MAX_ENTRIES"),
+        };
+        let out = c.output().unwrap();
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let warning = format!(
+        "stopped walking {} after 10 files and folders",
+        lib.display()
+    );
+    assert!(capped(&["--max-entries", "10"], None).contains(&warning));
+    assert!(capped(&[], Some("10")).contains(&warning));
+    assert!(!capped(&["--max-entries", "1000"], Some("10")).contains("stopped walking"));
+    assert!(!capped(&[], None).contains("stopped walking"));
+}

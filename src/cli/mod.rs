@@ -10,7 +10,7 @@ pub mod prompt;
 pub mod toggle;
 
 use crate::core::Library;
-use crate::core::scan::{DEFAULT_MAX_DEPTH, ScanOptions};
+use crate::core::scan::{DEFAULT_MAX_DEPTH, DEFAULT_MAX_ENTRIES, MAX_ENTRIES_ENV, ScanOptions};
 use crate::core::source::{self, Agent, Root, Scope};
 use clap::{Args, Parser, Subcommand};
 use std::io::IsTerminal;
@@ -100,6 +100,10 @@ pub struct LibraryArgs {
     /// How many folder levels below a root to look for skills.
     #[arg(long, default_value_t = DEFAULT_MAX_DEPTH)]
     pub max_depth: usize,
+    /// Stop walking a root after this many files and folders, with a warning [default: 200000,
+    /// or $SKILLSCOPE_MAX_ENTRIES].
+    #[arg(long, value_name = "N")]
+    pub max_entries: Option<usize>,
 }
 
 impl LibraryArgs {
@@ -117,14 +121,26 @@ impl LibraryArgs {
         }
     }
 
+    /// The walk's limits: `--max-entries`, else `$SKILLSCOPE_MAX_ENTRIES`, else the default.
+    pub fn scan_options(&self) -> ScanOptions {
+        let from_env = std::env::var(MAX_ENTRIES_ENV).ok().and_then(|v| {
+            let n = v.trim().parse::<usize>().ok().filter(|&n| n > 0);
+            if n.is_none() {
+                warn(format_args!(
+                    "{MAX_ENTRIES_ENV}={v:?} is not a positive number; using {DEFAULT_MAX_ENTRIES}"
+                ));
+            }
+            n
+        });
+        ScanOptions {
+            max_depth: self.max_depth,
+            max_entries: self.max_entries.or(from_env).unwrap_or(DEFAULT_MAX_ENTRIES),
+        }
+    }
+
     pub fn load(&self) -> Library {
         let (roots, demo) = self.roots();
-        let mut lib = Library::load(
-            roots,
-            &ScanOptions {
-                max_depth: self.max_depth,
-            },
-        );
+        let mut lib = Library::load(roots, &self.scan_options());
         lib.demo = demo;
         if lib.is_empty() && !demo && self.paths.is_empty() {
             let mut demo_lib = Library::load(

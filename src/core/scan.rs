@@ -9,7 +9,8 @@ use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// How far below a root skills are looked for. Agents' own folders hold skills one or two levels
 /// down; collections checked out from git nest them deeper (seven levels in real ones).
@@ -17,6 +18,16 @@ pub const DEFAULT_MAX_DEPTH: usize = 8;
 
 /// Folders never holding skills: version control internals and package caches.
 const SKIPPED_DIRS: &[&str] = &[".git", ".hg", ".svn", "node_modules"];
+
+/// The kernel's views of processes, devices and drivers: a walk there never ends, and reading
+/// can block or leak. Never entered, whatever link leads there.
+const SYSTEM_DIRS: &[&str] = &["/proc", "/sys", "/dev"];
+
+/// How many files and folders a walk visits per root before it stops and says so. Real
+/// libraries hold a few thousand entries; the largest checked-out collections tens of thousands.
+pub const DEFAULT_MAX_ENTRIES: usize = 200_000;
+/// The environment variable that raises (or lowers) [`DEFAULT_MAX_ENTRIES`].
+pub const MAX_ENTRIES_ENV: &str = "SKILLSCOPE_MAX_ENTRIES";
 
 /// The first read of a SKILL.md; enough for nearly every frontmatter.
 const HEAD_BYTES: usize = 16 * 1024;
@@ -26,13 +37,37 @@ const HEAD_CAP: usize = 1024 * 1024;
 #[derive(Debug, Clone)]
 pub struct ScanOptions {
     pub max_depth: usize,
+    /// Files and folders visited per root before the walk of that root stops.
+    pub max_entries: usize,
 }
 
 impl Default for ScanOptions {
     fn default() -> Self {
         ScanOptions {
             max_depth: DEFAULT_MAX_DEPTH,
+            max_entries: DEFAULT_MAX_ENTRIES,
         }
+    }
+}
+
+fn is_system(p: &Path) -> bool {
+    SYSTEM_DIRS.iter().any(|s| p.starts_with(s))
+}
+
+/// Why the walk must not enter `real` (where a link leads), if it must not.
+fn refused(real: &Path, root_real: &Path) -> Option<String> {
+    if is_system(real) {
+        Some(format!(
+            "{}, a system folder ({})",
+            real.display(),
+            SYSTEM_DIRS.join(", ")
+        ))
+    } else if real != root_real && root_real.starts_with(real) {
+        // The walk would go over the whole tree above the root before it met the root again.
+        // (A link to the root itself is a cycle the walker reports on its own.)
+        Some(format!("{}, a folder above the root", real.display()))
+    } else {
+        None
     }
 }
 
@@ -96,22 +131,90 @@ pub fn scan(roots: &[Root], opts: &ScanOptions) -> (Vec<Skill>, Vec<Diagnostic>)
             }
             continue;
         }
+        let root_real = std::fs::canonicalize(&root.path).unwrap_or_else(|_| root.path.clone());
+        if is_system(&root_real) {
+            push(
+                &problems,
+                Diagnostic::new(
+                    "walk-skipped",
+                    Severity::Warning,
+                    format!(
+                        "{} is inside a system folder ({}): not walked",
+                        root.path.display(),
+                        SYSTEM_DIRS.join(", ")
+                    ),
+                )
+                .in_file(&root.path),
+            );
+            continue;
+        }
+        // The filter must own what it uses: it lives as long as the walker.
+        let skipped: Arc<Mutex<Vec<Diagnostic>>> = Arc::default();
+        let filter_skipped = Arc::clone(&skipped);
+        let filter_root = root_real.clone();
         let walker = ignore::WalkBuilder::new(&root.path)
             .standard_filters(false)
             .follow_links(true)
             .max_depth(Some(opts.max_depth + 1))
-            .filter_entry(|e| {
-                if e.depth() == 0 || !e.file_type().is_some_and(|t| t.is_dir()) {
+            .filter_entry(move |e| {
+                if e.depth() == 0 {
                     return true;
                 }
-                let name = e.file_name().to_string_lossy();
-                !SKIPPED_DIRS.contains(&name.as_ref())
+                let is_dir = e.file_type().is_some_and(|t| t.is_dir());
+                if is_dir && SKIPPED_DIRS.contains(&e.file_name().to_string_lossy().as_ref()) {
+                    return false;
+                }
+                // Where the entry really is: a link is resolved; a plain child of the root is
+                // the root's real folder joined with its name (only there can `/proc` be a
+                // plain child, when the root is `/`). Deeper plain entries sit below an allowed
+                // place, which holds no system folder and no ancestor of the root.
+                let real = if e.path_is_symlink() {
+                    std::fs::canonicalize(e.path()).ok()
+                } else if e.depth() == 1 && is_dir {
+                    Some(filter_root.join(e.file_name()))
+                } else {
+                    None
+                };
+                let Some(why) = real.and_then(|r| refused(&r, &filter_root)) else {
+                    return true;
+                };
+                lock(&filter_skipped).push(
+                    Diagnostic::new(
+                        "walk-skipped",
+                        Severity::Warning,
+                        format!("{} leads to {why}: not followed", e.path().display()),
+                    )
+                    .in_file(e.path()),
+                );
+                false
             })
             .build_parallel();
+        let visited = AtomicUsize::new(0);
+        let capped = AtomicBool::new(false);
         walker.run(|| {
             let found = &found;
             let problems = &problems;
+            let visited = &visited;
+            let capped = &capped;
             Box::new(move |entry| {
+                if visited.fetch_add(1, Ordering::Relaxed) >= opts.max_entries {
+                    if !capped.swap(true, Ordering::Relaxed) {
+                        push(
+                            problems,
+                            Diagnostic::new(
+                                "walk-cap",
+                                Severity::Warning,
+                                format!(
+                                    "stopped walking {} after {} files and folders: skills below may be missing; raise the cap with --max-entries N or {MAX_ENTRIES_ENV}=N",
+                                    root.path.display(),
+                                    opts.max_entries
+                                ),
+                            )
+                            .in_file(&root.path),
+                        );
+                    }
+                    return ignore::WalkState::Quit;
+                }
                 match entry {
                     Ok(e) => {
                         let named = e.file_name().to_str().is_some_and(is_skill_file);
@@ -136,6 +239,7 @@ pub fn scan(roots: &[Root], opts: &ScanOptions) -> (Vec<Skill>, Vec<Diagnostic>)
                 ignore::WalkState::Continue
             })
         });
+        lock(&problems).append(&mut lock(&skipped));
     }
 
     // One skill per folder; a folder is claimed by the first root that reaches it.
@@ -341,6 +445,80 @@ mod tests {
             problems.iter().any(|d| d.rule == "symlink-cycle"),
             "{problems:?}"
         );
+    }
+
+    /// Runs `f` on a thread; fails if it takes longer than a minute (a hang guard, not a timing).
+    fn guarded<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || tx.send(f()));
+        rx.recv_timeout(std::time::Duration::from_secs(60))
+            .expect("the walk did not finish: it went where it must not")
+    }
+
+    #[test]
+    fn links_to_system_folders_and_above_the_root_are_not_followed() {
+        let t = tempfile::tempdir().unwrap();
+        let r = t.path().join("lib");
+        write(&r.join("a/SKILL.md"), "---\nname: a\ndescription: d\n---\n");
+        std::os::unix::fs::symlink("/", r.join("slash")).unwrap();
+        std::os::unix::fs::symlink("/proc", r.join("a/proc")).unwrap();
+        std::os::unix::fs::symlink("/dev/null", r.join("a/null")).unwrap();
+        std::os::unix::fs::symlink(t.path(), r.join("parent")).unwrap();
+        std::os::unix::fs::symlink(&r, r.join("self")).unwrap();
+        let root = Root::new(&r, Agent::Path, Scope::Path);
+        let (skills, problems) = guarded(move || scan(&[root], &ScanOptions::default()));
+        assert_eq!(skills.len(), 1);
+        let skipped: Vec<_> = problems
+            .iter()
+            .filter(|d| d.rule == "walk-skipped")
+            .map(|d| d.path.clone().unwrap())
+            .collect();
+        for link in ["slash", "a/proc", "a/null", "parent"] {
+            assert!(skipped.contains(&r.join(link)), "{link}: {problems:?}");
+        }
+        assert!(problems.iter().all(|d| d.severity == Severity::Warning));
+        assert!(
+            problems.iter().any(|d| d.rule == "symlink-cycle"),
+            "a link to the root itself is a cycle: {problems:?}"
+        );
+    }
+
+    #[test]
+    fn a_root_inside_a_system_folder_is_not_walked() {
+        let root = Root::new("/proc/self", Agent::Path, Scope::Path);
+        let (skills, problems) = guarded(move || scan(&[root], &ScanOptions::default()));
+        assert!(skills.is_empty());
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(problems[0].rule, "walk-skipped");
+    }
+
+    #[test]
+    fn a_walk_stops_at_the_entry_cap_and_says_how_to_raise_it() {
+        let t = tempfile::tempdir().unwrap();
+        for i in 0..40 {
+            write(
+                &t.path().join(format!("s{i:02}/SKILL.md")),
+                "---\nname: s\ndescription: d\n---\n",
+            );
+        }
+        let root = Root::new(t.path(), Agent::Path, Scope::Path);
+        let opts = |max_entries| ScanOptions {
+            max_entries,
+            ..ScanOptions::default()
+        };
+        let (skills, problems) = scan(std::slice::from_ref(&root), &opts(10));
+        assert!(skills.len() < 40, "{}", skills.len());
+        let cap: Vec<_> = problems.iter().filter(|d| d.rule == "walk-cap").collect();
+        assert_eq!(cap.len(), 1, "{problems:?}");
+        assert!(cap[0].message.contains(&t.path().display().to_string()));
+        assert!(
+            cap[0]
+                .message
+                .contains("--max-entries N or SKILLSCOPE_MAX_ENTRIES=N")
+        );
+        let (skills, problems) = scan(&[root], &opts(81));
+        assert_eq!(skills.len(), 40);
+        assert!(problems.is_empty(), "{problems:?}");
     }
 
     #[test]

@@ -77,6 +77,7 @@ pub fn harness_scanning(roots: &[&Path], w: u16, h: u16) -> Harness {
     let args = LibraryArgs {
         paths: roots.iter().map(|p| p.to_path_buf()).collect(),
         max_depth: 8,
+        max_entries: None,
     };
     let (tx, rx) = mpsc::channel();
     let dir = tempfile::tempdir().unwrap();
@@ -100,6 +101,7 @@ pub fn harness_opts(roots: &[&Path], w: u16, h: u16, theme: Theme, watch: bool) 
     let args = LibraryArgs {
         paths: roots.iter().map(|p| p.to_path_buf()).collect(),
         max_depth: 8,
+        max_entries: None,
     };
     let lib = args.load();
     let (tx, rx) = mpsc::channel();

@@ -127,6 +127,16 @@ pub const RULES: &[RuleInfo] = &[
         summary: "a folder or link could not be read",
     },
     RuleInfo {
+        id: "walk-skipped",
+        family: "file",
+        summary: "a link into /proc, /sys, /dev or above the root, not followed",
+    },
+    RuleInfo {
+        id: "walk-cap",
+        family: "file",
+        summary: "a root's walk stopped at the entry cap",
+    },
+    RuleInfo {
         id: "skill-file-duplicate",
         family: "file",
         summary: "SKILL.md and skill.md side by side",
