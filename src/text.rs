@@ -17,6 +17,31 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
+/// `n` in at most `width` characters: with thousands separators when they fit, else in `k`, `M`,
+/// `G` units (`400k`, `1.2M`), rounded to the nearest; the full figure when nothing fits.
+pub fn compact(n: u64, width: usize) -> String {
+    let full = thousands(n);
+    if full.len() <= width {
+        return full;
+    }
+    for (unit, div) in [("k", 1e3), ("M", 1e6), ("G", 1e9), ("T", 1e12)] {
+        let v = n as f64 / div;
+        // 999.6k would round to 1000k: that is the next unit's 1.0M.
+        if v >= 999.5 {
+            continue;
+        }
+        let s = if v < 9.95 {
+            format!("{v:.1}{unit}")
+        } else {
+            format!("{v:.0}{unit}")
+        };
+        if s.len() <= width {
+            return s;
+        }
+    }
+    full
+}
+
 /// The text as one escaped line (see [`line`]), at most `width` characters, cut at the end with
 /// `…` when it was longer.
 pub fn fit(s: &str, width: usize) -> String {
@@ -63,6 +88,25 @@ mod tests {
         assert_eq!(fit("abc", 0), "");
         assert_eq!(fit_left("/a/b/c/d", 5), "…/c/d");
         assert_eq!(fit_left("abc", 0), "");
+    }
+
+    #[test]
+    fn compact_figures_keep_their_magnitude() {
+        assert_eq!(compact(12_345, 6), "12,345");
+        assert_eq!(compact(400_000, 6), "400k");
+        assert_eq!(compact(400_000, 7), "400,000");
+        assert_eq!(compact(999_999, 6), "1.0M");
+        assert_eq!(compact(1_234_567, 6), "1.2M");
+        assert_eq!(compact(98_765_432, 6), "99M");
+        assert_eq!(compact(4_294_967_295, 6), "4.3G");
+        assert_eq!(compact(123_456, 4), "123k");
+        assert_eq!(compact(1_500, 4), "1.5k");
+        assert_eq!(compact(7, 1), "7");
+        assert_eq!(
+            compact(12_345, 2),
+            "12,345",
+            "nothing fits: the whole figure"
+        );
     }
 
     #[test]

@@ -506,3 +506,44 @@ fn hostile_names_and_descriptions_are_shown_escaped() {
         );
     }
 }
+
+#[test]
+fn huge_skills_show_whole_figures() {
+    let t = tempfile::tempdir().unwrap();
+    // About 400,000 tokens of body and 1.2 million in a reference file.
+    write(
+        &t.path().join("huge/SKILL.md"),
+        &format!(
+            "---\nname: huge\ndescription: A very large skill. Use when testing wide figures.\n---\n{}\n",
+            " word".repeat(400_000)
+        ),
+    );
+    write(
+        &t.path().join("huge/references/big.md"),
+        &" word".repeat(1_200_000),
+    );
+    let mut h = harness(&[t.path()], 80, 24);
+    let c = h.app.costs[0];
+    let (l2, l3) = (c.l2.unwrap(), c.l3.unwrap());
+    assert!(l2 >= 400_000 && l3 >= 1_200_000, "{c:?}");
+    let list = h.screen();
+    let row = list.lines().find(|l| l.contains("huge")).unwrap();
+    let figures: Vec<&str> = row.split_whitespace().collect();
+    let k = skillscope::text::compact(l2, 6);
+    let m = skillscope::text::compact(l3, 6);
+    assert!(k.ends_with('k') && m.ends_with('M'), "{k} {m}");
+    assert!(
+        figures.contains(&k.as_str()) && figures.contains(&m.as_str()),
+        "{k} and {m} expected in the row:\n{row}"
+    );
+    assert_snapshot!("huge_skill_list", list);
+    h.key(KeyCode::Enter);
+    let detail = h.screen();
+    let exact = format!(
+        "L2 {} · L3 {}",
+        skillscope::text::thousands(l2),
+        skillscope::text::thousands(l3)
+    );
+    assert!(detail.contains(&exact), "{exact} missing:\n{detail}");
+    assert_snapshot!("huge_skill_detail", detail);
+}

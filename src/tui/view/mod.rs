@@ -126,8 +126,14 @@ pub fn tokens(n: Option<u64>) -> String {
 /// A token figure of a level: `…` while the level is being counted, `-` when it was counted
 /// and there is nothing (an L1 of a skill that is not listed, an unreadable file).
 pub fn cost(n: Option<u64>, counted: bool) -> String {
+    cost_in(n, counted, usize::MAX)
+}
+
+/// [`cost`] for a column `width` characters wide: a figure that does not fit whole is shown in
+/// `k`/`M` units (`400k`), never cut (the detail pane has the exact figure).
+pub fn cost_in(n: Option<u64>, counted: bool, width: usize) -> String {
     match (n, counted) {
-        (Some(n), _) => thousands(n),
+        (Some(n), _) => crate::text::compact(n, width),
         (None, true) => "-".to_string(),
         (None, false) => "…".to_string(),
     }

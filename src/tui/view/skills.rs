@@ -4,7 +4,7 @@
 use crate::core::Skill;
 use crate::core::source::Scope;
 use crate::tui::app::{App, Mode, list};
-use crate::tui::view::{self, cost, thousands, truncate};
+use crate::tui::view::{self, cost_in, thousands, truncate};
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
 use ratatui::style::Style;
@@ -211,7 +211,7 @@ pub fn agent_badges(app: &App, skill: &Skill) -> Line<'static> {
 }
 
 fn num(n: Option<u64>, counted: bool) -> Cell<'static> {
-    Cell::from(Line::from(cost(n, counted)).alignment(Alignment::Right))
+    Cell::from(Line::from(cost_in(n, counted, usize::from(NUM_W))).alignment(Alignment::Right))
 }
 
 /// `2E 1W`, or nothing when the skill is clean.
