@@ -196,7 +196,7 @@ fn sarif(findings: &[Finding]) -> serde_json::Value {
             json!({
                 "id": r.id,
                 "shortDescription": {"text": r.summary},
-                "properties": {"family": r.family},
+                "properties": {"family": r.family.as_str()},
             })
         })
         .collect();

@@ -2,6 +2,7 @@
 //! (BOM, CRLF, blank lines, NULs, bad UTF-8, no closing line), parse it as YAML and type the known
 //! fields. Every YAML call of the project lives in this file.
 
+use crate::core::catalogue::RuleId;
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::skill::SkillKind;
 use serde::Serialize;
@@ -118,7 +119,7 @@ pub fn parse(head: &[u8], complete: bool) -> Parsed {
     if head.is_empty() && complete {
         diags.push(
             Diagnostic::new(
-                "file-empty",
+                RuleId::FileEmpty,
                 Severity::Error,
                 "SKILL.md is empty: add a frontmatter block with `name` and `description`",
             )
@@ -137,7 +138,7 @@ pub fn parse(head: &[u8], complete: bool) -> Parsed {
         let (l, c) = line_col(region, pos);
         diags.push(
             Diagnostic::new(
-                "file-nul-bytes",
+                RuleId::FileNulBytes,
                 Severity::Error,
                 "the frontmatter holds NUL bytes: save the file as plain UTF-8 text",
             )
@@ -150,7 +151,7 @@ pub fn parse(head: &[u8], complete: bool) -> Parsed {
             let (l, c) = line_col(region, e.valid_up_to());
             diags.push(
                 Diagnostic::new(
-                    "file-not-utf8",
+                    RuleId::FileNotUtf8,
                     Severity::Error,
                     "the file is not valid UTF-8: re-encode it as UTF-8",
                 )
@@ -167,7 +168,7 @@ pub fn parse(head: &[u8], complete: bool) -> Parsed {
     if let Some(r) = rest.strip_prefix('\u{feff}') {
         diags.push(
             Diagnostic::new(
-                "file-bom",
+                RuleId::FileBom,
                 Severity::Warning,
                 "the file starts with a byte-order mark: save it as UTF-8 without BOM",
             )
@@ -194,7 +195,7 @@ pub fn parse(head: &[u8], complete: bool) -> Parsed {
     if blank > 0 {
         diags.push(
             Diagnostic::new(
-                "frontmatter-leading-blank",
+                RuleId::FrontmatterLeadingBlank,
                 Severity::Warning,
                 format!(
                     "{blank} blank line(s) before the opening `---`: the file must start with `---`"
@@ -210,7 +211,8 @@ pub fn parse(head: &[u8], complete: bool) -> Parsed {
         } else {
             "SKILL.md does not start with a `---` frontmatter block: add one with `name` and `description`"
         };
-        diags.push(Diagnostic::new("frontmatter-missing", Severity::Error, msg).at(line_no, 1));
+        diags
+            .push(Diagnostic::new(RuleId::FrontmatterMissing, Severity::Error, msg).at(line_no, 1));
         out.layout.body_offset = 0;
         out.layout.body_line = 1;
         return out;
@@ -238,7 +240,8 @@ pub fn parse(head: &[u8], complete: bool) -> Parsed {
             "the frontmatter is not closed within the first MiB: add a `---` line after the last field"
         };
         diags.push(
-            Diagnostic::new("frontmatter-unterminated", Severity::Error, hint).at(open_line, 1),
+            Diagnostic::new(RuleId::FrontmatterUnterminated, Severity::Error, hint)
+                .at(open_line, 1),
         );
         out.layout.unterminated = true;
         out.layout.body_offset = 0;
@@ -377,7 +380,7 @@ fn parse_yaml(yaml: &str, first_line: u32, fm: &mut Frontmatter, diags: &mut Vec
     if let Some(line) = too_deep(yaml) {
         diags.push(
             Diagnostic::new(
-                "yaml-invalid",
+                RuleId::YamlInvalid,
                 Severity::Error,
                 format!(
                     "invalid YAML in frontmatter: brackets nested more than {MAX_FLOW_DEPTH} deep; quote the value or write it in block style"
@@ -401,7 +404,7 @@ fn parse_yaml(yaml: &str, first_line: u32, fm: &mut Frontmatter, diags: &mut Vec
             let msg = raw.split(" at line ").next().unwrap_or(&raw).to_string();
             diags.push(
                 Diagnostic::new(
-                    "yaml-invalid",
+                    RuleId::YamlInvalid,
                     Severity::Error,
                     format!(
                         "invalid YAML in frontmatter: {msg}; {}",
@@ -420,7 +423,7 @@ fn parse_yaml(yaml: &str, first_line: u32, fm: &mut Frontmatter, diags: &mut Vec
         other => {
             diags.push(
                 Diagnostic::new(
-                    "frontmatter-not-mapping",
+                    RuleId::FrontmatterNotMapping,
                     Severity::Error,
                     format!(
                         "the frontmatter is a {} rather than `key: value` lines: write it as a mapping",
@@ -538,7 +541,7 @@ fn type_fields(fm: &mut Frontmatter, diags: &mut Vec<Diagnostic>) {
     for f in &fields {
         let wrong = |what: &str| {
             Diagnostic::new(
-                "field-type",
+                RuleId::FieldType,
                 Severity::Error,
                 format!("`{}` must be {what}, found {}", f.key, json_kind(&f.value)),
             )
@@ -574,7 +577,7 @@ fn type_fields(fm: &mut Frontmatter, diags: &mut Vec<Diagnostic>) {
                 Some("contextual") | Some("context") => fm.kind = SkillKind::Contextual,
                 _ => diags.push(
                     Diagnostic::new(
-                        "field-value",
+                        RuleId::FieldValue,
                         Severity::Warning,
                         format!(
                             "`type` is `{}`: use `contextual`, `executable` or `composite`",
@@ -633,7 +636,7 @@ fn type_fields(fm: &mut Frontmatter, diags: &mut Vec<Diagnostic>) {
 
 fn coerced(f: &Field, kind: &str) -> Diagnostic {
     Diagnostic::new(
-        "yaml-coerced-scalar",
+        RuleId::YamlCoercedScalar,
         Severity::Warning,
         format!(
             "`{}` is read as a {kind} by YAML: quote it (`{}: \"{}\"`) so every agent reads text",
@@ -686,7 +689,7 @@ mod tests {
     use super::*;
 
     fn rules(p: &Parsed) -> Vec<&'static str> {
-        p.diagnostics.iter().map(|d| d.rule).collect()
+        p.diagnostics.iter().map(|d| d.rule.as_str()).collect()
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The library: every skill of every root, with shadowing resolved, and on-demand access to what
 //! the scan does not keep (bodies, resources).
 
-use crate::core::diagnostic::Diagnostic;
+use crate::core::diagnostic::{Diagnostic, RuleId};
 use crate::core::scan::{self, ScanOptions};
 use crate::core::skill::Skill;
 use crate::core::source::Root;
@@ -126,7 +126,7 @@ impl Library {
 }
 
 /// The parse findings that mean a skill file was not read at all.
-const UNREAD_SKILL_RULES: &[&str] = &["file-unreadable", "skill-file-not-regular"];
+const UNREAD_SKILL_RULES: &[RuleId] = &[RuleId::FileUnreadable, RuleId::SkillFileNotRegular];
 
 /// The whole SKILL.md, as an agent's load tool returns it (lossy for bad UTF-8).
 pub fn read_skill_md(skill: &Skill) -> Result<String, LibraryError> {

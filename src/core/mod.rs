@@ -1,6 +1,7 @@
 //! The skill library core: discovery, parsing, rules, tokens, listings. No terminal code here.
 
 pub mod agents;
+pub mod catalogue;
 pub mod diagnostic;
 pub mod escape;
 pub mod frontmatter;

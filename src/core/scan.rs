@@ -1,6 +1,7 @@
 //! Discovery: a parallel walk of the roots for folders holding a SKILL.md, then a frontmatter-only
 //! read of each. Bodies and resources are read later, when something needs them.
 
+use crate::core::catalogue::RuleId;
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::frontmatter;
 use crate::core::skill::Skill;
@@ -97,7 +98,7 @@ pub fn scan(roots: &[Root], opts: &ScanOptions) -> (Vec<Skill>, Vec<Diagnostic>)
             push(
                 &problems,
                 Diagnostic::new(
-                    "root-missing",
+                    RuleId::RootMissing,
                     Severity::Error,
                     format!("{} does not exist", root.path.display()),
                 )
@@ -119,7 +120,7 @@ pub fn scan(roots: &[Root], opts: &ScanOptions) -> (Vec<Skill>, Vec<Diagnostic>)
                 _ => push(
                     &problems,
                     Diagnostic::new(
-                        "root-not-a-folder",
+                        RuleId::RootNotAFolder,
                         Severity::Error,
                         format!(
                             "{} is a file, not a skills folder or a SKILL.md",
@@ -136,7 +137,7 @@ pub fn scan(roots: &[Root], opts: &ScanOptions) -> (Vec<Skill>, Vec<Diagnostic>)
             push(
                 &problems,
                 Diagnostic::new(
-                    "walk-skipped",
+                    RuleId::WalkSkipped,
                     Severity::Warning,
                     format!(
                         "{} is inside a system folder ({}): not walked",
@@ -180,7 +181,7 @@ pub fn scan(roots: &[Root], opts: &ScanOptions) -> (Vec<Skill>, Vec<Diagnostic>)
                 };
                 lock(&filter_skipped).push(
                     Diagnostic::new(
-                        "walk-skipped",
+                        RuleId::WalkSkipped,
                         Severity::Warning,
                         format!("{} leads to {why}: not followed", e.path().display()),
                     )
@@ -202,7 +203,7 @@ pub fn scan(roots: &[Root], opts: &ScanOptions) -> (Vec<Skill>, Vec<Diagnostic>)
                         push(
                             problems,
                             Diagnostic::new(
-                                "walk-cap",
+                                RuleId::WalkCap,
                                 Severity::Warning,
                                 format!(
                                     "stopped walking {} after {} files and folders: skills below may be missing; raise the cap with --max-entries N or {MAX_ENTRIES_ENV}=N",
@@ -294,7 +295,7 @@ fn walk_problem(err: &ignore::Error) -> Diagnostic {
         ignore::Error::WithPath { path, err } => walk_problem(err).in_file(path),
         ignore::Error::WithDepth { err, .. } => walk_problem(err),
         ignore::Error::Loop { ancestor, child } => Diagnostic::new(
-            "symlink-cycle",
+            RuleId::SymlinkCycle,
             Severity::Warning,
             format!(
                 "symlink cycle: {} leads back to {}; not followed again",
@@ -304,7 +305,7 @@ fn walk_problem(err: &ignore::Error) -> Diagnostic {
         )
         .in_file(child),
         other => Diagnostic::new(
-            "walk-error",
+            RuleId::WalkError,
             Severity::Warning,
             format!("could not read a folder: {other}"),
         ),
@@ -331,14 +332,14 @@ fn read_skill(f: &Found, roots: &[Root]) -> Skill {
         }
         Err(e) if crate::core::library::is_not_regular(&e) => skill.parse_diagnostics.push(
             Diagnostic::new(
-                "skill-file-not-regular",
+                RuleId::SkillFileNotRegular,
                 Severity::Error,
                 "this SKILL.md is not a regular file (a pipe, socket, device or folder): it was not opened; replace it with a text file",
             ),
         ),
         Err(e) => skill.parse_diagnostics.push(
             Diagnostic::new(
-                "file-unreadable",
+                RuleId::FileUnreadable,
                 Severity::Error,
                 format!("cannot read SKILL.md: {e}; check its permissions"),
             )
@@ -348,7 +349,7 @@ fn read_skill(f: &Found, roots: &[Root]) -> Skill {
     let file_name = f.file.file_name().map(|n| n.to_string_lossy().into_owned());
     if let Some(n) = file_name.filter(|n| n != "SKILL.md" && n != "skill.md") {
         skill.parse_diagnostics.push(Diagnostic::new(
-            "skill-file-name",
+            RuleId::SkillFileName,
             Severity::Error,
             format!(
                 "the file is named `{n}`: agents look for `SKILL.md` on case-sensitive file systems; rename it"
@@ -357,7 +358,7 @@ fn read_skill(f: &Found, roots: &[Root]) -> Skill {
     }
     for other in &f.others {
         skill.parse_diagnostics.push(Diagnostic::new(
-            "skill-file-duplicate",
+            RuleId::SkillFileDuplicate,
             Severity::Warning,
             format!(
                 "the folder also holds {}: agents read only {}; remove one",

@@ -1,6 +1,7 @@
 //! Body rules: length in lines and tokens, links to missing files, references nested too deep.
 
 use super::Profile;
+use crate::core::catalogue::RuleId;
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::library::read_body;
 use crate::core::skill::Skill;
@@ -28,7 +29,7 @@ pub fn check(
         Ok(b) => b,
         Err(e) => {
             out.push(Diagnostic::new(
-                "body-unreadable",
+                RuleId::BodyUnreadable,
                 Severity::Error,
                 format!("{e}; check the file's permissions"),
             ));
@@ -39,7 +40,7 @@ pub fn check(
     if lines > MAX_LINES {
         out.push(
             Diagnostic::new(
-                "body-too-long",
+                RuleId::BodyTooLong,
                 Severity::Warning,
                 format!(
                     "the body is {lines} lines: keep SKILL.md under {MAX_LINES} lines and move detail into reference files"
@@ -53,7 +54,7 @@ pub fn check(
         let is = if whole { "is" } else { "is over" };
         out.push(
             Diagnostic::new(
-                "body-too-long",
+                RuleId::BodyTooLong,
                 Severity::Warning,
                 format!(
                     "the body {is} {n} tokens: keep it under {MAX_TOKENS} and move detail into reference files"
@@ -80,7 +81,7 @@ pub fn check(
             broken += 1;
             out.push(
                 Diagnostic::new(
-                    "body-broken-link",
+                    RuleId::BodyBrokenLink,
                     Severity::Warning,
                     format!(
                         "the link to `{}` points to no file: fix the path or add the file",
@@ -95,7 +96,7 @@ pub fn check(
         {
             out.push(
                 Diagnostic::new(
-                    "body-nested-reference",
+                    RuleId::BodyNestedReference,
                     Severity::Warning,
                     format!(
                         "`{}` links on to `{}`: agents may read only part of a nested reference; link every reference from SKILL.md directly",
@@ -116,7 +117,7 @@ pub fn check(
         };
         out.push(
             Diagnostic::new(
-                "body-broken-link",
+                RuleId::BodyBrokenLink,
                 Severity::Info,
                 format!("{why}; the links after them were not checked"),
             )

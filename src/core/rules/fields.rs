@@ -1,6 +1,7 @@
 //! Frontmatter rules: known fields per profile, name and description checks.
 
 use super::Profile;
+use crate::core::catalogue::RuleId;
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::escape;
 use crate::core::skill::{Skill, SkillKind};
@@ -62,7 +63,7 @@ pub fn check(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
             };
             out.push(
                 Diagnostic::new(
-                    "unknown-field",
+                    RuleId::UnknownField,
                     unknown_sev,
                     format!("unknown field `{}`: {what}", f.key),
                 )
@@ -74,7 +75,7 @@ pub fn check(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
         for &line in &fm.flow_style_lines {
             out.push(
                 Diagnostic::new(
-                    "strict-yaml-flow",
+                    RuleId::StrictYamlFlow,
                     Severity::Warning,
                     "flow-style YAML (`[a, b]` or `{a: b}`) is valid YAML, but the reference validator's strict parser rejects it: write the list or mapping in block style",
                 )
@@ -96,7 +97,7 @@ pub fn check(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
             };
             out.push(
                 Diagnostic::new(
-                    "compatibility-too-long",
+                    RuleId::CompatibilityTooLong,
                     sev,
                     format!("`compatibility` is {n} characters: keep it under {MAX_COMPATIBILITY}"),
                 )
@@ -114,7 +115,7 @@ pub fn check(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
             };
             out.push(
                 Diagnostic::new(
-                    "executable-no-entry",
+                    RuleId::ExecutableNoEntry,
                     sev,
                     format!(
                         "`type: executable` but `{entry}` is not in the skill folder: add the entry script or name it with `entry:`"
@@ -134,7 +135,7 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
         (_, None) => {
             out.push(
                 Diagnostic::new(
-                    "name-missing",
+                    RuleId::NameMissing,
                     Severity::Error,
                     format!(
                         "no `name` field: add `name: {}` (the folder name)",
@@ -150,7 +151,7 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
             if !f.value.is_array() && !f.value.is_object() {
                 out.push(
                     Diagnostic::new(
-                        "name-missing",
+                        RuleId::NameMissing,
                         Severity::Error,
                         format!("`name` is empty: write `name: {}`", skill.dir_name()),
                     )
@@ -165,7 +166,7 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
     if len > MAX_NAME {
         out.push(
             Diagnostic::new(
-                "name-too-long",
+                RuleId::NameTooLong,
                 Severity::Error,
                 format!("the name is {len} characters: shorten it to {MAX_NAME} or fewer"),
             )
@@ -186,7 +187,7 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
     if name != name.to_lowercase() || name.chars().any(bad_char) {
         out.push(
             Diagnostic::new(
-                "name-format",
+                RuleId::NameFormat,
                 Severity::Error,
                 format!(
                     "the name `{name}` must use only lowercase letters, digits and hyphens: write `{suggestion}`"
@@ -198,7 +199,7 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
     if name.starts_with('-') || name.ends_with('-') || name.contains("--") {
         out.push(
             Diagnostic::new(
-                "name-hyphens",
+                RuleId::NameHyphens,
                 Severity::Error,
                 format!(
                     "the name `{name}` starts or ends with a hyphen or has two in a row: write `{suggestion}`"
@@ -215,7 +216,7 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
         };
         out.push(
             Diagnostic::new(
-                "name-directory",
+                RuleId::NameDirectory,
                 sev,
                 format!("the name `{name}` differs from its folder `{dir}`: rename one to match the other"),
             )
@@ -234,7 +235,7 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
         };
         out.push(
             Diagnostic::new(
-                "name-reserved",
+                RuleId::NameReserved,
                 sev,
                 format!("the name holds the reserved word `{word}`, which Claude refuses: choose another name"),
             )
@@ -244,7 +245,7 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
     if has_xml_tag(&name) {
         out.push(
             Diagnostic::new(
-                "name-xml",
+                RuleId::NameXml,
                 Severity::Error,
                 "the name holds an XML tag: remove it",
             )
@@ -297,7 +298,7 @@ fn control_characters(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>
             "a control character, which terminals act on and XML forbids"
         };
         let mut d = Diagnostic::new(
-            "control-character",
+            RuleId::ControlCharacter,
             severity,
             format!(
                 "the {what} holds U+{:04X} at character {}: {kind}; remove it",
@@ -348,7 +349,7 @@ fn description_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>)
     let Some(field) = fm.get("description") else {
         out.push(
             Diagnostic::new(
-                "description-missing",
+                RuleId::DescriptionMissing,
                 Severity::Error,
                 "no `description` field: add one saying what the skill does and when to use it",
             )
@@ -362,7 +363,7 @@ fn description_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>)
             if !field.value.is_array() && !field.value.is_object() {
                 out.push(
                     Diagnostic::new(
-                        "description-missing",
+                        RuleId::DescriptionMissing,
                         Severity::Error,
                         "`description` is empty: say what the skill does and when to use it",
                     )
@@ -376,7 +377,7 @@ fn description_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>)
     if len > MAX_DESCRIPTION {
         out.push(
             Diagnostic::new(
-                "description-too-long",
+                RuleId::DescriptionTooLong,
                 Severity::Error,
                 format!(
                     "the description is {len} characters: cut it to {MAX_DESCRIPTION} or fewer (it is paid on every turn)"
@@ -393,7 +394,7 @@ fn description_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>)
         };
         out.push(
             Diagnostic::new(
-                "description-xml",
+                RuleId::DescriptionXml,
                 sev,
                 "the description holds angle brackets or XML tags, which break XML listings: reword without `<` and `>`",
             )
@@ -416,7 +417,7 @@ fn description_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>)
         };
         out.push(
             Diagnostic::new(
-                "description-generic",
+                RuleId::DescriptionGeneric,
                 Severity::Warning,
                 format!(
                     "the description is too vague to trigger well ({why}): say what it does with concrete nouns and add \"Use when …\""
@@ -434,7 +435,7 @@ fn description_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>)
     if first_person {
         out.push(
             Diagnostic::new(
-                "description-first-person",
+                RuleId::DescriptionFirstPerson,
                 Severity::Warning,
                 "the description speaks in the first person: the listing is read by the model, so write in the third person (\"Extracts…\", \"Use when…\")",
             )
@@ -466,7 +467,7 @@ mod tests {
     }
 
     fn ids(d: &[Diagnostic]) -> Vec<(&'static str, Severity)> {
-        d.iter().map(|d| (d.rule, d.severity)).collect()
+        d.iter().map(|d| (d.rule.as_str(), d.severity)).collect()
     }
 
     const GOOD: &str =
