@@ -30,6 +30,11 @@ fn library(root: &Path) {
         &root.join(format!("osc{OSC_TITLE}")).join("SKILL.md"),
         "---\nname: \"clear\\e[2Jscreen\"\ndescription: \"Reads \\e]52;c;cHduZWQ=\\a files\\x9b6n and \\u202Efdp.exe pages. Use when asked about files.\"\n---\n# Body \u{202e}\x1b[31m\n",
     );
+    // A folder name that clears the screen and holds a C1 CSI.
+    write(
+        &root.join("cls\x1b[2J\u{9b}6n/SKILL.md"),
+        "---\nname: cls\ndescription: Clears nothing. Use when testing folder names.\n---\nBody\n",
+    );
     write(
         &root.join("rlo\u{202e}txt.exe/SKILL.md"),
         "---\nname: \"rlo\\u202Etxt.exe\"\ndescription: Reads text files and pages. Use when the user asks about text files.\n---\nBody\n",
@@ -98,6 +103,7 @@ fn no_output_carries_a_raw_control_character() {
         "osc\\u{1b}]0;pwned\\u{7}/SKILL.md",
         "clear\\u{1b}[2Jscreen",
         "rlo\\u{202e}txt.exe",
+        "cls\\u{1b}[2J\\u{9b}6n/SKILL.md",
         "[control-character]",
     ] {
         assert!(text.contains(shown), "check: {shown} missing:\n{text}");
