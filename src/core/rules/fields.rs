@@ -294,8 +294,10 @@ fn control_characters(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>
         };
         let kind = if bidi {
             "a bidirectional control, which makes text read differently from what it holds"
+        } else if c < ' ' {
+            "a control character, which terminals act on and XML 1.0 forbids"
         } else {
-            "a control character, which terminals act on and XML forbids"
+            "a control character, which terminals may act on"
         };
         let mut d = Diagnostic::new(
             RuleId::ControlCharacter,
@@ -613,6 +615,7 @@ mod tests {
         assert_eq!((cc[0].0, cc[0].1), (Severity::Error, Some(3)));
         assert!(cc[0].2.contains("U+001B at character 78"), "{}", cc[0].2);
         assert_eq!((cc[1].0, cc[1].1), (Severity::Warning, Some(4)));
+        assert!(cc[0].2.contains("XML 1.0 forbids"), "{}", cc[0].2);
         assert!(cc[1].2.contains("U+202E"), "{}", cc[1].2);
         assert!(
             found(Profile::Spec)
