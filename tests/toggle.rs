@@ -2,7 +2,7 @@
 //! first; the fixtures themselves are never written).
 
 use skillscope::core::Library;
-use skillscope::core::agents::{self, AgentState, AgentSwitches, SwitchScope, ToggleError};
+use skillscope::core::agents::{AgentState, AgentSwitches, SwitchScope};
 use skillscope::core::scan::ScanOptions;
 use skillscope::core::source::{self, Agent};
 use std::path::{Path, PathBuf};
@@ -400,7 +400,7 @@ fn an_unknown_skill_is_an_error() {
 }
 
 #[test]
-fn a_file_edited_between_plan_and_apply_is_not_clobbered() {
+fn a_file_edited_between_plan_and_apply_keeps_the_edit_and_gets_the_toggle() {
     let w = World::new("alice");
     let lib = w.library();
     let pdf = &lib.skills[lib.find("pdf").unwrap()];
@@ -413,17 +413,14 @@ fn a_file_edited_between_plan_and_apply_is_not_clobbered() {
     assert_eq!(plan.after_state.state, AgentState::Off);
     // The user's editor saves a change meanwhile.
     let edited = w.read(CLAUDE).replace("\"opus\"", "\"sonnet\"");
+    assert_ne!(edited, w.read(CLAUDE));
     std::fs::write(w.home().join(CLAUDE), &edited).unwrap();
-    let err = agents::apply(&plan).unwrap_err();
-    assert!(matches!(err, ToggleError::Changed { .. }), "{err}");
-    assert_eq!(w.read(CLAUDE), edited);
-    // Planned again, the change goes on top of the user's edit.
-    let (switches, _) = AgentSwitches::load(&w.home(), Some(&w.project()));
-    let plan = switches
-        .plan(pdf, Agent::ClaudeCode, SwitchScope::User, false)
-        .unwrap();
-    agents::apply(&plan).unwrap();
+    // Applying reads the file again under its lock and puts the change on top of the edit.
+    let (written, applied) = switches.apply(pdf, &plan).unwrap();
+    assert!(applied.written);
+    assert_eq!(written.before, edited);
     let now = w.read(CLAUDE);
+    assert_eq!(now, written.after);
     assert!(
         now.contains("\"sonnet\"") && now.contains("\"pdf\": \"off\""),
         "{now}"

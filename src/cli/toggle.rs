@@ -331,8 +331,14 @@ fn toggle_agent(
         Err(e) => out.error = Some(e.to_string()),
         Ok(plan) => {
             if !args.dry_run && !plan.changes_nothing() {
-                match agents::apply(&plan) {
-                    Ok(a) => out.applied = Some(a),
+                // What is shown is what was written: the plan made again under the file's lock
+                // when another writer changed the file meanwhile.
+                match switches.apply(skill, &plan) {
+                    Ok((written, a)) => {
+                        out.plan = Some(written);
+                        out.applied = Some(a);
+                        return out;
+                    }
                     Err(e) => out.error = Some(e.to_string()),
                 }
             }
@@ -383,6 +389,9 @@ fn print_report(r: &ToggleReport, home: &Path, dry_run: bool) {
             }
         }
         if let Some(e) = &a.error {
+            if a.plan.as_ref().is_some_and(|p| !p.changes_nothing()) && !dry_run {
+                println!("{name}: not written");
+            }
             eprintln!("{name}: {e}");
         }
     }

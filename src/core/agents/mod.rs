@@ -8,7 +8,7 @@ pub mod jsonc;
 mod opencode;
 mod plan;
 
-pub use plan::{Applied, ToggleError, TogglePlan, apply, backup_path};
+pub use plan::{Applied, ToggleError, TogglePlan, backup_path};
 
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::skill::Skill;
@@ -156,12 +156,12 @@ impl AgentSwitches {
     pub fn load(home: &Path, project: Option<&Path>) -> (AgentSwitches, Vec<Diagnostic>) {
         let mut files = Vec::new();
         for (agent, scope, path) in settings_paths(home, project) {
-            let text = match std::fs::read(&path) {
-                Ok(bytes) => match String::from_utf8(bytes) {
+            let text = match crate::core::fsx::read_regular(&path) {
+                Ok(Some(bytes)) => match String::from_utf8(bytes) {
                     Ok(s) => Ok(Some(s)),
                     Err(_) => Err("it is not UTF-8 text".to_string()),
                 },
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+                Ok(None) => Ok(None),
                 Err(e) => Err(e.to_string()),
             };
             files.push(SettingsFile {
@@ -325,6 +325,17 @@ impl AgentSwitches {
         on: bool,
     ) -> Result<TogglePlan, ToggleError> {
         plan::plan(self, skill, agent, scope, on)
+    }
+
+    /// Writes a plan made by [`AgentSwitches::plan`] for `skill`: under the file's exclusive
+    /// lock, on top of the file as it is then (planned again when it changed meanwhile), with a
+    /// backup, and read back before the lock goes. Returns the plan actually written.
+    pub fn apply(
+        &self,
+        skill: &Skill,
+        plan: &TogglePlan,
+    ) -> Result<(TogglePlan, Applied), ToggleError> {
+        plan::apply(self, skill, plan, crate::core::fsx::lock_wait())
     }
 }
 

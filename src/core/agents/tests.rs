@@ -329,8 +329,12 @@ fn claude_off_then_on_round_trips_to_the_original_text() {
     );
     assert_eq!(plan.after_state.state, AgentState::Off);
     assert!(plan.note.is_none(), "{:?}", plan.note);
-    let applied = apply(&plan).unwrap();
+    let (written, applied) = sw.apply(&pdf, &plan).unwrap();
     assert!(applied.written);
+    assert_eq!(
+        written, plan,
+        "nothing changed meanwhile: the plan is written as it is"
+    );
     assert_eq!(
         std::fs::read_to_string(backup_path(&settings)).unwrap(),
         original
@@ -339,7 +343,7 @@ fn claude_off_then_on_round_trips_to_the_original_text() {
     let plan = sw
         .plan(&pdf, Agent::ClaudeCode, SwitchScope::User, true)
         .unwrap();
-    apply(&plan).unwrap();
+    sw.apply(&pdf, &plan).unwrap();
     // Back on, the entry goes and the object that held it stays, empty.
     assert_eq!(
         std::fs::read_to_string(&settings).unwrap(),
@@ -403,13 +407,9 @@ fn a_change_a_higher_file_overrides_is_planned_with_a_note() {
 fn a_missing_settings_file_is_created() {
     let f = fixture();
     let (sw, _) = f.load();
+    let pdf = f.claude_skill("pdf");
     let plan = sw
-        .plan(
-            &f.claude_skill("pdf"),
-            Agent::ClaudeCode,
-            SwitchScope::User,
-            false,
-        )
+        .plan(&pdf, Agent::ClaudeCode, SwitchScope::User, false)
         .unwrap();
     assert!(!plan.existed);
     assert!(
@@ -418,7 +418,7 @@ fn a_missing_settings_file_is_created() {
         "{}",
         plan.diff
     );
-    let applied = apply(&plan).unwrap();
+    let (_, applied) = sw.apply(&pdf, &plan).unwrap();
     assert_eq!(applied.backup, None);
     let text = std::fs::read_to_string(f.home.join(".claude/settings.json")).unwrap();
     assert_eq!(
@@ -638,43 +638,87 @@ fn a_file_that_does_not_parse_is_refused_and_left_alone() {
 }
 
 #[test]
-fn a_change_made_after_the_plan_is_not_overwritten() {
+fn a_change_made_after_the_plan_is_kept_and_the_toggle_goes_on_top() {
     let f = fixture();
     let settings = f.home.join(".claude/settings.json");
     write(&settings, "{}\n");
     let (sw, _) = f.load();
+    let pdf = f.claude_skill("pdf");
     let plan = sw
-        .plan(
-            &f.claude_skill("pdf"),
-            Agent::ClaudeCode,
-            SwitchScope::User,
-            false,
-        )
+        .plan(&pdf, Agent::ClaudeCode, SwitchScope::User, false)
         .unwrap();
     write(&settings, "{\"model\": \"sonnet\"}\n");
-    let err = apply(&plan).unwrap_err();
-    assert!(matches!(err, ToggleError::Changed { .. }), "{err}");
+    let (written, applied) = sw.apply(&pdf, &plan).unwrap();
+    assert!(applied.written);
+    let now = std::fs::read_to_string(&settings).unwrap();
     assert_eq!(
-        std::fs::read_to_string(&settings).unwrap(),
-        "{\"model\": \"sonnet\"}\n"
+        now,
+        "{\"model\": \"sonnet\", \"skillOverrides\": {\"pdf\": \"off\"}}\n"
     );
-    assert!(!backup_path(&settings).exists());
-    // A file created after a plan that expected none is not overwritten either.
+    assert_eq!(written.after, now, "the plan returned is the one written");
+    assert_eq!(written.before, "{\"model\": \"sonnet\"}\n");
+    assert_eq!(
+        std::fs::read_to_string(backup_path(&settings)).unwrap(),
+        "{\"model\": \"sonnet\"}\n",
+        "the backup is the file as it was right before the write"
+    );
+    // A file created after a plan that expected none keeps what it holds too.
     let local = f.project.join(".claude/settings.local.json");
     let plan = sw
-        .plan(
-            &f.claude_skill("pdf"),
-            Agent::ClaudeCode,
-            SwitchScope::Local,
-            false,
-        )
+        .plan(&pdf, Agent::ClaudeCode, SwitchScope::Local, false)
         .unwrap();
+    assert!(!plan.existed);
     write(&local, "{\"mine\": true}\n");
-    assert!(matches!(apply(&plan), Err(ToggleError::Changed { .. })));
+    sw.apply(&pdf, &plan).unwrap();
     assert_eq!(
         std::fs::read_to_string(&local).unwrap(),
-        "{\"mine\": true}\n"
+        "{\"mine\": true, \"skillOverrides\": {\"pdf\": \"off\"}}\n"
     );
+}
+
+#[test]
+fn a_file_broken_after_the_plan_is_refused_and_left_alone() {
+    let f = fixture();
+    let settings = f.home.join(".claude/settings.json");
+    write(&settings, "{}\n");
+    let (sw, _) = f.load();
+    let pdf = f.claude_skill("pdf");
+    let plan = sw
+        .plan(&pdf, Agent::ClaudeCode, SwitchScope::User, false)
+        .unwrap();
+    write(&settings, "{\"model\": \n");
+    let err = sw.apply(&pdf, &plan).unwrap_err();
+    assert!(matches!(err, ToggleError::Unparsable { .. }), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&settings).unwrap(),
+        "{\"model\": \n"
+    );
+    assert!(!backup_path(&settings).exists());
+}
+
+#[test]
+fn a_held_lock_is_waited_for_then_reported_and_nothing_is_written() {
+    let f = fixture();
+    let settings = f.home.join(".claude/settings.json");
+    write(&settings, "{}\n");
+    let (sw, _) = f.load();
+    let pdf = f.claude_skill("pdf");
+    let plan = sw
+        .plan(&pdf, Agent::ClaudeCode, SwitchScope::User, false)
+        .unwrap();
+    let held = crate::core::fsx::lock(&settings, std::time::Duration::ZERO).unwrap();
+    let err = plan::apply(&sw, &pdf, &plan, std::time::Duration::from_millis(50)).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            ToggleError::File(crate::core::fsx::FsxError::Busy { .. })
+        ),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), "{}\n");
+    drop(held);
+    let (_, applied) = sw.apply(&pdf, &plan).unwrap();
+    assert!(applied.written);
 }
 
 #[cfg(unix)]
@@ -694,7 +738,7 @@ fn a_read_only_file_is_refused_by_its_permission_bits() {
             false,
         )
         .unwrap();
-    let err = apply(&plan).unwrap_err();
+    let err = sw.apply(&f.claude_skill("pdf"), &plan).unwrap_err();
     assert!(matches!(err, ToggleError::ReadOnly { .. }), "{err}");
     assert!(err.to_string().contains("read-only"));
     assert_eq!(std::fs::read_to_string(&settings).unwrap(), "{}\n");
@@ -721,7 +765,7 @@ fn the_written_file_keeps_its_permissions_and_links_stay_links() {
             false,
         )
         .unwrap();
-    let applied = apply(&plan).unwrap();
+    let (_, applied) = sw.apply(&f.claude_skill("pdf"), &plan).unwrap();
     assert!(
         std::fs::symlink_metadata(&link)
             .unwrap()
