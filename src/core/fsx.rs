@@ -39,6 +39,24 @@ pub enum FsxError {
     },
 }
 
+impl FsxError {
+    /// What went wrong, without the file's name, for messages that name the file already.
+    pub fn reason(&self) -> String {
+        match self {
+            FsxError::NotRegular { kind, .. } => format!("it is {kind}, not a regular file"),
+            FsxError::Read { source, .. } => format!("cannot read it: {source}"),
+            FsxError::Busy { lock, waited, .. } => format!(
+                "another skillscope is changing it: its lock {} was not free after {:.1} s",
+                lock.display(),
+                waited.as_secs_f64()
+            ),
+            FsxError::Lock { lock, source, .. } => {
+                format!("cannot lock it through {}: {source}", lock.display())
+            }
+        }
+    }
+}
+
 /// What a non-regular file is, in words.
 fn kind_of(ft: std::fs::FileType) -> &'static str {
     use std::os::unix::fs::FileTypeExt;

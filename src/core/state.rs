@@ -111,7 +111,10 @@ impl EnableState {
             Ok(Some(b)) => b,
             Ok(None) => return (state, diags),
             Err(e) => {
-                let reason = format!("{e}; skills use their defaults and nothing is saved");
+                let reason = format!(
+                    "{}; skills use their defaults and nothing is saved",
+                    e.reason()
+                );
                 diags.push(warning(path, &reason));
                 state.blocked = Some(reason);
                 return (state, diags);

@@ -14,7 +14,7 @@ use crate::tui::event::{Event, JobEvent, LevelCounts, Preview};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::OnceLock;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
 
 /// Reads the library again and sends it back whole.
@@ -81,7 +81,7 @@ pub fn probe(
             }));
         });
         // Remembered so that the schemas count in L3 next time, here and in the CLI.
-        let mut store = cache.probe_store();
+        let mut store = cache.probe_store_reporting(&tx);
         for r in &reports {
             store.record(r);
         }
@@ -124,6 +124,8 @@ pub const ENCODING: Encoding = Encoding::O200kBase;
 pub struct Cache {
     cell: Arc<OnceLock<TokenCache>>,
     path: Option<PathBuf>,
+    /// The cache file's problem (a FIFO there, …) was reported: say it once, not per job.
+    reported: Arc<AtomicBool>,
 }
 
 impl Cache {
@@ -132,7 +134,32 @@ impl Cache {
         Cache {
             cell: Arc::new(OnceLock::new()),
             path,
+            reported: Arc::new(AtomicBool::new(false)),
         }
+    }
+
+    /// The token cache, after saying on the channel (once) why its file could not be used.
+    fn get_reporting(&self, tx: &Sender<Event>) -> &TokenCache {
+        let cache = self.get();
+        if let Some(p) = cache.problem()
+            && !self.reported.swap(true, Ordering::Relaxed)
+        {
+            let _ = tx.send(Event::Job(JobEvent::Problem(format!(
+                "token counts are not cached: {p}"
+            ))));
+        }
+        cache
+    }
+
+    /// The probe store, after saying on the channel why its file could not be read.
+    fn probe_store_reporting(&self, tx: &Sender<Event>) -> ProbeStore {
+        let store = self.probe_store();
+        if let Some(p) = store.problem() {
+            let _ = tx.send(Event::Job(JobEvent::Problem(format!(
+                "past probe results are not used: {p}"
+            ))));
+        }
+        store
     }
 
     /// The store of past probe results beside the token cache.
@@ -164,7 +191,7 @@ pub fn count(
     std::thread::spawn(move || {
         let probe_cache = cache.clone();
         let mut store = None;
-        let cache = cache.get();
+        let cache = cache.get_reporting(&tx);
         let progress_tx = tx.clone();
         let progress = move |p: tokens::Progress| {
             let step = (p.total / 50).max(1);
@@ -186,7 +213,7 @@ pub fn count(
                 Level::L2 => LevelCounts::L2(tokens::count_l2(&lib, ENCODING, cache, &progress)),
                 Level::L3 => {
                     let resources = tokens::count_l3(&lib, ENCODING, cache, &progress);
-                    let store = store.get_or_insert_with(|| probe_cache.probe_store());
+                    let store = store.get_or_insert_with(|| probe_cache.probe_store_reporting(&tx));
                     let schemas = lib
                         .skills
                         .iter()

@@ -162,7 +162,7 @@ impl AgentSwitches {
                     Err(_) => Err("it is not UTF-8 text".to_string()),
                 },
                 Ok(None) => Ok(None),
-                Err(e) => Err(e.to_string()),
+                Err(e) => Err(e.reason()),
             };
             files.push(SettingsFile {
                 agent,
@@ -198,7 +198,7 @@ impl AgentSwitches {
                 Err(why) => {
                     diags.push(settings_warning(
                         &f.path,
-                        format!("cannot read it ({why}); its switches are ignored"),
+                        format!("{why}; its switches are ignored"),
                     ));
                     continue;
                 }
