@@ -458,3 +458,44 @@ fn badges_for_every_skill_of_the_fixture_home() {
     ];
     assert_eq!(got, want);
 }
+
+#[test]
+fn a_skill_named_star_switches_off_nothing_else() {
+    let w = World::new("alice");
+    let star = w.home().join(".claude/skills/star");
+    std::fs::create_dir_all(&star).unwrap();
+    std::fs::write(
+        star.join("SKILL.md"),
+        "---\nname: \"*\"\ndescription: A skill whose name is a wildcard.\n---\n",
+    )
+    .unwrap();
+    let out = w.run(&["*", "--off"]);
+    let (text, err) = (stdout(&out), stderr(&out));
+    // Claude Code's keys are names, not patterns: the entry is written as is.
+    assert!(
+        text.contains("claude-code: written ~/.claude/settings.json"),
+        "{text}"
+    );
+    assert!(
+        w.read(CLAUDE).contains("\"*\": \"off\""),
+        "{}",
+        w.read(CLAUDE)
+    );
+    // opencode would read it as "every skill": refused, with the reason, and the file untouched.
+    assert_eq!(out.status.code(), Some(1), "{text}{err}");
+    assert!(
+        err.contains("opencode cannot be switched for the skill \"*\"")
+            && err.contains("no way to escape"),
+        "{err}"
+    );
+    assert_eq!(w.read(OPENCODE), w.original(OPENCODE));
+    // Every other skill is as it was for every agent.
+    let out = w.run(&["pdf", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for badge in v[0]["agents"].as_array().unwrap() {
+        assert_eq!(badge["effective"]["state"], "on", "{badge}");
+    }
+    let out = w.run(&["*", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v[0]["agents"][0]["effective"]["state"], "off");
+}

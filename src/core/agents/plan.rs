@@ -152,9 +152,18 @@ fn plan_on(
         Agent::ClaudeCode => json_candidates(&file, &before, |root| {
             claude::candidates(root, &skill.name, on)
         })?,
-        Agent::Opencode => json_candidates(&file, &before, |root| {
-            opencode::candidates(root, &skill.name, on)
-        })?,
+        Agent::Opencode => {
+            if let Some(why) = opencode::unsafe_name(&skill.name) {
+                return Err(ToggleError::Name {
+                    agent,
+                    name: skill.name.clone(),
+                    why,
+                });
+            }
+            json_candidates(&file, &before, |root| {
+                opencode::candidates(root, &skill.name, on)
+            })?
+        }
         Agent::Codex => vec![codex::edit(&file, &before, skill, on, sw.home())?],
         _ => Vec::new(),
     };

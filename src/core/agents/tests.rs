@@ -868,3 +868,121 @@ fn settings_of_an_unexpected_shape_are_refused_not_replaced() {
         .unwrap_err();
     assert!(err.to_string().contains("`skills` is not a table"), "{err}");
 }
+
+fn named(dir: &Path, name: &str) -> Skill {
+    let mut s = skill(dir);
+    s.name = name.to_string();
+    s
+}
+
+#[test]
+fn opencode_refuses_a_name_it_would_read_as_a_pattern() {
+    let f = fixture();
+    let config = f.home.join(".config/opencode/opencode.json");
+    let original = "{\n  \"permission\": {\"skill\": {\"pdf\": \"allow\"}}\n}\n";
+    write(&config, original);
+    let (sw, _) = f.load();
+    for name in ["*", "pdf*", "p?f", "a\\b", "~/x"] {
+        let star = named(&f.home.join(".agents/skills/odd"), name);
+        let err = sw
+            .plan(&star, Agent::Opencode, SwitchScope::User, false)
+            .unwrap_err();
+        assert!(matches!(err, ToggleError::Name { .. }), "{name}: {err}");
+        assert!(err.to_string().contains("opencode"), "{err}");
+    }
+    assert_eq!(std::fs::read_to_string(&config).unwrap(), original);
+}
+
+#[test]
+fn opencode_brackets_and_braces_are_literal_and_touch_no_other_skill() {
+    let f = fixture();
+    let (sw, _) = f.load();
+    let odd = named(&f.home.join(".agents/skills/odd"), "[a]{b}");
+    let plan = sw
+        .plan(&odd, Agent::Opencode, SwitchScope::User, false)
+        .unwrap();
+    assert!(
+        plan.after.contains("\"[a]{b}\": \"deny\""),
+        "{}",
+        plan.after
+    );
+    let after = sw.with_text(&plan.file, &plan.after);
+    assert_eq!(
+        after.effective(&odd, Agent::Opencode).state,
+        AgentState::Off
+    );
+    for other in ["a", "b", "ab", "[a]", "pdf"] {
+        let s = named(&f.home.join(".agents/skills").join(other), other);
+        assert_eq!(
+            after.effective(&s, Agent::Opencode).state,
+            AgentState::On,
+            "{other}"
+        );
+    }
+}
+
+#[test]
+fn opencode_integer_like_names_are_evaluated_first_as_opencode_does() {
+    let f = fixture();
+    write(
+        &f.home.join(".config/opencode/opencode.json"),
+        "{\"permission\": {\"skill\": {\"*\": \"allow\"}}}\n",
+    );
+    let (sw, _) = f.load();
+    let n42 = named(&f.home.join(".agents/skills/n42"), "42");
+    let plan = sw
+        .plan(&n42, Agent::Opencode, SwitchScope::User, false)
+        .unwrap();
+    // `"42": "deny"` written after `"*"` is still read before it: the catch-all wins.
+    assert_eq!(plan.after_state.state, AgentState::On, "{}", plan.after);
+    let note = plan.note.unwrap_or_default();
+    assert!(note.contains("still treat it as on"), "{note}");
+}
+
+#[test]
+fn claude_and_codex_write_the_name_as_data_and_touch_no_other_skill() {
+    let f = fixture();
+    let (sw, _) = f.load();
+    let pdf = f.claude_skill("pdf");
+    for name in ["*", "pdf*", "we\"ird\\name", "[x]"] {
+        let odd = named(&f.home.join(".claude/skills/odd"), name);
+        let plan = sw
+            .plan(&odd, Agent::ClaudeCode, SwitchScope::User, false)
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_str(&plan.after).unwrap();
+        assert_eq!(v["skillOverrides"][name], "off", "{}", plan.after);
+        assert_eq!(v["skillOverrides"].as_object().unwrap().len(), 1);
+        let after = sw.with_text(&plan.file, &plan.after);
+        assert_eq!(
+            after.effective(&odd, Agent::ClaudeCode).state,
+            AgentState::Off
+        );
+        assert_eq!(
+            after.effective(&pdf, Agent::ClaudeCode).state,
+            AgentState::On,
+            "{name} switched pdf off"
+        );
+
+        let odd = named(&f.home.join(".agents/skills/odd"), name);
+        let plan = sw
+            .plan(&odd, Agent::Codex, SwitchScope::User, false)
+            .unwrap();
+        // Codex entries name the skill by its SKILL.md path, never by a pattern.
+        let doc: toml_edit::DocumentMut = plan.after.parse().unwrap();
+        let entries = doc["skills"]["config"].as_array_of_tables().unwrap();
+        assert_eq!(entries.len(), 1);
+        assert!(
+            entries.get(0).unwrap().get("name").is_none(),
+            "{}",
+            plan.after
+        );
+        let after = sw.with_text(&plan.file, &plan.after);
+        assert_eq!(after.effective(&odd, Agent::Codex).state, AgentState::Off);
+        let agents_pdf = f.agents_skill("pdf");
+        assert_eq!(
+            after.effective(&agents_pdf, Agent::Codex).state,
+            AgentState::On,
+            "{name} switched pdf off"
+        );
+    }
+}
