@@ -514,6 +514,13 @@ pub fn apply_to_value(root: &mut Value, edit: &Edit) {
 /// Applies one edit to the text by splicing: only the bytes of the changed member move.
 pub fn splice(text: &str, edit: &Edit) -> Result<String, ParseError> {
     let root = parse(text)?;
+    if root.members().is_none() {
+        return Err(ParseError {
+            line: 1,
+            column: 1,
+            message: "the top level is not an object".to_string(),
+        });
+    }
     let style = Style::detect(text, &root);
     let mut out = text.to_string();
     match edit {

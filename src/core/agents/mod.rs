@@ -496,4 +496,6 @@ pub fn project_root(cwd: &Path, home: Option<&Path>) -> Option<PathBuf> {
 }
 
 #[cfg(test)]
+mod proptests;
+#[cfg(test)]
 mod tests;
