@@ -203,10 +203,8 @@ fn a_fifo_at_a_file_the_app_reads_is_shown_and_q_still_quits() {
             screen.contains(&fifo.display().to_string()),
             "{name}: the message does not name the file:\n{screen}"
         );
-        assert!(
-            screen.contains("pdf-tools"),
-            "{name}: the list is there:\n{screen}"
-        );
+        // The app goes on without the file: the library is listed.
+        s.wait_for("pdf-tools");
         s.send("q");
         let status = wait_exit(&mut s);
         assert!(status.success(), "{name}: {status:?}");
