@@ -1,7 +1,7 @@
 //! Claude Code: `skillOverrides` in its settings files and `disable-model-invocation` in
 //! frontmatter.
 
-use super::jsonc::{self, Edit};
+use super::json::{self, Edit};
 use super::{AgentState, Effective, settings_warning};
 use crate::core::diagnostic::Diagnostic;
 use crate::core::skill::Skill;
@@ -56,7 +56,7 @@ pub fn read(path: &Path, shown: &str, text: &str, diags: &mut Vec<Diagnostic>) -
                 source: format!("{shown} {KEY}.{}", m.key),
             }),
             None => {
-                let (line, col) = jsonc::line_col(text, m.value.start);
+                let (line, col) = json::line_col(text, m.value.start);
                 diags.push(
                     settings_warning(
                         path,
@@ -116,7 +116,7 @@ pub fn effective(overrides: &[Override], skill: &Skill) -> Effective {
 /// The candidate edits for switching `name` on or off in one settings file, most preferred first.
 /// `Err` says why the file cannot take the change without losing something of the user's.
 pub fn candidates(
-    root: Option<&jsonc::Node>,
+    root: Option<&json::Node>,
     name: &str,
     on: bool,
 ) -> Result<Vec<Vec<Edit>>, String> {

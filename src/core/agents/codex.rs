@@ -61,7 +61,7 @@ fn parse(path: &Path, text: &str) -> Result<DocumentMut, ToggleError> {
     text.parse::<DocumentMut>().map_err(|e| {
         let (line, column) = e
             .span()
-            .map_or((1, 1), |s| super::jsonc::line_col(text, s.start));
+            .map_or((1, 1), |s| super::json::line_col(text, s.start));
         ToggleError::Unparsable {
             file: path.to_path_buf(),
             format: "TOML",

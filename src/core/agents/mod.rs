@@ -4,7 +4,7 @@
 
 mod claude;
 mod codex;
-pub mod jsonc;
+pub mod json;
 mod opencode;
 mod plan;
 
@@ -363,11 +363,11 @@ fn parse_settings(
     text: &str,
     ignored: &str,
     diags: &mut Vec<Diagnostic>,
-) -> Option<jsonc::Node> {
+) -> Option<json::Node> {
     if text.trim().is_empty() {
         return None;
     }
-    match jsonc::parse(text) {
+    match json::parse(text) {
         Ok(r) => Some(r),
         Err(e) => {
             diags.push(

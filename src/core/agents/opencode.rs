@@ -1,7 +1,7 @@
 //! opencode: `permission.skill` rules (glob pattern → allow | ask | deny; the last matching rule
 //! wins; deny hides the skill) in `opencode.json`.
 
-use super::jsonc::{self, Edit, Kind, Node};
+use super::json::{self, Edit, Kind, Node};
 use super::{AgentState, Effective, settings_warning};
 use crate::core::diagnostic::Diagnostic;
 use crate::core::skill::Skill;
@@ -159,7 +159,7 @@ pub fn read(path: &Path, shown: &str, text: &str, diags: &mut Vec<Diagnostic>) -
             source: format!("{shown} {at} = {}", action.as_str()),
         }),
         None => {
-            let (line, col) = jsonc::line_col(text, node.start);
+            let (line, col) = json::line_col(text, node.start);
             diags.push(
                 settings_warning(
                     path,
@@ -211,7 +211,7 @@ fn show_key(k: &str) -> String {
     {
         k.to_string()
     } else {
-        jsonc::quote(k)
+        json::quote(k)
     }
 }
 

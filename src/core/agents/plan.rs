@@ -2,7 +2,7 @@
 //! unified diff), then applied atomically with a backup, refusing files that do not parse, are
 //! read-only, or changed since the plan.
 
-use super::jsonc::{self, Edit};
+use super::json::{self, Edit};
 use super::show_path;
 use super::{AgentState, AgentSwitches, Effective, SwitchScope, claude, codex, opencode, readers};
 use crate::core::fsx::{self, FsxError};
@@ -219,7 +219,7 @@ fn read_current(file: &Path) -> Result<(bool, String), ToggleError> {
             Ok(s) => Ok((true, s)),
             Err(e) => {
                 let text = String::from_utf8_lossy(e.as_bytes());
-                let (line, column) = jsonc::line_col(&text, e.utf8_error().valid_up_to());
+                let (line, column) = json::line_col(&text, e.utf8_error().valid_up_to());
                 Err(ToggleError::Unparsable {
                     file: file.to_path_buf(),
                     format: "UTF-8 text",
@@ -264,12 +264,12 @@ fn choose(
 fn json_candidates(
     file: &Path,
     before: &str,
-    candidates: impl FnOnce(Option<&jsonc::Node>) -> Result<Vec<Vec<Edit>>, String>,
+    candidates: impl FnOnce(Option<&json::Node>) -> Result<Vec<Vec<Edit>>, String>,
 ) -> Result<Vec<String>, ToggleError> {
     let root = if before.trim().is_empty() {
         None
     } else {
-        let root = jsonc::parse(before).map_err(|e| ToggleError::Unparsable {
+        let root = json::parse(before).map_err(|e| ToggleError::Unparsable {
             file: file.to_path_buf(),
             format: "JSON",
             line: e.line,
@@ -294,44 +294,33 @@ fn json_candidates(
         .collect()
 }
 
-/// Applies edits by splicing the text, then checks the result means exactly the edited value.
-/// When it does not (it should not happen), the edit is refused: the user's file is never
+/// Applies edits through the document's CST, then checks the result means exactly the edited
+/// value. When it does not (it should not happen), the edit is refused: the user's file is never
 /// rewritten whole.
 fn edit_json(
     file: &Path,
     before: &str,
-    root: Option<&jsonc::Node>,
+    root: Option<&json::Node>,
     edits: &[Edit],
 ) -> Result<String, ToggleError> {
     let Some(root) = root else {
         let mut v = Value::Object(serde_json::Map::new());
         for e in edits {
-            jsonc::apply_to_value(&mut v, e);
+            json::apply_to_value(&mut v, e);
         }
         return Ok(pretty(&v, "  ", "\n"));
     };
     let mut want = root.to_value();
     for e in edits {
-        jsonc::apply_to_value(&mut want, e);
+        json::apply_to_value(&mut want, e);
     }
-    let mut text = before.to_string();
-    let mut spliced = true;
-    for e in edits {
-        match jsonc::splice(&text, e) {
-            Ok(t) => text = t,
-            Err(_) => {
-                spliced = false;
-                break;
-            }
-        }
+    match json::edit(before, edits) {
+        Ok(text) if json::parse(&text).is_ok_and(|n| n.to_value() == want) => Ok(text),
+        // Never rewrite the user's whole file: refuse instead.
+        _ => Err(ToggleError::WouldReformat {
+            file: file.to_path_buf(),
+        }),
     }
-    if spliced && jsonc::parse(&text).is_ok_and(|n| n.to_value() == want) {
-        return Ok(text);
-    }
-    // Never rewrite the user's whole file: refuse instead.
-    Err(ToggleError::WouldReformat {
-        file: file.to_path_buf(),
-    })
 }
 
 fn pretty(v: &Value, indent: &str, newline: &str) -> String {

@@ -3,7 +3,7 @@
 //! so that the whole suite stays fast.
 
 use super::codex;
-use super::jsonc::{self, Edit};
+use super::json::{self, Edit};
 use crate::core::frontmatter::Frontmatter;
 use crate::core::skill::Skill;
 use crate::core::source::{Agent, Root, Scope};
@@ -160,8 +160,8 @@ proptest! {
         remove in any::<bool>(),
     ) {
         let edit = if remove { Edit::Remove(path) } else { Edit::Set(path, Value::from("off")) };
-        let _ = jsonc::parse(&text);
-        let _ = jsonc::splice(&text, &edit);
+        let _ = json::parse(&text);
+        let _ = json::edit(&text, &[edit]);
     }
 
     #[test]
@@ -179,8 +179,8 @@ proptest! {
         let at = cut.index(chars.len() + 1);
         let end = (at + len).min(chars.len());
         let damaged: String = chars[..at].iter().chain(insert.chars().collect::<Vec<_>>().iter()).chain(chars[end..].iter()).collect();
-        let _ = jsonc::splice(&damaged, &Edit::Set(path.clone(), Value::from("x")));
-        let _ = jsonc::splice(&damaged, &Edit::Remove(path));
+        let _ = json::edit(&damaged, &[Edit::Set(path.clone(), Value::from("x"))]);
+        let _ = json::edit(&damaged, &[Edit::Remove(path)]);
     }
 
     #[test]
@@ -191,16 +191,16 @@ proptest! {
     ) {
         let v = Value::Object(root.into_iter().collect());
         let text = render(&v, &l, 0, &mut 0);
-        let parsed = jsonc::parse(&text).unwrap().to_value();
+        let parsed = json::parse(&text).unwrap().to_value();
         prop_assert_eq!(&parsed, &v, "the rendered file reads back as its value:\n{}", text);
         let edit = match &set {
             Some(s) => Edit::Set(path.clone(), Value::from(s.as_str())),
             None => Edit::Remove(path.clone()),
         };
-        let out = jsonc::splice(&text, &edit).unwrap();
+        let out = json::edit(&text, std::slice::from_ref(&edit)).unwrap();
         let mut want = v.clone();
-        jsonc::apply_to_value(&mut want, &edit);
-        let got = jsonc::parse(&out);
+        json::apply_to_value(&mut want, &edit);
+        let got = json::parse(&out);
         prop_assert!(got.is_ok(), "does not parse after the edit:\n{}", out);
         prop_assert_eq!(&got.unwrap().to_value(), &want, "\n{}\n=>\n{}", text, out);
         // Setting a key whose value is an object replaces that object, its comments with it.
