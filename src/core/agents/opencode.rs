@@ -2,11 +2,103 @@
 //! wins; deny hides the skill) in `opencode.json`.
 
 use super::json::{self, Edit, Kind, Node};
-use super::{AgentState, Effective, settings_warning};
+use super::plan::{ToggleError, json_candidates};
+use super::{
+    AgentPlugin, AgentState, Effective, PathCache, SettingsText, SkillSwitches, SwitchScope,
+    settings_warning,
+};
 use crate::core::diagnostic::Diagnostic;
 use crate::core::skill::Skill;
+use crate::core::source::Agent;
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
+
+/// opencode: `permission.skill` rules in `opencode.json(c)`, the user's and the project's.
+#[derive(Debug)]
+pub struct Opencode;
+
+/// Every rule that applies to skills, in the order opencode evaluates them.
+#[derive(Debug)]
+struct Rules(Vec<Rule>);
+
+impl SkillSwitches for Rules {
+    fn effective(&self, skill: &Skill, _paths: &PathCache) -> Effective {
+        effective(&self.0, skill)
+    }
+}
+
+impl AgentPlugin for Opencode {
+    fn id(&self) -> Agent {
+        Agent::Opencode
+    }
+
+    fn display_name(&self) -> &'static str {
+        "opencode"
+    }
+
+    fn badge_letter(&self) -> char {
+        'O'
+    }
+
+    fn skill_folders(&self) -> &'static [&'static [&'static str]] {
+        &[
+            &[".claude", "skills"],
+            &[".agents", "skills"],
+            &[".opencode", "skill"],
+            &[".opencode", "skills"],
+            &[".config", "opencode", "skill"],
+            &[".config", "opencode", "skills"],
+        ]
+    }
+
+    fn settings_paths(&self, home: &Path, project: Option<&Path>) -> Vec<(SwitchScope, PathBuf)> {
+        let oc = home.join(".config/opencode");
+        let mut out = vec![
+            (SwitchScope::User, oc.join("opencode.json")),
+            (SwitchScope::User, oc.join("opencode.jsonc")),
+        ];
+        if let Some(p) = project {
+            out.push((SwitchScope::Project, p.join("opencode.json")));
+            out.push((SwitchScope::Project, p.join("opencode.jsonc")));
+        }
+        out
+    }
+
+    fn unsupported_scope(&self, scope: SwitchScope) -> Option<&'static str> {
+        (scope == SwitchScope::Local).then_some("opencode has no personal project settings file")
+    }
+
+    fn read(
+        &self,
+        files: &[SettingsText<'_>],
+        _home: &Path,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Box<dyn SkillSwitches> {
+        let rules = files
+            .iter()
+            .flat_map(|f| read(f.path, f.shown, f.text, diags))
+            .collect();
+        Box::new(Rules(rules))
+    }
+
+    fn candidates(
+        &self,
+        file: &Path,
+        before: &str,
+        skill: &Skill,
+        on: bool,
+        _home: &Path,
+    ) -> Result<Vec<String>, ToggleError> {
+        if let Some(why) = unsafe_name(&skill.name) {
+            return Err(ToggleError::Name {
+                agent: Agent::Opencode,
+                name: skill.name.clone(),
+                why,
+            });
+        }
+        json_candidates(file, before, |root| candidates(root, &skill.name, on))
+    }
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {

@@ -4,7 +4,7 @@
 
 use super::json::{self, Edit};
 use super::show_path;
-use super::{AgentState, AgentSwitches, Effective, SwitchScope, claude, codex, opencode, readers};
+use super::{AgentState, AgentSwitches, Effective, SwitchScope};
 use crate::core::fsx::{self, FsxError};
 use crate::core::paths::write_atomic;
 use crate::core::skill::Skill;
@@ -148,24 +148,9 @@ fn plan_on(
     let want = desired(on);
     // Every candidate is worked out even when nothing needs to change, so a file that does not
     // parse is refused the same way every time.
-    let candidates = match agent {
-        Agent::ClaudeCode => json_candidates(&file, &before, |root| {
-            claude::candidates(root, &skill.name, on)
-        })?,
-        Agent::Opencode => {
-            if let Some(why) = opencode::unsafe_name(&skill.name) {
-                return Err(ToggleError::Name {
-                    agent,
-                    name: skill.name.clone(),
-                    why,
-                });
-            }
-            json_candidates(&file, &before, |root| {
-                opencode::candidates(root, &skill.name, on)
-            })?
-        }
-        Agent::Codex => vec![codex::edit(&file, &before, skill, on, sw.home())?],
-        _ => Vec::new(),
+    let candidates = match sw.plugin(agent) {
+        Some(p) => p.candidates(&file, &before, skill, on, sw.home())?,
+        None => Vec::new(),
     };
     let after = if before_state.state == want {
         before.clone()
@@ -189,7 +174,7 @@ fn plan_on(
             after_state.state, after_state.source
         ));
     }
-    if !readers(skill).contains(&agent) {
+    if !sw.readers(skill).contains(&agent) {
         notes.push(format!(
             "{agent} does not read the folder {} is in",
             skill.name
@@ -261,7 +246,7 @@ fn choose(
 }
 
 /// Each candidate list of edits applied to a JSON settings file.
-fn json_candidates(
+pub(super) fn json_candidates(
     file: &Path,
     before: &str,
     candidates: impl FnOnce(Option<&json::Node>) -> Result<Vec<Vec<Edit>>, String>,

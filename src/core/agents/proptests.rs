@@ -334,7 +334,7 @@ fn codex_state(text: &str, skill: &Skill) -> super::AgentState {
     codex::effective(
         &codex::Index::new(entries),
         skill,
-        &codex::Canonical::default(),
+        &super::PathCache::default(),
     )
     .state
 }

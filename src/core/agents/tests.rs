@@ -987,3 +987,136 @@ fn claude_and_codex_write_the_name_as_data_and_touch_no_other_skill() {
         );
     }
 }
+
+/// An agent that exists only in this test: skills in `.gemini/skills`, switched off by listing
+/// their names, one a line, in `~/.gemini/skills-off`.
+#[derive(Debug)]
+struct FakeGemini;
+
+#[derive(Debug)]
+struct OffList(Vec<(String, PathBuf)>);
+
+impl SkillSwitches for OffList {
+    fn effective(&self, skill: &Skill, _paths: &PathCache) -> Effective {
+        match self.0.iter().rev().find(|(n, _)| *n == skill.name) {
+            Some((n, file)) => Effective {
+                state: AgentState::Off,
+                source: format!("skills-off: {n}"),
+                file: Some(file.clone()),
+            },
+            None => Effective::default_on(),
+        }
+    }
+}
+
+impl AgentPlugin for FakeGemini {
+    fn id(&self) -> Agent {
+        Agent::Gemini
+    }
+    fn display_name(&self) -> &'static str {
+        "Gemini CLI"
+    }
+    fn badge_letter(&self) -> char {
+        'G'
+    }
+    fn skill_folders(&self) -> &'static [&'static [&'static str]] {
+        &[&[".gemini", "skills"]]
+    }
+    fn settings_paths(&self, home: &Path, _project: Option<&Path>) -> Vec<(SwitchScope, PathBuf)> {
+        vec![(SwitchScope::User, home.join(".gemini/skills-off"))]
+    }
+    fn unsupported_scope(&self, scope: SwitchScope) -> Option<&'static str> {
+        (scope != SwitchScope::User).then_some("only the user's list")
+    }
+    fn read(
+        &self,
+        files: &[SettingsText<'_>],
+        _home: &Path,
+        _diags: &mut Vec<Diagnostic>,
+    ) -> Box<dyn SkillSwitches> {
+        Box::new(OffList(
+            files
+                .iter()
+                .flat_map(|f| {
+                    f.text
+                        .lines()
+                        .map(|l| (l.trim().to_string(), f.path.to_path_buf()))
+                })
+                .filter(|(n, _)| !n.is_empty())
+                .collect(),
+        ))
+    }
+    fn candidates(
+        &self,
+        _file: &Path,
+        before: &str,
+        skill: &Skill,
+        on: bool,
+        _home: &Path,
+    ) -> Result<Vec<String>, ToggleError> {
+        let mut lines: Vec<&str> = before.lines().filter(|l| l.trim() != skill.name).collect();
+        if !on {
+            lines.push(&skill.name);
+        }
+        Ok(vec![lines.iter().map(|l| format!("{l}\n")).collect()])
+    }
+}
+
+static WITH_GEMINI: Registry = &[&claude::ClaudeCode, &FakeGemini];
+
+#[test]
+fn an_agent_registered_in_a_registry_is_read_shown_and_switched() {
+    let f = fixture();
+    write(&f.home.join(".gemini/skills-off"), "docx\n");
+    let (sw, diags) = AgentSwitches::load_with(WITH_GEMINI, &f.home, Some(&f.project));
+    assert!(diags.is_empty(), "{diags:?}");
+    let pdf = skill(&f.home.join(".gemini/skills/pdf"));
+    let docx = skill(&f.home.join(".gemini/skills/docx"));
+    // Who reads the folder and what each agent of the registry does with the skill.
+    assert_eq!(sw.readers(&pdf), vec![Agent::Gemini]);
+    let got: Vec<_> = sw
+        .badges(&docx)
+        .iter()
+        .map(|b| (b.agent, b.reads, b.effective.state))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (Agent::ClaudeCode, false, AgentState::On),
+            (Agent::Gemini, true, AgentState::Off),
+        ]
+    );
+    assert_eq!(
+        sw.effective(&docx, Agent::Gemini).source,
+        "skills-off: docx"
+    );
+    // Agents outside the registry have no switches.
+    assert!(
+        sw.plan(&pdf, Agent::Codex, SwitchScope::User, false)
+            .is_err()
+    );
+    assert!(matches!(
+        sw.plan(&pdf, Agent::Gemini, SwitchScope::Project, false),
+        Err(ToggleError::Unsupported {
+            why: "only the user's list",
+            ..
+        })
+    ));
+    // A toggle through the registry: planned, written under the lock, read back.
+    let plan = sw
+        .plan(&pdf, Agent::Gemini, SwitchScope::User, false)
+        .unwrap();
+    assert_eq!(plan.after, "docx\npdf\n");
+    assert_eq!(plan.after_state.state, AgentState::Off);
+    let (_, applied) = sw.apply(&pdf, &plan).unwrap();
+    assert!(applied.written);
+    let (sw, _) = AgentSwitches::load_with(WITH_GEMINI, &f.home, Some(&f.project));
+    assert_eq!(sw.effective(&pdf, Agent::Gemini).state, AgentState::Off);
+    // The legend and the badge letters come from the registry too.
+    assert_eq!(legend(WITH_GEMINI), "C Claude Code, G Gemini CLI");
+    assert_eq!(legend(REGISTRY), "C Claude Code, X Codex, O opencode");
+    assert_eq!(
+        sw.plugin(Agent::Gemini).map(|p| p.badge_letter()),
+        Some('G')
+    );
+}
