@@ -25,9 +25,12 @@ pub struct ProbeStore {
     records: BTreeMap<String, Record>,
 }
 
+/// The entry script's hash; a script that is not a regular file (a FIFO) has none, rather than
+/// blocking the read.
 fn hash_file(path: &Path) -> Option<String> {
-    std::fs::read(path)
+    crate::core::fsx::read_regular(path)
         .ok()
+        .flatten()
         .map(|b| blake3::hash(&b).to_hex().to_string())
 }
 
