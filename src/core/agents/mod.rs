@@ -85,11 +85,6 @@ pub type Registry = &'static [&'static dyn AgentPlugin];
 /// Every agent with per-skill switches. A new agent is a new file in this folder and one line here.
 pub static REGISTRY: Registry = &[&claude::ClaudeCode, &codex::Codex, &opencode::Opencode];
 
-/// The registered agent `agent`, if it has switches.
-pub fn plugin(agent: Agent) -> Option<&'static dyn AgentPlugin> {
-    find(REGISTRY, agent)
-}
-
 fn find(registry: Registry, agent: Agent) -> Option<&'static dyn AgentPlugin> {
     registry.iter().copied().find(|p| p.id() == agent)
 }
@@ -522,7 +517,11 @@ pub fn readers(skill: &Skill) -> Vec<Agent> {
 
 fn readers_in(registry: Registry, skill: &Skill) -> Vec<Agent> {
     // One pass over the components: this runs for every row of a list.
-    let names: Vec<&std::ffi::OsStr> = skill.dir.components().map(|c| c.as_os_str()).collect();
+    let names: Vec<Option<&str>> = skill
+        .dir
+        .components()
+        .map(|c| c.as_os_str().to_str())
+        .collect();
     // The skill's own folder is not a candidate, only the folders above it.
     for end in (1..names.len()).rev() {
         let ends_with = |folder: &[&str]| {
@@ -531,15 +530,11 @@ fn readers_in(registry: Registry, skill: &Skill) -> Vec<Agent> {
                     .iter()
                     .rev()
                     .zip(names[..end].iter().rev())
-                    .all(|(want, got)| got.to_str() == Some(want))
+                    .all(|(want, got)| *got == Some(*want))
         };
-        let found: Vec<Agent> = registry
-            .iter()
-            .filter(|p| p.skill_folders().iter().any(|f| ends_with(f)))
-            .map(|p| p.id())
-            .collect();
-        if !found.is_empty() {
-            return found;
+        let reads = |p: &&&dyn AgentPlugin| p.skill_folders().iter().any(|f| ends_with(f));
+        if registry.iter().any(|p| reads(&p)) {
+            return registry.iter().filter(reads).map(|p| p.id()).collect();
         }
     }
     if find(registry, skill.agent).is_some() {
