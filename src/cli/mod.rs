@@ -292,6 +292,9 @@ pub fn count_levels(
     let mut counts = tokens::count_library_with(lib, &l1_texts, enc, cache, &progress);
     // Executable skills: the tool schema of their last passing probe is part of L3.
     let probes = crate::core::probe::ProbeStore::open();
+    if let Some(p) = probes.problem() {
+        eprintln!("skillscope: past probe results were not read: {p}");
+    }
     for (s, c) in lib.skills.iter().zip(&mut counts) {
         if let Some(schema) = probes.schema(s) {
             c.schema = Some(tokens::count_text(schema, enc, cache));

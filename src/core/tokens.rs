@@ -25,6 +25,8 @@ pub enum TokenError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error("the token cache was not used: {0}")]
+    CacheUnusable(String),
 }
 
 /// A tiktoken encoding. Every figure the tool shows names the one that produced it.
