@@ -19,7 +19,7 @@ fn main() {
                 2
             }
         },
-        None => match skillscope::tui::run(cli.library) {
+        None => match skillscope::tui::run(cli.library.spec()) {
             Ok(()) => 0,
             Err(e) => {
                 eprintln!("skillscope: {e:#}");

@@ -5,6 +5,7 @@ pub mod diagnostic;
 pub mod frontmatter;
 pub mod library;
 pub mod listing;
+pub mod load;
 pub mod matching;
 pub mod paths;
 pub mod probe;

@@ -1,11 +1,11 @@
 //! Work that must not block the UI — rescans, token counts, probes — run on worker threads and
 //! report back on the event channel.
 
-use crate::cli::LibraryArgs;
 use crate::core::Library;
 use crate::core::SkillKind;
 use crate::core::agents::{self, AgentSwitches};
 use crate::core::listing::{self, Format, ListingOptions};
+use crate::core::load::LibrarySpec;
 use crate::core::probe::{self, ProbeOptions, ProbeStore, SandboxPreference};
 use crate::core::rules::{self, CheckOptions, Profile};
 use crate::core::skill::Level;
@@ -19,9 +19,9 @@ use std::sync::mpsc::Sender;
 use std::thread::JoinHandle;
 
 /// Reads the library again and sends it back whole.
-pub fn rescan(args: LibraryArgs, tx: Sender<Event>) {
+pub fn rescan(spec: LibrarySpec, tx: Sender<Event>) {
     std::thread::spawn(move || {
-        let lib = args.load();
+        let lib = spec.load();
         let _ = tx.send(Event::Job(JobEvent::Rescanned(Box::new(lib))));
     });
 }

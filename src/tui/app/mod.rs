@@ -8,11 +8,11 @@ pub mod list;
 mod results;
 mod toggle;
 
-use crate::cli::LibraryArgs;
 use crate::core::Library;
 use crate::core::agents::{self, AgentSwitches, SwitchScope, TogglePlan};
 use crate::core::diagnostic::{Counts, Diagnostic};
 use crate::core::listing::{Format, ListingOptions, Tier};
+use crate::core::load::LibrarySpec;
 use crate::core::matching::{self, Index, Match, Matcher};
 use crate::core::probe::SandboxPreference;
 use crate::core::rules::Profile;
@@ -170,7 +170,8 @@ impl Options {
 }
 
 pub struct App {
-    pub args: LibraryArgs,
+    /// Which skills to read (again on a rescan).
+    pub spec: LibrarySpec,
     pub lib: Arc<Library>,
     /// Bumped on every new library; worker results of an older one are dropped.
     pub generation: u64,
@@ -232,33 +233,33 @@ pub struct App {
 
 impl App {
     /// An app over a library already read.
-    pub fn new(args: LibraryArgs, lib: Library, opts: Options, tx: Sender<Event>) -> App {
-        let mut app = App::empty(args, opts, tx);
+    pub fn new(spec: LibrarySpec, lib: Library, opts: Options, tx: Sender<Event>) -> App {
+        let mut app = App::empty(spec, opts, tx);
         app.set_library(lib);
         app
     }
 
     /// An app whose library is read on a worker: the first frame comes at once and the list
     /// fills in when the scan is done.
-    pub fn scanning(args: LibraryArgs, opts: Options, tx: Sender<Event>) -> App {
-        let mut app = App::empty(args, opts, tx);
+    pub fn scanning(spec: LibrarySpec, opts: Options, tx: Sender<Event>) -> App {
+        let mut app = App::empty(spec, opts, tx);
         app.request_rescan();
         app
     }
 
-    fn empty(args: LibraryArgs, opts: Options, tx: Sender<Event>) -> App {
+    fn empty(spec: LibrarySpec, opts: Options, tx: Sender<Event>) -> App {
         let state_path = opts.state_path.clone().or_else(state::default_path);
         let home = opts.home.clone().or_else(dirs::home_dir);
-        let mut app = App::blank(args, &opts, tx);
+        let mut app = App::blank(spec, &opts, tx);
         app.home = home;
         app.load_state(state_path);
         jobs::load_switches(app.home.clone(), app.tx.clone());
         app
     }
 
-    fn blank(args: LibraryArgs, opts: &Options, tx: Sender<Event>) -> App {
+    fn blank(spec: LibrarySpec, opts: &Options, tx: Sender<Event>) -> App {
         App {
-            args,
+            spec,
             lib: Arc::new(Library::default()),
             generation: 0,
             theme: opts.theme,
@@ -521,7 +522,7 @@ impl App {
             return;
         }
         self.rescanning = true;
-        jobs::rescan(self.args.clone(), self.tx.clone());
+        jobs::rescan(self.spec.clone(), self.tx.clone());
     }
 
     /// Runs every matcher on the test box's message; only skills an agent would consider (and

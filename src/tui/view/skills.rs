@@ -275,7 +275,7 @@ fn empty(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme;
     if !app.loaded {
         let paths: Vec<String> = app
-            .args
+            .spec
             .paths
             .iter()
             .map(|p| p.display().to_string())
