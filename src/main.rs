@@ -1,5 +1,6 @@
-use clap::Parser;
-use skillscope::cli::{self, Cli};
+use clap::{CommandFactory, FromArgMatches};
+use skillscope::cli::{self, Cli, Command};
+use skillscope::config::{self, Config};
 
 fn main() {
     // The probe sandbox runs this binary again to set itself up: before anything else.
@@ -8,18 +9,30 @@ fn main() {
         std::process::exit(code);
     }
     skillscope::core::probe::set_sandbox_program("/proc/self/exe");
-    let cli = Cli::parse_from(args);
+    let config = Config::load();
+    let matches = config.apply_defaults(Cli::command()).get_matches_from(args);
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let config = config::activate(config);
     let code = match cli.command {
-        Some(command) => match cli::run(command) {
-            Ok(code) => code,
-            // A reader that stops early (`| head`) is not an error.
-            Err(e) if is_broken_pipe(&e) => 0,
-            Err(e) => {
-                eprintln!("skillscope: {e:#}");
-                2
+        Some(command) => {
+            // Completions and the man page do not read the config; everything else says what
+            // is wrong with it (on stderr, never on stdout where the output goes).
+            if !matches!(command, Command::Completions { .. } | Command::Man) {
+                for w in config.warnings() {
+                    eprintln!("skillscope: warning: {w}");
+                }
             }
-        },
-        None => match skillscope::tui::run(cli.library.spec()) {
+            match cli::run(command) {
+                Ok(code) => code,
+                // A reader that stops early (`| head`) is not an error.
+                Err(e) if is_broken_pipe(&e) => 0,
+                Err(e) => {
+                    eprintln!("skillscope: {e:#}");
+                    2
+                }
+            }
+        }
+        None => match skillscope::tui::run(cli.library.spec(), config.tui_options()) {
             Ok(()) => 0,
             Err(e) => {
                 eprintln!("skillscope: {e:#}");

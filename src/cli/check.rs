@@ -17,6 +17,8 @@ pub enum CheckFormat {
     Text,
     Json,
     Sarif,
+    /// A short table for a pull-request comment.
+    Markdown,
 }
 
 #[derive(Debug, Args)]
@@ -106,6 +108,9 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             serde_json::to_writer_pretty(&mut out, &sarif(&findings))?;
             writeln!(out)?;
         }
+        CheckFormat::Markdown => {
+            out.write_all(markdown(&lib, &findings, counts, &args, listing_over).as_bytes())?
+        }
     }
     if let Some((n, max)) = listing_over {
         eprintln!(
@@ -186,6 +191,69 @@ fn write_text(
         counts.warnings,
         invalid
     )
+}
+
+/// Findings shown in a markdown table at most: a pull-request comment stays readable.
+const MARKDOWN_ROWS: usize = 30;
+
+fn markdown(
+    lib: &Library,
+    findings: &[Finding],
+    counts: Counts,
+    args: &CheckArgs,
+    listing_over: Option<(usize, usize)>,
+) -> String {
+    use crate::cli::baseline::md_cell;
+    let shown: Vec<&Finding> = findings
+        .iter()
+        .filter(|f| args.verbose || f.d.severity != Severity::Info)
+        .collect();
+    let mut files: Vec<&Path> = findings
+        .iter()
+        .filter(|f| f.d.severity == Severity::Error)
+        .map(|f| f.path)
+        .collect();
+    files.sort();
+    files.dedup();
+    let verdict = if counts.errors > 0 || listing_over.is_some() {
+        ":x:"
+    } else {
+        ":white_check_mark:"
+    };
+    let mut s = format!(
+        "### skillscope check ({} profile)\n\n{verdict} **{} skills: {} errors, {} warnings**; {} files with errors\n",
+        args.profile,
+        lib.len(),
+        counts.errors,
+        counts.warnings,
+        files.len()
+    );
+    if let Some((n, max)) = listing_over {
+        s.push_str(&format!(
+            "\n:x: the {} listing costs {n} {} tokens per turn, over the limit of {max}\n",
+            args.listing, args.encoding
+        ));
+    }
+    if !shown.is_empty() {
+        s.push_str("\n| | rule | where | message |\n|---|---|---|---|\n");
+        for f in shown.iter().take(MARKDOWN_ROWS) {
+            let pos = f.d.line.map_or_else(String::new, |l| format!(":{l}"));
+            s.push_str(&format!(
+                "| {} | {} | {}{pos} | {} |\n",
+                f.d.severity,
+                md_cell(f.d.rule),
+                md_cell(&f.path.display().to_string()),
+                md_cell(&f.d.message)
+            ));
+        }
+        if shown.len() > MARKDOWN_ROWS {
+            s.push_str(&format!(
+                "\n… and {} more (`skillscope check --format json` lists them all).\n",
+                shown.len() - MARKDOWN_ROWS
+            ));
+        }
+    }
+    s
 }
 
 fn sarif(findings: &[Finding]) -> serde_json::Value {

@@ -1,5 +1,6 @@
 //! Command-line front end: one file per subcommand, all over the same core.
 
+pub mod baseline;
 pub mod budget;
 pub mod check;
 pub mod eval;
@@ -7,6 +8,7 @@ pub mod list;
 pub mod match_cmd;
 pub mod probe;
 pub mod prompt;
+pub mod shell;
 pub mod toggle;
 
 use crate::core::Library;
@@ -89,6 +91,14 @@ pub enum Command {
         #[command(flatten)]
         library: LibraryArgs,
     },
+    /// Print a shell completion script: `source <(skillscope completions bash)`.
+    Completions {
+        /// bash, zsh, fish, elvish or powershell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) on stdout: `skillscope man | man -l -`.
+    Man,
 }
 
 /// Which skills to look at.
@@ -110,6 +120,10 @@ impl LibraryArgs {
             scan: ScanOptions {
                 max_depth: self.max_depth,
             },
+            // The config file's extra roots join the agents' folders (never folders given by hand).
+            extra_roots: crate::config::active()
+                .map(|c| c.roots.clone())
+                .unwrap_or_default(),
         }
     }
 
@@ -193,5 +207,7 @@ pub fn run(command: Command) -> anyhow::Result<i32> {
         Command::Eval { args, library } => eval::run(args, library),
         Command::Probe { args, library } => probe::run(args, library),
         Command::Toggle { args, library } => toggle::run(args, library),
+        Command::Completions { shell: sh } => shell::completions(sh),
+        Command::Man => shell::man(),
     }
 }

@@ -21,6 +21,8 @@ pub struct LibrarySpec {
     /// Skill folders or libraries to read instead of the agents' default folders.
     pub paths: Vec<PathBuf>,
     pub scan: ScanOptions,
+    /// Folders read beside the agents' own when no paths are given (the config file's `roots`).
+    pub extra_roots: Vec<PathBuf>,
 }
 
 impl LibrarySpec {
@@ -39,7 +41,12 @@ impl LibrarySpec {
             return (source::path_roots(&self.paths), false);
         }
         let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-        let roots = source::default_roots(dirs::home_dir().as_deref(), &cwd);
+        let mut roots = source::default_roots(dirs::home_dir().as_deref(), &cwd);
+        for r in source::path_roots(&self.extra_roots) {
+            if !roots.iter().any(|x| x.path == r.path) {
+                roots.push(r);
+            }
+        }
         if roots.is_empty() {
             (vec![demo_root()], true)
         } else {

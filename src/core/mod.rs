@@ -1,12 +1,15 @@
 //! The skill library core: discovery, parsing, rules, tokens, listings. No terminal code here.
 
 pub mod agents;
+pub mod baseline;
 pub mod diagnostic;
 pub mod frontmatter;
+pub mod gitref;
 pub mod library;
 pub mod listing;
 pub mod load;
 pub mod matching;
+pub mod model;
 pub mod paths;
 pub mod probe;
 pub mod rules;

@@ -86,7 +86,7 @@ pub fn probe(
             let reports = probe::probe_all(&lib, &indices, &opts, &move |_, report| {
                 let schema_tokens = report
                     .l3_schema_text()
-                    .map(|s| u64::from(tokens::count_text(s, ENCODING, cache.get())));
+                    .map(|s| u64::from(tokens::count_text(s, cache.encoding, cache.get())));
                 let _ = report_tx.send(Event::Job(JobEvent::Probed {
                     generation,
                     report: Box::new(report.clone()),
@@ -136,7 +136,7 @@ pub fn index(lib: Arc<Library>, generation: u64, tx: Sender<Event>) {
     });
 }
 
-/// The encoding of every figure the app shows.
+/// The encoding of every figure the app shows, unless the config file names another.
 pub const ENCODING: Encoding = Encoding::O200kBase;
 
 /// The token cache, opened by the first worker that needs it (it reads a file) and shared after.
@@ -144,6 +144,8 @@ pub const ENCODING: Encoding = Encoding::O200kBase;
 pub struct Cache {
     cell: Arc<OnceLock<TokenCache>>,
     path: Option<PathBuf>,
+    /// The encoding the workers count with.
+    pub encoding: Encoding,
 }
 
 impl Cache {
@@ -152,7 +154,13 @@ impl Cache {
         Cache {
             cell: Arc::new(OnceLock::new()),
             path,
+            encoding: ENCODING,
         }
+    }
+
+    pub fn with_encoding(mut self, encoding: Encoding) -> Cache {
+        self.encoding = encoding;
+        self
     }
 
     /// The store of past probe results beside the token cache.
@@ -184,6 +192,7 @@ pub fn count(
     std::thread::spawn(move || {
         let probe_cache = cache.clone();
         let mut store = None;
+        let enc = cache.encoding;
         let cache = cache.get();
         let progress_tx = tx.clone();
         let progress = move |p: tokens::Progress| {
@@ -201,11 +210,11 @@ pub fn count(
             let counts = match level {
                 Level::L1 => {
                     let texts = listing::entries(&lib, format);
-                    LevelCounts::L1(tokens::count_l1(&texts, ENCODING, cache, &progress))
+                    LevelCounts::L1(tokens::count_l1(&texts, enc, cache, &progress))
                 }
-                Level::L2 => LevelCounts::L2(tokens::count_l2(&lib, ENCODING, cache, &progress)),
+                Level::L2 => LevelCounts::L2(tokens::count_l2(&lib, enc, cache, &progress)),
                 Level::L3 => {
-                    let resources = tokens::count_l3(&lib, ENCODING, cache, &progress);
+                    let resources = tokens::count_l3(&lib, enc, cache, &progress);
                     let store = store.get_or_insert_with(|| probe_cache.probe_store());
                     let schemas = lib
                         .skills
@@ -214,7 +223,7 @@ pub fn count(
                             (s.kind() == SkillKind::Executable)
                                 .then(|| store.schema(s))
                                 .flatten()
-                                .map(|text| tokens::count_text(text, ENCODING, cache))
+                                .map(|text| tokens::count_text(text, enc, cache))
                         })
                         .collect();
                     LevelCounts::L3 { resources, schemas }
@@ -244,7 +253,7 @@ pub fn preview(
     std::thread::spawn(move || {
         let on = |i: usize| enabled.get(i).copied().unwrap_or(false);
         let listing = listing::render(&lib, &on, &opts);
-        let tokens = tokens::count_text(&listing.text, ENCODING, cache.get());
+        let tokens = tokens::count_text(&listing.text, cache.encoding, cache.get());
         let _ = tx.send(Event::Job(JobEvent::Previewed {
             request,
             preview: Box::new(Preview { listing, tokens }),

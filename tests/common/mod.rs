@@ -6,7 +6,8 @@ use std::process::{Command, Output};
 
 pub fn bin() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_skillscope"));
-    c.env("NO_COLOR", "1");
+    // The developer's own config file must not change what the tests see.
+    c.env("NO_COLOR", "1").env_remove("SKILLSCOPE_CONFIG");
     c
 }
 

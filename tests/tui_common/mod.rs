@@ -92,8 +92,22 @@ pub fn harness_with(roots: &[&Path], w: u16, h: u16, theme: Theme) -> Harness {
 }
 
 pub fn harness_opts(roots: &[&Path], w: u16, h: u16, theme: Theme, watch: bool) -> Harness {
+    harness_configured(roots, w, h, |o| {
+        o.theme = theme;
+        o.watch = watch;
+    })
+}
+
+/// An app whose isolated options `configure` changes first (as a config file would).
+pub fn harness_configured(
+    roots: &[&Path],
+    w: u16,
+    h: u16,
+    configure: impl FnOnce(&mut Options),
+) -> Harness {
     let dir = tempfile::tempdir().unwrap();
-    let opts = isolated(dir.path(), theme, watch);
+    let mut opts = isolated(dir.path(), Theme::plain(), false);
+    configure(&mut opts);
     let args = LibrarySpec::of_paths(roots.iter().map(|p| p.to_path_buf()));
     let lib = args.load();
     let (tx, rx) = mpsc::channel();

@@ -88,7 +88,10 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         Bar::default()
             .label(Line::from(*label))
             .value(total.tokens)
-            .text_value(format!("{} tok", total.text()))
+            .text_value(match (&app.model, total.pending) {
+                (Some(_), 0) => format!("{} tok{}", total.text(), app.beside(total.tokens)),
+                _ => format!("{} tok", total.text()),
+            })
     })
     .collect();
     let title = format!(

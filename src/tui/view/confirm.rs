@@ -60,7 +60,9 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, c: &Confirm) {
         .areas(row);
     let name = app.lib.skills.get(c.skill).map_or("", |s| s.name.as_str());
     let word = if c.on { "on" } else { "off" };
-    let keys: Vec<String> = keymap::footer(&[Context::Confirm])
+    let keys: Vec<String> = app
+        .keymap
+        .footer(&[Context::Confirm])
         .iter()
         .map(|b| format!("{} {}", keymap::keys_label(b, false), b.short))
         .collect();

@@ -115,13 +115,16 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
             out.push(Line::from(Span::styled(l, t.warning())));
         }
     }
-    let cost_text = format!(
+    let mut cost_text = format!(
         "Cost L1 {} · L2 {} · L3 {} tokens ({})",
         cost(costs.l1, app.levels_done[0]),
         cost(costs.l2, app.levels_done[1]),
         cost(costs.l3_all(), app.levels_done[2]),
-        crate::tui::app::ENCODING.as_str()
+        app.encoding().as_str()
     );
+    if let (Some(m), Some(l2)) = (&app.model, costs.l2) {
+        cost_text.push_str(&format!("; L2 {}", m.label(l2, app.encoding())));
+    }
     for l in wrap(&cost_text, width) {
         out.push(Line::from(l));
     }

@@ -18,7 +18,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         spans.push(Span::raw("│"));
     }
     let mut width: usize = spans.iter().map(|s| s.content.chars().count()).sum();
-    for b in keymap::footer(&contexts) {
+    for b in app.keymap.footer(&contexts) {
         let keys = keymap::keys_label(b, typing);
         let item = format!(" {keys} {}", b.short);
         let w = item.chars().count();

@@ -23,7 +23,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let l1_text = match (l1, pending) {
         (0, p) if p > 0 => "…".to_string(),
         (n, p) if p > 0 => format!("{}+…", thousands(n)),
-        (n, _) => thousands(n),
+        (n, _) => format!("{}{}", thousands(n), app.beside(n)),
     };
     let summary = if app.loaded {
         // L1 is the listing entry, so it depends on the format chosen in the prompt preview.
