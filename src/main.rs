@@ -19,7 +19,10 @@ fn main() {
             // is wrong with it (on stderr, never on stdout where the output goes).
             if !matches!(command, Command::Completions { .. } | Command::Man) {
                 for w in config.warnings() {
-                    eprintln!("skillscope: warning: {w}");
+                    eprintln!(
+                        "skillscope: warning: {}",
+                        skillscope::text::line(&w.to_string())
+                    );
                 }
             }
             match cli::run(command) {
@@ -27,7 +30,7 @@ fn main() {
                 // A reader that stops early (`| head`) is not an error.
                 Err(e) if is_broken_pipe(&e) => 0,
                 Err(e) => {
-                    eprintln!("skillscope: {e:#}");
+                    eprintln!("skillscope: {}", skillscope::text::line(&format!("{e:#}")));
                     2
                 }
             }
@@ -35,7 +38,7 @@ fn main() {
         None => match skillscope::tui::run(cli.library.spec(), config.tui_options()) {
             Ok(()) => 0,
             Err(e) => {
-                eprintln!("skillscope: {e:#}");
+                eprintln!("skillscope: {}", skillscope::text::line(&format!("{e:#}")));
                 1
             }
         },

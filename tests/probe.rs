@@ -475,7 +475,7 @@ fn script_findings(report: &ProbeReport) -> BTreeSet<(&'static str, String)> {
         .map(|d| {
             let file = d.path.as_ref().expect("script findings name their file");
             (
-                d.rule,
+                d.rule.as_str(),
                 file.file_name().unwrap().to_string_lossy().into_owned(),
             )
         })

@@ -222,7 +222,7 @@ pub fn snapshot(
 fn library_at(
     reference: &str,
     roots: &[Root],
-    max_depth: usize,
+    scan: &ScanOptions,
     tmp: &Path,
     notes: &mut Vec<String>,
 ) -> anyhow::Result<Library> {
@@ -260,7 +260,7 @@ fn library_at(
         }
         old_roots.push(Root::new(dest, r.agent, r.scope));
     }
-    Ok(Library::load(old_roots, &ScanOptions { max_depth }))
+    Ok(Library::load(old_roots, scan))
 }
 
 /// Runs the baseline flags of `budget`; returns the exit code.
@@ -317,7 +317,13 @@ pub fn run(args: &BudgetArgs, library: &LibraryArgs) -> anyhow::Result<i32> {
                 .prefix("skillscope-ref-")
                 .tempdir()
                 .context("cannot make a temporary folder")?;
-            let lib = library_at(reference, &roots, library.max_depth, tmp.path(), &mut notes)?;
+            let lib = library_at(
+                reference,
+                &roots,
+                &library.scan_options(),
+                tmp.path(),
+                &mut notes,
+            )?;
             let snap = snapshot(&lib, &labels, settings, &cache);
             copy = Some(tmp);
             Some((snap, format!("git {reference}")))

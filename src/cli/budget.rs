@@ -5,7 +5,7 @@ use crate::core::listing::{self, Fate, Format, Listing, ListingOptions, Tier};
 use crate::core::model::Model;
 use crate::core::tokens::{self, Encoding, ResourceTokens, SkillTokens, TokenCache};
 use crate::core::{Agent, Library, Scope};
-use crate::text::{fit, thousands};
+use crate::text::{fit, fit_left, thousands};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 use std::io::Write;
@@ -88,6 +88,7 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     }
     let lib = library.load();
     note_demo(&lib);
+    let unread = crate::cli::note_unread(&lib);
     let cache = if args.no_cache {
         TokenCache::in_memory()
     } else {
@@ -116,7 +117,7 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     match args.format {
         OutputFormat::Json => {
-            serde_json::to_writer_pretty(&mut out, &report.json())?;
+            crate::cli::write_json(&mut out, &report.json())?;
             writeln!(out)?;
         }
         OutputFormat::Text => out.write_all(report.text().as_bytes())?,
@@ -132,7 +133,7 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             args.max_listing_tokens.unwrap_or_default()
         );
     }
-    Ok(i32::from(over))
+    Ok(i32::from(over).max(unread))
 }
 
 struct Report<'a> {
@@ -486,24 +487,4 @@ impl Report<'_> {
 
 fn opt(n: Option<u32>) -> String {
     n.map_or_else(|| "-".to_string(), |n| thousands(u64::from(n)))
-}
-
-/// At most `width` characters, cut at the start with `…` (the end of a path says the most).
-fn fit_left(s: &str, width: usize) -> String {
-    let n = s.chars().count();
-    if n <= width {
-        return s.to_string();
-    }
-    let tail: String = s.chars().skip(n - width.saturating_sub(1)).collect();
-    format!("…{tail}")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn paths_are_cut_from_the_left() {
-        assert_eq!(fit_left("/a/b/c/d", 5), "…/c/d");
-    }
 }

@@ -3,6 +3,7 @@
 use crate::cli::LibraryArgs;
 use crate::core::Library;
 use crate::core::diagnostic::{Counts, Diagnostic, Severity};
+use crate::core::escape;
 use crate::core::listing::{self, Format, ListingOptions, Tier};
 use crate::core::rules::{self, CheckOptions, Profile};
 use crate::core::tokens::{self, Encoding, TokenCache};
@@ -101,11 +102,11 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
                     "column": f.d.column,
                 })).collect::<Vec<_>>(),
             });
-            serde_json::to_writer_pretty(&mut out, &v)?;
+            crate::cli::write_json(&mut out, &v)?;
             writeln!(out)?;
         }
         CheckFormat::Sarif => {
-            serde_json::to_writer_pretty(&mut out, &sarif(&findings))?;
+            crate::cli::write_json(&mut out, &sarif(&findings))?;
             writeln!(out)?;
         }
         CheckFormat::Markdown => {
@@ -167,10 +168,10 @@ fn write_text(
         writeln!(
             out,
             "{}{pos}: {c}{}{r}[{}] {}",
-            f.path.display(),
+            escape::path(f.path),
             f.d.severity,
             f.d.rule,
-            f.d.message
+            escape::line(&f.d.message)
         )?;
     }
     let invalid = {
@@ -241,7 +242,7 @@ fn markdown(
             s.push_str(&format!(
                 "| {} | {} | {}{pos} | {} |\n",
                 f.d.severity,
-                md_cell(f.d.rule),
+                md_cell(f.d.rule.as_str()),
                 md_cell(&f.path.display().to_string()),
                 md_cell(&f.d.message)
             ));
@@ -263,7 +264,7 @@ fn sarif(findings: &[Finding]) -> serde_json::Value {
             json!({
                 "id": r.id,
                 "shortDescription": {"text": r.summary},
-                "properties": {"family": r.family},
+                "properties": {"family": r.family.as_str()},
             })
         })
         .collect();

@@ -13,7 +13,7 @@ pub mod toggle;
 
 use crate::core::Library;
 use crate::core::load::{self, LibrarySpec};
-use crate::core::scan::{DEFAULT_MAX_DEPTH, ScanOptions};
+use crate::core::scan::{DEFAULT_MAX_DEPTH, DEFAULT_MAX_ENTRIES, MAX_ENTRIES_ENV, ScanOptions};
 use clap::{Args, Parser, Subcommand};
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -110,6 +110,10 @@ pub struct LibraryArgs {
     /// How many folder levels below a root to look for skills.
     #[arg(long, default_value_t = DEFAULT_MAX_DEPTH)]
     pub max_depth: usize,
+    /// Stop walking a root after this many files and folders, with a warning [default: 200000,
+    /// or $SKILLSCOPE_MAX_ENTRIES].
+    #[arg(long, value_name = "N")]
+    pub max_entries: Option<usize>,
 }
 
 impl LibraryArgs {
@@ -117,13 +121,28 @@ impl LibraryArgs {
     pub fn spec(&self) -> LibrarySpec {
         LibrarySpec {
             paths: self.paths.clone(),
-            scan: ScanOptions {
-                max_depth: self.max_depth,
-            },
+            scan: self.scan_options(),
             // The config file's extra roots join the agents' folders (never folders given by hand).
             extra_roots: crate::config::active()
                 .map(|c| c.roots.clone())
                 .unwrap_or_default(),
+        }
+    }
+
+    /// The walk's limits: `--max-entries`, else `$SKILLSCOPE_MAX_ENTRIES`, else the default.
+    pub fn scan_options(&self) -> ScanOptions {
+        let from_env = std::env::var(MAX_ENTRIES_ENV).ok().and_then(|v| {
+            let n = v.trim().parse::<usize>().ok().filter(|&n| n > 0);
+            if n.is_none() {
+                warn(format_args!(
+                    "{MAX_ENTRIES_ENV}={v:?} is not a positive number; using {DEFAULT_MAX_ENTRIES}"
+                ));
+            }
+            n
+        });
+        ScanOptions {
+            max_depth: self.max_depth,
+            max_entries: self.max_entries.or(from_env).unwrap_or(DEFAULT_MAX_ENTRIES),
         }
     }
 
@@ -135,22 +154,47 @@ impl LibraryArgs {
 /// Says on stderr that the demo library is in use, so no figure is mistaken for the user's own.
 pub fn note_demo(lib: &Library) {
     if let Some(p) = load::demo_problem() {
-        eprintln!("skillscope: {p}");
+        warn(p);
     }
     if lib.demo {
         let dir = lib.roots.first().map(|r| r.path.display().to_string());
-        eprintln!(
-            "skillscope: no skills installed; showing the bundled demo library ({})",
+        warn(format_args!(
+            "no skills installed; showing the bundled demo library ({})",
             dir.unwrap_or_default()
-        );
+        ));
     }
+}
+
+/// A line on stderr, `skillscope: …`, with every hazard of the message escaped: messages quote
+/// names, paths and file contents.
+pub fn warn(msg: impl std::fmt::Display) {
+    eprintln!("skillscope: {}", crate::text::line(&msg.to_string()));
+}
+
+/// Says on stderr what could not be read (a missing root, a root that is a file, a folder the walk
+/// could not enter, a skill file that is not a regular file or cannot be opened). Returns the
+/// exit code `check` would give for it: 1 when any of it is an error, else 0.
+pub fn note_unread(lib: &Library) -> i32 {
+    let mut code = 0;
+    for (path, d) in lib.unread() {
+        let shown = path.display().to_string();
+        if d.message.contains(&shown) {
+            warn(format_args!("{}: {}", d.severity, d.message));
+        } else {
+            warn(format_args!("{}: {shown}: {}", d.severity, d.message));
+        }
+        if d.severity == crate::core::Severity::Error {
+            code = 1;
+        }
+    }
+    code
 }
 
 /// skillscope's own on/off state, when there is a config folder for it.
 pub fn load_state() -> Option<crate::core::state::EnableState> {
     let (st, diags) = load::load_state(None);
     for d in &diags {
-        eprintln!("skillscope: {}", d.message);
+        warn(&d.message);
     }
     st
 }
@@ -187,7 +231,67 @@ pub fn count_levels(
 /// Saves the token cache, saying on stderr when it cannot.
 pub fn save_cache(cache: &crate::core::tokens::TokenCache) {
     if let Err(e) = cache.save() {
-        eprintln!("skillscope: {e}; counts were not remembered");
+        warn(format_args!("{e}; counts were not remembered"));
+    }
+}
+
+/// Pretty JSON in which the characters a terminal acts on (DEL, C1 controls, bidi controls; serde
+/// already escapes C0) are written as `\uXXXX` escapes: the same JSON value, nothing raw.
+pub fn write_json<W: std::io::Write, T: serde::Serialize + ?Sized>(
+    out: W,
+    value: &T,
+) -> serde_json::Result<()> {
+    let mut ser = serde_json::Serializer::with_formatter(out, SafeFormatter::default());
+    value.serialize(&mut ser)
+}
+
+/// [`write_json`] into a string.
+pub fn json_string<T: serde::Serialize + ?Sized>(value: &T) -> serde_json::Result<String> {
+    let mut buf = Vec::new();
+    write_json(&mut buf, value)?;
+    // The serializer writes only what it was given and ASCII escapes: valid UTF-8.
+    Ok(String::from_utf8_lossy(&buf).into_owned())
+}
+
+/// serde_json's pretty layout, with hazards escaped inside strings.
+#[derive(Default)]
+struct SafeFormatter(serde_json::ser::PrettyFormatter<'static>);
+
+macro_rules! delegate {
+    ($($name:ident($($arg:ident: $ty:ty),*);)*) => {$(
+        fn $name<W: ?Sized + std::io::Write>(&mut self, w: &mut W $(, $arg: $ty)*) -> std::io::Result<()> {
+            serde_json::ser::Formatter::$name(&mut self.0, w $(, $arg)*)
+        }
+    )*};
+}
+
+impl serde_json::ser::Formatter for SafeFormatter {
+    delegate! {
+        begin_array();
+        end_array();
+        begin_array_value(first: bool);
+        end_array_value();
+        begin_object();
+        end_object();
+        begin_object_key(first: bool);
+        begin_object_value();
+        end_object_value();
+    }
+
+    fn write_string_fragment<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        fragment: &str,
+    ) -> std::io::Result<()> {
+        let mut start = 0;
+        for (i, c) in fragment.char_indices() {
+            if crate::core::escape::is_hazard(c) {
+                w.write_all(&fragment.as_bytes()[start..i])?;
+                write!(w, "\\u{:04x}", u32::from(c))?;
+                start = i + c.len_utf8();
+            }
+        }
+        w.write_all(&fragment.as_bytes()[start..])
     }
 }
 

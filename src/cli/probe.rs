@@ -147,7 +147,7 @@ pub fn run(args: ProbeArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         store.record(r);
     }
     if let Err(e) = store.save() {
-        eprintln!("skillscope: the probe results were not remembered: {e}");
+        crate::cli::warn(format_args!("the probe results were not remembered: {e}"));
     }
     let summary = Summary::of(&reports, start.elapsed());
     if cancel.load(Ordering::Relaxed) {
@@ -162,7 +162,7 @@ pub fn run(args: ProbeArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             skills: &reports,
             summary,
         };
-        serde_json::to_writer_pretty(&mut out, &doc)?;
+        crate::cli::write_json(&mut out, &doc)?;
         writeln!(out)?;
         return Ok(exit_code(&doc.summary));
     }
@@ -216,7 +216,7 @@ fn write_text(
     let paint = Paint(color);
     let width = reports
         .iter()
-        .map(|r| r.skill.chars().count())
+        .map(|r| crate::text::line(&r.skill).chars().count())
         .max()
         .unwrap_or(0)
         .min(NAME_WIDTH);
@@ -232,7 +232,11 @@ fn write_text(
                     Some(m) => format!("{:<13}", m.name()),
                     None => format!("{:<13}", "-"),
                 };
-                writeln!(out, "{word} {name:<width$}  {sandbox} {}", detail(r, v))?;
+                writeln!(
+                    out,
+                    "{word} {name:<width$}  {sandbox} {}",
+                    crate::text::line(&detail(r, v))
+                )?;
             }
             None if r.diagnostics.is_empty() => continue,
             None => {
@@ -245,7 +249,12 @@ fn write_text(
         }
         for d in &r.diagnostics {
             let sev = paint.severity(d.severity, &format!("{:<7}", d.severity.to_string()));
-            writeln!(out, "    {sev} {:<22} {}", d.rule, d.message)?;
+            writeln!(
+                out,
+                "    {sev} {:<22} {}",
+                d.rule,
+                crate::text::line(&d.message)
+            )?;
         }
     }
     let mut line = format!(

@@ -10,6 +10,7 @@ use crate::core::agents::{
 use crate::core::skill::Skill;
 use crate::core::source::Agent;
 use crate::core::state::{self, EnableState, StateSource};
+use crate::text::line;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
@@ -98,11 +99,11 @@ pub fn run(args: ToggleArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     note_demo(&lib);
     let mut skills: Vec<&Skill> = lib.skills.iter().filter(|s| s.name == args.name).collect();
     if skills.is_empty() {
-        eprintln!(
-            "skillscope: no skill named {:?} in {} skill(s); `skillscope list` shows the names",
+        crate::cli::warn(format_args!(
+            "no skill named {:?} in {} skill(s); `skillscope list` shows the names",
             args.name,
             lib.len()
-        );
+        ));
         return Ok(1);
     }
     // The copy each agent loads first: unshadowed ones before shadowed ones.
@@ -112,7 +113,7 @@ pub fn run(args: ToggleArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let project = agents::project_root(&cwd, Some(&home));
     let (switches, diags) = AgentSwitches::load(&home, project.as_deref());
     for d in &diags {
-        eprintln!("warning: {}", d.message);
+        eprintln!("warning: {}", line(&d.message));
     }
     let state_path = state::default_path()
         .context("no configuration folder on this system; set SKILLSCOPE_CONFIG_DIR")?;
@@ -145,7 +146,7 @@ fn status(
 ) -> anyhow::Result<i32> {
     let (own, diags) = EnableState::load(state_path);
     for d in &diags {
-        eprintln!("warning: {}", d.message);
+        eprintln!("warning: {}", line(&d.message));
     }
     let rows: Vec<SkillStatus> = skills
         .iter()
@@ -164,7 +165,7 @@ fn status(
         })
         .collect();
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&rows)?);
+        println!("{}", crate::cli::json_string(&rows)?);
         return Ok(0);
     }
     let home = switches.home();
@@ -172,7 +173,7 @@ fn status(
         if i > 0 {
             println!();
         }
-        println!("{}  {}", row.name, show_path(row.dir, home));
+        println!("{}  {}", line(row.name), line(&show_path(row.dir, home)));
         println!("  {:<12} {:<6} {:<20} why", "agent", "reads", "state");
         println!(
             "  {:<12} {:<6} {:<20} {}",
@@ -187,7 +188,7 @@ fn status(
                 b.agent.as_str(),
                 if b.reads { "yes" } else { "no" },
                 b.effective.state.as_str(),
-                b.effective.source
+                line(&b.effective.source)
             );
         }
     }
@@ -277,7 +278,7 @@ fn toggle(
         .is_some_and(|o| o.error.is_some())
         || report.agents.iter().any(|a| a.error.is_some());
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        println!("{}", crate::cli::json_string(&report)?);
     } else {
         print_report(&report, switches.home(), args.dry_run);
     }
@@ -287,7 +288,7 @@ fn toggle(
 fn toggle_own(skills: &[&Skill], state_path: &Path, on: bool, dry_run: bool) -> OwnChange {
     let (mut own, diags) = EnableState::load(state_path);
     for d in &diags {
-        eprintln!("warning: {}", d.message);
+        eprintln!("warning: {}", line(&d.message));
     }
     let mut changed = false;
     for s in skills {
@@ -357,17 +358,17 @@ fn print_report(r: &ToggleReport, home: &Path, dry_run: bool) {
                 "skillscope: {} → {}  {}{done}",
                 on_off(o.before),
                 on_off(o.after),
-                show_path(&o.file, home)
+                line(&show_path(&o.file, home))
             );
         }
         if let Some(e) = &o.error {
-            eprintln!("skillscope: {e}");
+            crate::cli::warn(e);
         }
     }
     for a in &r.agents {
         let name = a.agent.as_str();
         if let Some(why) = &a.skipped {
-            println!("{name}: skipped: {why}");
+            println!("{name}: skipped: {}", line(why));
         }
         if let Some(p) = &a.plan {
             print_plan(name, p, home, color);
@@ -375,15 +376,15 @@ fn print_report(r: &ToggleReport, home: &Path, dry_run: bool) {
                 match &applied.backup {
                     Some(b) => println!(
                         "{name}: written {} (backup: {})",
-                        show_path(&applied.file, home),
-                        show_path(b, home)
+                        line(&show_path(&applied.file, home)),
+                        line(&show_path(b, home))
                     ),
-                    None => println!("{name}: written {}", show_path(&applied.file, home)),
+                    None => println!("{name}: written {}", line(&show_path(&applied.file, home))),
                 }
             }
         }
         if let Some(e) = &a.error {
-            eprintln!("{name}: {e}");
+            eprintln!("{name}: {}", line(e));
         }
     }
     if !r.changed {
@@ -394,33 +395,39 @@ fn print_report(r: &ToggleReport, home: &Path, dry_run: bool) {
 }
 
 fn print_plan(name: &str, p: &TogglePlan, home: &Path, color: bool) {
-    let file = show_path(&p.file, home);
+    let file = line(&show_path(&p.file, home)).into_owned();
     if p.already() {
         println!(
             "{name}: already {} ({}); nothing to change",
-            p.before_state.state, p.before_state.source
+            p.before_state.state,
+            line(&p.before_state.source)
         );
     } else if p.changes_nothing() {
         println!("{name}: no change to {file} would help");
     } else {
         println!("{name}: {file}");
-        for line in p.diff.lines() {
-            if !color || line.starts_with("---") || line.starts_with("+++") {
-                println!("{line}");
-            } else if line.starts_with('+') {
-                println!("\x1b[32m{line}\x1b[0m");
-            } else if line.starts_with('-') {
-                println!("\x1b[31m{line}\x1b[0m");
+        // The diff quotes the settings file: its lines are escaped like any other text (tabs
+        // kept, they indent real settings files).
+        for l in p.diff.lines() {
+            let l = crate::text::text(l);
+            if !color || l.starts_with("---") || l.starts_with("+++") {
+                println!("{l}");
+            } else if l.starts_with('+') {
+                println!("\x1b[32m{l}\x1b[0m");
+            } else if l.starts_with('-') {
+                println!("\x1b[31m{l}\x1b[0m");
             } else {
-                println!("{line}");
+                println!("{l}");
             }
         }
         println!(
             "{name}: {} → {} ({})",
-            p.before_state.state, p.after_state.state, p.after_state.source
+            p.before_state.state,
+            p.after_state.state,
+            line(&p.after_state.source)
         );
     }
     if let Some(note) = &p.note {
-        println!("{name}: note: {note}");
+        println!("{name}: note: {}", line(note));
     }
 }

@@ -2,7 +2,9 @@
 
 pub mod agents;
 pub mod baseline;
+pub mod catalogue;
 pub mod diagnostic;
+pub mod escape;
 pub mod frontmatter;
 pub mod gitref;
 pub mod library;

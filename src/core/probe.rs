@@ -7,7 +7,7 @@ mod schema;
 mod scripts;
 mod store;
 
-use crate::core::diagnostic::{Diagnostic, Severity};
+use crate::core::diagnostic::{Diagnostic, RuleId, Severity};
 use crate::core::library::Library;
 use crate::core::skill::{Skill, SkillKind};
 use serde::Serialize;
@@ -148,17 +148,17 @@ impl Verdict {
     }
 
     /// The rule id of the diagnostic this verdict becomes (`probe-timeout`, …).
-    pub fn rule(&self) -> &'static str {
+    pub fn rule(&self) -> RuleId {
         match self {
-            Verdict::Ok => "probe-ok",
-            Verdict::Timeout { .. } => "probe-timeout",
-            Verdict::Cancelled => "probe-cancelled",
-            Verdict::Crashed { .. } => "probe-crashed",
-            Verdict::NotJson { .. } => "probe-not-json",
-            Verdict::BadSchema { .. } => "probe-bad-schema",
-            Verdict::NameMismatch { .. } => "probe-name-mismatch",
-            Verdict::NoEntry { .. } => "probe-no-entry",
-            Verdict::NoInterpreter { .. } => "probe-no-interpreter",
+            Verdict::Ok => RuleId::ProbeOk,
+            Verdict::Timeout { .. } => RuleId::ProbeTimeout,
+            Verdict::Cancelled => RuleId::ProbeCancelled,
+            Verdict::Crashed { .. } => RuleId::ProbeCrashed,
+            Verdict::NotJson { .. } => RuleId::ProbeNotJson,
+            Verdict::BadSchema { .. } => RuleId::ProbeBadSchema,
+            Verdict::NameMismatch { .. } => RuleId::ProbeNameMismatch,
+            Verdict::NoEntry { .. } => RuleId::ProbeNoEntry,
+            Verdict::NoInterpreter { .. } => RuleId::ProbeNoInterpreter,
         }
     }
 

@@ -1,6 +1,7 @@
 //! skillscope's own per-skill on/off state, kept in `<config_dir>/skillscope/state.json` and
 //! written atomically; a file that cannot be read is kept aside, never overwritten.
 
+use crate::core::catalogue::RuleId;
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::skill::Skill;
 use serde::{Deserialize, Serialize};
@@ -248,7 +249,7 @@ impl EnableState {
 
 fn warning(path: &Path, what: &str) -> Diagnostic {
     Diagnostic::new(
-        "state-file",
+        RuleId::StateFile,
         Severity::Warning,
         format!("skillscope state {}: {what}", path.display()),
     )

@@ -10,6 +10,7 @@ mod plan;
 
 pub use plan::{Applied, ToggleError, TogglePlan, apply, backup_path};
 
+use crate::core::catalogue::RuleId;
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::skill::Skill;
 use crate::core::source::Agent;
@@ -370,7 +371,7 @@ fn parse_settings(
 
 fn settings_warning(path: &Path, what: String) -> Diagnostic {
     Diagnostic::new(
-        "agent-settings",
+        RuleId::AgentSettings,
         Severity::Warning,
         format!("{}: {what}", path.display()),
     )

@@ -14,7 +14,10 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let mut spans: Vec<Span> = Vec::new();
     if let Some(status) = &app.status {
         let style = if status.error { t.error() } else { t.on() };
-        spans.push(Span::styled(format!(" {} ", status.text), style));
+        spans.push(Span::styled(
+            format!(" {} ", crate::text::line(&status.text)),
+            style,
+        ));
         spans.push(Span::raw("│"));
     }
     let mut width: usize = spans.iter().map(|s| s.content.chars().count()).sum();

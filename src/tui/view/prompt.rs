@@ -154,7 +154,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
                 Span::styled(format!("{:<9} ", e.fate.as_str()), style),
                 Span::raw(truncate(name, fate_w.saturating_sub(10))),
             ];
-            let used = 10 + name.chars().count().min(fate_w.saturating_sub(10));
+            let used = 10
+                + crate::text::line(name)
+                    .chars()
+                    .count()
+                    .min(fate_w.saturating_sub(10));
             if !e.reason.is_empty() && used + 3 < fate_w {
                 spans.push(Span::styled(
                     format!("  {}", truncate(&e.reason, fate_w - used - 2)),
