@@ -8,9 +8,9 @@ use crate::core::listing::{self, Format, ListingOptions, Tier};
 use crate::core::model::Model;
 use crate::core::scan::ScanOptions;
 use crate::core::source::Root;
+use crate::core::text::thousands;
 use crate::core::tokens::{self, Encoding, TokenCache};
 use crate::core::{Library, gitref, state};
-use crate::text::thousands;
 use anyhow::Context as _;
 use serde_json::json;
 use std::collections::BTreeMap;
@@ -632,7 +632,7 @@ impl Review<'_> {
                 };
                 let line = format!(
                     "{mark} {:<32} {:<8} {:>8} {:>8} {:>8}  {}",
-                    crate::text::fit(&shown_name(sk), 32),
+                    crate::core::text::fit(&shown_name(sk), 32),
                     what,
                     opt_delta(sk.l1.get(self.listing).copied().unwrap_or((None, None))),
                     opt_delta(sk.l2),

@@ -5,7 +5,7 @@ use crate::cli::match_cmd::{MatcherChoice, allowed, load_library};
 use crate::cli::{LibraryArgs, use_color};
 use crate::core::matching::Index;
 use crate::core::matching::eval::{Score, check_names, evaluate, parse_cases};
-use crate::text::line;
+use crate::core::text::line;
 use anyhow::Context;
 use clap::Args;
 use serde_json::json;

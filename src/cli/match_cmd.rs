@@ -3,7 +3,7 @@
 use crate::cli::{LibraryArgs, note_demo, use_color};
 use crate::core::Library;
 use crate::core::matching::{Hit, Index, Match, Matcher, candidates, highlight_spans};
-use crate::text::line;
+use crate::core::text::line;
 use clap::{Args, ValueEnum};
 use serde_json::{Value, json};
 use std::ops::Range;

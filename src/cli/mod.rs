@@ -168,7 +168,7 @@ pub fn note_demo(lib: &Library) {
 /// A line on stderr, `skillscope: …`, with every hazard of the message escaped: messages quote
 /// names, paths and file contents.
 pub fn warn(msg: impl std::fmt::Display) {
-    eprintln!("skillscope: {}", crate::text::line(&msg.to_string()));
+    eprintln!("skillscope: {}", crate::core::text::line(&msg.to_string()));
 }
 
 /// Says on stderr what could not be read (a missing root, a root that is a file, a folder the walk

@@ -198,8 +198,8 @@ impl LevelCounts {
 }
 
 /// Counts one level of every skill: L1 is each skill's entry in `format`, L3 adds the tool
-/// schema an executable skill's last passing probe answered with. `None` when `stop` was set
-/// before the end (the rest is skipped).
+/// schema an executable skill's last passing probe answered with (as `probes` remembers it).
+/// `None` when `stop` was set before the end (the rest is skipped).
 #[allow(clippy::too_many_arguments)]
 pub fn count_level(
     lib: &Library,
@@ -207,7 +207,7 @@ pub fn count_level(
     format: Format,
     enc: Encoding,
     cache: &TokenCache,
-    probes: &ProbeStore,
+    probes: Option<&ProbeStore>,
     progress: &(dyn Fn(Progress) + Sync),
     stop: &AtomicBool,
 ) -> Option<LevelCounts> {
@@ -224,7 +224,7 @@ pub fn count_level(
                 .iter()
                 .map(|s| {
                     (s.kind() == SkillKind::Executable)
-                        .then(|| probes.schema(s))
+                        .then(|| probes?.schema(s))
                         .flatten()
                         .map(|text| tokens::count_text(text, enc, cache))
                 })
@@ -246,7 +246,16 @@ pub fn count_levels(
     let never = AtomicBool::new(false);
     let mut figures = vec![SkillTokens::default(); lib.skills.len()];
     for level in [Level::L1, Level::L2, Level::L3] {
-        if let Some(c) = count_level(lib, level, format, enc, cache, probes, progress, &never) {
+        if let Some(c) = count_level(
+            lib,
+            level,
+            format,
+            enc,
+            cache,
+            Some(probes),
+            progress,
+            &never,
+        ) {
             c.apply_to(&mut figures);
         }
     }
@@ -333,7 +342,7 @@ mod tests {
                 Format::Xml,
                 Encoding::O200kBase,
                 &cache,
-                &probes,
+                Some(&probes),
                 &tokens::no_progress,
                 &stop,
             );

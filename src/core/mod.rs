@@ -2,6 +2,7 @@
 
 pub mod agents;
 pub mod baseline;
+pub mod budget;
 pub mod catalogue;
 pub mod diagnostic;
 pub mod escape;
@@ -19,6 +20,7 @@ pub mod scan;
 pub mod skill;
 pub mod source;
 pub mod state;
+pub mod text;
 pub mod tokens;
 pub mod watch;
 

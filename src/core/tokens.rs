@@ -200,6 +200,22 @@ pub struct SkillTokens {
 }
 
 impl SkillTokens {
+    /// Nothing known yet.
+    pub const UNKNOWN: SkillTokens = SkillTokens {
+        l1: None,
+        l2: None,
+        l3: None,
+        resources: Vec::new(),
+        schema: None,
+    };
+
+    /// Every level as far as known, the schema included.
+    pub fn known_total(&self) -> u64 {
+        u64::from(self.l1.unwrap_or(0))
+            + u64::from(self.l2.unwrap_or(0))
+            + u64::from(self.l3_with_schema().unwrap_or(0))
+    }
+
     /// L3 including the tool schema when it is known.
     pub fn l3_with_schema(&self) -> Option<u32> {
         match (self.l3, self.schema) {
