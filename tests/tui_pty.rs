@@ -258,3 +258,63 @@ fn q_stops_and_reaps_running_probes_namespaces() {
 fn ctrl_c_stops_and_reaps_running_probes_process_group() {
     quitting_stops_the_probes(Some("process-group"), "\x03");
 }
+
+/// Waits for the app to end after a key; fails with the screen after 10 s.
+fn wait_exit(s: &mut Session) -> portable_pty::ExitStatus {
+    let start = Instant::now();
+    loop {
+        if let Some(st) = s.child.try_wait().unwrap() {
+            return st;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "did not quit:\n{}",
+            s.text()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_fifo_at_a_file_the_app_reads_is_shown_and_q_still_quits() {
+    // The app takes its agents' settings from the home, which `start` puts in the config folder.
+    let files = [
+        ("config", "state.json"),
+        ("cache", "tokens.bin"),
+        ("cache", "probes.json"),
+        ("config", ".claude/settings.json"),
+    ];
+    for (folder, name) in files {
+        let lib = tempfile::tempdir().unwrap();
+        let config = tempfile::tempdir().unwrap();
+        let cache = tempfile::tempdir().unwrap();
+        fixture(lib.path());
+        let base = if folder == "config" {
+            config.path()
+        } else {
+            cache.path()
+        };
+        let fifo = base.join(name);
+        std::fs::create_dir_all(fifo.parent().unwrap()).unwrap();
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+        let mut s = start(lib.path(), config.path(), cache.path());
+        let screen = s.wait_for("named pipe (FIFO)");
+        assert!(
+            screen.contains(&fifo.display().to_string()),
+            "{name}: the message does not name the file:\n{screen}"
+        );
+        // The app goes on without the file: the library is listed.
+        s.wait_for("pdf-tools");
+        s.send("q");
+        let status = wait_exit(&mut s);
+        assert!(status.success(), "{name}: {status:?}");
+        use std::os::unix::fs::FileTypeExt;
+        assert!(
+            std::fs::symlink_metadata(&fifo)
+                .unwrap()
+                .file_type()
+                .is_fifo(),
+            "{name}: the FIFO was written over"
+        );
+    }
+}

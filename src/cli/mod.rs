@@ -221,6 +221,9 @@ pub fn count_levels(
         }
     };
     let probes = crate::core::probe::ProbeStore::open();
+    if let Some(p) = probes.problem() {
+        warn(format_args!("past probe results were not read: {p}"));
+    }
     let counts = load::count_levels(lib, format, enc, cache, &probes, &progress);
     if show_progress {
         eprint!("\r{:40}\r", "");

@@ -4,8 +4,7 @@
 
 use crate::cli::{LibraryArgs, note_demo, use_color};
 use crate::core::agents::{
-    self, AgentSwitches, Applied, Badge, SWITCHABLE, SwitchScope, ToggleError, TogglePlan,
-    show_path,
+    self, AgentSwitches, Applied, Badge, SwitchScope, ToggleError, TogglePlan, show_path,
 };
 use crate::core::skill::Skill;
 use crate::core::source::Agent;
@@ -33,8 +32,8 @@ pub struct ToggleArgs {
     #[arg(long)]
     pub off: bool,
     /// Only this agent's settings (`skillscope`: only skillscope's own state).
-    #[arg(long, value_enum)]
-    pub agent: Option<ToggleAgent>,
+    #[arg(long, value_parser = agent_names())]
+    pub agent: Option<String>,
     /// Which settings file: user (~/...), project (shared), local (Claude Code's
     /// .claude/settings.local.json).
     #[arg(long, value_enum, default_value_t = ToggleScope::User)]
@@ -47,12 +46,17 @@ pub struct ToggleArgs {
     pub json: bool,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ToggleAgent {
-    ClaudeCode,
-    Codex,
-    Opencode,
-    Skillscope,
+/// `--agent skillscope`: only skillscope's own state.
+const OWN: &str = "skillscope";
+
+/// The names `--agent` takes: every registered agent, then skillscope itself.
+fn agent_names() -> clap::builder::PossibleValuesParser {
+    let names: Vec<&'static str> = agents::REGISTRY
+        .iter()
+        .map(|p| p.id().as_str())
+        .chain([OWN])
+        .collect();
+    clap::builder::PossibleValuesParser::new(names)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -72,13 +76,12 @@ impl From<ToggleScope> for SwitchScope {
     }
 }
 
-fn agent_of(a: ToggleAgent) -> Option<Agent> {
-    match a {
-        ToggleAgent::ClaudeCode => Some(Agent::ClaudeCode),
-        ToggleAgent::Codex => Some(Agent::Codex),
-        ToggleAgent::Opencode => Some(Agent::Opencode),
-        ToggleAgent::Skillscope => None,
-    }
+/// The registered agent `--agent` names (`None` for skillscope's own state).
+fn agent_of(name: &str) -> Option<Agent> {
+    agents::REGISTRY
+        .iter()
+        .map(|p| p.id())
+        .find(|a| a.as_str() == name)
 }
 
 fn source_text(s: StateSource) -> &'static str {
@@ -245,20 +248,22 @@ fn toggle(
         agents: Vec::new(),
         changed: false,
     };
-    let agents: Vec<Agent> = match args.agent {
-        Some(a) => agent_of(a).into_iter().collect(),
-        None => SWITCHABLE
-            .into_iter()
-            .filter(|a| skills.iter().any(|s| agents::readers(s).contains(a)))
+    let agents: Vec<Agent> = match args.agent.as_deref() {
+        Some(name) => agent_of(name).into_iter().collect(),
+        None => switches
+            .registry()
+            .iter()
+            .map(|p| p.id())
+            .filter(|a| skills.iter().any(|s| switches.readers(s).contains(a)))
             .collect(),
     };
-    if matches!(args.agent, None | Some(ToggleAgent::Skillscope)) {
+    if args.agent.as_deref().is_none_or(|a| a == OWN) {
         report.skillscope = Some(toggle_own(skills, state_path, on, args.dry_run));
     }
     for agent in agents {
         let skill = skills
             .iter()
-            .find(|s| agents::readers(s).contains(&agent))
+            .find(|s| switches.readers(s).contains(&agent))
             .unwrap_or(&skills[0]);
         report
             .agents
@@ -332,8 +337,14 @@ fn toggle_agent(
         Err(e) => out.error = Some(e.to_string()),
         Ok(plan) => {
             if !args.dry_run && !plan.changes_nothing() {
-                match agents::apply(&plan) {
-                    Ok(a) => out.applied = Some(a),
+                // What is shown is what was written: the plan made again under the file's lock
+                // when another writer changed the file meanwhile.
+                match switches.apply(skill, &plan) {
+                    Ok((written, a)) => {
+                        out.plan = Some(written);
+                        out.applied = Some(a);
+                        return out;
+                    }
                     Err(e) => out.error = Some(e.to_string()),
                 }
             }
@@ -384,6 +395,9 @@ fn print_report(r: &ToggleReport, home: &Path, dry_run: bool) {
             }
         }
         if let Some(e) = &a.error {
+            if a.plan.as_ref().is_some_and(|p| !p.changes_nothing()) && !dry_run {
+                println!("{name}: not written");
+            }
             eprintln!("{name}: {}", line(e));
         }
     }

@@ -7,6 +7,7 @@ pub mod catalogue;
 pub mod diagnostic;
 pub mod escape;
 pub mod frontmatter;
+pub mod fsx;
 pub mod gitref;
 pub mod library;
 pub mod listing;

@@ -13,7 +13,7 @@ use crate::tui::event::{Event, JobEvent, Preview};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::OnceLock;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
 use std::thread::JoinHandle;
 
@@ -93,7 +93,7 @@ pub fn probe(
                 }));
             });
             // Remembered so that the schemas count in L3 next time, here and in the CLI.
-            let mut store = cache.probe_store();
+            let mut store = cache.probe_store_reporting(&tx);
             for r in &reports {
                 store.record(r);
             }
@@ -145,6 +145,8 @@ pub struct Cache {
     path: Option<PathBuf>,
     /// The encoding the workers count with.
     pub encoding: Encoding,
+    /// The cache file's problem (a FIFO there, …) was reported: say it once, not per job.
+    reported: Arc<AtomicBool>,
 }
 
 impl Cache {
@@ -154,12 +156,37 @@ impl Cache {
             cell: Arc::new(OnceLock::new()),
             path,
             encoding: ENCODING,
+            reported: Arc::new(AtomicBool::new(false)),
         }
     }
 
     pub fn with_encoding(mut self, encoding: Encoding) -> Cache {
         self.encoding = encoding;
         self
+    }
+
+    /// The token cache, after saying on the channel (once) why its file could not be used.
+    fn get_reporting(&self, tx: &Sender<Event>) -> &TokenCache {
+        let cache = self.get();
+        if let Some(p) = cache.problem()
+            && !self.reported.swap(true, Ordering::Relaxed)
+        {
+            let _ = tx.send(Event::Job(JobEvent::Problem(format!(
+                "token counts are not cached: {p}"
+            ))));
+        }
+        cache
+    }
+
+    /// The probe store, after saying on the channel why its file could not be read.
+    fn probe_store_reporting(&self, tx: &Sender<Event>) -> ProbeStore {
+        let store = self.probe_store();
+        if let Some(p) = store.problem() {
+            let _ = tx.send(Event::Job(JobEvent::Problem(format!(
+                "past probe results are not used: {p}"
+            ))));
+        }
+        store
     }
 
     /// The store of past probe results beside the token cache.
@@ -191,7 +218,7 @@ pub fn count(
     std::thread::spawn(move || {
         let probe_cache = cache.clone();
         let enc = cache.encoding;
-        let cache = cache.get();
+        let cache = cache.get_reporting(&tx);
         let progress_tx = tx.clone();
         let progress = move |p: tokens::Progress| {
             let step = (p.total / 50).max(1);
@@ -207,7 +234,7 @@ pub fn count(
         let never = AtomicBool::new(false);
         for level in levels {
             // The store of past probes is read only for L3, where the schemas count.
-            let probes = (level == Level::L3).then(|| probe_cache.probe_store());
+            let probes = (level == Level::L3).then(|| probe_cache.probe_store_reporting(&tx));
             let Some(counts) = load::count_level(
                 &lib,
                 level,

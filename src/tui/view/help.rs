@@ -33,10 +33,14 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
         }
     }
     out.push(Line::from(""));
+    let agents = format!(
+        "Costs: … still counting, - nothing to count. agt: {} list",
+        crate::core::agents::legend(crate::core::agents::REGISTRY)
+    );
     for legend in [
         "Mouse: click a row to select it, a tab to switch; the wheel scrolls.",
         "List: ● on, ○ off; a dimmed row `name < where` is a shadowed copy: the one in `where` loads.",
-        "Costs: … still counting, - nothing to count. agt: C Claude Code, X Codex, O opencode list",
+        &agents,
         "it; - one of them reads the folder but its settings keep the skill out.",
     ] {
         out.push(Line::from(Span::styled(legend.to_string(), t.dim())));

@@ -178,7 +178,7 @@ pub fn winner_label(w: &Skill, loser: &Skill) -> String {
     }
 }
 
-/// One letter per agent with switches (Claude Code, Codex, opencode) that reads the skill's
+/// One letter per agent with switches (the registry's badge letters) that reads the skill's
 /// folder: the letter when the agent lists the skill, `-` when its settings keep it out.
 pub fn agent_badges(app: &App, skill: &Skill) -> Line<'static> {
     let t = &app.theme;
@@ -189,11 +189,10 @@ pub fn agent_badges(app: &App, skill: &Skill) -> Line<'static> {
         .badges(skill)
         .iter()
         .map(|b| {
-            let letter = match b.agent {
-                crate::core::Agent::ClaudeCode => "C",
-                crate::core::Agent::Codex => "X",
-                _ => "O",
-            };
+            let letter = switches
+                .plugin(b.agent)
+                .map_or('?', |p| p.badge_letter())
+                .to_string();
             match (b.reads, b.loads()) {
                 (false, _) => Span::raw(" "),
                 (true, true) => Span::styled(letter, t.on()),
