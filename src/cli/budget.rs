@@ -1,11 +1,12 @@
 //! `skillscope budget`: token costs per level, per skill and in total, with the listing's fates.
 
 use crate::cli::{LibraryArgs, note_demo};
+use crate::core::budget;
 use crate::core::listing::{self, Fate, Format, Listing, ListingOptions, Tier};
 use crate::core::model::Model;
+use crate::core::text::{fit, fit_left, thousands};
 use crate::core::tokens::{self, Encoding, ResourceTokens, SkillTokens, TokenCache};
 use crate::core::{Agent, Library, Scope};
-use crate::text::{fit, fit_left, thousands};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 use std::io::Write;
@@ -216,32 +217,10 @@ struct JsonSkill<'a> {
     resources: &'a [ResourceTokens],
 }
 
-#[derive(Default)]
-struct Totals {
-    l1: u64,
-    l2: u64,
-    l3: u64,
-    resources: usize,
-    binary: usize,
-    unreadable: usize,
-}
-
 impl Report<'_> {
-    fn totals(&self) -> Totals {
-        let mut t = Totals::default();
-        for c in self.counts {
-            t.l1 += u64::from(c.l1.unwrap_or(0));
-            t.l2 += u64::from(c.l2.unwrap_or(0));
-            t.l3 += u64::from(c.l3_with_schema().unwrap_or(0));
-            t.resources += c.resources.len();
-            t.binary += c.resources.iter().filter(|r| !r.text).count();
-            t.unreadable += usize::from(c.l2.is_none())
-                + c.resources
-                    .iter()
-                    .filter(|r| r.text && r.tokens.is_none())
-                    .count();
-        }
-        t
+    /// Every skill's figures added up (the command counts every skill, on or off).
+    fn totals(&self) -> budget::Summary {
+        budget::summarize(self.counts, &|_| true, budget::ALL_COUNTED)
     }
 
     fn fates(&self) -> Vec<Option<Fate>> {
@@ -283,9 +262,9 @@ impl Report<'_> {
                 factor: m.factor,
                 exact: m.is_exact_with(self.args.encoding),
                 listing_tokens: m.estimate(self.listing_tokens as u64),
-                l1: m.estimate(t.l1),
-                l2: m.estimate(t.l2),
-                l3: m.estimate(t.l3),
+                l1: m.estimate(t.l1.tokens),
+                l2: m.estimate(t.l2.tokens),
+                l3: m.estimate(t.l3.tokens),
             }),
             listing: JsonListing {
                 format: self.listing_format(),
@@ -304,9 +283,9 @@ impl Report<'_> {
             },
             totals: JsonTotals {
                 skills: self.lib.skills.len(),
-                l1: t.l1,
-                l2: t.l2,
-                l3: t.l3,
+                l1: t.l1.tokens,
+                l2: t.l2.tokens,
+                l3: t.l3.tokens,
                 resources: t.resources,
                 binary_resources: t.binary,
                 unreadable_files: t.unreadable,
@@ -357,9 +336,9 @@ impl Report<'_> {
             est(turn)
         ));
         for (label, n) in [
-            ("L1 all entries", t.l1),
-            ("L2 if every skill loads", t.l2),
-            ("L3 if every resource is read", t.l3),
+            ("L1 all entries", t.l1.tokens),
+            ("L2 if every skill loads", t.l2.tokens),
+            ("L3 if every resource is read", t.l3.tokens),
         ] {
             s.push_str(&format!("| {label} | {} |{}\n", thousands(n), est(n)));
         }
@@ -455,12 +434,12 @@ impl Report<'_> {
         ));
         s.push_str(&format!(
             "total: L1 {}{}  L2 {}{}  L3 {}{} tokens ({}; an estimate for Claude models)\n",
-            thousands(t.l1),
-            self.beside(t.l1),
-            thousands(t.l2),
-            self.beside(t.l2),
-            thousands(t.l3),
-            self.beside(t.l3),
+            thousands(t.l1.tokens),
+            self.beside(t.l1.tokens),
+            thousands(t.l2.tokens),
+            self.beside(t.l2.tokens),
+            thousands(t.l3.tokens),
+            self.beside(t.l3.tokens),
             self.args.encoding
         ));
         let budget = l.budget_chars.map_or_else(String::new, |b| {

@@ -91,7 +91,7 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         let width = lib
             .skills
             .iter()
-            .map(|s| crate::text::line(&s.name).chars().count())
+            .map(|s| crate::core::text::line(&s.name).chars().count())
             .max()
             .unwrap_or(4)
             .clamp(4, 40);
@@ -103,7 +103,7 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         let num = |n: Option<u32>| n.map_or_else(|| "-".to_string(), |n| n.to_string());
         for (((s, d), on), t) in lib.skills.iter().zip(&diags).zip(&enabled).zip(&tokens) {
             let c = Counts::of(d);
-            let name = crate::text::fit(&s.name, width);
+            let name = crate::core::text::fit(&s.name, width);
             writeln!(
                 out,
                 "{} {:width$}  {:16}  {:>6}  {:>7}  {:>7}  {:>6}  {:>5}",

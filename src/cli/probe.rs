@@ -2,8 +2,8 @@
 
 use crate::cli::{LibraryArgs, note_demo, use_color};
 use crate::core::probe::{self, ProbeOptions, ProbeReport, SandboxMode, Verdict};
+use crate::core::text::fit;
 use crate::core::{Severity, SkillKind};
-use crate::text::fit;
 use anyhow::Context;
 use clap::Args;
 use serde::Serialize;
@@ -216,7 +216,7 @@ fn write_text(
     let paint = Paint(color);
     let width = reports
         .iter()
-        .map(|r| crate::text::line(&r.skill).chars().count())
+        .map(|r| crate::core::text::line(&r.skill).chars().count())
         .max()
         .unwrap_or(0)
         .min(NAME_WIDTH);
@@ -235,7 +235,7 @@ fn write_text(
                 writeln!(
                     out,
                     "{word} {name:<width$}  {sandbox} {}",
-                    crate::text::line(&detail(r, v))
+                    crate::core::text::line(&detail(r, v))
                 )?;
             }
             None if r.diagnostics.is_empty() => continue,
@@ -253,7 +253,7 @@ fn write_text(
                 out,
                 "    {sev} {:<22} {}",
                 d.rule,
-                crate::text::line(&d.message)
+                crate::core::text::line(&d.message)
             )?;
         }
     }

@@ -48,7 +48,7 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let mut out = std::io::stdout().lock();
     // The core already lists hazards escaped; escaping again changes nothing and keeps the
     // promise local.
-    writeln!(out, "{}", crate::text::text(&listing.text))?;
+    writeln!(out, "{}", crate::core::text::text(&listing.text))?;
     out.flush()?;
     if args.fates {
         // Through the cache: an unchanged listing needs no encoder.
@@ -81,16 +81,20 @@ fn fate_table(lib: &Library, listing: &listing::Listing, tokens: usize, enc: Enc
     let width = listing
         .entries
         .iter()
-        .map(|e| crate::text::line(&lib.skills[e.index].name).chars().count())
+        .map(|e| {
+            crate::core::text::line(&lib.skills[e.index].name)
+                .chars()
+                .count()
+        })
         .max()
         .unwrap_or(0)
         .min(40);
     for e in &listing.entries {
-        let name = crate::text::fit(&lib.skills[e.index].name, width);
+        let name = crate::core::text::fit(&lib.skills[e.index].name, width);
         let line = format!(
             "{:<9} {name:<width$}  {}",
             e.fate.as_str(),
-            crate::text::line(&e.reason)
+            crate::core::text::line(&e.reason)
         );
         s.push_str(line.trim_end());
         s.push('\n');

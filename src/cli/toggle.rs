@@ -9,7 +9,7 @@ use crate::core::agents::{
 use crate::core::skill::Skill;
 use crate::core::source::Agent;
 use crate::core::state::{self, EnableState, StateSource};
-use crate::text::line;
+use crate::core::text::line;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
@@ -423,7 +423,7 @@ fn print_plan(name: &str, p: &TogglePlan, home: &Path, color: bool) {
         // The diff quotes the settings file: its lines are escaped like any other text (tabs
         // kept, they indent real settings files).
         for l in p.diff.lines() {
-            let l = crate::text::text(l);
+            let l = crate::core::text::text(l);
             if !color || l.starts_with("---") || l.starts_with("+++") {
                 println!("{l}");
             } else if l.starts_with('+') {

@@ -474,15 +474,7 @@ impl Slot {
 
 /// `8000` → `8,000`, as reasons show figures.
 fn grouped(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    crate::core::text::thousands(n as u64)
 }
 
 fn chars(s: &str) -> usize {

@@ -2,6 +2,7 @@
 
 pub mod agents;
 pub mod baseline;
+pub mod budget;
 pub mod catalogue;
 pub mod diagnostic;
 pub mod escape;
@@ -10,6 +11,7 @@ pub mod fsx;
 pub mod gitref;
 pub mod library;
 pub mod listing;
+pub mod load;
 pub mod matching;
 pub mod model;
 pub mod paths;
@@ -19,6 +21,7 @@ pub mod scan;
 pub mod skill;
 pub mod source;
 pub mod state;
+pub mod text;
 pub mod tokens;
 pub mod watch;
 

@@ -7,7 +7,6 @@ use crate::core::matching::Index;
 use crate::core::probe::ProbeReport;
 use crate::core::rules::Profile;
 use crate::core::skill::Level;
-use crate::core::tokens::ResourceTokens;
 use crate::core::watch::Watch;
 use crate::core::{Diagnostic, Library};
 use ratatui::crossterm::event as ct;
@@ -41,7 +40,7 @@ pub enum JobEvent {
     /// Token counts of one level for every skill, index-aligned with the library.
     Counted {
         generation: u64,
-        counts: LevelCounts,
+        counts: crate::core::load::LevelCounts,
     },
     /// How far counting has come.
     CountProgress {
@@ -65,7 +64,7 @@ pub enum JobEvent {
         generation: u64,
         report: Box<ProbeReport>,
         /// Tokens of the tool schema it answered with (part of L3).
-        schema_tokens: Option<u64>,
+        schema_tokens: Option<u32>,
     },
     /// Every probe asked for has finished (or was cancelled).
     ProbesDone {
@@ -99,19 +98,6 @@ pub fn spawn_input(tx: Sender<Event>, tick: Duration) {
             }
         }
     });
-}
-
-/// One level's counts.
-#[derive(Debug)]
-pub enum LevelCounts {
-    L1(Vec<Option<u32>>),
-    L2(Vec<Option<u32>>),
-    /// Each skill's resources with their counts, and the tokens of the tool schema its last
-    /// passing probe (remembered on disk) answered with.
-    L3 {
-        resources: Vec<Vec<ResourceTokens>>,
-        schemas: Vec<Option<u32>>,
-    },
 }
 
 /// A rendered listing and its token count.

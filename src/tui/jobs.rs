@@ -1,16 +1,15 @@
 //! Work that must not block the UI — rescans, token counts, probes — run on worker threads and
 //! report back on the event channel.
 
-use crate::cli::LibraryArgs;
 use crate::core::Library;
-use crate::core::SkillKind;
 use crate::core::agents::{self, AgentSwitches};
 use crate::core::listing::{self, Format, ListingOptions};
+use crate::core::load::{self, LibrarySpec};
 use crate::core::probe::{self, ProbeOptions, ProbeStore, SandboxPreference};
 use crate::core::rules::{self, CheckOptions, Profile};
 use crate::core::skill::Level;
 use crate::core::tokens::{self, Encoding, TokenCache};
-use crate::tui::event::{Event, JobEvent, LevelCounts, Preview};
+use crate::tui::event::{Event, JobEvent, Preview};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::OnceLock;
@@ -19,9 +18,9 @@ use std::sync::mpsc::Sender;
 use std::thread::JoinHandle;
 
 /// Reads the library again and sends it back whole.
-pub fn rescan(args: LibraryArgs, tx: Sender<Event>) {
+pub fn rescan(spec: LibrarySpec, tx: Sender<Event>) {
     std::thread::spawn(move || {
-        let lib = args.load();
+        let lib = spec.load();
         let _ = tx.send(Event::Job(JobEvent::Rescanned(Box::new(lib))));
     });
 }
@@ -86,7 +85,7 @@ pub fn probe(
             let reports = probe::probe_all(&lib, &indices, &opts, &move |_, report| {
                 let schema_tokens = report
                     .l3_schema_text()
-                    .map(|s| u64::from(tokens::count_text(s, cache.encoding, cache.get())));
+                    .map(|s| tokens::count_text(s, cache.encoding, cache.get()));
                 let _ = report_tx.send(Event::Job(JobEvent::Probed {
                     generation,
                     report: Box::new(report.clone()),
@@ -218,7 +217,6 @@ pub fn count(
 ) {
     std::thread::spawn(move || {
         let probe_cache = cache.clone();
-        let mut store = None;
         let enc = cache.encoding;
         let cache = cache.get_reporting(&tx);
         let progress_tx = tx.clone();
@@ -233,28 +231,21 @@ pub fn count(
                 }));
             }
         };
+        let never = AtomicBool::new(false);
         for level in levels {
-            let counts = match level {
-                Level::L1 => {
-                    let texts = listing::entries(&lib, format);
-                    LevelCounts::L1(tokens::count_l1(&texts, enc, cache, &progress))
-                }
-                Level::L2 => LevelCounts::L2(tokens::count_l2(&lib, enc, cache, &progress)),
-                Level::L3 => {
-                    let resources = tokens::count_l3(&lib, enc, cache, &progress);
-                    let store = store.get_or_insert_with(|| probe_cache.probe_store_reporting(&tx));
-                    let schemas = lib
-                        .skills
-                        .iter()
-                        .map(|s| {
-                            (s.kind() == SkillKind::Executable)
-                                .then(|| store.schema(s))
-                                .flatten()
-                                .map(|text| tokens::count_text(text, enc, cache))
-                        })
-                        .collect();
-                    LevelCounts::L3 { resources, schemas }
-                }
+            // The store of past probes is read only for L3, where the schemas count.
+            let probes = (level == Level::L3).then(|| probe_cache.probe_store_reporting(&tx));
+            let Some(counts) = load::count_level(
+                &lib,
+                level,
+                format,
+                enc,
+                cache,
+                probes.as_ref(),
+                &progress,
+                &never,
+            ) else {
+                return;
             };
             if tx
                 .send(Event::Job(JobEvent::Counted { generation, counts }))

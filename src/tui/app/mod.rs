@@ -8,11 +8,12 @@ pub mod list;
 mod results;
 mod toggle;
 
-use crate::cli::LibraryArgs;
 use crate::core::Library;
 use crate::core::agents::{self, AgentSwitches, SwitchScope, TogglePlan};
+use crate::core::budget;
 use crate::core::diagnostic::{Counts, Diagnostic};
 use crate::core::listing::{Format, ListingOptions, Tier};
+use crate::core::load::LibrarySpec;
 use crate::core::matching::{self, Index, Match, Matcher};
 use crate::core::model::Model;
 use crate::core::probe::SandboxPreference;
@@ -21,7 +22,7 @@ use crate::core::skill::Level;
 use crate::core::skill::Skill;
 use crate::core::source::Agent;
 use crate::core::state::{self, EnableState};
-use crate::core::tokens::ResourceTokens;
+use crate::core::tokens::{Progress, SkillTokens};
 use crate::core::watch::{self, Change, Watch};
 use crate::tui::action::{Action, Screen};
 use crate::tui::event::Preview;
@@ -37,40 +38,6 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::mpsc::Sender;
 use std::time::Duration;
-
-/// Token costs of one skill per level; `None` until counted (and for L1, when the skill is
-/// not listed at all).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Costs {
-    pub l1: Option<u64>,
-    pub l2: Option<u64>,
-    /// The text resources together.
-    pub l3: Option<u64>,
-    /// The tool schema an executable answered `--help-json` with, once probed.
-    pub schema: Option<u64>,
-}
-
-impl Costs {
-    /// L3 with the tool schema when it is known.
-    pub fn l3_all(&self) -> Option<u64> {
-        match (self.l3, self.schema) {
-            (None, None) => None,
-            (a, b) => Some(a.unwrap_or(0) + b.unwrap_or(0)),
-        }
-    }
-
-    pub fn known_total(&self) -> u64 {
-        self.l1.unwrap_or(0) + self.l2.unwrap_or(0) + self.l3_all().unwrap_or(0)
-    }
-}
-
-/// Token counting in progress: the level being counted and how far it has come.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Counting {
-    pub level: Level,
-    pub done: usize,
-    pub total: usize,
-}
 
 /// Where the keys go on the Skills screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -196,7 +163,8 @@ impl Options {
 }
 
 pub struct App {
-    pub args: LibraryArgs,
+    /// Which skills to read (again on a rescan).
+    pub spec: LibrarySpec,
     pub lib: Arc<Library>,
     /// Bumped on every new library; worker results of an older one are dropped.
     pub generation: u64,
@@ -205,7 +173,8 @@ pub struct App {
     pub mode: Mode,
     pub help: Option<u16>,
     pub list: SkillList,
-    pub costs: Vec<Costs>,
+    /// Each skill's token figures per level, as far as counted.
+    pub costs: Vec<SkillTokens>,
     /// Each skill's diagnostics: the parse findings at first, every rule's once checked.
     pub diags: Vec<Vec<Diagnostic>>,
     pub diag_counts: Vec<Counts>,
@@ -236,11 +205,9 @@ pub struct App {
     pub config_path: Option<PathBuf>,
     pub config_info: Vec<String>,
     pub checks: checks::Checks,
-    /// Each skill's resources with their token counts (empty until L3 is counted).
-    pub resource_tokens: Vec<Vec<ResourceTokens>>,
     /// Which levels are counted for the current library.
     pub levels_done: [bool; 3],
-    pub counting: Option<Counting>,
+    pub counting: Option<Progress>,
     /// The prompt preview's listing, for the current toggles and settings.
     pub preview: Option<Preview>,
     preview_request: u64,
@@ -269,31 +236,31 @@ pub struct App {
 
 impl App {
     /// An app over a library already read.
-    pub fn new(args: LibraryArgs, lib: Library, opts: Options, tx: Sender<Event>) -> App {
-        let mut app = App::empty(args, opts, tx);
+    pub fn new(spec: LibrarySpec, lib: Library, opts: Options, tx: Sender<Event>) -> App {
+        let mut app = App::empty(spec, opts, tx);
         app.set_library(lib);
         app
     }
 
     /// An app whose library is read on a worker: the first frame comes at once and the list
     /// fills in when the scan is done.
-    pub fn scanning(args: LibraryArgs, opts: Options, tx: Sender<Event>) -> App {
-        let mut app = App::empty(args, opts, tx);
+    pub fn scanning(spec: LibrarySpec, opts: Options, tx: Sender<Event>) -> App {
+        let mut app = App::empty(spec, opts, tx);
         app.request_rescan();
         app
     }
 
-    fn empty(args: LibraryArgs, opts: Options, tx: Sender<Event>) -> App {
+    fn empty(spec: LibrarySpec, opts: Options, tx: Sender<Event>) -> App {
         let state_path = opts.state_path.clone().or_else(state::default_path);
         let home = opts.home.clone().or_else(dirs::home_dir);
-        let mut app = App::blank(args, &opts, tx);
+        let mut app = App::blank(spec, &opts, tx);
         app.home = home;
         app.load_state(state_path);
         jobs::load_switches(app.home.clone(), app.tx.clone());
         app
     }
 
-    fn blank(args: LibraryArgs, opts: &Options, tx: Sender<Event>) -> App {
+    fn blank(spec: LibrarySpec, opts: &Options, tx: Sender<Event>) -> App {
         let mut windows = WINDOWS.to_vec();
         if !windows.contains(&opts.context_window) && opts.context_window > 0 {
             windows.insert(0, opts.context_window);
@@ -309,7 +276,7 @@ impl App {
             models.push(m.clone());
         }
         App {
-            args,
+            spec,
             lib: Arc::new(Library::default()),
             generation: 0,
             theme: opts.theme,
@@ -344,7 +311,6 @@ impl App {
             config_info: opts.config_info.clone(),
             checks: checks::Checks::new(opts.sandbox),
             index: None,
-            resource_tokens: Vec::new(),
             levels_done: [false; 3],
             counting: None,
             preview: None,
@@ -387,7 +353,7 @@ impl App {
             None => lib.skills.iter().map(|s| state::default_for(s).0).collect(),
         };
         debug_assert_eq!(self.enabled.len(), n);
-        self.costs = vec![Costs::default(); n];
+        self.costs = vec![SkillTokens::default(); n];
         self.agent_readers = lib.skills.iter().any(|s| !agents::readers(s).is_empty());
         self.lib = Arc::new(lib);
         self.list.invalidate();
@@ -399,7 +365,6 @@ impl App {
         self.index = None;
         self.test.results.clear();
         jobs::index(Arc::clone(&self.lib), self.generation, self.tx.clone());
-        self.resource_tokens = vec![Vec::new(); n];
         self.levels_done = [false; 3];
         self.start_counting(vec![Level::L1, Level::L2, Level::L3]);
         self.request_preview();
@@ -529,24 +494,20 @@ impl App {
     /// The L1 total of the skills an agent would list — switched on and not shadowed — and how
     /// many of them are still uncounted.
     pub fn enabled_l1(&self) -> (u64, usize) {
-        let mut total = 0;
-        let mut pending = 0;
-        for (i, c) in self.costs.iter().enumerate() {
-            let shadowed = self
-                .lib
-                .skills
-                .get(i)
-                .is_none_or(|s| s.shadowed_by.is_some());
-            if !self.enabled.get(i).copied().unwrap_or(false) || shadowed {
-                continue;
-            }
-            match c.l1 {
-                Some(n) => total += n,
-                None if !self.levels_done[0] => pending += 1,
-                None => {}
-            }
-        }
-        (total, pending)
+        let l1 = self.summary().l1;
+        (l1.tokens, l1.pending)
+    }
+
+    /// The totals of the skills an agent would list, as far as counted.
+    pub fn summary(&self) -> budget::Summary {
+        let listed = budget::listed(&self.lib, &self.enabled);
+        budget::summarize(&self.costs, &listed, self.levels_done)
+    }
+
+    /// A skill's figures (nothing known for an index out of range).
+    pub fn costs_of(&self, skill: usize) -> &SkillTokens {
+        static UNKNOWN: SkillTokens = SkillTokens::UNKNOWN;
+        self.costs.get(skill).unwrap_or(&UNKNOWN)
     }
 
     pub fn set_status(&mut self, text: impl Into<String>, error: bool) {
@@ -601,7 +562,7 @@ impl App {
             return;
         }
         self.rescanning = true;
-        jobs::rescan(self.args.clone(), self.tx.clone());
+        jobs::rescan(self.spec.clone(), self.tx.clone());
     }
 
     /// Runs every matcher on the test box's message; only skills an agent would consider (and
@@ -610,12 +571,8 @@ impl App {
         let Some(index) = &self.index else {
             return;
         };
-        let lib = &self.lib;
-        let enabled = &self.enabled;
-        let competes = |i: usize| {
-            enabled.get(i).copied().unwrap_or(false)
-                && lib.skills.get(i).is_some_and(matching::may_trigger)
-        };
+        let competes = matching::candidates(&self.lib, &self.enabled);
+        let competes = |i: usize| competes.get(i).copied().unwrap_or(false);
         self.test.results = index.query_all(&self.test.message, &competes, TEST_TOP_K);
     }
 

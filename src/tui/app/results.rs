@@ -1,9 +1,12 @@
 //! Worker results arriving on the event channel: a new library, diagnostics, counts, the
 //! preview, the index, probe verdicts, the agents' settings and the watcher.
 
-use super::{App, Counting, list};
+use super::{App, list};
 use crate::core::diagnostic::Counts;
-use crate::tui::event::{JobEvent, LevelCounts};
+use crate::core::load::LevelCounts;
+use crate::core::skill::Level;
+use crate::core::tokens::Progress;
+use crate::tui::event::JobEvent;
 use std::sync::Arc;
 
 impl App {
@@ -49,7 +52,7 @@ impl App {
                 total,
             } => {
                 if generation == self.generation && !self.levels_done.iter().all(|d| *d) {
-                    self.counting = Some(Counting { level, done, total });
+                    self.counting = Some(Progress { level, done, total });
                 }
             }
             JobEvent::Previewed { request, preview } => {
@@ -130,32 +133,13 @@ impl App {
     }
 
     pub(super) fn on_counted(&mut self, counts: LevelCounts) {
-        let widen = |v: &Option<u32>| v.map(u64::from);
-        match counts {
-            LevelCounts::L1(v) => {
-                for (c, n) in self.costs.iter_mut().zip(&v) {
-                    c.l1 = widen(n);
-                }
-                self.levels_done[0] = true;
-            }
-            LevelCounts::L2(v) => {
-                for (c, n) in self.costs.iter_mut().zip(&v) {
-                    c.l2 = widen(n);
-                }
-                self.levels_done[1] = true;
-            }
-            LevelCounts::L3 { resources, schemas } => {
-                for ((c, r), schema) in self.costs.iter_mut().zip(&resources).zip(&schemas) {
-                    c.l3 = Some(u64::from(crate::core::tokens::l3_total(r)));
-                    // A probe of this session is newer than the remembered one.
-                    if c.schema.is_none() {
-                        c.schema = schema.map(u64::from);
-                    }
-                }
-                self.resource_tokens = resources;
-                self.levels_done[2] = true;
-            }
-        }
+        let level = counts.level();
+        counts.apply_to(&mut self.costs);
+        self.levels_done[match level {
+            Level::L1 => 0,
+            Level::L2 => 1,
+            Level::L3 => 2,
+        }] = true;
         if self.levels_done.iter().all(|d| *d) {
             self.counting = None;
             if !self.checked {

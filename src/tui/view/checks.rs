@@ -178,8 +178,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             if let Some(skill) = selected.and_then(|i| app.lib.skills.get(i)) {
                 lines.push(Line::from(format!(
                     "{} — entry `{}`, not probed yet",
-                    crate::text::line(&skill.name),
-                    crate::text::line(crate::core::probe::entry_name(skill))
+                    crate::core::text::line(&skill.name),
+                    crate::core::text::line(crate::core::probe::entry_name(skill))
                 )));
             }
             let sandbox = match checks.sandbox {

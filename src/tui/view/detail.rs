@@ -3,10 +3,10 @@
 
 use crate::core::frontmatter::compact;
 use crate::core::skill::Skill;
-use crate::text::line;
+use crate::core::text::line;
 use crate::tui::app::detail::human_bytes;
 use crate::tui::app::{App, Mode};
-use crate::tui::view::{cost, skills, thousands, truncate};
+use crate::tui::view::{cost, thousands, truncate};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -91,7 +91,7 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
     let t = &app.theme;
     let idx = app.list.selected_skill().unwrap_or(0);
     let on = app.enabled.get(idx).copied().unwrap_or(false);
-    let costs = app.costs.get(idx).copied().unwrap_or_default();
+    let costs = app.costs_of(idx);
     let mut out = Vec::new();
     out.push(Line::from(vec![
         if on {
@@ -102,7 +102,7 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
         Span::raw("  "),
         Span::styled(skill.kind().as_str(), t.badge()),
         Span::raw("  "),
-        Span::styled(skills::badge(skill), t.badge()),
+        Span::styled(crate::core::budget::badge(skill), t.badge()),
     ]));
     out.push(Line::from(Span::styled(
         truncate(&skill.dir.display().to_string(), width),
@@ -120,11 +120,11 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
         "Cost L1 {} · L2 {} · L3 {} tokens ({})",
         cost(costs.l1, app.levels_done[0]),
         cost(costs.l2, app.levels_done[1]),
-        cost(costs.l3_all(), app.levels_done[2]),
+        cost(costs.l3_with_schema(), app.levels_done[2]),
         app.encoding().as_str()
     );
     if let (Some(m), Some(l2)) = (&app.model, costs.l2) {
-        cost_text.push_str(&format!("; L2 {}", m.label(l2, app.encoding())));
+        cost_text.push_str(&format!("; L2 {}", m.label(u64::from(l2), app.encoding())));
     }
     for l in wrap(&cost_text, width) {
         out.push(Line::from(l));
@@ -215,10 +215,7 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
                 out.push(Line::from(Span::styled("  none", t.dim())));
             }
             for r in &d.resources {
-                let counted = app
-                    .resource_tokens
-                    .get(idx)
-                    .and_then(|rs| rs.iter().find(|x| x.rel == r.rel));
+                let counted = costs.resources.iter().find(|x| x.rel == r.rel);
                 let kind = match (r.text, counted.and_then(|x| x.tokens)) {
                     (false, _) => "binary".to_string(),
                     (true, Some(n)) => format!("{} tok", thousands(u64::from(n))),

@@ -11,7 +11,7 @@ pub mod prompt;
 pub mod skills;
 pub mod test;
 
-pub use crate::text::{fit as truncate, thousands};
+pub use crate::core::text::{fit as truncate, thousands};
 use crate::tui::action::Screen;
 use crate::tui::app::{App, Mode};
 use ratatui::Frame;
@@ -112,28 +112,23 @@ pub fn draw(frame: &mut Frame, app: &App) {
 /// it is drawn as `?` rather than sent to the terminal.
 fn scrub(frame: &mut Frame) {
     for cell in frame.buffer_mut().content.iter_mut() {
-        if cell.symbol().chars().any(crate::text::is_hazard) {
+        if cell.symbol().chars().any(crate::core::text::is_hazard) {
             cell.set_symbol("?");
         }
     }
 }
 
-/// A token figure with thousands separators, or `…` while it is being counted.
-pub fn tokens(n: Option<u64>) -> String {
-    n.map_or_else(|| "…".to_string(), thousands)
-}
-
 /// A token figure of a level: `…` while the level is being counted, `-` when it was counted
 /// and there is nothing (an L1 of a skill that is not listed, an unreadable file).
-pub fn cost(n: Option<u64>, counted: bool) -> String {
+pub fn cost(n: Option<u32>, counted: bool) -> String {
     cost_in(n, counted, usize::MAX)
 }
 
 /// [`cost`] for a column `width` characters wide: a figure that does not fit whole is shown in
 /// `k`/`M` units (`400k`), never cut (the detail pane has the exact figure).
-pub fn cost_in(n: Option<u64>, counted: bool, width: usize) -> String {
+pub fn cost_in(n: Option<u32>, counted: bool, width: usize) -> String {
     match (n, counted) {
-        (Some(n), _) => crate::text::compact(n, width),
+        (Some(n), _) => crate::core::text::compact(u64::from(n), width),
         (None, true) => "-".to_string(),
         (None, false) => "…".to_string(),
     }

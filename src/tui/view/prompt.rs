@@ -155,7 +155,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
                 Span::raw(truncate(name, fate_w.saturating_sub(10))),
             ];
             let used = 10
-                + crate::text::line(name)
+                + crate::core::text::line(name)
                     .chars()
                     .count()
                     .min(fate_w.saturating_sub(10));
