@@ -519,6 +519,138 @@ pub const HELP_ORDER: &[Context] = &[
 mod tests {
     use super::*;
 
+    /// Every context once: the help overlay's order, then the ones it leaves out (its own keys).
+    fn doc_contexts() -> Vec<Context> {
+        let mut all = HELP_ORDER.to_vec();
+        all.extend(Context::ALL.iter().filter(|c| !HELP_ORDER.contains(c)));
+        all
+    }
+
+    /// A key as a markdown code span, safe inside a table cell.
+    fn key_md(key: &Key) -> String {
+        let label = key.label().replace('|', "\\|");
+        if label.contains('`') {
+            format!("`` {label} ``")
+        } else {
+            format!("`{label}`")
+        }
+    }
+
+    fn keys_md(binding: &Binding) -> String {
+        binding
+            .keys
+            .iter()
+            .map(key_md)
+            .collect::<Vec<_>>()
+            .join("/")
+    }
+
+    /// The README's table: one row per context, its keys with the footer's word for each;
+    /// neighbouring bindings described by the same word share it (`j`/`↓`/`k`/`↑` scroll).
+    fn summary_md(km: &Keymap) -> String {
+        let mut s = String::from("| where | keys |\n|---|---|\n");
+        for ctx in doc_contexts() {
+            let mut groups: Vec<(String, &str)> = Vec::new();
+            for b in km.bindings().iter().filter(|b| b.context == ctx) {
+                match groups.last_mut() {
+                    Some((keys, short)) if *short == b.short => {
+                        keys.push('/');
+                        keys.push_str(&keys_md(b));
+                    }
+                    _ => groups.push((keys_md(b), b.short)),
+                }
+            }
+            let cells: Vec<String> = groups.iter().map(|(k, w)| format!("{k} {w}")).collect();
+            s.push_str(&format!("| {} | {} |\n", ctx.title(), cells.join(", ")));
+        }
+        s
+    }
+
+    /// docs/app.md's table: every binding with the help overlay's sentence.
+    fn full_md(km: &Keymap) -> String {
+        let mut s = String::from("| where | keys | what they do |\n|---|---|---|\n");
+        for ctx in doc_contexts() {
+            for b in km.bindings().iter().filter(|b| b.context == ctx) {
+                s.push_str(&format!(
+                    "| {} | {} | {} |\n",
+                    ctx.title(),
+                    keys_md(b),
+                    b.help
+                ));
+            }
+        }
+        s
+    }
+
+    /// Puts `table` between `<!-- keys:NAME … -->` and `<!-- /keys:NAME -->` in `text`.
+    fn with_table(text: &str, name: &str, table: &str) -> Option<String> {
+        let open = format!("<!-- keys:{name}");
+        let close = format!("<!-- /keys:{name} -->");
+        let start = text.find(&open)?;
+        let body = start + text[start..].find("-->")? + "-->".len();
+        let end = body + text[body..].find(&close)?;
+        Some(format!(
+            "{}\n\n{table}\n{}",
+            text[..body].trim_end(),
+            &text[end..]
+        ))
+    }
+
+    #[test]
+    fn keys_doc_matches_the_keymap() {
+        let km = Keymap::default();
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        for (file, name, table) in [
+            ("README.md", "summary", summary_md(&km)),
+            ("docs/app.md", "full", full_md(&km)),
+        ] {
+            let path = root.join(file);
+            let have = std::fs::read_to_string(&path).unwrap();
+            let want = with_table(&have, name, &table)
+                .unwrap_or_else(|| panic!("{file} lacks the <!-- keys:{name} --> markers"));
+            if std::env::var_os("SKILLSCOPE_WRITE_DOCS").is_some() {
+                std::fs::write(&path, &want).unwrap();
+                continue;
+            }
+            assert!(
+                have == want,
+                "the key table in {file} differs from the key map: regenerate it with \
+                 `SKILLSCOPE_WRITE_DOCS=1 cargo test --lib _doc_matches`"
+            );
+        }
+    }
+
+    #[test]
+    fn keys_doc_tables_hold_every_binding() {
+        let km = Keymap::default();
+        let full = full_md(&km);
+        let summary = summary_md(&km);
+        for b in km.bindings() {
+            let row = format!("| {} | {} | {} |", b.context.title(), keys_md(b), b.help);
+            assert!(full.contains(&row), "{row} missing from the full table");
+            assert!(
+                summary.contains(&keys_md(b)),
+                "{:?} missing from the summary",
+                b.keys
+            );
+        }
+        let escaped = key_md(&Key::parse("|").unwrap());
+        assert_eq!(escaped, "`\\|`");
+        let mut rebound = km.clone();
+        rebound
+            .rebind(
+                Some(Context::List),
+                Action::Toggle,
+                &[Key::parse("x").unwrap()],
+            )
+            .unwrap();
+        assert_ne!(
+            summary_md(&rebound),
+            summary,
+            "the table follows the bindings"
+        );
+    }
+
     fn press(code: KeyCode, mods: KeyModifiers) -> KeyEvent {
         KeyEvent::new(code, mods)
     }
