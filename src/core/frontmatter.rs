@@ -4,9 +4,31 @@
 
 use crate::core::catalogue::RuleId;
 use crate::core::diagnostic::{Diagnostic, Severity};
-use crate::core::skill::SkillKind;
 use serde::Serialize;
 use serde_json::Value;
+
+/// How an agent uses the skill.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum SkillKind {
+    /// Instructions only: the body is loaded into the context.
+    #[default]
+    Contextual,
+    /// A tool: an entry script that answers `--help-json` with its schema.
+    Executable,
+    /// Built from other skills (`dependencies`).
+    Composite,
+}
+
+impl SkillKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SkillKind::Contextual => "contextual",
+            SkillKind::Executable => "executable",
+            SkillKind::Composite => "composite",
+        }
+    }
+}
 
 /// One frontmatter key, in file order, with its value as JSON and its 1-based line.
 #[derive(Debug, Clone, PartialEq, Serialize)]

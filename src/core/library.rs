@@ -128,11 +128,6 @@ impl Library {
 /// The parse findings that mean a skill file was not read at all.
 const UNREAD_SKILL_RULES: &[RuleId] = &[RuleId::FileUnreadable, RuleId::SkillFileNotRegular];
 
-/// The whole SKILL.md, as an agent's load tool returns it (lossy for bad UTF-8).
-pub fn read_skill_md(skill: &Skill) -> Result<String, LibraryError> {
-    read_text(&skill.skill_md)
-}
-
 /// What [`open_regular`] refuses: a pipe, socket, device or folder where a file was expected.
 #[derive(Debug, thiserror::Error)]
 #[error("not a regular file (a pipe, socket, device or folder)")]
@@ -256,7 +251,7 @@ fn collect(base: &Path, dir: &Path, skill_md: &Path, out: &mut Vec<Resource>, de
             .replace('\\', "/");
         out.push(Resource {
             text: false,
-            mtime_ns: mtime_ns(&meta),
+            mtime_ns: crate::core::fsx::mtime_ns(&meta),
             path,
             rel,
             size: meta.len(),
@@ -267,14 +262,6 @@ fn collect(base: &Path, dir: &Path, skill_md: &Path, out: &mut Vec<Resource>, de
         collect(base, &sub, skill_md, &mut inner, depth + 1);
         out.append(&mut inner);
     }
-}
-
-/// A file's modification time in nanoseconds since the epoch (0 when unknown).
-pub fn mtime_ns(meta: &std::fs::Metadata) -> u128 {
-    meta.modified()
-        .ok()
-        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-        .map_or(0, |d| d.as_nanos())
 }
 
 /// A file is text when its first 8 KiB hold no NUL and decode as UTF-8 (a cut multi-byte

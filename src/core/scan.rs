@@ -383,7 +383,7 @@ fn read_skill(f: &Found, roots: &[Root]) -> Skill {
 pub fn read_head(path: &Path) -> std::io::Result<(Vec<u8>, u64, u128, bool)> {
     let (mut file, meta) = crate::core::library::open_regular(path)?;
     let len = meta.len();
-    let mtime = crate::core::library::mtime_ns(&meta);
+    let mtime = crate::core::fsx::mtime_ns(&meta);
     let mut buf = Vec::with_capacity((len as usize).min(HEAD_BYTES));
     let mut want = HEAD_BYTES;
     loop {

@@ -2,32 +2,10 @@
 
 use crate::core::diagnostic::Diagnostic;
 use crate::core::frontmatter::Frontmatter;
+pub use crate::core::frontmatter::SkillKind;
 use crate::core::source::{Agent, Root, Scope};
 use serde::Serialize;
 use std::path::PathBuf;
-
-/// How an agent uses the skill.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Default)]
-#[serde(rename_all = "lowercase")]
-pub enum SkillKind {
-    /// Instructions only: the body is loaded into the context.
-    #[default]
-    Contextual,
-    /// A tool: an entry script that answers `--help-json` with its schema.
-    Executable,
-    /// Built from other skills (`dependencies`).
-    Composite,
-}
-
-impl SkillKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SkillKind::Contextual => "contextual",
-            SkillKind::Executable => "executable",
-            SkillKind::Composite => "composite",
-        }
-    }
-}
 
 /// The three levels of progressive disclosure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]

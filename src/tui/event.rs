@@ -37,9 +37,12 @@ pub enum JobEvent {
         body: bool,
         diagnostics: Vec<Vec<Diagnostic>>,
     },
-    /// Token counts of one level for every skill, index-aligned with the library.
+    /// Token counts of one level for every skill, index-aligned with the library, tagged with
+    /// what they count: L1 depends on the listing format, every level on the encoding.
     Counted {
         generation: u64,
+        format: crate::core::listing::Format,
+        encoding: crate::core::tokens::Encoding,
         counts: crate::core::load::LevelCounts,
     },
     /// How far counting has come.

@@ -206,13 +206,15 @@ impl Cache {
 }
 
 /// Counts the given levels of every skill, L1 (the listing entry in `format`) first, reporting
-/// progress and each level as it is done, then saves the cache.
+/// progress and each level as it is done, then saves the cache. Setting `stop` abandons the run:
+/// nothing more of it is sent.
 pub fn count(
     lib: Arc<Library>,
     cache: Cache,
     format: Format,
     levels: Vec<Level>,
     generation: u64,
+    stop: Arc<AtomicBool>,
     tx: Sender<Event>,
 ) {
     std::thread::spawn(move || {
@@ -231,7 +233,6 @@ pub fn count(
                 }));
             }
         };
-        let never = AtomicBool::new(false);
         for level in levels {
             // The store of past probes is read only for L3, where the schemas count.
             let probes = (level == Level::L3).then(|| probe_cache.probe_store_reporting(&tx));
@@ -243,13 +244,19 @@ pub fn count(
                 cache,
                 probes.as_ref(),
                 &progress,
-                &never,
+                &stop,
             ) else {
                 return;
             };
-            if tx
-                .send(Event::Job(JobEvent::Counted { generation, counts }))
-                .is_err()
+            if stop.load(Ordering::Relaxed)
+                || tx
+                    .send(Event::Job(JobEvent::Counted {
+                        generation,
+                        format,
+                        encoding: enc,
+                        counts,
+                    }))
+                    .is_err()
             {
                 return;
             }

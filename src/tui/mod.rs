@@ -5,6 +5,7 @@ pub mod app;
 pub mod event;
 pub mod jobs;
 pub mod keymap;
+pub mod layout;
 pub mod theme;
 pub mod view;
 

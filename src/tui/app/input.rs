@@ -43,7 +43,7 @@ impl App {
     }
 
     pub(super) fn on_mouse(&mut self, m: MouseEvent) {
-        let areas = view::layout(self.size, self);
+        let areas = self.areas(self.size);
         let at = Position::new(m.column, m.row);
         match m.kind {
             MouseEventKind::Down(MouseButton::Left) => {

@@ -27,15 +27,16 @@ use crate::core::watch::{self, Change, Watch};
 use crate::tui::action::{Action, Screen};
 use crate::tui::event::Preview;
 use crate::tui::event::{Event, JobEvent};
+use crate::tui::jobs;
 use crate::tui::keymap::{Context, Keymap};
 use crate::tui::theme::Theme;
-use crate::tui::{jobs, view};
 use detail::Detail;
 use list::SkillList;
 use ratatui::crossterm::event::Event as Input;
 use ratatui::layout::Rect;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
 use std::time::Duration;
 
@@ -207,6 +208,9 @@ pub struct App {
     pub checks: checks::Checks,
     /// Which levels are counted for the current library.
     pub levels_done: [bool; 3],
+    /// Stops for the counting runs under way: every level of the library, and the L1 recount a
+    /// format change started. A new run of either kind stops the one it replaces.
+    count_stops: [Arc<AtomicBool>; 2],
     pub counting: Option<Progress>,
     /// The prompt preview's listing, for the current toggles and settings.
     pub preview: Option<Preview>,
@@ -312,6 +316,7 @@ impl App {
             checks: checks::Checks::new(opts.sandbox),
             index: None,
             levels_done: [false; 3],
+            count_stops: Default::default(),
             counting: None,
             preview: None,
             preview_request: 0,
@@ -388,16 +393,36 @@ impl App {
         );
     }
 
+    /// Counts `levels` on a worker, stopping the earlier run of the same kind (every level, or
+    /// an L1 recount), whose results would only be thrown away.
     fn start_counting(&mut self, levels: Vec<Level>) {
-        let format = FORMATS[self.prompt.format];
+        let slot = usize::from(levels == [Level::L1]);
+        if slot == 0 {
+            // A new library: the L1 recount of the old one is as stale.
+            self.count_stops[1].store(true, Ordering::Relaxed);
+        }
+        self.count_stops[slot].store(true, Ordering::Relaxed);
+        let stop = Arc::new(AtomicBool::new(false));
+        self.count_stops[slot] = Arc::clone(&stop);
         jobs::count(
             Arc::clone(&self.lib),
             self.cache.clone(),
-            format,
+            FORMATS[self.prompt.format],
             levels,
             self.generation,
+            stop,
             self.tx.clone(),
         );
+    }
+
+    /// Where everything goes on a terminal of `size`, as drawn now.
+    pub fn areas(&self, size: ratatui::layout::Rect) -> crate::tui::layout::Areas {
+        crate::tui::layout::layout(size, self.screen, self.mode == Mode::Detail)
+    }
+
+    /// The listing format L1 is counted in.
+    pub fn format(&self) -> crate::core::listing::Format {
+        FORMATS[self.prompt.format]
     }
 
     pub fn listing_options(&self) -> ListingOptions {
@@ -780,7 +805,7 @@ impl App {
     }
 
     fn page(&self) -> usize {
-        view::layout(self.size, self).list_rows().max(1)
+        self.areas(self.size).list_rows().max(1)
     }
 
     fn scroll(&mut self, delta: isize) {
@@ -814,7 +839,7 @@ impl App {
     /// After the selection or the layout changed: keep the selection on screen and the detail
     /// pane's data for the selected skill.
     fn after_move(&mut self) {
-        let areas = view::layout(self.size, self);
+        let areas = self.areas(self.size);
         self.list.scroll_into_view(areas.list_rows());
         if areas.detail.is_some() {
             self.load_detail();

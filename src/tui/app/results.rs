@@ -40,8 +40,18 @@ impl App {
                     self.after_move();
                 }
             }
-            JobEvent::Counted { generation, counts } => {
-                if generation == self.generation {
+            JobEvent::Counted {
+                generation,
+                format,
+                encoding,
+                counts,
+            } => {
+                // A count of another library, encoding or (for L1) listing format is stale, even
+                // when it arrives last.
+                let stale = generation != self.generation
+                    || encoding != self.encoding()
+                    || (counts.level() == Level::L1 && format != self.format());
+                if !stale {
                     self.on_counted(counts);
                 }
             }

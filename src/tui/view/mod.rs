@@ -13,75 +13,13 @@ pub mod test;
 
 pub use crate::core::text::{fit as truncate, thousands};
 use crate::tui::action::Screen;
-use crate::tui::app::{App, Mode};
+use crate::tui::app::App;
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph, Wrap};
 
-/// Terminals at least this wide show the list and the detail side by side.
-pub const WIDE: u16 = 120;
-
-/// Where everything goes for a terminal size; drawing and mouse hits use the same answer.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Areas {
-    pub header: Rect,
-    pub body: Rect,
-    pub footer: Rect,
-    /// The block around the list (Skills screen).
-    pub list_block: Option<Rect>,
-    /// The list's rows, below its column header.
-    pub list: Option<Rect>,
-    pub detail: Option<Rect>,
-}
-
-impl Areas {
-    pub fn list_rows(&self) -> usize {
-        self.list.map_or(0, |r| usize::from(r.height))
-    }
-}
-
-pub fn layout(area: Rect, app: &App) -> Areas {
-    let [header, body, footer] = Layout::vertical([
-        Constraint::Length(1),
-        Constraint::Min(1),
-        Constraint::Length(1),
-    ])
-    .areas(area);
-    let mut a = Areas {
-        header,
-        body,
-        footer,
-        ..Areas::default()
-    };
-    if app.screen != Screen::Skills {
-        return a;
-    }
-    let (list_block, detail) = if area.width >= WIDE {
-        let [l, d] = Layout::horizontal([Constraint::Percentage(58), Constraint::Percentage(42)])
-            .areas(body);
-        (Some(l), Some(d))
-    } else if app.mode == Mode::Detail {
-        (None, Some(body))
-    } else {
-        (Some(body), None)
-    };
-    a.list_block = list_block;
-    a.detail = detail;
-    a.list = list_block.map(|b| {
-        let inner = Block::bordered().inner(b);
-        // The first inner row holds the column titles.
-        Rect {
-            y: inner.y.saturating_add(1),
-            height: inner.height.saturating_sub(1),
-            ..inner
-        }
-    });
-    a
-}
+pub use crate::tui::layout::{Areas, WIDE, layout};
 
 pub fn draw(frame: &mut Frame, app: &App) {
-    let areas = layout(frame.area(), app);
+    let areas = app.areas(frame.area());
     header::draw(frame, areas.header, app);
     match app.screen {
         Screen::Skills => {
@@ -132,19 +70,4 @@ pub fn cost_in(n: Option<u32>, counted: bool, width: usize) -> String {
         (None, true) => "-".to_string(),
         (None, false) => "…".to_string(),
     }
-}
-
-/// A pane that says what it is waiting for, for the parts whose core module is not yet there.
-pub fn pending(frame: &mut Frame, area: Rect, app: &App, title: &str, what: &[&str]) {
-    let mut lines = vec![Line::from("")];
-    lines.extend(
-        what.iter()
-            .map(|w| Line::from(Span::styled(format!("  {w}"), app.theme.dim()))),
-    );
-    frame.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .block(Block::bordered().title(Span::styled(format!(" {title} "), app.theme.title()))),
-        area,
-    );
 }

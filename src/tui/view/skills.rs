@@ -5,7 +5,7 @@ use crate::core::Skill;
 use crate::core::budget::badge;
 use crate::core::source::Scope;
 use crate::tui::app::{App, Mode, list};
-use crate::tui::view::{self, cost_in, thousands, truncate};
+use crate::tui::view::{cost_in, thousands, truncate};
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
 use ratatui::style::Style;
@@ -65,7 +65,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         empty(frame, inner, app);
         return;
     }
-    let areas = view::layout(app.size, app);
+    let areas = app.areas(app.size);
     let height = areas.list.map_or(inner.height.saturating_sub(1), |r| {
         r.height.min(inner.height.saturating_sub(1))
     });
