@@ -21,9 +21,10 @@ pub enum CheckFormat {
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// Whose rules to apply: spec, claude-code, codex or opencode.
-    #[arg(long, default_value = "spec")]
-    pub profile: Profile,
+    /// Whose rules to apply: spec, claude-code, codex, opencode or lazy-skills (default: spec;
+    /// lazy-skills for the bundled demo library).
+    #[arg(long)]
+    pub profile: Option<Profile>,
     #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
     pub format: CheckFormat,
     /// Also fail when the listing of enabled skills exceeds this many tokens.
@@ -52,6 +53,7 @@ struct Finding<'a> {
 pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let lib = library.load();
     crate::cli::note_demo(&lib);
+    let profile = args.profile.unwrap_or_else(|| Profile::fitting(&lib));
     let enabled = crate::cli::enabled_mask(&lib);
     let is_enabled = |i: usize| enabled[i];
     let cache = TokenCache::open();
@@ -59,7 +61,7 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let diags = rules::check_library(
         &lib,
         &CheckOptions {
-            profile: args.profile,
+            profile,
             body: true,
             count_tokens: Some(&count_tokens),
             enabled: Some(&is_enabled),
@@ -83,10 +85,10 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     crate::cli::save_cache(&cache);
     let mut out = std::io::stdout().lock();
     match args.format {
-        CheckFormat::Text => write_text(&mut out, &lib, &findings, counts, &args)?,
+        CheckFormat::Text => write_text(&mut out, &lib, &findings, counts, profile, args.verbose)?,
         CheckFormat::Json => {
             let v = json!({
-                "profile": args.profile.as_str(),
+                "profile": profile.as_str(),
                 "skills": lib.len(),
                 "errors": counts.errors,
                 "warnings": counts.warnings,
@@ -141,11 +143,12 @@ fn write_text(
     lib: &Library,
     findings: &[Finding],
     counts: Counts,
-    args: &CheckArgs,
+    profile: Profile,
+    verbose: bool,
 ) -> std::io::Result<()> {
     let color = crate::cli::use_color();
     for f in findings {
-        if f.d.severity == Severity::Info && !args.verbose {
+        if f.d.severity == Severity::Info && !verbose {
             continue;
         }
         let (c, r) = match (color, f.d.severity) {
@@ -181,7 +184,7 @@ fn write_text(
         out,
         "{} skills checked with the {} profile: {} errors, {} warnings; {} files with errors",
         lib.len(),
-        args.profile,
+        profile,
         counts.errors,
         counts.warnings,
         invalid

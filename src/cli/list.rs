@@ -14,9 +14,10 @@ pub struct ListArgs {
     /// Print a JSON array instead of a table.
     #[arg(long)]
     pub json: bool,
-    /// Whose rules decide the diagnostics: spec, claude-code, codex or opencode.
-    #[arg(long, default_value = "spec")]
-    pub profile: Profile,
+    /// Whose rules decide the diagnostics: spec, claude-code, codex, opencode or lazy-skills
+    /// (default: spec; lazy-skills for the bundled demo library).
+    #[arg(long)]
+    pub profile: Option<Profile>,
     /// Encoding for the token counts: o200k_base or cl100k_base.
     #[arg(long, default_value_t = Encoding::default())]
     pub encoding: Encoding,
@@ -36,7 +37,7 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let diags = rules::check_library(
         &lib,
         &CheckOptions {
-            profile: args.profile,
+            profile: args.profile.unwrap_or_else(|| Profile::fitting(&lib)),
             body: false,
             count_tokens: None,
             enabled: Some(&is_enabled),

@@ -4,7 +4,7 @@ use crate::cli::load_state;
 use crate::cli::{LibraryArgs, note_demo, use_color};
 use crate::core::Library;
 use crate::core::matching::{Hit, Index, Match, Matcher, highlight_spans, may_trigger};
-use crate::core::state::EnableState;
+use crate::core::state::{EnableState, default_for};
 use clap::{Args, ValueEnum};
 use serde_json::{Value, json};
 use std::ops::Range;
@@ -51,11 +51,15 @@ impl MatcherChoice {
 
 /// The skills that may trigger at all: an agent lists only skills it can parse, never loads a
 /// shadowed copy, and never on its own a skill with `disable-model-invocation: true`; a skill
-/// switched off in skillscope's state is out too.
+/// switched off in skillscope's state (or off by default: `auto_load: false`, `enabled: false`)
+/// is out too.
 pub fn candidates(lib: &Library, state: Option<&EnableState>, include_disabled: bool) -> Vec<bool> {
     lib.skills
         .iter()
-        .map(|s| include_disabled || (may_trigger(s) && state.is_none_or(|st| st.is_enabled(s))))
+        .map(|s| {
+            let on = state.map_or_else(|| default_for(s).0, |st| st.is_enabled(s));
+            include_disabled || (may_trigger(s) && on)
+        })
         .collect()
 }
 

@@ -3,7 +3,7 @@
 //! fields. Every YAML call of the project lives in this file.
 
 use crate::core::diagnostic::{Diagnostic, Severity};
-use crate::core::skill::SkillKind;
+use crate::core::skill::{KindSource, SkillKind};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -25,11 +25,15 @@ pub struct Frontmatter {
     pub description: Option<String>,
     pub when_to_use: Option<String>,
     pub kind: SkillKind,
+    /// What decided `kind`: `type:`, `entry:`, or nothing (the scan adds `execute.py`).
+    pub kind_source: KindSource,
     /// The entry script of an executable skill, when named in frontmatter.
     pub entry: Option<String>,
     pub disable_model_invocation: bool,
     pub user_invocable: Option<bool>,
     pub auto_load: Option<bool>,
+    /// The Lazy Skills `enabled:` switch.
+    pub enabled: Option<bool>,
     pub triggers: Vec<String>,
     pub dependencies: Vec<String>,
     /// Flow-style collections (`[a, b]`, `{a: b}`) that the strict YAML of the reference
@@ -565,10 +569,11 @@ fn type_fields(fm: &mut Frontmatter, diags: &mut Vec<Diagnostic>) {
                     _ => fm.when_to_use = text,
                 }
             }
-            "type" => match f.value.as_str() {
-                Some("executable") | Some("tool") => fm.kind = SkillKind::Executable,
-                Some("composite") => fm.kind = SkillKind::Composite,
-                Some("contextual") | Some("context") => fm.kind = SkillKind::Contextual,
+            "type" => match f.value.as_str().and_then(kind_named) {
+                Some(kind) => {
+                    fm.kind = kind;
+                    fm.kind_source = KindSource::Declared;
+                }
                 _ => diags.push(
                     Diagnostic::new(
                         "field-value",
@@ -585,7 +590,11 @@ fn type_fields(fm: &mut Frontmatter, diags: &mut Vec<Diagnostic>) {
                 Some(s) => fm.entry = Some(s.to_string()),
                 None => diags.push(wrong("a file name")),
             },
-            "disable-model-invocation" | "user-invocable" | "auto_load" | "auto-load" => {
+            "disable-model-invocation"
+            | "user-invocable"
+            | "auto_load"
+            | "auto-load"
+            | "enabled" => {
                 let b = match &f.value {
                     Value::Bool(b) => Some(*b),
                     Value::String(s) if s.eq_ignore_ascii_case("true") => Some(true),
@@ -599,6 +608,7 @@ fn type_fields(fm: &mut Frontmatter, diags: &mut Vec<Diagnostic>) {
                 match f.key.as_str() {
                     "disable-model-invocation" => fm.disable_model_invocation = b == Some(true),
                     "user-invocable" => fm.user_invocable = b,
+                    "enabled" => fm.enabled = b,
                     _ => fm.auto_load = b,
                 }
             }
@@ -623,8 +633,23 @@ fn type_fields(fm: &mut Frontmatter, diags: &mut Vec<Diagnostic>) {
             _ => {}
         }
     }
-    if fm.kind == SkillKind::Contextual && !fm.dependencies.is_empty() && fm.get("type").is_none() {
-        fm.kind = SkillKind::Composite;
+    // A declared type wins; an entry script makes a skill executable.
+    if fm.kind_source == KindSource::Default
+        && fm.entry.as_deref().is_some_and(|e| !e.trim().is_empty())
+    {
+        fm.kind = SkillKind::Executable;
+        fm.kind_source = KindSource::Entry;
+    }
+}
+
+/// The type a `type:` value names. `tool` and `context` are spellings other loaders accept; the
+/// `lazy-skills` profile asks for the three canonical words.
+pub fn kind_named(value: &str) -> Option<SkillKind> {
+    match value {
+        "executable" | "tool" => Some(SkillKind::Executable),
+        "composite" => Some(SkillKind::Composite),
+        "contextual" | "context" => Some(SkillKind::Contextual),
+        _ => None,
     }
 }
 

@@ -1,6 +1,7 @@
 //! The skill library core: discovery, parsing, rules, tokens, listings. No terminal code here.
 
 pub mod agents;
+pub mod deps;
 pub mod diagnostic;
 pub mod frontmatter;
 pub mod library;
@@ -8,6 +9,7 @@ pub mod listing;
 pub mod matching;
 pub mod paths;
 pub mod probe;
+pub mod resource;
 pub mod rules;
 pub mod scan;
 pub mod skill;

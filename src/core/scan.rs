@@ -3,7 +3,7 @@
 
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::frontmatter;
-use crate::core::skill::Skill;
+use crate::core::skill::{KindSource, Skill, SkillKind};
 use crate::core::source::Root;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -216,6 +216,13 @@ fn read_skill(f: &Found, roots: &[Root]) -> Skill {
             skill.parse_diagnostics = parsed.diagnostics;
             skill.body_line = parsed.layout.body_line;
             skill.body_offset = parsed.layout.body_offset as u64;
+            // Without `type:` or `entry:`, the default entry script makes a skill executable.
+            if skill.frontmatter.kind_source == KindSource::Default
+                && f.dir.join(crate::core::probe::DEFAULT_ENTRY).is_file()
+            {
+                skill.frontmatter.kind = SkillKind::Executable;
+                skill.frontmatter.kind_source = KindSource::EntryScript;
+            }
         }
         Err(e) => skill.parse_diagnostics.push(
             Diagnostic::new(

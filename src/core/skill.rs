@@ -15,8 +15,35 @@ pub enum SkillKind {
     Contextual,
     /// A tool: an entry script that answers `--help-json` with its schema.
     Executable,
-    /// Built from other skills (`dependencies`).
+    /// Built from other skills: using it loads the skills its body names.
     Composite,
+}
+
+/// What decided a skill's type: the Lazy Skills rule is that a declared `type:` wins, an entry
+/// script makes a skill executable, and everything else is contextual.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum KindSource {
+    /// `type:` in the frontmatter.
+    Declared,
+    /// `entry:` in the frontmatter names a script.
+    Entry,
+    /// The folder holds the default entry script, `execute.py`.
+    EntryScript,
+    /// Nothing says otherwise.
+    #[default]
+    Default,
+}
+
+impl KindSource {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            KindSource::Declared => "type",
+            KindSource::Entry => "entry",
+            KindSource::EntryScript => "execute.py",
+            KindSource::Default => "default",
+        }
+    }
 }
 
 impl SkillKind {
@@ -88,6 +115,11 @@ impl Skill {
 
     pub fn kind(&self) -> SkillKind {
         self.frontmatter.kind
+    }
+
+    /// What decided [`Skill::kind`].
+    pub fn kind_source(&self) -> KindSource {
+        self.frontmatter.kind_source
     }
 
     pub fn description(&self) -> &str {

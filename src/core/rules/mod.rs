@@ -2,6 +2,7 @@
 
 mod body;
 mod fields;
+mod lazy;
 mod library;
 pub mod overlap;
 
@@ -21,14 +22,18 @@ pub enum Profile {
     ClaudeCode,
     Codex,
     Opencode,
+    /// The spec plus the Lazy Skills fields (`type`, `entry`, `triggers`, `dependencies`,
+    /// `enabled`, `auto_load`, `when_to_use`), with their shapes checked.
+    LazySkills,
 }
 
 impl Profile {
-    pub const ALL: [Profile; 4] = [
+    pub const ALL: [Profile; 5] = [
         Profile::Spec,
         Profile::ClaudeCode,
         Profile::Codex,
         Profile::Opencode,
+        Profile::LazySkills,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -37,7 +42,23 @@ impl Profile {
             Profile::ClaudeCode => "claude-code",
             Profile::Codex => "codex",
             Profile::Opencode => "opencode",
+            Profile::LazySkills => "lazy-skills",
         }
+    }
+
+    /// The profile a library is judged by when none is asked for: the bundled demo library is
+    /// written for Lazy Skills; everything else starts with the spec.
+    pub fn fitting(lib: &Library) -> Profile {
+        if lib.demo {
+            Profile::LazySkills
+        } else {
+            Profile::Spec
+        }
+    }
+
+    /// Profiles that take the spec's verdicts as their base.
+    fn strict(self) -> bool {
+        matches!(self, Profile::Spec | Profile::LazySkills)
     }
 }
 
@@ -48,7 +69,7 @@ impl fmt::Display for Profile {
 }
 
 #[derive(Debug, thiserror::Error)]
-#[error("unknown profile `{0}`: use spec, claude-code, codex or opencode")]
+#[error("unknown profile `{0}`: use spec, claude-code, codex, opencode or lazy-skills")]
 pub struct UnknownProfile(String);
 
 impl FromStr for Profile {
@@ -301,6 +322,21 @@ pub const RULES: &[RuleInfo] = &[
         family: "executable",
         summary: "a script without a `#!` line",
     },
+    RuleInfo {
+        id: "dependency-invalid",
+        family: "dependencies",
+        summary: "a declared dependency that is not a valid pip specifier",
+    },
+    RuleInfo {
+        id: "dependency-missing",
+        family: "dependencies",
+        summary: "a declared dependency not installed for the skill's interpreter",
+    },
+    RuleInfo {
+        id: "dependency-version",
+        family: "dependencies",
+        summary: "a declared dependency installed at a version outside its specifier",
+    },
 ];
 
 pub fn rule_info(id: &str) -> Option<&'static RuleInfo> {
@@ -328,6 +364,9 @@ pub fn check_library(lib: &Library, opts: &CheckOptions) -> Vec<Vec<Diagnostic>>
             let mut d = check_skill(s, opts.profile);
             if opts.body {
                 d.extend(body::check(s, opts.profile, opts.count_tokens));
+                if opts.profile == Profile::LazySkills {
+                    d.extend(lazy::requirements_file(s));
+                }
             }
             d
         })
@@ -357,6 +396,9 @@ pub fn check_skill(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
         })
         .collect();
     out.extend(fields::check(skill, profile));
+    if profile == Profile::LazySkills {
+        out.extend(lazy::check(skill));
+    }
     out
 }
 
@@ -365,7 +407,9 @@ pub fn check_skill(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
 /// frontmatter) makes it fail.
 fn parse_severity(skill: &Skill, d: &Diagnostic, profile: Profile) -> Severity {
     match (d.rule, profile) {
-        ("file-bom" | "frontmatter-leading-blank", Profile::Spec) => Severity::Error,
+        ("file-bom" | "frontmatter-leading-blank", p) if p.strict() => Severity::Error,
+        // The profile that knows the Lazy Skills fields also holds them to their shapes.
+        ("field-type" | "field-value", Profile::LazySkills) => Severity::Error,
         ("field-type", Profile::Spec) => {
             let strict = ["name", "description", "compatibility"]
                 .iter()

@@ -178,6 +178,8 @@ pub struct App {
     pub diags: Vec<Vec<Diagnostic>>,
     pub diag_counts: Vec<Counts>,
     pub profile: Profile,
+    /// The user picked `profile` (else it follows the library: lazy-skills for the demo).
+    profile_chosen: bool,
     /// The rules of `profile` have run on the current library.
     pub checked: bool,
     pub enabled: Vec<bool>,
@@ -264,6 +266,7 @@ impl App {
             diags: Vec::new(),
             diag_counts: Vec::new(),
             profile: Profile::default(),
+            profile_chosen: false,
             checked: false,
             enabled: Vec::new(),
             state: None,
@@ -319,6 +322,9 @@ impl App {
             .collect();
         self.diag_counts = self.diags.iter().map(Counts::of).collect();
         self.checked = false;
+        if !self.profile_chosen {
+            self.profile = Profile::fitting(&lib);
+        }
         self.enabled = match &self.state {
             Some(st) => lib.skills.iter().map(|s| st.is_enabled(s)).collect(),
             None => lib.skills.iter().map(|s| state::default_for(s).0).collect(),
@@ -613,6 +619,7 @@ impl App {
                 let all = Profile::ALL;
                 let i = all.iter().position(|p| *p == self.profile).unwrap_or(0);
                 self.profile = all[(i + 1) % all.len()];
+                self.profile_chosen = true;
                 self.checked = false;
                 self.run_checks(true);
             }
