@@ -7,6 +7,7 @@ pub mod frontmatter;
 pub mod library;
 pub mod listing;
 pub mod matching;
+pub mod modes;
 pub mod paths;
 pub mod probe;
 pub mod resource;

@@ -66,6 +66,8 @@ pub enum Action {
     DetailDown,
     CycleFormat,
     CycleTier,
+    /// Next listing mode: enabled, all, auto (the Test box's message).
+    CycleMode,
     CycleWindow,
     /// Run the `--help-json` probe on executable skills.
     RunChecks,

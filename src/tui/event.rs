@@ -4,6 +4,7 @@
 use crate::core::agents::AgentSwitches;
 use crate::core::listing::Listing;
 use crate::core::matching::Index;
+use crate::core::modes::{Comparison, ListingMode};
 use crate::core::probe::ProbeReport;
 use crate::core::rules::Profile;
 use crate::core::skill::Level;
@@ -112,9 +113,15 @@ pub enum LevelCounts {
     },
 }
 
-/// A rendered listing and its token count.
+/// A rendered listing and its token count, with what every listing mode costs.
 #[derive(Debug, Clone)]
 pub struct Preview {
+    /// The listing of `mode` (empty for `auto` without a message).
     pub listing: Listing,
     pub tokens: u32,
+    pub mode: ListingMode,
+    /// Each mode's cost side by side (`auto` only when there was a message).
+    pub comparison: Comparison,
+    /// The message `auto` judged relevance by.
+    pub message: Option<String>,
 }

@@ -6,6 +6,7 @@ use crate::core::Library;
 use crate::core::SkillKind;
 use crate::core::agents::{self, AgentSwitches};
 use crate::core::listing::{self, Format, ListingOptions};
+use crate::core::modes::{self, ListingMode, Selections};
 use crate::core::probe::{self, ProbeOptions, ProbeStore};
 use crate::core::rules::{self, CheckOptions, Profile};
 use crate::core::skill::Level;
@@ -212,22 +213,43 @@ pub fn count(
     });
 }
 
-/// Renders the listing the agent would get for the switched-on skills and counts its tokens.
+/// What the prompt preview asks a worker for.
+#[derive(Debug, Clone)]
+pub struct PreviewRequest {
+    pub selections: Selections,
+    pub mode: ListingMode,
+    pub opts: ListingOptions,
+    /// The message `auto` judged relevance by, for the screen to name.
+    pub message: Option<String>,
+}
+
+/// Renders the listing the agent would get in the chosen mode and counts its tokens, with every
+/// other mode's listing counted beside it.
 pub fn preview(
     lib: Arc<Library>,
     cache: Cache,
-    enabled: Vec<bool>,
-    opts: ListingOptions,
+    req: PreviewRequest,
     request: u64,
     tx: Sender<Event>,
 ) {
     std::thread::spawn(move || {
-        let on = |i: usize| enabled.get(i).copied().unwrap_or(false);
-        let listing = listing::render(&lib, &on, &opts);
-        let tokens = tokens::count_text(&listing.text, ENCODING, cache.get());
+        let cache = cache.get();
+        let (shown, comparison) =
+            modes::compare(&lib, &req.selections, &req.opts, ENCODING, cache, req.mode);
+        let (listing, tokens) = shown.unwrap_or_else(|| {
+            let none = listing::render(&lib, &|_| false, &req.opts);
+            let n = tokens::count_text(&none.text, ENCODING, cache);
+            (none, n)
+        });
         let _ = tx.send(Event::Job(JobEvent::Previewed {
             request,
-            preview: Box::new(Preview { listing, tokens }),
+            preview: Box::new(Preview {
+                listing,
+                tokens,
+                mode: req.mode,
+                comparison,
+                message: req.message,
+            }),
         }));
     });
 }

@@ -187,6 +187,7 @@ pub const KEYMAP: &[Binding] = &[
     b(C::Detail, &[k(' ')], Action::Toggle, "on/off", "Switch the skill on or off (saved at once)", true),
     b(C::Detail, &[k('a')], Action::AgentToggle, "agents", "Switch the skill in the agents' own settings (shows the change first)", false),
     // Prompt preview.
+    b(C::Prompt, &[k('m')], Action::CycleMode, "mode", "Next listing mode (enabled, all, auto: only what the Test box's message makes relevant)", true),
     b(C::Prompt, &[k('f')], Action::CycleFormat, "format", "Next listing format (xml, markdown, claude-code, codex)", true),
     b(C::Prompt, &[k('t')], Action::CycleTier, "tier", "Next tier (auto, full, compact, names)", true),
     b(C::Prompt, &[k('w')], Action::CycleWindow, "window", "Next context window size", true),

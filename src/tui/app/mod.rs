@@ -14,6 +14,7 @@ use crate::core::agents::{self, AgentSwitches, SwitchScope, TogglePlan};
 use crate::core::diagnostic::{Counts, Diagnostic};
 use crate::core::listing::{Format, ListingOptions, Tier};
 use crate::core::matching::{self, Index, Match, Matcher};
+use crate::core::modes::{self, AutoOptions, ListingMode, Selections};
 use crate::core::rules::Profile;
 use crate::core::skill::Level;
 use crate::core::skill::Skill;
@@ -87,6 +88,8 @@ pub use crate::tui::jobs::ENCODING;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct PromptSettings {
+    /// Which skills the listing holds; `auto` takes the Test box's message.
+    pub mode: ListingMode,
     pub format: usize,
     pub tier: usize,
     pub window: usize,
@@ -394,14 +397,40 @@ impl App {
         }
         self.preview_running = true;
         self.preview_request += 1;
+        let message = self.test.message.trim();
+        let relevant = match &self.index {
+            Some(index) if !message.is_empty() => {
+                let competes = |i: usize| self.competes(i);
+                Some(modes::relevant(
+                    index,
+                    message,
+                    &competes,
+                    &AutoOptions::default(),
+                ))
+            }
+            _ => None,
+        };
+        let message = relevant.as_ref().map(|_| message.to_string());
+        let req = jobs::PreviewRequest {
+            selections: Selections::new(self.enabled.clone(), &|_| true, relevant.as_deref()),
+            mode: self.prompt.mode,
+            opts: self.listing_options(),
+            message,
+        };
         jobs::preview(
             Arc::clone(&self.lib),
             self.cache.clone(),
-            self.enabled.clone(),
-            self.listing_options(),
+            req,
             self.preview_request,
             self.tx.clone(),
         );
+    }
+
+    /// Whether a skill competes for a message: switched on, and one an agent would load on its
+    /// own (parsed, not shadowed, not closed to model invocation).
+    pub fn competes(&self, i: usize) -> bool {
+        self.enabled.get(i).copied().unwrap_or(false)
+            && self.lib.skills.get(i).is_some_and(matching::may_trigger)
     }
 
     /// The preview shown is the one for the current toggles and settings.
@@ -530,16 +559,13 @@ impl App {
     /// Runs every matcher on the test box's message; only skills an agent would consider (and
     /// that are switched on) compete.
     pub fn run_matchers(&mut self) {
-        let Some(index) = &self.index else {
+        let Some(index) = self.index.clone() else {
             return;
         };
-        let lib = &self.lib;
-        let enabled = &self.enabled;
-        let competes = |i: usize| {
-            enabled.get(i).copied().unwrap_or(false)
-                && lib.skills.get(i).is_some_and(matching::may_trigger)
-        };
+        let competes = |i: usize| self.competes(i);
         self.test.results = index.query_all(&self.test.message, &competes, TEST_TOP_K);
+        // The auto listing mode lists what this message makes relevant.
+        self.request_preview();
     }
 
     fn refilter(&mut self) {
@@ -646,6 +672,11 @@ impl App {
             }
             Action::CycleTier => {
                 self.prompt.tier = (self.prompt.tier + 1) % TIERS.len();
+                self.request_preview();
+            }
+            Action::CycleMode => {
+                self.prompt.mode = self.prompt.mode.next();
+                self.prompt.scroll = 0;
                 self.request_preview();
             }
             Action::CycleWindow => {
