@@ -68,3 +68,93 @@ fn prompt_mode_key_lists_only_what_the_test_message_makes_relevant() {
     assert!(empty.contains("type one in the Test box"), "{empty}");
     assert_eq!(h.app.preview.as_ref().unwrap().listing.entries.len(), 0);
 }
+
+/// A composite skill naming an executable and a contextual one, and a skill nobody names.
+fn composite_fixture(root: &std::path::Path) {
+    use tui_common::write;
+    write(
+        &root.join("report-builder/SKILL.md"),
+        "---\nname: report-builder\ndescription: Build a monthly report from CSV exports. Use when the user asks for the monthly report.\ntype: composite\n---\n# Report\n\nLoad csv-stats for the numbers, then follow chart-style for the figures.\n",
+    );
+    write(
+        &root.join("csv-stats/SKILL.md"),
+        "---\nname: csv-stats\ndescription: Summary statistics of the numeric columns of a CSV file. Use for quick numbers.\n---\nRun the tool.\n",
+    );
+    write(
+        &root.join("csv-stats/execute.py"),
+        "#!/usr/bin/env python3\nimport json, sys\nif '--help-json' in sys.argv:\n    print(json.dumps({'name': 'csv-stats', 'description': 'Column statistics of a CSV file', 'parameters': {'type': 'object', 'properties': {'path': {'type': 'string', 'description': 'The CSV file'}}, 'required': ['path']}}))\n",
+    );
+    write(
+        &root.join("chart-style/SKILL.md"),
+        "---\nname: chart-style\ndescription: The house style for charts in reports, with colours, fonts and labels. Use when drawing a chart.\n---\nUse the palette in references/palette.md.\n",
+    );
+    write(
+        &root.join("chart-style/references/palette.md"),
+        "# Palette\n\nBlue #1f77b4, orange #ff7f0e.\n",
+    );
+    write(
+        &root.join("notes/SKILL.md"),
+        "---\nname: notes\ndescription: Meeting notes in the team format. Use when summarising a meeting for the team.\n---\nTitle, decisions, actions.\n",
+    );
+}
+
+#[test]
+fn cost_when_used_column_follows_the_type() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path().join("library");
+    composite_fixture(&root);
+    let mut h = harness(&[&root], 120, 30);
+    h.wait_until(|app| !app.used.is_empty());
+    let lib = h.app.lib.clone();
+    let idx = |n: &str| lib.find(n).unwrap();
+    let own = |h: &tui_common::Harness, n: &str| {
+        let c = h.app.costs[idx(n)];
+        c.l1.unwrap() + c.l2.unwrap() + c.schema.unwrap_or(0)
+    };
+    let report = &h.app.used[idx("report-builder")];
+    assert!(report.schema_unknown, "csv-stats is not probed yet");
+    // Probe the executable (the only thing that runs code), then read the figures again.
+    h.key(KeyCode::Char('4')).key(KeyCode::Char('r'));
+    h.wait_until(|app| !app.checks.running() && !app.checks.reports.is_empty());
+    h.settle();
+    assert!(h.app.costs[idx("csv-stats")].schema.unwrap() > 10);
+    let used = |h: &tui_common::Harness, n: &str| h.app.used[idx(n)].tokens.unwrap();
+    assert_eq!(used(&h, "notes"), own(&h, "notes"), "contextual: L1 + L2");
+    assert_eq!(
+        used(&h, "chart-style"),
+        own(&h, "chart-style"),
+        "its reference is read only on demand"
+    );
+    assert_eq!(
+        used(&h, "csv-stats"),
+        own(&h, "csv-stats"),
+        "L1 + L2 + schema"
+    );
+    assert_eq!(
+        used(&h, "report-builder"),
+        own(&h, "report-builder") + own(&h, "csv-stats") + own(&h, "chart-style")
+    );
+    h.key(KeyCode::Char('5'));
+    let budget = h.screen();
+    assert!(
+        budget.contains("used") && budget.contains("composite"),
+        "{budget}"
+    );
+    assert!(
+        budget.contains("executable*"),
+        "execute.py inferred the type:\n{budget}"
+    );
+    assert_snapshot!("budget_used_column", budget);
+    // The detail pane says the same, with the type that decided it and what it loads along.
+    h.key(KeyCode::Char('1'));
+    while h.app.selected().map(|s| s.name.as_str()) != Some("report-builder") {
+        h.key(KeyCode::Char('j'));
+    }
+    let detail = h.screen();
+    assert!(
+        detail.contains(&format!("When used {} tokens", used(&h, "report-builder"))),
+        "{detail}"
+    );
+    assert!(detail.contains("(chart-style, csv-stats)"), "{detail}");
+    assert_snapshot!("detail_used_composite", detail);
+}

@@ -17,6 +17,7 @@ pub mod skill;
 pub mod source;
 pub mod state;
 pub mod tokens;
+pub mod usage;
 pub mod watch;
 
 pub use diagnostic::{Diagnostic, Severity};

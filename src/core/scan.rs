@@ -261,6 +261,7 @@ fn read_skill(f: &Found, roots: &[Root]) -> Skill {
         .map(str::trim)
         .filter(|n| !n.is_empty())
         .map_or_else(|| skill.dir_name(), str::to_string);
+    skill.id = skill.name.clone();
     skill
 }
 

@@ -22,16 +22,19 @@ pub enum SkillKind {
 /// What decided a skill's type: the Lazy Skills rule is that a declared `type:` wins, an entry
 /// script makes a skill executable, and everything else is contextual.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Default)]
-#[serde(rename_all = "kebab-case")]
 pub enum KindSource {
     /// `type:` in the frontmatter.
+    #[serde(rename = "type")]
     Declared,
     /// `entry:` in the frontmatter names a script.
+    #[serde(rename = "entry")]
     Entry,
     /// The folder holds the default entry script, `execute.py`.
+    #[serde(rename = "execute.py")]
     EntryScript,
     /// Nothing says otherwise.
     #[default]
+    #[serde(rename = "default")]
     Default,
 }
 
@@ -68,6 +71,9 @@ pub enum Level {
 pub struct Skill {
     /// The name agents see: the frontmatter `name`, or the folder name when it has none.
     pub name: String,
+    /// The name with its namespace: `web.scraper` for `web/scraper/SKILL.md` below the root,
+    /// `plugin:skill` for a Claude Code plugin's skill; the name itself at the top of a root.
+    pub id: String,
     pub dir: PathBuf,
     pub skill_md: PathBuf,
     pub root: PathBuf,
@@ -93,11 +99,13 @@ impl Skill {
     /// A skill found at `dir` under `root` before its file is read: no frontmatter yet, named
     /// after its folder.
     pub fn new(root: &Root, dir: PathBuf, skill_md: PathBuf) -> Skill {
+        let name = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         Skill {
-            name: dir
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default(),
+            id: name.clone(),
+            name,
             dir,
             skill_md,
             root: root.path.clone(),

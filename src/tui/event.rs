@@ -61,6 +61,11 @@ pub enum JobEvent {
         generation: u64,
         index: Arc<Index>,
     },
+    /// For each composite skill, the skills its body names (index-aligned with the library).
+    Linked {
+        generation: u64,
+        links: Vec<Vec<usize>>,
+    },
     /// One skill's `--help-json` probe finished.
     Probed {
         generation: u64,

@@ -117,6 +117,14 @@ pub fn index(lib: Arc<Library>, generation: u64, tx: Sender<Event>) {
     });
 }
 
+/// Reads the bodies of composite skills for the skills they name (their cost when used).
+pub fn links(lib: Arc<Library>, generation: u64, tx: Sender<Event>) {
+    std::thread::spawn(move || {
+        let links = crate::core::usage::composite_links(&lib);
+        let _ = tx.send(Event::Job(JobEvent::Linked { generation, links }));
+    });
+}
+
 /// The encoding of every figure the app shows.
 pub const ENCODING: Encoding = Encoding::O200kBase;
 

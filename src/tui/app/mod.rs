@@ -21,6 +21,7 @@ use crate::core::skill::Skill;
 use crate::core::source::Agent;
 use crate::core::state::{self, EnableState};
 use crate::core::tokens::ResourceTokens;
+use crate::core::usage::{self, UseCost};
 use crate::core::watch::{self, Change, Watch};
 use crate::tui::action::{Action, Screen};
 use crate::tui::event::Preview;
@@ -200,6 +201,11 @@ pub struct App {
     pub checks: checks::Checks,
     /// Each skill's resources with their token counts (empty until L3 is counted).
     pub resource_tokens: Vec<Vec<ResourceTokens>>,
+    /// For each composite skill, the skills its body names; `None` until read.
+    pub links: Option<Vec<Vec<usize>>>,
+    /// Each skill's cost when used, by its type; empty until the names in composite bodies
+    /// are known.
+    pub used: Vec<UseCost>,
     /// Which levels are counted for the current library.
     pub levels_done: [bool; 3],
     pub counting: Option<Counting>,
@@ -285,6 +291,8 @@ impl App {
             checks: checks::Checks::default(),
             index: None,
             resource_tokens: Vec::new(),
+            links: None,
+            used: Vec::new(),
             levels_done: [false; 3],
             counting: None,
             preview: None,
@@ -346,6 +354,9 @@ impl App {
         self.test.results.clear();
         jobs::index(Arc::clone(&self.lib), self.generation, self.tx.clone());
         self.resource_tokens = vec![Vec::new(); n];
+        self.links = None;
+        self.used = Vec::new();
+        jobs::links(Arc::clone(&self.lib), self.generation, self.tx.clone());
         self.levels_done = [false; 3];
         self.start_counting(vec![Level::L1, Level::L2, Level::L3]);
         self.request_preview();
@@ -431,6 +442,23 @@ impl App {
     pub fn competes(&self, i: usize) -> bool {
         self.enabled.get(i).copied().unwrap_or(false)
             && self.lib.skills.get(i).is_some_and(matching::may_trigger)
+    }
+
+    /// Works out every skill's cost when used again from the figures known so far.
+    pub fn refresh_used(&mut self) {
+        let Some(links) = &self.links else {
+            return;
+        };
+        let levels: Vec<usage::Levels> = self
+            .costs
+            .iter()
+            .map(|c| usage::Levels {
+                l1: c.l1,
+                l2: c.l2,
+                schema: c.schema,
+            })
+            .collect();
+        self.used = usage::costs_when_used(&self.lib, &levels, links);
     }
 
     /// The preview shown is the one for the current toggles and settings.

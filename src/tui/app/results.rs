@@ -67,6 +67,12 @@ impl App {
                     self.run_matchers();
                 }
             }
+            JobEvent::Linked { generation, links } => {
+                if generation == self.generation {
+                    self.links = Some(links);
+                    self.refresh_used();
+                }
+            }
             JobEvent::Probed {
                 generation,
                 report,
@@ -80,6 +86,7 @@ impl App {
                 {
                     c.schema = schema_tokens;
                 }
+                self.refresh_used();
                 if let Some(run) = &mut self.checks.run {
                     run.done += 1;
                 }
@@ -155,6 +162,7 @@ impl App {
                 self.levels_done[2] = true;
             }
         }
+        self.refresh_used();
         if self.levels_done.iter().all(|d| *d) {
             self.counting = None;
             if !self.checked {

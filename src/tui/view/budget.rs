@@ -1,6 +1,7 @@
 //! Budget: token totals per level and per source as bars, and the biggest contributors first.
 
 use crate::core::Skill;
+use crate::core::skill::KindSource;
 use crate::core::source::Scope;
 use crate::tui::app::App;
 use crate::tui::view::skills::badge;
@@ -8,7 +9,7 @@ use crate::tui::view::{cost, thousands, truncate};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Bar, BarChart, BarGroup, Block, Paragraph};
+use ratatui::widgets::{Bar, BarChart, BarGroup, Block, Cell, Row, Table};
 use std::collections::BTreeMap;
 
 /// Where a skill comes from, for grouping: agent and scope, or for folders given on the command
@@ -110,7 +111,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     );
 
     let [sources, top] = if rest.width >= 100 {
-        Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(rest)
+        Layout::horizontal([Constraint::Percentage(40), Constraint::Percentage(60)]).areas(rest)
     } else {
         Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(rest)
     };
@@ -151,40 +152,63 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         sources,
     );
 
-    // The biggest contributors: most tokens per load (L2, then L1).
+    // The biggest contributors: most tokens once used, then per load (L2), then per turn (L1).
     let mut order: Vec<usize> = (0..lib.skills.len()).filter(|i| on(*i)).collect();
     let weight = |i: usize| {
         let c = app.costs.get(i).copied().unwrap_or_default();
-        (c.l2.unwrap_or(0), c.l1.unwrap_or(0))
+        let used = app.used.get(i).and_then(|u| u.tokens).unwrap_or(0);
+        (used, c.l2.unwrap_or(0), c.l1.unwrap_or(0))
     };
     order.sort_by(|a, b| {
         weight(*b)
             .cmp(&weight(*a))
             .then_with(|| lib.skills[*a].name.cmp(&lib.skills[*b].name))
     });
-    let width = usize::from(top.width.saturating_sub(2));
-    let name_w = width.saturating_sub(16);
-    let lines: Vec<Line> = order
+    let done = app.levels_done;
+    let right = |s: String| Cell::from(Line::from(s).right_aligned());
+    let rows: Vec<Row> = order
         .iter()
-        .take(usize::from(top.height.saturating_sub(2)))
+        .take(usize::from(top.height.saturating_sub(3)))
         .map(|&i| {
             let c = app.costs.get(i).copied().unwrap_or_default();
-            let figure = format!(
-                "{:>7} {:>6}",
-                cost(c.l2, app.levels_done[1]),
-                cost(c.l1, app.levels_done[0])
-            );
-            Line::from(vec![
-                Span::raw(format!(
-                    "{:<name_w$} ",
-                    truncate(&lib.skills[i].name, name_w)
-                )),
-                Span::styled(figure, t.dim()),
+            let u = app.used.get(i);
+            let used = match u.map(|u| (u.tokens, u.schema_unknown)) {
+                Some((Some(n), false)) => thousands(n),
+                Some((Some(n), true)) => format!("{}?", thousands(n)),
+                _ => "…".to_string(),
+            };
+            let kind = u.map_or_else(String::new, |u| match u.decided_by {
+                KindSource::Entry | KindSource::EntryScript => format!("{}*", u.kind.as_str()),
+                _ => u.kind.as_str().to_string(),
+            });
+            Row::new(vec![
+                Cell::from(lib.skills[i].name.clone()),
+                right(cost(c.l1, done[0])),
+                right(cost(c.l2, done[1])),
+                right(cost(c.l3_all(), done[2])),
+                right(used),
+                Cell::from(Span::styled(kind, t.dim())),
             ])
         })
         .collect();
-    frame.render_widget(
-        Paragraph::new(lines).block(Block::bordered().title(" Biggest per load: L2, L1 ")),
-        top,
-    );
+    let table = Table::new(
+        rows,
+        [
+            Constraint::Fill(1),
+            Constraint::Length(6),
+            Constraint::Length(6),
+            Constraint::Length(6),
+            Constraint::Length(7),
+            Constraint::Length(11),
+        ],
+    )
+    .header(
+        Row::new(vec![
+            "skill", "    L1", "    L2", "    L3", "   used", "type",
+        ])
+        .style(t.dim()),
+    )
+    .column_spacing(1)
+    .block(Block::bordered().title(" Biggest when used (? not probed, * type inferred) "));
+    frame.render_widget(table, top);
 }

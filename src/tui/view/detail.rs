@@ -125,6 +125,9 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
     for l in wrap(&cost_text, width) {
         out.push(Line::from(l));
     }
+    for l in wrap(&used_text(app, idx), width) {
+        out.push(Line::from(l));
+    }
 
     if let Some(switches) = &app.switches {
         let badges = switches.badges(skill);
@@ -249,6 +252,29 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
         }
     }
     out
+}
+
+/// The cost when used, with the type that decided it and what it adds up.
+fn used_text(app: &App, idx: usize) -> String {
+    let Some(u) = app.used.get(idx) else {
+        return "When used … (reading composite bodies)".to_string();
+    };
+    let figure = match (u.tokens, u.schema_unknown) {
+        (Some(n), false) => format!("{} tokens", thousands(n)),
+        (Some(n), true) => format!("{} tokens + schema (not probed yet)", thousands(n)),
+        (None, _) => "…".to_string(),
+    };
+    let mut s = format!("When used {figure} · {}: {}", u.type_label(), u.rule());
+    if !u.loads.is_empty() {
+        let names: Vec<&str> = u
+            .loads
+            .iter()
+            .filter_map(|&i| app.lib.skills.get(i))
+            .map(|s| s.name.as_str())
+            .collect();
+        s.push_str(&format!(" ({})", names.join(", ")));
+    }
+    s
 }
 
 fn section(out: &mut Vec<Line<'static>>, title: &str, app: &App) {
