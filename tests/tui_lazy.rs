@@ -158,3 +158,48 @@ fn cost_when_used_column_follows_the_type() {
     assert!(detail.contains("(chart-style, csv-stats)"), "{detail}");
     assert_snapshot!("detail_used_composite", detail);
 }
+
+#[test]
+fn the_list_shows_ids_grouped_by_namespace_and_filters_by_glob() {
+    use tui_common::write;
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path().join("library");
+    for (dir, name) in [
+        ("zeta", "zeta"),
+        ("alpha", "alpha"),
+        ("web/search", "search"),
+        ("web/scraper", "scraper"),
+        ("data/scraper", "scraper"),
+    ] {
+        write(
+            &root.join(dir).join("SKILL.md"),
+            &format!(
+                "---\nname: {name}\ndescription: The {dir} skill. Use when {name} is needed.\n---\n"
+            ),
+        );
+    }
+    let mut h = harness(&[&root], 80, 24);
+    let order = |h: &tui_common::Harness| -> Vec<String> {
+        h.app
+            .list
+            .rows
+            .iter()
+            .map(|r| h.app.lib.skills[r.skill].id.clone())
+            .collect()
+    };
+    assert_eq!(
+        order(&h),
+        ["alpha", "zeta", "data.scraper", "web.scraper", "web.search"]
+    );
+    let screen = h.screen();
+    assert!(
+        screen.contains("web.scraper") && screen.contains("data.scraper"),
+        "{screen}"
+    );
+    h.key(KeyCode::Char('/')).chars("web.*").key(KeyCode::Enter);
+    assert_eq!(order(&h), ["web.scraper", "web.search"]);
+    assert!(h.screen().contains("/web.*"), "{}", h.screen());
+    // A plain pattern stays fuzzy, over the id.
+    h.key(KeyCode::Esc).key(KeyCode::Char('/')).chars("dscr");
+    assert_eq!(order(&h), ["data.scraper"]);
+}

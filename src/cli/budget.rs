@@ -44,6 +44,8 @@ pub struct BudgetArgs {
     /// Count everything afresh and leave the on-disk token cache alone.
     #[arg(long)]
     pub no_cache: bool,
+    #[command(flatten)]
+    pub scope: crate::cli::ScopeArgs,
 }
 
 /// Which skills the listing holds: those switched on in skillscope's state (every skill when
@@ -62,9 +64,10 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         TokenCache::open()
     };
     let enabled = enabled(&lib);
+    let scope = args.scope.mask(&lib);
     let listing = listing::render(
         &lib,
-        &enabled,
+        &|i| enabled(i) && scope[i],
         &ListingOptions {
             format: args.listing,
             tier: args.tier,
@@ -85,6 +88,7 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         listing_tokens,
         counts: &counts,
         used: &used,
+        scope: &scope,
         args: &args,
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
@@ -123,6 +127,8 @@ struct Report<'a> {
     listing_tokens: usize,
     counts: &'a [SkillTokens],
     used: &'a [UseCost],
+    /// The skills of the asked namespace (all without --namespace).
+    scope: &'a [bool],
     args: &'a BudgetArgs,
 }
 
@@ -171,6 +177,8 @@ struct JsonTotals {
 #[derive(Serialize)]
 struct JsonSkill<'a> {
     name: &'a str,
+    /// The name with its namespace (`web.scraper`, `plugin:skill`).
+    id: &'a str,
     dir: &'a Path,
     skill_md: &'a Path,
     agent: Agent,
@@ -207,7 +215,7 @@ struct Totals {
 impl Report<'_> {
     fn totals(&self) -> Totals {
         let mut t = Totals::default();
-        for c in self.counts {
+        for (c, _) in self.counts.iter().zip(self.scope).filter(|(_, on)| **on) {
             t.l1 += u64::from(c.l1.unwrap_or(0));
             t.l2 += u64::from(c.l2.unwrap_or(0));
             t.l3 += u64::from(c.l3_with_schema().unwrap_or(0));
@@ -240,8 +248,11 @@ impl Report<'_> {
             .zip(self.counts)
             .zip(fates)
             .zip(self.used)
-            .map(|(((s, c), fate), u)| JsonSkill {
+            .zip(self.scope)
+            .filter(|(_, on)| **on)
+            .map(|((((s, c), fate), u), _)| JsonSkill {
                 name: &s.name,
+                id: &s.id,
                 dir: &s.dir,
                 skill_md: &s.skill_md,
                 agent: s.agent,
@@ -282,7 +293,7 @@ impl Report<'_> {
                 },
             },
             totals: JsonTotals {
-                skills: self.lib.skills.len(),
+                skills: self.scope.iter().filter(|s| **s).count(),
                 l1: t.l1,
                 l2: t.l2,
                 l3: t.l3,
@@ -301,7 +312,7 @@ impl Report<'_> {
     fn text(&self) -> String {
         let t = self.totals();
         let fates = self.fates();
-        let mut order: Vec<usize> = (0..self.counts.len()).collect();
+        let mut order: Vec<usize> = (0..self.counts.len()).filter(|&i| self.scope[i]).collect();
         let size = |i: usize| {
             let c = &self.counts[i];
             u64::from(c.l1.unwrap_or(0))
@@ -343,7 +354,7 @@ impl Report<'_> {
         let l = self.listing;
         s.push_str(&format!(
             "\n{} skills, {} resources ({} binary, not counted){}\n",
-            self.lib.skills.len(),
+            self.scope.iter().filter(|s| **s).count(),
             t.resources,
             t.binary,
             if t.unreadable > 0 {

@@ -42,6 +42,8 @@ pub struct CheckArgs {
     /// Show info-level findings too (text output).
     #[arg(long, short)]
     pub verbose: bool,
+    #[command(flatten)]
+    pub scope: crate::cli::ScopeArgs,
 }
 
 /// One finding with the file it is about.
@@ -67,12 +69,13 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             enabled: Some(&is_enabled),
         },
     );
-    let findings = findings(&lib, &diags);
+    let scope = args.scope.mask(&lib);
+    let findings = findings(&lib, &diags, &scope);
     let counts = Counts::of(findings.iter().map(|f| f.d));
     let listing_over = args.max_listing_tokens.and_then(|max| {
         let listing = listing::render(
             &lib,
-            &is_enabled,
+            &|i| is_enabled(i) && scope[i],
             &ListingOptions {
                 format: args.listing,
                 tier: Tier::Auto,
@@ -85,11 +88,18 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     crate::cli::save_cache(&cache);
     let mut out = std::io::stdout().lock();
     match args.format {
-        CheckFormat::Text => write_text(&mut out, &lib, &findings, counts, profile, args.verbose)?,
+        CheckFormat::Text => write_text(
+            &mut out,
+            scope.iter().filter(|s| **s).count(),
+            &findings,
+            counts,
+            profile,
+            args.verbose,
+        )?,
         CheckFormat::Json => {
             let v = json!({
                 "profile": profile.as_str(),
-                "skills": lib.len(),
+                "skills": scope.iter().filter(|s| **s).count(),
                 "errors": counts.errors,
                 "warnings": counts.warnings,
                 "diagnostics": findings.iter().map(|f| json!({
@@ -118,7 +128,11 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     Ok(i32::from(counts.errors > 0 || listing_over.is_some()))
 }
 
-fn findings<'a>(lib: &'a Library, diags: &'a [Vec<Diagnostic>]) -> Vec<Finding<'a>> {
+fn findings<'a>(
+    lib: &'a Library,
+    diags: &'a [Vec<Diagnostic>],
+    scope: &[bool],
+) -> Vec<Finding<'a>> {
     let mut out: Vec<Finding> = lib
         .problems
         .iter()
@@ -127,7 +141,13 @@ fn findings<'a>(lib: &'a Library, diags: &'a [Vec<Diagnostic>]) -> Vec<Finding<'
             d,
         })
         .collect();
-    for (s, ds) in lib.skills.iter().zip(diags) {
+    for ((s, ds), _) in lib
+        .skills
+        .iter()
+        .zip(diags)
+        .zip(scope)
+        .filter(|(_, on)| **on)
+    {
         for d in ds {
             out.push(Finding {
                 path: d.path.as_deref().unwrap_or(&s.skill_md),
@@ -140,7 +160,7 @@ fn findings<'a>(lib: &'a Library, diags: &'a [Vec<Diagnostic>]) -> Vec<Finding<'
 
 fn write_text(
     out: &mut impl Write,
-    lib: &Library,
+    checked: usize,
     findings: &[Finding],
     counts: Counts,
     profile: Profile,
@@ -183,11 +203,7 @@ fn write_text(
     writeln!(
         out,
         "{} skills checked with the {} profile: {} errors, {} warnings; {} files with errors",
-        lib.len(),
-        profile,
-        counts.errors,
-        counts.warnings,
-        invalid
+        checked, profile, counts.errors, counts.warnings, invalid
     )
 }
 

@@ -27,6 +27,8 @@ pub struct ListArgs {
     /// Count everything afresh and leave the on-disk token cache alone.
     #[arg(long)]
     pub no_cache: bool,
+    #[command(flatten)]
+    pub scope: crate::cli::ScopeArgs,
 }
 
 pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
@@ -57,9 +59,12 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             .iter()
             .zip(&diags)
             .enumerate()
+            .filter(|(_, (s, _))| args.scope.contains(s))
             .map(|(i, (s, d))| {
                 json!({
                     "name": s.name,
+                    "id": s.id,
+                    "namespace": s.namespace,
                     "description": s.frontmatter.description,
                     "kind": s.kind().as_str(),
                     "dir": s.dir,
@@ -91,7 +96,7 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         let width = lib
             .skills
             .iter()
-            .map(|s| s.name.chars().count())
+            .map(|s| s.id.chars().count())
             .max()
             .unwrap_or(4)
             .clamp(4, 40);
@@ -102,11 +107,14 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         )?;
         let num = |n: Option<u32>| n.map_or_else(|| "-".to_string(), |n| n.to_string());
         for (((s, d), on), t) in lib.skills.iter().zip(&diags).zip(&enabled).zip(&tokens) {
+            if !args.scope.contains(s) {
+                continue;
+            }
             let c = Counts::of(d);
-            let name: String = if s.name.chars().count() > width {
-                s.name.chars().take(width - 1).chain(['…']).collect()
+            let name: String = if s.id.chars().count() > width {
+                s.id.chars().take(width - 1).chain(['…']).collect()
             } else {
-                s.name.clone()
+                s.id.clone()
             };
             writeln!(
                 out,
@@ -125,11 +133,16 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
                 c.warnings
             )?;
         }
-        let on = enabled.iter().filter(|&&e| e).count();
+        let scope = args.scope.mask(&lib);
+        let on = enabled
+            .iter()
+            .zip(&scope)
+            .filter(|(e, s)| **e && **s)
+            .count();
         writeln!(
             out,
             "{} skills, {on} enabled; token counts are {} estimates (Claude's tokenizer differs by roughly 10-20%)",
-            lib.len(),
+            scope.iter().filter(|s| **s).count(),
             args.encoding
         )?;
     }

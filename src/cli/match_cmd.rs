@@ -26,6 +26,8 @@ pub struct MatchArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub scope: crate::cli::ScopeArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -81,7 +83,8 @@ pub fn run(args: MatchArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let lib = load_library(&library)?;
     let index = Index::build(&lib);
     let allowed = candidates(&lib, load_state().as_ref(), args.include_disabled);
-    let enabled = |i: usize| allowed[i];
+    let scope = args.scope.mask(&lib);
+    let enabled = |i: usize| allowed[i] && scope[i];
     let results: Vec<(Matcher, Vec<Match>)> = args
         .matcher
         .matchers()
@@ -109,6 +112,7 @@ pub fn to_json(message: &str, lib: &Library, results: &[(Matcher, Vec<Match>)]) 
                 let skill = &lib.skills[m.skill];
                 let mut entry = json!({
                     "name": skill.name,
+                    "id": skill.id,
                     "path": skill.skill_md,
                     "score": round(m.score),
                     "matched": m.hits.iter().map(|h| hit_json(message, h)).collect::<Vec<_>>(),

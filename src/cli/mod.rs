@@ -91,6 +91,28 @@ pub enum Command {
     },
 }
 
+/// A namespace scope: only the skills of one namespace (and those below it) count.
+#[derive(Debug, Args, Clone, Default)]
+pub struct ScopeArgs {
+    /// Only skills of this namespace and the ones below it: `web` (or `web.*`) for
+    /// `web/…/SKILL.md` below a root, a plugin's name for its `plugin:skill` skills.
+    #[arg(long, value_name = "NS")]
+    pub namespace: Option<String>,
+}
+
+impl ScopeArgs {
+    pub fn contains(&self, skill: &crate::core::Skill) -> bool {
+        self.namespace
+            .as_deref()
+            .is_none_or(|ns| crate::core::namespace::in_scope(&skill.namespace, ns))
+    }
+
+    /// Which skills of the library are in scope.
+    pub fn mask(&self, lib: &Library) -> Vec<bool> {
+        lib.skills.iter().map(|s| self.contains(s)).collect()
+    }
+}
+
 /// Which skills to look at.
 #[derive(Debug, Args, Clone, Default)]
 pub struct LibraryArgs {

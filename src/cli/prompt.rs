@@ -54,6 +54,8 @@ pub struct PromptArgs {
     /// Encoding for token counts: o200k_base or cl100k_base.
     #[arg(long, default_value_t = Encoding::default())]
     pub encoding: Encoding,
+    #[command(flatten)]
+    pub scope: crate::cli::ScopeArgs,
 }
 
 pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
@@ -70,10 +72,12 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let lib = library.load();
     note_demo(&lib);
     let state = load_state();
+    let scope = args.scope.mask(&lib);
     let enabled: Vec<bool> = lib
         .skills
         .iter()
-        .map(|s| state.as_ref().is_none_or(|st| st.is_enabled(s)))
+        .zip(&scope)
+        .map(|(s, &in_scope)| in_scope && state.as_ref().is_none_or(|st| st.is_enabled(s)))
         .collect();
     let auto = AutoOptions {
         matchers: args.matcher.matchers(),
@@ -81,9 +85,14 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     };
     let relevant = args.message.as_deref().map(|message| {
         let allowed = candidates(&lib, state.as_ref(), false);
-        modes::relevant(&Index::build(&lib), message, &|i| allowed[i], &auto)
+        modes::relevant(
+            &Index::build(&lib),
+            message,
+            &|i| allowed[i] && scope[i],
+            &auto,
+        )
     });
-    let selections = Selections::new(enabled, &|_| true, relevant.as_deref());
+    let selections = Selections::new(enabled, &|i| scope[i], relevant.as_deref());
     let opts = ListingOptions {
         format: args.format,
         tier: args.tier,

@@ -8,6 +8,7 @@ pub mod library;
 pub mod listing;
 pub mod matching;
 pub mod modes;
+pub mod namespace;
 pub mod paths;
 pub mod probe;
 pub mod resource;

@@ -261,7 +261,10 @@ fn read_skill(f: &Found, roots: &[Root]) -> Skill {
         .map(str::trim)
         .filter(|n| !n.is_empty())
         .map_or_else(|| skill.dir_name(), str::to_string);
-    skill.id = skill.name.clone();
+    let placed = crate::core::namespace::place(&root.path, &skill.dir, &skill.name);
+    skill.id = placed.id;
+    skill.namespace = placed.namespace;
+    skill.plugin = placed.plugin;
     skill
 }
 

@@ -74,6 +74,10 @@ pub struct Skill {
     /// The name with its namespace: `web.scraper` for `web/scraper/SKILL.md` below the root,
     /// `plugin:skill` for a Claude Code plugin's skill; the name itself at the top of a root.
     pub id: String,
+    /// The namespace part of `id` (empty at the top of a root; the plugin for plugin skills).
+    pub namespace: String,
+    /// A Claude Code plugin's skill (`plugin:skill`), which its agent always namespaces.
+    pub plugin: bool,
     pub dir: PathBuf,
     pub skill_md: PathBuf,
     pub root: PathBuf,
@@ -106,6 +110,8 @@ impl Skill {
         Skill {
             id: name.clone(),
             name,
+            namespace: String::new(),
+            plugin: false,
             dir,
             skill_md,
             root: root.path.clone(),
@@ -123,6 +129,16 @@ impl Skill {
 
     pub fn kind(&self) -> SkillKind {
         self.frontmatter.kind
+    }
+
+    /// The key two copies must share for one to shadow the other: agents that namespace nested
+    /// folders (and every agent, for plugin skills) tell skills apart by id, the others by name.
+    pub fn shadow_key(&self) -> &str {
+        if self.plugin || self.agent.namespaces_folders() {
+            &self.id
+        } else {
+            &self.name
+        }
     }
 
     /// What decided [`Skill::kind`].

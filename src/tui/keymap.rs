@@ -174,7 +174,7 @@ pub const KEYMAP: &[Binding] = &[
     b(C::Test, &[code(KeyCode::Up)], Action::Up, "scroll", "Scroll the results up", false),
     // Skills list.
     b(C::List, &[k(' ')], Action::Toggle, "on/off", "Switch the selected skill on or off (saved at once)", true),
-    b(C::List, &[k('/')], Action::Filter, "filter", "Fuzzy-filter the list by name", true),
+    b(C::List, &[k('/')], Action::Filter, "filter", "Filter by name (fuzzy), or by id with * (web.*)", true),
     b(C::List, &[k('s')], Action::CycleSort, "sort", "Sort by name, cost, agent, diagnostics", true),
     b(C::List, &[k('p')], Action::CycleProfile, "profile", "Judge by the next profile's rules (spec, claude-code, codex, opencode, lazy-skills)", false),
     b(C::List, &[code(KeyCode::Enter), k('l'), code(KeyCode::Right)], Action::Open, "detail", "Open the detail of the selected skill", true),

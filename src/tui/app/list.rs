@@ -3,6 +3,7 @@
 
 use crate::core::Library;
 use crate::core::diagnostic::Counts;
+use crate::core::namespace;
 use crate::tui::app::Costs;
 use fuzzy_matcher::FuzzyMatcher;
 use fuzzy_matcher::skim::SkimMatcherV2;
@@ -66,7 +67,14 @@ impl SkillList {
         let keep = self.selected_dir(lib);
         let matcher = SkimMatcherV2::default();
         let pattern = self.filter.trim().to_string();
-        let mut rows: Vec<Row> = if pattern.is_empty() {
+        let mut rows: Vec<Row> = if namespace::is_glob(&pattern) {
+            // `web.*` selects a namespace: the whole id must match.
+            self.narrowed = None;
+            (0..lib.skills.len())
+                .filter(|&i| namespace::glob(&pattern, &lib.skills[i].id))
+                .map(|skill| Row { skill, score: 0 })
+                .collect()
+        } else if pattern.is_empty() {
             self.narrowed = None;
             (0..lib.skills.len())
                 .map(|skill| Row { skill, score: 0 })
@@ -79,7 +87,7 @@ impl SkillList {
             let rows: Vec<Row> = candidates
                 .into_iter()
                 .filter_map(|skill| {
-                    let name = &lib.skills.get(skill)?.name;
+                    let name = &lib.skills.get(skill)?.id;
                     if !subsequence(name, &pattern) {
                         return None;
                     }
@@ -91,7 +99,11 @@ impl SkillList {
             self.narrowed = Some((pattern.clone(), rows.iter().map(|r| r.skill).collect()));
             rows
         };
-        let name = |r: &Row| lib.skills[r.skill].name.as_str();
+        // Skills of one namespace stay together, the top of the roots first.
+        let name = |r: &Row| {
+            let s = &lib.skills[r.skill];
+            (s.namespace.as_str(), s.name.as_str())
+        };
         let dir = |r: &Row| lib.skills[r.skill].dir.as_path();
         let total = |r: &Row| costs.get(r.skill).map_or(0, Costs::known_total);
         rows.sort_by(|a, b| {
@@ -112,7 +124,7 @@ impl SkillList {
             };
             by_score
                 .then(by_key)
-                .then_with(|| name(a).cmp(name(b)))
+                .then_with(|| name(a).cmp(&name(b)))
                 .then_with(|| dir(a).cmp(dir(b)))
         });
         self.rows = rows;
@@ -209,7 +221,7 @@ fn subsequence(name: &str, pattern: &str) -> bool {
 /// highlighting the rows on screen.
 pub fn hits(name: &str, pattern: &str) -> Vec<usize> {
     let pattern = pattern.trim();
-    if pattern.is_empty() {
+    if pattern.is_empty() || namespace::is_glob(pattern) {
         return Vec::new();
     }
     SkimMatcherV2::default()
