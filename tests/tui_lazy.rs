@@ -203,3 +203,62 @@ fn the_list_shows_ids_grouped_by_namespace_and_filters_by_glob() {
     h.key(KeyCode::Esc).key(KeyCode::Char('/')).chars("dscr");
     assert_eq!(order(&h), ["data.scraper"]);
 }
+
+#[test]
+fn enter_on_a_resource_opens_it_in_a_scrollable_view() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path().join("library");
+    fixture(&root);
+    let long: String = (1..=60).map(|i| format!("step {i}\n")).collect();
+    tui_common::write(&root.join("pdf-tools/references/steps.md"), &long);
+    let mut h = harness(&[&root], 80, 24);
+    // broken-yaml, then pdf-tools.
+    h.key(KeyCode::Char('j')).key(KeyCode::Enter);
+    // Enter with no resource selected still goes back to the list.
+    h.key(KeyCode::Enter);
+    assert_eq!(h.app.mode, skillscope::tui::app::Mode::List);
+    h.key(KeyCode::Enter).key(KeyCode::Char(']'));
+    let detail = h.screen();
+    assert!(
+        detail.contains("] file"),
+        "the footer offers the key:\n{detail}"
+    );
+    assert!(detail.contains("references/guide.md"), "{detail}");
+    h.key(KeyCode::Enter);
+    let v = h.app.viewer.as_ref().expect("the resource is open");
+    assert_eq!(
+        v.text.as_deref().unwrap(),
+        "# Guide\n\nSplit pages before extracting.\n"
+    );
+    let screen = h.screen();
+    assert!(
+        screen.contains("pdf-tools / references/guide.md"),
+        "{screen}"
+    );
+    assert!(screen.contains("1 │ # Guide"), "{screen}");
+    let guide = &h.app.resource_tokens[h.app.lib.find("pdf-tools").unwrap()]
+        .iter()
+        .find(|r| r.rel == "references/guide.md")
+        .unwrap();
+    assert!(
+        screen.contains(&format!("{} tok", guide.tokens.unwrap())),
+        "{screen}"
+    );
+    assert_snapshot!("resource_view", screen);
+    h.key(KeyCode::Esc);
+    assert!(h.app.viewer.is_none());
+    assert_eq!(h.app.mode, skillscope::tui::app::Mode::Detail);
+    // The next file is long: the view scrolls.
+    h.key(KeyCode::Char(']')).key(KeyCode::Enter);
+    assert!(h.screen().contains(" 1 │ step 1"), "{}", h.screen());
+    for _ in 0..30 {
+        h.key(KeyCode::Char('j'));
+    }
+    let scrolled = h.screen();
+    assert!(
+        scrolled.contains("31 │ step 31") && !scrolled.contains(" 1 │ step 1\n"),
+        "{scrolled}"
+    );
+    h.key(KeyCode::Char('G'));
+    assert!(h.screen().contains("60 │ step 60"), "{}", h.screen());
+}

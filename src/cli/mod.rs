@@ -7,6 +7,7 @@ pub mod list;
 pub mod match_cmd;
 pub mod probe;
 pub mod prompt;
+pub mod show;
 pub mod toggle;
 
 use crate::core::Library;
@@ -79,6 +80,13 @@ pub enum Command {
     Probe {
         #[command(flatten)]
         args: probe::ProbeArgs,
+        #[command(flatten)]
+        library: LibraryArgs,
+    },
+    /// Print a skill's body, or one of its files by its path inside the skill, with its tokens.
+    Show {
+        #[command(flatten)]
+        args: show::ShowArgs,
         #[command(flatten)]
         library: LibraryArgs,
     },
@@ -288,6 +296,7 @@ pub fn run(command: Command) -> anyhow::Result<i32> {
         Command::Match { args, library } => match_cmd::run(args, library),
         Command::Eval { args, library } => eval::run(args, library),
         Command::Probe { args, library } => probe::run(args, library),
+        Command::Show { args, library } => show::run(args, library),
         Command::Toggle { args, library } => toggle::run(args, library),
     }
 }

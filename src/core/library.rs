@@ -196,6 +196,11 @@ fn collect(base: &Path, dir: &Path, skill_md: &Path, out: &mut Vec<Resource>, de
             if depth > 0 && (name == "SKILL.md" || name == "skill.md") {
                 return;
             }
+            // A link that leads out of the skill folder is not one of its resources: the agent
+            // reads files by their path inside the skill (the rule `show` applies too).
+            if ft.is_symlink() && !crate::core::resource::stays_inside(base, &path) {
+                continue;
+            }
             files.push(path);
         }
     }

@@ -134,9 +134,38 @@ pub fn read_inside(dir: &Path, rel: &str, max: u64) -> Result<String, ResourceEr
     })
 }
 
+/// Text made safe for a terminal: control characters other than line breaks and tabs in caret
+/// notation (`^[`), DEL as `^?`, C1 controls as `<U+009B>`, so a file is shown, not obeyed.
+pub fn escape_controls(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' | '\t' => out.push(c),
+            '\u{7f}' => out.push_str("^?"),
+            c if (c as u32) < 0x20 => {
+                out.push('^');
+                out.push(char::from(b'@' + c as u8));
+            }
+            c if ('\u{80}'..='\u{9f}').contains(&c) => {
+                out.push_str(&format!("<U+{:04X}>", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn control_characters_are_shown_not_obeyed() {
+        assert_eq!(
+            escape_controls("a\x1b[31mb\r\n\tc\x7f\u{9b}"),
+            "a^[[31mb^M\n\tc^?<U+009B>"
+        );
+    }
 
     fn skill() -> (tempfile::TempDir, PathBuf) {
         let t = tempfile::tempdir().unwrap();

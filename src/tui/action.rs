@@ -61,6 +61,11 @@ pub enum Action {
     CycleProfile,
     /// Open the detail (narrow terminals) or move the focus into it (wide ones).
     Open,
+    /// Select the next or previous resource in the detail pane.
+    NextResource,
+    PrevResource,
+    /// Open the selected resource in a scrollable view (back to the list when none is selected).
+    OpenResource,
     /// Scroll the detail pane.
     DetailUp,
     DetailDown,

@@ -16,6 +16,7 @@ pub enum Context {
     Test,
     Checks,
     Budget,
+    Resource,
     Confirm,
     Help,
 }
@@ -31,6 +32,7 @@ impl Context {
             Context::Test => "Test box",
             Context::Checks => "Checks",
             Context::Budget => "Budget",
+            Context::Resource => "File viewer",
             Context::Confirm => "Confirmation",
             Context::Help => "Help",
         }
@@ -181,11 +183,18 @@ pub const KEYMAP: &[Binding] = &[
     b(C::List, &[k('a')], Action::AgentToggle, "agents", "Switch the skill in the agents' own settings (shows the change first)", true),
     b(C::List, &[code(KeyCode::Esc)], Action::ClearFilter, "unfilter", "Clear the filter", false),
     // Detail pane.
-    b(C::Detail, &[code(KeyCode::Esc), k('h'), code(KeyCode::Left), code(KeyCode::Enter)], Action::Close, "back", "Back to the list", true),
+    b(C::Detail, &[code(KeyCode::Esc), k('h'), code(KeyCode::Left)], Action::Close, "back", "Back to the list", true),
+    b(C::Detail, &[k(']')], Action::NextResource, "file", "Select the next resource file (Enter opens it)", true),
+    b(C::Detail, &[k('[')], Action::PrevResource, "file", "Select the previous resource file", false),
+    b(C::Detail, &[code(KeyCode::Enter)], Action::OpenResource, "open", "Open the selected resource (back to the list when none is selected)", true),
     b(C::Detail, &[k('j'), code(KeyCode::Down)], Action::DetailDown, "scroll", "Scroll the detail down", true),
     b(C::Detail, &[k('k'), code(KeyCode::Up)], Action::DetailUp, "scroll", "Scroll the detail up", false),
     b(C::Detail, &[k(' ')], Action::Toggle, "on/off", "Switch the skill on or off (saved at once)", true),
     b(C::Detail, &[k('a')], Action::AgentToggle, "agents", "Switch the skill in the agents' own settings (shows the change first)", false),
+    // File viewer.
+    b(C::Resource, &[code(KeyCode::Esc), k('h'), code(KeyCode::Left)], Action::Close, "close", "Close the file", true),
+    b(C::Resource, &[k('j'), code(KeyCode::Down)], Action::Down, "scroll", "Scroll down", true),
+    b(C::Resource, &[k('k'), code(KeyCode::Up)], Action::Up, "scroll", "Scroll up", false),
     // Prompt preview.
     b(C::Prompt, &[k('m')], Action::CycleMode, "mode", "Next listing mode (enabled, all, auto: only what the Test box's message makes relevant)", true),
     b(C::Prompt, &[k('f')], Action::CycleFormat, "format", "Next listing format (xml, markdown, claude-code, codex)", true),
@@ -273,6 +282,7 @@ pub const HELP_ORDER: &[Context] = &[
     Context::List,
     Context::Filter,
     Context::Detail,
+    Context::Resource,
     Context::Prompt,
     Context::Test,
     Context::Checks,

@@ -29,7 +29,7 @@ use crate::tui::event::{Event, JobEvent};
 use crate::tui::keymap::Context;
 use crate::tui::theme::Theme;
 use crate::tui::{jobs, view};
-use detail::Detail;
+use detail::{Detail, ResourceView};
 use list::SkillList;
 use ratatui::crossterm::event::Event as Input;
 use ratatui::layout::Rect;
@@ -197,6 +197,10 @@ pub struct App {
     pub agent_readers: bool,
     pub detail: Option<Detail>,
     pub detail_scroll: u16,
+    /// The resource selected in the detail pane (an index into its resources).
+    pub resource_cursor: Option<usize>,
+    /// A resource opened from the detail pane.
+    pub viewer: Option<ResourceView>,
     pub prompt: PromptSettings,
     pub checks: checks::Checks,
     /// Each skill's resources with their token counts (empty until L3 is counted).
@@ -284,6 +288,8 @@ impl App {
             agent_readers: false,
             detail: None,
             detail_scroll: 0,
+            resource_cursor: None,
+            viewer: None,
             prompt: PromptSettings {
                 format: FORMATS.iter().position(|f| *f == opts.format).unwrap_or(0),
                 ..PromptSettings::default()
@@ -544,6 +550,9 @@ impl App {
         if self.help.is_some() {
             return vec![Context::Help];
         }
+        if self.viewer.is_some() && self.screen == Screen::Skills {
+            return vec![Context::Resource, Context::Global];
+        }
         let first = match self.screen {
             Screen::Skills => match self.mode {
                 Mode::List => Context::List,
@@ -640,10 +649,16 @@ impl App {
             Action::Quit => self.quit = true,
             Action::Help => self.help = Some(0),
             Action::Close => {
+                if self.viewer.take().is_some() {
+                    return;
+                }
                 if self.mode == Mode::Detail {
                     self.mode = Mode::List;
                 }
             }
+            Action::NextResource => self.move_resource_cursor(1),
+            Action::PrevResource => self.move_resource_cursor(-1),
+            Action::OpenResource => self.open_resource(),
             Action::NextScreen => {
                 self.show(Screen::ALL[(self.screen.index() + 1) % Screen::ALL.len()])
             }
@@ -769,6 +784,59 @@ impl App {
         );
     }
 
+    /// Moves the resource selection of the detail pane and scrolls the pane to show it.
+    fn move_resource_cursor(&mut self, delta: isize) {
+        let n = self.detail.as_ref().map_or(0, |d| d.resources.len());
+        if n == 0 {
+            self.set_status("this skill has no resource files", false);
+            return;
+        }
+        let next = match self.resource_cursor {
+            None if delta < 0 => n - 1,
+            None => 0,
+            Some(c) => c.saturating_add_signed(delta).min(n - 1),
+        };
+        self.resource_cursor = Some(next);
+        let areas = view::layout(self.size, self);
+        if let (Some(area), Some(skill)) = (areas.detail, self.selected()) {
+            let inner = ratatui::widgets::Block::bordered().inner(area);
+            let width = usize::from(inner.width);
+            let height = usize::from(inner.height).max(1);
+            if let Some(line) = view::detail::resource_line(self, skill, width, next) {
+                let top = usize::from(self.detail_scroll);
+                if line < top {
+                    self.detail_scroll = u16::try_from(line).unwrap_or(u16::MAX);
+                } else if line >= top + height {
+                    self.detail_scroll = u16::try_from(line + 1 - height).unwrap_or(u16::MAX);
+                }
+            }
+        }
+    }
+
+    /// Opens the selected resource, or goes back to the list when none is selected.
+    fn open_resource(&mut self) {
+        let (Some(c), Some(skill_idx)) = (self.resource_cursor, self.list.selected_skill()) else {
+            self.mode = Mode::List;
+            return;
+        };
+        let Some(rel) = self
+            .detail
+            .as_ref()
+            .and_then(|d| d.resources.get(c))
+            .map(|r| r.rel.clone())
+        else {
+            return;
+        };
+        let tokens = self
+            .resource_tokens
+            .get(skill_idx)
+            .and_then(|rs| rs.iter().find(|r| r.rel == rel))
+            .and_then(|r| r.tokens);
+        if let Some(skill) = self.lib.skills.get(skill_idx) {
+            self.viewer = Some(ResourceView::open(skill, &rel, tokens));
+        }
+    }
+
     fn show(&mut self, s: Screen) {
         self.screen = s;
         if s != Screen::Skills && self.mode == Mode::Filter {
@@ -782,6 +850,16 @@ impl App {
     }
 
     fn scroll(&mut self, delta: isize) {
+        if let Some(v) = &mut self.viewer
+            && self.screen == Screen::Skills
+        {
+            let max = u16::try_from(v.lines.saturating_sub(1)).unwrap_or(u16::MAX);
+            v.scroll = v
+                .scroll
+                .saturating_add_signed(delta.clamp(-9999, 9999) as i16)
+                .min(max);
+            return;
+        }
         match (self.screen, self.mode) {
             (Screen::Skills, Mode::Detail) => {
                 self.detail_scroll = self
@@ -831,6 +909,11 @@ impl App {
         let d = Detail::load(skill);
         if !same_dir {
             self.detail_scroll = 0;
+            self.resource_cursor = None;
+            self.viewer = None;
+        }
+        if self.resource_cursor.is_some_and(|c| c >= d.resources.len()) {
+            self.resource_cursor = None;
         }
         self.detail = Some(d);
     }

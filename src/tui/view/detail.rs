@@ -209,11 +209,15 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
     let detail = app.detail.as_ref().filter(|d| d.dir == skill.dir);
     match detail {
         Some(d) => {
-            section(&mut out, &format!("Resources ({})", d.resources.len()), app);
+            section(
+                &mut out,
+                &format!("{RESOURCES} ({})", d.resources.len()),
+                app,
+            );
             if d.resources.is_empty() {
                 out.push(Line::from(Span::styled("  none", t.dim())));
             }
-            for r in &d.resources {
+            for (k, r) in d.resources.iter().enumerate() {
                 let counted = app
                     .resource_tokens
                     .get(idx)
@@ -227,10 +231,15 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
                 let size = human_bytes(r.size);
                 let right = format!("{size:>10} {kind:>10}");
                 let name_w = width.saturating_sub(right.chars().count() + 3);
-                out.push(Line::from(vec![
+                let row = Line::from(vec![
                     Span::raw(format!("  {:<name_w$}", truncate(&r.rel, name_w))),
                     Span::styled(right, t.dim()),
-                ]));
+                ]);
+                out.push(if app.resource_cursor == Some(k) {
+                    row.style(t.selected())
+                } else {
+                    row
+                });
             }
             let folded = skill.body_line.saturating_sub(1);
             section(&mut out, "Body", app);
@@ -275,6 +284,22 @@ fn used_text(app: &App, idx: usize) -> String {
         s.push_str(&format!(" ({})", names.join(", ")));
     }
     s
+}
+
+const RESOURCES: &str = "Resources";
+
+/// The line of the detail pane (before scrolling) that shows resource `k`.
+pub fn resource_line(app: &App, skill: &Skill, width: usize, k: usize) -> Option<usize> {
+    let lines = head_lines(app, skill, width);
+    let title = format!("{RESOURCES} (");
+    lines
+        .iter()
+        .position(|l| {
+            l.spans
+                .first()
+                .is_some_and(|s| s.content.starts_with(&title))
+        })
+        .map(|i| i + 1 + k)
 }
 
 fn section(out: &mut Vec<Line<'static>>, title: &str, app: &App) {
