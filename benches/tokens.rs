@@ -28,10 +28,10 @@ fn bench(c: &mut Criterion) {
     let lib = Library::load(path_roots(&[corpus]), &ScanOptions::default());
     let texts = listing::entries(&lib, Format::Xml);
 
-    // The counter is built once per process, so its cost is taken here, outside criterion.
+    // The encoder is built once per process, so its cost is taken here, outside criterion.
     let t = Instant::now();
     enc.warm();
-    eprintln!("o200k_base counter build: {:?}", t.elapsed());
+    eprintln!("o200k_base encoder build (tiktoken-rs): {:?}", t.elapsed());
 
     let mut g = c.benchmark_group("tokens");
     g.sample_size(10)

@@ -34,6 +34,7 @@ pub struct ListArgs {
 pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let lib = library.load();
     crate::cli::note_demo(&lib);
+    let unread = crate::cli::note_unread(&lib);
     let enabled = crate::cli::enabled_mask(&lib);
     let is_enabled = |i: usize| enabled[i];
     let diags = rules::check_library(
@@ -90,13 +91,13 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
                 })
             })
             .collect();
-        serde_json::to_writer_pretty(&mut out, &items)?;
+        crate::cli::write_json(&mut out, &items)?;
         writeln!(out)?;
     } else {
         let width = lib
             .skills
             .iter()
-            .map(|s| s.id.chars().count())
+            .map(|s| crate::text::line(&s.id).chars().count())
             .max()
             .unwrap_or(4)
             .clamp(4, 40);
@@ -111,11 +112,7 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
                 continue;
             }
             let c = Counts::of(d);
-            let name: String = if s.id.chars().count() > width {
-                s.id.chars().take(width - 1).chain(['…']).collect()
-            } else {
-                s.id.clone()
-            };
+            let name = crate::text::fit(&s.id, width);
             writeln!(
                 out,
                 "{} {:width$}  {:16}  {:>6}  {:>7}  {:>7}  {:>6}  {:>5}",
@@ -147,5 +144,5 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         )?;
     }
     out.flush()?;
-    Ok(0)
+    Ok(unread)
 }

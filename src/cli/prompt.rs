@@ -71,6 +71,7 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     }
     let lib = library.load();
     note_demo(&lib);
+    let unread = crate::cli::note_unread(&lib);
     let state = load_state();
     let scope = args.scope.mask(&lib);
     let enabled: Vec<bool> = lib
@@ -111,17 +112,19 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             relevant: relevant.as_deref(),
         };
         if args.json {
-            serde_json::to_writer_pretty(&mut out, &report.json())?;
+            crate::cli::write_json(&mut out, &report.json())?;
             writeln!(out)?;
         } else {
             out.write_all(report.text().as_bytes())?;
         }
         out.flush()?;
-        return Ok(0);
+        return Ok(unread);
     }
     let mask = selections.get(mode).unwrap_or(&[]);
     let listing = listing::render(&lib, &|i| mask.get(i).copied().unwrap_or(false), &opts);
-    writeln!(out, "{}", listing.text)?;
+    // The core already lists hazards escaped; escaping again changes nothing and keeps the
+    // promise local.
+    writeln!(out, "{}", crate::text::text(&listing.text))?;
     out.flush()?;
     if args.fates {
         // Through the cache: an unchanged listing needs no encoder.
@@ -132,7 +135,7 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             fate_table(&lib, &listing, tokens, args.encoding, mode)
         );
     }
-    Ok(0)
+    Ok(unread)
 }
 
 /// The comparison of the three modes, as text or JSON.
@@ -167,9 +170,9 @@ impl Report<'_> {
         ));
         match (&self.args.message, self.relevant) {
             (Some(msg), Some(rel)) => {
-                let names: Vec<&str> = rel
+                let names: Vec<String> = rel
                     .iter()
-                    .map(|&i| self.lib.skills[i].name.as_str())
+                    .map(|&i| crate::text::line(&self.lib.skills[i].name).into_owned())
                     .collect();
                 let shown = if names.is_empty() {
                     "nothing".to_string()
@@ -177,10 +180,10 @@ impl Report<'_> {
                     names.join(", ")
                 };
                 s.push_str(&format!(
-                    "auto: {} (top {}) for {:?} lists {shown}\n",
+                    "auto: {} (top {}) for {} lists {shown}\n",
                     self.auto.label(),
                     self.auto.top,
-                    msg
+                    crate::text::line(&format!("{msg:?}"))
                 ));
             }
             _ => s.push_str(
@@ -258,13 +261,17 @@ fn fate_table(
     let width = listing
         .entries
         .iter()
-        .map(|e| lib.skills[e.index].name.chars().count())
+        .map(|e| crate::text::line(&lib.skills[e.index].name).chars().count())
         .max()
         .unwrap_or(0)
         .min(40);
     for e in &listing.entries {
         let name = crate::text::fit(&lib.skills[e.index].name, width);
-        let line = format!("{:<9} {name:<width$}  {}", e.fate.as_str(), e.reason);
+        let line = format!(
+            "{:<9} {name:<width$}  {}",
+            e.fate.as_str(),
+            crate::text::line(&e.reason)
+        );
         s.push_str(line.trim_end());
         s.push('\n');
     }

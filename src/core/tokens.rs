@@ -1,7 +1,6 @@
 //! Token counts per disclosure level (L1 listing entry, L2 SKILL.md, L3 resources) with tiktoken
 //! encodings, counted on worker threads and remembered on disk by content hash.
 
-mod bpe;
 mod cache;
 
 pub use cache::{ContentHash, TokenCache, default_path as default_cache_path};
@@ -13,8 +12,8 @@ use serde::Serialize;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use tiktoken_rs::CoreBPE;
 
 #[derive(Debug, thiserror::Error)]
 pub enum TokenError {
@@ -25,6 +24,8 @@ pub enum TokenError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error("the token cache was not used: {0}")]
+    CacheUnusable(String),
 }
 
 /// A tiktoken encoding. Every figure the tool shows names the one that produced it.
@@ -57,30 +58,18 @@ impl Encoding {
         }
     }
 
-    /// The counter, built on first use (15 ms or so) and shared afterwards. `None`
-    /// only if the split pattern did not compile, which the tests rule out.
-    fn counter(self) -> Option<&'static bpe::Counter> {
-        static O200K_BASE: OnceLock<Option<bpe::Counter>> = OnceLock::new();
-        static CL100K_BASE: OnceLock<Option<bpe::Counter>> = OnceLock::new();
-        let (cell, vocabulary, pattern) = match self {
-            Encoding::O200kBase => (
-                &O200K_BASE,
-                bpe::O200K_BASE_VOCABULARY,
-                bpe::O200K_BASE_PATTERN,
-            ),
-            Encoding::Cl100kBase => (
-                &CL100K_BASE,
-                bpe::CL100K_BASE_VOCABULARY,
-                bpe::CL100K_BASE_PATTERN,
-            ),
-        };
-        cell.get_or_init(|| bpe::Counter::new(vocabulary, pattern).ok())
-            .as_ref()
+    /// tiktoken-rs's encoder, built on first use (about 0.15 s and 50 MB for o200k_base) and
+    /// shared afterwards. Only a cache miss gets here.
+    fn bpe(self) -> &'static CoreBPE {
+        match self {
+            Encoding::O200kBase => tiktoken_rs::o200k_base_singleton(),
+            Encoding::Cl100kBase => tiktoken_rs::cl100k_base_singleton(),
+        }
     }
 
-    /// Builds the counter now, so a later count does not wait for it. Call it on a worker.
+    /// Builds the encoder now, so a later count does not wait for it. Call it on a worker.
     pub fn warm(self) {
-        self.counter();
+        self.bpe();
     }
 }
 
@@ -101,87 +90,109 @@ impl FromStr for Encoding {
     }
 }
 
-/// Whitespace runs this long make the tokenizer's pattern give up (it fails from about a million
-/// characters, as Python tiktoken does); such text is counted in pieces instead.
-const LONG_WHITESPACE: usize = 500_000;
-/// The size of the pieces a long whitespace run is cut into.
-const WHITESPACE_PIECE: usize = 100_000;
+/// Texts up to this many bytes go to the encoder whole; longer ones are cut into segments of
+/// about this size (see [`segments`]). It bounds what one encoder call costs: tiktoken merges a
+/// piece with a heap of about 50 bytes per byte, and its split pattern gives up on whitespace
+/// runs of about a million characters (by panicking, in tiktoken-rs).
+const SEGMENT: usize = 64 * 1024;
 
-/// The number of tokens in `text`, special-token text counted as ordinary text. Equals Python
-/// tiktoken's `len(encoding.encode_ordinary(text))` wherever that succeeds.
+/// The number of tokens in `text`, special-token text counted as ordinary text: Python tiktoken's
+/// `len(encoding.encode_ordinary(text))`, by tiktoken-rs. Text past [`SEGMENT`] bytes is cut where
+/// tiktoken's split pattern cuts too, so the count is the same; only a stretch of twice that size
+/// without a single such place (one giant word, a wall of one punctuation mark or of whitespace)
+/// is cut elsewhere, and may then count a token or so more per cut than tiktoken would (which
+/// fails on whitespace runs of about a million characters anyway). Segments are counted on
+/// every core.
 pub fn count(enc: Encoding, text: &str) -> usize {
-    let Some(counter) = enc.counter() else {
-        // Not reached (see `Encoding::counter`); the usual four bytes a token beats a crash.
-        return text.len().div_ceil(4);
-    };
-    if !has_long_whitespace(text)
-        && let Ok(n) = counter.count(text)
-    {
-        return n;
+    let bpe = enc.bpe();
+    if text.len() <= SEGMENT {
+        return count_segment(bpe, text);
     }
-    split_long_whitespace(text)
-        .map(|piece| count_in_halves(counter, piece))
-        .sum()
+    let segments: Vec<&str> = segments(text, SEGMENT).map(|(s, _)| s).collect();
+    segments.par_iter().map(|s| count_segment(bpe, s)).sum()
 }
 
-/// Counts `text`, cut in two at a character boundary (and so on) wherever the pattern gives up.
-fn count_in_halves(counter: &bpe::Counter, text: &str) -> usize {
-    if let Ok(n) = counter.count(text) {
-        return n;
-    }
-    let mut mid = text.len() / 2;
-    while !text.is_char_boundary(mid) {
-        mid += 1;
-    }
-    if mid == 0 || mid == text.len() {
-        return 1; // one character
-    }
-    let (a, b) = text.split_at(mid);
-    count_in_halves(counter, a) + count_in_halves(counter, b)
-}
-
-fn has_long_whitespace(text: &str) -> bool {
-    if text.len() < LONG_WHITESPACE {
-        return false;
-    }
-    let mut run = 0;
-    for c in text.chars() {
-        if c.is_whitespace() {
-            run += 1;
-            if run >= LONG_WHITESPACE {
-                return true;
-            }
-        } else {
-            run = 0;
+/// [`count`], stopped as soon as the count is over `limit`: a rule that only asks "more than N
+/// tokens?" pays for N tokens or so, whatever the size of the text. The result is exact when it
+/// is at most `limit`, and some figure over `limit` otherwise.
+pub fn count_up_to(enc: Encoding, text: &str, limit: usize) -> usize {
+    let bpe = enc.bpe();
+    let mut n = 0;
+    for (segment, _) in segments(text, SEGMENT) {
+        n += count_segment(bpe, segment);
+        if n > limit {
+            break;
         }
     }
-    false
+    n
 }
 
-/// Cuts `text` inside whitespace runs every [`WHITESPACE_PIECE`] characters.
-fn split_long_whitespace(text: &str) -> impl Iterator<Item = &str> {
+fn count_segment(bpe: &CoreBPE, text: &str) -> usize {
+    bpe.encode_ordinary(text).len()
+}
+
+/// Cuts `text` into segments of at most `size` bytes where possible, each cut at a place where
+/// tiktoken's split pattern (o200k_base's and cl100k_base's alike) ends a piece whatever comes
+/// before or after it, so that the segments' counts add up to the whole text's. The flag says
+/// whether the cut after the segment is such a place: when a stretch of `2 * size` bytes holds
+/// none, the cut falls at `size` (on a character boundary) instead.
+fn segments(text: &str, size: usize) -> impl Iterator<Item = (&str, bool)> {
     let mut rest = text;
     std::iter::from_fn(move || {
         if rest.is_empty() {
             return None;
         }
-        let mut run = 0;
-        let mut cut = rest.len();
-        for (i, c) in rest.char_indices() {
-            if c.is_whitespace() {
-                run += 1;
-                if run == WHITESPACE_PIECE {
-                    cut = i + c.len_utf8();
-                    break;
-                }
-            } else {
-                run = 0;
-            }
+        let b = rest.as_bytes();
+        if b.len() <= size {
+            let all = std::mem::take(&mut rest);
+            return Some((all, true));
         }
-        let (piece, tail) = rest.split_at(cut);
+        let far = (2 * size).min(b.len() - 1);
+        let found = (size / 2..=size)
+            .rev()
+            .chain(size + 1..=far)
+            .find(|&i| i > 0 && exact_cut(b, i));
+        let (cut, exact) = match found {
+            Some(i) => (i, true),
+            None if b.len() <= 2 * size => (b.len(), true),
+            None => {
+                let mut i = size;
+                while !rest.is_char_boundary(i) {
+                    i += 1;
+                }
+                (i, false)
+            }
+        };
+        let (segment, tail) = rest.split_at(cut);
         rest = tail;
-        Some(piece)
+        Some((segment, exact))
     })
+}
+
+/// Whether tiktoken's split pattern ends a piece between `b[i - 1]` and `b[i]` whatever the text
+/// around them, with nothing on either side looking across:
+/// - after an ASCII letter, before an ASCII character that is not a letter or an apostrophe (a
+///   run of letters ends there, contractions start with the apostrophe);
+/// - after an ASCII digit, before an ASCII character that is not a digit or an apostrophe (digit
+///   runs are grouped by three from their start, so a cut inside one would move the groups);
+/// - after a line feed, before an ASCII character that is neither whitespace nor `/` (o200k_base
+///   lets `/` follow a newline in one piece; whitespace runs look ahead past their end).
+///
+/// Both bytes are ASCII, so `i` is a character boundary.
+fn exact_cut(b: &[u8], i: usize) -> bool {
+    let (p, x) = (b[i - 1], b[i]);
+    if !x.is_ascii() || x == b'\'' {
+        return false;
+    }
+    if p.is_ascii_alphabetic() {
+        !x.is_ascii_alphabetic()
+    } else if p.is_ascii_digit() {
+        !x.is_ascii_digit()
+    } else if p == b'\n' {
+        !matches!(x, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c | b'/')
+    } else {
+        false
+    }
 }
 
 /// Token figures of one skill. `None` means not known: not counted yet, not listed (L1), or the
@@ -263,7 +274,8 @@ pub fn count_file(
     {
         return Ok(n);
     }
-    let bytes = std::fs::read(path)?;
+    // Regular files only, opened without blocking: a pipe at a skill's path must not hang.
+    let bytes = crate::core::library::read_regular(path)?;
     cache.note_read();
     let hash = *blake3::hash(&bytes).as_bytes();
     // The stat said `len`; a different length means the file changed since, so the stat is not
@@ -446,26 +458,130 @@ mod tests {
         ));
     }
 
+    fn reference(enc: Encoding, text: &str) -> usize {
+        enc.bpe().encode_ordinary(text).len()
+    }
+
+    /// Counts `text` cut into segments of `size` bytes, and whether every cut was exact.
+    fn segmented(enc: Encoding, text: &str, size: usize) -> (usize, bool) {
+        let mut exact = true;
+        let mut whole = String::new();
+        let mut n = 0;
+        for (s, e) in segments(text, size) {
+            assert!(!s.is_empty());
+            whole.push_str(s);
+            n += count_segment(enc.bpe(), s);
+            exact &= e;
+        }
+        assert_eq!(whole, text);
+        (n, exact)
+    }
+
     #[test]
-    fn long_whitespace_is_cut_without_losing_text() {
-        let text = format!("a{}b{}c", " ".repeat(250_001), "\t".repeat(3));
-        let pieces: Vec<&str> = split_long_whitespace(&text).collect();
-        assert_eq!(pieces.concat(), text);
-        assert_eq!(pieces.len(), 3);
-        assert!(pieces.iter().all(|p| p.len() <= WHITESPACE_PIECE + 1));
-        assert!(!has_long_whitespace(&text));
-        assert!(has_long_whitespace(&" ".repeat(LONG_WHITESPACE)));
+    fn exact_cuts_keep_counts_on_every_kind_of_text() {
+        let texts = [
+            "Hello world, it's a TEST of 12345 things.\n\nNext line: don't stop/go\n/path\n  indented\n",
+            "{\"key\":\"value\",\"n\":12345678,\"list\":[1,2,3],\"deep\":{\"a\":\"b\"}}",
+            "aGVsbG8gd29ybGQgdGhpcyBpcyBiYXNlNjQ=aGVsbG8gd29ybGQ0OTk5OTk5Cg==",
+            "I'M SURE THEY'LL'VE DONE IT'S\r\n\r\nCRLF\r\nlines\t\ttabs   spaces   \n\n\n",
+            "Ünïcödé — 日本語テキスト 🎉 emoji; Привет, мир! e\u{301}\u{302} x\u{3000}y\u{a0}z",
+            "fn f<'a>(x: &'a [u8]) -> Option<&'a u8> { x.get(0) } // 1_000_000\n",
+            "==== ---- //// **** ~~~~ 3.14159265358979323846 abc123def456 A1B2C3",
+        ];
+        for enc in Encoding::ALL {
+            for text in texts {
+                let text = text.repeat(7);
+                for size in [1, 2, 3, 5, 8, 13, 32, 100] {
+                    let (n, exact) = segmented(enc, &text, size);
+                    if exact {
+                        assert_eq!(n, reference(enc, &text), "{enc} size {size}: {text:?}");
+                    }
+                }
+                // Sizes this large always find an exact cut in such text.
+                let (n, exact) = segmented(enc, &text, 64);
+                assert!(exact, "{enc}: {text:?}");
+                assert_eq!(n, reference(enc, &text));
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+        /// Any text made of the characters the cut rules look at: at every place the rules call
+        /// exact, the two sides' counts add up to tiktoken's count of the whole.
+        #[test]
+        fn every_exact_cut_keeps_the_count(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "a", "Z", "st", "D", "é", "中", "1", "9", " ", "  ", "\t", "\n", "\r\n", "'", "'s",
+                "'LL", ".", "/", "=", "\u{3000}", "\u{301}", "-",
+            ]), 0..60),
+        ) {
+            let text = parts.concat();
+            let b = text.as_bytes();
+            for enc in Encoding::ALL {
+                let whole = reference(enc, &text);
+                for i in (1..b.len()).filter(|&i| exact_cut(b, i)) {
+                    let (left, right) = text.split_at(i);
+                    proptest::prop_assert_eq!(
+                        reference(enc, left) + reference(enc, right),
+                        whole,
+                        "{} cut at {} of {:?}", enc, i, text
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn long_texts_are_counted_in_segments_with_tiktokens_count() {
+        // Well past a segment, as lines and as one line.
+        let prose = "The quick brown fox's 12 jumps over the lazy dog; \"quoted\" (x/y) 3.5%.\n"
+            .repeat(3_000);
+        let one_line = prose.replace('\n', " ");
+        let json = "{\"id\":123,\"name\":\"value-ab\",\"tags\":[\"x\",\"y\"]},".repeat(6_000);
+        for enc in Encoding::ALL {
+            for text in [&prose, &one_line, &json] {
+                assert!(text.len() > 2 * SEGMENT);
+                assert!(segments(text, SEGMENT).all(|(_, exact)| exact));
+                assert_eq!(count(enc, text), reference(enc, text));
+            }
+        }
+    }
+
+    #[test]
+    fn a_giant_piece_costs_bounded_segments_and_stays_close() {
+        // One word of 600 KB: no exact cut anywhere, so it is cut every segment.
+        let text = "ab".repeat(300_000);
+        let cuts: Vec<(usize, bool)> = segments(&text, SEGMENT)
+            .map(|(s, e)| (s.len(), e))
+            .collect();
+        assert!(cuts.iter().all(|(len, _)| *len <= 2 * SEGMENT));
+        assert!(cuts.iter().any(|(_, exact)| !exact));
+        let n = count(Encoding::O200kBase, &text) as f64;
+        let want = reference(Encoding::O200kBase, &text) as f64;
+        assert!((n - want).abs() / want < 0.01, "{n} vs {want}");
+    }
+
+    #[test]
+    fn counting_up_to_a_limit_stops_early_and_is_exact_below_it() {
+        let text = "word ".repeat(200_000);
+        let full = count(Encoding::O200kBase, &text);
+        assert_eq!(count_up_to(Encoding::O200kBase, &text, full), full);
+        let capped = count_up_to(Encoding::O200kBase, &text, 5_000);
+        assert!(capped > 5_000 && capped < full / 4, "{capped} of {full}");
+        assert_eq!(count_up_to(Encoding::Cl100kBase, "hello world", 5), 2);
     }
 
     #[test]
     fn a_million_spaces_do_not_panic_and_long_runs_stay_close_to_tiktoken() {
-        // Python tiktoken fails on this text; the count is the sum of its pieces.
+        // Python tiktoken fails on this text (and tiktoken-rs panics): it is counted in segments.
         let text = format!("{}x", " ".repeat(1_000_000));
-        assert!(count(Encoding::O200kBase, &text) > 0);
+        for enc in Encoding::ALL {
+            assert!(count(enc, &text) > 0);
+        }
         // Python tiktoken counts 7,033 tokens here, where the run is just short of failing; the
-        // pieces must stay within 1% of that.
+        // segments must stay within 1% of that.
         let text = format!("{}x", " ".repeat(900_000));
-        assert!(has_long_whitespace(&text));
         let n = count(Encoding::O200kBase, &text) as f64;
         assert!((n - 7_033.0).abs() / 7_033.0 < 0.01, "{n}");
     }

@@ -1,13 +1,12 @@
 //! Lazy Skills rules: the shapes of the fields that model adds (`type`, `triggers`,
 //! `dependencies`), and declared dependencies that are not valid pip specifiers. Nothing runs.
 
+use crate::core::catalogue::RuleId;
 use crate::core::deps::{self, Origin};
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::frontmatter::{Field, compact, json_kind};
 use crate::core::skill::Skill;
 use serde_json::Value;
-
-pub const DEPENDENCY_INVALID: &str = "dependency-invalid";
 
 pub fn check(skill: &Skill) -> Vec<Diagnostic> {
     let mut out = Vec::new();
@@ -35,7 +34,7 @@ fn type_alias(f: &Field, out: &mut Vec<Diagnostic>) {
     };
     out.push(
         Diagnostic::new(
-            "field-value",
+            RuleId::FieldValue,
             Severity::Error,
             format!(
                 "`type: {}` is not a Lazy Skills type: write `type: {canonical}` (contextual, executable or composite)",
@@ -66,7 +65,7 @@ fn triggers_shape(f: &Field, out: &mut Vec<Diagnostic>) {
     if let Err(found) = result {
         out.push(
             Diagnostic::new(
-                "field-type",
+                RuleId::FieldType,
                 Severity::Error,
                 format!(
                     "`triggers` must be a list of phrases (or groups of them), found {found}: write `triggers: [\"fill a pdf form\", …]`"
@@ -82,7 +81,7 @@ fn dependencies(f: &Field, out: &mut Vec<Diagnostic>) {
     if !matches!(f.value, Value::Array(_) | Value::Null) {
         out.push(
             Diagnostic::new(
-                "field-type",
+                RuleId::FieldType,
                 Severity::Error,
                 format!(
                     "`dependencies` must be a list of pip specifiers, found {}: write one per line as `- package>=1.0`",
@@ -97,7 +96,7 @@ fn dependencies(f: &Field, out: &mut Vec<Diagnostic>) {
         if let (Origin::Frontmatter { index }, Err(e)) = (origin, r) {
             out.push(
                 Diagnostic::new(
-                    DEPENDENCY_INVALID,
+                    RuleId::DependencyInvalid,
                     Severity::Error,
                     format!("`dependencies` item {}: {e}", index + 1),
                 )
@@ -115,7 +114,7 @@ pub fn requirements_file(skill: &Skill) -> Vec<Diagnostic> {
     if let Some(e) = &declared.requirements_txt_error {
         out.push(
             Diagnostic::new(
-                DEPENDENCY_INVALID,
+                RuleId::DependencyInvalid,
                 Severity::Error,
                 format!("{} cannot be read: {e}", deps::REQUIREMENTS_FILE),
             )
@@ -126,7 +125,7 @@ pub fn requirements_file(skill: &Skill) -> Vec<Diagnostic> {
         if let Origin::RequirementsTxt { line } = origin {
             out.push(
                 Diagnostic::new(
-                    DEPENDENCY_INVALID,
+                    RuleId::DependencyInvalid,
                     Severity::Error,
                     format!("{}: {e}", deps::REQUIREMENTS_FILE),
                 )
@@ -156,7 +155,7 @@ mod tests {
         }
     }
 
-    fn rules(d: &[Diagnostic]) -> Vec<&'static str> {
+    fn rules(d: &[Diagnostic]) -> Vec<RuleId> {
         d.iter().map(|d| d.rule).collect()
     }
 
@@ -174,14 +173,17 @@ mod tests {
         );
         assert_eq!(
             rules(&check(&bad)),
-            vec!["field-value", "field-type", "field-type"]
+            vec![RuleId::FieldValue, RuleId::FieldType, RuleId::FieldType]
         );
         let specs = skill_at(
             t.path(),
             "name: a\ndependencies:\n  - requests>=2\n  - playwright=1.40\n  - ''",
         );
         let d = check(&specs);
-        assert_eq!(rules(&d), vec![DEPENDENCY_INVALID, DEPENDENCY_INVALID]);
+        assert_eq!(
+            rules(&d),
+            vec![RuleId::DependencyInvalid, RuleId::DependencyInvalid]
+        );
         assert!(d[0].message.contains("item 2"), "{}", d[0].message);
         assert_eq!(d[0].line, Some(3));
     }
@@ -196,7 +198,7 @@ mod tests {
         .unwrap();
         let s = skill_at(t.path(), "name: a");
         let d = requirements_file(&s);
-        assert_eq!(rules(&d), vec![DEPENDENCY_INVALID]);
+        assert_eq!(rules(&d), vec![RuleId::DependencyInvalid]);
         assert_eq!(d[0].line, Some(3));
         assert!(d[0].path.as_ref().unwrap().ends_with("requirements.txt"));
     }

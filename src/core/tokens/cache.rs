@@ -41,6 +41,9 @@ struct Entries {
 #[derive(Debug)]
 pub struct TokenCache {
     path: Option<PathBuf>,
+    /// Why the file was not read when it is not a regular file (a FIFO, a folder, …): it is
+    /// then never written over.
+    problem: Option<String>,
     entries: Mutex<Entries>,
     /// Texts that went through the encoder, and files read, since the cache was opened: what a
     /// run actually had to do.
@@ -53,6 +56,7 @@ impl TokenCache {
     pub fn in_memory() -> TokenCache {
         TokenCache {
             path: None,
+            problem: None,
             entries: Mutex::new(Entries::default()),
             encoded: AtomicUsize::new(0),
             read: AtomicUsize::new(0),
@@ -68,15 +72,23 @@ impl TokenCache {
         }
     }
 
-    /// The cache stored in `path`.
+    /// The cache stored in `path`. Only a regular file is read; anything else there (a FIFO, a
+    /// folder) leaves the cache empty, is reported by [`TokenCache::problem`] and is never
+    /// written over.
     pub fn at(path: impl Into<PathBuf>) -> TokenCache {
         let path = path.into();
-        let entries = std::fs::read(&path)
-            .ok()
-            .and_then(|bytes| decode(&bytes))
-            .unwrap_or_default();
+        let (entries, problem) = match crate::core::fsx::read_regular(&path) {
+            Ok(bytes) => (bytes.and_then(|b| decode(&b)).unwrap_or_default(), None),
+            // Writing over a file that cannot be read is fine (it is only a cache) unless it is
+            // not a file at all: a FIFO or a folder there is the user's, not skillscope's.
+            Err(e @ crate::core::fsx::FsxError::NotRegular { .. }) => {
+                (Entries::default(), Some(e.to_string()))
+            }
+            Err(_) => (Entries::default(), None),
+        };
         TokenCache {
             path: Some(path),
+            problem,
             entries: Mutex::new(entries),
             encoded: AtomicUsize::new(0),
             read: AtomicUsize::new(0),
@@ -85,6 +97,11 @@ impl TokenCache {
 
     pub fn path(&self) -> Option<&Path> {
         self.path.as_deref()
+    }
+
+    /// Why the cache file could not be read, naming the file; the cache then works in memory.
+    pub fn problem(&self) -> Option<&str> {
+        self.problem.as_deref()
     }
 
     /// How many counts are remembered.
@@ -171,6 +188,9 @@ impl TokenCache {
         let Some(path) = &self.path else {
             return Ok(());
         };
+        if let Some(p) = &self.problem {
+            return Err(TokenError::CacheUnusable(p.clone()));
+        }
         let bytes = {
             let mut e = self.lock();
             if !e.dirty {

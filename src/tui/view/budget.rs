@@ -5,7 +5,7 @@ use crate::core::skill::KindSource;
 use crate::core::source::Scope;
 use crate::tui::app::App;
 use crate::tui::view::skills::badge;
-use crate::tui::view::{cost, thousands, truncate};
+use crate::tui::view::{cost_in, thousands, truncate};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
 use ratatui::text::{Line, Span};
@@ -89,7 +89,10 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         Bar::default()
             .label(Line::from(*label))
             .value(total.tokens)
-            .text_value(format!("{} tok", total.text()))
+            .text_value(match (&app.model, total.pending) {
+                (Some(_), 0) => format!("{} tok{}", total.text(), app.beside(total.tokens)),
+                _ => format!("{} tok", total.text()),
+            })
     })
     .collect();
     let title = format!(
@@ -173,8 +176,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             let c = app.costs.get(i).copied().unwrap_or_default();
             let u = app.used.get(i);
             let used = match u.map(|u| (u.tokens, u.schema_unknown)) {
-                Some((Some(n), false)) => thousands(n),
-                Some((Some(n), true)) => format!("{}?", thousands(n)),
+                Some((Some(n), false)) => crate::text::compact(n, 7),
+                Some((Some(n), true)) => format!("{}?", crate::text::compact(n, 6)),
                 _ => "…".to_string(),
             };
             let kind = u.map_or_else(String::new, |u| match u.decided_by {
@@ -182,10 +185,10 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
                 _ => u.kind.as_str().to_string(),
             });
             Row::new(vec![
-                Cell::from(lib.skills[i].name.clone()),
-                right(cost(c.l1, done[0])),
-                right(cost(c.l2, done[1])),
-                right(cost(c.l3_all(), done[2])),
+                Cell::from(crate::text::line(&lib.skills[i].name)),
+                right(cost_in(c.l1, done[0], 6)),
+                right(cost_in(c.l2, done[1], 6)),
+                right(cost_in(c.l3_all(), done[2], 6)),
                 right(used),
                 Cell::from(Span::styled(kind, t.dim())),
             ])
