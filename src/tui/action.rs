@@ -76,6 +76,8 @@ pub enum Action {
     CycleWindow,
     /// Run the `--help-json` probe on executable skills.
     RunChecks,
+    /// Check declared dependencies against each skill's interpreter (sandboxed).
+    RunDeps,
     /// Stop the probes that are running.
     CancelChecks,
     /// Write a toggle through to an agent's own settings file (after a confirmation).

@@ -7,6 +7,7 @@ use crate::core::SkillKind;
 use crate::core::agents::{self, AgentSwitches};
 use crate::core::listing::{self, Format, ListingOptions};
 use crate::core::modes::{self, ListingMode, Selections};
+use crate::core::probe::dependencies;
 use crate::core::probe::{self, ProbeOptions, ProbeStore};
 use crate::core::rules::{self, CheckOptions, Profile};
 use crate::core::skill::Level;
@@ -88,6 +89,30 @@ pub fn probe(
         }
         let _ = store.save();
         let _ = tx.send(Event::Job(JobEvent::ProbesDone { generation }));
+    });
+}
+
+/// Checks the declared dependencies of every skill that has some, reporting each as it
+/// finishes. Setting `cancel` kills the running checks.
+pub fn deps(lib: Arc<Library>, cancel: Arc<AtomicBool>, generation: u64, tx: Sender<Event>) {
+    std::thread::spawn(move || {
+        let opts = ProbeOptions {
+            cancel: Some(cancel),
+            ..ProbeOptions::default()
+        };
+        let all: Vec<usize> = (0..lib.skills.len()).collect();
+        let report_tx = tx.clone();
+        let reports = dependencies::check_all(&lib, &all, &opts, &move |skill, report| {
+            let _ = report_tx.send(Event::Job(JobEvent::DepsChecked {
+                generation,
+                skill,
+                report: Box::new(report.clone()),
+            }));
+        });
+        let _ = tx.send(Event::Job(JobEvent::DepsDone {
+            generation,
+            checked: reports.len(),
+        }));
     });
 }
 

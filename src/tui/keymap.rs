@@ -202,6 +202,7 @@ pub const KEYMAP: &[Binding] = &[
     b(C::Prompt, &[k('w')], Action::CycleWindow, "window", "Next context window size", true),
     // Checks.
     b(C::Checks, &[k('r')], Action::RunChecks, "run probes", "Run --help-json on every executable skill (sandboxed)", true),
+    b(C::Checks, &[k('d')], Action::RunDeps, "deps", "Check declared dependencies against each skill's interpreter (sandboxed; installs nothing)", true),
     b(C::Checks, &[k('x'), code(KeyCode::Esc)], Action::CancelChecks, "stop", "Stop the probes that are running", false),
     // Budget has only the global keys.
     // Everywhere.

@@ -6,6 +6,8 @@ mod lazy;
 mod library;
 pub mod overlap;
 
+pub use lazy::DEPENDENCY_INVALID;
+
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::library::Library;
 use crate::core::skill::Skill;
@@ -336,6 +338,11 @@ pub const RULES: &[RuleInfo] = &[
         id: "dependency-version",
         family: "dependencies",
         summary: "a declared dependency installed at a version outside its specifier",
+    },
+    RuleInfo {
+        id: "dependency-unchecked",
+        family: "dependencies",
+        summary: "declared dependencies that could not be checked (no interpreter, not Python)",
     },
 ];
 

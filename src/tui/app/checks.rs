@@ -2,6 +2,7 @@
 //! and the run in progress.
 
 use crate::core::probe::ProbeReport;
+use crate::core::probe::dependencies::DepsReport;
 use crate::core::{Library, SkillKind};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -15,6 +16,8 @@ pub struct Checks {
     pub selected: usize,
     /// The latest report per skill folder; kept across rescans.
     pub reports: HashMap<PathBuf, ProbeReport>,
+    /// The latest dependency check per skill folder; kept across rescans.
+    pub deps: HashMap<PathBuf, DepsReport>,
     pub run: Option<Run>,
 }
 
@@ -24,6 +27,8 @@ pub struct Run {
     pub total: usize,
     pub done: usize,
     pub cancel: Arc<AtomicBool>,
+    /// The run checks declared dependencies rather than `--help-json`.
+    pub deps: bool,
 }
 
 impl Checks {
@@ -37,7 +42,11 @@ impl Checks {
             .skills
             .iter()
             .enumerate()
-            .filter(|(_, s)| s.kind() == SkillKind::Executable)
+            .filter(|(_, s)| {
+                s.kind() == SkillKind::Executable
+                    || s.frontmatter.get("dependencies").is_some()
+                    || self.deps.contains_key(&s.dir)
+            })
             .map(|(i, _)| i)
             .collect();
         rows.sort_by(|a, b| {
@@ -58,6 +67,27 @@ impl Checks {
         if let Some(r) = &self.run {
             r.cancel.store(true, Ordering::Relaxed);
         }
+    }
+
+    /// Adds a skill whose dependencies were checked to the rows (a `requirements.txt` is only
+    /// found by the check), keeping the order by name.
+    pub fn add_row(&mut self, lib: &Library, skill: usize) {
+        if self.rows.contains(&skill) || skill >= lib.skills.len() {
+            return;
+        }
+        let keep = self.rows.get(self.selected).copied();
+        self.rows.push(skill);
+        self.rows.sort_by(|a, b| {
+            (&lib.skills[*a].name, &lib.skills[*a].dir)
+                .cmp(&(&lib.skills[*b].name, &lib.skills[*b].dir))
+        });
+        if let Some(k) = keep.and_then(|k| self.rows.iter().position(|r| *r == k)) {
+            self.selected = k;
+        }
+    }
+
+    pub fn deps_for(&self, lib: &Library, skill: usize) -> Option<&DepsReport> {
+        lib.skills.get(skill).and_then(|s| self.deps.get(&s.dir))
     }
 
     pub fn report_for(&self, lib: &Library, skill: usize) -> Option<&ProbeReport> {

@@ -17,7 +17,7 @@ use crate::core::matching::{self, Index, Match, Matcher};
 use crate::core::modes::{self, AutoOptions, ListingMode, Selections};
 use crate::core::rules::Profile;
 use crate::core::skill::Level;
-use crate::core::skill::Skill;
+use crate::core::skill::{Skill, SkillKind};
 use crate::core::source::Agent;
 use crate::core::state::{self, EnableState};
 use crate::core::tokens::ResourceTokens;
@@ -727,6 +727,7 @@ impl App {
                 self.request_preview();
             }
             Action::RunChecks => self.run_probes(),
+            Action::RunDeps => self.run_deps(),
             Action::CancelChecks => {
                 if self.checks.running() {
                     self.checks.cancel();
@@ -763,7 +764,18 @@ impl App {
         if self.checks.running() {
             return;
         }
-        let indices = self.checks.rows.clone();
+        let indices: Vec<usize> = self
+            .checks
+            .rows
+            .iter()
+            .copied()
+            .filter(|&i| {
+                self.lib
+                    .skills
+                    .get(i)
+                    .is_some_and(|s| s.kind() == SkillKind::Executable)
+            })
+            .collect();
         if indices.is_empty() {
             self.set_status("no executable skills to probe", false);
             return;
@@ -773,6 +785,7 @@ impl App {
             total: indices.len(),
             done: 0,
             cancel: Arc::clone(&cancel),
+            deps: false,
         });
         jobs::probe(
             Arc::clone(&self.lib),
@@ -835,6 +848,27 @@ impl App {
         if let Some(skill) = self.lib.skills.get(skill_idx) {
             self.viewer = Some(ResourceView::open(skill, &rel, tokens));
         }
+    }
+
+    /// Checks the declared dependencies of every skill that has some against the interpreter
+    /// it would run with, in the probe's sandbox: runs an interpreter, so only on this action.
+    fn run_deps(&mut self) {
+        if self.checks.running() {
+            return;
+        }
+        let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        self.checks.run = Some(checks::Run {
+            total: 0,
+            done: 0,
+            cancel: Arc::clone(&cancel),
+            deps: true,
+        });
+        jobs::deps(
+            Arc::clone(&self.lib),
+            cancel,
+            self.generation,
+            self.tx.clone(),
+        );
     }
 
     fn show(&mut self, s: Screen) {
