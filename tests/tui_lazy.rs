@@ -262,3 +262,52 @@ fn enter_on_a_resource_opens_it_in_a_scrollable_view() {
     h.key(KeyCode::Char('G'));
     assert!(h.screen().contains("60 │ step 60"), "{}", h.screen());
 }
+
+#[test]
+fn the_checks_screen_checks_declared_dependencies_on_d() {
+    if std::process::Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("skipping: no python3 to check dependencies against");
+        return;
+    }
+    use tui_common::write;
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path().join("library");
+    fixture(&root);
+    // Found by the check itself: nothing in the frontmatter says it has requirements.
+    write(
+        &root.join("team-notes/requirements.txt"),
+        "skillscope-test-not-installed==1.0\n",
+    );
+    let mut h = harness(&[&root], 100, 30);
+    h.key(KeyCode::Char('4'));
+    assert!(h.screen().contains("d deps"), "{}", h.screen());
+    assert!(h.app.checks.deps.is_empty(), "nothing runs before the key");
+    h.key(KeyCode::Char('d'));
+    h.wait_until(|app| !app.checks.running());
+    let team = h.app.lib.find("team-notes").unwrap();
+    let report = h.app.checks.deps_for(&h.app.lib, team).expect("checked");
+    assert_eq!(report.summary(), "0 ok, 1 missing");
+    assert!(h.app.checks.rows.contains(&team), "the skill got a row");
+    h.key(KeyCode::Char('g'));
+    for _ in 0..h.app.checks.rows.len() {
+        if h.app.checks.rows[h.app.checks.selected] == team {
+            break;
+        }
+        h.key(KeyCode::Char('j'));
+    }
+    let screen = h.screen();
+    assert!(screen.contains("0 ok, 1 missing"), "{screen}");
+    assert!(screen.contains("dependency-missing"), "{screen}");
+    assert!(
+        screen.contains("-m venv .venv && .venv/bin/pip install -r requirements.txt"),
+        "{screen}"
+    );
+    assert!(
+        !root.join("team-notes/.venv").exists(),
+        "nothing was installed"
+    );
+}

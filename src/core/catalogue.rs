@@ -113,7 +113,8 @@ pub enum Family {
     Library,
     /// Executable skills' entry scripts and `scripts/` (`check`, `probe --scripts`).
     Executable,
-    /// Lazy Skills' declared Python dependencies (`check --profile lazy-skills`).
+    /// Lazy Skills' declared Python dependencies: their shape (`check --profile lazy-skills`),
+    /// and whether the skill's interpreter has them (`probe --deps`).
     Dependencies,
     /// The `--help-json` probe's verdicts (`probe`).
     Probe,
@@ -268,6 +269,12 @@ catalogue! {
         "a script `probe --smoke` did not run";
     DependencyInvalid "dependency-invalid" Dependencies [NO, NO, NO, NO, E]
         "a declared dependency (`dependencies:` or `requirements.txt`) that is not a valid pip specifier";
+    DependencyMissing "dependency-missing" Dependencies [E, E, E, E, E]
+        "a declared dependency not installed for the skill's interpreter (`probe --deps`)";
+    DependencyVersion "dependency-version" Dependencies [E, E, E, E, E]
+        "a declared dependency installed at a version its specifier refuses (`probe --deps`)";
+    DependencyUnchecked "dependency-unchecked" Dependencies [W, W, W, W, W]
+        "declared dependencies that could not be checked: no interpreter, not Python (`probe --deps`)";
     ProbeOk "probe-ok" Probe [I, I, I, I, I] "`--help-json` answered with a valid tool schema";
     ProbeTimeout "probe-timeout" Probe [E, E, E, E, E] "`--help-json` gave no answer in time";
     ProbeCancelled "probe-cancelled" Probe [W, W, W, W, W] "the probe was stopped before it answered";
@@ -341,7 +348,8 @@ pub fn markdown() -> String {
          `--profile` of `check` (`-`: the profile does not report it). The file, frontmatter, \
          name, description, body, library and executable families are `check`'s (`list` shows \
          those that need no body read); `probe` reports the probe family and the script checks; \
-         `toggle` and the app report the settings family; the dependencies family is `lazy-skills`' own.\n",
+         `toggle` and the app report the settings family; in the dependencies family, `dependency-invalid` is `check --profile lazy-skills`' \
+         and the others are `probe --deps`'.\n",
     );
     let mut families: Vec<Family> = RULES.iter().map(|r| r.family).collect();
     families.dedup();

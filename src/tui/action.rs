@@ -76,6 +76,8 @@ pub enum Action {
     CycleWindow,
     /// Run the `--help-json` probe on executable skills.
     RunChecks,
+    /// Check declared dependencies against each skill's interpreter (sandboxed).
+    RunDeps,
     /// Stop the probes that are running.
     CancelChecks,
     /// Write a toggle through to an agent's own settings file (after a confirmation).
@@ -130,6 +132,7 @@ impl Action {
         ("cycle_model", Action::CycleModel),
         ("run_checks", Action::RunChecks),
         ("cancel_checks", Action::CancelChecks),
+        ("run_deps", Action::RunDeps),
         ("agent_toggle", Action::AgentToggle),
         ("confirm", Action::Confirm),
         ("cycle_scope", Action::CycleScope),

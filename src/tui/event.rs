@@ -6,6 +6,7 @@ use crate::core::listing::Listing;
 use crate::core::matching::Index;
 use crate::core::modes::{Comparison, ListingMode};
 use crate::core::probe::ProbeReport;
+use crate::core::probe::dependencies::DepsReport;
 use crate::core::rules::Profile;
 use crate::core::skill::Level;
 use crate::core::tokens::ResourceTokens;
@@ -72,6 +73,17 @@ pub enum JobEvent {
         report: Box<ProbeReport>,
         /// Tokens of the tool schema it answered with (part of L3).
         schema_tokens: Option<u64>,
+    },
+    /// One skill's declared dependencies were checked.
+    DepsChecked {
+        generation: u64,
+        skill: usize,
+        report: Box<DepsReport>,
+    },
+    /// Every dependency check has finished (or was cancelled).
+    DepsDone {
+        generation: u64,
+        checked: usize,
     },
     /// Every probe asked for has finished (or was cancelled).
     ProbesDone {

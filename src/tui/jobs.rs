@@ -7,6 +7,7 @@ use crate::core::SkillKind;
 use crate::core::agents::{self, AgentSwitches};
 use crate::core::listing::{self, Format, ListingOptions};
 use crate::core::modes::{self, ListingMode, Selections};
+use crate::core::probe::dependencies;
 use crate::core::probe::{self, ProbeOptions, ProbeStore, SandboxPreference};
 use crate::core::rules::{self, CheckOptions, Profile};
 use crate::core::skill::Level;
@@ -106,6 +107,50 @@ pub fn probe(
         Ok(worker) => Some(worker),
         Err(_) => {
             let _ = done_tx.send(Event::Job(JobEvent::ProbesDone { generation }));
+            None
+        }
+    }
+}
+
+/// Checks the declared dependencies of every skill that has some, reporting each as it
+/// finishes. Setting `cancel` kills the running checks.
+pub fn deps(
+    lib: Arc<Library>,
+    run: ProbeRun,
+    generation: u64,
+    tx: Sender<Event>,
+) -> Option<JoinHandle<()>> {
+    let done_tx = tx.clone();
+    let spawned = std::thread::Builder::new()
+        .name("deps".into())
+        .spawn(move || {
+            // The same options, and so the same sandbox, as the `--help-json` probes.
+            let opts = ProbeOptions {
+                cancel: Some(run.cancel),
+                sandbox: run.sandbox,
+                ..ProbeOptions::default()
+            };
+            let all: Vec<usize> = (0..lib.skills.len()).collect();
+            let report_tx = tx.clone();
+            let reports = dependencies::check_all(&lib, &all, &opts, &move |skill, report| {
+                let _ = report_tx.send(Event::Job(JobEvent::DepsChecked {
+                    generation,
+                    skill,
+                    report: Box::new(report.clone()),
+                }));
+            });
+            let _ = tx.send(Event::Job(JobEvent::DepsDone {
+                generation,
+                checked: reports.len(),
+            }));
+        });
+    match spawned {
+        Ok(worker) => Some(worker),
+        Err(_) => {
+            let _ = done_tx.send(Event::Job(JobEvent::DepsDone {
+                generation,
+                checked: 0,
+            }));
             None
         }
     }

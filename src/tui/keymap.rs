@@ -313,6 +313,7 @@ pub const KEYMAP: &[Binding] = &[
     b(C::Prompt, &[k('M')], Action::CycleModel, "model", MODEL_HELP, true),
     // Checks.
     b(C::Checks, &[k('r')], Action::RunChecks, "run probes", "Run --help-json on every executable skill (sandboxed)", true),
+    b(C::Checks, &[k('d')], Action::RunDeps, "deps", "Check declared dependencies against each skill's interpreter (sandboxed; installs nothing)", true),
     b(C::Checks, &[k('x'), code(KeyCode::Esc)], Action::CancelChecks, "stop", "Stop the probes that are running", false),
     // Budget.
     b(C::Budget, &[k('m')], Action::CycleModel, "model", MODEL_HELP, true),

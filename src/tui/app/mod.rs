@@ -19,7 +19,7 @@ use crate::core::modes::{self, AutoOptions, ListingMode, Selections};
 use crate::core::probe::SandboxPreference;
 use crate::core::rules::Profile;
 use crate::core::skill::Level;
-use crate::core::skill::Skill;
+use crate::core::skill::{Skill, SkillKind};
 use crate::core::source::Agent;
 use crate::core::state::{self, EnableState};
 use crate::core::tokens::ResourceTokens;
@@ -835,6 +835,7 @@ impl App {
                 self.set_status(text, false);
             }
             Action::RunChecks => self.run_probes(),
+            Action::RunDeps => self.run_deps(),
             Action::CancelChecks => {
                 if self.checks.running() {
                     self.checks.cancel();
@@ -871,7 +872,18 @@ impl App {
         if self.checks.running() {
             return;
         }
-        let indices = self.checks.rows.clone();
+        let indices: Vec<usize> = self
+            .checks
+            .rows
+            .iter()
+            .copied()
+            .filter(|&i| {
+                self.lib
+                    .skills
+                    .get(i)
+                    .is_some_and(|s| s.kind() == SkillKind::Executable)
+            })
+            .collect();
         if indices.is_empty() {
             self.set_status("no executable skills to probe", false);
             return;
@@ -894,6 +906,7 @@ impl App {
             done: 0,
             cancel,
             worker,
+            deps: false,
         });
     }
 
@@ -948,6 +961,31 @@ impl App {
         if let Some(skill) = self.lib.skills.get(skill_idx) {
             self.viewer = Some(ResourceView::open(skill, &rel, tokens));
         }
+    }
+
+    /// Checks the declared dependencies of every skill that has some against the interpreter
+    /// it would run with, in the probe's sandbox: runs an interpreter, so only on this action.
+    fn run_deps(&mut self) {
+        if self.checks.running() {
+            return;
+        }
+        let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let worker = jobs::deps(
+            Arc::clone(&self.lib),
+            jobs::ProbeRun {
+                cancel: Arc::clone(&cancel),
+                sandbox: self.checks.sandbox,
+            },
+            self.generation,
+            self.tx.clone(),
+        );
+        self.checks.run = Some(checks::Run {
+            total: 0,
+            done: 0,
+            cancel,
+            worker,
+            deps: true,
+        });
     }
 
     fn show(&mut self, s: Screen) {

@@ -92,6 +92,39 @@ impl App {
                 }
                 self.checks.reports.insert(report.dir.clone(), *report);
             }
+            JobEvent::DepsChecked {
+                generation,
+                skill,
+                report,
+            } => {
+                if generation != self.generation {
+                    return;
+                }
+                if let Some(run) = &mut self.checks.run {
+                    run.done += 1;
+                    run.total = run.total.max(run.done);
+                }
+                self.checks.add_row(&self.lib, skill);
+                self.checks.deps.insert(report.dir.clone(), *report);
+            }
+            JobEvent::DepsDone {
+                generation,
+                checked,
+            } => {
+                if generation != self.generation {
+                    return;
+                }
+                self.checks.run = None;
+                let failed = self.checks.deps.values().filter(|r| r.failed()).count();
+                let text = if checked == 0 {
+                    "no skill declares dependencies (dependencies: or requirements.txt)".to_string()
+                } else {
+                    format!(
+                        "checked the dependencies of {checked} skills: {failed} with problems; nothing was installed"
+                    )
+                };
+                self.set_status(text, failed > 0);
+            }
             JobEvent::ProbesDone { generation } => {
                 if generation != self.generation {
                     return;
@@ -104,7 +137,17 @@ impl App {
                     .filter(|r| r.probe_failed())
                     .count();
                 self.checks.run = None;
-                let n = self.checks.rows.len();
+                let n = self
+                    .checks
+                    .rows
+                    .iter()
+                    .filter(|&&i| {
+                        self.lib
+                            .skills
+                            .get(i)
+                            .is_some_and(|s| s.kind() == crate::core::SkillKind::Executable)
+                    })
+                    .count();
                 self.set_status(
                     format!("probed {n} executable skills: {failed} failed"),
                     failed > 0,
