@@ -172,7 +172,8 @@ impl Report<'_> {
             (Some(msg), Some(rel)) => {
                 let names: Vec<String> = rel
                     .iter()
-                    .map(|&i| crate::text::line(&self.lib.skills[i].name).into_owned())
+                    // Ids, not names: in a big library several relevant skills share a name.
+                    .map(|&i| crate::text::line(&self.lib.skills[i].id).into_owned())
                     .collect();
                 let shown = if names.is_empty() {
                     "nothing".to_string()
@@ -214,7 +215,7 @@ impl Report<'_> {
             r.iter()
                 .map(|&i| {
                     let s = &self.lib.skills[i];
-                    json!({"name": s.name, "path": s.skill_md})
+                    json!({"name": s.name, "id": s.id, "path": s.skill_md})
                 })
                 .collect()
         });

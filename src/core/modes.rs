@@ -229,13 +229,32 @@ pub fn compare(
     (kept, out)
 }
 
-/// `−77%`-style text for a saving (a rise shows as `+12%`).
+/// `−77%`-style text for a saving (a rise shows as `+12%`). Whole percents, except where
+/// rounding would claim a total saving or none at all: `−99.7%` and `−0.3%` keep a decimal, so
+/// only an equal listing shows `0%` and only an empty one `−100%`.
 pub fn saving_text(p: Option<f64>) -> String {
-    match p {
-        None => "—".to_string(),
-        Some(p) if p.abs() < 0.5 => "0%".to_string(),
-        Some(p) if p > 0.0 => format!("−{p:.0}%"),
-        Some(p) => format!("+{:.0}%", -p),
+    let Some(p) = p else {
+        return "—".to_string();
+    };
+    if p == 0.0 {
+        return "0%".to_string();
+    }
+    let a = p.abs();
+    let figure = if a < 0.5 || (99.5..100.0).contains(&a) {
+        // One decimal, but never rounded up to the whole saving or down to nothing.
+        let d = if a < 0.5 {
+            ((a * 10.0).round() / 10.0).max(0.1)
+        } else {
+            ((a * 10.0).floor() / 10.0).min(99.9)
+        };
+        format!("{d:.1}")
+    } else {
+        format!("{a:.0}")
+    };
+    if p > 0.0 {
+        format!("−{figure}%")
+    } else {
+        format!("+{figure}%")
     }
 }
 
@@ -351,5 +370,12 @@ mod tests {
         assert_eq!(saving_text(Some(76.6)), "−77%");
         assert_eq!(saving_text(Some(-12.0)), "+12%");
         assert_eq!(saving_text(None), "—");
+        assert_eq!(saving_text(Some(0.0)), "0%");
+        assert_eq!(saving_text(Some(100.0)), "−100%");
+        // 611 tokens instead of 221,687: not a total saving.
+        assert_eq!(saving_text(Some(99.72)), "−99.7%");
+        assert_eq!(saving_text(Some(99.99)), "−99.9%");
+        assert_eq!(saving_text(Some(0.01)), "−0.1%");
+        assert_eq!(saving_text(Some(-0.3)), "+0.3%");
     }
 }
