@@ -281,3 +281,26 @@ fn the_dependency_check_runs_in_the_help_json_probes_sandbox() {
     assert_eq!(probe, "process-group");
     assert_eq!(deps, "process-group");
 }
+
+#[test]
+fn the_text_report_shows_control_characters_escaped() {
+    let home = tempfile::tempdir().unwrap();
+    let lib = home.path().join("lib");
+    write(
+        &lib.join("odd/SKILL.md"),
+        "---\nname: odd\ndescription: Declares odd dependencies. Use for tests.\n---\n",
+    );
+    // A terminal escape in a requirement line and in the requirement itself.
+    write(
+        &lib.join("odd/requirements.txt"),
+        "req\u{1b}[2Jests>=1\nclean\u{1b}]0;title\u{7}\n",
+    );
+    let out = run(&["probe", "--deps", lib.to_str().unwrap()], home.path());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("odd"), "the skill is reported:\n{text}");
+    assert!(
+        !text.contains('\u{1b}') && !text.contains('\u{7}'),
+        "raw control characters reached the terminal:\n{text:?}"
+    );
+    assert!(text.contains("\\u{1b}") || text.contains("\\e"), "{text}");
+}
