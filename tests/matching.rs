@@ -74,7 +74,7 @@ fn skills_an_agent_would_not_load_are_not_candidates() {
     let allowed = candidates(&lib, &enabled_mask(&lib, None));
     let idx = Index::build(&lib);
     let is = |name: &str| allowed[lib.find(name).unwrap()];
-    assert!(!is("meeting-notes"), "disable-model-invocation");
+    assert!(!is("meeting-notes"), "auto_load: false");
     assert!(!is("broken-yaml"), "its frontmatter does not parse");
     assert!(is("pdf-extract"));
     let msg = "Turn this meeting transcript into minutes";

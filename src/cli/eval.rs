@@ -32,6 +32,8 @@ pub struct EvalArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub scope: crate::cli::ScopeArgs,
 }
 
 pub fn run(args: EvalArgs, library: LibraryArgs) -> anyhow::Result<i32> {
@@ -51,12 +53,13 @@ pub fn run(args: EvalArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     check_names(&cases, &lib).with_context(|| format!("in {}", args.file.display()))?;
     let index = Index::build(&lib);
     let allowed = allowed(&lib, args.include_disabled);
+    let scope = args.scope.mask(&lib);
     let scores = evaluate(
         &index,
         &lib,
         &cases,
         &args.matcher.matchers(),
-        &|i| allowed[i],
+        &|i| allowed[i] && scope[i],
         args.top,
     );
     let below: Vec<&Score> = args

@@ -25,6 +25,8 @@ pub struct MatchArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub scope: crate::cli::ScopeArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -50,7 +52,8 @@ impl MatcherChoice {
 
 /// The skills that may trigger at all: an agent lists only skills it can parse, never loads a
 /// shadowed copy, and never on its own a skill with `disable-model-invocation: true`; a skill
-/// switched off in skillscope's state is out too. `include_disabled` lets every skill compete.
+/// switched off in skillscope's state (or off by default: `auto_load: false`, `enabled: false`)
+/// is out too. `include_disabled` lets every skill compete.
 pub(crate) fn allowed(lib: &Library, include_disabled: bool) -> Vec<bool> {
     if include_disabled {
         return vec![true; lib.skills.len()];
@@ -74,7 +77,8 @@ pub fn run(args: MatchArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let lib = load_library(&library)?;
     let index = Index::build(&lib);
     let allowed = allowed(&lib, args.include_disabled);
-    let enabled = |i: usize| allowed[i];
+    let scope = args.scope.mask(&lib);
+    let enabled = |i: usize| allowed[i] && scope[i];
     let results: Vec<(Matcher, Vec<Match>)> = args
         .matcher
         .matchers()
@@ -102,6 +106,7 @@ pub fn to_json(message: &str, lib: &Library, results: &[(Matcher, Vec<Match>)]) 
                 let skill = &lib.skills[m.skill];
                 let mut entry = json!({
                     "name": skill.name,
+                    "id": skill.id,
                     "path": skill.skill_md,
                     "score": round(m.score),
                     "matched": m.hits.iter().map(|h| hit_json(message, h)).collect::<Vec<_>>(),

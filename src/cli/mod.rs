@@ -9,6 +9,7 @@ pub mod match_cmd;
 pub mod probe;
 pub mod prompt;
 pub mod shell;
+pub mod show;
 pub mod toggle;
 
 use crate::core::Library;
@@ -84,6 +85,13 @@ pub enum Command {
         #[command(flatten)]
         library: LibraryArgs,
     },
+    /// Print a skill's body, or one of its files by its path inside the skill, with its tokens.
+    Show {
+        #[command(flatten)]
+        args: show::ShowArgs,
+        #[command(flatten)]
+        library: LibraryArgs,
+    },
     /// Switch a skill on or off in an agent's own settings.
     Toggle {
         #[command(flatten)]
@@ -99,6 +107,28 @@ pub enum Command {
     },
     /// Print the man page (roff) on stdout: `skillscope man | man -l -`.
     Man,
+}
+
+/// A namespace scope: only the skills of one namespace (and those below it) count.
+#[derive(Debug, Args, Clone, Default)]
+pub struct ScopeArgs {
+    /// Only skills of this namespace and the ones below it: `web` (or `web.*`) for
+    /// `web/…/SKILL.md` below a root, a plugin's name for its `plugin:skill` skills.
+    #[arg(long, value_name = "NS")]
+    pub namespace: Option<String>,
+}
+
+impl ScopeArgs {
+    pub fn contains(&self, skill: &crate::core::Skill) -> bool {
+        self.namespace
+            .as_deref()
+            .is_none_or(|ns| crate::core::namespace::in_scope(&skill.namespace, ns))
+    }
+
+    /// Which skills of the library are in scope.
+    pub fn mask(&self, lib: &Library) -> Vec<bool> {
+        lib.skills.iter().map(|s| self.contains(s)).collect()
+    }
 }
 
 /// Which skills to look at.
@@ -313,6 +343,7 @@ pub fn run(command: Command) -> anyhow::Result<i32> {
         Command::Match { args, library } => match_cmd::run(args, library),
         Command::Eval { args, library } => eval::run(args, library),
         Command::Probe { args, library } => probe::run(args, library),
+        Command::Show { args, library } => show::run(args, library),
         Command::Toggle { args, library } => toggle::run(args, library),
         Command::Completions { shell: sh } => shell::completions(sh),
         Command::Man => shell::man(),

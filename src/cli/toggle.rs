@@ -88,6 +88,7 @@ fn source_text(s: StateSource) -> &'static str {
     match s {
         StateSource::Saved => "saved in state.json",
         StateSource::FrontmatterAutoLoad => "frontmatter auto_load: false",
+        StateSource::FrontmatterEnabled => "frontmatter enabled: false",
         StateSource::FrontmatterDisableModelInvocation => "frontmatter disable-model-invocation",
         StateSource::Default => "default",
     }

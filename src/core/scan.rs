@@ -4,7 +4,7 @@
 use crate::core::catalogue::RuleId;
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::frontmatter;
-use crate::core::skill::Skill;
+use crate::core::skill::{KindSource, Skill, SkillKind};
 use crate::core::source::Root;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -329,6 +329,13 @@ fn read_skill(f: &Found, roots: &[Root]) -> Skill {
             skill.parse_diagnostics = parsed.diagnostics;
             skill.body_line = parsed.layout.body_line;
             skill.body_offset = parsed.layout.body_offset as u64;
+            // Without `type:` or `entry:`, the default entry script makes a skill executable.
+            if skill.frontmatter.kind_source == KindSource::Default
+                && f.dir.join(crate::core::probe::DEFAULT_ENTRY).is_file()
+            {
+                skill.frontmatter.kind = SkillKind::Executable;
+                skill.frontmatter.kind_source = KindSource::EntryScript;
+            }
         }
         Err(e) if crate::core::library::is_not_regular(&e) => skill.parse_diagnostics.push(
             Diagnostic::new(
@@ -374,6 +381,10 @@ fn read_skill(f: &Found, roots: &[Root]) -> Skill {
         .map(str::trim)
         .filter(|n| !n.is_empty())
         .map_or_else(|| skill.dir_name(), str::to_string);
+    let placed = crate::core::namespace::place(&root.path, &skill.dir, &skill.name);
+    skill.id = placed.id;
+    skill.namespace = placed.namespace;
+    skill.plugin = placed.plugin;
     skill
 }
 

@@ -2,7 +2,7 @@
 
 use crate::core::diagnostic::Diagnostic;
 use crate::core::frontmatter::Frontmatter;
-pub use crate::core::frontmatter::SkillKind;
+pub use crate::core::frontmatter::{KindSource, SkillKind};
 use crate::core::source::{Agent, Root, Scope};
 use serde::Serialize;
 use std::path::PathBuf;
@@ -19,6 +19,13 @@ pub enum Level {
 pub struct Skill {
     /// The name agents see: the frontmatter `name`, or the folder name when it has none.
     pub name: String,
+    /// The name with its namespace: `web.scraper` for `web/scraper/SKILL.md` below the root,
+    /// `plugin:skill` for a Claude Code plugin's skill; the name itself at the top of a root.
+    pub id: String,
+    /// The namespace part of `id` (empty at the top of a root; the plugin for plugin skills).
+    pub namespace: String,
+    /// A Claude Code plugin's skill (`plugin:skill`), which its agent always namespaces.
+    pub plugin: bool,
     pub dir: PathBuf,
     pub skill_md: PathBuf,
     pub root: PathBuf,
@@ -44,11 +51,15 @@ impl Skill {
     /// A skill found at `dir` under `root` before its file is read: no frontmatter yet, named
     /// after its folder.
     pub fn new(root: &Root, dir: PathBuf, skill_md: PathBuf) -> Skill {
+        let name = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         Skill {
-            name: dir
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default(),
+            id: name.clone(),
+            name,
+            namespace: String::new(),
+            plugin: false,
             dir,
             skill_md,
             root: root.path.clone(),
@@ -66,6 +77,21 @@ impl Skill {
 
     pub fn kind(&self) -> SkillKind {
         self.frontmatter.kind
+    }
+
+    /// The key two copies must share for one to shadow the other: agents that namespace nested
+    /// folders (and every agent, for plugin skills) tell skills apart by id, the others by name.
+    pub fn shadow_key(&self) -> &str {
+        if self.plugin || self.agent.namespaces_folders() {
+            &self.id
+        } else {
+            &self.name
+        }
+    }
+
+    /// What decided [`Skill::kind`].
+    pub fn kind_source(&self) -> KindSource {
+        self.frontmatter.kind_source
     }
 
     pub fn description(&self) -> &str {

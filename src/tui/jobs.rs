@@ -5,6 +5,8 @@ use crate::core::Library;
 use crate::core::agents::{self, AgentSwitches};
 use crate::core::listing::{self, Format, ListingOptions};
 use crate::core::load::{self, LibrarySpec};
+use crate::core::modes::{self, ListingMode, Selections};
+use crate::core::probe::dependencies;
 use crate::core::probe::{self, ProbeOptions, ProbeStore, SandboxPreference};
 use crate::core::rules::{self, CheckOptions, Profile};
 use crate::core::skill::Level;
@@ -109,6 +111,50 @@ pub fn probe(
     }
 }
 
+/// Checks the declared dependencies of every skill that has some, reporting each as it
+/// finishes. Setting `cancel` kills the running checks.
+pub fn deps(
+    lib: Arc<Library>,
+    run: ProbeRun,
+    generation: u64,
+    tx: Sender<Event>,
+) -> Option<JoinHandle<()>> {
+    let done_tx = tx.clone();
+    let spawned = std::thread::Builder::new()
+        .name("deps".into())
+        .spawn(move || {
+            // The same options, and so the same sandbox, as the `--help-json` probes.
+            let opts = ProbeOptions {
+                cancel: Some(run.cancel),
+                sandbox: run.sandbox,
+                ..ProbeOptions::default()
+            };
+            let all: Vec<usize> = (0..lib.skills.len()).collect();
+            let report_tx = tx.clone();
+            let reports = dependencies::check_all(&lib, &all, &opts, &move |skill, report| {
+                let _ = report_tx.send(Event::Job(JobEvent::DepsChecked {
+                    generation,
+                    skill,
+                    report: Box::new(report.clone()),
+                }));
+            });
+            let _ = tx.send(Event::Job(JobEvent::DepsDone {
+                generation,
+                checked: reports.len(),
+            }));
+        });
+    match spawned {
+        Ok(worker) => Some(worker),
+        Err(_) => {
+            let _ = done_tx.send(Event::Job(JobEvent::DepsDone {
+                generation,
+                checked: 0,
+            }));
+            None
+        }
+    }
+}
+
 /// Reads every agent's settings files (home and project) for the per-agent badges and toggles.
 pub fn load_switches(home: Option<std::path::PathBuf>, tx: Sender<Event>) {
     std::thread::spawn(move || {
@@ -132,6 +178,14 @@ pub fn index(lib: Arc<Library>, generation: u64, tx: Sender<Event>) {
     std::thread::spawn(move || {
         let index = Arc::new(crate::core::matching::Index::build(&lib));
         let _ = tx.send(Event::Job(JobEvent::Indexed { generation, index }));
+    });
+}
+
+/// Reads the bodies of composite skills for the skills they name (their cost when used).
+pub fn links(lib: Arc<Library>, generation: u64, tx: Sender<Event>) {
+    std::thread::spawn(move || {
+        let links = crate::core::usage::composite_links(&lib);
+        let _ = tx.send(Event::Job(JobEvent::Linked { generation, links }));
     });
 }
 
@@ -266,22 +320,44 @@ pub fn count(
     });
 }
 
-/// Renders the listing the agent would get for the switched-on skills and counts its tokens.
+/// What the prompt preview asks a worker for.
+#[derive(Debug, Clone)]
+pub struct PreviewRequest {
+    pub selections: Selections,
+    pub mode: ListingMode,
+    pub opts: ListingOptions,
+    /// The message `auto` judged relevance by, for the screen to name.
+    pub message: Option<String>,
+}
+
+/// Renders the listing the agent would get in the chosen mode and counts its tokens, with every
+/// other mode's listing counted beside it.
 pub fn preview(
     lib: Arc<Library>,
     cache: Cache,
-    enabled: Vec<bool>,
-    opts: ListingOptions,
+    req: PreviewRequest,
     request: u64,
     tx: Sender<Event>,
 ) {
     std::thread::spawn(move || {
-        let on = |i: usize| enabled.get(i).copied().unwrap_or(false);
-        let listing = listing::render(&lib, &on, &opts);
-        let tokens = tokens::count_text(&listing.text, cache.encoding, cache.get());
+        let enc = cache.encoding;
+        let cache = cache.get();
+        let (shown, comparison) =
+            modes::compare(&lib, &req.selections, &req.opts, enc, cache, req.mode);
+        let (listing, tokens) = shown.unwrap_or_else(|| {
+            let none = listing::render(&lib, &|_| false, &req.opts);
+            let n = tokens::count_text(&none.text, enc, cache);
+            (none, n)
+        });
         let _ = tx.send(Event::Job(JobEvent::Previewed {
             request,
-            preview: Box::new(Preview { listing, tokens }),
+            preview: Box::new(Preview {
+                listing,
+                tokens,
+                mode: req.mode,
+                comparison,
+                message: req.message,
+            }),
         }));
     });
 }

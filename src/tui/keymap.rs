@@ -18,12 +18,13 @@ pub enum Context {
     Test,
     Checks,
     Budget,
+    Resource,
     Confirm,
     Help,
 }
 
 impl Context {
-    pub const ALL: [Context; 10] = [
+    pub const ALL: [Context; 11] = [
         Context::Global,
         Context::List,
         Context::Detail,
@@ -32,6 +33,7 @@ impl Context {
         Context::Test,
         Context::Checks,
         Context::Budget,
+        Context::Resource,
         Context::Confirm,
         Context::Help,
     ];
@@ -47,6 +49,7 @@ impl Context {
             Context::Test => "test",
             Context::Checks => "checks",
             Context::Budget => "budget",
+            Context::Resource => "resource",
             Context::Confirm => "confirm",
             Context::Help => "help",
         }
@@ -66,6 +69,7 @@ impl Context {
             Context::Test => "Test box",
             Context::Checks => "Checks",
             Context::Budget => "Budget",
+            Context::Resource => "File viewer",
             Context::Confirm => "Confirmation",
             Context::Help => "Help",
         }
@@ -281,25 +285,35 @@ pub const KEYMAP: &[Binding] = &[
     b(C::Test, &[code(KeyCode::Up)], Action::Up, "scroll", "Scroll the results up", false),
     // Skills list.
     b(C::List, &[k(' ')], Action::Toggle, "on/off", "Switch the selected skill on or off (saved at once)", true),
-    b(C::List, &[k('/')], Action::Filter, "filter", "Fuzzy-filter the list by name", true),
+    b(C::List, &[k('/')], Action::Filter, "filter", "Filter by name (fuzzy), or by id with * (web.*)", true),
     b(C::List, &[k('s')], Action::CycleSort, "sort", "Sort by name, cost, agent, diagnostics", true),
-    b(C::List, &[k('p')], Action::CycleProfile, "profile", "Judge by the next profile's rules (spec, claude-code, codex, opencode)", false),
+    b(C::List, &[k('p')], Action::CycleProfile, "profile", "Judge by the next profile's rules (spec, claude-code, codex, opencode, lazy-skills)", false),
     b(C::List, &[code(KeyCode::Enter), k('l'), code(KeyCode::Right)], Action::Open, "detail", "Open the detail of the selected skill", true),
     b(C::List, &[k('a')], Action::AgentToggle, "agents", "Switch the skill in the agents' own settings (shows the change first)", true),
     b(C::List, &[code(KeyCode::Esc)], Action::ClearFilter, "unfilter", "Clear the filter", false),
     // Detail pane.
-    b(C::Detail, &[code(KeyCode::Esc), k('h'), code(KeyCode::Left), code(KeyCode::Enter)], Action::Close, "back", "Back to the list", true),
+    b(C::Detail, &[code(KeyCode::Esc), k('h'), code(KeyCode::Left)], Action::Close, "back", "Back to the list", true),
+    b(C::Detail, &[k(']')], Action::NextResource, "file", "Select the next resource file (Enter opens it)", true),
+    b(C::Detail, &[k('[')], Action::PrevResource, "file", "Select the previous resource file", false),
+    b(C::Detail, &[code(KeyCode::Enter)], Action::OpenResource, "open", "Open the selected resource (back to the list when none is selected)", true),
     b(C::Detail, &[k('j'), code(KeyCode::Down)], Action::DetailDown, "scroll", "Scroll the detail down", true),
     b(C::Detail, &[k('k'), code(KeyCode::Up)], Action::DetailUp, "scroll", "Scroll the detail up", false),
     b(C::Detail, &[k(' ')], Action::Toggle, "on/off", "Switch the skill on or off (saved at once)", true),
     b(C::Detail, &[k('a')], Action::AgentToggle, "agents", "Switch the skill in the agents' own settings (shows the change first)", false),
+    // File viewer.
+    b(C::Resource, &[code(KeyCode::Esc), k('h'), code(KeyCode::Left)], Action::Close, "close", "Close the file", true),
+    b(C::Resource, &[k('j'), code(KeyCode::Down)], Action::Down, "scroll", "Scroll down", true),
+    b(C::Resource, &[k('k'), code(KeyCode::Up)], Action::Up, "scroll", "Scroll up", false),
     // Prompt preview.
+    b(C::Prompt, &[k('m')], Action::CycleMode, "mode", "Next listing mode (enabled, all, auto: only what the Test box's message makes relevant)", true),
     b(C::Prompt, &[k('f')], Action::CycleFormat, "format", "Next listing format (xml, markdown, claude-code, codex)", true),
     b(C::Prompt, &[k('t')], Action::CycleTier, "tier", "Next tier (auto, full, compact, names)", true),
     b(C::Prompt, &[k('w')], Action::CycleWindow, "window", "Next context window size", true),
-    b(C::Prompt, &[k('m')], Action::CycleModel, "model", MODEL_HELP, true),
+    // `m` is the listing mode here, so the model estimate takes the capital.
+    b(C::Prompt, &[k('M')], Action::CycleModel, "model", MODEL_HELP, true),
     // Checks.
     b(C::Checks, &[k('r')], Action::RunChecks, "run probes", "Run --help-json on every executable skill (sandboxed)", true),
+    b(C::Checks, &[k('d')], Action::RunDeps, "deps", "Check declared dependencies against each skill's interpreter (sandboxed; installs nothing)", true),
     b(C::Checks, &[k('x'), code(KeyCode::Esc)], Action::CancelChecks, "stop", "Stop the probes that are running", false),
     // Budget.
     b(C::Budget, &[k('m')], Action::CycleModel, "model", MODEL_HELP, true),
@@ -508,6 +522,7 @@ pub const HELP_ORDER: &[Context] = &[
     Context::List,
     Context::Filter,
     Context::Detail,
+    Context::Resource,
     Context::Prompt,
     Context::Test,
     Context::Checks,

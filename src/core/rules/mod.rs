@@ -2,6 +2,7 @@
 
 mod body;
 mod fields;
+mod lazy;
 mod library;
 pub mod overlap;
 
@@ -33,6 +34,9 @@ pub fn check_library(lib: &Library, opts: &CheckOptions) -> Vec<Vec<Diagnostic>>
             let mut d = check_skill(s, opts.profile);
             if opts.body {
                 d.extend(body::check(s, opts.profile, opts.count_tokens));
+                if opts.profile == Profile::LazySkills {
+                    d.extend(lazy::requirements_file(s));
+                }
             }
             d
         })
@@ -62,6 +66,9 @@ pub fn check_skill(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
         })
         .collect();
     out.extend(fields::check(skill, profile));
+    if profile == Profile::LazySkills {
+        out.extend(lazy::check(skill));
+    }
     out
 }
 
@@ -70,7 +77,9 @@ pub fn check_skill(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
 /// frontmatter) makes it fail.
 fn parse_severity(skill: &Skill, d: &Diagnostic, profile: Profile) -> Severity {
     match (d.rule, profile) {
-        (RuleId::FileBom | RuleId::FrontmatterLeadingBlank, Profile::Spec) => Severity::Error,
+        (RuleId::FileBom | RuleId::FrontmatterLeadingBlank, p) if p.strict() => Severity::Error,
+        // The profile that knows the Lazy Skills fields also holds them to their shapes.
+        (RuleId::FieldType | RuleId::FieldValue, Profile::LazySkills) => Severity::Error,
         (RuleId::FieldType, Profile::Spec) => {
             let strict = ["name", "description", "compatibility"]
                 .iter()

@@ -4,6 +4,7 @@
 use crate::core::Library;
 use crate::core::diagnostic::Counts;
 use crate::core::matching::fuzzy::NameFilter;
+use crate::core::namespace;
 use crate::core::tokens::SkillTokens;
 use std::path::PathBuf;
 
@@ -65,7 +66,14 @@ impl SkillList {
         let keep = self.selected_dir(lib);
         let matcher = NameFilter::new();
         let pattern = self.filter.trim().to_string();
-        let mut rows: Vec<Row> = if pattern.is_empty() {
+        let mut rows: Vec<Row> = if namespace::is_glob(&pattern) {
+            // `web.*` selects a namespace: the whole id must match.
+            self.narrowed = None;
+            (0..lib.skills.len())
+                .filter(|&i| namespace::glob(&pattern, &lib.skills[i].id))
+                .map(|skill| Row { skill, score: 0 })
+                .collect()
+        } else if pattern.is_empty() {
             self.narrowed = None;
             (0..lib.skills.len())
                 .map(|skill| Row { skill, score: 0 })
@@ -78,7 +86,7 @@ impl SkillList {
             let rows: Vec<Row> = candidates
                 .into_iter()
                 .filter_map(|skill| {
-                    let name = &lib.skills.get(skill)?.name;
+                    let name = &lib.skills.get(skill)?.id;
                     matcher
                         .rank(name, &pattern)
                         .map(|score| Row { skill, score })
@@ -87,7 +95,11 @@ impl SkillList {
             self.narrowed = Some((pattern.clone(), rows.iter().map(|r| r.skill).collect()));
             rows
         };
-        let name = |r: &Row| lib.skills[r.skill].name.as_str();
+        // Skills of one namespace stay together, the top of the roots first.
+        let name = |r: &Row| {
+            let s = &lib.skills[r.skill];
+            (s.namespace.as_str(), s.name.as_str())
+        };
         let dir = |r: &Row| lib.skills[r.skill].dir.as_path();
         let total = |r: &Row| costs.get(r.skill).map_or(0, SkillTokens::known_total);
         rows.sort_by(|a, b| {
@@ -108,7 +120,7 @@ impl SkillList {
             };
             by_score
                 .then(by_key)
-                .then_with(|| name(a).cmp(name(b)))
+                .then_with(|| name(a).cmp(&name(b)))
                 .then_with(|| dir(a).cmp(dir(b)))
         });
         self.rows = rows;
@@ -194,7 +206,7 @@ impl SkillList {
 /// highlighting the rows on screen.
 pub fn hits(name: &str, pattern: &str) -> Vec<usize> {
     let pattern = pattern.trim();
-    if pattern.is_empty() {
+    if pattern.is_empty() || namespace::is_glob(pattern) {
         return Vec::new();
     }
     NameFilter::new()

@@ -80,6 +80,12 @@ impl App {
                     self.run_matchers();
                 }
             }
+            JobEvent::Linked { generation, links } => {
+                if generation == self.generation {
+                    self.links = Some(links);
+                    self.refresh_used();
+                }
+            }
             JobEvent::Probed {
                 generation,
                 report,
@@ -93,10 +99,44 @@ impl App {
                 {
                     c.schema = schema_tokens;
                 }
+                self.refresh_used();
                 if let Some(run) = &mut self.checks.run {
                     run.done += 1;
                 }
                 self.checks.reports.insert(report.dir.clone(), *report);
+            }
+            JobEvent::DepsChecked {
+                generation,
+                skill,
+                report,
+            } => {
+                if generation != self.generation {
+                    return;
+                }
+                if let Some(run) = &mut self.checks.run {
+                    run.done += 1;
+                    run.total = run.total.max(run.done);
+                }
+                self.checks.add_row(&self.lib, skill);
+                self.checks.deps.insert(report.dir.clone(), *report);
+            }
+            JobEvent::DepsDone {
+                generation,
+                checked,
+            } => {
+                if generation != self.generation {
+                    return;
+                }
+                self.checks.run = None;
+                let failed = self.checks.deps.values().filter(|r| r.failed()).count();
+                let text = if checked == 0 {
+                    "no skill declares dependencies (dependencies: or requirements.txt)".to_string()
+                } else {
+                    format!(
+                        "checked the dependencies of {checked} skills: {failed} with problems; nothing was installed"
+                    )
+                };
+                self.set_status(text, failed > 0);
             }
             JobEvent::ProbesDone { generation } => {
                 if generation != self.generation {
@@ -110,7 +150,17 @@ impl App {
                     .filter(|r| r.probe_failed())
                     .count();
                 self.checks.run = None;
-                let n = self.checks.rows.len();
+                let n = self
+                    .checks
+                    .rows
+                    .iter()
+                    .filter(|&&i| {
+                        self.lib
+                            .skills
+                            .get(i)
+                            .is_some_and(|s| s.kind() == crate::core::SkillKind::Executable)
+                    })
+                    .count();
                 self.set_status(
                     format!("probed {n} executable skills: {failed} failed"),
                     failed > 0,
@@ -150,6 +200,7 @@ impl App {
             Level::L2 => 1,
             Level::L3 => 2,
         }] = true;
+        self.refresh_used();
         if self.levels_done.iter().all(|d| *d) {
             self.counting = None;
             if !self.checked {

@@ -1,12 +1,13 @@
 //! Budget: token totals per level and per source as bars, and the biggest contributors first.
 
 use crate::core::budget;
+use crate::core::skill::KindSource;
 use crate::tui::app::App;
 use crate::tui::view::{cost_in, thousands, truncate};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Bar, BarChart, BarGroup, Block, Paragraph};
+use ratatui::widgets::{Bar, BarChart, BarGroup, Block, Cell, Row, Table};
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme;
@@ -52,7 +53,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     );
 
     let [sources, top] = if rest.width >= 100 {
-        Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(rest)
+        Layout::horizontal([Constraint::Percentage(40), Constraint::Percentage(60)]).areas(rest)
     } else {
         Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(rest)
     };
@@ -88,40 +89,67 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         sources,
     );
 
-    // The biggest contributors: most tokens per load (L2, then L1).
+    // The biggest contributors: most tokens once used, then per load (L2), then per turn (L1).
     let mut order: Vec<usize> = (0..lib.skills.len()).filter(|i| on(*i)).collect();
     let weight = |i: usize| {
         let c = app.costs_of(i);
-        (c.l2.unwrap_or(0), c.l1.unwrap_or(0))
+        let used = app.used.get(i).and_then(|u| u.tokens).unwrap_or(0);
+        (
+            used,
+            u64::from(c.l2.unwrap_or(0)),
+            u64::from(c.l1.unwrap_or(0)),
+        )
     };
     order.sort_by(|a, b| {
         weight(*b)
             .cmp(&weight(*a))
             .then_with(|| lib.skills[*a].name.cmp(&lib.skills[*b].name))
     });
-    let width = usize::from(top.width.saturating_sub(2));
-    let name_w = width.saturating_sub(16);
-    let lines: Vec<Line> = order
+    let done = app.levels_done;
+    let right = |s: String| Cell::from(Line::from(s).right_aligned());
+    let rows: Vec<Row> = order
         .iter()
-        .take(usize::from(top.height.saturating_sub(2)))
+        .take(usize::from(top.height.saturating_sub(3)))
         .map(|&i| {
             let c = app.costs_of(i);
-            let figure = format!(
-                "{:>7} {:>6}",
-                cost_in(c.l2, app.levels_done[1], 7),
-                cost_in(c.l1, app.levels_done[0], 6)
-            );
-            Line::from(vec![
-                Span::raw(format!(
-                    "{:<name_w$} ",
-                    truncate(&lib.skills[i].name, name_w)
-                )),
-                Span::styled(figure, t.dim()),
+            let u = app.used.get(i);
+            let used = match u.map(|u| (u.tokens, u.schema_unknown)) {
+                Some((Some(n), false)) => crate::core::text::compact(n, 7),
+                Some((Some(n), true)) => format!("{}?", crate::core::text::compact(n, 6)),
+                _ => "…".to_string(),
+            };
+            let kind = u.map_or_else(String::new, |u| match u.decided_by {
+                KindSource::Entry | KindSource::EntryScript => format!("{}*", u.kind.as_str()),
+                _ => u.kind.as_str().to_string(),
+            });
+            Row::new(vec![
+                Cell::from(crate::core::text::line(&lib.skills[i].name)),
+                right(cost_in(c.l1, done[0], 6)),
+                right(cost_in(c.l2, done[1], 6)),
+                right(cost_in(c.l3_with_schema(), done[2], 6)),
+                right(used),
+                Cell::from(Span::styled(kind, t.dim())),
             ])
         })
         .collect();
-    frame.render_widget(
-        Paragraph::new(lines).block(Block::bordered().title(" Biggest per load: L2, L1 ")),
-        top,
-    );
+    let table = Table::new(
+        rows,
+        [
+            Constraint::Fill(1),
+            Constraint::Length(6),
+            Constraint::Length(6),
+            Constraint::Length(6),
+            Constraint::Length(7),
+            Constraint::Length(11),
+        ],
+    )
+    .header(
+        Row::new(vec![
+            "skill", "    L1", "    L2", "    L3", "   used", "type",
+        ])
+        .style(t.dim()),
+    )
+    .column_spacing(1)
+    .block(Block::bordered().title(" Biggest when used (? not probed, * type inferred) "));
+    frame.render_widget(table, top);
 }

@@ -129,6 +129,9 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
     for l in wrap(&cost_text, width) {
         out.push(Line::from(l));
     }
+    for l in wrap(&used_text(app, idx), width) {
+        out.push(Line::from(l));
+    }
 
     if let Some(switches) = &app.switches {
         let badges = switches.badges(skill);
@@ -210,11 +213,15 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
     let detail = app.detail.as_ref().filter(|d| d.dir == skill.dir);
     match detail {
         Some(d) => {
-            section(&mut out, &format!("Resources ({})", d.resources.len()), app);
+            section(
+                &mut out,
+                &format!("{RESOURCES} ({})", d.resources.len()),
+                app,
+            );
             if d.resources.is_empty() {
                 out.push(Line::from(Span::styled("  none", t.dim())));
             }
-            for r in &d.resources {
+            for (k, r) in d.resources.iter().enumerate() {
                 let counted = costs.resources.iter().find(|x| x.rel == r.rel);
                 let kind = match (r.text, counted.and_then(|x| x.tokens)) {
                     (false, _) => "binary".to_string(),
@@ -225,10 +232,15 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
                 let size = human_bytes(r.size);
                 let right = format!("{size:>10} {kind:>10}");
                 let name_w = width.saturating_sub(right.chars().count() + 3);
-                out.push(Line::from(vec![
+                let row = Line::from(vec![
                     Span::raw(format!("  {:<name_w$}", truncate(&r.rel, name_w))),
                     Span::styled(right, t.dim()),
-                ]));
+                ]);
+                out.push(if app.resource_cursor == Some(k) {
+                    row.style(t.selected())
+                } else {
+                    row
+                });
             }
             let folded = skill.body_line.saturating_sub(1);
             section(&mut out, "Body", app);
@@ -253,6 +265,45 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
         }
     }
     out
+}
+
+/// The cost when used, with the type that decided it and what it adds up.
+fn used_text(app: &App, idx: usize) -> String {
+    let Some(u) = app.used.get(idx) else {
+        return "When used … (reading composite bodies)".to_string();
+    };
+    let figure = match (u.tokens, u.schema_unknown) {
+        (Some(n), false) => format!("{} tokens", thousands(n)),
+        (Some(n), true) => format!("{} tokens + schema (not probed yet)", thousands(n)),
+        (None, _) => "…".to_string(),
+    };
+    let mut s = format!("When used {figure} · {}: {}", u.type_label(), u.rule());
+    if !u.loads.is_empty() {
+        let names: Vec<&str> = u
+            .loads
+            .iter()
+            .filter_map(|&i| app.lib.skills.get(i))
+            .map(|s| s.name.as_str())
+            .collect();
+        s.push_str(&format!(" ({})", names.join(", ")));
+    }
+    s
+}
+
+const RESOURCES: &str = "Resources";
+
+/// The line of the detail pane (before scrolling) that shows resource `k`.
+pub fn resource_line(app: &App, skill: &Skill, width: usize, k: usize) -> Option<usize> {
+    let lines = head_lines(app, skill, width);
+    let title = format!("{RESOURCES} (");
+    lines
+        .iter()
+        .position(|l| {
+            l.spans
+                .first()
+                .is_some_and(|s| s.content.starts_with(&title))
+        })
+        .map(|i| i + 1 + k)
 }
 
 fn section(out: &mut Vec<Line<'static>>, title: &str, app: &App) {

@@ -8,6 +8,7 @@ pub mod footer;
 pub mod header;
 pub mod help;
 pub mod prompt;
+pub mod resource;
 pub mod skills;
 pub mod test;
 
@@ -22,6 +23,11 @@ pub fn draw(frame: &mut Frame, app: &App) {
     let areas = app.areas(frame.area());
     header::draw(frame, areas.header, app);
     match app.screen {
+        Screen::Skills if app.viewer.is_some() => {
+            if let Some(v) = &app.viewer {
+                resource::draw(frame, areas.body, app, v);
+            }
+        }
         Screen::Skills => {
             if let Some(b) = areas.list_block {
                 skills::draw(frame, b, app);

@@ -95,8 +95,9 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             let diag = app.diag_counts.get(r.skill).copied().unwrap_or_default();
             let dim = skill.shadowed_by.is_some() || !on;
             let base = if dim { t.dim() } else { t.base() };
-            let hits = list::hits(&skill.name, &app.list.filter);
-            let mut name = highlighted(&skill.name, &hits, usize::from(name_w), base, t.hit());
+            // The id: the name with its namespace (`web.scraper`, `plugin:skill`).
+            let hits = list::hits(&skill.id, &app.list.filter);
+            let mut name = highlighted(&skill.id, &hits, usize::from(name_w), base, t.hit());
             if let Some(w) = skill.shadowed_by.and_then(|w| lib.skills.get(w)) {
                 let used: usize = name.spans.iter().map(|s| s.content.chars().count()).sum();
                 let room = usize::from(name_w).saturating_sub(used + 3);
