@@ -1,0 +1,25 @@
+//! Integration tests of the command line: every subcommand run as a real process over fixture
+//! libraries (and the corpus, when present).
+
+#[path = "../common/mod.rs"]
+mod common;
+#[path = "../tui_common/mod.rs"]
+mod tui_common;
+
+mod baseline;
+mod budget_used;
+mod check;
+mod ci_example;
+mod fifo;
+mod hostile_output;
+mod lazy_profile;
+mod matching;
+mod namespaces;
+mod odd_files;
+mod prompt_modes;
+mod prompt_parity;
+mod shell;
+mod show;
+mod toggle;
+mod toggle_race;
+mod tokens;

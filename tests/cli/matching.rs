@@ -1,0 +1,350 @@
+//! Trigger simulation end to end: explanations on the demo library, the `match` and `eval`
+//! commands through the real binary, and routing quality on the hand-written eval files.
+
+use crate::common;
+use common::*;
+
+use skillscope::core::Library;
+use skillscope::core::load::enabled_mask;
+use skillscope::core::matching::candidates;
+use skillscope::core::matching::eval::{check_names, evaluate, parse_cases};
+use skillscope::core::matching::{HitField, Index, Matcher};
+use skillscope::core::scan::ScanOptions;
+use skillscope::core::source;
+use std::path::{Path, PathBuf};
+
+fn load(paths: &[PathBuf]) -> Library {
+    Library::load(source::path_roots(paths), &ScanOptions::default())
+}
+
+fn eval_file(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/eval")
+        .join(name)
+}
+
+#[test]
+fn keyword_false_positives_say_which_word_fired_and_from_where() {
+    let lib = load(&[demo()]);
+    let idx = Index::build(&lib);
+    let allowed = candidates(&lib, &enabled_mask(&lib, None));
+    let enabled = |i: usize| allowed[i];
+
+    // Nothing here is about checking URLs, but the keyword rule makes every executable skill
+    // answer to "call".
+    let msg = "Call my mom and tell her I'll be late";
+    let got = idx.query(msg, Matcher::Keyword, &enabled, 10);
+    let url = lib.find("url-status").unwrap();
+    let m = got
+        .iter()
+        .find(|m| m.skill == url)
+        .expect("url-status fires");
+    let hit = &m.hits[0];
+    assert_eq!(
+        (hit.term.as_str(), hit.field),
+        ("call", HitField::ExecutableVerb)
+    );
+    assert_eq!(&msg[hit.spans[0].clone()], "Call");
+    // The same message leaves bm25 quiet.
+    assert!(idx.query(msg, Matcher::Bm25, &enabled, 10).is_empty());
+
+    // A word of the name (and of the description) fires on an unrelated question.
+    let msg = "What's the status of my order?";
+    let got = idx.query(msg, Matcher::Keyword, &enabled, 10);
+    assert_eq!(got.len(), 1);
+    assert_eq!(lib.skills[got[0].skill].name, "url-status");
+    let fields: Vec<(&str, HitField)> = got[0]
+        .hits
+        .iter()
+        .map(|h| (h.term.as_str(), h.field))
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            ("status", HitField::Name),
+            ("status", HitField::Description)
+        ]
+    );
+    assert_eq!(&msg[got[0].hits[0].spans[0].clone()], "status");
+}
+
+#[test]
+fn skills_an_agent_would_not_load_are_not_candidates() {
+    let lib = load(&[demo()]);
+    let allowed = candidates(&lib, &enabled_mask(&lib, None));
+    let idx = Index::build(&lib);
+    let is = |name: &str| allowed[lib.find(name).unwrap()];
+    assert!(!is("meeting-notes"), "auto_load: false");
+    assert!(!is("broken-yaml"), "its frontmatter does not parse");
+    assert!(is("pdf-extract"));
+    let msg = "Turn this meeting transcript into minutes";
+    assert!(idx.query(msg, Matcher::Bm25, &|i| allowed[i], 5).is_empty());
+    let all = idx.query(msg, Matcher::Bm25, &|_| true, 5);
+    assert_eq!(lib.skills[all[0].skill].name, "meeting-notes");
+}
+
+#[test]
+fn a_skill_switched_off_in_skillscope_does_not_trigger() {
+    let home = tempfile::tempdir().unwrap();
+    let pdf = demo().join("pdf-extract");
+    let state =
+        serde_json::json!({"version": 1, "skills": {pdf.to_str().unwrap(): {"enabled": false}}});
+    write(&home.path().join("config/state.json"), &state.to_string());
+    let names = |extra: &[&str]| -> Vec<String> {
+        let demo = demo();
+        let mut args = vec![
+            "match",
+            "pull the tables out of this pdf",
+            demo.to_str().unwrap(),
+        ];
+        args.extend_from_slice(&["--matcher", "bm25", "--json"]);
+        args.extend_from_slice(extra);
+        let v = json(&run(&args, home.path()));
+        v["results"]["bm25"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert!(!names(&[]).contains(&"pdf-extract".to_string()));
+    assert_eq!(names(&["--include-disabled"])[0], "pdf-extract");
+}
+
+#[test]
+fn match_json_carries_terms_fields_and_spans() {
+    let home = tempfile::tempdir().unwrap();
+    let msg = "update the changelog and prepare a release";
+    let out = run(
+        &["match", msg, demo().to_str().unwrap(), "--json"],
+        home.path(),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json(&out);
+    assert_eq!(v["message"], msg);
+    let results = v["results"].as_object().unwrap();
+    let keys: Vec<&str> = results.keys().map(String::as_str).collect();
+    assert_eq!(keys, ["keyword", "triggers", "bm25"]);
+    let trig = &results["triggers"][0];
+    assert_eq!(trig["name"], "release-notes");
+    let matched = trig["matched"].as_array().unwrap();
+    let phrases: Vec<&str> = matched
+        .iter()
+        .map(|h| h["term"].as_str().unwrap())
+        .collect();
+    assert_eq!(phrases, ["update the changelog", "prepare a release"]);
+    for h in matched {
+        assert_eq!(h["field"], "triggers");
+        let span = h["spans"][0].as_array().unwrap();
+        let (s, e) = (
+            span[0].as_u64().unwrap() as usize,
+            span[1].as_u64().unwrap() as usize,
+        );
+        assert_eq!(msg[s..e], *h["text"].as_str().unwrap());
+        assert_eq!(h["text"], h["term"]);
+    }
+    let bm25 = results["bm25"].as_array().unwrap();
+    assert_eq!(bm25[0]["name"], "release-notes");
+    assert!(bm25[0]["score"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn match_text_marks_the_message_and_names_the_field() {
+    let home = tempfile::tempdir().unwrap();
+    let out = run(
+        &[
+            "match",
+            "call the api",
+            demo().to_str().unwrap(),
+            "--matcher",
+            "keyword",
+        ],
+        home.path(),
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("message: [call] the [api]\n"), "{text}");
+    assert!(text.contains("call (executable-verb)"), "{text}");
+    assert!(!text.contains('\x1b'), "no colour under NO_COLOR: {text}");
+}
+
+#[test]
+fn match_on_no_skills_is_an_error_that_says_why() {
+    let home = tempfile::tempdir().unwrap();
+    let missing = home.path().join("nowhere");
+    let out = run(
+        &["match", "fill a pdf", missing.to_str().unwrap()],
+        home.path(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("does not exist") && err.contains("no skills found"),
+        "{err}"
+    );
+}
+
+fn write_cases(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    write(&p, text);
+    p
+}
+
+#[test]
+fn eval_fails_below_min_recall_and_passes_above() {
+    let home = tempfile::tempdir().unwrap();
+    let cases = write_cases(
+        home.path(),
+        "cases.yaml",
+        "- message: pull the tables out of this pdf\n  expect: [pdf-extract]\n- message: xyzzy plugh\n  expect: [sql-optimizer]\n",
+    );
+    let demo = demo();
+    let args = |r: &str| -> Vec<String> {
+        [
+            "eval",
+            cases.to_str().unwrap(),
+            demo.to_str().unwrap(),
+            "--matcher",
+            "bm25",
+            "--min-recall",
+            r,
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let argv = args("0.9");
+    let out = run(
+        &argv.iter().map(String::as_str).collect::<Vec<_>>(),
+        home.path(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bm25 recall 0.50 is below --min-recall 0.9"),
+        "{err}"
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("\"xyzzy plugh\"\n    missed:       sql-optimizer"),
+        "{text}"
+    );
+    let argv = args("0.5");
+    let out = run(
+        &argv.iter().map(String::as_str).collect::<Vec<_>>(),
+        home.path(),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn eval_rejects_bad_files_with_the_place_and_unknown_names() {
+    let home = tempfile::tempdir().unwrap();
+    let demo = demo();
+    let bad = write_cases(
+        home.path(),
+        "bad.jsonl",
+        "{\"message\": \"ok\", \"expect\": []}\n{\"message\": \"no expect\"}\n",
+    );
+    let out = run(
+        &["eval", bad.to_str().unwrap(), demo.to_str().unwrap()],
+        home.path(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("line 2") && err.contains("expect"), "{err}");
+
+    let typo = write_cases(
+        home.path(),
+        "typo.jsonl",
+        "{\"message\": \"m\", \"expect\": [\"pdf-extrct\"]}\n",
+    );
+    let out = run(
+        &["eval", typo.to_str().unwrap(), demo.to_str().unwrap()],
+        home.path(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("pdf-extrct"));
+
+    let out = run(
+        &["eval", "missing.jsonl", demo.to_str().unwrap()],
+        home.path(),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("missing.jsonl"));
+}
+
+#[test]
+fn eval_json_reports_every_matcher_and_outcome() {
+    let home = tempfile::tempdir().unwrap();
+    let file = eval_file("demo.jsonl");
+    let out = run(
+        &[
+            "eval",
+            file.to_str().unwrap(),
+            demo().to_str().unwrap(),
+            "--json",
+        ],
+        home.path(),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let v = json(&out);
+    let cases = v["cases"].as_u64().unwrap() as usize;
+    let matchers = v["matchers"].as_array().unwrap();
+    assert_eq!(matchers.len(), 3);
+    for m in matchers {
+        assert_eq!(m["outcomes"].as_array().unwrap().len(), cases);
+        let tp = m["true_positives"].as_f64().unwrap();
+        let fp = m["false_positives"].as_f64().unwrap();
+        if tp + fp > 0.0 {
+            assert!((m["precision"].as_f64().unwrap() - tp / (tp + fp)).abs() < 1e-9);
+        }
+    }
+}
+
+/// Routing quality floors: they hold today and catch a matcher that gets worse.
+fn scores(file: &str, paths: &[PathBuf]) -> Vec<(Matcher, f64, f64)> {
+    let lib = load(paths);
+    let text = std::fs::read_to_string(eval_file(file)).unwrap();
+    let cases = parse_cases(&text, false).unwrap();
+    check_names(&cases, &lib).unwrap();
+    let idx = Index::build(&lib);
+    let allowed = candidates(&lib, &enabled_mask(&lib, None));
+    evaluate(&idx, &lib, &cases, &Matcher::ROUTING, &|i| allowed[i], 3)
+        .into_iter()
+        .map(|s| (s.matcher, s.precision, s.recall))
+        .collect()
+}
+
+#[test]
+fn bm25_routes_the_demo_cases_better_than_keyword() {
+    let s = scores("demo.jsonl", &[demo()]);
+    let (_, kp, kr) = s[0];
+    let (_, bp, br) = s[2];
+    assert!(br >= 0.9, "bm25 recall {br}");
+    assert!(bp >= 0.8, "bm25 precision {bp}");
+    assert!(bp > kp, "bm25 precision {bp} vs keyword {kp} (recall {kr})");
+}
+
+#[test]
+fn corpus_slice_routing_quality() {
+    let Some(corpus) = corpus() else { return };
+    let paths: Vec<PathBuf> = ["anthropic-skills", "superpowers", "wshobson-agents"]
+        .iter()
+        .map(|d| corpus.join(d))
+        .collect();
+    let s = scores("corpus-slice.jsonl", &paths);
+    let (_, bp, br) = s[2];
+    assert!(br >= 0.95, "bm25 recall {br}");
+    assert!(bp >= 0.65, "bm25 precision {bp}");
+    let (_, kp, _) = s[0];
+    assert!(kp < bp, "keyword precision {kp} should trail bm25 {bp}");
+}

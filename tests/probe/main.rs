@@ -1,0 +1,12 @@
+//! Integration tests of probes: verdicts, the sandbox's promises under hostile skills, dependency
+//! checks, and probes started from the app.
+
+#[path = "../common/mod.rs"]
+mod common;
+#[path = "../tui_common/mod.rs"]
+mod tui_common;
+
+mod deps;
+mod sandbox;
+mod tui;
+mod verdicts;

@@ -1,0 +1,12 @@
+//! Integration tests of the terminal app: snapshots of every screen over ratatui's TestBackend,
+//! live updates, toggles, the config file, and the real binary in a pseudo-terminal.
+
+#[path = "../tui_common/mod.rs"]
+mod tui_common;
+
+mod config;
+mod lazy;
+mod live;
+mod pty;
+mod screens;
+mod toggle;
