@@ -295,7 +295,7 @@ fn the_checks_screen_checks_declared_dependencies_on_d() {
     assert!(h.app.checks.rows.contains(&team), "the skill got a row");
     h.key(KeyCode::Char('g'));
     for _ in 0..h.app.checks.rows.len() {
-        if h.app.checks.rows[h.app.checks.selected] == team {
+        if h.app.checks.rows[h.app.checks.selected()] == team {
             break;
         }
         h.key(KeyCode::Char('j'));

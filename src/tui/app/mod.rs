@@ -1,7 +1,6 @@
 //! The app's state and its one update function: every key, click, tick, worker result and file
 //! change goes through [`App::handle`].
 
-pub mod checks;
 pub mod detail;
 mod input;
 pub mod list;
@@ -20,7 +19,7 @@ use crate::core::modes::{self, AutoOptions, ListingMode, Selections};
 use crate::core::probe::SandboxPreference;
 use crate::core::rules::Profile;
 use crate::core::skill::Level;
-use crate::core::skill::{Skill, SkillKind};
+use crate::core::skill::Skill;
 use crate::core::source::Agent;
 use crate::core::state::{self, EnableState};
 use crate::core::tokens::{Progress, SkillTokens};
@@ -31,6 +30,7 @@ use crate::tui::event::Preview;
 use crate::tui::event::{Event, JobEvent};
 use crate::tui::jobs;
 use crate::tui::keymap::{Context, Keymap};
+use crate::tui::screens::{self, Cmd, Ctx, Outcome, checks};
 use crate::tui::theme::Theme;
 use detail::{Detail, ResourceView};
 use list::SkillList;
@@ -716,6 +716,46 @@ impl App {
             }
             return;
         }
+        let mut out = self.dispatch(self.screen, action);
+        if out == Outcome::Ignored
+            && let Some(owner) = screens::owner(action)
+            && owner != self.screen
+        {
+            out = self.dispatch(owner, action);
+        }
+        match out {
+            Outcome::Ignored => self.apply_global(action),
+            Outcome::Done => {}
+            Outcome::Then(cmd) => self.run(cmd),
+        }
+    }
+
+    /// Offers an action to a screen, with what it may read of the shared state.
+    fn dispatch(&mut self, screen: Screen, action: Action) -> Outcome {
+        let cx = Ctx {
+            lib: &self.lib,
+            costs: &self.costs,
+            diag_counts: &self.diag_counts,
+            areas: crate::tui::layout::layout(self.size, self.screen, self.mode == Mode::Detail),
+            cache: &self.cache,
+            generation: self.generation,
+            tx: &self.tx,
+        };
+        match screen {
+            Screen::Checks => self.checks.handle(action, &cx),
+            _ => Outcome::Ignored,
+        }
+    }
+
+    /// Carries out a screen's shared effect.
+    fn run(&mut self, cmd: Cmd) {
+        match cmd {
+            Cmd::Status(text, error) => self.set_status(text, error),
+        }
+    }
+
+    /// The actions no screen took: the app's own (quit, help, screens, rescans, the model).
+    fn apply_global(&mut self, action: Action) {
         match action {
             Action::Quit => self.quit = true,
             Action::Help => self.help = Some(0),
@@ -820,14 +860,8 @@ impl App {
                 };
                 self.set_status(text, false);
             }
-            Action::RunChecks => self.run_probes(),
-            Action::RunDeps => self.run_deps(),
-            Action::CancelChecks => {
-                if self.checks.running() {
-                    self.checks.cancel();
-                    self.set_status("stopping the probes…", false);
-                }
-            }
+            // Screens' own actions, which the screens took above.
+            Action::RunChecks | Action::RunDeps | Action::CancelChecks => {}
             Action::AgentToggle => self.plan_agent_toggle(SwitchScope::User, None),
             Action::Confirm => self.apply_agent_toggle(),
             // Only meaningful in the confirmation, handled above.
@@ -850,50 +884,6 @@ impl App {
                 self.run_matchers();
             }
         }
-    }
-
-    /// Starts the `--help-json` probe of every executable skill: the one thing in the app that
-    /// runs the library's code, so only ever on this explicit action.
-    fn run_probes(&mut self) {
-        if self.checks.running() {
-            return;
-        }
-        let indices: Vec<usize> = self
-            .checks
-            .rows
-            .iter()
-            .copied()
-            .filter(|&i| {
-                self.lib
-                    .skills
-                    .get(i)
-                    .is_some_and(|s| s.kind() == SkillKind::Executable)
-            })
-            .collect();
-        if indices.is_empty() {
-            self.set_status("no executable skills to probe", false);
-            return;
-        }
-        let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let total = indices.len();
-        let worker = jobs::probe(
-            Arc::clone(&self.lib),
-            self.cache.clone(),
-            indices,
-            jobs::ProbeRun {
-                cancel: Arc::clone(&cancel),
-                sandbox: self.checks.sandbox,
-            },
-            self.generation,
-            self.tx.clone(),
-        );
-        self.checks.run = Some(checks::Run {
-            total,
-            done: 0,
-            cancel,
-            worker,
-            deps: false,
-        });
     }
 
     /// Moves the resource selection of the detail pane and scrolls the pane to show it.
@@ -949,31 +939,6 @@ impl App {
         }
     }
 
-    /// Checks the declared dependencies of every skill that has some against the interpreter
-    /// it would run with, in the probe's sandbox: runs an interpreter, so only on this action.
-    fn run_deps(&mut self) {
-        if self.checks.running() {
-            return;
-        }
-        let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let worker = jobs::deps(
-            Arc::clone(&self.lib),
-            jobs::ProbeRun {
-                cancel: Arc::clone(&cancel),
-                sandbox: self.checks.sandbox,
-            },
-            self.generation,
-            self.tx.clone(),
-        );
-        self.checks.run = Some(checks::Run {
-            total: 0,
-            done: 0,
-            cancel,
-            worker,
-            deps: true,
-        });
-    }
-
     fn show(&mut self, s: Screen) {
         self.screen = s;
         if s != Screen::Skills && self.mode == Mode::Filter {
@@ -1013,7 +978,7 @@ impl App {
                     .scroll
                     .saturating_add_signed(delta.clamp(-9999, 9999) as i16)
             }
-            (Screen::Checks, _) => self.checks.move_by(delta),
+            (Screen::Checks, _) => self.checks.scroll(delta, self.areas(self.size).body),
             (Screen::Test, _) => {
                 self.test.scroll = self
                     .test

@@ -1,7 +1,6 @@
 //! Drawing: pure functions from `&App` to a frame, one file per screen or pane.
 
 pub mod budget;
-pub mod checks;
 pub mod confirm;
 pub mod detail;
 pub mod footer;
@@ -38,7 +37,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
         }
         Screen::Prompt => prompt::draw(frame, areas.body, app),
         Screen::Test => test::draw(frame, areas.body, app),
-        Screen::Checks => checks::draw(frame, areas.body, app),
+        Screen::Checks => crate::tui::screens::checks::draw(frame, areas.body, app),
         Screen::Budget => budget::draw(frame, areas.body, app),
     }
     footer::draw(frame, areas.footer, app);

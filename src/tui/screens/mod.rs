@@ -1,0 +1,90 @@
+//! The screens: each module holds one screen's state, the `handle` for the actions of its key
+//! context and its `draw`; the app dispatches to the current one through [`Screen`].
+//!
+//! A screen changes only its own state. What reaches further (switching a skill, starting the
+//! matchers, a status line) it returns as a [`Cmd`] for the app to carry out, so the order of
+//! shared effects stays in one place ([`crate::tui::app::App::apply`]).
+
+pub mod checks;
+
+use crate::core::Library;
+use crate::core::diagnostic::Counts;
+use crate::core::tokens::SkillTokens;
+use crate::tui::action::{Action, Screen};
+use crate::tui::event::Event;
+use crate::tui::jobs;
+use crate::tui::layout::Areas;
+use ratatui::widgets::TableState;
+use std::sync::Arc;
+use std::sync::mpsc::Sender;
+
+/// What a screen made of an action.
+#[must_use]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Not an action of this screen: the app offers it to the screen that owns it.
+    Ignored,
+    Done,
+    /// Done, and the app carries out this shared effect.
+    Then(Cmd),
+}
+
+/// The effects a screen asks of the app: they touch state other screens show.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Cmd {
+    /// Show a line in the footer; `true`: an error.
+    Status(String, bool),
+}
+
+impl Cmd {
+    pub fn status(text: impl Into<String>) -> Outcome {
+        Outcome::Then(Cmd::Status(text.into(), false))
+    }
+}
+
+/// What a screen's `handle` may read of the shared state, and the way to start a worker.
+pub struct Ctx<'a> {
+    pub lib: &'a Arc<Library>,
+    pub costs: &'a [SkillTokens],
+    pub diag_counts: &'a [Counts],
+    /// Where everything is drawn for the current terminal size, so keys and clicks agree with
+    /// what is on screen.
+    pub areas: Areas,
+    pub cache: &'a jobs::Cache,
+    /// The library's generation: worker results carry it so stale ones are dropped.
+    pub generation: u64,
+    pub tx: &'a Sender<Event>,
+}
+
+/// The screen that owns an action: where it goes when the current screen does not take it (a
+/// key bound in the global context, say).
+pub fn owner(action: Action) -> Option<Screen> {
+    match action {
+        Action::RunChecks | Action::RunDeps | Action::CancelChecks => Some(Screen::Checks),
+        _ => None,
+    }
+}
+
+/// Moves the selection of a table `len` rows long by `delta` (clamped to the rows).
+pub fn move_selection(state: &mut TableState, len: usize, delta: isize) {
+    let last = len.saturating_sub(1);
+    let at = state.selected().unwrap_or(0);
+    state.select(Some(at.saturating_add_signed(delta).min(last)));
+}
+
+/// Scrolls a table `len` rows long, `height` rows on screen, so that its selection is on screen
+/// with `margin` rows of context above and below where there are rows; the offset never leaves
+/// blank rows at the end. Kept here, not in a draw, so a click lands on the row drawn.
+pub fn reveal(state: &mut TableState, len: usize, height: usize, margin: usize) {
+    if height == 0 {
+        return;
+    }
+    let selected = state.selected().unwrap_or(0);
+    let mut offset = state.offset();
+    if selected < offset + margin {
+        offset = selected.saturating_sub(margin);
+    } else if selected + margin >= offset + height {
+        offset = (selected + margin + 1).saturating_sub(height);
+    }
+    *state.offset_mut() = offset.min(len.saturating_sub(height));
+}
