@@ -2,6 +2,7 @@
 //! text box are text.
 
 use super::{App, Mode};
+use crate::tui::screens::Outcome;
 use crate::tui::action::Screen;
 use crate::tui::view;
 use ratatui::crossterm::event::{
@@ -34,9 +35,9 @@ impl App {
                 self.refilter();
             }
             (Screen::Test, _) => {
-                self.test.message.push(c);
-                self.test.scroll = 0;
-                self.run_matchers();
+                if let Outcome::Then(cmd) = self.test.type_char(c) {
+                    self.run(cmd);
+                }
             }
             _ => {}
         }

@@ -13,9 +13,9 @@ use crate::core::budget;
 use crate::core::diagnostic::{Counts, Diagnostic};
 use crate::core::listing::{Format, ListingOptions, Tier};
 use crate::core::load::LibrarySpec;
-use crate::core::matching::{self, Index, Match, Matcher};
+use crate::core::matching::{self, Index};
 use crate::core::model::Model;
-use crate::core::modes::{self, AutoOptions, ListingMode, Selections};
+use crate::core::modes::{self, AutoOptions, Selections};
 use crate::core::probe::SandboxPreference;
 use crate::core::rules::Profile;
 use crate::core::skill::Level;
@@ -51,32 +51,9 @@ pub enum Mode {
     Detail,
 }
 
-/// Listing formats offered by the prompt preview, tiers and context windows.
-pub const FORMATS: [Format; 4] = Format::ALL;
-pub const TIERS: [Tier; 4] = Tier::ALL;
-pub const WINDOWS: [u64; 4] = [200_000, 1_000_000, 128_000, 32_000];
 pub use crate::tui::jobs::ENCODING;
-
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct PromptSettings {
-    /// Which skills the listing holds; `auto` takes the Test box's message.
-    pub mode: ListingMode,
-    pub format: usize,
-    pub tier: usize,
-    pub window: usize,
-    pub scroll: u16,
-}
-
-/// How many skills each matcher shows.
-pub const TEST_TOP_K: usize = 8;
-
-#[derive(Debug, Clone, Default)]
-pub struct TestBox {
-    pub message: String,
-    pub scroll: u16,
-    /// Each matcher's answer for the message, in [`Matcher::ALL`] order.
-    pub results: Vec<(Matcher, Vec<Match>)>,
-}
+pub use crate::tui::screens::prompt::{FORMATS, Prompt, TIERS, WINDOWS};
+pub use crate::tui::screens::test::{TEST_TOP_K, TestBox};
 
 /// A write-through waiting for confirmation: the exact change to each agent's file.
 #[derive(Debug, Clone)]
@@ -204,9 +181,8 @@ pub struct App {
     pub resource_cursor: Option<usize>,
     /// A resource opened from the detail pane.
     pub viewer: Option<ResourceView>,
-    pub prompt: PromptSettings,
-    /// The context windows the window key cycles through.
-    pub windows: Vec<u64>,
+    /// The Prompt screen, whose listing settings the L1 figures everywhere follow.
+    pub prompt: Prompt,
     /// The model whose estimate is shown beside the figures, if any.
     pub model: Option<Model>,
     /// The models the model key cycles through (after "none").
@@ -281,14 +257,6 @@ impl App {
     }
 
     fn blank(spec: LibrarySpec, opts: &Options, tx: Sender<Event>) -> App {
-        let mut windows = WINDOWS.to_vec();
-        if !windows.contains(&opts.context_window) && opts.context_window > 0 {
-            windows.insert(0, opts.context_window);
-        }
-        let window = windows
-            .iter()
-            .position(|w| *w == opts.context_window)
-            .unwrap_or(0);
         let mut models = Model::presets();
         if let Some(m) = &opts.model
             && !models.contains(m)
@@ -319,14 +287,7 @@ impl App {
             detail_scroll: 0,
             resource_cursor: None,
             viewer: None,
-            prompt: PromptSettings {
-                format: FORMATS.iter().position(|f| *f == opts.format).unwrap_or(0),
-                tier: TIERS.iter().position(|t| *t == opts.tier).unwrap_or(0),
-                window,
-                scroll: 0,
-                mode: ListingMode::default(),
-            },
-            windows,
+            prompt: Prompt::new(opts.format, opts.tier, opts.context_window),
             model: opts.model.clone(),
             models,
             keymap: opts.keymap.clone(),
@@ -463,10 +424,7 @@ impl App {
 
     /// The context window of the preview, in tokens.
     pub fn window(&self) -> u64 {
-        self.windows
-            .get(self.prompt.window)
-            .copied()
-            .unwrap_or(WINDOWS[0])
+        self.prompt.window()
     }
 
     /// The encoding of every figure shown.
@@ -741,16 +699,37 @@ impl App {
             generation: self.generation,
             tx: &self.tx,
         };
+        let body = cx.areas.body;
         match screen {
+            Screen::Prompt => self.prompt.handle(action, self.preview_lines(), body),
+            Screen::Test => self.test.handle(action, body),
             Screen::Checks => self.checks.handle(action, &cx),
             _ => Outcome::Ignored,
         }
+    }
+
+    /// How many lines the listing shown on the Prompt screen has.
+    fn preview_lines(&self) -> usize {
+        self.preview
+            .as_ref()
+            .map_or(0, |p| p.listing.text.lines().count())
     }
 
     /// Carries out a screen's shared effect.
     fn run(&mut self, cmd: Cmd) {
         match cmd {
             Cmd::Status(text, error) => self.set_status(text, error),
+            Cmd::RunMatchers => self.run_matchers(),
+            Cmd::Preview => self.request_preview(),
+            Cmd::RecountL1 => {
+                // L1 is the listing entry, which the format decides.
+                self.levels_done[0] = false;
+                for c in &mut self.costs {
+                    c.l1 = None;
+                }
+                self.start_counting(vec![Level::L1]);
+                self.request_preview();
+            }
         }
     }
 
@@ -814,29 +793,6 @@ impl App {
             }
             Action::DetailUp => self.detail_scroll = self.detail_scroll.saturating_sub(1),
             Action::DetailDown => self.detail_scroll = self.detail_scroll.saturating_add(1),
-            Action::CycleFormat => {
-                self.prompt.format = (self.prompt.format + 1) % FORMATS.len();
-                // L1 is the listing entry, which the format decides.
-                self.levels_done[0] = false;
-                for c in &mut self.costs {
-                    c.l1 = None;
-                }
-                self.start_counting(vec![Level::L1]);
-                self.request_preview();
-            }
-            Action::CycleTier => {
-                self.prompt.tier = (self.prompt.tier + 1) % TIERS.len();
-                self.request_preview();
-            }
-            Action::CycleMode => {
-                self.prompt.mode = self.prompt.mode.next();
-                self.prompt.scroll = 0;
-                self.request_preview();
-            }
-            Action::CycleWindow => {
-                self.prompt.window = (self.prompt.window + 1) % self.windows.len().max(1);
-                self.request_preview();
-            }
             Action::CycleModel => {
                 // none → each model in turn → none.
                 let next = match &self.model {
@@ -861,27 +817,23 @@ impl App {
                 self.set_status(text, false);
             }
             // Screens' own actions, which the screens took above.
-            Action::RunChecks | Action::RunDeps | Action::CancelChecks => {}
+            Action::RunChecks
+            | Action::RunDeps
+            | Action::CancelChecks
+            | Action::CycleFormat
+            | Action::CycleTier
+            | Action::CycleMode
+            | Action::CycleWindow
+            | Action::ClearMessage => {}
             Action::AgentToggle => self.plan_agent_toggle(SwitchScope::User, None),
             Action::Confirm => self.apply_agent_toggle(),
             // Only meaningful in the confirmation, handled above.
             Action::CycleScope => {}
             Action::Rescan => self.request_rescan(),
-            Action::Backspace => match self.screen {
-                Screen::Test => {
-                    self.test.message.pop();
-                    self.run_matchers();
+            Action::Backspace => {
+                if self.list.filter.pop().is_some() {
+                    self.refilter();
                 }
-                _ => {
-                    if self.list.filter.pop().is_some() {
-                        self.refilter();
-                    }
-                }
-            },
-            Action::ClearMessage => {
-                self.test.message.clear();
-                self.test.scroll = 0;
-                self.run_matchers();
             }
         }
     }
@@ -973,18 +925,11 @@ impl App {
                 self.after_move();
             }
             (Screen::Prompt, _) => {
-                self.prompt.scroll = self
-                    .prompt
-                    .scroll
-                    .saturating_add_signed(delta.clamp(-9999, 9999) as i16)
+                let (lines, body) = (self.preview_lines(), self.areas(self.size).body);
+                let _ = self.prompt.scroll(delta, lines, body);
             }
             (Screen::Checks, _) => self.checks.scroll(delta, self.areas(self.size).body),
-            (Screen::Test, _) => {
-                self.test.scroll = self
-                    .test
-                    .scroll
-                    .saturating_add_signed(delta.clamp(-9999, 9999) as i16)
-            }
+            (Screen::Test, _) => self.test.scroll_by(delta),
             _ => {}
         }
     }

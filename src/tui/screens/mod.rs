@@ -5,7 +5,10 @@
 //! matchers, a status line) it returns as a [`Cmd`] for the app to carry out, so the order of
 //! shared effects stays in one place ([`crate::tui::app::App::apply`]).
 
+pub mod budget;
 pub mod checks;
+pub mod prompt;
+pub mod test;
 
 use crate::core::Library;
 use crate::core::diagnostic::Counts;
@@ -34,6 +37,12 @@ pub enum Outcome {
 pub enum Cmd {
     /// Show a line in the footer; `true`: an error.
     Status(String, bool),
+    /// Run the matchers again on the Test box's message (which the auto listing follows).
+    RunMatchers,
+    /// Render the prompt preview again for new listing settings.
+    Preview,
+    /// The listing format changed: count every L1 again in it, then render the preview.
+    RecountL1,
 }
 
 impl Cmd {
@@ -61,6 +70,10 @@ pub struct Ctx<'a> {
 pub fn owner(action: Action) -> Option<Screen> {
     match action {
         Action::RunChecks | Action::RunDeps | Action::CancelChecks => Some(Screen::Checks),
+        Action::CycleFormat | Action::CycleTier | Action::CycleMode | Action::CycleWindow => {
+            Some(Screen::Prompt)
+        }
+        Action::ClearMessage => Some(Screen::Test),
         _ => None,
     }
 }

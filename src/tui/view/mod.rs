@@ -1,19 +1,17 @@
 //! Drawing: pure functions from `&App` to a frame, one file per screen or pane.
 
-pub mod budget;
 pub mod confirm;
 pub mod detail;
 pub mod footer;
 pub mod header;
 pub mod help;
-pub mod prompt;
 pub mod resource;
 pub mod skills;
-pub mod test;
 
 pub use crate::core::text::{fit as truncate, thousands};
 use crate::tui::action::Screen;
 use crate::tui::app::App;
+use crate::tui::screens;
 use ratatui::Frame;
 
 pub use crate::tui::layout::{Areas, WIDE, layout};
@@ -35,10 +33,10 @@ pub fn draw(frame: &mut Frame, app: &App) {
                 detail::draw(frame, d, app);
             }
         }
-        Screen::Prompt => prompt::draw(frame, areas.body, app),
-        Screen::Test => test::draw(frame, areas.body, app),
-        Screen::Checks => crate::tui::screens::checks::draw(frame, areas.body, app),
-        Screen::Budget => budget::draw(frame, areas.body, app),
+        Screen::Prompt => screens::prompt::draw(frame, areas.body, app),
+        Screen::Test => screens::test::draw(frame, areas.body, app),
+        Screen::Checks => screens::checks::draw(frame, areas.body, app),
+        Screen::Budget => screens::budget::draw(frame, areas.body, app),
     }
     footer::draw(frame, areas.footer, app);
     if let Some(scroll) = app.help {

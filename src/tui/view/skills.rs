@@ -33,7 +33,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             app.enabled_count(),
             lib.skills.len(),
             l1_text,
-            crate::tui::app::FORMATS[app.prompt.format].as_str()
+            crate::tui::screens::prompt::FORMATS[app.prompt.format].as_str()
         )
     } else {
         "… ".to_string()
