@@ -8,7 +8,7 @@ mod results;
 mod toggle;
 
 use crate::core::Library;
-use crate::core::agents::{self, AgentSwitches, SwitchScope, TogglePlan};
+use crate::core::agents::{self, AgentSwitches, SwitchScope};
 use crate::core::budget;
 use crate::core::diagnostic::{Counts, Diagnostic};
 use crate::core::listing::{Format, ListingOptions, Tier};
@@ -20,7 +20,6 @@ use crate::core::probe::SandboxPreference;
 use crate::core::rules::Profile;
 use crate::core::skill::Level;
 use crate::core::skill::Skill;
-use crate::core::source::Agent;
 use crate::core::state::{self, EnableState};
 use crate::core::tokens::{Progress, SkillTokens};
 use crate::core::usage::{self, UseCost};
@@ -55,15 +54,8 @@ pub use crate::tui::jobs::ENCODING;
 pub use crate::tui::screens::prompt::{FORMATS, Prompt, TIERS, WINDOWS};
 pub use crate::tui::screens::test::{TEST_TOP_K, TestBox};
 
-/// A write-through waiting for confirmation: the exact change to each agent's file.
-#[derive(Debug, Clone)]
-pub struct Confirm {
-    pub skill: usize,
-    pub on: bool,
-    pub scope: SwitchScope,
-    pub plans: Vec<(Agent, Result<TogglePlan, String>)>,
-    pub scroll: u16,
-}
+pub use crate::tui::screens::confirm::Confirm;
+pub use crate::tui::screens::help::Help;
 
 #[derive(Debug, Clone)]
 pub struct Status {
@@ -154,7 +146,8 @@ pub struct App {
     pub theme: Theme,
     pub screen: Screen,
     pub mode: Mode,
-    pub help: Option<u16>,
+    /// The help overlay, when open.
+    pub help: Option<Help>,
     pub list: SkillList,
     /// Each skill's token figures per level, as far as counted.
     pub costs: Vec<SkillTokens>,
@@ -643,34 +636,18 @@ impl App {
     }
 
     pub fn apply(&mut self, action: Action) {
-        if let Some(c) = &mut self.confirm {
-            match action {
-                Action::Confirm => self.apply_agent_toggle(),
-                Action::CycleScope => {
-                    let next = match c.scope {
-                        SwitchScope::User => SwitchScope::Project,
-                        SwitchScope::Project => SwitchScope::Local,
-                        SwitchScope::Local => SwitchScope::User,
-                    };
-                    let on = c.on;
-                    self.plan_agent_toggle(next, Some(on));
-                }
-                Action::Down => c.scroll = c.scroll.saturating_add(1),
-                Action::Up => c.scroll = c.scroll.saturating_sub(1),
-                Action::Quit => self.quit = true,
-                _ => {
-                    self.confirm = None;
-                    self.set_status("nothing was written", false);
-                }
-            }
-            return;
-        }
-        if self.help.is_some() {
-            match action {
-                Action::Close | Action::Help => self.help = None,
-                Action::Down => self.help = self.help.map(|s| s.saturating_add(1)),
-                Action::Up => self.help = self.help.map(|s| s.saturating_sub(1)),
-                _ => {}
+        // An overlay takes every key while it is open.
+        let overlay = if let Some(c) = &mut self.confirm {
+            Some(c.handle(action))
+        } else if self.help.is_some() {
+            let max = screens::help::max_scroll(self, self.size);
+            self.help.as_mut().map(|h| h.handle(action, max))
+        } else {
+            None
+        };
+        if let Some(out) = overlay {
+            if let Outcome::Then(cmd) = out {
+                self.run(cmd);
             }
             return;
         }
@@ -719,6 +696,16 @@ impl App {
     fn run(&mut self, cmd: Cmd) {
         match cmd {
             Cmd::Status(text, error) => self.set_status(text, error),
+            Cmd::Quit => self.quit = true,
+            Cmd::CloseOverlay(status) => {
+                self.help = None;
+                self.confirm = None;
+                if let Some(text) = status {
+                    self.set_status(text, false);
+                }
+            }
+            Cmd::PlanAgentToggle(scope, on) => self.plan_agent_toggle(scope, on),
+            Cmd::WriteAgentToggle => self.apply_agent_toggle(),
             Cmd::RunMatchers => self.run_matchers(),
             Cmd::Preview => self.request_preview(),
             Cmd::RecountL1 => {
@@ -737,7 +724,7 @@ impl App {
     fn apply_global(&mut self, action: Action) {
         match action {
             Action::Quit => self.quit = true,
-            Action::Help => self.help = Some(0),
+            Action::Help => self.help = Some(Help::default()),
             Action::Close => {
                 if self.viewer.take().is_some() {
                     return;

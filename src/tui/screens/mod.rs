@@ -7,10 +7,13 @@
 
 pub mod budget;
 pub mod checks;
+pub mod confirm;
+pub mod help;
 pub mod prompt;
 pub mod test;
 
 use crate::core::Library;
+use crate::core::agents::SwitchScope;
 use crate::core::diagnostic::Counts;
 use crate::core::tokens::SkillTokens;
 use crate::tui::action::{Action, Screen};
@@ -37,6 +40,14 @@ pub enum Outcome {
 pub enum Cmd {
     /// Show a line in the footer; `true`: an error.
     Status(String, bool),
+    Quit,
+    /// Close the help or the confirmation, with a word in the footer if any.
+    CloseOverlay(Option<&'static str>),
+    /// Plan the write-through of the selected skill to the agents' settings of a scope (on or
+    /// off; `None`: the opposite of what the agents do now) and ask for a confirmation.
+    PlanAgentToggle(SwitchScope, Option<bool>),
+    /// Write the confirmed change into the agents' settings.
+    WriteAgentToggle,
     /// Run the matchers again on the Test box's message (which the auto listing follows).
     RunMatchers,
     /// Render the prompt preview again for new listing settings.

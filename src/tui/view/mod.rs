@@ -1,10 +1,8 @@
 //! Drawing: pure functions from `&App` to a frame, one file per screen or pane.
 
-pub mod confirm;
 pub mod detail;
 pub mod footer;
 pub mod header;
-pub mod help;
 pub mod resource;
 pub mod skills;
 
@@ -39,11 +37,11 @@ pub fn draw(frame: &mut Frame, app: &App) {
         Screen::Budget => screens::budget::draw(frame, areas.body, app),
     }
     footer::draw(frame, areas.footer, app);
-    if let Some(scroll) = app.help {
-        help::draw(frame, frame.area(), app, scroll);
+    if let Some(help) = app.help {
+        screens::help::draw(frame, frame.area(), app, help);
     }
     if let Some(c) = &app.confirm {
-        confirm::draw(frame, frame.area(), app, c);
+        screens::confirm::draw(frame, frame.area(), app, c);
     }
     scrub(frame);
 }

@@ -1,12 +1,53 @@
 //! The confirmation before writing a toggle into agents' settings: the exact diff of each file.
 
+use super::{Cmd, Outcome};
+use crate::core::agents::{SwitchScope, TogglePlan};
+use crate::core::source::Agent;
 use crate::core::text::line;
-use crate::tui::app::{App, Confirm};
+use crate::tui::action::Action;
+use crate::tui::app::App;
 use crate::tui::keymap::{self, Context};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
+
+/// A write-through waiting for confirmation: the exact change to each agent's file.
+#[derive(Debug, Clone)]
+pub struct Confirm {
+    pub skill: usize,
+    pub on: bool,
+    pub scope: SwitchScope,
+    pub plans: Vec<(Agent, Result<TogglePlan, String>)>,
+    pub scroll: u16,
+}
+
+impl Confirm {
+    pub fn handle(&mut self, action: Action) -> Outcome {
+        match action {
+            Action::Confirm => Outcome::Then(Cmd::WriteAgentToggle),
+            Action::CycleScope => {
+                let next = match self.scope {
+                    SwitchScope::User => SwitchScope::Project,
+                    SwitchScope::Project => SwitchScope::Local,
+                    SwitchScope::Local => SwitchScope::User,
+                };
+                Outcome::Then(Cmd::PlanAgentToggle(next, Some(self.on)))
+            }
+            Action::Down => {
+                self.scroll = self.scroll.saturating_add(1);
+                Outcome::Done
+            }
+            Action::Up => {
+                self.scroll = self.scroll.saturating_sub(1);
+                Outcome::Done
+            }
+            Action::Quit => Outcome::Then(Cmd::Quit),
+            // Any other key is a no.
+            _ => Outcome::Then(Cmd::CloseOverlay(Some("nothing was written"))),
+        }
+    }
+}
 
 pub fn lines(app: &App, c: &Confirm) -> Vec<Line<'static>> {
     let t = &app.theme;
