@@ -1,14 +1,33 @@
 //! The app's state and its one update function: every key, click, tick, worker result and file
 //! change goes through [`App::handle`].
 
-pub mod detail;
+/// The context a screen's `handle` gets: the shared state, borrowed field by field so the
+/// screen's own state can be borrowed mutably beside it.
+macro_rules! ctx {
+    ($app:expr) => {
+        crate::tui::screens::Ctx {
+            lib: &$app.lib,
+            costs: &$app.costs,
+            diag_counts: &$app.diag_counts,
+            size: $app.size,
+            areas: crate::tui::layout::layout(
+                $app.size,
+                $app.screen,
+                $app.skills.mode == crate::tui::screens::skills::Mode::Detail,
+            ),
+            cache: &$app.cache,
+            generation: $app.generation,
+            tx: &$app.tx,
+        }
+    };
+}
+
 mod input;
-pub mod list;
 mod results;
 mod toggle;
 
 use crate::core::Library;
-use crate::core::agents::{self, AgentSwitches, SwitchScope};
+use crate::core::agents::{self, AgentSwitches};
 use crate::core::budget;
 use crate::core::diagnostic::{Counts, Diagnostic};
 use crate::core::listing::{Format, ListingOptions, Tier};
@@ -29,10 +48,9 @@ use crate::tui::event::Preview;
 use crate::tui::event::{Event, JobEvent};
 use crate::tui::jobs;
 use crate::tui::keymap::{Context, Keymap};
-use crate::tui::screens::{self, Cmd, Ctx, Outcome, checks};
+use crate::tui::screens::skills::Skills;
+use crate::tui::screens::{self, Cmd, Outcome, checks};
 use crate::tui::theme::Theme;
-use detail::{Detail, ResourceView};
-use list::SkillList;
 use ratatui::crossterm::event::Event as Input;
 use ratatui::layout::Rect;
 use std::path::PathBuf;
@@ -41,21 +59,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
 use std::time::Duration;
 
-/// Where the keys go on the Skills screen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Mode {
-    #[default]
-    List,
-    Filter,
-    Detail,
-}
-
 pub use crate::tui::jobs::ENCODING;
 pub use crate::tui::screens::prompt::{FORMATS, Prompt, TIERS, WINDOWS};
 pub use crate::tui::screens::test::{TEST_TOP_K, TestBox};
 
 pub use crate::tui::screens::confirm::Confirm;
 pub use crate::tui::screens::help::Help;
+pub use crate::tui::screens::skills::Mode;
 
 #[derive(Debug, Clone)]
 pub struct Status {
@@ -145,10 +155,10 @@ pub struct App {
     pub generation: u64,
     pub theme: Theme,
     pub screen: Screen,
-    pub mode: Mode,
+    /// The Skills screen: the list, the detail pane and an open resource file.
+    pub skills: Skills,
     /// The help overlay, when open.
     pub help: Option<Help>,
-    pub list: SkillList,
     /// Each skill's token figures per level, as far as counted.
     pub costs: Vec<SkillTokens>,
     /// Each skill's diagnostics: the parse findings at first, every rule's once checked.
@@ -168,12 +178,6 @@ pub struct App {
     pub confirm: Option<Confirm>,
     /// Some skill is in a folder that an agent with per-skill switches reads.
     pub agent_readers: bool,
-    pub detail: Option<Detail>,
-    pub detail_scroll: u16,
-    /// The resource selected in the detail pane (an index into its resources).
-    pub resource_cursor: Option<usize>,
-    /// A resource opened from the detail pane.
-    pub viewer: Option<ResourceView>,
     /// The Prompt screen, whose listing settings the L1 figures everywhere follow.
     pub prompt: Prompt,
     /// The model whose estimate is shown beside the figures, if any.
@@ -262,9 +266,8 @@ impl App {
             generation: 0,
             theme: opts.theme,
             screen: Screen::Skills,
-            mode: Mode::List,
+            skills: Skills::default(),
             help: None,
-            list: SkillList::default(),
             costs: Vec::new(),
             diags: Vec::new(),
             diag_counts: Vec::new(),
@@ -276,10 +279,6 @@ impl App {
             switches: None,
             confirm: None,
             agent_readers: false,
-            detail: None,
-            detail_scroll: 0,
-            resource_cursor: None,
-            viewer: None,
             prompt: Prompt::new(opts.format, opts.tier, opts.context_window),
             model: opts.model.clone(),
             models,
@@ -317,7 +316,7 @@ impl App {
 
     /// Replaces the library (first load or rescan), keeping the selection on the same folder.
     pub fn set_library(&mut self, lib: Library) {
-        let keep = self.list.selected_dir(&self.lib);
+        let keep = self.skills.list.selected_dir(&self.lib);
         // Results of a running probe belong to the old library: stop it.
         self.checks.stop();
         let n = lib.skills.len();
@@ -340,9 +339,11 @@ impl App {
         self.costs = vec![SkillTokens::default(); n];
         self.agent_readers = lib.skills.iter().any(|s| !agents::readers(s).is_empty());
         self.lib = Arc::new(lib);
-        self.list.invalidate();
-        self.list.refresh(&self.lib, &self.costs, &self.diag_counts);
-        self.list.select_dir(&self.lib, keep.as_deref());
+        self.skills.list.invalidate();
+        self.skills
+            .list
+            .refresh(&self.lib, &self.costs, &self.diag_counts);
+        self.skills.list.select_dir(&self.lib, keep.as_deref());
         self.checks.refresh(&self.lib);
         self.after_move();
         self.run_checks(false);
@@ -399,7 +400,7 @@ impl App {
 
     /// Where everything goes on a terminal of `size`, as drawn now.
     pub fn areas(&self, size: ratatui::layout::Rect) -> crate::tui::layout::Areas {
-        crate::tui::layout::layout(size, self.screen, self.mode == Mode::Detail)
+        crate::tui::layout::layout(size, self.screen, self.skills.mode == Mode::Detail)
     }
 
     /// The listing format L1 is counted in.
@@ -528,10 +529,9 @@ impl App {
         self.watch.is_some()
     }
 
+    /// The skill selected in the list.
     pub fn selected(&self) -> Option<&Skill> {
-        self.list
-            .selected_skill()
-            .and_then(|i| self.lib.skills.get(i))
+        self.skills.selected(&self.lib)
     }
 
     pub fn enabled_count(&self) -> usize {
@@ -572,11 +572,11 @@ impl App {
         if self.help.is_some() {
             return vec![Context::Help];
         }
-        if self.viewer.is_some() && self.screen == Screen::Skills {
+        if self.skills.viewer.is_some() && self.screen == Screen::Skills {
             return vec![Context::Resource, Context::Global];
         }
         let first = match self.screen {
-            Screen::Skills => match self.mode {
+            Screen::Skills => match self.skills.mode {
                 Mode::List => Context::List,
                 Mode::Filter => Context::Filter,
                 Mode::Detail => Context::Detail,
@@ -627,14 +627,6 @@ impl App {
         self.request_preview();
     }
 
-    fn refilter(&mut self) {
-        self.list.refresh(&self.lib, &self.costs, &self.diag_counts);
-        if !self.list.filter.is_empty() {
-            self.list.select(0);
-        }
-        self.after_move();
-    }
-
     pub fn apply(&mut self, action: Action) {
         // An overlay takes every key while it is open.
         let overlay = if let Some(c) = &mut self.confirm {
@@ -667,21 +659,14 @@ impl App {
 
     /// Offers an action to a screen, with what it may read of the shared state.
     fn dispatch(&mut self, screen: Screen, action: Action) -> Outcome {
-        let cx = Ctx {
-            lib: &self.lib,
-            costs: &self.costs,
-            diag_counts: &self.diag_counts,
-            areas: crate::tui::layout::layout(self.size, self.screen, self.mode == Mode::Detail),
-            cache: &self.cache,
-            generation: self.generation,
-            tx: &self.tx,
-        };
+        let cx = ctx!(self);
         let body = cx.areas.body;
         match screen {
+            Screen::Skills => self.skills.handle(action, &cx),
             Screen::Prompt => self.prompt.handle(action, self.preview_lines(), body),
             Screen::Test => self.test.handle(action, body),
             Screen::Checks => self.checks.handle(action, &cx),
-            _ => Outcome::Ignored,
+            Screen::Budget => Outcome::Ignored,
         }
     }
 
@@ -707,6 +692,8 @@ impl App {
             Cmd::PlanAgentToggle(scope, on) => self.plan_agent_toggle(scope, on),
             Cmd::WriteAgentToggle => self.apply_agent_toggle(),
             Cmd::RunMatchers => self.run_matchers(),
+            Cmd::ToggleSelected => self.toggle_selected(),
+            Cmd::RevealResource => self.reveal_resource(),
             Cmd::Preview => self.request_preview(),
             Cmd::RecountL1 => {
                 // L1 is the listing entry, which the format decides.
@@ -725,17 +712,6 @@ impl App {
         match action {
             Action::Quit => self.quit = true,
             Action::Help => self.help = Some(Help::default()),
-            Action::Close => {
-                if self.viewer.take().is_some() {
-                    return;
-                }
-                if self.mode == Mode::Detail {
-                    self.mode = Mode::List;
-                }
-            }
-            Action::NextResource => self.move_resource_cursor(1),
-            Action::PrevResource => self.move_resource_cursor(-1),
-            Action::OpenResource => self.open_resource(),
             Action::NextScreen => {
                 self.show(Screen::ALL[(self.screen.index() + 1) % Screen::ALL.len()])
             }
@@ -744,23 +720,6 @@ impl App {
                 self.show(Screen::ALL[(self.screen.index() + n - 1) % n]);
             }
             Action::Show(s) => self.show(s),
-            Action::Up => self.scroll(-1),
-            Action::Down => self.scroll(1),
-            Action::PageUp => self.scroll(-(self.page() as isize)),
-            Action::PageDown => self.scroll(self.page() as isize),
-            Action::Top => self.scroll(isize::MIN / 2),
-            Action::Bottom => self.scroll(isize::MAX / 2),
-            Action::Toggle => self.toggle_selected(),
-            Action::Filter => self.mode = Mode::Filter,
-            Action::AcceptFilter => self.mode = Mode::List,
-            Action::ClearFilter => {
-                self.mode = Mode::List;
-                if !self.list.filter.is_empty() {
-                    self.list.filter.clear();
-                    self.list.refresh(&self.lib, &self.costs, &self.diag_counts);
-                    self.after_move();
-                }
-            }
             Action::CycleProfile => {
                 let all = Profile::ALL;
                 let i = all.iter().position(|p| *p == self.profile).unwrap_or(0);
@@ -769,17 +728,6 @@ impl App {
                 self.checked = false;
                 self.run_checks(true);
             }
-            Action::CycleSort => {
-                self.list.sort = self.list.sort.next();
-                self.list.refresh(&self.lib, &self.costs, &self.diag_counts);
-                self.after_move();
-            }
-            Action::Open => {
-                self.mode = Mode::Detail;
-                self.after_move();
-            }
-            Action::DetailUp => self.detail_scroll = self.detail_scroll.saturating_sub(1),
-            Action::DetailDown => self.detail_scroll = self.detail_scroll.saturating_add(1),
             Action::CycleModel => {
                 // none → each model in turn → none.
                 let next = match &self.model {
@@ -803,152 +751,57 @@ impl App {
                 };
                 self.set_status(text, false);
             }
-            // Screens' own actions, which the screens took above.
-            Action::RunChecks
-            | Action::RunDeps
-            | Action::CancelChecks
-            | Action::CycleFormat
-            | Action::CycleTier
-            | Action::CycleMode
-            | Action::CycleWindow
-            | Action::ClearMessage => {}
-            Action::AgentToggle => self.plan_agent_toggle(SwitchScope::User, None),
             Action::Confirm => self.apply_agent_toggle(),
-            // Only meaningful in the confirmation, handled above.
-            Action::CycleScope => {}
             Action::Rescan => self.request_rescan(),
-            Action::Backspace => {
-                if self.list.filter.pop().is_some() {
-                    self.refilter();
-                }
-            }
+            // The scroll keys on a screen with nothing to scroll (Budget), the confirmation's
+            // scope key outside it, and the screens' own actions, which the screens took.
+            _ => {}
         }
     }
 
-    /// Moves the resource selection of the detail pane and scrolls the pane to show it.
-    fn move_resource_cursor(&mut self, delta: isize) {
-        let n = self.detail.as_ref().map_or(0, |d| d.resources.len());
-        if n == 0 {
-            self.set_status("this skill has no resource files", false);
-            return;
-        }
-        let next = match self.resource_cursor {
-            None if delta < 0 => n - 1,
-            None => 0,
-            Some(c) => c.saturating_add_signed(delta).min(n - 1),
-        };
-        self.resource_cursor = Some(next);
+    /// Scrolls the detail pane to the resource selected in it: its line depends on everything
+    /// the pane shows above it.
+    fn reveal_resource(&mut self) {
         let areas = self.areas(self.size);
-        if let (Some(area), Some(skill)) = (areas.detail, self.selected()) {
-            let inner = ratatui::widgets::Block::bordered().inner(area);
-            let width = usize::from(inner.width);
-            let height = usize::from(inner.height).max(1);
-            if let Some(line) = crate::tui::view::detail::resource_line(self, skill, width, next) {
-                let top = usize::from(self.detail_scroll);
-                if line < top {
-                    self.detail_scroll = u16::try_from(line).unwrap_or(u16::MAX);
-                } else if line >= top + height {
-                    self.detail_scroll = u16::try_from(line + 1 - height).unwrap_or(u16::MAX);
-                }
-            }
-        }
-    }
-
-    /// Opens the selected resource, or goes back to the list when none is selected.
-    fn open_resource(&mut self) {
-        let (Some(c), Some(skill_idx)) = (self.resource_cursor, self.list.selected_skill()) else {
-            self.mode = Mode::List;
-            return;
-        };
-        let Some(rel) = self
-            .detail
-            .as_ref()
-            .and_then(|d| d.resources.get(c))
-            .map(|r| r.rel.clone())
+        let (Some(area), Some(skill), Some(k)) =
+            (areas.detail, self.selected(), self.skills.resource_cursor)
         else {
             return;
         };
-        let tokens = self
-            .costs
-            .get(skill_idx)
-            .and_then(|c| c.resources.iter().find(|r| r.rel == rel))
-            .and_then(|r| r.tokens);
-        if let Some(skill) = self.lib.skills.get(skill_idx) {
-            self.viewer = Some(ResourceView::open(skill, &rel, tokens));
+        let inner = ratatui::widgets::Block::bordered().inner(area);
+        let width = usize::from(inner.width);
+        if let Some(line) = screens::skills::detail::resource_line(self, skill, width, k) {
+            self.skills
+                .reveal_detail_line(line, usize::from(inner.height));
         }
     }
 
     fn show(&mut self, s: Screen) {
         self.screen = s;
-        if s != Screen::Skills && self.mode == Mode::Filter {
-            self.mode = Mode::List;
+        if s != Screen::Skills && self.skills.mode == Mode::Filter {
+            self.skills.mode = Mode::List;
         }
         self.after_move();
     }
 
-    fn page(&self) -> usize {
-        self.areas(self.size).list_rows().max(1)
-    }
-
+    /// The wheel on a screen: the same as the arrow keys, three lines at a time.
     fn scroll(&mut self, delta: isize) {
-        if let Some(v) = &mut self.viewer
-            && self.screen == Screen::Skills
-        {
-            let max = u16::try_from(v.lines.saturating_sub(1)).unwrap_or(u16::MAX);
-            v.scroll = v
-                .scroll
-                .saturating_add_signed(delta.clamp(-9999, 9999) as i16)
-                .min(max);
-            return;
-        }
-        match (self.screen, self.mode) {
-            (Screen::Skills, Mode::Detail) => {
-                self.detail_scroll = self
-                    .detail_scroll
-                    .saturating_add_signed(delta.clamp(-9999, 9999) as i16)
-            }
-            (Screen::Skills, _) => {
-                self.list.move_by(delta);
-                self.after_move();
-            }
-            (Screen::Prompt, _) => {
-                let (lines, body) = (self.preview_lines(), self.areas(self.size).body);
+        let body = self.areas(self.size).body;
+        match self.screen {
+            Screen::Skills => self.skills.scroll(delta, &self.lib, self.size),
+            Screen::Prompt => {
+                let lines = self.preview_lines();
                 let _ = self.prompt.scroll(delta, lines, body);
             }
-            (Screen::Checks, _) => self.checks.scroll(delta, self.areas(self.size).body),
-            (Screen::Test, _) => self.test.scroll_by(delta),
-            _ => {}
+            Screen::Checks => self.checks.scroll(delta, body),
+            Screen::Test => self.test.scroll_by(delta),
+            Screen::Budget => {}
         }
     }
 
-    /// After the selection or the layout changed: keep the selection on screen and the detail
-    /// pane's data for the selected skill.
+    /// After the selection or the layout changed: keep the list's selection on screen and the
+    /// detail pane's data for the selected skill.
     fn after_move(&mut self) {
-        let areas = self.areas(self.size);
-        self.list.scroll_into_view(areas.list_rows());
-        if areas.detail.is_some() {
-            self.load_detail();
-        }
-    }
-
-    fn load_detail(&mut self) {
-        let Some(skill) = self.selected() else {
-            self.detail = None;
-            return;
-        };
-        if self.detail.as_ref().is_some_and(|d| d.is_for(skill)) {
-            return;
-        }
-        let same_dir = self.detail.as_ref().is_some_and(|d| d.dir == skill.dir);
-        let d = Detail::load(skill);
-        if !same_dir {
-            self.detail_scroll = 0;
-            self.resource_cursor = None;
-            self.viewer = None;
-        }
-        if self.resource_cursor.is_some_and(|c| c >= d.resources.len()) {
-            self.resource_cursor = None;
-        }
-        self.detail = Some(d);
+        self.skills.after_move(&self.lib, self.size);
     }
 }

@@ -80,7 +80,7 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
         let notes = app.config_notes.iter().map(|n| (n, t.error()));
         let info = app.config_info.iter().map(|n| (n, t.dim()));
         for (note, style) in notes.chain(info) {
-            for (i, l) in crate::tui::view::detail::wrap(note, 72)
+            for (i, l) in crate::tui::view::wrap(note, 72)
                 .into_iter()
                 .enumerate()
             {

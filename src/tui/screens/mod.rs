@@ -10,6 +10,7 @@ pub mod checks;
 pub mod confirm;
 pub mod help;
 pub mod prompt;
+pub mod skills;
 pub mod test;
 
 use crate::core::Library;
@@ -20,6 +21,7 @@ use crate::tui::action::{Action, Screen};
 use crate::tui::event::Event;
 use crate::tui::jobs;
 use crate::tui::layout::Areas;
+use ratatui::layout::Rect;
 use ratatui::widgets::TableState;
 use std::sync::Arc;
 use std::sync::mpsc::Sender;
@@ -48,6 +50,10 @@ pub enum Cmd {
     PlanAgentToggle(SwitchScope, Option<bool>),
     /// Write the confirmed change into the agents' settings.
     WriteAgentToggle,
+    /// Switch the selected skill on or off in skillscope's state.
+    ToggleSelected,
+    /// Scroll the detail pane to the selected resource.
+    RevealResource,
     /// Run the matchers again on the Test box's message (which the auto listing follows).
     RunMatchers,
     /// Render the prompt preview again for new listing settings.
@@ -67,6 +73,8 @@ pub struct Ctx<'a> {
     pub lib: &'a Arc<Library>,
     pub costs: &'a [SkillTokens],
     pub diag_counts: &'a [Counts],
+    /// The terminal's size.
+    pub size: Rect,
     /// Where everything is drawn for the current terminal size, so keys and clicks agree with
     /// what is on screen.
     pub areas: Areas,
@@ -85,6 +93,20 @@ pub fn owner(action: Action) -> Option<Screen> {
             Some(Screen::Prompt)
         }
         Action::ClearMessage => Some(Screen::Test),
+        Action::Close
+        | Action::NextResource
+        | Action::PrevResource
+        | Action::OpenResource
+        | Action::Toggle
+        | Action::AgentToggle
+        | Action::Filter
+        | Action::AcceptFilter
+        | Action::ClearFilter
+        | Action::CycleSort
+        | Action::Open
+        | Action::DetailUp
+        | Action::DetailDown
+        | Action::Backspace => Some(Screen::Skills),
         _ => None,
     }
 }

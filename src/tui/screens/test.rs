@@ -6,7 +6,7 @@ use crate::core::matching::{self, Match, Matcher};
 use crate::core::text::line;
 use crate::tui::action::Action;
 use crate::tui::app::App;
-use crate::tui::view::skills::highlighted;
+use crate::tui::screens::skills::table::highlighted;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;

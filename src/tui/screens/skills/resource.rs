@@ -2,7 +2,7 @@
 //! token count in the title.
 
 use crate::tui::app::App;
-use crate::tui::app::detail::ResourceView;
+use super::detail::ResourceView;
 use crate::tui::view::{thousands, truncate};
 use ratatui::Frame;
 use ratatui::layout::Rect;

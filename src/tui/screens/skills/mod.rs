@@ -1,0 +1,287 @@
+//! The Skills screen: the list of skills (filter, sort, selection), the detail pane of the
+//! selected one and the resource files opened from it.
+
+pub mod detail;
+pub mod list;
+pub mod resource;
+pub mod table;
+
+use super::{Cmd, Ctx, Outcome};
+use crate::core::Library;
+use crate::core::agents::SwitchScope;
+use crate::core::skill::Skill;
+use crate::tui::action::{Action, Screen};
+use crate::tui::app::App;
+use crate::tui::layout::Areas;
+use detail::{Detail, ResourceView};
+use list::SkillList;
+use ratatui::Frame;
+use ratatui::crossterm::event::{MouseButton, MouseEventKind};
+use ratatui::layout::{Position, Rect};
+
+/// Where the keys go on the Skills screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mode {
+    #[default]
+    List,
+    Filter,
+    Detail,
+}
+
+#[derive(Debug, Default)]
+pub struct Skills {
+    pub list: SkillList,
+    pub mode: Mode,
+    /// The body and resources of the selected skill, read when the detail pane shows it.
+    pub detail: Option<Detail>,
+    pub detail_scroll: u16,
+    /// The resource selected in the detail pane (an index into its resources).
+    pub resource_cursor: Option<usize>,
+    /// A resource opened from the detail pane; it covers the list and the detail.
+    pub viewer: Option<ResourceView>,
+}
+
+impl Skills {
+    pub fn handle(&mut self, action: Action, cx: &Ctx) -> Outcome {
+        let size = cx.size;
+        let page = self.areas(size).list_rows().max(1) as isize;
+        match action {
+            Action::Close => {
+                if self.viewer.take().is_none() && self.mode == Mode::Detail {
+                    self.mode = Mode::List;
+                }
+            }
+            Action::NextResource => return self.move_resource_cursor(1),
+            Action::PrevResource => return self.move_resource_cursor(-1),
+            Action::OpenResource => self.open_resource(cx),
+            Action::Up => self.scroll(-1, cx.lib, size),
+            Action::Down => self.scroll(1, cx.lib, size),
+            Action::PageUp => self.scroll(-page, cx.lib, size),
+            Action::PageDown => self.scroll(page, cx.lib, size),
+            Action::Top => self.scroll(isize::MIN / 2, cx.lib, size),
+            Action::Bottom => self.scroll(isize::MAX / 2, cx.lib, size),
+            Action::Toggle => return Outcome::Then(Cmd::ToggleSelected),
+            Action::AgentToggle => {
+                return Outcome::Then(Cmd::PlanAgentToggle(SwitchScope::User, None));
+            }
+            Action::Filter => self.mode = Mode::Filter,
+            Action::AcceptFilter => self.mode = Mode::List,
+            Action::ClearFilter => {
+                self.mode = Mode::List;
+                if !self.list.filter.is_empty() {
+                    self.list.filter.clear();
+                    self.refresh(cx);
+                }
+            }
+            Action::CycleSort => {
+                self.list.sort = self.list.sort.next();
+                self.refresh(cx);
+            }
+            Action::Open => {
+                self.mode = Mode::Detail;
+                self.after_move(cx.lib, size);
+            }
+            Action::DetailUp => self.detail_scroll = self.detail_scroll.saturating_sub(1),
+            Action::DetailDown => self.detail_scroll = self.detail_scroll.saturating_add(1),
+            Action::Backspace => {
+                if self.list.filter.pop().is_some() {
+                    self.refilter(cx);
+                }
+            }
+            _ => return Outcome::Ignored,
+        }
+        Outcome::Done
+    }
+
+    /// A character typed into the filter box.
+    pub fn type_char(&mut self, c: char, cx: &Ctx) -> Outcome {
+        if self.mode != Mode::Filter {
+            return Outcome::Ignored;
+        }
+        self.list.filter.push(c);
+        self.refilter(cx);
+        Outcome::Done
+    }
+
+    /// A click or a wheel turn at `at` (outside the tabs).
+    pub fn mouse(&mut self, kind: MouseEventKind, at: Position, cx: &Ctx) -> Outcome {
+        let size = cx.size;
+        let areas = self.areas(size);
+        let wheel: isize = match kind {
+            MouseEventKind::ScrollDown => 3,
+            MouseEventKind::ScrollUp => -3,
+            _ => 0,
+        };
+        // The file viewer covers the list: the wheel scrolls it, clicks do nothing.
+        if self.viewer.is_some() {
+            if wheel != 0 {
+                self.scroll(wheel, cx.lib, size);
+            }
+            return Outcome::Done;
+        }
+        if kind == MouseEventKind::Down(MouseButton::Left) {
+            if let Some(list) = areas.list
+                && list.contains(at)
+            {
+                // The row drawn there: the table state's offset is the one the draw used.
+                let row = self.list.offset() + usize::from(at.y - list.y);
+                if row < self.list.rows.len() {
+                    self.list.select(row);
+                    if self.mode == Mode::Detail && areas.detail.is_some() {
+                        self.mode = Mode::List;
+                    }
+                    self.after_move(cx.lib, size);
+                }
+            } else if areas.detail.is_some_and(|d| d.contains(at)) {
+                self.mode = Mode::Detail;
+            }
+        } else if wheel != 0 {
+            let over_detail = areas.detail.is_some_and(|d| d.contains(at));
+            if over_detail {
+                self.detail_scroll = self.detail_scroll.saturating_add_signed(wheel as i16);
+            } else if self.mode != Mode::Detail {
+                self.list.scroll_by(wheel, areas.list_rows());
+                self.after_move(cx.lib, size);
+            } else {
+                self.scroll(wheel, cx.lib, size);
+            }
+        }
+        Outcome::Done
+    }
+
+    /// Up and down: the open file, else the detail pane when it has the keys, else the list.
+    pub fn scroll(&mut self, delta: isize, lib: &Library, size: Rect) {
+        let delta16 = delta.clamp(-9999, 9999) as i16;
+        if let Some(v) = &mut self.viewer {
+            let max = u16::try_from(v.lines.saturating_sub(1)).unwrap_or(u16::MAX);
+            v.scroll = v.scroll.saturating_add_signed(delta16).min(max);
+        } else if self.mode == Mode::Detail {
+            self.detail_scroll = self.detail_scroll.saturating_add_signed(delta16);
+        } else {
+            self.list.move_by(delta);
+            self.after_move(lib, size);
+        }
+    }
+
+    /// The filter changed: the best match is selected.
+    fn refilter(&mut self, cx: &Ctx) {
+        self.list.refresh(cx.lib, cx.costs, cx.diag_counts);
+        if !self.list.filter.is_empty() {
+            self.list.select(0);
+        }
+        self.after_move(cx.lib, cx.size);
+    }
+
+    /// The rows changed (sort, filter, costs, diagnostics): recompute them, keeping the
+    /// selection on the same skill.
+    pub fn refresh(&mut self, cx: &Ctx) {
+        self.list.refresh(cx.lib, cx.costs, cx.diag_counts);
+        self.after_move(cx.lib, cx.size);
+    }
+
+    /// Where the list and the detail pane are on a terminal of `size`.
+    pub fn areas(&self, size: Rect) -> Areas {
+        crate::tui::layout::layout(size, Screen::Skills, self.mode == Mode::Detail)
+    }
+
+    /// After the selection or the layout changed: keep the selection on screen and the detail
+    /// pane's data for the selected skill.
+    pub fn after_move(&mut self, lib: &Library, size: Rect) {
+        let areas = self.areas(size);
+        self.list.scroll_into_view(areas.list_rows());
+        if areas.detail.is_some() {
+            self.load_detail(lib);
+        }
+    }
+
+    pub fn selected<'a>(&self, lib: &'a Library) -> Option<&'a Skill> {
+        self.list.selected_skill().and_then(|i| lib.skills.get(i))
+    }
+
+    fn load_detail(&mut self, lib: &Library) {
+        let Some(skill) = self.selected(lib) else {
+            self.detail = None;
+            return;
+        };
+        if self.detail.as_ref().is_some_and(|d| d.is_for(skill)) {
+            return;
+        }
+        let same_dir = self.detail.as_ref().is_some_and(|d| d.dir == skill.dir);
+        let d = Detail::load(skill);
+        if !same_dir {
+            self.detail_scroll = 0;
+            self.resource_cursor = None;
+            self.viewer = None;
+        }
+        if self.resource_cursor.is_some_and(|c| c >= d.resources.len()) {
+            self.resource_cursor = None;
+        }
+        self.detail = Some(d);
+    }
+
+    /// Moves the resource selection of the detail pane; the app then scrolls the pane to show
+    /// it (where its line is depends on everything above it in the pane).
+    fn move_resource_cursor(&mut self, delta: isize) -> Outcome {
+        let n = self.detail.as_ref().map_or(0, |d| d.resources.len());
+        if n == 0 {
+            return Cmd::status("this skill has no resource files");
+        }
+        let next = match self.resource_cursor {
+            None if delta < 0 => n - 1,
+            None => 0,
+            Some(c) => c.saturating_add_signed(delta).min(n - 1),
+        };
+        self.resource_cursor = Some(next);
+        Outcome::Then(Cmd::RevealResource)
+    }
+
+    /// Scrolls the detail pane, `height` lines high, so that its line `line` is on screen.
+    pub fn reveal_detail_line(&mut self, line: usize, height: usize) {
+        let top = usize::from(self.detail_scroll);
+        let height = height.max(1);
+        if line < top {
+            self.detail_scroll = u16::try_from(line).unwrap_or(u16::MAX);
+        } else if line >= top + height {
+            self.detail_scroll = u16::try_from(line + 1 - height).unwrap_or(u16::MAX);
+        }
+    }
+
+    /// Opens the selected resource, or goes back to the list when none is selected.
+    fn open_resource(&mut self, cx: &Ctx) {
+        let (Some(c), Some(skill_idx)) = (self.resource_cursor, self.list.selected_skill()) else {
+            self.mode = Mode::List;
+            return;
+        };
+        let Some(rel) = self
+            .detail
+            .as_ref()
+            .and_then(|d| d.resources.get(c))
+            .map(|r| r.rel.clone())
+        else {
+            return;
+        };
+        let tokens = cx
+            .costs
+            .get(skill_idx)
+            .and_then(|c| c.resources.iter().find(|r| r.rel == rel))
+            .and_then(|r| r.tokens);
+        if let Some(skill) = cx.lib.skills.get(skill_idx) {
+            self.viewer = Some(ResourceView::open(skill, &rel, tokens));
+        }
+    }
+}
+
+/// The screen: the open file over everything, else the list and the detail pane as the layout
+/// places them.
+pub fn draw(frame: &mut Frame, areas: Areas, app: &App) {
+    if let Some(v) = &app.skills.viewer {
+        resource::draw(frame, areas.body, app, v);
+        return;
+    }
+    if let Some(b) = areas.list_block {
+        table::draw(frame, b, app);
+    }
+    if let Some(d) = areas.detail {
+        detail::draw(frame, d, app);
+    }
+}
