@@ -1,5 +1,6 @@
-//! The app's state and its one update function: every key, click, tick, worker result and file
-//! change goes through [`App::handle`].
+//! The app's shared state and its one update function: every key, click, tick, worker result
+//! and file change goes through [`App::handle`]. Keys go to the current screen
+//! ([`crate::tui::screens`]), which returns the shared effects for the app to carry out.
 
 /// The context a screen's `handle` gets: the shared state, borrowed field by field so the
 /// screen's own state can be borrowed mutably beside it.
@@ -572,15 +573,8 @@ impl App {
         if self.help.is_some() {
             return vec![Context::Help];
         }
-        if self.skills.viewer.is_some() && self.screen == Screen::Skills {
-            return vec![Context::Resource, Context::Global];
-        }
         let first = match self.screen {
-            Screen::Skills => match self.skills.mode {
-                Mode::List => Context::List,
-                Mode::Filter => Context::Filter,
-                Mode::Detail => Context::Detail,
-            },
+            Screen::Skills => self.skills.context(),
             Screen::Prompt => Context::Prompt,
             Screen::Test => Context::Test,
             Screen::Checks => Context::Checks,

@@ -2,12 +2,12 @@
 //! preview, the index, probe verdicts, the agents' settings and the watcher.
 
 use super::App;
-use crate::tui::screens::skills::list;
 use crate::core::diagnostic::Counts;
 use crate::core::load::LevelCounts;
 use crate::core::skill::Level;
 use crate::core::tokens::Progress;
 use crate::tui::event::JobEvent;
+use crate::tui::screens::skills::list;
 use std::sync::Arc;
 
 impl App {

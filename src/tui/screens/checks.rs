@@ -535,3 +535,29 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         bottom,
     );
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_scrolls_by_pages_and_keeps_its_window_going_back_up() {
+        let mut c = Checks::new(SandboxPreference::Strongest);
+        c.rows = (0..100).collect();
+        let body = Rect::new(0, 1, 100, 30);
+        // 30 lines: 3 for the run line, 9 for the probe detail, 3 for the table's frame.
+        let rows = table_rows(body);
+        assert_eq!(rows, 15);
+        c.move_by(rows as isize, body);
+        assert_eq!((c.selected(), c.table.offset()), (15, 1));
+        c.move_by(rows as isize, body);
+        assert_eq!((c.selected(), c.table.offset()), (30, 16));
+        // Up within the window moves the selection, not the rows shown.
+        c.move_by(-3, body);
+        assert_eq!((c.selected(), c.table.offset()), (27, 16));
+        c.move_by(isize::MIN / 2, body);
+        assert_eq!((c.selected(), c.table.offset()), (0, 0));
+        c.move_by(isize::MAX / 2, body);
+        assert_eq!((c.selected(), c.table.offset()), (99, 85));
+    }
+}

@@ -80,10 +80,7 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
         let notes = app.config_notes.iter().map(|n| (n, t.error()));
         let info = app.config_info.iter().map(|n| (n, t.dim()));
         for (note, style) in notes.chain(info) {
-            for (i, l) in crate::tui::view::wrap(note, 72)
-                .into_iter()
-                .enumerate()
-            {
+            for (i, l) in crate::tui::view::wrap(note, 72).into_iter().enumerate() {
                 let lead = if i == 0 { "  " } else { "    " };
                 out.push(Line::from(Span::styled(format!("{lead}{l}"), style)));
             }
@@ -132,13 +129,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, help: Help) {
     let scroll = help.scroll.min(max_scroll(app, area));
     frame.render_widget(Clear, popup);
     frame.render_widget(
-        Paragraph::new(body)
-            .scroll((scroll, 0))
-            .block(
-                Block::bordered()
-                    .title(Span::styled(" Keys ", app.theme.title()))
-                    .title_bottom(bottom_keys(app)),
-            ),
+        Paragraph::new(body).scroll((scroll, 0)).block(
+            Block::bordered()
+                .title(Span::styled(" Keys ", app.theme.title()))
+                .title_bottom(bottom_keys(app)),
+        ),
         popup,
     );
 }

@@ -119,12 +119,14 @@ pub fn move_selection(state: &mut TableState, len: usize, delta: isize) {
 }
 
 /// Scrolls a table `len` rows long, `height` rows on screen, so that its selection is on screen
-/// with `margin` rows of context above and below where there are rows; the offset never leaves
-/// blank rows at the end. Kept here, not in a draw, so a click lands on the row drawn.
+/// with up to `margin` rows of context above and below where there are rows; the offset never
+/// leaves blank rows at the end. Kept here, not in a draw, so a click lands on the row drawn.
 pub fn reveal(state: &mut TableState, len: usize, height: usize, margin: usize) {
     if height == 0 {
         return;
     }
+    // A margin the window has no room for would push the selection off it.
+    let margin = margin.min((height - 1) / 2);
     let selected = state.selected().unwrap_or(0);
     let mut offset = state.offset();
     if selected < offset + margin {
@@ -133,4 +135,39 @@ pub fn reveal(state: &mut TableState, len: usize, height: usize, margin: usize) 
         offset = (selected + margin + 1).saturating_sub(height);
     }
     *state.offset_mut() = offset.min(len.saturating_sub(height));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+        /// Whatever the moves, the selection stays on a row and on screen, and the window never
+        /// runs past the last row.
+        #[test]
+        fn the_selection_stays_on_screen(
+            len in 0usize..200,
+            height in 1usize..40,
+            margin in 0usize..2,
+            moves in proptest::collection::vec(-300isize..300, 1..20),
+        ) {
+            let mut state = TableState::new().with_selected(0);
+            for delta in moves {
+                move_selection(&mut state, len, delta);
+                reveal(&mut state, len, height, margin);
+                let (sel, off) = (state.selected().unwrap_or(0), state.offset());
+                prop_assert!(sel < len.max(1));
+                prop_assert!(off <= sel && sel < off + height, "{off} {sel} {height}");
+                prop_assert!(off <= len.saturating_sub(height));
+                // The margin is kept wherever there are rows to show in it.
+                if height > 2 * margin {
+                    prop_assert!(sel >= off + margin || off == 0);
+                    prop_assert!(sel + margin < off + height || off + height >= len);
+                }
+            }
+        }
+    }
 }

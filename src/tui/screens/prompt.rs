@@ -85,7 +85,9 @@ impl Prompt {
     /// Scrolls the listing text, no further than its last line at the bottom of the box.
     pub fn scroll(&mut self, delta: isize, lines: usize, body: Rect) -> Outcome {
         let max = lines.saturating_sub(text_rows(body));
-        let at = usize::from(self.scroll).saturating_add_signed(delta).min(max);
+        let at = usize::from(self.scroll)
+            .saturating_add_signed(delta)
+            .min(max);
         self.scroll = u16::try_from(at).unwrap_or(u16::MAX);
         Outcome::Done
     }
@@ -329,4 +331,29 @@ fn comparison_line(preview: &Preview, app: &App) -> Line<'static> {
         )),
     }
     Line::from(spans)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_listing_scrolls_no_further_than_its_last_line() {
+        let mut p = Prompt::new(Format::default(), Tier::default(), WINDOWS[0]);
+        let body = Rect::new(0, 1, 80, 22);
+        let rows = text_rows(body);
+        assert!(rows > 0);
+        let _ = p.handle(Action::Bottom, 100, body);
+        assert_eq!(usize::from(p.scroll), 100 - rows);
+        // The first key up shows one line more at the top: nothing was kept past the end.
+        let _ = p.handle(Action::Up, 100, body);
+        assert_eq!(usize::from(p.scroll), 100 - rows - 1);
+        let _ = p.handle(Action::PageUp, 100, body);
+        assert_eq!(usize::from(p.scroll), 100 - 2 * rows - 1);
+        let _ = p.handle(Action::Top, 100, body);
+        assert_eq!(p.scroll, 0);
+        // A listing shorter than the box does not scroll.
+        let _ = p.handle(Action::Down, rows, body);
+        assert_eq!(p.scroll, 0);
+    }
 }

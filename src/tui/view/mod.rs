@@ -96,7 +96,6 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
     out
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::wrap;

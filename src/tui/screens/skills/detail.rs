@@ -10,11 +10,11 @@ use crate::core::skill::Skill;
 use crate::core::text::line;
 use crate::tui::app::App;
 use crate::tui::view::{cost, thousands, truncate, wrap};
-use std::path::PathBuf;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
+use std::path::PathBuf;
 
 /// Bodies larger than this are not previewed: reading them would stall the UI.
 pub const MAX_PREVIEW_BYTES: u64 = 4 * 1024 * 1024;

@@ -261,4 +261,32 @@ mod tests {
         }
         assert_eq!(hits("pdf-tools", "ptl"), vec![0, 4, 7]);
     }
+
+    #[test]
+    fn the_wheel_and_the_keys_agree_on_the_window() {
+        for len in [0, 1, 3, 10, 50] {
+            for height in [1, 3, 5, 10, 20] {
+                for start in (0..len.max(1)).step_by(3) {
+                    for delta in [-7, -3, 3, 7] {
+                        let mut l = SkillList {
+                            rows: (0..len).map(|skill| Row { skill, score: 0 }).collect(),
+                            ..SkillList::default()
+                        };
+                        l.select(start);
+                        l.scroll_into_view(height);
+                        l.scroll_by(delta, height);
+                        let wheel = l.offset();
+                        // What the app does after every move: the wheel's window stays.
+                        l.scroll_into_view(height);
+                        let at = format!("len {len} height {height} start {start} by {delta}");
+                        assert_eq!(l.offset(), wheel, "{at}");
+                        assert!(
+                            l.offset() <= l.selected() && l.selected() < l.offset() + height,
+                            "{at}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 }

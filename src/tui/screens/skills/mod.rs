@@ -12,6 +12,7 @@ use crate::core::agents::SwitchScope;
 use crate::core::skill::Skill;
 use crate::tui::action::{Action, Screen};
 use crate::tui::app::App;
+use crate::tui::keymap::Context;
 use crate::tui::layout::Areas;
 use detail::{Detail, ResourceView};
 use list::SkillList;
@@ -42,6 +43,18 @@ pub struct Skills {
 }
 
 impl Skills {
+    /// The key context: the open file's, else the list's, the filter box's or the detail's.
+    pub fn context(&self) -> Context {
+        if self.viewer.is_some() {
+            return Context::Resource;
+        }
+        match self.mode {
+            Mode::List => Context::List,
+            Mode::Filter => Context::Filter,
+            Mode::Detail => Context::Detail,
+        }
+    }
+
     pub fn handle(&mut self, action: Action, cx: &Ctx) -> Outcome {
         let size = cx.size;
         let page = self.areas(size).list_rows().max(1) as isize;
@@ -283,5 +296,80 @@ pub fn draw(frame: &mut Frame, areas: Areas, app: &App) {
     }
     if let Some(d) = areas.detail {
         detail::draw(frame, d, app);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::core::load::LibrarySpec;
+    use crate::tui::action::Action;
+    use crate::tui::app::{App, Options};
+    use crate::tui::event::Event;
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    use ratatui::crossterm::event::{
+        Event as Input, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+    };
+
+    /// The text of screen line `y` as drawn now.
+    fn line_at(app: &App, y: u16) -> String {
+        let mut term = Terminal::new(TestBackend::new(app.size.width, app.size.height)).unwrap();
+        term.draw(|f| crate::tui::view::draw(f, app)).unwrap();
+        let buf = term.backend().buffer();
+        (0..buf.area.width)
+            .map(|x| buf[(x, y)].symbol().to_string())
+            .collect()
+    }
+
+    fn click(app: &mut App, kind: MouseEventKind, column: u16, row: u16) {
+        app.handle(Event::Input(Input::Mouse(MouseEvent {
+            kind,
+            column,
+            row,
+            modifiers: KeyModifiers::NONE,
+        })));
+    }
+
+    #[test]
+    fn a_click_selects_the_row_drawn_where_it_lands() {
+        let t = tempfile::tempdir().unwrap();
+        for i in 0..80 {
+            let d = t.path().join(format!("lib/s{i:03}"));
+            std::fs::create_dir_all(&d).unwrap();
+            std::fs::write(
+                d.join("SKILL.md"),
+                format!("---\nname: s{i:03}\ndescription: Skill {i}.\n---\n"),
+            )
+            .unwrap();
+        }
+        let spec = LibrarySpec::of_paths([t.path().join("lib")]);
+        let lib = spec.load();
+        let (tx, _rx) = std::sync::mpsc::channel();
+        let mut app = App::new(spec, lib, Options::isolated(t.path()), tx);
+        // Narrow and wide; after keys, pages, the wheel and a jump to the end.
+        for (w, h) in [(80, 24), (140, 40)] {
+            app.resize(w, h);
+            let moves: [&dyn Fn(&mut App); 5] = [
+                &|a| a.apply(Action::PageDown),
+                &|a| a.apply(Action::Down),
+                &|a| click(a, MouseEventKind::ScrollDown, 2, 8),
+                &|a| a.apply(Action::Bottom),
+                &|a| a.apply(Action::PageUp),
+            ];
+            for step in moves {
+                step(&mut app);
+                let list = app.areas(app.size).list.unwrap();
+                for dy in [0, 3, list.height - 1] {
+                    let y = list.y + dy;
+                    let drawn = line_at(&app, y);
+                    click(&mut app, MouseEventKind::Down(MouseButton::Left), 4, y);
+                    let name = app.selected().unwrap().name.clone();
+                    assert!(
+                        drawn.contains(&format!(" {name} ")),
+                        "{w}x{h}: clicked line {y} `{drawn}`, selected {name}"
+                    );
+                }
+            }
+        }
     }
 }

@@ -1,10 +1,10 @@
 //! The skills table: toggle, name, agent/scope badge, costs per level and a diagnostics badge,
 //! building only the rows on screen.
 
+use super::{Mode, list};
 use crate::core::Skill;
 use crate::core::budget::badge;
 use crate::core::source::Scope;
-use super::{Mode, list};
 use crate::tui::app::App;
 use crate::tui::view::{cost_in, thousands, truncate};
 use ratatui::Frame;
@@ -51,9 +51,16 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         app.profile
     ))];
     if skills.mode == Mode::Filter || !skills.list.filter.is_empty() {
-        let cursor = if skills.mode == Mode::Filter { "▏" } else { "" };
+        let cursor = if skills.mode == Mode::Filter {
+            "▏"
+        } else {
+            ""
+        };
         bottom.push(Span::styled(
-            format!(" /{}{cursor} ", crate::core::text::line(&skills.list.filter)),
+            format!(
+                " /{}{cursor} ",
+                crate::core::text::line(&skills.list.filter)
+            ),
             t.hit(),
         ));
         bottom.push(Span::raw(format!(" {} match ", skills.list.rows.len())));
