@@ -688,6 +688,7 @@ impl App {
             Cmd::RunMatchers => self.run_matchers(),
             Cmd::ToggleSelected => self.toggle_selected(),
             Cmd::RevealResource => self.reveal_resource(),
+            Cmd::ScrollDetail(delta) => self.scroll_detail(delta),
             Cmd::Preview => self.request_preview(),
             Cmd::RecountL1 => {
                 // L1 is the listing entry, which the format decides.
@@ -753,6 +754,18 @@ impl App {
         }
     }
 
+    /// Scrolls the detail pane, no further than its last line at the bottom of the pane.
+    fn scroll_detail(&mut self, delta: isize) {
+        let areas = self.areas(self.size);
+        let (Some(area), Some(skill)) = (areas.detail, self.selected()) else {
+            return;
+        };
+        let inner = ratatui::widgets::Block::bordered().inner(area);
+        let lines = screens::skills::detail::line_count(self, skill, usize::from(inner.width));
+        let max = lines.saturating_sub(usize::from(inner.height));
+        self.skills.scroll_detail(delta, max);
+    }
+
     /// Scrolls the detail pane to the resource selected in it: its line depends on everything
     /// the pane shows above it.
     fn reveal_resource(&mut self) {
@@ -782,7 +795,11 @@ impl App {
     fn scroll(&mut self, delta: isize) {
         let body = self.areas(self.size).body;
         match self.screen {
-            Screen::Skills => self.skills.scroll(delta, &self.lib, self.size),
+            Screen::Skills => {
+                if let Outcome::Then(cmd) = self.skills.scroll(delta, &self.lib, self.size) {
+                    self.run(cmd);
+                }
+            }
             Screen::Prompt => {
                 let lines = self.preview_lines();
                 let _ = self.prompt.scroll(delta, lines, body);

@@ -54,6 +54,8 @@ pub enum Cmd {
     ToggleSelected,
     /// Scroll the detail pane to the selected resource.
     RevealResource,
+    /// Scroll the detail pane by this many lines (how long it is depends on shared state).
+    ScrollDetail(isize),
     /// Run the matchers again on the Test box's message (which the auto listing follows).
     RunMatchers,
     /// Render the prompt preview again for new listing settings.

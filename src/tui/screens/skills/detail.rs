@@ -145,11 +145,12 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let width = usize::from(inner.width);
     let head = head_lines(app, skill, width);
     let height = usize::from(inner.height);
-    let scroll = usize::from(skills.detail_scroll);
     let detail = skills.detail.as_ref().filter(|d| d.dir == skill.dir);
     let body_lines = detail.map_or(0, |d| d.body_lines);
     let total = head.len() + body_lines;
-    let scroll = scroll.min(total.saturating_sub(height.min(total)));
+    // The handler keeps the scroll within the pane; a resize or a shorter skill may still
+    // leave it past the end until the next key.
+    let scroll = usize::from(skills.detail_scroll).min(total.saturating_sub(height.min(total)));
     let mut lines: Vec<Line> = head.into_iter().skip(scroll).take(height).collect();
     let head_len = total - body_lines;
     if lines.len() < height
@@ -176,6 +177,18 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         }
     }
     frame.render_widget(Paragraph::new(lines), inner);
+}
+
+/// How many lines the detail pane of `skill` has at `width` columns: everything above the body,
+/// then the body.
+pub fn line_count(app: &App, skill: &Skill, width: usize) -> usize {
+    let body = app
+        .skills
+        .detail
+        .as_ref()
+        .filter(|d| d.dir == skill.dir)
+        .map_or(0, |d| d.body_lines);
+    head_lines(app, skill, width).len() + body
 }
 
 /// Everything above the body, already cut into screen lines.

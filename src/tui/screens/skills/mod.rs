@@ -67,12 +67,12 @@ impl Skills {
             Action::NextResource => return self.move_resource_cursor(1),
             Action::PrevResource => return self.move_resource_cursor(-1),
             Action::OpenResource => self.open_resource(cx),
-            Action::Up => self.scroll(-1, cx.lib, size),
-            Action::Down => self.scroll(1, cx.lib, size),
-            Action::PageUp => self.scroll(-page, cx.lib, size),
-            Action::PageDown => self.scroll(page, cx.lib, size),
-            Action::Top => self.scroll(isize::MIN / 2, cx.lib, size),
-            Action::Bottom => self.scroll(isize::MAX / 2, cx.lib, size),
+            Action::Up => return self.scroll(-1, cx.lib, size),
+            Action::Down => return self.scroll(1, cx.lib, size),
+            Action::PageUp => return self.scroll(-page, cx.lib, size),
+            Action::PageDown => return self.scroll(page, cx.lib, size),
+            Action::Top => return self.scroll(isize::MIN / 2, cx.lib, size),
+            Action::Bottom => return self.scroll(isize::MAX / 2, cx.lib, size),
             Action::Toggle => return Outcome::Then(Cmd::ToggleSelected),
             Action::AgentToggle => {
                 return Outcome::Then(Cmd::PlanAgentToggle(SwitchScope::User, None));
@@ -94,8 +94,8 @@ impl Skills {
                 self.mode = Mode::Detail;
                 self.after_move(cx.lib, size);
             }
-            Action::DetailUp => self.detail_scroll = self.detail_scroll.saturating_sub(1),
-            Action::DetailDown => self.detail_scroll = self.detail_scroll.saturating_add(1),
+            Action::DetailUp => return Outcome::Then(Cmd::ScrollDetail(-1)),
+            Action::DetailDown => return Outcome::Then(Cmd::ScrollDetail(1)),
             Action::Backspace => {
                 if self.list.filter.pop().is_some() {
                     self.refilter(cx);
@@ -128,7 +128,7 @@ impl Skills {
         // The file viewer covers the list: the wheel scrolls it, clicks do nothing.
         if self.viewer.is_some() {
             if wheel != 0 {
-                self.scroll(wheel, cx.lib, size);
+                return self.scroll(wheel, cx.lib, size);
             }
             return Outcome::Done;
         }
@@ -151,29 +151,36 @@ impl Skills {
         } else if wheel != 0 {
             let over_detail = areas.detail.is_some_and(|d| d.contains(at));
             if over_detail {
-                self.detail_scroll = self.detail_scroll.saturating_add_signed(wheel as i16);
+                return Outcome::Then(Cmd::ScrollDetail(wheel));
             } else if self.mode != Mode::Detail {
                 self.list.scroll_by(wheel, areas.list_rows());
                 self.after_move(cx.lib, size);
             } else {
-                self.scroll(wheel, cx.lib, size);
+                return self.scroll(wheel, cx.lib, size);
             }
         }
         Outcome::Done
     }
 
     /// Up and down: the open file, else the detail pane when it has the keys, else the list.
-    pub fn scroll(&mut self, delta: isize, lib: &Library, size: Rect) {
-        let delta16 = delta.clamp(-9999, 9999) as i16;
+    pub fn scroll(&mut self, delta: isize, lib: &Library, size: Rect) -> Outcome {
+        // The file's last line stops at the bottom of the view, inside its frame.
+        let rows = usize::from(self.areas(size).body.height.saturating_sub(2));
         if let Some(v) = &mut self.viewer {
-            let max = u16::try_from(v.lines.saturating_sub(1)).unwrap_or(u16::MAX);
-            v.scroll = v.scroll.saturating_add_signed(delta16).min(max);
+            v.scroll = scrolled(v.scroll, delta, v.lines.saturating_sub(rows));
         } else if self.mode == Mode::Detail {
-            self.detail_scroll = self.detail_scroll.saturating_add_signed(delta16);
+            return Outcome::Then(Cmd::ScrollDetail(delta));
         } else {
             self.list.move_by(delta);
             self.after_move(lib, size);
         }
+        Outcome::Done
+    }
+
+    /// Scrolls the detail pane by `delta` lines, no further than `max` (its last line at the
+    /// bottom of the pane).
+    pub fn scroll_detail(&mut self, delta: isize, max: usize) {
+        self.detail_scroll = scrolled(self.detail_scroll, delta, max);
     }
 
     /// The filter changed: the best match is selected.
@@ -284,6 +291,12 @@ impl Skills {
     }
 }
 
+/// `at` moved by `delta`, within `0..=max`.
+fn scrolled(at: u16, delta: isize, max: usize) -> u16 {
+    let to = usize::from(at).saturating_add_signed(delta).min(max);
+    u16::try_from(to).unwrap_or(u16::MAX)
+}
+
 /// The screen: the open file over everything, else the list and the detail pane as the layout
 /// places them.
 pub fn draw(frame: &mut Frame, areas: Areas, app: &App) {
@@ -371,5 +384,58 @@ mod tests {
                 }
             }
         }
+    }
+
+    fn screen(app: &App) -> String {
+        (0..app.size.height)
+            .map(|y| line_at(app, y))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn the_detail_and_the_file_view_stop_at_their_last_line() {
+        let t = tempfile::tempdir().unwrap();
+        let d = t.path().join("lib/long");
+        std::fs::create_dir_all(d.join("references")).unwrap();
+        let body: String = (1..=200).map(|i| format!("body line {i}\n")).collect();
+        std::fs::write(
+            d.join("SKILL.md"),
+            format!("---\nname: long\ndescription: A long one.\n---\n{body}"),
+        )
+        .unwrap();
+        std::fs::write(d.join("references/notes.md"), &body).unwrap();
+        let spec = LibrarySpec::of_paths([t.path().join("lib")]);
+        let lib = spec.load();
+        let (tx, _rx) = std::sync::mpsc::channel();
+        let mut app = App::new(spec, lib, Options::isolated(t.path()), tx);
+        app.resize(140, 40);
+        app.apply(Action::Open);
+        for _ in 0..3 {
+            app.apply(Action::Bottom);
+        }
+        let bottom = screen(&app);
+        assert!(bottom.contains("body line 200"), "{bottom}");
+        // Pressing on past the end kept nothing: one key up shows one line more at the top.
+        app.apply(Action::DetailUp);
+        let up = screen(&app);
+        assert!(
+            !up.contains("body line 200") && up.contains("body line 199"),
+            "{up}"
+        );
+        // The same for a file opened from the pane.
+        app.apply(Action::NextResource);
+        app.apply(Action::OpenResource);
+        assert!(app.skills.viewer.is_some());
+        for _ in 0..3 {
+            app.apply(Action::Bottom);
+        }
+        assert!(screen(&app).contains("200 │ body line 200"));
+        app.apply(Action::Up);
+        let up = screen(&app);
+        assert!(
+            !up.contains("body line 200") && up.contains("199 │ body line 199"),
+            "{up}"
+        );
     }
 }
