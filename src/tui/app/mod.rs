@@ -623,8 +623,12 @@ impl App {
 
     pub fn apply(&mut self, action: Action) {
         // An overlay takes every key while it is open.
-        let overlay = if let Some(c) = &mut self.confirm {
-            Some(c.handle(action))
+        let confirm_max = self
+            .confirm
+            .as_ref()
+            .map(|c| screens::confirm::max_scroll(self, c, self.size));
+        let overlay = if let (Some(c), Some(max)) = (&mut self.confirm, confirm_max) {
+            Some(c.handle(action, max))
         } else if self.help.is_some() {
             let max = screens::help::max_scroll(self, self.size);
             self.help.as_mut().map(|h| h.handle(action, max))
@@ -746,10 +750,9 @@ impl App {
                 };
                 self.set_status(text, false);
             }
-            Action::Confirm => self.apply_agent_toggle(),
             Action::Rescan => self.request_rescan(),
             // The scroll keys on a screen with nothing to scroll (Budget), the confirmation's
-            // scope key outside it, and the screens' own actions, which the screens took.
+            // keys outside it, and the screens' own actions, which the screens took.
             _ => {}
         }
     }

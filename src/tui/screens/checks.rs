@@ -1,7 +1,7 @@
 //! The Checks screen: the `--help-json` probe of executable skills and the check of declared
 //! dependencies, run only when asked, with progress and a verdict per skill.
 
-use super::{Cmd, Ctx, Outcome};
+use super::{Ctx, Outcome};
 use crate::core::probe::dependencies::DepsReport;
 use crate::core::probe::{ProbeReport, SandboxMode, SandboxPreference};
 use crate::core::{Library, SkillKind};
@@ -181,7 +181,7 @@ impl Checks {
             Action::CancelChecks => {
                 if self.running() {
                     self.cancel();
-                    return Cmd::status("stopping the probes…");
+                    return Outcome::status("stopping the probes…");
                 }
             }
             Action::Up => self.move_by(-1, cx.areas.body),
@@ -218,7 +218,7 @@ impl Checks {
             })
             .collect();
         if indices.is_empty() {
-            return Cmd::status("no executable skills to probe");
+            return Outcome::status("no executable skills to probe");
         }
         let cancel = Arc::new(AtomicBool::new(false));
         let total = indices.len();

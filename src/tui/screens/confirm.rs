@@ -23,7 +23,8 @@ pub struct Confirm {
 }
 
 impl Confirm {
-    pub fn handle(&mut self, action: Action) -> Outcome {
+    /// `max_scroll`: how far the diff scrolls before its end is at the bottom of the box.
+    pub fn handle(&mut self, action: Action, max_scroll: u16) -> Outcome {
         match action {
             Action::Confirm => Outcome::Then(Cmd::WriteAgentToggle),
             Action::CycleScope => {
@@ -35,7 +36,7 @@ impl Confirm {
                 Outcome::Then(Cmd::PlanAgentToggle(next, Some(self.on)))
             }
             Action::Down => {
-                self.scroll = self.scroll.saturating_add(1);
+                self.scroll = self.scroll.saturating_add(1).min(max_scroll);
                 Outcome::Done
             }
             Action::Up => {
@@ -98,7 +99,8 @@ pub fn lines(app: &App, c: &Confirm) -> Vec<Line<'static>> {
     out
 }
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App, c: &Confirm) {
+/// Where the confirmation is drawn on a terminal of `area`.
+fn popup(area: Rect) -> Rect {
     let w = area.width.saturating_sub(4).min(100);
     let h = area.height.saturating_sub(4);
     let [row] = Layout::vertical([Constraint::Length(h)])
@@ -107,6 +109,19 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, c: &Confirm) {
     let [popup] = Layout::horizontal([Constraint::Length(w)])
         .flex(Flex::Center)
         .areas(row);
+    popup
+}
+
+/// How far the diff scrolls on a terminal of `area`: until its last line is at the bottom.
+pub fn max_scroll(app: &App, c: &Confirm, area: Rect) -> u16 {
+    let rows = popup(area).height.saturating_sub(2);
+    u16::try_from(lines(app, c).len())
+        .unwrap_or(u16::MAX)
+        .saturating_sub(rows)
+}
+
+pub fn draw(frame: &mut Frame, area: Rect, app: &App, c: &Confirm) {
+    let popup = popup(area);
     let name = line(app.lib.skills.get(c.skill).map_or("", |s| s.name.as_str()));
     let word = if c.on { "on" } else { "off" };
     let keys: Vec<String> = app
@@ -117,17 +132,50 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, c: &Confirm) {
         .collect();
     frame.render_widget(Clear, popup);
     frame.render_widget(
-        Paragraph::new(lines(app, c)).scroll((c.scroll, 0)).block(
-            Block::bordered()
-                .title(Span::styled(
-                    format!(
-                        " Switch {name} {word} in the agents' {} settings? ",
-                        c.scope
-                    ),
-                    app.theme.title(),
-                ))
-                .title_bottom(format!(" {} ", keys.join(" · "))),
-        ),
+        Paragraph::new(lines(app, c))
+            // The terminal may have shrunk since the last key.
+            .scroll((c.scroll.min(max_scroll(app, c, area)), 0))
+            .block(
+                Block::bordered()
+                    .title(Span::styled(
+                        format!(
+                            " Switch {name} {word} in the agents' {} settings? ",
+                            c.scope
+                        ),
+                        app.theme.title(),
+                    ))
+                    .title_bottom(format!(" {} ", keys.join(" · "))),
+            ),
         popup,
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_scroll_the_diff_to_its_end_and_any_other_key_is_a_no() {
+        let mut c = Confirm {
+            skill: 0,
+            on: false,
+            scope: SwitchScope::User,
+            plans: Vec::new(),
+            scroll: 0,
+        };
+        for _ in 0..5 {
+            assert_eq!(c.handle(Action::Down, 2), Outcome::Done);
+        }
+        assert_eq!(c.scroll, 2);
+        assert_eq!(c.handle(Action::Up, 2), Outcome::Done);
+        assert_eq!(c.scroll, 1);
+        assert_eq!(
+            c.handle(Action::CycleScope, 2),
+            Outcome::Then(Cmd::PlanAgentToggle(SwitchScope::Project, Some(false)))
+        );
+        assert_eq!(
+            c.handle(Action::Toggle, 2),
+            Outcome::Then(Cmd::CloseOverlay(Some("nothing was written")))
+        );
+    }
 }

@@ -64,7 +64,8 @@ pub enum Cmd {
     RecountL1,
 }
 
-impl Cmd {
+impl Outcome {
+    /// Done, with a line for the footer.
     pub fn status(text: impl Into<String>) -> Outcome {
         Outcome::Then(Cmd::Status(text.into(), false))
     }

@@ -244,7 +244,7 @@ impl Skills {
     fn move_resource_cursor(&mut self, delta: isize) -> Outcome {
         let n = self.detail.as_ref().map_or(0, |d| d.resources.len());
         if n == 0 {
-            return Cmd::status("this skill has no resource files");
+            return Outcome::status("this skill has no resource files");
         }
         let next = match self.resource_cursor {
             None if delta < 0 => n - 1,
