@@ -3,7 +3,7 @@
 //!
 //! A screen changes only its own state. What reaches further (switching a skill, starting the
 //! matchers, a status line) it returns as a [`Cmd`] for the app to carry out, so the order of
-//! shared effects stays in one place ([`crate::tui::app::App::apply`]).
+//! shared effects stays in one place (the app's `run`).
 
 pub mod budget;
 pub mod checks;

@@ -438,4 +438,52 @@ mod tests {
             "{up}"
         );
     }
+
+    #[test]
+    fn an_action_of_another_screen_reaches_the_screen_that_owns_it() {
+        // As when the config binds keys in the global context.
+        let t = tempfile::tempdir().unwrap();
+        let d = t.path().join("lib/one");
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(d.join("SKILL.md"), "---\nname: one\ndescription: d\n---\n").unwrap();
+        let spec = LibrarySpec::of_paths([t.path().join("lib")]);
+        let lib = spec.load();
+        let (tx, _rx) = std::sync::mpsc::channel();
+        let mut app = App::new(spec, lib, Options::isolated(t.path()), tx);
+        app.resize(80, 24);
+        app.apply(Action::Show(crate::tui::action::Screen::Budget));
+        let on = app.enabled[0];
+        app.apply(Action::Toggle);
+        assert_eq!(
+            app.enabled[0], !on,
+            "the Skills screen switched its selection"
+        );
+        let format = app.prompt.format;
+        app.apply(Action::CycleFormat);
+        assert_ne!(
+            app.prompt.format, format,
+            "the Prompt screen took the format key"
+        );
+        app.test.message = "pdf".to_string();
+        app.apply(Action::ClearMessage);
+        assert!(
+            app.test.message.is_empty(),
+            "the Test screen cleared its message"
+        );
+        // The Test screen takes Backspace itself; elsewhere it erases the list's filter.
+        app.skills.list.filter = "on".to_string();
+        app.test.message = "ab".to_string();
+        app.apply(Action::Backspace);
+        assert_eq!(
+            (app.skills.list.filter.as_str(), app.test.message.as_str()),
+            ("o", "ab")
+        );
+        app.apply(Action::Show(crate::tui::action::Screen::Test));
+        app.apply(Action::Backspace);
+        assert_eq!(
+            (app.skills.list.filter.as_str(), app.test.message.as_str()),
+            ("o", "a")
+        );
+        assert_eq!(app.screen, crate::tui::action::Screen::Test);
+    }
 }
