@@ -220,9 +220,9 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             // Walk the list down and back up so every step selects a new skill (and reads its
             // body for the detail pane).
-            if app.list.selected + 1 >= app.list.rows.len() {
+            if app.skills.list.selected() + 1 >= app.skills.list.rows.len() {
                 down = false;
-            } else if app.list.selected == 0 {
+            } else if app.skills.list.selected() == 0 {
                 down = true;
             }
             app.handle(key(if down { KeyCode::Down } else { KeyCode::Up }));

@@ -6,6 +6,7 @@ pub mod event;
 pub mod jobs;
 pub mod keymap;
 pub mod layout;
+pub mod screens;
 pub mod theme;
 pub mod view;
 

@@ -181,6 +181,7 @@ fn the_list_shows_ids_grouped_by_namespace_and_filters_by_glob() {
     let mut h = harness(&[&root], 80, 24);
     let order = |h: &tui_common::Harness| -> Vec<String> {
         h.app
+            .skills
             .list
             .rows
             .iter()
@@ -216,7 +217,7 @@ fn enter_on_a_resource_opens_it_in_a_scrollable_view() {
     h.key(KeyCode::Char('j')).key(KeyCode::Enter);
     // Enter with no resource selected still goes back to the list.
     h.key(KeyCode::Enter);
-    assert_eq!(h.app.mode, skillscope::tui::app::Mode::List);
+    assert_eq!(h.app.skills.mode, skillscope::tui::app::Mode::List);
     h.key(KeyCode::Enter).key(KeyCode::Char(']'));
     let detail = h.screen();
     assert!(
@@ -225,7 +226,7 @@ fn enter_on_a_resource_opens_it_in_a_scrollable_view() {
     );
     assert!(detail.contains("references/guide.md"), "{detail}");
     h.key(KeyCode::Enter);
-    let v = h.app.viewer.as_ref().expect("the resource is open");
+    let v = h.app.skills.viewer.as_ref().expect("the resource is open");
     assert_eq!(
         v.text.as_deref().unwrap(),
         "# Guide\n\nSplit pages before extracting.\n"
@@ -247,8 +248,8 @@ fn enter_on_a_resource_opens_it_in_a_scrollable_view() {
     );
     assert_snapshot!("resource_view", screen);
     h.key(KeyCode::Esc);
-    assert!(h.app.viewer.is_none());
-    assert_eq!(h.app.mode, skillscope::tui::app::Mode::Detail);
+    assert!(h.app.skills.viewer.is_none());
+    assert_eq!(h.app.skills.mode, skillscope::tui::app::Mode::Detail);
     // The next file is long: the view scrolls.
     h.key(KeyCode::Char(']')).key(KeyCode::Enter);
     assert!(h.screen().contains(" 1 │ step 1"), "{}", h.screen());
@@ -295,7 +296,7 @@ fn the_checks_screen_checks_declared_dependencies_on_d() {
     assert!(h.app.checks.rows.contains(&team), "the skill got a row");
     h.key(KeyCode::Char('g'));
     for _ in 0..h.app.checks.rows.len() {
-        if h.app.checks.rows[h.app.checks.selected] == team {
+        if h.app.checks.rows[h.app.checks.selected()] == team {
             break;
         }
         h.key(KeyCode::Char('j'));

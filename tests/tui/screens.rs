@@ -253,7 +253,7 @@ fn huge_library_scrolls_to_the_end() {
     let page = h.screen();
     assert!(!page.contains("skill-4999"), "{page}");
     h.key_mod(KeyCode::Char('u'), KeyModifiers::CONTROL);
-    assert!(h.app.list.selected < 4999 - 2 * 15);
+    assert!(h.app.skills.list.selected() < 4999 - 2 * 15);
 }
 
 #[test]
@@ -434,7 +434,7 @@ fn mouse_click_selects_a_row_and_the_wheel_scrolls() {
     assert_eq!(h.app.selected().unwrap().name, "s004");
     h.app.handle(mouse(MouseEventKind::ScrollDown, 10, 10));
     h.app.handle(mouse(MouseEventKind::ScrollDown, 10, 10));
-    assert_eq!(h.app.list.offset, 6);
+    assert_eq!(h.app.skills.list.offset(), 6);
     assert_eq!(
         h.app.selected().unwrap().name,
         "s007",

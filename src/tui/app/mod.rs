@@ -1,27 +1,45 @@
-//! The app's state and its one update function: every key, click, tick, worker result and file
-//! change goes through [`App::handle`].
+//! The app's shared state and its one update function: every key, click, tick, worker result
+//! and file change goes through [`App::handle`]. Keys go to the current screen
+//! ([`crate::tui::screens`]), which returns the shared effects for the app to carry out.
 
-pub mod checks;
-pub mod detail;
+/// The context a screen's `handle` gets: the shared state, borrowed field by field so the
+/// screen's own state can be borrowed mutably beside it.
+macro_rules! ctx {
+    ($app:expr) => {
+        crate::tui::screens::Ctx {
+            lib: &$app.lib,
+            costs: &$app.costs,
+            diag_counts: &$app.diag_counts,
+            size: $app.size,
+            areas: crate::tui::layout::layout(
+                $app.size,
+                $app.screen,
+                $app.skills.mode == crate::tui::screens::skills::Mode::Detail,
+            ),
+            cache: &$app.cache,
+            generation: $app.generation,
+            tx: &$app.tx,
+        }
+    };
+}
+
 mod input;
-pub mod list;
 mod results;
 mod toggle;
 
 use crate::core::Library;
-use crate::core::agents::{self, AgentSwitches, SwitchScope, TogglePlan};
+use crate::core::agents::{self, AgentSwitches};
 use crate::core::budget;
 use crate::core::diagnostic::{Counts, Diagnostic};
 use crate::core::listing::{Format, ListingOptions, Tier};
 use crate::core::load::LibrarySpec;
-use crate::core::matching::{self, Index, Match, Matcher};
+use crate::core::matching::{self, Index};
 use crate::core::model::Model;
-use crate::core::modes::{self, AutoOptions, ListingMode, Selections};
+use crate::core::modes::{self, AutoOptions, Selections};
 use crate::core::probe::SandboxPreference;
 use crate::core::rules::Profile;
 use crate::core::skill::Level;
-use crate::core::skill::{Skill, SkillKind};
-use crate::core::source::Agent;
+use crate::core::skill::Skill;
 use crate::core::state::{self, EnableState};
 use crate::core::tokens::{Progress, SkillTokens};
 use crate::core::usage::{self, UseCost};
@@ -31,9 +49,9 @@ use crate::tui::event::Preview;
 use crate::tui::event::{Event, JobEvent};
 use crate::tui::jobs;
 use crate::tui::keymap::{Context, Keymap};
+use crate::tui::screens::skills::Skills;
+use crate::tui::screens::{self, Cmd, Outcome, checks};
 use crate::tui::theme::Theme;
-use detail::{Detail, ResourceView};
-use list::SkillList;
 use ratatui::crossterm::event::Event as Input;
 use ratatui::layout::Rect;
 use std::path::PathBuf;
@@ -42,51 +60,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
 use std::time::Duration;
 
-/// Where the keys go on the Skills screen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Mode {
-    #[default]
-    List,
-    Filter,
-    Detail,
-}
-
-/// Listing formats offered by the prompt preview, tiers and context windows.
-pub const FORMATS: [Format; 4] = Format::ALL;
-pub const TIERS: [Tier; 4] = Tier::ALL;
-pub const WINDOWS: [u64; 4] = [200_000, 1_000_000, 128_000, 32_000];
 pub use crate::tui::jobs::ENCODING;
+pub use crate::tui::screens::prompt::{FORMATS, Prompt, TIERS, WINDOWS};
+pub use crate::tui::screens::test::{TEST_TOP_K, TestBox};
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct PromptSettings {
-    /// Which skills the listing holds; `auto` takes the Test box's message.
-    pub mode: ListingMode,
-    pub format: usize,
-    pub tier: usize,
-    pub window: usize,
-    pub scroll: u16,
-}
-
-/// How many skills each matcher shows.
-pub const TEST_TOP_K: usize = 8;
-
-#[derive(Debug, Clone, Default)]
-pub struct TestBox {
-    pub message: String,
-    pub scroll: u16,
-    /// Each matcher's answer for the message, in [`Matcher::ALL`] order.
-    pub results: Vec<(Matcher, Vec<Match>)>,
-}
-
-/// A write-through waiting for confirmation: the exact change to each agent's file.
-#[derive(Debug, Clone)]
-pub struct Confirm {
-    pub skill: usize,
-    pub on: bool,
-    pub scope: SwitchScope,
-    pub plans: Vec<(Agent, Result<TogglePlan, String>)>,
-    pub scroll: u16,
-}
+pub use crate::tui::screens::confirm::Confirm;
+pub use crate::tui::screens::help::Help;
+pub use crate::tui::screens::skills::Mode;
 
 #[derive(Debug, Clone)]
 pub struct Status {
@@ -176,9 +156,10 @@ pub struct App {
     pub generation: u64,
     pub theme: Theme,
     pub screen: Screen,
-    pub mode: Mode,
-    pub help: Option<u16>,
-    pub list: SkillList,
+    /// The Skills screen: the list, the detail pane and an open resource file.
+    pub skills: Skills,
+    /// The help overlay, when open.
+    pub help: Option<Help>,
     /// Each skill's token figures per level, as far as counted.
     pub costs: Vec<SkillTokens>,
     /// Each skill's diagnostics: the parse findings at first, every rule's once checked.
@@ -198,15 +179,8 @@ pub struct App {
     pub confirm: Option<Confirm>,
     /// Some skill is in a folder that an agent with per-skill switches reads.
     pub agent_readers: bool,
-    pub detail: Option<Detail>,
-    pub detail_scroll: u16,
-    /// The resource selected in the detail pane (an index into its resources).
-    pub resource_cursor: Option<usize>,
-    /// A resource opened from the detail pane.
-    pub viewer: Option<ResourceView>,
-    pub prompt: PromptSettings,
-    /// The context windows the window key cycles through.
-    pub windows: Vec<u64>,
+    /// The Prompt screen, whose listing settings the L1 figures everywhere follow.
+    pub prompt: Prompt,
     /// The model whose estimate is shown beside the figures, if any.
     pub model: Option<Model>,
     /// The models the model key cycles through (after "none").
@@ -281,14 +255,6 @@ impl App {
     }
 
     fn blank(spec: LibrarySpec, opts: &Options, tx: Sender<Event>) -> App {
-        let mut windows = WINDOWS.to_vec();
-        if !windows.contains(&opts.context_window) && opts.context_window > 0 {
-            windows.insert(0, opts.context_window);
-        }
-        let window = windows
-            .iter()
-            .position(|w| *w == opts.context_window)
-            .unwrap_or(0);
         let mut models = Model::presets();
         if let Some(m) = &opts.model
             && !models.contains(m)
@@ -301,9 +267,8 @@ impl App {
             generation: 0,
             theme: opts.theme,
             screen: Screen::Skills,
-            mode: Mode::List,
+            skills: Skills::default(),
             help: None,
-            list: SkillList::default(),
             costs: Vec::new(),
             diags: Vec::new(),
             diag_counts: Vec::new(),
@@ -315,18 +280,7 @@ impl App {
             switches: None,
             confirm: None,
             agent_readers: false,
-            detail: None,
-            detail_scroll: 0,
-            resource_cursor: None,
-            viewer: None,
-            prompt: PromptSettings {
-                format: FORMATS.iter().position(|f| *f == opts.format).unwrap_or(0),
-                tier: TIERS.iter().position(|t| *t == opts.tier).unwrap_or(0),
-                window,
-                scroll: 0,
-                mode: ListingMode::default(),
-            },
-            windows,
+            prompt: Prompt::new(opts.format, opts.tier, opts.context_window),
             model: opts.model.clone(),
             models,
             keymap: opts.keymap.clone(),
@@ -363,7 +317,7 @@ impl App {
 
     /// Replaces the library (first load or rescan), keeping the selection on the same folder.
     pub fn set_library(&mut self, lib: Library) {
-        let keep = self.list.selected_dir(&self.lib);
+        let keep = self.skills.list.selected_dir(&self.lib);
         // Results of a running probe belong to the old library: stop it.
         self.checks.stop();
         let n = lib.skills.len();
@@ -386,9 +340,11 @@ impl App {
         self.costs = vec![SkillTokens::default(); n];
         self.agent_readers = lib.skills.iter().any(|s| !agents::readers(s).is_empty());
         self.lib = Arc::new(lib);
-        self.list.invalidate();
-        self.list.refresh(&self.lib, &self.costs, &self.diag_counts);
-        self.list.select_dir(&self.lib, keep.as_deref());
+        self.skills.list.invalidate();
+        self.skills
+            .list
+            .refresh(&self.lib, &self.costs, &self.diag_counts);
+        self.skills.list.select_dir(&self.lib, keep.as_deref());
         self.checks.refresh(&self.lib);
         self.after_move();
         self.run_checks(false);
@@ -445,7 +401,7 @@ impl App {
 
     /// Where everything goes on a terminal of `size`, as drawn now.
     pub fn areas(&self, size: ratatui::layout::Rect) -> crate::tui::layout::Areas {
-        crate::tui::layout::layout(size, self.screen, self.mode == Mode::Detail)
+        crate::tui::layout::layout(size, self.screen, self.skills.mode == Mode::Detail)
     }
 
     /// The listing format L1 is counted in.
@@ -463,10 +419,7 @@ impl App {
 
     /// The context window of the preview, in tokens.
     pub fn window(&self) -> u64 {
-        self.windows
-            .get(self.prompt.window)
-            .copied()
-            .unwrap_or(WINDOWS[0])
+        self.prompt.window()
     }
 
     /// The encoding of every figure shown.
@@ -577,10 +530,9 @@ impl App {
         self.watch.is_some()
     }
 
+    /// The skill selected in the list.
     pub fn selected(&self) -> Option<&Skill> {
-        self.list
-            .selected_skill()
-            .and_then(|i| self.lib.skills.get(i))
+        self.skills.selected(&self.lib)
     }
 
     pub fn enabled_count(&self) -> usize {
@@ -621,15 +573,8 @@ impl App {
         if self.help.is_some() {
             return vec![Context::Help];
         }
-        if self.viewer.is_some() && self.screen == Screen::Skills {
-            return vec![Context::Resource, Context::Global];
-        }
         let first = match self.screen {
-            Screen::Skills => match self.mode {
-                Mode::List => Context::List,
-                Mode::Filter => Context::Filter,
-                Mode::Detail => Context::Detail,
-            },
+            Screen::Skills => self.skills.context(),
             Screen::Prompt => Context::Prompt,
             Screen::Test => Context::Test,
             Screen::Checks => Context::Checks,
@@ -676,106 +621,80 @@ impl App {
         self.request_preview();
     }
 
-    fn refilter(&mut self) {
-        self.list.refresh(&self.lib, &self.costs, &self.diag_counts);
-        if !self.list.filter.is_empty() {
-            self.list.select(0);
+    pub fn apply(&mut self, action: Action) {
+        // An overlay takes every key while it is open.
+        let confirm_max = self
+            .confirm
+            .as_ref()
+            .map(|c| screens::confirm::max_scroll(self, c, self.size));
+        let overlay = if let (Some(c), Some(max)) = (&mut self.confirm, confirm_max) {
+            Some(c.handle(action, max))
+        } else if self.help.is_some() {
+            let max = screens::help::max_scroll(self, self.size);
+            self.help.as_mut().map(|h| h.handle(action, max))
+        } else {
+            None
+        };
+        if let Some(out) = overlay {
+            if let Outcome::Then(cmd) = out {
+                self.run(cmd);
+            }
+            return;
         }
-        self.after_move();
+        let mut out = self.dispatch(self.screen, action);
+        if out == Outcome::Ignored
+            && let Some(owner) = screens::owner(action)
+            && owner != self.screen
+        {
+            out = self.dispatch(owner, action);
+        }
+        match out {
+            Outcome::Ignored => self.apply_global(action),
+            Outcome::Done => {}
+            Outcome::Then(cmd) => self.run(cmd),
+        }
     }
 
-    pub fn apply(&mut self, action: Action) {
-        if let Some(c) = &mut self.confirm {
-            match action {
-                Action::Confirm => self.apply_agent_toggle(),
-                Action::CycleScope => {
-                    let next = match c.scope {
-                        SwitchScope::User => SwitchScope::Project,
-                        SwitchScope::Project => SwitchScope::Local,
-                        SwitchScope::Local => SwitchScope::User,
-                    };
-                    let on = c.on;
-                    self.plan_agent_toggle(next, Some(on));
-                }
-                Action::Down => c.scroll = c.scroll.saturating_add(1),
-                Action::Up => c.scroll = c.scroll.saturating_sub(1),
-                Action::Quit => self.quit = true,
-                _ => {
-                    self.confirm = None;
-                    self.set_status("nothing was written", false);
-                }
-            }
-            return;
+    /// Offers an action to a screen, with what it may read of the shared state.
+    fn dispatch(&mut self, screen: Screen, action: Action) -> Outcome {
+        let cx = ctx!(self);
+        let body = cx.areas.body;
+        match screen {
+            Screen::Skills => self.skills.handle(action, &cx),
+            Screen::Prompt => self.prompt.handle(action, self.preview_lines(), body),
+            Screen::Test => self.test.handle(action, body),
+            Screen::Checks => self.checks.handle(action, &cx),
+            Screen::Budget => Outcome::Ignored,
         }
-        if self.help.is_some() {
-            match action {
-                Action::Close | Action::Help => self.help = None,
-                Action::Down => self.help = self.help.map(|s| s.saturating_add(1)),
-                Action::Up => self.help = self.help.map(|s| s.saturating_sub(1)),
-                _ => {}
-            }
-            return;
-        }
-        match action {
-            Action::Quit => self.quit = true,
-            Action::Help => self.help = Some(0),
-            Action::Close => {
-                if self.viewer.take().is_some() {
-                    return;
-                }
-                if self.mode == Mode::Detail {
-                    self.mode = Mode::List;
-                }
-            }
-            Action::NextResource => self.move_resource_cursor(1),
-            Action::PrevResource => self.move_resource_cursor(-1),
-            Action::OpenResource => self.open_resource(),
-            Action::NextScreen => {
-                self.show(Screen::ALL[(self.screen.index() + 1) % Screen::ALL.len()])
-            }
-            Action::PrevScreen => {
-                let n = Screen::ALL.len();
-                self.show(Screen::ALL[(self.screen.index() + n - 1) % n]);
-            }
-            Action::Show(s) => self.show(s),
-            Action::Up => self.scroll(-1),
-            Action::Down => self.scroll(1),
-            Action::PageUp => self.scroll(-(self.page() as isize)),
-            Action::PageDown => self.scroll(self.page() as isize),
-            Action::Top => self.scroll(isize::MIN / 2),
-            Action::Bottom => self.scroll(isize::MAX / 2),
-            Action::Toggle => self.toggle_selected(),
-            Action::Filter => self.mode = Mode::Filter,
-            Action::AcceptFilter => self.mode = Mode::List,
-            Action::ClearFilter => {
-                self.mode = Mode::List;
-                if !self.list.filter.is_empty() {
-                    self.list.filter.clear();
-                    self.list.refresh(&self.lib, &self.costs, &self.diag_counts);
-                    self.after_move();
+    }
+
+    /// How many lines the listing shown on the Prompt screen has.
+    fn preview_lines(&self) -> usize {
+        self.preview
+            .as_ref()
+            .map_or(0, |p| p.listing.text.lines().count())
+    }
+
+    /// Carries out a screen's shared effect.
+    fn run(&mut self, cmd: Cmd) {
+        match cmd {
+            Cmd::Status(text, error) => self.set_status(text, error),
+            Cmd::Quit => self.quit = true,
+            Cmd::CloseOverlay(status) => {
+                self.help = None;
+                self.confirm = None;
+                if let Some(text) = status {
+                    self.set_status(text, false);
                 }
             }
-            Action::CycleProfile => {
-                let all = Profile::ALL;
-                let i = all.iter().position(|p| *p == self.profile).unwrap_or(0);
-                self.profile = all[(i + 1) % all.len()];
-                self.profile_chosen = true;
-                self.checked = false;
-                self.run_checks(true);
-            }
-            Action::CycleSort => {
-                self.list.sort = self.list.sort.next();
-                self.list.refresh(&self.lib, &self.costs, &self.diag_counts);
-                self.after_move();
-            }
-            Action::Open => {
-                self.mode = Mode::Detail;
-                self.after_move();
-            }
-            Action::DetailUp => self.detail_scroll = self.detail_scroll.saturating_sub(1),
-            Action::DetailDown => self.detail_scroll = self.detail_scroll.saturating_add(1),
-            Action::CycleFormat => {
-                self.prompt.format = (self.prompt.format + 1) % FORMATS.len();
+            Cmd::PlanAgentToggle(scope, on) => self.plan_agent_toggle(scope, on),
+            Cmd::WriteAgentToggle => self.apply_agent_toggle(),
+            Cmd::RunMatchers => self.run_matchers(),
+            Cmd::ToggleSelected => self.toggle_selected(),
+            Cmd::RevealResource => self.reveal_resource(),
+            Cmd::ScrollDetail(delta) => self.scroll_detail(delta),
+            Cmd::Preview => self.request_preview(),
+            Cmd::RecountL1 => {
                 // L1 is the listing entry, which the format decides.
                 self.levels_done[0] = false;
                 for c in &mut self.costs {
@@ -784,18 +703,29 @@ impl App {
                 self.start_counting(vec![Level::L1]);
                 self.request_preview();
             }
-            Action::CycleTier => {
-                self.prompt.tier = (self.prompt.tier + 1) % TIERS.len();
-                self.request_preview();
+        }
+    }
+
+    /// The actions no screen took: the app's own (quit, help, screens, rescans, the model).
+    fn apply_global(&mut self, action: Action) {
+        match action {
+            Action::Quit => self.quit = true,
+            Action::Help => self.help = Some(Help::default()),
+            Action::NextScreen => {
+                self.show(Screen::ALL[(self.screen.index() + 1) % Screen::ALL.len()])
             }
-            Action::CycleMode => {
-                self.prompt.mode = self.prompt.mode.next();
-                self.prompt.scroll = 0;
-                self.request_preview();
+            Action::PrevScreen => {
+                let n = Screen::ALL.len();
+                self.show(Screen::ALL[(self.screen.index() + n - 1) % n]);
             }
-            Action::CycleWindow => {
-                self.prompt.window = (self.prompt.window + 1) % self.windows.len().max(1);
-                self.request_preview();
+            Action::Show(s) => self.show(s),
+            Action::CycleProfile => {
+                let all = Profile::ALL;
+                let i = all.iter().position(|p| *p == self.profile).unwrap_or(0);
+                self.profile = all[(i + 1) % all.len()];
+                self.profile_chosen = true;
+                self.checked = false;
+                self.run_checks(true);
             }
             Action::CycleModel => {
                 // none → each model in turn → none.
@@ -820,238 +750,72 @@ impl App {
                 };
                 self.set_status(text, false);
             }
-            Action::RunChecks => self.run_probes(),
-            Action::RunDeps => self.run_deps(),
-            Action::CancelChecks => {
-                if self.checks.running() {
-                    self.checks.cancel();
-                    self.set_status("stopping the probes…", false);
-                }
-            }
-            Action::AgentToggle => self.plan_agent_toggle(SwitchScope::User, None),
-            Action::Confirm => self.apply_agent_toggle(),
-            // Only meaningful in the confirmation, handled above.
-            Action::CycleScope => {}
             Action::Rescan => self.request_rescan(),
-            Action::Backspace => match self.screen {
-                Screen::Test => {
-                    self.test.message.pop();
-                    self.run_matchers();
-                }
-                _ => {
-                    if self.list.filter.pop().is_some() {
-                        self.refilter();
-                    }
-                }
-            },
-            Action::ClearMessage => {
-                self.test.message.clear();
-                self.test.scroll = 0;
-                self.run_matchers();
-            }
-        }
-    }
-
-    /// Starts the `--help-json` probe of every executable skill: the one thing in the app that
-    /// runs the library's code, so only ever on this explicit action.
-    fn run_probes(&mut self) {
-        if self.checks.running() {
-            return;
-        }
-        let indices: Vec<usize> = self
-            .checks
-            .rows
-            .iter()
-            .copied()
-            .filter(|&i| {
-                self.lib
-                    .skills
-                    .get(i)
-                    .is_some_and(|s| s.kind() == SkillKind::Executable)
-            })
-            .collect();
-        if indices.is_empty() {
-            self.set_status("no executable skills to probe", false);
-            return;
-        }
-        let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let total = indices.len();
-        let worker = jobs::probe(
-            Arc::clone(&self.lib),
-            self.cache.clone(),
-            indices,
-            jobs::ProbeRun {
-                cancel: Arc::clone(&cancel),
-                sandbox: self.checks.sandbox,
-            },
-            self.generation,
-            self.tx.clone(),
-        );
-        self.checks.run = Some(checks::Run {
-            total,
-            done: 0,
-            cancel,
-            worker,
-            deps: false,
-        });
-    }
-
-    /// Moves the resource selection of the detail pane and scrolls the pane to show it.
-    fn move_resource_cursor(&mut self, delta: isize) {
-        let n = self.detail.as_ref().map_or(0, |d| d.resources.len());
-        if n == 0 {
-            self.set_status("this skill has no resource files", false);
-            return;
-        }
-        let next = match self.resource_cursor {
-            None if delta < 0 => n - 1,
-            None => 0,
-            Some(c) => c.saturating_add_signed(delta).min(n - 1),
-        };
-        self.resource_cursor = Some(next);
-        let areas = self.areas(self.size);
-        if let (Some(area), Some(skill)) = (areas.detail, self.selected()) {
-            let inner = ratatui::widgets::Block::bordered().inner(area);
-            let width = usize::from(inner.width);
-            let height = usize::from(inner.height).max(1);
-            if let Some(line) = crate::tui::view::detail::resource_line(self, skill, width, next) {
-                let top = usize::from(self.detail_scroll);
-                if line < top {
-                    self.detail_scroll = u16::try_from(line).unwrap_or(u16::MAX);
-                } else if line >= top + height {
-                    self.detail_scroll = u16::try_from(line + 1 - height).unwrap_or(u16::MAX);
-                }
-            }
-        }
-    }
-
-    /// Opens the selected resource, or goes back to the list when none is selected.
-    fn open_resource(&mut self) {
-        let (Some(c), Some(skill_idx)) = (self.resource_cursor, self.list.selected_skill()) else {
-            self.mode = Mode::List;
-            return;
-        };
-        let Some(rel) = self
-            .detail
-            .as_ref()
-            .and_then(|d| d.resources.get(c))
-            .map(|r| r.rel.clone())
-        else {
-            return;
-        };
-        let tokens = self
-            .costs
-            .get(skill_idx)
-            .and_then(|c| c.resources.iter().find(|r| r.rel == rel))
-            .and_then(|r| r.tokens);
-        if let Some(skill) = self.lib.skills.get(skill_idx) {
-            self.viewer = Some(ResourceView::open(skill, &rel, tokens));
-        }
-    }
-
-    /// Checks the declared dependencies of every skill that has some against the interpreter
-    /// it would run with, in the probe's sandbox: runs an interpreter, so only on this action.
-    fn run_deps(&mut self) {
-        if self.checks.running() {
-            return;
-        }
-        let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let worker = jobs::deps(
-            Arc::clone(&self.lib),
-            jobs::ProbeRun {
-                cancel: Arc::clone(&cancel),
-                sandbox: self.checks.sandbox,
-            },
-            self.generation,
-            self.tx.clone(),
-        );
-        self.checks.run = Some(checks::Run {
-            total: 0,
-            done: 0,
-            cancel,
-            worker,
-            deps: true,
-        });
-    }
-
-    fn show(&mut self, s: Screen) {
-        self.screen = s;
-        if s != Screen::Skills && self.mode == Mode::Filter {
-            self.mode = Mode::List;
-        }
-        self.after_move();
-    }
-
-    fn page(&self) -> usize {
-        self.areas(self.size).list_rows().max(1)
-    }
-
-    fn scroll(&mut self, delta: isize) {
-        if let Some(v) = &mut self.viewer
-            && self.screen == Screen::Skills
-        {
-            let max = u16::try_from(v.lines.saturating_sub(1)).unwrap_or(u16::MAX);
-            v.scroll = v
-                .scroll
-                .saturating_add_signed(delta.clamp(-9999, 9999) as i16)
-                .min(max);
-            return;
-        }
-        match (self.screen, self.mode) {
-            (Screen::Skills, Mode::Detail) => {
-                self.detail_scroll = self
-                    .detail_scroll
-                    .saturating_add_signed(delta.clamp(-9999, 9999) as i16)
-            }
-            (Screen::Skills, _) => {
-                self.list.move_by(delta);
-                self.after_move();
-            }
-            (Screen::Prompt, _) => {
-                self.prompt.scroll = self
-                    .prompt
-                    .scroll
-                    .saturating_add_signed(delta.clamp(-9999, 9999) as i16)
-            }
-            (Screen::Checks, _) => self.checks.move_by(delta),
-            (Screen::Test, _) => {
-                self.test.scroll = self
-                    .test
-                    .scroll
-                    .saturating_add_signed(delta.clamp(-9999, 9999) as i16)
-            }
+            // The scroll keys on a screen with nothing to scroll (Budget), the confirmation's
+            // keys outside it, and the screens' own actions, which the screens took.
             _ => {}
         }
     }
 
-    /// After the selection or the layout changed: keep the selection on screen and the detail
-    /// pane's data for the selected skill.
-    fn after_move(&mut self) {
+    /// Scrolls the detail pane, no further than its last line at the bottom of the pane.
+    fn scroll_detail(&mut self, delta: isize) {
         let areas = self.areas(self.size);
-        self.list.scroll_into_view(areas.list_rows());
-        if areas.detail.is_some() {
-            self.load_detail();
+        let (Some(area), Some(skill)) = (areas.detail, self.selected()) else {
+            return;
+        };
+        let inner = ratatui::widgets::Block::bordered().inner(area);
+        let lines = screens::skills::detail::line_count(self, skill, usize::from(inner.width));
+        let max = lines.saturating_sub(usize::from(inner.height));
+        self.skills.scroll_detail(delta, max);
+    }
+
+    /// Scrolls the detail pane to the resource selected in it: its line depends on everything
+    /// the pane shows above it.
+    fn reveal_resource(&mut self) {
+        let areas = self.areas(self.size);
+        let (Some(area), Some(skill), Some(k)) =
+            (areas.detail, self.selected(), self.skills.resource_cursor)
+        else {
+            return;
+        };
+        let inner = ratatui::widgets::Block::bordered().inner(area);
+        let width = usize::from(inner.width);
+        if let Some(line) = screens::skills::detail::resource_line(self, skill, width, k) {
+            self.skills
+                .reveal_detail_line(line, usize::from(inner.height));
         }
     }
 
-    fn load_detail(&mut self) {
-        let Some(skill) = self.selected() else {
-            self.detail = None;
-            return;
-        };
-        if self.detail.as_ref().is_some_and(|d| d.is_for(skill)) {
-            return;
+    fn show(&mut self, s: Screen) {
+        self.screen = s;
+        if s != Screen::Skills && self.skills.mode == Mode::Filter {
+            self.skills.mode = Mode::List;
         }
-        let same_dir = self.detail.as_ref().is_some_and(|d| d.dir == skill.dir);
-        let d = Detail::load(skill);
-        if !same_dir {
-            self.detail_scroll = 0;
-            self.resource_cursor = None;
-            self.viewer = None;
+        self.after_move();
+    }
+
+    /// The wheel on a screen: the same as the arrow keys, three lines at a time.
+    fn scroll(&mut self, delta: isize) {
+        let body = self.areas(self.size).body;
+        match self.screen {
+            Screen::Skills => {
+                if let Outcome::Then(cmd) = self.skills.scroll(delta, &self.lib, self.size) {
+                    self.run(cmd);
+                }
+            }
+            Screen::Prompt => {
+                let lines = self.preview_lines();
+                let _ = self.prompt.scroll(delta, lines, body);
+            }
+            Screen::Checks => self.checks.scroll(delta, body),
+            Screen::Test => self.test.scroll_by(delta),
+            Screen::Budget => {}
         }
-        if self.resource_cursor.is_some_and(|c| c >= d.resources.len()) {
-            self.resource_cursor = None;
-        }
-        self.detail = Some(d);
+    }
+
+    /// After the selection or the layout changed: keep the list's selection on screen and the
+    /// detail pane's data for the selected skill.
+    fn after_move(&mut self) {
+        self.skills.after_move(&self.lib, self.size);
     }
 }

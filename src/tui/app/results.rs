@@ -1,12 +1,13 @@
 //! Worker results arriving on the event channel: a new library, diagnostics, counts, the
 //! preview, the index, probe verdicts, the agents' settings and the watcher.
 
-use super::{App, list};
+use super::App;
 use crate::core::diagnostic::Counts;
 use crate::core::load::LevelCounts;
 use crate::core::skill::Level;
 use crate::core::tokens::Progress;
 use crate::tui::event::JobEvent;
+use crate::tui::screens::skills::list;
 use std::sync::Arc;
 
 impl App {
@@ -35,9 +36,9 @@ impl App {
                 self.diag_counts = diagnostics.iter().map(Counts::of).collect();
                 self.diags = diagnostics;
                 self.checked = body;
-                if self.list.sort == list::Sort::Diagnostics {
-                    self.list.refresh(&self.lib, &self.costs, &self.diag_counts);
-                    self.after_move();
+                if self.skills.list.sort == list::Sort::Diagnostics {
+                    let cx = ctx!(self);
+                    self.skills.refresh(&cx);
                 }
             }
             JobEvent::Counted {
@@ -207,9 +208,9 @@ impl App {
                 self.run_checks(true);
             }
         }
-        if self.list.sort == list::Sort::Cost {
-            self.list.refresh(&self.lib, &self.costs, &self.diag_counts);
-            self.after_move();
+        if self.skills.list.sort == list::Sort::Cost {
+            let cx = ctx!(self);
+            self.skills.refresh(&cx);
         }
     }
 }

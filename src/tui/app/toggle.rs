@@ -29,7 +29,7 @@ impl App {
 
     /// Switches the selected skill in skillscope's own state and saves at once.
     pub(super) fn toggle_selected(&mut self) {
-        let Some(i) = self.list.selected_skill() else {
+        let Some(i) = self.skills.list.selected_skill() else {
             return;
         };
         let Some(skill) = self.lib.skills.get(i) else {
@@ -62,7 +62,7 @@ impl App {
     /// Prepares the write-through of the selected skill to every agent that reads its folder:
     /// off when any of them loads it now, else on. Nothing is written before the user says yes.
     pub(super) fn plan_agent_toggle(&mut self, scope: SwitchScope, on: Option<bool>) {
-        let Some(i) = self.list.selected_skill() else {
+        let Some(i) = self.skills.list.selected_skill() else {
             return;
         };
         let Some(switches) = self.switches.clone() else {

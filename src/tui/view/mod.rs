@@ -1,20 +1,13 @@
-//! Drawing: pure functions from `&App` to a frame, one file per screen or pane.
+//! Drawing: the frame (tabs, the current screen, the footer, the overlays) and the helpers the
+//! screens' draws share. Every draw is a pure function of `&App`.
 
-pub mod budget;
-pub mod checks;
-pub mod confirm;
-pub mod detail;
 pub mod footer;
 pub mod header;
-pub mod help;
-pub mod prompt;
-pub mod resource;
-pub mod skills;
-pub mod test;
 
 pub use crate::core::text::{fit as truncate, thousands};
 use crate::tui::action::Screen;
 use crate::tui::app::App;
+use crate::tui::screens;
 use ratatui::Frame;
 
 pub use crate::tui::layout::{Areas, WIDE, layout};
@@ -23,30 +16,18 @@ pub fn draw(frame: &mut Frame, app: &App) {
     let areas = app.areas(frame.area());
     header::draw(frame, areas.header, app);
     match app.screen {
-        Screen::Skills if app.viewer.is_some() => {
-            if let Some(v) = &app.viewer {
-                resource::draw(frame, areas.body, app, v);
-            }
-        }
-        Screen::Skills => {
-            if let Some(b) = areas.list_block {
-                skills::draw(frame, b, app);
-            }
-            if let Some(d) = areas.detail {
-                detail::draw(frame, d, app);
-            }
-        }
-        Screen::Prompt => prompt::draw(frame, areas.body, app),
-        Screen::Test => test::draw(frame, areas.body, app),
-        Screen::Checks => checks::draw(frame, areas.body, app),
-        Screen::Budget => budget::draw(frame, areas.body, app),
+        Screen::Skills => screens::skills::draw(frame, areas, app),
+        Screen::Prompt => screens::prompt::draw(frame, areas.body, app),
+        Screen::Test => screens::test::draw(frame, areas.body, app),
+        Screen::Checks => screens::checks::draw(frame, areas.body, app),
+        Screen::Budget => screens::budget::draw(frame, areas.body, app),
     }
     footer::draw(frame, areas.footer, app);
-    if let Some(scroll) = app.help {
-        help::draw(frame, frame.area(), app, scroll);
+    if let Some(help) = app.help {
+        screens::help::draw(frame, frame.area(), app, help);
     }
     if let Some(c) = &app.confirm {
-        confirm::draw(frame, frame.area(), app, c);
+        screens::confirm::draw(frame, frame.area(), app, c);
     }
     scrub(frame);
 }
@@ -75,5 +56,55 @@ pub fn cost_in(n: Option<u32>, counted: bool, width: usize) -> String {
         (Some(n), _) => crate::core::text::compact(u64::from(n), width),
         (None, true) => "-".to_string(),
         (None, false) => "…".to_string(),
+    }
+}
+
+/// Word wrap to `width` columns, every hazard escaped; words longer than a line are cut.
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut out = Vec::new();
+    for para in text.split('\n') {
+        let para = crate::core::text::line(para.strip_suffix('\r').unwrap_or(para));
+        let mut line = String::new();
+        let mut len = 0;
+        for word in para.split_whitespace() {
+            let wl = word.chars().count();
+            if len > 0 && len + 1 + wl > width {
+                out.push(std::mem::take(&mut line));
+                len = 0;
+            }
+            if wl > width {
+                let chars: Vec<char> = word.chars().collect();
+                for chunk in chars.chunks(width) {
+                    if len > 0 {
+                        out.push(std::mem::take(&mut line));
+                    }
+                    line = chunk.iter().collect();
+                    len = chunk.len();
+                }
+                continue;
+            }
+            if len > 0 {
+                line.push(' ');
+                len += 1;
+            }
+            line.push_str(word);
+            len += wl;
+        }
+        out.push(line);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrap;
+
+    #[test]
+    fn wraps_on_words_and_cuts_long_words() {
+        assert_eq!(wrap("aa bb cc", 5), vec!["aa bb", "cc"]);
+        assert_eq!(wrap("abcdefgh", 3), vec!["abc", "def", "gh"]);
+        assert_eq!(wrap("a\nb", 10), vec!["a", "b"]);
+        assert_eq!(wrap("a\r\nb\u{202e}c", 20), vec!["a", "b\\u{202e}c"]);
     }
 }

@@ -1,11 +1,33 @@
 //! The `?` overlay: every binding of every context, straight from the keymap.
 
+use super::{Cmd, Outcome};
+use crate::tui::action::Action;
 use crate::tui::app::App;
 use crate::tui::keymap::{self, HELP_ORDER};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
+
+/// The overlay is open; its state is how far it is scrolled.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Help {
+    pub scroll: u16,
+}
+
+impl Help {
+    /// `max_scroll`: how far the text scrolls before its end is at the bottom of the box.
+    pub fn handle(&mut self, action: Action, max_scroll: u16) -> Outcome {
+        match action {
+            Action::Close | Action::Help => return Outcome::Then(Cmd::CloseOverlay(None)),
+            Action::Down => self.scroll = self.scroll.saturating_add(1).min(max_scroll),
+            Action::Up => self.scroll = self.scroll.saturating_sub(1),
+            _ => {}
+        }
+        // Every other key is swallowed while the overlay is open.
+        Outcome::Done
+    }
+}
 
 pub fn lines(app: &App) -> Vec<Line<'static>> {
     let t = &app.theme;
@@ -58,10 +80,7 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
         let notes = app.config_notes.iter().map(|n| (n, t.error()));
         let info = app.config_info.iter().map(|n| (n, t.dim()));
         for (note, style) in notes.chain(info) {
-            for (i, l) in crate::tui::view::detail::wrap(note, 72)
-                .into_iter()
-                .enumerate()
-            {
+            for (i, l) in crate::tui::view::wrap(note, 72).into_iter().enumerate() {
                 let lead = if i == 0 { "  " } else { "    " };
                 out.push(Line::from(Span::styled(format!("{lead}{l}"), style)));
             }
@@ -82,7 +101,8 @@ fn bottom_keys(app: &App) -> String {
     format!(" {} ", items.join(" · "))
 }
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App, scroll: u16) {
+/// Where the overlay is drawn on a terminal of `area`.
+fn popup(area: Rect) -> Rect {
     let w = area.width.saturating_sub(4).min(84);
     let h = area.height.saturating_sub(2);
     let [row] = Layout::vertical([Constraint::Length(h)])
@@ -91,17 +111,29 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, scroll: u16) {
     let [popup] = Layout::horizontal([Constraint::Length(w)])
         .flex(Flex::Center)
         .areas(row);
+    popup
+}
+
+/// How far the text scrolls on a terminal of `area`: until its last line is at the bottom.
+pub fn max_scroll(app: &App, area: Rect) -> u16 {
+    let rows = popup(area).height.saturating_sub(2);
+    u16::try_from(lines(app).len())
+        .unwrap_or(u16::MAX)
+        .saturating_sub(rows)
+}
+
+pub fn draw(frame: &mut Frame, area: Rect, app: &App, help: Help) {
+    let popup = popup(area);
     let body = lines(app);
-    let max_scroll = (body.len() as u16).saturating_sub(h.saturating_sub(2));
+    // The terminal may have shrunk since the last key.
+    let scroll = help.scroll.min(max_scroll(app, area));
     frame.render_widget(Clear, popup);
     frame.render_widget(
-        Paragraph::new(body)
-            .scroll((scroll.min(max_scroll), 0))
-            .block(
-                Block::bordered()
-                    .title(Span::styled(" Keys ", app.theme.title()))
-                    .title_bottom(bottom_keys(app)),
-            ),
+        Paragraph::new(body).scroll((scroll, 0)).block(
+            Block::bordered()
+                .title(Span::styled(" Keys ", app.theme.title()))
+                .title_bottom(bottom_keys(app)),
+        ),
         popup,
     );
 }

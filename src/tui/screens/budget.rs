@@ -1,4 +1,5 @@
-//! Budget: token totals per level and per source as bars, and the biggest contributors first.
+//! The Budget screen: token totals per level and per source as bars, and the biggest
+//! contributors first. It has no state of its own and no keys beyond the global ones.
 
 use crate::core::budget;
 use crate::core::skill::KindSource;
@@ -37,7 +38,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let title = format!(
         " Budget · {} enabled skills (shadowed copies left out) · L1 as {} entries ",
         thousands(l1.skills as u64),
-        crate::tui::app::FORMATS[app.prompt.format].as_str()
+        super::prompt::FORMATS[app.prompt.format].as_str()
     );
     frame.render_widget(
         BarChart::default()

@@ -1,11 +1,13 @@
 //! The skills list as shown: which skills pass the filter, in which order, which one is
-//! selected and which window of rows is on screen.
+//! selected and which window of rows is on screen (a ratatui `TableState`).
 
 use crate::core::Library;
 use crate::core::diagnostic::Counts;
 use crate::core::matching::fuzzy::NameFilter;
 use crate::core::namespace;
 use crate::core::tokens::SkillTokens;
+use crate::tui::screens;
+use ratatui::widgets::TableState;
 use std::path::PathBuf;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -49,9 +51,8 @@ pub struct Row {
 #[derive(Debug, Default)]
 pub struct SkillList {
     pub rows: Vec<Row>,
-    pub selected: usize,
-    /// First row on screen.
-    pub offset: usize,
+    /// The selected row and the first row on screen.
+    pub table: TableState,
     pub filter: String,
     pub sort: Sort,
     /// The last filter and the skills it matched: a longer filter can only match fewer, so
@@ -132,8 +133,18 @@ impl SkillList {
         self.narrowed = None;
     }
 
+    /// The selected row.
+    pub fn selected(&self) -> usize {
+        self.table.selected().unwrap_or(0)
+    }
+
+    /// The first row on screen.
+    pub fn offset(&self) -> usize {
+        self.table.offset()
+    }
+
     pub fn selected_skill(&self) -> Option<usize> {
-        self.rows.get(self.selected).map(|r| r.skill)
+        self.rows.get(self.selected()).map(|r| r.skill)
     }
 
     pub fn selected_dir(&self, lib: &Library) -> Option<PathBuf> {
@@ -149,57 +160,46 @@ impl SkillList {
                 .iter()
                 .position(|r| lib.skills.get(r.skill).is_some_and(|s| s.dir == d))
         });
-        self.selected = found.unwrap_or(self.selected.min(self.rows.len().saturating_sub(1)));
+        let row = found.unwrap_or(self.selected().min(self.rows.len().saturating_sub(1)));
+        self.table.select(Some(row));
     }
 
     pub fn move_by(&mut self, delta: isize) {
-        if self.rows.is_empty() {
-            self.selected = 0;
-            return;
-        }
-        let last = self.rows.len() - 1;
-        self.selected = self.selected.saturating_add_signed(delta).min(last);
+        screens::move_selection(&mut self.table, self.rows.len(), delta);
     }
 
     pub fn select(&mut self, row: usize) {
-        self.selected = row.min(self.rows.len().saturating_sub(1));
+        self.table
+            .select(Some(row.min(self.rows.len().saturating_sub(1))));
     }
 
     /// Scrolls so the selection is on screen, keeping a row of context above and below when
     /// there is room.
     pub fn scroll_into_view(&mut self, height: usize) {
-        if height == 0 {
-            return;
-        }
-        let margin = if height > 4 { 1 } else { 0 };
-        if self.selected < self.offset + margin {
-            self.offset = self.selected.saturating_sub(margin);
-        } else if self.selected + margin >= self.offset + height {
-            self.offset = (self.selected + margin + 1).saturating_sub(height);
-        }
-        let max_offset = self.rows.len().saturating_sub(height);
-        self.offset = self.offset.min(max_offset);
+        screens::reveal(&mut self.table, self.rows.len(), height, margin(height));
     }
 
     /// Scrolls the window without moving the selection off screen (mouse wheel); the selection
     /// keeps the same context margin as [`SkillList::scroll_into_view`], so the two agree.
     pub fn scroll_by(&mut self, delta: isize, height: usize) {
         let max_offset = self.rows.len().saturating_sub(height);
-        self.offset = self.offset.saturating_add_signed(delta).min(max_offset);
-        let margin = if height > 4 { 1 } else { 0 };
+        let offset = self.offset().saturating_add_signed(delta).min(max_offset);
+        *self.table.offset_mut() = offset;
+        let margin = margin(height);
         let last = self.rows.len().saturating_sub(1);
-        let low = if self.offset == 0 {
-            0
-        } else {
-            self.offset + margin
-        };
-        let high = if self.offset == max_offset {
+        let low = if offset == 0 { 0 } else { offset + margin };
+        let high = if offset == max_offset {
             last
         } else {
-            (self.offset + height).saturating_sub(1 + margin)
+            (offset + height).saturating_sub(1 + margin)
         };
-        self.selected = self.selected.clamp(low.min(high), high).min(last);
+        self.select(self.selected().clamp(low.min(high), high).min(last));
     }
+}
+
+/// Rows of context kept above and below the selection in a window `height` rows high.
+fn margin(height: usize) -> usize {
+    if height > 4 { 1 } else { 0 }
 }
 
 /// The positions (in chars) of the characters of `name` that `pattern` matched, for
@@ -260,5 +260,33 @@ mod tests {
             assert_eq!(names(&list), want, "filter {filter:?}");
         }
         assert_eq!(hits("pdf-tools", "ptl"), vec![0, 4, 7]);
+    }
+
+    #[test]
+    fn the_wheel_and_the_keys_agree_on_the_window() {
+        for len in [0, 1, 3, 10, 50] {
+            for height in [1, 3, 5, 10, 20] {
+                for start in (0..len.max(1)).step_by(3) {
+                    for delta in [-7, -3, 3, 7] {
+                        let mut l = SkillList {
+                            rows: (0..len).map(|skill| Row { skill, score: 0 }).collect(),
+                            ..SkillList::default()
+                        };
+                        l.select(start);
+                        l.scroll_into_view(height);
+                        l.scroll_by(delta, height);
+                        let wheel = l.offset();
+                        // What the app does after every move: the wheel's window stays.
+                        l.scroll_into_view(height);
+                        let at = format!("len {len} height {height} start {start} by {delta}");
+                        assert_eq!(l.offset(), wheel, "{at}");
+                        assert!(
+                            l.offset() <= l.selected() && l.selected() < l.offset() + height,
+                            "{at}"
+                        );
+                    }
+                }
+            }
+        }
     }
 }

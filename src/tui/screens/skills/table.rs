@@ -1,10 +1,11 @@
-//! The skills list: toggle, name, agent/scope badge, costs per level and a diagnostics badge,
-//! drawing only the rows on screen.
+//! The skills table: toggle, name, agent/scope badge, costs per level and a diagnostics badge,
+//! building only the rows on screen.
 
+use super::{Mode, list};
 use crate::core::Skill;
 use crate::core::budget::badge;
 use crate::core::source::Scope;
-use crate::tui::app::{App, Mode, list};
+use crate::tui::app::App;
 use crate::tui::view::{cost_in, thousands, truncate};
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
@@ -20,6 +21,7 @@ const DIAG_W: u16 = 7;
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme;
     let lib = &app.lib;
+    let skills = &app.skills;
     let (l1, pending) = app.enabled_l1();
     let l1_text = match (l1, pending) {
         (0, p) if p > 0 => "…".to_string(),
@@ -33,7 +35,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             app.enabled_count(),
             lib.skills.len(),
             l1_text,
-            crate::tui::app::FORMATS[app.prompt.format].as_str()
+            crate::tui::screens::prompt::FORMATS[app.prompt.format].as_str()
         )
     } else {
         "… ".to_string()
@@ -45,16 +47,23 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let checking = if app.checked { "" } else { "…" };
     let mut bottom = vec![Span::raw(format!(
         " sort: {} · rules: {}{checking} ",
-        app.list.sort.label(),
+        skills.list.sort.label(),
         app.profile
     ))];
-    if app.mode == Mode::Filter || !app.list.filter.is_empty() {
-        let cursor = if app.mode == Mode::Filter { "▏" } else { "" };
+    if skills.mode == Mode::Filter || !skills.list.filter.is_empty() {
+        let cursor = if skills.mode == Mode::Filter {
+            "▏"
+        } else {
+            ""
+        };
         bottom.push(Span::styled(
-            format!(" /{}{cursor} ", crate::core::text::line(&app.list.filter)),
+            format!(
+                " /{}{cursor} ",
+                crate::core::text::line(&skills.list.filter)
+            ),
             t.hit(),
         ));
-        bottom.push(Span::raw(format!(" {} match ", app.list.rows.len())));
+        bottom.push(Span::raw(format!(" {} match ", skills.list.rows.len())));
     }
     let block = Block::bordered()
         .title(title)
@@ -65,10 +74,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         empty(frame, inner, app);
         return;
     }
-    let areas = app.areas(app.size);
-    let height = areas.list.map_or(inner.height.saturating_sub(1), |r| {
-        r.height.min(inner.height.saturating_sub(1))
-    });
+    // The rows under the column titles.
+    let height = usize::from(inner.height.saturating_sub(1));
     // The agents column only when some skill sits in a folder an agent with switches reads.
     let agents_w = if app.agent_readers { AGENTS_W } else { 0 };
     let widths = [
@@ -83,20 +90,29 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     ];
     // The name column's width as the table will lay it out, to cut names to fit.
     let name_w = Layout::horizontal(widths).spacing(1).split(inner)[1].width;
-    let end = (app.list.offset + usize::from(height)).min(app.list.rows.len());
-    let rows: Vec<Row> = app.list.rows[app.list.offset.min(end)..end]
+    // Only the rows on screen are built; the table state, kept by the handler so the selection
+    // is on screen, says which. Should the selection be off them after all, ratatui scrolls to
+    // it: those rows are built too, so nothing is drawn blank.
+    let (offset, selected) = (skills.list.offset(), skills.list.selected());
+    let shown = offset.min(selected)..(offset + height).max(selected + 1);
+    let rows: Vec<Row> = skills
+        .list
+        .rows
         .iter()
         .enumerate()
         .map(|(i, r)| {
+            if !shown.contains(&i) {
+                return Row::default();
+            }
             let skill = &lib.skills[r.skill];
-            let selected = app.list.offset + i == app.list.selected;
+            let selected = i == selected;
             let on = app.enabled.get(r.skill).copied().unwrap_or(false);
             let costs = app.costs_of(r.skill);
             let diag = app.diag_counts.get(r.skill).copied().unwrap_or_default();
             let dim = skill.shadowed_by.is_some() || !on;
             let base = if dim { t.dim() } else { t.base() };
             // The id: the name with its namespace (`web.scraper`, `plugin:skill`).
-            let hits = list::hits(&skill.id, &app.list.filter);
+            let hits = list::hits(&skill.id, &skills.list.filter);
             let mut name = highlighted(&skill.id, &hits, usize::from(name_w), base, t.hit());
             if let Some(w) = skill.shadowed_by.and_then(|w| lib.skills.get(w)) {
                 let used: usize = name.spans.iter().map(|s| s.content.chars().count()).sum();
@@ -131,6 +147,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
                 Cell::from(agent_badges(app, skill)),
                 Cell::from(diag_cell),
             ]);
+            // A row style, not the table's highlight, so the hits and badges keep their colours.
             if selected {
                 row.style(t.selected())
             } else {
@@ -150,7 +167,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     ])
     .style(t.dim());
     let table = Table::new(rows, widths).header(header).column_spacing(1);
-    frame.render_widget(table, inner);
+    frame.render_stateful_widget(table, inner, &mut skills.list.table.clone());
 }
 
 /// How to name the copy `w` that wins over `loser`: its agent and scope when those differ,

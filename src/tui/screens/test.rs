@@ -1,10 +1,12 @@
-//! The test box: a message, and the skills each matcher would trigger for it, side by side,
+//! The Test screen: a message, and the skills each matcher would trigger for it, side by side,
 //! with scores and the matched words highlighted.
 
+use super::{Cmd, Outcome};
 use crate::core::matching::{self, Match, Matcher};
 use crate::core::text::line;
+use crate::tui::action::Action;
 use crate::tui::app::App;
-use crate::tui::view::skills::highlighted;
+use crate::tui::screens::skills::table::highlighted;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
@@ -12,10 +14,87 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 use std::ops::Range;
 
+/// How many skills each matcher shows.
+pub const TEST_TOP_K: usize = 8;
+
+#[derive(Debug, Clone, Default)]
+pub struct TestBox {
+    pub message: String,
+    /// The first line of every matcher's column on screen.
+    pub scroll: u16,
+    /// Each matcher's answer for the message, in [`Matcher::ALL`] order.
+    pub results: Vec<(Matcher, Vec<Match>)>,
+}
+
+impl TestBox {
+    /// `body`: where the screen is drawn.
+    pub fn handle(&mut self, action: Action, body: Rect) -> Outcome {
+        let page = column_rows(body).max(1) as isize;
+        match action {
+            Action::Backspace => {
+                self.message.pop();
+            }
+            Action::ClearMessage => {
+                self.message.clear();
+                self.scroll = 0;
+            }
+            Action::Up => self.scroll_by(-1),
+            Action::Down => self.scroll_by(1),
+            Action::PageUp => self.scroll_by(-page),
+            Action::PageDown => self.scroll_by(page),
+            Action::Top => self.scroll_by(isize::MIN / 2),
+            Action::Bottom => self.scroll_by(isize::MAX / 2),
+            _ => return Outcome::Ignored,
+        }
+        match action {
+            Action::Backspace | Action::ClearMessage => Outcome::Then(Cmd::RunMatchers),
+            _ => Outcome::Done,
+        }
+    }
+
+    /// A character typed into the message.
+    pub fn type_char(&mut self, c: char) -> Outcome {
+        self.message.push(c);
+        self.scroll = 0;
+        Outcome::Then(Cmd::RunMatchers)
+    }
+
+    /// Scrolls the columns together, no further than the last line of the longest.
+    pub fn scroll_by(&mut self, delta: isize) {
+        // Each match takes two lines (name and score, then why); an empty column one.
+        let longest = self
+            .results
+            .iter()
+            .map(|(_, ms)| 2 * ms.len())
+            .max()
+            .unwrap_or(0);
+        let at = usize::from(self.scroll)
+            .saturating_add_signed(delta)
+            .min(longest.saturating_sub(1));
+        self.scroll = u16::try_from(at).unwrap_or(u16::MAX);
+    }
+}
+
+/// The message box and the results, in the screen's `body`.
+fn parts(body: Rect) -> [Rect; 2] {
+    Layout::vertical([Constraint::Length(3), Constraint::Min(1)]).areas(body)
+}
+
+/// How many lines of a matcher's column are on screen: four columns side by side on a wide
+/// terminal, two by two on a narrow one.
+fn column_rows(body: Rect) -> usize {
+    let results = parts(body)[1];
+    let height = if results.width >= 100 {
+        results.height
+    } else {
+        results.height / 2
+    };
+    usize::from(height.saturating_sub(2))
+}
+
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme;
-    let [input, results] =
-        Layout::vertical([Constraint::Length(3), Constraint::Min(1)]).areas(area);
+    let [input, results] = parts(area);
     let routing: Vec<Match> = app
         .test
         .results

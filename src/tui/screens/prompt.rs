@@ -1,9 +1,12 @@
-//! The prompt preview: the exact listing an agent would get, its token count, the budget gauge
-//! and every skill's fate. Updates as toggles change.
+//! The Prompt screen: the exact listing an agent would get, its token count, the budget gauge
+//! and every skill's fate, for the listing settings chosen here (which the other screens' L1
+//! figures follow). Updates as toggles change.
 
-use crate::core::listing::Fate;
+use super::{Cmd, Outcome};
+use crate::core::listing::{Fate, Format, Tier};
 use crate::core::modes::{ListingMode, saving_text};
-use crate::tui::app::{App, FORMATS, TIERS};
+use crate::tui::action::Action;
+use crate::tui::app::App;
 use crate::tui::event::Preview;
 use crate::tui::view::{thousands, truncate};
 use ratatui::Frame;
@@ -11,21 +14,116 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Gauge, Paragraph};
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
-    let t = &app.theme;
-    let p = &app.prompt;
-    let [head, gauge, body] = Layout::vertical([
+/// Listing formats offered by the prompt preview, tiers and context windows.
+pub const FORMATS: [Format; 4] = Format::ALL;
+pub const TIERS: [Tier; 4] = Tier::ALL;
+pub const WINDOWS: [u64; 4] = [200_000, 1_000_000, 128_000, 32_000];
+
+/// The listing settings (indices into [`FORMATS`], [`TIERS`] and `windows`) and the scroll of
+/// the listing text.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Prompt {
+    /// Which skills the listing holds; `auto` takes the Test box's message.
+    pub mode: ListingMode,
+    pub format: usize,
+    pub tier: usize,
+    pub window: usize,
+    /// The context windows the window key cycles through.
+    pub windows: Vec<u64>,
+    /// The first line of the listing on screen.
+    pub scroll: u16,
+}
+
+impl Prompt {
+    /// Settings starting at `format`, `tier` and `window` (which joins the window cycle when it
+    /// is not one of [`WINDOWS`]).
+    pub fn new(format: Format, tier: Tier, window: u64) -> Prompt {
+        let mut windows = WINDOWS.to_vec();
+        if !windows.contains(&window) && window > 0 {
+            windows.insert(0, window);
+        }
+        Prompt {
+            mode: ListingMode::default(),
+            format: FORMATS.iter().position(|f| *f == format).unwrap_or(0),
+            tier: TIERS.iter().position(|t| *t == tier).unwrap_or(0),
+            window: windows.iter().position(|w| *w == window).unwrap_or(0),
+            windows,
+            scroll: 0,
+        }
+    }
+
+    /// The context window, in tokens.
+    pub fn window(&self) -> u64 {
+        self.windows.get(self.window).copied().unwrap_or(WINDOWS[0])
+    }
+
+    /// `lines`: how long the listing shown is; `body`: where the screen is drawn.
+    pub fn handle(&mut self, action: Action, lines: usize, body: Rect) -> Outcome {
+        let page = text_rows(body).max(1) as isize;
+        match action {
+            Action::CycleFormat => {
+                self.format = (self.format + 1) % FORMATS.len();
+                return Outcome::Then(Cmd::RecountL1);
+            }
+            Action::CycleTier => self.tier = (self.tier + 1) % TIERS.len(),
+            Action::CycleMode => {
+                self.mode = self.mode.next();
+                self.scroll = 0;
+            }
+            Action::CycleWindow => self.window = (self.window + 1) % self.windows.len().max(1),
+            Action::Up => return self.scroll(-1, lines, body),
+            Action::Down => return self.scroll(1, lines, body),
+            Action::PageUp => return self.scroll(-page, lines, body),
+            Action::PageDown => return self.scroll(page, lines, body),
+            Action::Top => return self.scroll(isize::MIN / 2, lines, body),
+            Action::Bottom => return self.scroll(isize::MAX / 2, lines, body),
+            _ => return Outcome::Ignored,
+        }
+        Outcome::Then(Cmd::Preview)
+    }
+
+    /// Scrolls the listing text, no further than its last line at the bottom of the box.
+    pub fn scroll(&mut self, delta: isize, lines: usize, body: Rect) -> Outcome {
+        let max = lines.saturating_sub(text_rows(body));
+        let at = usize::from(self.scroll)
+            .saturating_add_signed(delta)
+            .min(max);
+        self.scroll = u16::try_from(at).unwrap_or(u16::MAX);
+        Outcome::Done
+    }
+}
+
+/// The summary box, the gauge, the listing text and the fates, in the screen's `body`.
+fn parts(body: Rect) -> [Rect; 4] {
+    let [head, gauge, rest] = Layout::vertical([
         Constraint::Length(5),
         Constraint::Length(1),
         Constraint::Min(3),
     ])
-    .areas(area);
+    .areas(body);
+    let [text, fates] = if rest.width >= 100 {
+        Layout::horizontal([Constraint::Percentage(62), Constraint::Percentage(38)]).areas(rest)
+    } else {
+        Layout::vertical([Constraint::Percentage(60), Constraint::Percentage(40)]).areas(rest)
+    };
+    [head, gauge, text, fates]
+}
+
+/// How many lines of the listing text are on screen.
+fn text_rows(body: Rect) -> usize {
+    usize::from(parts(body)[2].height.saturating_sub(2))
+}
+
+pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
+    let t = &app.theme;
+    let p = &app.prompt;
+    let [head, gauge, text_area, fates_area] = parts(area);
     let settings = format!(
         " Prompt · mode {} · {} · tier {} · window {} ",
         p.mode.as_str(),
         FORMATS[p.format].as_str(),
         TIERS[p.tier].as_str(),
-        thousands(app.window())
+        thousands(p.window())
     );
     let Some(preview) = app.preview.as_ref() else {
         frame.render_widget(
@@ -115,14 +213,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         gauge,
     );
 
-    let [text_area, fates_area] = if body.width >= 100 {
-        Layout::horizontal([Constraint::Percentage(62), Constraint::Percentage(38)]).areas(body)
-    } else {
-        Layout::vertical([Constraint::Percentage(60), Constraint::Percentage(40)]).areas(body)
-    };
     let text_w = usize::from(text_area.width.saturating_sub(2));
-    let height = usize::from(text_area.height.saturating_sub(2));
+    let height = text_rows(area);
     let total_lines = l.text.lines().count();
+    // The handler keeps the scroll within the text; a newer, shorter listing may still end
+    // above it until the next key.
     let scroll = usize::from(p.scroll).min(total_lines.saturating_sub(height));
     let mut lines: Vec<Line> = l
         .text
@@ -236,4 +331,29 @@ fn comparison_line(preview: &Preview, app: &App) -> Line<'static> {
         )),
     }
     Line::from(spans)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_listing_scrolls_no_further_than_its_last_line() {
+        let mut p = Prompt::new(Format::default(), Tier::default(), WINDOWS[0]);
+        let body = Rect::new(0, 1, 80, 22);
+        let rows = text_rows(body);
+        assert!(rows > 0);
+        let _ = p.handle(Action::Bottom, 100, body);
+        assert_eq!(usize::from(p.scroll), 100 - rows);
+        // The first key up shows one line more at the top: nothing was kept past the end.
+        let _ = p.handle(Action::Up, 100, body);
+        assert_eq!(usize::from(p.scroll), 100 - rows - 1);
+        let _ = p.handle(Action::PageUp, 100, body);
+        assert_eq!(usize::from(p.scroll), 100 - 2 * rows - 1);
+        let _ = p.handle(Action::Top, 100, body);
+        assert_eq!(p.scroll, 0);
+        // A listing shorter than the box does not scroll.
+        let _ = p.handle(Action::Down, rows, body);
+        assert_eq!(p.scroll, 0);
+    }
 }

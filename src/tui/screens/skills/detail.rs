@@ -1,16 +1,107 @@
-//! The detail of the selected skill: frontmatter, diagnostics, resources, costs and the body
-//! with line numbers. Only the lines on screen are built, so a long body costs nothing.
+//! The detail pane of the selected skill: frontmatter, diagnostics, resources, costs and the
+//! body with line numbers. Only the lines on screen are built, so a long body costs nothing.
+//! What it needs beyond the scan is read on demand for the selected skill only: its body and
+//! its resources. Nothing of other skills is kept.
 
+use super::Mode;
 use crate::core::frontmatter::compact;
+use crate::core::library::{self, Resource};
 use crate::core::skill::Skill;
 use crate::core::text::line;
-use crate::tui::app::detail::human_bytes;
-use crate::tui::app::{App, Mode};
-use crate::tui::view::{cost, thousands, truncate};
+use crate::tui::app::App;
+use crate::tui::view::{cost, thousands, truncate, wrap};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
+use std::path::PathBuf;
+
+/// Bodies larger than this are not previewed: reading them would stall the UI.
+pub const MAX_PREVIEW_BYTES: u64 = 4 * 1024 * 1024;
+
+#[derive(Debug, Clone)]
+pub struct Detail {
+    pub dir: PathBuf,
+    /// The mtime of SKILL.md when read, so an edit is noticed.
+    pub mtime_ns: u128,
+    pub body: Result<String, String>,
+    pub body_lines: usize,
+    pub resources: Vec<Resource>,
+}
+
+impl Detail {
+    pub fn load(skill: &Skill) -> Detail {
+        let body = if skill.file_len > MAX_PREVIEW_BYTES {
+            Err(format!(
+                "SKILL.md is {} — too large to preview here",
+                human_bytes(skill.file_len)
+            ))
+        } else {
+            library::read_body(skill).map_err(|e| e.to_string())
+        };
+        let body_lines = body.as_ref().map_or(0, |b| b.lines().count());
+        Detail {
+            dir: skill.dir.clone(),
+            mtime_ns: skill.mtime_ns,
+            body,
+            body_lines,
+            resources: library::resources(skill),
+        }
+    }
+
+    pub fn is_for(&self, skill: &Skill) -> bool {
+        self.dir == skill.dir && self.mtime_ns == skill.mtime_ns
+    }
+}
+
+pub fn human_bytes(n: u64) -> String {
+    const KIB: f64 = 1024.0;
+    let f = n as f64;
+    if f < KIB {
+        format!("{n} B")
+    } else if f < KIB * KIB {
+        format!("{:.1} KiB", f / KIB)
+    } else {
+        format!("{:.1} MiB", f / KIB / KIB)
+    }
+}
+
+/// A resource of a skill opened from the detail pane, read by its path inside the skill folder
+/// (the same rule as `skillscope show`).
+#[derive(Debug, Clone)]
+pub struct ResourceView {
+    /// The skill's folder, so a rescan that removes the skill can be noticed.
+    pub dir: PathBuf,
+    /// `id / rel`.
+    pub title: String,
+    pub text: Result<String, String>,
+    pub lines: usize,
+    /// Its tokens, when L3 is counted.
+    pub tokens: Option<u32>,
+    pub scroll: u16,
+}
+
+impl ResourceView {
+    pub fn open(skill: &Skill, rel: &str, tokens: Option<u32>) -> ResourceView {
+        let text = crate::core::resource::read_inside(&skill.dir, rel, MAX_PREVIEW_BYTES)
+            .map_err(|e| e.to_string())
+            .and_then(|t| {
+                if t.contains('\0') {
+                    Err(format!("`{rel}` is a binary file: only text is shown"))
+                } else {
+                    Ok(crate::core::resource::escape_controls(&t))
+                }
+            });
+        ResourceView {
+            dir: skill.dir.clone(),
+            title: format!("{} / {rel}", skill.id),
+            lines: text.as_ref().map_or(0, |t| t.lines().count()),
+            text,
+            tokens,
+            scroll: 0,
+        }
+    }
+}
 
 /// Fields some agent or the spec defines; the rest are shown as extras.
 pub const KNOWN_FIELDS: &[&str] = &[
@@ -39,7 +130,8 @@ pub const KNOWN_FIELDS: &[&str] = &[
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme;
-    let focused = app.mode == Mode::Detail;
+    let skills = &app.skills;
+    let focused = skills.mode == Mode::Detail;
     let border = if focused { t.title() } else { t.base() };
     let Some(skill) = app.selected() else {
         frame.render_widget(Block::bordered().title(" Detail "), area);
@@ -53,11 +145,12 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let width = usize::from(inner.width);
     let head = head_lines(app, skill, width);
     let height = usize::from(inner.height);
-    let scroll = usize::from(app.detail_scroll);
-    let detail = app.detail.as_ref().filter(|d| d.dir == skill.dir);
+    let detail = skills.detail.as_ref().filter(|d| d.dir == skill.dir);
     let body_lines = detail.map_or(0, |d| d.body_lines);
     let total = head.len() + body_lines;
-    let scroll = scroll.min(total.saturating_sub(height.min(total)));
+    // The handler keeps the scroll within the pane; a resize or a shorter skill may still
+    // leave it past the end until the next key.
+    let scroll = usize::from(skills.detail_scroll).min(total.saturating_sub(height.min(total)));
     let mut lines: Vec<Line> = head.into_iter().skip(scroll).take(height).collect();
     let head_len = total - body_lines;
     if lines.len() < height
@@ -86,10 +179,22 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
+/// How many lines the detail pane of `skill` has at `width` columns: everything above the body,
+/// then the body.
+pub fn line_count(app: &App, skill: &Skill, width: usize) -> usize {
+    let body = app
+        .skills
+        .detail
+        .as_ref()
+        .filter(|d| d.dir == skill.dir)
+        .map_or(0, |d| d.body_lines);
+    head_lines(app, skill, width).len() + body
+}
+
 /// Everything above the body, already cut into screen lines.
 pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> {
     let t = &app.theme;
-    let idx = app.list.selected_skill().unwrap_or(0);
+    let idx = app.skills.list.selected_skill().unwrap_or(0);
     let on = app.enabled.get(idx).copied().unwrap_or(false);
     let costs = app.costs_of(idx);
     let mut out = Vec::new();
@@ -210,7 +315,7 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
         }
     }
 
-    let detail = app.detail.as_ref().filter(|d| d.dir == skill.dir);
+    let detail = app.skills.detail.as_ref().filter(|d| d.dir == skill.dir);
     match detail {
         Some(d) => {
             section(
@@ -236,7 +341,7 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
                     Span::raw(format!("  {:<name_w$}", truncate(&r.rel, name_w))),
                     Span::styled(right, t.dim()),
                 ]);
-                out.push(if app.resource_cursor == Some(k) {
+                out.push(if app.skills.resource_cursor == Some(k) {
                     row.style(t.selected())
                 } else {
                     row
@@ -312,54 +417,4 @@ fn section(out: &mut Vec<Line<'static>>, title: &str, app: &App) {
         title.to_string(),
         app.theme.title(),
     )));
-}
-
-/// Word wrap to `width` columns, every hazard escaped; words longer than a line are cut.
-pub fn wrap(text: &str, width: usize) -> Vec<String> {
-    let width = width.max(1);
-    let mut out = Vec::new();
-    for para in text.split('\n') {
-        let para = line(para.strip_suffix('\r').unwrap_or(para));
-        let mut line = String::new();
-        let mut len = 0;
-        for word in para.split_whitespace() {
-            let wl = word.chars().count();
-            if len > 0 && len + 1 + wl > width {
-                out.push(std::mem::take(&mut line));
-                len = 0;
-            }
-            if wl > width {
-                let chars: Vec<char> = word.chars().collect();
-                for chunk in chars.chunks(width) {
-                    if len > 0 {
-                        out.push(std::mem::take(&mut line));
-                    }
-                    line = chunk.iter().collect();
-                    len = chunk.len();
-                }
-                continue;
-            }
-            if len > 0 {
-                line.push(' ');
-                len += 1;
-            }
-            line.push_str(word);
-            len += wl;
-        }
-        out.push(line);
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::wrap;
-
-    #[test]
-    fn wraps_on_words_and_cuts_long_words() {
-        assert_eq!(wrap("aa bb cc", 5), vec!["aa bb", "cc"]);
-        assert_eq!(wrap("abcdefgh", 3), vec!["abc", "def", "gh"]);
-        assert_eq!(wrap("a\nb", 10), vec!["a", "b"]);
-        assert_eq!(wrap("a\r\nb\u{202e}c", 20), vec!["a", "b\\u{202e}c"]);
-    }
 }

@@ -1,8 +1,8 @@
 //! A resource file opened from the detail pane: its text with line numbers, scrollable, its
 //! token count in the title.
 
+use super::detail::ResourceView;
 use crate::tui::app::App;
-use crate::tui::app::detail::ResourceView;
 use crate::tui::view::{thousands, truncate};
 use ratatui::Frame;
 use ratatui::layout::Rect;
