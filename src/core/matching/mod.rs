@@ -252,11 +252,14 @@ pub fn may_trigger(skill: &Skill) -> bool {
 /// The skills that compete for a message: switched on in `enabled` (index-aligned with the
 /// library) and ones an agent would load on its own ([`may_trigger`]).
 pub fn candidates(lib: &Library, enabled: &[bool]) -> Vec<bool> {
-    lib.skills
-        .iter()
-        .enumerate()
-        .map(|(i, s)| enabled.get(i).copied().unwrap_or(false) && may_trigger(s))
+    (0..lib.skills.len())
+        .map(|i| competes(lib, enabled, i))
         .collect()
+}
+
+/// Whether skill `i` is one of the [`candidates`].
+pub fn competes(lib: &Library, enabled: &[bool], i: usize) -> bool {
+    enabled.get(i).copied().unwrap_or(false) && lib.skills.get(i).is_some_and(may_trigger)
 }
 
 /// Sorts best first (ties by name, then library order) and keeps the first `k`.

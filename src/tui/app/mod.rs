@@ -474,8 +474,7 @@ impl App {
     /// Whether a skill competes for a message: switched on, and one an agent would load on its
     /// own (parsed, not shadowed, not closed to model invocation).
     pub fn competes(&self, i: usize) -> bool {
-        self.enabled.get(i).copied().unwrap_or(false)
-            && self.lib.skills.get(i).is_some_and(matching::may_trigger)
+        matching::competes(&self.lib, &self.enabled, i)
     }
 
     /// Works out every skill's cost when used again from the figures known so far.
