@@ -1,6 +1,7 @@
 //! `skillscope budget`: token costs per level, per skill and in total, with the listing's fates.
 
 use crate::cli::{LibraryArgs, note_demo};
+use crate::core::index::IndexStore;
 use crate::core::listing::{self, Fate, Format, Listing, ListingOptions, Tier};
 use crate::core::tokens::{self, Encoding, ResourceTokens, SkillTokens, TokenCache};
 use crate::core::{Agent, Library, Scope};
@@ -52,7 +53,12 @@ pub(crate) fn enabled(lib: &Library) -> impl Fn(usize) -> bool + use<> {
 }
 
 pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
-    let lib = library.load();
+    // --no-cache reads every file afresh: the library index is left alone too.
+    let lib = if args.no_cache {
+        library.load_with(&IndexStore::none())
+    } else {
+        library.load()
+    };
     note_demo(&lib);
     let cache = if args.no_cache {
         TokenCache::in_memory()

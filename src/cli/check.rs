@@ -55,13 +55,12 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let enabled = crate::cli::enabled_mask(&lib);
     let is_enabled = |i: usize| enabled[i];
     let cache = TokenCache::open();
-    let count_tokens = |text: &str| tokens::count_text(text, args.encoding, &cache) as usize;
     let diags = rules::check_library(
         &lib,
         &CheckOptions {
             profile: args.profile,
             body: true,
-            count_tokens: Some(&count_tokens),
+            tokens: Some((args.encoding, &cache)),
             enabled: Some(&is_enabled),
         },
     );
@@ -81,6 +80,7 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         (n > max).then_some((n, max))
     });
     crate::cli::save_cache(&cache);
+    crate::cli::save_index(&lib);
     let mut out = std::io::stdout().lock();
     match args.format {
         CheckFormat::Text => write_text(&mut out, &lib, &findings, counts, &args)?,

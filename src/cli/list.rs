@@ -2,6 +2,7 @@
 
 use crate::cli::LibraryArgs;
 use crate::core::diagnostic::Counts;
+use crate::core::index::IndexStore;
 use crate::core::listing::Format;
 use crate::core::rules::{self, CheckOptions, Profile};
 use crate::core::tokens::{Encoding, TokenCache};
@@ -29,7 +30,12 @@ pub struct ListArgs {
 }
 
 pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
-    let lib = library.load();
+    // --no-cache reads every file afresh: the library index is left alone too.
+    let lib = if args.no_cache {
+        library.load_with(&IndexStore::none())
+    } else {
+        library.load()
+    };
     crate::cli::note_demo(&lib);
     let enabled = crate::cli::enabled_mask(&lib);
     let is_enabled = |i: usize| enabled[i];
@@ -38,7 +44,7 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         &CheckOptions {
             profile: args.profile,
             body: false,
-            count_tokens: None,
+            tokens: None,
             enabled: Some(&is_enabled),
         },
     );
@@ -49,6 +55,7 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     };
     let tokens = crate::cli::count_levels(&lib, args.encoding, args.listing, &cache);
     crate::cli::save_cache(&cache);
+    crate::cli::save_index(&lib);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
         let items: Vec<_> = lib

@@ -10,6 +10,7 @@ pub mod prompt;
 pub mod toggle;
 
 use crate::core::Library;
+use crate::core::index::IndexStore;
 use crate::core::scan::{DEFAULT_MAX_DEPTH, ScanOptions};
 use crate::core::source::{self, Agent, Root, Scope};
 use clap::{Args, Parser, Subcommand};
@@ -117,19 +118,27 @@ impl LibraryArgs {
         }
     }
 
+    /// The library, through the library index in skillscope's cache folder.
     pub fn load(&self) -> Library {
+        self.load_with(&IndexStore::open())
+    }
+
+    /// The library, through the index in `store` (`IndexStore::none()`: walk and read it all).
+    pub fn load_with(&self, store: &IndexStore) -> Library {
         let (roots, demo) = self.roots();
-        let mut lib = Library::load(
+        let (mut lib, _) = Library::load_indexed(
             roots,
             &ScanOptions {
                 max_depth: self.max_depth,
             },
+            store,
         );
         lib.demo = demo;
         if lib.is_empty() && !demo && self.paths.is_empty() {
-            let mut demo_lib = Library::load(
+            let (mut demo_lib, _) = Library::load_indexed(
                 vec![Root::new(demo_dir(), Agent::Demo, Scope::Demo)],
                 &ScanOptions::default(),
+                store,
             );
             demo_lib.demo = true;
             return demo_lib;
@@ -183,8 +192,12 @@ fn mark_scripts_executable(dir: &std::path::Path) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Says on stderr that the demo library is in use, so no figure is mistaken for the user's own.
+/// Says on stderr that the demo library is in use, so no figure is mistaken for the user's own,
+/// and what else is worth knowing about how the library was read (an index file not used).
 pub fn note_demo(lib: &Library) {
+    for note in &lib.notes {
+        eprintln!("skillscope: {note}");
+    }
     if lib.demo {
         eprintln!(
             "skillscope: no skills installed; showing the bundled demo library ({})",
@@ -244,8 +257,20 @@ pub fn count_levels(
     counts
 }
 
+/// Saves what the rules learned into the library index; a cache, so a failure is only mentioned.
+pub fn save_index(lib: &Library) {
+    if let Some(e) = lib.save_index() {
+        eprintln!(
+            "skillscope: cannot write the library index: {e}; the next run reads the library again"
+        );
+    }
+}
+
 /// Saves the token cache, saying on stderr when it cannot.
 pub fn save_cache(cache: &crate::core::tokens::TokenCache) {
+    if let Some(p) = cache.problem() {
+        eprintln!("skillscope: token cache not used: {p}");
+    }
     if let Err(e) = cache.save() {
         eprintln!("skillscope: {e}; counts were not remembered");
     }

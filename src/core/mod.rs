@@ -3,6 +3,7 @@
 pub mod agents;
 pub mod diagnostic;
 pub mod frontmatter;
+pub mod index;
 pub mod library;
 pub mod listing;
 pub mod matching;

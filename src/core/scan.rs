@@ -1,12 +1,19 @@
-//! Discovery: a parallel walk of the roots for folders holding a SKILL.md, then a frontmatter-only
-//! read of each. Bodies and resources are read later, when something needs them.
+//! Discovery: one parallel walk of each root finds the folders holding a SKILL.md and the files
+//! beside them (the skills' resources), then a frontmatter-only read of each skill file. With a
+//! library index, a root whose folders all kept their stat is not walked again, and a skill whose
+//! files all kept theirs is not read again. Bodies are read later, when something needs them.
 
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::frontmatter;
+use crate::core::index::{IndexData, SkillRecord, Stamp, WalkRecord};
+use crate::core::library::{Resource, looks_like_text};
 use crate::core::skill::Skill;
 use crate::core::source::Root;
 use rayon::prelude::*;
-use std::collections::BTreeMap;
+use rustc_hash::FxHashMap;
+use std::cmp::Ordering;
+use std::collections::HashSet;
+use std::ffi::OsString;
 use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -23,6 +30,8 @@ const SKIPPED_DIRS: &[&str] = &[".git", ".hg", ".svn", "node_modules"];
 const HEAD_BYTES: usize = 16 * 1024;
 /// The most read while looking for the closing `---`.
 const HEAD_CAP: usize = 1024 * 1024;
+/// How many folder levels below a skill folder its resources are looked for.
+pub const RESOURCE_DEPTH: usize = 8;
 
 #[derive(Debug, Clone)]
 pub struct ScanOptions {
@@ -54,12 +63,48 @@ fn is_skill_file(name: &str) -> bool {
 /// Walks every root and reads the head of every skill file. Problems that belong to no skill
 /// (unreadable folders, symlink cycles, missing roots) come back as the second value.
 pub fn scan(roots: &[Root], opts: &ScanOptions) -> (Vec<Skill>, Vec<Diagnostic>) {
-    let found: Mutex<Vec<(usize, PathBuf, PathBuf)>> = Mutex::new(Vec::new());
-    let problems: Mutex<Vec<Diagnostic>> = Mutex::new(Vec::new());
+    let s = scan_indexed(roots, opts, None);
+    (s.skills, s.problems)
+}
+
+/// What [`scan_indexed`] found, and how much of it the index saved.
+#[derive(Debug, Default)]
+pub struct Scanned {
+    pub skills: Vec<Skill>,
+    pub problems: Vec<Diagnostic>,
+    /// One per root folder, for the next index.
+    pub walks: Vec<WalkRecord>,
+    /// Roots walked (the rest came from the index).
+    pub roots_walked: usize,
+    /// Skill files read and parsed (the rest came from the index).
+    pub skills_parsed: usize,
+}
+
+/// One root's walk before it is recorded: what [`WalkRecord`] keeps, plus every other file seen
+/// (resource candidates) and the folders the depth limit kept the walker out of.
+#[derive(Debug, Default)]
+struct Walked {
+    record: WalkRecord,
+    /// `None`: the walk came from the index, and so do the resource lists.
+    files: Option<Vec<PathBuf>>,
+    frontier: Vec<(PathBuf, usize)>,
+}
+
+/// [`scan`] with a library index: a root is walked again only when one of its folders changed
+/// stat, a skill file is read again only when its stat changed, and a skill's resources, text
+/// flags and body facts come from the index while their files keep their stat.
+pub fn scan_indexed(roots: &[Root], opts: &ScanOptions, index: Option<IndexData>) -> Scanned {
+    let mut out = Scanned::default();
+    let mut walks: Vec<(usize, Walked)> = Vec::new();
+    let mut direct: Vec<(usize, PathBuf, PathBuf)> = Vec::new();
+    let mut index = index;
+    let mut remembered_walks: Vec<WalkRecord> = index
+        .as_mut()
+        .map(|ix| std::mem::take(&mut ix.walks))
+        .unwrap_or_default();
     for (ri, root) in roots.iter().enumerate() {
         if !root.path.exists() {
-            push(
-                &problems,
+            out.problems.push(
                 Diagnostic::new(
                     "root-missing",
                     Severity::Error,
@@ -77,9 +122,8 @@ pub fn scan(roots: &[Root], opts: &ScanOptions) -> (Vec<Skill>, Vec<Diagnostic>)
                 .and_then(|n| n.to_str())
                 .is_some_and(is_skill_file);
             match (is_skill, root.path.parent()) {
-                (true, Some(dir)) => lock(&found).push((ri, dir.to_path_buf(), root.path.clone())),
-                _ => push(
-                    &problems,
+                (true, Some(dir)) => direct.push((ri, dir.to_path_buf(), root.path.clone())),
+                _ => out.problems.push(
                     Diagnostic::new(
                         "root-not-a-folder",
                         Severity::Error,
@@ -93,56 +137,46 @@ pub fn scan(roots: &[Root], opts: &ScanOptions) -> (Vec<Skill>, Vec<Diagnostic>)
             }
             continue;
         }
-        let walker = ignore::WalkBuilder::new(&root.path)
-            .standard_filters(false)
-            .follow_links(true)
-            .max_depth(Some(opts.max_depth + 1))
-            .filter_entry(|e| {
-                if e.depth() == 0 || !e.file_type().is_some_and(|t| t.is_dir()) {
-                    return true;
-                }
-                let name = e.file_name().to_string_lossy();
-                !SKIPPED_DIRS.contains(&name.as_ref())
-            })
-            .build_parallel();
-        walker.run(|| {
-            let found = &found;
-            let problems = &problems;
-            Box::new(move |entry| {
-                match entry {
-                    Ok(e) => {
-                        let named = e.file_name().to_str().is_some_and(is_skill_file);
-                        let ft = e.file_type();
-                        if named && ft.is_some_and(|t| t.is_file()) {
-                            if let Some(dir) = e.path().parent() {
-                                lock(found).push((ri, dir.to_path_buf(), e.path().to_path_buf()));
-                            }
-                        } else if named && !ft.is_some_and(|t| t.is_dir()) {
-                            // A pipe or device would block a reader: say so instead of opening it.
-                            push(
-                                problems,
-                                Diagnostic::new(
-                                    "skill-file-not-regular",
-                                    Severity::Error,
-                                    "this SKILL.md is not a regular file (a pipe, socket or device): replace it with a text file",
-                                )
-                                .in_file(e.path()),
-                            );
-                        }
-                    }
-                    Err(err) => push(problems, walk_problem(&err)),
-                }
-                ignore::WalkState::Continue
-            })
-        });
+        let remembered = remembered_walks
+            .iter()
+            .position(|w| w.path == root.path && w.max_depth == opts.max_depth)
+            .map(|i| remembered_walks.swap_remove(i))
+            .filter(folders_unchanged);
+        let walked = match remembered {
+            Some(record) => Walked {
+                record,
+                files: None,
+                frontier: Vec::new(),
+            },
+            None => {
+                out.roots_walked += 1;
+                walk_root(root, opts)
+            }
+        };
+        walks.push((ri, walked));
     }
 
     // One skill per folder; a folder is claimed by the first root that reaches it.
-    let mut by_dir: BTreeMap<PathBuf, Found> = BTreeMap::new();
-    let mut raw = found.into_inner().unwrap_or_else(|e| e.into_inner());
-    raw.sort();
+    let mut raw: Vec<(usize, PathBuf, PathBuf)> = direct;
+    for (ri, w) in &walks {
+        raw.extend(
+            w.record
+                .found
+                .iter()
+                .map(|(d, f)| (*ri, d.clone(), f.clone())),
+        );
+        out.problems.extend(w.record.problems.iter().cloned());
+    }
+    raw.sort_unstable_by(|a, b| {
+        a.0.cmp(&b.0)
+            .then_with(|| path_order(&a.1, &b.1))
+            .then_with(|| path_order(&a.2, &b.2))
+    });
+    // In (root, folder) order, as `raw` is.
+    let mut list: Vec<Found> = Vec::new();
+    let mut by_dir: FxHashMap<OsString, usize> = FxHashMap::default();
     for (ri, dir, file) in raw {
-        match by_dir.get_mut(&dir) {
+        match by_dir.get(dir.as_os_str()).map(|&i| &mut list[i]) {
             Some(f) if f.root == ri => {
                 // Prefer the exact `SKILL.md` spelling, as agents do.
                 if file.file_name().is_some_and(|n| n == "SKILL.md") {
@@ -154,24 +188,292 @@ pub fn scan(roots: &[Root], opts: &ScanOptions) -> (Vec<Skill>, Vec<Diagnostic>)
             }
             Some(_) => {}
             None => {
-                by_dir.insert(
-                    dir.clone(),
-                    Found {
-                        root: ri,
-                        dir,
-                        file,
-                        others: Vec::new(),
-                    },
-                );
+                by_dir.insert(dir.clone().into_os_string(), list.len());
+                list.push(Found {
+                    root: ri,
+                    dir,
+                    file,
+                    others: Vec::new(),
+                });
             }
         }
     }
-    let mut list: Vec<Found> = by_dir.into_values().collect();
-    list.sort_by(|a, b| (a.root, &a.dir).cmp(&(b.root, &b.dir)));
-    let skills: Vec<Skill> = list.par_iter().map(|f| read_skill(f, roots)).collect();
-    let mut problems = problems.into_inner().unwrap_or_else(|e| e.into_inner());
-    problems.sort_by(|a, b| a.path.cmp(&b.path).then(a.message.cmp(&b.message)));
-    (skills, problems)
+
+    // Resources: from the walk when there was one, else from the index.
+    let mut fresh: FxHashMap<OsString, Vec<PathBuf>> = FxHashMap::default();
+    let mut walked: HashSet<usize> = HashSet::new();
+    let remembered: HashSet<usize> = walks
+        .iter()
+        .filter(|(_, w)| w.files.is_none())
+        .map(|(ri, _)| *ri)
+        .collect();
+    for (ri, w) in &mut walks {
+        if let Some(files) = w.files.take() {
+            walked.insert(*ri);
+            assign_resources(
+                &list,
+                &by_dir,
+                files,
+                &w.frontier,
+                &mut w.record,
+                &mut fresh,
+            );
+        }
+    }
+    drop(by_dir);
+
+    // Index records are taken, not copied.
+    let records: Vec<Option<SkillRecord>> = list
+        .iter()
+        .map(|f| {
+            index
+                .as_mut()
+                .and_then(|ix| ix.skills.remove(f.dir.as_os_str().as_encoded_bytes()))
+        })
+        .collect();
+    let parsed = std::sync::atomic::AtomicUsize::new(0);
+    // One copy of each root's path for all of its skills.
+    let shared: Vec<std::sync::Arc<Path>> = roots
+        .iter()
+        .map(|r| std::sync::Arc::from(r.path.as_path()))
+        .collect();
+    out.skills = list
+        .par_iter()
+        .zip(records)
+        .map(|(f, record)| {
+            let record = record.as_ref();
+            let listing = if walked.contains(&f.root) {
+                Listing::Walked(fresh.get(f.dir.as_os_str()).map_or(&[], Vec::as_slice))
+            } else if remembered.contains(&f.root) {
+                Listing::Remembered
+            } else {
+                Listing::Look
+            };
+            let (mut skill, read) = read_skill(f, roots, record, listing);
+            skill.root = std::sync::Arc::clone(&shared[f.root]);
+            if read {
+                parsed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+            skill
+        })
+        .collect();
+    out.skills_parsed = parsed.into_inner();
+    out.walks = walks.into_iter().map(|(_, w)| w.record).collect();
+    out.problems
+        .sort_by(|a, b| a.path.cmp(&b.path).then(a.message.cmp(&b.message)));
+    out
+}
+
+/// Whether every folder a remembered walk read still has the stat it had before it was read.
+fn folders_unchanged(w: &WalkRecord) -> bool {
+    !w.dirs.is_empty()
+        && w.dirs
+            .par_iter()
+            .all(|(d, stamp)| std::fs::metadata(d).is_ok_and(|m| stamp.vouches_for(&Stamp::of(&m))))
+}
+
+/// Walks one root in parallel: skill files, every folder (stamped before it is read) and every
+/// other file (resource candidates).
+fn walk_root(root: &Root, opts: &ScanOptions) -> Walked {
+    let found: Mutex<Vec<(PathBuf, PathBuf)>> = Mutex::new(Vec::new());
+    let problems: Mutex<Vec<Diagnostic>> = Mutex::new(Vec::new());
+    let dirs: Mutex<Vec<(PathBuf, Stamp)>> = Mutex::new(Vec::new());
+    let files: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+    let frontier: Mutex<Vec<(PathBuf, usize)>> = Mutex::new(Vec::new());
+    let deepest = opts.max_depth + 1;
+    let walker = ignore::WalkBuilder::new(&root.path)
+        .standard_filters(false)
+        .follow_links(true)
+        .max_depth(Some(deepest))
+        .filter_entry(|e| {
+            if e.depth() == 0 || !e.file_type().is_some_and(|t| t.is_dir()) {
+                return true;
+            }
+            let name = e.file_name().to_string_lossy();
+            !SKIPPED_DIRS.contains(&name.as_ref())
+        })
+        .build_parallel();
+    walker.run(|| {
+        let (found, problems, dirs, files, frontier) =
+            (&found, &problems, &dirs, &files, &frontier);
+        Box::new(move |entry| {
+            match entry {
+                Ok(e) => {
+                    let named = e.file_name().to_str().is_some_and(is_skill_file);
+                    let ft = e.file_type();
+                    if ft.is_some_and(|t| t.is_dir()) {
+                        // Stamped before the walker reads it: a change made while it is read
+                        // shows up as a new mtime next time.
+                        let stamp = e.metadata().map_or(Stamp::default(), |m| Stamp::of(&m));
+                        lock(dirs).push((e.path().to_path_buf(), stamp));
+                        if e.depth() == deepest {
+                            lock(frontier).push((e.path().to_path_buf(), e.depth()));
+                        }
+                    } else if named && ft.is_some_and(|t| t.is_file()) {
+                        if let Some(dir) = e.path().parent() {
+                            lock(found).push((dir.to_path_buf(), e.path().to_path_buf()));
+                        }
+                        // A second spelling beside the one agents read is a file of the skill.
+                        lock(files).push(e.path().to_path_buf());
+                    } else if named {
+                        // A pipe or device would block a reader: say so instead of opening it.
+                        push(
+                            problems,
+                            Diagnostic::new(
+                                "skill-file-not-regular",
+                                Severity::Error,
+                                "this SKILL.md is not a regular file (a pipe, socket or device): replace it with a text file",
+                            )
+                            .in_file(e.path()),
+                        );
+                    } else if ft.is_some_and(|t| t.is_file()) {
+                        lock(files).push(e.path().to_path_buf());
+                    }
+                }
+                Err(err) => push(problems, walk_problem(&err)),
+            }
+            ignore::WalkState::Continue
+        })
+    });
+    let mut dirs: Vec<(PathBuf, Stamp)> = into(dirs);
+    dirs.sort_unstable_by(|a, b| path_order(&a.0, &b.0));
+    let mut found: Vec<(PathBuf, PathBuf)> = into(found);
+    found.sort_unstable_by(|a, b| path_order(&a.1, &b.1));
+    Walked {
+        record: WalkRecord {
+            path: root.path.clone(),
+            max_depth: opts.max_depth,
+            dirs,
+            found,
+            problems: into(problems),
+        },
+        files: Some(into(files)),
+        frontier: into(frontier),
+    }
+}
+
+/// Gives each file of a walk to the skill folder it is in (the nearest one above it), as that
+/// skill's resource, unless a dot-name or `node_modules` lies between them or it is deeper than
+/// [`RESOURCE_DEPTH`] folders. Folders the walker's depth limit kept it out of are read here, as
+/// far as they belong to a skill.
+fn assign_resources(
+    list: &[Found],
+    by_dir: &FxHashMap<OsString, usize>,
+    files: Vec<PathBuf>,
+    frontier: &[(PathBuf, usize)],
+    record: &mut WalkRecord,
+    out: &mut FxHashMap<OsString, Vec<PathBuf>>,
+) {
+    let owner = |path: &Path| -> Option<(&Found, usize)> {
+        let mut depth = 0;
+        let mut cur = path.parent()?;
+        loop {
+            if let Some(&i) = by_dir.get(cur.as_os_str()) {
+                return Some((&list[i], depth));
+            }
+            let name = cur.file_name()?.to_string_lossy();
+            if name.starts_with('.') || name == "node_modules" {
+                return None;
+            }
+            depth += 1;
+            if depth > RESOURCE_DEPTH {
+                return None;
+            }
+            cur = cur.parent()?;
+        }
+    };
+    for file in files {
+        let hidden = file
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with('.'));
+        if hidden {
+            continue;
+        }
+        if let Some((f, _)) = owner(&file)
+            && file != f.file
+        {
+            out.entry(f.dir.clone().into_os_string())
+                .or_default()
+                .push(file);
+        }
+    }
+    for (dir, _) in frontier {
+        let name = dir.file_name().map(|n| n.to_string_lossy().into_owned());
+        if name.is_some_and(|n| n.starts_with('.') || n == "node_modules") {
+            continue;
+        }
+        // The folder itself is a file's parent as far as `owner` is concerned.
+        if let Some((f, depth)) = owner(&dir.join("_")) {
+            let files = out.entry(f.dir.clone().into_os_string()).or_default();
+            collect_below(dir, depth, &f.file, files, &mut record.dirs);
+        }
+    }
+    record.dirs.sort_unstable_by(|a, b| path_order(&a.0, &b.0));
+}
+
+/// Files below `dir` (itself `depth` levels below its skill folder), for the part of a skill the
+/// walker's depth limit left out. Stops at nested skills, dot-names and `node_modules`, as the walk
+/// does; each folder is stamped before it is read.
+fn collect_below(
+    dir: &Path,
+    depth: usize,
+    skill_file: &Path,
+    files: &mut Vec<PathBuf>,
+    dirs: &mut Vec<(PathBuf, Stamp)>,
+) {
+    if depth > RESOURCE_DEPTH {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut subdirs = Vec::new();
+    let mut here = Vec::new();
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with('.') {
+            continue;
+        }
+        let path = e.path();
+        // Links are followed, as by the walk.
+        let Ok(meta) = std::fs::metadata(&path) else {
+            continue;
+        };
+        if meta.is_dir() {
+            if name != "node_modules" {
+                subdirs.push((path, Stamp::of(&meta)));
+            }
+        } else if meta.is_file() {
+            // A folder holding its own skill file is a nested skill, not part of this one.
+            if name == "SKILL.md" || name == "skill.md" {
+                return;
+            }
+            if path != skill_file {
+                here.push(path);
+            }
+        }
+    }
+    files.append(&mut here);
+    for (sub, stamp) in subdirs {
+        dirs.push((sub.clone(), stamp));
+        collect_below(&sub, depth + 1, skill_file, files, dirs);
+    }
+}
+
+/// Path order (component by component, as `Path`'s `Ord`) for the paths a walk makes, compared
+/// as bytes: a separator sorts below every other byte, which is what comparing components does.
+fn path_order(a: &Path, b: &Path) -> Ordering {
+    let key = |c: &u8| if *c == b'/' { 0 } else { *c };
+    let (a, b) = (
+        a.as_os_str().as_encoded_bytes(),
+        b.as_os_str().as_encoded_bytes(),
+    );
+    a.iter().map(key).cmp(b.iter().map(key))
+}
+
+fn into<T>(m: Mutex<T>) -> T {
+    m.into_inner().unwrap_or_else(|e| e.into_inner())
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -204,27 +506,76 @@ fn walk_problem(err: &ignore::Error) -> Diagnostic {
     }
 }
 
-fn read_skill(f: &Found, roots: &[Root]) -> Skill {
+/// Diagnostics about the folder's skill files (their names, duplicates) rather than one file's
+/// contents: made again on every scan, never taken from the index.
+const FOLDER_RULES: [&str; 2] = ["skill-file-name", "skill-file-duplicate"];
+
+/// Where a skill's resource paths come from.
+enum Listing<'a> {
+    /// The files a fresh walk gave this skill.
+    Walked(&'a [PathBuf]),
+    /// The walk came from the index: the remembered list (if the record fits) or a new look.
+    Remembered,
+    /// No walk (a skill file given directly): a new look at the folder.
+    Look,
+}
+
+/// Reads one skill (or takes it from its index record when its skill file kept its stat), with its
+/// resources stat'ed afresh. The flag says whether the skill file was read and parsed.
+fn read_skill(
+    f: &Found,
+    roots: &[Root],
+    record: Option<&SkillRecord>,
+    listing: Listing,
+) -> (Skill, bool) {
     let root = &roots[f.root];
     let mut skill = Skill::new(root, f.dir.clone(), f.file.clone());
-    match read_head(&f.file) {
-        Ok((head, len, mtime, complete)) => {
-            skill.file_len = len;
-            skill.mtime_ns = mtime;
-            let parsed = frontmatter::parse(&head, complete);
-            skill.frontmatter = parsed.frontmatter;
-            skill.parse_diagnostics = parsed.diagnostics;
-            skill.body_line = parsed.layout.body_line;
-            skill.body_offset = parsed.layout.body_offset as u64;
+    let record = record.filter(|r| r.file.as_os_str() == f.file.as_os_str());
+    let fresh = std::fs::metadata(&f.file).map(|m| Stamp::of(&m));
+    let reuse = match (&fresh, record) {
+        (Ok(stamp), Some(r)) if r.stamp.vouches_for(stamp) => Some((r, *stamp)),
+        _ => None,
+    };
+    let parsed = reuse.is_none();
+    match reuse {
+        Some((r, stamp)) => {
+            skill.stamp = stamp;
+            skill.frontmatter = r.frontmatter.clone();
+            skill.parse_diagnostics = r
+                .parse_diagnostics
+                .iter()
+                .filter(|d| !FOLDER_RULES.contains(&d.rule))
+                .cloned()
+                .collect();
+            skill.body_line = r.body_line;
+            skill.body_offset = r.body_offset;
+            if let Some(b) = &r.body {
+                let _ = skill.facts.body.set(b.clone());
+            }
+            for (slot, n) in skill.facts.body_tokens.iter().zip(r.body_tokens) {
+                if let Some(n) = n {
+                    let _ = slot.set(n);
+                }
+            }
         }
-        Err(e) => skill.parse_diagnostics.push(
-            Diagnostic::new(
-                "file-unreadable",
-                Severity::Error,
-                format!("cannot read SKILL.md: {e}; check its permissions"),
-            )
-            .at(1, 1),
-        ),
+        None => match read_head(&f.file) {
+            Ok((head, stamp, complete)) => {
+                skill.stamp = stamp;
+                let parsed = frontmatter::parse(&head, complete);
+                skill.frontmatter = parsed.frontmatter;
+                skill.parse_diagnostics = parsed.diagnostics;
+                skill.body_line = parsed.layout.body_line;
+                skill.body_offset = parsed.layout.body_offset as u64;
+            }
+            Err(e) => skill.parse_diagnostics.push(
+                Diagnostic::new(
+                    "file-unreadable",
+                    Severity::Error,
+                    format!("cannot read SKILL.md: {e}; check its permissions"),
+                )
+                .at(1, 1),
+            ),
+        },
     }
     let file_name = f.file.file_name().map(|n| n.to_string_lossy().into_owned());
     if let Some(n) = file_name.filter(|n| n != "SKILL.md" && n != "skill.md") {
@@ -254,17 +605,60 @@ fn read_skill(f: &Found, roots: &[Root]) -> Skill {
         .map(str::trim)
         .filter(|n| !n.is_empty())
         .map_or_else(|| skill.dir_name(), str::to_string);
-    skill
+    skill.resources = resources(f, record, listing);
+    (skill, parsed)
+}
+
+/// A skill's resources, each stat'ed now; the text flag and link list of one that kept its stat
+/// come from the index record.
+fn resources(f: &Found, record: Option<&SkillRecord>, listing: Listing) -> Vec<Resource> {
+    let paths: Vec<PathBuf> = match (listing, record) {
+        (Listing::Walked(paths), _) => paths.to_vec(),
+        (Listing::Remembered, Some(r)) => r.resources.iter().map(|x| f.dir.join(&x.rel)).collect(),
+        (Listing::Remembered, None) | (Listing::Look, _) => {
+            let mut paths = Vec::new();
+            collect_below(&f.dir, 0, &f.file, &mut paths, &mut Vec::new());
+            paths
+        }
+    };
+    let mut out: Vec<Resource> = paths
+        .into_iter()
+        .filter_map(|path| {
+            let meta = std::fs::metadata(&path).ok().filter(|m| m.is_file())?;
+            let stamp = Stamp::of(&meta);
+            let rel = path
+                .strip_prefix(&f.dir)
+                .unwrap_or(&path)
+                .to_string_lossy()
+                .replace('\\', "/");
+            let known = record.and_then(|r| {
+                r.resources
+                    .iter()
+                    .find(|x| x.rel == rel && x.stamp.vouches_for(&stamp))
+            });
+            let r = Resource::new(
+                rel,
+                stamp,
+                known.map_or_else(|| looks_like_text(&path), |k| k.text),
+            );
+            if let Some(links) = known.and_then(|k| k.links.clone()) {
+                let _ = r.links.set(links);
+            }
+            Some(r)
+        })
+        .collect();
+    out.sort_by(|a, b| a.rel.cmp(&b.rel));
+    out
 }
 
 /// Reads a SKILL.md's first bytes: through the frontmatter's end when there is one, at most
-/// `HEAD_CAP`. Returns the bytes, the file length, its mtime and whether the bytes are the whole
-/// file.
-pub fn read_head(path: &Path) -> std::io::Result<(Vec<u8>, u64, u128, bool)> {
+/// `HEAD_CAP`. Returns the bytes, the file's stamp (taken before the read) and whether the bytes
+/// are the whole file.
+pub fn read_head(path: &Path) -> std::io::Result<(Vec<u8>, Stamp, bool)> {
     let mut file = File::open(path)?;
     let meta = file.metadata()?;
-    let len = meta.len();
-    let mtime = crate::core::library::mtime_ns(&meta);
+    let stamp = Stamp::of(&meta);
+    let len = stamp.len;
     let mut buf = Vec::with_capacity((len as usize).min(HEAD_BYTES));
     let mut want = HEAD_BYTES;
     loop {
@@ -275,7 +669,7 @@ pub fn read_head(path: &Path) -> std::io::Result<(Vec<u8>, u64, u128, bool)> {
         // A read may stop inside a line (`----x` cut after `---`): judge only whole lines.
         let whole = buf.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         if complete || frontmatter::frontmatter_end(&buf[..whole]).is_some() || want >= HEAD_CAP {
-            return Ok((buf, len, mtime, complete));
+            return Ok((buf, stamp, complete));
         }
         want = (want * 4).min(HEAD_CAP);
     }

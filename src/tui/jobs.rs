@@ -5,6 +5,7 @@ use crate::cli::LibraryArgs;
 use crate::core::Library;
 use crate::core::SkillKind;
 use crate::core::agents::{self, AgentSwitches};
+use crate::core::index::IndexStore;
 use crate::core::listing::{self, Format, ListingOptions};
 use crate::core::probe::{self, ProbeOptions, ProbeStore};
 use crate::core::rules::{self, CheckOptions, Profile};
@@ -17,10 +18,11 @@ use std::sync::OnceLock;
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::Sender;
 
-/// Reads the library again and sends it back whole.
-pub fn rescan(args: LibraryArgs, tx: Sender<Event>) {
+/// Reads the library again (through the library index beside the token cache) and sends it
+/// back whole.
+pub fn rescan(args: LibraryArgs, store: IndexStore, tx: Sender<Event>) {
     std::thread::spawn(move || {
-        let lib = args.load();
+        let lib = args.load_with(&store);
         let _ = tx.send(Event::Job(JobEvent::Rescanned(Box::new(lib))));
     });
 }
@@ -40,10 +42,12 @@ pub fn check(
         let opts = CheckOptions {
             profile,
             body,
-            count_tokens: None,
+            tokens: None,
             enabled: Some(&on),
         };
         let diagnostics = rules::check_library(&lib, &opts);
+        // What the body rules read is kept for the next start.
+        let _ = lib.save_index();
         let _ = tx.send(Event::Job(JobEvent::Checked {
             generation,
             profile,
@@ -132,6 +136,14 @@ impl Cache {
         Cache {
             cell: Arc::new(OnceLock::new()),
             path,
+        }
+    }
+
+    /// The library index beside the token cache.
+    pub fn index_store(&self) -> IndexStore {
+        match self.path.as_ref().and_then(|p| p.parent()) {
+            Some(dir) => IndexStore::in_dir(dir),
+            None => IndexStore::open(),
         }
     }
 

@@ -1,35 +1,61 @@
 //! Body rules: length in lines and tokens, links to missing files, references nested too deep.
+//! What they need from a body (its length, its links, its token count) and from a reference (its
+//! links) is read once and kept with the skill, and in the library index while the files keep
+//! their stat: an unchanged skill is checked without reading its body again.
 
 use super::Profile;
 use crate::core::diagnostic::{Diagnostic, Severity};
-use crate::core::library::read_body;
-use crate::core::skill::Skill;
-use std::path::{Path, PathBuf};
+use crate::core::library::{Resource, read_body};
+use crate::core::skill::{BodyFacts, Link, Skill};
+use crate::core::tokens::{self, Encoding, TokenCache};
+use std::collections::HashMap;
+use std::path::{Component, Path, PathBuf};
 
 pub const MAX_LINES: usize = 500;
 pub const MAX_TOKENS: usize = 5_000;
 
+/// The body findings of one skill, and whether anything was learned that the index should keep.
+/// With `tokens`, a body of fewer than [`MAX_LINES`] lines is also held to [`MAX_TOKENS`] tokens
+/// (counted no further than that).
 pub fn check(
     skill: &Skill,
     _profile: Profile,
-    count_tokens: Option<&(dyn Fn(&str) -> usize + Sync)>,
-) -> Vec<Diagnostic> {
+    tokens: Option<(Encoding, &TokenCache)>,
+) -> (Vec<Diagnostic>, bool) {
     let mut out = Vec::new();
     if !skill.frontmatter.parsed {
-        return out;
+        return (out, false);
     }
-    let body = match read_body(skill) {
-        Ok(b) => b,
-        Err(e) => {
-            out.push(Diagnostic::new(
-                "body-unreadable",
-                Severity::Error,
-                format!("{e}; check the file's permissions"),
-            ));
-            return out;
+    let unreadable = |e: crate::core::library::LibraryError| {
+        Diagnostic::new(
+            "body-unreadable",
+            Severity::Error,
+            format!("{e}; check the file's permissions"),
+        )
+    };
+    let mut learned = false;
+    let mut body: Option<String> = None;
+    let facts = match skill.facts.body.get() {
+        Some(f) => f,
+        None => {
+            let text = match read_body(skill) {
+                Ok(b) => b,
+                Err(e) => {
+                    out.push(unreadable(e));
+                    return (out, false);
+                }
+            };
+            let facts = BodyFacts {
+                lines: u32::try_from(text.lines().count()).unwrap_or(u32::MAX),
+                bytes: text.len() as u64,
+                links: local_links(&text),
+            };
+            body = Some(text);
+            learned = true;
+            skill.facts.body.get_or_init(|| facts)
         }
     };
-    let lines = body.lines().count();
+    let lines = facts.lines as usize;
     if lines > MAX_LINES {
         out.push(
             Diagnostic::new(
@@ -41,27 +67,49 @@ pub fn check(
             )
             .at(skill.body_line, 1),
         );
-    } else if let Some(count) = count_tokens {
+    } else if let Some((enc, cache)) = tokens
         // A token is at least one byte, so short bodies cannot be over the limit.
-        if body.len() > MAX_TOKENS {
-            let n = count(&body);
-            if n > MAX_TOKENS {
-                out.push(
-                    Diagnostic::new(
-                        "body-too-long",
-                        Severity::Warning,
-                        format!(
-                            "the body is {n} tokens: keep it under {MAX_TOKENS} and move detail into reference files"
-                        ),
-                    )
-                    .at(skill.body_line, 1),
-                );
+        && facts.bytes > MAX_TOKENS as u64
+    {
+        let slot = &skill.facts.body_tokens[enc.slot()];
+        let n = match slot.get() {
+            Some(n) => *n as usize,
+            None => {
+                let text = match body.take().map_or_else(|| read_body(skill), Ok) {
+                    Ok(b) => b,
+                    Err(e) => {
+                        out.push(unreadable(e));
+                        return (out, learned);
+                    }
+                };
+                let n = tokens::count_text_up_to(&text, enc, cache, MAX_TOKENS);
+                learned = true;
+                *slot.get_or_init(|| u32::try_from(n).unwrap_or(u32::MAX)) as usize
             }
+        };
+        if n > MAX_TOKENS {
+            out.push(
+                Diagnostic::new(
+                    "body-too-long",
+                    Severity::Warning,
+                    format!(
+                        "the body is over {MAX_TOKENS} tokens: keep it under {MAX_TOKENS} and move detail into reference files"
+                    ),
+                )
+                .at(skill.body_line, 1),
+            );
         }
     }
-    for link in local_links(&body) {
+    // A file linked many times is looked at once.
+    let mut nested: HashMap<PathBuf, Option<PathBuf>> = HashMap::new();
+    for link in &facts.links {
         let target = skill.dir.join(&link.target);
-        if !target.exists() {
+        let resource = resource_at(skill, &target);
+        let (exists, is_file) = match resource {
+            Some(_) => (true, true),
+            None => std::fs::metadata(&target).map_or((false, false), |m| (true, m.is_file())),
+        };
+        if !exists {
             out.push(
                 Diagnostic::new(
                     "body-broken-link",
@@ -74,8 +122,12 @@ pub fn check(
                 .at(skill.body_line + link.line - 1, link.column),
             );
         } else if is_markdown(&target)
-            && target.is_file()
-            && let Some(next) = nested_reference(&skill.dir, &target)
+            && is_file
+            && let Some(next) = nested.entry(target.clone()).or_insert_with(|| {
+                let (next, new) = nested_reference(skill, &target, resource);
+                learned |= new;
+                next
+            })
         {
             out.push(
                     Diagnostic::new(
@@ -91,7 +143,7 @@ pub fn check(
                 );
         }
     }
-    out
+    (out, learned)
 }
 
 fn is_markdown(p: &Path) -> bool {
@@ -99,29 +151,76 @@ fn is_markdown(p: &Path) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("md") || e.eq_ignore_ascii_case("markdown"))
 }
 
-/// The first local markdown file that a reference file links to, if any.
-fn nested_reference(skill_dir: &Path, reference: &Path) -> Option<PathBuf> {
-    let text = std::fs::read_to_string(reference).ok()?;
-    let base = reference.parent()?;
-    local_links(&text).into_iter().find_map(|l| {
-        let p = base.join(&l.target);
-        (is_markdown(&p) && p.is_file() && p != reference).then(|| {
-            p.strip_prefix(skill_dir)
+/// The resource of `skill` at `path`, when `path` names one inside its folder. A resource is a
+/// regular file the scan stat'ed, so no further stat is needed to know it is there.
+fn resource_at<'a>(skill: &'a Skill, path: &Path) -> Option<&'a Resource> {
+    let rest = path.strip_prefix(&skill.dir).ok()?;
+    let mut rel = String::new();
+    for c in rest.components() {
+        match c {
+            Component::CurDir => {}
+            Component::Normal(n) => {
+                if !rel.is_empty() {
+                    rel.push('/');
+                }
+                rel.push_str(n.to_str()?);
+            }
+            // `..` may leave the folder through a link; such paths are stat'ed instead.
+            _ => return None,
+        }
+    }
+    let i = skill
+        .resources
+        .binary_search_by(|r| r.rel.as_str().cmp(&rel))
+        .ok()?;
+    skill.resources.get(i)
+}
+
+/// The first local markdown file that a reference file links to, if any, and whether the
+/// reference's links were read now (and are new for the index).
+fn nested_reference(
+    skill: &Skill,
+    reference: &Path,
+    resource: Option<&Resource>,
+) -> (Option<PathBuf>, bool) {
+    let read_links = || {
+        std::fs::read_to_string(reference)
+            .map(|text| local_links(&text).into_iter().map(|l| l.target).collect())
+            .unwrap_or_default()
+    };
+    let mut new = false;
+    let owned: Vec<String>;
+    let links: &[String] = match resource {
+        Some(r) => r.links.get_or_init(|| {
+            new = true;
+            read_links()
+        }),
+        None => {
+            owned = read_links();
+            &owned
+        }
+    };
+    let Some(base) = reference.parent() else {
+        return (None, new);
+    };
+    let next = links.iter().find_map(|l| {
+        let p = base.join(l);
+        let is_file = resource_at(skill, &p).is_some() || p.is_file();
+        (is_markdown(&p) && is_file && p != reference).then(|| {
+            p.strip_prefix(&skill.dir)
                 .map(Path::to_path_buf)
                 .unwrap_or(p)
         })
-    })
+    });
+    (next, new)
 }
 
-#[derive(Debug, PartialEq, Eq)]
-pub struct Link {
-    pub target: String,
-    /// 1-based line and column within the text given.
-    pub line: u32,
-    pub column: u32,
-}
+/// The most links of one text that are looked at: past it a hostile file (millions of links on
+/// one line) would cost a stat and a finding each.
+pub const MAX_LINKS: usize = 10_000;
 
-/// Inline markdown links `[text](target)` to local files, outside code blocks and code spans.
+/// Inline markdown links `[text](target)` to local files, outside code blocks and code spans, at
+/// most [`MAX_LINKS`]. Linear in the text's length, however its links are laid out.
 pub fn local_links(text: &str) -> Vec<Link> {
     let mut out = Vec::new();
     let mut fence: Option<&str> = None;
@@ -139,22 +238,31 @@ pub fn local_links(text: &str) -> Vec<Link> {
         }
         let mut in_code = false;
         let bytes = line.as_bytes();
+        // Characters before `counted`, so that columns cost one pass over the line in all.
+        let (mut counted, mut chars) = (0usize, 0usize);
         let mut j = 0;
         while j < bytes.len() {
             match bytes[j] {
                 b'`' => in_code = !in_code,
                 b']' if !in_code && bytes.get(j + 1) == Some(&b'(') => {
-                    if let Some(end) = line[j + 2..].find(')') {
-                        let raw = &line[j + 2..j + 2 + end];
-                        if let Some(target) = clean_target(raw) {
-                            out.push(Link {
-                                target,
-                                line: i as u32 + 1,
-                                column: line[..j + 2].chars().count() as u32 + 1,
-                            });
+                    // No `)` in the rest of the line: no later `](` can close either.
+                    let Some(end) = line[j + 2..].find(')') else {
+                        break;
+                    };
+                    let raw = &line[j + 2..j + 2 + end];
+                    if let Some(target) = clean_target(raw) {
+                        chars += line[counted..j + 2].chars().count();
+                        counted = j + 2;
+                        out.push(Link {
+                            target,
+                            line: u32::try_from(i + 1).unwrap_or(u32::MAX),
+                            column: u32::try_from(chars + 1).unwrap_or(u32::MAX),
+                        });
+                        if out.len() >= MAX_LINKS {
+                            return out;
                         }
-                        j += 2 + end;
                     }
+                    j += 2 + end;
                 }
                 _ => {}
             }
@@ -189,6 +297,22 @@ fn clean_target(raw: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hostile_link_layouts_cost_linear_time_and_bounded_links() {
+        // Millions of `](` with no `)`: each used to search the rest of the line.
+        let opens = "[a](".repeat(2_000_000);
+        assert!(local_links(&opens).is_empty());
+        // Millions of links on one line: columns stay right, and the list stops at the cap.
+        let many = "[a](x.md) ".repeat(1_000_000);
+        let links = local_links(&many);
+        assert_eq!(links.len(), MAX_LINKS);
+        assert_eq!((links[0].line, links[0].column), (1, 5));
+        assert_eq!(links[3].column, 35);
+        let wide = format!("é€ [a](b.md) {}[c](d.md)", "ü".repeat(7));
+        let cols: Vec<u32> = local_links(&wide).iter().map(|l| l.column).collect();
+        assert_eq!(cols, vec![8, 25]);
+    }
 
     #[test]
     fn finds_local_links_only() {

@@ -396,7 +396,6 @@ mod tests {
             name: p.frontmatter.name.clone().unwrap_or_default(),
             frontmatter: p.frontmatter,
             parse_diagnostics: p.diagnostics,
-            file_len: text.len() as u64,
             body_line: p.layout.body_line,
             body_offset: p.layout.body_offset as u64,
             ..Skill::new(&root, d.clone(), d.join("SKILL.md"))

@@ -2,7 +2,7 @@
 //! unchanged files are neither read nor hashed again.
 
 use super::{Encoding, TokenError};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
@@ -15,6 +15,8 @@ const FILE_NAME: &str = "tokens.bin";
 /// How recent a modification must be for its stat to be distrusted (file systems stamp mtimes
 /// from a coarse clock).
 pub const RACY_WINDOW_NS: u128 = 2_000_000_000;
+/// A cache file larger than this is not read (a real one is a few MB).
+const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
 /// Past this many entries, the ones not used since the cache was loaded are let go.
 const MAX_ENTRIES: usize = 500_000;
 
@@ -46,6 +48,7 @@ pub struct TokenCache {
     /// run actually had to do.
     encoded: AtomicUsize,
     read: AtomicUsize,
+    problem: Option<String>,
 }
 
 impl TokenCache {
@@ -56,6 +59,7 @@ impl TokenCache {
             entries: Mutex::new(Entries::default()),
             encoded: AtomicUsize::new(0),
             read: AtomicUsize::new(0),
+            problem: None,
         }
     }
 
@@ -68,19 +72,28 @@ impl TokenCache {
         }
     }
 
-    /// The cache stored in `path`.
+    /// The cache stored in `path`. What is there but not a regular file (a FIFO, a device) is
+    /// not read (it would block): the cache starts empty, and saving replaces it; so does a file
+    /// that cannot be read or decoded.
     pub fn at(path: impl Into<PathBuf>) -> TokenCache {
         let path = path.into();
-        let entries = std::fs::read(&path)
-            .ok()
-            .and_then(|bytes| decode(&bytes))
-            .unwrap_or_default();
+        let (entries, problem) = match crate::core::index::read_cache_file(&path, MAX_FILE_BYTES) {
+            Ok(bytes) => (bytes.and_then(|b| decode(&b)).unwrap_or_default(), None),
+            Err(e) => (Entries::default(), Some(e.to_string())),
+        };
         TokenCache {
             path: Some(path),
             entries: Mutex::new(entries),
             encoded: AtomicUsize::new(0),
             read: AtomicUsize::new(0),
+            problem,
         }
+    }
+
+    /// Why the cache file could not be read, when it was there and not a regular file or not
+    /// readable (the cache then started empty).
+    pub fn problem(&self) -> Option<&str> {
+        self.problem.as_deref()
     }
 
     pub fn path(&self) -> Option<&Path> {
@@ -372,6 +385,28 @@ mod tests {
         let c = TokenCache::at(blocker.join("tokens.bin"));
         c.insert(h(1), Encoding::O200kBase, 1);
         assert!(matches!(c.save(), Err(TokenError::CacheWrite { .. })));
+    }
+
+    #[test]
+    fn a_fifo_in_place_of_the_file_is_not_read_and_is_replaced() {
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join("tokens.bin");
+        nix::unistd::mkfifo(&p, nix::sys::stat::Mode::S_IRWXU).unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let q = p.clone();
+        std::thread::spawn(move || {
+            let c = TokenCache::at(&q);
+            let _ = tx.send((c.is_empty(), c.problem().map(str::to_string)));
+        });
+        let (empty, problem) = rx
+            .recv_timeout(std::time::Duration::from_secs(10))
+            .expect("opening the cache hung on a FIFO");
+        assert!(empty);
+        assert!(problem.is_some_and(|p| p.contains("not a regular file")));
+        let c = TokenCache::at(&p);
+        c.insert(h(3), Encoding::O200kBase, 3);
+        c.save().unwrap();
+        assert_eq!(TokenCache::at(&p).get(&h(3), Encoding::O200kBase), Some(3));
     }
 
     #[test]

@@ -311,6 +311,9 @@ impl App {
             self.checks.run = None;
         }
         let n = lib.skills.len();
+        if !lib.notes.is_empty() {
+            self.set_status(lib.notes.join("; "), true);
+        }
         self.generation += 1;
         self.diags = lib
             .skills
@@ -518,7 +521,7 @@ impl App {
             return;
         }
         self.rescanning = true;
-        jobs::rescan(self.args.clone(), self.tx.clone());
+        jobs::rescan(self.args.clone(), self.cache.index_store(), self.tx.clone());
     }
 
     /// Runs every matcher on the test box's message; only skills an agent would consider (and
