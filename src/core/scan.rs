@@ -5,7 +5,7 @@
 
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::frontmatter;
-use crate::core::index::{IndexData, SkillRecord, Stamp, WalkRecord};
+use crate::core::index::{IndexData, ResourceRecord, SkillRecord, Stamp, WalkRecord};
 use crate::core::library::{Resource, looks_like_text};
 use crate::core::skill::Skill;
 use crate::core::source::Root;
@@ -241,7 +241,6 @@ pub fn scan_indexed(roots: &[Root], opts: &ScanOptions, index: Option<IndexData>
         .par_iter()
         .zip(records)
         .map(|(f, record)| {
-            let record = record.as_ref();
             let listing = if walked.contains(&f.root) {
                 Listing::Walked(fresh.get(f.dir.as_os_str()).map_or(&[], Vec::as_slice))
             } else if remembered.contains(&f.root) {
@@ -525,12 +524,15 @@ enum Listing<'a> {
 fn read_skill(
     f: &Found,
     roots: &[Root],
-    record: Option<&SkillRecord>,
+    record: Option<SkillRecord>,
     listing: Listing,
 ) -> (Skill, bool) {
     let root = &roots[f.root];
     let mut skill = Skill::new(root, f.dir.clone(), f.file.clone());
-    let record = record.filter(|r| r.file.as_os_str() == f.file.as_os_str());
+    let mut record = record.filter(|r| r.file.as_os_str() == f.file.as_os_str());
+    let remembered = record
+        .as_mut()
+        .map(|r| std::mem::take(&mut r.resources));
     let fresh = std::fs::metadata(&f.file).map(|m| Stamp::of(&m));
     let reuse = match (&fresh, record) {
         (Ok(stamp), Some(r)) if r.stamp.vouches_for(stamp) => Some((r, *stamp)),
@@ -540,17 +542,15 @@ fn read_skill(
     match reuse {
         Some((r, stamp)) => {
             skill.stamp = stamp;
-            skill.frontmatter = r.frontmatter.clone();
-            skill.parse_diagnostics = r
+            skill.frontmatter = r.frontmatter;
+            skill.parse_diagnostics = r.parse_diagnostics;
+            skill
                 .parse_diagnostics
-                .iter()
-                .filter(|d| !FOLDER_RULES.contains(&d.rule))
-                .cloned()
-                .collect();
+                .retain(|d| !FOLDER_RULES.contains(&d.rule));
             skill.body_line = r.body_line;
             skill.body_offset = r.body_offset;
-            if let Some(b) = &r.body {
-                let _ = skill.facts.body.set(b.clone());
+            if let Some(b) = r.body {
+                let _ = skill.facts.body.set(b);
             }
             for (slot, n) in skill.facts.body_tokens.iter().zip(r.body_tokens) {
                 if let Some(n) = n {
@@ -605,48 +605,84 @@ fn read_skill(
         .map(str::trim)
         .filter(|n| !n.is_empty())
         .map_or_else(|| skill.dir_name(), str::to_string);
-    skill.resources = resources(f, record, listing);
+    skill.resources = resources(f, remembered, listing);
     (skill, parsed)
 }
 
 /// A skill's resources, each stat'ed now; the text flag and link list of one that kept its stat
 /// come from the index record.
-fn resources(f: &Found, record: Option<&SkillRecord>, listing: Listing) -> Vec<Resource> {
-    let paths: Vec<PathBuf> = match (listing, record) {
-        (Listing::Walked(paths), _) => paths.to_vec(),
-        (Listing::Remembered, Some(r)) => r.resources.iter().map(|x| f.dir.join(&x.rel)).collect(),
-        (Listing::Remembered, None) | (Listing::Look, _) => {
-            let mut paths = Vec::new();
-            collect_below(&f.dir, 0, &f.file, &mut paths, &mut Vec::new());
+fn resources(
+    f: &Found,
+    remembered: Option<Vec<ResourceRecord>>,
+    listing: Listing,
+) -> Vec<Resource> {
+    let stat = |path: &Path| {
+        std::fs::metadata(path)
+            .ok()
+            .filter(|m| m.is_file())
+            .map(|m| Stamp::of(&m))
+    };
+    let mut out: Vec<Resource> = match (listing, remembered) {
+        // The folders did not change: the same files, each stat'ed again.
+        (Listing::Remembered, Some(records)) => records
+            .into_iter()
+            .filter_map(|x| {
+                let path = f.dir.join(&x.rel);
+                let stamp = stat(&path)?;
+                Some(if x.stamp.vouches_for(&stamp) {
+                    let r = Resource::new(x.rel, stamp, x.text);
+                    if let Some(links) = x.links {
+                        let _ = r.links.set(links);
+                    }
+                    r
+                } else {
+                    let text = looks_like_text(&path);
+                    Resource::new(x.rel, stamp, text)
+                })
+            })
+            .collect(),
+        (listing, remembered) => {
+            let paths: Vec<PathBuf> = match listing {
+                Listing::Walked(paths) => paths.to_vec(),
+                _ => {
+                    let mut paths = Vec::new();
+                    collect_below(&f.dir, 0, &f.file, &mut paths, &mut Vec::new());
+                    paths
+                }
+            };
+            let mut remembered = remembered.unwrap_or_default();
+            remembered.sort_unstable_by(|a, b| a.rel.cmp(&b.rel));
             paths
+                .into_iter()
+                .filter_map(|path| {
+                    let stamp = stat(&path)?;
+                    let rel = path
+                        .strip_prefix(&f.dir)
+                        .unwrap_or(&path)
+                        .to_string_lossy()
+                        .replace('\\', "/");
+                    let known = remembered
+                        .binary_search_by(|x| x.rel.as_str().cmp(&rel))
+                        .ok()
+                        .map(|i| &mut remembered[i])
+                        .filter(|x| x.stamp.vouches_for(&stamp));
+                    Some(match known {
+                        Some(k) => {
+                            let r = Resource::new(rel, stamp, k.text);
+                            if let Some(links) = k.links.take() {
+                                let _ = r.links.set(links);
+                            }
+                            r
+                        }
+                        None => {
+                            let text = looks_like_text(&path);
+                            Resource::new(rel, stamp, text)
+                        }
+                    })
+                })
+                .collect()
         }
     };
-    let mut out: Vec<Resource> = paths
-        .into_iter()
-        .filter_map(|path| {
-            let meta = std::fs::metadata(&path).ok().filter(|m| m.is_file())?;
-            let stamp = Stamp::of(&meta);
-            let rel = path
-                .strip_prefix(&f.dir)
-                .unwrap_or(&path)
-                .to_string_lossy()
-                .replace('\\', "/");
-            let known = record.and_then(|r| {
-                r.resources
-                    .iter()
-                    .find(|x| x.rel == rel && x.stamp.vouches_for(&stamp))
-            });
-            let r = Resource::new(
-                rel,
-                stamp,
-                known.map_or_else(|| looks_like_text(&path), |k| k.text),
-            );
-            if let Some(links) = known.and_then(|k| k.links.clone()) {
-                let _ = r.links.set(links);
-            }
-            Some(r)
-        })
-        .collect();
     out.sort_by(|a, b| a.rel.cmp(&b.rel));
     out
 }
