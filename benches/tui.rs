@@ -79,6 +79,7 @@ fn bench(c: &mut Criterion) {
     let args = LibraryArgs {
         paths: vec![corpus],
         max_depth: skillscope::core::scan::DEFAULT_MAX_DEPTH,
+        max_entries: None,
     };
     // Where a first start's time goes (cold token cache), once, for the report.
     {

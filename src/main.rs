@@ -1,22 +1,44 @@
-use clap::Parser;
-use skillscope::cli::{self, Cli};
+use clap::{CommandFactory, FromArgMatches};
+use skillscope::cli::{self, Cli, Command};
+use skillscope::config::{self, Config};
 
 fn main() {
-    let cli = Cli::parse();
+    // The probe sandbox runs this binary again to set itself up: before anything else.
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if let Some(code) = skillscope::core::probe::sandbox_stage(&args) {
+        std::process::exit(code);
+    }
+    skillscope::core::probe::set_sandbox_program("/proc/self/exe");
+    let config = Config::load();
+    let matches = config.apply_defaults(Cli::command()).get_matches_from(args);
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let config = config::activate(config);
     let code = match cli.command {
-        Some(command) => match cli::run(command) {
-            Ok(code) => code,
-            // A reader that stops early (`| head`) is not an error.
-            Err(e) if is_broken_pipe(&e) => 0,
-            Err(e) => {
-                eprintln!("skillscope: {e:#}");
-                2
+        Some(command) => {
+            // Completions and the man page do not read the config; everything else says what
+            // is wrong with it (on stderr, never on stdout where the output goes).
+            if !matches!(command, Command::Completions { .. } | Command::Man) {
+                for w in config.warnings() {
+                    eprintln!(
+                        "skillscope: warning: {}",
+                        skillscope::text::line(&w.to_string())
+                    );
+                }
             }
-        },
-        None => match skillscope::tui::run(cli.library) {
+            match cli::run(command) {
+                Ok(code) => code,
+                // A reader that stops early (`| head`) is not an error.
+                Err(e) if is_broken_pipe(&e) => 0,
+                Err(e) => {
+                    eprintln!("skillscope: {}", skillscope::text::line(&format!("{e:#}")));
+                    2
+                }
+            }
+        }
+        None => match skillscope::tui::run(cli.library, config.tui_options()) {
             Ok(()) => 0,
             Err(e) => {
-                eprintln!("skillscope: {e:#}");
+                eprintln!("skillscope: {}", skillscope::text::line(&format!("{e:#}")));
                 1
             }
         },

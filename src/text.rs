@@ -1,5 +1,8 @@
 //! Small text helpers shared by the CLI and the app: numbers with thousands separators, names cut
-//! with `…`.
+//! with `…`, and the visible escapes of [`crate::core::escape`] that every text output goes
+//! through.
+
+pub use crate::core::escape::{Line as Esc, is_hazard, line, path, text};
 
 /// `1234567` → `1,234,567`.
 pub fn thousands(n: u64) -> String {
@@ -14,17 +17,59 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
-/// At most `width` characters, cut at the end with `…` when the text was longer.
+/// `n` in at most `width` characters: with thousands separators when they fit, else in `k`, `M`,
+/// `G` units (`400k`, `1.2M`), rounded to the nearest; the full figure when nothing fits.
+pub fn compact(n: u64, width: usize) -> String {
+    let full = thousands(n);
+    if full.len() <= width {
+        return full;
+    }
+    for (unit, div) in [("k", 1e3), ("M", 1e6), ("G", 1e9), ("T", 1e12)] {
+        let v = n as f64 / div;
+        // 999.6k would round to 1000k: that is the next unit's 1.0M.
+        if v >= 999.5 {
+            continue;
+        }
+        let s = if v < 9.95 {
+            format!("{v:.1}{unit}")
+        } else {
+            format!("{v:.0}{unit}")
+        };
+        if s.len() <= width {
+            return s;
+        }
+    }
+    full
+}
+
+/// The text as one escaped line (see [`line`]), at most `width` characters, cut at the end with
+/// `…` when it was longer.
 pub fn fit(s: &str, width: usize) -> String {
+    let s = line(s);
     if width == 0 {
         return String::new();
     }
     if s.chars().count() <= width {
-        return s.to_string();
+        return s.into_owned();
     }
     let mut out: String = s.chars().take(width - 1).collect();
     out.push('…');
     out
+}
+
+/// The text as one escaped line, at most `width` characters, cut at the start with `…` (the end
+/// of a path says the most).
+pub fn fit_left(s: &str, width: usize) -> String {
+    let s = line(s);
+    let n = s.chars().count();
+    if n <= width {
+        return s.into_owned();
+    }
+    if width == 0 {
+        return String::new();
+    }
+    let tail: String = s.chars().skip(n - (width - 1)).collect();
+    format!("…{tail}")
 }
 
 #[cfg(test)]
@@ -41,5 +86,34 @@ mod tests {
         assert_eq!(fit("abc", 4), "abc");
         assert_eq!(fit("ééééé", 3), "éé…");
         assert_eq!(fit("abc", 0), "");
+        assert_eq!(fit_left("/a/b/c/d", 5), "…/c/d");
+        assert_eq!(fit_left("abc", 0), "");
+    }
+
+    #[test]
+    fn compact_figures_keep_their_magnitude() {
+        assert_eq!(compact(12_345, 6), "12,345");
+        assert_eq!(compact(400_000, 6), "400k");
+        assert_eq!(compact(400_000, 7), "400,000");
+        assert_eq!(compact(999_999, 6), "1.0M");
+        assert_eq!(compact(1_234_567, 6), "1.2M");
+        assert_eq!(compact(98_765_432, 6), "99M");
+        assert_eq!(compact(4_294_967_295, 6), "4.3G");
+        assert_eq!(compact(123_456, 4), "123k");
+        assert_eq!(compact(1_500, 4), "1.5k");
+        assert_eq!(compact(7, 1), "7");
+        assert_eq!(
+            compact(12_345, 2),
+            "12,345",
+            "nothing fits: the whole figure"
+        );
+    }
+
+    #[test]
+    fn fit_escapes_before_it_cuts() {
+        assert_eq!(fit("a\x1bb", 20), "a\\u{1b}b");
+        assert_eq!(fit("a\u{202e}bcdefgh", 6), "a\\u{2…");
+        assert_eq!(fit_left("x/\x1b]0;t\x07", 12), "…b}]0;t\\u{7}");
+        assert!(!fit_left("\u{202e}", 3).contains('\u{202e}'));
     }
 }

@@ -56,8 +56,8 @@ fn odd_files_each_get_their_diagnostic() {
     let v = json(&out);
     assert_eq!(
         v["skills"],
-        cases.len() + 1,
-        "every skill but the pipe is read"
+        cases.len() + 2,
+        "every skill is there, the pipe too (with its error)"
     );
     let mut by_dir: HashMap<String, Vec<String>> = HashMap::new();
     for d in v["diagnostics"].as_array().unwrap() {
@@ -107,4 +107,215 @@ fn odd_files_each_get_their_diagnostic() {
             by_dir.get(clean)
         );
     }
+}
+
+fn mkfifo(p: &std::path::Path) {
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    nix::unistd::mkfifo(p, nix::sys::stat::Mode::S_IRWXU).unwrap();
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn list_budget_and_prompt_say_what_was_not_read_and_exit_as_check() {
+    let home = tempfile::tempdir().unwrap();
+    let lib = home.path().join("lib");
+    write(
+        &lib.join("good/SKILL.md"),
+        "---\nname: good\ndescription: Reads good things from files. Use when asked about them.\n---\nBody\n",
+    );
+    // A pipe as SKILL.md, and a pipe among a good skill's resources: neither is opened.
+    mkfifo(&lib.join("pipe/SKILL.md"));
+    mkfifo(&lib.join("good/references/pipe.md"));
+    // A link to nowhere: a folder the walk cannot enter.
+    std::os::unix::fs::symlink(home.path().join("nowhere"), lib.join("gone")).unwrap();
+    let missing = home.path().join("missing");
+    let file_root = home.path().join("notes.txt");
+    std::fs::write(&file_root, "not a skill").unwrap();
+    let roots = [
+        lib.to_str().unwrap(),
+        missing.to_str().unwrap(),
+        file_root.to_str().unwrap(),
+    ];
+    let with = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(roots);
+        run_guarded(&all, home.path(), 60)
+    };
+    let check = with(&["check"]);
+    assert_eq!(check.status.code(), Some(1));
+    let check_text = String::from_utf8_lossy(&check.stdout);
+    for cmd in [
+        &["list"][..],
+        &["list", "--json"],
+        &["budget"],
+        &["budget", "--format", "json"],
+        &["prompt"],
+        &["prompt", "--format", "markdown"],
+    ] {
+        let out = with(cmd);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), check.status.code(), "{cmd:?}: {err}");
+        for said in [
+            format!("{} does not exist", missing.display()),
+            format!("{} is a file", file_root.display()),
+            format!(
+                "{}: this SKILL.md is not a regular file",
+                lib.join("pipe/SKILL.md").display()
+            ),
+            format!("{}", lib.join("gone").display()),
+        ] {
+            assert!(
+                err.contains(&said),
+                "{cmd:?}: `{said}` missing from stderr:\n{err}"
+            );
+            // `check` reports each of them too.
+            let what = said.split(": ").last().unwrap();
+            assert!(
+                check_text.contains(what),
+                "check: {what} missing:\n{check_text}"
+            );
+        }
+    }
+    // The pipe is listed with its error, as `check` reports it.
+    let list = run_guarded(&["list", "--json", lib.to_str().unwrap()], home.path(), 60);
+    let v = json(&list);
+    let pipe = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "pipe")
+        .unwrap_or_else(|| panic!("the pipe skill is not listed: {v:#}"));
+    assert!(
+        pipe["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["rule"] == "skill-file-not-regular" && d["severity"] == "error"),
+        "{pipe:#}"
+    );
+    assert_eq!(list.status.code(), Some(1));
+    let text = run_guarded(&["list", lib.to_str().unwrap()], home.path(), 60);
+    let table = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        table
+            .lines()
+            .any(|l| l.contains(" pipe ") && l.trim_end().ends_with("1      0")),
+        "{table}"
+    );
+    // Budget lists the good skill's files without the pipe among them.
+    let budget = run_guarded(
+        &[
+            "budget",
+            "--format",
+            "json",
+            lib.join("good").to_str().unwrap(),
+        ],
+        home.path(),
+        60,
+    );
+    let v = json(&budget);
+    assert_eq!(v["skills"][0]["resources"], serde_json::json!([]), "{v:#}");
+    assert_eq!(budget.status.code(), Some(0), "{}", stderr(&budget));
+}
+
+#[test]
+fn a_clean_library_reads_without_a_word_on_stderr() {
+    let home = tempfile::tempdir().unwrap();
+    let lib = home.path().join("lib");
+    write(
+        &lib.join("good/SKILL.md"),
+        "---\nname: good\ndescription: Reads good things from files. Use when asked about them.\n---\nBody\n",
+    );
+    for cmd in [&["list"][..], &["budget"], &["prompt"]] {
+        let mut all = cmd.to_vec();
+        all.push(lib.to_str().unwrap());
+        let out = run_guarded(&all, home.path(), 60);
+        assert_eq!(out.status.code(), Some(0), "{cmd:?}");
+        assert_eq!(stderr(&out), "", "{cmd:?}");
+    }
+}
+
+#[test]
+fn an_unreadable_folder_and_skill_file_are_named() {
+    if nix::unistd::geteuid().is_root() {
+        eprintln!("skipping: permissions do not stop root, so nothing is unreadable");
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let home = tempfile::tempdir().unwrap();
+    let lib = home.path().join("lib");
+    write(
+        &lib.join("locked/inner/SKILL.md"),
+        "---\nname: inner\n---\n",
+    );
+    write(&lib.join("secret/SKILL.md"), "---\nname: secret\n---\n");
+    let perm = |p: &std::path::Path, m| {
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(m)).unwrap()
+    };
+    perm(&lib.join("locked"), 0o000);
+    perm(&lib.join("secret/SKILL.md"), 0o000);
+    let out = run_guarded(&["list", lib.to_str().unwrap()], home.path(), 60);
+    perm(&lib.join("locked"), 0o755);
+    let err = stderr(&out);
+    assert!(
+        err.contains(&lib.join("locked").display().to_string()),
+        "{err}"
+    );
+    assert!(err.contains("cannot read SKILL.md"), "{err}");
+    assert_eq!(out.status.code(), Some(1), "{err}");
+}
+
+#[test]
+fn a_link_to_the_file_system_root_is_not_walked_and_the_cap_can_be_raised() {
+    let home = tempfile::tempdir().unwrap();
+    let lib = home.path().join("lib");
+    write(
+        &lib.join("good/SKILL.md"),
+        "---\nname: good\ndescription: Reads good things from files. Use when asked about them.\n---\nBody\n",
+    );
+    std::os::unix::fs::symlink("/", lib.join("everything")).unwrap();
+    let out = run_guarded(&["list", lib.to_str().unwrap()], home.path(), 120);
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!(
+            "{} leads to /, a folder above the root: not followed",
+            lib.join("everything").display()
+        )),
+        "{err}"
+    );
+    assert_eq!(out.status.code(), Some(0), "a warning: {err}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("1 skills"));
+
+    for i in 0..30 {
+        write(
+            &lib.join(format!("s{i:02}/SKILL.md")),
+            "---\nname: s\ndescription: d\n---\n",
+        );
+    }
+    let capped = |extra: &[&str], env: Option<&str>| {
+        let mut c = bin();
+        c.arg("list")
+            .args(extra)
+            .arg(&lib)
+            .env("SKILLSCOPE_CONFIG_DIR", home.path().join("config"))
+            .env("SKILLSCOPE_CACHE_DIR", home.path().join("cache"))
+            .env("HOME", home.path());
+        match env {
+            Some(v) => c.env("SKILLSCOPE_MAX_ENTRIES", v),
+            None => c.env_remove("SKILLSCOPE_MAX_ENTRIES"),
+        };
+        let out = c.output().unwrap();
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let warning = format!(
+        "stopped walking {} after 10 files and folders",
+        lib.display()
+    );
+    assert!(capped(&["--max-entries", "10"], None).contains(&warning));
+    assert!(capped(&[], Some("10")).contains(&warning));
+    assert!(!capped(&["--max-entries", "1000"], Some("10")).contains("stopped walking"));
+    assert!(!capped(&[], None).contains("stopped walking"));
 }

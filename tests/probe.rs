@@ -1,7 +1,9 @@
 //! Probes against hostile executables: each gets its verdict, the kill logic keeps its deadline,
 //! nothing they start survives, and progress reaches a caller on another thread.
 
-use skillscope::core::probe::{self, ProbeOptions, ProbeReport, Verdict};
+use skillscope::core::probe::{
+    self, ProbeOptions, ProbeReport, SandboxMode, SandboxPreference, Verdict,
+};
 use skillscope::core::scan::ScanOptions;
 use skillscope::core::{Agent, Library, Root, Scope, Severity};
 use std::collections::{BTreeMap, BTreeSet};
@@ -17,6 +19,38 @@ use std::time::{Duration, Instant};
 static PROCESSES: Mutex<()> = Mutex::new(());
 
 const TIMEOUT: Duration = Duration::from_secs(2);
+
+/// Lets probes run in the namespaces mode from this test binary: it is not skillscope, so it
+/// names the binary that sets the sandbox up.
+fn sandbox_program() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| probe::set_sandbox_program(env!("CARGO_BIN_EXE_skillscope")));
+}
+
+/// Options for one of the two sandboxes.
+fn options(sandbox: SandboxPreference) -> ProbeOptions {
+    sandbox_program();
+    ProbeOptions {
+        sandbox,
+        ..ProbeOptions::default()
+    }
+}
+
+/// The mode a preference gets here: namespaces may be refused by the kernel (then the tests of
+/// that mode check the fallback instead, and say so).
+fn expected_mode(sandbox: SandboxPreference, report: &ProbeReport) -> SandboxMode {
+    match (sandbox, report.sandbox) {
+        (SandboxPreference::ProcessGroup, _) => SandboxMode::ProcessGroup,
+        (_, Some(SandboxMode::ProcessGroup)) => {
+            eprintln!(
+                "namespaces refused here, checking the fallback: {:?}",
+                report.sandbox_fallback
+            );
+            SandboxMode::ProcessGroup
+        }
+        _ => SandboxMode::Namespaces,
+    }
+}
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/probe")
@@ -97,7 +131,16 @@ fn verdict<'a>(reports: &BTreeMap<&str, &'a ProbeReport>, name: &str) -> &'a Ver
 }
 
 #[test]
-fn hostile_executables_get_their_verdicts_and_leave_nothing_behind() {
+fn hostile_executables_get_their_verdicts_and_leave_nothing_behind_namespaces() {
+    hostile_executables(SandboxPreference::Strongest);
+}
+
+#[test]
+fn hostile_executables_get_their_verdicts_and_leave_nothing_behind_process_group() {
+    hostile_executables(SandboxPreference::ProcessGroup);
+}
+
+fn hostile_executables(sandbox: SandboxPreference) {
     let _serial = PROCESSES.lock().unwrap_or_else(|e| e.into_inner());
     let lib = Arc::new(hostile_library());
     assert_eq!(
@@ -111,7 +154,7 @@ fn hostile_executables_get_their_verdicts_and_leave_nothing_behind() {
     let opts = ProbeOptions {
         timeout: TIMEOUT,
         jobs: indices.len(),
-        ..ProbeOptions::default()
+        ..options(sandbox)
     };
 
     // Run as the TUI does: on a worker, with progress coming back over a channel.
@@ -159,6 +202,14 @@ fn hostile_executables_get_their_verdicts_and_leave_nothing_behind() {
     }
 
     let r = by_name(&reports);
+    let mode = expected_mode(sandbox, r["good"]);
+    for report in &reports {
+        if let Some(m) = report.sandbox {
+            assert_eq!(m, mode, "{}", report.skill);
+        }
+    }
+    assert_eq!(r["no-entry"].sandbox, None, "nothing ran");
+    assert_eq!(r["no-interpreter"].sandbox, None, "nothing ran");
     assert_eq!(verdict(&r, "good"), &Verdict::Ok);
     let schema = r["good"].schema_text.as_deref().unwrap();
     let schema: serde_json::Value = serde_json::from_str(schema).unwrap();
@@ -207,11 +258,15 @@ fn hostile_executables_get_their_verdicts_and_leave_nothing_behind() {
         exit_code,
         signal,
         stderr_tail,
+        limit,
     } = verdict(&r, "exits-3")
     else {
         panic!("exits-3: {:?}", verdict(&r, "exits-3"));
     };
-    assert_eq!((*exit_code, signal.as_deref()), (Some(3), None));
+    assert_eq!(
+        (*exit_code, signal.as_deref(), limit),
+        (Some(3), None, &None)
+    );
     assert!(
         stderr_tail.ends_with("fatal: config file not found"),
         "{stderr_tail}"
@@ -239,12 +294,18 @@ fn hostile_executables_get_their_verdicts_and_leave_nothing_behind() {
         Verdict::NoInterpreter { interpreter, .. } if interpreter == "/nonexistent/bin/python9"
     ));
 
-    let groups: Vec<u32> = reports.iter().filter_map(|r| r.pid).collect();
-    assert_eq!(
-        groups.len(),
-        10,
-        "every skill with a runnable entry was started"
-    );
+    let started = reports.iter().filter(|r| r.sandbox.is_some()).count();
+    assert_eq!(started, 10, "every skill with a runnable entry was started");
+    // In the process-group mode each pid is a group to search; in the namespaces mode the
+    // command line is enough (and a pid may be missing: the entry ended before it was seen).
+    let groups: Vec<u32> = match mode {
+        SandboxMode::ProcessGroup => {
+            let g: Vec<u32> = reports.iter().filter_map(|r| r.pid).collect();
+            assert_eq!(g.len(), 10, "each started entry has its group id");
+            g
+        }
+        SandboxMode::Namespaces => Vec::new(),
+    };
     let marker = fixtures().join("hostile").canonicalize().unwrap();
     let left = survivors(&groups, &marker.to_string_lossy());
     assert!(
@@ -255,7 +316,16 @@ fn hostile_executables_get_their_verdicts_and_leave_nothing_behind() {
 }
 
 #[test]
-fn cancelling_kills_a_running_probe() {
+fn cancelling_kills_a_running_probe_namespaces() {
+    cancelling_kills_a_running_probe(SandboxPreference::Strongest);
+}
+
+#[test]
+fn cancelling_kills_a_running_probe_process_group() {
+    cancelling_kills_a_running_probe(SandboxPreference::ProcessGroup);
+}
+
+fn cancelling_kills_a_running_probe(sandbox: SandboxPreference) {
     let _serial = PROCESSES.lock().unwrap_or_else(|e| e.into_inner());
     let lib = hostile_library();
     let skill = lib.skills[lib.find("sleeps-forever").unwrap()].clone();
@@ -263,7 +333,7 @@ fn cancelling_kills_a_running_probe() {
     let opts = ProbeOptions {
         timeout: Duration::from_secs(300),
         cancel: Some(Arc::clone(&cancel)),
-        ..ProbeOptions::default()
+        ..options(sandbox)
     };
     let worker = std::thread::spawn(move || probe::probe_skill(&skill, &opts));
     let marker = fixtures()
@@ -282,7 +352,8 @@ fn cancelling_kills_a_running_probe() {
     cancel.store(true, Ordering::Relaxed);
     let report = worker.join().unwrap();
     assert_eq!(report.verdict, Some(Verdict::Cancelled));
-    let left = survivors(&[report.pid.unwrap()], &marker);
+    assert_eq!(report.sandbox, Some(expected_mode(sandbox, &report)));
+    let left = survivors(&report.pid.into_iter().collect::<Vec<_>>(), &marker);
     assert!(
         left.is_empty(),
         "processes left behind:\n{}",
@@ -311,18 +382,31 @@ fn temp_skill(name: &str, entry: &str, script: &[u8]) -> (tempfile::TempDir, Lib
 }
 
 #[test]
-fn only_help_json_is_asked_in_the_skill_folder_with_a_bare_environment() {
+fn only_help_json_is_asked_in_the_skill_folder_with_a_bare_environment_namespaces() {
+    only_help_json_with_a_bare_environment(SandboxPreference::Strongest);
+}
+
+#[test]
+fn only_help_json_is_asked_in_the_skill_folder_with_a_bare_environment_process_group() {
+    only_help_json_with_a_bare_environment(SandboxPreference::ProcessGroup);
+}
+
+fn only_help_json_with_a_bare_environment(sandbox: SandboxPreference) {
     let _serial = PROCESSES.lock().unwrap_or_else(|e| e.into_inner());
+    // Records how it was called in its answer's description (the skill folder may be
+    // read-only), one `|`-separated item each, quotes and backslashes dropped.
     let script = br#"#!/bin/sh
-# Record how it was called, then answer.
-{ printf 'args:%s\n' "$*"; printf 'cwd:%s\n' "$(pwd)"; env | sort; } > called.txt
-echo '{"name": "recorder", "description": "d", "parameters": {"type": "object"}}'
+rec=$({ printf 'args:%s\n' "$*"; printf 'cwd:%s\n' "$(pwd)"; env | sort; } | tr -d '"\\' | tr '\n' '|')
+printf '{"name": "recorder", "description": "%s", "parameters": {"type": "object"}}\n' "$rec"
 "#;
     let (t, lib) = temp_skill("recorder", "execute.sh", script);
-    let report = probe::probe_skill(&lib.skills[0], &ProbeOptions::default());
-    assert_eq!(report.verdict, Some(Verdict::Ok));
-    let called = std::fs::read_to_string(t.path().join("recorder/called.txt")).unwrap();
-    let lines: Vec<&str> = called.lines().collect();
+    let report = probe::probe_skill(&lib.skills[0], &options(sandbox));
+    assert_eq!(report.verdict, Some(Verdict::Ok), "{report:?}");
+    assert_eq!(report.sandbox, Some(expected_mode(sandbox, &report)));
+    let schema: serde_json::Value =
+        serde_json::from_str(report.schema_text.as_deref().unwrap()).unwrap();
+    let called = schema["description"].as_str().unwrap().to_string();
+    let lines: Vec<&str> = called.split('|').filter(|l| !l.is_empty()).collect();
     assert_eq!(lines[0], "args:--help-json");
     let dir = t.path().join("recorder").canonicalize().unwrap();
     assert_eq!(lines[1], format!("cwd:{}", dir.display()));
@@ -358,7 +442,7 @@ echo '{"name": "recorder", "description": "d", "parameters": {"type": "object"}}
 fn entries_outside_the_folder_or_binaries_are_handled() {
     let _serial = PROCESSES.lock().unwrap_or_else(|e| e.into_inner());
     let (_t, lib) = temp_skill("escape", "../outside.sh", b"#!/bin/sh\necho hi\n");
-    let report = probe::probe_skill(&lib.skills[0], &ProbeOptions::default());
+    let report = probe::probe_skill(&lib.skills[0], &options(SandboxPreference::Strongest));
     assert!(
         matches!(&report.verdict, Some(Verdict::NoEntry { why, .. }) if why.contains("outside")),
         "{:?}",
@@ -370,7 +454,7 @@ fn entries_outside_the_folder_or_binaries_are_handled() {
     let echo = std::fs::read("/bin/echo").unwrap();
     let (t, lib) = temp_skill("binary", "bin/tool", &echo);
     set_mode(&t.path().join("binary/bin/tool"), 0o755);
-    let report = probe::probe_skill(&lib.skills[0], &ProbeOptions::default());
+    let report = probe::probe_skill(&lib.skills[0], &options(SandboxPreference::Strongest));
     let tool = t.path().join("binary/bin/tool").canonicalize().unwrap();
     assert_eq!(
         report.command,
@@ -391,7 +475,7 @@ fn script_findings(report: &ProbeReport) -> BTreeSet<(&'static str, String)> {
         .map(|d| {
             let file = d.path.as_ref().expect("script findings name their file");
             (
-                d.rule,
+                d.rule.as_str(),
                 file.file_name().unwrap().to_string_lossy().into_owned(),
             )
         })
@@ -418,7 +502,7 @@ fn script_health_names_each_defect_and_its_file() {
     let opts = ProbeOptions {
         scripts: true,
         timeout: TIMEOUT,
-        ..ProbeOptions::default()
+        ..options(SandboxPreference::Strongest)
     };
     let report = probe::probe_skill(skill, &opts);
     assert_eq!(
@@ -525,7 +609,7 @@ fn the_demo_library_executables_pass() {
         .filter(|&i| lib.skills[i].kind() == skillscope::core::SkillKind::Executable)
         .collect();
     assert_eq!(executables.len(), 2, "the demo ships two executable skills");
-    let opts = ProbeOptions::default();
+    let opts = options(SandboxPreference::Strongest);
     for r in probe::probe_all(&lib, &executables, &opts, &|_, _| {}) {
         assert_eq!(r.verdict, Some(Verdict::Ok), "{}: {:?}", r.skill, r.verdict);
         assert!(r.schema_text.is_some());

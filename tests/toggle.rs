@@ -2,7 +2,7 @@
 //! first; the fixtures themselves are never written).
 
 use skillscope::core::Library;
-use skillscope::core::agents::{self, AgentState, AgentSwitches, SwitchScope, ToggleError};
+use skillscope::core::agents::{AgentState, AgentSwitches, SwitchScope};
 use skillscope::core::scan::ScanOptions;
 use skillscope::core::source::{self, Agent};
 use std::path::{Path, PathBuf};
@@ -400,7 +400,7 @@ fn an_unknown_skill_is_an_error() {
 }
 
 #[test]
-fn a_file_edited_between_plan_and_apply_is_not_clobbered() {
+fn a_file_edited_between_plan_and_apply_keeps_the_edit_and_gets_the_toggle() {
     let w = World::new("alice");
     let lib = w.library();
     let pdf = &lib.skills[lib.find("pdf").unwrap()];
@@ -413,17 +413,14 @@ fn a_file_edited_between_plan_and_apply_is_not_clobbered() {
     assert_eq!(plan.after_state.state, AgentState::Off);
     // The user's editor saves a change meanwhile.
     let edited = w.read(CLAUDE).replace("\"opus\"", "\"sonnet\"");
+    assert_ne!(edited, w.read(CLAUDE));
     std::fs::write(w.home().join(CLAUDE), &edited).unwrap();
-    let err = agents::apply(&plan).unwrap_err();
-    assert!(matches!(err, ToggleError::Changed { .. }), "{err}");
-    assert_eq!(w.read(CLAUDE), edited);
-    // Planned again, the change goes on top of the user's edit.
-    let (switches, _) = AgentSwitches::load(&w.home(), Some(&w.project()));
-    let plan = switches
-        .plan(pdf, Agent::ClaudeCode, SwitchScope::User, false)
-        .unwrap();
-    agents::apply(&plan).unwrap();
+    // Applying reads the file again under its lock and puts the change on top of the edit.
+    let (written, applied) = switches.apply(pdf, &plan).unwrap();
+    assert!(applied.written);
+    assert_eq!(written.before, edited);
     let now = w.read(CLAUDE);
+    assert_eq!(now, written.after);
     assert!(
         now.contains("\"sonnet\"") && now.contains("\"pdf\": \"off\""),
         "{now}"
@@ -460,4 +457,45 @@ fn badges_for_every_skill_of_the_fixture_home() {
         ("team-style".into(), vec!["opencode"]),
     ];
     assert_eq!(got, want);
+}
+
+#[test]
+fn a_skill_named_star_switches_off_nothing_else() {
+    let w = World::new("alice");
+    let star = w.home().join(".claude/skills/star");
+    std::fs::create_dir_all(&star).unwrap();
+    std::fs::write(
+        star.join("SKILL.md"),
+        "---\nname: \"*\"\ndescription: A skill whose name is a wildcard.\n---\n",
+    )
+    .unwrap();
+    let out = w.run(&["*", "--off"]);
+    let (text, err) = (stdout(&out), stderr(&out));
+    // Claude Code's keys are names, not patterns: the entry is written as is.
+    assert!(
+        text.contains("claude-code: written ~/.claude/settings.json"),
+        "{text}"
+    );
+    assert!(
+        w.read(CLAUDE).contains("\"*\": \"off\""),
+        "{}",
+        w.read(CLAUDE)
+    );
+    // opencode would read it as "every skill": refused, with the reason, and the file untouched.
+    assert_eq!(out.status.code(), Some(1), "{text}{err}");
+    assert!(
+        err.contains("opencode cannot be switched for the skill \"*\"")
+            && err.contains("no way to escape"),
+        "{err}"
+    );
+    assert_eq!(w.read(OPENCODE), w.original(OPENCODE));
+    // Every other skill is as it was for every agent.
+    let out = w.run(&["pdf", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for badge in v[0]["agents"].as_array().unwrap() {
+        assert_eq!(badge["effective"]["state"], "on", "{badge}");
+    }
+    let out = w.run(&["*", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v[0]["agents"][0]["effective"]["state"], "off");
 }

@@ -45,6 +45,15 @@ impl Session {
 }
 
 fn start(library: &std::path::Path, config: &std::path::Path, cache: &std::path::Path) -> Session {
+    start_with(library, config, cache, &[])
+}
+
+fn start_with(
+    library: &std::path::Path,
+    config: &std::path::Path,
+    cache: &std::path::Path,
+    env: &[(&str, &std::ffi::OsStr)],
+) -> Session {
     let pty = native_pty_system()
         .openpty(PtySize {
             rows: ROWS,
@@ -60,6 +69,10 @@ fn start(library: &std::path::Path, config: &std::path::Path, cache: &std::path:
     cmd.env("SKILLSCOPE_CACHE_DIR", cache);
     cmd.env("HOME", config);
     cmd.env_remove("NO_COLOR");
+    cmd.env_remove("SKILLSCOPE_SANDBOX");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
     let child = pty.slave.spawn_command(cmd).unwrap();
     drop(pty.slave);
     let screen = Arc::new(Mutex::new(vt100::Parser::new(
@@ -157,4 +170,151 @@ fn without_a_terminal_it_says_so_instead_of_drawing() {
         err.contains("needs a terminal") && err.contains("skillscope list"),
         "{err}"
     );
+}
+
+/// Processes whose command line holds `token`.
+fn processes_with(token: &str) -> Vec<String> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().parse::<u32>().is_ok())
+        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+        .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
+        .filter(|c| c.contains(token))
+        .collect()
+}
+
+/// Quitting while a probe runs stops it: the probe and everything it started are killed and
+/// reaped, and its temporary folder is removed, before the app exits.
+fn quitting_stops_the_probes(sandbox: Option<&str>, quit: &str) {
+    let lib = tempfile::tempdir().unwrap();
+    let config = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = lib.path().join("sleeper");
+    tui_common::write(
+        &dir.join("SKILL.md"),
+        "---\nname: sleeper\ndescription: Never answers.\ntype: executable\nentry: run.sh\n---\n",
+    );
+    tui_common::write(&dir.join("run.sh"), "#!/bin/sh\nsleep 1000 &\nwait\n");
+    let token = dir.join("run.sh").display().to_string();
+    let mut env: Vec<(&str, &std::ffi::OsStr)> = vec![("TMPDIR", tmp.path().as_os_str())];
+    if let Some(mode) = sandbox {
+        env.push(("SKILLSCOPE_SANDBOX", std::ffi::OsStr::new(mode)));
+    }
+    let mut s = start_with(lib.path(), config.path(), cache.path(), &env);
+    s.wait_for("1/1 enabled");
+    s.send("4");
+    s.wait_for("Nothing runs until you press r");
+    s.send("r");
+    s.wait_for("probing");
+    let start = Instant::now();
+    while processes_with(&token).is_empty() {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the probe never started"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let homes = || {
+        std::fs::read_dir(tmp.path())
+            .unwrap()
+            .flatten()
+            .filter(|e| {
+                e.file_name()
+                    .to_string_lossy()
+                    .starts_with("skillscope-probe-")
+            })
+            .count()
+    };
+    if sandbox == Some("process-group") {
+        assert_eq!(homes(), 1, "the probe's temporary home is in TMPDIR");
+    }
+    s.send(quit);
+    let start = Instant::now();
+    let status = loop {
+        if let Some(st) = s.child.try_wait().unwrap() {
+            break st;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "did not quit:\n{}",
+            s.text()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "{status:?}");
+    let left = processes_with(&token);
+    assert!(left.is_empty(), "probe processes left: {left:?}");
+    assert_eq!(homes(), 0, "temporary folder left behind");
+}
+
+#[test]
+fn q_stops_and_reaps_running_probes_namespaces() {
+    quitting_stops_the_probes(None, "q");
+}
+
+#[test]
+fn ctrl_c_stops_and_reaps_running_probes_process_group() {
+    quitting_stops_the_probes(Some("process-group"), "\x03");
+}
+
+/// Waits for the app to end after a key; fails with the screen after 10 s.
+fn wait_exit(s: &mut Session) -> portable_pty::ExitStatus {
+    let start = Instant::now();
+    loop {
+        if let Some(st) = s.child.try_wait().unwrap() {
+            return st;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "did not quit:\n{}",
+            s.text()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_fifo_at_a_file_the_app_reads_is_shown_and_q_still_quits() {
+    // The app takes its agents' settings from the home, which `start` puts in the config folder.
+    let files = [
+        ("config", "state.json"),
+        ("cache", "tokens.bin"),
+        ("cache", "probes.json"),
+        ("config", ".claude/settings.json"),
+    ];
+    for (folder, name) in files {
+        let lib = tempfile::tempdir().unwrap();
+        let config = tempfile::tempdir().unwrap();
+        let cache = tempfile::tempdir().unwrap();
+        fixture(lib.path());
+        let base = if folder == "config" {
+            config.path()
+        } else {
+            cache.path()
+        };
+        let fifo = base.join(name);
+        std::fs::create_dir_all(fifo.parent().unwrap()).unwrap();
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+        let mut s = start(lib.path(), config.path(), cache.path());
+        let screen = s.wait_for("named pipe (FIFO)");
+        assert!(
+            screen.contains(&fifo.display().to_string()),
+            "{name}: the message does not name the file:\n{screen}"
+        );
+        // The app goes on without the file: the library is listed.
+        s.wait_for("pdf-tools");
+        s.send("q");
+        let status = wait_exit(&mut s);
+        assert!(status.success(), "{name}: {status:?}");
+        use std::os::unix::fs::FileTypeExt;
+        assert!(
+            std::fs::symlink_metadata(&fifo)
+                .unwrap()
+                .file_type()
+                .is_fifo(),
+            "{name}: the FIFO was written over"
+        );
+    }
 }

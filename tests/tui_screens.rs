@@ -6,7 +6,7 @@ use insta::assert_snapshot;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 use ratatui::style::{Color, Modifier};
 use skillscope::tui::theme::Theme;
-use tui_common::{fixture, harness, harness_scanning, harness_with, write};
+use tui_common::{fixture, harness, harness_patient, harness_scanning, harness_with, write};
 
 #[test]
 fn skills_list_at_80x24() {
@@ -472,4 +472,79 @@ fn every_screen_draws_at_tiny_sizes_without_panicking() {
         let _ = h.screen();
         h.key(KeyCode::Esc);
     }
+}
+
+#[test]
+fn hostile_names_and_descriptions_are_shown_escaped() {
+    let t = tempfile::tempdir().unwrap();
+    // A folder name holding OSC 0 (set the title) and a frontmatter whose name and description
+    // hold a bidi override, ESC sequences, C1 CSI and BEL (YAML escapes).
+    write(
+        &t.path().join("title\x1b]0;pwned\x07/SKILL.md"),
+        "---\nname: \"evil\\u202Etxt.exe\"\ndescription: \"Reads \\e[2J files\\x9b and \\a rings. Use when asked about files.\"\n---\nBody \u{202e}here\x1b[31m.\n",
+    );
+    let mut h = harness(&[t.path()], 120, 50);
+    let list = h.screen();
+    assert!(list.contains("evil\\u{202e}txt.exe"), "{list}");
+    h.key(KeyCode::Enter);
+    let detail = h.screen();
+    for shown in [
+        "evil\\u{202e}txt.exe",
+        "Reads \\u{1b}[2J files\\u{9b}",
+        "\\u{7} rings.",
+        "title\\u{1b}]0;pwned\\u{7}",
+        "Body \\u{202e}here\\u{1b}[31m.",
+        "control-character",
+    ] {
+        assert!(detail.contains(shown), "{shown} missing:\n{detail}");
+    }
+    let term = h.terminal();
+    for c in term.backend().buffer().content() {
+        assert!(
+            !c.symbol().chars().any(skillscope::text::is_hazard),
+            "raw hazard in cell {c:?}"
+        );
+    }
+}
+
+#[test]
+fn huge_skills_show_whole_figures() {
+    let t = tempfile::tempdir().unwrap();
+    // About 150,000 tokens of body and 1.05 million in a reference file: neither fits a
+    // six-character column with separators.
+    write(
+        &t.path().join("huge/SKILL.md"),
+        &format!(
+            "---\nname: huge\ndescription: A very large skill. Use when testing wide figures.\n---\n{}\n",
+            " word".repeat(150_000)
+        ),
+    );
+    write(
+        &t.path().join("huge/references/big.md"),
+        &" word".repeat(1_050_000),
+    );
+    let mut h = harness_patient(&[t.path()], 80, 24, 300);
+    let c = h.app.costs[0];
+    let (l2, l3) = (c.l2.unwrap(), c.l3.unwrap());
+    assert!(l2 >= 150_000 && l3 >= 1_050_000, "{c:?}");
+    let list = h.screen();
+    let row = list.lines().find(|l| l.contains("huge")).unwrap();
+    let figures: Vec<&str> = row.split_whitespace().collect();
+    let k = skillscope::text::compact(l2, 6);
+    let m = skillscope::text::compact(l3, 6);
+    assert!(k.ends_with('k') && m.ends_with('M'), "{k} {m}");
+    assert!(
+        figures.contains(&k.as_str()) && figures.contains(&m.as_str()),
+        "{k} and {m} expected in the row:\n{row}"
+    );
+    assert_snapshot!("huge_skill_list", list);
+    h.key(KeyCode::Enter);
+    let detail = h.screen();
+    let exact = format!(
+        "L2 {} · L3 {}",
+        skillscope::text::thousands(l2),
+        skillscope::text::thousands(l3)
+    );
+    assert!(detail.contains(&exact), "{exact} missing:\n{detail}");
+    assert_snapshot!("huge_skill_detail", detail);
 }

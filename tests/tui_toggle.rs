@@ -41,6 +41,7 @@ fn a_corrupt_state_file_is_reported_and_left_alone_until_a_save() {
     let args = LibraryArgs {
         paths: vec![t.path().to_path_buf()],
         max_depth: 8,
+        max_entries: None,
     };
     let (tx, _rx) = mpsc::channel();
     let app = App::new(
@@ -77,6 +78,7 @@ fn agent_write_through_shows_the_diff_and_writes_only_after_yes() {
     let args = LibraryArgs {
         paths: vec![skills.clone()],
         max_depth: 8,
+        max_entries: None,
     };
     let (tx, rx) = mpsc::channel();
     let app = App::new(

@@ -3,18 +3,21 @@
 use crate::cli::{LibraryArgs, note_demo};
 use crate::core::index::IndexStore;
 use crate::core::listing::{self, Fate, Format, Listing, ListingOptions, Tier};
+use crate::core::model::Model;
 use crate::core::tokens::{self, Encoding, ResourceTokens, SkillTokens, TokenCache};
 use crate::core::{Agent, Library, Scope};
-use crate::text::{fit, thousands};
+use crate::text::{fit, fit_left, thousands};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum OutputFormat {
     Text,
     Json,
+    /// A short table for a pull-request comment.
+    Markdown,
 }
 
 #[derive(Debug, Args)]
@@ -22,7 +25,7 @@ pub struct BudgetArgs {
     /// Encoding: o200k_base or cl100k_base.
     #[arg(long, default_value_t = Encoding::default())]
     pub encoding: Encoding,
-    /// Output: a table (biggest skills first) or JSON.
+    /// Output: a table (biggest skills first), JSON, or markdown for a pull-request comment.
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
     /// The listing format whose entries are L1: xml, markdown, claude-code or codex.
@@ -43,6 +46,26 @@ pub struct BudgetArgs {
     /// Count everything afresh and leave the on-disk token cache alone.
     #[arg(long)]
     pub no_cache: bool,
+    /// Also show each figure as the model would count it: claude, gemini, gpt-4o, gpt-4, or
+    /// NAME=FACTOR. Shown as "≈ N (model)" beside the tiktoken figure, never instead of it.
+    #[arg(long, value_name = "MODEL")]
+    pub model: Option<Model>,
+    /// Write the library's budget (every skill's costs and fate per listing format) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub save_baseline: Option<PathBuf>,
+    /// Print the change since a baseline FILE written by --save-baseline.
+    #[arg(long, value_name = "FILE", conflicts_with = "baseline_ref")]
+    pub baseline: Option<PathBuf>,
+    /// Print the change since the library as it was at a git commit (read from git; the work
+    /// tree and the index are left alone).
+    #[arg(long, value_name = "GIT_REF")]
+    pub baseline_ref: Option<String>,
+    /// With a baseline: exit 1 when a listing's tokens per turn grow by more than N.
+    #[arg(long, value_name = "N")]
+    pub fail_on_increase: Option<u64>,
+    /// With a baseline: exit 1 when a skill leaves a listing it was in (its fate becomes dropped).
+    #[arg(long)]
+    pub fail_on_drop: bool,
 }
 
 /// Which skills the listing holds: those switched on in skillscope's state (every skill when
@@ -53,6 +76,17 @@ pub(crate) fn enabled(lib: &Library) -> impl Fn(usize) -> bool + use<> {
 }
 
 pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
+    if let Some(m) = args.model.as_ref().and_then(|m| m.mismatch(args.encoding)) {
+        eprintln!("skillscope: {m}");
+    }
+    if args.save_baseline.is_some()
+        || args.baseline.is_some()
+        || args.baseline_ref.is_some()
+        || args.fail_on_drop
+        || args.fail_on_increase.is_some()
+    {
+        return crate::cli::baseline::run(&args, &library);
+    }
     // --no-cache reads every file afresh: the library index is left alone too.
     let lib = if args.no_cache {
         library.load_with(&IndexStore::none())
@@ -60,6 +94,7 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         library.load()
     };
     note_demo(&lib);
+    let unread = crate::cli::note_unread(&lib);
     let cache = if args.no_cache {
         TokenCache::in_memory()
     } else {
@@ -88,10 +123,11 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     match args.format {
         OutputFormat::Json => {
-            serde_json::to_writer_pretty(&mut out, &report.json())?;
+            crate::cli::write_json(&mut out, &report.json())?;
             writeln!(out)?;
         }
         OutputFormat::Text => out.write_all(report.text().as_bytes())?,
+        OutputFormat::Markdown => out.write_all(report.markdown().as_bytes())?,
     }
     out.flush()?;
     let over = args
@@ -103,7 +139,7 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             args.max_listing_tokens.unwrap_or_default()
         );
     }
-    Ok(i32::from(over))
+    Ok(i32::from(over).max(unread))
 }
 
 struct Report<'a> {
@@ -120,9 +156,23 @@ struct Report<'a> {
 #[derive(Serialize)]
 struct JsonReport<'a> {
     encoding: Encoding,
+    /// The model estimate asked for with --model: figures × factor, beside the exact ones.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    model: Option<JsonModel<'a>>,
     listing: JsonListing,
     totals: JsonTotals,
     skills: Vec<JsonSkill<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonModel<'a> {
+    name: &'a str,
+    factor: f64,
+    exact: bool,
+    listing_tokens: u64,
+    l1: u64,
+    l2: u64,
+    l3: u64,
 }
 
 #[derive(Serialize)]
@@ -234,6 +284,15 @@ impl Report<'_> {
         let l = self.listing;
         JsonReport {
             encoding: self.args.encoding,
+            model: self.args.model.as_ref().map(|m| JsonModel {
+                name: &m.name,
+                factor: m.factor,
+                exact: m.is_exact_with(self.args.encoding),
+                listing_tokens: m.estimate(self.listing_tokens as u64),
+                l1: m.estimate(t.l1),
+                l2: m.estimate(t.l2),
+                l3: m.estimate(t.l3),
+            }),
             listing: JsonListing {
                 format: self.listing_format(),
                 tier: l.tier,
@@ -264,6 +323,90 @@ impl Report<'_> {
 
     fn listing_format(&self) -> Format {
         self.args.listing
+    }
+
+    /// ` ≈ N (model)` after a figure when --model asks for it.
+    fn beside(&self, n: u64) -> String {
+        self.args.model.as_ref().map_or_else(String::new, |m| {
+            format!(" {}", m.label(n, self.args.encoding))
+        })
+    }
+
+    /// A short summary for a pull-request comment: totals, the listing, the biggest skills.
+    fn markdown(&self) -> String {
+        let t = self.totals();
+        let l = self.listing;
+        let fates = self.fates();
+        let model = self.args.model.as_ref();
+        let mut s = String::from("### skillscope budget\n\n");
+        let est_head = model.map_or_else(String::new, |m| {
+            let sign = if m.is_exact_with(self.args.encoding) {
+                "="
+            } else {
+                "≈"
+            };
+            format!(" {sign} {} |", super::baseline::md_cell(&m.name))
+        });
+        s.push_str(&format!(
+            "| | tokens ({}) |{est_head}\n|---|--:|{}\n",
+            self.args.encoding,
+            if model.is_some() { "--:|" } else { "" }
+        ));
+        let est =
+            |n: u64| model.map_or_else(String::new, |m| format!(" {} |", thousands(m.estimate(n))));
+        let turn = self.listing_tokens as u64;
+        s.push_str(&format!(
+            "| listing per turn ({}, {} tier) | **{}** |{}\n",
+            self.listing_format(),
+            l.tier,
+            thousands(turn),
+            est(turn)
+        ));
+        for (label, n) in [
+            ("L1 all entries", t.l1),
+            ("L2 if every skill loads", t.l2),
+            ("L3 if every resource is read", t.l3),
+        ] {
+            s.push_str(&format!("| {label} | {} |{}\n", thousands(n), est(n)));
+        }
+        s.push_str(&format!(
+            "\n{} skills: {} full, {} trimmed, {} name only, {} dropped",
+            self.lib.skills.len(),
+            l.count(Fate::Full),
+            l.count(Fate::Trimmed),
+            l.count(Fate::NameOnly),
+            l.count(Fate::Dropped),
+        ));
+        if let Some(b) = l.budget_chars {
+            s.push_str(&format!(
+                "; {} of {} budget chars",
+                thousands(l.used_chars as u64),
+                thousands(b as u64)
+            ));
+        }
+        s.push('\n');
+        let mut order: Vec<usize> = (0..self.counts.len()).collect();
+        let size = |i: usize| {
+            let c = &self.counts[i];
+            (u64::from(c.l1.unwrap_or(0)), u64::from(c.l2.unwrap_or(0)))
+        };
+        order.sort_by(|&a, &b| size(b).cmp(&size(a)).then(a.cmp(&b)));
+        order.truncate(self.args.top.unwrap_or(10));
+        if !order.is_empty() {
+            s.push_str("\n| skill | L1 | L2 | L3 | fate |\n|---|--:|--:|--:|---|\n");
+            for i in order {
+                let c = &self.counts[i];
+                s.push_str(&format!(
+                    "| {} | {} | {} | {} | {} |\n",
+                    super::baseline::md_cell(&self.lib.skills[i].name),
+                    opt(c.l1),
+                    opt(c.l2),
+                    opt(c.l3_with_schema()),
+                    fates[i].map_or("off", Fate::as_str)
+                ));
+            }
+        }
+        s
     }
 
     fn text(&self) -> String {
@@ -317,10 +460,13 @@ impl Report<'_> {
             }
         ));
         s.push_str(&format!(
-            "total: L1 {}  L2 {}  L3 {} tokens ({}; an estimate for Claude models)\n",
+            "total: L1 {}{}  L2 {}{}  L3 {}{} tokens ({}; an estimate for Claude models)\n",
             thousands(t.l1),
+            self.beside(t.l1),
             thousands(t.l2),
+            self.beside(t.l2),
             thousands(t.l3),
+            self.beside(t.l3),
             self.args.encoding
         ));
         let budget = l.budget_chars.map_or_else(String::new, |b| {
@@ -331,10 +477,11 @@ impl Report<'_> {
             )
         });
         s.push_str(&format!(
-            "listing ({}, {} tier): {} tokens per turn{budget}; {} full, {} trimmed, {} name only, {} dropped\n",
+            "listing ({}, {} tier): {} tokens per turn{}{budget}; {} full, {} trimmed, {} name only, {} dropped\n",
             self.listing_format(),
             l.tier,
             thousands(self.listing_tokens as u64),
+            self.beside(self.listing_tokens as u64),
             l.count(Fate::Full),
             l.count(Fate::Trimmed),
             l.count(Fate::NameOnly),
@@ -346,24 +493,4 @@ impl Report<'_> {
 
 fn opt(n: Option<u32>) -> String {
     n.map_or_else(|| "-".to_string(), |n| thousands(u64::from(n)))
-}
-
-/// At most `width` characters, cut at the start with `…` (the end of a path says the most).
-fn fit_left(s: &str, width: usize) -> String {
-    let n = s.chars().count();
-    if n <= width {
-        return s.to_string();
-    }
-    let tail: String = s.chars().skip(n - width.saturating_sub(1)).collect();
-    format!("…{tail}")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn paths_are_cut_from_the_left() {
-        assert_eq!(fit_left("/a/b/c/d", 5), "…/c/d");
-    }
 }

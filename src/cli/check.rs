@@ -3,6 +3,7 @@
 use crate::cli::LibraryArgs;
 use crate::core::Library;
 use crate::core::diagnostic::{Counts, Diagnostic, Severity};
+use crate::core::escape;
 use crate::core::listing::{self, Format, ListingOptions, Tier};
 use crate::core::rules::{self, CheckOptions, Profile};
 use crate::core::tokens::{self, Encoding, TokenCache};
@@ -17,6 +18,8 @@ pub enum CheckFormat {
     Text,
     Json,
     Sarif,
+    /// A short table for a pull-request comment.
+    Markdown,
 }
 
 #[derive(Debug, Args)]
@@ -99,12 +102,15 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
                     "column": f.d.column,
                 })).collect::<Vec<_>>(),
             });
-            serde_json::to_writer_pretty(&mut out, &v)?;
+            crate::cli::write_json(&mut out, &v)?;
             writeln!(out)?;
         }
         CheckFormat::Sarif => {
-            serde_json::to_writer_pretty(&mut out, &sarif(&findings))?;
+            crate::cli::write_json(&mut out, &sarif(&findings))?;
             writeln!(out)?;
+        }
+        CheckFormat::Markdown => {
+            out.write_all(markdown(&lib, &findings, counts, &args, listing_over).as_bytes())?
         }
     }
     if let Some((n, max)) = listing_over {
@@ -162,10 +168,10 @@ fn write_text(
         writeln!(
             out,
             "{}{pos}: {c}{}{r}[{}] {}",
-            f.path.display(),
+            escape::path(f.path),
             f.d.severity,
             f.d.rule,
-            f.d.message
+            escape::line(&f.d.message)
         )?;
     }
     let invalid = {
@@ -188,6 +194,69 @@ fn write_text(
     )
 }
 
+/// Findings shown in a markdown table at most: a pull-request comment stays readable.
+const MARKDOWN_ROWS: usize = 30;
+
+fn markdown(
+    lib: &Library,
+    findings: &[Finding],
+    counts: Counts,
+    args: &CheckArgs,
+    listing_over: Option<(usize, usize)>,
+) -> String {
+    use crate::cli::baseline::md_cell;
+    let shown: Vec<&Finding> = findings
+        .iter()
+        .filter(|f| args.verbose || f.d.severity != Severity::Info)
+        .collect();
+    let mut files: Vec<&Path> = findings
+        .iter()
+        .filter(|f| f.d.severity == Severity::Error)
+        .map(|f| f.path)
+        .collect();
+    files.sort();
+    files.dedup();
+    let verdict = if counts.errors > 0 || listing_over.is_some() {
+        ":x:"
+    } else {
+        ":white_check_mark:"
+    };
+    let mut s = format!(
+        "### skillscope check ({} profile)\n\n{verdict} **{} skills: {} errors, {} warnings**; {} files with errors\n",
+        args.profile,
+        lib.len(),
+        counts.errors,
+        counts.warnings,
+        files.len()
+    );
+    if let Some((n, max)) = listing_over {
+        s.push_str(&format!(
+            "\n:x: the {} listing costs {n} {} tokens per turn, over the limit of {max}\n",
+            args.listing, args.encoding
+        ));
+    }
+    if !shown.is_empty() {
+        s.push_str("\n| | rule | where | message |\n|---|---|---|---|\n");
+        for f in shown.iter().take(MARKDOWN_ROWS) {
+            let pos = f.d.line.map_or_else(String::new, |l| format!(":{l}"));
+            s.push_str(&format!(
+                "| {} | {} | {}{pos} | {} |\n",
+                f.d.severity,
+                md_cell(f.d.rule.as_str()),
+                md_cell(&f.path.display().to_string()),
+                md_cell(&f.d.message)
+            ));
+        }
+        if shown.len() > MARKDOWN_ROWS {
+            s.push_str(&format!(
+                "\n… and {} more (`skillscope check --format json` lists them all).\n",
+                shown.len() - MARKDOWN_ROWS
+            ));
+        }
+    }
+    s
+}
+
 fn sarif(findings: &[Finding]) -> serde_json::Value {
     let rules: Vec<_> = rules::RULES
         .iter()
@@ -195,7 +264,7 @@ fn sarif(findings: &[Finding]) -> serde_json::Value {
             json!({
                 "id": r.id,
                 "shortDescription": {"text": r.summary},
-                "properties": {"family": r.family},
+                "properties": {"family": r.family.as_str()},
             })
         })
         .collect();

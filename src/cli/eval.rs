@@ -6,6 +6,7 @@ use crate::cli::match_cmd::{MatcherChoice, candidates, load_library};
 use crate::cli::{LibraryArgs, use_color};
 use crate::core::matching::Index;
 use crate::core::matching::eval::{Score, check_names, evaluate, parse_cases};
+use crate::text::line;
 use anyhow::Context;
 use clap::Args;
 use serde_json::json;
@@ -71,7 +72,7 @@ pub fn run(args: EvalArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             "top": args.top,
             "matchers": scores,
         });
-        println!("{}", serde_json::to_string_pretty(&doc)?);
+        println!("{}", crate::cli::json_string(&doc)?);
     } else {
         print!(
             "{}",
@@ -141,17 +142,17 @@ pub fn render(scores: &[Score], cases: usize, skills: usize, top: usize, color: 
             wrong.len()
         ));
         for o in wrong {
-            out.push_str(&format!("  {:?}\n", o.message));
+            out.push_str(&format!("  {}\n", line(&format!("{:?}", o.message))));
             if !o.missed.is_empty() {
                 out.push_str(&format!(
                     "    missed:       {}\n",
-                    paint("\x1b[31m", &o.missed.join(", "))
+                    paint("\x1b[31m", &line(&o.missed.join(", ")))
                 ));
             }
             if !o.false_alarms.is_empty() {
                 out.push_str(&format!(
                     "    false alarms: {}\n",
-                    paint("\x1b[33m", &o.false_alarms.join(", "))
+                    paint("\x1b[33m", &line(&o.false_alarms.join(", ")))
                 ));
             }
         }

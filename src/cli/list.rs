@@ -37,6 +37,7 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         library.load()
     };
     crate::cli::note_demo(&lib);
+    let unread = crate::cli::note_unread(&lib);
     let enabled = crate::cli::enabled_mask(&lib);
     let is_enabled = |i: usize| enabled[i];
     let diags = rules::check_library(
@@ -91,13 +92,13 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
                 })
             })
             .collect();
-        serde_json::to_writer_pretty(&mut out, &items)?;
+        crate::cli::write_json(&mut out, &items)?;
         writeln!(out)?;
     } else {
         let width = lib
             .skills
             .iter()
-            .map(|s| s.name.chars().count())
+            .map(|s| crate::text::line(&s.name).chars().count())
             .max()
             .unwrap_or(4)
             .clamp(4, 40);
@@ -109,11 +110,7 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         let num = |n: Option<u32>| n.map_or_else(|| "-".to_string(), |n| n.to_string());
         for (((s, d), on), t) in lib.skills.iter().zip(&diags).zip(&enabled).zip(&tokens) {
             let c = Counts::of(d);
-            let name: String = if s.name.chars().count() > width {
-                s.name.chars().take(width - 1).chain(['…']).collect()
-            } else {
-                s.name.clone()
-            };
+            let name = crate::text::fit(&s.name, width);
             writeln!(
                 out,
                 "{} {:width$}  {:16}  {:>6}  {:>7}  {:>7}  {:>6}  {:>5}",
@@ -140,5 +137,5 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         )?;
     }
     out.flush()?;
-    Ok(0)
+    Ok(unread)
 }

@@ -5,6 +5,7 @@ use crate::cli::{LibraryArgs, note_demo, use_color};
 use crate::core::Library;
 use crate::core::matching::{Hit, Index, Match, Matcher, highlight_spans, may_trigger};
 use crate::core::state::EnableState;
+use crate::text::line;
 use clap::{Args, ValueEnum};
 use serde_json::{Value, json};
 use std::ops::Range;
@@ -64,9 +65,7 @@ pub fn candidates(lib: &Library, state: Option<&EnableState>, include_disabled: 
 pub fn load_library(library: &LibraryArgs) -> anyhow::Result<Library> {
     let lib = library.load();
     note_demo(&lib);
-    for p in &lib.problems {
-        eprintln!("skillscope: {}", p.message);
-    }
+    crate::cli::note_unread(&lib);
     if lib.is_empty() {
         anyhow::bail!("no skills found: give folders that hold SKILL.md files");
     }
@@ -87,7 +86,7 @@ pub fn run(args: MatchArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     if args.json {
         println!(
             "{}",
-            serde_json::to_string_pretty(&to_json(&args.message, &lib, &results))?
+            crate::cli::json_string(&to_json(&args.message, &lib, &results))?
         );
     } else {
         print!("{}", render(&args.message, &lib, &results, use_color()));
@@ -176,7 +175,10 @@ pub fn render(
     );
     let width = results
         .iter()
-        .flat_map(|(_, ms)| ms.iter().map(|m| lib.skills[m.skill].name.chars().count()))
+        .flat_map(|(_, ms)| {
+            ms.iter()
+                .map(|m| line(&lib.skills[m.skill].name).chars().count())
+        })
         .max()
         .unwrap_or(0)
         .min(40);
@@ -189,16 +191,16 @@ pub fn render(
             out.push('\n');
         }
         for (rank, m) in matches.iter().enumerate() {
-            let name = &lib.skills[m.skill].name;
+            let name = line(&lib.skills[m.skill].name);
             let pad = " ".repeat(width.saturating_sub(name.chars().count()));
             // One entry per matched term, with every field it came from.
             let mut why: Vec<(String, Vec<&str>)> = Vec::new();
             for h in &m.hits {
                 let text = spans_text(message, &h.spans);
                 let what = if text.eq_ignore_ascii_case(&h.term) {
-                    paint(HIGHLIGHT, &h.term)
+                    paint(HIGHLIGHT, &line(&h.term))
                 } else {
-                    format!("{}→{}", paint(HIGHLIGHT, &text), h.term)
+                    format!("{}→{}", paint(HIGHLIGHT, &line(&text)), line(&h.term))
                 };
                 match why.iter_mut().find(|(w, _)| *w == what) {
                     Some((_, fields)) => fields.push(h.field.as_str()),
@@ -212,7 +214,7 @@ pub fn render(
             out.push_str(&format!(
                 "  {:>2}. {}{pad}  {:>7.2}  {}\n",
                 rank + 1,
-                paint(BOLD, name),
+                paint(BOLD, &name),
                 m.score,
                 why.join(", ")
             ));
@@ -235,13 +237,13 @@ fn mark(message: &str, spans: &[Range<usize>], color: bool) -> String {
         else {
             continue;
         };
-        out.push_str(before);
+        out.push_str(&line(before));
         out.push_str(open);
-        out.push_str(inside);
+        out.push_str(&line(inside));
         out.push_str(close);
         at = s.end;
     }
-    out.push_str(message.get(at..).unwrap_or(""));
+    out.push_str(&line(message.get(at..).unwrap_or("")));
     out
 }
 
@@ -260,6 +262,14 @@ mod tests {
             mark("héllo", std::slice::from_ref(&(1..2)), false),
             "héllo",
             "a span inside a character is skipped"
+        );
+    }
+
+    #[test]
+    fn marks_escape_what_they_wrap() {
+        assert_eq!(
+            mark("a\x1b[2J pdf\u{202e}", std::slice::from_ref(&(6..9)), false),
+            "a\\u{1b}[2J [pdf]\\u{202e}"
         );
     }
 

@@ -1,5 +1,6 @@
 //! Command-line front end: one file per subcommand, all over the same core.
 
+pub mod baseline;
 pub mod budget;
 pub mod check;
 pub mod eval;
@@ -7,11 +8,12 @@ pub mod list;
 pub mod match_cmd;
 pub mod probe;
 pub mod prompt;
+pub mod shell;
 pub mod toggle;
 
 use crate::core::Library;
 use crate::core::index::IndexStore;
-use crate::core::scan::{DEFAULT_MAX_DEPTH, ScanOptions};
+use crate::core::scan::{DEFAULT_MAX_DEPTH, DEFAULT_MAX_ENTRIES, MAX_ENTRIES_ENV, ScanOptions};
 use crate::core::source::{self, Agent, Root, Scope};
 use clap::{Args, Parser, Subcommand};
 use std::io::IsTerminal;
@@ -90,6 +92,14 @@ pub enum Command {
         #[command(flatten)]
         library: LibraryArgs,
     },
+    /// Print a shell completion script: `source <(skillscope completions bash)`.
+    Completions {
+        /// bash, zsh, fish, elvish or powershell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) on stdout: `skillscope man | man -l -`.
+    Man,
 }
 
 /// Which skills to look at.
@@ -101,6 +111,10 @@ pub struct LibraryArgs {
     /// How many folder levels below a root to look for skills.
     #[arg(long, default_value_t = DEFAULT_MAX_DEPTH)]
     pub max_depth: usize,
+    /// Stop walking a root after this many files and folders, with a warning [default: 200000,
+    /// or $SKILLSCOPE_MAX_ENTRIES].
+    #[arg(long, value_name = "N")]
+    pub max_entries: Option<usize>,
 }
 
 impl LibraryArgs {
@@ -110,11 +124,36 @@ impl LibraryArgs {
             return (source::path_roots(&self.paths), false);
         }
         let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-        let roots = source::default_roots(dirs::home_dir().as_deref(), &cwd);
+        let mut roots = source::default_roots(dirs::home_dir().as_deref(), &cwd);
+        // The config file's extra roots join the agents' folders (never folders given by hand).
+        if let Some(c) = crate::config::active() {
+            for r in source::path_roots(&c.roots) {
+                if !roots.iter().any(|x| x.path == r.path) {
+                    roots.push(r);
+                }
+            }
+        }
         if roots.is_empty() {
             (vec![Root::new(demo_dir(), Agent::Demo, Scope::Demo)], true)
         } else {
             (roots, false)
+        }
+    }
+
+    /// The walk's limits: `--max-entries`, else `$SKILLSCOPE_MAX_ENTRIES`, else the default.
+    pub fn scan_options(&self) -> ScanOptions {
+        let from_env = std::env::var(MAX_ENTRIES_ENV).ok().and_then(|v| {
+            let n = v.trim().parse::<usize>().ok().filter(|&n| n > 0);
+            if n.is_none() {
+                warn(format_args!(
+                    "{MAX_ENTRIES_ENV}={v:?} is not a positive number; using {DEFAULT_MAX_ENTRIES}"
+                ));
+            }
+            n
+        });
+        ScanOptions {
+            max_depth: self.max_depth,
+            max_entries: self.max_entries.or(from_env).unwrap_or(DEFAULT_MAX_ENTRIES),
         }
     }
 
@@ -126,13 +165,7 @@ impl LibraryArgs {
     /// The library, through the index in `store` (`IndexStore::none()`: walk and read it all).
     pub fn load_with(&self, store: &IndexStore) -> Library {
         let (roots, demo) = self.roots();
-        let (mut lib, _) = Library::load_indexed(
-            roots,
-            &ScanOptions {
-                max_depth: self.max_depth,
-            },
-            store,
-        );
+        let (mut lib, _) = Library::load_indexed(roots, &self.scan_options(), store);
         lib.demo = demo;
         if lib.is_empty() && !demo && self.paths.is_empty() {
             let (mut demo_lib, _) = Library::load_indexed(
@@ -160,10 +193,10 @@ pub fn demo_dir() -> PathBuf {
     if !target.is_dir()
         && let Err(e) = unpack_demo(&target)
     {
-        eprintln!(
-            "skillscope: cannot unpack the demo library to {}: {e}",
+        warn(format_args!(
+            "cannot unpack the demo library to {}: {e}",
             target.display()
-        );
+        ));
     }
     target
 }
@@ -196,14 +229,39 @@ fn mark_scripts_executable(dir: &std::path::Path) -> std::io::Result<()> {
 /// and what else is worth knowing about how the library was read (an index file not used).
 pub fn note_demo(lib: &Library) {
     for note in &lib.notes {
-        eprintln!("skillscope: {note}");
+        warn(note);
     }
     if lib.demo {
-        eprintln!(
-            "skillscope: no skills installed; showing the bundled demo library ({})",
+        warn(format_args!(
+            "no skills installed; showing the bundled demo library ({})",
             demo_dir().display()
-        );
+        ));
     }
+}
+
+/// A line on stderr, `skillscope: …`, with every hazard of the message escaped: messages quote
+/// names, paths and file contents.
+pub fn warn(msg: impl std::fmt::Display) {
+    eprintln!("skillscope: {}", crate::text::line(&msg.to_string()));
+}
+
+/// Says on stderr what could not be read (a missing root, a root that is a file, a folder the walk
+/// could not enter, a skill file that is not a regular file or cannot be opened). Returns the
+/// exit code `check` would give for it: 1 when any of it is an error, else 0.
+pub fn note_unread(lib: &Library) -> i32 {
+    let mut code = 0;
+    for (path, d) in lib.unread() {
+        let shown = path.display().to_string();
+        if d.message.contains(&shown) {
+            warn(format_args!("{}: {}", d.severity, d.message));
+        } else {
+            warn(format_args!("{}: {shown}: {}", d.severity, d.message));
+        }
+        if d.severity == crate::core::Severity::Error {
+            code = 1;
+        }
+    }
+    code
 }
 
 /// skillscope's own on/off state, when there is a config folder for it.
@@ -211,7 +269,7 @@ pub fn load_state() -> Option<crate::core::state::EnableState> {
     let path = crate::core::state::default_path()?;
     let (st, diags) = crate::core::state::EnableState::load(&path);
     for d in &diags {
-        eprintln!("skillscope: {}", d.message);
+        warn(&d.message);
     }
     Some(st)
 }
@@ -246,6 +304,9 @@ pub fn count_levels(
     let mut counts = tokens::count_library_with(lib, &l1_texts, enc, cache, &progress);
     // Executable skills: the tool schema of their last passing probe is part of L3.
     let probes = crate::core::probe::ProbeStore::open();
+    if let Some(p) = probes.problem() {
+        eprintln!("skillscope: past probe results were not read: {p}");
+    }
     for (s, c) in lib.skills.iter().zip(&mut counts) {
         if let Some(schema) = probes.schema(s) {
             c.schema = Some(tokens::count_text(schema, enc, cache));
@@ -260,19 +321,76 @@ pub fn count_levels(
 /// Saves what the rules learned into the library index; a cache, so a failure is only mentioned.
 pub fn save_index(lib: &Library) {
     if let Some(e) = lib.save_index() {
-        eprintln!(
-            "skillscope: cannot write the library index: {e}; the next run reads the library again"
-        );
+        warn(format_args!(
+            "cannot write the library index: {e}; the next run reads the library again"
+        ));
     }
 }
 
 /// Saves the token cache, saying on stderr when it cannot.
 pub fn save_cache(cache: &crate::core::tokens::TokenCache) {
-    if let Some(p) = cache.problem() {
-        eprintln!("skillscope: token cache not used: {p}");
-    }
     if let Err(e) = cache.save() {
-        eprintln!("skillscope: {e}; counts were not remembered");
+        warn(format_args!("{e}; counts were not remembered"));
+    }
+}
+
+/// Pretty JSON in which the characters a terminal acts on (DEL, C1 controls, bidi controls; serde
+/// already escapes C0) are written as `\uXXXX` escapes: the same JSON value, nothing raw.
+pub fn write_json<W: std::io::Write, T: serde::Serialize + ?Sized>(
+    out: W,
+    value: &T,
+) -> serde_json::Result<()> {
+    let mut ser = serde_json::Serializer::with_formatter(out, SafeFormatter::default());
+    value.serialize(&mut ser)
+}
+
+/// [`write_json`] into a string.
+pub fn json_string<T: serde::Serialize + ?Sized>(value: &T) -> serde_json::Result<String> {
+    let mut buf = Vec::new();
+    write_json(&mut buf, value)?;
+    // The serializer writes only what it was given and ASCII escapes: valid UTF-8.
+    Ok(String::from_utf8_lossy(&buf).into_owned())
+}
+
+/// serde_json's pretty layout, with hazards escaped inside strings.
+#[derive(Default)]
+struct SafeFormatter(serde_json::ser::PrettyFormatter<'static>);
+
+macro_rules! delegate {
+    ($($name:ident($($arg:ident: $ty:ty),*);)*) => {$(
+        fn $name<W: ?Sized + std::io::Write>(&mut self, w: &mut W $(, $arg: $ty)*) -> std::io::Result<()> {
+            serde_json::ser::Formatter::$name(&mut self.0, w $(, $arg)*)
+        }
+    )*};
+}
+
+impl serde_json::ser::Formatter for SafeFormatter {
+    delegate! {
+        begin_array();
+        end_array();
+        begin_array_value(first: bool);
+        end_array_value();
+        begin_object();
+        end_object();
+        begin_object_key(first: bool);
+        begin_object_value();
+        end_object_value();
+    }
+
+    fn write_string_fragment<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        fragment: &str,
+    ) -> std::io::Result<()> {
+        let mut start = 0;
+        for (i, c) in fragment.char_indices() {
+            if crate::core::escape::is_hazard(c) {
+                w.write_all(&fragment.as_bytes()[start..i])?;
+                write!(w, "\\u{:04x}", u32::from(c))?;
+                start = i + c.len_utf8();
+            }
+        }
+        w.write_all(&fragment.as_bytes()[start..])
     }
 }
 
@@ -292,5 +410,7 @@ pub fn run(command: Command) -> anyhow::Result<i32> {
         Command::Eval { args, library } => eval::run(args, library),
         Command::Probe { args, library } => probe::run(args, library),
         Command::Toggle { args, library } => toggle::run(args, library),
+        Command::Completions { shell: sh } => shell::completions(sh),
+        Command::Man => shell::man(),
     }
 }

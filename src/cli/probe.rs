@@ -1,7 +1,7 @@
 //! `skillscope probe`: run `--help-json` of executable skills in a sandbox, and check scripts.
 
 use crate::cli::{LibraryArgs, note_demo, use_color};
-use crate::core::probe::{self, ProbeOptions, ProbeReport, Verdict};
+use crate::core::probe::{self, ProbeOptions, ProbeReport, SandboxMode, Verdict};
 use crate::core::{Severity, SkillKind};
 use crate::text::fit;
 use anyhow::Context;
@@ -18,7 +18,7 @@ pub struct ProbeArgs {
     /// Encoding for the schema's token count: o200k_base or cl100k_base.
     #[arg(long, default_value_t = crate::core::tokens::Encoding::default())]
     pub encoding: crate::core::tokens::Encoding,
-    /// Seconds an entry script may take to answer before its process group is killed.
+    /// Seconds an entry script may take to answer before it is killed with all it started.
     #[arg(long, value_name = "SECS", default_value = "10", value_parser = parse_secs)]
     pub timeout: Duration,
     /// Print one JSON document instead of text.
@@ -147,7 +147,7 @@ pub fn run(args: ProbeArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         store.record(r);
     }
     if let Err(e) = store.save() {
-        eprintln!("skillscope: the probe results were not remembered: {e}");
+        crate::cli::warn(format_args!("the probe results were not remembered: {e}"));
     }
     let summary = Summary::of(&reports, start.elapsed());
     if cancel.load(Ordering::Relaxed) {
@@ -162,7 +162,7 @@ pub fn run(args: ProbeArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             skills: &reports,
             summary,
         };
-        serde_json::to_writer_pretty(&mut out, &doc)?;
+        crate::cli::write_json(&mut out, &doc)?;
         writeln!(out)?;
         return Ok(exit_code(&doc.summary));
     }
@@ -216,7 +216,7 @@ fn write_text(
     let paint = Paint(color);
     let width = reports
         .iter()
-        .map(|r| r.skill.chars().count())
+        .map(|r| crate::text::line(&r.skill).chars().count())
         .max()
         .unwrap_or(0)
         .min(NAME_WIDTH);
@@ -225,7 +225,18 @@ fn write_text(
         match &r.verdict {
             Some(v) => {
                 let word = paint.verdict(v, &format!("{:<14}", v.name()));
-                writeln!(out, "{word} {name:<width$}  {}", detail(r, v))?;
+                let sandbox = match r.sandbox {
+                    Some(m @ SandboxMode::ProcessGroup) => {
+                        paint.wrap("33", &format!("{:<13}", m.name()))
+                    }
+                    Some(m) => format!("{:<13}", m.name()),
+                    None => format!("{:<13}", "-"),
+                };
+                writeln!(
+                    out,
+                    "{word} {name:<width$}  {sandbox} {}",
+                    crate::text::line(&detail(r, v))
+                )?;
             }
             None if r.diagnostics.is_empty() => continue,
             None => {
@@ -238,7 +249,12 @@ fn write_text(
         }
         for d in &r.diagnostics {
             let sev = paint.severity(d.severity, &format!("{:<7}", d.severity.to_string()));
-            writeln!(out, "    {sev} {:<22} {}", d.rule, d.message)?;
+            writeln!(
+                out,
+                "    {sev} {:<22} {}",
+                d.rule,
+                crate::text::line(&d.message)
+            )?;
         }
     }
     let mut line = format!(
@@ -263,7 +279,33 @@ fn write_text(
             summary.script_errors, summary.script_warnings
         ));
     }
-    writeln!(out, "{line}")
+    writeln!(out, "{line}")?;
+    let weaker: Vec<&ProbeReport> = reports
+        .iter()
+        .filter(|r| r.sandbox == Some(SandboxMode::ProcessGroup))
+        .collect();
+    if let Some(first) = weaker.first() {
+        let why = first
+            .sandbox_fallback
+            .as_deref()
+            .unwrap_or("namespaces unavailable");
+        let text = format!(
+            "sandbox: {} run(s) in the weaker process-group mode ({why}): processes that leave \
+             the group survive, and nothing stops their writes, network, memory or processes",
+            weaker.len()
+        );
+        writeln!(out, "{}", paint.wrap("33", &text))?;
+    } else if reports
+        .iter()
+        .any(|r| r.sandbox == Some(SandboxMode::Namespaces))
+    {
+        writeln!(
+            out,
+            "sandbox: namespaces (no network, read-only files but a private /tmp, limits; \
+             nothing outlives a probe)"
+        )?;
+    }
+    Ok(())
 }
 
 /// The detail after the verdict: for a pass, what answered and what the schema weighs.

@@ -33,6 +33,7 @@ pub struct PromptArgs {
 pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let lib = library.load();
     note_demo(&lib);
+    let unread = crate::cli::note_unread(&lib);
     let enabled = super::budget::enabled(&lib);
     let all = args.all;
     let listing = listing::render(
@@ -45,18 +46,20 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         },
     );
     let mut out = std::io::stdout().lock();
-    writeln!(out, "{}", listing.text)?;
+    // The core already lists hazards escaped; escaping again changes nothing and keeps the
+    // promise local.
+    writeln!(out, "{}", crate::text::text(&listing.text))?;
     out.flush()?;
     if args.fates {
         // Through the cache: an unchanged listing needs no encoder.
         let cache = TokenCache::open();
         let tokens = tokens::count_text(&listing.text, args.encoding, &cache) as usize;
         if let Err(e) = cache.save() {
-            eprintln!("skillscope: {e}");
+            crate::cli::warn(e);
         }
         eprint!("{}", fate_table(&lib, &listing, tokens, args.encoding));
     }
-    Ok(0)
+    Ok(unread)
 }
 
 fn fate_table(lib: &Library, listing: &listing::Listing, tokens: usize, enc: Encoding) -> String {
@@ -78,13 +81,17 @@ fn fate_table(lib: &Library, listing: &listing::Listing, tokens: usize, enc: Enc
     let width = listing
         .entries
         .iter()
-        .map(|e| lib.skills[e.index].name.chars().count())
+        .map(|e| crate::text::line(&lib.skills[e.index].name).chars().count())
         .max()
         .unwrap_or(0)
         .min(40);
     for e in &listing.entries {
         let name = crate::text::fit(&lib.skills[e.index].name, width);
-        let line = format!("{:<9} {name:<width$}  {}", e.fate.as_str(), e.reason);
+        let line = format!(
+            "{:<9} {name:<width$}  {}",
+            e.fate.as_str(),
+            crate::text::line(&e.reason)
+        );
         s.push_str(line.trim_end());
         s.push('\n');
     }

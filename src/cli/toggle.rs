@@ -4,12 +4,12 @@
 
 use crate::cli::{LibraryArgs, note_demo, use_color};
 use crate::core::agents::{
-    self, AgentSwitches, Applied, Badge, SWITCHABLE, SwitchScope, ToggleError, TogglePlan,
-    show_path,
+    self, AgentSwitches, Applied, Badge, SwitchScope, ToggleError, TogglePlan, show_path,
 };
 use crate::core::skill::Skill;
 use crate::core::source::Agent;
 use crate::core::state::{self, EnableState, StateSource};
+use crate::text::line;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
@@ -32,8 +32,8 @@ pub struct ToggleArgs {
     #[arg(long)]
     pub off: bool,
     /// Only this agent's settings (`skillscope`: only skillscope's own state).
-    #[arg(long, value_enum)]
-    pub agent: Option<ToggleAgent>,
+    #[arg(long, value_parser = agent_names())]
+    pub agent: Option<String>,
     /// Which settings file: user (~/...), project (shared), local (Claude Code's
     /// .claude/settings.local.json).
     #[arg(long, value_enum, default_value_t = ToggleScope::User)]
@@ -46,12 +46,17 @@ pub struct ToggleArgs {
     pub json: bool,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ToggleAgent {
-    ClaudeCode,
-    Codex,
-    Opencode,
-    Skillscope,
+/// `--agent skillscope`: only skillscope's own state.
+const OWN: &str = "skillscope";
+
+/// The names `--agent` takes: every registered agent, then skillscope itself.
+fn agent_names() -> clap::builder::PossibleValuesParser {
+    let names: Vec<&'static str> = agents::REGISTRY
+        .iter()
+        .map(|p| p.id().as_str())
+        .chain([OWN])
+        .collect();
+    clap::builder::PossibleValuesParser::new(names)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -71,13 +76,12 @@ impl From<ToggleScope> for SwitchScope {
     }
 }
 
-fn agent_of(a: ToggleAgent) -> Option<Agent> {
-    match a {
-        ToggleAgent::ClaudeCode => Some(Agent::ClaudeCode),
-        ToggleAgent::Codex => Some(Agent::Codex),
-        ToggleAgent::Opencode => Some(Agent::Opencode),
-        ToggleAgent::Skillscope => None,
-    }
+/// The registered agent `--agent` names (`None` for skillscope's own state).
+fn agent_of(name: &str) -> Option<Agent> {
+    agents::REGISTRY
+        .iter()
+        .map(|p| p.id())
+        .find(|a| a.as_str() == name)
 }
 
 fn source_text(s: StateSource) -> &'static str {
@@ -98,11 +102,11 @@ pub fn run(args: ToggleArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     note_demo(&lib);
     let mut skills: Vec<&Skill> = lib.skills.iter().filter(|s| s.name == args.name).collect();
     if skills.is_empty() {
-        eprintln!(
-            "skillscope: no skill named {:?} in {} skill(s); `skillscope list` shows the names",
+        crate::cli::warn(format_args!(
+            "no skill named {:?} in {} skill(s); `skillscope list` shows the names",
             args.name,
             lib.len()
-        );
+        ));
         return Ok(1);
     }
     // The copy each agent loads first: unshadowed ones before shadowed ones.
@@ -112,7 +116,7 @@ pub fn run(args: ToggleArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let project = agents::project_root(&cwd, Some(&home));
     let (switches, diags) = AgentSwitches::load(&home, project.as_deref());
     for d in &diags {
-        eprintln!("warning: {}", d.message);
+        eprintln!("warning: {}", line(&d.message));
     }
     let state_path = state::default_path()
         .context("no configuration folder on this system; set SKILLSCOPE_CONFIG_DIR")?;
@@ -145,7 +149,7 @@ fn status(
 ) -> anyhow::Result<i32> {
     let (own, diags) = EnableState::load(state_path);
     for d in &diags {
-        eprintln!("warning: {}", d.message);
+        eprintln!("warning: {}", line(&d.message));
     }
     let rows: Vec<SkillStatus> = skills
         .iter()
@@ -164,7 +168,7 @@ fn status(
         })
         .collect();
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&rows)?);
+        println!("{}", crate::cli::json_string(&rows)?);
         return Ok(0);
     }
     let home = switches.home();
@@ -172,7 +176,7 @@ fn status(
         if i > 0 {
             println!();
         }
-        println!("{}  {}", row.name, show_path(row.dir, home));
+        println!("{}  {}", line(row.name), line(&show_path(row.dir, home)));
         println!("  {:<12} {:<6} {:<20} why", "agent", "reads", "state");
         println!(
             "  {:<12} {:<6} {:<20} {}",
@@ -187,7 +191,7 @@ fn status(
                 b.agent.as_str(),
                 if b.reads { "yes" } else { "no" },
                 b.effective.state.as_str(),
-                b.effective.source
+                line(&b.effective.source)
             );
         }
     }
@@ -244,20 +248,22 @@ fn toggle(
         agents: Vec::new(),
         changed: false,
     };
-    let agents: Vec<Agent> = match args.agent {
-        Some(a) => agent_of(a).into_iter().collect(),
-        None => SWITCHABLE
-            .into_iter()
-            .filter(|a| skills.iter().any(|s| agents::readers(s).contains(a)))
+    let agents: Vec<Agent> = match args.agent.as_deref() {
+        Some(name) => agent_of(name).into_iter().collect(),
+        None => switches
+            .registry()
+            .iter()
+            .map(|p| p.id())
+            .filter(|a| skills.iter().any(|s| switches.readers(s).contains(a)))
             .collect(),
     };
-    if matches!(args.agent, None | Some(ToggleAgent::Skillscope)) {
+    if args.agent.as_deref().is_none_or(|a| a == OWN) {
         report.skillscope = Some(toggle_own(skills, state_path, on, args.dry_run));
     }
     for agent in agents {
         let skill = skills
             .iter()
-            .find(|s| agents::readers(s).contains(&agent))
+            .find(|s| switches.readers(s).contains(&agent))
             .unwrap_or(&skills[0]);
         report
             .agents
@@ -277,7 +283,7 @@ fn toggle(
         .is_some_and(|o| o.error.is_some())
         || report.agents.iter().any(|a| a.error.is_some());
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        println!("{}", crate::cli::json_string(&report)?);
     } else {
         print_report(&report, switches.home(), args.dry_run);
     }
@@ -287,7 +293,7 @@ fn toggle(
 fn toggle_own(skills: &[&Skill], state_path: &Path, on: bool, dry_run: bool) -> OwnChange {
     let (mut own, diags) = EnableState::load(state_path);
     for d in &diags {
-        eprintln!("warning: {}", d.message);
+        eprintln!("warning: {}", line(&d.message));
     }
     let mut changed = false;
     for s in skills {
@@ -331,8 +337,14 @@ fn toggle_agent(
         Err(e) => out.error = Some(e.to_string()),
         Ok(plan) => {
             if !args.dry_run && !plan.changes_nothing() {
-                match agents::apply(&plan) {
-                    Ok(a) => out.applied = Some(a),
+                // What is shown is what was written: the plan made again under the file's lock
+                // when another writer changed the file meanwhile.
+                match switches.apply(skill, &plan) {
+                    Ok((written, a)) => {
+                        out.plan = Some(written);
+                        out.applied = Some(a);
+                        return out;
+                    }
                     Err(e) => out.error = Some(e.to_string()),
                 }
             }
@@ -357,17 +369,17 @@ fn print_report(r: &ToggleReport, home: &Path, dry_run: bool) {
                 "skillscope: {} → {}  {}{done}",
                 on_off(o.before),
                 on_off(o.after),
-                show_path(&o.file, home)
+                line(&show_path(&o.file, home))
             );
         }
         if let Some(e) = &o.error {
-            eprintln!("skillscope: {e}");
+            crate::cli::warn(e);
         }
     }
     for a in &r.agents {
         let name = a.agent.as_str();
         if let Some(why) = &a.skipped {
-            println!("{name}: skipped: {why}");
+            println!("{name}: skipped: {}", line(why));
         }
         if let Some(p) = &a.plan {
             print_plan(name, p, home, color);
@@ -375,15 +387,18 @@ fn print_report(r: &ToggleReport, home: &Path, dry_run: bool) {
                 match &applied.backup {
                     Some(b) => println!(
                         "{name}: written {} (backup: {})",
-                        show_path(&applied.file, home),
-                        show_path(b, home)
+                        line(&show_path(&applied.file, home)),
+                        line(&show_path(b, home))
                     ),
-                    None => println!("{name}: written {}", show_path(&applied.file, home)),
+                    None => println!("{name}: written {}", line(&show_path(&applied.file, home))),
                 }
             }
         }
         if let Some(e) = &a.error {
-            eprintln!("{name}: {e}");
+            if a.plan.as_ref().is_some_and(|p| !p.changes_nothing()) && !dry_run {
+                println!("{name}: not written");
+            }
+            eprintln!("{name}: {}", line(e));
         }
     }
     if !r.changed {
@@ -394,33 +409,39 @@ fn print_report(r: &ToggleReport, home: &Path, dry_run: bool) {
 }
 
 fn print_plan(name: &str, p: &TogglePlan, home: &Path, color: bool) {
-    let file = show_path(&p.file, home);
+    let file = line(&show_path(&p.file, home)).into_owned();
     if p.already() {
         println!(
             "{name}: already {} ({}); nothing to change",
-            p.before_state.state, p.before_state.source
+            p.before_state.state,
+            line(&p.before_state.source)
         );
     } else if p.changes_nothing() {
         println!("{name}: no change to {file} would help");
     } else {
         println!("{name}: {file}");
-        for line in p.diff.lines() {
-            if !color || line.starts_with("---") || line.starts_with("+++") {
-                println!("{line}");
-            } else if line.starts_with('+') {
-                println!("\x1b[32m{line}\x1b[0m");
-            } else if line.starts_with('-') {
-                println!("\x1b[31m{line}\x1b[0m");
+        // The diff quotes the settings file: its lines are escaped like any other text (tabs
+        // kept, they indent real settings files).
+        for l in p.diff.lines() {
+            let l = crate::text::text(l);
+            if !color || l.starts_with("---") || l.starts_with("+++") {
+                println!("{l}");
+            } else if l.starts_with('+') {
+                println!("\x1b[32m{l}\x1b[0m");
+            } else if l.starts_with('-') {
+                println!("\x1b[31m{l}\x1b[0m");
             } else {
-                println!("{line}");
+                println!("{l}");
             }
         }
         println!(
             "{name}: {} → {} ({})",
-            p.before_state.state, p.after_state.state, p.after_state.source
+            p.before_state.state,
+            p.after_state.state,
+            line(&p.after_state.source)
         );
     }
     if let Some(note) = &p.note {
-        println!("{name}: note: {note}");
+        println!("{name}: note: {}", line(note));
     }
 }

@@ -1,31 +1,13 @@
 //! A finding about a skill: which rule, how bad, what to do, and where.
 
+pub use crate::core::catalogue::{RuleId, Severity};
 use serde::Serialize;
-use std::fmt;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    Info,
-    Warning,
-    Error,
-}
-
-impl fmt::Display for Severity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Severity::Info => "info",
-            Severity::Warning => "warning",
-            Severity::Error => "error",
-        })
-    }
-}
 
 /// One diagnostic. `line` and `column` are 1-based positions in `path` (the SKILL.md unless the
 /// finding is about another file).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Diagnostic {
-    pub rule: &'static str,
+    pub rule: RuleId,
     pub severity: Severity,
     pub message: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -35,7 +17,7 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    pub fn new(rule: &'static str, severity: Severity, message: impl Into<String>) -> Self {
+    pub fn new(rule: RuleId, severity: Severity, message: impl Into<String>) -> Self {
         Diagnostic {
             rule,
             severity,

@@ -2,6 +2,7 @@
 //! (BOM, CRLF, blank lines, NULs, bad UTF-8, no closing line), parse it as YAML and type the known
 //! fields. Every YAML call of the project lives in this file.
 
+use crate::core::catalogue::RuleId;
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::skill::SkillKind;
 use serde::Serialize;
@@ -118,7 +119,7 @@ pub fn parse(head: &[u8], complete: bool) -> Parsed {
     if head.is_empty() && complete {
         diags.push(
             Diagnostic::new(
-                "file-empty",
+                RuleId::FileEmpty,
                 Severity::Error,
                 "SKILL.md is empty: add a frontmatter block with `name` and `description`",
             )
@@ -137,7 +138,7 @@ pub fn parse(head: &[u8], complete: bool) -> Parsed {
         let (l, c) = line_col(region, pos);
         diags.push(
             Diagnostic::new(
-                "file-nul-bytes",
+                RuleId::FileNulBytes,
                 Severity::Error,
                 "the frontmatter holds NUL bytes: save the file as plain UTF-8 text",
             )
@@ -150,7 +151,7 @@ pub fn parse(head: &[u8], complete: bool) -> Parsed {
             let (l, c) = line_col(region, e.valid_up_to());
             diags.push(
                 Diagnostic::new(
-                    "file-not-utf8",
+                    RuleId::FileNotUtf8,
                     Severity::Error,
                     "the file is not valid UTF-8: re-encode it as UTF-8",
                 )
@@ -167,7 +168,7 @@ pub fn parse(head: &[u8], complete: bool) -> Parsed {
     if let Some(r) = rest.strip_prefix('\u{feff}') {
         diags.push(
             Diagnostic::new(
-                "file-bom",
+                RuleId::FileBom,
                 Severity::Warning,
                 "the file starts with a byte-order mark: save it as UTF-8 without BOM",
             )
@@ -194,7 +195,7 @@ pub fn parse(head: &[u8], complete: bool) -> Parsed {
     if blank > 0 {
         diags.push(
             Diagnostic::new(
-                "frontmatter-leading-blank",
+                RuleId::FrontmatterLeadingBlank,
                 Severity::Warning,
                 format!(
                     "{blank} blank line(s) before the opening `---`: the file must start with `---`"
@@ -210,7 +211,8 @@ pub fn parse(head: &[u8], complete: bool) -> Parsed {
         } else {
             "SKILL.md does not start with a `---` frontmatter block: add one with `name` and `description`"
         };
-        diags.push(Diagnostic::new("frontmatter-missing", Severity::Error, msg).at(line_no, 1));
+        diags
+            .push(Diagnostic::new(RuleId::FrontmatterMissing, Severity::Error, msg).at(line_no, 1));
         out.layout.body_offset = 0;
         out.layout.body_line = 1;
         return out;
@@ -238,7 +240,8 @@ pub fn parse(head: &[u8], complete: bool) -> Parsed {
             "the frontmatter is not closed within the first MiB: add a `---` line after the last field"
         };
         diags.push(
-            Diagnostic::new("frontmatter-unterminated", Severity::Error, hint).at(open_line, 1),
+            Diagnostic::new(RuleId::FrontmatterUnterminated, Severity::Error, hint)
+                .at(open_line, 1),
         );
         out.layout.unterminated = true;
         out.layout.body_offset = 0;
@@ -377,7 +380,7 @@ fn parse_yaml(yaml: &str, first_line: u32, fm: &mut Frontmatter, diags: &mut Vec
     if let Some(line) = too_deep(yaml) {
         diags.push(
             Diagnostic::new(
-                "yaml-invalid",
+                RuleId::YamlInvalid,
                 Severity::Error,
                 format!(
                     "invalid YAML in frontmatter: brackets nested more than {MAX_FLOW_DEPTH} deep; quote the value or write it in block style"
@@ -391,14 +394,17 @@ fn parse_yaml(yaml: &str, first_line: u32, fm: &mut Frontmatter, diags: &mut Vec
     let value: serde_yaml::Value = match serde_yaml::from_str(yaml) {
         Ok(v) => v,
         Err(e) => {
+            // From the byte index, not the parser's line and column: YAML also breaks lines at
+            // U+0085, U+2028, U+2029 and a lone CR, which no editor shows as a new line.
             let (line, col) = e.location().map_or((first_line, 1), |l| {
-                (first_line + l.line() as u32 - 1, l.column() as u32)
+                let (line, col) = line_col(yaml.as_bytes(), l.index());
+                (first_line + line - 1, col)
             });
             let raw = e.to_string();
             let msg = raw.split(" at line ").next().unwrap_or(&raw).to_string();
             diags.push(
                 Diagnostic::new(
-                    "yaml-invalid",
+                    RuleId::YamlInvalid,
                     Severity::Error,
                     format!(
                         "invalid YAML in frontmatter: {msg}; {}",
@@ -417,7 +423,7 @@ fn parse_yaml(yaml: &str, first_line: u32, fm: &mut Frontmatter, diags: &mut Vec
         other => {
             diags.push(
                 Diagnostic::new(
-                    "frontmatter-not-mapping",
+                    RuleId::FrontmatterNotMapping,
                     Severity::Error,
                     format!(
                         "the frontmatter is a {} rather than `key: value` lines: write it as a mapping",
@@ -562,7 +568,7 @@ fn type_fields(fm: &mut Frontmatter, diags: &mut Vec<Diagnostic>) {
     for f in &fields {
         let wrong = |what: &str| {
             Diagnostic::new(
-                "field-type",
+                RuleId::FieldType,
                 Severity::Error,
                 format!("`{}` must be {what}, found {}", f.key, json_kind(&f.value)),
             )
@@ -598,7 +604,7 @@ fn type_fields(fm: &mut Frontmatter, diags: &mut Vec<Diagnostic>) {
                 Some("contextual") | Some("context") => fm.kind = SkillKind::Contextual,
                 _ => diags.push(
                     Diagnostic::new(
-                        "field-value",
+                        RuleId::FieldValue,
                         Severity::Warning,
                         format!(
                             "`type` is `{}`: use `contextual`, `executable` or `composite`",
@@ -657,7 +663,7 @@ fn type_fields(fm: &mut Frontmatter, diags: &mut Vec<Diagnostic>) {
 
 fn coerced(f: &Field, kind: &str) -> Diagnostic {
     Diagnostic::new(
-        "yaml-coerced-scalar",
+        RuleId::YamlCoercedScalar,
         Severity::Warning,
         format!(
             "`{}` is read as a {kind} by YAML: quote it (`{}: \"{}\"`) so every agent reads text",
@@ -710,7 +716,7 @@ mod tests {
     use super::*;
 
     fn rules(p: &Parsed) -> Vec<&'static str> {
-        p.diagnostics.iter().map(|d| d.rule).collect()
+        p.diagnostics.iter().map(|d| d.rule.as_str()).collect()
     }
 
     #[test]
@@ -764,6 +770,24 @@ mod tests {
         assert_eq!(d.line, Some(3));
         assert!(d.message.contains("quote the value"), "{}", d.message);
         assert_eq!(p.frontmatter.name.as_deref(), Some("a"));
+    }
+
+    #[test]
+    fn yaml_errors_are_placed_by_our_lines_not_yaml_line_breaks() {
+        // YAML breaks lines at U+0085 too; the position must still be in the file's own lines
+        // (found by the property tests below).
+        let doc = "---\n0\u{85}\ndescription: >\n---\n";
+        let p = parse(doc.as_bytes(), true);
+        let d = p
+            .diagnostics
+            .iter()
+            .find(|d| d.rule == "yaml-invalid")
+            .unwrap();
+        let line = doc.split('\n').nth(d.line.unwrap() as usize - 1).unwrap();
+        assert!(
+            d.column.unwrap() as usize <= line.chars().count() + 1,
+            "{d:?} on {line:?}"
+        );
     }
 
     #[test]
@@ -835,5 +859,136 @@ mod tests {
         assert_eq!(frontmatter_end(b"---\na: b\n---\nbody"), Some(13));
         assert_eq!(frontmatter_end(b"---\na: b\n"), None);
         assert_eq!(frontmatter_end(b"body"), Some(0));
+    }
+
+    mod props {
+        use super::super::*;
+        use proptest::prelude::*;
+
+        /// Lines of the text as a reader counts them (lossy UTF-8: a bad byte is one character).
+        fn lines_of(bytes: &[u8]) -> Vec<String> {
+            String::from_utf8_lossy(bytes)
+                .split('\n')
+                .map(str::to_string)
+                .collect()
+        }
+
+        /// Everything `parse` reports points inside the bytes it was given.
+        fn check_bounds(head: &[u8], p: &Parsed) -> Result<(), TestCaseError> {
+            let lines = lines_of(head);
+            let n = lines.len() as u32;
+            prop_assert!(p.layout.body_offset <= head.len());
+            prop_assert!(
+                p.layout.body_offset == 0 || head[p.layout.body_offset - 1] == b'\n',
+                "the body starts at a line start"
+            );
+            prop_assert!(p.layout.body_line >= 1 && p.layout.body_line <= n + 1);
+            for d in &p.diagnostics {
+                if let Some(l) = d.line {
+                    prop_assert!(l >= 1 && l <= n, "{} at line {l} of {n}", d.rule);
+                    if let Some(c) = d.column {
+                        let width = lines[l as usize - 1].chars().count() as u32;
+                        prop_assert!(
+                            c >= 1 && c <= width + 1,
+                            "{} at {l}:{c}, the line has {width} characters",
+                            d.rule
+                        );
+                    }
+                }
+            }
+            for f in &p.frontmatter.fields {
+                prop_assert!(f.line >= 1 && f.line <= n, "{} at line {}", f.key, f.line);
+            }
+            for &l in &p.frontmatter.flow_style_lines {
+                prop_assert!(l >= 1 && l <= n);
+            }
+            Ok(())
+        }
+
+        /// A frontmatter-ish line: keys, values, YAML syntax, control and bidi characters.
+        fn line() -> impl Strategy<Value = String> {
+            prop_oneof![
+                // Mostly plain fields, so that many documents parse.
+                8 => "[a-z]{1,10}: [a-zA-Z0-9 ,.]{0,30}",
+                1 => Just("name: \"a\\u202Eb\\e[2J\\x9b\"".to_string()),
+                2 => "[a-z_-]{1,12}: [ -~\t\u{0}-\u{1f}\u{7f}-\u{9f}\u{202e}\u{feff}é]{0,40}",
+                2 => "[ -~\t\u{0}-\u{1f}\u{80}-\u{9f}\u{202e}]{0,60}",
+                1 => Just("---".to_string()),
+                1 => Just("...".to_string()),
+                1 => Just("  - item".to_string()),
+                1 => "description: [|>][-+]?",
+                1 => "[\\[\\]{}:,'\"#&*!|>%@` ]{0,30}",
+                // Long lines.
+                1 => (0usize..20_000, "[a-z: \\[]").prop_map(|(n, c)| c.repeat(n)),
+            ]
+        }
+
+        fn document() -> impl Strategy<Value = Vec<u8>> {
+            (
+                any::<bool>(),
+                prop::collection::vec(line(), 0..24),
+                any::<bool>(),
+                "[ -~\n]{0,200}",
+                prop_oneof![Just("\n"), Just("\r\n")],
+            )
+                .prop_map(|(open, lines, close, body, nl)| {
+                    let mut s = String::new();
+                    if open {
+                        s.push_str("---");
+                        s.push_str(nl);
+                    }
+                    for l in lines {
+                        s.push_str(&l);
+                        s.push_str(nl);
+                    }
+                    if close {
+                        s.push_str("---");
+                        s.push_str(nl);
+                    }
+                    s.push_str(&body);
+                    s.into_bytes()
+                })
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(256))]
+
+            #[test]
+            fn arbitrary_bytes_never_panic_and_stay_in_bounds(
+                bytes in prop::collection::vec(any::<u8>(), 0..4096),
+                complete in any::<bool>(),
+            ) {
+                let p = parse(&bytes, complete);
+                check_bounds(&bytes, &p)?;
+                prop_assert!(frontmatter_end(&bytes).is_none_or(|e| e <= bytes.len()));
+            }
+
+            #[test]
+            fn fenced_text_never_panics_and_stays_in_bounds(
+                doc in document(),
+                complete in any::<bool>(),
+            ) {
+                let p = parse(&doc, complete);
+                check_bounds(&doc, &p)?;
+                let end = frontmatter_end(&doc);
+                prop_assert!(end.is_none_or(|e| e <= doc.len()));
+                // The body offset is where the frontmatter ends (or 0 without one).
+                if p.frontmatter.parsed {
+                    prop_assert_eq!(Some(p.layout.body_offset), end);
+                }
+            }
+
+            #[test]
+            fn a_bom_and_leading_blanks_shift_nothing_out_of_bounds(
+                doc in document(),
+                blanks in 0usize..4,
+            ) {
+                let mut bytes = b"\xEF\xBB\xBF".to_vec();
+                bytes.extend(std::iter::repeat_n(b'\n', blanks));
+                bytes.extend(doc);
+                let p = parse(&bytes, true);
+                check_bounds(&bytes, &p)?;
+            }
+        }
     }
 }

@@ -3,8 +3,10 @@
 //! stat (length, mtime, inode), so that an unchanged library reopens with `stat` calls and one read,
 //! without a walk, without YAML and without reading bodies.
 
-use crate::core::diagnostic::{Diagnostic, Severity};
+use crate::core::diagnostic::{Diagnostic, RuleId, Severity};
 use crate::core::frontmatter::{self, Field, Frontmatter};
+use crate::core::fsx::FsxError;
+use crate::core::scan::ScanOptions;
 use crate::core::skill::{BodyFacts, Link, Skill};
 use rustc_hash::FxHashMap;
 use serde_json::Value;
@@ -14,7 +16,7 @@ use std::path::{Path, PathBuf};
 const MAGIC: &[u8; 8] = b"SKSCLIX\0";
 /// Bumped whenever the layout or the meaning of a record changes: an index of another version is
 /// foreign and discarded.
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 /// Index files kept in the cache folder, one per set of roots; the least recently written go.
 const KEEP_FILES: usize = 8;
 /// An index larger than this is not read (a real one for 50,000 skills is a few tens of MB).
@@ -150,13 +152,14 @@ impl IndexStore {
         }
     }
 
-    /// The index file for a set of roots (their paths and the walk depth decide what a walk
+    /// The index file for a set of roots (their paths and the walk's limits decide what a walk
     /// finds; which agent reads a root does not).
-    pub fn path_for(&self, roots: &[PathBuf], max_depth: usize) -> Option<PathBuf> {
+    pub fn path_for(&self, roots: &[PathBuf], opts: &ScanOptions) -> Option<PathBuf> {
         let dir = self.dir.as_ref()?;
         let mut h = blake3::Hasher::new();
         h.update(&VERSION.to_le_bytes());
-        h.update(&(max_depth as u64).to_le_bytes());
+        h.update(&(opts.max_depth as u64).to_le_bytes());
+        h.update(&(opts.max_entries as u64).to_le_bytes());
         for r in roots {
             let p = path_bytes(r);
             h.update(&(p.len() as u64).to_le_bytes());
@@ -170,8 +173,8 @@ impl IndexStore {
 /// Reads an index file. A missing file is `Ok(None)`; a corrupt, truncated or foreign one (magic,
 /// version, checksum) is `Ok(None)` as well — discarded, never trusted. What is not a regular
 /// file (a FIFO, a device, a folder) is not opened for reading at all: it is an error naming it.
-pub fn read(path: &Path) -> Result<Option<IndexData>, CacheFileError> {
-    let Some(bytes) = read_cache_file(path, MAX_INDEX_BYTES)? else {
+pub fn read(path: &Path) -> Result<Option<IndexData>, FsxError> {
+    let Some(bytes) = crate::core::fsx::read_regular_up_to(path, MAX_INDEX_BYTES)? else {
         return Ok(None);
     };
     Ok(decode(&bytes))
@@ -231,67 +234,6 @@ fn prune(dir: &Path, keep: &Path) {
             let _ = std::fs::remove_file(p);
         }
     }
-}
-
-/// A cache file that is there but cannot be used.
-#[derive(Debug, thiserror::Error)]
-pub enum CacheFileError {
-    #[error("{path} is not a regular file (a pipe, socket, device or folder): not read; remove it")]
-    NotRegular { path: PathBuf },
-    #[error("cannot read {path}: {source}")]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-}
-
-/// Reads a cache file of skillscope's own without ever blocking: it is opened non-blocking and
-/// checked to be a regular file before a byte is read, so a FIFO or a device put in its place is
-/// an error naming it, never a hang. `Ok(None)`: there is no such file, or it is larger than
-/// `max_len` (then it is simply not used).
-pub fn read_cache_file(path: &Path, max_len: u64) -> Result<Option<Vec<u8>>, CacheFileError> {
-    use std::io::Read;
-    let mut opts = std::fs::OpenOptions::new();
-    opts.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        opts.custom_flags(
-            nix::fcntl::OFlag::O_NONBLOCK.bits() | nix::fcntl::OFlag::O_NOCTTY.bits(),
-        );
-    }
-    let fail = |source| CacheFileError::Read {
-        path: path.to_path_buf(),
-        source,
-    };
-    let mut file = match opts.open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        // A folder cannot be opened for reading on some systems: say what it is.
-        Err(e) => {
-            return Err(match std::fs::metadata(path) {
-                Ok(m) if !m.is_file() => CacheFileError::NotRegular {
-                    path: path.to_path_buf(),
-                },
-                _ => fail(e),
-            });
-        }
-    };
-    let meta = file.metadata().map_err(fail)?;
-    if !meta.is_file() {
-        return Err(CacheFileError::NotRegular {
-            path: path.to_path_buf(),
-        });
-    }
-    if meta.len() > max_len {
-        return Ok(None);
-    }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    (&mut file)
-        .take(max_len + 1)
-        .read_to_end(&mut bytes)
-        .map_err(fail)?;
-    Ok((bytes.len() as u64 <= max_len).then_some(bytes))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -544,7 +486,7 @@ impl W {
     fn diags(&mut self, ds: &[Diagnostic]) {
         self.len(ds.len());
         for d in ds {
-            self.str(d.rule);
+            self.str(d.rule.as_str());
             self.u8(match d.severity {
                 Severity::Info => 0,
                 Severity::Warning => 1,
@@ -753,29 +695,10 @@ impl<'a> R<'a> {
     }
 }
 
-/// The `&'static` rule id for a name read back. Ids of the catalogue are found there; an id it
-/// does not list (a finding added since) is kept once for the process, a few dozen at most.
-fn rule_id(name: &str) -> Option<&'static str> {
-    use std::sync::Mutex;
-    if let Some(r) = crate::core::rules::rule_info(name) {
-        return Some(r.id);
-    }
-    static EXTRA: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
-    let mut extra = EXTRA.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(id) = extra.iter().find(|id| **id == name) {
-        return Some(id);
-    }
-    let plausible = !name.is_empty()
-        && name.len() <= 64
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
-    if !plausible || extra.len() >= 64 {
-        return None;
-    }
-    let id: &'static str = Box::leak(name.to_string().into_boxed_str());
-    extra.push(id);
-    Some(id)
+/// The rule id for a name read back: one the catalogue does not list comes from another build,
+/// and the whole index is then discarded.
+fn rule_id(name: &str) -> Option<RuleId> {
+    name.parse().ok()
 }
 
 #[cfg(unix)]
@@ -805,7 +728,6 @@ mod tests {
     use super::*;
     use crate::core::library::Library;
     use crate::core::rules::{self, CheckOptions};
-    use crate::core::scan::ScanOptions;
     use crate::core::source::{Agent, Root, Scope};
     use std::os::unix::fs::FileTypeExt;
     use std::time::{Duration, SystemTime};
@@ -964,7 +886,10 @@ mod tests {
         library(&root);
         let (lib, _) = load(&root, &cache);
         let found = |d: &[Vec<Diagnostic>], lib: &Library, name: &str| -> Vec<&'static str> {
-            d[lib.find(name).unwrap()].iter().map(|d| d.rule).collect()
+            d[lib.find(name).unwrap()]
+                .iter()
+                .map(|d| d.rule.as_str())
+                .collect()
         };
         let d = body_check(&lib);
         assert!(found(&d, &lib, "beta").contains(&"body-broken-link"));
@@ -1035,10 +960,7 @@ mod tests {
         library(&root);
         let (want, _) = load(&root, &cache);
         let path = IndexStore::in_dir(&cache)
-            .path_for(
-                std::slice::from_ref(&root),
-                ScanOptions::default().max_depth,
-            )
+            .path_for(std::slice::from_ref(&root), &ScanOptions::default())
             .unwrap();
         let good = std::fs::read(&path).unwrap();
         assert!(decode(&good).is_some());
@@ -1075,10 +997,7 @@ mod tests {
         let (root, cache) = (t.path().join("lib"), t.path().join("cache"));
         library(&root);
         let path = IndexStore::in_dir(&cache)
-            .path_for(
-                std::slice::from_ref(&root),
-                ScanOptions::default().max_depth,
-            )
+            .path_for(std::slice::from_ref(&root), &ScanOptions::default())
             .unwrap();
         std::fs::create_dir_all(&cache).unwrap();
         nix::unistd::mkfifo(&path, nix::sys::stat::Mode::S_IRWXU).unwrap();
@@ -1135,7 +1054,10 @@ mod tests {
         // Skills one level down: the walker stops two levels below the root.
         let lib = Library::load(
             vec![Root::new(&root, Agent::Path, Scope::Path)],
-            &ScanOptions { max_depth: 1 },
+            &ScanOptions {
+                max_depth: 1,
+                ..ScanOptions::default()
+            },
         );
         let s = &lib.skills[lib.find("s").unwrap()];
         let rels: Vec<&str> = s.resources.iter().map(|r| r.rel.as_str()).collect();
@@ -1166,7 +1088,7 @@ mod tests {
             load(&root, &cache);
             paths.push(
                 IndexStore::in_dir(&cache)
-                    .path_for(&[root], ScanOptions::default().max_depth)
+                    .path_for(&[root], &ScanOptions::default())
                     .unwrap(),
             );
         }

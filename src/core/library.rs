@@ -1,7 +1,7 @@
 //! The library: every skill of every root, with shadowing resolved, and on-demand access to what
 //! the scan does not keep (bodies, resources).
 
-use crate::core::diagnostic::Diagnostic;
+use crate::core::diagnostic::{Diagnostic, RuleId};
 use crate::core::index::{self, IndexStore, Stamp, WalkRecord};
 use crate::core::scan::{self, ScanOptions};
 use crate::core::skill::Skill;
@@ -112,7 +112,7 @@ impl Library {
         store: &IndexStore,
     ) -> (Library, LoadStats) {
         let root_paths: Vec<PathBuf> = roots.iter().map(|r| r.path.clone()).collect();
-        let path = store.path_for(&root_paths, opts.max_depth);
+        let path = store.path_for(&root_paths, opts);
         let mut notes = Vec::new();
         let mut data = match path.as_deref().map(index::read) {
             Some(Ok(d)) => d,
@@ -250,15 +250,73 @@ impl Library {
     pub fn find(&self, name: &str) -> Option<usize> {
         self.skills.iter().position(|s| s.name == name)
     }
+
+    /// What could not be read, with the path it is about: missing roots, roots that are files,
+    /// folders the walk could not enter, walks cut short, and skill files that were not read.
+    pub fn unread(&self) -> Vec<(&Path, &Diagnostic)> {
+        let problems = self
+            .problems
+            .iter()
+            .map(|d| (d.path.as_deref().unwrap_or(Path::new(".")), d));
+        let skills = self.skills.iter().flat_map(|s| {
+            s.parse_diagnostics
+                .iter()
+                .filter(|d| UNREAD_SKILL_RULES.contains(&d.rule))
+                .map(|d| (s.skill_md.as_path(), d))
+        });
+        problems.chain(skills).collect()
+    }
 }
+
+/// The parse findings that mean a skill file was not read at all.
+const UNREAD_SKILL_RULES: &[RuleId] = &[RuleId::FileUnreadable, RuleId::SkillFileNotRegular];
 
 /// The whole SKILL.md, as an agent's load tool returns it (lossy for bad UTF-8).
 pub fn read_skill_md(skill: &Skill) -> Result<String, LibraryError> {
     read_text(&skill.skill_md)
 }
 
+/// What [`open_regular`] refuses: a pipe, socket, device or folder where a file was expected.
+#[derive(Debug, thiserror::Error)]
+#[error("not a regular file (a pipe, socket, device or folder)")]
+pub struct NotRegular;
+
+/// The error for a path that is not a regular file.
+pub fn not_regular() -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::InvalidInput, NotRegular)
+}
+
+/// Whether `e` is [`not_regular`].
+pub fn is_not_regular(e: &std::io::Error) -> bool {
+    e.get_ref().is_some_and(|inner| inner.is::<NotRegular>())
+}
+
+/// Opens a file of a skill for reading, and only if it is a regular file. The open does not block
+/// (`O_NONBLOCK`: a pipe with no writer would hang a plain open or read), and the type is checked
+/// on the open file (`fstat`), so a path swapped for a pipe after a stat is refused too.
+pub fn open_regular(path: &Path) -> std::io::Result<(std::fs::File, std::fs::Metadata)> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits())
+        .open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(not_regular());
+    }
+    Ok((file, meta))
+}
+
+/// The bytes of a regular file (see [`open_regular`]).
+pub fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
+    let (mut file, meta) = open_regular(path)?;
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
 pub fn read_text(path: &Path) -> Result<String, LibraryError> {
-    let bytes = std::fs::read(path).map_err(|source| LibraryError::Read {
+    let bytes = read_regular(path).map_err(|source| LibraryError::Read {
         path: path.to_path_buf(),
         source,
     })?;
@@ -270,7 +328,7 @@ pub fn read_text(path: &Path) -> Result<String, LibraryError> {
 
 /// The body of a SKILL.md (everything after the frontmatter).
 pub fn read_body(skill: &Skill) -> Result<String, LibraryError> {
-    let bytes = std::fs::read(&skill.skill_md).map_err(|source| LibraryError::Read {
+    let bytes = read_regular(&skill.skill_md).map_err(|source| LibraryError::Read {
         path: skill.skill_md.clone(),
         source,
     })?;
@@ -290,7 +348,7 @@ pub fn mtime_ns(meta: &std::fs::Metadata) -> u128 {
 /// character at the end of the sample is allowed).
 pub fn looks_like_text(path: &Path) -> bool {
     let mut buf = [0u8; 8192];
-    let Ok(mut f) = std::fs::File::open(path) else {
+    let Ok((mut f, _)) = open_regular(path) else {
         return false;
     };
     let mut n = 0;
@@ -369,6 +427,31 @@ mod tests {
             &ScanOptions::default(),
         );
         assert!(lib.skills.iter().all(|s| s.shadowed_by.is_none()));
+    }
+
+    #[test]
+    fn only_regular_files_are_read_and_a_pipe_never_blocks() {
+        let t = tempfile::tempdir().unwrap();
+        let fifo = t.path().join("pipe");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+        // Without O_NONBLOCK this open would wait for a writer forever: a hang fails the test.
+        let (tx, rx) = std::sync::mpsc::channel();
+        let p = fifo.clone();
+        std::thread::spawn(move || tx.send(read_regular(&p).map_err(|e| is_not_regular(&e))));
+        let got = rx.recv_timeout(std::time::Duration::from_secs(10));
+        assert_eq!(got, Ok(Err(true)), "reading a pipe must fail at once");
+        let e = read_regular(&fifo).unwrap_err();
+        assert!(is_not_regular(&e), "{e}");
+        assert!(is_not_regular(&read_regular(t.path()).unwrap_err()));
+        assert!(is_not_regular(
+            &read_regular(Path::new("/dev/null")).unwrap_err()
+        ));
+        assert!(!looks_like_text(&fifo));
+        let missing = read_regular(&t.path().join("none")).unwrap_err();
+        assert!(!is_not_regular(&missing));
+        let f = t.path().join("f.md");
+        write(&f, b"text");
+        assert_eq!(read_regular(&f).unwrap(), b"text");
     }
 
     #[test]

@@ -1,10 +1,12 @@
 //! The skill listing an agent's system prompt would hold: one catalog format, a tier chosen by
 //! skill count and the agent's character budget, rendered to text with the fate of every skill.
 
+use crate::core::escape;
 use crate::core::library::Library;
 use crate::core::skill::Skill;
 use rayon::prelude::*;
 use serde::Serialize;
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -278,6 +280,23 @@ struct Parts {
 }
 
 fn parts(skill: &Skill, format: Format, folders: &Folders) -> Parts {
+    let mut p = raw_parts(skill, format, folders);
+    // A control character would make the XML ill-formed and can drive the terminal the listing
+    // is printed on; a bidi override would make an entry read as something else. They are
+    // listed escaped (`\u{1b}`), names and paths on one line.
+    if let Cow::Owned(n) = escape::line(&p.name) {
+        p.name = n;
+    }
+    if let Cow::Owned(d) = escape::text(&p.description) {
+        p.description = d;
+    }
+    if let Cow::Owned(l) = escape::line(&p.path) {
+        p.path = l;
+    }
+    p
+}
+
+fn raw_parts(skill: &Skill, format: Format, folders: &Folders) -> Parts {
     let fm = &skill.frontmatter;
     let name = fm.name.as_deref().unwrap_or(&skill.name);
     let description = fm.description.as_deref().unwrap_or("");
@@ -818,6 +837,35 @@ mod tests {
 
     fn fates(l: &Listing) -> Vec<Fate> {
         l.entries.iter().map(|e| e.fate).collect()
+    }
+
+    #[test]
+    fn control_and_bidi_characters_are_listed_escaped_in_every_format() {
+        let t = tempfile::tempdir().unwrap();
+        write_skill(
+            t.path(),
+            "evil\x1b]0;pwned\x07",
+            "name: \"e\\e[2Jvil\\x9b\"\ndescription: \"Reads \\u202Efdp.exe files\\x01 when asked, \\a and more\"\n",
+        );
+        let lib = load(&[t.path()]);
+        for format in Format::ALL {
+            let l = render(
+                &lib,
+                &|_| true,
+                &opts(format, Tier::Full, DEFAULT_CONTEXT_WINDOW),
+            );
+            assert!(l.text.contains("\\u{202e}fdp.exe"), "{format}: {}", l.text);
+            assert!(
+                !l.text.chars().any(|c| escape::is_hazard(c) && c != '\n'),
+                "{format}: {:?}",
+                l.text
+            );
+            if format == Format::Xml {
+                roxmltree::Document::parse(&l.text).unwrap();
+                assert!(l.text.contains("e\\u{1b}[2Jvil\\u{9b}"), "{}", l.text);
+                assert!(l.text.contains("evil\\u{1b}]0;pwned\\u{7}"), "{}", l.text);
+            }
+        }
     }
 
     #[test]

@@ -1,12 +1,18 @@
 //! The skill library core: discovery, parsing, rules, tokens, listings. No terminal code here.
 
 pub mod agents;
+pub mod baseline;
+pub mod catalogue;
 pub mod diagnostic;
+pub mod escape;
 pub mod frontmatter;
+pub mod fsx;
+pub mod gitref;
 pub mod index;
 pub mod library;
 pub mod listing;
 pub mod matching;
+pub mod model;
 pub mod paths;
 pub mod probe;
 pub mod rules;

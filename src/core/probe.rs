@@ -7,7 +7,7 @@ mod schema;
 mod scripts;
 mod store;
 
-use crate::core::diagnostic::{Diagnostic, Severity};
+use crate::core::diagnostic::{Diagnostic, RuleId, Severity};
 use crate::core::library::Library;
 use crate::core::skill::{Skill, SkillKind};
 use serde::Serialize;
@@ -17,7 +17,22 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-pub use sandbox::Ending;
+pub use sandbox::{
+    Ending, MAX_PROCESSES, Mode as SandboxMode, Preference as SandboxPreference, SANDBOX_ENV,
+};
+
+/// Names the skillscope binary, which the namespaces sandbox runs to set up each probe; see
+/// [`sandbox_stage`]. Programs other than skillscope that use the library (tests) call it with
+/// the binary's path, or their probes run in the process-group mode.
+pub fn set_sandbox_program(path: impl Into<PathBuf>) {
+    sandbox::set_stage_program(path);
+}
+
+/// Runs a stage of the namespaces sandbox when the command line asks for one, returning the exit
+/// code; `None` otherwise. The skillscope binary calls it first thing in `main`.
+pub fn sandbox_stage(args: &[OsString]) -> Option<i32> {
+    sandbox::stage(args)
+}
 pub use store::ProbeStore;
 
 /// How long an entry script may take to answer `--help-json`.
@@ -42,6 +57,8 @@ pub struct ProbeOptions {
     pub smoke: bool,
     /// Set to stop: running probes are killed (verdict `cancelled`), waiting ones never start.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Which sandbox to ask for; the default reads `SKILLSCOPE_SANDBOX`.
+    pub sandbox: SandboxPreference,
 }
 
 impl Default for ProbeOptions {
@@ -53,6 +70,7 @@ impl Default for ProbeOptions {
             scripts: false,
             smoke: false,
             cancel: None,
+            sandbox: SandboxPreference::from_env(),
         }
     }
 }
@@ -80,7 +98,7 @@ impl ProbeOptions {
 pub enum Verdict {
     /// A well-formed tool schema whose name is the skill's.
     Ok,
-    /// No answer before the timeout; the whole process group was killed.
+    /// No answer before the timeout; it was killed with everything the sandbox holds.
     Timeout { after_ms: u64 },
     /// The run was stopped by the caller before it answered.
     Cancelled,
@@ -89,6 +107,9 @@ pub enum Verdict {
         exit_code: Option<i32>,
         signal: Option<String>,
         stderr_tail: String,
+        /// The sandbox limit that stopped it (`processes`), when one did.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        limit: Option<String>,
     },
     /// stdout is not one JSON value.
     NotJson {
@@ -127,17 +148,17 @@ impl Verdict {
     }
 
     /// The rule id of the diagnostic this verdict becomes (`probe-timeout`, …).
-    pub fn rule(&self) -> &'static str {
+    pub fn rule(&self) -> RuleId {
         match self {
-            Verdict::Ok => "probe-ok",
-            Verdict::Timeout { .. } => "probe-timeout",
-            Verdict::Cancelled => "probe-cancelled",
-            Verdict::Crashed { .. } => "probe-crashed",
-            Verdict::NotJson { .. } => "probe-not-json",
-            Verdict::BadSchema { .. } => "probe-bad-schema",
-            Verdict::NameMismatch { .. } => "probe-name-mismatch",
-            Verdict::NoEntry { .. } => "probe-no-entry",
-            Verdict::NoInterpreter { .. } => "probe-no-interpreter",
+            Verdict::Ok => RuleId::ProbeOk,
+            Verdict::Timeout { .. } => RuleId::ProbeTimeout,
+            Verdict::Cancelled => RuleId::ProbeCancelled,
+            Verdict::Crashed { .. } => RuleId::ProbeCrashed,
+            Verdict::NotJson { .. } => RuleId::ProbeNotJson,
+            Verdict::BadSchema { .. } => RuleId::ProbeBadSchema,
+            Verdict::NameMismatch { .. } => RuleId::ProbeNameMismatch,
+            Verdict::NoEntry { .. } => RuleId::ProbeNoEntry,
+            Verdict::NoInterpreter { .. } => RuleId::ProbeNoInterpreter,
         }
     }
 
@@ -146,7 +167,7 @@ impl Verdict {
         match self {
             Verdict::Ok => "answered with a valid tool schema".to_string(),
             Verdict::Timeout { after_ms } => format!(
-                "no answer within {:.1} s: killed with its process group",
+                "no answer within {:.1} s: killed",
                 *after_ms as f64 / 1000.0
             ),
             Verdict::Cancelled => "stopped before it answered".to_string(),
@@ -154,12 +175,18 @@ impl Verdict {
                 exit_code,
                 signal,
                 stderr_tail,
+                limit,
             } => {
-                let how = match (exit_code, signal) {
+                let mut how = match (exit_code, signal) {
                     (Some(c), _) => format!("exit code {c}"),
                     (None, Some(s)) => format!("killed by {s}"),
                     (None, None) => "no exit status".to_string(),
                 };
+                if limit.as_deref() == Some("processes") {
+                    how.push_str(&format!(
+                        " (over the sandbox's limit of {MAX_PROCESSES} processes)"
+                    ));
+                }
                 match stderr_tail.lines().rev().find(|l| !l.trim().is_empty()) {
                     Some(last) => format!("{how}; stderr ends: {}", last.trim()),
                     None => format!("{how}; nothing on stderr"),
@@ -205,8 +232,14 @@ pub struct ProbeReport {
     pub elapsed_ms: u64,
     pub stdout_bytes: u64,
     pub stderr_bytes: u64,
-    /// The process id of the entry script, which was also its process group id.
+    /// The process id of the entry script as skillscope saw it (in the process-group mode also
+    /// its process group id); `None` when nothing ran or it ended before it could be seen.
     pub pid: Option<u32>,
+    /// The sandbox the entry script ran in; `None` when nothing ran.
+    pub sandbox: Option<SandboxMode>,
+    /// Why the namespaces sandbox did not run, when the weaker process-group mode did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sandbox_fallback: Option<String>,
     /// Processes it left or spawned that were still alive at the end and were killed.
     pub killed_descendants: u32,
     /// The schema as an agent registers it (compact JSON), whenever stdout was JSON. Its token
@@ -232,6 +265,8 @@ impl ProbeReport {
             stdout_bytes: 0,
             stderr_bytes: 0,
             pid: None,
+            sandbox: None,
+            sandbox_fallback: None,
             killed_descendants: 0,
             schema_text: None,
             schema_tokens: None,
@@ -384,6 +419,7 @@ fn help_json(skill: &Skill, opts: &ProbeOptions, report: &mut ProbeReport) -> Ve
         cwd: dir,
         timeout: opts.timeout,
         output_cap: opts.output_cap,
+        sandbox: opts.sandbox,
     };
     let out = match sandbox::run(&spec, opts.cancel.as_deref()) {
         Ok(o) => o,
@@ -394,7 +430,9 @@ fn help_json(skill: &Skill, opts: &ProbeOptions, report: &mut ProbeReport) -> Ve
             };
         }
     };
-    report.pid = Some(out.pid);
+    report.pid = out.pid;
+    report.sandbox = Some(out.mode);
+    report.sandbox_fallback = out.fallback.clone();
     report.exit_code = out.exit_code();
     report.elapsed_ms = u64::try_from(out.elapsed.as_millis()).unwrap_or(u64::MAX);
     report.stdout_bytes = out.stdout.total;
@@ -450,6 +488,9 @@ fn judge(
             exit_code: out.exit_code(),
             signal: out.signal().map(signal_name),
             stderr_tail: stderr_tail(&out.stderr.bytes),
+            limit: out.limit.map(|l| match l {
+                sandbox::Limit::Processes => "processes".to_string(),
+            }),
         };
     }
     if out.stdout.truncated() {

@@ -3,6 +3,7 @@
 //! library index, a root whose folders all kept their stat is not walked again, and a skill whose
 //! files all kept theirs is not read again. Bodies are read later, when something needs them.
 
+use crate::core::catalogue::RuleId;
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::frontmatter;
 use crate::core::index::{IndexData, ResourceRecord, SkillRecord, Stamp, WalkRecord};
@@ -14,10 +15,10 @@ use rustc_hash::FxHashMap;
 use std::cmp::Ordering;
 use std::collections::HashSet;
 use std::ffi::OsString;
-use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize};
+use std::sync::{Arc, Mutex};
 
 /// How far below a root skills are looked for. Agents' own folders hold skills one or two levels
 /// down; collections checked out from git nest them deeper (seven levels in real ones).
@@ -25,6 +26,16 @@ pub const DEFAULT_MAX_DEPTH: usize = 8;
 
 /// Folders never holding skills: version control internals and package caches.
 const SKIPPED_DIRS: &[&str] = &[".git", ".hg", ".svn", "node_modules"];
+
+/// The kernel's views of processes, devices and drivers: a walk there never ends, and reading
+/// can block or leak. Never entered, whatever link leads there.
+const SYSTEM_DIRS: &[&str] = &["/proc", "/sys", "/dev"];
+
+/// How many files and folders a walk visits per root before it stops and says so. Real
+/// libraries hold a few thousand entries; the largest checked-out collections tens of thousands.
+pub const DEFAULT_MAX_ENTRIES: usize = 200_000;
+/// The environment variable that raises (or lowers) [`DEFAULT_MAX_ENTRIES`].
+pub const MAX_ENTRIES_ENV: &str = "SKILLSCOPE_MAX_ENTRIES";
 
 /// The first read of a SKILL.md; enough for nearly every frontmatter.
 const HEAD_BYTES: usize = 16 * 1024;
@@ -36,13 +47,37 @@ pub const RESOURCE_DEPTH: usize = 8;
 #[derive(Debug, Clone)]
 pub struct ScanOptions {
     pub max_depth: usize,
+    /// Files and folders visited per root before the walk of that root stops.
+    pub max_entries: usize,
 }
 
 impl Default for ScanOptions {
     fn default() -> Self {
         ScanOptions {
             max_depth: DEFAULT_MAX_DEPTH,
+            max_entries: DEFAULT_MAX_ENTRIES,
         }
+    }
+}
+
+fn is_system(p: &Path) -> bool {
+    SYSTEM_DIRS.iter().any(|s| p.starts_with(s))
+}
+
+/// Why the walk must not enter `real` (where a link leads), if it must not.
+fn refused(real: &Path, root_real: &Path) -> Option<String> {
+    if is_system(real) {
+        Some(format!(
+            "{}, a system folder ({})",
+            real.display(),
+            SYSTEM_DIRS.join(", ")
+        ))
+    } else if real != root_real && root_real.starts_with(real) {
+        // The walk would go over the whole tree above the root before it met the root again.
+        // (A link to the root itself is a cycle the walker reports on its own.)
+        Some(format!("{}, a folder above the root", real.display()))
+    } else {
+        None
     }
 }
 
@@ -88,6 +123,11 @@ struct Walked {
     /// `None`: the walk came from the index, and so do the resource lists.
     files: Option<Vec<PathBuf>>,
     frontier: Vec<(PathBuf, usize)>,
+    /// Where the root really is (links resolved), for the walk's refusals.
+    root_real: PathBuf,
+    /// The walk stopped at the entry cap: what it saw is not the whole root, so the next scan
+    /// walks it again rather than trust it.
+    capped: bool,
 }
 
 /// [`scan`] with a library index: a root is walked again only when one of its folders changed
@@ -106,7 +146,7 @@ pub fn scan_indexed(roots: &[Root], opts: &ScanOptions, index: Option<IndexData>
         if !root.path.exists() {
             out.problems.push(
                 Diagnostic::new(
-                    "root-missing",
+                    RuleId::RootMissing,
                     Severity::Error,
                     format!("{} does not exist", root.path.display()),
                 )
@@ -125,7 +165,7 @@ pub fn scan_indexed(roots: &[Root], opts: &ScanOptions, index: Option<IndexData>
                 (true, Some(dir)) => direct.push((ri, dir.to_path_buf(), root.path.clone())),
                 _ => out.problems.push(
                     Diagnostic::new(
-                        "root-not-a-folder",
+                        RuleId::RootNotAFolder,
                         Severity::Error,
                         format!(
                             "{} is a file, not a skills folder or a SKILL.md",
@@ -135,6 +175,22 @@ pub fn scan_indexed(roots: &[Root], opts: &ScanOptions, index: Option<IndexData>
                     .in_file(&root.path),
                 ),
             }
+            continue;
+        }
+        let root_real = std::fs::canonicalize(&root.path).unwrap_or_else(|_| root.path.clone());
+        if is_system(&root_real) {
+            out.problems.push(
+                Diagnostic::new(
+                    RuleId::WalkSkipped,
+                    Severity::Warning,
+                    format!(
+                        "{} is inside a system folder ({}): not walked",
+                        root.path.display(),
+                        SYSTEM_DIRS.join(", ")
+                    ),
+                )
+                .in_file(&root.path),
+            );
             continue;
         }
         let remembered = remembered_walks
@@ -147,10 +203,12 @@ pub fn scan_indexed(roots: &[Root], opts: &ScanOptions, index: Option<IndexData>
                 record,
                 files: None,
                 frontier: Vec::new(),
+                root_real,
+                capped: false,
             },
             None => {
                 out.roots_walked += 1;
-                walk_root(root, opts)
+                walk_root(root, &root_real, opts)
             }
         };
         walks.push((ri, walked));
@@ -215,9 +273,14 @@ pub fn scan_indexed(roots: &[Root], opts: &ScanOptions, index: Option<IndexData>
                 &by_dir,
                 files,
                 &w.frontier,
+                &w.root_real,
                 &mut w.record,
                 &mut fresh,
             );
+        }
+        if w.capped {
+            // No folder stamps: `folders_unchanged` never vouches for a partial walk.
+            w.record.dirs.clear();
         }
     }
     drop(by_dir);
@@ -272,30 +335,82 @@ fn folders_unchanged(w: &WalkRecord) -> bool {
 }
 
 /// Walks one root in parallel: skill files, every folder (stamped before it is read) and every
-/// other file (resource candidates).
-fn walk_root(root: &Root, opts: &ScanOptions) -> Walked {
+/// other file (resource candidates). Links into a system folder or to a folder above the root are
+/// not followed (a warning each), and the walk stops after `opts.max_entries` entries (a warning
+/// naming the root and how to raise the cap).
+fn walk_root(root: &Root, root_real: &Path, opts: &ScanOptions) -> Walked {
     let found: Mutex<Vec<(PathBuf, PathBuf)>> = Mutex::new(Vec::new());
     let problems: Mutex<Vec<Diagnostic>> = Mutex::new(Vec::new());
     let dirs: Mutex<Vec<(PathBuf, Stamp)>> = Mutex::new(Vec::new());
     let files: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
     let frontier: Mutex<Vec<(PathBuf, usize)>> = Mutex::new(Vec::new());
     let deepest = opts.max_depth + 1;
+    // The filter must own what it uses: it lives as long as the walker.
+    let skipped: Arc<Mutex<Vec<Diagnostic>>> = Arc::default();
+    let filter_skipped = Arc::clone(&skipped);
+    let filter_root = root_real.to_path_buf();
     let walker = ignore::WalkBuilder::new(&root.path)
         .standard_filters(false)
         .follow_links(true)
         .max_depth(Some(deepest))
-        .filter_entry(|e| {
-            if e.depth() == 0 || !e.file_type().is_some_and(|t| t.is_dir()) {
+        .filter_entry(move |e| {
+            if e.depth() == 0 {
                 return true;
             }
-            let name = e.file_name().to_string_lossy();
-            !SKIPPED_DIRS.contains(&name.as_ref())
+            let is_dir = e.file_type().is_some_and(|t| t.is_dir());
+            if is_dir && SKIPPED_DIRS.contains(&e.file_name().to_string_lossy().as_ref()) {
+                return false;
+            }
+            // Where the entry really is: a link is resolved; a plain child of the root is the
+            // root's real folder joined with its name (only there can `/proc` be a plain child,
+            // when the root is `/`). Deeper plain entries sit below an allowed place, which holds
+            // no system folder and no ancestor of the root.
+            let real = if e.path_is_symlink() {
+                std::fs::canonicalize(e.path()).ok()
+            } else if e.depth() == 1 && is_dir {
+                Some(filter_root.join(e.file_name()))
+            } else {
+                None
+            };
+            let Some(why) = real.and_then(|r| refused(&r, &filter_root)) else {
+                return true;
+            };
+            lock(&filter_skipped).push(
+                Diagnostic::new(
+                    RuleId::WalkSkipped,
+                    Severity::Warning,
+                    format!("{} leads to {why}: not followed", e.path().display()),
+                )
+                .in_file(e.path()),
+            );
+            false
         })
         .build_parallel();
+    let visited = AtomicUsize::new(0);
+    let capped = AtomicBool::new(false);
     walker.run(|| {
         let (found, problems, dirs, files, frontier) =
             (&found, &problems, &dirs, &files, &frontier);
+        let (visited, capped) = (&visited, &capped);
         Box::new(move |entry| {
+            if visited.fetch_add(1, std::sync::atomic::Ordering::Relaxed) >= opts.max_entries {
+                if !capped.swap(true, std::sync::atomic::Ordering::Relaxed) {
+                    push(
+                        problems,
+                        Diagnostic::new(
+                            RuleId::WalkCap,
+                            Severity::Warning,
+                            format!(
+                                "stopped walking {} after {} files and folders: skills below may be missing; raise the cap with --max-entries N or {MAX_ENTRIES_ENV}=N",
+                                root.path.display(),
+                                opts.max_entries
+                            ),
+                        )
+                        .in_file(&root.path),
+                    );
+                }
+                return ignore::WalkState::Quit;
+            }
             match entry {
                 Ok(e) => {
                     let named = e.file_name().to_str().is_some_and(is_skill_file);
@@ -308,23 +423,17 @@ fn walk_root(root: &Root, opts: &ScanOptions) -> Walked {
                         if e.depth() == deepest {
                             lock(frontier).push((e.path().to_path_buf(), e.depth()));
                         }
-                    } else if named && ft.is_some_and(|t| t.is_file()) {
+                    } else if named {
+                        // A pipe or device is kept as a skill that is never opened: it is listed
+                        // with its error rather than left out.
                         if let Some(dir) = e.path().parent() {
                             lock(found).push((dir.to_path_buf(), e.path().to_path_buf()));
                         }
-                        // A second spelling beside the one agents read is a file of the skill.
-                        lock(files).push(e.path().to_path_buf());
-                    } else if named {
-                        // A pipe or device would block a reader: say so instead of opening it.
-                        push(
-                            problems,
-                            Diagnostic::new(
-                                "skill-file-not-regular",
-                                Severity::Error,
-                                "this SKILL.md is not a regular file (a pipe, socket or device): replace it with a text file",
-                            )
-                            .in_file(e.path()),
-                        );
+                        if ft.is_some_and(|t| t.is_file()) {
+                            // A second spelling beside the one agents read is a file of the
+                            // skill.
+                            lock(files).push(e.path().to_path_buf());
+                        }
                     } else if ft.is_some_and(|t| t.is_file()) {
                         lock(files).push(e.path().to_path_buf());
                     }
@@ -334,6 +443,8 @@ fn walk_root(root: &Root, opts: &ScanOptions) -> Walked {
             ignore::WalkState::Continue
         })
     });
+    let mut problems = into(problems);
+    problems.append(&mut lock(&skipped));
     let mut dirs: Vec<(PathBuf, Stamp)> = into(dirs);
     dirs.sort_unstable_by(|a, b| path_order(&a.0, &b.0));
     let mut found: Vec<(PathBuf, PathBuf)> = into(found);
@@ -344,10 +455,12 @@ fn walk_root(root: &Root, opts: &ScanOptions) -> Walked {
             max_depth: opts.max_depth,
             dirs,
             found,
-            problems: into(problems),
+            problems,
         },
         files: Some(into(files)),
         frontier: into(frontier),
+        root_real: root_real.to_path_buf(),
+        capped: capped.into_inner(),
     }
 }
 
@@ -360,6 +473,7 @@ fn assign_resources(
     by_dir: &FxHashMap<OsString, usize>,
     files: Vec<PathBuf>,
     frontier: &[(PathBuf, usize)],
+    root_real: &Path,
     record: &mut WalkRecord,
     out: &mut FxHashMap<OsString, Vec<PathBuf>>,
 ) {
@@ -404,59 +518,95 @@ fn assign_resources(
         // The folder itself is a file's parent as far as `owner` is concerned.
         if let Some((f, depth)) = owner(&dir.join("_")) {
             let files = out.entry(f.dir.clone().into_os_string()).or_default();
-            collect_below(dir, depth, &f.file, files, &mut record.dirs);
+            let mut below = Below::new(root_real);
+            below.collect(dir, depth, &f.file, files, &mut record.dirs);
         }
     }
     record.dirs.sort_unstable_by(|a, b| path_order(&a.0, &b.0));
 }
 
-/// Files below `dir` (itself `depth` levels below its skill folder), for the part of a skill the
-/// walker's depth limit left out. Stops at nested skills, dot-names and `node_modules`, as the walk
-/// does; each folder is stamped before it is read.
-fn collect_below(
-    dir: &Path,
-    depth: usize,
-    skill_file: &Path,
-    files: &mut Vec<PathBuf>,
-    dirs: &mut Vec<(PathBuf, Stamp)>,
-) {
-    if depth > RESOURCE_DEPTH {
-        return;
-    }
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut subdirs = Vec::new();
-    let mut here = Vec::new();
-    for e in entries.flatten() {
-        let name = e.file_name();
-        let name = name.to_string_lossy();
-        if name.starts_with('.') {
-            continue;
+/// The most entries one skill's look below the walker's depth limit visits: a skill's files
+/// are a handful, so this only stops a link into a huge tree.
+const MAX_BELOW: usize = 10_000;
+
+/// A look at the files of a skill below the walker's depth limit (or of a skill file given
+/// directly), held to the walk's rules: links into system folders or to folders above the root
+/// or the skill are not followed, and at most [`MAX_BELOW`] entries are visited.
+struct Below<'a> {
+    root_real: &'a Path,
+    left: usize,
+}
+
+impl<'a> Below<'a> {
+    fn new(root_real: &'a Path) -> Self {
+        Below {
+            root_real,
+            left: MAX_BELOW,
         }
-        let path = e.path();
-        // Links are followed, as by the walk.
-        let Ok(meta) = std::fs::metadata(&path) else {
-            continue;
+    }
+
+    /// Files below `dir` (itself `depth` levels below its skill folder). Stops at nested skills,
+    /// dot-names and `node_modules`, as the walk does; each folder is stamped before it is read.
+    fn collect(
+        &mut self,
+        dir: &Path,
+        depth: usize,
+        skill_file: &Path,
+        files: &mut Vec<PathBuf>,
+        dirs: &mut Vec<(PathBuf, Stamp)>,
+    ) {
+        if depth > RESOURCE_DEPTH {
+            return;
+        }
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
         };
-        if meta.is_dir() {
-            if name != "node_modules" {
-                subdirs.push((path, Stamp::of(&meta)));
+        let mut subdirs = Vec::new();
+        let mut here = Vec::new();
+        for e in entries.flatten() {
+            if self.left == 0 {
+                break;
             }
-        } else if meta.is_file() {
-            // A folder holding its own skill file is a nested skill, not part of this one.
-            if name == "SKILL.md" || name == "skill.md" {
-                return;
+            self.left -= 1;
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            if name.starts_with('.') {
+                continue;
             }
-            if path != skill_file {
-                here.push(path);
+            let path = e.path();
+            // Links are followed, as by the walk, and refused where the walk refuses them; a
+            // link to a folder above this one would be a cycle.
+            if e.file_type().is_ok_and(|t| t.is_symlink()) {
+                let Ok(real) = std::fs::canonicalize(&path) else {
+                    continue;
+                };
+                let dir_real = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+                if refused(&real, self.root_real).is_some() || dir_real.starts_with(&real) {
+                    continue;
+                }
+            }
+            let Ok(meta) = std::fs::metadata(&path) else {
+                continue;
+            };
+            if meta.is_dir() {
+                if name != "node_modules" {
+                    subdirs.push((path, Stamp::of(&meta)));
+                }
+            } else if meta.is_file() {
+                // A folder holding its own skill file is a nested skill, not part of this one.
+                if name == "SKILL.md" || name == "skill.md" {
+                    return;
+                }
+                if path != skill_file {
+                    here.push(path);
+                }
             }
         }
-    }
-    files.append(&mut here);
-    for (sub, stamp) in subdirs {
-        dirs.push((sub.clone(), stamp));
-        collect_below(&sub, depth + 1, skill_file, files, dirs);
+        files.append(&mut here);
+        for (sub, stamp) in subdirs {
+            dirs.push((sub.clone(), stamp));
+            self.collect(&sub, depth + 1, skill_file, files, dirs);
+        }
     }
 }
 
@@ -488,7 +638,7 @@ fn walk_problem(err: &ignore::Error) -> Diagnostic {
         ignore::Error::WithPath { path, err } => walk_problem(err).in_file(path),
         ignore::Error::WithDepth { err, .. } => walk_problem(err),
         ignore::Error::Loop { ancestor, child } => Diagnostic::new(
-            "symlink-cycle",
+            RuleId::SymlinkCycle,
             Severity::Warning,
             format!(
                 "symlink cycle: {} leads back to {}; not followed again",
@@ -498,7 +648,7 @@ fn walk_problem(err: &ignore::Error) -> Diagnostic {
         )
         .in_file(child),
         other => Diagnostic::new(
-            "walk-error",
+            RuleId::WalkError,
             Severity::Warning,
             format!("could not read a folder: {other}"),
         ),
@@ -507,7 +657,7 @@ fn walk_problem(err: &ignore::Error) -> Diagnostic {
 
 /// Diagnostics about the folder's skill files (their names, duplicates) rather than one file's
 /// contents: made again on every scan, never taken from the index.
-const FOLDER_RULES: [&str; 2] = ["skill-file-name", "skill-file-duplicate"];
+const FOLDER_RULES: [RuleId; 2] = [RuleId::SkillFileName, RuleId::SkillFileDuplicate];
 
 /// Where a skill's resource paths come from.
 enum Listing<'a> {
@@ -530,12 +680,14 @@ fn read_skill(
     let root = &roots[f.root];
     let mut skill = Skill::new(root, f.dir.clone(), f.file.clone());
     let mut record = record.filter(|r| r.file.as_os_str() == f.file.as_os_str());
-    let remembered = record
-        .as_mut()
-        .map(|r| std::mem::take(&mut r.resources));
-    let fresh = std::fs::metadata(&f.file).map(|m| Stamp::of(&m));
+    let remembered = record.as_mut().map(|r| std::mem::take(&mut r.resources));
+    let meta = std::fs::metadata(&f.file);
+    // A pipe, socket or device is never opened (opening some devices acts on them); a file that
+    // cannot be stat'ed is tried, so that the error says why.
+    let regular = meta.as_ref().map_or(true, std::fs::Metadata::is_file);
+    let fresh = meta.ok().filter(|_| regular).map(|m| Stamp::of(&m));
     let reuse = match (&fresh, record) {
-        (Ok(stamp), Some(r)) if r.stamp.vouches_for(stamp) => Some((r, *stamp)),
+        (Some(stamp), Some(r)) if r.stamp.vouches_for(stamp) => Some((r, *stamp)),
         _ => None,
     };
     let parsed = reuse.is_none();
@@ -558,7 +710,11 @@ fn read_skill(
                 }
             }
         }
-        None => match read_head(&f.file) {
+        None => match if regular {
+            read_head(&f.file)
+        } else {
+            Err(crate::core::library::not_regular())
+        } {
             Ok((head, stamp, complete)) => {
                 skill.stamp = stamp;
                 let parsed = frontmatter::parse(&head, complete);
@@ -567,9 +723,16 @@ fn read_skill(
                 skill.body_line = parsed.layout.body_line;
                 skill.body_offset = parsed.layout.body_offset as u64;
             }
+            Err(e) if crate::core::library::is_not_regular(&e) => skill.parse_diagnostics.push(
+                Diagnostic::new(
+                    RuleId::SkillFileNotRegular,
+                    Severity::Error,
+                    "this SKILL.md is not a regular file (a pipe, socket, device or folder): it was not opened; replace it with a text file",
+                ),
+            ),
             Err(e) => skill.parse_diagnostics.push(
                 Diagnostic::new(
-                    "file-unreadable",
+                    RuleId::FileUnreadable,
                     Severity::Error,
                     format!("cannot read SKILL.md: {e}; check its permissions"),
                 )
@@ -580,7 +743,7 @@ fn read_skill(
     let file_name = f.file.file_name().map(|n| n.to_string_lossy().into_owned());
     if let Some(n) = file_name.filter(|n| n != "SKILL.md" && n != "skill.md") {
         skill.parse_diagnostics.push(Diagnostic::new(
-            "skill-file-name",
+            RuleId::SkillFileName,
             Severity::Error,
             format!(
                 "the file is named `{n}`: agents look for `SKILL.md` on case-sensitive file systems; rename it"
@@ -589,7 +752,7 @@ fn read_skill(
     }
     for other in &f.others {
         skill.parse_diagnostics.push(Diagnostic::new(
-            "skill-file-duplicate",
+            RuleId::SkillFileDuplicate,
             Severity::Warning,
             format!(
                 "the folder also holds {}: agents read only {}; remove one",
@@ -645,8 +808,9 @@ fn resources(
             let paths: Vec<PathBuf> = match listing {
                 Listing::Walked(paths) => paths.to_vec(),
                 _ => {
+                    let root_real = std::fs::canonicalize(&f.dir).unwrap_or_else(|_| f.dir.clone());
                     let mut paths = Vec::new();
-                    collect_below(&f.dir, 0, &f.file, &mut paths, &mut Vec::new());
+                    Below::new(&root_real).collect(&f.dir, 0, &f.file, &mut paths, &mut Vec::new());
                     paths
                 }
             };
@@ -689,10 +853,9 @@ fn resources(
 
 /// Reads a SKILL.md's first bytes: through the frontmatter's end when there is one, at most
 /// `HEAD_CAP`. Returns the bytes, the file's stamp (taken before the read) and whether the bytes
-/// are the whole file.
+/// are the whole file. Only a regular file is read, and opening never blocks.
 pub fn read_head(path: &Path) -> std::io::Result<(Vec<u8>, Stamp, bool)> {
-    let mut file = File::open(path)?;
-    let meta = file.metadata()?;
+    let (mut file, meta) = crate::core::library::open_regular(path)?;
     let stamp = Stamp::of(&meta);
     let len = stamp.len;
     let mut buf = Vec::with_capacity((len as usize).min(HEAD_BYTES));
@@ -757,6 +920,121 @@ mod tests {
             problems.iter().any(|d| d.rule == "symlink-cycle"),
             "{problems:?}"
         );
+    }
+
+    /// Runs `f` on a thread; fails if it takes longer than a minute (a hang guard, not a timing).
+    fn guarded<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || tx.send(f()));
+        rx.recv_timeout(std::time::Duration::from_secs(60))
+            .expect("the walk did not finish: it went where it must not")
+    }
+
+    #[test]
+    fn links_to_system_folders_and_above_the_root_are_not_followed() {
+        let t = tempfile::tempdir().unwrap();
+        let r = t.path().join("lib");
+        write(&r.join("a/SKILL.md"), "---\nname: a\ndescription: d\n---\n");
+        std::os::unix::fs::symlink("/", r.join("slash")).unwrap();
+        std::os::unix::fs::symlink("/proc", r.join("a/proc")).unwrap();
+        std::os::unix::fs::symlink("/dev/null", r.join("a/null")).unwrap();
+        std::os::unix::fs::symlink(t.path(), r.join("parent")).unwrap();
+        std::os::unix::fs::symlink(&r, r.join("self")).unwrap();
+        let root = Root::new(&r, Agent::Path, Scope::Path);
+        let (skills, problems) = guarded(move || scan(&[root], &ScanOptions::default()));
+        assert_eq!(skills.len(), 1);
+        let skipped: Vec<_> = problems
+            .iter()
+            .filter(|d| d.rule == "walk-skipped")
+            .map(|d| d.path.clone().unwrap())
+            .collect();
+        for link in ["slash", "a/proc", "a/null", "parent"] {
+            assert!(skipped.contains(&r.join(link)), "{link}: {problems:?}");
+        }
+        assert!(problems.iter().all(|d| d.severity == Severity::Warning));
+        assert!(
+            problems.iter().any(|d| d.rule == "symlink-cycle"),
+            "a link to the root itself is a cycle: {problems:?}"
+        );
+    }
+
+    #[test]
+    fn a_root_inside_a_system_folder_is_not_walked() {
+        let root = Root::new("/proc/self", Agent::Path, Scope::Path);
+        let (skills, problems) = guarded(move || scan(&[root], &ScanOptions::default()));
+        assert!(skills.is_empty());
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(problems[0].rule, "walk-skipped");
+    }
+
+    #[test]
+    fn a_walk_stops_at_the_entry_cap_and_says_how_to_raise_it() {
+        let t = tempfile::tempdir().unwrap();
+        for i in 0..40 {
+            write(
+                &t.path().join(format!("s{i:02}/SKILL.md")),
+                "---\nname: s\ndescription: d\n---\n",
+            );
+        }
+        let root = Root::new(t.path(), Agent::Path, Scope::Path);
+        let opts = |max_entries| ScanOptions {
+            max_entries,
+            ..ScanOptions::default()
+        };
+        let (skills, problems) = scan(std::slice::from_ref(&root), &opts(10));
+        assert!(skills.len() < 40, "{}", skills.len());
+        let cap: Vec<_> = problems.iter().filter(|d| d.rule == "walk-cap").collect();
+        assert_eq!(cap.len(), 1, "{problems:?}");
+        assert!(cap[0].message.contains(&t.path().display().to_string()));
+        assert!(
+            cap[0]
+                .message
+                .contains("--max-entries N or SKILLSCOPE_MAX_ENTRIES=N")
+        );
+        let (skills, problems) = scan(&[root], &opts(81));
+        assert_eq!(skills.len(), 40);
+        assert!(problems.is_empty(), "{problems:?}");
+    }
+
+    #[test]
+    fn a_link_to_slash_beside_a_skill_past_the_depth_limit_is_not_followed() {
+        // The walker's depth limit leaves the skill's deep folder to the resource look, which
+        // must refuse the same links the walk refuses.
+        let t = tempfile::tempdir().unwrap();
+        let r = t.path().join("lib");
+        write(&r.join("s/SKILL.md"), "---\nname: s\ndescription: d\n---\n");
+        write(&r.join("s/a/b/ok.md"), "ok\n");
+        std::os::unix::fs::symlink("/", r.join("s/a/b/slash")).unwrap();
+        std::os::unix::fs::symlink(&r, r.join("s/a/b/up")).unwrap();
+        let root = Root::new(&r, Agent::Path, Scope::Path);
+        let opts = ScanOptions {
+            max_depth: 1,
+            ..ScanOptions::default()
+        };
+        let (skills, _) = guarded(move || scan(&[root], &opts));
+        let rels: Vec<&str> = skills[0].resources.iter().map(|x| x.rel.as_str()).collect();
+        assert_eq!(rels, vec!["a/b/ok.md"]);
+    }
+
+    #[test]
+    fn a_fifo_skill_file_is_listed_with_its_error_and_never_opened() {
+        let t = tempfile::tempdir().unwrap();
+        write(
+            &t.path().join("ok/SKILL.md"),
+            "---\nname: ok\ndescription: d\n---\n",
+        );
+        std::fs::create_dir_all(t.path().join("pipe")).unwrap();
+        nix::unistd::mkfifo(
+            &t.path().join("pipe/SKILL.md"),
+            nix::sys::stat::Mode::S_IRWXU,
+        )
+        .unwrap();
+        let root = Root::new(t.path(), Agent::Path, Scope::Path);
+        let (skills, _) = guarded(move || scan(&[root], &ScanOptions::default()));
+        let names: Vec<&str> = skills.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, vec!["ok", "pipe"]);
+        let rules: Vec<_> = skills[1].parse_diagnostics.iter().map(|d| d.rule).collect();
+        assert_eq!(rules, vec![RuleId::SkillFileNotRegular]);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! skillscope's own per-skill on/off state, kept in `<config_dir>/skillscope/state.json` and
 //! written atomically; a file that cannot be read is kept aside, never overwritten.
 
+use crate::core::catalogue::RuleId;
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::skill::Skill;
 use serde::{Deserialize, Serialize};
@@ -23,6 +24,15 @@ pub enum StateError {
     Encode(#[from] serde_json::Error),
     #[error("{path} was not saved: {reason}")]
     Blocked { path: PathBuf, reason: String },
+    #[error("{path} was not saved: {source}")]
+    Lock {
+        path: PathBuf,
+        source: crate::core::fsx::FsxError,
+    },
+    #[error(
+        "{path} does not hold the change after it was written ({what}); another program may have replaced it"
+    )]
+    NotPersisted { path: PathBuf, what: String },
 }
 
 /// Where the state file lives: `$SKILLSCOPE_CONFIG_DIR/state.json`, else
@@ -98,12 +108,14 @@ impl EnableState {
     pub fn load(path: &Path) -> (EnableState, Vec<Diagnostic>) {
         let mut state = EnableState::empty(path);
         let mut diags = Vec::new();
-        let bytes = match std::fs::read(path) {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (state, diags),
+        let bytes = match crate::core::fsx::read_regular(path) {
+            Ok(Some(b)) => b,
+            Ok(None) => return (state, diags),
             Err(e) => {
-                let reason =
-                    format!("cannot read it ({e}); skills use their defaults and nothing is saved");
+                let reason = format!(
+                    "{}; skills use their defaults and nothing is saved",
+                    e.reason()
+                );
                 diags.push(warning(path, &reason));
                 state.blocked = Some(reason);
                 return (state, diags);
@@ -197,17 +209,29 @@ impl EnableState {
     }
 
     /// Writes the choices made since the last load or save onto the file as it is now, atomically
-    /// (temporary file in the same folder, then rename). A file that went bad meanwhile is kept
-    /// aside first, as [`EnableState::load`] does.
+    /// (temporary file in the same folder, fsync, then rename), under the file's exclusive lock
+    /// so that parallel savers lose nothing: read → merge → write → re-read all happen while
+    /// it is held. A file that went bad meanwhile is kept aside first, as [`EnableState::load`]
+    /// does. `Ok` means every choice is in the file as re-read after the write.
     pub fn save(&mut self) -> Result<(), StateError> {
+        self.save_waiting(crate::core::fsx::lock_wait())
+    }
+
+    /// [`EnableState::save`], waiting at most `wait` for another saver to finish.
+    pub fn save_waiting(&mut self, wait: std::time::Duration) -> Result<(), StateError> {
         if let Some(reason) = &self.blocked {
             return Err(StateError::Blocked {
                 path: self.path.clone(),
                 reason: reason.clone(),
             });
         }
-        let mut file = match std::fs::read(&self.path) {
-            Ok(bytes) => match serde_json::from_slice::<StateFile>(&bytes) {
+        let _lock =
+            crate::core::fsx::lock(&self.path, wait).map_err(|source| StateError::Lock {
+                path: self.path.clone(),
+                source,
+            })?;
+        let mut file = match crate::core::fsx::read_regular(&self.path) {
+            Ok(Some(bytes)) => match serde_json::from_slice::<StateFile>(&bytes) {
                 Ok(f) => f,
                 Err(_) => {
                     keep_aside(&self.path).map_err(|e| StateError::Blocked {
@@ -217,11 +241,11 @@ impl EnableState {
                     self.file.clone()
                 }
             },
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => StateFile::default(),
+            Ok(None) => StateFile::default(),
             Err(e) => {
                 return Err(StateError::Blocked {
                     path: self.path.clone(),
-                    reason: format!("cannot read it ({e})"),
+                    reason: e.to_string(),
                 });
             }
         };
@@ -240,15 +264,39 @@ impl EnableState {
                 source,
             }
         })?;
+        self.verify_written()?;
         self.file = file;
         self.pending.clear();
+        Ok(())
+    }
+
+    /// Reads the file back (the lock is still held) and checks that every pending choice is in
+    /// it, so that "saved" is never said of a choice the file does not hold.
+    fn verify_written(&self) -> Result<(), StateError> {
+        let not_there = |what: String| StateError::NotPersisted {
+            path: self.path.clone(),
+            what,
+        };
+        let bytes = crate::core::fsx::read_regular(&self.path)
+            .map_err(|e| not_there(e.to_string()))?
+            .ok_or_else(|| not_there("it is gone".to_string()))?;
+        let now: StateFile = serde_json::from_slice(&bytes)
+            .map_err(|e| not_there(format!("it does not parse: {e}")))?;
+        for (key, entry) in &self.pending {
+            let stored = now.skills.get(key).map(|e| e.enabled);
+            if stored != entry.as_ref().map(|e| e.enabled) {
+                return Err(not_there(format!(
+                    "the entry for {key} is missing or different"
+                )));
+            }
+        }
         Ok(())
     }
 }
 
 fn warning(path: &Path, what: &str) -> Diagnostic {
     Diagnostic::new(
-        "state-file",
+        RuleId::StateFile,
         Severity::Warning,
         format!("skillscope state {}: {what}", path.display()),
     )

@@ -24,6 +24,8 @@ pub enum TokenError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error("the token cache was not used: {0}")]
+    CacheUnusable(String),
 }
 
 /// A tiktoken encoding. Every figure the tool shows names the one that produced it.
@@ -309,7 +311,8 @@ pub fn count_file(
     {
         return Ok(n);
     }
-    let bytes = std::fs::read(path)?;
+    // Regular files only, opened without blocking: a pipe at a skill's path must not hang.
+    let bytes = crate::core::library::read_regular(path)?;
     cache.note_read();
     let hash = *blake3::hash(&bytes).as_bytes();
     // The stat said `len`; a different length means the file changed since, so the stat is not

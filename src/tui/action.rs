@@ -81,4 +81,78 @@ pub enum Action {
     Backspace,
     /// Erase what was typed in the test box.
     ClearMessage,
+    /// Show the next model's estimate beside the tiktoken figures.
+    CycleModel,
+}
+
+impl Action {
+    /// Every action that a key can be bound to, by its name in the config file's `[keys]`.
+    pub const NAMED: &[(&'static str, Action)] = &[
+        ("quit", Action::Quit),
+        ("help", Action::Help),
+        ("close", Action::Close),
+        ("next_screen", Action::NextScreen),
+        ("prev_screen", Action::PrevScreen),
+        ("show_skills", Action::Show(Screen::Skills)),
+        ("show_prompt", Action::Show(Screen::Prompt)),
+        ("show_test", Action::Show(Screen::Test)),
+        ("show_checks", Action::Show(Screen::Checks)),
+        ("show_budget", Action::Show(Screen::Budget)),
+        ("up", Action::Up),
+        ("down", Action::Down),
+        ("page_up", Action::PageUp),
+        ("page_down", Action::PageDown),
+        ("top", Action::Top),
+        ("bottom", Action::Bottom),
+        ("toggle", Action::Toggle),
+        ("filter", Action::Filter),
+        ("accept_filter", Action::AcceptFilter),
+        ("clear_filter", Action::ClearFilter),
+        ("cycle_sort", Action::CycleSort),
+        ("cycle_profile", Action::CycleProfile),
+        ("open", Action::Open),
+        ("detail_up", Action::DetailUp),
+        ("detail_down", Action::DetailDown),
+        ("cycle_format", Action::CycleFormat),
+        ("cycle_tier", Action::CycleTier),
+        ("cycle_window", Action::CycleWindow),
+        ("cycle_model", Action::CycleModel),
+        ("run_checks", Action::RunChecks),
+        ("cancel_checks", Action::CancelChecks),
+        ("agent_toggle", Action::AgentToggle),
+        ("confirm", Action::Confirm),
+        ("cycle_scope", Action::CycleScope),
+        ("rescan", Action::Rescan),
+        ("backspace", Action::Backspace),
+        ("clear_message", Action::ClearMessage),
+    ];
+
+    pub fn name(self) -> &'static str {
+        Action::NAMED
+            .iter()
+            .find(|(_, a)| *a == self)
+            .map_or("?", |(n, _)| n)
+    }
+
+    pub fn from_name(s: &str) -> Option<Action> {
+        Action::NAMED.iter().find(|(n, _)| *n == s).map(|(_, a)| *a)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_bound_action_has_a_unique_name() {
+        for b in crate::tui::keymap::KEYMAP {
+            let n = b.action.name();
+            assert_ne!(n, "?", "{:?} has no name", b.action);
+            assert_eq!(Action::from_name(n), Some(b.action));
+        }
+        let mut names: Vec<&str> = Action::NAMED.iter().map(|(n, _)| *n).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), Action::NAMED.len());
+    }
 }

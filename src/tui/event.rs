@@ -77,6 +77,8 @@ pub enum JobEvent {
     Watching(Result<Box<Watch>, String>),
     /// The file watcher could not start or lost track of something.
     WatchProblem(String),
+    /// A file the app keeps (cache, probe store) could not be used; the message names it.
+    Problem(String),
 }
 
 /// Reads terminal input on its own thread and forwards it; sends a tick when idle so the loop

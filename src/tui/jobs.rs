@@ -7,7 +7,7 @@ use crate::core::SkillKind;
 use crate::core::agents::{self, AgentSwitches};
 use crate::core::index::IndexStore;
 use crate::core::listing::{self, Format, ListingOptions};
-use crate::core::probe::{self, ProbeOptions, ProbeStore};
+use crate::core::probe::{self, ProbeOptions, ProbeStore, SandboxPreference};
 use crate::core::rules::{self, CheckOptions, Profile};
 use crate::core::skill::Level;
 use crate::core::tokens::{self, Encoding, TokenCache};
@@ -15,8 +15,9 @@ use crate::tui::event::{Event, JobEvent, LevelCounts, Preview};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::OnceLock;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
+use std::thread::JoinHandle;
 
 /// Reads the library again (through the library index beside the token cache) and sends it
 /// back whole.
@@ -57,41 +58,60 @@ pub fn check(
     });
 }
 
+/// How a probe run is controlled.
+pub struct ProbeRun {
+    /// Set to kill the running probes; the waiting ones never start.
+    pub cancel: Arc<AtomicBool>,
+    pub sandbox: SandboxPreference,
+}
+
 /// Runs `--help-json` on the given skills (several at once, each sandboxed by the probe module)
-/// and reports each as it finishes. Setting `cancel` kills the running ones.
+/// and reports each as it finishes. The worker ends once every probe is reaped; `None` when it
+/// could not be started (then nothing runs, and no report comes).
 pub fn probe(
     lib: Arc<Library>,
     cache: Cache,
     indices: Vec<usize>,
-    cancel: Arc<AtomicBool>,
+    run: ProbeRun,
     generation: u64,
     tx: Sender<Event>,
-) {
-    std::thread::spawn(move || {
-        let opts = ProbeOptions {
-            cancel: Some(cancel),
-            ..ProbeOptions::default()
-        };
-        let report_tx = tx.clone();
-        let cache = &cache;
-        let reports = probe::probe_all(&lib, &indices, &opts, &move |_, report| {
-            let schema_tokens = report
-                .l3_schema_text()
-                .map(|s| u64::from(tokens::count_text(s, ENCODING, cache.get())));
-            let _ = report_tx.send(Event::Job(JobEvent::Probed {
-                generation,
-                report: Box::new(report.clone()),
-                schema_tokens,
-            }));
+) -> Option<JoinHandle<()>> {
+    let done_tx = tx.clone();
+    let spawned = std::thread::Builder::new()
+        .name("probes".into())
+        .spawn(move || {
+            let opts = ProbeOptions {
+                cancel: Some(run.cancel),
+                sandbox: run.sandbox,
+                ..ProbeOptions::default()
+            };
+            let report_tx = tx.clone();
+            let cache = &cache;
+            let reports = probe::probe_all(&lib, &indices, &opts, &move |_, report| {
+                let schema_tokens = report
+                    .l3_schema_text()
+                    .map(|s| u64::from(tokens::count_text(s, cache.encoding, cache.get())));
+                let _ = report_tx.send(Event::Job(JobEvent::Probed {
+                    generation,
+                    report: Box::new(report.clone()),
+                    schema_tokens,
+                }));
+            });
+            // Remembered so that the schemas count in L3 next time, here and in the CLI.
+            let mut store = cache.probe_store_reporting(&tx);
+            for r in &reports {
+                store.record(r);
+            }
+            let _ = store.save();
+            let _ = tx.send(Event::Job(JobEvent::ProbesDone { generation }));
         });
-        // Remembered so that the schemas count in L3 next time, here and in the CLI.
-        let mut store = cache.probe_store();
-        for r in &reports {
-            store.record(r);
+    match spawned {
+        Ok(worker) => Some(worker),
+        Err(_) => {
+            let _ = done_tx.send(Event::Job(JobEvent::ProbesDone { generation }));
+            None
         }
-        let _ = store.save();
-        let _ = tx.send(Event::Job(JobEvent::ProbesDone { generation }));
-    });
+    }
 }
 
 /// Reads every agent's settings files (home and project) for the per-agent badges and toggles.
@@ -120,7 +140,7 @@ pub fn index(lib: Arc<Library>, generation: u64, tx: Sender<Event>) {
     });
 }
 
-/// The encoding of every figure the app shows.
+/// The encoding of every figure the app shows, unless the config file names another.
 pub const ENCODING: Encoding = Encoding::O200kBase;
 
 /// The token cache, opened by the first worker that needs it (it reads a file) and shared after.
@@ -128,6 +148,10 @@ pub const ENCODING: Encoding = Encoding::O200kBase;
 pub struct Cache {
     cell: Arc<OnceLock<TokenCache>>,
     path: Option<PathBuf>,
+    /// The encoding the workers count with.
+    pub encoding: Encoding,
+    /// The cache file's problem (a FIFO there, …) was reported: say it once, not per job.
+    reported: Arc<AtomicBool>,
 }
 
 impl Cache {
@@ -136,6 +160,8 @@ impl Cache {
         Cache {
             cell: Arc::new(OnceLock::new()),
             path,
+            encoding: ENCODING,
+            reported: Arc::new(AtomicBool::new(false)),
         }
     }
 
@@ -145,6 +171,35 @@ impl Cache {
             Some(dir) => IndexStore::in_dir(dir),
             None => IndexStore::open(),
         }
+    }
+
+    pub fn with_encoding(mut self, encoding: Encoding) -> Cache {
+        self.encoding = encoding;
+        self
+    }
+
+    /// The token cache, after saying on the channel (once) why its file could not be used.
+    fn get_reporting(&self, tx: &Sender<Event>) -> &TokenCache {
+        let cache = self.get();
+        if let Some(p) = cache.problem()
+            && !self.reported.swap(true, Ordering::Relaxed)
+        {
+            let _ = tx.send(Event::Job(JobEvent::Problem(format!(
+                "token counts are not cached: {p}"
+            ))));
+        }
+        cache
+    }
+
+    /// The probe store, after saying on the channel why its file could not be read.
+    fn probe_store_reporting(&self, tx: &Sender<Event>) -> ProbeStore {
+        let store = self.probe_store();
+        if let Some(p) = store.problem() {
+            let _ = tx.send(Event::Job(JobEvent::Problem(format!(
+                "past probe results are not used: {p}"
+            ))));
+        }
+        store
     }
 
     /// The store of past probe results beside the token cache.
@@ -176,7 +231,8 @@ pub fn count(
     std::thread::spawn(move || {
         let probe_cache = cache.clone();
         let mut store = None;
-        let cache = cache.get();
+        let enc = cache.encoding;
+        let cache = cache.get_reporting(&tx);
         let progress_tx = tx.clone();
         let progress = move |p: tokens::Progress| {
             let step = (p.total / 50).max(1);
@@ -193,12 +249,12 @@ pub fn count(
             let counts = match level {
                 Level::L1 => {
                     let texts = listing::entries(&lib, format);
-                    LevelCounts::L1(tokens::count_l1(&texts, ENCODING, cache, &progress))
+                    LevelCounts::L1(tokens::count_l1(&texts, enc, cache, &progress))
                 }
-                Level::L2 => LevelCounts::L2(tokens::count_l2(&lib, ENCODING, cache, &progress)),
+                Level::L2 => LevelCounts::L2(tokens::count_l2(&lib, enc, cache, &progress)),
                 Level::L3 => {
-                    let resources = tokens::count_l3(&lib, ENCODING, cache, &progress);
-                    let store = store.get_or_insert_with(|| probe_cache.probe_store());
+                    let resources = tokens::count_l3(&lib, enc, cache, &progress);
+                    let store = store.get_or_insert_with(|| probe_cache.probe_store_reporting(&tx));
                     let schemas = lib
                         .skills
                         .iter()
@@ -206,7 +262,7 @@ pub fn count(
                             (s.kind() == SkillKind::Executable)
                                 .then(|| store.schema(s))
                                 .flatten()
-                                .map(|text| tokens::count_text(text, ENCODING, cache))
+                                .map(|text| tokens::count_text(text, enc, cache))
                         })
                         .collect();
                     LevelCounts::L3 { resources, schemas }
@@ -236,7 +292,7 @@ pub fn preview(
     std::thread::spawn(move || {
         let on = |i: usize| enabled.get(i).copied().unwrap_or(false);
         let listing = listing::render(&lib, &on, &opts);
-        let tokens = tokens::count_text(&listing.text, ENCODING, cache.get());
+        let tokens = tokens::count_text(&listing.text, cache.encoding, cache.get());
         let _ = tx.send(Event::Job(JobEvent::Previewed {
             request,
             preview: Box::new(Preview { listing, tokens }),

@@ -1,8 +1,10 @@
 //! Key bindings as data: which key does what, where. The footer and the help overlay are built
-//! from this table, so they always tell the truth about the bindings.
+//! from this table (with the config file's bindings merged over it), so they always tell the
+//! truth about the bindings.
 
 use crate::tui::action::{Action, Screen};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use std::borrow::Cow;
 
 /// Where a binding applies. The app asks for the contexts active in its current mode, most
 /// specific first.
@@ -21,6 +23,39 @@ pub enum Context {
 }
 
 impl Context {
+    pub const ALL: [Context; 10] = [
+        Context::Global,
+        Context::List,
+        Context::Detail,
+        Context::Filter,
+        Context::Prompt,
+        Context::Test,
+        Context::Checks,
+        Context::Budget,
+        Context::Confirm,
+        Context::Help,
+    ];
+
+    /// The context's name in the config file's `[keys.<name>]` tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Context::Global => "global",
+            Context::List => "list",
+            Context::Detail => "detail",
+            Context::Filter => "filter",
+            Context::Prompt => "prompt",
+            Context::Test => "test",
+            Context::Checks => "checks",
+            Context::Budget => "budget",
+            Context::Confirm => "confirm",
+            Context::Help => "help",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Context> {
+        Context::ALL.into_iter().find(|c| c.name() == s)
+    }
+
     pub fn title(self) -> &'static str {
         match self {
             Context::Global => "Everywhere",
@@ -106,19 +141,91 @@ impl Key {
             KeyCode::F(n) => format!("F{n}"),
             other => format!("{other:?}"),
         };
-        if self.mods.contains(KeyModifiers::CONTROL) {
-            format!("C-{name}")
+        let alt = if self.mods.contains(KeyModifiers::ALT) {
+            "A-"
         } else {
-            name
+            ""
+        };
+        if self.mods.contains(KeyModifiers::CONTROL) {
+            format!("C-{alt}{name}")
+        } else {
+            format!("{alt}{name}")
         }
+    }
+
+    /// A key as the config file writes it: `x`, `G`, `space`, `enter`, `f2`, `ctrl-r`, `alt-x`,
+    /// `C-r`. Names and modifiers ignore case; a single character keeps it (`g` is not `G`).
+    pub fn parse(spec: &str) -> Result<Key, String> {
+        let mut rest = spec;
+        let mut mods = KeyModifiers::NONE;
+        loop {
+            let lower = rest.to_ascii_lowercase();
+            let prefix = ["ctrl-", "c-", "alt-", "a-", "m-"]
+                .into_iter()
+                .find(|p| lower.starts_with(p) && rest.len() > p.len());
+            match prefix {
+                Some(p) => {
+                    mods |= if p.starts_with('c') {
+                        KeyModifiers::CONTROL
+                    } else {
+                        KeyModifiers::ALT
+                    };
+                    rest = &rest[p.len()..];
+                }
+                None => break,
+            }
+        }
+        let mut chars = rest.chars();
+        let code = match (chars.next(), chars.next()) {
+            (Some(c), None) if !c.is_control() => {
+                // Terminals report C-a as the lower-case letter with CONTROL.
+                if mods.contains(KeyModifiers::CONTROL) {
+                    KeyCode::Char(c.to_ascii_lowercase())
+                } else {
+                    KeyCode::Char(c)
+                }
+            }
+            _ => match rest.to_ascii_lowercase().as_str() {
+                "space" => KeyCode::Char(' '),
+                "enter" | "return" => KeyCode::Enter,
+                "esc" | "escape" => KeyCode::Esc,
+                "tab" => KeyCode::Tab,
+                "backtab" | "s-tab" | "shift-tab" => KeyCode::BackTab,
+                "backspace" | "bksp" => KeyCode::Backspace,
+                "delete" | "del" => KeyCode::Delete,
+                "insert" | "ins" => KeyCode::Insert,
+                "up" => KeyCode::Up,
+                "down" => KeyCode::Down,
+                "left" => KeyCode::Left,
+                "right" => KeyCode::Right,
+                "pageup" | "pgup" => KeyCode::PageUp,
+                "pagedown" | "pgdn" => KeyCode::PageDown,
+                "home" => KeyCode::Home,
+                "end" => KeyCode::End,
+                f if f.len() >= 2
+                    && f.starts_with('f')
+                    && f[1..].parse::<u8>().is_ok_and(|n| (1..=12).contains(&n)) =>
+                {
+                    KeyCode::F(f[1..].parse().unwrap_or(1))
+                }
+                _ => {
+                    return Err(format!(
+                        "{spec:?} is not a key: use a character, space, enter, esc, tab, backtab, \
+                         backspace, delete, up, down, left, right, pageup, pagedown, home, end, \
+                         f1-f12, with ctrl- or alt- in front if needed"
+                    ));
+                }
+            },
+        };
+        Ok(Key { code, mods })
     }
 }
 
 /// One binding: keys, the action, where it applies, and how help and the footer describe it.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Binding {
     pub context: Context,
-    pub keys: &'static [Key],
+    pub keys: Cow<'static, [Key]>,
     pub action: Action,
     /// A word or two for the footer.
     pub short: &'static str,
@@ -138,7 +245,7 @@ const fn b(
 ) -> Binding {
     Binding {
         context,
-        keys,
+        keys: Cow::Borrowed(keys),
         action,
         short,
         help,
@@ -190,10 +297,12 @@ pub const KEYMAP: &[Binding] = &[
     b(C::Prompt, &[k('f')], Action::CycleFormat, "format", "Next listing format (xml, markdown, claude-code, codex)", true),
     b(C::Prompt, &[k('t')], Action::CycleTier, "tier", "Next tier (auto, full, compact, names)", true),
     b(C::Prompt, &[k('w')], Action::CycleWindow, "window", "Next context window size", true),
+    b(C::Prompt, &[k('m')], Action::CycleModel, "model", MODEL_HELP, true),
     // Checks.
     b(C::Checks, &[k('r')], Action::RunChecks, "run probes", "Run --help-json on every executable skill (sandboxed)", true),
     b(C::Checks, &[k('x'), code(KeyCode::Esc)], Action::CancelChecks, "stop", "Stop the probes that are running", false),
-    // Budget has only the global keys.
+    // Budget.
+    b(C::Budget, &[k('m')], Action::CycleModel, "model", MODEL_HELP, true),
     // Everywhere.
     b(C::Global, &[k('?'), code(KeyCode::F(1))], Action::Help, "help", "Show every key", true),
     b(C::Global, &[k('q'), ctrl('c')], Action::Quit, "quit", "Quit", true),
@@ -211,42 +320,169 @@ pub const KEYMAP: &[Binding] = &[
     b(C::Global, &[k('g'), code(KeyCode::Home)], Action::Top, "top", "First row", false),
     b(C::Global, &[k('G'), code(KeyCode::End)], Action::Bottom, "bottom", "Last row", false),
     b(C::Global, &[ctrl('r')], Action::Rescan, "rescan", "Read the library again", false),
+    b(C::Global, &[k('m')], Action::CycleModel, "model", MODEL_HELP, false),
 ];
 
-/// The action bound to a key in the given contexts, most specific first. When a text box has
-/// the focus, printable keys of the other contexts are text and bind nothing.
-pub fn lookup(contexts: &[Context], ev: &KeyEvent) -> Option<Action> {
-    let typing = contexts.first().is_some_and(|c| c.takes_text());
-    for (i, ctx) in contexts.iter().enumerate() {
-        for binding in KEYMAP.iter().filter(|b| b.context == *ctx) {
-            for key in binding.keys {
-                if typing && i > 0 && key.is_text() {
-                    continue;
-                }
-                if key.matches(ev) {
-                    return Some(binding.action);
-                }
-            }
-        }
-    }
-    None
+const MODEL_HELP: &str = "Next model's estimate beside the tiktoken figures";
+
+/// The bindings in force: the defaults with the config file's `[keys]` merged over them.
+#[derive(Debug, Clone)]
+pub struct Keymap {
+    bindings: Vec<Binding>,
 }
 
-/// The bindings of the given contexts for the footer, without repeating an action.
-pub fn footer(contexts: &[Context]) -> Vec<&'static Binding> {
-    let typing = contexts.first().is_some_and(|c| c.takes_text());
-    let mut out: Vec<&'static Binding> = Vec::new();
-    for (i, ctx) in contexts.iter().enumerate() {
-        for binding in KEYMAP.iter().filter(|b| b.context == *ctx && b.footer) {
-            if typing && i > 0 && binding.keys.iter().all(Key::is_text) {
-                continue;
-            }
-            if !out.iter().any(|o| o.action == binding.action) {
-                out.push(binding);
-            }
+impl Default for Keymap {
+    fn default() -> Self {
+        Keymap {
+            bindings: KEYMAP.to_vec(),
         }
     }
-    out
+}
+
+impl Keymap {
+    pub fn bindings(&self) -> &[Binding] {
+        &self.bindings
+    }
+
+    /// The action bound to a key in the given contexts, most specific first. When a text box
+    /// has the focus, printable keys of the other contexts are text and bind nothing.
+    pub fn lookup(&self, contexts: &[Context], ev: &KeyEvent) -> Option<Action> {
+        let typing = contexts.first().is_some_and(|c| c.takes_text());
+        for (i, ctx) in contexts.iter().enumerate() {
+            for binding in self.bindings.iter().filter(|b| b.context == *ctx) {
+                for key in binding.keys.iter() {
+                    if typing && i > 0 && key.is_text() {
+                        continue;
+                    }
+                    if key.matches(ev) {
+                        return Some(binding.action);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// The bindings of the given contexts for the footer, without repeating an action.
+    pub fn footer(&self, contexts: &[Context]) -> Vec<&Binding> {
+        let typing = contexts.first().is_some_and(|c| c.takes_text());
+        let mut out: Vec<&Binding> = Vec::new();
+        for (i, ctx) in contexts.iter().enumerate() {
+            for binding in self
+                .bindings
+                .iter()
+                .filter(|b| b.context == *ctx && b.footer && !b.keys.is_empty())
+            {
+                if typing && i > 0 && binding.keys.iter().all(Key::is_text) {
+                    continue;
+                }
+                if !out.iter().any(|o| o.action == binding.action) {
+                    out.push(binding);
+                }
+            }
+        }
+        out
+    }
+
+    /// Binds `action` to `keys` in `context`, or in every context that binds it when `context`
+    /// is `None`. A key taken from another action of the same context is moved, and the returned
+    /// notes say so.
+    pub fn rebind(
+        &mut self,
+        context: Option<Context>,
+        action: Action,
+        keys: &[Key],
+    ) -> Result<Vec<String>, String> {
+        let mut contexts: Vec<Context> = match context {
+            Some(c) => vec![c],
+            None => self
+                .bindings
+                .iter()
+                .filter(|b| b.action == action)
+                .map(|b| b.context)
+                .collect(),
+        };
+        contexts.dedup();
+        if contexts.is_empty() {
+            return Err(format!(
+                "`{}` has no default key anywhere: name the context, as in [keys.list]",
+                action.name()
+            ));
+        }
+        for c in &contexts {
+            if c.takes_text()
+                && let Some(k) = keys.iter().find(|k| k.is_text())
+            {
+                return Err(format!(
+                    "`{}` would be text in the {}, not a command",
+                    k.label(),
+                    c.title().to_lowercase()
+                ));
+            }
+        }
+        let mut notes = Vec::new();
+        for c in contexts {
+            for other in self
+                .bindings
+                .iter_mut()
+                .filter(|b| b.context == c && b.action != action)
+            {
+                let before = other.keys.len();
+                let kept: Vec<Key> = other
+                    .keys
+                    .iter()
+                    .filter(|k| !keys.contains(k))
+                    .copied()
+                    .collect();
+                if kept.len() != before {
+                    let moved: Vec<Key> = other
+                        .keys
+                        .iter()
+                        .filter(|k| keys.contains(k))
+                        .copied()
+                        .collect();
+                    notes.push(format!(
+                        "{} in the {} did `{}`; now it does `{}`, and `{}` {}",
+                        keys_label_of(&moved),
+                        c.title().to_lowercase(),
+                        other.action.name(),
+                        action.name(),
+                        other.action.name(),
+                        if kept.is_empty() {
+                            "has no key left there".to_string()
+                        } else {
+                            format!("keeps {}", keys_label_of(&kept))
+                        },
+                    ));
+                    other.keys = Cow::Owned(kept);
+                }
+            }
+            match self
+                .bindings
+                .iter_mut()
+                .find(|b| b.context == c && b.action == action)
+            {
+                Some(b) => b.keys = Cow::Owned(keys.to_vec()),
+                None => {
+                    // A binding in a new context: it reads as the action does elsewhere.
+                    let model = KEYMAP.iter().find(|b| b.action == action);
+                    self.bindings.push(Binding {
+                        context: c,
+                        keys: Cow::Owned(keys.to_vec()),
+                        action,
+                        short: model.map_or(action.name(), |m| m.short),
+                        help: model.map_or(action.name(), |m| m.help),
+                        footer: c != Context::Global,
+                    });
+                }
+            }
+        }
+        Ok(notes)
+    }
+}
+
+fn keys_label_of(keys: &[Key]) -> String {
+    keys.iter().map(Key::label).collect::<Vec<_>>().join("/")
 }
 
 /// The keys of a binding as shown to the user, e.g. `j/↓`. In a text box, printable keys of
@@ -275,6 +511,7 @@ pub const HELP_ORDER: &[Context] = &[
     Context::Prompt,
     Context::Test,
     Context::Checks,
+    Context::Budget,
     Context::Confirm,
 ];
 
@@ -288,30 +525,31 @@ mod tests {
 
     #[test]
     fn specific_context_wins_and_text_boxes_swallow_letters() {
+        let km = Keymap::default();
         let q = press(KeyCode::Char('q'), KeyModifiers::NONE);
         assert_eq!(
-            lookup(&[Context::List, Context::Global], &q),
+            km.lookup(&[Context::List, Context::Global], &q),
             Some(Action::Quit)
         );
-        assert_eq!(lookup(&[Context::Test, Context::Global], &q), None);
+        assert_eq!(km.lookup(&[Context::Test, Context::Global], &q), None);
         let cc = press(KeyCode::Char('c'), KeyModifiers::CONTROL);
         assert_eq!(
-            lookup(&[Context::Test, Context::Global], &cc),
+            km.lookup(&[Context::Test, Context::Global], &cc),
             Some(Action::Quit)
         );
         let esc = press(KeyCode::Esc, KeyModifiers::NONE);
         assert_eq!(
-            lookup(&[Context::Filter, Context::Global], &esc),
+            km.lookup(&[Context::Filter, Context::Global], &esc),
             Some(Action::ClearFilter)
         );
         let space = press(KeyCode::Char(' '), KeyModifiers::NONE);
         assert_eq!(
-            lookup(&[Context::List, Context::Global], &space),
+            km.lookup(&[Context::List, Context::Global], &space),
             Some(Action::Toggle)
         );
         let big_g = press(KeyCode::Char('G'), KeyModifiers::SHIFT);
         assert_eq!(
-            lookup(&[Context::List, Context::Global], &big_g),
+            km.lookup(&[Context::List, Context::Global], &big_g),
             Some(Action::Bottom)
         );
     }
@@ -323,7 +561,7 @@ mod tests {
                 if std::ptr::eq(a, b) || a.context != b.context {
                     continue;
                 }
-                for ka in a.keys {
+                for ka in a.keys.iter() {
                     assert!(
                         !b.keys.contains(ka),
                         "{:?} bound twice in {:?}",
@@ -337,7 +575,8 @@ mod tests {
 
     #[test]
     fn footer_in_a_text_box_offers_no_printable_global_keys() {
-        let f = footer(&[Context::Test, Context::Global]);
+        let km = Keymap::default();
+        let f = km.footer(&[Context::Test, Context::Global]);
         let labels: Vec<(Action, String)> =
             f.iter().map(|b| (b.action, keys_label(b, true))).collect();
         assert!(

@@ -15,7 +15,8 @@ use event::Event;
 use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use ratatui::crossterm::execute;
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
 pub use app::App as TuiApp;
@@ -25,7 +26,7 @@ const TICK: Duration = Duration::from_millis(200);
 
 /// Runs the app until the user quits. The terminal is restored on every way out, panics
 /// included.
-pub fn run(args: LibraryArgs) -> anyhow::Result<()> {
+pub fn run(args: LibraryArgs, opts: Options) -> anyhow::Result<()> {
     use std::io::IsTerminal;
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         anyhow::bail!(
@@ -33,8 +34,19 @@ pub fn run(args: LibraryArgs) -> anyhow::Result<()> {
              (skillscope list, check, budget, prompt, …; skillscope --help)"
         );
     }
+    // A termination signal quits the way `q` does, so running probes are stopped and reaped
+    // (see `Checks`) instead of outliving the app.
+    let stop = Arc::new(AtomicBool::new(false));
+    for sig in [
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+        signal_hook::consts::SIGINT,
+    ] {
+        signal_hook::flag::register(sig, Arc::clone(&stop))
+            .context("cannot install the signal handler")?;
+    }
     let (tx, rx) = mpsc::channel();
-    let mut app = App::scanning(args, Options::default(), tx.clone());
+    let mut app = App::scanning(args, opts, tx.clone());
     install_panic_hook();
     let mut terminal = match ratatui::try_init() {
         Ok(t) => t,
@@ -46,7 +58,7 @@ pub fn run(args: LibraryArgs) -> anyhow::Result<()> {
     };
     // Without mouse capture the app still works; the wheel then scrolls the terminal.
     let _ = execute!(std::io::stdout(), EnableMouseCapture);
-    let result = run_loop(&mut terminal, &mut app, &rx, tx);
+    let result = run_loop(&mut terminal, &mut app, &rx, tx, &stop);
     restore();
     result
 }
@@ -56,6 +68,7 @@ fn run_loop(
     app: &mut App,
     rx: &mpsc::Receiver<Event>,
     tx: mpsc::Sender<Event>,
+    stop: &AtomicBool,
 ) -> anyhow::Result<()> {
     let size = terminal.size()?;
     app.resize(size.width, size.height);
@@ -74,7 +87,8 @@ fn run_loop(
                 break;
             }
         }
-        if app.quit {
+        // Ticks come every 200 ms, so a signal is seen within that.
+        if app.quit || stop.load(Ordering::Relaxed) {
             return Ok(());
         }
     }

@@ -6,7 +6,8 @@ use std::process::{Command, Output};
 
 pub fn bin() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_skillscope"));
-    c.env("NO_COLOR", "1");
+    // The developer's own config file must not change what the tests see.
+    c.env("NO_COLOR", "1").env_remove("SKILLSCOPE_CONFIG");
     c
 }
 
@@ -20,6 +21,51 @@ pub fn run(args: &[&str], home: &Path) -> Output {
         .current_dir(home)
         .output()
         .expect("the binary runs")
+}
+
+/// [`run`] with a hang guard: the binary is killed and the test fails after `secs` seconds.
+pub fn run_guarded(args: &[&str], home: &Path, secs: u64) -> Output {
+    use std::time::{Duration, Instant};
+    let mut child = bin()
+        .args(args)
+        .env("SKILLSCOPE_CONFIG_DIR", home.join("config"))
+        .env("SKILLSCOPE_CACHE_DIR", home.join("cache"))
+        .env("HOME", home)
+        .current_dir(home)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    // Drain both pipes on threads so a chatty child never blocks on a full pipe.
+    let mut so = child.stdout.take().unwrap();
+    let mut se = child.stderr.take().unwrap();
+    let out_t = std::thread::spawn(move || {
+        let mut b = Vec::new();
+        std::io::Read::read_to_end(&mut so, &mut b).ok();
+        b
+    });
+    let err_t = std::thread::spawn(move || {
+        let mut b = Vec::new();
+        std::io::Read::read_to_end(&mut se, &mut b).ok();
+        b
+    });
+    let start = Instant::now();
+    let status = loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            break st;
+        }
+        if start.elapsed() > Duration::from_secs(secs) {
+            child.kill().ok();
+            child.wait().ok();
+            panic!("skillscope {args:?} still running after {secs} s: it hangs");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Output {
+        status,
+        stdout: out_t.join().unwrap(),
+        stderr: err_t.join().unwrap(),
+    }
 }
 
 pub fn demo() -> PathBuf {

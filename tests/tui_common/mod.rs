@@ -77,6 +77,7 @@ pub fn harness_scanning(roots: &[&Path], w: u16, h: u16) -> Harness {
     let args = LibraryArgs {
         paths: roots.iter().map(|p| p.to_path_buf()).collect(),
         max_depth: 8,
+        max_entries: None,
     };
     let (tx, rx) = mpsc::channel();
     let dir = tempfile::tempdir().unwrap();
@@ -94,12 +95,50 @@ pub fn harness_with(roots: &[&Path], w: u16, h: u16, theme: Theme) -> Harness {
     harness_opts(roots, w, h, theme, false)
 }
 
-pub fn harness_opts(roots: &[&Path], w: u16, h: u16, theme: Theme, watch: bool) -> Harness {
+/// [`harness`] that waits up to `secs` seconds for the workers (huge libraries).
+pub fn harness_patient(roots: &[&Path], w: u16, h: u16, secs: u64) -> Harness {
     let dir = tempfile::tempdir().unwrap();
-    let opts = isolated(dir.path(), theme, watch);
+    let opts = isolated(dir.path(), Theme::plain(), false);
     let args = LibraryArgs {
         paths: roots.iter().map(|p| p.to_path_buf()).collect(),
         max_depth: 8,
+        max_entries: None,
+    };
+    let lib = args.load();
+    let (tx, rx) = mpsc::channel();
+    let mut app = App::new(args, lib, opts, tx);
+    app.resize(w, h);
+    let mut h = Harness {
+        app,
+        rx,
+        roots: roots.iter().map(|p| p.to_path_buf()).collect(),
+        dir,
+    };
+    h.settle_within(secs);
+    h
+}
+
+pub fn harness_opts(roots: &[&Path], w: u16, h: u16, theme: Theme, watch: bool) -> Harness {
+    harness_configured(roots, w, h, |o| {
+        o.theme = theme;
+        o.watch = watch;
+    })
+}
+
+/// An app whose isolated options `configure` changes first (as a config file would).
+pub fn harness_configured(
+    roots: &[&Path],
+    w: u16,
+    h: u16,
+    configure: impl FnOnce(&mut Options),
+) -> Harness {
+    let dir = tempfile::tempdir().unwrap();
+    let mut opts = isolated(dir.path(), Theme::plain(), false);
+    configure(&mut opts);
+    let args = LibraryArgs {
+        paths: roots.iter().map(|p| p.to_path_buf()).collect(),
+        max_depth: 8,
+        max_entries: None,
     };
     let lib = args.load();
     let (tx, rx) = mpsc::channel();
@@ -153,10 +192,26 @@ impl Harness {
 
     /// Handles events until `done` holds; fails after 20 s.
     pub fn wait_until(&mut self, done: impl Fn(&App) -> bool) {
+        self.wait_until_within(20, done);
+    }
+
+    /// [`Harness::settle`] for libraries whose counting takes long on a loaded machine: a hang
+    /// guard of `secs` seconds, not a timing.
+    pub fn settle_within(&mut self, secs: u64) {
+        self.wait_until_within(secs, |app| {
+            app.checked
+                && app.switches.is_some()
+                && app.index.is_some()
+                && app.levels_done.iter().all(|d| *d)
+                && app.preview_settled()
+        });
+    }
+
+    fn wait_until_within(&mut self, secs: u64, done: impl Fn(&App) -> bool) {
         let start = std::time::Instant::now();
         while !done(&self.app) {
             assert!(
-                start.elapsed() < std::time::Duration::from_secs(20),
+                start.elapsed() < std::time::Duration::from_secs(secs),
                 "workers never finished"
             );
             if let Ok(ev) = self.rx.recv_timeout(std::time::Duration::from_millis(50)) {

@@ -1,14 +1,84 @@
 //! Claude Code: `skillOverrides` in its settings files and `disable-model-invocation` in
 //! frontmatter.
 
-use super::jsonc::{self, Edit};
-use super::{AgentState, Effective, settings_warning};
+use super::json::{self, Edit};
+use super::plan::{ToggleError, json_candidates};
+use super::{
+    AgentPlugin, AgentState, Effective, PathCache, SettingsText, SkillSwitches, SwitchScope,
+    settings_warning,
+};
 use crate::core::diagnostic::Diagnostic;
 use crate::core::skill::Skill;
+use crate::core::source::Agent;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 pub const KEY: &str = "skillOverrides";
+
+/// Claude Code: `skillOverrides` in the user, project and local settings.
+#[derive(Debug)]
+pub struct ClaudeCode;
+
+/// Every `skillOverrides` entry of the files read, in the order Claude Code applies them.
+#[derive(Debug)]
+struct Overrides(Vec<Override>);
+
+impl SkillSwitches for Overrides {
+    fn effective(&self, skill: &Skill, _paths: &PathCache) -> Effective {
+        effective(&self.0, skill)
+    }
+}
+
+impl AgentPlugin for ClaudeCode {
+    fn id(&self) -> Agent {
+        Agent::ClaudeCode
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Claude Code"
+    }
+
+    fn badge_letter(&self) -> char {
+        'C'
+    }
+
+    fn skill_folders(&self) -> &'static [&'static [&'static str]] {
+        &[&[".claude", "skills"]]
+    }
+
+    fn settings_paths(&self, home: &Path, project: Option<&Path>) -> Vec<(SwitchScope, PathBuf)> {
+        let mut out = vec![(SwitchScope::User, home.join(".claude/settings.json"))];
+        if let Some(p) = project {
+            out.push((SwitchScope::Project, p.join(".claude/settings.json")));
+            out.push((SwitchScope::Local, p.join(".claude/settings.local.json")));
+        }
+        out
+    }
+
+    fn read(
+        &self,
+        files: &[SettingsText<'_>],
+        _home: &Path,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Box<dyn SkillSwitches> {
+        let overrides = files
+            .iter()
+            .flat_map(|f| read(f.path, f.shown, f.text, diags))
+            .collect();
+        Box::new(Overrides(overrides))
+    }
+
+    fn candidates(
+        &self,
+        file: &Path,
+        before: &str,
+        skill: &Skill,
+        on: bool,
+        _home: &Path,
+    ) -> Result<Vec<String>, ToggleError> {
+        json_candidates(file, before, |root| candidates(root, &skill.name, on))
+    }
+}
 
 /// One `skillOverrides` entry.
 #[derive(Debug, Clone)]
@@ -56,7 +126,7 @@ pub fn read(path: &Path, shown: &str, text: &str, diags: &mut Vec<Diagnostic>) -
                 source: format!("{shown} {KEY}.{}", m.key),
             }),
             None => {
-                let (line, col) = jsonc::line_col(text, m.value.start);
+                let (line, col) = json::line_col(text, m.value.start);
                 diags.push(
                     settings_warning(
                         path,
@@ -116,7 +186,7 @@ pub fn effective(overrides: &[Override], skill: &Skill) -> Effective {
 /// The candidate edits for switching `name` on or off in one settings file, most preferred first.
 /// `Err` says why the file cannot take the change without losing something of the user's.
 pub fn candidates(
-    root: Option<&jsonc::Node>,
+    root: Option<&json::Node>,
     name: &str,
     on: bool,
 ) -> Result<Vec<Vec<Edit>>, String> {

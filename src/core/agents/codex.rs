@@ -2,13 +2,77 @@
 //! edited with toml_edit so that comments and layout stay.
 
 use super::plan::ToggleError;
-use super::{AgentState, Effective, settings_warning};
+use super::{
+    AgentPlugin, AgentState, Effective, PathCache, SettingsText, SkillSwitches, SwitchScope,
+    settings_warning,
+};
 use crate::core::diagnostic::Diagnostic;
 use crate::core::skill::Skill;
+use crate::core::source::Agent;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
 use toml_edit::{DocumentMut, Item, Table, TableLike, Value};
+
+/// Codex: `[[skills.config]]` in `~/.codex/config.toml`.
+#[derive(Debug)]
+pub struct Codex;
+
+impl SkillSwitches for Index {
+    fn effective(&self, skill: &Skill, paths: &PathCache) -> Effective {
+        effective(self, skill, paths)
+    }
+}
+
+impl AgentPlugin for Codex {
+    fn id(&self) -> Agent {
+        Agent::Codex
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Codex"
+    }
+
+    fn badge_letter(&self) -> char {
+        'X'
+    }
+
+    fn skill_folders(&self) -> &'static [&'static [&'static str]] {
+        &[&[".agents", "skills"], &[".codex", "skills"]]
+    }
+
+    fn settings_paths(&self, home: &Path, _project: Option<&Path>) -> Vec<(SwitchScope, PathBuf)> {
+        vec![(SwitchScope::User, home.join(".codex/config.toml"))]
+    }
+
+    fn unsupported_scope(&self, scope: SwitchScope) -> Option<&'static str> {
+        (scope != SwitchScope::User)
+            .then_some("Codex reads [[skills.config]] only from ~/.codex/config.toml")
+    }
+
+    fn read(
+        &self,
+        files: &[SettingsText<'_>],
+        home: &Path,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Box<dyn SkillSwitches> {
+        let entries = files
+            .iter()
+            .flat_map(|f| read(f.path, f.shown, f.text, home, diags))
+            .collect();
+        Box::new(Index::new(entries))
+    }
+
+    fn candidates(
+        &self,
+        file: &Path,
+        before: &str,
+        skill: &Skill,
+        on: bool,
+        home: &Path,
+    ) -> Result<Vec<String>, ToggleError> {
+        Ok(vec![edit(file, before, skill, on, home)?])
+    }
+}
 
 /// How an entry names its skill.
 #[derive(Debug, Clone)]
@@ -61,7 +125,7 @@ fn parse(path: &Path, text: &str) -> Result<DocumentMut, ToggleError> {
     text.parse::<DocumentMut>().map_err(|e| {
         let (line, column) = e
             .span()
-            .map_or((1, 1), |s| super::jsonc::line_col(text, s.start));
+            .map_or((1, 1), |s| super::json::line_col(text, s.start));
         ToggleError::Unparsable {
             file: path.to_path_buf(),
             format: "TOML",
@@ -164,37 +228,17 @@ pub fn read(
     out
 }
 
-/// Skill folders with their links resolved, kept between calls: resolving costs a system call
-/// per path component, and a list asks again on every redraw.
-#[derive(Debug, Clone, Default)]
-pub struct Canonical(Arc<Mutex<HashMap<PathBuf, Option<PathBuf>>>>);
-
-impl Canonical {
-    fn of(&self, dir: &Path) -> Option<PathBuf> {
-        if let Ok(map) = self.0.lock()
-            && let Some(c) = map.get(dir)
-        {
-            return c.clone();
-        }
-        let c = std::fs::canonicalize(dir).ok();
-        if let Ok(mut map) = self.0.lock() {
-            map.insert(dir.to_path_buf(), c.clone());
-        }
-        c
-    }
-}
-
 /// Whether entries of a table name this skill (by name or by folder).
 struct SkillKey<'a> {
     name: &'a str,
     dir: PathBuf,
     skill_dir: &'a Path,
     canonical: Option<Option<PathBuf>>,
-    cache: &'a Canonical,
+    cache: &'a PathCache,
 }
 
 impl<'a> SkillKey<'a> {
-    fn of(skill: &'a Skill, cache: &'a Canonical) -> SkillKey<'a> {
+    fn of(skill: &'a Skill, cache: &'a PathCache) -> SkillKey<'a> {
         SkillKey {
             name: &skill.name,
             dir: crate::core::paths::absolute(&skill.dir),
@@ -214,7 +258,9 @@ impl<'a> SkillKey<'a> {
                 let Some(c) = canonical else { return false };
                 // Resolved only when a lexical match fails, and once per skill.
                 let (cache, skill_dir) = (self.cache, self.skill_dir);
-                let mine = self.canonical.get_or_insert_with(|| cache.of(skill_dir));
+                let mine = self
+                    .canonical
+                    .get_or_insert_with(|| cache.resolve(skill_dir));
                 mine.as_ref() == Some(c)
             }
         }
@@ -251,14 +297,14 @@ impl Index {
         ix
     }
 
-    fn find(&self, skill: &Skill, cache: &Canonical) -> Option<&Entry> {
+    fn find(&self, skill: &Skill, cache: &PathCache) -> Option<&Entry> {
         let mut best = self.by_name.get(&skill.name).copied();
         if !self.by_dir.is_empty() {
             let dir = crate::core::paths::absolute(&skill.dir);
             best = best.max(self.by_dir.get(&dir).copied());
         }
         if !self.by_canonical.is_empty()
-            && let Some(c) = cache.of(&skill.dir)
+            && let Some(c) = cache.resolve(&skill.dir)
         {
             best = best.max(self.by_canonical.get(&c).copied());
         }
@@ -266,7 +312,7 @@ impl Index {
     }
 }
 
-pub fn effective(index: &Index, skill: &Skill, cache: &Canonical) -> Effective {
+pub fn effective(index: &Index, skill: &Skill, cache: &PathCache) -> Effective {
     match index.find(skill, cache) {
         Some(e) => Effective {
             state: if e.enabled {
@@ -295,7 +341,7 @@ pub fn edit(
         file: file.to_path_buf(),
         what,
     };
-    let cache = Canonical::default();
+    let cache = PathCache::default();
     let mut key = SkillKey::of(skill, &cache);
     config_tables(&doc).map_err(shape)?;
     let mut matched = false;

@@ -4,21 +4,121 @@
 
 mod claude;
 mod codex;
-pub mod jsonc;
+pub mod json;
 mod opencode;
 mod plan;
 
-pub use plan::{Applied, ToggleError, TogglePlan, apply, backup_path};
+pub use plan::{Applied, ToggleError, TogglePlan, backup_path};
 
+use crate::core::catalogue::RuleId;
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::skill::Skill;
 use crate::core::source::Agent;
 use serde::Serialize;
+use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
-/// The agents that have per-skill switches skillscope can read and write.
-pub const SWITCHABLE: [Agent; 3] = [Agent::ClaudeCode, Agent::Codex, Agent::Opencode];
+/// One agent whose per-skill switches skillscope reads and writes. Each is one value in its own
+/// file, listed once in [`REGISTRY`]; everything else (badges, toggles, the CLI's `--agent`, the
+/// help legend) goes through the registry.
+pub trait AgentPlugin: Send + Sync + fmt::Debug {
+    /// The agent, as skill roots, JSON output and `toggle --agent` name it.
+    fn id(&self) -> Agent;
+    /// Its name for people, as in the help legend.
+    fn display_name(&self) -> &'static str;
+    /// The letter of its badge in the skills list.
+    fn badge_letter(&self) -> char;
+    /// Its entry in the help legend of the badges.
+    fn legend(&self) -> String {
+        format!("{} {}", self.badge_letter(), self.display_name())
+    }
+    /// The skill folders it reads, as the last components of their path
+    /// (`[".claude", "skills"]`).
+    fn skill_folders(&self) -> &'static [&'static [&'static str]];
+    /// Its settings files that can hold per-skill switches, with their scope, in the order it
+    /// applies them (later ones win).
+    fn settings_paths(&self, home: &Path, project: Option<&Path>) -> Vec<(SwitchScope, PathBuf)>;
+    /// Why it has no switch for skills at `scope`, when it has none.
+    fn unsupported_scope(&self, _scope: SwitchScope) -> Option<&'static str> {
+        None
+    }
+    /// Reads its settings files (the ones there, in the order it applies them) into what decides
+    /// each skill's state. A file that does not parse is reported and counts as unset.
+    fn read(
+        &self,
+        files: &[SettingsText<'_>],
+        home: &Path,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Box<dyn SkillSwitches>;
+    /// The texts `file` (holding `before`; empty when it does not exist) could be given to switch
+    /// `skill` on or off, most preferred first. `Err` when the file cannot take the change without
+    /// losing something of the user's, or the skill's name cannot be written safely.
+    fn candidates(
+        &self,
+        file: &Path,
+        before: &str,
+        skill: &Skill,
+        on: bool,
+        home: &Path,
+    ) -> Result<Vec<String>, ToggleError>;
+}
+
+/// An agent's settings, once read: what it does with each skill.
+pub trait SkillSwitches: Send + Sync + fmt::Debug {
+    /// The skill's state for the agent and what decided it. `paths` resolves folders once for
+    /// every agent that names skills by path.
+    fn effective(&self, skill: &Skill, paths: &PathCache) -> Effective;
+}
+
+/// One settings file's text, with its name for people (`~/.claude/settings.json`).
+#[derive(Debug, Clone, Copy)]
+pub struct SettingsText<'a> {
+    pub path: &'a Path,
+    pub shown: &'a str,
+    pub text: &'a str,
+}
+
+/// The agents skillscope can switch skills for, in the order they are shown.
+pub type Registry = &'static [&'static dyn AgentPlugin];
+
+/// Every agent with per-skill switches. A new agent is a new file in this folder and one line here.
+pub static REGISTRY: Registry = &[&claude::ClaudeCode, &codex::Codex, &opencode::Opencode];
+
+fn find(registry: Registry, agent: Agent) -> Option<&'static dyn AgentPlugin> {
+    registry.iter().copied().find(|p| p.id() == agent)
+}
+
+/// The help legend of the agents' badges: `C Claude Code, X Codex, O opencode`.
+pub fn legend(registry: Registry) -> String {
+    registry
+        .iter()
+        .map(|p| p.legend())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Skill folders with their links resolved, kept between calls: resolving costs a system call
+/// per path component, and a list asks again on every redraw.
+#[derive(Debug, Clone, Default)]
+pub struct PathCache(Arc<Mutex<HashMap<PathBuf, Option<PathBuf>>>>);
+
+impl PathCache {
+    /// `dir` with its links resolved; `None` when it does not exist.
+    pub fn resolve(&self, dir: &Path) -> Option<PathBuf> {
+        if let Ok(map) = self.0.lock()
+            && let Some(c) = map.get(dir)
+        {
+            return c.clone();
+        }
+        let c = std::fs::canonicalize(dir).ok();
+        if let Ok(mut map) = self.0.lock() {
+            map.insert(dir.to_path_buf(), c.clone());
+        }
+        c
+    }
+}
 
 /// What an agent does with a skill, from most to least visible to the model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -141,84 +241,87 @@ struct SettingsFile {
 /// Every agent's switches, read once from the home and project folders given.
 #[derive(Debug, Clone)]
 pub struct AgentSwitches {
+    registry: Registry,
     home: PathBuf,
     project: Option<PathBuf>,
     files: Vec<SettingsFile>,
-    claude: Vec<claude::Override>,
-    codex: codex::Index,
-    opencode: Vec<opencode::Rule>,
-    canonical: codex::Canonical,
+    /// What each agent's settings say, in registry order.
+    views: Vec<Arc<dyn SkillSwitches>>,
+    paths: PathCache,
 }
 
 impl AgentSwitches {
-    /// Reads every agent's settings under `home` and, when given, the project folder. Files that
-    /// do not parse are reported and ignored (their switches count as unset).
+    /// Reads every registered agent's settings under `home` and, when given, the project
+    /// folder. Files that do not parse are reported and ignored (their switches count as unset).
     pub fn load(home: &Path, project: Option<&Path>) -> (AgentSwitches, Vec<Diagnostic>) {
+        AgentSwitches::load_with(REGISTRY, home, project)
+    }
+
+    /// [`AgentSwitches::load`] for the agents of `registry`.
+    pub fn load_with(
+        registry: Registry,
+        home: &Path,
+        project: Option<&Path>,
+    ) -> (AgentSwitches, Vec<Diagnostic>) {
         let mut files = Vec::new();
-        for (agent, scope, path) in settings_paths(home, project) {
-            let text = match std::fs::read(&path) {
-                Ok(bytes) => match String::from_utf8(bytes) {
-                    Ok(s) => Ok(Some(s)),
-                    Err(_) => Err("it is not UTF-8 text".to_string()),
-                },
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-                Err(e) => Err(e.to_string()),
-            };
-            files.push(SettingsFile {
-                agent,
-                scope,
-                path,
-                text,
-            });
+        for p in registry {
+            for (scope, path) in p.settings_paths(home, project) {
+                let text = match crate::core::fsx::read_regular(&path) {
+                    Ok(Some(bytes)) => match String::from_utf8(bytes) {
+                        Ok(s) => Ok(Some(s)),
+                        Err(_) => Err("it is not UTF-8 text".to_string()),
+                    },
+                    Ok(None) => Ok(None),
+                    Err(e) => Err(e.reason()),
+                };
+                files.push(SettingsFile {
+                    agent: p.id(),
+                    scope,
+                    path,
+                    text,
+                });
+            }
         }
-        AgentSwitches::build(home, project, files, codex::Canonical::default())
+        AgentSwitches::build(registry, home, project, files, PathCache::default())
     }
 
     fn build(
+        registry: Registry,
         home: &Path,
         project: Option<&Path>,
         files: Vec<SettingsFile>,
-        canonical: codex::Canonical,
+        paths: PathCache,
     ) -> (AgentSwitches, Vec<Diagnostic>) {
         let mut diags = Vec::new();
-        let mut sw = AgentSwitches {
+        let mut views = Vec::new();
+        for p in registry {
+            let mine: Vec<&SettingsFile> = files.iter().filter(|f| f.agent == p.id()).collect();
+            let shown: Vec<String> = mine.iter().map(|f| show_path(&f.path, home)).collect();
+            let mut texts = Vec::new();
+            for (f, shown) in mine.iter().zip(&shown) {
+                match &f.text {
+                    Ok(Some(text)) => texts.push(SettingsText {
+                        path: &f.path,
+                        shown,
+                        text,
+                    }),
+                    Ok(None) => {}
+                    Err(why) => diags.push(settings_warning(
+                        &f.path,
+                        format!("{why}; its switches are ignored"),
+                    )),
+                }
+            }
+            views.push(Arc::from(p.read(&texts, home, &mut diags)));
+        }
+        let sw = AgentSwitches {
+            registry,
             home: home.to_path_buf(),
             project: project.map(Path::to_path_buf),
-            files: Vec::new(),
-            claude: Vec::new(),
-            codex: codex::Index::default(),
-            opencode: Vec::new(),
-            canonical,
+            files,
+            views,
+            paths,
         };
-        let mut codex_entries = Vec::new();
-        for f in &files {
-            let text = match &f.text {
-                Ok(Some(t)) => t,
-                Ok(None) => continue,
-                Err(why) => {
-                    diags.push(settings_warning(
-                        &f.path,
-                        format!("cannot read it ({why}); its switches are ignored"),
-                    ));
-                    continue;
-                }
-            };
-            let shown = show_path(&f.path, home);
-            match f.agent {
-                Agent::ClaudeCode => sw
-                    .claude
-                    .extend(claude::read(&f.path, &shown, text, &mut diags)),
-                Agent::Codex => {
-                    codex_entries.extend(codex::read(&f.path, &shown, text, home, &mut diags))
-                }
-                Agent::Opencode => sw
-                    .opencode
-                    .extend(opencode::read(&f.path, &shown, text, &mut diags)),
-                _ => {}
-            }
-        }
-        sw.codex = codex::Index::new(codex_entries);
-        sw.files = files;
         (sw, diags)
     }
 
@@ -236,12 +339,28 @@ impl AgentSwitches {
             })
             .collect();
         AgentSwitches::build(
+            self.registry,
             &self.home,
             self.project.as_deref(),
             files,
-            self.canonical.clone(),
+            self.paths.clone(),
         )
         .0
+    }
+
+    /// The agents these switches are for.
+    pub fn registry(&self) -> Registry {
+        self.registry
+    }
+
+    /// The registered agent `agent`, if it has switches.
+    pub fn plugin(&self, agent: Agent) -> Option<&'static dyn AgentPlugin> {
+        find(self.registry, agent)
+    }
+
+    /// The agents that read the folder the skill is in (see [`readers`]).
+    pub fn readers(&self, skill: &Skill) -> Vec<Agent> {
+        readers_in(self.registry, skill)
     }
 
     pub fn home(&self) -> &Path {
@@ -254,13 +373,11 @@ impl AgentSwitches {
 
     /// The skill's state for `agent` and why. Agents without switches always load what they read.
     pub fn effective(&self, skill: &Skill, agent: Agent) -> Effective {
-        match agent {
-            Agent::ClaudeCode => claude::effective(&self.claude, skill),
-            Agent::Codex => codex::effective(&self.codex, skill, &self.canonical),
-            Agent::Opencode => opencode::effective(&self.opencode, skill),
-            other => Effective {
+        match self.registry.iter().position(|p| p.id() == agent) {
+            Some(i) => self.views[i].effective(skill, &self.paths),
+            None => Effective {
                 state: AgentState::On,
-                source: format!("default ({other} has no per-skill switches)"),
+                source: format!("default ({agent} has no per-skill switches)"),
                 file: None,
             },
         }
@@ -269,13 +386,14 @@ impl AgentSwitches {
     /// One badge per agent with switches: whether it reads the skill's folder and what it does
     /// with it.
     pub fn badges(&self, skill: &Skill) -> Vec<Badge> {
-        let reads = readers(skill);
-        SWITCHABLE
+        let reads = self.readers(skill);
+        self.registry
             .iter()
-            .map(|&agent| Badge {
-                agent,
-                reads: reads.contains(&agent),
-                effective: self.effective(skill, agent),
+            .zip(&self.views)
+            .map(|(p, view)| Badge {
+                agent: p.id(),
+                reads: reads.contains(&p.id()),
+                effective: view.effective(skill, &self.paths),
             })
             .collect()
     }
@@ -283,18 +401,11 @@ impl AgentSwitches {
     /// The settings file a toggle for `agent` at `scope` edits.
     pub fn settings_file(&self, agent: Agent, scope: SwitchScope) -> Result<PathBuf, ToggleError> {
         let unsupported = |why: &'static str| ToggleError::Unsupported { agent, scope, why };
-        if !SWITCHABLE.contains(&agent) {
+        let Some(p) = self.plugin(agent) else {
             return Err(unsupported("it has no per-skill switches"));
-        }
-        if agent == Agent::Codex && scope != SwitchScope::User {
-            return Err(unsupported(
-                "Codex reads [[skills.config]] only from ~/.codex/config.toml",
-            ));
-        }
-        if agent == Agent::Opencode && scope == SwitchScope::Local {
-            return Err(unsupported(
-                "opencode has no personal project settings file",
-            ));
+        };
+        if let Some(why) = p.unsupported_scope(scope) {
+            return Err(unsupported(why));
         }
         if scope != SwitchScope::User && self.project.is_none() {
             return Err(unsupported("no project folder was found"));
@@ -326,6 +437,17 @@ impl AgentSwitches {
     ) -> Result<TogglePlan, ToggleError> {
         plan::plan(self, skill, agent, scope, on)
     }
+
+    /// Writes a plan made by [`AgentSwitches::plan`] for `skill`: under the file's exclusive
+    /// lock, on top of the file as it is then (planned again when it changed meanwhile), with a
+    /// backup, and read back before the lock goes. Returns the plan actually written.
+    pub fn apply(
+        &self,
+        skill: &Skill,
+        plan: &TogglePlan,
+    ) -> Result<(TogglePlan, Applied), ToggleError> {
+        plan::apply(self, skill, plan, crate::core::fsx::lock_wait())
+    }
 }
 
 impl AgentSwitches {
@@ -338,7 +460,7 @@ impl AgentSwitches {
         scope: SwitchScope,
         on: bool,
     ) -> Vec<(Agent, Result<TogglePlan, ToggleError>)> {
-        readers(skill)
+        self.readers(skill)
             .into_iter()
             .map(|agent| (agent, self.plan(skill, agent, scope, on)))
             .collect()
@@ -352,11 +474,11 @@ fn parse_settings(
     text: &str,
     ignored: &str,
     diags: &mut Vec<Diagnostic>,
-) -> Option<jsonc::Node> {
+) -> Option<json::Node> {
     if text.trim().is_empty() {
         return None;
     }
-    match jsonc::parse(text) {
+    match json::parse(text) {
         Ok(r) => Some(r),
         Err(e) => {
             diags.push(
@@ -370,58 +492,11 @@ fn parse_settings(
 
 fn settings_warning(path: &Path, what: String) -> Diagnostic {
     Diagnostic::new(
-        "agent-settings",
+        RuleId::AgentSettings,
         Severity::Warning,
         format!("{}: {what}", path.display()),
     )
     .in_file(path)
-}
-
-/// Every settings file that can hold per-skill switches, in the order the agents apply them
-/// (later ones win).
-fn settings_paths(home: &Path, project: Option<&Path>) -> Vec<(Agent, SwitchScope, PathBuf)> {
-    let mut out = vec![(
-        Agent::ClaudeCode,
-        SwitchScope::User,
-        home.join(".claude/settings.json"),
-    )];
-    if let Some(p) = project {
-        out.push((
-            Agent::ClaudeCode,
-            SwitchScope::Project,
-            p.join(".claude/settings.json"),
-        ));
-        out.push((
-            Agent::ClaudeCode,
-            SwitchScope::Local,
-            p.join(".claude/settings.local.json"),
-        ));
-    }
-    out.push((
-        Agent::Codex,
-        SwitchScope::User,
-        home.join(".codex/config.toml"),
-    ));
-    let oc = home.join(".config/opencode");
-    out.push((Agent::Opencode, SwitchScope::User, oc.join("opencode.json")));
-    out.push((
-        Agent::Opencode,
-        SwitchScope::User,
-        oc.join("opencode.jsonc"),
-    ));
-    if let Some(p) = project {
-        out.push((
-            Agent::Opencode,
-            SwitchScope::Project,
-            p.join("opencode.json"),
-        ));
-        out.push((
-            Agent::Opencode,
-            SwitchScope::Project,
-            p.join("opencode.jsonc"),
-        ));
-    }
-    out
 }
 
 /// A path for people: `~/…` under the home folder, else as it is.
@@ -432,34 +507,38 @@ pub fn show_path(path: &Path, home: &Path) -> String {
     }
 }
 
-/// The agents that read the folder a skill is in, found from the nearest `…/skills` folder
-/// above it: `.claude/skills` is read by Claude Code and opencode, `.agents/skills` by Codex and
-/// opencode, `.codex/skills` by Codex, `.opencode/skill(s)` and `~/.config/opencode/skill(s)` by
-/// opencode. A skill elsewhere is read by the agent its root was tagged with, if any.
+/// The agents that read the folder a skill is in, found from the nearest folder above it that an
+/// agent reads skills from (each agent's [`AgentPlugin::skill_folders`]): `.claude/skills` is
+/// read by Claude Code and opencode, `.agents/skills` by Codex and opencode, `.codex/skills` by
+/// Codex, `.opencode/skill(s)` and `~/.config/opencode/skill(s)` by opencode. A skill elsewhere
+/// is read by the agent its root was tagged with, if that agent has switches.
 pub fn readers(skill: &Skill) -> Vec<Agent> {
+    readers_in(REGISTRY, skill)
+}
+
+fn readers_in(registry: Registry, skill: &Skill) -> Vec<Agent> {
     // One pass over the components: this runs for every row of a list.
-    let names: Vec<&std::ffi::OsStr> = skill.dir.components().map(|c| c.as_os_str()).collect();
+    let names: Vec<Option<&str>> = skill
+        .dir
+        .components()
+        .map(|c| c.as_os_str().to_str())
+        .collect();
     // The skill's own folder is not a candidate, only the folders above it.
     for end in (1..names.len()).rev() {
-        let at = |back: usize| {
-            end.checked_sub(back)
-                .and_then(|i| names.get(i))
-                .and_then(|n| n.to_str())
+        let ends_with = |folder: &[&str]| {
+            end >= folder.len()
+                && folder
+                    .iter()
+                    .rev()
+                    .zip(names[..end].iter().rev())
+                    .all(|(want, got)| *got == Some(*want))
         };
-        match (at(3), at(2), at(1)) {
-            (_, Some(".claude"), Some("skills")) => {
-                return vec![Agent::ClaudeCode, Agent::Opencode];
-            }
-            (_, Some(".agents"), Some("skills")) => return vec![Agent::Codex, Agent::Opencode],
-            (_, Some(".codex"), Some("skills")) => return vec![Agent::Codex],
-            (_, Some(".opencode"), Some("skill" | "skills"))
-            | (Some(".config"), Some("opencode"), Some("skill" | "skills")) => {
-                return vec![Agent::Opencode];
-            }
-            _ => {}
+        let reads = |p: &&&dyn AgentPlugin| p.skill_folders().iter().any(|f| ends_with(f));
+        if registry.iter().any(|p| reads(&p)) {
+            return registry.iter().filter(reads).map(|p| p.id()).collect();
         }
     }
-    if SWITCHABLE.contains(&skill.agent) {
+    if find(registry, skill.agent).is_some() {
         vec![skill.agent]
     } else {
         Vec::new()
@@ -484,5 +563,7 @@ pub fn project_root(cwd: &Path, home: Option<&Path>) -> Option<PathBuf> {
     }
 }
 
+#[cfg(test)]
+mod proptests;
 #[cfg(test)]
 mod tests;

@@ -1,12 +1,104 @@
 //! opencode: `permission.skill` rules (glob pattern → allow | ask | deny; the last matching rule
 //! wins; deny hides the skill) in `opencode.json`.
 
-use super::jsonc::{self, Edit, Kind, Node};
-use super::{AgentState, Effective, settings_warning};
+use super::json::{self, Edit, Kind, Node};
+use super::plan::{ToggleError, json_candidates};
+use super::{
+    AgentPlugin, AgentState, Effective, PathCache, SettingsText, SkillSwitches, SwitchScope,
+    settings_warning,
+};
 use crate::core::diagnostic::Diagnostic;
 use crate::core::skill::Skill;
+use crate::core::source::Agent;
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
+
+/// opencode: `permission.skill` rules in `opencode.json(c)`, the user's and the project's.
+#[derive(Debug)]
+pub struct Opencode;
+
+/// Every rule that applies to skills, in the order opencode evaluates them.
+#[derive(Debug)]
+struct Rules(Vec<Rule>);
+
+impl SkillSwitches for Rules {
+    fn effective(&self, skill: &Skill, _paths: &PathCache) -> Effective {
+        effective(&self.0, skill)
+    }
+}
+
+impl AgentPlugin for Opencode {
+    fn id(&self) -> Agent {
+        Agent::Opencode
+    }
+
+    fn display_name(&self) -> &'static str {
+        "opencode"
+    }
+
+    fn badge_letter(&self) -> char {
+        'O'
+    }
+
+    fn skill_folders(&self) -> &'static [&'static [&'static str]] {
+        &[
+            &[".claude", "skills"],
+            &[".agents", "skills"],
+            &[".opencode", "skill"],
+            &[".opencode", "skills"],
+            &[".config", "opencode", "skill"],
+            &[".config", "opencode", "skills"],
+        ]
+    }
+
+    fn settings_paths(&self, home: &Path, project: Option<&Path>) -> Vec<(SwitchScope, PathBuf)> {
+        let oc = home.join(".config/opencode");
+        let mut out = vec![
+            (SwitchScope::User, oc.join("opencode.json")),
+            (SwitchScope::User, oc.join("opencode.jsonc")),
+        ];
+        if let Some(p) = project {
+            out.push((SwitchScope::Project, p.join("opencode.json")));
+            out.push((SwitchScope::Project, p.join("opencode.jsonc")));
+        }
+        out
+    }
+
+    fn unsupported_scope(&self, scope: SwitchScope) -> Option<&'static str> {
+        (scope == SwitchScope::Local).then_some("opencode has no personal project settings file")
+    }
+
+    fn read(
+        &self,
+        files: &[SettingsText<'_>],
+        _home: &Path,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Box<dyn SkillSwitches> {
+        let rules = files
+            .iter()
+            .flat_map(|f| read(f.path, f.shown, f.text, diags))
+            .collect();
+        Box::new(Rules(rules))
+    }
+
+    fn candidates(
+        &self,
+        file: &Path,
+        before: &str,
+        skill: &Skill,
+        on: bool,
+        _home: &Path,
+    ) -> Result<Vec<String>, ToggleError> {
+        if let Some(why) = unsafe_name(&skill.name) {
+            return Err(ToggleError::Name {
+                agent: Agent::Opencode,
+                name: skill.name.clone(),
+                why,
+            });
+        }
+        json_candidates(file, before, |root| candidates(root, &skill.name, on))
+    }
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
@@ -81,6 +173,64 @@ pub fn wildcard(pattern: &str, text: &str) -> bool {
     p[pi..].iter().all(|&c| c == '*')
 }
 
+/// An object's members in the order opencode sees them: it walks `Object.entries` of the
+/// parsed JSON, which puts integer-like keys (`"42"`) first in ascending order, then the others
+/// as written; a repeated key keeps its first place and its last value. The order decides which
+/// rule is the last to match.
+fn js_order<'a, T>(members: impl Iterator<Item = (&'a str, T)>) -> Vec<(&'a str, T)> {
+    let mut out: Vec<(&'a str, T)> = Vec::new();
+    for (k, v) in members {
+        match out.iter_mut().find(|(seen, _)| *seen == k) {
+            Some(slot) => slot.1 = v,
+            None => out.push((k, v)),
+        }
+    }
+    // Stable: the other keys keep their written order.
+    out.sort_by_key(|(k, _)| array_index(k).map_or((1, 0), |n| (0, n)));
+    out
+}
+
+/// The number a key stands for when JavaScript treats it as an array index: `0`, or digits
+/// without a leading zero, below 2³² − 1.
+fn array_index(key: &str) -> Option<u32> {
+    let canonical = key == "0"
+        || (!key.is_empty()
+            && !key.starts_with('0')
+            && key.len() <= 10
+            && key.bytes().all(|b| b.is_ascii_digit()));
+    if !canonical {
+        return None;
+    }
+    key.parse::<u32>().ok().filter(|&n| n < u32::MAX)
+}
+
+/// Why a rule for `name` cannot be written so that it means this skill and no other, if it
+/// cannot. opencode turns each `permission.skill` key into a regular expression: `*` and `?`
+/// are wildcards with no escape (a `\` is read as `/`), every other character stands for
+/// itself (`[`, `]`, `{`, `}` included), and a leading `~` or `$HOME` is replaced by the home
+/// folder first.
+pub fn unsafe_name(name: &str) -> Option<String> {
+    if name.contains(['*', '?']) {
+        return Some(
+            "opencode reads `*` and `?` in a permission.skill key as wildcards and has no way to escape them, so a rule for this name would switch other skills too (`*` alone matches every skill)"
+                .to_string(),
+        );
+    }
+    if name.contains('\\') {
+        return Some(
+            "opencode reads `\\` in a permission.skill key as `/`, so a rule for this name would also match the name with `/` in its place"
+                .to_string(),
+        );
+    }
+    if name == "~" || name.starts_with("~/") || name.starts_with("$HOME") {
+        return Some(
+            "opencode replaces a leading `~` or `$HOME` in a permission.skill key with the home folder, so a rule for this name would not match it"
+                .to_string(),
+        );
+    }
+    None
+}
+
 pub fn read(path: &Path, shown: &str, text: &str, diags: &mut Vec<Diagnostic>) -> Vec<Rule> {
     let Some(root) = super::parse_settings(path, text, "its permission rules", diags) else {
         return Vec::new();
@@ -101,7 +251,7 @@ pub fn read(path: &Path, shown: &str, text: &str, diags: &mut Vec<Diagnostic>) -
             source: format!("{shown} {at} = {}", action.as_str()),
         }),
         None => {
-            let (line, col) = jsonc::line_col(text, node.start);
+            let (line, col) = json::line_col(text, node.start);
             diags.push(
                 settings_warning(
                     path,
@@ -117,20 +267,23 @@ pub fn read(path: &Path, shown: &str, text: &str, diags: &mut Vec<Diagnostic>) -
     match &perm.value.kind {
         Kind::String(_) => push("*", &perm.value, "permission".to_string(), &mut out),
         Kind::Object(keys) => {
-            for k in keys.iter().filter(|k| wildcard(&k.key, "skill")) {
-                let at = format!("permission.{}", show_key(&k.key));
-                match &k.value.kind {
+            let keys = js_order(keys.iter().map(|m| (m.key.as_str(), &m.value)));
+            for (key, value) in keys.into_iter().filter(|(k, _)| wildcard(k, "skill")) {
+                let at = format!("permission.{}", show_key(key));
+                match &value.kind {
                     Kind::Object(patterns) => {
-                        for p in patterns {
+                        let patterns =
+                            js_order(patterns.iter().map(|m| (m.key.as_str(), &m.value)));
+                        for (pattern, value) in patterns {
                             push(
-                                &p.key,
-                                &p.value,
-                                format!("{at}.{}", show_key(&p.key)),
+                                pattern,
+                                value,
+                                format!("{at}.{}", show_key(pattern)),
                                 &mut out,
                             );
                         }
                     }
-                    _ => push("*", &k.value, at, &mut out),
+                    _ => push("*", value, at, &mut out),
                 }
             }
         }
@@ -150,7 +303,7 @@ fn show_key(k: &str) -> String {
     {
         k.to_string()
     } else {
-        jsonc::quote(k)
+        json::quote(k)
     }
 }
 
@@ -232,6 +385,44 @@ pub fn candidates(root: Option<&Node>, name: &str, on: bool) -> Result<Vec<Vec<E
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn integer_like_keys_come_first_like_object_entries() {
+        let got = js_order(
+            [
+                ("*", 1),
+                ("42", 2),
+                ("b", 3),
+                ("7", 4),
+                ("042", 5),
+                ("b", 6),
+                ("4294967295", 7),
+            ]
+            .into_iter(),
+        );
+        let keys: Vec<_> = got.iter().map(|(k, v)| (*k, *v)).collect();
+        assert_eq!(
+            keys,
+            vec![
+                ("7", 4),
+                ("42", 2),
+                ("*", 1),
+                ("b", 6),
+                ("042", 5),
+                ("4294967295", 7)
+            ]
+        );
+    }
+
+    #[test]
+    fn names_with_wildcards_or_home_prefixes_are_refused() {
+        for bad in ["*", "a*", "p?f", "a\\b", "~", "~/x", "$HOME", "$HOMEx"] {
+            assert!(unsafe_name(bad).is_some(), "{bad}");
+        }
+        for good in ["pdf", "[a]", "{b}", "a/b", "a~", "x$HOME", "über", "a.b+c"] {
+            assert_eq!(unsafe_name(good), None, "{good}");
+        }
+    }
 
     #[test]
     fn wildcard_matches_like_opencode() {

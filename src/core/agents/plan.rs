@@ -2,9 +2,10 @@
 //! unified diff), then applied atomically with a backup, refusing files that do not parse, are
 //! read-only, or changed since the plan.
 
-use super::jsonc::{self, Edit};
+use super::json::{self, Edit};
 use super::show_path;
-use super::{AgentState, AgentSwitches, Effective, SwitchScope, claude, codex, opencode, readers};
+use super::{AgentState, AgentSwitches, Effective, SwitchScope};
+use crate::core::fsx::{self, FsxError};
 use crate::core::paths::write_atomic;
 use crate::core::skill::Skill;
 use crate::core::source::Agent;
@@ -33,10 +34,6 @@ pub enum ToggleError {
     },
     #[error("{file} is read-only; make it writable (chmod u+w) and toggle again")]
     ReadOnly { file: PathBuf },
-    #[error(
-        "{file} changed after the change was planned; nothing was written: look at it and toggle again"
-    )]
-    Changed { file: PathBuf },
     #[error("cannot write {file}: {source}")]
     Write {
         file: PathBuf,
@@ -50,6 +47,18 @@ pub enum ToggleError {
         scope: SwitchScope,
         why: &'static str,
     },
+    #[error("{agent} cannot be switched for the skill {name:?}: {why}")]
+    Name {
+        agent: Agent,
+        name: String,
+        why: String,
+    },
+    #[error(transparent)]
+    File(#[from] FsxError),
+    #[error(
+        "{file} does not hold the change after it was written ({what}); another program may have changed it: look at it and toggle again"
+    )]
+    NotPersisted { file: PathBuf, what: String },
 }
 
 /// The exact change a toggle makes to one settings file, for a confirmation.
@@ -119,20 +128,29 @@ pub(super) fn plan(
 ) -> Result<TogglePlan, ToggleError> {
     let file = sw.settings_file(agent, scope)?;
     let (existed, before) = read_current(&file)?;
+    plan_on(sw, skill, agent, scope, on, file, existed, before)
+}
+
+/// The plan for the file's text `before` (`existed`: the file was there).
+#[allow(clippy::too_many_arguments)]
+fn plan_on(
+    sw: &AgentSwitches,
+    skill: &Skill,
+    agent: Agent,
+    scope: SwitchScope,
+    on: bool,
+    file: PathBuf,
+    existed: bool,
+    before: String,
+) -> Result<TogglePlan, ToggleError> {
     let base = sw.with_text(&file, &before);
     let before_state = base.effective(skill, agent);
     let want = desired(on);
     // Every candidate is worked out even when nothing needs to change, so a file that does not
     // parse is refused the same way every time.
-    let candidates = match agent {
-        Agent::ClaudeCode => json_candidates(&file, &before, |root| {
-            claude::candidates(root, &skill.name, on)
-        })?,
-        Agent::Opencode => json_candidates(&file, &before, |root| {
-            opencode::candidates(root, &skill.name, on)
-        })?,
-        Agent::Codex => vec![codex::edit(&file, &before, skill, on, sw.home())?],
-        _ => Vec::new(),
+    let candidates = match sw.plugin(agent) {
+        Some(p) => p.candidates(&file, &before, skill, on, sw.home())?,
+        None => Vec::new(),
     };
     let after = if before_state.state == want {
         before.clone()
@@ -156,7 +174,7 @@ pub(super) fn plan(
             after_state.state, after_state.source
         ));
     }
-    if !readers(skill).contains(&agent) {
+    if !sw.readers(skill).contains(&agent) {
         notes.push(format!(
             "{agent} does not read the folder {} is in",
             skill.name
@@ -179,14 +197,14 @@ pub(super) fn plan(
     })
 }
 
-/// The file's text now: empty when it does not exist yet.
+/// The file's text now: empty when it does not exist yet. Only a regular file is read.
 fn read_current(file: &Path) -> Result<(bool, String), ToggleError> {
-    match std::fs::read(file) {
-        Ok(bytes) => match String::from_utf8(bytes) {
+    match fsx::read_regular(file)? {
+        Some(bytes) => match String::from_utf8(bytes) {
             Ok(s) => Ok((true, s)),
             Err(e) => {
                 let text = String::from_utf8_lossy(e.as_bytes());
-                let (line, column) = jsonc::line_col(&text, e.utf8_error().valid_up_to());
+                let (line, column) = json::line_col(&text, e.utf8_error().valid_up_to());
                 Err(ToggleError::Unparsable {
                     file: file.to_path_buf(),
                     format: "UTF-8 text",
@@ -196,11 +214,7 @@ fn read_current(file: &Path) -> Result<(bool, String), ToggleError> {
                 })
             }
         },
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok((false, String::new())),
-        Err(source) => Err(ToggleError::Read {
-            file: file.to_path_buf(),
-            source,
-        }),
+        None => Ok((false, String::new())),
     }
 }
 
@@ -232,15 +246,15 @@ fn choose(
 }
 
 /// Each candidate list of edits applied to a JSON settings file.
-fn json_candidates(
+pub(super) fn json_candidates(
     file: &Path,
     before: &str,
-    candidates: impl FnOnce(Option<&jsonc::Node>) -> Result<Vec<Vec<Edit>>, String>,
+    candidates: impl FnOnce(Option<&json::Node>) -> Result<Vec<Vec<Edit>>, String>,
 ) -> Result<Vec<String>, ToggleError> {
     let root = if before.trim().is_empty() {
         None
     } else {
-        let root = jsonc::parse(before).map_err(|e| ToggleError::Unparsable {
+        let root = json::parse(before).map_err(|e| ToggleError::Unparsable {
             file: file.to_path_buf(),
             format: "JSON",
             line: e.line,
@@ -265,44 +279,33 @@ fn json_candidates(
         .collect()
 }
 
-/// Applies edits by splicing the text, then checks the result means exactly the edited value.
-/// When it does not (it should not happen), the edit is refused: the user's file is never
+/// Applies edits through the document's CST, then checks the result means exactly the edited
+/// value. When it does not (it should not happen), the edit is refused: the user's file is never
 /// rewritten whole.
 fn edit_json(
     file: &Path,
     before: &str,
-    root: Option<&jsonc::Node>,
+    root: Option<&json::Node>,
     edits: &[Edit],
 ) -> Result<String, ToggleError> {
     let Some(root) = root else {
         let mut v = Value::Object(serde_json::Map::new());
         for e in edits {
-            jsonc::apply_to_value(&mut v, e);
+            json::apply_to_value(&mut v, e);
         }
         return Ok(pretty(&v, "  ", "\n"));
     };
     let mut want = root.to_value();
     for e in edits {
-        jsonc::apply_to_value(&mut want, e);
+        json::apply_to_value(&mut want, e);
     }
-    let mut text = before.to_string();
-    let mut spliced = true;
-    for e in edits {
-        match jsonc::splice(&text, e) {
-            Ok(t) => text = t,
-            Err(_) => {
-                spliced = false;
-                break;
-            }
-        }
+    match json::edit(before, edits) {
+        Ok(text) if json::parse(&text).is_ok_and(|n| n.to_value() == want) => Ok(text),
+        // Never rewrite the user's whole file: refuse instead.
+        _ => Err(ToggleError::WouldReformat {
+            file: file.to_path_buf(),
+        }),
     }
-    if spliced && jsonc::parse(&text).is_ok_and(|n| n.to_value() == want) {
-        return Ok(text);
-    }
-    // Never rewrite the user's whole file: refuse instead.
-    Err(ToggleError::WouldReformat {
-        file: file.to_path_buf(),
-    })
 }
 
 fn pretty(v: &Value, indent: &str, newline: &str) -> String {
@@ -339,17 +342,20 @@ pub fn unified_diff(shown: &str, existed: bool, before: &str, after: &str) -> St
         .to_string()
 }
 
-/// Writes a planned change: refuses when the file changed since the plan or is read-only, keeps
-/// the old text in `<file>.skillscope.bak`, then replaces the file in one rename. A file that is
-/// a link is written through the link, so the link stays.
-pub fn apply(plan: &TogglePlan) -> Result<Applied, ToggleError> {
-    if plan.changes_nothing() {
-        return Ok(Applied {
-            file: plan.file.clone(),
-            written: false,
-            backup: None,
-        });
-    }
+/// Writes a planned change under the file's exclusive lock: the file is read again while the
+/// lock is held and, when it changed since the plan (another skillscope's toggle, an editor),
+/// the change is planned again on top of what is there now, so nothing is lost. The old text is
+/// kept in `<file>.skillscope.bak`, the new one replaces the file in one rename (after an
+/// fsync), and the file is read back before the lock is released: `written` is said only of a
+/// file that holds the change. A file that is a link is written through the link.
+///
+/// Returns the plan actually written (the one given, or the one made on the newer text).
+pub(super) fn apply(
+    sw: &AgentSwitches,
+    skill: &Skill,
+    plan: &TogglePlan,
+    wait: std::time::Duration,
+) -> Result<(TogglePlan, Applied), ToggleError> {
     let target = match std::fs::symlink_metadata(&plan.file) {
         Ok(m) if m.file_type().is_symlink() => {
             std::fs::canonicalize(&plan.file).map_err(|source| ToggleError::Read {
@@ -359,8 +365,31 @@ pub fn apply(plan: &TogglePlan) -> Result<Applied, ToggleError> {
         }
         _ => plan.file.clone(),
     };
-    ensure_unchanged(plan, &target)?;
-    let perms = ensure_writable(plan, &target)?;
+    let _lock = fsx::lock(&target, wait)?;
+    let (existed, now) = read_current(&target)?;
+    let plan = if existed == plan.existed && now == plan.before {
+        plan.clone()
+    } else {
+        plan_on(
+            sw,
+            skill,
+            plan.agent,
+            plan.scope,
+            plan.on,
+            plan.file.clone(),
+            existed,
+            now,
+        )?
+    };
+    if plan.changes_nothing() {
+        let applied = Applied {
+            file: plan.file.clone(),
+            written: false,
+            backup: None,
+        };
+        return Ok((plan, applied));
+    }
+    let perms = ensure_writable(&plan, &target)?;
     let backup = if plan.existed {
         let b = backup_path(&plan.file);
         write_atomic(&b, plan.before.as_bytes(), perms.clone()).map_err(|source| {
@@ -373,39 +402,25 @@ pub fn apply(plan: &TogglePlan) -> Result<Applied, ToggleError> {
     } else {
         None
     };
-    // Once more right before the rename: the window for a concurrent edit to be lost is as small
-    // as it can be without locking the user's editor out.
-    ensure_unchanged(plan, &target)?;
     write_atomic(&target, plan.after.as_bytes(), perms).map_err(|source| ToggleError::Write {
         file: plan.file.clone(),
         source,
     })?;
-    Ok(Applied {
+    let not_there = |what: &str| ToggleError::NotPersisted {
+        file: plan.file.clone(),
+        what: what.to_string(),
+    };
+    match read_current(&target) {
+        Ok((true, text)) if text == plan.after => {}
+        Ok(_) => return Err(not_there("its text is not the one written")),
+        Err(e) => return Err(not_there(&e.to_string())),
+    }
+    let applied = Applied {
         file: plan.file.clone(),
         written: true,
         backup,
-    })
-}
-
-fn ensure_unchanged(plan: &TogglePlan, target: &Path) -> Result<(), ToggleError> {
-    let changed = || ToggleError::Changed {
-        file: plan.file.clone(),
     };
-    match std::fs::read(target) {
-        Ok(now) if plan.existed && now == plan.before.as_bytes() => Ok(()),
-        Ok(_) => Err(changed()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            if plan.existed {
-                Err(changed())
-            } else {
-                Ok(())
-            }
-        }
-        Err(source) => Err(ToggleError::Read {
-            file: plan.file.clone(),
-            source,
-        }),
-    }
+    Ok((plan, applied))
 }
 
 /// Read-only is judged on the permission bits, not on whether a write would fail: the

@@ -329,8 +329,12 @@ fn claude_off_then_on_round_trips_to_the_original_text() {
     );
     assert_eq!(plan.after_state.state, AgentState::Off);
     assert!(plan.note.is_none(), "{:?}", plan.note);
-    let applied = apply(&plan).unwrap();
+    let (written, applied) = sw.apply(&pdf, &plan).unwrap();
     assert!(applied.written);
+    assert_eq!(
+        written, plan,
+        "nothing changed meanwhile: the plan is written as it is"
+    );
     assert_eq!(
         std::fs::read_to_string(backup_path(&settings)).unwrap(),
         original
@@ -339,7 +343,7 @@ fn claude_off_then_on_round_trips_to_the_original_text() {
     let plan = sw
         .plan(&pdf, Agent::ClaudeCode, SwitchScope::User, true)
         .unwrap();
-    apply(&plan).unwrap();
+    sw.apply(&pdf, &plan).unwrap();
     // Back on, the entry goes and the object that held it stays, empty.
     assert_eq!(
         std::fs::read_to_string(&settings).unwrap(),
@@ -403,13 +407,9 @@ fn a_change_a_higher_file_overrides_is_planned_with_a_note() {
 fn a_missing_settings_file_is_created() {
     let f = fixture();
     let (sw, _) = f.load();
+    let pdf = f.claude_skill("pdf");
     let plan = sw
-        .plan(
-            &f.claude_skill("pdf"),
-            Agent::ClaudeCode,
-            SwitchScope::User,
-            false,
-        )
+        .plan(&pdf, Agent::ClaudeCode, SwitchScope::User, false)
         .unwrap();
     assert!(!plan.existed);
     assert!(
@@ -418,7 +418,7 @@ fn a_missing_settings_file_is_created() {
         "{}",
         plan.diff
     );
-    let applied = apply(&plan).unwrap();
+    let (_, applied) = sw.apply(&pdf, &plan).unwrap();
     assert_eq!(applied.backup, None);
     let text = std::fs::read_to_string(f.home.join(".claude/settings.json")).unwrap();
     assert_eq!(
@@ -607,8 +607,9 @@ fn a_file_that_does_not_parse_is_refused_and_left_alone() {
             false,
         )
         .unwrap_err();
+    // The object that is never closed opens on line 3.
     assert!(
-        matches!(err, ToggleError::Unparsable { line: 4, .. }),
+        matches!(err, ToggleError::Unparsable { line: 3, .. }),
         "{err}"
     );
     assert!(err.to_string().contains("never rewrites"), "{err}");
@@ -638,43 +639,87 @@ fn a_file_that_does_not_parse_is_refused_and_left_alone() {
 }
 
 #[test]
-fn a_change_made_after_the_plan_is_not_overwritten() {
+fn a_change_made_after_the_plan_is_kept_and_the_toggle_goes_on_top() {
     let f = fixture();
     let settings = f.home.join(".claude/settings.json");
     write(&settings, "{}\n");
     let (sw, _) = f.load();
+    let pdf = f.claude_skill("pdf");
     let plan = sw
-        .plan(
-            &f.claude_skill("pdf"),
-            Agent::ClaudeCode,
-            SwitchScope::User,
-            false,
-        )
+        .plan(&pdf, Agent::ClaudeCode, SwitchScope::User, false)
         .unwrap();
     write(&settings, "{\"model\": \"sonnet\"}\n");
-    let err = apply(&plan).unwrap_err();
-    assert!(matches!(err, ToggleError::Changed { .. }), "{err}");
+    let (written, applied) = sw.apply(&pdf, &plan).unwrap();
+    assert!(applied.written);
+    let now = std::fs::read_to_string(&settings).unwrap();
     assert_eq!(
-        std::fs::read_to_string(&settings).unwrap(),
-        "{\"model\": \"sonnet\"}\n"
+        now,
+        "{\"model\": \"sonnet\", \"skillOverrides\": {\"pdf\": \"off\"}}\n"
     );
-    assert!(!backup_path(&settings).exists());
-    // A file created after a plan that expected none is not overwritten either.
+    assert_eq!(written.after, now, "the plan returned is the one written");
+    assert_eq!(written.before, "{\"model\": \"sonnet\"}\n");
+    assert_eq!(
+        std::fs::read_to_string(backup_path(&settings)).unwrap(),
+        "{\"model\": \"sonnet\"}\n",
+        "the backup is the file as it was right before the write"
+    );
+    // A file created after a plan that expected none keeps what it holds too.
     let local = f.project.join(".claude/settings.local.json");
     let plan = sw
-        .plan(
-            &f.claude_skill("pdf"),
-            Agent::ClaudeCode,
-            SwitchScope::Local,
-            false,
-        )
+        .plan(&pdf, Agent::ClaudeCode, SwitchScope::Local, false)
         .unwrap();
+    assert!(!plan.existed);
     write(&local, "{\"mine\": true}\n");
-    assert!(matches!(apply(&plan), Err(ToggleError::Changed { .. })));
+    sw.apply(&pdf, &plan).unwrap();
     assert_eq!(
         std::fs::read_to_string(&local).unwrap(),
-        "{\"mine\": true}\n"
+        "{\"mine\": true, \"skillOverrides\": {\"pdf\": \"off\"}}\n"
     );
+}
+
+#[test]
+fn a_file_broken_after_the_plan_is_refused_and_left_alone() {
+    let f = fixture();
+    let settings = f.home.join(".claude/settings.json");
+    write(&settings, "{}\n");
+    let (sw, _) = f.load();
+    let pdf = f.claude_skill("pdf");
+    let plan = sw
+        .plan(&pdf, Agent::ClaudeCode, SwitchScope::User, false)
+        .unwrap();
+    write(&settings, "{\"model\": \n");
+    let err = sw.apply(&pdf, &plan).unwrap_err();
+    assert!(matches!(err, ToggleError::Unparsable { .. }), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&settings).unwrap(),
+        "{\"model\": \n"
+    );
+    assert!(!backup_path(&settings).exists());
+}
+
+#[test]
+fn a_held_lock_is_waited_for_then_reported_and_nothing_is_written() {
+    let f = fixture();
+    let settings = f.home.join(".claude/settings.json");
+    write(&settings, "{}\n");
+    let (sw, _) = f.load();
+    let pdf = f.claude_skill("pdf");
+    let plan = sw
+        .plan(&pdf, Agent::ClaudeCode, SwitchScope::User, false)
+        .unwrap();
+    let held = crate::core::fsx::lock(&settings, std::time::Duration::ZERO).unwrap();
+    let err = plan::apply(&sw, &pdf, &plan, std::time::Duration::from_millis(50)).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            ToggleError::File(crate::core::fsx::FsxError::Busy { .. })
+        ),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), "{}\n");
+    drop(held);
+    let (_, applied) = sw.apply(&pdf, &plan).unwrap();
+    assert!(applied.written);
 }
 
 #[cfg(unix)]
@@ -694,7 +739,7 @@ fn a_read_only_file_is_refused_by_its_permission_bits() {
             false,
         )
         .unwrap();
-    let err = apply(&plan).unwrap_err();
+    let err = sw.apply(&f.claude_skill("pdf"), &plan).unwrap_err();
     assert!(matches!(err, ToggleError::ReadOnly { .. }), "{err}");
     assert!(err.to_string().contains("read-only"));
     assert_eq!(std::fs::read_to_string(&settings).unwrap(), "{}\n");
@@ -721,7 +766,7 @@ fn the_written_file_keeps_its_permissions_and_links_stay_links() {
             false,
         )
         .unwrap();
-    let applied = apply(&plan).unwrap();
+    let (_, applied) = sw.apply(&f.claude_skill("pdf"), &plan).unwrap();
     assert!(
         std::fs::symlink_metadata(&link)
             .unwrap()
@@ -823,4 +868,255 @@ fn settings_of_an_unexpected_shape_are_refused_not_replaced() {
         )
         .unwrap_err();
     assert!(err.to_string().contains("`skills` is not a table"), "{err}");
+}
+
+fn named(dir: &Path, name: &str) -> Skill {
+    let mut s = skill(dir);
+    s.name = name.to_string();
+    s
+}
+
+#[test]
+fn opencode_refuses_a_name_it_would_read_as_a_pattern() {
+    let f = fixture();
+    let config = f.home.join(".config/opencode/opencode.json");
+    let original = "{\n  \"permission\": {\"skill\": {\"pdf\": \"allow\"}}\n}\n";
+    write(&config, original);
+    let (sw, _) = f.load();
+    for name in ["*", "pdf*", "p?f", "a\\b", "~/x"] {
+        let star = named(&f.home.join(".agents/skills/odd"), name);
+        let err = sw
+            .plan(&star, Agent::Opencode, SwitchScope::User, false)
+            .unwrap_err();
+        assert!(matches!(err, ToggleError::Name { .. }), "{name}: {err}");
+        assert!(err.to_string().contains("opencode"), "{err}");
+    }
+    assert_eq!(std::fs::read_to_string(&config).unwrap(), original);
+}
+
+#[test]
+fn opencode_brackets_and_braces_are_literal_and_touch_no_other_skill() {
+    let f = fixture();
+    let (sw, _) = f.load();
+    let odd = named(&f.home.join(".agents/skills/odd"), "[a]{b}");
+    let plan = sw
+        .plan(&odd, Agent::Opencode, SwitchScope::User, false)
+        .unwrap();
+    assert!(
+        plan.after.contains("\"[a]{b}\": \"deny\""),
+        "{}",
+        plan.after
+    );
+    let after = sw.with_text(&plan.file, &plan.after);
+    assert_eq!(
+        after.effective(&odd, Agent::Opencode).state,
+        AgentState::Off
+    );
+    for other in ["a", "b", "ab", "[a]", "pdf"] {
+        let s = named(&f.home.join(".agents/skills").join(other), other);
+        assert_eq!(
+            after.effective(&s, Agent::Opencode).state,
+            AgentState::On,
+            "{other}"
+        );
+    }
+}
+
+#[test]
+fn opencode_integer_like_names_are_evaluated_first_as_opencode_does() {
+    let f = fixture();
+    write(
+        &f.home.join(".config/opencode/opencode.json"),
+        "{\"permission\": {\"skill\": {\"*\": \"allow\"}}}\n",
+    );
+    let (sw, _) = f.load();
+    let n42 = named(&f.home.join(".agents/skills/n42"), "42");
+    let plan = sw
+        .plan(&n42, Agent::Opencode, SwitchScope::User, false)
+        .unwrap();
+    // `"42": "deny"` written after `"*"` is still read before it: the catch-all wins.
+    assert_eq!(plan.after_state.state, AgentState::On, "{}", plan.after);
+    let note = plan.note.unwrap_or_default();
+    assert!(note.contains("still treat it as on"), "{note}");
+}
+
+#[test]
+fn claude_and_codex_write_the_name_as_data_and_touch_no_other_skill() {
+    let f = fixture();
+    let (sw, _) = f.load();
+    let pdf = f.claude_skill("pdf");
+    for name in ["*", "pdf*", "we\"ird\\name", "[x]"] {
+        let odd = named(&f.home.join(".claude/skills/odd"), name);
+        let plan = sw
+            .plan(&odd, Agent::ClaudeCode, SwitchScope::User, false)
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_str(&plan.after).unwrap();
+        assert_eq!(v["skillOverrides"][name], "off", "{}", plan.after);
+        assert_eq!(v["skillOverrides"].as_object().unwrap().len(), 1);
+        let after = sw.with_text(&plan.file, &plan.after);
+        assert_eq!(
+            after.effective(&odd, Agent::ClaudeCode).state,
+            AgentState::Off
+        );
+        assert_eq!(
+            after.effective(&pdf, Agent::ClaudeCode).state,
+            AgentState::On,
+            "{name} switched pdf off"
+        );
+
+        let odd = named(&f.home.join(".agents/skills/odd"), name);
+        let plan = sw
+            .plan(&odd, Agent::Codex, SwitchScope::User, false)
+            .unwrap();
+        // Codex entries name the skill by its SKILL.md path, never by a pattern.
+        let doc: toml_edit::DocumentMut = plan.after.parse().unwrap();
+        let entries = doc["skills"]["config"].as_array_of_tables().unwrap();
+        assert_eq!(entries.len(), 1);
+        assert!(
+            entries.get(0).unwrap().get("name").is_none(),
+            "{}",
+            plan.after
+        );
+        let after = sw.with_text(&plan.file, &plan.after);
+        assert_eq!(after.effective(&odd, Agent::Codex).state, AgentState::Off);
+        let agents_pdf = f.agents_skill("pdf");
+        assert_eq!(
+            after.effective(&agents_pdf, Agent::Codex).state,
+            AgentState::On,
+            "{name} switched pdf off"
+        );
+    }
+}
+
+/// An agent that exists only in this test: skills in `.gemini/skills`, switched off by listing
+/// their names, one a line, in `~/.gemini/skills-off`.
+#[derive(Debug)]
+struct FakeGemini;
+
+#[derive(Debug)]
+struct OffList(Vec<(String, PathBuf)>);
+
+impl SkillSwitches for OffList {
+    fn effective(&self, skill: &Skill, _paths: &PathCache) -> Effective {
+        match self.0.iter().rev().find(|(n, _)| *n == skill.name) {
+            Some((n, file)) => Effective {
+                state: AgentState::Off,
+                source: format!("skills-off: {n}"),
+                file: Some(file.clone()),
+            },
+            None => Effective::default_on(),
+        }
+    }
+}
+
+impl AgentPlugin for FakeGemini {
+    fn id(&self) -> Agent {
+        Agent::Gemini
+    }
+    fn display_name(&self) -> &'static str {
+        "Gemini CLI"
+    }
+    fn badge_letter(&self) -> char {
+        'G'
+    }
+    fn skill_folders(&self) -> &'static [&'static [&'static str]] {
+        &[&[".gemini", "skills"]]
+    }
+    fn settings_paths(&self, home: &Path, _project: Option<&Path>) -> Vec<(SwitchScope, PathBuf)> {
+        vec![(SwitchScope::User, home.join(".gemini/skills-off"))]
+    }
+    fn unsupported_scope(&self, scope: SwitchScope) -> Option<&'static str> {
+        (scope != SwitchScope::User).then_some("only the user's list")
+    }
+    fn read(
+        &self,
+        files: &[SettingsText<'_>],
+        _home: &Path,
+        _diags: &mut Vec<Diagnostic>,
+    ) -> Box<dyn SkillSwitches> {
+        Box::new(OffList(
+            files
+                .iter()
+                .flat_map(|f| {
+                    f.text
+                        .lines()
+                        .map(|l| (l.trim().to_string(), f.path.to_path_buf()))
+                })
+                .filter(|(n, _)| !n.is_empty())
+                .collect(),
+        ))
+    }
+    fn candidates(
+        &self,
+        _file: &Path,
+        before: &str,
+        skill: &Skill,
+        on: bool,
+        _home: &Path,
+    ) -> Result<Vec<String>, ToggleError> {
+        let mut lines: Vec<&str> = before.lines().filter(|l| l.trim() != skill.name).collect();
+        if !on {
+            lines.push(&skill.name);
+        }
+        Ok(vec![lines.iter().map(|l| format!("{l}\n")).collect()])
+    }
+}
+
+static WITH_GEMINI: Registry = &[&claude::ClaudeCode, &FakeGemini];
+
+#[test]
+fn an_agent_registered_in_a_registry_is_read_shown_and_switched() {
+    let f = fixture();
+    write(&f.home.join(".gemini/skills-off"), "docx\n");
+    let (sw, diags) = AgentSwitches::load_with(WITH_GEMINI, &f.home, Some(&f.project));
+    assert!(diags.is_empty(), "{diags:?}");
+    let pdf = skill(&f.home.join(".gemini/skills/pdf"));
+    let docx = skill(&f.home.join(".gemini/skills/docx"));
+    // Who reads the folder and what each agent of the registry does with the skill.
+    assert_eq!(sw.readers(&pdf), vec![Agent::Gemini]);
+    let got: Vec<_> = sw
+        .badges(&docx)
+        .iter()
+        .map(|b| (b.agent, b.reads, b.effective.state))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (Agent::ClaudeCode, false, AgentState::On),
+            (Agent::Gemini, true, AgentState::Off),
+        ]
+    );
+    assert_eq!(
+        sw.effective(&docx, Agent::Gemini).source,
+        "skills-off: docx"
+    );
+    // Agents outside the registry have no switches.
+    assert!(
+        sw.plan(&pdf, Agent::Codex, SwitchScope::User, false)
+            .is_err()
+    );
+    assert!(matches!(
+        sw.plan(&pdf, Agent::Gemini, SwitchScope::Project, false),
+        Err(ToggleError::Unsupported {
+            why: "only the user's list",
+            ..
+        })
+    ));
+    // A toggle through the registry: planned, written under the lock, read back.
+    let plan = sw
+        .plan(&pdf, Agent::Gemini, SwitchScope::User, false)
+        .unwrap();
+    assert_eq!(plan.after, "docx\npdf\n");
+    assert_eq!(plan.after_state.state, AgentState::Off);
+    let (_, applied) = sw.apply(&pdf, &plan).unwrap();
+    assert!(applied.written);
+    let (sw, _) = AgentSwitches::load_with(WITH_GEMINI, &f.home, Some(&f.project));
+    assert_eq!(sw.effective(&pdf, Agent::Gemini).state, AgentState::Off);
+    // The legend and the badge letters come from the registry too.
+    assert_eq!(legend(WITH_GEMINI), "C Claude Code, G Gemini CLI");
+    assert_eq!(legend(REGISTRY), "C Claude Code, X Codex, O opencode");
+    assert_eq!(
+        sw.plugin(Agent::Gemini).map(|p| p.badge_letter()),
+        Some('G')
+    );
 }

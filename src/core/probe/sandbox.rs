@@ -1,25 +1,82 @@
-//! Runs one untrusted command: no shell, its own process group, a minimal environment, capped
-//! output read on threads, and a deadline after which the whole group is killed and reaped.
+//! Runs one untrusted command in the strongest sandbox the kernel allows — fresh namespaces on
+//! Linux, else its own process group — with a minimal environment, capped output, and a deadline
+//! after which everything it started is killed and reaped.
 
-use nix::errno::Errno;
-use nix::sys::signal::{Signal, killpg};
-#[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
-use nix::sys::wait::{Id, waitid};
-use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
-use nix::unistd::Pid;
+mod group;
+#[cfg(target_os = "linux")]
+mod inside;
+#[cfg(target_os = "linux")]
+mod namespaces;
+
+use serde::Serialize;
 use std::ffi::OsString;
 use std::io::Read;
-use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::path::PathBuf;
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, PoisonError, mpsc};
-use std::time::{Duration, Instant};
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::process::ExitStatus;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError, mpsc};
+use std::time::Duration;
 
-/// How long cleanup may wait for a killed group to die and for its pipes to close. A SIGKILLed
+/// The environment variable that chooses the sandbox: `process-group` forces the weaker mode,
+/// anything else (or nothing) means the strongest one the kernel allows.
+pub const SANDBOX_ENV: &str = "SKILLSCOPE_SANDBOX";
+
+/// The hidden first argument that makes the skillscope binary a stage of the sandbox instead of
+/// the app (see [`stage`]).
+pub const STAGE_ARG: &str = "__sandbox";
+
+/// How long cleanup may wait for killed processes to die and for their pipes to close. A SIGKILLed
 /// process is gone in microseconds; the bound only matters for one stuck in the kernel or for a
-/// descendant that left the group (`setsid`) and still holds a pipe.
+/// descendant that escaped the kill (process-group mode) and still holds a pipe.
 const GRACE: Duration = Duration::from_millis(500);
+
+/// Which sandbox ran a command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mode {
+    /// Fresh user, PID, network, mount, IPC and UTS namespaces; a read-only view of the files
+    /// but for a private `/tmp`; resource limits; everything dies with the namespace's init.
+    Namespaces,
+    /// Its own process group: killed as a group, but not contained.
+    ProcessGroup,
+}
+
+impl Mode {
+    /// The mode's stable name, as in the JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Namespaces => "namespaces",
+            Mode::ProcessGroup => "process-group",
+        }
+    }
+}
+
+impl std::fmt::Display for Mode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Which sandbox to ask for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Preference {
+    /// Namespaces when the kernel allows them, else the process group (and say why).
+    #[default]
+    Strongest,
+    /// The process group, even where namespaces work (tests of the fallback, odd kernels).
+    ProcessGroup,
+}
+
+impl Preference {
+    /// From [`SANDBOX_ENV`]: `process-group` forces the fallback.
+    pub fn from_env() -> Preference {
+        match std::env::var_os(SANDBOX_ENV) {
+            Some(v) if v == "process-group" => Preference::ProcessGroup,
+            _ => Preference::Strongest,
+        }
+    }
+}
 
 /// What to run and under which limits.
 #[derive(Debug, Clone)]
@@ -30,16 +87,27 @@ pub struct RunSpec {
     pub timeout: Duration,
     /// Bytes kept of stdout and of stderr each; the rest is read and discarded.
     pub output_cap: usize,
+    pub sandbox: Preference,
 }
 
 /// Why the run ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ending {
-    /// The command exited by itself (normally or by a signal of its own).
+    /// The command exited by itself (normally or by a signal of its own or of a limit).
     Exited,
     TimedOut,
     Cancelled,
 }
+
+/// A sandbox limit that stopped the command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Limit {
+    /// It had more processes at once than [`MAX_PROCESSES`]; all were killed.
+    Processes,
+}
+
+/// Most processes a probe may have at once in the namespaces mode; one more and all are killed.
+pub const MAX_PROCESSES: usize = 64;
 
 /// What one stream carried: the first `output_cap` bytes and how many were written in all.
 #[derive(Debug, Clone, Default)]
@@ -56,17 +124,21 @@ impl Captured {
 
 #[derive(Debug, Clone)]
 pub struct Outcome {
-    /// The process id of the command, which is also its process group id.
-    pub pid: u32,
+    /// The process id of the command as skillscope sees it, when known (in the process-group
+    /// mode it is also the group id).
+    pub pid: Option<u32>,
     pub ending: Ending,
-    /// `None` only when the command could not be reaped within the grace period.
+    /// `None` only when the command's end could not be observed.
     pub status: Option<ExitStatus>,
     pub stdout: Captured,
     pub stderr: Captured,
-    pub elapsed: Duration,
-    /// Processes of the group other than the command itself that were still alive at the end
-    /// and were killed (counted where the process can adopt orphans: Linux).
+    pub elapsed: std::time::Duration,
+    /// Processes other than the command itself that were still alive at the end and were killed.
     pub killed_descendants: u32,
+    pub mode: Mode,
+    /// Why the namespaces mode did not run, when it did not.
+    pub fallback: Option<String>,
+    pub limit: Option<Limit>,
 }
 
 impl Outcome {
@@ -79,56 +151,97 @@ impl Outcome {
     }
 }
 
-/// Runs the command and returns once it and everything it spawned in its group are dead.
-/// The error is the failure to start it (program missing, not executable, no resources).
+/// The program that runs the sandbox's stages: the skillscope binary.
+static STAGE_PROGRAM: Mutex<Option<PathBuf>> = Mutex::new(None);
+/// Why the namespaces mode cannot run here, once a first attempt found out.
+static UNAVAILABLE: OnceLock<String> = OnceLock::new();
+
+/// Names the skillscope binary, which the namespaces mode runs (with [`STAGE_ARG`]) to set up
+/// each sandbox. The binary names itself (`/proc/self/exe`); other programs using the library
+/// (tests) name it, else their probes run in the process-group mode.
+pub fn set_stage_program(path: impl Into<PathBuf>) {
+    *STAGE_PROGRAM.lock().unwrap_or_else(PoisonError::into_inner) = Some(path.into());
+}
+
+/// Runs a sandbox stage when the arguments ask for one ([`STAGE_ARG`] first), returning the exit
+/// code; `None` for any other command line. The binary calls this before anything else.
+pub fn stage(args: &[OsString]) -> Option<i32> {
+    if args.get(1).is_none_or(|a| a != STAGE_ARG) {
+        return None;
+    }
+    #[cfg(target_os = "linux")]
+    {
+        Some(inside::stage(&args[2..]))
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        Some(2)
+    }
+}
+
+/// Why the namespaces mode would not be tried for this spec, if it would not.
+fn no_namespaces(spec: &RunSpec) -> Option<String> {
+    if spec.sandbox == Preference::ProcessGroup {
+        return Some(format!("forced by {SANDBOX_ENV}=process-group"));
+    }
+    if !cfg!(target_os = "linux") {
+        return Some("namespaces are Linux-only".to_string());
+    }
+    if let Some(why) = UNAVAILABLE.get() {
+        return Some(why.clone());
+    }
+    // The private /tmp would hide the folder the command runs in.
+    if Path::new("/tmp").starts_with(&spec.cwd) {
+        return Some(format!(
+            "the probed folder {} holds /tmp, which the sandbox replaces",
+            spec.cwd.display()
+        ));
+    }
+    if STAGE_PROGRAM
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .is_none()
+    {
+        return Some(
+            "no sandbox program: only the skillscope binary (or a caller of \
+             `set_stage_program`) can set up namespaces"
+                .to_string(),
+        );
+    }
+    None
+}
+
+/// Runs the command and returns once it and everything it spawned are dead, in the namespaces
+/// mode when it can run, else in the process-group mode (the outcome says which, and why).
+/// The error is the failure to start the command (program missing, not executable, no resources).
 pub fn run(spec: &RunSpec, cancel: Option<&AtomicBool>) -> std::io::Result<Outcome> {
     adopt_orphans();
-    // HOME and TMPDIR point to a fresh folder so the command neither reads the user's dotfiles
-    // nor leaves files behind; the folder goes when this function returns.
-    let home = tempfile::Builder::new()
-        .prefix("skillscope-probe-")
-        .tempdir()?;
-    let path = super::interpreter::search_path();
-    let mut cmd = Command::new(&spec.program);
-    cmd.args(&spec.args)
-        .current_dir(&spec.cwd)
-        .env_clear()
-        .env("PATH", path)
-        .env("HOME", home.path())
-        .env("TMPDIR", home.path())
-        .env("LANG", "C.UTF-8")
-        // A probe must not change the skill folder; Python would write __pycache__ into it.
-        .env("PYTHONDONTWRITEBYTECODE", "1")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0);
-
-    let start = Instant::now();
-    let mut child = cmd.spawn()?;
-    let pid = child.id();
-    let stdout = child.stdout.take();
-    let stderr = child.stderr.take();
-    let mut group = Group::new(child)?;
-    let out = Reader::start(stdout, spec.output_cap)?;
-    let err = Reader::start(stderr, spec.output_cap)?;
-
-    let ending = group.wait_exit(start + spec.timeout, cancel);
-    let (status, killed_descendants) = group.finish();
-    let elapsed = start.elapsed();
-    Ok(Outcome {
-        pid,
-        ending,
-        status,
-        stdout: out.finish(),
-        stderr: err.finish(),
-        elapsed,
-        killed_descendants,
-    })
+    #[allow(unused_mut)]
+    let mut why = no_namespaces(spec);
+    #[cfg(target_os = "linux")]
+    if why.is_none() {
+        let program = STAGE_PROGRAM
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+            .unwrap_or_default();
+        match namespaces::run(spec, &program, cancel)? {
+            namespaces::Attempt::Ran(outcome) => return Ok(outcome),
+            namespaces::Attempt::Unavailable(reason) => {
+                // Kernels do not change their mind between probes: ask once.
+                let reason = UNAVAILABLE.get_or_init(|| reason).clone();
+                why = Some(reason);
+            }
+        }
+    }
+    let mut out = group::run(spec, cancel)?;
+    out.fallback = why;
+    Ok(out)
 }
 
 /// Makes this process the parent of orphans from its descendants, so that a probe's grandchildren
-/// are reaped here instead of lingering as zombies under an init that does not reap (containers).
+/// (and a sandbox init whose helper died) are reaped here instead of lingering as zombies under an
+/// init that does not reap (containers).
 fn adopt_orphans() {
     #[cfg(target_os = "linux")]
     {
@@ -139,132 +252,21 @@ fn adopt_orphans() {
     }
 }
 
-/// The running command and its process group. Dropping it kills and reaps the group, so no
-/// early return (or panic) leaves a process behind.
-struct Group {
-    child: Child,
-    pgid: Pid,
-    /// The command's status once reaped.
-    status: Option<ExitStatus>,
-    done: bool,
+/// The minimal environment of a probe: `PATH`, a private `HOME` and `TMPDIR`, a UTF-8 locale,
+/// and no `__pycache__` written into the skill.
+fn environment(home: &Path) -> Vec<(OsString, OsString)> {
+    vec![
+        ("PATH".into(), super::interpreter::search_path()),
+        ("HOME".into(), home.as_os_str().to_owned()),
+        ("TMPDIR".into(), home.as_os_str().to_owned()),
+        ("LANG".into(), "C.UTF-8".into()),
+        ("PYTHONDONTWRITEBYTECODE".into(), "1".into()),
+    ]
 }
 
-impl Group {
-    fn new(child: Child) -> std::io::Result<Group> {
-        match i32::try_from(child.id()) {
-            Ok(raw) => Ok(Group {
-                child,
-                pgid: Pid::from_raw(raw),
-                status: None,
-                done: false,
-            }),
-            Err(_) => {
-                let mut child = child;
-                let _ = child.kill();
-                let _ = child.wait();
-                Err(std::io::Error::other("process id out of range"))
-            }
-        }
-    }
-
-    fn kill(&self) {
-        let _ = killpg(self.pgid, Signal::SIGKILL);
-    }
-
-    /// Waits until the command exits, the deadline passes or the run is cancelled.
-    fn wait_exit(&mut self, deadline: Instant, cancel: Option<&AtomicBool>) -> Ending {
-        let mut nap = Duration::from_millis(1);
-        loop {
-            if self.exited() {
-                return Ending::Exited;
-            }
-            let now = Instant::now();
-            if now >= deadline {
-                return Ending::TimedOut;
-            }
-            if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
-                return Ending::Cancelled;
-            }
-            std::thread::sleep(nap.min(deadline - now));
-            nap = (nap * 2).min(Duration::from_millis(20));
-        }
-    }
-
-    /// Has the command exited? It is observed without being reaped (WNOWAIT): while its zombie
-    /// exists its process group id cannot be reused, so the kill that follows cannot hit an
-    /// unrelated group.
-    #[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
-    fn exited(&mut self) -> bool {
-        loop {
-            let flags = WaitPidFlag::WEXITED | WaitPidFlag::WNOWAIT | WaitPidFlag::WNOHANG;
-            match waitid(Id::Pid(self.pgid), flags) {
-                Ok(WaitStatus::StillAlive) => return false,
-                Err(Errno::EINTR) => {}
-                Ok(_) | Err(_) => return true,
-            }
-        }
-    }
-
-    /// Has the command exited? Without `waitid` it is reaped at once, which leaves a short
-    /// window in which its group id could be reused before the kill.
-    #[cfg(not(any(target_os = "linux", target_os = "android", target_os = "freebsd")))]
-    fn exited(&mut self) -> bool {
-        match self.child.try_wait() {
-            Ok(Some(status)) => {
-                self.status = Some(status);
-                true
-            }
-            Ok(None) => false,
-            Err(_) => true,
-        }
-    }
-
-    /// Kills whatever is left of the group, reaps the command, then reaps the descendants this
-    /// process adopted. Returns the command's status and how many descendants were reaped.
-    fn finish(&mut self) -> (Option<ExitStatus>, u32) {
-        self.done = true;
-        self.kill();
-        let until = Instant::now() + GRACE;
-        let status = loop {
-            if self.status.is_some() {
-                break self.status;
-            }
-            match self.child.try_wait() {
-                Ok(Some(s)) => break Some(s),
-                Ok(None) if Instant::now() < until => {
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-                Ok(None) | Err(_) => break None,
-            }
-        };
-        let mut reaped = 0;
-        let group = Pid::from_raw(-self.pgid.as_raw());
-        loop {
-            match waitpid(group, Some(WaitPidFlag::WNOHANG)) {
-                Ok(WaitStatus::StillAlive) => {
-                    if Instant::now() >= until {
-                        break;
-                    }
-                    // A member forked while the first kill was on its way: kill again.
-                    self.kill();
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-                Ok(_) => reaped += 1,
-                Err(Errno::EINTR) => {}
-                // ECHILD: no child of this process is left in the group.
-                Err(_) => break,
-            }
-        }
-        (status, reaped)
-    }
-}
-
-impl Drop for Group {
-    fn drop(&mut self) {
-        if !self.done {
-            self.finish();
-        }
-    }
+/// The status of a process killed by SIGKILL.
+fn killed_status() -> ExitStatus {
+    ExitStatus::from_raw(nix::sys::signal::Signal::SIGKILL as i32)
 }
 
 /// Reads one pipe on its own thread, keeping the first `cap` bytes and discarding the rest, so
@@ -303,9 +305,9 @@ impl Reader {
         Ok(Reader { shared, done })
     }
 
-    /// What was read. Once the group is dead the pipe closes at once; only a descendant that left
-    /// the group can hold it open, and then what arrived so far is taken and the thread left to
-    /// end on its own.
+    /// What was read. Once every process holding the pipe is dead it closes at once; only a
+    /// descendant that escaped the kill can hold it open, and then what arrived so far is taken
+    /// and the thread left to end on its own.
     fn finish(self) -> Captured {
         let _ = self.done.recv_timeout(GRACE);
         let mut c = self.shared.lock().unwrap_or_else(PoisonError::into_inner);
@@ -316,14 +318,16 @@ impl Reader {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use nix::sys::signal::Signal;
 
     fn spec(program: &str, args: &[&str], timeout: Duration, cap: usize) -> RunSpec {
         RunSpec {
             program: PathBuf::from(program),
             args: args.iter().map(OsString::from).collect(),
-            cwd: std::env::temp_dir(),
+            cwd: PathBuf::from(env!("CARGO_MANIFEST_DIR")),
             timeout,
             output_cap: cap,
+            sandbox: Preference::Strongest,
         }
     }
 
@@ -358,5 +362,53 @@ mod tests {
             run(&s, None).unwrap_err().kind(),
             std::io::ErrorKind::NotFound
         );
+    }
+
+    #[test]
+    fn without_a_stage_program_the_fallback_says_why() {
+        // Unit tests run in the test harness, which is not the skillscope binary.
+        let o = run(&spec("/bin/true", &[], Duration::from_secs(30), 1000), None).unwrap();
+        assert_eq!(o.mode, Mode::ProcessGroup);
+        assert!(
+            o.fallback
+                .as_deref()
+                .is_some_and(|w| w.contains("sandbox program")),
+            "{:?}",
+            o.fallback
+        );
+        let forced = RunSpec {
+            sandbox: Preference::ProcessGroup,
+            ..spec("/bin/true", &[], Duration::from_secs(30), 1000)
+        };
+        let o = run(&forced, None).unwrap();
+        assert_eq!(o.mode, Mode::ProcessGroup);
+        assert!(
+            o.fallback
+                .as_deref()
+                .is_some_and(|w| w.contains(SANDBOX_ENV))
+        );
+    }
+
+    #[test]
+    fn a_folder_holding_tmp_gets_the_fallback() {
+        for cwd in ["/", "/tmp"] {
+            let s = RunSpec {
+                cwd: PathBuf::from(cwd),
+                ..spec("/bin/true", &[], Duration::from_secs(30), 1000)
+            };
+            let o = run(&s, None).unwrap();
+            assert_eq!(o.mode, Mode::ProcessGroup);
+            let why = o.fallback.unwrap();
+            assert!(why.contains("holds /tmp"), "{why}");
+        }
+        // Remembered only when the kernel refuses, not for one folder.
+        assert!(UNAVAILABLE.get().is_none_or(|w| !w.contains("holds /tmp")));
+    }
+
+    #[test]
+    fn only_the_stage_argument_starts_a_stage() {
+        let args = |a: &[&str]| a.iter().map(OsString::from).collect::<Vec<_>>();
+        assert_eq!(stage(&args(&["skillscope", "list"])), None);
+        assert_eq!(stage(&args(&["skillscope"])), None);
     }
 }

@@ -4,6 +4,7 @@
 use super::interpreter::{self, Head};
 use super::sandbox::{self, Ending, RunSpec};
 use super::{ProbeOptions, signal_name, tail};
+use crate::core::catalogue::RuleId;
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::skill::Skill;
 use std::ffi::OsString;
@@ -103,7 +104,7 @@ fn check_one(
         let suggest = by_ext.unwrap_or("python3");
         out.push(
             Diagnostic::new(
-                "script-no-shebang",
+                RuleId::ScriptNoShebang,
                 Severity::Warning,
                 format!(
                     "`{rel}` has no `#!` line, so it cannot be run as `./{rel}`: start it with \
@@ -117,7 +118,7 @@ fn check_one(
     if !interpreter::is_executable(&s.path) {
         out.push(
             Diagnostic::new(
-                "script-not-executable",
+                RuleId::ScriptNotExecutable,
                 Severity::Warning,
                 format!(
                     "`{rel}` lacks the run bit: `chmod +x {rel}` (and in git: \
@@ -135,7 +136,7 @@ fn check_one(
             if s.head.shebang.is_some() || by_ext.is_some() {
                 out.push(
                     Diagnostic::new(
-                        "script-no-interpreter",
+                        RuleId::ScriptNoInterpreter,
                         Severity::Error,
                         format!("`{rel}` cannot run: {}", missing.why),
                     )
@@ -152,7 +153,7 @@ fn check_one(
         } else {
             out.push(
                 Diagnostic::new(
-                    "script-smoke-skipped",
+                    RuleId::ScriptSmokeSkipped,
                     Severity::Info,
                     format!(
                         "`{rel}` was not smoke-run: nothing in it reads `--help`, so it would \
@@ -216,6 +217,7 @@ fn smoke(
         cwd,
         timeout: opts.timeout,
         output_cap: opts.output_cap,
+        sandbox: opts.sandbox,
     };
     let rel = &s.rel;
     let problem = match sandbox::run(&spec, opts.cancel.as_deref()) {
@@ -243,7 +245,7 @@ fn smoke(
     if let Some(p) = problem {
         out.push(
             Diagnostic::new(
-                "script-smoke-failed",
+                RuleId::ScriptSmokeFailed,
                 Severity::Warning,
                 format!("`{rel} --help` {p}"),
             )

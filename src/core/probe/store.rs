@@ -19,12 +19,18 @@ struct Record {
 #[derive(Debug, Default)]
 pub struct ProbeStore {
     path: Option<PathBuf>,
+    /// Why the file was not read when it is not a regular file (a FIFO, a folder, …): it is
+    /// then never written over.
+    problem: Option<String>,
     records: BTreeMap<String, Record>,
 }
 
+/// The entry script's hash; a script that is not a regular file (a FIFO) has none, rather than
+/// blocking the read.
 fn hash_file(path: &Path) -> Option<String> {
-    std::fs::read(path)
+    crate::core::fsx::read_regular(path)
         .ok()
+        .flatten()
         .map(|b| blake3::hash(&b).to_hex().to_string())
 }
 
@@ -34,16 +40,34 @@ impl ProbeStore {
         ProbeStore::at(crate::core::paths::cache_root().join("probes.json"))
     }
 
+    /// The store kept in `path`. Only a regular file is read; anything else there (a FIFO, a
+    /// folder) leaves the store empty, is reported by [`ProbeStore::problem`] and is never
+    /// written over.
     pub fn at(path: impl Into<PathBuf>) -> ProbeStore {
         let path = path.into();
-        let records = std::fs::read(&path)
-            .ok()
-            .and_then(|b| serde_json::from_slice(&b).ok())
-            .unwrap_or_default();
+        let (records, problem) = match crate::core::fsx::read_regular(&path) {
+            Ok(bytes) => (
+                bytes
+                    .and_then(|b| serde_json::from_slice(&b).ok())
+                    .unwrap_or_default(),
+                None,
+            ),
+            // An unreadable store is only a cache to write again, unless it is not a file at all.
+            Err(e @ crate::core::fsx::FsxError::NotRegular { .. }) => {
+                (BTreeMap::new(), Some(e.to_string()))
+            }
+            Err(_) => (BTreeMap::new(), None),
+        };
         ProbeStore {
             path: Some(path),
+            problem,
             records,
         }
+    }
+
+    /// Why the store's file could not be read, naming the file.
+    pub fn problem(&self) -> Option<&str> {
+        self.problem.as_deref()
     }
 
     /// Remembers a finished probe of an executable skill.
@@ -81,6 +105,9 @@ impl ProbeStore {
         let Some(path) = &self.path else {
             return Ok(());
         };
+        if let Some(p) = &self.problem {
+            return Err(std::io::Error::other(p.clone()));
+        }
         let bytes = serde_json::to_vec_pretty(&self.records).map_err(std::io::Error::other)?;
         crate::core::paths::write_atomic(path, &bytes, None)?;
         Ok(())

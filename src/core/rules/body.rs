@@ -4,6 +4,7 @@
 //! their stat: an unchanged skill is checked without reading its body again.
 
 use super::Profile;
+use crate::core::catalogue::RuleId;
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::library::{Resource, read_body};
 use crate::core::skill::{BodyFacts, Link, Skill};
@@ -13,6 +14,8 @@ use std::path::{Component, Path, PathBuf};
 
 pub const MAX_LINES: usize = 500;
 pub const MAX_TOKENS: usize = 5_000;
+/// Broken links reported at most per body.
+const MAX_BROKEN: usize = 100;
 
 /// The body findings of one skill, and whether anything was learned that the index should keep.
 /// With `tokens`, a body of fewer than [`MAX_LINES`] lines is also held to [`MAX_TOKENS`] tokens
@@ -28,7 +31,7 @@ pub fn check(
     }
     let unreadable = |e: crate::core::library::LibraryError| {
         Diagnostic::new(
-            "body-unreadable",
+            RuleId::BodyUnreadable,
             Severity::Error,
             format!("{e}; check the file's permissions"),
         )
@@ -59,7 +62,7 @@ pub fn check(
     if lines > MAX_LINES {
         out.push(
             Diagnostic::new(
-                "body-too-long",
+                RuleId::BodyTooLong,
                 Severity::Warning,
                 format!(
                     "the body is {lines} lines: keep SKILL.md under {MAX_LINES} lines and move detail into reference files"
@@ -90,7 +93,7 @@ pub fn check(
         if n > MAX_TOKENS {
             out.push(
                 Diagnostic::new(
-                    "body-too-long",
+                    RuleId::BodyTooLong,
                     Severity::Warning,
                     format!(
                         "the body is over {MAX_TOKENS} tokens: keep it under {MAX_TOKENS} and move detail into reference files"
@@ -100,19 +103,28 @@ pub fn check(
             );
         }
     }
-    // A file linked many times is looked at once.
+    // A file linked many times is looked at once; a body of a million links must not cost a
+    // million findings: at most `MAX_LINKS` links are checked and `MAX_BROKEN` reported.
     let mut nested: HashMap<PathBuf, Option<PathBuf>> = HashMap::new();
-    for link in &facts.links {
+    let mut looked: HashMap<&str, (bool, bool)> = HashMap::new();
+    let mut broken = 0usize;
+    for link in facts.links.iter().take(MAX_LINKS) {
+        if broken >= MAX_BROKEN {
+            break;
+        }
         let target = skill.dir.join(&link.target);
         let resource = resource_at(skill, &target);
         let (exists, is_file) = match resource {
             Some(_) => (true, true),
-            None => std::fs::metadata(&target).map_or((false, false), |m| (true, m.is_file())),
+            None => *looked.entry(link.target.as_str()).or_insert_with(|| {
+                std::fs::metadata(&target).map_or((false, false), |m| (true, m.is_file()))
+            }),
         };
         if !exists {
+            broken += 1;
             out.push(
                 Diagnostic::new(
-                    "body-broken-link",
+                    RuleId::BodyBrokenLink,
                     Severity::Warning,
                     format!(
                         "the link to `{}` points to no file: fix the path or add the file",
@@ -131,7 +143,7 @@ pub fn check(
         {
             out.push(
                     Diagnostic::new(
-                        "body-nested-reference",
+                        RuleId::BodyNestedReference,
                         Severity::Warning,
                         format!(
                             "`{}` links on to `{}`: agents may read only part of a nested reference; link every reference from SKILL.md directly",
@@ -142,6 +154,21 @@ pub fn check(
                     .at(skill.body_line + link.line - 1, link.column),
                 );
         }
+    }
+    if facts.links.len() > MAX_LINKS || broken >= MAX_BROKEN {
+        let why = if broken >= MAX_BROKEN {
+            format!("{MAX_BROKEN} broken links reported")
+        } else {
+            format!("{MAX_LINKS} links checked")
+        };
+        out.push(
+            Diagnostic::new(
+                RuleId::BodyBrokenLink,
+                Severity::Info,
+                format!("{why}; the links after them were not checked"),
+            )
+            .at(skill.body_line, 1),
+        );
     }
     (out, learned)
 }
@@ -184,7 +211,7 @@ fn nested_reference(
     resource: Option<&Resource>,
 ) -> (Option<PathBuf>, bool) {
     let read_links = || {
-        std::fs::read_to_string(reference)
+        crate::core::library::read_text(reference)
             .map(|text| local_links(&text).into_iter().map(|l| l.target).collect())
             .unwrap_or_default()
     };
@@ -220,7 +247,8 @@ fn nested_reference(
 pub const MAX_LINKS: usize = 10_000;
 
 /// Inline markdown links `[text](target)` to local files, outside code blocks and code spans, at
-/// most [`MAX_LINKS`]. Linear in the text's length, however its links are laid out.
+/// most one past [`MAX_LINKS`] (so that a reader can tell that some were left out). Linear in
+/// the text's length, however its links are laid out.
 pub fn local_links(text: &str) -> Vec<Link> {
     let mut out = Vec::new();
     let mut fence: Option<&str> = None;
@@ -258,7 +286,7 @@ pub fn local_links(text: &str) -> Vec<Link> {
                             line: u32::try_from(i + 1).unwrap_or(u32::MAX),
                             column: u32::try_from(chars + 1).unwrap_or(u32::MAX),
                         });
-                        if out.len() >= MAX_LINKS {
+                        if out.len() > MAX_LINKS {
                             return out;
                         }
                     }
@@ -306,12 +334,45 @@ mod tests {
         // Millions of links on one line: columns stay right, and the list stops at the cap.
         let many = "[a](x.md) ".repeat(1_000_000);
         let links = local_links(&many);
-        assert_eq!(links.len(), MAX_LINKS);
+        assert_eq!(links.len(), MAX_LINKS + 1);
         assert_eq!((links[0].line, links[0].column), (1, 5));
         assert_eq!(links[3].column, 35);
         let wide = format!("é€ [a](b.md) {}[c](d.md)", "ü".repeat(7));
         let cols: Vec<u32> = local_links(&wide).iter().map(|l| l.column).collect();
         assert_eq!(cols, vec![8, 25]);
+    }
+
+    #[test]
+    fn a_body_of_many_broken_links_gets_a_bounded_report() {
+        let t = tempfile::tempdir().unwrap();
+        let dir = t.path().join("s");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("ok.md"), "# ok\n").unwrap();
+        let links: String = (0..5_000)
+            .map(|i| format!("[a](gone-{i}.md) [b](ok.md) "))
+            .collect();
+        std::fs::write(
+            dir.join("SKILL.md"),
+            format!("---\nname: s\ndescription: d\n---\n{links}\n"),
+        )
+        .unwrap();
+        let lib = crate::core::Library::load(
+            vec![crate::core::Root::new(
+                &dir,
+                crate::core::Agent::Path,
+                crate::core::Scope::Path,
+            )],
+            &crate::core::scan::ScanOptions::default(),
+        );
+        let (d, _) = check(&lib.skills[0], Profile::Spec, None);
+        let broken: Vec<_> = d
+            .iter()
+            .filter(|d| d.rule == RuleId::BodyBrokenLink)
+            .collect();
+        assert_eq!(broken.len(), MAX_BROKEN + 1);
+        assert!(broken[0].message.contains("gone-0.md"));
+        assert_eq!(broken[MAX_BROKEN].severity, Severity::Info);
+        assert!(broken[MAX_BROKEN].message.contains("were not checked"));
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! Frontmatter rules: known fields per profile, name and description checks.
 
 use super::Profile;
+use crate::core::catalogue::RuleId;
 use crate::core::diagnostic::{Diagnostic, Severity};
+use crate::core::escape;
 use crate::core::skill::{Skill, SkillKind};
 use unicode_normalization::UnicodeNormalization;
 
@@ -37,6 +39,8 @@ fn known(profile: Profile, key: &str) -> bool {
 pub fn check(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let fm = &skill.frontmatter;
+    // Also on the values salvaged from a frontmatter that does not parse: they are shown.
+    control_characters(skill, profile, &mut out);
     if !fm.parsed {
         return out;
     }
@@ -59,7 +63,7 @@ pub fn check(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
             };
             out.push(
                 Diagnostic::new(
-                    "unknown-field",
+                    RuleId::UnknownField,
                     unknown_sev,
                     format!("unknown field `{}`: {what}", f.key),
                 )
@@ -71,7 +75,7 @@ pub fn check(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
         for &line in &fm.flow_style_lines {
             out.push(
                 Diagnostic::new(
-                    "strict-yaml-flow",
+                    RuleId::StrictYamlFlow,
                     Severity::Warning,
                     "flow-style YAML (`[a, b]` or `{a: b}`) is valid YAML, but the reference validator's strict parser rejects it: write the list or mapping in block style",
                 )
@@ -93,7 +97,7 @@ pub fn check(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
             };
             out.push(
                 Diagnostic::new(
-                    "compatibility-too-long",
+                    RuleId::CompatibilityTooLong,
                     sev,
                     format!("`compatibility` is {n} characters: keep it under {MAX_COMPATIBILITY}"),
                 )
@@ -111,7 +115,7 @@ pub fn check(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
             };
             out.push(
                 Diagnostic::new(
-                    "executable-no-entry",
+                    RuleId::ExecutableNoEntry,
                     sev,
                     format!(
                         "`type: executable` but `{entry}` is not in the skill folder: add the entry script or name it with `entry:`"
@@ -131,7 +135,7 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
         (_, None) => {
             out.push(
                 Diagnostic::new(
-                    "name-missing",
+                    RuleId::NameMissing,
                     Severity::Error,
                     format!(
                         "no `name` field: add `name: {}` (the folder name)",
@@ -147,7 +151,7 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
             if !f.value.is_array() && !f.value.is_object() {
                 out.push(
                     Diagnostic::new(
-                        "name-missing",
+                        RuleId::NameMissing,
                         Severity::Error,
                         format!("`name` is empty: write `name: {}`", skill.dir_name()),
                     )
@@ -162,7 +166,7 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
     if len > MAX_NAME {
         out.push(
             Diagnostic::new(
-                "name-too-long",
+                RuleId::NameTooLong,
                 Severity::Error,
                 format!("the name is {len} characters: shorten it to {MAX_NAME} or fewer"),
             )
@@ -183,7 +187,7 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
     if name != name.to_lowercase() || name.chars().any(bad_char) {
         out.push(
             Diagnostic::new(
-                "name-format",
+                RuleId::NameFormat,
                 Severity::Error,
                 format!(
                     "the name `{name}` must use only lowercase letters, digits and hyphens: write `{suggestion}`"
@@ -195,7 +199,7 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
     if name.starts_with('-') || name.ends_with('-') || name.contains("--") {
         out.push(
             Diagnostic::new(
-                "name-hyphens",
+                RuleId::NameHyphens,
                 Severity::Error,
                 format!(
                     "the name `{name}` starts or ends with a hyphen or has two in a row: write `{suggestion}`"
@@ -212,7 +216,7 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
         };
         out.push(
             Diagnostic::new(
-                "name-directory",
+                RuleId::NameDirectory,
                 sev,
                 format!("the name `{name}` differs from its folder `{dir}`: rename one to match the other"),
             )
@@ -231,7 +235,7 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
         };
         out.push(
             Diagnostic::new(
-                "name-reserved",
+                RuleId::NameReserved,
                 sev,
                 format!("the name holds the reserved word `{word}`, which Claude refuses: choose another name"),
             )
@@ -241,12 +245,73 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
     if has_xml_tag(&name) {
         out.push(
             Diagnostic::new(
-                "name-xml",
+                RuleId::NameXml,
                 Severity::Error,
                 "the name holds an XML tag: remove it",
             )
             .at_line(line),
         );
+    }
+}
+
+/// Control and bidi characters in what agents list and terminals show: the name, the description,
+/// `when_to_use` and the folder name.
+fn control_characters(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
+    let fm = &skill.frontmatter;
+    let dir = skill.dir_name();
+    // The folder is named apart only when the name does not already repeat it.
+    let folder = (fm.name.as_deref() != Some(dir.as_str())).then_some(dir.as_str());
+    let fields = [
+        ("name", fm.name.as_deref(), fm.line_of("name")),
+        (
+            "description",
+            fm.description.as_deref(),
+            fm.line_of("description"),
+        ),
+        (
+            "when_to_use",
+            fm.when_to_use.as_deref(),
+            fm.line_of("when_to_use"),
+        ),
+        ("folder name", folder, None),
+    ];
+    for (what, value, line) in fields {
+        // A description may span lines (block scalars) and hold tabs: those are fine.
+        let multi_line = matches!(what, "description" | "when_to_use");
+        let found = value.and_then(|v| {
+            v.chars()
+                .enumerate()
+                .find(|&(_, c)| escape::is_hazard(c) && !(multi_line && matches!(c, '\n' | '\t')))
+        });
+        let Some((at, c)) = found else { continue };
+        let bidi = escape::is_bidi(c);
+        // The reference validator accepts them, and `spec` keeps its verdicts; the agents copy
+        // them into their system prompt, where a control character breaks the XML listing.
+        let severity = match profile {
+            Profile::Spec => Severity::Warning,
+            _ if bidi => Severity::Warning,
+            _ => Severity::Error,
+        };
+        let kind = if bidi {
+            "a bidirectional control, which makes text read differently from what it holds"
+        } else if c < ' ' {
+            "a control character, which terminals act on and XML 1.0 forbids"
+        } else {
+            "a control character, which terminals may act on"
+        };
+        let mut d = Diagnostic::new(
+            RuleId::ControlCharacter,
+            severity,
+            format!(
+                "the {what} holds U+{:04X} at character {}: {kind}; remove it",
+                u32::from(c),
+                at + 1
+            ),
+        );
+        if let Some(l) = line {
+            d = d.at(l, 1);
+        }
+        out.push(d);
     }
 }
 
@@ -286,7 +351,7 @@ fn description_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>)
     let Some(field) = fm.get("description") else {
         out.push(
             Diagnostic::new(
-                "description-missing",
+                RuleId::DescriptionMissing,
                 Severity::Error,
                 "no `description` field: add one saying what the skill does and when to use it",
             )
@@ -300,7 +365,7 @@ fn description_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>)
             if !field.value.is_array() && !field.value.is_object() {
                 out.push(
                     Diagnostic::new(
-                        "description-missing",
+                        RuleId::DescriptionMissing,
                         Severity::Error,
                         "`description` is empty: say what the skill does and when to use it",
                     )
@@ -314,7 +379,7 @@ fn description_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>)
     if len > MAX_DESCRIPTION {
         out.push(
             Diagnostic::new(
-                "description-too-long",
+                RuleId::DescriptionTooLong,
                 Severity::Error,
                 format!(
                     "the description is {len} characters: cut it to {MAX_DESCRIPTION} or fewer (it is paid on every turn)"
@@ -331,7 +396,7 @@ fn description_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>)
         };
         out.push(
             Diagnostic::new(
-                "description-xml",
+                RuleId::DescriptionXml,
                 sev,
                 "the description holds angle brackets or XML tags, which break XML listings: reword without `<` and `>`",
             )
@@ -354,7 +419,7 @@ fn description_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>)
         };
         out.push(
             Diagnostic::new(
-                "description-generic",
+                RuleId::DescriptionGeneric,
                 Severity::Warning,
                 format!(
                     "the description is too vague to trigger well ({why}): say what it does with concrete nouns and add \"Use when …\""
@@ -372,7 +437,7 @@ fn description_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>)
     if first_person {
         out.push(
             Diagnostic::new(
-                "description-first-person",
+                RuleId::DescriptionFirstPerson,
                 Severity::Warning,
                 "the description speaks in the first person: the listing is read by the model, so write in the third person (\"Extracts…\", \"Use when…\")",
             )
@@ -403,7 +468,7 @@ mod tests {
     }
 
     fn ids(d: &[Diagnostic]) -> Vec<(&'static str, Severity)> {
-        d.iter().map(|d| (d.rule, d.severity)).collect()
+        d.iter().map(|d| (d.rule.as_str(), d.severity)).collect()
     }
 
     const GOOD: &str =
@@ -527,6 +592,57 @@ mod tests {
             ids(&check(&s, Profile::ClaudeCode))
                 .contains(&("executable-no-entry", Severity::Error))
         );
+    }
+
+    #[test]
+    fn control_and_bidi_characters_are_reported_per_profile() {
+        let s = skill(
+            "evil",
+            &format!(
+                "---\nname: evil\ndescription: \"{GOOD} \\e]0;pwned\\a\"\nwhen_to_use: \"a\\u202Eb\"\n---\n"
+            ),
+        );
+        let found = |p| {
+            check(&s, p)
+                .into_iter()
+                .filter(|d| d.rule == "control-character")
+                .map(|d| (d.severity, d.line, d.message))
+                .collect::<Vec<_>>()
+        };
+        let cc = found(Profile::ClaudeCode);
+        assert_eq!(cc.len(), 2, "{cc:?}");
+        assert_eq!((cc[0].0, cc[0].1), (Severity::Error, Some(3)));
+        assert!(cc[0].2.contains("U+001B at character 78"), "{}", cc[0].2);
+        assert_eq!((cc[1].0, cc[1].1), (Severity::Warning, Some(4)));
+        assert!(cc[0].2.contains("XML 1.0 forbids"), "{}", cc[0].2);
+        assert!(cc[1].2.contains("U+202E"), "{}", cc[1].2);
+        assert!(
+            found(Profile::Spec)
+                .iter()
+                .all(|d| d.0 == Severity::Warning)
+        );
+
+        // Line breaks and tabs of a block scalar are not control characters here.
+        let s = skill(
+            "pdf",
+            &format!("---\nname: pdf\ndescription: |\n  {GOOD}\n  \tMore.\n---\n"),
+        );
+        assert!(
+            !check(&s, Profile::Spec)
+                .iter()
+                .any(|d| d.rule == "control-character")
+        );
+
+        // A folder name with ESC, a name salvaged from YAML that does not parse.
+        let s = skill("x\x1b[2J", "---\nname: ok\x07\ndescription: a: b\n---\n");
+        let d: Vec<_> = check(&s, Profile::Spec)
+            .into_iter()
+            .filter(|d| d.rule == "control-character")
+            .map(|d| d.message)
+            .collect();
+        assert_eq!(d.len(), 2, "{d:?}");
+        assert!(d[0].starts_with("the name holds U+0007"), "{d:?}");
+        assert!(d[1].starts_with("the folder name holds U+001B"), "{d:?}");
     }
 
     #[test]

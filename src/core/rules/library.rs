@@ -1,6 +1,7 @@
 //! Library rules: the same name twice, and copies an agent will never load.
 
 use super::Profile;
+use crate::core::catalogue::RuleId;
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::library::Library;
 use std::collections::HashMap;
@@ -17,7 +18,7 @@ pub fn check(lib: &Library, _profile: Profile) -> Vec<(usize, Diagnostic)> {
             out.push((
                 i,
                 Diagnostic::new(
-                    "shadowed",
+                    RuleId::Shadowed,
                     Severity::Warning,
                     format!(
                         "shadowed by {} ({} {}): {} loads that copy, not this one; rename or remove one of them",
@@ -39,7 +40,7 @@ pub fn check(lib: &Library, _profile: Profile) -> Vec<(usize, Diagnostic)> {
             out.push((
                 i,
                 Diagnostic::new(
-                    "duplicate-name",
+                    RuleId::DuplicateName,
                     Severity::Info,
                     format!(
                         "the name `{}` is also used by {}: keep the copies in sync or rename one",

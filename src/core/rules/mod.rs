@@ -10,304 +10,9 @@ use crate::core::library::Library;
 use crate::core::skill::Skill;
 use crate::core::tokens::{Encoding, TokenCache};
 use rayon::prelude::*;
-use std::fmt;
-use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Whose rules to apply. Each agent accepts a different set of fields and judges names and
-/// descriptions differently; `spec` gives the verdicts of the agentskills.io reference validator.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Profile {
-    #[default]
-    Spec,
-    ClaudeCode,
-    Codex,
-    Opencode,
-}
-
-impl Profile {
-    pub const ALL: [Profile; 4] = [
-        Profile::Spec,
-        Profile::ClaudeCode,
-        Profile::Codex,
-        Profile::Opencode,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Profile::Spec => "spec",
-            Profile::ClaudeCode => "claude-code",
-            Profile::Codex => "codex",
-            Profile::Opencode => "opencode",
-        }
-    }
-}
-
-impl fmt::Display for Profile {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[derive(Debug, thiserror::Error)]
-#[error("unknown profile `{0}`: use spec, claude-code, codex or opencode")]
-pub struct UnknownProfile(String);
-
-impl FromStr for Profile {
-    type Err = UnknownProfile;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Profile::ALL
-            .into_iter()
-            .find(|p| p.as_str() == s)
-            .ok_or_else(|| UnknownProfile(s.to_string()))
-    }
-}
-
-/// A rule of the catalogue: its id, family and what it checks.
-#[derive(Debug, Clone, Copy)]
-pub struct RuleInfo {
-    pub id: &'static str,
-    pub family: &'static str,
-    pub summary: &'static str,
-}
-
-/// Every rule id skillscope reports, for documentation, SARIF and the TUI.
-pub const RULES: &[RuleInfo] = &[
-    RuleInfo {
-        id: "file-empty",
-        family: "file",
-        summary: "SKILL.md is empty",
-    },
-    RuleInfo {
-        id: "file-unreadable",
-        family: "file",
-        summary: "SKILL.md cannot be read",
-    },
-    RuleInfo {
-        id: "file-not-utf8",
-        family: "file",
-        summary: "SKILL.md is not valid UTF-8",
-    },
-    RuleInfo {
-        id: "file-nul-bytes",
-        family: "file",
-        summary: "the frontmatter holds NUL bytes",
-    },
-    RuleInfo {
-        id: "file-bom",
-        family: "file",
-        summary: "the file starts with a byte-order mark",
-    },
-    RuleInfo {
-        id: "skill-file-name",
-        family: "file",
-        summary: "the skill file is not spelled SKILL.md",
-    },
-    RuleInfo {
-        id: "skill-file-not-regular",
-        family: "file",
-        summary: "SKILL.md is a pipe, socket or device",
-    },
-    RuleInfo {
-        id: "root-missing",
-        family: "file",
-        summary: "a folder given to read does not exist",
-    },
-    RuleInfo {
-        id: "root-not-a-folder",
-        family: "file",
-        summary: "a path given to read is neither a folder nor a SKILL.md",
-    },
-    RuleInfo {
-        id: "symlink-cycle",
-        family: "file",
-        summary: "a symlink leads back to a folder above it",
-    },
-    RuleInfo {
-        id: "walk-error",
-        family: "file",
-        summary: "a folder or link could not be read",
-    },
-    RuleInfo {
-        id: "skill-file-duplicate",
-        family: "file",
-        summary: "SKILL.md and skill.md side by side",
-    },
-    RuleInfo {
-        id: "frontmatter-missing",
-        family: "frontmatter",
-        summary: "no `---` frontmatter block",
-    },
-    RuleInfo {
-        id: "frontmatter-unterminated",
-        family: "frontmatter",
-        summary: "the frontmatter is never closed",
-    },
-    RuleInfo {
-        id: "frontmatter-leading-blank",
-        family: "frontmatter",
-        summary: "blank lines before the opening `---`",
-    },
-    RuleInfo {
-        id: "frontmatter-not-mapping",
-        family: "frontmatter",
-        summary: "the frontmatter is not `key: value` lines",
-    },
-    RuleInfo {
-        id: "yaml-invalid",
-        family: "frontmatter",
-        summary: "the frontmatter is not valid YAML",
-    },
-    RuleInfo {
-        id: "strict-yaml-flow",
-        family: "frontmatter",
-        summary: "flow-style YAML the reference validator's strict parser rejects",
-    },
-    RuleInfo {
-        id: "yaml-coerced-scalar",
-        family: "frontmatter",
-        summary: "a text field YAML reads as a number or boolean",
-    },
-    RuleInfo {
-        id: "field-type",
-        family: "frontmatter",
-        summary: "a known field has the wrong type",
-    },
-    RuleInfo {
-        id: "field-value",
-        family: "frontmatter",
-        summary: "a known field has an unknown value",
-    },
-    RuleInfo {
-        id: "unknown-field",
-        family: "frontmatter",
-        summary: "a field the profile does not know",
-    },
-    RuleInfo {
-        id: "compatibility-too-long",
-        family: "frontmatter",
-        summary: "`compatibility` over 500 characters",
-    },
-    RuleInfo {
-        id: "name-missing",
-        family: "name",
-        summary: "no `name` field",
-    },
-    RuleInfo {
-        id: "name-too-long",
-        family: "name",
-        summary: "name over 64 characters",
-    },
-    RuleInfo {
-        id: "name-format",
-        family: "name",
-        summary: "name not lowercase letters, digits and hyphens",
-    },
-    RuleInfo {
-        id: "name-hyphens",
-        family: "name",
-        summary: "leading, trailing or double hyphen",
-    },
-    RuleInfo {
-        id: "name-directory",
-        family: "name",
-        summary: "name differs from the folder name",
-    },
-    RuleInfo {
-        id: "name-reserved",
-        family: "name",
-        summary: "name holds a reserved word",
-    },
-    RuleInfo {
-        id: "name-xml",
-        family: "name",
-        summary: "name holds XML tags",
-    },
-    RuleInfo {
-        id: "description-missing",
-        family: "description",
-        summary: "no or empty `description`",
-    },
-    RuleInfo {
-        id: "description-too-long",
-        family: "description",
-        summary: "description over 1,024 characters",
-    },
-    RuleInfo {
-        id: "description-xml",
-        family: "description",
-        summary: "description holds XML tags or angle brackets",
-    },
-    RuleInfo {
-        id: "description-generic",
-        family: "description",
-        summary: "description too vague to trigger well",
-    },
-    RuleInfo {
-        id: "description-first-person",
-        family: "description",
-        summary: "description written in the first person",
-    },
-    RuleInfo {
-        id: "body-too-long",
-        family: "body",
-        summary: "body over 500 lines or 5,000 tokens",
-    },
-    RuleInfo {
-        id: "body-broken-link",
-        family: "body",
-        summary: "a link to a file that does not exist",
-    },
-    RuleInfo {
-        id: "body-nested-reference",
-        family: "body",
-        summary: "references nested more than one level deep",
-    },
-    RuleInfo {
-        id: "body-unreadable",
-        family: "body",
-        summary: "the body cannot be read",
-    },
-    RuleInfo {
-        id: "duplicate-name",
-        family: "library",
-        summary: "two skills with the same name",
-    },
-    RuleInfo {
-        id: "shadowed",
-        family: "library",
-        summary: "another skill of the same name wins",
-    },
-    RuleInfo {
-        id: "overlap",
-        family: "library",
-        summary: "descriptions that compete for the same messages",
-    },
-    RuleInfo {
-        id: "executable-no-entry",
-        family: "executable",
-        summary: "`type: executable` without its entry script",
-    },
-    RuleInfo {
-        id: "script-not-executable",
-        family: "executable",
-        summary: "a script without its run bit",
-    },
-    RuleInfo {
-        id: "script-no-interpreter",
-        family: "executable",
-        summary: "a script whose interpreter is missing",
-    },
-    RuleInfo {
-        id: "script-no-shebang",
-        family: "executable",
-        summary: "a script without a `#!` line",
-    },
-];
-
-pub fn rule_info(id: &str) -> Option<&'static RuleInfo> {
-    RULES.iter().find(|r| r.id == id)
-}
+pub use crate::core::catalogue::{Profile, RULES, RuleId, RuleInfo, UnknownProfile};
 
 /// What a check run may do beyond reading frontmatter.
 #[derive(Clone, Copy, Default)]
@@ -386,8 +91,8 @@ pub fn check_skill(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
 /// frontmatter) makes it fail.
 fn parse_severity(skill: &Skill, d: &Diagnostic, profile: Profile) -> Severity {
     match (d.rule, profile) {
-        ("file-bom" | "frontmatter-leading-blank", Profile::Spec) => Severity::Error,
-        ("field-type", Profile::Spec) => {
+        (RuleId::FileBom | RuleId::FrontmatterLeadingBlank, Profile::Spec) => Severity::Error,
+        (RuleId::FieldType, Profile::Spec) => {
             let strict = ["name", "description", "compatibility"]
                 .iter()
                 .any(|k| skill.frontmatter.line_of(k) == d.line);
@@ -397,7 +102,7 @@ fn parse_severity(skill: &Skill, d: &Diagnostic, profile: Profile) -> Severity {
                 Severity::Warning
             }
         }
-        ("skill-file-name", Profile::Opencode | Profile::Codex | Profile::ClaudeCode) => {
+        (RuleId::SkillFileName, Profile::Opencode | Profile::Codex | Profile::ClaudeCode) => {
             Severity::Error
         }
         _ => d.severity,
@@ -407,25 +112,107 @@ fn parse_severity(skill: &Skill, d: &Diagnostic, profile: Profile) -> Severity {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::scan::ScanOptions;
+    use crate::core::source::{Agent, Root, Scope};
+
+    /// Skills that between them trip most rules.
+    const ODD: &[(&str, &str)] = &[
+        ("bom", "\u{feff}---\nname: bom\ndescription: d\n---\n"),
+        ("blank", "\n---\nname: blank\ndescription: d\n---\n"),
+        ("unterminated", "---\nname: unterminated\n"),
+        ("no-frontmatter", "# Title\n"),
+        ("empty", ""),
+        ("nul", "---\nname: nul\0\ndescription: d\n---\n"),
+        (
+            "colon",
+            "---\nname: colon\ndescription: Use it: for things\n---\n",
+        ),
+        ("list", "---\n- a\n---\n"),
+        ("coerced", "---\nname: coerced\ndescription: 12\n---\n"),
+        (
+            "types",
+            "---\nname: [a]\ndescription: d\nmetadata: x\ntype: weird\n---\n",
+        ),
+        (
+            "fields",
+            "---\nname: fields\ndescription: d\nwhen_to_use: w\nmcp: [a]\ncompatibility: \"\"\n---\n",
+        ),
+        (
+            "Bad--Name-",
+            "---\nname: Bad--Name-\ndescription: I help with <b>claude</b> things\n---\n",
+        ),
+        (
+            "claude-x",
+            "---\nname: claude-x\ndescription: \"\\e]0;t\\a \\u202E\"\n---\n",
+        ),
+        (
+            "exe",
+            "---\nname: exe\ndescription: d\ntype: executable\n---\n[gone](gone.md)\n",
+        ),
+        ("nameless", "---\ndescription: d\n---\n"),
+    ];
 
     #[test]
-    fn every_rule_id_is_unique_and_kebab_case() {
-        let mut ids: Vec<_> = RULES.iter().map(|r| r.id).collect();
-        ids.sort();
-        let before = ids.len();
-        ids.dedup();
-        assert_eq!(before, ids.len());
-        assert!(ids.iter().all(|i| {
-            i.chars()
-                .all(|c| c.is_ascii_lowercase() || c == '-' || c.is_ascii_digit())
-        }));
-    }
-
-    #[test]
-    fn profiles_parse_by_name() {
-        for p in Profile::ALL {
-            assert_eq!(p.as_str().parse::<Profile>().unwrap(), p);
+    fn every_finding_weighs_at_most_what_the_catalogue_says() {
+        let t = tempfile::tempdir().unwrap();
+        for (dir, text) in ODD {
+            let p = t.path().join(dir).join("SKILL.md");
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(&p, text).unwrap();
         }
-        assert!("claude".parse::<Profile>().is_err());
+        std::fs::write(t.path().join("exe/skill.md"), "x").unwrap();
+        let more = [
+            ("long-body", format!("---\nname: long-body\ndescription: d\n---\n{}", "line\n".repeat(600))),
+            ("spelled/Skill.md", "---\nname: spelled\ndescription: d\n---\n".to_string()),
+            ("deep/x/twin", "---\nname: twin\ndescription: Twin skill for reading reports. Use when reports arrive.\n---\n".to_string()),
+            ("twin", "---\nname: twin\ndescription: Twin skill for reading reports. Use when reports arrive.\n---\n".to_string()),
+            ("long-name", format!("---\nname: {}\ndescription: \"\"\ncompatibility: {}\n---\n", "a".repeat(70), "c".repeat(600))),
+            ("xml-name", "---\nname: <b>x</b>\n---\n".to_string()),
+        ];
+        for (path, text) in more {
+            let p = t.path().join(path);
+            let p = if p.extension().is_some() {
+                p
+            } else {
+                p.join("SKILL.md")
+            };
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(&p, text).unwrap();
+        }
+        let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/skills");
+        let lib = Library::load(
+            vec![
+                Root::new(t.path(), Agent::Path, Scope::Path),
+                Root::new(&demo, Agent::Path, Scope::Path),
+                Root::new(t.path().join("missing"), Agent::Path, Scope::Path),
+            ],
+            &ScanOptions::default(),
+        );
+        let cache = TokenCache::in_memory();
+        let mut seen = std::collections::BTreeSet::new();
+        for profile in Profile::ALL {
+            let diags = check_library(
+                &lib,
+                &CheckOptions {
+                    profile,
+                    body: true,
+                    tokens: Some((Encoding::O200kBase, &cache)),
+                    enabled: None,
+                },
+            );
+            for d in diags.iter().flatten().chain(&lib.problems) {
+                let most = d.rule.info().severity_under(profile);
+                assert!(
+                    most.is_some_and(|m| d.severity <= m),
+                    "{} is {} under {profile}; the catalogue says {most:?}: {}",
+                    d.rule,
+                    d.severity,
+                    d.message
+                );
+                seen.insert(d.rule);
+            }
+        }
+        // The sweep is wide enough to mean something.
+        assert!(seen.len() >= 32, "only {} rules seen: {seen:?}", seen.len());
     }
 }

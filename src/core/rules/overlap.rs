@@ -1,13 +1,13 @@
 //! The `overlap` rule: groups of skills whose descriptions compete for the same messages, found
 //! through the distinctive terms they share and reported once per group, never pair by pair.
 
-use crate::core::diagnostic::{Diagnostic, Severity};
+use crate::core::diagnostic::{Diagnostic, RuleId, Severity};
 use crate::core::library::Library;
 use crate::core::matching::lexicon::{Lexicon, SkillWords, tokenize};
 use serde::Serialize;
 use std::collections::HashMap;
 
-pub const RULE: &str = "overlap";
+pub const RULE: RuleId = RuleId::Overlap;
 
 /// How many of its most distinctive terms stand for a skill.
 const TOP_TERMS: usize = 8;
@@ -305,7 +305,10 @@ mod tests {
         assert_eq!(d.len(), 3);
         let a = lib.find("pdf-a").unwrap();
         let (_, diag) = d.iter().find(|(i, _)| *i == a).unwrap();
-        assert_eq!((diag.rule, diag.severity), ("overlap", Severity::Warning));
+        assert_eq!(
+            (diag.rule, diag.severity),
+            (RuleId::Overlap, Severity::Warning)
+        );
         assert!(
             diag.message.contains("pdf-b") && diag.message.contains("pdf-c"),
             "{}",

@@ -43,12 +43,14 @@ struct Entries {
 #[derive(Debug)]
 pub struct TokenCache {
     path: Option<PathBuf>,
+    /// Why the file was not read when it is not a regular file (a FIFO, a folder, …): it is
+    /// then never written over.
+    problem: Option<String>,
     entries: Mutex<Entries>,
     /// Texts that went through the encoder, and files read, since the cache was opened: what a
     /// run actually had to do.
     encoded: AtomicUsize,
     read: AtomicUsize,
-    problem: Option<String>,
 }
 
 impl TokenCache {
@@ -56,10 +58,10 @@ impl TokenCache {
     pub fn in_memory() -> TokenCache {
         TokenCache {
             path: None,
+            problem: None,
             entries: Mutex::new(Entries::default()),
             encoded: AtomicUsize::new(0),
             read: AtomicUsize::new(0),
-            problem: None,
         }
     }
 
@@ -72,32 +74,36 @@ impl TokenCache {
         }
     }
 
-    /// The cache stored in `path`. What is there but not a regular file (a FIFO, a device) is
-    /// not read (it would block): the cache starts empty, and saving replaces it; so does a file
-    /// that cannot be read or decoded.
+    /// The cache stored in `path`. Only a regular file is read; anything else there (a FIFO, a
+    /// folder) leaves the cache empty, is reported by [`TokenCache::problem`] and is never
+    /// written over.
     pub fn at(path: impl Into<PathBuf>) -> TokenCache {
         let path = path.into();
-        let (entries, problem) = match crate::core::index::read_cache_file(&path, MAX_FILE_BYTES) {
+        let (entries, problem) = match crate::core::fsx::read_regular_up_to(&path, MAX_FILE_BYTES) {
             Ok(bytes) => (bytes.and_then(|b| decode(&b)).unwrap_or_default(), None),
-            Err(e) => (Entries::default(), Some(e.to_string())),
+            // Writing over a file that cannot be read is fine (it is only a cache) unless it is
+            // not a file at all: a FIFO or a folder there is the user's, not skillscope's.
+            Err(e @ crate::core::fsx::FsxError::NotRegular { .. }) => {
+                (Entries::default(), Some(e.to_string()))
+            }
+            Err(_) => (Entries::default(), None),
         };
         TokenCache {
             path: Some(path),
+            problem,
             entries: Mutex::new(entries),
             encoded: AtomicUsize::new(0),
             read: AtomicUsize::new(0),
-            problem,
         }
-    }
-
-    /// Why the cache file could not be read, when it was there and not a regular file or not
-    /// readable (the cache then started empty).
-    pub fn problem(&self) -> Option<&str> {
-        self.problem.as_deref()
     }
 
     pub fn path(&self) -> Option<&Path> {
         self.path.as_deref()
+    }
+
+    /// Why the cache file could not be read, naming the file; the cache then works in memory.
+    pub fn problem(&self) -> Option<&str> {
+        self.problem.as_deref()
     }
 
     /// How many counts are remembered.
@@ -184,6 +190,9 @@ impl TokenCache {
         let Some(path) = &self.path else {
             return Ok(());
         };
+        if let Some(p) = &self.problem {
+            return Err(TokenError::CacheUnusable(p.clone()));
+        }
         let bytes = {
             let mut e = self.lock();
             if !e.dirty {
@@ -385,28 +394,6 @@ mod tests {
         let c = TokenCache::at(blocker.join("tokens.bin"));
         c.insert(h(1), Encoding::O200kBase, 1);
         assert!(matches!(c.save(), Err(TokenError::CacheWrite { .. })));
-    }
-
-    #[test]
-    fn a_fifo_in_place_of_the_file_is_not_read_and_is_replaced() {
-        let t = tempfile::tempdir().unwrap();
-        let p = t.path().join("tokens.bin");
-        nix::unistd::mkfifo(&p, nix::sys::stat::Mode::S_IRWXU).unwrap();
-        let (tx, rx) = std::sync::mpsc::channel();
-        let q = p.clone();
-        std::thread::spawn(move || {
-            let c = TokenCache::at(&q);
-            let _ = tx.send((c.is_empty(), c.problem().map(str::to_string)));
-        });
-        let (empty, problem) = rx
-            .recv_timeout(std::time::Duration::from_secs(10))
-            .expect("opening the cache hung on a FIFO");
-        assert!(empty);
-        assert!(problem.is_some_and(|p| p.contains("not a regular file")));
-        let c = TokenCache::at(&p);
-        c.insert(h(3), Encoding::O200kBase, 3);
-        c.save().unwrap();
-        assert_eq!(TokenCache::at(&p).get(&h(3), Encoding::O200kBase), Some(3));
     }
 
     #[test]

@@ -1,12 +1,19 @@
 //! The state of the Checks screen: which executable skills there are, what their probes said,
 //! and the run in progress.
 
-use crate::core::probe::ProbeReport;
+use crate::core::probe::{ProbeReport, SandboxPreference};
 use crate::core::{Library, SkillKind};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// How long leaving the app may wait for stopped probes to be killed, reaped and their
+/// temporary folders removed. A cancelled probe ends within milliseconds; the bound is for a
+/// process stuck in the kernel.
+const STOP_WAIT: Duration = Duration::from_secs(3);
 
 #[derive(Debug, Default)]
 pub struct Checks {
@@ -16,6 +23,10 @@ pub struct Checks {
     /// The latest report per skill folder; kept across rescans.
     pub reports: HashMap<PathBuf, ProbeReport>,
     pub run: Option<Run>,
+    /// Runs stopped before they ended (a rescan), still killing their probes.
+    pub stopping: Vec<JoinHandle<()>>,
+    /// Which sandbox probes ask for.
+    pub sandbox: SandboxPreference,
 }
 
 /// A probe run in progress.
@@ -24,9 +35,39 @@ pub struct Run {
     pub total: usize,
     pub done: usize,
     pub cancel: Arc<AtomicBool>,
+    /// The worker running the probes; it ends once every probe is killed and reaped.
+    pub worker: Option<JoinHandle<()>>,
+}
+
+/// Leaving the app (quit, Ctrl-C, a panic unwinding) stops every probe and waits until they are
+/// killed and reaped and their temporary folders removed, so none outlives the app.
+impl Drop for Checks {
+    fn drop(&mut self) {
+        self.stop();
+        let until = Instant::now() + STOP_WAIT;
+        for worker in self.stopping.drain(..) {
+            while !worker.is_finished() && Instant::now() < until {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            if worker.is_finished() {
+                let _ = worker.join();
+            }
+        }
+    }
 }
 
 impl Checks {
+    pub fn new(sandbox: SandboxPreference) -> Checks {
+        Checks {
+            rows: Vec::new(),
+            selected: 0,
+            reports: HashMap::new(),
+            run: None,
+            stopping: Vec::new(),
+            sandbox,
+        }
+    }
+
     pub fn refresh(&mut self, lib: &Library) {
         let keep = self
             .rows
@@ -58,6 +99,15 @@ impl Checks {
         if let Some(r) = &self.run {
             r.cancel.store(true, Ordering::Relaxed);
         }
+    }
+
+    /// Cancels the run in progress and forgets it; its worker is kept until it has finished.
+    pub fn stop(&mut self) {
+        self.cancel();
+        if let Some(worker) = self.run.take().and_then(|r| r.worker) {
+            self.stopping.push(worker);
+        }
+        self.stopping.retain(|w| !w.is_finished());
     }
 
     pub fn report_for(&self, lib: &Library, skill: usize) -> Option<&ProbeReport> {

@@ -3,7 +3,6 @@
 
 use super::{App, Mode};
 use crate::tui::action::Screen;
-use crate::tui::keymap;
 use crate::tui::view;
 use ratatui::crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
@@ -16,7 +15,7 @@ impl App {
             return;
         }
         let contexts = self.contexts();
-        match keymap::lookup(&contexts, &key) {
+        match self.keymap.lookup(&contexts, &key) {
             Some(action) => self.apply(action),
             None => {
                 if let KeyCode::Char(c) = key.code

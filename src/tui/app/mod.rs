@@ -14,6 +14,8 @@ use crate::core::agents::{self, AgentSwitches, SwitchScope, TogglePlan};
 use crate::core::diagnostic::{Counts, Diagnostic};
 use crate::core::listing::{Format, ListingOptions, Tier};
 use crate::core::matching::{self, Index, Match, Matcher};
+use crate::core::model::Model;
+use crate::core::probe::SandboxPreference;
 use crate::core::rules::Profile;
 use crate::core::skill::Level;
 use crate::core::skill::Skill;
@@ -24,7 +26,7 @@ use crate::core::watch::{self, Change, Watch};
 use crate::tui::action::{Action, Screen};
 use crate::tui::event::Preview;
 use crate::tui::event::{Event, JobEvent};
-use crate::tui::keymap::Context;
+use crate::tui::keymap::{Context, Keymap};
 use crate::tui::theme::Theme;
 use crate::tui::{jobs, view};
 use detail::Detail;
@@ -133,6 +135,24 @@ pub struct Options {
     pub cache_path: Option<PathBuf>,
     /// The listing format L1 and the prompt preview start with.
     pub format: Format,
+    /// Which sandbox probes ask for (`SKILLSCOPE_SANDBOX` by default).
+    pub sandbox: SandboxPreference,
+    /// The rules the skills are judged by at first.
+    pub profile: Profile,
+    pub tier: Tier,
+    /// The context window the preview starts with; it joins the window key's cycle.
+    pub context_window: u64,
+    /// The encoding of every figure the app shows.
+    pub encoding: crate::core::tokens::Encoding,
+    /// The model whose estimate is shown beside the figures at first; `None`: no estimate.
+    pub model: Option<Model>,
+    pub keymap: Keymap,
+    /// Problems with the config file, shown when the app starts and in the help overlay.
+    pub config_notes: Vec<String>,
+    /// The config file read, for the help overlay.
+    pub config_path: Option<PathBuf>,
+    /// What the config's key bindings moved, for the help overlay.
+    pub config_info: Vec<String>,
 }
 
 impl Default for Options {
@@ -144,6 +164,16 @@ impl Default for Options {
             home: None,
             cache_path: None,
             format: Format::default(),
+            sandbox: SandboxPreference::from_env(),
+            profile: Profile::default(),
+            tier: Tier::default(),
+            context_window: WINDOWS[0],
+            encoding: ENCODING,
+            model: None,
+            keymap: Keymap::default(),
+            config_notes: Vec::new(),
+            config_path: None,
+            config_info: Vec::new(),
         }
     }
 }
@@ -158,7 +188,9 @@ impl Options {
             state_path: Some(dir.join("config/state.json")),
             home: Some(dir.join("home")),
             cache_path: Some(dir.join("cache/tokens.bin")),
-            format: Format::default(),
+            // Tests choose their sandbox themselves, whatever the environment says.
+            sandbox: SandboxPreference::Strongest,
+            ..Options::default()
         }
     }
 }
@@ -192,6 +224,17 @@ pub struct App {
     pub detail: Option<Detail>,
     pub detail_scroll: u16,
     pub prompt: PromptSettings,
+    /// The context windows the window key cycles through.
+    pub windows: Vec<u64>,
+    /// The model whose estimate is shown beside the figures, if any.
+    pub model: Option<Model>,
+    /// The models the model key cycles through (after "none").
+    pub models: Vec<Model>,
+    pub keymap: Keymap,
+    /// Problems with the config file.
+    pub config_notes: Vec<String>,
+    pub config_path: Option<PathBuf>,
+    pub config_info: Vec<String>,
     pub checks: checks::Checks,
     /// Each skill's resources with their token counts (empty until L3 is counted).
     pub resource_tokens: Vec<Vec<ResourceTokens>>,
@@ -251,6 +294,20 @@ impl App {
     }
 
     fn blank(args: LibraryArgs, opts: &Options, tx: Sender<Event>) -> App {
+        let mut windows = WINDOWS.to_vec();
+        if !windows.contains(&opts.context_window) && opts.context_window > 0 {
+            windows.insert(0, opts.context_window);
+        }
+        let window = windows
+            .iter()
+            .position(|w| *w == opts.context_window)
+            .unwrap_or(0);
+        let mut models = Model::presets();
+        if let Some(m) = &opts.model
+            && !models.contains(m)
+        {
+            models.push(m.clone());
+        }
         App {
             args,
             lib: Arc::new(Library::default()),
@@ -263,7 +320,7 @@ impl App {
             costs: Vec::new(),
             diags: Vec::new(),
             diag_counts: Vec::new(),
-            profile: Profile::default(),
+            profile: opts.profile,
             checked: false,
             enabled: Vec::new(),
             state: None,
@@ -274,9 +331,18 @@ impl App {
             detail_scroll: 0,
             prompt: PromptSettings {
                 format: FORMATS.iter().position(|f| *f == opts.format).unwrap_or(0),
-                ..PromptSettings::default()
+                tier: TIERS.iter().position(|t| *t == opts.tier).unwrap_or(0),
+                window,
+                scroll: 0,
             },
-            checks: checks::Checks::default(),
+            windows,
+            model: opts.model.clone(),
+            models,
+            keymap: opts.keymap.clone(),
+            config_notes: opts.config_notes.clone(),
+            config_path: opts.config_path.clone(),
+            config_info: opts.config_info.clone(),
+            checks: checks::Checks::new(opts.sandbox),
             index: None,
             resource_tokens: Vec::new(),
             levels_done: [false; 3],
@@ -285,7 +351,7 @@ impl App {
             preview_request: 0,
             preview_running: false,
             preview_dirty: false,
-            cache: jobs::Cache::new(opts.cache_path.clone()),
+            cache: jobs::Cache::new(opts.cache_path.clone()).with_encoding(opts.encoding),
             test: TestBox::default(),
             status: None,
             size: Rect::new(0, 0, 80, 24),
@@ -306,10 +372,7 @@ impl App {
     pub fn set_library(&mut self, lib: Library) {
         let keep = self.list.selected_dir(&self.lib);
         // Results of a running probe belong to the old library: stop it.
-        if self.checks.running() {
-            self.checks.cancel();
-            self.checks.run = None;
-        }
+        self.checks.stop();
         let n = lib.skills.len();
         if !lib.notes.is_empty() {
             self.set_status(lib.notes.join("; "), true);
@@ -379,8 +442,28 @@ impl App {
         ListingOptions {
             format: FORMATS[self.prompt.format],
             tier: TIERS[self.prompt.tier],
-            context_window: usize::try_from(WINDOWS[self.prompt.window]).unwrap_or(usize::MAX),
+            context_window: usize::try_from(self.window()).unwrap_or(usize::MAX),
         }
+    }
+
+    /// The context window of the preview, in tokens.
+    pub fn window(&self) -> u64 {
+        self.windows
+            .get(self.prompt.window)
+            .copied()
+            .unwrap_or(WINDOWS[0])
+    }
+
+    /// The encoding of every figure shown.
+    pub fn encoding(&self) -> crate::core::tokens::Encoding {
+        self.cache.encoding
+    }
+
+    /// `" ≈ 1,419 (claude)"` after a figure, when a model is chosen.
+    pub fn beside(&self, tokens: u64) -> String {
+        self.model.as_ref().map_or_else(String::new, |m| {
+            format!(" {}", m.label(tokens, self.encoding()))
+        })
     }
 
     /// Renders the prompt preview again on a worker: one at a time, the newest request waiting.
@@ -645,8 +728,31 @@ impl App {
                 self.request_preview();
             }
             Action::CycleWindow => {
-                self.prompt.window = (self.prompt.window + 1) % WINDOWS.len();
+                self.prompt.window = (self.prompt.window + 1) % self.windows.len().max(1);
                 self.request_preview();
+            }
+            Action::CycleModel => {
+                // none → each model in turn → none.
+                let next = match &self.model {
+                    None => 0,
+                    Some(m) => self.models.iter().position(|x| x == m).map_or(0, |i| i + 1),
+                };
+                self.model = self.models.get(next).cloned();
+                let text = match &self.model {
+                    Some(m) if m.is_exact_with(self.encoding()) => {
+                        format!(
+                            "model {m}: {} is its own tokenizer, figures are exact",
+                            self.encoding()
+                        )
+                    }
+                    Some(m) => format!(
+                        "model {m}: ≈ figures are {} × {}, an estimate",
+                        self.encoding(),
+                        m.factor
+                    ),
+                    None => format!("no model estimate: figures are {} counts", self.encoding()),
+                };
+                self.set_status(text, false);
             }
             Action::RunChecks => self.run_probes(),
             Action::CancelChecks => {
@@ -691,19 +797,24 @@ impl App {
             return;
         }
         let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
-        self.checks.run = Some(checks::Run {
-            total: indices.len(),
-            done: 0,
-            cancel: Arc::clone(&cancel),
-        });
-        jobs::probe(
+        let total = indices.len();
+        let worker = jobs::probe(
             Arc::clone(&self.lib),
             self.cache.clone(),
             indices,
-            cancel,
+            jobs::ProbeRun {
+                cancel: Arc::clone(&cancel),
+                sandbox: self.checks.sandbox,
+            },
             self.generation,
             self.tx.clone(),
         );
+        self.checks.run = Some(checks::Run {
+            total,
+            done: 0,
+            cancel,
+            worker,
+        });
     }
 
     fn show(&mut self, s: Screen) {

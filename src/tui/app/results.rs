@@ -121,6 +121,7 @@ impl App {
                 }
                 Err(e) => self.set_status(e, true),
             },
+            JobEvent::Problem(e) => self.set_status(e, true),
             JobEvent::WatchProblem(e) => {
                 self.set_status(format!("file watcher: {e}"), true);
                 self.request_rescan();

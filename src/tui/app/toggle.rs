@@ -2,7 +2,7 @@
 //! agents' settings files after a confirmation that shows the exact diff.
 
 use super::{App, Confirm};
-use crate::core::agents::{self, SwitchScope, TogglePlan};
+use crate::core::agents::{SwitchScope, TogglePlan};
 use crate::core::source::Agent;
 use crate::core::state::EnableState;
 use crate::tui::jobs;
@@ -101,6 +101,8 @@ impl App {
         };
         let mut written = Vec::new();
         let mut failed = Vec::new();
+        let switches = self.switches.clone();
+        let skill = self.lib.skills.get(c.skill);
         for (agent, plan) in &c.plans {
             let Ok(plan) = plan else {
                 continue;
@@ -108,8 +110,14 @@ impl App {
             if plan.changes_nothing() {
                 continue;
             }
-            match agents::apply(plan) {
-                Ok(a) if a.written => written.push(agent.as_str()),
+            let (Some(switches), Some(skill)) = (&switches, skill) else {
+                failed.push(
+                    "the agents' settings are being read again; nothing was written".to_string(),
+                );
+                break;
+            };
+            match switches.apply(skill, plan) {
+                Ok((_, a)) if a.written => written.push(agent.as_str()),
                 Ok(_) => {}
                 Err(e) => failed.push(e.to_string()),
             }

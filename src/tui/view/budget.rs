@@ -4,7 +4,7 @@ use crate::core::Skill;
 use crate::core::source::Scope;
 use crate::tui::app::App;
 use crate::tui::view::skills::badge;
-use crate::tui::view::{cost, thousands, truncate};
+use crate::tui::view::{cost_in, thousands, truncate};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
 use ratatui::text::{Line, Span};
@@ -88,7 +88,10 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         Bar::default()
             .label(Line::from(*label))
             .value(total.tokens)
-            .text_value(format!("{} tok", total.text()))
+            .text_value(match (&app.model, total.pending) {
+                (Some(_), 0) => format!("{} tok{}", total.text(), app.beside(total.tokens)),
+                _ => format!("{} tok", total.text()),
+            })
     })
     .collect();
     let title = format!(
@@ -171,8 +174,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             let c = app.costs.get(i).copied().unwrap_or_default();
             let figure = format!(
                 "{:>7} {:>6}",
-                cost(c.l2, app.levels_done[1]),
-                cost(c.l1, app.levels_done[0])
+                cost_in(c.l2, app.levels_done[1], 7),
+                cost_in(c.l1, app.levels_done[0], 6)
             );
             Line::from(vec![
                 Span::raw(format!(

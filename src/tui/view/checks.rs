@@ -1,6 +1,7 @@
 //! Checks: the `--help-json` probe of executable skills, run only when asked, with progress and
 //! a verdict per skill.
 
+use crate::core::probe::{SandboxMode, SandboxPreference};
 use crate::tui::app::App;
 use crate::tui::view::detail::wrap;
 use crate::tui::view::{thousands, truncate};
@@ -55,7 +56,17 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
                     .filter_map(|i| checks.report_for(&app.lib, *i))
                     .filter(|r| r.probe_failed())
                     .count();
-                format!("{probed}/{n} probed, {failed} failed. Press r to probe again.")
+                let weaker = checks
+                    .rows
+                    .iter()
+                    .filter_map(|i| checks.report_for(&app.lib, *i))
+                    .any(|r| r.sandbox == Some(SandboxMode::ProcessGroup));
+                let sandbox = if weaker {
+                    "some in the weaker process-group sandbox"
+                } else {
+                    "sandbox: namespaces"
+                };
+                format!("{probed}/{n} probed, {failed} failed; {sandbox}. Press r to probe again.")
             };
             frame.render_widget(Paragraph::new(format!(" {text}")).block(top_block), top);
         }
@@ -63,7 +74,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
 
     let inner_h = usize::from(list.height.saturating_sub(3));
     let offset = checks.selected.saturating_sub(inner_h.saturating_sub(1));
-    let detail_w = usize::from(list.width).saturating_sub(2 + 2 + 24 + 14 + 8 + 4);
+    let detail_w = usize::from(list.width).saturating_sub(2 + 2 + 24 + 14 + 8 + 13 + 5);
     let rows: Vec<Row> = checks
         .rows
         .iter()
@@ -85,11 +96,17 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             } else {
                 String::new()
             };
+            let sandbox = match report.and_then(|r| r.sandbox) {
+                Some(m @ SandboxMode::ProcessGroup) => Span::styled(m.name(), t.warning()),
+                Some(m) => Span::styled(m.name(), t.dim()),
+                None => Span::raw(""),
+            };
             let row = Row::new(vec![
                 Cell::from(Span::styled(mark, mark_style)),
                 Cell::from(truncate(&skill.name, 24)),
                 Cell::from(Span::styled(verdict, mark_style)),
                 Cell::from(Line::from(ms).right_aligned()),
+                Cell::from(sandbox),
                 Cell::from(truncate(&detail, detail_w)),
             ]);
             if k == checks.selected {
@@ -106,10 +123,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             Constraint::Length(24),
             Constraint::Length(14),
             Constraint::Length(8),
+            Constraint::Length(13),
             Constraint::Fill(1),
         ],
     )
-    .header(Row::new(vec!["", "skill", "verdict", "time", "detail"]).style(t.dim()))
+    .header(Row::new(vec!["", "skill", "verdict", "time", "sandbox", "detail"]).style(t.dim()))
     .column_spacing(1)
     .block(Block::bordered().title(" Executable skills "));
     frame.render_widget(table, list);
@@ -133,6 +151,22 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
                     lines.push(Line::from(l));
                 }
             }
+            match (r.sandbox, &r.sandbox_fallback) {
+                (Some(SandboxMode::ProcessGroup), why) => {
+                    let why = why.as_deref().unwrap_or("namespaces unavailable");
+                    let text = format!(
+                        "sandbox process-group (weaker: not contained, not limited): {why}"
+                    );
+                    for l in wrap(&text, width) {
+                        lines.push(Line::from(Span::styled(l, t.warning())));
+                    }
+                }
+                (Some(m), _) => lines.push(Line::from(vec![
+                    Span::styled("sandbox ", t.dim()),
+                    Span::raw(m.name()),
+                ])),
+                (None, _) => {}
+            }
             if let Some(schema) = &r.schema_text {
                 lines.push(Line::from(Span::styled("schema", t.dim())));
                 for l in wrap(schema, width).into_iter().take(4) {
@@ -144,13 +178,23 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             if let Some(skill) = selected.and_then(|i| app.lib.skills.get(i)) {
                 lines.push(Line::from(format!(
                     "{} — entry `{}`, not probed yet",
-                    skill.name,
-                    crate::core::probe::entry_name(skill)
+                    crate::text::line(&skill.name),
+                    crate::text::line(crate::core::probe::entry_name(skill))
                 )));
             }
+            let sandbox = match checks.sandbox {
+                SandboxPreference::Strongest => {
+                    "in fresh namespaces where the kernel allows (else its own process group)"
+                }
+                SandboxPreference::ProcessGroup => {
+                    "in its own process group only (SKILLSCOPE_SANDBOX=process-group)"
+                }
+            };
             lines.push(Line::from(Span::styled(
-                "The probe runs only `--help-json`, never `--run-json`: in its own process group, \
-                 in the skill folder, with a minimal environment, killed after 10 s.",
+                format!(
+                    "The probe runs only `--help-json`, never `--run-json`: {sandbox}, in the \
+                     skill folder, with a minimal environment, killed after 10 s."
+                ),
                 t.dim(),
             )));
         }

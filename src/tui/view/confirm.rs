@@ -1,5 +1,6 @@
 //! The confirmation before writing a toggle into agents' settings: the exact diff of each file.
 
+use crate::text::line;
 use crate::tui::app::{App, Confirm};
 use crate::tui::keymap::{self, Context};
 use ratatui::Frame;
@@ -16,16 +17,22 @@ pub fn lines(app: &App, c: &Confirm) -> Vec<Line<'static>> {
             t.title(),
         )));
         match plan {
-            Err(e) => out.push(Line::from(Span::styled(format!("  {e}"), t.error()))),
+            Err(e) => out.push(Line::from(Span::styled(
+                format!("  {}", line(&e.to_string())),
+                t.error(),
+            ))),
             Ok(p) => {
                 out.push(Line::from(format!(
                     "  {} → {}   {}",
                     p.before_state.state,
                     p.after_state.state,
-                    p.file.display()
+                    crate::text::path(&p.file)
                 )));
                 if let Some(note) = &p.note {
-                    out.push(Line::from(Span::styled(format!("  {note}"), t.warning())));
+                    out.push(Line::from(Span::styled(
+                        format!("  {}", line(note)),
+                        t.warning(),
+                    )));
                 }
                 if p.changes_nothing() {
                     out.push(Line::from(Span::styled("  nothing to change", t.dim())));
@@ -40,6 +47,7 @@ pub fn lines(app: &App, c: &Confirm) -> Vec<Line<'static>> {
                     } else {
                         t.base()
                     };
+                    let l = line(&l.replace('\t', "    ")).into_owned();
                     out.push(Line::from(Span::styled(format!("  {l}"), style)));
                 }
             }
@@ -58,9 +66,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, c: &Confirm) {
     let [popup] = Layout::horizontal([Constraint::Length(w)])
         .flex(Flex::Center)
         .areas(row);
-    let name = app.lib.skills.get(c.skill).map_or("", |s| s.name.as_str());
+    let name = line(app.lib.skills.get(c.skill).map_or("", |s| s.name.as_str()));
     let word = if c.on { "on" } else { "off" };
-    let keys: Vec<String> = keymap::footer(&[Context::Confirm])
+    let keys: Vec<String> = app
+        .keymap
+        .footer(&[Context::Confirm])
         .iter()
         .map(|b| format!("{} {}", keymap::keys_label(b, false), b.short))
         .collect();

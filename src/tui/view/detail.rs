@@ -3,6 +3,7 @@
 
 use crate::core::frontmatter::compact;
 use crate::core::skill::Skill;
+use crate::text::line;
 use crate::tui::app::detail::human_bytes;
 use crate::tui::app::{App, Mode};
 use crate::tui::view::{cost, skills, thousands, truncate};
@@ -46,7 +47,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     };
     let block = Block::bordered()
         .border_style(border)
-        .title(Span::styled(format!(" {} ", skill.name), t.title()));
+        .title(Span::styled(format!(" {} ", line(&skill.name)), t.title()));
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let width = usize::from(inner.width);
@@ -115,13 +116,16 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
             out.push(Line::from(Span::styled(l, t.warning())));
         }
     }
-    let cost_text = format!(
+    let mut cost_text = format!(
         "Cost L1 {} · L2 {} · L3 {} tokens ({})",
         cost(costs.l1, app.levels_done[0]),
         cost(costs.l2, app.levels_done[1]),
         cost(costs.l3_all(), app.levels_done[2]),
-        crate::tui::app::ENCODING.as_str()
+        app.encoding().as_str()
     );
+    if let (Some(m), Some(l2)) = (&app.model, costs.l2) {
+        cost_text.push_str(&format!("; L2 {}", m.label(l2, app.encoding())));
+    }
     for l in wrap(&cost_text, width) {
         out.push(Line::from(l));
     }
@@ -156,7 +160,7 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
         let extra = !KNOWN_FIELDS.contains(&f.key.as_str());
         let key_style = if extra { t.warning() } else { t.key() };
         let value = compact(&f.value);
-        let label = format!("  {}: ", f.key);
+        let label = format!("  {}: ", line(&f.key));
         let tag = if extra { " (extra)" } else { "" };
         let room = width.saturating_sub(label.chars().count()).max(10);
         let mut first = true;
@@ -238,7 +242,10 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
                 )));
             }
             if let Err(e) = &d.body {
-                out.push(Line::from(Span::styled(format!("  {e}"), t.error())));
+                out.push(Line::from(Span::styled(
+                    format!("  {}", line(&e.to_string())),
+                    t.error(),
+                )));
             } else if d.body_lines == 0 {
                 out.push(Line::from(Span::styled("  (empty)", t.dim())));
             }
@@ -259,11 +266,12 @@ fn section(out: &mut Vec<Line<'static>>, title: &str, app: &App) {
     )));
 }
 
-/// Word wrap to `width` columns; words longer than a line are cut.
+/// Word wrap to `width` columns, every hazard escaped; words longer than a line are cut.
 pub fn wrap(text: &str, width: usize) -> Vec<String> {
     let width = width.max(1);
     let mut out = Vec::new();
     for para in text.split('\n') {
+        let para = line(para.strip_suffix('\r').unwrap_or(para));
         let mut line = String::new();
         let mut len = 0;
         for word in para.split_whitespace() {
@@ -304,5 +312,6 @@ mod tests {
         assert_eq!(wrap("aa bb cc", 5), vec!["aa bb", "cc"]);
         assert_eq!(wrap("abcdefgh", 3), vec!["abc", "def", "gh"]);
         assert_eq!(wrap("a\nb", 10), vec!["a", "b"]);
+        assert_eq!(wrap("a\r\nb\u{202e}c", 20), vec!["a", "b\\u{202e}c"]);
     }
 }

@@ -14,11 +14,14 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let mut spans: Vec<Span> = Vec::new();
     if let Some(status) = &app.status {
         let style = if status.error { t.error() } else { t.on() };
-        spans.push(Span::styled(format!(" {} ", status.text), style));
+        spans.push(Span::styled(
+            format!(" {} ", crate::text::line(&status.text)),
+            style,
+        ));
         spans.push(Span::raw("│"));
     }
     let mut width: usize = spans.iter().map(|s| s.content.chars().count()).sum();
-    for b in keymap::footer(&contexts) {
+    for b in app.keymap.footer(&contexts) {
         let keys = keymap::keys_label(b, typing);
         let item = format!(" {keys} {}", b.short);
         let w = item.chars().count();

@@ -76,8 +76,27 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         ));
     }
     let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
-    let right_w: usize = right.iter().map(|s| s.content.chars().count()).sum();
     let room = usize::from(area.width).saturating_sub(used);
+    let width = |v: &[Span]| v.iter().map(|s| s.content.chars().count()).sum::<usize>();
+    if !app.config_notes.is_empty() {
+        // Config problems outrank progress words: the badge stays, shorter if it must. The
+        // details are in the help overlay, with their lines.
+        let n = app.config_notes.len();
+        let what = if n == 1 { "problem" } else { "problems" };
+        let style = t.error().add_modifier(ratatui::style::Modifier::REVERSED);
+        let long = Span::styled(format!(" config: {n} {what}, see ? "), style);
+        let short = Span::styled(format!(" config {n}! "), style);
+        let mut with = right.clone();
+        with.insert(0, long.clone());
+        right = if width(&with) <= room {
+            with
+        } else if long.content.chars().count() <= room {
+            vec![long]
+        } else {
+            vec![short]
+        };
+    }
+    let right_w = width(&right);
     if right_w <= room {
         spans.push(Span::raw(" ".repeat(room - right_w)));
         spans.extend(right);

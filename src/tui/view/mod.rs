@@ -104,6 +104,18 @@ pub fn draw(frame: &mut Frame, app: &App) {
     if let Some(c) = &app.confirm {
         confirm::draw(frame, frame.area(), app, c);
     }
+    scrub(frame);
+}
+
+/// The last guard: every text drawn above is escaped where it is built (`\u{202e}`), and
+/// ratatui drops control characters; should a hazard still reach a cell by a path not escaped,
+/// it is drawn as `?` rather than sent to the terminal.
+fn scrub(frame: &mut Frame) {
+    for cell in frame.buffer_mut().content.iter_mut() {
+        if cell.symbol().chars().any(crate::text::is_hazard) {
+            cell.set_symbol("?");
+        }
+    }
 }
 
 /// A token figure with thousands separators, or `…` while it is being counted.
@@ -114,8 +126,14 @@ pub fn tokens(n: Option<u64>) -> String {
 /// A token figure of a level: `…` while the level is being counted, `-` when it was counted
 /// and there is nothing (an L1 of a skill that is not listed, an unreadable file).
 pub fn cost(n: Option<u64>, counted: bool) -> String {
+    cost_in(n, counted, usize::MAX)
+}
+
+/// [`cost`] for a column `width` characters wide: a figure that does not fit whole is shown in
+/// `k`/`M` units (`400k`), never cut (the detail pane has the exact figure).
+pub fn cost_in(n: Option<u64>, counted: bool, width: usize) -> String {
     match (n, counted) {
-        (Some(n), _) => thousands(n),
+        (Some(n), _) => crate::text::compact(n, width),
         (None, true) => "-".to_string(),
         (None, false) => "…".to_string(),
     }

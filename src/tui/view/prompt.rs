@@ -2,7 +2,7 @@
 //! and every skill's fate. Updates as toggles change.
 
 use crate::core::listing::Fate;
-use crate::tui::app::{App, ENCODING, FORMATS, TIERS, WINDOWS};
+use crate::tui::app::{App, FORMATS, TIERS};
 use crate::tui::view::{thousands, truncate};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -22,7 +22,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         " Prompt · {} · tier {} · window {} ",
         FORMATS[p.format].as_str(),
         TIERS[p.tier].as_str(),
-        thousands(WINDOWS[p.window])
+        thousands(app.window())
     );
     let Some(preview) = app.preview.as_ref() else {
         frame.render_widget(
@@ -54,12 +54,21 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             Span::raw(", "),
             Span::styled(format!("{} dropped", l.count(Fate::Dropped)), t.error()),
         ]),
-        Line::from(format!(
-            " {} tokens ({}, an estimate: Claude models count 10–20% more) · {} chars",
-            tokens,
-            ENCODING.as_str(),
-            thousands(l.text.chars().count() as u64)
-        )),
+        Line::from(match &app.model {
+            None => format!(
+                " {} tokens ({}, an estimate: Claude models count 10–20% more) · {} chars",
+                tokens,
+                app.encoding().as_str(),
+                thousands(l.text.chars().count() as u64)
+            ),
+            Some(_) => format!(
+                " {} tokens ({}){} · {} chars",
+                tokens,
+                app.encoding().as_str(),
+                app.beside(u64::from(preview.tokens)),
+                thousands(l.text.chars().count() as u64)
+            ),
+        }),
     ];
     frame.render_widget(
         Paragraph::new(summary).block(Block::bordered().title(Span::styled(settings, t.title()))),
@@ -81,7 +90,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         }
         _ => {
             let n = f64::from(preview.tokens);
-            let window = WINDOWS[p.window] as f64;
+            let window = app.window() as f64;
             let r = n / window;
             (
                 r,
@@ -145,7 +154,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
                 Span::styled(format!("{:<9} ", e.fate.as_str()), style),
                 Span::raw(truncate(name, fate_w.saturating_sub(10))),
             ];
-            let used = 10 + name.chars().count().min(fate_w.saturating_sub(10));
+            let used = 10
+                + crate::text::line(name)
+                    .chars()
+                    .count()
+                    .min(fate_w.saturating_sub(10));
             if !e.reason.is_empty() && used + 3 < fate_w {
                 spans.push(Span::styled(
                     format!("  {}", truncate(&e.reason, fate_w - used - 2)),

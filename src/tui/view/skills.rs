@@ -4,7 +4,7 @@
 use crate::core::Skill;
 use crate::core::source::Scope;
 use crate::tui::app::{App, Mode, list};
-use crate::tui::view::{self, cost, thousands, truncate};
+use crate::tui::view::{self, cost_in, thousands, truncate};
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
 use ratatui::style::Style;
@@ -23,7 +23,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let l1_text = match (l1, pending) {
         (0, p) if p > 0 => "…".to_string(),
         (n, p) if p > 0 => format!("{}+…", thousands(n)),
-        (n, _) => thousands(n),
+        (n, _) => format!("{}{}", thousands(n), app.beside(n)),
     };
     let summary = if app.loaded {
         // L1 is the listing entry, so it depends on the format chosen in the prompt preview.
@@ -50,7 +50,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     if app.mode == Mode::Filter || !app.list.filter.is_empty() {
         let cursor = if app.mode == Mode::Filter { "▏" } else { "" };
         bottom.push(Span::styled(
-            format!(" /{}{cursor} ", app.list.filter),
+            format!(" /{}{cursor} ", crate::text::line(&app.list.filter)),
             t.hit(),
         ));
         bottom.push(Span::raw(format!(" {} match ", app.list.rows.len())));
@@ -182,20 +182,9 @@ pub fn winner_label(w: &Skill, loser: &Skill) -> String {
     }
 }
 
-/// Keeps the end of `s` (the telling part of a path), starting with `…` when cut.
-pub fn truncate_left(s: &str, width: usize) -> String {
-    let n = s.chars().count();
-    if n <= width {
-        return s.to_string();
-    }
-    if width == 0 {
-        return String::new();
-    }
-    let tail: String = s.chars().skip(n - (width - 1)).collect();
-    format!("…{tail}")
-}
+pub use crate::text::fit_left as truncate_left;
 
-/// One letter per agent with switches (Claude Code, Codex, opencode) that reads the skill's
+/// One letter per agent with switches (the registry's badge letters) that reads the skill's
 /// folder: the letter when the agent lists the skill, `-` when its settings keep it out.
 pub fn agent_badges(app: &App, skill: &Skill) -> Line<'static> {
     let t = &app.theme;
@@ -206,11 +195,10 @@ pub fn agent_badges(app: &App, skill: &Skill) -> Line<'static> {
         .badges(skill)
         .iter()
         .map(|b| {
-            let letter = match b.agent {
-                crate::core::Agent::ClaudeCode => "C",
-                crate::core::Agent::Codex => "X",
-                _ => "O",
-            };
+            let letter = switches
+                .plugin(b.agent)
+                .map_or('?', |p| p.badge_letter())
+                .to_string();
             match (b.reads, b.loads()) {
                 (false, _) => Span::raw(" "),
                 (true, true) => Span::styled(letter, t.on()),
@@ -222,7 +210,7 @@ pub fn agent_badges(app: &App, skill: &Skill) -> Line<'static> {
 }
 
 fn num(n: Option<u64>, counted: bool) -> Cell<'static> {
-    Cell::from(Line::from(cost(n, counted)).alignment(Alignment::Right))
+    Cell::from(Line::from(cost_in(n, counted, usize::from(NUM_W))).alignment(Alignment::Right))
 }
 
 /// `2E 1W`, or nothing when the skill is clean.
@@ -241,7 +229,8 @@ fn diag_badge(errors: usize, warnings: usize, app: &App) -> Line<'static> {
     Line::from(spans)
 }
 
-/// The name cut to `width`, with the filter's matched characters in `hit` style.
+/// The name, escaped and cut to `width`, with the filter's matched characters (indices into
+/// `name`'s characters) in `hit` style.
 pub fn highlighted(
     name: &str,
     hits: &[usize],
@@ -249,13 +238,25 @@ pub fn highlighted(
     base: Style,
     hit: Style,
 ) -> Line<'static> {
-    let shown = truncate(name, width);
+    // Each character of the name as shown (a hazard becomes its escape, never a hit), so that
+    // hit indices still point at the right characters.
+    let mut shown_chars: Vec<(char, bool)> = Vec::new();
+    let mut buf = [0u8; 4];
+    for (i, c) in name.chars().enumerate() {
+        let piece = crate::text::line(c.encode_utf8(&mut buf));
+        let escaped = piece.len() != c.len_utf8();
+        shown_chars.extend(piece.chars().map(|p| (p, !escaped && hits.contains(&i))));
+    }
+    if shown_chars.len() > width {
+        shown_chars.truncate(width.saturating_sub(1));
+        if width > 0 {
+            shown_chars.push(('…', false));
+        }
+    }
     let mut spans: Vec<Span<'static>> = Vec::new();
     let mut run = String::new();
     let mut run_hit = false;
-    for (i, c) in shown.chars().enumerate() {
-        let is_hit = hits.contains(&i)
-            && !(c == '…' && shown.chars().count() < name.chars().count() && i == width - 1);
+    for (c, is_hit) in shown_chars {
         if is_hit != run_hit && !run.is_empty() {
             spans.push(Span::styled(
                 std::mem::take(&mut run),
@@ -278,7 +279,7 @@ fn empty(frame: &mut Frame, area: Rect, app: &App) {
             .args
             .paths
             .iter()
-            .map(|p| p.display().to_string())
+            .map(|p| crate::text::path(p))
             .collect();
         let from = if paths.is_empty() {
             "every agent's skill folders".to_string()
@@ -303,13 +304,13 @@ fn empty(frame: &mut Frame, area: Rect, app: &App) {
     ];
     for r in &app.lib.roots {
         lines.push(Line::from(Span::styled(
-            format!("    {}", r.path.display()),
+            format!("    {}", crate::text::path(&r.path)),
             t.dim(),
         )));
     }
     for p in &app.lib.problems {
         lines.push(Line::from(Span::styled(
-            format!("  {}: {}", p.rule, p.message),
+            format!("  {}: {}", p.rule, crate::text::line(&p.message)),
             t.error(),
         )));
     }

@@ -2,6 +2,7 @@
 //! with scores and the matched words highlighted.
 
 use crate::core::matching::{self, Match, Matcher};
+use crate::text::line;
 use crate::tui::app::App;
 use crate::tui::view::skills::highlighted;
 use ratatui::Frame;
@@ -111,7 +112,7 @@ fn why(m: &Match, app: &App, width: usize) -> Line<'static> {
             .iter()
             .filter_map(|r| app.test.message.get(r.clone()))
             .collect();
-        let said = words.first().copied().unwrap_or(h.term.as_str());
+        let said = line(words.first().copied().unwrap_or(h.term.as_str())).into_owned();
         let field = match h.field.as_str() {
             "description" => "desc",
             "when_to_use" => "when",
@@ -126,7 +127,7 @@ fn why(m: &Match, app: &App, width: usize) -> Line<'static> {
         }
         used += sep.len() + item.chars().count();
         spans.push(Span::raw(sep));
-        spans.push(Span::styled(said.to_string(), t.hit()));
+        spans.push(Span::styled(said, t.hit()));
         spans.push(Span::styled(format!(" ({field})"), t.dim()));
     }
     Line::from(spans)
@@ -142,13 +143,13 @@ pub fn marked(text: &str, marks: &[Range<usize>], base: Style, hit: Style) -> Li
             continue;
         }
         if start > pos {
-            spans.push(Span::styled(text[pos..start].to_string(), base));
+            spans.push(Span::styled(line(&text[pos..start]).into_owned(), base));
         }
-        spans.push(Span::styled(text[start..end].to_string(), hit));
+        spans.push(Span::styled(line(&text[start..end]).into_owned(), hit));
         pos = end;
     }
     if pos < text.len() {
-        spans.push(Span::styled(text[pos..].to_string(), base));
+        spans.push(Span::styled(line(&text[pos..]).into_owned(), base));
     }
     Line::from(spans)
 }

@@ -1,0 +1,800 @@
+//! `skillscope budget --save-baseline / --baseline / --baseline-ref`: record a library's budget,
+//! compare it with a recorded one or with the library at a git commit, and gate CI on the change.
+
+use crate::cli::LibraryArgs;
+use crate::cli::budget::{BudgetArgs, OutputFormat};
+use crate::core::baseline::{self, Diff, Fate, SkillDiff, SkillRecord, Snapshot, Totals};
+use crate::core::listing::{self, Format, ListingOptions, Tier};
+use crate::core::model::Model;
+use crate::core::scan::ScanOptions;
+use crate::core::source::Root;
+use crate::core::tokens::{self, Encoding, TokenCache};
+use crate::core::{Library, gitref, state};
+use crate::text::thousands;
+use anyhow::Context as _;
+use serde_json::json;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Component, Path, PathBuf};
+
+/// Skills shown in a markdown table at most: a pull-request comment stays readable.
+const MARKDOWN_ROWS: usize = 25;
+
+/// What a snapshot is measured with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Settings {
+    pub encoding: Encoding,
+    pub context_window: usize,
+    pub tier: Tier,
+}
+
+impl Settings {
+    fn of(s: &Snapshot) -> anyhow::Result<Settings> {
+        Ok(Settings {
+            encoding: s
+                .encoding
+                .parse()
+                .context("the baseline's encoding is unknown")?,
+            context_window: s.context_window,
+            tier: s.tier.parse().context("the baseline's tier is unknown")?,
+        })
+    }
+}
+
+/// A stable name for each root: the path as given when it is relative and stays below the
+/// working folder (`skills`, `.claude/skills`), else its last folder name. Two roots never share one.
+pub fn root_labels(roots: &[Root]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for r in roots {
+        let p = &r.path;
+        let plain = p.is_relative()
+            && p.components()
+                .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
+        let base = if plain {
+            let parts: Vec<String> = p
+                .components()
+                .filter_map(|c| match c {
+                    Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
+                    _ => None,
+                })
+                .collect();
+            if parts.is_empty() {
+                ".".to_string()
+            } else {
+                parts.join("/")
+            }
+        } else {
+            crate::core::paths::absolute(p)
+                .file_name()
+                .map_or_else(|| "root".to_string(), |n| n.to_string_lossy().into_owned())
+        };
+        let mut label = base.clone();
+        let mut n = 2;
+        while out.contains(&label) {
+            label = format!("{base}#{n}");
+            n += 1;
+        }
+        out.push(label);
+    }
+    out
+}
+
+/// `<label>/<folder below the root>`; the label alone for a root that is itself a skill.
+fn key_of(label: &str, rel: &str) -> String {
+    match (label, rel) {
+        (".", "") => ".".to_string(),
+        (".", r) => r.to_string(),
+        (l, "") => l.to_string(),
+        (l, r) => format!("{l}/{r}"),
+    }
+}
+
+/// Each skill's key, and a copy of the library moved under `/<key>`: listings that print paths
+/// (xml, codex) then cost the same wherever the checkout lives and at every commit.
+fn relocate(lib: &Library, labels: &[String]) -> (Vec<String>, Library) {
+    let mut virt = lib.clone();
+    let mut keys = Vec::with_capacity(lib.skills.len());
+    for s in &mut virt.skills {
+        let i = lib.roots.iter().position(|r| *r.path == *s.root);
+        let label = i.and_then(|i| labels.get(i)).map_or("root", String::as_str);
+        let rel = s
+            .dir
+            .strip_prefix(&s.root)
+            .ok()
+            .map(|r| {
+                r.components()
+                    .filter_map(|c| match c {
+                        Component::Normal(p) => Some(p.to_string_lossy().into_owned()),
+                        _ => None,
+                    })
+                    .collect::<Vec<_>>()
+                    .join("/")
+            })
+            .unwrap_or_else(|| s.dir_name());
+        let key = key_of(label, &rel);
+        let file = s
+            .skill_md
+            .file_name()
+            .map_or_else(|| "SKILL.md".into(), |f| f.to_os_string());
+        let dir = Path::new("/").join(&key);
+        s.skill_md = dir.join(file);
+        s.root = Path::new("/").join(label).into();
+        s.dir = dir;
+        keys.push(key);
+    }
+    for (r, label) in virt.roots.iter_mut().zip(labels) {
+        r.path = Path::new("/").join(label);
+    }
+    (keys, virt)
+}
+
+/// The budget of a library: every level, every listing format, every fate. Only the library
+/// decides it (frontmatter switches, not anyone's own on/off state), so it is the same on
+/// every machine.
+pub fn snapshot(
+    lib: &Library,
+    labels: &[String],
+    settings: Settings,
+    cache: &TokenCache,
+) -> Snapshot {
+    let enc = settings.encoding;
+    let (keys, virt) = relocate(lib, labels);
+    let on: Vec<bool> = lib.skills.iter().map(|s| state::default_for(s).0).collect();
+    let enabled = |i: usize| on.get(i).copied().unwrap_or(true);
+    let mut records: Vec<SkillRecord> = lib
+        .skills
+        .iter()
+        .map(|s| SkillRecord {
+            name: s.name.clone(),
+            l1: BTreeMap::new(),
+            l2: None,
+            l3: None,
+            fate: BTreeMap::new(),
+        })
+        .collect();
+    let mut totals = Totals {
+        skills: lib.skills.len(),
+        ..Totals::default()
+    };
+    for format in Format::ALL {
+        let f = format.as_str().to_string();
+        let texts = listing::entries(&virt, format);
+        let l1 = tokens::count_l1(&texts, enc, cache, &tokens::no_progress);
+        let mut sum = 0u64;
+        for (r, n) in records.iter_mut().zip(l1) {
+            if let Some(n) = n {
+                r.l1.insert(f.clone(), n);
+                sum += u64::from(n);
+            }
+        }
+        totals.l1.insert(f.clone(), sum);
+        let l = listing::render(
+            &virt,
+            &enabled,
+            &ListingOptions {
+                format,
+                tier: settings.tier,
+                context_window: settings.context_window,
+            },
+        );
+        for r in &mut records {
+            r.fate.insert(f.clone(), Fate::Off);
+        }
+        for e in &l.entries {
+            if let Some(r) = records.get_mut(e.index) {
+                r.fate.insert(f.clone(), e.fate.into());
+            }
+        }
+        let per_turn = if l.text.is_empty() {
+            0
+        } else {
+            u64::from(tokens::count_text(&l.text, enc, cache))
+        };
+        totals.per_turn.insert(f, per_turn);
+    }
+    let l2 = tokens::count_l2(lib, enc, cache, &tokens::no_progress);
+    let l3 = tokens::count_l3(lib, enc, cache, &tokens::no_progress);
+    for ((r, l2), res) in records.iter_mut().zip(l2).zip(l3) {
+        r.l2 = l2;
+        // Text resources only: a probe's tool schema depends on the machine that ran it.
+        r.l3 = Some(tokens::l3_total(&res));
+        totals.l2 += u64::from(l2.unwrap_or(0));
+        totals.l3 += u64::from(r.l3.unwrap_or(0));
+    }
+    let mut skills = BTreeMap::new();
+    for (key, r) in keys.into_iter().zip(records) {
+        // Keys are unique (labels are, and folders below one root are); keep the first if not.
+        skills.entry(key).or_insert(r);
+    }
+    Snapshot {
+        skillscope_baseline: baseline::VERSION,
+        encoding: enc.as_str().to_string(),
+        context_window: settings.context_window,
+        tier: settings.tier.as_str().to_string(),
+        formats: Format::ALL.iter().map(|f| f.as_str().to_string()).collect(),
+        totals,
+        skills,
+    }
+}
+
+/// The library as it was at `reference`: every root copied out of git into `tmp`, in the same
+/// order, read like the work tree's.
+fn library_at(
+    reference: &str,
+    roots: &[Root],
+    scan: &ScanOptions,
+    tmp: &Path,
+    notes: &mut Vec<String>,
+) -> anyhow::Result<Library> {
+    let mut old_roots = Vec::new();
+    let mut commit: Option<(PathBuf, String)> = None;
+    for (i, r) in roots.iter().enumerate() {
+        let (top, prefix) = gitref::locate(&r.path)?;
+        let id = match &commit {
+            Some((t, id)) if *t == top => id.clone(),
+            _ => {
+                let id = gitref::resolve(&top, reference)?;
+                commit = Some((top.clone(), id.clone()));
+                id
+            }
+        };
+        let dest = tmp.join(i.to_string());
+        let m = gitref::materialize(&top, &id, &prefix, &dest)
+            .with_context(|| format!("cannot read {} at {reference}", r.path.display()))?;
+        let shown = r.path.display();
+        if m.missing {
+            notes.push(format!("{shown} did not exist at {reference}"));
+        }
+        if !m.skipped_links.is_empty() {
+            notes.push(format!(
+                "{} symlinks at {reference} point outside {shown} and were left out: {}",
+                m.skipped_links.len(),
+                m.skipped_links.join(", ")
+            ));
+        }
+        if !m.skipped_submodules.is_empty() {
+            notes.push(format!(
+                "submodules are not read: {}",
+                m.skipped_submodules.join(", ")
+            ));
+        }
+        old_roots.push(Root::new(dest, r.agent, r.scope));
+    }
+    Ok(Library::load(old_roots, scan))
+}
+
+/// Runs the baseline flags of `budget`; returns the exit code.
+pub fn run(args: &BudgetArgs, library: &LibraryArgs) -> anyhow::Result<i32> {
+    if args.baseline.is_some() && args.baseline_ref.is_some() {
+        anyhow::bail!("give --baseline FILE or --baseline-ref REF, not both");
+    }
+    let against_given = args.baseline.is_some() || args.baseline_ref.is_some();
+    if !against_given && (args.fail_on_drop || args.fail_on_increase.is_some()) {
+        anyhow::bail!(
+            "--fail-on-increase and --fail-on-drop need --baseline FILE or --baseline-ref REF"
+        );
+    }
+    let mut notes = Vec::new();
+    let (roots, demo) = library.roots();
+    if demo && against_given {
+        notes.push("no skills found; comparing the bundled demo library".to_string());
+    }
+    let labels = root_labels(&roots);
+    let cache = if args.no_cache {
+        TokenCache::in_memory()
+    } else {
+        TokenCache::open()
+    };
+    let mut settings = Settings {
+        encoding: args.encoding,
+        context_window: args.context_window,
+        tier: args.tier,
+    };
+    // The copy of the old tree lives until the report is out: removing thousands of files can
+    // take seconds on a busy disk, and the reader should not wait for it.
+    let mut copy: Option<tempfile::TempDir> = None;
+    let old: Option<(Snapshot, String)> = match (&args.baseline, &args.baseline_ref) {
+        (Some(file), _) => {
+            let text = std::fs::read_to_string(file)
+                .with_context(|| format!("cannot read the baseline {}", file.display()))?;
+            let snap = Snapshot::parse(&text)
+                .with_context(|| format!("cannot use the baseline {}", file.display()))?;
+            let theirs = Settings::of(&snap)?;
+            if theirs != settings {
+                notes.push(format!(
+                    "measuring with the baseline's settings: {}, window {}, tier {}",
+                    theirs.encoding,
+                    thousands(theirs.context_window as u64),
+                    theirs.tier
+                ));
+                settings = theirs;
+            }
+            Some((snap, file.display().to_string()))
+        }
+        (None, Some(reference)) => {
+            let tmp = tempfile::Builder::new()
+                .prefix("skillscope-ref-")
+                .tempdir()
+                .context("cannot make a temporary folder")?;
+            let lib = library_at(
+                reference,
+                &roots,
+                &library.scan_options(),
+                tmp.path(),
+                &mut notes,
+            )?;
+            let snap = snapshot(&lib, &labels, settings, &cache);
+            copy = Some(tmp);
+            Some((snap, format!("git {reference}")))
+        }
+        (None, None) => None,
+    };
+    let lib = Library::load(roots, &library.scan_options());
+    let now = snapshot(&lib, &labels, settings, &cache);
+    crate::cli::save_cache(&cache);
+    for n in &notes {
+        eprintln!("skillscope: {n}");
+    }
+    if let Some(path) = &args.save_baseline {
+        crate::core::paths::write_atomic(path, now.to_json().as_bytes(), None)
+            .with_context(|| format!("cannot write the baseline {}", path.display()))?;
+        eprintln!(
+            "skillscope: saved the baseline of {} skills to {}",
+            now.skills.len(),
+            path.display()
+        );
+    }
+    let Some((old, source)) = old else {
+        return Ok(0);
+    };
+    let d = baseline::diff(&old, &now);
+    let gates = Gates::judge(&d, args);
+    let review = Review {
+        diff: &d,
+        source: &source,
+        settings,
+        listing: args.listing.as_str(),
+        model: args.model.as_ref(),
+        gates: &gates,
+    };
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    match args.format {
+        OutputFormat::Text => out.write_all(review.text().as_bytes())?,
+        OutputFormat::Markdown => out.write_all(review.markdown().as_bytes())?,
+        OutputFormat::Json => {
+            serde_json::to_writer_pretty(&mut out, &review.json())?;
+            writeln!(out)?;
+        }
+    }
+    out.flush()?;
+    drop(out);
+    for why in &gates.failed {
+        eprintln!("skillscope: {why}");
+    }
+    drop(copy);
+    Ok(i32::from(!gates.failed.is_empty()))
+}
+
+/// The CI gates and why they failed.
+pub struct Gates {
+    pub failed: Vec<String>,
+}
+
+impl Gates {
+    fn judge(d: &Diff, args: &BudgetArgs) -> Gates {
+        let mut failed = Vec::new();
+        if let Some(max) = args.fail_on_increase {
+            let over: Vec<String> = d
+                .per_turn
+                .iter()
+                .filter(|(_, t)| t.delta() > i64::try_from(max).unwrap_or(i64::MAX))
+                .map(|(f, t)| format!("{f} {}", signed(t.delta())))
+                .collect();
+            if !over.is_empty() {
+                failed.push(format!(
+                    "tokens per turn grow by more than --fail-on-increase {max}: {}",
+                    over.join(", ")
+                ));
+            }
+        }
+        if args.fail_on_drop && !d.drops.is_empty() {
+            let mut by_skill: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+            for x in &d.drops {
+                by_skill.entry(&x.name).or_default().push(&x.format);
+            }
+            let list: Vec<String> = by_skill
+                .iter()
+                .map(|(n, fs)| format!("{n} ({})", fs.join(", ")))
+                .collect();
+            failed.push(format!(
+                "{} left a listing (--fail-on-drop): {}",
+                plural(by_skill.len(), "skill"),
+                list.join("; ")
+            ));
+        }
+        Gates { failed }
+    }
+}
+
+struct Review<'a> {
+    diff: &'a Diff,
+    source: &'a str,
+    settings: Settings,
+    /// The listing format whose L1 the skill rows show.
+    listing: &'a str,
+    model: Option<&'a Model>,
+    gates: &'a Gates,
+}
+
+/// `1 skill`, `2 skills`.
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+fn signed(n: i64) -> String {
+    match n {
+        0 => "0".to_string(),
+        n if n > 0 => format!("+{}", thousands(n.unsigned_abs())),
+        n => format!("-{}", thousands(n.unsigned_abs())),
+    }
+}
+
+fn opt_delta(c: baseline::Change<u32>) -> String {
+    match c {
+        (None, None) => String::new(),
+        c => signed(baseline::delta(c)),
+    }
+}
+
+/// The rows of the skills table, biggest effect first: drops, then L1 of the shown format, L2.
+fn ordered<'a>(d: &'a Diff, listing: &str) -> Vec<(&'static str, &'a SkillDiff)> {
+    let mut rows: Vec<(&'static str, &'a SkillDiff)> = d
+        .added
+        .iter()
+        .map(|s| ("added", s))
+        .chain(d.removed.iter().map(|s| ("removed", s)))
+        .chain(d.changed.iter().map(|s| ("changed", s)))
+        .collect();
+    let dropped = |s: &SkillDiff| d.drops.iter().any(|x| x.key == s.key);
+    rows.sort_by(|a, b| {
+        dropped(b.1)
+            .cmp(&dropped(a.1))
+            .then(
+                b.1.l1_delta(listing)
+                    .unsigned_abs()
+                    .cmp(&a.1.l1_delta(listing).unsigned_abs()),
+            )
+            .then(
+                baseline::delta(b.1.l2)
+                    .unsigned_abs()
+                    .cmp(&baseline::delta(a.1.l2).unsigned_abs()),
+            )
+            .then(a.1.key.cmp(&b.1.key))
+    });
+    rows
+}
+
+/// The fates column: formats with the same change grouped, `listed → dropped`.
+fn fates_text(s: &SkillDiff) -> String {
+    let mut groups: Vec<(String, Vec<&str>)> = Vec::new();
+    for (f, (a, b)) in &s.fates {
+        let t = match (a, b) {
+            (Some(a), Some(b)) => format!("{a} → {b}"),
+            (None, Some(b)) => b.to_string(),
+            (Some(a), None) => format!("{a} → gone"),
+            (None, None) => continue,
+        };
+        match groups.iter_mut().find(|g| g.0 == t) {
+            Some(g) => g.1.push(f),
+            None => groups.push((t, vec![f])),
+        }
+    }
+    let all = groups.len() == 1 && groups[0].1.len() == Format::ALL.len();
+    groups
+        .iter()
+        .map(|(t, fs)| {
+            if all {
+                format!("{t} (all)")
+            } else {
+                format!("{}: {t}", fs.join(", "))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// The name shown for a skill: its name, with its key when the key does not end with it.
+fn shown_name(s: &SkillDiff) -> String {
+    let ends = s.key == s.name || s.key.ends_with(&format!("/{}", s.name));
+    if ends || s.name.is_empty() {
+        if s.name.is_empty() {
+            s.key.clone()
+        } else {
+            s.name.clone()
+        }
+    } else {
+        format!("{} ({})", s.name, s.key)
+    }
+}
+
+/// Skill names and paths come from the library: in a markdown table they must not break the
+/// table or become markup.
+pub(crate) fn md_cell(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '|' | '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '#' | '~' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_control() => out.push('\u{FFFD}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+impl Review<'_> {
+    fn headline(&self) -> String {
+        let d = self.diff;
+        let t = d.per_turn.get(self.listing).copied();
+        let turn = match t {
+            Some(t) if t.delta() != 0 => format!(
+                "{} tokens per turn ({} listing, {} → {})",
+                signed(t.delta()),
+                self.listing,
+                thousands(t.before),
+                thousands(t.after)
+            ),
+            Some(t) => format!(
+                "no change per turn ({} listing, {})",
+                self.listing,
+                thousands(t.after)
+            ),
+            None => "no listing figures".to_string(),
+        };
+        format!(
+            "{turn}; {} added, {} removed, {} changed; {} left a listing",
+            d.added.len(),
+            d.removed.len(),
+            d.changed.len(),
+            d.drops
+                .iter()
+                .map(|x| &x.key)
+                .collect::<std::collections::BTreeSet<_>>()
+                .len()
+        )
+    }
+
+    fn estimate(&self, n: i64) -> Option<String> {
+        self.model.map(|m| {
+            let e = m.estimate(n.unsigned_abs());
+            let e = if n < 0 { -(e as i64) } else { e as i64 };
+            format!("≈ {} ({})", signed(e), m.name)
+        })
+    }
+
+    fn text(&self) -> String {
+        let d = self.diff;
+        let mut s = format!(
+            "budget change against {} ({}, window {}, tier {})\n{}\n\n",
+            self.source,
+            self.settings.encoding,
+            thousands(self.settings.context_window as u64),
+            self.settings.tier,
+            self.headline()
+        );
+        s.push_str(&format!(
+            "{:<16} {:>10} {:>10} {:>9}\n",
+            "per turn", "before", "after", "change"
+        ));
+        for (f, t) in &d.per_turn {
+            let line = format!(
+                "{:<16} {:>10} {:>10} {:>9}  {}",
+                f,
+                thousands(t.before),
+                thousands(t.after),
+                signed(t.delta()),
+                self.estimate(t.delta()).unwrap_or_default()
+            );
+            s.push_str(line.trim_end());
+            s.push('\n');
+        }
+        for (label, t) in [("L2 if all load", d.l2), ("L3 if all used", d.l3)] {
+            s.push_str(&format!(
+                "{:<16} {:>10} {:>10} {:>9}\n",
+                label,
+                thousands(t.before),
+                thousands(t.after),
+                signed(t.delta())
+            ));
+        }
+        let rows = ordered(d, self.listing);
+        if !rows.is_empty() {
+            s.push_str(&format!(
+                "\n  {:<32} {:<8} {:>8} {:>8} {:>8}  fates\n",
+                "skill",
+                "change",
+                format!("L1 {}", short_format(self.listing)),
+                "L2",
+                "L3"
+            ));
+            for (what, sk) in rows {
+                let mark = match what {
+                    "added" => '+',
+                    "removed" => '-',
+                    _ => '~',
+                };
+                let line = format!(
+                    "{mark} {:<32} {:<8} {:>8} {:>8} {:>8}  {}",
+                    crate::text::fit(&shown_name(sk), 32),
+                    what,
+                    opt_delta(sk.l1.get(self.listing).copied().unwrap_or((None, None))),
+                    opt_delta(sk.l2),
+                    opt_delta(sk.l3),
+                    fates_text(sk)
+                );
+                s.push_str(line.trim_end());
+                s.push('\n');
+            }
+        }
+        if !self.gates.failed.is_empty() {
+            s.push('\n');
+            for g in &self.gates.failed {
+                s.push_str(&format!("FAILED: {g}\n"));
+            }
+        }
+        s
+    }
+
+    fn markdown(&self) -> String {
+        let d = self.diff;
+        let mut s = String::from("### skillscope budget\n\n");
+        s.push_str(&format!("**{}**\n\n", md_cell(&self.headline())));
+        let est = self.model.map(|m| format!(" ≈ {} |", md_cell(&m.name)));
+        s.push_str(&format!(
+            "| listing | per turn before | after | change |{}\n|---|--:|--:|--:|{}\n",
+            est.as_deref().unwrap_or(""),
+            if est.is_some() { "--:|" } else { "" }
+        ));
+        for (f, t) in &d.per_turn {
+            let change = if f == self.listing && t.delta() != 0 {
+                format!("**{}**", signed(t.delta()))
+            } else {
+                signed(t.delta())
+            };
+            let e = self.model.map(|m| {
+                let n = m.estimate(t.delta().unsigned_abs());
+                let n = if t.delta() < 0 { -(n as i64) } else { n as i64 };
+                format!(" {} |", signed(n))
+            });
+            s.push_str(&format!(
+                "| {f} | {} | {} | {change} |{}\n",
+                thousands(t.before),
+                thousands(t.after),
+                e.unwrap_or_default()
+            ));
+        }
+        let rows = ordered(d, self.listing);
+        if !rows.is_empty() {
+            s.push_str(&format!(
+                "\n| skill | change | L1 ({}) | L2 | L3 | fates |\n|---|---|--:|--:|--:|---|\n",
+                self.listing
+            ));
+            for (what, sk) in rows.iter().take(MARKDOWN_ROWS) {
+                s.push_str(&format!(
+                    "| {} | {what} | {} | {} | {} | {} |\n",
+                    md_cell(&shown_name(sk)),
+                    opt_delta(sk.l1.get(self.listing).copied().unwrap_or((None, None))),
+                    opt_delta(sk.l2),
+                    opt_delta(sk.l3),
+                    md_cell(&fates_text(sk))
+                ));
+            }
+            if rows.len() > MARKDOWN_ROWS {
+                s.push_str(&format!(
+                    "\n… and {} more skills (`skillscope budget --format json` lists them all).\n",
+                    rows.len() - MARKDOWN_ROWS
+                ));
+            }
+        }
+        if !self.gates.failed.is_empty() {
+            s.push('\n');
+            for g in &self.gates.failed {
+                s.push_str(&format!("- :x: {}\n", md_cell(g)));
+            }
+        }
+        s.push_str(&format!(
+            "\n<sub>against {}; {} tokens (tiktoken), window {}, tier {}</sub>\n",
+            md_cell(self.source),
+            self.settings.encoding,
+            thousands(self.settings.context_window as u64),
+            self.settings.tier
+        ));
+        s
+    }
+
+    fn json(&self) -> serde_json::Value {
+        let d = self.diff;
+        let per_turn: serde_json::Map<String, serde_json::Value> = d
+            .per_turn
+            .iter()
+            .map(|(f, t)| {
+                let mut v = json!({"before": t.before, "after": t.after, "change": t.delta()});
+                if let Some(m) = self.model {
+                    v["estimate_after"] = json!(m.estimate(t.after));
+                }
+                (f.clone(), v)
+            })
+            .collect();
+        let skill = |s: &SkillDiff| {
+            json!({
+                "key": s.key,
+                "name": s.name,
+                "l1": s.l1.iter().map(|(f, c)| (f.clone(), json!({"before": c.0, "after": c.1}))).collect::<serde_json::Map<_, _>>(),
+                "l2": {"before": s.l2.0, "after": s.l2.1},
+                "l3": {"before": s.l3.0, "after": s.l3.1},
+                "fates": s.fates.iter().map(|(f, c)| (f.clone(), json!({"before": c.0, "after": c.1}))).collect::<serde_json::Map<_, _>>(),
+            })
+        };
+        json!({
+            "against": self.source,
+            "encoding": self.settings.encoding,
+            "context_window": self.settings.context_window,
+            "tier": self.settings.tier,
+            "model": self.model.map(|m| json!({"name": m.name, "factor": m.factor})),
+            "per_turn": per_turn,
+            "l2": {"before": d.l2.before, "after": d.l2.after, "change": d.l2.delta()},
+            "l3": {"before": d.l3.before, "after": d.l3.after, "change": d.l3.delta()},
+            "skills": {"before": d.skills.before, "after": d.skills.after},
+            "added": d.added.iter().map(skill).collect::<Vec<_>>(),
+            "removed": d.removed.iter().map(skill).collect::<Vec<_>>(),
+            "changed": d.changed.iter().map(skill).collect::<Vec<_>>(),
+            "drops": d.drops,
+            "failed": self.gates.failed,
+        })
+    }
+}
+
+fn short_format(f: &str) -> &str {
+    match f {
+        "claude-code" => "claude",
+        f => f,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{Agent, Scope};
+
+    #[test]
+    fn labels_are_the_paths_as_given_and_unique() {
+        let roots: Vec<Root> = [
+            "skills",
+            "./.claude/skills",
+            ".",
+            "/home/u/.codex/skills",
+            "/x/skills",
+        ]
+        .iter()
+        .map(|p| Root::new(*p, Agent::Path, Scope::Path))
+        .collect();
+        assert_eq!(
+            root_labels(&roots),
+            ["skills", ".claude/skills", ".", "skills#2", "skills#3"]
+        );
+        assert_eq!(key_of(".", "a/b"), "a/b");
+        assert_eq!(key_of("skills", ""), "skills");
+        assert_eq!(key_of("skills", "a"), "skills/a");
+    }
+
+    #[test]
+    fn markdown_cells_cannot_break_the_table() {
+        assert_eq!(md_cell("a|b`c\x1b[31m"), "a\\|b\\`c\u{FFFD}\\[31m");
+    }
+}

@@ -1,0 +1,415 @@
+//! The rule catalogue: every rule id skillscope can report, with its family, its severity under
+//! each agent profile and what it finds. Ids exist only as [`RuleId`] values, each defined here
+//! once with its entry, so no reported id can be missing from the catalogue; `docs/rules.md` is
+//! generated from it.
+
+use serde::Serialize;
+use std::fmt;
+use std::str::FromStr;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Info,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Whose rules to apply. Each agent accepts a different set of fields and judges names and
+/// descriptions differently; `spec` gives the verdicts of the agentskills.io reference validator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Profile {
+    #[default]
+    Spec,
+    ClaudeCode,
+    Codex,
+    Opencode,
+}
+
+impl Profile {
+    pub const ALL: [Profile; 4] = [
+        Profile::Spec,
+        Profile::ClaudeCode,
+        Profile::Codex,
+        Profile::Opencode,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Profile::Spec => "spec",
+            Profile::ClaudeCode => "claude-code",
+            Profile::Codex => "codex",
+            Profile::Opencode => "opencode",
+        }
+    }
+}
+
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("unknown profile `{0}`: use spec, claude-code, codex or opencode")]
+pub struct UnknownProfile(String);
+
+impl FromStr for Profile {
+    type Err = UnknownProfile;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Profile::ALL
+            .into_iter()
+            .find(|p| p.as_str() == s)
+            .ok_or_else(|| UnknownProfile(s.to_string()))
+    }
+}
+
+/// What a rule looks at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Family {
+    /// Finding and opening files: roots, folders, skill files.
+    File,
+    Frontmatter,
+    Name,
+    Description,
+    Body,
+    /// Several skills together.
+    Library,
+    /// Executable skills' entry scripts and `scripts/` (`check`, `probe --scripts`).
+    Executable,
+    /// The `--help-json` probe's verdicts (`probe`).
+    Probe,
+    /// skillscope's own state and the agents' settings files (`toggle`, the app).
+    Settings,
+}
+
+impl Family {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Family::File => "file",
+            Family::Frontmatter => "frontmatter",
+            Family::Name => "name",
+            Family::Description => "description",
+            Family::Body => "body",
+            Family::Library => "library",
+            Family::Executable => "executable",
+            Family::Probe => "probe",
+            Family::Settings => "settings",
+        }
+    }
+}
+
+/// One rule of the catalogue.
+#[derive(Debug, Clone, Copy)]
+pub struct RuleInfo {
+    pub id: RuleId,
+    pub family: Family,
+    /// The most a finding weighs under each profile, in [`Profile::ALL`] order; `None` where the
+    /// profile does not report it. Rules outside `check` weigh the same under every profile.
+    pub severity: [Option<Severity>; 4],
+    pub summary: &'static str,
+}
+
+impl RuleInfo {
+    pub fn severity_under(&self, profile: Profile) -> Option<Severity> {
+        let i = Profile::ALL.iter().position(|p| *p == profile).unwrap_or(0);
+        self.severity[i]
+    }
+}
+
+const E: Option<Severity> = Some(Severity::Error);
+const W: Option<Severity> = Some(Severity::Warning);
+const I: Option<Severity> = Some(Severity::Info);
+const NO: Option<Severity> = None;
+
+/// Defines [`RuleId`], its names and the catalogue from one table, so they cannot disagree.
+macro_rules! catalogue {
+    ($($variant:ident $id:literal $family:ident [$($sev:ident),*] $summary:literal;)*) => {
+        /// A stable rule id; shown and serialised as its kebab-case name.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum RuleId {
+            $($variant,)*
+        }
+
+        impl RuleId {
+            /// Every id, in catalogue order.
+            pub const ALL: &'static [RuleId] = &[$(RuleId::$variant,)*];
+
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(RuleId::$variant => $id,)*
+                }
+            }
+        }
+
+        /// Every rule, in the order of [`RuleId::ALL`].
+        pub const RULES: &[RuleInfo] = &[
+            $(RuleInfo {
+                id: RuleId::$variant,
+                family: Family::$family,
+                severity: [$($sev),*],
+                summary: $summary,
+            },)*
+        ];
+    };
+}
+
+catalogue! {
+    FileEmpty "file-empty" File [E, E, E, E] "SKILL.md is empty";
+    FileUnreadable "file-unreadable" File [E, E, E, E] "SKILL.md cannot be read";
+    FileNotUtf8 "file-not-utf8" File [E, E, E, E] "SKILL.md is not valid UTF-8";
+    FileNulBytes "file-nul-bytes" File [E, E, E, E] "the frontmatter holds NUL bytes";
+    FileBom "file-bom" File [E, W, W, W] "the file starts with a byte-order mark";
+    SkillFileName "skill-file-name" File [E, E, E, E] "the skill file is not spelled SKILL.md";
+    SkillFileNotRegular "skill-file-not-regular" File [E, E, E, E]
+        "SKILL.md is a pipe, socket or device (listed, never opened)";
+    SkillFileDuplicate "skill-file-duplicate" File [W, W, W, W] "SKILL.md and skill.md side by side";
+    RootMissing "root-missing" File [E, E, E, E] "a folder given to read does not exist";
+    RootNotAFolder "root-not-a-folder" File [E, E, E, E]
+        "a path given to read is neither a folder nor a SKILL.md";
+    SymlinkCycle "symlink-cycle" File [W, W, W, W] "a symlink leads back to a folder above it";
+    WalkError "walk-error" File [W, W, W, W] "a folder or link could not be read";
+    WalkSkipped "walk-skipped" File [W, W, W, W]
+        "a link into /proc, /sys, /dev or above the root, not followed";
+    WalkCap "walk-cap" File [W, W, W, W] "a root's walk stopped at the entry cap";
+    FrontmatterMissing "frontmatter-missing" Frontmatter [E, E, E, E] "no `---` frontmatter block";
+    FrontmatterUnterminated "frontmatter-unterminated" Frontmatter [E, E, E, E]
+        "the frontmatter is never closed";
+    FrontmatterLeadingBlank "frontmatter-leading-blank" Frontmatter [E, W, W, W]
+        "blank lines before the opening `---`";
+    FrontmatterNotMapping "frontmatter-not-mapping" Frontmatter [E, E, E, E]
+        "the frontmatter is not `key: value` lines";
+    YamlInvalid "yaml-invalid" Frontmatter [E, E, E, E] "the frontmatter is not valid YAML";
+    StrictYamlFlow "strict-yaml-flow" Frontmatter [W, NO, NO, NO]
+        "flow-style YAML the reference validator's strict parser rejects";
+    YamlCoercedScalar "yaml-coerced-scalar" Frontmatter [W, W, W, W]
+        "a text field YAML reads as a number or boolean";
+    FieldType "field-type" Frontmatter [E, E, E, E] "a known field has the wrong type";
+    FieldValue "field-value" Frontmatter [W, W, W, W] "a known field has an unknown value";
+    UnknownField "unknown-field" Frontmatter [E, W, W, I] "a field the profile does not know";
+    CompatibilityTooLong "compatibility-too-long" Frontmatter [E, W, W, W]
+        "`compatibility` over 500 characters";
+    NameMissing "name-missing" Name [E, E, E, E] "no `name` field";
+    NameTooLong "name-too-long" Name [E, E, E, E] "name over 64 characters";
+    NameFormat "name-format" Name [E, E, E, E] "name not lowercase letters, digits and hyphens";
+    NameHyphens "name-hyphens" Name [E, E, E, E] "leading, trailing or double hyphen";
+    NameDirectory "name-directory" Name [E, W, W, E] "name differs from the folder name";
+    NameReserved "name-reserved" Name [W, E, W, W] "name holds a reserved word";
+    NameXml "name-xml" Name [E, E, E, E] "name holds XML tags";
+    ControlCharacter "control-character" Name [W, E, E, E]
+        "a name, description or folder name holds a control or bidi character (bidi: a warning)";
+    DescriptionMissing "description-missing" Description [E, E, E, E] "no or empty `description`";
+    DescriptionTooLong "description-too-long" Description [E, E, E, E]
+        "description over 1,024 characters";
+    DescriptionXml "description-xml" Description [W, E, W, W]
+        "description holds XML tags or angle brackets";
+    DescriptionGeneric "description-generic" Description [W, W, W, W]
+        "description too vague to trigger well";
+    DescriptionFirstPerson "description-first-person" Description [W, W, W, W]
+        "description written in the first person";
+    BodyTooLong "body-too-long" Body [W, W, W, W] "body over 500 lines or 5,000 tokens";
+    BodyBrokenLink "body-broken-link" Body [W, W, W, W]
+        "a link to a file that does not exist (at most 100 reported per skill)";
+    BodyNestedReference "body-nested-reference" Body [W, W, W, W]
+        "references nested more than one level deep";
+    BodyUnreadable "body-unreadable" Body [E, E, E, E] "the body cannot be read";
+    DuplicateName "duplicate-name" Library [I, I, I, I] "two skills with the same name";
+    Shadowed "shadowed" Library [W, W, W, W] "another skill of the same name wins";
+    Overlap "overlap" Library [W, W, W, W] "descriptions that compete for the same messages";
+    ExecutableNoEntry "executable-no-entry" Executable [W, E, E, E]
+        "`type: executable` without its entry script";
+    ScriptNotExecutable "script-not-executable" Executable [W, W, W, W]
+        "a script without its run bit";
+    ScriptNoInterpreter "script-no-interpreter" Executable [E, E, E, E]
+        "a script whose interpreter is missing";
+    ScriptNoShebang "script-no-shebang" Executable [W, W, W, W] "a script without a `#!` line";
+    ScriptSmokeFailed "script-smoke-failed" Executable [W, W, W, W]
+        "a script's `--help` failed in the sandbox (`probe --smoke`)";
+    ScriptSmokeSkipped "script-smoke-skipped" Executable [I, I, I, I]
+        "a script `probe --smoke` did not run";
+    ProbeOk "probe-ok" Probe [I, I, I, I] "`--help-json` answered with a valid tool schema";
+    ProbeTimeout "probe-timeout" Probe [E, E, E, E] "`--help-json` gave no answer in time";
+    ProbeCancelled "probe-cancelled" Probe [W, W, W, W] "the probe was stopped before it answered";
+    ProbeCrashed "probe-crashed" Probe [E, E, E, E]
+        "the entry script exited non-zero or was killed";
+    ProbeNotJson "probe-not-json" Probe [E, E, E, E] "`--help-json` printed something not JSON";
+    ProbeBadSchema "probe-bad-schema" Probe [E, E, E, E] "the tool schema has the wrong shape";
+    ProbeNameMismatch "probe-name-mismatch" Probe [E, E, E, E]
+        "the tool schema's name is not the skill's";
+    ProbeNoEntry "probe-no-entry" Probe [E, E, E, E] "the entry script is missing";
+    ProbeNoInterpreter "probe-no-interpreter" Probe [E, E, E, E]
+        "nothing can run the entry script";
+    StateFile "state-file" Settings [W, W, W, W]
+        "skillscope's state file cannot be read or written";
+    AgentSettings "agent-settings" Settings [W, W, W, W]
+        "an agent's settings file cannot be read or parsed";
+}
+
+impl RuleId {
+    /// The rule's catalogue entry.
+    pub fn info(self) -> &'static RuleInfo {
+        // RULES is in the order of ALL, which is the order of the variants.
+        &RULES[self as usize]
+    }
+
+    pub fn family(self) -> Family {
+        self.info().family
+    }
+}
+
+impl fmt::Display for RuleId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl Serialize for RuleId {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl PartialEq<&str> for RuleId {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("unknown rule `{0}`")]
+pub struct UnknownRule(String);
+
+impl FromStr for RuleId {
+    type Err = UnknownRule;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        RuleId::ALL
+            .iter()
+            .copied()
+            .find(|r| r.as_str() == s)
+            .ok_or_else(|| UnknownRule(s.to_string()))
+    }
+}
+
+/// `docs/rules.md`: the catalogue as a page, one table per family.
+pub fn markdown() -> String {
+    let mut s = String::from(
+        "# Rules\n\n\
+         <!-- Generated from src/core/catalogue.rs by the test `rules_doc_matches_the_catalogue`; \
+         do not edit. Regenerate with `SKILLSCOPE_WRITE_DOCS=1 cargo test --lib rules_doc`. -->\n\n\
+         Every id skillscope reports, with what it finds and how much a finding weighs under each \
+         `--profile` of `check` (`-`: the profile does not report it). The file, frontmatter, \
+         name, description, body, library and executable families are `check`'s (`list` shows \
+         those that need no body read); `probe` reports the probe family and the script checks; \
+         `toggle` and the app report the settings family.\n",
+    );
+    let mut families: Vec<Family> = RULES.iter().map(|r| r.family).collect();
+    families.dedup();
+    for family in families {
+        s.push_str(&format!(
+            "\n## {}\n\n| rule | spec | claude-code | codex | opencode | what it finds |\n|---|---|---|---|---|---|\n",
+            family.as_str()
+        ));
+        for r in RULES.iter().filter(|r| r.family == family) {
+            let sev: Vec<&str> = r
+                .severity
+                .iter()
+                .map(|v| v.map_or("-", Severity::as_str))
+                .collect();
+            s.push_str(&format!(
+                "| `{}` | {} | {} |\n",
+                r.id,
+                sev.join(" | "),
+                r.summary
+            ));
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_id_has_one_entry_in_order_and_reads_back() {
+        assert_eq!(RuleId::ALL.len(), RULES.len());
+        for (i, (id, info)) in RuleId::ALL.iter().zip(RULES).enumerate() {
+            assert_eq!(*id as usize, i);
+            assert_eq!(info.id, *id);
+            assert_eq!(id.info().id, *id);
+            assert_eq!(id.as_str().parse::<RuleId>().unwrap(), *id);
+            assert!(
+                id.as_str()
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'),
+                "{id}"
+            );
+            assert!(
+                info.severity.iter().any(Option::is_some),
+                "{id} is reported under no profile"
+            );
+        }
+        let mut names: Vec<_> = RuleId::ALL.iter().map(|r| r.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), RuleId::ALL.len(), "an id is spelled twice");
+        // Families are contiguous, so the page has one section each.
+        let mut seen = Vec::new();
+        for r in RULES {
+            if seen.last() != Some(&r.family) {
+                assert!(!seen.contains(&r.family), "{:?} is split", r.family);
+                seen.push(r.family);
+            }
+        }
+    }
+
+    #[test]
+    fn ids_serialise_as_their_names() {
+        assert_eq!(
+            serde_json::to_string(&RuleId::ControlCharacter).unwrap(),
+            "\"control-character\""
+        );
+        assert_eq!(format!("{:<8}|", RuleId::Overlap), "overlap |");
+        assert!("nope".parse::<RuleId>().is_err());
+    }
+
+    #[test]
+    fn profiles_parse_by_name() {
+        for p in Profile::ALL {
+            assert_eq!(p.as_str().parse::<Profile>().unwrap(), p);
+        }
+        assert!("claude".parse::<Profile>().is_err());
+    }
+
+    #[test]
+    fn rules_doc_matches_the_catalogue() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/rules.md");
+        let want = markdown();
+        if std::env::var_os("SKILLSCOPE_WRITE_DOCS").is_some() {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, &want).unwrap();
+        }
+        let have = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            have == want,
+            "docs/rules.md differs from the rule catalogue: regenerate it with \
+             `SKILLSCOPE_WRITE_DOCS=1 cargo test --lib rules_doc`"
+        );
+    }
+}

@@ -1,0 +1,298 @@
+//! Safe access to the files skillscope keeps or edits (its state, caches, probe store, the
+//! agents' settings): only regular files are read, nothing blocks on a FIFO or a device, and
+//! every read → merge → write happens under an exclusive lock on a sidecar file.
+
+use std::fs::{File, OpenOptions, TryLockError};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Overrides how long a writer waits for another one to finish (milliseconds).
+pub const LOCK_WAIT_ENV: &str = "SKILLSCOPE_LOCK_TIMEOUT_MS";
+/// How long a writer waits by default: far longer than any read → merge → write takes, short
+/// enough that a stuck lock is reported while the user still waits for an answer.
+pub const DEFAULT_LOCK_WAIT: Duration = Duration::from_secs(5);
+
+#[derive(Debug, thiserror::Error)]
+pub enum FsxError {
+    #[error("{} is {kind}, not a regular file; skillscope reads only regular files there", path.display())]
+    NotRegular { path: PathBuf, kind: &'static str },
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(
+        "{} is being changed by another skillscope: its lock {} was not free after {:.1} s; nothing was written, try again",
+        target.display(), lock.display(), waited.as_secs_f64()
+    )]
+    Busy {
+        target: PathBuf,
+        lock: PathBuf,
+        waited: Duration,
+    },
+    #[error("cannot lock {} (through {}): {source}", target.display(), lock.display())]
+    Lock {
+        target: PathBuf,
+        lock: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+impl FsxError {
+    /// What went wrong, without the file's name, for messages that name the file already.
+    pub fn reason(&self) -> String {
+        match self {
+            FsxError::NotRegular { kind, .. } => format!("it is {kind}, not a regular file"),
+            FsxError::Read { source, .. } => format!("cannot read it: {source}"),
+            FsxError::Busy { lock, waited, .. } => format!(
+                "another skillscope is changing it: its lock {} was not free after {:.1} s",
+                lock.display(),
+                waited.as_secs_f64()
+            ),
+            FsxError::Lock { lock, source, .. } => {
+                format!("cannot lock it through {}: {source}", lock.display())
+            }
+        }
+    }
+}
+
+/// What a non-regular file is, in words.
+fn kind_of(ft: std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if ft.is_dir() {
+        "a folder"
+    } else if ft.is_fifo() {
+        "a named pipe (FIFO)"
+    } else if ft.is_socket() {
+        "a socket"
+    } else if ft.is_char_device() {
+        "a character device"
+    } else if ft.is_block_device() {
+        "a block device"
+    } else {
+        "not a file"
+    }
+}
+
+/// Opens `opts` on `path` without waiting on a FIFO's writer or a device, then checks on the
+/// open handle (no window for a swap between the check and the open) that it is a regular file.
+fn open_checked(path: &Path, opts: &mut OpenOptions) -> Result<File, std::io::Error> {
+    use std::os::unix::fs::OpenOptionsExt;
+    // O_NONBLOCK changes nothing for a regular file's reads and writes, so it stays set.
+    opts.custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits());
+    opts.open(path)
+}
+
+fn ensure_regular(path: &Path, file: &File) -> Result<(), FsxError> {
+    let meta = file.metadata().map_err(|source| FsxError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    if meta.file_type().is_file() {
+        Ok(())
+    } else {
+        Err(FsxError::NotRegular {
+            path: path.to_path_buf(),
+            kind: kind_of(meta.file_type()),
+        })
+    }
+}
+
+/// The whole content of `path` when it is a regular file; `None` when nothing is there. A
+/// FIFO, device, socket or folder is an error naming the file, returned at once.
+pub fn read_regular(path: &Path) -> Result<Option<Vec<u8>>, FsxError> {
+    read_regular_up_to(path, u64::MAX)
+}
+
+/// [`read_regular`] for a cache file that is only worth reading when small enough: one larger
+/// than `max_len` bytes is `None`, as if it were not there, and never held in memory whole.
+pub fn read_regular_up_to(path: &Path, max_len: u64) -> Result<Option<Vec<u8>>, FsxError> {
+    let mut file = match open_checked(path, OpenOptions::new().read(true)) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(source) => {
+            // A folder cannot always be opened for reading; say what it is rather than why the
+            // open failed.
+            if let Ok(meta) = std::fs::metadata(path)
+                && !meta.is_file()
+            {
+                return Err(FsxError::NotRegular {
+                    path: path.to_path_buf(),
+                    kind: kind_of(meta.file_type()),
+                });
+            }
+            return Err(FsxError::Read {
+                path: path.to_path_buf(),
+                source,
+            });
+        }
+    };
+    ensure_regular(path, &file)?;
+    let fail = |source| FsxError::Read {
+        path: path.to_path_buf(),
+        source,
+    };
+    let len = file.metadata().map_err(fail)?.len();
+    if len > max_len {
+        return Ok(None);
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+    // The file may grow between the stat and the read: read at most one byte past the limit.
+    (&mut file)
+        .take(max_len.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(fail)?;
+    Ok((bytes.len() as u64 <= max_len).then_some(bytes))
+}
+
+/// The sidecar that serialises writers of `target`: `.<name>.lock` in the same folder. It is
+/// never removed: removing it would let two writers lock two different files.
+pub fn lock_path(target: &Path) -> PathBuf {
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    target.with_file_name(format!(".{name}.lock"))
+}
+
+/// How long to wait for a lock: `$SKILLSCOPE_LOCK_TIMEOUT_MS`, else [`DEFAULT_LOCK_WAIT`].
+pub fn lock_wait() -> Duration {
+    std::env::var(LOCK_WAIT_ENV)
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .map_or(DEFAULT_LOCK_WAIT, Duration::from_millis)
+}
+
+/// An exclusive lock on a file's sidecar, released when dropped (closing the handle releases
+/// it, also when the process dies).
+#[derive(Debug)]
+pub struct FileLock {
+    _file: File,
+    path: PathBuf,
+}
+
+impl FileLock {
+    /// The sidecar file held.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// Takes the exclusive lock of `target` (see [`lock_path`]), waiting up to `wait` for another
+/// writer to finish. A link is locked where it points, so two names of one file share a lock.
+pub fn lock(target: &Path, wait: Duration) -> Result<FileLock, FsxError> {
+    let target = match std::fs::symlink_metadata(target) {
+        Ok(m) if m.file_type().is_symlink() => {
+            std::fs::canonicalize(target).unwrap_or_else(|_| target.to_path_buf())
+        }
+        _ => target.to_path_buf(),
+    };
+    let lock = lock_path(&target);
+    let fail = |source: std::io::Error| FsxError::Lock {
+        target: target.clone(),
+        lock: lock.clone(),
+        source,
+    };
+    if let Some(dir) = lock.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(fail)?;
+    }
+    let file = open_checked(
+        &lock,
+        OpenOptions::new().read(true).write(true).create(true),
+    )
+    .map_err(fail)?;
+    ensure_regular(&lock, &file)?;
+    let start = Instant::now();
+    loop {
+        match file.try_lock() {
+            Ok(()) => {
+                return Ok(FileLock {
+                    _file: file,
+                    path: lock,
+                });
+            }
+            Err(TryLockError::WouldBlock) => {
+                let waited = start.elapsed();
+                if waited >= wait {
+                    return Err(FsxError::Busy {
+                        target,
+                        lock,
+                        waited,
+                    });
+                }
+                std::thread::sleep(Duration::from_millis(10).min(wait - waited));
+            }
+            Err(TryLockError::Error(e)) => return Err(fail(e)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_regular_file_is_read_and_a_missing_one_is_none() {
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join("f.json");
+        assert!(read_regular(&p).unwrap().is_none());
+        std::fs::write(&p, b"{}").unwrap();
+        assert_eq!(read_regular(&p).unwrap().as_deref(), Some(&b"{}"[..]));
+    }
+
+    #[test]
+    fn a_fifo_a_folder_and_a_device_are_errors_naming_the_file() {
+        let t = tempfile::tempdir().unwrap();
+        let fifo = t.path().join("state.json");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+        // Without a writer on the other end, a blocking open would never return.
+        let e = read_regular(&fifo).unwrap_err();
+        assert!(matches!(e, FsxError::NotRegular { .. }), "{e}");
+        let msg = e.to_string();
+        assert!(
+            msg.contains(&fifo.display().to_string()) && msg.contains("FIFO"),
+            "{msg}"
+        );
+        let e = read_regular(t.path()).unwrap_err();
+        assert!(e.to_string().contains("a folder"), "{e}");
+        let e = read_regular(Path::new("/dev/null")).unwrap_err();
+        assert!(e.to_string().contains("character device"), "{e}");
+    }
+
+    #[test]
+    fn a_held_lock_makes_the_next_writer_wait_then_give_up() {
+        let t = tempfile::tempdir().unwrap();
+        let target = t.path().join("sub/state.json");
+        let held = lock(&target, Duration::ZERO).unwrap();
+        assert_eq!(held.path(), t.path().join("sub/.state.json.lock"));
+        let e = lock(&target, Duration::from_millis(30)).unwrap_err();
+        assert!(matches!(e, FsxError::Busy { .. }), "{e}");
+        assert!(e.to_string().contains("state.json"), "{e}");
+        drop(held);
+        lock(&target, Duration::ZERO).unwrap();
+    }
+
+    #[test]
+    fn a_lock_on_a_link_is_the_lock_of_its_target() {
+        let t = tempfile::tempdir().unwrap();
+        let real = t.path().join("real.json");
+        std::fs::write(&real, "{}").unwrap();
+        let link = t.path().join("link.json");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        let _held = lock(&real, Duration::ZERO).unwrap();
+        assert!(matches!(
+            lock(&link, Duration::ZERO),
+            Err(FsxError::Busy { .. })
+        ));
+    }
+
+    #[test]
+    fn a_fifo_at_the_lock_path_is_refused_without_blocking() {
+        let t = tempfile::tempdir().unwrap();
+        let target = t.path().join("state.json");
+        nix::unistd::mkfifo(&lock_path(&target), nix::sys::stat::Mode::S_IRWXU).unwrap();
+        let e = lock(&target, Duration::ZERO).unwrap_err();
+        assert!(matches!(e, FsxError::NotRegular { .. }), "{e}");
+    }
+}

@@ -1,0 +1,515 @@
+//! Budget baselines through the real binary, on a fixture git repository with two commits: a
+//! skill added, a description lengthened, a skill made invalid. The figures are checked against
+//! counts made here from the files themselves.
+
+mod common;
+use common::*;
+use skillscope::core::tokens::{Encoding, count};
+use std::path::Path;
+use std::process::{Command, Output};
+
+const ALPHA: &str = "---\nname: alpha\ndescription: Formats SQL queries. Use when the user pastes SQL.\n---\n# Alpha\n\nIndent every clause.\n";
+const BETA_OLD: &str =
+    "---\nname: beta\ndescription: Writes release notes.\n---\n# Beta\n\nGroup by area.\n";
+const BETA_NEW: &str = "---\nname: beta\ndescription: Writes release notes from merged pull requests, grouped by area, with breaking changes first. Use when the user asks for a changelog or release notes.\n---\n# Beta\n\nGroup by area.\n";
+const GAMMA_OLD: &str = "---\nname: gamma\ndescription: Reviews Terraform plans for risky changes. Use when a plan is pasted.\n---\n# Gamma\n";
+const GAMMA_BROKEN: &str =
+    "---\nname: gamma\ndescription: Reviews Terraform plans: risky [changes\n---\n# Gamma\n";
+const DELTA: &str = "---\nname: delta\ndescription: Drafts incident post-mortems with a timeline, impact, root cause and follow-up actions. Use after an outage.\n---\n# Delta\n\n1. Timeline\n2. Impact\n";
+
+fn git_available() -> bool {
+    let ok = Command::new("git")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!("skipping: git is not installed");
+    }
+    ok
+}
+
+fn git(dir: &Path, args: &[&str]) -> Output {
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@example.com")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@example.com")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// The repository: `skills/{alpha,beta,gamma}` in the first commit; the second adds delta,
+/// lengthens beta's description and breaks gamma's YAML.
+fn fixture(repo: &Path) {
+    git(repo, &["init", "-q"]);
+    write(&repo.join("skills/alpha/SKILL.md"), ALPHA);
+    write(&repo.join("skills/beta/SKILL.md"), BETA_OLD);
+    write(&repo.join("skills/gamma/SKILL.md"), GAMMA_OLD);
+    write(&repo.join("README.md"), "team skills\n");
+    git(repo, &["add", "-A"]);
+    git(repo, &["commit", "-qm", "three skills"]);
+}
+
+fn second_commit(repo: &Path) {
+    write(&repo.join("skills/beta/SKILL.md"), BETA_NEW);
+    write(&repo.join("skills/gamma/SKILL.md"), GAMMA_BROKEN);
+    write(&repo.join("skills/delta/SKILL.md"), DELTA);
+    git(repo, &["add", "-A"]);
+    git(repo, &["commit", "-qm", "delta, longer beta, broken gamma"]);
+}
+
+fn run_in(repo: &Path, home: &Path, args: &[&str]) -> Output {
+    bin()
+        .args(args)
+        .env("SKILLSCOPE_CONFIG_DIR", home.join("config"))
+        .env("SKILLSCOPE_CACHE_DIR", home.join("cache"))
+        .env("HOME", home)
+        .current_dir(repo)
+        .output()
+        .unwrap()
+}
+
+fn tokens(s: &str) -> i64 {
+    count(Encoding::O200kBase, s) as i64
+}
+
+/// The markdown listing as `prompt` prints it (no paths in it: the same wherever it runs).
+fn prompt_tokens(repo: &Path, home: &Path, format: &str) -> i64 {
+    let out = run_in(repo, home, &["prompt", "skills", "--format", format]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    tokens(text.strip_suffix('\n').unwrap_or(&text))
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Everything the test knows about the change, from the files.
+struct Expected {
+    markdown_before: i64,
+    markdown_after: i64,
+    claude_before: i64,
+    claude_after: i64,
+}
+
+fn check_diff(v: &serde_json::Value, e: &Expected) {
+    let per_turn = &v["per_turn"];
+    assert_eq!(per_turn["markdown"]["before"], e.markdown_before, "{v:#}");
+    assert_eq!(per_turn["markdown"]["after"], e.markdown_after, "{v:#}");
+    assert_eq!(
+        per_turn["markdown"]["change"],
+        e.markdown_after - e.markdown_before
+    );
+    assert_eq!(per_turn["claude-code"]["before"], e.claude_before);
+    assert_eq!(per_turn["claude-code"]["after"], e.claude_after);
+
+    let added = v["added"].as_array().unwrap();
+    assert_eq!(added.len(), 1);
+    assert_eq!(added[0]["key"], "skills/delta");
+    assert_eq!(added[0]["l2"]["after"], tokens(DELTA));
+    assert_eq!(added[0]["fates"]["claude-code"]["after"], "listed");
+    assert!(v["removed"].as_array().unwrap().is_empty());
+
+    let changed = v["changed"].as_array().unwrap();
+    let keys: Vec<&str> = changed.iter().map(|c| c["key"].as_str().unwrap()).collect();
+    assert_eq!(keys, ["skills/beta", "skills/gamma"]);
+    let beta = &changed[0];
+    assert_eq!(beta["l2"]["before"], tokens(BETA_OLD));
+    assert_eq!(beta["l2"]["after"], tokens(BETA_NEW));
+    let md_entry = |d: &str| format!("- **beta**: {d}");
+    assert_eq!(
+        beta["l1"]["markdown"]["before"],
+        tokens(&md_entry("Writes release notes."))
+    );
+    assert_eq!(
+        beta["l1"]["markdown"]["after"],
+        tokens(&md_entry(
+            "Writes release notes from merged pull requests, grouped by area, with breaking changes first. Use when the user asks for a changelog or release notes."
+        ))
+    );
+    assert!(
+        beta["fates"].as_object().unwrap().is_empty(),
+        "beta stays listed"
+    );
+    let gamma = &changed[1];
+    for f in ["xml", "markdown", "claude-code", "codex"] {
+        assert_eq!(gamma["fates"][f]["before"], "listed", "{f}");
+        assert_eq!(gamma["fates"][f]["after"], "dropped", "{f}");
+        assert!(gamma["l1"][f]["after"].is_null(), "not listable: no L1");
+    }
+    let drops = v["drops"].as_array().unwrap();
+    assert_eq!(drops.len(), 4, "gamma leaves all four listings");
+    assert!(drops.iter().all(|d| d["key"] == "skills/gamma"));
+    assert_eq!(v["skills"]["before"], 3);
+    assert_eq!(v["skills"]["after"], 4);
+}
+
+fn index_bytes(repo: &Path) -> Vec<u8> {
+    std::fs::read(repo.join(".git/index")).unwrap()
+}
+
+#[test]
+fn baseline_file_and_git_ref_give_the_same_checked_diff_and_gates() {
+    if !git_available() {
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let repo = home.path().join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    fixture(&repo);
+    let markdown_before = prompt_tokens(&repo, home.path(), "markdown");
+    let claude_before = prompt_tokens(&repo, home.path(), "claude-code");
+
+    let saved = run_in(
+        &repo,
+        home.path(),
+        &["budget", "skills", "--save-baseline", "../base.json"],
+    );
+    assert_eq!(saved.status.code(), Some(0), "{}", stderr(&saved));
+    assert!(stdout(&saved).is_empty());
+    let base = std::fs::read_to_string(home.path().join("base.json")).unwrap();
+    assert!(
+        base.contains("\"skills/gamma\": {\"name\":\"gamma\""),
+        "{base}"
+    );
+    // Saving again gives the same bytes: a committed baseline only changes with the library.
+    run_in(
+        &repo,
+        home.path(),
+        &["budget", "skills", "--save-baseline", "../base2.json"],
+    );
+    assert_eq!(
+        std::fs::read_to_string(home.path().join("base2.json")).unwrap(),
+        base
+    );
+
+    second_commit(&repo);
+    let e = Expected {
+        markdown_before,
+        markdown_after: prompt_tokens(&repo, home.path(), "markdown"),
+        claude_before,
+        claude_after: prompt_tokens(&repo, home.path(), "claude-code"),
+    };
+    assert!(
+        e.markdown_after > e.markdown_before,
+        "the change grows the listing"
+    );
+    let status_before = git(&repo, &["status", "--porcelain"]).stdout;
+    let index_before = index_bytes(&repo);
+
+    let by_file = run_in(
+        &repo,
+        home.path(),
+        &[
+            "budget",
+            "skills",
+            "--baseline",
+            "../base.json",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(by_file.status.code(), Some(0), "{}", stderr(&by_file));
+    let by_file = json(&by_file);
+    check_diff(&by_file, &e);
+    assert_eq!(by_file["against"], "../base.json");
+
+    let by_ref = run_in(
+        &repo,
+        home.path(),
+        &[
+            "budget",
+            "skills",
+            "--baseline-ref",
+            "HEAD~1",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(by_ref.status.code(), Some(0), "{}", stderr(&by_ref));
+    let mut by_ref = json(&by_ref);
+    check_diff(&by_ref, &e);
+    assert_eq!(by_ref["against"], "git HEAD~1");
+    by_ref["against"] = by_file["against"].clone();
+    assert_eq!(by_ref, by_file, "a saved baseline and the commit agree");
+    // Reading the old commit left the work tree and the index alone.
+    assert_eq!(git(&repo, &["status", "--porcelain"]).stdout, status_before);
+    assert_eq!(index_bytes(&repo), index_before);
+
+    // The markdown table for a pull-request comment.
+    for against in [
+        &["--baseline", "../base.json"][..],
+        &["--baseline-ref", "HEAD~1"][..],
+    ] {
+        let mut args = vec![
+            "budget",
+            "skills",
+            "--format",
+            "markdown",
+            "--listing",
+            "markdown",
+        ];
+        args.extend_from_slice(against);
+        let out = run_in(&repo, home.path(), &args);
+        assert_eq!(out.status.code(), Some(0));
+        let md = stdout(&out);
+        let d = e.markdown_after - e.markdown_before;
+        assert!(
+            md.contains(&format!(
+                "| markdown | {} | {} | **+{d}** |",
+                e.markdown_before, e.markdown_after
+            )),
+            "{md}"
+        );
+        assert!(
+            md.contains(&format!(
+                "**+{d} tokens per turn (markdown listing, {} → {}); 1 added, 0 removed, 2 changed; 1 left a listing**",
+                e.markdown_before, e.markdown_after
+            )),
+            "{md}"
+        );
+        let row = |name: &str| {
+            md.lines()
+                .find(|l| l.starts_with(&format!("| {name} |")))
+                .unwrap_or_else(|| panic!("no row for {name}:\n{md}"))
+                .to_string()
+        };
+        assert!(row("gamma").contains("| changed |"), "{md}");
+        assert!(row("gamma").ends_with("| listed → dropped (all) |"), "{md}");
+        assert!(row("delta").contains("| added |"), "{md}");
+        assert!(
+            row("delta").contains(&format!("| +{} |", tokens(DELTA))),
+            "{md}"
+        );
+        assert!(row("delta").ends_with("| listed (all) |"), "{md}");
+        let beta_l2 = tokens(BETA_NEW) - tokens(BETA_OLD);
+        assert!(row("beta").contains(&format!("| +{beta_l2} |")), "{md}");
+        assert!(!md.contains(":x:"), "no gate asked for: {md}");
+        // Table rows all have the same number of cells as their header.
+        for table in md.split("\n\n").filter(|b| b.starts_with('|')) {
+            let cells: Vec<usize> = table
+                .lines()
+                .map(|l| l.matches(" |").count() + l.matches("|-").count())
+                .collect();
+            assert!(cells.windows(2).all(|w| w[0] == w[1]), "{table}");
+        }
+    }
+
+    // Exit codes: each gate alone, on both sources.
+    let growth = e.markdown_after - e.markdown_before;
+    for against in [
+        &["--baseline", "../base.json"][..],
+        &["--baseline-ref", "HEAD~1"][..],
+    ] {
+        let gate = |extra: &[&str]| {
+            let mut args = vec!["budget", "skills"];
+            args.extend_from_slice(against);
+            args.extend_from_slice(extra);
+            run_in(&repo, home.path(), &args)
+        };
+        let drop = gate(&["--fail-on-drop"]);
+        assert_eq!(drop.status.code(), Some(1));
+        assert!(
+            stderr(&drop).contains(
+                "1 skill left a listing (--fail-on-drop): gamma (claude-code, codex, markdown, xml)"
+            ),
+            "{}",
+            stderr(&drop)
+        );
+        assert!(stdout(&drop).contains("FAILED: 1 skill left a listing"));
+        // Every format grew; the biggest growth decides.
+        let max_growth = ["xml", "markdown", "claude-code", "codex"]
+            .iter()
+            .map(|f| by_file["per_turn"][f]["change"].as_i64().unwrap())
+            .max()
+            .unwrap();
+        assert!(max_growth >= growth);
+        let at = max_growth.to_string();
+        assert_eq!(gate(&["--fail-on-increase", &at]).status.code(), Some(0));
+        let below = (max_growth - 1).to_string();
+        let over = gate(&["--fail-on-increase", &below]);
+        assert_eq!(over.status.code(), Some(1));
+        assert!(
+            stderr(&over).contains(&format!("grow by more than --fail-on-increase {below}")),
+            "{}",
+            stderr(&over)
+        );
+        assert_eq!(
+            gate(&["--fail-on-increase", "100000"]).status.code(),
+            Some(0)
+        );
+    }
+}
+
+#[test]
+fn baseline_ref_compares_the_uncommitted_work_tree_and_reports_bad_input() {
+    if !git_available() {
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let repo = home.path().join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    fixture(&repo);
+    // An unstaged change: a pre-commit hook sees it against HEAD.
+    write(&repo.join("skills/beta/SKILL.md"), BETA_NEW);
+    let out = run_in(
+        &repo,
+        home.path(),
+        &[
+            "budget",
+            "skills",
+            "--baseline-ref",
+            "HEAD",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v = json(&out);
+    let changed = v["changed"].as_array().unwrap();
+    assert_eq!(changed.len(), 1);
+    assert_eq!(changed[0]["key"], "skills/beta");
+    assert_eq!(
+        git(&repo, &["status", "--porcelain"]).stdout,
+        b" M skills/beta/SKILL.md\n"
+    );
+    // From a subfolder, with the root given relative to it: the same keys.
+    let sub = run_in(
+        &repo.join("skills"),
+        home.path(),
+        &["budget", ".", "--baseline-ref", "HEAD", "--format", "json"],
+    );
+    let sv = json(&sub);
+    assert_eq!(sv["changed"][0]["key"], "beta");
+
+    // A root that did not exist at the commit: everything is added, and stderr says why.
+    write(
+        &repo.join("more/zeta/SKILL.md"),
+        ALPHA.replace("alpha", "zeta").as_str(),
+    );
+    let out = run_in(
+        &repo,
+        home.path(),
+        &[
+            "budget",
+            "more",
+            "--baseline-ref",
+            "HEAD",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("did not exist at HEAD"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(json(&out)["added"][0]["key"], "more/zeta");
+
+    // Bad input exits 2 with a reason, never 1 (which means a gate failed).
+    for (args, why) in [
+        (
+            vec!["budget", "skills", "--baseline-ref", "no-such-ref"],
+            "not a commit-ish",
+        ),
+        (
+            vec!["budget", "skills", "--baseline-ref=--upload-pack=x"],
+            "not a commit-ish",
+        ),
+        (
+            vec!["budget", "skills", "--baseline", "missing.json"],
+            "cannot read the baseline",
+        ),
+        (
+            vec!["budget", "skills", "--fail-on-drop"],
+            "need --baseline",
+        ),
+        (
+            vec!["budget", "skills", "--baseline", "README.md"],
+            "not a skillscope baseline",
+        ),
+    ] {
+        let out = run_in(&repo, home.path(), &args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(why), "{args:?}: {}", stderr(&out));
+    }
+    let outside = tempfile::tempdir().unwrap();
+    write(&outside.path().join("s/a/SKILL.md"), ALPHA);
+    let out = run_in(
+        outside.path(),
+        home.path(),
+        &["budget", "s", "--baseline-ref", "HEAD"],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("not inside a git work tree"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_hostile_tree_at_the_commit_stays_inside_the_copy() {
+    if !git_available() {
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let repo = home.path().join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    git(&repo, &["init", "-q"]);
+    write(&repo.join("skills/a/SKILL.md"), ALPHA);
+    // A link out of the library.
+    std::os::unix::fs::symlink("/etc", repo.join("skills/a/etc")).unwrap();
+    // A name with a control character and a table-breaking bar.
+    write(
+        &repo.join("skills/b/SKILL.md"),
+        "---\nname: \"b|\\e[31mred\"\ndescription: Hostile name. Use when testing.\n---\n",
+    );
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-qm", "links"]);
+    write(
+        &repo.join("skills/b/SKILL.md"),
+        "---\nname: \"b|\\e[31mred\"\ndescription: Hostile name, now with a longer description. Use when testing.\n---\n",
+    );
+    let out = run_in(
+        &repo,
+        home.path(),
+        &[
+            "budget",
+            "skills",
+            "--baseline-ref",
+            "HEAD",
+            "--format",
+            "markdown",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("point outside skills and were left out: a/etc"),
+        "{}",
+        stderr(&out)
+    );
+    let md = stdout(&out);
+    assert!(!md.contains('\x1b'), "{md}");
+    assert!(
+        md.lines()
+            .any(|l| l.starts_with("| b\\|\u{FFFD}\\[31mred (skills/b) |")),
+        "the name is one escaped cell:\n{md}"
+    );
+}
