@@ -8,6 +8,7 @@ use crate::core::listing::{self, Format, ListingOptions, Tier};
 use crate::core::rules::{self, CheckOptions, Profile};
 use crate::core::tokens::{self, Encoding, TokenCache};
 use clap::{Args, ValueEnum};
+use serde::Serialize;
 use serde_json::json;
 use std::io::Write;
 use std::path::Path;
@@ -44,6 +45,26 @@ pub struct CheckArgs {
     /// Show info-level findings too (text output).
     #[arg(long, short)]
     pub verbose: bool,
+}
+
+/// `check --format json`, serialised as it is built (no intermediate JSON tree).
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    profile: &'static str,
+    skills: usize,
+    errors: usize,
+    warnings: usize,
+    diagnostics: Vec<JsonFinding<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonFinding<'a> {
+    path: std::borrow::Cow<'a, str>,
+    rule: crate::core::diagnostic::RuleId,
+    severity: Severity,
+    message: &'a str,
+    line: Option<u32>,
+    column: Option<u32>,
 }
 
 /// One finding with the file it is about.
@@ -84,24 +105,28 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     });
     crate::cli::save_cache(&cache);
     crate::cli::save_index(&lib);
-    let mut out = std::io::stdout().lock();
+    // Buffered: a line-buffered stdout costs a write call per line of a report of thousands.
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     match args.format {
         CheckFormat::Text => write_text(&mut out, &lib, &findings, counts, &args)?,
         CheckFormat::Json => {
-            let v = json!({
-                "profile": args.profile.as_str(),
-                "skills": lib.len(),
-                "errors": counts.errors,
-                "warnings": counts.warnings,
-                "diagnostics": findings.iter().map(|f| json!({
-                    "path": f.path,
-                    "rule": f.d.rule,
-                    "severity": f.d.severity,
-                    "message": f.d.message,
-                    "line": f.d.line,
-                    "column": f.d.column,
-                })).collect::<Vec<_>>(),
-            });
+            let v = JsonReport {
+                profile: args.profile.as_str(),
+                skills: lib.len(),
+                errors: counts.errors,
+                warnings: counts.warnings,
+                diagnostics: findings
+                    .iter()
+                    .map(|f| JsonFinding {
+                        path: f.path.to_string_lossy(),
+                        rule: f.d.rule,
+                        severity: f.d.severity,
+                        message: &f.d.message,
+                        line: f.d.line,
+                        column: f.d.column,
+                    })
+                    .collect(),
+            };
             crate::cli::write_json(&mut out, &v)?;
             writeln!(out)?;
         }
@@ -113,6 +138,7 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             out.write_all(markdown(&lib, &findings, counts, &args, listing_over).as_bytes())?
         }
     }
+    out.flush()?;
     if let Some((n, max)) = listing_over {
         eprintln!(
             "skillscope: the {} listing of enabled skills costs {n} {} tokens per turn, over the limit of {max}",

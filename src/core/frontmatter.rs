@@ -564,7 +564,8 @@ pub fn from_fields(parsed: bool, fields: Vec<Field>, flow_style_lines: Vec<u32>)
 
 /// Known fields, typed, with a diagnostic for each value of the wrong shape.
 fn type_fields(fm: &mut Frontmatter, diags: &mut Vec<Diagnostic>) {
-    let fields = fm.fields.clone();
+    // Taken out while the typed views are filled in, and put back: no copy of every value.
+    let fields = std::mem::take(&mut fm.fields);
     for f in &fields {
         let wrong = |what: &str| {
             Diagnostic::new(
@@ -656,6 +657,7 @@ fn type_fields(fm: &mut Frontmatter, diags: &mut Vec<Diagnostic>) {
             _ => {}
         }
     }
+    fm.fields = fields;
     if fm.kind == SkillKind::Contextual && !fm.dependencies.is_empty() && fm.get("type").is_none() {
         fm.kind = SkillKind::Composite;
     }
