@@ -6,7 +6,8 @@
 #
 # Three shapes of the line: prose after a valid frontmatter (every cut exact, counted on every
 # core), one giant word after a valid frontmatter (no exact cut anywhere: tiktoken's worst case),
-# and prose with no frontmatter at all.
+# and prose with no frontmatter at all. Then a library holding a symlink to `/` (target: ≤ 2 s,
+# with a walk-skipped warning).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mb=${1:-20}
@@ -39,4 +40,21 @@ for shape in prose word bare; do
         /usr/bin/time -f "peak RSS %M KB, %e s wall, %U s user" "$bin" $cmd "$lib" >/dev/null 2>"$work/time" || true
         tail -1 "$work/time"
     done
+done
+
+echo "== list and check, a library with a symlink to / beside a skill"
+mkdir -p "$work/slash/a"
+printf -- '---\nname: a\ndescription: A skill beside a link to the root folder. Use when testing.\n---\nBody.\n' \
+    >"$work/slash/a/SKILL.md"
+ln -s / "$work/slash/root-link"
+for cmd in "list" "check"; do
+    hyperfine --runs 5 -i --prepare "rm -rf $work/cache" "$bin $cmd $work/slash"
+    rm -rf "$work/cache"
+    /usr/bin/time -f "peak RSS %M KB, %e s wall, %U s user" "$bin" $cmd "$work/slash" >"$work/out" 2>"$work/time" || true
+    tail -1 "$work/time"
+    if grep -q "not followed" "$work/out" "$work/time"; then
+        echo "warning given: $(grep -ho "[^ ]*root-link leads to [^:]*: not followed" "$work/out" "$work/time" | head -1)"
+    else
+        echo "NO WARNING about the link to /" >&2
+    fi
 done
