@@ -5,8 +5,8 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{Event as Input, KeyCode, KeyEvent, KeyModifiers};
-use skillscope::cli::LibraryArgs;
 use skillscope::core::listing::{self, Format};
+use skillscope::core::load::LibrarySpec;
 use skillscope::core::tokens::{self, Encoding, TokenCache};
 use skillscope::tui::app::{App, Options};
 use skillscope::tui::event::Event;
@@ -76,11 +76,7 @@ fn bench(c: &mut Criterion) {
         eprintln!("skipping: no corpus at ../shared/corpus (set SKILLSCOPE_CORPUS)");
         return;
     };
-    let args = LibraryArgs {
-        paths: vec![corpus],
-        max_depth: skillscope::core::scan::DEFAULT_MAX_DEPTH,
-        max_entries: None,
-    };
+    let args = LibrarySpec::of_paths(vec![corpus]);
     // Where a first start's time goes (cold token cache), once, for the report.
     {
         let t0 = Instant::now();

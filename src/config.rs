@@ -18,7 +18,10 @@ const MAX_BYTES: u64 = 1 << 20;
 
 /// The keys a config file may hold at its top level, with what they take.
 pub const KEYS: &[(&str, &str)] = &[
-    ("profile", "spec, claude-code, codex or opencode"),
+    (
+        "profile",
+        "spec, claude-code, codex, opencode or lazy-skills",
+    ),
     ("listing", "xml, markdown, claude-code or codex"),
     ("tier", "auto, full, compact or names"),
     ("encoding", "o200k_base or cl100k_base"),
@@ -392,7 +395,7 @@ impl Config {
         let d = crate::tui::app::Options::default();
         crate::tui::app::Options {
             format: self.listing.unwrap_or(d.format),
-            profile: self.profile.unwrap_or(d.profile),
+            profile: self.profile.or(d.profile),
             tier: self.tier.unwrap_or(d.tier),
             context_window: self.context_window.map_or(d.context_window, |n| n as u64),
             encoding: self.encoding.unwrap_or(d.encoding),

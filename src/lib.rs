@@ -5,5 +5,4 @@
 pub mod cli;
 pub mod config;
 pub mod core;
-pub mod text;
 pub mod tui;

@@ -21,7 +21,7 @@ fn main() {
                 for w in config.warnings() {
                     eprintln!(
                         "skillscope: warning: {}",
-                        skillscope::text::line(&w.to_string())
+                        skillscope::core::text::line(&w.to_string())
                     );
                 }
             }
@@ -30,15 +30,21 @@ fn main() {
                 // A reader that stops early (`| head`) is not an error.
                 Err(e) if is_broken_pipe(&e) => 0,
                 Err(e) => {
-                    eprintln!("skillscope: {}", skillscope::text::line(&format!("{e:#}")));
+                    eprintln!(
+                        "skillscope: {}",
+                        skillscope::core::text::line(&format!("{e:#}"))
+                    );
                     2
                 }
             }
         }
-        None => match skillscope::tui::run(cli.library, config.tui_options()) {
+        None => match skillscope::tui::run(cli.library.spec(), config.tui_options()) {
             Ok(()) => 0,
             Err(e) => {
-                eprintln!("skillscope: {}", skillscope::text::line(&format!("{e:#}")));
+                eprintln!(
+                    "skillscope: {}",
+                    skillscope::core::text::line(&format!("{e:#}"))
+                );
                 1
             }
         },

@@ -63,7 +63,7 @@ fn assert_clean(what: &str, bytes: &[u8]) {
     let text = String::from_utf8_lossy(bytes);
     if let Some((i, c)) = text
         .char_indices()
-        .find(|&(_, c)| c != '\n' && skillscope::text::is_hazard(c))
+        .find(|&(_, c)| c != '\n' && skillscope::core::text::is_hazard(c))
     {
         let from = text[..i].char_indices().rev().nth(60).map_or(0, |(j, _)| j);
         panic!(

@@ -4,8 +4,9 @@
 mod common;
 use common::*;
 
-use skillscope::cli::match_cmd::candidates;
 use skillscope::core::Library;
+use skillscope::core::load::enabled_mask;
+use skillscope::core::matching::candidates;
 use skillscope::core::matching::eval::{check_names, evaluate, parse_cases};
 use skillscope::core::matching::{HitField, Index, Matcher};
 use skillscope::core::scan::ScanOptions;
@@ -26,7 +27,7 @@ fn eval_file(name: &str) -> PathBuf {
 fn keyword_false_positives_say_which_word_fired_and_from_where() {
     let lib = load(&[demo()]);
     let idx = Index::build(&lib);
-    let allowed = candidates(&lib, None, false);
+    let allowed = candidates(&lib, &enabled_mask(&lib, None));
     let enabled = |i: usize| allowed[i];
 
     // Nothing here is about checking URLs, but the keyword rule makes every executable skill
@@ -70,10 +71,10 @@ fn keyword_false_positives_say_which_word_fired_and_from_where() {
 #[test]
 fn skills_an_agent_would_not_load_are_not_candidates() {
     let lib = load(&[demo()]);
-    let allowed = candidates(&lib, None, false);
+    let allowed = candidates(&lib, &enabled_mask(&lib, None));
     let idx = Index::build(&lib);
     let is = |name: &str| allowed[lib.find(name).unwrap()];
-    assert!(!is("meeting-notes"), "disable-model-invocation");
+    assert!(!is("meeting-notes"), "auto_load: false");
     assert!(!is("broken-yaml"), "its frontmatter does not parse");
     assert!(is("pdf-extract"));
     let msg = "Turn this meeting transcript into minutes";
@@ -316,7 +317,7 @@ fn scores(file: &str, paths: &[PathBuf]) -> Vec<(Matcher, f64, f64)> {
     let cases = parse_cases(&text, false).unwrap();
     check_names(&cases, &lib).unwrap();
     let idx = Index::build(&lib);
-    let allowed = candidates(&lib, None, false);
+    let allowed = candidates(&lib, &enabled_mask(&lib, None));
     evaluate(&idx, &lib, &cases, &Matcher::ROUTING, &|i| allowed[i], 3)
         .into_iter()
         .map(|s| (s.matcher, s.precision, s.recall))

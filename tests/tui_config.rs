@@ -56,7 +56,7 @@ fn config_keys_drive_the_footer_help_and_keys() {
     h.key(KeyCode::Char('2'));
     let prompt = h.screen();
     assert!(
-        prompt.contains("Prompt · claude-code · tier compact · window 64,000"),
+        prompt.contains("Prompt · mode enabled · claude-code · tier compact · window 64,000"),
         "{prompt}"
     );
     assert!(
@@ -69,7 +69,9 @@ fn config_keys_drive_the_footer_help_and_keys() {
         "footer follows the binding:\n{prompt}"
     );
     assert!(!prompt.contains(" m model"), "{prompt}");
-    // The rebound key cycles the model; the old one does nothing now.
+    // The rebound key cycles the model; the old one does nothing now (on the Budget screen,
+    // where `m` is the model key by default; on the Prompt screen `m` is the listing mode).
+    h.key(KeyCode::Char('5'));
     h.key(KeyCode::Char('m'));
     assert_eq!(
         h.app.model.as_ref().map(|m| m.name.as_str()),

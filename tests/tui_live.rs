@@ -57,3 +57,55 @@ fn edits_additions_and_deletions_show_up_and_the_selection_stays() {
         "the detail shows the new text:\n{screen}"
     );
 }
+
+/// L1 depends on the listing format: a count of the previous format that arrives after the
+/// format changed (its worker finished last) is dropped, and the figures are the new format's.
+#[test]
+fn a_count_of_the_previous_format_arriving_last_is_dropped() {
+    use skillscope::core::listing::Format;
+    use skillscope::core::load::LevelCounts;
+    use skillscope::tui::event::{Event, JobEvent};
+
+    let dir = tempfile::tempdir().unwrap();
+    fixture(dir.path());
+    let mut h = tui_common::harness(&[dir.path()], 100, 30);
+    let old = h.app.format();
+    let n = h.app.lib.skills.len();
+    // Two format changes in a row, on the Prompt screen: the first recount is stopped.
+    h.key(KeyCode::Char('2'));
+    h.key(KeyCode::Char('f')).key(KeyCode::Char('f'));
+    let new = h.app.format();
+    assert_ne!(old, new);
+    h.settle();
+    let fresh: Vec<Option<u32>> = (0..n).map(|i| h.app.costs_of(i).l1).collect();
+    assert!(fresh.iter().any(Option::is_some), "{fresh:?}");
+
+    // The old format's result, late, and one of a format that is not shown.
+    let generation = h.app.generation;
+    let bogus = LevelCounts::L1(vec![Some(999_999); n]);
+    for format in [
+        old,
+        Format::ALL
+            .into_iter()
+            .find(|f| *f != old && *f != new)
+            .unwrap(),
+    ] {
+        h.app.handle(Event::Job(JobEvent::Counted {
+            generation,
+            format,
+            encoding: h.app.encoding(),
+            counts: bogus.clone(),
+        }));
+    }
+    let after: Vec<Option<u32>> = (0..n).map(|i| h.app.costs_of(i).l1).collect();
+    assert_eq!(after, fresh);
+
+    // The same result tagged with the format on screen is taken: the check is the tag.
+    h.app.handle(Event::Job(JobEvent::Counted {
+        generation,
+        format: new,
+        encoding: h.app.encoding(),
+        counts: bogus,
+    }));
+    assert_eq!(h.app.costs_of(0).l1, Some(999_999));
+}

@@ -298,7 +298,7 @@ fn toggling_changes_the_header_count_and_the_prompt_preview() {
     let pdf = h.app.lib.find("pdf-tools").unwrap();
     assert_eq!(
         h.app.enabled_l1().0,
-        l1_before - h.app.costs[pdf].l1.unwrap()
+        l1_before - u64::from(h.app.costs[pdf].l1.unwrap())
     );
     h.settle();
     let listing = &h.app.preview.as_ref().unwrap().listing;
@@ -396,10 +396,10 @@ fn probes_run_only_when_asked_and_show_a_verdict_per_skill() {
         .unwrap();
     let want =
         skillscope::core::tokens::count(skillscope::core::tokens::Encoding::O200kBase, &schema);
-    assert_eq!(h.app.costs[i].schema, Some(want as u64));
+    assert_eq!(h.app.costs[i].schema, Some(want as u32));
     assert_eq!(
-        h.app.costs[i].l3_all(),
-        Some(h.app.costs[i].l3.unwrap() + want as u64)
+        h.app.costs[i].l3_with_schema(),
+        Some(h.app.costs[i].l3.unwrap() + want as u32)
     );
     let store = std::fs::read_to_string(h.dir.path().join("cache/probes.json")).unwrap();
     assert!(
@@ -501,7 +501,7 @@ fn hostile_names_and_descriptions_are_shown_escaped() {
     let term = h.terminal();
     for c in term.backend().buffer().content() {
         assert!(
-            !c.symbol().chars().any(skillscope::text::is_hazard),
+            !c.symbol().chars().any(skillscope::core::text::is_hazard),
             "raw hazard in cell {c:?}"
         );
     }
@@ -524,14 +524,14 @@ fn huge_skills_show_whole_figures() {
         &" word".repeat(1_050_000),
     );
     let mut h = harness_patient(&[t.path()], 80, 24, 300);
-    let c = h.app.costs[0];
-    let (l2, l3) = (c.l2.unwrap(), c.l3.unwrap());
+    let c = &h.app.costs[0];
+    let (l2, l3) = (u64::from(c.l2.unwrap()), u64::from(c.l3.unwrap()));
     assert!(l2 >= 150_000 && l3 >= 1_050_000, "{c:?}");
     let list = h.screen();
     let row = list.lines().find(|l| l.contains("huge")).unwrap();
     let figures: Vec<&str> = row.split_whitespace().collect();
-    let k = skillscope::text::compact(l2, 6);
-    let m = skillscope::text::compact(l3, 6);
+    let k = skillscope::core::text::compact(l2, 6);
+    let m = skillscope::core::text::compact(l3, 6);
     assert!(k.ends_with('k') && m.ends_with('M'), "{k} {m}");
     assert!(
         figures.contains(&k.as_str()) && figures.contains(&m.as_str()),
@@ -542,8 +542,8 @@ fn huge_skills_show_whole_figures() {
     let detail = h.screen();
     let exact = format!(
         "L2 {} · L3 {}",
-        skillscope::text::thousands(l2),
-        skillscope::text::thousands(l3)
+        skillscope::core::text::thousands(l2),
+        skillscope::core::text::thousands(l3)
     );
     assert!(detail.contains(&exact), "{exact} missing:\n{detail}");
     assert_snapshot!("huge_skill_detail", detail);

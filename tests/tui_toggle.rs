@@ -5,7 +5,7 @@ mod tui_common;
 
 use insta::assert_snapshot;
 use ratatui::crossterm::event::KeyCode;
-use skillscope::cli::LibraryArgs;
+use skillscope::core::load::LibrarySpec;
 use skillscope::core::state::EnableState;
 use skillscope::tui::app::App;
 use std::sync::mpsc;
@@ -38,11 +38,7 @@ fn a_corrupt_state_file_is_reported_and_left_alone_until_a_save() {
     fixture(t.path());
     let dir = tempfile::tempdir().unwrap();
     write(&dir.path().join("config/state.json"), "{ not json");
-    let args = LibraryArgs {
-        paths: vec![t.path().to_path_buf()],
-        max_depth: 8,
-        max_entries: None,
-    };
+    let args = LibrarySpec::of_paths(vec![t.path().to_path_buf()]);
     let (tx, _rx) = mpsc::channel();
     let app = App::new(
         args.clone(),
@@ -75,11 +71,7 @@ fn agent_write_through_shows_the_diff_and_writes_only_after_yes() {
     );
     let settings = home.join(".claude/settings.json");
     write(&settings, "{\n  \"theme\": \"dark\"\n}\n");
-    let args = LibraryArgs {
-        paths: vec![skills.clone()],
-        max_depth: 8,
-        max_entries: None,
-    };
+    let args = LibrarySpec::of_paths(vec![skills.clone()]);
     let (tx, rx) = mpsc::channel();
     let app = App::new(
         args.clone(),

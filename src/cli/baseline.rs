@@ -8,9 +8,9 @@ use crate::core::listing::{self, Format, ListingOptions, Tier};
 use crate::core::model::Model;
 use crate::core::scan::ScanOptions;
 use crate::core::source::Root;
+use crate::core::text::thousands;
 use crate::core::tokens::{self, Encoding, TokenCache};
 use crate::core::{Library, gitref, state};
-use crate::text::thousands;
 use anyhow::Context as _;
 use serde_json::json;
 use std::collections::BTreeMap;
@@ -275,7 +275,8 @@ pub fn run(args: &BudgetArgs, library: &LibraryArgs) -> anyhow::Result<i32> {
         );
     }
     let mut notes = Vec::new();
-    let (roots, demo) = library.roots();
+    let spec = library.spec();
+    let (roots, demo) = spec.roots();
     if demo && against_given {
         notes.push("no skills found; comparing the bundled demo library".to_string());
     }
@@ -329,7 +330,7 @@ pub fn run(args: &BudgetArgs, library: &LibraryArgs) -> anyhow::Result<i32> {
         }
         (None, None) => None,
     };
-    let lib = Library::load(roots, &library.scan_options());
+    let lib = Library::load(roots, &spec.scan);
     let now = snapshot(&lib, &labels, settings, &cache);
     crate::cli::save_cache(&cache);
     for n in &notes {
@@ -631,7 +632,7 @@ impl Review<'_> {
                 };
                 let line = format!(
                     "{mark} {:<32} {:<8} {:>8} {:>8} {:>8}  {}",
-                    crate::text::fit(&shown_name(sk), 32),
+                    crate::core::text::fit(&shown_name(sk), 32),
                     what,
                     opt_delta(sk.l1.get(self.listing).copied().unwrap_or((None, None))),
                     opt_delta(sk.l2),

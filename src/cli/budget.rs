@@ -1,12 +1,15 @@
 //! `skillscope budget`: token costs per level, per skill and in total, with the listing's fates.
 
 use crate::cli::{LibraryArgs, note_demo};
+use crate::core::budget;
 use crate::core::index::IndexStore;
 use crate::core::listing::{self, Fate, Format, Listing, ListingOptions, Tier};
 use crate::core::model::Model;
+use crate::core::skill::{KindSource, SkillKind};
+use crate::core::text::{fit, fit_left, thousands};
 use crate::core::tokens::{self, Encoding, ResourceTokens, SkillTokens, TokenCache};
+use crate::core::usage::{self, UseCost};
 use crate::core::{Agent, Library, Scope};
-use crate::text::{fit, fit_left, thousands};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 use std::io::Write;
@@ -46,6 +49,8 @@ pub struct BudgetArgs {
     /// Count everything afresh and leave the on-disk token cache alone.
     #[arg(long)]
     pub no_cache: bool,
+    #[command(flatten)]
+    pub scope: crate::cli::ScopeArgs,
     /// Also show each figure as the model would count it: claude, gemini, gpt-4o, gpt-4, or
     /// NAME=FACTOR. Shown as "≈ N (model)" beside the tiktoken figure, never instead of it.
     #[arg(long, value_name = "MODEL")]
@@ -101,9 +106,10 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         TokenCache::open()
     };
     let enabled = enabled(&lib);
+    let scope = args.scope.mask(&lib);
     let listing = listing::render(
         &lib,
-        &enabled,
+        &|i| enabled(i) && scope[i],
         &ListingOptions {
             format: args.listing,
             tier: args.tier,
@@ -113,11 +119,18 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let counts = crate::cli::count_levels(&lib, args.encoding, args.listing, &cache);
     let listing_tokens = tokens::count_text(&listing.text, args.encoding, &cache) as usize;
     crate::cli::save_cache(&cache);
+    let used = usage::costs_when_used(
+        &lib,
+        &counts.iter().map(levels).collect::<Vec<_>>(),
+        &usage::composite_links(&lib),
+    );
     let report = Report {
         lib: &lib,
         listing: &listing,
         listing_tokens,
         counts: &counts,
+        used: &used,
+        scope: &scope,
         args: &args,
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
@@ -142,11 +155,23 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     Ok(i32::from(over).max(unread))
 }
 
+/// The figures a skill's cost when used is made of.
+fn levels(c: &SkillTokens) -> usage::Levels {
+    usage::Levels {
+        l1: c.l1.map(u64::from),
+        l2: c.l2.map(u64::from),
+        schema: c.schema.map(u64::from),
+    }
+}
+
 struct Report<'a> {
     lib: &'a Library,
     listing: &'a Listing,
     listing_tokens: usize,
     counts: &'a [SkillTokens],
+    used: &'a [UseCost],
+    /// The skills of the asked namespace (all without --namespace).
+    scope: &'a [bool],
     args: &'a BudgetArgs,
 }
 
@@ -209,6 +234,8 @@ struct JsonTotals {
 #[derive(Serialize)]
 struct JsonSkill<'a> {
     name: &'a str,
+    /// The name with its namespace (`web.scraper`, `plugin:skill`).
+    id: &'a str,
     dir: &'a Path,
     skill_md: &'a Path,
     agent: Agent,
@@ -219,35 +246,23 @@ struct JsonSkill<'a> {
     l2: Option<u32>,
     l3: Option<u32>,
     schema: Option<u32>,
+    /// The skill's type and what decided it (`type`, `entry`, `execute.py`, `default`).
+    #[serde(rename = "type")]
+    kind: SkillKind,
+    type_source: KindSource,
+    /// Tokens in context once the skill is used, by its type.
+    used: Option<u64>,
+    /// The skills a composite loads along.
+    used_loads: Vec<&'a str>,
+    /// An executable never probed: its tool schema is not in `used`.
+    schema_unknown: bool,
     resources: &'a [ResourceTokens],
 }
 
-#[derive(Default)]
-struct Totals {
-    l1: u64,
-    l2: u64,
-    l3: u64,
-    resources: usize,
-    binary: usize,
-    unreadable: usize,
-}
-
 impl Report<'_> {
-    fn totals(&self) -> Totals {
-        let mut t = Totals::default();
-        for c in self.counts {
-            t.l1 += u64::from(c.l1.unwrap_or(0));
-            t.l2 += u64::from(c.l2.unwrap_or(0));
-            t.l3 += u64::from(c.l3_with_schema().unwrap_or(0));
-            t.resources += c.resources.len();
-            t.binary += c.resources.iter().filter(|r| !r.text).count();
-            t.unreadable += usize::from(c.l2.is_none())
-                + c.resources
-                    .iter()
-                    .filter(|r| r.text && r.tokens.is_none())
-                    .count();
-        }
-        t
+    /// Every skill's figures in scope added up (the command counts every skill, on or off).
+    fn totals(&self) -> budget::Summary {
+        budget::summarize(self.counts, &|i| self.scope[i], budget::ALL_COUNTED)
     }
 
     fn fates(&self) -> Vec<Option<Fate>> {
@@ -267,8 +282,12 @@ impl Report<'_> {
             .iter()
             .zip(self.counts)
             .zip(fates)
-            .map(|((s, c), fate)| JsonSkill {
+            .zip(self.used)
+            .zip(self.scope)
+            .filter(|(_, on)| **on)
+            .map(|((((s, c), fate), u), _)| JsonSkill {
                 name: &s.name,
+                id: &s.id,
                 dir: &s.dir,
                 skill_md: &s.skill_md,
                 agent: s.agent,
@@ -278,6 +297,15 @@ impl Report<'_> {
                 l2: c.l2,
                 l3: c.l3_with_schema(),
                 schema: c.schema,
+                kind: u.kind,
+                type_source: u.decided_by,
+                used: u.tokens,
+                used_loads: u
+                    .loads
+                    .iter()
+                    .map(|&j| self.lib.skills[j].name.as_str())
+                    .collect(),
+                schema_unknown: u.schema_unknown,
                 resources: &c.resources,
             })
             .collect();
@@ -289,9 +317,9 @@ impl Report<'_> {
                 factor: m.factor,
                 exact: m.is_exact_with(self.args.encoding),
                 listing_tokens: m.estimate(self.listing_tokens as u64),
-                l1: m.estimate(t.l1),
-                l2: m.estimate(t.l2),
-                l3: m.estimate(t.l3),
+                l1: m.estimate(t.l1.tokens),
+                l2: m.estimate(t.l2.tokens),
+                l3: m.estimate(t.l3.tokens),
             }),
             listing: JsonListing {
                 format: self.listing_format(),
@@ -309,10 +337,10 @@ impl Report<'_> {
                 },
             },
             totals: JsonTotals {
-                skills: self.lib.skills.len(),
-                l1: t.l1,
-                l2: t.l2,
-                l3: t.l3,
+                skills: self.scope.iter().filter(|s| **s).count(),
+                l1: t.l1.tokens,
+                l2: t.l2.tokens,
+                l3: t.l3.tokens,
                 resources: t.resources,
                 binary_resources: t.binary,
                 unreadable_files: t.unreadable,
@@ -363,9 +391,9 @@ impl Report<'_> {
             est(turn)
         ));
         for (label, n) in [
-            ("L1 all entries", t.l1),
-            ("L2 if every skill loads", t.l2),
-            ("L3 if every resource is read", t.l3),
+            ("L1 all entries", t.l1.tokens),
+            ("L2 if every skill loads", t.l2.tokens),
+            ("L3 if every resource is read", t.l3.tokens),
         ] {
             s.push_str(&format!("| {label} | {} |{}\n", thousands(n), est(n)));
         }
@@ -412,7 +440,7 @@ impl Report<'_> {
     fn text(&self) -> String {
         let t = self.totals();
         let fates = self.fates();
-        let mut order: Vec<usize> = (0..self.counts.len()).collect();
+        let mut order: Vec<usize> = (0..self.counts.len()).filter(|&i| self.scope[i]).collect();
         let size = |i: usize| {
             let c = &self.counts[i];
             u64::from(c.l1.unwrap_or(0))
@@ -424,25 +452,29 @@ impl Report<'_> {
             order.truncate(n);
         }
         let mut s = String::new();
-        // 6+1+8+1+9+1+5+1+4+1+9+2 = 48 columns of figures; names and paths share the rest of 120.
+        // 6+1+8+1+9+1+9+1+11+1+5+1+4+1+9+2 = 70 columns of figures; names and paths share the
+        // rest of 120.
         s.push_str(&format!(
-            "{:>6} {:>8} {:>9} {:>5} {:>4} {:<9}  {:<28} {}\n",
-            "L1", "L2", "L3", "files", "bin", "fate", "skill", "folder"
+            "{:>6} {:>8} {:>9} {:>9} {:<11} {:>5} {:>4} {:<9}  {:<24} {}\n",
+            "L1", "L2", "L3", "used", "type", "files", "bin", "fate", "skill", "folder"
         ));
         for i in order {
             let c = &self.counts[i];
             let sk = &self.lib.skills[i];
             let bin = c.resources.iter().filter(|r| !r.text).count();
+            let u = &self.used[i];
             let line = format!(
-                "{:>6} {:>8} {:>9} {:>5} {:>4} {:<9}  {:<28} {}",
+                "{:>6} {:>8} {:>9} {:>9} {:<11} {:>5} {:>4} {:<9}  {:<24} {}",
                 opt(c.l1),
                 opt(c.l2),
                 opt(c.l3_with_schema()),
+                used_text(u),
+                type_text(u),
                 c.resources.len(),
                 bin,
                 fates[i].map_or("off", Fate::as_str),
-                fit(&sk.name, 28),
-                fit_left(&sk.dir.display().to_string(), 43),
+                fit(&sk.name, 24),
+                fit_left(&sk.dir.display().to_string(), 25),
             );
             s.push_str(line.trim_end());
             s.push('\n');
@@ -450,7 +482,7 @@ impl Report<'_> {
         let l = self.listing;
         s.push_str(&format!(
             "\n{} skills, {} resources ({} binary, not counted){}\n",
-            self.lib.skills.len(),
+            self.scope.iter().filter(|s| **s).count(),
             t.resources,
             t.binary,
             if t.unreadable > 0 {
@@ -459,14 +491,18 @@ impl Report<'_> {
                 String::new()
             }
         ));
+        s.push_str(
+            "used: tokens in context once used: contextual L1+L2, executable + tool schema, composite + the skills it names\n\
+             `?` executable not probed yet (its schema is not counted); `*` type inferred from an entry script\n",
+        );
         s.push_str(&format!(
             "total: L1 {}{}  L2 {}{}  L3 {}{} tokens ({}; an estimate for Claude models)\n",
-            thousands(t.l1),
-            self.beside(t.l1),
-            thousands(t.l2),
-            self.beside(t.l2),
-            thousands(t.l3),
-            self.beside(t.l3),
+            thousands(t.l1.tokens),
+            self.beside(t.l1.tokens),
+            thousands(t.l2.tokens),
+            self.beside(t.l2.tokens),
+            thousands(t.l3.tokens),
+            self.beside(t.l3.tokens),
             self.args.encoding
         ));
         let budget = l.budget_chars.map_or_else(String::new, |b| {
@@ -488,6 +524,23 @@ impl Report<'_> {
             l.count(Fate::Dropped),
         ));
         s
+    }
+}
+
+/// The cost when used, `?`-marked when an executable's schema is not known yet.
+fn used_text(u: &UseCost) -> String {
+    match (u.tokens, u.schema_unknown) {
+        (None, _) => "-".to_string(),
+        (Some(n), false) => thousands(n),
+        (Some(n), true) => format!("{}?", thousands(n)),
+    }
+}
+
+/// The type, `*`-marked when an entry script inferred it rather than `type:`.
+fn type_text(u: &UseCost) -> String {
+    match u.decided_by {
+        KindSource::Entry | KindSource::EntryScript => format!("{}*", u.kind.as_str()),
+        _ => u.kind.as_str().to_string(),
     }
 }
 

@@ -25,9 +25,10 @@ pub enum CheckFormat {
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// Whose rules to apply: spec, claude-code, codex or opencode.
-    #[arg(long, default_value = "spec")]
-    pub profile: Profile,
+    /// Whose rules to apply: spec, claude-code, codex, opencode or lazy-skills (default: spec;
+    /// lazy-skills for the bundled demo library).
+    #[arg(long)]
+    pub profile: Option<Profile>,
     #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
     pub format: CheckFormat,
     /// Also fail when the listing of enabled skills exceeds this many tokens.
@@ -45,6 +46,8 @@ pub struct CheckArgs {
     /// Show info-level findings too (text output).
     #[arg(long, short)]
     pub verbose: bool,
+    #[command(flatten)]
+    pub scope: crate::cli::ScopeArgs,
 }
 
 /// `check --format json`, serialised as it is built (no intermediate JSON tree).
@@ -76,24 +79,26 @@ struct Finding<'a> {
 pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let lib = library.load();
     crate::cli::note_demo(&lib);
+    let profile = args.profile.unwrap_or_else(|| Profile::fitting(&lib));
     let enabled = crate::cli::enabled_mask(&lib);
     let is_enabled = |i: usize| enabled[i];
     let cache = TokenCache::open();
     let diags = rules::check_library(
         &lib,
         &CheckOptions {
-            profile: args.profile,
+            profile,
             body: true,
             tokens: Some((args.encoding, &cache)),
             enabled: Some(&is_enabled),
         },
     );
-    let findings = findings(&lib, &diags);
+    let scope = args.scope.mask(&lib);
+    let findings = findings(&lib, &diags, &scope);
     let counts = Counts::of(findings.iter().map(|f| f.d));
     let listing_over = args.max_listing_tokens.and_then(|max| {
         let listing = listing::render(
             &lib,
-            &is_enabled,
+            &|i| is_enabled(i) && scope[i],
             &ListingOptions {
                 format: args.listing,
                 tier: Tier::Auto,
@@ -108,11 +113,18 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     // Buffered: a line-buffered stdout costs a write call per line of a report of thousands.
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     match args.format {
-        CheckFormat::Text => write_text(&mut out, &lib, &findings, counts, &args)?,
+        CheckFormat::Text => write_text(
+            &mut out,
+            scope.iter().filter(|s| **s).count(),
+            &findings,
+            counts,
+            profile,
+            args.verbose,
+        )?,
         CheckFormat::Json => {
             let v = JsonReport {
-                profile: args.profile.as_str(),
-                skills: lib.len(),
+                profile: profile.as_str(),
+                skills: scope.iter().filter(|s| **s).count(),
                 errors: counts.errors,
                 warnings: counts.warnings,
                 diagnostics: findings
@@ -134,9 +146,9 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             crate::cli::write_json(&mut out, &sarif(&findings))?;
             writeln!(out)?;
         }
-        CheckFormat::Markdown => {
-            out.write_all(markdown(&lib, &findings, counts, &args, listing_over).as_bytes())?
-        }
+        CheckFormat::Markdown => out.write_all(
+            markdown(&lib, &findings, counts, &args, profile, listing_over).as_bytes(),
+        )?,
     }
     out.flush()?;
     if let Some((n, max)) = listing_over {
@@ -148,7 +160,11 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     Ok(i32::from(counts.errors > 0 || listing_over.is_some()))
 }
 
-fn findings<'a>(lib: &'a Library, diags: &'a [Vec<Diagnostic>]) -> Vec<Finding<'a>> {
+fn findings<'a>(
+    lib: &'a Library,
+    diags: &'a [Vec<Diagnostic>],
+    scope: &[bool],
+) -> Vec<Finding<'a>> {
     let mut out: Vec<Finding> = lib
         .problems
         .iter()
@@ -157,7 +173,13 @@ fn findings<'a>(lib: &'a Library, diags: &'a [Vec<Diagnostic>]) -> Vec<Finding<'
             d,
         })
         .collect();
-    for (s, ds) in lib.skills.iter().zip(diags) {
+    for ((s, ds), _) in lib
+        .skills
+        .iter()
+        .zip(diags)
+        .zip(scope)
+        .filter(|(_, on)| **on)
+    {
         for d in ds {
             out.push(Finding {
                 path: d.path.as_deref().unwrap_or(&s.skill_md),
@@ -170,14 +192,15 @@ fn findings<'a>(lib: &'a Library, diags: &'a [Vec<Diagnostic>]) -> Vec<Finding<'
 
 fn write_text(
     out: &mut impl Write,
-    lib: &Library,
+    checked: usize,
     findings: &[Finding],
     counts: Counts,
-    args: &CheckArgs,
+    profile: Profile,
+    verbose: bool,
 ) -> std::io::Result<()> {
     let color = crate::cli::use_color();
     for f in findings {
-        if f.d.severity == Severity::Info && !args.verbose {
+        if f.d.severity == Severity::Info && !verbose {
             continue;
         }
         let (c, r) = match (color, f.d.severity) {
@@ -212,11 +235,7 @@ fn write_text(
     writeln!(
         out,
         "{} skills checked with the {} profile: {} errors, {} warnings; {} files with errors",
-        lib.len(),
-        args.profile,
-        counts.errors,
-        counts.warnings,
-        invalid
+        checked, profile, counts.errors, counts.warnings, invalid
     )
 }
 
@@ -228,6 +247,7 @@ fn markdown(
     findings: &[Finding],
     counts: Counts,
     args: &CheckArgs,
+    profile: Profile,
     listing_over: Option<(usize, usize)>,
 ) -> String {
     use crate::cli::baseline::md_cell;
@@ -249,7 +269,7 @@ fn markdown(
     };
     let mut s = format!(
         "### skillscope check ({} profile)\n\n{verdict} **{} skills: {} errors, {} warnings**; {} files with errors\n",
-        args.profile,
+        profile,
         lib.len(),
         counts.errors,
         counts.warnings,

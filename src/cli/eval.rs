@@ -1,12 +1,11 @@
 //! `skillscope eval`: score the matchers against a file of messages with the skills they should
 //! trigger.
 
-use crate::cli::load_state;
-use crate::cli::match_cmd::{MatcherChoice, candidates, load_library};
+use crate::cli::match_cmd::{MatcherChoice, allowed, load_library};
 use crate::cli::{LibraryArgs, use_color};
 use crate::core::matching::Index;
 use crate::core::matching::eval::{Score, check_names, evaluate, parse_cases};
-use crate::text::line;
+use crate::core::text::line;
 use anyhow::Context;
 use clap::Args;
 use serde_json::json;
@@ -33,6 +32,8 @@ pub struct EvalArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub scope: crate::cli::ScopeArgs,
 }
 
 pub fn run(args: EvalArgs, library: LibraryArgs) -> anyhow::Result<i32> {
@@ -51,13 +52,14 @@ pub fn run(args: EvalArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let lib = load_library(&library)?;
     check_names(&cases, &lib).with_context(|| format!("in {}", args.file.display()))?;
     let index = Index::build(&lib);
-    let allowed = candidates(&lib, load_state().as_ref(), args.include_disabled);
+    let allowed = allowed(&lib, args.include_disabled);
+    let scope = args.scope.mask(&lib);
     let scores = evaluate(
         &index,
         &lib,
         &cases,
         &args.matcher.matchers(),
-        &|i| allowed[i],
+        &|i| allowed[i] && scope[i],
         args.top,
     );
     let below: Vec<&Score> = args

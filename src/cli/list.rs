@@ -16,6 +16,8 @@ use std::io::Write;
 #[derive(Serialize)]
 struct JsonSkill<'a> {
     name: &'a str,
+    id: &'a str,
+    namespace: &'a str,
     description: Option<&'a str>,
     kind: &'static str,
     dir: Cow<'a, str>,
@@ -51,9 +53,10 @@ pub struct ListArgs {
     /// Print a JSON array instead of a table.
     #[arg(long)]
     pub json: bool,
-    /// Whose rules decide the diagnostics: spec, claude-code, codex or opencode.
-    #[arg(long, default_value = "spec")]
-    pub profile: Profile,
+    /// Whose rules decide the diagnostics: spec, claude-code, codex, opencode or lazy-skills
+    /// (default: spec; lazy-skills for the bundled demo library).
+    #[arg(long)]
+    pub profile: Option<Profile>,
     /// Encoding for the token counts: o200k_base or cl100k_base.
     #[arg(long, default_value_t = Encoding::default())]
     pub encoding: Encoding,
@@ -63,6 +66,8 @@ pub struct ListArgs {
     /// Count everything afresh and leave the on-disk token cache alone.
     #[arg(long)]
     pub no_cache: bool,
+    #[command(flatten)]
+    pub scope: crate::cli::ScopeArgs,
 }
 
 pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
@@ -79,7 +84,7 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let diags = rules::check_library(
         &lib,
         &CheckOptions {
-            profile: args.profile,
+            profile: args.profile.unwrap_or_else(|| Profile::fitting(&lib)),
             body: false,
             tokens: None,
             enabled: Some(&is_enabled),
@@ -100,8 +105,11 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             .iter()
             .zip(&diags)
             .enumerate()
+            .filter(|(_, (s, _))| args.scope.contains(s))
             .map(|(i, (s, d))| JsonSkill {
                 name: &s.name,
+                id: &s.id,
+                namespace: &s.namespace,
                 description: s.frontmatter.description.as_deref(),
                 kind: s.kind().as_str(),
                 dir: s.dir.to_string_lossy(),
@@ -135,7 +143,7 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         let width = lib
             .skills
             .iter()
-            .map(|s| crate::text::line(&s.name).chars().count())
+            .map(|s| crate::core::text::line(&s.id).chars().count())
             .max()
             .unwrap_or(4)
             .clamp(4, 40);
@@ -146,8 +154,11 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         )?;
         let num = |n: Option<u32>| n.map_or_else(|| "-".to_string(), |n| n.to_string());
         for (((s, d), on), t) in lib.skills.iter().zip(&diags).zip(&enabled).zip(&tokens) {
+            if !args.scope.contains(s) {
+                continue;
+            }
             let c = Counts::of(d);
-            let name = crate::text::fit(&s.name, width);
+            let name = crate::core::text::fit(&s.id, width);
             writeln!(
                 out,
                 "{} {:width$}  {:16}  {:>6}  {:>7}  {:>7}  {:>6}  {:>5}",
@@ -165,11 +176,16 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
                 c.warnings
             )?;
         }
-        let on = enabled.iter().filter(|&&e| e).count();
+        let scope = args.scope.mask(&lib);
+        let on = enabled
+            .iter()
+            .zip(&scope)
+            .filter(|(e, s)| **e && **s)
+            .count();
         writeln!(
             out,
             "{} skills, {on} enabled; token counts are {} estimates (Claude's tokenizer differs by roughly 10-20%)",
-            lib.len(),
+            scope.iter().filter(|s| **s).count(),
             args.encoding
         )?;
     }

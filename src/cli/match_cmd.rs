@@ -1,11 +1,9 @@
 //! `skillscope match`: which skills a message would trigger under each matcher, and why.
 
-use crate::cli::load_state;
 use crate::cli::{LibraryArgs, note_demo, use_color};
 use crate::core::Library;
-use crate::core::matching::{Hit, Index, Match, Matcher, highlight_spans, may_trigger};
-use crate::core::state::EnableState;
-use crate::text::line;
+use crate::core::matching::{Hit, Index, Match, Matcher, candidates, highlight_spans};
+use crate::core::text::line;
 use clap::{Args, ValueEnum};
 use serde_json::{Value, json};
 use std::ops::Range;
@@ -27,6 +25,8 @@ pub struct MatchArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub scope: crate::cli::ScopeArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -52,12 +52,13 @@ impl MatcherChoice {
 
 /// The skills that may trigger at all: an agent lists only skills it can parse, never loads a
 /// shadowed copy, and never on its own a skill with `disable-model-invocation: true`; a skill
-/// switched off in skillscope's state is out too.
-pub fn candidates(lib: &Library, state: Option<&EnableState>, include_disabled: bool) -> Vec<bool> {
-    lib.skills
-        .iter()
-        .map(|s| include_disabled || (may_trigger(s) && state.is_none_or(|st| st.is_enabled(s))))
-        .collect()
+/// switched off in skillscope's state (or off by default: `auto_load: false`, `enabled: false`)
+/// is out too. `include_disabled` lets every skill compete.
+pub(crate) fn allowed(lib: &Library, include_disabled: bool) -> Vec<bool> {
+    if include_disabled {
+        return vec![true; lib.skills.len()];
+    }
+    candidates(lib, &crate::cli::enabled_mask(lib))
 }
 
 /// Loads the library, says on stderr what kept a folder from being read, and refuses an empty
@@ -75,8 +76,9 @@ pub fn load_library(library: &LibraryArgs) -> anyhow::Result<Library> {
 pub fn run(args: MatchArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let lib = load_library(&library)?;
     let index = Index::build(&lib);
-    let allowed = candidates(&lib, load_state().as_ref(), args.include_disabled);
-    let enabled = |i: usize| allowed[i];
+    let allowed = allowed(&lib, args.include_disabled);
+    let scope = args.scope.mask(&lib);
+    let enabled = |i: usize| allowed[i] && scope[i];
     let results: Vec<(Matcher, Vec<Match>)> = args
         .matcher
         .matchers()
@@ -104,6 +106,7 @@ pub fn to_json(message: &str, lib: &Library, results: &[(Matcher, Vec<Match>)]) 
                 let skill = &lib.skills[m.skill];
                 let mut entry = json!({
                     "name": skill.name,
+                    "id": skill.id,
                     "path": skill.skill_md,
                     "score": round(m.score),
                     "matched": m.hits.iter().map(|h| hit_json(message, h)).collect::<Vec<_>>(),

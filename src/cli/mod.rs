@@ -9,12 +9,13 @@ pub mod match_cmd;
 pub mod probe;
 pub mod prompt;
 pub mod shell;
+pub mod show;
 pub mod toggle;
 
 use crate::core::Library;
 use crate::core::index::IndexStore;
+use crate::core::load::{self, LibrarySpec};
 use crate::core::scan::{DEFAULT_MAX_DEPTH, DEFAULT_MAX_ENTRIES, MAX_ENTRIES_ENV, ScanOptions};
-use crate::core::source::{self, Agent, Root, Scope};
 use clap::{Args, Parser, Subcommand};
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -85,6 +86,13 @@ pub enum Command {
         #[command(flatten)]
         library: LibraryArgs,
     },
+    /// Print a skill's body, or one of its files by its path inside the skill, with its tokens.
+    Show {
+        #[command(flatten)]
+        args: show::ShowArgs,
+        #[command(flatten)]
+        library: LibraryArgs,
+    },
     /// Switch a skill on or off in an agent's own settings.
     Toggle {
         #[command(flatten)]
@@ -100,6 +108,28 @@ pub enum Command {
     },
     /// Print the man page (roff) on stdout: `skillscope man | man -l -`.
     Man,
+}
+
+/// A namespace scope: only the skills of one namespace (and those below it) count.
+#[derive(Debug, Args, Clone, Default)]
+pub struct ScopeArgs {
+    /// Only skills of this namespace and the ones below it: `web` (or `web.*`) for
+    /// `web/…/SKILL.md` below a root, a plugin's name for its `plugin:skill` skills.
+    #[arg(long, value_name = "NS")]
+    pub namespace: Option<String>,
+}
+
+impl ScopeArgs {
+    pub fn contains(&self, skill: &crate::core::Skill) -> bool {
+        self.namespace
+            .as_deref()
+            .is_none_or(|ns| crate::core::namespace::in_scope(&skill.namespace, ns))
+    }
+
+    /// Which skills of the library are in scope.
+    pub fn mask(&self, lib: &Library) -> Vec<bool> {
+        lib.skills.iter().map(|s| self.contains(s)).collect()
+    }
 }
 
 /// Which skills to look at.
@@ -118,25 +148,15 @@ pub struct LibraryArgs {
 }
 
 impl LibraryArgs {
-    /// The roots to scan: the given paths, else every agent folder that exists, else the demo.
-    pub fn roots(&self) -> (Vec<Root>, bool) {
-        if !self.paths.is_empty() {
-            return (source::path_roots(&self.paths), false);
-        }
-        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-        let mut roots = source::default_roots(dirs::home_dir().as_deref(), &cwd);
-        // The config file's extra roots join the agents' folders (never folders given by hand).
-        if let Some(c) = crate::config::active() {
-            for r in source::path_roots(&c.roots) {
-                if !roots.iter().any(|x| x.path == r.path) {
-                    roots.push(r);
-                }
-            }
-        }
-        if roots.is_empty() {
-            (vec![Root::new(demo_dir(), Agent::Demo, Scope::Demo)], true)
-        } else {
-            (roots, false)
+    /// The same choice in the core's terms.
+    pub fn spec(&self) -> LibrarySpec {
+        LibrarySpec {
+            paths: self.paths.clone(),
+            scan: self.scan_options(),
+            // The config file's extra roots join the agents' folders (never folders given by hand).
+            extra_roots: crate::config::active()
+                .map(|c| c.roots.clone())
+                .unwrap_or_default(),
         }
     }
 
@@ -159,70 +179,13 @@ impl LibraryArgs {
 
     /// The library, through the library index in skillscope's cache folder.
     pub fn load(&self) -> Library {
-        self.load_with(&IndexStore::open())
+        self.spec().load()
     }
 
     /// The library, through the index in `store` (`IndexStore::none()`: walk and read it all).
     pub fn load_with(&self, store: &IndexStore) -> Library {
-        let (roots, demo) = self.roots();
-        let (mut lib, _) = Library::load_indexed(roots, &self.scan_options(), store);
-        lib.demo = demo;
-        if lib.is_empty() && !demo && self.paths.is_empty() {
-            let (mut demo_lib, _) = Library::load_indexed(
-                vec![Root::new(demo_dir(), Agent::Demo, Scope::Demo)],
-                &ScanOptions::default(),
-                store,
-            );
-            demo_lib.demo = true;
-            return demo_lib;
-        }
-        lib
+        self.spec().load_with(store)
     }
-}
-
-static DEMO: include_dir::Dir<'_> = include_dir::include_dir!("$CARGO_MANIFEST_DIR/assets/skills");
-
-/// The bundled demo library: the source tree's copy when it is there, else the copy embedded in
-/// the binary, unpacked once under the cache folder (scripts keep their run bit).
-pub fn demo_dir() -> PathBuf {
-    let source = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/skills");
-    if source.is_dir() {
-        return source;
-    }
-    let target = crate::core::paths::cache_root().join(concat!("demo-", env!("CARGO_PKG_VERSION")));
-    if !target.is_dir()
-        && let Err(e) = unpack_demo(&target)
-    {
-        warn(format_args!(
-            "cannot unpack the demo library to {}: {e}",
-            target.display()
-        ));
-    }
-    target
-}
-
-fn unpack_demo(target: &std::path::Path) -> std::io::Result<()> {
-    let tmp = target.with_extension("partial");
-    let _ = std::fs::remove_dir_all(&tmp);
-    std::fs::create_dir_all(&tmp)?;
-    DEMO.extract(&tmp)?;
-    mark_scripts_executable(&tmp)?;
-    std::fs::rename(&tmp, target)
-}
-
-/// Files starting with `#!` get their run bit back (the embedded copy does not keep modes).
-fn mark_scripts_executable(dir: &std::path::Path) -> std::io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    for e in std::fs::read_dir(dir)? {
-        let e = e?;
-        let p = e.path();
-        if e.file_type()?.is_dir() {
-            mark_scripts_executable(&p)?;
-        } else if std::fs::read(&p)?.starts_with(b"#!") {
-            std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755))?;
-        }
-    }
-    Ok(())
 }
 
 /// Says on stderr that the demo library is in use, so no figure is mistaken for the user's own,
@@ -231,10 +194,14 @@ pub fn note_demo(lib: &Library) {
     for note in &lib.notes {
         warn(note);
     }
+    if let Some(p) = load::demo_problem() {
+        warn(p);
+    }
     if lib.demo {
+        let dir = lib.roots.first().map(|r| r.path.display().to_string());
         warn(format_args!(
             "no skills installed; showing the bundled demo library ({})",
-            demo_dir().display()
+            dir.unwrap_or_default()
         ));
     }
 }
@@ -242,7 +209,7 @@ pub fn note_demo(lib: &Library) {
 /// A line on stderr, `skillscope: …`, with every hazard of the message escaped: messages quote
 /// names, paths and file contents.
 pub fn warn(msg: impl std::fmt::Display) {
-    eprintln!("skillscope: {}", crate::text::line(&msg.to_string()));
+    eprintln!("skillscope: {}", crate::core::text::line(&msg.to_string()));
 }
 
 /// Says on stderr what could not be read (a missing root, a root that is a file, a folder the walk
@@ -266,21 +233,16 @@ pub fn note_unread(lib: &Library) -> i32 {
 
 /// skillscope's own on/off state, when there is a config folder for it.
 pub fn load_state() -> Option<crate::core::state::EnableState> {
-    let path = crate::core::state::default_path()?;
-    let (st, diags) = crate::core::state::EnableState::load(&path);
+    let (st, diags) = load::load_state(None);
     for d in &diags {
         warn(&d.message);
     }
-    Some(st)
+    st
 }
 
-/// Each skill's on/off in skillscope's state (every skill on when there is no state file).
+/// Each skill's on/off in skillscope's state (each skill's own default when there is none).
 pub fn enabled_mask(lib: &Library) -> Vec<bool> {
-    let state = load_state();
-    lib.skills
-        .iter()
-        .map(|s| state.as_ref().is_none_or(|st| st.is_enabled(s)))
-        .collect()
+    load::enabled_mask(lib, load_state().as_ref())
 }
 
 /// Counts every level of every skill, L1 in `format`, through the cache;
@@ -291,27 +253,19 @@ pub fn count_levels(
     format: crate::core::listing::Format,
     cache: &crate::core::tokens::TokenCache,
 ) -> Vec<crate::core::tokens::SkillTokens> {
-    use crate::core::tokens::{self, Progress};
-    let l1_texts = crate::core::listing::entries(lib, format);
     let show_progress = std::io::stderr().is_terminal();
-    let progress = |p: Progress| {
+    let progress = |p: crate::core::tokens::Progress| {
         // A hundred updates per level at most, whatever the library's size.
         let step = (p.total / 100).max(1);
         if show_progress && (p.done.is_multiple_of(step) || p.done == p.total) {
             eprint!("\rcounting {:?}: {}/{}   ", p.level, p.done, p.total);
         }
     };
-    let mut counts = tokens::count_library_with(lib, &l1_texts, enc, cache, &progress);
-    // Executable skills: the tool schema of their last passing probe is part of L3.
     let probes = crate::core::probe::ProbeStore::open();
     if let Some(p) = probes.problem() {
-        eprintln!("skillscope: past probe results were not read: {p}");
+        warn(format_args!("past probe results were not read: {p}"));
     }
-    for (s, c) in lib.skills.iter().zip(&mut counts) {
-        if let Some(schema) = probes.schema(s) {
-            c.schema = Some(tokens::count_text(schema, enc, cache));
-        }
-    }
+    let counts = load::count_levels(lib, format, enc, cache, &probes, &progress);
     if show_progress {
         eprint!("\r{:40}\r", "");
     }
@@ -409,6 +363,7 @@ pub fn run(command: Command) -> anyhow::Result<i32> {
         Command::Match { args, library } => match_cmd::run(args, library),
         Command::Eval { args, library } => eval::run(args, library),
         Command::Probe { args, library } => probe::run(args, library),
+        Command::Show { args, library } => show::run(args, library),
         Command::Toggle { args, library } => toggle::run(args, library),
         Command::Completions { shell: sh } => shell::completions(sh),
         Command::Man => shell::man(),

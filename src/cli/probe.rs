@@ -1,9 +1,10 @@
 //! `skillscope probe`: run `--help-json` of executable skills in a sandbox, and check scripts.
 
 use crate::cli::{LibraryArgs, note_demo, use_color};
+use crate::core::probe::dependencies::{self, DepsReport};
 use crate::core::probe::{self, ProbeOptions, ProbeReport, SandboxMode, Verdict};
+use crate::core::text::fit;
 use crate::core::{Severity, SkillKind};
-use crate::text::fit;
 use anyhow::Context;
 use clap::Args;
 use serde::Serialize;
@@ -30,6 +31,11 @@ pub struct ProbeArgs {
     /// With --scripts: also run each script's `--help` in the sandbox (it runs their code).
     #[arg(long, requires = "scripts")]
     pub smoke: bool,
+    /// Also check declared dependencies (`dependencies:`, requirements.txt) against the
+    /// interpreter each skill would run with, in the same sandbox; installs nothing, prints the
+    /// command that would.
+    #[arg(long)]
+    pub deps: bool,
     /// Probes run at once (default: the number of cores, at most 4).
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
@@ -53,6 +59,8 @@ fn parse_secs(s: &str) -> Result<Duration, String> {
 struct Document<'a> {
     timeout_ms: u64,
     skills: &'a [ProbeReport],
+    /// With --deps: one report per skill that declares dependencies.
+    dependencies: &'a [DepsReport],
     summary: Summary,
 }
 
@@ -66,13 +74,19 @@ struct Summary {
     verdicts: BTreeMap<&'static str, usize>,
     script_errors: usize,
     script_warnings: usize,
+    /// Skills whose declared dependencies were checked, and those with a missing, wrong or
+    /// invalid one.
+    deps_checked: usize,
+    deps_failed: usize,
     elapsed_ms: u64,
 }
 
 impl Summary {
-    fn of(reports: &[ProbeReport], elapsed: Duration) -> Summary {
+    fn of(reports: &[ProbeReport], deps: &[DepsReport], elapsed: Duration) -> Summary {
         let mut s = Summary {
             elapsed_ms: u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX),
+            deps_checked: deps.len(),
+            deps_failed: deps.iter().filter(|d| d.failed()).count(),
             ..Summary::default()
         };
         for r in reports {
@@ -107,7 +121,7 @@ pub fn run(args: ProbeArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         .filter(|(_, s)| args.scripts || s.kind() == SkillKind::Executable)
         .map(|(i, _)| i)
         .collect();
-    if indices.is_empty() {
+    if indices.is_empty() && !args.deps {
         eprintln!(
             "skillscope: no executable skills among {} skill(s); `--scripts` checks the scripts of all",
             lib.len()
@@ -149,7 +163,20 @@ pub fn run(args: ProbeArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     if let Err(e) = store.save() {
         crate::cli::warn(format_args!("the probe results were not remembered: {e}"));
     }
-    let summary = Summary::of(&reports, start.elapsed());
+    let deps_reports = if args.deps {
+        let all: Vec<usize> = (0..lib.len()).collect();
+        let found = dependencies::check_all(&lib, &all, &opts, &|_, _| {});
+        if found.is_empty() {
+            eprintln!(
+                "skillscope: no skill among {} declares dependencies (dependencies: or requirements.txt)",
+                lib.len()
+            );
+        }
+        found
+    } else {
+        Vec::new()
+    };
+    let summary = Summary::of(&reports, &deps_reports, start.elapsed());
     if cancel.load(Ordering::Relaxed) {
         eprintln!("skillscope: probe interrupted; every started probe was killed");
         return Ok(130);
@@ -160,6 +187,7 @@ pub fn run(args: ProbeArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         let doc = Document {
             timeout_ms: u64::try_from(args.timeout.as_millis()).unwrap_or(u64::MAX),
             skills: &reports,
+            dependencies: &deps_reports,
             summary,
         };
         crate::cli::write_json(&mut out, &doc)?;
@@ -167,11 +195,71 @@ pub fn run(args: ProbeArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         return Ok(exit_code(&doc.summary));
     }
     write_text(&mut out, &reports, &summary, use_color())?;
+    write_deps(&mut out, &deps_reports, use_color())?;
     Ok(exit_code(&summary))
 }
 
 fn exit_code(s: &Summary) -> i32 {
-    i32::from(s.failed > 0 || s.script_errors > 0)
+    i32::from(s.failed > 0 || s.script_errors > 0 || s.deps_failed > 0)
+}
+
+/// One block per skill that declares dependencies: the interpreter, the verdicts, the fix.
+fn write_deps(out: &mut impl Write, reports: &[DepsReport], color: bool) -> std::io::Result<()> {
+    let paint = Paint(color);
+    for r in reports {
+        let word = if r.failed() {
+            paint.wrap("1;31", &format!("{:<14}", "deps"))
+        } else {
+            paint.wrap("32", &format!("{:<14}", "deps"))
+        };
+        let interp = match (&r.interpreter, &r.python) {
+            (Some(p), Some(v)) => {
+                format!(
+                    " · {} ({}), Python {}",
+                    crate::core::text::path(p),
+                    r.interpreter_from,
+                    crate::core::text::line(v)
+                )
+            }
+            (Some(p), None) => {
+                format!(" · {} ({})", crate::core::text::path(p), r.interpreter_from)
+            }
+            _ => String::new(),
+        };
+        // Names, requirements and interpreter answers come from the library: escaped.
+        writeln!(
+            out,
+            "{word} {}  {}{interp}",
+            crate::core::text::line(&r.skill),
+            crate::core::text::line(&r.summary())
+        )?;
+        for d in &r.diagnostics {
+            let sev = paint.severity(d.severity, &format!("{:<7}", d.severity.to_string()));
+            writeln!(
+                out,
+                "    {sev} {:<22} {}",
+                d.rule.as_str(),
+                crate::core::text::line(&d.message)
+            )?;
+        }
+        if r.failed() && !r.install.is_empty() {
+            writeln!(
+                out,
+                "    install (in {}): {}",
+                crate::core::text::path(&r.dir),
+                crate::core::text::line(&r.install)
+            )?;
+        }
+    }
+    if !reports.is_empty() {
+        let failed = reports.iter().filter(|r| r.failed()).count();
+        writeln!(
+            out,
+            "dependencies of {} skill(s) checked: {failed} with problems; nothing was installed",
+            reports.len()
+        )?;
+    }
+    Ok(())
 }
 
 /// ANSI styles, or nothing when colour is off.
@@ -216,7 +304,7 @@ fn write_text(
     let paint = Paint(color);
     let width = reports
         .iter()
-        .map(|r| crate::text::line(&r.skill).chars().count())
+        .map(|r| crate::core::text::line(&r.skill).chars().count())
         .max()
         .unwrap_or(0)
         .min(NAME_WIDTH);
@@ -235,7 +323,7 @@ fn write_text(
                 writeln!(
                     out,
                     "{word} {name:<width$}  {sandbox} {}",
-                    crate::text::line(&detail(r, v))
+                    crate::core::text::line(&detail(r, v))
                 )?;
             }
             None if r.diagnostics.is_empty() => continue,
@@ -253,7 +341,7 @@ fn write_text(
                 out,
                 "    {sev} {:<22} {}",
                 d.rule,
-                crate::text::line(&d.message)
+                crate::core::text::line(&d.message)
             )?;
         }
     }

@@ -1,10 +1,16 @@
-//! `skillscope prompt`: print the skill listing an agent's system prompt would hold.
+//! `skillscope prompt`: print the skill listing an agent's system prompt would hold, in one of
+//! the listing modes, or the cost of every mode side by side.
 
-use crate::cli::{LibraryArgs, note_demo};
+use crate::cli::match_cmd::MatcherChoice;
+use crate::cli::{LibraryArgs, load_state, note_demo};
 use crate::core::Library;
 use crate::core::listing::{self, Fate, Format, ListingOptions, Tier};
+use crate::core::matching::Index;
+use crate::core::modes::{self, AutoOptions, Comparison, ListingMode, Selections, saving_text};
+use crate::core::text::thousands;
 use crate::core::tokens::{self, Encoding, TokenCache};
 use clap::Args;
+use serde_json::json;
 use std::io::Write;
 
 #[derive(Debug, Args)]
@@ -22,53 +28,231 @@ pub struct PromptArgs {
     /// on stderr.
     #[arg(long)]
     pub fates: bool,
-    /// List every skill, also those switched off (in skillscope's state or by their frontmatter).
-    #[arg(long)]
+    /// Which skills the listing holds: enabled (switched on), all (every installed skill) or auto
+    /// (only those --message makes relevant).
+    #[arg(long, default_value_t = ListingMode::default())]
+    pub mode: ListingMode,
+    /// The same as --mode all.
+    #[arg(long, conflicts_with = "mode")]
     pub all: bool,
-    /// Encoding for the token count shown with --fates: o200k_base or cl100k_base.
+    /// The message whose relevant skills --mode auto lists (and --compare prices).
+    #[arg(long, value_name = "TEXT")]
+    pub message: Option<String>,
+    /// The matcher that decides relevance for auto; `all` takes the skills of keyword, triggers
+    /// and bm25 together.
+    #[arg(long, value_enum, default_value_t = MatcherChoice::Bm25)]
+    pub matcher: MatcherChoice,
+    /// How many skills each matcher may make relevant (triggers never more than 3).
+    #[arg(long, value_name = "K", default_value_t = modes::DEFAULT_TOP_K)]
+    pub top: usize,
+    /// Print what each mode costs per turn, side by side, instead of the listing.
+    #[arg(long)]
+    pub compare: bool,
+    /// With --compare: print JSON.
+    #[arg(long, requires = "compare")]
+    pub json: bool,
+    /// Encoding for token counts: o200k_base or cl100k_base.
     #[arg(long, default_value_t = Encoding::default())]
     pub encoding: Encoding,
+    #[command(flatten)]
+    pub scope: crate::cli::ScopeArgs,
 }
 
 pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
+    let mode = if args.all {
+        ListingMode::All
+    } else {
+        args.mode
+    };
+    if mode == ListingMode::Auto && args.message.is_none() {
+        anyhow::bail!(
+            "--mode auto lists only the skills a message makes relevant: give the message with --message TEXT"
+        );
+    }
     let lib = library.load();
     note_demo(&lib);
     let unread = crate::cli::note_unread(&lib);
-    let enabled = super::budget::enabled(&lib);
-    let all = args.all;
-    let listing = listing::render(
-        &lib,
-        &|i| all || enabled(i),
-        &ListingOptions {
-            format: args.format,
-            tier: args.tier,
-            context_window: args.context_window,
-        },
-    );
+    let state = load_state();
+    let scope = args.scope.mask(&lib);
+    let enabled: Vec<bool> = lib
+        .skills
+        .iter()
+        .zip(&scope)
+        .map(|(s, &in_scope)| in_scope && state.as_ref().is_none_or(|st| st.is_enabled(s)))
+        .collect();
+    let auto = AutoOptions {
+        matchers: args.matcher.matchers(),
+        top: args.top,
+    };
+    let relevant = args.message.as_deref().map(|message| {
+        let allowed = crate::core::matching::candidates(
+            &lib,
+            &crate::core::load::enabled_mask(&lib, state.as_ref()),
+        );
+        modes::relevant(
+            &Index::build(&lib),
+            message,
+            &|i| allowed[i] && scope[i],
+            &auto,
+        )
+    });
+    let selections = Selections::new(enabled, &|i| scope[i], relevant.as_deref());
+    let opts = ListingOptions {
+        format: args.format,
+        tier: args.tier,
+        context_window: args.context_window,
+    };
+    let cache = TokenCache::open();
     let mut out = std::io::stdout().lock();
+    if args.compare {
+        let (_, cmp) = modes::compare(&lib, &selections, &opts, args.encoding, &cache, mode);
+        crate::cli::save_cache(&cache);
+        let report = Report {
+            lib: &lib,
+            cmp: &cmp,
+            args: &args,
+            auto: &auto,
+            relevant: relevant.as_deref(),
+        };
+        if args.json {
+            crate::cli::write_json(&mut out, &report.json())?;
+            writeln!(out)?;
+        } else {
+            out.write_all(report.text().as_bytes())?;
+        }
+        out.flush()?;
+        return Ok(unread);
+    }
+    let mask = selections.get(mode).unwrap_or(&[]);
+    let listing = listing::render(&lib, &|i| mask.get(i).copied().unwrap_or(false), &opts);
     // The core already lists hazards escaped; escaping again changes nothing and keeps the
     // promise local.
-    writeln!(out, "{}", crate::text::text(&listing.text))?;
+    writeln!(out, "{}", crate::core::text::text(&listing.text))?;
     out.flush()?;
     if args.fates {
         // Through the cache: an unchanged listing needs no encoder.
-        let cache = TokenCache::open();
         let tokens = tokens::count_text(&listing.text, args.encoding, &cache) as usize;
-        if let Err(e) = cache.save() {
-            crate::cli::warn(e);
-        }
-        eprint!("{}", fate_table(&lib, &listing, tokens, args.encoding));
+        crate::cli::save_cache(&cache);
+        eprint!(
+            "{}",
+            fate_table(&lib, &listing, tokens, args.encoding, mode)
+        );
     }
     Ok(unread)
 }
 
-fn fate_table(lib: &Library, listing: &listing::Listing, tokens: usize, enc: Encoding) -> String {
+/// The comparison of the three modes, as text or JSON.
+struct Report<'a> {
+    lib: &'a Library,
+    cmp: &'a Comparison,
+    args: &'a PromptArgs,
+    auto: &'a AutoOptions,
+    relevant: Option<&'a [usize]>,
+}
+
+impl Report<'_> {
+    fn text(&self) -> String {
+        let mut s = format!(
+            "{:<8} {:>7} {:>7} {:>9} {:>8} {:>11}\n",
+            "mode", "skills", "listed", "tokens", "vs all", "vs enabled"
+        );
+        for m in &self.cmp.modes {
+            s.push_str(&format!(
+                "{:<8} {:>7} {:>7} {:>9} {:>8} {:>11}\n",
+                m.mode.as_str(),
+                thousands(m.skills as u64),
+                thousands(m.listed as u64),
+                thousands(u64::from(m.tokens)),
+                saving_text(self.cmp.saving(m.mode, ListingMode::All)),
+                saving_text(self.cmp.saving(m.mode, ListingMode::Enabled)),
+            ));
+        }
+        s.push_str(&format!(
+            "tokens per turn of the {} listing ({} tier), {}; an estimate for Claude models\n",
+            self.args.format, self.args.tier, self.args.encoding
+        ));
+        match (&self.args.message, self.relevant) {
+            (Some(msg), Some(rel)) => {
+                let names: Vec<String> = rel
+                    .iter()
+                    // Ids, not names: in a big library several relevant skills share a name.
+                    .map(|&i| crate::core::text::line(&self.lib.skills[i].id).into_owned())
+                    .collect();
+                let shown = if names.is_empty() {
+                    "nothing".to_string()
+                } else {
+                    names.join(", ")
+                };
+                s.push_str(&format!(
+                    "auto: {} (top {}) for {} lists {shown}\n",
+                    self.auto.label(),
+                    self.auto.top,
+                    crate::core::text::line(&format!("{msg:?}"))
+                ));
+            }
+            _ => s.push_str(
+                "auto: give --message TEXT to price the skills a message makes relevant\n",
+            ),
+        }
+        s
+    }
+
+    fn json(&self) -> serde_json::Value {
+        let modes: Vec<_> = self
+            .cmp
+            .modes
+            .iter()
+            .map(|m| {
+                json!({
+                    "mode": m.mode,
+                    "skills": m.skills,
+                    "listed": m.listed,
+                    "chars": m.chars,
+                    "tokens": m.tokens,
+                    "saving_vs_all_percent": self.cmp.saving(m.mode, ListingMode::All).map(round1),
+                    "saving_vs_enabled_percent": self.cmp.saving(m.mode, ListingMode::Enabled).map(round1),
+                })
+            })
+            .collect();
+        let relevant: Option<Vec<_>> = self.relevant.map(|r| {
+            r.iter()
+                .map(|&i| {
+                    let s = &self.lib.skills[i];
+                    json!({"name": s.name, "id": s.id, "path": s.skill_md})
+                })
+                .collect()
+        });
+        json!({
+            "format": self.args.format,
+            "tier": self.args.tier,
+            "context_window": self.args.context_window,
+            "encoding": self.args.encoding,
+            "message": self.args.message,
+            "matchers": self.auto.matchers,
+            "top": self.auto.top,
+            "modes": modes,
+            "relevant": relevant,
+        })
+    }
+}
+
+fn round1(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
+}
+
+fn fate_table(
+    lib: &Library,
+    listing: &listing::Listing,
+    tokens: usize,
+    enc: Encoding,
+    mode: ListingMode,
+) -> String {
     let mut s = String::new();
     let budget = listing
         .budget_chars
         .map_or_else(|| "no budget".to_string(), |b| format!("budget {b} chars"));
     s.push_str(&format!(
-        "listing: {} tier, {} chars, ~{tokens} tokens ({enc}), {} of {budget}\n",
+        "listing ({mode} mode): {} tier, {} chars, ~{tokens} tokens ({enc}), {} of {budget}\n",
         listing.tier,
         listing.text.chars().count(),
         listing.used_chars,
@@ -81,16 +265,20 @@ fn fate_table(lib: &Library, listing: &listing::Listing, tokens: usize, enc: Enc
     let width = listing
         .entries
         .iter()
-        .map(|e| crate::text::line(&lib.skills[e.index].name).chars().count())
+        .map(|e| {
+            crate::core::text::line(&lib.skills[e.index].name)
+                .chars()
+                .count()
+        })
         .max()
         .unwrap_or(0)
         .min(40);
     for e in &listing.entries {
-        let name = crate::text::fit(&lib.skills[e.index].name, width);
+        let name = crate::core::text::fit(&lib.skills[e.index].name, width);
         let line = format!(
             "{:<9} {name:<width$}  {}",
             e.fate.as_str(),
-            crate::text::line(&e.reason)
+            crate::core::text::line(&e.reason)
         );
         s.push_str(line.trim_end());
         s.push('\n');

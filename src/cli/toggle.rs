@@ -9,7 +9,7 @@ use crate::core::agents::{
 use crate::core::skill::Skill;
 use crate::core::source::Agent;
 use crate::core::state::{self, EnableState, StateSource};
-use crate::text::line;
+use crate::core::text::line;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
@@ -88,6 +88,7 @@ fn source_text(s: StateSource) -> &'static str {
     match s {
         StateSource::Saved => "saved in state.json",
         StateSource::FrontmatterAutoLoad => "frontmatter auto_load: false",
+        StateSource::FrontmatterEnabled => "frontmatter enabled: false",
         StateSource::FrontmatterDisableModelInvocation => "frontmatter disable-model-invocation",
         StateSource::Default => "default",
     }
@@ -423,7 +424,7 @@ fn print_plan(name: &str, p: &TogglePlan, home: &Path, color: bool) {
         // The diff quotes the settings file: its lines are escaped like any other text (tabs
         // kept, they indent real settings files).
         for l in p.diff.lines() {
-            let l = crate::text::text(l);
+            let l = crate::core::text::text(l);
             if !color || l.starts_with("---") || l.starts_with("+++") {
                 println!("{l}");
             } else if l.starts_with('+') {

@@ -40,14 +40,18 @@ pub enum Profile {
     ClaudeCode,
     Codex,
     Opencode,
+    /// The spec plus the Lazy Skills fields (`type`, `entry`, `triggers`, `dependencies`,
+    /// `enabled`, `auto_load`, `when_to_use`), with their shapes checked.
+    LazySkills,
 }
 
 impl Profile {
-    pub const ALL: [Profile; 4] = [
+    pub const ALL: [Profile; 5] = [
         Profile::Spec,
         Profile::ClaudeCode,
         Profile::Codex,
         Profile::Opencode,
+        Profile::LazySkills,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -56,7 +60,23 @@ impl Profile {
             Profile::ClaudeCode => "claude-code",
             Profile::Codex => "codex",
             Profile::Opencode => "opencode",
+            Profile::LazySkills => "lazy-skills",
         }
+    }
+
+    /// The profile a library is judged by when none is asked for: the bundled demo library is
+    /// written for Lazy Skills; everything else starts with the spec.
+    pub fn fitting(lib: &crate::core::library::Library) -> Profile {
+        if lib.demo {
+            Profile::LazySkills
+        } else {
+            Profile::Spec
+        }
+    }
+
+    /// Profiles that take the spec's verdicts as their base.
+    pub fn strict(self) -> bool {
+        matches!(self, Profile::Spec | Profile::LazySkills)
     }
 }
 
@@ -67,7 +87,7 @@ impl fmt::Display for Profile {
 }
 
 #[derive(Debug, thiserror::Error)]
-#[error("unknown profile `{0}`: use spec, claude-code, codex or opencode")]
+#[error("unknown profile `{0}`: use spec, claude-code, codex, opencode or lazy-skills")]
 pub struct UnknownProfile(String);
 
 impl FromStr for Profile {
@@ -93,6 +113,9 @@ pub enum Family {
     Library,
     /// Executable skills' entry scripts and `scripts/` (`check`, `probe --scripts`).
     Executable,
+    /// Lazy Skills' declared Python dependencies: their shape (`check --profile lazy-skills`),
+    /// and whether the skill's interpreter has them (`probe --deps`).
+    Dependencies,
     /// The `--help-json` probe's verdicts (`probe`).
     Probe,
     /// skillscope's own state and the agents' settings files (`toggle`, the app).
@@ -109,6 +132,7 @@ impl Family {
             Family::Body => "body",
             Family::Library => "library",
             Family::Executable => "executable",
+            Family::Dependencies => "dependencies",
             Family::Probe => "probe",
             Family::Settings => "settings",
         }
@@ -122,7 +146,7 @@ pub struct RuleInfo {
     pub family: Family,
     /// The most a finding weighs under each profile, in [`Profile::ALL`] order; `None` where the
     /// profile does not report it. Rules outside `check` weigh the same under every profile.
-    pub severity: [Option<Severity>; 4],
+    pub severity: [Option<Severity>; Profile::ALL.len()],
     pub summary: &'static str,
 }
 
@@ -171,93 +195,101 @@ macro_rules! catalogue {
 }
 
 catalogue! {
-    FileEmpty "file-empty" File [E, E, E, E] "SKILL.md is empty";
-    FileUnreadable "file-unreadable" File [E, E, E, E] "SKILL.md cannot be read";
-    FileNotUtf8 "file-not-utf8" File [E, E, E, E] "SKILL.md is not valid UTF-8";
-    FileNulBytes "file-nul-bytes" File [E, E, E, E] "the frontmatter holds NUL bytes";
-    FileBom "file-bom" File [E, W, W, W] "the file starts with a byte-order mark";
-    SkillFileName "skill-file-name" File [E, E, E, E] "the skill file is not spelled SKILL.md";
-    SkillFileNotRegular "skill-file-not-regular" File [E, E, E, E]
+    FileEmpty "file-empty" File [E, E, E, E, E] "SKILL.md is empty";
+    FileUnreadable "file-unreadable" File [E, E, E, E, E] "SKILL.md cannot be read";
+    FileNotUtf8 "file-not-utf8" File [E, E, E, E, E] "SKILL.md is not valid UTF-8";
+    FileNulBytes "file-nul-bytes" File [E, E, E, E, E] "the frontmatter holds NUL bytes";
+    FileBom "file-bom" File [E, W, W, W, E] "the file starts with a byte-order mark";
+    SkillFileName "skill-file-name" File [E, E, E, E, E] "the skill file is not spelled SKILL.md";
+    SkillFileNotRegular "skill-file-not-regular" File [E, E, E, E, E]
         "SKILL.md is a pipe, socket or device (listed, never opened)";
-    SkillFileDuplicate "skill-file-duplicate" File [W, W, W, W] "SKILL.md and skill.md side by side";
-    RootMissing "root-missing" File [E, E, E, E] "a folder given to read does not exist";
-    RootNotAFolder "root-not-a-folder" File [E, E, E, E]
+    SkillFileDuplicate "skill-file-duplicate" File [W, W, W, W, W] "SKILL.md and skill.md side by side";
+    RootMissing "root-missing" File [E, E, E, E, E] "a folder given to read does not exist";
+    RootNotAFolder "root-not-a-folder" File [E, E, E, E, E]
         "a path given to read is neither a folder nor a SKILL.md";
-    SymlinkCycle "symlink-cycle" File [W, W, W, W] "a symlink leads back to a folder above it";
-    WalkError "walk-error" File [W, W, W, W] "a folder or link could not be read";
-    WalkSkipped "walk-skipped" File [W, W, W, W]
+    SymlinkCycle "symlink-cycle" File [W, W, W, W, W] "a symlink leads back to a folder above it";
+    WalkError "walk-error" File [W, W, W, W, W] "a folder or link could not be read";
+    WalkSkipped "walk-skipped" File [W, W, W, W, W]
         "a link into /proc, /sys, /dev or above the root, not followed";
-    WalkCap "walk-cap" File [W, W, W, W] "a root's walk stopped at the entry cap";
-    FrontmatterMissing "frontmatter-missing" Frontmatter [E, E, E, E] "no `---` frontmatter block";
-    FrontmatterUnterminated "frontmatter-unterminated" Frontmatter [E, E, E, E]
+    WalkCap "walk-cap" File [W, W, W, W, W] "a root's walk stopped at the entry cap";
+    FrontmatterMissing "frontmatter-missing" Frontmatter [E, E, E, E, E] "no `---` frontmatter block";
+    FrontmatterUnterminated "frontmatter-unterminated" Frontmatter [E, E, E, E, E]
         "the frontmatter is never closed";
-    FrontmatterLeadingBlank "frontmatter-leading-blank" Frontmatter [E, W, W, W]
+    FrontmatterLeadingBlank "frontmatter-leading-blank" Frontmatter [E, W, W, W, E]
         "blank lines before the opening `---`";
-    FrontmatterNotMapping "frontmatter-not-mapping" Frontmatter [E, E, E, E]
+    FrontmatterNotMapping "frontmatter-not-mapping" Frontmatter [E, E, E, E, E]
         "the frontmatter is not `key: value` lines";
-    YamlInvalid "yaml-invalid" Frontmatter [E, E, E, E] "the frontmatter is not valid YAML";
-    StrictYamlFlow "strict-yaml-flow" Frontmatter [W, NO, NO, NO]
+    YamlInvalid "yaml-invalid" Frontmatter [E, E, E, E, E] "the frontmatter is not valid YAML";
+    StrictYamlFlow "strict-yaml-flow" Frontmatter [W, NO, NO, NO, NO]
         "flow-style YAML the reference validator's strict parser rejects";
-    YamlCoercedScalar "yaml-coerced-scalar" Frontmatter [W, W, W, W]
+    YamlCoercedScalar "yaml-coerced-scalar" Frontmatter [W, W, W, W, W]
         "a text field YAML reads as a number or boolean";
-    FieldType "field-type" Frontmatter [E, E, E, E] "a known field has the wrong type";
-    FieldValue "field-value" Frontmatter [W, W, W, W] "a known field has an unknown value";
-    UnknownField "unknown-field" Frontmatter [E, W, W, I] "a field the profile does not know";
-    CompatibilityTooLong "compatibility-too-long" Frontmatter [E, W, W, W]
+    FieldType "field-type" Frontmatter [E, E, E, E, E] "a known field has the wrong type";
+    FieldValue "field-value" Frontmatter [W, W, W, W, E] "a known field has an unknown value";
+    UnknownField "unknown-field" Frontmatter [E, W, W, I, E] "a field the profile does not know";
+    CompatibilityTooLong "compatibility-too-long" Frontmatter [E, W, W, W, E]
         "`compatibility` over 500 characters";
-    NameMissing "name-missing" Name [E, E, E, E] "no `name` field";
-    NameTooLong "name-too-long" Name [E, E, E, E] "name over 64 characters";
-    NameFormat "name-format" Name [E, E, E, E] "name not lowercase letters, digits and hyphens";
-    NameHyphens "name-hyphens" Name [E, E, E, E] "leading, trailing or double hyphen";
-    NameDirectory "name-directory" Name [E, W, W, E] "name differs from the folder name";
-    NameReserved "name-reserved" Name [W, E, W, W] "name holds a reserved word";
-    NameXml "name-xml" Name [E, E, E, E] "name holds XML tags";
-    ControlCharacter "control-character" Name [W, E, E, E]
+    NameMissing "name-missing" Name [E, E, E, E, E] "no `name` field";
+    NameTooLong "name-too-long" Name [E, E, E, E, E] "name over 64 characters";
+    NameFormat "name-format" Name [E, E, E, E, E] "name not lowercase letters, digits and hyphens";
+    NameHyphens "name-hyphens" Name [E, E, E, E, E] "leading, trailing or double hyphen";
+    NameDirectory "name-directory" Name [E, W, W, E, E] "name differs from the folder name";
+    NameReserved "name-reserved" Name [W, E, W, W, W] "name holds a reserved word";
+    NameXml "name-xml" Name [E, E, E, E, E] "name holds XML tags";
+    ControlCharacter "control-character" Name [W, E, E, E, E]
         "a name, description or folder name holds a control or bidi character (bidi: a warning)";
-    DescriptionMissing "description-missing" Description [E, E, E, E] "no or empty `description`";
-    DescriptionTooLong "description-too-long" Description [E, E, E, E]
+    DescriptionMissing "description-missing" Description [E, E, E, E, E] "no or empty `description`";
+    DescriptionTooLong "description-too-long" Description [E, E, E, E, E]
         "description over 1,024 characters";
-    DescriptionXml "description-xml" Description [W, E, W, W]
+    DescriptionXml "description-xml" Description [W, E, W, W, W]
         "description holds XML tags or angle brackets";
-    DescriptionGeneric "description-generic" Description [W, W, W, W]
+    DescriptionGeneric "description-generic" Description [W, W, W, W, W]
         "description too vague to trigger well";
-    DescriptionFirstPerson "description-first-person" Description [W, W, W, W]
+    DescriptionFirstPerson "description-first-person" Description [W, W, W, W, W]
         "description written in the first person";
-    BodyTooLong "body-too-long" Body [W, W, W, W] "body over 500 lines or 5,000 tokens";
-    BodyBrokenLink "body-broken-link" Body [W, W, W, W]
+    BodyTooLong "body-too-long" Body [W, W, W, W, W] "body over 500 lines or 5,000 tokens";
+    BodyBrokenLink "body-broken-link" Body [W, W, W, W, W]
         "a link to a file that does not exist (at most 100 reported per skill)";
-    BodyNestedReference "body-nested-reference" Body [W, W, W, W]
+    BodyNestedReference "body-nested-reference" Body [W, W, W, W, W]
         "references nested more than one level deep";
-    BodyUnreadable "body-unreadable" Body [E, E, E, E] "the body cannot be read";
-    DuplicateName "duplicate-name" Library [I, I, I, I] "two skills with the same name";
-    Shadowed "shadowed" Library [W, W, W, W] "another skill of the same name wins";
-    Overlap "overlap" Library [W, W, W, W] "descriptions that compete for the same messages";
-    ExecutableNoEntry "executable-no-entry" Executable [W, E, E, E]
+    BodyUnreadable "body-unreadable" Body [E, E, E, E, E] "the body cannot be read";
+    DuplicateName "duplicate-name" Library [I, I, I, I, I] "two skills with the same name";
+    Shadowed "shadowed" Library [W, W, W, W, W] "another skill of the same name wins";
+    Overlap "overlap" Library [W, W, W, W, W] "descriptions that compete for the same messages";
+    ExecutableNoEntry "executable-no-entry" Executable [W, E, E, E, E]
         "`type: executable` without its entry script";
-    ScriptNotExecutable "script-not-executable" Executable [W, W, W, W]
+    ScriptNotExecutable "script-not-executable" Executable [W, W, W, W, W]
         "a script without its run bit";
-    ScriptNoInterpreter "script-no-interpreter" Executable [E, E, E, E]
+    ScriptNoInterpreter "script-no-interpreter" Executable [E, E, E, E, E]
         "a script whose interpreter is missing";
-    ScriptNoShebang "script-no-shebang" Executable [W, W, W, W] "a script without a `#!` line";
-    ScriptSmokeFailed "script-smoke-failed" Executable [W, W, W, W]
+    ScriptNoShebang "script-no-shebang" Executable [W, W, W, W, W] "a script without a `#!` line";
+    ScriptSmokeFailed "script-smoke-failed" Executable [W, W, W, W, W]
         "a script's `--help` failed in the sandbox (`probe --smoke`)";
-    ScriptSmokeSkipped "script-smoke-skipped" Executable [I, I, I, I]
+    ScriptSmokeSkipped "script-smoke-skipped" Executable [I, I, I, I, I]
         "a script `probe --smoke` did not run";
-    ProbeOk "probe-ok" Probe [I, I, I, I] "`--help-json` answered with a valid tool schema";
-    ProbeTimeout "probe-timeout" Probe [E, E, E, E] "`--help-json` gave no answer in time";
-    ProbeCancelled "probe-cancelled" Probe [W, W, W, W] "the probe was stopped before it answered";
-    ProbeCrashed "probe-crashed" Probe [E, E, E, E]
+    DependencyInvalid "dependency-invalid" Dependencies [NO, NO, NO, NO, E]
+        "a declared dependency (`dependencies:` or `requirements.txt`) that is not a valid pip specifier";
+    DependencyMissing "dependency-missing" Dependencies [E, E, E, E, E]
+        "a declared dependency not installed for the skill's interpreter (`probe --deps`)";
+    DependencyVersion "dependency-version" Dependencies [E, E, E, E, E]
+        "a declared dependency installed at a version its specifier refuses (`probe --deps`)";
+    DependencyUnchecked "dependency-unchecked" Dependencies [W, W, W, W, W]
+        "declared dependencies that could not be checked: no interpreter, not Python (`probe --deps`)";
+    ProbeOk "probe-ok" Probe [I, I, I, I, I] "`--help-json` answered with a valid tool schema";
+    ProbeTimeout "probe-timeout" Probe [E, E, E, E, E] "`--help-json` gave no answer in time";
+    ProbeCancelled "probe-cancelled" Probe [W, W, W, W, W] "the probe was stopped before it answered";
+    ProbeCrashed "probe-crashed" Probe [E, E, E, E, E]
         "the entry script exited non-zero or was killed";
-    ProbeNotJson "probe-not-json" Probe [E, E, E, E] "`--help-json` printed something not JSON";
-    ProbeBadSchema "probe-bad-schema" Probe [E, E, E, E] "the tool schema has the wrong shape";
-    ProbeNameMismatch "probe-name-mismatch" Probe [E, E, E, E]
+    ProbeNotJson "probe-not-json" Probe [E, E, E, E, E] "`--help-json` printed something not JSON";
+    ProbeBadSchema "probe-bad-schema" Probe [E, E, E, E, E] "the tool schema has the wrong shape";
+    ProbeNameMismatch "probe-name-mismatch" Probe [E, E, E, E, E]
         "the tool schema's name is not the skill's";
-    ProbeNoEntry "probe-no-entry" Probe [E, E, E, E] "the entry script is missing";
-    ProbeNoInterpreter "probe-no-interpreter" Probe [E, E, E, E]
+    ProbeNoEntry "probe-no-entry" Probe [E, E, E, E, E] "the entry script is missing";
+    ProbeNoInterpreter "probe-no-interpreter" Probe [E, E, E, E, E]
         "nothing can run the entry script";
-    StateFile "state-file" Settings [W, W, W, W]
+    StateFile "state-file" Settings [W, W, W, W, W]
         "skillscope's state file cannot be read or written";
-    AgentSettings "agent-settings" Settings [W, W, W, W]
+    AgentSettings "agent-settings" Settings [W, W, W, W, W]
         "an agent's settings file cannot be read or parsed";
 }
 
@@ -316,13 +348,14 @@ pub fn markdown() -> String {
          `--profile` of `check` (`-`: the profile does not report it). The file, frontmatter, \
          name, description, body, library and executable families are `check`'s (`list` shows \
          those that need no body read); `probe` reports the probe family and the script checks; \
-         `toggle` and the app report the settings family.\n",
+         `toggle` and the app report the settings family; in the dependencies family, `dependency-invalid` is `check --profile lazy-skills`' \
+         and the others are `probe --deps`'.\n",
     );
     let mut families: Vec<Family> = RULES.iter().map(|r| r.family).collect();
     families.dedup();
     for family in families {
         s.push_str(&format!(
-            "\n## {}\n\n| rule | spec | claude-code | codex | opencode | what it finds |\n|---|---|---|---|---|---|\n",
+            "\n## {}\n\n| rule | spec | claude-code | codex | opencode | lazy-skills | what it finds |\n|---|---|---|---|---|---|---|\n",
             family.as_str()
         ));
         for r in RULES.iter().filter(|r| r.family == family) {

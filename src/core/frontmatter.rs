@@ -4,9 +4,61 @@
 
 use crate::core::catalogue::RuleId;
 use crate::core::diagnostic::{Diagnostic, Severity};
-use crate::core::skill::SkillKind;
 use serde::Serialize;
 use serde_json::Value;
+
+/// How an agent uses the skill.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum SkillKind {
+    /// Instructions only: the body is loaded into the context.
+    #[default]
+    Contextual,
+    /// A tool: an entry script that answers `--help-json` with its schema.
+    Executable,
+    /// Built from other skills: using it loads the skills its body names.
+    Composite,
+}
+
+/// What decided a skill's type: the Lazy Skills rule is that a declared `type:` wins, an entry
+/// script makes a skill executable, and everything else is contextual.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Default)]
+pub enum KindSource {
+    /// `type:` in the frontmatter.
+    #[serde(rename = "type")]
+    Declared,
+    /// `entry:` in the frontmatter names a script.
+    #[serde(rename = "entry")]
+    Entry,
+    /// The folder holds the default entry script, `execute.py`.
+    #[serde(rename = "execute.py")]
+    EntryScript,
+    /// Nothing says otherwise.
+    #[default]
+    #[serde(rename = "default")]
+    Default,
+}
+
+impl KindSource {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            KindSource::Declared => "type",
+            KindSource::Entry => "entry",
+            KindSource::EntryScript => "execute.py",
+            KindSource::Default => "default",
+        }
+    }
+}
+
+impl SkillKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SkillKind::Contextual => "contextual",
+            SkillKind::Executable => "executable",
+            SkillKind::Composite => "composite",
+        }
+    }
+}
 
 /// One frontmatter key, in file order, with its value as JSON and its 1-based line.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -26,11 +78,15 @@ pub struct Frontmatter {
     pub description: Option<String>,
     pub when_to_use: Option<String>,
     pub kind: SkillKind,
+    /// What decided `kind`: `type:`, `entry:`, or nothing (the scan adds `execute.py`).
+    pub kind_source: KindSource,
     /// The entry script of an executable skill, when named in frontmatter.
     pub entry: Option<String>,
     pub disable_model_invocation: bool,
     pub user_invocable: Option<bool>,
     pub auto_load: Option<bool>,
+    /// The Lazy Skills `enabled:` switch.
+    pub enabled: Option<bool>,
     pub triggers: Vec<String>,
     pub dependencies: Vec<String>,
     /// Flow-style collections (`[a, b]`, `{a: b}`) that the strict YAML of the reference
@@ -599,10 +655,11 @@ fn type_fields(fm: &mut Frontmatter, diags: &mut Vec<Diagnostic>) {
                     _ => fm.when_to_use = text,
                 }
             }
-            "type" => match f.value.as_str() {
-                Some("executable") | Some("tool") => fm.kind = SkillKind::Executable,
-                Some("composite") => fm.kind = SkillKind::Composite,
-                Some("contextual") | Some("context") => fm.kind = SkillKind::Contextual,
+            "type" => match f.value.as_str().and_then(kind_named) {
+                Some(kind) => {
+                    fm.kind = kind;
+                    fm.kind_source = KindSource::Declared;
+                }
                 _ => diags.push(
                     Diagnostic::new(
                         RuleId::FieldValue,
@@ -619,7 +676,11 @@ fn type_fields(fm: &mut Frontmatter, diags: &mut Vec<Diagnostic>) {
                 Some(s) => fm.entry = Some(s.to_string()),
                 None => diags.push(wrong("a file name")),
             },
-            "disable-model-invocation" | "user-invocable" | "auto_load" | "auto-load" => {
+            "disable-model-invocation"
+            | "user-invocable"
+            | "auto_load"
+            | "auto-load"
+            | "enabled" => {
                 let b = match &f.value {
                     Value::Bool(b) => Some(*b),
                     Value::String(s) if s.eq_ignore_ascii_case("true") => Some(true),
@@ -633,6 +694,7 @@ fn type_fields(fm: &mut Frontmatter, diags: &mut Vec<Diagnostic>) {
                 match f.key.as_str() {
                     "disable-model-invocation" => fm.disable_model_invocation = b == Some(true),
                     "user-invocable" => fm.user_invocable = b,
+                    "enabled" => fm.enabled = b,
                     _ => fm.auto_load = b,
                 }
             }
@@ -658,8 +720,23 @@ fn type_fields(fm: &mut Frontmatter, diags: &mut Vec<Diagnostic>) {
         }
     }
     fm.fields = fields;
-    if fm.kind == SkillKind::Contextual && !fm.dependencies.is_empty() && fm.get("type").is_none() {
-        fm.kind = SkillKind::Composite;
+    // A declared type wins; an entry script makes a skill executable.
+    if fm.kind_source == KindSource::Default
+        && fm.entry.as_deref().is_some_and(|e| !e.trim().is_empty())
+    {
+        fm.kind = SkillKind::Executable;
+        fm.kind_source = KindSource::Entry;
+    }
+}
+
+/// The type a `type:` value names. `tool` and `context` are spellings other loaders accept; the
+/// `lazy-skills` profile asks for the three canonical words.
+pub fn kind_named(value: &str) -> Option<SkillKind> {
+    match value {
+        "executable" | "tool" => Some(SkillKind::Executable),
+        "composite" => Some(SkillKind::Composite),
+        "contextual" | "context" => Some(SkillKind::Contextual),
+        _ => None,
     }
 }
 

@@ -228,6 +228,14 @@ pub fn lock(target: &Path, wait: Duration) -> Result<FileLock, FsxError> {
     }
 }
 
+/// A file's modification time in nanoseconds since the epoch (0 when unknown).
+pub fn mtime_ns(meta: &std::fs::Metadata) -> u128 {
+    meta.modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 const MAGIC: &[u8; 8] = b"SKSCLIX\0";
 /// Bumped whenever the layout or the meaning of a record changes: an index of another version is
 /// foreign and discarded.
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
 /// Index files kept in the cache folder, one per set of roots; the least recently written go.
 const KEEP_FILES: usize = 8;
 /// An index larger than this is not read (a real one for 50,000 skills is a few tens of MB).
@@ -42,7 +42,7 @@ impl Stamp {
         let ino = 0;
         Stamp {
             len: meta.len(),
-            mtime_ns: crate::core::library::mtime_ns(meta),
+            mtime_ns: crate::core::fsx::mtime_ns(meta),
             ino,
         }
     }
@@ -728,6 +728,7 @@ mod tests {
     use super::*;
     use crate::core::library::Library;
     use crate::core::rules::{self, CheckOptions};
+    use crate::core::skill::KindSource;
     use crate::core::source::{Agent, Root, Scope};
     use std::os::unix::fs::FileTypeExt;
     use std::time::{Duration, SystemTime};
@@ -843,6 +844,140 @@ mod tests {
                 ("references/more.md", true)
             ]
         );
+    }
+
+    /// What a skill's place and its neighbours decide, for comparing loads.
+    fn placed(lib: &Library) -> Vec<String> {
+        lib.skills
+            .iter()
+            .map(|s| {
+                format!(
+                    "{} {} {} {} {:?} {:?} {:?}",
+                    s.id,
+                    s.namespace,
+                    s.plugin,
+                    s.name,
+                    s.kind(),
+                    s.frontmatter.kind_source,
+                    s.shadowed_by
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn namespaced_ids_and_kinds_are_the_same_from_the_index_and_from_a_scan() {
+        let t = tempfile::tempdir().unwrap();
+        let (root, cache) = (t.path().join("lib"), t.path().join("cache"));
+        let skill = |rel: &str, name: &str, extra: &str| {
+            write(
+                &root.join(rel).join("SKILL.md"),
+                &format!(
+                    "---\nname: {name}\ndescription: Does {name} things.\n{extra}---\nBody.\n"
+                ),
+            );
+        };
+        skill("web/scraper", "scraper", "");
+        skill("data/scraper", "scraper", "");
+        skill("pdf", "pdf", "");
+        skill("tools/run", "run", "");
+        write(&root.join("tools/run/execute.py"), "print('hi')\n");
+        skill("tools/entry", "entry", "entry: main.sh\n");
+        skill("tools/typed", "typed", "type: composite\n");
+        write(&root.join("tools/typed/execute.py"), "print('hi')\n");
+        let plugin = root.join("plugins/doc-kit");
+        write(
+            &plugin.join(".claude-plugin/plugin.json"),
+            r#"{"name": "docs"}"#,
+        );
+        skill("plugins/doc-kit/skills/pdf", "pdf", "");
+        backdate(&root);
+        let scanned = || {
+            Library::load(
+                vec![Root::new(&root, Agent::Path, Scope::Path)],
+                &ScanOptions::default(),
+            )
+        };
+        let (cold, stats) = load(&root, &cache);
+        assert_eq!(stats.skills_parsed, 7);
+        let (warm, stats) = load(&root, &cache);
+        assert_eq!((stats.roots_walked, stats.skills_parsed), (0, 0));
+        assert_eq!(placed(&warm), placed(&cold));
+        assert_eq!(placed(&warm), placed(&scanned()));
+        let ids: Vec<&str> = warm.skills.iter().map(|s| s.id.as_str()).collect();
+        for id in [
+            "web.scraper",
+            "data.scraper",
+            "pdf",
+            "docs:pdf",
+            "tools.run",
+        ] {
+            assert!(ids.contains(&id), "{id} in {ids:?}");
+        }
+        let run = &warm.skills[warm
+            .skills
+            .iter()
+            .position(|s| s.id == "tools.run")
+            .unwrap()];
+        assert_eq!(run.frontmatter.kind_source, KindSource::EntryScript);
+        // What lies beside the skill file changes with the skill file untouched: the plugin is
+        // renamed in its manifest and the entry script goes. Neither skill is read again, and
+        // both show the change.
+        write(
+            &plugin.join(".claude-plugin/plugin.json"),
+            r#"{"name": "papers"}"#,
+        );
+        std::fs::remove_file(root.join("tools/run/execute.py")).unwrap();
+        let (warm, stats) = load(&root, &cache);
+        assert_eq!(stats.skills_parsed, 0);
+        assert_eq!(placed(&warm), placed(&scanned()));
+        let ids: Vec<&str> = warm.skills.iter().map(|s| s.id.as_str()).collect();
+        assert!(ids.contains(&"papers:pdf"), "{ids:?}");
+        let run = &warm.skills[warm
+            .skills
+            .iter()
+            .position(|s| s.id == "tools.run")
+            .unwrap()];
+        assert_eq!(run.frontmatter.kind_source, KindSource::Default);
+    }
+
+    #[test]
+    fn links_out_of_the_skill_folder_are_not_resources_warm_or_cold() {
+        let t = tempfile::tempdir().unwrap();
+        let (root, cache) = (t.path().join("lib"), t.path().join("cache"));
+        library(&root);
+        let outside = t.path().join("outside");
+        write(&outside.join("secret.md"), "secret\n");
+        let beta = root.join("beta");
+        std::os::unix::fs::symlink(outside.join("secret.md"), beta.join("leak.md")).unwrap();
+        std::os::unix::fs::symlink(&outside, beta.join("shared")).unwrap();
+        std::os::unix::fs::symlink("references/more.md", beta.join("more-link.md")).unwrap();
+        backdate(&root);
+        let rels = |lib: &Library| -> Vec<String> {
+            lib.skills[lib.find("beta").unwrap()]
+                .resources
+                .iter()
+                .map(|r| r.rel.clone())
+                .collect()
+        };
+        let want = vec![
+            "assets/logo.png",
+            "more-link.md",
+            "references/guide.md",
+            "references/more.md",
+        ];
+        let (cold, _) = load(&root, &cache);
+        assert_eq!(rels(&cold), want);
+        let (warm, stats) = load(&root, &cache);
+        assert_eq!(stats.roots_walked, 0);
+        assert_eq!(rels(&warm), want);
+        // Past the walk's depth limit the folder is read by the look below it: same rule.
+        let shallow = ScanOptions {
+            max_depth: 1,
+            ..ScanOptions::default()
+        };
+        let lib = Library::load(vec![Root::new(&root, Agent::Path, Scope::Path)], &shallow);
+        assert_eq!(rels(&lib), want);
     }
 
     #[test]

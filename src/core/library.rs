@@ -197,7 +197,10 @@ impl Library {
     }
 
     /// For every name an agent sees twice, the copy of highest precedence wins and the others are
-    /// shadowed by it. Agents read only their own folders, so only skills of the same agent compete.
+    /// shadowed by it. Agents read only their own folders, so only skills of the same agent compete;
+    /// agents that namespace nested folders compare ids rather than names; and skill folders named
+    /// one by one on the command line are each listed, as `skills-ref to-prompt` lists the folders
+    /// it is given, so they never shadow each other (libraries given there still do, in order).
     pub fn resolve_shadowing(&mut self) {
         let prec: HashMap<&Path, (u8, u8, usize)> = self
             .roots
@@ -208,7 +211,13 @@ impl Library {
                 (r.path.as_path(), (a, s, i))
             })
             .collect();
-        let mut winners: HashMap<(crate::core::Agent, &str), usize> = HashMap::new();
+        let root_index: HashMap<&Path, usize> = self
+            .roots
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.path.as_path(), i))
+            .collect();
+        let mut winners: HashMap<(crate::core::Agent, Option<usize>, &str), usize> = HashMap::new();
         let mut shadowed = vec![None; self.skills.len()];
         let mut order: Vec<usize> = (0..self.skills.len()).collect();
         let rank = |i: usize| {
@@ -227,10 +236,16 @@ impl Library {
             if !s.frontmatter.parsed {
                 continue;
             }
-            match winners.get(&(s.agent, s.name.as_str())) {
+            let named_alone = s.agent == crate::core::Agent::Path
+                && (s.dir.as_path() == &*s.root || s.skill_md.as_path() == &*s.root);
+            let own_root = named_alone
+                .then(|| root_index.get(&*s.root).copied())
+                .flatten();
+            let key = (s.agent, own_root, s.shadow_key());
+            match winners.get(&key) {
                 Some(&w) => shadowed[i] = Some(w),
                 None => {
-                    winners.insert((s.agent, s.name.as_str()), i);
+                    winners.insert(key, i);
                 }
             }
         }
@@ -270,11 +285,6 @@ impl Library {
 
 /// The parse findings that mean a skill file was not read at all.
 const UNREAD_SKILL_RULES: &[RuleId] = &[RuleId::FileUnreadable, RuleId::SkillFileNotRegular];
-
-/// The whole SKILL.md, as an agent's load tool returns it (lossy for bad UTF-8).
-pub fn read_skill_md(skill: &Skill) -> Result<String, LibraryError> {
-    read_text(&skill.skill_md)
-}
 
 /// What [`open_regular`] refuses: a pipe, socket, device or folder where a file was expected.
 #[derive(Debug, thiserror::Error)]
@@ -334,14 +344,6 @@ pub fn read_body(skill: &Skill) -> Result<String, LibraryError> {
     })?;
     let start = (skill.body_offset as usize).min(bytes.len());
     Ok(String::from_utf8_lossy(&bytes[start..]).into_owned())
-}
-
-/// A file's modification time in nanoseconds since the epoch (0 when unknown).
-pub fn mtime_ns(meta: &std::fs::Metadata) -> u128 {
-    meta.modified()
-        .ok()
-        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-        .map_or(0, |d| d.as_nanos())
 }
 
 /// A file is text when its first 8 KiB hold no NUL and decode as UTF-8 (a cut multi-byte
@@ -404,6 +406,83 @@ mod tests {
         assert_eq!(lib.skills[by_root(&proj)].shadowed_by, Some(by_root(&user)));
         assert_eq!(lib.skills[by_root(&user)].shadowed_by, None);
         assert_eq!(lib.skills[by_root(&codex)].shadowed_by, None);
+    }
+
+    #[test]
+    fn namespaces_keep_same_names_apart_where_the_agent_namespaces_them() {
+        let t = tempfile::tempdir().unwrap();
+        let skill = |p: &Path, name: &str| {
+            write(
+                &p.join("SKILL.md"),
+                format!("---\nname: {name}\ndescription: d\n---\n").as_bytes(),
+            )
+        };
+        let claude = t.path().join("claude");
+        let generic = t.path().join("generic");
+        for r in [&claude, &generic] {
+            skill(&r.join("scraper"), "scraper");
+            skill(&r.join("web/scraper"), "scraper");
+        }
+        // A plugin's skill is `plugin:skill` for Claude Code, whatever its name.
+        let plugin = claude.join("vendor/docs");
+        write(
+            &plugin.join(".claude-plugin/plugin.json"),
+            br#"{"name": "docs"}"#,
+        );
+        skill(&plugin.join("skills/scraper"), "scraper");
+        let lib = Library::load(
+            vec![
+                Root::new(&claude, Agent::ClaudeCode, Scope::User),
+                Root::new(&generic, Agent::Generic, Scope::User),
+            ],
+            &ScanOptions::default(),
+        );
+        let by_dir = |d: &Path| lib.skills.iter().position(|s| s.dir == d).unwrap();
+        let top = by_dir(&claude.join("scraper"));
+        let nested = &lib.skills[by_dir(&claude.join("web/scraper"))];
+        assert_eq!(nested.id, "web.scraper");
+        assert_eq!(
+            nested.shadowed_by,
+            Some(top),
+            "Claude Code keys skills by name"
+        );
+        let plugin_skill = &lib.skills[by_dir(&plugin.join("skills/scraper"))];
+        assert_eq!(plugin_skill.id, "docs:scraper");
+        assert_eq!(plugin_skill.shadowed_by, None);
+        let generic_nested = &lib.skills[by_dir(&generic.join("web/scraper"))];
+        assert_eq!(
+            generic_nested.shadowed_by, None,
+            "Lazy Skills keys them by id"
+        );
+        assert_eq!(
+            lib.skills[by_dir(&generic.join("scraper"))].shadowed_by,
+            None
+        );
+    }
+
+    #[test]
+    fn skill_folders_named_one_by_one_never_shadow_each_other() {
+        let t = tempfile::tempdir().unwrap();
+        let (a, b) = (t.path().join("a/same"), t.path().join("b/same"));
+        for d in [&a, &b] {
+            write(
+                &d.join("SKILL.md"),
+                b"---\nname: same\ndescription: d\n---\n",
+            );
+        }
+        let load = |roots: Vec<Root>| Library::load(roots, &ScanOptions::default());
+        let named = load(vec![
+            Root::new(&a, Agent::Path, Scope::Path),
+            Root::new(&b, Agent::Path, Scope::Path),
+        ]);
+        assert!(named.skills.iter().all(|s| s.shadowed_by.is_none()));
+        // Libraries given on the command line still rank in their order.
+        let libraries = load(vec![
+            Root::new(t.path().join("a"), Agent::Path, Scope::Path),
+            Root::new(t.path().join("b"), Agent::Path, Scope::Path),
+        ]);
+        let second = libraries.skills.iter().position(|s| s.dir == b).unwrap();
+        assert!(libraries.skills[second].shadowed_by.is_some());
     }
 
     #[test]

@@ -2,7 +2,9 @@
 
 pub mod agents;
 pub mod baseline;
+pub mod budget;
 pub mod catalogue;
+pub mod deps;
 pub mod diagnostic;
 pub mod escape;
 pub mod frontmatter;
@@ -11,16 +13,22 @@ pub mod gitref;
 pub mod index;
 pub mod library;
 pub mod listing;
+pub mod load;
 pub mod matching;
 pub mod model;
+pub mod modes;
+pub mod namespace;
 pub mod paths;
 pub mod probe;
+pub mod resource;
 pub mod rules;
 pub mod scan;
 pub mod skill;
 pub mod source;
 pub mod state;
+pub mod text;
 pub mod tokens;
+pub mod usage;
 pub mod watch;
 
 pub use diagnostic::{Diagnostic, Severity};

@@ -1,13 +1,14 @@
 //! Probes of executable skills: run the entry script's `--help-json` in a sandbox and judge the
 //! answer, and check the health of the scripts a skill ships. Only ever on explicit request.
 
+pub mod dependencies;
 mod interpreter;
 mod sandbox;
 mod schema;
 mod scripts;
 mod store;
 
-use crate::core::diagnostic::{Diagnostic, RuleId, Severity};
+use crate::core::diagnostic::{Diagnostic, RuleId};
 use crate::core::library::Library;
 use crate::core::skill::{Skill, SkillKind};
 use serde::Serialize;
@@ -282,22 +283,6 @@ impl ProbeReport {
     /// The text whose tokens the schema adds to the skill's L3, when there is a schema.
     pub fn l3_schema_text(&self) -> Option<&str> {
         self.schema_text.as_deref()
-    }
-
-    /// The verdict as a diagnostic on the entry script (an error unless it is `ok`), for
-    /// views that list findings.
-    pub fn verdict_diagnostic(&self) -> Option<Diagnostic> {
-        let v = self.verdict.as_ref()?;
-        let severity = match v {
-            Verdict::Ok => Severity::Info,
-            Verdict::Cancelled => Severity::Warning,
-            _ => Severity::Error,
-        };
-        let d = Diagnostic::new(v.rule(), severity, v.detail());
-        Some(match &self.entry {
-            Some(e) => d.in_file(e),
-            None => d,
-        })
     }
 }
 

@@ -8,7 +8,7 @@ use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::frontmatter;
 use crate::core::index::{IndexData, ResourceRecord, SkillRecord, Stamp, WalkRecord};
 use crate::core::library::{Resource, looks_like_text};
-use crate::core::skill::Skill;
+use crate::core::skill::{KindSource, Skill, SkillKind};
 use crate::core::source::Root;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -123,6 +123,9 @@ struct Walked {
     /// `None`: the walk came from the index, and so do the resource lists.
     files: Option<Vec<PathBuf>>,
     frontier: Vec<(PathBuf, usize)>,
+    /// Entries the walker reached through a link (files and folders): a file at or below one may
+    /// lie outside its skill folder.
+    linked: HashSet<PathBuf>,
     /// Where the root really is (links resolved), for the walk's refusals.
     root_real: PathBuf,
     /// The walk stopped at the entry cap: what it saw is not the whole root, so the next scan
@@ -203,6 +206,7 @@ pub fn scan_indexed(roots: &[Root], opts: &ScanOptions, index: Option<IndexData>
                 record,
                 files: None,
                 frontier: Vec::new(),
+                linked: HashSet::new(),
                 root_real,
                 capped: false,
             },
@@ -268,15 +272,7 @@ pub fn scan_indexed(roots: &[Root], opts: &ScanOptions, index: Option<IndexData>
     for (ri, w) in &mut walks {
         if let Some(files) = w.files.take() {
             walked.insert(*ri);
-            assign_resources(
-                &list,
-                &by_dir,
-                files,
-                &w.frontier,
-                &w.root_real,
-                &mut w.record,
-                &mut fresh,
-            );
+            assign_resources(&list, &by_dir, files, w, &mut fresh);
         }
         if w.capped {
             // No folder stamps: `folders_unchanged` never vouches for a partial walk.
@@ -344,6 +340,7 @@ fn walk_root(root: &Root, root_real: &Path, opts: &ScanOptions) -> Walked {
     let dirs: Mutex<Vec<(PathBuf, Stamp)>> = Mutex::new(Vec::new());
     let files: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
     let frontier: Mutex<Vec<(PathBuf, usize)>> = Mutex::new(Vec::new());
+    let linked: Mutex<HashSet<PathBuf>> = Mutex::new(HashSet::new());
     let deepest = opts.max_depth + 1;
     // The filter must own what it uses: it lives as long as the walker.
     let skipped: Arc<Mutex<Vec<Diagnostic>>> = Arc::default();
@@ -389,8 +386,8 @@ fn walk_root(root: &Root, root_real: &Path, opts: &ScanOptions) -> Walked {
     let visited = AtomicUsize::new(0);
     let capped = AtomicBool::new(false);
     walker.run(|| {
-        let (found, problems, dirs, files, frontier) =
-            (&found, &problems, &dirs, &files, &frontier);
+        let (found, problems, dirs, files, frontier, linked) =
+            (&found, &problems, &dirs, &files, &frontier, &linked);
         let (visited, capped) = (&visited, &capped);
         Box::new(move |entry| {
             if visited.fetch_add(1, std::sync::atomic::Ordering::Relaxed) >= opts.max_entries {
@@ -413,6 +410,9 @@ fn walk_root(root: &Root, root_real: &Path, opts: &ScanOptions) -> Walked {
             }
             match entry {
                 Ok(e) => {
+                    if e.path_is_symlink() {
+                        lock(linked).insert(e.path().to_path_buf());
+                    }
                     let named = e.file_name().to_str().is_some_and(is_skill_file);
                     let ft = e.file_type();
                     if ft.is_some_and(|t| t.is_dir()) {
@@ -459,6 +459,7 @@ fn walk_root(root: &Root, root_real: &Path, opts: &ScanOptions) -> Walked {
         },
         files: Some(into(files)),
         frontier: into(frontier),
+        linked: into(linked),
         root_real: root_real.to_path_buf(),
         capped: capped.into_inner(),
     }
@@ -472,18 +473,33 @@ fn assign_resources(
     list: &[Found],
     by_dir: &FxHashMap<OsString, usize>,
     files: Vec<PathBuf>,
-    frontier: &[(PathBuf, usize)],
-    root_real: &Path,
-    record: &mut WalkRecord,
+    w: &mut Walked,
     out: &mut FxHashMap<OsString, Vec<PathBuf>>,
 ) {
-    let owner = |path: &Path| -> Option<(&Found, usize)> {
+    let Walked {
+        frontier,
+        linked,
+        root_real,
+        record,
+        ..
+    } = w;
+    // `path` is a file (`start` its folder) or a folder (`start` itself). A link that leads out
+    // of the skill folder is not one of its resources: the agent reads files by their path inside
+    // the skill (the rule `show` applies too). Only paths the walker reached through a link are
+    // resolved to check that.
+    let owner = |path: &Path, start: &Path| -> Option<(&Found, usize)> {
         let mut depth = 0;
-        let mut cur = path.parent()?;
+        let mut through_link = start != path && !linked.is_empty() && linked.contains(path);
+        let mut cur = start;
         loop {
             if let Some(&i) = by_dir.get(cur.as_os_str()) {
-                return Some((&list[i], depth));
+                let f = &list[i];
+                if through_link && !crate::core::resource::stays_inside(&f.dir, path) {
+                    return None;
+                }
+                return Some((f, depth));
             }
+            through_link = through_link || (!linked.is_empty() && linked.contains(cur));
             let name = cur.file_name()?.to_string_lossy();
             if name.starts_with('.') || name == "node_modules" {
                 return None;
@@ -502,7 +518,10 @@ fn assign_resources(
         if hidden {
             continue;
         }
-        if let Some((f, _)) = owner(&file)
+        let Some(parent) = file.parent() else {
+            continue;
+        };
+        if let Some((f, _)) = owner(&file, parent)
             && file != f.file
         {
             out.entry(f.dir.clone().into_os_string())
@@ -516,9 +535,9 @@ fn assign_resources(
             continue;
         }
         // The folder itself is a file's parent as far as `owner` is concerned.
-        if let Some((f, depth)) = owner(&dir.join("_")) {
+        if let Some((f, depth)) = owner(dir, dir) {
             let files = out.entry(f.dir.clone().into_os_string()).or_default();
-            let mut below = Below::new(root_real);
+            let mut below = Below::new(root_real, &f.dir);
             below.collect(dir, depth, &f.file, files, &mut record.dirs);
         }
     }
@@ -534,13 +553,17 @@ const MAX_BELOW: usize = 10_000;
 /// or the skill are not followed, and at most [`MAX_BELOW`] entries are visited.
 struct Below<'a> {
     root_real: &'a Path,
+    /// The skill folder, links resolved: a link that leads out of it is not followed.
+    skill_real: PathBuf,
     left: usize,
 }
 
 impl<'a> Below<'a> {
-    fn new(root_real: &'a Path) -> Self {
+    fn new(root_real: &'a Path, skill_dir: &Path) -> Self {
         Below {
             root_real,
+            skill_real: std::fs::canonicalize(skill_dir)
+                .unwrap_or_else(|_| skill_dir.to_path_buf()),
             left: MAX_BELOW,
         }
     }
@@ -581,7 +604,10 @@ impl<'a> Below<'a> {
                     continue;
                 };
                 let dir_real = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
-                if refused(&real, self.root_real).is_some() || dir_real.starts_with(&real) {
+                if refused(&real, self.root_real).is_some()
+                    || dir_real.starts_with(&real)
+                    || !real.starts_with(&self.skill_real)
+                {
                     continue;
                 }
             }
@@ -769,6 +795,19 @@ fn read_skill(
         .filter(|n| !n.is_empty())
         .map_or_else(|| skill.dir_name(), str::to_string);
     skill.resources = resources(f, remembered, listing);
+    // Without `type:` or `entry:`, the default entry script makes a skill executable. Looked at on
+    // every scan (a record keeps only what the skill file says), so adding or removing the script
+    // counts even when the skill file kept its stat.
+    if skill.frontmatter.kind_source == KindSource::Default
+        && f.dir.join(crate::core::probe::DEFAULT_ENTRY).is_file()
+    {
+        skill.frontmatter.kind = SkillKind::Executable;
+        skill.frontmatter.kind_source = KindSource::EntryScript;
+    }
+    let placed = crate::core::namespace::place(&root.path, &skill.dir, &skill.name);
+    skill.id = placed.id;
+    skill.namespace = placed.namespace;
+    skill.plugin = placed.plugin;
     (skill, parsed)
 }
 
@@ -810,7 +849,13 @@ fn resources(
                 _ => {
                     let root_real = std::fs::canonicalize(&f.dir).unwrap_or_else(|_| f.dir.clone());
                     let mut paths = Vec::new();
-                    Below::new(&root_real).collect(&f.dir, 0, &f.file, &mut paths, &mut Vec::new());
+                    Below::new(&root_real, &f.dir).collect(
+                        &f.dir,
+                        0,
+                        &f.file,
+                        &mut paths,
+                        &mut Vec::new(),
+                    );
                     paths
                 }
             };

@@ -2,35 +2,13 @@
 
 use crate::core::diagnostic::Diagnostic;
 use crate::core::frontmatter::Frontmatter;
+pub use crate::core::frontmatter::{KindSource, SkillKind};
 use crate::core::index::Stamp;
 use crate::core::library::Resource;
 use crate::core::source::{Agent, Root, Scope};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
-
-/// How an agent uses the skill.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Default)]
-#[serde(rename_all = "lowercase")]
-pub enum SkillKind {
-    /// Instructions only: the body is loaded into the context.
-    #[default]
-    Contextual,
-    /// A tool: an entry script that answers `--help-json` with its schema.
-    Executable,
-    /// Built from other skills (`dependencies`).
-    Composite,
-}
-
-impl SkillKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SkillKind::Contextual => "contextual",
-            SkillKind::Executable => "executable",
-            SkillKind::Composite => "composite",
-        }
-    }
-}
 
 /// The three levels of progressive disclosure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -44,6 +22,13 @@ pub enum Level {
 pub struct Skill {
     /// The name agents see: the frontmatter `name`, or the folder name when it has none.
     pub name: String,
+    /// The name with its namespace: `web.scraper` for `web/scraper/SKILL.md` below the root,
+    /// `plugin:skill` for a Claude Code plugin's skill; the name itself at the top of a root.
+    pub id: String,
+    /// The namespace part of `id` (empty at the top of a root; the plugin for plugin skills).
+    pub namespace: String,
+    /// A Claude Code plugin's skill (`plugin:skill`), which its agent always namespaces.
+    pub plugin: bool,
     pub dir: PathBuf,
     pub skill_md: PathBuf,
     /// The root the skill was found under, shared by every skill of that root.
@@ -101,11 +86,15 @@ impl Skill {
     /// A skill found at `dir` under `root` before its file is read: no frontmatter yet, named
     /// after its folder.
     pub fn new(root: &Root, dir: PathBuf, skill_md: PathBuf) -> Skill {
+        let name = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         Skill {
-            name: dir
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default(),
+            id: name.clone(),
+            name,
+            namespace: String::new(),
+            plugin: false,
             dir,
             skill_md,
             root: Arc::from(root.path.as_path()),
@@ -134,6 +123,21 @@ impl Skill {
 
     pub fn kind(&self) -> SkillKind {
         self.frontmatter.kind
+    }
+
+    /// The key two copies must share for one to shadow the other: agents that namespace nested
+    /// folders (and every agent, for plugin skills) tell skills apart by id, the others by name.
+    pub fn shadow_key(&self) -> &str {
+        if self.plugin || self.agent.namespaces_folders() {
+            &self.id
+        } else {
+            &self.name
+        }
+    }
+
+    /// What decided [`Skill::kind`].
+    pub fn kind_source(&self) -> KindSource {
+        self.frontmatter.kind_source
     }
 
     pub fn description(&self) -> &str {

@@ -46,6 +46,13 @@ impl Agent {
         }
     }
 
+    /// Whether the agent tells skills in different nested folders apart by their namespaced id
+    /// (`web.scraper`): the Lazy Skills model and skillscope's own reading of folders given to
+    /// it do; the agents that key skills by name alone do not.
+    pub fn namespaces_folders(self) -> bool {
+        matches!(self, Agent::Generic | Agent::Path | Agent::Demo)
+    }
+
     /// A short badge for narrow columns.
     pub fn badge(self) -> &'static str {
         match self {

@@ -71,6 +71,8 @@ pub enum StateSource {
     Saved,
     /// `auto_load: false` in frontmatter.
     FrontmatterAutoLoad,
+    /// `enabled: false` in frontmatter (Lazy Skills).
+    FrontmatterEnabled,
     /// `disable-model-invocation: true` in frontmatter.
     FrontmatterDisableModelInvocation,
     Default,
@@ -307,6 +309,8 @@ fn warning(path: &Path, what: &str) -> Diagnostic {
 pub fn default_for(skill: &Skill) -> (bool, StateSource) {
     if skill.frontmatter.auto_load == Some(false) {
         (false, StateSource::FrontmatterAutoLoad)
+    } else if skill.frontmatter.enabled == Some(false) {
+        (false, StateSource::FrontmatterEnabled)
     } else if skill.frontmatter.disable_model_invocation {
         (false, StateSource::FrontmatterDisableModelInvocation)
     } else {

@@ -12,7 +12,7 @@ use serde::Serialize;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use tiktoken_rs::CoreBPE;
 
 #[derive(Debug, thiserror::Error)]
@@ -232,6 +232,22 @@ pub struct SkillTokens {
 }
 
 impl SkillTokens {
+    /// Nothing known yet.
+    pub const UNKNOWN: SkillTokens = SkillTokens {
+        l1: None,
+        l2: None,
+        l3: None,
+        resources: Vec::new(),
+        schema: None,
+    };
+
+    /// Every level as far as known, the schema included.
+    pub fn known_total(&self) -> u64 {
+        u64::from(self.l1.unwrap_or(0))
+            + u64::from(self.l2.unwrap_or(0))
+            + u64::from(self.l3_with_schema().unwrap_or(0))
+    }
+
     /// L3 including the tool schema when it is known.
     pub fn l3_with_schema(&self) -> Option<u32> {
         match (self.l3, self.schema) {
@@ -338,21 +354,50 @@ pub fn count_l1(
     cache: &TokenCache,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Vec<Option<u32>> {
+    count_l1_unless(texts, enc, cache, progress, &AtomicBool::new(false)).unwrap_or_default()
+}
+
+/// [`count_l1`], given up (`None`) when `stop` is set before the end.
+pub fn count_l1_unless(
+    texts: &[String],
+    enc: Encoding,
+    cache: &TokenCache,
+    progress: &(dyn Fn(Progress) + Sync),
+    stop: &AtomicBool,
+) -> Option<Vec<Option<u32>>> {
+    each(texts, Level::L1, progress, stop, |t| {
+        (!t.is_empty()).then(|| count_text(t, enc, cache))
+    })
+}
+
+/// `f` of every item on worker threads, with a progress report after each. Once `stop` is set
+/// the items left are skipped and the answer is `None`: a result nobody waits for any more.
+fn each<T: Sync, R: Send>(
+    items: &[T],
+    level: Level,
+    progress: &(dyn Fn(Progress) + Sync),
+    stop: &AtomicBool,
+    f: impl Fn(&T) -> R + Sync,
+) -> Option<Vec<R>> {
     let done = AtomicUsize::new(0);
-    let total = texts.len();
-    texts
+    let total = items.len();
+    let out: Option<Vec<R>> = items
         .par_iter()
-        .map(|t| {
-            let n = (!t.is_empty()).then(|| count_text(t, enc, cache));
+        .map(|item| {
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            let r = f(item);
             let d = done.fetch_add(1, Ordering::Relaxed) + 1;
             progress(Progress {
-                level: Level::L1,
+                level,
                 done: d,
                 total,
             });
-            n
+            Some(r)
         })
-        .collect()
+        .collect();
+    out.filter(|_| !stop.load(Ordering::Relaxed))
 }
 
 /// L2 of one skill: its whole SKILL.md as a load tool returns it.
@@ -375,21 +420,20 @@ pub fn count_l2(
     cache: &TokenCache,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Vec<Option<u32>> {
-    let done = AtomicUsize::new(0);
-    let total = lib.skills.len();
-    lib.skills
-        .par_iter()
-        .map(|s| {
-            let n = count_skill_l2(s, enc, cache);
-            let d = done.fetch_add(1, Ordering::Relaxed) + 1;
-            progress(Progress {
-                level: Level::L2,
-                done: d,
-                total,
-            });
-            n
-        })
-        .collect()
+    count_l2_unless(lib, enc, cache, progress, &AtomicBool::new(false)).unwrap_or_default()
+}
+
+/// [`count_l2`], given up (`None`) when `stop` is set before the end.
+pub fn count_l2_unless(
+    lib: &Library,
+    enc: Encoding,
+    cache: &TokenCache,
+    progress: &(dyn Fn(Progress) + Sync),
+    stop: &AtomicBool,
+) -> Option<Vec<Option<u32>>> {
+    each(&lib.skills, Level::L2, progress, stop, |s| {
+        count_skill_l2(s, enc, cache)
+    })
 }
 
 fn count_resource(
@@ -436,21 +480,20 @@ pub fn count_l3(
     cache: &TokenCache,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Vec<Vec<ResourceTokens>> {
-    let done = AtomicUsize::new(0);
-    let total = lib.skills.len();
-    lib.skills
-        .par_iter()
-        .map(|s| {
-            let r = count_skill_l3(s, enc, cache);
-            let d = done.fetch_add(1, Ordering::Relaxed) + 1;
-            progress(Progress {
-                level: Level::L3,
-                done: d,
-                total,
-            });
-            r
-        })
-        .collect()
+    count_l3_unless(lib, enc, cache, progress, &AtomicBool::new(false)).unwrap_or_default()
+}
+
+/// [`count_l3`], given up (`None`) when `stop` is set before the end.
+pub fn count_l3_unless(
+    lib: &Library,
+    enc: Encoding,
+    cache: &TokenCache,
+    progress: &(dyn Fn(Progress) + Sync),
+    stop: &AtomicBool,
+) -> Option<Vec<Vec<ResourceTokens>>> {
+    each(&lib.skills, Level::L3, progress, stop, |s| {
+        count_skill_l3(s, enc, cache)
+    })
 }
 
 /// Every level of every skill, in library order. `l1_texts` holds one listing entry per skill

@@ -61,14 +61,23 @@ pub enum Action {
     CycleProfile,
     /// Open the detail (narrow terminals) or move the focus into it (wide ones).
     Open,
+    /// Select the next or previous resource in the detail pane.
+    NextResource,
+    PrevResource,
+    /// Open the selected resource in a scrollable view (back to the list when none is selected).
+    OpenResource,
     /// Scroll the detail pane.
     DetailUp,
     DetailDown,
     CycleFormat,
     CycleTier,
+    /// Next listing mode: enabled, all, auto (the Test box's message).
+    CycleMode,
     CycleWindow,
     /// Run the `--help-json` probe on executable skills.
     RunChecks,
+    /// Check declared dependencies against each skill's interpreter (sandboxed).
+    RunDeps,
     /// Stop the probes that are running.
     CancelChecks,
     /// Write a toggle through to an agent's own settings file (after a confirmation).
@@ -113,12 +122,17 @@ impl Action {
         ("open", Action::Open),
         ("detail_up", Action::DetailUp),
         ("detail_down", Action::DetailDown),
+        ("next_resource", Action::NextResource),
+        ("prev_resource", Action::PrevResource),
+        ("open_resource", Action::OpenResource),
         ("cycle_format", Action::CycleFormat),
         ("cycle_tier", Action::CycleTier),
         ("cycle_window", Action::CycleWindow),
+        ("cycle_mode", Action::CycleMode),
         ("cycle_model", Action::CycleModel),
         ("run_checks", Action::RunChecks),
         ("cancel_checks", Action::CancelChecks),
+        ("run_deps", Action::RunDeps),
         ("agent_toggle", Action::AgentToggle),
         ("confirm", Action::Confirm),
         ("cycle_scope", Action::CycleScope),

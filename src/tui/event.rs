@@ -4,10 +4,11 @@
 use crate::core::agents::AgentSwitches;
 use crate::core::listing::Listing;
 use crate::core::matching::Index;
+use crate::core::modes::{Comparison, ListingMode};
 use crate::core::probe::ProbeReport;
+use crate::core::probe::dependencies::DepsReport;
 use crate::core::rules::Profile;
 use crate::core::skill::Level;
-use crate::core::tokens::ResourceTokens;
 use crate::core::watch::Watch;
 use crate::core::{Diagnostic, Library};
 use ratatui::crossterm::event as ct;
@@ -38,10 +39,13 @@ pub enum JobEvent {
         body: bool,
         diagnostics: Vec<Vec<Diagnostic>>,
     },
-    /// Token counts of one level for every skill, index-aligned with the library.
+    /// Token counts of one level for every skill, index-aligned with the library, tagged with
+    /// what they count: L1 depends on the listing format, every level on the encoding.
     Counted {
         generation: u64,
-        counts: LevelCounts,
+        format: crate::core::listing::Format,
+        encoding: crate::core::tokens::Encoding,
+        counts: crate::core::load::LevelCounts,
     },
     /// How far counting has come.
     CountProgress {
@@ -60,12 +64,28 @@ pub enum JobEvent {
         generation: u64,
         index: Arc<Index>,
     },
+    /// For each composite skill, the skills its body names (index-aligned with the library).
+    Linked {
+        generation: u64,
+        links: Vec<Vec<usize>>,
+    },
     /// One skill's `--help-json` probe finished.
     Probed {
         generation: u64,
         report: Box<ProbeReport>,
         /// Tokens of the tool schema it answered with (part of L3).
-        schema_tokens: Option<u64>,
+        schema_tokens: Option<u32>,
+    },
+    /// One skill's declared dependencies were checked.
+    DepsChecked {
+        generation: u64,
+        skill: usize,
+        report: Box<DepsReport>,
+    },
+    /// Every dependency check has finished (or was cancelled).
+    DepsDone {
+        generation: u64,
+        checked: usize,
     },
     /// Every probe asked for has finished (or was cancelled).
     ProbesDone {
@@ -101,22 +121,15 @@ pub fn spawn_input(tx: Sender<Event>, tick: Duration) {
     });
 }
 
-/// One level's counts.
-#[derive(Debug)]
-pub enum LevelCounts {
-    L1(Vec<Option<u32>>),
-    L2(Vec<Option<u32>>),
-    /// Each skill's resources with their counts, and the tokens of the tool schema its last
-    /// passing probe (remembered on disk) answered with.
-    L3 {
-        resources: Vec<Vec<ResourceTokens>>,
-        schemas: Vec<Option<u32>>,
-    },
-}
-
-/// A rendered listing and its token count.
+/// A rendered listing and its token count, with what every listing mode costs.
 #[derive(Debug, Clone)]
 pub struct Preview {
+    /// The listing of `mode` (empty for `auto` without a message).
     pub listing: Listing,
     pub tokens: u32,
+    pub mode: ListingMode,
+    /// Each mode's cost side by side (`auto` only when there was a message).
+    pub comparison: Comparison,
+    /// The message `auto` judged relevance by.
+    pub message: Option<String>,
 }

@@ -1,17 +1,18 @@
 //! Work that must not block the UI — rescans, token counts, probes — run on worker threads and
 //! report back on the event channel.
 
-use crate::cli::LibraryArgs;
 use crate::core::Library;
-use crate::core::SkillKind;
 use crate::core::agents::{self, AgentSwitches};
 use crate::core::index::IndexStore;
 use crate::core::listing::{self, Format, ListingOptions};
+use crate::core::load::{self, LibrarySpec};
+use crate::core::modes::{self, ListingMode, Selections};
+use crate::core::probe::dependencies;
 use crate::core::probe::{self, ProbeOptions, ProbeStore, SandboxPreference};
 use crate::core::rules::{self, CheckOptions, Profile};
 use crate::core::skill::Level;
 use crate::core::tokens::{self, Encoding, TokenCache};
-use crate::tui::event::{Event, JobEvent, LevelCounts, Preview};
+use crate::tui::event::{Event, JobEvent, Preview};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::OnceLock;
@@ -21,9 +22,9 @@ use std::thread::JoinHandle;
 
 /// Reads the library again (through the library index beside the token cache) and sends it
 /// back whole.
-pub fn rescan(args: LibraryArgs, store: IndexStore, tx: Sender<Event>) {
+pub fn rescan(spec: LibrarySpec, store: IndexStore, tx: Sender<Event>) {
     std::thread::spawn(move || {
-        let lib = args.load_with(&store);
+        let lib = spec.load_with(&store);
         let _ = tx.send(Event::Job(JobEvent::Rescanned(Box::new(lib))));
     });
 }
@@ -90,7 +91,7 @@ pub fn probe(
             let reports = probe::probe_all(&lib, &indices, &opts, &move |_, report| {
                 let schema_tokens = report
                     .l3_schema_text()
-                    .map(|s| u64::from(tokens::count_text(s, cache.encoding, cache.get())));
+                    .map(|s| tokens::count_text(s, cache.encoding, cache.get()));
                 let _ = report_tx.send(Event::Job(JobEvent::Probed {
                     generation,
                     report: Box::new(report.clone()),
@@ -109,6 +110,50 @@ pub fn probe(
         Ok(worker) => Some(worker),
         Err(_) => {
             let _ = done_tx.send(Event::Job(JobEvent::ProbesDone { generation }));
+            None
+        }
+    }
+}
+
+/// Checks the declared dependencies of every skill that has some, reporting each as it
+/// finishes. Setting `cancel` kills the running checks.
+pub fn deps(
+    lib: Arc<Library>,
+    run: ProbeRun,
+    generation: u64,
+    tx: Sender<Event>,
+) -> Option<JoinHandle<()>> {
+    let done_tx = tx.clone();
+    let spawned = std::thread::Builder::new()
+        .name("deps".into())
+        .spawn(move || {
+            // The same options, and so the same sandbox, as the `--help-json` probes.
+            let opts = ProbeOptions {
+                cancel: Some(run.cancel),
+                sandbox: run.sandbox,
+                ..ProbeOptions::default()
+            };
+            let all: Vec<usize> = (0..lib.skills.len()).collect();
+            let report_tx = tx.clone();
+            let reports = dependencies::check_all(&lib, &all, &opts, &move |skill, report| {
+                let _ = report_tx.send(Event::Job(JobEvent::DepsChecked {
+                    generation,
+                    skill,
+                    report: Box::new(report.clone()),
+                }));
+            });
+            let _ = tx.send(Event::Job(JobEvent::DepsDone {
+                generation,
+                checked: reports.len(),
+            }));
+        });
+    match spawned {
+        Ok(worker) => Some(worker),
+        Err(_) => {
+            let _ = done_tx.send(Event::Job(JobEvent::DepsDone {
+                generation,
+                checked: 0,
+            }));
             None
         }
     }
@@ -137,6 +182,14 @@ pub fn index(lib: Arc<Library>, generation: u64, tx: Sender<Event>) {
     std::thread::spawn(move || {
         let index = Arc::new(crate::core::matching::Index::build(&lib));
         let _ = tx.send(Event::Job(JobEvent::Indexed { generation, index }));
+    });
+}
+
+/// Reads the bodies of composite skills for the skills they name (their cost when used).
+pub fn links(lib: Arc<Library>, generation: u64, tx: Sender<Event>) {
+    std::thread::spawn(move || {
+        let links = crate::core::usage::composite_links(&lib);
+        let _ = tx.send(Event::Job(JobEvent::Linked { generation, links }));
     });
 }
 
@@ -219,18 +272,19 @@ impl Cache {
 }
 
 /// Counts the given levels of every skill, L1 (the listing entry in `format`) first, reporting
-/// progress and each level as it is done, then saves the cache.
+/// progress and each level as it is done, then saves the cache. Setting `stop` abandons the run:
+/// nothing more of it is sent.
 pub fn count(
     lib: Arc<Library>,
     cache: Cache,
     format: Format,
     levels: Vec<Level>,
     generation: u64,
+    stop: Arc<AtomicBool>,
     tx: Sender<Event>,
 ) {
     std::thread::spawn(move || {
         let probe_cache = cache.clone();
-        let mut store = None;
         let enc = cache.encoding;
         let cache = cache.get_reporting(&tx);
         let progress_tx = tx.clone();
@@ -246,31 +300,29 @@ pub fn count(
             }
         };
         for level in levels {
-            let counts = match level {
-                Level::L1 => {
-                    let texts = listing::entries(&lib, format);
-                    LevelCounts::L1(tokens::count_l1(&texts, enc, cache, &progress))
-                }
-                Level::L2 => LevelCounts::L2(tokens::count_l2(&lib, enc, cache, &progress)),
-                Level::L3 => {
-                    let resources = tokens::count_l3(&lib, enc, cache, &progress);
-                    let store = store.get_or_insert_with(|| probe_cache.probe_store_reporting(&tx));
-                    let schemas = lib
-                        .skills
-                        .iter()
-                        .map(|s| {
-                            (s.kind() == SkillKind::Executable)
-                                .then(|| store.schema(s))
-                                .flatten()
-                                .map(|text| tokens::count_text(text, enc, cache))
-                        })
-                        .collect();
-                    LevelCounts::L3 { resources, schemas }
-                }
+            // The store of past probes is read only for L3, where the schemas count.
+            let probes = (level == Level::L3).then(|| probe_cache.probe_store_reporting(&tx));
+            let Some(counts) = load::count_level(
+                &lib,
+                level,
+                format,
+                enc,
+                cache,
+                probes.as_ref(),
+                &progress,
+                &stop,
+            ) else {
+                return;
             };
-            if tx
-                .send(Event::Job(JobEvent::Counted { generation, counts }))
-                .is_err()
+            if stop.load(Ordering::Relaxed)
+                || tx
+                    .send(Event::Job(JobEvent::Counted {
+                        generation,
+                        format,
+                        encoding: enc,
+                        counts,
+                    }))
+                    .is_err()
             {
                 return;
             }
@@ -280,22 +332,44 @@ pub fn count(
     });
 }
 
-/// Renders the listing the agent would get for the switched-on skills and counts its tokens.
+/// What the prompt preview asks a worker for.
+#[derive(Debug, Clone)]
+pub struct PreviewRequest {
+    pub selections: Selections,
+    pub mode: ListingMode,
+    pub opts: ListingOptions,
+    /// The message `auto` judged relevance by, for the screen to name.
+    pub message: Option<String>,
+}
+
+/// Renders the listing the agent would get in the chosen mode and counts its tokens, with every
+/// other mode's listing counted beside it.
 pub fn preview(
     lib: Arc<Library>,
     cache: Cache,
-    enabled: Vec<bool>,
-    opts: ListingOptions,
+    req: PreviewRequest,
     request: u64,
     tx: Sender<Event>,
 ) {
     std::thread::spawn(move || {
-        let on = |i: usize| enabled.get(i).copied().unwrap_or(false);
-        let listing = listing::render(&lib, &on, &opts);
-        let tokens = tokens::count_text(&listing.text, cache.encoding, cache.get());
+        let enc = cache.encoding;
+        let cache = cache.get();
+        let (shown, comparison) =
+            modes::compare(&lib, &req.selections, &req.opts, enc, cache, req.mode);
+        let (listing, tokens) = shown.unwrap_or_else(|| {
+            let none = listing::render(&lib, &|_| false, &req.opts);
+            let n = tokens::count_text(&none.text, enc, cache);
+            (none, n)
+        });
         let _ = tx.send(Event::Job(JobEvent::Previewed {
             request,
-            preview: Box::new(Preview { listing, tokens }),
+            preview: Box::new(Preview {
+                listing,
+                tokens,
+                mode: req.mode,
+                comparison,
+                message: req.message,
+            }),
         }));
     });
 }

@@ -18,12 +18,13 @@ pub enum Context {
     Test,
     Checks,
     Budget,
+    Resource,
     Confirm,
     Help,
 }
 
 impl Context {
-    pub const ALL: [Context; 10] = [
+    pub const ALL: [Context; 11] = [
         Context::Global,
         Context::List,
         Context::Detail,
@@ -32,6 +33,7 @@ impl Context {
         Context::Test,
         Context::Checks,
         Context::Budget,
+        Context::Resource,
         Context::Confirm,
         Context::Help,
     ];
@@ -47,6 +49,7 @@ impl Context {
             Context::Test => "test",
             Context::Checks => "checks",
             Context::Budget => "budget",
+            Context::Resource => "resource",
             Context::Confirm => "confirm",
             Context::Help => "help",
         }
@@ -66,6 +69,7 @@ impl Context {
             Context::Test => "Test box",
             Context::Checks => "Checks",
             Context::Budget => "Budget",
+            Context::Resource => "File viewer",
             Context::Confirm => "Confirmation",
             Context::Help => "Help",
         }
@@ -281,25 +285,35 @@ pub const KEYMAP: &[Binding] = &[
     b(C::Test, &[code(KeyCode::Up)], Action::Up, "scroll", "Scroll the results up", false),
     // Skills list.
     b(C::List, &[k(' ')], Action::Toggle, "on/off", "Switch the selected skill on or off (saved at once)", true),
-    b(C::List, &[k('/')], Action::Filter, "filter", "Fuzzy-filter the list by name", true),
+    b(C::List, &[k('/')], Action::Filter, "filter", "Filter by name (fuzzy), or by id with * (web.*)", true),
     b(C::List, &[k('s')], Action::CycleSort, "sort", "Sort by name, cost, agent, diagnostics", true),
-    b(C::List, &[k('p')], Action::CycleProfile, "profile", "Judge by the next profile's rules (spec, claude-code, codex, opencode)", false),
+    b(C::List, &[k('p')], Action::CycleProfile, "profile", "Judge by the next profile's rules (spec, claude-code, codex, opencode, lazy-skills)", false),
     b(C::List, &[code(KeyCode::Enter), k('l'), code(KeyCode::Right)], Action::Open, "detail", "Open the detail of the selected skill", true),
     b(C::List, &[k('a')], Action::AgentToggle, "agents", "Switch the skill in the agents' own settings (shows the change first)", true),
     b(C::List, &[code(KeyCode::Esc)], Action::ClearFilter, "unfilter", "Clear the filter", false),
     // Detail pane.
-    b(C::Detail, &[code(KeyCode::Esc), k('h'), code(KeyCode::Left), code(KeyCode::Enter)], Action::Close, "back", "Back to the list", true),
+    b(C::Detail, &[code(KeyCode::Esc), k('h'), code(KeyCode::Left)], Action::Close, "back", "Back to the list", true),
+    b(C::Detail, &[k(']')], Action::NextResource, "file", "Select the next resource file (Enter opens it)", true),
+    b(C::Detail, &[k('[')], Action::PrevResource, "file", "Select the previous resource file", false),
+    b(C::Detail, &[code(KeyCode::Enter)], Action::OpenResource, "open", "Open the selected resource (back to the list when none is selected)", true),
     b(C::Detail, &[k('j'), code(KeyCode::Down)], Action::DetailDown, "scroll", "Scroll the detail down", true),
     b(C::Detail, &[k('k'), code(KeyCode::Up)], Action::DetailUp, "scroll", "Scroll the detail up", false),
     b(C::Detail, &[k(' ')], Action::Toggle, "on/off", "Switch the skill on or off (saved at once)", true),
     b(C::Detail, &[k('a')], Action::AgentToggle, "agents", "Switch the skill in the agents' own settings (shows the change first)", false),
+    // File viewer.
+    b(C::Resource, &[code(KeyCode::Esc), k('h'), code(KeyCode::Left)], Action::Close, "close", "Close the file", true),
+    b(C::Resource, &[k('j'), code(KeyCode::Down)], Action::Down, "scroll", "Scroll down", true),
+    b(C::Resource, &[k('k'), code(KeyCode::Up)], Action::Up, "scroll", "Scroll up", false),
     // Prompt preview.
+    b(C::Prompt, &[k('m')], Action::CycleMode, "mode", "Next listing mode (enabled, all, auto: only what the Test box's message makes relevant)", true),
     b(C::Prompt, &[k('f')], Action::CycleFormat, "format", "Next listing format (xml, markdown, claude-code, codex)", true),
     b(C::Prompt, &[k('t')], Action::CycleTier, "tier", "Next tier (auto, full, compact, names)", true),
     b(C::Prompt, &[k('w')], Action::CycleWindow, "window", "Next context window size", true),
-    b(C::Prompt, &[k('m')], Action::CycleModel, "model", MODEL_HELP, true),
+    // `m` is the listing mode here, so the model estimate takes the capital.
+    b(C::Prompt, &[k('M')], Action::CycleModel, "model", MODEL_HELP, true),
     // Checks.
     b(C::Checks, &[k('r')], Action::RunChecks, "run probes", "Run --help-json on every executable skill (sandboxed)", true),
+    b(C::Checks, &[k('d')], Action::RunDeps, "deps", "Check declared dependencies against each skill's interpreter (sandboxed; installs nothing)", true),
     b(C::Checks, &[k('x'), code(KeyCode::Esc)], Action::CancelChecks, "stop", "Stop the probes that are running", false),
     // Budget.
     b(C::Budget, &[k('m')], Action::CycleModel, "model", MODEL_HELP, true),
@@ -508,6 +522,7 @@ pub const HELP_ORDER: &[Context] = &[
     Context::List,
     Context::Filter,
     Context::Detail,
+    Context::Resource,
     Context::Prompt,
     Context::Test,
     Context::Checks,
@@ -518,6 +533,138 @@ pub const HELP_ORDER: &[Context] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every context once: the help overlay's order, then the ones it leaves out (its own keys).
+    fn doc_contexts() -> Vec<Context> {
+        let mut all = HELP_ORDER.to_vec();
+        all.extend(Context::ALL.iter().filter(|c| !HELP_ORDER.contains(c)));
+        all
+    }
+
+    /// A key as a markdown code span, safe inside a table cell.
+    fn key_md(key: &Key) -> String {
+        let label = key.label().replace('|', "\\|");
+        if label.contains('`') {
+            format!("`` {label} ``")
+        } else {
+            format!("`{label}`")
+        }
+    }
+
+    fn keys_md(binding: &Binding) -> String {
+        binding
+            .keys
+            .iter()
+            .map(key_md)
+            .collect::<Vec<_>>()
+            .join("/")
+    }
+
+    /// The README's table: one row per context, its keys with the footer's word for each;
+    /// neighbouring bindings described by the same word share it (`j`/`↓`/`k`/`↑` scroll).
+    fn summary_md(km: &Keymap) -> String {
+        let mut s = String::from("| where | keys |\n|---|---|\n");
+        for ctx in doc_contexts() {
+            let mut groups: Vec<(String, &str)> = Vec::new();
+            for b in km.bindings().iter().filter(|b| b.context == ctx) {
+                match groups.last_mut() {
+                    Some((keys, short)) if *short == b.short => {
+                        keys.push('/');
+                        keys.push_str(&keys_md(b));
+                    }
+                    _ => groups.push((keys_md(b), b.short)),
+                }
+            }
+            let cells: Vec<String> = groups.iter().map(|(k, w)| format!("{k} {w}")).collect();
+            s.push_str(&format!("| {} | {} |\n", ctx.title(), cells.join(", ")));
+        }
+        s
+    }
+
+    /// docs/app.md's table: every binding with the help overlay's sentence.
+    fn full_md(km: &Keymap) -> String {
+        let mut s = String::from("| where | keys | what they do |\n|---|---|---|\n");
+        for ctx in doc_contexts() {
+            for b in km.bindings().iter().filter(|b| b.context == ctx) {
+                s.push_str(&format!(
+                    "| {} | {} | {} |\n",
+                    ctx.title(),
+                    keys_md(b),
+                    b.help
+                ));
+            }
+        }
+        s
+    }
+
+    /// Puts `table` between `<!-- keys:NAME … -->` and `<!-- /keys:NAME -->` in `text`.
+    fn with_table(text: &str, name: &str, table: &str) -> Option<String> {
+        let open = format!("<!-- keys:{name}");
+        let close = format!("<!-- /keys:{name} -->");
+        let start = text.find(&open)?;
+        let body = start + text[start..].find("-->")? + "-->".len();
+        let end = body + text[body..].find(&close)?;
+        Some(format!(
+            "{}\n\n{table}\n{}",
+            text[..body].trim_end(),
+            &text[end..]
+        ))
+    }
+
+    #[test]
+    fn keys_doc_matches_the_keymap() {
+        let km = Keymap::default();
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        for (file, name, table) in [
+            ("README.md", "summary", summary_md(&km)),
+            ("docs/app.md", "full", full_md(&km)),
+        ] {
+            let path = root.join(file);
+            let have = std::fs::read_to_string(&path).unwrap();
+            let want = with_table(&have, name, &table)
+                .unwrap_or_else(|| panic!("{file} lacks the <!-- keys:{name} --> markers"));
+            if std::env::var_os("SKILLSCOPE_WRITE_DOCS").is_some() {
+                std::fs::write(&path, &want).unwrap();
+                continue;
+            }
+            assert!(
+                have == want,
+                "the key table in {file} differs from the key map: regenerate it with \
+                 `SKILLSCOPE_WRITE_DOCS=1 cargo test --lib _doc_matches`"
+            );
+        }
+    }
+
+    #[test]
+    fn keys_doc_tables_hold_every_binding() {
+        let km = Keymap::default();
+        let full = full_md(&km);
+        let summary = summary_md(&km);
+        for b in km.bindings() {
+            let row = format!("| {} | {} | {} |", b.context.title(), keys_md(b), b.help);
+            assert!(full.contains(&row), "{row} missing from the full table");
+            assert!(
+                summary.contains(&keys_md(b)),
+                "{:?} missing from the summary",
+                b.keys
+            );
+        }
+        let escaped = key_md(&Key::parse("|").unwrap());
+        assert_eq!(escaped, "`\\|`");
+        let mut rebound = km.clone();
+        rebound
+            .rebind(
+                Some(Context::List),
+                Action::Toggle,
+                &[Key::parse("x").unwrap()],
+            )
+            .unwrap();
+        assert_ne!(
+            summary_md(&rebound),
+            summary,
+            "the table follows the bindings"
+        );
+    }
 
     fn press(code: KeyCode, mods: KeyModifiers) -> KeyEvent {
         KeyEvent::new(code, mods)

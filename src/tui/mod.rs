@@ -5,10 +5,11 @@ pub mod app;
 pub mod event;
 pub mod jobs;
 pub mod keymap;
+pub mod layout;
 pub mod theme;
 pub mod view;
 
-use crate::cli::LibraryArgs;
+use crate::core::load::LibrarySpec;
 use anyhow::Context as _;
 use app::{App, Options};
 use event::Event;
@@ -26,7 +27,7 @@ const TICK: Duration = Duration::from_millis(200);
 
 /// Runs the app until the user quits. The terminal is restored on every way out, panics
 /// included.
-pub fn run(args: LibraryArgs, opts: Options) -> anyhow::Result<()> {
+pub fn run(spec: LibrarySpec, opts: Options) -> anyhow::Result<()> {
     use std::io::IsTerminal;
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         anyhow::bail!(
@@ -46,7 +47,7 @@ pub fn run(args: LibraryArgs, opts: Options) -> anyhow::Result<()> {
             .context("cannot install the signal handler")?;
     }
     let (tx, rx) = mpsc::channel();
-    let mut app = App::scanning(args, opts, tx.clone());
+    let mut app = App::scanning(spec, opts, tx.clone());
     install_panic_hook();
     let mut terminal = match ratatui::try_init() {
         Ok(t) => t,

@@ -5,8 +5,8 @@
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{Event as Input, KeyCode, KeyEvent, KeyModifiers};
-use skillscope::cli::LibraryArgs;
 use skillscope::core::listing::Format;
+use skillscope::core::load::LibrarySpec;
 use skillscope::tui::app::{App, Options};
 use skillscope::tui::event::Event;
 use skillscope::tui::theme::Theme;
@@ -74,11 +74,7 @@ pub fn harness(roots: &[&Path], w: u16, h: u16) -> Harness {
 
 /// An app that scans on a worker, as the binary starts; nothing is handled yet.
 pub fn harness_scanning(roots: &[&Path], w: u16, h: u16) -> Harness {
-    let args = LibraryArgs {
-        paths: roots.iter().map(|p| p.to_path_buf()).collect(),
-        max_depth: 8,
-        max_entries: None,
-    };
+    let args = LibrarySpec::of_paths(roots.iter().map(|p| p.to_path_buf()));
     let (tx, rx) = mpsc::channel();
     let dir = tempfile::tempdir().unwrap();
     let mut app = App::scanning(args, isolated(dir.path(), Theme::plain(), false), tx);
@@ -99,11 +95,7 @@ pub fn harness_with(roots: &[&Path], w: u16, h: u16, theme: Theme) -> Harness {
 pub fn harness_patient(roots: &[&Path], w: u16, h: u16, secs: u64) -> Harness {
     let dir = tempfile::tempdir().unwrap();
     let opts = isolated(dir.path(), Theme::plain(), false);
-    let args = LibraryArgs {
-        paths: roots.iter().map(|p| p.to_path_buf()).collect(),
-        max_depth: 8,
-        max_entries: None,
-    };
+    let args = LibrarySpec::of_paths(roots.iter().map(|p| p.to_path_buf()));
     let lib = args.load();
     let (tx, rx) = mpsc::channel();
     let mut app = App::new(args, lib, opts, tx);
@@ -135,11 +127,7 @@ pub fn harness_configured(
     let dir = tempfile::tempdir().unwrap();
     let mut opts = isolated(dir.path(), Theme::plain(), false);
     configure(&mut opts);
-    let args = LibraryArgs {
-        paths: roots.iter().map(|p| p.to_path_buf()).collect(),
-        max_depth: 8,
-        max_entries: None,
-    };
+    let args = LibrarySpec::of_paths(roots.iter().map(|p| p.to_path_buf()));
     let lib = args.load();
     let (tx, rx) = mpsc::channel();
     let mut app = App::new(args, lib, opts, tx);

@@ -1,8 +1,9 @@
 //! Claude Code: `skillOverrides` in its settings files and `disable-model-invocation` in
 //! frontmatter.
 
+use super::error::ToggleError;
 use super::json::{self, Edit};
-use super::plan::{ToggleError, json_candidates};
+use super::plan::json_candidates;
 use super::{
     AgentPlugin, AgentState, Effective, PathCache, SettingsText, SkillSwitches, SwitchScope,
     settings_warning,

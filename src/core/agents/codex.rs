@@ -1,7 +1,7 @@
 //! Codex: `[[skills.config]]` entries (`name` or `path`, `enabled`) in `~/.codex/config.toml`,
 //! edited with toml_edit so that comments and layout stay.
 
-use super::plan::ToggleError;
+use super::error::ToggleError;
 use super::{
     AgentPlugin, AgentState, Effective, PathCache, SettingsText, SkillSwitches, SwitchScope,
     settings_warning,

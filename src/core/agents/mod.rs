@@ -4,11 +4,13 @@
 
 mod claude;
 mod codex;
+mod error;
 pub mod json;
 mod opencode;
 mod plan;
 
-pub use plan::{Applied, ToggleError, TogglePlan, backup_path};
+pub use error::ToggleError;
+pub use plan::{Applied, TogglePlan, backup_path};
 
 use crate::core::catalogue::RuleId;
 use crate::core::diagnostic::{Diagnostic, Severity};
@@ -148,11 +150,6 @@ impl AgentState {
     /// Whether the skill appears in the listing the model sees.
     pub fn listed(self) -> bool {
         matches!(self, AgentState::On | AgentState::NameOnly)
-    }
-
-    /// Whether its listing entry carries the description.
-    pub fn described(self) -> bool {
-        self == AgentState::On
     }
 }
 

@@ -1,8 +1,9 @@
 //! opencode: `permission.skill` rules (glob pattern → allow | ask | deny; the last matching rule
 //! wins; deny hides the skill) in `opencode.json`.
 
+use super::error::ToggleError;
 use super::json::{self, Edit, Kind, Node};
-use super::plan::{ToggleError, json_candidates};
+use super::plan::json_candidates;
 use super::{
     AgentPlugin, AgentState, Effective, PathCache, SettingsText, SkillSwitches, SwitchScope,
     settings_warning,

@@ -2,64 +2,17 @@
 //! unified diff), then applied atomically with a backup, refusing files that do not parse, are
 //! read-only, or changed since the plan.
 
+use super::error::ToggleError;
 use super::json::{self, Edit};
 use super::show_path;
 use super::{AgentState, AgentSwitches, Effective, SwitchScope};
-use crate::core::fsx::{self, FsxError};
+use crate::core::fsx;
 use crate::core::paths::write_atomic;
 use crate::core::skill::Skill;
 use crate::core::source::Agent;
 use serde::Serialize;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-
-#[derive(Debug, thiserror::Error)]
-pub enum ToggleError {
-    #[error(
-        "{file} is not valid {format} (line {line}, column {column}: {message}); fix it by hand first: skillscope never rewrites a file it cannot read"
-    )]
-    Unparsable {
-        file: PathBuf,
-        format: &'static str,
-        line: u32,
-        column: u32,
-        message: String,
-    },
-    #[error("{file}: {what}; skillscope leaves it as it is")]
-    Shape { file: PathBuf, what: String },
-    #[error("cannot read {file}: {source}")]
-    Read {
-        file: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("{file} is read-only; make it writable (chmod u+w) and toggle again")]
-    ReadOnly { file: PathBuf },
-    #[error("cannot write {file}: {source}")]
-    Write {
-        file: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("cannot change {file} without rewriting more than the switch; edit it by hand")]
-    WouldReformat { file: PathBuf },
-    #[error("{agent} has no {scope}-scope switch for skills: {why}")]
-    Unsupported {
-        agent: Agent,
-        scope: SwitchScope,
-        why: &'static str,
-    },
-    #[error("{agent} cannot be switched for the skill {name:?}: {why}")]
-    Name {
-        agent: Agent,
-        name: String,
-        why: String,
-    },
-    #[error(transparent)]
-    File(#[from] FsxError),
-    #[error(
-        "{file} does not hold the change after it was written ({what}); another program may have changed it: look at it and toggle again"
-    )]
-    NotPersisted { file: PathBuf, what: String },
-}
 
 /// The exact change a toggle makes to one settings file, for a confirmation.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

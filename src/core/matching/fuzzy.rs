@@ -47,15 +47,39 @@ impl NameFilter {
                 indices: Vec::new(),
             });
         }
-        // Every character of the pattern must be found in the name: a longer pattern cannot
-        // match, and a pasted page would otherwise cost a full alignment per name.
-        if pattern.chars().count() > name.chars().count() {
+        if !may_match(name, pattern) {
             return None;
         }
         self.matcher
             .fuzzy_indices(name, pattern)
             .map(|(score, indices)| NameMatch { score, indices })
     }
+
+    /// [`NameFilter::score`] without the matched characters: cheaper, for filtering many names.
+    pub fn rank(&self, name: &str, pattern: &str) -> Option<i64> {
+        if pattern.is_empty() {
+            return Some(0);
+        }
+        if !may_match(name, pattern) {
+            return None;
+        }
+        self.matcher.fuzzy_match(name, pattern)
+    }
+}
+
+/// Whether every character of `pattern` (white space aside) appears in `name` in order, ignoring
+/// case: a cheap test that every fuzzy match passes, so most names never reach the matcher and
+/// a pasted page never costs a full alignment per name.
+fn may_match(name: &str, pattern: &str) -> bool {
+    if pattern.chars().count() > name.chars().count() {
+        return false;
+    }
+    let mut hay = name.chars().flat_map(char::to_lowercase);
+    pattern
+        .chars()
+        .flat_map(char::to_lowercase)
+        .filter(|c| !c.is_whitespace())
+        .all(|p| hay.any(|h| h == p))
 }
 
 #[cfg(test)]
@@ -85,5 +109,24 @@ mod tests {
             "smart case: capitals must match"
         );
         assert_eq!(f.score("anything", "").map(|m| m.score), Some(0));
+        assert_eq!(f.rank("pdf", "pdf"), Some(exact));
+        assert_eq!(f.rank("xlsx", "pdf"), None);
+    }
+
+    #[test]
+    fn the_cheap_test_passes_every_match() {
+        assert!(may_match("Pdf-Tools", "pdft"));
+        assert!(!may_match("docx", "dox x"));
+        let f = NameFilter::new();
+        for (name, pattern) in [
+            ("pdf-tools", "ptl"),
+            ("a b", "a b"),
+            ("ÉTÉ", "été"),
+            ("x", "X"),
+        ] {
+            if f.matcher.fuzzy_match(name, pattern).is_some() {
+                assert!(may_match(name, pattern), "{name} {pattern}");
+            }
+        }
     }
 }

@@ -249,6 +249,16 @@ pub fn may_trigger(skill: &Skill) -> bool {
     skill.listable() && skill.shadowed_by.is_none() && !skill.frontmatter.disable_model_invocation
 }
 
+/// The skills that compete for a message: switched on in `enabled` (index-aligned with the
+/// library) and ones an agent would load on its own ([`may_trigger`]).
+pub fn candidates(lib: &Library, enabled: &[bool]) -> Vec<bool> {
+    lib.skills
+        .iter()
+        .enumerate()
+        .map(|(i, s)| enabled.get(i).copied().unwrap_or(false) && may_trigger(s))
+        .collect()
+}
+
 /// Sorts best first (ties by name, then library order) and keeps the first `k`.
 fn rank(matches: &mut Vec<Match>, names: &[String], k: usize) {
     matches.sort_by(|a, b| {

@@ -28,12 +28,25 @@ const CLAUDE_FIELDS: &[&str] = &[
     "version",
 ];
 
+/// The fields Lazy Skills adds to the spec's.
+pub const LAZY_FIELDS: &[&str] = &[
+    "type",
+    "entry",
+    "triggers",
+    "dependencies",
+    "enabled",
+    "auto_load",
+    "when_to_use",
+];
+
 pub const MAX_NAME: usize = 64;
 pub const MAX_DESCRIPTION: usize = 1024;
 pub const MAX_COMPATIBILITY: usize = 500;
 
 fn known(profile: Profile, key: &str) -> bool {
-    SPEC_FIELDS.contains(&key) || (profile == Profile::ClaudeCode && CLAUDE_FIELDS.contains(&key))
+    SPEC_FIELDS.contains(&key)
+        || (profile == Profile::ClaudeCode && CLAUDE_FIELDS.contains(&key))
+        || (profile == Profile::LazySkills && LAZY_FIELDS.contains(&key))
 }
 
 pub fn check(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
@@ -45,7 +58,7 @@ pub fn check(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
         return out;
     }
     let unknown_sev = match profile {
-        Profile::Spec => Severity::Error,
+        Profile::Spec | Profile::LazySkills => Severity::Error,
         Profile::ClaudeCode | Profile::Codex => Severity::Warning,
         Profile::Opencode => Severity::Info,
     };
@@ -60,6 +73,9 @@ pub fn check(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
                 }
                 Profile::Codex => "Codex ignores it; move it under `metadata:` or remove it",
                 Profile::Opencode => "opencode ignores it",
+                Profile::LazySkills => {
+                    "Lazy Skills knows the spec's fields plus type, entry, triggers, dependencies, enabled, auto_load and when_to_use; move it under `metadata:`"
+                }
             };
             out.push(
                 Diagnostic::new(
@@ -90,7 +106,7 @@ pub fn check(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
     {
         let n = c.chars().count();
         if n > MAX_COMPATIBILITY {
-            let sev = if profile == Profile::Spec {
+            let sev = if matches!(profile, Profile::Spec | Profile::LazySkills) {
                 Severity::Error
             } else {
                 Severity::Warning
@@ -106,26 +122,47 @@ pub fn check(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
         }
     }
     if skill.kind() == SkillKind::Executable {
-        let entry = fm.entry.as_deref().unwrap_or("execute.py");
-        if !skill.dir.join(entry).is_file() {
-            let sev = if profile == Profile::Spec {
-                Severity::Warning
-            } else {
-                Severity::Error
-            };
-            out.push(
-                Diagnostic::new(
-                    RuleId::ExecutableNoEntry,
-                    sev,
-                    format!(
-                        "`type: executable` but `{entry}` is not in the skill folder: add the entry script or name it with `entry:`"
-                    ),
-                )
-                .at_line(fm.line_of("type")),
-            );
-        }
+        entry_rule(skill, profile, &mut out);
     }
     out
+}
+
+/// An executable skill's entry script must be a regular file inside its folder: the probe and
+/// the agent refuse anything else.
+fn entry_rule(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
+    let fm = &skill.frontmatter;
+    let entry = fm
+        .entry
+        .as_deref()
+        .filter(|e| !e.trim().is_empty())
+        .unwrap_or(crate::core::probe::DEFAULT_ENTRY);
+    let why = match crate::core::resource::resolve_inside(&skill.dir, entry) {
+        Ok(p) if p.is_file() => return,
+        Ok(_) => format!("`{entry}` is not a file"),
+        Err(crate::core::resource::ResourceError::NotFound(_)) => {
+            format!("`{entry}` is not in the skill folder")
+        }
+        Err(e) => e.to_string(),
+    };
+    let because = match skill.kind_source() {
+        crate::core::skill::KindSource::Entry => "`entry:` names a script",
+        _ => "`type: executable`",
+    };
+    let sev = if profile == Profile::Spec {
+        Severity::Warning
+    } else {
+        Severity::Error
+    };
+    out.push(
+        Diagnostic::new(
+            RuleId::ExecutableNoEntry,
+            sev,
+            format!(
+                "{because} but {why}: add the entry script inside the skill folder or name it with `entry:`"
+            ),
+        )
+        .at_line(fm.line_of("entry").or(fm.line_of("type"))),
+    );
 }
 
 fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
@@ -175,7 +212,7 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
     }
     let suggestion = kebab(&name);
     // The spec admits any lowercase letter or digit; the agents' own loaders only ASCII.
-    let ascii_only = profile != Profile::Spec;
+    let ascii_only = !matches!(profile, Profile::Spec | Profile::LazySkills);
     let bad_char = |c: char| {
         !(c == '-'
             || if ascii_only {
@@ -211,7 +248,7 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
     let dir: String = skill.dir_name().nfkc().collect();
     if dir != name {
         let sev = match profile {
-            Profile::Spec | Profile::Opencode => Severity::Error,
+            Profile::Spec | Profile::Opencode | Profile::LazySkills => Severity::Error,
             Profile::ClaudeCode | Profile::Codex => Severity::Warning,
         };
         out.push(

@@ -2,6 +2,7 @@
 
 mod body;
 mod fields;
+mod lazy;
 mod library;
 pub mod overlap;
 
@@ -40,6 +41,9 @@ pub fn check_library(lib: &Library, opts: &CheckOptions) -> Vec<Vec<Diagnostic>>
                 d.extend(found);
                 if new {
                     learned.store(true, Ordering::Relaxed);
+                }
+                if opts.profile == Profile::LazySkills {
+                    d.extend(lazy::requirements_file(s));
                 }
             }
             d
@@ -83,6 +87,9 @@ pub fn check_skill(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
         })
         .collect();
     out.extend(fields::check(skill, profile));
+    if profile == Profile::LazySkills {
+        out.extend(lazy::check(skill));
+    }
     out
 }
 
@@ -91,7 +98,9 @@ pub fn check_skill(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
 /// frontmatter) makes it fail.
 fn parse_severity(skill: &Skill, d: &Diagnostic, profile: Profile) -> Severity {
     match (d.rule, profile) {
-        (RuleId::FileBom | RuleId::FrontmatterLeadingBlank, Profile::Spec) => Severity::Error,
+        (RuleId::FileBom | RuleId::FrontmatterLeadingBlank, p) if p.strict() => Severity::Error,
+        // The profile that knows the Lazy Skills fields also holds them to their shapes.
+        (RuleId::FieldType | RuleId::FieldValue, Profile::LazySkills) => Severity::Error,
         (RuleId::FieldType, Profile::Spec) => {
             let strict = ["name", "description", "compatibility"]
                 .iter()

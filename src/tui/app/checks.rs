@@ -1,6 +1,7 @@
 //! The state of the Checks screen: which executable skills there are, what their probes said,
 //! and the run in progress.
 
+use crate::core::probe::dependencies::DepsReport;
 use crate::core::probe::{ProbeReport, SandboxPreference};
 use crate::core::{Library, SkillKind};
 use std::collections::HashMap;
@@ -22,6 +23,8 @@ pub struct Checks {
     pub selected: usize,
     /// The latest report per skill folder; kept across rescans.
     pub reports: HashMap<PathBuf, ProbeReport>,
+    /// The latest dependency check per skill folder; kept across rescans.
+    pub deps: HashMap<PathBuf, DepsReport>,
     pub run: Option<Run>,
     /// Runs stopped before they ended (a rescan), still killing their probes.
     pub stopping: Vec<JoinHandle<()>>,
@@ -37,6 +40,8 @@ pub struct Run {
     pub cancel: Arc<AtomicBool>,
     /// The worker running the probes; it ends once every probe is killed and reaped.
     pub worker: Option<JoinHandle<()>>,
+    /// The run checks declared dependencies rather than `--help-json`.
+    pub deps: bool,
 }
 
 /// Leaving the app (quit, Ctrl-C, a panic unwinding) stops every probe and waits until they are
@@ -62,6 +67,7 @@ impl Checks {
             rows: Vec::new(),
             selected: 0,
             reports: HashMap::new(),
+            deps: HashMap::new(),
             run: None,
             stopping: Vec::new(),
             sandbox,
@@ -78,7 +84,11 @@ impl Checks {
             .skills
             .iter()
             .enumerate()
-            .filter(|(_, s)| s.kind() == SkillKind::Executable)
+            .filter(|(_, s)| {
+                s.kind() == SkillKind::Executable
+                    || s.frontmatter.get("dependencies").is_some()
+                    || self.deps.contains_key(&s.dir)
+            })
             .map(|(i, _)| i)
             .collect();
         rows.sort_by(|a, b| {
@@ -108,6 +118,27 @@ impl Checks {
             self.stopping.push(worker);
         }
         self.stopping.retain(|w| !w.is_finished());
+    }
+
+    /// Adds a skill whose dependencies were checked to the rows (a `requirements.txt` is only
+    /// found by the check), keeping the order by name.
+    pub fn add_row(&mut self, lib: &Library, skill: usize) {
+        if self.rows.contains(&skill) || skill >= lib.skills.len() {
+            return;
+        }
+        let keep = self.rows.get(self.selected).copied();
+        self.rows.push(skill);
+        self.rows.sort_by(|a, b| {
+            (&lib.skills[*a].name, &lib.skills[*a].dir)
+                .cmp(&(&lib.skills[*b].name, &lib.skills[*b].dir))
+        });
+        if let Some(k) = keep.and_then(|k| self.rows.iter().position(|r| *r == k)) {
+            self.selected = k;
+        }
+    }
+
+    pub fn deps_for(&self, lib: &Library, skill: usize) -> Option<&DepsReport> {
+        lib.skills.get(skill).and_then(|s| self.deps.get(&s.dir))
     }
 
     pub fn report_for(&self, lib: &Library, skill: usize) -> Option<&ProbeReport> {

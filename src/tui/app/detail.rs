@@ -54,3 +54,40 @@ pub fn human_bytes(n: u64) -> String {
         format!("{:.1} MiB", f / KIB / KIB)
     }
 }
+
+/// A resource of a skill opened from the detail pane, read by its path inside the skill folder
+/// (the same rule as `skillscope show`).
+#[derive(Debug, Clone)]
+pub struct ResourceView {
+    /// The skill's folder, so a rescan that removes the skill can be noticed.
+    pub dir: PathBuf,
+    /// `id / rel`.
+    pub title: String,
+    pub text: Result<String, String>,
+    pub lines: usize,
+    /// Its tokens, when L3 is counted.
+    pub tokens: Option<u32>,
+    pub scroll: u16,
+}
+
+impl ResourceView {
+    pub fn open(skill: &Skill, rel: &str, tokens: Option<u32>) -> ResourceView {
+        let text = crate::core::resource::read_inside(&skill.dir, rel, MAX_PREVIEW_BYTES)
+            .map_err(|e| e.to_string())
+            .and_then(|t| {
+                if t.contains('\0') {
+                    Err(format!("`{rel}` is a binary file: only text is shown"))
+                } else {
+                    Ok(crate::core::resource::escape_controls(&t))
+                }
+            });
+        ResourceView {
+            dir: skill.dir.clone(),
+            title: format!("{} / {rel}", skill.id),
+            lines: text.as_ref().map_or(0, |t| t.lines().count()),
+            text,
+            tokens,
+            scroll: 0,
+        }
+    }
+}

@@ -43,8 +43,22 @@ impl App {
     }
 
     pub(super) fn on_mouse(&mut self, m: MouseEvent) {
-        let areas = view::layout(self.size, self);
+        let areas = self.areas(self.size);
         let at = Position::new(m.column, m.row);
+        // The file viewer covers the list: the wheel scrolls it, clicks go to the tabs only.
+        if self.viewer.is_some() && self.screen == Screen::Skills {
+            match m.kind {
+                MouseEventKind::ScrollDown => self.scroll(3),
+                MouseEventKind::ScrollUp => self.scroll(-3),
+                MouseEventKind::Down(MouseButton::Left) => {
+                    if let Some(s) = view::header::tab_at(areas.header, at) {
+                        self.show(s);
+                    }
+                }
+                _ => {}
+            }
+            return;
+        }
         match m.kind {
             MouseEventKind::Down(MouseButton::Left) => {
                 if let Some(s) = view::header::tab_at(areas.header, at) {

@@ -3,9 +3,9 @@
 
 use crate::core::Library;
 use crate::core::diagnostic::Counts;
-use crate::tui::app::Costs;
-use fuzzy_matcher::FuzzyMatcher;
-use fuzzy_matcher::skim::SkimMatcherV2;
+use crate::core::matching::fuzzy::NameFilter;
+use crate::core::namespace;
+use crate::core::tokens::SkillTokens;
 use std::path::PathBuf;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -62,11 +62,18 @@ pub struct SkillList {
 impl SkillList {
     /// Recomputes rows after the filter, the sort, the library or the costs changed. The
     /// selection stays on the same skill folder when it is still listed.
-    pub fn refresh(&mut self, lib: &Library, costs: &[Costs], diags: &[Counts]) {
+    pub fn refresh(&mut self, lib: &Library, costs: &[SkillTokens], diags: &[Counts]) {
         let keep = self.selected_dir(lib);
-        let matcher = SkimMatcherV2::default();
+        let matcher = NameFilter::new();
         let pattern = self.filter.trim().to_string();
-        let mut rows: Vec<Row> = if pattern.is_empty() {
+        let mut rows: Vec<Row> = if namespace::is_glob(&pattern) {
+            // `web.*` selects a namespace: the whole id must match.
+            self.narrowed = None;
+            (0..lib.skills.len())
+                .filter(|&i| namespace::glob(&pattern, &lib.skills[i].id))
+                .map(|skill| Row { skill, score: 0 })
+                .collect()
+        } else if pattern.is_empty() {
             self.narrowed = None;
             (0..lib.skills.len())
                 .map(|skill| Row { skill, score: 0 })
@@ -79,21 +86,22 @@ impl SkillList {
             let rows: Vec<Row> = candidates
                 .into_iter()
                 .filter_map(|skill| {
-                    let name = &lib.skills.get(skill)?.name;
-                    if !subsequence(name, &pattern) {
-                        return None;
-                    }
+                    let name = &lib.skills.get(skill)?.id;
                     matcher
-                        .fuzzy_match(name, &pattern)
+                        .rank(name, &pattern)
                         .map(|score| Row { skill, score })
                 })
                 .collect();
             self.narrowed = Some((pattern.clone(), rows.iter().map(|r| r.skill).collect()));
             rows
         };
-        let name = |r: &Row| lib.skills[r.skill].name.as_str();
+        // Skills of one namespace stay together, the top of the roots first.
+        let name = |r: &Row| {
+            let s = &lib.skills[r.skill];
+            (s.namespace.as_str(), s.name.as_str())
+        };
         let dir = |r: &Row| lib.skills[r.skill].dir.as_path();
-        let total = |r: &Row| costs.get(r.skill).map_or(0, Costs::known_total);
+        let total = |r: &Row| costs.get(r.skill).map_or(0, SkillTokens::known_total);
         rows.sort_by(|a, b| {
             // Under a filter the best match comes first; the sort key breaks ties.
             let by_score = b.score.cmp(&a.score);
@@ -112,7 +120,7 @@ impl SkillList {
             };
             by_score
                 .then(by_key)
-                .then_with(|| name(a).cmp(name(b)))
+                .then_with(|| name(a).cmp(&name(b)))
                 .then_with(|| dir(a).cmp(dir(b)))
         });
         self.rows = rows;
@@ -194,27 +202,16 @@ impl SkillList {
     }
 }
 
-/// Whether every char of `pattern` appears in `name` in order, ignoring case: a cheap test that
-/// every fuzzy match passes, so most names never reach the matcher.
-fn subsequence(name: &str, pattern: &str) -> bool {
-    let mut hay = name.chars().flat_map(char::to_lowercase);
-    pattern
-        .chars()
-        .flat_map(char::to_lowercase)
-        .filter(|c| !c.is_whitespace())
-        .all(|p| hay.any(|h| h == p))
-}
-
 /// The positions (in chars) of the characters of `name` that `pattern` matched, for
 /// highlighting the rows on screen.
 pub fn hits(name: &str, pattern: &str) -> Vec<usize> {
     let pattern = pattern.trim();
-    if pattern.is_empty() {
+    if pattern.is_empty() || namespace::is_glob(pattern) {
         return Vec::new();
     }
-    SkimMatcherV2::default()
-        .fuzzy_indices(name, pattern)
-        .map(|(_, h)| h)
+    NameFilter::new()
+        .score(name, pattern)
+        .map(|m| m.indices)
         .unwrap_or_default()
 }
 
@@ -263,6 +260,5 @@ mod tests {
             assert_eq!(names(&list), want, "filter {filter:?}");
         }
         assert_eq!(hits("pdf-tools", "ptl"), vec![0, 4, 7]);
-        assert!(subsequence("Pdf-Tools", "pdft") && !subsequence("docx", "dox x"));
     }
 }

@@ -8,69 +8,39 @@ pub mod list;
 mod results;
 mod toggle;
 
-use crate::cli::LibraryArgs;
 use crate::core::Library;
 use crate::core::agents::{self, AgentSwitches, SwitchScope, TogglePlan};
+use crate::core::budget;
 use crate::core::diagnostic::{Counts, Diagnostic};
 use crate::core::listing::{Format, ListingOptions, Tier};
+use crate::core::load::LibrarySpec;
 use crate::core::matching::{self, Index, Match, Matcher};
 use crate::core::model::Model;
+use crate::core::modes::{self, AutoOptions, ListingMode, Selections};
 use crate::core::probe::SandboxPreference;
 use crate::core::rules::Profile;
 use crate::core::skill::Level;
-use crate::core::skill::Skill;
+use crate::core::skill::{Skill, SkillKind};
 use crate::core::source::Agent;
 use crate::core::state::{self, EnableState};
-use crate::core::tokens::ResourceTokens;
+use crate::core::tokens::{Progress, SkillTokens};
+use crate::core::usage::{self, UseCost};
 use crate::core::watch::{self, Change, Watch};
 use crate::tui::action::{Action, Screen};
 use crate::tui::event::Preview;
 use crate::tui::event::{Event, JobEvent};
+use crate::tui::jobs;
 use crate::tui::keymap::{Context, Keymap};
 use crate::tui::theme::Theme;
-use crate::tui::{jobs, view};
-use detail::Detail;
+use detail::{Detail, ResourceView};
 use list::SkillList;
 use ratatui::crossterm::event::Event as Input;
 use ratatui::layout::Rect;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
 use std::time::Duration;
-
-/// Token costs of one skill per level; `None` until counted (and for L1, when the skill is
-/// not listed at all).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Costs {
-    pub l1: Option<u64>,
-    pub l2: Option<u64>,
-    /// The text resources together.
-    pub l3: Option<u64>,
-    /// The tool schema an executable answered `--help-json` with, once probed.
-    pub schema: Option<u64>,
-}
-
-impl Costs {
-    /// L3 with the tool schema when it is known.
-    pub fn l3_all(&self) -> Option<u64> {
-        match (self.l3, self.schema) {
-            (None, None) => None,
-            (a, b) => Some(a.unwrap_or(0) + b.unwrap_or(0)),
-        }
-    }
-
-    pub fn known_total(&self) -> u64 {
-        self.l1.unwrap_or(0) + self.l2.unwrap_or(0) + self.l3_all().unwrap_or(0)
-    }
-}
-
-/// Token counting in progress: the level being counted and how far it has come.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Counting {
-    pub level: Level,
-    pub done: usize,
-    pub total: usize,
-}
 
 /// Where the keys go on the Skills screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -89,6 +59,8 @@ pub use crate::tui::jobs::ENCODING;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct PromptSettings {
+    /// Which skills the listing holds; `auto` takes the Test box's message.
+    pub mode: ListingMode,
     pub format: usize,
     pub tier: usize,
     pub window: usize,
@@ -137,8 +109,9 @@ pub struct Options {
     pub format: Format,
     /// Which sandbox probes ask for (`SKILLSCOPE_SANDBOX` by default).
     pub sandbox: SandboxPreference,
-    /// The rules the skills are judged by at first.
-    pub profile: Profile,
+    /// The rules the skills are judged by at first; `None`: the ones fitting the library
+    /// (lazy-skills for the demo library, else spec).
+    pub profile: Option<Profile>,
     pub tier: Tier,
     /// The context window the preview starts with; it joins the window key's cycle.
     pub context_window: u64,
@@ -165,7 +138,7 @@ impl Default for Options {
             cache_path: None,
             format: Format::default(),
             sandbox: SandboxPreference::from_env(),
-            profile: Profile::default(),
+            profile: None,
             tier: Tier::default(),
             context_window: WINDOWS[0],
             encoding: ENCODING,
@@ -196,7 +169,8 @@ impl Options {
 }
 
 pub struct App {
-    pub args: LibraryArgs,
+    /// Which skills to read (again on a rescan).
+    pub spec: LibrarySpec,
     pub lib: Arc<Library>,
     /// Bumped on every new library; worker results of an older one are dropped.
     pub generation: u64,
@@ -205,11 +179,14 @@ pub struct App {
     pub mode: Mode,
     pub help: Option<u16>,
     pub list: SkillList,
-    pub costs: Vec<Costs>,
+    /// Each skill's token figures per level, as far as counted.
+    pub costs: Vec<SkillTokens>,
     /// Each skill's diagnostics: the parse findings at first, every rule's once checked.
     pub diags: Vec<Vec<Diagnostic>>,
     pub diag_counts: Vec<Counts>,
     pub profile: Profile,
+    /// The user picked `profile` (else it follows the library: lazy-skills for the demo).
+    profile_chosen: bool,
     /// The rules of `profile` have run on the current library.
     pub checked: bool,
     pub enabled: Vec<bool>,
@@ -223,6 +200,10 @@ pub struct App {
     pub agent_readers: bool,
     pub detail: Option<Detail>,
     pub detail_scroll: u16,
+    /// The resource selected in the detail pane (an index into its resources).
+    pub resource_cursor: Option<usize>,
+    /// A resource opened from the detail pane.
+    pub viewer: Option<ResourceView>,
     pub prompt: PromptSettings,
     /// The context windows the window key cycles through.
     pub windows: Vec<u64>,
@@ -236,11 +217,17 @@ pub struct App {
     pub config_path: Option<PathBuf>,
     pub config_info: Vec<String>,
     pub checks: checks::Checks,
-    /// Each skill's resources with their token counts (empty until L3 is counted).
-    pub resource_tokens: Vec<Vec<ResourceTokens>>,
+    /// For each composite skill, the skills its body names; `None` until read.
+    pub links: Option<Vec<Vec<usize>>>,
+    /// Each skill's cost when used, by its type; empty until the names in composite bodies
+    /// are known.
+    pub used: Vec<UseCost>,
     /// Which levels are counted for the current library.
     pub levels_done: [bool; 3],
-    pub counting: Option<Counting>,
+    /// Stops for the counting runs under way: every level of the library, and the L1 recount a
+    /// format change started. A new run of either kind stops the one it replaces.
+    count_stops: [Arc<AtomicBool>; 2],
+    pub counting: Option<Progress>,
     /// The prompt preview's listing, for the current toggles and settings.
     pub preview: Option<Preview>,
     preview_request: u64,
@@ -269,31 +256,31 @@ pub struct App {
 
 impl App {
     /// An app over a library already read.
-    pub fn new(args: LibraryArgs, lib: Library, opts: Options, tx: Sender<Event>) -> App {
-        let mut app = App::empty(args, opts, tx);
+    pub fn new(spec: LibrarySpec, lib: Library, opts: Options, tx: Sender<Event>) -> App {
+        let mut app = App::empty(spec, opts, tx);
         app.set_library(lib);
         app
     }
 
     /// An app whose library is read on a worker: the first frame comes at once and the list
     /// fills in when the scan is done.
-    pub fn scanning(args: LibraryArgs, opts: Options, tx: Sender<Event>) -> App {
-        let mut app = App::empty(args, opts, tx);
+    pub fn scanning(spec: LibrarySpec, opts: Options, tx: Sender<Event>) -> App {
+        let mut app = App::empty(spec, opts, tx);
         app.request_rescan();
         app
     }
 
-    fn empty(args: LibraryArgs, opts: Options, tx: Sender<Event>) -> App {
+    fn empty(spec: LibrarySpec, opts: Options, tx: Sender<Event>) -> App {
         let state_path = opts.state_path.clone().or_else(state::default_path);
         let home = opts.home.clone().or_else(dirs::home_dir);
-        let mut app = App::blank(args, &opts, tx);
+        let mut app = App::blank(spec, &opts, tx);
         app.home = home;
         app.load_state(state_path);
         jobs::load_switches(app.home.clone(), app.tx.clone());
         app
     }
 
-    fn blank(args: LibraryArgs, opts: &Options, tx: Sender<Event>) -> App {
+    fn blank(spec: LibrarySpec, opts: &Options, tx: Sender<Event>) -> App {
         let mut windows = WINDOWS.to_vec();
         if !windows.contains(&opts.context_window) && opts.context_window > 0 {
             windows.insert(0, opts.context_window);
@@ -309,7 +296,7 @@ impl App {
             models.push(m.clone());
         }
         App {
-            args,
+            spec,
             lib: Arc::new(Library::default()),
             generation: 0,
             theme: opts.theme,
@@ -320,7 +307,8 @@ impl App {
             costs: Vec::new(),
             diags: Vec::new(),
             diag_counts: Vec::new(),
-            profile: opts.profile,
+            profile: opts.profile.unwrap_or_default(),
+            profile_chosen: opts.profile.is_some(),
             checked: false,
             enabled: Vec::new(),
             state: None,
@@ -329,11 +317,14 @@ impl App {
             agent_readers: false,
             detail: None,
             detail_scroll: 0,
+            resource_cursor: None,
+            viewer: None,
             prompt: PromptSettings {
                 format: FORMATS.iter().position(|f| *f == opts.format).unwrap_or(0),
                 tier: TIERS.iter().position(|t| *t == opts.tier).unwrap_or(0),
                 window,
                 scroll: 0,
+                mode: ListingMode::default(),
             },
             windows,
             model: opts.model.clone(),
@@ -344,8 +335,10 @@ impl App {
             config_info: opts.config_info.clone(),
             checks: checks::Checks::new(opts.sandbox),
             index: None,
-            resource_tokens: Vec::new(),
+            links: None,
+            used: Vec::new(),
             levels_done: [false; 3],
+            count_stops: Default::default(),
             counting: None,
             preview: None,
             preview_request: 0,
@@ -385,12 +378,15 @@ impl App {
             .collect();
         self.diag_counts = self.diags.iter().map(Counts::of).collect();
         self.checked = false;
+        if !self.profile_chosen {
+            self.profile = Profile::fitting(&lib);
+        }
         self.enabled = match &self.state {
             Some(st) => lib.skills.iter().map(|s| st.is_enabled(s)).collect(),
             None => lib.skills.iter().map(|s| state::default_for(s).0).collect(),
         };
         debug_assert_eq!(self.enabled.len(), n);
-        self.costs = vec![Costs::default(); n];
+        self.costs = vec![SkillTokens::default(); n];
         self.agent_readers = lib.skills.iter().any(|s| !agents::readers(s).is_empty());
         self.lib = Arc::new(lib);
         self.list.invalidate();
@@ -402,7 +398,9 @@ impl App {
         self.index = None;
         self.test.results.clear();
         jobs::index(Arc::clone(&self.lib), self.generation, self.tx.clone());
-        self.resource_tokens = vec![Vec::new(); n];
+        self.links = None;
+        self.used = Vec::new();
+        jobs::links(Arc::clone(&self.lib), self.generation, self.tx.clone());
         self.levels_done = [false; 3];
         self.start_counting(vec![Level::L1, Level::L2, Level::L3]);
         self.request_preview();
@@ -426,16 +424,36 @@ impl App {
         );
     }
 
+    /// Counts `levels` on a worker, stopping the earlier run of the same kind (every level, or
+    /// an L1 recount), whose results would only be thrown away.
     fn start_counting(&mut self, levels: Vec<Level>) {
-        let format = FORMATS[self.prompt.format];
+        let slot = usize::from(levels == [Level::L1]);
+        if slot == 0 {
+            // A new library: the L1 recount of the old one is as stale.
+            self.count_stops[1].store(true, Ordering::Relaxed);
+        }
+        self.count_stops[slot].store(true, Ordering::Relaxed);
+        let stop = Arc::new(AtomicBool::new(false));
+        self.count_stops[slot] = Arc::clone(&stop);
         jobs::count(
             Arc::clone(&self.lib),
             self.cache.clone(),
-            format,
+            FORMATS[self.prompt.format],
             levels,
             self.generation,
+            stop,
             self.tx.clone(),
         );
+    }
+
+    /// Where everything goes on a terminal of `size`, as drawn now.
+    pub fn areas(&self, size: ratatui::layout::Rect) -> crate::tui::layout::Areas {
+        crate::tui::layout::layout(size, self.screen, self.mode == Mode::Detail)
+    }
+
+    /// The listing format L1 is counted in.
+    pub fn format(&self) -> crate::core::listing::Format {
+        FORMATS[self.prompt.format]
     }
 
     pub fn listing_options(&self) -> ListingOptions {
@@ -474,14 +492,57 @@ impl App {
         }
         self.preview_running = true;
         self.preview_request += 1;
+        let message = self.test.message.trim();
+        let relevant = match &self.index {
+            Some(index) if !message.is_empty() => {
+                let competes = |i: usize| self.competes(i);
+                Some(modes::relevant(
+                    index,
+                    message,
+                    &competes,
+                    &AutoOptions::default(),
+                ))
+            }
+            _ => None,
+        };
+        let message = relevant.as_ref().map(|_| message.to_string());
+        let req = jobs::PreviewRequest {
+            selections: Selections::new(self.enabled.clone(), &|_| true, relevant.as_deref()),
+            mode: self.prompt.mode,
+            opts: self.listing_options(),
+            message,
+        };
         jobs::preview(
             Arc::clone(&self.lib),
             self.cache.clone(),
-            self.enabled.clone(),
-            self.listing_options(),
+            req,
             self.preview_request,
             self.tx.clone(),
         );
+    }
+
+    /// Whether a skill competes for a message: switched on, and one an agent would load on its
+    /// own (parsed, not shadowed, not closed to model invocation).
+    pub fn competes(&self, i: usize) -> bool {
+        self.enabled.get(i).copied().unwrap_or(false)
+            && self.lib.skills.get(i).is_some_and(matching::may_trigger)
+    }
+
+    /// Works out every skill's cost when used again from the figures known so far.
+    pub fn refresh_used(&mut self) {
+        let Some(links) = &self.links else {
+            return;
+        };
+        let levels: Vec<usage::Levels> = self
+            .costs
+            .iter()
+            .map(|c| usage::Levels {
+                l1: c.l1.map(u64::from),
+                l2: c.l2.map(u64::from),
+                schema: c.schema.map(u64::from),
+            })
+            .collect();
+        self.used = usage::costs_when_used(&self.lib, &levels, links);
     }
 
     /// The preview shown is the one for the current toggles and settings.
@@ -532,24 +593,20 @@ impl App {
     /// The L1 total of the skills an agent would list — switched on and not shadowed — and how
     /// many of them are still uncounted.
     pub fn enabled_l1(&self) -> (u64, usize) {
-        let mut total = 0;
-        let mut pending = 0;
-        for (i, c) in self.costs.iter().enumerate() {
-            let shadowed = self
-                .lib
-                .skills
-                .get(i)
-                .is_none_or(|s| s.shadowed_by.is_some());
-            if !self.enabled.get(i).copied().unwrap_or(false) || shadowed {
-                continue;
-            }
-            match c.l1 {
-                Some(n) => total += n,
-                None if !self.levels_done[0] => pending += 1,
-                None => {}
-            }
-        }
-        (total, pending)
+        let l1 = self.summary().l1;
+        (l1.tokens, l1.pending)
+    }
+
+    /// The totals of the skills an agent would list, as far as counted.
+    pub fn summary(&self) -> budget::Summary {
+        let listed = budget::listed(&self.lib, &self.enabled);
+        budget::summarize(&self.costs, &listed, self.levels_done)
+    }
+
+    /// A skill's figures (nothing known for an index out of range).
+    pub fn costs_of(&self, skill: usize) -> &SkillTokens {
+        static UNKNOWN: SkillTokens = SkillTokens::UNKNOWN;
+        self.costs.get(skill).unwrap_or(&UNKNOWN)
     }
 
     pub fn set_status(&mut self, text: impl Into<String>, error: bool) {
@@ -566,6 +623,9 @@ impl App {
         }
         if self.help.is_some() {
             return vec![Context::Help];
+        }
+        if self.viewer.is_some() && self.screen == Screen::Skills {
+            return vec![Context::Resource, Context::Global];
         }
         let first = match self.screen {
             Screen::Skills => match self.mode {
@@ -604,22 +664,19 @@ impl App {
             return;
         }
         self.rescanning = true;
-        jobs::rescan(self.args.clone(), self.cache.index_store(), self.tx.clone());
+        jobs::rescan(self.spec.clone(), self.cache.index_store(), self.tx.clone());
     }
 
     /// Runs every matcher on the test box's message; only skills an agent would consider (and
     /// that are switched on) compete.
     pub fn run_matchers(&mut self) {
-        let Some(index) = &self.index else {
+        let Some(index) = self.index.clone() else {
             return;
         };
-        let lib = &self.lib;
-        let enabled = &self.enabled;
-        let competes = |i: usize| {
-            enabled.get(i).copied().unwrap_or(false)
-                && lib.skills.get(i).is_some_and(matching::may_trigger)
-        };
+        let competes = |i: usize| self.competes(i);
         self.test.results = index.query_all(&self.test.message, &competes, TEST_TOP_K);
+        // The auto listing mode lists what this message makes relevant.
+        self.request_preview();
     }
 
     fn refilter(&mut self) {
@@ -666,10 +723,16 @@ impl App {
             Action::Quit => self.quit = true,
             Action::Help => self.help = Some(0),
             Action::Close => {
+                if self.viewer.take().is_some() {
+                    return;
+                }
                 if self.mode == Mode::Detail {
                     self.mode = Mode::List;
                 }
             }
+            Action::NextResource => self.move_resource_cursor(1),
+            Action::PrevResource => self.move_resource_cursor(-1),
+            Action::OpenResource => self.open_resource(),
             Action::NextScreen => {
                 self.show(Screen::ALL[(self.screen.index() + 1) % Screen::ALL.len()])
             }
@@ -699,6 +762,7 @@ impl App {
                 let all = Profile::ALL;
                 let i = all.iter().position(|p| *p == self.profile).unwrap_or(0);
                 self.profile = all[(i + 1) % all.len()];
+                self.profile_chosen = true;
                 self.checked = false;
                 self.run_checks(true);
             }
@@ -725,6 +789,11 @@ impl App {
             }
             Action::CycleTier => {
                 self.prompt.tier = (self.prompt.tier + 1) % TIERS.len();
+                self.request_preview();
+            }
+            Action::CycleMode => {
+                self.prompt.mode = self.prompt.mode.next();
+                self.prompt.scroll = 0;
                 self.request_preview();
             }
             Action::CycleWindow => {
@@ -755,6 +824,7 @@ impl App {
                 self.set_status(text, false);
             }
             Action::RunChecks => self.run_probes(),
+            Action::RunDeps => self.run_deps(),
             Action::CancelChecks => {
                 if self.checks.running() {
                     self.checks.cancel();
@@ -791,7 +861,18 @@ impl App {
         if self.checks.running() {
             return;
         }
-        let indices = self.checks.rows.clone();
+        let indices: Vec<usize> = self
+            .checks
+            .rows
+            .iter()
+            .copied()
+            .filter(|&i| {
+                self.lib
+                    .skills
+                    .get(i)
+                    .is_some_and(|s| s.kind() == SkillKind::Executable)
+            })
+            .collect();
         if indices.is_empty() {
             self.set_status("no executable skills to probe", false);
             return;
@@ -814,6 +895,85 @@ impl App {
             done: 0,
             cancel,
             worker,
+            deps: false,
+        });
+    }
+
+    /// Moves the resource selection of the detail pane and scrolls the pane to show it.
+    fn move_resource_cursor(&mut self, delta: isize) {
+        let n = self.detail.as_ref().map_or(0, |d| d.resources.len());
+        if n == 0 {
+            self.set_status("this skill has no resource files", false);
+            return;
+        }
+        let next = match self.resource_cursor {
+            None if delta < 0 => n - 1,
+            None => 0,
+            Some(c) => c.saturating_add_signed(delta).min(n - 1),
+        };
+        self.resource_cursor = Some(next);
+        let areas = self.areas(self.size);
+        if let (Some(area), Some(skill)) = (areas.detail, self.selected()) {
+            let inner = ratatui::widgets::Block::bordered().inner(area);
+            let width = usize::from(inner.width);
+            let height = usize::from(inner.height).max(1);
+            if let Some(line) = crate::tui::view::detail::resource_line(self, skill, width, next) {
+                let top = usize::from(self.detail_scroll);
+                if line < top {
+                    self.detail_scroll = u16::try_from(line).unwrap_or(u16::MAX);
+                } else if line >= top + height {
+                    self.detail_scroll = u16::try_from(line + 1 - height).unwrap_or(u16::MAX);
+                }
+            }
+        }
+    }
+
+    /// Opens the selected resource, or goes back to the list when none is selected.
+    fn open_resource(&mut self) {
+        let (Some(c), Some(skill_idx)) = (self.resource_cursor, self.list.selected_skill()) else {
+            self.mode = Mode::List;
+            return;
+        };
+        let Some(rel) = self
+            .detail
+            .as_ref()
+            .and_then(|d| d.resources.get(c))
+            .map(|r| r.rel.clone())
+        else {
+            return;
+        };
+        let tokens = self
+            .costs
+            .get(skill_idx)
+            .and_then(|c| c.resources.iter().find(|r| r.rel == rel))
+            .and_then(|r| r.tokens);
+        if let Some(skill) = self.lib.skills.get(skill_idx) {
+            self.viewer = Some(ResourceView::open(skill, &rel, tokens));
+        }
+    }
+
+    /// Checks the declared dependencies of every skill that has some against the interpreter
+    /// it would run with, in the probe's sandbox: runs an interpreter, so only on this action.
+    fn run_deps(&mut self) {
+        if self.checks.running() {
+            return;
+        }
+        let cancel = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let worker = jobs::deps(
+            Arc::clone(&self.lib),
+            jobs::ProbeRun {
+                cancel: Arc::clone(&cancel),
+                sandbox: self.checks.sandbox,
+            },
+            self.generation,
+            self.tx.clone(),
+        );
+        self.checks.run = Some(checks::Run {
+            total: 0,
+            done: 0,
+            cancel,
+            worker,
+            deps: true,
         });
     }
 
@@ -826,10 +986,20 @@ impl App {
     }
 
     fn page(&self) -> usize {
-        view::layout(self.size, self).list_rows().max(1)
+        self.areas(self.size).list_rows().max(1)
     }
 
     fn scroll(&mut self, delta: isize) {
+        if let Some(v) = &mut self.viewer
+            && self.screen == Screen::Skills
+        {
+            let max = u16::try_from(v.lines.saturating_sub(1)).unwrap_or(u16::MAX);
+            v.scroll = v
+                .scroll
+                .saturating_add_signed(delta.clamp(-9999, 9999) as i16)
+                .min(max);
+            return;
+        }
         match (self.screen, self.mode) {
             (Screen::Skills, Mode::Detail) => {
                 self.detail_scroll = self
@@ -860,7 +1030,7 @@ impl App {
     /// After the selection or the layout changed: keep the selection on screen and the detail
     /// pane's data for the selected skill.
     fn after_move(&mut self) {
-        let areas = view::layout(self.size, self);
+        let areas = self.areas(self.size);
         self.list.scroll_into_view(areas.list_rows());
         if areas.detail.is_some() {
             self.load_detail();
@@ -879,6 +1049,11 @@ impl App {
         let d = Detail::load(skill);
         if !same_dir {
             self.detail_scroll = 0;
+            self.resource_cursor = None;
+            self.viewer = None;
+        }
+        if self.resource_cursor.is_some_and(|c| c >= d.resources.len()) {
+            self.resource_cursor = None;
         }
         self.detail = Some(d);
     }

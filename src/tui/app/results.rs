@@ -1,9 +1,12 @@
 //! Worker results arriving on the event channel: a new library, diagnostics, counts, the
 //! preview, the index, probe verdicts, the agents' settings and the watcher.
 
-use super::{App, Counting, list};
+use super::{App, list};
 use crate::core::diagnostic::Counts;
-use crate::tui::event::{JobEvent, LevelCounts};
+use crate::core::load::LevelCounts;
+use crate::core::skill::Level;
+use crate::core::tokens::Progress;
+use crate::tui::event::JobEvent;
 use std::sync::Arc;
 
 impl App {
@@ -37,8 +40,18 @@ impl App {
                     self.after_move();
                 }
             }
-            JobEvent::Counted { generation, counts } => {
-                if generation == self.generation {
+            JobEvent::Counted {
+                generation,
+                format,
+                encoding,
+                counts,
+            } => {
+                // A count of another library, encoding or (for L1) listing format is stale, even
+                // when it arrives last.
+                let stale = generation != self.generation
+                    || encoding != self.encoding()
+                    || (counts.level() == Level::L1 && format != self.format());
+                if !stale {
                     self.on_counted(counts);
                 }
             }
@@ -49,7 +62,7 @@ impl App {
                 total,
             } => {
                 if generation == self.generation && !self.levels_done.iter().all(|d| *d) {
-                    self.counting = Some(Counting { level, done, total });
+                    self.counting = Some(Progress { level, done, total });
                 }
             }
             JobEvent::Previewed { request, preview } => {
@@ -67,6 +80,12 @@ impl App {
                     self.run_matchers();
                 }
             }
+            JobEvent::Linked { generation, links } => {
+                if generation == self.generation {
+                    self.links = Some(links);
+                    self.refresh_used();
+                }
+            }
             JobEvent::Probed {
                 generation,
                 report,
@@ -80,10 +99,44 @@ impl App {
                 {
                     c.schema = schema_tokens;
                 }
+                self.refresh_used();
                 if let Some(run) = &mut self.checks.run {
                     run.done += 1;
                 }
                 self.checks.reports.insert(report.dir.clone(), *report);
+            }
+            JobEvent::DepsChecked {
+                generation,
+                skill,
+                report,
+            } => {
+                if generation != self.generation {
+                    return;
+                }
+                if let Some(run) = &mut self.checks.run {
+                    run.done += 1;
+                    run.total = run.total.max(run.done);
+                }
+                self.checks.add_row(&self.lib, skill);
+                self.checks.deps.insert(report.dir.clone(), *report);
+            }
+            JobEvent::DepsDone {
+                generation,
+                checked,
+            } => {
+                if generation != self.generation {
+                    return;
+                }
+                self.checks.run = None;
+                let failed = self.checks.deps.values().filter(|r| r.failed()).count();
+                let text = if checked == 0 {
+                    "no skill declares dependencies (dependencies: or requirements.txt)".to_string()
+                } else {
+                    format!(
+                        "checked the dependencies of {checked} skills: {failed} with problems; nothing was installed"
+                    )
+                };
+                self.set_status(text, failed > 0);
             }
             JobEvent::ProbesDone { generation } => {
                 if generation != self.generation {
@@ -97,7 +150,17 @@ impl App {
                     .filter(|r| r.probe_failed())
                     .count();
                 self.checks.run = None;
-                let n = self.checks.rows.len();
+                let n = self
+                    .checks
+                    .rows
+                    .iter()
+                    .filter(|&&i| {
+                        self.lib
+                            .skills
+                            .get(i)
+                            .is_some_and(|s| s.kind() == crate::core::SkillKind::Executable)
+                    })
+                    .count();
                 self.set_status(
                     format!("probed {n} executable skills: {failed} failed"),
                     failed > 0,
@@ -130,32 +193,14 @@ impl App {
     }
 
     pub(super) fn on_counted(&mut self, counts: LevelCounts) {
-        let widen = |v: &Option<u32>| v.map(u64::from);
-        match counts {
-            LevelCounts::L1(v) => {
-                for (c, n) in self.costs.iter_mut().zip(&v) {
-                    c.l1 = widen(n);
-                }
-                self.levels_done[0] = true;
-            }
-            LevelCounts::L2(v) => {
-                for (c, n) in self.costs.iter_mut().zip(&v) {
-                    c.l2 = widen(n);
-                }
-                self.levels_done[1] = true;
-            }
-            LevelCounts::L3 { resources, schemas } => {
-                for ((c, r), schema) in self.costs.iter_mut().zip(&resources).zip(&schemas) {
-                    c.l3 = Some(u64::from(crate::core::tokens::l3_total(r)));
-                    // A probe of this session is newer than the remembered one.
-                    if c.schema.is_none() {
-                        c.schema = schema.map(u64::from);
-                    }
-                }
-                self.resource_tokens = resources;
-                self.levels_done[2] = true;
-            }
-        }
+        let level = counts.level();
+        counts.apply_to(&mut self.costs);
+        self.levels_done[match level {
+            Level::L1 => 0,
+            Level::L2 => 1,
+            Level::L3 => 2,
+        }] = true;
+        self.refresh_used();
         if self.levels_done.iter().all(|d| *d) {
             self.counting = None;
             if !self.checked {

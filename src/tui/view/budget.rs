@@ -1,80 +1,20 @@
 //! Budget: token totals per level and per source as bars, and the biggest contributors first.
 
-use crate::core::Skill;
-use crate::core::source::Scope;
+use crate::core::budget;
+use crate::core::skill::KindSource;
 use crate::tui::app::App;
-use crate::tui::view::skills::badge;
 use crate::tui::view::{cost_in, thousands, truncate};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Bar, BarChart, BarGroup, Block, Paragraph};
-use std::collections::BTreeMap;
-
-/// Where a skill comes from, for grouping: agent and scope, or for folders given on the command
-/// line the root's folder name.
-pub fn source_label(skill: &Skill) -> String {
-    match skill.scope {
-        Scope::Path | Scope::Demo => skill.root.file_name().map_or_else(
-            || skill.root.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        ),
-        _ => badge(skill),
-    }
-}
-
-/// Totals of one group of skills; `pending` counts skills whose figure is not known yet.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct Total {
-    pub skills: usize,
-    pub tokens: u64,
-    pub pending: usize,
-}
-
-impl Total {
-    /// Adds one skill's figure; a missing one is pending only while its level is counted.
-    fn add(&mut self, n: Option<u64>, counted: bool) {
-        self.skills += 1;
-        match n {
-            Some(n) => self.tokens += n,
-            None if !counted => self.pending += 1,
-            None => {}
-        }
-    }
-
-    fn text(&self) -> String {
-        if self.pending == self.skills && self.skills > 0 {
-            "…".to_string()
-        } else if self.pending > 0 {
-            format!("{}+…", thousands(self.tokens))
-        } else {
-            thousands(self.tokens)
-        }
-    }
-}
+use ratatui::widgets::{Bar, BarChart, BarGroup, Block, Cell, Row, Table};
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme;
     let lib = &app.lib;
-    let on = |i: usize| {
-        app.enabled.get(i).copied().unwrap_or(false) && lib.skills[i].shadowed_by.is_none()
-    };
-    let (mut l1, mut l2, mut l3) = (Total::default(), Total::default(), Total::default());
-    let mut by_source: BTreeMap<String, Total> = BTreeMap::new();
-    for (i, skill) in lib.skills.iter().enumerate() {
-        if !on(i) {
-            continue;
-        }
-        let c = app.costs.get(i).copied().unwrap_or_default();
-        let done = app.levels_done;
-        l1.add(c.l1, done[0]);
-        l2.add(c.l2, done[1]);
-        l3.add(c.l3_all(), done[2]);
-        by_source
-            .entry(source_label(skill))
-            .or_default()
-            .add(c.l1, done[0]);
-    }
+    let on = budget::listed(lib, &app.enabled);
+    let summary = budget::summarize(&app.costs, &on, app.levels_done);
+    let (l1, l2, l3) = (summary.l1, summary.l2, summary.l3);
 
     let [levels, rest] = Layout::vertical([Constraint::Length(5), Constraint::Min(3)]).areas(area);
     let max = l1.tokens.max(l2.tokens).max(l3.tokens).max(1);
@@ -113,17 +53,12 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     );
 
     let [sources, top] = if rest.width >= 100 {
-        Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(rest)
+        Layout::horizontal([Constraint::Percentage(40), Constraint::Percentage(60)]).areas(rest)
     } else {
         Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(rest)
     };
 
-    let mut groups: Vec<(String, Total)> = by_source.into_iter().collect();
-    groups.sort_by(|a, b| {
-        b.1.tokens
-            .cmp(&a.1.tokens)
-            .then(b.1.skills.cmp(&a.1.skills))
-    });
+    let groups = budget::l1_by_source(lib, &app.costs, &on, app.levels_done);
     let rows = usize::from(sources.height.saturating_sub(2));
     let label_w = usize::from(sources.width / 3).clamp(8, 24);
     let bars: Vec<Bar> = groups
@@ -154,40 +89,67 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         sources,
     );
 
-    // The biggest contributors: most tokens per load (L2, then L1).
+    // The biggest contributors: most tokens once used, then per load (L2), then per turn (L1).
     let mut order: Vec<usize> = (0..lib.skills.len()).filter(|i| on(*i)).collect();
     let weight = |i: usize| {
-        let c = app.costs.get(i).copied().unwrap_or_default();
-        (c.l2.unwrap_or(0), c.l1.unwrap_or(0))
+        let c = app.costs_of(i);
+        let used = app.used.get(i).and_then(|u| u.tokens).unwrap_or(0);
+        (
+            used,
+            u64::from(c.l2.unwrap_or(0)),
+            u64::from(c.l1.unwrap_or(0)),
+        )
     };
     order.sort_by(|a, b| {
         weight(*b)
             .cmp(&weight(*a))
             .then_with(|| lib.skills[*a].name.cmp(&lib.skills[*b].name))
     });
-    let width = usize::from(top.width.saturating_sub(2));
-    let name_w = width.saturating_sub(16);
-    let lines: Vec<Line> = order
+    let done = app.levels_done;
+    let right = |s: String| Cell::from(Line::from(s).right_aligned());
+    let rows: Vec<Row> = order
         .iter()
-        .take(usize::from(top.height.saturating_sub(2)))
+        .take(usize::from(top.height.saturating_sub(3)))
         .map(|&i| {
-            let c = app.costs.get(i).copied().unwrap_or_default();
-            let figure = format!(
-                "{:>7} {:>6}",
-                cost_in(c.l2, app.levels_done[1], 7),
-                cost_in(c.l1, app.levels_done[0], 6)
-            );
-            Line::from(vec![
-                Span::raw(format!(
-                    "{:<name_w$} ",
-                    truncate(&lib.skills[i].name, name_w)
-                )),
-                Span::styled(figure, t.dim()),
+            let c = app.costs_of(i);
+            let u = app.used.get(i);
+            let used = match u.map(|u| (u.tokens, u.schema_unknown)) {
+                Some((Some(n), false)) => crate::core::text::compact(n, 7),
+                Some((Some(n), true)) => format!("{}?", crate::core::text::compact(n, 6)),
+                _ => "…".to_string(),
+            };
+            let kind = u.map_or_else(String::new, |u| match u.decided_by {
+                KindSource::Entry | KindSource::EntryScript => format!("{}*", u.kind.as_str()),
+                _ => u.kind.as_str().to_string(),
+            });
+            Row::new(vec![
+                Cell::from(crate::core::text::line(&lib.skills[i].name)),
+                right(cost_in(c.l1, done[0], 6)),
+                right(cost_in(c.l2, done[1], 6)),
+                right(cost_in(c.l3_with_schema(), done[2], 6)),
+                right(used),
+                Cell::from(Span::styled(kind, t.dim())),
             ])
         })
         .collect();
-    frame.render_widget(
-        Paragraph::new(lines).block(Block::bordered().title(" Biggest per load: L2, L1 ")),
-        top,
-    );
+    let table = Table::new(
+        rows,
+        [
+            Constraint::Fill(1),
+            Constraint::Length(6),
+            Constraint::Length(6),
+            Constraint::Length(6),
+            Constraint::Length(7),
+            Constraint::Length(11),
+        ],
+    )
+    .header(
+        Row::new(vec![
+            "skill", "    L1", "    L2", "    L3", "   used", "type",
+        ])
+        .style(t.dim()),
+    )
+    .column_spacing(1)
+    .block(Block::bordered().title(" Biggest when used (? not probed, * type inferred) "));
+    frame.render_widget(table, top);
 }

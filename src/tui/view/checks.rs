@@ -21,7 +21,10 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     ])
     .areas(area);
     let n = checks.rows.len();
-    let top_block = Block::bordered().title(Span::styled(" Checks: --help-json probe ", t.title()));
+    let top_block = Block::bordered().title(Span::styled(
+        " Checks: --help-json probe, declared dependencies ",
+        t.title(),
+    ));
     match &checks.run {
         Some(run) => {
             let ratio = if run.total == 0 {
@@ -35,7 +38,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
                     .block(top_block)
                     .gauge_style(t.gauge())
                     .ratio(ratio.clamp(0.0, 1.0))
-                    .label(format!("{spin} probing {}/{}", run.done, run.total)),
+                    .label(if run.deps {
+                        format!("{spin} checking dependencies: {} done", run.done)
+                    } else {
+                        format!("{spin} probing {}/{}", run.done, run.total)
+                    }),
                 top,
             );
         }
@@ -46,9 +53,26 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
                 .filter(|i| checks.report_for(&app.lib, **i).is_some())
                 .count();
             let text = if n == 0 {
-                "No executable skills (type: executable) in this library.".to_string()
+                "No executable skills or declared dependencies yet. d looks for requirements.txt too."
+                    .to_string()
             } else if probed == 0 {
-                format!("{n} executable skills. Nothing runs until you press r.")
+                let executables = checks
+                    .rows
+                    .iter()
+                    .filter(|&&i| {
+                        app.lib
+                            .skills
+                            .get(i)
+                            .is_some_and(|s| s.kind() == crate::core::SkillKind::Executable)
+                    })
+                    .count();
+                if executables == n {
+                    format!("{n} executable skills. Nothing runs until you press r.")
+                } else {
+                    format!(
+                        "{n} skills ({executables} executable). Nothing runs until you press r (probe) or d (dependencies)."
+                    )
+                }
             } else {
                 let failed = checks
                     .rows
@@ -84,19 +108,32 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         .map(|(k, &i)| {
             let skill = &app.lib.skills[i];
             let report = checks.report_for(&app.lib, i);
+            let deps = checks.deps_for(&app.lib, i);
             let (mark, mark_style, verdict, ms, detail) =
                 match report.and_then(|r| r.verdict.as_ref().map(|v| (r, v))) {
                     Some((r, v)) if v.is_ok() => ("✓", t.on(), v.name(), r.elapsed_ms, v.detail()),
                     Some((r, v)) => ("✗", t.error(), v.name(), r.elapsed_ms, v.detail()),
-                    None if checks.running() => ("…", t.dim(), "waiting", 0, String::new()),
-                    None => ("·", t.dim(), "not run", 0, String::new()),
+                    None => match deps {
+                        Some(d) if d.failed() => ("✗", t.error(), "deps", 0, d.summary()),
+                        Some(d) => ("✓", t.on(), "deps", 0, d.summary()),
+                        None if checks.running() => ("…", t.dim(), "waiting", 0, String::new()),
+                        None => ("·", t.dim(), "not run", 0, String::new()),
+                    },
                 };
+            // A probed skill's dependencies go after its verdict.
+            let detail = match (report.is_some(), deps) {
+                (true, Some(d)) => format!("{detail}; deps: {}", d.summary()),
+                _ => detail,
+            };
             let ms = if report.is_some() {
                 format!("{} ms", thousands(ms))
             } else {
                 String::new()
             };
-            let sandbox = match report.and_then(|r| r.sandbox) {
+            let sandbox = match report
+                .and_then(|r| r.sandbox)
+                .or(deps.and_then(|d| d.sandbox))
+            {
                 Some(m @ SandboxMode::ProcessGroup) => Span::styled(m.name(), t.warning()),
                 Some(m) => Span::styled(m.name(), t.dim()),
                 None => Span::raw(""),
@@ -129,7 +166,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     )
     .header(Row::new(vec!["", "skill", "verdict", "time", "sandbox", "detail"]).style(t.dim()))
     .column_spacing(1)
-    .block(Block::bordered().title(" Executable skills "));
+    .block(Block::bordered().title(" Executable skills and declared dependencies "));
     frame.render_widget(table, list);
 
     if detail_h == 0 {
@@ -138,6 +175,25 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let width = usize::from(bottom.width.saturating_sub(2));
     let mut lines: Vec<Line> = Vec::new();
     let selected = checks.rows.get(checks.selected).copied();
+    if let Some(d) = selected.and_then(|i| checks.deps_for(&app.lib, i)) {
+        let interp = d.interpreter.as_ref().map_or_else(String::new, |p| {
+            format!(" · {} ({})", p.display(), d.interpreter_from)
+        });
+        for l in wrap(&format!("dependencies: {}{interp}", d.summary()), width) {
+            lines.push(Line::from(l));
+        }
+        for diag in &d.diagnostics {
+            for l in wrap(&format!("{} {}", diag.rule, diag.message), width) {
+                lines.push(Line::from(Span::styled(l, t.error())));
+            }
+        }
+        if d.failed() && !d.install.is_empty() {
+            lines.push(Line::from(vec![
+                Span::styled("install ", t.dim()),
+                Span::raw(truncate(&d.install, width.saturating_sub(8))),
+            ]));
+        }
+    }
     match selected.and_then(|i| checks.report_for(&app.lib, i)) {
         Some(r) => {
             if !r.command.is_empty() {
@@ -174,12 +230,13 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
                 }
             }
         }
+        None if !lines.is_empty() => {}
         None => {
             if let Some(skill) = selected.and_then(|i| app.lib.skills.get(i)) {
                 lines.push(Line::from(format!(
                     "{} — entry `{}`, not probed yet",
-                    crate::text::line(&skill.name),
-                    crate::text::line(crate::core::probe::entry_name(skill))
+                    crate::core::text::line(&skill.name),
+                    crate::core::text::line(crate::core::probe::entry_name(skill))
                 )));
             }
             let sandbox = match checks.sandbox {

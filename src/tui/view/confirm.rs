@@ -1,6 +1,6 @@
 //! The confirmation before writing a toggle into agents' settings: the exact diff of each file.
 
-use crate::text::line;
+use crate::core::text::line;
 use crate::tui::app::{App, Confirm};
 use crate::tui::keymap::{self, Context};
 use ratatui::Frame;
@@ -26,7 +26,7 @@ pub fn lines(app: &App, c: &Confirm) -> Vec<Line<'static>> {
                     "  {} → {}   {}",
                     p.before_state.state,
                     p.after_state.state,
-                    crate::text::path(&p.file)
+                    crate::core::text::path(&p.file)
                 )));
                 if let Some(note) = &p.note {
                     out.push(Line::from(Span::styled(

@@ -3,10 +3,10 @@
 
 use crate::core::frontmatter::compact;
 use crate::core::skill::Skill;
-use crate::text::line;
+use crate::core::text::line;
 use crate::tui::app::detail::human_bytes;
 use crate::tui::app::{App, Mode};
-use crate::tui::view::{cost, skills, thousands, truncate};
+use crate::tui::view::{cost, thousands, truncate};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -91,7 +91,7 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
     let t = &app.theme;
     let idx = app.list.selected_skill().unwrap_or(0);
     let on = app.enabled.get(idx).copied().unwrap_or(false);
-    let costs = app.costs.get(idx).copied().unwrap_or_default();
+    let costs = app.costs_of(idx);
     let mut out = Vec::new();
     out.push(Line::from(vec![
         if on {
@@ -102,7 +102,7 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
         Span::raw("  "),
         Span::styled(skill.kind().as_str(), t.badge()),
         Span::raw("  "),
-        Span::styled(skills::badge(skill), t.badge()),
+        Span::styled(crate::core::budget::badge(skill), t.badge()),
     ]));
     out.push(Line::from(Span::styled(
         truncate(&skill.dir.display().to_string(), width),
@@ -120,13 +120,16 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
         "Cost L1 {} · L2 {} · L3 {} tokens ({})",
         cost(costs.l1, app.levels_done[0]),
         cost(costs.l2, app.levels_done[1]),
-        cost(costs.l3_all(), app.levels_done[2]),
+        cost(costs.l3_with_schema(), app.levels_done[2]),
         app.encoding().as_str()
     );
     if let (Some(m), Some(l2)) = (&app.model, costs.l2) {
-        cost_text.push_str(&format!("; L2 {}", m.label(l2, app.encoding())));
+        cost_text.push_str(&format!("; L2 {}", m.label(u64::from(l2), app.encoding())));
     }
     for l in wrap(&cost_text, width) {
+        out.push(Line::from(l));
+    }
+    for l in wrap(&used_text(app, idx), width) {
         out.push(Line::from(l));
     }
 
@@ -210,15 +213,16 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
     let detail = app.detail.as_ref().filter(|d| d.dir == skill.dir);
     match detail {
         Some(d) => {
-            section(&mut out, &format!("Resources ({})", d.resources.len()), app);
+            section(
+                &mut out,
+                &format!("{RESOURCES} ({})", d.resources.len()),
+                app,
+            );
             if d.resources.is_empty() {
                 out.push(Line::from(Span::styled("  none", t.dim())));
             }
-            for r in &d.resources {
-                let counted = app
-                    .resource_tokens
-                    .get(idx)
-                    .and_then(|rs| rs.iter().find(|x| x.rel == r.rel));
+            for (k, r) in d.resources.iter().enumerate() {
+                let counted = costs.resources.iter().find(|x| x.rel == r.rel);
                 let kind = match (r.text, counted.and_then(|x| x.tokens)) {
                     (false, _) => "binary".to_string(),
                     (true, Some(n)) => format!("{} tok", thousands(u64::from(n))),
@@ -228,10 +232,15 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
                 let size = human_bytes(r.size);
                 let right = format!("{size:>10} {kind:>10}");
                 let name_w = width.saturating_sub(right.chars().count() + 3);
-                out.push(Line::from(vec![
+                let row = Line::from(vec![
                     Span::raw(format!("  {:<name_w$}", truncate(&r.rel, name_w))),
                     Span::styled(right, t.dim()),
-                ]));
+                ]);
+                out.push(if app.resource_cursor == Some(k) {
+                    row.style(t.selected())
+                } else {
+                    row
+                });
             }
             let folded = skill.body_line.saturating_sub(1);
             section(&mut out, "Body", app);
@@ -256,6 +265,45 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
         }
     }
     out
+}
+
+/// The cost when used, with the type that decided it and what it adds up.
+fn used_text(app: &App, idx: usize) -> String {
+    let Some(u) = app.used.get(idx) else {
+        return "When used … (reading composite bodies)".to_string();
+    };
+    let figure = match (u.tokens, u.schema_unknown) {
+        (Some(n), false) => format!("{} tokens", thousands(n)),
+        (Some(n), true) => format!("{} tokens + schema (not probed yet)", thousands(n)),
+        (None, _) => "…".to_string(),
+    };
+    let mut s = format!("When used {figure} · {}: {}", u.type_label(), u.rule());
+    if !u.loads.is_empty() {
+        let names: Vec<&str> = u
+            .loads
+            .iter()
+            .filter_map(|&i| app.lib.skills.get(i))
+            .map(|s| s.name.as_str())
+            .collect();
+        s.push_str(&format!(" ({})", names.join(", ")));
+    }
+    s
+}
+
+const RESOURCES: &str = "Resources";
+
+/// The line of the detail pane (before scrolling) that shows resource `k`.
+pub fn resource_line(app: &App, skill: &Skill, width: usize, k: usize) -> Option<usize> {
+    let lines = head_lines(app, skill, width);
+    let title = format!("{RESOURCES} (");
+    lines
+        .iter()
+        .position(|l| {
+            l.spans
+                .first()
+                .is_some_and(|s| s.content.starts_with(&title))
+        })
+        .map(|i| i + 1 + k)
 }
 
 fn section(out: &mut Vec<Line<'static>>, title: &str, app: &App) {

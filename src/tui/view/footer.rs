@@ -15,7 +15,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     if let Some(status) = &app.status {
         let style = if status.error { t.error() } else { t.on() };
         spans.push(Span::styled(
-            format!(" {} ", crate::text::line(&status.text)),
+            format!(" {} ", crate::core::text::line(&status.text)),
             style,
         ));
         spans.push(Span::raw("│"));

@@ -2,7 +2,9 @@
 //! and every skill's fate. Updates as toggles change.
 
 use crate::core::listing::Fate;
+use crate::core::modes::{ListingMode, saving_text};
 use crate::tui::app::{App, FORMATS, TIERS};
+use crate::tui::event::Preview;
 use crate::tui::view::{thousands, truncate};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -13,13 +15,14 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme;
     let p = &app.prompt;
     let [head, gauge, body] = Layout::vertical([
-        Constraint::Length(4),
+        Constraint::Length(5),
         Constraint::Length(1),
         Constraint::Min(3),
     ])
     .areas(area);
     let settings = format!(
-        " Prompt · {} · tier {} · window {} ",
+        " Prompt · mode {} · {} · tier {} · window {} ",
+        p.mode.as_str(),
         FORMATS[p.format].as_str(),
         TIERS[p.tier].as_str(),
         thousands(app.window())
@@ -38,8 +41,9 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let summary = vec![
         Line::from(vec![
             Span::raw(format!(
-                " {} enabled → {} listed (tier {}): ",
+                " {} {} → {} listed (tier {}): ",
                 l.entries.len(),
+                offered(preview.mode),
                 listed,
                 l.tier
             )),
@@ -69,6 +73,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
                 thousands(l.text.chars().count() as u64)
             ),
         }),
+        comparison_line(preview, app),
     ];
     frame.render_widget(
         Paragraph::new(summary).block(Block::bordered().title(Span::styled(settings, t.title()))),
@@ -119,13 +124,22 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let height = usize::from(text_area.height.saturating_sub(2));
     let total_lines = l.text.lines().count();
     let scroll = usize::from(p.scroll).min(total_lines.saturating_sub(height));
-    let lines: Vec<Line> = l
+    let mut lines: Vec<Line> = l
         .text
         .lines()
         .skip(scroll)
         .take(height)
         .map(|line| Line::from(truncate(line, text_w)))
         .collect();
+    if preview.mode == ListingMode::Auto && preview.message.is_none() {
+        lines = [
+            " auto lists only the skills a message makes relevant:",
+            " type one in the Test box (3).",
+        ]
+        .iter()
+        .map(|l| Line::from(Span::styled(truncate(l, text_w), t.dim())))
+        .collect();
+    }
     frame.render_widget(
         Paragraph::new(lines).block(Block::bordered().title(format!(
             " What the system prompt holds · lines {}–{} of {} ",
@@ -155,7 +169,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
                 Span::raw(truncate(name, fate_w.saturating_sub(10))),
             ];
             let used = 10
-                + crate::text::line(name)
+                + crate::core::text::line(name)
                     .chars()
                     .count()
                     .min(fate_w.saturating_sub(10));
@@ -169,7 +183,57 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         })
         .collect();
     frame.render_widget(
-        Paragraph::new(fate_lines).block(Block::bordered().title(" Fate of each enabled skill ")),
+        Paragraph::new(fate_lines).block(
+            Block::bordered().title(format!(" Fate of each {} skill ", offered(preview.mode))),
+        ),
         fates_area,
     );
+}
+
+/// What a mode offers to the listing, as the summary names it.
+fn offered(mode: ListingMode) -> &'static str {
+    match mode {
+        ListingMode::Enabled => "enabled",
+        ListingMode::All => "installed",
+        ListingMode::Auto => "relevant",
+    }
+}
+
+/// Each mode's tokens per turn side by side, and what auto saves for the Test box's message.
+fn comparison_line(preview: &Preview, app: &App) -> Line<'static> {
+    let t = &app.theme;
+    let c = &preview.comparison;
+    let mut spans = vec![Span::raw(" per turn: ")];
+    for m in &c.modes {
+        let text = format!("{} {}", m.mode.as_str(), thousands(u64::from(m.tokens)));
+        spans.push(if m.mode == preview.mode {
+            Span::styled(text, t.selected())
+        } else {
+            Span::raw(text)
+        });
+        spans.push(Span::raw(" · "));
+    }
+    match (c.get(ListingMode::Auto), &preview.message) {
+        (Some(_), Some(msg)) => {
+            spans.pop();
+            spans.push(Span::raw(" tok; auto "));
+            spans.push(Span::styled(
+                format!(
+                    "{} vs all, {} vs enabled",
+                    saving_text(c.saving(ListingMode::Auto, ListingMode::All)),
+                    saving_text(c.saving(ListingMode::Auto, ListingMode::Enabled))
+                ),
+                t.on(),
+            ));
+            spans.push(Span::styled(
+                format!(" for \"{}\"", truncate(msg, 40)),
+                t.dim(),
+            ));
+        }
+        _ => spans.push(Span::styled(
+            "auto: type a message in the Test box",
+            t.dim(),
+        )),
+    }
+    Line::from(spans)
 }

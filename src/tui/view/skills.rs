@@ -2,9 +2,10 @@
 //! drawing only the rows on screen.
 
 use crate::core::Skill;
+use crate::core::budget::badge;
 use crate::core::source::Scope;
 use crate::tui::app::{App, Mode, list};
-use crate::tui::view::{self, cost_in, thousands, truncate};
+use crate::tui::view::{cost_in, thousands, truncate};
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
 use ratatui::style::Style;
@@ -50,7 +51,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     if app.mode == Mode::Filter || !app.list.filter.is_empty() {
         let cursor = if app.mode == Mode::Filter { "▏" } else { "" };
         bottom.push(Span::styled(
-            format!(" /{}{cursor} ", crate::text::line(&app.list.filter)),
+            format!(" /{}{cursor} ", crate::core::text::line(&app.list.filter)),
             t.hit(),
         ));
         bottom.push(Span::raw(format!(" {} match ", app.list.rows.len())));
@@ -64,7 +65,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         empty(frame, inner, app);
         return;
     }
-    let areas = view::layout(app.size, app);
+    let areas = app.areas(app.size);
     let height = areas.list.map_or(inner.height.saturating_sub(1), |r| {
         r.height.min(inner.height.saturating_sub(1))
     });
@@ -90,19 +91,23 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             let skill = &lib.skills[r.skill];
             let selected = app.list.offset + i == app.list.selected;
             let on = app.enabled.get(r.skill).copied().unwrap_or(false);
-            let costs = app.costs.get(r.skill).copied().unwrap_or_default();
+            let costs = app.costs_of(r.skill);
             let diag = app.diag_counts.get(r.skill).copied().unwrap_or_default();
             let dim = skill.shadowed_by.is_some() || !on;
             let base = if dim { t.dim() } else { t.base() };
-            let hits = list::hits(&skill.name, &app.list.filter);
-            let mut name = highlighted(&skill.name, &hits, usize::from(name_w), base, t.hit());
+            // The id: the name with its namespace (`web.scraper`, `plugin:skill`).
+            let hits = list::hits(&skill.id, &app.list.filter);
+            let mut name = highlighted(&skill.id, &hits, usize::from(name_w), base, t.hit());
             if let Some(w) = skill.shadowed_by.and_then(|w| lib.skills.get(w)) {
                 let used: usize = name.spans.iter().map(|s| s.content.chars().count()).sum();
                 let room = usize::from(name_w).saturating_sub(used + 3);
                 // " < " takes three columns; the rest names the winner. Plain ASCII: arrows are
                 // drawn one or two columns wide depending on the terminal.
                 if room > 2 {
-                    let note = format!(" < {}", truncate_left(&winner_label(w, skill), room));
+                    let note = format!(
+                        " < {}",
+                        crate::core::text::fit_left(&winner_label(w, skill), room)
+                    );
                     name.spans.push(Span::styled(note, t.dim()));
                 }
             }
@@ -122,7 +127,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
                 )),
                 num(costs.l1, app.levels_done[0]),
                 num(costs.l2, app.levels_done[1]),
-                num(costs.l3_all(), app.levels_done[2]),
+                num(costs.l3_with_schema(), app.levels_done[2]),
                 Cell::from(agent_badges(app, skill)),
                 Cell::from(diag_cell),
             ]);
@@ -146,14 +151,6 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     .style(t.dim());
     let table = Table::new(rows, widths).header(header).column_spacing(1);
     frame.render_widget(table, inner);
-}
-
-/// Agent and scope, shortened: a folder given on the command line is just `path`.
-pub fn badge(skill: &Skill) -> String {
-    match skill.scope {
-        Scope::Path | Scope::Demo => skill.agent.badge().to_string(),
-        scope => format!("{}·{scope}", skill.agent.badge()),
-    }
 }
 
 /// How to name the copy `w` that wins over `loser`: its agent and scope when those differ,
@@ -182,8 +179,6 @@ pub fn winner_label(w: &Skill, loser: &Skill) -> String {
     }
 }
 
-pub use crate::text::fit_left as truncate_left;
-
 /// One letter per agent with switches (the registry's badge letters) that reads the skill's
 /// folder: the letter when the agent lists the skill, `-` when its settings keep it out.
 pub fn agent_badges(app: &App, skill: &Skill) -> Line<'static> {
@@ -209,7 +204,7 @@ pub fn agent_badges(app: &App, skill: &Skill) -> Line<'static> {
     Line::from(spans)
 }
 
-fn num(n: Option<u64>, counted: bool) -> Cell<'static> {
+fn num(n: Option<u32>, counted: bool) -> Cell<'static> {
     Cell::from(Line::from(cost_in(n, counted, usize::from(NUM_W))).alignment(Alignment::Right))
 }
 
@@ -243,7 +238,7 @@ pub fn highlighted(
     let mut shown_chars: Vec<(char, bool)> = Vec::new();
     let mut buf = [0u8; 4];
     for (i, c) in name.chars().enumerate() {
-        let piece = crate::text::line(c.encode_utf8(&mut buf));
+        let piece = crate::core::text::line(c.encode_utf8(&mut buf));
         let escaped = piece.len() != c.len_utf8();
         shown_chars.extend(piece.chars().map(|p| (p, !escaped && hits.contains(&i))));
     }
@@ -276,10 +271,10 @@ fn empty(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme;
     if !app.loaded {
         let paths: Vec<String> = app
-            .args
+            .spec
             .paths
             .iter()
-            .map(|p| crate::text::path(p))
+            .map(|p| crate::core::text::path(p))
             .collect();
         let from = if paths.is_empty() {
             "every agent's skill folders".to_string()
@@ -304,13 +299,13 @@ fn empty(frame: &mut Frame, area: Rect, app: &App) {
     ];
     for r in &app.lib.roots {
         lines.push(Line::from(Span::styled(
-            format!("    {}", crate::text::path(&r.path)),
+            format!("    {}", crate::core::text::path(&r.path)),
             t.dim(),
         )));
     }
     for p in &app.lib.problems {
         lines.push(Line::from(Span::styled(
-            format!("  {}: {}", p.rule, crate::text::line(&p.message)),
+            format!("  {}: {}", p.rule, crate::core::text::line(&p.message)),
             t.error(),
         )));
     }

@@ -2,7 +2,7 @@
 //! with scores and the matched words highlighted.
 
 use crate::core::matching::{self, Match, Matcher};
-use crate::text::line;
+use crate::core::text::line;
 use crate::tui::app::App;
 use crate::tui::view::skills::highlighted;
 use ratatui::Frame;

@@ -1,6 +1,6 @@
-//! Small text helpers shared by the CLI and the app: numbers with thousands separators, names cut
-//! with `…`, and the visible escapes of [`crate::core::escape`] that every text output goes
-//! through.
+//! Text helpers shared by the core and both front ends: numbers with thousands separators, names
+//! cut with `…` (at the end, or at the start for paths), and the visible escapes of
+//! [`crate::core::escape`] that every text output goes through.
 
 pub use crate::core::escape::{Line as Esc, is_hazard, line, path, text};
 

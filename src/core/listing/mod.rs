@@ -13,6 +13,9 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::Mutex;
 
+mod formats;
+pub use formats::{CLAUDE_CODE, CODEX, Fit, FormatSpec, Frame, MARKDOWN, XML};
+
 /// Up to this many listed skills, the auto tier lists every entry in full.
 pub const FULL_TIER_MAX: usize = 80;
 /// Up to this many, compact entries; above it, names only.
@@ -29,7 +32,7 @@ pub const MIN_TRIMMED_DESCRIPTION: usize = 24;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ListingError {
-    #[error("unknown listing format `{0}`: use xml, markdown, claude-code or codex")]
+    #[error("unknown listing format `{0}`: use {ids}", ids = Format::ids())]
     UnknownFormat(String),
     #[error("unknown tier `{0}`: use auto, full, compact or names")]
     UnknownTier(String),
@@ -59,21 +62,21 @@ impl Format {
     ];
 
     pub fn as_str(self) -> &'static str {
-        match self {
-            Format::Xml => "xml",
-            Format::Markdown => "markdown",
-            Format::ClaudeCode => "claude-code",
-            Format::Codex => "codex",
+        self.spec().id
+    }
+
+    /// Every format's name, for messages: `xml, markdown, claude-code or codex`.
+    pub fn ids() -> String {
+        let ids: Vec<&str> = Format::ALL.iter().map(|f| f.spec().id).collect();
+        match ids.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => ids.join(""),
         }
     }
 
     /// The share of the context window (in percent) the agent gives its listing, if it limits it.
     pub fn budget_percent(self) -> Option<usize> {
-        match self {
-            Format::Xml | Format::Markdown => None,
-            Format::ClaudeCode => Some(1),
-            Format::Codex => Some(2),
-        }
+        self.spec().budget_percent
     }
 
     /// The listing's budget in characters for a context window in tokens.
@@ -297,55 +300,7 @@ fn parts(skill: &Skill, format: Format, folders: &Folders) -> Parts {
 }
 
 fn raw_parts(skill: &Skill, format: Format, folders: &Folders) -> Parts {
-    let fm = &skill.frontmatter;
-    let name = fm.name.as_deref().unwrap_or(&skill.name);
-    let description = fm.description.as_deref().unwrap_or("");
-    match format {
-        Format::Xml => Parts {
-            name: py_strip(name).to_string(),
-            description: py_strip(description).to_string(),
-            path: xml_location(skill, folders),
-        },
-        Format::Markdown => Parts {
-            name: skill.name.clone(),
-            description: one_line(description),
-            path: String::new(),
-        },
-        Format::ClaudeCode => {
-            let mut d = one_line(description);
-            if let Some(w) = fm
-                .when_to_use
-                .as_deref()
-                .map(one_line)
-                .filter(|w| !w.is_empty())
-            {
-                d.push_str(" - ");
-                d.push_str(&w);
-            }
-            Parts {
-                name: skill.name.clone(),
-                description: d,
-                path: String::new(),
-            }
-        }
-        Format::Codex => Parts {
-            name: skill.name.clone(),
-            description: one_line(description),
-            path: crate::core::paths::absolute(&skill.skill_md)
-                .to_string_lossy()
-                .into_owned(),
-        },
-    }
-}
-
-/// The resolved skill folder joined with the skill file's name, as `skills-ref` writes it.
-fn xml_location(skill: &Skill, folders: &Folders) -> String {
-    let file = skill.skill_md.file_name().unwrap_or_default();
-    folders
-        .resolve(&skill.dir)
-        .join(file)
-        .to_string_lossy()
-        .into_owned()
+    (format.spec().parts)(skill, folders)
 }
 
 /// Resolves folders as `realpath` does, sharing the work for common parents: one `lstat` per
@@ -380,6 +335,15 @@ impl Folders {
         resolved
     }
 
+    /// The resolved skill folder joined with the skill file's name, as `skills-ref` writes it.
+    fn location(&self, skill: &Skill) -> String {
+        let file = skill.skill_md.file_name().unwrap_or_default();
+        self.resolve(&skill.dir)
+            .join(file)
+            .to_string_lossy()
+            .into_owned()
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, PathBuf>> {
         self.known.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -387,25 +351,7 @@ impl Folders {
 
 /// One entry; `description` is `None` for a name-only entry.
 fn line(format: Format, p: &Parts, description: Option<&str>) -> String {
-    match (format, description) {
-        (Format::Xml, Some(d)) => format!(
-            "<skill>\n<name>\n{}\n</name>\n<description>\n{}\n</description>\n<location>\n{}\n</location>\n</skill>",
-            html_escape(&p.name),
-            html_escape(d),
-            p.path
-        ),
-        (Format::Xml, None) => format!(
-            "<skill>\n<name>\n{}\n</name>\n<location>\n{}\n</location>\n</skill>",
-            html_escape(&p.name),
-            p.path
-        ),
-        (Format::Markdown, Some(d)) => format!("- **{}**: {d}", p.name),
-        (Format::Markdown, None) => format!("- **{}**", p.name),
-        (Format::ClaudeCode, Some(d)) => format!("- {}: {d}", p.name),
-        (Format::ClaudeCode, None) => format!("- {}", p.name),
-        (Format::Codex, Some(d)) => format!("- {}: {d} (file: {})", p.name, p.path),
-        (Format::Codex, None) => format!("- {} (file: {})", p.name, p.path),
-    }
+    (format.spec().line)(p, description)
 }
 
 /// The full-tier entry of one skill: its L1 text. Empty for a skill no agent can list (no parsed
@@ -419,10 +365,9 @@ fn entry_in(skill: &Skill, format: Format, folders: &Folders) -> String {
         return String::new();
     }
     let p = parts(skill, format, folders);
-    let d = if format == Format::ClaudeCode {
-        cut(&p.description, CLAUDE_CODE_ENTRY_CAP).0
-    } else {
-        p.description.clone()
+    let d = match format.spec().entry_cap {
+        Some(cap) => cut(&p.description, cap).0,
+        None => p.description.clone(),
     };
     line(format, &p, Some(&d))
 }
@@ -437,17 +382,6 @@ pub fn entries(lib: &Library, format: Format) -> Vec<String> {
 }
 
 const SEARCH_NOTE: &str = "Only the names of the installed skills are listed. Use the skill search tool to find a skill by what it does, then load it.";
-
-fn header(format: Format) -> &'static str {
-    match format {
-        Format::Xml => "",
-        Format::Markdown => "## Available skills\n\n",
-        Format::ClaudeCode => "The following skills are available for use with the Skill tool:\n\n",
-        Format::Codex => {
-            "## Skills\nA skill is a set of local instructions stored in a `SKILL.md` file. Each entry below gives a name, a description and the file path, so you can open the file for the full instructions when a skill applies.\n### Available skills\n"
-        }
-    }
-}
 
 /// A skill on its way into the listing.
 struct Slot {
@@ -474,15 +408,7 @@ impl Slot {
 
 /// `8000` → `8,000`, as reasons show figures.
 fn grouped(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    crate::core::text::thousands(n as u64)
 }
 
 fn chars(s: &str) -> usize {
@@ -544,14 +470,12 @@ pub fn render(lib: &Library, enabled: &dyn Fn(usize) -> bool, opts: &ListingOpti
             continue;
         };
         let mut d = d;
-        if format == Format::ClaudeCode {
-            let (c, was_cut) = cut(&d, CLAUDE_CODE_ENTRY_CAP);
+        if let Some(cap) = format.spec().entry_cap {
+            let (c, was_cut) = cut(&d, cap);
             if was_cut {
                 s.demote(
                     Fate::Trimmed,
-                    format!(
-                        "description and when_to_use capped at {CLAUDE_CODE_ENTRY_CAP} characters"
-                    ),
+                    format!("description and when_to_use capped at {cap} characters"),
                 );
             }
             d = c;
@@ -582,9 +506,9 @@ pub fn render(lib: &Library, enabled: &dyn Fn(usize) -> bool, opts: &ListingOpti
 
     let budget = format.budget_chars(opts.context_window);
     if let Some(budget) = budget {
-        match format {
-            Format::ClaudeCode => fit_by_dropping(&mut slots, format, budget),
-            _ => fit_by_trimming(&mut slots, format, budget),
+        match format.spec().fit {
+            Fit::Dropping => fit_by_dropping(&mut slots, format, budget),
+            Fit::Trimming => fit_by_trimming(&mut slots, format, budget),
         }
     }
 
@@ -615,26 +539,28 @@ pub fn render(lib: &Library, enabled: &dyn Fn(usize) -> bool, opts: &ListingOpti
 
 fn assemble(format: Format, tier: Tier, lines: &[String]) -> String {
     let note = (tier == Tier::Names && !lines.is_empty()).then_some(SEARCH_NOTE);
-    if format == Format::Xml {
-        let mut all: Vec<&str> = Vec::new();
-        if let Some(n) = note {
-            all.push(n);
+    match format.spec().frame {
+        Frame::Wrapped { open, close } => {
+            let mut all: Vec<&str> = Vec::new();
+            if let Some(n) = note {
+                all.push(n);
+            }
+            all.push(open);
+            all.extend(lines.iter().map(String::as_str));
+            all.push(close);
+            all.join("\n")
         }
-        all.push("<available_skills>");
-        all.extend(lines.iter().map(String::as_str));
-        all.push("</available_skills>");
-        return all.join("\n");
+        Frame::Headed(_) if lines.is_empty() => String::new(),
+        Frame::Headed(heading) => {
+            let mut text = heading.to_string();
+            if let Some(n) = note {
+                text.push_str(n);
+                text.push_str("\n\n");
+            }
+            text.push_str(&lines.join("\n"));
+            text
+        }
     }
-    if lines.is_empty() {
-        return String::new();
-    }
-    let mut text = header(format).to_string();
-    if let Some(n) = note {
-        text.push_str(n);
-        text.push_str("\n\n");
-    }
-    text.push_str(&lines.join("\n"));
-    text
 }
 
 /// Charge for a set of slots: every entry that is not dropped, plus its line break.

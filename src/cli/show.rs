@@ -1,0 +1,146 @@
+//! `skillscope show NAME [RESOURCE]`: print a skill's body, or one of its files by its path
+//! inside the skill folder, with its token count. Nothing outside the skill folder is read.
+
+use crate::cli::{LibraryArgs, note_demo};
+use crate::core::library::{self, Library};
+use crate::core::resource;
+use crate::core::tokens::{self, Encoding, TokenCache};
+use anyhow::Context;
+use clap::Args;
+use serde_json::json;
+use std::io::{IsTerminal, Write};
+
+/// The most `show` prints of one file.
+pub const MAX_SHOW_BYTES: u64 = 16 * 1024 * 1024;
+
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// The skill: its name, or its id when names repeat (`web.scraper`, `plugin:skill`).
+    #[arg(value_name = "NAME")]
+    pub name: String,
+    /// A file of the skill by its path inside the skill folder (`references/forms.md`); without
+    /// it, the body of SKILL.md. A folder given here instead is read as the library.
+    #[arg(value_name = "RESOURCE")]
+    pub resource: Option<String>,
+    /// Encoding for the token count: o200k_base or cl100k_base.
+    #[arg(long, default_value_t = Encoding::default())]
+    pub encoding: Encoding,
+    /// Print one JSON object (text, path, bytes, tokens) instead of the text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(mut args: ShowArgs, mut library: LibraryArgs) -> anyhow::Result<i32> {
+    // `show NAME LIBRARY`: a folder can never be a resource, so it names the library.
+    if library.paths.is_empty()
+        && let Some(r) = args.resource.as_deref()
+        && std::path::Path::new(r).is_dir()
+    {
+        library.paths.push(r.into());
+        args.resource = None;
+    }
+    let lib = library.load();
+    note_demo(&lib);
+    let index = find(&lib, &args.name)?;
+    let skill = &lib.skills[index];
+    let (what, path, text) = match args.resource.as_deref() {
+        None => {
+            if skill.file_len() > MAX_SHOW_BYTES {
+                anyhow::bail!(
+                    "{} is {} bytes, over the {MAX_SHOW_BYTES} bytes show prints",
+                    skill.skill_md.display(),
+                    skill.file_len()
+                );
+            }
+            let body = library::read_body(skill)?;
+            ("body".to_string(), skill.skill_md.clone(), body)
+        }
+        Some(rel) => {
+            let text = resource::read_inside(&skill.dir, rel, MAX_SHOW_BYTES)
+                .with_context(|| format!("{} ({})", skill.id, skill.dir.display()))?;
+            if text.contains('\0') {
+                anyhow::bail!(
+                    "`{rel}` of {} is a binary file: show prints text only",
+                    skill.id
+                );
+            }
+            (rel.to_string(), skill.dir.join(rel), text)
+        }
+    };
+    let cache = TokenCache::open();
+    let n = tokens::count_text(&text, args.encoding, &cache);
+    crate::cli::save_cache(&cache);
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let v = json!({
+            "skill": skill.id,
+            "name": skill.name,
+            "resource": args.resource,
+            "path": path,
+            "bytes": text.len(),
+            "tokens": n,
+            "encoding": args.encoding,
+            "text": text,
+        });
+        serde_json::to_writer_pretty(&mut out, &v)?;
+        writeln!(out)?;
+    } else {
+        // A file is printed as it is into a pipe; on a terminal its control characters are
+        // shown, not obeyed.
+        if std::io::stdout().is_terminal() {
+            out.write_all(resource::escape_controls(&text).as_bytes())?;
+        } else {
+            out.write_all(text.as_bytes())?;
+        }
+        if !text.ends_with('\n') && !text.is_empty() {
+            writeln!(out)?;
+        }
+        out.flush()?;
+        eprintln!(
+            "skillscope: {} {what}: {} tokens ({}), {} bytes",
+            skill.id,
+            crate::core::text::thousands(u64::from(n)),
+            args.encoding,
+            crate::core::text::thousands(text.len() as u64)
+        );
+    }
+    Ok(0)
+}
+
+/// The skill a name or id stands for: an exact id first, then the name when one copy an agent
+/// would load carries it.
+pub fn find(lib: &Library, wanted: &str) -> anyhow::Result<usize> {
+    if let Some(i) = lib.skills.iter().position(|s| s.id == wanted) {
+        return Ok(i);
+    }
+    let named: Vec<usize> = (0..lib.skills.len())
+        .filter(|&i| lib.skills[i].name == wanted)
+        .collect();
+    let winners: Vec<usize> = named
+        .iter()
+        .copied()
+        .filter(|&i| lib.skills[i].shadowed_by.is_none())
+        .collect();
+    match (named.len(), winners.as_slice()) {
+        (0, _) => anyhow::bail!(
+            "no skill named `{wanted}` among {} skills (list them with `skillscope list`)",
+            lib.len()
+        ),
+        (1, _) => Ok(named[0]),
+        (_, [one]) => Ok(*one),
+        _ => {
+            let ids: Vec<String> = named
+                .iter()
+                .map(|&i| {
+                    let s = &lib.skills[i];
+                    format!("{} ({})", s.id, s.dir.display())
+                })
+                .collect();
+            anyhow::bail!(
+                "`{wanted}` names {} skills: {}; give the id or a single folder",
+                named.len(),
+                ids.join(", ")
+            )
+        }
+    }
+}

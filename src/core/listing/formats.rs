@@ -1,0 +1,194 @@
+//! The listing formats, one value each: how a format names, describes and places a skill, writes
+//! an entry, wraps the entries, and fits them into its agent's budget. Adding a format is one
+//! value here, one variant of [`Format`] and one line of [`Format::spec`].
+
+use super::{CLAUDE_CODE_ENTRY_CAP, Folders, Format, Parts, html_escape, one_line, py_strip};
+use crate::core::skill::Skill;
+
+/// What a format does when its entries overflow the agent's budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fit {
+    /// Claude Code's way: descriptions kept in listing order while they fit, later ones listed
+    /// by name only, names past the budget dropped.
+    Dropping,
+    /// Codex's way: every description cut to the same longest length that fits, then dropped,
+    /// then names past the budget.
+    Trimming,
+}
+
+/// How the entries are put together.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Frame {
+    /// A heading before the entries; nothing at all when no skill is listed.
+    Headed(&'static str),
+    /// An opening and a closing line around the entries, written even when none is listed.
+    Wrapped {
+        open: &'static str,
+        close: &'static str,
+    },
+}
+
+/// One listing format.
+#[derive(Debug)]
+pub struct FormatSpec {
+    /// The name on the command line, in the config file and in JSON.
+    pub id: &'static str,
+    /// What an entry looks like, for help texts.
+    pub summary: &'static str,
+    /// The share of the context window (in percent) the agent gives its listing, if it limits it.
+    pub budget_percent: Option<usize>,
+    pub fit: Fit,
+    /// The agent caps each entry's description at this many characters.
+    pub entry_cap: Option<usize>,
+    pub frame: Frame,
+    /// The name, description and path as this format takes them from a skill (unescaped).
+    pub(super) parts: fn(&Skill, &Folders) -> Parts,
+    /// One entry; `description` is `None` for a name-only entry.
+    pub(super) line: fn(&Parts, Option<&str>) -> String,
+}
+
+impl Format {
+    /// The format's behaviour.
+    pub fn spec(self) -> &'static FormatSpec {
+        match self {
+            Format::Xml => &XML,
+            Format::Markdown => &MARKDOWN,
+            Format::ClaudeCode => &CLAUDE_CODE,
+            Format::Codex => &CODEX,
+        }
+    }
+}
+
+fn name_and_description(skill: &Skill) -> (&str, &str) {
+    let fm = &skill.frontmatter;
+    (
+        fm.name.as_deref().unwrap_or(&skill.name),
+        fm.description.as_deref().unwrap_or(""),
+    )
+}
+
+/// The agentskills.io `<available_skills>` block, as `skills-ref to-prompt` writes it.
+pub static XML: FormatSpec = FormatSpec {
+    id: "xml",
+    summary: "<skill><name>…</name><description>…</description><location>…</location></skill>",
+    budget_percent: None,
+    fit: Fit::Trimming,
+    entry_cap: None,
+    frame: Frame::Wrapped {
+        open: "<available_skills>",
+        close: "</available_skills>",
+    },
+    parts: |skill, folders| {
+        let (name, description) = name_and_description(skill);
+        Parts {
+            name: py_strip(name).to_string(),
+            description: py_strip(description).to_string(),
+            path: folders.location(skill),
+        }
+    },
+    line: |p, description| match description {
+        Some(d) => format!(
+            "<skill>\n<name>\n{}\n</name>\n<description>\n{}\n</description>\n<location>\n{}\n</location>\n</skill>",
+            html_escape(&p.name),
+            html_escape(d),
+            p.path
+        ),
+        None => format!(
+            "<skill>\n<name>\n{}\n</name>\n<location>\n{}\n</location>\n</skill>",
+            html_escape(&p.name),
+            p.path
+        ),
+    },
+};
+
+/// `- **name**: description`.
+pub static MARKDOWN: FormatSpec = FormatSpec {
+    id: "markdown",
+    summary: "- **name**: description",
+    budget_percent: None,
+    fit: Fit::Trimming,
+    entry_cap: None,
+    frame: Frame::Headed("## Available skills\n\n"),
+    parts: |skill, _| Parts {
+        name: skill.name.clone(),
+        description: one_line(name_and_description(skill).1),
+        path: String::new(),
+    },
+    line: |p, description| match description {
+        Some(d) => format!("- **{}**: {d}", p.name),
+        None => format!("- **{}**", p.name),
+    },
+};
+
+/// `- name: description - when_to_use`, within 1% of the context window.
+pub static CLAUDE_CODE: FormatSpec = FormatSpec {
+    id: "claude-code",
+    summary: "- name: description - when_to_use",
+    budget_percent: Some(1),
+    fit: Fit::Dropping,
+    entry_cap: Some(CLAUDE_CODE_ENTRY_CAP),
+    frame: Frame::Headed("The following skills are available for use with the Skill tool:\n\n"),
+    parts: |skill, _| {
+        let mut d = one_line(name_and_description(skill).1);
+        if let Some(w) = skill
+            .frontmatter
+            .when_to_use
+            .as_deref()
+            .map(one_line)
+            .filter(|w| !w.is_empty())
+        {
+            d.push_str(" - ");
+            d.push_str(&w);
+        }
+        Parts {
+            name: skill.name.clone(),
+            description: d,
+            path: String::new(),
+        }
+    },
+    line: |p, description| match description {
+        Some(d) => format!("- {}: {d}", p.name),
+        None => format!("- {}", p.name),
+    },
+};
+
+/// `- name: description (file: path)`, within 2% of the context window.
+pub static CODEX: FormatSpec = FormatSpec {
+    id: "codex",
+    summary: "- name: description (file: path)",
+    budget_percent: Some(2),
+    fit: Fit::Trimming,
+    entry_cap: None,
+    frame: Frame::Headed(
+        "## Skills\nA skill is a set of local instructions stored in a `SKILL.md` file. Each entry below gives a name, a description and the file path, so you can open the file for the full instructions when a skill applies.\n### Available skills\n",
+    ),
+    parts: |skill, _| Parts {
+        name: skill.name.clone(),
+        description: one_line(name_and_description(skill).1),
+        path: crate::core::paths::absolute(&skill.skill_md)
+            .to_string_lossy()
+            .into_owned(),
+    },
+    line: |p, description| match description {
+        Some(d) => format!("- {}: {d} (file: {})", p.name, p.path),
+        None => format!("- {} (file: {})", p.name, p.path),
+    },
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_format_names_its_own_spec_and_ids_are_unique() {
+        let ids: Vec<&str> = Format::ALL.iter().map(|f| f.spec().id).collect();
+        let mut unique = ids.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), ids.len(), "{ids:?}");
+        for f in Format::ALL {
+            assert_eq!(f.as_str(), f.spec().id);
+            assert_eq!(f.spec().id.parse::<Format>().ok(), Some(f));
+        }
+    }
+}

@@ -1,0 +1,208 @@
+//! Namespaces: a skill's id from where it sits (`web/scraper/SKILL.md` below the root is
+//! `web.scraper`; a Claude Code plugin's skill is `plugin:skill`), which agents keep two
+//! same-named skills of different namespaces apart, and the patterns that select by namespace
+//! (`web`, `web.*`, `*scraper`).
+
+use std::path::Path;
+
+/// A plugin manifest larger than this is not read for the plugin's name.
+const MAX_MANIFEST_BYTES: u64 = 256 * 1024;
+
+/// Where a skill sits: its namespace (empty at the top of a root) and its id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Placed {
+    pub namespace: String,
+    pub id: String,
+    /// The skill belongs to a Claude Code plugin, which always namespaces its skills.
+    pub plugin: bool,
+}
+
+/// The namespace and id of the skill named `name` in folder `dir` found under `root`. A skill in
+/// `<plugin>/skills/<skill>/` next to `<plugin>/.claude-plugin/plugin.json` is the plugin's;
+/// otherwise the folders between the root and the skill's own folder are its namespace.
+pub fn place(root: &Path, dir: &Path, name: &str) -> Placed {
+    if let Some(plugin) = plugin_of(dir) {
+        return Placed {
+            id: format!("{plugin}:{name}"),
+            namespace: plugin,
+            plugin: true,
+        };
+    }
+    let parts: Vec<String> = dir
+        .strip_prefix(root)
+        .ok()
+        .and_then(|rel| rel.parent())
+        .map(|parent| {
+            parent
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .filter(|c| !c.is_empty() && c != ".")
+                .collect()
+        })
+        .unwrap_or_default();
+    let namespace = parts.join(".");
+    let id = if namespace.is_empty() {
+        name.to_string()
+    } else {
+        format!("{namespace}.{name}")
+    };
+    Placed {
+        namespace,
+        id,
+        plugin: false,
+    }
+}
+
+/// The plugin a skill folder belongs to: the manifest's `name`, else the plugin's folder name.
+/// The manifest is optional for Claude Code, so a marketplace's `plugins/<plugin>/skills/<skill>`
+/// layout marks a plugin too.
+fn plugin_of(dir: &Path) -> Option<String> {
+    let skills = dir.parent()?;
+    if skills.file_name()? != "skills" {
+        return None;
+    }
+    let plugin_dir = skills.parent()?;
+    let folder_name = || Some(plugin_dir.file_name()?.to_string_lossy().into_owned());
+    let manifest = plugin_dir.join(".claude-plugin").join("plugin.json");
+    let Some(meta) = std::fs::metadata(&manifest).ok().filter(|m| m.is_file()) else {
+        let in_marketplace = plugin_dir.parent()?.file_name()? == "plugins";
+        return if in_marketplace { folder_name() } else { None };
+    };
+    let from_manifest = (meta.len() <= MAX_MANIFEST_BYTES)
+        .then(|| std::fs::read(&manifest).ok())
+        .flatten()
+        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+        .and_then(|v| v.get("name").and_then(|n| n.as_str()).map(str::to_string))
+        .map(|n| n.trim().to_string())
+        .filter(|n| !n.is_empty() && !n.contains([':', '/', '\n']));
+    from_manifest.or_else(folder_name)
+}
+
+/// Whether a skill of `namespace` is in the scope `scope`: the namespace itself or one below
+/// it (`web` holds `web` and `web.search`); `web.*` is read as `web`.
+pub fn in_scope(namespace: &str, scope: &str) -> bool {
+    let scope = scope.trim();
+    let scope = scope
+        .strip_suffix(".*")
+        .or_else(|| scope.strip_suffix(":*"))
+        .unwrap_or(scope)
+        .trim_end_matches(['.', ':']);
+    if scope.is_empty() {
+        return namespace.is_empty();
+    }
+    namespace.eq_ignore_ascii_case(scope)
+        || (namespace
+            .get(..scope.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(scope))
+            && namespace[scope.len()..].starts_with('.'))
+}
+
+/// Whether a filter pattern is a glob (`web.*`, `*-pdf`), matched against ids, rather than a
+/// fuzzy pattern.
+pub fn is_glob(pattern: &str) -> bool {
+    pattern.contains(['*', '?'])
+}
+
+/// Glob match, case-insensitive: `*` any run of characters, `?` any one.
+pub fn glob(pattern: &str, text: &str) -> bool {
+    let p: Vec<char> = pattern.trim().to_lowercase().chars().collect();
+    let t: Vec<char> = text.to_lowercase().chars().collect();
+    // Iterative matching with one backtrack point: linear in practice, never exponential.
+    let (mut pi, mut ti) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while ti < t.len() {
+        if pi < p.len() && (p[pi] == '?' || p[pi] == t[ti]) {
+            pi += 1;
+            ti += 1;
+        } else if pi < p.len() && p[pi] == '*' {
+            star = Some((pi, ti));
+            pi += 1;
+        } else if let Some((sp, st)) = star {
+            pi = sp + 1;
+            ti = st + 1;
+            star = Some((sp, st + 1));
+        } else {
+            return false;
+        }
+    }
+    p[pi..].iter().all(|&c| c == '*')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_come_from_the_folders_below_the_root() {
+        let root = Path::new("/lib");
+        assert_eq!(place(root, Path::new("/lib/pdf"), "pdf").id, "pdf");
+        let p = place(root, Path::new("/lib/web/scraper"), "scraper");
+        assert_eq!(
+            (p.namespace.as_str(), p.id.as_str()),
+            ("web", "web.scraper")
+        );
+        let p = place(root, Path::new("/lib/a/b/c"), "c");
+        assert_eq!(p.id, "a.b.c");
+        // A root that is the skill folder itself, or a SKILL.md given directly.
+        assert_eq!(
+            place(Path::new("/lib/pdf"), Path::new("/lib/pdf"), "pdf").id,
+            "pdf"
+        );
+        assert_eq!(
+            place(Path::new("/lib/pdf/SKILL.md"), Path::new("/lib/pdf"), "pdf").id,
+            "pdf"
+        );
+    }
+
+    #[test]
+    fn plugin_skills_are_plugin_colon_skill() {
+        let t = tempfile::tempdir().unwrap();
+        let plugin = t.path().join("market/plugins/doc-tools");
+        std::fs::create_dir_all(plugin.join(".claude-plugin")).unwrap();
+        std::fs::create_dir_all(plugin.join("skills/pdf")).unwrap();
+        std::fs::write(
+            plugin.join(".claude-plugin/plugin.json"),
+            r#"{"name": "documents", "version": "1.0.0"}"#,
+        )
+        .unwrap();
+        let p = place(t.path(), &plugin.join("skills/pdf"), "pdf");
+        assert_eq!(p.id, "documents:pdf");
+        assert!(p.plugin);
+        // Without a usable name in the manifest, the plugin's folder names it.
+        std::fs::write(plugin.join(".claude-plugin/plugin.json"), "{").unwrap();
+        assert_eq!(
+            place(t.path(), &plugin.join("skills/pdf"), "pdf").id,
+            "doc-tools:pdf"
+        );
+        // A `skills` folder without a manifest is an ordinary namespace, unless it sits in a
+        // marketplace's `plugins/<plugin>/`.
+        let plain = t.path().join("repo/skills/pdf");
+        assert_eq!(place(t.path(), &plain, "pdf").id, "repo.skills.pdf");
+        let listed = t.path().join("market/plugins/sheets/skills/xlsx");
+        assert_eq!(place(t.path(), &listed, "xlsx").id, "sheets:xlsx");
+    }
+
+    #[test]
+    fn scopes_hold_their_namespace_and_the_ones_below() {
+        assert!(in_scope("web", "web"));
+        assert!(in_scope("web.search", "web"));
+        assert!(in_scope("web.search", "web.*"));
+        assert!(in_scope("Web", "web"));
+        assert!(!in_scope("webby", "web"));
+        assert!(!in_scope("", "web"));
+        assert!(in_scope("documents", "documents:*"));
+        assert!(in_scope("", ""));
+    }
+
+    #[test]
+    fn globs_match_whole_ids() {
+        assert!(glob("web.*", "web.scraper"));
+        assert!(glob("web.*", "web.a.b"));
+        assert!(!glob("web.*", "web"));
+        assert!(!glob("web.*", "docs.web.x"));
+        assert!(glob("*pdf*", "documents:pdf-forms"));
+        assert!(glob("w?b.*", "WEB.x"));
+        assert!(!glob("a*b*c*d*e*f*g", &"ab".repeat(5000)), "no blow-up");
+        assert!(is_glob("web.*") && !is_glob("web"));
+    }
+}

@@ -1,0 +1,508 @@
+//! Declared dependencies checked against the interpreter the skill would run with (its own
+//! `.venv`, else its entry script's `#!` line or extension), by a one-line Python listing of the
+//! installed distributions, run in the same sandbox as `--help-json`. Nothing is installed: the
+//! report carries the command that would.
+
+use super::{ProbeOptions, interpreter, sandbox};
+use crate::core::catalogue::RuleId;
+use crate::core::deps::{self, Declared, Origin, Requirement};
+use crate::core::diagnostic::{Diagnostic, Severity};
+use crate::core::library::Library;
+use crate::core::skill::{Skill, SkillKind};
+use serde::Serialize;
+use std::collections::HashMap;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+/// Lists installed distributions as JSON; the first of a name on `sys.path` is the one imported.
+const LIST_INSTALLED: &str = "import json, sys\n\
+try:\n    from importlib import metadata as m\n\
+except ImportError:\n    import importlib_metadata as m\n\
+found = {}\n\
+for d in m.distributions():\n    name = d.metadata.get('Name') if d.metadata else None\n    if name:\n        found.setdefault(name, d.version)\n\
+print(json.dumps({'python': sys.version.split()[0], 'packages': found}))\n";
+
+/// What became of one declared requirement.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "state", rename_all = "kebab-case")]
+pub enum DepState {
+    /// Installed at a version every clause accepts.
+    Ok {
+        installed: String,
+    },
+    Missing,
+    WrongVersion {
+        installed: String,
+        wanted: String,
+    },
+    /// Not a valid specifier (found without running anything).
+    Invalid {
+        error: String,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DepCheck {
+    /// The requirement as written.
+    pub requirement: String,
+    pub origin: Origin,
+    #[serde(flatten)]
+    pub state: DepState,
+}
+
+/// Everything the dependency check learned about one skill.
+#[derive(Debug, Clone, Serialize)]
+pub struct DepsReport {
+    pub skill: String,
+    pub dir: PathBuf,
+    /// The interpreter the skill would run with, and why that one.
+    pub interpreter: Option<PathBuf>,
+    pub interpreter_from: String,
+    /// Its version, as it reported it.
+    pub python: Option<String>,
+    /// The command as run (program, arguments).
+    pub command: Vec<String>,
+    /// The sandbox it ran in (the `--help-json` probes' own); `None` when nothing ran.
+    pub sandbox: Option<sandbox::Mode>,
+    /// Why the weaker process-group mode ran, when it did.
+    pub sandbox_fallback: Option<String>,
+    pub checks: Vec<DepCheck>,
+    /// Why the installed packages could not be listed, when they could not.
+    pub error: Option<String>,
+    /// The command that would install what the skill declares; skillscope never runs it.
+    pub install: String,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl DepsReport {
+    pub fn count(&self, f: impl Fn(&DepState) -> bool) -> usize {
+        self.checks.iter().filter(|c| f(&c.state)).count()
+    }
+
+    /// Any requirement missing, at a wrong version, invalid, or the check could not run.
+    pub fn failed(&self) -> bool {
+        self.error.is_some()
+            || self
+                .checks
+                .iter()
+                .any(|c| !matches!(c.state, DepState::Ok { .. }))
+    }
+
+    /// `2 ok, 1 missing, 1 wrong version`.
+    pub fn summary(&self) -> String {
+        if let Some(e) = &self.error {
+            return format!("not checked: {e}");
+        }
+        let mut parts = vec![format!(
+            "{} ok",
+            self.count(|s| matches!(s, DepState::Ok { .. }))
+        )];
+        for (n, what) in [
+            (self.count(|s| matches!(s, DepState::Missing)), "missing"),
+            (
+                self.count(|s| matches!(s, DepState::WrongVersion { .. })),
+                "wrong version",
+            ),
+            (
+                self.count(|s| matches!(s, DepState::Invalid { .. })),
+                "invalid",
+            ),
+        ] {
+            if n > 0 {
+                parts.push(format!("{n} {what}"));
+            }
+        }
+        parts.join(", ")
+    }
+}
+
+/// Whether a skill declares dependencies: a `dependencies:` field or a `requirements.txt`.
+pub fn declares(skill: &Skill) -> bool {
+    skill.frontmatter.get("dependencies").is_some()
+        || std::fs::symlink_metadata(skill.dir.join(deps::REQUIREMENTS_FILE)).is_ok()
+}
+
+/// Checks the skills at `indices` that declare dependencies, several at once, calling
+/// `on_done` as each finishes. Blocks; run it on a worker.
+pub fn check_all(
+    lib: &Library,
+    indices: &[usize],
+    opts: &ProbeOptions,
+    on_done: &(dyn Fn(usize, &DepsReport) + Sync),
+) -> Vec<DepsReport> {
+    let todo: Vec<usize> = indices
+        .iter()
+        .copied()
+        .filter(|&i| lib.skills.get(i).is_some_and(declares))
+        .collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let slots: Vec<std::sync::Mutex<Option<DepsReport>>> =
+        todo.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    let work = || {
+        loop {
+            let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(&i) = todo.get(k) else { break };
+            if opts.cancelled() {
+                break;
+            }
+            let report = check(&lib.skills[i], opts);
+            on_done(i, &report);
+            *slots[k]
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(report);
+        }
+    };
+    std::thread::scope(|s| {
+        let started = (0..opts.jobs().min(todo.len()))
+            .filter(|_| {
+                std::thread::Builder::new()
+                    .name("deps".into())
+                    .spawn_scoped(s, work)
+                    .is_ok()
+            })
+            .count();
+        if started == 0 {
+            work();
+        }
+    });
+    slots
+        .into_iter()
+        .filter_map(|m| {
+            m.into_inner()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+        })
+        .collect()
+}
+
+/// Checks one skill's declared dependencies.
+pub fn check(skill: &Skill, opts: &ProbeOptions) -> DepsReport {
+    let declared = deps::declared(
+        &skill.dir,
+        skill.frontmatter.get("dependencies").map(|f| &f.value),
+    );
+    let mut report = DepsReport {
+        skill: skill.name.clone(),
+        dir: skill.dir.clone(),
+        interpreter: None,
+        interpreter_from: String::new(),
+        python: None,
+        command: Vec::new(),
+        sandbox: None,
+        sandbox_fallback: None,
+        checks: Vec::new(),
+        error: declared.requirements_txt_error.clone(),
+        install: String::new(),
+        diagnostics: Vec::new(),
+    };
+    let valid: Vec<(Origin, Requirement)> = declared
+        .valid()
+        .map(|(o, r)| (o.clone(), r.clone()))
+        .collect();
+    for (origin, e) in declared.invalid() {
+        report.checks.push(DepCheck {
+            requirement: raw_of(skill, origin),
+            origin: origin.clone(),
+            state: DepState::Invalid {
+                error: e.to_string(),
+            },
+        });
+    }
+    let (program, from) = match choose_interpreter(skill) {
+        Ok(found) => found,
+        Err(why) => {
+            report.error = Some(why);
+            report.install = install_command(skill, &declared, "python3");
+            report.diagnostics = diagnostics(skill, &report);
+            return report;
+        }
+    };
+    report.interpreter = Some(program.clone());
+    report.interpreter_from = from;
+    report.install = install_command(skill, &declared, &display_program(&program));
+    if valid.is_empty() {
+        report.diagnostics = diagnostics(skill, &report);
+        return report;
+    }
+    match installed(skill, &program, opts, &mut report) {
+        Ok(packages) => {
+            for (origin, req) in valid {
+                let state = match packages.get(&req.key) {
+                    None => DepState::Missing,
+                    Some(v) if req.satisfied_by(v) => DepState::Ok {
+                        installed: v.clone(),
+                    },
+                    Some(v) => DepState::WrongVersion {
+                        installed: v.clone(),
+                        wanted: req.wanted(),
+                    },
+                };
+                report.checks.push(DepCheck {
+                    requirement: req.raw.clone(),
+                    origin,
+                    state,
+                });
+            }
+        }
+        Err(e) => report.error = Some(e),
+    }
+    report.checks.sort_by_key(|c| order(&c.origin));
+    report.diagnostics = diagnostics(skill, &report);
+    report
+}
+
+fn order(o: &Origin) -> (u8, usize) {
+    match o {
+        Origin::Frontmatter { index } => (0, *index),
+        Origin::RequirementsTxt { line } => (1, *line as usize),
+    }
+}
+
+/// The text of an invalid item, for the report.
+fn raw_of(skill: &Skill, origin: &Origin) -> String {
+    match origin {
+        Origin::Frontmatter { index } => skill
+            .frontmatter
+            .get("dependencies")
+            .and_then(|f| {
+                f.value
+                    .as_array()
+                    .and_then(|a| a.get(*index))
+                    .or(Some(&f.value))
+            })
+            .map(crate::core::frontmatter::compact)
+            .unwrap_or_default(),
+        Origin::RequirementsTxt { line } => format!("{}:{line}", deps::REQUIREMENTS_FILE),
+    }
+}
+
+/// The interpreter the skill would run with: its own `.venv`, else what its entry script's
+/// `#!` line or extension names, else `python3` on PATH.
+pub fn choose_interpreter(skill: &Skill) -> Result<(PathBuf, String), String> {
+    let venv = skill.dir.join(".venv/bin/python");
+    if interpreter::is_executable(&venv) {
+        return Ok((venv, "the skill's .venv".to_string()));
+    }
+    let path = interpreter::search_path();
+    if skill.kind() == SkillKind::Executable
+        && let Ok(entry) =
+            crate::core::resource::resolve_inside(&skill.dir, super::entry_name(skill))
+        && let Ok(head) = interpreter::read_head(&entry)
+    {
+        let from = if head.shebang.is_some() {
+            "the entry script's #! line"
+        } else {
+            "the entry script's extension"
+        };
+        let inv = interpreter::resolve(&entry, &head, &path).map_err(|m| m.why)?;
+        if !looks_like_python(&inv.program) {
+            return Err(format!(
+                "the entry script runs with `{}`, not Python: pip dependencies cannot be checked against it",
+                inv.program.display()
+            ));
+        }
+        return Ok((inv.program, from.to_string()));
+    }
+    interpreter::which("python3", &path)
+        .map(|p| (p, "python3 on PATH (no .venv, no entry script)".to_string()))
+        .ok_or_else(|| "no .venv in the skill and no python3 on PATH".to_string())
+}
+
+fn looks_like_python(program: &Path) -> bool {
+    program
+        .file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.starts_with("python") || n == "pypy3" || n == "pypy")
+}
+
+fn display_program(p: &Path) -> String {
+    p.file_name().map_or_else(
+        || p.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
+/// Runs the interpreter on the listing script in the sandbox and reads its answer: installed
+/// distributions by normalised name.
+fn installed(
+    skill: &Skill,
+    program: &Path,
+    opts: &ProbeOptions,
+    report: &mut DepsReport,
+) -> Result<HashMap<String, String>, String> {
+    let cwd = skill
+        .dir
+        .canonicalize()
+        .map_err(|e| format!("the skill folder is unreadable ({e})"))?;
+    let args: Vec<OsString> = vec!["-I".into(), "-c".into(), LIST_INSTALLED.into()];
+    report.command = std::iter::once(program.to_string_lossy().into_owned())
+        .chain([
+            "-I".to_string(),
+            "-c".to_string(),
+            "<list installed distributions>".to_string(),
+        ])
+        .collect();
+    let spec = sandbox::RunSpec {
+        program: program.to_path_buf(),
+        args,
+        cwd,
+        timeout: opts.timeout,
+        output_cap: opts.output_cap,
+        sandbox: opts.sandbox,
+    };
+    let out = sandbox::run(&spec, opts.cancel.as_deref())
+        .map_err(|e| format!("`{}` cannot be started: {e}", program.display()))?;
+    report.sandbox = Some(out.mode);
+    report.sandbox_fallback = out.fallback.clone();
+    if out.limit == Some(sandbox::Limit::Processes) {
+        return Err(format!(
+            "the interpreter started more than {} processes and was killed",
+            sandbox::MAX_PROCESSES
+        ));
+    }
+    match out.ending {
+        sandbox::Ending::TimedOut => return Err("the interpreter did not answer in time".into()),
+        sandbox::Ending::Cancelled => return Err("stopped before it answered".into()),
+        sandbox::Ending::Exited => {}
+    }
+    if out.exit_code() != Some(0) {
+        return Err(format!(
+            "the interpreter failed (exit {}){}",
+            out.exit_code()
+                .map_or_else(|| "by a signal".to_string(), |c| c.to_string()),
+            super::tail(&out.stderr.bytes)
+        ));
+    }
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout.bytes)
+        .map_err(|e| format!("the interpreter's answer is not JSON ({e})"))?;
+    report.python = v["python"].as_str().map(str::to_string);
+    let packages = v["packages"]
+        .as_object()
+        .ok_or("the interpreter's answer lists no packages")?;
+    Ok(packages
+        .iter()
+        .filter_map(|(name, ver)| Some((deps::normalize_name(name), ver.as_str()?.to_string())))
+        .collect())
+}
+
+/// `python3 -m venv .venv && .venv/bin/pip install -r requirements.txt 'pkg>=1'`, run in the
+/// skill folder; the `venv` step only when the skill has none.
+fn install_command(skill: &Skill, declared: &Declared, python: &str) -> String {
+    let mut pip: Vec<String> = Vec::new();
+    if declared.has_requirements_txt {
+        pip.push(format!("-r {}", deps::REQUIREMENTS_FILE));
+    }
+    for (origin, r) in declared.valid() {
+        if matches!(origin, Origin::Frontmatter { .. }) {
+            pip.push(shell_quote(&r.raw));
+        }
+    }
+    if pip.is_empty() {
+        return String::new();
+    }
+    let venv = if skill.dir.join(".venv/bin/pip").exists() {
+        String::new()
+    } else {
+        format!("{python} -m venv .venv && ")
+    };
+    format!("{venv}.venv/bin/pip install {}", pip.join(" "))
+}
+
+fn shell_quote(s: &str) -> String {
+    if s.chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '=' | '/'))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+/// One diagnostic per problem, on the line that declares it, each with the fix.
+fn diagnostics(skill: &Skill, report: &DepsReport) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let interp = report.interpreter.as_ref().map_or_else(String::new, |p| {
+        format!(" for {} ({})", p.display(), report.interpreter_from)
+    });
+    let fix = if report.install.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; in the skill folder, `{}` would install it (skillscope installs nothing)",
+            report.install
+        )
+    };
+    let place = |d: Diagnostic, origin: &Origin| match origin {
+        Origin::Frontmatter { .. } => d
+            .in_file(&skill.skill_md)
+            .at_line(skill.frontmatter.line_of("dependencies")),
+        Origin::RequirementsTxt { line } => d
+            .in_file(skill.dir.join(deps::REQUIREMENTS_FILE))
+            .at(*line, 1),
+    };
+    if let Some(e) = &report.error {
+        out.push(
+            Diagnostic::new(
+                RuleId::DependencyUnchecked,
+                Severity::Warning,
+                format!("the declared dependencies could not be checked: {e}"),
+            )
+            .in_file(&skill.skill_md),
+        );
+    }
+    for c in &report.checks {
+        let d = match &c.state {
+            DepState::Ok { .. } => continue,
+            DepState::Missing => Diagnostic::new(
+                RuleId::DependencyMissing,
+                Severity::Error,
+                format!("`{}` is not installed{interp}{fix}", c.requirement),
+            ),
+            DepState::WrongVersion { installed, wanted } => Diagnostic::new(
+                RuleId::DependencyVersion,
+                Severity::Error,
+                format!(
+                    "`{}` wants {wanted}, but {installed} is installed{interp}{fix}",
+                    c.requirement
+                ),
+            ),
+            DepState::Invalid { error } => Diagnostic::new(
+                RuleId::DependencyInvalid,
+                Severity::Error,
+                format!("not a valid pip specifier: {error}"),
+            ),
+        };
+        out.push(place(d, &c.origin));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn install_commands_quote_specifiers_and_create_the_venv_only_when_missing() {
+        let t = tempfile::tempdir().unwrap();
+        let root = crate::core::source::Root::new(
+            t.path(),
+            crate::core::source::Agent::Path,
+            crate::core::source::Scope::Path,
+        );
+        let skill = Skill::new(&root, t.path().to_path_buf(), t.path().join("SKILL.md"));
+        std::fs::write(t.path().join("requirements.txt"), "requests\n").unwrap();
+        let declared = deps::declared(
+            t.path(),
+            Some(&serde_json::json!(["playwright==1.40.0", "bs4>=4.12"])),
+        );
+        assert_eq!(
+            install_command(&skill, &declared, "python3"),
+            "python3 -m venv .venv && .venv/bin/pip install -r requirements.txt playwright==1.40.0 'bs4>=4.12'"
+        );
+        std::fs::create_dir_all(t.path().join(".venv/bin")).unwrap();
+        std::fs::write(t.path().join(".venv/bin/pip"), "").unwrap();
+        assert_eq!(
+            install_command(&skill, &declared, "python3"),
+            ".venv/bin/pip install -r requirements.txt playwright==1.40.0 'bs4>=4.12'"
+        );
+    }
+}
