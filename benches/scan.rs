@@ -34,7 +34,7 @@ fn bench(c: &mut Criterion) {
                 &CheckOptions {
                     profile: Profile::Spec,
                     body: false,
-                    count_tokens: None,
+                    tokens: None,
                     enabled: None,
                 },
             )
@@ -47,7 +47,7 @@ fn bench(c: &mut Criterion) {
                 &CheckOptions {
                     profile: Profile::Spec,
                     body: true,
-                    count_tokens: None,
+                    tokens: None,
                     enabled: None,
                 },
             )

@@ -95,7 +95,7 @@ fn relocate(lib: &Library, labels: &[String]) -> (Vec<String>, Library) {
     let mut virt = lib.clone();
     let mut keys = Vec::with_capacity(lib.skills.len());
     for s in &mut virt.skills {
-        let i = lib.roots.iter().position(|r| r.path == s.root);
+        let i = lib.roots.iter().position(|r| *r.path == *s.root);
         let label = i.and_then(|i| labels.get(i)).map_or("root", String::as_str);
         let rel = s
             .dir
@@ -118,7 +118,7 @@ fn relocate(lib: &Library, labels: &[String]) -> (Vec<String>, Library) {
             .map_or_else(|| "SKILL.md".into(), |f| f.to_os_string());
         let dir = Path::new("/").join(&key);
         s.skill_md = dir.join(file);
-        s.root = Path::new("/").join(label);
+        s.root = Path::new("/").join(label).into();
         s.dir = dir;
         keys.push(key);
     }

@@ -2,6 +2,7 @@
 
 use crate::cli::{LibraryArgs, note_demo};
 use crate::core::budget;
+use crate::core::index::IndexStore;
 use crate::core::listing::{self, Fate, Format, Listing, ListingOptions, Tier};
 use crate::core::model::Model;
 use crate::core::skill::{KindSource, SkillKind};
@@ -91,7 +92,12 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     {
         return crate::cli::baseline::run(&args, &library);
     }
-    let lib = library.load();
+    // --no-cache reads every file afresh: the library index is left alone too.
+    let lib = if args.no_cache {
+        library.load_with(&IndexStore::none())
+    } else {
+        library.load()
+    };
     note_demo(&lib);
     let unread = crate::cli::note_unread(&lib);
     let cache = if args.no_cache {

@@ -8,6 +8,7 @@ use crate::core::listing::{self, Format, ListingOptions, Tier};
 use crate::core::rules::{self, CheckOptions, Profile};
 use crate::core::tokens::{self, Encoding, TokenCache};
 use clap::{Args, ValueEnum};
+use serde::Serialize;
 use serde_json::json;
 use std::io::Write;
 use std::path::Path;
@@ -49,6 +50,26 @@ pub struct CheckArgs {
     pub scope: crate::cli::ScopeArgs,
 }
 
+/// `check --format json`, serialised as it is built (no intermediate JSON tree).
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    profile: &'static str,
+    skills: usize,
+    errors: usize,
+    warnings: usize,
+    diagnostics: Vec<JsonFinding<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonFinding<'a> {
+    path: std::borrow::Cow<'a, str>,
+    rule: crate::core::diagnostic::RuleId,
+    severity: Severity,
+    message: &'a str,
+    line: Option<u32>,
+    column: Option<u32>,
+}
+
 /// One finding with the file it is about.
 struct Finding<'a> {
     path: &'a Path,
@@ -62,13 +83,12 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let enabled = crate::cli::enabled_mask(&lib);
     let is_enabled = |i: usize| enabled[i];
     let cache = TokenCache::open();
-    let count_tokens = |text: &str| tokens::count_text(text, args.encoding, &cache) as usize;
     let diags = rules::check_library(
         &lib,
         &CheckOptions {
             profile,
             body: true,
-            count_tokens: Some(&count_tokens),
+            tokens: Some((args.encoding, &cache)),
             enabled: Some(&is_enabled),
         },
     );
@@ -89,7 +109,9 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         (n > max).then_some((n, max))
     });
     crate::cli::save_cache(&cache);
-    let mut out = std::io::stdout().lock();
+    crate::cli::save_index(&lib);
+    // Buffered: a line-buffered stdout costs a write call per line of a report of thousands.
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     match args.format {
         CheckFormat::Text => write_text(
             &mut out,
@@ -100,20 +122,23 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             args.verbose,
         )?,
         CheckFormat::Json => {
-            let v = json!({
-                "profile": profile.as_str(),
-                "skills": scope.iter().filter(|s| **s).count(),
-                "errors": counts.errors,
-                "warnings": counts.warnings,
-                "diagnostics": findings.iter().map(|f| json!({
-                    "path": f.path,
-                    "rule": f.d.rule,
-                    "severity": f.d.severity,
-                    "message": f.d.message,
-                    "line": f.d.line,
-                    "column": f.d.column,
-                })).collect::<Vec<_>>(),
-            });
+            let v = JsonReport {
+                profile: profile.as_str(),
+                skills: scope.iter().filter(|s| **s).count(),
+                errors: counts.errors,
+                warnings: counts.warnings,
+                diagnostics: findings
+                    .iter()
+                    .map(|f| JsonFinding {
+                        path: f.path.to_string_lossy(),
+                        rule: f.d.rule,
+                        severity: f.d.severity,
+                        message: &f.d.message,
+                        line: f.d.line,
+                        column: f.d.column,
+                    })
+                    .collect(),
+            };
             crate::cli::write_json(&mut out, &v)?;
             writeln!(out)?;
         }
@@ -125,6 +150,7 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             markdown(&lib, &findings, counts, &args, profile, listing_over).as_bytes(),
         )?,
     }
+    out.flush()?;
     if let Some((n, max)) = listing_over {
         eprintln!(
             "skillscope: the {} listing of enabled skills costs {n} {} tokens per turn, over the limit of {max}",

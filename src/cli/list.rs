@@ -1,13 +1,52 @@
 //! `skillscope list`: every skill with its source, state, diagnostics and token costs.
 
 use crate::cli::LibraryArgs;
-use crate::core::diagnostic::Counts;
+use crate::core::diagnostic::{Counts, RuleId, Severity};
+use crate::core::index::IndexStore;
 use crate::core::listing::Format;
 use crate::core::rules::{self, CheckOptions, Profile};
 use crate::core::tokens::{Encoding, TokenCache};
+use crate::core::{Agent, Scope};
 use clap::Args;
-use serde_json::json;
+use serde::Serialize;
+use std::borrow::Cow;
 use std::io::Write;
+
+/// One skill of `list --json`, serialised as it is built (no intermediate JSON tree).
+#[derive(Serialize)]
+struct JsonSkill<'a> {
+    name: &'a str,
+    id: &'a str,
+    namespace: &'a str,
+    description: Option<&'a str>,
+    kind: &'static str,
+    dir: Cow<'a, str>,
+    skill_md: Cow<'a, str>,
+    agent: Agent,
+    scope: Scope,
+    enabled: bool,
+    shadowed_by: Option<Cow<'a, str>>,
+    tokens: JsonTokens,
+    diagnostics: Vec<JsonDiagnostic<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonTokens {
+    encoding: Encoding,
+    l1: Option<u32>,
+    l2: Option<u32>,
+    l3: Option<u32>,
+    schema: Option<u32>,
+}
+
+#[derive(Serialize)]
+struct JsonDiagnostic<'a> {
+    rule: RuleId,
+    severity: Severity,
+    message: &'a str,
+    line: Option<u32>,
+    column: Option<u32>,
+}
 
 #[derive(Debug, Args)]
 pub struct ListArgs {
@@ -32,7 +71,12 @@ pub struct ListArgs {
 }
 
 pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
-    let lib = library.load();
+    // --no-cache reads every file afresh: the library index is left alone too.
+    let lib = if args.no_cache {
+        library.load_with(&IndexStore::none())
+    } else {
+        library.load()
+    };
     crate::cli::note_demo(&lib);
     let unread = crate::cli::note_unread(&lib);
     let enabled = crate::cli::enabled_mask(&lib);
@@ -42,7 +86,7 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         &CheckOptions {
             profile: args.profile.unwrap_or_else(|| Profile::fitting(&lib)),
             body: false,
-            count_tokens: None,
+            tokens: None,
             enabled: Some(&is_enabled),
         },
     );
@@ -53,42 +97,44 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     };
     let tokens = crate::cli::count_levels(&lib, args.encoding, args.listing, &cache);
     crate::cli::save_cache(&cache);
+    crate::cli::save_index(&lib);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
-        let items: Vec<_> = lib
+        let items: Vec<JsonSkill> = lib
             .skills
             .iter()
             .zip(&diags)
             .enumerate()
             .filter(|(_, (s, _))| args.scope.contains(s))
-            .map(|(i, (s, d))| {
-                json!({
-                    "name": s.name,
-                    "id": s.id,
-                    "namespace": s.namespace,
-                    "description": s.frontmatter.description,
-                    "kind": s.kind().as_str(),
-                    "dir": s.dir,
-                    "skill_md": s.skill_md,
-                    "agent": s.agent,
-                    "scope": s.scope,
-                    "enabled": enabled[i],
-                    "shadowed_by": s.shadowed_by.map(|w| &lib.skills[w].dir),
-                    "tokens": {
-                        "encoding": args.encoding,
-                        "l1": tokens[i].l1,
-                        "l2": tokens[i].l2,
-                        "l3": tokens[i].l3_with_schema(),
-                        "schema": tokens[i].schema,
-                    },
-                    "diagnostics": d.iter().map(|d| json!({
-                        "rule": d.rule,
-                        "severity": d.severity,
-                        "message": d.message,
-                        "line": d.line,
-                        "column": d.column,
-                    })).collect::<Vec<_>>(),
-                })
+            .map(|(i, (s, d))| JsonSkill {
+                name: &s.name,
+                id: &s.id,
+                namespace: &s.namespace,
+                description: s.frontmatter.description.as_deref(),
+                kind: s.kind().as_str(),
+                dir: s.dir.to_string_lossy(),
+                skill_md: s.skill_md.to_string_lossy(),
+                agent: s.agent,
+                scope: s.scope,
+                enabled: enabled[i],
+                shadowed_by: s.shadowed_by.map(|w| lib.skills[w].dir.to_string_lossy()),
+                tokens: JsonTokens {
+                    encoding: args.encoding,
+                    l1: tokens[i].l1,
+                    l2: tokens[i].l2,
+                    l3: tokens[i].l3_with_schema(),
+                    schema: tokens[i].schema,
+                },
+                diagnostics: d
+                    .iter()
+                    .map(|d| JsonDiagnostic {
+                        rule: d.rule,
+                        severity: d.severity,
+                        message: &d.message,
+                        line: d.line,
+                        column: d.column,
+                    })
+                    .collect(),
             })
             .collect();
         crate::cli::write_json(&mut out, &items)?;

@@ -13,6 +13,7 @@ pub mod show;
 pub mod toggle;
 
 use crate::core::Library;
+use crate::core::index::IndexStore;
 use crate::core::load::{self, LibrarySpec};
 use crate::core::scan::{DEFAULT_MAX_DEPTH, DEFAULT_MAX_ENTRIES, MAX_ENTRIES_ENV, ScanOptions};
 use clap::{Args, Parser, Subcommand};
@@ -176,13 +177,23 @@ impl LibraryArgs {
         }
     }
 
+    /// The library, through the library index in skillscope's cache folder.
     pub fn load(&self) -> Library {
         self.spec().load()
     }
+
+    /// The library, through the index in `store` (`IndexStore::none()`: walk and read it all).
+    pub fn load_with(&self, store: &IndexStore) -> Library {
+        self.spec().load_with(store)
+    }
 }
 
-/// Says on stderr that the demo library is in use, so no figure is mistaken for the user's own.
+/// Says on stderr that the demo library is in use, so no figure is mistaken for the user's own,
+/// and what else is worth knowing about how the library was read (an index file not used).
 pub fn note_demo(lib: &Library) {
+    for note in &lib.notes {
+        warn(note);
+    }
     if let Some(p) = load::demo_problem() {
         warn(p);
     }
@@ -259,6 +270,15 @@ pub fn count_levels(
         eprint!("\r{:40}\r", "");
     }
     counts
+}
+
+/// Saves what the rules learned into the library index; a cache, so a failure is only mentioned.
+pub fn save_index(lib: &Library) {
+    if let Some(e) = lib.save_index() {
+        warn(format_args!(
+            "cannot write the library index: {e}; the next run reads the library again"
+        ));
+    }
 }
 
 /// Saves the token cache, saying on stderr when it cannot.

@@ -45,11 +45,11 @@ pub fn run(mut args: ShowArgs, mut library: LibraryArgs) -> anyhow::Result<i32> 
     let skill = &lib.skills[index];
     let (what, path, text) = match args.resource.as_deref() {
         None => {
-            if skill.file_len > MAX_SHOW_BYTES {
+            if skill.file_len() > MAX_SHOW_BYTES {
                 anyhow::bail!(
                     "{} is {} bytes, over the {MAX_SHOW_BYTES} bytes show prints",
                     skill.skill_md.display(),
-                    skill.file_len
+                    skill.file_len()
                 );
             }
             let body = library::read_body(skill)?;

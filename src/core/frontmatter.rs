@@ -591,9 +591,37 @@ fn flow_style_lines(yaml: &str, first_line: u32) -> Vec<u32> {
     out
 }
 
+/// The frontmatter that [`parse`] made of these fields, typed again without YAML: for a library
+/// index, which keeps the fields (and the parse's diagnostics) but not the typed views.
+pub fn from_fields(parsed: bool, fields: Vec<Field>, flow_style_lines: Vec<u32>) -> Frontmatter {
+    let mut fm = Frontmatter {
+        parsed,
+        fields,
+        flow_style_lines,
+        ..Frontmatter::default()
+    };
+    if parsed {
+        type_fields(&mut fm, &mut Vec::new());
+    } else {
+        // Unparsed frontmatters hold only what `salvage` picked off the lines.
+        for f in &fm.fields {
+            let slot = match f.key.as_str() {
+                "name" => &mut fm.name,
+                "description" => &mut fm.description,
+                _ => continue,
+            };
+            if slot.is_none() {
+                *slot = f.value.as_str().map(str::to_string);
+            }
+        }
+    }
+    fm
+}
+
 /// Known fields, typed, with a diagnostic for each value of the wrong shape.
 fn type_fields(fm: &mut Frontmatter, diags: &mut Vec<Diagnostic>) {
-    let fields = fm.fields.clone();
+    // Taken out while the typed views are filled in, and put back: no copy of every value.
+    let fields = std::mem::take(&mut fm.fields);
     for f in &fields {
         let wrong = |what: &str| {
             Diagnostic::new(
@@ -691,6 +719,7 @@ fn type_fields(fm: &mut Frontmatter, diags: &mut Vec<Diagnostic>) {
             _ => {}
         }
     }
+    fm.fields = fields;
     // A declared type wins; an entry script makes a skill executable.
     if fm.kind_source == KindSource::Default
         && fm.entry.as_deref().is_some_and(|e| !e.trim().is_empty())

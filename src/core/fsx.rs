@@ -102,6 +102,12 @@ fn ensure_regular(path: &Path, file: &File) -> Result<(), FsxError> {
 /// The whole content of `path` when it is a regular file; `None` when nothing is there. A
 /// FIFO, device, socket or folder is an error naming the file, returned at once.
 pub fn read_regular(path: &Path) -> Result<Option<Vec<u8>>, FsxError> {
+    read_regular_up_to(path, u64::MAX)
+}
+
+/// [`read_regular`] for a cache file that is only worth reading when small enough: one larger
+/// than `max_len` bytes is `None`, as if it were not there, and never held in memory whole.
+pub fn read_regular_up_to(path: &Path, max_len: u64) -> Result<Option<Vec<u8>>, FsxError> {
     let mut file = match open_checked(path, OpenOptions::new().read(true)) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -123,13 +129,21 @@ pub fn read_regular(path: &Path) -> Result<Option<Vec<u8>>, FsxError> {
         }
     };
     ensure_regular(path, &file)?;
-    let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes)
-        .map_err(|source| FsxError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
-    Ok(Some(bytes))
+    let fail = |source| FsxError::Read {
+        path: path.to_path_buf(),
+        source,
+    };
+    let len = file.metadata().map_err(fail)?.len();
+    if len > max_len {
+        return Ok(None);
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+    // The file may grow between the stat and the read: read at most one byte past the limit.
+    (&mut file)
+        .take(max_len.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(fail)?;
+    Ok((bytes.len() as u64 <= max_len).then_some(bytes))
 }
 
 /// The sidecar that serialises writers of `target`: `.<name>.lock` in the same folder. It is

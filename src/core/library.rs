@@ -2,12 +2,15 @@
 //! the scan does not keep (bodies, resources).
 
 use crate::core::diagnostic::{Diagnostic, RuleId};
+use crate::core::index::{self, IndexStore, Stamp, WalkRecord};
 use crate::core::scan::{self, ScanOptions};
 use crate::core::skill::Skill;
 use crate::core::source::Root;
 use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 
 #[derive(Debug, thiserror::Error)]
 pub enum LibraryError {
@@ -26,32 +29,171 @@ pub struct Library {
     pub problems: Vec<Diagnostic>,
     /// The roots are the bundled demo library, used because no skills are installed.
     pub demo: bool,
+    /// Things to tell the user about how the library was read that are no finding about it (an
+    /// index file that could not be used).
+    pub notes: Vec<String>,
+    /// Where the library index lives and what to write into it.
+    index: Option<Arc<IndexState>>,
+}
+
+/// The library index of a loaded library: its file, the walks to remember, and whether anything
+/// learned since it was read is not in the file yet.
+#[derive(Debug)]
+struct IndexState {
+    path: PathBuf,
+    walks: Vec<WalkRecord>,
+    /// When the scan started: stamps newer than the racy window before it are not trusted.
+    taken_ns: u128,
+    dirty: AtomicBool,
+    overlap: std::sync::Mutex<Option<index::Remembered>>,
+}
+
+/// How much of a load the index saved, for tests and benchmarks.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LoadStats {
+    pub roots_walked: usize,
+    pub skills_parsed: usize,
 }
 
 /// A file of a skill other than its SKILL.md: an L3 resource.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Resource {
-    pub path: PathBuf,
     /// Path relative to the skill folder, with `/` separators.
     pub rel: String,
     pub size: u64,
     /// Modification time in nanoseconds since the epoch (0 when unknown).
     pub mtime_ns: u128,
+    pub ino: u64,
     /// Text files are counted; binary ones are listed with their size only.
     pub text: bool,
+    /// The local links of a markdown resource, once a rule has read them (kept in the index).
+    pub links: OnceLock<Vec<String>>,
+}
+
+impl Resource {
+    pub fn new(rel: String, stamp: Stamp, text: bool) -> Resource {
+        Resource {
+            rel,
+            size: stamp.len,
+            mtime_ns: stamp.mtime_ns,
+            ino: stamp.ino,
+            text,
+            links: OnceLock::new(),
+        }
+    }
+
+    /// Its path, in the skill folder `dir`.
+    pub fn path_in(&self, dir: &Path) -> PathBuf {
+        dir.join(&self.rel)
+    }
+
+    pub fn stamp(&self) -> Stamp {
+        Stamp {
+            len: self.size,
+            mtime_ns: self.mtime_ns,
+            ino: self.ino,
+        }
+    }
 }
 
 impl Library {
+    /// Walks and reads every root, with no index.
     pub fn load(roots: Vec<Root>, opts: &ScanOptions) -> Library {
-        let (skills, problems) = scan::scan(&roots, opts);
+        Library::load_indexed(roots, opts, &IndexStore::none()).0
+    }
+
+    /// Loads the library through its index in `store`: roots whose folders kept their stat are
+    /// not walked, skill files that kept theirs are not read, and the index is written back when
+    /// anything was new. An index file that cannot be read (not a regular file, say) is left
+    /// alone, with a note.
+    pub fn load_indexed(
+        roots: Vec<Root>,
+        opts: &ScanOptions,
+        store: &IndexStore,
+    ) -> (Library, LoadStats) {
+        let root_paths: Vec<PathBuf> = roots.iter().map(|r| r.path.clone()).collect();
+        let path = store.path_for(&root_paths, opts);
+        let mut notes = Vec::new();
+        let mut data = match path.as_deref().map(index::read) {
+            Some(Ok(d)) => d,
+            Some(Err(e)) => {
+                notes.push(format!("library index not used: {e}"));
+                None
+            }
+            None => None,
+        };
+        let taken_ns = index::now_ns();
+        let overlap = data.as_mut().and_then(|d| d.overlap.take());
+        let scanned = scan::scan_indexed(&roots, opts, data);
+        let stats = LoadStats {
+            roots_walked: scanned.roots_walked,
+            skills_parsed: scanned.skills_parsed,
+        };
+        let changed = stats.roots_walked > 0 || stats.skills_parsed > 0;
         let mut lib = Library {
             roots,
-            skills,
-            problems,
+            skills: scanned.skills,
+            problems: scanned.problems,
             demo: false,
+            notes,
+            index: None,
         };
         lib.resolve_shadowing();
-        lib
+        if let Some(path) = path
+            && lib.notes.is_empty()
+        {
+            lib.index = Some(Arc::new(IndexState {
+                path,
+                walks: scanned.walks,
+                taken_ns,
+                dirty: AtomicBool::new(changed),
+                overlap: std::sync::Mutex::new(overlap),
+            }));
+            lib.save_index();
+        }
+        (lib, stats)
+    }
+
+    /// Says that something was learned that the index should keep (the body rules call it).
+    pub fn index_changed(&self) {
+        if let Some(ix) = &self.index {
+            ix.dirty.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Library-wide findings remembered in the index for inputs hashing to `key`.
+    pub(crate) fn remembered(&self, key: &[u8; 32]) -> Option<Vec<(usize, Diagnostic)>> {
+        let ix = self.index.as_ref()?;
+        let slot = ix.overlap.lock().unwrap_or_else(|e| e.into_inner());
+        slot.as_ref()
+            .filter(|(k, _)| k == key)
+            .map(|(_, found)| found.clone())
+    }
+
+    /// Remembers library-wide findings for inputs hashing to `key`, for the next run.
+    pub(crate) fn remember(&self, key: [u8; 32], found: &[(usize, Diagnostic)]) {
+        if let Some(ix) = &self.index {
+            *ix.overlap.lock().unwrap_or_else(|e| e.into_inner()) = Some((key, found.to_vec()));
+            ix.dirty.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Writes the library index if anything is new since it was read. A cache: failing to write
+    /// it costs time next run, nothing more, so the error is only returned for display.
+    pub fn save_index(&self) -> Option<std::io::Error> {
+        let ix = self.index.as_ref()?;
+        if !ix.dirty.swap(false, Ordering::Relaxed) {
+            return None;
+        }
+        let overlap = ix.overlap.lock().unwrap_or_else(|e| e.into_inner());
+        index::write(
+            &ix.path,
+            &ix.walks,
+            &self.skills,
+            overlap.as_ref(),
+            ix.taken_ns,
+        )
+        .err()
     }
 
     /// For every name an agent sees twice, the copy of highest precedence wins and the others are
@@ -78,14 +220,15 @@ impl Library {
         let mut winners: HashMap<(crate::core::Agent, Option<usize>, &str), usize> = HashMap::new();
         let mut shadowed = vec![None; self.skills.len()];
         let mut order: Vec<usize> = (0..self.skills.len()).collect();
-        order.sort_by_key(|&i| {
-            let s = &self.skills[i];
-            (
-                prec.get(s.root.as_path())
-                    .copied()
-                    .unwrap_or((u8::MAX, u8::MAX, usize::MAX)),
-                s.dir.clone(),
-            )
+        let rank = |i: usize| {
+            prec.get(&*self.skills[i].root)
+                .copied()
+                .unwrap_or((u8::MAX, u8::MAX, usize::MAX))
+        };
+        order.sort_by(|&a, &b| {
+            rank(a)
+                .cmp(&rank(b))
+                .then_with(|| self.skills[a].dir.cmp(&self.skills[b].dir))
         });
         for i in order {
             let s = &self.skills[i];
@@ -93,10 +236,10 @@ impl Library {
             if !s.frontmatter.parsed {
                 continue;
             }
-            let named_alone =
-                s.agent == crate::core::Agent::Path && (s.dir == s.root || s.skill_md == s.root);
+            let named_alone = s.agent == crate::core::Agent::Path
+                && (s.dir.as_path() == &*s.root || s.skill_md.as_path() == &*s.root);
             let own_root = named_alone
-                .then(|| root_index.get(s.root.as_path()).copied())
+                .then(|| root_index.get(&*s.root).copied())
                 .flatten();
             let key = (s.agent, own_root, s.shadow_key());
             match winners.get(&key) {
@@ -203,87 +346,6 @@ pub fn read_body(skill: &Skill) -> Result<String, LibraryError> {
     Ok(String::from_utf8_lossy(&bytes[start..]).into_owned())
 }
 
-/// Every file of the skill folder other than its skill file, in path order. Nested skills (folders
-/// with their own SKILL.md), dot-folders and `node_modules` are not part of it.
-pub fn resources(skill: &Skill) -> Vec<Resource> {
-    let mut out = resource_files(skill);
-    for r in &mut out {
-        r.text = looks_like_text(&r.path);
-    }
-    out
-}
-
-/// [`resources`] without opening any file: `text` is left `false` for callers that decide it
-/// themselves (the token counter knows counted files by their stat).
-pub fn resource_files(skill: &Skill) -> Vec<Resource> {
-    let mut out = Vec::new();
-    collect(&skill.dir, &skill.dir, &skill.skill_md, &mut out, 0);
-    out.sort_by(|a, b| a.rel.cmp(&b.rel));
-    out
-}
-
-fn collect(base: &Path, dir: &Path, skill_md: &Path, out: &mut Vec<Resource>, depth: usize) {
-    if depth > 8 {
-        return;
-    }
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut subdirs = Vec::new();
-    let mut files = Vec::new();
-    for e in entries.flatten() {
-        let name = e.file_name();
-        let name = name.to_string_lossy();
-        if name.starts_with('.') {
-            continue;
-        }
-        // The entry's own type comes with the folder listing; only links need a stat.
-        let Ok(ft) = e.file_type() else { continue };
-        let path = e.path();
-        if ft.is_dir() {
-            if name != "node_modules" {
-                subdirs.push(path);
-            }
-        } else if ft.is_file() || ft.is_symlink() {
-            // A folder below the skill folder that holds its own skill file is a nested skill.
-            if depth > 0 && (name == "SKILL.md" || name == "skill.md") {
-                return;
-            }
-            // A link that leads out of the skill folder is not one of its resources: the agent
-            // reads files by their path inside the skill (the rule `show` applies too).
-            if ft.is_symlink() && !crate::core::resource::stays_inside(base, &path) {
-                continue;
-            }
-            files.push(path);
-        }
-    }
-    for path in files {
-        let Ok(meta) = std::fs::metadata(&path) else {
-            continue;
-        };
-        if !meta.is_file() || path == skill_md {
-            continue;
-        }
-        let rel = path
-            .strip_prefix(base)
-            .unwrap_or(&path)
-            .to_string_lossy()
-            .replace('\\', "/");
-        out.push(Resource {
-            text: false,
-            mtime_ns: crate::core::fsx::mtime_ns(&meta),
-            path,
-            rel,
-            size: meta.len(),
-        });
-    }
-    for sub in subdirs {
-        let mut inner = Vec::new();
-        collect(base, &sub, skill_md, &mut inner, depth + 1);
-        out.append(&mut inner);
-    }
-}
-
 /// A file is text when its first 8 KiB hold no NUL and decode as UTF-8 (a cut multi-byte
 /// character at the end of the sample is allowed).
 pub fn looks_like_text(path: &Path) -> bool {
@@ -340,7 +402,7 @@ mod tests {
             &ScanOptions::default(),
         );
         assert_eq!(lib.skills.len(), 3);
-        let by_root = |r: &Path| lib.skills.iter().position(|s| s.root == r).unwrap();
+        let by_root = |r: &Path| lib.skills.iter().position(|s| *s.root == *r).unwrap();
         assert_eq!(lib.skills[by_root(&proj)].shadowed_by, Some(by_root(&user)));
         assert_eq!(lib.skills[by_root(&user)].shadowed_by, None);
         assert_eq!(lib.skills[by_root(&codex)].shadowed_by, None);
@@ -490,7 +552,7 @@ mod tests {
             &ScanOptions::default(),
         );
         let main = &lib.skills[lib.find("s").unwrap()];
-        let res = resources(main);
+        let res = &main.resources;
         let got: Vec<_> = res.iter().map(|r| (r.rel.as_str(), r.text)).collect();
         assert_eq!(
             got,

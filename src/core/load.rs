@@ -2,6 +2,7 @@
 //! agent's, else the bundled demo), the scan, the on/off state, and every level's token counts
 //! with the probed tool schemas.
 
+use crate::core::index::IndexStore;
 use crate::core::listing::{self, Format};
 use crate::core::probe::ProbeStore;
 use crate::core::scan::ScanOptions;
@@ -54,14 +55,21 @@ impl LibrarySpec {
         }
     }
 
-    /// Reads the library. Agent folders that exist but hold no skill fall back to the demo too,
-    /// so a first run always has something to show; folders named by hand never do.
+    /// Reads the library through the library index in skillscope's cache folder. Agent folders
+    /// that exist but hold no skill fall back to the demo too, so a first run always has
+    /// something to show; folders named by hand never do.
     pub fn load(&self) -> Library {
+        self.load_with(&IndexStore::open())
+    }
+
+    /// [`LibrarySpec::load`] through the index in `store` (`IndexStore::none()`: walk and read
+    /// it all).
+    pub fn load_with(&self, store: &IndexStore) -> Library {
         let (roots, demo) = self.roots();
-        let mut lib = Library::load(roots, &self.scan);
+        let (mut lib, _) = Library::load_indexed(roots, &self.scan, store);
         lib.demo = demo;
         if lib.is_empty() && !demo && self.paths.is_empty() {
-            let mut demo_lib = Library::load(vec![demo_root()], &self.scan);
+            let (mut demo_lib, _) = Library::load_indexed(vec![demo_root()], &self.scan, store);
             demo_lib.demo = true;
             return demo_lib;
         }

@@ -10,6 +10,7 @@ pub mod escape;
 pub mod frontmatter;
 pub mod fsx;
 pub mod gitref;
+pub mod index;
 pub mod library;
 pub mod listing;
 pub mod load;

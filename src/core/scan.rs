@@ -1,16 +1,23 @@
-//! Discovery: a parallel walk of the roots for folders holding a SKILL.md, then a frontmatter-only
-//! read of each. Bodies and resources are read later, when something needs them.
+//! Discovery: one parallel walk of each root finds the folders holding a SKILL.md and the files
+//! beside them (the skills' resources), then a frontmatter-only read of each skill file. With a
+//! library index, a root whose folders all kept their stat is not walked again, and a skill whose
+//! files all kept theirs is not read again. Bodies are read later, when something needs them.
 
 use crate::core::catalogue::RuleId;
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::frontmatter;
+use crate::core::index::{IndexData, ResourceRecord, SkillRecord, Stamp, WalkRecord};
+use crate::core::library::{Resource, looks_like_text};
 use crate::core::skill::{KindSource, Skill, SkillKind};
 use crate::core::source::Root;
 use rayon::prelude::*;
-use std::collections::BTreeMap;
+use rustc_hash::FxHashMap;
+use std::cmp::Ordering;
+use std::collections::HashSet;
+use std::ffi::OsString;
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize};
 use std::sync::{Arc, Mutex};
 
 /// How far below a root skills are looked for. Agents' own folders hold skills one or two levels
@@ -34,6 +41,8 @@ pub const MAX_ENTRIES_ENV: &str = "SKILLSCOPE_MAX_ENTRIES";
 const HEAD_BYTES: usize = 16 * 1024;
 /// The most read while looking for the closing `---`.
 const HEAD_CAP: usize = 1024 * 1024;
+/// How many folder levels below a skill folder its resources are looked for.
+pub const RESOURCE_DEPTH: usize = 8;
 
 #[derive(Debug, Clone)]
 pub struct ScanOptions {
@@ -78,8 +87,6 @@ struct Found {
     root: usize,
     dir: PathBuf,
     file: PathBuf,
-    /// The skill file is a regular file (not a pipe, socket or device), as the walk saw it.
-    regular: bool,
     /// Other skill files in the same folder (`SKILL.md` and `skill.md` side by side).
     others: Vec<PathBuf>,
 }
@@ -91,12 +98,56 @@ fn is_skill_file(name: &str) -> bool {
 /// Walks every root and reads the head of every skill file. Problems that belong to no skill
 /// (unreadable folders, symlink cycles, missing roots) come back as the second value.
 pub fn scan(roots: &[Root], opts: &ScanOptions) -> (Vec<Skill>, Vec<Diagnostic>) {
-    let found: Mutex<Vec<(usize, PathBuf, PathBuf, bool)>> = Mutex::new(Vec::new());
-    let problems: Mutex<Vec<Diagnostic>> = Mutex::new(Vec::new());
+    let s = scan_indexed(roots, opts, None);
+    (s.skills, s.problems)
+}
+
+/// What [`scan_indexed`] found, and how much of it the index saved.
+#[derive(Debug, Default)]
+pub struct Scanned {
+    pub skills: Vec<Skill>,
+    pub problems: Vec<Diagnostic>,
+    /// One per root folder, for the next index.
+    pub walks: Vec<WalkRecord>,
+    /// Roots walked (the rest came from the index).
+    pub roots_walked: usize,
+    /// Skill files read and parsed (the rest came from the index).
+    pub skills_parsed: usize,
+}
+
+/// One root's walk before it is recorded: what [`WalkRecord`] keeps, plus every other file seen
+/// (resource candidates) and the folders the depth limit kept the walker out of.
+#[derive(Debug, Default)]
+struct Walked {
+    record: WalkRecord,
+    /// `None`: the walk came from the index, and so do the resource lists.
+    files: Option<Vec<PathBuf>>,
+    frontier: Vec<(PathBuf, usize)>,
+    /// Entries the walker reached through a link (files and folders): a file at or below one may
+    /// lie outside its skill folder.
+    linked: HashSet<PathBuf>,
+    /// Where the root really is (links resolved), for the walk's refusals.
+    root_real: PathBuf,
+    /// The walk stopped at the entry cap: what it saw is not the whole root, so the next scan
+    /// walks it again rather than trust it.
+    capped: bool,
+}
+
+/// [`scan`] with a library index: a root is walked again only when one of its folders changed
+/// stat, a skill file is read again only when its stat changed, and a skill's resources, text
+/// flags and body facts come from the index while their files keep their stat.
+pub fn scan_indexed(roots: &[Root], opts: &ScanOptions, index: Option<IndexData>) -> Scanned {
+    let mut out = Scanned::default();
+    let mut walks: Vec<(usize, Walked)> = Vec::new();
+    let mut direct: Vec<(usize, PathBuf, PathBuf)> = Vec::new();
+    let mut index = index;
+    let mut remembered_walks: Vec<WalkRecord> = index
+        .as_mut()
+        .map(|ix| std::mem::take(&mut ix.walks))
+        .unwrap_or_default();
     for (ri, root) in roots.iter().enumerate() {
         if !root.path.exists() {
-            push(
-                &problems,
+            out.problems.push(
                 Diagnostic::new(
                     RuleId::RootMissing,
                     Severity::Error,
@@ -114,11 +165,8 @@ pub fn scan(roots: &[Root], opts: &ScanOptions) -> (Vec<Skill>, Vec<Diagnostic>)
                 .and_then(|n| n.to_str())
                 .is_some_and(is_skill_file);
             match (is_skill, root.path.parent()) {
-                (true, Some(dir)) => {
-                    lock(&found).push((ri, dir.to_path_buf(), root.path.clone(), true));
-                }
-                _ => push(
-                    &problems,
+                (true, Some(dir)) => direct.push((ri, dir.to_path_buf(), root.path.clone())),
+                _ => out.problems.push(
                     Diagnostic::new(
                         RuleId::RootNotAFolder,
                         Severity::Error,
@@ -134,8 +182,7 @@ pub fn scan(roots: &[Root], opts: &ScanOptions) -> (Vec<Skill>, Vec<Diagnostic>)
         }
         let root_real = std::fs::canonicalize(&root.path).unwrap_or_else(|_| root.path.clone());
         if is_system(&root_real) {
-            push(
-                &problems,
+            out.problems.push(
                 Diagnostic::new(
                     RuleId::WalkSkipped,
                     Severity::Warning,
@@ -149,111 +196,53 @@ pub fn scan(roots: &[Root], opts: &ScanOptions) -> (Vec<Skill>, Vec<Diagnostic>)
             );
             continue;
         }
-        // The filter must own what it uses: it lives as long as the walker.
-        let skipped: Arc<Mutex<Vec<Diagnostic>>> = Arc::default();
-        let filter_skipped = Arc::clone(&skipped);
-        let filter_root = root_real.clone();
-        let walker = ignore::WalkBuilder::new(&root.path)
-            .standard_filters(false)
-            .follow_links(true)
-            .max_depth(Some(opts.max_depth + 1))
-            .filter_entry(move |e| {
-                if e.depth() == 0 {
-                    return true;
-                }
-                let is_dir = e.file_type().is_some_and(|t| t.is_dir());
-                if is_dir && SKIPPED_DIRS.contains(&e.file_name().to_string_lossy().as_ref()) {
-                    return false;
-                }
-                // Where the entry really is: a link is resolved; a plain child of the root is
-                // the root's real folder joined with its name (only there can `/proc` be a
-                // plain child, when the root is `/`). Deeper plain entries sit below an allowed
-                // place, which holds no system folder and no ancestor of the root.
-                let real = if e.path_is_symlink() {
-                    std::fs::canonicalize(e.path()).ok()
-                } else if e.depth() == 1 && is_dir {
-                    Some(filter_root.join(e.file_name()))
-                } else {
-                    None
-                };
-                let Some(why) = real.and_then(|r| refused(&r, &filter_root)) else {
-                    return true;
-                };
-                lock(&filter_skipped).push(
-                    Diagnostic::new(
-                        RuleId::WalkSkipped,
-                        Severity::Warning,
-                        format!("{} leads to {why}: not followed", e.path().display()),
-                    )
-                    .in_file(e.path()),
-                );
-                false
-            })
-            .build_parallel();
-        let visited = AtomicUsize::new(0);
-        let capped = AtomicBool::new(false);
-        walker.run(|| {
-            let found = &found;
-            let problems = &problems;
-            let visited = &visited;
-            let capped = &capped;
-            Box::new(move |entry| {
-                if visited.fetch_add(1, Ordering::Relaxed) >= opts.max_entries {
-                    if !capped.swap(true, Ordering::Relaxed) {
-                        push(
-                            problems,
-                            Diagnostic::new(
-                                RuleId::WalkCap,
-                                Severity::Warning,
-                                format!(
-                                    "stopped walking {} after {} files and folders: skills below may be missing; raise the cap with --max-entries N or {MAX_ENTRIES_ENV}=N",
-                                    root.path.display(),
-                                    opts.max_entries
-                                ),
-                            )
-                            .in_file(&root.path),
-                        );
-                    }
-                    return ignore::WalkState::Quit;
-                }
-                match entry {
-                    Ok(e) => {
-                        let named = e.file_name().to_str().is_some_and(is_skill_file);
-                        let ft = e.file_type();
-                        // A pipe or device is kept as a skill that is never opened: it is listed
-                        // with its error rather than left out.
-                        if named
-                            && !ft.is_some_and(|t| t.is_dir())
-                            && let Some(dir) = e.path().parent()
-                        {
-                            let regular = ft.is_some_and(|t| t.is_file());
-                            lock(found).push((
-                                ri,
-                                dir.to_path_buf(),
-                                e.path().to_path_buf(),
-                                regular,
-                            ));
-                        }
-                    }
-                    Err(err) => push(problems, walk_problem(&err)),
-                }
-                ignore::WalkState::Continue
-            })
-        });
-        lock(&problems).append(&mut lock(&skipped));
+        let remembered = remembered_walks
+            .iter()
+            .position(|w| w.path == root.path && w.max_depth == opts.max_depth)
+            .map(|i| remembered_walks.swap_remove(i))
+            .filter(folders_unchanged);
+        let walked = match remembered {
+            Some(record) => Walked {
+                record,
+                files: None,
+                frontier: Vec::new(),
+                linked: HashSet::new(),
+                root_real,
+                capped: false,
+            },
+            None => {
+                out.roots_walked += 1;
+                walk_root(root, &root_real, opts)
+            }
+        };
+        walks.push((ri, walked));
     }
 
     // One skill per folder; a folder is claimed by the first root that reaches it.
-    let mut by_dir: BTreeMap<PathBuf, Found> = BTreeMap::new();
-    let mut raw = found.into_inner().unwrap_or_else(|e| e.into_inner());
-    raw.sort();
-    for (ri, dir, file, regular) in raw {
-        match by_dir.get_mut(&dir) {
+    let mut raw: Vec<(usize, PathBuf, PathBuf)> = direct;
+    for (ri, w) in &walks {
+        raw.extend(
+            w.record
+                .found
+                .iter()
+                .map(|(d, f)| (*ri, d.clone(), f.clone())),
+        );
+        out.problems.extend(w.record.problems.iter().cloned());
+    }
+    raw.sort_unstable_by(|a, b| {
+        a.0.cmp(&b.0)
+            .then_with(|| path_order(&a.1, &b.1))
+            .then_with(|| path_order(&a.2, &b.2))
+    });
+    // In (root, folder) order, as `raw` is.
+    let mut list: Vec<Found> = Vec::new();
+    let mut by_dir: FxHashMap<OsString, usize> = FxHashMap::default();
+    for (ri, dir, file) in raw {
+        match by_dir.get(dir.as_os_str()).map(|&i| &mut list[i]) {
             Some(f) if f.root == ri => {
                 // Prefer the exact `SKILL.md` spelling, as agents do.
                 if file.file_name().is_some_and(|n| n == "SKILL.md") {
                     let old = std::mem::replace(&mut f.file, file);
-                    f.regular = regular;
                     f.others.push(old);
                 } else {
                     f.others.push(file);
@@ -261,25 +250,405 @@ pub fn scan(roots: &[Root], opts: &ScanOptions) -> (Vec<Skill>, Vec<Diagnostic>)
             }
             Some(_) => {}
             None => {
-                by_dir.insert(
-                    dir.clone(),
-                    Found {
-                        root: ri,
-                        dir,
-                        file,
-                        regular,
-                        others: Vec::new(),
-                    },
-                );
+                by_dir.insert(dir.clone().into_os_string(), list.len());
+                list.push(Found {
+                    root: ri,
+                    dir,
+                    file,
+                    others: Vec::new(),
+                });
             }
         }
     }
-    let mut list: Vec<Found> = by_dir.into_values().collect();
-    list.sort_by(|a, b| (a.root, &a.dir).cmp(&(b.root, &b.dir)));
-    let skills: Vec<Skill> = list.par_iter().map(|f| read_skill(f, roots)).collect();
-    let mut problems = problems.into_inner().unwrap_or_else(|e| e.into_inner());
-    problems.sort_by(|a, b| a.path.cmp(&b.path).then(a.message.cmp(&b.message)));
-    (skills, problems)
+
+    // Resources: from the walk when there was one, else from the index.
+    let mut fresh: FxHashMap<OsString, Vec<PathBuf>> = FxHashMap::default();
+    let mut walked: HashSet<usize> = HashSet::new();
+    let remembered: HashSet<usize> = walks
+        .iter()
+        .filter(|(_, w)| w.files.is_none())
+        .map(|(ri, _)| *ri)
+        .collect();
+    for (ri, w) in &mut walks {
+        if let Some(files) = w.files.take() {
+            walked.insert(*ri);
+            assign_resources(&list, &by_dir, files, w, &mut fresh);
+        }
+        if w.capped {
+            // No folder stamps: `folders_unchanged` never vouches for a partial walk.
+            w.record.dirs.clear();
+        }
+    }
+    drop(by_dir);
+
+    // Index records are taken, not copied.
+    let records: Vec<Option<SkillRecord>> = list
+        .iter()
+        .map(|f| {
+            index
+                .as_mut()
+                .and_then(|ix| ix.skills.remove(f.dir.as_os_str().as_encoded_bytes()))
+        })
+        .collect();
+    let parsed = std::sync::atomic::AtomicUsize::new(0);
+    // One copy of each root's path for all of its skills.
+    let shared: Vec<std::sync::Arc<Path>> = roots
+        .iter()
+        .map(|r| std::sync::Arc::from(r.path.as_path()))
+        .collect();
+    out.skills = list
+        .par_iter()
+        .zip(records)
+        .map(|(f, record)| {
+            let listing = if walked.contains(&f.root) {
+                Listing::Walked(fresh.get(f.dir.as_os_str()).map_or(&[], Vec::as_slice))
+            } else if remembered.contains(&f.root) {
+                Listing::Remembered
+            } else {
+                Listing::Look
+            };
+            let (mut skill, read) = read_skill(f, roots, record, listing);
+            skill.root = std::sync::Arc::clone(&shared[f.root]);
+            if read {
+                parsed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+            skill
+        })
+        .collect();
+    out.skills_parsed = parsed.into_inner();
+    out.walks = walks.into_iter().map(|(_, w)| w.record).collect();
+    out.problems
+        .sort_by(|a, b| a.path.cmp(&b.path).then(a.message.cmp(&b.message)));
+    out
+}
+
+/// Whether every folder a remembered walk read still has the stat it had before it was read.
+fn folders_unchanged(w: &WalkRecord) -> bool {
+    !w.dirs.is_empty()
+        && w.dirs
+            .par_iter()
+            .all(|(d, stamp)| std::fs::metadata(d).is_ok_and(|m| stamp.vouches_for(&Stamp::of(&m))))
+}
+
+/// Walks one root in parallel: skill files, every folder (stamped before it is read) and every
+/// other file (resource candidates). Links into a system folder or to a folder above the root are
+/// not followed (a warning each), and the walk stops after `opts.max_entries` entries (a warning
+/// naming the root and how to raise the cap).
+fn walk_root(root: &Root, root_real: &Path, opts: &ScanOptions) -> Walked {
+    let found: Mutex<Vec<(PathBuf, PathBuf)>> = Mutex::new(Vec::new());
+    let problems: Mutex<Vec<Diagnostic>> = Mutex::new(Vec::new());
+    let dirs: Mutex<Vec<(PathBuf, Stamp)>> = Mutex::new(Vec::new());
+    let files: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+    let frontier: Mutex<Vec<(PathBuf, usize)>> = Mutex::new(Vec::new());
+    let linked: Mutex<HashSet<PathBuf>> = Mutex::new(HashSet::new());
+    let deepest = opts.max_depth + 1;
+    // The filter must own what it uses: it lives as long as the walker.
+    let skipped: Arc<Mutex<Vec<Diagnostic>>> = Arc::default();
+    let filter_skipped = Arc::clone(&skipped);
+    let filter_root = root_real.to_path_buf();
+    let walker = ignore::WalkBuilder::new(&root.path)
+        .standard_filters(false)
+        .follow_links(true)
+        .max_depth(Some(deepest))
+        .filter_entry(move |e| {
+            if e.depth() == 0 {
+                return true;
+            }
+            let is_dir = e.file_type().is_some_and(|t| t.is_dir());
+            if is_dir && SKIPPED_DIRS.contains(&e.file_name().to_string_lossy().as_ref()) {
+                return false;
+            }
+            // Where the entry really is: a link is resolved; a plain child of the root is the
+            // root's real folder joined with its name (only there can `/proc` be a plain child,
+            // when the root is `/`). Deeper plain entries sit below an allowed place, which holds
+            // no system folder and no ancestor of the root.
+            let real = if e.path_is_symlink() {
+                std::fs::canonicalize(e.path()).ok()
+            } else if e.depth() == 1 && is_dir {
+                Some(filter_root.join(e.file_name()))
+            } else {
+                None
+            };
+            let Some(why) = real.and_then(|r| refused(&r, &filter_root)) else {
+                return true;
+            };
+            lock(&filter_skipped).push(
+                Diagnostic::new(
+                    RuleId::WalkSkipped,
+                    Severity::Warning,
+                    format!("{} leads to {why}: not followed", e.path().display()),
+                )
+                .in_file(e.path()),
+            );
+            false
+        })
+        .build_parallel();
+    let visited = AtomicUsize::new(0);
+    let capped = AtomicBool::new(false);
+    walker.run(|| {
+        let (found, problems, dirs, files, frontier, linked) =
+            (&found, &problems, &dirs, &files, &frontier, &linked);
+        let (visited, capped) = (&visited, &capped);
+        Box::new(move |entry| {
+            if visited.fetch_add(1, std::sync::atomic::Ordering::Relaxed) >= opts.max_entries {
+                if !capped.swap(true, std::sync::atomic::Ordering::Relaxed) {
+                    push(
+                        problems,
+                        Diagnostic::new(
+                            RuleId::WalkCap,
+                            Severity::Warning,
+                            format!(
+                                "stopped walking {} after {} files and folders: skills below may be missing; raise the cap with --max-entries N or {MAX_ENTRIES_ENV}=N",
+                                root.path.display(),
+                                opts.max_entries
+                            ),
+                        )
+                        .in_file(&root.path),
+                    );
+                }
+                return ignore::WalkState::Quit;
+            }
+            match entry {
+                Ok(e) => {
+                    if e.path_is_symlink() {
+                        lock(linked).insert(e.path().to_path_buf());
+                    }
+                    let named = e.file_name().to_str().is_some_and(is_skill_file);
+                    let ft = e.file_type();
+                    if ft.is_some_and(|t| t.is_dir()) {
+                        // Stamped before the walker reads it: a change made while it is read
+                        // shows up as a new mtime next time.
+                        let stamp = e.metadata().map_or(Stamp::default(), |m| Stamp::of(&m));
+                        lock(dirs).push((e.path().to_path_buf(), stamp));
+                        if e.depth() == deepest {
+                            lock(frontier).push((e.path().to_path_buf(), e.depth()));
+                        }
+                    } else if named {
+                        // A pipe or device is kept as a skill that is never opened: it is listed
+                        // with its error rather than left out.
+                        if let Some(dir) = e.path().parent() {
+                            lock(found).push((dir.to_path_buf(), e.path().to_path_buf()));
+                        }
+                        if ft.is_some_and(|t| t.is_file()) {
+                            // A second spelling beside the one agents read is a file of the
+                            // skill.
+                            lock(files).push(e.path().to_path_buf());
+                        }
+                    } else if ft.is_some_and(|t| t.is_file()) {
+                        lock(files).push(e.path().to_path_buf());
+                    }
+                }
+                Err(err) => push(problems, walk_problem(&err)),
+            }
+            ignore::WalkState::Continue
+        })
+    });
+    let mut problems = into(problems);
+    problems.append(&mut lock(&skipped));
+    let mut dirs: Vec<(PathBuf, Stamp)> = into(dirs);
+    dirs.sort_unstable_by(|a, b| path_order(&a.0, &b.0));
+    let mut found: Vec<(PathBuf, PathBuf)> = into(found);
+    found.sort_unstable_by(|a, b| path_order(&a.1, &b.1));
+    Walked {
+        record: WalkRecord {
+            path: root.path.clone(),
+            max_depth: opts.max_depth,
+            dirs,
+            found,
+            problems,
+        },
+        files: Some(into(files)),
+        frontier: into(frontier),
+        linked: into(linked),
+        root_real: root_real.to_path_buf(),
+        capped: capped.into_inner(),
+    }
+}
+
+/// Gives each file of a walk to the skill folder it is in (the nearest one above it), as that
+/// skill's resource, unless a dot-name or `node_modules` lies between them or it is deeper than
+/// [`RESOURCE_DEPTH`] folders. Folders the walker's depth limit kept it out of are read here, as
+/// far as they belong to a skill.
+fn assign_resources(
+    list: &[Found],
+    by_dir: &FxHashMap<OsString, usize>,
+    files: Vec<PathBuf>,
+    w: &mut Walked,
+    out: &mut FxHashMap<OsString, Vec<PathBuf>>,
+) {
+    let Walked {
+        frontier,
+        linked,
+        root_real,
+        record,
+        ..
+    } = w;
+    // `path` is a file (`start` its folder) or a folder (`start` itself). A link that leads out
+    // of the skill folder is not one of its resources: the agent reads files by their path inside
+    // the skill (the rule `show` applies too). Only paths the walker reached through a link are
+    // resolved to check that.
+    let owner = |path: &Path, start: &Path| -> Option<(&Found, usize)> {
+        let mut depth = 0;
+        let mut through_link = start != path && !linked.is_empty() && linked.contains(path);
+        let mut cur = start;
+        loop {
+            if let Some(&i) = by_dir.get(cur.as_os_str()) {
+                let f = &list[i];
+                if through_link && !crate::core::resource::stays_inside(&f.dir, path) {
+                    return None;
+                }
+                return Some((f, depth));
+            }
+            through_link = through_link || (!linked.is_empty() && linked.contains(cur));
+            let name = cur.file_name()?.to_string_lossy();
+            if name.starts_with('.') || name == "node_modules" {
+                return None;
+            }
+            depth += 1;
+            if depth > RESOURCE_DEPTH {
+                return None;
+            }
+            cur = cur.parent()?;
+        }
+    };
+    for file in files {
+        let hidden = file
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with('.'));
+        if hidden {
+            continue;
+        }
+        let Some(parent) = file.parent() else {
+            continue;
+        };
+        if let Some((f, _)) = owner(&file, parent)
+            && file != f.file
+        {
+            out.entry(f.dir.clone().into_os_string())
+                .or_default()
+                .push(file);
+        }
+    }
+    for (dir, _) in frontier {
+        let name = dir.file_name().map(|n| n.to_string_lossy().into_owned());
+        if name.is_some_and(|n| n.starts_with('.') || n == "node_modules") {
+            continue;
+        }
+        // The folder itself is a file's parent as far as `owner` is concerned.
+        if let Some((f, depth)) = owner(dir, dir) {
+            let files = out.entry(f.dir.clone().into_os_string()).or_default();
+            let mut below = Below::new(root_real, &f.dir);
+            below.collect(dir, depth, &f.file, files, &mut record.dirs);
+        }
+    }
+    record.dirs.sort_unstable_by(|a, b| path_order(&a.0, &b.0));
+}
+
+/// The most entries one skill's look below the walker's depth limit visits: a skill's files
+/// are a handful, so this only stops a link into a huge tree.
+const MAX_BELOW: usize = 10_000;
+
+/// A look at the files of a skill below the walker's depth limit (or of a skill file given
+/// directly), held to the walk's rules: links into system folders or to folders above the root
+/// or the skill are not followed, and at most [`MAX_BELOW`] entries are visited.
+struct Below<'a> {
+    root_real: &'a Path,
+    /// The skill folder, links resolved: a link that leads out of it is not followed.
+    skill_real: PathBuf,
+    left: usize,
+}
+
+impl<'a> Below<'a> {
+    fn new(root_real: &'a Path, skill_dir: &Path) -> Self {
+        Below {
+            root_real,
+            skill_real: std::fs::canonicalize(skill_dir)
+                .unwrap_or_else(|_| skill_dir.to_path_buf()),
+            left: MAX_BELOW,
+        }
+    }
+
+    /// Files below `dir` (itself `depth` levels below its skill folder). Stops at nested skills,
+    /// dot-names and `node_modules`, as the walk does; each folder is stamped before it is read.
+    fn collect(
+        &mut self,
+        dir: &Path,
+        depth: usize,
+        skill_file: &Path,
+        files: &mut Vec<PathBuf>,
+        dirs: &mut Vec<(PathBuf, Stamp)>,
+    ) {
+        if depth > RESOURCE_DEPTH {
+            return;
+        }
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        let mut subdirs = Vec::new();
+        let mut here = Vec::new();
+        for e in entries.flatten() {
+            if self.left == 0 {
+                break;
+            }
+            self.left -= 1;
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            if name.starts_with('.') {
+                continue;
+            }
+            let path = e.path();
+            // Links are followed, as by the walk, and refused where the walk refuses them; a
+            // link to a folder above this one would be a cycle.
+            if e.file_type().is_ok_and(|t| t.is_symlink()) {
+                let Ok(real) = std::fs::canonicalize(&path) else {
+                    continue;
+                };
+                let dir_real = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+                if refused(&real, self.root_real).is_some()
+                    || dir_real.starts_with(&real)
+                    || !real.starts_with(&self.skill_real)
+                {
+                    continue;
+                }
+            }
+            let Ok(meta) = std::fs::metadata(&path) else {
+                continue;
+            };
+            if meta.is_dir() {
+                if name != "node_modules" {
+                    subdirs.push((path, Stamp::of(&meta)));
+                }
+            } else if meta.is_file() {
+                // A folder holding its own skill file is a nested skill, not part of this one.
+                if name == "SKILL.md" || name == "skill.md" {
+                    return;
+                }
+                if path != skill_file {
+                    here.push(path);
+                }
+            }
+        }
+        files.append(&mut here);
+        for (sub, stamp) in subdirs {
+            dirs.push((sub.clone(), stamp));
+            self.collect(&sub, depth + 1, skill_file, files, dirs);
+        }
+    }
+}
+
+/// Path order (component by component, as `Path`'s `Ord`) for the paths a walk makes, compared
+/// as bytes: a separator sorts below every other byte, which is what comparing components does.
+fn path_order(a: &Path, b: &Path) -> Ordering {
+    let key = |c: &u8| if *c == b'/' { 0 } else { *c };
+    let (a, b) = (
+        a.as_os_str().as_encoded_bytes(),
+        b.as_os_str().as_encoded_bytes(),
+    );
+    a.iter().map(key).cmp(b.iter().map(key))
+}
+
+fn into<T>(m: Mutex<T>) -> T {
+    m.into_inner().unwrap_or_else(|e| e.into_inner())
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -312,46 +681,90 @@ fn walk_problem(err: &ignore::Error) -> Diagnostic {
     }
 }
 
-fn read_skill(f: &Found, roots: &[Root]) -> Skill {
+/// Diagnostics about the folder's skill files (their names, duplicates) rather than one file's
+/// contents: made again on every scan, never taken from the index.
+const FOLDER_RULES: [RuleId; 2] = [RuleId::SkillFileName, RuleId::SkillFileDuplicate];
+
+/// Where a skill's resource paths come from.
+enum Listing<'a> {
+    /// The files a fresh walk gave this skill.
+    Walked(&'a [PathBuf]),
+    /// The walk came from the index: the remembered list (if the record fits) or a new look.
+    Remembered,
+    /// No walk (a skill file given directly): a new look at the folder.
+    Look,
+}
+
+/// Reads one skill (or takes it from its index record when its skill file kept its stat), with its
+/// resources stat'ed afresh. The flag says whether the skill file was read and parsed.
+fn read_skill(
+    f: &Found,
+    roots: &[Root],
+    record: Option<SkillRecord>,
+    listing: Listing,
+) -> (Skill, bool) {
     let root = &roots[f.root];
     let mut skill = Skill::new(root, f.dir.clone(), f.file.clone());
-    let head = if f.regular {
-        read_head(&f.file)
-    } else {
-        Err(crate::core::library::not_regular())
+    let mut record = record.filter(|r| r.file.as_os_str() == f.file.as_os_str());
+    let remembered = record.as_mut().map(|r| std::mem::take(&mut r.resources));
+    let meta = std::fs::metadata(&f.file);
+    // A pipe, socket or device is never opened (opening some devices acts on them); a file that
+    // cannot be stat'ed is tried, so that the error says why.
+    let regular = meta.as_ref().map_or(true, std::fs::Metadata::is_file);
+    let fresh = meta.ok().filter(|_| regular).map(|m| Stamp::of(&m));
+    let reuse = match (&fresh, record) {
+        (Some(stamp), Some(r)) if r.stamp.vouches_for(stamp) => Some((r, *stamp)),
+        _ => None,
     };
-    match head {
-        Ok((head, len, mtime, complete)) => {
-            skill.file_len = len;
-            skill.mtime_ns = mtime;
-            let parsed = frontmatter::parse(&head, complete);
-            skill.frontmatter = parsed.frontmatter;
-            skill.parse_diagnostics = parsed.diagnostics;
-            skill.body_line = parsed.layout.body_line;
-            skill.body_offset = parsed.layout.body_offset as u64;
-            // Without `type:` or `entry:`, the default entry script makes a skill executable.
-            if skill.frontmatter.kind_source == KindSource::Default
-                && f.dir.join(crate::core::probe::DEFAULT_ENTRY).is_file()
-            {
-                skill.frontmatter.kind = SkillKind::Executable;
-                skill.frontmatter.kind_source = KindSource::EntryScript;
+    let parsed = reuse.is_none();
+    match reuse {
+        Some((r, stamp)) => {
+            skill.stamp = stamp;
+            skill.frontmatter = r.frontmatter;
+            skill.parse_diagnostics = r.parse_diagnostics;
+            skill
+                .parse_diagnostics
+                .retain(|d| !FOLDER_RULES.contains(&d.rule));
+            skill.body_line = r.body_line;
+            skill.body_offset = r.body_offset;
+            if let Some(b) = r.body {
+                let _ = skill.facts.body.set(b);
+            }
+            for (slot, n) in skill.facts.body_tokens.iter().zip(r.body_tokens) {
+                if let Some(n) = n {
+                    let _ = slot.set(n);
+                }
             }
         }
-        Err(e) if crate::core::library::is_not_regular(&e) => skill.parse_diagnostics.push(
-            Diagnostic::new(
-                RuleId::SkillFileNotRegular,
-                Severity::Error,
-                "this SKILL.md is not a regular file (a pipe, socket, device or folder): it was not opened; replace it with a text file",
+        None => match if regular {
+            read_head(&f.file)
+        } else {
+            Err(crate::core::library::not_regular())
+        } {
+            Ok((head, stamp, complete)) => {
+                skill.stamp = stamp;
+                let parsed = frontmatter::parse(&head, complete);
+                skill.frontmatter = parsed.frontmatter;
+                skill.parse_diagnostics = parsed.diagnostics;
+                skill.body_line = parsed.layout.body_line;
+                skill.body_offset = parsed.layout.body_offset as u64;
+            }
+            Err(e) if crate::core::library::is_not_regular(&e) => skill.parse_diagnostics.push(
+                Diagnostic::new(
+                    RuleId::SkillFileNotRegular,
+                    Severity::Error,
+                    "this SKILL.md is not a regular file (a pipe, socket, device or folder): it was not opened; replace it with a text file",
+                ),
             ),
-        ),
-        Err(e) => skill.parse_diagnostics.push(
-            Diagnostic::new(
-                RuleId::FileUnreadable,
-                Severity::Error,
-                format!("cannot read SKILL.md: {e}; check its permissions"),
-            )
-            .at(1, 1),
-        ),
+            Err(e) => skill.parse_diagnostics.push(
+                Diagnostic::new(
+                    RuleId::FileUnreadable,
+                    Severity::Error,
+                    format!("cannot read SKILL.md: {e}; check its permissions"),
+                )
+                .at(1, 1),
+            ),
+        },
     }
     let file_name = f.file.file_name().map(|n| n.to_string_lossy().into_owned());
     if let Some(n) = file_name.filter(|n| n != "SKILL.md" && n != "skill.md") {
@@ -381,20 +794,115 @@ fn read_skill(f: &Found, roots: &[Root]) -> Skill {
         .map(str::trim)
         .filter(|n| !n.is_empty())
         .map_or_else(|| skill.dir_name(), str::to_string);
+    skill.resources = resources(f, remembered, listing);
+    // Without `type:` or `entry:`, the default entry script makes a skill executable. Looked at on
+    // every scan (a record keeps only what the skill file says), so adding or removing the script
+    // counts even when the skill file kept its stat.
+    if skill.frontmatter.kind_source == KindSource::Default
+        && f.dir.join(crate::core::probe::DEFAULT_ENTRY).is_file()
+    {
+        skill.frontmatter.kind = SkillKind::Executable;
+        skill.frontmatter.kind_source = KindSource::EntryScript;
+    }
     let placed = crate::core::namespace::place(&root.path, &skill.dir, &skill.name);
     skill.id = placed.id;
     skill.namespace = placed.namespace;
     skill.plugin = placed.plugin;
-    skill
+    (skill, parsed)
+}
+
+/// A skill's resources, each stat'ed now; the text flag and link list of one that kept its stat
+/// come from the index record.
+fn resources(
+    f: &Found,
+    remembered: Option<Vec<ResourceRecord>>,
+    listing: Listing,
+) -> Vec<Resource> {
+    let stat = |path: &Path| {
+        std::fs::metadata(path)
+            .ok()
+            .filter(|m| m.is_file())
+            .map(|m| Stamp::of(&m))
+    };
+    let mut out: Vec<Resource> = match (listing, remembered) {
+        // The folders did not change: the same files, each stat'ed again.
+        (Listing::Remembered, Some(records)) => records
+            .into_iter()
+            .filter_map(|x| {
+                let path = f.dir.join(&x.rel);
+                let stamp = stat(&path)?;
+                Some(if x.stamp.vouches_for(&stamp) {
+                    let r = Resource::new(x.rel, stamp, x.text);
+                    if let Some(links) = x.links {
+                        let _ = r.links.set(links);
+                    }
+                    r
+                } else {
+                    let text = looks_like_text(&path);
+                    Resource::new(x.rel, stamp, text)
+                })
+            })
+            .collect(),
+        (listing, remembered) => {
+            let paths: Vec<PathBuf> = match listing {
+                Listing::Walked(paths) => paths.to_vec(),
+                _ => {
+                    let root_real = std::fs::canonicalize(&f.dir).unwrap_or_else(|_| f.dir.clone());
+                    let mut paths = Vec::new();
+                    Below::new(&root_real, &f.dir).collect(
+                        &f.dir,
+                        0,
+                        &f.file,
+                        &mut paths,
+                        &mut Vec::new(),
+                    );
+                    paths
+                }
+            };
+            let mut remembered = remembered.unwrap_or_default();
+            remembered.sort_unstable_by(|a, b| a.rel.cmp(&b.rel));
+            paths
+                .into_iter()
+                .filter_map(|path| {
+                    let stamp = stat(&path)?;
+                    let rel = path
+                        .strip_prefix(&f.dir)
+                        .unwrap_or(&path)
+                        .to_string_lossy()
+                        .replace('\\', "/");
+                    let known = remembered
+                        .binary_search_by(|x| x.rel.as_str().cmp(&rel))
+                        .ok()
+                        .map(|i| &mut remembered[i])
+                        .filter(|x| x.stamp.vouches_for(&stamp));
+                    Some(match known {
+                        Some(k) => {
+                            let r = Resource::new(rel, stamp, k.text);
+                            if let Some(links) = k.links.take() {
+                                let _ = r.links.set(links);
+                            }
+                            r
+                        }
+                        None => {
+                            let text = looks_like_text(&path);
+                            Resource::new(rel, stamp, text)
+                        }
+                    })
+                })
+                .collect()
+        }
+    };
+    out.sort_by(|a, b| a.rel.cmp(&b.rel));
+    out
 }
 
 /// Reads a SKILL.md's first bytes: through the frontmatter's end when there is one, at most
-/// `HEAD_CAP`. Returns the bytes, the file length, its mtime and whether the bytes are the whole
-/// file. Only a regular file is read, and opening never blocks.
-pub fn read_head(path: &Path) -> std::io::Result<(Vec<u8>, u64, u128, bool)> {
+/// `HEAD_CAP`. Returns the bytes, the file's stamp (taken before the read) and whether the bytes
+/// are the whole file. Only a regular file is read, and opening never blocks.
+pub fn read_head(path: &Path) -> std::io::Result<(Vec<u8>, Stamp, bool)> {
     let (mut file, meta) = crate::core::library::open_regular(path)?;
-    let len = meta.len();
-    let mtime = crate::core::fsx::mtime_ns(&meta);
+    let stamp = Stamp::of(&meta);
+    let len = stamp.len;
     let mut buf = Vec::with_capacity((len as usize).min(HEAD_BYTES));
     let mut want = HEAD_BYTES;
     loop {
@@ -405,7 +913,7 @@ pub fn read_head(path: &Path) -> std::io::Result<(Vec<u8>, u64, u128, bool)> {
         // A read may stop inside a line (`----x` cut after `---`): judge only whole lines.
         let whole = buf.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         if complete || frontmatter::frontmatter_end(&buf[..whole]).is_some() || want >= HEAD_CAP {
-            return Ok((buf, len, mtime, complete));
+            return Ok((buf, stamp, complete));
         }
         want = (want * 4).min(HEAD_CAP);
     }
@@ -531,6 +1039,47 @@ mod tests {
         let (skills, problems) = scan(&[root], &opts(81));
         assert_eq!(skills.len(), 40);
         assert!(problems.is_empty(), "{problems:?}");
+    }
+
+    #[test]
+    fn a_link_to_slash_beside_a_skill_past_the_depth_limit_is_not_followed() {
+        // The walker's depth limit leaves the skill's deep folder to the resource look, which
+        // must refuse the same links the walk refuses.
+        let t = tempfile::tempdir().unwrap();
+        let r = t.path().join("lib");
+        write(&r.join("s/SKILL.md"), "---\nname: s\ndescription: d\n---\n");
+        write(&r.join("s/a/b/ok.md"), "ok\n");
+        std::os::unix::fs::symlink("/", r.join("s/a/b/slash")).unwrap();
+        std::os::unix::fs::symlink(&r, r.join("s/a/b/up")).unwrap();
+        let root = Root::new(&r, Agent::Path, Scope::Path);
+        let opts = ScanOptions {
+            max_depth: 1,
+            ..ScanOptions::default()
+        };
+        let (skills, _) = guarded(move || scan(&[root], &opts));
+        let rels: Vec<&str> = skills[0].resources.iter().map(|x| x.rel.as_str()).collect();
+        assert_eq!(rels, vec!["a/b/ok.md"]);
+    }
+
+    #[test]
+    fn a_fifo_skill_file_is_listed_with_its_error_and_never_opened() {
+        let t = tempfile::tempdir().unwrap();
+        write(
+            &t.path().join("ok/SKILL.md"),
+            "---\nname: ok\ndescription: d\n---\n",
+        );
+        std::fs::create_dir_all(t.path().join("pipe")).unwrap();
+        nix::unistd::mkfifo(
+            &t.path().join("pipe/SKILL.md"),
+            nix::sys::stat::Mode::S_IRWXU,
+        )
+        .unwrap();
+        let root = Root::new(t.path(), Agent::Path, Scope::Path);
+        let (skills, _) = guarded(move || scan(&[root], &ScanOptions::default()));
+        let names: Vec<&str> = skills.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, vec!["ok", "pipe"]);
+        let rules: Vec<_> = skills[1].parse_diagnostics.iter().map(|d| d.rule).collect();
+        assert_eq!(rules, vec![RuleId::SkillFileNotRegular]);
     }
 
     #[test]

@@ -3,9 +3,12 @@
 use crate::core::diagnostic::Diagnostic;
 use crate::core::frontmatter::Frontmatter;
 pub use crate::core::frontmatter::{KindSource, SkillKind};
+use crate::core::index::Stamp;
+use crate::core::library::Resource;
 use crate::core::source::{Agent, Root, Scope};
 use serde::Serialize;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 
 /// The three levels of progressive disclosure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -15,7 +18,7 @@ pub enum Level {
     L3,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 pub struct Skill {
     /// The name agents see: the frontmatter `name`, or the folder name when it has none.
     pub name: String,
@@ -28,7 +31,8 @@ pub struct Skill {
     pub plugin: bool,
     pub dir: PathBuf,
     pub skill_md: PathBuf,
-    pub root: PathBuf,
+    /// The root the skill was found under, shared by every skill of that root.
+    pub root: Arc<Path>,
     pub agent: Agent,
     pub scope: Scope,
     pub frontmatter: Frontmatter,
@@ -37,14 +41,45 @@ pub struct Skill {
     pub parse_diagnostics: Vec<Diagnostic>,
     /// Index (in the library) of the skill that wins over this one for the same name.
     pub shadowed_by: Option<usize>,
-    /// Size of SKILL.md in bytes.
-    pub file_len: u64,
+    /// The skill file's length, mtime and inode when it was read (all 0 when it could not be).
+    pub stamp: Stamp,
     /// 1-based line where the body starts (after the closing `---`).
     pub body_line: u32,
     /// Byte offset of the body in SKILL.md.
     pub body_offset: u64,
-    /// Modification time in nanoseconds since the epoch (0 when unknown).
-    pub mtime_ns: u128,
+    /// Every file of the skill folder other than its skill file (its L3 resources), in path
+    /// order, found by the same walk as the skill.
+    pub resources: Vec<Resource>,
+    /// What the body rules learned from the body, shared by the clones of this skill.
+    pub facts: Arc<Facts>,
+}
+
+/// What reading a skill's body taught the rules, kept (in memory, and in the library index while
+/// the file keeps its stat) so that the body is not read again to answer the same questions.
+#[derive(Debug, Default)]
+pub struct Facts {
+    pub body: OnceLock<BodyFacts>,
+    /// The body's token count per encoding (`Encoding::slot`), up to the body rule's limit: exact
+    /// at or below it, some figure above it otherwise.
+    pub body_tokens: [OnceLock<u32>; 2],
+}
+
+/// What the body rules read off a SKILL.md body.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BodyFacts {
+    pub lines: u32,
+    pub bytes: u64,
+    /// Its links to local files, in order (see `rules::local_links`).
+    pub links: Vec<Link>,
+}
+
+/// A markdown link to a local file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Link {
+    pub target: String,
+    /// 1-based line and column within the text it was read from.
+    pub line: u32,
+    pub column: u32,
 }
 
 impl Skill {
@@ -62,17 +97,28 @@ impl Skill {
             plugin: false,
             dir,
             skill_md,
-            root: root.path.clone(),
+            root: Arc::from(root.path.as_path()),
             agent: root.agent,
             scope: root.scope,
             frontmatter: Frontmatter::default(),
             parse_diagnostics: Vec::new(),
             shadowed_by: None,
-            file_len: 0,
+            stamp: Stamp::default(),
             body_line: 1,
             body_offset: 0,
-            mtime_ns: 0,
+            resources: Vec::new(),
+            facts: Arc::default(),
         }
+    }
+
+    /// The skill file's length in bytes (0 when it could not be read).
+    pub fn file_len(&self) -> u64 {
+        self.stamp.len
+    }
+
+    /// The skill file's modification time in nanoseconds since the epoch (0 when unknown).
+    pub fn mtime_ns(&self) -> u128 {
+        self.stamp.mtime_ns
     }
 
     pub fn kind(&self) -> SkillKind {

@@ -3,9 +3,9 @@
 
 mod cache;
 
-pub use cache::{ContentHash, TokenCache, default_path as default_cache_path};
+pub use cache::{ContentHash, RACY_WINDOW_NS, TokenCache, default_path as default_cache_path};
 
-use crate::core::library::{self, Library, Resource};
+use crate::core::library::{Library, Resource};
 use crate::core::skill::{Level, Skill};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -50,6 +50,14 @@ impl Encoding {
         }
     }
 
+    /// Its place in per-encoding arrays (`[_; 2]`).
+    pub fn slot(self) -> usize {
+        match self {
+            Encoding::O200kBase => 0,
+            Encoding::Cl100kBase => 1,
+        }
+    }
+
     /// The encoding's number in the cache file; never reuse one.
     fn id(self) -> u8 {
         match self {
@@ -91,18 +99,21 @@ impl FromStr for Encoding {
 }
 
 /// Texts up to this many bytes go to the encoder whole; longer ones are cut into segments of
-/// about this size (see [`segments`]). It bounds what one encoder call costs: tiktoken merges a
-/// piece with a heap of about 50 bytes per byte, and its split pattern gives up on whitespace
-/// runs of about a million characters (by panicking, in tiktoken-rs).
+/// about this size (see [`segments`]), counted on every core.
 const SEGMENT: usize = 64 * 1024;
+
+/// The size of the pieces a stretch without an exact cut is counted in. tiktoken merges one giant
+/// piece with a heap (about 50 bytes of memory per byte, and heap operations whose cost grows
+/// with the piece), and its split pattern gives up on whitespace runs of about a million
+/// characters (tiktoken-rs then panics): small pieces keep both bounded.
+const BLIND_PIECE: usize = 1024;
 
 /// The number of tokens in `text`, special-token text counted as ordinary text: Python tiktoken's
 /// `len(encoding.encode_ordinary(text))`, by tiktoken-rs. Text past [`SEGMENT`] bytes is cut where
 /// tiktoken's split pattern cuts too, so the count is the same; only a stretch of twice that size
 /// without a single such place (one giant word, a wall of one punctuation mark or of whitespace)
-/// is cut elsewhere, and may then count a token or so more per cut than tiktoken would (which
-/// fails on whitespace runs of about a million characters anyway). Segments are counted on
-/// every core.
+/// is cut blindly every [`BLIND_PIECE`] bytes, and may then count a token or so more per cut than
+/// tiktoken would (which fails on whitespace runs of about a million characters anyway).
 pub fn count(enc: Encoding, text: &str) -> usize {
     let bpe = enc.bpe();
     if text.len() <= SEGMENT {
@@ -118,7 +129,10 @@ pub fn count(enc: Encoding, text: &str) -> usize {
 pub fn count_up_to(enc: Encoding, text: &str, limit: usize) -> usize {
     let bpe = enc.bpe();
     let mut n = 0;
-    for (segment, _) in segments(text, SEGMENT) {
+    // Segments of about four bytes a token (English prose has about that many): once the count
+    // passes the limit, little past it has been counted.
+    let size = limit.saturating_mul(4).clamp(4096, SEGMENT);
+    for (segment, _) in segments(text, size) {
         n += count_segment(bpe, segment);
         if n > limit {
             break;
@@ -134,38 +148,45 @@ fn count_segment(bpe: &CoreBPE, text: &str) -> usize {
 /// Cuts `text` into segments of at most `size` bytes where possible, each cut at a place where
 /// tiktoken's split pattern (o200k_base's and cl100k_base's alike) ends a piece whatever comes
 /// before or after it, so that the segments' counts add up to the whole text's. The flag says
-/// whether the cut after the segment is such a place: when a stretch of `2 * size` bytes holds
-/// none, the cut falls at `size` (on a character boundary) instead.
+/// whether the cut after the segment is such a place: where a stretch of `2 * size` bytes holds
+/// none, the text is cut blindly every [`BLIND_PIECE`] bytes (on character boundaries) until one
+/// comes. Every byte is looked at about once.
 fn segments(text: &str, size: usize) -> impl Iterator<Item = (&str, bool)> {
-    let mut rest = text;
+    let b = text.as_bytes();
+    let mut pos = 0;
+    // No exact cut lies in `pos + 1 ..= clear`: it was searched already.
+    let mut clear = 0;
     std::iter::from_fn(move || {
-        if rest.is_empty() {
+        if pos >= b.len() {
             return None;
         }
-        let b = rest.as_bytes();
-        if b.len() <= size {
-            let all = std::mem::take(&mut rest);
-            return Some((all, true));
-        }
-        let far = (2 * size).min(b.len() - 1);
-        let found = (size / 2..=size)
-            .rev()
-            .chain(size + 1..=far)
-            .find(|&i| i > 0 && exact_cut(b, i));
-        let (cut, exact) = match found {
-            Some(i) => (i, true),
-            None if b.len() <= 2 * size => (b.len(), true),
-            None => {
-                let mut i = size;
-                while !rest.is_char_boundary(i) {
-                    i += 1;
+        let start = pos;
+        let rest = b.len() - start;
+        let (cut, exact) = if rest <= size {
+            (b.len(), true)
+        } else {
+            let near = start + size;
+            let far = (start + 2 * size).min(b.len() - 1);
+            let from = (clear + 1).max(start + size / 2).max(start + 1);
+            let found = (from..=near)
+                .rev()
+                .chain((clear + 1).max(near + 1)..=far)
+                .find(|&i| exact_cut(b, i));
+            clear = clear.max(far);
+            match found {
+                Some(i) => (i, true),
+                None if rest <= 2 * size => (b.len(), true),
+                None => {
+                    let mut i = start + BLIND_PIECE.min(size);
+                    while !text.is_char_boundary(i) {
+                        i += 1;
+                    }
+                    (i, false)
                 }
-                (i, false)
             }
         };
-        let (segment, tail) = rest.split_at(cut);
-        rest = tail;
-        Some((segment, exact))
+        pos = cut;
+        Some((&text[start..cut], exact))
     })
 }
 
@@ -275,6 +296,22 @@ pub fn count_text(text: &str, enc: Encoding, cache: &TokenCache) -> u32 {
     n
 }
 
+/// [`count_text`] for a question of the form "more than `limit` tokens?": the count when it is at
+/// most `limit` (then remembered), else some figure over `limit`, found by counting little more
+/// than `limit` tokens' worth of text.
+pub fn count_text_up_to(text: &str, enc: Encoding, cache: &TokenCache, limit: usize) -> usize {
+    let hash = *blake3::hash(text.as_bytes()).as_bytes();
+    if let Some(n) = cache.get(&hash, enc) {
+        return n as usize;
+    }
+    cache.note_encoded();
+    let n = count_up_to(enc, text, limit);
+    if n <= limit {
+        cache.insert(hash, enc, to_u32(n));
+    }
+    n
+}
+
 /// The count of a file's whole text (lossy UTF-8), through the stat index and the cache. `len` and
 /// `mtime_ns` are the file's stat; with mtime 0 (unknown) the file is always read.
 pub fn count_file(
@@ -366,7 +403,14 @@ fn each<T: Sync, R: Send>(
 /// L2 of one skill: its whole SKILL.md as a load tool returns it.
 pub fn count_skill_l2(skill: &Skill, enc: Encoding, cache: &TokenCache) -> Option<u32> {
     // The scan's stat is the one to trust: it was taken before anything read the file.
-    count_file(&skill.skill_md, skill.file_len, skill.mtime_ns, enc, cache).ok()
+    count_file(
+        &skill.skill_md,
+        skill.file_len(),
+        skill.mtime_ns(),
+        enc,
+        cache,
+    )
+    .ok()
 }
 
 /// L2 of every skill.
@@ -392,30 +436,32 @@ pub fn count_l2_unless(
     })
 }
 
-fn count_resource(r: &Resource, enc: Encoding, cache: &TokenCache) -> ResourceTokens {
-    // A file the cache knows by its stat was text when it was counted: it need not be opened.
-    let known = cache
-        .file_hash(&r.path, r.size, r.mtime_ns)
-        .and_then(|hash| cache.get(&hash, enc));
-    let text = known.is_some() || library::looks_like_text(&r.path);
-    let tokens = match known {
-        Some(n) => Some(n),
-        None if text => count_file(&r.path, r.size, r.mtime_ns, enc, cache).ok(),
-        None => None,
+fn count_resource(
+    skill: &Skill,
+    r: &Resource,
+    enc: Encoding,
+    cache: &TokenCache,
+) -> ResourceTokens {
+    // Text-ness was decided by the scan (from the file's first bytes, or the index).
+    let tokens = if r.text {
+        count_file(&r.path_in(&skill.dir), r.size, r.mtime_ns, enc, cache).ok()
+    } else {
+        None
     };
     ResourceTokens {
         rel: r.rel.clone(),
         size: r.size,
-        text,
+        text: r.text,
         tokens,
     }
 }
 
 /// L3 of one skill: every resource, text ones counted.
 pub fn count_skill_l3(skill: &Skill, enc: Encoding, cache: &TokenCache) -> Vec<ResourceTokens> {
-    library::resource_files(skill)
+    skill
+        .resources
         .par_iter()
-        .map(|r| count_resource(r, enc, cache))
+        .map(|r| count_resource(skill, r, enc, cache))
         .collect()
 }
 

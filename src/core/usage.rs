@@ -63,7 +63,7 @@ pub fn composite_links(lib: &Library) -> Vec<Vec<usize>> {
         .iter()
         .enumerate()
         .map(|(i, s)| {
-            if s.kind() != SkillKind::Composite || s.file_len > MAX_BODY_BYTES {
+            if s.kind() != SkillKind::Composite || s.file_len() > MAX_BODY_BYTES {
                 return Vec::new();
             }
             library::read_body(s)

@@ -3,6 +3,7 @@
 
 use crate::core::Library;
 use crate::core::agents::{self, AgentSwitches};
+use crate::core::index::IndexStore;
 use crate::core::listing::{self, Format, ListingOptions};
 use crate::core::load::{self, LibrarySpec};
 use crate::core::modes::{self, ListingMode, Selections};
@@ -19,10 +20,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
 use std::thread::JoinHandle;
 
-/// Reads the library again and sends it back whole.
-pub fn rescan(spec: LibrarySpec, tx: Sender<Event>) {
+/// Reads the library again (through the library index beside the token cache) and sends it
+/// back whole.
+pub fn rescan(spec: LibrarySpec, store: IndexStore, tx: Sender<Event>) {
     std::thread::spawn(move || {
-        let lib = spec.load();
+        let lib = spec.load_with(&store);
         let _ = tx.send(Event::Job(JobEvent::Rescanned(Box::new(lib))));
     });
 }
@@ -42,10 +44,12 @@ pub fn check(
         let opts = CheckOptions {
             profile,
             body,
-            count_tokens: None,
+            tokens: None,
             enabled: Some(&on),
         };
         let diagnostics = rules::check_library(&lib, &opts);
+        // What the body rules read is kept for the next start.
+        let _ = lib.save_index();
         let _ = tx.send(Event::Job(JobEvent::Checked {
             generation,
             profile,
@@ -211,6 +215,14 @@ impl Cache {
             path,
             encoding: ENCODING,
             reported: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    /// The library index beside the token cache.
+    pub fn index_store(&self) -> IndexStore {
+        match self.path.as_ref().and_then(|p| p.parent()) {
+            Some(dir) => IndexStore::in_dir(dir),
+            None => IndexStore::open(),
         }
     }
 

@@ -1,42 +1,64 @@
 //! Body rules: length in lines and tokens, links to missing files, references nested too deep.
+//! What they need from a body (its length, its links, its token count) and from a reference (its
+//! links) is read once and kept with the skill, and in the library index while the files keep
+//! their stat: an unchanged skill is checked without reading its body again.
 
 use super::Profile;
 use crate::core::catalogue::RuleId;
 use crate::core::diagnostic::{Diagnostic, Severity};
-use crate::core::library::read_body;
-use crate::core::skill::Skill;
+use crate::core::library::{Resource, read_body};
+use crate::core::skill::{BodyFacts, Link, Skill};
+use crate::core::tokens::{self, Encoding, TokenCache};
 use std::collections::HashMap;
-use std::ops::ControlFlow;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 pub const MAX_LINES: usize = 500;
 pub const MAX_TOKENS: usize = 5_000;
-/// Links of one body checked at most; real bodies hold tens.
-const MAX_LINKS: usize = 10_000;
 /// Broken links reported at most per body.
 const MAX_BROKEN: usize = 100;
 
+/// The body findings of one skill, and whether anything was learned that the index should keep.
+/// With `tokens`, a body of fewer than [`MAX_LINES`] lines is also held to [`MAX_TOKENS`] tokens
+/// (counted no further than that).
 pub fn check(
     skill: &Skill,
     _profile: Profile,
-    count_tokens: Option<&(dyn Fn(&str) -> usize + Sync)>,
-) -> Vec<Diagnostic> {
+    tokens: Option<(Encoding, &TokenCache)>,
+) -> (Vec<Diagnostic>, bool) {
     let mut out = Vec::new();
     if !skill.frontmatter.parsed {
-        return out;
+        return (out, false);
     }
-    let body = match read_body(skill) {
-        Ok(b) => b,
-        Err(e) => {
-            out.push(Diagnostic::new(
-                RuleId::BodyUnreadable,
-                Severity::Error,
-                format!("{e}; check the file's permissions"),
-            ));
-            return out;
+    let unreadable = |e: crate::core::library::LibraryError| {
+        Diagnostic::new(
+            RuleId::BodyUnreadable,
+            Severity::Error,
+            format!("{e}; check the file's permissions"),
+        )
+    };
+    let mut learned = false;
+    let mut body: Option<String> = None;
+    let facts = match skill.facts.body.get() {
+        Some(f) => f,
+        None => {
+            let text = match read_body(skill) {
+                Ok(b) => b,
+                Err(e) => {
+                    out.push(unreadable(e));
+                    return (out, false);
+                }
+            };
+            let facts = BodyFacts {
+                lines: u32::try_from(text.lines().count()).unwrap_or(u32::MAX),
+                bytes: text.len() as u64,
+                links: local_links(&text),
+            };
+            body = Some(text);
+            learned = true;
+            skill.facts.body.get_or_init(|| facts)
         }
     };
-    let lines = body.lines().count();
+    let lines = facts.lines as usize;
     if lines > MAX_LINES {
         out.push(
             Diagnostic::new(
@@ -48,36 +70,57 @@ pub fn check(
             )
             .at(skill.body_line, 1),
         );
-    } else if let Some(count) = count_tokens
-        && let Some((n, whole)) = over_limit(&body, count)
+    } else if let Some((enc, cache)) = tokens
+        // A token is at least one byte, so short bodies cannot be over the limit.
+        && facts.bytes > MAX_TOKENS as u64
     {
-        let is = if whole { "is" } else { "is over" };
-        out.push(
-            Diagnostic::new(
-                RuleId::BodyTooLong,
-                Severity::Warning,
-                format!(
-                    "the body {is} {n} tokens: keep it under {MAX_TOKENS} and move detail into reference files"
-                ),
-            )
-            .at(skill.body_line, 1),
-        );
+        let slot = &skill.facts.body_tokens[enc.slot()];
+        let n = match slot.get() {
+            Some(n) => *n as usize,
+            None => {
+                let text = match body.take().map_or_else(|| read_body(skill), Ok) {
+                    Ok(b) => b,
+                    Err(e) => {
+                        out.push(unreadable(e));
+                        return (out, learned);
+                    }
+                };
+                let n = tokens::count_text_up_to(&text, enc, cache, MAX_TOKENS);
+                learned = true;
+                *slot.get_or_init(|| u32::try_from(n).unwrap_or(u32::MAX)) as usize
+            }
+        };
+        if n > MAX_TOKENS {
+            out.push(
+                Diagnostic::new(
+                    RuleId::BodyTooLong,
+                    Severity::Warning,
+                    format!(
+                        "the body is over {MAX_TOKENS} tokens: keep it under {MAX_TOKENS} and move detail into reference files"
+                    ),
+                )
+                .at(skill.body_line, 1),
+            );
+        }
     }
-    // A body of a million links must not cost a million diagnostics: each target is looked up
-    // once, and the links past the first `MAX_LINKS` are not checked (saying so).
-    let mut exists: HashMap<String, bool> = HashMap::new();
-    let mut seen = 0usize;
+    // A file linked many times is looked at once; a body of a million links must not cost a
+    // million findings: at most `MAX_LINKS` links are checked and `MAX_BROKEN` reported.
+    let mut nested: HashMap<PathBuf, Option<PathBuf>> = HashMap::new();
+    let mut looked: HashMap<&str, (bool, bool)> = HashMap::new();
     let mut broken = 0usize;
-    for_each_link(&body, |link| {
-        seen += 1;
-        if seen > MAX_LINKS || broken >= MAX_BROKEN {
-            return ControlFlow::Break(());
+    for link in facts.links.iter().take(MAX_LINKS) {
+        if broken >= MAX_BROKEN {
+            break;
         }
         let target = skill.dir.join(&link.target);
-        let found = *exists
-            .entry(link.target.clone())
-            .or_insert_with(|| target.exists());
-        if !found {
+        let resource = resource_at(skill, &target);
+        let (exists, is_file) = match resource {
+            Some(_) => (true, true),
+            None => *looked.entry(link.target.as_str()).or_insert_with(|| {
+                std::fs::metadata(&target).map_or((false, false), |m| (true, m.is_file()))
+            }),
+        };
+        if !exists {
             broken += 1;
             out.push(
                 Diagnostic::new(
@@ -91,25 +134,28 @@ pub fn check(
                 .at(skill.body_line + link.line - 1, link.column),
             );
         } else if is_markdown(&target)
-            && target.is_file()
-            && let Some(next) = nested_reference(&skill.dir, &target)
+            && is_file
+            && let Some(next) = nested.entry(target.clone()).or_insert_with(|| {
+                let (next, new) = nested_reference(skill, &target, resource);
+                learned |= new;
+                next
+            })
         {
             out.push(
-                Diagnostic::new(
-                    RuleId::BodyNestedReference,
-                    Severity::Warning,
-                    format!(
-                        "`{}` links on to `{}`: agents may read only part of a nested reference; link every reference from SKILL.md directly",
-                        link.target,
-                        next.display()
-                    ),
-                )
-                .at(skill.body_line + link.line - 1, link.column),
-            );
+                    Diagnostic::new(
+                        RuleId::BodyNestedReference,
+                        Severity::Warning,
+                        format!(
+                            "`{}` links on to `{}`: agents may read only part of a nested reference; link every reference from SKILL.md directly",
+                            link.target,
+                            next.display()
+                        ),
+                    )
+                    .at(skill.body_line + link.line - 1, link.column),
+                );
         }
-        ControlFlow::Continue(())
-    });
-    if seen > MAX_LINKS || broken >= MAX_BROKEN {
+    }
+    if facts.links.len() > MAX_LINKS || broken >= MAX_BROKEN {
         let why = if broken >= MAX_BROKEN {
             format!("{MAX_BROKEN} broken links reported")
         } else {
@@ -124,47 +170,7 @@ pub fn check(
             .at(skill.body_line, 1),
         );
     }
-    out
-}
-
-/// The first prefix counted; each next one is four times longer.
-const FIRST_PREFIX: usize = 64 * 1024;
-
-/// The body's token count when it is over [`MAX_TOKENS`], and whether that is the whole body's
-/// count. Only "over the limit" matters, so growing prefixes are counted until one is over it:
-/// a 20 MB body costs the count of a few hundred KB, a body under the limit one count of itself.
-fn over_limit(body: &str, count: &(dyn Fn(&str) -> usize + Sync)) -> Option<(usize, bool)> {
-    // A token is at least one byte, so short bodies cannot be over the limit.
-    if body.len() <= MAX_TOKENS {
-        return None;
-    }
-    let mut size = FIRST_PREFIX;
-    loop {
-        if size >= body.len() {
-            let n = count(body);
-            return (n > MAX_TOKENS).then_some((n, true));
-        }
-        let n = count(prefix(body, size));
-        if n > MAX_TOKENS {
-            return Some((n, false));
-        }
-        size = size.saturating_mul(4);
-    }
-}
-
-/// At most `max` bytes of `s`, cut before a white space when there is one in the last quarter
-/// (where tokens split anyway, so the prefix's count is not inflated by a cut word), else at a
-/// character boundary.
-fn prefix(s: &str, max: usize) -> &str {
-    let mut cut = max.min(s.len());
-    while !s.is_char_boundary(cut) {
-        cut -= 1;
-    }
-    let head = &s[..cut];
-    match head.rfind(char::is_whitespace) {
-        Some(i) if i >= cut - cut / 4 => &head[..i],
-        _ => head,
-    }
+    (out, learned)
 }
 
 fn is_markdown(p: &Path) -> bool {
@@ -172,52 +178,79 @@ fn is_markdown(p: &Path) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("md") || e.eq_ignore_ascii_case("markdown"))
 }
 
-/// The first local markdown file that a reference file links to, if any.
-fn nested_reference(skill_dir: &Path, reference: &Path) -> Option<PathBuf> {
-    let text = crate::core::library::read_text(reference).ok()?;
-    let base = reference.parent()?;
-    let mut found = None;
-    let mut seen = 0usize;
-    for_each_link(&text, |l| {
-        seen += 1;
-        let p = base.join(&l.target);
-        if is_markdown(&p) && p.is_file() && p != reference {
-            found = Some(
-                p.strip_prefix(skill_dir)
-                    .map(Path::to_path_buf)
-                    .unwrap_or(p),
-            );
-            return ControlFlow::Break(());
+/// The resource of `skill` at `path`, when `path` names one inside its folder. A resource is a
+/// regular file the scan stat'ed, so no further stat is needed to know it is there.
+fn resource_at<'a>(skill: &'a Skill, path: &Path) -> Option<&'a Resource> {
+    let rest = path.strip_prefix(&skill.dir).ok()?;
+    let mut rel = String::new();
+    for c in rest.components() {
+        match c {
+            Component::CurDir => {}
+            Component::Normal(n) => {
+                if !rel.is_empty() {
+                    rel.push('/');
+                }
+                rel.push_str(n.to_str()?);
+            }
+            // `..` may leave the folder through a link; such paths are stat'ed instead.
+            _ => return None,
         }
-        if seen >= MAX_LINKS {
-            return ControlFlow::Break(());
+    }
+    let i = skill
+        .resources
+        .binary_search_by(|r| r.rel.as_str().cmp(&rel))
+        .ok()?;
+    skill.resources.get(i)
+}
+
+/// The first local markdown file that a reference file links to, if any, and whether the
+/// reference's links were read now (and are new for the index).
+fn nested_reference(
+    skill: &Skill,
+    reference: &Path,
+    resource: Option<&Resource>,
+) -> (Option<PathBuf>, bool) {
+    let read_links = || {
+        crate::core::library::read_text(reference)
+            .map(|text| local_links(&text).into_iter().map(|l| l.target).collect())
+            .unwrap_or_default()
+    };
+    let mut new = false;
+    let owned: Vec<String>;
+    let links: &[String] = match resource {
+        Some(r) => r.links.get_or_init(|| {
+            new = true;
+            read_links()
+        }),
+        None => {
+            owned = read_links();
+            &owned
         }
-        ControlFlow::Continue(())
+    };
+    let Some(base) = reference.parent() else {
+        return (None, new);
+    };
+    let next = links.iter().find_map(|l| {
+        let p = base.join(l);
+        let is_file = resource_at(skill, &p).is_some() || p.is_file();
+        (is_markdown(&p) && is_file && p != reference).then(|| {
+            p.strip_prefix(&skill.dir)
+                .map(Path::to_path_buf)
+                .unwrap_or(p)
+        })
     });
-    found
+    (next, new)
 }
 
-#[derive(Debug, PartialEq, Eq)]
-pub struct Link {
-    pub target: String,
-    /// 1-based line and column within the text given.
-    pub line: u32,
-    pub column: u32,
-}
+/// The most links of one text that are looked at: past it a hostile file (millions of links on
+/// one line) would cost a stat and a finding each.
+pub const MAX_LINKS: usize = 10_000;
 
-/// Inline markdown links `[text](target)` to local files, outside code blocks and code spans.
-#[cfg(test)]
-fn local_links(text: &str) -> Vec<Link> {
+/// Inline markdown links `[text](target)` to local files, outside code blocks and code spans, at
+/// most one past [`MAX_LINKS`] (so that a reader can tell that some were left out). Linear in
+/// the text's length, however its links are laid out.
+pub fn local_links(text: &str) -> Vec<Link> {
     let mut out = Vec::new();
-    for_each_link(text, |l| {
-        out.push(l);
-        ControlFlow::Continue(())
-    });
-    out
-}
-
-/// [`local_links`] one at a time, until `f` breaks.
-pub fn for_each_link(text: &str, mut f: impl FnMut(Link) -> ControlFlow<()>) {
     let mut fence: Option<&str> = None;
     for (i, line) in text.lines().enumerate() {
         let t = line.trim_start();
@@ -233,29 +266,28 @@ pub fn for_each_link(text: &str, mut f: impl FnMut(Link) -> ControlFlow<()>) {
         }
         let mut in_code = false;
         let bytes = line.as_bytes();
-        // Characters before byte `j`, kept as `j` moves: a line of a million links must not
-        // count its start again for each one.
-        let (mut chars_before, mut counted_to) = (0usize, 0usize);
+        // Characters before `counted`, so that columns cost one pass over the line in all.
+        let (mut counted, mut chars) = (0usize, 0usize);
         let mut j = 0;
         while j < bytes.len() {
             match bytes[j] {
                 b'`' => in_code = !in_code,
                 b']' if !in_code && bytes.get(j + 1) == Some(&b'(') => {
-                    // No `)` after this one means none after any later one either.
+                    // No `)` in the rest of the line: no later `](` can close either.
                     let Some(end) = line[j + 2..].find(')') else {
                         break;
                     };
                     let raw = &line[j + 2..j + 2 + end];
                     if let Some(target) = clean_target(raw) {
-                        chars_before += line[counted_to..j + 2].chars().count();
-                        counted_to = j + 2;
-                        let link = Link {
+                        chars += line[counted..j + 2].chars().count();
+                        counted = j + 2;
+                        out.push(Link {
                             target,
-                            line: i as u32 + 1,
-                            column: chars_before as u32 + 1,
-                        };
-                        if f(link).is_break() {
-                            return;
+                            line: u32::try_from(i + 1).unwrap_or(u32::MAX),
+                            column: u32::try_from(chars + 1).unwrap_or(u32::MAX),
+                        });
+                        if out.len() > MAX_LINKS {
+                            return out;
                         }
                     }
                     j += 2 + end;
@@ -265,6 +297,7 @@ pub fn for_each_link(text: &str, mut f: impl FnMut(Link) -> ControlFlow<()>) {
             j += 1;
         }
     }
+    out
 }
 
 fn clean_target(raw: &str) -> Option<String> {
@@ -294,37 +327,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_token_limit_needs_only_a_prefix_of_a_huge_body() {
-        let counted = std::sync::Mutex::new(Vec::new());
-        let count = |t: &str| {
-            counted.lock().unwrap().push(t.len());
-            t.split_whitespace().count()
-        };
-        let huge = "word ".repeat(4_000_000);
-        assert_eq!(over_limit(&huge, &count), Some((13_107, false)));
-        assert_eq!(*counted.lock().unwrap(), vec![65_534]);
-        counted.lock().unwrap().clear();
-        let small = "word ".repeat(4_000);
-        assert_eq!(over_limit(&small, &count), None);
-        let just_over = "word ".repeat(5_001);
-        assert_eq!(over_limit(&just_over, &count), Some((5_001, true)));
-        assert_eq!(prefix("abcdefghi jk", 11), "abcdefghi");
-        assert_eq!(
-            prefix("ab cd", 4),
-            "ab c",
-            "no white space near the end: cut there"
-        );
-        assert_eq!(prefix("ééé", 3), "é");
-    }
-
-    #[test]
-    fn a_line_of_hostile_link_syntax_is_read_in_one_pass() {
-        let line = "](".repeat(200_000);
-        assert!(local_links(&line).is_empty());
-        let links = "[a](x.md)".repeat(50_000);
-        let got = local_links(&links);
-        assert_eq!(got.len(), 50_000);
-        assert_eq!(got[49_999].column, 49_999 * 9 + 5);
+    fn hostile_link_layouts_cost_linear_time_and_bounded_links() {
+        // Millions of `](` with no `)`: each used to search the rest of the line.
+        let opens = "[a](".repeat(2_000_000);
+        assert!(local_links(&opens).is_empty());
+        // Millions of links on one line: columns stay right, and the list stops at the cap.
+        let many = "[a](x.md) ".repeat(1_000_000);
+        let links = local_links(&many);
+        assert_eq!(links.len(), MAX_LINKS + 1);
+        assert_eq!((links[0].line, links[0].column), (1, 5));
+        assert_eq!(links[3].column, 35);
+        let wide = format!("é€ [a](b.md) {}[c](d.md)", "ü".repeat(7));
+        let cols: Vec<u32> = local_links(&wide).iter().map(|l| l.column).collect();
+        assert_eq!(cols, vec![8, 25]);
     }
 
     #[test]
@@ -349,8 +364,11 @@ mod tests {
             )],
             &crate::core::scan::ScanOptions::default(),
         );
-        let d = check(&lib.skills[0], Profile::Spec, None);
-        let broken: Vec<_> = d.iter().filter(|d| d.rule == "body-broken-link").collect();
+        let (d, _) = check(&lib.skills[0], Profile::Spec, None);
+        let broken: Vec<_> = d
+            .iter()
+            .filter(|d| d.rule == RuleId::BodyBrokenLink)
+            .collect();
         assert_eq!(broken.len(), MAX_BROKEN + 1);
         assert!(broken[0].message.contains("gone-0.md"));
         assert_eq!(broken[MAX_BROKEN].severity, Severity::Info);

@@ -440,12 +440,22 @@ fn description_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>)
             .at_line(line),
         );
     }
-    let words: Vec<String> = desc
+    // Lowercased only where needed: most words already are, and every skill is checked.
+    let words: Vec<std::borrow::Cow<str>> = desc
         .split(|c: char| !c.is_alphanumeric() && c != '\'')
         .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
+        .map(|w| {
+            if w.bytes()
+                .all(|b| b.is_ascii_lowercase() || !b.is_ascii_alphabetic())
+                && w.is_ascii()
+            {
+                std::borrow::Cow::Borrowed(w)
+            } else {
+                std::borrow::Cow::Owned(w.to_lowercase())
+            }
+        })
         .collect();
-    let cue = words.iter().any(|w| CUES.contains(&w.as_str()))
+    let cue = words.iter().any(|w| CUES.contains(&w.as_ref()))
         || fm.when_to_use.is_some()
         || !fm.triggers.is_empty();
     if words.len() < 6 || (!cue && words.len() < 40) {
@@ -467,7 +477,7 @@ fn description_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>)
     }
     let first_person = words.iter().take(12).any(|w| {
         matches!(
-            w.as_str(),
+            w.as_ref(),
             "i" | "i'm" | "i'll" | "i've" | "me" | "my" | "we" | "we'll" | "our"
         )
     });
@@ -498,7 +508,6 @@ mod tests {
             name: p.frontmatter.name.clone().unwrap_or_default(),
             frontmatter: p.frontmatter,
             parse_diagnostics: p.diagnostics,
-            file_len: text.len() as u64,
             body_line: p.layout.body_line,
             body_offset: p.layout.body_offset as u64,
             ..Skill::new(&root, d.clone(), d.join("SKILL.md"))

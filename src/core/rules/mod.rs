@@ -9,7 +9,9 @@ pub mod overlap;
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::library::Library;
 use crate::core::skill::Skill;
+use crate::core::tokens::{Encoding, TokenCache};
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use crate::core::catalogue::{Profile, RULES, RuleId, RuleInfo, UnknownProfile};
 
@@ -19,21 +21,27 @@ pub struct CheckOptions<'a> {
     pub profile: Profile,
     /// Read bodies for the body rules (length, links, nesting).
     pub body: bool,
-    /// Counts the tokens of a body, for the 5,000-token limit; without it only lines are checked.
-    pub count_tokens: Option<&'a (dyn Fn(&str) -> usize + Sync)>,
+    /// The encoding and token cache for the body's 5,000-token limit (counted no further than
+    /// that); without them only lines are checked.
+    pub tokens: Option<(Encoding, &'a TokenCache)>,
     /// Which skills are switched on (all when `None`): only those compete in the overlap rule.
     pub enabled: Option<&'a (dyn Fn(usize) -> bool + Sync)>,
 }
 
 /// Every diagnostic of every skill (index-aligned with `lib.skills`), sorted by line.
 pub fn check_library(lib: &Library, opts: &CheckOptions) -> Vec<Vec<Diagnostic>> {
+    let learned = AtomicBool::new(false);
     let mut all: Vec<Vec<Diagnostic>> = lib
         .skills
         .par_iter()
         .map(|s| {
             let mut d = check_skill(s, opts.profile);
             if opts.body {
-                d.extend(body::check(s, opts.profile, opts.count_tokens));
+                let (found, new) = body::check(s, opts.profile, opts.tokens);
+                d.extend(found);
+                if new {
+                    learned.store(true, Ordering::Relaxed);
+                }
                 if opts.profile == Profile::LazySkills {
                     d.extend(lazy::requirements_file(s));
                 }
@@ -41,9 +49,22 @@ pub fn check_library(lib: &Library, opts: &CheckOptions) -> Vec<Vec<Diagnostic>>
             d
         })
         .collect();
+    if learned.into_inner() {
+        lib.index_changed();
+    }
     let enabled = |i: usize| opts.enabled.is_none_or(|f| f(i));
-    for (i, d) in overlap::diagnostics(lib, &enabled) {
-        all[i].push(d);
+    // The overlap rule weighs every description against the others: its findings are kept in
+    // the library index for as long as the descriptions (and who competes) stay the same.
+    let key = overlap::input_key(lib, &enabled);
+    let found = lib.remembered(&key).unwrap_or_else(|| {
+        let found = overlap::diagnostics(lib, &enabled);
+        lib.remember(key, &found);
+        found
+    });
+    for (i, d) in found {
+        if let Some(slot) = all.get_mut(i) {
+            slot.push(d);
+        }
     }
     for (i, d) in library::check(lib, opts.profile) {
         all[i].push(d);
@@ -176,7 +197,7 @@ mod tests {
             ],
             &ScanOptions::default(),
         );
-        let count = |text: &str| text.split_whitespace().count();
+        let cache = TokenCache::in_memory();
         let mut seen = std::collections::BTreeSet::new();
         for profile in Profile::ALL {
             let diags = check_library(
@@ -184,7 +205,7 @@ mod tests {
                 &CheckOptions {
                     profile,
                     body: true,
-                    count_tokens: Some(&count),
+                    tokens: Some((Encoding::O200kBase, &cache)),
                     enabled: None,
                 },
             );

@@ -55,13 +55,41 @@ fn stem_counts(lx: &Lexicon, words: &SkillWords) -> Vec<Vec<(u32, f32)>> {
         .collect()
 }
 
+/// The skills that take part in the overlap rule: enabled, not shadowed, with a description.
+fn members(lib: &Library, enabled: &dyn Fn(usize) -> bool) -> Vec<usize> {
+    (0..lib.skills.len())
+        .filter(|&i| enabled(i) && lib.skills[i].shadowed_by.is_none())
+        .filter(|&i| !lib.skills[i].description().trim().is_empty())
+        .collect()
+}
+
+/// A hash of everything [`diagnostics`] reads: which skills take part, and their names and the
+/// fields the matchers read (description, `when_to_use`, triggers).
+pub fn input_key(lib: &Library, enabled: &dyn Fn(usize) -> bool) -> [u8; 32] {
+    let mut h = blake3::Hasher::new();
+    h.update(b"overlap 1");
+    let mut text = |t: &str| {
+        h.update(&(t.len() as u64).to_le_bytes());
+        h.update(t.as_bytes());
+    };
+    for i in members(lib, enabled) {
+        let s = &lib.skills[i];
+        text(&i.to_string());
+        text(&s.name);
+        text(s.description());
+        text(s.frontmatter.when_to_use.as_deref().unwrap_or("\0"));
+        for t in &s.frontmatter.triggers {
+            text(t);
+        }
+        text("\0");
+    }
+    *h.finalize().as_bytes()
+}
+
 /// Groups of enabled skills that compete for the same messages. Shadowed copies are left out:
 /// the agent never loads them, and duplicate names have their own rule.
 pub fn clusters(lib: &Library, enabled: &dyn Fn(usize) -> bool) -> Vec<OverlapCluster> {
-    let members: Vec<usize> = (0..lib.skills.len())
-        .filter(|&i| enabled(i) && lib.skills[i].shadowed_by.is_none())
-        .filter(|&i| !lib.skills[i].description().trim().is_empty())
-        .collect();
+    let members = members(lib, enabled);
     let (lx, words) = tokenize(lib, &members);
     let ids = stem_counts(&lx, &words);
     let mut df: Vec<u32> = vec![0; lx.stems.len()];

@@ -2,7 +2,7 @@
 //! unchanged files are neither read nor hashed again.
 
 use super::{Encoding, TokenError};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard};
@@ -15,6 +15,8 @@ const FILE_NAME: &str = "tokens.bin";
 /// How recent a modification must be for its stat to be distrusted (file systems stamp mtimes
 /// from a coarse clock).
 pub const RACY_WINDOW_NS: u128 = 2_000_000_000;
+/// A cache file larger than this is not read (a real one is a few MB).
+const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
 /// Past this many entries, the ones not used since the cache was loaded are let go.
 const MAX_ENTRIES: usize = 500_000;
 
@@ -77,7 +79,7 @@ impl TokenCache {
     /// written over.
     pub fn at(path: impl Into<PathBuf>) -> TokenCache {
         let path = path.into();
-        let (entries, problem) = match crate::core::fsx::read_regular(&path) {
+        let (entries, problem) = match crate::core::fsx::read_regular_up_to(&path, MAX_FILE_BYTES) {
             Ok(bytes) => (bytes.and_then(|b| decode(&b)).unwrap_or_default(), None),
             // Writing over a file that cannot be read is fine (it is only a cache) unless it is
             // not a file at all: a FIFO or a folder there is the user's, not skillscope's.

@@ -321,6 +321,9 @@ impl App {
         // Results of a running probe belong to the old library: stop it.
         self.checks.stop();
         let n = lib.skills.len();
+        if !lib.notes.is_empty() {
+            self.set_status(lib.notes.join("; "), true);
+        }
         self.generation += 1;
         self.diags = lib
             .skills
@@ -605,7 +608,7 @@ impl App {
             return;
         }
         self.rescanning = true;
-        jobs::rescan(self.spec.clone(), self.tx.clone());
+        jobs::rescan(self.spec.clone(), self.cache.index_store(), self.tx.clone());
     }
 
     /// Runs every matcher on the test box's message; only skills an agent would consider (and

@@ -31,10 +31,10 @@ pub struct Detail {
 
 impl Detail {
     pub fn load(skill: &Skill) -> Detail {
-        let body = if skill.file_len > MAX_PREVIEW_BYTES {
+        let body = if skill.file_len() > MAX_PREVIEW_BYTES {
             Err(format!(
                 "SKILL.md is {} — too large to preview here",
-                human_bytes(skill.file_len)
+                human_bytes(skill.file_len())
             ))
         } else {
             library::read_body(skill).map_err(|e| e.to_string())
@@ -42,15 +42,15 @@ impl Detail {
         let body_lines = body.as_ref().map_or(0, |b| b.lines().count());
         Detail {
             dir: skill.dir.clone(),
-            mtime_ns: skill.mtime_ns,
+            mtime_ns: skill.mtime_ns(),
             body,
             body_lines,
-            resources: library::resources(skill),
+            resources: skill.resources.clone(),
         }
     }
 
     pub fn is_for(&self, skill: &Skill) -> bool {
-        self.dir == skill.dir && self.mtime_ns == skill.mtime_ns
+        self.dir == skill.dir && self.mtime_ns == skill.mtime_ns()
     }
 }
 

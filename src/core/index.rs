@@ -1,0 +1,1265 @@
+//! The library index: what the walk, the frontmatter parser and the body rules derived from each
+//! skill folder, kept in the cache folder and trusted only while every file and folder keeps its
+//! stat (length, mtime, inode), so that an unchanged library reopens with `stat` calls and one read,
+//! without a walk, without YAML and without reading bodies.
+
+use crate::core::diagnostic::{Diagnostic, RuleId, Severity};
+use crate::core::frontmatter::{self, Field, Frontmatter};
+use crate::core::fsx::FsxError;
+use crate::core::scan::ScanOptions;
+use crate::core::skill::{BodyFacts, Link, Skill};
+use rustc_hash::FxHashMap;
+use serde_json::Value;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+const MAGIC: &[u8; 8] = b"SKSCLIX\0";
+/// Bumped whenever the layout or the meaning of a record changes: an index of another version is
+/// foreign and discarded.
+const VERSION: u32 = 3;
+/// Index files kept in the cache folder, one per set of roots; the least recently written go.
+const KEEP_FILES: usize = 8;
+/// An index larger than this is not read (a real one for 50,000 skills is a few tens of MB).
+const MAX_INDEX_BYTES: u64 = 512 * 1024 * 1024;
+/// Deepest frontmatter value nesting read back (the YAML parser stops far earlier).
+const MAX_VALUE_DEPTH: usize = 256;
+
+/// A file's or folder's identity as far as the index trusts it: while these are unchanged, so are
+/// its contents (a folder's mtime moves when an entry is added, removed or renamed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Stamp {
+    pub len: u64,
+    /// Nanoseconds since the epoch; 0 is "do not trust" (unknown, or too recent when taken).
+    pub mtime_ns: u128,
+    pub ino: u64,
+}
+
+impl Stamp {
+    pub fn of(meta: &std::fs::Metadata) -> Stamp {
+        #[cfg(unix)]
+        let ino = std::os::unix::fs::MetadataExt::ino(meta);
+        #[cfg(not(unix))]
+        let ino = 0;
+        Stamp {
+            len: meta.len(),
+            mtime_ns: crate::core::fsx::mtime_ns(meta),
+            ino,
+        }
+    }
+
+    /// The stamp to remember for something stat'ed at `taken_ns`: a modification within the racy
+    /// window before it could be followed by another in the same timestamp tick, so such a stamp
+    /// is stored as untrusted.
+    pub fn settled(self, taken_ns: u128) -> Stamp {
+        if self
+            .mtime_ns
+            .saturating_add(crate::core::tokens::RACY_WINDOW_NS)
+            > taken_ns
+        {
+            Stamp {
+                mtime_ns: 0,
+                ..self
+            }
+        } else {
+            self
+        }
+    }
+
+    /// Whether a remembered stamp vouches for a fresh one.
+    pub fn vouches_for(&self, fresh: &Stamp) -> bool {
+        self.mtime_ns != 0 && self == fresh
+    }
+}
+
+/// Now, in nanoseconds since the epoch.
+pub fn now_ns() -> u128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos())
+}
+
+/// What the walk of one root found: every folder it read (stamped before it was read), every
+/// skill file, and the problems it met.
+#[derive(Debug, Clone, Default)]
+pub struct WalkRecord {
+    pub path: PathBuf,
+    pub max_depth: usize,
+    pub dirs: Vec<(PathBuf, Stamp)>,
+    /// (skill folder, skill file), as the walk found them.
+    pub found: Vec<(PathBuf, PathBuf)>,
+    pub problems: Vec<Diagnostic>,
+}
+
+/// One resource as remembered.
+#[derive(Debug, Clone, Default)]
+pub struct ResourceRecord {
+    pub rel: String,
+    pub stamp: Stamp,
+    pub text: bool,
+    pub links: Option<Vec<String>>,
+}
+
+/// One skill folder as remembered: what reading its skill file gave, its resources, and what the
+/// body rules read off its body.
+#[derive(Debug, Clone, Default)]
+pub struct SkillRecord {
+    pub file: PathBuf,
+    pub stamp: Stamp,
+    pub frontmatter: Frontmatter,
+    pub parse_diagnostics: Vec<Diagnostic>,
+    pub body_line: u32,
+    pub body_offset: u64,
+    pub resources: Vec<ResourceRecord>,
+    pub body: Option<BodyFacts>,
+    /// The body's token count per encoding, up to the body rule's limit (see `tokens::count_up_to`).
+    pub body_tokens: [Option<u32>; 2],
+}
+
+/// A decoded index file.
+#[derive(Debug, Default)]
+pub struct IndexData {
+    pub walks: Vec<WalkRecord>,
+    /// By skill folder (its path's bytes).
+    pub skills: FxHashMap<Vec<u8>, SkillRecord>,
+    /// The overlap rule's last findings, with the hash of what they were computed from.
+    pub overlap: Option<Remembered>,
+}
+
+/// Library-wide findings (library index, finding) kept with the hash of their inputs.
+pub type Remembered = ([u8; 32], Vec<(usize, Diagnostic)>);
+
+/// Where index files live, and whether there is one at all.
+#[derive(Debug, Clone, Default)]
+pub struct IndexStore {
+    dir: Option<PathBuf>,
+}
+
+impl IndexStore {
+    /// No index: every load walks and parses (tests, `--no-cache`).
+    pub fn none() -> IndexStore {
+        IndexStore { dir: None }
+    }
+
+    /// Index files in skillscope's cache folder (`$SKILLSCOPE_CACHE_DIR`, else
+    /// `<cache_dir>/skillscope`).
+    pub fn open() -> IndexStore {
+        IndexStore::in_dir(crate::core::paths::cache_root())
+    }
+
+    pub fn in_dir(dir: impl Into<PathBuf>) -> IndexStore {
+        IndexStore {
+            dir: Some(dir.into()),
+        }
+    }
+
+    /// The index file for a set of roots (their paths and the walk's limits decide what a walk
+    /// finds; which agent reads a root does not).
+    pub fn path_for(&self, roots: &[PathBuf], opts: &ScanOptions) -> Option<PathBuf> {
+        let dir = self.dir.as_ref()?;
+        let mut h = blake3::Hasher::new();
+        h.update(&VERSION.to_le_bytes());
+        h.update(&(opts.max_depth as u64).to_le_bytes());
+        h.update(&(opts.max_entries as u64).to_le_bytes());
+        for r in roots {
+            let p = path_bytes(r);
+            h.update(&(p.len() as u64).to_le_bytes());
+            h.update(&p);
+        }
+        let hex = h.finalize().to_hex();
+        Some(dir.join(format!("library-{}.idx", &hex[..16])))
+    }
+}
+
+/// Reads an index file. A missing file is `Ok(None)`; a corrupt, truncated or foreign one (magic,
+/// version, checksum) is `Ok(None)` as well — discarded, never trusted. What is not a regular
+/// file (a FIFO, a device, a folder) is not opened for reading at all: it is an error naming it.
+pub fn read(path: &Path) -> Result<Option<IndexData>, FsxError> {
+    let Some(bytes) = crate::core::fsx::read_regular_up_to(path, MAX_INDEX_BYTES)? else {
+        return Ok(None);
+    };
+    Ok(decode(&bytes))
+}
+
+/// Writes an index file for `walks` and `skills` (temp file + rename, so a reader sees the old
+/// index or the new one), then lets go of the oldest index files past [`KEEP_FILES`]. Stamps
+/// within the racy window before `taken_ns` (when they were taken) are written as untrusted.
+pub fn write(
+    path: &Path,
+    walks: &[WalkRecord],
+    skills: &[Skill],
+    overlap: Option<&Remembered>,
+    taken_ns: u128,
+) -> std::io::Result<()> {
+    let bytes = encode(walks, skills, overlap, taken_ns);
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&dir)?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".library-")
+        .suffix(".tmp")
+        .tempfile_in(&dir)?;
+    tmp.write_all(&bytes)?;
+    // A cache: no fsync. A crash leaves the old file or one whose checksum fails.
+    tmp.persist(path).map_err(|e| e.error)?;
+    prune(&dir, path);
+    Ok(())
+}
+
+fn prune(dir: &Path, keep: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut files: Vec<(std::time::SystemTime, PathBuf)> = entries
+        .flatten()
+        .filter(|e| {
+            let n = e.file_name();
+            let n = n.to_string_lossy();
+            n.starts_with("library-") && n.ends_with(".idx")
+        })
+        .filter_map(|e| {
+            let m = e.metadata().ok()?;
+            let modified = m.modified().ok()?;
+            m.is_file().then(|| (modified, e.path()))
+        })
+        .collect();
+    if files.len() <= KEEP_FILES {
+        return;
+    }
+    files.sort();
+    let excess = files.len() - KEEP_FILES;
+    for (_, p) in files.into_iter().take(excess) {
+        if p != keep {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The file: MAGIC, u32 VERSION, the walks, the skills, then the blake3 hash of all before it.
+
+fn encode(
+    walks: &[WalkRecord],
+    skills: &[Skill],
+    overlap: Option<&Remembered>,
+    taken_ns: u128,
+) -> Vec<u8> {
+    let mut w = W(Vec::with_capacity(64 + skills.len() * 1024));
+    w.0.extend_from_slice(MAGIC);
+    w.u32(VERSION);
+    w.len(walks.len());
+    for r in walks {
+        w.path(&r.path);
+        w.u64(r.max_depth as u64);
+        w.len(r.dirs.len());
+        for (d, s) in &r.dirs {
+            w.path(d);
+            w.stamp(&s.settled(taken_ns));
+        }
+        w.len(r.found.len());
+        for (d, f) in &r.found {
+            w.path(d);
+            w.path(f);
+        }
+        w.diags(&r.problems);
+    }
+    // Only skills whose file was read and stamped are worth remembering.
+    let kept: Vec<&Skill> = skills.iter().filter(|s| s.stamp.mtime_ns != 0).collect();
+    w.len(kept.len());
+    for s in kept {
+        w.path(&s.dir);
+        w.path(&s.skill_md);
+        w.stamp(&s.stamp.settled(taken_ns));
+        w.frontmatter(&s.frontmatter);
+        w.diags(&s.parse_diagnostics);
+        w.u32(s.body_line);
+        w.u64(s.body_offset);
+        w.len(s.resources.len());
+        for r in &s.resources {
+            w.str(&r.rel);
+            w.stamp(&r.stamp().settled(taken_ns));
+            w.u8(u8::from(r.text));
+            match r.links.get() {
+                Some(links) => {
+                    w.u8(1);
+                    w.strs(links);
+                }
+                None => w.u8(0),
+            }
+        }
+        match s.facts.body.get() {
+            Some(b) => {
+                w.u8(1);
+                w.u32(b.lines);
+                w.u64(b.bytes);
+                w.len(b.links.len());
+                for l in &b.links {
+                    w.str(&l.target);
+                    w.u32(l.line);
+                    w.u32(l.column);
+                }
+            }
+            None => w.u8(0),
+        }
+        for slot in &s.facts.body_tokens {
+            w.opt_u32(slot.get().copied());
+        }
+    }
+    match overlap {
+        Some((key, found)) => {
+            w.u8(1);
+            w.0.extend_from_slice(key);
+            w.len(found.len());
+            for (i, d) in found {
+                w.u64(*i as u64);
+                w.diags(std::slice::from_ref(d));
+            }
+        }
+        None => w.u8(0),
+    }
+    let sum = blake3::hash(&w.0);
+    w.0.extend_from_slice(sum.as_bytes());
+    w.0
+}
+
+fn decode(bytes: &[u8]) -> Option<IndexData> {
+    let body_len = bytes.len().checked_sub(32)?;
+    let (body, sum) = bytes.split_at(body_len);
+    if blake3::hash(body).as_bytes() != sum {
+        return None;
+    }
+    let mut r = R(body);
+    if r.take(MAGIC.len())? != MAGIC || r.u32()? != VERSION {
+        return None;
+    }
+    let mut data = IndexData::default();
+    let n = r.len(16)?;
+    for _ in 0..n {
+        let path = r.path()?;
+        let max_depth = usize::try_from(r.u64()?).ok()?;
+        let nd = r.len(24)?;
+        let mut dirs = Vec::with_capacity(nd);
+        for _ in 0..nd {
+            dirs.push((r.path()?, r.stamp()?));
+        }
+        let nf = r.len(8)?;
+        let mut found = Vec::with_capacity(nf);
+        for _ in 0..nf {
+            found.push((r.path()?, r.path()?));
+        }
+        let problems = r.diags()?;
+        data.walks.push(WalkRecord {
+            path,
+            max_depth,
+            dirs,
+            found,
+            problems,
+        });
+    }
+    let n = r.len(40)?;
+    data.skills.reserve(n);
+    for _ in 0..n {
+        let dir = r.bytes()?.to_vec();
+        let file = r.path()?;
+        let stamp = r.stamp()?;
+        let frontmatter = r.frontmatter()?;
+        let parse_diagnostics = r.diags()?;
+        let body_line = r.u32()?;
+        let body_offset = r.u64()?;
+        let nr = r.len(30)?;
+        let mut resources = Vec::with_capacity(nr);
+        for _ in 0..nr {
+            let rel = r.string()?;
+            let stamp = r.stamp()?;
+            let text = r.u8()? != 0;
+            let links = match r.u8()? {
+                0 => None,
+                _ => Some(r.strs()?),
+            };
+            resources.push(ResourceRecord {
+                rel,
+                stamp,
+                text,
+                links,
+            });
+        }
+        let body = match r.u8()? {
+            0 => None,
+            _ => {
+                let lines = r.u32()?;
+                let bytes = r.u64()?;
+                let nl = r.len(12)?;
+                let mut links = Vec::with_capacity(nl);
+                for _ in 0..nl {
+                    links.push(Link {
+                        target: r.string()?,
+                        line: r.u32()?,
+                        column: r.u32()?,
+                    });
+                }
+                Some(BodyFacts {
+                    lines,
+                    bytes,
+                    links,
+                })
+            }
+        };
+        let body_tokens = [r.opt_u32()?, r.opt_u32()?];
+        data.skills.insert(
+            dir,
+            SkillRecord {
+                file,
+                stamp,
+                frontmatter,
+                parse_diagnostics,
+                body_line,
+                body_offset,
+                resources,
+                body,
+                body_tokens,
+            },
+        );
+    }
+    if r.u8()? != 0 {
+        let key: [u8; 32] = r.take(32)?.try_into().ok()?;
+        let n = r.len(20)?;
+        let mut found = Vec::with_capacity(n);
+        for _ in 0..n {
+            let i = usize::try_from(r.u64()?).ok()?;
+            let mut d = r.diags()?;
+            if d.len() != 1 {
+                return None;
+            }
+            found.push((i, d.pop()?));
+        }
+        data.overlap = Some((key, found));
+    }
+    r.0.is_empty().then_some(data)
+}
+
+struct W(Vec<u8>);
+
+impl W {
+    fn u8(&mut self, v: u8) {
+        self.0.push(v);
+    }
+    fn u32(&mut self, v: u32) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+    fn u64(&mut self, v: u64) {
+        self.0.extend_from_slice(&v.to_le_bytes());
+    }
+    fn len(&mut self, n: usize) {
+        self.u32(u32::try_from(n).unwrap_or(u32::MAX));
+    }
+    fn bytes(&mut self, b: &[u8]) {
+        self.len(b.len());
+        self.0.extend_from_slice(b);
+    }
+    fn str(&mut self, s: &str) {
+        self.bytes(s.as_bytes());
+    }
+    fn strs(&mut self, v: &[String]) {
+        self.len(v.len());
+        for s in v {
+            self.str(s);
+        }
+    }
+    fn path(&mut self, p: &Path) {
+        self.bytes(&path_bytes(p));
+    }
+    fn opt_u32(&mut self, v: Option<u32>) {
+        match v {
+            Some(v) => {
+                self.u8(1);
+                self.u32(v);
+            }
+            None => self.u8(0),
+        }
+    }
+    fn stamp(&mut self, s: &Stamp) {
+        self.u64(s.len);
+        self.0.extend_from_slice(&s.mtime_ns.to_le_bytes());
+        self.u64(s.ino);
+    }
+    fn diags(&mut self, ds: &[Diagnostic]) {
+        self.len(ds.len());
+        for d in ds {
+            self.str(d.rule.as_str());
+            self.u8(match d.severity {
+                Severity::Info => 0,
+                Severity::Warning => 1,
+                Severity::Error => 2,
+            });
+            self.str(&d.message);
+            match &d.path {
+                Some(p) => {
+                    self.u8(1);
+                    self.path(p);
+                }
+                None => self.u8(0),
+            }
+            self.opt_u32(d.line);
+            self.opt_u32(d.column);
+        }
+    }
+    fn frontmatter(&mut self, fm: &Frontmatter) {
+        self.u8(u8::from(fm.parsed));
+        self.len(fm.fields.len());
+        for f in &fm.fields {
+            self.str(&f.key);
+            self.value(&f.value);
+            self.u32(f.line);
+        }
+        self.len(fm.flow_style_lines.len());
+        for l in &fm.flow_style_lines {
+            self.u32(*l);
+        }
+    }
+    fn value(&mut self, v: &Value) {
+        match v {
+            Value::Null => self.u8(0),
+            Value::Bool(false) => self.u8(1),
+            Value::Bool(true) => self.u8(2),
+            Value::Number(n) => {
+                if let Some(i) = n.as_i64() {
+                    self.u8(3);
+                    self.0.extend_from_slice(&i.to_le_bytes());
+                } else if let Some(u) = n.as_u64() {
+                    self.u8(4);
+                    self.u64(u);
+                } else {
+                    self.u8(5);
+                    self.0
+                        .extend_from_slice(&n.as_f64().unwrap_or(0.0).to_bits().to_le_bytes());
+                }
+            }
+            Value::String(s) => {
+                self.u8(6);
+                self.str(s);
+            }
+            Value::Array(a) => {
+                self.u8(7);
+                self.len(a.len());
+                for x in a {
+                    self.value(x);
+                }
+            }
+            Value::Object(m) => {
+                self.u8(8);
+                self.len(m.len());
+                for (k, x) in m {
+                    self.str(k);
+                    self.value(x);
+                }
+            }
+        }
+    }
+}
+
+struct R<'a>(&'a [u8]);
+
+impl<'a> R<'a> {
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        if self.0.len() < n {
+            return None;
+        }
+        let (a, b) = self.0.split_at(n);
+        self.0 = b;
+        Some(a)
+    }
+    fn u8(&mut self) -> Option<u8> {
+        Some(self.take(1)?[0])
+    }
+    fn u32(&mut self) -> Option<u32> {
+        Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
+    }
+    fn u64(&mut self) -> Option<u64> {
+        Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
+    }
+    fn u128(&mut self) -> Option<u128> {
+        Some(u128::from_le_bytes(self.take(16)?.try_into().ok()?))
+    }
+    /// A count of items each at least `min_size` bytes long: one the rest of the file cannot hold
+    /// is a corrupt file, caught before anything is allocated for it.
+    fn len(&mut self, min_size: usize) -> Option<usize> {
+        let n = self.u32()? as usize;
+        (n.saturating_mul(min_size.max(1)) <= self.0.len()).then_some(n)
+    }
+    fn bytes(&mut self) -> Option<&'a [u8]> {
+        let n = self.len(1)?;
+        self.take(n)
+    }
+    fn string(&mut self) -> Option<String> {
+        Some(std::str::from_utf8(self.bytes()?).ok()?.to_string())
+    }
+    fn strs(&mut self) -> Option<Vec<String>> {
+        let n = self.len(4)?;
+        (0..n).map(|_| self.string()).collect()
+    }
+    fn path(&mut self) -> Option<PathBuf> {
+        Some(bytes_path(self.bytes()?))
+    }
+    fn opt_u32(&mut self) -> Option<Option<u32>> {
+        match self.u8()? {
+            0 => Some(None),
+            1 => Some(Some(self.u32()?)),
+            _ => None,
+        }
+    }
+    fn stamp(&mut self) -> Option<Stamp> {
+        Some(Stamp {
+            len: self.u64()?,
+            mtime_ns: self.u128()?,
+            ino: self.u64()?,
+        })
+    }
+    fn diags(&mut self) -> Option<Vec<Diagnostic>> {
+        let n = self.len(16)?;
+        let mut out = Vec::with_capacity(n);
+        for _ in 0..n {
+            let rule = rule_id(std::str::from_utf8(self.bytes()?).ok()?)?;
+            let severity = match self.u8()? {
+                0 => Severity::Info,
+                1 => Severity::Warning,
+                2 => Severity::Error,
+                _ => return None,
+            };
+            let message = self.string()?;
+            let path = match self.u8()? {
+                0 => None,
+                _ => Some(self.path()?),
+            };
+            let line = self.opt_u32()?;
+            let column = self.opt_u32()?;
+            out.push(Diagnostic {
+                rule,
+                severity,
+                message,
+                path,
+                line,
+                column,
+            });
+        }
+        Some(out)
+    }
+    fn frontmatter(&mut self) -> Option<Frontmatter> {
+        let parsed = self.u8()? != 0;
+        let n = self.len(10)?;
+        let mut fields = Vec::with_capacity(n);
+        for _ in 0..n {
+            fields.push(Field {
+                key: self.string()?,
+                value: self.value(0)?,
+                line: self.u32()?,
+            });
+        }
+        let n = self.len(4)?;
+        let flow_style_lines = (0..n).map(|_| self.u32()).collect::<Option<Vec<_>>>()?;
+        Some(frontmatter::from_fields(parsed, fields, flow_style_lines))
+    }
+    fn value(&mut self, depth: usize) -> Option<Value> {
+        if depth > MAX_VALUE_DEPTH {
+            return None;
+        }
+        Some(match self.u8()? {
+            0 => Value::Null,
+            1 => Value::Bool(false),
+            2 => Value::Bool(true),
+            3 => Value::from(i64::from_le_bytes(self.take(8)?.try_into().ok()?)),
+            4 => Value::from(self.u64()?),
+            5 => serde_json::Number::from_f64(f64::from_bits(self.u64()?))
+                .map_or(Value::Null, Value::Number),
+            6 => Value::String(self.string()?),
+            7 => {
+                let n = self.len(1)?;
+                let mut a = Vec::with_capacity(n);
+                for _ in 0..n {
+                    a.push(self.value(depth + 1)?);
+                }
+                Value::Array(a)
+            }
+            8 => {
+                let n = self.len(5)?;
+                let mut m = serde_json::Map::with_capacity(n);
+                for _ in 0..n {
+                    let k = self.string()?;
+                    let v = self.value(depth + 1)?;
+                    m.insert(k, v);
+                }
+                Value::Object(m)
+            }
+            _ => return None,
+        })
+    }
+}
+
+/// The rule id for a name read back: one the catalogue does not list comes from another build,
+/// and the whole index is then discarded.
+fn rule_id(name: &str) -> Option<RuleId> {
+    name.parse().ok()
+}
+
+#[cfg(unix)]
+fn path_bytes(p: &Path) -> Vec<u8> {
+    use std::os::unix::ffi::OsStrExt;
+    p.as_os_str().as_bytes().to_vec()
+}
+
+#[cfg(unix)]
+fn bytes_path(b: &[u8]) -> PathBuf {
+    use std::os::unix::ffi::OsStrExt;
+    PathBuf::from(std::ffi::OsStr::from_bytes(b))
+}
+
+#[cfg(not(unix))]
+fn path_bytes(p: &Path) -> Vec<u8> {
+    p.to_string_lossy().as_bytes().to_vec()
+}
+
+#[cfg(not(unix))]
+fn bytes_path(b: &[u8]) -> PathBuf {
+    PathBuf::from(String::from_utf8_lossy(b).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::library::Library;
+    use crate::core::rules::{self, CheckOptions};
+    use crate::core::skill::KindSource;
+    use crate::core::source::{Agent, Root, Scope};
+    use std::os::unix::fs::FileTypeExt;
+    use std::time::{Duration, SystemTime};
+
+    fn write(p: &Path, s: &str) {
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, s).unwrap();
+    }
+
+    /// Dates every file and folder under `root` an hour back: stamps of the last seconds are not
+    /// trusted (another write in the same tick would not show).
+    fn backdate(root: &Path) {
+        let then = SystemTime::now() - Duration::from_secs(3_600);
+        let mut stack = vec![root.to_path_buf()];
+        while let Some(p) = stack.pop() {
+            if p.is_dir() {
+                for e in std::fs::read_dir(&p).unwrap() {
+                    stack.push(e.unwrap().path());
+                }
+            }
+            std::fs::File::open(&p).unwrap().set_modified(then).unwrap();
+        }
+    }
+
+    fn library(root: &Path) {
+        for (name, extra) in [
+            ("alpha", ""),
+            ("beta", "[guide](references/guide.md)"),
+            ("gamma", ""),
+        ] {
+            write(
+                &root.join(format!("{name}/SKILL.md")),
+                &format!(
+                    "---\nname: {name}\ndescription: Does {name} things. Use when {name} is asked for.\n---\n# {name}\n{extra}\n[missing](nowhere.md)\n"
+                ),
+            );
+        }
+        write(
+            &root.join("beta/references/guide.md"),
+            "# Guide\nSee [more](more.md).\n",
+        );
+        write(&root.join("beta/references/more.md"), "# More\n");
+        write(&root.join("beta/assets/logo.png"), "\u{89}PNG\0\0");
+        write(&root.join("README.md"), "not a skill\n");
+        backdate(root);
+    }
+
+    fn load(root: &Path, cache: &Path) -> (Library, crate::core::library::LoadStats) {
+        Library::load_indexed(
+            vec![Root::new(root, Agent::Path, Scope::Path)],
+            &ScanOptions::default(),
+            &IndexStore::in_dir(cache),
+        )
+    }
+
+    /// Everything a scan hands on, in a comparable form.
+    fn summary(lib: &Library) -> Vec<String> {
+        lib.skills
+            .iter()
+            .map(|s| {
+                format!(
+                    "{} {:?} {:?} {:?} {:?} {}",
+                    s.name,
+                    s.frontmatter.fields,
+                    s.parse_diagnostics,
+                    s.resources
+                        .iter()
+                        .map(|r| (&r.rel, r.size, r.text))
+                        .collect::<Vec<_>>(),
+                    s.stamp,
+                    s.body_line
+                )
+            })
+            .collect()
+    }
+
+    fn body_check(lib: &Library) -> Vec<Vec<Diagnostic>> {
+        rules::check_library(
+            lib,
+            &CheckOptions {
+                body: true,
+                ..CheckOptions::default()
+            },
+        )
+    }
+
+    #[test]
+    fn an_unchanged_library_is_neither_walked_nor_parsed_and_reads_the_same() {
+        let t = tempfile::tempdir().unwrap();
+        let (root, cache) = (t.path().join("lib"), t.path().join("cache"));
+        library(&root);
+        let (first, stats) = load(&root, &cache);
+        assert_eq!((stats.roots_walked, stats.skills_parsed), (1, 3));
+        let (second, stats) = load(&root, &cache);
+        assert_eq!((stats.roots_walked, stats.skills_parsed), (0, 0));
+        assert_eq!(summary(&first), summary(&second));
+        let plain = Library::load(
+            vec![Root::new(&root, Agent::Path, Scope::Path)],
+            &ScanOptions::default(),
+        );
+        assert_eq!(summary(&plain), summary(&second));
+        let beta = &second.skills[second.find("beta").unwrap()];
+        let rels: Vec<(&str, bool)> = beta
+            .resources
+            .iter()
+            .map(|r| (r.rel.as_str(), r.text))
+            .collect();
+        assert_eq!(
+            rels,
+            vec![
+                ("assets/logo.png", false),
+                ("references/guide.md", true),
+                ("references/more.md", true)
+            ]
+        );
+    }
+
+    /// What a skill's place and its neighbours decide, for comparing loads.
+    fn placed(lib: &Library) -> Vec<String> {
+        lib.skills
+            .iter()
+            .map(|s| {
+                format!(
+                    "{} {} {} {} {:?} {:?} {:?}",
+                    s.id,
+                    s.namespace,
+                    s.plugin,
+                    s.name,
+                    s.kind(),
+                    s.frontmatter.kind_source,
+                    s.shadowed_by
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn namespaced_ids_and_kinds_are_the_same_from_the_index_and_from_a_scan() {
+        let t = tempfile::tempdir().unwrap();
+        let (root, cache) = (t.path().join("lib"), t.path().join("cache"));
+        let skill = |rel: &str, name: &str, extra: &str| {
+            write(
+                &root.join(rel).join("SKILL.md"),
+                &format!(
+                    "---\nname: {name}\ndescription: Does {name} things.\n{extra}---\nBody.\n"
+                ),
+            );
+        };
+        skill("web/scraper", "scraper", "");
+        skill("data/scraper", "scraper", "");
+        skill("pdf", "pdf", "");
+        skill("tools/run", "run", "");
+        write(&root.join("tools/run/execute.py"), "print('hi')\n");
+        skill("tools/entry", "entry", "entry: main.sh\n");
+        skill("tools/typed", "typed", "type: composite\n");
+        write(&root.join("tools/typed/execute.py"), "print('hi')\n");
+        let plugin = root.join("plugins/doc-kit");
+        write(
+            &plugin.join(".claude-plugin/plugin.json"),
+            r#"{"name": "docs"}"#,
+        );
+        skill("plugins/doc-kit/skills/pdf", "pdf", "");
+        backdate(&root);
+        let scanned = || {
+            Library::load(
+                vec![Root::new(&root, Agent::Path, Scope::Path)],
+                &ScanOptions::default(),
+            )
+        };
+        let (cold, stats) = load(&root, &cache);
+        assert_eq!(stats.skills_parsed, 7);
+        let (warm, stats) = load(&root, &cache);
+        assert_eq!((stats.roots_walked, stats.skills_parsed), (0, 0));
+        assert_eq!(placed(&warm), placed(&cold));
+        assert_eq!(placed(&warm), placed(&scanned()));
+        let ids: Vec<&str> = warm.skills.iter().map(|s| s.id.as_str()).collect();
+        for id in [
+            "web.scraper",
+            "data.scraper",
+            "pdf",
+            "docs:pdf",
+            "tools.run",
+        ] {
+            assert!(ids.contains(&id), "{id} in {ids:?}");
+        }
+        let run = &warm.skills[warm
+            .skills
+            .iter()
+            .position(|s| s.id == "tools.run")
+            .unwrap()];
+        assert_eq!(run.frontmatter.kind_source, KindSource::EntryScript);
+        // What lies beside the skill file changes with the skill file untouched: the plugin is
+        // renamed in its manifest and the entry script goes. Neither skill is read again, and
+        // both show the change.
+        write(
+            &plugin.join(".claude-plugin/plugin.json"),
+            r#"{"name": "papers"}"#,
+        );
+        std::fs::remove_file(root.join("tools/run/execute.py")).unwrap();
+        let (warm, stats) = load(&root, &cache);
+        assert_eq!(stats.skills_parsed, 0);
+        assert_eq!(placed(&warm), placed(&scanned()));
+        let ids: Vec<&str> = warm.skills.iter().map(|s| s.id.as_str()).collect();
+        assert!(ids.contains(&"papers:pdf"), "{ids:?}");
+        let run = &warm.skills[warm
+            .skills
+            .iter()
+            .position(|s| s.id == "tools.run")
+            .unwrap()];
+        assert_eq!(run.frontmatter.kind_source, KindSource::Default);
+    }
+
+    #[test]
+    fn links_out_of_the_skill_folder_are_not_resources_warm_or_cold() {
+        let t = tempfile::tempdir().unwrap();
+        let (root, cache) = (t.path().join("lib"), t.path().join("cache"));
+        library(&root);
+        let outside = t.path().join("outside");
+        write(&outside.join("secret.md"), "secret\n");
+        let beta = root.join("beta");
+        std::os::unix::fs::symlink(outside.join("secret.md"), beta.join("leak.md")).unwrap();
+        std::os::unix::fs::symlink(&outside, beta.join("shared")).unwrap();
+        std::os::unix::fs::symlink("references/more.md", beta.join("more-link.md")).unwrap();
+        backdate(&root);
+        let rels = |lib: &Library| -> Vec<String> {
+            lib.skills[lib.find("beta").unwrap()]
+                .resources
+                .iter()
+                .map(|r| r.rel.clone())
+                .collect()
+        };
+        let want = vec![
+            "assets/logo.png",
+            "more-link.md",
+            "references/guide.md",
+            "references/more.md",
+        ];
+        let (cold, _) = load(&root, &cache);
+        assert_eq!(rels(&cold), want);
+        let (warm, stats) = load(&root, &cache);
+        assert_eq!(stats.roots_walked, 0);
+        assert_eq!(rels(&warm), want);
+        // Past the walk's depth limit the folder is read by the look below it: same rule.
+        let shallow = ScanOptions {
+            max_depth: 1,
+            ..ScanOptions::default()
+        };
+        let lib = Library::load(vec![Root::new(&root, Agent::Path, Scope::Path)], &shallow);
+        assert_eq!(rels(&lib), want);
+    }
+
+    #[test]
+    fn a_changed_file_rereads_exactly_its_skill() {
+        let t = tempfile::tempdir().unwrap();
+        let (root, cache) = (t.path().join("lib"), t.path().join("cache"));
+        library(&root);
+        load(&root, &cache);
+        // New contents, same folder listing: no walk, one skill read again.
+        write(
+            &root.join("gamma/SKILL.md"),
+            "---\nname: gamma-two\ndescription: Changed. Use when testing.\n---\n",
+        );
+        let (lib, stats) = load(&root, &cache);
+        assert_eq!((stats.roots_walked, stats.skills_parsed), (0, 1));
+        assert!(lib.find("gamma-two").is_some());
+        // A new resource changes its folder: the root is walked again, but no skill file is read.
+        backdate(&root);
+        load(&root, &cache);
+        write(&root.join("alpha/scripts/run.sh"), "echo hi\n");
+        let (lib, stats) = load(&root, &cache);
+        assert_eq!((stats.roots_walked, stats.skills_parsed), (1, 0));
+        let alpha = &lib.skills[lib.find("alpha").unwrap()];
+        assert_eq!(alpha.resources.len(), 1);
+        // A new skill: walked, and only it is read.
+        backdate(&root);
+        load(&root, &cache);
+        write(
+            &root.join("delta/SKILL.md"),
+            "---\nname: delta\ndescription: d\n---\n",
+        );
+        let (lib, stats) = load(&root, &cache);
+        assert_eq!((stats.roots_walked, stats.skills_parsed), (1, 1));
+        assert_eq!(lib.len(), 4);
+    }
+
+    #[test]
+    fn body_facts_are_kept_while_the_file_keeps_its_stat() {
+        let t = tempfile::tempdir().unwrap();
+        let (root, cache) = (t.path().join("lib"), t.path().join("cache"));
+        library(&root);
+        let (lib, _) = load(&root, &cache);
+        let found = |d: &[Vec<Diagnostic>], lib: &Library, name: &str| -> Vec<&'static str> {
+            d[lib.find(name).unwrap()]
+                .iter()
+                .map(|d| d.rule.as_str())
+                .collect()
+        };
+        let d = body_check(&lib);
+        assert!(found(&d, &lib, "beta").contains(&"body-broken-link"));
+        assert!(found(&d, &lib, "beta").contains(&"body-nested-reference"));
+        assert!(lib.save_index().is_none());
+        // Same length, same mtime, same inode: the index vouches for the old body, so the
+        // rules answer from what they read before (the file is not read again).
+        let skill_md = root.join("beta/SKILL.md");
+        let before = std::fs::metadata(&skill_md).unwrap();
+        let text = std::fs::read_to_string(&skill_md).unwrap();
+        let mut f = std::fs::File::options()
+            .write(true)
+            .open(&skill_md)
+            .unwrap();
+        f.write_all(text.replace("nowhere", "xxxxxxx").as_bytes())
+            .unwrap();
+        f.set_modified(before.modified().unwrap()).unwrap();
+        let (lib, stats) = load(&root, &cache);
+        assert_eq!(stats.skills_parsed, 0);
+        let beta = &lib.skills[lib.find("beta").unwrap()];
+        assert!(beta.facts.body.get().is_some());
+        assert!(beta.resources.iter().any(|r| r.links.get().is_some()));
+        let d = body_check(&lib);
+        let msgs: Vec<&str> = d[lib.find("beta").unwrap()]
+            .iter()
+            .map(|d| d.message.as_str())
+            .collect();
+        assert!(msgs.iter().any(|m| m.contains("`nowhere.md`")), "{msgs:?}");
+        // Once its stat moves, the body is read again.
+        f.set_modified(SystemTime::now() - Duration::from_secs(60))
+            .unwrap();
+        let (lib, stats) = load(&root, &cache);
+        assert_eq!(stats.skills_parsed, 1);
+        let d = body_check(&lib);
+        let msgs: Vec<&str> = d[lib.find("beta").unwrap()]
+            .iter()
+            .map(|d| d.message.as_str())
+            .collect();
+        assert!(msgs.iter().any(|m| m.contains("`xxxxxxx.md`")), "{msgs:?}");
+    }
+
+    #[test]
+    fn the_overlap_findings_are_kept_while_the_descriptions_stay() {
+        let t = tempfile::tempdir().unwrap();
+        let (root, cache) = (t.path().join("lib"), t.path().join("cache"));
+        library(&root);
+        let (lib, _) = load(&root, &cache);
+        let key = |lib: &Library| rules::overlap::input_key(lib, &|_| true);
+        assert!(lib.remembered(&key(&lib)).is_none());
+        let first = body_check(&lib);
+        assert!(lib.save_index().is_none());
+        let (lib, _) = load(&root, &cache);
+        assert!(lib.remembered(&key(&lib)).is_some());
+        assert_eq!(body_check(&lib), first);
+        // Another description: another key, so the rule runs again.
+        write(
+            &root.join("alpha/SKILL.md"),
+            "---\nname: alpha\ndescription: Something else entirely. Use when asked.\n---\n",
+        );
+        let (lib, _) = load(&root, &cache);
+        assert!(lib.remembered(&key(&lib)).is_none());
+    }
+
+    #[test]
+    fn a_corrupt_truncated_or_foreign_index_is_discarded() {
+        let t = tempfile::tempdir().unwrap();
+        let (root, cache) = (t.path().join("lib"), t.path().join("cache"));
+        library(&root);
+        let (want, _) = load(&root, &cache);
+        let path = IndexStore::in_dir(&cache)
+            .path_for(std::slice::from_ref(&root), &ScanOptions::default())
+            .unwrap();
+        let good = std::fs::read(&path).unwrap();
+        assert!(decode(&good).is_some());
+        let mut flipped = good.clone();
+        let mid = flipped.len() / 2;
+        flipped[mid] ^= 0x40;
+        // Another version with a correct checksum: foreign all the same.
+        let mut other_version = good[..good.len() - 32].to_vec();
+        other_version[8..12].copy_from_slice(&(VERSION + 1).to_le_bytes());
+        let sum = *blake3::hash(&other_version).as_bytes();
+        other_version.extend_from_slice(&sum);
+        for bad in [
+            flipped,
+            good[..good.len() - 1].to_vec(),
+            good[..good.len() / 3].to_vec(),
+            other_version,
+            b"SKSCLIX\0 not really".to_vec(),
+            Vec::new(),
+        ] {
+            std::fs::write(&path, &bad).unwrap();
+            assert!(decode(&bad).is_none());
+            let (lib, stats) = load(&root, &cache);
+            assert_eq!((stats.roots_walked, stats.skills_parsed), (1, 3));
+            assert!(lib.notes.is_empty());
+            assert_eq!(summary(&lib), summary(&want));
+            // And it was replaced by a good one.
+            assert_eq!(load(&root, &cache).1.skills_parsed, 0);
+        }
+    }
+
+    #[test]
+    fn a_fifo_at_the_index_path_is_a_note_not_a_hang() {
+        let t = tempfile::tempdir().unwrap();
+        let (root, cache) = (t.path().join("lib"), t.path().join("cache"));
+        library(&root);
+        let path = IndexStore::in_dir(&cache)
+            .path_for(std::slice::from_ref(&root), &ScanOptions::default())
+            .unwrap();
+        std::fs::create_dir_all(&cache).unwrap();
+        nix::unistd::mkfifo(&path, nix::sys::stat::Mode::S_IRWXU).unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (r, c) = (root.clone(), cache.clone());
+        std::thread::spawn(move || {
+            let _ = tx.send(load(&r, &c));
+        });
+        let (lib, _) = rx
+            .recv_timeout(Duration::from_secs(10))
+            .expect("loading hung on a FIFO at the index path");
+        assert_eq!(lib.len(), 3);
+        assert_eq!(lib.notes.len(), 1, "{:?}", lib.notes);
+        assert!(
+            lib.notes[0].contains("not a regular file"),
+            "{:?}",
+            lib.notes
+        );
+        // The FIFO is left alone, not written over.
+        assert!(
+            std::fs::symlink_metadata(&path)
+                .unwrap()
+                .file_type()
+                .is_fifo()
+        );
+        // A folder in its place is said to be one too.
+        std::fs::remove_file(&path).unwrap();
+        std::fs::create_dir(&path).unwrap();
+        let (lib, _) = load(&root, &cache);
+        assert!(
+            lib.notes[0].contains("not a regular file"),
+            "{:?}",
+            lib.notes
+        );
+    }
+
+    #[test]
+    fn resources_past_the_walks_depth_and_the_walks_skips() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path().join("lib");
+        write(
+            &root.join("s/SKILL.md"),
+            "---\nname: s\ndescription: d\n---\n",
+        );
+        write(&root.join("s/a/b/c/deep.md"), "deep\n");
+        write(&root.join("s/.hidden/x.md"), "x\n");
+        write(&root.join("s/node_modules/m/i.js"), "x\n");
+        write(
+            &root.join("s/inner/SKILL.md"),
+            "---\nname: inner\ndescription: d\n---\n",
+        );
+        write(&root.join("s/inner/ref.md"), "r\n");
+        write(&root.join("s/skill.md"), "---\nname: s2\n---\n");
+        // Skills one level down: the walker stops two levels below the root.
+        let lib = Library::load(
+            vec![Root::new(&root, Agent::Path, Scope::Path)],
+            &ScanOptions {
+                max_depth: 1,
+                ..ScanOptions::default()
+            },
+        );
+        let s = &lib.skills[lib.find("s").unwrap()];
+        let rels: Vec<&str> = s.resources.iter().map(|r| r.rel.as_str()).collect();
+        assert_eq!(rels, vec!["a/b/c/deep.md", "skill.md"]);
+        let inner = lib.find("inner").map(|i| &lib.skills[i]);
+        assert!(inner.is_none(), "too deep for the walk");
+        // With room for the nested skill, its files are its own.
+        let lib = Library::load(
+            vec![Root::new(&root, Agent::Path, Scope::Path)],
+            &ScanOptions::default(),
+        );
+        let s = &lib.skills[lib.find("s").unwrap()];
+        let rels: Vec<&str> = s.resources.iter().map(|r| r.rel.as_str()).collect();
+        assert_eq!(rels, vec!["a/b/c/deep.md", "skill.md"]);
+        let inner = &lib.skills[lib.find("inner").unwrap()];
+        let rels: Vec<&str> = inner.resources.iter().map(|r| r.rel.as_str()).collect();
+        assert_eq!(rels, vec!["ref.md"]);
+    }
+
+    #[test]
+    fn one_index_file_per_set_of_roots_and_only_a_few_kept() {
+        let t = tempfile::tempdir().unwrap();
+        let cache = t.path().join("cache");
+        let mut paths = Vec::new();
+        for i in 0..(KEEP_FILES + 3) {
+            let root = t.path().join(format!("lib{i}"));
+            library(&root);
+            load(&root, &cache);
+            paths.push(
+                IndexStore::in_dir(&cache)
+                    .path_for(&[root], &ScanOptions::default())
+                    .unwrap(),
+            );
+        }
+        let mut unique = paths.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), paths.len());
+        let kept = std::fs::read_dir(&cache).unwrap().count();
+        assert_eq!(kept, KEEP_FILES);
+        assert!(paths.last().unwrap().exists());
+    }
+
+    #[test]
+    fn frontmatters_read_back_type_as_parsed() {
+        let texts = [
+            "---\nname: a\ndescription: d\ntype: executable\nentry: run.py\ntriggers: [x, y]\nauto_load: \"false\"\ndisable-model-invocation: true\n---\n",
+            "---\nname: 12\ndescription: yes\ndependencies:\n  - b\n  - c\nmetadata: {k: [1, 2.5, null]}\n---\n",
+            "---\nname: a\ndescription: a: b\n---\n",
+            "---\nname: x\n",
+            "no frontmatter",
+        ];
+        for t in texts {
+            let p = frontmatter::parse(t.as_bytes(), true);
+            let back = frontmatter::from_fields(
+                p.frontmatter.parsed,
+                p.frontmatter.fields.clone(),
+                p.frontmatter.flow_style_lines.clone(),
+            );
+            assert_eq!(format!("{:?}", back), format!("{:?}", p.frontmatter), "{t}");
+            // And through the file's encoding of values.
+            let mut w = W(Vec::new());
+            w.frontmatter(&p.frontmatter);
+            let mut r = R(&w.0);
+            let read = r.frontmatter().unwrap();
+            assert!(r.0.is_empty());
+            assert_eq!(format!("{:?}", read), format!("{:?}", p.frontmatter), "{t}");
+        }
+    }
+}
