@@ -46,9 +46,9 @@ if [ ! -d "$synth" ]; then
     echo "== writing $skills synthetic skills to $synth"
     python3 scripts/gen-synthetic "$synth" --skills "$skills" >/dev/null
 fi
-# About 4.7 files and folders per synthetic skill: 50,000 skills are past the default walk cap of
-# 200,000 entries, so the cap is raised (a capped walk is walked again on every run).
-export SKILLSCOPE_MAX_ENTRIES=2000000
+# About 4.7 files and folders per synthetic skill: 50,000 skills are within the default walk cap
+# of 1,000,000 entries; a larger SKILLS needs it raised (a capped walk is walked again every run).
+export SKILLSCOPE_MAX_ENTRIES=${SKILLSCOPE_MAX_ENTRIES:-2000000}
 echo "== $skills synthetic skills, cold (index and token cache built)"
 rm -rf "$cache/cache"
 rss "$bin" check "$synth"

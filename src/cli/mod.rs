@@ -141,7 +141,7 @@ pub struct LibraryArgs {
     /// How many folder levels below a root to look for skills.
     #[arg(long, default_value_t = DEFAULT_MAX_DEPTH)]
     pub max_depth: usize,
-    /// Stop walking a root after this many files and folders, with a warning [default: 200000,
+    /// Stop walking a root after this many files and folders, with a warning [default: 1000000,
     /// or $SKILLSCOPE_MAX_ENTRIES].
     #[arg(long, value_name = "N")]
     pub max_entries: Option<usize>,

@@ -32,8 +32,10 @@ const SKIPPED_DIRS: &[&str] = &[".git", ".hg", ".svn", "node_modules"];
 const SYSTEM_DIRS: &[&str] = &["/proc", "/sys", "/dev"];
 
 /// How many files and folders a walk visits per root before it stops and says so. Real
-/// libraries hold a few thousand entries; the largest checked-out collections tens of thousands.
-pub const DEFAULT_MAX_ENTRIES: usize = 200_000;
+/// libraries hold a few thousand entries, the largest checked-out collections tens of
+/// thousands, and a 50,000-skill library about 250,000; a million is a few seconds of walking
+/// for a root that leads somewhere it should not.
+pub const DEFAULT_MAX_ENTRIES: usize = 1_000_000;
 /// The environment variable that raises (or lowers) [`DEFAULT_MAX_ENTRIES`].
 pub const MAX_ENTRIES_ENV: &str = "SKILLSCOPE_MAX_ENTRIES";
 
