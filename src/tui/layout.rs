@@ -2,7 +2,7 @@
 //! answer, so a click lands on what was drawn there.
 
 use crate::tui::action::Screen;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::{Constraint, Layout, Position, Rect};
 use ratatui::widgets::Block;
 
 /// Terminals at least this wide show the list and the detail side by side.
@@ -66,4 +66,37 @@ pub fn layout(area: Rect, screen: Screen, detail_open: bool) -> Areas {
         }
     });
     a
+}
+
+/// The app's name, first on the tab line.
+pub const BRAND: &str = " skillscope ";
+
+/// A tab's text on the tab line.
+pub fn tab_label(s: Screen) -> String {
+    format!(" {} {} ", s.index() + 1, s.title())
+}
+
+/// The column span of every tab, so clicks land where the tabs are drawn.
+fn tab_spans(area: Rect) -> Vec<(Screen, u16, u16)> {
+    let mut x = area.x + BRAND.len() as u16;
+    Screen::ALL
+        .iter()
+        .map(|s| {
+            let w = tab_label(*s).chars().count() as u16;
+            let span = (*s, x, x + w);
+            x += w + 1;
+            span
+        })
+        .collect()
+}
+
+/// The tab drawn at a point of the tab line, for clicks.
+pub fn tab_at(area: Rect, at: Position) -> Option<Screen> {
+    if !area.contains(at) {
+        return None;
+    }
+    tab_spans(area)
+        .into_iter()
+        .find(|(_, a, b)| at.x >= *a && at.x < *b)
+        .map(|(s, _, _)| s)
 }

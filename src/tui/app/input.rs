@@ -4,7 +4,6 @@
 use super::App;
 use crate::tui::action::Screen;
 use crate::tui::screens::Outcome;
-use crate::tui::view;
 use ratatui::crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
@@ -44,7 +43,7 @@ impl App {
         let areas = self.areas(self.size);
         let at = Position::new(m.column, m.row);
         if m.kind == MouseEventKind::Down(MouseButton::Left)
-            && let Some(s) = view::header::tab_at(areas.header, at)
+            && let Some(s) = crate::tui::layout::tab_at(areas.header, at)
         {
             self.show(s);
             return;

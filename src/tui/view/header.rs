@@ -2,40 +2,11 @@
 
 use crate::tui::action::Screen;
 use crate::tui::app::App;
+use crate::tui::layout::{BRAND, tab_label};
 use ratatui::Frame;
-use ratatui::layout::{Position, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
-
-const BRAND: &str = " skillscope ";
-
-fn tab_label(s: Screen) -> String {
-    format!(" {} {} ", s.index() + 1, s.title())
-}
-
-/// The column span of every tab, so clicks land where the tabs are drawn.
-fn tab_spans(area: Rect) -> Vec<(Screen, u16, u16)> {
-    let mut x = area.x + BRAND.len() as u16;
-    Screen::ALL
-        .iter()
-        .map(|s| {
-            let w = tab_label(*s).chars().count() as u16;
-            let span = (*s, x, x + w);
-            x += w + 1;
-            span
-        })
-        .collect()
-}
-
-pub fn tab_at(area: Rect, at: Position) -> Option<Screen> {
-    if !area.contains(at) {
-        return None;
-    }
-    tab_spans(area)
-        .into_iter()
-        .find(|(_, a, b)| at.x >= *a && at.x < *b)
-        .map(|(s, _, _)| s)
-}
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme;
