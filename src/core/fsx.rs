@@ -236,6 +236,30 @@ pub fn mtime_ns(meta: &std::fs::Metadata) -> u128 {
         .map_or(0, |d| d.as_nanos())
 }
 
+/// A path as the bytes the cache files store (its OS bytes on Unix).
+#[cfg(unix)]
+pub fn path_bytes(p: &Path) -> Vec<u8> {
+    use std::os::unix::ffi::OsStrExt;
+    p.as_os_str().as_bytes().to_vec()
+}
+
+/// The path stored as [`path_bytes`].
+#[cfg(unix)]
+pub fn bytes_path(b: &[u8]) -> PathBuf {
+    use std::os::unix::ffi::OsStrExt;
+    PathBuf::from(std::ffi::OsStr::from_bytes(b))
+}
+
+#[cfg(not(unix))]
+pub fn path_bytes(p: &Path) -> Vec<u8> {
+    p.to_string_lossy().as_bytes().to_vec()
+}
+
+#[cfg(not(unix))]
+pub fn bytes_path(b: &[u8]) -> PathBuf {
+    PathBuf::from(String::from_utf8_lossy(b).into_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,6 +6,7 @@
 use crate::core::diagnostic::{Diagnostic, RuleId, Severity};
 use crate::core::frontmatter::{self, Field, Frontmatter};
 use crate::core::fsx::FsxError;
+use crate::core::fsx::{bytes_path, path_bytes};
 use crate::core::scan::ScanOptions;
 use crate::core::skill::{BodyFacts, Link, Skill};
 use rustc_hash::FxHashMap;
@@ -699,28 +700,6 @@ impl<'a> R<'a> {
 /// and the whole index is then discarded.
 fn rule_id(name: &str) -> Option<RuleId> {
     name.parse().ok()
-}
-
-#[cfg(unix)]
-fn path_bytes(p: &Path) -> Vec<u8> {
-    use std::os::unix::ffi::OsStrExt;
-    p.as_os_str().as_bytes().to_vec()
-}
-
-#[cfg(unix)]
-fn bytes_path(b: &[u8]) -> PathBuf {
-    use std::os::unix::ffi::OsStrExt;
-    PathBuf::from(std::ffi::OsStr::from_bytes(b))
-}
-
-#[cfg(not(unix))]
-fn path_bytes(p: &Path) -> Vec<u8> {
-    p.to_string_lossy().as_bytes().to_vec()
-}
-
-#[cfg(not(unix))]
-fn bytes_path(b: &[u8]) -> PathBuf {
-    PathBuf::from(String::from_utf8_lossy(b).into_owned())
 }
 
 #[cfg(test)]

@@ -105,27 +105,10 @@ pub fn is_glob(pattern: &str) -> bool {
 
 /// Glob match, case-insensitive: `*` any run of characters, `?` any one.
 pub fn glob(pattern: &str, text: &str) -> bool {
-    let p: Vec<char> = pattern.trim().to_lowercase().chars().collect();
-    let t: Vec<char> = text.to_lowercase().chars().collect();
-    // Iterative matching with one backtrack point: linear in practice, never exponential.
-    let (mut pi, mut ti) = (0, 0);
-    let mut star: Option<(usize, usize)> = None;
-    while ti < t.len() {
-        if pi < p.len() && (p[pi] == '?' || p[pi] == t[ti]) {
-            pi += 1;
-            ti += 1;
-        } else if pi < p.len() && p[pi] == '*' {
-            star = Some((pi, ti));
-            pi += 1;
-        } else if let Some((sp, st)) = star {
-            pi = sp + 1;
-            ti = st + 1;
-            star = Some((sp, st + 1));
-        } else {
-            return false;
-        }
-    }
-    p[pi..].iter().all(|&c| c == '*')
+    crate::core::text::wildcard(
+        &pattern.trim().to_lowercase().chars().collect::<Vec<_>>(),
+        &text.to_lowercase().chars().collect::<Vec<_>>(),
+    )
 }
 
 #[cfg(test)]

@@ -72,6 +72,29 @@ pub fn fit_left(s: &str, width: usize) -> String {
     format!("…{tail}")
 }
 
+/// Wildcard match of a whole text: `*` any run of characters, `?` any one, everything else
+/// itself. Iterative with one backtrack point: linear in practice, never exponential.
+pub fn wildcard(p: &[char], t: &[char]) -> bool {
+    let (mut pi, mut ti) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while ti < t.len() {
+        if pi < p.len() && (p[pi] == '?' || p[pi] == t[ti]) {
+            pi += 1;
+            ti += 1;
+        } else if pi < p.len() && p[pi] == '*' {
+            star = Some((pi, ti));
+            pi += 1;
+        } else if let Some((sp, st)) = star {
+            pi = sp + 1;
+            ti = st + 1;
+            star = Some((sp, st + 1));
+        } else {
+            return false;
+        }
+    }
+    p[pi..].iter().all(|&c| c == '*')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

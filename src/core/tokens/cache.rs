@@ -2,6 +2,7 @@
 //! unchanged files are neither read nor hashed again.
 
 use super::{Encoding, TokenError};
+use crate::core::fsx::{bytes_path, path_bytes};
 use rustc_hash::FxHashMap as HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -302,28 +303,6 @@ impl<'a> Reader<'a> {
     fn hash(&mut self) -> Option<ContentHash> {
         self.take(32)?.try_into().ok()
     }
-}
-
-#[cfg(unix)]
-fn path_bytes(p: &Path) -> Vec<u8> {
-    use std::os::unix::ffi::OsStrExt;
-    p.as_os_str().as_bytes().to_vec()
-}
-
-#[cfg(unix)]
-fn bytes_path(b: &[u8]) -> PathBuf {
-    use std::os::unix::ffi::OsStrExt;
-    PathBuf::from(std::ffi::OsStr::from_bytes(b))
-}
-
-#[cfg(not(unix))]
-fn path_bytes(p: &Path) -> Vec<u8> {
-    p.to_string_lossy().as_bytes().to_vec()
-}
-
-#[cfg(not(unix))]
-fn bytes_path(b: &[u8]) -> PathBuf {
-    PathBuf::from(String::from_utf8_lossy(b).into_owned())
 }
 
 #[cfg(test)]
