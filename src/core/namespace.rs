@@ -68,8 +68,11 @@ fn plugin_of(dir: &Path) -> Option<String> {
         let in_marketplace = plugin_dir.parent()?.file_name()? == "plugins";
         return if in_marketplace { folder_name() } else { None };
     };
+    // Read without blocking and only while it is still a regular file of a sane size: it
+    // could be swapped for a FIFO between the check above and the read.
     let from_manifest = (meta.len() <= MAX_MANIFEST_BYTES)
-        .then(|| std::fs::read(&manifest).ok())
+        .then(|| crate::core::fsx::read_regular_up_to(&manifest, MAX_MANIFEST_BYTES).ok())
+        .flatten()
         .flatten()
         .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
         .and_then(|v| v.get("name").and_then(|n| n.as_str()).map(str::to_string))
