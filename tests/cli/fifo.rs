@@ -1,10 +1,8 @@
 //! A FIFO where skillscope keeps or reads a file (state, token cache, probe store, agent
 //! settings) is a clear error naming the file, never a hang, and is never written over.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
 
 /// A home with one skill that Claude Code and opencode read, and the config and cache folders.
 struct World {
@@ -48,7 +46,7 @@ impl World {
     /// only: a FIFO must not make it wait at all).
     fn run(&self, args: &[&str]) -> Output {
         let base = self.tmp.path();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_skillscope"))
+        let child = Command::new(env!("CARGO_BIN_EXE_skillscope"))
             .args(args)
             .current_dir(base.join("project"))
             .env("HOME", base.join("home"))
@@ -61,36 +59,7 @@ impl World {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        let start = Instant::now();
-        let status = loop {
-            if let Some(s) = child.try_wait().unwrap() {
-                break s;
-            }
-            if start.elapsed() > Duration::from_secs(10) {
-                let _ = child.kill();
-                panic!("`skillscope {}` hangs", args.join(" "));
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        };
-        let mut stdout = Vec::new();
-        let mut stderr = Vec::new();
-        child
-            .stdout
-            .take()
-            .unwrap()
-            .read_to_end(&mut stdout)
-            .unwrap();
-        child
-            .stderr
-            .take()
-            .unwrap()
-            .read_to_end(&mut stderr)
-            .unwrap();
-        Output {
-            status,
-            stdout,
-            stderr,
-        }
+        crate::common::wait_guarded(child, 10, &format!("`skillscope {}`", args.join(" ")))
     }
 }
 

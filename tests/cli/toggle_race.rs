@@ -1,10 +1,8 @@
 //! Parallel toggles lose nothing: 20 `skillscope toggle` processes at once against skillscope's
 //! own state and each agent's settings file, and a lock that is not free is a clear failure.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
 
 const N: usize = 20;
 
@@ -88,37 +86,9 @@ fn name(i: usize) -> String {
     format!("s{i:02}")
 }
 
-/// Waits for a child, killing it (and failing) if it hangs.
-fn wait_guarded(mut child: Child) -> Output {
-    let start = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            let mut stdout = Vec::new();
-            let mut stderr = Vec::new();
-            child
-                .stdout
-                .take()
-                .unwrap()
-                .read_to_end(&mut stdout)
-                .unwrap();
-            child
-                .stderr
-                .take()
-                .unwrap()
-                .read_to_end(&mut stderr)
-                .unwrap();
-            return Output {
-                status,
-                stdout,
-                stderr,
-            };
-        }
-        if start.elapsed() > Duration::from_secs(120) {
-            let _ = child.kill();
-            panic!("a toggle did not finish within 120 s");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+/// Waits for a toggle, killing it (and failing) if it hangs.
+fn wait_guarded(child: Child) -> Output {
+    crate::common::wait_guarded(child, 120, "a toggle")
 }
 
 fn text(b: &[u8]) -> String {

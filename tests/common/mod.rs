@@ -25,8 +25,7 @@ pub fn run(args: &[&str], home: &Path) -> Output {
 
 /// [`run`] with a hang guard: the binary is killed and the test fails after `secs` seconds.
 pub fn run_guarded(args: &[&str], home: &Path, secs: u64) -> Output {
-    use std::time::{Duration, Instant};
-    let mut child = bin()
+    let child = bin()
         .args(args)
         .env("SKILLSCOPE_CONFIG_DIR", home.join("config"))
         .env("SKILLSCOPE_CACHE_DIR", home.join("cache"))
@@ -36,6 +35,13 @@ pub fn run_guarded(args: &[&str], home: &Path, secs: u64) -> Output {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("the binary runs");
+    wait_guarded(child, secs, &format!("skillscope {args:?}"))
+}
+
+/// Waits for a child whose stdout and stderr are piped, draining both; kills it and fails the
+/// test after `secs` seconds (`what` names it in the message).
+pub fn wait_guarded(mut child: std::process::Child, secs: u64, what: &str) -> Output {
+    use std::time::{Duration, Instant};
     // Drain both pipes on threads so a chatty child never blocks on a full pipe.
     let mut so = child.stdout.take().unwrap();
     let mut se = child.stderr.take().unwrap();
@@ -57,7 +63,7 @@ pub fn run_guarded(args: &[&str], home: &Path, secs: u64) -> Output {
         if start.elapsed() > Duration::from_secs(secs) {
             child.kill().ok();
             child.wait().ok();
-            panic!("skillscope {args:?} still running after {secs} s: it hangs");
+            panic!("{what} still running after {secs} s: it hangs");
         }
         std::thread::sleep(Duration::from_millis(20));
     };
