@@ -2,6 +2,7 @@
 //! encodings, counted on worker threads and remembered on disk by content hash.
 
 mod cache;
+mod pieces;
 
 pub use cache::{ContentHash, RACY_WINDOW_NS, TokenCache, default_path as default_cache_path};
 
@@ -115,25 +116,23 @@ const BLIND_PIECE: usize = 1024;
 /// is cut blindly every [`BLIND_PIECE`] bytes, and may then count a token or so more per cut than
 /// tiktoken would (which fails on whitespace runs of about a million characters anyway).
 pub fn count(enc: Encoding, text: &str) -> usize {
-    let bpe = enc.bpe();
     if text.len() <= SEGMENT {
-        return count_segment(bpe, text);
+        return count_segment(enc, text);
     }
     let segments: Vec<&str> = segments(text, SEGMENT).map(|(s, _)| s).collect();
-    segments.par_iter().map(|s| count_segment(bpe, s)).sum()
+    segments.par_iter().map(|s| count_segment(enc, s)).sum()
 }
 
 /// [`count`], stopped as soon as the count is over `limit`: a rule that only asks "more than N
 /// tokens?" pays for N tokens or so, whatever the size of the text. The result is exact when it
 /// is at most `limit`, and some figure over `limit` otherwise.
 pub fn count_up_to(enc: Encoding, text: &str, limit: usize) -> usize {
-    let bpe = enc.bpe();
     let mut n = 0;
     // Segments of about four bytes a token (English prose has about that many): once the count
     // passes the limit, little past it has been counted.
     let size = limit.saturating_mul(4).clamp(4096, SEGMENT);
     for (segment, _) in segments(text, size) {
-        n += count_segment(bpe, segment);
+        n += count_segment(enc, segment);
         if n > limit {
             break;
         }
@@ -141,8 +140,8 @@ pub fn count_up_to(enc: Encoding, text: &str, limit: usize) -> usize {
     n
 }
 
-fn count_segment(bpe: &CoreBPE, text: &str) -> usize {
-    bpe.encode_ordinary(text).len()
+fn count_segment(enc: Encoding, text: &str) -> usize {
+    pieces::count(enc, enc.bpe(), text)
 }
 
 /// Cuts `text` into segments of at most `size` bytes where possible, each cut at a place where
@@ -559,7 +558,7 @@ mod tests {
         for (s, e) in segments(text, size) {
             assert!(!s.is_empty());
             whole.push_str(s);
-            n += count_segment(enc.bpe(), s);
+            n += count_segment(enc, s);
             exact &= e;
         }
         assert_eq!(whole, text);
