@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 const MAGIC: &[u8; 8] = b"SKSCLIX\0";
 /// Bumped whenever the layout or the meaning of a record changes: an index of another version is
 /// foreign and discarded.
-const VERSION: u32 = 3;
+const VERSION: u32 = 4;
 /// Index files kept in the cache folder, one per set of roots; the least recently written go.
 const KEEP_FILES: usize = 8;
 /// An index larger than this is not read (a real one for 50,000 skills is a few tens of MB).
@@ -89,6 +89,9 @@ pub struct WalkRecord {
     /// (skill folder, skill file), as the walk found them.
     pub found: Vec<(PathBuf, PathBuf)>,
     pub problems: Vec<Diagnostic>,
+    /// Every link the walk met (files and folders), in path order. A link made or removed later
+    /// changes its folder's stat, so the record is then walked again.
+    pub links: Vec<PathBuf>,
 }
 
 /// One resource as remembered.
@@ -264,6 +267,10 @@ fn encode(
             w.path(f);
         }
         w.diags(&r.problems);
+        w.len(r.links.len());
+        for l in &r.links {
+            w.path(l);
+        }
     }
     // Only skills whose file was read and stamped are worth remembering.
     let kept: Vec<&Skill> = skills.iter().filter(|s| s.stamp.mtime_ns != 0).collect();
@@ -350,12 +357,18 @@ fn decode(bytes: &[u8]) -> Option<IndexData> {
             found.push((r.path()?, r.path()?));
         }
         let problems = r.diags()?;
+        let nl = r.len(8)?;
+        let mut links = Vec::with_capacity(nl);
+        for _ in 0..nl {
+            links.push(r.path()?);
+        }
         data.walks.push(WalkRecord {
             path,
             max_depth,
             dirs,
             found,
             problems,
+            links,
         });
     }
     let n = r.len(40)?;
@@ -729,6 +742,69 @@ mod tests {
                 }
             }
             std::fs::File::open(&p).unwrap().set_modified(then).unwrap();
+        }
+    }
+
+    #[test]
+    fn linked_and_plain_folders_are_located_alike_when_walked_and_when_remembered() {
+        use crate::core::listing::{Format, entry};
+        use crate::core::scan::ScanOptions;
+        use crate::core::source::path_roots;
+        let write_skill = |root: &Path, dir: &str, fm: &str| {
+            write(
+                &root.join(dir).join("SKILL.md"),
+                &format!("---\n{fm}---\nBody.\n"),
+            );
+        };
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path().join("root");
+        let elsewhere = t.path().join("elsewhere");
+        write_skill(&root, "plain", "name: plain\ndescription: Plain.\n");
+        write_skill(
+            &elsewhere.join("deep"),
+            "far",
+            "name: far\ndescription: Far.\n",
+        );
+        std::fs::create_dir_all(root.join("ns")).unwrap();
+        // A linked folder holding a skill, and a skill folder that is itself a link.
+        std::os::unix::fs::symlink(elsewhere.join("deep"), root.join("ns/via")).unwrap();
+        write_skill(&elsewhere, "own", "name: own\ndescription: Own.\n");
+        std::os::unix::fs::symlink(elsewhere.join("own"), root.join("own")).unwrap();
+        backdate(&root);
+        backdate(&elsewhere);
+        let store = IndexStore::in_dir(t.path().join("cache"));
+        let real = |p: PathBuf| -> PathBuf { std::fs::canonicalize(p).unwrap().join("SKILL.md") };
+        let want = [
+            real(root.join("ns/via/far")),
+            real(elsewhere.join("own")),
+            real(root.join("plain")),
+        ];
+        for pass in ["walked", "remembered"] {
+            let (lib, stats) = Library::load_indexed(
+                path_roots(std::slice::from_ref(&root)),
+                &ScanOptions::default(),
+                &store,
+            );
+            assert_eq!(stats.roots_walked, usize::from(pass == "walked"), "{pass}");
+            lib.save_index();
+            let mut got: Vec<(String, bool, String)> = lib
+                .skills
+                .iter()
+                .map(|s| {
+                    let e = entry(s, Format::Xml);
+                    let loc = e.split("<location>\n").nth(1).unwrap().split('\n').next();
+                    (s.name.clone(), s.plain, loc.unwrap().to_string())
+                })
+                .collect();
+            got.sort();
+            let names: Vec<(&str, bool)> = got.iter().map(|(n, p, _)| (n.as_str(), *p)).collect();
+            assert_eq!(
+                names,
+                [("far", false), ("own", false), ("plain", true)],
+                "{pass}"
+            );
+            let locs: Vec<PathBuf> = got.iter().map(|(_, _, l)| PathBuf::from(l)).collect();
+            assert_eq!(locs, want, "{pass}");
         }
     }
 

@@ -205,10 +205,10 @@ pub fn scan_indexed(roots: &[Root], opts: &ScanOptions, index: Option<IndexData>
             .filter(folders_unchanged);
         let walked = match remembered {
             Some(record) => Walked {
+                linked: record.links.iter().cloned().collect(),
                 record,
                 files: None,
                 frontier: Vec::new(),
-                linked: HashSet::new(),
                 root_real,
                 capped: false,
             },
@@ -298,6 +298,11 @@ pub fn scan_indexed(roots: &[Root], opts: &ScanOptions, index: Option<IndexData>
         .iter()
         .map(|r| std::sync::Arc::from(r.path.as_path()))
         .collect();
+    // The links each walked root holds, to tell plain skill folders from linked ones.
+    let mut links_of: Vec<Option<&HashSet<PathBuf>>> = vec![None; roots.len()];
+    for (ri, w) in &walks {
+        links_of[*ri] = Some(&w.linked);
+    }
     out.skills = list
         .par_iter()
         .zip(records)
@@ -311,6 +316,7 @@ pub fn scan_indexed(roots: &[Root], opts: &ScanOptions, index: Option<IndexData>
             };
             let (mut skill, read) = read_skill(f, roots, record, listing);
             skill.root = std::sync::Arc::clone(&shared[f.root]);
+            skill.plain = links_of[f.root].is_some_and(|l| no_link_between(&skill.root, &f.dir, l));
             if read {
                 parsed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             }
@@ -322,6 +328,18 @@ pub fn scan_indexed(roots: &[Root], opts: &ScanOptions, index: Option<IndexData>
     out.problems
         .sort_by(|a, b| a.path.cmp(&b.path).then(a.message.cmp(&b.message)));
     out
+}
+
+/// Whether the walk that found `dir` below `root` met no link at `dir` or between them.
+fn no_link_between(root: &Path, dir: &Path, links: &HashSet<PathBuf>) -> bool {
+    if !dir.starts_with(root) {
+        return false;
+    }
+    links.is_empty()
+        || dir
+            .ancestors()
+            .take_while(|a| *a != root)
+            .all(|a| !links.contains(a))
 }
 
 /// Whether every folder a remembered walk read still has the stat it had before it was read.
@@ -451,6 +469,9 @@ fn walk_root(root: &Root, root_real: &Path, opts: &ScanOptions) -> Walked {
     dirs.sort_unstable_by(|a, b| path_order(&a.0, &b.0));
     let mut found: Vec<(PathBuf, PathBuf)> = into(found);
     found.sort_unstable_by(|a, b| path_order(&a.1, &b.1));
+    let linked: HashSet<PathBuf> = into(linked);
+    let mut links: Vec<PathBuf> = linked.iter().cloned().collect();
+    links.sort_unstable_by(|a, b| path_order(a, b));
     Walked {
         record: WalkRecord {
             path: root.path.clone(),
@@ -458,10 +479,11 @@ fn walk_root(root: &Root, root_real: &Path, opts: &ScanOptions) -> Walked {
             dirs,
             found,
             problems,
+            links,
         },
         files: Some(into(files)),
         frontier: into(frontier),
-        linked: into(linked),
+        linked,
         root_real: root_real.to_path_buf(),
         capped: capped.into_inner(),
     }

@@ -33,6 +33,9 @@ pub struct Skill {
     pub skill_md: PathBuf,
     /// The root the skill was found under, shared by every skill of that root.
     pub root: Arc<Path>,
+    /// The walk saw no link between the root and the skill folder: the folder's real place is the
+    /// root's real place joined with the path below it, without asking the file system again.
+    pub plain: bool,
     pub agent: Agent,
     pub scope: Scope,
     pub frontmatter: Frontmatter,
@@ -98,6 +101,7 @@ impl Skill {
             dir,
             skill_md,
             root: Arc::from(root.path.as_path()),
+            plain: false,
             agent: root.agent,
             scope: root.scope,
             frontmatter: Frontmatter::default(),

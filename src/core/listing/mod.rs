@@ -335,13 +335,20 @@ impl Folders {
         resolved
     }
 
-    /// The resolved skill folder joined with the skill file's name, as `skills-ref` writes it.
+    /// The resolved skill folder joined with the skill file's name, as `skills-ref` writes it. A
+    /// plain skill folder (no link below its root) is its root's real folder joined with the rest.
     fn location(&self, skill: &Skill) -> String {
         let file = skill.skill_md.file_name().unwrap_or_default();
-        self.resolve(&skill.dir)
-            .join(file)
-            .to_string_lossy()
-            .into_owned()
+        let below = skill
+            .dir
+            .strip_prefix(&skill.root)
+            .ok()
+            .filter(|rel| skill.plain && !rel.as_os_str().is_empty());
+        let dir = match below {
+            Some(rel) => self.resolve(&skill.root).join(rel),
+            None => self.resolve(&skill.dir),
+        };
+        dir.join(file).to_string_lossy().into_owned()
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, PathBuf>> {
