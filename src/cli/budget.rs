@@ -93,30 +93,41 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         return crate::cli::baseline::run(&args, &library);
     }
     // --no-cache reads every file afresh: the library index is left alone too.
-    let lib = if args.no_cache {
-        library.load_with(&IndexStore::none())
-    } else {
-        library.load()
-    };
-    note_demo(&lib);
-    let unread = crate::cli::note_unread(&lib);
-    let cache = if args.no_cache {
-        TokenCache::in_memory()
-    } else {
-        TokenCache::open()
-    };
-    let enabled = enabled(&lib);
-    let scope = args.scope.mask(&lib);
-    let listing = listing::render(
-        &lib,
-        &|i| enabled(i) && scope[i],
-        &ListingOptions {
-            format: args.listing,
-            tier: args.tier,
-            context_window: args.context_window,
+    // The library and the token cache are read side by side.
+    let (lib, cache) = rayon::join(
+        || {
+            if args.no_cache {
+                library.load_with(&IndexStore::none())
+            } else {
+                library.load()
+            }
+        },
+        || {
+            if args.no_cache {
+                TokenCache::in_memory()
+            } else {
+                TokenCache::open()
+            }
         },
     );
-    let counts = crate::cli::count_levels(&lib, args.encoding, args.listing, &cache);
+    note_demo(&lib);
+    let unread = crate::cli::note_unread(&lib);
+    let enabled = enabled(&lib);
+    let scope = args.scope.mask(&lib);
+    let (listing, counts) = rayon::join(
+        || {
+            listing::render(
+                &lib,
+                &|i| enabled(i) && scope[i],
+                &ListingOptions {
+                    format: args.listing,
+                    tier: args.tier,
+                    context_window: args.context_window,
+                },
+            )
+        },
+        || crate::cli::count_levels(&lib, args.encoding, args.listing, &cache),
+    );
     let listing_tokens = tokens::count_text(&listing.text, args.encoding, &cache) as usize;
     crate::cli::save_cache(&cache);
     let used = usage::costs_when_used(
@@ -143,6 +154,7 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         OutputFormat::Markdown => out.write_all(report.markdown().as_bytes())?,
     }
     out.flush()?;
+    crate::cli::keep_until_exit((lib, cache, counts, used));
     let over = args
         .max_listing_tokens
         .is_some_and(|max| listing_tokens > max);

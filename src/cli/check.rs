@@ -77,12 +77,12 @@ struct Finding<'a> {
 }
 
 pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
-    let lib = library.load();
+    // The library and the token cache are read side by side.
+    let (lib, cache) = rayon::join(|| library.load(), TokenCache::open);
     crate::cli::note_demo(&lib);
     let profile = args.profile.unwrap_or_else(|| Profile::fitting(&lib));
     let enabled = crate::cli::enabled_mask(&lib);
     let is_enabled = |i: usize| enabled[i];
-    let cache = TokenCache::open();
     let diags = rules::check_library(
         &lib,
         &CheckOptions {
@@ -151,6 +151,7 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         )?,
     }
     out.flush()?;
+    crate::cli::keep_until_exit((lib, cache, diags));
     if let Some((n, max)) = listing_over {
         eprintln!(
             "skillscope: the {} listing of enabled skills costs {n} {} tokens per turn, over the limit of {max}",

@@ -72,30 +72,42 @@ pub struct ListArgs {
 
 pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     // --no-cache reads every file afresh: the library index is left alone too.
-    let lib = if args.no_cache {
-        library.load_with(&IndexStore::none())
-    } else {
-        library.load()
-    };
+    // The library and the token cache are read side by side, then the rules and the counts run
+    // side by side: none of them needs the other.
+    let (lib, cache) = rayon::join(
+        || {
+            if args.no_cache {
+                library.load_with(&IndexStore::none())
+            } else {
+                library.load()
+            }
+        },
+        || {
+            if args.no_cache {
+                TokenCache::in_memory()
+            } else {
+                TokenCache::open()
+            }
+        },
+    );
     crate::cli::note_demo(&lib);
     let unread = crate::cli::note_unread(&lib);
     let enabled = crate::cli::enabled_mask(&lib);
     let is_enabled = |i: usize| enabled[i];
-    let diags = rules::check_library(
-        &lib,
-        &CheckOptions {
-            profile: args.profile.unwrap_or_else(|| Profile::fitting(&lib)),
-            body: false,
-            tokens: None,
-            enabled: Some(&is_enabled),
+    let (diags, tokens) = rayon::join(
+        || {
+            rules::check_library(
+                &lib,
+                &CheckOptions {
+                    profile: args.profile.unwrap_or_else(|| Profile::fitting(&lib)),
+                    body: false,
+                    tokens: None,
+                    enabled: Some(&is_enabled),
+                },
+            )
         },
+        || crate::cli::count_levels(&lib, args.encoding, args.listing, &cache),
     );
-    let cache = if args.no_cache {
-        TokenCache::in_memory()
-    } else {
-        TokenCache::open()
-    };
-    let tokens = crate::cli::count_levels(&lib, args.encoding, args.listing, &cache);
     crate::cli::save_cache(&cache);
     crate::cli::save_index(&lib);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
@@ -190,5 +202,6 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         )?;
     }
     out.flush()?;
+    crate::cli::keep_until_exit((lib, cache, diags, tokens));
     Ok(unread)
 }

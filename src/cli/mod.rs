@@ -272,6 +272,12 @@ pub fn count_levels(
     counts
 }
 
+/// Keeps what a command built alive until the process exits, which is about to happen: freeing a
+/// library of thousands of skills piece by piece costs milliseconds and returns nothing useful.
+pub fn keep_until_exit<T>(what: T) {
+    std::mem::forget(what);
+}
+
 /// Saves what the rules learned into the library index; a cache, so a failure is only mentioned.
 pub fn save_index(lib: &Library) {
     if let Some(e) = lib.save_index() {
@@ -336,6 +342,10 @@ impl serde_json::ser::Formatter for SafeFormatter {
         w: &mut W,
         fragment: &str,
     ) -> std::io::Result<()> {
+        // Printable ASCII holds no hazard: most text is written whole.
+        if fragment.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+            return w.write_all(fragment.as_bytes());
+        }
         let mut start = 0;
         for (i, c) in fragment.char_indices() {
             if crate::core::escape::is_hazard(c) {

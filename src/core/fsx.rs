@@ -236,6 +236,60 @@ pub fn mtime_ns(meta: &std::fs::Metadata) -> u128 {
         .map_or(0, |d| d.as_nanos())
 }
 
+/// A regular file's length, modification time (nanoseconds since the epoch, 0 when unknown) and
+/// inode, as [`std::fs::metadata`] gives them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileStat {
+    pub len: u64,
+    pub mtime_ns: u128,
+    pub ino: u64,
+}
+
+/// A folder held open to stat files below it by their relative path, so that the kernel does not
+/// walk the folder's own path again for each of them (what a warm scan does for every resource).
+pub struct Dir {
+    fd: Option<std::os::fd::OwnedFd>,
+    path: PathBuf,
+}
+
+impl Dir {
+    /// Opens `path` for lookups only (`O_PATH`); when that fails, every stat takes the full path.
+    pub fn open(path: &Path) -> Dir {
+        use nix::fcntl::OFlag;
+        let flags = OFlag::O_PATH | OFlag::O_DIRECTORY | OFlag::O_CLOEXEC;
+        Dir {
+            fd: nix::fcntl::open(path, flags, nix::sys::stat::Mode::empty()).ok(),
+            path: path.to_path_buf(),
+        }
+    }
+
+    /// The stat of the regular file at `rel` below the folder, links followed; `None` when there
+    /// is none.
+    pub fn regular_file(&self, rel: &str) -> Option<FileStat> {
+        let Some(fd) = &self.fd else {
+            let m = std::fs::metadata(self.path.join(rel)).ok()?;
+            return m.is_file().then(|| FileStat {
+                len: m.len(),
+                mtime_ns: mtime_ns(&m),
+                ino: std::os::unix::fs::MetadataExt::ino(&m),
+            });
+        };
+        let st = nix::sys::stat::fstatat(fd, rel, nix::fcntl::AtFlags::empty()).ok()?;
+        if st.st_mode & nix::libc::S_IFMT != nix::libc::S_IFREG {
+            return None;
+        }
+        let mtime_ns = u128::try_from(st.st_mtime)
+            .ok()
+            .and_then(|s| Some(s * 1_000_000_000 + u128::try_from(st.st_mtime_nsec).ok()?))
+            .unwrap_or(0);
+        Some(FileStat {
+            len: u64::try_from(st.st_size).unwrap_or(0),
+            mtime_ns,
+            ino: st.st_ino,
+        })
+    }
+}
+
 /// A path as the bytes the cache files store (its OS bytes on Unix).
 #[cfg(unix)]
 pub fn path_bytes(p: &Path) -> Vec<u8> {

@@ -849,24 +849,32 @@ fn resources(
             .map(|m| Stamp::of(&m))
     };
     let mut out: Vec<Resource> = match (listing, remembered) {
-        // The folders did not change: the same files, each stat'ed again.
-        (Listing::Remembered, Some(records)) => records
-            .into_iter()
-            .filter_map(|x| {
-                let path = f.dir.join(&x.rel);
-                let stamp = stat(&path)?;
-                Some(if x.stamp.vouches_for(&stamp) {
-                    let r = Resource::new(x.rel, stamp, x.text);
-                    if let Some(links) = x.links {
-                        let _ = r.links.set(links);
-                    }
-                    r
-                } else {
-                    let text = looks_like_text(&path);
-                    Resource::new(x.rel, stamp, text)
+        // The folders did not change: the same files, each stat'ed again (from the skill folder,
+        // held open).
+        (Listing::Remembered, Some(records)) => {
+            let dir = crate::core::fsx::Dir::open(&f.dir);
+            records
+                .into_iter()
+                .filter_map(|x| {
+                    let s = dir.regular_file(&x.rel)?;
+                    let stamp = Stamp {
+                        len: s.len,
+                        mtime_ns: s.mtime_ns,
+                        ino: s.ino,
+                    };
+                    Some(if x.stamp.vouches_for(&stamp) {
+                        let r = Resource::new(x.rel, stamp, x.text);
+                        if let Some(links) = x.links {
+                            let _ = r.links.set(links);
+                        }
+                        r
+                    } else {
+                        let text = looks_like_text(&f.dir.join(&x.rel));
+                        Resource::new(x.rel, stamp, text)
+                    })
                 })
-            })
-            .collect(),
+                .collect()
+        }
         (listing, remembered) => {
             let paths: Vec<PathBuf> = match listing {
                 Listing::Walked(paths) => paths.to_vec(),

@@ -198,6 +198,9 @@ pub struct App {
     pub used: Vec<UseCost>,
     /// Which levels are counted for the current library.
     pub levels_done: [bool; 3],
+    /// The matchers' index, the composite links and the prompt preview of a new library wait
+    /// until its levels are counted: the first screen shows the counts, and the cores are few.
+    after_counts: bool,
     /// Stops for the counting runs under way: every level of the library, and the L1 recount a
     /// format change started. A new run of either kind stops the one it replaces.
     count_stops: [Arc<AtomicBool>; 2],
@@ -241,6 +244,11 @@ impl App {
     pub fn scanning(spec: LibrarySpec, opts: Options, tx: Sender<Event>) -> App {
         let mut app = App::empty(spec, opts, tx);
         app.request_rescan();
+        // The token cache is read while the library is: the counts need both.
+        let cache = app.cache.clone();
+        std::thread::spawn(move || {
+            cache.get();
+        });
         app
     }
 
@@ -307,6 +315,7 @@ impl App {
             rescanning: false,
             rescan_again: false,
             loaded: false,
+            after_counts: false,
             want_watch: opts.watch,
             watch_started: false,
             home: None,
@@ -353,17 +362,25 @@ impl App {
         self.run_checks(false);
         self.index = None;
         self.test.results.clear();
-        jobs::index(Arc::clone(&self.lib), self.generation, self.tx.clone());
         self.links = None;
         self.used = Vec::new();
-        jobs::links(Arc::clone(&self.lib), self.generation, self.tx.clone());
         self.levels_done = [false; 3];
         self.start_counting(vec![Level::L1, Level::L2, Level::L3]);
-        self.request_preview();
+        self.after_counts = true;
         self.loaded = true;
         if self.want_watch && !self.watch_started {
             self.start_watch();
         }
+    }
+
+    /// Starts what waited for the counts of a new library (see `after_counts`), once.
+    pub(super) fn start_after_counts(&mut self) {
+        if !std::mem::take(&mut self.after_counts) {
+            return;
+        }
+        jobs::index(Arc::clone(&self.lib), self.generation, self.tx.clone());
+        jobs::links(Arc::clone(&self.lib), self.generation, self.tx.clone());
+        self.request_preview();
     }
 
     /// Runs the rules on a worker. Without `body` only the frontmatter rules run (fast); the

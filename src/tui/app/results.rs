@@ -207,6 +207,7 @@ impl App {
             if !self.checked {
                 self.run_checks(true);
             }
+            self.start_after_counts();
         }
         if self.skills.list.sort == list::Sort::Cost {
             let cx = ctx!(self);
