@@ -9,6 +9,7 @@ use crate::core::fsx::FsxError;
 use crate::core::fsx::{bytes_path, path_bytes};
 use crate::core::scan::ScanOptions;
 use crate::core::skill::{BodyFacts, Link, Skill};
+use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use serde_json::Value;
 use std::io::Write;
@@ -17,7 +18,7 @@ use std::path::{Path, PathBuf};
 const MAGIC: &[u8; 8] = b"SKSCLIX\0";
 /// Bumped whenever the layout or the meaning of a record changes: an index of another version is
 /// foreign and discarded.
-const VERSION: u32 = 4;
+const VERSION: u32 = 5;
 /// Index files kept in the cache folder, one per set of roots; the least recently written go.
 const KEEP_FILES: usize = 8;
 /// An index larger than this is not read (a real one for 50,000 skills is a few tens of MB).
@@ -275,44 +276,14 @@ fn encode(
     // Only skills whose file was read and stamped are worth remembering.
     let kept: Vec<&Skill> = skills.iter().filter(|s| s.stamp.mtime_ns != 0).collect();
     w.len(kept.len());
+    // Each skill's record is prefixed with its length, so that reading can cut the records apart
+    // first and decode them on every core.
+    let mut rec = W(Vec::with_capacity(1024));
     for s in kept {
-        w.path(&s.dir);
-        w.path(&s.skill_md);
-        w.stamp(&s.stamp.settled(taken_ns));
-        w.frontmatter(&s.frontmatter);
-        w.diags(&s.parse_diagnostics);
-        w.u32(s.body_line);
-        w.u64(s.body_offset);
-        w.len(s.resources.len());
-        for r in &s.resources {
-            w.str(&r.rel);
-            w.stamp(&r.stamp().settled(taken_ns));
-            w.u8(u8::from(r.text));
-            match r.links.get() {
-                Some(links) => {
-                    w.u8(1);
-                    w.strs(links);
-                }
-                None => w.u8(0),
-            }
-        }
-        match s.facts.body.get() {
-            Some(b) => {
-                w.u8(1);
-                w.u32(b.lines);
-                w.u64(b.bytes);
-                w.len(b.links.len());
-                for l in &b.links {
-                    w.str(&l.target);
-                    w.u32(l.line);
-                    w.u32(l.column);
-                }
-            }
-            None => w.u8(0),
-        }
-        for slot in &s.facts.body_tokens {
-            w.opt_u32(slot.get().copied());
-        }
+        rec.0.clear();
+        skill_record(&mut rec, s, taken_ns);
+        w.len(rec.0.len());
+        w.0.extend_from_slice(&rec.0);
     }
     match overlap {
         Some((key, found)) => {
@@ -372,69 +343,17 @@ fn decode(bytes: &[u8]) -> Option<IndexData> {
         });
     }
     let n = r.len(40)?;
-    data.skills.reserve(n);
+    let mut records = Vec::with_capacity(n);
     for _ in 0..n {
-        let dir = r.bytes()?.to_vec();
-        let file = r.path()?;
-        let stamp = r.stamp()?;
-        let frontmatter = r.frontmatter()?;
-        let parse_diagnostics = r.diags()?;
-        let body_line = r.u32()?;
-        let body_offset = r.u64()?;
-        let nr = r.len(30)?;
-        let mut resources = Vec::with_capacity(nr);
-        for _ in 0..nr {
-            let rel = r.string()?;
-            let stamp = r.stamp()?;
-            let text = r.u8()? != 0;
-            let links = match r.u8()? {
-                0 => None,
-                _ => Some(r.strs()?),
-            };
-            resources.push(ResourceRecord {
-                rel,
-                stamp,
-                text,
-                links,
-            });
-        }
-        let body = match r.u8()? {
-            0 => None,
-            _ => {
-                let lines = r.u32()?;
-                let bytes = r.u64()?;
-                let nl = r.len(12)?;
-                let mut links = Vec::with_capacity(nl);
-                for _ in 0..nl {
-                    links.push(Link {
-                        target: r.string()?,
-                        line: r.u32()?,
-                        column: r.u32()?,
-                    });
-                }
-                Some(BodyFacts {
-                    lines,
-                    bytes,
-                    links,
-                })
-            }
-        };
-        let body_tokens = [r.opt_u32()?, r.opt_u32()?];
-        data.skills.insert(
-            dir,
-            SkillRecord {
-                file,
-                stamp,
-                frontmatter,
-                parse_diagnostics,
-                body_line,
-                body_offset,
-                resources,
-                body,
-                body_tokens,
-            },
-        );
+        let len = r.len(1)?;
+        records.push(r.take(len)?);
     }
+    let decoded: Option<Vec<(Vec<u8>, SkillRecord)>> = records
+        .par_iter()
+        .map(|rec| skill_record_from(&mut R(rec)))
+        .collect();
+    data.skills.reserve(n);
+    data.skills.extend(decoded?);
     if r.u8()? != 0 {
         let key: [u8; 32] = r.take(32)?.try_into().ok()?;
         let n = r.len(20)?;
@@ -450,6 +369,112 @@ fn decode(bytes: &[u8]) -> Option<IndexData> {
         data.overlap = Some((key, found));
     }
     r.0.is_empty().then_some(data)
+}
+
+/// One skill's record in the index file.
+fn skill_record(w: &mut W, s: &Skill, taken_ns: u128) {
+    w.path(&s.dir);
+    w.path(&s.skill_md);
+    w.stamp(&s.stamp.settled(taken_ns));
+    w.frontmatter(&s.frontmatter);
+    w.diags(&s.parse_diagnostics);
+    w.u32(s.body_line);
+    w.u64(s.body_offset);
+    w.len(s.resources.len());
+    for r in &s.resources {
+        w.str(&r.rel);
+        w.stamp(&r.stamp().settled(taken_ns));
+        w.u8(u8::from(r.text));
+        match r.links.get() {
+            Some(links) => {
+                w.u8(1);
+                w.strs(links);
+            }
+            None => w.u8(0),
+        }
+    }
+    match s.facts.body.get() {
+        Some(b) => {
+            w.u8(1);
+            w.u32(b.lines);
+            w.u64(b.bytes);
+            w.len(b.links.len());
+            for l in &b.links {
+                w.str(&l.target);
+                w.u32(l.line);
+                w.u32(l.column);
+            }
+        }
+        None => w.u8(0),
+    }
+    for slot in &s.facts.body_tokens {
+        w.opt_u32(slot.get().copied());
+    }
+}
+
+/// One skill's record read back; `None` when it is not whole or holds more.
+fn skill_record_from(r: &mut R) -> Option<(Vec<u8>, SkillRecord)> {
+    let dir = r.bytes()?.to_vec();
+    let file = r.path()?;
+    let stamp = r.stamp()?;
+    let frontmatter = r.frontmatter()?;
+    let parse_diagnostics = r.diags()?;
+    let body_line = r.u32()?;
+    let body_offset = r.u64()?;
+    let nr = r.len(30)?;
+    let mut resources = Vec::with_capacity(nr);
+    for _ in 0..nr {
+        let rel = r.string()?;
+        let stamp = r.stamp()?;
+        let text = r.u8()? != 0;
+        let links = match r.u8()? {
+            0 => None,
+            _ => Some(r.strs()?),
+        };
+        resources.push(ResourceRecord {
+            rel,
+            stamp,
+            text,
+            links,
+        });
+    }
+    let body = match r.u8()? {
+        0 => None,
+        _ => {
+            let lines = r.u32()?;
+            let bytes = r.u64()?;
+            let nl = r.len(12)?;
+            let mut links = Vec::with_capacity(nl);
+            for _ in 0..nl {
+                links.push(Link {
+                    target: r.string()?,
+                    line: r.u32()?,
+                    column: r.u32()?,
+                });
+            }
+            Some(BodyFacts {
+                lines,
+                bytes,
+                links,
+            })
+        }
+    };
+    let body_tokens = [r.opt_u32()?, r.opt_u32()?];
+    let record = (
+        dir,
+        SkillRecord {
+            file,
+            stamp,
+            frontmatter,
+            parse_diagnostics,
+            body_line,
+            body_offset,
+            resources,
+            body,
+            body_tokens,
+        },
+    );
+    r.0.is_empty().then_some(record)
 }
 
 struct W(Vec<u8>);
