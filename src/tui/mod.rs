@@ -25,6 +25,8 @@ pub use app::App as TuiApp;
 
 /// How often the input thread sends a tick when nothing happens (drives progress spinners).
 const TICK: Duration = Duration::from_millis(200);
+/// The longest the loop handles waiting events before drawing again.
+const FRAME: Duration = Duration::from_millis(16);
 
 /// Runs the app until the user quits. The terminal is restored on every way out, panics
 /// included.
@@ -81,9 +83,12 @@ fn run_loop(
             return Ok(());
         };
         app.handle(ev);
-        // Take everything already waiting before drawing again, so a burst of worker results
-        // or key repeats costs one frame.
-        while let Ok(ev) = rx.try_recv() {
+        // Take what is already waiting before drawing again, so a burst of worker results or
+        // key repeats costs one frame; but draw at least once a frame's time, so a steady stream
+        // of events (results arriving one after another) never holds the screen back.
+        let frame = std::time::Instant::now();
+        while frame.elapsed() < FRAME {
+            let Ok(ev) = rx.try_recv() else { break };
             app.handle(ev);
             if app.quit {
                 break;

@@ -198,8 +198,9 @@ pub struct App {
     pub used: Vec<UseCost>,
     /// Which levels are counted for the current library.
     pub levels_done: [bool; 3],
-    /// The matchers' index, the composite links and the prompt preview of a new library wait
-    /// until its levels are counted: the first screen shows the counts, and the cores are few.
+    /// The matchers' index, the composite links, the prompt preview and the file watcher of a new
+    /// library wait until its levels are counted: the first screen shows the counts, and the
+    /// cores are few.
     after_counts: bool,
     /// Stops for the counting runs under way: every level of the library, and the L1 recount a
     /// format change started. A new run of either kind stops the one it replaces.
@@ -368,9 +369,6 @@ impl App {
         self.start_counting(vec![Level::L1, Level::L2, Level::L3]);
         self.after_counts = true;
         self.loaded = true;
-        if self.want_watch && !self.watch_started {
-            self.start_watch();
-        }
     }
 
     /// Starts what waited for the counts of a new library (see `after_counts`), once.
@@ -381,6 +379,10 @@ impl App {
         jobs::index(Arc::clone(&self.lib), self.generation, self.tx.clone());
         jobs::links(Arc::clone(&self.lib), self.generation, self.tx.clone());
         self.request_preview();
+        // Watching means a watch on every folder: set up once the first screen is complete.
+        if self.want_watch && !self.watch_started {
+            self.start_watch();
+        }
     }
 
     /// Runs the rules on a worker. Without `body` only the frontmatter rules run (fast); the

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# A second start of the app, measured on the real binary in a terminal: from launching
+# `skillscope ROOT` in tmux until the pane shows the skill list with every level counted (no
+# "scanning…", no "counting", no "…" left in the L1/L2/L3 columns), and the app's peak RSS then.
+# The first run fills the token cache and the library index (not timed); the next RUNS are timed.
+#
+#   scripts/app_start.sh ROOT [RUNS]
+#
+# The pane is polled every 20 ms (each poll runs tmux and grep, on the same cores), so each figure
+# includes up to one poll of delay and
+# the cost of tmux itself. Needs tmux.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=${1:?usage: scripts/app_start.sh ROOT [RUNS]}
+runs=${2:-5}
+command -v tmux >/dev/null || { echo "tmux is needed (apt-get install tmux)" >&2; exit 2; }
+cargo build --release --locked --quiet
+bin=$PWD/target/release/skillscope
+cache=$(mktemp -d)
+session=skillscope-start-$$
+trap 'tmux kill-session -t "$session" 2>/dev/null || true; rm -rf "$cache"' EXIT
+export SKILLSCOPE_CACHE_DIR=$cache/cache SKILLSCOPE_CONFIG_DIR=$cache/config SKILLSCOPE_STATE=$cache/state.json
+export SKILLSCOPE_MAX_ENTRIES=${SKILLSCOPE_MAX_ENTRIES:-2000000}
+
+# Whether the pane shows the list with every level known.
+ready() {
+    local pane
+    pane=$(tmux capture-pane -p -t "$session" 2>/dev/null) || return 1
+    grep -q 'L1' <<<"$pane" || return 1
+    # A count not known yet is a lone `…` in its column (a cut name ends in one after a letter).
+    ! grep -qE 'scanning|counting| …( |$)' <<<"$pane"
+}
+
+once() { # prints "ms KB" for one start; $1 = timeout in seconds, $2 = seconds to stay open after
+    local t0 t1 pid hwm
+    t0=$(date +%s%N)
+    tmux new-session -d -s "$session" -x 160 -y 40 \
+        "env SKILLSCOPE_CACHE_DIR=$SKILLSCOPE_CACHE_DIR SKILLSCOPE_CONFIG_DIR=$SKILLSCOPE_CONFIG_DIR SKILLSCOPE_MAX_ENTRIES=$SKILLSCOPE_MAX_ENTRIES $bin $root"
+    until ready; do
+        if (( ($(date +%s%N) - t0) / 1000000000 > $1 )); then
+            echo "timed out" >&2
+            break
+        fi
+        sleep 0.02
+    done
+    t1=$(date +%s%N)
+    pid=$(pgrep -n -f "$bin $root" || true)
+    hwm=$(awk '/VmHWM/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo "?")
+    sleep "${2:-0}"
+    tmux send-keys -t "$session" q
+    sleep 0.3
+    tmux kill-session -t "$session" 2>/dev/null || true
+    echo "$(( (t1 - t0) / 1000000 )) $hwm"
+}
+
+# The first start stays open a while after its counts, so that its workers (the body rules, the
+# index and cache writes) finish before it quits.
+echo "first start (fills the cache and the index): $(once 600 10 | awk '{print $1 " ms, peak RSS " $2 " KB"}')"
+once 120 5 >/dev/null
+for i in $(seq "$runs"); do
+    echo "second start $i: $(once 120 | awk '{print $1 " ms to the list with every level, peak RSS " $2 " KB"}')"
+done
