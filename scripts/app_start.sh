@@ -7,8 +7,7 @@
 #   scripts/app_start.sh ROOT [RUNS]
 #
 # The pane is polled every 20 ms (each poll runs tmux and grep, on the same cores), so each figure
-# includes up to one poll of delay and
-# the cost of tmux itself. Needs tmux.
+# includes up to one poll of delay and the cost of tmux itself. Needs tmux.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=${1:?usage: scripts/app_start.sh ROOT [RUNS]}
@@ -27,7 +26,9 @@ ready() {
     local pane
     pane=$(tmux capture-pane -p -t "$session" 2>/dev/null) || return 1
     grep -q 'L1' <<<"$pane" || return 1
-    # A count not known yet is a lone `…` in its column (a cut name ends in one after a letter).
+    # A count not known yet is a lone `…` in its column (a cut name ends in one after a letter;
+    # the detail pane's diagnostics heading ends in one while the body rules run).
+    pane=$(grep -v 'Diagnostics' <<<"$pane")
     ! grep -qE 'scanning|counting| …( |$)' <<<"$pane"
 }
 
