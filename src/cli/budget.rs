@@ -2,12 +2,11 @@
 
 use crate::cli::{LibraryArgs, note_demo};
 use crate::core::budget;
-use crate::core::index::IndexStore;
 use crate::core::listing::{self, Fate, Format, Listing, ListingOptions, Tier};
 use crate::core::model::Model;
 use crate::core::skill::{KindSource, SkillKind};
 use crate::core::text::{fit, fit_left, thousands};
-use crate::core::tokens::{self, Encoding, ResourceTokens, SkillTokens, TokenCache};
+use crate::core::tokens::{self, Encoding, ResourceTokens, SkillTokens};
 use crate::core::usage::{self, UseCost};
 use crate::core::{Agent, Library, Scope};
 use clap::{Args, ValueEnum};
@@ -92,24 +91,7 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     {
         return crate::cli::baseline::run(&args, &library);
     }
-    // --no-cache reads every file afresh: the library index is left alone too.
-    // The library and the token cache are read side by side.
-    let (lib, cache) = rayon::join(
-        || {
-            if args.no_cache {
-                library.load_with(&IndexStore::none())
-            } else {
-                library.load()
-            }
-        },
-        || {
-            if args.no_cache {
-                TokenCache::in_memory()
-            } else {
-                TokenCache::open()
-            }
-        },
-    );
+    let (lib, cache) = library.load_with_cache(args.no_cache);
     note_demo(&lib);
     let unread = crate::cli::note_unread(&lib);
     let enabled = enabled(&lib);

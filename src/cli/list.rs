@@ -2,10 +2,9 @@
 
 use crate::cli::LibraryArgs;
 use crate::core::diagnostic::{Counts, RuleId, Severity};
-use crate::core::index::IndexStore;
 use crate::core::listing::Format;
 use crate::core::rules::{self, CheckOptions, Profile};
-use crate::core::tokens::{Encoding, TokenCache};
+use crate::core::tokens::Encoding;
 use crate::core::{Agent, Scope};
 use clap::Args;
 use serde::Serialize;
@@ -71,25 +70,7 @@ pub struct ListArgs {
 }
 
 pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
-    // --no-cache reads every file afresh: the library index is left alone too.
-    // The library and the token cache are read side by side, then the rules and the counts run
-    // side by side: none of them needs the other.
-    let (lib, cache) = rayon::join(
-        || {
-            if args.no_cache {
-                library.load_with(&IndexStore::none())
-            } else {
-                library.load()
-            }
-        },
-        || {
-            if args.no_cache {
-                TokenCache::in_memory()
-            } else {
-                TokenCache::open()
-            }
-        },
-    );
+    let (lib, cache) = library.load_with_cache(args.no_cache);
     crate::cli::note_demo(&lib);
     let unread = crate::cli::note_unread(&lib);
     let enabled = crate::cli::enabled_mask(&lib);

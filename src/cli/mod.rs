@@ -272,6 +272,22 @@ pub fn count_levels(
     counts
 }
 
+impl LibraryArgs {
+    /// The library and the token cache, read side by side. With `no_cache` every file is read
+    /// afresh: the library index and the token cache are left alone.
+    pub fn load_with_cache(&self, no_cache: bool) -> (Library, crate::core::tokens::TokenCache) {
+        use crate::core::tokens::TokenCache;
+        if no_cache {
+            rayon::join(
+                || self.load_with(&IndexStore::none()),
+                TokenCache::in_memory,
+            )
+        } else {
+            rayon::join(|| self.load(), TokenCache::open)
+        }
+    }
+}
+
 /// Keeps what a command built alive until the process exits, which is about to happen: freeing a
 /// library of thousands of skills piece by piece costs milliseconds and returns nothing useful.
 pub fn keep_until_exit<T>(what: T) {
