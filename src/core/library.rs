@@ -45,6 +45,8 @@ struct IndexState {
     /// When the scan started: stamps newer than the racy window before it are not trusted.
     taken_ns: u128,
     dirty: AtomicBool,
+    /// Held through a save, so a save at exit waits for one already writing.
+    writing: std::sync::Mutex<()>,
     overlap: std::sync::Mutex<Option<index::Remembered>>,
 }
 
@@ -147,6 +149,7 @@ impl Library {
                 walks: scanned.walks,
                 taken_ns,
                 dirty: AtomicBool::new(changed),
+                writing: std::sync::Mutex::new(()),
                 overlap: std::sync::Mutex::new(overlap),
             }));
             lib.save_index();
@@ -182,6 +185,7 @@ impl Library {
     /// it costs time next run, nothing more, so the error is only returned for display.
     pub fn save_index(&self) -> Option<std::io::Error> {
         let ix = self.index.as_ref()?;
+        let _writing = ix.writing.lock().unwrap_or_else(|e| e.into_inner());
         if !ix.dirty.swap(false, Ordering::Relaxed) {
             return None;
         }

@@ -24,6 +24,8 @@ pub enum Event {
     Job(JobEvent),
     /// Something changed under a watched root (already debounced).
     FsChanged(Vec<PathBuf>),
+    /// The terminal can no longer be read (closed, hung up): the app quits.
+    InputGone,
 }
 
 /// A result or progress report from a worker. Results carry the generation of the library they
@@ -102,23 +104,49 @@ pub enum JobEvent {
 }
 
 /// Reads terminal input on its own thread and forwards it; sends a tick when idle so the loop
-/// can animate progress. Ends when the receiver is gone.
+/// can animate progress. Ends when the receiver is gone, or after saying the input is gone.
+///
+/// The loop does not rely on this thread to notice a closed terminal: on some hang-ups
+/// crossterm's `poll` never returns. [`terminal_gone`] is the loop's own check.
 pub fn spawn_input(tx: Sender<Event>, tick: Duration) {
     std::thread::spawn(move || {
         loop {
             let ev = match ct::poll(tick) {
                 Ok(true) => match ct::read() {
                     Ok(e) => Event::Input(e),
-                    Err(_) => break,
+                    Err(_) => Event::InputGone,
                 },
                 Ok(false) => Event::Tick,
-                Err(_) => break,
+                Err(_) => Event::InputGone,
             };
-            if tx.send(ev).is_err() {
+            let gone = matches!(ev, Event::InputGone);
+            if tx.send(ev).is_err() || gone {
                 break;
             }
         }
     });
+}
+
+/// Whether the terminal on standard input or output has hung up or gone: the kernel reports
+/// `POLLHUP`, `POLLERR` or `POLLNVAL` on it. Asks without waiting and without reading.
+pub fn terminal_gone() -> bool {
+    use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
+    use std::os::fd::AsFd;
+    let (stdin, stdout) = (std::io::stdin(), std::io::stdout());
+    let mut fds = [
+        PollFd::new(stdin.as_fd(), PollFlags::empty()),
+        PollFd::new(stdout.as_fd(), PollFlags::empty()),
+    ];
+    match poll(&mut fds, PollTimeout::ZERO) {
+        Ok(0) => false,
+        Ok(_) => {
+            let bad = PollFlags::POLLHUP | PollFlags::POLLERR | PollFlags::POLLNVAL;
+            fds.iter()
+                .any(|f| f.revents().is_some_and(|r| r.intersects(bad)))
+        }
+        // Interrupted (a signal): the caller asks again on its next turn.
+        Err(_) => false,
+    }
 }
 
 /// A rendered listing and its token count, with what every listing mode costs.

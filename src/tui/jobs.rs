@@ -263,6 +263,14 @@ impl Cache {
         }
     }
 
+    /// Writes the token cache back if a worker opened it and counted something not saved yet;
+    /// waits for a save already under way. For the app's way out.
+    pub fn save_opened(&self) {
+        if let Some(cache) = self.cell.get() {
+            let _ = cache.save();
+        }
+    }
+
     pub fn get(&self) -> &TokenCache {
         self.cell.get_or_init(|| match &self.path {
             Some(p) => TokenCache::at(p),

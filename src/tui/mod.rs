@@ -64,6 +64,7 @@ pub fn run(spec: LibrarySpec, opts: Options) -> anyhow::Result<()> {
     let _ = execute!(std::io::stdout(), EnableMouseCapture);
     let result = run_loop(&mut terminal, &mut app, &rx, tx, &stop);
     restore();
+    app.on_exit();
     result
 }
 
@@ -79,10 +80,13 @@ fn run_loop(
     event::spawn_input(tx, TICK);
     loop {
         terminal.draw(|f| view::draw(f, app))?;
-        let Ok(ev) = rx.recv() else {
-            return Ok(());
-        };
-        app.handle(ev);
+        // A tick's wait at most, so a signal or a hung-up terminal is noticed even when no event
+        // comes: on some hang-ups the input thread is stuck inside crossterm and sends nothing.
+        match rx.recv_timeout(TICK) {
+            Ok(ev) => app.handle(ev),
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(()),
+        }
         // Take what is already waiting before drawing again, so a burst of worker results or
         // key repeats costs one frame; but draw at least once a frame's time, so a steady stream
         // of events (results arriving one after another) never holds the screen back.
@@ -94,8 +98,7 @@ fn run_loop(
                 break;
             }
         }
-        // Ticks come every 200 ms, so a signal is seen within that.
-        if app.quit || stop.load(Ordering::Relaxed) {
+        if app.quit || stop.load(Ordering::Relaxed) || event::terminal_gone() {
             return Ok(());
         }
     }

@@ -109,3 +109,43 @@ fn a_count_of_the_previous_format_arriving_last_is_dropped() {
     }));
     assert_eq!(h.app.costs_of(0).l1, Some(999_999));
 }
+
+/// An app started as the binary starts it, over `lib`, keeping its cache and state in `dir`;
+/// handled until every worker is done.
+fn started(lib: &std::path::Path, dir: &std::path::Path) -> tui_common::Harness {
+    let args = skillscope::core::load::LibrarySpec::of_paths([lib.to_path_buf()]);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let opts = tui_common::isolated(dir, Theme::plain(), false);
+    let mut app = skillscope::tui::app::App::scanning(args, opts, tx);
+    app.resize(120, 36);
+    let mut h = tui_common::Harness {
+        app,
+        rx,
+        roots: vec![lib.to_path_buf()],
+        dir: tempfile::tempdir().unwrap(),
+    };
+    h.settle();
+    h
+}
+
+#[test]
+fn what_a_run_counted_is_kept_for_the_next_start() {
+    let lib = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    fixture(lib.path());
+    let first = started(lib.path(), dir.path());
+    assert!(
+        first.app.cache.get().encoded() > 0,
+        "the first start counted nothing"
+    );
+    // The way out of the app: what the workers counted last (the prompt preview's listing, a
+    // level finished just before quitting) is written too.
+    first.app.on_exit();
+    drop(first);
+    let second = started(lib.path(), dir.path());
+    assert_eq!(
+        second.app.cache.get().encoded(),
+        0,
+        "the second start had to count again"
+    );
+}

@@ -15,6 +15,12 @@ struct Session {
     screen: Arc<Mutex<vt100::Parser>>,
     writer: Box<dyn Write + Send>,
     child: Box<dyn portable_pty::Child + Send + Sync>,
+    /// The terminal's other side: while it is open the child's terminal is there; dropping it
+    /// hangs the terminal up.
+    master: Option<Box<dyn portable_pty::MasterPty + Send>>,
+    reader: Option<std::thread::JoinHandle<()>>,
+    /// Tells the reader to close its copy of the master.
+    closing: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Session {
@@ -42,6 +48,18 @@ impl Session {
         self.writer.write_all(s.as_bytes()).unwrap();
         self.writer.flush().unwrap();
     }
+
+    /// Closes the terminal under the program, as closing a terminal window or killing a tmux
+    /// session does.
+    fn hang_up(&mut self) {
+        self.closing
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Some(reader) = self.reader.take() {
+            reader.join().unwrap();
+        }
+        self.writer = Box::new(std::io::sink());
+        self.master = None;
+    }
 }
 
 fn start(library: &std::path::Path, config: &std::path::Path, cache: &std::path::Path) -> Session {
@@ -54,6 +72,19 @@ fn start_with(
     cache: &std::path::Path,
     env: &[(&str, &std::ffi::OsStr)],
 ) -> Session {
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_skillscope"));
+    cmd.arg(library);
+    launch(cmd, config, cache, env)
+}
+
+/// Runs `cmd` in a new pseudo-terminal (as the leader of its session, the terminal its
+/// controlling one) with the app's folders and the given environment.
+fn launch(
+    mut cmd: CommandBuilder,
+    config: &std::path::Path,
+    cache: &std::path::Path,
+    env: &[(&str, &std::ffi::OsStr)],
+) -> Session {
     let pty = native_pty_system()
         .openpty(PtySize {
             rows: ROWS,
@@ -62,8 +93,6 @@ fn start_with(
             pixel_height: 0,
         })
         .unwrap();
-    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_skillscope"));
-    cmd.arg(library);
     cmd.env("TERM", "xterm-256color");
     cmd.env("SKILLSCOPE_CONFIG_DIR", config);
     cmd.env("SKILLSCOPE_CACHE_DIR", cache);
@@ -80,24 +109,43 @@ fn start_with(
         COLS.try_into().unwrap(),
         0,
     )));
-    let mut reader = pty.master.try_clone_reader().unwrap();
+    // The screen is read from a copy of the master's descriptor that the reader lets go when
+    // asked: the terminal hangs up only once every copy is closed.
+    let raw = pty.master.as_raw_fd().unwrap();
+    // SAFETY: the master is alive here and owns `raw`; this only duplicates it.
+    let fd = unsafe { std::os::fd::BorrowedFd::borrow_raw(raw) }
+        .try_clone_to_owned()
+        .unwrap();
+    let closing = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let sink = Arc::clone(&screen);
-    std::thread::spawn(move || {
+    let stop = Arc::clone(&closing);
+    let reader = std::thread::spawn(move || {
+        use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
+        use std::os::fd::AsFd;
+        let mut file = std::fs::File::from(fd);
         let mut buf = [0u8; 8192];
-        while let Ok(n) = reader.read(&mut buf) {
-            if n == 0 {
-                break;
+        while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+            let mut fds = [PollFd::new(file.as_fd(), PollFlags::POLLIN)];
+            match poll(&mut fds, PollTimeout::from(50u16)) {
+                Ok(0) => continue,
+                Ok(_) => {}
+                Err(nix::errno::Errno::EINTR) => continue,
+                Err(_) => break,
             }
-            sink.lock().unwrap().process(&buf[..n]);
+            match file.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => sink.lock().unwrap().process(&buf[..n]),
+            }
         }
     });
     let writer = pty.master.take_writer().unwrap();
-    // The master must outlive the session, or the child sees a hang-up.
-    std::mem::forget(pty.master);
     Session {
         screen,
         writer,
         child,
+        master: Some(pty.master),
+        reader: Some(reader),
+        closing,
     }
 }
 
@@ -317,4 +365,117 @@ fn a_fifo_at_a_file_the_app_reads_is_shown_and_q_still_quits() {
             "{name}: the FIFO was written over"
         );
     }
+}
+
+/// The ids of processes whose command line holds `token`.
+fn pids_with(token: &str) -> Vec<i32> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| {
+            let pid = e.file_name().to_string_lossy().parse::<i32>().ok()?;
+            let cmdline = std::fs::read(e.path().join("cmdline")).ok()?;
+            String::from_utf8_lossy(&cmdline)
+                .contains(token)
+                .then_some(pid)
+        })
+        .collect()
+}
+
+/// Waits up to 10 s for every process whose command line holds `token` to end. Whatever is
+/// still running then is killed, so a failing run leaves nothing behind, and the test fails.
+fn assert_all_end(token: &str, what: &str) {
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(10) {
+        if pids_with(token).is_empty() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let left = pids_with(token);
+    for pid in &left {
+        let _ = nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(*pid),
+            nix::sys::signal::Signal::SIGKILL,
+        );
+    }
+    assert!(
+        left.is_empty(),
+        "{what}: still running after 10 s: {left:?}"
+    );
+}
+
+#[test]
+fn a_termination_signal_quits_when_no_key_comes() {
+    let lib = tempfile::tempdir().unwrap();
+    let config = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    fixture(lib.path());
+    let mut s = start(lib.path(), config.path(), cache.path());
+    s.wait_for("pdf-tools");
+    let pid = s.child.process_id().unwrap();
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(pid.try_into().unwrap()),
+        nix::sys::signal::Signal::SIGTERM,
+    )
+    .unwrap();
+    let status = wait_exit(&mut s);
+    assert!(status.success(), "{status:?}");
+    // The terminal is handed back: the alternate screen is left, the cursor shown.
+    let screen = s.screen.lock().unwrap();
+    assert!(
+        !screen.screen().alternate_screen(),
+        "still on the alternate screen"
+    );
+    assert!(!screen.screen().hide_cursor(), "the cursor is still hidden");
+}
+
+/// Waits until the app has every figure on screen and its workers have had time to finish, so
+/// that no worker's result wakes the app after the hang-up: only the app's own watch can.
+fn settle(s: &Session) {
+    let start = Instant::now();
+    while s.text().contains("counting") || s.text().contains("scanning") {
+        assert!(start.elapsed() < Duration::from_secs(10), "{}", s.text());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_secs(2));
+}
+
+#[test]
+fn closing_the_terminal_ends_the_app() {
+    let lib = tempfile::tempdir().unwrap();
+    let config = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    fixture(lib.path());
+    let token = lib.path().display().to_string();
+    // The app leads its session: the kernel sends it SIGHUP when the terminal goes.
+    let mut s = start(lib.path(), config.path(), cache.path());
+    s.wait_for("pdf-tools");
+    settle(&s);
+    s.hang_up();
+    assert_all_end(&token, "the app leading its session");
+}
+
+#[test]
+fn closing_the_terminal_ends_the_app_when_no_signal_says_so() {
+    let lib = tempfile::tempdir().unwrap();
+    let config = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    fixture(lib.path());
+    let token = lib.path().display().to_string();
+    // The shell leads the session and ignores the hang-up, so the kernel's SIGHUP never reaches
+    // the app (as under `ssh -t host cmd` or a multiplexer that forwards nothing): the app has
+    // to notice the terminal is gone by itself.
+    let mut cmd = CommandBuilder::new("sh");
+    cmd.args([
+        "-c",
+        "trap '' HUP; \"$0\" \"$@\"; echo ended",
+        env!("CARGO_BIN_EXE_skillscope"),
+    ]);
+    cmd.arg(lib.path());
+    let mut s = launch(cmd, config.path(), cache.path(), &[]);
+    s.wait_for("pdf-tools");
+    settle(&s);
+    s.hang_up();
+    assert_all_end(&token, "the app under a shell that ignores SIGHUP");
 }

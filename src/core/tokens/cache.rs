@@ -48,6 +48,9 @@ pub struct TokenCache {
     /// then never written over.
     problem: Option<String>,
     entries: Mutex<Entries>,
+    /// Held through a whole save, so a second save (at exit) waits for a running one to reach
+    /// the file instead of finding nothing dirty and letting the process end mid-write.
+    writing: Mutex<()>,
     /// Texts that went through the encoder, and files read, since the cache was opened: what a
     /// run actually had to do.
     encoded: AtomicUsize,
@@ -61,6 +64,7 @@ impl TokenCache {
             path: None,
             problem: None,
             entries: Mutex::new(Entries::default()),
+            writing: Mutex::new(()),
             encoded: AtomicUsize::new(0),
             read: AtomicUsize::new(0),
         }
@@ -93,6 +97,7 @@ impl TokenCache {
             path: Some(path),
             problem,
             entries: Mutex::new(entries),
+            writing: Mutex::new(()),
             encoded: AtomicUsize::new(0),
             read: AtomicUsize::new(0),
         }
@@ -194,6 +199,7 @@ impl TokenCache {
         if let Some(p) = &self.problem {
             return Err(TokenError::CacheUnusable(p.clone()));
         }
+        let _writing = self.writing.lock().unwrap_or_else(|p| p.into_inner());
         let bytes = {
             let mut e = self.lock();
             if !e.dirty {

@@ -604,6 +604,14 @@ impl App {
         vec![first, Context::Global]
     }
 
+    /// What the app keeps across runs, written before it ends: counts a worker made since the
+    /// last save (the preview's listing, a count finished just before quitting) and what the
+    /// rules learned for the library index. Each waits for a save already under way.
+    pub fn on_exit(&self) {
+        self.cache.save_opened();
+        let _ = self.lib.save_index();
+    }
+
     pub fn handle(&mut self, ev: Event) {
         match ev {
             Event::Input(Input::Key(key)) => self.on_key(key),
@@ -612,6 +620,7 @@ impl App {
             Event::Input(_) => {}
             Event::Tick => self.ticks = self.ticks.wrapping_add(1),
             Event::FsChanged(_) => self.request_rescan(),
+            Event::InputGone => self.quit = true,
             Event::Job(job) => self.on_job(job),
         }
     }
