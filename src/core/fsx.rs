@@ -266,27 +266,34 @@ impl Dir {
     /// The stat of the regular file at `rel` below the folder, links followed; `None` when there
     /// is none.
     pub fn regular_file(&self, rel: &str) -> Option<FileStat> {
+        self.stat(rel).ok().flatten()
+    }
+
+    /// What is at `rel` below the folder, links followed: `Some` stat for a regular file, `None`
+    /// for anything else (a folder, a pipe, a device); the error when it cannot be stat'ed.
+    pub fn stat(&self, rel: &str) -> std::io::Result<Option<FileStat>> {
         let Some(fd) = &self.fd else {
-            let m = std::fs::metadata(self.path.join(rel)).ok()?;
-            return m.is_file().then(|| FileStat {
+            let m = std::fs::metadata(self.path.join(rel))?;
+            return Ok(m.is_file().then(|| FileStat {
                 len: m.len(),
                 mtime_ns: mtime_ns(&m),
                 ino: std::os::unix::fs::MetadataExt::ino(&m),
-            });
+            }));
         };
-        let st = nix::sys::stat::fstatat(fd, rel, nix::fcntl::AtFlags::empty()).ok()?;
+        let st = nix::sys::stat::fstatat(fd, rel, nix::fcntl::AtFlags::empty())
+            .map_err(std::io::Error::from)?;
         if st.st_mode & nix::libc::S_IFMT != nix::libc::S_IFREG {
-            return None;
+            return Ok(None);
         }
         let mtime_ns = u128::try_from(st.st_mtime)
             .ok()
             .and_then(|s| Some(s * 1_000_000_000 + u128::try_from(st.st_mtime_nsec).ok()?))
             .unwrap_or(0);
-        Some(FileStat {
+        Ok(Some(FileStat {
             len: u64::try_from(st.st_size).unwrap_or(0),
             mtime_ns,
             ino: st.st_ino,
-        })
+        }))
     }
 }
 

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 const MAGIC: &[u8; 8] = b"SKSCLIX\0";
 /// Bumped whenever the layout or the meaning of a record changes: an index of another version is
 /// foreign and discarded.
-const VERSION: u32 = 5;
+const VERSION: u32 = 6;
 /// Index files kept in the cache folder, one per set of roots; the least recently written go.
 const KEEP_FILES: usize = 8;
 /// An index larger than this is not read (a real one for 50,000 skills is a few tens of MB).
@@ -253,26 +253,33 @@ fn encode(
     let mut w = W(Vec::with_capacity(64 + skills.len() * 1024));
     w.0.extend_from_slice(MAGIC);
     w.u32(VERSION);
-    w.len(walks.len());
+    // The walks go first, prefixed with their length in bytes, so that reading can decode them
+    // beside the skill records.
+    let mut ws = W(Vec::with_capacity(
+        64 + walks.iter().map(|r| r.dirs.len() * 96).sum::<usize>(),
+    ));
+    ws.len(walks.len());
     for r in walks {
-        w.path(&r.path);
-        w.u64(r.max_depth as u64);
-        w.len(r.dirs.len());
+        ws.path(&r.path);
+        ws.u64(r.max_depth as u64);
+        ws.len(r.dirs.len());
         for (d, s) in &r.dirs {
-            w.path(d);
-            w.stamp(&s.settled(taken_ns));
+            ws.path(d);
+            ws.stamp(&s.settled(taken_ns));
         }
-        w.len(r.found.len());
+        ws.len(r.found.len());
         for (d, f) in &r.found {
-            w.path(d);
-            w.path(f);
+            ws.path(d);
+            ws.path(f);
         }
-        w.diags(&r.problems);
-        w.len(r.links.len());
+        ws.diags(&r.problems);
+        ws.len(r.links.len());
         for l in &r.links {
-            w.path(l);
+            ws.path(l);
         }
     }
+    w.len(ws.0.len());
+    w.0.extend_from_slice(&ws.0);
     // Only skills whose file was read and stamped are worth remembering.
     let kept: Vec<&Skill> = skills.iter().filter(|s| s.stamp.mtime_ns != 0).collect();
     w.len(kept.len());
@@ -305,15 +312,18 @@ fn encode(
 fn decode(bytes: &[u8]) -> Option<IndexData> {
     let body_len = bytes.len().checked_sub(32)?;
     let (body, sum) = bytes.split_at(body_len);
-    if blake3::hash(body).as_bytes() != sum {
-        return None;
-    }
-    let mut r = R(body);
-    if r.take(MAGIC.len())? != MAGIC || r.u32()? != VERSION {
-        return None;
-    }
-    let mut data = IndexData::default();
+    // The checksum is verified beside the decoding (which is safe on any bytes); a mismatch
+    // throws the result away.
+    let (intact, data) = rayon::join(
+        || blake3::hash(body).as_bytes() == sum,
+        || decode_body(body),
+    );
+    data.filter(|_| intact)
+}
+
+fn decode_walks(r: &mut R) -> Option<Vec<WalkRecord>> {
     let n = r.len(16)?;
+    let mut walks = Vec::with_capacity(n);
     for _ in 0..n {
         let path = r.path()?;
         let max_depth = usize::try_from(r.u64()?).ok()?;
@@ -333,7 +343,7 @@ fn decode(bytes: &[u8]) -> Option<IndexData> {
         for _ in 0..nl {
             links.push(r.path()?);
         }
-        data.walks.push(WalkRecord {
+        walks.push(WalkRecord {
             path,
             max_depth,
             dirs,
@@ -342,16 +352,33 @@ fn decode(bytes: &[u8]) -> Option<IndexData> {
             links,
         });
     }
+    r.0.is_empty().then_some(walks)
+}
+
+fn decode_body(body: &[u8]) -> Option<IndexData> {
+    let mut r = R(body);
+    if r.take(MAGIC.len())? != MAGIC || r.u32()? != VERSION {
+        return None;
+    }
+    let mut data = IndexData::default();
+    let walk_len = r.len(1)?;
+    let walk_bytes = r.take(walk_len)?;
     let n = r.len(40)?;
     let mut records = Vec::with_capacity(n);
     for _ in 0..n {
         let len = r.len(1)?;
         records.push(r.take(len)?);
     }
-    let decoded: Option<Vec<(Vec<u8>, SkillRecord)>> = records
-        .par_iter()
-        .map(|rec| skill_record_from(&mut R(rec)))
-        .collect();
+    let (walks, decoded) = rayon::join(
+        || decode_walks(&mut R(walk_bytes)),
+        || -> Option<Vec<(Vec<u8>, SkillRecord)>> {
+            records
+                .par_iter()
+                .map(|rec| skill_record_from(&mut R(rec)))
+                .collect()
+        },
+    );
+    data.walks = walks?;
     data.skills.reserve(n);
     data.skills.extend(decoded?);
     if r.u8()? != 0 {
@@ -745,7 +772,7 @@ mod tests {
     use super::*;
     use crate::core::library::Library;
     use crate::core::rules::{self, CheckOptions};
-    use crate::core::skill::KindSource;
+    use crate::core::skill::{KindSource, SkillKind};
     use crate::core::source::{Agent, Root, Scope};
     use std::os::unix::fs::FileTypeExt;
     use std::time::{Duration, SystemTime};
@@ -1019,6 +1046,51 @@ mod tests {
             .position(|s| s.id == "tools.run")
             .unwrap()];
         assert_eq!(run.frontmatter.kind_source, KindSource::Default);
+    }
+
+    #[test]
+    fn only_an_entry_script_inside_the_folder_makes_a_skill_executable_warm_or_cold() {
+        let t = tempfile::tempdir().unwrap();
+        let (root, cache) = (t.path().join("lib"), t.path().join("cache"));
+        let skill = |rel: &str| {
+            write(
+                &root.join(rel).join("SKILL.md"),
+                &format!("---\nname: {rel}\ndescription: Does {rel} things.\n---\nBody.\n"),
+            );
+        };
+        skill("inside");
+        write(&root.join("inside/run.py"), "print('hi')\n");
+        std::os::unix::fs::symlink("run.py", root.join("inside/execute.py")).unwrap();
+        skill("outside");
+        write(&t.path().join("elsewhere/execute.py"), "print('hi')\n");
+        std::os::unix::fs::symlink(
+            t.path().join("elsewhere/execute.py"),
+            root.join("outside/execute.py"),
+        )
+        .unwrap();
+        skill("folder");
+        std::fs::create_dir_all(root.join("folder/execute.py")).unwrap();
+        backdate(&root);
+        let kinds = |lib: &Library| -> Vec<(String, SkillKind)> {
+            lib.skills
+                .iter()
+                .map(|s| (s.name.clone(), s.kind()))
+                .collect()
+        };
+        let (cold, _) = load(&root, &cache);
+        let (warm, stats) = load(&root, &cache);
+        assert_eq!(stats.skills_parsed, 0);
+        assert_eq!(kinds(&warm), kinds(&cold));
+        let mut k = kinds(&warm);
+        k.sort_by(|a, b| a.0.cmp(&b.0));
+        assert_eq!(
+            k,
+            vec![
+                ("folder".to_string(), SkillKind::Contextual),
+                ("inside".to_string(), SkillKind::Executable),
+                ("outside".to_string(), SkillKind::Contextual),
+            ]
+        );
     }
 
     #[test]

@@ -731,11 +731,26 @@ fn read_skill(
     let mut skill = Skill::new(root, f.dir.clone(), f.file.clone());
     let mut record = record.filter(|r| r.file.as_os_str() == f.file.as_os_str());
     let remembered = record.as_mut().map(|r| std::mem::take(&mut r.resources));
-    let meta = std::fs::metadata(&f.file);
+    // The skill folder, held open: the skill file and the resources are stat'ed from it.
+    let dir = crate::core::fsx::Dir::open(&f.dir);
+    let meta = match f.file.strip_prefix(&f.dir).ok().and_then(Path::to_str) {
+        Some(rel) if !rel.is_empty() => dir.stat(rel),
+        _ => std::fs::metadata(&f.file).map(|m| {
+            m.is_file().then(|| crate::core::fsx::FileStat {
+                len: m.len(),
+                mtime_ns: crate::core::fsx::mtime_ns(&m),
+                ino: std::os::unix::fs::MetadataExt::ino(&m),
+            })
+        }),
+    };
     // A pipe, socket or device is never opened (opening some devices acts on them); a file that
     // cannot be stat'ed is tried, so that the error says why.
-    let regular = meta.as_ref().map_or(true, std::fs::Metadata::is_file);
-    let fresh = meta.ok().filter(|_| regular).map(|m| Stamp::of(&m));
+    let regular = meta.as_ref().map_or(true, Option::is_some);
+    let fresh = meta.ok().flatten().map(|m| Stamp {
+        len: m.len,
+        mtime_ns: m.mtime_ns,
+        ino: m.ino,
+    });
     let reuse = match (&fresh, record) {
         (Some(stamp), Some(r)) if r.stamp.vouches_for(stamp) => Some((r, *stamp)),
         _ => None,
@@ -818,12 +833,16 @@ fn read_skill(
         .map(str::trim)
         .filter(|n| !n.is_empty())
         .map_or_else(|| skill.dir_name(), str::to_string);
-    skill.resources = resources(f, remembered, listing);
-    // Without `type:` or `entry:`, the default entry script makes a skill executable. Looked at on
-    // every scan (a record keeps only what the skill file says), so adding or removing the script
-    // counts even when the skill file kept its stat.
+    skill.resources = resources(f, &dir, remembered, listing);
+    // Without `type:` or `entry:`, the default entry script makes a skill executable. Taken from
+    // the resources stat'ed just now (a record keeps only what the skill file says), so adding or
+    // removing the script counts even when the skill file kept its stat. A link named so that
+    // leads out of the folder is not a resource, and not an entry script either.
     if skill.frontmatter.kind_source == KindSource::Default
-        && f.dir.join(crate::core::probe::DEFAULT_ENTRY).is_file()
+        && skill
+            .resources
+            .iter()
+            .any(|r| r.rel == crate::core::probe::DEFAULT_ENTRY)
     {
         skill.frontmatter.kind = SkillKind::Executable;
         skill.frontmatter.kind_source = KindSource::EntryScript;
@@ -839,6 +858,7 @@ fn read_skill(
 /// come from the index record.
 fn resources(
     f: &Found,
+    dir: &crate::core::fsx::Dir,
     remembered: Option<Vec<ResourceRecord>>,
     listing: Listing,
 ) -> Vec<Resource> {
@@ -851,30 +871,27 @@ fn resources(
     let mut out: Vec<Resource> = match (listing, remembered) {
         // The folders did not change: the same files, each stat'ed again (from the skill folder,
         // held open).
-        (Listing::Remembered, Some(records)) => {
-            let dir = crate::core::fsx::Dir::open(&f.dir);
-            records
-                .into_iter()
-                .filter_map(|x| {
-                    let s = dir.regular_file(&x.rel)?;
-                    let stamp = Stamp {
-                        len: s.len,
-                        mtime_ns: s.mtime_ns,
-                        ino: s.ino,
-                    };
-                    Some(if x.stamp.vouches_for(&stamp) {
-                        let r = Resource::new(x.rel, stamp, x.text);
-                        if let Some(links) = x.links {
-                            let _ = r.links.set(links);
-                        }
-                        r
-                    } else {
-                        let text = looks_like_text(&f.dir.join(&x.rel));
-                        Resource::new(x.rel, stamp, text)
-                    })
+        (Listing::Remembered, Some(records)) => records
+            .into_iter()
+            .filter_map(|x| {
+                let s = dir.regular_file(&x.rel)?;
+                let stamp = Stamp {
+                    len: s.len,
+                    mtime_ns: s.mtime_ns,
+                    ino: s.ino,
+                };
+                Some(if x.stamp.vouches_for(&stamp) {
+                    let r = Resource::new(x.rel, stamp, x.text);
+                    if let Some(links) = x.links {
+                        let _ = r.links.set(links);
+                    }
+                    r
+                } else {
+                    let text = looks_like_text(&f.dir.join(&x.rel));
+                    Resource::new(x.rel, stamp, text)
                 })
-                .collect()
-        }
+            })
+            .collect(),
         (listing, remembered) => {
             let paths: Vec<PathBuf> = match listing {
                 Listing::Walked(paths) => paths.to_vec(),

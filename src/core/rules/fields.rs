@@ -165,6 +165,15 @@ fn entry_rule(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
     );
 }
 
+/// `s` in Unicode's NFKC form; ASCII text is its own (every skill is checked, most names are ASCII).
+fn nfkc(s: &str) -> String {
+    if s.is_ascii() {
+        s.to_string()
+    } else {
+        s.nfkc().collect()
+    }
+}
+
 fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
     let fm = &skill.frontmatter;
     let line = fm.line_of("name");
@@ -198,7 +207,7 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
             return;
         }
     };
-    let name: String = raw.trim().nfkc().collect();
+    let name = nfkc(raw.trim());
     let len = name.chars().count();
     if len > MAX_NAME {
         out.push(
@@ -245,7 +254,7 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
             .at_line(line),
         );
     }
-    let dir: String = skill.dir_name().nfkc().collect();
+    let dir = nfkc(&skill.dir_name());
     if dir != name {
         let sev = match profile {
             Profile::Spec | Profile::Opencode | Profile::LazySkills => Severity::Error,
