@@ -265,35 +265,89 @@ impl Dir {
 
     /// The stat of the regular file at `rel` below the folder, links followed; `None` when there
     /// is none.
-    pub fn regular_file(&self, rel: &str) -> Option<FileStat> {
+    pub fn regular_file(&self, rel: &Path) -> Option<FileStat> {
         self.stat(rel).ok().flatten()
     }
 
     /// What is at `rel` below the folder, links followed: `Some` stat for a regular file, `None`
     /// for anything else (a folder, a pipe, a device); the error when it cannot be stat'ed.
-    pub fn stat(&self, rel: &str) -> std::io::Result<Option<FileStat>> {
+    pub fn stat(&self, rel: &Path) -> std::io::Result<Option<FileStat>> {
+        self.stat_any(rel)
+            .map(|(st, regular)| regular.then_some(st))
+    }
+
+    /// The stat of whatever is at `rel` below the folder (the folder itself when `rel` is empty),
+    /// links followed, and whether it is a regular file.
+    pub fn stat_any(&self, rel: &Path) -> std::io::Result<(FileStat, bool)> {
+        let rel = if rel.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            rel
+        };
         let Some(fd) = &self.fd else {
             let m = std::fs::metadata(self.path.join(rel))?;
-            return Ok(m.is_file().then(|| FileStat {
+            let st = FileStat {
                 len: m.len(),
                 mtime_ns: mtime_ns(&m),
                 ino: std::os::unix::fs::MetadataExt::ino(&m),
-            }));
+            };
+            return Ok((st, m.is_file()));
         };
         let st = nix::sys::stat::fstatat(fd, rel, nix::fcntl::AtFlags::empty())
             .map_err(std::io::Error::from)?;
-        if st.st_mode & nix::libc::S_IFMT != nix::libc::S_IFREG {
-            return Ok(None);
-        }
         let mtime_ns = u128::try_from(st.st_mtime)
             .ok()
             .and_then(|s| Some(s * 1_000_000_000 + u128::try_from(st.st_mtime_nsec).ok()?))
             .unwrap_or(0);
-        Ok(Some(FileStat {
-            len: u64::try_from(st.st_size).unwrap_or(0),
-            mtime_ns,
-            ino: st.st_ino,
-        }))
+        let regular = st.st_mode & nix::libc::S_IFMT == nix::libc::S_IFREG;
+        Ok((
+            FileStat {
+                len: u64::try_from(st.st_size).unwrap_or(0),
+                mtime_ns,
+                ino: st.st_ino,
+            },
+            regular,
+        ))
+    }
+}
+
+/// The files of one folder, stat'ed relative to a folder held open: an ancestor shared by many
+/// folders (a library root: no open per skill folder), or the folder itself.
+pub enum Within<'a> {
+    Below(&'a Dir, &'a Path),
+    Own(Dir),
+}
+
+impl<'a> Within<'a> {
+    /// `dir`, reached from `ancestor` (held open) when it lies below it, else opened itself.
+    pub fn new(ancestor: &'a Dir, dir: &'a Path) -> Within<'a> {
+        match dir.strip_prefix(&ancestor.path) {
+            Ok(below) if ancestor.fd.is_some() => Within::Below(ancestor, below),
+            _ => Within::Own(Dir::open(dir)),
+        }
+    }
+
+    /// [`Dir::stat`] of `rel` below the folder.
+    pub fn stat(&self, rel: &Path) -> std::io::Result<Option<FileStat>> {
+        match self {
+            Within::Below(d, below) if below.as_os_str().is_empty() => d.stat(rel),
+            Within::Below(d, below) => d.stat(&below.join(rel)),
+            Within::Own(d) => d.stat(rel),
+        }
+    }
+
+    /// [`Dir::regular_file`] of `rel` below the folder.
+    pub fn regular_file(&self, rel: &Path) -> Option<FileStat> {
+        self.stat(rel).ok().flatten()
+    }
+
+    /// The stat of the folder itself.
+    pub fn stat_self(&self) -> std::io::Result<FileStat> {
+        match self {
+            Within::Below(d, below) => d.stat_any(below),
+            Within::Own(d) => d.stat_any(Path::new("")),
+        }
+        .map(|(st, _)| st)
     }
 }
 

@@ -293,6 +293,11 @@ pub fn scan_indexed(roots: &[Root], opts: &ScanOptions, index: Option<IndexData>
         })
         .collect();
     let parsed = std::sync::atomic::AtomicUsize::new(0);
+    // Each root held open, to stat its skills' files from.
+    let root_dirs: Vec<crate::core::fsx::Dir> = roots
+        .iter()
+        .map(|r| crate::core::fsx::Dir::open(&r.path))
+        .collect();
     // One copy of each root's path for all of its skills.
     let shared: Vec<std::sync::Arc<Path>> = roots
         .iter()
@@ -314,7 +319,7 @@ pub fn scan_indexed(roots: &[Root], opts: &ScanOptions, index: Option<IndexData>
             } else {
                 Listing::Look
             };
-            let (mut skill, read) = read_skill(f, roots, record, listing);
+            let (mut skill, read) = read_skill(f, roots, &root_dirs[f.root], record, listing);
             skill.root = std::sync::Arc::clone(&shared[f.root]);
             skill.plain = links_of[f.root].is_some_and(|l| no_link_between(&skill.root, &f.dir, l));
             if read {
@@ -344,10 +349,20 @@ fn no_link_between(root: &Path, dir: &Path, links: &HashSet<PathBuf>) -> bool {
 
 /// Whether every folder a remembered walk read still has the stat it had before it was read.
 fn folders_unchanged(w: &WalkRecord) -> bool {
+    // Each folder is stat'ed from the root, held open.
+    let root = crate::core::fsx::Dir::open(&w.path);
     !w.dirs.is_empty()
-        && w.dirs
-            .par_iter()
-            .all(|(d, stamp)| std::fs::metadata(d).is_ok_and(|m| stamp.vouches_for(&Stamp::of(&m))))
+        && w.dirs.par_iter().all(|(d, stamp)| {
+            crate::core::fsx::Within::new(&root, d)
+                .stat_self()
+                .is_ok_and(|s| {
+                    stamp.vouches_for(&Stamp {
+                        len: s.len,
+                        mtime_ns: s.mtime_ns,
+                        ino: s.ino,
+                    })
+                })
+        })
 }
 
 /// Walks one root in parallel: skill files, every folder (stamped before it is read) and every
@@ -724,6 +739,7 @@ enum Listing<'a> {
 fn read_skill(
     f: &Found,
     roots: &[Root],
+    root_dir: &crate::core::fsx::Dir,
     record: Option<SkillRecord>,
     listing: Listing,
 ) -> (Skill, bool) {
@@ -731,10 +747,11 @@ fn read_skill(
     let mut skill = Skill::new(root, f.dir.clone(), f.file.clone());
     let mut record = record.filter(|r| r.file.as_os_str() == f.file.as_os_str());
     let remembered = record.as_mut().map(|r| std::mem::take(&mut r.resources));
-    // The skill folder, held open: the skill file and the resources are stat'ed from it.
-    let dir = crate::core::fsx::Dir::open(&f.dir);
-    let meta = match f.file.strip_prefix(&f.dir).ok().and_then(Path::to_str) {
-        Some(rel) if !rel.is_empty() => dir.stat(rel),
+    // The skill file and the resources are stat'ed from the root, held open: the kernel walks only
+    // the path below it, and no folder is opened per skill.
+    let dir = crate::core::fsx::Within::new(root_dir, &f.dir);
+    let meta = match f.file.strip_prefix(&f.dir) {
+        Ok(rel) if !rel.as_os_str().is_empty() => dir.stat(rel),
         _ => std::fs::metadata(&f.file).map(|m| {
             m.is_file().then(|| crate::core::fsx::FileStat {
                 len: m.len(),
@@ -858,7 +875,7 @@ fn read_skill(
 /// come from the index record.
 fn resources(
     f: &Found,
-    dir: &crate::core::fsx::Dir,
+    dir: &crate::core::fsx::Within,
     remembered: Option<Vec<ResourceRecord>>,
     listing: Listing,
 ) -> Vec<Resource> {
@@ -874,7 +891,7 @@ fn resources(
         (Listing::Remembered, Some(records)) => records
             .into_iter()
             .filter_map(|x| {
-                let s = dir.regular_file(&x.rel)?;
+                let s = dir.regular_file(Path::new(&x.rel))?;
                 let stamp = Stamp {
                     len: s.len,
                     mtime_ns: s.mtime_ns,
