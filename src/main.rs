@@ -3,6 +3,7 @@ use skillscope::cli::{self, Cli, Command};
 use skillscope::config::{self, Config};
 
 fn main() {
+    keep_large_buffers_out_of_the_heap();
     // The probe sandbox runs this binary again to set itself up: before anything else.
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     if let Some(code) = skillscope::core::probe::sandbox_stage(&args) {
@@ -57,4 +58,17 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
         c.downcast_ref::<std::io::Error>()
             .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
     })
+}
+
+/// Large buffers (a file read to be counted, the library index read whole) are mapped apart and
+/// go back to the system when freed. By default glibc raises its threshold for that to the size
+/// of the first large buffer freed, after which such buffers stay in the heap and add their size
+/// to the peak RSS of a cold count.
+fn keep_large_buffers_out_of_the_heap() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: `mallopt` only changes a setting of the allocator; it is called before any thread
+    // is started.
+    unsafe {
+        nix::libc::mallopt(nix::libc::M_MMAP_THRESHOLD, 256 * 1024);
+    }
 }
