@@ -32,6 +32,10 @@ pub fn is_hazard(c: char) -> bool {
 /// The text as one line: every hazard escaped, tabs and line breaks included. For names, paths,
 /// table cells and messages.
 pub fn line(s: &str) -> Cow<'_, str> {
+    // Printable ASCII holds no hazard: most names and paths are, so they are not looked at twice.
+    if s.bytes().all(|b| matches!(b, b' '..=b'~')) {
+        return Cow::Borrowed(s);
+    }
     escape(s, |_, _| true)
 }
 
@@ -39,6 +43,9 @@ pub fn line(s: &str) -> Cow<'_, str> {
 /// a line feed (alone it would send the cursor back over what is written); every other hazard is
 /// escaped. For descriptions, bodies, listings and a program's output.
 pub fn text(s: &str) -> Cow<'_, str> {
+    if s.bytes().all(|b| matches!(b, b' '..=b'~' | b'\n' | b'\t')) {
+        return Cow::Borrowed(s);
+    }
     escape(s, |c, next| match c {
         '\n' | '\t' => false,
         '\r' => next != Some('\n'),
@@ -100,6 +107,23 @@ pub fn path(p: &std::path::Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        // The printable-ASCII shortcut gives what the character walk gives.
+        #[test]
+        fn the_shortcut_agrees_with_the_walk(s in "[ -~\\n\\t\\r\\x00-\\x1f\\x7f\\u{80}-\\u{9f}\\u{202e}é]{0,40}") {
+            prop_assert_eq!(line(&s), escape(&s, |_, _| true));
+            prop_assert_eq!(
+                text(&s),
+                escape(&s, |c, next| match c {
+                    '\n' | '\t' => false,
+                    '\r' => next != Some('\n'),
+                    _ => true,
+                })
+            );
+        }
+    }
 
     #[test]
     fn clean_text_is_borrowed() {

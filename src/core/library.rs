@@ -45,6 +45,8 @@ struct IndexState {
     /// When the scan started: stamps newer than the racy window before it are not trusted.
     taken_ns: u128,
     dirty: AtomicBool,
+    /// Every root and skill was taken from the index: nothing was walked or parsed.
+    unchanged: bool,
     /// Held through a save, so a save at exit waits for one already writing.
     writing: std::sync::Mutex<()>,
     overlap: std::sync::Mutex<Option<index::Remembered>>,
@@ -149,12 +151,18 @@ impl Library {
                 walks: scanned.walks,
                 taken_ns,
                 dirty: AtomicBool::new(changed),
+                unchanged: !changed,
                 writing: std::sync::Mutex::new(()),
                 overlap: std::sync::Mutex::new(overlap),
             }));
             lib.save_index();
         }
         (lib, stats)
+    }
+
+    /// Whether the library came whole from its index: no root walked, no skill file parsed.
+    pub fn from_index(&self) -> bool {
+        self.index.as_ref().is_some_and(|ix| ix.unchanged)
     }
 
     /// Says that something was learned that the index should keep (the body rules call it).

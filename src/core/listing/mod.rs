@@ -245,17 +245,23 @@ fn py_strip(s: &str) -> &str {
 
 /// Python's `html.escape(s, quote=True)`.
 fn html_escape(s: &str) -> String {
+    let special = |b: &u8| matches!(b, b'&' | b'<' | b'>' | b'"' | b'\'');
     let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#x27;"),
-            c => out.push(c),
-        }
+    let mut rest = s;
+    // The text between two special characters is copied whole; they are all ASCII, so every cut
+    // falls on a character boundary.
+    while let Some(i) = rest.bytes().position(|b| special(&b)) {
+        out.push_str(&rest[..i]);
+        out.push_str(match rest.as_bytes()[i] {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' => "&quot;",
+            _ => "&#x27;",
+        });
+        rest = &rest[i + 1..];
     }
+    out.push_str(rest);
     out
 }
 
@@ -718,6 +724,26 @@ fn names_only_within(slots: &mut [Slot], budget: usize, name_costs: &[usize]) {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn html_escape_replaces_each_special_character(s in "[a-z&<>\"' é✓]{0,30}") {
+            let mut want = String::new();
+            for c in s.chars() {
+                match c {
+                    '&' => want.push_str("&amp;"),
+                    '<' => want.push_str("&lt;"),
+                    '>' => want.push_str("&gt;"),
+                    '"' => want.push_str("&quot;"),
+                    '\'' => want.push_str("&#x27;"),
+                    c => want.push(c),
+                }
+            }
+            prop_assert_eq!(html_escape(&s), want);
+        }
+    }
+
     use super::*;
 
     use crate::core::scan::ScanOptions;

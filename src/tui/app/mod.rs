@@ -360,7 +360,12 @@ impl App {
         self.skills.list.select_dir(&self.lib, keep.as_deref());
         self.checks.refresh(&self.lib);
         self.after_move();
-        self.run_checks(false);
+        // The frontmatter rules first, for their findings to show while the counts run; unless
+        // the library came whole from its index: its counts are then moments away, and every
+        // rule runs once they are in (two workers at once would slow the counts on two cores).
+        if !self.lib.from_index() {
+            self.run_checks(false);
+        }
         self.index = None;
         self.test.results.clear();
         self.links = None;
