@@ -125,7 +125,8 @@ pub struct SkillRecord {
 pub struct IndexData {
     pub walks: Vec<WalkRecord>,
     /// By skill folder (its path's bytes).
-    pub skills: FxHashMap<Vec<u8>, SkillRecord>,
+    /// Boxed: records move twice on the way to a skill.
+    pub skills: FxHashMap<Vec<u8>, Box<SkillRecord>>,
     /// The overlap rule's last findings, with the hash of what they were computed from.
     pub overlap: Option<Remembered>,
 }
@@ -371,7 +372,7 @@ fn decode_body(body: &[u8]) -> Option<IndexData> {
     }
     let (walks, decoded) = rayon::join(
         || decode_walks(&mut R(walk_bytes)),
-        || -> Option<Vec<(Vec<u8>, SkillRecord)>> {
+        || -> Option<Vec<(Vec<u8>, Box<SkillRecord>)>> {
             records
                 .par_iter()
                 .map(|rec| skill_record_from(&mut R(rec)))
@@ -440,7 +441,7 @@ fn skill_record(w: &mut W, s: &Skill, taken_ns: u128) {
 }
 
 /// One skill's record read back; `None` when it is not whole or holds more.
-fn skill_record_from(r: &mut R) -> Option<(Vec<u8>, SkillRecord)> {
+fn skill_record_from(r: &mut R) -> Option<(Vec<u8>, Box<SkillRecord>)> {
     let dir = r.bytes()?.to_vec();
     let file = r.path()?;
     let stamp = r.stamp()?;
@@ -489,7 +490,7 @@ fn skill_record_from(r: &mut R) -> Option<(Vec<u8>, SkillRecord)> {
     let body_tokens = [r.opt_u32()?, r.opt_u32()?];
     let record = (
         dir,
-        SkillRecord {
+        Box::new(SkillRecord {
             file,
             stamp,
             frontmatter,
@@ -499,7 +500,7 @@ fn skill_record_from(r: &mut R) -> Option<(Vec<u8>, SkillRecord)> {
             resources,
             body,
             body_tokens,
-        },
+        }),
     );
     r.0.is_empty().then_some(record)
 }

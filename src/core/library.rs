@@ -232,14 +232,20 @@ impl Library {
         let mut winners: HashMap<(crate::core::Agent, Option<usize>, &str), usize> = HashMap::new();
         let mut shadowed = vec![None; self.skills.len()];
         let mut order: Vec<usize> = (0..self.skills.len()).collect();
-        let rank = |i: usize| {
-            prec.get(&*self.skills[i].root)
-                .copied()
-                .unwrap_or((u8::MAX, u8::MAX, usize::MAX))
-        };
+        // Each skill's rank looked up once; the scan lists a root's skills in folder order, so
+        // the sort mostly finds runs already in order.
+        let rank: Vec<(u8, u8, usize)> = self
+            .skills
+            .iter()
+            .map(|s| {
+                prec.get(&*s.root)
+                    .copied()
+                    .unwrap_or((u8::MAX, u8::MAX, usize::MAX))
+            })
+            .collect();
         order.sort_by(|&a, &b| {
-            rank(a)
-                .cmp(&rank(b))
+            rank[a]
+                .cmp(&rank[b])
                 .then_with(|| self.skills[a].dir.cmp(&self.skills[b].dir))
         });
         for i in order {

@@ -284,7 +284,7 @@ pub fn scan_indexed(roots: &[Root], opts: &ScanOptions, index: Option<IndexData>
     drop(by_dir);
 
     // Index records are taken, not copied.
-    let records: Vec<Option<SkillRecord>> = list
+    let records: Vec<Option<Box<SkillRecord>>> = list
         .iter()
         .map(|f| {
             index
@@ -740,7 +740,7 @@ fn read_skill(
     f: &Found,
     roots: &[Root],
     root_dir: &crate::core::fsx::Dir,
-    record: Option<SkillRecord>,
+    record: Option<Box<SkillRecord>>,
     listing: Listing,
 ) -> (Skill, bool) {
     let root = &roots[f.root];

@@ -320,10 +320,7 @@ pub fn count_file(
     enc: Encoding,
     cache: &TokenCache,
 ) -> std::io::Result<u32> {
-    if let Some(n) = cache
-        .file_hash(path, len, mtime_ns)
-        .and_then(|hash| cache.get(&hash, enc))
-    {
+    if let Some(n) = cache.file_count(path, len, mtime_ns, enc) {
         return Ok(n);
     }
     // Regular files only, opened without blocking: a pipe at a skill's path must not hang.

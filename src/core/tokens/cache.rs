@@ -168,6 +168,21 @@ impl TokenCache {
         Some(slot.0.hash)
     }
 
+    /// The count of a file whose length and mtime are as remembered: [`TokenCache::file_hash`] and
+    /// [`TokenCache::get`] under one lock (a warm count asks this of every file).
+    pub fn file_count(&self, path: &Path, len: u64, mtime_ns: u128, enc: Encoding) -> Option<u32> {
+        let mut e = self.lock();
+        let slot = e.files.get_mut(path)?;
+        if slot.0.len != len || slot.0.mtime_ns != mtime_ns || mtime_ns == 0 {
+            return None;
+        }
+        slot.1 = true;
+        let hash = slot.0.hash;
+        let count = e.counts.get_mut(&(hash, enc.id()))?;
+        count.1 = true;
+        Some(count.0)
+    }
+
     /// Remembers a file's content hash. `mtime_ns` must come from a stat taken before the read,
     /// so that a write during the read shows up as a new mtime next time. A file modified within
     /// the last [`RACY_WINDOW_NS`] is not remembered: another write in the same timestamp tick
