@@ -5,6 +5,7 @@
 # The first run fills the token cache and the library index (not timed); the next RUNS are timed.
 #
 #   scripts/app_start.sh ROOT [RUNS]
+#   UNTIL=list scripts/app_start.sh ROOT [RUNS]   # until the list is on screen, counts or not
 #
 # The pane is polled every 20 ms (each poll runs tmux and grep, on the same cores), so each figure
 # includes up to one poll of delay and the cost of tmux itself. Needs tmux.
@@ -21,11 +22,22 @@ trap 'tmux kill-session -t "$session" 2>/dev/null || true; rm -rf "$cache"' EXIT
 export SKILLSCOPE_CACHE_DIR=$cache/cache SKILLSCOPE_CONFIG_DIR=$cache/config SKILLSCOPE_STATE=$cache/state.json
 export SKILLSCOPE_MAX_ENTRIES=${SKILLSCOPE_MAX_ENTRIES:-2000000}
 
-# Whether the pane shows the list with every level known.
+until=${UNTIL:-levels}
+case $until in
+levels) what="the list with every level" ;;
+list) what="the list on screen" ;;
+*) echo "UNTIL is levels or list" >&2; exit 2 ;;
+esac
+
+# Whether the pane shows the list (UNTIL=list), with every level known (UNTIL=levels).
 ready() {
     local pane
     pane=$(tmux capture-pane -p -t "$session" 2>/dev/null) || return 1
     grep -q 'L1' <<<"$pane" || return 1
+    if [ "$until" = list ]; then
+        ! grep -q 'scanning' <<<"$pane"
+        return
+    fi
     # A count not known yet is a lone `…` in its column (a cut name ends in one after a letter;
     # the detail pane's diagnostics heading ends in one while the body rules run).
     pane=$(grep -v 'Diagnostics' <<<"$pane")
@@ -59,5 +71,5 @@ once() { # prints "ms KB" for one start; $1 = timeout in seconds, $2 = seconds t
 echo "first start (fills the cache and the index): $(once 600 10 | awk '{print $1 " ms, peak RSS " $2 " KB"}')"
 once 120 5 >/dev/null
 for i in $(seq "$runs"); do
-    echo "second start $i: $(once 120 | awk '{print $1 " ms to the list with every level, peak RSS " $2 " KB"}')"
+    echo "second start $i: $(once 120 | awk -v what="$what" '{print $1 " ms to " what ", peak RSS " $2 " KB"}')"
 done
