@@ -6,7 +6,7 @@ use crate::core::fsx::{bytes_path, path_bytes};
 use rustc_hash::FxHashMap as HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard, OnceLock};
 
 /// A blake3 hash of the counted bytes.
 pub type ContentHash = [u8; 32];
@@ -44,10 +44,9 @@ struct Entries {
 #[derive(Debug)]
 pub struct TokenCache {
     path: Option<PathBuf>,
-    /// Why the file was not read when it is not a regular file (a FIFO, a folder, …): it is
-    /// then never written over.
-    problem: Option<String>,
-    entries: Mutex<Entries>,
+    /// What the file holds and why it was not read when it is not a regular file (a FIFO, a
+    /// folder, …: it is then never written over); read on first use for a cache opened lazily.
+    loaded: OnceLock<Loaded>,
     /// Held through a whole save, so a second save (at exit) waits for a running one to reach
     /// the file instead of finding nothing dirty and letting the process end mid-write.
     writing: Mutex<()>,
@@ -57,13 +56,39 @@ pub struct TokenCache {
     read: AtomicUsize,
 }
 
+#[derive(Debug)]
+struct Loaded {
+    entries: Mutex<Entries>,
+    problem: Option<String>,
+}
+
+impl Loaded {
+    fn from_file(path: &Path) -> Loaded {
+        let (entries, problem) = match crate::core::fsx::read_regular_up_to(path, MAX_FILE_BYTES) {
+            Ok(bytes) => (bytes.and_then(|b| decode(&b)).unwrap_or_default(), None),
+            // Writing over a file that cannot be read is fine (it is only a cache) unless it is
+            // not a file at all: a FIFO or a folder there is the user's, not skillscope's.
+            Err(e @ crate::core::fsx::FsxError::NotRegular { .. }) => {
+                (Entries::default(), Some(e.to_string()))
+            }
+            Err(_) => (Entries::default(), None),
+        };
+        Loaded {
+            entries: Mutex::new(entries),
+            problem,
+        }
+    }
+}
+
 impl TokenCache {
     /// A cache that lives only as long as the value.
     pub fn in_memory() -> TokenCache {
         TokenCache {
             path: None,
-            problem: None,
-            entries: Mutex::new(Entries::default()),
+            loaded: OnceLock::from(Loaded {
+                entries: Mutex::new(Entries::default()),
+                problem: None,
+            }),
             writing: Mutex::new(()),
             encoded: AtomicUsize::new(0),
             read: AtomicUsize::new(0),
@@ -83,20 +108,25 @@ impl TokenCache {
     /// folder) leaves the cache empty, is reported by [`TokenCache::problem`] and is never
     /// written over.
     pub fn at(path: impl Into<PathBuf>) -> TokenCache {
-        let path = path.into();
-        let (entries, problem) = match crate::core::fsx::read_regular_up_to(&path, MAX_FILE_BYTES) {
-            Ok(bytes) => (bytes.and_then(|b| decode(&b)).unwrap_or_default(), None),
-            // Writing over a file that cannot be read is fine (it is only a cache) unless it is
-            // not a file at all: a FIFO or a folder there is the user's, not skillscope's.
-            Err(e @ crate::core::fsx::FsxError::NotRegular { .. }) => {
-                (Entries::default(), Some(e.to_string()))
-            }
-            Err(_) => (Entries::default(), None),
-        };
+        let cache = TokenCache::at_lazily(path);
+        cache.loaded();
+        cache
+    }
+
+    /// [`TokenCache::open`], read only when a count is first asked of it: a run that never asks
+    /// (every figure it needs already in the library index) never reads the file.
+    pub fn open_lazily() -> TokenCache {
+        match default_path() {
+            Some(p) => TokenCache::at_lazily(p),
+            None => TokenCache::in_memory(),
+        }
+    }
+
+    /// [`TokenCache::at`], read on first use.
+    pub fn at_lazily(path: impl Into<PathBuf>) -> TokenCache {
         TokenCache {
-            path: Some(path),
-            problem,
-            entries: Mutex::new(entries),
+            path: Some(path.into()),
+            loaded: OnceLock::new(),
             writing: Mutex::new(()),
             encoded: AtomicUsize::new(0),
             read: AtomicUsize::new(0),
@@ -109,7 +139,17 @@ impl TokenCache {
 
     /// Why the cache file could not be read, naming the file; the cache then works in memory.
     pub fn problem(&self) -> Option<&str> {
-        self.problem.as_deref()
+        self.loaded().problem.as_deref()
+    }
+
+    fn loaded(&self) -> &Loaded {
+        self.loaded.get_or_init(|| match &self.path {
+            Some(p) => Loaded::from_file(p),
+            None => Loaded {
+                entries: Mutex::new(Entries::default()),
+                problem: None,
+            },
+        })
     }
 
     /// How many counts are remembered.
@@ -140,7 +180,10 @@ impl TokenCache {
     }
 
     fn lock(&self) -> MutexGuard<'_, Entries> {
-        self.entries.lock().unwrap_or_else(|e| e.into_inner())
+        self.loaded()
+            .entries
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
     }
 
     /// The count for content with this hash, if known.
@@ -211,7 +254,11 @@ impl TokenCache {
         let Some(path) = &self.path else {
             return Ok(());
         };
-        if let Some(p) = &self.problem {
+        // Never read, so never changed.
+        let Some(loaded) = self.loaded.get() else {
+            return Ok(());
+        };
+        if let Some(p) = &loaded.problem {
             return Err(TokenError::CacheUnusable(p.clone()));
         }
         let _writing = self.writing.lock().unwrap_or_else(|p| p.into_inner());
@@ -332,6 +379,32 @@ mod tests {
 
     fn h(b: u8) -> ContentHash {
         [b; 32]
+    }
+
+    #[test]
+    fn a_lazily_opened_cache_reads_its_file_on_first_use_only() {
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join("tokens.bin");
+        let c = TokenCache::at(&p);
+        c.insert(h(1), Encoding::O200kBase, 42);
+        c.save().unwrap();
+        // Opened lazily and never asked: saving leaves the file alone, even one that is not a
+        // cache file any more.
+        std::fs::write(&p, b"not a cache").unwrap();
+        TokenCache::at_lazily(&p).save().unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"not a cache");
+        // Asked: the file is read then, as it is then.
+        let c = TokenCache::at(&p);
+        c.insert(h(1), Encoding::O200kBase, 42);
+        c.save().unwrap();
+        let lazy = TokenCache::at_lazily(&p);
+        std::fs::remove_file(&p).unwrap();
+        assert_eq!(lazy.get(&h(1), Encoding::O200kBase), None);
+        let c = TokenCache::at(&p);
+        c.insert(h(1), Encoding::O200kBase, 42);
+        c.save().unwrap();
+        let lazy = TokenCache::at_lazily(&p);
+        assert_eq!(lazy.get(&h(1), Encoding::O200kBase), Some(42));
     }
 
     #[test]
