@@ -31,8 +31,44 @@ pub struct CheckOptions<'a> {
 /// Every diagnostic of every skill (index-aligned with `lib.skills`), sorted by line.
 pub fn check_library(lib: &Library, opts: &CheckOptions) -> Vec<Vec<Diagnostic>> {
     let learned = AtomicBool::new(false);
-    let mut all: Vec<Vec<Diagnostic>> = lib
-        .skills
+    let enabled = |i: usize| opts.enabled.is_none_or(|f| f(i));
+    // The library-wide rules' inputs are read beside the per-skill rules: they need nothing
+    // from them, and on their own they would keep one core idle.
+    let (mut all, (key, library_wide)) = rayon::join(
+        || per_skill(lib, opts, &learned),
+        || {
+            (
+                overlap::input_key(lib, &enabled),
+                library::check(lib, opts.profile),
+            )
+        },
+    );
+    if learned.into_inner() {
+        lib.index_changed();
+    }
+    // The overlap rule weighs every description against the others: its findings are kept in
+    // the library index for as long as the descriptions (and who competes) stay the same.
+    let found = lib.remembered(&key).unwrap_or_else(|| {
+        let found = overlap::diagnostics(lib, &enabled);
+        lib.remember(key, &found);
+        found
+    });
+    for (i, d) in found {
+        if let Some(slot) = all.get_mut(i) {
+            slot.push(d);
+        }
+    }
+    for (i, d) in library_wide {
+        all[i].push(d);
+    }
+    all.par_iter_mut()
+        .for_each(|d| d.sort_by_key(|d| (d.line.unwrap_or(0), std::cmp::Reverse(d.severity))));
+    all
+}
+
+/// The rules of each skill on its own, on every core.
+fn per_skill(lib: &Library, opts: &CheckOptions, learned: &AtomicBool) -> Vec<Vec<Diagnostic>> {
+    lib.skills
         .par_iter()
         .map(|s| {
             let mut d = check_skill(s, opts.profile);
@@ -48,31 +84,7 @@ pub fn check_library(lib: &Library, opts: &CheckOptions) -> Vec<Vec<Diagnostic>>
             }
             d
         })
-        .collect();
-    if learned.into_inner() {
-        lib.index_changed();
-    }
-    let enabled = |i: usize| opts.enabled.is_none_or(|f| f(i));
-    // The overlap rule weighs every description against the others: its findings are kept in
-    // the library index for as long as the descriptions (and who competes) stay the same.
-    let key = overlap::input_key(lib, &enabled);
-    let found = lib.remembered(&key).unwrap_or_else(|| {
-        let found = overlap::diagnostics(lib, &enabled);
-        lib.remember(key, &found);
-        found
-    });
-    for (i, d) in found {
-        if let Some(slot) = all.get_mut(i) {
-            slot.push(d);
-        }
-    }
-    for (i, d) in library::check(lib, opts.profile) {
-        all[i].push(d);
-    }
-    for d in &mut all {
-        d.sort_by_key(|d| (d.line.unwrap_or(0), std::cmp::Reverse(d.severity)));
-    }
-    all
+        .collect()
 }
 
 /// The diagnostics of one skill that need nothing but its frontmatter.
