@@ -283,7 +283,8 @@ impl LibraryArgs {
                 TokenCache::in_memory,
             )
         } else {
-            rayon::join(|| self.load(), TokenCache::open)
+            // Read only if a count is missing from the library index.
+            (self.load(), TokenCache::open_lazily())
         }
     }
 }

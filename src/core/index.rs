@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 const MAGIC: &[u8; 8] = b"SKSCLIX\0";
 /// Bumped whenever the layout or the meaning of a record changes: an index of another version is
 /// foreign and discarded.
-const VERSION: u32 = 6;
+const VERSION: u32 = 8;
 /// Index files kept in the cache folder, one per set of roots; the least recently written go.
 const KEEP_FILES: usize = 8;
 /// An index larger than this is not read (a real one for 50,000 skills is a few tens of MB).
@@ -102,6 +102,8 @@ pub struct ResourceRecord {
     pub stamp: Stamp,
     pub text: bool,
     pub links: Option<Vec<String>>,
+    /// Its token count per encoding, when counted.
+    pub tokens: [Option<u32>; 2],
 }
 
 /// One skill folder as remembered: what reading its skill file gave, its resources, and what the
@@ -118,6 +120,10 @@ pub struct SkillRecord {
     pub body: Option<BodyFacts>,
     /// The body's token count per encoding, up to the body rule's limit (see `tokens::count_up_to`).
     pub body_tokens: [Option<u32>; 2],
+    /// The whole skill file's token count per encoding, when counted.
+    pub l2_tokens: [Option<u32>; 2],
+    /// Its listing entries' counts (see `Facts::l1_tokens`).
+    pub l1_tokens: Vec<crate::core::skill::L1Count>,
 }
 
 /// A decoded index file.
@@ -420,6 +426,9 @@ fn skill_record(w: &mut W, s: &Skill, taken_ns: u128) {
             }
             None => w.u8(0),
         }
+        for slot in &r.tokens {
+            w.opt_u32(slot.get().copied());
+        }
     }
     match s.facts.body.get() {
         Some(b) => {
@@ -437,6 +446,16 @@ fn skill_record(w: &mut W, s: &Skill, taken_ns: u128) {
     }
     for slot in &s.facts.body_tokens {
         w.opt_u32(slot.get().copied());
+    }
+    for slot in &s.facts.l2_tokens {
+        w.opt_u32(slot.get().copied());
+    }
+    let l1 = s.facts.l1_tokens.lock().unwrap_or_else(|e| e.into_inner());
+    w.len(l1.len());
+    for (hash, enc, n) in l1.iter() {
+        w.0.extend_from_slice(hash);
+        w.u8(*enc);
+        w.u32(*n);
     }
 }
 
@@ -459,11 +478,13 @@ fn skill_record_from(r: &mut R) -> Option<(Vec<u8>, Box<SkillRecord>)> {
             0 => None,
             _ => Some(r.strs()?),
         };
+        let tokens = [r.opt_u32()?, r.opt_u32()?];
         resources.push(ResourceRecord {
             rel,
             stamp,
             text,
             links,
+            tokens,
         });
     }
     let body = match r.u8()? {
@@ -488,6 +509,13 @@ fn skill_record_from(r: &mut R) -> Option<(Vec<u8>, Box<SkillRecord>)> {
         }
     };
     let body_tokens = [r.opt_u32()?, r.opt_u32()?];
+    let l2_tokens = [r.opt_u32()?, r.opt_u32()?];
+    let n1 = r.len(37)?;
+    let mut l1_tokens = Vec::with_capacity(n1);
+    for _ in 0..n1 {
+        let hash: [u8; 32] = r.take(32)?.try_into().ok()?;
+        l1_tokens.push((hash, r.u8()?, r.u32()?));
+    }
     let record = (
         dir,
         Box::new(SkillRecord {
@@ -500,6 +528,8 @@ fn skill_record_from(r: &mut R) -> Option<(Vec<u8>, Box<SkillRecord>)> {
             resources,
             body,
             body_tokens,
+            l2_tokens,
+            l1_tokens,
         }),
     );
     r.0.is_empty().then_some(record)
@@ -1047,6 +1077,59 @@ mod tests {
             .position(|s| s.id == "tools.run")
             .unwrap()];
         assert_eq!(run.frontmatter.kind_source, KindSource::Default);
+    }
+
+    #[test]
+    fn counts_kept_in_the_index_are_used_while_their_files_keep_their_stat() {
+        use crate::core::listing::{self, Format};
+        use crate::core::tokens::{self, Encoding, TokenCache};
+        let t = tempfile::tempdir().unwrap();
+        let (root, cache) = (t.path().join("lib"), t.path().join("cache"));
+        library(&root);
+        let count = |lib: &Library, tokens: &TokenCache| {
+            let texts = listing::entries(lib, Format::Xml);
+            let got = tokens::count_library(lib, &texts, Encoding::O200kBase, tokens);
+            assert!(lib.save_index().is_none());
+            got
+        };
+        let (cold, _) = load(&root, &cache);
+        let first = TokenCache::in_memory();
+        let want = count(&cold, &first);
+        assert!(first.files_read() > 0 && first.encoded() > 0);
+        // A new process, with no token cache at all: every level comes from the index.
+        let (warm, stats) = load(&root, &cache);
+        assert_eq!(stats.skills_parsed, 0);
+        let empty = TokenCache::in_memory();
+        assert_eq!(count(&warm, &empty), want);
+        assert_eq!((empty.files_read(), empty.encoded()), (0, 0));
+        // A resource that changed is read and counted again; the rest still come from the index.
+        let guide = root.join("beta/references/guide.md");
+        write(
+            &guide,
+            "# Guide\nSee [more](more.md), and more words now.\n",
+        );
+        std::fs::File::open(&guide)
+            .unwrap()
+            .set_modified(SystemTime::now() - Duration::from_secs(60))
+            .unwrap();
+        let (changed, stats) = load(&root, &cache);
+        assert_eq!(stats.skills_parsed, 0);
+        let empty = TokenCache::in_memory();
+        let got = count(&changed, &empty);
+        assert_eq!((empty.files_read(), empty.encoded()), (1, 1));
+        let beta = changed
+            .skills
+            .iter()
+            .position(|s| s.name == "beta")
+            .unwrap();
+        assert!(
+            got[beta].l3 > want[beta].l3,
+            "{:?} vs {:?}",
+            got[beta],
+            want[beta]
+        );
+        assert_eq!(got[beta].l2, want[beta].l2);
+        assert_eq!(got[beta].l1, want[beta].l1);
     }
 
     #[test]

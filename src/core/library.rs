@@ -72,6 +72,9 @@ pub struct Resource {
     pub text: bool,
     /// The local links of a markdown resource, once a rule has read them (kept in the index).
     pub links: OnceLock<Vec<String>>,
+    /// Its token count per encoding (`Encoding::slot`), once counted (kept in the index with
+    /// its stamp).
+    pub tokens: [OnceLock<u32>; 2],
 }
 
 impl Resource {
@@ -83,7 +86,18 @@ impl Resource {
             ino: stamp.ino,
             text,
             links: OnceLock::new(),
+            tokens: Default::default(),
         }
+    }
+
+    /// Takes the counts remembered for it (by an index record whose stamp vouches for it).
+    pub fn with_tokens(self, tokens: [Option<u32>; 2]) -> Resource {
+        for (slot, n) in self.tokens.iter().zip(tokens) {
+            if let Some(n) = n {
+                let _ = slot.set(n);
+            }
+        }
+        self
     }
 
     /// Its path, in the skill folder `dir`.

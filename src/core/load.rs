@@ -222,7 +222,9 @@ pub fn count_level(
     Some(match level {
         Level::L1 => {
             let texts = listing::entries(lib, format);
-            LevelCounts::L1(tokens::count_l1_unless(&texts, enc, cache, progress, stop)?)
+            LevelCounts::L1(tokens::count_l1_of(
+                lib, &texts, enc, cache, progress, stop,
+            )?)
         }
         Level::L2 => LevelCounts::L2(tokens::count_l2_unless(lib, enc, cache, progress, stop)?),
         Level::L3 => {

@@ -791,6 +791,16 @@ fn read_skill(
                     let _ = slot.set(n);
                 }
             }
+            *skill
+                .facts
+                .l1_tokens
+                .lock()
+                .unwrap_or_else(|e| e.into_inner()) = r.l1_tokens;
+            for (slot, n) in skill.facts.l2_tokens.iter().zip(r.l2_tokens) {
+                if let Some(n) = n {
+                    let _ = slot.set(n);
+                }
+            }
         }
         None => match if regular {
             read_head(&f.file)
@@ -898,7 +908,7 @@ fn resources(
                     ino: s.ino,
                 };
                 Some(if x.stamp.vouches_for(&stamp) {
-                    let r = Resource::new(x.rel, stamp, x.text);
+                    let r = Resource::new(x.rel, stamp, x.text).with_tokens(x.tokens);
                     if let Some(links) = x.links {
                         let _ = r.links.set(links);
                     }
@@ -943,7 +953,7 @@ fn resources(
                         .filter(|x| x.stamp.vouches_for(&stamp));
                     Some(match known {
                         Some(k) => {
-                            let r = Resource::new(rel, stamp, k.text);
+                            let r = Resource::new(rel, stamp, k.text).with_tokens(k.tokens);
                             if let Some(links) = k.links.take() {
                                 let _ = r.links.set(links);
                             }

@@ -65,7 +65,20 @@ pub struct Facts {
     /// The body's token count per encoding (`Encoding::slot`), up to the body rule's limit: exact
     /// at or below it, some figure above it otherwise.
     pub body_tokens: [OnceLock<u32>; 2],
+    /// The whole SKILL.md's token count (its L2) per encoding, once counted: kept in the index
+    /// with the file's stamp, so an unchanged skill is not counted again.
+    pub l2_tokens: [OnceLock<u32>; 2],
+    /// Counts of its listing entries (L1, one per format and encoding asked for): the blake3 hash
+    /// of the entry's text, the encoding's id, the count. Kept in the index; an entry whose text
+    /// changed (a renamed root in its path) misses and is counted again.
+    pub l1_tokens: std::sync::Mutex<Vec<L1Count>>,
 }
+
+/// One remembered listing-entry count: the entry text's hash, the encoding's id, the count.
+pub type L1Count = ([u8; 32], u8, u32);
+
+/// At most this many listing-entry counts are kept per skill (formats × encodings in use).
+pub const L1_KEPT: usize = 4;
 
 /// What the body rules read off a SKILL.md body.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -285,7 +285,11 @@ fn to_u32(n: usize) -> u32 {
 
 /// The count of a text that is not a file (a listing entry, a schema), through the cache.
 pub fn count_text(text: &str, enc: Encoding, cache: &TokenCache) -> u32 {
-    let hash = *blake3::hash(text.as_bytes()).as_bytes();
+    count_hashed(text, *blake3::hash(text.as_bytes()).as_bytes(), enc, cache)
+}
+
+/// [`count_text`] of a text whose blake3 hash is `hash`.
+fn count_hashed(text: &str, hash: ContentHash, enc: Encoding, cache: &TokenCache) -> u32 {
     if let Some(n) = cache.get(&hash, enc) {
         return n;
     }
@@ -320,8 +324,25 @@ pub fn count_file(
     enc: Encoding,
     cache: &TokenCache,
 ) -> std::io::Result<u32> {
+    count_stamped_file(path, len, mtime_ns, enc, cache).map(|(n, _)| n)
+}
+
+/// [`count_file`], and whether the count may be kept with the stat (`len`, `mtime_ns`): false when
+/// the file was found changed on reading, or was modified within [`RACY_WINDOW_NS`] (another
+/// write in the same timestamp tick would leave the stat as it is).
+fn count_stamped_file(
+    path: &Path,
+    len: u64,
+    mtime_ns: u128,
+    enc: Encoding,
+    cache: &TokenCache,
+) -> std::io::Result<(u32, bool)> {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let settled = mtime_ns != 0 && mtime_ns.saturating_add(RACY_WINDOW_NS) <= now;
     if let Some(n) = cache.file_count(path, len, mtime_ns, enc) {
-        return Ok(n);
+        return Ok((n, settled));
     }
     // Regular files only, opened without blocking: a pipe at a skill's path must not hang.
     let bytes = crate::core::library::read_regular(path)?;
@@ -329,17 +350,18 @@ pub fn count_file(
     let hash = *blake3::hash(&bytes).as_bytes();
     // The stat said `len`; a different length means the file changed since, so the stat is not
     // remembered (the count still is, under the hash of what was read).
-    if bytes.len() as u64 == len {
+    let as_stamped = bytes.len() as u64 == len;
+    if as_stamped {
         cache.remember_file(path, len, mtime_ns, hash);
     }
     if let Some(n) = cache.get(&hash, enc) {
-        return Ok(n);
+        return Ok((n, as_stamped && settled));
     }
     let text = String::from_utf8_lossy(&bytes);
     cache.note_encoded();
     let n = to_u32(count(enc, &text));
     cache.insert(hash, enc, n);
-    Ok(n)
+    Ok((n, as_stamped && settled))
 }
 
 /// L1 of every skill: the count of each listing entry (see [`crate::core::listing::entries`]). An
@@ -364,6 +386,56 @@ pub fn count_l1_unless(
     each(texts, Level::L1, progress, stop, |t| {
         (!t.is_empty()).then(|| count_text(t, enc, cache))
     })
+}
+
+/// L1 of every skill of `lib` from its listing entry (`texts`, index-aligned): the count kept with
+/// the skill (from the index) when the entry's text is the same, else [`count_text`], which is
+/// then kept with the skill too.
+pub fn count_l1_of(
+    lib: &Library,
+    texts: &[String],
+    enc: Encoding,
+    cache: &TokenCache,
+    progress: &(dyn Fn(Progress) + Sync),
+    stop: &AtomicBool,
+) -> Option<Vec<Option<u32>>> {
+    let learned = AtomicBool::new(false);
+    let pairs: Vec<(&Skill, &String)> = lib.skills.iter().zip(texts).collect();
+    let out = each(&pairs, Level::L1, progress, stop, |(skill, t)| {
+        if t.is_empty() {
+            return None;
+        }
+        let hash = *blake3::hash(t.as_bytes()).as_bytes();
+        let kept = |l1: &[crate::core::skill::L1Count]| {
+            l1.iter()
+                .find(|(h, e, _)| *h == hash && *e == enc.id())
+                .map(|(_, _, n)| *n)
+        };
+        let lock = || {
+            skill
+                .facts
+                .l1_tokens
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+        };
+        if let Some(n) = kept(&lock()) {
+            return Some(n);
+        }
+        let n = count_hashed(t, hash, enc, cache);
+        let mut l1 = lock();
+        if kept(&l1).is_none() {
+            if l1.len() >= crate::core::skill::L1_KEPT {
+                l1.remove(0);
+            }
+            l1.push((hash, enc.id(), n));
+            learned.store(true, Ordering::Relaxed);
+        }
+        Some(n)
+    });
+    if learned.into_inner() {
+        lib.index_changed();
+    }
+    out
 }
 
 /// `f` of every item on worker threads, with a progress report after each. Once `stop` is set
@@ -398,15 +470,27 @@ fn each<T: Sync, R: Send>(
 
 /// L2 of one skill: its whole SKILL.md as a load tool returns it.
 pub fn count_skill_l2(skill: &Skill, enc: Encoding, cache: &TokenCache) -> Option<u32> {
+    skill_l2(skill, enc, cache).0
+}
+
+/// [`count_skill_l2`], and whether the count was new to the skill (for the library index).
+fn skill_l2(skill: &Skill, enc: Encoding, cache: &TokenCache) -> (Option<u32>, bool) {
+    let slot = &skill.facts.l2_tokens[enc.slot()];
+    if let Some(n) = slot.get() {
+        return (Some(*n), false);
+    }
     // The scan's stat is the one to trust: it was taken before anything read the file.
-    count_file(
+    match count_stamped_file(
         &skill.skill_md,
         skill.file_len(),
         skill.mtime_ns(),
         enc,
         cache,
-    )
-    .ok()
+    ) {
+        Ok((n, true)) => (Some(*slot.get_or_init(|| n)), true),
+        Ok((n, false)) => (Some(n), false),
+        Err(_) => (None, false),
+    }
 }
 
 /// L2 of every skill.
@@ -427,9 +511,18 @@ pub fn count_l2_unless(
     progress: &(dyn Fn(Progress) + Sync),
     stop: &AtomicBool,
 ) -> Option<Vec<Option<u32>>> {
-    each(&lib.skills, Level::L2, progress, stop, |s| {
-        count_skill_l2(s, enc, cache)
-    })
+    let learned = AtomicBool::new(false);
+    let out = each(&lib.skills, Level::L2, progress, stop, |s| {
+        let (n, new) = skill_l2(s, enc, cache);
+        if new {
+            learned.store(true, Ordering::Relaxed);
+        }
+        n
+    });
+    if learned.into_inner() {
+        lib.index_changed();
+    }
+    out
 }
 
 fn count_resource(
@@ -437,12 +530,26 @@ fn count_resource(
     r: &Resource,
     enc: Encoding,
     cache: &TokenCache,
+    learned: &AtomicBool,
 ) -> ResourceTokens {
-    // Text-ness was decided by the scan (from the file's first bytes, or the index).
-    let tokens = if r.text {
-        count_file(&r.path_in(&skill.dir), r.size, r.mtime_ns, enc, cache).ok()
-    } else {
-        None
+    // Text-ness was decided by the scan (from the file's first bytes, or the index); a count
+    // kept with the resource's stamp (in the index) is not asked again.
+    let slot = &r.tokens[enc.slot()];
+    let tokens = match (r.text, slot.get()) {
+        (false, _) => None,
+        (true, Some(n)) => Some(*n),
+        (true, None) => {
+            match count_stamped_file(&r.path_in(&skill.dir), r.size, r.mtime_ns, enc, cache) {
+                Ok((n, true)) => {
+                    if slot.set(n).is_ok() {
+                        learned.store(true, Ordering::Relaxed);
+                    }
+                    Some(n)
+                }
+                Ok((n, false)) => Some(n),
+                Err(_) => None,
+            }
+        }
     };
     ResourceTokens {
         rel: r.rel.clone(),
@@ -454,10 +561,20 @@ fn count_resource(
 
 /// L3 of one skill: every resource, text ones counted.
 pub fn count_skill_l3(skill: &Skill, enc: Encoding, cache: &TokenCache) -> Vec<ResourceTokens> {
+    skill_l3(skill, enc, cache, &AtomicBool::new(false))
+}
+
+/// [`count_skill_l3`], setting `learned` when a count was new to a resource.
+fn skill_l3(
+    skill: &Skill,
+    enc: Encoding,
+    cache: &TokenCache,
+    learned: &AtomicBool,
+) -> Vec<ResourceTokens> {
     skill
         .resources
         .par_iter()
-        .map(|r| count_resource(skill, r, enc, cache))
+        .map(|r| count_resource(skill, r, enc, cache, learned))
         .collect()
 }
 
@@ -487,9 +604,14 @@ pub fn count_l3_unless(
     progress: &(dyn Fn(Progress) + Sync),
     stop: &AtomicBool,
 ) -> Option<Vec<Vec<ResourceTokens>>> {
-    each(&lib.skills, Level::L3, progress, stop, |s| {
-        count_skill_l3(s, enc, cache)
-    })
+    let learned = AtomicBool::new(false);
+    let out = each(&lib.skills, Level::L3, progress, stop, |s| {
+        skill_l3(s, enc, cache, &learned)
+    });
+    if learned.into_inner() {
+        lib.index_changed();
+    }
+    out
 }
 
 /// Every level of every skill, in library order. `l1_texts` holds one listing entry per skill
@@ -511,7 +633,8 @@ pub fn count_library_with(
     cache: &TokenCache,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Vec<SkillTokens> {
-    let l1 = count_l1(l1_texts, enc, cache, progress);
+    let never = AtomicBool::new(false);
+    let l1 = count_l1_of(lib, l1_texts, enc, cache, progress, &never).unwrap_or_default();
     let l2 = count_l2(lib, enc, cache, progress);
     let l3 = count_l3(lib, enc, cache, progress);
     l2.into_iter()

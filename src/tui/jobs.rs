@@ -234,14 +234,22 @@ impl Cache {
     /// The token cache, after saying on the channel (once) why its file could not be used.
     fn get_reporting(&self, tx: &Sender<Event>) -> &TokenCache {
         let cache = self.get();
-        if let Some(p) = cache.problem()
+        self.report(tx);
+        cache
+    }
+
+    /// Says on the channel (once) why the cache file could not be used, if it was read.
+    fn report(&self, tx: &Sender<Event>) {
+        let Some(cache) = self.cell.get() else {
+            return;
+        };
+        if let Some(p) = cache.problem_if_read()
             && !self.reported.swap(true, Ordering::Relaxed)
         {
             let _ = tx.send(Event::Job(JobEvent::Problem(format!(
                 "token counts are not cached: {p}"
             ))));
         }
-        cache
     }
 
     /// The probe store, after saying on the channel why its file could not be read.
@@ -272,9 +280,10 @@ impl Cache {
     }
 
     pub fn get(&self) -> &TokenCache {
+        // Read on first use: a start whose counts all come from the library index never reads it.
         self.cell.get_or_init(|| match &self.path {
-            Some(p) => TokenCache::at(p),
-            None => TokenCache::open(),
+            Some(p) => TokenCache::at_lazily(p),
+            None => TokenCache::open_lazily(),
         })
     }
 }
@@ -335,6 +344,7 @@ pub fn count(
                 return;
             }
         }
+        probe_cache.report(&tx);
         // A cache that cannot be written costs a recount next time, nothing more.
         let _ = cache.save();
     });

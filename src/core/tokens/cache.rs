@@ -142,6 +142,11 @@ impl TokenCache {
         self.loaded().problem.as_deref()
     }
 
+    /// [`TokenCache::problem`] if the file was read (a lazily opened cache may never be).
+    pub fn problem_if_read(&self) -> Option<&str> {
+        self.loaded.get().and_then(|l| l.problem.as_deref())
+    }
+
     fn loaded(&self) -> &Loaded {
         self.loaded.get_or_init(|| match &self.path {
             Some(p) => Loaded::from_file(p),

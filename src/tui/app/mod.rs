@@ -245,11 +245,6 @@ impl App {
     pub fn scanning(spec: LibrarySpec, opts: Options, tx: Sender<Event>) -> App {
         let mut app = App::empty(spec, opts, tx);
         app.request_rescan();
-        // The token cache is read while the library is: the counts need both.
-        let cache = app.cache.clone();
-        std::thread::spawn(move || {
-            cache.get();
-        });
         app
     }
 
