@@ -112,7 +112,7 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     );
     let listing_tokens = tokens::count_text(&listing.text, args.encoding, &cache) as usize;
     crate::cli::save_cache(&cache);
-    crate::cli::save_index(&lib);
+    crate::cli::save_counts(&lib, &cache);
     let used = usage::costs_when_used(
         &lib,
         &counts.iter().map(levels).collect::<Vec<_>>(),

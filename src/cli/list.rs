@@ -90,7 +90,7 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         || crate::cli::count_levels(&lib, args.encoding, args.listing, &cache),
     );
     crate::cli::save_cache(&cache);
-    crate::cli::save_index(&lib);
+    crate::cli::save_counts(&lib, &cache);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {
         let items: Vec<JsonSkill> = lib

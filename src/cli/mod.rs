@@ -295,6 +295,15 @@ pub fn keep_until_exit<T>(what: T) {
     std::mem::forget(what);
 }
 
+/// Saves the counts a command made into the library index, unless it had to encode text: the
+/// encoder is then in memory, and writing the index beside it would raise the peak. Those counts
+/// are in the token cache already; the next run takes them from there and saves the index then.
+pub fn save_counts(lib: &Library, cache: &crate::core::tokens::TokenCache) {
+    if cache.encoded() == 0 {
+        save_index(lib);
+    }
+}
+
 /// Saves what the rules learned into the library index; a cache, so a failure is only mentioned.
 pub fn save_index(lib: &Library) {
     if let Some(e) = lib.save_index() {
