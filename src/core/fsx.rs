@@ -285,13 +285,7 @@ impl Dir {
             rel
         };
         let Some(fd) = &self.fd else {
-            let m = std::fs::metadata(self.path.join(rel))?;
-            let st = FileStat {
-                len: m.len(),
-                mtime_ns: mtime_ns(&m),
-                ino: std::os::unix::fs::MetadataExt::ino(&m),
-            };
-            return Ok((st, m.is_file()));
+            return stat_path(&self.path.join(rel));
         };
         let st = nix::sys::stat::fstatat(fd, rel, nix::fcntl::AtFlags::empty())
             .map_err(std::io::Error::from)?;
@@ -309,6 +303,17 @@ impl Dir {
             regular,
         ))
     }
+}
+
+/// The stat of whatever is at `path`, links followed, and whether it is a regular file.
+pub fn stat_path(path: &Path) -> std::io::Result<(FileStat, bool)> {
+    let m = std::fs::metadata(path)?;
+    let st = FileStat {
+        len: m.len(),
+        mtime_ns: mtime_ns(&m),
+        ino: std::os::unix::fs::MetadataExt::ino(&m),
+    };
+    Ok((st, m.is_file()))
 }
 
 /// The files of one folder, stat'ed relative to a folder held open: an ancestor shared by many

@@ -752,13 +752,7 @@ fn read_skill(
     let dir = crate::core::fsx::Within::new(root_dir, &f.dir);
     let meta = match f.file.strip_prefix(&f.dir) {
         Ok(rel) if !rel.as_os_str().is_empty() => dir.stat(rel),
-        _ => std::fs::metadata(&f.file).map(|m| {
-            m.is_file().then(|| crate::core::fsx::FileStat {
-                len: m.len(),
-                mtime_ns: crate::core::fsx::mtime_ns(&m),
-                ino: std::os::unix::fs::MetadataExt::ino(&m),
-            })
-        }),
+        _ => crate::core::fsx::stat_path(&f.file).map(|(st, regular)| regular.then_some(st)),
     };
     // A pipe, socket or device is never opened (opening some devices acts on them); a file that
     // cannot be stat'ed is tried, so that the error says why.

@@ -372,20 +372,10 @@ pub fn count_l1(
     cache: &TokenCache,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Vec<Option<u32>> {
-    count_l1_unless(texts, enc, cache, progress, &AtomicBool::new(false)).unwrap_or_default()
-}
-
-/// [`count_l1`], given up (`None`) when `stop` is set before the end.
-pub fn count_l1_unless(
-    texts: &[String],
-    enc: Encoding,
-    cache: &TokenCache,
-    progress: &(dyn Fn(Progress) + Sync),
-    stop: &AtomicBool,
-) -> Option<Vec<Option<u32>>> {
-    each(texts, Level::L1, progress, stop, |t| {
+    each(texts, Level::L1, progress, &AtomicBool::new(false), |t| {
         (!t.is_empty()).then(|| count_text(t, enc, cache))
     })
+    .unwrap_or_default()
 }
 
 /// L1 of every skill of `lib` from its listing entry (`texts`, index-aligned): the count kept with
