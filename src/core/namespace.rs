@@ -3,7 +3,7 @@
 //! same-named skills of different namespaces apart, and the patterns that select by namespace
 //! (`web`, `web.*`, `*scraper`).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// A plugin manifest larger than this is not read for the plugin's name.
 const MAX_MANIFEST_BYTES: u64 = 256 * 1024;
@@ -21,7 +21,17 @@ pub struct Placed {
 /// `<plugin>/skills/<skill>/` next to `<plugin>/.claude-plugin/plugin.json` is the plugin's;
 /// otherwise the folders between the root and the skill's own folder are its namespace.
 pub fn place(root: &Path, dir: &Path, name: &str) -> Placed {
-    if let Some(plugin) = plugin_of(dir) {
+    place_in(root, dir, name, &Manifests::default())
+}
+
+/// The plugin manifests read so far (by plugin folder: the name they give, if any), so that the
+/// skills of one plugin share one read of its manifest.
+#[derive(Debug, Default)]
+pub struct Manifests(std::sync::Mutex<std::collections::HashMap<PathBuf, Option<String>>>);
+
+/// [`place`], reading each plugin's manifest once per `manifests`.
+pub fn place_in(root: &Path, dir: &Path, name: &str, manifests: &Manifests) -> Placed {
+    if let Some(plugin) = plugin_of(dir, manifests) {
         return Placed {
             id: format!("{plugin}:{name}"),
             namespace: plugin,
@@ -56,12 +66,24 @@ pub fn place(root: &Path, dir: &Path, name: &str) -> Placed {
 /// The plugin a skill folder belongs to: the manifest's `name`, else the plugin's folder name.
 /// The manifest is optional for Claude Code, so a marketplace's `plugins/<plugin>/skills/<skill>`
 /// layout marks a plugin too.
-fn plugin_of(dir: &Path) -> Option<String> {
+fn plugin_of(dir: &Path, manifests: &Manifests) -> Option<String> {
     let skills = dir.parent()?;
     if skills.file_name()? != "skills" {
         return None;
     }
     let plugin_dir = skills.parent()?;
+    let known = || manifests.0.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(plugin) = known().get(plugin_dir) {
+        return plugin.clone();
+    }
+    let plugin = plugin_named(plugin_dir);
+    known().insert(plugin_dir.to_path_buf(), plugin.clone());
+    plugin
+}
+
+/// The plugin whose folder is `plugin_dir`: its manifest's `name`, else the folder's name when it
+/// has a manifest or sits in a marketplace's `plugins/`; `None` when it is no plugin.
+fn plugin_named(plugin_dir: &Path) -> Option<String> {
     let folder_name = || Some(plugin_dir.file_name()?.to_string_lossy().into_owned());
     let manifest = plugin_dir.join(".claude-plugin").join("plugin.json");
     let Some(meta) = std::fs::metadata(&manifest).ok().filter(|m| m.is_file()) else {

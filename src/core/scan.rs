@@ -293,6 +293,7 @@ pub fn scan_indexed(roots: &[Root], opts: &ScanOptions, index: Option<IndexData>
         })
         .collect();
     let parsed = std::sync::atomic::AtomicUsize::new(0);
+    let manifests = crate::core::namespace::Manifests::default();
     // Each root held open, to stat its skills' files from.
     let root_dirs: Vec<crate::core::fsx::Dir> = roots
         .iter()
@@ -319,7 +320,8 @@ pub fn scan_indexed(roots: &[Root], opts: &ScanOptions, index: Option<IndexData>
             } else {
                 Listing::Look
             };
-            let (mut skill, read) = read_skill(f, roots, &root_dirs[f.root], record, listing);
+            let (mut skill, read) =
+                read_skill(f, roots, &root_dirs[f.root], &manifests, record, listing);
             skill.root = std::sync::Arc::clone(&shared[f.root]);
             skill.plain = links_of[f.root].is_some_and(|l| no_link_between(&skill.root, &f.dir, l));
             if read {
@@ -740,6 +742,7 @@ fn read_skill(
     f: &Found,
     roots: &[Root],
     root_dir: &crate::core::fsx::Dir,
+    manifests: &crate::core::namespace::Manifests,
     record: Option<Box<SkillRecord>>,
     listing: Listing,
 ) -> (Skill, bool) {
@@ -868,7 +871,7 @@ fn read_skill(
         skill.frontmatter.kind = SkillKind::Executable;
         skill.frontmatter.kind_source = KindSource::EntryScript;
     }
-    let placed = crate::core::namespace::place(&root.path, &skill.dir, &skill.name);
+    let placed = crate::core::namespace::place_in(&root.path, &skill.dir, &skill.name, manifests);
     skill.id = placed.id;
     skill.namespace = placed.namespace;
     skill.plugin = placed.plugin;
