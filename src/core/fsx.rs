@@ -263,12 +263,6 @@ impl Dir {
         }
     }
 
-    /// The stat of the regular file at `rel` below the folder, links followed; `None` when there
-    /// is none.
-    pub fn regular_file(&self, rel: &Path) -> Option<FileStat> {
-        self.stat(rel).ok().flatten()
-    }
-
     /// What is at `rel` below the folder, links followed: `Some` stat for a regular file, `None`
     /// for anything else (a folder, a pipe, a device); the error when it cannot be stat'ed.
     pub fn stat(&self, rel: &Path) -> std::io::Result<Option<FileStat>> {
@@ -341,7 +335,8 @@ impl<'a> Within<'a> {
         }
     }
 
-    /// [`Dir::regular_file`] of `rel` below the folder.
+    /// The stat of the regular file at `rel` below the folder, links followed; `None` when there
+    /// is none.
     pub fn regular_file(&self, rel: &Path) -> Option<FileStat> {
         self.stat(rel).ok().flatten()
     }

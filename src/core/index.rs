@@ -36,6 +36,16 @@ pub struct Stamp {
     pub ino: u64,
 }
 
+impl From<crate::core::fsx::FileStat> for Stamp {
+    fn from(s: crate::core::fsx::FileStat) -> Stamp {
+        Stamp {
+            len: s.len,
+            mtime_ns: s.mtime_ns,
+            ino: s.ino,
+        }
+    }
+}
+
 impl Stamp {
     pub fn of(meta: &std::fs::Metadata) -> Stamp {
         #[cfg(unix)]

@@ -357,13 +357,7 @@ fn folders_unchanged(w: &WalkRecord) -> bool {
         && w.dirs.par_iter().all(|(d, stamp)| {
             crate::core::fsx::Within::new(&root, d)
                 .stat_self()
-                .is_ok_and(|s| {
-                    stamp.vouches_for(&Stamp {
-                        len: s.len,
-                        mtime_ns: s.mtime_ns,
-                        ino: s.ino,
-                    })
-                })
+                .is_ok_and(|s| stamp.vouches_for(&Stamp::from(s)))
         })
 }
 
@@ -760,11 +754,7 @@ fn read_skill(
     // A pipe, socket or device is never opened (opening some devices acts on them); a file that
     // cannot be stat'ed is tried, so that the error says why.
     let regular = meta.as_ref().map_or(true, Option::is_some);
-    let fresh = meta.ok().flatten().map(|m| Stamp {
-        len: m.len,
-        mtime_ns: m.mtime_ns,
-        ino: m.ino,
-    });
+    let fresh = meta.ok().flatten().map(Stamp::from);
     let reuse = match (&fresh, record) {
         (Some(stamp), Some(r)) if r.stamp.vouches_for(stamp) => Some((r, *stamp)),
         _ => None,
@@ -899,11 +889,7 @@ fn resources(
             .into_iter()
             .filter_map(|x| {
                 let s = dir.regular_file(Path::new(&x.rel))?;
-                let stamp = Stamp {
-                    len: s.len,
-                    mtime_ns: s.mtime_ns,
-                    ino: s.ino,
-                };
+                let stamp = Stamp::from(s);
                 Some(if x.stamp.vouches_for(&stamp) {
                     let r = Resource::new(x.rel, stamp, x.text).with_tokens(x.tokens);
                     if let Some(links) = x.links {

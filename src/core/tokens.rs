@@ -458,12 +458,8 @@ fn each<T: Sync, R: Send>(
     out.filter(|_| !stop.load(Ordering::Relaxed))
 }
 
-/// L2 of one skill: its whole SKILL.md as a load tool returns it.
-pub fn count_skill_l2(skill: &Skill, enc: Encoding, cache: &TokenCache) -> Option<u32> {
-    skill_l2(skill, enc, cache).0
-}
-
-/// [`count_skill_l2`], and whether the count was new to the skill (for the library index).
+/// L2 of one skill (its whole SKILL.md as a load tool returns it), and whether the count was new
+/// to the skill (for the library index).
 fn skill_l2(skill: &Skill, enc: Encoding, cache: &TokenCache) -> (Option<u32>, bool) {
     let slot = &skill.facts.l2_tokens[enc.slot()];
     if let Some(n) = slot.get() {
@@ -549,12 +545,8 @@ fn count_resource(
     }
 }
 
-/// L3 of one skill: every resource, text ones counted.
-pub fn count_skill_l3(skill: &Skill, enc: Encoding, cache: &TokenCache) -> Vec<ResourceTokens> {
-    skill_l3(skill, enc, cache, &AtomicBool::new(false))
-}
-
-/// [`count_skill_l3`], setting `learned` when a count was new to a resource.
+/// L3 of one skill (every resource, text ones counted), setting `learned` when a count was new to
+/// a resource.
 fn skill_l3(
     skill: &Skill,
     enc: Encoding,

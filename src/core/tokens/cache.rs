@@ -63,6 +63,13 @@ struct Loaded {
 }
 
 impl Loaded {
+    fn empty() -> Loaded {
+        Loaded {
+            entries: Mutex::new(Entries::default()),
+            problem: None,
+        }
+    }
+
     fn from_file(path: &Path) -> Loaded {
         let (entries, problem) = match crate::core::fsx::read_regular_up_to(path, MAX_FILE_BYTES) {
             Ok(bytes) => (bytes.and_then(|b| decode(&b)).unwrap_or_default(), None),
@@ -85,10 +92,7 @@ impl TokenCache {
     pub fn in_memory() -> TokenCache {
         TokenCache {
             path: None,
-            loaded: OnceLock::from(Loaded {
-                entries: Mutex::new(Entries::default()),
-                problem: None,
-            }),
+            loaded: OnceLock::from(Loaded::empty()),
             writing: Mutex::new(()),
             encoded: AtomicUsize::new(0),
             read: AtomicUsize::new(0),
@@ -150,10 +154,7 @@ impl TokenCache {
     fn loaded(&self) -> &Loaded {
         self.loaded.get_or_init(|| match &self.path {
             Some(p) => Loaded::from_file(p),
-            None => Loaded {
-                entries: Mutex::new(Entries::default()),
-                problem: None,
-            },
+            None => Loaded::empty(),
         })
     }
 
