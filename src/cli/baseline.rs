@@ -188,7 +188,7 @@ pub fn snapshot(
         let per_turn = if l.text.is_empty() {
             0
         } else {
-            u64::from(tokens::count_text(&l.text, enc, cache))
+            u64::from(tokens::count_listing(lib, &l.text, enc, cache))
         };
         totals.per_turn.insert(f, per_turn);
     }

@@ -110,7 +110,7 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         },
         || crate::cli::count_levels(&lib, args.encoding, args.listing, &cache),
     );
-    let listing_tokens = tokens::count_text(&listing.text, args.encoding, &cache) as usize;
+    let listing_tokens = tokens::count_listing(&lib, &listing.text, args.encoding, &cache) as usize;
     crate::cli::save_cache(&cache);
     crate::cli::save_counts(&lib, &cache);
     let used = usage::costs_when_used(

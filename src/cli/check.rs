@@ -108,7 +108,7 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
                 context_window: args.context_window,
             },
         );
-        let n = tokens::count_text(&listing.text, args.encoding, &cache) as usize;
+        let n = tokens::count_listing(&lib, &listing.text, args.encoding, &cache) as usize;
         (n > max).then_some((n, max))
     });
     crate::cli::save_cache(&cache);

@@ -107,6 +107,7 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     if args.compare {
         let (_, cmp) = modes::compare(&lib, &selections, &opts, args.encoding, &cache, mode);
         crate::cli::save_cache(&cache);
+        crate::cli::save_counts(&lib, &cache);
         let report = Report {
             lib: &lib,
             cmp: &cmp,
@@ -131,8 +132,9 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     out.flush()?;
     if args.fates {
         // Through the cache: an unchanged listing needs no encoder.
-        let tokens = tokens::count_text(&listing.text, args.encoding, &cache) as usize;
+        let tokens = tokens::count_listing(&lib, &listing.text, args.encoding, &cache) as usize;
         crate::cli::save_cache(&cache);
+        crate::cli::save_counts(&lib, &cache);
         eprint!(
             "{}",
             fate_table(&lib, &listing, tokens, args.encoding, mode)

@@ -108,7 +108,25 @@ pub fn read_regular(path: &Path) -> Result<Option<Vec<u8>>, FsxError> {
 /// [`read_regular`] for a cache file that is only worth reading when small enough: one larger
 /// than `max_len` bytes is `None`, as if it were not there, and never held in memory whole.
 pub fn read_regular_up_to(path: &Path, max_len: u64) -> Result<Option<Vec<u8>>, FsxError> {
-    let mut file = match open_checked(path, OpenOptions::new().read(true)) {
+    let Some((file, len)) = open_regular_up_to(path, max_len)? else {
+        return Ok(None);
+    };
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+    // The file may grow between the stat and the read: read at most one byte past the limit.
+    file.take(max_len.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|source| FsxError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    Ok((bytes.len() as u64 <= max_len).then_some(bytes))
+}
+
+/// Opens `path` for reading as [`read_regular_up_to`] would read it, for a reader that streams
+/// it: the open file and its length then, or `None` when nothing is there or it is longer than
+/// `max_len`. The length is the stat's: a reader that trusts it checks that it met the end there.
+pub fn open_regular_up_to(path: &Path, max_len: u64) -> Result<Option<(File, u64)>, FsxError> {
+    let file = match open_checked(path, OpenOptions::new().read(true)) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(source) => {
@@ -129,21 +147,14 @@ pub fn read_regular_up_to(path: &Path, max_len: u64) -> Result<Option<Vec<u8>>, 
         }
     };
     ensure_regular(path, &file)?;
-    let fail = |source| FsxError::Read {
-        path: path.to_path_buf(),
-        source,
-    };
-    let len = file.metadata().map_err(fail)?.len();
-    if len > max_len {
-        return Ok(None);
-    }
-    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
-    // The file may grow between the stat and the read: read at most one byte past the limit.
-    (&mut file)
-        .take(max_len.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(fail)?;
-    Ok((bytes.len() as u64 <= max_len).then_some(bytes))
+    let len = file
+        .metadata()
+        .map_err(|source| FsxError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?
+        .len();
+    Ok((len <= max_len).then_some((file, len)))
 }
 
 /// The sidecar that serialises writers of `target`: `.<name>.lock` in the same folder. It is

@@ -12,13 +12,13 @@ use crate::core::skill::{BodyFacts, Link, Skill};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use serde_json::Value;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 8] = b"SKSCLIX\0";
 /// Bumped whenever the layout or the meaning of a record changes: an index of another version is
 /// foreign and discarded.
-const VERSION: u32 = 8;
+const VERSION: u32 = 9;
 /// Index files kept in the cache folder, one per set of roots; the least recently written go.
 const KEEP_FILES: usize = 8;
 /// An index larger than this is not read (a real one for 50,000 skills is a few tens of MB).
@@ -145,7 +145,15 @@ pub struct IndexData {
     pub skills: FxHashMap<Vec<u8>, Box<SkillRecord>>,
     /// The overlap rule's last findings, with the hash of what they were computed from.
     pub overlap: Option<Remembered>,
+    /// Counts of texts made from the whole library (listings), by their hash and encoding.
+    pub texts: Vec<TextCount>,
 }
+
+/// A remembered count of a text: its blake3 hash, the encoding's id, the count.
+pub type TextCount = crate::core::skill::L1Count;
+
+/// At most this many library-wide text counts are kept (listing formats × tiers × modes in use).
+pub const TEXTS_KEPT: usize = 32;
 
 /// Library-wide findings (library index, finding) kept with the hash of their inputs.
 pub type Remembered = ([u8; 32], Vec<(usize, Diagnostic)>);
@@ -195,11 +203,15 @@ impl IndexStore {
 /// Reads an index file. A missing file is `Ok(None)`; a corrupt, truncated or foreign one (magic,
 /// version, checksum) is `Ok(None)` as well — discarded, never trusted. What is not a regular
 /// file (a FIFO, a device, a folder) is not opened for reading at all: it is an error naming it.
+///
+/// The file is read in batches of records, each decoded on every core while the next is read
+/// and hashed, so it is never held whole: at 50,000 skills it is tens of megabytes that would
+/// otherwise sit beside the records decoded from it.
 pub fn read(path: &Path) -> Result<Option<IndexData>, FsxError> {
-    let Some(bytes) = crate::core::fsx::read_regular_up_to(path, MAX_INDEX_BYTES)? else {
+    let Some((file, len)) = crate::core::fsx::open_regular_up_to(path, MAX_INDEX_BYTES)? else {
         return Ok(None);
     };
-    Ok(decode(&bytes))
+    Ok(decode_from(file, len))
 }
 
 /// Writes an index file for `walks` and `skills` (temp file + rename, so a reader sees the old
@@ -210,9 +222,10 @@ pub fn write(
     walks: &[WalkRecord],
     skills: &[Skill],
     overlap: Option<&Remembered>,
+    texts: &[TextCount],
     taken_ns: u128,
 ) -> std::io::Result<()> {
-    let bytes = encode(walks, skills, overlap, taken_ns);
+    let bytes = encode(walks, skills, overlap, texts, taken_ns);
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
@@ -265,6 +278,7 @@ fn encode(
     walks: &[WalkRecord],
     skills: &[Skill],
     overlap: Option<&Remembered>,
+    texts: &[TextCount],
     taken_ns: u128,
 ) -> Vec<u8> {
     let mut w = W(Vec::with_capacity(64 + skills.len() * 1024));
@@ -321,21 +335,189 @@ fn encode(
         }
         None => w.u8(0),
     }
+    w.len(texts.len());
+    for (hash, enc, n) in texts {
+        w.0.extend_from_slice(hash);
+        w.u8(*enc);
+        w.u32(*n);
+    }
     let sum = blake3::hash(&w.0);
     w.0.extend_from_slice(sum.as_bytes());
     w.0
 }
 
-fn decode(bytes: &[u8]) -> Option<IndexData> {
-    let body_len = bytes.len().checked_sub(32)?;
-    let (body, sum) = bytes.split_at(body_len);
-    // The checksum is verified beside the decoding (which is safe on any bytes); a mismatch
-    // throws the result away.
-    let (intact, data) = rayon::join(
-        || blake3::hash(body).as_bytes() == sum,
-        || decode_body(body),
+/// Records are read and decoded in batches of about this many bytes.
+const BATCH_BYTES: usize = 1 << 20;
+
+/// The index body (all but the checksum) as it is read: what is left of it, and the hash of what
+/// was read so far.
+struct Body<Rd> {
+    rd: Rd,
+    left: u64,
+    hasher: blake3::Hasher,
+}
+
+impl<Rd: Read> Body<Rd> {
+    /// Fills `buf` from the body; `None` past its end or on a read error.
+    fn fill(&mut self, buf: &mut [u8]) -> Option<()> {
+        let n = buf.len() as u64;
+        if n > self.left {
+            return None;
+        }
+        self.rd.read_exact(buf).ok()?;
+        self.hasher.update(buf);
+        self.left -= n;
+        Some(())
+    }
+
+    /// The next `n` bytes, allocated only when the body still holds them.
+    fn bytes(&mut self, n: usize) -> Option<Vec<u8>> {
+        if n as u64 > self.left {
+            return None;
+        }
+        let mut v = vec![0; n];
+        self.fill(&mut v)?;
+        Some(v)
+    }
+
+    fn u32(&mut self) -> Option<u32> {
+        let mut b = [0; 4];
+        self.fill(&mut b)?;
+        Some(u32::from_le_bytes(b))
+    }
+}
+
+/// Skill records read whole, one after another, each ending at its offset in `ends`.
+struct Batch {
+    bytes: Vec<u8>,
+    ends: Vec<usize>,
+}
+
+impl Batch {
+    /// Reads records until the batch holds `size` bytes or `left` is down to 0.
+    fn read<Rd: Read>(body: &mut Body<Rd>, left: &mut usize, size: usize) -> Option<Batch> {
+        let mut batch = Batch {
+            bytes: Vec::with_capacity(size.min(BATCH_BYTES) + 64 * 1024),
+            ends: Vec::new(),
+        };
+        while *left > 0 && batch.bytes.len() < size {
+            let len = body.u32()? as usize;
+            if len as u64 > body.left {
+                return None;
+            }
+            let start = batch.bytes.len();
+            batch.bytes.resize(start + len, 0);
+            body.fill(&mut batch.bytes[start..])?;
+            batch.ends.push(batch.bytes.len());
+            *left -= 1;
+        }
+        Some(batch)
+    }
+
+    fn decode(&self) -> Option<Vec<(Vec<u8>, Box<SkillRecord>)>> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        let spans: Vec<(usize, usize)> = starts.zip(self.ends.iter().copied()).collect();
+        spans
+            .par_iter()
+            .map(|&(a, b)| skill_record_from(&mut R(&self.bytes[a..b])))
+            .collect()
+    }
+}
+
+/// `n` skill records, each batch (of about `size` bytes) decoded while the next is read.
+fn read_records<Rd: Read + Send>(
+    body: &mut Body<Rd>,
+    n: usize,
+    size: usize,
+) -> Option<Vec<(Vec<u8>, Box<SkillRecord>)>> {
+    let mut out = Vec::with_capacity(n);
+    let mut left = n;
+    let mut batch = Batch::read(body, &mut left, size)?;
+    loop {
+        let more = left > 0;
+        let (decoded, next) = rayon::join(
+            || batch.decode(),
+            || more.then(|| Batch::read(body, &mut left, size)),
+        );
+        out.extend(decoded?);
+        match next {
+            Some(next) => batch = next?,
+            None => return Some(out),
+        }
+    }
+}
+
+/// Decodes an index file of `len` bytes from `rd`. The checksum is verified once everything
+/// before it was read (hashed as it came); a mismatch, or a file that does not end where its
+/// stat said, throws the result away. Decoding is safe on any bytes: every count is checked
+/// against what is left before anything is allocated for it.
+fn decode_from(rd: impl Read + Send, len: u64) -> Option<IndexData> {
+    decode_batched(rd, len, BATCH_BYTES)
+}
+
+/// [`decode_from`] with records read in batches of about `batch` bytes.
+fn decode_batched(rd: impl Read + Send, len: u64, batch: usize) -> Option<IndexData> {
+    let mut body = Body {
+        rd: std::io::BufReader::with_capacity(256 * 1024, rd),
+        left: len.checked_sub(32)?,
+        hasher: blake3::Hasher::new(),
+    };
+    let mut head = [0u8; 12];
+    body.fill(&mut head)?;
+    if head[..8] != MAGIC[..] || head[8..] != VERSION.to_le_bytes() {
+        return None;
+    }
+    let walk_len = body.u32()? as usize;
+    let walk_bytes = body.bytes(walk_len)?;
+    let n = body.u32()? as usize;
+    if (n as u64).saturating_mul(40) > body.left {
+        return None;
+    }
+    let (walks, records) = rayon::join(
+        || decode_walks(&mut R(&walk_bytes)),
+        || read_records(&mut body, n, batch),
     );
-    data.filter(|_| intact)
+    drop(walk_bytes);
+    let rest = body.bytes(usize::try_from(body.left).ok()?)?;
+    let mut sum = [0u8; 32];
+    body.rd.read_exact(&mut sum).ok()?;
+    let mut past = [0u8; 1];
+    if body.rd.read(&mut past).ok()? != 0 || body.hasher.finalize().as_bytes() != &sum {
+        return None;
+    }
+    let mut data = IndexData {
+        walks: walks?,
+        ..IndexData::default()
+    };
+    data.skills.reserve(n);
+    data.skills.extend(records?);
+    let mut r = R(&rest);
+    if r.u8()? != 0 {
+        let key: [u8; 32] = r.take(32)?.try_into().ok()?;
+        let n = r.len(20)?;
+        let mut found = Vec::with_capacity(n);
+        for _ in 0..n {
+            let i = usize::try_from(r.u64()?).ok()?;
+            let mut d = r.diags()?;
+            if d.len() != 1 {
+                return None;
+            }
+            found.push((i, d.pop()?));
+        }
+        data.overlap = Some((key, found));
+    }
+    let nt = r.len(37)?;
+    for _ in 0..nt {
+        let hash: [u8; 32] = r.take(32)?.try_into().ok()?;
+        data.texts.push((hash, r.u8()?, r.u32()?));
+    }
+    r.0.is_empty().then_some(data)
+}
+
+/// Decodes a whole index file held in memory.
+#[cfg(test)]
+fn decode(bytes: &[u8]) -> Option<IndexData> {
+    decode_from(bytes, bytes.len() as u64)
 }
 
 fn decode_walks(r: &mut R) -> Option<Vec<WalkRecord>> {
@@ -370,49 +552,6 @@ fn decode_walks(r: &mut R) -> Option<Vec<WalkRecord>> {
         });
     }
     r.0.is_empty().then_some(walks)
-}
-
-fn decode_body(body: &[u8]) -> Option<IndexData> {
-    let mut r = R(body);
-    if r.take(MAGIC.len())? != MAGIC || r.u32()? != VERSION {
-        return None;
-    }
-    let mut data = IndexData::default();
-    let walk_len = r.len(1)?;
-    let walk_bytes = r.take(walk_len)?;
-    let n = r.len(40)?;
-    let mut records = Vec::with_capacity(n);
-    for _ in 0..n {
-        let len = r.len(1)?;
-        records.push(r.take(len)?);
-    }
-    let (walks, decoded) = rayon::join(
-        || decode_walks(&mut R(walk_bytes)),
-        || -> Option<Vec<(Vec<u8>, Box<SkillRecord>)>> {
-            records
-                .par_iter()
-                .map(|rec| skill_record_from(&mut R(rec)))
-                .collect()
-        },
-    );
-    data.walks = walks?;
-    data.skills.reserve(n);
-    data.skills.extend(decoded?);
-    if r.u8()? != 0 {
-        let key: [u8; 32] = r.take(32)?.try_into().ok()?;
-        let n = r.len(20)?;
-        let mut found = Vec::with_capacity(n);
-        for _ in 0..n {
-            let i = usize::try_from(r.u64()?).ok()?;
-            let mut d = r.diags()?;
-            if d.len() != 1 {
-                return None;
-            }
-            found.push((i, d.pop()?));
-        }
-        data.overlap = Some((key, found));
-    }
-    r.0.is_empty().then_some(data)
 }
 
 /// One skill's record in the index file.
@@ -1345,6 +1484,26 @@ mod tests {
             .unwrap();
         let good = std::fs::read(&path).unwrap();
         assert!(decode(&good).is_some());
+        // Read one record per batch, the index decodes to the same records.
+        let whole = decode(&good).unwrap();
+        let batched = decode_batched(&good[..], good.len() as u64, 1).unwrap();
+        let mut a: Vec<_> = whole
+            .skills
+            .iter()
+            .map(|(k, v)| (k.clone(), format!("{v:?}")))
+            .collect();
+        let mut b: Vec<_> = batched
+            .skills
+            .iter()
+            .map(|(k, v)| (k.clone(), format!("{v:?}")))
+            .collect();
+        a.sort();
+        b.sort();
+        assert_eq!(a.len(), 3);
+        assert_eq!(a, b);
+        for cut in [good.len() / 2, good.len() - 33] {
+            assert!(decode_batched(&good[..cut], cut as u64, 1).is_none());
+        }
         let mut flipped = good.clone();
         let mid = flipped.len() / 2;
         flipped[mid] ^= 0x40;

@@ -50,6 +50,8 @@ struct IndexState {
     /// Held through a save, so a save at exit waits for one already writing.
     writing: std::sync::Mutex<()>,
     overlap: std::sync::Mutex<Option<index::Remembered>>,
+    /// Counts of listings of this library, most recent last (see [`Library::text_count`]).
+    texts: std::sync::Mutex<Vec<index::TextCount>>,
 }
 
 /// How much of a load the index saved, for tests and benchmarks.
@@ -142,6 +144,10 @@ impl Library {
         };
         let taken_ns = index::now_ns();
         let overlap = data.as_mut().and_then(|d| d.overlap.take());
+        let texts = data
+            .as_mut()
+            .map(|d| std::mem::take(&mut d.texts))
+            .unwrap_or_default();
         let scanned = scan::scan_indexed(&roots, opts, data);
         let stats = LoadStats {
             roots_walked: scanned.roots_walked,
@@ -168,6 +174,7 @@ impl Library {
                 unchanged: !changed,
                 writing: std::sync::Mutex::new(()),
                 overlap: std::sync::Mutex::new(overlap),
+                texts: std::sync::Mutex::new(texts),
             }));
             lib.save_index();
         }
@@ -203,6 +210,33 @@ impl Library {
         }
     }
 
+    /// The count of a text made from this library (a listing) with the encoding numbered `enc`,
+    /// when the library index remembers one for a text of blake3 hash `hash`.
+    pub(crate) fn text_count(&self, hash: &[u8; 32], enc: u8) -> Option<u32> {
+        let ix = self.index.as_ref()?;
+        let texts = ix.texts.lock().unwrap_or_else(|e| e.into_inner());
+        texts
+            .iter()
+            .find(|(h, e, _)| h == hash && *e == enc)
+            .map(|(_, _, n)| *n)
+    }
+
+    /// Remembers the count of a text made from this library, for the next run: a warm run then
+    /// counts its listings without reading the token cache. The oldest go past
+    /// [`index::TEXTS_KEPT`].
+    pub(crate) fn remember_text_count(&self, hash: [u8; 32], enc: u8, n: u32) {
+        let Some(ix) = &self.index else {
+            return;
+        };
+        let mut texts = ix.texts.lock().unwrap_or_else(|e| e.into_inner());
+        texts.retain(|(h, e, _)| !(*h == hash && *e == enc));
+        if texts.len() >= index::TEXTS_KEPT {
+            texts.remove(0);
+        }
+        texts.push((hash, enc, n));
+        ix.dirty.store(true, Ordering::Relaxed);
+    }
+
     /// Writes the library index if anything is new since it was read. A cache: failing to write
     /// it costs time next run, nothing more, so the error is only returned for display.
     pub fn save_index(&self) -> Option<std::io::Error> {
@@ -212,11 +246,13 @@ impl Library {
             return None;
         }
         let overlap = ix.overlap.lock().unwrap_or_else(|e| e.into_inner());
+        let texts = ix.texts.lock().unwrap_or_else(|e| e.into_inner()).clone();
         index::write(
             &ix.path,
             &ix.walks,
             &self.skills,
             overlap.as_ref(),
+            &texts,
             ix.taken_ns,
         )
         .err()

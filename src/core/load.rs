@@ -221,9 +221,14 @@ pub fn count_level(
 ) -> Option<LevelCounts> {
     Some(match level {
         Level::L1 => {
-            let texts = listing::entries(lib, format);
-            LevelCounts::L1(tokens::count_l1_of(
-                lib, &texts, enc, cache, progress, stop,
+            let entry = listing::entry_maker(format);
+            LevelCounts::L1(tokens::count_l1_with(
+                lib,
+                &|_, s| entry(s),
+                enc,
+                cache,
+                progress,
+                stop,
             )?)
         }
         Level::L2 => LevelCounts::L2(tokens::count_l2_unless(lib, enc, cache, progress, stop)?),

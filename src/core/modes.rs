@@ -220,7 +220,7 @@ pub fn compare(
             continue;
         };
         let listing = listing::render(lib, &|i| mask.get(i).copied().unwrap_or(false), opts);
-        let n = tokens::count_text(&listing.text, enc, cache);
+        let n = tokens::count_listing(lib, &listing.text, enc, cache);
         out.modes.push(ModeCost::of(mode, &listing, n));
         if mode == shown {
             kept = Some((listing, n));

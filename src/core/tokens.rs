@@ -288,6 +288,19 @@ pub fn count_text(text: &str, enc: Encoding, cache: &TokenCache) -> u32 {
     count_hashed(text, *blake3::hash(text.as_bytes()).as_bytes(), enc, cache)
 }
 
+/// [`count_text`] of a text made from `lib` (a listing of it): the count its library index
+/// keeps for the same text when there is one, so that a warm run reads no token cache for it;
+/// else counted through `cache` and kept in the index.
+pub fn count_listing(lib: &Library, text: &str, enc: Encoding, cache: &TokenCache) -> u32 {
+    let hash = *blake3::hash(text.as_bytes()).as_bytes();
+    if let Some(n) = lib.text_count(&hash, enc.id()) {
+        return n;
+    }
+    let n = count_hashed(text, hash, enc, cache);
+    lib.remember_text_count(hash, enc.id(), n);
+    n
+}
+
 /// [`count_text`] of a text whose blake3 hash is `hash`.
 fn count_hashed(text: &str, hash: ContentHash, enc: Encoding, cache: &TokenCache) -> u32 {
     if let Some(n) = cache.get(&hash, enc) {
@@ -389,9 +402,30 @@ pub fn count_l1_of(
     progress: &(dyn Fn(Progress) + Sync),
     stop: &AtomicBool,
 ) -> Option<Vec<Option<u32>>> {
+    count_l1_with(
+        lib,
+        &|i, _| texts.get(i).cloned().unwrap_or_default(),
+        enc,
+        cache,
+        progress,
+        stop,
+    )
+}
+
+/// [`count_l1_of`] with each skill's entry made by `entry` (its index and the skill) as it is
+/// counted, so the entries of a large library are never all held at once.
+pub fn count_l1_with(
+    lib: &Library,
+    entry: &(dyn Fn(usize, &Skill) -> String + Sync),
+    enc: Encoding,
+    cache: &TokenCache,
+    progress: &(dyn Fn(Progress) + Sync),
+    stop: &AtomicBool,
+) -> Option<Vec<Option<u32>>> {
     let learned = AtomicBool::new(false);
-    let pairs: Vec<(&Skill, &String)> = lib.skills.iter().zip(texts).collect();
-    let out = each(&pairs, Level::L1, progress, stop, |(skill, t)| {
+    let skills: Vec<(usize, &Skill)> = lib.skills.iter().enumerate().collect();
+    let out = each(&skills, Level::L1, progress, stop, |&(i, skill)| {
+        let t = entry(i, skill);
         if t.is_empty() {
             return None;
         }
@@ -411,7 +445,7 @@ pub fn count_l1_of(
         if let Some(n) = kept(&lock()) {
             return Some(n);
         }
-        let n = count_hashed(t, hash, enc, cache);
+        let n = count_hashed(&t, hash, enc, cache);
         let mut l1 = lock();
         if kept(&l1).is_none() {
             if l1.len() >= crate::core::skill::L1_KEPT {

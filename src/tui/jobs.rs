@@ -376,7 +376,7 @@ pub fn preview(
             modes::compare(&lib, &req.selections, &req.opts, enc, cache, req.mode);
         let (listing, tokens) = shown.unwrap_or_else(|| {
             let none = listing::render(&lib, &|_| false, &req.opts);
-            let n = tokens::count_text(&none.text, enc, cache);
+            let n = tokens::count_listing(&lib, &none.text, enc, cache);
             (none, n)
         });
         let _ = tx.send(Event::Job(JobEvent::Previewed {

@@ -387,11 +387,15 @@ fn entry_in(skill: &Skill, format: Format, folders: &Folders) -> String {
 
 /// [`entry`] for every skill of the library, in library order, built on worker threads.
 pub fn entries(lib: &Library, format: Format) -> Vec<String> {
+    let entry = entry_maker(format);
+    lib.skills.par_iter().map(|s| entry(s)).collect()
+}
+
+/// What [`entries`] makes of each skill, one skill at a time (the folders it resolves are
+/// remembered across calls).
+pub fn entry_maker(format: Format) -> impl Fn(&Skill) -> String + Sync {
     let folders = Folders::default();
-    lib.skills
-        .par_iter()
-        .map(|s| entry_in(s, format, &folders))
-        .collect()
+    move |s| entry_in(s, format, &folders)
 }
 
 const SEARCH_NOTE: &str = "Only the names of the installed skills are listed. Use the skill search tool to find a skill by what it does, then load it.";
