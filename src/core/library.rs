@@ -6,7 +6,7 @@ use crate::core::index::{self, IndexStore, Stamp, WalkRecord};
 use crate::core::scan::{self, ScanOptions};
 use crate::core::skill::Skill;
 use crate::core::source::Root;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -279,7 +279,8 @@ impl Library {
             .enumerate()
             .map(|(i, r)| (r.path.as_path(), i))
             .collect();
-        let mut winners: HashMap<(crate::core::Agent, Option<usize>, &str), usize> = HashMap::new();
+        let mut winners: HashMap<(crate::core::Agent, Option<usize>, &str), usize> =
+            HashMap::default();
         let mut shadowed = vec![None; self.skills.len()];
         let mut order: Vec<usize> = (0..self.skills.len()).collect();
         // Each skill's rank looked up once; the scan lists a root's skills in folder order, so

@@ -386,6 +386,9 @@ fn has_xml_tag(s: &str) -> bool {
     })
 }
 
+/// Words of the first person, which a description addressed to the model should not use.
+const FIRST_PERSON: &[&str] = &["i", "i'm", "i'll", "i've", "me", "my", "we", "we'll", "our"];
+
 const CUES: &[&str] = &[
     "when", "whenever", "if", "use", "used", "for", "trigger", "triggers", "asks", "ask", "needs",
     "need", "wants",
@@ -449,27 +452,29 @@ fn description_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>)
             .at_line(line),
         );
     }
-    // Lowercased only where needed: most words already are, and every skill is checked.
-    let words: Vec<std::borrow::Cow<str>> = desc
+    // One pass over the words, nothing collected: every skill is checked. A word is compared
+    // lowercased; an ASCII one (nearly all) without allocating.
+    let is_one_of = |w: &str, set: &[&str]| {
+        if w.is_ascii() {
+            set.iter().any(|c| c.eq_ignore_ascii_case(w))
+        } else {
+            let lower = w.to_lowercase();
+            set.contains(&lower.as_str())
+        }
+    };
+    let (mut words, mut cue_word, mut first_person) = (0usize, false, false);
+    for w in desc
         .split(|c: char| !c.is_alphanumeric() && c != '\'')
         .filter(|w| !w.is_empty())
-        .map(|w| {
-            if w.bytes()
-                .all(|b| b.is_ascii_lowercase() || !b.is_ascii_alphabetic())
-                && w.is_ascii()
-            {
-                std::borrow::Cow::Borrowed(w)
-            } else {
-                std::borrow::Cow::Owned(w.to_lowercase())
-            }
-        })
-        .collect();
-    let cue = words.iter().any(|w| CUES.contains(&w.as_ref()))
-        || fm.when_to_use.is_some()
-        || !fm.triggers.is_empty();
-    if words.len() < 6 || (!cue && words.len() < 40) {
-        let why = if words.len() < 6 {
-            format!("only {} words", words.len())
+    {
+        cue_word = cue_word || is_one_of(w, CUES);
+        first_person = first_person || (words < 12 && is_one_of(w, FIRST_PERSON));
+        words += 1;
+    }
+    let cue = cue_word || fm.when_to_use.is_some() || !fm.triggers.is_empty();
+    if words < 6 || (!cue && words < 40) {
+        let why = if words < 6 {
+            format!("only {words} words")
         } else {
             "no cue saying when to use it".to_string()
         };
@@ -484,12 +489,6 @@ fn description_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>)
             .at_line(line),
         );
     }
-    let first_person = words.iter().take(12).any(|w| {
-        matches!(
-            w.as_ref(),
-            "i" | "i'm" | "i'll" | "i've" | "me" | "my" | "we" | "we'll" | "our"
-        )
-    });
     if first_person {
         out.push(
             Diagnostic::new(
