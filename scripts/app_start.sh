@@ -7,6 +7,10 @@
 #   scripts/app_start.sh ROOT [RUNS]
 #   UNTIL=list scripts/app_start.sh ROOT [RUNS]   # until the list is on screen, counts or not
 #
+# Each second start also gives the app's peak RSS $SETTLE seconds (default 3) later, once the
+# workers that follow the counts (the rules, the preview, the matchers' index, the watcher) are
+# done: the memory the app really needs, not only what it held when the list came up.
+#
 # The pane is polled every 20 ms (each poll runs tmux and grep, on the same cores), so each figure
 # includes up to one poll of delay and the cost of tmux itself. Needs tmux.
 set -euo pipefail
@@ -44,7 +48,20 @@ ready() {
     ! grep -qE 'scanning|counting| …( |$)' <<<"$pane"
 }
 
-once() { # prints "ms KB" for one start; $1 = timeout in seconds, $2 = seconds to stay open after
+# The same polling on a pane whose program prints the L1 heading and nothing else at once: what
+# tmux and the polling add to each figure below.
+baseline() {
+    local t0 t1
+    t0=$(date +%s%N)
+    tmux new-session -d -s "$session" -x 160 -y 40 "printf 'L1\\n'; sleep 5"
+    until tmux capture-pane -p -t "$session" 2>/dev/null | grep -q 'L1'; do sleep 0.02; done
+    t1=$(date +%s%N)
+    tmux kill-session -t "$session" 2>/dev/null || true
+    echo "$(( (t1 - t0) / 1000000 ))"
+}
+
+once() { # prints "ms KB KB" for one start: the time, the peak RSS then, and the peak RSS once
+    # the app has been open $2 seconds more (its workers done); $1 = timeout in seconds
     local t0 t1 pid hwm
     t0=$(date +%s%N)
     tmux new-session -d -s "$session" -x 160 -y 40 \
@@ -60,16 +77,18 @@ once() { # prints "ms KB" for one start; $1 = timeout in seconds, $2 = seconds t
     pid=$(pgrep -n -f "$bin $root" || true)
     hwm=$(awk '/VmHWM/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo "?")
     sleep "${2:-0}"
+    settled=$(awk '/VmHWM/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo "?")
     tmux send-keys -t "$session" q
     sleep 0.3
     tmux kill-session -t "$session" 2>/dev/null || true
-    echo "$(( (t1 - t0) / 1000000 )) $hwm"
+    echo "$(( (t1 - t0) / 1000000 )) $hwm $settled"
 }
 
 # The first start stays open a while after its counts, so that its workers (the body rules, the
 # index and cache writes) finish before it quits.
-echo "first start (fills the cache and the index): $(once 600 10 | awk '{print $1 " ms, peak RSS " $2 " KB"}')"
+echo "first start (fills the cache and the index): $(once 600 10 | awk '{print $1 " ms, peak RSS " $2 " KB, " $3 " KB after 10 s"}')"
 once 120 5 >/dev/null
+echo "tmux and the polling alone: $(baseline) ms to show a line"
 for i in $(seq "$runs"); do
-    echo "second start $i: $(once 120 | awk -v what="$what" '{print $1 " ms to " what ", peak RSS " $2 " KB"}')"
+    echo "second start $i: $(once 120 "${SETTLE:-3}" | awk -v what="$what" '{print $1 " ms to " what ", peak RSS " $2 " KB then, " $3 " KB once its workers are done"}')"
 done

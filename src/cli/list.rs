@@ -103,7 +103,7 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
                 name: &s.name,
                 id: &s.id,
                 namespace: &s.namespace,
-                description: s.frontmatter.description.as_deref(),
+                description: s.frontmatter.description(),
                 kind: s.kind().as_str(),
                 dir: s.dir.to_string_lossy(),
                 skill_md: s.skill_md.to_string_lossy(),

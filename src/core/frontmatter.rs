@@ -69,13 +69,14 @@ pub struct Field {
 }
 
 /// The frontmatter of a skill: every field as written plus typed views of the known ones.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default)]
 pub struct Frontmatter {
     /// A frontmatter block was found, closed, and parsed as a YAML mapping.
     pub parsed: bool,
     pub fields: Vec<Field>,
     pub name: Option<String>,
-    pub description: Option<String>,
+    /// The `description` as text: see [`Frontmatter::description`].
+    pub(crate) description: Option<Text>,
     pub when_to_use: Option<String>,
     pub kind: SkillKind,
     /// What decided `kind`: `type:`, `entry:`, or nothing (the scan adds `execute.py`).
@@ -94,7 +95,30 @@ pub struct Frontmatter {
     pub flow_style_lines: Vec<u32>,
 }
 
+/// A typed text field's value: the string of one of the fields (by its place in `fields`), so
+/// that a long description is held once; or a text made from a value of another type (a number
+/// or boolean, coerced), held apart.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Text {
+    Field(usize),
+    Made(String),
+}
+
 impl Frontmatter {
+    /// The description agents see: the `description` field's text (a number or boolean written
+    /// out), `None` when there is no such field or it is null or of another shape.
+    pub fn description(&self) -> Option<&str> {
+        match self.description.as_ref()? {
+            Text::Field(i) => self.fields.get(*i)?.value.as_str(),
+            Text::Made(s) => Some(s),
+        }
+    }
+
+    /// Sets the description to `text`, whatever the fields say.
+    pub fn set_description(&mut self, text: Option<String>) {
+        self.description = text.map(Text::Made);
+    }
+
     pub fn get(&self, key: &str) -> Option<&Field> {
         self.fields.iter().find(|f| f.key == key)
     }
@@ -368,13 +392,17 @@ fn salvage(yaml: &str, first_line: u32, fm: &mut Frontmatter) {
                 if v.is_empty() || v.starts_with(['|', '>']) {
                     continue;
                 }
-                let slot = if key == "name" {
-                    &mut fm.name
+                let free = if key == "name" {
+                    fm.name.is_none()
                 } else {
-                    &mut fm.description
+                    fm.description.is_none()
                 };
-                if slot.is_none() {
-                    *slot = Some(v.clone());
+                if free {
+                    if key == "name" {
+                        fm.name = Some(v.clone());
+                    } else {
+                        fm.description = Some(Text::Field(fm.fields.len()));
+                    }
                     fm.fields.push(Field {
                         key: key.to_string(),
                         value: Value::String(v),
@@ -604,14 +632,13 @@ pub fn from_fields(parsed: bool, fields: Vec<Field>, flow_style_lines: Vec<u32>)
         type_fields(&mut fm, &mut Vec::new());
     } else {
         // Unparsed frontmatters hold only what `salvage` picked off the lines.
-        for f in &fm.fields {
-            let slot = match f.key.as_str() {
-                "name" => &mut fm.name,
-                "description" => &mut fm.description,
-                _ => continue,
-            };
-            if slot.is_none() {
-                *slot = f.value.as_str().map(str::to_string);
+        for (i, f) in fm.fields.iter().enumerate() {
+            match f.key.as_str() {
+                "name" if fm.name.is_none() => fm.name = f.value.as_str().map(str::to_string),
+                "description" if fm.description.is_none() && f.value.is_string() => {
+                    fm.description = Some(Text::Field(i));
+                }
+                _ => {}
             }
         }
     }
@@ -622,7 +649,7 @@ pub fn from_fields(parsed: bool, fields: Vec<Field>, flow_style_lines: Vec<u32>)
 fn type_fields(fm: &mut Frontmatter, diags: &mut Vec<Diagnostic>) {
     // Taken out while the typed views are filled in, and put back: no copy of every value.
     let fields = std::mem::take(&mut fm.fields);
-    for f in &fields {
+    for (i, f) in fields.iter().enumerate() {
         let wrong = |what: &str| {
             Diagnostic::new(
                 RuleId::FieldType,
@@ -632,7 +659,25 @@ fn type_fields(fm: &mut Frontmatter, diags: &mut Vec<Diagnostic>) {
             .at(f.line, 1)
         };
         match f.key.as_str() {
-            "name" | "description" | "when_to_use" | "when-to-use" => {
+            "description" => {
+                fm.description = match &f.value {
+                    Value::String(_) => Some(Text::Field(i)),
+                    Value::Number(n) => {
+                        diags.push(coerced(f, "number"));
+                        Some(Text::Made(n.to_string()))
+                    }
+                    Value::Bool(b) => {
+                        diags.push(coerced(f, "boolean"));
+                        Some(Text::Made(b.to_string()))
+                    }
+                    Value::Null => None,
+                    _ => {
+                        diags.push(wrong("a string"));
+                        None
+                    }
+                };
+            }
+            "name" | "when_to_use" | "when-to-use" => {
                 let text = match &f.value {
                     Value::String(s) => Some(s.clone()),
                     Value::Number(n) => {
@@ -651,7 +696,6 @@ fn type_fields(fm: &mut Frontmatter, diags: &mut Vec<Diagnostic>) {
                 };
                 match f.key.as_str() {
                     "name" => fm.name = text,
-                    "description" => fm.description = text,
                     _ => fm.when_to_use = text,
                 }
             }
@@ -806,7 +850,7 @@ mod tests {
         );
         assert!(p.frontmatter.parsed);
         assert_eq!(p.frontmatter.name.as_deref(), Some("pdf"));
-        assert_eq!(p.frontmatter.description.as_deref(), Some("Reads PDFs."));
+        assert_eq!(p.frontmatter.description(), Some("Reads PDFs."));
         assert_eq!(p.layout.body_line, 5);
         assert_eq!(p.layout.body_offset, 43);
         assert_eq!(p.frontmatter.line_of("description"), Some(3));
@@ -888,10 +932,7 @@ mod tests {
             true,
         );
         assert_eq!(p.frontmatter.name.as_deref(), Some("yes"));
-        assert_eq!(
-            p.frontmatter.description.as_deref(),
-            Some("Multi\nline [x]\n")
-        );
+        assert_eq!(p.frontmatter.description(), Some("Multi\nline [x]\n"));
         assert_eq!(p.frontmatter.flow_style_lines, vec![6, 8]);
         assert_eq!(
             p.frontmatter.triggers,

@@ -158,7 +158,7 @@ impl Skill {
     }
 
     pub fn description(&self) -> &str {
-        self.frontmatter.description.as_deref().unwrap_or("")
+        self.frontmatter.description().unwrap_or("")
     }
 
     /// The folder's name, as the `name` field must repeat it.
@@ -179,8 +179,7 @@ impl Skill {
                 .is_some_and(|n| !n.trim().is_empty())
             && self
                 .frontmatter
-                .description
-                .as_deref()
+                .description()
                 .is_some_and(|d| !d.trim().is_empty())
     }
 }

@@ -63,7 +63,7 @@ fn name_and_description(skill: &Skill) -> (&str, &str) {
     let fm = &skill.frontmatter;
     (
         fm.name.as_deref().unwrap_or(&skill.name),
-        fm.description.as_deref().unwrap_or(""),
+        fm.description().unwrap_or(""),
     )
 }
 

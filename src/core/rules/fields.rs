@@ -309,11 +309,7 @@ fn control_characters(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>
     let folder = (fm.name.as_deref() != Some(dir.as_str())).then_some(dir.as_str());
     let fields = [
         ("name", fm.name.as_deref(), fm.line_of("name")),
-        (
-            "description",
-            fm.description.as_deref(),
-            fm.line_of("description"),
-        ),
+        ("description", fm.description(), fm.line_of("description")),
         (
             "when_to_use",
             fm.when_to_use.as_deref(),
@@ -408,7 +404,7 @@ fn description_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>)
         );
         return;
     };
-    let desc = match &fm.description {
+    let desc = match fm.description() {
         Some(d) if !d.trim().is_empty() => d,
         _ => {
             if !field.value.is_array() && !field.value.is_object() {
