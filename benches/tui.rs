@@ -46,7 +46,7 @@ fn settled(app: &App) -> bool {
     app.loaded
         && app.checked
         && app.levels_done.iter().all(|d| *d)
-        && app.index.is_some()
+        && app.index_settled()
         && app.switches.is_some()
         && app.preview_settled()
 }

@@ -53,7 +53,9 @@ fn config_keys_drive_the_footer_help_and_keys() {
     // Defaults from the file: listing format, tier, window, model.
     assert_eq!(h.app.listing_options().format, Format::ClaudeCode);
     assert_eq!(h.app.window(), 64_000);
+    // The listing is rendered once the Prompt screen is shown.
     h.key(KeyCode::Char('2'));
+    h.settle();
     let prompt = h.screen();
     assert!(
         prompt.contains("Prompt · mode enabled · claude-code · tier compact · window 64,000"),

@@ -64,6 +64,7 @@ fn prompt_mode_key_lists_only_what_the_test_message_makes_relevant() {
     h.key(KeyCode::Char('3')).key(KeyCode::Esc);
     h.settle();
     h.key(KeyCode::BackTab);
+    h.settle();
     let empty = h.screen();
     assert!(empty.contains("type one in the Test box"), "{empty}");
     assert_eq!(h.app.preview.as_ref().unwrap().listing.entries.len(), 0);

@@ -134,7 +134,10 @@ fn other_screens() {
     let root = t.path().join("library");
     fixture(&root);
     let mut h = harness(&[&root], 80, 24);
+    // Neither the listing nor the matchers' index is made before its screen is shown.
+    assert!(h.app.preview.is_none() && h.app.index.is_none());
     h.key(KeyCode::Tab);
+    h.settle();
     let prompt = h.screen();
     let preview = h.app.preview.as_ref().unwrap();
     let want = skillscope::core::tokens::count(
@@ -150,6 +153,8 @@ fn other_screens() {
     assert!(prompt.contains("dropped   broken-yaml"), "{prompt}");
     assert_snapshot!("prompt", prompt);
     h.key(KeyCode::Tab).chars("what's the weather in Paris?");
+    h.settle();
+    assert!(h.app.index.is_some());
     let test = h.screen();
     assert!(test.contains("what's the weather in Paris?"), "{test}");
     let results = &h.app.test.results;
@@ -281,6 +286,8 @@ fn toggling_changes_the_header_count_and_the_prompt_preview() {
     let t = tempfile::tempdir().unwrap();
     fixture(t.path());
     let mut h = harness(&[t.path()], 80, 24);
+    h.key(KeyCode::Char('2'));
+    h.settle();
     assert!(
         h.app
             .preview
@@ -290,6 +297,7 @@ fn toggling_changes_the_header_count_and_the_prompt_preview() {
             .text
             .contains("pdf-tools")
     );
+    h.key(KeyCode::Char('1'));
     let l1_before = h.app.enabled_l1().0;
     h.key(KeyCode::Char('j')).key(KeyCode::Char(' '));
     let screen = h.screen();
@@ -300,6 +308,8 @@ fn toggling_changes_the_header_count_and_the_prompt_preview() {
         h.app.enabled_l1().0,
         l1_before - u64::from(h.app.costs[pdf].l1.unwrap())
     );
+    // Rendered again for the Prompt screen, without the skill switched off.
+    h.key(KeyCode::Char('2'));
     h.settle();
     let listing = &h.app.preview.as_ref().unwrap().listing;
     assert!(!listing.text.contains("pdf-tools"), "{}", listing.text);

@@ -172,7 +172,7 @@ impl Harness {
         self.wait_until(|app| {
             app.checked
                 && app.switches.is_some()
-                && app.index.is_some()
+                && app.index_settled()
                 && app.levels_done.iter().all(|d| *d)
                 && app.preview_settled()
         });
@@ -189,7 +189,7 @@ impl Harness {
         self.wait_until_within(secs, |app| {
             app.checked
                 && app.switches.is_some()
-                && app.index.is_some()
+                && app.index_settled()
                 && app.levels_done.iter().all(|d| *d)
                 && app.preview_settled()
         });

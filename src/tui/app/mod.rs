@@ -206,15 +206,21 @@ pub struct App {
     /// format change started. A new run of either kind stops the one it replaces.
     count_stops: [Arc<AtomicBool>; 2],
     pub counting: Option<Progress>,
-    /// The prompt preview's listing, for the current toggles and settings.
+    /// The prompt preview's listing, for the current toggles and settings. Rendered only for the
+    /// Prompt screen: at 50,000 skills a listing is tens of megabytes.
     pub preview: Option<Preview>,
     preview_request: u64,
     preview_running: bool,
     /// Something changed while a preview was rendered: render again when it is in.
     preview_dirty: bool,
+    /// Something changed while the Prompt screen was not shown: render when it is.
+    preview_stale: bool,
     pub cache: jobs::Cache,
-    /// The matchers' index of the current library; `None` while it is being built.
+    /// The matchers' index of the current library; `None` until the Test box needs it (its
+    /// screen is shown, or it holds a message) and while it is being built.
     pub index: Option<Arc<Index>>,
+    /// A worker is building the matchers' index.
+    indexing: bool,
     pub test: TestBox,
     pub status: Option<Status>,
     pub size: Rect,
@@ -293,6 +299,7 @@ impl App {
             config_info: opts.config_info.clone(),
             checks: checks::Checks::new(opts.sandbox),
             index: None,
+            indexing: false,
             links: None,
             used: Vec::new(),
             levels_done: [false; 3],
@@ -302,6 +309,7 @@ impl App {
             preview_request: 0,
             preview_running: false,
             preview_dirty: false,
+            preview_stale: false,
             cache: jobs::Cache::new(opts.cache_path.clone()).with_encoding(opts.encoding),
             test: TestBox::default(),
             status: None,
@@ -362,6 +370,7 @@ impl App {
             self.run_checks(false);
         }
         self.index = None;
+        self.indexing = false;
         self.test.results.clear();
         self.links = None;
         self.used = Vec::new();
@@ -376,8 +385,8 @@ impl App {
         if !std::mem::take(&mut self.after_counts) {
             return;
         }
-        jobs::index(Arc::clone(&self.lib), self.generation, self.tx.clone());
         jobs::links(Arc::clone(&self.lib), self.generation, self.tx.clone());
+        self.ensure_index();
         self.request_preview();
         // Watching means a watch on every folder: set up once the first screen is complete.
         if self.want_watch && !self.watch_started {
@@ -456,8 +465,41 @@ impl App {
         })
     }
 
+    /// Builds the matchers' index on a worker if the Test box needs it (its screen is shown or it
+    /// holds a message) and the library's counts are in; once per library.
+    fn ensure_index(&mut self) {
+        let wanted = self.screen == Screen::Test || !self.test.message.trim().is_empty();
+        if !wanted || self.index.is_some() || self.indexing || !self.loaded || self.after_counts {
+            return;
+        }
+        self.indexing = true;
+        jobs::index(Arc::clone(&self.lib), self.generation, self.tx.clone());
+    }
+
+    /// The matchers' index came for `generation`.
+    pub(super) fn on_indexed(&mut self, generation: u64, index: Arc<Index>) {
+        if generation == self.generation {
+            self.indexing = false;
+            self.index = Some(index);
+            self.run_matchers();
+        }
+    }
+
+    /// No index is being built, and the one the Test box needs (if any) is in.
+    pub fn index_settled(&self) -> bool {
+        !self.indexing
+            && (self.index.is_some()
+                || (self.screen != Screen::Test && self.test.message.trim().is_empty()))
+    }
+
     /// Renders the prompt preview again on a worker: one at a time, the newest request waiting.
+    /// Off the Prompt screen it waits until that screen is shown.
     pub fn request_preview(&mut self) {
+        if self.screen != Screen::Prompt {
+            self.preview_stale = true;
+            return;
+        }
+        self.preview_stale = false;
         if self.preview_running {
             self.preview_dirty = true;
             return;
@@ -518,7 +560,9 @@ impl App {
 
     /// The preview shown is the one for the current toggles and settings.
     pub fn preview_settled(&self) -> bool {
-        self.preview.is_some() && !self.preview_running && !self.preview_dirty
+        !self.preview_running
+            && !self.preview_dirty
+            && (self.screen != Screen::Prompt || (self.preview.is_some() && !self.preview_stale))
     }
 
     /// The diagnostics shown for a skill (by library index).
@@ -818,6 +862,13 @@ impl App {
 
     fn show(&mut self, s: Screen) {
         self.screen = s;
+        match s {
+            Screen::Prompt if self.loaded && (self.preview_stale || self.preview.is_none()) => {
+                self.request_preview();
+            }
+            Screen::Test => self.ensure_index(),
+            _ => {}
+        }
         if s != Screen::Skills && self.skills.mode == Mode::Filter {
             self.skills.mode = Mode::List;
         }

@@ -75,12 +75,7 @@ impl App {
                     self.request_preview();
                 }
             }
-            JobEvent::Indexed { generation, index } => {
-                if generation == self.generation {
-                    self.index = Some(index);
-                    self.run_matchers();
-                }
-            }
+            JobEvent::Indexed { generation, index } => self.on_indexed(generation, index),
             JobEvent::Linked { generation, links } => {
                 if generation == self.generation {
                     self.links = Some(links);
