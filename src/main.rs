@@ -3,6 +3,7 @@ use skillscope::cli::{self, Cli, Command};
 use skillscope::config::{self, Config};
 
 fn main() {
+    skillscope::tui::note_process_start();
     keep_large_buffers_out_of_the_heap();
     // The probe sandbox runs this binary again to set itself up: before anything else.
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();

@@ -288,6 +288,11 @@ impl Cache {
     }
 }
 
+/// No counting progress is reported before this many milliseconds of counting.
+const PROGRESS_AFTER_MS: u64 = 50;
+/// At most one progress report this many milliseconds (a frame).
+const PROGRESS_EVERY_MS: u64 = 16;
+
 /// Counts the given levels of every skill, L1 (the listing entry in `format`) first, reporting
 /// progress and each level as it is done, then saves the cache. Setting `stop` abandons the run:
 /// nothing more of it is sent.
@@ -305,9 +310,17 @@ pub fn count(
         let enc = cache.encoding;
         let cache = cache.get_reporting(&tx);
         let progress_tx = tx.clone();
+        // Progress is worth a frame only when counting takes a while: none in the first
+        // PROGRESS_AFTER, then at most one a frame (a warm start counts every level in a few
+        // milliseconds, and a redraw per report would compete with the counting for the cores).
+        let started = std::time::Instant::now();
+        let last_ms = std::sync::atomic::AtomicU64::new(0);
         let progress = move |p: tokens::Progress| {
-            let step = (p.total / 50).max(1);
-            if p.done.is_multiple_of(step) || p.done == p.total {
+            let now = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+            let due = now >= PROGRESS_AFTER_MS
+                && now.saturating_sub(last_ms.load(Ordering::Relaxed)) >= PROGRESS_EVERY_MS;
+            if due || p.done == p.total {
+                last_ms.store(now, Ordering::Relaxed);
                 let _ = progress_tx.send(Event::Job(JobEvent::CountProgress {
                     generation,
                     level: p.level,

@@ -28,6 +28,49 @@ const TICK: Duration = Duration::from_millis(200);
 /// The longest the loop handles waiting events before drawing again.
 const FRAME: Duration = Duration::from_millis(16);
 
+/// When the process started (as seen by `main`), for the start-up report below.
+static STARTED: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+
+/// Notes the start of the process, for `SKILLSCOPE_START_REPORT`.
+pub fn note_process_start() {
+    let _ = STARTED.set(std::time::Instant::now());
+}
+
+/// With `SKILLSCOPE_START_REPORT=FILE`, the app appends to FILE, once, the milliseconds from the
+/// start of the process to the end of the first frame drawn with the library's every level
+/// counted: a benchmark's figure without a terminal emulator's or a poller's latency in it.
+struct StartReport {
+    path: Option<std::path::PathBuf>,
+}
+
+impl StartReport {
+    fn from_env() -> StartReport {
+        StartReport {
+            path: std::env::var_os("SKILLSCOPE_START_REPORT").map(Into::into),
+        }
+    }
+
+    /// After a frame: writes the report if `app` has every level drawn, once.
+    fn after_frame(&mut self, app: &App) {
+        if !(app.loaded && app.levels_done.iter().all(|d| *d)) {
+            return;
+        }
+        let (Some(path), Some(started)) = (self.path.take(), STARTED.get()) else {
+            return;
+        };
+        let ms = started.elapsed().as_secs_f64() * 1000.0;
+        let line = format!(
+            "{ms:.1} ms to every level on screen, {} skills\n",
+            app.lib.len()
+        );
+        let _ = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .and_then(|mut f| std::io::Write::write_all(&mut f, line.as_bytes()));
+    }
+}
+
 /// Runs the app until the user quits. The terminal is restored on every way out, panics
 /// included.
 pub fn run(spec: LibrarySpec, opts: Options) -> anyhow::Result<()> {
@@ -78,8 +121,10 @@ fn run_loop(
     let size = terminal.size()?;
     app.resize(size.width, size.height);
     event::spawn_input(tx, TICK);
+    let mut report = StartReport::from_env();
     loop {
         terminal.draw(|f| view::draw(f, app))?;
+        report.after_frame(app);
         // A tick's wait at most, so a signal or a hung-up terminal is noticed even when no event
         // comes: on some hang-ups the input thread is stuck inside crossterm and sends nothing.
         match rx.recv_timeout(TICK) {

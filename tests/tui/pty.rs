@@ -150,6 +150,36 @@ fn launch(
 }
 
 #[test]
+fn the_start_report_is_written_once_when_every_level_is_drawn() {
+    let lib = tempfile::tempdir().unwrap();
+    let config = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    fixture(lib.path());
+    let report = config.path().join("start.txt");
+    let mut s = start_with(
+        lib.path(),
+        config.path(),
+        cache.path(),
+        &[("SKILLSCOPE_START_REPORT", report.as_os_str())],
+    );
+    s.wait_for("4/4 enabled");
+    settle(&s);
+    // More frames after the first complete one add nothing.
+    s.send("j");
+    s.send("j");
+    std::thread::sleep(Duration::from_millis(300));
+    s.send("q");
+    assert!(wait_exit(&mut s).success());
+    let text = std::fs::read_to_string(&report).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 1, "{text}");
+    let (ms, rest) = lines[0].split_once(' ').unwrap();
+    let ms: f64 = ms.parse().unwrap();
+    assert!(ms > 0.0, "{text}");
+    assert_eq!(rest, "ms to every level on screen, 4 skills");
+}
+
+#[test]
 fn toggle_type_and_quit_in_a_real_terminal() {
     let lib = tempfile::tempdir().unwrap();
     let config = tempfile::tempdir().unwrap();
