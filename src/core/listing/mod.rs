@@ -388,7 +388,7 @@ fn entry_in(skill: &Skill, format: Format, folders: &Folders) -> String {
 /// [`entry`] for every skill of the library, in library order, built on worker threads.
 pub fn entries(lib: &Library, format: Format) -> Vec<String> {
     let entry = entry_maker(format);
-    lib.skills.par_iter().map(|s| entry(s)).collect()
+    lib.skills.par_iter().map(&entry).collect()
 }
 
 /// What [`entries`] makes of each skill, one skill at a time (the folders it resolves are
