@@ -5,6 +5,7 @@ use crate::core::catalogue::RuleId;
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::escape;
 use crate::core::skill::{Skill, SkillKind};
+use std::borrow::Cow;
 use unicode_normalization::UnicodeNormalization;
 
 const SPEC_FIELDS: &[&str] = &[
@@ -166,12 +167,29 @@ fn entry_rule(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
 }
 
 /// `s` in Unicode's NFKC form; ASCII text is its own (every skill is checked, most names are ASCII).
-fn nfkc(s: &str) -> String {
+fn nfkc(s: &str) -> Cow<'_, str> {
     if s.is_ascii() {
-        s.to_string()
+        Cow::Borrowed(s)
     } else {
-        s.nfkc().collect()
+        Cow::Owned(s.nfkc().collect())
     }
+}
+
+/// `s` lowercased; ASCII text without a capital is its own.
+fn lowercase(s: &str) -> Cow<'_, str> {
+    if s.is_ascii() && !s.bytes().any(|b| b.is_ascii_uppercase()) {
+        Cow::Borrowed(s)
+    } else {
+        Cow::Owned(s.to_lowercase())
+    }
+}
+
+/// The skill folder's name, as [`Skill::dir_name`] gives it, without a copy when it is UTF-8.
+fn folder_name(skill: &Skill) -> Cow<'_, str> {
+    skill
+        .dir
+        .file_name()
+        .map_or(Cow::Borrowed(""), |n| n.to_string_lossy())
 }
 
 fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
@@ -219,7 +237,7 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
             .at_line(line),
         );
     }
-    let suggestion = kebab(&name);
+    let suggestion = || kebab(&name);
     // The spec admits any lowercase letter or digit; the agents' own loaders only ASCII.
     let ascii_only = !matches!(profile, Profile::Spec | Profile::LazySkills);
     let bad_char = |c: char| {
@@ -230,13 +248,15 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
                 c.is_alphanumeric()
             })
     };
-    if name != name.to_lowercase() || name.chars().any(bad_char) {
+    let lower = lowercase(&name);
+    if name != lower || name.chars().any(bad_char) {
         out.push(
             Diagnostic::new(
                 RuleId::NameFormat,
                 Severity::Error,
                 format!(
-                    "the name `{name}` must use only lowercase letters, digits and hyphens: write `{suggestion}`"
+                    "the name `{name}` must use only lowercase letters, digits and hyphens: write `{}`",
+                    suggestion()
                 ),
             )
             .at_line(line),
@@ -248,13 +268,15 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
                 RuleId::NameHyphens,
                 Severity::Error,
                 format!(
-                    "the name `{name}` starts or ends with a hyphen or has two in a row: write `{suggestion}`"
+                    "the name `{name}` starts or ends with a hyphen or has two in a row: write `{}`",
+                    suggestion()
                 ),
             )
             .at_line(line),
         );
     }
-    let dir = nfkc(&skill.dir_name());
+    let folder = folder_name(skill);
+    let dir = nfkc(&folder);
     if dir != name {
         let sev = match profile {
             Profile::Spec | Profile::Opencode | Profile::LazySkills => Severity::Error,
@@ -269,7 +291,6 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
             .at_line(line),
         );
     }
-    let lower = name.to_lowercase();
     if let Some(word) = ["anthropic", "claude"]
         .into_iter()
         .find(|w| lower.contains(w))
@@ -304,9 +325,9 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
 /// `when_to_use` and the folder name.
 fn control_characters(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
     let fm = &skill.frontmatter;
-    let dir = skill.dir_name();
+    let dir = folder_name(skill);
     // The folder is named apart only when the name does not already repeat it.
-    let folder = (fm.name.as_deref() != Some(dir.as_str())).then_some(dir.as_str());
+    let folder = (fm.name.as_deref() != Some(dir.as_ref())).then_some(dir.as_ref());
     let fields = [
         ("name", fm.name.as_deref(), fm.line_of("name")),
         ("description", fm.description(), fm.line_of("description")),
@@ -320,7 +341,13 @@ fn control_characters(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>
     for (what, value, line) in fields {
         // A description may span lines (block scalars) and hold tabs: those are fine.
         let multi_line = matches!(what, "description" | "when_to_use");
-        let found = value.and_then(|v| {
+        // Printable ASCII (and a description's line breaks and tabs) holds no hazard: most
+        // values are, and every skill is checked.
+        let plain = |v: &str| {
+            v.bytes()
+                .all(|b| matches!(b, b' '..=b'~') || (multi_line && matches!(b, b'\n' | b'\t')))
+        };
+        let found = value.filter(|v| !plain(v)).and_then(|v| {
             v.chars()
                 .enumerate()
                 .find(|&(_, c)| escape::is_hazard(c) && !(multi_line && matches!(c, '\n' | '\t')))
