@@ -358,7 +358,7 @@ pub fn run(args: &BudgetArgs, library: &LibraryArgs) -> anyhow::Result<i32> {
         model: args.model.as_ref(),
         gates: &gates,
     };
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = crate::cli::report_out();
     match args.format {
         OutputFormat::Text => out.write_all(review.text().as_bytes())?,
         OutputFormat::Markdown => out.write_all(review.markdown().as_bytes())?,

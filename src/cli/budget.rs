@@ -127,7 +127,7 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         scope: &scope,
         args: &args,
     };
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = crate::cli::report_out();
     match args.format {
         OutputFormat::Json => {
             crate::cli::write_json(&mut out, &report.json())?;

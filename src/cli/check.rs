@@ -114,7 +114,7 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     crate::cli::save_cache(&cache);
     crate::cli::save_index(&lib);
     // Buffered: a line-buffered stdout costs a write call per line of a report of thousands.
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = crate::cli::report_out();
     match args.format {
         CheckFormat::Text => write_text(
             &mut out,

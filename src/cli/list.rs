@@ -91,7 +91,7 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     );
     crate::cli::save_cache(&cache);
     crate::cli::save_counts(&lib, &cache);
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = crate::cli::report_out();
     if args.json {
         let items: Vec<JsonSkill> = lib
             .skills

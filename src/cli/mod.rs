@@ -304,6 +304,12 @@ pub fn save_counts(lib: &Library, cache: &crate::core::tokens::TokenCache) {
     }
 }
 
+/// Standard output for a report: locked, and buffered 64 KiB at a time (a report of thousands of
+/// findings is megabytes; the default buffer would make a write call every 8 KiB).
+pub fn report_out() -> std::io::BufWriter<std::io::StdoutLock<'static>> {
+    std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock())
+}
+
 /// Saves what the rules learned into the library index; a cache, so a failure is only mentioned.
 pub fn save_index(lib: &Library) {
     if let Some(e) = lib.save_index() {
