@@ -103,6 +103,57 @@ pub struct WalkRecord {
     /// Every link the walk met (files and folders), in path order. A link made or removed later
     /// changes its folder's stat, so the record is then walked again.
     pub links: Vec<PathBuf>,
+    /// Where the record's bytes are in the index file it was read from (`None` for a fresh walk).
+    pub stored: Option<Stored>,
+}
+
+impl WalkRecord {
+    /// Lets go of what the record holds when its bytes can be copied from the index file it came
+    /// from at the next write: at 50,000 skills a walk's folders and skill files are about 18 MB
+    /// that nothing needs once the library is read.
+    pub fn forget_if_stored(&mut self) {
+        if self.stored.is_some() {
+            self.dirs = Vec::new();
+            self.found = Vec::new();
+            self.problems = Vec::new();
+            self.links = Vec::new();
+        }
+    }
+
+    /// Whether the record still holds what the walk found.
+    fn whole(&self) -> bool {
+        self.stored.is_none() || !self.dirs.is_empty() || !self.found.is_empty()
+    }
+}
+
+/// An index file as it was opened for reading: held open, so that its bytes stay what they were
+/// even after a writer renames a new index over it (every writer writes a new file).
+#[derive(Debug)]
+pub struct Source {
+    file: std::fs::File,
+    stamp: Stamp,
+}
+
+/// A walk record's bytes in the index file it was read from.
+#[derive(Debug, Clone)]
+pub struct Stored {
+    source: std::sync::Arc<Source>,
+    offset: u64,
+    len: u64,
+}
+
+impl Stored {
+    /// The record's bytes, when the file still has the stat it had when it was read.
+    fn bytes(&self) -> Option<Vec<u8>> {
+        use std::os::unix::fs::FileExt;
+        let now = Stamp::of(&self.source.file.metadata().ok()?);
+        if now != self.source.stamp {
+            return None;
+        }
+        let mut buf = vec![0; usize::try_from(self.len).ok()?];
+        self.source.file.read_exact_at(&mut buf, self.offset).ok()?;
+        Some(buf)
+    }
 }
 
 /// One resource as remembered.
@@ -147,6 +198,8 @@ pub struct IndexData {
     pub overlap: Option<Remembered>,
     /// Counts of texts made from the whole library (listings), by their hash and encoding.
     pub texts: Vec<TextCount>,
+    /// Where each walk record's bytes are in the file (offset, length), index-aligned with `walks`.
+    pub walk_spans: Vec<(u64, u64)>,
 }
 
 /// A remembered count of a text: its blake3 hash, the encoding's id, the count.
@@ -211,7 +264,24 @@ pub fn read(path: &Path) -> Result<Option<IndexData>, FsxError> {
     let Some((file, len)) = crate::core::fsx::open_regular_up_to(path, MAX_INDEX_BYTES)? else {
         return Ok(None);
     };
-    Ok(decode_from(file, len))
+    let Some(mut data) = decode_from(&file, len) else {
+        return Ok(None);
+    };
+    // The walks are remembered by their place in this file, held open.
+    if let Ok(meta) = file.metadata() {
+        let source = std::sync::Arc::new(Source {
+            stamp: Stamp::of(&meta),
+            file,
+        });
+        for (w, &(offset, len)) in data.walks.iter_mut().zip(&data.walk_spans) {
+            w.stored = Some(Stored {
+                source: std::sync::Arc::clone(&source),
+                offset,
+                len,
+            });
+        }
+    }
+    Ok(Some(data))
 }
 
 /// Writes an index file for `walks` and `skills` (temp file + rename, so a reader sees the old
@@ -289,8 +359,24 @@ fn encode(
     let mut ws = W(Vec::with_capacity(
         64 + walks.iter().map(|r| r.dirs.len() * 96).sum::<usize>(),
     ));
-    ws.len(walks.len());
-    for r in walks {
+    // A record whose contents were let go is copied from the file it was read from; if that file
+    // changed since (it should not: writers write new files), the record is left out and its root
+    // walked again next time.
+    let copied: Vec<Option<Vec<u8>>> = walks
+        .iter()
+        .map(|r| r.stored.as_ref().filter(|_| !r.whole()).map(|s| s.bytes()))
+        .map(|b| b.map(|b| b.unwrap_or_default()))
+        .collect();
+    let kept = walks
+        .iter()
+        .zip(&copied)
+        .filter(|(_, c)| c.as_ref().is_none_or(|b| !b.is_empty()));
+    ws.len(kept.clone().count());
+    for (r, copy) in kept {
+        if let Some(bytes) = copy {
+            ws.0.extend_from_slice(bytes);
+            continue;
+        }
         ws.path(&r.path);
         ws.u64(r.max_depth as u64);
         ws.len(r.dirs.len());
@@ -485,8 +571,10 @@ fn decode_batched(rd: impl Read + Send, len: u64, batch: usize) -> Option<IndexD
     if body.rd.read(&mut past).ok()? != 0 || body.hasher.finalize().as_bytes() != &sum {
         return None;
     }
+    let (walks, walk_spans) = walks?;
     let mut data = IndexData {
-        walks: walks?,
+        walks,
+        walk_spans,
         ..IndexData::default()
     };
     data.skills.reserve(n);
@@ -520,10 +608,19 @@ fn decode(bytes: &[u8]) -> Option<IndexData> {
     decode_from(bytes, bytes.len() as u64)
 }
 
-fn decode_walks(r: &mut R) -> Option<Vec<WalkRecord>> {
+/// Where the walk section starts in an index file: after the magic, the version and its length.
+const WALKS_AT: u64 = (MAGIC.len() + 4 + 4) as u64;
+
+/// The walk records, and where each one's bytes are in the file (offset, length).
+type Walks = (Vec<WalkRecord>, Vec<(u64, u64)>);
+
+fn decode_walks(r: &mut R) -> Option<Walks> {
+    let total = r.0.len();
     let n = r.len(16)?;
     let mut walks = Vec::with_capacity(n);
+    let mut spans = Vec::with_capacity(n);
     for _ in 0..n {
+        let start = total - r.0.len();
         let path = r.path()?;
         let max_depth = usize::try_from(r.u64()?).ok()?;
         let nd = r.len(24)?;
@@ -542,6 +639,7 @@ fn decode_walks(r: &mut R) -> Option<Vec<WalkRecord>> {
         for _ in 0..nl {
             links.push(r.path()?);
         }
+        spans.push((WALKS_AT + start as u64, (total - r.0.len() - start) as u64));
         walks.push(WalkRecord {
             path,
             max_depth,
@@ -549,9 +647,10 @@ fn decode_walks(r: &mut R) -> Option<Vec<WalkRecord>> {
             found,
             problems,
             links,
+            stored: None,
         });
     }
-    r.0.is_empty().then_some(walks)
+    r.0.is_empty().then_some((walks, spans))
 }
 
 /// One skill's record in the index file.
@@ -1100,6 +1199,55 @@ mod tests {
                 ..CheckOptions::default()
             },
         )
+    }
+
+    #[test]
+    fn a_remembered_walk_is_copied_from_its_file_when_the_index_is_written_again() {
+        let t = tempfile::tempdir().unwrap();
+        let (root, cache) = (t.path().join("lib"), t.path().join("cache"));
+        library(&root);
+        let _ = load(&root, &cache);
+        let (warm, stats) = load(&root, &cache);
+        assert_eq!((stats.roots_walked, stats.skills_parsed), (0, 0));
+        // Something new to keep: the index is written again, its walk copied from the file read.
+        warm.remember_text_count([7; 32], 1, 42);
+        assert!(warm.save_index().is_none());
+        let (again, stats) = load(&root, &cache);
+        assert_eq!((stats.roots_walked, stats.skills_parsed), (0, 0));
+        assert_eq!(summary(&again), summary(&warm));
+        assert_eq!(again.text_count(&[7; 32], 1), Some(42));
+        // And once more, from the file written by the copy.
+        again.remember_text_count([8; 32], 1, 43);
+        assert!(again.save_index().is_none());
+        let (third, stats) = load(&root, &cache);
+        assert_eq!((stats.roots_walked, stats.skills_parsed), (0, 0));
+        assert_eq!(summary(&third), summary(&warm));
+    }
+
+    #[test]
+    fn a_walk_whose_index_file_changed_under_it_is_left_out_and_walked_again() {
+        let t = tempfile::tempdir().unwrap();
+        let (root, cache) = (t.path().join("lib"), t.path().join("cache"));
+        library(&root);
+        let (first, _) = load(&root, &cache);
+        let (warm, _) = load(&root, &cache);
+        let path = IndexStore::in_dir(&cache)
+            .path_for(std::slice::from_ref(&root), &ScanOptions::default())
+            .unwrap();
+        // Written in place (no writer of ours does): the walk's bytes can no longer be trusted.
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap()
+            .write_all(b"x")
+            .unwrap();
+        warm.remember_text_count([7; 32], 1, 42);
+        assert!(warm.save_index().is_none());
+        let (again, stats) = load(&root, &cache);
+        assert_eq!(stats.roots_walked, 1, "the root is walked again");
+        assert_eq!(stats.skills_parsed, 0, "its skills' records are still good");
+        assert_eq!(summary(&again), summary(&first));
+        assert_eq!(again.text_count(&[7; 32], 1), Some(42));
     }
 
     #[test]

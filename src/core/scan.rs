@@ -222,14 +222,26 @@ pub fn scan_indexed(roots: &[Root], opts: &ScanOptions, index: Option<IndexData>
 
     // One skill per folder; a folder is claimed by the first root that reaches it.
     let mut raw: Vec<(usize, PathBuf, PathBuf)> = direct;
-    for (ri, w) in &walks {
-        raw.extend(
-            w.record
-                .found
-                .iter()
-                .map(|(d, f)| (*ri, d.clone(), f.clone())),
-        );
+    for (ri, w) in &mut walks {
         out.problems.extend(w.record.problems.iter().cloned());
+        if w.record.stored.is_some() {
+            // A remembered walk is copied from its index file when the index is written again:
+            // its skill files are moved, not copied, and the rest let go before the skills are
+            // read (the peak of a load).
+            raw.extend(
+                std::mem::take(&mut w.record.found)
+                    .into_iter()
+                    .map(|(d, f)| (*ri, d, f)),
+            );
+            w.record.forget_if_stored();
+        } else {
+            raw.extend(
+                w.record
+                    .found
+                    .iter()
+                    .map(|(d, f)| (*ri, d.clone(), f.clone())),
+            );
+        }
     }
     raw.sort_unstable_by(|a, b| {
         a.0.cmp(&b.0)
@@ -491,6 +503,7 @@ fn walk_root(root: &Root, root_real: &Path, opts: &ScanOptions) -> Walked {
             found,
             problems,
             links,
+            stored: None,
         },
         files: Some(into(files)),
         frontier: into(frontier),
