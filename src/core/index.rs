@@ -264,15 +264,14 @@ pub fn read(path: &Path) -> Result<Option<IndexData>, FsxError> {
     let Some((file, len)) = crate::core::fsx::open_regular_up_to(path, MAX_INDEX_BYTES)? else {
         return Ok(None);
     };
+    // Stamped before it is read: a change while it is read shows at the copy.
+    let stamp = file.metadata().map(|m| Stamp::of(&m));
     let Some(mut data) = decode_from(&file, len) else {
         return Ok(None);
     };
     // The walks are remembered by their place in this file, held open.
-    if let Ok(meta) = file.metadata() {
-        let source = std::sync::Arc::new(Source {
-            stamp: Stamp::of(&meta),
-            file,
-        });
+    if let Ok(stamp) = stamp {
+        let source = std::sync::Arc::new(Source { stamp, file });
         for (w, &(offset, len)) in data.walks.iter_mut().zip(&data.walk_spans) {
             w.stored = Some(Stored {
                 source: std::sync::Arc::clone(&source),
