@@ -166,13 +166,11 @@ impl Library {
         if let Some(path) = path
             && lib.notes.is_empty()
         {
-            // A remembered walk is copied from the index file when the index is written again:
-            // nothing holds its folders and skill files meanwhile.
-            let mut walks = scanned.walks;
-            walks.iter_mut().for_each(WalkRecord::forget_if_stored);
+            // A remembered walk holds nothing now (the scan let it go): it is copied from the
+            // index file when the index is written again.
             lib.index = Some(Arc::new(IndexState {
                 path,
-                walks,
+                walks: scanned.walks,
                 taken_ns,
                 dirty: AtomicBool::new(changed),
                 unchanged: !changed,

@@ -224,7 +224,7 @@ pub fn count_level(
             let entry = listing::entry_maker(format);
             LevelCounts::L1(tokens::count_l1_with(
                 lib,
-                &|_, s| entry(s),
+                &|_, s| std::borrow::Cow::Owned(entry(s)),
                 enc,
                 cache,
                 progress,

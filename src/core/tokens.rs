@@ -10,6 +10,7 @@ use crate::core::library::{Library, Resource};
 use crate::core::skill::{Level, Skill};
 use rayon::prelude::*;
 use serde::Serialize;
+use std::borrow::Cow;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -404,7 +405,7 @@ pub fn count_l1_of(
 ) -> Option<Vec<Option<u32>>> {
     count_l1_with(
         lib,
-        &|i, _| texts.get(i).cloned().unwrap_or_default(),
+        &|i, _| texts.get(i).map_or(Cow::Borrowed(""), |t| Cow::Borrowed(t)),
         enc,
         cache,
         progress,
@@ -414,9 +415,9 @@ pub fn count_l1_of(
 
 /// [`count_l1_of`] with each skill's entry made by `entry` (its index and the skill) as it is
 /// counted, so the entries of a large library are never all held at once.
-pub fn count_l1_with(
+pub fn count_l1_with<'a>(
     lib: &Library,
-    entry: &(dyn Fn(usize, &Skill) -> String + Sync),
+    entry: &(dyn Fn(usize, &Skill) -> Cow<'a, str> + Sync),
     enc: Encoding,
     cache: &TokenCache,
     progress: &(dyn Fn(Progress) + Sync),
