@@ -27,7 +27,7 @@ pub fn place(root: &Path, dir: &Path, name: &str) -> Placed {
 /// The plugin manifests read so far (by plugin folder: the name they give, if any), so that the
 /// skills of one plugin share one read of its manifest.
 #[derive(Debug, Default)]
-pub struct Manifests(std::sync::Mutex<std::collections::HashMap<PathBuf, Option<String>>>);
+pub struct Manifests(std::sync::Mutex<rustc_hash::FxHashMap<PathBuf, Option<String>>>);
 
 /// [`place`], reading each plugin's manifest once per `manifests`.
 pub fn place_in(root: &Path, dir: &Path, name: &str, manifests: &Manifests) -> Placed {
@@ -38,19 +38,21 @@ pub fn place_in(root: &Path, dir: &Path, name: &str, manifests: &Manifests) -> P
             plugin: true,
         };
     }
-    let parts: Vec<String> = dir
-        .strip_prefix(root)
-        .ok()
-        .and_then(|rel| rel.parent())
-        .map(|parent| {
-            parent
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                .filter(|c| !c.is_empty() && c != ".")
-                .collect()
-        })
-        .unwrap_or_default();
-    let namespace = parts.join(".");
+    // The folders between the root and the skill folder, joined with dots (one string built,
+    // every skill is placed).
+    let mut namespace = String::new();
+    if let Some(parent) = dir.strip_prefix(root).ok().and_then(|rel| rel.parent()) {
+        for c in parent.components() {
+            let c = c.as_os_str().to_string_lossy();
+            if c.is_empty() || c == "." {
+                continue;
+            }
+            if !namespace.is_empty() {
+                namespace.push('.');
+            }
+            namespace.push_str(&c);
+        }
+    }
     let id = if namespace.is_empty() {
         name.to_string()
     } else {
