@@ -110,7 +110,7 @@ fn relocate(lib: &Library, labels: &[String]) -> (Vec<String>, Library) {
                     .collect::<Vec<_>>()
                     .join("/")
             })
-            .unwrap_or_else(|| s.dir_name());
+            .unwrap_or_else(|| s.dir_name().into_owned());
         let key = key_of(label, &rel);
         let file = s
             .skill_md

@@ -361,19 +361,18 @@ fn encode(
     // A record whose contents were let go is copied from the file it was read from; if that file
     // changed since (it should not: writers write new files), the record is left out and its root
     // walked again next time.
-    let copied: Vec<Option<Vec<u8>>> = walks
+    // Each kept walk with its bytes to copy, or `None` to encode it from the record.
+    let kept: Vec<(&WalkRecord, Option<Vec<u8>>)> = walks
         .iter()
-        .map(|r| r.stored.as_ref().filter(|_| !r.whole()).map(|s| s.bytes()))
-        .map(|b| b.map(|b| b.unwrap_or_default()))
+        .filter_map(|r| match &r.stored {
+            Some(s) if !r.whole() => s.bytes().map(|b| (r, Some(b))),
+            _ => Some((r, None)),
+        })
         .collect();
-    let kept = walks
-        .iter()
-        .zip(&copied)
-        .filter(|(_, c)| c.as_ref().is_none_or(|b| !b.is_empty()));
-    ws.len(kept.clone().count());
+    ws.len(kept.len());
     for (r, copy) in kept {
         if let Some(bytes) = copy {
-            ws.0.extend_from_slice(bytes);
+            ws.0.extend_from_slice(&bytes);
             continue;
         }
         ws.path(&r.path);

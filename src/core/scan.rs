@@ -859,7 +859,7 @@ fn read_skill(
         .as_deref()
         .map(str::trim)
         .filter(|n| !n.is_empty())
-        .map_or_else(|| skill.dir_name(), str::to_string);
+        .map_or_else(|| skill.dir_name().into_owned(), str::to_string);
     skill.resources = resources(f, &dir, remembered, listing);
     // Without `type:` or `entry:`, the default entry script makes a skill executable. Taken from
     // the resources stat'ed just now (a record keeps only what the skill file says), so adding or

@@ -161,12 +161,11 @@ impl Skill {
         self.frontmatter.description().unwrap_or("")
     }
 
-    /// The folder's name, as the `name` field must repeat it.
-    pub fn dir_name(&self) -> String {
+    /// The folder's name, as the `name` field must repeat it (borrowed when it is UTF-8).
+    pub fn dir_name(&self) -> std::borrow::Cow<'_, str> {
         self.dir
             .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default()
+            .map_or(std::borrow::Cow::Borrowed(""), |n| n.to_string_lossy())
     }
 
     /// Can an agent list this skill at all? It needs a parsed name and description.

@@ -220,7 +220,7 @@ fn the_app_opens_the_demo_with_lazy_skills_and_only_broken_skills_are_flagged() 
         .iter()
         .enumerate()
         .filter(|(_, c)| c.errors + c.warnings > 0)
-        .map(|(i, _)| h.app.lib.skills[i].dir_name())
+        .map(|(i, _)| h.app.lib.skills[i].dir_name().into_owned())
         .collect();
     let want: BTreeSet<String> = BROKEN_ON_PURPOSE.iter().map(|s| s.to_string()).collect();
     assert_eq!(flagged, want);

@@ -184,14 +184,6 @@ fn lowercase(s: &str) -> Cow<'_, str> {
     }
 }
 
-/// The skill folder's name, as [`Skill::dir_name`] gives it, without a copy when it is UTF-8.
-fn folder_name(skill: &Skill) -> Cow<'_, str> {
-    skill
-        .dir
-        .file_name()
-        .map_or(Cow::Borrowed(""), |n| n.to_string_lossy())
-}
-
 fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
     let fm = &skill.frontmatter;
     let line = fm.line_of("name");
@@ -275,7 +267,7 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
             .at_line(line),
         );
     }
-    let folder = folder_name(skill);
+    let folder = skill.dir_name();
     let dir = nfkc(&folder);
     if dir != name {
         let sev = match profile {
@@ -325,7 +317,7 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
 /// `when_to_use` and the folder name.
 fn control_characters(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
     let fm = &skill.frontmatter;
-    let dir = folder_name(skill);
+    let dir = skill.dir_name();
     // The folder is named apart only when the name does not already repeat it.
     let folder = (fm.name.as_deref() != Some(dir.as_ref())).then_some(dir.as_ref());
     let fields = [
