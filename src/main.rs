@@ -2,9 +2,30 @@ use clap::{CommandFactory, FromArgMatches};
 use skillscope::cli::{self, Cli, Command};
 use skillscope::config::{self, Config};
 
+/// jemalloc: a warm start is mostly many small allocations made on both cores at once (the
+/// index's records, the rules' findings), which it serves from per-thread caches without the
+/// heap growth (`mprotect`) and arena locking that glibc's allocator spends a fifth of the time
+/// on. See docs/performance.md.
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
+/// jemalloc's settings, read before `main`: freed pages go back to the system at once rather
+/// than after 10 s, so the peak RSS is what is live, not what was live a while ago (a command's
+/// whole run is shorter than the default delay). `_RJEM_MALLOC_CONF` in the environment still
+/// overrides it.
+#[unsafe(export_name = "_rjem_malloc_conf")]
+static ALLOCATOR_SETTINGS: AllocatorSettings =
+    AllocatorSettings(c"dirty_decay_ms:0,muzzy_decay_ms:0".as_ptr());
+
+/// A C string pointer that jemalloc reads (as `const char *malloc_conf`).
+#[repr(transparent)]
+struct AllocatorSettings(*const std::ffi::c_char);
+
+// SAFETY: the pointer is to a string literal, which is never written.
+unsafe impl Sync for AllocatorSettings {}
+
 fn main() {
     skillscope::tui::note_process_start();
-    keep_large_buffers_out_of_the_heap();
     // The probe sandbox runs this binary again to set itself up: before anything else.
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     if let Some(code) = skillscope::core::probe::sandbox_stage(&args) {
@@ -59,17 +80,4 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
         c.downcast_ref::<std::io::Error>()
             .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
     })
-}
-
-/// Large buffers (a file read to be counted, the library index read whole) are mapped apart and
-/// go back to the system when freed. By default glibc raises its threshold for that to the size
-/// of the first large buffer freed, after which such buffers stay in the heap and add their size
-/// to the peak RSS of a cold count.
-fn keep_large_buffers_out_of_the_heap() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: `mallopt` only changes a setting of the allocator; it is called before any thread
-    // is started.
-    unsafe {
-        nix::libc::mallopt(nix::libc::M_MMAP_THRESHOLD, 256 * 1024);
-    }
 }
