@@ -66,11 +66,20 @@ fn members(lib: &Library, enabled: &dyn Fn(usize) -> bool) -> Vec<usize> {
 /// A hash of everything [`diagnostics`] reads: which skills take part, and their names and the
 /// fields the matchers read (description, `when_to_use`, triggers).
 pub fn input_key(lib: &Library, enabled: &dyn Fn(usize) -> bool) -> [u8; 32] {
+    // The texts are short: gathered into a buffer and hashed 64 KiB at a time, so that blake3
+    // works on many blocks at once rather than one block per call (the same hash as feeding
+    // each text to the hasher).
+    const STAGE: usize = 64 * 1024;
     let mut h = blake3::Hasher::new();
-    h.update(b"overlap 1");
+    let mut buf: Vec<u8> = Vec::with_capacity(STAGE);
+    buf.extend_from_slice(b"overlap 1");
     let mut text = |t: &str| {
-        h.update(&(t.len() as u64).to_le_bytes());
-        h.update(t.as_bytes());
+        buf.extend_from_slice(&(t.len() as u64).to_le_bytes());
+        buf.extend_from_slice(t.as_bytes());
+        if buf.len() >= STAGE {
+            h.update(&buf);
+            buf.clear();
+        }
     };
     for i in members(lib, enabled) {
         let s = &lib.skills[i];
@@ -83,6 +92,7 @@ pub fn input_key(lib: &Library, enabled: &dyn Fn(usize) -> bool) -> [u8; 32] {
         }
         text("\0");
     }
+    h.update(&buf);
     *h.finalize().as_bytes()
 }
 
