@@ -80,7 +80,8 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     // The library and the token cache are read side by side.
     // The token cache is read only if a count is missing from the library index (a long body
     // changed) or the listing is counted.
-    let lib = library.load();
+    // Check reads no resource's size, kind or count: only their names and links.
+    let lib = library.load_by_name();
     let cache = TokenCache::open_lazily();
     crate::cli::note_demo(&lib);
     let profile = args.profile.unwrap_or_else(|| Profile::fitting(&lib));

@@ -174,12 +174,22 @@ impl LibraryArgs {
         ScanOptions {
             max_depth: self.max_depth,
             max_entries: self.max_entries.or(from_env).unwrap_or(DEFAULT_MAX_ENTRIES),
+            ..ScanOptions::default()
         }
     }
 
     /// The library, through the library index in skillscope's cache folder.
     pub fn load(&self) -> Library {
         self.spec().load()
+    }
+
+    /// [`LibraryArgs::load`] for a command that reads nothing of a resource but its name and
+    /// links: an unchanged folder's resources are not stat'ed one by one
+    /// ([`Resources::Names`](crate::core::scan::Resources::Names)).
+    pub fn load_by_name(&self) -> Library {
+        let mut spec = self.spec();
+        spec.scan.resources = crate::core::scan::Resources::Names;
+        spec.load()
     }
 
     /// The library, through the index in `store` (`IndexStore::none()`: walk and read it all).

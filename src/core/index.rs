@@ -444,12 +444,19 @@ struct Body<Rd> {
 impl<Rd: Read> Body<Rd> {
     /// Fills `buf` from the body; `None` past its end or on a read error.
     fn fill(&mut self, buf: &mut [u8]) -> Option<()> {
+        self.fill_unhashed(buf)?;
+        self.hasher.update(buf);
+        Some(())
+    }
+
+    /// [`Body::fill`] without hashing: the caller hashes what it read, in order, before it
+    /// reads more through [`Body::fill`].
+    fn fill_unhashed(&mut self, buf: &mut [u8]) -> Option<()> {
         let n = buf.len() as u64;
         if n > self.left {
             return None;
         }
         self.rd.read_exact(buf).ok()?;
-        self.hasher.update(buf);
         self.left -= n;
         Some(())
     }
@@ -471,37 +478,42 @@ impl<Rd: Read> Body<Rd> {
     }
 }
 
-/// Skill records read whole, one after another, each ending at its offset in `ends`.
+/// Skill records read whole, one after another, each with its length before it as in the file;
+/// `spans` says where each record is.
 struct Batch {
     bytes: Vec<u8>,
-    ends: Vec<usize>,
+    spans: Vec<(usize, usize)>,
 }
 
 impl Batch {
-    /// Reads records until the batch holds `size` bytes or `left` is down to 0.
+    /// Reads records until the batch holds `size` bytes or `left` is down to 0. The batch is
+    /// hashed whole once read: a record is a kilobyte or so, and blake3 fed one record at a time
+    /// compresses one block per step instead of many at once.
     fn read<Rd: Read>(body: &mut Body<Rd>, left: &mut usize, size: usize) -> Option<Batch> {
         let mut batch = Batch {
             bytes: Vec::with_capacity(size.min(BATCH_BYTES) + 64 * 1024),
-            ends: Vec::new(),
+            spans: Vec::new(),
         };
         while *left > 0 && batch.bytes.len() < size {
-            let len = body.u32()? as usize;
+            let at = batch.bytes.len();
+            batch.bytes.resize(at + 4, 0);
+            body.fill_unhashed(&mut batch.bytes[at..])?;
+            let len = u32::from_le_bytes(batch.bytes[at..].try_into().ok()?) as usize;
             if len as u64 > body.left {
                 return None;
             }
-            let start = batch.bytes.len();
+            let start = at + 4;
             batch.bytes.resize(start + len, 0);
-            body.fill(&mut batch.bytes[start..])?;
-            batch.ends.push(batch.bytes.len());
+            body.fill_unhashed(&mut batch.bytes[start..])?;
+            batch.spans.push((start, batch.bytes.len()));
             *left -= 1;
         }
+        body.hasher.update(&batch.bytes);
         Some(batch)
     }
 
     fn decode(&self) -> Option<Vec<(Vec<u8>, Box<SkillRecord>)>> {
-        let starts = std::iter::once(0).chain(self.ends.iter().copied());
-        let spans: Vec<(usize, usize)> = starts.zip(self.ends.iter().copied()).collect();
-        spans
+        self.spans
             .par_iter()
             .map(|&(a, b)| skill_record_from(&mut R(&self.bytes[a..b])))
             .collect()
@@ -1595,6 +1607,101 @@ mod tests {
             .map(|d| d.message.as_str())
             .collect();
         assert!(msgs.iter().any(|m| m.contains("`xxxxxxx.md`")), "{msgs:?}");
+    }
+
+    #[test]
+    fn resources_taken_by_name_keep_what_the_index_remembers_and_their_links_stay_current() {
+        use crate::core::library::Resource;
+        use crate::core::scan::Resources;
+        let t = tempfile::tempdir().unwrap();
+        let (root, cache) = (t.path().join("lib"), t.path().join("cache"));
+        library(&root);
+        // A file that is a link, linked from gamma's body (not markdown, so no links of its own
+        // are read), to a file in its `node_modules`, which the walk does not enter: when that
+        // file goes, no folder the walk stamped changes.
+        let far = root.join("gamma/node_modules/real.json");
+        write(&far, "{}\n");
+        std::fs::create_dir_all(root.join("gamma/references")).unwrap();
+        std::os::unix::fs::symlink(
+            "../node_modules/real.json",
+            root.join("gamma/references/far.json"),
+        )
+        .unwrap();
+        write(
+            &root.join("gamma/SKILL.md"),
+            "---\nname: gamma\ndescription: Does gamma things. Use when gamma is asked for.\n---\n[far](references/far.json)\n",
+        );
+        backdate(&root);
+        let load_as = |resources| {
+            Library::load_indexed(
+                vec![Root::new(&root, Agent::Path, Scope::Path)],
+                &ScanOptions {
+                    resources,
+                    ..ScanOptions::default()
+                },
+                &IndexStore::in_dir(&cache),
+            )
+        };
+        let rules_of = |lib: &Library, name: &str| -> Vec<String> {
+            body_check(lib)[lib.find(name).unwrap()]
+                .iter()
+                .map(|d| format!("{} {}", d.rule.as_str(), d.message))
+                .collect()
+        };
+        let resource = |lib: &Library, skill: &str, rel: &str| -> Resource {
+            let s = &lib.skills[lib.find(skill).unwrap()];
+            s.resources.iter().find(|r| r.rel == rel).unwrap().clone()
+        };
+        // The first load reads everything and learns guide.md's links.
+        let (lib, _) = load_as(Resources::Stat);
+        assert!(
+            rules_of(&lib, "beta")
+                .iter()
+                .any(|r| r.contains("body-nested-reference"))
+        );
+        assert!(lib.save_index().is_none());
+        // Files change in place: no folder changes, so the walk is remembered.
+        let logo = root.join("beta/assets/logo.png");
+        let logo_then = std::fs::metadata(&logo).unwrap().len();
+        write(&logo, "\u{89}PNG\0\0 and a good deal longer\0");
+        write(
+            &root.join("beta/references/guide.md"),
+            "# Guide, no links now\n",
+        );
+        std::fs::remove_file(&far).unwrap();
+        let (lib, stats) = load_as(Resources::Names);
+        assert_eq!(stats.roots_walked, 0);
+        // Taken by name: what the index remembers, marked as such.
+        let l = resource(&lib, "beta", "assets/logo.png");
+        assert!(!l.fresh);
+        assert_eq!(l.size, logo_then);
+        // Its links were remembered: stat'ed, found changed, and read again.
+        assert!(resource(&lib, "beta", "references/guide.md").fresh);
+        let beta = rules_of(&lib, "beta");
+        assert!(
+            !beta.iter().any(|r| r.contains("body-nested-reference")),
+            "{beta:?}"
+        );
+        // A link is stat'ed: it lost its target, so it is no resource and the link is broken.
+        let gamma = &lib.skills[lib.find("gamma").unwrap()];
+        assert!(
+            gamma
+                .resources
+                .iter()
+                .all(|r| r.rel != "references/far.json")
+        );
+        let gamma = rules_of(&lib, "gamma");
+        assert!(
+            gamma
+                .iter()
+                .any(|r| r.contains("body-broken-link") && r.contains("references/far.json")),
+            "{gamma:?}"
+        );
+        // A load that stats every resource sees the new size.
+        let (lib, _) = load_as(Resources::Stat);
+        let l = resource(&lib, "beta", "assets/logo.png");
+        assert!(l.fresh);
+        assert_eq!(l.size, std::fs::metadata(&logo).unwrap().len());
     }
 
     #[test]

@@ -77,6 +77,10 @@ pub struct Resource {
     /// Its token count per encoding (`Encoding::slot`), once counted (kept in the index with
     /// its stamp).
     pub tokens: [OnceLock<u32>; 2],
+    /// Its stamp was taken by this load. False for a resource taken by name from the index
+    /// ([`Resources::Names`](crate::core::scan::Resources::Names)): its stamp, kind and counts
+    /// are the ones the index remembers, which its file may no longer have.
+    pub fresh: bool,
 }
 
 impl Resource {
@@ -89,6 +93,16 @@ impl Resource {
             text,
             links: OnceLock::new(),
             tokens: Default::default(),
+            fresh: true,
+        }
+    }
+
+    /// A resource as the index remembers it, not stat'ed by this load (see
+    /// [`Resource::fresh`]).
+    pub fn remembered(rel: String, stamp: Stamp, text: bool) -> Resource {
+        Resource {
+            fresh: false,
+            ..Resource::new(rel, stamp, text)
         }
     }
 

@@ -51,6 +51,8 @@ pub struct ScanOptions {
     pub max_depth: usize,
     /// Files and folders visited per root before the walk of that root stops.
     pub max_entries: usize,
+    /// What the load needs of the resources of a folder the index vouches for.
+    pub resources: Resources,
 }
 
 impl Default for ScanOptions {
@@ -58,8 +60,25 @@ impl Default for ScanOptions {
         ScanOptions {
             max_depth: DEFAULT_MAX_DEPTH,
             max_entries: DEFAULT_MAX_ENTRIES,
+            resources: Resources::Stat,
         }
     }
+}
+
+/// What a load needs of a resource in a folder whose remembered walk the index vouches for (so
+/// that no file in it was added, removed or renamed since).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Resources {
+    /// Its stat now, so that its size, kind, counts and links are current: the app, `list`,
+    /// `budget` and everything that shows or counts resources.
+    #[default]
+    Stat,
+    /// Its name only: it keeps the stamp, kind and counts the index remembers, without a stat
+    /// (`Resource::fresh` is false), for a command that reads nothing of a resource but its
+    /// name and links (`check`). A resource that is a link, or whose links the index remembers,
+    /// is still stat'ed: a link may lose its target with no folder changing, and remembered
+    /// links are used only while their file keeps its stat.
+    Names,
 }
 
 fn is_system(p: &Path) -> bool {
@@ -332,8 +351,19 @@ pub fn scan_indexed(roots: &[Root], opts: &ScanOptions, index: Option<IndexData>
             } else {
                 Listing::Look
             };
-            let (mut skill, read) =
-                read_skill(f, roots, &root_dirs[f.root], &manifests, record, listing);
+            let want = Wanted {
+                resources: opts.resources,
+                linked: links_of[f.root],
+            };
+            let (mut skill, read) = read_skill(
+                f,
+                roots,
+                &root_dirs[f.root],
+                &manifests,
+                record,
+                listing,
+                want,
+            );
             skill.root = std::sync::Arc::clone(&shared[f.root]);
             skill.plain = links_of[f.root].is_some_and(|l| no_link_between(&skill.root, &f.dir, l));
             if read {
@@ -752,6 +782,7 @@ fn read_skill(
     manifests: &crate::core::namespace::Manifests,
     record: Option<Box<SkillRecord>>,
     listing: Listing,
+    want: Wanted,
 ) -> (Skill, bool) {
     let root = &roots[f.root];
     let mut skill = Skill::new(root, f.dir.clone(), f.file.clone());
@@ -860,7 +891,7 @@ fn read_skill(
         .map(str::trim)
         .filter(|n| !n.is_empty())
         .map_or_else(|| skill.dir_name().into_owned(), str::to_string);
-    skill.resources = resources(f, &dir, remembered, listing);
+    skill.resources = resources(f, &dir, remembered, listing, want);
     // Without `type:` or `entry:`, the default entry script makes a skill executable. Taken from
     // the resources stat'ed just now (a record keeps only what the skill file says), so adding or
     // removing the script counts even when the skill file kept its stat. A link named so that
@@ -881,13 +912,33 @@ fn read_skill(
     (skill, parsed)
 }
 
-/// A skill's resources, each stat'ed now; the text flag and link list of one that kept its stat
-/// come from the index record.
+/// What a skill's load needs of its resources: see [`Resources`]. `linked` is every link its
+/// root's walk met.
+#[derive(Clone, Copy)]
+struct Wanted<'a> {
+    resources: Resources,
+    linked: Option<&'a HashSet<PathBuf>>,
+}
+
+impl Wanted<'_> {
+    /// Whether a remembered resource is taken as the index has it, without a stat.
+    fn by_name(&self, f: &Found, x: &ResourceRecord) -> bool {
+        self.resources == Resources::Names
+            && x.links.is_none()
+            && self
+                .linked
+                .is_none_or(|l| l.is_empty() || !l.contains(&f.dir.join(&x.rel)))
+    }
+}
+
+/// A skill's resources, each stat'ed now (but see [`Resources::Names`]); the text flag and link
+/// list of one that kept its stat come from the index record.
 fn resources(
     f: &Found,
     dir: &crate::core::fsx::Within,
     remembered: Option<Vec<ResourceRecord>>,
     listing: Listing,
+    want: Wanted,
 ) -> Vec<Resource> {
     let stat = |path: &Path| {
         std::fs::metadata(path)
@@ -901,6 +952,11 @@ fn resources(
         (Listing::Remembered, Some(records)) => records
             .into_iter()
             .filter_map(|x| {
+                if want.by_name(f, &x) {
+                    return Some(
+                        Resource::remembered(x.rel, x.stamp, x.text).with_tokens(x.tokens),
+                    );
+                }
                 let s = dir.regular_file(Path::new(&x.rel))?;
                 let stamp = Stamp::from(s);
                 Some(if x.stamp.vouches_for(&stamp) {

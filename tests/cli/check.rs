@@ -212,3 +212,79 @@ fn max_listing_tokens_gates_the_listing_cost() {
     assert_eq!(over.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&over.stderr).contains("over the limit of 10"));
 }
+
+/// Dates every file and folder under `root` an hour back, so that the library index trusts their
+/// stamps (the last seconds' are not trusted: another write in the same tick would not show).
+fn backdate(root: &std::path::Path) {
+    let then = std::time::SystemTime::now() - std::time::Duration::from_secs(3_600);
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(p) = stack.pop() {
+        if p.is_dir() {
+            for e in std::fs::read_dir(&p).unwrap() {
+                stack.push(e.unwrap().path());
+            }
+        }
+        std::fs::File::open(&p).unwrap().set_modified(then).unwrap();
+    }
+}
+
+/// A warm check takes the resources of an unchanged folder by name from the library index,
+/// without a stat each: what it reports still follows a reference edited in place (its links)
+/// and a linked file whose target went (in a folder the walk does not enter).
+#[test]
+fn a_warm_check_follows_references_edited_in_place_and_links_that_lost_their_target() {
+    let home = tempfile::tempdir().unwrap();
+    let lib = home.path().join("lib");
+    let skill = lib.join("beta");
+    write(
+        &skill.join("SKILL.md"),
+        "---\nname: beta\ndescription: Does beta things. Use when beta is asked for.\n---\n[guide](references/guide.md)\n[data](references/data.json)\n",
+    );
+    write(
+        &skill.join("references/guide.md"),
+        "# Guide\nSee [more](more.md).\n",
+    );
+    write(&skill.join("references/more.md"), "# More\n");
+    write(&skill.join("node_modules/real.json"), "{}\n");
+    std::os::unix::fs::symlink(
+        "../node_modules/real.json",
+        skill.join("references/data.json"),
+    )
+    .unwrap();
+    backdate(&lib);
+    let findings = || -> Vec<String> {
+        let out = run(
+            &["check", "--format", "json", lib.to_str().unwrap()],
+            home.path(),
+        );
+        json(&out)["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| format!("{} {}", d["rule"], d["message"]))
+            .collect()
+    };
+    let has = |f: &[String], rule: &str, text: &str| {
+        f.iter().any(|x| x.contains(rule) && x.contains(text))
+    };
+    // The index is made by `list`, then kept by a first check (which learns guide.md's links).
+    let listed = run(&["list", "--json", lib.to_str().unwrap()], home.path());
+    assert!(listed.status.success());
+    let first = findings();
+    assert!(has(&first, "body-nested-reference", "more.md"), "{first:?}");
+    assert!(!has(&first, "body-broken-link", "data.json"), "{first:?}");
+    assert_eq!(
+        findings(),
+        first,
+        "a warm check reports what a cold one did"
+    );
+    // Edited in place, and a target removed: no folder the walk stamped changes.
+    write(&skill.join("references/guide.md"), "# Guide, no links\n");
+    std::fs::remove_file(skill.join("node_modules/real.json")).unwrap();
+    let after = findings();
+    assert!(
+        !has(&after, "body-nested-reference", "more.md"),
+        "{after:?}"
+    );
+    assert!(has(&after, "body-broken-link", "data.json"), "{after:?}");
+}

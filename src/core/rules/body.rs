@@ -217,6 +217,9 @@ fn nested_reference(
     };
     let mut new = false;
     let owned: Vec<String>;
+    // The links go in the index with the resource's stamp. One taken by name (not stat'ed by
+    // this load) has the stamp the index remembers: either its file still has it, and the links
+    // are its own, or its file changed since, and no later stat will vouch for them.
     let links: &[String] = match resource {
         Some(r) => r.links.get_or_init(|| {
             new = true;
