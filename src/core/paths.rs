@@ -9,11 +9,29 @@ use std::path::{Path, PathBuf};
 pub fn absolute(path: &Path) -> PathBuf {
     static CWD: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
     if path.is_absolute() {
-        return path.components().collect();
+        return normal(path.to_path_buf());
     }
     match CWD.get_or_init(|| std::env::current_dir().ok()) {
-        Some(cwd) => cwd.join(path).components().collect(),
+        Some(cwd) => normal(cwd.join(path)),
         None => path.to_path_buf(),
+    }
+}
+
+/// `path` as its components make it again: without `.` components, repeated separators or a
+/// trailing one. Most paths already are (a check of their bytes); the rest are rebuilt.
+fn normal(path: PathBuf) -> PathBuf {
+    let b = path.as_os_str().as_encoded_bytes();
+    let clean = !b.is_empty()
+        && !b.starts_with(b"./")
+        && b != b"."
+        && (b == b"/" || !b.ends_with(b"/"))
+        && !b.ends_with(b"/.")
+        && !b.windows(2).any(|w| w == b"//")
+        && !b.windows(3).any(|w| w == b"/./");
+    if clean {
+        path
+    } else {
+        path.components().collect()
     }
 }
 
@@ -95,10 +113,16 @@ mod tests {
 
     #[test]
     fn absolute_matches_the_standard_library() {
-        for p in ["a/b", "./a/./b", "../x/y", "/abs/./p", "a/../b"] {
+        for p in [
+            "a/b", "./a/./b", "../x/y", "/abs/./p", "a/../b", "/", "//a", "/a//b", "/a/b/", "/a/.",
+            "a/.", ".", "./", "/a/b/./", "/x/../y", "a/.b", "/.a/b.", "/a/...",
+        ] {
+            // The same components, and the same bytes as those components make.
+            let std = std::path::absolute(p).unwrap();
+            assert_eq!(absolute(Path::new(p)), std, "{p}");
             assert_eq!(
-                absolute(Path::new(p)),
-                std::path::absolute(p).unwrap(),
+                absolute(Path::new(p)).as_os_str(),
+                std.components().collect::<PathBuf>().as_os_str(),
                 "{p}"
             );
         }

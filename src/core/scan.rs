@@ -521,7 +521,8 @@ fn walk_root(root: &Root, root_real: &Path, opts: &ScanOptions) -> Walked {
     let mut dirs: Vec<(PathBuf, Stamp)> = into(dirs);
     dirs.sort_unstable_by(|a, b| path_order(&a.0, &b.0));
     let mut found: Vec<(PathBuf, PathBuf)> = into(found);
-    found.sort_unstable_by(|a, b| path_order(&a.1, &b.1));
+    // In the order the scan puts a root's skills in, so that its sort finds them sorted.
+    found.sort_unstable_by(|a, b| path_order(&a.0, &b.0).then_with(|| path_order(&a.1, &b.1)));
     let linked: HashSet<PathBuf> = into(linked);
     let mut links: Vec<PathBuf> = linked.iter().cloned().collect();
     links.sort_unstable_by(|a, b| path_order(a, b));
@@ -717,12 +718,25 @@ impl<'a> Below<'a> {
 /// Path order (component by component, as `Path`'s `Ord`) for the paths a walk makes, compared
 /// as bytes: a separator sorts below every other byte, which is what comparing components does.
 fn path_order(a: &Path, b: &Path) -> Ordering {
-    let key = |c: &u8| if *c == b'/' { 0 } else { *c };
+    let key = |c: u8| if c == b'/' { 0 } else { c };
     let (a, b) = (
         a.as_os_str().as_encoded_bytes(),
         b.as_os_str().as_encoded_bytes(),
     );
-    a.iter().map(key).cmp(b.iter().map(key))
+    // The bytes agree up to the first that differs (found a word at a time); only there does
+    // the separator's place matter. A path holds no NUL byte, so `key` loses nothing.
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + 8 <= n && a[i..i + 8] == b[i..i + 8] {
+        i += 8;
+    }
+    while i < n && a[i] == b[i] {
+        i += 1;
+    }
+    match (a.get(i), b.get(i)) {
+        (Some(&x), Some(&y)) => key(x).cmp(&key(y)),
+        _ => a.len().cmp(&b.len()),
+    }
 }
 
 fn into<T>(m: Mutex<T>) -> T {
@@ -1055,6 +1069,48 @@ mod tests {
     fn write(p: &Path, s: &str) {
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(p, s).unwrap();
+    }
+
+    #[test]
+    fn path_order_is_the_order_of_separator_first_bytes_and_of_paths() {
+        use proptest::prelude::*;
+        let old = |a: &Path, b: &Path| {
+            let key = |c: &u8| if *c == b'/' { 0 } else { *c };
+            let (a, b) = (
+                a.as_os_str().as_encoded_bytes(),
+                b.as_os_str().as_encoded_bytes(),
+            );
+            a.iter().map(key).cmp(b.iter().map(key))
+        };
+        let path = "(/?[ab./ -]{0,6}){0,4}";
+        proptest!(ProptestConfig::with_cases(20_000), |(a in path, b in path)| {
+            let (a, b) = (Path::new(&a), Path::new(&b));
+            prop_assert_eq!(path_order(a, b), old(a, b));
+            // On paths a walk makes (no `.` or `..` component below the root, no repeated or
+            // trailing separator), the order of `Path` itself.
+            let clean = |p: &Path| {
+                crate::core::paths::absolute(p).as_os_str() == p.as_os_str()
+                    && !p.components().any(|c| c == std::path::Component::ParentDir)
+            };
+            if a.is_absolute() && b.is_absolute() && clean(a) && clean(b) {
+                prop_assert_eq!(path_order(a, b), a.cmp(b));
+            }
+        });
+        let long = "/a/".repeat(40);
+        assert_eq!(
+            path_order(
+                Path::new(&format!("{long}x")),
+                Path::new(&format!("{long}-"))
+            ),
+            Ordering::Greater
+        );
+        assert_eq!(
+            path_order(
+                Path::new(&format!("{long}/b")),
+                Path::new(&format!("{long}-b"))
+            ),
+            Ordering::Less
+        );
     }
 
     #[test]
