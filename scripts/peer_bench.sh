@@ -70,7 +70,7 @@ echo "== what each reports"
 "$bin" check "$corpus" | tail -1 || true
 "$peer" "$corpus"
 echo "== side by side, warm (skillscope's index and token cache from the run above)"
-hyperfine -N --warmup 2 --runs 10 -i \
+hyperfine -N --warmup 3 --runs 20 -i \
     -n "skillscope check --format json" "$bin check --format json $corpus" \
     -n "skills-ref-rs $peer_version validate, every folder" "$peer $corpus"
 for cmd in "$bin check --format json $corpus" "$peer $corpus"; do
