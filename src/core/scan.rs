@@ -907,8 +907,9 @@ fn read_skill(
         .map_or_else(|| skill.dir_name().into_owned(), str::to_string);
     skill.resources = resources(f, &dir, remembered, listing, want);
     // Without `type:` or `entry:`, the default entry script makes a skill executable. Taken from
-    // the resources stat'ed just now (a record keeps only what the skill file says), so adding or
-    // removing the script counts even when the skill file kept its stat. A link named so that
+    // the resources as this load found them (stat'ed, or named by a walk the index vouches for;
+    // a record keeps only what the skill file says), so adding or removing the script counts
+    // even when the skill file kept its stat. A link named so that
     // leads out of the folder is not a resource, and not an entry script either.
     if skill.frontmatter.kind_source == KindSource::Default
         && skill
