@@ -143,16 +143,28 @@ pub struct Stored {
 }
 
 impl Stored {
-    /// The record's bytes, when the file still has the stat it had when it was read.
-    fn bytes(&self) -> Option<Vec<u8>> {
+    /// Whether the file still has the stat it had when it was read.
+    fn unchanged(&self) -> bool {
+        self.source
+            .file
+            .metadata()
+            .is_ok_and(|m| Stamp::of(&m) == self.source.stamp)
+    }
+
+    /// Hands the record's bytes to `put`, a piece of at most [`STAGE`] bytes at a time.
+    fn copy(&self, put: &mut dyn FnMut(&[u8]) -> std::io::Result<()>) -> std::io::Result<()> {
         use std::os::unix::fs::FileExt;
-        let now = Stamp::of(&self.source.file.metadata().ok()?);
-        if now != self.source.stamp {
-            return None;
+        let mut buf = vec![0; STAGE.min(usize::try_from(self.len).unwrap_or(STAGE))];
+        let (mut at, end) = (self.offset, self.offset + self.len);
+        while at < end {
+            let n = buf
+                .len()
+                .min(usize::try_from(end - at).unwrap_or(usize::MAX));
+            self.source.file.read_exact_at(&mut buf[..n], at)?;
+            put(&buf[..n])?;
+            at += n as u64;
         }
-        let mut buf = vec![0; usize::try_from(self.len).ok()?];
-        self.source.file.read_exact_at(&mut buf, self.offset).ok()?;
-        Some(buf)
+        Ok(())
     }
 }
 
@@ -294,7 +306,6 @@ pub fn write(
     texts: &[TextCount],
     taken_ns: u128,
 ) -> std::io::Result<()> {
-    let bytes = encode(walks, skills, overlap, texts, taken_ns);
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
@@ -304,7 +315,9 @@ pub fn write(
         .prefix(".library-")
         .suffix(".tmp")
         .tempfile_in(&dir)?;
-    tmp.write_all(&bytes)?;
+    // Written as it is encoded, never held whole (tens of megabytes at 50,000 skills); a failure
+    // part way leaves the temporary file, which is removed, and the old index.
+    encode_to(tmp.as_file_mut(), walks, skills, overlap, texts, taken_ns)?;
     // A cache: no fsync. A crash leaves the old file or one whose checksum fails.
     tmp.persist(path).map_err(|e| e.error)?;
     prune(&dir, path);
@@ -343,58 +356,46 @@ fn prune(dir: &Path, keep: &Path) {
 // ---------------------------------------------------------------------------------------------
 // The file: MAGIC, u32 VERSION, the walks, the skills, then the blake3 hash of all before it.
 
-fn encode(
+/// The index, encoded into `out` as it is made: pieces of about [`STAGE`] bytes, each hashed and
+/// written in turn, then the hash of them all.
+fn encode_to<O: Write>(
+    out: O,
     walks: &[WalkRecord],
     skills: &[Skill],
     overlap: Option<&Remembered>,
     texts: &[TextCount],
     taken_ns: u128,
-) -> Vec<u8> {
-    let mut w = W(Vec::with_capacity(64 + skills.len() * 1024));
+) -> std::io::Result<O> {
+    let mut sink = Sink {
+        out,
+        hasher: blake3::Hasher::new(),
+    };
+    let mut w = W(Vec::with_capacity(STAGE + 64 * 1024));
     w.0.extend_from_slice(MAGIC);
     w.u32(VERSION);
     // The walks go first, prefixed with their length in bytes, so that reading can decode them
-    // beside the skill records.
-    let mut ws = W(Vec::with_capacity(
-        64 + walks.iter().map(|r| r.dirs.len() * 96).sum::<usize>(),
-    ));
-    // A record whose contents were let go is copied from the file it was read from; if that file
-    // changed since (it should not: writers write new files), the record is left out and its root
-    // walked again next time.
-    // Each kept walk with its bytes to copy, or `None` to encode it from the record.
-    let kept: Vec<(&WalkRecord, Option<Vec<u8>>)> = walks
+    // beside the skill records. A record whose contents were let go is copied from the file it
+    // was read from, a piece at a time; if that file changed since (it should not: writers write
+    // new files), the record is left out and its root walked again next time.
+    let kept: Vec<WalkBytes> = walks
         .iter()
         .filter_map(|r| match &r.stored {
-            Some(s) if !r.whole() => s.bytes().map(|b| (r, Some(b))),
-            _ => Some((r, None)),
+            Some(s) if !r.whole() => s.unchanged().then_some(WalkBytes::Copy(s)),
+            _ => Some(WalkBytes::Encoded(encode_walk(r, taken_ns))),
         })
         .collect();
-    ws.len(kept.len());
-    for (r, copy) in kept {
-        if let Some(bytes) = copy {
-            ws.0.extend_from_slice(&bytes);
-            continue;
-        }
-        ws.path(&r.path);
-        ws.u64(r.max_depth as u64);
-        ws.len(r.dirs.len());
-        for (d, s) in &r.dirs {
-            ws.path(d);
-            ws.stamp(&s.settled(taken_ns));
-        }
-        ws.len(r.found.len());
-        for (d, f) in &r.found {
-            ws.path(d);
-            ws.path(f);
-        }
-        ws.diags(&r.problems);
-        ws.len(r.links.len());
-        for l in &r.links {
-            ws.path(l);
+    let section = 4 + kept.iter().map(WalkBytes::len).sum::<u64>();
+    w.u32(u32::try_from(section).unwrap_or(u32::MAX));
+    w.len(kept.len());
+    for walk in &kept {
+        sink.put(&w.0)?;
+        w.0.clear();
+        match walk {
+            WalkBytes::Copy(s) => s.copy(&mut |piece| sink.put(piece))?,
+            WalkBytes::Encoded(bytes) => sink.put(bytes)?,
         }
     }
-    w.len(ws.0.len());
-    w.0.extend_from_slice(&ws.0);
+    drop(kept);
     // Only skills whose file was read and stamped are worth remembering.
     let kept: Vec<&Skill> = skills.iter().filter(|s| s.stamp.mtime_ns != 0).collect();
     w.len(kept.len());
@@ -406,6 +407,10 @@ fn encode(
         skill_record(&mut rec, s, taken_ns);
         w.len(rec.0.len());
         w.0.extend_from_slice(&rec.0);
+        if w.0.len() >= STAGE {
+            sink.put(&w.0)?;
+            w.0.clear();
+        }
     }
     match overlap {
         Some((key, found)) => {
@@ -425,9 +430,71 @@ fn encode(
         w.u8(*enc);
         w.u32(*n);
     }
-    let sum = blake3::hash(&w.0);
-    w.0.extend_from_slice(sum.as_bytes());
-    w.0
+    sink.put(&w.0)?;
+    sink.finish()
+}
+
+/// The index file is written in pieces of about this many bytes: blake3 hashes a large piece many
+/// blocks at a time, a small one a block at a time.
+const STAGE: usize = 256 * 1024;
+
+/// Where an index goes: every byte hashed, in order, as it is written.
+struct Sink<O> {
+    out: O,
+    hasher: blake3::Hasher,
+}
+
+impl<O: Write> Sink<O> {
+    fn put(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.hasher.update(bytes);
+        self.out.write_all(bytes)
+    }
+
+    /// Writes the hash of everything put, and hands the writer back.
+    fn finish(mut self) -> std::io::Result<O> {
+        let sum = self.hasher.finalize();
+        self.out.write_all(sum.as_bytes())?;
+        self.out.flush()?;
+        Ok(self.out)
+    }
+}
+
+/// A walk as it goes in the file: copied from the index file it was read from, or encoded from
+/// its record.
+enum WalkBytes<'a> {
+    Copy(&'a Stored),
+    Encoded(Vec<u8>),
+}
+
+impl WalkBytes<'_> {
+    fn len(&self) -> u64 {
+        match self {
+            WalkBytes::Copy(s) => s.len,
+            WalkBytes::Encoded(b) => b.len() as u64,
+        }
+    }
+}
+
+fn encode_walk(r: &WalkRecord, taken_ns: u128) -> Vec<u8> {
+    let mut ws = W(Vec::with_capacity(64 + r.dirs.len() * 96));
+    ws.path(&r.path);
+    ws.u64(r.max_depth as u64);
+    ws.len(r.dirs.len());
+    for (d, s) in &r.dirs {
+        ws.path(d);
+        ws.stamp(&s.settled(taken_ns));
+    }
+    ws.len(r.found.len());
+    for (d, f) in &r.found {
+        ws.path(d);
+        ws.path(f);
+    }
+    ws.diags(&r.problems);
+    ws.len(r.links.len());
+    for l in &r.links {
+        ws.path(l);
+    }
+    ws.0
 }
 
 /// Records are read and decoded in batches of about this many bytes.

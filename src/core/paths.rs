@@ -58,6 +58,16 @@ pub fn write_atomic(
     bytes: &[u8],
     perms: Option<std::fs::Permissions>,
 ) -> std::io::Result<()> {
+    write_atomic_with(path, perms, |f| f.write_all(bytes))
+}
+
+/// [`write_atomic`] with the contents written by `fill` into the new file, so that they need not
+/// be held whole in memory first. A failure of `fill` leaves the old file as it was.
+pub fn write_atomic_with(
+    path: &Path,
+    perms: Option<std::fs::Permissions>,
+    fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     // Write through a symlink (a dotfile managed elsewhere) rather than replacing the link.
     let resolved;
     let path = match std::fs::symlink_metadata(path) {
@@ -80,7 +90,7 @@ pub fn write_atomic(
         .prefix(".skillscope-")
         .suffix(".tmp")
         .tempfile_in(&dir)?;
-    tmp.write_all(bytes)?;
+    fill(tmp.as_file_mut())?;
     tmp.as_file().sync_all()?;
     match perms {
         Some(p) => tmp.as_file().set_permissions(p)?,
@@ -126,6 +136,27 @@ mod tests {
                 "{p}"
             );
         }
+    }
+
+    #[test]
+    fn a_fill_that_fails_part_way_leaves_the_old_file_and_no_temporary_one() {
+        let t = tempfile::tempdir().unwrap();
+        let path = t.path().join("tokens.bin");
+        std::fs::write(&path, "old").unwrap();
+        let err = write_atomic_with(&path, None, |f| {
+            f.write_all(b"half of the new")?;
+            Err(std::io::Error::other("disk full"))
+        })
+        .unwrap_err();
+        assert_eq!(err.to_string(), "disk full");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
+        let names: Vec<_> = std::fs::read_dir(t.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("tokens.bin")]);
+        write_atomic_with(&path, None, |f| f.write_all(b"new")).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
     }
 
     #[test]

@@ -268,24 +268,29 @@ impl TokenCache {
             return Err(TokenError::CacheUnusable(p.clone()));
         }
         let _writing = self.writing.lock().unwrap_or_else(|p| p.into_inner());
-        let bytes = {
-            let mut e = self.lock();
-            if !e.dirty {
-                return Ok(());
-            }
-            if e.counts.len() + e.files.len() > MAX_ENTRIES {
-                e.counts.retain(|_, (_, used)| *used);
-                e.files.retain(|_, (_, used)| *used);
-            }
+        let mut e = self.lock();
+        if !e.dirty {
+            return Ok(());
+        }
+        if e.counts.len() + e.files.len() > MAX_ENTRIES {
+            e.counts.retain(|_, (_, used)| *used);
+            e.files.retain(|_, (_, used)| *used);
+        }
+        // Written as it is encoded, the entries locked only until the bytes are in the file (a
+        // few milliseconds; the flush to disk comes after): at 50,000 skills the file is about
+        // 20 MB that would otherwise be held whole beside them.
+        let fill = move |f: &mut std::fs::File| {
+            encode_to(&e, f)?;
             e.dirty = false;
-            encode(&e)
+            drop(e);
+            Ok(())
         };
-        let fail = |source: std::io::Error| TokenError::CacheWrite {
-            path: path.clone(),
-            source,
-        };
-        crate::core::paths::write_atomic(path, &bytes, None).map_err(fail)?;
-        Ok(())
+        crate::core::paths::write_atomic_with(path, None, fill).map_err(|source| {
+            TokenError::CacheWrite {
+                path: path.clone(),
+                source,
+            }
+        })
     }
 }
 
@@ -298,27 +303,40 @@ pub fn default_path() -> Option<PathBuf> {
 // u32 file entries × (u32 path length, path bytes, u64 len, u128 mtime_ns, hash), then the blake3
 // hash of everything before it, so a torn or edited file is recognised and ignored.
 
-fn encode(e: &Entries) -> Vec<u8> {
-    let mut out = Vec::with_capacity(16 + e.counts.len() * 37 + e.files.len() * 128);
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&(e.counts.len() as u32).to_le_bytes());
+/// Writes the cache file's bytes for `e` to `out`, in pieces of about [`STAGE`] bytes, each
+/// hashed as it goes (blake3 hashes a large piece many blocks at a time), then the hash.
+fn encode_to(e: &Entries, out: &mut impl std::io::Write) -> std::io::Result<()> {
+    const STAGE: usize = 256 * 1024;
+    let mut hasher = blake3::Hasher::new();
+    let mut buf: Vec<u8> = Vec::with_capacity(STAGE + 4096);
+    let mut flush = |buf: &mut Vec<u8>, at_least: usize| -> std::io::Result<()> {
+        if buf.len() >= at_least {
+            hasher.update(buf);
+            out.write_all(buf)?;
+            buf.clear();
+        }
+        Ok(())
+    };
+    buf.extend_from_slice(MAGIC);
+    buf.extend_from_slice(&(e.counts.len() as u32).to_le_bytes());
     for ((hash, enc), (count, _)) in &e.counts {
-        out.extend_from_slice(hash);
-        out.push(*enc);
-        out.extend_from_slice(&count.to_le_bytes());
+        buf.extend_from_slice(hash);
+        buf.push(*enc);
+        buf.extend_from_slice(&count.to_le_bytes());
+        flush(&mut buf, STAGE)?;
     }
-    out.extend_from_slice(&(e.files.len() as u32).to_le_bytes());
+    buf.extend_from_slice(&(e.files.len() as u32).to_le_bytes());
     for (path, (stamp, _)) in &e.files {
         let p = path_bytes(path);
-        out.extend_from_slice(&(p.len() as u32).to_le_bytes());
-        out.extend_from_slice(&p);
-        out.extend_from_slice(&stamp.len.to_le_bytes());
-        out.extend_from_slice(&stamp.mtime_ns.to_le_bytes());
-        out.extend_from_slice(&stamp.hash);
+        buf.extend_from_slice(&(p.len() as u32).to_le_bytes());
+        buf.extend_from_slice(&p);
+        buf.extend_from_slice(&stamp.len.to_le_bytes());
+        buf.extend_from_slice(&stamp.mtime_ns.to_le_bytes());
+        buf.extend_from_slice(&stamp.hash);
+        flush(&mut buf, STAGE)?;
     }
-    let sum = blake3::hash(&out);
-    out.extend_from_slice(sum.as_bytes());
-    out
+    flush(&mut buf, 0)?;
+    out.write_all(hasher.finalize().as_bytes())
 }
 
 fn decode(bytes: &[u8]) -> Option<Entries> {
