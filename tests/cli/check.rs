@@ -213,21 +213,6 @@ fn max_listing_tokens_gates_the_listing_cost() {
     assert!(String::from_utf8_lossy(&over.stderr).contains("over the limit of 10"));
 }
 
-/// Dates every file and folder under `root` an hour back, so that the library index trusts their
-/// stamps (the last seconds' are not trusted: another write in the same tick would not show).
-fn backdate(root: &std::path::Path) {
-    let then = std::time::SystemTime::now() - std::time::Duration::from_secs(3_600);
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(p) = stack.pop() {
-        if p.is_dir() {
-            for e in std::fs::read_dir(&p).unwrap() {
-                stack.push(e.unwrap().path());
-            }
-        }
-        std::fs::File::open(&p).unwrap().set_modified(then).unwrap();
-    }
-}
-
 /// A warm check takes the resources of an unchanged folder by name from the library index,
 /// without a stat each: what it reports still follows a reference edited in place (its links)
 /// and a linked file whose target went (in a folder the walk does not enter).
@@ -251,7 +236,7 @@ fn a_warm_check_follows_references_edited_in_place_and_links_that_lost_their_tar
         skill.join("references/data.json"),
     )
     .unwrap();
-    backdate(&lib);
+    backdate_tree(&lib);
     let findings = || -> Vec<String> {
         let out = run(
             &["check", "--format", "json", lib.to_str().unwrap()],
