@@ -1677,28 +1677,11 @@ mod tests {
     }
 
     #[test]
-    fn resources_taken_by_name_keep_what_the_index_remembers_and_their_links_stay_current() {
-        use crate::core::library::Resource;
+    fn links_read_off_a_resource_taken_by_name_are_kept_only_while_it_keeps_its_stamp() {
         use crate::core::scan::Resources;
         let t = tempfile::tempdir().unwrap();
         let (root, cache) = (t.path().join("lib"), t.path().join("cache"));
         library(&root);
-        // A file that is a link, linked from gamma's body (not markdown, so no links of its own
-        // are read), to a file in its `node_modules`, which the walk does not enter: when that
-        // file goes, no folder the walk stamped changes.
-        let far = root.join("gamma/node_modules/real.json");
-        write(&far, "{}\n");
-        std::fs::create_dir_all(root.join("gamma/references")).unwrap();
-        std::os::unix::fs::symlink(
-            "../node_modules/real.json",
-            root.join("gamma/references/far.json"),
-        )
-        .unwrap();
-        write(
-            &root.join("gamma/SKILL.md"),
-            "---\nname: gamma\ndescription: Does gamma things. Use when gamma is asked for.\n---\n[far](references/far.json)\n",
-        );
-        backdate(&root);
         let load_as = |resources| {
             Library::load_indexed(
                 vec![Root::new(&root, Agent::Path, Scope::Path)],
@@ -1709,66 +1692,130 @@ mod tests {
                 &IndexStore::in_dir(&cache),
             )
         };
-        let rules_of = |lib: &Library, name: &str| -> Vec<String> {
-            body_check(lib)[lib.find(name).unwrap()]
-                .iter()
-                .map(|d| format!("{} {}", d.rule.as_str(), d.message))
-                .collect()
+        let links_of = |lib: &Library, rel: &str| {
+            let beta = &lib.skills[lib.find("beta").unwrap()];
+            let r = beta.resources.iter().find(|r| r.rel == rel).unwrap();
+            (r.fresh, r.links.get().cloned())
         };
-        let resource = |lib: &Library, skill: &str, rel: &str| -> Resource {
-            let s = &lib.skills[lib.find(skill).unwrap()];
-            s.resources.iter().find(|r| r.rel == rel).unwrap().clone()
-        };
-        // The first load reads everything and learns guide.md's links.
+        // An index with no links remembered (no rule ran), then loads by name.
         let (lib, _) = load_as(Resources::Stat);
-        assert!(
-            rules_of(&lib, "beta")
-                .iter()
-                .any(|r| r.contains("body-nested-reference"))
-        );
         assert!(lib.save_index().is_none());
-        // Files change in place: no folder changes, so the walk is remembered.
-        let logo = root.join("beta/assets/logo.png");
-        let logo_then = std::fs::metadata(&logo).unwrap().len();
-        write(&logo, "\u{89}PNG\0\0 and a good deal longer\0");
-        write(
-            &root.join("beta/references/guide.md"),
-            "# Guide, no links now\n",
+        let (lib, _) = load_as(Resources::Names);
+        body_check(&lib);
+        // Unchanged: stat'ed when its links were wanted, and they are kept.
+        assert_eq!(
+            links_of(&lib, "references/guide.md"),
+            (false, Some(vec!["more.md".to_string()]))
         );
-        std::fs::remove_file(&far).unwrap();
+        // Changed in place (no folder changes): read, but not kept under the old stamp.
+        let guide = root.join("beta/references/guide.md");
+        let (lib, _) = load_as(Resources::Stat);
+        assert!(lib.save_index().is_none());
+        write(&guide, "# Guide\nSee [other](other.md).\n");
         let (lib, stats) = load_as(Resources::Names);
         assert_eq!(stats.roots_walked, 0);
-        // Taken by name: what the index remembers, marked as such.
-        let l = resource(&lib, "beta", "assets/logo.png");
-        assert!(!l.fresh);
-        assert_eq!(l.size, logo_then);
-        // Its links were remembered: stat'ed, found changed, and read again.
-        assert!(resource(&lib, "beta", "references/guide.md").fresh);
-        let beta = rules_of(&lib, "beta");
-        assert!(
-            !beta.iter().any(|r| r.contains("body-nested-reference")),
-            "{beta:?}"
-        );
-        // A link is stat'ed: it lost its target, so it is no resource and the link is broken.
-        let gamma = &lib.skills[lib.find("gamma").unwrap()];
-        assert!(
-            gamma
-                .resources
-                .iter()
-                .all(|r| r.rel != "references/far.json")
-        );
-        let gamma = rules_of(&lib, "gamma");
-        assert!(
-            gamma
-                .iter()
-                .any(|r| r.contains("body-broken-link") && r.contains("references/far.json")),
-            "{gamma:?}"
-        );
-        // A load that stats every resource sees the new size.
-        let (lib, _) = load_as(Resources::Stat);
-        let l = resource(&lib, "beta", "assets/logo.png");
-        assert!(l.fresh);
-        assert_eq!(l.size, std::fs::metadata(&logo).unwrap().len());
+        body_check(&lib);
+        assert_eq!(links_of(&lib, "references/guide.md"), (false, None));
+    }
+
+    #[test]
+    fn resources_taken_by_name_keep_what_the_index_remembers_and_their_links_stay_current() {
+        use crate::core::library::Resource;
+        use crate::core::scan::Resources;
+        // At the default depth the walker meets every file; at depth 1 the resources are found
+        // by the look below its limit, which must report its links the same way.
+        for max_depth in [ScanOptions::default().max_depth, 1] {
+            let t = tempfile::tempdir().unwrap();
+            let (root, cache) = (t.path().join("lib"), t.path().join("cache"));
+            library(&root);
+            // A file that is a link, linked from gamma's body (not markdown, so no links of its own
+            // are read), to a file in its `node_modules`, which the walk does not enter: when that
+            // file goes, no folder the walk stamped changes.
+            let far = root.join("gamma/node_modules/real.json");
+            write(&far, "{}\n");
+            std::fs::create_dir_all(root.join("gamma/references")).unwrap();
+            std::os::unix::fs::symlink(
+                "../node_modules/real.json",
+                root.join("gamma/references/far.json"),
+            )
+            .unwrap();
+            write(
+                &root.join("gamma/SKILL.md"),
+                "---\nname: gamma\ndescription: Does gamma things. Use when gamma is asked for.\n---\n[far](references/far.json)\n",
+            );
+            backdate(&root);
+            let load_as = |resources| {
+                Library::load_indexed(
+                    vec![Root::new(&root, Agent::Path, Scope::Path)],
+                    &ScanOptions {
+                        resources,
+                        max_depth,
+                        ..ScanOptions::default()
+                    },
+                    &IndexStore::in_dir(&cache),
+                )
+            };
+            let rules_of = |lib: &Library, name: &str| -> Vec<String> {
+                body_check(lib)[lib.find(name).unwrap()]
+                    .iter()
+                    .map(|d| format!("{} {}", d.rule.as_str(), d.message))
+                    .collect()
+            };
+            let resource = |lib: &Library, skill: &str, rel: &str| -> Resource {
+                let s = &lib.skills[lib.find(skill).unwrap()];
+                s.resources.iter().find(|r| r.rel == rel).unwrap().clone()
+            };
+            // The first load reads everything and learns guide.md's links.
+            let (lib, _) = load_as(Resources::Stat);
+            assert!(
+                rules_of(&lib, "beta")
+                    .iter()
+                    .any(|r| r.contains("body-nested-reference"))
+            );
+            assert!(lib.save_index().is_none());
+            // Files change in place: no folder changes, so the walk is remembered.
+            let logo = root.join("beta/assets/logo.png");
+            let logo_then = std::fs::metadata(&logo).unwrap().len();
+            write(&logo, "\u{89}PNG\0\0 and a good deal longer\0");
+            write(
+                &root.join("beta/references/guide.md"),
+                "# Guide, no links now\n",
+            );
+            std::fs::remove_file(&far).unwrap();
+            let (lib, stats) = load_as(Resources::Names);
+            assert_eq!(stats.roots_walked, 0);
+            // Taken by name: what the index remembers, marked as such.
+            let l = resource(&lib, "beta", "assets/logo.png");
+            assert!(!l.fresh);
+            assert_eq!(l.size, logo_then);
+            // Its links were remembered: stat'ed, found changed, and read again.
+            assert!(resource(&lib, "beta", "references/guide.md").fresh);
+            let beta = rules_of(&lib, "beta");
+            assert!(
+                !beta.iter().any(|r| r.contains("body-nested-reference")),
+                "{beta:?}"
+            );
+            // A link is stat'ed: it lost its target, so it is no resource and the link is broken.
+            let gamma = &lib.skills[lib.find("gamma").unwrap()];
+            assert!(
+                gamma
+                    .resources
+                    .iter()
+                    .all(|r| r.rel != "references/far.json")
+            );
+            let gamma = rules_of(&lib, "gamma");
+            assert!(
+                gamma
+                    .iter()
+                    .any(|r| r.contains("body-broken-link") && r.contains("references/far.json")),
+                "{gamma:?}"
+            );
+            // A load that stats every resource sees the new size.
+            let (lib, _) = load_as(Resources::Stat);
+            let l = resource(&lib, "beta", "assets/logo.png");
+            assert!(l.fresh);
+            assert_eq!(l.size, std::fs::metadata(&logo).unwrap().len());
+        }
     }
 
     #[test]

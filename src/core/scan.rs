@@ -608,6 +608,7 @@ fn assign_resources(
                 .push(file);
         }
     }
+    let mut met = Vec::new();
     for (dir, _) in frontier {
         let name = dir.file_name().map(|n| n.to_string_lossy().into_owned());
         if name.is_some_and(|n| n.starts_with('.') || n == "node_modules") {
@@ -618,9 +619,17 @@ fn assign_resources(
             let files = out.entry(f.dir.clone().into_os_string()).or_default();
             let mut below = Below::new(root_real, &f.dir);
             below.collect(dir, depth, &f.file, files, &mut record.dirs);
+            met.append(&mut below.links);
         }
     }
     record.dirs.sort_unstable_by(|a, b| path_order(&a.0, &b.0));
+    // The links met below the walker's depth limit count as the walk's own.
+    if !met.is_empty() {
+        record.links.extend(met.iter().cloned());
+        record.links.sort_unstable_by(|a, b| path_order(a, b));
+        record.links.dedup();
+        linked.extend(met);
+    }
 }
 
 /// The most entries one skill's look below the walker's depth limit visits: a skill's files
@@ -635,6 +644,8 @@ struct Below<'a> {
     /// The skill folder, links resolved: a link that leads out of it is not followed.
     skill_real: PathBuf,
     left: usize,
+    /// Every link followed.
+    links: Vec<PathBuf>,
 }
 
 impl<'a> Below<'a> {
@@ -644,6 +655,7 @@ impl<'a> Below<'a> {
             skill_real: std::fs::canonicalize(skill_dir)
                 .unwrap_or_else(|_| skill_dir.to_path_buf()),
             left: MAX_BELOW,
+            links: Vec::new(),
         }
     }
 
@@ -689,6 +701,7 @@ impl<'a> Below<'a> {
                 {
                     continue;
                 }
+                self.links.push(path.clone());
             }
             let Ok(meta) = std::fs::metadata(&path) else {
                 continue;

@@ -6,6 +6,7 @@
 use super::Profile;
 use crate::core::catalogue::RuleId;
 use crate::core::diagnostic::{Diagnostic, Severity};
+use crate::core::index::Stamp;
 use crate::core::library::{Resource, read_body};
 use crate::core::skill::{BodyFacts, Link, Skill};
 use crate::core::tokens::{self, Encoding, TokenCache};
@@ -217,15 +218,15 @@ fn nested_reference(
     };
     let mut new = false;
     let owned: Vec<String>;
-    // The links go in the index with the resource's stamp. One taken by name (not stat'ed by
-    // this load) has the stamp the index remembers: either its file still has it, and the links
-    // are its own, or its file changed since, and no later stat will vouch for them.
+    // The links go in the index with the resource's stamp, so they are kept only when the file
+    // has that stamp: one taken by name (not stat'ed by this load) is stat'ed first, and read
+    // without keeping when it changed.
     let links: &[String] = match resource {
-        Some(r) => r.links.get_or_init(|| {
+        Some(r) if r.fresh || still_stamped(r, reference) => r.links.get_or_init(|| {
             new = true;
             read_links()
         }),
-        None => {
+        _ => {
             owned = read_links();
             &owned
         }
@@ -243,6 +244,11 @@ fn nested_reference(
         })
     });
     (next, new)
+}
+
+/// Whether the file at `path` still has the stamp `r` holds.
+fn still_stamped(r: &Resource, path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| r.stamp().vouches_for(&Stamp::of(&m)))
 }
 
 /// The most links of one text that are looked at: past it a hostile file (millions of links on
