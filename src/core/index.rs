@@ -1677,6 +1677,30 @@ mod tests {
     }
 
     #[test]
+    fn an_index_that_could_not_be_written_is_written_by_the_next_save() {
+        let t = tempfile::tempdir().unwrap();
+        let (root, cache) = (t.path().join("lib"), t.path().join("cache"));
+        library(&root);
+        let (lib, _) = load(&root, &cache);
+        assert!(lib.save_index().is_none());
+        // Something new to keep (the body rules' findings), and the cache folder gone, a file
+        // in its place.
+        body_check(&lib);
+        std::fs::remove_dir_all(&cache).unwrap();
+        std::fs::write(&cache, "not a folder").unwrap();
+        assert!(lib.save_index().is_some());
+        std::fs::remove_file(&cache).unwrap();
+        assert!(lib.save_index().is_none());
+        let (lib, stats) = load(&root, &cache);
+        assert_eq!((stats.roots_walked, stats.skills_parsed), (0, 0));
+        let beta = &lib.skills[lib.find("beta").unwrap()];
+        assert!(
+            beta.facts.body.get().is_some(),
+            "the body facts were written"
+        );
+    }
+
+    #[test]
     fn links_read_off_a_resource_taken_by_name_are_kept_only_while_it_keeps_its_stamp() {
         use crate::core::scan::Resources;
         let t = tempfile::tempdir().unwrap();

@@ -263,15 +263,18 @@ impl Library {
         }
         let overlap = ix.overlap.lock().unwrap_or_else(|e| e.into_inner());
         let texts = ix.texts.lock().unwrap_or_else(|e| e.into_inner()).clone();
-        index::write(
+        let written = index::write(
             &ix.path,
             &ix.walks,
             &self.skills,
             overlap.as_ref(),
             &texts,
             ix.taken_ns,
-        )
-        .err()
+        );
+        // Not written: what is new is still to be written, by the next save.
+        let err = written.err()?;
+        ix.dirty.store(true, Ordering::Relaxed);
+        Some(err)
     }
 
     /// For every name an agent sees twice, the copy of highest precedence wins and the others are

@@ -268,21 +268,20 @@ impl TokenCache {
             return Err(TokenError::CacheUnusable(p.clone()));
         }
         let _writing = self.writing.lock().unwrap_or_else(|p| p.into_inner());
-        let mut e = self.lock();
-        if !e.dirty {
+        if !self.lock().dirty {
             return Ok(());
         }
-        if e.counts.len() + e.files.len() > MAX_ENTRIES {
-            e.counts.retain(|_, (_, used)| *used);
-            e.files.retain(|_, (_, used)| *used);
-        }
-        // Written as it is encoded, the entries locked only until the bytes are in the file (a
-        // few milliseconds; the flush to disk comes after): at 50,000 skills the file is about
-        // 20 MB that would otherwise be held whole beside them.
-        let fill = move |f: &mut std::fs::File| {
+        // Written as it is encoded, the entries locked only while their bytes go into the new
+        // file (a few milliseconds; not while it is made or flushed to disk): at 50,000 skills
+        // the file is about 20 MB that would otherwise be held whole beside them.
+        let fill = |f: &mut std::fs::File| {
+            let mut e = self.lock();
+            if e.counts.len() + e.files.len() > MAX_ENTRIES {
+                e.counts.retain(|_, (_, used)| *used);
+                e.files.retain(|_, (_, used)| *used);
+            }
             encode_to(&e, f)?;
             e.dirty = false;
-            drop(e);
             Ok(())
         };
         crate::core::paths::write_atomic_with(path, None, fill).map_err(|source| {
