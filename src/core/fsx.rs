@@ -386,9 +386,92 @@ pub fn bytes_path(b: &[u8]) -> PathBuf {
     PathBuf::from(String::from_utf8_lossy(b).into_owned())
 }
 
+/// A file with a blake3 checksum at its end (the library index, the token cache), written as it
+/// is encoded: bytes go out through a buffer of [`Checksummed::PIECE`] bytes and are hashed a
+/// piece at a time (blake3 hashes a large piece many blocks at a time, a small one a block at a
+/// time), so the file is never held whole in memory. [`Checksummed::finish`] writes the hash.
+pub struct Checksummed<O: std::io::Write>(std::io::BufWriter<Hashing<O>>);
+
+/// Writes to `out`, hashing every byte that went out.
+struct Hashing<O> {
+    out: O,
+    hasher: blake3::Hasher,
+}
+
+impl<O: std::io::Write> std::io::Write for Hashing<O> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let n = self.out.write(bytes)?;
+        self.hasher.update(&bytes[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
+}
+
+impl<O: std::io::Write> Checksummed<O> {
+    /// The size of the pieces written and hashed.
+    pub const PIECE: usize = 256 * 1024;
+
+    pub fn new(out: O) -> Self {
+        Checksummed(std::io::BufWriter::with_capacity(
+            Self::PIECE,
+            Hashing {
+                out,
+                hasher: blake3::Hasher::new(),
+            },
+        ))
+    }
+
+    /// Writes what is buffered, then the hash of everything written, and hands the writer back.
+    pub fn finish(self) -> std::io::Result<O> {
+        let mut inner = self.0.into_inner().map_err(|e| e.into_error())?;
+        let sum = inner.hasher.finalize();
+        inner.out.write_all(sum.as_bytes())?;
+        inner.out.flush()?;
+        Ok(inner.out)
+    }
+}
+
+impl<O: std::io::Write> std::io::Write for Checksummed<O> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.write(bytes)
+    }
+
+    fn write_all(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.0.write_all(bytes)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_checksummed_file_is_its_bytes_then_their_hash_however_they_were_written() {
+        use std::io::Write;
+        let big: Vec<u8> = (0..700_000u32).map(|i| (i % 251) as u8).collect();
+        let mut w = Checksummed::new(Vec::new());
+        w.write_all(b"head").unwrap();
+        for chunk in big.chunks(1000) {
+            w.write_all(chunk).unwrap();
+        }
+        w.write_all(&big).unwrap();
+        w.write_all(b"tail").unwrap();
+        let out = w.finish().unwrap();
+        let mut want = b"head".to_vec();
+        want.extend_from_slice(&big);
+        want.extend_from_slice(&big);
+        want.extend_from_slice(b"tail");
+        let sum = blake3::hash(&want);
+        want.extend_from_slice(sum.as_bytes());
+        assert_eq!(out, want);
+    }
 
     #[test]
     fn a_regular_file_is_read_and_a_missing_one_is_none() {

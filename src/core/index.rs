@@ -151,17 +151,18 @@ impl Stored {
             .is_ok_and(|m| Stamp::of(&m) == self.source.stamp)
     }
 
-    /// Hands the record's bytes to `put`, a piece of at most [`STAGE`] bytes at a time.
-    fn copy(&self, put: &mut dyn FnMut(&[u8]) -> std::io::Result<()>) -> std::io::Result<()> {
+    /// Copies the record's bytes to `out`, a piece at a time.
+    fn copy_to(&self, out: &mut impl Write) -> std::io::Result<()> {
         use std::os::unix::fs::FileExt;
-        let mut buf = vec![0; STAGE.min(usize::try_from(self.len).unwrap_or(STAGE))];
+        const PIECE: usize = 256 * 1024;
+        let mut buf = vec![0; PIECE.min(usize::try_from(self.len).unwrap_or(PIECE))];
         let (mut at, end) = (self.offset, self.offset + self.len);
         while at < end {
             let n = buf
                 .len()
                 .min(usize::try_from(end - at).unwrap_or(usize::MAX));
             self.source.file.read_exact_at(&mut buf[..n], at)?;
-            put(&buf[..n])?;
+            out.write_all(&buf[..n])?;
             at += n as u64;
         }
         Ok(())
@@ -356,21 +357,18 @@ fn prune(dir: &Path, keep: &Path) {
 // ---------------------------------------------------------------------------------------------
 // The file: MAGIC, u32 VERSION, the walks, the skills, then the blake3 hash of all before it.
 
-/// The index, encoded into `out` as it is made: pieces of about [`STAGE`] bytes, each hashed and
-/// written in turn, then the hash of them all.
-fn encode_to<O: Write>(
-    out: O,
+/// The index, encoded into `out` as it is made (never held whole: tens of megabytes at 50,000
+/// skills).
+fn encode_to(
+    out: &mut impl Write,
     walks: &[WalkRecord],
     skills: &[Skill],
     overlap: Option<&Remembered>,
     texts: &[TextCount],
     taken_ns: u128,
-) -> std::io::Result<O> {
-    let mut sink = Sink {
-        out,
-        hasher: blake3::Hasher::new(),
-    };
-    let mut w = W(Vec::with_capacity(STAGE + 64 * 1024));
+) -> std::io::Result<()> {
+    let mut out = crate::core::fsx::Checksummed::new(out);
+    let mut w = W(Vec::with_capacity(1024));
     w.0.extend_from_slice(MAGIC);
     w.u32(VERSION);
     // The walks go first, prefixed with their length in bytes, so that reading can decode them
@@ -387,31 +385,30 @@ fn encode_to<O: Write>(
     let section = 4 + kept.iter().map(WalkBytes::len).sum::<u64>();
     w.u32(u32::try_from(section).unwrap_or(u32::MAX));
     w.len(kept.len());
+    out.write_all(&w.0)?;
     for walk in &kept {
-        sink.put(&w.0)?;
-        w.0.clear();
         match walk {
-            WalkBytes::Copy(s) => s.copy(&mut |piece| sink.put(piece))?,
-            WalkBytes::Encoded(bytes) => sink.put(bytes)?,
+            WalkBytes::Copy(s) => s.copy_to(&mut out)?,
+            WalkBytes::Encoded(bytes) => out.write_all(bytes)?,
         }
     }
     drop(kept);
     // Only skills whose file was read and stamped are worth remembering.
     let kept: Vec<&Skill> = skills.iter().filter(|s| s.stamp.mtime_ns != 0).collect();
+    w.0.clear();
     w.len(kept.len());
+    out.write_all(&w.0)?;
     // Each skill's record is prefixed with its length, so that reading can cut the records apart
     // first and decode them on every core.
-    let mut rec = W(Vec::with_capacity(1024));
     for s in kept {
-        rec.0.clear();
-        skill_record(&mut rec, s, taken_ns);
-        w.len(rec.0.len());
-        w.0.extend_from_slice(&rec.0);
-        if w.0.len() >= STAGE {
-            sink.put(&w.0)?;
-            w.0.clear();
-        }
+        w.0.clear();
+        w.len(0);
+        skill_record(&mut w, s, taken_ns);
+        let len = u32::try_from(w.0.len() - 4).unwrap_or(u32::MAX);
+        w.0[..4].copy_from_slice(&len.to_le_bytes());
+        out.write_all(&w.0)?;
     }
+    w.0.clear();
     match overlap {
         Some((key, found)) => {
             w.u8(1);
@@ -430,33 +427,8 @@ fn encode_to<O: Write>(
         w.u8(*enc);
         w.u32(*n);
     }
-    sink.put(&w.0)?;
-    sink.finish()
-}
-
-/// The index file is written in pieces of about this many bytes: blake3 hashes a large piece many
-/// blocks at a time, a small one a block at a time.
-const STAGE: usize = 256 * 1024;
-
-/// Where an index goes: every byte hashed, in order, as it is written.
-struct Sink<O> {
-    out: O,
-    hasher: blake3::Hasher,
-}
-
-impl<O: Write> Sink<O> {
-    fn put(&mut self, bytes: &[u8]) -> std::io::Result<()> {
-        self.hasher.update(bytes);
-        self.out.write_all(bytes)
-    }
-
-    /// Writes the hash of everything put, and hands the writer back.
-    fn finish(mut self) -> std::io::Result<O> {
-        let sum = self.hasher.finalize();
-        self.out.write_all(sum.as_bytes())?;
-        self.out.flush()?;
-        Ok(self.out)
-    }
+    out.write_all(&w.0)?;
+    out.finish().map(drop)
 }
 
 /// A walk as it goes in the file: copied from the index file it was read from, or encoded from

@@ -302,40 +302,27 @@ pub fn default_path() -> Option<PathBuf> {
 // u32 file entries × (u32 path length, path bytes, u64 len, u128 mtime_ns, hash), then the blake3
 // hash of everything before it, so a torn or edited file is recognised and ignored.
 
-/// Writes the cache file's bytes for `e` to `out`, in pieces of about [`STAGE`] bytes, each
-/// hashed as it goes (blake3 hashes a large piece many blocks at a time), then the hash.
+/// Writes the cache file's bytes for `e` to `out`, as they are encoded.
 fn encode_to(e: &Entries, out: &mut impl std::io::Write) -> std::io::Result<()> {
-    const STAGE: usize = 256 * 1024;
-    let mut hasher = blake3::Hasher::new();
-    let mut buf: Vec<u8> = Vec::with_capacity(STAGE + 4096);
-    let mut flush = |buf: &mut Vec<u8>, at_least: usize| -> std::io::Result<()> {
-        if buf.len() >= at_least {
-            hasher.update(buf);
-            out.write_all(buf)?;
-            buf.clear();
-        }
-        Ok(())
-    };
-    buf.extend_from_slice(MAGIC);
-    buf.extend_from_slice(&(e.counts.len() as u32).to_le_bytes());
+    use std::io::Write;
+    let mut out = crate::core::fsx::Checksummed::new(out);
+    out.write_all(MAGIC)?;
+    out.write_all(&(e.counts.len() as u32).to_le_bytes())?;
     for ((hash, enc), (count, _)) in &e.counts {
-        buf.extend_from_slice(hash);
-        buf.push(*enc);
-        buf.extend_from_slice(&count.to_le_bytes());
-        flush(&mut buf, STAGE)?;
+        out.write_all(hash)?;
+        out.write_all(&[*enc])?;
+        out.write_all(&count.to_le_bytes())?;
     }
-    buf.extend_from_slice(&(e.files.len() as u32).to_le_bytes());
+    out.write_all(&(e.files.len() as u32).to_le_bytes())?;
     for (path, (stamp, _)) in &e.files {
         let p = path_bytes(path);
-        buf.extend_from_slice(&(p.len() as u32).to_le_bytes());
-        buf.extend_from_slice(&p);
-        buf.extend_from_slice(&stamp.len.to_le_bytes());
-        buf.extend_from_slice(&stamp.mtime_ns.to_le_bytes());
-        buf.extend_from_slice(&stamp.hash);
-        flush(&mut buf, STAGE)?;
+        out.write_all(&(p.len() as u32).to_le_bytes())?;
+        out.write_all(&p)?;
+        out.write_all(&stamp.len.to_le_bytes())?;
+        out.write_all(&stamp.mtime_ns.to_le_bytes())?;
+        out.write_all(&stamp.hash)?;
     }
-    flush(&mut buf, 0)?;
-    out.write_all(hasher.finalize().as_bytes())
+    out.finish().map(drop)
 }
 
 fn decode(bytes: &[u8]) -> Option<Entries> {
