@@ -54,9 +54,24 @@ fn parse_secs(s: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(secs))
 }
 
+/// Paths (`[]` for every element) of the JSON fields that hold what a probed program printed.
+const UNTRUSTED: &[&str] = &[
+    "skills[].schema_text",
+    "skills[].verdict.stderr_tail",
+    "skills[].verdict.offending",
+    "skills[].verdict.found",
+    "skills[].verdict.key",
+    "skills[].verdict.problem",
+    "dependencies[].python",
+    "dependencies[].checks[].state.installed",
+];
+
 /// The JSON document `probe --json` prints.
 #[derive(Debug, Serialize)]
 struct Document<'a> {
+    /// The fields whose text came from a probed program (its stdout, stderr, or what its
+    /// interpreter reported): untrusted data, to be shown escaped, never rendered or run.
+    untrusted: &'static [&'static str],
     timeout_ms: u64,
     skills: &'a [ProbeReport],
     /// With --deps: one report per skill that declares dependencies.
@@ -185,6 +200,7 @@ pub fn run(args: ProbeArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let mut out = std::io::stdout().lock();
     if args.json {
         let doc = Document {
+            untrusted: UNTRUSTED,
             timeout_ms: u64::try_from(args.timeout.as_millis()).unwrap_or(u64::MAX),
             skills: &reports,
             dependencies: &deps_reports,
@@ -378,9 +394,9 @@ fn write_text(
             .as_deref()
             .unwrap_or("namespaces unavailable");
         let text = format!(
-            "sandbox: {} run(s) in the weaker process-group mode ({why}): processes that leave \
-             the group survive, and nothing stops their writes, network, memory or processes",
-            weaker.len()
+            "sandbox: {} run(s) in the weaker process-group mode ({why}): {}",
+            weaker.len(),
+            crate::core::probe::WEAKER_MODE
         );
         writeln!(out, "{}", paint.wrap("33", &text))?;
     } else if reports
@@ -389,8 +405,8 @@ fn write_text(
     {
         writeln!(
             out,
-            "sandbox: namespaces (no network, read-only files but a private /tmp, limits; \
-             nothing outlives a probe)"
+            "sandbox: namespaces (no terminal, no network, only the system and the skill \
+             readable, writes only in a private /tmp, limits; nothing outlives a probe)"
         )?;
     }
     Ok(())

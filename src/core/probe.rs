@@ -20,6 +20,7 @@ use std::time::Duration;
 
 pub use sandbox::{
     Ending, MAX_PROCESSES, Mode as SandboxMode, Preference as SandboxPreference, SANDBOX_ENV,
+    WEAKER_MODE,
 };
 
 /// Names the skillscope binary, which the namespaces sandbox runs to set up each probe; see

@@ -8,5 +8,6 @@ mod tui_common;
 
 mod deps;
 mod sandbox;
+mod trust;
 mod tui;
 mod verdicts;

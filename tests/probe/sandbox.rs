@@ -21,13 +21,13 @@ use std::time::{Duration, Instant};
 /// processes.
 static PROCESSES: Mutex<()> = Mutex::new(());
 
-fn serial() -> MutexGuard<'static, ()> {
+pub(crate) fn serial() -> MutexGuard<'static, ()> {
     PROCESSES.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The fixtures' shared beginning: where the skill is, and how it reports what it found (as the
 /// description of a valid schema, since it may be unable to write anywhere).
-const PRELUDE: &str = r#"#!/usr/bin/env python3
+pub(crate) const PRELUDE: &str = r#"#!/usr/bin/env python3
 import errno, json, os, socket, sys, time
 HERE = os.path.dirname(os.path.abspath(__file__))
 NAME = os.path.basename(HERE)
@@ -50,7 +50,7 @@ fn sandbox_program() {
 }
 
 /// Writes one executable skill `name` into `root` with `body` after the prelude.
-fn skill(root: &Path, name: &str, body: &str) -> PathBuf {
+pub(crate) fn skill(root: &Path, name: &str, body: &str) -> PathBuf {
     let dir = root.join(name);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(
@@ -64,7 +64,11 @@ fn skill(root: &Path, name: &str, body: &str) -> PathBuf {
     dir
 }
 
-fn probe_root(root: &Path, sandbox: SandboxPreference, timeout: Duration) -> ProbeReport {
+pub(crate) fn probe_root(
+    root: &Path,
+    sandbox: SandboxPreference,
+    timeout: Duration,
+) -> ProbeReport {
     sandbox_program();
     let lib = Library::load(
         vec![Root::new(root, Agent::Path, Scope::Path)],
@@ -80,7 +84,7 @@ fn probe_root(root: &Path, sandbox: SandboxPreference, timeout: Duration) -> Pro
 }
 
 /// What the fixture reported in its schema's description.
-fn findings(r: &ProbeReport) -> serde_json::Value {
+pub(crate) fn findings(r: &ProbeReport) -> serde_json::Value {
     let schema: serde_json::Value = serde_json::from_str(
         r.schema_text
             .as_deref()
@@ -91,7 +95,7 @@ fn findings(r: &ProbeReport) -> serde_json::Value {
 }
 
 /// Can the namespaces mode run here? If not, says why the calling test is skipped.
-fn namespaces_here(test: &str) -> bool {
+pub(crate) fn namespaces_here(test: &str) -> bool {
     static AVAILABLE: OnceLock<Result<(), String>> = OnceLock::new();
     let available = AVAILABLE.get_or_init(|| {
         let t = tempfile::tempdir().unwrap();
@@ -412,14 +416,19 @@ answer()
 "#;
 
 /// `skillscope probe --json` on `root`, with isolated caches.
-fn cli(root: &Path, sandbox: SandboxPreference, timeout: &str, state: &Path) -> Command {
+pub(crate) fn cli(root: &Path, sandbox: SandboxPreference, timeout: &str, state: &Path) -> Command {
     let mut c = cli_text(root, sandbox, timeout, state);
     c.arg("--json");
     c
 }
 
 /// `skillscope probe` on `root` (text output), with isolated caches.
-fn cli_text(root: &Path, sandbox: SandboxPreference, timeout: &str, state: &Path) -> Command {
+pub(crate) fn cli_text(
+    root: &Path,
+    sandbox: SandboxPreference,
+    timeout: &str,
+    state: &Path,
+) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_skillscope"));
     c.arg("probe")
         .arg(root)

@@ -2,6 +2,8 @@
 //! Linux, else its own process group — with a minimal environment, capped output, and a deadline
 //! after which everything it started is killed and reaped.
 
+#[cfg(target_os = "linux")]
+mod filter;
 mod group;
 #[cfg(target_os = "linux")]
 mod inside;
@@ -179,6 +181,18 @@ pub fn stage(args: &[OsString]) -> Option<i32> {
     }
 }
 
+/// What the process-group mode still cannot promise, said wherever it ran.
+pub const WEAKER_MODE: &str = "processes that leave the group survive, and nothing stops their \
+     reads, writes, network, memory or processes";
+
+/// The program that runs the sandbox's stages, when one was named.
+fn stage_program() -> Option<PathBuf> {
+    STAGE_PROGRAM
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .clone()
+}
+
 /// Why the namespaces mode would not be tried for this spec, if it would not.
 fn no_namespaces(spec: &RunSpec) -> Option<String> {
     if spec.sandbox == Preference::ProcessGroup {
@@ -197,14 +211,11 @@ fn no_namespaces(spec: &RunSpec) -> Option<String> {
             spec.cwd.display()
         ));
     }
-    if STAGE_PROGRAM
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .is_none()
-    {
+    if stage_program().is_none() {
         return Some(
             "no sandbox program: only the skillscope binary (or a caller of \
-             `set_stage_program`) can set up namespaces"
+             `set_stage_program`) can set up namespaces or leave the terminal, so the probe \
+             keeps this program's terminal"
                 .to_string(),
         );
     }
@@ -220,11 +231,7 @@ pub fn run(spec: &RunSpec, cancel: Option<&AtomicBool>) -> std::io::Result<Outco
     let mut why = no_namespaces(spec);
     #[cfg(target_os = "linux")]
     if why.is_none() {
-        let program = STAGE_PROGRAM
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
-            .unwrap_or_default();
+        let program = stage_program().unwrap_or_default();
         match namespaces::run(spec, &program, cancel)? {
             namespaces::Attempt::Ran(outcome) => return Ok(outcome),
             namespaces::Attempt::Unavailable(reason) => {
@@ -234,7 +241,7 @@ pub fn run(spec: &RunSpec, cancel: Option<&AtomicBool>) -> std::io::Result<Outco
             }
         }
     }
-    let mut out = group::run(spec, cancel)?;
+    let mut out = group::run(spec, stage_program().as_deref(), cancel)?;
     out.fallback = why;
     Ok(out)
 }

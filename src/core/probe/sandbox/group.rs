@@ -1,4 +1,5 @@
-//! The process-group mode: the command runs in its own process group with a minimal
+//! The process-group mode: the command runs in a session and process group of its own (no
+//! controlling terminal, terminal ioctls refused by the seccomp filter) with a minimal
 //! environment and a private temporary `HOME`; the group is killed at the end. Used where the
 //! kernel refuses namespaces, or when asked for. Descendants that leave the group (`setsid`,
 //! double forks) are out of its reach, and nothing limits what the command reads, writes,
@@ -12,26 +13,48 @@ use nix::sys::wait::{Id, waitid};
 use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::Pid;
 use std::os::unix::process::CommandExt;
+use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Runs the command and returns once it and everything it spawned in its group are dead.
-pub(super) fn run(spec: &RunSpec, cancel: Option<&AtomicBool>) -> std::io::Result<Outcome> {
+///
+/// With `stage` (the skillscope binary) the command starts through its `exec` stage, which
+/// leaves the terminal's session (a new session is also a new process group, the one killed
+/// here) and installs the seccomp filter first; without it, the command only gets a process
+/// group of its own and keeps the terminal.
+pub(super) fn run(
+    spec: &RunSpec,
+    stage: Option<&Path>,
+    cancel: Option<&AtomicBool>,
+) -> std::io::Result<Outcome> {
     // HOME and TMPDIR point to a fresh folder so the command neither reads the user's dotfiles
     // nor leaves files behind; the folder goes when this function returns.
     let home = tempfile::Builder::new()
         .prefix("skillscope-probe-")
         .tempdir()?;
-    let mut cmd = Command::new(&spec.program);
+    let mut cmd = match stage.filter(|_| cfg!(target_os = "linux")) {
+        Some(stage) => {
+            // A program that cannot start is the caller's error, as with a direct spawn.
+            std::fs::metadata(&spec.program)?;
+            let mut c = Command::new(stage);
+            c.arg(super::STAGE_ARG).arg("exec").arg(&spec.program);
+            c
+        }
+        None => {
+            let mut c = Command::new(&spec.program);
+            c.process_group(0);
+            c
+        }
+    };
     cmd.args(&spec.args)
         .current_dir(&spec.cwd)
         .env_clear()
         .envs(environment(home.path()))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0);
+        .stderr(Stdio::piped());
 
     let start = Instant::now();
     let mut child = cmd.spawn()?;
@@ -89,6 +112,11 @@ impl Group {
 
     fn kill(&self) {
         let _ = killpg(self.pgid, Signal::SIGKILL);
+        // Before the `exec` stage's `setsid` the group does not exist yet: the command itself
+        // is killed by its id (not yet reaped, so the id is still its own).
+        if self.status.is_none() {
+            let _ = nix::sys::signal::kill(self.pgid, Signal::SIGKILL);
+        }
     }
 
     /// Waits until the command exits, the deadline passes or the run is cancelled.
@@ -150,7 +178,11 @@ impl Group {
                 break self.status;
             }
             match self.child.try_wait() {
-                Ok(Some(s)) => break Some(s),
+                Ok(Some(s)) => {
+                    // Reaped: from now on its id may be another process's.
+                    self.status = Some(s);
+                    break Some(s);
+                }
                 Ok(None) if Instant::now() < until => {
                     std::thread::sleep(Duration::from_millis(1));
                 }

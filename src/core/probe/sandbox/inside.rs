@@ -7,6 +7,7 @@
 //! secret of skillscope is in their memory and every call below is an ordinary one.
 
 use super::MAX_PROCESSES;
+use super::filter;
 use super::namespaces::{Message, Spec};
 use landlock::{
     ABI, Access, AccessFs, AccessNet, BitFlags, PathBeneath, PathFd, Ruleset, RulesetAttr,
@@ -26,6 +27,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::os::fd::{AsFd, AsRawFd};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::net::UnixStream;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
@@ -58,8 +60,9 @@ const PRIVATE: [(&str, &str); 3] = [
     ("/dev/shm", "size=16m,nr_inodes=4096,mode=1777"),
 ];
 /// Folders hidden under an empty tmpfs, read-only like the rest: they hold other programs'
-/// sockets (D-Bus, the Docker daemon, agents), which a network namespace does not cut off.
-const HIDDEN: [&str; 2] = ["/run", "/var/run"];
+/// sockets (D-Bus, the Docker daemon, agents), which a network namespace does not cut off, and
+/// the terminals (`/dev/pts`) a probe must not open.
+const HIDDEN: [&str; 3] = ["/run", "/var/run", "/dev/pts"];
 const HIDDEN_OPTIONS: &str = "size=1m,nr_inodes=1024,mode=0755";
 
 /// Runs the stage named by `args` (after [`super::STAGE_ARG`]); returns the exit code.
@@ -71,6 +74,7 @@ pub fn stage(args: &[OsString]) -> i32 {
                 .and_then(|s| s.parse().ok()),
         ),
         Some("init") => init(),
+        Some("exec") => exec(&args[1..]),
         _ => 2,
     }
 }
@@ -178,7 +182,7 @@ fn init() -> i32 {
     let Some(ch) = channel() else { return 1 };
     // The spec arrives once the helper is known alive; end of file means skillscope is gone.
     let Some(spec) = read_spec(&ch) else { return 1 };
-    if let Err(f) = setup(&spec) {
+    if let Err(f) = setup(&spec).and_then(|()| no_terminal()) {
         report(
             &ch,
             &Message::Failed {
@@ -231,6 +235,37 @@ fn init() -> i32 {
     0
 }
 
+/// Leaves the terminal behind: a new session has no controlling terminal, so `/dev/tty` cannot
+/// be opened, and the seccomp filter refuses the ioctls that type into, resize or take over any
+/// terminal the command could still open. Called last, once the mounts are made (the filter
+/// refuses `mount` and `unshare`).
+fn no_terminal() -> Result<(), Failure> {
+    at("leave the terminal (setsid)", nix::unistd::setsid())?;
+    let program = at("build the seccomp filter", filter::build())?;
+    at("install the seccomp filter", filter::install(&program))
+}
+
+/// The process-group mode's stage: leaves the terminal (a new session, which is also the group
+/// skillscope kills), installs the seccomp filter, then becomes the command (`args`: program
+/// and its arguments; environment, folder and streams are already the command's). Returns only
+/// when that fails: 126 (the sandbox could not be set up) or 127 (the command could not start),
+/// with the reason on stderr.
+fn exec(args: &[OsString]) -> i32 {
+    let Some((program, rest)) = args.split_first() else {
+        return 2;
+    };
+    if let Err(f) = no_terminal() {
+        eprintln!("skillscope sandbox: {}: {}", f.step, f.error);
+        return 126;
+    }
+    let e = Command::new(program).args(rest).exec();
+    eprintln!(
+        "skillscope sandbox: cannot start {}: {e}",
+        Path::new(program).display()
+    );
+    127
+}
+
 fn read_spec(ch: &UnixStream) -> Option<Spec> {
     let mut line = Vec::new();
     BufReader::new(ch)
@@ -254,21 +289,37 @@ fn setup(spec: &Spec) -> Result<(), Failure> {
             None::<&str>,
         ),
     )?;
-    let cwd = Spec::path(&spec.cwd);
-    let program = Spec::path(&spec.program);
-    // What must stay visible where it is, even inside a folder that gets hidden: opened now,
-    // bound back through `/proc/self/fd` once the folder is covered.
+    // What must stay visible where it is, even inside a folder that gets hidden (the skill
+    // folder, the program and its installation): opened now, bound back through
+    // `/proc/self/fd` once the folder is covered. Shortest first, so a path inside one already
+    // kept is not bound twice.
+    let mut reveal: Vec<PathBuf> = spec.reveal.iter().map(|p| Spec::path(p)).collect();
+    reveal.sort_by_key(|p| p.as_os_str().len());
     let mut keep: Vec<(PathBuf, File)> = Vec::new();
-    for p in [&cwd, &program] {
+    for p in reveal {
         if keep.iter().any(|(k, _)| p.starts_with(k)) {
             continue;
         }
-        if let Ok(f) = File::open(p) {
-            keep.push((p.clone(), f));
+        if let Ok(f) = File::open(&p) {
+            keep.push((p, f));
         }
     }
+    // Private folders that a hidden one holds (`/var/tmp` in `/var`) get their place back in it.
+    let private_there: Vec<bool> = PRIVATE
+        .iter()
+        .map(|(dir, _)| std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()))
+        .collect();
+    for dir in &spec.hide {
+        cover(&Spec::path(dir), HIDDEN_OPTIONS, &keep)?;
+    }
     let mut writable = Vec::new();
-    for (dir, options) in PRIVATE {
+    for ((dir, options), there) in PRIVATE.into_iter().zip(private_there) {
+        if there && !Path::new(dir).exists() {
+            at(
+                &format!("make {dir} in a hidden folder"),
+                std::fs::create_dir_all(dir),
+            )?;
+        }
         if cover(Path::new(dir), options, &keep)? {
             writable.push(PathBuf::from(dir));
         }
@@ -326,7 +377,8 @@ fn setup(spec: &Spec) -> Result<(), Failure> {
     limits(spec.cpu_secs)?;
     // The command must not read this process's memory (it holds nothing secret, but still).
     let _ = prctl::set_dumpable(false);
-    landlock(&writable);
+    let readable: Vec<PathBuf> = keep.iter().map(|(p, _)| p.clone()).collect();
+    landlock(&writable, &readable);
     at("no new privileges", prctl::set_no_new_privs())
 }
 
@@ -505,19 +557,29 @@ fn limits(cpu_secs: u64) -> Result<(), Failure> {
     set(Resource::RLIMIT_CORE, 0, 0)
 }
 
-/// Landlock, where the kernel has it: writes only inside the private folders (and to
-/// `/dev/null`), no TCP, no abstract sockets or signals outside the sandbox. A second wall
-/// behind the read-only mounts, so a kernel without it loses nothing the mounts promise.
-fn landlock(writable: &[PathBuf]) {
+/// Landlock, where the kernel has it: reads only in the system folders, the private ones and
+/// what was kept visible (`readable`); writes only inside the private folders (and to
+/// `/dev/null`); no ioctl on any device but `/dev/null`; no TCP, no abstract sockets or signals
+/// outside the sandbox. A second wall behind the mounts, so a kernel without it loses nothing
+/// the mounts promise.
+fn landlock(writable: &[PathBuf], readable: &[PathBuf]) {
     let abi = ABI::V9;
     let write = AccessFs::from_write(abi) & !BitFlags::from(AccessFs::IoctlDev);
-    let file = write & AccessFs::from_file(abi);
+    let read = AccessFs::ReadFile | AccessFs::ReadDir;
+    let file = (write | read | AccessFs::IoctlDev) & AccessFs::from_file(abi);
+    let system: Vec<PathBuf> = super::namespaces::SYSTEM
+        .iter()
+        .map(|d| Path::new("/").join(d))
+        .filter(|p| p.exists())
+        .collect();
     let ruleset = Ruleset::default()
-        .handle_access(write)
+        .handle_access(write | read | AccessFs::IoctlDev)
         .and_then(|r| r.handle_access(AccessNet::from_all(abi)))
         .and_then(|r| r.scope(Scope::from_all(abi)))
         .and_then(|r| r.create())
-        .and_then(|r| r.add_rules(path_beneath_rules(writable, write)))
+        .and_then(|r| r.add_rules(path_beneath_rules(writable, write | read)))
+        .and_then(|r| r.add_rules(path_beneath_rules(&system, read)))
+        .and_then(|r| r.add_rules(path_beneath_rules(readable, read)))
         .and_then(|r| match PathFd::new("/dev/null") {
             Ok(null) => r.add_rule(PathBeneath::new(null, file)),
             Err(_) => Ok(r),

@@ -40,6 +40,86 @@ pub(super) struct Spec {
     pub home: Vec<u8>,
     /// CPU seconds the command may use.
     pub cpu_secs: u64,
+    /// Folders covered by an empty tmpfs: everything that is not the system (see [`SYSTEM`]),
+    /// and skillscope's home wherever it is.
+    pub hide: Vec<Vec<u8>>,
+    /// What stays readable where it is inside a hidden folder: the skill folder, the program
+    /// and the installation it belongs to.
+    pub reveal: Vec<Vec<u8>>,
+}
+
+/// The top-level folders a probe may read: the system (programs, libraries, configuration,
+/// devices, kernel views) and the private `/tmp` and hidden `/run` the sandbox makes itself.
+/// Every other top-level folder (`/home`, `/root`, `/opt`, `/var`, `/srv`, `/mnt`, a checkout's
+/// `/work`…) is hidden under an empty tmpfs.
+pub(super) const SYSTEM: [&str; 14] = [
+    "bin", "sbin", "lib", "lib32", "lib64", "libx32", "usr", "etc", "dev", "proc", "sys", "nix",
+    "tmp", "run",
+];
+
+/// Every top-level folder outside [`SYSTEM`], and `home` when it is not in one of them.
+fn hidden_places(home: Option<&Path>) -> Vec<PathBuf> {
+    let mut hide: Vec<PathBuf> = std::fs::read_dir("/")
+        .map(|d| {
+            d.flatten()
+                .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+                .filter(|e| !SYSTEM.iter().any(|s| e.file_name() == *s))
+                .map(|e| e.path())
+                .collect()
+        })
+        .unwrap_or_default();
+    hide.sort();
+    if let Some(home) = home.filter(|h| h.is_absolute() && h.parent().is_some())
+        && !hide.iter().any(|h| home.starts_with(h))
+    {
+        hide.push(home.to_path_buf());
+    }
+    hide
+}
+
+/// What the command needs to read beneath a hidden folder: its folder, the program, the
+/// program's real file and the installation holding it (`…/versions/3.11.7` for
+/// `…/versions/3.11.7/bin/python3`), and for a virtual environment the installation its
+/// `pyvenv.cfg` names. A program inside the skill folder reveals nothing more. An installation that would be the home folder itself, hold it, or be a
+/// top-level folder is not revealed whole: only the program's file is.
+fn revealed(spec: &RunSpec, home: Option<&Path>) -> Vec<PathBuf> {
+    let mut out = vec![spec.cwd.clone(), spec.program.clone()];
+    let mut programs = vec![spec.program.clone()];
+    if let Some(cfg) = spec
+        .program
+        .parent()
+        .and_then(Path::parent)
+        .map(|venv| venv.join("pyvenv.cfg"))
+        && let Ok(text) = std::fs::read_to_string(cfg)
+        && let Some(base) = text.lines().find_map(|l| {
+            let (k, v) = l.split_once('=')?;
+            (k.trim() == "home").then(|| PathBuf::from(v.trim()))
+        })
+    {
+        // `home` is the folder of the base interpreter: its installation is one level up.
+        programs.push(base.join("python"));
+    }
+    let folder = std::fs::canonicalize(&spec.cwd).unwrap_or_else(|_| spec.cwd.clone());
+    for program in programs {
+        let real = std::fs::canonicalize(&program).unwrap_or(program);
+        if real.starts_with(&folder) {
+            // The skill's own program: visible with its folder, and its "installation" would
+            // be the folder around the skill.
+            continue;
+        }
+        let prefix = real.parent().and_then(Path::parent).map(Path::to_path_buf);
+        out.push(real);
+        if let Some(prefix) = prefix {
+            let deep = prefix.components().count() > 2;
+            let homely = home.is_some_and(|h| h.starts_with(&prefix));
+            if deep && !homely {
+                out.push(prefix);
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
 }
 
 impl Spec {
@@ -89,6 +169,7 @@ pub(super) fn run(
             .finish()
     ));
     let bytes = |p: &std::ffi::OsStr| p.as_bytes().to_vec();
+    let user_home = dirs::home_dir();
     let message = Spec {
         program: bytes(spec.program.as_os_str()),
         args: spec.args.iter().map(|a| bytes(a)).collect(),
@@ -99,6 +180,14 @@ pub(super) fn run(
             .collect(),
         home: bytes(home.as_os_str()),
         cpu_secs: spec.timeout.as_secs().saturating_add(1),
+        hide: hidden_places(user_home.as_deref())
+            .iter()
+            .map(|p| bytes(p.as_os_str()))
+            .collect(),
+        reveal: revealed(spec, user_home.as_deref())
+            .iter()
+            .map(|p| bytes(p.as_os_str()))
+            .collect(),
     };
     let mut line = serde_json::to_vec(&message).map_err(std::io::Error::other)?;
     line.push(b'\n');
@@ -113,6 +202,7 @@ pub(super) fn run(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         // Out of the terminal's foreground group: Ctrl-C reaches skillscope, which cancels.
+        // (The init leaves the terminal's session altogether before the command starts.)
         .process_group(0);
     let start = Instant::now();
     let mut helper = match cmd.spawn() {

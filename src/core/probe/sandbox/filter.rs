@@ -1,0 +1,115 @@
+//! The seccomp filter every probe runs under, in both sandbox modes: terminal ioctls that type
+//! into, resize or take over a terminal are refused, whatever `dev.tty.legacy_tiocsti` says, and
+//! so are the system calls a probe never needs that widen what it can reach (the list Flatpak
+//! and Docker's default profile deny). Everything else is allowed: the filter is a wall around
+//! known escapes, not an allow list a real interpreter would trip over.
+
+use nix::libc;
+use seccompiler::{
+    BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
+    SeccompRule, TargetArch,
+};
+use std::collections::BTreeMap;
+
+/// Terminal ioctls refused with `EPERM`: faking input (`TIOCSTI`, and `TIOCLINUX`'s paste on a
+/// virtual console), resizing (`TIOCSWINSZ`), redirecting the console (`TIOCCONS`), changing the
+/// line discipline, taking a terminal as controlling one or its foreground group, hanging it up,
+/// and rewriting its modes.
+pub const TERMINAL_IOCTLS: [(&str, u64); 11] = [
+    ("TIOCSTI", libc::TIOCSTI as u64),
+    ("TIOCLINUX", libc::TIOCLINUX as u64),
+    ("TIOCSWINSZ", libc::TIOCSWINSZ as u64),
+    ("TIOCCONS", libc::TIOCCONS as u64),
+    ("TIOCSETD", libc::TIOCSETD as u64),
+    ("TIOCSCTTY", libc::TIOCSCTTY as u64),
+    ("TIOCSPGRP", libc::TIOCSPGRP as u64),
+    ("TIOCVHANGUP", libc::TIOCVHANGUP as u64),
+    ("TCSETS", libc::TCSETS as u64),
+    ("TCSETSW", libc::TCSETSW as u64),
+    ("TCSETSF", libc::TCSETSF as u64),
+];
+
+/// System calls refused outright: kernel keyrings, tracing other processes, performance
+/// counters and BPF (kernel attack surface), `io_uring` (its operations bypass this filter),
+/// `userfaultfd`, the kernel log, accounting, module and kexec loading, and new mounts or
+/// namespaces (the sandbox's own are already made).
+const DENIED: [i64; 27] = [
+    libc::SYS_add_key,
+    libc::SYS_keyctl,
+    libc::SYS_request_key,
+    libc::SYS_ptrace,
+    libc::SYS_process_vm_readv,
+    libc::SYS_process_vm_writev,
+    libc::SYS_perf_event_open,
+    libc::SYS_bpf,
+    libc::SYS_userfaultfd,
+    libc::SYS_io_uring_setup,
+    libc::SYS_io_uring_enter,
+    libc::SYS_io_uring_register,
+    libc::SYS_syslog,
+    libc::SYS_acct,
+    libc::SYS_init_module,
+    libc::SYS_finit_module,
+    libc::SYS_delete_module,
+    libc::SYS_kexec_load,
+    libc::SYS_mount,
+    libc::SYS_umount2,
+    libc::SYS_pivot_root,
+    libc::SYS_unshare,
+    libc::SYS_setns,
+    libc::SYS_open_tree,
+    libc::SYS_move_mount,
+    libc::SYS_fsopen,
+    libc::SYS_fsmount,
+];
+
+/// A seccomp filter that could not be built or installed.
+#[derive(Debug, thiserror::Error)]
+#[error("seccomp: {0}")]
+pub struct FilterError(String);
+
+/// The compiled filter, built before it is installed (compiling allocates).
+pub fn build() -> Result<BpfProgram, FilterError> {
+    let arch = TargetArch::try_from(std::env::consts::ARCH)
+        .map_err(|e| FilterError(format!("{e} (no filter for this architecture)")))?;
+    let err = |e: seccompiler::BackendError| FilterError(e.to_string());
+    let mut rules: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
+    let mut ioctl = Vec::with_capacity(TERMINAL_IOCTLS.len());
+    for (_, request) in TERMINAL_IOCTLS {
+        // The request is an `unsigned int` in the kernel: compare the low 32 bits only, so a
+        // value with junk in the high half is caught too.
+        let cond = SeccompCondition::new(1, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, request)
+            .map_err(err)?;
+        ioctl.push(SeccompRule::new(vec![cond]).map_err(err)?);
+    }
+    rules.insert(libc::SYS_ioctl, ioctl);
+    for call in DENIED {
+        rules.insert(call, Vec::new());
+    }
+    let filter = SeccompFilter::new(
+        rules,
+        SeccompAction::Allow,
+        SeccompAction::Errno(libc::EPERM as u32),
+        arch,
+    )
+    .map_err(err)?;
+    BpfProgram::try_from(filter).map_err(|e| FilterError(e.to_string()))
+}
+
+/// Installs `program` on the calling thread (and so on everything it execs and forks from now
+/// on), setting `no_new_privs` first as the kernel requires.
+pub fn install(program: &BpfProgram) -> Result<(), FilterError> {
+    seccompiler::apply_filter(program).map_err(|e| FilterError(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_filter_builds_for_this_machine() {
+        let program = build().unwrap();
+        // One check per refused ioctl and per denied call at least.
+        assert!(program.len() > TERMINAL_IOCTLS.len() + DENIED.len());
+    }
+}
