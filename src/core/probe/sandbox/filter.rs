@@ -15,18 +15,20 @@ use std::collections::BTreeMap;
 /// virtual console), resizing (`TIOCSWINSZ`), redirecting the console (`TIOCCONS`), changing the
 /// line discipline, taking a terminal as controlling one or its foreground group, hanging it up,
 /// and rewriting its modes.
-pub const TERMINAL_IOCTLS: [(&str, u64); 11] = [
-    ("TIOCSTI", libc::TIOCSTI as u64),
-    ("TIOCLINUX", libc::TIOCLINUX as u64),
-    ("TIOCSWINSZ", libc::TIOCSWINSZ as u64),
-    ("TIOCCONS", libc::TIOCCONS as u64),
-    ("TIOCSETD", libc::TIOCSETD as u64),
-    ("TIOCSCTTY", libc::TIOCSCTTY as u64),
-    ("TIOCSPGRP", libc::TIOCSPGRP as u64),
-    ("TIOCVHANGUP", libc::TIOCVHANGUP as u64),
-    ("TCSETS", libc::TCSETS as u64),
-    ("TCSETSW", libc::TCSETSW as u64),
-    ("TCSETSF", libc::TCSETSF as u64),
+// The request is a `c_ulong` on glibc and a `c_int` on musl: the cast is needed on one of them.
+#[allow(clippy::unnecessary_cast)]
+pub const TERMINAL_IOCTLS: [u64; 11] = [
+    libc::TIOCSTI as u64,
+    libc::TIOCLINUX as u64,
+    libc::TIOCSWINSZ as u64,
+    libc::TIOCCONS as u64,
+    libc::TIOCSETD as u64,
+    libc::TIOCSCTTY as u64,
+    libc::TIOCSPGRP as u64,
+    libc::TIOCVHANGUP as u64,
+    libc::TCSETS as u64,
+    libc::TCSETSW as u64,
+    libc::TCSETSF as u64,
 ];
 
 /// System calls refused outright: kernel keyrings, tracing other processes, performance
@@ -75,7 +77,7 @@ pub fn build() -> Result<BpfProgram, FilterError> {
     let err = |e: seccompiler::BackendError| FilterError(e.to_string());
     let mut rules: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
     let mut ioctl = Vec::with_capacity(TERMINAL_IOCTLS.len());
-    for (_, request) in TERMINAL_IOCTLS {
+    for request in TERMINAL_IOCTLS {
         // The request is an `unsigned int` in the kernel: compare the low 32 bits only, so a
         // value with junk in the high half is caught too.
         let cond = SeccompCondition::new(1, SeccompCmpArgLen::Dword, SeccompCmpOp::Eq, request)
