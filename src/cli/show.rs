@@ -3,12 +3,12 @@
 
 use crate::cli::{LibraryArgs, note_demo};
 use crate::core::library::{self, Library};
-use crate::core::resource;
 use crate::core::tokens::{self, Encoding, TokenCache};
+use crate::core::{escape, resource};
 use anyhow::Context;
 use clap::Args;
 use serde_json::json;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 
 /// The most `show` prints of one file.
 pub const MAX_SHOW_BYTES: u64 = 16 * 1024 * 1024;
@@ -82,27 +82,24 @@ pub fn run(mut args: ShowArgs, mut library: LibraryArgs) -> anyhow::Result<i32> 
             "encoding": args.encoding,
             "text": text,
         });
-        serde_json::to_writer_pretty(&mut out, &v)?;
+        crate::cli::write_json(&mut out, &v)?;
         writeln!(out)?;
     } else {
-        // A file is printed as it is into a pipe; on a terminal its control characters are
-        // shown, not obeyed.
-        if std::io::stdout().is_terminal() {
-            out.write_all(resource::escape_controls(&text).as_bytes())?;
-        } else {
-            out.write_all(text.as_bytes())?;
-        }
-        if !text.ends_with('\n') && !text.is_empty() {
+        // A file is shown, not obeyed: a pipe often ends in a terminal too (`| less -R`), so its
+        // hazards are escaped wherever it goes; `--json` holds the exact text.
+        let shown = escape::text(&text);
+        out.write_all(shown.as_bytes())?;
+        if !shown.ends_with('\n') && !shown.is_empty() {
             writeln!(out)?;
         }
         out.flush()?;
-        eprintln!(
-            "skillscope: {} {what}: {} tokens ({}), {} bytes",
+        crate::cli::warn(format_args!(
+            "{} {what}: {} tokens ({}), {} bytes",
             skill.id,
             crate::core::text::thousands(u64::from(n)),
             args.encoding,
             crate::core::text::thousands(text.len() as u64)
-        );
+        ));
     }
     Ok(0)
 }

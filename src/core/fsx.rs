@@ -386,6 +386,41 @@ pub fn bytes_path(b: &[u8]) -> PathBuf {
     PathBuf::from(String::from_utf8_lossy(b).into_owned())
 }
 
+/// Opens `rel` below the folder `dir` is open on, with every link on the way followed by the
+/// kernel but never out of that folder (`openat2` with `RESOLVE_BENEATH |
+/// RESOLVE_NO_MAGICLINKS`): a path that leads out, however late one of its folders is swapped for
+/// a link, fails with `EXDEV`. `Ok(None)` when the kernel offers no such open (before Linux 5.6,
+/// other systems, or a seccomp filter that refuses the call): the caller then walks the path
+/// itself.
+#[cfg(target_os = "linux")]
+pub fn open_beneath(
+    dir: std::os::fd::BorrowedFd<'_>,
+    rel: &Path,
+    flags: nix::fcntl::OFlag,
+) -> std::io::Result<Option<std::os::fd::OwnedFd>> {
+    use nix::errno::Errno;
+    use nix::fcntl::{OpenHow, ResolveFlag};
+    let how = OpenHow::new()
+        .flags(flags | nix::fcntl::OFlag::O_CLOEXEC)
+        .resolve(ResolveFlag::RESOLVE_BENEATH | ResolveFlag::RESOLVE_NO_MAGICLINKS);
+    match nix::fcntl::openat2(dir, rel, how) {
+        Ok(fd) => Ok(Some(fd)),
+        // ENOSYS: no openat2; EPERM: a container's seccomp filter that does not know it.
+        Err(Errno::ENOSYS | Errno::EPERM) => Ok(None),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// See the Linux version: elsewhere the caller always walks the path itself.
+#[cfg(not(target_os = "linux"))]
+pub fn open_beneath(
+    _dir: std::os::fd::BorrowedFd<'_>,
+    _rel: &Path,
+    _flags: nix::fcntl::OFlag,
+) -> std::io::Result<Option<std::os::fd::OwnedFd>> {
+    Ok(None)
+}
+
 /// A file with a blake3 checksum at its end (the library index, the token cache), written as it
 /// is encoded: bytes go out through a buffer of [`Checksummed::PIECE`] bytes and are hashed a
 /// piece at a time (blake3 hashes a large piece many blocks at a time, a small one a block at a

@@ -2,9 +2,13 @@
 //! `..` and links that lead out are refused, and only regular files are opened (without blocking,
 //! so a FIFO is an error rather than a hang).
 
+use crate::core::fsx;
+use nix::fcntl::{OFlag, openat};
+use nix::sys::stat::Mode;
 use std::fs::File;
 use std::io::Read;
-use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+use std::os::fd::AsFd;
+use std::os::unix::fs::FileTypeExt;
 use std::path::{Component, Path, PathBuf};
 
 #[derive(Debug, thiserror::Error)]
@@ -17,6 +21,8 @@ pub enum ResourceError {
     Parent(String),
     #[error("`{rel}` leads outside the skill folder (to {}): refused", target.display())]
     Outside { rel: String, target: PathBuf },
+    #[error("`{0}` changed while it was opened (a folder on its path became a link): refused")]
+    Swapped(String),
     #[error("`{0}` is not in the skill folder")]
     NotFound(String),
     #[error("`{rel}` is a {kind}, not a regular file: refused")]
@@ -30,6 +36,11 @@ pub enum ResourceError {
 /// The real path of `rel` inside `dir`, when it is one: relative, without `..`, and still inside
 /// the folder once every link is followed. This is the rule the L3 walk and `show` share.
 pub fn resolve_inside(dir: &Path, rel: &str) -> Result<PathBuf, ResourceError> {
+    resolve(dir, rel).map(|(_, real)| real)
+}
+
+/// The folder's real path and the real path of `rel` inside it (see [`resolve_inside`]).
+fn resolve(dir: &Path, rel: &str) -> Result<(PathBuf, PathBuf), ResourceError> {
     let rel_trim = rel.trim();
     if rel_trim.is_empty() {
         return Err(ResourceError::Empty);
@@ -41,17 +52,13 @@ pub fn resolve_inside(dir: &Path, rel: &str) -> Result<PathBuf, ResourceError> {
     if p.components().any(|c| matches!(c, Component::ParentDir)) {
         return Err(ResourceError::Parent(rel.to_string()));
     }
-    let io = |source: std::io::Error| ResourceError::Io {
-        rel: rel.to_string(),
-        source,
-    };
-    let base = dir.canonicalize().map_err(io)?;
+    let base = dir.canonicalize().map_err(io_error(rel))?;
     let real = match dir.join(p).canonicalize() {
         Ok(r) => r,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Err(ResourceError::NotFound(rel.to_string()));
         }
-        Err(e) => return Err(io(e)),
+        Err(e) => return Err(io_error(rel)(e)),
     };
     if !real.starts_with(&base) {
         return Err(ResourceError::Outside {
@@ -59,7 +66,14 @@ pub fn resolve_inside(dir: &Path, rel: &str) -> Result<PathBuf, ResourceError> {
             target: real,
         });
     }
-    Ok(real)
+    Ok((base, real))
+}
+
+fn io_error(rel: &str) -> impl Fn(std::io::Error) -> ResourceError + '_ {
+    move |source| ResourceError::Io {
+        rel: rel.to_string(),
+        source,
+    }
 }
 
 /// Whether a file found under `dir` stays inside it once its links are followed.
@@ -84,23 +98,22 @@ fn kind_of(ft: std::fs::FileType) -> &'static str {
     }
 }
 
-/// Opens a file that must be regular. `O_NONBLOCK` makes opening a FIFO return at once, and
-/// `O_NOFOLLOW` refuses a link swapped in after the path was resolved; the type is then checked
-/// on the open file itself.
-pub fn open_regular(path: &Path, rel: &str) -> Result<(File, u64), ResourceError> {
-    let flags = nix::fcntl::OFlag::O_NONBLOCK | nix::fcntl::OFlag::O_NOFOLLOW;
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(flags.bits())
-        .open(path)
-        .map_err(|source| ResourceError::Io {
-            rel: rel.to_string(),
-            source,
-        })?;
-    let meta = file.metadata().map_err(|source| ResourceError::Io {
-        rel: rel.to_string(),
-        source,
-    })?;
+/// Opens the file `rel` names inside the folder `base` (its real path; `real` is the file's), by
+/// handle: a folder on the path swapped for a link between [`resolve`] and the open cannot lead
+/// it out. The kernel resolves `rel` beneath a handle on the folder where it can
+/// ([`fsx::open_beneath`]); elsewhere the real path is walked one folder at a time, none of them
+/// a link (`O_NOFOLLOW`). `O_NONBLOCK` makes opening a FIFO return at once; the type is then
+/// checked on the open file itself.
+fn open_inside(base: &Path, real: &Path, rel: &str) -> Result<(File, u64), ResourceError> {
+    let dir = nix::fcntl::open(base, FOLDER | OFlag::O_NOFOLLOW, Mode::empty())
+        .map_err(|e| io_error(rel)(e.into()))?;
+    let opened = match fsx::open_beneath(dir.as_fd(), Path::new(rel), READ) {
+        Ok(Some(fd)) => fd,
+        Ok(None) => walk_open(dir, base, real, rel)?,
+        Err(e) => return Err(swapped(rel, e)),
+    };
+    let file = File::from(opened);
+    let meta = file.metadata().map_err(io_error(rel))?;
     if !meta.file_type().is_file() {
         return Err(ResourceError::NotRegular {
             rel: rel.to_string(),
@@ -110,10 +123,62 @@ pub fn open_regular(path: &Path, rel: &str) -> Result<(File, u64), ResourceError
     Ok((file, meta.len()))
 }
 
+const FOLDER: OFlag = OFlag::O_RDONLY
+    .union(OFlag::O_DIRECTORY)
+    .union(OFlag::O_CLOEXEC);
+const READ: OFlag = OFlag::O_RDONLY
+    .union(OFlag::O_NONBLOCK)
+    .union(OFlag::O_NOCTTY)
+    .union(OFlag::O_CLOEXEC);
+
+/// Opens `real` from `dir` (open on `base`) one folder at a time, refusing a link at every step:
+/// `real` has none, so a link met there was swapped in after it was resolved.
+fn walk_open(
+    dir: std::os::fd::OwnedFd,
+    base: &Path,
+    real: &Path,
+    rel: &str,
+) -> Result<std::os::fd::OwnedFd, ResourceError> {
+    let below = real.strip_prefix(base).unwrap_or(real);
+    let mut names: Vec<&std::ffi::OsStr> = below
+        .components()
+        .filter_map(|c| match c {
+            Component::Normal(n) => Some(n),
+            _ => None,
+        })
+        .collect();
+    let Some(last) = names.pop() else {
+        return Err(ResourceError::NotRegular {
+            rel: rel.to_string(),
+            kind: "folder",
+        });
+    };
+    let mut at = dir;
+    for n in names {
+        at = openat(&at, n, FOLDER | OFlag::O_NOFOLLOW, Mode::empty())
+            .map_err(|e| swapped(rel, e.into()))?;
+    }
+    openat(&at, last, READ | OFlag::O_NOFOLLOW, Mode::empty()).map_err(|e| swapped(rel, e.into()))
+}
+
+/// The error for an open that failed after `rel` was found inside: its path changed since (a
+/// folder on it became a link leading out, or any link where the walk allows none), or the file
+/// is gone.
+fn swapped(rel: &str, e: std::io::Error) -> ResourceError {
+    use nix::errno::Errno;
+    match e.raw_os_error().map(Errno::from_raw) {
+        Some(Errno::EXDEV | Errno::ELOOP | Errno::ENOTDIR) => {
+            ResourceError::Swapped(rel.to_string())
+        }
+        _ if e.kind() == std::io::ErrorKind::NotFound => ResourceError::NotFound(rel.to_string()),
+        _ => io_error(rel)(e),
+    }
+}
+
 /// Reads `rel` inside `dir` as text (bad UTF-8 replaced), at most `max` bytes.
 pub fn read_inside(dir: &Path, rel: &str, max: u64) -> Result<String, ResourceError> {
-    let real = resolve_inside(dir, rel)?;
-    let (file, size) = open_regular(&real, rel)?;
+    let (base, real) = resolve(dir, rel)?;
+    let (file, size) = open_inside(&base, &real, rel)?;
     if size > max {
         return Err(ResourceError::TooLarge {
             rel: rel.to_string(),
@@ -124,48 +189,16 @@ pub fn read_inside(dir: &Path, rel: &str, max: u64) -> Result<String, ResourceEr
     let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
     file.take(max)
         .read_to_end(&mut bytes)
-        .map_err(|source| ResourceError::Io {
-            rel: rel.to_string(),
-            source,
-        })?;
+        .map_err(io_error(rel))?;
     Ok(match String::from_utf8(bytes) {
         Ok(s) => s,
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
     })
 }
 
-/// Text made safe for a terminal: control characters other than line breaks and tabs in caret
-/// notation (`^[`), DEL as `^?`, C1 controls as `<U+009B>`, so a file is shown, not obeyed.
-pub fn escape_controls(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '\n' | '\t' => out.push(c),
-            '\u{7f}' => out.push_str("^?"),
-            c if (c as u32) < 0x20 => {
-                out.push('^');
-                out.push(char::from(b'@' + c as u8));
-            }
-            c if ('\u{80}'..='\u{9f}').contains(&c) => {
-                out.push_str(&format!("<U+{:04X}>", c as u32));
-            }
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn control_characters_are_shown_not_obeyed() {
-        assert_eq!(
-            escape_controls("a\x1b[31mb\r\n\tc\x7f\u{9b}"),
-            "a^[[31mb^M\n\tc^?<U+009B>"
-        );
-    }
 
     fn skill() -> (tempfile::TempDir, PathBuf) {
         let t = tempfile::tempdir().unwrap();
@@ -235,6 +268,95 @@ mod tests {
             ),
             "{e:?}"
         );
+    }
+
+    /// A skill whose `references` folder a thread keeps exchanging (`RENAME_EXCHANGE`, atomic)
+    /// with a link to an outside folder holding a secret of the same name, while `read` reads
+    /// `references/guide.md` 1,000 times. Returns how many reads gave the secret, and the text
+    /// read once the swapping stopped.
+    fn swap_race(read: impl Fn(&Path) -> Result<String, ResourceError>) -> (usize, String) {
+        use nix::fcntl::{AT_FDCWD, RenameFlags, renameat2};
+        use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+        let t = tempfile::tempdir().unwrap();
+        let d = t.path().join("s");
+        std::fs::create_dir_all(d.join("references")).unwrap();
+        std::fs::write(d.join("references/guide.md"), "inside\n").unwrap();
+        let outside = t.path().join("outside");
+        std::fs::create_dir_all(&outside).unwrap();
+        std::fs::write(outside.join("guide.md"), "SECRET\n").unwrap();
+        std::os::unix::fs::symlink(&outside, d.join("swap")).unwrap();
+        let stop = AtomicBool::new(false);
+        let swaps = AtomicU64::new(0);
+        let (a, b) = (d.join("references"), d.join("swap"));
+        let leaks = std::thread::scope(|s| {
+            let swapper = s.spawn(|| {
+                while !stop.load(Ordering::Relaxed) || swaps.load(Ordering::Relaxed) % 2 == 1 {
+                    renameat2(AT_FDCWD, &a, AT_FDCWD, &b, RenameFlags::RENAME_EXCHANGE).unwrap();
+                    let n = swaps.fetch_add(1, Ordering::Relaxed);
+                    // Each state held for a varying while, so that reads meet both and the
+                    // moments between them.
+                    std::thread::sleep(std::time::Duration::from_micros(n % 40));
+                }
+            });
+            // The reads start once the folder is being swapped.
+            while swaps.load(Ordering::Relaxed) == 0 {
+                std::thread::yield_now();
+            }
+            let leaks = (0..1000)
+                .filter(|_| read(&d).is_ok_and(|t| t.contains("SECRET")))
+                .count();
+            stop.store(true, Ordering::Relaxed);
+            swapper.join().unwrap();
+            leaks
+        });
+        assert!(d.join("references").is_dir() && d.join("swap").is_symlink());
+        (leaks, read(&d).unwrap())
+    }
+
+    #[test]
+    fn a_folder_swapped_for_an_outward_link_mid_read_leaks_nothing() {
+        let (leaks, after) = swap_race(|d| read_inside(d, "references/guide.md", 1024));
+        assert_eq!(leaks, 0, "reads that gave the outside file");
+        assert_eq!(after, "inside\n");
+    }
+
+    #[test]
+    fn a_folder_swapped_between_the_check_and_the_open_is_refused() {
+        let (t, d) = skill();
+        let rel = "references/guide.md";
+        let (base, real) = resolve(&d, rel).unwrap();
+        std::fs::create_dir(t.path().join("outside")).unwrap();
+        std::fs::write(t.path().join("outside/guide.md"), "SECRET\n").unwrap();
+        std::fs::rename(d.join("references"), d.join("kept")).unwrap();
+        std::os::unix::fs::symlink(t.path().join("outside"), d.join("references")).unwrap();
+        for e in [
+            open_inside(&base, &real, rel).unwrap_err(),
+            walk_open(
+                nix::fcntl::open(&base, FOLDER, Mode::empty()).unwrap(),
+                &base,
+                &real,
+                rel,
+            )
+            .unwrap_err(),
+        ] {
+            assert!(matches!(e, ResourceError::Swapped(_)), "{e:?}");
+        }
+    }
+
+    #[test]
+    fn the_walk_without_openat2_refuses_a_swapped_folder_too() {
+        let (leaks, after) = swap_race(|d| {
+            let rel = "references/guide.md";
+            let (base, real) = resolve(d, rel)?;
+            let dir = nix::fcntl::open(&base, FOLDER, Mode::empty()).unwrap();
+            let mut text = String::new();
+            File::from(walk_open(dir, &base, &real, rel)?)
+                .read_to_string(&mut text)
+                .unwrap();
+            Ok(text)
+        });
+        assert_eq!(leaks, 0, "reads that gave the outside file");
+        assert_eq!(after, "inside\n");
     }
 
     #[test]

@@ -152,3 +152,110 @@ fn names_ids_and_the_library_folder_in_the_resource_place() {
     let out = run(&["show", "web.scraper", lib], home.path());
     assert_eq!(String::from_utf8_lossy(&out.stdout), "web body\n");
 }
+
+/// OSC 0 (window title) with its BEL, ED (clear the screen), a C1 CSI and a bidi override.
+const HOSTILE: &str = "title \x1b]0;pwned\x07 clear \x1b[2J csi \u{9b}6n rlo \u{202e}fdp.exe\n";
+const HOSTILE_SHOWN: &str =
+    "title \\u{1b}]0;pwned\\u{7} clear \\u{1b}[2J csi \\u{9b}6n rlo \\u{202e}fdp.exe\n";
+
+#[test]
+fn bodies_and_resources_are_shown_escaped_and_exact_in_json() {
+    let home = tempfile::tempdir().unwrap();
+    let root = home.path().join("lib");
+    write(
+        &root.join("evil/SKILL.md"),
+        &format!(
+            "---\nname: evil\ndescription: Hostile body. Use when testing.\n---\n{HOSTILE}\tindented\r\nend\n"
+        ),
+    );
+    write(&root.join("evil/references/notes.md"), HOSTILE);
+    let lib = root.to_str().unwrap();
+    let clean = |what: &str, bytes: &[u8]| {
+        let text = String::from_utf8_lossy(bytes);
+        let raw: Vec<char> = text
+            .chars()
+            .filter(|&c| !matches!(c, '\n' | '\t' | '\r') && skillscope::core::text::is_hazard(c))
+            .collect();
+        assert!(raw.is_empty(), "{what}: raw {raw:?} in {text:?}");
+    };
+    for (args, shown) in [
+        (
+            vec!["show", "evil", lib],
+            format!("{HOSTILE_SHOWN}\tindented\r\nend\n"),
+        ),
+        (
+            vec!["show", "evil", "references/notes.md", lib],
+            HOSTILE_SHOWN.to_string(),
+        ),
+    ] {
+        let out = run(&args, home.path());
+        assert!(out.status.success(), "{}", err(&out));
+        clean("stdout", &out.stdout);
+        clean("stderr", &out.stderr);
+        // Line feeds, tabs and a carriage return before a line feed are layout, kept.
+        assert_eq!(String::from_utf8_lossy(&out.stdout), shown);
+        let mut args = args.clone();
+        args.push("--json");
+        let out = run(&args, home.path());
+        clean("json", &out.stdout);
+        let text = json(&out)["text"].as_str().unwrap().to_string();
+        assert!(text.starts_with(HOSTILE), "{text:?}");
+    }
+}
+
+/// A thread keeps exchanging the skill's `references` folder (`RENAME_EXCHANGE`, atomic) with a
+/// link to an outside folder holding a `guide.md` of its own, while `show` reads
+/// `references/guide.md` 1,000 times: the outside file is never printed.
+#[test]
+fn a_folder_swapped_for_an_outward_link_mid_show_leaks_nothing() {
+    use nix::fcntl::{AT_FDCWD, RenameFlags, renameat2};
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    let home = tempfile::tempdir().unwrap();
+    let root = home.path().join("lib");
+    library(&root);
+    write(&root.join("pdf/references/guide.md"), "inside\n");
+    let outside = home.path().join("outside");
+    write(&outside.join("guide.md"), "SECRET outside the skill\n");
+    std::os::unix::fs::symlink(&outside, root.join("pdf/swap")).unwrap();
+    let lib = root.to_str().unwrap();
+    let args = ["show", "pdf", "references/guide.md", lib];
+    let (a, b) = (root.join("pdf/references"), root.join("pdf/swap"));
+    let stop = AtomicBool::new(false);
+    let swaps = AtomicU64::new(0);
+    let (leaks, shown) = std::thread::scope(|s| {
+        let swapper = s.spawn(|| {
+            while !stop.load(Ordering::Relaxed) || swaps.load(Ordering::Relaxed) % 2 == 1 {
+                renameat2(AT_FDCWD, &a, AT_FDCWD, &b, RenameFlags::RENAME_EXCHANGE).unwrap();
+                let n = swaps.fetch_add(1, Ordering::Relaxed);
+                // Each state held for a varying while, so that reads meet both and the moments
+                // between them.
+                std::thread::sleep(Duration::from_micros(n % 40));
+            }
+        });
+        let (mut leaks, mut shown) = (0, 0);
+        for _ in 0..1000 {
+            let out = run(&args, home.path());
+            let all = format!("{}{}", String::from_utf8_lossy(&out.stdout), err(&out));
+            if all.contains("SECRET") {
+                leaks += 1;
+            } else if out.status.success() {
+                shown += 1;
+            }
+        }
+        stop.store(true, Ordering::Relaxed);
+        swapper.join().unwrap();
+        (leaks, shown)
+    });
+    assert_eq!(
+        leaks, 0,
+        "runs that printed the outside file ({shown} read the inside one)"
+    );
+    assert!(root.join("pdf/references").is_dir());
+    let out = run(&args, home.path());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "inside\n",
+        "{}",
+        err(&out)
+    );
+}

@@ -89,7 +89,7 @@ impl ResourceView {
                 if t.contains('\0') {
                     Err(format!("`{rel}` is a binary file: only text is shown"))
                 } else {
-                    Ok(crate::core::resource::escape_controls(&t))
+                    Ok(crate::core::escape::text(&t).into_owned())
                 }
             });
         ResourceView {
