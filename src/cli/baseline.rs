@@ -10,7 +10,7 @@ use crate::core::scan::ScanOptions;
 use crate::core::source::Root;
 use crate::core::text::thousands;
 use crate::core::tokens::{self, Encoding, TokenCache};
-use crate::core::{Library, gitref, state};
+use crate::core::{Library, escape, gitref, state};
 use anyhow::Context as _;
 use serde_json::json;
 use std::collections::BTreeMap;
@@ -246,11 +246,7 @@ fn library_at(
             notes.push(format!("{shown} did not exist at {reference}"));
         }
         if !m.skipped_links.is_empty() {
-            notes.push(format!(
-                "{} symlinks at {reference} point outside {shown} and were left out: {}",
-                m.skipped_links.len(),
-                m.skipped_links.join(", ")
-            ));
+            notes.push(links_note(&m.skipped_links, reference, &shown.to_string()));
         }
         if !m.skipped_submodules.is_empty() {
             notes.push(format!(
@@ -261,6 +257,31 @@ fn library_at(
         old_roots.push(Root::new(dest, r.agent, r.scope));
     }
     Ok(Library::load(old_roots, scan))
+}
+
+/// Says which symlinks of the tree at `reference` were left out of the copy and why: a few by
+/// name, with their targets as the tree holds them.
+fn links_note(skipped: &[gitref::SkippedLink], reference: &str, root: &str) -> String {
+    const NAMED: usize = 10;
+    let mut named: Vec<String> = skipped
+        .iter()
+        .take(NAMED)
+        .map(|l| format!("{} -> {} ({})", l.path, l.target, l.why.as_str()))
+        .collect();
+    if skipped.len() > NAMED {
+        named.push(format!("and {} more", skipped.len() - NAMED));
+    }
+    let unchecked = skipped.iter().any(|l| l.why == gitref::LinkSkip::Unchecked);
+    format!(
+        "{} at {reference} left out of {root}: {}{}",
+        plural(skipped.len(), "symlink"),
+        named.join(", "),
+        if unchecked {
+            "; this system cannot follow a link beneath a folder (openat2), so none is copied"
+        } else {
+            "; links are kept only where, followed, they stay inside"
+        }
+    )
 }
 
 /// Runs the baseline flags of `budget`; returns the exit code.
@@ -334,16 +355,16 @@ pub fn run(args: &BudgetArgs, library: &LibraryArgs) -> anyhow::Result<i32> {
     let now = snapshot(&lib, &labels, settings, &cache);
     crate::cli::save_cache(&cache);
     for n in &notes {
-        eprintln!("skillscope: {n}");
+        crate::cli::warn(n);
     }
     if let Some(path) = &args.save_baseline {
         crate::core::paths::write_atomic(path, now.to_json().as_bytes(), None)
             .with_context(|| format!("cannot write the baseline {}", path.display()))?;
-        eprintln!(
-            "skillscope: saved the baseline of {} skills to {}",
+        crate::cli::warn(format_args!(
+            "saved the baseline of {} skills to {}",
             now.skills.len(),
             path.display()
-        );
+        ));
     }
     let Some((old, source)) = old else {
         return Ok(0);
@@ -363,14 +384,14 @@ pub fn run(args: &BudgetArgs, library: &LibraryArgs) -> anyhow::Result<i32> {
         OutputFormat::Text => out.write_all(review.text().as_bytes())?,
         OutputFormat::Markdown => out.write_all(review.markdown().as_bytes())?,
         OutputFormat::Json => {
-            serde_json::to_writer_pretty(&mut out, &review.json())?;
+            crate::cli::write_json(&mut out, &review.json())?;
             writeln!(out)?;
         }
     }
     out.flush()?;
     drop(out);
     for why in &gates.failed {
-        eprintln!("skillscope: {why}");
+        crate::cli::warn(why);
     }
     drop(copy);
     Ok(i32::from(!gates.failed.is_empty()))
@@ -523,7 +544,7 @@ fn shown_name(s: &SkillDiff) -> String {
 }
 
 /// Skill names and paths come from the library: in a markdown table they must not break the
-/// table or become markup.
+/// table or become markup, and their hazards are escaped as everywhere ([`escape::line`]).
 pub(crate) fn md_cell(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
@@ -532,7 +553,7 @@ pub(crate) fn md_cell(s: &str) -> String {
                 out.push('\\');
                 out.push(c);
             }
-            c if c.is_control() => out.push('\u{FFFD}'),
+            c if escape::is_hazard(c) => out.push_str(&escape::line(c.encode_utf8(&mut [0; 4]))),
             c => out.push(c),
         }
     }
@@ -583,7 +604,7 @@ impl Review<'_> {
         let d = self.diff;
         let mut s = format!(
             "budget change against {} ({}, window {}, tier {})\n{}\n\n",
-            self.source,
+            escape::line(self.source),
             self.settings.encoding,
             thousands(self.settings.context_window as u64),
             self.settings.tier,
@@ -646,7 +667,7 @@ impl Review<'_> {
         if !self.gates.failed.is_empty() {
             s.push('\n');
             for g in &self.gates.failed {
-                s.push_str(&format!("FAILED: {g}\n"));
+                s.push_str(&format!("FAILED: {}\n", escape::line(g)));
             }
         }
         s
@@ -796,6 +817,9 @@ mod tests {
 
     #[test]
     fn markdown_cells_cannot_break_the_table() {
-        assert_eq!(md_cell("a|b`c\x1b[31m"), "a\\|b\\`c\u{FFFD}\\[31m");
+        assert_eq!(
+            md_cell("a|b`c\x1b[31m\u{202e}\u{9b}\u{85}"),
+            "a\\|b\\`c\\u{1b}\\[31m\\u{202e}\\u{9b}\\u{85}"
+        );
     }
 }

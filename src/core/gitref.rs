@@ -1,8 +1,14 @@
 //! A folder as it was at a git commit, copied out of the object store (`git ls-tree` and
 //! `git cat-file`) into a temporary folder: the work tree and the index are never touched.
 
+use nix::errno::Errno;
+use nix::fcntl::{OFlag, openat};
+use nix::sys::stat::Mode;
+use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Component, Path, PathBuf};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 #[derive(Debug, thiserror::Error)]
@@ -17,6 +23,8 @@ pub enum GitError {
     BadRef(String),
     #[error("git returned something unexpected: {0}")]
     Protocol(String),
+    #[error("the tree is refused: {0}")]
+    BadTree(String),
     #[error("cannot write {path}: {source}")]
     Write {
         path: PathBuf,
@@ -28,12 +36,41 @@ pub enum GitError {
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Materialized {
     pub files: usize,
-    /// Symlinks whose target leaves the copied folder (or is absolute): not created.
-    pub skipped_links: Vec<String>,
+    /// Symlinks not in the copy: each leads outside the copied folder, nowhere, or could not be
+    /// checked. The target is kept, as the tree holds it.
+    pub skipped_links: Vec<SkippedLink>,
     /// Submodules: their content is another repository's.
     pub skipped_submodules: Vec<String>,
     /// The folder did not exist at that commit.
     pub missing: bool,
+}
+
+/// A symlink of the tree that is not in the copy, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkippedLink {
+    pub path: String,
+    pub target: String,
+    pub why: LinkSkip,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinkSkip {
+    /// Followed for real in the copy, it leaves the copied folder.
+    Outside,
+    /// It leads to nothing in the copy, or round in a loop.
+    Nowhere,
+    /// This system cannot resolve a link beneath a folder (no `openat2`): no link is copied.
+    Unchecked,
+}
+
+impl LinkSkip {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LinkSkip::Outside => "leads outside",
+            LinkSkip::Nowhere => "leads nowhere",
+            LinkSkip::Unchecked => "not checked",
+        }
+    }
 }
 
 fn git(dir: &Path) -> Command {
@@ -124,9 +161,17 @@ struct Entry {
     mode: String,
     kind: String,
     id: String,
-    path: String,
+    /// The path below the copied folder, as git stores it (bytes, `/`-separated).
+    rel: Vec<u8>,
 }
 
+impl Entry {
+    fn shown(&self) -> String {
+        String::from_utf8_lossy(&self.rel).into_owned()
+    }
+}
+
+/// Every entry of the tree of `commit` below `prefix`, with its path relative to it.
 fn ls_tree(top: &Path, commit: &str, prefix: &str) -> Result<Vec<Entry>, GitError> {
     let mut args = vec!["ls-tree", "-r", "-z", "--full-tree", commit];
     if !prefix.is_empty() {
@@ -136,63 +181,156 @@ fn ls_tree(top: &Path, commit: &str, prefix: &str) -> Result<Vec<Entry>, GitErro
     let out = run(top, &args)?;
     let mut entries = Vec::new();
     for rec in out.split(|b| *b == 0).filter(|r| !r.is_empty()) {
-        let rec = String::from_utf8_lossy(rec);
-        let (meta, path) = rec
-            .split_once('\t')
-            .ok_or_else(|| GitError::Protocol(rec.to_string()))?;
+        let bad = || GitError::Protocol(String::from_utf8_lossy(rec).into_owned());
+        let tab = rec.iter().position(|b| *b == b'\t').ok_or_else(bad)?;
+        let (meta, path) = (String::from_utf8_lossy(&rec[..tab]), &rec[tab + 1..]);
         let mut m = meta.split(' ');
         let (Some(mode), Some(kind), Some(id)) = (m.next(), m.next(), m.next()) else {
-            return Err(GitError::Protocol(rec.to_string()));
+            return Err(bad());
         };
         // `-- prefix` also matches `prefix-other`; keep the folder itself only.
-        let inside = prefix.is_empty()
-            || path == prefix
-            || path
-                .strip_prefix(prefix)
-                .is_some_and(|r| r.starts_with('/'));
-        if inside {
+        let rel = if prefix.is_empty() {
+            Some(path)
+        } else if path == prefix.as_bytes() {
+            Some(&path[..0])
+        } else {
+            path.strip_prefix(prefix.as_bytes())
+                .and_then(|r| r.strip_prefix(b"/"))
+        };
+        if let Some(rel) = rel {
             entries.push(Entry {
                 mode: mode.to_string(),
                 kind: kind.to_string(),
                 id: id.to_string(),
-                path: path.to_string(),
+                rel: rel.to_vec(),
             });
         }
     }
     Ok(entries)
 }
 
-/// `rel` as a path under `dest`, refusing anything that could leave it.
-fn safe_join(dest: &Path, rel: &str) -> Option<PathBuf> {
-    let p = Path::new(rel);
-    if p.components().all(|c| matches!(c, Component::Normal(_))) {
-        Some(dest.join(p))
-    } else {
-        None
+/// Refuses a tree that could not be written as it reads: a path that is not plain names (`.`,
+/// `..`, empty parts), a path listed twice, or a path that is both a file (or link) and a folder
+/// (entries `git fetch` accepts but a folder cannot hold).
+fn check_tree(entries: &[Entry]) -> Result<(), GitError> {
+    use std::collections::HashSet;
+    let mut files: HashSet<&[u8]> = HashSet::with_capacity(entries.len());
+    let mut folders: HashSet<&[u8]> = HashSet::new();
+    for e in entries {
+        let rel = e.rel.as_slice();
+        if rel.is_empty() {
+            // The folder itself is a file at the commit: fine alone, not beside its content.
+            if entries.len() > 1 {
+                return Err(GitError::BadTree(
+                    "the folder is both a file and a folder".to_string(),
+                ));
+            }
+            continue;
+        }
+        if rel
+            .split(|b| *b == b'/')
+            .any(|n| matches!(n, b"" | b"." | b".."))
+        {
+            return Err(GitError::BadTree(format!(
+                "`{}` is not a plain path",
+                e.shown()
+            )));
+        }
+        if !files.insert(rel) {
+            return Err(GitError::BadTree(format!("`{}` appears twice", e.shown())));
+        }
+        for (i, b) in rel.iter().enumerate() {
+            if *b == b'/' {
+                folders.insert(&rel[..i]);
+            }
+        }
+    }
+    if let Some(both) = files.iter().find(|f| folders.contains(*f)) {
+        return Err(GitError::BadTree(format!(
+            "`{}` is both a file or link and a folder",
+            String::from_utf8_lossy(both)
+        )));
+    }
+    Ok(())
+}
+
+/// The copy being written: a folder skillscope made itself, held open, and the folders below it
+/// open along the path of the last file written. Every folder is made here and opened without
+/// following a link, and every file is created new (`O_EXCL | O_NOFOLLOW`) in one of them, so
+/// nothing is ever written through a link, whatever the tree holds.
+struct Copy {
+    root: OwnedFd,
+    open: Vec<(Vec<u8>, OwnedFd)>,
+}
+
+const FOLDER: OFlag = OFlag::O_RDONLY
+    .union(OFlag::O_DIRECTORY)
+    .union(OFlag::O_NOFOLLOW)
+    .union(OFlag::O_CLOEXEC);
+
+impl Copy {
+    fn create(dest: &Path) -> Result<Copy, GitError> {
+        let err = write_err(dest);
+        std::fs::create_dir(dest).map_err(&err)?;
+        let root = nix::fcntl::open(dest, FOLDER, Mode::empty()).map_err(|e| err(e.into()))?;
+        Ok(Copy {
+            root,
+            open: Vec::new(),
+        })
+    }
+
+    /// The folder that holds `rel`, made if need be, and the name of `rel` in it.
+    fn parent<'a>(
+        &mut self,
+        dest: &Path,
+        rel: &'a [u8],
+    ) -> Result<(BorrowedFd<'_>, &'a OsStr), GitError> {
+        let mut names: Vec<&[u8]> = rel.split(|b| *b == b'/').collect();
+        let name = OsStr::from_bytes(names.pop().unwrap_or_default());
+        let same = self
+            .open
+            .iter()
+            .zip(&names)
+            .take_while(|((open, _), want)| open.as_slice() == **want)
+            .count();
+        self.open.truncate(same);
+        for n in &names[same..] {
+            let at = self
+                .open
+                .last()
+                .map_or(self.root.as_fd(), |(_, fd)| fd.as_fd());
+            let path = dest.join(OsStr::from_bytes(rel));
+            let err = write_err(&path);
+            match nix::sys::stat::mkdirat(at, OsStr::from_bytes(n), Mode::from_bits_truncate(0o755))
+            {
+                // Made earlier, when the tree does not list a folder's entries together.
+                Ok(()) | Err(Errno::EEXIST) => {}
+                Err(e) => return Err(err(e.into())),
+            }
+            let fd = openat(at, OsStr::from_bytes(n), FOLDER, Mode::empty())
+                .map_err(|e| err(e.into()))?;
+            self.open.push((n.to_vec(), fd));
+        }
+        let at = self
+            .open
+            .last()
+            .map_or(self.root.as_fd(), |(_, fd)| fd.as_fd());
+        Ok((at, name))
     }
 }
 
-/// Whether a symlink at `rel` (relative to the copied folder) pointing at `target` stays inside it.
-fn link_stays_inside(rel: &str, target: &str) -> bool {
-    if Path::new(target).is_absolute() {
-        return false;
+fn write_err(path: &Path) -> impl Fn(std::io::Error) -> GitError {
+    let path = path.to_path_buf();
+    move |source| GitError::Write {
+        path: path.clone(),
+        source,
     }
-    let mut depth: i64 = Path::new(rel).components().count() as i64 - 1;
-    for c in Path::new(target).components() {
-        match c {
-            Component::Normal(_) => depth += 1,
-            Component::ParentDir => depth -= 1,
-            Component::CurDir => {}
-            _ => return false,
-        }
-        if depth < 0 {
-            return false;
-        }
-    }
-    true
 }
 
-/// Copies the folder `prefix` of `commit` into `dest` (which receives the folder's content).
+/// Copies the folder `prefix` of `commit` into `dest` (made here; it must not exist), which
+/// receives the folder's content. Symlinks are made last, then each is followed for real beneath
+/// the copy (`openat2` with `RESOLVE_BENEATH`): one that leaves it, or leads nowhere, is removed
+/// and reported. Reading the copy afterwards can then never leave it.
 pub fn materialize(
     top: &Path,
     commit: &str,
@@ -200,34 +338,22 @@ pub fn materialize(
     dest: &Path,
 ) -> Result<Materialized, GitError> {
     let entries = ls_tree(top, commit, prefix)?;
+    check_tree(&entries)?;
     let mut report = Materialized {
         missing: entries.is_empty(),
         ..Materialized::default()
     };
-    let strip = |path: &str| -> String {
-        if prefix.is_empty() {
-            path.to_string()
-        } else {
-            path.strip_prefix(prefix)
-                .unwrap_or(path)
-                .trim_start_matches('/')
-                .to_string()
-        }
-    };
-    let mut blobs: Vec<(&Entry, String)> = Vec::new();
+    let mut copy = Copy::create(dest)?;
+    let mut blobs: Vec<&Entry> = Vec::new();
     for e in &entries {
-        let rel = strip(&e.path);
-        match (e.kind.as_str(), e.mode.as_str()) {
-            ("commit", _) => report.skipped_submodules.push(rel),
-            ("blob", _) => blobs.push((e, rel)),
+        match e.kind.as_str() {
+            "commit" => report.skipped_submodules.push(e.shown()),
+            // A root that was a file, not a folder, holds no skills.
+            "blob" if !e.rel.is_empty() => blobs.push(e),
             _ => {}
         }
     }
     if blobs.is_empty() {
-        std::fs::create_dir_all(dest).map_err(|source| GitError::Write {
-            path: dest.to_path_buf(),
-            source,
-        })?;
         return Ok(report);
     }
     let mut child = git(top)
@@ -240,7 +366,7 @@ pub fn materialize(
     let (Some(mut stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
         return Err(GitError::Protocol("no pipes to git cat-file".into()));
     };
-    let ids: Vec<String> = blobs.iter().map(|(e, _)| e.id.clone()).collect();
+    let ids: Vec<String> = blobs.iter().map(|e| e.id.clone()).collect();
     // Written from another thread: git answers while it reads, and both pipes are finite.
     let writer = std::thread::spawn(move || -> std::io::Result<()> {
         for id in ids {
@@ -249,20 +375,22 @@ pub fn materialize(
         Ok(())
     });
     let mut reader = BufReader::new(stdout);
+    let mut links: Vec<(&Entry, Vec<u8>)> = Vec::new();
     let mut result = Ok(());
-    for (e, rel) in &blobs {
-        match read_blob(&mut reader, &e.id) {
-            Ok(bytes) => {
-                if let Err(err) = place(dest, rel, &e.mode, &bytes, &mut report) {
-                    result = Err(err);
-                    break;
-                }
+    for e in &blobs {
+        let placed = read_blob(&mut reader, &e.id).and_then(|bytes| {
+            if e.mode == "120000" {
+                links.push((e, bytes));
+                Ok(())
+            } else {
+                write_file(&mut copy, dest, e, &bytes)
             }
-            Err(err) => {
-                result = Err(err);
-                break;
-            }
+        });
+        if let Err(err) = placed {
+            result = Err(err);
+            break;
         }
+        report.files += usize::from(e.mode != "120000");
     }
     drop(reader);
     let _ = writer.join();
@@ -274,6 +402,7 @@ pub fn materialize(
             stderr: format!("exit status {status}"),
         });
     }
+    place_links(&mut copy, dest, links, &mut report)?;
     Ok(report)
 }
 
@@ -303,50 +432,91 @@ fn read_blob(reader: &mut impl BufRead, id: &str) -> Result<Vec<u8>, GitError> {
     Ok(bytes)
 }
 
-fn place(
-    dest: &Path,
-    rel: &str,
-    mode: &str,
-    bytes: &[u8],
-    report: &mut Materialized,
-) -> Result<(), GitError> {
-    let write_err = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| GitError::Write { path, source }
-    };
-    // A root that was a file, not a folder, holds no skills.
-    if rel.is_empty() {
-        return Ok(());
-    }
-    let Some(path) = safe_join(dest, rel) else {
-        return Err(GitError::Protocol(format!("unsafe path in tree: {rel}")));
-    };
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(write_err(parent))?;
-    }
-    if mode == "120000" {
-        let target = String::from_utf8_lossy(bytes).into_owned();
-        if link_stays_inside(rel, &target) {
-            std::os::unix::fs::symlink(&target, &path).map_err(write_err(&path))?;
-            report.files += 1;
-        } else {
-            report.skipped_links.push(rel.to_string());
-        }
-        return Ok(());
-    }
-    let mut f = std::fs::File::create(&path).map_err(write_err(&path))?;
-    f.write_all(bytes).map_err(write_err(&path))?;
+fn write_file(copy: &mut Copy, dest: &Path, e: &Entry, bytes: &[u8]) -> Result<(), GitError> {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dest.join(OsStr::from_bytes(&e.rel));
+    let err = write_err(&path);
+    let (at, name) = copy.parent(dest, &e.rel)?;
+    let flags =
+        OFlag::O_WRONLY | OFlag::O_CREAT | OFlag::O_EXCL | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC;
+    let fd = openat(at, name, flags, Mode::from_bits_truncate(0o644)).map_err(|e| err(e.into()))?;
+    let mut f = std::fs::File::from(fd);
+    f.write_all(bytes).map_err(&err)?;
     // A modification time of 0 reads as "unknown": the token cache then never remembers the
     // copy's temporary paths (it still finds every count by the content's hash).
-    f.set_modified(std::time::UNIX_EPOCH)
-        .map_err(write_err(&path))?;
-    drop(f);
-    if mode == "100755" {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
-            .map_err(write_err(&path))?;
+    f.set_modified(std::time::UNIX_EPOCH).map_err(&err)?;
+    if e.mode == "100755" {
+        f.set_permissions(std::fs::Permissions::from_mode(0o755))
+            .map_err(&err)?;
     }
-    report.files += 1;
+    Ok(())
+}
+
+/// Makes the tree's symlinks, then keeps only those that, followed for real, stay beneath the
+/// copy. Removing one can only leave another leading nowhere (never outside), so the check runs
+/// again until every link left resolves.
+fn place_links(
+    copy: &mut Copy,
+    dest: &Path,
+    links: Vec<(&Entry, Vec<u8>)>,
+    report: &mut Materialized,
+) -> Result<(), GitError> {
+    let skip = |e: &Entry, target: &[u8], why| SkippedLink {
+        path: e.shown(),
+        target: String::from_utf8_lossy(target).into_owned(),
+        why,
+    };
+    let probe = crate::core::fsx::open_beneath(copy.root.as_fd(), Path::new("."), OFlag::O_PATH);
+    if !matches!(probe, Ok(Some(_))) {
+        report
+            .skipped_links
+            .extend(links.iter().map(|(e, t)| skip(e, t, LinkSkip::Unchecked)));
+        return Ok(());
+    }
+    let mut kept = Vec::with_capacity(links.len());
+    for (e, target) in links {
+        let (at, name) = copy.parent(dest, &e.rel)?;
+        // A target holding a NUL byte is no path.
+        match nix::unistd::symlinkat(OsStr::from_bytes(&target), at, name) {
+            Ok(()) => kept.push((e, target)),
+            Err(Errno::EINVAL | Errno::ENOENT) => {
+                report
+                    .skipped_links
+                    .push(skip(e, &target, LinkSkip::Nowhere));
+            }
+            Err(err) => return Err(write_err(&dest.join(OsStr::from_bytes(&e.rel)))(err.into())),
+        }
+    }
+    loop {
+        let mut removed = false;
+        let mut still = Vec::with_capacity(kept.len());
+        for (e, target) in kept {
+            let beneath = crate::core::fsx::open_beneath(
+                copy.root.as_fd(),
+                Path::new(OsStr::from_bytes(&e.rel)),
+                OFlag::O_PATH,
+            );
+            let why = match beneath {
+                Ok(Some(_)) => {
+                    still.push((e, target));
+                    continue;
+                }
+                Err(err) if err.raw_os_error() == Some(Errno::EXDEV as i32) => LinkSkip::Outside,
+                Ok(None) => LinkSkip::Unchecked,
+                Err(_) => LinkSkip::Nowhere,
+            };
+            let (at, name) = copy.parent(dest, &e.rel)?;
+            nix::unistd::unlinkat(at, name, nix::unistd::UnlinkatFlags::NoRemoveDir)
+                .map_err(|err| write_err(&dest.join(OsStr::from_bytes(&e.rel)))(err.into()))?;
+            report.skipped_links.push(skip(e, &target, why));
+            removed = true;
+        }
+        kept = still;
+        if !removed {
+            break;
+        }
+    }
+    report.files += kept.len();
     Ok(())
 }
 
@@ -416,17 +586,109 @@ mod tests {
     }
 
     #[test]
-    fn links_must_stay_inside() {
-        assert!(link_stays_inside("a/b", "c"));
-        assert!(link_stays_inside("a/b", "../c"));
-        assert!(!link_stays_inside("a/b", "../../c"));
-        assert!(!link_stays_inside("a", "/etc/passwd"));
-        assert!(!link_stays_inside("a", "../x"));
-        assert!(safe_join(Path::new("/t"), "a/../b").is_none());
-        assert!(safe_join(Path::new("/t"), "/abs").is_none());
+    fn links_are_kept_only_where_followed_they_stay_inside() {
+        let t = tempfile::tempdir().unwrap();
+        let repo = t.path().join("repo");
+        std::fs::create_dir_all(repo.join("lib/a/references")).unwrap();
+        if !git_ok(&repo, &["init", "-q"]) {
+            eprintln!("skipping: git is not installed");
+            return;
+        }
+        std::fs::write(repo.join("lib/a/SKILL.md"), "a\n").unwrap();
+        std::fs::write(repo.join("lib/a/references/guide.md"), "guide\n").unwrap();
+        std::fs::write(repo.join("outside.md"), "outside\n").unwrap();
+        let link = |target: &str, at: &str| {
+            std::os::unix::fs::symlink(target, repo.join(at)).unwrap();
+        };
+        link("a", "lib/b");
+        link("references/guide.md", "lib/a/guide.md");
+        link("../../outside.md", "lib/a/out.md");
+        link("/etc", "lib/a/etc");
+        link("missing.md", "lib/a/dangling.md");
+        // `top` is the copied folder itself; through it, `sneaky.md` counts as inside on paper
+        // (three names deep, one step up) and leads to `outside.md` followed for real.
+        link("../..", "lib/a/references/top");
+        link("references/top/../outside.md", "lib/a/sneaky.md");
+        assert!(git_ok(&repo, &["add", "-A"]));
+        assert!(git_ok(&repo, &["commit", "-qm", "links"]));
+        let (top, prefix) = locate(&repo.join("lib")).unwrap();
+        let id = resolve(&top, "HEAD").unwrap();
+        let dest = t.path().join("copy");
+        let m = materialize(&top, &id, &prefix, &dest).unwrap();
+        let mut skipped: Vec<(&str, LinkSkip)> = m
+            .skipped_links
+            .iter()
+            .map(|l| (l.path.as_str(), l.why))
+            .collect();
+        skipped.sort_by_key(|l| l.0);
         assert_eq!(
-            safe_join(Path::new("/t"), "a/b"),
-            Some(PathBuf::from("/t/a/b"))
+            skipped,
+            [
+                ("a/dangling.md", LinkSkip::Nowhere),
+                ("a/etc", LinkSkip::Outside),
+                ("a/out.md", LinkSkip::Outside),
+                ("a/sneaky.md", LinkSkip::Outside),
+            ]
         );
+        assert_eq!(m.files, 5, "two files, three inward links");
+        assert_eq!(
+            std::fs::read_to_string(dest.join("b/guide.md")).unwrap(),
+            "guide\n"
+        );
+        for gone in ["a/out.md", "a/etc", "a/dangling.md", "a/sneaky.md"] {
+            assert!(
+                std::fs::symlink_metadata(dest.join(gone)).is_err(),
+                "{gone}"
+            );
+        }
+        let sneaky = m.skipped_links.iter().find(|l| l.path == "a/sneaky.md");
+        assert_eq!(sneaky.unwrap().target, "references/top/../outside.md");
+        assert_eq!(
+            std::fs::read_to_string(dest.join("a/references/top/a/SKILL.md")).unwrap(),
+            "a\n"
+        );
+    }
+
+    fn entry(mode: &str, rel: &str) -> Entry {
+        Entry {
+            mode: mode.to_string(),
+            kind: "blob".to_string(),
+            id: "0".repeat(40),
+            rel: rel.as_bytes().to_vec(),
+        }
+    }
+
+    #[test]
+    fn a_tree_that_cannot_be_written_as_it_reads_is_refused() {
+        let refused = |entries: &[Entry]| match check_tree(entries) {
+            Err(GitError::BadTree(why)) => why,
+            other => panic!("{other:?}"),
+        };
+        let link = "120000";
+        let file = "100644";
+        assert_eq!(
+            refused(&[entry(link, "x"), entry(file, "x/pwned.md")]),
+            "`x` is both a file or link and a folder"
+        );
+        assert_eq!(
+            refused(&[entry(file, "a/x"), entry(file, "a/x/y/z")]),
+            "`a/x` is both a file or link and a folder"
+        );
+        assert_eq!(
+            refused(&[entry(file, "x"), entry(link, "x")]),
+            "`x` appears twice"
+        );
+        for odd in ["a/../b", "a/./b", "a//b", "/a", "a/"] {
+            assert_eq!(
+                refused(&[entry(file, odd)]),
+                format!("`{odd}` is not a plain path")
+            );
+        }
+        assert_eq!(
+            refused(&[entry(file, ""), entry(file, "a")]),
+            "the folder is both a file and a folder"
+        );
+        assert!(check_tree(&[entry(file, "")]).is_ok());
+        assert!(check_tree(&[entry(file, "a/b"), entry(link, "a/c"), entry(file, "ab")]).is_ok());
     }
 }

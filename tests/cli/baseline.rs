@@ -501,7 +501,8 @@ fn a_hostile_tree_at_the_commit_stays_inside_the_copy() {
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains("point outside skills and were left out: a/etc"),
+        stderr(&out)
+            .contains("1 symlink at HEAD left out of skills: a/etc -> /etc (leads outside)"),
         "{}",
         stderr(&out)
     );
@@ -509,7 +510,242 @@ fn a_hostile_tree_at_the_commit_stays_inside_the_copy() {
     assert!(!md.contains('\x1b'), "{md}");
     assert!(
         md.lines()
-            .any(|l| l.starts_with("| b\\|\u{FFFD}\\[31mred (skills/b) |")),
+            .any(|l| l.starts_with("| b\\|\\u{1b}\\[31mred (skills/b) |")),
         "the name is one escaped cell:\n{md}"
+    );
+}
+
+/// A git command that reads `input` and answers one line (an object id).
+fn git_object(repo: &Path, args: &[&str], input: &[u8]) -> String {
+    use std::io::Write;
+    let mut child = Command::new("git")
+        .args(args)
+        .current_dir(repo)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@example.com")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@example.com")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "git {args:?}");
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+/// A commit made with git's plumbing, as an attacker would push it: `skills/a` (a skill), a
+/// chain `a1/…/a30/up -> ../…/..` (30 steps up: lexically inside, physically the top of the
+/// copy), and `x -> a1/…/a30/up/` + 31 × `../` + `target`, which counts as inside on paper and
+/// leads, followed for real, to `target` anywhere on the disk. `x_folder` adds a folder `x`
+/// beside the link `x` (a duplicate entry), holding `pwned.md`.
+fn crafted_commit(repo: &Path, target: &Path, x_folder: bool) -> String {
+    let blob = |bytes: &[u8]| git_object(repo, &["hash-object", "-w", "--stdin"], bytes);
+    let tree = |lines: &[String]| git_object(repo, &["mktree"], lines.join("\n").as_bytes());
+    let up = blob(vec![".."; 30].join("/").as_bytes());
+    let mut chain = tree(&[format!("120000 blob {up}\tup")]);
+    for i in (1..30).rev() {
+        chain = tree(&[format!("040000 tree {chain}\ta{}", i + 1)]);
+    }
+    let steps: Vec<String> = (1..=30).map(|i| format!("a{i}")).collect();
+    let x = blob(
+        format!(
+            "{}/up/{}{}",
+            steps.join("/"),
+            "../".repeat(31),
+            target.to_str().unwrap().trim_start_matches('/')
+        )
+        .as_bytes(),
+    );
+    let skill = tree(&[format!("100644 blob {}\tSKILL.md", blob(ALPHA.as_bytes()))]);
+    let mut skills = vec![
+        format!("040000 tree {skill}\ta"),
+        format!("040000 tree {chain}\ta1"),
+        format!("120000 blob {x}\tx"),
+    ];
+    if x_folder {
+        let pwned = blob(b"written outside the copy\n");
+        skills.push(format!(
+            "040000 tree {}\tx",
+            tree(&[format!("100644 blob {pwned}\tpwned.md")])
+        ));
+    }
+    let root = tree(&[format!("040000 tree {}\tskills", tree(&skills))]);
+    git_object(repo, &["commit-tree", &root, "-m", "crafted"], b"")
+}
+
+/// Every file below `dir`, links included, with its bytes (a link's target).
+fn files_below(dir: &Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            let meta = std::fs::symlink_metadata(&p).unwrap();
+            if meta.is_dir() {
+                todo.push(p);
+            } else if meta.is_symlink() {
+                let t = std::fs::read_link(&p).unwrap();
+                out.push((p, t.into_os_string().into_encoded_bytes()));
+            } else {
+                out.push((p.clone(), std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// `budget --baseline-ref` with a private temporary folder, so that what it leaves can be seen.
+fn baseline_ref(repo: &Path, home: &Path, reference: &str) -> Output {
+    let tmp = home.join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    bin()
+        .args([
+            "budget",
+            "skills",
+            "--baseline-ref",
+            reference,
+            "--format",
+            "json",
+        ])
+        .env("SKILLSCOPE_CONFIG_DIR", home.join("config"))
+        .env("SKILLSCOPE_CACHE_DIR", home.join("cache"))
+        .env("HOME", home)
+        .env("TMPDIR", &tmp)
+        .current_dir(repo)
+        .output()
+        .unwrap()
+}
+
+fn crafted_repo(home: &Path) -> std::path::PathBuf {
+    let repo = home.join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    git(&repo, &["init", "-q"]);
+    write(&repo.join("skills/a/SKILL.md"), ALPHA);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-qm", "one skill"]);
+    repo
+}
+
+#[test]
+fn a_link_chain_at_the_commit_cannot_make_the_before_side_read_outside() {
+    if !git_available() {
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let repo = crafted_repo(home.path());
+    // A skill outside the repository that the link would bring in.
+    let outside = home.path().join("outside/secret");
+    write(
+        &outside.join("SKILL.md"),
+        "---\nname: outside-secret\ndescription: Lives outside the repository. Use never.\n---\nSECRET BODY\n",
+    );
+    let before = files_below(&home.path().join("outside"));
+    let commit = crafted_commit(&repo, &outside, false);
+    let out = baseline_ref(&repo, home.path(), &commit);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let text = v.to_string();
+    assert!(!text.contains("outside-secret"), "read outside:\n{v:#}");
+    assert_eq!(v["skills"]["before"], 1, "{v:#}");
+    assert_eq!(v["skills"]["after"], 1, "{v:#}");
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!(
+            "1 symlink at {commit} left out of skills: x -> a1/a2/"
+        )) && err.contains("(leads outside)"),
+        "{err}"
+    );
+    assert_eq!(files_below(&home.path().join("outside")), before);
+    assert!(
+        files_below(&home.path().join("tmp")).is_empty(),
+        "the copy is removed"
+    );
+}
+
+#[test]
+fn a_link_beside_a_folder_of_the_same_name_is_refused_and_writes_nothing() {
+    if !git_available() {
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let repo = crafted_repo(home.path());
+    let target = home.path().join("outside/target");
+    std::fs::create_dir_all(&target).unwrap();
+    let commit = crafted_commit(&repo, &target, true);
+    let out = baseline_ref(&repo, home.path(), &commit);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("the tree is refused: `x` is both a file or link and a folder"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(out.stdout.is_empty());
+    assert!(
+        files_below(&home.path().join("outside")).is_empty(),
+        "written outside"
+    );
+    assert!(
+        files_below(&home.path().join("tmp")).is_empty(),
+        "the copy is removed"
+    );
+}
+
+#[test]
+fn json_and_markdown_reports_escape_c1_and_bidi_controls() {
+    if !git_available() {
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let repo = crafted_repo(home.path());
+    // A folder and a name holding a bidi override, a C1 CSI and a C1 next-line (YAML `\N`).
+    let folder = "rlo\u{202e}csi\u{9b}nel\u{85}";
+    write(
+        &repo.join("skills").join(folder).join("SKILL.md"),
+        "---\nname: \"evil\\u202E\\x9b\\Nend\"\ndescription: Hostile name. Use when testing reports.\n---\nBody\n",
+    );
+    let report = |format: &str| {
+        let out = run_in(
+            &repo,
+            home.path(),
+            &[
+                "budget",
+                "skills",
+                "--baseline-ref",
+                "HEAD",
+                "--format",
+                format,
+            ],
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        for (what, bytes) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
+            let text = String::from_utf8_lossy(bytes);
+            let raw: Vec<char> = text
+                .chars()
+                .filter(|&c| c != '\n' && skillscope::core::text::is_hazard(c))
+                .collect();
+            assert!(raw.is_empty(), "{format} {what}: raw {raw:?}:\n{text}");
+        }
+        out
+    };
+    let out = report("json");
+    let raw = stdout(&out);
+    for escaped in ["\\u202e", "\\u009b", "\\u0085"] {
+        assert!(raw.contains(escaped), "{escaped} missing:\n{raw}");
+    }
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let added = &v["added"][0];
+    assert_eq!(added["name"], "evil\u{202e}\u{9b}\u{85}end", "{v:#}");
+    assert_eq!(added["key"], format!("skills/{folder}"), "{v:#}");
+    let md = stdout(&report("markdown"));
+    assert!(
+        md.contains(
+            "| evil\\u{202e}\\u{9b}\\u{85}end (skills/rlo\\u{202e}csi\\u{9b}nel\\u{85}) | added |"
+        ),
+        "{md}"
     );
 }

@@ -314,3 +314,41 @@ fn the_checks_screen_checks_declared_dependencies_on_d() {
         "nothing was installed"
     );
 }
+
+#[test]
+fn a_hostile_body_and_file_are_shown_escaped() {
+    const HOSTILE: &str = "title \x1b]0;pwned\x07 clear \x1b[2J rlo \u{202e}fdp.exe csi \u{9b}6n\n";
+    const SHOWN: &str =
+        "title \\u{1b}]0;pwned\\u{7} clear \\u{1b}[2J rlo \\u{202e}fdp.exe csi \\u{9b}6n";
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path().join("library");
+    fixture(&root);
+    tui_common::write(
+        &root.join("pdf-tools/SKILL.md"),
+        &format!(
+            "---\nname: pdf-tools\ndescription: Extract text from PDF files. Use when the user mentions PDFs.\n---\n{HOSTILE}"
+        ),
+    );
+    tui_common::write(&root.join("pdf-tools/references/guide.md"), HOSTILE);
+    let mut h = harness(&[&root], 120, 24);
+    let raw = |screen: &str| -> Vec<char> {
+        screen
+            .chars()
+            .filter(|&c| c != '\n' && skillscope::core::text::is_hazard(c))
+            .collect()
+    };
+    // broken-yaml, then pdf-tools: its detail pane ends with the body.
+    h.key(KeyCode::Char('j')).key(KeyCode::Enter);
+    for _ in 0..20 {
+        h.key(KeyCode::Char('j'));
+    }
+    let detail = h.screen();
+    assert!(detail.contains("title \\u{1b}]0;pwned\\u{7}"), "{detail}");
+    assert!(raw(&detail).is_empty(), "{detail}");
+    h.key(KeyCode::Char(']')).key(KeyCode::Enter);
+    let v = h.app.skills.viewer.as_ref().expect("the file is open");
+    assert_eq!(v.text.as_deref().unwrap(), format!("{SHOWN}\n"));
+    let screen = h.screen();
+    assert!(screen.contains(&format!("1 │ {SHOWN}")), "{screen}");
+    assert!(raw(&screen).is_empty(), "{screen}");
+}
