@@ -123,7 +123,9 @@ fn open_inside(base: &Path, real: &Path, rel: &str) -> Result<(File, u64), Resou
     Ok((file, meta.len()))
 }
 
-const FOLDER: OFlag = OFlag::O_RDONLY
+/// A folder opened only to resolve names beneath it (`O_PATH`): its search permission is enough,
+/// as it is for a path.
+const FOLDER: OFlag = OFlag::O_PATH
     .union(OFlag::O_DIRECTORY)
     .union(OFlag::O_CLOEXEC);
 const READ: OFlag = OFlag::O_RDONLY
