@@ -208,9 +208,13 @@ pub fn lock(target: &Path, wait: Duration) -> Result<FileLock, FsxError> {
     if let Some(dir) = lock.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(fail)?;
     }
+    // Empty, but private like the files skillscope keeps beside it.
     let file = open_checked(
         &lock,
-        OpenOptions::new().read(true).write(true).create(true),
+        std::os::unix::fs::OpenOptionsExt::mode(
+            OpenOptions::new().read(true).write(true).create(true),
+            crate::core::paths::PRIVATE_FILE,
+        ),
     )
     .map_err(fail)?;
     ensure_regular(&lock, &file)?;
@@ -247,13 +251,98 @@ pub fn mtime_ns(meta: &std::fs::Metadata) -> u128 {
         .map_or(0, |d| d.as_nanos())
 }
 
-/// A regular file's length, modification time (nanoseconds since the epoch, 0 when unknown) and
-/// inode, as [`std::fs::metadata`] gives them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What a file's stat says of its identity, as far as skillscope's caches trust it: length,
+/// modification and status-change times (nanoseconds since the epoch, 0 when unknown), inode and
+/// device, the fields git's index keeps. The change time catches what the others miss: an edit
+/// that keeps the length and puts the mtime back (`cp -p`, `tar x`, `rsync -t`, `touch -r`)
+/// still moves it, and no user call can set it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct FileStat {
     pub len: u64,
+    /// 0 is "do not trust" in a remembered stat (unknown, or too recent when taken).
     pub mtime_ns: u128,
+    pub ctime_ns: u128,
     pub ino: u64,
+    pub dev: u64,
+}
+
+/// How recent a modification must be for its stat to be distrusted: file systems stamp times
+/// from a coarse clock, so a second write in the same tick would leave the stat as it was.
+pub const RACY_WINDOW_NS: u128 = 2_000_000_000;
+
+impl FileStat {
+    /// The stat of `meta`, as [`std::fs::metadata`] or [`std::fs::File::metadata`] gave it.
+    pub fn of(meta: &std::fs::Metadata) -> FileStat {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            FileStat {
+                len: meta.len(),
+                mtime_ns: epoch_ns(meta.mtime(), meta.mtime_nsec()),
+                ctime_ns: epoch_ns(meta.ctime(), meta.ctime_nsec()),
+                ino: meta.ino(),
+                dev: meta.dev(),
+            }
+        }
+        #[cfg(not(unix))]
+        FileStat {
+            len: meta.len(),
+            mtime_ns: mtime_ns(meta),
+            ..FileStat::default()
+        }
+    }
+
+    fn of_raw(st: &nix::sys::stat::FileStat) -> FileStat {
+        FileStat {
+            len: u64::try_from(st.st_size).unwrap_or(0),
+            mtime_ns: epoch_ns(st.st_mtime, st.st_mtime_nsec),
+            ctime_ns: epoch_ns(st.st_ctime, st.st_ctime_nsec),
+            ino: st.st_ino,
+            dev: st.st_dev,
+        }
+    }
+
+    /// Whether the file was modified within [`RACY_WINDOW_NS`] before `taken_ns`, or at an
+    /// unknown time: another write in the same tick could then leave the stat as it is. Judged
+    /// by the mtime alone, as git's index judges it: the ctime of a file whose mtime was put
+    /// back is always recent, and such a file is told apart by its ctime already.
+    pub fn racy(&self, taken_ns: u128) -> bool {
+        self.mtime_ns == 0 || self.mtime_ns.saturating_add(RACY_WINDOW_NS) > taken_ns
+    }
+
+    /// The stat to remember for something stat'ed at `taken_ns`: a racy one (see
+    /// [`FileStat::racy`]) is stored as untrusted.
+    pub fn settled(self, taken_ns: u128) -> FileStat {
+        if self.racy(taken_ns) {
+            FileStat {
+                mtime_ns: 0,
+                ..self
+            }
+        } else {
+            self
+        }
+    }
+
+    /// Whether a remembered stat vouches for a fresh one: it was trusted, and every field is
+    /// the same.
+    pub fn vouches_for(&self, fresh: &FileStat) -> bool {
+        self.mtime_ns != 0 && self == fresh
+    }
+}
+
+/// Seconds and nanoseconds since the epoch as nanoseconds (0 when before it).
+fn epoch_ns(secs: i64, nsecs: i64) -> u128 {
+    match (u128::try_from(secs), u128::try_from(nsecs)) {
+        (Ok(s), Ok(n)) => s * 1_000_000_000 + n,
+        _ => 0,
+    }
+}
+
+/// Now, in nanoseconds since the epoch.
+pub fn now_ns() -> u128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos())
 }
 
 /// A folder held open to stat files below it by their relative path, so that the kernel does not
@@ -294,31 +383,15 @@ impl Dir {
         };
         let st = nix::sys::stat::fstatat(fd, rel, nix::fcntl::AtFlags::empty())
             .map_err(std::io::Error::from)?;
-        let mtime_ns = u128::try_from(st.st_mtime)
-            .ok()
-            .and_then(|s| Some(s * 1_000_000_000 + u128::try_from(st.st_mtime_nsec).ok()?))
-            .unwrap_or(0);
         let regular = st.st_mode & nix::libc::S_IFMT == nix::libc::S_IFREG;
-        Ok((
-            FileStat {
-                len: u64::try_from(st.st_size).unwrap_or(0),
-                mtime_ns,
-                ino: st.st_ino,
-            },
-            regular,
-        ))
+        Ok((FileStat::of_raw(&st), regular))
     }
 }
 
 /// The stat of whatever is at `path`, links followed, and whether it is a regular file.
 pub fn stat_path(path: &Path) -> std::io::Result<(FileStat, bool)> {
     let m = std::fs::metadata(path)?;
-    let st = FileStat {
-        len: m.len(),
-        mtime_ns: mtime_ns(&m),
-        ino: std::os::unix::fs::MetadataExt::ino(&m),
-    };
-    Ok((st, m.is_file()))
+    Ok((FileStat::of(&m), m.is_file()))
 }
 
 /// The files of one folder, stat'ed relative to a folder held open: an ancestor shared by many

@@ -1,7 +1,7 @@
 //! The library index: what the walk, the frontmatter parser and the body rules derived from each
 //! skill folder, kept in the cache folder and trusted only while every file and folder keeps its
-//! stat (length, mtime, inode), so that an unchanged library reopens with `stat` calls and one read,
-//! without a walk, without YAML and without reading bodies.
+//! stat (length, mtime, ctime, inode, device), so that an unchanged library reopens with `stat`
+//! calls and one read, without a walk, without YAML and without reading bodies.
 
 use crate::core::diagnostic::{Diagnostic, RuleId, Severity};
 use crate::core::frontmatter::{self, Field, Frontmatter};
@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 const MAGIC: &[u8; 8] = b"SKSCLIX\0";
 /// Bumped whenever the layout or the meaning of a record changes: an index of another version is
 /// foreign and discarded.
-const VERSION: u32 = 9;
+const VERSION: u32 = 10;
 /// Index files kept in the cache folder, one per set of roots; the least recently written go.
 const KEEP_FILES: usize = 8;
 /// An index larger than this is not read (a real one for 50,000 skills is a few tens of MB).
@@ -26,69 +26,9 @@ const MAX_INDEX_BYTES: u64 = 512 * 1024 * 1024;
 /// Deepest frontmatter value nesting read back (the YAML parser stops far earlier).
 const MAX_VALUE_DEPTH: usize = 256;
 
-/// A file's or folder's identity as far as the index trusts it: while these are unchanged, so are
-/// its contents (a folder's mtime moves when an entry is added, removed or renamed).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Stamp {
-    pub len: u64,
-    /// Nanoseconds since the epoch; 0 is "do not trust" (unknown, or too recent when taken).
-    pub mtime_ns: u128,
-    pub ino: u64,
-}
-
-impl From<crate::core::fsx::FileStat> for Stamp {
-    fn from(s: crate::core::fsx::FileStat) -> Stamp {
-        Stamp {
-            len: s.len,
-            mtime_ns: s.mtime_ns,
-            ino: s.ino,
-        }
-    }
-}
-
-impl Stamp {
-    pub fn of(meta: &std::fs::Metadata) -> Stamp {
-        #[cfg(unix)]
-        let ino = std::os::unix::fs::MetadataExt::ino(meta);
-        #[cfg(not(unix))]
-        let ino = 0;
-        Stamp {
-            len: meta.len(),
-            mtime_ns: crate::core::fsx::mtime_ns(meta),
-            ino,
-        }
-    }
-
-    /// The stamp to remember for something stat'ed at `taken_ns`: a modification within the racy
-    /// window before it could be followed by another in the same timestamp tick, so such a stamp
-    /// is stored as untrusted.
-    pub fn settled(self, taken_ns: u128) -> Stamp {
-        if self
-            .mtime_ns
-            .saturating_add(crate::core::tokens::RACY_WINDOW_NS)
-            > taken_ns
-        {
-            Stamp {
-                mtime_ns: 0,
-                ..self
-            }
-        } else {
-            self
-        }
-    }
-
-    /// Whether a remembered stamp vouches for a fresh one.
-    pub fn vouches_for(&self, fresh: &Stamp) -> bool {
-        self.mtime_ns != 0 && self == fresh
-    }
-}
-
-/// Now, in nanoseconds since the epoch.
-pub fn now_ns() -> u128 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos())
-}
+/// A file's or folder's identity as far as the index trusts it: while its stat is unchanged, so
+/// are its contents (a folder's mtime and ctime move when an entry is added, removed or renamed).
+pub use crate::core::fsx::{FileStat as Stamp, now_ns};
 
 /// What the walk of one root found: every folder it read (stamped before it was read), every
 /// skill file, and the problems it met.
@@ -307,20 +247,17 @@ pub fn write(
     texts: &[TextCount],
     taken_ns: u128,
 ) -> std::io::Result<()> {
+    // Written as it is encoded, never held whole (tens of megabytes at 50,000 skills); a failure
+    // part way leaves the temporary file, which is removed, and the old index. A cache: no
+    // fsync, a crash leaves the old file or one whose checksum fails.
+    let sync = crate::core::paths::Sync::Cache;
+    crate::core::paths::write_private_with(path, sync, |f| {
+        encode_to(f, walks, skills, overlap, texts, taken_ns)
+    })?;
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    std::fs::create_dir_all(&dir)?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".library-")
-        .suffix(".tmp")
-        .tempfile_in(&dir)?;
-    // Written as it is encoded, never held whole (tens of megabytes at 50,000 skills); a failure
-    // part way leaves the temporary file, which is removed, and the old index.
-    encode_to(tmp.as_file_mut(), walks, skills, overlap, texts, taken_ns)?;
-    // A cache: no fsync. A crash leaves the old file or one whose checksum fails.
-    tmp.persist(path).map_err(|e| e.error)?;
     prune(&dir, path);
     Ok(())
 }
@@ -875,7 +812,9 @@ impl W {
     fn stamp(&mut self, s: &Stamp) {
         self.u64(s.len);
         self.0.extend_from_slice(&s.mtime_ns.to_le_bytes());
+        self.0.extend_from_slice(&s.ctime_ns.to_le_bytes());
         self.u64(s.ino);
+        self.u64(s.dev);
     }
     fn diags(&mut self, ds: &[Diagnostic]) {
         self.len(ds.len());
@@ -1006,7 +945,9 @@ impl<'a> R<'a> {
         Some(Stamp {
             len: self.u64()?,
             mtime_ns: self.u128()?,
+            ctime_ns: self.u128()?,
             ino: self.u64()?,
+            dev: self.u64()?,
         })
     }
     fn diags(&mut self) -> Option<Vec<Diagnostic>> {

@@ -67,9 +67,12 @@ pub struct Resource {
     /// Path relative to the skill folder, with `/` separators.
     pub rel: String,
     pub size: u64,
-    /// Modification time in nanoseconds since the epoch (0 when unknown).
+    /// Modification and status-change times in nanoseconds since the epoch (0 when unknown),
+    /// inode and device: with `size`, the stamp its counts are kept with.
     pub mtime_ns: u128,
+    pub ctime_ns: u128,
     pub ino: u64,
+    pub dev: u64,
     /// Text files are counted; binary ones are listed with their size only.
     pub text: bool,
     /// The local links of a markdown resource, once a rule has read them (kept in the index).
@@ -89,7 +92,9 @@ impl Resource {
             rel,
             size: stamp.len,
             mtime_ns: stamp.mtime_ns,
+            ctime_ns: stamp.ctime_ns,
             ino: stamp.ino,
+            dev: stamp.dev,
             text,
             links: OnceLock::new(),
             tokens: Default::default(),
@@ -125,7 +130,9 @@ impl Resource {
         Stamp {
             len: self.size,
             mtime_ns: self.mtime_ns,
+            ctime_ns: self.ctime_ns,
             ino: self.ino,
+            dev: self.dev,
         }
     }
 }

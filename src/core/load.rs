@@ -112,6 +112,9 @@ pub fn demo_problem() -> Option<&'static str> {
 
 fn unpack_demo(target: &Path) -> std::io::Result<()> {
     let tmp = target.with_extension("partial");
+    if let Some(cache) = target.parent() {
+        crate::core::paths::private_dir(cache)?;
+    }
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp)?;
     DEMO.extract(&tmp)?;

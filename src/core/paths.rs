@@ -1,4 +1,5 @@
-//! skillscope's own folders: the cache (token counts, unpacked demo) and the config (state).
+//! skillscope's own folders: the cache (token counts, unpacked demo) and the config (state), and
+//! the writer of every file skillscope keeps or edits.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -52,7 +53,8 @@ pub fn config_root() -> PathBuf {
 }
 
 /// Replaces `path` with `bytes` in one rename, so a reader sees the old file or the new one and
-/// never half of each. A symlink is written through: its target is replaced, the link stays. The new file gets `perms` (else the old file's, else the usual default).
+/// never half of each. A symlink is written through: its target is replaced, the link stays. The
+/// new file gets `perms` (else the old file's, else the usual default).
 pub fn write_atomic(
     path: &Path,
     bytes: &[u8],
@@ -66,6 +68,74 @@ pub fn write_atomic(
 pub fn write_atomic_with(
     path: &Path,
     perms: Option<std::fs::Permissions>,
+    fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    write_file(path, perms, Sync::Durable, fill)
+}
+
+/// Whether a write waits for the disk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sync {
+    /// The file and the rename are flushed before the write returns: state the user made.
+    Durable,
+    /// Not flushed: a cache that carries its own checksum, so a crash leaves the old file or one
+    /// that is recognised as torn and rebuilt.
+    Cache,
+}
+
+/// The mode of every file skillscope keeps for itself (caches, state, probe output).
+pub const PRIVATE_FILE: u32 = 0o600;
+/// The mode of the folders holding them.
+pub const PRIVATE_DIR: u32 = 0o700;
+
+/// Writes one of skillscope's own files (a cache, the state, what probes printed) as
+/// [`write_atomic_with`] does, private to the user: the file is `0600` whatever it was before,
+/// in a folder that is `0700` (created so, or narrowed to it when the user owns it). What a probe
+/// printed can hold anything the probe could read, and names in a cache tell what is installed.
+pub fn write_private_with(
+    path: &Path,
+    sync: Sync,
+    fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        private_dir(dir)?;
+    }
+    write_file(path, Some(private_file_mode()), sync, fill)
+}
+
+/// [`write_private_with`] of `bytes`.
+pub fn write_private(path: &Path, bytes: &[u8], sync: Sync) -> std::io::Result<()> {
+    write_private_with(path, sync, |f| f.write_all(bytes))
+}
+
+fn private_file_mode() -> std::fs::Permissions {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::Permissions::from_mode(PRIVATE_FILE)
+}
+
+/// Makes `dir` (and any missing parent) a folder only its owner can enter: missing folders are
+/// created `0700`; an existing one the user owns loses its group and other bits. A folder owned
+/// by someone else is left as it is (its files are still `0600`).
+pub fn private_dir(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(PRIVATE_DIR)
+        .create(dir)?;
+    let meta = std::fs::metadata(dir)?;
+    if meta.mode() & 0o077 != 0 && meta.uid() == nix::unistd::geteuid().as_raw() {
+        std::fs::set_permissions(
+            dir,
+            std::fs::Permissions::from_mode(meta.mode() & PRIVATE_DIR),
+        )?;
+    }
+    Ok(())
+}
+
+fn write_file(
+    path: &Path,
+    perms: Option<std::fs::Permissions>,
+    sync: Sync,
     fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
     // Write through a symlink (a dotfile managed elsewhere) rather than replacing the link.
@@ -86,26 +156,30 @@ pub fn write_atomic_with(
         Some(p) => Some(p),
         None => std::fs::metadata(path).ok().map(|m| m.permissions()),
     };
+    // Created 0600 by `tempfile`: nothing can read it before its mode is set.
     let mut tmp = tempfile::Builder::new()
         .prefix(".skillscope-")
         .suffix(".tmp")
         .tempfile_in(&dir)?;
     fill(tmp.as_file_mut())?;
-    tmp.as_file().sync_all()?;
+    if sync == Sync::Durable {
+        tmp.as_file().sync_all()?;
+    }
     match perms {
         Some(p) => tmp.as_file().set_permissions(p)?,
         None => set_default_permissions(tmp.as_file())?,
     }
     tmp.persist(path).map_err(|e| e.error)?;
     // Make the rename itself durable; not every platform can open a folder, so this is best effort.
-    if let Ok(d) = std::fs::File::open(&dir) {
+    if sync == Sync::Durable
+        && let Ok(d) = std::fs::File::open(&dir)
+    {
         let _ = d.sync_all();
     }
     Ok(())
 }
 
-/// Temporary files are created private (0600); a new settings file should look like one the
-/// user's editor would create.
+/// A new settings file should look like one the user's editor would create.
 #[cfg(unix)]
 fn set_default_permissions(f: &std::fs::File) -> std::io::Result<()> {
     use std::os::unix::fs::PermissionsExt;

@@ -399,7 +399,7 @@ fn folders_unchanged(w: &WalkRecord) -> bool {
         && w.dirs.par_iter().all(|(d, stamp)| {
             crate::core::fsx::Within::new(&root, d)
                 .stat_self()
-                .is_ok_and(|s| stamp.vouches_for(&Stamp::from(s)))
+                .is_ok_and(|s| stamp.vouches_for(&s))
         })
 }
 
@@ -825,7 +825,7 @@ fn read_skill(
     // A pipe, socket or device is never opened (opening some devices acts on them); a file that
     // cannot be stat'ed is tried, so that the error says why.
     let regular = meta.as_ref().map_or(true, Option::is_some);
-    let fresh = meta.ok().flatten().map(Stamp::from);
+    let fresh = meta.ok().flatten();
     let reuse = match (&fresh, record) {
         (Some(stamp), Some(r)) if r.stamp.vouches_for(stamp) => Some((r, *stamp)),
         _ => None,
@@ -985,8 +985,7 @@ fn resources(
                         Resource::remembered(x.rel, x.stamp, x.text).with_tokens(x.tokens),
                     );
                 }
-                let s = dir.regular_file(Path::new(&x.rel))?;
-                let stamp = Stamp::from(s);
+                let stamp = dir.regular_file(Path::new(&x.rel))?;
                 Some(if x.stamp.vouches_for(&stamp) {
                     let r = Resource::new(x.rel, stamp, x.text).with_tokens(x.tokens);
                     if let Some(links) = x.links {

@@ -44,7 +44,7 @@ pub struct Skill {
     pub parse_diagnostics: Vec<Diagnostic>,
     /// Index (in the library) of the skill that wins over this one for the same name.
     pub shadowed_by: Option<usize>,
-    /// The skill file's length, mtime and inode when it was read (all 0 when it could not be).
+    /// The skill file's stat when it was read (all 0 when it could not be).
     pub stamp: Stamp,
     /// 1-based line where the body starts (after the closing `---`).
     pub body_line: u32,
@@ -131,11 +131,6 @@ impl Skill {
     /// The skill file's length in bytes (0 when it could not be read).
     pub fn file_len(&self) -> u64 {
         self.stamp.len
-    }
-
-    /// The skill file's modification time in nanoseconds since the epoch (0 when unknown).
-    pub fn mtime_ns(&self) -> u128 {
-        self.stamp.mtime_ns
     }
 
     pub fn kind(&self) -> SkillKind {

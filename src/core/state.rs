@@ -260,7 +260,8 @@ impl EnableState {
         }
         let mut text = serde_json::to_string_pretty(&file)?;
         text.push('\n');
-        crate::core::paths::write_atomic(&self.path, text.as_bytes(), None).map_err(|source| {
+        let sync = crate::core::paths::Sync::Durable;
+        crate::core::paths::write_private(&self.path, text.as_bytes(), sync).map_err(|source| {
             StateError::Write {
                 path: self.path.clone(),
                 source,

@@ -3,9 +3,12 @@
 
 mod cache;
 mod pieces;
+mod stream;
 
-pub use cache::{ContentHash, RACY_WINDOW_NS, TokenCache, default_path as default_cache_path};
+pub use crate::core::fsx::RACY_WINDOW_NS;
+pub use cache::{ContentHash, TokenCache, default_path as default_cache_path};
 
+use crate::core::fsx::FileStat;
 use crate::core::library::{Library, Resource};
 use crate::core::skill::{Level, Skill};
 use rayon::prelude::*;
@@ -152,27 +155,60 @@ fn count_segment(enc: Encoding, text: &str) -> usize {
 /// none, the text is cut blindly every [`BLIND_PIECE`] bytes (on character boundaries) until one
 /// comes. Every byte is looked at about once.
 fn segments(text: &str, size: usize) -> impl Iterator<Item = (&str, bool)> {
-    let b = text.as_bytes();
-    let mut pos = 0;
-    // No exact cut lies in `pos + 1 ..= clear`: it was searched already.
-    let mut clear = 0;
+    let mut cutter = Cutter::new(size);
     std::iter::from_fn(move || {
-        if pos >= b.len() {
+        let r = cutter.next(text, false)?;
+        Some((&text[r], cutter.last_exact))
+    })
+}
+
+/// Where [`segments`] cuts, one segment at a time, also over a text that arrives in pieces (see
+/// [`stream`]): a cut is decided from at most `2 * size + 1` bytes past the segment's start and
+/// from whether the text ends within them, so given those it is the cut the whole text gets.
+struct Cutter {
+    size: usize,
+    /// Where the next segment starts.
+    pos: usize,
+    /// No exact cut lies in `pos + 1 ..= clear`: it was searched already.
+    clear: usize,
+    /// Whether the last cut was exact.
+    last_exact: bool,
+}
+
+impl Cutter {
+    fn new(size: usize) -> Cutter {
+        Cutter {
+            size,
+            pos: 0,
+            clear: 0,
+            last_exact: true,
+        }
+    }
+
+    fn pos(&self) -> usize {
+        self.pos
+    }
+
+    /// The next segment of `text`. With `more` (the text goes on past `text`), `None` also when
+    /// too little of it is there yet to decide the cut.
+    fn next(&mut self, text: &str, more: bool) -> Option<std::ops::Range<usize>> {
+        let (b, size) = (text.as_bytes(), self.size);
+        let start = self.pos;
+        if start >= b.len() || (more && b.len() - start <= 2 * size) {
             return None;
         }
-        let start = pos;
         let rest = b.len() - start;
         let (cut, exact) = if rest <= size {
             (b.len(), true)
         } else {
             let near = start + size;
             let far = (start + 2 * size).min(b.len() - 1);
-            let from = (clear + 1).max(start + size / 2).max(start + 1);
+            let from = (self.clear + 1).max(start + size / 2).max(start + 1);
             let found = (from..=near)
                 .rev()
-                .chain((clear + 1).max(near + 1)..=far)
+                .chain((self.clear + 1).max(near + 1)..=far)
                 .find(|&i| exact_cut(b, i));
-            clear = clear.max(far);
+            self.clear = self.clear.max(far);
             match found {
                 Some(i) => (i, true),
                 None if rest <= 2 * size => (b.len(), true),
@@ -185,9 +221,17 @@ fn segments(text: &str, size: usize) -> impl Iterator<Item = (&str, bool)> {
                 }
             }
         };
-        pos = cut;
-        Some((&text[start..cut], exact))
-    })
+        self.pos = cut;
+        self.last_exact = exact;
+        Some(start..cut)
+    }
+
+    /// The first `n` bytes of the text (at most [`Cutter::pos`]) are gone: positions now count
+    /// from there.
+    fn forget(&mut self, n: usize) {
+        self.pos -= n;
+        self.clear = self.clear.saturating_sub(n);
+    }
 }
 
 /// Whether tiktoken's split pattern ends a piece between `b[i - 1]` and `b[i]` whatever the text
@@ -329,44 +373,49 @@ pub fn count_text_up_to(text: &str, enc: Encoding, cache: &TokenCache, limit: us
     n
 }
 
-/// The count of a file's whole text (lossy UTF-8), through the stat index and the cache. `len` and
-/// `mtime_ns` are the file's stat; with mtime 0 (unknown) the file is always read.
+/// The count of a file's whole text (lossy UTF-8), through the stat index and the cache. `stat`
+/// is the file's, taken before; with mtime 0 (unknown) the file is always read.
 pub fn count_file(
     path: &Path,
-    len: u64,
-    mtime_ns: u128,
+    stat: &FileStat,
     enc: Encoding,
     cache: &TokenCache,
 ) -> std::io::Result<u32> {
-    count_stamped_file(path, len, mtime_ns, enc, cache).map(|(n, _)| n)
+    count_stamped_file(path, stat, enc, cache).map(|(n, _)| n)
 }
 
-/// [`count_file`], and whether the count may be kept with the stat (`len`, `mtime_ns`): false when
-/// the file was found changed on reading, or was modified within [`RACY_WINDOW_NS`] (another
-/// write in the same timestamp tick would leave the stat as it is).
+/// Files up to this size are read whole, hashed, then counted unless the hash is known; larger
+/// ones are read in pieces, twice when their hash is not known (once to hash, once to count), so
+/// that memory stays bounded whatever their size.
+const READ_WHOLE: u64 = 4 << 20;
+
+/// [`count_file`], and whether the count may be kept with `stat`: false when the file was found
+/// changed on reading, or changed within [`RACY_WINDOW_NS`] of now (see [`FileStat::racy`]).
 fn count_stamped_file(
     path: &Path,
-    len: u64,
-    mtime_ns: u128,
+    stat: &FileStat,
     enc: Encoding,
     cache: &TokenCache,
 ) -> std::io::Result<(u32, bool)> {
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    let settled = mtime_ns != 0 && mtime_ns.saturating_add(RACY_WINDOW_NS) <= now;
-    if let Some(n) = cache.file_count(path, len, mtime_ns, enc) {
+    let settled = !stat.racy(crate::core::fsx::now_ns());
+    if let Some(n) = cache.file_count(path, stat, enc) {
         return Ok((n, settled));
     }
     // Regular files only, opened without blocking: a pipe at a skill's path must not hang.
-    let bytes = crate::core::library::read_regular(path)?;
+    let (mut file, meta) = crate::core::library::open_regular(path)?;
     cache.note_read();
+    if meta.len() > READ_WHOLE {
+        return count_streamed(&mut file, path, stat, enc, cache)
+            .map(|(n, kept)| (n, kept && settled));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    std::io::Read::read_to_end(&mut file, &mut bytes)?;
     let hash = *blake3::hash(&bytes).as_bytes();
     // The stat said `len`; a different length means the file changed since, so the stat is not
     // remembered (the count still is, under the hash of what was read).
-    let as_stamped = bytes.len() as u64 == len;
+    let as_stamped = bytes.len() as u64 == stat.len;
     if as_stamped {
-        cache.remember_file(path, len, mtime_ns, hash);
+        cache.remember_file(path, stat, hash);
     }
     if let Some(n) = cache.get(&hash, enc) {
         return Ok((n, as_stamped && settled));
@@ -376,6 +425,32 @@ fn count_stamped_file(
     let n = to_u32(count(enc, &text));
     cache.insert(hash, enc, n);
     Ok((n, as_stamped && settled))
+}
+
+/// [`count_stamped_file`] of a large file, open as `file`: hashed in pieces, then counted in
+/// pieces when the hash is not known. The count is kept with the stat only when both reads saw
+/// the bytes the stat vouches for.
+fn count_streamed(
+    file: &mut std::fs::File,
+    path: &Path,
+    stat: &FileStat,
+    enc: Encoding,
+    cache: &TokenCache,
+) -> std::io::Result<(u32, bool)> {
+    let (hash, len) = stream::hash_read(file)?;
+    let as_stamped = len == stat.len;
+    if as_stamped {
+        cache.remember_file(path, stat, hash);
+    }
+    if let Some(n) = cache.get(&hash, enc) {
+        return Ok((n, as_stamped));
+    }
+    std::io::Seek::rewind(file)?;
+    cache.note_encoded();
+    let read = stream::count_read(enc, file)?;
+    let n = to_u32(read.tokens);
+    cache.insert(read.hash, enc, n);
+    Ok((n, as_stamped && read.hash == hash && read.len == len))
 }
 
 /// L1 of every skill: the count of each listing entry (see [`crate::core::listing::entries`]). An
@@ -501,13 +576,7 @@ fn skill_l2(skill: &Skill, enc: Encoding, cache: &TokenCache) -> (Option<u32>, b
         return (Some(*n), false);
     }
     // The scan's stat is the one to trust: it was taken before anything read the file.
-    match count_stamped_file(
-        &skill.skill_md,
-        skill.file_len(),
-        skill.mtime_ns(),
-        enc,
-        cache,
-    ) {
+    match count_stamped_file(&skill.skill_md, &skill.stamp, enc, cache) {
         Ok((n, true)) => (Some(*slot.get_or_init(|| n)), true),
         Ok((n, false)) => (Some(n), false),
         Err(_) => (None, false),
@@ -559,18 +628,16 @@ fn count_resource(
     let tokens = match (r.text, slot.get()) {
         (false, _) => None,
         (true, Some(n)) => Some(*n),
-        (true, None) => {
-            match count_stamped_file(&r.path_in(&skill.dir), r.size, r.mtime_ns, enc, cache) {
-                Ok((n, true)) => {
-                    if slot.set(n).is_ok() {
-                        learned.store(true, Ordering::Relaxed);
-                    }
-                    Some(n)
+        (true, None) => match count_stamped_file(&r.path_in(&skill.dir), &r.stamp(), enc, cache) {
+            Ok((n, true)) => {
+                if slot.set(n).is_ok() {
+                    learned.store(true, Ordering::Relaxed);
                 }
-                Ok((n, false)) => Some(n),
-                Err(_) => None,
+                Some(n)
             }
-        }
+            Ok((n, false)) => Some(n),
+            Err(_) => None,
+        },
     };
     ResourceTokens {
         rel: r.rel.clone(),
@@ -795,6 +862,40 @@ mod tests {
         let capped = count_up_to(Encoding::O200kBase, &text, 5_000);
         assert!(capped > 5_000 && capped < full / 4, "{capped} of {full}");
         assert_eq!(count_up_to(Encoding::Cl100kBase, "hello world", 5), 2);
+    }
+
+    #[test]
+    fn a_large_file_is_counted_in_pieces_as_it_would_be_whole() {
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join("big.txt");
+        // Past `READ_WHOLE`, with a character cut by every read and bytes that are not UTF-8.
+        let mut bytes = Vec::new();
+        while (bytes.len() as u64) <= READ_WHOLE + 3 * stream::READ_PIECE as u64 {
+            bytes.extend_from_slice("Prose, 12 words; ünï 日本 🎉 don't\n".as_bytes());
+            bytes.push(0xff);
+        }
+        std::fs::write(&p, &bytes).unwrap();
+        let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3_600);
+        std::fs::File::open(&p).unwrap().set_modified(old).unwrap();
+        let stat = FileStat::of(&std::fs::metadata(&p).unwrap());
+        let cache = TokenCache::in_memory();
+        let enc = Encoding::O200kBase;
+        let want = count(enc, &String::from_utf8_lossy(&bytes));
+        assert_eq!(
+            count_stamped_file(&p, &stat, enc, &cache).unwrap(),
+            (to_u32(want), true)
+        );
+        assert_eq!((cache.files_read(), cache.encoded()), (1, 1));
+        // Known by its stat: not read again.
+        assert_eq!(count_file(&p, &stat, enc, &cache).unwrap(), to_u32(want));
+        assert_eq!(cache.files_read(), 1);
+        // Another stat, the same bytes: read (to hash it), not counted again.
+        let moved = FileStat {
+            ctime_ns: stat.ctime_ns + 1,
+            ..stat
+        };
+        assert_eq!(count_file(&p, &moved, enc, &cache).unwrap(), to_u32(want));
+        assert_eq!((cache.files_read(), cache.encoded()), (2, 1));
     }
 
     #[test]

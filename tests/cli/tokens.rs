@@ -66,9 +66,11 @@ fn counts_match_python_tiktoken_on_files_including_bad_utf8() {
     let cache = TokenCache::in_memory();
     for (name, o200k, cl100k) in FILES {
         let p = fixture(name);
-        let meta = std::fs::metadata(&p).unwrap();
-        let mtime = 0; // unknown: always read
-        let got = |enc| tokens::count_file(&p, meta.len(), mtime, enc, &cache).unwrap();
+        let stat = skillscope::core::fsx::FileStat {
+            mtime_ns: 0, // unknown: always read
+            ..skillscope::core::fsx::FileStat::of(&std::fs::metadata(&p).unwrap())
+        };
+        let got = |enc| tokens::count_file(&p, &stat, enc, &cache).unwrap();
         assert_eq!(got(Encoding::O200kBase), *o200k, "o200k {name}");
         assert_eq!(got(Encoding::Cl100kBase), *cl100k, "cl100k {name}");
     }

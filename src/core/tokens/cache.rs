@@ -2,7 +2,7 @@
 //! unchanged files are neither read nor hashed again.
 
 use super::{Encoding, TokenError};
-use crate::core::fsx::{bytes_path, path_bytes};
+use crate::core::fsx::{FileStat, bytes_path, path_bytes};
 use rustc_hash::FxHashMap as HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -11,22 +11,19 @@ use std::sync::{Mutex, MutexGuard, OnceLock};
 /// A blake3 hash of the counted bytes.
 pub type ContentHash = [u8; 32];
 
-const MAGIC: &[u8; 8] = b"SKSCTOK1";
+/// Ends in the layout's version: a file of another layout is foreign and counts as empty.
+const MAGIC: &[u8; 8] = b"SKSCTOK2";
 const FILE_NAME: &str = "tokens.bin";
-/// How recent a modification must be for its stat to be distrusted (file systems stamp mtimes
-/// from a coarse clock).
-pub const RACY_WINDOW_NS: u128 = 2_000_000_000;
 /// A cache file larger than this is not read (a real one is a few MB).
 const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
 /// Past this many entries, the ones not used since the cache was loaded are let go.
 const MAX_ENTRIES: usize = 500_000;
 
-/// A file's identity as far as the cache trusts it: when length and mtime are unchanged, so is the
-/// content.
+/// A file's stat (the library index's stamp: length, mtime, ctime, inode, device) and the hash
+/// of its content then: while the stat is unchanged, so is the content.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Stamp {
-    len: u64,
-    mtime_ns: u128,
+    stat: FileStat,
     hash: ContentHash,
 }
 
@@ -206,23 +203,23 @@ impl TokenCache {
         e.dirty = true;
     }
 
-    /// The content hash last seen for a file, when its length and mtime are still the same.
-    pub fn file_hash(&self, path: &Path, len: u64, mtime_ns: u128) -> Option<ContentHash> {
+    /// The content hash last seen for a file, when its stat is still the same.
+    pub fn file_hash(&self, path: &Path, stat: &FileStat) -> Option<ContentHash> {
         let mut e = self.lock();
         let slot = e.files.get_mut(path)?;
-        if slot.0.len != len || slot.0.mtime_ns != mtime_ns || mtime_ns == 0 {
+        if !slot.0.stat.vouches_for(stat) {
             return None;
         }
         slot.1 = true;
         Some(slot.0.hash)
     }
 
-    /// The count of a file whose length and mtime are as remembered: [`TokenCache::file_hash`] and
+    /// The count of a file whose stat is as remembered: [`TokenCache::file_hash`] and
     /// [`TokenCache::get`] under one lock (a warm count asks this of every file).
-    pub fn file_count(&self, path: &Path, len: u64, mtime_ns: u128, enc: Encoding) -> Option<u32> {
+    pub fn file_count(&self, path: &Path, stat: &FileStat, enc: Encoding) -> Option<u32> {
         let mut e = self.lock();
         let slot = e.files.get_mut(path)?;
-        if slot.0.len != len || slot.0.mtime_ns != mtime_ns || mtime_ns == 0 {
+        if !slot.0.stat.vouches_for(stat) {
             return None;
         }
         slot.1 = true;
@@ -232,22 +229,16 @@ impl TokenCache {
         Some(count.0)
     }
 
-    /// Remembers a file's content hash. `mtime_ns` must come from a stat taken before the read,
-    /// so that a write during the read shows up as a new mtime next time. A file modified within
-    /// the last [`RACY_WINDOW_NS`] is not remembered: another write in the same timestamp tick
-    /// would leave length and mtime as they were.
-    pub fn remember_file(&self, path: &Path, len: u64, mtime_ns: u128, hash: ContentHash) {
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        if mtime_ns == 0 || mtime_ns.saturating_add(RACY_WINDOW_NS) > now {
+    /// Remembers a file's content hash. `stat` must be taken before the read, so that a write
+    /// during the read shows up as a new stat next time. A file changed within the last
+    /// [`RACY_WINDOW_NS`](crate::core::fsx::RACY_WINDOW_NS) is not remembered (see
+    /// [`FileStat::racy`]): another write in the same timestamp tick would leave its stat as it
+    /// was.
+    pub fn remember_file(&self, path: &Path, stat: &FileStat, hash: ContentHash) {
+        if stat.racy(crate::core::fsx::now_ns()) {
             return;
         }
-        let stamp = Stamp {
-            len,
-            mtime_ns,
-            hash,
-        };
+        let stamp = Stamp { stat: *stat, hash };
         let mut e = self.lock();
         let old = e.files.insert(path.to_path_buf(), (stamp, true));
         if old.map(|(s, _)| s) != Some(stamp) {
@@ -284,7 +275,8 @@ impl TokenCache {
             e.dirty = false;
             Ok(())
         };
-        crate::core::paths::write_atomic_with(path, None, fill).map_err(|source| {
+        let sync = crate::core::paths::Sync::Cache;
+        crate::core::paths::write_private_with(path, sync, fill).map_err(|source| {
             TokenError::CacheWrite {
                 path: path.clone(),
                 source,
@@ -299,8 +291,9 @@ pub fn default_path() -> Option<PathBuf> {
 }
 
 // File layout (little-endian): MAGIC, u32 count entries × (hash, u8 encoding, u32 count),
-// u32 file entries × (u32 path length, path bytes, u64 len, u128 mtime_ns, hash), then the blake3
-// hash of everything before it, so a torn or edited file is recognised and ignored.
+// u32 file entries × (u32 path length, path bytes, u64 len, u128 mtime_ns, u128 ctime_ns, u64 ino,
+// u64 dev, hash), then the blake3 hash of everything before it, so a torn or edited file is
+// recognised and ignored.
 
 /// Writes the cache file's bytes for `e` to `out`, as they are encoded.
 fn encode_to(e: &Entries, out: &mut impl std::io::Write) -> std::io::Result<()> {
@@ -318,8 +311,12 @@ fn encode_to(e: &Entries, out: &mut impl std::io::Write) -> std::io::Result<()> 
         let p = path_bytes(path);
         out.write_all(&(p.len() as u32).to_le_bytes())?;
         out.write_all(&p)?;
-        out.write_all(&stamp.len.to_le_bytes())?;
-        out.write_all(&stamp.mtime_ns.to_le_bytes())?;
+        let st = &stamp.stat;
+        out.write_all(&st.len.to_le_bytes())?;
+        out.write_all(&st.mtime_ns.to_le_bytes())?;
+        out.write_all(&st.ctime_ns.to_le_bytes())?;
+        out.write_all(&st.ino.to_le_bytes())?;
+        out.write_all(&st.dev.to_le_bytes())?;
         out.write_all(&stamp.hash)?;
     }
     out.finish().map(drop)
@@ -349,13 +346,16 @@ fn decode(bytes: &[u8]) -> Option<Entries> {
     for _ in 0..n {
         let plen = r.u32()? as usize;
         let path = bytes_path(r.take(plen)?);
-        let len = u64::from_le_bytes(r.take(8)?.try_into().ok()?);
-        let mtime_ns = u128::from_le_bytes(r.take(16)?.try_into().ok()?);
-        let hash = r.hash()?;
+        let stat = FileStat {
+            len: r.u64()?,
+            mtime_ns: r.u128()?,
+            ctime_ns: r.u128()?,
+            ino: r.u64()?,
+            dev: r.u64()?,
+        };
         let stamp = Stamp {
-            len,
-            mtime_ns,
-            hash,
+            stat,
+            hash: r.hash()?,
         };
         e.files.insert(path, (stamp, false));
     }
@@ -376,6 +376,14 @@ impl<'a> Reader<'a> {
 
     fn u32(&mut self) -> Option<u32> {
         Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
+    }
+
+    fn u64(&mut self) -> Option<u64> {
+        Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
+    }
+
+    fn u128(&mut self) -> Option<u128> {
+        Some(u128::from_le_bytes(self.take(16)?.try_into().ok()?))
     }
 
     fn hash(&mut self) -> Option<ContentHash> {
@@ -417,6 +425,16 @@ mod tests {
         assert_eq!(lazy.get(&h(1), Encoding::O200kBase), Some(42));
     }
 
+    fn stat(len: u64, mtime_ns: u128) -> FileStat {
+        FileStat {
+            len,
+            mtime_ns,
+            ctime_ns: mtime_ns + 5,
+            ino: 7,
+            dev: 3,
+        }
+    }
+
     #[test]
     fn round_trips_through_the_file() {
         let t = tempfile::tempdir().unwrap();
@@ -425,22 +443,38 @@ mod tests {
         assert!(c.is_empty());
         c.insert(h(1), Encoding::O200kBase, 42);
         c.insert(h(1), Encoding::Cl100kBase, 40);
-        c.remember_file(Path::new("/x/SKILL.md"), 10, 99, h(1));
+        c.remember_file(Path::new("/x/SKILL.md"), &stat(10, 99), h(1));
         // Modified just now: not trusted by its stat.
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap()
-            .as_nanos();
-        c.remember_file(Path::new("/x/new.md"), 10, now, h(2));
+        let now = crate::core::fsx::now_ns();
+        c.remember_file(Path::new("/x/new.md"), &stat(10, now), h(2));
         c.save().unwrap();
         let c = TokenCache::at(&p);
         assert_eq!(c.get(&h(1), Encoding::O200kBase), Some(42));
         assert_eq!(c.get(&h(1), Encoding::Cl100kBase), Some(40));
         assert_eq!(c.get(&h(2), Encoding::O200kBase), None);
-        assert_eq!(c.file_hash(Path::new("/x/SKILL.md"), 10, 99), Some(h(1)));
-        assert_eq!(c.file_hash(Path::new("/x/SKILL.md"), 11, 99), None);
-        assert_eq!(c.file_hash(Path::new("/x/SKILL.md"), 10, 98), None);
-        assert_eq!(c.file_hash(Path::new("/x/new.md"), 10, now), None);
+        let md = Path::new("/x/SKILL.md");
+        assert_eq!(c.file_hash(md, &stat(10, 99)), Some(h(1)));
+        // Any field of the stat that moved: the file is read again.
+        let moved = [
+            stat(11, 99),
+            stat(10, 98),
+            FileStat {
+                ctime_ns: 1_000,
+                ..stat(10, 99)
+            },
+            FileStat {
+                ino: 8,
+                ..stat(10, 99)
+            },
+            FileStat {
+                dev: 4,
+                ..stat(10, 99)
+            },
+        ];
+        for m in moved {
+            assert_eq!(c.file_hash(md, &m), None, "{m:?}");
+        }
+        assert_eq!(c.file_hash(Path::new("/x/new.md"), &stat(10, now)), None);
     }
 
     #[test]

@@ -22,8 +22,8 @@ pub const MAX_PREVIEW_BYTES: u64 = 4 * 1024 * 1024;
 #[derive(Debug, Clone)]
 pub struct Detail {
     pub dir: PathBuf,
-    /// The mtime of SKILL.md when read, so an edit is noticed.
-    pub mtime_ns: u128,
+    /// The stat of SKILL.md when read, so an edit is noticed.
+    pub stamp: crate::core::index::Stamp,
     pub body: Result<String, String>,
     pub body_lines: usize,
     pub resources: Vec<Resource>,
@@ -42,7 +42,7 @@ impl Detail {
         let body_lines = body.as_ref().map_or(0, |b| b.lines().count());
         Detail {
             dir: skill.dir.clone(),
-            mtime_ns: skill.mtime_ns(),
+            stamp: skill.stamp,
             body,
             body_lines,
             resources: skill.resources.clone(),
@@ -50,7 +50,7 @@ impl Detail {
     }
 
     pub fn is_for(&self, skill: &Skill) -> bool {
-        self.dir == skill.dir && self.mtime_ns == skill.mtime_ns()
+        self.dir == skill.dir && self.stamp == skill.stamp
     }
 }
 
