@@ -250,7 +250,7 @@ pub fn write(
     // Written as it is encoded, never held whole (tens of megabytes at 50,000 skills); a failure
     // part way leaves the temporary file, which is removed, and the old index. A cache: no
     // fsync, a crash leaves the old file or one whose checksum fails.
-    let sync = crate::core::paths::Sync::Cache;
+    let sync = crate::core::paths::Durability::Cache;
     crate::core::paths::write_private_with(path, sync, |f| {
         encode_to(f, walks, skills, overlap, texts, taken_ns)
     })?;

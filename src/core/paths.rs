@@ -70,12 +70,12 @@ pub fn write_atomic_with(
     perms: Option<std::fs::Permissions>,
     fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
-    write_file(path, perms, Sync::Durable, fill)
+    write_file(path, perms, Durability::Durable, fill)
 }
 
 /// Whether a write waits for the disk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Sync {
+pub enum Durability {
     /// The file and the rename are flushed before the write returns: state the user made.
     Durable,
     /// Not flushed: a cache that carries its own checksum, so a crash leaves the old file or one
@@ -94,7 +94,7 @@ pub const PRIVATE_DIR: u32 = 0o700;
 /// printed can hold anything the probe could read, and names in a cache tell what is installed.
 pub fn write_private_with(
     path: &Path,
-    sync: Sync,
+    sync: Durability,
     fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -104,7 +104,7 @@ pub fn write_private_with(
 }
 
 /// [`write_private_with`] of `bytes`.
-pub fn write_private(path: &Path, bytes: &[u8], sync: Sync) -> std::io::Result<()> {
+pub fn write_private(path: &Path, bytes: &[u8], sync: Durability) -> std::io::Result<()> {
     write_private_with(path, sync, |f| f.write_all(bytes))
 }
 
@@ -135,7 +135,7 @@ pub fn private_dir(dir: &Path) -> std::io::Result<()> {
 fn write_file(
     path: &Path,
     perms: Option<std::fs::Permissions>,
-    sync: Sync,
+    sync: Durability,
     fill: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
     // Write through a symlink (a dotfile managed elsewhere) rather than replacing the link.
@@ -162,7 +162,7 @@ fn write_file(
         .suffix(".tmp")
         .tempfile_in(&dir)?;
     fill(tmp.as_file_mut())?;
-    if sync == Sync::Durable {
+    if sync == Durability::Durable {
         tmp.as_file().sync_all()?;
     }
     match perms {
@@ -171,7 +171,7 @@ fn write_file(
     }
     tmp.persist(path).map_err(|e| e.error)?;
     // Make the rename itself durable; not every platform can open a folder, so this is best effort.
-    if sync == Sync::Durable
+    if sync == Durability::Durable
         && let Ok(d) = std::fs::File::open(&dir)
     {
         let _ = d.sync_all();
@@ -231,6 +231,41 @@ mod tests {
         assert_eq!(names, vec![std::ffi::OsString::from("tokens.bin")]);
         write_atomic_with(&path, None, |f| f.write_all(b"new")).unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
+    }
+
+    #[test]
+    fn private_files_are_0600_in_0700_folders_and_settings_files_keep_their_mode() {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        let t = tempfile::tempdir().unwrap();
+        // Missing folders are created private, down to the file's own.
+        let fresh = t.path().join("new/cache/tokens.bin");
+        write_private(&fresh, b"x", Durability::Cache).unwrap();
+        assert_eq!(mode(&fresh), 0o600);
+        assert_eq!(mode(fresh.parent().unwrap()), 0o700);
+        assert_eq!(mode(&t.path().join("new")), 0o700);
+        // An open folder and a file readable by all, as an older build left them.
+        let old = t.path().join("old");
+        std::fs::create_dir(&old).unwrap();
+        std::fs::set_permissions(&old, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let probes = old.join("probes.json");
+        std::fs::write(&probes, "{}").unwrap();
+        std::fs::set_permissions(&probes, std::fs::Permissions::from_mode(0o644)).unwrap();
+        write_private(&probes, b"{}", Durability::Durable).unwrap();
+        assert_eq!((mode(&old), mode(&probes)), (0o700, 0o600));
+        // A user's settings file keeps the mode it had, in a folder left as it was.
+        let settings = t.path().join("agent/settings.json");
+        std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+        std::fs::set_permissions(
+            settings.parent().unwrap(),
+            std::fs::Permissions::from_mode(0o755),
+        )
+        .unwrap();
+        std::fs::write(&settings, "{}").unwrap();
+        std::fs::set_permissions(&settings, std::fs::Permissions::from_mode(0o640)).unwrap();
+        write_atomic(&settings, b"{ }", None).unwrap();
+        assert_eq!(mode(&settings), 0o640);
+        assert_eq!(mode(settings.parent().unwrap()), 0o755);
     }
 
     #[test]

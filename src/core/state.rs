@@ -260,7 +260,7 @@ impl EnableState {
         }
         let mut text = serde_json::to_string_pretty(&file)?;
         text.push('\n');
-        let sync = crate::core::paths::Sync::Durable;
+        let sync = crate::core::paths::Durability::Durable;
         crate::core::paths::write_private(&self.path, text.as_bytes(), sync).map_err(|source| {
             StateError::Write {
                 path: self.path.clone(),

@@ -109,7 +109,7 @@ impl ProbeStore {
             return Err(std::io::Error::other(p.clone()));
         }
         let bytes = serde_json::to_vec_pretty(&self.records).map_err(std::io::Error::other)?;
-        crate::core::paths::write_private(path, &bytes, crate::core::paths::Sync::Durable)?;
+        crate::core::paths::write_private(path, &bytes, crate::core::paths::Durability::Durable)?;
         Ok(())
     }
 }

@@ -275,7 +275,7 @@ impl TokenCache {
             e.dirty = false;
             Ok(())
         };
-        let sync = crate::core::paths::Sync::Cache;
+        let sync = crate::core::paths::Durability::Cache;
         crate::core::paths::write_private_with(path, sync, fill).map_err(|source| {
             TokenError::CacheWrite {
                 path: path.clone(),
