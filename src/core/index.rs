@@ -1553,18 +1553,8 @@ mod tests {
         assert!(found(&d, &lib, "beta").contains(&"body-broken-link"));
         assert!(found(&d, &lib, "beta").contains(&"body-nested-reference"));
         assert!(lib.save_index().is_none());
-        // Same length, same mtime, same inode: the index vouches for the old body, so the
-        // rules answer from what they read before (the file is not read again).
-        let skill_md = root.join("beta/SKILL.md");
-        let before = std::fs::metadata(&skill_md).unwrap();
-        let text = std::fs::read_to_string(&skill_md).unwrap();
-        let mut f = std::fs::File::options()
-            .write(true)
-            .open(&skill_md)
-            .unwrap();
-        f.write_all(text.replace("nowhere", "xxxxxxx").as_bytes())
-            .unwrap();
-        f.set_modified(before.modified().unwrap()).unwrap();
+        // Unchanged: the index vouches for the old body, so the rules answer from what they read
+        // before (the file is not read again).
         let (lib, stats) = load(&root, &cache);
         assert_eq!(stats.skills_parsed, 0);
         let beta = &lib.skills[lib.find("beta").unwrap()];
@@ -1576,9 +1566,31 @@ mod tests {
             .map(|d| d.message.as_str())
             .collect();
         assert!(msgs.iter().any(|m| m.contains("`nowhere.md`")), "{msgs:?}");
-        // Once its stat moves, the body is read again.
-        f.set_modified(SystemTime::now() - Duration::from_secs(60))
+        // Edited in place to the same length, its mtime put back (`cp -p`, `touch -r`): the
+        // length, mtime and inode are as they were, the ctime is not, and the body is read again.
+        let skill_md = root.join("beta/SKILL.md");
+        let before = std::fs::metadata(&skill_md).unwrap();
+        let text = std::fs::read_to_string(&skill_md).unwrap();
+        let mut f = std::fs::File::options()
+            .write(true)
+            .open(&skill_md)
             .unwrap();
+        f.write_all(text.replace("nowhere", "xxxxxxx").as_bytes())
+            .unwrap();
+        loop {
+            f.set_modified(before.modified().unwrap()).unwrap();
+            let after = Stamp::of(&std::fs::metadata(&skill_md).unwrap());
+            let before = Stamp::of(&before);
+            assert_eq!(
+                (after.len, after.mtime_ns, after.ino),
+                (before.len, before.mtime_ns, before.ino)
+            );
+            if after.ctime_ns != before.ctime_ns {
+                break;
+            }
+            // A coarse clock: the next tick moves it.
+            std::thread::sleep(Duration::from_millis(10));
+        }
         let (lib, stats) = load(&root, &cache);
         assert_eq!(stats.skills_parsed, 1);
         let d = body_check(&lib);
