@@ -32,6 +32,7 @@ fn bench(c: &mut Criterion) {
             rules::check_library(
                 &lib,
                 &CheckOptions {
+                    per_agent: false,
                     profile: Profile::Spec,
                     body: false,
                     tokens: None,
@@ -45,6 +46,7 @@ fn bench(c: &mut Criterion) {
             rules::check_library(
                 &lib,
                 &CheckOptions {
+                    per_agent: false,
                     profile: Profile::Spec,
                     body: true,
                     tokens: None,

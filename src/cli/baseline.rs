@@ -375,7 +375,7 @@ pub fn run(args: &BudgetArgs, library: &LibraryArgs) -> anyhow::Result<i32> {
         diff: &d,
         source: &source,
         settings,
-        listing: args.listing.as_str(),
+        listing: args.listing().as_str(),
         model: args.model.as_ref(),
         gates: &gates,
     };

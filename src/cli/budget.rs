@@ -30,9 +30,10 @@ pub struct BudgetArgs {
     /// Output: a table (biggest skills first), JSON, or markdown for a pull-request comment.
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
-    /// The listing format whose entries are L1: xml, markdown, claude-code or codex.
-    #[arg(long, default_value_t = Format::default())]
-    pub listing: Format,
+    /// The listing format whose entries are L1: xml, markdown, claude-code, codex or lazy-skills
+    /// [default: the agent's own with --agent, else xml].
+    #[arg(long)]
+    pub listing: Option<Format>,
     /// The listing tier: auto, full, compact or names.
     #[arg(long, default_value_t = Tier::default())]
     pub tier: Tier,
@@ -50,6 +51,8 @@ pub struct BudgetArgs {
     pub no_cache: bool,
     #[command(flatten)]
     pub scope: crate::cli::ScopeArgs,
+    #[command(flatten)]
+    pub view: crate::cli::AgentArgs,
     /// Also show each figure as the model would count it: claude, gemini, gpt-4o, gpt-4, or
     /// NAME=FACTOR. Shown as "≈ N (model)" beside the tiktoken figure, never instead of it.
     #[arg(long, value_name = "MODEL")]
@@ -92,6 +95,7 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         return crate::cli::baseline::run(&args, &library);
     }
     let (lib, cache) = library.load_with_cache(args.no_cache);
+    let lib = args.view.apply(lib, Some(args.listing()));
     note_demo(&lib);
     let unread = crate::cli::note_unread(&lib);
     let enabled = enabled(&lib);
@@ -102,13 +106,13 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
                 &lib,
                 &|i| enabled(i) && scope[i],
                 &ListingOptions {
-                    format: args.listing,
+                    format: args.listing(),
                     tier: args.tier,
                     context_window: args.context_window,
                 },
             )
         },
-        || crate::cli::count_levels(&lib, args.encoding, args.listing, &cache),
+        || crate::cli::count_levels(&lib, args.encoding, args.listing(), &cache),
     );
     let listing_tokens = tokens::count_listing(&lib, &listing.text, args.encoding, &cache) as usize;
     crate::cli::save_cache(&cache);
@@ -254,6 +258,19 @@ struct JsonSkill<'a> {
     resources: &'a [ResourceTokens],
 }
 
+impl BudgetArgs {
+    /// The listing format: the one asked for, else the agent's own, else xml.
+    pub fn listing(&self) -> Format {
+        self.listing
+            .or_else(|| {
+                self.view
+                    .agent
+                    .map(|a| crate::core::agents::model::model(a).format)
+            })
+            .unwrap_or_default()
+    }
+}
+
 impl Report<'_> {
     /// Every skill's figures in scope added up (the command counts every skill, on or off).
     fn totals(&self) -> budget::Summary {
@@ -345,7 +362,7 @@ impl Report<'_> {
     }
 
     fn listing_format(&self) -> Format {
-        self.args.listing
+        self.args.listing()
     }
 
     /// ` ≈ N (model)` after a figure when --model asks for it.
@@ -508,10 +525,14 @@ impl Report<'_> {
             )
         });
         s.push_str(&format!(
-            "listing ({}, {} tier): {} tokens per turn{}{budget}; {} full, {} trimmed, {} name only, {} dropped\n",
+            "listing{} ({}, {} tier): {} tokens per turn ({}){}{budget}; {} full, {} trimmed, {} name only, {} dropped\n",
+            self.lib
+                .agent
+                .map_or_else(String::new, |a| format!(" for {a}")),
             self.listing_format(),
             l.tier,
             thousands(self.listing_tokens as u64),
+            crate::cli::window_share(self.listing_tokens, self.args.context_window),
             self.beside(self.listing_tokens as u64),
             l.count(Fate::Full),
             l.count(Fate::Trimmed),

@@ -1,7 +1,7 @@
 //! `skillscope check`: validate skills against an agent profile, as text, JSON or SARIF.
 
 use crate::cli::LibraryArgs;
-use crate::core::Library;
+use crate::core::{Agent, Library};
 use crate::core::diagnostic::{Counts, Diagnostic, Severity};
 use crate::core::escape;
 use crate::core::listing::{self, Format, ListingOptions, Tier};
@@ -85,11 +85,23 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let cache = TokenCache::open_lazily();
     crate::cli::note_demo(&lib);
     let profile = args.profile.unwrap_or_else(|| Profile::fitting(&lib));
+    // Without --profile, each agent's skills are judged as that agent judges them.
+    let per_agent = args.profile.is_none()
+        && lib
+            .skills
+            .iter()
+            .any(|s| !matches!(s.agent, Agent::Path | Agent::Demo));
+    let label = if per_agent {
+        "per-agent"
+    } else {
+        profile.as_str()
+    };
     let enabled = crate::cli::enabled_mask(&lib);
     let is_enabled = |i: usize| enabled[i];
     let diags = rules::check_library(
         &lib,
         &CheckOptions {
+            per_agent,
             profile,
             body: true,
             tokens: Some((args.encoding, &cache)),
@@ -122,12 +134,12 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             scope.iter().filter(|s| **s).count(),
             &findings,
             counts,
-            profile,
+            label,
             args.verbose,
         )?,
         CheckFormat::Json => {
             let v = JsonReport {
-                profile: profile.as_str(),
+                profile: label,
                 skills: scope.iter().filter(|s| **s).count(),
                 errors: counts.errors,
                 warnings: counts.warnings,
@@ -151,7 +163,7 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             writeln!(out)?;
         }
         CheckFormat::Markdown => out.write_all(
-            markdown(&lib, &findings, counts, &args, profile, listing_over).as_bytes(),
+            markdown(&lib, &findings, counts, &args, label, listing_over).as_bytes(),
         )?,
     }
     out.flush()?;
@@ -200,7 +212,7 @@ fn write_text(
     checked: usize,
     findings: &[Finding],
     counts: Counts,
-    profile: Profile,
+    profile: &str,
     verbose: bool,
 ) -> std::io::Result<()> {
     let color = crate::cli::use_color();
@@ -239,8 +251,14 @@ fn write_text(
     };
     writeln!(
         out,
-        "{} skills checked with the {} profile: {} errors, {} warnings; {} files with errors",
-        checked, profile, counts.errors, counts.warnings, invalid
+        "{} skills checked with the {} profile{}: {} errors, {} warnings; {} files with errors",
+        checked,
+        profile,
+        if profile == "per-agent" {
+            " (each agent's own: claude-code, codex, opencode, lazy-skills; spec elsewhere)"
+        } else {
+            ""
+        }, counts.errors, counts.warnings, invalid
     )
 }
 
@@ -252,7 +270,7 @@ fn markdown(
     findings: &[Finding],
     counts: Counts,
     args: &CheckArgs,
-    profile: Profile,
+    profile: &str,
     listing_over: Option<(usize, usize)>,
 ) -> String {
     use crate::cli::baseline::md_cell;

@@ -80,6 +80,7 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             rules::check_library(
                 &lib,
                 &CheckOptions {
+                    per_agent: false,
                     profile: args.profile.unwrap_or_else(|| Profile::fitting(&lib)),
                     body: false,
                     tokens: None,

@@ -27,6 +27,15 @@ pub struct MatchArgs {
     pub json: bool,
     #[command(flatten)]
     pub scope: crate::cli::ScopeArgs,
+    #[command(flatten)]
+    pub view: crate::cli::AgentArgs,
+    /// Also show, per agent (or for --agent), the exact text the message makes it add to the
+    /// conversation — the bodies it would load, in its framing — and its tokens.
+    #[arg(long)]
+    pub inject: bool,
+    /// Encoding for --inject's token counts: o200k_base or cl100k_base.
+    #[arg(long, default_value_t = crate::core::tokens::Encoding::default())]
+    pub encoding: crate::core::tokens::Encoding,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -74,7 +83,13 @@ pub fn load_library(library: &LibraryArgs) -> anyhow::Result<Library> {
 }
 
 pub fn run(args: MatchArgs, library: LibraryArgs) -> anyhow::Result<i32> {
-    let lib = load_library(&library)?;
+    let whole = load_library(&library)?;
+    let injections = if args.inject {
+        injections(&whole, &args)
+    } else {
+        Vec::new()
+    };
+    let lib = args.view.apply(whole, None);
     let index = Index::build(&lib);
     let allowed = allowed(&lib, args.include_disabled);
     let scope = args.scope.mask(&lib);
@@ -86,14 +101,113 @@ pub fn run(args: MatchArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         .map(|m| (m, index.query(&args.message, m, &enabled, args.top)))
         .collect();
     if args.json {
-        println!(
-            "{}",
-            crate::cli::json_string(&to_json(&args.message, &lib, &results))?
-        );
+        let mut doc = to_json(&args.message, &lib, &results);
+        if args.inject {
+            doc["inject"] = Value::Array(injections.iter().map(Shown::json).collect());
+        }
+        println!("{}", crate::cli::json_string(&doc)?);
     } else {
         print!("{}", render(&args.message, &lib, &results, use_color()));
+        for shown in &injections {
+            print!("{}", shown.text(args.encoding));
+        }
     }
     Ok(0)
+}
+
+/// One agent's injection for the message, ready to show.
+struct Shown {
+    agent: crate::core::Agent,
+    matcher: Matcher,
+    ids: Vec<String>,
+    text: String,
+    tokens: usize,
+}
+
+impl Shown {
+    fn text(&self, enc: crate::core::tokens::Encoding) -> String {
+        let model = crate::core::agents::model::model(self.agent);
+        let how = match model.injection {
+            crate::core::agents::model::Injection::SkillLoaded
+            | crate::core::agents::model::Injection::AvailableSkills => {
+                format!("its own {} rule", self.matcher)
+            }
+            _ => format!("{} standing in for the model's choice", self.matcher),
+        };
+        let mut s = format!(
+            "\ninjected by {} ({how}): {}, {} tokens ({enc})\n",
+            self.agent,
+            match self.ids.len() {
+                0 => "nothing".to_string(),
+                _ => self.ids.join(", "),
+            },
+            crate::core::text::thousands(self.tokens as u64),
+        );
+        if !self.text.is_empty() {
+            s.push_str("----\n");
+            s.push_str(&crate::core::text::text(self.text.trim_start_matches('\n')));
+            if !self.text.ends_with('\n') {
+                s.push('\n');
+            }
+            s.push_str("----\n");
+        }
+        s
+    }
+
+    fn json(&self) -> Value {
+        json!({
+            "agent": self.agent,
+            "matcher": self.matcher.as_str(),
+            "skills": self.ids,
+            "tokens": self.tokens,
+            "text": self.text,
+        })
+    }
+}
+
+/// What the message injects for --agent, or for every agent that reads a skill of the library.
+fn injections(whole: &Library, args: &MatchArgs) -> Vec<Shown> {
+    let agents: Vec<crate::core::Agent> = match args.view.agent {
+        Some(a) => vec![a],
+        None => crate::core::agents::model::MODELS.iter().map(|m| m.agent).collect(),
+    };
+    let fallback = match args.matcher {
+        MatcherChoice::Keyword => Matcher::Keyword,
+        MatcherChoice::Triggers => Matcher::Triggers,
+        MatcherChoice::Fuzzy => Matcher::Fuzzy,
+        MatcherChoice::Bm25 | MatcherChoice::All => Matcher::Bm25,
+    };
+    agents
+        .into_iter()
+        .filter_map(|agent| {
+            let lib = crate::core::agents::view::agent_library(whole, agent, &args.view.files);
+            if lib.is_empty() {
+                return None;
+            }
+            let index = Index::build(&lib);
+            let allowed = allowed(&lib, args.include_disabled);
+            let scope = args.scope.mask(&lib);
+            let got = crate::core::inject::inject(
+                &lib,
+                &index,
+                crate::core::agents::model::model(agent),
+                &args.message,
+                &|i| allowed[i] && scope[i],
+                fallback,
+            );
+            Some(Shown {
+                agent,
+                matcher: got.matcher,
+                ids: got
+                    .skills
+                    .iter()
+                    .map(|&i| line(&lib.skills[i].id).into_owned())
+                    .collect(),
+                tokens: crate::core::tokens::count(args.encoding, &got.text),
+                text: got.text,
+            })
+        })
+        .collect()
 }
 
 /// `{"message", "results": {matcher: [{"name", "path", "score", "matched": [...]}]}}`.

@@ -132,6 +132,68 @@ impl ScopeArgs {
     }
 }
 
+/// Whose view: one agent's skills, as that agent resolves, activates and lists them.
+#[derive(Debug, Args, Clone, Default)]
+pub struct AgentArgs {
+    /// The agent whose view to show: only the skills it reads (its own folders and the ones it
+    /// shares), its precedence, fallbacks and listing format: claude-code, codex, opencode,
+    /// gemini, goose, lazy-skills or generic. Without it, an agent's own listing format
+    /// (claude-code, codex, lazy-skills) picks that agent.
+    #[arg(long, value_parser = parse_agent)]
+    pub agent: Option<crate::core::Agent>,
+    /// Files open in the session: a conditional skill (Claude Code's `paths:`) is listed only
+    /// when one of them matches its globs.
+    #[arg(long, value_name = "PATH", num_args = 1..)]
+    pub files: Vec<PathBuf>,
+}
+
+impl AgentArgs {
+    /// The agent modelled for a listing in `format`: the one asked for, else the format's own.
+    pub fn agent_for(&self, format: Option<crate::core::listing::Format>) -> Option<crate::core::Agent> {
+        self.agent
+            .or_else(|| format.and_then(crate::core::agents::model::agent_of_format))
+    }
+
+    /// The library as that agent sees it; the whole library when no agent applies.
+    pub fn apply(&self, lib: Library, format: Option<crate::core::listing::Format>) -> Library {
+        match self.agent_for(format) {
+            Some(agent) => crate::core::agents::view::agent_library(&lib, agent, &self.files),
+            None => lib,
+        }
+    }
+}
+
+/// `12.3 % of the 200,000-token context window`, with a warning past the whole window.
+pub fn window_share(tokens: usize, window: usize) -> String {
+    let pct = if window == 0 {
+        0.0
+    } else {
+        tokens as f64 * 100.0 / window as f64
+    };
+    let over = if tokens > window {
+        ": MORE THAN THE WHOLE WINDOW"
+    } else {
+        ""
+    };
+    format!(
+        "{pct:.1} % of the {}-token context window{over}",
+        crate::core::text::thousands(window as u64)
+    )
+}
+
+/// An agent of the model (`core::agents::model::MODELS`) by its name.
+fn parse_agent(s: &str) -> Result<crate::core::Agent, String> {
+    let models = crate::core::agents::model::MODELS;
+    models
+        .iter()
+        .map(|m| m.agent)
+        .find(|a| a.as_str() == s)
+        .ok_or_else(|| {
+            let names: Vec<&str> = models.iter().map(|m| m.agent.as_str()).collect();
+            format!("unknown agent `{s}`: use {}", names.join(", "))
+        })
+}
+
 /// Which skills to look at.
 #[derive(Debug, Args, Clone, Default)]
 pub struct LibraryArgs {

@@ -15,9 +15,10 @@ use std::io::Write;
 
 #[derive(Debug, Args)]
 pub struct PromptArgs {
-    /// Catalog format: xml, markdown, claude-code or codex.
-    #[arg(long, default_value_t = Format::default())]
-    pub format: Format,
+    /// Catalog format: xml, markdown, claude-code, codex or lazy-skills [default: the agent's
+    /// own with --agent, else xml].
+    #[arg(long)]
+    pub format: Option<Format>,
     /// Entry tier: auto (by skill count), full, compact or names.
     #[arg(long, default_value_t = Tier::default())]
     pub tier: Tier,
@@ -56,6 +57,21 @@ pub struct PromptArgs {
     pub encoding: Encoding,
     #[command(flatten)]
     pub scope: crate::cli::ScopeArgs,
+    #[command(flatten)]
+    pub view: crate::cli::AgentArgs,
+}
+
+impl PromptArgs {
+    /// The listing format: the one asked for, else the agent's own, else xml.
+    fn listing_format(&self) -> Format {
+        self.format
+            .or_else(|| {
+                self.view
+                    .agent
+                    .map(|a| crate::core::agents::model::model(a).format)
+            })
+            .unwrap_or_default()
+    }
 }
 
 pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
@@ -69,7 +85,8 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             "--mode auto lists only the skills a message makes relevant: give the message with --message TEXT"
         );
     }
-    let lib = library.load();
+    let format = args.listing_format();
+    let lib = args.view.apply(library.load(), Some(format));
     note_demo(&lib);
     let unread = crate::cli::note_unread(&lib);
     let state = load_state();
@@ -98,7 +115,7 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     });
     let selections = Selections::new(enabled, &|i| scope[i], relevant.as_deref());
     let opts = ListingOptions {
-        format: args.format,
+        format,
         tier: args.tier,
         context_window: args.context_window,
     };
@@ -137,7 +154,7 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         crate::cli::save_counts(&lib, &cache);
         eprint!(
             "{}",
-            fate_table(&lib, &listing, tokens, args.encoding, mode)
+            fate_table(&lib, &listing, tokens, args.encoding, mode, args.context_window)
         );
     }
     Ok(unread)
@@ -171,7 +188,7 @@ impl Report<'_> {
         }
         s.push_str(&format!(
             "tokens per turn of the {} listing ({} tier), {}; an estimate for Claude models\n",
-            self.args.format, self.args.tier, self.args.encoding
+            self.args.listing_format(), self.args.tier, self.args.encoding
         ));
         match (&self.args.message, self.relevant) {
             (Some(msg), Some(rel)) => {
@@ -225,7 +242,8 @@ impl Report<'_> {
                 .collect()
         });
         json!({
-            "format": self.args.format,
+            "format": self.args.listing_format(),
+            "agent": self.lib.agent,
             "tier": self.args.tier,
             "context_window": self.args.context_window,
             "encoding": self.args.encoding,
@@ -248,16 +266,21 @@ fn fate_table(
     tokens: usize,
     enc: Encoding,
     mode: ListingMode,
+    window: usize,
 ) -> String {
     let mut s = String::new();
     let budget = listing
         .budget_chars
         .map_or_else(|| "no budget".to_string(), |b| format!("budget {b} chars"));
+    let whose = lib
+        .agent
+        .map_or_else(String::new, |a| format!(" for {a}"));
     s.push_str(&format!(
-        "listing ({mode} mode): {} tier, {} chars, ~{tokens} tokens ({enc}), {} of {budget}\n",
+        "listing{whose} ({mode} mode): {} tier, {} chars, ~{tokens} tokens ({enc}), {} of {budget}; {}\n",
         listing.tier,
         listing.text.chars().count(),
         listing.used_chars,
+        crate::cli::window_share(tokens, window),
     ));
     let counts: Vec<String> = Fate::ALL
         .iter()
@@ -276,11 +299,21 @@ fn fate_table(
         .unwrap_or(0)
         .min(40);
     for e in &listing.entries {
-        let name = crate::core::text::fit(&lib.skills[e.index].name, width);
+        let skill = &lib.skills[e.index];
+        let name = crate::core::text::fit(&skill.name, width);
+        // A skill listed only through its agent's fallbacks says so.
+        let fallback = skill
+            .parse_diagnostics
+            .iter()
+            .find(|d| d.rule == crate::core::catalogue::RuleId::ListedByFallback);
+        let reason = match (e.reason.is_empty(), fallback) {
+            (true, Some(d)) => d.message.as_str(),
+            _ => e.reason.as_str(),
+        };
         let line = format!(
             "{:<9} {name:<width$}  {}",
             e.fate.as_str(),
-            crate::core::text::line(&e.reason)
+            crate::core::text::line(reason)
         );
         s.push_str(line.trim_end());
         s.push('\n');

@@ -90,6 +90,7 @@ fn source_text(s: StateSource) -> &'static str {
         StateSource::FrontmatterAutoLoad => "frontmatter auto_load: false",
         StateSource::FrontmatterEnabled => "frontmatter enabled: false",
         StateSource::FrontmatterDisableModelInvocation => "frontmatter disable-model-invocation",
+        StateSource::NotOptedIn => "off until opted in (its agent wants auto_load: true)",
         StateSource::Default => "default",
     }
 }

@@ -233,7 +233,7 @@ catalogue! {
     NameTooLong "name-too-long" Name [E, E, E, E, E] "name over 64 characters";
     NameFormat "name-format" Name [E, E, E, E, E] "name not lowercase letters, digits and hyphens";
     NameHyphens "name-hyphens" Name [E, E, E, E, E] "leading, trailing or double hyphen";
-    NameDirectory "name-directory" Name [E, W, W, E, E] "name differs from the folder name";
+    NameDirectory "name-directory" Name [E, W, W, E, W] "name differs from the folder name";
     NameReserved "name-reserved" Name [W, E, W, W, W] "name holds a reserved word";
     NameXml "name-xml" Name [E, E, E, E, E] "name holds XML tags";
     ControlCharacter "control-character" Name [W, E, E, E, E]
@@ -256,8 +256,12 @@ catalogue! {
     DuplicateName "duplicate-name" Library [I, I, I, I, I] "two skills with the same name";
     Shadowed "shadowed" Library [W, W, W, W, W] "another skill of the same name wins";
     Overlap "overlap" Library [W, W, W, W, W] "descriptions that compete for the same messages";
+    ListedByFallback "listed-by-fallback" Library [W, W, W, W, W]
+        "an agent lists the skill under its folder's name or its body's first paragraph";
     ExecutableNoEntry "executable-no-entry" Executable [W, E, E, E, E]
         "`type: executable` without its entry script";
+    EntryUntyped "entry-untyped" Executable [NO, NO, NO, NO, W]
+        "an `execute.py` without `type: executable`: the skill stays contextual";
     ScriptNotExecutable "script-not-executable" Executable [W, W, W, W, W]
         "a script without its run bit";
     ScriptNoInterpreter "script-no-interpreter" Executable [E, E, E, E, E]

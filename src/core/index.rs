@@ -1185,6 +1185,7 @@ mod tests {
         rules::check_library(
             lib,
             &CheckOptions {
+                per_agent: false,
                 body: true,
                 ..CheckOptions::default()
             },

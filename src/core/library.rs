@@ -32,6 +32,11 @@ pub struct Library {
     /// Things to tell the user about how the library was read that are no finding about it (an
     /// index file that could not be used).
     pub notes: Vec<String>,
+    /// Skills kept out of every listing though enabled, with why (conditional skills no open
+    /// file activates), by index.
+    pub inactive: HashMap<usize, String>,
+    /// The agent whose view this library is ([`Library::subset`]), if it is one agent's.
+    pub agent: Option<crate::core::source::Agent>,
     /// Where the library index lives and what to write into it.
     index: Option<Arc<IndexState>>,
 }
@@ -181,6 +186,8 @@ impl Library {
             problems: scanned.problems,
             demo: false,
             notes,
+            inactive: HashMap::default(),
+            agent: None,
             index: None,
         };
         lib.resolve_shadowing();
@@ -351,6 +358,38 @@ impl Library {
 
     pub fn len(&self) -> usize {
         self.skills.len()
+    }
+
+    /// The skills at `keep` (in that order) as a library of their own, for one agent's view:
+    /// shadowing points into the new order (a winner left out shadows nothing), and the index
+    /// stays with this library (a view never writes it).
+    pub fn subset(&self, keep: &[usize]) -> Library {
+        let mut new_of = vec![None; self.skills.len()];
+        for (n, &i) in keep.iter().enumerate() {
+            new_of[i] = Some(n);
+        }
+        let skills = keep
+            .iter()
+            .map(|&i| {
+                let mut s = self.skills[i].clone();
+                s.shadowed_by = s.shadowed_by.and_then(|w| new_of[w]);
+                s
+            })
+            .collect();
+        Library {
+            roots: self.roots.clone(),
+            skills,
+            problems: self.problems.clone(),
+            demo: self.demo,
+            notes: self.notes.clone(),
+            inactive: self
+                .inactive
+                .iter()
+                .filter_map(|(&i, why)| Some((new_of[i]?, why.clone())))
+                .collect(),
+            agent: self.agent,
+            index: None,
+        }
     }
 
     pub fn is_empty(&self) -> bool {

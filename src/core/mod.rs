@@ -11,6 +11,7 @@ pub mod frontmatter;
 pub mod fsx;
 pub mod gitref;
 pub mod index;
+pub mod inject;
 pub mod library;
 pub mod listing;
 pub mod load;

@@ -924,7 +924,10 @@ fn read_skill(
     // a record keeps only what the skill file says), so adding or removing the script counts
     // even when the skill file kept its stat. A link named so that
     // leads out of the folder is not a resource, and not an entry script either.
+    // The Lazy Skills agent reads `type` alone (`metadata.get("type", "contextual")`): its
+    // skills stay contextual, and the rules say why the script is not used.
     if skill.frontmatter.kind_source == KindSource::Default
+        && root.agent != crate::core::source::Agent::LazySkills
         && skill
             .resources
             .iter()

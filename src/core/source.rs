@@ -13,7 +13,9 @@ pub enum Agent {
     Opencode,
     Gemini,
     Goose,
-    /// The generic `.agents/skills` and Lazy Skills folders.
+    /// The Lazy Skills agent (`~/.config/cli-agent/skills`).
+    LazySkills,
+    /// The shared `.agents/skills` folders, which several agents read.
     Generic,
     /// A folder given on the command line.
     Path,
@@ -22,12 +24,13 @@ pub enum Agent {
 }
 
 impl Agent {
-    pub const ALL: [Agent; 8] = [
+    pub const ALL: [Agent; 9] = [
         Agent::ClaudeCode,
         Agent::Codex,
         Agent::Opencode,
         Agent::Gemini,
         Agent::Goose,
+        Agent::LazySkills,
         Agent::Generic,
         Agent::Path,
         Agent::Demo,
@@ -40,6 +43,7 @@ impl Agent {
             Agent::Opencode => "opencode",
             Agent::Gemini => "gemini",
             Agent::Goose => "goose",
+            Agent::LazySkills => "lazy-skills",
             Agent::Generic => "generic",
             Agent::Path => "path",
             Agent::Demo => "demo",
@@ -50,7 +54,10 @@ impl Agent {
     /// (`web.scraper`): the Lazy Skills model and skillscope's own reading of folders given to
     /// it do; the agents that key skills by name alone do not.
     pub fn namespaces_folders(self) -> bool {
-        matches!(self, Agent::Generic | Agent::Path | Agent::Demo)
+        matches!(
+            self,
+            Agent::LazySkills | Agent::Generic | Agent::Path | Agent::Demo
+        )
     }
 
     /// A short badge for narrow columns.
@@ -61,6 +68,7 @@ impl Agent {
             Agent::Opencode => "opencode",
             Agent::Gemini => "gemini",
             Agent::Goose => "goose",
+            Agent::LazySkills => "lazy",
             Agent::Generic => "agents",
             Agent::Path => "path",
             Agent::Demo => "demo",
@@ -131,21 +139,24 @@ impl Root {
     }
 }
 
+/// Each folder is tagged with the agent whose folder it is; which agents read it (several read
+/// `.agents/skills` and `.claude/skills`) is each agent's model (`core::agents::model`).
 const USER_ROOTS: &[(Agent, &str)] = &[
     (Agent::ClaudeCode, ".claude/skills"),
     (Agent::Codex, ".codex/skills"),
-    (Agent::Codex, ".agents/skills"),
+    (Agent::Generic, ".agents/skills"),
     (Agent::Opencode, ".config/opencode/skill"),
     (Agent::Opencode, ".config/opencode/skills"),
     (Agent::Gemini, ".gemini/skills"),
     (Agent::Goose, ".config/goose/skills"),
-    (Agent::Generic, ".config/cli-agent/skills"),
+    (Agent::Generic, ".config/agents/skills"),
+    (Agent::LazySkills, ".config/cli-agent/skills"),
 ];
 
 const PROJECT_ROOTS: &[(Agent, &str)] = &[
     (Agent::ClaudeCode, ".claude/skills"),
     (Agent::Codex, ".codex/skills"),
-    (Agent::Codex, ".agents/skills"),
+    (Agent::Generic, ".agents/skills"),
     (Agent::Opencode, ".opencode/skill"),
     (Agent::Opencode, ".opencode/skills"),
     (Agent::Gemini, ".gemini/skills"),
@@ -231,7 +242,7 @@ mod tests {
                     PathBuf::from("home/.config/opencode/skills")
                 ),
                 (
-                    Agent::Codex,
+                    Agent::Generic,
                     Scope::Project,
                     PathBuf::from("outer/repo/.agents/skills")
                 ),

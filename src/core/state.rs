@@ -75,6 +75,9 @@ pub enum StateSource {
     FrontmatterEnabled,
     /// `disable-model-invocation: true` in frontmatter.
     FrontmatterDisableModelInvocation,
+    /// Its agent enables a skill only when asked to (Lazy Skills: `auto_load: true`), and it is
+    /// not asked.
+    NotOptedIn,
     Default,
 }
 
@@ -314,6 +317,11 @@ pub fn default_for(skill: &Skill) -> (bool, StateSource) {
         (false, StateSource::FrontmatterEnabled)
     } else if skill.frontmatter.disable_model_invocation {
         (false, StateSource::FrontmatterDisableModelInvocation)
+    } else if crate::core::agents::model::model(skill.agent).enable_default
+        == crate::core::agents::model::EnableDefault::OptIn
+        && skill.frontmatter.auto_load != Some(true)
+    {
+        (false, StateSource::NotOptedIn)
     } else {
         (true, StateSource::Default)
     }

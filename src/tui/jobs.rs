@@ -42,6 +42,7 @@ pub fn check(
     std::thread::spawn(move || {
         let on = |i: usize| enabled.get(i).copied().unwrap_or(false);
         let opts = CheckOptions {
+            per_agent: false,
             profile,
             body,
             tokens: None,

@@ -44,7 +44,7 @@ impl AgentPlugin for ClaudeCode {
     }
 
     fn skill_folders(&self) -> &'static [&'static [&'static str]] {
-        &[&[".claude", "skills"]]
+        super::model::model(Agent::ClaudeCode).folders
     }
 
     fn settings_paths(&self, home: &Path, project: Option<&Path>) -> Vec<(SwitchScope, PathBuf)> {

@@ -37,7 +37,7 @@ impl AgentPlugin for Codex {
     }
 
     fn skill_folders(&self) -> &'static [&'static [&'static str]] {
-        &[&[".agents", "skills"], &[".codex", "skills"]]
+        super::model::model(Agent::Codex).folders
     }
 
     fn settings_paths(&self, home: &Path, _project: Option<&Path>) -> Vec<(SwitchScope, PathBuf)> {

@@ -6,6 +6,8 @@ mod claude;
 mod codex;
 mod error;
 pub mod json;
+pub mod model;
+pub mod view;
 mod opencode;
 mod plan;
 
@@ -514,12 +516,24 @@ pub fn readers(skill: &Skill) -> Vec<Agent> {
 }
 
 fn readers_in(registry: Registry, skill: &Skill) -> Vec<Agent> {
+    let found = folder_readers(registry.iter().map(|p| (p.id(), p.skill_folders())), &skill.dir);
+    if !found.is_empty() {
+        found
+    } else if find(registry, skill.agent).is_some() {
+        vec![skill.agent]
+    } else {
+        Vec::new()
+    }
+}
+
+/// The agents (of `agents`, each with the folders it reads) that read the nearest folder above
+/// `dir` that any of them reads; empty when none does.
+pub(crate) fn folder_readers<'a>(
+    agents: impl Iterator<Item = (Agent, &'a [&'a [&'a str]])> + Clone,
+    dir: &Path,
+) -> Vec<Agent> {
     // One pass over the components: this runs for every row of a list.
-    let names: Vec<Option<&str>> = skill
-        .dir
-        .components()
-        .map(|c| c.as_os_str().to_str())
-        .collect();
+    let names: Vec<Option<&str>> = dir.components().map(|c| c.as_os_str().to_str()).collect();
     // The skill's own folder is not a candidate, only the folders above it.
     for end in (1..names.len()).rev() {
         let ends_with = |folder: &[&str]| {
@@ -530,16 +544,16 @@ fn readers_in(registry: Registry, skill: &Skill) -> Vec<Agent> {
                     .zip(names[..end].iter().rev())
                     .all(|(want, got)| *got == Some(*want))
         };
-        let reads = |p: &&&dyn AgentPlugin| p.skill_folders().iter().any(|f| ends_with(f));
-        if registry.iter().any(|p| reads(&p)) {
-            return registry.iter().filter(reads).map(|p| p.id()).collect();
+        let found: Vec<Agent> = agents
+            .clone()
+            .filter(|(_, folders)| folders.iter().any(|f| ends_with(f)))
+            .map(|(a, _)| a)
+            .collect();
+        if !found.is_empty() {
+            return found;
         }
     }
-    if find(registry, skill.agent).is_some() {
-        vec![skill.agent]
-    } else {
-        Vec::new()
-    }
+    Vec::new()
 }
 
 /// The project folder agents take their project settings from: the repository root above

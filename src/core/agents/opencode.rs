@@ -42,14 +42,7 @@ impl AgentPlugin for Opencode {
     }
 
     fn skill_folders(&self) -> &'static [&'static [&'static str]] {
-        &[
-            &[".claude", "skills"],
-            &[".agents", "skills"],
-            &[".opencode", "skill"],
-            &[".opencode", "skills"],
-            &[".config", "opencode", "skill"],
-            &[".config", "opencode", "skills"],
-        ]
+        super::model::model(Agent::Opencode).folders
     }
 
     fn settings_paths(&self, home: &Path, project: Option<&Path>) -> Vec<(SwitchScope, PathBuf)> {

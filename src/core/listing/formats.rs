@@ -55,6 +55,7 @@ impl Format {
             Format::Markdown => &MARKDOWN,
             Format::ClaudeCode => &CLAUDE_CODE,
             Format::Codex => &CODEX,
+            Format::LazySkills => &LAZY_SKILLS,
         }
     }
 }
@@ -93,6 +94,8 @@ pub static XML: FormatSpec = FormatSpec {
             html_escape(d),
             p.path
         ),
+        // The names tier lists names only: no location either.
+        None if p.path.is_empty() => format!("<skill><name>{}</name></skill>", html_escape(&p.name)),
         None => format!(
             "<skill>\n<name>\n{}\n</name>\n<location>\n{}\n</location>\n</skill>",
             html_escape(&p.name),
@@ -171,7 +174,28 @@ pub static CODEX: FormatSpec = FormatSpec {
     },
     line: |p, description| match description {
         Some(d) => format!("- {}: {d} (file: {})", p.name, p.path),
+        None if p.path.is_empty() => format!("- {}", p.name),
         None => format!("- {} (file: {})", p.name, p.path),
+    },
+};
+
+/// `Enabled skills:` then `- name: description`: what the Lazy Skills agent puts in its system
+/// prompt from `list_level1()` (design 000, Level 1).
+pub static LAZY_SKILLS: FormatSpec = FormatSpec {
+    id: "lazy-skills",
+    summary: "- name: description, under \"Enabled skills:\"",
+    budget_percent: None,
+    fit: Fit::Trimming,
+    entry_cap: None,
+    frame: Frame::Headed("Enabled skills:\n"),
+    parts: |skill, _| Parts {
+        name: skill.name.clone(),
+        description: one_line(name_and_description(skill).1),
+        path: String::new(),
+    },
+    line: |p, description| match description {
+        Some(d) => format!("- {}: {d}", p.name),
+        None => format!("- {}", p.name),
     },
 };
 

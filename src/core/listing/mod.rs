@@ -51,14 +51,17 @@ pub enum Format {
     ClaudeCode,
     /// `- name: description (file: path)`, within 2% of the context window.
     Codex,
+    /// `Enabled skills:` then `- name: description` (the Lazy Skills design).
+    LazySkills,
 }
 
 impl Format {
-    pub const ALL: [Format; 4] = [
+    pub const ALL: [Format; 5] = [
         Format::Xml,
         Format::Markdown,
         Format::ClaudeCode,
         Format::Codex,
+        Format::LazySkills,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -432,7 +435,8 @@ fn chars(s: &str) -> usize {
     s.chars().count()
 }
 
-/// The listing of the enabled skills of `lib`.
+/// The listing of the enabled skills of `lib` (for one agent's view, see
+/// [`crate::core::agents::view::agent_library`]).
 pub fn render(lib: &Library, enabled: &dyn Fn(usize) -> bool, opts: &ListingOptions) -> Listing {
     let format = opts.format;
     let mut out: Vec<ListedSkill> = Vec::new();
@@ -457,6 +461,12 @@ pub fn render(lib: &Library, enabled: &dyn Fn(usize) -> bool, opts: &ListingOpti
                 index: i,
                 fate: Fate::Dropped,
                 reason: "no parsed name and description in its frontmatter".to_string(),
+            });
+        } else if let Some(why) = lib.inactive.get(&i) {
+            out.push(ListedSkill {
+                index: i,
+                fate: Fate::Dropped,
+                reason: why.clone(),
             });
         } else {
             listable.push(i);
@@ -516,6 +526,8 @@ pub fn render(lib: &Library, enabled: &dyn Fn(usize) -> bool, opts: &ListingOpti
                     format!("names tier: {} skills are listed by name only", listed),
                 );
                 s.description = None;
+                // Names only, in every format: the search tool finds the rest.
+                s.parts.path.clear();
             }
             Tier::Full | Tier::Auto => s.description = Some(d),
         }

@@ -124,6 +124,22 @@ pub fn check(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
     }
     if skill.kind() == SkillKind::Executable {
         entry_rule(skill, profile, &mut out);
+    } else if profile == Profile::LazySkills
+        && skill.kind_source() == crate::core::skill::KindSource::Default
+        && skill
+            .resources
+            .iter()
+            .any(|r| r.rel == crate::core::probe::DEFAULT_ENTRY)
+    {
+        out.push(Diagnostic::new(
+            RuleId::EntryUntyped,
+            Severity::Warning,
+            format!(
+                "`{}` is here but the frontmatter has no `type: executable`: Lazy Skills keeps the \
+                 skill contextual (its script is never registered as a tool); add `type: executable`",
+                crate::core::probe::DEFAULT_ENTRY
+            ),
+        ));
     }
     out
 }
@@ -232,8 +248,11 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
     let suggestion = || kebab(&name);
     // The spec admits any lowercase letter or digit; the agents' own loaders only ASCII.
     let ascii_only = !matches!(profile, Profile::Spec | Profile::LazySkills);
+    // Lazy Skills keys skills by name and its own examples are snake_case (`web_scraper`).
+    let underscore = profile == Profile::LazySkills;
     let bad_char = |c: char| {
         !(c == '-'
+            || (underscore && c == '_')
             || if ascii_only {
                 c.is_ascii_lowercase() || c.is_ascii_digit()
             } else {
@@ -271,8 +290,8 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
     let dir = nfkc(&folder);
     if dir != name {
         let sev = match profile {
-            Profile::Spec | Profile::Opencode | Profile::LazySkills => Severity::Error,
-            Profile::ClaudeCode | Profile::Codex => Severity::Warning,
+            Profile::Spec | Profile::Opencode => Severity::Error,
+            Profile::ClaudeCode | Profile::Codex | Profile::LazySkills => Severity::Warning,
         };
         out.push(
             Diagnostic::new(

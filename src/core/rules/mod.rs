@@ -19,6 +19,9 @@ pub use crate::core::catalogue::{Profile, RULES, RuleId, RuleInfo, UnknownProfil
 #[derive(Clone, Copy, Default)]
 pub struct CheckOptions<'a> {
     pub profile: Profile,
+    /// Judge each skill of an agent's folder by that agent's own profile
+    /// (`core::agents::model`); `profile` is then for folders given on the command line.
+    pub per_agent: bool,
     /// Read bodies for the body rules (length, links, nesting).
     pub body: bool,
     /// The encoding and token cache for the body's 5,000-token limit (counted no further than
@@ -26,6 +29,18 @@ pub struct CheckOptions<'a> {
     pub tokens: Option<(Encoding, &'a TokenCache)>,
     /// Which skills are switched on (all when `None`): only those compete in the overlap rule.
     pub enabled: Option<&'a (dyn Fn(usize) -> bool + Sync)>,
+}
+
+impl CheckOptions<'_> {
+    /// The profile `skill` is judged by.
+    pub fn profile_of(&self, skill: &Skill) -> Profile {
+        use crate::core::source::Agent;
+        if self.per_agent && !matches!(skill.agent, Agent::Path | Agent::Demo) {
+            crate::core::agents::model::model(skill.agent).profile
+        } else {
+            self.profile
+        }
+    }
 }
 
 /// Every diagnostic of every skill (index-aligned with `lib.skills`), sorted by line.
@@ -71,14 +86,15 @@ fn per_skill(lib: &Library, opts: &CheckOptions, learned: &AtomicBool) -> Vec<Ve
     lib.skills
         .par_iter()
         .map(|s| {
-            let mut d = check_skill(s, opts.profile);
+            let profile = opts.profile_of(s);
+            let mut d = check_skill(s, profile);
             if opts.body {
-                let (found, new) = body::check(s, opts.profile, opts.tokens);
+                let (found, new) = body::check(s, profile, opts.tokens);
                 d.extend(found);
                 if new {
                     learned.store(true, Ordering::Relaxed);
                 }
-                if opts.profile == Profile::LazySkills {
+                if profile == Profile::LazySkills {
                     d.extend(lazy::requirements_file(s));
                 }
             }
@@ -215,6 +231,7 @@ mod tests {
             let diags = check_library(
                 &lib,
                 &CheckOptions {
+                    per_agent: false,
                     profile,
                     body: true,
                     tokens: Some((Encoding::O200kBase, &cache)),

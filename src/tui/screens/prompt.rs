@@ -15,7 +15,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Gauge, Paragraph};
 
 /// Listing formats offered by the prompt preview, tiers and context windows.
-pub const FORMATS: [Format; 4] = Format::ALL;
+pub const FORMATS: [Format; 5] = Format::ALL;
 pub const TIERS: [Tier; 4] = Tier::ALL;
 pub const WINDOWS: [u64; 4] = [200_000, 1_000_000, 128_000, 32_000];
 

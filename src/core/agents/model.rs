@@ -1,0 +1,273 @@
+//! What each agent does with a library, as one value per agent: the folders it reads (its own
+//! and other agents' it also reads), its listing format, the profile its skills are judged by,
+//! whether skills are on unless switched off or off unless opted in, its fallbacks for a missing
+//! name or description, conditional skills, what a matched skill injects into the conversation,
+//! how many skills its auto mode lists, and its probe timeout. Every per-agent view (listing,
+//! budget, match, the Prompt screen) reads it from here; `docs/agents.md` tables it.
+
+use crate::core::catalogue::Profile;
+use crate::core::listing::Format;
+use crate::core::skill::Skill;
+use crate::core::source::Agent;
+use std::time::Duration;
+
+/// Whether a skill is on before anyone switches it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EnableDefault {
+    /// On unless its frontmatter or a switch says otherwise (every agent but Lazy Skills).
+    OptOut,
+    /// Off unless its frontmatter says `auto_load: true` (Lazy Skills: `enabled = auto_enable
+    /// and metadata.get("auto_load", False)`).
+    OptIn,
+}
+
+/// How a skill the agent judges relevant reaches the conversation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Injection {
+    /// The model calls the Skill tool; the tool result holds the SKILL.md body after a line
+    /// naming the skill's folder (Claude Code, opencode, Goose, Gemini's `activate_skill`).
+    SkillTool,
+    /// The model reads the SKILL.md file named in its listing (Codex).
+    ReadFile,
+    /// Before the model runs, each matched skill's body is added as a system message headed
+    /// `# SKILL LOADED: name` (the Lazy Skills design, `_check_and_load_relevant_skills`).
+    SkillLoaded,
+    /// Before the model runs, an `## Available Skills` block with at most three matched bodies
+    /// (the SkillContextProvider ADR).
+    AvailableSkills,
+}
+
+/// One agent, completely.
+#[derive(Debug)]
+pub struct AgentModel {
+    pub agent: Agent,
+    /// Its name for people.
+    pub name: &'static str,
+    /// The skill folders it reads, as the last components of their path, its own first.
+    pub folders: &'static [&'static [&'static str]],
+    /// The listing format its system prompt holds.
+    pub format: Format,
+    /// The profile its skills are judged by when none is asked for.
+    pub profile: Profile,
+    pub enable_default: EnableDefault,
+    /// Lists a skill without a `name` under its folder's name and one without a `description`
+    /// under the first paragraph of its body, as Claude Code does.
+    pub fallbacks: bool,
+    /// Honours `paths:`: such a skill is listed only while a matching file is open.
+    pub conditional: bool,
+    pub injection: Injection,
+    /// Most skills its auto listing mode keeps (Lazy Skills: `_auto_select_skills(max_skills=10)`).
+    pub auto_max: Option<usize>,
+    /// How long `--help-json` may take (Lazy Skills' `_get_tool_schema` waits 5 s).
+    pub probe_timeout: Duration,
+    /// Accepts a tool schema without `name`, or with another name, under the skill's name.
+    pub schema_name_fallback: bool,
+    /// Where the model comes from.
+    pub source: &'static str,
+}
+
+const DEFAULT_PROBE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Every agent skillscope models, in the order they are shown.
+pub static MODELS: &[AgentModel] = &[
+    AgentModel {
+        agent: Agent::ClaudeCode,
+        name: "Claude Code",
+        folders: &[&[".claude", "skills"]],
+        format: Format::ClaudeCode,
+        profile: Profile::ClaudeCode,
+        enable_default: EnableDefault::OptOut,
+        fallbacks: true,
+        conditional: true,
+        injection: Injection::SkillTool,
+        auto_max: None,
+        probe_timeout: DEFAULT_PROBE_TIMEOUT,
+        schema_name_fallback: false,
+        source: "Claude Code's skills documentation; design 001 (learn-claude-code s07)",
+    },
+    AgentModel {
+        agent: Agent::Codex,
+        name: "Codex",
+        folders: &[&[".codex", "skills"], &[".agents", "skills"]],
+        format: Format::Codex,
+        profile: Profile::Codex,
+        enable_default: EnableDefault::OptOut,
+        fallbacks: false,
+        conditional: false,
+        injection: Injection::ReadFile,
+        auto_max: None,
+        probe_timeout: DEFAULT_PROBE_TIMEOUT,
+        schema_name_fallback: false,
+        source: "developers.openai.com/codex/skills",
+    },
+    AgentModel {
+        agent: Agent::Opencode,
+        name: "opencode",
+        folders: &[
+            &[".opencode", "skill"],
+            &[".opencode", "skills"],
+            &[".config", "opencode", "skill"],
+            &[".config", "opencode", "skills"],
+            &[".claude", "skills"],
+            &[".agents", "skills"],
+        ],
+        format: Format::Xml,
+        profile: Profile::Opencode,
+        enable_default: EnableDefault::OptOut,
+        fallbacks: false,
+        conditional: false,
+        injection: Injection::SkillTool,
+        auto_max: None,
+        probe_timeout: DEFAULT_PROBE_TIMEOUT,
+        schema_name_fallback: false,
+        source: "opencode.ai/docs/skills",
+    },
+    AgentModel {
+        agent: Agent::Gemini,
+        name: "Gemini CLI",
+        folders: &[&[".gemini", "skills"], &[".agents", "skills"]],
+        format: Format::Xml,
+        profile: Profile::Spec,
+        enable_default: EnableDefault::OptOut,
+        fallbacks: false,
+        conditional: false,
+        injection: Injection::SkillTool,
+        auto_max: None,
+        probe_timeout: DEFAULT_PROBE_TIMEOUT,
+        schema_name_fallback: false,
+        source: "geminicli.com/docs/cli/skills",
+    },
+    AgentModel {
+        agent: Agent::Goose,
+        name: "Goose",
+        folders: &[
+            &[".config", "goose", "skills"],
+            &[".goose", "skills"],
+            &[".config", "agents", "skills"],
+            &[".agents", "skills"],
+            &[".claude", "skills"],
+        ],
+        format: Format::Xml,
+        profile: Profile::Spec,
+        enable_default: EnableDefault::OptOut,
+        fallbacks: false,
+        conditional: false,
+        injection: Injection::SkillTool,
+        auto_max: None,
+        probe_timeout: DEFAULT_PROBE_TIMEOUT,
+        schema_name_fallback: false,
+        source: "block.github.io/goose/docs/guides/context-engineering/using-skills",
+    },
+    AgentModel {
+        agent: Agent::LazySkills,
+        name: "Lazy Skills",
+        folders: &[&[".config", "cli-agent", "skills"]],
+        format: Format::LazySkills,
+        profile: Profile::LazySkills,
+        enable_default: EnableDefault::OptIn,
+        fallbacks: false,
+        conditional: false,
+        injection: Injection::SkillLoaded,
+        auto_max: Some(10),
+        probe_timeout: Duration::from_secs(5),
+        schema_name_fallback: true,
+        source: "design 000 (Lazy Skills)",
+    },
+    AgentModel {
+        agent: Agent::Generic,
+        name: "generic (.agents/skills)",
+        folders: &[&[".agents", "skills"], &[".config", "agents", "skills"]],
+        format: Format::Xml,
+        profile: Profile::Spec,
+        enable_default: EnableDefault::OptOut,
+        fallbacks: false,
+        conditional: false,
+        injection: Injection::AvailableSkills,
+        auto_max: None,
+        probe_timeout: DEFAULT_PROBE_TIMEOUT,
+        schema_name_fallback: false,
+        source: "agentskills.io; design 002 (SkillContextProvider ADR) for the injection",
+    },
+];
+
+/// Folders named on the command line and the demo library: read as given, by any agent.
+static AS_GIVEN: AgentModel = AgentModel {
+    agent: Agent::Path,
+    name: "folders given",
+    folders: &[],
+    format: Format::Xml,
+    profile: Profile::Spec,
+    enable_default: EnableDefault::OptOut,
+    fallbacks: false,
+    conditional: false,
+    injection: Injection::AvailableSkills,
+    auto_max: None,
+    probe_timeout: DEFAULT_PROBE_TIMEOUT,
+    schema_name_fallback: false,
+    source: "skills-ref to-prompt",
+};
+
+/// The model of `agent`; folders given on the command line and the demo have the generic one.
+pub fn model(agent: Agent) -> &'static AgentModel {
+    MODELS
+        .iter()
+        .find(|m| m.agent == agent)
+        .unwrap_or(&AS_GIVEN)
+}
+
+/// The agent whose own listing format `format` is, if it is one agent's.
+pub fn agent_of_format(format: Format) -> Option<Agent> {
+    match format {
+        Format::ClaudeCode => Some(Agent::ClaudeCode),
+        Format::Codex => Some(Agent::Codex),
+        Format::LazySkills => Some(Agent::LazySkills),
+        Format::Xml | Format::Markdown => None,
+    }
+}
+
+/// The agents that read the folder a skill is in: found from the nearest folder above it that
+/// some agent reads (`.agents/skills` is read by Codex, opencode, Gemini CLI, Goose and the
+/// generic agent). Skills of folders given on the command line (and the demo) are read by every
+/// agent, since they are given to see how an agent would list them.
+pub fn readers(skill: &Skill) -> Vec<Agent> {
+    if matches!(skill.agent, Agent::Path | Agent::Demo) {
+        return MODELS.iter().map(|m| m.agent).collect();
+    }
+    let found = super::folder_readers(
+        MODELS.iter().map(|m| (m.agent, m.folders)),
+        &skill.dir,
+    );
+    if found.is_empty() {
+        vec![skill.agent]
+    } else {
+        found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_agent_but_the_given_folders_has_one_model_and_reads_its_own_folders() {
+        for a in Agent::ALL {
+            let m = model(a);
+            match a {
+                Agent::Path | Agent::Demo => assert_eq!(m.agent, Agent::Path),
+                _ => {
+                    assert_eq!(m.agent, a);
+                    assert!(!m.folders.is_empty(), "{a}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_agent_formats_name_their_agent() {
+        for m in MODELS {
+            if let Some(a) = agent_of_format(m.format) {
+                assert_eq!(a, m.agent, "{}", m.name);
+            }
+        }
+    }
+}

@@ -1,0 +1,319 @@
+//! One agent's view of a library: the skills it reads (its own folders and the other agents'
+//! folders it also reads), which copy wins when two share a name, which conditional skills are
+//! active for the files open, and what its fallbacks supply for a missing description. Every
+//! listing, budget and match of one agent is computed over its view.
+
+use super::model::{AgentModel, model, readers};
+use crate::core::library::{Library, read_body};
+use crate::core::skill::Skill;
+use crate::core::source::{Agent, Scope};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// Which skills an agent sees, and how.
+#[derive(Debug, Clone)]
+pub struct View {
+    /// `None`: every skill of the library, as the library resolved their names.
+    pub agent: Option<Agent>,
+    /// One per library skill: the agent reads it.
+    pub member: Vec<bool>,
+    /// One per library skill: the skill of this view that wins its name over it.
+    pub shadowed_by: Vec<Option<usize>>,
+    /// One per library skill: a conditional skill (`paths:`) that no open file activates, so it
+    /// is left out of the listing.
+    pub dormant: Vec<bool>,
+    /// Descriptions the agent's fallback supplies (the body's first paragraph), by skill.
+    pub fallback_descriptions: HashMap<usize, String>,
+}
+
+impl View {
+    /// Every skill of the library, as it resolved their names: what the generic formats list
+    /// for folders given on the command line.
+    pub fn all(lib: &Library) -> View {
+        View {
+            agent: None,
+            member: vec![true; lib.len()],
+            shadowed_by: lib.skills.iter().map(|s| s.shadowed_by).collect(),
+            dormant: vec![false; lib.len()],
+            fallback_descriptions: HashMap::new(),
+        }
+    }
+
+    /// What `agent` sees of `lib`, with `files` open (for conditional skills).
+    pub fn of(lib: &Library, agent: Agent, files: &[PathBuf]) -> View {
+        let m = model(agent);
+        let member: Vec<bool> = lib
+            .skills
+            .iter()
+            .map(|s| readers(s).contains(&agent))
+            .collect();
+        let shadowed_by = shadowing(lib, agent, &member);
+        let dormant = lib
+            .skills
+            .iter()
+            .zip(&member)
+            .map(|(s, &mine)| mine && m.conditional && !active(s, files))
+            .collect();
+        let fallback_descriptions = if m.fallbacks {
+            fallbacks(lib, &member)
+        } else {
+            HashMap::new()
+        };
+        View {
+            agent: Some(agent),
+            member,
+            shadowed_by,
+            dormant,
+            fallback_descriptions,
+        }
+    }
+
+    /// The agent's model, or the generic one for the whole library.
+    pub fn model(&self) -> &'static AgentModel {
+        model(self.agent.unwrap_or(Agent::Path))
+    }
+
+    /// How many skills the agent reads.
+    pub fn len(&self) -> usize {
+        self.member.iter().filter(|&&m| m).count()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Whether the agent can list the skill: its frontmatter parsed and it has a name and a
+    /// description, its own or its fallbacks'.
+    pub fn listable(&self, lib: &Library, i: usize) -> bool {
+        let s = &lib.skills[i];
+        if s.listable() {
+            return true;
+        }
+        let m = self.model();
+        m.fallbacks
+            && s.frontmatter.parsed
+            && !s.name.trim().is_empty()
+            && (has_description(s) || self.fallback_descriptions.contains_key(&i))
+    }
+
+    /// The warning a fallback earns, when the skill is listed by one.
+    pub fn fallback_note(&self, lib: &Library, i: usize) -> Option<String> {
+        let s = &lib.skills[i];
+        if !self.member.get(i).copied().unwrap_or(false) || !self.model().fallbacks {
+            return None;
+        }
+        let mut used = Vec::new();
+        if s.frontmatter.name.as_deref().is_none_or(|n| n.trim().is_empty()) {
+            used.push("its folder's name for the missing name");
+        }
+        if !has_description(s) && self.fallback_descriptions.contains_key(&i) {
+            used.push("the first paragraph of its body for the missing description");
+        }
+        (!used.is_empty()).then(|| format!("listed with {}", used.join(" and ")))
+    }
+}
+
+/// What `agent` sees of `lib`, with `files` open, as a library of its own: only the skills it
+/// reads, in the library's order, their names resolved by its precedence, conditional skills no
+/// open file activates kept out of listings (with why), and its fallbacks applied — a skill
+/// without a name takes its folder's, one without a description the first paragraph of its
+/// body, and each such skill gets a warning saying so.
+pub fn agent_library(lib: &Library, agent: Agent, files: &[PathBuf]) -> Library {
+    let view = View::of(lib, agent, files);
+    let keep: Vec<usize> = (0..lib.len()).filter(|&i| view.member[i]).collect();
+    let mut out = lib.subset(&keep);
+    out.agent = Some(agent);
+    for (n, &i) in keep.iter().enumerate() {
+        let note = view.fallback_note(lib, i);
+        let s = &mut out.skills[n];
+        s.shadowed_by = view.shadowed_by[i].and_then(|w| keep.binary_search(&w).ok());
+        if view.dormant[i] {
+            out.inactive.insert(
+                n,
+                format!(
+                    "conditional (paths: {}): listed once a matching file is open (--files)",
+                    conditional_paths(s).join(", ")
+                ),
+            );
+        }
+        if let Some(note) = note {
+            if s.frontmatter.name.as_deref().is_none_or(|n| n.trim().is_empty()) {
+                s.frontmatter.name = Some(s.name.clone());
+            }
+            if let Some(d) = view.fallback_descriptions.get(&i)
+                && !has_description(s)
+            {
+                s.frontmatter.set_description(Some(d.clone()));
+            }
+            s.parse_diagnostics.push(
+                crate::core::diagnostic::Diagnostic::new(
+                    crate::core::catalogue::RuleId::ListedByFallback,
+                    crate::core::diagnostic::Severity::Warning,
+                    format!("{} {note}", model(agent).name),
+                )
+                .in_file(&s.skill_md),
+            );
+        }
+    }
+    out
+}
+
+fn has_description(s: &Skill) -> bool {
+    s.frontmatter
+        .description()
+        .is_some_and(|d| !d.trim().is_empty())
+}
+
+/// Among the view's skills, the copy of highest precedence wins each name: the agent's own
+/// folders before the ones it borrows, then user before project (Claude Code's order), then the
+/// library's order.
+fn shadowing(lib: &Library, agent: Agent, member: &[bool]) -> Vec<Option<usize>> {
+    let mut order: Vec<usize> = (0..lib.len()).filter(|&i| member[i]).collect();
+    let rank = |s: &Skill| {
+        let scope = match s.scope {
+            Scope::User => 0u8,
+            Scope::Project => 1,
+            Scope::Path => 2,
+            Scope::Demo => 3,
+        };
+        (u8::from(s.agent != agent), scope)
+    };
+    order.sort_by(|&a, &b| {
+        let (sa, sb) = (&lib.skills[a], &lib.skills[b]);
+        rank(sa).cmp(&rank(sb)).then_with(|| sa.dir.cmp(&sb.dir))
+    });
+    let mut winners: HashMap<(Option<usize>, &str), usize> = HashMap::new();
+    let mut out = vec![None; lib.len()];
+    for i in order {
+        let s = &lib.skills[i];
+        if !s.frontmatter.parsed {
+            continue;
+        }
+        // Folders named one by one on the command line are each listed (see the library's own
+        // shadowing): they compete only with themselves.
+        let alone = (s.agent == Agent::Path && (s.dir.as_path() == &*s.root))
+            .then(|| lib.roots.iter().position(|r| r.path.as_path() == &*s.root))
+            .flatten();
+        match winners.get(&(alone, s.shadow_key())) {
+            Some(&w) => out[i] = Some(w),
+            None => {
+                winners.insert((alone, s.shadow_key()), i);
+            }
+        }
+    }
+    out
+}
+
+/// The `paths:` globs of a skill (a list, or one string of comma-separated globs).
+pub fn conditional_paths(s: &Skill) -> Vec<String> {
+    let Some(f) = s.frontmatter.get("paths") else {
+        return Vec::new();
+    };
+    match &f.value {
+        serde_json::Value::String(t) => t
+            .split(',')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .map(str::to_string)
+            .collect(),
+        serde_json::Value::Array(a) => a
+            .iter()
+            .filter_map(|v| v.as_str())
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .map(str::to_string)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Is a conditional skill active: no `paths:`, or a file of `files` matches one of its globs?
+fn active(s: &Skill, files: &[PathBuf]) -> bool {
+    let globs = conditional_paths(s);
+    globs.is_empty() || files.iter().any(|f| globs.iter().any(|g| glob_matches(g, f)))
+}
+
+/// Whether `path` (as given: relative to the project, or absolute) matches `glob`, in the
+/// gitignore-like syntax `paths:` uses: `*` within a component, `**` across them, `?` one
+/// character. A glob without `/` matches the file name anywhere.
+pub fn glob_matches(glob: &str, path: &Path) -> bool {
+    let text = path.to_string_lossy().replace('\\', "/");
+    let text = text.trim_start_matches("./");
+    let glob = glob.trim_start_matches("./");
+    let pattern = if glob.contains('/') {
+        glob.to_string()
+    } else {
+        format!("**/{glob}")
+    };
+    let Ok(g) = globset::GlobBuilder::new(&pattern)
+        .literal_separator(true)
+        .build()
+    else {
+        return false;
+    };
+    let m = g.compile_matcher();
+    m.is_match(text) || (!text.starts_with('/') && m.is_match(format!("/{text}")))
+}
+
+/// The first paragraph of each member's body, for the members without a description.
+fn fallbacks(lib: &Library, member: &[bool]) -> HashMap<usize, String> {
+    lib.skills
+        .iter()
+        .enumerate()
+        .filter(|&(i, s)| member[i] && s.frontmatter.parsed && !has_description(s))
+        .filter_map(|(i, s)| {
+            let body = read_body(s).ok()?;
+            first_paragraph(&body).map(|p| (i, p))
+        })
+        .collect()
+}
+
+/// The body's first paragraph of text: headings, fences and blank lines skipped, the lines of
+/// the paragraph joined with spaces.
+pub fn first_paragraph(body: &str) -> Option<String> {
+    let mut lines = Vec::new();
+    let mut in_fence = false;
+    for line in body.lines() {
+        let t = line.trim();
+        if t.starts_with("```") || t.starts_with("~~~") {
+            in_fence = !in_fence;
+            if !lines.is_empty() {
+                break;
+            }
+            continue;
+        }
+        if in_fence {
+            continue;
+        }
+        if t.is_empty() || t.starts_with('#') {
+            if !lines.is_empty() {
+                break;
+            }
+            continue;
+        }
+        lines.push(t);
+    }
+    (!lines.is_empty()).then(|| lines.join(" "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_paragraph_skips_headings_and_fences() {
+        assert_eq!(
+            first_paragraph("# Title\n\n```sh\nx\n```\nFirst line\nsecond line.\n\nNext.").unwrap(),
+            "First line second line."
+        );
+        assert_eq!(first_paragraph("# Only a heading\n\n"), None);
+    }
+
+    #[test]
+    fn paths_globs_match_as_gitignore_does() {
+        assert!(glob_matches("src/**/*.rs", Path::new("src/core/a.rs")));
+        assert!(glob_matches("*.py", Path::new("deep/down/x.py")));
+        assert!(!glob_matches("src/*.rs", Path::new("src/core/a.rs")));
+        assert!(!glob_matches("*.py", Path::new("x.rs")));
+    }
+}
