@@ -6,6 +6,7 @@ mod common;
 #[path = "../tui_common/mod.rs"]
 mod tui_common;
 
+mod agents;
 mod baseline;
 mod budget_used;
 mod check;

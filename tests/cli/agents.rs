@@ -1,0 +1,294 @@
+//! Every agent's view of one home holding skills for five agents side by side: each agent's
+//! listing, budget and match hold exactly the skills it reads, with its own defaults,
+//! fallbacks and injection — and the design documents' own examples come out as they say.
+
+use crate::common::{json, run, write};
+use std::collections::BTreeSet;
+use std::path::Path;
+
+fn skill(dir: &Path, frontmatter: &str, body: &str) {
+    write(&dir.join("SKILL.md"), &format!("---\n{frontmatter}\n---\n{body}"));
+}
+
+fn plain(root: &Path, name: &str, description: &str) {
+    skill(
+        &root.join(name),
+        &format!("name: {name}\ndescription: {description}"),
+        &format!("# {name}\n\nHow to use {name}.\n"),
+    );
+}
+
+/// A home with Claude Code, Codex, opencode, Lazy Skills and generic (`.agents/skills`)
+/// skills, plus Claude Code's fallback and conditional cases and the Lazy Skills design's own
+/// example library.
+fn home() -> tempfile::TempDir {
+    let t = tempfile::tempdir().unwrap();
+    let h = t.path();
+    let claude = h.join(".claude/skills");
+    plain(&claude, "claude-pdf", "Fill PDF forms for Claude Code users.");
+    plain(&claude, "claude-review", "Review pull requests.");
+    skill(&claude.join("nameless"), "description: A skill without a name.", "x\n");
+    skill(
+        &claude.join("undescribed"),
+        "name: undescribed",
+        "# Undescribed\n\nRotates the logs of a service\nwhen they grow.\n\nMore text.\n",
+    );
+    skill(
+        &claude.join("rust-helper"),
+        "name: rust-helper\ndescription: Explain Rust compiler errors.\npaths: [\"src/**/*.rs\"]",
+        "x\n",
+    );
+    plain(&h.join(".codex/skills"), "codex-only", "Only Codex reads this one.");
+    plain(&h.join(".config/opencode/skills"), "opencode-only", "Only opencode reads this one.");
+    plain(&h.join(".agents/skills"), "shared-agents", "Every agent that reads .agents/skills.");
+    let lazy = h.join(".config/cli-agent/skills");
+    skill(
+        &lazy.join("web_scraper"),
+        "name: web_scraper\ndescription: Extract content from websites using headless browser\ntype: executable\nauto_load: true\ndependencies: [playwright, beautifulsoup4]",
+        "# Web Scraper Skill\n\n## Overview\nThis skill uses Playwright to load JavaScript-heavy pages.\n",
+    );
+    write(&lazy.join("web_scraper/execute.py"), "print('{}')\n");
+    skill(
+        &lazy.join("code_reviewer"),
+        "name: code_reviewer\ndescription: Review code for style and bugs",
+        "# Code Reviewer\n",
+    );
+    write(&lazy.join("code_reviewer/execute.py"), "print('{}')\n");
+    skill(
+        &lazy.join("my_skill"),
+        "name: my_custom_tool\ndescription: Does something amazing\ntype: executable\nauto_load: true",
+        "# My Custom Tool\n\nUsage instructions here...\n",
+    );
+    write(&lazy.join("my_skill/execute.py"), "print('{}')\n");
+    t
+}
+
+/// The names in an agent's `prompt --mode all` listing (JSON of its fates would need more: the
+/// listing text itself is what the agent sees).
+fn listed(h: &Path, agent: &str, extra: &[&str]) -> (String, String) {
+    let mut args = vec!["prompt", "--agent", agent, "--mode", "all", "--fates"];
+    args.extend_from_slice(extra);
+    let out = run(&args, h);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const EVERY_NAME: [&str; 11] = [
+    "claude-pdf",
+    "claude-review",
+    "nameless",
+    "undescribed",
+    "rust-helper",
+    "codex-only",
+    "opencode-only",
+    "shared-agents",
+    "web_scraper",
+    "code_reviewer",
+    "my_custom_tool",
+];
+
+fn names_in(text: &str) -> BTreeSet<&'static str> {
+    EVERY_NAME
+        .into_iter()
+        .filter(|n| {
+            text.contains(&format!("- {n}:"))
+                || text.contains(&format!("- {n} "))
+                || text.contains(&format!("\n{n}\n"))
+        })
+        .collect()
+}
+
+#[test]
+fn each_agents_listing_holds_exactly_the_skills_it_reads() {
+    let t = home();
+    let h = t.path();
+    let want: [(&str, &[&str]); 5] = [
+        (
+            "claude-code",
+            &["claude-pdf", "claude-review", "nameless", "undescribed"],
+        ),
+        ("codex", &["codex-only", "shared-agents"]),
+        (
+            "opencode",
+            &[
+                "claude-pdf",
+                "claude-review",
+                "rust-helper",
+                "opencode-only",
+                "shared-agents",
+            ],
+        ),
+        ("lazy-skills", &["web_scraper", "code_reviewer", "my_custom_tool"]),
+        ("generic", &["shared-agents"]),
+    ];
+    for (agent, names) in want {
+        let (text, _) = listed(h, agent, &[]);
+        let want: BTreeSet<&str> = names.iter().copied().collect();
+        assert_eq!(names_in(&text), want, "{agent}:\n{text}");
+    }
+    // An agent's own format picks the agent: no Codex skill in Claude Code's listing.
+    let out = run(&["prompt", "--format", "claude-code"], h);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("- claude-pdf:"), "{text}");
+    assert!(!text.contains("codex-only") && !text.contains("shared-agents"), "{text}");
+}
+
+#[test]
+fn each_agents_budget_and_match_hold_exactly_its_skills() {
+    let t = home();
+    let h = t.path();
+    let out = run(&["budget", "--agent", "codex", "--format", "json"], h);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let doc = json(&out);
+    let names: BTreeSet<String> = doc["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        names,
+        ["codex-only", "shared-agents"].map(String::from).into(),
+        "{doc}"
+    );
+    // "Only … reads this one" matches the Codex skill for Codex and never for Claude Code.
+    let found = |agent: &str| {
+        let out = run(
+            &["match", "only codex reads this one", "--agent", agent, "--json", "--matcher", "bm25"],
+            h,
+        );
+        let doc = json(&out);
+        doc["results"]["bm25"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["name"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    assert!(found("codex").contains(&"codex-only".to_string()));
+    let claude = found("claude-code");
+    assert!(!claude.iter().any(|n| n == "codex-only" || n == "opencode-only"), "{claude:?}");
+}
+
+#[test]
+fn lazy_skills_enables_only_what_opts_in_and_judges_by_its_own_profile() {
+    let t = home();
+    let h = t.path();
+    // Enabled mode: code_reviewer has no `auto_load: true`, so it is off.
+    let out = run(&["prompt", "--agent", "lazy-skills"], h);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("Enabled skills:\n"), "{text}");
+    assert_eq!(
+        names_in(&text),
+        ["web_scraper", "my_custom_tool"].into(),
+        "{text}"
+    );
+    // Its skills are judged by the lazy-skills profile: its fields are known and its
+    // snake_case names are fine; the untyped execute.py is a warning, not a reclassification.
+    let out = run(&["check", "--format", "json"], h);
+    let doc = json(&out);
+    let lazy: Vec<&serde_json::Value> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["path"].as_str().unwrap().contains("cli-agent"))
+        .collect();
+    let rules: BTreeSet<&str> = lazy.iter().map(|d| d["rule"].as_str().unwrap()).collect();
+    for bad in ["unknown-field", "name-format"] {
+        assert!(!rules.contains(bad), "{bad}: {lazy:?}");
+    }
+    assert!(
+        lazy.iter().any(|d| d["rule"] == "entry-untyped"
+            && d["path"].as_str().unwrap().contains("code_reviewer")),
+        "{lazy:?}"
+    );
+    let out = run(&["list", "--json"], h);
+    let doc = json(&out);
+    let kind = |name: &str| {
+        doc.as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == name)
+            .map(|s| s["kind"].as_str().unwrap().to_string())
+    };
+    assert_eq!(kind("code_reviewer").as_deref(), Some("contextual"));
+    assert_eq!(kind("web_scraper").as_deref(), Some("executable"));
+}
+
+#[test]
+fn claude_code_lists_by_its_fallbacks_and_says_so() {
+    let t = home();
+    let (text, fates) = listed(t.path(), "claude-code", &[]);
+    assert!(text.contains("- nameless: A skill without a name."), "{text}");
+    assert!(
+        text.contains("- undescribed: Rotates the logs of a service when they grow."),
+        "{text}"
+    );
+    assert!(fates.contains("listed with its folder's name"), "{fates}");
+    assert!(fates.contains("first paragraph of its body"), "{fates}");
+}
+
+#[test]
+fn a_conditional_skill_is_listed_only_for_matching_files() {
+    let t = home();
+    let (text, fates) = listed(t.path(), "claude-code", &[]);
+    assert!(!text.contains("rust-helper"), "{text}");
+    assert!(fates.contains("conditional (paths: src/**/*.rs)"), "{fates}");
+    let (text, _) = listed(t.path(), "claude-code", &["--files", "docs/readme.md"]);
+    assert!(!text.contains("rust-helper"), "{text}");
+    let (text, _) = listed(t.path(), "claude-code", &["--files", "src/core/lib.rs"]);
+    assert!(text.contains("- rust-helper: Explain Rust compiler errors."), "{text}");
+}
+
+#[test]
+fn inject_shows_each_agents_framing_with_its_tokens() {
+    let t = home();
+    let h = t.path();
+    let out = run(
+        &[
+            "match",
+            "Can you scrape the pricing table from example.com?",
+            "--agent",
+            "lazy-skills",
+            "--inject",
+            "--json",
+        ],
+        h,
+    );
+    let doc = json(&out);
+    let inj = &doc["inject"][0];
+    assert_eq!(inj["agent"], "lazy-skills", "{doc}");
+    assert_eq!(inj["skills"], serde_json::json!(["web_scraper"]), "{doc}");
+    let text = inj["text"].as_str().unwrap();
+    assert!(text.starts_with("# SKILL LOADED: web_scraper\n"), "{text}");
+    assert!(text.contains("This skill uses Playwright"), "{text}");
+    assert!(inj["tokens"].as_u64().unwrap() > 20, "{inj}");
+    // The ADR's provider: the `## Available Skills` block of the skills whose triggers match.
+    let lib = h.join("adr");
+    skill(
+        &lib.join("hello-extended"),
+        "name: hello-extended\ndescription: Multi-language greeting tool\ntriggers: [\"greet\", \"hello\", \"bonjour\", \"hola\", \"greeting\"]",
+        "# hello-extended\n\nThis skill provides multi-language greetings.\n",
+    );
+    let out = run(
+        &[
+            "match",
+            "Say bonjour to Alice",
+            "--agent",
+            "generic",
+            "--inject",
+            "--json",
+            lib.to_str().unwrap(),
+        ],
+        h,
+    );
+    let doc = json(&out);
+    let text = doc["inject"][0]["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("\n\n## Available Skills\n\n# hello-extended\n"),
+        "{doc}"
+    );
+}
