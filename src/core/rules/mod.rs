@@ -1,6 +1,7 @@
 //! Validation rules: stable ids, severities per agent profile, messages that name the fix.
 
 mod body;
+mod claude;
 mod fields;
 mod lazy;
 mod library;
@@ -117,6 +118,9 @@ pub fn check_skill(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
     out.extend(fields::check(skill, profile));
     if profile == Profile::LazySkills {
         out.extend(lazy::check(skill));
+    }
+    if profile == Profile::ClaudeCode {
+        out.extend(claude::check(skill));
     }
     out
 }
