@@ -125,12 +125,23 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         let (_, cmp) = modes::compare(&lib, &selections, &opts, args.encoding, &cache, mode);
         crate::cli::save_cache(&cache);
         crate::cli::save_counts(&lib, &cache);
+        let per_message = args.message.as_deref().map(|message| {
+            per_message(
+                &lib,
+                message,
+                &|i| selections.get(ListingMode::Enabled).is_some_and(|m| m[i]),
+                args.encoding,
+                &cache,
+                cmp.get(ListingMode::Enabled).map_or(0, |m| m.tokens),
+            )
+        });
         let report = Report {
             lib: &lib,
             cmp: &cmp,
             args: &args,
             auto: &auto,
             relevant: relevant.as_deref(),
+            per_message: per_message.as_ref(),
         };
         if args.json {
             crate::cli::write_json(&mut out, &report.json())?;
@@ -167,6 +178,55 @@ struct Report<'a> {
     args: &'a PromptArgs,
     auto: &'a AutoOptions,
     relevant: Option<&'a [usize]>,
+    per_message: Option<&'a PerMessage>,
+}
+
+/// One message's cost for the agent: its listing plus what the message injects, beside putting
+/// every enabled skill's SKILL.md in every turn (the ADR's "before").
+#[derive(Debug, serde::Serialize)]
+struct PerMessage {
+    agent: crate::core::Agent,
+    listing: u32,
+    injected: u32,
+    injected_skills: Vec<String>,
+    total: u32,
+    every_body_every_turn: u32,
+}
+
+fn per_message(
+    lib: &Library,
+    message: &str,
+    enabled: &dyn Fn(usize) -> bool,
+    enc: Encoding,
+    cache: &TokenCache,
+    listing: u32,
+) -> PerMessage {
+    let agent = lib.agent.unwrap_or(crate::core::Agent::Generic);
+    let model = crate::core::agents::model::model(agent);
+    let allowed = crate::core::matching::candidates(lib, &crate::cli::enabled_mask(lib));
+    let got = crate::core::inject::inject(
+        lib,
+        &Index::build(lib),
+        model,
+        message,
+        &|i| allowed[i] && enabled(i),
+        crate::core::matching::Matcher::Bm25,
+    );
+    let injected = tokens::count_text(&got.text, enc, cache);
+    let bodies: u32 = tokens::count_l2(lib, enc, cache, &tokens::no_progress)
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| enabled(i))
+        .map(|(_, n)| n.unwrap_or(0))
+        .sum();
+    PerMessage {
+        agent,
+        listing,
+        injected,
+        injected_skills: got.skills.iter().map(|&i| lib.skills[i].id.clone()).collect(),
+        total: listing.saturating_add(injected),
+        every_body_every_turn: bodies,
+    }
 }
 
 impl Report<'_> {
@@ -213,6 +273,31 @@ impl Report<'_> {
                 "auto: give --message TEXT to price the skills a message makes relevant\n",
             ),
         }
+        if let Some(p) = self.per_message {
+            let saving = if p.every_body_every_turn == 0 {
+                String::new()
+            } else {
+                format!(
+                    " ({})",
+                    saving_text(Some(
+                        100.0 * (1.0 - f64::from(p.total) / f64::from(p.every_body_every_turn))
+                    ))
+                )
+            };
+            s.push_str(&format!(
+                "per message for {}: listing {} + injected {} ({}) = {} tokens{saving}; every body every turn: {} tokens\n",
+                p.agent,
+                thousands(u64::from(p.listing)),
+                thousands(u64::from(p.injected)),
+                if p.injected_skills.is_empty() {
+                    "nothing".to_string()
+                } else {
+                    crate::core::text::line(&p.injected_skills.join(", ")).into_owned()
+                },
+                thousands(u64::from(p.total)),
+                thousands(u64::from(p.every_body_every_turn)),
+            ));
+        }
         s
     }
 
@@ -252,6 +337,7 @@ impl Report<'_> {
             "top": self.auto.top,
             "modes": modes,
             "relevant": relevant,
+            "per_message": self.per_message,
         })
     }
 }
