@@ -1,12 +1,12 @@
 //! `skillscope check`: validate skills against an agent profile, as text, JSON or SARIF.
 
 use crate::cli::LibraryArgs;
-use crate::core::{Agent, Library};
 use crate::core::diagnostic::{Counts, Diagnostic, Severity};
 use crate::core::escape;
 use crate::core::listing::{self, Format, ListingOptions, Tier};
 use crate::core::rules::{self, CheckOptions, Profile};
 use crate::core::tokens::{self, Encoding, TokenCache};
+use crate::core::{Agent, Library};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 use serde_json::json;
@@ -162,9 +162,9 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             crate::cli::write_json(&mut out, &sarif(&findings))?;
             writeln!(out)?;
         }
-        CheckFormat::Markdown => out.write_all(
-            markdown(&lib, &findings, counts, &args, label, listing_over).as_bytes(),
-        )?,
+        CheckFormat::Markdown => {
+            out.write_all(markdown(&lib, &findings, counts, &args, label, listing_over).as_bytes())?
+        }
     }
     out.flush()?;
     crate::cli::keep_until_exit((lib, cache, diags));
@@ -258,7 +258,10 @@ fn write_text(
             " (each agent's own: claude-code, codex, opencode, lazy-skills; spec elsewhere)"
         } else {
             ""
-        }, counts.errors, counts.warnings, invalid
+        },
+        counts.errors,
+        counts.warnings,
+        invalid
     )
 }
 

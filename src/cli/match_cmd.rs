@@ -169,7 +169,10 @@ impl Shown {
 fn injections(whole: &Library, args: &MatchArgs) -> Vec<Shown> {
     let agents: Vec<crate::core::Agent> = match args.view.agent {
         Some(a) => vec![a],
-        None => crate::core::agents::model::MODELS.iter().map(|m| m.agent).collect(),
+        None => crate::core::agents::model::MODELS
+            .iter()
+            .map(|m| m.agent)
+            .collect(),
     };
     let fallback = match args.matcher {
         MatcherChoice::Keyword => Matcher::Keyword,

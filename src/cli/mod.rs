@@ -149,7 +149,10 @@ pub struct AgentArgs {
 
 impl AgentArgs {
     /// The agent modelled for a listing in `format`: the one asked for, else the format's own.
-    pub fn agent_for(&self, format: Option<crate::core::listing::Format>) -> Option<crate::core::Agent> {
+    pub fn agent_for(
+        &self,
+        format: Option<crate::core::listing::Format>,
+    ) -> Option<crate::core::Agent> {
         self.agent
             .or_else(|| format.and_then(crate::core::agents::model::agent_of_format))
     }

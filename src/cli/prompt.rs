@@ -165,7 +165,14 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         crate::cli::save_counts(&lib, &cache);
         eprint!(
             "{}",
-            fate_table(&lib, &listing, tokens, args.encoding, mode, args.context_window)
+            fate_table(
+                &lib,
+                &listing,
+                tokens,
+                args.encoding,
+                mode,
+                args.context_window
+            )
         );
     }
     Ok(unread)
@@ -223,7 +230,11 @@ fn per_message(
         agent,
         listing,
         injected,
-        injected_skills: got.skills.iter().map(|&i| lib.skills[i].id.clone()).collect(),
+        injected_skills: got
+            .skills
+            .iter()
+            .map(|&i| lib.skills[i].id.clone())
+            .collect(),
         total: listing.saturating_add(injected),
         every_body_every_turn: bodies,
     }
@@ -248,7 +259,9 @@ impl Report<'_> {
         }
         s.push_str(&format!(
             "tokens per turn of the {} listing ({} tier), {}; an estimate for Claude models\n",
-            self.args.listing_format(), self.args.tier, self.args.encoding
+            self.args.listing_format(),
+            self.args.tier,
+            self.args.encoding
         ));
         match (&self.args.message, self.relevant) {
             (Some(msg), Some(rel)) => {
@@ -358,9 +371,7 @@ fn fate_table(
     let budget = listing
         .budget_chars
         .map_or_else(|| "no budget".to_string(), |b| format!("budget {b} chars"));
-    let whose = lib
-        .agent
-        .map_or_else(String::new, |a| format!(" for {a}"));
+    let whose = lib.agent.map_or_else(String::new, |a| format!(" for {a}"));
     s.push_str(&format!(
         "listing{whose} ({mode} mode): {} tier, {} chars, ~{tokens} tokens ({enc}), {} of {budget}; {}\n",
         listing.tier,

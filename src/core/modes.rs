@@ -147,6 +147,20 @@ impl Selections {
         }
     }
 
+    /// The selections of the skills at `keep` only, in that order (for one agent's view).
+    pub fn subset(&self, keep: &[usize]) -> Selections {
+        let pick = |v: &[bool]| -> Vec<bool> {
+            keep.iter()
+                .map(|&i| v.get(i).copied().unwrap_or(false))
+                .collect()
+        };
+        Selections {
+            enabled: pick(&self.enabled),
+            all: pick(&self.all),
+            auto: self.auto.as_deref().map(pick),
+        }
+    }
+
     pub fn get(&self, mode: ListingMode) -> Option<&[bool]> {
         match mode {
             ListingMode::Enabled => Some(&self.enabled),

@@ -70,6 +70,8 @@ pub enum Action {
     DetailUp,
     DetailDown,
     CycleFormat,
+    /// Next view on the Prompt screen: every skill, then each agent's own.
+    CycleAgent,
     CycleTier,
     /// Next listing mode: enabled, all, auto (the Test box's message).
     CycleMode,
@@ -126,6 +128,7 @@ impl Action {
         ("prev_resource", Action::PrevResource),
         ("open_resource", Action::OpenResource),
         ("cycle_format", Action::CycleFormat),
+        ("cycle_agent", Action::CycleAgent),
         ("cycle_tier", Action::CycleTier),
         ("cycle_window", Action::CycleWindow),
         ("cycle_mode", Action::CycleMode),

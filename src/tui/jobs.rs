@@ -372,6 +372,8 @@ pub struct PreviewRequest {
     pub opts: ListingOptions,
     /// The message `auto` judged relevance by, for the screen to name.
     pub message: Option<String>,
+    /// The agent whose view is listed; every skill when `None`.
+    pub agent: Option<crate::core::Agent>,
 }
 
 /// Renders the listing the agent would get in the chosen mode and counts its tokens, with every
@@ -386,13 +388,27 @@ pub fn preview(
     std::thread::spawn(move || {
         let enc = cache.encoding;
         let cache = cache.get();
+        // One agent's view is a library of its own; its fates point back into the app's.
+        let (view, keep, selections) = match req.agent {
+            Some(agent) => {
+                let (view, keep) = crate::core::agents::view::agent_view(&lib, agent, &[]);
+                let selections = req.selections.subset(&keep);
+                (Arc::new(view), Some(keep), selections)
+            }
+            None => (Arc::clone(&lib), None, req.selections.clone()),
+        };
         let (shown, comparison) =
-            modes::compare(&lib, &req.selections, &req.opts, enc, cache, req.mode);
-        let (listing, tokens) = shown.unwrap_or_else(|| {
-            let none = listing::render(&lib, &|_| false, &req.opts);
-            let n = tokens::count_listing(&lib, &none.text, enc, cache);
+            modes::compare(&view, &selections, &req.opts, enc, cache, req.mode);
+        let (mut listing, tokens) = shown.unwrap_or_else(|| {
+            let none = listing::render(&view, &|_| false, &req.opts);
+            let n = tokens::count_listing(&view, &none.text, enc, cache);
             (none, n)
         });
+        if let Some(keep) = keep {
+            for e in &mut listing.entries {
+                e.index = keep.get(e.index).copied().unwrap_or(e.index);
+            }
+        }
         let _ = tx.send(Event::Job(JobEvent::Previewed {
             request,
             preview: Box::new(Preview {

@@ -306,7 +306,8 @@ pub const KEYMAP: &[Binding] = &[
     b(C::Resource, &[k('k'), code(KeyCode::Up)], Action::Up, "scroll", "Scroll up", false),
     // Prompt preview.
     b(C::Prompt, &[k('m')], Action::CycleMode, "mode", "Next listing mode (enabled, all, auto: only what the Test box's message makes relevant)", true),
-    b(C::Prompt, &[k('f')], Action::CycleFormat, "format", "Next listing format (xml, markdown, claude-code, codex)", true),
+    b(C::Prompt, &[k('a')], Action::CycleAgent, "agent", "Next view: every skill, then each agent's own (its skills, fallbacks and format)", true),
+    b(C::Prompt, &[k('f')], Action::CycleFormat, "format", "Next listing format (xml, markdown, claude-code, codex, lazy-skills)", true),
     b(C::Prompt, &[k('t')], Action::CycleTier, "tier", "Next tier (auto, full, compact, names)", true),
     b(C::Prompt, &[k('w')], Action::CycleWindow, "window", "Next context window size", true),
     // `m` is the listing mode here, so the model estimate takes the capital.

@@ -7,7 +7,10 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 fn skill(dir: &Path, frontmatter: &str, body: &str) {
-    write(&dir.join("SKILL.md"), &format!("---\n{frontmatter}\n---\n{body}"));
+    write(
+        &dir.join("SKILL.md"),
+        &format!("---\n{frontmatter}\n---\n{body}"),
+    );
 }
 
 fn plain(root: &Path, name: &str, description: &str) {
@@ -25,9 +28,17 @@ fn home() -> tempfile::TempDir {
     let t = tempfile::tempdir().unwrap();
     let h = t.path();
     let claude = h.join(".claude/skills");
-    plain(&claude, "claude-pdf", "Fill PDF forms for Claude Code users.");
+    plain(
+        &claude,
+        "claude-pdf",
+        "Fill PDF forms for Claude Code users.",
+    );
     plain(&claude, "claude-review", "Review pull requests.");
-    skill(&claude.join("nameless"), "description: A skill without a name.", "x\n");
+    skill(
+        &claude.join("nameless"),
+        "description: A skill without a name.",
+        "x\n",
+    );
     skill(
         &claude.join("undescribed"),
         "name: undescribed",
@@ -38,9 +49,21 @@ fn home() -> tempfile::TempDir {
         "name: rust-helper\ndescription: Explain Rust compiler errors.\npaths: [\"src/**/*.rs\"]",
         "x\n",
     );
-    plain(&h.join(".codex/skills"), "codex-only", "Only Codex reads this one.");
-    plain(&h.join(".config/opencode/skills"), "opencode-only", "Only opencode reads this one.");
-    plain(&h.join(".agents/skills"), "shared-agents", "Every agent that reads .agents/skills.");
+    plain(
+        &h.join(".codex/skills"),
+        "codex-only",
+        "Only Codex reads this one.",
+    );
+    plain(
+        &h.join(".config/opencode/skills"),
+        "opencode-only",
+        "Only opencode reads this one.",
+    );
+    plain(
+        &h.join(".agents/skills"),
+        "shared-agents",
+        "Every agent that reads .agents/skills.",
+    );
     let lazy = h.join(".config/cli-agent/skills");
     skill(
         &lazy.join("web_scraper"),
@@ -69,7 +92,11 @@ fn listed(h: &Path, agent: &str, extra: &[&str]) -> (String, String) {
     let mut args = vec!["prompt", "--agent", agent, "--mode", "all", "--fates"];
     args.extend_from_slice(extra);
     let out = run(&args, h);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     (
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
@@ -121,7 +148,10 @@ fn each_agents_listing_holds_exactly_the_skills_it_reads() {
                 "shared-agents",
             ],
         ),
-        ("lazy-skills", &["web_scraper", "code_reviewer", "my_custom_tool"]),
+        (
+            "lazy-skills",
+            &["web_scraper", "code_reviewer", "my_custom_tool"],
+        ),
         ("generic", &["shared-agents"]),
     ];
     for (agent, names) in want {
@@ -133,7 +163,10 @@ fn each_agents_listing_holds_exactly_the_skills_it_reads() {
     let out = run(&["prompt", "--format", "claude-code"], h);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("- claude-pdf:"), "{text}");
-    assert!(!text.contains("codex-only") && !text.contains("shared-agents"), "{text}");
+    assert!(
+        !text.contains("codex-only") && !text.contains("shared-agents"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -141,7 +174,11 @@ fn each_agents_budget_and_match_hold_exactly_its_skills() {
     let t = home();
     let h = t.path();
     let out = run(&["budget", "--agent", "codex", "--format", "json"], h);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let doc = json(&out);
     let names: BTreeSet<String> = doc["skills"]
         .as_array()
@@ -157,7 +194,15 @@ fn each_agents_budget_and_match_hold_exactly_its_skills() {
     // "Only … reads this one" matches the Codex skill for Codex and never for Claude Code.
     let found = |agent: &str| {
         let out = run(
-            &["match", "only codex reads this one", "--agent", agent, "--json", "--matcher", "bm25"],
+            &[
+                "match",
+                "only codex reads this one",
+                "--agent",
+                agent,
+                "--json",
+                "--matcher",
+                "bm25",
+            ],
             h,
         );
         let doc = json(&out);
@@ -170,7 +215,12 @@ fn each_agents_budget_and_match_hold_exactly_its_skills() {
     };
     assert!(found("codex").contains(&"codex-only".to_string()));
     let claude = found("claude-code");
-    assert!(!claude.iter().any(|n| n == "codex-only" || n == "opencode-only"), "{claude:?}");
+    assert!(
+        !claude
+            .iter()
+            .any(|n| n == "codex-only" || n == "opencode-only"),
+        "{claude:?}"
+    );
 }
 
 #[test]
@@ -222,7 +272,10 @@ fn lazy_skills_enables_only_what_opts_in_and_judges_by_its_own_profile() {
 fn claude_code_lists_by_its_fallbacks_and_says_so() {
     let t = home();
     let (text, fates) = listed(t.path(), "claude-code", &[]);
-    assert!(text.contains("- nameless: A skill without a name."), "{text}");
+    assert!(
+        text.contains("- nameless: A skill without a name."),
+        "{text}"
+    );
     assert!(
         text.contains("- undescribed: Rotates the logs of a service when they grow."),
         "{text}"
@@ -236,11 +289,17 @@ fn a_conditional_skill_is_listed_only_for_matching_files() {
     let t = home();
     let (text, fates) = listed(t.path(), "claude-code", &[]);
     assert!(!text.contains("rust-helper"), "{text}");
-    assert!(fates.contains("conditional (paths: src/**/*.rs)"), "{fates}");
+    assert!(
+        fates.contains("conditional (paths: src/**/*.rs)"),
+        "{fates}"
+    );
     let (text, _) = listed(t.path(), "claude-code", &["--files", "docs/readme.md"]);
     assert!(!text.contains("rust-helper"), "{text}");
     let (text, _) = listed(t.path(), "claude-code", &["--files", "src/core/lib.rs"]);
-    assert!(text.contains("- rust-helper: Explain Rust compiler errors."), "{text}");
+    assert!(
+        text.contains("- rust-helper: Explain Rust compiler errors."),
+        "{text}"
+    );
 }
 
 #[test]

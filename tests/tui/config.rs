@@ -58,7 +58,9 @@ fn config_keys_drive_the_footer_help_and_keys() {
     h.settle();
     let prompt = h.screen();
     assert!(
-        prompt.contains("Prompt · mode enabled · claude-code · tier compact · window 64,000"),
+        prompt.contains(
+            "Prompt · claude-code · mode enabled · claude-code · tier compact · window 64,"
+        ),
         "{prompt}"
     );
     assert!(

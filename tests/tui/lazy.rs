@@ -352,3 +352,64 @@ fn a_hostile_body_and_file_are_shown_escaped() {
     assert!(screen.contains(&format!("1 │ {SHOWN}")), "{screen}");
     assert!(raw(&screen).is_empty(), "{screen}");
 }
+
+#[test]
+fn the_agent_key_lists_exactly_each_agents_skills() {
+    use skillscope::core::{Agent, Library, Root, Scope};
+    let t = tempfile::tempdir().unwrap();
+    let claude = t.path().join(".claude/skills");
+    let codex = t.path().join(".codex/skills");
+    for (root, name) in [(&claude, "claude-notes"), (&codex, "codex-notes")] {
+        tui_common::write(
+            &root.join(name).join("SKILL.md"),
+            &format!("---\nname: {name}\ndescription: Notes for {name} users.\n---\nBody.\n"),
+        );
+    }
+    let lib = Library::load(
+        vec![
+            Root::new(&claude, Agent::ClaudeCode, Scope::User),
+            Root::new(&codex, Agent::Codex, Scope::User),
+        ],
+        &Default::default(),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let opts = tui_common::isolated(dir.path(), skillscope::tui::theme::Theme::plain(), false);
+    let args =
+        skillscope::core::load::LibrarySpec::of_paths([&claude, &codex].map(|p| p.to_path_buf()));
+    let (tx, rx) = std::sync::mpsc::channel();
+    let mut app = skillscope::tui::app::App::new(args, lib, opts, tx);
+    app.resize(100, 30);
+    let mut h = tui_common::Harness {
+        app,
+        rx,
+        roots: vec![claude.clone(), codex.clone()],
+        dir,
+    };
+    h.settle();
+    h.key(KeyCode::Char('2'));
+    h.settle();
+    let every = h.screen();
+    assert!(every.contains("Prompt · every skill"), "{every}");
+    assert!(
+        every.contains("claude-notes") && every.contains("codex-notes"),
+        "{every}"
+    );
+    h.key(KeyCode::Char('a'));
+    h.settle();
+    let claude_view = h.screen();
+    assert!(
+        claude_view.contains("Prompt · claude-code"),
+        "{claude_view}"
+    );
+    assert!(
+        claude_view.contains("- claude-notes: Notes"),
+        "{claude_view}"
+    );
+    assert!(!claude_view.contains("codex-notes"), "{claude_view}");
+    h.key(KeyCode::Char('a'));
+    h.settle();
+    let codex_view = h.screen();
+    assert!(codex_view.contains("Prompt · codex"), "{codex_view}");
+    assert!(codex_view.contains("- codex-notes: Notes"), "{codex_view}");
+    assert!(!codex_view.contains("claude-notes"), "{codex_view}");
+}

@@ -7,9 +7,9 @@ mod codex;
 mod error;
 pub mod json;
 pub mod model;
-pub mod view;
 mod opencode;
 mod plan;
+pub mod view;
 
 pub use error::ToggleError;
 pub use plan::{Applied, TogglePlan, backup_path};
@@ -516,7 +516,10 @@ pub fn readers(skill: &Skill) -> Vec<Agent> {
 }
 
 fn readers_in(registry: Registry, skill: &Skill) -> Vec<Agent> {
-    let found = folder_readers(registry.iter().map(|p| (p.id(), p.skill_folders())), &skill.dir);
+    let found = folder_readers(
+        registry.iter().map(|p| (p.id(), p.skill_folders())),
+        &skill.dir,
+    );
     if !found.is_empty() {
         found
     } else if find(registry, skill.agent).is_some() {

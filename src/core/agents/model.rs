@@ -233,10 +233,7 @@ pub fn readers(skill: &Skill) -> Vec<Agent> {
     if matches!(skill.agent, Agent::Path | Agent::Demo) {
         return MODELS.iter().map(|m| m.agent).collect();
     }
-    let found = super::folder_readers(
-        MODELS.iter().map(|m| (m.agent, m.folders)),
-        &skill.dir,
-    );
+    let found = super::folder_readers(MODELS.iter().map(|m| (m.agent, m.folders)), &skill.dir);
     if found.is_empty() {
         vec![skill.agent]
     } else {

@@ -103,7 +103,11 @@ impl View {
             return None;
         }
         let mut used = Vec::new();
-        if s.frontmatter.name.as_deref().is_none_or(|n| n.trim().is_empty()) {
+        if s.frontmatter
+            .name
+            .as_deref()
+            .is_none_or(|n| n.trim().is_empty())
+        {
             used.push("its folder's name for the missing name");
         }
         if !has_description(s) && self.fallback_descriptions.contains_key(&i) {
@@ -119,6 +123,11 @@ impl View {
 /// without a name takes its folder's, one without a description the first paragraph of its
 /// body, and each such skill gets a warning saying so.
 pub fn agent_library(lib: &Library, agent: Agent, files: &[PathBuf]) -> Library {
+    agent_view(lib, agent, files).0
+}
+
+/// [`agent_library`], with the index in `lib` of each of its skills (to map results back).
+pub fn agent_view(lib: &Library, agent: Agent, files: &[PathBuf]) -> (Library, Vec<usize>) {
     let view = View::of(lib, agent, files);
     let keep: Vec<usize> = (0..lib.len()).filter(|&i| view.member[i]).collect();
     let mut out = lib.subset(&keep);
@@ -137,7 +146,11 @@ pub fn agent_library(lib: &Library, agent: Agent, files: &[PathBuf]) -> Library 
             );
         }
         if let Some(note) = note {
-            if s.frontmatter.name.as_deref().is_none_or(|n| n.trim().is_empty()) {
+            if s.frontmatter
+                .name
+                .as_deref()
+                .is_none_or(|n| n.trim().is_empty())
+            {
                 s.frontmatter.name = Some(s.name.clone());
             }
             if let Some(d) = view.fallback_descriptions.get(&i)
@@ -155,7 +168,7 @@ pub fn agent_library(lib: &Library, agent: Agent, files: &[PathBuf]) -> Library 
             );
         }
     }
-    out
+    (out, keep)
 }
 
 fn has_description(s: &Skill) -> bool {
@@ -230,7 +243,10 @@ pub fn conditional_paths(s: &Skill) -> Vec<String> {
 /// Is a conditional skill active: no `paths:`, or a file of `files` matches one of its globs?
 fn active(s: &Skill, files: &[PathBuf]) -> bool {
     let globs = conditional_paths(s);
-    globs.is_empty() || files.iter().any(|f| globs.iter().any(|g| glob_matches(g, f)))
+    globs.is_empty()
+        || files
+            .iter()
+            .any(|f| globs.iter().any(|g| glob_matches(g, f)))
 }
 
 /// Whether `path` (as given: relative to the project, or absolute) matches `glob`, in the

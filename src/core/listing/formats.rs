@@ -95,7 +95,9 @@ pub static XML: FormatSpec = FormatSpec {
             p.path
         ),
         // The names tier lists names only: no location either.
-        None if p.path.is_empty() => format!("<skill><name>{}</name></skill>", html_escape(&p.name)),
+        None if p.path.is_empty() => {
+            format!("<skill><name>{}</name></skill>", html_escape(&p.name))
+        }
         None => format!(
             "<skill>\n<name>\n{}\n</name>\n<location>\n{}\n</location>\n</skill>",
             html_escape(&p.name),

@@ -525,6 +525,7 @@ impl App {
             mode: self.prompt.mode,
             opts: self.listing_options(),
             message,
+            agent: self.prompt.agent(),
         };
         jobs::preview(
             Arc::clone(&self.lib),

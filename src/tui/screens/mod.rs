@@ -92,9 +92,11 @@ pub struct Ctx<'a> {
 pub fn owner(action: Action) -> Option<Screen> {
     match action {
         Action::RunChecks | Action::RunDeps | Action::CancelChecks => Some(Screen::Checks),
-        Action::CycleFormat | Action::CycleTier | Action::CycleMode | Action::CycleWindow => {
-            Some(Screen::Prompt)
-        }
+        Action::CycleFormat
+        | Action::CycleAgent
+        | Action::CycleTier
+        | Action::CycleMode
+        | Action::CycleWindow => Some(Screen::Prompt),
         Action::ClearMessage => Some(Screen::Test),
         Action::Close
         | Action::NextResource

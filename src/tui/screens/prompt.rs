@@ -3,6 +3,7 @@
 //! figures follow). Updates as toggles change.
 
 use super::{Cmd, Outcome};
+use crate::core::Agent;
 use crate::core::listing::{Fate, Format, Tier};
 use crate::core::modes::{ListingMode, saving_text};
 use crate::tui::action::Action;
@@ -16,6 +17,18 @@ use ratatui::widgets::{Block, Gauge, Paragraph};
 
 /// Listing formats offered by the prompt preview, tiers and context windows.
 pub const FORMATS: [Format; 5] = Format::ALL;
+
+/// The views the preview cycles through: every skill, then each agent's own.
+pub const AGENTS: [Option<Agent>; 8] = [
+    None,
+    Some(Agent::ClaudeCode),
+    Some(Agent::Codex),
+    Some(Agent::Opencode),
+    Some(Agent::Gemini),
+    Some(Agent::Goose),
+    Some(Agent::LazySkills),
+    Some(Agent::Generic),
+];
 pub const TIERS: [Tier; 4] = Tier::ALL;
 pub const WINDOWS: [u64; 4] = [200_000, 1_000_000, 128_000, 32_000];
 
@@ -32,9 +45,16 @@ pub struct Prompt {
     pub windows: Vec<u64>,
     /// The first line of the listing on screen.
     pub scroll: u16,
+    /// Whose view (an index into [`AGENTS`]): every skill, or one agent's.
+    pub agent: usize,
 }
 
 impl Prompt {
+    /// The agent whose view is listed, if one is.
+    pub fn agent(&self) -> Option<Agent> {
+        AGENTS.get(self.agent).copied().flatten()
+    }
+
     /// Settings starting at `format`, `tier` and `window` (which joins the window cycle when it
     /// is not one of [`WINDOWS`]).
     pub fn new(format: Format, tier: Tier, window: u64) -> Prompt {
@@ -49,6 +69,10 @@ impl Prompt {
             window: windows.iter().position(|w| *w == window).unwrap_or(0),
             windows,
             scroll: 0,
+            // An agent's own format starts on that agent's view.
+            agent: crate::core::agents::model::agent_of_format(format)
+                .and_then(|a| AGENTS.iter().position(|x| *x == Some(a)))
+                .unwrap_or(0),
         }
     }
 
@@ -63,6 +87,19 @@ impl Prompt {
         match action {
             Action::CycleFormat => {
                 self.format = (self.format + 1) % FORMATS.len();
+                return Outcome::Then(Cmd::RecountL1);
+            }
+            Action::CycleAgent => {
+                self.agent = (self.agent + 1) % AGENTS.len();
+                self.scroll = 0;
+                // An agent is listed in its own format.
+                if let Some(a) = self.agent() {
+                    let own = crate::core::agents::model::model(a).format;
+                    self.format = FORMATS
+                        .iter()
+                        .position(|f| *f == own)
+                        .unwrap_or(self.format);
+                }
                 return Outcome::Then(Cmd::RecountL1);
             }
             Action::CycleTier => self.tier = (self.tier + 1) % TIERS.len(),
@@ -119,7 +156,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let p = &app.prompt;
     let [head, gauge, text_area, fates_area] = parts(area);
     let settings = format!(
-        " Prompt · mode {} · {} · tier {} · window {} ",
+        " Prompt · {} · mode {} · {} · tier {} · window {} ",
+        p.agent().map_or("every skill", Agent::as_str),
         p.mode.as_str(),
         FORMATS[p.format].as_str(),
         TIERS[p.tier].as_str(),
