@@ -69,7 +69,7 @@ has budget.md "| gamma | changed |"
 has budget.md "| listed → dropped (all) |"
 has budget.md "| delta | added |"
 has budget.md "| listed (all) |"
-has budget.md ":x: 1 skill left a listing (--fail-on-drop): gamma (claude-code, codex, markdown, xml)"
+has budget.md ":x: 1 skill left a listing (--fail-on-drop): gamma (claude-code, codex, lazy-skills, markdown, xml)"
 has budget.md "against git HEAD\\~1"   # `~` escaped: GitHub would strike through text between two
 
 # The figures: the per-turn cost before and after is what `budget` itself measures at each commit.

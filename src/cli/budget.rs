@@ -525,19 +525,24 @@ impl Report<'_> {
             )
         });
         s.push_str(&format!(
-            "listing{} ({}, {} tier): {} tokens per turn ({}){}{budget}; {} full, {} trimmed, {} name only, {} dropped\n",
-            self.lib
+            "listing{} ({}, {} tier): {} tokens per turn{}{budget}; {} full, {} trimmed, {} name only, {} dropped\n",
+            // Named when asked for; an agent's own format already says whose listing it is.
+            self.args
+                .view
                 .agent
                 .map_or_else(String::new, |a| format!(" for {a}")),
             self.listing_format(),
             l.tier,
             thousands(self.listing_tokens as u64),
-            crate::cli::window_share(self.listing_tokens, self.args.context_window),
             self.beside(self.listing_tokens as u64),
             l.count(Fate::Full),
             l.count(Fate::Trimmed),
             l.count(Fate::NameOnly),
             l.count(Fate::Dropped),
+        ));
+        s.push_str(&format!(
+            "listing per turn: {}\n",
+            crate::cli::window_share(self.listing_tokens, self.args.context_window)
         ));
         s
     }

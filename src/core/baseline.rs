@@ -295,11 +295,13 @@ pub fn diff(old: &Snapshot, new: &Snapshot) -> Diff {
         drops: Vec::new(),
         fate_changes: 0,
     };
+    // A format only one side measured (a baseline written before skillscope knew it) has no
+    // change to show: comparing it with nothing would read as a jump.
     let formats: BTreeSet<&String> = old
         .totals
         .per_turn
         .keys()
-        .chain(new.totals.per_turn.keys())
+        .filter(|f| new.totals.per_turn.contains_key(*f))
         .collect();
     for f in formats {
         d.per_turn.insert(

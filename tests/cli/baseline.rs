@@ -147,13 +147,13 @@ fn check_diff(v: &serde_json::Value, e: &Expected) {
         "beta stays listed"
     );
     let gamma = &changed[1];
-    for f in ["xml", "markdown", "claude-code", "codex"] {
+    for f in ["xml", "markdown", "claude-code", "codex", "lazy-skills"] {
         assert_eq!(gamma["fates"][f]["before"], "listed", "{f}");
         assert_eq!(gamma["fates"][f]["after"], "dropped", "{f}");
         assert!(gamma["l1"][f]["after"].is_null(), "not listable: no L1");
     }
     let drops = v["drops"].as_array().unwrap();
-    assert_eq!(drops.len(), 4, "gamma leaves all four listings");
+    assert_eq!(drops.len(), 5, "gamma leaves all five listings");
     assert!(drops.iter().all(|d| d["key"] == "skills/gamma"));
     assert_eq!(v["skills"]["before"], 3);
     assert_eq!(v["skills"]["after"], 4);
@@ -326,7 +326,7 @@ fn baseline_file_and_git_ref_give_the_same_checked_diff_and_gates() {
         assert_eq!(drop.status.code(), Some(1));
         assert!(
             stderr(&drop).contains(
-                "1 skill left a listing (--fail-on-drop): gamma (claude-code, codex, markdown, xml)"
+                "1 skill left a listing (--fail-on-drop): gamma (claude-code, codex, lazy-skills, markdown, xml)"
             ),
             "{}",
             stderr(&drop)
