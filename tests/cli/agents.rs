@@ -309,7 +309,7 @@ fn inject_shows_each_agents_framing_with_its_tokens() {
     let out = run(
         &[
             "match",
-            "Can you scrape the pricing table from example.com?",
+            "Please extract the content of this page with a headless browser",
             "--agent",
             "lazy-skills",
             "--inject",
