@@ -43,9 +43,10 @@ pub struct PromptArgs {
     /// and bm25 together.
     #[arg(long, value_enum, default_value_t = MatcherChoice::Bm25)]
     pub matcher: MatcherChoice,
-    /// How many skills each matcher may make relevant (triggers never more than 3).
-    #[arg(long, value_name = "K", default_value_t = modes::DEFAULT_TOP_K)]
-    pub top: usize,
+    /// How many skills each matcher may make relevant (triggers never more than 3) [default:
+    /// the agent's own auto limit (Lazy Skills: 10), else 5].
+    #[arg(long, value_name = "K")]
+    pub top: Option<usize>,
     /// Print what each mode costs per turn, side by side, instead of the listing.
     #[arg(long)]
     pub compare: bool,
@@ -99,7 +100,11 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         .collect();
     let auto = AutoOptions {
         matchers: args.matcher.matchers(),
-        top: args.top,
+        top: args.top.unwrap_or_else(|| {
+            lib.agent
+                .and_then(|a| crate::core::agents::model::model(a).auto_max)
+                .unwrap_or(modes::DEFAULT_TOP_K)
+        }),
     };
     let relevant = args.message.as_deref().map(|message| {
         let allowed = crate::core::matching::candidates(

@@ -87,6 +87,8 @@ impl fmt::Display for Agent {
 pub enum Scope {
     User,
     Project,
+    /// An installed plugin's skills (Claude Code's `~/.claude/plugins/cache`).
+    Plugin,
     /// Given on the command line.
     Path,
     Demo,
@@ -97,6 +99,7 @@ impl Scope {
         match self {
             Scope::User => "user",
             Scope::Project => "project",
+            Scope::Plugin => "plugin",
             Scope::Path => "path",
             Scope::Demo => "demo",
         }
@@ -132,8 +135,9 @@ impl Root {
         let scope = match self.scope {
             Scope::User => 0,
             Scope::Project => 1,
-            Scope::Path => 2,
-            Scope::Demo => 3,
+            Scope::Plugin => 2,
+            Scope::Path => 3,
+            Scope::Demo => 4,
         };
         (self.agent as u8, scope)
     }
@@ -152,6 +156,9 @@ const USER_ROOTS: &[(Agent, &str)] = &[
     (Agent::Generic, ".config/agents/skills"),
     (Agent::LazySkills, ".config/cli-agent/skills"),
 ];
+
+/// Where Claude Code keeps the plugins it installed.
+const PLUGIN_CACHE: &str = ".claude/plugins/cache";
 
 const PROJECT_ROOTS: &[(Agent, &str)] = &[
     (Agent::ClaudeCode, ".claude/skills"),
@@ -173,6 +180,12 @@ pub fn default_roots(home: Option<&Path>, cwd: &Path) -> Vec<Root> {
             if p.is_dir() {
                 roots.push(Root::new(p, *agent, Scope::User));
             }
+        }
+        // Installed plugins' skills (`cache/<marketplace>/<plugin>/<version>/skills/…`), which
+        // Claude Code namespaces `plugin:skill`.
+        let plugins = home.join(PLUGIN_CACHE);
+        if plugins.is_dir() {
+            roots.push(Root::new(plugins, Agent::ClaudeCode, Scope::Plugin));
         }
     }
     for dir in cwd.ancestors() {

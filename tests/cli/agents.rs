@@ -49,6 +49,12 @@ fn home() -> tempfile::TempDir {
         "name: rust-helper\ndescription: Explain Rust compiler errors.\npaths: [\"src/**/*.rs\"]",
         "x\n",
     );
+    let plugin = h.join(".claude/plugins/cache/market/helper/1.0.0");
+    write(
+        &plugin.join(".claude-plugin/plugin.json"),
+        r#"{"name": "helper", "version": "1.0.0"}"#,
+    );
+    plain(&plugin.join("skills"), "lint", "Lint the code base.");
     plain(
         &h.join(".codex/skills"),
         "codex-only",
@@ -103,7 +109,8 @@ fn listed(h: &Path, agent: &str, extra: &[&str]) -> (String, String) {
     )
 }
 
-const EVERY_NAME: [&str; 11] = [
+const EVERY_NAME: [&str; 12] = [
+    "helper:lint",
     "claude-pdf",
     "claude-review",
     "nameless",
@@ -135,7 +142,13 @@ fn each_agents_listing_holds_exactly_the_skills_it_reads() {
     let want: [(&str, &[&str]); 5] = [
         (
             "claude-code",
-            &["claude-pdf", "claude-review", "nameless", "undescribed"],
+            &[
+                "claude-pdf",
+                "claude-review",
+                "nameless",
+                "undescribed",
+                "helper:lint",
+            ],
         ),
         ("codex", &["codex-only", "shared-agents"]),
         (

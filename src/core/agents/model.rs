@@ -73,7 +73,7 @@ pub static MODELS: &[AgentModel] = &[
     AgentModel {
         agent: Agent::ClaudeCode,
         name: "Claude Code",
-        folders: &[&[".claude", "skills"]],
+        folders: &[&[".claude", "skills"], &[".claude", "plugins", "cache"]],
         format: Format::ClaudeCode,
         profile: Profile::ClaudeCode,
         enable_default: EnableDefault::OptOut,
@@ -266,5 +266,17 @@ mod tests {
                 assert_eq!(a, m.agent, "{}", m.name);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod plugin_tests {
+    use super::*;
+
+    #[test]
+    fn folder_readers_find_the_plugin_cache() {
+        let dir = std::path::Path::new("/h/.claude/plugins/cache/mkt/helper/1.0.0/skills/lint");
+        let found = super::super::folder_readers(MODELS.iter().map(|m| (m.agent, m.folders)), dir);
+        assert_eq!(found, vec![Agent::ClaudeCode]);
     }
 }

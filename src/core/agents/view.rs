@@ -186,8 +186,9 @@ fn shadowing(lib: &Library, agent: Agent, member: &[bool]) -> Vec<Option<usize>>
         let scope = match s.scope {
             Scope::User => 0u8,
             Scope::Project => 1,
-            Scope::Path => 2,
-            Scope::Demo => 3,
+            Scope::Plugin => 2,
+            Scope::Path => 3,
+            Scope::Demo => 4,
         };
         (u8::from(s.agent != agent), scope)
     };

@@ -146,7 +146,12 @@ pub static CLAUDE_CODE: FormatSpec = FormatSpec {
             d.push_str(&w);
         }
         Parts {
-            name: skill.name.clone(),
+            // A plugin's skill is called by its namespaced name (`plugin:skill`).
+            name: if skill.plugin {
+                skill.id.clone()
+            } else {
+                skill.name.clone()
+            },
             description: d,
             path: String::new(),
         }
