@@ -3,8 +3,8 @@
 
 use crate::cli::match_cmd::{MatcherChoice, allowed, load_library};
 use crate::cli::{LibraryArgs, use_color};
-use crate::core::matching::Index;
 use crate::core::matching::eval::{Score, check_names, evaluate, parse_cases};
+use crate::core::matching::{Index, Matcher, keyword_crowded};
 use crate::core::text::line;
 use anyhow::Context;
 use clap::Args;
@@ -17,7 +17,8 @@ pub struct EvalArgs {
     /// `{message, expect: [skill names]}`; an empty `expect` means nothing should trigger.
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
-    /// Which matcher to score; `all` scores keyword, triggers and bm25.
+    /// Which matcher to score; `all` scores keyword, triggers and bm25, skipping (and saying
+    /// so) a matcher with nothing to match, such as triggers where no skill declares any.
     #[arg(long, value_enum, default_value_t = MatcherChoice::All)]
     pub matcher: MatcherChoice,
     /// How many skills each matcher may trigger per message.
@@ -54,14 +55,25 @@ pub fn run(args: EvalArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let index = Index::build(&lib);
     let allowed = allowed(&lib, args.include_disabled);
     let scope = args.scope.mask(&lib);
-    let scores = evaluate(
-        &index,
-        &lib,
-        &cases,
-        &args.matcher.matchers(),
-        &|i| allowed[i] && scope[i],
-        args.top,
-    );
+    let enabled = |i: usize| allowed[i] && scope[i];
+    let asked = args.matcher.matchers();
+    // Asked by name, a matcher is scored whatever the library; among `all`, one with nothing to
+    // match would only drag the table (and --min-recall) down.
+    let (matchers, skipped): (Vec<Matcher>, Vec<Matcher>) = asked
+        .iter()
+        .partition(|&&m| asked.len() == 1 || index.matchable(m, &enabled));
+    let skipped: Vec<(Matcher, String)> = skipped
+        .into_iter()
+        .map(|m| (m, nothing_to_match(m)))
+        .collect();
+    let scores = evaluate(&index, &lib, &cases, &matchers, &enabled, args.top);
+    let competing = (0..lib.len()).filter(|&i| enabled(i)).count();
+    let warnings: Vec<String> = matchers
+        .contains(&Matcher::Keyword)
+        .then(|| keyword_crowded(competing))
+        .flatten()
+        .into_iter()
+        .collect();
     let below: Vec<&Score> = args
         .min_recall
         .map(|r| scores.iter().filter(|s| s.recall < r).collect())
@@ -71,18 +83,28 @@ pub fn run(args: EvalArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             "file": args.file,
             "cases": cases.len(),
             "skills": lib.skills.len(),
+            "competing": competing,
             "top": args.top,
             "matchers": scores,
+            "skipped": skipped
+                .iter()
+                .map(|(m, why)| json!({"matcher": m, "why": why}))
+                .collect::<Vec<_>>(),
+            "warnings": warnings,
         });
         println!("{}", crate::cli::json_string(&doc)?);
     } else {
         print!(
             "{}",
             render(
-                &scores,
-                cases.len(),
-                lib.skills.len(),
-                args.top,
+                &Report {
+                    scores: &scores,
+                    skipped: &skipped,
+                    warnings: &warnings,
+                    cases: cases.len(),
+                    skills: lib.skills.len(),
+                    top: args.top,
+                },
                 use_color()
             )
         );
@@ -91,8 +113,13 @@ pub fn run(args: EvalArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         && !below.is_empty()
     {
         for s in &below {
+            let hint = if index.matchable(s.matcher, &enabled) {
+                String::new()
+            } else {
+                format!(" ({})", nothing_to_match(s.matcher))
+            };
             eprintln!(
-                "skillscope: {} recall {:.2} is below --min-recall {r}",
+                "skillscope: {} recall {:.2} is below --min-recall {r}{hint}",
                 s.matcher, s.recall
             );
         }
@@ -101,9 +128,38 @@ pub fn run(args: EvalArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     Ok(0)
 }
 
+/// Why a matcher has nothing to match in this library.
+fn nothing_to_match(m: Matcher) -> String {
+    match m {
+        Matcher::Triggers => {
+            "no competing skill declares `triggers:`, so this matcher can match nothing".into()
+        }
+        _ => "no skill competes".into(),
+    }
+}
+
+/// Everything the text report shows.
+pub struct Report<'a> {
+    pub scores: &'a [Score],
+    /// Matchers left out, each with why.
+    pub skipped: &'a [(Matcher, String)],
+    pub warnings: &'a [String],
+    pub cases: usize,
+    pub skills: usize,
+    pub top: usize,
+}
+
 /// A table of precision, recall and F1 per matcher, then each matcher's misses and false alarms
-/// by message.
-pub fn render(scores: &[Score], cases: usize, skills: usize, top: usize, color: bool) -> String {
+/// by message (skills by id, so copies of one name stay apart).
+pub fn render(report: &Report, color: bool) -> String {
+    let Report {
+        scores,
+        skipped,
+        warnings,
+        cases,
+        skills,
+        top,
+    } = *report;
     let paint = |code: &str, s: &str| {
         if color {
             format!("{code}{s}\x1b[0m")
@@ -130,6 +186,15 @@ pub fn render(scores: &[Score], cases: usize, skills: usize, top: usize, color: 
             s.false_positives,
             s.false_negatives,
             format!("{}/{}", s.quiet_when_expected, s.expected_quiet),
+        ));
+    }
+    for (m, why) in skipped {
+        out.push_str(&format!("{:<10} skipped: {why}\n", m.as_str()));
+    }
+    for w in warnings {
+        out.push_str(&format!(
+            "{}\n",
+            paint("\x1b[33m", &format!("warning: {w}"))
         ));
     }
     for s in scores {

@@ -271,7 +271,7 @@ const HIGHLIGHT: &str = "\x1b[1;33m";
 const RESET: &str = "\x1b[0m";
 
 /// The message with its matched words marked (coloured, or in brackets without colour), then
-/// one ranked list per matcher.
+/// one ranked list per matcher, each skill by its id (copies of one name stay apart).
 pub fn render(
     message: &str,
     lib: &Library,
@@ -297,7 +297,7 @@ pub fn render(
         .iter()
         .flat_map(|(_, ms)| {
             ms.iter()
-                .map(|m| line(&lib.skills[m.skill].name).chars().count())
+                .map(|m| line(&lib.skills[m.skill].id).chars().count())
         })
         .max()
         .unwrap_or(0)
@@ -311,7 +311,7 @@ pub fn render(
             out.push('\n');
         }
         for (rank, m) in matches.iter().enumerate() {
-            let name = line(&lib.skills[m.skill].name);
+            let name = line(&lib.skills[m.skill].id);
             let pad = " ".repeat(width.saturating_sub(name.chars().count()));
             // One entry per matched term, with every field it came from.
             let mut why: Vec<(String, Vec<&str>)> = Vec::new();

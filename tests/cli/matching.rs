@@ -348,3 +348,223 @@ fn corpus_slice_routing_quality() {
     let (_, kp, _) = s[0];
     assert!(kp < bp, "keyword precision {kp} should trail bm25 {bp}");
 }
+
+/// The Lazy Skills design's example library (design 000) and the context-provider ADR's
+/// `hello-extended` (design 002), side by side.
+fn design_library(root: &Path) {
+    write(
+        &root.join("web_scraper/SKILL.md"),
+        "---\nname: web_scraper\ndescription: Extract content from websites using headless browser\ntype: executable\ndependencies: [playwright, beautifulsoup4]\n---\n# Web Scraper Skill\n",
+    );
+    write(
+        &root.join("pdf_extractor/SKILL.md"),
+        "---\nname: pdf_extractor\ndescription: Extract text and tables from PDF documents\ntype: executable\n---\n",
+    );
+    write(
+        &root.join("code_complexity/SKILL.md"),
+        "---\nname: code_complexity\ndescription: Analyze code complexity metrics per ISO 25010\n---\n",
+    );
+    write(
+        &root.join("hello-extended/SKILL.md"),
+        "---\nname: hello-extended\ndescription: Multi-language greeting tool\ntriggers: [\"greet\", \"hello\", \"bonjour\", \"hola\", \"greeting\"]\n---\n# hello-extended\n",
+    );
+}
+
+#[test]
+fn the_designs_worked_examples_find_their_skills() {
+    let home = tempfile::tempdir().unwrap();
+    let lib = home.path().join("skills");
+    design_library(&lib);
+    let out = run(
+        &[
+            "match",
+            "Can you scrape the pricing table from example.com?",
+            lib.to_str().unwrap(),
+            "--json",
+        ],
+        home.path(),
+    );
+    let v = json(&out);
+    for matcher in ["keyword", "bm25"] {
+        let first = &v["results"][matcher][0];
+        assert_eq!(first["name"], "web_scraper", "{matcher}: {v}");
+        let matched = &first["matched"][0];
+        assert_eq!(matched["text"], "scrape", "{matcher}: {matched}");
+        assert_eq!(matched["field"], "name", "{matcher}: {matched}");
+    }
+    let out = run(
+        &[
+            "match",
+            "greetings",
+            lib.to_str().unwrap(),
+            "--matcher",
+            "triggers",
+            "--json",
+        ],
+        home.path(),
+    );
+    let v = json(&out);
+    let got = v["results"]["triggers"].as_array().unwrap();
+    assert_eq!(got.len(), 1, "{v}");
+    assert_eq!(got[0]["name"], "hello-extended");
+    let terms: Vec<&str> = got[0]["matched"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["term"].as_str().unwrap())
+        .collect();
+    assert!(terms.contains(&"greet"), "{terms:?}");
+}
+
+#[test]
+fn match_and_eval_text_tell_copies_of_one_name_apart() {
+    let home = tempfile::tempdir().unwrap();
+    let lib = home.path().join("skills");
+    for (dir, what) in [("a", "Fill"), ("b", "Merge"), ("c", "Split")] {
+        write(
+            &lib.join(dir).join("pdf/SKILL.md"),
+            &format!("---\nname: pdf\ndescription: {what} PDF forms.\n---\n"),
+        );
+    }
+    let out = run(
+        &[
+            "match",
+            "merge the pdf forms",
+            lib.to_str().unwrap(),
+            "--matcher",
+            "keyword",
+        ],
+        home.path(),
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    for id in ["a.pdf", "b.pdf", "c.pdf"] {
+        assert_eq!(text.matches(id).count(), 1, "{id} once:\n{text}");
+    }
+    let cases = write_cases(
+        home.path(),
+        "cases.jsonl",
+        "{\"message\": \"merge the pdf forms\", \"expect\": [\"b.pdf\"]}\n",
+    );
+    let out = run(
+        &[
+            "eval",
+            cases.to_str().unwrap(),
+            lib.to_str().unwrap(),
+            "--matcher",
+            "keyword",
+        ],
+        home.path(),
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("false alarms: a.pdf, c.pdf"), "{text}");
+}
+
+#[test]
+fn eval_skips_the_triggers_matcher_where_no_skill_declares_triggers() {
+    let home = tempfile::tempdir().unwrap();
+    let lib = home.path().join("skills");
+    write(
+        &lib.join("pdf/SKILL.md"),
+        "---\nname: pdf\ndescription: Fill PDF forms. Use when a PDF form is given.\n---\n",
+    );
+    write(
+        &lib.join("sql/SKILL.md"),
+        "---\nname: sql\ndescription: Faster SQL queries. Use when a query is slow.\n---\n",
+    );
+    let cases = write_cases(
+        home.path(),
+        "cases.jsonl",
+        "{\"message\": \"fill this pdf form\", \"expect\": [\"pdf\"]}\n{\"message\": \"my query is slow\", \"expect\": [\"sql\"]}\n",
+    );
+    let args = |extra: &[&str]| -> Vec<String> {
+        let mut a: Vec<String> = ["eval", cases.to_str().unwrap(), lib.to_str().unwrap()]
+            .map(String::from)
+            .to_vec();
+        a.extend(extra.iter().map(|s| s.to_string()));
+        a
+    };
+    let argv = args(&["--min-recall", "0.9"]);
+    let out = run(
+        &argv.iter().map(String::as_str).collect::<Vec<_>>(),
+        home.path(),
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("triggers   skipped: no competing skill declares `triggers:`"),
+        "{text}"
+    );
+    let argv = args(&["--json"]);
+    let v = json(&run(
+        &argv.iter().map(String::as_str).collect::<Vec<_>>(),
+        home.path(),
+    ));
+    assert_eq!(v["skipped"][0]["matcher"], "triggers", "{v}");
+    assert_eq!(v["matchers"].as_array().unwrap().len(), 2, "{v}");
+    // Asked for by name it is scored, and the failure says why.
+    let argv = args(&["--matcher", "triggers", "--min-recall", "0.5"]);
+    let out = run(
+        &argv.iter().map(String::as_str).collect::<Vec<_>>(),
+        home.path(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("triggers recall 0.00 is below --min-recall 0.5 (no competing skill declares `triggers:`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn eval_warns_when_keyword_routing_faces_more_than_fifty_skills() {
+    let home = tempfile::tempdir().unwrap();
+    let lib = home.path().join("skills");
+    let cases = write_cases(
+        home.path(),
+        "cases.jsonl",
+        "{\"message\": \"fill a form\", \"expect\": [\"skill-00\"]}\n",
+    );
+    let warned = |n: usize| {
+        write(
+            &lib.join(format!("skill-{:02}/SKILL.md", n - 1)),
+            &format!(
+                "---\nname: skill-{:02}\ndescription: Fill form number {n}.\n---\n",
+                n - 1
+            ),
+        );
+        let out = run(
+            &["eval", cases.to_str().unwrap(), lib.to_str().unwrap()],
+            home.path(),
+        );
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let v = json(&run(
+            &[
+                "eval",
+                cases.to_str().unwrap(),
+                lib.to_str().unwrap(),
+                "--json",
+            ],
+            home.path(),
+        ));
+        assert_eq!(v["competing"], n);
+        (text, v["warnings"].as_array().unwrap().len())
+    };
+    for n in 1..50 {
+        write(
+            &lib.join(format!("skill-{:02}/SKILL.md", n - 1)),
+            &format!(
+                "---\nname: skill-{:02}\ndescription: Fill form number {n}.\n---\n",
+                n - 1
+            ),
+        );
+    }
+    let (text, warnings) = warned(50);
+    assert_eq!(warnings, 0, "{text}");
+    assert!(!text.contains("warning:"), "{text}");
+    let (text, warnings) = warned(51);
+    assert_eq!(warnings, 1);
+    assert!(
+        text.contains("warning: keyword matching faces 51 skills"),
+        "{text}"
+    );
+}

@@ -558,3 +558,35 @@ fn huge_skills_show_whole_figures() {
     assert!(detail.contains(&exact), "{exact} missing:\n{detail}");
     assert_snapshot!("huge_skill_detail", detail);
 }
+
+#[test]
+fn test_box_warns_when_keyword_routing_faces_more_than_fifty_skills() {
+    let t = tempfile::tempdir().unwrap();
+    let library = |n: usize| {
+        let root = t.path().join(format!("lib{n}"));
+        for i in 0..n {
+            write(
+                &root.join(format!("s{i:02}/SKILL.md")),
+                &format!("---\nname: skill-{i:02}\ndescription: Fill form number {i}.\n---\n"),
+            );
+        }
+        root
+    };
+    let (fifty, many) = (library(50), library(51));
+    let typed = |root: &std::path::Path| {
+        let mut h = harness(&[root], 120, 30);
+        h.key(KeyCode::Tab).key(KeyCode::Tab).chars("fill the form");
+        h.settle();
+        h.screen()
+    };
+    let quiet = typed(&fifty);
+    assert!(!quiet.contains("keyword matching"), "{quiet}");
+    let warned = typed(&many);
+    assert!(warned.contains("⚠ 51 skills: keyword"), "{warned}");
+    assert!(warned.contains("degrades past ~50"), "{warned}");
+    assert!(
+        warned.contains("skill-00"),
+        "the matches still show:\n{warned}"
+    );
+    assert_snapshot!("test_box_keyword_crowded", warned);
+}

@@ -7,7 +7,8 @@ use crate::core::library::Library;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 
-/// One message and the skills it should trigger (none, when `expect` is empty).
+/// One message and the skills it should trigger (none, when `expect` is empty), each by its name
+/// or, where names repeat, its id.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Case {
@@ -66,10 +67,14 @@ pub fn parse_cases(text: &str, yaml: bool) -> Result<Vec<Case>, EvalError> {
     Ok(cases)
 }
 
-/// Checks that every expected name is a skill of the library (a typo would otherwise read as a
-/// miss forever).
+/// Checks that every expected name (or id) is a skill of the library (a typo would otherwise
+/// read as a miss forever).
 pub fn check_names(cases: &[Case], lib: &Library) -> Result<(), EvalError> {
-    let known: HashSet<&str> = lib.skills.iter().map(|s| s.name.as_str()).collect();
+    let known: HashSet<&str> = lib
+        .skills
+        .iter()
+        .flat_map(|s| [s.name.as_str(), s.id.as_str()])
+        .collect();
     for (i, c) in cases.iter().enumerate() {
         let unknown: Vec<String> = c
             .expect
@@ -93,11 +98,11 @@ pub fn check_names(cases: &[Case], lib: &Library) -> Result<(), EvalError> {
 pub struct Outcome {
     pub message: String,
     pub expect: Vec<String>,
-    /// The skills triggered, best first.
+    /// The ids of the skills triggered, best first: copies of one name stay apart.
     pub got: Vec<String>,
-    /// Expected but not triggered.
+    /// Expected (as written in the case) but not triggered.
     pub missed: Vec<String>,
-    /// Triggered but not expected.
+    /// Ids triggered but not expected.
     pub false_alarms: Vec<String>,
 }
 
@@ -136,28 +141,32 @@ pub fn evaluate(
             let outcomes: Vec<Outcome> = cases
                 .iter()
                 .map(|c| {
-                    let mut got: Vec<String> = Vec::new();
+                    let mut got: Vec<usize> = Vec::new();
                     for m in index.query(&c.message, matcher, enabled, top_k) {
-                        let name = &lib.skills[m.skill].name;
-                        if !got.contains(name) {
-                            got.push(name.clone());
+                        if !got.contains(&m.skill) {
+                            got.push(m.skill);
                         }
                     }
+                    // An expected entry names a skill by its id, or by its name (any copy).
+                    let meets = |e: &str, i: usize| {
+                        let s = &lib.skills[i];
+                        s.id == e || s.name == e
+                    };
                     Outcome {
                         missed: c
                             .expect
                             .iter()
-                            .filter(|e| !got.contains(e))
+                            .filter(|e| !got.iter().any(|&i| meets(e, i)))
                             .cloned()
                             .collect(),
                         false_alarms: got
                             .iter()
-                            .filter(|g| !c.expect.contains(g))
-                            .cloned()
+                            .filter(|&&i| !c.expect.iter().any(|e| meets(e, i)))
+                            .map(|&i| lib.skills[i].id.clone())
                             .collect(),
                         message: c.message.clone(),
                         expect: c.expect.clone(),
-                        got,
+                        got: got.iter().map(|&i| lib.skills[i].id.clone()).collect(),
                     }
                 })
                 .collect();
@@ -169,9 +178,10 @@ pub fn evaluate(
 fn score(matcher: Matcher, outcomes: Vec<Outcome>) -> Score {
     let fp: usize = outcomes.iter().map(|o| o.false_alarms.len()).sum();
     let fneg: usize = outcomes.iter().map(|o| o.missed.len()).sum();
+    // Each expected entry met counts once, however many copies of a name met it.
     let tp: usize = outcomes
         .iter()
-        .map(|o| o.got.len() - o.false_alarms.len())
+        .map(|o| o.expect.len() - o.missed.len())
         .sum();
     let precision = if tp + fp == 0 {
         1.0
@@ -278,6 +288,35 @@ mod tests {
         assert_eq!((s.quiet_when_expected, s.expected_quiet), (1, 1));
         assert_eq!(s.outcomes[1].false_alarms, ["pdf"]);
         assert_eq!(s.outcomes[2].missed, ["xlsx"]);
+    }
+
+    #[test]
+    fn copies_of_one_name_are_told_apart_by_id() {
+        let (_t, lib) = library(&[
+            ("a/pdf", "name: pdf\ndescription: Fill PDF forms."),
+            ("b/pdf", "name: pdf\ndescription: Merge PDF files."),
+            ("c/pdf", "name: pdf\ndescription: Split PDF pages."),
+        ]);
+        let idx = Index::build(&lib);
+        let cases = parse_cases(
+            concat!(
+                "{\"message\": \"merge these pdf files\", \"expect\": [\"b.pdf\"]}\n",
+                "{\"message\": \"a pdf\", \"expect\": [\"pdf\"]}\n",
+            ),
+            false,
+        )
+        .unwrap();
+        check_names(&cases, &lib).unwrap();
+        let s = &evaluate(&idx, &lib, &cases, &[Matcher::Keyword], &|_| true, 5)[0];
+        let mut got = s.outcomes[0].got.clone();
+        got.sort();
+        assert_eq!(got, ["a.pdf", "b.pdf", "c.pdf"]);
+        let mut alarms = s.outcomes[0].false_alarms.clone();
+        alarms.sort();
+        assert_eq!(alarms, ["a.pdf", "c.pdf"]);
+        // The name meets any copy, and counts once.
+        assert!(s.outcomes[1].missed.is_empty() && s.outcomes[1].false_alarms.is_empty());
+        assert_eq!(s.true_positives, 2);
     }
 
     #[test]

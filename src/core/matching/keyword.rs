@@ -1,15 +1,23 @@
 //! The `keyword` matcher, the Lazy Skills rule: a skill triggers when a word of its name or
-//! description appears in the message; executable skills also react to a few verbs.
+//! description appears in the message; executable skills also react to a few verbs. Words meet
+//! by their light stem, so "scrape" in a message finds a `web_scraper` (design 000's example).
 
 use super::lexicon::Lexicon;
 use super::postings::Postings;
-use super::text::{group_spans, is_content_word, words};
+use super::text::{group_spans, is_content_word, stem, words};
 use super::{Hit, HitField, Match, push_hit, top_scores};
 use crate::core::skill::{Skill, SkillKind};
 use std::ops::Range;
 
-/// The verbs every executable skill answers to, whatever its description says.
-pub const EXECUTABLE_VERBS: [&str; 4] = ["run", "execute", "call", "api"];
+/// The verbs every executable skill answers to, whatever its description says: the Lazy Skills
+/// design lists `run`, `execute`, `call`, `api` in one place and `run`, `execute`, `api`,
+/// `script` in another (design 000); both lists together.
+pub const EXECUTABLE_VERBS: [&str; 5] = ["run", "execute", "call", "api", "script"];
+
+/// Past this many competing skills the Lazy Skills design finds keyword matching loses its
+/// precision: "simple keyword matching works surprisingly well for skill counts under ~50"
+/// (design 000).
+pub const KEYWORD_SKILL_LIMIT: usize = 50;
 
 const NAME: u8 = 1;
 const DESCRIPTION: u8 = 2;
@@ -20,11 +28,13 @@ const VERB_WEIGHT: f32 = 0.5;
 
 #[derive(Debug, Default)]
 pub(super) struct KeywordIndex {
-    /// For each word of the lexicon, the skills holding it (in library order) and the fields
-    /// it is in.
-    postings: Postings<(u32, u8)>,
+    /// For each stem of the lexicon, the skills holding it (in library order), the fields it
+    /// is in, and the skill's own word with that stem (what a hit shows).
+    postings: Postings<(u32, u8, u32)>,
     executable: Vec<u32>,
-    scratch: Vec<(u32, u8)>,
+    scratch: Vec<(u32, u8, u32)>,
+    /// The stems of [`EXECUTABLE_VERBS`], in their order.
+    verb_stems: Vec<String>,
 }
 
 impl KeywordIndex {
@@ -32,26 +42,37 @@ impl KeywordIndex {
     pub(super) fn with_capacity(words: usize) -> KeywordIndex {
         KeywordIndex {
             postings: Postings::with_capacity(words),
+            verb_stems: EXECUTABLE_VERBS.iter().map(|v| stem(v)).collect(),
             ..KeywordIndex::default()
         }
     }
 
     /// Adds one skill, given the ids of the content words of its name and description.
-    pub(super) fn add(&mut self, skill: &Skill, i: u32, name: &[u32], description: &[u32]) {
+    pub(super) fn add(
+        &mut self,
+        lx: &Lexicon,
+        skill: &Skill,
+        i: u32,
+        name: &[u32],
+        description: &[u32],
+    ) {
         self.scratch.clear();
-        self.scratch.extend(name.iter().map(|&w| (w, NAME)));
+        let stem_of = |w: u32| lx.words[w as usize].stem;
         self.scratch
-            .extend(description.iter().map(|&w| (w, DESCRIPTION)));
-        self.scratch.sort_unstable();
+            .extend(name.iter().map(|&w| (stem_of(w), NAME, w)));
+        self.scratch
+            .extend(description.iter().map(|&w| (stem_of(w), DESCRIPTION, w)));
+        // Stable: the first word of a stem (name before description) is the one shown.
+        self.scratch.sort_by_key(|t| t.0);
         let mut k = 0;
         while k < self.scratch.len() {
-            let (w, mut bits) = self.scratch[k];
+            let (st, mut bits, word) = self.scratch[k];
             k += 1;
-            while k < self.scratch.len() && self.scratch[k].0 == w {
+            while k < self.scratch.len() && self.scratch[k].0 == st {
                 bits |= self.scratch[k].1;
                 k += 1;
             }
-            self.postings.push(w, (i, bits));
+            self.postings.push(st, (i, bits, word));
         }
         if skill.kind() == SkillKind::Executable {
             self.executable.push(i);
@@ -59,12 +80,8 @@ impl KeywordIndex {
     }
 
     /// Lays out the postings once every skill is in.
-    pub(super) fn finish(&mut self, words: usize) {
-        self.postings.finish(words);
-    }
-
-    fn postings_of(&self, lx: &Lexicon, w: &str) -> &[(u32, u8)] {
-        lx.word(w).map_or(&[], |id| self.postings.get(id))
+    pub(super) fn finish(&mut self, stems: usize) {
+        self.postings.finish(stems);
     }
 
     pub(super) fn query(
@@ -75,7 +92,7 @@ impl KeywordIndex {
         k: usize,
         names: &[String],
     ) -> Vec<Match> {
-        let msg = message_words(message);
+        let msg = self.message_words(lx, message);
         let mut scores = vec![0f32; names.len()];
         let mut touched: Vec<u32> = Vec::new();
         let mut add = |skill: u32, s: f32| {
@@ -85,8 +102,8 @@ impl KeywordIndex {
             }
             *slot += s;
         };
-        for (w, _) in &msg.words {
-            for &(skill, bits) in self.postings_of(lx, w) {
+        for (st, _) in &msg.words {
+            for &(skill, bits, _) in self.postings.get(*st) {
                 add(skill, weight(bits));
             }
         }
@@ -113,10 +130,11 @@ impl KeywordIndex {
 
     fn hits(&self, lx: &Lexicon, skill: u32, msg: &MessageWords) -> Vec<Hit> {
         let mut hits = Vec::new();
-        for (w, spans) in &msg.words {
-            let post = self.postings_of(lx, w);
-            if let Ok(p) = post.binary_search_by_key(&skill, |&(s, _)| s) {
-                let bits = post[p].1;
+        for (st, spans) in &msg.words {
+            let post = self.postings.get(*st);
+            if let Ok(p) = post.binary_search_by_key(&skill, |&(s, _, _)| s) {
+                let (_, bits, word) = post[p];
+                let w = &*lx.words[word as usize].text;
                 if bits & NAME != 0 {
                     push_hit(&mut hits, w, HitField::Name, spans);
                 }
@@ -146,26 +164,40 @@ fn weight(bits: u8) -> f32 {
     w
 }
 
-/// The distinct content words of a message, each with every place it occurs, and the
-/// executable verbs it holds.
+/// The distinct stems of a message's content words that some skill has, each with every place
+/// it occurs, and the executable verbs it holds (by stem: "scripts", "running").
 struct MessageWords {
-    words: Vec<(String, Vec<Range<usize>>)>,
+    words: Vec<(u32, Vec<Range<usize>>)>,
     verbs: Vec<(String, Vec<Range<usize>>)>,
 }
 
-fn message_words(message: &str) -> MessageWords {
-    let all = words(message);
-    let verbs = all
-        .iter()
-        .filter(|w| EXECUTABLE_VERBS.contains(&w.text.as_str()))
-        .map(|w| (w.text.clone(), w.span.clone()));
-    let content = all
-        .iter()
-        .filter(|w| is_content_word(&w.text))
-        .map(|w| (w.text.clone(), w.span.clone()));
-    MessageWords {
-        verbs: group_spans(verbs),
-        words: group_spans(content),
+impl KeywordIndex {
+    fn message_words(&self, lx: &Lexicon, message: &str) -> MessageWords {
+        let all: Vec<(String, super::text::Word)> = words(message)
+            .into_iter()
+            .map(|w| {
+                let s = match lx.word(&w.text) {
+                    Some(id) => lx.stems[lx.words[id as usize].stem as usize].to_string(),
+                    None => stem(&w.text),
+                };
+                (s, w)
+            })
+            .collect();
+        let verbs = all.iter().filter_map(|(s, w)| {
+            let v = self.verb_stems.iter().position(|v| v == s)?;
+            Some((EXECUTABLE_VERBS[v].to_string(), w.span.clone()))
+        });
+        let content = all
+            .iter()
+            .filter(|(_, w)| is_content_word(&w.text))
+            .map(|(s, w)| (s.clone(), w.span.clone()));
+        MessageWords {
+            verbs: group_spans(verbs),
+            words: group_spans(content)
+                .into_iter()
+                .filter_map(|(s, spans)| Some((lx.stem_id(&s)?, spans)))
+                .collect(),
+        }
     }
 }
 
@@ -246,6 +278,42 @@ mod tests {
                 ("call", HitField::ExecutableVerb, "CALL")
             ]
         );
+    }
+
+    #[test]
+    fn script_is_an_executable_verb_and_verbs_meet_by_stem() {
+        let (_t, lib) = library(&[
+            (
+                "tool",
+                "name: weather\ndescription: Forecasts.\ntype: executable",
+            ),
+            ("ctx", "name: style\ndescription: House style."),
+        ]);
+        let idx = Index::build(&lib);
+        for msg in ["write me a script", "two scripts", "it keeps running"] {
+            let got = idx.query(msg, Matcher::Keyword, &|_| true, 10);
+            assert_eq!(names(&lib, &got), ["weather"], "{msg}");
+            assert_eq!(got[0].hits[0].field, HitField::ExecutableVerb, "{msg}");
+        }
+    }
+
+    #[test]
+    fn words_meet_by_their_stem_and_show_the_skills_word() {
+        let (_t, lib) = library(&[(
+            "web_scraper",
+            "name: web_scraper\ndescription: Extract content from websites using headless browser\ntype: executable",
+        )]);
+        let idx = Index::build(&lib);
+        let msg = "Can you scrape the pricing table from example.com?";
+        let got = idx.query(msg, Matcher::Keyword, &|_| true, 10);
+        assert_eq!(names(&lib, &got), ["web_scraper"]);
+        let hit = &got[0].hits[0];
+        assert_eq!((hit.term.as_str(), hit.field), ("scraper", HitField::Name));
+        assert_eq!(&msg[hit.spans[0].clone()], "scrape");
+        // Two forms of one stem in a message count once.
+        let once = idx.query("scrape", Matcher::Keyword, &|_| true, 1)[0].score;
+        let twice = idx.query("scrape scraping", Matcher::Keyword, &|_| true, 1)[0].score;
+        assert_eq!(once, twice);
     }
 
     #[test]

@@ -21,6 +21,18 @@ use std::cmp::Ordering;
 use std::ops::Range;
 
 pub use fuzzy::{NameFilter, NameMatch};
+pub use keyword::{EXECUTABLE_VERBS, KEYWORD_SKILL_LIMIT};
+
+/// The warning keyword routing earns when more than [`KEYWORD_SKILL_LIMIT`] skills compete for
+/// a message: the Lazy Skills design finds its precision degrades past about 50 (design 000).
+pub fn keyword_crowded(competing: usize) -> Option<String> {
+    (competing > KEYWORD_SKILL_LIMIT).then(|| {
+        format!(
+            "keyword matching faces {competing} skills: the Lazy Skills design finds it degrades \
+             beyond ~{KEYWORD_SKILL_LIMIT} (too many false positives); compare bm25"
+        )
+    })
+}
 
 /// A way of deciding which skills a message triggers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -85,7 +97,8 @@ pub enum HitField {
     Description,
     WhenToUse,
     Triggers,
-    /// One of the verbs every executable skill reacts to (`run`, `execute`, `call`, `api`).
+    /// One of the verbs every executable skill reacts to (`run`, `execute`, `call`, `api`,
+    /// `script`).
     ExecutableVerb,
 }
 
@@ -185,6 +198,15 @@ impl Index {
         }
     }
 
+    /// Whether `matcher` has anything to match among the skills `enabled` lets compete: the
+    /// triggers matcher has nothing in a library where none of them declares `triggers:`.
+    pub fn matchable(&self, matcher: Matcher, enabled: &dyn Fn(usize) -> bool) -> bool {
+        match matcher {
+            Matcher::Triggers => self.triggers.any_phrase(enabled),
+            _ => (0..self.len()).any(enabled),
+        }
+    }
+
     /// Every matcher on one message, in [`Matcher::ALL`] order: the test box's columns.
     pub fn query_all(
         &self,
@@ -234,10 +256,10 @@ fn word_indexes(lib: &Library) -> (Lexicon, keyword::KeywordIndex, bm25::Bm25Ind
     let mut bm25 = bm25::Bm25Index::with_capacity(words.total());
     for (i, skill) in lib.skills.iter().enumerate() {
         let fields = words.fields(i);
-        keyword.add(skill, i as u32, fields[0], fields[1]);
+        keyword.add(&lx, skill, i as u32, fields[0], fields[1]);
         bm25.add(&lx, i as u32, &fields);
     }
-    keyword.finish(lx.words.len());
+    keyword.finish(lx.stems.len());
     bm25.finish(lx.stems.len());
     (lx, keyword, bm25)
 }

@@ -114,9 +114,13 @@ pub fn is_content_word(w: &str) -> bool {
     !is_stop_word(w) && !w.bytes().all(|b| b.is_ascii_digit())
 }
 
-/// A light suffix-stripping stemmer for English: plurals, `-ing`, `-ed` and a final `e`, so that
-/// "tests", "testing" and "tested" meet, and so do "create", "creates" and "created". Anything
-/// that is not plain ASCII is left alone.
+/// A light suffix-stripping stemmer for English: plurals, `-ing`, `-ed`, the agent noun `-er`
+/// and a final `e`, so that "tests", "testing" and "tested" meet, "create", "creates" and
+/// "created" do, and so do "scraper", "scrape" and "scraping" (the Lazy Skills design's worked
+/// example, design 000). Anything that is not plain ASCII is left alone.
+///
+/// Snowball's English stemmer is not used: it strips `-er` only far into a word (its R2
+/// region), so "scraper" stays "scraper" there and never meets "scrape".
 pub fn stem(w: &str) -> String {
     if w.len() <= 3 || !w.bytes().all(|b| b.is_ascii_lowercase()) {
         return w.to_string();
@@ -149,10 +153,58 @@ pub fn stem(w: &str) -> String {
             break;
         }
     }
+    strip_agent_noun(&mut out);
     if out.len() > 3 && out.ends_with('e') {
         out.pop();
     }
     out
+}
+
+/// Nouns ending in `-er` that name a thing, not the one doing a verb: stripping them would join
+/// "container" with "contains", "folder" with "fold", "order" with "ord…".
+const KEEP_ER: &[&str] = &[
+    "answer",
+    "border",
+    "buffer",
+    "chapter",
+    "character",
+    "cluster",
+    "computer",
+    "container",
+    "corner",
+    "filter",
+    "folder",
+    "footer",
+    "header",
+    "letter",
+    "master",
+    "member",
+    "number",
+    "parameter",
+    "poster",
+    "register",
+    "shader",
+];
+
+/// "scraper" → "scrap(e)", "formatter" → "format", "runner" → "run": an agent noun meets its
+/// verb. Bases shorter than four letters ("user", "paper") and `-eer` words ("engineer", which
+/// is not "engine") keep their ending.
+fn strip_agent_noun(out: &mut String) {
+    let Some(base) = out.strip_suffix("er") else {
+        return;
+    };
+    if base.len() < 4
+        || base.ends_with(['e', 'i'])
+        || !base.bytes().any(is_vowel)
+        || KEEP_ER.binary_search(&out.as_str()).is_ok()
+    {
+        return;
+    }
+    let bytes = base.as_bytes();
+    let n = bytes.len();
+    let double = bytes[n - 1] == bytes[n - 2] && !matches!(bytes[n - 1], b'l' | b's' | b'z');
+    let keep = if double { n - 1 } else { n };
+    out.truncate(keep);
 }
 
 fn is_vowel(b: u8) -> bool {
@@ -258,6 +310,38 @@ mod tests {
             assert_eq!(stem(a), stem(b), "{a} / {b}");
         }
         assert_eq!(stem("status"), "status");
+    }
+
+    #[test]
+    fn agent_nouns_meet_their_verbs() {
+        for group in [
+            &["scraper", "scrape", "scraping", "scrapers", "scraped"][..],
+            &["greetings", "greeting", "greet", "greeted"],
+            &["formatter", "format", "formatting"],
+            &["runner", "run", "running"],
+            &["reviewer", "review", "reviews"],
+            &["writer", "write", "writing"],
+        ] {
+            for w in group {
+                assert_eq!(stem(w), stem(group[0]), "{w} / {}", group[0]);
+            }
+        }
+    }
+
+    #[test]
+    fn things_ending_in_er_keep_their_ending() {
+        for (a, b) in [
+            ("container", "contains"),
+            ("folder", "fold"),
+            ("engineer", "engine"),
+            ("user", "us"),
+            ("paper", "pap"),
+            ("number", "numb"),
+        ] {
+            assert_ne!(stem(a), stem(b), "{a} / {b}");
+        }
+        assert!(KEEP_ER.windows(2).all(|w| w[0] < w[1]), "sorted");
+        assert!(KEEP_ER.iter().all(|w| w.ends_with("er")));
         assert_eq!(stem("analysis"), "analysis");
         assert_eq!(stem("pdf"), "pdf");
         assert_eq!(stem("façades"), "façades");

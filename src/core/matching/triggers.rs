@@ -1,9 +1,13 @@
-//! The `triggers` matcher: the frontmatter `triggers` phrases found in the message, whole words,
-//! any case; at most three skills load, as in the context-provider design.
+//! The `triggers` matcher: the frontmatter `triggers` phrases found in the message, any case. As
+//! in the context-provider ADR (design 002, `trigger.lower() in message_lower`), a phrase fires
+//! wherever the message holds it, also inside a word ("greet" in "greetings"); it also fires on
+//! the same words lightly stemmed, whatever stands between them ("scrape page" in "scraping
+//! pages", "tg contact" in "tg-contact"). At most three skills load, as in that design.
 
-use super::text::words;
+use super::text::{stem, words};
 use super::{Hit, HitField, Match, push_hit, top_scores};
 use crate::core::library::Library;
+use aho_corasick::AhoCorasick;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
@@ -15,48 +19,93 @@ struct Phrase {
     skill: u32,
     /// The phrase as the skill writes it.
     text: String,
-    /// Its lowercased words, matched against the message's words in a row.
-    words: Vec<String>,
+    /// Its words' stems, matched against the message's stems in a row.
+    stems: Vec<String>,
 }
 
 #[derive(Debug, Default)]
 pub(super) struct TriggerIndex {
     phrases: Vec<Phrase>,
-    /// Phrases by their first word, so a message only checks the phrases that can start at
+    /// Phrases by their first stem, so a message only checks the phrases that can start at
     /// each of its words.
     by_first: HashMap<String, Vec<u32>>,
-    /// Phrases in scripts written without spaces (Chinese, Japanese, Thai…): matched as
-    /// substrings, since they have no word boundaries to respect.
-    unspaced: Vec<u32>,
+    /// Every phrase lowercased, pattern `i` being phrase `i`: one pass over the message finds
+    /// each place any phrase occurs, overlaps included.
+    substrings: Option<AhoCorasick>,
 }
 
 impl TriggerIndex {
     pub(super) fn build(lib: &Library) -> TriggerIndex {
         let mut idx = TriggerIndex::default();
+        let mut lowered: Vec<String> = Vec::new();
         for (i, skill) in lib.skills.iter().enumerate() {
             for trigger in &skill.frontmatter.triggers {
                 // `a|b|c` is a common way of writing alternatives (a regex in some agents).
                 for alt in trigger.split('|') {
                     let alt = alt.trim();
-                    let ws: Vec<String> = words(alt).into_iter().map(|w| w.text).collect();
-                    let Some(first) = ws.first().cloned() else {
+                    let stems: Vec<String> =
+                        words(alt).into_iter().map(|w| stem(&w.text)).collect();
+                    // A phrase of punctuation alone would fire on nearly every message.
+                    let Some(first) = stems.first().cloned() else {
                         continue;
                     };
                     let id = idx.phrases.len() as u32;
-                    if alt.chars().any(is_unspaced_script) {
-                        idx.unspaced.push(id);
-                    } else {
-                        idx.by_first.entry(first).or_default().push(id);
-                    }
+                    idx.by_first.entry(first).or_default().push(id);
+                    lowered.push(alt.chars().flat_map(char::to_lowercase).collect());
                     idx.phrases.push(Phrase {
                         skill: i as u32,
                         text: alt.to_string(),
-                        words: ws,
+                        stems,
                     });
                 }
             }
         }
+        if !lowered.is_empty() {
+            // Building fails only past the automaton's size limits; the word runs still match.
+            idx.substrings = AhoCorasick::new(&lowered).ok();
+        }
         idx
+    }
+
+    /// Whether any skill `enabled` lets compete declares a phrase.
+    pub(super) fn any_phrase(&self, enabled: &dyn Fn(usize) -> bool) -> bool {
+        self.phrases.iter().any(|p| enabled(p.skill as usize))
+    }
+
+    /// Every place a phrase occurs in the message: (phrase, byte range of the message).
+    fn find(&self, message: &str) -> Vec<(u32, Range<usize>)> {
+        let mut found: Vec<(u32, Range<usize>)> = Vec::new();
+        if let Some(ac) = &self.substrings {
+            let lower = Lowered::new(message);
+            for m in ac.find_overlapping_iter(lower.text.as_str()) {
+                found.push((m.pattern().as_u32(), lower.original(m.start()..m.end())));
+            }
+        }
+        let msg = words(message);
+        let stems: Vec<String> = msg.iter().map(|w| stem(&w.text)).collect();
+        for (pos, s) in stems.iter().enumerate() {
+            for &id in self.by_first.get(s).map_or(&[][..], Vec::as_slice) {
+                let p = &self.phrases[id as usize];
+                let end = pos + p.stems.len();
+                if end <= msg.len() && stems[pos..end] == p.stems[..] {
+                    found.push((id, msg[pos].span.start..msg[end - 1].span.end));
+                }
+            }
+        }
+        // One place of a phrase found both ways is one place: keep the widest.
+        found.sort_by_key(|(id, r)| (*id, r.start, std::cmp::Reverse(r.end)));
+        let mut kept: Vec<(u32, Range<usize>)> = Vec::with_capacity(found.len());
+        for (id, r) in found {
+            let inside = kept
+                .iter()
+                .rev()
+                .take_while(|(k, _)| *k == id)
+                .any(|(_, k)| k.start <= r.start && r.end <= k.end);
+            if !inside {
+                kept.push((id, r));
+            }
+        }
+        kept
     }
 
     pub(super) fn query(
@@ -66,31 +115,7 @@ impl TriggerIndex {
         k: usize,
         names: &[String],
     ) -> Vec<Match> {
-        let msg = words(message);
-        // (phrase, where it matched)
-        let mut found: Vec<(u32, Range<usize>)> = Vec::new();
-        for (pos, w) in msg.iter().enumerate() {
-            for &id in self.by_first.get(&w.text).map_or(&[][..], Vec::as_slice) {
-                let p = &self.phrases[id as usize];
-                let end = pos + p.words.len();
-                if end <= msg.len()
-                    && msg[pos..end]
-                        .iter()
-                        .zip(&p.words)
-                        .all(|(m, t)| m.text == *t)
-                {
-                    found.push((id, w.span.start..msg[end - 1].span.end));
-                }
-            }
-        }
-        // Such a phrase can only be in a message written (partly) in such a script.
-        if message.chars().any(is_unspaced_script) {
-            for &id in &self.unspaced {
-                for span in find_caseless(message, &self.phrases[id as usize].text) {
-                    found.push((id, span));
-                }
-            }
-        }
+        let found = self.find(message);
         let mut scores: HashMap<u32, f32> = HashMap::new();
         let mut counted: HashSet<u32> = HashSet::new();
         for (id, _) in &found {
@@ -99,7 +124,7 @@ impl TriggerIndex {
             }
             let p = &self.phrases[*id as usize];
             // A longer phrase is a more specific claim on the message.
-            *scores.entry(p.skill).or_default() += p.words.len() as f32;
+            *scores.entry(p.skill).or_default() += p.stems.len() as f32;
         }
         let scored: Vec<(u32, f32)> = scores
             .into_iter()
@@ -132,48 +157,41 @@ impl TriggerIndex {
     }
 }
 
-/// Scripts whose words are not separated by spaces.
-fn is_unspaced_script(c: char) -> bool {
-    matches!(c,
-        '\u{3040}'..='\u{30FF}'   // Hiragana, Katakana
-        | '\u{3400}'..='\u{4DBF}' // CJK extension A
-        | '\u{4E00}'..='\u{9FFF}' // CJK unified ideographs
-        | '\u{AC00}'..='\u{D7AF}' // Hangul syllables
-        | '\u{0E00}'..='\u{0E7F}' // Thai
-        | '\u{F900}'..='\u{FAFF}' // CJK compatibility
-    )
+/// A text lowercased character by character, with the way back to the original's bytes.
+struct Lowered {
+    text: String,
+    /// For each byte of `text`, the original byte range of the character it came from.
+    from: Vec<(u32, u32)>,
 }
 
-/// Every byte range of `haystack` equal to `needle` ignoring case, without overlaps.
-fn find_caseless(haystack: &str, needle: &str) -> Vec<Range<usize>> {
-    let needle: Vec<char> = needle.chars().flat_map(char::to_lowercase).collect();
-    let mut out = Vec::new();
-    if needle.is_empty() {
-        return out;
-    }
-    let mut from = 0;
-    for (start, _) in haystack.char_indices() {
-        if start < from {
-            continue;
-        }
-        let mut hay = haystack[start..].char_indices().flat_map(|(i, c)| {
-            let len = c.len_utf8();
-            c.to_lowercase().map(move |l| (i + len, l))
-        });
-        let mut end = start;
-        let ok = needle.iter().all(|n| match hay.next() {
-            Some((e, c)) if c == *n => {
-                end = start + e;
-                true
+impl Lowered {
+    fn new(original: &str) -> Lowered {
+        let mut text = String::with_capacity(original.len());
+        let mut from = Vec::with_capacity(original.len());
+        for (i, c) in original.char_indices() {
+            let span = (i as u32, (i + c.len_utf8()) as u32);
+            if c.is_ascii() {
+                text.push(c.to_ascii_lowercase());
+                from.push(span);
+                continue;
             }
-            _ => false,
-        });
-        if ok {
-            out.push(start..end);
-            from = end;
+            for l in c.to_lowercase() {
+                text.push(l);
+                from.extend(std::iter::repeat_n(span, l.len_utf8()));
+            }
         }
+        Lowered { text, from }
     }
-    out
+
+    /// The original byte range a non-empty range of the lowered text stands for.
+    fn original(&self, r: Range<usize>) -> Range<usize> {
+        let start = self.from.get(r.start).map_or(0, |s| s.0 as usize);
+        let end = self
+            .from
+            .get(r.end.saturating_sub(1))
+            .map_or(start, |s| s.1 as usize);
+        start..end
+    }
 }
 
 #[cfg(test)]
@@ -208,7 +226,7 @@ mod tests {
             ]
         );
         assert!(
-            idx.query("research xylophones", Matcher::Triggers, &|_| true, 10)
+            idx.query("search for xylophones", Matcher::Triggers, &|_| true, 10)
                 .is_empty()
         );
         assert_eq!(
@@ -265,8 +283,64 @@ mod tests {
     }
 
     #[test]
-    fn caseless_find_keeps_original_byte_ranges() {
-        assert_eq!(find_caseless("ÄÖ äö", "äö"), vec![0..4, 5..9]);
-        assert_eq!(find_caseless("abc", ""), Vec::<Range<usize>>::new());
+    fn phrases_fire_inside_words_as_the_adr_has_it() {
+        // design 002's manifest.
+        let (_t, lib) = library(&[
+            (
+                "hello-extended",
+                "name: hello-extended\ndescription: Multi-language greeting tool\ntriggers: [\"greet\", \"hello\", \"bonjour\", \"hola\", \"greeting\"]",
+            ),
+            ("calc", "name: calc\ndescription: d\ntriggers: [calculate]"),
+        ]);
+        let idx = Index::build(&lib);
+        let msg = "Greetings from Alice";
+        let got = idx.query(msg, Matcher::Triggers, &|_| true, 10);
+        assert_eq!(names(&lib, &got), ["hello-extended"]);
+        let hits: Vec<(&str, &str)> = got[0]
+            .hits
+            .iter()
+            .map(|h| (h.term.as_str(), &msg[h.spans[0].clone()]))
+            .collect();
+        // "greet" is inside "Greetings"; "greeting" is too, and is also the stem of it.
+        assert!(hits.contains(&("greet", "Greetings")), "{hits:?}");
+        assert!(hits.contains(&("greeting", "Greetings")), "{hits:?}");
+        assert!(
+            idx.query("What is 2+2?", Matcher::Triggers, &|_| true, 10)
+                .is_empty(),
+            "the ADR's example of a message that loads nothing"
+        );
+        assert_eq!(
+            names(
+                &lib,
+                &idx.query("Say bonjour to Alice", Matcher::Triggers, &|_| true, 10)
+            ),
+            ["hello-extended"]
+        );
+    }
+
+    #[test]
+    fn stemmed_words_match_whatever_stands_between_them() {
+        let (_t, lib) = library(&[(
+            "s",
+            "name: scraper\ndescription: d\ntriggers: [scrape web page]",
+        )]);
+        let idx = Index::build(&lib);
+        let msg = "scraping web-pages for prices";
+        let got = idx.query(msg, Matcher::Triggers, &|_| true, 10);
+        assert_eq!(names(&lib, &got), ["scraper"]);
+        assert_eq!(&msg[got[0].hits[0].spans[0].clone()], "scraping web-pages");
+    }
+
+    #[test]
+    fn lowered_text_maps_back_to_original_bytes() {
+        let l = Lowered::new("ÄÖ äö İx");
+        let at = |needle: &str| {
+            let i = l.text.find(needle).unwrap();
+            l.original(i..i + needle.len())
+        };
+        assert_eq!(at("äö ä"), 0..7);
+        assert_eq!(at("x"), 12..13);
+        // "İ" lowers to two characters; a match of either stands for all of it.
+        assert_eq!(at("i"), 10..12);
     }
 }

@@ -691,7 +691,10 @@ impl App {
             return;
         };
         let competes = |i: usize| self.competes(i);
-        self.test.results = index.query_all(&self.test.message, &competes, TEST_TOP_K);
+        let results = index.query_all(&self.test.message, &competes, TEST_TOP_K);
+        let competing = (0..self.lib.skills.len()).filter(|&i| competes(i)).count();
+        self.test.results = results;
+        self.test.competing = competing;
         // The auto listing mode lists what this message makes relevant.
         self.request_preview();
     }

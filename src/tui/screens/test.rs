@@ -24,6 +24,8 @@ pub struct TestBox {
     pub scroll: u16,
     /// Each matcher's answer for the message, in [`Matcher::ALL`] order.
     pub results: Vec<(Matcher, Vec<Match>)>,
+    /// How many skills competed for it: past 50 keyword routing is warned about.
+    pub competing: usize,
 }
 
 impl TestBox {
@@ -143,6 +145,16 @@ fn column(frame: &mut Frame, area: Rect, app: &App, matcher: Matcher, found: Opt
         _ => format!(" {matcher} "),
     };
     let mut lines: Vec<Line> = Vec::new();
+    if matcher == Matcher::Keyword && matching::keyword_crowded(app.test.competing).is_some() {
+        let w = format!(
+            "⚠ {} skills: keyword matching degrades past ~{} (Lazy Skills design)",
+            app.test.competing,
+            matching::KEYWORD_SKILL_LIMIT
+        );
+        for l in crate::tui::view::wrap(&w, width.max(10)) {
+            lines.push(Line::from(Span::styled(l, t.warning())));
+        }
+    }
     if app.index.is_none() {
         lines.push(Line::from(Span::styled("indexing…", t.dim())));
     } else if app.test.message.trim().is_empty() {
@@ -157,8 +169,19 @@ fn column(frame: &mut Frame, area: Rect, app: &App, matcher: Matcher, found: Opt
                     let score = format!("{:.1}", m.score);
                     let name_w = width.saturating_sub(score.len() + 3);
                     let mut line = Line::from(Span::styled(format!("{} ", rank + 1), t.dim()));
-                    let name =
-                        highlighted(&skill.name, &m.name_indices, name_w, t.title(), t.hit());
+                    // The id tells copies of one name apart; the fuzzy hits are on the name,
+                    // which ends it.
+                    let shift = skill
+                        .id
+                        .chars()
+                        .count()
+                        .saturating_sub(skill.name.chars().count());
+                    let indices: Vec<usize> = if skill.id.ends_with(skill.name.as_str()) {
+                        m.name_indices.iter().map(|i| i + shift).collect()
+                    } else {
+                        Vec::new()
+                    };
+                    let name = highlighted(&skill.id, &indices, name_w, t.title(), t.hit());
                     let used: usize = name.spans.iter().map(|s| s.content.chars().count()).sum();
                     line.spans.extend(name.spans);
                     line.spans
