@@ -19,9 +19,10 @@ pub struct ProbeArgs {
     /// Encoding for the schema's token count: o200k_base or cl100k_base.
     #[arg(long, default_value_t = crate::core::tokens::Encoding::default())]
     pub encoding: crate::core::tokens::Encoding,
-    /// Seconds an entry script may take to answer before it is killed with all it started.
-    #[arg(long, value_name = "SECS", default_value = "10", value_parser = parse_secs)]
-    pub timeout: Duration,
+    /// Seconds an entry script may take to answer before it is killed with all it started
+    /// (default: its agent's wait: 5 s for a Lazy Skills library, as that design waits, else 10 s).
+    #[arg(long, value_name = "SECS", value_parser = parse_secs)]
+    pub timeout: Option<Duration>,
     /// Print one JSON document instead of text.
     #[arg(long)]
     pub json: bool,
@@ -72,7 +73,8 @@ struct Document<'a> {
     /// The fields whose text came from a probed program (its stdout, stderr, or what its
     /// interpreter reported): untrusted data, to be shown escaped, never rendered or run.
     untrusted: &'static [&'static str],
-    timeout_ms: u64,
+    /// The `--timeout` given; `null`: each skill's agent's (in each report's `timeout_ms`).
+    timeout_ms: Option<u64>,
     skills: &'a [ProbeReport],
     /// With --deps: one report per skill that declares dependencies.
     dependencies: &'a [DepsReport],
@@ -83,7 +85,10 @@ struct Document<'a> {
 struct Summary {
     /// Executable skills whose `--help-json` ran.
     probed: usize,
+    /// Passed, counting those that pass with a warning.
     ok: usize,
+    /// Passed with a warning (`name-fallback`).
+    warned: usize,
     failed: usize,
     /// Count of each verdict, by name.
     verdicts: BTreeMap<&'static str, usize>,
@@ -110,6 +115,7 @@ impl Summary {
                 *s.verdicts.entry(v.name()).or_default() += 1;
                 if v.is_ok() {
                     s.ok += 1;
+                    s.warned += usize::from(v.is_warning());
                 } else {
                     s.failed += 1;
                 }
@@ -201,7 +207,9 @@ pub fn run(args: ProbeArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     if args.json {
         let doc = Document {
             untrusted: UNTRUSTED,
-            timeout_ms: u64::try_from(args.timeout.as_millis()).unwrap_or(u64::MAX),
+            timeout_ms: args
+                .timeout
+                .map(|t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX)),
             skills: &reports,
             dependencies: &deps_reports,
             summary,
@@ -293,7 +301,7 @@ impl Paint {
     fn verdict(&self, v: &Verdict, padded: &str) -> String {
         let code = match v {
             Verdict::Ok => "32",
-            Verdict::Cancelled => "33",
+            Verdict::Cancelled | Verdict::NameFallback { .. } => "33",
             _ => "1;31",
         };
         self.wrap(code, padded)
@@ -361,8 +369,13 @@ fn write_text(
             )?;
         }
     }
+    let warned = if summary.warned > 0 {
+        format!(" ({} with a warning)", summary.warned)
+    } else {
+        String::new()
+    };
     let mut line = format!(
-        "{} probed in {:.1} s: {} ok, {} failed",
+        "{} probed in {:.1} s: {} ok{warned}, {} failed",
         summary.probed,
         summary.elapsed_ms as f64 / 1000.0,
         summary.ok,
@@ -371,7 +384,7 @@ fn write_text(
     let failures: Vec<String> = summary
         .verdicts
         .iter()
-        .filter(|(k, _)| **k != "ok")
+        .filter(|(k, _)| **k != "ok" && **k != "name-fallback")
         .map(|(k, n)| format!("{k} {n}"))
         .collect();
     if !failures.is_empty() {

@@ -11,6 +11,7 @@ mod store;
 use crate::core::diagnostic::{Diagnostic, RuleId};
 use crate::core::library::Library;
 use crate::core::skill::{Skill, SkillKind};
+use crate::core::source::Agent;
 use serde::Serialize;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -37,8 +38,36 @@ pub fn sandbox_stage(args: &[OsString]) -> Option<i32> {
 }
 pub use store::ProbeStore;
 
-/// How long an entry script may take to answer `--help-json`.
+/// How long an entry script may take to answer `--help-json`, unless its agent waits less.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+/// The Lazy Skills design's wait for a `--help-json` answer (design 000, `_get_tool_schema`:
+/// `subprocess.run(..., timeout=5)`).
+pub const LAZY_SKILLS_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Whether an agent registers executable skills the Lazy Skills way (design 000): it waits
+/// [`LAZY_SKILLS_TIMEOUT`] for `--help-json`, and registers a schema without the skill's name
+/// under the skill's name (`schema.get("name", name)`). The bundled demo library is a Lazy
+/// Skills library (it is judged by the `lazy-skills` profile).
+fn registers_like_lazy_skills(agent: Agent) -> bool {
+    matches!(agent, Agent::Demo)
+}
+
+/// How long the agent a skill belongs to waits for its `--help-json`: 5 s where the agent is
+/// modelled on the Lazy Skills design, 10 s elsewhere (no other agent documents a wait; 10 s lets
+/// a cold interpreter with heavy imports answer).
+pub fn probe_timeout(agent: Agent) -> Duration {
+    if registers_like_lazy_skills(agent) {
+        LAZY_SKILLS_TIMEOUT
+    } else {
+        DEFAULT_TIMEOUT
+    }
+}
+
+/// Whether the agent registers a tool whose schema has no `name`, or another one, under the
+/// skill's name (a warning), rather than refusing it (an error).
+pub fn schema_name_fallback(agent: Agent) -> bool {
+    registers_like_lazy_skills(agent)
+}
 /// Bytes kept of stdout and of stderr each.
 pub const OUTPUT_CAP: usize = 1024 * 1024;
 /// The entry script of an executable skill that names none in its frontmatter.
@@ -49,7 +78,8 @@ const MIB: f64 = 1024.0 * 1024.0;
 
 #[derive(Debug, Clone)]
 pub struct ProbeOptions {
-    pub timeout: Duration,
+    /// How long each probe may run; `None`: its skill's agent's wait ([`probe_timeout`]).
+    pub timeout: Option<Duration>,
     pub output_cap: usize,
     /// Probes run at once; 0 means the number of cores, at most 4.
     pub jobs: usize,
@@ -66,7 +96,7 @@ pub struct ProbeOptions {
 impl Default for ProbeOptions {
     fn default() -> Self {
         ProbeOptions {
-            timeout: DEFAULT_TIMEOUT,
+            timeout: None,
             output_cap: OUTPUT_CAP,
             jobs: 0,
             scripts: false,
@@ -85,6 +115,11 @@ impl ProbeOptions {
         std::thread::available_parallelism()
             .map_or(1, |n| n.get())
             .min(MAX_JOBS)
+    }
+
+    /// How long a probe of `skill` may run.
+    pub fn timeout_for(&self, skill: &Skill) -> Duration {
+        self.timeout.unwrap_or_else(|| probe_timeout(skill.agent))
     }
 
     fn cancelled(&self) -> bool {
@@ -123,6 +158,12 @@ pub enum Verdict {
     BadSchema { key: String, problem: String },
     /// The schema's `name` is not the skill's name.
     NameMismatch { expected: String, found: String },
+    /// The schema has no `name`, or another one, and the skill's agent registers the tool under
+    /// the skill's name anyway (Lazy Skills: `schema.get("name", name)`): a warning.
+    NameFallback {
+        expected: String,
+        found: Option<String>,
+    },
     /// The entry script is missing (or not a file inside the skill folder).
     NoEntry { entry: String, why: String },
     /// Nothing can run the entry script.
@@ -140,13 +181,20 @@ impl Verdict {
             Verdict::NotJson { .. } => "not-json",
             Verdict::BadSchema { .. } => "bad-schema",
             Verdict::NameMismatch { .. } => "name-mismatch",
+            Verdict::NameFallback { .. } => "name-fallback",
             Verdict::NoEntry { .. } => "no-entry",
             Verdict::NoInterpreter { .. } => "no-interpreter",
         }
     }
 
+    /// The schema registers: a clean pass, or one under the skill's name.
     pub fn is_ok(&self) -> bool {
-        matches!(self, Verdict::Ok)
+        matches!(self, Verdict::Ok | Verdict::NameFallback { .. })
+    }
+
+    /// A pass with something to fix.
+    pub fn is_warning(&self) -> bool {
+        matches!(self, Verdict::NameFallback { .. } | Verdict::Cancelled)
     }
 
     /// The rule id of the diagnostic this verdict becomes (`probe-timeout`, …).
@@ -159,6 +207,7 @@ impl Verdict {
             Verdict::NotJson { .. } => RuleId::ProbeNotJson,
             Verdict::BadSchema { .. } => RuleId::ProbeBadSchema,
             Verdict::NameMismatch { .. } => RuleId::ProbeNameMismatch,
+            Verdict::NameFallback { .. } => RuleId::ProbeNameFallback,
             Verdict::NoEntry { .. } => RuleId::ProbeNoEntry,
             Verdict::NoInterpreter { .. } => RuleId::ProbeNoInterpreter,
         }
@@ -210,6 +259,18 @@ impl Verdict {
                     "schema is named \"{found}\" but the skill is \"{expected}\": make them equal"
                 )
             }
+            Verdict::NameFallback {
+                expected,
+                found: Some(found),
+            } => format!(
+                "schema is named \"{found}\": registered as \"{expected}\", the skill's name; make them equal"
+            ),
+            Verdict::NameFallback {
+                expected,
+                found: None,
+            } => format!(
+                "schema has no `name`: registered as \"{expected}\", the skill's name; add `\"name\": \"{expected}\"`"
+            ),
             Verdict::NoEntry { entry, why } => {
                 format!("entry script `{entry}` {why}")
             }
@@ -228,6 +289,10 @@ pub struct ProbeReport {
     pub entry: Option<PathBuf>,
     /// The command as run (program, arguments), for the user to repeat it.
     pub command: Vec<String>,
+    /// Where its program came from: the skill's `.venv`, the `#!` line, the extension.
+    pub interpreter_from: Option<String>,
+    /// How long it was given.
+    pub timeout_ms: u64,
     /// `None` when `--help-json` was not run: the skill is not executable.
     pub verdict: Option<Verdict>,
     pub exit_code: Option<i32>,
@@ -254,13 +319,15 @@ pub struct ProbeReport {
 }
 
 impl ProbeReport {
-    fn new(skill: &Skill) -> ProbeReport {
+    fn new(skill: &Skill, opts: &ProbeOptions) -> ProbeReport {
         ProbeReport {
             skill: skill.name.clone(),
             dir: skill.dir.clone(),
             kind: skill.kind(),
             entry: None,
             command: Vec::new(),
+            interpreter_from: None,
+            timeout_ms: u64::try_from(opts.timeout_for(skill).as_millis()).unwrap_or(u64::MAX),
             verdict: None,
             exit_code: None,
             elapsed_ms: 0,
@@ -339,7 +406,7 @@ pub fn probe_all(
 
 /// Probes one skill: `--help-json` when it is executable, and its scripts when asked.
 pub fn probe_skill(skill: &Skill, opts: &ProbeOptions) -> ProbeReport {
-    let mut report = ProbeReport::new(skill);
+    let mut report = ProbeReport::new(skill, opts);
     if skill.kind() == SkillKind::Executable {
         let verdict = help_json(skill, opts, &mut report);
         report.verdict = Some(verdict);
@@ -381,8 +448,11 @@ fn help_json(skill: &Skill, opts: &ProbeOptions, report: &mut ProbeReport) -> Ve
             };
         }
     };
-    let inv = match interpreter::resolve(&entry, &head, &interpreter::search_path()) {
-        Ok(inv) => inv,
+    let inv = match interpreter::choose(&dir, Some((&entry, &head)), &interpreter::search_path()) {
+        Ok(chosen) => {
+            report.interpreter_from = Some(chosen.from.to_string());
+            chosen.invocation
+        }
         Err(m) => {
             return Verdict::NoInterpreter {
                 interpreter: m.wanted,
@@ -403,7 +473,7 @@ fn help_json(skill: &Skill, opts: &ProbeOptions, report: &mut ProbeReport) -> Ve
         program: inv.program.clone(),
         args,
         cwd: dir,
-        timeout: opts.timeout,
+        timeout: opts.timeout_for(skill),
         output_cap: opts.output_cap,
         sandbox: opts.sandbox,
     };
@@ -463,7 +533,7 @@ fn judge(
     match out.ending {
         Ending::TimedOut => {
             return Verdict::Timeout {
-                after_ms: u64::try_from(opts.timeout.as_millis()).unwrap_or(u64::MAX),
+                after_ms: u64::try_from(opts.timeout_for(skill).as_millis()).unwrap_or(u64::MAX),
             };
         }
         Ending::Cancelled => return Verdict::Cancelled,
@@ -510,16 +580,21 @@ fn judge(
         }
     };
     report.schema_text = serde_json::to_string(&value).ok();
-    match schema::check(&value) {
+    let fallback = schema_name_fallback(skill.agent);
+    match schema::check(&value, fallback) {
         Err(bad) => Verdict::BadSchema {
             key: bad.key,
             problem: bad.problem,
         },
-        Ok(found) if found != skill.name => Verdict::NameMismatch {
+        Ok(Some(found)) if found == skill.name => Verdict::Ok,
+        Ok(found) if fallback => Verdict::NameFallback {
             expected: skill.name.clone(),
-            found: found.to_string(),
+            found: found.map(str::to_string),
         },
-        Ok(_) => Verdict::Ok,
+        Ok(found) => Verdict::NameMismatch {
+            expected: skill.name.clone(),
+            found: found.unwrap_or_default().to_string(),
+        },
     }
 }
 
@@ -550,4 +625,104 @@ pub(crate) fn tail(b: &[u8]) -> String {
 pub(crate) fn signal_name(sig: i32) -> String {
     nix::sys::signal::Signal::try_from(sig)
         .map_or_else(|_| format!("signal {sig}"), |s| s.as_str().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::scan::ScanOptions;
+    use crate::core::source::{Root, Scope};
+    use std::os::unix::fs::PermissionsExt;
+
+    /// One executable skill named `tool` whose `--help-json` prints `schema`, read as `agent`'s.
+    fn tool(agent: Agent, schema: &str) -> (tempfile::TempDir, Library) {
+        let t = tempfile::tempdir().unwrap();
+        let dir = t.path().join("tool");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("SKILL.md"),
+            "---\nname: tool\ndescription: A tool. Use when asked.\ntype: executable\nentry: run.sh\n---\n",
+        )
+        .unwrap();
+        let script = dir.join("run.sh");
+        std::fs::write(&script, format!("#!/bin/sh\necho '{schema}'\n")).unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let scope = if agent == Agent::Demo {
+            Scope::Demo
+        } else {
+            Scope::Path
+        };
+        let lib = Library::load(
+            vec![Root::new(t.path(), agent, scope)],
+            &ScanOptions::default(),
+        );
+        (t, lib)
+    }
+
+    fn verdict(agent: Agent, schema: &str) -> (Verdict, ProbeReport) {
+        let (_t, lib) = tool(agent, schema);
+        let r = probe_skill(&lib.skills[0], &ProbeOptions::default());
+        (r.verdict.clone().unwrap(), r)
+    }
+
+    #[test]
+    fn the_wait_is_the_agents() {
+        assert_eq!(probe_timeout(Agent::Demo), Duration::from_secs(5));
+        for a in Agent::ALL.into_iter().filter(|&a| a != Agent::Demo) {
+            assert_eq!(probe_timeout(a), DEFAULT_TIMEOUT, "{a:?}");
+        }
+        let ok = r#"{"name":"tool","description":"d","parameters":{"type":"object"}}"#;
+        assert_eq!(verdict(Agent::Demo, ok).1.timeout_ms, 5_000);
+        assert_eq!(verdict(Agent::Path, ok).1.timeout_ms, 10_000);
+        let (_t, lib) = tool(Agent::Demo, ok);
+        let asked = ProbeOptions {
+            timeout: Some(Duration::from_secs(2)),
+            ..ProbeOptions::default()
+        };
+        assert_eq!(probe_skill(&lib.skills[0], &asked).timeout_ms, 2_000);
+    }
+
+    #[test]
+    fn a_lazy_skills_agent_registers_a_nameless_or_misnamed_schema_under_the_skills_name() {
+        let nameless = r#"{"description":"d","parameters":{"type":"object"}}"#;
+        let misnamed = r#"{"name":"other","description":"d","parameters":{"type":"object"}}"#;
+        let (v, r) = verdict(Agent::Demo, nameless);
+        assert_eq!(
+            v,
+            Verdict::NameFallback {
+                expected: "tool".into(),
+                found: None
+            }
+        );
+        assert!(v.is_ok() && v.is_warning() && !r.probe_failed());
+        assert!(r.schema_text.is_some(), "its schema still counts in L3");
+        assert_eq!(
+            v.rule()
+                .info()
+                .severity_under(crate::core::catalogue::Profile::LazySkills),
+            Some(crate::core::diagnostic::Severity::Warning)
+        );
+        assert!(
+            v.detail().contains("registered as \"tool\""),
+            "{}",
+            v.detail()
+        );
+        let (v, _) = verdict(Agent::Demo, misnamed);
+        assert_eq!(
+            v,
+            Verdict::NameFallback {
+                expected: "tool".into(),
+                found: Some("other".into())
+            }
+        );
+        // Elsewhere both stay errors.
+        let (v, r) = verdict(Agent::Path, nameless);
+        assert!(
+            matches!(&v, Verdict::BadSchema { key, .. } if key == "name"),
+            "{v:?}"
+        );
+        assert!(r.probe_failed());
+        let (v, _) = verdict(Agent::ClaudeCode, misnamed);
+        assert!(matches!(v, Verdict::NameMismatch { .. }), "{v:?}");
+    }
 }

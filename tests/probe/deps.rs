@@ -89,17 +89,20 @@ fn installed_missing_and_wrong_version_against_the_skills_own_venv() {
             )
         })
         .collect();
+    // pip is declared in both places: one check, against the clauses of both.
     assert_eq!(
         states,
         [
-            ("pip>=1.0", "ok"),
+            ("pip>=1.0, pip<1.0", "wrong-version"),
             ("skillscope-test-not-installed==1.0", "missing"),
-            ("pip<1.0", "wrong-version"),
         ]
     );
+    assert_eq!(
+        report["checks"][0]["origins"],
+        serde_json::json!([{"from": "frontmatter", "index": 0}, {"from": "requirements-txt", "line": 2}])
+    );
     assert_eq!(report["checks"][0]["installed"], pip.as_str());
-    assert_eq!(report["checks"][2]["installed"], pip.as_str());
-    assert_eq!(report["checks"][2]["wanted"], "<1.0");
+    assert_eq!(report["checks"][0]["wanted"], ">=1.0,<1.0");
     // The fix is printed, never run.
     let install = report["install"].as_str().unwrap();
     assert_eq!(
@@ -131,9 +134,11 @@ fn installed_missing_and_wrong_version_against_the_skills_own_venv() {
     // The text report says the same.
     let text = run(&["probe", "--deps", lib.to_str().unwrap()], home.path());
     let text = String::from_utf8_lossy(&text.stdout);
-    assert!(text.contains("1 ok, 1 missing, 1 wrong version"), "{text}");
+    assert!(text.contains("0 ok, 1 missing, 1 wrong version"), "{text}");
     assert!(
-        text.contains(&format!("wants <1.0, but {pip} is installed")),
+        text.contains(&format!(
+            "`pip>=1.0, pip<1.0` (declared in `dependencies:` and requirements.txt line 2) wants >=1.0,<1.0, but {pip} is installed"
+        )),
         "{text}"
     );
     assert!(text.contains("nothing was installed"), "{text}");
@@ -303,4 +308,58 @@ fn the_text_report_shows_control_characters_escaped() {
         "raw control characters reached the terminal:\n{text:?}"
     );
     assert!(text.contains("\\u{1b}") || text.contains("\\e"), "{text}");
+}
+
+#[test]
+fn a_relative_path_reaches_the_skills_venv_for_both_probes_and_a_package_declared_twice_is_one_check()
+ {
+    let home = tempfile::tempdir().unwrap();
+    let skill = home.path().join("lib/tool");
+    write(
+        &skill.join("SKILL.md"),
+        "---\nname: tool\ndescription: A Python tool. Use for tests.\ntype: executable\ndependencies: [pip]\n---\n",
+    );
+    write(&skill.join("requirements.txt"), "pip>=1\n");
+    // The schema says which interpreter answered.
+    let entry = skill.join("execute.py");
+    write(
+        &entry,
+        "#!/usr/bin/env python3\nimport json, sys\nprint(json.dumps({'name': 'tool', 'description': sys.executable, 'parameters': {'type': 'object'}}))\n",
+    );
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&entry, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let Some(python) = venv(&skill) else { return };
+    // `lib`, relative to the folder skillscope runs in.
+    let out = run(&["probe", "--deps", "--json", "lib"], home.path());
+    let v = json(&out);
+    let probe = &v["skills"][0];
+    assert_eq!(probe["verdict"]["kind"], "ok", "{v}");
+    assert_eq!(probe["interpreter_from"], "the skill's .venv", "{v}");
+    let program = probe["command"][0].as_str().unwrap();
+    assert!(
+        Path::new(program).is_absolute() && program.ends_with("tool/.venv/bin/python"),
+        "{program}"
+    );
+    let schema: serde_json::Value =
+        serde_json::from_str(probe["schema_text"].as_str().unwrap()).unwrap();
+    assert!(
+        schema["description"]
+            .as_str()
+            .unwrap()
+            .ends_with(".venv/bin/python"),
+        "--help-json ran with the venv's interpreter: {schema}"
+    );
+    let deps = &v["dependencies"][0];
+    assert_eq!(deps["interpreter_from"], "the skill's .venv", "{v}");
+    assert!(deps["error"].is_null(), "{deps}");
+    assert!(Path::new(deps["interpreter"].as_str().unwrap()).is_absolute());
+    let checks = deps["checks"].as_array().unwrap();
+    assert_eq!(checks.len(), 1, "pip once: {deps}");
+    assert_eq!(checks[0]["state"], "ok", "{deps}");
+    assert_eq!(checks[0]["requirement"], "pip, pip>=1");
+    assert_eq!(checks[0]["origins"].as_array().unwrap().len(), 2);
+    assert_eq!(out.status.code(), Some(0), "{v}");
+    drop(python);
 }

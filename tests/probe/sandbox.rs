@@ -76,7 +76,7 @@ pub(crate) fn probe_root(
     );
     assert_eq!(lib.len(), 1, "one skill in {}", root.display());
     let opts = ProbeOptions {
-        timeout,
+        timeout: Some(timeout),
         sandbox,
         ..ProbeOptions::default()
     };

@@ -152,7 +152,7 @@ fn hostile_executables(sandbox: SandboxPreference) {
     let indices: Vec<usize> = (0..lib.len()).collect();
     // Every probe at once: the bound below is about the kill logic, not about queueing.
     let opts = ProbeOptions {
-        timeout: TIMEOUT,
+        timeout: Some(TIMEOUT),
         jobs: indices.len(),
         ..options(sandbox)
     };
@@ -331,7 +331,7 @@ fn cancelling_kills_a_running_probe(sandbox: SandboxPreference) {
     let skill = lib.skills[lib.find("sleeps-forever").unwrap()].clone();
     let cancel = Arc::new(AtomicBool::new(false));
     let opts = ProbeOptions {
-        timeout: Duration::from_secs(300),
+        timeout: Some(Duration::from_secs(300)),
         cancel: Some(Arc::clone(&cancel)),
         ..options(sandbox)
     };
@@ -501,7 +501,7 @@ fn script_health_names_each_defect_and_its_file() {
     let skill = &lib.skills[lib.find("scripts-health").unwrap()];
     let opts = ProbeOptions {
         scripts: true,
-        timeout: TIMEOUT,
+        timeout: Some(TIMEOUT),
         ..options(SandboxPreference::Strongest)
     };
     let report = probe::probe_skill(skill, &opts);
@@ -614,4 +614,31 @@ fn the_demo_library_executables_pass() {
         assert_eq!(r.verdict, Some(Verdict::Ok), "{}: {:?}", r.skill, r.verdict);
         assert!(r.schema_text.is_some());
     }
+}
+
+#[test]
+fn each_skill_waits_as_long_as_its_agent_does() {
+    let _serial = PROCESSES.lock().unwrap_or_else(|e| e.into_inner());
+    // An empty home: the bundled demo, a Lazy Skills library, whose design waits 5 s.
+    let home = tempfile::tempdir().unwrap();
+    let v = crate::common::json(&crate::common::run(&["probe", "--json"], home.path()));
+    assert!(v["timeout_ms"].is_null(), "{v}");
+    let skills = v["skills"].as_array().unwrap();
+    assert_eq!(skills.len(), 2, "{v}");
+    for s in skills {
+        assert_eq!(s["timeout_ms"], 5_000, "{s}");
+    }
+    // A folder given by path is no agent's: 10 s; --timeout overrides both.
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/skills");
+    let v = crate::common::json(&crate::common::run(
+        &["probe", "--json", demo.to_str().unwrap()],
+        home.path(),
+    ));
+    assert_eq!(v["skills"][0]["timeout_ms"], 10_000, "{v}");
+    let v = crate::common::json(&crate::common::run(
+        &["probe", "--json", "--timeout", "3"],
+        home.path(),
+    ));
+    assert_eq!(v["timeout_ms"], 3_000);
+    assert_eq!(v["skills"][0]["timeout_ms"], 3_000, "{v}");
 }

@@ -1,7 +1,8 @@
-//! Declared dependencies checked against the interpreter the skill would run with (its own
-//! `.venv`, else its entry script's `#!` line or extension), by a one-line Python listing of the
-//! installed distributions, run in the same sandbox as `--help-json`. Nothing is installed: the
-//! report carries the command that would.
+//! Declared dependencies checked against the interpreter the skill would run with (the rule
+//! `--help-json` follows too: its own `.venv` by absolute path, else its entry script's `#!` line
+//! or extension), by a one-line Python listing of the installed distributions, run in the same
+//! sandbox as `--help-json`. A package declared in both `dependencies:` and `requirements.txt` is
+//! one check naming both places. Nothing is installed: the report carries the command that would.
 
 use super::{ProbeOptions, interpreter, sandbox};
 use crate::core::catalogue::RuleId;
@@ -43,9 +44,14 @@ pub enum DepState {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct DepCheck {
-    /// The requirement as written.
+    /// The requirement as written (each distinct spelling once, when it is declared twice).
     pub requirement: String,
-    pub origin: Origin,
+    /// Where it is declared: one place, or both `dependencies:` and `requirements.txt`.
+    pub origins: Vec<Origin>,
+    /// Which of `origins` a diagnostic points at: the one whose clause the installed version
+    /// fails.
+    #[serde(skip)]
+    pub blame: usize,
     #[serde(flatten)]
     pub state: DepState,
 }
@@ -201,7 +207,8 @@ pub fn check(skill: &Skill, opts: &ProbeOptions) -> DepsReport {
     for (origin, e) in declared.invalid() {
         report.checks.push(DepCheck {
             requirement: raw_of(skill, origin),
-            origin: origin.clone(),
+            origins: vec![origin.clone()],
+            blame: 0,
             state: DepState::Invalid {
                 error: e.to_string(),
             },
@@ -225,29 +232,78 @@ pub fn check(skill: &Skill, opts: &ProbeOptions) -> DepsReport {
     }
     match installed(skill, &program, opts, &mut report) {
         Ok(packages) => {
-            for (origin, req) in valid {
-                let state = match packages.get(&req.key) {
+            for (origins, reqs) in by_package(valid) {
+                let key = &reqs[0].key;
+                let installed = packages.get(key);
+                let blame = installed
+                    .and_then(|v| reqs.iter().position(|r| !r.satisfied_by(v)))
+                    .unwrap_or(0);
+                let state = match installed {
                     None => DepState::Missing,
-                    Some(v) if req.satisfied_by(v) => DepState::Ok {
+                    Some(v) if reqs.iter().all(|r| r.satisfied_by(v)) => DepState::Ok {
                         installed: v.clone(),
                     },
                     Some(v) => DepState::WrongVersion {
                         installed: v.clone(),
-                        wanted: req.wanted(),
+                        wanted: distinct(reqs.iter().map(Requirement::wanted)).join(","),
                     },
                 };
                 report.checks.push(DepCheck {
-                    requirement: req.raw.clone(),
-                    origin,
+                    requirement: distinct(reqs.iter().map(|r| r.raw.clone())).join(", "),
+                    origins,
+                    blame,
                     state,
                 });
             }
         }
         Err(e) => report.error = Some(e),
     }
-    report.checks.sort_by_key(|c| order(&c.origin));
+    report
+        .checks
+        .sort_by_key(|c| c.origins.first().map(order).unwrap_or_default());
     report.diagnostics = diagnostics(skill, &report);
     report
+}
+
+/// The requirements grouped by package (PEP 503 name), in the order first declared: a package in
+/// both `dependencies:` and `requirements.txt` is checked once, against every clause of both.
+fn by_package(valid: Vec<(Origin, Requirement)>) -> Vec<(Vec<Origin>, Vec<Requirement>)> {
+    let mut out: Vec<(Vec<Origin>, Vec<Requirement>)> = Vec::new();
+    for (origin, req) in valid {
+        match out.iter_mut().find(|(_, rs)| rs[0].key == req.key) {
+            Some((origins, reqs)) => {
+                origins.push(origin);
+                reqs.push(req);
+            }
+            None => out.push((vec![origin], vec![req])),
+        }
+    }
+    out
+}
+
+/// Each non-empty text once, in order.
+fn distinct(items: impl Iterator<Item = String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for i in items {
+        if !i.is_empty() && !out.contains(&i) {
+            out.push(i);
+        }
+    }
+    out
+}
+
+/// Where a requirement is declared, in words: `dependencies: and requirements.txt line 2`.
+fn places(origins: &[Origin]) -> String {
+    let words: Vec<String> = origins
+        .iter()
+        .map(|o| match o {
+            Origin::Frontmatter { .. } => "`dependencies:`".to_string(),
+            Origin::RequirementsTxt { line } => {
+                format!("{} line {line}", deps::REQUIREMENTS_FILE)
+            }
+        })
+        .collect();
+    words.join(" and ")
 }
 
 fn order(o: &Origin) -> (u8, usize) {
@@ -275,43 +331,33 @@ fn raw_of(skill: &Skill, origin: &Origin) -> String {
     }
 }
 
-/// The interpreter the skill would run with: its own `.venv`, else what its entry script's
-/// `#!` line or extension names, else `python3` on PATH.
+/// The interpreter the skill would run with, by the rule its `--help-json` probe follows
+/// ([`interpreter::choose`]): for a Python entry script (or none) its own `.venv` by absolute
+/// path, else what the entry script's `#!` line or extension names, else `python3` on PATH.
 pub fn choose_interpreter(skill: &Skill) -> Result<(PathBuf, String), String> {
-    let venv = skill.dir.join(".venv/bin/python");
-    if interpreter::is_executable(&venv) {
-        return Ok((venv, "the skill's .venv".to_string()));
+    // Absolute: the check runs in the skill folder, where a path relative to ours means nothing.
+    let dir = skill
+        .dir
+        .canonicalize()
+        .map_err(|e| format!("the skill folder is unreadable ({e})"))?;
+    let entry = (skill.kind() == SkillKind::Executable)
+        .then(|| crate::core::resource::resolve_inside(&dir, super::entry_name(skill)).ok())
+        .flatten()
+        .and_then(|e| interpreter::read_head(&e).ok().map(|h| (e, h)));
+    let chosen = interpreter::choose(
+        &dir,
+        entry.as_ref().map(|(e, h)| (e.as_path(), h)),
+        &interpreter::search_path(),
+    )
+    .map_err(|m| m.why)?;
+    let program = chosen.invocation.program;
+    if !interpreter::is_python(&program) {
+        return Err(format!(
+            "the entry script runs with `{}`, not Python: pip dependencies cannot be checked against it",
+            program.display()
+        ));
     }
-    let path = interpreter::search_path();
-    if skill.kind() == SkillKind::Executable
-        && let Ok(entry) =
-            crate::core::resource::resolve_inside(&skill.dir, super::entry_name(skill))
-        && let Ok(head) = interpreter::read_head(&entry)
-    {
-        let from = if head.shebang.is_some() {
-            "the entry script's #! line"
-        } else {
-            "the entry script's extension"
-        };
-        let inv = interpreter::resolve(&entry, &head, &path).map_err(|m| m.why)?;
-        if !looks_like_python(&inv.program) {
-            return Err(format!(
-                "the entry script runs with `{}`, not Python: pip dependencies cannot be checked against it",
-                inv.program.display()
-            ));
-        }
-        return Ok((inv.program, from.to_string()));
-    }
-    interpreter::which("python3", &path)
-        .map(|p| (p, "python3 on PATH (no .venv, no entry script)".to_string()))
-        .ok_or_else(|| "no .venv in the skill and no python3 on PATH".to_string())
-}
-
-fn looks_like_python(program: &Path) -> bool {
-    program
-        .file_name()
-        .and_then(|n| n.to_str())
-        .is_some_and(|n| n.starts_with("python") || n == "pypy3" || n == "pypy")
+    Ok((program, chosen.from.to_string()))
 }
 
 fn display_program(p: &Path) -> String {
@@ -345,7 +391,7 @@ fn installed(
         program: program.to_path_buf(),
         args,
         cwd,
-        timeout: opts.timeout,
+        timeout: opts.timeout_for(skill),
         output_cap: opts.output_cap,
         sandbox: opts.sandbox,
     };
@@ -431,11 +477,12 @@ fn diagnostics(skill: &Skill, report: &DepsReport) -> Vec<Diagnostic> {
             report.install
         )
     };
-    let place = |d: Diagnostic, origin: &Origin| match origin {
-        Origin::Frontmatter { .. } => d
+    let place = |d: Diagnostic, origin: Option<&Origin>| match origin {
+        None => d.in_file(&skill.skill_md),
+        Some(Origin::Frontmatter { .. }) => d
             .in_file(&skill.skill_md)
             .at_line(skill.frontmatter.line_of("dependencies")),
-        Origin::RequirementsTxt { line } => d
+        Some(Origin::RequirementsTxt { line }) => d
             .in_file(skill.dir.join(deps::REQUIREMENTS_FILE))
             .at(*line, 1),
     };
@@ -450,18 +497,23 @@ fn diagnostics(skill: &Skill, report: &DepsReport) -> Vec<Diagnostic> {
         );
     }
     for c in &report.checks {
+        let twice = if c.origins.len() > 1 {
+            format!(" (declared in {})", places(&c.origins))
+        } else {
+            String::new()
+        };
         let d = match &c.state {
             DepState::Ok { .. } => continue,
             DepState::Missing => Diagnostic::new(
                 RuleId::DependencyMissing,
                 Severity::Error,
-                format!("`{}` is not installed{interp}{fix}", c.requirement),
+                format!("`{}`{twice} is not installed{interp}{fix}", c.requirement),
             ),
             DepState::WrongVersion { installed, wanted } => Diagnostic::new(
                 RuleId::DependencyVersion,
                 Severity::Error,
                 format!(
-                    "`{}` wants {wanted}, but {installed} is installed{interp}{fix}",
+                    "`{}`{twice} wants {wanted}, but {installed} is installed{interp}{fix}",
                     c.requirement
                 ),
             ),
@@ -471,7 +523,7 @@ fn diagnostics(skill: &Skill, report: &DepsReport) -> Vec<Diagnostic> {
                 format!("not a valid pip specifier: {error}"),
             ),
         };
-        out.push(place(d, &c.origin));
+        out.push(place(d, c.origins.get(c.blame).or(c.origins.first())));
     }
     out
 }

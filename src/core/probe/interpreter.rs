@@ -1,5 +1,7 @@
 //! Which program runs a script: its `#!` line read the way Linux reads it, else its extension,
-//! else the file itself when it is a compiled executable.
+//! else the file itself when it is a compiled executable; and for a skill's entry script the one
+//! rule both `--help-json` and `--deps` follow: the skill's own `.venv` first (for a Python entry),
+//! by its absolute path, else the `#!` line, else the extension.
 
 use std::ffi::{OsStr, OsString};
 use std::io::Read;
@@ -78,6 +80,95 @@ pub fn by_extension(path: &Path) -> Option<&'static str> {
     })
 }
 
+/// The skill's own interpreter, where the Lazy Skills design looks for it (design 000,
+/// "per-skill venvs": `script_path.parent / ".venv" / "bin" / "python"`).
+pub const VENV_PYTHON: &str = ".venv/bin/python";
+
+/// How a skill's entry script runs, and why that program.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Chosen {
+    pub invocation: Invocation,
+    /// Where the program came from, in words ("the skill's .venv", …).
+    pub from: &'static str,
+}
+
+/// The skill's `.venv` interpreter when it has one, by absolute path: a probe runs with the
+/// skill folder as its working directory, where a relative path would name something else.
+pub fn venv_python(dir: &Path) -> Option<PathBuf> {
+    let dir = std::path::absolute(dir).ok()?;
+    let p = dir.join(VENV_PYTHON);
+    is_executable(&p).then_some(p)
+}
+
+/// The one rule for a skill's interpreter. With an entry script (`entry` and its head): a Python
+/// entry (its `#!` line names Python, or it has none and ends in `.py`) runs with the skill's
+/// `.venv` when there is one, keeping the `#!` line's arguments; anything else as its `#!` line or
+/// extension says. Without one (a skill that declares dependencies but runs nothing): the
+/// `.venv`, else `python3` on PATH.
+pub fn choose(
+    dir: &Path,
+    entry: Option<(&Path, &Head)>,
+    path_var: &OsStr,
+) -> Result<Chosen, Missing> {
+    let venv = venv_python(dir);
+    let Some((script, head)) = entry else {
+        if let Some(program) = venv {
+            return Ok(Chosen {
+                invocation: Invocation {
+                    program,
+                    args: Vec::new(),
+                    direct: false,
+                },
+                from: "the skill's .venv",
+            });
+        }
+        return which("python3", path_var)
+            .map(|program| Chosen {
+                invocation: Invocation {
+                    program,
+                    args: Vec::new(),
+                    direct: false,
+                },
+                from: "python3 on PATH (no .venv, no entry script)",
+            })
+            .ok_or_else(|| Missing {
+                wanted: "python3".to_string(),
+                why: "no .venv in the skill and no python3 on PATH".to_string(),
+            });
+    };
+    let line = head.shebang.as_deref().map(parse_shebang).transpose()?;
+    let python = match &line {
+        Some(l) => is_python(Path::new(&l.program)),
+        None => by_extension(script) == Some("python3"),
+    };
+    if python && let Some(program) = venv {
+        return Ok(Chosen {
+            invocation: Invocation {
+                program,
+                args: line.map(|l| l.args).unwrap_or_default(),
+                direct: false,
+            },
+            from: "the skill's .venv",
+        });
+    }
+    let from = if head.shebang.is_some() {
+        "the entry script's #! line"
+    } else if by_extension(script).is_some() {
+        "the entry script's extension"
+    } else {
+        "the entry script itself (compiled)"
+    };
+    resolve(script, head, path_var).map(|invocation| Chosen { invocation, from })
+}
+
+/// Whether a program is a Python interpreter, by its name.
+pub fn is_python(program: &Path) -> bool {
+    program
+        .file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.starts_with("python") || n == "pypy3" || n == "pypy")
+}
+
 /// Finds how to run `script` with the programs on `path_var`.
 pub fn resolve(script: &Path, head: &Head, path_var: &OsStr) -> Result<Invocation, Missing> {
     if let Some(line) = &head.shebang {
@@ -110,9 +201,19 @@ pub fn resolve(script: &Path, head: &Head, path_var: &OsStr) -> Result<Invocatio
     })
 }
 
+/// What a `#!` line names, before anything is looked up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Shebang {
+    /// The interpreter as written (`/bin/sh`), or the program `env` is to find (`python3`).
+    program: String,
+    /// Found on PATH by `env`, rather than named by its path.
+    on_path: bool,
+    args: Vec<OsString>,
+}
+
 /// Reads a `#!` line the way Linux does: the interpreter path, then at most one argument holding
-/// the rest of the line. `env` is followed to the program it names (`-S` splits its arguments).
-fn from_shebang(line: &str, path_var: &OsStr) -> Result<Invocation, Missing> {
+/// the rest of the line. `env` stands for the program it names (`-S` splits its arguments).
+fn parse_shebang(line: &str) -> Result<Shebang, Missing> {
     let line = line.trim_start_matches([' ', '\t']);
     let (interp, rest) = match line.find([' ', '\t']) {
         Some(i) => (&line[..i], line[i..].trim_matches([' ', '\t'])),
@@ -126,19 +227,15 @@ fn from_shebang(line: &str, path_var: &OsStr) -> Result<Invocation, Missing> {
     }
     let is_env = Path::new(interp).file_name() == Some(OsStr::new("env"));
     if !is_env {
-        let program = locate(interp, path_var).ok_or_else(|| Missing {
-            wanted: interp.to_string(),
-            why: format!("`{interp}` (from the `#!` line) does not exist or cannot be run"),
-        })?;
         let args = if rest.is_empty() {
             Vec::new()
         } else {
             vec![OsString::from(rest)]
         };
-        return Ok(Invocation {
-            program,
+        return Ok(Shebang {
+            program: interp.to_string(),
+            on_path: false,
             args,
-            direct: false,
         });
     }
     // `env` without -S receives the rest of the line as one word, so `env python3 -u` looks for
@@ -157,13 +254,34 @@ fn from_shebang(line: &str, path_var: &OsStr) -> Result<Invocation, Missing> {
             why: "the `#!/usr/bin/env` line names no program".to_string(),
         });
     };
-    let program = which(name, path_var).ok_or_else(|| Missing {
-        wanted: name.to_string(),
-        why: format!("`{name}` (from the `#!` line) is not on PATH"),
-    })?;
+    Ok(Shebang {
+        program: name.to_string(),
+        on_path: true,
+        args: words.map(OsString::from).collect(),
+    })
+}
+
+/// Finds the program a `#!` line names.
+fn from_shebang(line: &str, path_var: &OsStr) -> Result<Invocation, Missing> {
+    let Shebang {
+        program: name,
+        on_path,
+        args,
+    } = parse_shebang(line)?;
+    let program = if on_path {
+        which(&name, path_var).ok_or_else(|| Missing {
+            wanted: name.clone(),
+            why: format!("`{name}` (from the `#!` line) is not on PATH"),
+        })?
+    } else {
+        locate(&name, path_var).ok_or_else(|| Missing {
+            wanted: name.clone(),
+            why: format!("`{name}` (from the `#!` line) does not exist or cannot be run"),
+        })?
+    };
     Ok(Invocation {
         program,
-        args: words.map(OsString::from).collect(),
+        args,
         direct: false,
     })
 }
@@ -266,6 +384,118 @@ mod tests {
         assert_eq!(err.wanted, "sh");
         let err = resolve(Path::new("a/run"), &Head::default(), &search_path()).unwrap_err();
         assert!(err.why.contains("#!"), "{}", err.why);
+    }
+
+    fn venv_skill() -> tempfile::TempDir {
+        use std::os::unix::fs::PermissionsExt;
+        let t = tempfile::tempdir().unwrap();
+        let bin = t.path().join(".venv/bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        std::fs::write(bin.join("python"), "").unwrap();
+        std::fs::set_permissions(bin.join("python"), std::fs::Permissions::from_mode(0o755))
+            .unwrap();
+        t
+    }
+
+    fn head(line: Option<&str>) -> Head {
+        Head {
+            shebang: line.map(str::to_string),
+            binary: false,
+        }
+    }
+
+    #[test]
+    fn a_python_entry_runs_with_the_skills_venv_by_absolute_path() {
+        let t = venv_skill();
+        let venv = t.path().join(".venv/bin/python");
+        for (script, line) in [
+            ("execute.py", None),
+            ("execute.py", Some("/usr/bin/env python3")),
+            ("run", Some("/usr/bin/python3")),
+        ] {
+            let c = choose(
+                t.path(),
+                Some((&t.path().join(script), &head(line))),
+                OsStr::new(""),
+            )
+            .unwrap();
+            assert_eq!(c.invocation.program, venv, "{script} {line:?}");
+            assert_eq!(c.from, "the skill's .venv");
+        }
+        // The `#!` line's arguments stay; PATH is not needed.
+        let c = choose(
+            t.path(),
+            Some((
+                &t.path().join("x"),
+                &head(Some("/usr/bin/env -S python3 -u")),
+            )),
+            OsStr::new(""),
+        )
+        .unwrap();
+        assert_eq!(c.invocation.args, vec![OsString::from("-u")]);
+        // Not Python: the `#!` line or the extension decides, venv or not.
+        let c = choose(
+            t.path(),
+            Some((&t.path().join("run.sh"), &head(None))),
+            &search_path(),
+        )
+        .unwrap();
+        assert_eq!(c.invocation.program.file_name().unwrap(), "sh");
+        assert_eq!(c.from, "the entry script's extension");
+        // No entry script: the venv.
+        assert_eq!(
+            choose(t.path(), None, OsStr::new(""))
+                .unwrap()
+                .invocation
+                .program,
+            venv
+        );
+    }
+
+    #[test]
+    fn a_relative_skill_folder_still_gives_an_absolute_venv() {
+        let t = venv_skill();
+        let cwd = std::env::current_dir().unwrap();
+        let rel = pathdiff(t.path(), &cwd);
+        assert!(rel.is_relative());
+        let p = venv_python(&rel).unwrap();
+        assert!(p.is_absolute(), "{}", p.display());
+        assert!(is_executable(&p));
+    }
+
+    /// `target` as a path relative to `base` (both absolute).
+    fn pathdiff(target: &Path, base: &Path) -> PathBuf {
+        let t: Vec<_> = target.components().collect();
+        let b: Vec<_> = base.components().collect();
+        let common = t.iter().zip(&b).take_while(|(x, y)| x == y).count();
+        let mut out = PathBuf::new();
+        for _ in common..b.len() {
+            out.push("..");
+        }
+        for c in &t[common..] {
+            out.push(c);
+        }
+        out
+    }
+
+    #[test]
+    fn without_a_venv_the_shebang_then_the_extension() {
+        let t = tempfile::tempdir().unwrap();
+        let c = choose(
+            t.path(),
+            Some((&t.path().join("execute.py"), &head(Some("/bin/sh")))),
+            &search_path(),
+        )
+        .unwrap();
+        assert_eq!(c.invocation.program, PathBuf::from("/bin/sh"));
+        assert_eq!(c.from, "the entry script's #! line");
+        let e = choose(
+            t.path(),
+            Some((&t.path().join("execute.py"), &head(None))),
+            OsStr::new(""),
+        )
+        .unwrap_err();
+        assert_eq!(e.wanted, "python3");
     }
 
     #[test]

@@ -70,8 +70,9 @@ pub fn snippet(b: &[u8]) -> String {
     s
 }
 
-/// Checks the shape of a tool schema; returns its `name`.
-pub fn check(v: &Value) -> Result<&str, BadKey> {
+/// Checks the shape of a tool schema; returns its `name`. With `name_optional` (an agent that
+/// registers a nameless schema under the skill's name) a missing `name` is `None`, not an error.
+pub fn check(v: &Value, name_optional: bool) -> Result<Option<&str>, BadKey> {
     let Value::Object(top) = v else {
         return Err(bad(
             "(document)",
@@ -81,7 +82,10 @@ pub fn check(v: &Value) -> Result<&str, BadKey> {
             ),
         ));
     };
-    let name = text_field(top.get("name"), "name")?;
+    let name = match top.get("name") {
+        None if name_optional => None,
+        found => Some(text_field(found, "name")?),
+    };
     text_field(top.get("description"), "description")?;
     let Some(params) = top.get("parameters") else {
         return Err(bad(
@@ -189,16 +193,22 @@ mod tests {
     use serde_json::json;
 
     fn key_of(v: Value) -> String {
-        check(&v).unwrap_err().key
+        check(&v, false).unwrap_err().key
     }
 
     #[test]
     fn a_complete_schema_passes_and_gives_its_name() {
         let v = json!({"name": "w", "description": "d", "parameters": {
             "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}});
-        assert_eq!(check(&v).unwrap(), "w");
+        assert_eq!(check(&v, false).unwrap(), Some("w"));
         let v = json!({"name": "w", "description": "d", "parameters": {"type": "object"}});
-        assert_eq!(check(&v).unwrap(), "w");
+        assert_eq!(check(&v, false).unwrap(), Some("w"));
+        // Where the agent falls back to the skill's name, only a missing name may be missing.
+        let v = json!({"description": "d", "parameters": {"type": "object"}});
+        assert_eq!(check(&v, true).unwrap(), None);
+        assert_eq!(check(&v, false).unwrap_err().key, "name");
+        let v = json!({"name": 3, "description": "d", "parameters": {"type": "object"}});
+        assert_eq!(check(&v, true).unwrap_err().key, "name");
     }
 
     #[test]

@@ -215,7 +215,7 @@ fn smoke(
         program,
         args,
         cwd,
-        timeout: opts.timeout,
+        timeout: opts.timeout_for(skill),
         output_cap: opts.output_cap,
         sandbox: opts.sandbox,
     };
@@ -226,7 +226,7 @@ fn smoke(
             Ending::Cancelled => None,
             Ending::TimedOut => Some(format!(
                 "gave no answer within {:.1} s and was killed",
-                opts.timeout.as_secs_f64()
+                opts.timeout_for(skill).as_secs_f64()
             )),
             Ending::Exited => match (o.exit_code(), o.signal()) {
                 (Some(0), _) => None,

@@ -382,6 +382,9 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             let deps = checks.deps_for(&app.lib, i);
             let (mark, mark_style, verdict, ms, detail) =
                 match report.and_then(|r| r.verdict.as_ref().map(|v| (r, v))) {
+                    Some((r, v)) if v.is_ok() && v.is_warning() => {
+                        ("!", t.warning(), v.name(), r.elapsed_ms, v.detail())
+                    }
                     Some((r, v)) if v.is_ok() => ("✓", t.on(), v.name(), r.elapsed_ms, v.detail()),
                     Some((r, v)) => ("✗", t.error(), v.name(), r.elapsed_ms, v.detail()),
                     None => match deps {
