@@ -2,6 +2,7 @@
 
 use crate::cli::LibraryArgs;
 use crate::core::diagnostic::{Counts, RuleId, Severity};
+use crate::core::library::GroupedResources;
 use crate::core::listing::Format;
 use crate::core::rules::{self, CheckOptions, Profile};
 use crate::core::tokens::Encoding;
@@ -18,6 +19,10 @@ struct JsonSkill<'a> {
     id: &'a str,
     namespace: &'a str,
     description: Option<&'a str>,
+    /// The spec's optional fields, as written (any JSON value), `null` when absent.
+    license: Option<&'a serde_json::Value>,
+    compatibility: Option<&'a serde_json::Value>,
+    metadata: Option<&'a serde_json::Value>,
     kind: &'static str,
     dir: Cow<'a, str>,
     skill_md: Cow<'a, str>,
@@ -26,6 +31,8 @@ struct JsonSkill<'a> {
     enabled: bool,
     shadowed_by: Option<Cow<'a, str>>,
     tokens: JsonTokens,
+    /// Its files by Conjure's groups (design 004): scripts, references, assets, other.
+    resources: GroupedResources<'a>,
     diagnostics: Vec<JsonDiagnostic<'a>>,
 }
 
@@ -105,6 +112,9 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
                 id: &s.id,
                 namespace: &s.namespace,
                 description: s.frontmatter.description(),
+                license: s.frontmatter.get("license").map(|f| &f.value),
+                compatibility: s.frontmatter.get("compatibility").map(|f| &f.value),
+                metadata: s.frontmatter.get("metadata").map(|f| &f.value),
                 kind: s.kind().as_str(),
                 dir: s.dir.to_string_lossy(),
                 skill_md: s.skill_md.to_string_lossy(),
@@ -119,6 +129,7 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
                     l3: tokens[i].l3_with_schema(),
                     schema: tokens[i].schema,
                 },
+                resources: GroupedResources::of(&s.resources),
                 diagnostics: d
                     .iter()
                     .map(|d| JsonDiagnostic {

@@ -1,8 +1,9 @@
 //! `skillscope show NAME [RESOURCE]`: print a skill's body, or one of its files by its path
-//! inside the skill folder, with its token count. Nothing outside the skill folder is read.
+//! inside the skill folder, with its token count; with the body, the skill's files by Conjure's
+//! groups (scripts, references, assets, other). Nothing outside the skill folder is read.
 
 use crate::cli::{LibraryArgs, note_demo};
-use crate::core::library::{self, Library};
+use crate::core::library::{self, GroupedResources, Library};
 use crate::core::tokens::{self, Encoding, TokenCache};
 use crate::core::{escape, resource};
 use anyhow::Context;
@@ -72,7 +73,7 @@ pub fn run(mut args: ShowArgs, mut library: LibraryArgs) -> anyhow::Result<i32> 
     crate::cli::save_cache(&cache);
     let mut out = std::io::stdout().lock();
     if args.json {
-        let v = json!({
+        let mut v = json!({
             "skill": skill.id,
             "name": skill.name,
             "resource": args.resource,
@@ -82,6 +83,9 @@ pub fn run(mut args: ShowArgs, mut library: LibraryArgs) -> anyhow::Result<i32> 
             "encoding": args.encoding,
             "text": text,
         });
+        if args.resource.is_none() {
+            v["resources"] = json!(GroupedResources::of(&skill.resources));
+        }
         crate::cli::write_json(&mut out, &v)?;
         writeln!(out)?;
     } else {
@@ -100,6 +104,20 @@ pub fn run(mut args: ShowArgs, mut library: LibraryArgs) -> anyhow::Result<i32> 
             args.encoding,
             crate::core::text::thousands(text.len() as u64)
         ));
+        if args.resource.is_none() {
+            let groups = GroupedResources::of(&skill.resources);
+            for (group, files) in groups.groups() {
+                if !files.is_empty() {
+                    // `warn` escapes the file names, which come from the skill folder.
+                    crate::cli::warn(format_args!(
+                        "{} {}: {}",
+                        group.as_str(),
+                        files.len(),
+                        files.join(", ")
+                    ));
+                }
+            }
+        }
     }
     Ok(0)
 }

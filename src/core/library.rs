@@ -66,6 +66,82 @@ pub struct LoadStats {
     pub skills_parsed: usize,
 }
 
+/// The groups Conjure sorts a skill's files into (design 004: `resources: %{scripts: [],
+/// references: [], assets: [], other: []}`), by the spec's folder names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ResourceGroup {
+    Scripts,
+    References,
+    Assets,
+    Other,
+}
+
+impl ResourceGroup {
+    pub const ALL: [ResourceGroup; 4] = [
+        ResourceGroup::Scripts,
+        ResourceGroup::References,
+        ResourceGroup::Assets,
+        ResourceGroup::Other,
+    ];
+
+    /// The group of a file by its path inside the skill folder: a file below `scripts/`,
+    /// `references/` or `assets/`, or any other.
+    pub fn of(rel: &str) -> ResourceGroup {
+        match rel.split_once('/').map(|(top, _)| top) {
+            Some("scripts") => ResourceGroup::Scripts,
+            Some("references") => ResourceGroup::References,
+            Some("assets") => ResourceGroup::Assets,
+            _ => ResourceGroup::Other,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ResourceGroup::Scripts => "scripts",
+            ResourceGroup::References => "references",
+            ResourceGroup::Assets => "assets",
+            ResourceGroup::Other => "other",
+        }
+    }
+}
+
+/// A skill's resources by group, each group's paths in path order (the JSON of `list` and
+/// `show`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct GroupedResources<'a> {
+    pub scripts: Vec<&'a str>,
+    pub references: Vec<&'a str>,
+    pub assets: Vec<&'a str>,
+    pub other: Vec<&'a str>,
+}
+
+impl<'a> GroupedResources<'a> {
+    pub fn of(resources: &'a [Resource]) -> GroupedResources<'a> {
+        let mut g = GroupedResources::default();
+        for r in resources {
+            let list = match ResourceGroup::of(&r.rel) {
+                ResourceGroup::Scripts => &mut g.scripts,
+                ResourceGroup::References => &mut g.references,
+                ResourceGroup::Assets => &mut g.assets,
+                ResourceGroup::Other => &mut g.other,
+            };
+            list.push(&r.rel);
+        }
+        g
+    }
+
+    /// Each group with its paths, in [`ResourceGroup::ALL`] order.
+    pub fn groups(&self) -> [(ResourceGroup, &[&'a str]); 4] {
+        [
+            (ResourceGroup::Scripts, &self.scripts),
+            (ResourceGroup::References, &self.references),
+            (ResourceGroup::Assets, &self.assets),
+            (ResourceGroup::Other, &self.other),
+        ]
+    }
+}
+
 /// A file of a skill other than its SKILL.md: an L3 resource.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Resource {
@@ -509,6 +585,33 @@ pub fn looks_like_text(path: &Path) -> bool {
 mod tests {
     use super::*;
     use crate::core::source::{Agent, Scope};
+
+    #[test]
+    fn resources_fall_into_conjures_groups() {
+        let rs: Vec<Resource> = [
+            "assets/logo.png",
+            "execute.py",
+            "references/forms.md",
+            "references/deep/more.md",
+            "scripts",
+            "scripts/fill.py",
+            "scriptsx/a.sh",
+        ]
+        .iter()
+        .map(|r| Resource::new(r.to_string(), Stamp::default(), true))
+        .collect();
+        let g = GroupedResources::of(&rs);
+        assert_eq!(g.scripts, ["scripts/fill.py"]);
+        assert_eq!(
+            g.references,
+            ["references/forms.md", "references/deep/more.md"]
+        );
+        assert_eq!(g.assets, ["assets/logo.png"]);
+        assert_eq!(g.other, ["execute.py", "scripts", "scriptsx/a.sh"]);
+        let v = serde_json::to_value(&g).unwrap();
+        let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["scripts", "references", "assets", "other"]);
+    }
 
     fn write(p: &Path, s: &[u8]) {
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();

@@ -20,6 +20,7 @@ mod odd_files;
 mod private_files;
 mod prompt_modes;
 mod prompt_parity;
+mod resources;
 mod shell;
 mod show;
 mod stamps;

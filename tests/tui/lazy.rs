@@ -219,7 +219,10 @@ fn enter_on_a_resource_opens_it_in_a_scrollable_view() {
     // Enter with no resource selected still goes back to the list.
     h.key(KeyCode::Enter);
     assert_eq!(h.app.skills.mode, skillscope::tui::app::Mode::List);
-    h.key(KeyCode::Enter).key(KeyCode::Char(']'));
+    // Files come by Conjure's groups: scripts/extract.py first, then the references.
+    h.key(KeyCode::Enter)
+        .key(KeyCode::Char(']'))
+        .key(KeyCode::Char(']'));
     let detail = h.screen();
     assert!(
         detail.contains("] file"),

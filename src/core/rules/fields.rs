@@ -428,6 +428,146 @@ const CUES: &[&str] = &[
     "need", "wants",
 ];
 
+/// Verbs that say what a skill does ("Analyze", "extracts", "detecting"), compared by their
+/// light stem. The Lazy Skills design's advice for a description that triggers well: "Include
+/// specific technologies, action verbs, and domain terms users might mention" (design 000).
+const ACTION_VERBS: &[&str] = &[
+    "analyze",
+    "analyse",
+    "annotate",
+    "audit",
+    "automate",
+    "benchmark",
+    "build",
+    "calculate",
+    "check",
+    "classify",
+    "clean",
+    "compare",
+    "compile",
+    "compose",
+    "compress",
+    "compute",
+    "configure",
+    "convert",
+    "crawl",
+    "create",
+    "debug",
+    "decrypt",
+    "deploy",
+    "detect",
+    "diagnose",
+    "diff",
+    "download",
+    "draft",
+    "edit",
+    "encrypt",
+    "estimate",
+    "explain",
+    "export",
+    "extract",
+    "fetch",
+    "fill",
+    "find",
+    "fix",
+    "format",
+    "generate",
+    "import",
+    "index",
+    "inspect",
+    "install",
+    "lint",
+    "list",
+    "manage",
+    "measure",
+    "merge",
+    "migrate",
+    "monitor",
+    "optimize",
+    "organize",
+    "parse",
+    "plan",
+    "plot",
+    "profile",
+    "publish",
+    "query",
+    "refactor",
+    "render",
+    "resize",
+    "restore",
+    "review",
+    "rewrite",
+    "run",
+    "scaffold",
+    "scan",
+    "schedule",
+    "scrape",
+    "search",
+    "send",
+    "sign",
+    "split",
+    "suggest",
+    "summarize",
+    "sync",
+    "test",
+    "track",
+    "transcribe",
+    "transform",
+    "translate",
+    "update",
+    "upload",
+    "validate",
+    "verify",
+    "visualize",
+    "write",
+];
+
+/// Whether a description is concrete without a "when" cue: at least two action verbs, and four
+/// verbs and named terms together. A named term is a technology or format as its makers write it
+/// (`PostgreSQL`, `MySQL`, `PDF`, `S3`) or a capitalised word inside a sentence (`Kubernetes`).
+/// The design's "Best" description ("Analyze PostgreSQL/MySQL schemas, detect normalization
+/// violations, suggest foreign keys and indexes") has three verbs and two named terms.
+fn concrete(desc: &str) -> bool {
+    static VERBS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    let verbs = VERBS.get_or_init(|| {
+        let mut v: Vec<String> = ACTION_VERBS
+            .iter()
+            .map(|w| crate::core::matching::text::stem(w))
+            .collect();
+        v.sort();
+        v.dedup();
+        v
+    });
+    let (mut found_verbs, mut named): (Vec<String>, usize) = (Vec::new(), 0);
+    let mut sentence_start = true;
+    let mut rest = desc;
+    while let Some(start) = rest.find(|c: char| c.is_alphanumeric()) {
+        let before = &rest[..start];
+        if before.contains(['.', '!', '?', ':', ';', '\n']) {
+            sentence_start = true;
+        }
+        let len = rest[start..]
+            .find(|c: char| !c.is_alphanumeric())
+            .unwrap_or(rest.len() - start);
+        let word = &rest[start..start + len];
+        rest = &rest[start + len..];
+        let upper_inside = word.chars().skip(1).any(char::is_uppercase);
+        let mixed_digits =
+            word.chars().any(|c| c.is_ascii_digit()) && word.chars().any(char::is_alphabetic);
+        let capitalised = word.chars().next().is_some_and(char::is_uppercase);
+        if upper_inside || mixed_digits || (capitalised && !sentence_start) {
+            named += 1;
+        } else {
+            let st = crate::core::matching::text::stem(&word.to_lowercase());
+            if verbs.binary_search(&st).is_ok() && !found_verbs.contains(&st) {
+                found_verbs.push(st);
+            }
+        }
+        sentence_start = false;
+    }
+    found_verbs.len() >= 2 && found_verbs.len() + named >= 4
+}
+
 fn description_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
     let fm = &skill.frontmatter;
     let line = fm.line_of("description");
@@ -506,7 +646,7 @@ fn description_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>)
         words += 1;
     }
     let cue = cue_word || fm.when_to_use.is_some() || !fm.triggers.is_empty();
-    if words < 6 || (!cue && words < 40) {
+    if words < 6 || (!cue && words < 40 && !concrete(desc)) {
         let why = if words < 6 {
             format!("only {words} words")
         } else {
@@ -669,6 +809,50 @@ mod tests {
             ids(&check(&s, Profile::Spec)),
             vec![("description-missing", Severity::Error)]
         );
+    }
+
+    /// The Lazy Skills design's three descriptions ("The description field is critical",
+    /// design 000), each with its own name.
+    #[test]
+    fn the_lazy_skills_designs_good_and_best_descriptions_pass_and_its_bad_one_does_not() {
+        let generic = |name: &str, desc: &str| {
+            let s = skill(
+                name,
+                &format!("---\nname: {name}\ndescription: {desc}\n---\n"),
+            );
+            check(&s, Profile::LazySkills)
+                .iter()
+                .any(|d| d.rule == RuleId::DescriptionGeneric)
+        };
+        assert!(!generic(
+            "database_schema_analyzer",
+            "Analyze database schemas for normalization issues and suggest improvements"
+        ));
+        assert!(!generic(
+            "database_schema_analyzer",
+            "Analyze PostgreSQL/MySQL schemas, detect normalization violations, suggest foreign keys and indexes"
+        ));
+        assert!(generic("db_tool", "Database utility"));
+    }
+
+    #[test]
+    fn verbs_alone_or_names_alone_are_not_concrete() {
+        assert!(concrete(
+            "Analyze PostgreSQL/MySQL schemas, detect normalization violations, suggest foreign keys and indexes"
+        ));
+        // One verb and a capitalised first word: still vague.
+        assert!(!concrete(
+            "Helps with Many things around the house and garden today"
+        ));
+        assert!(!concrete(
+            "Analyze things and suggest stuff to people in general"
+        ));
+        assert!(!concrete(
+            "PostgreSQL MySQL Redis Kafka tooling of every kind"
+        ));
+        assert!(concrete(
+            "Extracts tables from PDF files, merges them and converts to CSV"
+        ));
     }
 
     #[test]

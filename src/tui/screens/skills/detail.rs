@@ -5,7 +5,7 @@
 
 use super::Mode;
 use crate::core::frontmatter::compact;
-use crate::core::library::{self, Resource};
+use crate::core::library::{self, Resource, ResourceGroup};
 use crate::core::skill::Skill;
 use crate::core::text::line;
 use crate::tui::app::App;
@@ -26,6 +26,8 @@ pub struct Detail {
     pub stamp: crate::core::index::Stamp,
     pub body: Result<String, String>,
     pub body_lines: usize,
+    /// The skill's files by Conjure's groups (scripts, references, assets, other), each group
+    /// in path order: the order the pane shows them and the resource cursor counts them in.
     pub resources: Vec<Resource>,
 }
 
@@ -40,12 +42,14 @@ impl Detail {
             library::read_body(skill).map_err(|e| e.to_string())
         };
         let body_lines = body.as_ref().map_or(0, |b| b.lines().count());
+        let mut resources = skill.resources.clone();
+        resources.sort_by_key(|r| ResourceGroup::of(&r.rel));
         Detail {
             dir: skill.dir.clone(),
             stamp: skill.stamp,
             body,
             body_lines,
-            resources: skill.resources.clone(),
+            resources,
         }
     }
 
@@ -326,7 +330,21 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
             if d.resources.is_empty() {
                 out.push(Line::from(Span::styled("  none", t.dim())));
             }
+            let mut group = None;
             for (k, r) in d.resources.iter().enumerate() {
+                let g = ResourceGroup::of(&r.rel);
+                if group != Some(g) {
+                    group = Some(g);
+                    let n = d
+                        .resources
+                        .iter()
+                        .filter(|x| ResourceGroup::of(&x.rel) == g)
+                        .count();
+                    out.push(Line::from(Span::styled(
+                        format!("  {} ({n})", g.as_str()),
+                        t.dim(),
+                    )));
+                }
                 let counted = costs.resources.iter().find(|x| x.rel == r.rel);
                 let kind = match (r.text, counted.and_then(|x| x.tokens)) {
                     (false, _) => "binary".to_string(),
@@ -336,9 +354,9 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
                 };
                 let size = human_bytes(r.size);
                 let right = format!("{size:>10} {kind:>10}");
-                let name_w = width.saturating_sub(right.chars().count() + 3);
+                let name_w = width.saturating_sub(right.chars().count() + 5);
                 let row = Line::from(vec![
-                    Span::raw(format!("  {:<name_w$}", truncate(&r.rel, name_w))),
+                    Span::raw(format!("    {:<name_w$}", truncate(&r.rel, name_w))),
                     Span::styled(right, t.dim()),
                 ]);
                 out.push(if app.skills.resource_cursor == Some(k) {
@@ -397,10 +415,21 @@ fn used_text(app: &App, idx: usize) -> String {
 
 const RESOURCES: &str = "Resources";
 
-/// The line of the detail pane (before scrolling) that shows resource `k`.
+/// The line of the detail pane (before scrolling) that shows resource `k`: below the section
+/// title, after the heading of each group up to its own.
 pub fn resource_line(app: &App, skill: &Skill, width: usize, k: usize) -> Option<usize> {
     let lines = head_lines(app, skill, width);
     let title = format!("{RESOURCES} (");
+    let headings = app.skills.detail.as_ref().map_or(0, |d| {
+        let mut groups: Vec<ResourceGroup> = d
+            .resources
+            .iter()
+            .take(k + 1)
+            .map(|r| ResourceGroup::of(&r.rel))
+            .collect();
+        groups.dedup();
+        groups.len()
+    });
     lines
         .iter()
         .position(|l| {
@@ -408,7 +437,7 @@ pub fn resource_line(app: &App, skill: &Skill, width: usize, k: usize) -> Option
                 .first()
                 .is_some_and(|s| s.content.starts_with(&title))
         })
-        .map(|i| i + 1 + k)
+        .map(|i| i + 1 + headings + k)
 }
 
 fn section(out: &mut Vec<Line<'static>>, title: &str, app: &App) {
