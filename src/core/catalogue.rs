@@ -244,7 +244,7 @@ catalogue! {
     DescriptionXml "description-xml" Description [W, E, W, W, W]
         "description holds XML tags or angle brackets";
     DescriptionGeneric "description-generic" Description [W, W, W, W, W]
-        "description too vague to trigger well";
+        "description too vague to trigger well: under 6 words, or no \"when\" cue and not concrete (two action verbs and four verbs or named technologies, as the Lazy Skills design's \"Best\" example)";
     DescriptionFirstPerson "description-first-person" Description [W, W, W, W, W]
         "description written in the first person";
     BodyTooLong "body-too-long" Body [W, W, W, W, W] "body over 500 lines or 5,000 tokens";
