@@ -62,8 +62,8 @@ impl KeywordIndex {
             .extend(name.iter().map(|&w| (stem_of(w), NAME, w)));
         self.scratch
             .extend(description.iter().map(|&w| (stem_of(w), DESCRIPTION, w)));
-        // Stable: the first word of a stem (name before description) is the one shown.
-        self.scratch.sort_by_key(|t| t.0);
+        // By stem, then name before description: the word shown is one of the name's if any.
+        self.scratch.sort_unstable();
         let mut k = 0;
         while k < self.scratch.len() {
             let (st, mut bits, word) = self.scratch[k];

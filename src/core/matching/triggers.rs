@@ -7,7 +7,7 @@
 use super::text::{stem, words};
 use super::{Hit, HitField, Match, push_hit, top_scores};
 use crate::core::library::Library;
-use aho_corasick::AhoCorasick;
+use aho_corasick::{AhoCorasick, AhoCorasickKind};
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
@@ -61,8 +61,13 @@ impl TriggerIndex {
             }
         }
         if !lowered.is_empty() {
+            // An NFA, not the DFA the builder would pick for few patterns: built in a fraction of
+            // the time with the index rebuilt on every library change, and a message is short.
             // Building fails only past the automaton's size limits; the word runs still match.
-            idx.substrings = AhoCorasick::new(&lowered).ok();
+            idx.substrings = AhoCorasick::builder()
+                .kind(Some(AhoCorasickKind::ContiguousNFA))
+                .build(&lowered)
+                .ok();
         }
         idx
     }
