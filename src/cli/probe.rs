@@ -20,7 +20,7 @@ pub struct ProbeArgs {
     #[arg(long, default_value_t = crate::core::tokens::Encoding::default())]
     pub encoding: crate::core::tokens::Encoding,
     /// Seconds an entry script may take to answer before it is killed with all it started
-    /// (default: its agent's wait: 5 s for a Lazy Skills library, as that design waits, else 10 s).
+    /// (default: its agent's wait: 5 s for Lazy Skills, as that design waits, else 10 s).
     #[arg(long, value_name = "SECS", value_parser = parse_secs)]
     pub timeout: Option<Duration>,
     /// Print one JSON document instead of text.

@@ -38,35 +38,22 @@ pub fn sandbox_stage(args: &[OsString]) -> Option<i32> {
 }
 pub use store::ProbeStore;
 
-/// How long an entry script may take to answer `--help-json`, unless its agent waits less.
+/// How long an entry script may take to answer `--help-json` where its agent says nothing else.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
-/// The Lazy Skills design's wait for a `--help-json` answer (design 000, `_get_tool_schema`:
-/// `subprocess.run(..., timeout=5)`).
-pub const LAZY_SKILLS_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// Whether an agent registers executable skills the Lazy Skills way (design 000): it waits
-/// [`LAZY_SKILLS_TIMEOUT`] for `--help-json`, and registers a schema without the skill's name
-/// under the skill's name (`schema.get("name", name)`). The bundled demo library is a Lazy
-/// Skills library (it is judged by the `lazy-skills` profile).
-fn registers_like_lazy_skills(agent: Agent) -> bool {
-    matches!(agent, Agent::Demo)
-}
-
-/// How long the agent a skill belongs to waits for its `--help-json`: 5 s where the agent is
-/// modelled on the Lazy Skills design, 10 s elsewhere (no other agent documents a wait; 10 s lets
-/// a cold interpreter with heavy imports answer).
+/// How long the agent a skill belongs to waits for its `--help-json`, from the agent's model:
+/// 5 s for Lazy Skills, whose design's `_get_tool_schema` waits 5 s (design 000:
+/// `subprocess.run(..., timeout=5)`), so a probe fails where that agent would; 10 s elsewhere,
+/// where no agent documents a wait (10 s lets a cold interpreter with heavy imports answer).
 pub fn probe_timeout(agent: Agent) -> Duration {
-    if registers_like_lazy_skills(agent) {
-        LAZY_SKILLS_TIMEOUT
-    } else {
-        DEFAULT_TIMEOUT
-    }
+    crate::core::agents::model::model(agent).probe_timeout
 }
 
 /// Whether the agent registers a tool whose schema has no `name`, or another one, under the
-/// skill's name (a warning), rather than refusing it (an error).
+/// skill's name (a warning), rather than refusing it (an error): Lazy Skills does,
+/// `schema.get("name", name)` in design 000's `register_executables`.
 pub fn schema_name_fallback(agent: Agent) -> bool {
-    registers_like_lazy_skills(agent)
+    crate::core::agents::model::model(agent).schema_name_fallback
 }
 /// Bytes kept of stdout and of stderr each.
 pub const OUTPUT_CAP: usize = 1024 * 1024;
@@ -647,13 +634,8 @@ mod tests {
         let script = dir.join("run.sh");
         std::fs::write(&script, format!("#!/bin/sh\necho '{schema}'\n")).unwrap();
         std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-        let scope = if agent == Agent::Demo {
-            Scope::Demo
-        } else {
-            Scope::Path
-        };
         let lib = Library::load(
-            vec![Root::new(t.path(), agent, scope)],
+            vec![Root::new(t.path(), agent, Scope::User)],
             &ScanOptions::default(),
         );
         (t, lib)
@@ -667,14 +649,14 @@ mod tests {
 
     #[test]
     fn the_wait_is_the_agents() {
-        assert_eq!(probe_timeout(Agent::Demo), Duration::from_secs(5));
-        for a in Agent::ALL.into_iter().filter(|&a| a != Agent::Demo) {
+        assert_eq!(probe_timeout(Agent::LazySkills), Duration::from_secs(5));
+        for a in Agent::ALL.into_iter().filter(|&a| a != Agent::LazySkills) {
             assert_eq!(probe_timeout(a), DEFAULT_TIMEOUT, "{a:?}");
         }
         let ok = r#"{"name":"tool","description":"d","parameters":{"type":"object"}}"#;
-        assert_eq!(verdict(Agent::Demo, ok).1.timeout_ms, 5_000);
+        assert_eq!(verdict(Agent::LazySkills, ok).1.timeout_ms, 5_000);
         assert_eq!(verdict(Agent::Path, ok).1.timeout_ms, 10_000);
-        let (_t, lib) = tool(Agent::Demo, ok);
+        let (_t, lib) = tool(Agent::LazySkills, ok);
         let asked = ProbeOptions {
             timeout: Some(Duration::from_secs(2)),
             ..ProbeOptions::default()
@@ -686,7 +668,7 @@ mod tests {
     fn a_lazy_skills_agent_registers_a_nameless_or_misnamed_schema_under_the_skills_name() {
         let nameless = r#"{"description":"d","parameters":{"type":"object"}}"#;
         let misnamed = r#"{"name":"other","description":"d","parameters":{"type":"object"}}"#;
-        let (v, r) = verdict(Agent::Demo, nameless);
+        let (v, r) = verdict(Agent::LazySkills, nameless);
         assert_eq!(
             v,
             Verdict::NameFallback {
@@ -707,7 +689,7 @@ mod tests {
             "{}",
             v.detail()
         );
-        let (v, _) = verdict(Agent::Demo, misnamed);
+        let (v, _) = verdict(Agent::LazySkills, misnamed);
         assert_eq!(
             v,
             Verdict::NameFallback {

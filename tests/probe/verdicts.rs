@@ -619,19 +619,24 @@ fn the_demo_library_executables_pass() {
 #[test]
 fn each_skill_waits_as_long_as_its_agent_does() {
     let _serial = PROCESSES.lock().unwrap_or_else(|e| e.into_inner());
-    // An empty home: the bundled demo, a Lazy Skills library, whose design waits 5 s.
+    // One executable skill in the Lazy Skills folder, whose design waits 5 s.
     let home = tempfile::tempdir().unwrap();
+    let dir = home.path().join(".config/cli-agent/skills/tool");
+    crate::common::write(
+        &dir.join("SKILL.md"),
+        "---\nname: tool\ndescription: A tool. Use when asked.\ntype: executable\nauto_load: true\nentry: run.sh\n---\n",
+    );
+    crate::common::write(
+        &dir.join("run.sh"),
+        "#!/bin/sh\necho '{\"name\":\"tool\",\"description\":\"d\",\"parameters\":{\"type\":\"object\"}}'\n",
+    );
     let v = crate::common::json(&crate::common::run(&["probe", "--json"], home.path()));
     assert!(v["timeout_ms"].is_null(), "{v}");
-    let skills = v["skills"].as_array().unwrap();
-    assert_eq!(skills.len(), 2, "{v}");
-    for s in skills {
-        assert_eq!(s["timeout_ms"], 5_000, "{s}");
-    }
-    // A folder given by path is no agent's: 10 s; --timeout overrides both.
-    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/skills");
+    assert_eq!(v["skills"][0]["skill"], "tool", "{v}");
+    assert_eq!(v["skills"][0]["timeout_ms"], 5_000, "{v}");
+    // The same folder given by path is no agent's: 10 s; --timeout overrides both.
     let v = crate::common::json(&crate::common::run(
-        &["probe", "--json", demo.to_str().unwrap()],
+        &["probe", "--json", dir.to_str().unwrap()],
         home.path(),
     ));
     assert_eq!(v["skills"][0]["timeout_ms"], 10_000, "{v}");
