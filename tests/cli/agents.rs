@@ -322,7 +322,7 @@ fn inject_shows_each_agents_framing_with_its_tokens() {
     let out = run(
         &[
             "match",
-            "Please extract the content of this page with a headless browser",
+            "Can you scrape the pricing table from example.com?",
             "--agent",
             "lazy-skills",
             "--inject",
