@@ -15,6 +15,7 @@ pub mod inject;
 pub mod library;
 pub mod listing;
 pub mod load;
+pub mod manage;
 pub mod matching;
 pub mod model;
 pub mod modes;

@@ -52,6 +52,15 @@ pub fn config_root() -> PathBuf {
         .unwrap_or_else(|| std::env::temp_dir().join("skillscope-config"))
 }
 
+/// `$SKILLSCOPE_DATA_DIR`, else `<data_dir>/skillscope`: what skillscope keeps that is neither
+/// a cache nor a setting (the trash of removed skills).
+pub fn data_root() -> PathBuf {
+    std::env::var_os("SKILLSCOPE_DATA_DIR")
+        .map(PathBuf::from)
+        .or_else(|| dirs::data_dir().map(|d| d.join("skillscope")))
+        .unwrap_or_else(|| std::env::temp_dir().join("skillscope-data"))
+}
+
 /// Replaces `path` with `bytes` in one rename, so a reader sees the old file or the new one and
 /// never half of each. A symlink is written through: its target is replaced, the link stays. The
 /// new file gets `perms` (else the old file's, else the usual default).

@@ -170,6 +170,21 @@ const PROJECT_ROOTS: &[(Agent, &str)] = &[
     (Agent::Goose, ".goose/skills"),
 ];
 
+/// The folders (relative to the home folder for the user scope, to the project folder for the
+/// project scope) where `agent` reads skills at `scope`, in the order they are read.
+pub fn folders(agent: Agent, scope: Scope) -> Vec<&'static str> {
+    let table = match scope {
+        Scope::User => USER_ROOTS,
+        Scope::Project => PROJECT_ROOTS,
+        Scope::Path | Scope::Demo => return Vec::new(),
+    };
+    table
+        .iter()
+        .filter(|(a, _)| *a == agent)
+        .map(|(_, rel)| *rel)
+        .collect()
+}
+
 /// Every default root that exists: user scope under `home`, project scope in `cwd` and each parent
 /// up to the repository root (the first folder holding `.git`), never the home folder itself.
 pub fn default_roots(home: Option<&Path>, cwd: &Path) -> Vec<Root> {

@@ -1,0 +1,110 @@
+//! Writing skills into an agent's folder: every skill copied into a temporary folder next to the
+//! target and renamed into place, the replaced one moved to the trash first, the manifest
+//! updated under its lock. An interrupted install leaves nothing half-done.
+
+use super::manifest::{self, Entry};
+use super::origin::OriginRecord;
+use super::stage::Staged;
+use super::trash::{Trash, TrashEntry};
+use super::{ManageError, Target, tree};
+use std::path::PathBuf;
+
+/// Where the skills being installed came from.
+#[derive(Debug, Clone)]
+pub struct Provenance {
+    pub source: OriginRecord,
+    pub commit: Option<String>,
+}
+
+/// One skill written.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Installed {
+    pub folder: String,
+    pub dir: PathBuf,
+    /// The skill it replaced, now in the trash.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replaced: Option<TrashEntry>,
+}
+
+/// Installs `skills` (staged) into the target folder. Each is copied into a temporary folder
+/// next to the target first; only when every copy is complete are they renamed into place,
+/// one rename each. A skill whose folder is taken is refused unless `replace`: the one there
+/// then goes to `trash` first (and comes back if the rename fails). With `provenance`, each is
+/// recorded in the folder's manifest (else the manifest keeps what it had for `keep`, the
+/// entries of skills moved or copied in).
+pub fn install(
+    target: &Target,
+    skills: &[&Staged],
+    provenance: Option<&Provenance>,
+    keep: &[(String, Entry)],
+    replace: bool,
+    trash: &Trash,
+    reason: &str,
+) -> Result<Vec<Installed>, ManageError> {
+    for s in skills {
+        let place = target.dir.join(&s.folder);
+        if !replace && std::fs::symlink_metadata(&place).is_ok() {
+            return Err(ManageError::Refused(format!(
+                "{} is already there: nothing was written (--replace puts the installed skill in the trash and this one in its place)",
+                place.display()
+            )));
+        }
+    }
+    std::fs::create_dir_all(&target.dir).map_err(ManageError::io("create", &target.dir))?;
+    // A dot-folder: the scan never reads it, so a copy cut short is never taken for a skill.
+    let tmp = tempfile::Builder::new()
+        .prefix(".skillscope-add-")
+        .tempdir_in(&target.dir)
+        .map_err(ManageError::io("create a temporary folder in", &target.dir))?;
+    let mut ready = Vec::new();
+    for s in skills {
+        let to = tmp.path().join(&s.folder);
+        tree::copy_skill(&s.dir, &to)?;
+        let hash = tree::tree_hash(&to)?;
+        ready.push((s, to, hash));
+    }
+    let mut done = Vec::new();
+    let mut entries = Vec::new();
+    for (s, from, hash) in ready {
+        let place = target.dir.join(&s.folder);
+        let replaced = if std::fs::symlink_metadata(&place).is_ok() {
+            Some(trash.put(&place, reason)?)
+        } else {
+            None
+        };
+        if let Err(e) = std::fs::rename(&from, &place) {
+            if let Some(r) = &replaced {
+                let _ = trash.restore(r);
+            }
+            return Err(ManageError::io("move into place", &place)(e));
+        }
+        if let Some(p) = provenance {
+            entries.push((
+                s.folder.clone(),
+                Entry {
+                    name: s.name.clone(),
+                    source: p.source.clone(),
+                    commit: p.commit.clone(),
+                    subfolder: s.subfolder.clone(),
+                    added: super::now_utc(),
+                    hash,
+                },
+            ));
+        } else if let Some((_, e)) = keep.iter().find(|(f, _)| *f == s.folder) {
+            entries.push((s.folder.clone(), e.clone()));
+        }
+        done.push(Installed {
+            folder: s.folder.clone(),
+            dir: place,
+            replaced,
+        });
+    }
+    if !entries.is_empty() {
+        manifest::edit(&target.dir, |m| {
+            for (f, e) in entries {
+                m.skills.insert(f, e);
+            }
+        })?;
+    }
+    Ok(done)
+}

@@ -1,0 +1,248 @@
+//! Managing a library: skills added from git, folders and archives without running anything
+//! from them, priced before they land, written atomically, recorded for `update`, removed to a
+//! trash they can be restored from, moved and copied between agents.
+
+pub mod archive;
+pub mod git;
+pub mod install;
+pub mod manifest;
+pub mod origin;
+pub mod preview;
+pub mod settings;
+pub mod stage;
+pub mod trash;
+pub mod tree;
+pub mod update;
+
+use crate::core::listing::Format;
+use crate::core::rules::Profile;
+use crate::core::source::{self, Agent, Root, Scope};
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, thiserror::Error)]
+pub enum ManageError {
+    #[error("cannot {what} {}: {source}", path.display())]
+    Io {
+        what: &'static str,
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Git(#[from] crate::core::gitref::GitError),
+    #[error("{}: {why}", path.display())]
+    Archive { path: PathBuf, why: String },
+    #[error(transparent)]
+    Fsx(#[from] crate::core::fsx::FsxError),
+    #[error("{}: {why}", path.display())]
+    Manifest { path: PathBuf, why: String },
+    #[error("{0}")]
+    Source(String),
+    #[error("{0}")]
+    Refused(String),
+}
+
+impl ManageError {
+    pub(crate) fn io(what: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> Self {
+        let path = path.to_path_buf();
+        move |source| ManageError::Io { what, path, source }
+    }
+}
+
+/// The agents skills can be added to: every agent with skill folders of its own.
+pub const TARGET_AGENTS: [Agent; 6] = [
+    Agent::ClaudeCode,
+    Agent::Codex,
+    Agent::Opencode,
+    Agent::Gemini,
+    Agent::Goose,
+    Agent::Generic,
+];
+
+/// The agent named `name` (`claude-code`, `codex`, …), when skills can be added to it.
+pub fn agent_named(name: &str) -> Option<Agent> {
+    TARGET_AGENTS.into_iter().find(|a| a.as_str() == name)
+}
+
+/// The rules an agent's skills are judged by.
+pub fn profile_for(agent: Agent) -> Profile {
+    match agent {
+        Agent::ClaudeCode => Profile::ClaudeCode,
+        Agent::Codex => Profile::Codex,
+        Agent::Opencode => Profile::Opencode,
+        Agent::Generic => Profile::LazySkills,
+        _ => Profile::Spec,
+    }
+}
+
+/// The listing format an agent's system prompt holds its skills in.
+pub fn format_for(agent: Agent) -> Format {
+    match agent {
+        Agent::ClaudeCode => Format::ClaudeCode,
+        Agent::Codex => Format::Codex,
+        Agent::Generic => Format::Markdown,
+        _ => Format::Xml,
+    }
+}
+
+/// Where skills go: one agent's skill folder at one scope.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    pub agent: Agent,
+    pub scope: Scope,
+    /// The skill folder (it may not exist yet).
+    pub dir: PathBuf,
+    /// Every folder the agent reads skills from at any scope, the target's included: what its
+    /// listing holds before and after.
+    pub view: Vec<Root>,
+}
+
+impl Target {
+    /// `agent`'s skill folder at `scope`: the first of its folders there that exists, else the
+    /// first it reads. The project scope needs a project folder.
+    pub fn resolve(
+        agent: Agent,
+        scope: Scope,
+        home: &Path,
+        project: Option<&Path>,
+    ) -> Result<Target, ManageError> {
+        let base = match scope {
+            Scope::User => home,
+            Scope::Project => project.ok_or_else(|| {
+                ManageError::Refused(
+                    "no project folder here (the project scope needs one): use --scope user"
+                        .to_string(),
+                )
+            })?,
+            _ => {
+                return Err(ManageError::Refused(format!(
+                    "skills are added at the user or project scope, not {scope}"
+                )));
+            }
+        };
+        let folders = source::folders(agent, scope);
+        let dir = folders
+            .iter()
+            .map(|rel| base.join(rel))
+            .find(|p| p.is_dir())
+            .or_else(|| folders.first().map(|rel| base.join(rel)))
+            .ok_or_else(|| {
+                ManageError::Refused(format!("{agent} has no skill folder at the {scope} scope"))
+            })?;
+        let cwd = project.unwrap_or(home);
+        let mut view: Vec<Root> = source::default_roots(Some(home), cwd)
+            .into_iter()
+            .filter(|r| r.agent == agent)
+            .collect();
+        if !view.iter().any(|r| r.path == dir) {
+            view.push(Root::new(dir.clone(), agent, scope));
+        }
+        Ok(Target {
+            agent,
+            scope,
+            dir,
+            view,
+        })
+    }
+
+    /// `agent:scope`, as `move --to` takes it.
+    pub fn label(&self) -> String {
+        format!("{}:{}", self.agent, self.scope)
+    }
+}
+
+/// A folder name a skill can be installed under: one plain component of letters, digits, `.`,
+/// `_` and `-`, not starting with a dot (hidden folders are not read as skills).
+pub fn safe_folder_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 128
+        && !name.starts_with('.')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+}
+
+/// The time now as `YYYY-MM-DDTHH:MM:SSZ`.
+pub fn now_utc() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    utc(secs)
+}
+
+/// Seconds since the epoch as `YYYY-MM-DDTHH:MM:SSZ` (the proleptic Gregorian calendar).
+pub fn utc(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    // Howard Hinnant's days-to-civil.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3_600,
+        rem % 3_600 / 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_are_utc_calendar_dates() {
+        assert_eq!(utc(0), "1970-01-01T00:00:00Z");
+        assert_eq!(utc(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(utc(1_767_225_599), "2025-12-31T23:59:59Z");
+    }
+
+    #[test]
+    fn folder_names_are_one_plain_component() {
+        assert!(safe_folder_name("pdf-tools"));
+        assert!(safe_folder_name("a.b_c"));
+        for bad in ["", ".", "..", ".hidden", "a/b", "a b", "x\u{202e}", "é"] {
+            assert!(!safe_folder_name(bad), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn a_target_is_the_agents_folder_at_the_scope() {
+        let t = tempfile::tempdir().unwrap();
+        let home = t.path().join("home");
+        let proj = t.path().join("proj");
+        std::fs::create_dir_all(&home).unwrap();
+        std::fs::create_dir_all(proj.join(".git")).unwrap();
+        let user = Target::resolve(Agent::ClaudeCode, Scope::User, &home, Some(&proj)).unwrap();
+        assert_eq!(user.dir, home.join(".claude/skills"));
+        assert!(user.view.iter().any(|r| r.path == user.dir));
+        let p = Target::resolve(Agent::Codex, Scope::Project, &home, Some(&proj)).unwrap();
+        assert_eq!(p.dir, proj.join(".codex/skills"));
+        std::fs::create_dir_all(proj.join(".agents/skills")).unwrap();
+        let p = Target::resolve(Agent::Codex, Scope::Project, &home, Some(&proj)).unwrap();
+        assert_eq!(p.dir, proj.join(".agents/skills"), "an existing folder wins");
+        assert!(Target::resolve(Agent::ClaudeCode, Scope::Project, &home, None).is_err());
+    }
+}
+
+/// Every skill folder of the agents skills can be added to that exists, as targets: where
+/// `update`, `remove` and `move` look for installed skills.
+pub fn installed_targets(home: &Path, project: Option<&Path>) -> Vec<Target> {
+    let cwd = project.unwrap_or(home);
+    let roots = source::default_roots(Some(home), cwd);
+    roots
+        .iter()
+        .filter(|r| TARGET_AGENTS.contains(&r.agent))
+        .map(|r| Target {
+            agent: r.agent,
+            scope: r.scope,
+            dir: r.path.clone(),
+            view: roots.iter().filter(|x| x.agent == r.agent).cloned().collect(),
+        })
+        .collect()
+}

@@ -1,0 +1,297 @@
+//! Where skills come from: a git URL, a local folder or an archive, told apart from the text the
+//! user gave, and fetched into a temporary folder without running anything from it.
+
+use super::ManageError;
+use super::archive::{self, ArchiveKind};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// A source of skills.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    /// Any URL git accepts (`https://`, `ssh://`, `git@host:path`, `file://`), at a branch or
+    /// tag when one is given, else at the remote's default branch.
+    Git {
+        url: String,
+        reference: Option<String>,
+    },
+    /// A folder on this machine, read as it is.
+    Folder(PathBuf),
+    /// A `.zip`, `.tar.gz` (`.tgz`) or `.tar` file on this machine.
+    Archive { path: PathBuf, kind: ArchiveKind },
+}
+
+/// How a source is written down in the manifest.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OriginKind {
+    Git,
+    Folder,
+    Archive,
+}
+
+/// A source as the manifest records it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OriginRecord {
+    pub kind: OriginKind,
+    /// The URL as given, or the folder's or archive's absolute path.
+    pub location: String,
+    /// The branch or tag asked for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference: Option<String>,
+}
+
+/// Transports that run a command of the URL's choosing: never used, whatever git's settings say.
+const COMMAND_TRANSPORTS: [&str; 2] = ["ext::", "fd::"];
+
+impl Origin {
+    /// Reads SOURCE: an existing folder or archive first, else a git URL. `reference` (a branch
+    /// or tag) is for git sources only.
+    pub fn parse(text: &str, reference: Option<&str>) -> Result<Origin, ManageError> {
+        let refuse = |why: String| Err(ManageError::Source(why));
+        if text.is_empty() || text.contains('\0') {
+            return refuse("the source is empty".into());
+        }
+        let path = Path::new(text);
+        if let Ok(meta) = std::fs::metadata(path) {
+            let abs = crate::core::paths::absolute(path);
+            if reference.is_some() {
+                return refuse(format!("--ref is for git sources; {text} is a local path"));
+            }
+            if meta.is_dir() {
+                return Ok(Origin::Folder(abs));
+            }
+            return match ArchiveKind::of(path) {
+                Some(kind) if meta.is_file() => Ok(Origin::Archive { path: abs, kind }),
+                _ => refuse(format!(
+                    "{text} is neither a folder nor a .zip, .tar.gz, .tgz or .tar archive"
+                )),
+            };
+        }
+        let lower = text.to_ascii_lowercase();
+        if COMMAND_TRANSPORTS.iter().any(|t| lower.starts_with(t)) {
+            return refuse(format!(
+                "{text}: git transports that run commands are never used"
+            ));
+        }
+        if text.starts_with('-') {
+            return refuse(format!("{text} reads as an option, not a source"));
+        }
+        if let Some(r) = reference
+            && (r.is_empty() || r.starts_with('-') || r.chars().any(char::is_control))
+        {
+            return refuse(format!("{r:?} is not a branch or tag name"));
+        }
+        if looks_like_git_url(text) {
+            return Ok(Origin::Git {
+                url: text.to_string(),
+                reference: reference.map(str::to_string),
+            });
+        }
+        refuse(format!(
+            "{text}: no such folder or archive, and not a git URL (https://…, ssh://…, git@host:path, file://…)"
+        ))
+    }
+
+    /// The source as the manifest records it.
+    pub fn record(&self) -> OriginRecord {
+        match self {
+            Origin::Git { url, reference } => OriginRecord {
+                kind: OriginKind::Git,
+                location: url.clone(),
+                reference: reference.clone(),
+            },
+            Origin::Folder(p) => OriginRecord {
+                kind: OriginKind::Folder,
+                location: p.display().to_string(),
+                reference: None,
+            },
+            Origin::Archive { path, .. } => OriginRecord {
+                kind: OriginKind::Archive,
+                location: path.display().to_string(),
+                reference: None,
+            },
+        }
+    }
+
+    /// The source a manifest entry names, to fetch it again.
+    pub fn from_record(r: &OriginRecord) -> Result<Origin, ManageError> {
+        match r.kind {
+            OriginKind::Git => {
+                let o = Origin::Git {
+                    url: r.location.clone(),
+                    reference: r.reference.clone(),
+                };
+                // The manifest is a file anyone may have edited: its URL is held to the rules
+                // of one typed by hand.
+                let lower = r.location.to_ascii_lowercase();
+                if COMMAND_TRANSPORTS.iter().any(|t| lower.starts_with(t))
+                    || r.location.starts_with('-')
+                {
+                    return Err(ManageError::Source(format!(
+                        "{}: git transports that run commands are never used",
+                        r.location
+                    )));
+                }
+                Ok(o)
+            }
+            OriginKind::Folder => Ok(Origin::Folder(PathBuf::from(&r.location))),
+            OriginKind::Archive => {
+                let path = PathBuf::from(&r.location);
+                let kind = ArchiveKind::of(&path).ok_or_else(|| {
+                    ManageError::Source(format!("{} is not a known archive", r.location))
+                })?;
+                Ok(Origin::Archive { path, kind })
+            }
+        }
+    }
+
+    /// For people: the URL or path, with the branch or tag.
+    pub fn shown(&self) -> String {
+        match self {
+            Origin::Git {
+                url,
+                reference: Some(r),
+            } => format!("{url} ({r})"),
+            Origin::Git { url, .. } => url.clone(),
+            Origin::Folder(p) | Origin::Archive { path: p, .. } => p.display().to_string(),
+        }
+    }
+}
+
+/// Whether `text` reads as a git URL: a scheme git knows, or scp-like `[user@]host:path`.
+fn looks_like_git_url(text: &str) -> bool {
+    if let Some((scheme, rest)) = text.split_once("://") {
+        return !rest.is_empty()
+            && matches!(
+                scheme.to_ascii_lowercase().as_str(),
+                "https" | "http" | "ssh" | "git" | "file" | "git+ssh" | "ssh+git"
+            );
+    }
+    // scp-like: a colon before any slash, something on both sides.
+    match text.split_once(':') {
+        Some((host, path)) => {
+            !host.is_empty()
+                && !path.is_empty()
+                && !host.contains('/')
+                && !host.starts_with('.')
+                && host
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '@' | '.' | '-' | '_'))
+        }
+        None => false,
+    }
+}
+
+/// A source fetched into a temporary folder.
+#[derive(Debug)]
+pub struct Fetched {
+    /// The tree to look for skills in.
+    pub root: PathBuf,
+    /// The commit, for git sources.
+    pub commit: Option<String>,
+    /// What was left out or refused, for people.
+    pub notes: Vec<String>,
+}
+
+/// Fetches `origin` under `work` (a temporary folder the caller removes). A folder is read in
+/// place; an archive is unpacked; a git source is cloned bare and its tree copied out of the
+/// object store (no checkout, no hooks, no submodules, no filters).
+pub fn fetch(origin: &Origin, work: &Path) -> Result<Fetched, ManageError> {
+    match origin {
+        Origin::Folder(p) => Ok(Fetched {
+            root: p.clone(),
+            commit: None,
+            notes: Vec::new(),
+        }),
+        Origin::Archive { path, kind } => {
+            let dest = work.join("tree");
+            let unpacked = archive::unpack(path, *kind, &dest)?;
+            Ok(Fetched {
+                root: dest,
+                commit: None,
+                notes: unpacked.notes,
+            })
+        }
+        Origin::Git { url, reference } => {
+            let repo = work.join("repo.git");
+            let commit = super::git::clone(url, reference.as_deref(), &repo)?;
+            let dest = work.join("tree");
+            let m = crate::core::gitref::materialize(&repo, &commit, "", &dest)?;
+            let mut notes = Vec::new();
+            if !m.skipped_links.is_empty() {
+                notes.push(format!(
+                    "left out {} link(s) that point outside the repository: {}",
+                    m.skipped_links.len(),
+                    m.skipped_links.join(", ")
+                ));
+            }
+            if !m.skipped_submodules.is_empty() {
+                notes.push(format!(
+                    "submodules are not fetched: {}",
+                    m.skipped_submodules.join(", ")
+                ));
+            }
+            Ok(Fetched {
+                root: dest,
+                commit: Some(commit),
+                notes,
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sources_are_told_apart() {
+        let t = tempfile::tempdir().unwrap();
+        let dir = t.path().join("lib");
+        std::fs::create_dir_all(&dir).unwrap();
+        let zip = t.path().join("s.zip");
+        std::fs::write(&zip, b"PK").unwrap();
+        let txt = t.path().join("s.txt");
+        std::fs::write(&txt, b"x").unwrap();
+        assert!(matches!(
+            Origin::parse(dir.to_str().unwrap(), None),
+            Ok(Origin::Folder(_))
+        ));
+        assert!(matches!(
+            Origin::parse(zip.to_str().unwrap(), None),
+            Ok(Origin::Archive {
+                kind: ArchiveKind::Zip,
+                ..
+            })
+        ));
+        assert!(Origin::parse(txt.to_str().unwrap(), None).is_err());
+        for url in [
+            "https://github.com/a/b",
+            "file:///tmp/repo",
+            "git@github.com:a/b.git",
+            "ssh://git@host/x",
+        ] {
+            assert!(
+                matches!(Origin::parse(url, Some("main")), Ok(Origin::Git { .. })),
+                "{url}"
+            );
+        }
+        for bad in [
+            "ext::sh -c touch% /tmp/pwned",
+            "fd::3",
+            "-uhelp",
+            "no/such/folder",
+            "",
+        ] {
+            assert!(Origin::parse(bad, None).is_err(), "{bad}");
+        }
+        assert!(Origin::parse("https://h/x", Some("--upload-pack=x")).is_err());
+        let rec = OriginRecord {
+            kind: OriginKind::Git,
+            location: "ext::sh -c x".into(),
+            reference: None,
+        };
+        assert!(Origin::from_record(&rec).is_err());
+    }
+}

@@ -1,0 +1,419 @@
+//! The price of a change before it is written: each skill's verdict under the target agent's
+//! profile, its tokens per level and the executables it carries; and what the change does to
+//! that agent's listing (tokens per turn, fates that change), as a budget baseline diff.
+
+use super::stage::Staged;
+use super::{Target, format_for, profile_for, tree};
+use crate::core::Library;
+use crate::core::baseline::{self, Diff, Fate, SkillRecord, Snapshot, Totals};
+use crate::core::diagnostic::{Counts, Severity};
+use crate::core::index::IndexStore;
+use crate::core::listing::{self, Format, ListingOptions, Tier};
+use crate::core::rules::{self, CheckOptions};
+use crate::core::scan::ScanOptions;
+use crate::core::skill::Skill;
+use crate::core::source::{Agent, Root, Scope};
+use crate::core::state;
+use crate::core::tokens::{self, Encoding, TokenCache};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// How many rule findings a verdict quotes.
+const QUOTED: usize = 3;
+
+/// A skill's verdict under a profile.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Verdict {
+    pub errors: usize,
+    pub warnings: usize,
+    /// The first findings, errors first.
+    pub findings: Vec<String>,
+}
+
+impl Verdict {
+    /// `ok`, `2 warnings`, `1 error, 2 warnings`.
+    pub fn label(&self) -> String {
+        let n = |k: usize, w: &str| {
+            if k == 1 {
+                format!("1 {w}")
+            } else {
+                format!("{k} {w}s")
+            }
+        };
+        match (self.errors, self.warnings) {
+            (0, 0) => "ok".to_string(),
+            (0, w) => n(w, "warning"),
+            (e, 0) => n(e, "error"),
+            (e, w) => format!("{}, {}", n(e, "error"), n(w, "warning")),
+        }
+    }
+}
+
+/// Tokens of each level.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Levels {
+    /// Its entry in the agent's listing format.
+    pub l1: Option<u32>,
+    /// The whole SKILL.md.
+    pub l2: Option<u32>,
+    /// Its text resources.
+    pub l3: Option<u32>,
+}
+
+/// One skill of the change, priced.
+#[derive(Debug, Clone, Serialize)]
+pub struct Priced {
+    pub folder: String,
+    pub name: String,
+    pub subfolder: String,
+    pub description: String,
+    pub kind: &'static str,
+    pub verdict: Verdict,
+    pub tokens: Levels,
+    /// Files that could run (never run by skillscope).
+    pub executables: Vec<String>,
+    /// What the copy left out.
+    pub notes: Vec<String>,
+    /// What is at its place in the agent's folder now, if anything.
+    pub clash: Option<PathBuf>,
+}
+
+/// A skill whose fate in the agent's listing changes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FateChange {
+    pub name: String,
+    pub dir: String,
+    pub before: Option<Fate>,
+    pub after: Option<Fate>,
+}
+
+/// What the change does to the agent's listing.
+#[derive(Debug, Clone, Serialize)]
+pub struct ListingChange {
+    pub format: Format,
+    pub per_turn: baseline::TurnChange,
+    pub skills: baseline::TurnChange,
+    pub tier_before: Tier,
+    pub tier_after: Tier,
+    /// Added skills' fates, and every fate that changes for a skill already there.
+    pub fates: Vec<FateChange>,
+    /// Skills already there that leave the listing.
+    pub drops: usize,
+}
+
+/// What is needed to price a change for one target.
+pub struct Pricing {
+    pub target: Target,
+    pub format: Format,
+    pub encoding: Encoding,
+    pub context_window: usize,
+    /// The agent's skills as they are.
+    before: Library,
+    /// The staged skills, read where they are staged.
+    staged: Library,
+    /// Each staged skill's index in `staged`, by folder.
+    by_folder: HashMap<String, usize>,
+    /// Figures of the skills replaced (L2, L3), by their folder.
+    replaced_levels: HashMap<PathBuf, (Option<u32>, Option<u32>)>,
+    cache: Arc<TokenCache>,
+}
+
+/// The whole preview of a change.
+#[derive(Debug, Clone, Serialize)]
+pub struct Preview {
+    pub agent: Agent,
+    pub scope: Scope,
+    pub dir: PathBuf,
+    pub profile: &'static str,
+    pub encoding: &'static str,
+    pub skills: Vec<Priced>,
+    pub listing: ListingChange,
+}
+
+impl Pricing {
+    /// Reads the agent's skills and the staged ones and judges the staged ones.
+    pub fn new(target: &Target, staged: &[Staged], cache: Arc<TokenCache>) -> Pricing {
+        let (before, _) = Library::load_indexed(
+            target.view.clone(),
+            &ScanOptions::default(),
+            &IndexStore::open(),
+        );
+        let roots: Vec<Root> = staged
+            .iter()
+            .map(|s| Root::new(s.dir.clone(), Agent::Path, Scope::Path))
+            .collect();
+        let staged_lib = Library::load(roots, &ScanOptions::default());
+        let by_folder = staged_lib
+            .skills
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| Some((s.dir.file_name()?.to_string_lossy().into_owned(), i)))
+            .collect();
+        let mut p = Pricing {
+            target: target.clone(),
+            format: format_for(target.agent),
+            encoding: Encoding::default(),
+            context_window: listing::DEFAULT_CONTEXT_WINDOW,
+            before,
+            staged: staged_lib,
+            by_folder,
+            replaced_levels: HashMap::new(),
+            cache,
+        };
+        p.replaced_levels = p.levels_of_replaced(staged);
+        p
+    }
+
+    /// L2 and L3 of the skills the staged ones would replace.
+    fn levels_of_replaced(&self, staged: &[Staged]) -> HashMap<PathBuf, (Option<u32>, Option<u32>)> {
+        let dirs: Vec<PathBuf> = staged
+            .iter()
+            .map(|s| self.target.dir.join(&s.folder))
+            .filter(|d| d.join("SKILL.md").is_file() || d.join("skill.md").is_file())
+            .collect();
+        if dirs.is_empty() {
+            return HashMap::new();
+        }
+        let roots = dirs
+            .iter()
+            .map(|d| Root::new(d.clone(), Agent::Path, Scope::Path))
+            .collect();
+        let lib = Library::load(roots, &ScanOptions::default());
+        let l2 = tokens::count_l2(&lib, self.encoding, &self.cache, &tokens::no_progress);
+        let l3 = tokens::count_l3(&lib, self.encoding, &self.cache, &tokens::no_progress);
+        lib.skills
+            .iter()
+            .zip(l2)
+            .zip(l3)
+            .map(|((s, l2), l3)| (s.dir.clone(), (l2, Some(tokens::l3_total(&l3)))))
+            .collect()
+    }
+
+    /// The staged skill of `folder`, moved (in memory) to its place in the target folder.
+    fn placed(&self, folder: &str) -> Option<Skill> {
+        let mut s = self.staged.skills.get(*self.by_folder.get(folder)?)?.clone();
+        let dir = self.target.dir.join(folder);
+        let file = s
+            .skill_md
+            .file_name()
+            .map_or_else(|| "SKILL.md".into(), std::ffi::OsStr::to_os_string);
+        s.skill_md = dir.join(file);
+        s.dir = dir;
+        s.root = Arc::from(self.target.dir.as_path());
+        s.agent = self.target.agent;
+        s.scope = self.target.scope;
+        s.id = s.name.clone();
+        s.namespace = String::new();
+        s.shadowed_by = None;
+        Some(s)
+    }
+
+    /// Prices every staged skill (independent of which are chosen).
+    pub fn price(&self, staged: &[Staged]) -> Vec<Priced> {
+        let profile = profile_for(self.target.agent);
+        let diags = rules::check_library(
+            &self.staged,
+            &CheckOptions {
+                profile,
+                body: true,
+                tokens: Some((self.encoding, &self.cache)),
+                enabled: None,
+            },
+        );
+        let l2 = tokens::count_l2(&self.staged, self.encoding, &self.cache, &tokens::no_progress);
+        let l3 = tokens::count_l3(&self.staged, self.encoding, &self.cache, &tokens::no_progress);
+        staged
+            .iter()
+            .map(|st| {
+                let i = self.by_folder.get(&st.folder).copied();
+                let skill = i.and_then(|i| self.staged.skills.get(i));
+                let mut verdict = Verdict::default();
+                if let Some(d) = i.and_then(|i| diags.get(i)) {
+                    let c = Counts::of(d);
+                    verdict.errors = c.errors;
+                    verdict.warnings = c.warnings;
+                    let mut sorted: Vec<_> = d
+                        .iter()
+                        .filter(|d| d.severity >= Severity::Warning)
+                        .collect();
+                    sorted.sort_by_key(|d| std::cmp::Reverse(d.severity));
+                    verdict.findings = sorted
+                        .iter()
+                        .take(QUOTED)
+                        .map(|d| format!("{} {}: {}", d.severity, d.rule, d.message))
+                        .collect();
+                }
+                let l1 = self.placed(&st.folder).and_then(|s| {
+                    let e = listing::entry(&s, self.format);
+                    (!e.is_empty()).then(|| tokens::count_text(&e, self.encoding, &self.cache))
+                });
+                let place = self.target.dir.join(&st.folder);
+                Priced {
+                    folder: st.folder.clone(),
+                    name: st.name.clone(),
+                    subfolder: st.subfolder.clone(),
+                    description: skill.map(|s| s.description().to_string()).unwrap_or_default(),
+                    kind: skill.map_or("contextual", |s| s.kind().as_str()),
+                    verdict,
+                    tokens: Levels {
+                        l1,
+                        l2: i.and_then(|i| l2.get(i).copied().flatten()),
+                        l3: i.and_then(|i| l3.get(i)).map(|r| tokens::l3_total(r)),
+                    },
+                    executables: tree::executables(&st.dir),
+                    notes: st.notes.clone(),
+                    clash: std::fs::symlink_metadata(&place).is_ok().then_some(place),
+                }
+            })
+            .collect()
+    }
+
+    /// What installing the staged skills of `chosen` folders does to the agent's listing: those
+    /// in the target folder with the same folder are replaced.
+    pub fn listing_change(&self, chosen: &[&str]) -> (ListingChange, Diff) {
+        let mut after = self.before.clone();
+        let replaced: Vec<PathBuf> = chosen.iter().map(|f| self.target.dir.join(f)).collect();
+        after.skills.retain(|s| !replaced.contains(&s.dir));
+        for f in chosen {
+            if let Some(s) = self.placed(f) {
+                after.skills.push(s);
+            }
+        }
+        if !after.roots.iter().any(|r| r.path == self.target.dir) {
+            after
+                .roots
+                .push(Root::new(self.target.dir.clone(), self.target.agent, self.target.scope));
+        }
+        after.resolve_shadowing();
+        let staged_levels: HashMap<PathBuf, (Option<u32>, Option<u32>)> = {
+            let l2 = tokens::count_l2(&self.staged, self.encoding, &self.cache, &tokens::no_progress);
+            let l3 = tokens::count_l3(&self.staged, self.encoding, &self.cache, &tokens::no_progress);
+            self.staged
+                .skills
+                .iter()
+                .zip(l2)
+                .zip(l3)
+                .filter_map(|((s, l2), l3)| {
+                    let f = s.dir.file_name()?.to_string_lossy().into_owned();
+                    Some((self.target.dir.join(f), (l2, Some(tokens::l3_total(&l3)))))
+                })
+                .collect()
+        };
+        let (old, tier_before) = self.snapshot(&self.before, &self.replaced_levels);
+        let (new, tier_after) = self.snapshot(&after, &staged_levels);
+        let d = baseline::diff(&old, &new);
+        let f = self.format.as_str();
+        let mut fates = Vec::new();
+        for s in d.added.iter().chain(&d.changed) {
+            if let Some((a, b)) = s.fates.get(f) {
+                fates.push(FateChange {
+                    name: s.name.clone(),
+                    dir: s.key.clone(),
+                    before: *a,
+                    after: *b,
+                });
+            }
+        }
+        let change = ListingChange {
+            format: self.format,
+            per_turn: d.per_turn.get(f).copied().unwrap_or(baseline::TurnChange {
+                before: 0,
+                after: 0,
+            }),
+            skills: d.skills,
+            tier_before,
+            tier_after,
+            drops: d.drops.len(),
+            fates,
+        };
+        (change, d)
+    }
+
+    /// One format's budget of `lib`, keyed by folder; L2 and L3 only of the skills in `levels`.
+    fn snapshot(
+        &self,
+        lib: &Library,
+        levels: &HashMap<PathBuf, (Option<u32>, Option<u32>)>,
+    ) -> (Snapshot, Tier) {
+        let f = self.format.as_str().to_string();
+        let on: Vec<bool> = lib.skills.iter().map(|s| state::default_for(s).0).collect();
+        let enabled = |i: usize| on.get(i).copied().unwrap_or(true);
+        let l = listing::render(
+            lib,
+            &enabled,
+            &ListingOptions {
+                format: self.format,
+                tier: Tier::Auto,
+                context_window: self.context_window,
+            },
+        );
+        let mut fate: Vec<Fate> = vec![Fate::Off; lib.skills.len()];
+        for e in &l.entries {
+            if let Some(x) = fate.get_mut(e.index) {
+                *x = e.fate.into();
+            }
+        }
+        let mut skills = BTreeMap::new();
+        let mut totals = Totals {
+            skills: lib.skills.len(),
+            ..Totals::default()
+        };
+        for (s, fate) in lib.skills.iter().zip(fate) {
+            let entry = listing::entry(s, self.format);
+            let mut l1 = BTreeMap::new();
+            if !entry.is_empty() {
+                let n = tokens::count_text(&entry, self.encoding, &self.cache);
+                l1.insert(f.clone(), n);
+                *totals.l1.entry(f.clone()).or_default() += u64::from(n);
+            }
+            let (l2, l3) = levels.get(&s.dir).copied().unwrap_or((None, None));
+            skills.insert(
+                s.dir.display().to_string(),
+                SkillRecord {
+                    name: s.name.clone(),
+                    l1,
+                    l2,
+                    l3,
+                    fate: [(f.clone(), fate)].into_iter().collect(),
+                },
+            );
+        }
+        let per_turn = if l.text.is_empty() {
+            0
+        } else {
+            u64::from(tokens::count_text(&l.text, self.encoding, &self.cache))
+        };
+        totals.per_turn.insert(f.clone(), per_turn);
+        let snap = Snapshot {
+            skillscope_baseline: baseline::VERSION,
+            encoding: self.encoding.as_str().to_string(),
+            context_window: self.context_window,
+            tier: Tier::Auto.as_str().to_string(),
+            formats: vec![f],
+            totals,
+            skills,
+        };
+        (snap, l.tier)
+    }
+
+    /// The whole preview for the `chosen` folders.
+    pub fn preview(&self, skills: Vec<Priced>, chosen: &[&str]) -> Preview {
+        let (listing, _) = self.listing_change(chosen);
+        Preview {
+            agent: self.target.agent,
+            scope: self.target.scope,
+            dir: self.target.dir.clone(),
+            profile: profile_for(self.target.agent).as_str(),
+            encoding: self.encoding.as_str(),
+            skills,
+            listing,
+        }
+    }
+}
+
+/// Whether a path is inside the target's folder, judged on the text of both.
+pub fn inside(dir: &Path, target: &Path) -> bool {
+    dir.parent() == Some(target)
+}

@@ -1,0 +1,154 @@
+//! The skills a fetched source holds, found as the scan finds them and copied (through
+//! [`tree::copy_skill`]) into a staging folder under the names they will be installed under:
+//! what is priced is exactly what lands.
+
+use super::{ManageError, safe_folder_name, tree};
+use crate::core::Library;
+use crate::core::scan::ScanOptions;
+use crate::core::source::{Agent, Root, Scope};
+use std::path::{Path, PathBuf};
+
+/// Folders inside a repository where agents keep skills; a scan skips dot-folders, so they are
+/// looked in by name.
+const AGENT_FOLDERS: &[&str] = &[
+    ".claude/skills",
+    ".agents/skills",
+    ".codex/skills",
+    ".opencode/skills",
+    ".opencode/skill",
+    ".gemini/skills",
+    ".goose/skills",
+];
+
+/// One skill of a source, copied into the staging folder.
+#[derive(Debug, Clone)]
+pub struct Staged {
+    /// The folder it will have in the agent's skill folder.
+    pub folder: String,
+    /// Its name as its frontmatter says (else its folder's).
+    pub name: String,
+    /// Its folder inside the source, `/`-separated (empty when the source is the skill).
+    pub subfolder: String,
+    /// Its copy in the staging folder.
+    pub dir: PathBuf,
+    pub hash: String,
+    /// What the copy left out.
+    pub notes: Vec<String>,
+}
+
+/// What a source held.
+#[derive(Debug, Default)]
+pub struct Found {
+    pub skills: Vec<Staged>,
+    /// Skills that could not be staged, and why.
+    pub notes: Vec<String>,
+}
+
+/// Finds the skills under `root` and copies each into `stage` (created). `pick`, when not
+/// empty, keeps the skills whose name, folder or subfolder it names.
+pub fn stage(root: &Path, stage: &Path, pick: &[String]) -> Result<Found, ManageError> {
+    let mut roots = vec![Root::new(root, Agent::Path, Scope::Path)];
+    for rel in AGENT_FOLDERS {
+        let p = root.join(rel);
+        if p.is_dir() {
+            roots.push(Root::new(p, Agent::Path, Scope::Path));
+        }
+    }
+    let lib = Library::load(roots, &ScanOptions::default());
+    std::fs::create_dir_all(stage).map_err(ManageError::io("create", stage))?;
+    let mut found = Found::default();
+    let mut seen = std::collections::HashSet::new();
+    for s in &lib.skills {
+        if !seen.insert(s.dir.clone()) {
+            continue;
+        }
+        let subfolder = s
+            .dir
+            .strip_prefix(root)
+            .map(|r| r.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let dir_name = s.dir_name().into_owned();
+        let folder = if safe_folder_name(&s.name) {
+            s.name.clone()
+        } else if safe_folder_name(&dir_name) {
+            dir_name
+        } else {
+            found.notes.push(format!(
+                "left out {}: neither its name nor its folder is a safe folder name",
+                crate::core::text::line(&subfolder)
+            ));
+            continue;
+        };
+        let wanted = pick.is_empty()
+            || pick
+                .iter()
+                .any(|p| *p == s.name || *p == folder || *p == subfolder);
+        if !wanted {
+            continue;
+        }
+        if found.skills.iter().any(|x| x.folder == folder) {
+            found.notes.push(format!(
+                "left out {}: another skill of the source is named {folder}; --pick its folder to choose",
+                crate::core::text::line(&subfolder)
+            ));
+            continue;
+        }
+        let dir = stage.join(&folder);
+        let copied = tree::copy_skill(&s.dir, &dir)?;
+        let hash = tree::tree_hash(&dir)?;
+        found.skills.push(Staged {
+            folder,
+            name: s.name.clone(),
+            subfolder,
+            dir,
+            hash,
+            notes: copied.notes,
+        });
+    }
+    found.skills.sort_by(|a, b| a.folder.cmp(&b.folder));
+    for p in pick {
+        let named = found
+            .skills
+            .iter()
+            .any(|x| x.name == *p || x.folder == *p || x.subfolder == *p);
+        if !named {
+            found
+                .notes
+                .push(format!("--pick {}: no such skill in the source", crate::core::text::line(p)));
+        }
+    }
+    Ok(found)
+}
+
+/// An installed skill folder staged as a source's skill would be (for `move` and `copy`).
+pub fn stage_installed(dir: &Path, stage: &Path) -> Result<Staged, ManageError> {
+    let folder = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .filter(|n| safe_folder_name(n))
+        .ok_or_else(|| {
+            ManageError::Refused(format!("{} has no safe folder name", dir.display()))
+        })?;
+    std::fs::create_dir_all(stage).map_err(ManageError::io("create", stage))?;
+    let to = stage.join(&folder);
+    // A skill folder that is a link is copied from where it points.
+    let from = std::fs::canonicalize(dir).map_err(ManageError::io("read", dir))?;
+    let copied = tree::copy_skill(&from, &to)?;
+    let hash = tree::tree_hash(&to)?;
+    let lib = Library::load(
+        vec![Root::new(to.clone(), Agent::Path, Scope::Path)],
+        &ScanOptions::default(),
+    );
+    let name = lib
+        .skills
+        .first()
+        .map_or_else(|| folder.clone(), |s| s.name.clone());
+    Ok(Staged {
+        folder,
+        name,
+        subfolder: String::new(),
+        dir: to,
+        hash,
+        notes: copied.notes,
+    })
+}

@@ -1,0 +1,488 @@
+//! Skill folders as trees of files: copied so that nothing leaves the skill (links that point
+//! out of it, devices, FIFOs and sockets are left out with a note), hashed to tell a local edit,
+//! and moved whole (a rename, or an exact copy across file systems).
+
+use super::ManageError;
+use std::io::Write;
+use std::path::{Component, Path, PathBuf};
+
+/// Folders no skill needs and no copy takes: a repository's own data.
+const SKIPPED: &[&str] = &[".git", ".hg", ".svn"];
+/// How deep a skill's folders may nest.
+const MAX_DEPTH: usize = 32;
+
+/// Whether a link at `rel` (a path inside a folder) pointing at `target` stays inside that
+/// folder, judged on the text alone: relative, and never above the folder.
+pub fn link_stays_inside(rel: &str, target: &str) -> bool {
+    if target.is_empty() || Path::new(target).is_absolute() {
+        return false;
+    }
+    let mut depth: i64 = Path::new(rel).components().count() as i64 - 1;
+    for c in Path::new(target).components() {
+        match c {
+            Component::Normal(_) => depth += 1,
+            Component::ParentDir => depth -= 1,
+            Component::CurDir => {}
+            _ => return false,
+        }
+        if depth < 0 {
+            return false;
+        }
+    }
+    true
+}
+
+/// What a copy made.
+#[derive(Debug, Default, Clone)]
+pub struct Copied {
+    pub files: usize,
+    pub bytes: u64,
+    /// What was left out, and why.
+    pub notes: Vec<String>,
+}
+
+/// Copies the skill folder `src` to `dest` (which must not exist): folders, regular files
+/// (modes kept but for set-id, sticky and others' write bits) and links that stay inside the
+/// skill. Nothing is read through a link, and nothing else is copied.
+pub fn copy_skill(src: &Path, dest: &Path) -> Result<Copied, ManageError> {
+    let mut out = Copied::default();
+    std::fs::create_dir(dest).map_err(ManageError::io("create", dest))?;
+    copy_dir(src, dest, "", 0, &mut out)?;
+    Ok(out)
+}
+
+fn copy_dir(
+    src: &Path,
+    dest: &Path,
+    rel: &str,
+    depth: usize,
+    out: &mut Copied,
+) -> Result<(), ManageError> {
+    let mut entries: Vec<std::fs::DirEntry> = std::fs::read_dir(src)
+        .map_err(ManageError::io("read", src))?
+        .collect::<Result<_, _>>()
+        .map_err(ManageError::io("read", src))?;
+    entries.sort_by_key(std::fs::DirEntry::file_name);
+    for e in entries {
+        let name = e.file_name();
+        let name_s = name.to_string_lossy();
+        let child_rel = if rel.is_empty() {
+            name_s.to_string()
+        } else {
+            format!("{rel}/{name_s}")
+        };
+        let shown = crate::core::text::line(&child_rel).into_owned();
+        let from = e.path();
+        let to = dest.join(&name);
+        let meta = std::fs::symlink_metadata(&from).map_err(ManageError::io("read", &from))?;
+        let ft = meta.file_type();
+        if ft.is_dir() {
+            if SKIPPED.contains(&name_s.as_ref()) {
+                out.notes.push(format!("left out {shown}: repository data"));
+                continue;
+            }
+            if depth >= MAX_DEPTH {
+                out.notes
+                    .push(format!("left out {shown}: nested deeper than {MAX_DEPTH}"));
+                continue;
+            }
+            std::fs::create_dir(&to).map_err(ManageError::io("create", &to))?;
+            copy_dir(&from, &to, &child_rel, depth + 1, out)?;
+        } else if ft.is_symlink() {
+            let target = std::fs::read_link(&from).map_err(ManageError::io("read", &from))?;
+            let target_s = target.to_string_lossy();
+            if link_stays_inside(&child_rel, &target_s) {
+                std::os::unix::fs::symlink(&target, &to)
+                    .map_err(ManageError::io("create", &to))?;
+                out.files += 1;
+            } else {
+                out.notes.push(format!(
+                    "left out {shown}: a link to {} leaves the skill",
+                    crate::core::text::line(&target_s)
+                ));
+            }
+        } else if ft.is_file() {
+            copy_file(&from, &to, &meta)?;
+            out.files += 1;
+            out.bytes += meta.len();
+        } else {
+            out.notes.push(format!(
+                "left out {shown}: it is {}",
+                special_kind(&ft)
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn special_kind(ft: &std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if ft.is_fifo() {
+        "a FIFO"
+    } else if ft.is_socket() {
+        "a socket"
+    } else if ft.is_char_device() || ft.is_block_device() {
+        "a device file"
+    } else {
+        "not a regular file"
+    }
+}
+
+fn copy_file(from: &Path, to: &Path, meta: &std::fs::Metadata) -> Result<(), ManageError> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    let mut src = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(nix::libc::O_NOFOLLOW | nix::libc::O_NONBLOCK)
+        .open(from)
+        .map_err(ManageError::io("read", from))?;
+    let mode = meta.permissions().mode() & 0o775;
+    let mut dst = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(mode | 0o600)
+        .open(to)
+        .map_err(ManageError::io("write", to))?;
+    std::io::copy(&mut src, &mut dst).map_err(ManageError::io("copy", from))?;
+    dst.flush().map_err(ManageError::io("write", to))?;
+    std::fs::set_permissions(to, std::fs::Permissions::from_mode(mode | 0o600))
+        .map_err(ManageError::io("write", to))?;
+    Ok(())
+}
+
+/// The hash of a skill folder's content: every folder, file (its bytes and whether it runs) and
+/// link (its target) by its path inside, in path order; repository data left out. The same
+/// content gives the same hash wherever it lies.
+pub fn tree_hash(dir: &Path) -> Result<String, ManageError> {
+    let mut h = blake3::Hasher::new();
+    hash_dir(dir, "", &mut h, 0)?;
+    Ok(h.finalize().to_hex().to_string())
+}
+
+fn hash_dir(dir: &Path, rel: &str, h: &mut blake3::Hasher, depth: usize) -> Result<(), ManageError> {
+    use std::os::unix::fs::PermissionsExt;
+    let mut entries: Vec<std::fs::DirEntry> = std::fs::read_dir(dir)
+        .map_err(ManageError::io("read", dir))?
+        .collect::<Result<_, _>>()
+        .map_err(ManageError::io("read", dir))?;
+    entries.sort_by_key(std::fs::DirEntry::file_name);
+    for e in entries {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let child = if rel.is_empty() {
+            name.clone()
+        } else {
+            format!("{rel}/{name}")
+        };
+        let path = e.path();
+        let meta = std::fs::symlink_metadata(&path).map_err(ManageError::io("read", &path))?;
+        let ft = meta.file_type();
+        if ft.is_dir() {
+            if SKIPPED.contains(&name.as_str()) || depth >= MAX_DEPTH {
+                continue;
+            }
+            h.update(b"d\0");
+            h.update(child.as_bytes());
+            h.update(b"\0");
+            hash_dir(&path, &child, h, depth + 1)?;
+        } else if ft.is_symlink() {
+            let t = std::fs::read_link(&path).map_err(ManageError::io("read", &path))?;
+            h.update(b"l\0");
+            h.update(child.as_bytes());
+            h.update(b"\0");
+            h.update(t.to_string_lossy().as_bytes());
+            h.update(b"\0");
+        } else if ft.is_file() {
+            let exec = meta.permissions().mode() & 0o111 != 0;
+            h.update(if exec { b"x\0" } else { b"f\0" });
+            h.update(child.as_bytes());
+            h.update(b"\0");
+            h.update(&meta.len().to_le_bytes());
+            let mut f = std::fs::File::open(&path).map_err(ManageError::io("read", &path))?;
+            std::io::copy(&mut f, h).map_err(ManageError::io("read", &path))?;
+        }
+    }
+    Ok(())
+}
+
+/// Files a skill carries that could run: a run bit, a `#!` line, or a script's extension.
+/// Listed for people, never run.
+pub fn executables(dir: &Path) -> Vec<String> {
+    const SCRIPT: &[&str] = &[
+        "sh", "bash", "zsh", "fish", "py", "js", "mjs", "cjs", "ts", "rb", "pl", "php", "ps1",
+        "bat", "cmd", "exe", "lua", "r",
+    ];
+    let mut out = Vec::new();
+    let mut stack = vec![(dir.to_path_buf(), String::new(), 0usize)];
+    while let Some((d, rel, depth)) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let child = if rel.is_empty() {
+                name.clone()
+            } else {
+                format!("{rel}/{name}")
+            };
+            let Ok(meta) = std::fs::symlink_metadata(e.path()) else {
+                continue;
+            };
+            if meta.is_dir() {
+                if !SKIPPED.contains(&name.as_str()) && depth < MAX_DEPTH {
+                    stack.push((e.path(), child, depth + 1));
+                }
+                continue;
+            }
+            if !meta.is_file() {
+                continue;
+            }
+            use std::os::unix::fs::PermissionsExt;
+            let ext = Path::new(&name)
+                .extension()
+                .map(|x| x.to_string_lossy().to_ascii_lowercase());
+            let runs = meta.permissions().mode() & 0o111 != 0
+                || ext.is_some_and(|x| SCRIPT.contains(&x.as_str()))
+                || starts_with_shebang(&e.path());
+            if runs {
+                out.push(child);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn starts_with_shebang(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 2];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok()
+        && &head == b"#!"
+}
+
+/// Moves `from` (a folder or a link) to `to` (which must not exist): a rename, or across file
+/// systems an exact copy (modes, times and links as they are) and then the original removed.
+pub fn move_whole(from: &Path, to: &Path) -> Result<(), ManageError> {
+    if std::fs::symlink_metadata(to).is_ok() {
+        return Err(ManageError::Refused(format!(
+            "{} is already there",
+            to.display()
+        )));
+    }
+    match std::fs::rename(from, to) {
+        Ok(()) => Ok(()),
+        Err(e) if e.raw_os_error() == Some(nix::libc::EXDEV) => {
+            copy_exact(from, to)?;
+            let meta = std::fs::symlink_metadata(from).map_err(ManageError::io("read", from))?;
+            if meta.is_dir() {
+                std::fs::remove_dir_all(from)
+            } else {
+                std::fs::remove_file(from)
+            }
+            .map_err(ManageError::io("remove", from))
+        }
+        Err(e) => Err(ManageError::Io {
+            what: "move",
+            path: from.to_path_buf(),
+            source: e,
+        }),
+    }
+}
+
+/// An exact copy: every folder, file and link as it is, modes and modification times kept.
+fn copy_exact(from: &Path, to: &Path) -> Result<(), ManageError> {
+    use std::os::unix::fs::PermissionsExt;
+    let meta = std::fs::symlink_metadata(from).map_err(ManageError::io("read", from))?;
+    let ft = meta.file_type();
+    if ft.is_symlink() {
+        let t = std::fs::read_link(from).map_err(ManageError::io("read", from))?;
+        std::os::unix::fs::symlink(t, to).map_err(ManageError::io("create", to))?;
+        return Ok(());
+    }
+    if ft.is_dir() {
+        std::fs::create_dir(to).map_err(ManageError::io("create", to))?;
+        for e in std::fs::read_dir(from).map_err(ManageError::io("read", from))? {
+            let e = e.map_err(ManageError::io("read", from))?;
+            copy_exact(&e.path(), &to.join(e.file_name()))?;
+        }
+    } else if ft.is_file() {
+        std::fs::copy(from, to).map_err(ManageError::io("copy", from))?;
+        if let Ok(t) = meta.modified() {
+            let f = std::fs::File::options()
+                .write(true)
+                .open(to)
+                .map_err(ManageError::io("write", to))?;
+            f.set_modified(t).map_err(ManageError::io("write", to))?;
+        }
+    } else {
+        return Err(ManageError::Refused(format!(
+            "{} is {}; moved by hand only",
+            from.display(),
+            special_kind(&ft)
+        )));
+    }
+    std::fs::set_permissions(to, std::fs::Permissions::from_mode(meta.permissions().mode()))
+        .map_err(ManageError::io("write", to))?;
+    Ok(())
+}
+
+/// The files of two versions of a skill compared: which were added, removed or changed, and
+/// the lines added and removed in text files.
+#[derive(Debug, Default, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct TreeDiff {
+    pub added: Vec<String>,
+    pub removed: Vec<String>,
+    pub changed: Vec<String>,
+    pub lines_added: usize,
+    pub lines_removed: usize,
+}
+
+impl TreeDiff {
+    pub fn is_empty(&self) -> bool {
+        self.added.is_empty() && self.removed.is_empty() && self.changed.is_empty()
+    }
+
+    /// `2 files changed (+10 −3), 1 added, 0 removed`.
+    pub fn summary(&self) -> String {
+        format!(
+            "{} changed (+{} −{}), {} added, {} removed",
+            self.changed.len(),
+            self.lines_added,
+            self.lines_removed,
+            self.added.len(),
+            self.removed.len()
+        )
+    }
+}
+
+/// Compares the files of `old` and `new` (regular files and links, by path inside).
+pub fn diff_trees(old: &Path, new: &Path) -> TreeDiff {
+    let a = files_of(old);
+    let b = files_of(new);
+    let mut d = TreeDiff::default();
+    for (rel, pa) in &a {
+        match b.get(rel) {
+            None => d.removed.push(rel.clone()),
+            Some(pb) => {
+                let (ba, bb) = (read_entry(pa), read_entry(pb));
+                if ba != bb {
+                    d.changed.push(rel.clone());
+                    if let (Ok(ta), Ok(tb)) = (std::str::from_utf8(&ba), std::str::from_utf8(&bb)) {
+                        let diff = similar::TextDiff::from_lines(ta, tb);
+                        for c in diff.iter_all_changes() {
+                            match c.tag() {
+                                similar::ChangeTag::Insert => d.lines_added += 1,
+                                similar::ChangeTag::Delete => d.lines_removed += 1,
+                                similar::ChangeTag::Equal => {}
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for rel in b.keys() {
+        if !a.contains_key(rel) {
+            d.added.push(rel.clone());
+        }
+    }
+    d
+}
+
+fn read_entry(p: &Path) -> Vec<u8> {
+    match std::fs::read_link(p) {
+        Ok(t) => t.to_string_lossy().as_bytes().to_vec(),
+        Err(_) => std::fs::read(p).unwrap_or_default(),
+    }
+}
+
+fn files_of(dir: &Path) -> std::collections::BTreeMap<String, PathBuf> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut stack = vec![(dir.to_path_buf(), String::new(), 0usize)];
+    while let Some((d, rel, depth)) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let child = if rel.is_empty() {
+                name.clone()
+            } else {
+                format!("{rel}/{name}")
+            };
+            match std::fs::symlink_metadata(e.path()) {
+                Ok(m) if m.is_dir() => {
+                    if !SKIPPED.contains(&name.as_str()) && depth < MAX_DEPTH {
+                        stack.push((e.path(), child, depth + 1));
+                    }
+                }
+                Ok(m) if m.is_file() || m.file_type().is_symlink() => {
+                    out.insert(child, e.path());
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn links_must_stay_inside() {
+        assert!(link_stays_inside("a/b", "c"));
+        assert!(link_stays_inside("a/b", "../c"));
+        assert!(!link_stays_inside("a/b", "../../c"));
+        assert!(!link_stays_inside("a", "/etc/passwd"));
+        assert!(!link_stays_inside("a", "../x"));
+        assert!(!link_stays_inside("a", ""));
+    }
+
+    #[test]
+    fn a_copy_keeps_the_skill_and_leaves_out_what_leaves_it() {
+        let t = tempfile::tempdir().unwrap();
+        let src = t.path().join("src");
+        std::fs::create_dir_all(src.join("scripts")).unwrap();
+        std::fs::create_dir_all(src.join(".git")).unwrap();
+        std::fs::write(src.join("SKILL.md"), "---\nname: s\n---\n").unwrap();
+        std::fs::write(src.join("scripts/run.sh"), "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(
+            src.join("scripts/run.sh"),
+            std::fs::Permissions::from_mode(0o4777),
+        )
+        .unwrap();
+        std::os::unix::fs::symlink("/etc/passwd", src.join("passwd")).unwrap();
+        std::os::unix::fs::symlink("../SKILL.md", src.join("scripts/doc")).unwrap();
+        nix::unistd::mkfifo(&src.join("pipe"), nix::sys::stat::Mode::S_IRWXU).unwrap();
+        let dest = t.path().join("dest");
+        let c = copy_skill(&src, &dest).unwrap();
+        assert_eq!(c.files, 3);
+        assert!(std::fs::symlink_metadata(dest.join("passwd")).is_err());
+        assert!(std::fs::symlink_metadata(dest.join("pipe")).is_err());
+        assert!(!dest.join(".git").exists());
+        let mode = std::fs::metadata(dest.join("scripts/run.sh"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o7777, 0o775, "no set-id bit, no world write");
+        let notes = c.notes.join("\n");
+        assert!(notes.contains("passwd") && notes.contains("FIFO"), "{notes}");
+        assert_eq!(
+            executables(&dest),
+            vec!["scripts/run.sh".to_string()],
+            "the link to a markdown file is not a script"
+        );
+        // The hash is of the content, wherever it is; an edit changes it.
+        let again = t.path().join("again");
+        copy_skill(&dest, &again).unwrap();
+        assert_eq!(tree_hash(&dest).unwrap(), tree_hash(&again).unwrap());
+        std::fs::write(again.join("SKILL.md"), "---\nname: s\n---\nedited\n").unwrap();
+        assert_ne!(tree_hash(&dest).unwrap(), tree_hash(&again).unwrap());
+        let d = diff_trees(&dest, &again);
+        assert_eq!(d.changed, vec!["SKILL.md".to_string()]);
+        assert_eq!((d.lines_added, d.lines_removed), (1, 0));
+    }
+}
