@@ -34,6 +34,9 @@ struct JsonSkill<'a> {
     /// Its files by Conjure's groups (design 004): scripts, references, assets, other.
     resources: GroupedResources<'a>,
     diagnostics: Vec<JsonDiagnostic<'a>>,
+    /// Where `skillscope add` took it from (its `skills.lock` entry), when it did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    source: Option<crate::core::manage::manifest::Entry>,
 }
 
 #[derive(Serialize)]
@@ -101,6 +104,8 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     crate::cli::save_counts(&lib, &cache);
     let mut out = crate::cli::report_out();
     if args.json {
+        let mut sources =
+            crate::core::manage::manifest::provenances(lib.skills.iter().map(|s| s.dir.as_path()));
         let items: Vec<JsonSkill> = lib
             .skills
             .iter()
@@ -140,6 +145,7 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
                         column: d.column,
                     })
                     .collect(),
+                source: sources.get_mut(i).and_then(Option::take),
             })
             .collect();
         crate::cli::write_json(&mut out, &items)?;

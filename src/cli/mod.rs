@@ -1,16 +1,20 @@
 //! Command-line front end: one file per subcommand, all over the same core.
 
+pub mod add;
 pub mod baseline;
 pub mod budget;
 pub mod check;
 pub mod eval;
 pub mod list;
 pub mod match_cmd;
+pub mod move_cmd;
 pub mod probe;
+pub mod remove;
 pub mod prompt;
 pub mod shell;
 pub mod show;
 pub mod toggle;
+pub mod update;
 
 use crate::core::Library;
 use crate::core::index::IndexStore;
@@ -99,6 +103,41 @@ pub enum Command {
         args: toggle::ToggleArgs,
         #[command(flatten)]
         library: LibraryArgs,
+    },
+    /// Add skills from a git URL, a folder or an archive, priced for the agent before they land.
+    Add {
+        #[command(flatten)]
+        args: add::AddArgs,
+    },
+    /// Fetch the sources of added skills again and show (and apply) what changes.
+    Update {
+        #[command(flatten)]
+        args: update::UpdateArgs,
+    },
+    /// Move installed skills to skillscope's trash.
+    Remove {
+        #[command(flatten)]
+        args: remove::RemoveArgs,
+    },
+    /// Put a removed skill back where it was, byte for byte.
+    Restore {
+        #[command(flatten)]
+        args: remove::RestoreArgs,
+    },
+    /// List the removed skills, or empty the trash.
+    Trash {
+        #[command(flatten)]
+        args: remove::TrashArgs,
+    },
+    /// Move an installed skill to another agent or scope.
+    Move {
+        #[command(flatten)]
+        args: move_cmd::MoveArgs,
+    },
+    /// Copy an installed skill to another agent or scope.
+    Copy {
+        #[command(flatten)]
+        args: move_cmd::MoveArgs,
     },
     /// Print a shell completion script: `source <(skillscope completions bash)`.
     Completions {
@@ -482,6 +521,13 @@ pub fn run(command: Command) -> anyhow::Result<i32> {
         Command::Probe { args, library } => probe::run(args, library),
         Command::Show { args, library } => show::run(args, library),
         Command::Toggle { args, library } => toggle::run(args, library),
+        Command::Add { args } => add::run(args),
+        Command::Update { args } => update::run(args),
+        Command::Remove { args } => remove::remove(args),
+        Command::Restore { args } => remove::restore(args),
+        Command::Trash { args } => remove::trash(args),
+        Command::Move { args } => move_cmd::run(args, true),
+        Command::Copy { args } => move_cmd::run(args, false),
         Command::Completions { shell: sh } => shell::completions(sh),
         Command::Man => shell::man(),
     }

@@ -151,3 +151,24 @@ mod tests {
         assert!(read(t.path()).unwrap_err().to_string().contains("version 9"));
     }
 }
+
+/// Where each skill of `skills` came from (index-aligned), reading each folder's manifest once.
+pub fn provenances<'a>(dirs: impl Iterator<Item = &'a Path>) -> Vec<Option<Entry>> {
+    let mut read_once: std::collections::HashMap<PathBuf, Option<Manifest>> =
+        std::collections::HashMap::new();
+    dirs.map(|dir| {
+        let (Some(parent), Some(name)) = (dir.parent(), dir.file_name()) else {
+            return None;
+        };
+        let m = read_once
+            .entry(parent.to_path_buf())
+            .or_insert_with(|| {
+                path(parent)
+                    .is_file()
+                    .then(|| read(parent).ok())
+                    .flatten()
+            });
+        m.as_ref()?.skills.get(&*name.to_string_lossy()).cloned()
+    })
+    .collect()
+}

@@ -1,0 +1,448 @@
+//! `skillscope add SOURCE`: find the skills of a git repository, folder or archive, price them
+//! for the target agent (verdicts, tokens, the listing change, executables carried), and install
+//! the ones chosen, atomically and with their provenance recorded.
+
+use crate::core::agents;
+use crate::core::manage::install::{self, Provenance};
+use crate::core::manage::origin::{self, Origin};
+use crate::core::manage::preview::{Preview, Priced, Pricing};
+use crate::core::manage::stage::{self, Staged};
+use crate::core::manage::trash::Trash;
+use crate::core::manage::{self, Target};
+use crate::core::source::{Agent, Scope};
+use crate::core::text::{line, thousands};
+use crate::core::tokens::TokenCache;
+use anyhow::Context;
+use clap::{Args, ValueEnum};
+use serde_json::json;
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Nothing from the source runs: git clones bare and shallow with hooks off, archives \
+                  are unpacked without entries that climb out, devices, FIFOs or outward links. \
+                  Skills with errors under the agent's profile are left out unless --pick names them."
+)]
+pub struct AddArgs {
+    /// A git URL (https://, ssh://, git@host:path, file://), a folder, or a .zip/.tar.gz archive.
+    pub source: String,
+    #[command(flatten)]
+    pub to: TargetArgs,
+    /// A branch or tag of a git source.
+    #[arg(long = "ref", value_name = "REF")]
+    pub reference: Option<String>,
+    /// Only these skills (by name, folder or folder inside the source).
+    #[arg(long, value_name = "NAME", num_args = 1..)]
+    pub pick: Vec<String>,
+    #[command(flatten)]
+    pub confirm: ConfirmArgs,
+    /// Put an installed skill of the same name in the trash and this one in its place.
+    #[arg(long)]
+    pub replace: bool,
+}
+
+/// Which agent's folder, at which scope.
+#[derive(Debug, Args, Clone)]
+pub struct TargetArgs {
+    /// The agent whose skill folder receives the skills.
+    #[arg(long, value_enum, default_value_t = AgentArg::ClaudeCode)]
+    pub agent: AgentArg,
+    /// The user's own folder (~/...) or the project's.
+    #[arg(long, value_enum, default_value_t = ScopeArg::User)]
+    pub scope: ScopeArg,
+}
+
+/// Show, ask, write: the flags every managing command shares.
+#[derive(Debug, Args, Clone)]
+pub struct ConfirmArgs {
+    /// Show what would change and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Write without asking.
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AgentArg {
+    ClaudeCode,
+    Codex,
+    Opencode,
+    Gemini,
+    Goose,
+    Generic,
+}
+
+impl From<AgentArg> for Agent {
+    fn from(a: AgentArg) -> Agent {
+        match a {
+            AgentArg::ClaudeCode => Agent::ClaudeCode,
+            AgentArg::Codex => Agent::Codex,
+            AgentArg::Opencode => Agent::Opencode,
+            AgentArg::Gemini => Agent::Gemini,
+            AgentArg::Goose => Agent::Goose,
+            AgentArg::Generic => Agent::Generic,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ScopeArg {
+    User,
+    Project,
+}
+
+impl From<ScopeArg> for Scope {
+    fn from(s: ScopeArg) -> Scope {
+        match s {
+            ScopeArg::User => Scope::User,
+            ScopeArg::Project => Scope::Project,
+        }
+    }
+}
+
+/// The home and project folders the commands work in.
+pub fn places() -> anyhow::Result<(PathBuf, Option<PathBuf>)> {
+    let home = dirs::home_dir().context("cannot tell where the home folder is")?;
+    let cwd = std::env::current_dir().context("cannot read the current folder")?;
+    let project = agents::project_root(&cwd, Some(&home));
+    Ok((home, project))
+}
+
+/// A temporary folder under skillscope's data folder, for clones and staged copies: removed
+/// when dropped.
+pub fn work_dir() -> anyhow::Result<tempfile::TempDir> {
+    let base = crate::core::paths::data_root().join("tmp");
+    std::fs::create_dir_all(&base).with_context(|| format!("cannot create {}", base.display()))?;
+    tempfile::Builder::new()
+        .prefix("work-")
+        .tempdir_in(&base)
+        .with_context(|| format!("cannot make a temporary folder in {}", base.display()))
+}
+
+/// Asks on the terminal; without one, says how to go on and answers no.
+pub fn ask(confirm: &ConfirmArgs, question: &str) -> anyhow::Result<bool> {
+    if confirm.yes {
+        return Ok(true);
+    }
+    if !std::io::stdin().is_terminal() {
+        crate::cli::warn("nothing was written: pass --yes to go ahead (or --dry-run to only look)");
+        return Ok(false);
+    }
+    eprint!("{question} [y/N] ");
+    std::io::stderr().flush()?;
+    let mut answer = String::new();
+    std::io::stdin().lock().read_line(&mut answer)?;
+    Ok(matches!(answer.trim(), "y" | "Y" | "yes" | "Yes"))
+}
+
+/// `~/…` for paths under the home folder.
+pub fn shown(p: &Path, home: &Path) -> String {
+    line(&agents::show_path(p, home)).into_owned()
+}
+
+pub fn run(args: AddArgs) -> anyhow::Result<i32> {
+    let (home, project) = places()?;
+    let target = Target::resolve(
+        args.to.agent.into(),
+        args.to.scope.into(),
+        &home,
+        project.as_deref(),
+    )?;
+    let origin = Origin::parse(&args.source, args.reference.as_deref())?;
+    let work = work_dir()?;
+    let fetched = origin::fetch(&origin, work.path())
+        .with_context(|| format!("cannot read {}", line(&origin.shown())))?;
+    let found = stage::stage(&fetched.root, &work.path().join("stage"), &args.pick)?;
+    let mut notes = fetched.notes.clone();
+    notes.extend(found.notes.iter().cloned());
+    if found.skills.is_empty() {
+        for n in &notes {
+            crate::cli::warn(n);
+        }
+        anyhow::bail!("no skills found in {}", line(&origin.shown()));
+    }
+    let cache = Arc::new(TokenCache::open());
+    let pricing = Pricing::new(&target, &found.skills, Arc::clone(&cache));
+    let priced = pricing.price(&found.skills);
+    // Skills with errors under the agent's profile are left out unless named by hand.
+    let mut left_out: Vec<(String, String)> = Vec::new();
+    let mut chosen: Vec<&str> = Vec::new();
+    for p in &priced {
+        let named = args
+            .pick
+            .iter()
+            .any(|n| *n == p.name || *n == p.folder || *n == p.subfolder);
+        if p.verdict.errors > 0 && !named {
+            left_out.push((
+                p.folder.clone(),
+                format!(
+                    "{} under the {} profile; --pick it to add it anyway",
+                    p.verdict.label(),
+                    manage::profile_for(target.agent)
+                ),
+            ));
+        } else {
+            chosen.push(&p.folder);
+        }
+    }
+    let clashes: Vec<&Priced> = priced
+        .iter()
+        .filter(|p| p.clash.is_some() && chosen.contains(&p.folder.as_str()))
+        .collect();
+    let preview = pricing.preview(priced.clone(), &chosen);
+    let source = Source {
+        shown: origin.shown(),
+        commit: fetched.commit.clone(),
+    };
+    report(
+        &args.confirm,
+        &source,
+        &preview,
+        &chosen,
+        &left_out,
+        &notes,
+        &home,
+    )?;
+    if chosen.is_empty() {
+        crate::cli::warn("nothing to add");
+        return Ok(1);
+    }
+    if !clashes.is_empty() && !args.replace {
+        let names: Vec<String> = clashes.iter().map(|p| line(&p.folder).into_owned()).collect();
+        crate::cli::warn(format_args!(
+            "already installed in {}: {}; nothing was written (--replace puts the installed ones in the trash and these in their place)",
+            shown(&target.dir, &home),
+            names.join(", ")
+        ));
+        return Ok(1);
+    }
+    if args.confirm.dry_run {
+        if !args.confirm.json {
+            println!("dry run: nothing was written");
+        }
+        return Ok(0);
+    }
+    let question = format!(
+        "Add {} skill(s) to {}?",
+        chosen.len(),
+        shown(&target.dir, &home)
+    );
+    if !ask(&args.confirm, &question)? {
+        return Ok(1);
+    }
+    let picked: Vec<&Staged> = found
+        .skills
+        .iter()
+        .filter(|s| chosen.contains(&s.folder.as_str()))
+        .collect();
+    let prov = Provenance {
+        source: origin.record(),
+        commit: fetched.commit.clone(),
+    };
+    let done = install::install(
+        &target,
+        &picked,
+        Some(&prov),
+        &[],
+        args.replace,
+        &Trash::open(),
+        "replaced by add",
+    )?;
+    crate::cli::save_cache(&cache);
+    if args.confirm.json {
+        println!("{}", crate::cli::json_string(&json!({ "installed": done }))?);
+    } else {
+        for d in &done {
+            match &d.replaced {
+                Some(r) => println!(
+                    "added {} (the one there is in the trash: skillscope restore {})",
+                    shown(&d.dir, &home),
+                    line(&r.id)
+                ),
+                None => println!("added {}", shown(&d.dir, &home)),
+            }
+        }
+    }
+    Ok(0)
+}
+
+/// Where the skills come from, for the report.
+pub struct Source {
+    pub shown: String,
+    pub commit: Option<String>,
+}
+
+/// Prints a preview: as JSON, or as a table of skills and the listing change.
+pub fn report(
+    confirm: &ConfirmArgs,
+    source: &Source,
+    preview: &Preview,
+    chosen: &[&str],
+    left_out: &[(String, String)],
+    notes: &[String],
+    home: &Path,
+) -> anyhow::Result<()> {
+    if confirm.json {
+        let v = json!({
+            "source": source.shown,
+            "commit": source.commit,
+            "dry_run": confirm.dry_run,
+            "preview": preview,
+            "chosen": chosen,
+            "left_out": left_out.iter().map(|(f, why)| json!({"folder": f, "why": why})).collect::<Vec<_>>(),
+            "notes": notes,
+        });
+        let mut out = crate::cli::report_out();
+        crate::cli::write_json(&mut out, &v)?;
+        writeln!(out)?;
+        out.flush()?;
+        return Ok(());
+    }
+    print!("{}", text(source, preview, chosen, left_out, notes, home));
+    Ok(())
+}
+
+/// The preview as text.
+pub fn text(
+    source: &Source,
+    p: &Preview,
+    chosen: &[&str],
+    left_out: &[(String, String)],
+    notes: &[String],
+    home: &Path,
+) -> String {
+    let mut s = String::new();
+    let commit = source
+        .commit
+        .as_deref()
+        .map(|c| format!(" at {}", &c[..c.len().min(12)]))
+        .unwrap_or_default();
+    s.push_str(&format!("from   {}{commit}\n", line(&source.shown)));
+    s.push_str(&format!(
+        "to     {} {}  {}  (rules: {}; listing: {}; {} tokens)\n\n",
+        p.agent,
+        p.scope,
+        shown(&p.dir, home),
+        p.profile,
+        p.listing.format,
+        p.encoding
+    ));
+    s.push_str(&format!(
+        "  {:<28} {:<20} {:>7} {:>7} {:>7}  {:<10} runs (never run here)\n",
+        "skill", "verdict", "L1", "L2", "L3", "listing"
+    ));
+    let num = |n: Option<u32>| n.map_or_else(|| "-".to_string(), |n| thousands(u64::from(n)));
+    for sk in &p.skills {
+        let chosen_here = chosen.contains(&sk.folder.as_str());
+        let mark = match (chosen_here, sk.clash.is_some()) {
+            (false, _) => 'x',
+            (true, true) => '~',
+            (true, false) => '+',
+        };
+        let fate = p
+            .listing
+            .fates
+            .iter()
+            .find(|f| f.dir == p.dir.join(&sk.folder).display().to_string())
+            .and_then(|f| f.after)
+            .map_or("-".to_string(), |f| f.to_string());
+        let runs = if sk.executables.is_empty() {
+            "-".to_string()
+        } else {
+            sk.executables
+                .iter()
+                .map(|e| line(e).into_owned())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let row = format!(
+            "{mark} {:<28} {:<20} {:>7} {:>7} {:>7}  {:<10} {}",
+            crate::core::text::fit(&sk.folder, 28),
+            sk.verdict.label(),
+            num(sk.tokens.l1),
+            num(sk.tokens.l2),
+            num(sk.tokens.l3),
+            fate,
+            crate::core::text::fit(&runs, 60)
+        );
+        s.push_str(row.trim_end());
+        s.push('\n');
+    }
+    let mut extra = Vec::new();
+    for sk in &p.skills {
+        for f in &sk.verdict.findings {
+            extra.push(format!("{}: {}", sk.folder, line(f)));
+        }
+        for n in &sk.notes {
+            extra.push(format!("{}: {}", sk.folder, line(n)));
+        }
+        if let Some(c) = &sk.clash {
+            extra.push(format!("{}: replaces {}", sk.folder, shown(c, home)));
+        }
+    }
+    for (f, why) in left_out {
+        extra.push(format!("{f}: left out: {}", line(why)));
+    }
+    for n in notes {
+        extra.push(line(n).into_owned());
+    }
+    if !extra.is_empty() {
+        s.push('\n');
+        for e in extra {
+            s.push_str(&format!("  {e}\n"));
+        }
+    }
+    let l = &p.listing;
+    s.push_str(&format!(
+        "\nlisting ({}): {} → {} tokens per turn ({}); {} → {} skills; tier {}{}\n",
+        l.format,
+        thousands(l.per_turn.before),
+        thousands(l.per_turn.after),
+        signed(l.per_turn.delta()),
+        l.skills.before,
+        l.skills.after,
+        l.tier_before,
+        if l.tier_after == l.tier_before {
+            String::new()
+        } else {
+            format!(" → {}", l.tier_after)
+        }
+    ));
+    let others: Vec<String> = l
+        .fates
+        .iter()
+        .filter(|f| f.before.is_some())
+        .map(|f| {
+            format!(
+                "{} {} → {}",
+                line(&f.name),
+                f.before.map_or("-".into(), |x| x.to_string()),
+                f.after.map_or("-".into(), |x| x.to_string())
+            )
+        })
+        .collect();
+    if !others.is_empty() {
+        s.push_str(&format!("fates that change: {}\n", others.join("; ")));
+    }
+    if l.drops > 0 {
+        s.push_str(&format!(
+            "{} skill(s) already installed leave the listing\n",
+            l.drops
+        ));
+    }
+    s
+}
+
+pub fn signed(n: i64) -> String {
+    match n {
+        0 => "no change".to_string(),
+        n if n > 0 => format!("+{}", thousands(n.unsigned_abs())),
+        n => format!("-{}", thousands(n.unsigned_abs())),
+    }
+}

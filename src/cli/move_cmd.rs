@@ -1,0 +1,144 @@
+//! `skillscope move NAME --to AGENT[:SCOPE]` and `copy`: an installed skill into another
+//! agent's folder or scope, priced there first, written atomically; a move then puts the
+//! original in the trash.
+
+use crate::cli::add::{self, ConfirmArgs, ask, places, shown, work_dir};
+use crate::cli::remove::{WhereArgs, find_one};
+use crate::core::manage::install;
+use crate::core::manage::manifest;
+use crate::core::manage::preview::Pricing;
+use crate::core::manage::stage;
+use crate::core::manage::trash::Trash;
+use crate::core::manage::{self, Target};
+use crate::core::source::Scope;
+use crate::core::text::line;
+use crate::core::tokens::TokenCache;
+use clap::Args;
+use serde_json::json;
+use std::sync::Arc;
+
+#[derive(Debug, Args)]
+pub struct MoveArgs {
+    /// The skill (its name or folder).
+    pub name: String,
+    /// Where to: an agent, with `:user` or `:project` (default user): `codex`, `opencode:project`.
+    #[arg(long, value_name = "AGENT[:SCOPE]")]
+    pub to: String,
+    /// Where the skill is now, when it is installed in several places.
+    #[command(flatten)]
+    pub from: WhereArgs,
+    /// Put a skill of the same name there in the trash and this one in its place.
+    #[arg(long)]
+    pub replace: bool,
+    #[command(flatten)]
+    pub confirm: ConfirmArgs,
+}
+
+/// `agent[:scope]` as a target.
+fn parse_to(text: &str) -> anyhow::Result<(crate::core::source::Agent, Scope)> {
+    let (a, s) = text.split_once(':').unwrap_or((text, "user"));
+    let agent = manage::agent_named(a).ok_or_else(|| {
+        let names: Vec<&str> = manage::TARGET_AGENTS.iter().map(|a| a.as_str()).collect();
+        anyhow::anyhow!("--to {}: use one of {}", line(text), names.join(", "))
+    })?;
+    let scope = match s {
+        "user" => Scope::User,
+        "project" => Scope::Project,
+        _ => anyhow::bail!("--to {}: the scope is user or project", line(text)),
+    };
+    Ok((agent, scope))
+}
+
+pub fn run(args: MoveArgs, moving: bool) -> anyhow::Result<i32> {
+    let (home, project) = places()?;
+    let (agent, scope) = parse_to(&args.to)?;
+    let target = Target::resolve(agent, scope, &home, project.as_deref())?;
+    let targets = args.from.targets(&home, project.as_deref());
+    let skill = find_one(&args.name, &targets, &home)?;
+    if skill.dir.parent() == Some(target.dir.as_path()) {
+        anyhow::bail!(
+            "{} is in {} already",
+            line(&args.name),
+            shown(&target.dir, &home)
+        );
+    }
+    let work = work_dir()?;
+    let staged = stage::stage_installed(&skill.dir, &work.path().join("stage"))?;
+    let cache = Arc::new(TokenCache::open());
+    let pricing = Pricing::new(&target, std::slice::from_ref(&staged), Arc::clone(&cache));
+    let priced = pricing.price(std::slice::from_ref(&staged));
+    let clash = priced.iter().any(|p| p.clash.is_some());
+    let chosen = [staged.folder.as_str()];
+    let preview = pricing.preview(priced, &chosen);
+    let source = add::Source {
+        shown: skill.dir.display().to_string(),
+        commit: None,
+    };
+    add::report(&args.confirm, &source, &preview, &chosen, &[], &[], &home)?;
+    if clash && !args.replace {
+        crate::cli::warn(format_args!(
+            "{} is already in {}: nothing was written (--replace puts it in the trash and this one in its place)",
+            line(&staged.folder),
+            shown(&target.dir, &home)
+        ));
+        return Ok(1);
+    }
+    if args.confirm.dry_run {
+        if !args.confirm.json {
+            println!("dry run: nothing was written");
+        }
+        return Ok(0);
+    }
+    let verb = if moving { "Move" } else { "Copy" };
+    if !ask(
+        &args.confirm,
+        &format!(
+            "{verb} {} to {}?",
+            line(&args.name),
+            shown(&target.dir, &home)
+        ),
+    )? {
+        return Ok(1);
+    }
+    // Where it came from travels with it: `update` still knows its source.
+    let keep: Vec<(String, manifest::Entry)> = manifest::lookup(&skill.dir)
+        .map(|e| (staged.folder.clone(), e))
+        .into_iter()
+        .collect();
+    let trash = Trash::open();
+    let done = install::install(
+        &target,
+        &[&staged],
+        None,
+        &keep,
+        args.replace,
+        &trash,
+        &format!("replaced by {} from {}", verb.to_lowercase(), skill.target.label()),
+    )?;
+    let moved = if moving {
+        Some(trash.put(&skill.dir, &format!("moved to {}", target.label()))?)
+    } else {
+        None
+    };
+    if args.confirm.json {
+        println!(
+            "{}",
+            crate::cli::json_string(&json!({"installed": done, "original_in_trash": moved}))?
+        );
+    } else {
+        for d in &done {
+            println!(
+                "{} {} → {}",
+                if moving { "moved" } else { "copied" },
+                shown(&skill.dir, &home),
+                shown(&d.dir, &home)
+            );
+        }
+        if moved.is_some() {
+            println!(
+                "the original is in the trash (skillscope trash lists it)"
+            );
+        }
+    }
+    Ok(0)
+}

@@ -1,0 +1,217 @@
+//! `skillscope update [NAME…]`: each added skill's source fetched again and compared; what
+//! changes is shown per skill (files, tokens per level, verdict, listing fate) and applied only
+//! with consent. A skill edited since it was added is never overwritten without `--replace`.
+
+use crate::cli::add::{ConfirmArgs, ask, places, shown, work_dir};
+use crate::cli::remove::WhereArgs;
+use crate::core::manage::install::{self, Provenance};
+use crate::core::manage::preview::Pricing;
+use crate::core::manage::stage::Staged;
+use crate::core::manage::trash::Trash;
+use crate::core::manage::update::{self, Check, Status};
+use crate::core::text::{line, thousands};
+use crate::core::tokens::TokenCache;
+use clap::Args;
+use serde_json::json;
+use std::sync::Arc;
+
+#[derive(Debug, Args)]
+pub struct UpdateArgs {
+    /// Only these skills (name or folder); all added skills when none is given.
+    pub names: Vec<String>,
+    #[command(flatten)]
+    pub place: WhereArgs,
+    /// Also overwrite skills edited since they were added (the edited copy goes to the trash).
+    #[arg(long)]
+    pub replace: bool,
+    #[command(flatten)]
+    pub confirm: ConfirmArgs,
+}
+
+pub fn run(args: UpdateArgs) -> anyhow::Result<i32> {
+    let (home, project) = places()?;
+    let targets = args.place.targets(&home, project.as_deref());
+    let (mut added, notes) = update::added(&targets);
+    for n in &notes {
+        crate::cli::warn(n);
+    }
+    if !args.names.is_empty() {
+        added.retain(|a| args.names.iter().any(|n| *n == a.folder || *n == a.entry.name));
+        for n in &args.names {
+            if !added.iter().any(|a| a.folder == *n || a.entry.name == *n) {
+                crate::cli::warn(format_args!(
+                    "{} was not added by skillscope (no skills.lock entry): nothing to update",
+                    line(n)
+                ));
+            }
+        }
+    }
+    if added.is_empty() {
+        println!("no skills added by skillscope here; `skillscope add SOURCE` adds some");
+        return Ok(0);
+    }
+    let work = work_dir()?;
+    let checks = update::check(&added, work.path());
+    let cache = Arc::new(TokenCache::open());
+    let mut rows = Vec::new();
+    let mut to_apply: Vec<&Check> = Vec::new();
+    let mut blocked = 0;
+    for c in &checks {
+        let mut row = json!({"check": c});
+        if c.status == Status::Changed
+            && let (Some(staged), Some(target)) = (&c.staged, &c.target)
+        {
+            let pricing = Pricing::new(target, std::slice::from_ref(staged), Arc::clone(&cache));
+            let priced = pricing.price(std::slice::from_ref(staged));
+            let (listing, diff) = pricing.listing_change(&[staged.folder.as_str()]);
+            let key = target.dir.join(&staged.folder).display().to_string();
+            let sd = diff.changed.iter().find(|s| s.key == key);
+            row["priced"] = json!(priced.first());
+            row["listing"] = json!(listing);
+            row["levels"] = json!(sd.map(|s| json!({"l1": s.l1, "l2": s.l2, "l3": s.l3})));
+            if !args.confirm.json {
+                print_change(c, priced.first(), sd, &listing, &home);
+            }
+            if c.edited && !args.replace {
+                blocked += 1;
+            } else {
+                to_apply.push(c);
+            }
+        } else if !args.confirm.json {
+            print_status(c, &home);
+        }
+        rows.push(row);
+    }
+    if args.confirm.json {
+        println!("{}", crate::cli::json_string(&rows)?);
+    }
+    if blocked > 0 {
+        crate::cli::warn(format_args!(
+            "{blocked} skill(s) edited since they were added are not updated: --replace overwrites them (the edited copy goes to the trash)"
+        ));
+    }
+    if to_apply.is_empty() {
+        if !args.confirm.json {
+            println!("nothing to update");
+        }
+        return Ok(i32::from(blocked > 0));
+    }
+    if args.confirm.dry_run {
+        if !args.confirm.json {
+            println!("dry run: nothing was written");
+        }
+        return Ok(0);
+    }
+    if !ask(&args.confirm, &format!("Update {} skill(s)?", to_apply.len()))? {
+        return Ok(1);
+    }
+    let trash = Trash::open();
+    for c in to_apply {
+        let (Some(staged), Some(target)) = (&c.staged, &c.target) else {
+            continue;
+        };
+        let entry = crate::core::manage::manifest::lookup(&c.dir);
+        let Some(entry) = entry else { continue };
+        let prov = Provenance {
+            source: entry.source.clone(),
+            commit: c.commit_after.clone(),
+        };
+        let staged: &Staged = staged;
+        install::install(
+            target,
+            &[staged],
+            Some(&prov),
+            &[],
+            true,
+            &trash,
+            "replaced by update",
+        )?;
+        if !args.confirm.json {
+            println!("updated {}", shown(&c.dir, &home));
+        }
+    }
+    crate::cli::save_cache(&cache);
+    Ok(0)
+}
+
+fn short(c: &Option<String>) -> String {
+    c.as_deref()
+        .map_or_else(|| "-".to_string(), |c| c[..c.len().min(12)].to_string())
+}
+
+fn print_status(c: &Check, home: &std::path::Path) {
+    let what = match (&c.problem, c.status) {
+        (Some(p), _) => format!("cannot check: {}", line(p)),
+        (None, Status::UpToDate) if c.edited => "up to date with its source; edited here".into(),
+        (None, Status::UpToDate) => "up to date".into(),
+        (None, Status::Gone) => "no longer in its source".into(),
+        (None, Status::Missing) => "its folder is gone (skills.lock still names it)".into(),
+        (None, Status::Changed) => "changed".into(),
+    };
+    println!("{}  {}  {what}", line(&c.folder), shown(&c.dir, home));
+}
+
+fn print_change(
+    c: &Check,
+    priced: Option<&crate::core::manage::preview::Priced>,
+    sd: Option<&crate::core::baseline::SkillDiff>,
+    listing: &crate::core::manage::preview::ListingChange,
+    home: &std::path::Path,
+) {
+    println!(
+        "{}  {}  {} → {}",
+        line(&c.folder),
+        shown(&c.dir, home),
+        short(&c.commit_before),
+        short(&c.commit_after)
+    );
+    let files: Vec<String> = c
+        .diff
+        .changed
+        .iter()
+        .chain(&c.diff.added)
+        .chain(&c.diff.removed)
+        .take(8)
+        .map(|f| line(f).into_owned())
+        .collect();
+    println!("  files: {}: {}", c.diff.summary(), files.join(", "));
+    let n = |x: Option<u32>| x.map_or_else(|| "-".to_string(), |n| thousands(u64::from(n)));
+    if let Some(sd) = sd {
+        let f = listing.format.as_str();
+        let l1 = sd.l1.get(f).copied().unwrap_or((None, None));
+        println!(
+            "  tokens: L1 {} → {}, L2 {} → {}, L3 {} → {}",
+            n(l1.0),
+            n(l1.1),
+            n(sd.l2.0),
+            n(sd.l2.1),
+            n(sd.l3.0),
+            n(sd.l3.1)
+        );
+        if let Some((a, b)) = sd.fates.get(f) {
+            println!(
+                "  listing: {} → {}",
+                a.map_or("-".into(), |x| x.to_string()),
+                b.map_or("-".into(), |x| x.to_string())
+            );
+        }
+    }
+    if let Some(p) = priced {
+        println!("  verdict: {}", p.verdict.label());
+        for f in &p.verdict.findings {
+            println!("    {}", line(f));
+        }
+        if !p.executables.is_empty() {
+            println!("  runs (never run here): {}", p.executables.join(", "));
+        }
+    }
+    println!(
+        "  per turn ({}): {} → {}",
+        listing.format,
+        thousands(listing.per_turn.before),
+        thousands(listing.per_turn.after)
+    );
+    if c.edited {
+        println!("  edited here since it was added: kept unless --replace");
+    }
+}
