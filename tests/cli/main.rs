@@ -14,6 +14,7 @@ mod ci_example;
 mod fifo;
 mod hostile_output;
 mod lazy_profile;
+mod manage;
 mod matching;
 mod namespaces;
 mod odd_files;

@@ -1,0 +1,383 @@
+//! `add`, `update`, `remove`, `restore`, `trash`, `move`: from local git repositories and
+//! archives only, in a fake home; nothing from a source runs and nothing is written outside the
+//! agent's folder and skillscope's own folders.
+
+use crate::common::write;
+use std::collections::BTreeMap;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A fake machine: a home, skillscope's folders, and a place for sources.
+struct World {
+    _t: tempfile::TempDir,
+    root: PathBuf,
+}
+
+impl World {
+    fn new() -> World {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path().canonicalize().unwrap();
+        std::fs::create_dir_all(root.join("home")).unwrap();
+        World { _t: t, root }
+    }
+
+    fn home(&self) -> PathBuf {
+        self.root.join("home")
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        let out = crate::common::bin()
+            .args(args)
+            .env("HOME", self.home())
+            .env("SKILLSCOPE_CONFIG_DIR", self.home().join(".config/skillscope"))
+            .env("SKILLSCOPE_CACHE_DIR", self.home().join(".cache/skillscope"))
+            .env("SKILLSCOPE_DATA_DIR", self.home().join(".local/share/skillscope"))
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", self.root.join("gitconfig"))
+            .env_remove("XDG_CONFIG_HOME")
+            .env_remove("XDG_DATA_HOME")
+            .env_remove("XDG_CACHE_HOME")
+            .current_dir(self.home())
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        eprintln!(
+            "skillscope {args:?}\n{}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out
+    }
+
+    fn ok(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        assert!(out.status.success(), "skillscope {args:?} failed");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn skills(&self) -> PathBuf {
+        self.home().join(".claude/skills")
+    }
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@example.com")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@example.com")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {out:?}");
+}
+
+fn skill_md(name: &str, description: &str) -> String {
+    format!("---\nname: {name}\ndescription: {description}\n---\n# {name}\n\nSteps.\n")
+}
+
+/// A repository with three skills: one whose script would leave `marker` if anything ran it,
+/// and a link to /etc/passwd; a hook that would leave `marker` too.
+fn hostile_repo(w: &World, marker: &Path) -> PathBuf {
+    let repo = w.root.join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    git(&repo, &["init", "-q", "-b", "main"]);
+    write(
+        &repo.join("skills/pdf-tools/SKILL.md"),
+        &skill_md("pdf-tools", "Extract text from PDF files. Use when the user mentions PDFs."),
+    );
+    let script = repo.join("skills/pdf-tools/scripts/setup.sh");
+    write(&script, &format!("#!/bin/sh\ntouch {}\n", marker.display()));
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::os::unix::fs::symlink("/etc/passwd", repo.join("skills/pdf-tools/passwd")).unwrap();
+    write(
+        &repo.join("skills/team-notes/SKILL.md"),
+        &skill_md("team-notes", "Write meeting notes in the team format when asked to summarise a meeting."),
+    );
+    write(
+        &repo.join("skills/weather/SKILL.md"),
+        &skill_md("weather", "Get the weather forecast for a city when the user asks about weather."),
+    );
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-qm", "skills"]);
+    // A hook in the repository, and one in the user's git settings: neither may run.
+    let hook = format!("#!/bin/sh\ntouch {}\n", marker.display());
+    for dir in [repo.join(".git/hooks"), w.root.join("user-hooks")] {
+        for name in ["post-checkout", "reference-transaction", "post-merge"] {
+            write(&dir.join(name), &hook);
+            std::fs::set_permissions(dir.join(name), std::fs::Permissions::from_mode(0o755))
+                .unwrap();
+        }
+    }
+    write(
+        &w.root.join("gitconfig"),
+        &format!("[core]\n\thooksPath = {}\n", w.root.join("user-hooks").display()),
+    );
+    repo
+}
+
+/// Every file under `dir` with its bytes, mode and link target: two equal snapshots are the
+/// same tree byte for byte.
+fn snapshot(dir: &Path) -> BTreeMap<String, (u32, Vec<u8>)> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            let m = std::fs::symlink_metadata(&p).unwrap();
+            let rel = p.strip_prefix(dir).unwrap().display().to_string();
+            let content = if m.file_type().is_symlink() {
+                std::fs::read_link(&p).unwrap().display().to_string().into_bytes()
+            } else if m.is_dir() {
+                stack.push(p.clone());
+                Vec::new()
+            } else {
+                std::fs::read(&p).unwrap()
+            };
+            out.insert(rel, (m.permissions().mode(), content));
+        }
+    }
+    out
+}
+
+/// Every file under `root` (bytes, mode, link target) but those in or above the folders
+/// skillscope may write to.
+fn outside(root: &Path, allowed: &[PathBuf]) -> BTreeMap<String, (u32, Vec<u8>)> {
+    snapshot(root)
+        .into_iter()
+        .filter(|(k, _)| {
+            let p = root.join(k);
+            !allowed.iter().any(|a| p.starts_with(a) || a.starts_with(&p))
+        })
+        .collect()
+}
+
+#[test]
+fn add_from_a_file_url_runs_nothing_and_records_where_each_skill_came_from() {
+    let w = World::new();
+    let marker = w.root.join("MARKER");
+    let repo = hostile_repo(&w, &marker);
+    let url = format!("file://{}", repo.display());
+    let allowed = [
+        w.skills(),
+        w.home().join(".local/share/skillscope"),
+        w.home().join(".cache/skillscope"),
+        w.home().join(".config/skillscope"),
+    ];
+    let before = outside(&w.root, &allowed);
+    let preview = w.ok(&["add", &url, "--dry-run"]);
+    assert!(preview.contains("pdf-tools") && preview.contains("team-notes"), "{preview}");
+    assert!(preview.contains("scripts/setup.sh"), "the script is shown: {preview}");
+    assert!(preview.contains("tokens per turn"), "{preview}");
+    assert!(!w.skills().exists(), "a dry run writes nothing");
+    let out = w.ok(&["add", &url, "--yes"]);
+    assert!(out.contains("added ~/.claude/skills/pdf-tools"), "{out}");
+    assert!(!marker.exists(), "something from the source ran");
+    for s in ["pdf-tools", "team-notes", "weather"] {
+        assert!(w.skills().join(s).join("SKILL.md").is_file(), "{s}");
+    }
+    assert!(
+        std::fs::symlink_metadata(w.skills().join("pdf-tools/passwd")).is_err(),
+        "the link to /etc/passwd is left out"
+    );
+    let mode = std::fs::metadata(w.skills().join("pdf-tools/scripts/setup.sh"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o111, 0o111, "the script keeps its run bit");
+    // Where each came from, for update and for people.
+    let lock: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(w.skills().join("skills.lock")).unwrap()).unwrap();
+    let e = &lock["skills"]["pdf-tools"];
+    assert_eq!(e["source"]["location"], url.as_str());
+    assert_eq!(e["subfolder"], "skills/pdf-tools");
+    assert_eq!(e["commit"].as_str().unwrap().len(), 40);
+    let list = crate::common::json(&w.run(&["list", "--json"]));
+    let pdf = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "pdf-tools")
+        .unwrap();
+    assert_eq!(pdf["source"]["source"]["location"], url.as_str());
+    // Nothing was written outside the agent's folder and skillscope's own.
+    assert_eq!(outside(&w.root, &allowed), before, "a file outside the allowed folders changed");
+    // The clone and staging folders are gone.
+    let tmp = w.home().join(".local/share/skillscope/tmp");
+    assert_eq!(std::fs::read_dir(tmp).map(|d| d.count()).unwrap_or(0), 0);
+}
+
+#[test]
+fn a_name_clash_is_refused_unless_replace_and_the_replaced_one_goes_to_the_trash() {
+    let w = World::new();
+    let repo = hostile_repo(&w, &w.root.join("MARKER"));
+    let url = format!("file://{}", repo.display());
+    write(&w.skills().join("weather/SKILL.md"), &skill_md("weather", "My own weather skill, used when the user asks about the weather."));
+    let out = w.run(&["add", &url, "--yes", "--pick", "weather"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("already installed"));
+    assert!(std::fs::read_to_string(w.skills().join("weather/SKILL.md")).unwrap().contains("My own"));
+    w.ok(&["add", &url, "--yes", "--pick", "weather", "--replace"]);
+    assert!(!std::fs::read_to_string(w.skills().join("weather/SKILL.md")).unwrap().contains("My own"));
+    assert!(!w.skills().join("pdf-tools").exists(), "--pick adds only what it names");
+    let trash = w.ok(&["trash"]);
+    assert!(trash.contains("replaced by add"), "{trash}");
+}
+
+#[test]
+fn archives_with_entries_that_climb_out_are_unpacked_without_them() {
+    let w = World::new();
+    // A .tar.gz with `../`, an absolute path, a FIFO, a device and an outward link.
+    let tgz = w.root.join("skills.tar.gz");
+    {
+        let gz = flate2::write::GzEncoder::new(
+            std::fs::File::create(&tgz).unwrap(),
+            flate2::Compression::default(),
+        );
+        let mut b = tar::Builder::new(gz);
+        let mut add = |name: &[u8], kind: tar::EntryType, data: &[u8], link: Option<&str>| {
+            let mut h = tar::Header::new_gnu();
+            h.as_old_mut().name[..name.len()].copy_from_slice(name);
+            h.set_entry_type(kind);
+            h.set_size(data.len() as u64);
+            h.set_mode(0o644);
+            if let Some(l) = link {
+                h.set_link_name(l).unwrap();
+            }
+            h.set_cksum();
+            b.append(&h, data).unwrap();
+        };
+        let md = skill_md("good", "A good skill, used when the user asks for good things.");
+        add(b"pack/good/SKILL.md", tar::EntryType::Regular, md.as_bytes(), None);
+        add(b"../../escaped.txt", tar::EntryType::Regular, b"x", None);
+        add(b"pack/../../escaped2.txt", tar::EntryType::Regular, b"x", None);
+        add(b"/tmp/skillscope-absolute-entry", tar::EntryType::Regular, b"x", None);
+        add(b"pack/good/fifo", tar::EntryType::Fifo, b"", None);
+        add(b"pack/good/tty", tar::EntryType::Char, b"", None);
+        add(b"pack/good/passwd", tar::EntryType::Symlink, b"", Some("/etc/passwd"));
+        b.into_inner().unwrap().finish().unwrap();
+    }
+    let out = w.run(&["add", tgz.to_str().unwrap(), "--yes"]);
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stdout);
+    assert!(err.contains("climbs out") && err.contains("absolute") && err.contains("FIFO") && err.contains("device"), "{err}");
+    let good = w.skills().join("good");
+    assert!(good.join("SKILL.md").is_file());
+    for left in ["fifo", "tty", "passwd"] {
+        assert!(std::fs::symlink_metadata(good.join(left)).is_err(), "{left}");
+    }
+    assert!(!w.root.join("escaped.txt").exists() && !w.root.parent().unwrap().join("escaped.txt").exists());
+    assert!(!Path::new("/tmp/skillscope-absolute-entry").exists());
+    // A zip with a `../` entry.
+    let zip_path = w.root.join("skills.zip");
+    {
+        let mut z = zip::ZipWriter::new(std::fs::File::create(&zip_path).unwrap());
+        let o = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Stored);
+        z.start_file("zipped/SKILL.md", o).unwrap();
+        std::io::Write::write_all(&mut z, skill_md("zipped", "A zipped skill, used when the user asks for zipped things.").as_bytes()).unwrap();
+        z.start_file("../zip-escaped.txt", o).unwrap();
+        std::io::Write::write_all(&mut z, b"x").unwrap();
+        z.finish().unwrap();
+    }
+    let out = w.ok(&["add", zip_path.to_str().unwrap(), "--yes"]);
+    assert!(out.contains("climbs out"), "{out}");
+    assert!(w.skills().join("zipped/SKILL.md").is_file());
+    assert!(!w.root.join("zip-escaped.txt").exists());
+    assert!(!w.home().join(".local/share/skillscope/zip-escaped.txt").exists());
+}
+
+#[test]
+fn update_takes_an_upstream_commit_but_never_a_local_edit_without_replace() {
+    let w = World::new();
+    let repo = hostile_repo(&w, &w.root.join("MARKER"));
+    let url = format!("file://{}", repo.display());
+    w.ok(&["add", &url, "--yes"]);
+    let up = w.ok(&["update"]);
+    assert!(up.contains("up to date"), "{up}");
+    // Upstream changes two skills; one of them was edited here.
+    write(
+        &repo.join("skills/team-notes/SKILL.md"),
+        &skill_md("team-notes", "Write meeting notes in the team format, with decisions and owners, when asked to summarise a meeting."),
+    );
+    write(
+        &repo.join("skills/weather/SKILL.md"),
+        &skill_md("weather", "Get the weather forecast for any city when the user asks about weather or rain."),
+    );
+    git(&repo, &["commit", "-qam", "two"]);
+    let local = w.skills().join("weather/SKILL.md");
+    let mut edited = std::fs::read_to_string(&local).unwrap();
+    edited.push_str("\nMy own note.\n");
+    std::fs::write(&local, &edited).unwrap();
+    let dry = w.ok(&["update", "--dry-run"]);
+    assert!(dry.contains("team-notes") && dry.contains("tokens: L1"), "{dry}");
+    assert!(dry.contains("edited here"), "{dry}");
+    let out = w.run(&["update", "--yes"]);
+    assert_eq!(out.status.code(), Some(0));
+    let notes = std::fs::read_to_string(w.skills().join("team-notes/SKILL.md")).unwrap();
+    assert!(notes.contains("decisions and owners"), "the upstream commit landed");
+    assert_eq!(std::fs::read_to_string(&local).unwrap(), edited, "the local edit is kept");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--replace"), "{stderr}");
+    w.ok(&["update", "weather", "--yes", "--replace"]);
+    assert!(std::fs::read_to_string(&local).unwrap().contains("or rain"));
+    assert!(w.ok(&["trash"]).contains("replaced by update"));
+}
+
+#[test]
+fn remove_and_restore_byte_for_byte_with_modes_and_settings_cleaned_on_request() {
+    let w = World::new();
+    let dir = w.skills().join("pdf");
+    write(&dir.join("SKILL.md"), &skill_md("pdf", "Work with PDF files when the user mentions PDFs."));
+    write(&dir.join("scripts/run.sh"), "#!/bin/sh\necho\n");
+    std::fs::set_permissions(dir.join("scripts/run.sh"), std::fs::Permissions::from_mode(0o750)).unwrap();
+    std::fs::write(dir.join("data.bin"), [0u8, 255, 10, 13]).unwrap();
+    std::os::unix::fs::symlink("scripts/run.sh", dir.join("run")).unwrap();
+    write(
+        &w.home().join(".claude/settings.json"),
+        "{\n  \"skillOverrides\": {\"pdf\": \"off\"},\n  \"theme\": \"dark\"\n}\n",
+    );
+    let before = snapshot(&dir);
+    let out = w.ok(&["remove", "pdf", "--yes"]);
+    assert!(out.contains("skillOverrides.pdf") && out.contains("--clean-settings"), "{out}");
+    assert!(!dir.exists());
+    let settings = std::fs::read_to_string(w.home().join(".claude/settings.json")).unwrap();
+    assert!(settings.contains("\"pdf\""), "settings are not touched without consent");
+    assert!(w.ok(&["trash"]).contains("pdf"));
+    w.ok(&["restore", "pdf"]);
+    assert_eq!(snapshot(&dir), before, "restored byte for byte, modes too");
+    w.ok(&["remove", "pdf", "--yes", "--clean-settings"]);
+    let settings = std::fs::read_to_string(w.home().join(".claude/settings.json")).unwrap();
+    assert!(!settings.contains("\"pdf\"") && settings.contains("dark"), "{settings}");
+    w.ok(&["trash", "--empty", "--yes"]);
+    assert!(w.ok(&["trash"]).contains("empty"));
+    assert!(!w.run(&["restore", "pdf"]).status.success());
+}
+
+#[test]
+fn move_between_agents_keeps_the_source_and_the_bytes() {
+    let w = World::new();
+    let repo = hostile_repo(&w, &w.root.join("MARKER"));
+    let url = format!("file://{}", repo.display());
+    w.ok(&["add", &url, "--yes", "--pick", "team-notes"]);
+    let from = w.skills().join("team-notes");
+    let before = snapshot(&from);
+    let out = w.ok(&["move", "team-notes", "--to", "codex", "--yes"]);
+    assert!(out.contains("listing (codex)"), "the preview is for the target: {out}");
+    let to = w.home().join(".codex/skills/team-notes");
+    assert!(!from.exists());
+    assert_eq!(snapshot(&to), before);
+    let lock: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(w.home().join(".codex/skills/skills.lock")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(lock["skills"]["team-notes"]["source"]["location"], url.as_str());
+    // A copy leaves the original where it is.
+    w.ok(&["copy", "team-notes", "--to", "opencode", "--yes"]);
+    assert!(to.join("SKILL.md").is_file());
+    assert!(w.home().join(".config/opencode/skill/team-notes/SKILL.md").is_file());
+}
