@@ -94,6 +94,14 @@ pub enum Action {
     ClearMessage,
     /// Show the next model's estimate beside the tiktoken figures.
     CycleModel,
+    /// Open the Add flow: a source, then its skills priced before they land.
+    AddSkills,
+    /// Move the selected skill to skillscope's trash (after a confirmation).
+    RemoveSkill,
+    /// Put the skill removed last back where it was.
+    UndoRemove,
+    /// Fetch the sources of added skills and say which have updates.
+    CheckUpdates,
 }
 
 impl Action {
@@ -142,6 +150,10 @@ impl Action {
         ("rescan", Action::Rescan),
         ("backspace", Action::Backspace),
         ("clear_message", Action::ClearMessage),
+        ("add_skills", Action::AddSkills),
+        ("remove_skill", Action::RemoveSkill),
+        ("undo_remove", Action::UndoRemove),
+        ("check_updates", Action::CheckUpdates),
     ];
 
     pub fn name(self) -> &'static str {

@@ -101,6 +101,12 @@ pub enum JobEvent {
     WatchProblem(String),
     /// A file the app keeps (cache, probe store) could not be used; the message names it.
     Problem(String),
+    /// A source of the Add flow, fetched and priced (or why not).
+    AddPlanned(Result<Box<crate::core::manage::Plan>, String>),
+    /// The Add flow's skills were installed (their folders), or why not.
+    AddInstalled(Result<Vec<String>, String>),
+    /// Which added skills have updates in their sources.
+    UpdatesChecked(Result<Vec<String>, String>),
 }
 
 /// Reads terminal input on its own thread and forwards it; sends a tick when idle so the loop

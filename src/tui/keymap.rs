@@ -21,10 +21,12 @@ pub enum Context {
     Resource,
     Confirm,
     Help,
+    AddSource,
+    AddPreview,
 }
 
 impl Context {
-    pub const ALL: [Context; 11] = [
+    pub const ALL: [Context; 13] = [
         Context::Global,
         Context::List,
         Context::Detail,
@@ -36,6 +38,8 @@ impl Context {
         Context::Resource,
         Context::Confirm,
         Context::Help,
+        Context::AddSource,
+        Context::AddPreview,
     ];
 
     /// The context's name in the config file's `[keys.<name>]` tables.
@@ -52,6 +56,8 @@ impl Context {
             Context::Resource => "resource",
             Context::Confirm => "confirm",
             Context::Help => "help",
+            Context::AddSource => "add_source",
+            Context::AddPreview => "add_preview",
         }
     }
 
@@ -72,12 +78,14 @@ impl Context {
             Context::Resource => "File viewer",
             Context::Confirm => "Confirmation",
             Context::Help => "Help",
+            Context::AddSource => "Add: source",
+            Context::AddPreview => "Add: preview",
         }
     }
 
     /// Contexts where printable keys are text, not commands.
     pub fn takes_text(self) -> bool {
-        matches!(self, Context::Filter | Context::Test)
+        matches!(self, Context::Filter | Context::Test | Context::AddSource)
     }
 }
 
@@ -268,6 +276,15 @@ pub const KEYMAP: &[Binding] = &[
     b(C::Confirm, &[k('s')], Action::CycleScope, "scope", "Use the user, project or local settings file instead", true),
     b(C::Confirm, &[k('j'), code(KeyCode::Down)], Action::Down, "scroll", "Scroll the change down", false),
     b(C::Confirm, &[k('k'), code(KeyCode::Up)], Action::Up, "scroll", "Scroll the change up", false),
+    // Add flow.
+    b(C::AddSource, &[code(KeyCode::Enter)], Action::Confirm, "fetch", "Fetch the source and price its skills (nothing from it runs)", true),
+    b(C::AddSource, &[code(KeyCode::Esc)], Action::Close, "cancel", "Close without adding anything", true),
+    b(C::AddSource, &[code(KeyCode::Backspace)], Action::Backspace, "erase", "Erase the last character", false),
+    b(C::AddPreview, &[code(KeyCode::Enter), k('y')], Action::Confirm, "install", "Install the checked skills into the agent's folder", true),
+    b(C::AddPreview, &[k(' ')], Action::Toggle, "check", "Check or uncheck the selected skill (the listing change follows)", true),
+    b(C::AddPreview, &[k('j'), code(KeyCode::Down)], Action::Down, "down", "Next skill", false),
+    b(C::AddPreview, &[k('k'), code(KeyCode::Up)], Action::Up, "up", "Previous skill", false),
+    b(C::AddPreview, &[code(KeyCode::Esc), k('n'), k('q')], Action::Close, "cancel", "Close without adding anything", true),
     // Help overlay.
     b(C::Help, &[code(KeyCode::Esc), k('?'), k('q')], Action::Close, "close", "Close this help", true),
     b(C::Help, &[k('j'), code(KeyCode::Down)], Action::Down, "down", "Scroll down", false),
@@ -291,6 +308,10 @@ pub const KEYMAP: &[Binding] = &[
     b(C::List, &[code(KeyCode::Enter), k('l'), code(KeyCode::Right)], Action::Open, "detail", "Open the detail of the selected skill", true),
     b(C::List, &[k('a')], Action::AgentToggle, "agents", "Switch the skill in the agents' own settings (shows the change first)", true),
     b(C::List, &[code(KeyCode::Esc)], Action::ClearFilter, "unfilter", "Clear the filter", false),
+    b(C::List, &[k('A')], Action::AddSkills, "add", "Add skills from a git URL, folder or archive (priced before they land)", true),
+    b(C::List, &[k('D')], Action::RemoveSkill, "remove", "Move the selected skill to skillscope's trash (asks first)", false),
+    b(C::List, &[k('u')], Action::UndoRemove, "undo", "Put the skill removed last back where it was", false),
+    b(C::List, &[k('U')], Action::CheckUpdates, "updates", "Check the sources of added skills for updates (fetches them now, never at start-up)", false),
     // Detail pane.
     b(C::Detail, &[code(KeyCode::Esc), k('h'), code(KeyCode::Left)], Action::Close, "back", "Back to the list", true),
     b(C::Detail, &[k(']')], Action::NextResource, "file", "Select the next resource file (Enter opens it)", true),
@@ -529,6 +550,8 @@ pub const HELP_ORDER: &[Context] = &[
     Context::Checks,
     Context::Budget,
     Context::Confirm,
+    Context::AddSource,
+    Context::AddPreview,
 ];
 
 #[cfg(test)]

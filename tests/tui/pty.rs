@@ -509,3 +509,80 @@ fn closing_the_terminal_ends_the_app_when_no_signal_says_so() {
     s.hang_up();
     assert_all_end(&token, "the app under a shell that ignores SIGHUP");
 }
+
+#[test]
+fn the_add_flow_fetches_prices_and_installs_the_checked_skills() {
+    let lib = tempfile::tempdir().unwrap();
+    let config = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let src = tempfile::tempdir().unwrap();
+    fixture(lib.path());
+    // A repository of two skills; one carries a script that would leave a marker if run.
+    let repo = src.path().join("repo");
+    let marker = src.path().join("MARKER");
+    tui_common::write(
+        &repo.join("alpha/SKILL.md"),
+        "---\nname: alpha\ndescription: Alpha things, used when the user asks for alpha.\n---\nBody.\n",
+    );
+    tui_common::write(
+        &repo.join("beta/SKILL.md"),
+        "---\nname: beta\ndescription: Beta things, used when the user asks for beta.\n---\nBody.\n",
+    );
+    tui_common::write(
+        &repo.join("beta/run.sh"),
+        &format!("#!/bin/sh\ntouch {}\n", marker.display()),
+    );
+    let git = |args: &[&str]| {
+        let ok = std::process::Command::new("git")
+            .args(args)
+            .current_dir(&repo)
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_AUTHOR_NAME", "t")
+            .env("GIT_AUTHOR_EMAIL", "t@example.com")
+            .env("GIT_COMMITTER_NAME", "t")
+            .env("GIT_COMMITTER_EMAIL", "t@example.com")
+            .output()
+            .unwrap()
+            .status
+            .success();
+        assert!(ok, "git {args:?}");
+    };
+    git(&["init", "-q"]);
+    git(&["add", "-A"]);
+    git(&["commit", "-qm", "skills"]);
+    let data = config.path().join("data");
+    let mut s = start_with(
+        lib.path(),
+        config.path(),
+        cache.path(),
+        &[
+            ("SKILLSCOPE_DATA_DIR", data.as_os_str()),
+            ("GIT_CONFIG_GLOBAL", std::ffi::OsStr::new("/dev/null")),
+        ],
+    );
+    s.wait_for("4/4 enabled");
+    s.send("A");
+    s.wait_for("Source:");
+    s.send(&format!("file://{}", repo.display()));
+    s.send("\r");
+    let preview = s.wait_for("tokens per turn");
+    assert!(
+        preview.contains("[x] alpha") && preview.contains("[x] beta"),
+        "{preview}"
+    );
+    assert!(preview.contains("run.sh"), "what could run is shown: {preview}");
+    // Uncheck beta; only alpha is installed.
+    s.send("j");
+    s.send(" ");
+    s.wait_for("[ ] beta");
+    s.send("\r");
+    s.wait_for("added alpha");
+    let home_skills = config.path().join(".claude/skills");
+    assert!(home_skills.join("alpha/SKILL.md").is_file());
+    assert!(!home_skills.join("beta").exists());
+    assert!(home_skills.join("skills.lock").is_file());
+    assert!(!marker.exists(), "nothing from the source ran");
+    s.send("q");
+    assert!(wait_exit(&mut s).success());
+}

@@ -246,3 +246,84 @@ pub fn installed_targets(home: &Path, project: Option<&Path>) -> Vec<Target> {
         })
         .collect()
 }
+
+/// A source fetched, staged and priced for one target, ready to install: what the app's Add
+/// flow shows and installs (the CLI's `add` does the same steps with its own report).
+pub struct Plan {
+    /// Holds the clone and the staged copies until the plan is dropped.
+    pub work: tempfile::TempDir,
+    pub origin: origin::Origin,
+    pub commit: Option<String>,
+    pub staged: Vec<stage::Staged>,
+    pub priced: Vec<preview::Priced>,
+    pub pricing: preview::Pricing,
+    /// What was left out of the source, and why.
+    pub notes: Vec<String>,
+}
+
+impl std::fmt::Debug for Plan {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Plan")
+            .field("origin", &self.origin)
+            .field("commit", &self.commit)
+            .field("skills", &self.staged.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Plan {
+    /// Fetches `source` (under skillscope's data folder) and prices its skills for `target`.
+    pub fn make(source: &str, target: &Target) -> Result<Plan, ManageError> {
+        let origin = origin::Origin::parse(source.trim(), None)?;
+        let base = crate::core::paths::data_root().join("tmp");
+        std::fs::create_dir_all(&base).map_err(ManageError::io("create", &base))?;
+        let work = tempfile::Builder::new()
+            .prefix("work-")
+            .tempdir_in(&base)
+            .map_err(ManageError::io("create a temporary folder in", &base))?;
+        let fetched = origin::fetch(&origin, work.path())?;
+        let found = stage::stage(&fetched.root, &work.path().join("stage"), &[])?;
+        let mut notes = fetched.notes;
+        notes.extend(found.notes);
+        if found.skills.is_empty() {
+            return Err(ManageError::Source(format!(
+                "no skills found in {}",
+                origin.shown()
+            )));
+        }
+        let cache = std::sync::Arc::new(crate::core::tokens::TokenCache::open());
+        let pricing = preview::Pricing::new(target, &found.skills, cache);
+        let priced = pricing.price(&found.skills);
+        Ok(Plan {
+            work,
+            origin,
+            commit: fetched.commit,
+            staged: found.skills,
+            priced,
+            pricing,
+            notes,
+        })
+    }
+
+    /// Installs the staged skills of the `chosen` folders (refusing clashes) with their source.
+    pub fn install(&self, chosen: &[&str], trash: &trash::Trash) -> Result<Vec<install::Installed>, ManageError> {
+        let picked: Vec<&stage::Staged> = self
+            .staged
+            .iter()
+            .filter(|s| chosen.contains(&s.folder.as_str()))
+            .collect();
+        let prov = install::Provenance {
+            source: self.origin.record(),
+            commit: self.commit.clone(),
+        };
+        install::install(
+            &self.pricing.target,
+            &picked,
+            Some(&prov),
+            &[],
+            false,
+            trash,
+            "replaced by add",
+        )
+    }
+}

@@ -28,6 +28,10 @@ impl App {
     }
 
     pub(super) fn type_char(&mut self, c: char) {
+        if let Some(f) = &mut self.adding {
+            f.type_char(c);
+            return;
+        }
         let cx = ctx!(self);
         let out = match self.screen {
             Screen::Skills => self.skills.type_char(c, &cx),

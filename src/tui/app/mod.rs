@@ -24,6 +24,7 @@ macro_rules! ctx {
 }
 
 mod input;
+mod manage;
 mod results;
 mod toggle;
 
@@ -106,6 +107,8 @@ pub struct Options {
     pub config_path: Option<PathBuf>,
     /// What the config's key bindings moved, for the help overlay.
     pub config_info: Vec<String>,
+    /// skillscope's data folder (the trash of removed skills); `None`: the default place.
+    pub data_path: Option<PathBuf>,
 }
 
 impl Default for Options {
@@ -127,6 +130,7 @@ impl Default for Options {
             config_notes: Vec::new(),
             config_path: None,
             config_info: Vec::new(),
+            data_path: None,
         }
     }
 }
@@ -141,6 +145,7 @@ impl Options {
             state_path: Some(dir.join("config/state.json")),
             home: Some(dir.join("home")),
             cache_path: Some(dir.join("cache/tokens.bin")),
+            data_path: Some(dir.join("data")),
             // Tests choose their sandbox themselves, whatever the environment says.
             sandbox: SandboxPreference::Strongest,
             ..Options::default()
@@ -177,6 +182,17 @@ pub struct App {
     pub switches: Option<Arc<AgentSwitches>>,
     /// A write-through to agents' settings waiting for the user's yes.
     pub confirm: Option<Confirm>,
+    /// The Add flow, when open.
+    pub adding: Option<screens::add::AddFlow>,
+    /// The skill (by index) whose removal waits for the user's yes.
+    pub removing: Option<usize>,
+    /// The skill removed last, for undo.
+    pub last_removed: Option<crate::core::manage::trash::TrashEntry>,
+    /// Where removed skills go.
+    pub trash: crate::core::manage::trash::Trash,
+    /// Where the Add flow installs.
+    pub add_agent: crate::core::source::Agent,
+    pub add_scope: crate::core::source::Scope,
     /// Some skill is in a folder that an agent with per-skill switches reads.
     pub agent_readers: bool,
     /// The Prompt screen, whose listing settings the L1 figures everywhere follow.
@@ -289,6 +305,15 @@ impl App {
             state: None,
             switches: None,
             confirm: None,
+            adding: None,
+            removing: None,
+            last_removed: None,
+            trash: match &opts.data_path {
+                Some(p) => crate::core::manage::trash::Trash::at(p),
+                None => crate::core::manage::trash::Trash::open(),
+            },
+            add_agent: crate::core::source::Agent::ClaudeCode,
+            add_scope: crate::core::source::Scope::User,
             agent_readers: false,
             prompt: Prompt::new(opts.format, opts.tier, opts.context_window),
             model: opts.model.clone(),
@@ -633,7 +658,10 @@ impl App {
 
     /// The keymap contexts in force, most specific first.
     pub fn contexts(&self) -> Vec<Context> {
-        if self.confirm.is_some() {
+        if let Some(f) = &self.adding {
+            return vec![f.context(), Context::Global];
+        }
+        if self.confirm.is_some() || self.removing.is_some() {
             return vec![Context::Confirm];
         }
         if self.help.is_some() {
@@ -700,6 +728,12 @@ impl App {
     }
 
     pub fn apply(&mut self, action: Action) {
+        if let Some(out) = self.manage_overlay(action) {
+            if let Outcome::Then(cmd) = out {
+                self.run(cmd);
+            }
+            return;
+        }
         // An overlay takes every key while it is open.
         let confirm_max = self
             .confirm
@@ -761,6 +795,8 @@ impl App {
             Cmd::CloseOverlay(status) => {
                 self.help = None;
                 self.confirm = None;
+                self.adding = None;
+                self.removing = None;
                 if let Some(text) = status {
                     self.set_status(text, false);
                 }
@@ -772,6 +808,8 @@ impl App {
             Cmd::RevealResource => self.reveal_resource(),
             Cmd::ScrollDetail(delta) => self.scroll_detail(delta),
             Cmd::Preview => self.request_preview(),
+            Cmd::FetchSource(source) => self.fetch_source(source),
+            Cmd::InstallChecked => self.install_checked(),
             Cmd::RecountL1 => {
                 // L1 is the listing entry, which the format decides.
                 self.levels_done[0] = false;
@@ -829,6 +867,10 @@ impl App {
                 self.set_status(text, false);
             }
             Action::Rescan => self.request_rescan(),
+            Action::AddSkills => self.adding = Some(screens::add::AddFlow::new()),
+            Action::RemoveSkill => self.ask_remove(),
+            Action::UndoRemove => self.undo_remove(),
+            Action::CheckUpdates => self.check_updates(),
             // The scroll keys on a screen with nothing to scroll (Budget), the confirmation's
             // keys outside it, and the screens' own actions, which the screens took.
             _ => {}

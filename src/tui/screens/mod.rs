@@ -5,11 +5,13 @@
 //! matchers, a status line) it returns as a [`Cmd`] for the app to carry out, so the order of
 //! shared effects stays in one place (the app's `run`).
 
+pub mod add;
 pub mod budget;
 pub mod checks;
 pub mod confirm;
 pub mod help;
 pub mod prompt;
+pub mod remove;
 pub mod skills;
 pub mod test;
 
@@ -62,6 +64,10 @@ pub enum Cmd {
     Preview,
     /// The listing format changed: count every L1 again in it, then render the preview.
     RecountL1,
+    /// Fetch and price this source for the Add flow (on a worker).
+    FetchSource(String),
+    /// Install the skills checked in the Add flow.
+    InstallChecked,
 }
 
 impl Outcome {

@@ -29,6 +29,12 @@ pub fn draw(frame: &mut Frame, app: &App) {
     if let Some(c) = &app.confirm {
         screens::confirm::draw(frame, frame.area(), app, c);
     }
+    if let Some(i) = app.removing {
+        screens::remove::draw(frame, frame.area(), app, i);
+    }
+    if let Some(f) = &app.adding {
+        screens::add::draw(frame, frame.area(), app, f);
+    }
     scrub(frame);
 }
 

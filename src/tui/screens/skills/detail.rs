@@ -29,6 +29,8 @@ pub struct Detail {
     /// The skill's files by Conjure's groups (scripts, references, assets, other), each group
     /// in path order: the order the pane shows them and the resource cursor counts them in.
     pub resources: Vec<Resource>,
+    /// Where `skillscope add` took the skill from (its `skills.lock` entry), if it did.
+    pub source: Option<crate::core::manage::manifest::Entry>,
 }
 
 impl Detail {
@@ -50,6 +52,7 @@ impl Detail {
             body,
             body_lines,
             resources,
+            source: crate::core::manage::manifest::lookup(&skill.dir),
         }
     }
 
@@ -217,6 +220,30 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
         truncate(&skill.dir.display().to_string(), width),
         t.dim(),
     )));
+    if let Some(src) = app
+        .skills
+        .detail
+        .as_ref()
+        .filter(|d| d.dir == skill.dir)
+        .and_then(|d| d.source.as_ref())
+    {
+        let commit = src
+            .commit
+            .as_deref()
+            .map(|c| format!(" at {}", &c[..c.len().min(12)]))
+            .unwrap_or_default();
+        let sub = if src.subfolder.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", src.subfolder)
+        };
+        for l in wrap(
+            &format!("from {}{commit}{sub}, added {}", src.source.location, src.added),
+            width,
+        ) {
+            out.push(Line::from(Span::styled(l, t.dim())));
+        }
+    }
     if let Some(w) = skill.shadowed_by.and_then(|w| app.lib.skills.get(w)) {
         for l in wrap(
             &format!("shadowed by {} (same name, loaded first)", w.dir.display()),

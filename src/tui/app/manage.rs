@@ -1,0 +1,215 @@
+//! The app's managing flows: the Add flow's fetch and install on workers, removing the selected
+//! skill to the trash (after a confirmation) with undo, and updates checked on demand.
+
+use super::App;
+use crate::core::manage::{self, Plan, Target, update};
+use crate::tui::action::Action;
+use crate::tui::event::{Event, JobEvent};
+use crate::tui::screens::add::{Preview, Step};
+use crate::tui::screens::{Cmd, Outcome};
+
+impl App {
+    /// The Add flow's or the removal's answer to an action, when one of them is open.
+    pub(super) fn manage_overlay(&mut self, action: Action) -> Option<Outcome> {
+        if let Some(f) = &mut self.adding {
+            return Some(f.handle(action));
+        }
+        let i = self.removing?;
+        Some(match action {
+            Action::Confirm => {
+                self.removing = None;
+                self.remove_now(i);
+                Outcome::Done
+            }
+            Action::Quit => Outcome::Then(Cmd::Quit),
+            _ => Outcome::Then(Cmd::CloseOverlay(Some("nothing was removed"))),
+        })
+    }
+
+    fn home_and_project(&self) -> Option<(std::path::PathBuf, Option<std::path::PathBuf>)> {
+        let home = self.home.clone()?;
+        let cwd = std::env::current_dir().ok()?;
+        let project = crate::core::agents::project_root(&cwd, Some(&home));
+        Some((home, project))
+    }
+
+    fn add_target(&self) -> Result<Target, String> {
+        let (home, project) = self
+            .home_and_project()
+            .ok_or_else(|| "no home folder: nothing can be added".to_string())?;
+        Target::resolve(self.add_agent, self.add_scope, &home, project.as_deref())
+            .map_err(|e| e.to_string())
+    }
+
+    /// `claude-code user (~/.claude/skills)`.
+    pub fn add_target_label(&self) -> String {
+        match (self.add_target(), &self.home) {
+            (Ok(t), Some(home)) => format!(
+                "{} {} ({})",
+                t.agent,
+                t.scope,
+                crate::core::agents::show_path(&t.dir, home)
+            ),
+            (Err(e), _) => e,
+            (Ok(t), None) => t.dir.display().to_string(),
+        }
+    }
+
+    pub(super) fn fetch_source(&mut self, source: String) {
+        let target = match self.add_target() {
+            Ok(t) => t,
+            Err(e) => {
+                self.adding = None;
+                self.set_status(e, true);
+                return;
+            }
+        };
+        let tx = self.tx.clone();
+        std::thread::spawn(move || {
+            let plan = Plan::make(&source, &target)
+                .map(Box::new)
+                .map_err(|e| e.to_string());
+            let _ = tx.send(Event::Job(JobEvent::AddPlanned(plan)));
+        });
+    }
+
+    pub(super) fn install_checked(&mut self) {
+        let Some(flow) = &mut self.adding else {
+            return;
+        };
+        let Step::Preview(p) = std::mem::replace(&mut flow.step, Step::Installing) else {
+            return;
+        };
+        let chosen: Vec<String> = p.chosen().into_iter().map(str::to_string).collect();
+        let trash = self.trash.clone();
+        let tx = self.tx.clone();
+        std::thread::spawn(move || {
+            let refs: Vec<&str> = chosen.iter().map(String::as_str).collect();
+            let done = p
+                .plan
+                .install(&refs, &trash)
+                .map(|v| v.into_iter().map(|i| i.folder).collect())
+                .map_err(|e| e.to_string());
+            drop(p);
+            let _ = tx.send(Event::Job(JobEvent::AddInstalled(done)));
+        });
+    }
+
+    pub(super) fn on_add_planned(&mut self, plan: Result<Box<Plan>, String>) {
+        let Some(flow) = &mut self.adding else {
+            return;
+        };
+        match plan {
+            Ok(plan) => flow.step = Step::Preview(Box::new(Preview::new(*plan))),
+            Err(e) => {
+                flow.step = Step::Source;
+                self.set_status(e, true);
+            }
+        }
+    }
+
+    pub(super) fn on_add_installed(&mut self, done: Result<Vec<String>, String>) {
+        self.adding = None;
+        match done {
+            Ok(names) => {
+                let text = format!(
+                    "added {} to {}",
+                    names.join(", "),
+                    self.add_target_label()
+                );
+                self.set_status(text, false);
+                self.request_rescan();
+            }
+            Err(e) => self.set_status(e, true),
+        }
+    }
+
+    pub(super) fn ask_remove(&mut self) {
+        let Some(i) = self.skills.list.selected_skill() else {
+            return;
+        };
+        let Some(s) = self.lib.skills.get(i) else {
+            return;
+        };
+        if *s.root == *s.dir {
+            self.set_status(
+                "this skill is a folder given on the command line, not one inside a library: it is not removed from here",
+                true,
+            );
+            return;
+        }
+        self.removing = Some(i);
+    }
+
+    fn remove_now(&mut self, i: usize) {
+        let Some(s) = self.lib.skills.get(i) else {
+            return;
+        };
+        let name = s.name.clone();
+        match self.trash.put(&s.dir, "remove") {
+            Ok(e) => {
+                self.last_removed = Some(e);
+                self.set_status(format!("{name} is in the trash; u puts it back"), false);
+                self.request_rescan();
+            }
+            Err(e) => self.set_status(e.to_string(), true),
+        }
+    }
+
+    pub(super) fn undo_remove(&mut self) {
+        let Some(e) = self.last_removed.take() else {
+            self.set_status("nothing removed to put back", false);
+            return;
+        };
+        match self.trash.restore(&e) {
+            Ok(()) => {
+                self.set_status(format!("{} is back", e.name), false);
+                self.request_rescan();
+            }
+            Err(err) => self.set_status(err.to_string(), true),
+        }
+    }
+
+    /// Fetches the sources of every added skill on a worker: only when asked, never at start-up.
+    pub(super) fn check_updates(&mut self) {
+        let Some((home, project)) = self.home_and_project() else {
+            return;
+        };
+        self.set_status("checking the sources of added skills …", false);
+        let tx = self.tx.clone();
+        std::thread::spawn(move || {
+            let targets = manage::installed_targets(&home, project.as_deref());
+            let (added, _) = update::added(&targets);
+            let result = (|| {
+                let base = crate::core::paths::data_root().join("tmp");
+                std::fs::create_dir_all(&base).map_err(|e| e.to_string())?;
+                let work = tempfile::Builder::new()
+                    .prefix("work-")
+                    .tempdir_in(&base)
+                    .map_err(|e| e.to_string())?;
+                Ok(update::check(&added, work.path())
+                    .into_iter()
+                    .filter(|c| c.status == update::Status::Changed)
+                    .map(|c| c.folder)
+                    .collect())
+            })();
+            let _ = tx.send(Event::Job(JobEvent::UpdatesChecked(result)));
+        });
+    }
+
+    pub(super) fn on_updates_checked(&mut self, r: Result<Vec<String>, String>) {
+        match r {
+            Ok(v) if v.is_empty() => {
+                self.set_status("every added skill is as its source has it", false)
+            }
+            Ok(v) => self.set_status(
+                format!(
+                    "updates available: {} (skillscope update shows and applies them)",
+                    v.join(", ")
+                ),
+                false,
+            ),
+            Err(e) => self.set_status(e, true),
+        }
+    }
+}

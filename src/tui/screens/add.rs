@@ -1,0 +1,311 @@
+//! The Add flow: a prompt for a source, then a preview of the skills it holds (checkboxes,
+//! verdicts under the target agent's profile, tokens, what they carry that could run) and the
+//! change to the agent's listing; Enter installs the checked ones.
+
+use super::{Cmd, Outcome};
+use crate::core::manage::Plan;
+use crate::core::manage::preview::ListingChange;
+use crate::core::text::{line, thousands};
+use crate::tui::action::Action;
+use crate::tui::app::App;
+use crate::tui::keymap::{self, Context};
+use crate::tui::view::truncate;
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Flex, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph};
+
+/// Where the flow is.
+pub enum Step {
+    /// Typing the source.
+    Source,
+    /// The source is being fetched and priced on a worker.
+    Fetching,
+    /// The skills found, priced.
+    Preview(Box<Preview>),
+    /// The checked skills are being installed.
+    Installing,
+}
+
+/// A priced source and the user's choice.
+pub struct Preview {
+    pub plan: Plan,
+    pub checked: Vec<bool>,
+    pub cursor: usize,
+    pub listing: ListingChange,
+}
+
+impl Preview {
+    /// Skills with errors under the agent's profile, and those whose folder is taken, start
+    /// unchecked.
+    pub fn new(plan: Plan) -> Preview {
+        let checked: Vec<bool> = plan
+            .priced
+            .iter()
+            .map(|p| p.verdict.errors == 0 && p.clash.is_none())
+            .collect();
+        let mut p = Preview {
+            listing: plan.pricing.listing_change(&[]).0,
+            plan,
+            checked,
+            cursor: 0,
+        };
+        p.reprice();
+        p
+    }
+
+    pub fn chosen(&self) -> Vec<&str> {
+        self.plan
+            .priced
+            .iter()
+            .zip(&self.checked)
+            .filter(|(_, c)| **c)
+            .map(|(p, _)| p.folder.as_str())
+            .collect()
+    }
+
+    fn reprice(&mut self) {
+        let chosen: Vec<String> = self.chosen().into_iter().map(str::to_string).collect();
+        let chosen: Vec<&str> = chosen.iter().map(String::as_str).collect();
+        self.listing = self.plan.pricing.listing_change(&chosen).0;
+    }
+}
+
+pub struct AddFlow {
+    /// The source typed.
+    pub text: String,
+    pub step: Step,
+}
+
+impl AddFlow {
+    pub fn new() -> AddFlow {
+        AddFlow {
+            text: String::new(),
+            step: Step::Source,
+        }
+    }
+
+    /// The key context of the step.
+    pub fn context(&self) -> Context {
+        match self.step {
+            Step::Source => Context::AddSource,
+            _ => Context::AddPreview,
+        }
+    }
+
+    pub fn type_char(&mut self, c: char) {
+        if matches!(self.step, Step::Source) && !c.is_control() {
+            self.text.push(c);
+        }
+    }
+
+    pub fn handle(&mut self, action: Action) -> Outcome {
+        match (&mut self.step, action) {
+            (_, Action::Close) => Outcome::Then(Cmd::CloseOverlay(Some("nothing was added"))),
+            (Step::Source, Action::Backspace) => {
+                self.text.pop();
+                Outcome::Done
+            }
+            (Step::Source, Action::Confirm) if !self.text.trim().is_empty() => {
+                self.step = Step::Fetching;
+                Outcome::Then(Cmd::FetchSource(self.text.trim().to_string()))
+            }
+            (Step::Preview(p), Action::Toggle) => {
+                if let Some(c) = p.checked.get_mut(p.cursor) {
+                    *c = !*c;
+                }
+                p.reprice();
+                Outcome::Done
+            }
+            (Step::Preview(p), Action::Down) => {
+                p.cursor = (p.cursor + 1).min(p.checked.len().saturating_sub(1));
+                Outcome::Done
+            }
+            (Step::Preview(p), Action::Up) => {
+                p.cursor = p.cursor.saturating_sub(1);
+                Outcome::Done
+            }
+            (Step::Preview(p), Action::Confirm) => {
+                if p.chosen().is_empty() {
+                    return Outcome::status("nothing is checked");
+                }
+                Outcome::Then(Cmd::InstallChecked)
+            }
+            (_, Action::Quit) => Outcome::Then(Cmd::Quit),
+            _ => Outcome::Done,
+        }
+    }
+}
+
+impl Default for AddFlow {
+    fn default() -> Self {
+        AddFlow::new()
+    }
+}
+
+fn popup(area: Rect) -> Rect {
+    let w = area.width.saturating_sub(4).min(110);
+    let h = area.height.saturating_sub(2);
+    let [row] = Layout::vertical([Constraint::Length(h)])
+        .flex(Flex::Center)
+        .areas(area);
+    let [popup] = Layout::horizontal([Constraint::Length(w)])
+        .flex(Flex::Center)
+        .areas(row);
+    popup
+}
+
+fn num(n: Option<u32>) -> String {
+    n.map_or_else(|| "-".to_string(), |n| thousands(u64::from(n)))
+}
+
+fn signed(n: i64) -> String {
+    match n {
+        0 => "±0".to_string(),
+        n if n > 0 => format!("+{}", thousands(n.unsigned_abs())),
+        n => format!("-{}", thousands(n.unsigned_abs())),
+    }
+}
+
+/// The lines of the flow's box, `width` columns wide.
+pub fn lines(app: &App, f: &AddFlow, width: usize) -> Vec<Line<'static>> {
+    let t = &app.theme;
+    let mut out = Vec::new();
+    let target = app.add_target_label();
+    match &f.step {
+        Step::Source => {
+            out.push(Line::from(vec![
+                Span::styled("Source: ", t.title()),
+                Span::raw(format!("{}█", line(&f.text))),
+            ]));
+            out.push(Line::from(""));
+            out.push(Line::from(Span::styled(
+                "A git URL (https://…, git@host:path, file://…), a folder, or a .zip / .tar.gz archive.",
+                t.dim(),
+            )));
+            out.push(Line::from(Span::styled(
+                format!("Skills go to {target}. Nothing from the source runs."),
+                t.dim(),
+            )));
+        }
+        Step::Fetching => {
+            out.push(Line::from(format!("Fetching {} …", line(&f.text))));
+            out.push(Line::from(Span::styled(
+                "cloned bare and shallow with hooks off, or unpacked without unsafe entries; nothing runs",
+                t.dim(),
+            )));
+        }
+        Step::Installing => out.push(Line::from("Installing …")),
+        Step::Preview(p) => {
+            let commit = p
+                .plan
+                .commit
+                .as_deref()
+                .map(|c| format!(" at {}", &c[..c.len().min(12)]))
+                .unwrap_or_default();
+            out.push(Line::from(Span::styled(
+                truncate(&format!("from {}{commit} → {target}", line(&p.plan.origin.shown())), width),
+                t.dim(),
+            )));
+            out.push(Line::from(Span::styled(
+                format!(
+                    "    {:<26} {:<18} {:>6} {:>7} {:>7}  runs (never run here)",
+                    "skill", "verdict", "L1", "L2", "L3"
+                ),
+                t.title(),
+            )));
+            for (i, (s, c)) in p.plan.priced.iter().zip(&p.checked).enumerate() {
+                let mark = if *c { "[x]" } else { "[ ]" };
+                let runs = if s.executables.is_empty() {
+                    "-".to_string()
+                } else {
+                    s.executables.join(", ")
+                };
+                let text = format!(
+                    "{mark} {:<26} {:<18} {:>6} {:>7} {:>7}  {}",
+                    truncate(&s.folder, 26),
+                    s.verdict.label(),
+                    num(s.tokens.l1),
+                    num(s.tokens.l2),
+                    num(s.tokens.l3),
+                    line(&runs)
+                );
+                let style = if i == p.cursor {
+                    t.selected()
+                } else if s.verdict.errors > 0 || s.clash.is_some() {
+                    t.warning()
+                } else {
+                    t.base()
+                };
+                out.push(Line::from(Span::styled(truncate(&text, width), style)));
+            }
+            out.push(Line::from(""));
+            let l = &p.listing;
+            out.push(Line::from(format!(
+                "Listing ({}): {} → {} tokens per turn ({}), {} → {} skills, tier {}",
+                l.format,
+                thousands(l.per_turn.before),
+                thousands(l.per_turn.after),
+                signed(l.per_turn.delta()),
+                l.skills.before,
+                l.skills.after,
+                l.tier_after
+            )));
+            for fc in l.fates.iter().filter(|x| x.before.is_some()) {
+                out.push(Line::from(Span::styled(
+                    truncate(
+                        &format!(
+                            "  {} {} → {}",
+                            line(&fc.name),
+                            fc.before.map_or("-".into(), |x| x.to_string()),
+                            fc.after.map_or("-".into(), |x| x.to_string())
+                        ),
+                        width,
+                    ),
+                    t.warning(),
+                )));
+            }
+            if let Some(s) = p.plan.priced.get(p.cursor) {
+                out.push(Line::from(""));
+                for l in crate::tui::view::wrap(&s.description, width) {
+                    out.push(Line::from(Span::styled(l, t.dim())));
+                }
+                let mut notes: Vec<String> = s.verdict.findings.clone();
+                notes.extend(s.notes.iter().cloned());
+                if let Some(c) = &s.clash {
+                    notes.push(format!("{} is already there", c.display()));
+                }
+                for n in notes {
+                    out.push(Line::from(Span::styled(
+                        truncate(&line(&n), width),
+                        t.warning(),
+                    )));
+                }
+            }
+            for n in &p.plan.notes {
+                out.push(Line::from(Span::styled(truncate(&line(n), width), t.dim())));
+            }
+        }
+    }
+    out
+}
+
+pub fn draw(frame: &mut Frame, area: Rect, app: &App, f: &AddFlow) {
+    let popup = popup(area);
+    let keys: Vec<String> = app
+        .keymap
+        .footer(&[f.context()])
+        .iter()
+        .map(|b| format!("{} {}", keymap::keys_label(b, false), b.short))
+        .collect();
+    let inner_width = usize::from(popup.width.saturating_sub(2));
+    frame.render_widget(Clear, popup);
+    frame.render_widget(
+        Paragraph::new(lines(app, f, inner_width)).block(
+            Block::bordered()
+                .title(Span::styled(" Add skills ", app.theme.title()))
+                .title_bottom(format!(" {} ", keys.join(" · "))),
+        ),
+        popup,
+    );
+}
