@@ -6,6 +6,7 @@ mod tui_common;
 
 mod config;
 mod lazy;
+mod manage;
 mod live;
 mod pty;
 mod screens;

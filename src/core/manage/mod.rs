@@ -272,15 +272,15 @@ impl std::fmt::Debug for Plan {
 }
 
 impl Plan {
-    /// Fetches `source` (under skillscope's data folder) and prices its skills for `target`.
-    pub fn make(source: &str, target: &Target) -> Result<Plan, ManageError> {
+    /// Fetches `source` into a temporary folder under `base` (in skillscope's data folder) and
+    /// prices its skills for `target`.
+    pub fn make(source: &str, target: &Target, base: &Path) -> Result<Plan, ManageError> {
         let origin = origin::Origin::parse(source.trim(), None)?;
-        let base = crate::core::paths::data_root().join("tmp");
-        std::fs::create_dir_all(&base).map_err(ManageError::io("create", &base))?;
+        std::fs::create_dir_all(base).map_err(ManageError::io("create", base))?;
         let work = tempfile::Builder::new()
             .prefix("work-")
-            .tempdir_in(&base)
-            .map_err(ManageError::io("create a temporary folder in", &base))?;
+            .tempdir_in(base)
+            .map_err(ManageError::io("create a temporary folder in", base))?;
         let fetched = origin::fetch(&origin, work.path())?;
         let found = stage::stage(&fetched.root, &work.path().join("stage"), &[])?;
         let mut notes = fetched.notes;

@@ -65,8 +65,9 @@ impl App {
             }
         };
         let tx = self.tx.clone();
+        let base = self.data_dir.join("tmp");
         std::thread::spawn(move || {
-            let plan = Plan::make(&source, &target)
+            let plan = Plan::make(&source, &target, &base)
                 .map(Box::new)
                 .map_err(|e| e.to_string());
             let _ = tx.send(Event::Job(JobEvent::AddPlanned(plan)));
@@ -177,11 +178,11 @@ impl App {
         };
         self.set_status("checking the sources of added skills …", false);
         let tx = self.tx.clone();
+        let base = self.data_dir.join("tmp");
         std::thread::spawn(move || {
             let targets = manage::installed_targets(&home, project.as_deref());
             let (added, _) = update::added(&targets);
             let result = (|| {
-                let base = crate::core::paths::data_root().join("tmp");
                 std::fs::create_dir_all(&base).map_err(|e| e.to_string())?;
                 let work = tempfile::Builder::new()
                     .prefix("work-")

@@ -188,6 +188,8 @@ pub struct App {
     pub removing: Option<usize>,
     /// The skill removed last, for undo.
     pub last_removed: Option<crate::core::manage::trash::TrashEntry>,
+    /// skillscope's data folder: the trash, and temporary folders for sources.
+    pub data_dir: PathBuf,
     /// Where removed skills go.
     pub trash: crate::core::manage::trash::Trash,
     /// Where the Add flow installs.
@@ -308,10 +310,16 @@ impl App {
             adding: None,
             removing: None,
             last_removed: None,
-            trash: match &opts.data_path {
-                Some(p) => crate::core::manage::trash::Trash::at(p),
-                None => crate::core::manage::trash::Trash::open(),
-            },
+            data_dir: opts
+                .data_path
+                .clone()
+                .unwrap_or_else(crate::core::paths::data_root),
+            trash: crate::core::manage::trash::Trash::at(
+                &opts
+                    .data_path
+                    .clone()
+                    .unwrap_or_else(crate::core::paths::data_root),
+            ),
             add_agent: crate::core::source::Agent::ClaudeCode,
             add_scope: crate::core::source::Scope::User,
             agent_readers: false,

@@ -1,0 +1,65 @@
+//! The app's managing flows over TestBackend: the Add flow's preview (snapshot) and install,
+//! removal to the trash with undo.
+
+use crate::tui_common::{self, harness, write};
+use insta::assert_snapshot;
+use ratatui::crossterm::event::KeyCode;
+use skillscope::tui::screens::add::Step;
+
+fn previewing(app: &skillscope::tui::app::App) -> bool {
+    matches!(app.adding.as_ref().map(|f| &f.step), Some(Step::Preview(_)))
+}
+
+#[test]
+fn the_add_preview_lists_checkboxes_verdicts_and_the_budget_change() {
+    let lib = tempfile::tempdir().unwrap();
+    tui_common::fixture(lib.path());
+    let mut h = harness(&[lib.path()], 110, 32);
+    let src = h.dir.path().join("src");
+    write(
+        &src.join("alpha/SKILL.md"),
+        "---\nname: alpha\ndescription: Alpha things, used when the user asks for alpha.\n---\nBody.\n",
+    );
+    write(
+        &src.join("beta/SKILL.md"),
+        "---\nname: beta\ndescription: Beta things, used when the user asks for beta.\n---\nBody.\n",
+    );
+    write(&src.join("beta/scripts/run.sh"), "#!/bin/sh\n");
+    write(&src.join("Bad Name/SKILL.md"), "---\nname: Bad Name\n---\n");
+    h.key(KeyCode::Char('A'));
+    h.chars(&src.display().to_string());
+    h.key(KeyCode::Enter);
+    h.wait_until(previewing);
+    assert_snapshot!(h.screen());
+    // Unchecking a skill changes the listing figures; Enter installs the rest.
+    h.key(KeyCode::Char(' '));
+    let shown = h.screen();
+    assert!(shown.contains("[ ] alpha"), "{shown}");
+    h.key(KeyCode::Enter);
+    h.wait_until(|app| app.adding.is_none());
+    let home = h.dir.path().join("home/.claude/skills");
+    assert!(home.join("beta/SKILL.md").is_file());
+    assert!(!home.join("alpha").exists());
+    let status = h.app.status.clone().unwrap();
+    assert!(status.text.contains("added beta"), "{}", status.text);
+}
+
+#[test]
+fn remove_asks_first_and_undo_puts_it_back() {
+    let lib = tempfile::tempdir().unwrap();
+    tui_common::fixture(lib.path());
+    let mut h = harness(&[lib.path()], 100, 30);
+    let selected = h.app.selected().unwrap().dir.clone();
+    let body = std::fs::read(selected.join("SKILL.md")).unwrap();
+    h.key(KeyCode::Char('D'));
+    assert!(h.screen().contains("Remove "), "{}", h.screen());
+    h.key(KeyCode::Char('n'));
+    assert!(selected.exists(), "no is no");
+    h.key(KeyCode::Char('D'));
+    h.key(KeyCode::Char('y'));
+    assert!(!selected.exists());
+    assert_eq!(h.app.trash.list().len(), 1);
+    h.key(KeyCode::Char('u'));
+    assert_eq!(std::fs::read(selected.join("SKILL.md")).unwrap(), body);
+    assert!(h.app.trash.list().is_empty());
+}
