@@ -214,7 +214,10 @@ pub fn run(args: AddArgs) -> anyhow::Result<i32> {
         return Ok(1);
     }
     if !clashes.is_empty() && !args.replace {
-        let names: Vec<String> = clashes.iter().map(|p| line(&p.folder).into_owned()).collect();
+        let names: Vec<String> = clashes
+            .iter()
+            .map(|p| line(&p.folder).into_owned())
+            .collect();
         crate::cli::warn(format_args!(
             "already installed in {}: {}; nothing was written (--replace puts the installed ones in the trash and these in their place)",
             shown(&target.dir, &home),
@@ -256,7 +259,10 @@ pub fn run(args: AddArgs) -> anyhow::Result<i32> {
     )?;
     crate::cli::save_cache(&cache);
     if args.confirm.json {
-        println!("{}", crate::cli::json_string(&json!({ "installed": done }))?);
+        println!(
+            "{}",
+            crate::cli::json_string(&json!({ "installed": done }))?
+        );
     } else {
         for d in &done {
             match &d.replaced {

@@ -113,7 +113,11 @@ pub fn run(args: MoveArgs, moving: bool) -> anyhow::Result<i32> {
         &keep,
         args.replace,
         &trash,
-        &format!("replaced by {} from {}", verb.to_lowercase(), skill.target.label()),
+        &format!(
+            "replaced by {} from {}",
+            verb.to_lowercase(),
+            skill.target.label()
+        ),
     )?;
     let moved = if moving {
         Some(trash.put(&skill.dir, &format!("moved to {}", target.label()))?)
@@ -135,9 +139,7 @@ pub fn run(args: MoveArgs, moving: bool) -> anyhow::Result<i32> {
             );
         }
         if moved.is_some() {
-            println!(
-                "the original is in the trash (skillscope trash lists it)"
-            );
+            println!("the original is in the trash (skillscope trash lists it)");
         }
     }
     Ok(0)

@@ -50,7 +50,11 @@ pub fn find(name: &str, targets: &[Target]) -> Vec<Installed> {
     let mut roots: Vec<crate::core::source::Root> = Vec::new();
     for t in targets {
         if !roots.iter().any(|r| r.path == t.dir) {
-            roots.push(crate::core::source::Root::new(t.dir.clone(), t.agent, t.scope));
+            roots.push(crate::core::source::Root::new(
+                t.dir.clone(),
+                t.agent,
+                t.scope,
+            ));
         }
     }
     let lib = Library::load(roots, &ScanOptions::default());
@@ -158,10 +162,7 @@ pub fn remove(args: RemoveArgs) -> anyhow::Result<i32> {
         }
         return Ok(0);
     }
-    let question = format!(
-        "Move {} skill(s) to skillscope's trash?",
-        picked.len()
-    );
+    let question = format!("Move {} skill(s) to skillscope's trash?", picked.len());
     if !ask(&args.confirm, &question)? {
         return Ok(1);
     }
@@ -227,7 +228,10 @@ pub fn restore(args: RestoreArgs) -> anyhow::Result<i32> {
     };
     trash.restore(&entry)?;
     if args.json {
-        println!("{}", crate::cli::json_string(&json!({ "restored": entry }))?);
+        println!(
+            "{}",
+            crate::cli::json_string(&json!({ "restored": entry }))?
+        );
     } else {
         println!("restored {}", shown(&entry.from, &home));
     }

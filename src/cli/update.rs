@@ -36,7 +36,11 @@ pub fn run(args: UpdateArgs) -> anyhow::Result<i32> {
         crate::cli::warn(n);
     }
     if !args.names.is_empty() {
-        added.retain(|a| args.names.iter().any(|n| *n == a.folder || *n == a.entry.name));
+        added.retain(|a| {
+            args.names
+                .iter()
+                .any(|n| *n == a.folder || *n == a.entry.name)
+        });
         for n in &args.names {
             if !added.iter().any(|a| a.folder == *n || a.entry.name == *n) {
                 crate::cli::warn(format_args!(
@@ -102,7 +106,10 @@ pub fn run(args: UpdateArgs) -> anyhow::Result<i32> {
         }
         return Ok(0);
     }
-    if !ask(&args.confirm, &format!("Update {} skill(s)?", to_apply.len()))? {
+    if !ask(
+        &args.confirm,
+        &format!("Update {} skill(s)?", to_apply.len()),
+    )? {
         return Ok(1);
     }
     let trash = Trash::open();

@@ -30,9 +30,18 @@ impl World {
         let out = crate::common::bin()
             .args(args)
             .env("HOME", self.home())
-            .env("SKILLSCOPE_CONFIG_DIR", self.home().join(".config/skillscope"))
-            .env("SKILLSCOPE_CACHE_DIR", self.home().join(".cache/skillscope"))
-            .env("SKILLSCOPE_DATA_DIR", self.home().join(".local/share/skillscope"))
+            .env(
+                "SKILLSCOPE_CONFIG_DIR",
+                self.home().join(".config/skillscope"),
+            )
+            .env(
+                "SKILLSCOPE_CACHE_DIR",
+                self.home().join(".cache/skillscope"),
+            )
+            .env(
+                "SKILLSCOPE_DATA_DIR",
+                self.home().join(".local/share/skillscope"),
+            )
             .env("GIT_CONFIG_NOSYSTEM", "1")
             .env("GIT_CONFIG_GLOBAL", self.root.join("gitconfig"))
             .env_remove("XDG_CONFIG_HOME")
@@ -88,7 +97,10 @@ fn hostile_repo(w: &World, marker: &Path) -> PathBuf {
     git(&repo, &["init", "-q", "-b", "main"]);
     write(
         &repo.join("skills/pdf-tools/SKILL.md"),
-        &skill_md("pdf-tools", "Extract text from PDF files. Use when the user mentions PDFs."),
+        &skill_md(
+            "pdf-tools",
+            "Extract text from PDF files. Use when the user mentions PDFs.",
+        ),
     );
     let script = repo.join("skills/pdf-tools/scripts/setup.sh");
     write(&script, &format!("#!/bin/sh\ntouch {}\n", marker.display()));
@@ -96,11 +108,17 @@ fn hostile_repo(w: &World, marker: &Path) -> PathBuf {
     std::os::unix::fs::symlink("/etc/passwd", repo.join("skills/pdf-tools/passwd")).unwrap();
     write(
         &repo.join("skills/team-notes/SKILL.md"),
-        &skill_md("team-notes", "Write meeting notes in the team format when asked to summarise a meeting."),
+        &skill_md(
+            "team-notes",
+            "Write meeting notes in the team format when asked to summarise a meeting.",
+        ),
     );
     write(
         &repo.join("skills/weather/SKILL.md"),
-        &skill_md("weather", "Get the weather forecast for a city when the user asks about weather."),
+        &skill_md(
+            "weather",
+            "Get the weather forecast for a city when the user asks about weather.",
+        ),
     );
     git(&repo, &["add", "-A"]);
     git(&repo, &["commit", "-qm", "skills"]);
@@ -115,7 +133,10 @@ fn hostile_repo(w: &World, marker: &Path) -> PathBuf {
     }
     write(
         &w.root.join("gitconfig"),
-        &format!("[core]\n\thooksPath = {}\n", w.root.join("user-hooks").display()),
+        &format!(
+            "[core]\n\thooksPath = {}\n",
+            w.root.join("user-hooks").display()
+        ),
     );
     repo
 }
@@ -131,7 +152,11 @@ fn snapshot(dir: &Path) -> BTreeMap<String, (u32, Vec<u8>)> {
             let m = std::fs::symlink_metadata(&p).unwrap();
             let rel = p.strip_prefix(dir).unwrap().display().to_string();
             let content = if m.file_type().is_symlink() {
-                std::fs::read_link(&p).unwrap().display().to_string().into_bytes()
+                std::fs::read_link(&p)
+                    .unwrap()
+                    .display()
+                    .to_string()
+                    .into_bytes()
             } else if m.is_dir() {
                 stack.push(p.clone());
                 Vec::new()
@@ -151,7 +176,9 @@ fn outside(root: &Path, allowed: &[PathBuf]) -> BTreeMap<String, (u32, Vec<u8>)>
         .into_iter()
         .filter(|(k, _)| {
             let p = root.join(k);
-            !allowed.iter().any(|a| p.starts_with(a) || a.starts_with(&p))
+            !allowed
+                .iter()
+                .any(|a| p.starts_with(a) || a.starts_with(&p))
         })
         .collect()
 }
@@ -170,8 +197,14 @@ fn add_from_a_file_url_runs_nothing_and_records_where_each_skill_came_from() {
     ];
     let before = outside(&w.root, &allowed);
     let preview = w.ok(&["add", &url, "--dry-run"]);
-    assert!(preview.contains("pdf-tools") && preview.contains("team-notes"), "{preview}");
-    assert!(preview.contains("scripts/setup.sh"), "the script is shown: {preview}");
+    assert!(
+        preview.contains("pdf-tools") && preview.contains("team-notes"),
+        "{preview}"
+    );
+    assert!(
+        preview.contains("scripts/setup.sh"),
+        "the script is shown: {preview}"
+    );
     assert!(preview.contains("tokens per turn"), "{preview}");
     assert!(!w.skills().exists(), "a dry run writes nothing");
     let out = w.ok(&["add", &url, "--yes"]);
@@ -205,7 +238,11 @@ fn add_from_a_file_url_runs_nothing_and_records_where_each_skill_came_from() {
         .unwrap();
     assert_eq!(pdf["source"]["source"]["location"], url.as_str());
     // Nothing was written outside the agent's folder and skillscope's own.
-    assert_eq!(outside(&w.root, &allowed), before, "a file outside the allowed folders changed");
+    assert_eq!(
+        outside(&w.root, &allowed),
+        before,
+        "a file outside the allowed folders changed"
+    );
     // The clone and staging folders are gone.
     let tmp = w.home().join(".local/share/skillscope/tmp");
     assert_eq!(std::fs::read_dir(tmp).map(|d| d.count()).unwrap_or(0), 0);
@@ -216,14 +253,31 @@ fn a_name_clash_is_refused_unless_replace_and_the_replaced_one_goes_to_the_trash
     let w = World::new();
     let repo = hostile_repo(&w, &w.root.join("MARKER"));
     let url = format!("file://{}", repo.display());
-    write(&w.skills().join("weather/SKILL.md"), &skill_md("weather", "My own weather skill, used when the user asks about the weather."));
+    write(
+        &w.skills().join("weather/SKILL.md"),
+        &skill_md(
+            "weather",
+            "My own weather skill, used when the user asks about the weather.",
+        ),
+    );
     let out = w.run(&["add", &url, "--yes", "--pick", "weather"]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("already installed"));
-    assert!(std::fs::read_to_string(w.skills().join("weather/SKILL.md")).unwrap().contains("My own"));
+    assert!(
+        std::fs::read_to_string(w.skills().join("weather/SKILL.md"))
+            .unwrap()
+            .contains("My own")
+    );
     w.ok(&["add", &url, "--yes", "--pick", "weather", "--replace"]);
-    assert!(!std::fs::read_to_string(w.skills().join("weather/SKILL.md")).unwrap().contains("My own"));
-    assert!(!w.skills().join("pdf-tools").exists(), "--pick adds only what it names");
+    assert!(
+        !std::fs::read_to_string(w.skills().join("weather/SKILL.md"))
+            .unwrap()
+            .contains("My own")
+    );
+    assert!(
+        !w.skills().join("pdf-tools").exists(),
+        "--pick adds only what it names"
+    );
     let trash = w.ok(&["trash"]);
     assert!(trash.contains("replaced by add"), "{trash}");
 }
@@ -251,26 +305,61 @@ fn archives_with_entries_that_climb_out_are_unpacked_without_them() {
             h.set_cksum();
             b.append(&h, data).unwrap();
         };
-        let md = skill_md("good", "A good skill, used when the user asks for good things.");
-        add(b"pack/good/SKILL.md", tar::EntryType::Regular, md.as_bytes(), None);
+        let md = skill_md(
+            "good",
+            "A good skill, used when the user asks for good things.",
+        );
+        add(
+            b"pack/good/SKILL.md",
+            tar::EntryType::Regular,
+            md.as_bytes(),
+            None,
+        );
         add(b"../../escaped.txt", tar::EntryType::Regular, b"x", None);
-        add(b"pack/../../escaped2.txt", tar::EntryType::Regular, b"x", None);
-        add(b"/tmp/skillscope-absolute-entry", tar::EntryType::Regular, b"x", None);
+        add(
+            b"pack/../../escaped2.txt",
+            tar::EntryType::Regular,
+            b"x",
+            None,
+        );
+        add(
+            b"/tmp/skillscope-absolute-entry",
+            tar::EntryType::Regular,
+            b"x",
+            None,
+        );
         add(b"pack/good/fifo", tar::EntryType::Fifo, b"", None);
         add(b"pack/good/tty", tar::EntryType::Char, b"", None);
-        add(b"pack/good/passwd", tar::EntryType::Symlink, b"", Some("/etc/passwd"));
+        add(
+            b"pack/good/passwd",
+            tar::EntryType::Symlink,
+            b"",
+            Some("/etc/passwd"),
+        );
         b.into_inner().unwrap().finish().unwrap();
     }
     let out = w.run(&["add", tgz.to_str().unwrap(), "--yes"]);
     assert!(out.status.success());
     let err = String::from_utf8_lossy(&out.stdout);
-    assert!(err.contains("climbs out") && err.contains("absolute") && err.contains("FIFO") && err.contains("device"), "{err}");
+    assert!(
+        err.contains("climbs out")
+            && err.contains("absolute")
+            && err.contains("FIFO")
+            && err.contains("device"),
+        "{err}"
+    );
     let good = w.skills().join("good");
     assert!(good.join("SKILL.md").is_file());
     for left in ["fifo", "tty", "passwd"] {
-        assert!(std::fs::symlink_metadata(good.join(left)).is_err(), "{left}");
+        assert!(
+            std::fs::symlink_metadata(good.join(left)).is_err(),
+            "{left}"
+        );
     }
-    assert!(!w.root.join("escaped.txt").exists() && !w.root.parent().unwrap().join("escaped.txt").exists());
+    assert!(
+        !w.root.join("escaped.txt").exists()
+            && !w.root.parent().unwrap().join("escaped.txt").exists()
+    );
     assert!(!Path::new("/tmp/skillscope-absolute-entry").exists());
     // A zip with a `../` entry.
     let zip_path = w.root.join("skills.zip");
@@ -279,7 +368,15 @@ fn archives_with_entries_that_climb_out_are_unpacked_without_them() {
         let o = zip::write::SimpleFileOptions::default()
             .compression_method(zip::CompressionMethod::Stored);
         z.start_file("zipped/SKILL.md", o).unwrap();
-        std::io::Write::write_all(&mut z, skill_md("zipped", "A zipped skill, used when the user asks for zipped things.").as_bytes()).unwrap();
+        std::io::Write::write_all(
+            &mut z,
+            skill_md(
+                "zipped",
+                "A zipped skill, used when the user asks for zipped things.",
+            )
+            .as_bytes(),
+        )
+        .unwrap();
         z.start_file("../zip-escaped.txt", o).unwrap();
         std::io::Write::write_all(&mut z, b"x").unwrap();
         z.finish().unwrap();
@@ -288,7 +385,11 @@ fn archives_with_entries_that_climb_out_are_unpacked_without_them() {
     assert!(out.contains("climbs out"), "{out}");
     assert!(w.skills().join("zipped/SKILL.md").is_file());
     assert!(!w.root.join("zip-escaped.txt").exists());
-    assert!(!w.home().join(".local/share/skillscope/zip-escaped.txt").exists());
+    assert!(
+        !w.home()
+            .join(".local/share/skillscope/zip-escaped.txt")
+            .exists()
+    );
 }
 
 #[test]
@@ -302,11 +403,17 @@ fn update_takes_an_upstream_commit_but_never_a_local_edit_without_replace() {
     // Upstream changes two skills; one of them was edited here.
     write(
         &repo.join("skills/team-notes/SKILL.md"),
-        &skill_md("team-notes", "Write meeting notes in the team format, with decisions and owners, when asked to summarise a meeting."),
+        &skill_md(
+            "team-notes",
+            "Write meeting notes in the team format, with decisions and owners, when asked to summarise a meeting.",
+        ),
     );
     write(
         &repo.join("skills/weather/SKILL.md"),
-        &skill_md("weather", "Get the weather forecast for any city when the user asks about weather or rain."),
+        &skill_md(
+            "weather",
+            "Get the weather forecast for any city when the user asks about weather or rain.",
+        ),
     );
     git(&repo, &["commit", "-qam", "two"]);
     let local = w.skills().join("weather/SKILL.md");
@@ -314,13 +421,23 @@ fn update_takes_an_upstream_commit_but_never_a_local_edit_without_replace() {
     edited.push_str("\nMy own note.\n");
     std::fs::write(&local, &edited).unwrap();
     let dry = w.ok(&["update", "--dry-run"]);
-    assert!(dry.contains("team-notes") && dry.contains("tokens: L1"), "{dry}");
+    assert!(
+        dry.contains("team-notes") && dry.contains("tokens: L1"),
+        "{dry}"
+    );
     assert!(dry.contains("edited here"), "{dry}");
     let out = w.run(&["update", "--yes"]);
     assert_eq!(out.status.code(), Some(0));
     let notes = std::fs::read_to_string(w.skills().join("team-notes/SKILL.md")).unwrap();
-    assert!(notes.contains("decisions and owners"), "the upstream commit landed");
-    assert_eq!(std::fs::read_to_string(&local).unwrap(), edited, "the local edit is kept");
+    assert!(
+        notes.contains("decisions and owners"),
+        "the upstream commit landed"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&local).unwrap(),
+        edited,
+        "the local edit is kept"
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("--replace"), "{stderr}");
     w.ok(&["update", "weather", "--yes", "--replace"]);
@@ -332,9 +449,16 @@ fn update_takes_an_upstream_commit_but_never_a_local_edit_without_replace() {
 fn remove_and_restore_byte_for_byte_with_modes_and_settings_cleaned_on_request() {
     let w = World::new();
     let dir = w.skills().join("pdf");
-    write(&dir.join("SKILL.md"), &skill_md("pdf", "Work with PDF files when the user mentions PDFs."));
+    write(
+        &dir.join("SKILL.md"),
+        &skill_md("pdf", "Work with PDF files when the user mentions PDFs."),
+    );
     write(&dir.join("scripts/run.sh"), "#!/bin/sh\necho\n");
-    std::fs::set_permissions(dir.join("scripts/run.sh"), std::fs::Permissions::from_mode(0o750)).unwrap();
+    std::fs::set_permissions(
+        dir.join("scripts/run.sh"),
+        std::fs::Permissions::from_mode(0o750),
+    )
+    .unwrap();
     std::fs::write(dir.join("data.bin"), [0u8, 255, 10, 13]).unwrap();
     std::os::unix::fs::symlink("scripts/run.sh", dir.join("run")).unwrap();
     write(
@@ -343,16 +467,25 @@ fn remove_and_restore_byte_for_byte_with_modes_and_settings_cleaned_on_request()
     );
     let before = snapshot(&dir);
     let out = w.ok(&["remove", "pdf", "--yes"]);
-    assert!(out.contains("skillOverrides.pdf") && out.contains("--clean-settings"), "{out}");
+    assert!(
+        out.contains("skillOverrides.pdf") && out.contains("--clean-settings"),
+        "{out}"
+    );
     assert!(!dir.exists());
     let settings = std::fs::read_to_string(w.home().join(".claude/settings.json")).unwrap();
-    assert!(settings.contains("\"pdf\""), "settings are not touched without consent");
+    assert!(
+        settings.contains("\"pdf\""),
+        "settings are not touched without consent"
+    );
     assert!(w.ok(&["trash"]).contains("pdf"));
     w.ok(&["restore", "pdf"]);
     assert_eq!(snapshot(&dir), before, "restored byte for byte, modes too");
     w.ok(&["remove", "pdf", "--yes", "--clean-settings"]);
     let settings = std::fs::read_to_string(w.home().join(".claude/settings.json")).unwrap();
-    assert!(!settings.contains("\"pdf\"") && settings.contains("dark"), "{settings}");
+    assert!(
+        !settings.contains("\"pdf\"") && settings.contains("dark"),
+        "{settings}"
+    );
     w.ok(&["trash", "--empty", "--yes"]);
     assert!(w.ok(&["trash"]).contains("empty"));
     assert!(!w.run(&["restore", "pdf"]).status.success());
@@ -367,17 +500,26 @@ fn move_between_agents_keeps_the_source_and_the_bytes() {
     let from = w.skills().join("team-notes");
     let before = snapshot(&from);
     let out = w.ok(&["move", "team-notes", "--to", "codex", "--yes"]);
-    assert!(out.contains("listing (codex)"), "the preview is for the target: {out}");
+    assert!(
+        out.contains("listing (codex)"),
+        "the preview is for the target: {out}"
+    );
     let to = w.home().join(".codex/skills/team-notes");
     assert!(!from.exists());
     assert_eq!(snapshot(&to), before);
-    let lock: serde_json::Value = serde_json::from_slice(
-        &std::fs::read(w.home().join(".codex/skills/skills.lock")).unwrap(),
-    )
-    .unwrap();
-    assert_eq!(lock["skills"]["team-notes"]["source"]["location"], url.as_str());
+    let lock: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(w.home().join(".codex/skills/skills.lock")).unwrap())
+            .unwrap();
+    assert_eq!(
+        lock["skills"]["team-notes"]["source"]["location"],
+        url.as_str()
+    );
     // A copy leaves the original where it is.
     w.ok(&["copy", "team-notes", "--to", "opencode", "--yes"]);
     assert!(to.join("SKILL.md").is_file());
-    assert!(w.home().join(".config/opencode/skill/team-notes/SKILL.md").is_file());
+    assert!(
+        w.home()
+            .join(".config/opencode/skill/team-notes/SKILL.md")
+            .is_file()
+    );
 }

@@ -6,8 +6,8 @@ mod tui_common;
 
 mod config;
 mod lazy;
-mod manage;
 mod live;
+mod manage;
 mod pty;
 mod screens;
 mod toggle;

@@ -571,7 +571,10 @@ fn the_add_flow_fetches_prices_and_installs_the_checked_skills() {
         preview.contains("[x] alpha") && preview.contains("[x] beta"),
         "{preview}"
     );
-    assert!(preview.contains("run.sh"), "what could run is shown: {preview}");
+    assert!(
+        preview.contains("run.sh"),
+        "what could run is shown: {preview}"
+    );
     // Uncheck beta; only alpha is installed.
     s.send("j");
     s.send(" ");

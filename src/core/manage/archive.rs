@@ -45,7 +45,9 @@ pub struct Unpacked {
 
 /// What an entry is.
 enum Kind {
-    File { exec: bool },
+    File {
+        exec: bool,
+    },
     Dir,
     Link(String),
     /// Refused: a device, a FIFO, a hard link, a socket.
@@ -227,7 +229,8 @@ impl Writer<'_> {
                         .push(format!("left out {shown}: a folder of that name is there"));
                     return Ok(());
                 }
-                let mut f = std::fs::File::create(&path).map_err(ManageError::io("write", &path))?;
+                let mut f =
+                    std::fs::File::create(&path).map_err(ManageError::io("write", &path))?;
                 let left = MAX_BYTES - self.bytes;
                 let n = std::io::copy(&mut data.take(left + 1), &mut f).map_err(|e| {
                     ManageError::Archive {
@@ -345,7 +348,13 @@ mod tests {
         );
         assert!(!t.path().join("planted").exists());
         let notes = u.notes.join("\n");
-        for want in ["climbs out", "absolute", "FIFO", "device", "leaves the archive"] {
+        for want in [
+            "climbs out",
+            "absolute",
+            "FIFO",
+            "device",
+            "leaves the archive",
+        ] {
             assert!(notes.contains(want), "{want} in {notes}");
         }
     }

@@ -67,8 +67,8 @@ pub fn read(dir: &Path) -> Result<Manifest, ManageError> {
     struct Head {
         skillscope_manifest: u32,
     }
-    let head: Head =
-        serde_json::from_slice(&bytes).map_err(|e| bad(format!("not a skillscope manifest: {e}")))?;
+    let head: Head = serde_json::from_slice(&bytes)
+        .map_err(|e| bad(format!("not a skillscope manifest: {e}")))?;
     if head.skillscope_manifest != VERSION {
         return Err(bad(format!(
             "manifest version {} is not supported (this skillscope reads version {VERSION})",
@@ -114,6 +114,22 @@ pub fn lookup(dir: &Path) -> Option<Entry> {
     read(parent).ok()?.skills.remove(&name)
 }
 
+/// Where each skill of `skills` came from (index-aligned), reading each folder's manifest once.
+pub fn provenances<'a>(dirs: impl Iterator<Item = &'a Path>) -> Vec<Option<Entry>> {
+    let mut read_once: std::collections::HashMap<PathBuf, Option<Manifest>> =
+        std::collections::HashMap::new();
+    dirs.map(|dir| {
+        let (Some(parent), Some(name)) = (dir.parent(), dir.file_name()) else {
+            return None;
+        };
+        let m = read_once
+            .entry(parent.to_path_buf())
+            .or_insert_with(|| path(parent).is_file().then(|| read(parent).ok()).flatten());
+        m.as_ref()?.skills.get(&*name.to_string_lossy()).cloned()
+    })
+    .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -148,27 +164,11 @@ mod tests {
         edit(t.path(), |m| m.skills.clear()).unwrap();
         assert!(!path(t.path()).exists());
         std::fs::write(path(t.path()), "{\"skillscope_manifest\": 9}").unwrap();
-        assert!(read(t.path()).unwrap_err().to_string().contains("version 9"));
+        assert!(
+            read(t.path())
+                .unwrap_err()
+                .to_string()
+                .contains("version 9")
+        );
     }
-}
-
-/// Where each skill of `skills` came from (index-aligned), reading each folder's manifest once.
-pub fn provenances<'a>(dirs: impl Iterator<Item = &'a Path>) -> Vec<Option<Entry>> {
-    let mut read_once: std::collections::HashMap<PathBuf, Option<Manifest>> =
-        std::collections::HashMap::new();
-    dirs.map(|dir| {
-        let (Some(parent), Some(name)) = (dir.parent(), dir.file_name()) else {
-            return None;
-        };
-        let m = read_once
-            .entry(parent.to_path_buf())
-            .or_insert_with(|| {
-                path(parent)
-                    .is_file()
-                    .then(|| read(parent).ok())
-                    .flatten()
-            });
-        m.as_ref()?.skills.get(&*name.to_string_lossy()).cloned()
-    })
-    .collect()
 }

@@ -191,45 +191,6 @@ pub fn utc(secs: u64) -> String {
     )
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn times_are_utc_calendar_dates() {
-        assert_eq!(utc(0), "1970-01-01T00:00:00Z");
-        assert_eq!(utc(951_782_400), "2000-02-29T00:00:00Z");
-        assert_eq!(utc(1_767_225_599), "2025-12-31T23:59:59Z");
-    }
-
-    #[test]
-    fn folder_names_are_one_plain_component() {
-        assert!(safe_folder_name("pdf-tools"));
-        assert!(safe_folder_name("a.b_c"));
-        for bad in ["", ".", "..", ".hidden", "a/b", "a b", "x\u{202e}", "é"] {
-            assert!(!safe_folder_name(bad), "{bad:?}");
-        }
-    }
-
-    #[test]
-    fn a_target_is_the_agents_folder_at_the_scope() {
-        let t = tempfile::tempdir().unwrap();
-        let home = t.path().join("home");
-        let proj = t.path().join("proj");
-        std::fs::create_dir_all(&home).unwrap();
-        std::fs::create_dir_all(proj.join(".git")).unwrap();
-        let user = Target::resolve(Agent::ClaudeCode, Scope::User, &home, Some(&proj)).unwrap();
-        assert_eq!(user.dir, home.join(".claude/skills"));
-        assert!(user.view.iter().any(|r| r.path == user.dir));
-        let p = Target::resolve(Agent::Codex, Scope::Project, &home, Some(&proj)).unwrap();
-        assert_eq!(p.dir, proj.join(".codex/skills"));
-        std::fs::create_dir_all(proj.join(".agents/skills")).unwrap();
-        let p = Target::resolve(Agent::Codex, Scope::Project, &home, Some(&proj)).unwrap();
-        assert_eq!(p.dir, proj.join(".agents/skills"), "an existing folder wins");
-        assert!(Target::resolve(Agent::ClaudeCode, Scope::Project, &home, None).is_err());
-    }
-}
-
 /// Every skill folder of the agents skills can be added to that exists, as targets: where
 /// `update`, `remove` and `move` look for installed skills.
 pub fn installed_targets(home: &Path, project: Option<&Path>) -> Vec<Target> {
@@ -242,7 +203,11 @@ pub fn installed_targets(home: &Path, project: Option<&Path>) -> Vec<Target> {
             agent: r.agent,
             scope: r.scope,
             dir: r.path.clone(),
-            view: roots.iter().filter(|x| x.agent == r.agent).cloned().collect(),
+            view: roots
+                .iter()
+                .filter(|x| x.agent == r.agent)
+                .cloned()
+                .collect(),
         })
         .collect()
 }
@@ -306,7 +271,11 @@ impl Plan {
     }
 
     /// Installs the staged skills of the `chosen` folders (refusing clashes) with their source.
-    pub fn install(&self, chosen: &[&str], trash: &trash::Trash) -> Result<Vec<install::Installed>, ManageError> {
+    pub fn install(
+        &self,
+        chosen: &[&str],
+        trash: &trash::Trash,
+    ) -> Result<Vec<install::Installed>, ManageError> {
         let picked: Vec<&stage::Staged> = self
             .staged
             .iter()
@@ -325,5 +294,48 @@ impl Plan {
             trash,
             "replaced by add",
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_are_utc_calendar_dates() {
+        assert_eq!(utc(0), "1970-01-01T00:00:00Z");
+        assert_eq!(utc(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(utc(1_767_225_599), "2025-12-31T23:59:59Z");
+    }
+
+    #[test]
+    fn folder_names_are_one_plain_component() {
+        assert!(safe_folder_name("pdf-tools"));
+        assert!(safe_folder_name("a.b_c"));
+        for bad in ["", ".", "..", ".hidden", "a/b", "a b", "x\u{202e}", "é"] {
+            assert!(!safe_folder_name(bad), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn a_target_is_the_agents_folder_at_the_scope() {
+        let t = tempfile::tempdir().unwrap();
+        let home = t.path().join("home");
+        let proj = t.path().join("proj");
+        std::fs::create_dir_all(&home).unwrap();
+        std::fs::create_dir_all(proj.join(".git")).unwrap();
+        let user = Target::resolve(Agent::ClaudeCode, Scope::User, &home, Some(&proj)).unwrap();
+        assert_eq!(user.dir, home.join(".claude/skills"));
+        assert!(user.view.iter().any(|r| r.path == user.dir));
+        let p = Target::resolve(Agent::Codex, Scope::Project, &home, Some(&proj)).unwrap();
+        assert_eq!(p.dir, proj.join(".codex/skills"));
+        std::fs::create_dir_all(proj.join(".agents/skills")).unwrap();
+        let p = Target::resolve(Agent::Codex, Scope::Project, &home, Some(&proj)).unwrap();
+        assert_eq!(
+            p.dir,
+            proj.join(".agents/skills"),
+            "an existing folder wins"
+        );
+        assert!(Target::resolve(Agent::ClaudeCode, Scope::Project, &home, None).is_err());
     }
 }

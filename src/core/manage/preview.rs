@@ -17,7 +17,7 @@ use crate::core::state;
 use crate::core::tokens::{self, Encoding, TokenCache};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 /// How many rule findings a verdict quotes.
@@ -167,7 +167,10 @@ impl Pricing {
     }
 
     /// L2 and L3 of the skills the staged ones would replace.
-    fn levels_of_replaced(&self, staged: &[Staged]) -> HashMap<PathBuf, (Option<u32>, Option<u32>)> {
+    fn levels_of_replaced(
+        &self,
+        staged: &[Staged],
+    ) -> HashMap<PathBuf, (Option<u32>, Option<u32>)> {
         let dirs: Vec<PathBuf> = staged
             .iter()
             .map(|s| self.target.dir.join(&s.folder))
@@ -193,7 +196,11 @@ impl Pricing {
 
     /// The staged skill of `folder`, moved (in memory) to its place in the target folder.
     fn placed(&self, folder: &str) -> Option<Skill> {
-        let mut s = self.staged.skills.get(*self.by_folder.get(folder)?)?.clone();
+        let mut s = self
+            .staged
+            .skills
+            .get(*self.by_folder.get(folder)?)?
+            .clone();
         let dir = self.target.dir.join(folder);
         let file = s
             .skill_md
@@ -222,8 +229,18 @@ impl Pricing {
                 enabled: None,
             },
         );
-        let l2 = tokens::count_l2(&self.staged, self.encoding, &self.cache, &tokens::no_progress);
-        let l3 = tokens::count_l3(&self.staged, self.encoding, &self.cache, &tokens::no_progress);
+        let l2 = tokens::count_l2(
+            &self.staged,
+            self.encoding,
+            &self.cache,
+            &tokens::no_progress,
+        );
+        let l3 = tokens::count_l3(
+            &self.staged,
+            self.encoding,
+            &self.cache,
+            &tokens::no_progress,
+        );
         staged
             .iter()
             .map(|st| {
@@ -254,7 +271,9 @@ impl Pricing {
                     folder: st.folder.clone(),
                     name: st.name.clone(),
                     subfolder: st.subfolder.clone(),
-                    description: skill.map(|s| s.description().to_string()).unwrap_or_default(),
+                    description: skill
+                        .map(|s| s.description().to_string())
+                        .unwrap_or_default(),
                     kind: skill.map_or("contextual", |s| s.kind().as_str()),
                     verdict,
                     tokens: Levels {
@@ -282,14 +301,26 @@ impl Pricing {
             }
         }
         if !after.roots.iter().any(|r| r.path == self.target.dir) {
-            after
-                .roots
-                .push(Root::new(self.target.dir.clone(), self.target.agent, self.target.scope));
+            after.roots.push(Root::new(
+                self.target.dir.clone(),
+                self.target.agent,
+                self.target.scope,
+            ));
         }
         after.resolve_shadowing();
         let staged_levels: HashMap<PathBuf, (Option<u32>, Option<u32>)> = {
-            let l2 = tokens::count_l2(&self.staged, self.encoding, &self.cache, &tokens::no_progress);
-            let l3 = tokens::count_l3(&self.staged, self.encoding, &self.cache, &tokens::no_progress);
+            let l2 = tokens::count_l2(
+                &self.staged,
+                self.encoding,
+                &self.cache,
+                &tokens::no_progress,
+            );
+            let l3 = tokens::count_l3(
+                &self.staged,
+                self.encoding,
+                &self.cache,
+                &tokens::no_progress,
+            );
             self.staged
                 .skills
                 .iter()
@@ -411,9 +442,4 @@ impl Pricing {
             listing,
         }
     }
-}
-
-/// Whether a path is inside the target's folder, judged on the text of both.
-pub fn inside(dir: &Path, target: &Path) -> bool {
-    dir.parent() == Some(target)
 }

@@ -48,7 +48,13 @@ pub fn references(name: &str, dir: &Path, home: &Path, project: Option<&Path>) -
 }
 
 /// The entries of one file's text that name the skill, and the text without them.
-fn without(agent: Agent, text: &str, name: &str, dir: &Path, home: &Path) -> Option<(Vec<String>, String)> {
+fn without(
+    agent: Agent,
+    text: &str,
+    name: &str,
+    dir: &Path,
+    home: &Path,
+) -> Option<(Vec<String>, String)> {
     match agent {
         Agent::ClaudeCode => json_without(text, &["skillOverrides", name]),
         Agent::Opencode => json_without(text, &["permission", "skill", name]),
@@ -180,9 +186,15 @@ mod tests {
             clean(r).unwrap();
         }
         let claude = std::fs::read_to_string(home.join(".claude/settings.json")).unwrap();
-        assert!(!claude.contains("\"pdf\"") && claude.contains("docx") && claude.contains("// mine"), "{claude}");
+        assert!(
+            !claude.contains("\"pdf\"") && claude.contains("docx") && claude.contains("// mine"),
+            "{claude}"
+        );
         let codex = std::fs::read_to_string(home.join(".codex/config.toml")).unwrap();
-        assert!(!codex.contains("\"pdf\"") && codex.contains("docx") && codex.contains("# keep"), "{codex}");
+        assert!(
+            !codex.contains("\"pdf\"") && codex.contains("docx") && codex.contains("# keep"),
+            "{codex}"
+        );
         assert!(references("pdf", &dir, home, None).is_empty());
         assert!(agents::backup_path(&home.join(".codex/config.toml")).is_file());
     }

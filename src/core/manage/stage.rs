@@ -112,9 +112,10 @@ pub fn stage(root: &Path, stage: &Path, pick: &[String]) -> Result<Found, Manage
             .iter()
             .any(|x| x.name == *p || x.folder == *p || x.subfolder == *p);
         if !named {
-            found
-                .notes
-                .push(format!("--pick {}: no such skill in the source", crate::core::text::line(p)));
+            found.notes.push(format!(
+                "--pick {}: no such skill in the source",
+                crate::core::text::line(p)
+            ));
         }
     }
     Ok(found)

@@ -173,7 +173,8 @@ fn write_entry(slot: &Path, e: &TrashEntry) -> Result<(), ManageError> {
         why: err.to_string(),
     })?;
     text.push('\n');
-    crate::core::paths::write_atomic(&p, text.as_bytes(), None).map_err(ManageError::io("write", &p))
+    crate::core::paths::write_atomic(&p, text.as_bytes(), None)
+        .map_err(ManageError::io("write", &p))
 }
 
 #[cfg(test)]

@@ -92,8 +92,7 @@ fn copy_dir(
             let target = std::fs::read_link(&from).map_err(ManageError::io("read", &from))?;
             let target_s = target.to_string_lossy();
             if link_stays_inside(&child_rel, &target_s) {
-                std::os::unix::fs::symlink(&target, &to)
-                    .map_err(ManageError::io("create", &to))?;
+                std::os::unix::fs::symlink(&target, &to).map_err(ManageError::io("create", &to))?;
                 out.files += 1;
             } else {
                 out.notes.push(format!(
@@ -106,10 +105,8 @@ fn copy_dir(
             out.files += 1;
             out.bytes += meta.len();
         } else {
-            out.notes.push(format!(
-                "left out {shown}: it is {}",
-                special_kind(&ft)
-            ));
+            out.notes
+                .push(format!("left out {shown}: it is {}", special_kind(&ft)));
         }
     }
     Ok(())
@@ -158,7 +155,12 @@ pub fn tree_hash(dir: &Path) -> Result<String, ManageError> {
     Ok(h.finalize().to_hex().to_string())
 }
 
-fn hash_dir(dir: &Path, rel: &str, h: &mut blake3::Hasher, depth: usize) -> Result<(), ManageError> {
+fn hash_dir(
+    dir: &Path,
+    rel: &str,
+    h: &mut blake3::Hasher,
+    depth: usize,
+) -> Result<(), ManageError> {
     use std::os::unix::fs::PermissionsExt;
     let mut entries: Vec<std::fs::DirEntry> = std::fs::read_dir(dir)
         .map_err(ManageError::io("read", dir))?
@@ -321,8 +323,11 @@ fn copy_exact(from: &Path, to: &Path) -> Result<(), ManageError> {
             special_kind(&ft)
         )));
     }
-    std::fs::set_permissions(to, std::fs::Permissions::from_mode(meta.permissions().mode()))
-        .map_err(ManageError::io("write", to))?;
+    std::fs::set_permissions(
+        to,
+        std::fs::Permissions::from_mode(meta.permissions().mode()),
+    )
+    .map_err(ManageError::io("write", to))?;
     Ok(())
 }
 
@@ -411,11 +416,10 @@ fn files_of(dir: &Path) -> std::collections::BTreeMap<String, PathBuf> {
                 format!("{rel}/{name}")
             };
             match std::fs::symlink_metadata(e.path()) {
-                Ok(m) if m.is_dir() => {
-                    if !SKIPPED.contains(&name.as_str()) && depth < MAX_DEPTH {
-                        stack.push((e.path(), child, depth + 1));
-                    }
+                Ok(m) if m.is_dir() && !SKIPPED.contains(&name.as_str()) && depth < MAX_DEPTH => {
+                    stack.push((e.path(), child, depth + 1));
                 }
+                Ok(m) if m.is_dir() => {}
                 Ok(m) if m.is_file() || m.file_type().is_symlink() => {
                     out.insert(child, e.path());
                 }
@@ -469,7 +473,10 @@ mod tests {
             .mode();
         assert_eq!(mode & 0o7777, 0o775, "no set-id bit, no world write");
         let notes = c.notes.join("\n");
-        assert!(notes.contains("passwd") && notes.contains("FIFO"), "{notes}");
+        assert!(
+            notes.contains("passwd") && notes.contains("FIFO"),
+            "{notes}"
+        );
         assert_eq!(
             executables(&dest),
             vec!["scripts/run.sh".to_string()],

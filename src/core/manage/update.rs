@@ -123,7 +123,7 @@ pub fn check(skills: &[Added], work: &Path) -> Vec<Check> {
                 out.push(c);
                 continue;
             }
-            c.edited = tree::tree_hash(&c.dir).map_or(true, |h| h != a.entry.hash);
+            c.edited = !matches!(tree::tree_hash(&c.dir), Ok(h) if h == a.entry.hash);
             let Some(upstream) = below(&f.root, &a.entry.subfolder) else {
                 c.status = Status::Gone;
                 out.push(c);

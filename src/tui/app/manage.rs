@@ -113,11 +113,7 @@ impl App {
         self.adding = None;
         match done {
             Ok(names) => {
-                let text = format!(
-                    "added {} to {}",
-                    names.join(", "),
-                    self.add_target_label()
-                );
+                let text = format!("added {} to {}", names.join(", "), self.add_target_label());
                 self.set_status(text, false);
                 self.request_rescan();
             }

@@ -204,7 +204,10 @@ pub fn lines(app: &App, f: &AddFlow, width: usize) -> Vec<Line<'static>> {
                 .map(|c| format!(" at {}", &c[..c.len().min(12)]))
                 .unwrap_or_default();
             out.push(Line::from(Span::styled(
-                truncate(&format!("from {}{commit} → {target}", line(&p.plan.origin.shown())), width),
+                truncate(
+                    &format!("from {}{commit} → {target}", line(&p.plan.origin.shown())),
+                    width,
+                ),
                 t.dim(),
             )));
             out.push(Line::from(Span::styled(

@@ -29,7 +29,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, skill: usize) {
         .collect();
     let body = vec![
         Line::from(crate::tui::view::truncate(
-            &format!("{}", crate::core::text::path(&s.dir)),
+            &crate::core::text::path(&s.dir),
             usize::from(w.saturating_sub(2)),
         )),
         Line::from(Span::styled(

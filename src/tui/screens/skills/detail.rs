@@ -238,7 +238,10 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
             format!(" ({})", src.subfolder)
         };
         for l in wrap(
-            &format!("from {}{commit}{sub}, added {}", src.source.location, src.added),
+            &format!(
+                "from {}{commit}{sub}, added {}",
+                src.source.location, src.added
+            ),
             width,
         ) {
             out.push(Line::from(Span::styled(l, t.dim())));
