@@ -308,7 +308,7 @@ pub const KEYMAP: &[Binding] = &[
     b(C::List, &[code(KeyCode::Enter), k('l'), code(KeyCode::Right)], Action::Open, "detail", "Open the detail of the selected skill", true),
     b(C::List, &[k('a')], Action::AgentToggle, "agents", "Switch the skill in the agents' own settings (shows the change first)", true),
     b(C::List, &[code(KeyCode::Esc)], Action::ClearFilter, "unfilter", "Clear the filter", false),
-    b(C::List, &[k('A')], Action::AddSkills, "add", "Add skills from a git URL, folder or archive (priced before they land)", true),
+    b(C::List, &[k('A')], Action::AddSkills, "add", "Add skills from a git URL, folder or archive (priced before they land)", false),
     b(C::List, &[k('D')], Action::RemoveSkill, "remove", "Move the selected skill to skillscope's trash (asks first)", false),
     b(C::List, &[k('u')], Action::UndoRemove, "undo", "Put the skill removed last back where it was", false),
     b(C::List, &[k('U')], Action::CheckUpdates, "updates", "Check the sources of added skills for updates (fetches them now, never at start-up)", false),

@@ -105,7 +105,7 @@ fn config_keys_drive_the_footer_help_and_keys() {
         "{help}"
     );
     assert_snapshot!(help);
-    for _ in 0..60 {
+    for _ in 0..100 {
         h.key(KeyCode::Char('j'));
     }
     let bottom = h.screen();
