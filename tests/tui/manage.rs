@@ -27,6 +27,13 @@ fn the_add_preview_lists_checkboxes_verdicts_and_the_budget_change() {
     write(&src.join("beta/scripts/run.sh"), "#!/bin/sh\n");
     write(&src.join("Bad Name/SKILL.md"), "---\nname: Bad Name\n---\n");
     h.key(KeyCode::Char('A'));
+    assert!(h.screen().contains("claude-code user"), "{}", h.screen());
+    h.key(KeyCode::Tab);
+    assert!(h.screen().contains("codex user"), "{}", h.screen());
+    for _ in 0..5 {
+        h.key(KeyCode::Tab);
+    }
+    assert!(h.screen().contains("claude-code user"), "{}", h.screen());
     h.chars(&src.display().to_string());
     h.key(KeyCode::Enter);
     h.wait_until(previewing);
@@ -50,15 +57,30 @@ fn remove_asks_first_and_undo_puts_it_back() {
     tui_common::fixture(lib.path());
     let mut h = harness(&[lib.path()], 100, 30);
     let selected = h.app.selected().unwrap().dir.clone();
+    let name = h.app.selected().unwrap().name.clone();
     let body = std::fs::read(selected.join("SKILL.md")).unwrap();
+    let settings = h.dir.path().join("home/.claude/settings.json");
+    write(
+        &settings,
+        &format!("{{\"skillOverrides\": {{\"{name}\": \"off\"}}}}\n"),
+    );
     h.key(KeyCode::Char('D'));
-    assert!(h.screen().contains("Remove "), "{}", h.screen());
+    let shown = h.screen();
+    assert!(shown.contains("Remove "), "{shown}");
+    assert!(
+        shown.contains(&format!("skillOverrides.{name}")),
+        "the settings that name it are reported: {shown}"
+    );
     h.key(KeyCode::Char('n'));
     assert!(selected.exists(), "no is no");
     h.key(KeyCode::Char('D'));
     h.key(KeyCode::Char('y'));
     assert!(!selected.exists());
     assert_eq!(h.app.trash.list().len(), 1);
+    assert!(
+        std::fs::read_to_string(&settings).unwrap().contains(&name),
+        "settings are cleaned only with consent"
+    );
     h.key(KeyCode::Char('u'));
     assert_eq!(std::fs::read(selected.join("SKILL.md")).unwrap(), body);
     assert!(h.app.trash.list().is_empty());

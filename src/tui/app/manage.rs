@@ -55,6 +55,21 @@ impl App {
         }
     }
 
+    /// The Add flow's next agent, or its other scope.
+    pub(super) fn cycle_add_target(&mut self, agent: bool) {
+        use crate::core::source::Scope;
+        if agent {
+            let all = manage::TARGET_AGENTS;
+            let i = all.iter().position(|a| *a == self.add_agent).unwrap_or(0);
+            self.add_agent = all[(i + 1) % all.len()];
+        } else {
+            self.add_scope = match self.add_scope {
+                Scope::User => Scope::Project,
+                _ => Scope::User,
+            };
+        }
+    }
+
     pub(super) fn fetch_source(&mut self, source: String) {
         let target = match self.add_target() {
             Ok(t) => t,
@@ -135,6 +150,24 @@ impl App {
             );
             return;
         }
+        self.removing_refs = match self.home_and_project() {
+            Some((home, project)) => manage::settings::references(
+                &s.name,
+                &s.dir,
+                &home,
+                project.as_deref(),
+            )
+            .iter()
+            .map(|r| {
+                format!(
+                    "named in {}: {} (left as it is; skillscope remove --clean-settings cleans it)",
+                    crate::core::agents::show_path(&r.file, &home),
+                    r.entries.join(", ")
+                )
+            })
+            .collect(),
+            None => Vec::new(),
+        };
         self.removing = Some(i);
     }
 

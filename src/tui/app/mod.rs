@@ -186,6 +186,8 @@ pub struct App {
     pub adding: Option<screens::add::AddFlow>,
     /// The skill (by index) whose removal waits for the user's yes.
     pub removing: Option<usize>,
+    /// The agents' settings entries that name the skill being removed, for the confirmation.
+    pub removing_refs: Vec<String>,
     /// The skill removed last, for undo.
     pub last_removed: Option<crate::core::manage::trash::TrashEntry>,
     /// skillscope's data folder: the trash, and temporary folders for sources.
@@ -309,6 +311,7 @@ impl App {
             confirm: None,
             adding: None,
             removing: None,
+            removing_refs: Vec::new(),
             last_removed: None,
             data_dir: opts
                 .data_path
@@ -818,6 +821,7 @@ impl App {
             Cmd::Preview => self.request_preview(),
             Cmd::FetchSource(source) => self.fetch_source(source),
             Cmd::InstallChecked => self.install_checked(),
+            Cmd::CycleAddTarget(agent) => self.cycle_add_target(agent),
             Cmd::RecountL1 => {
                 // L1 is the listing entry, which the format decides.
                 self.levels_done[0] = false;

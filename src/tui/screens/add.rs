@@ -102,6 +102,8 @@ impl AddFlow {
     pub fn handle(&mut self, action: Action) -> Outcome {
         match (&mut self.step, action) {
             (_, Action::Close) => Outcome::Then(Cmd::CloseOverlay(Some("nothing was added"))),
+            (Step::Source, Action::CycleAgent) => Outcome::Then(Cmd::CycleAddTarget(true)),
+            (Step::Source, Action::CycleScope) => Outcome::Then(Cmd::CycleAddTarget(false)),
             (Step::Source, Action::Backspace) => {
                 self.text.pop();
                 Outcome::Done
@@ -184,7 +186,7 @@ pub fn lines(app: &App, f: &AddFlow, width: usize) -> Vec<Line<'static>> {
                 t.dim(),
             )));
             out.push(Line::from(Span::styled(
-                format!("Skills go to {target}. Nothing from the source runs."),
+                format!("Skills go to {target}; Tab: next agent, S-Tab: user or project. Nothing from the source runs."),
                 t.dim(),
             )));
         }

@@ -68,6 +68,8 @@ pub enum Cmd {
     FetchSource(String),
     /// Install the skills checked in the Add flow.
     InstallChecked,
+    /// The Add flow's target: the next agent (`true`) or the other scope.
+    CycleAddTarget(bool),
 }
 
 impl Outcome {

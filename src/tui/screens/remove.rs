@@ -14,7 +14,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, skill: usize) {
         return;
     };
     let w = area.width.saturating_sub(4).min(90);
-    let [row] = Layout::vertical([Constraint::Length(6)])
+    let height = 4 + u16::try_from(app.removing_refs.len()).unwrap_or(u16::MAX);
+    let [row] = Layout::vertical([Constraint::Length(height.min(area.height))])
         .flex(Flex::Center)
         .areas(area);
     let [popup] = Layout::horizontal([Constraint::Length(w)])
@@ -27,16 +28,23 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, skill: usize) {
         .filter(|b| b.action != crate::tui::action::Action::CycleScope)
         .map(|b| format!("{} {}", keymap::keys_label(b, false), b.short))
         .collect();
-    let body = vec![
+    let width = usize::from(w.saturating_sub(2));
+    let mut body = vec![
         Line::from(crate::tui::view::truncate(
             &crate::core::text::path(&s.dir),
-            usize::from(w.saturating_sub(2)),
+            width,
         )),
         Line::from(Span::styled(
             "It goes to skillscope's trash, whole; u (or skillscope restore) puts it back.",
             app.theme.dim(),
         )),
     ];
+    for r in &app.removing_refs {
+        body.push(Line::from(Span::styled(
+            crate::tui::view::truncate(&line(r), width),
+            app.theme.warning(),
+        )));
+    }
     frame.render_widget(Clear, popup);
     frame.render_widget(
         Paragraph::new(body).block(
