@@ -158,7 +158,8 @@ pub fn run(args: AddArgs) -> anyhow::Result<i32> {
     let work = work_dir()?;
     let fetched = origin::fetch(&origin, work.path())
         .with_context(|| format!("cannot read {}", line(&origin.shown())))?;
-    let found = stage::stage(&fetched.root, &work.path().join("stage"), &args.pick)?;
+    let own = !matches!(origin, Origin::Folder(_));
+    let found = stage::stage(&fetched.root, &work.path().join("stage"), &args.pick, own)?;
     let mut notes = fetched.notes.clone();
     notes.extend(found.notes.iter().cloned());
     if found.skills.is_empty() {

@@ -106,6 +106,10 @@ fn hostile_repo(w: &World, marker: &Path) -> PathBuf {
     write(&script, &format!("#!/bin/sh\ntouch {}\n", marker.display()));
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
     std::os::unix::fs::symlink("/etc/passwd", repo.join("skills/pdf-tools/passwd")).unwrap();
+    // Inside the repository, outside the skill: left out too.
+    std::os::unix::fs::symlink("../weather/SKILL.md", repo.join("skills/pdf-tools/sibling"))
+        .unwrap();
+    std::os::unix::fs::symlink("SKILL.md", repo.join("skills/pdf-tools/same")).unwrap();
     write(
         &repo.join("skills/team-notes/SKILL.md"),
         &skill_md(
@@ -216,6 +220,15 @@ fn add_from_a_file_url_runs_nothing_and_records_where_each_skill_came_from() {
     assert!(
         std::fs::symlink_metadata(w.skills().join("pdf-tools/passwd")).is_err(),
         "the link to /etc/passwd is left out"
+    );
+    assert!(
+        std::fs::symlink_metadata(w.skills().join("pdf-tools/sibling")).is_err(),
+        "a link to another skill is left out"
+    );
+    assert_eq!(
+        std::fs::read_link(w.skills().join("pdf-tools/same")).unwrap(),
+        PathBuf::from("SKILL.md"),
+        "a link inside the skill stays"
     );
     let mode = std::fs::metadata(w.skills().join("pdf-tools/scripts/setup.sh"))
         .unwrap()

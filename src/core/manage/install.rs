@@ -26,8 +26,8 @@ pub struct Installed {
     pub replaced: Option<TrashEntry>,
 }
 
-/// Installs `skills` (staged) into the target folder. Each is copied into a temporary folder
-/// next to the target first; only when every copy is complete are they renamed into place,
+/// Installs `skills` (staged; they are used up: each is moved when it can be) into the target
+/// folder. Each is moved or copied into a temporary folder next to the target first; only when every copy is complete are they renamed into place,
 /// one rename each. A skill whose folder is taken is refused unless `replace`: the one there
 /// then goes to `trash` first (and comes back if the rename fails). With `provenance`, each is
 /// recorded in the folder's manifest (else the manifest keeps what it had for `keep`, the
@@ -59,9 +59,12 @@ pub fn install(
     let mut ready = Vec::new();
     for s in skills {
         let to = tmp.path().join(&s.folder);
-        tree::copy_skill(&s.dir, &to)?;
-        let hash = tree::tree_hash(&to)?;
-        ready.push((s, to, hash));
+        // The staged copy holds only what a copy would take (see `stage`): a rename keeps its
+        // bytes and its hash; across file systems it is copied.
+        if std::fs::rename(&s.dir, &to).is_err() {
+            tree::copy_skill(&s.dir, &to)?;
+        }
+        ready.push((s, to, s.hash.clone()));
     }
     let mut done = Vec::new();
     let mut entries = Vec::new();

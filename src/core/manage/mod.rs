@@ -247,7 +247,8 @@ impl Plan {
             .tempdir_in(base)
             .map_err(ManageError::io("create a temporary folder in", base))?;
         let fetched = origin::fetch(&origin, work.path())?;
-        let found = stage::stage(&fetched.root, &work.path().join("stage"), &[])?;
+        let own = !matches!(origin, origin::Origin::Folder(_));
+        let found = stage::stage(&fetched.root, &work.path().join("stage"), &[], own)?;
         let mut notes = fetched.notes;
         notes.extend(found.notes);
         if found.skills.is_empty() {

@@ -117,6 +117,8 @@ pub struct Pricing {
     by_folder: HashMap<String, usize>,
     /// Figures of the skills replaced (L2, L3), by their folder.
     replaced_levels: HashMap<PathBuf, (Option<u32>, Option<u32>)>,
+    /// L2 and L3 of each staged skill (index-aligned with `staged`), counted once.
+    staged_levels: Vec<(Option<u32>, Option<u32>)>,
     cache: Arc<TokenCache>,
 }
 
@@ -140,11 +142,20 @@ impl Pricing {
             &ScanOptions::default(),
             &IndexStore::open(),
         );
-        let roots: Vec<Root> = staged
-            .iter()
-            .map(|s| Root::new(s.dir.clone(), Agent::Path, Scope::Path))
-            .collect();
-        let staged_lib = Library::load(roots, &ScanOptions::default());
+        // One walk per staging folder, not one per skill: a walk has a cost of its own.
+        let mut roots: Vec<Root> = Vec::new();
+        for s in staged {
+            if let Some(parent) = s.dir.parent()
+                && !roots.iter().any(|r| r.path == parent)
+            {
+                roots.push(Root::new(parent, Agent::Path, Scope::Path));
+            }
+        }
+        let mut staged_lib = Library::load(roots, &ScanOptions::default());
+        staged_lib
+            .skills
+            .retain(|s| staged.iter().any(|x| x.dir == s.dir));
+        staged_lib.resolve_shadowing();
         let by_folder = staged_lib
             .skills
             .iter()
@@ -160,8 +171,16 @@ impl Pricing {
             staged: staged_lib,
             by_folder,
             replaced_levels: HashMap::new(),
+            staged_levels: Vec::new(),
             cache,
         };
+        let l2 = tokens::count_l2(&p.staged, p.encoding, &p.cache, &tokens::no_progress);
+        let l3 = tokens::count_l3(&p.staged, p.encoding, &p.cache, &tokens::no_progress);
+        p.staged_levels = l2
+            .into_iter()
+            .zip(l3)
+            .map(|(l2, l3)| (l2, Some(tokens::l3_total(&l3))))
+            .collect();
         p.replaced_levels = p.levels_of_replaced(staged);
         p
     }
@@ -179,11 +198,10 @@ impl Pricing {
         if dirs.is_empty() {
             return HashMap::new();
         }
-        let roots = dirs
-            .iter()
-            .map(|d| Root::new(d.clone(), Agent::Path, Scope::Path))
-            .collect();
-        let lib = Library::load(roots, &ScanOptions::default());
+        // They are in the agent's folder, read already.
+        let mut lib = self.before.clone();
+        lib.skills.retain(|s| dirs.contains(&s.dir));
+        lib.resolve_shadowing();
         let l2 = tokens::count_l2(&lib, self.encoding, &self.cache, &tokens::no_progress);
         let l3 = tokens::count_l3(&lib, self.encoding, &self.cache, &tokens::no_progress);
         lib.skills
@@ -229,18 +247,6 @@ impl Pricing {
                 enabled: None,
             },
         );
-        let l2 = tokens::count_l2(
-            &self.staged,
-            self.encoding,
-            &self.cache,
-            &tokens::no_progress,
-        );
-        let l3 = tokens::count_l3(
-            &self.staged,
-            self.encoding,
-            &self.cache,
-            &tokens::no_progress,
-        );
         staged
             .iter()
             .map(|st| {
@@ -278,8 +284,8 @@ impl Pricing {
                     verdict,
                     tokens: Levels {
                         l1,
-                        l2: i.and_then(|i| l2.get(i).copied().flatten()),
-                        l3: i.and_then(|i| l3.get(i)).map(|r| tokens::l3_total(r)),
+                        l2: i.and_then(|i| self.staged_levels.get(i)).and_then(|l| l.0),
+                        l3: i.and_then(|i| self.staged_levels.get(i)).and_then(|l| l.1),
                     },
                     executables: tree::executables(&st.dir),
                     notes: st.notes.clone(),
@@ -308,30 +314,16 @@ impl Pricing {
             ));
         }
         after.resolve_shadowing();
-        let staged_levels: HashMap<PathBuf, (Option<u32>, Option<u32>)> = {
-            let l2 = tokens::count_l2(
-                &self.staged,
-                self.encoding,
-                &self.cache,
-                &tokens::no_progress,
-            );
-            let l3 = tokens::count_l3(
-                &self.staged,
-                self.encoding,
-                &self.cache,
-                &tokens::no_progress,
-            );
-            self.staged
-                .skills
-                .iter()
-                .zip(l2)
-                .zip(l3)
-                .filter_map(|((s, l2), l3)| {
-                    let f = s.dir.file_name()?.to_string_lossy().into_owned();
-                    Some((self.target.dir.join(f), (l2, Some(tokens::l3_total(&l3)))))
-                })
-                .collect()
-        };
+        let staged_levels: HashMap<PathBuf, (Option<u32>, Option<u32>)> = self
+            .staged
+            .skills
+            .iter()
+            .zip(&self.staged_levels)
+            .filter_map(|(s, lv)| {
+                let f = s.dir.file_name()?.to_string_lossy().into_owned();
+                Some((self.target.dir.join(f), *lv))
+            })
+            .collect();
         let (old, tier_before) = self.snapshot(&self.before, &self.replaced_levels);
         let (new, tier_after) = self.snapshot(&after, &staged_levels);
         let d = baseline::diff(&old, &new);

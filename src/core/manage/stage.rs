@@ -45,8 +45,10 @@ pub struct Found {
 }
 
 /// Finds the skills under `root` and copies each into `stage` (created). `pick`, when not
-/// empty, keeps the skills whose name, folder or subfolder it names.
-pub fn stage(root: &Path, stage: &Path, pick: &[String]) -> Result<Found, ManageError> {
+/// empty, keeps the skills whose name, folder or subfolder it names. With `own` (`root` is a
+/// temporary tree of skillscope's own: a clone's files, an unpacked archive), a skill that holds
+/// no other found skill and is held by none is cleaned in place and moved rather than copied.
+pub fn stage(root: &Path, stage: &Path, pick: &[String], own: bool) -> Result<Found, ManageError> {
     let mut roots = vec![Root::new(root, Agent::Path, Scope::Path)];
     for rel in AGENT_FOLDERS {
         let p = root.join(rel);
@@ -94,7 +96,15 @@ pub fn stage(root: &Path, stage: &Path, pick: &[String]) -> Result<Found, Manage
             continue;
         }
         let dir = stage.join(&folder);
-        let copied = tree::copy_skill(&s.dir, &dir)?;
+        let alone = !lib
+            .skills
+            .iter()
+            .any(|o| o.dir != s.dir && (o.dir.starts_with(&s.dir) || s.dir.starts_with(&o.dir)));
+        let notes = if own && alone && std::fs::rename(&s.dir, &dir).is_ok() {
+            tree::sanitize(&dir)?
+        } else {
+            tree::copy_skill(&s.dir, &dir)?.notes
+        };
         let hash = tree::tree_hash(&dir)?;
         found.skills.push(Staged {
             folder,
@@ -102,7 +112,7 @@ pub fn stage(root: &Path, stage: &Path, pick: &[String]) -> Result<Found, Manage
             subfolder,
             dir,
             hash,
-            notes: copied.notes,
+            notes,
         });
     }
     found.skills.sort_by(|a, b| a.folder.cmp(&b.folder));

@@ -112,6 +112,73 @@ fn copy_dir(
     Ok(())
 }
 
+/// Makes the folder `dir` (in a temporary tree of skillscope's own, an unpacked archive or a
+/// copied-out commit) hold only what [`copy_skill`] would copy: links that leave it, special
+/// files and repository data removed, set-id, sticky and others' write bits dropped. Cheaper
+/// than a copy: nothing is read or written but what is removed.
+pub fn sanitize(dir: &Path) -> Result<Vec<String>, ManageError> {
+    let mut notes = Vec::new();
+    sanitize_dir(dir, "", 0, &mut notes)?;
+    Ok(notes)
+}
+
+fn sanitize_dir(
+    dir: &Path,
+    rel: &str,
+    depth: usize,
+    notes: &mut Vec<String>,
+) -> Result<(), ManageError> {
+    use std::os::unix::fs::PermissionsExt;
+    let mut entries: Vec<std::fs::DirEntry> = std::fs::read_dir(dir)
+        .map_err(ManageError::io("read", dir))?
+        .collect::<Result<_, _>>()
+        .map_err(ManageError::io("read", dir))?;
+    entries.sort_by_key(std::fs::DirEntry::file_name);
+    for e in entries {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let child = if rel.is_empty() {
+            name.clone()
+        } else {
+            format!("{rel}/{name}")
+        };
+        let shown = crate::core::text::line(&child).into_owned();
+        let path = e.path();
+        let meta = std::fs::symlink_metadata(&path).map_err(ManageError::io("read", &path))?;
+        let ft = meta.file_type();
+        if ft.is_dir() {
+            if SKIPPED.contains(&name.as_str()) || depth >= MAX_DEPTH {
+                notes.push(format!(
+                    "left out {shown}: repository data or nested too deep"
+                ));
+                std::fs::remove_dir_all(&path).map_err(ManageError::io("remove", &path))?;
+            } else {
+                sanitize_dir(&path, &child, depth + 1, notes)?;
+            }
+        } else if ft.is_symlink() {
+            let target = std::fs::read_link(&path).map_err(ManageError::io("read", &path))?;
+            let target_s = target.to_string_lossy();
+            if !link_stays_inside(&child, &target_s) {
+                notes.push(format!(
+                    "left out {shown}: a link to {} leaves the skill",
+                    crate::core::text::line(&target_s)
+                ));
+                std::fs::remove_file(&path).map_err(ManageError::io("remove", &path))?;
+            }
+        } else if ft.is_file() {
+            let mode = meta.permissions().mode();
+            let want = (mode & 0o775) | 0o600;
+            if mode & 0o7777 != want {
+                std::fs::set_permissions(&path, std::fs::Permissions::from_mode(want))
+                    .map_err(ManageError::io("write", &path))?;
+            }
+        } else {
+            notes.push(format!("left out {shown}: it is {}", special_kind(&ft)));
+            std::fs::remove_file(&path).map_err(ManageError::io("remove", &path))?;
+        }
+    }
+    Ok(())
+}
+
 fn special_kind(ft: &std::fs::FileType) -> &'static str {
     use std::os::unix::fs::FileTypeExt;
     if ft.is_fifo() {
