@@ -26,4 +26,6 @@ echo "== add of $skills skills from $url: preview (--dry-run; target ≤ 2 s)"
 hyperfine -N --warmup 1 --runs 10 --prepare "rm -rf $tmp/home" "$bin add $url --dry-run"
 echo "== add of $skills skills: preview and install (--yes; target ≤ 3 s)"
 hyperfine -N --warmup 1 --runs 10 --prepare "rm -rf $tmp/home" "$bin add $url --yes"
-"$bin" add "$url" --yes --dry-run | tail -3
+rm -rf "$tmp/home"
+"$bin" add "$url" --dry-run | tail -3
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
