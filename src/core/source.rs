@@ -176,7 +176,7 @@ pub fn folders(agent: Agent, scope: Scope) -> Vec<&'static str> {
     let table = match scope {
         Scope::User => USER_ROOTS,
         Scope::Project => PROJECT_ROOTS,
-        Scope::Path | Scope::Demo => return Vec::new(),
+        _ => return Vec::new(),
     };
     table
         .iter()

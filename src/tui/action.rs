@@ -102,8 +102,6 @@ pub enum Action {
     UndoRemove,
     /// Fetch the sources of added skills and say which have updates.
     CheckUpdates,
-    /// In the Add flow: install into the next agent's folder.
-    CycleAgent,
 }
 
 impl Action {
@@ -156,7 +154,6 @@ impl Action {
         ("remove_skill", Action::RemoveSkill),
         ("undo_remove", Action::UndoRemove),
         ("check_updates", Action::CheckUpdates),
-        ("cycle_agent", Action::CycleAgent),
     ];
 
     pub fn name(self) -> &'static str {

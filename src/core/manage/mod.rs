@@ -63,25 +63,14 @@ pub fn agent_named(name: &str) -> Option<Agent> {
     TARGET_AGENTS.into_iter().find(|a| a.as_str() == name)
 }
 
-/// The rules an agent's skills are judged by.
+/// The rules an agent's skills are judged by (its model's profile).
 pub fn profile_for(agent: Agent) -> Profile {
-    match agent {
-        Agent::ClaudeCode => Profile::ClaudeCode,
-        Agent::Codex => Profile::Codex,
-        Agent::Opencode => Profile::Opencode,
-        Agent::Generic => Profile::LazySkills,
-        _ => Profile::Spec,
-    }
+    crate::core::agents::model::model(agent).profile
 }
 
-/// The listing format an agent's system prompt holds its skills in.
+/// The listing format an agent's system prompt holds its skills in (its model's format).
 pub fn format_for(agent: Agent) -> Format {
-    match agent {
-        Agent::ClaudeCode => Format::ClaudeCode,
-        Agent::Codex => Format::Codex,
-        Agent::Generic => Format::Markdown,
-        _ => Format::Xml,
-    }
+    crate::core::agents::model::model(agent).format
 }
 
 /// Where skills go: one agent's skill folder at one scope.
@@ -198,7 +187,10 @@ pub fn installed_targets(home: &Path, project: Option<&Path>) -> Vec<Target> {
     let roots = source::default_roots(Some(home), cwd);
     roots
         .iter()
-        .filter(|r| TARGET_AGENTS.contains(&r.agent))
+        // Plugin folders belong to the plugin: skills are managed in the agents' own folders.
+        .filter(|r| {
+            TARGET_AGENTS.contains(&r.agent) && matches!(r.scope, Scope::User | Scope::Project)
+        })
         .map(|r| Target {
             agent: r.agent,
             scope: r.scope,

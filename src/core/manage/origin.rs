@@ -221,9 +221,13 @@ pub fn fetch(origin: &Origin, work: &Path) -> Result<Fetched, ManageError> {
             let mut notes = Vec::new();
             if !m.skipped_links.is_empty() {
                 notes.push(format!(
-                    "left out {} link(s) that point outside the repository: {}",
+                    "left out {} link(s) of the repository: {}",
                     m.skipped_links.len(),
-                    m.skipped_links.join(", ")
+                    m.skipped_links
+                        .iter()
+                        .map(|l| format!("{} ({})", l.path, l.why.as_str()))
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ));
             }
             if !m.skipped_submodules.is_empty() {

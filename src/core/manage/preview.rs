@@ -241,6 +241,7 @@ impl Pricing {
         let diags = rules::check_library(
             &self.staged,
             &CheckOptions {
+                per_agent: false,
                 profile,
                 body: true,
                 tokens: Some((self.encoding, &self.cache)),
