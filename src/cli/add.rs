@@ -76,6 +76,7 @@ pub enum AgentArg {
     Gemini,
     Goose,
     Generic,
+    LazySkills,
 }
 
 impl From<AgentArg> for Agent {
@@ -87,6 +88,7 @@ impl From<AgentArg> for Agent {
             AgentArg::Gemini => Agent::Gemini,
             AgentArg::Goose => Agent::Goose,
             AgentArg::Generic => Agent::Generic,
+            AgentArg::LazySkills => Agent::LazySkills,
         }
     }
 }

@@ -280,7 +280,7 @@ pub const KEYMAP: &[Binding] = &[
     b(C::AddSource, &[code(KeyCode::Enter)], Action::Confirm, "fetch", "Fetch the source and price its skills (nothing from it runs)", true),
     b(C::AddSource, &[code(KeyCode::Esc)], Action::Close, "cancel", "Close without adding anything", true),
     b(C::AddSource, &[code(KeyCode::Backspace)], Action::Backspace, "erase", "Erase the last character", false),
-    b(C::AddSource, &[code(KeyCode::Tab)], Action::CycleAgent, "agent", "Install into the next agent's folder (claude-code, codex, opencode, gemini, goose, generic)", true),
+    b(C::AddSource, &[code(KeyCode::Tab)], Action::CycleAgent, "agent", "Install into the next agent's folder (claude-code, codex, opencode, gemini, goose, generic, lazy-skills)", true),
     b(C::AddSource, &[code(KeyCode::BackTab)], Action::CycleScope, "scope", "Install into the user's folder or the project's", true),
     b(C::AddPreview, &[code(KeyCode::Enter), k('y')], Action::Confirm, "install", "Install the checked skills into the agent's folder", true),
     b(C::AddPreview, &[k(' ')], Action::Toggle, "check", "Check or uncheck the selected skill (the listing change follows)", true),

@@ -49,13 +49,14 @@ impl ManageError {
 }
 
 /// The agents skills can be added to: every agent with skill folders of its own.
-pub const TARGET_AGENTS: [Agent; 6] = [
+pub const TARGET_AGENTS: [Agent; 7] = [
     Agent::ClaudeCode,
     Agent::Codex,
     Agent::Opencode,
     Agent::Gemini,
     Agent::Goose,
     Agent::Generic,
+    Agent::LazySkills,
 ];
 
 /// The agent named `name` (`claude-code`, `codex`, …), when skills can be added to it.
@@ -322,11 +323,13 @@ mod tests {
         assert!(user.view.iter().any(|r| r.path == user.dir));
         let p = Target::resolve(Agent::Codex, Scope::Project, &home, Some(&proj)).unwrap();
         assert_eq!(p.dir, proj.join(".codex/skills"));
-        std::fs::create_dir_all(proj.join(".agents/skills")).unwrap();
-        let p = Target::resolve(Agent::Codex, Scope::Project, &home, Some(&proj)).unwrap();
+        let g = Target::resolve(Agent::Generic, Scope::User, &home, None).unwrap();
+        assert_eq!(g.dir, home.join(".agents/skills"));
+        std::fs::create_dir_all(home.join(".config/agents/skills")).unwrap();
+        let g = Target::resolve(Agent::Generic, Scope::User, &home, None).unwrap();
         assert_eq!(
-            p.dir,
-            proj.join(".agents/skills"),
+            g.dir,
+            home.join(".config/agents/skills"),
             "an existing folder wins"
         );
         assert!(Target::resolve(Agent::ClaudeCode, Scope::Project, &home, None).is_err());
