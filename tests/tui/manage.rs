@@ -30,7 +30,8 @@ fn the_add_preview_lists_checkboxes_verdicts_and_the_budget_change() {
     assert!(h.screen().contains("claude-code user"), "{}", h.screen());
     h.key(KeyCode::Tab);
     assert!(h.screen().contains("codex user"), "{}", h.screen());
-    for _ in 0..5 {
+    // Round every agent skills can be added to, back to the first.
+    for _ in 1..skillscope::core::manage::TARGET_AGENTS.len() {
         h.key(KeyCode::Tab);
     }
     assert!(h.screen().contains("claude-code user"), "{}", h.screen());
