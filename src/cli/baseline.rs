@@ -352,6 +352,12 @@ pub fn run(args: &BudgetArgs, library: &LibraryArgs) -> anyhow::Result<i32> {
         (None, None) => None,
     };
     let lib = Library::load(roots, &spec.scan);
+    // A folder that is gone on both sides compares nothing with nothing: that is no pass.
+    let roots_code = if old.as_ref().is_none_or(|(o, _)| o.skills.is_empty()) {
+        crate::cli::require_skills(&lib, "measure")?
+    } else {
+        0
+    };
     let now = snapshot(&lib, &labels, settings, &cache);
     crate::cli::save_cache(&cache);
     for n in &notes {
@@ -367,7 +373,7 @@ pub fn run(args: &BudgetArgs, library: &LibraryArgs) -> anyhow::Result<i32> {
         ));
     }
     let Some((old, source)) = old else {
-        return Ok(0);
+        return Ok(roots_code);
     };
     let d = baseline::diff(&old, &now);
     let gates = Gates::judge(&d, args);
@@ -394,7 +400,7 @@ pub fn run(args: &BudgetArgs, library: &LibraryArgs) -> anyhow::Result<i32> {
         crate::cli::warn(why);
     }
     drop(copy);
-    Ok(i32::from(!gates.failed.is_empty()))
+    Ok(i32::from(!gates.failed.is_empty()).max(roots_code))
 }
 
 /// The CI gates and why they failed.

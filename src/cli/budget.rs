@@ -95,9 +95,10 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         return crate::cli::baseline::run(&args, &library);
     }
     let (lib, cache) = library.load_with_cache(args.no_cache);
+    let roots_code = crate::cli::require_skills(&lib, "count")?;
     let lib = args.view.apply(lib, Some(args.listing()));
     note_demo(&lib);
-    let unread = crate::cli::note_unread(&lib);
+    let unread = crate::cli::note_unread(&lib).max(roots_code);
     let enabled = enabled(&lib);
     let scope = args.scope.mask(&lib);
     let (listing, counts) = rayon::join(

@@ -3,6 +3,7 @@
 use crate::cli::LibraryArgs;
 use crate::core::diagnostic::{Counts, Diagnostic, Severity};
 use crate::core::escape;
+use crate::core::text::count_of;
 use crate::core::listing::{self, Format, ListingOptions, Tier};
 use crate::core::rules::{self, CheckOptions, Profile};
 use crate::core::tokens::{self, Encoding, TokenCache};
@@ -82,6 +83,10 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     // changed) or the listing is counted.
     // Check reads no resource's size, kind or count: only their names and links.
     let lib = library.load_by_name();
+    if lib.demo {
+        anyhow::bail!(NOTHING_INSTALLED);
+    }
+    let roots_code = crate::cli::require_skills(&lib, "check")?;
     let cache = TokenCache::open_lazily();
     crate::cli::note_demo(&lib);
     let profile = args.profile.unwrap_or_else(|| Profile::fitting(&lib));
@@ -163,7 +168,7 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             writeln!(out)?;
         }
         CheckFormat::Markdown => {
-            out.write_all(markdown(&lib, &findings, counts, &args, label, listing_over).as_bytes())?
+            out.write_all(markdown(scope.iter().filter(|s| **s).count(), &findings, counts, &args, label, listing_over).as_bytes())?
         }
     }
     out.flush()?;
@@ -174,8 +179,15 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             args.listing, args.encoding
         );
     }
-    Ok(i32::from(counts.errors > 0 || listing_over.is_some()))
+    Ok(i32::from(counts.errors > 0 || listing_over.is_some()).max(roots_code))
 }
+
+/// Why `check` with no folder named and none installed stops: a gate that checked the bundled
+/// demo would fail or pass on skills that are not the user's.
+pub const NOTHING_INSTALLED: &str = "nothing to check: no agent's skill folder holds a skill \
+     (`skillscope list` shows where skillscope looks), and check never checks the bundled demo; \
+     name the folders to check (`skillscope check path/to/skills`) or add them to `roots` in \
+     config.toml";
 
 fn findings<'a>(
     lib: &'a Library,
@@ -251,17 +263,17 @@ fn write_text(
     };
     writeln!(
         out,
-        "{} skills checked with the {} profile{}: {} errors, {} warnings; {} files with errors",
-        checked,
+        "{} checked with the {} profile{}: {}, {}; {}",
+        count_of(checked, "skill", "skills"),
         profile,
         if profile == "per-agent" {
             " (each agent's own: claude-code, codex, opencode, lazy-skills; spec elsewhere)"
         } else {
             ""
         },
-        counts.errors,
-        counts.warnings,
-        invalid
+        count_of(counts.errors, "error", "errors"),
+        count_of(counts.warnings, "warning", "warnings"),
+        count_of(invalid, "file with errors", "files with errors"),
     )
 }
 
@@ -269,7 +281,7 @@ fn write_text(
 const MARKDOWN_ROWS: usize = 30;
 
 fn markdown(
-    lib: &Library,
+    checked: usize,
     findings: &[Finding],
     counts: Counts,
     args: &CheckArgs,
@@ -294,12 +306,12 @@ fn markdown(
         ":white_check_mark:"
     };
     let mut s = format!(
-        "### skillscope check ({} profile)\n\n{verdict} **{} skills: {} errors, {} warnings**; {} files with errors\n",
+        "### skillscope check ({} profile)\n\n{verdict} **{}: {}, {}**; {}\n",
         profile,
-        lib.len(),
-        counts.errors,
-        counts.warnings,
-        files.len()
+        count_of(checked, "skill", "skills"),
+        count_of(counts.errors, "error", "errors"),
+        count_of(counts.warnings, "warning", "warnings"),
+        count_of(files.len(), "file with errors", "files with errors"),
     );
     if let Some((n, max)) = listing_over {
         s.push_str(&format!(

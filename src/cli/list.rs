@@ -81,8 +81,9 @@ pub struct ListArgs {
 
 pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let (lib, cache) = library.load_with_cache(args.no_cache);
+    let roots_code = crate::cli::require_skills(&lib, "list")?;
     crate::cli::note_demo(&lib);
-    let unread = crate::cli::note_unread(&lib);
+    let unread = crate::cli::note_unread(&lib).max(roots_code);
     let enabled = crate::cli::enabled_mask(&lib);
     let is_enabled = |i: usize| enabled[i];
     let (diags, tokens) = rayon::join(

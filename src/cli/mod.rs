@@ -345,6 +345,64 @@ pub fn note_unread(lib: &Library) -> i32 {
     code
 }
 
+/// A folder named to read (on the command line, or in the config file's `roots`) that gives no
+/// skill.
+pub struct Unusable {
+    pub message: String,
+    /// It is a folder, and holds no skill (else it is missing or not a folder, which the
+    /// library's problems say already).
+    pub empty: bool,
+}
+
+/// The folders named to read that give no skill: missing, not a folder, or holding none. A CI
+/// job pointed at the wrong folder must not pass on an empty report.
+pub fn unusable_roots(lib: &Library) -> Vec<Unusable> {
+    use crate::core::catalogue::RuleId;
+    let mut out = Vec::new();
+    for root in lib.roots.iter().filter(|r| r.agent == crate::core::Agent::Path) {
+        let refused = lib.problems.iter().find(|d| {
+            matches!(d.rule, RuleId::RootMissing | RuleId::RootNotAFolder)
+                && d.path.as_deref() == Some(root.path.as_path())
+        });
+        match refused {
+            Some(d) => out.push(Unusable {
+                message: d.message.clone(),
+                empty: false,
+            }),
+            None if !lib.skills.iter().any(|s| *s.root == *root.path) => out.push(Unusable {
+                message: format!(
+                    "{} holds no skill (no SKILL.md in it or below it)",
+                    root.path.display()
+                ),
+                empty: true,
+            }),
+            None => {}
+        }
+    }
+    out
+}
+
+/// Refuses a library that answers nothing that was asked: every folder named is missing, empty
+/// or not a folder (an error, exit 2, before anything is printed on stdout). When only some of
+/// them are, says which on stderr and returns 2 for the command to exit with after its report;
+/// else 0. `doing` ends the error: "nothing to check".
+pub fn require_skills(lib: &Library, doing: &str) -> anyhow::Result<i32> {
+    let bad = unusable_roots(lib);
+    if bad.is_empty() {
+        return Ok(0);
+    }
+    if lib.is_empty() {
+        let all: Vec<&str> = bad.iter().map(|b| b.message.as_str()).collect();
+        anyhow::bail!("{}: nothing to {doing}", all.join("; "));
+    }
+    // A missing root or a file is said by `note_unread` and the reports; an empty folder only
+    // here.
+    for b in bad.iter().filter(|b| b.empty) {
+        warn(format_args!("error: {}", b.message));
+    }
+    Ok(2)
+}
+
 /// skillscope's own on/off state, when there is a config folder for it.
 pub fn load_state() -> Option<crate::core::state::EnableState> {
     let (st, diags) = load::load_state(None);

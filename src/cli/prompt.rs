@@ -87,9 +87,11 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         );
     }
     let format = args.listing_format();
-    let lib = args.view.apply(library.load(), Some(format));
+    let whole = library.load();
+    let roots_code = crate::cli::require_skills(&whole, "list")?;
+    let lib = args.view.apply(whole, Some(format));
     note_demo(&lib);
-    let unread = crate::cli::note_unread(&lib);
+    let unread = crate::cli::note_unread(&lib).max(roots_code);
     let state = load_state();
     let scope = args.scope.mask(&lib);
     let enabled: Vec<bool> = lib

@@ -17,6 +17,17 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
+/// A count of things for people: `1 skill`, `0 skills`, `2,136 skills`.
+pub fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{} {}", thousands(n), if n == 1 { one } else { many })
+}
+
+/// [`count`] of a `usize`.
+pub fn count_of(n: usize, one: &str, many: &str) -> String {
+    count(n as u64, one, many)
+}
+
 /// `n` in at most `width` characters: with thousands separators when they fit, else in `k`, `M`,
 /// `G` units (`400k`, `1.2M`), rounded to the nearest; the full figure when nothing fits.
 pub fn compact(n: u64, width: usize) -> String {
@@ -111,6 +122,14 @@ mod tests {
         assert_eq!(fit("abc", 0), "");
         assert_eq!(fit_left("/a/b/c/d", 5), "…/c/d");
         assert_eq!(fit_left("abc", 0), "");
+    }
+
+    #[test]
+    fn counts_say_one_and_many() {
+        assert_eq!(count(1u32, "skill", "skills"), "1 skill");
+        assert_eq!(count(0u32, "skill", "skills"), "0 skills");
+        assert_eq!(count_of(2136, "error", "errors"), "2,136 errors");
+        assert_eq!(count_of(1, "file with errors", "files with errors"), "1 file with errors");
     }
 
     #[test]

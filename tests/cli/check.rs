@@ -56,7 +56,7 @@ fn check_passes_a_clean_library_and_profiles_change_verdicts() {
     );
     let text = String::from_utf8_lossy(&claude.stdout);
     assert!(
-        text.contains("1 skills checked with the claude-code profile: 0 errors"),
+        text.contains("1 skill checked with the claude-code profile: 0 errors, 0 warnings; 0 files with errors"),
         "{text}"
     );
 }

@@ -90,18 +90,35 @@ fn the_demo_is_clean_under_lazy_skills_except_the_broken_skills() {
 
 #[test]
 fn the_demo_fallback_is_judged_by_lazy_skills() {
-    // An empty home and working folder: no agent folders, so the demo library is used.
+    // An empty home and working folder: no agent folders, so `list` shows the demo library,
+    // judged by the profile it is written for.
     let home = tempfile::tempdir().unwrap();
-    let out = run(&["check", "--format", "json"], home.path());
+    let out = run(&["list", "--json"], home.path());
     let v = json(&out);
-    assert_eq!(v["profile"], "lazy-skills", "{v}");
-    assert_eq!(v["skills"], 15);
+    let skills = v.as_array().unwrap();
+    assert_eq!(skills.len(), 15);
+    let rules = |v: &serde_json::Value| -> Vec<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|s| s["diagnostics"].as_array().unwrap().clone())
+            .map(|d| d["rule"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // `type:` and `triggers:` are Lazy Skills fields: unknown to the spec, known here.
+    assert!(!rules(&v).contains(&"unknown-field".to_string()), "{v}");
     // Explicit wins.
-    let v = json(&run(
-        &["check", "--format", "json", "--profile", "codex"],
-        home.path(),
-    ));
-    assert_eq!(v["profile"], "codex");
+    let v = json(&run(&["list", "--json", "--profile", "spec"], home.path()));
+    assert!(rules(&v).contains(&"unknown-field".to_string()), "{v}");
+    // `check` never judges the demo in place of the user's skills (a gate must not pass or
+    // fail on them), whatever the profile.
+    for profile in [&[][..], &["--profile", "codex"]] {
+        let mut args = vec!["check", "--format", "json"];
+        args.extend(profile);
+        let out = run(&args, home.path());
+        assert_eq!(out.status.code(), Some(2));
+        assert!(out.stdout.is_empty());
+    }
     // A library of one's own starts with the spec.
     let lib = home.path().join("lib");
     write(
