@@ -5,6 +5,7 @@
 use crate::core::listing::{Format, Tier};
 use crate::core::model::Model;
 use crate::core::rules::Profile;
+use crate::core::rules::select::{Level, Levels, PathLevels, RuleConfig, Selector};
 use crate::core::tokens::Encoding;
 use crate::tui::action::Action;
 use crate::tui::keymap::{Context, Key, Keymap};
@@ -35,6 +36,10 @@ pub const KEYS: &[(&str, &str)] = &[
         "keys",
         "a table: action = \"key\" or [\"key\", …]; [keys.<context>] for one context",
     ),
+    (
+        "rules",
+        "a table: rule or family = \"off\", \"info\", \"warning\" or \"error\"; [[rules.per-path]] with paths = [\"glob\", …] and levels for the skills there",
+    ),
 ];
 
 /// One problem with the file, at a line when there is one.
@@ -60,6 +65,8 @@ pub struct Config {
     pub roots: Vec<PathBuf>,
     /// The default key map with the file's `[keys]` merged over it.
     pub keymap: Keymap,
+    /// `[rules]`: levels per rule or family, everywhere and per path glob.
+    pub rules: RuleConfig,
     pub problems: Vec<Problem>,
     /// What the bindings did besides what they say: keys moved from another action. Not
     /// problems (the file asked for it), so shown in the app's help only.
@@ -187,6 +194,13 @@ impl Config {
                     Some(t) => self.keys(text, None, t),
                     None => self.problem(line, "`keys` must be a table of bindings".to_string()),
                 },
+                "rules" => match item.as_table_like() {
+                    Some(t) => self.rules(text, t),
+                    None => self.problem(
+                        line,
+                        "`rules` must be a table: rule or family = level".to_string(),
+                    ),
+                },
                 other => {
                     let known: Vec<&str> = KEYS.iter().map(|(k, _)| *k).collect();
                     self.problem(
@@ -235,6 +249,100 @@ impl Config {
                     "every entry of `roots` must be a folder path".to_string(),
                 ),
             }
+        }
+    }
+
+    /// `[rules]`: `rule = "level"` (a rule id or a family), and `[[rules.per-path]]` tables of
+    /// `paths` and levels for the skills below those globs.
+    fn rules(&mut self, text: &str, table: &dyn TableLike) {
+        for (key, item) in table.iter() {
+            let line = table
+                .key(key)
+                .and_then(|k| k.span())
+                .map(|s| line_of(text, s.start));
+            if key == "per-path" {
+                match item.as_array_of_tables() {
+                    Some(list) => {
+                        for t in list.iter() {
+                            let header = t.span().map(|s| line_of(text, s.start)).or(line);
+                            self.per_path(text, header, t);
+                        }
+                    }
+                    None => self.problem(
+                        line,
+                        "write each entry as a [[rules.per-path]] table with `paths = [\"glob\", …]` and levels".to_string(),
+                    ),
+                }
+                continue;
+            }
+            if let Some(level) = self.level(line, key, item) {
+                self.rules.levels.0.push(level);
+            }
+        }
+    }
+
+    /// One `rule = "level"` of `[rules]`.
+    fn level(&mut self, line: Option<u32>, key: &str, item: &Item) -> Option<(Selector, Level)> {
+        let selector = match key.parse::<Selector>() {
+            Ok(s) => s,
+            Err(e) => {
+                self.problem(line, format!("[rules]: {e}"));
+                return None;
+            }
+        };
+        match item.as_str().map(str::parse::<Level>) {
+            Some(Ok(level)) => Some((selector, level)),
+            Some(Err(e)) => {
+                self.problem(line, format!("`{key}`: {e}"));
+                None
+            }
+            None => {
+                self.problem(line, format!("`{key}` must be a level: {}", Level::NAMES));
+                None
+            }
+        }
+    }
+
+    /// One `[[rules.per-path]]` entry.
+    fn per_path(&mut self, text: &str, header: Option<u32>, table: &Table) {
+        let mut globs = Vec::new();
+        let mut levels = Levels::default();
+        let mut paths_line = header;
+        for (key, item) in table.iter() {
+            let line = key_line(text, table, key).or(header);
+            if key == "paths" {
+                paths_line = line;
+                let list: Option<Vec<String>> = match item.as_value() {
+                    Some(Value::String(s)) => Some(vec![s.value().clone()]),
+                    Some(Value::Array(a)) => {
+                        a.iter().map(|v| v.as_str().map(str::to_string)).collect()
+                    }
+                    _ => None,
+                };
+                match list {
+                    Some(l) => globs.extend(l.into_iter().filter(|g| !g.is_empty())),
+                    None => self.problem(
+                        line,
+                        "`paths` must be a list of globs, e.g. [\"vendor/**\"]".to_string(),
+                    ),
+                }
+                continue;
+            }
+            if let Some(level) = self.level(line, key, item) {
+                levels.0.push(level);
+            }
+        }
+        if globs.is_empty() {
+            self.problem(
+                paths_line,
+                "a [[rules.per-path]] entry needs `paths = [\"glob\", …]`; it is ignored"
+                    .to_string(),
+            );
+            return;
+        }
+        match PathLevels::new(globs, levels) {
+            Ok(p) => self.rules.per_path.push(p),
+            Err(e) => self.problem(paths_line, format!("`paths`: {e}; the entry is ignored")),
         }
     }
 
@@ -503,6 +611,48 @@ mod tests {
         );
         assert!(c.problems[1].message.contains("\"foo\""));
         assert!(c.profile.is_none());
+    }
+
+    #[test]
+    fn rules_levels_and_per_path_entries_are_read_with_their_lines() {
+        use crate::core::catalogue::RuleId;
+        let text = "[rules]\nunknown-field = \"warning\"\ndescription = \"off\"\nname-nope = \"off\"\nbody = \"loud\"\n\n[[rules.per-path]]\npaths = [\"vendor/**\"]\nunknown-field = \"off\"\n\n[[rules.per-path]]\nname = \"error\"\n\n[[rules.per-path]]\npaths = \"a/[\"\n";
+        let c = Config::parse_text(text, None);
+        let lines: Vec<Option<u32>> = c.problems.iter().map(|p| p.line).collect();
+        assert_eq!(
+            lines,
+            [Some(4), Some(5), Some(11), Some(15)],
+            "{:?}",
+            c.problems
+        );
+        assert!(
+            c.problems[0].message.contains("name-nope"),
+            "{:?}",
+            c.problems
+        );
+        assert!(c.problems[1].message.contains("loud"), "{:?}", c.problems);
+        assert!(
+            c.problems[2].message.contains("needs `paths"),
+            "{:?}",
+            c.problems
+        );
+        assert_eq!(
+            c.rules.levels.level(RuleId::UnknownField),
+            Some(Level::Warning)
+        );
+        assert_eq!(
+            c.rules.levels.level(RuleId::DescriptionGeneric),
+            Some(Level::Off)
+        );
+        assert_eq!(c.rules.levels.level(RuleId::NameFormat), None);
+        assert_eq!(c.rules.per_path.len(), 1, "the bad entries are left out");
+        assert_eq!(c.rules.per_path[0].globs, ["vendor/**"]);
+        assert_eq!(
+            c.rules.per_path[0].levels.level(RuleId::UnknownField),
+            Some(Level::Off)
+        );
+        let c = Config::parse_text("rules = 3\n", None);
+        assert_eq!(c.problems.len(), 1);
     }
 
     #[test]

@@ -1,11 +1,14 @@
-//! `skillscope check`: validate skills against an agent profile, as text, JSON or SARIF.
+//! `skillscope check`: validate skills against an agent profile, as text, JSON, SARIF, GitHub
+//! workflow commands or markdown, with the rules the user selected.
 
 use crate::cli::LibraryArgs;
+use crate::cli::ci_formats::{self, md_text};
 use crate::core::diagnostic::{Counts, Diagnostic, Severity};
 use crate::core::escape;
-use crate::core::text::count_of;
 use crate::core::listing::{self, Format, ListingOptions, Tier};
+use crate::core::rules::select::{Place, Selection, Selector};
 use crate::core::rules::{self, CheckOptions, Profile};
+use crate::core::text::{count_of, thousands};
 use crate::core::tokens::{self, Encoding, TokenCache};
 use crate::core::{Agent, Library};
 use clap::{Args, ValueEnum};
@@ -20,22 +23,38 @@ pub enum CheckFormat {
     Text,
     Json,
     Sarif,
+    /// GitHub Actions workflow commands: one inline annotation per finding.
+    Github,
     /// A short table for a pull-request comment.
     Markdown,
 }
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// Whose rules to apply: spec, claude-code, codex, opencode or lazy-skills (default: spec;
-    /// lazy-skills for the bundled demo library).
+    /// Whose rules to apply: spec, claude-code, codex, opencode or lazy-skills (default: each
+    /// agent's own for its folders, spec for folders named here).
     #[arg(long)]
     pub profile: Option<Profile>,
     #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
     pub format: CheckFormat,
+    /// Report only these rules: rule ids or families, comma-separated or repeated
+    /// (`--select name,description-generic`).
+    #[arg(long, value_name = "RULE", value_delimiter = ',')]
+    pub select: Vec<Selector>,
+    /// Leave out these rules (ids or families); a more specific --select keeps its own.
+    #[arg(long, value_name = "RULE", value_delimiter = ',')]
+    pub ignore: Vec<Selector>,
+    /// Report warnings as errors: exit 1 on any warning.
+    #[arg(long)]
+    pub warnings_as_errors: bool,
     /// Also fail when the listing of enabled skills exceeds this many tokens.
     #[arg(long, value_name = "N")]
     pub max_listing_tokens: Option<usize>,
-    /// The listing format measured by --max-listing-tokens: xml, markdown, claude-code or codex.
+    /// Also fail when the listing of enabled skills is bigger than the context window.
+    #[arg(long)]
+    pub fail_over_window: bool,
+    /// The listing format measured against the window and --max-listing-tokens: xml,
+    /// markdown, claude-code, codex or lazy-skills.
     #[arg(long, default_value_t = Format::default())]
     pub listing: Format,
     /// The model's context window (the claude-code and codex listing budgets are a share of it).
@@ -44,11 +63,25 @@ pub struct CheckArgs {
     /// Encoding for the body-length and listing limits: o200k_base or cl100k_base.
     #[arg(long, default_value_t = Encoding::default())]
     pub encoding: Encoding,
-    /// Show info-level findings too (text output).
+    /// Show info-level findings too.
     #[arg(long, short)]
     pub verbose: bool,
     #[command(flatten)]
     pub scope: crate::cli::ScopeArgs,
+}
+
+impl CheckArgs {
+    /// The config file's `[rules]` with the command line's choices over them.
+    fn selection(&self) -> Selection {
+        Selection {
+            config: crate::config::active()
+                .map(|c| c.rules.clone())
+                .unwrap_or_default(),
+            select: self.select.clone(),
+            ignore: self.ignore.clone(),
+            warnings_as_errors: self.warnings_as_errors,
+        }
+    }
 }
 
 /// `check --format json`, serialised as it is built (no intermediate JSON tree).
@@ -58,7 +91,21 @@ struct JsonReport<'a> {
     skills: usize,
     errors: usize,
     warnings: usize,
+    listing: JsonListing,
     diagnostics: Vec<JsonFinding<'a>>,
+}
+
+/// The listing of enabled skills measured against the window.
+#[derive(Serialize)]
+struct JsonListing {
+    format: Format,
+    encoding: Encoding,
+    tokens: usize,
+    context_window: usize,
+    window_percent: f64,
+    over_window: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_listing_tokens: Option<usize>,
 }
 
 #[derive(Serialize)]
@@ -77,10 +124,27 @@ struct Finding<'a> {
     d: &'a Diagnostic,
 }
 
+/// What the listing of enabled skills costs per turn, against the limits asked for.
+#[derive(Clone, Copy)]
+struct ListingCost {
+    tokens: usize,
+    over_max: Option<usize>,
+    over_window: bool,
+}
+
+/// Everything a report is written from.
+struct Report<'a> {
+    args: &'a CheckArgs,
+    checked: usize,
+    findings: &'a [Finding<'a>],
+    counts: Counts,
+    profile: &'static str,
+    listing: ListingCost,
+}
+
 pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
-    // The library and the token cache are read side by side.
     // The token cache is read only if a count is missing from the library index (a long body
-    // changed) or the listing is counted.
+    // changed) or the listing changed.
     // Check reads no resource's size, kind or count: only their names and links.
     let lib = library.load_by_name();
     if lib.demo {
@@ -101,6 +165,7 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     } else {
         profile.as_str()
     };
+    let selection = args.selection();
     let enabled = crate::cli::enabled_mask(&lib);
     let is_enabled = |i: usize| enabled[i];
     let diags = rules::check_library(
@@ -111,75 +176,73 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             body: true,
             tokens: Some((args.encoding, &cache)),
             enabled: Some(&is_enabled),
+            selection: Some(&selection),
         },
     );
     let scope = args.scope.mask(&lib);
-    let findings = findings(&lib, &diags, &scope);
+    let problems = judged_problems(&lib, &selection);
+    let findings = findings(&lib, &problems, &diags, &scope);
     let counts = Counts::of(findings.iter().map(|f| f.d));
-    let listing_over = args.max_listing_tokens.and_then(|max| {
-        let listing = listing::render(
-            &lib,
-            &|i| is_enabled(i) && scope[i],
-            &ListingOptions {
-                format: args.listing,
-                tier: Tier::Auto,
-                context_window: args.context_window,
-            },
-        );
-        let n = tokens::count_listing(&lib, &listing.text, args.encoding, &cache) as usize;
-        (n > max).then_some((n, max))
-    });
+    let rendered = listing::render(
+        &lib,
+        &|i| is_enabled(i) && scope[i],
+        &ListingOptions {
+            format: args.listing,
+            tier: Tier::Auto,
+            context_window: args.context_window,
+        },
+    );
+    let n = tokens::count_listing(&lib, &rendered.text, args.encoding, &cache) as usize;
+    let listing = ListingCost {
+        tokens: n,
+        over_max: args.max_listing_tokens.filter(|&max| n > max),
+        over_window: n > args.context_window,
+    };
     crate::cli::save_cache(&cache);
     crate::cli::save_index(&lib);
+    let report = Report {
+        args: &args,
+        checked: scope.iter().filter(|s| **s).count(),
+        findings: &findings,
+        counts,
+        profile: label,
+        listing,
+    };
     // Buffered: a line-buffered stdout costs a write call per line of a report of thousands.
     let mut out = crate::cli::report_out();
     match args.format {
-        CheckFormat::Text => write_text(
-            &mut out,
-            scope.iter().filter(|s| **s).count(),
-            &findings,
-            counts,
-            label,
-            args.verbose,
-        )?,
+        CheckFormat::Text => report.write_text(&mut out)?,
+        CheckFormat::Github => report.write_github(&mut out)?,
         CheckFormat::Json => {
-            let v = JsonReport {
-                profile: label,
-                skills: scope.iter().filter(|s| **s).count(),
-                errors: counts.errors,
-                warnings: counts.warnings,
-                diagnostics: findings
-                    .iter()
-                    .map(|f| JsonFinding {
-                        path: f.path.to_string_lossy(),
-                        rule: f.d.rule,
-                        severity: f.d.severity,
-                        message: &f.d.message,
-                        line: f.d.line,
-                        column: f.d.column,
-                    })
-                    .collect(),
-            };
-            crate::cli::write_json(&mut out, &v)?;
+            crate::cli::write_json(&mut out, &report.json())?;
             writeln!(out)?;
         }
         CheckFormat::Sarif => {
             crate::cli::write_json(&mut out, &sarif(&findings))?;
             writeln!(out)?;
         }
-        CheckFormat::Markdown => {
-            out.write_all(markdown(scope.iter().filter(|s| **s).count(), &findings, counts, &args, label, listing_over).as_bytes())?
-        }
+        CheckFormat::Markdown => out.write_all(report.markdown().as_bytes())?,
     }
     out.flush()?;
-    crate::cli::keep_until_exit((lib, cache, diags));
-    if let Some((n, max)) = listing_over {
-        eprintln!(
-            "skillscope: the {} listing of enabled skills costs {n} {} tokens per turn, over the limit of {max}",
-            args.listing, args.encoding
-        );
+    drop(out);
+    // Why a gate failed goes to stderr in every format: the job log says it beside the report.
+    if let Some(max) = listing.over_max {
+        crate::cli::warn(format_args!(
+            "the {} listing of enabled skills costs {} {} tokens per turn, over the limit of {}",
+            args.listing,
+            thousands(listing.tokens as u64),
+            args.encoding,
+            thousands(max as u64)
+        ));
     }
-    Ok(i32::from(counts.errors > 0 || listing_over.is_some()).max(roots_code))
+    if listing.over_window && (args.fail_over_window || report.window_unsaid()) {
+        crate::cli::warn(report.window_warning());
+    }
+    crate::cli::keep_until_exit((lib, cache, diags));
+    let failed = counts.errors > 0
+        || listing.over_max.is_some()
+        || (args.fail_over_window && listing.over_window);
+    Ok(i32::from(failed).max(roots_code))
 }
 
 /// Why `check` with no folder named and none installed stops: a gate that checked the bundled
@@ -189,13 +252,33 @@ pub const NOTHING_INSTALLED: &str = "nothing to check: no agent's skill folder h
      name the folders to check (`skillscope check path/to/skills`) or add them to `roots` in \
      config.toml";
 
+/// The library's own problems (missing roots, unreadable folders) as the selection weighs them.
+fn judged_problems(lib: &Library, selection: &Selection) -> Vec<Diagnostic> {
+    lib.problems
+        .iter()
+        .filter_map(|d| {
+            let file = d.path.as_deref().unwrap_or(Path::new("."));
+            let root = lib
+                .roots
+                .iter()
+                .map(|r| r.path.as_path())
+                .find(|r| file.starts_with(r));
+            let severity = selection.judge(d.rule, d.severity, Place { file, root })?;
+            Some(Diagnostic {
+                severity,
+                ..d.clone()
+            })
+        })
+        .collect()
+}
+
 fn findings<'a>(
     lib: &'a Library,
+    problems: &'a [Diagnostic],
     diags: &'a [Vec<Diagnostic>],
     scope: &[bool],
 ) -> Vec<Finding<'a>> {
-    let mut out: Vec<Finding> = lib
-        .problems
+    let mut out: Vec<Finding> = problems
         .iter()
         .map(|d| Finding {
             path: d.path.as_deref().unwrap_or(Path::new(".")),
@@ -219,127 +302,236 @@ fn findings<'a>(
     out
 }
 
-fn write_text(
-    out: &mut impl Write,
-    checked: usize,
-    findings: &[Finding],
-    counts: Counts,
-    profile: &str,
-    verbose: bool,
-) -> std::io::Result<()> {
-    let color = crate::cli::use_color();
-    for f in findings {
-        if f.d.severity == Severity::Info && !verbose {
-            continue;
-        }
-        let (c, r) = match (color, f.d.severity) {
-            (false, _) => ("", ""),
-            (true, Severity::Error) => ("\x1b[31m", "\x1b[0m"),
-            (true, Severity::Warning) => ("\x1b[33m", "\x1b[0m"),
-            (true, Severity::Info) => ("\x1b[36m", "\x1b[0m"),
-        };
-        let pos = match (f.d.line, f.d.column) {
-            (Some(l), Some(col)) => format!(":{l}:{col}"),
-            (Some(l), None) => format!(":{l}"),
-            _ => String::new(),
-        };
-        writeln!(
-            out,
-            "{}{pos}: {c}{}{r}[{}] {}",
-            escape::path(f.path),
-            f.d.severity,
-            f.d.rule,
-            escape::line(&f.d.message)
-        )?;
+impl Report<'_> {
+    /// The findings a person sees: info only with --verbose.
+    fn shown(&self) -> impl Iterator<Item = &Finding<'_>> {
+        self.findings
+            .iter()
+            .filter(|f| self.args.verbose || f.d.severity != Severity::Info)
     }
-    let invalid = {
-        let mut set = std::collections::HashSet::new();
-        for f in findings {
-            if f.d.severity == Severity::Error {
-                set.insert(f.path);
+
+    /// How many files hold an error.
+    fn files_with_errors(&self) -> usize {
+        let mut files: Vec<&Path> = self
+            .findings
+            .iter()
+            .filter(|f| f.d.severity == Severity::Error)
+            .map(|f| f.path)
+            .collect();
+        files.sort();
+        files.dedup();
+        files.len()
+    }
+
+    /// `3 skills checked with the spec profile: 1 error, 2 warnings; 1 file with errors`.
+    fn summary(&self) -> String {
+        format!(
+            "{} checked with the {} profile{}: {}, {}; {}",
+            count_of(self.checked, "skill", "skills"),
+            self.profile,
+            if self.profile == "per-agent" {
+                " (each agent's own: claude-code, codex, opencode, lazy-skills; spec elsewhere)"
+            } else {
+                ""
+            },
+            count_of(self.counts.errors, "error", "errors"),
+            count_of(self.counts.warnings, "warning", "warnings"),
+            count_of(
+                self.files_with_errors(),
+                "file with errors",
+                "files with errors"
+            ),
+        )
+    }
+
+    /// The listing is bigger than the window: every turn would overflow it.
+    fn window_warning(&self) -> String {
+        format!(
+            "the {} listing of enabled skills costs {} {} tokens per turn: {}",
+            self.args.listing,
+            thousands(self.listing.tokens as u64),
+            self.args.encoding,
+            crate::cli::window_share(self.listing.tokens, self.args.context_window)
+        )
+    }
+
+    /// The report itself does not carry the window warning (JSON and SARIF carry only
+    /// figures), so stderr says it.
+    fn window_unsaid(&self) -> bool {
+        matches!(self.args.format, CheckFormat::Json | CheckFormat::Sarif)
+    }
+
+    fn write_text(&self, out: &mut impl Write) -> std::io::Result<()> {
+        let color = crate::cli::use_color();
+        for f in self.shown() {
+            let (c, r) = match (color, f.d.severity) {
+                (false, _) => ("", ""),
+                (true, Severity::Error) => ("\x1b[31m", "\x1b[0m"),
+                (true, Severity::Warning) => ("\x1b[33m", "\x1b[0m"),
+                (true, Severity::Info) => ("\x1b[36m", "\x1b[0m"),
+            };
+            let pos = match (f.d.line, f.d.column) {
+                (Some(l), Some(col)) => format!(":{l}:{col}"),
+                (Some(l), None) => format!(":{l}"),
+                _ => String::new(),
+            };
+            writeln!(
+                out,
+                "{}{pos}: {c}{}{r}[{}] {}",
+                escape::path(f.path),
+                f.d.severity,
+                f.d.rule,
+                escape::line(&f.d.message)
+            )?;
+        }
+        writeln!(out, "{}", self.summary())?;
+        if self.listing.over_window {
+            let (c, r) = if color {
+                ("\x1b[33m", "\x1b[0m")
+            } else {
+                ("", "")
+            };
+            writeln!(out, "{c}warning{r}: {}", self.window_warning())?;
+        }
+        Ok(())
+    }
+
+    /// One workflow command per finding, then the summary as a plain log line.
+    fn write_github(&self, out: &mut impl Write) -> std::io::Result<()> {
+        use ci_formats::{workflow_data, workflow_property};
+        for f in self.shown() {
+            let kind = match f.d.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+                Severity::Info => "notice",
+            };
+            let mut props = vec![format!(
+                "file={}",
+                workflow_property(&ci_formats::relative_to_cwd(f.path).to_string_lossy())
+            )];
+            if let Some(l) = f.d.line {
+                props.push(format!("line={l}"));
+            }
+            if let Some(c) = f.d.column {
+                props.push(format!("col={c}"));
+            }
+            props.push(format!("title={}", workflow_property(f.d.rule.as_str())));
+            writeln!(
+                out,
+                "::{kind} {}::{}",
+                props.join(","),
+                workflow_data(&f.d.message)
+            )?;
+        }
+        if self.listing.over_window {
+            writeln!(
+                out,
+                "::warning title={}::{}",
+                workflow_property("listing over the context window"),
+                workflow_data(&self.window_warning())
+            )?;
+        }
+        writeln!(out, "{}", self.summary())
+    }
+
+    fn json(&self) -> JsonReport<'_> {
+        let window = self.args.context_window;
+        JsonReport {
+            profile: self.profile,
+            skills: self.checked,
+            errors: self.counts.errors,
+            warnings: self.counts.warnings,
+            listing: JsonListing {
+                format: self.args.listing,
+                encoding: self.args.encoding,
+                tokens: self.listing.tokens,
+                context_window: window,
+                window_percent: percent(self.listing.tokens, window),
+                over_window: self.listing.over_window,
+                max_listing_tokens: self.args.max_listing_tokens,
+            },
+            diagnostics: self
+                .findings
+                .iter()
+                .map(|f| JsonFinding {
+                    path: f.path.to_string_lossy(),
+                    rule: f.d.rule,
+                    severity: f.d.severity,
+                    message: &f.d.message,
+                    line: f.d.line,
+                    column: f.d.column,
+                })
+                .collect(),
+        }
+    }
+
+    fn markdown(&self) -> String {
+        use crate::cli::baseline::md_cell;
+        let shown: Vec<&Finding> = self.shown().collect();
+        let failed = self.counts.errors > 0
+            || self.listing.over_max.is_some()
+            || (self.args.fail_over_window && self.listing.over_window);
+        let verdict = if failed { ":x:" } else { ":white_check_mark:" };
+        let mut s = format!(
+            "### skillscope check ({} profile)\n\n{verdict} **{}: {}, {}**; {}\n",
+            self.profile,
+            count_of(self.checked, "skill", "skills"),
+            count_of(self.counts.errors, "error", "errors"),
+            count_of(self.counts.warnings, "warning", "warnings"),
+            count_of(
+                self.files_with_errors(),
+                "file with errors",
+                "files with errors"
+            ),
+        );
+        if let Some(max) = self.listing.over_max {
+            s.push_str(&format!(
+                "\n:x: the {} listing costs {} {} tokens per turn, over the limit of {}\n",
+                self.args.listing,
+                thousands(self.listing.tokens as u64),
+                self.args.encoding,
+                thousands(max as u64)
+            ));
+        }
+        if self.listing.over_window {
+            s.push_str(&format!(
+                "\n:warning: {}\n",
+                md_text(&self.window_warning())
+            ));
+        }
+        if !shown.is_empty() {
+            s.push_str("\n| | rule | where | message |\n|---|---|---|---|\n");
+            for f in shown.iter().take(MARKDOWN_ROWS) {
+                let pos = f.d.line.map_or_else(String::new, |l| format!(":{l}"));
+                s.push_str(&format!(
+                    "| {} | `{}` | {}{pos} | {} |\n",
+                    f.d.severity,
+                    f.d.rule.as_str(),
+                    md_cell(&f.path.display().to_string()),
+                    md_text(&f.d.message)
+                ));
+            }
+            if shown.len() > MARKDOWN_ROWS {
+                s.push_str(&format!(
+                    "\n… and {} more (`skillscope check --format json` lists them all).\n",
+                    thousands((shown.len() - MARKDOWN_ROWS) as u64)
+                ));
             }
         }
-        set.len()
-    };
-    writeln!(
-        out,
-        "{} checked with the {} profile{}: {}, {}; {}",
-        count_of(checked, "skill", "skills"),
-        profile,
-        if profile == "per-agent" {
-            " (each agent's own: claude-code, codex, opencode, lazy-skills; spec elsewhere)"
-        } else {
-            ""
-        },
-        count_of(counts.errors, "error", "errors"),
-        count_of(counts.warnings, "warning", "warnings"),
-        count_of(invalid, "file with errors", "files with errors"),
-    )
+        s
+    }
+}
+
+/// `tokens` as a share of `window`, in percent with one decimal.
+fn percent(tokens: usize, window: usize) -> f64 {
+    if window == 0 {
+        return 0.0;
+    }
+    (tokens as f64 * 1000.0 / window as f64).round() / 10.0
 }
 
 /// Findings shown in a markdown table at most: a pull-request comment stays readable.
 const MARKDOWN_ROWS: usize = 30;
-
-fn markdown(
-    checked: usize,
-    findings: &[Finding],
-    counts: Counts,
-    args: &CheckArgs,
-    profile: &str,
-    listing_over: Option<(usize, usize)>,
-) -> String {
-    use crate::cli::baseline::md_cell;
-    let shown: Vec<&Finding> = findings
-        .iter()
-        .filter(|f| args.verbose || f.d.severity != Severity::Info)
-        .collect();
-    let mut files: Vec<&Path> = findings
-        .iter()
-        .filter(|f| f.d.severity == Severity::Error)
-        .map(|f| f.path)
-        .collect();
-    files.sort();
-    files.dedup();
-    let verdict = if counts.errors > 0 || listing_over.is_some() {
-        ":x:"
-    } else {
-        ":white_check_mark:"
-    };
-    let mut s = format!(
-        "### skillscope check ({} profile)\n\n{verdict} **{}: {}, {}**; {}\n",
-        profile,
-        count_of(checked, "skill", "skills"),
-        count_of(counts.errors, "error", "errors"),
-        count_of(counts.warnings, "warning", "warnings"),
-        count_of(files.len(), "file with errors", "files with errors"),
-    );
-    if let Some((n, max)) = listing_over {
-        s.push_str(&format!(
-            "\n:x: the {} listing costs {n} {} tokens per turn, over the limit of {max}\n",
-            args.listing, args.encoding
-        ));
-    }
-    if !shown.is_empty() {
-        s.push_str("\n| | rule | where | message |\n|---|---|---|---|\n");
-        for f in shown.iter().take(MARKDOWN_ROWS) {
-            let pos = f.d.line.map_or_else(String::new, |l| format!(":{l}"));
-            s.push_str(&format!(
-                "| {} | {} | {}{pos} | {} |\n",
-                f.d.severity,
-                md_cell(f.d.rule.as_str()),
-                md_cell(&f.path.display().to_string()),
-                md_cell(&f.d.message)
-            ));
-        }
-        if shown.len() > MARKDOWN_ROWS {
-            s.push_str(&format!(
-                "\n… and {} more (`skillscope check --format json` lists them all).\n",
-                shown.len() - MARKDOWN_ROWS
-            ));
-        }
-    }
-    s
-}
 
 fn sarif(findings: &[Finding]) -> serde_json::Value {
     let rules: Vec<_> = rules::RULES
@@ -348,6 +540,7 @@ fn sarif(findings: &[Finding]) -> serde_json::Value {
             json!({
                 "id": r.id,
                 "shortDescription": {"text": r.summary},
+                "helpUri": ci_formats::rule_help_uri(r.id),
                 "properties": {"family": r.family.as_str()},
             })
         })
@@ -362,12 +555,13 @@ fn sarif(findings: &[Finding]) -> serde_json::Value {
             if let Some(c) = f.d.column {
                 region.insert("startColumn".into(), c.into());
             }
-            let mut loc = json!({"artifactLocation": {"uri": f.path.to_string_lossy()}});
+            let mut loc = json!({"artifactLocation": ci_formats::artifact_location(f.path)});
             if !region.is_empty() {
                 loc["region"] = serde_json::Value::Object(region);
             }
             json!({
                 "ruleId": f.d.rule,
+                "ruleIndex": f.d.rule as usize,
                 "level": match f.d.severity {
                     Severity::Error => "error",
                     Severity::Warning => "warning",
@@ -385,8 +579,10 @@ fn sarif(findings: &[Finding]) -> serde_json::Value {
             "tool": {"driver": {
                 "name": "skillscope",
                 "version": env!("CARGO_PKG_VERSION"),
+                "informationUri": env!("CARGO_PKG_REPOSITORY"),
                 "rules": rules,
             }},
+            "originalUriBaseIds": ci_formats::original_uri_base_ids(),
             "results": results,
         }],
     })

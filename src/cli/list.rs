@@ -86,6 +86,13 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let unread = crate::cli::note_unread(&lib).max(roots_code);
     let enabled = crate::cli::enabled_mask(&lib);
     let is_enabled = |i: usize| enabled[i];
+    // The config file's `[rules]` weigh the findings as they do in `check`.
+    let selection = crate::core::rules::select::Selection {
+        config: crate::config::active()
+            .map(|c| c.rules.clone())
+            .unwrap_or_default(),
+        ..Default::default()
+    };
     let (diags, tokens) = rayon::join(
         || {
             rules::check_library(
@@ -96,6 +103,7 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
                     body: false,
                     tokens: None,
                     enabled: Some(&is_enabled),
+                    selection: Some(&selection),
                 },
             )
         },

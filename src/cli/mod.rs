@@ -4,6 +4,7 @@ pub mod add;
 pub mod baseline;
 pub mod budget;
 pub mod check;
+pub mod ci_formats;
 pub mod eval;
 pub mod list;
 pub mod match_cmd;
@@ -359,7 +360,11 @@ pub struct Unusable {
 pub fn unusable_roots(lib: &Library) -> Vec<Unusable> {
     use crate::core::catalogue::RuleId;
     let mut out = Vec::new();
-    for root in lib.roots.iter().filter(|r| r.agent == crate::core::Agent::Path) {
+    for root in lib
+        .roots
+        .iter()
+        .filter(|r| r.agent == crate::core::Agent::Path)
+    {
         let refused = lib.problems.iter().find(|d| {
             matches!(d.rule, RuleId::RootMissing | RuleId::RootNotAFolder)
                 && d.path.as_deref() == Some(root.path.as_path())

@@ -229,6 +229,8 @@ catalogue! {
     UnknownField "unknown-field" Frontmatter [E, W, W, I, E] "a field the profile does not know";
     CompatibilityTooLong "compatibility-too-long" Frontmatter [E, W, W, W, E]
         "`compatibility` over 500 characters";
+    OptOutUnknown "opt-out-unknown" Frontmatter [W, W, W, W, W]
+        "an opt-out comment (`# skillscope: ignore[…]`) names no rule or family";
     NameMissing "name-missing" Name [E, E, E, E, E] "no `name` field";
     NameTooLong "name-too-long" Name [E, E, E, E, E] "name over 64 characters";
     NameFormat "name-format" Name [E, E, E, E, E] "name not lowercase letters, digits and hyphens";
@@ -355,7 +357,12 @@ pub fn markdown() -> String {
          name, description, body, library and executable families are `check`'s (`list` shows \
          those that need no body read); `probe` reports the probe family and the script checks; \
          `toggle` and the app report the settings family; in the dependencies family, `dependency-invalid` is `check --profile lazy-skills`' \
-         and the others are `probe --deps`'.\n",
+         and the others are `probe --deps`'. Each rule's id is also its anchor on this page \
+         (`rules.md#unknown-field`).\n\n\
+         Which rules `check` reports and how much they weigh can be changed: `--select`, \
+         `--ignore` and `--warnings-as-errors` on the command line, levels per rule, family or \
+         path in the config file's `[rules]` ([config.md](config.md#rules)), and an opt-out \
+         comment in a skill's frontmatter ([below](#opting-a-skill-out)).\n",
     );
     let mut families: Vec<Family> = RULES.iter().map(|r| r.family).collect();
     families.dedup();
@@ -370,16 +377,47 @@ pub fn markdown() -> String {
                 .iter()
                 .map(|v| v.map_or("-", Severity::as_str))
                 .collect();
+            // Each rule is an anchor of its own: SARIF's `helpUri` and `--format github` link
+            // to `rules.md#<id>`.
             s.push_str(&format!(
-                "| `{}` | {} | {} |\n",
+                "| <a id=\"{}\"></a>`{}` | {} | {} |\n",
+                r.id,
                 r.id,
                 sev.join(" | "),
                 r.summary
             ));
         }
     }
+    s.push_str(OPT_OUT_DOC);
     s
 }
+
+/// The end of `docs/rules.md`: how a skill's author opts out of a rule.
+const OPT_OUT_DOC: &str = r#"
+## Opting a skill out
+
+A skill's author can leave a rule out for that skill with a YAML comment in its frontmatter, as
+`# noqa` and `eslint-disable` do for code. Agents and the reference validator ignore comments, so
+the skill stays valid everywhere:
+
+```yaml
+---
+name: pdf-tools
+description: Extract text and tables from PDF files. Use when the user gives a PDF.
+# skillscope: ignore[unknown-field, description-generic]
+version: 1.0   # skillscope: ignore[yaml-coerced-scalar]
+---
+```
+
+- On a line of its own, the comment covers the whole skill; after a field, only the findings on
+  that line.
+- Between the brackets: rule ids or families (`description`), separated by commas. Without
+  brackets (`# skillscope: ignore`) it covers every rule.
+- A name that is no rule or family is reported (`opt-out-unknown`), so a typo does not go
+  unnoticed.
+- Opt-outs apply in `check`, `list` and the app, before the config file's levels and the command
+  line's `--select` and `--ignore`.
+"#;
 
 #[cfg(test)]
 mod tests {

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 const MAGIC: &[u8; 8] = b"SKSCLIX\0";
 /// Bumped whenever the layout or the meaning of a record changes: an index of another version is
 /// foreign and discarded.
-const VERSION: u32 = 10;
+const VERSION: u32 = 11;
 /// Index files kept in the cache folder, one per set of roots; the least recently written go.
 const KEEP_FILES: usize = 8;
 /// An index larger than this is not read (a real one for 50,000 skills is a few tens of MB).
@@ -849,6 +849,15 @@ impl W {
         for l in &fm.flow_style_lines {
             self.u32(*l);
         }
+        self.len(fm.opt_outs.len());
+        for o in &fm.opt_outs {
+            self.u32(o.at);
+            self.opt_u32(o.line);
+            self.len(o.rules.len());
+            for r in &o.rules {
+                self.str(r);
+            }
+        }
     }
     fn value(&mut self, v: &Value) {
         match v {
@@ -992,7 +1001,16 @@ impl<'a> R<'a> {
         }
         let n = self.len(4)?;
         let flow_style_lines = (0..n).map(|_| self.u32()).collect::<Option<Vec<_>>>()?;
-        Some(frontmatter::from_fields(parsed, fields, flow_style_lines))
+        let mut fm = frontmatter::from_fields(parsed, fields, flow_style_lines);
+        let n = self.len(9)?;
+        for _ in 0..n {
+            let at = self.u32()?;
+            let line = self.opt_u32()?;
+            let k = self.len(4)?;
+            let rules = (0..k).map(|_| self.string()).collect::<Option<Vec<_>>>()?;
+            fm.opt_outs.push(frontmatter::OptOut { at, line, rules });
+        }
+        Some(fm)
     }
     fn value(&mut self, depth: usize) -> Option<Value> {
         if depth > MAX_VALUE_DEPTH {

@@ -83,6 +83,46 @@ pub fn fit_left(s: &str, width: usize) -> String {
     format!("…{tail}")
 }
 
+/// The candidate closest to a mistyped `word`, when one is close enough to be what was meant:
+/// at most a third of its characters differ (edits, case aside), or it starts with the word;
+/// the fewest edits win.
+pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let word = word.to_lowercase();
+    let w: Vec<char> = word.chars().collect();
+    if w.is_empty() {
+        return None;
+    }
+    let mut best: Option<(usize, &str)> = None;
+    for c in candidates {
+        let lower = c.to_lowercase();
+        let limit = (w.len().max(c.chars().count()) / 3).max(1);
+        let mut d = edit_distance(&w, &lower.chars().collect::<Vec<_>>());
+        // A word that begins the candidate is close however much is left to type.
+        if d > limit && w.len() >= 3 && lower.starts_with(&word) {
+            d = limit;
+        }
+        if d <= limit && best.is_none_or(|(b, _)| d < b) {
+            best = Some((d, c));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+/// Levenshtein distance, in characters, with two rows.
+fn edit_distance(a: &[char], b: &[char]) -> usize {
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for (i, ca) in a.iter().enumerate() {
+        cur[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != cb);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
 /// Wildcard match of a whole text: `*` any run of characters, `?` any one, everything else
 /// itself. Iterative with one backtrack point: linear in practice, never exponential.
 pub fn wildcard(p: &[char], t: &[char]) -> bool {
@@ -125,11 +165,26 @@ mod tests {
     }
 
     #[test]
+    fn closest_names_what_was_meant_and_nothing_far() {
+        let names = ["pdf-extract", "csv-stats", "url-status", "unknown-field"];
+        assert_eq!(closest("pdf-extrat", names), Some("pdf-extract"));
+        assert_eq!(closest("CSV-stat", names), Some("csv-stats"));
+        assert_eq!(closest("unknown-fields", names), Some("unknown-field"));
+        assert_eq!(closest("pdf", names), Some("pdf-extract"), "a prefix");
+        assert_eq!(closest("docker", names), None);
+        assert_eq!(closest("", names), None);
+        assert_eq!(edit_distance(&['a', 'b'], &[]), 2);
+    }
+
+    #[test]
     fn counts_say_one_and_many() {
         assert_eq!(count(1u32, "skill", "skills"), "1 skill");
         assert_eq!(count(0u32, "skill", "skills"), "0 skills");
         assert_eq!(count_of(2136, "error", "errors"), "2,136 errors");
-        assert_eq!(count_of(1, "file with errors", "files with errors"), "1 file with errors");
+        assert_eq!(
+            count_of(1, "file with errors", "files with errors"),
+            "1 file with errors"
+        );
     }
 
     #[test]

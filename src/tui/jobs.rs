@@ -41,12 +41,18 @@ pub fn check(
 ) {
     std::thread::spawn(move || {
         let on = |i: usize| enabled.get(i).copied().unwrap_or(false);
+        // The config file's `[rules]` weigh findings here as in `check`.
+        let selection = crate::config::active().map(|c| rules::select::Selection {
+            config: c.rules.clone(),
+            ..Default::default()
+        });
         let opts = CheckOptions {
             per_agent: false,
             profile,
             body,
             tokens: None,
             enabled: Some(&on),
+            selection: selection.as_ref(),
         };
         let diagnostics = rules::check_library(&lib, &opts);
         // What the body rules read is kept for the next start.

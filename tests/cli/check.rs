@@ -164,6 +164,7 @@ fn no_installed_skills_means_the_demo_library_and_says_so() {
 }
 
 #[test]
+#[cfg_attr(not(skillscope_corpus), ignore = "needs the corpus")]
 fn every_corpus_skill_is_listed_with_its_diagnostics() {
     let Some(corpus) = corpus() else { return };
     let home = tempfile::tempdir().unwrap();

@@ -24,7 +24,10 @@ fn a_missing_or_empty_root_is_exit_2_with_nothing_on_stdout() {
         (vec!["budget", m], "does not exist"),
         (vec!["budget", e], "holds no skill"),
         (vec!["budget", "--format", "json", m], "does not exist"),
-        (vec!["budget", m, "--save-baseline", "b.json"], "does not exist"),
+        (
+            vec!["budget", m, "--save-baseline", "b.json"],
+            "does not exist",
+        ),
         (vec!["list", "--json", m], "does not exist"),
         (vec!["prompt", e], "holds no skill"),
     ] {
@@ -36,9 +39,15 @@ fn a_missing_or_empty_root_is_exit_2_with_nothing_on_stdout() {
             String::from_utf8_lossy(&out.stdout)
         );
         let e = err(&out);
-        assert!(e.contains(said) && e.contains("nothing to"), "{args:?}: {e}");
+        assert!(
+            e.contains(said) && e.contains("nothing to"),
+            "{args:?}: {e}"
+        );
     }
-    assert!(!home.path().join("b.json").exists(), "no baseline of nothing");
+    assert!(
+        !home.path().join("b.json").exists(),
+        "no baseline of nothing"
+    );
 }
 
 #[test]
@@ -79,7 +88,11 @@ fn check_never_checks_the_demo_implicitly() {
     let home = tempfile::tempdir().unwrap();
     let say = |out: &std::process::Output| {
         assert_eq!(out.status.code(), Some(2), "{}", err(out));
-        assert!(out.stdout.is_empty(), "{}", String::from_utf8_lossy(&out.stdout));
+        assert!(
+            out.stdout.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
         let e = err(out);
         assert!(
             e.contains("never checks the bundled demo")

@@ -23,6 +23,7 @@ mod private_files;
 mod prompt_modes;
 mod prompt_parity;
 mod resources;
+mod rule_selection;
 mod shell;
 mod show;
 mod stamps;

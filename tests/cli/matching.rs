@@ -335,6 +335,7 @@ fn bm25_routes_the_demo_cases_better_than_keyword() {
 }
 
 #[test]
+#[cfg_attr(not(skillscope_corpus), ignore = "needs the corpus")]
 fn corpus_slice_routing_quality() {
     let Some(corpus) = corpus() else { return };
     let paths: Vec<PathBuf> = ["anthropic-skills", "superpowers", "wshobson-agents"]

@@ -149,6 +149,7 @@ fn characters_to_escape_and_strip_match_the_reference() {
 }
 
 #[test]
+#[cfg_attr(not(skillscope_corpus), ignore = "needs the corpus")]
 fn a_corpus_slice_matches_the_reference() {
     let Some(reference) = reference() else { return };
     let Some(corpus) = corpus() else { return };

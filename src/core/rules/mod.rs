@@ -6,6 +6,7 @@ mod fields;
 mod lazy;
 mod library;
 pub mod overlap;
+pub mod select;
 
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::library::Library;
@@ -30,6 +31,9 @@ pub struct CheckOptions<'a> {
     pub tokens: Option<(Encoding, &'a TokenCache)>,
     /// Which skills are switched on (all when `None`): only those compete in the overlap rule.
     pub enabled: Option<&'a (dyn Fn(usize) -> bool + Sync)>,
+    /// The user's choice of rules and levels (the config's `[rules]`, `--select`, …); the
+    /// authors' opt-outs apply whatever it is.
+    pub selection: Option<&'a select::Selection>,
 }
 
 impl CheckOptions<'_> {
@@ -77,8 +81,13 @@ pub fn check_library(lib: &Library, opts: &CheckOptions) -> Vec<Vec<Diagnostic>>
     for (i, d) in library_wide {
         all[i].push(d);
     }
-    all.par_iter_mut()
-        .for_each(|d| d.sort_by_key(|d| (d.line.unwrap_or(0), std::cmp::Reverse(d.severity))));
+    all.par_iter_mut().zip(&lib.skills).for_each(|(d, s)| {
+        select::apply_opt_outs(s, d);
+        if let Some(sel) = opts.selection {
+            sel.apply(s, d);
+        }
+        d.sort_by_key(|d| (d.line.unwrap_or(0), std::cmp::Reverse(d.severity)));
+    });
     all
 }
 
@@ -116,6 +125,7 @@ pub fn check_skill(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
         })
         .collect();
     out.extend(fields::check(skill, profile));
+    out.extend(select::check_opt_outs(skill));
     if profile == Profile::LazySkills {
         out.extend(lazy::check(skill));
     }
@@ -240,6 +250,7 @@ mod tests {
                     body: true,
                     tokens: Some((Encoding::O200kBase, &cache)),
                     enabled: None,
+                    selection: None,
                 },
             );
             for d in diags.iter().flatten().chain(&lib.problems) {
