@@ -367,8 +367,8 @@ pub fn run(args: &BudgetArgs, library: &LibraryArgs) -> anyhow::Result<i32> {
         crate::core::paths::write_atomic(path, now.to_json().as_bytes(), None)
             .with_context(|| format!("cannot write the baseline {}", path.display()))?;
         crate::cli::warn(format_args!(
-            "saved the baseline of {} skills to {}",
-            now.skills.len(),
+            "saved the baseline of {} to {}",
+            crate::core::text::count_of(now.skills.len(), "skill", "skills"),
             path.display()
         ));
     }
@@ -454,13 +454,9 @@ struct Review<'a> {
     gates: &'a Gates,
 }
 
-/// `1 skill`, `2 skills`.
+/// `1 skill`, `2 skills`, `1,234 skills`.
 fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        format!("1 {word}")
-    } else {
-        format!("{n} {word}s")
-    }
+    crate::core::text::count_of(n, word, &format!("{word}s"))
 }
 
 fn signed(n: i64) -> String {
@@ -643,9 +639,15 @@ impl Review<'_> {
         }
         let rows = ordered(d, self.listing);
         if !rows.is_empty() {
+            let widest = rows
+                .iter()
+                .map(|(_, sk)| crate::cli::shown_width(&shown_name(sk)))
+                .max()
+                .unwrap_or(0);
+            let names = crate::cli::Column::new(widest, 32, 32, crate::cli::stdout_is_terminal());
             s.push_str(&format!(
-                "\n  {:<32} {:<8} {:>8} {:>8} {:>8}  fates\n",
-                "skill",
+                "\n  {} {:<8} {:>8} {:>8} {:>8}  fates\n",
+                names.pad("skill"),
                 "change",
                 format!("L1 {}", short_format(self.listing)),
                 "L2",
@@ -658,8 +660,8 @@ impl Review<'_> {
                     _ => '~',
                 };
                 let line = format!(
-                    "{mark} {:<32} {:<8} {:>8} {:>8} {:>8}  {}",
-                    crate::core::text::fit(&shown_name(sk), 32),
+                    "{mark} {} {:<8} {:>8} {:>8} {:>8}  {}",
+                    names.pad(&names.fit(&shown_name(sk))),
                     what,
                     opt_delta(sk.l1.get(self.listing).copied().unwrap_or((None, None))),
                     opt_delta(sk.l2),
@@ -725,8 +727,8 @@ impl Review<'_> {
             }
             if rows.len() > MARKDOWN_ROWS {
                 s.push_str(&format!(
-                    "\n… and {} more skills (`skillscope budget --format json` lists them all).\n",
-                    rows.len() - MARKDOWN_ROWS
+                    "\n… and {} (`skillscope budget --format json` lists them all).\n",
+                    plural(rows.len() - MARKDOWN_ROWS, "more skill")
                 ));
             }
         }

@@ -5,7 +5,7 @@ use crate::core::budget;
 use crate::core::listing::{self, Fate, Format, Listing, ListingOptions, Tier};
 use crate::core::model::Model;
 use crate::core::skill::{KindSource, SkillKind};
-use crate::core::text::{fit, fit_left, thousands};
+use crate::core::text::{count_of, thousands};
 use crate::core::tokens::{self, Encoding, ResourceTokens, SkillTokens};
 use crate::core::usage::{self, UseCost};
 use crate::core::{Agent, Library, Scope};
@@ -46,6 +46,9 @@ pub struct BudgetArgs {
     /// Exit with 1 when the listing costs more than this many tokens per turn.
     #[arg(long, value_name = "TOKENS")]
     pub max_listing_tokens: Option<usize>,
+    /// Exit with 1 when the listing is bigger than the context window.
+    #[arg(long)]
+    pub fail_over_window: bool,
     /// Count everything afresh and leave the on-disk token cache alone.
     #[arg(long)]
     pub no_cache: bool,
@@ -147,12 +150,19 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         .max_listing_tokens
         .is_some_and(|max| listing_tokens > max);
     if over {
-        eprintln!(
-            "skillscope: the listing costs {listing_tokens} tokens per turn, over the limit of {}",
-            args.max_listing_tokens.unwrap_or_default()
-        );
+        crate::cli::warn(format_args!(
+            "the listing costs {} tokens per turn, over the limit of {}",
+            thousands(listing_tokens as u64),
+            thousands(args.max_listing_tokens.unwrap_or_default() as u64)
+        ));
     }
-    Ok(i32::from(over).max(unread))
+    let over_window = listing_tokens > args.context_window;
+    // JSON carries only the figures: the warning goes beside it.
+    if over_window && (args.fail_over_window || args.format == OutputFormat::Json) {
+        crate::cli::warn(window_warning(listing_tokens, args.context_window));
+    }
+    let failed = over || (args.fail_over_window && over_window);
+    Ok(i32::from(failed).max(unread))
 }
 
 /// The figures a skill's cost when used is made of.
@@ -209,6 +219,9 @@ struct JsonListing {
     used_chars: usize,
     chars: usize,
     tokens: usize,
+    /// The listing's share of the context window, and whether it is bigger than the window.
+    window_percent: f64,
+    over_window: bool,
     fates: JsonFates,
 }
 
@@ -342,6 +355,11 @@ impl Report<'_> {
                 used_chars: l.used_chars,
                 chars: l.text.chars().count(),
                 tokens: self.listing_tokens,
+                window_percent: crate::cli::window_percent(
+                    self.listing_tokens,
+                    self.args.context_window,
+                ),
+                over_window: self.listing_tokens > self.args.context_window,
                 fates: JsonFates {
                     full: l.count(Fate::Full),
                     trimmed: l.count(Fate::Trimmed),
@@ -411,12 +429,12 @@ impl Report<'_> {
             s.push_str(&format!("| {label} | {} |{}\n", thousands(n), est(n)));
         }
         s.push_str(&format!(
-            "\n{} skills: {} full, {} trimmed, {} name only, {} dropped",
-            self.lib.skills.len(),
-            l.count(Fate::Full),
-            l.count(Fate::Trimmed),
-            l.count(Fate::NameOnly),
-            l.count(Fate::Dropped),
+            "\n{}: {} full, {} trimmed, {} name only, {} dropped",
+            count_of(self.scope.iter().filter(|s| **s).count(), "skill", "skills"),
+            thousands(l.count(Fate::Full) as u64),
+            thousands(l.count(Fate::Trimmed) as u64),
+            thousands(l.count(Fate::NameOnly) as u64),
+            thousands(l.count(Fate::Dropped) as u64),
         ));
         if let Some(b) = l.budget_chars {
             s.push_str(&format!(
@@ -426,6 +444,18 @@ impl Report<'_> {
             ));
         }
         s.push('\n');
+        let window = self.args.context_window;
+        if self.listing_tokens > window {
+            s.push_str(&format!(
+                "\n:warning: {}\n",
+                crate::cli::ci_formats::md_text(&window_warning(self.listing_tokens, window))
+            ));
+        } else {
+            s.push_str(&format!(
+                "\nlisting per turn: {}\n",
+                crate::cli::window_share(self.listing_tokens, window)
+            ));
+        }
         let mut order: Vec<usize> = (0..self.counts.len()).collect();
         let size = |i: usize| {
             let c = &self.counts[i];
@@ -465,11 +495,28 @@ impl Report<'_> {
             order.truncate(n);
         }
         let mut s = String::new();
-        // 6+1+8+1+9+1+9+1+11+1+5+1+4+1+9+2 = 70 columns of figures; names and paths share the
-        // rest of 120.
+        // 6+1+8+1+9+1+9+1+11+1+5+1+4+1+9+2 = 70 columns of figures; on a terminal names and
+        // paths share the rest of 120.
+        let terminal = crate::cli::stdout_is_terminal();
+        let widest = order
+            .iter()
+            .map(|&i| crate::cli::shown_width(&self.lib.skills[i].name))
+            .max()
+            .unwrap_or(0);
+        let names = crate::cli::Column::new(widest, 24, 24, terminal);
+        let folders = crate::cli::Column::new(25, 25, 25, terminal);
         s.push_str(&format!(
-            "{:>6} {:>8} {:>9} {:>9} {:<11} {:>5} {:>4} {:<9}  {:<24} {}\n",
-            "L1", "L2", "L3", "used", "type", "files", "bin", "fate", "skill", "folder"
+            "{:>6} {:>8} {:>9} {:>9} {:<11} {:>5} {:>4} {:<9}  {} {}\n",
+            "L1",
+            "L2",
+            "L3",
+            "used",
+            "type",
+            "files",
+            "bin",
+            "fate",
+            names.pad("skill"),
+            "folder"
         ));
         for i in order {
             let c = &self.counts[i];
@@ -477,29 +524,32 @@ impl Report<'_> {
             let bin = c.resources.iter().filter(|r| !r.text).count();
             let u = &self.used[i];
             let line = format!(
-                "{:>6} {:>8} {:>9} {:>9} {:<11} {:>5} {:>4} {:<9}  {:<24} {}",
+                "{:>6} {:>8} {:>9} {:>9} {:<11} {:>5} {:>4} {:<9}  {} {}",
                 opt(c.l1),
                 opt(c.l2),
                 opt(c.l3_with_schema()),
                 used_text(u),
                 type_text(u),
-                c.resources.len(),
-                bin,
+                thousands(c.resources.len() as u64),
+                thousands(bin as u64),
                 fates[i].map_or("off", Fate::as_str),
-                fit(&sk.name, 24),
-                fit_left(&sk.dir.display().to_string(), 25),
+                names.pad(&names.fit(&sk.name)),
+                folders.fit_left(&sk.dir.display().to_string()),
             );
             s.push_str(line.trim_end());
             s.push('\n');
         }
         let l = self.listing;
         s.push_str(&format!(
-            "\n{} skills, {} resources ({} binary, not counted){}\n",
-            self.scope.iter().filter(|s| **s).count(),
-            t.resources,
-            t.binary,
+            "\n{}, {} ({} binary, not counted){}\n",
+            count_of(self.scope.iter().filter(|s| **s).count(), "skill", "skills"),
+            count_of(t.resources, "resource", "resources"),
+            thousands(t.binary as u64),
             if t.unreadable > 0 {
-                format!(", {} unreadable files", t.unreadable)
+                format!(
+                    ", {}",
+                    count_of(t.unreadable, "unreadable file", "unreadable files")
+                )
             } else {
                 String::new()
             }
@@ -536,17 +586,34 @@ impl Report<'_> {
             l.tier,
             thousands(self.listing_tokens as u64),
             self.beside(self.listing_tokens as u64),
-            l.count(Fate::Full),
-            l.count(Fate::Trimmed),
-            l.count(Fate::NameOnly),
-            l.count(Fate::Dropped),
+            thousands(l.count(Fate::Full) as u64),
+            thousands(l.count(Fate::Trimmed) as u64),
+            thousands(l.count(Fate::NameOnly) as u64),
+            thousands(l.count(Fate::Dropped) as u64),
         ));
-        s.push_str(&format!(
-            "listing per turn: {}\n",
-            crate::cli::window_share(self.listing_tokens, self.args.context_window)
-        ));
+        let window = self.args.context_window;
+        if self.listing_tokens > window {
+            s.push_str(&format!(
+                "warning: {}\n",
+                window_warning(self.listing_tokens, window)
+            ));
+        } else {
+            s.push_str(&format!(
+                "listing per turn: {}\n",
+                crate::cli::window_share(self.listing_tokens, window)
+            ));
+        }
         s
     }
+}
+
+/// The listing is bigger than the window: every turn would overflow it.
+fn window_warning(tokens: usize, window: usize) -> String {
+    format!(
+        "the listing costs {} tokens per turn: {}",
+        thousands(tokens as u64),
+        crate::cli::window_share(tokens, window)
+    )
 }
 
 /// The cost when used, `?`-marked when an executable's schema is not known yet.

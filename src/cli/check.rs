@@ -446,7 +446,7 @@ impl Report<'_> {
                 encoding: self.args.encoding,
                 tokens: self.listing.tokens,
                 context_window: window,
-                window_percent: percent(self.listing.tokens, window),
+                window_percent: crate::cli::window_percent(self.listing.tokens, window),
                 over_window: self.listing.over_window,
                 max_listing_tokens: self.args.max_listing_tokens,
             },
@@ -520,14 +520,6 @@ impl Report<'_> {
         }
         s
     }
-}
-
-/// `tokens` as a share of `window`, in percent with one decimal.
-fn percent(tokens: usize, window: usize) -> f64 {
-    if window == 0 {
-        return 0.0;
-    }
-    (tokens as f64 * 1000.0 / window as f64).round() / 10.0
 }
 
 /// Findings shown in a markdown table at most: a pull-request comment stays readable.

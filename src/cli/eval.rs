@@ -5,7 +5,7 @@ use crate::cli::match_cmd::{MatcherChoice, allowed, load_library};
 use crate::cli::{LibraryArgs, use_color};
 use crate::core::matching::eval::{Score, check_names, evaluate, parse_cases};
 use crate::core::matching::{Index, Matcher, keyword_crowded};
-use crate::core::text::line;
+use crate::core::text::{count_of, line, thousands};
 use anyhow::Context;
 use clap::Args;
 use serde_json::json;
@@ -169,7 +169,15 @@ pub fn render(report: &Report, color: bool) -> String {
     };
     let quiet = scores.first().map_or(0, |s| s.expected_quiet);
     let mut out = format!(
-        "{cases} messages ({quiet} expect nothing) · {skills} skills · at most {top} per message\n\n"
+        "{} ({} nothing) · {} · at most {} per message\n\n",
+        count_of(cases, "message", "messages"),
+        if quiet == 1 {
+            "1 expects".to_string()
+        } else {
+            format!("{} expect", thousands(quiet as u64))
+        },
+        count_of(skills, "skill", "skills"),
+        thousands(top as u64)
     );
     out.push_str(&format!(
         "{:<10} {:>9} {:>7} {:>6} {:>5} {:>5} {:>5} {:>7}\n",
@@ -204,9 +212,10 @@ pub fn render(report: &Report, color: bool) -> String {
             .filter(|o| !o.missed.is_empty() || !o.false_alarms.is_empty())
             .collect();
         out.push_str(&format!(
-            "\n{} — {} of {cases} messages not as expected\n",
+            "\n{} — {} of {} not as expected\n",
             paint("\x1b[1m", s.matcher.as_str()),
-            wrong.len()
+            thousands(wrong.len() as u64),
+            count_of(cases, "message", "messages")
         ));
         for o in wrong {
             out.push_str(&format!("  {}\n", line(&format!("{:?}", o.message))));

@@ -5,6 +5,7 @@ use crate::core::diagnostic::{Counts, RuleId, Severity};
 use crate::core::library::GroupedResources;
 use crate::core::listing::Format;
 use crate::core::rules::{self, CheckOptions, Profile};
+use crate::core::text::{count_of, thousands};
 use crate::core::tokens::Encoding;
 use crate::core::{Agent, Scope};
 use clap::Args;
@@ -160,28 +161,35 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         crate::cli::write_json(&mut out, &items)?;
         writeln!(out)?;
     } else {
-        let width = lib
+        let widest = lib
             .skills
             .iter()
-            .map(|s| crate::core::text::line(&s.id).chars().count())
+            .filter(|s| args.scope.contains(s))
+            .map(|s| crate::cli::shown_width(&s.id))
             .max()
-            .unwrap_or(4)
-            .clamp(4, 40);
+            .unwrap_or(0);
+        let names = crate::cli::Column::new(widest, 4, 40, crate::cli::stdout_is_terminal());
         writeln!(
             out,
-            "  {:width$}  {:16}  {:>6}  {:>7}  {:>7}  {:>6}  {:>5}",
-            "NAME", "SOURCE", "L1", "L2", "L3", "ERRORS", "WARNS"
+            "  {}  {:16}  {:>6}  {:>7}  {:>7}  {:>6}  {:>5}",
+            names.pad("NAME"),
+            "SOURCE",
+            "L1",
+            "L2",
+            "L3",
+            "ERRORS",
+            "WARNS"
         )?;
-        let num = |n: Option<u32>| n.map_or_else(|| "-".to_string(), |n| n.to_string());
+        let num = |n: Option<u32>| n.map_or_else(|| "-".to_string(), |n| thousands(u64::from(n)));
         for (((s, d), on), t) in lib.skills.iter().zip(&diags).zip(&enabled).zip(&tokens) {
             if !args.scope.contains(s) {
                 continue;
             }
             let c = Counts::of(d);
-            let name = crate::core::text::fit(&s.id, width);
+            let name = names.pad(&names.fit(&s.id));
             writeln!(
                 out,
-                "{} {:width$}  {:16}  {:>6}  {:>7}  {:>7}  {:>6}  {:>5}",
+                "{} {}  {:16}  {:>6}  {:>7}  {:>7}  {:>6}  {:>5}",
                 match (on, s.shadowed_by) {
                     (false, _) => "○",
                     (true, Some(_)) => "◌",
@@ -192,8 +200,8 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
                 num(t.l1),
                 num(t.l2),
                 num(t.l3_with_schema()),
-                c.errors,
-                c.warnings
+                thousands(c.errors as u64),
+                thousands(c.warnings as u64)
             )?;
         }
         let scope = args.scope.mask(&lib);
@@ -204,8 +212,9 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             .count();
         writeln!(
             out,
-            "{} skills, {on} enabled; token counts are {} estimates (Claude's tokenizer differs by roughly 10-20%)",
-            scope.iter().filter(|s| **s).count(),
+            "{}, {} enabled; token counts are {} estimates (Claude's tokenizer differs by roughly 10-20%)",
+            count_of(scope.iter().filter(|s| **s).count(), "skill", "skills"),
+            thousands(on as u64),
             args.encoding
         )?;
     }

@@ -107,7 +107,16 @@ pub fn run(args: MatchArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         }
         println!("{}", crate::cli::json_string(&doc)?);
     } else {
-        print!("{}", render(&args.message, &lib, &results, use_color()));
+        print!(
+            "{}",
+            render(
+                &args.message,
+                &lib,
+                &results,
+                use_color(),
+                crate::cli::stdout_is_terminal()
+            )
+        );
         for shown in &injections {
             print!("{}", shown.text(args.encoding));
         }
@@ -271,12 +280,14 @@ const HIGHLIGHT: &str = "\x1b[1;33m";
 const RESET: &str = "\x1b[0m";
 
 /// The message with its matched words marked (coloured, or in brackets without colour), then
-/// one ranked list per matcher, each skill by its id (copies of one name stay apart).
+/// one ranked list per matcher, each skill by its id (copies of one name stay apart). Ids line
+/// up; on a `terminal` a long one is cut to 40 characters.
 pub fn render(
     message: &str,
     lib: &Library,
     results: &[(Matcher, Vec<Match>)],
     color: bool,
+    terminal: bool,
 ) -> String {
     let paint = |code: &str, s: &str| {
         if color {
@@ -293,15 +304,15 @@ pub fn render(
         "message: {}\n",
         mark(message, &highlight_spans(&all), color)
     );
-    let width = results
+    let widest = results
         .iter()
         .flat_map(|(_, ms)| {
             ms.iter()
-                .map(|m| line(&lib.skills[m.skill].id).chars().count())
+                .map(|m| crate::cli::shown_width(&lib.skills[m.skill].id))
         })
         .max()
-        .unwrap_or(0)
-        .min(40);
+        .unwrap_or(0);
+    let names = crate::cli::Column::new(widest, 0, 40, terminal);
     for (matcher, matches) in results {
         out.push('\n');
         out.push_str(&paint(BOLD, matcher.as_str()));
@@ -311,8 +322,8 @@ pub fn render(
             out.push('\n');
         }
         for (rank, m) in matches.iter().enumerate() {
-            let name = line(&lib.skills[m.skill].id);
-            let pad = " ".repeat(width.saturating_sub(name.chars().count()));
+            let name = names.fit(&lib.skills[m.skill].id);
+            let pad = " ".repeat(names.width.saturating_sub(name.chars().count()));
             // One entry per matched term, with every field it came from.
             let mut why: Vec<(String, Vec<&str>)> = Vec::new();
             for h in &m.hits {

@@ -224,6 +224,14 @@ pub fn window_share(tokens: usize, window: usize) -> String {
     )
 }
 
+/// `tokens` as a share of `window`, in percent with one decimal (for JSON).
+pub fn window_percent(tokens: usize, window: usize) -> f64 {
+    if window == 0 {
+        return 0.0;
+    }
+    (tokens as f64 * 1000.0 / window as f64).round() / 10.0
+}
+
 /// An agent of the model (`core::agents::model::MODELS`) by its name.
 fn parse_agent(s: &str) -> Result<crate::core::Agent, String> {
     let models = crate::core::agents::model::MODELS;
@@ -565,6 +573,67 @@ impl serde_json::ser::Formatter for SafeFormatter {
         }
         w.write_all(&fragment.as_bytes()[start..])
     }
+}
+
+/// A column of names in a text report. On a terminal a long name is cut to the column with `…`
+/// so the table keeps its shape; into a pipe or a file every character is kept and the column
+/// is as wide as its longest entry, so the columns still line up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Column {
+    pub width: usize,
+    cut: bool,
+}
+
+impl Column {
+    /// A column for entries up to `widest` characters: at most `max` wide on a terminal
+    /// (`terminal`), else `widest` (and never narrower than `min`).
+    pub fn new(widest: usize, min: usize, max: usize, terminal: bool) -> Column {
+        if terminal {
+            Column {
+                width: widest.clamp(min, max.max(min)),
+                cut: true,
+            }
+        } else {
+            Column {
+                width: widest.max(min),
+                cut: false,
+            }
+        }
+    }
+
+    /// The text as one escaped line, cut at its end on a terminal.
+    pub fn fit(&self, s: &str) -> String {
+        if self.cut {
+            crate::core::text::fit(s, self.width)
+        } else {
+            crate::core::text::line(s).into_owned()
+        }
+    }
+
+    /// The text as one escaped line, cut at its start on a terminal (a path's end says most).
+    pub fn fit_left(&self, s: &str) -> String {
+        if self.cut {
+            crate::core::text::fit_left(s, self.width)
+        } else {
+            crate::core::text::line(s).into_owned()
+        }
+    }
+
+    /// `s` (already fitted) padded to the column.
+    pub fn pad(&self, s: &str) -> String {
+        let n = s.chars().count();
+        format!("{s}{}", " ".repeat(self.width.saturating_sub(n)))
+    }
+}
+
+/// The width of `s` as a column shows it (escaped, in characters).
+pub fn shown_width(s: &str) -> usize {
+    crate::core::text::line(s).chars().count()
+}
+
+/// Whether standard output is a terminal.
+pub fn stdout_is_terminal() -> bool {
+    std::io::stdout().is_terminal()
 }
 
 /// Whether to colour output: only on a terminal, and never when NO_COLOR is set.

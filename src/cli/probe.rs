@@ -3,7 +3,7 @@
 use crate::cli::{LibraryArgs, note_demo, use_color};
 use crate::core::probe::dependencies::{self, DepsReport};
 use crate::core::probe::{self, ProbeOptions, ProbeReport, SandboxMode, Verdict};
-use crate::core::text::fit;
+use crate::core::text::{count, count_of, thousands};
 use crate::core::{Severity, SkillKind};
 use anyhow::Context;
 use clap::Args;
@@ -326,14 +326,14 @@ fn write_text(
     color: bool,
 ) -> std::io::Result<()> {
     let paint = Paint(color);
-    let width = reports
+    let widest = reports
         .iter()
-        .map(|r| crate::core::text::line(&r.skill).chars().count())
+        .map(|r| crate::cli::shown_width(&r.skill))
         .max()
-        .unwrap_or(0)
-        .min(NAME_WIDTH);
+        .unwrap_or(0);
+    let names = crate::cli::Column::new(widest, 0, NAME_WIDTH, crate::cli::stdout_is_terminal());
     for r in reports {
-        let name = fit(&r.skill, width);
+        let name = names.pad(&names.fit(&r.skill));
         match &r.verdict {
             Some(v) => {
                 let word = paint.verdict(v, &format!("{:<14}", v.name()));
@@ -346,17 +346,14 @@ fn write_text(
                 };
                 writeln!(
                     out,
-                    "{word} {name:<width$}  {sandbox} {}",
+                    "{word} {name}  {sandbox} {}",
                     crate::core::text::line(&detail(r, v))
                 )?;
             }
             None if r.diagnostics.is_empty() => continue,
             None => {
                 let word = paint.wrap("2", &format!("{:<14}", "scripts"));
-                writeln!(
-                    out,
-                    "{word} {name:<width$}  not executable; scripts checked"
-                )?;
+                writeln!(out, "{word} {name}  not executable; scripts checked")?;
             }
         }
         for d in &r.diagnostics {
@@ -370,16 +367,16 @@ fn write_text(
         }
     }
     let warned = if summary.warned > 0 {
-        format!(" ({} with a warning)", summary.warned)
+        format!(" ({} with a warning)", thousands(summary.warned as u64))
     } else {
         String::new()
     };
     let mut line = format!(
         "{} probed in {:.1} s: {} ok{warned}, {} failed",
-        summary.probed,
+        count_of(summary.probed, "skill", "skills"),
         summary.elapsed_ms as f64 / 1000.0,
-        summary.ok,
-        summary.failed
+        thousands(summary.ok as u64),
+        thousands(summary.failed as u64)
     );
     let failures: Vec<String> = summary
         .verdicts
@@ -392,8 +389,9 @@ fn write_text(
     }
     if reports.iter().any(|r| !r.diagnostics.is_empty()) || summary.script_errors > 0 {
         line.push_str(&format!(
-            "; scripts: {} error(s), {} warning(s)",
-            summary.script_errors, summary.script_warnings
+            "; scripts: {}, {}",
+            count_of(summary.script_errors, "error", "errors"),
+            count_of(summary.script_warnings, "warning", "warnings")
         ));
     }
     writeln!(out, "{line}")?;
@@ -407,8 +405,8 @@ fn write_text(
             .as_deref()
             .unwrap_or("namespaces unavailable");
         let text = format!(
-            "sandbox: {} run(s) in the weaker process-group mode ({why}): {}",
-            weaker.len(),
+            "sandbox: {} in the weaker process-group mode ({why}): {}",
+            count_of(weaker.len(), "run", "runs"),
             crate::core::probe::WEAKER_MODE
         );
         writeln!(out, "{}", paint.wrap("33", &text))?;
@@ -435,18 +433,24 @@ fn detail(r: &ProbeReport, v: &Verdict) -> String {
     let mut s = match (v, &entry) {
         (Verdict::Ok, Some(e)) => format!(
             "`{e}` answered in {} ms; schema {} bytes, {} tokens (part of L3)",
-            r.elapsed_ms,
-            r.schema_text.as_ref().map_or(0, String::len),
-            r.schema_tokens.unwrap_or(0)
+            thousands(r.elapsed_ms),
+            thousands(r.schema_text.as_ref().map_or(0, String::len) as u64),
+            thousands(u64::from(r.schema_tokens.unwrap_or(0)))
         ),
         _ => v.detail(),
     };
     match (v, r.killed_descendants) {
         (_, 0) => {}
         (Verdict::Timeout { .. } | Verdict::Cancelled, n) => {
-            s.push_str(&format!(" ({n} descendant process(es) too)"));
+            s.push_str(&format!(
+                " ({} too)",
+                count(n, "descendant process", "descendant processes")
+            ));
         }
-        (_, n) => s.push_str(&format!("; killed {n} process(es) it left running")),
+        (_, n) => s.push_str(&format!(
+            "; killed {} it left running",
+            count(n, "process", "processes")
+        )),
     }
     s
 }

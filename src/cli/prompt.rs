@@ -11,7 +11,7 @@ use crate::core::text::thousands;
 use crate::core::tokens::{self, Encoding, TokenCache};
 use clap::Args;
 use serde_json::json;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 
 #[derive(Debug, Args)]
 pub struct PromptArgs {
@@ -29,6 +29,10 @@ pub struct PromptArgs {
     /// on stderr.
     #[arg(long)]
     pub fates: bool,
+    /// Exit with 1 when the listing is bigger than the context window (with --compare: the
+    /// --mode's listing).
+    #[arg(long)]
+    pub fail_over_window: bool,
     /// Which skills the listing holds: enabled (switched on), all (every installed skill) or auto
     /// (only those --message makes relevant).
     #[arg(long, default_value_t = ListingMode::default())]
@@ -157,7 +161,10 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             out.write_all(report.text().as_bytes())?;
         }
         out.flush()?;
-        return Ok(unread);
+        let over = cmp
+            .get(mode)
+            .is_some_and(|m| m.tokens as usize > args.context_window);
+        return Ok(gate(&args, over).max(unread));
     }
     let mask = selections.get(mode).unwrap_or(&[]);
     let listing = listing::render(&lib, &|i| mask.get(i).copied().unwrap_or(false), &opts);
@@ -165,24 +172,43 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     // promise local.
     writeln!(out, "{}", crate::core::text::text(&listing.text))?;
     out.flush()?;
-    if args.fates {
+    if args.fates || args.fail_over_window {
         // Through the cache: an unchanged listing needs no encoder.
         let tokens = tokens::count_listing(&lib, &listing.text, args.encoding, &cache) as usize;
         crate::cli::save_cache(&cache);
         crate::cli::save_counts(&lib, &cache);
-        eprint!(
-            "{}",
-            fate_table(
-                &lib,
-                &listing,
-                tokens,
-                args.encoding,
-                mode,
-                args.context_window
-            )
-        );
+        if args.fates {
+            eprint!(
+                "{}",
+                fate_table(
+                    &lib,
+                    &listing,
+                    tokens,
+                    args.encoding,
+                    mode,
+                    args.context_window
+                )
+            );
+        } else if tokens > args.context_window {
+            crate::cli::warn(window_warning(tokens, args.context_window));
+        }
+        return Ok(gate(&args, tokens > args.context_window).max(unread));
     }
     Ok(unread)
+}
+
+/// The exit code of `--fail-over-window`.
+fn gate(args: &PromptArgs, over_window: bool) -> i32 {
+    i32::from(args.fail_over_window && over_window)
+}
+
+/// The listing is bigger than the window: every turn would overflow it.
+fn window_warning(tokens: usize, window: usize) -> String {
+    format!(
+        "the listing costs {} tokens per turn: {}",
+        thousands(tokens as u64),
+        crate::cli::window_share(tokens, window)
+    )
 }
 
 /// The comparison of the three modes, as text or JSON.
@@ -270,6 +296,15 @@ impl Report<'_> {
             self.args.tier,
             self.args.encoding
         ));
+        for m in &self.cmp.modes {
+            if m.tokens as usize > self.args.context_window {
+                s.push_str(&format!(
+                    "warning: {} mode: {}\n",
+                    m.mode.as_str(),
+                    window_warning(m.tokens as usize, self.args.context_window)
+                ));
+            }
+        }
         match (&self.args.message, self.relevant) {
             (Some(msg), Some(rel)) => {
                 let names: Vec<String> = rel
@@ -335,6 +370,8 @@ impl Report<'_> {
                     "tokens": m.tokens,
                     "saving_vs_all_percent": self.cmp.saving(m.mode, ListingMode::All).map(round1),
                     "saving_vs_enabled_percent": self.cmp.saving(m.mode, ListingMode::Enabled).map(round1),
+                    "window_percent": crate::cli::window_percent(m.tokens as usize, self.args.context_window),
+                    "over_window": m.tokens as usize > self.args.context_window,
                 })
             })
             .collect();
@@ -375,36 +412,38 @@ fn fate_table(
     window: usize,
 ) -> String {
     let mut s = String::new();
-    let budget = listing
-        .budget_chars
-        .map_or_else(|| "no budget".to_string(), |b| format!("budget {b} chars"));
+    let budget = listing.budget_chars.map_or_else(
+        || "no budget".to_string(),
+        |b| format!("budget {} chars", thousands(b as u64)),
+    );
     let whose = lib.agent.map_or_else(String::new, |a| format!(" for {a}"));
     s.push_str(&format!(
-        "listing{whose} ({mode} mode): {} tier, {} chars, ~{tokens} tokens ({enc}), {} of {budget}; {}\n",
+        "listing{whose} ({mode} mode): {} tier, {} chars, ~{} tokens ({enc}), {} of {budget}; {}\n",
         listing.tier,
-        listing.text.chars().count(),
-        listing.used_chars,
+        thousands(listing.text.chars().count() as u64),
+        thousands(tokens as u64),
+        thousands(listing.used_chars as u64),
         crate::cli::window_share(tokens, window),
     ));
+    if tokens > window {
+        s.push_str(&format!("warning: {}\n", window_warning(tokens, window)));
+    }
     let counts: Vec<String> = Fate::ALL
         .iter()
-        .map(|f| format!("{} {f}", listing.count(*f)))
+        .map(|f| format!("{} {f}", thousands(listing.count(*f) as u64)))
         .collect();
     s.push_str(&format!("fates: {}\n", counts.join(", ")));
-    let width = listing
+    let widest = listing
         .entries
         .iter()
-        .map(|e| {
-            crate::core::text::line(&lib.skills[e.index].name)
-                .chars()
-                .count()
-        })
+        .map(|e| crate::cli::shown_width(&lib.skills[e.index].name))
         .max()
-        .unwrap_or(0)
-        .min(40);
+        .unwrap_or(0);
+    // The table goes to stderr: it is cut only when stderr is a terminal.
+    let names = crate::cli::Column::new(widest, 0, 40, std::io::stderr().is_terminal());
     for e in &listing.entries {
         let skill = &lib.skills[e.index];
-        let name = crate::core::text::fit(&skill.name, width);
+        let name = names.pad(&names.fit(&skill.name));
         // A skill listed only through its agent's fallbacks says so.
         let fallback = skill
             .parse_diagnostics
@@ -415,7 +454,7 @@ fn fate_table(
             _ => e.reason.as_str(),
         };
         let line = format!(
-            "{:<9} {name:<width$}  {}",
+            "{:<9} {name}  {}",
             e.fate.as_str(),
             crate::core::text::line(reason)
         );

@@ -48,9 +48,10 @@ pub fn run(mut args: ShowArgs, mut library: LibraryArgs) -> anyhow::Result<i32> 
         None => {
             if skill.file_len() > MAX_SHOW_BYTES {
                 anyhow::bail!(
-                    "{} is {} bytes, over the {MAX_SHOW_BYTES} bytes show prints",
+                    "{} is {} bytes, over the {} bytes show prints",
                     skill.skill_md.display(),
-                    skill.file_len()
+                    crate::core::text::thousands(skill.file_len()),
+                    crate::core::text::thousands(MAX_SHOW_BYTES)
                 );
             }
             let body = library::read_body(skill)?;

@@ -11,6 +11,7 @@ mod baseline;
 mod budget_used;
 mod check;
 mod ci_example;
+mod ci_formats;
 mod exit_codes;
 mod fifo;
 mod hostile_output;

@@ -9,6 +9,7 @@ use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::index::Stamp;
 use crate::core::library::{Resource, read_body};
 use crate::core::skill::{BodyFacts, Link, Skill};
+use crate::core::text::thousands;
 use crate::core::tokens::{self, Encoding, TokenCache};
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
@@ -66,7 +67,8 @@ pub fn check(
                 RuleId::BodyTooLong,
                 Severity::Warning,
                 format!(
-                    "the body is {lines} lines: keep SKILL.md under {MAX_LINES} lines and move detail into reference files"
+                    "the body is {} lines: keep SKILL.md under {MAX_LINES} lines and move detail into reference files",
+                    thousands(lines as u64)
                 ),
             )
             .at(skill.body_line, 1),
@@ -97,7 +99,9 @@ pub fn check(
                     RuleId::BodyTooLong,
                     Severity::Warning,
                     format!(
-                        "the body is over {MAX_TOKENS} tokens: keep it under {MAX_TOKENS} and move detail into reference files"
+                        "the body is over {} tokens: keep it under {} and move detail into reference files",
+                        thousands(MAX_TOKENS as u64),
+                        thousands(MAX_TOKENS as u64)
                     ),
                 )
                 .at(skill.body_line, 1),
@@ -160,7 +164,7 @@ pub fn check(
         let why = if broken >= MAX_BROKEN {
             format!("{MAX_BROKEN} broken links reported")
         } else {
-            format!("{MAX_LINKS} links checked")
+            format!("{} links checked", thousands(MAX_LINKS as u64))
         };
         out.push(
             Diagnostic::new(

@@ -5,6 +5,7 @@ use crate::core::catalogue::RuleId;
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::escape;
 use crate::core::skill::{Skill, SkillKind};
+use crate::core::text::thousands;
 use std::borrow::Cow;
 use unicode_normalization::UnicodeNormalization;
 
@@ -116,7 +117,11 @@ pub fn check(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
                 Diagnostic::new(
                     RuleId::CompatibilityTooLong,
                     sev,
-                    format!("`compatibility` is {n} characters: keep it under {MAX_COMPATIBILITY}"),
+                    format!(
+                        "`compatibility` is {} characters: keep it under {}",
+                        thousands(n as u64),
+                        thousands(MAX_COMPATIBILITY as u64)
+                    ),
                 )
                 .at(f.line, 1),
             );
@@ -240,7 +245,10 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
             Diagnostic::new(
                 RuleId::NameTooLong,
                 Severity::Error,
-                format!("the name is {len} characters: shorten it to {MAX_NAME} or fewer"),
+                format!(
+                    "the name is {} characters: shorten it to {MAX_NAME} or fewer",
+                    thousands(len as u64)
+                ),
             )
             .at_line(line),
         );
@@ -605,7 +613,9 @@ fn description_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>)
                 RuleId::DescriptionTooLong,
                 Severity::Error,
                 format!(
-                    "the description is {len} characters: cut it to {MAX_DESCRIPTION} or fewer (it is paid on every turn)"
+                    "the description is {} characters: cut it to {} or fewer (it is paid on every turn)",
+                    thousands(len as u64),
+                    thousands(MAX_DESCRIPTION as u64)
                 ),
             )
             .at_line(line),
