@@ -28,6 +28,7 @@ mod rule_selection;
 mod shell;
 mod show;
 mod stamps;
+mod text_output;
 mod toggle;
 mod toggle_race;
 mod tokens;
