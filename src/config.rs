@@ -29,7 +29,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("context_window", "a number of tokens, e.g. 200000"),
     (
         "model",
-        "claude, gemini, gpt-4o, gpt-4 or NAME=FACTOR (e.g. \"claude-opus=1.2\")",
+        "claude, gemini, gpt-4o, gpt-4, NAME=FACTOR (e.g. \"claude-opus=1.2\") or none",
     ),
     ("roots", "a list of folders read with the agents' own"),
     (
@@ -178,7 +178,11 @@ impl Config {
                 "listing" => self.listing = self.value(text, line, key, item),
                 "tier" => self.tier = self.value(text, line, key, item),
                 "encoding" => self.encoding = self.value(text, line, key, item),
-                "model" => self.model = self.value(text, line, key, item),
+                "model" => {
+                    self.model = self
+                        .value::<crate::core::model::ModelChoice>(text, line, key, item)
+                        .and_then(|c| c.0)
+                }
                 "context_window" => match item.as_integer() {
                     Some(n) if (1_000..=100_000_000).contains(&n) => {
                         self.context_window = usize::try_from(n).ok()

@@ -3,6 +3,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod cli;
+pub mod color;
 pub mod config;
 pub mod core;
 pub mod tui;

@@ -32,10 +32,15 @@ fn main() {
         std::process::exit(code);
     }
     skillscope::core::probe::set_sandbox_program("/proc/self/exe");
-    let config = Config::load();
+    let config = config::activate(Config::load());
+    // A shell asking for completions (`COMPLETE=bash skillscope -- …`) is answered here, before
+    // anything else is written; the config's roots name the skills `show` and `toggle` complete.
+    clap_complete::CompleteEnv::with_factory(|| config.apply_defaults(Cli::command()))
+        .var(cli::complete::VAR)
+        .complete();
     let matches = config.apply_defaults(Cli::command()).get_matches_from(args);
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
-    let config = config::activate(config);
+    skillscope::color::choose(cli.color);
     let code = match cli.command {
         Some(command) => {
             // Completions and the man page do not read the config; everything else says what

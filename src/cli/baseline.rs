@@ -382,7 +382,7 @@ pub fn run(args: &BudgetArgs, library: &LibraryArgs) -> anyhow::Result<i32> {
         source: &source,
         settings,
         listing: args.listing().as_str(),
-        model: args.model.as_ref(),
+        model: args.model(),
         gates: &gates,
     };
     let mut out = crate::cli::report_out();

@@ -3,7 +3,7 @@
 use crate::cli::{LibraryArgs, note_demo};
 use crate::core::budget;
 use crate::core::listing::{self, Fate, Format, Listing, ListingOptions, Tier};
-use crate::core::model::Model;
+use crate::core::model::{Model, ModelChoice};
 use crate::core::skill::{KindSource, SkillKind};
 use crate::core::text::{count_of, thousands};
 use crate::core::tokens::{self, Encoding, ResourceTokens, SkillTokens};
@@ -25,17 +25,17 @@ pub enum OutputFormat {
 #[derive(Debug, Args)]
 pub struct BudgetArgs {
     /// Encoding: o200k_base or cl100k_base.
-    #[arg(long, default_value_t = Encoding::default())]
+    #[arg(long, default_value_t = Encoding::default(), add = clap_complete::ArgValueCandidates::new(crate::cli::complete::encodings))]
     pub encoding: Encoding,
     /// Output: a table (biggest skills first), JSON, or markdown for a pull-request comment.
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
     /// The listing format whose entries are L1: xml, markdown, claude-code, codex or lazy-skills
     /// [default: the agent's own with --agent, else xml].
-    #[arg(long)]
+    #[arg(long, add = clap_complete::ArgValueCandidates::new(crate::cli::complete::listings))]
     pub listing: Option<Format>,
     /// The listing tier: auto, full, compact or names.
-    #[arg(long, default_value_t = Tier::default())]
+    #[arg(long, default_value_t = Tier::default(), add = clap_complete::ArgValueCandidates::new(crate::cli::complete::tiers))]
     pub tier: Tier,
     /// The model's context window in tokens (the claude-code and codex budgets are a share of it).
     #[arg(long, default_value_t = listing::DEFAULT_CONTEXT_WINDOW)]
@@ -57,9 +57,10 @@ pub struct BudgetArgs {
     #[command(flatten)]
     pub view: crate::cli::AgentArgs,
     /// Also show each figure as the model would count it: claude, gemini, gpt-4o, gpt-4, or
-    /// NAME=FACTOR. Shown as "≈ N (model)" beside the tiktoken figure, never instead of it.
-    #[arg(long, value_name = "MODEL")]
-    pub model: Option<Model>,
+    /// NAME=FACTOR; `none` for no estimate (also over the config file's). Shown as "≈ N
+    /// (model)" beside the tiktoken figure, never instead of it.
+    #[arg(long, value_name = "MODEL", add = clap_complete::ArgValueCandidates::new(crate::cli::complete::models))]
+    pub model: Option<ModelChoice>,
     /// Write the library's budget (every skill's costs and fate per listing format) to FILE.
     #[arg(long, value_name = "FILE")]
     pub save_baseline: Option<PathBuf>,
@@ -86,7 +87,7 @@ pub(crate) fn enabled(lib: &Library) -> impl Fn(usize) -> bool + use<> {
 }
 
 pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
-    if let Some(m) = args.model.as_ref().and_then(|m| m.mismatch(args.encoding)) {
+    if let Some(m) = args.model().and_then(|m| m.mismatch(args.encoding)) {
         eprintln!("skillscope: {m}");
     }
     if args.save_baseline.is_some()
@@ -273,6 +274,11 @@ struct JsonSkill<'a> {
 }
 
 impl BudgetArgs {
+    /// The model whose estimate is shown beside the figures, if any.
+    pub fn model(&self) -> Option<&Model> {
+        self.model.as_ref().and_then(|c| c.0.as_ref())
+    }
+
     /// The listing format: the one asked for, else the agent's own, else xml.
     pub fn listing(&self) -> Format {
         self.listing
@@ -338,7 +344,7 @@ impl Report<'_> {
         let l = self.listing;
         JsonReport {
             encoding: self.args.encoding,
-            model: self.args.model.as_ref().map(|m| JsonModel {
+            model: self.args.model().map(|m| JsonModel {
                 name: &m.name,
                 factor: m.factor,
                 exact: m.is_exact_with(self.args.encoding),
@@ -386,7 +392,7 @@ impl Report<'_> {
 
     /// ` ≈ N (model)` after a figure when --model asks for it.
     fn beside(&self, n: u64) -> String {
-        self.args.model.as_ref().map_or_else(String::new, |m| {
+        self.args.model().map_or_else(String::new, |m| {
             format!(" {}", m.label(n, self.args.encoding))
         })
     }
@@ -396,7 +402,7 @@ impl Report<'_> {
         let t = self.totals();
         let l = self.listing;
         let fates = self.fates();
-        let model = self.args.model.as_ref();
+        let model = self.args.model();
         let mut s = String::from("### skillscope budget\n\n");
         let est_head = model.map_or_else(String::new, |m| {
             let sign = if m.is_exact_with(self.args.encoding) {

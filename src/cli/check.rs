@@ -33,16 +33,16 @@ pub enum CheckFormat {
 pub struct CheckArgs {
     /// Whose rules to apply: spec, claude-code, codex, opencode or lazy-skills (default: each
     /// agent's own for its folders, spec for folders named here).
-    #[arg(long)]
+    #[arg(long, add = clap_complete::ArgValueCandidates::new(crate::cli::complete::profiles))]
     pub profile: Option<Profile>,
     #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
     pub format: CheckFormat,
     /// Report only these rules: rule ids or families, comma-separated or repeated
     /// (`--select name,description-generic`).
-    #[arg(long, value_name = "RULE", value_delimiter = ',')]
+    #[arg(long, value_name = "RULE", value_delimiter = ',', add = clap_complete::ArgValueCandidates::new(crate::cli::complete::rules))]
     pub select: Vec<Selector>,
     /// Leave out these rules (ids or families); a more specific --select keeps its own.
-    #[arg(long, value_name = "RULE", value_delimiter = ',')]
+    #[arg(long, value_name = "RULE", value_delimiter = ',', add = clap_complete::ArgValueCandidates::new(crate::cli::complete::rules))]
     pub ignore: Vec<Selector>,
     /// Report warnings as errors: exit 1 on any warning.
     #[arg(long)]
@@ -55,13 +55,13 @@ pub struct CheckArgs {
     pub fail_over_window: bool,
     /// The listing format measured against the window and --max-listing-tokens: xml,
     /// markdown, claude-code, codex or lazy-skills.
-    #[arg(long, default_value_t = Format::default())]
+    #[arg(long, default_value_t = Format::default(), add = clap_complete::ArgValueCandidates::new(crate::cli::complete::listings))]
     pub listing: Format,
     /// The model's context window (the claude-code and codex listing budgets are a share of it).
     #[arg(long, default_value_t = listing::DEFAULT_CONTEXT_WINDOW)]
     pub context_window: usize,
     /// Encoding for the body-length and listing limits: o200k_base or cl100k_base.
-    #[arg(long, default_value_t = Encoding::default())]
+    #[arg(long, default_value_t = Encoding::default(), add = clap_complete::ArgValueCandidates::new(crate::cli::complete::encodings))]
     pub encoding: Encoding,
     /// Show info-level findings too.
     #[arg(long, short)]

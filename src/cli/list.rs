@@ -65,13 +65,13 @@ pub struct ListArgs {
     pub json: bool,
     /// Whose rules decide the diagnostics: spec, claude-code, codex, opencode or lazy-skills
     /// (default: spec; lazy-skills for the bundled demo library).
-    #[arg(long)]
+    #[arg(long, add = clap_complete::ArgValueCandidates::new(crate::cli::complete::profiles))]
     pub profile: Option<Profile>,
     /// Encoding for the token counts: o200k_base or cl100k_base.
-    #[arg(long, default_value_t = Encoding::default())]
+    #[arg(long, default_value_t = Encoding::default(), add = clap_complete::ArgValueCandidates::new(crate::cli::complete::encodings))]
     pub encoding: Encoding,
     /// The listing format whose entry is each skill's L1: xml, markdown, claude-code or codex.
-    #[arg(long, default_value_t = Format::default())]
+    #[arg(long, default_value_t = Format::default(), add = clap_complete::ArgValueCandidates::new(crate::cli::complete::listings))]
     pub listing: Format,
     /// Count everything afresh and leave the on-disk token cache alone.
     #[arg(long)]

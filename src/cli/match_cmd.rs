@@ -34,7 +34,7 @@ pub struct MatchArgs {
     #[arg(long)]
     pub inject: bool,
     /// Encoding for --inject's token counts: o200k_base or cl100k_base.
-    #[arg(long, default_value_t = crate::core::tokens::Encoding::default())]
+    #[arg(long, default_value_t = crate::core::tokens::Encoding::default(), add = clap_complete::ArgValueCandidates::new(crate::cli::complete::encodings))]
     pub encoding: crate::core::tokens::Encoding,
 }
 

@@ -5,6 +5,7 @@ pub mod baseline;
 pub mod budget;
 pub mod check;
 pub mod ci_formats;
+pub mod complete;
 pub mod eval;
 pub mod list;
 pub mod match_cmd;
@@ -38,6 +39,9 @@ pub struct Cli {
     pub command: Option<Command>,
     #[command(flatten)]
     pub library: LibraryArgs,
+    /// Colours: auto (on a terminal, unless NO_COLOR is set), always or never.
+    #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t = clap::ColorChoice::Auto)]
+    pub color: clap::ColorChoice,
 }
 
 #[derive(Debug, Subcommand)]
@@ -179,7 +183,7 @@ pub struct AgentArgs {
     /// shares), its precedence, fallbacks and listing format: claude-code, codex, opencode,
     /// gemini, goose, lazy-skills or generic. Without it, an agent's own listing format
     /// (claude-code, codex, lazy-skills) picks that agent.
-    #[arg(long, value_parser = parse_agent)]
+    #[arg(long, value_parser = parse_agent, add = clap_complete::ArgValueCandidates::new(crate::cli::complete::agents))]
     pub agent: Option<crate::core::Agent>,
     /// Files open in the session: a conditional skill (Claude Code's `paths:`) is listed only
     /// when one of them matches its globs.
@@ -636,9 +640,10 @@ pub fn stdout_is_terminal() -> bool {
     std::io::stdout().is_terminal()
 }
 
-/// Whether to colour output: only on a terminal, and never when NO_COLOR is set.
+/// Whether to colour standard output: `--color`, else only on a terminal and never when
+/// `NO_COLOR` is set.
 pub fn use_color() -> bool {
-    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal()
+    crate::color::enabled(std::io::stdout().is_terminal())
 }
 
 /// Runs a subcommand; returns the process exit code.

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 #[derive(Debug, Args)]
 pub struct ProbeArgs {
     /// Encoding for the schema's token count: o200k_base or cl100k_base.
-    #[arg(long, default_value_t = crate::core::tokens::Encoding::default())]
+    #[arg(long, default_value_t = crate::core::tokens::Encoding::default(), add = clap_complete::ArgValueCandidates::new(crate::cli::complete::encodings))]
     pub encoding: crate::core::tokens::Encoding,
     /// Seconds an entry script may take to answer before it is killed with all it started
     /// (default: its agent's wait: 5 s for Lazy Skills, as that design waits, else 10 s).

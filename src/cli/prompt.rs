@@ -17,10 +17,10 @@ use std::io::{IsTerminal, Write};
 pub struct PromptArgs {
     /// Catalog format: xml, markdown, claude-code, codex or lazy-skills [default: the agent's
     /// own with --agent, else xml].
-    #[arg(long)]
+    #[arg(long, add = clap_complete::ArgValueCandidates::new(crate::cli::complete::listings))]
     pub format: Option<Format>,
     /// Entry tier: auto (by skill count), full, compact or names.
-    #[arg(long, default_value_t = Tier::default())]
+    #[arg(long, default_value_t = Tier::default(), add = clap_complete::ArgValueCandidates::new(crate::cli::complete::tiers))]
     pub tier: Tier,
     /// The model's context window in tokens (the claude-code and codex budgets are a share of it).
     #[arg(long, default_value_t = listing::DEFAULT_CONTEXT_WINDOW)]
@@ -58,7 +58,7 @@ pub struct PromptArgs {
     #[arg(long, requires = "compare")]
     pub json: bool,
     /// Encoding for token counts: o200k_base or cl100k_base.
-    #[arg(long, default_value_t = Encoding::default())]
+    #[arg(long, default_value_t = Encoding::default(), add = clap_complete::ArgValueCandidates::new(crate::cli::complete::encodings))]
     pub encoding: Encoding,
     #[command(flatten)]
     pub scope: crate::cli::ScopeArgs,

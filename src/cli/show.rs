@@ -17,14 +17,14 @@ pub const MAX_SHOW_BYTES: u64 = 16 * 1024 * 1024;
 #[derive(Debug, Args)]
 pub struct ShowArgs {
     /// The skill: its name, or its id when names repeat (`web.scraper`, `plugin:skill`).
-    #[arg(value_name = "NAME")]
+    #[arg(value_name = "NAME", add = clap_complete::ArgValueCompleter::new(crate::cli::complete::skill_names))]
     pub name: String,
     /// A file of the skill by its path inside the skill folder (`references/forms.md`); without
     /// it, the body of SKILL.md. A folder given here instead is read as the library.
     #[arg(value_name = "RESOURCE")]
     pub resource: Option<String>,
     /// Encoding for the token count: o200k_base or cl100k_base.
-    #[arg(long, default_value_t = Encoding::default())]
+    #[arg(long, default_value_t = Encoding::default(), add = clap_complete::ArgValueCandidates::new(crate::cli::complete::encodings))]
     pub encoding: Encoding,
     /// Print one JSON object (text, path, bytes, tokens) instead of the text.
     #[arg(long)]

@@ -24,6 +24,7 @@ use std::path::Path;
 )]
 pub struct ToggleArgs {
     /// The skill's name.
+    #[arg(add = clap_complete::ArgValueCompleter::new(crate::cli::complete::skill_names))]
     pub name: String,
     /// Switch the skill on.
     #[arg(long, conflicts_with = "off")]

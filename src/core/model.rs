@@ -116,6 +116,23 @@ impl Model {
     }
 }
 
+/// What `--model` and the config's `model` take: a model, or `none` for no estimate (which
+/// also turns off a model the config file set).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelChoice(pub Option<Model>);
+
+impl FromStr for ModelChoice {
+    type Err = ModelError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if s.trim().eq_ignore_ascii_case("none") {
+            Ok(ModelChoice(None))
+        } else {
+            s.parse().map(|m| ModelChoice(Some(m)))
+        }
+    }
+}
+
 impl fmt::Display for Model {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.name)

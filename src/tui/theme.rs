@@ -9,10 +9,11 @@ pub struct Theme {
 }
 
 impl Theme {
-    /// Colours unless `NO_COLOR` is set to a non-empty value (<https://no-color.org>).
+    /// Colours unless `--color never`, or `NO_COLOR` set to a non-empty value
+    /// (<https://no-color.org>) without `--color always`.
     pub fn from_env() -> Theme {
         Theme {
-            color: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+            color: crate::color::enabled(true),
         }
     }
 

@@ -11,48 +11,169 @@ fn have(tool: &str) -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
+/// What the binary answers a shell asking for completions of `words` (the last one being
+/// typed), one candidate per line as zsh reads them (`value:help`), values only.
+fn complete(words: &[&str], home: &std::path::Path) -> Vec<String> {
+    let out = bin()
+        .arg("--")
+        .args(words)
+        .env("COMPLETE", "zsh")
+        .env("_CLAP_IFS", "\n")
+        .env("_CLAP_COMPLETE_INDEX", (words.len() - 1).to_string())
+        .env("SKILLSCOPE_CONFIG_DIR", home.join("config"))
+        .env("SKILLSCOPE_CACHE_DIR", home.join("cache"))
+        .env("HOME", home)
+        .current_dir(home)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| l.split(':').next().unwrap_or("").to_string())
+        .collect()
+}
+
 #[test]
-fn bash_loads_the_completion_script_and_completes_subcommands_and_flags() {
+fn completions_offer_every_options_values_and_the_installed_skills() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let has = |words: &[&str], want: &[&str]| {
+        let got = complete(words, h);
+        for w in want {
+            assert!(got.iter().any(|g| g == w), "{words:?}: no {w} in {got:?}");
+        }
+    };
+    has(
+        &["skillscope", "check", "--profile", ""],
+        &["spec", "claude-code", "lazy-skills"],
+    );
+    has(
+        &["skillscope", "check", "--listing", ""],
+        &["xml", "claude-code", "codex"],
+    );
+    has(
+        &["skillscope", "prompt", "--format", ""],
+        &["markdown", "lazy-skills"],
+    );
+    has(
+        &["skillscope", "check", "--format", ""],
+        &["github", "sarif", "markdown"],
+    );
+    has(
+        &["skillscope", "budget", "--encoding", ""],
+        &["o200k_base", "cl100k_base"],
+    );
+    has(
+        &["skillscope", "budget", "--model", ""],
+        &["claude", "gpt-4o", "none"],
+    );
+    has(
+        &["skillscope", "match", "x", "--matcher", ""],
+        &["keyword", "bm25", "all"],
+    );
+    has(
+        &["skillscope", "budget", "--agent", ""],
+        &["claude-code", "goose", "generic"],
+    );
+    has(&["skillscope", "budget", "--tier", ""], &["names"]);
+    has(
+        &["skillscope", "check", "--select", "unknown"],
+        &["unknown-field"],
+    );
+    has(
+        &["skillscope", "check", "--color", ""],
+        &["auto", "always", "never"],
+    );
+    has(&["skillscope", "bud"], &["budget"]);
+    // No skill installed: nothing to name (the demo is not the user's).
+    assert!(
+        !complete(&["skillscope", "show", ""], h)
+            .iter()
+            .any(|c| !c.starts_with('-'))
+    );
+    for name in ["pdf-tools", "pdf-forms", "csv-stats"] {
+        write(
+            &h.join(format!(".claude/skills/{name}/SKILL.md")),
+            &format!("---\nname: {name}\ndescription: Does {name} things. Use when asked.\n---\n"),
+        );
+    }
+    assert_eq!(
+        complete(&["skillscope", "show", "pdf"], h),
+        ["pdf-forms", "pdf-tools"]
+    );
+    assert_eq!(complete(&["skillscope", "toggle", "cs"], h), ["csv-stats"]);
+}
+
+#[test]
+fn bash_loads_the_completion_script_and_completes_through_the_binary() {
     if !have("bash") {
         eprintln!("skipping: bash is not installed");
         return;
     }
+    let home = tempfile::tempdir().unwrap();
     let exe = env!("CARGO_BIN_EXE_skillscope");
+    let call = |words: &str| {
+        format!(
+            "COMP_WORDS=({words}); COMP_CWORD=$((${{#COMP_WORDS[@]}} - 1)); \
+             _clap_complete_skillscope skillscope \"${{COMP_WORDS[COMP_CWORD]}}\" \"${{COMP_WORDS[COMP_CWORD-1]}}\"; \
+             echo \"[$(IFS=' '; echo \"${{COMPREPLY[*]}}\")]\""
+        )
+    };
     let script = format!(
-        "source <('{exe}' completions bash) && complete -p skillscope && \
-         COMP_WORDS=(skillscope bud); COMP_CWORD=1; _skillscope skillscope bud skillscope; \
-         echo \"words: ${{COMPREPLY[*]}}\"; \
-         COMP_WORDS=(skillscope budget --base); COMP_CWORD=2; _skillscope skillscope --base budget; \
-         echo \"flags: ${{COMPREPLY[*]}}\""
+        "source <('{exe}' completions bash) && complete -p skillscope && {} && {} && {}",
+        call("skillscope bud"),
+        call("skillscope budget --base"),
+        call("skillscope check --profile c"),
     );
-    let out = Command::new("bash").args(["-c", &script]).output().unwrap();
+    let out = Command::new("bash")
+        .args(["-c", &script])
+        .env("HOME", home.path())
+        .env("SKILLSCOPE_CONFIG_DIR", home.path().join("config"))
+        .env("SKILLSCOPE_CACHE_DIR", home.path().join("cache"))
+        .output()
+        .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
         "{text}{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(text.contains("-F _skillscope skillscope"), "{text}");
-    assert!(text.contains("words: budget"), "{text}");
+    assert!(
+        text.contains("-F _clap_complete_skillscope skillscope"),
+        "{text}"
+    );
+    assert!(text.contains("[budget]"), "{text}");
     assert!(
         text.contains("--baseline") && text.contains("--baseline-ref"),
         "{text}"
     );
+    assert!(text.contains("[claude-code codex]"), "{text}");
 }
 
 #[test]
-fn zsh_and_fish_scripts_name_the_new_options() {
+fn zsh_and_fish_scripts_call_the_binary() {
     let home = tempfile::tempdir().unwrap();
     for (shell, marker) in [
         ("zsh", "#compdef skillscope"),
-        ("fish", "complete -c skillscope"),
+        (
+            "fish",
+            "complete --keep-order --exclusive --command skillscope",
+        ),
     ] {
         let out = run(&["completions", shell], home.path());
         assert_eq!(out.status.code(), Some(0));
         let s = String::from_utf8(out.stdout).unwrap();
         assert!(s.contains(marker), "{shell}: {s}");
-        assert!(s.contains("save-baseline"), "{shell}");
-        assert!(s.contains("fail-on-drop"), "{shell}");
+        assert!(
+            s.contains(&format!("COMPLETE=\"{shell}\""))
+                || s.contains(&format!("COMPLETE={shell}")),
+            "{shell}: {s}"
+        );
+        assert!(s.contains(env!("CARGO_BIN_EXE_skillscope")), "{shell}: {s}");
         if have(shell) {
             // The shell itself must accept the script.
             let check = match shell {
@@ -84,12 +205,25 @@ fn the_man_page_renders_with_man() {
     );
     for needle in [
         ".TH skillscope",
+        ".SH COMMANDS",
         "SKILLSCOPE BUDGET",
         "\\-\\-baseline\\-ref",
-        "EXIT STATUS",
+        ".SH \"EXIT STATUS\"",
+        "\\fB130\\fR",
+        ".SH ENVIRONMENT",
+        "\\fBNO_COLOR\\fR",
+        "\\fBSKILLSCOPE_CONFIG\\fR",
+        ".SH FILES",
+        ".SH EXAMPLES",
     ] {
         assert!(roff.contains(needle), "man page lacks {needle}");
     }
+    // One page holds everything: it names no other page (no skillscope-list(1)).
+    assert!(!roff.contains("(1)"), "the page refers to another page");
+    assert!(
+        !roff.contains("skillscope\\-list"),
+        "the page refers to another page"
+    );
     if !have("man") {
         eprintln!("skipping the man -l rendering: man is not installed (apt-get install man-db)");
         return;
@@ -327,7 +461,7 @@ fn markdown_reports_for_check_and_budget_hold_the_json_figures() {
         .filter(|l| l.starts_with("| error |") || l.starts_with("| warning |"));
     let shown = (cj["errors"].as_u64().unwrap() + cj["warnings"].as_u64().unwrap()).min(30);
     assert_eq!(rows.count() as u64, shown, "{md}");
-    assert!(md.contains("| error | yaml-invalid | "), "{md}");
+    assert!(md.contains("| error | `yaml-invalid` | "), "{md}");
 
     let bj = json(&run(
         &["budget", demo, "--format", "json", "--model", "claude"],

@@ -221,3 +221,85 @@ fn thousands_of(n: usize) -> String {
     }
     out
 }
+
+#[test]
+fn color_is_auto_always_or_never_and_no_color_holds_under_auto() {
+    let home = tempfile::tempdir().unwrap();
+    let lib = home.path().join("lib");
+    write(&lib.join("bad/SKILL.md"), "---\nname: Bad Name\n---\n");
+    let l = lib.to_str().unwrap();
+    // The test binary runs with NO_COLOR=1 and a pipe for stdout.
+    let always = stdout(&run(&["check", l, "--color", "always"], home.path()));
+    assert!(
+        always.contains("\x1b[31merror\x1b[0m"),
+        "an explicit flag wins: {always}"
+    );
+    let never = stdout(&run(&["check", l, "--color=never"], home.path()));
+    assert!(!never.contains('\x1b'), "{never}");
+    let auto = stdout(&run(&["check", l], home.path()));
+    assert!(!auto.contains('\x1b'), "a pipe under auto: {auto}");
+    // Without NO_COLOR, auto still colours only a terminal.
+    let out = bin()
+        .args(["check", l, "--color", "auto"])
+        .env_remove("NO_COLOR")
+        .env("SKILLSCOPE_CONFIG_DIR", home.path().join("config"))
+        .env("SKILLSCOPE_CACHE_DIR", home.path().join("cache"))
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&out.stdout).contains('\x1b'));
+    // A global flag: before the subcommand too.
+    let before = stdout(&run(&["--color", "always", "check", l], home.path()));
+    assert!(before.contains('\x1b'), "{before}");
+    let bad = run(&["check", l, "--color", "sometimes"], home.path());
+    assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
+fn model_none_is_accepted_and_turns_off_the_configs_model() {
+    let home = tempfile::tempdir().unwrap();
+    let lib = home.path().join("lib");
+    write(
+        &lib.join("notes/SKILL.md"),
+        "---\nname: notes\ndescription: Turns transcripts into meeting notes. Use when the user pastes a transcript.\n---\nBody\n",
+    );
+    let l = lib.to_str().unwrap();
+    let config = home.path().join("skillscope.toml");
+    std::fs::write(&config, "model = \"claude\"\n").unwrap();
+    let with_config = |args: &[&str]| {
+        bin()
+            .args(args)
+            .env("SKILLSCOPE_CONFIG", &config)
+            .env("SKILLSCOPE_CONFIG_DIR", home.path().join("config"))
+            .env("SKILLSCOPE_CACHE_DIR", home.path().join("cache"))
+            .env("HOME", home.path())
+            .output()
+            .unwrap()
+    };
+    let estimated = with_config(&["budget", l]);
+    assert!(
+        stdout(&estimated).contains("(claude)"),
+        "{}",
+        stdout(&estimated)
+    );
+    let none = with_config(&["budget", l, "--model", "none"]);
+    assert_eq!(
+        none.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&none.stderr)
+    );
+    assert!(!stdout(&none).contains('≈'), "{}", stdout(&none));
+    let v = json(&with_config(&[
+        "budget", l, "--model", "none", "--format", "json",
+    ]));
+    assert!(v.get("model").is_none(), "{v}");
+    // `model = "none"` in the file is no problem either.
+    std::fs::write(&config, "model = \"none\"\n").unwrap();
+    let out = with_config(&["budget", l]);
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!stdout(&out).contains('≈'));
+}
