@@ -420,6 +420,18 @@ pub fn require_skills(lib: &Library, doing: &str) -> anyhow::Result<i32> {
     Ok(2)
 }
 
+/// ` (did you mean `pdf-tools`?)` for a skill name that is none of the library's, when one is
+/// close; else nothing.
+pub fn did_you_mean(lib: &Library, wanted: &str) -> String {
+    let names = lib
+        .skills
+        .iter()
+        .flat_map(|s| [s.name.as_str(), s.id.as_str()]);
+    crate::core::text::closest(wanted, names).map_or_else(String::new, |m| {
+        format!(" (did you mean `{}`?)", crate::core::text::line(m))
+    })
+}
+
 /// skillscope's own on/off state, when there is a config folder for it.
 pub fn load_state() -> Option<crate::core::state::EnableState> {
     let (st, diags) = load::load_state(None);

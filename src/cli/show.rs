@@ -139,8 +139,9 @@ pub fn find(lib: &Library, wanted: &str) -> anyhow::Result<usize> {
         .collect();
     match (named.len(), winners.as_slice()) {
         (0, _) => anyhow::bail!(
-            "no skill named `{wanted}` among {} skills (list them with `skillscope list`)",
-            lib.len()
+            "no skill named `{wanted}` among {}{} (list them with `skillscope list`)",
+            crate::core::text::count_of(lib.len(), "skill", "skills"),
+            crate::cli::did_you_mean(lib, wanted)
         ),
         (1, _) => Ok(named[0]),
         (_, [one]) => Ok(*one),

@@ -106,9 +106,10 @@ pub fn run(args: ToggleArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let mut skills: Vec<&Skill> = lib.skills.iter().filter(|s| s.name == args.name).collect();
     if skills.is_empty() {
         crate::cli::warn(format_args!(
-            "no skill named {:?} in {} skill(s); `skillscope list` shows the names",
+            "no skill named {:?} among {}{}; `skillscope list` shows the names",
             args.name,
-            lib.len()
+            crate::core::text::count_of(lib.len(), "skill", "skills"),
+            crate::cli::did_you_mean(&lib, &args.name)
         ));
         return Ok(1);
     }

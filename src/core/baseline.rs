@@ -10,7 +10,7 @@ pub const VERSION: u32 = 1;
 
 #[derive(Debug, thiserror::Error)]
 pub enum BaselineError {
-    #[error("not a skillscope baseline: {0}")]
+    #[error("not a skillscope baseline")]
     Parse(#[from] serde_json::Error),
     #[error("baseline version {0} is not supported (this skillscope reads version {VERSION})")]
     Version(u32),

@@ -503,8 +503,16 @@ fn yaml_fix_hint(msg: &str) -> &'static str {
         "remove the repeated key: each key may appear once"
     } else if msg.contains("block sequence entries are not allowed") {
         "put list items on their own lines under the key, or quote the value"
+    } else if msg.contains("expected ',' or ']'") {
+        "a `[` opens a list that is never closed: close it with `]` (or quote the value if the bracket is text)"
+    } else if msg.contains("expected ',' or '}'") {
+        "a `{` opens a mapping that is never closed: close it with `}` (or quote the value if the brace is text)"
+    } else if msg.contains("while scanning a quoted scalar")
+        || msg.contains("unexpected end of stream")
+    {
+        "a quoted value is never closed: end it with the quote it starts with"
     } else {
-        "fix the YAML syntax; quoting the value usually helps"
+        "fix the YAML syntax on that line"
     }
 }
 
@@ -905,6 +913,36 @@ pub fn json_kind(v: &Value) -> &'static str {
 }
 
 /// A value as one short line of text.
+/// A value as the frontmatter would have to hold it: a text that YAML would read as something
+/// else (`'1.0'`, `'yes'`, `'null'`, `''`) keeps its quotes, so it is not mistaken for the
+/// number or boolean; anything else as [`compact`].
+pub fn shown_value(v: &Value) -> String {
+    match v {
+        Value::String(s) if reads_as_other(s) => format!("'{}'", s.replace('\'', "''")),
+        other => compact(other),
+    }
+}
+
+/// Whether YAML reads the unquoted `s` as anything but that same text.
+fn reads_as_other(s: &str) -> bool {
+    if s.is_empty() || s.trim() != s {
+        return true;
+    }
+    // Scalars YAML types are short and on one line; a long text is text.
+    if s.len() > 64 || s.contains('\n') {
+        return false;
+    }
+    // YAML 1.1's booleans: agents that read frontmatter with PyYAML take them as true/false.
+    let yaml11 = ["yes", "no", "on", "off", "y", "n"];
+    if yaml11.iter().any(|b| s.eq_ignore_ascii_case(b)) {
+        return true;
+    }
+    !matches!(
+        serde_yaml::from_str::<serde_yaml::Value>(s),
+        Ok(serde_yaml::Value::String(t)) if t == s
+    )
+}
+
 pub fn compact(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
@@ -918,6 +956,54 @@ mod tests {
 
     fn rules(p: &Parsed) -> Vec<&'static str> {
         p.diagnostics.iter().map(|d| d.rule.as_str()).collect()
+    }
+
+    #[test]
+    fn texts_that_read_as_numbers_keep_their_quotes() {
+        let p = parse(
+            b"---\nname: a\ndescription: d\nversion: '1.0'\nnumber: 1.0\nflag: 'yes'\nempty: ''\nplain: hello world\ncolon: 'a: b'\n---\n",
+            true,
+        );
+        let shown: Vec<String> = p
+            .frontmatter
+            .fields
+            .iter()
+            .map(|f| format!("{}={}", f.key, shown_value(&f.value)))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                "name=a",
+                "description=d",
+                "version='1.0'",
+                "number=1.0",
+                "flag='yes'",
+                "empty=''",
+                "plain=hello world",
+                "colon='a: b'"
+            ]
+        );
+    }
+
+    #[test]
+    fn yaml_hints_name_the_cause() {
+        let hint = |yaml: &str| {
+            let p = parse(format!("---\nname: a\n{yaml}\n---\n").as_bytes(), true);
+            p.diagnostics
+                .iter()
+                .find(|d| d.rule == RuleId::YamlInvalid)
+                .map(|d| d.message.clone())
+                .unwrap_or_default()
+        };
+        let colon = hint("description: Use it: for things");
+        assert!(colon.contains("quote the value"), "{colon}");
+        let list = hint("tags: [a, b");
+        assert!(list.contains("close it with `]`"), "{list}");
+        assert!(!list.contains("quoting the value usually helps"), "{list}");
+        let map = hint("meta: {a: 1");
+        assert!(map.contains("close it with `}`"), "{map}");
+        let quote = hint("description: \"unclosed");
+        assert!(quote.contains("quoted value is never closed"), "{quote}");
     }
 
     #[test]

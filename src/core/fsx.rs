@@ -157,8 +157,8 @@ pub fn open_regular_up_to(path: &Path, max_len: u64) -> Result<Option<(File, u64
     Ok((len <= max_len).then_some((file, len)))
 }
 
-/// The sidecar that serialises writers of `target`: `.<name>.lock` in the same folder. It is
-/// never removed: removing it would let two writers lock two different files.
+/// The sidecar that serialises writers of `target`: `.<name>.lock` in the same folder, there
+/// only while a writer holds it (see [`lock`]).
 pub fn lock_path(target: &Path) -> PathBuf {
     let name = target
         .file_name()
@@ -175,11 +175,11 @@ pub fn lock_wait() -> Duration {
         .map_or(DEFAULT_LOCK_WAIT, Duration::from_millis)
 }
 
-/// An exclusive lock on a file's sidecar, released when dropped (closing the handle releases
-/// it, also when the process dies).
+/// An exclusive lock on a file's sidecar, released when dropped: the sidecar is removed while
+/// still held, then closed (closing releases it, also when the process dies).
 #[derive(Debug)]
 pub struct FileLock {
-    _file: File,
+    file: Option<File>,
     path: PathBuf,
 }
 
@@ -190,8 +190,31 @@ impl FileLock {
     }
 }
 
+impl Drop for FileLock {
+    fn drop(&mut self) {
+        // Removed before it is unlocked: a writer waiting on this file finds, once it holds
+        // it, that the path no longer names it, and takes a new one (see `lock`). Nothing is
+        // left in the agents' folders.
+        let _ = std::fs::remove_file(&self.path);
+        drop(self.file.take());
+    }
+}
+
+/// Whether `path` still names the open `file` (same device and inode).
+fn still_at(file: &File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (file.metadata(), std::fs::symlink_metadata(path)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
+}
+
 /// Takes the exclusive lock of `target` (see [`lock_path`]), waiting up to `wait` for another
 /// writer to finish. A link is locked where it points, so two names of one file share a lock.
+///
+/// The sidecar lives only while held: the holder removes it before it unlocks. A writer that
+/// opened it meanwhile and then gets the lock sees that the path no longer names its file and
+/// opens the path again, so two writers never hold two different files at once.
 pub fn lock(target: &Path, wait: Duration) -> Result<FileLock, FsxError> {
     let target = match std::fs::symlink_metadata(target) {
         Ok(m) if m.file_type().is_symlink() => {
@@ -205,41 +228,45 @@ pub fn lock(target: &Path, wait: Duration) -> Result<FileLock, FsxError> {
         lock: lock.clone(),
         source,
     };
-    if let Some(dir) = lock.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(fail)?;
-    }
-    // Empty, but private like the files skillscope keeps beside it.
-    let file = open_checked(
-        &lock,
-        std::os::unix::fs::OpenOptionsExt::mode(
-            OpenOptions::new().read(true).write(true).create(true),
-            crate::core::paths::PRIVATE_FILE,
-        ),
-    )
-    .map_err(fail)?;
-    ensure_regular(&lock, &file)?;
     let start = Instant::now();
     loop {
-        match file.try_lock() {
-            Ok(()) => {
-                return Ok(FileLock {
-                    _file: file,
-                    path: lock,
-                });
-            }
-            Err(TryLockError::WouldBlock) => {
-                let waited = start.elapsed();
-                if waited >= wait {
-                    return Err(FsxError::Busy {
-                        target,
-                        lock,
-                        waited,
-                    });
-                }
-                std::thread::sleep(Duration::from_millis(10).min(wait - waited));
-            }
-            Err(TryLockError::Error(e)) => return Err(fail(e)),
+        if let Some(dir) = lock.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(fail)?;
         }
+        // Empty, but private like the files skillscope keeps beside it.
+        let file = open_checked(
+            &lock,
+            std::os::unix::fs::OpenOptionsExt::mode(
+                OpenOptions::new().read(true).write(true).create(true),
+                crate::core::paths::PRIVATE_FILE,
+            ),
+        )
+        .map_err(fail)?;
+        ensure_regular(&lock, &file)?;
+        loop {
+            match file.try_lock() {
+                Ok(()) => break,
+                Err(TryLockError::WouldBlock) => {
+                    let waited = start.elapsed();
+                    if waited >= wait {
+                        return Err(FsxError::Busy {
+                            target,
+                            lock,
+                            waited,
+                        });
+                    }
+                    std::thread::sleep(Duration::from_millis(10).min(wait - waited));
+                }
+                Err(TryLockError::Error(e)) => return Err(fail(e)),
+            }
+        }
+        if still_at(&file, &lock) {
+            return Ok(FileLock {
+                file: Some(file),
+                path: lock,
+            });
+        }
+        // The holder before removed it: this file is no one's lock any more.
     }
 }
 
@@ -620,6 +647,38 @@ mod tests {
         assert!(e.to_string().contains("state.json"), "{e}");
         drop(held);
         lock(&target, Duration::ZERO).unwrap();
+    }
+
+    #[test]
+    fn a_released_lock_leaves_no_file_and_a_waiting_writer_takes_a_new_one() {
+        let t = tempfile::tempdir().unwrap();
+        let target = t.path().join("settings.json");
+        let held = lock(&target, Duration::ZERO).unwrap();
+        let sidecar = held.path().to_path_buf();
+        assert!(sidecar.exists());
+        // A writer that opened the sidecar while it was held gets it once released, sees it
+        // is gone, and locks a new one: never two holders at once.
+        let waiting = {
+            let target = target.clone();
+            std::thread::spawn(move || {
+                let l = lock(&target, Duration::from_secs(10)).unwrap();
+                let there = l.path().exists();
+                // The holder's file is the one at the path.
+                let third = lock(&target, Duration::ZERO);
+                (there, matches!(third, Err(FsxError::Busy { .. })))
+            })
+        };
+        std::thread::sleep(Duration::from_millis(100));
+        drop(held);
+        let (there, busy) = waiting.join().unwrap();
+        assert!(there, "the second writer holds a file that is at the path");
+        assert!(busy, "a third writer waits for the second");
+        assert!(!sidecar.exists(), "nothing left once every writer is done");
+        assert_eq!(
+            std::fs::read_dir(t.path()).unwrap().count(),
+            0,
+            "no lock file left beside the target"
+        );
     }
 
     #[test]

@@ -61,7 +61,10 @@ fn detail_of_a_skill_with_bad_yaml_and_extra_fields() {
         .key(KeyCode::Char('j'))
         .key(KeyCode::Enter);
     let extra = h.screen();
-    assert!(extra.contains("owner: platform-team (extra)"), "{extra}");
+    assert!(
+        extra.contains("owner: platform-team (unknown to spec)"),
+        "{extra}"
+    );
     assert_snapshot!("detail_extra_fields", extra);
 }
 

@@ -100,6 +100,8 @@ impl App {
             return;
         };
         let mut written = Vec::new();
+        // Only a file that existed has a backup: a new settings file has nothing to keep.
+        let mut backed_up = 0;
         let mut failed = Vec::new();
         let switches = self.switches.clone();
         let skill = self.lib.skills.get(c.skill);
@@ -117,7 +119,10 @@ impl App {
                 break;
             };
             match switches.apply(skill, plan) {
-                Ok((_, a)) if a.written => written.push(agent.as_str()),
+                Ok((_, a)) if a.written => {
+                    written.push(agent.as_str());
+                    backed_up += usize::from(a.backup.is_some());
+                }
                 Ok(_) => {}
                 Err(e) => failed.push(e.to_string()),
             }
@@ -134,11 +139,13 @@ impl App {
         } else if written.is_empty() {
             self.set_status(format!("{name}: nothing to change"), false);
         } else {
+            let kept = match backed_up {
+                0 => "",
+                1 => " (backup kept)",
+                _ => " (backups kept)",
+            };
             self.set_status(
-                format!(
-                    "{name} switched {word} for {} (backups kept)",
-                    written.join(", ")
-                ),
+                format!("{name} switched {word} for {}{kept}", written.join(", ")),
                 false,
             );
         }

@@ -4,7 +4,7 @@
 //! its resources. Nothing of other skills is kept.
 
 use super::Mode;
-use crate::core::frontmatter::compact;
+use crate::core::frontmatter::{compact, shown_value};
 use crate::core::library::{self, Resource, ResourceGroup};
 use crate::core::skill::Skill;
 use crate::core::text::line;
@@ -298,12 +298,35 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
     if fm.fields.is_empty() {
         out.push(Line::from(Span::styled("  (none)", t.dim())));
     }
+    let diags = app.diagnostics(idx);
+    // A field is tagged unknown where the diagnostics say so (under the profile in use); until
+    // they are in, where no profile knows it.
+    let unknown_at: Vec<u32> = diags
+        .iter()
+        .filter(|d| d.rule == crate::core::catalogue::RuleId::UnknownField)
+        .filter_map(|d| d.line)
+        .collect();
     for f in &fm.fields {
-        let extra = !KNOWN_FIELDS.contains(&f.key.as_str());
+        let extra = if app.checked {
+            unknown_at.contains(&f.line)
+        } else {
+            !KNOWN_FIELDS.contains(&f.key.as_str())
+        };
         let key_style = if extra { t.warning() } else { t.key() };
-        let value = compact(&f.value);
+        // A frontmatter that did not parse holds the text as written on its line.
+        let value = if fm.parsed {
+            shown_value(&f.value)
+        } else {
+            compact(&f.value)
+        };
         let label = format!("  {}: ", line(&f.key));
-        let tag = if extra { " (extra)" } else { "" };
+        let tag = if !extra {
+            String::new()
+        } else if app.checked {
+            format!(" (unknown to {})", app.profile)
+        } else {
+            " (extra)".to_string()
+        };
         let room = width.saturating_sub(label.chars().count()).max(10);
         let mut first = true;
         for chunk in wrap(&format!("{value}{tag}"), room) {
@@ -317,7 +340,6 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
         }
     }
 
-    let diags = app.diagnostics(idx);
     let pending = if app.checked { "" } else { " …" };
     section(
         &mut out,
