@@ -37,6 +37,7 @@ fn bench(c: &mut Criterion) {
                     body: false,
                     tokens: None,
                     enabled: None,
+                    selection: None,
                 },
             )
         })
@@ -51,6 +52,7 @@ fn bench(c: &mut Criterion) {
                     body: true,
                     tokens: None,
                     enabled: None,
+                    selection: None,
                 },
             )
         })

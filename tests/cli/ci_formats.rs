@@ -206,7 +206,7 @@ fn a_listing_bigger_than_the_window_is_said_in_every_format_and_can_fail_the_gat
     let out = with(&["budget"]);
     assert_eq!(out.status.code(), Some(0));
     assert!(
-        stdout(&out).contains(&format!("warning: the listing costs ")),
+        stdout(&out).contains("warning: the listing costs "),
         "{}",
         stdout(&out)
     );
@@ -228,7 +228,7 @@ fn a_listing_bigger_than_the_window_is_said_in_every_format_and_can_fail_the_gat
     let out = with(&["prompt", "--fates"]);
     assert_eq!(out.status.code(), Some(0));
     assert!(
-        stderr(&out).contains(&format!("warning: the listing costs ")),
+        stderr(&out).contains("warning: the listing costs "),
         "{}",
         stderr(&out)
     );
