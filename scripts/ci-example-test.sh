@@ -56,10 +56,14 @@ git add -A && git commit -qm "delta, longer beta, broken gamma"
 BASE=HEAD~1
 
 # --- The workflow's steps (docs/ci.md), exactly.
+expect 1 sh -c 'skillscope check "$0" --format github > annotations.txt' "$SKILLS"
+skillscope check "$SKILLS" --format github > annotations.txt || true
+has annotations.txt "::error file=skills/gamma/SKILL.md,line="
+has annotations.txt ",title=yaml-invalid::"
 expect 1 sh -c 'skillscope check "$0" --format markdown > check.md' "$SKILLS"
 skillscope check "$SKILLS" --format markdown > check.md || true
 has check.md "### skillscope check (spec profile)"
-has check.md "| error | yaml-invalid | skills/gamma/SKILL.md:"
+has check.md "| error | \`yaml-invalid\` | skills/gamma/SKILL.md:"
 
 status=0
 skillscope budget "$SKILLS" --baseline-ref "$BASE" --format markdown --fail-on-increase "$MAX_INCREASE" --fail-on-drop > budget.md 2>/dev/null || status=$?
@@ -101,6 +105,9 @@ expect 0 skillscope budget "$SKILLS" --baseline-ref "$BASE" --fail-on-increase 1
 expect 1 skillscope budget "$SKILLS" --baseline-ref "$BASE" --fail-on-increase 0
 expect 1 skillscope budget "$SKILLS" --baseline skills-budget.json --fail-on-increase 0
 expect 2 skillscope budget "$SKILLS" --baseline-ref no-such-commit
+expect 1 skillscope check "$SKILLS" --ignore unknown-field --warnings-as-errors
+expect 0 skillscope check "$SKILLS" --ignore yaml-invalid,description-generic
+expect 2 skillscope check no-such-folder
 
 # --- The pre-commit hook (docs/ci.md), installed as the docs say.
 mkdir -p .githooks
