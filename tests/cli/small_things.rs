@@ -37,9 +37,10 @@ fn min_recall_leaves_out_the_triggers_matcher_of_a_library_without_triggers() {
     let out = run(&["eval", c, &lib, "--min-recall", "0.5"], home.path());
     let e = stderr(&out);
     assert_eq!(out.status.code(), Some(0), "{e}");
+    let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        e.contains("no skill declares `triggers:`") && e.contains("left out of --min-recall"),
-        "{e}"
+        text.contains("triggers   skipped: no competing skill declares `triggers:`"),
+        "{text}"
     );
     assert!(!e.contains("triggers recall 0.00"), "{e}");
     // The other matchers still gate.
