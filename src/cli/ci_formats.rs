@@ -13,14 +13,18 @@ pub fn rule_help_uri(rule: crate::core::diagnostic::RuleId) -> String {
 }
 
 /// A workflow command's data (the message after `::`): `%`, CR and LF percent-encoded, as
-/// GitHub's toolkit does, after the escaper made every hazard visible.
+/// GitHub's toolkit does (a line break stays one inside the annotation, never starts another
+/// command), every other hazard made visible by the escaper.
 pub fn workflow_data(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    for c in escape::line(s).chars() {
+    for c in s.chars() {
         match c {
             '%' => out.push_str("%25"),
             '\r' => out.push_str("%0D"),
             '\n' => out.push_str("%0A"),
+            c if escape::is_hazard(c) || c.is_control() => {
+                out.push_str(&escape::line(c.encode_utf8(&mut [0; 4])));
+            }
             c => out.push(c),
         }
     }
