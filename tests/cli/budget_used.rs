@@ -98,5 +98,6 @@ fn cost_when_used_follows_the_type() {
     );
     let row = text.lines().find(|l| l.contains(" csv-stats")).unwrap();
     assert!(row.contains("executable*"), "{text}");
-    assert!(text.lines().all(|l| l.chars().count() <= 120), "{text}");
+    // Into a pipe the folder is whole (on a terminal it is cut to keep rows within 120).
+    assert!(text.contains(&format!("{lib}/report-builder")), "{text}");
 }

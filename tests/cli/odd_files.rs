@@ -288,7 +288,7 @@ fn a_link_to_the_file_system_root_is_not_walked_and_the_cap_can_be_raised() {
         "{err}"
     );
     assert_eq!(out.status.code(), Some(0), "a warning: {err}");
-    assert!(String::from_utf8_lossy(&out.stdout).contains("1 skills"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("1 skill,"));
 
     for i in 0..30 {
         write(
