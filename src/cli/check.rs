@@ -168,31 +168,39 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let selection = args.selection();
     let enabled = crate::cli::enabled_mask(&lib);
     let is_enabled = |i: usize| enabled[i];
-    let diags = rules::check_library(
-        &lib,
-        &CheckOptions {
-            per_agent,
-            profile,
-            body: true,
-            tokens: Some((args.encoding, &cache)),
-            enabled: Some(&is_enabled),
-            selection: Some(&selection),
+    let scope = args.scope.mask(&lib);
+    // The listing is measured beside the rules: it needs nothing from them, and on its own it
+    // would keep one core idle.
+    let (diags, n) = rayon::join(
+        || {
+            rules::check_library(
+                &lib,
+                &CheckOptions {
+                    per_agent,
+                    profile,
+                    body: true,
+                    tokens: Some((args.encoding, &cache)),
+                    enabled: Some(&is_enabled),
+                    selection: Some(&selection),
+                },
+            )
+        },
+        || {
+            let rendered = listing::render(
+                &lib,
+                &|i| is_enabled(i) && scope[i],
+                &ListingOptions {
+                    format: args.listing,
+                    tier: Tier::Auto,
+                    context_window: args.context_window,
+                },
+            );
+            tokens::count_listing(&lib, &rendered.text, args.encoding, &cache) as usize
         },
     );
-    let scope = args.scope.mask(&lib);
     let problems = judged_problems(&lib, &selection);
     let findings = findings(&lib, &problems, &diags, &scope);
     let counts = Counts::of(findings.iter().map(|f| f.d));
-    let rendered = listing::render(
-        &lib,
-        &|i| is_enabled(i) && scope[i],
-        &ListingOptions {
-            format: args.listing,
-            tier: Tier::Auto,
-            context_window: args.context_window,
-        },
-    );
-    let n = tokens::count_listing(&lib, &rendered.text, args.encoding, &cache) as usize;
     let listing = ListingCost {
         tokens: n,
         over_max: args.max_listing_tokens.filter(|&max| n > max),
