@@ -246,6 +246,7 @@ impl Pricing {
                 body: true,
                 tokens: Some((self.encoding, &self.cache)),
                 enabled: None,
+                selection: None,
             },
         );
         staged
