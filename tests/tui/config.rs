@@ -73,8 +73,7 @@ fn config_keys_drive_the_footer_help_and_keys() {
         "footer follows the binding:\n{prompt}"
     );
     assert!(!prompt.contains(" m model"), "{prompt}");
-    // The rebound key cycles the model; the old one does nothing now (on the Budget screen,
-    // where `m` is the model key by default; on the Prompt screen `m` is the listing mode).
+    // The rebound key cycles the model; the old one does nothing now.
     h.key(KeyCode::Char('5'));
     h.key(KeyCode::Char('m'));
     assert_eq!(

@@ -11,7 +11,7 @@ use tui_common::fixture;
 const ROWS: u16 = 30;
 const COLS: u16 = 100;
 
-struct Session {
+pub(crate) struct Session {
     screen: Arc<Mutex<vt100::Parser>>,
     writer: Box<dyn Write + Send>,
     child: Box<dyn portable_pty::Child + Send + Sync>,
@@ -24,12 +24,12 @@ struct Session {
 }
 
 impl Session {
-    fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         self.screen.lock().unwrap().screen().contents()
     }
 
     /// Waits until the screen shows `what`; fails with the screen after 10 s.
-    fn wait_for(&self, what: &str) -> String {
+    pub(crate) fn wait_for(&self, what: &str) -> String {
         let start = Instant::now();
         loop {
             let text = self.text();
@@ -44,9 +44,18 @@ impl Session {
         }
     }
 
-    fn send(&mut self, s: &str) {
-        self.writer.write_all(s.as_bytes()).unwrap();
+    pub(crate) fn send(&mut self, s: &str) {
+        self.send_bytes(s.as_bytes());
+    }
+
+    pub(crate) fn send_bytes(&mut self, b: &[u8]) {
+        self.writer.write_all(b).unwrap();
         self.writer.flush().unwrap();
+    }
+
+    /// Whether the program is on the alternate screen now.
+    pub(crate) fn alternate_screen(&self) -> bool {
+        self.screen.lock().unwrap().screen().alternate_screen()
     }
 
     /// Closes the terminal under the program, as closing a terminal window or killing a tmux
@@ -79,6 +88,15 @@ fn start_with(
 
 /// Runs `cmd` in a new pseudo-terminal (as the leader of its session, the terminal its
 /// controlling one) with the app's folders and the given environment.
+pub(crate) fn launch_in(
+    cmd: CommandBuilder,
+    config: &std::path::Path,
+    cache: &std::path::Path,
+    env: &[(&str, &std::ffi::OsStr)],
+) -> Session {
+    launch(cmd, config, cache, env)
+}
+
 fn launch(
     mut cmd: CommandBuilder,
     config: &std::path::Path,
@@ -338,7 +356,7 @@ fn ctrl_c_stops_and_reaps_running_probes_process_group() {
 }
 
 /// Waits for the app to end after a key; fails with the screen after 10 s.
-fn wait_exit(s: &mut Session) -> portable_pty::ExitStatus {
+pub(crate) fn wait_exit(s: &mut Session) -> portable_pty::ExitStatus {
     let start = Instant::now();
     loop {
         if let Some(st) = s.child.try_wait().unwrap() {

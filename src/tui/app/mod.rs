@@ -25,6 +25,7 @@ macro_rules! ctx {
 
 mod input;
 mod manage;
+mod outside;
 mod results;
 mod toggle;
 
@@ -69,11 +70,18 @@ pub use crate::tui::screens::confirm::Confirm;
 pub use crate::tui::screens::help::Help;
 pub use crate::tui::screens::skills::Mode;
 
+/// A message in the footer, until it expires: [`STATUS_TICKS`] ticks after it was set (errors
+/// twice as long), or at the next screen change.
 #[derive(Debug, Clone)]
 pub struct Status {
     pub text: String,
     pub error: bool,
+    /// The tick count when it was set.
+    pub at: u64,
 }
+
+/// How many ticks (200 ms each) a footer message stays: about four seconds.
+pub const STATUS_TICKS: u64 = 20;
 
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -109,6 +117,9 @@ pub struct Options {
     pub config_info: Vec<String>,
     /// skillscope's data folder (the trash of removed skills); `None`: the default place.
     pub data_path: Option<PathBuf>,
+    /// Where each key press is logged with the context it came in and the action it chose
+    /// (`SKILLSCOPE_KEY_LOG`): what a terminal's bytes became, for tests and bug reports.
+    pub key_log: Option<PathBuf>,
 }
 
 impl Default for Options {
@@ -131,6 +142,7 @@ impl Default for Options {
             config_path: None,
             config_info: Vec::new(),
             data_path: None,
+            key_log: None,
         }
     }
 }
@@ -256,6 +268,11 @@ pub struct App {
     pub rescan_again: bool,
     tx: Sender<Event>,
     watch: Option<Watch>,
+    key_log: Option<PathBuf>,
+    /// A file to open in the editor, for the run loop (which owns the terminal).
+    edit_request: Option<crate::tui::external::EditRequest>,
+    /// Text to put on the clipboard, for the run loop to send (OSC 52).
+    clipboard: Option<String>,
 }
 
 impl App {
@@ -361,6 +378,9 @@ impl App {
             home: None,
             tx,
             watch: None,
+            key_log: opts.key_log.clone(),
+            edit_request: None,
+            clipboard: None,
         }
     }
 
@@ -664,6 +684,7 @@ impl App {
         self.status = Some(Status {
             text: text.into(),
             error,
+            at: self.ticks,
         });
     }
 
@@ -681,7 +702,8 @@ impl App {
         let first = match self.screen {
             Screen::Skills => self.skills.context(),
             Screen::Prompt => Context::Prompt,
-            Screen::Test => Context::Test,
+            Screen::Test if self.test.typing => Context::Test,
+            Screen::Test => Context::Results,
             Screen::Checks => Context::Checks,
             Screen::Budget => Context::Budget,
         };
@@ -702,10 +724,27 @@ impl App {
             Event::Input(Input::Mouse(m)) => self.on_mouse(m),
             Event::Input(Input::Resize(w, h)) => self.resize(w, h),
             Event::Input(_) => {}
-            Event::Tick => self.ticks = self.ticks.wrapping_add(1),
+            Event::Tick => {
+                self.ticks = self.ticks.wrapping_add(1);
+                self.expire_status();
+            }
             Event::FsChanged(_) => self.request_rescan(),
             Event::InputGone => self.quit = true,
             Event::Job(job) => self.on_job(job),
+        }
+    }
+
+    /// Clears the footer message once it has been shown long enough.
+    fn expire_status(&mut self) {
+        if let Some(s) = &self.status {
+            let ttl = if s.error {
+                2 * STATUS_TICKS
+            } else {
+                STATUS_TICKS
+            };
+            if self.ticks.wrapping_sub(s.at) >= ttl {
+                self.status = None;
+            }
         }
     }
 
@@ -883,6 +922,10 @@ impl App {
             Action::RemoveSkill => self.ask_remove(),
             Action::UndoRemove => self.undo_remove(),
             Action::CheckUpdates => self.check_updates(),
+            Action::Edit => self.edit_selected(),
+            Action::CopyName | Action::CopyPath | Action::CopyListing => self.copy(action),
+            Action::NextDiagnostic => self.move_diagnostic_cursor(1),
+            Action::PrevDiagnostic => self.move_diagnostic_cursor(-1),
             // The scroll keys on a screen with nothing to scroll (Budget), the confirmation's
             // keys outside it, and the screens' own actions, which the screens took.
             _ => {}
@@ -918,13 +961,35 @@ impl App {
         }
     }
 
+    /// Scrolls the detail pane to diagnostic `k` of the selected skill.
+    pub(super) fn reveal_diagnostic(&mut self, k: usize) {
+        let areas = self.areas(self.size);
+        let (Some(area), Some(skill)) = (areas.detail, self.selected()) else {
+            return;
+        };
+        let inner = ratatui::widgets::Block::bordered().inner(area);
+        let width = usize::from(inner.width);
+        if let Some(line) = screens::skills::detail::diagnostic_line(self, skill, width, k) {
+            self.skills
+                .reveal_detail_line(line, usize::from(inner.height));
+        }
+    }
+
     fn show(&mut self, s: Screen) {
+        if s != self.screen {
+            // A message is about the screen it was said on.
+            self.status = None;
+        }
         self.screen = s;
         match s {
             Screen::Prompt if self.loaded && (self.preview_stale || self.preview.is_none()) => {
                 self.request_preview();
             }
-            Screen::Test => self.ensure_index(),
+            Screen::Test => {
+                // Arriving on the Test screen puts the keys in its message box.
+                self.test.typing = true;
+                self.ensure_index();
+            }
             _ => {}
         }
         if s != Screen::Skills && self.skills.mode == Mode::Filter {

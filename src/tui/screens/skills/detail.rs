@@ -81,6 +81,8 @@ pub struct ResourceView {
     pub dir: PathBuf,
     /// `id / rel`.
     pub title: String,
+    /// The file, for the editor and the clipboard.
+    pub path: PathBuf,
     pub text: Result<String, String>,
     pub lines: usize,
     /// Its tokens, when L3 is counted.
@@ -102,6 +104,7 @@ impl ResourceView {
         ResourceView {
             dir: skill.dir.clone(),
             title: format!("{} / {rel}", skill.id),
+            path: skill.dir.join(rel),
             lines: text.as_ref().map_or(0, |t| t.lines().count()),
             text,
             tokens,
@@ -322,7 +325,7 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
     section(
         &mut out,
         &format!(
-            "Diagnostics ({}, {} rules){pending}",
+            "{DIAGNOSTICS} ({}, {} rules){pending}",
             diags.len(),
             app.profile
         ),
@@ -331,7 +334,7 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
     if diags.is_empty() {
         out.push(Line::from(Span::styled("  none", t.dim())));
     }
-    for d in diags {
+    for (k, d) in diags.iter().enumerate() {
         let style = match d.severity {
             crate::core::Severity::Error => t.error(),
             crate::core::Severity::Warning => t.warning(),
@@ -342,9 +345,13 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
             .map(|l| format!(" {l}:{}", d.column.unwrap_or(1)))
             .unwrap_or_default();
         let lead = format!("  {} {}{at} ", d.severity, d.rule);
-        let room = width.saturating_sub(4).max(10);
-        out.push(Line::from(Span::styled(truncate(&lead, width), style)));
-        for l in wrap(&d.message, room) {
+        let lead = Line::from(Span::styled(truncate(&lead, width), style));
+        out.push(if app.skills.diag_cursor == Some(k) {
+            lead.style(t.selected())
+        } else {
+            lead
+        });
+        for l in wrap(&d.message, diagnostic_room(width)) {
             out.push(Line::from(format!("    {l}")));
         }
     }
@@ -444,6 +451,31 @@ fn used_text(app: &App, idx: usize) -> String {
 }
 
 const RESOURCES: &str = "Resources";
+const DIAGNOSTICS: &str = "Diagnostics";
+
+/// How wide a diagnostic's message is wrapped in a pane `width` columns wide.
+fn diagnostic_room(width: usize) -> usize {
+    width.saturating_sub(4).max(10)
+}
+
+/// The line of the detail pane (before scrolling) that starts diagnostic `k`.
+pub fn diagnostic_line(app: &App, skill: &Skill, width: usize, k: usize) -> Option<usize> {
+    let lines = head_lines(app, skill, width);
+    let title = format!("{DIAGNOSTICS} (");
+    let at = lines.iter().position(|l| {
+        l.spans
+            .first()
+            .is_some_and(|s| s.content.starts_with(&title))
+    })?;
+    let idx = app.skills.list.selected_skill()?;
+    let before: usize = app
+        .diagnostics(idx)
+        .iter()
+        .take(k)
+        .map(|d| 1 + wrap(&d.message, diagnostic_room(width)).len())
+        .sum();
+    Some(at + 1 + before)
+}
 
 /// The line of the detail pane (before scrolling) that shows resource `k`: below the section
 /// title, after the heading of each group up to its own.

@@ -38,6 +38,9 @@ pub struct Skills {
     pub detail_scroll: u16,
     /// The resource selected in the detail pane (an index into its resources).
     pub resource_cursor: Option<usize>,
+    /// The diagnostic selected in the detail pane (an index into the skill's diagnostics): the
+    /// one whose line the editor opens at.
+    pub diag_cursor: Option<usize>,
     /// A resource opened from the detail pane; it covers the list and the detail.
     pub viewer: Option<ResourceView>,
 }
@@ -88,6 +91,10 @@ impl Skills {
             }
             Action::CycleSort => {
                 self.list.sort = self.list.sort.next();
+                self.refresh(cx);
+            }
+            Action::ReverseSort => {
+                self.list.reversed = !self.list.reversed;
                 self.refresh(cx);
             }
             Action::Open => {
@@ -231,6 +238,7 @@ impl Skills {
         if !same_dir {
             self.detail_scroll = 0;
             self.resource_cursor = None;
+            self.diag_cursor = None;
             self.viewer = None;
         }
         if self.resource_cursor.is_some_and(|c| c >= d.resources.len()) {

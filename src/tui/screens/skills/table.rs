@@ -45,8 +45,13 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         Span::raw(summary),
     ]);
     let checking = if app.checked { "" } else { "…" };
+    let arrow = if skills.list.reversed {
+        " reversed"
+    } else {
+        ""
+    };
     let mut bottom = vec![Span::raw(format!(
-        " sort: {} · rules: {}{checking} ",
+        " sort: {}{arrow} · rules: {}{checking} ",
         skills.list.sort.label(),
         app.profile
     ))];
