@@ -9,6 +9,7 @@ mod keys;
 mod lazy;
 mod live;
 mod manage;
+mod outside;
 mod pty;
 mod screens;
 mod toggle;

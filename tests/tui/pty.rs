@@ -13,6 +13,8 @@ const COLS: u16 = 100;
 
 pub(crate) struct Session {
     screen: Arc<Mutex<vt100::Parser>>,
+    /// Every byte the program wrote, for what the screen does not keep (OSC 52).
+    raw: Arc<Mutex<Vec<u8>>>,
     writer: Box<dyn Write + Send>,
     child: Box<dyn portable_pty::Child + Send + Sync>,
     /// The terminal's other side: while it is open the child's terminal is there; dropping it
@@ -42,6 +44,11 @@ impl Session {
             );
             std::thread::sleep(Duration::from_millis(20));
         }
+    }
+
+    /// Every byte the program has written so far.
+    pub(crate) fn raw(&self) -> Vec<u8> {
+        self.raw.lock().unwrap().clone()
     }
 
     pub(crate) fn send(&mut self, s: &str) {
@@ -75,7 +82,7 @@ fn start(library: &std::path::Path, config: &std::path::Path, cache: &std::path:
     start_with(library, config, cache, &[])
 }
 
-fn start_with(
+pub(crate) fn start_with(
     library: &std::path::Path,
     config: &std::path::Path,
     cache: &std::path::Path,
@@ -136,6 +143,8 @@ fn launch(
         .unwrap();
     let closing = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let sink = Arc::clone(&screen);
+    let raw = Arc::new(Mutex::new(Vec::new()));
+    let raw_sink = Arc::clone(&raw);
     let stop = Arc::clone(&closing);
     let reader = std::thread::spawn(move || {
         use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
@@ -152,13 +161,17 @@ fn launch(
             }
             match file.read(&mut buf) {
                 Ok(0) | Err(_) => break,
-                Ok(n) => sink.lock().unwrap().process(&buf[..n]),
+                Ok(n) => {
+                    raw_sink.lock().unwrap().extend_from_slice(&buf[..n]);
+                    sink.lock().unwrap().process(&buf[..n]);
+                }
             }
         }
     });
     let writer = pty.master.take_writer().unwrap();
     Session {
         screen,
+        raw,
         writer,
         child,
         master: Some(pty.master),
