@@ -5,6 +5,7 @@
 mod tui_common;
 
 mod config;
+mod everyday;
 mod keys;
 mod lazy;
 mod live;

@@ -407,13 +407,24 @@ fn a_fifo_at_a_file_the_app_reads_is_shown_and_q_still_quits() {
         std::fs::create_dir_all(fifo.parent().unwrap()).unwrap();
         nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
         let mut s = start(lib.path(), config.path(), cache.path());
-        let screen = s.wait_for("named pipe (FIFO)");
-        assert!(
-            screen.contains(&fifo.display().to_string()),
-            "{name}: the message does not name the file:\n{screen}"
-        );
         // The app goes on without the file: the library is listed.
         s.wait_for("pdf-tools");
+        // The message, cut short in the footer, is whole among the help's messages.
+        s.send("?");
+        let start = Instant::now();
+        let help = loop {
+            let text = help_text(&s.text());
+            if text.contains("named pipe (FIFO)") {
+                break text;
+            }
+            assert!(start.elapsed() < Duration::from_secs(10), "{text}");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert!(
+            help.contains(&fifo.display().to_string()),
+            "{name}: the message does not name the file:\n{help}"
+        );
+        s.send("q");
         s.send("q");
         let status = wait_exit(&mut s);
         assert!(status.success(), "{name}: {status:?}");
@@ -426,6 +437,19 @@ fn a_fifo_at_a_file_the_app_reads_is_shown_and_q_still_quits() {
             "{name}: the FIFO was written over"
         );
     }
+}
+
+/// The text inside the help overlay's border, its wrapped lines joined by spaces.
+fn help_text(screen: &str) -> String {
+    screen
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim();
+            let inner = l.strip_prefix('│')?.strip_suffix('│')?;
+            Some(inner.trim().to_string())
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The ids of processes whose command line holds `token`.

@@ -63,6 +63,19 @@ impl App {
     }
 
     pub(super) fn on_mouse(&mut self, m: MouseEvent) {
+        // The help overlay covers everything: the wheel scrolls it, clicks do nothing.
+        if self.help.is_some() {
+            let delta = match m.kind {
+                MouseEventKind::ScrollDown => 3,
+                MouseEventKind::ScrollUp => -3,
+                _ => return,
+            };
+            let (max, _) = crate::tui::screens::help::max_scroll(self, self.size);
+            if let Some(h) = &mut self.help {
+                h.scroll_by(delta, max);
+            }
+            return;
+        }
         let areas = self.areas(self.size);
         let at = Position::new(m.column, m.row);
         if m.kind == MouseEventKind::Down(MouseButton::Left)

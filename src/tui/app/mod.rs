@@ -83,6 +83,9 @@ pub struct Status {
 /// How many ticks (200 ms each) a footer message stays: about four seconds.
 pub const STATUS_TICKS: u64 = 20;
 
+/// How many past messages the help overlay lists.
+const MESSAGES_KEPT: usize = 8;
+
 #[derive(Debug, Clone)]
 pub struct Options {
     pub theme: Theme,
@@ -255,6 +258,9 @@ pub struct App {
     indexing: bool,
     pub test: TestBox,
     pub status: Option<Status>,
+    /// The last footer messages, latest first, whole: the help overlay lists them, for a
+    /// message cut short in the footer or gone before it was read.
+    pub messages: std::collections::VecDeque<Status>,
     pub size: Rect,
     pub ticks: u64,
     pub quit: bool,
@@ -366,6 +372,7 @@ impl App {
             cache: jobs::Cache::new(opts.cache_path.clone()).with_encoding(opts.encoding),
             test: TestBox::default(),
             status: None,
+            messages: std::collections::VecDeque::new(),
             size: Rect::new(0, 0, 80, 24),
             ticks: 0,
             quit: false,
@@ -681,11 +688,16 @@ impl App {
     }
 
     pub fn set_status(&mut self, text: impl Into<String>, error: bool) {
-        self.status = Some(Status {
+        let status = Status {
             text: text.into(),
             error,
             at: self.ticks,
-        });
+        };
+        if self.messages.front().is_none_or(|m| m.text != status.text) {
+            self.messages.push_front(status.clone());
+            self.messages.truncate(MESSAGES_KEPT);
+        }
+        self.status = Some(status);
     }
 
     /// The keymap contexts in force, most specific first.
@@ -792,8 +804,8 @@ impl App {
         let overlay = if let (Some(c), Some(max)) = (&mut self.confirm, confirm_max) {
             Some(c.handle(action, max))
         } else if self.help.is_some() {
-            let max = screens::help::max_scroll(self, self.size);
-            self.help.as_mut().map(|h| h.handle(action, max))
+            let (max, page) = screens::help::max_scroll(self, self.size);
+            self.help.as_mut().map(|h| h.handle(action, max, page))
         } else {
             None
         };
