@@ -62,6 +62,11 @@ pub enum JobEvent {
         request: u64,
         preview: Box<Preview>,
     },
+    /// Every agent's listing priced, for the Budget screen.
+    AgentBudgets {
+        request: u64,
+        budgets: Vec<crate::core::agents::budget::AgentBudget>,
+    },
     /// The matchers' index over the library, for the test box.
     Indexed {
         generation: u64,

@@ -6,6 +6,8 @@ use crate::tui_common;
 
 use insta::assert_snapshot;
 use ratatui::crossterm::event::{Event as Input, KeyCode, MouseEvent, MouseEventKind};
+use skillscope::core::Agent;
+use skillscope::core::agents::budget::AgentBudget;
 use skillscope::tui::action::Screen;
 use skillscope::tui::event::Event;
 use tui_common::{fixture, harness};
@@ -246,4 +248,88 @@ fn e_opens_at_the_line_of_the_diagnostic_selected_in_the_detail() {
         .key(KeyCode::Char('5'))
         .key(KeyCode::Char('e'));
     assert!(h.app.take_edit().is_none());
+}
+
+/// The cells of the bar on the screen line holding `label`: filled (`█▏▎▍▌▋▊▉`) and all.
+fn bar_cells(screen: &str, label: &str) -> (usize, usize) {
+    let line = screen.lines().find(|l| l.contains(label)).unwrap();
+    let filled = line.chars().filter(|c| "█▏▎▍▌▋▊▉".contains(*c)).count();
+    let track = line.chars().filter(|c| *c == '░').count();
+    (filled, filled + track)
+}
+
+#[test]
+fn budget_screen_at_80x24_and_160x48() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path().join("library");
+    fixture(&root);
+    for (w, h) in [(80, 24), (160, 48)] {
+        let mut hs = harness(&[&root], w, h);
+        hs.key(KeyCode::Char('5'));
+        hs.settle();
+        let live = hs.stable_agent_budgets();
+        let stable = hs.app.agents.budgets.clone().unwrap();
+        // Listings without paths are the same wherever the library is.
+        for agent in [Agent::ClaudeCode, Agent::LazySkills] {
+            let get = |v: &[AgentBudget]| v.iter().find(|b| b.agent == agent).cloned();
+            assert_eq!(get(&live), get(&stable), "{agent:?}");
+        }
+        let screen = hs.screen();
+        for want in [
+            "Every turn · L1",
+            "of the window",
+            "of the budget",
+            "L2 every body",
+            "L3 every file",
+            "Each agent every turn",
+            "claude-code",
+            "lazy-skills",
+            "Biggest when used",
+        ] {
+            assert!(screen.contains(want), "{w}x{h}: {want} missing\n{screen}");
+        }
+        assert_snapshot!(format!("budget_{w}x{h}"), screen);
+    }
+}
+
+#[test]
+fn budget_bars_keep_their_length_and_scale() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path().join("library");
+    fixture(&root);
+    let mut h = harness(&[&root], 80, 24);
+    h.key(KeyCode::Char('5'));
+    h.settle();
+    let before = h.screen();
+    let s = h.app.summary();
+    // L2 and L3 on their own scale: the larger fills its bar, the other in proportion.
+    let (l2, len) = bar_cells(&before, "L2 every body");
+    let (l3, len3) = bar_cells(&before, "L3 every file");
+    assert_eq!(len, len3, "{before}");
+    assert_eq!(l2, len, "L2 is the larger: {before}");
+    let want = (s.l3.tokens as f64 / s.l2.tokens as f64 * len as f64).ceil() as usize;
+    assert!(
+        l3 == want || l3 + 1 == want,
+        "{l3} of {len}, want {want}\n{before}"
+    );
+    // A model's estimate lengthens the figures; the bars stay as they were.
+    h.key(KeyCode::Char('m'));
+    let after = h.screen();
+    assert!(after.contains("(claude)"), "{after}");
+    for label in ["L2 every body", "L3 every file", "of the window"] {
+        assert_eq!(
+            bar_cells(&before, label),
+            bar_cells(&after, label),
+            "{label}\n{before}\n{after}"
+        );
+    }
+    // A smaller window makes the same L1 a bigger share of it.
+    let (w1, _) = bar_cells(&after, "of the window");
+    for _ in 0..3 {
+        h.key(KeyCode::Char('w'));
+    }
+    h.settle();
+    assert_eq!(h.app.window(), 32_000);
+    let (w2, _) = bar_cells(&h.screen(), "of the window");
+    assert!(w2 >= w1, "{w1} → {w2}");
 }

@@ -139,6 +139,8 @@ fn cost_when_used_column_follows_the_type() {
         own(&h, "report-builder") + own(&h, "csv-stats") + own(&h, "chart-style")
     );
     h.key(KeyCode::Char('5'));
+    h.settle();
+    h.stable_agent_budgets();
     let budget = h.screen();
     assert!(
         budget.contains("used") && budget.contains("composite"),

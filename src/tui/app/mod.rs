@@ -168,6 +168,19 @@ impl Options {
     }
 }
 
+/// The Budget screen's per-agent figures and the worker that makes them: one at a time, the
+/// newest request waiting, as for the prompt preview.
+#[derive(Debug, Default)]
+pub struct AgentBudgets {
+    pub budgets: Option<Vec<crate::core::agents::budget::AgentBudget>>,
+    request: u64,
+    running: bool,
+    /// Something changed while they were priced: price again when they are in.
+    dirty: bool,
+    /// Something changed while the Budget screen was not shown: price when it is.
+    stale: bool,
+}
+
 pub struct App {
     /// Which skills to read (again on a rescan).
     pub spec: LibrarySpec,
@@ -251,6 +264,8 @@ pub struct App {
     /// Something changed while the Prompt screen was not shown: render when it is.
     preview_stale: bool,
     pub cache: jobs::Cache,
+    /// Every agent's listing priced, for the Budget screen: made when that screen is shown.
+    pub agents: AgentBudgets,
     /// The matchers' index of the current library; `None` until the Test box needs it (its
     /// screen is shown, or it holds a message) and while it is being built.
     pub index: Option<Arc<Index>>,
@@ -370,6 +385,7 @@ impl App {
             preview_dirty: false,
             preview_stale: false,
             cache: jobs::Cache::new(opts.cache_path.clone()).with_encoding(opts.encoding),
+            agents: AgentBudgets::default(),
             test: TestBox::default(),
             status: None,
             messages: std::collections::VecDeque::new(),
@@ -558,6 +574,9 @@ impl App {
     /// Renders the prompt preview again on a worker: one at a time, the newest request waiting.
     /// Off the Prompt screen it waits until that screen is shown.
     pub fn request_preview(&mut self) {
+        // What the listing depends on, every agent's figures depend on too.
+        self.agents.stale = true;
+        self.request_agent_budgets();
         if self.screen != Screen::Prompt {
             self.preview_stale = true;
             return;
@@ -597,6 +616,38 @@ impl App {
             self.preview_request,
             self.tx.clone(),
         );
+    }
+
+    /// Prices every agent's listing again on a worker, once the Budget screen is shown.
+    pub fn request_agent_budgets(&mut self) {
+        let wanted = self.agents.stale || self.agents.budgets.is_none();
+        if self.screen != Screen::Budget || !self.loaded || !wanted {
+            return;
+        }
+        if self.agents.running {
+            self.agents.dirty = true;
+            return;
+        }
+        self.agents.stale = false;
+        self.agents.running = true;
+        self.agents.request += 1;
+        jobs::agent_budgets(
+            Arc::clone(&self.lib),
+            self.cache.clone(),
+            self.enabled.clone(),
+            TIERS[self.prompt.tier],
+            usize::try_from(self.window()).unwrap_or(usize::MAX),
+            self.agents.request,
+            self.tx.clone(),
+        );
+    }
+
+    /// The per-agent figures shown are the ones for the current toggles and settings.
+    pub fn agents_settled(&self) -> bool {
+        !self.agents.running
+            && !self.agents.dirty
+            && (self.screen != Screen::Budget
+                || (self.agents.budgets.is_some() && !self.agents.stale))
     }
 
     /// Whether a skill competes for a message: switched on, and one an agent would load on its
@@ -997,6 +1048,7 @@ impl App {
             Screen::Prompt if self.loaded && (self.preview_stale || self.preview.is_none()) => {
                 self.request_preview();
             }
+            Screen::Budget => self.request_agent_budgets(),
             Screen::Test => {
                 // Arriving on the Test screen puts the keys in its message box.
                 self.test.typing = true;

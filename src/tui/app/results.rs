@@ -78,6 +78,15 @@ impl App {
                     self.request_preview();
                 }
             }
+            JobEvent::AgentBudgets { request, budgets } => {
+                self.agents.running = false;
+                if request == self.agents.request {
+                    self.agents.budgets = Some(budgets);
+                }
+                if std::mem::take(&mut self.agents.dirty) {
+                    self.request_agent_budgets();
+                }
+            }
             JobEvent::Indexed { generation, index } => self.on_indexed(generation, index),
             JobEvent::Linked { generation, links } => {
                 if generation == self.generation {
