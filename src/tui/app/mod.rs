@@ -257,6 +257,8 @@ pub struct App {
     /// The prompt preview's listing, for the current toggles and settings. Rendered only for the
     /// Prompt screen: at 50,000 skills a listing is tens of megabytes.
     pub preview: Option<Preview>,
+    /// The preview's listing wrapped to the width it is shown at.
+    pub preview_wrap: crate::tui::view::wrapped::WrapCache,
     preview_request: u64,
     preview_running: bool,
     /// Something changed while a preview was rendered: render again when it is in.
@@ -380,6 +382,7 @@ impl App {
             count_stops: Default::default(),
             counting: None,
             preview: None,
+            preview_wrap: Default::default(),
             preview_request: 0,
             preview_running: false,
             preview_dirty: false,
@@ -893,11 +896,14 @@ impl App {
         }
     }
 
-    /// How many lines the listing shown on the Prompt screen has.
+    /// How many screen rows the listing shown on the Prompt screen takes, wrapped to its box.
     fn preview_lines(&self) -> usize {
-        self.preview
-            .as_ref()
-            .map_or(0, |p| p.listing.text.lines().count())
+        let body = self.areas(self.size).body;
+        self.preview.as_ref().map_or(0, |p| {
+            self.preview_wrap
+                .get(&p.listing.text, screens::prompt::text_width(body))
+                .rows()
+        })
     }
 
     /// Carries out a screen's shared effect.

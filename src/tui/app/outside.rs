@@ -15,9 +15,10 @@ impl App {
         match self.screen {
             Screen::Skills => {
                 if let Some(v) = &self.skills.viewer {
+                    let width = self.areas(self.size).body.width.saturating_sub(2);
                     return Some(EditRequest {
                         file: v.path.clone(),
-                        line: Some(u32::from(v.scroll) + 1),
+                        line: Some(v.first_line(usize::from(width))),
                     });
                 }
                 let i = self.skills.list.selected_skill()?;

@@ -73,6 +73,7 @@ impl App {
                 self.preview_running = false;
                 if request == self.preview_request {
                     self.preview = Some(*preview);
+                    self.preview_wrap.clear();
                 }
                 if std::mem::take(&mut self.preview_dirty) {
                     self.request_preview();

@@ -3,6 +3,7 @@
 
 pub mod footer;
 pub mod header;
+pub mod wrapped;
 
 pub use crate::core::text::{fit as truncate, thousands};
 use crate::tui::action::Screen;

@@ -57,6 +57,8 @@ pub struct SkillList {
     pub sort: Sort,
     /// The sort order turned around (`S`): cheapest first, fewest diagnostics first, z to a.
     pub reversed: bool,
+    /// The longest id among the rows, in characters: the name column's natural width.
+    pub longest_id: usize,
     /// The last filter and the skills it matched: a longer filter can only match fewer, so
     /// typing narrows this set instead of matching the whole library again.
     narrowed: Option<(String, Vec<usize>)>,
@@ -130,6 +132,15 @@ impl SkillList {
                 order
             })
         });
+        self.longest_id = rows
+            .iter()
+            .map(|r| {
+                crate::core::text::line(&lib.skills[r.skill].id)
+                    .chars()
+                    .count()
+            })
+            .max()
+            .unwrap_or(0);
         self.rows = rows;
         self.select_dir(lib, keep.as_deref());
     }

@@ -171,10 +171,12 @@ impl Skills {
 
     /// Up and down: the open file, else the detail pane when it has the keys, else the list.
     pub fn scroll(&mut self, delta: isize, lib: &Library, size: Rect) -> Outcome {
-        // The file's last line stops at the bottom of the view, inside its frame.
-        let rows = usize::from(self.areas(size).body.height.saturating_sub(2));
+        // The file's last row stops at the bottom of the view, inside its frame.
+        let body = self.areas(size).body;
+        let rows = usize::from(body.height.saturating_sub(2));
         if let Some(v) = &mut self.viewer {
-            v.scroll = scrolled(v.scroll, delta, v.lines.saturating_sub(rows));
+            let all = v.rows(usize::from(body.width.saturating_sub(2)));
+            v.scroll = scrolled(v.scroll, delta, all.saturating_sub(rows));
         } else if self.mode == Mode::Detail {
             return Outcome::Then(Cmd::ScrollDetail(delta));
         } else {
