@@ -571,21 +571,32 @@ fn keys_label_of(keys: &[Key]) -> String {
     keys.iter().map(Key::label).collect::<Vec<_>>().join("/")
 }
 
+/// The keys of a binding that work where the user is: in a text box, printable keys of other
+/// contexts are text.
+fn usable(binding: &Binding, typing: bool) -> impl Iterator<Item = &Key> {
+    binding.keys.iter().filter(move |k| {
+        !(typing
+            && binding.context != Context::Filter
+            && binding.context != Context::Test
+            && k.is_text())
+    })
+}
+
 /// The keys of a binding as shown to the user, e.g. `j/↓`. In a text box, printable keys of
 /// other contexts are left out.
 pub fn keys_label(binding: &Binding, typing: bool) -> String {
-    binding
-        .keys
-        .iter()
-        .filter(|k| {
-            !(typing
-                && binding.context != Context::Filter
-                && binding.context != Context::Test
-                && k.is_text())
-        })
+    usable(binding, typing)
         .map(Key::label)
         .collect::<Vec<_>>()
         .join("/")
+}
+
+/// The first key of a binding that works where the user is, for the footer.
+pub fn first_key_label(binding: &Binding, typing: bool) -> String {
+    usable(binding, typing)
+        .next()
+        .map(Key::label)
+        .unwrap_or_default()
 }
 
 /// Every context in the order the help overlay lists them.

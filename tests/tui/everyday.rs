@@ -143,7 +143,7 @@ fn footer_messages_expire_and_leave_the_keys_in_sight() {
     assert!(with.contains("model claude"), "{with}");
     // A long message is cut; the keys stay.
     assert!(
-        with.contains("?/F1 help") && with.contains("m model"),
+        with.contains("? help") && with.contains("m model"),
         "{with}"
     );
     assert!(with.contains('…'), "{with}");
@@ -158,7 +158,7 @@ fn footer_messages_expire_and_leave_the_keys_in_sight() {
     assert!(h.app.status.is_some());
     h.key(KeyCode::Char('1'));
     assert!(h.app.status.is_none(), "{}", footer(&h));
-    h.key(KeyCode::Char('?'));
+    h.key(KeyCode::Char('?')).key(KeyCode::End);
     let help = h.screen();
     assert!(help.contains("Messages, latest first"), "{help}");
     assert!(help.contains("model gemini"), "{help}");
@@ -332,4 +332,75 @@ fn budget_bars_keep_their_length_and_scale() {
     assert_eq!(h.app.window(), 32_000);
     let (w2, _) = bar_cells(&h.screen(), "of the window");
     assert!(w2 >= w1, "{w1} → {w2}");
+}
+
+#[test]
+fn names_keep_their_room_at_60_columns_and_descriptions_show_when_there_is_room() {
+    let t = tempfile::tempdir().unwrap();
+    let name = "spreadsheet-formula-auditing-helper";
+    tui_common::write(
+        &t.path().join(format!("{name}/SKILL.md")),
+        &format!(
+            "---\nname: {name}\ndescription: Audit spreadsheet formulas for broken references. Use when a workbook's totals look wrong.\n---\nBody.\n"
+        ),
+    );
+    let h = harness(&[t.path()], 60, 20);
+    let screen = h.screen();
+    let row = screen.lines().find(|l| l.contains("spreadsheet")).unwrap();
+    let shown: String = row
+        .split('●')
+        .nth(1)
+        .unwrap()
+        .trim_start()
+        .chars()
+        .take_while(|c| !c.is_whitespace())
+        .collect();
+    assert!(
+        shown.trim_end_matches('…').chars().count() > 10,
+        "the name keeps more than 10 characters: {row}"
+    );
+    assert!(
+        !screen.contains("description"),
+        "no room for one:\n{screen}"
+    );
+    // Wider: the name whole, its description beside it.
+    let h = harness(&[t.path()], 110, 30);
+    let screen = h.screen();
+    let row = screen
+        .lines()
+        .find(|l| l.contains(name) && l.contains('●'))
+        .unwrap();
+    assert!(row.contains("Audit spreadsheet formulas"), "{row}");
+    assert!(screen.contains("description"), "{screen}");
+}
+
+#[test]
+fn long_lines_wrap_in_the_prompt_preview_and_the_detail_body() {
+    let t = tempfile::tempdir().unwrap();
+    let long = "word ".repeat(40);
+    let longer = "word ".repeat(200);
+    tui_common::write(
+        &t.path().join("wide/SKILL.md"),
+        &format!(
+            "---\nname: wide\ndescription: {longer}Use when testing width.\n---\nFirst {long}end-of-body.\n"
+        ),
+    );
+    let mut h = harness(&[t.path()], 80, 30);
+    h.key(KeyCode::Enter).key(KeyCode::End);
+    let detail = h.screen();
+    assert!(
+        detail.contains("end-of-body."),
+        "the body's end wraps into view:\n{detail}"
+    );
+    assert!(!detail.contains('…'), "{detail}");
+    h.key(KeyCode::Esc).key(KeyCode::Char('2'));
+    h.settle();
+    // Scrolling goes by screen rows, to the last one and no further.
+    h.key(KeyCode::Char('G'));
+    let prompt = h.screen();
+    assert!(prompt.contains("Use when testing width."), "{prompt}");
+    let end = h.app.prompt.scroll;
+    h.key(KeyCode::Char('j'));
+    assert_eq!(h.app.prompt.scroll, end);
+    assert!(end > 0, "the wrapped listing is longer than its box");
 }

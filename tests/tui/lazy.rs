@@ -64,7 +64,10 @@ fn prompt_mode_key_lists_only_what_the_test_message_makes_relevant() {
     assert_snapshot!("prompt_auto_mode", screen);
 
     // Without a message, auto lists nothing and says where the message comes from.
-    h.key(KeyCode::Char('3')).key(KeyCode::Esc);
+    h.key(KeyCode::Char('3')).key_mod(
+        KeyCode::Char('u'),
+        ratatui::crossterm::event::KeyModifiers::CONTROL,
+    );
     h.settle();
     h.key(KeyCode::BackTab);
     h.settle();

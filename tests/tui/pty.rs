@@ -409,16 +409,17 @@ fn a_fifo_at_a_file_the_app_reads_is_shown_and_q_still_quits() {
         let mut s = start(lib.path(), config.path(), cache.path());
         // The app goes on without the file: the library is listed.
         s.wait_for("pdf-tools");
-        // The message, cut short in the footer, is whole among the help's messages.
+        // The message, cut short in the footer, is whole among the help's messages, at its end.
         s.send("?");
         let start = Instant::now();
         let help = loop {
+            s.send("G");
+            std::thread::sleep(Duration::from_millis(20));
             let text = help_text(&s.text());
             if text.contains("named pipe (FIFO)") {
                 break text;
             }
             assert!(start.elapsed() < Duration::from_secs(10), "{text}");
-            std::thread::sleep(Duration::from_millis(20));
         };
         assert!(
             help.contains(&fifo.display().to_string()),

@@ -200,7 +200,7 @@ fn per_turn(frame: &mut Frame, area: Rect, app: &App, l1: LevelTotal) {
         _ => BarRow {
             label: "of the budget".to_string(),
             ratio: 0.0,
-            value: format!("none: {} lists every entry whole", format.as_str()),
+            value: format!("none in the {} format", format.as_str()),
             over: false,
             empty: true,
         },

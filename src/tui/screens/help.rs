@@ -43,7 +43,7 @@ impl Help {
 }
 
 /// The keys column of the overlay.
-const KEYS_W: usize = 18;
+const KEYS_W: usize = 20;
 
 /// Every line of the overlay for a box `width` columns wide inside: descriptions wrap under
 /// themselves, never cut.
@@ -51,23 +51,6 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
     let t = &app.theme;
     let width = width.max(KEYS_W + 12);
     let mut out = Vec::new();
-    if !app.messages.is_empty() {
-        out.push(Line::from(Span::styled(
-            "Messages, latest first",
-            t.title(),
-        )));
-        for m in &app.messages {
-            let style = if m.error { t.error() } else { t.dim() };
-            for (i, l) in wrap(&m.text, width.saturating_sub(4))
-                .into_iter()
-                .enumerate()
-            {
-                let lead = if i == 0 { "  " } else { "    " };
-                out.push(Line::from(Span::styled(format!("{lead}{l}"), style)));
-            }
-        }
-        out.push(Line::from(""));
-    }
     for ctx in HELP_ORDER {
         let bindings: Vec<_> = app
             .keymap
@@ -112,6 +95,23 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
     ] {
         for l in wrap(legend, width) {
             out.push(Line::from(Span::styled(l, t.dim())));
+        }
+    }
+    if !app.messages.is_empty() {
+        out.push(Line::from(""));
+        out.push(Line::from(Span::styled(
+            "Messages, latest first",
+            t.title(),
+        )));
+        for m in &app.messages {
+            let style = if m.error { t.error() } else { t.dim() };
+            for (i, l) in wrap(&m.text, width.saturating_sub(4))
+                .into_iter()
+                .enumerate()
+            {
+                let lead = if i == 0 { "  " } else { "    " };
+                out.push(Line::from(Span::styled(format!("{lead}{l}"), style)));
+            }
         }
     }
     if app.config_path.is_some() || !app.config_notes.is_empty() || !app.config_info.is_empty() {

@@ -343,7 +343,7 @@ fn offered(mode: ListingMode) -> &'static str {
 fn comparison_line(preview: &Preview, app: &App) -> Line<'static> {
     let t = &app.theme;
     let c = &preview.comparison;
-    let mut spans = vec![Span::raw(" tokens per turn by mode: ")];
+    let mut spans = vec![Span::raw(" per turn: ")];
     for m in &c.modes {
         let text = format!("{} {}", m.mode.as_str(), thousands(u64::from(m.tokens)));
         spans.push(if m.mode == preview.mode {

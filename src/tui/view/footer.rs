@@ -1,5 +1,6 @@
 //! The bottom line: a message while it lasts, and the keys that work here (from the keymap).
-//! A message never takes the whole line: the first keys stay in sight beside it.
+//! A message never takes the whole line: the first keys stay in sight beside it. Each action
+//! shows its first key; the help overlay lists every key.
 
 use crate::tui::app::App;
 use crate::tui::keymap;
@@ -20,7 +21,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         .keymap
         .footer(&contexts)
         .into_iter()
-        .map(|b| (keymap::keys_label(b, typing), b.short))
+        // The first key of each: the help lists them all, the line has room for more actions.
+        .map(|b| (keymap::first_key_label(b, typing), b.short))
         .collect();
     let item_w =
         |(keys, short): &(String, &str)| 1 + keys.chars().count() + 1 + short.chars().count();

@@ -6,28 +6,52 @@
 /// One line of text as screen rows of at most `width` characters: tabs as four spaces, every
 /// hazard escaped, spaces kept.
 pub fn wrap_keep(line: &str, width: usize) -> Vec<String> {
+    let shown = prepare(line);
+    rows(&shown, width).map(str::to_string).collect()
+}
+
+/// A line as it is shown: its hazards escaped, tabs as four spaces.
+fn prepare(line: &str) -> std::borrow::Cow<'_, str> {
+    let line = line.strip_suffix('\r').unwrap_or(line);
+    if line.contains('\t') {
+        std::borrow::Cow::Owned(crate::core::text::line(&line.replace('\t', "    ")).into_owned())
+    } else {
+        crate::core::text::line(line)
+    }
+}
+
+/// The rows of a prepared line, made one at a time: a long line costs only the rows taken.
+fn rows(line: &str, width: usize) -> impl Iterator<Item = &str> {
     let width = width.max(1);
-    let shown =
-        crate::core::text::line(line.strip_suffix('\r').unwrap_or(line)).replace('\t', "    ");
-    let chars: Vec<char> = shown.chars().collect();
-    if chars.len() <= width {
-        return vec![shown];
-    }
-    let mut rows = Vec::new();
-    let mut start = 0;
-    while chars.len() - start > width {
-        let window = &chars[start..start + width];
-        // Break after the last space of the row, unless that leaves the row all indentation.
-        let cut = window
-            .iter()
-            .rposition(|c| *c == ' ')
-            .filter(|&p| window[..p].iter().any(|c| *c != ' '))
-            .map_or(width, |p| p + 1);
-        rows.push(chars[start..start + cut].iter().collect());
-        start += cut;
-    }
-    rows.push(chars[start..].iter().collect());
-    rows
+    let mut rest = Some(line);
+    std::iter::from_fn(move || {
+        let s = rest?;
+        // The byte index after `width` characters, and after the last space among them that
+        // has something other than spaces before it.
+        let mut end = s.len();
+        let mut space = None;
+        let mut seen_text = false;
+        for (n, (i, c)) in s.char_indices().enumerate() {
+            if n == width {
+                end = i;
+                break;
+            }
+            if c == ' ' {
+                if seen_text {
+                    space = Some(i + 1);
+                }
+            } else {
+                seen_text = true;
+            }
+        }
+        if end == s.len() {
+            rest = None;
+            return Some(s);
+        }
+        let cut = space.unwrap_or(end);
+        rest = Some(&s[cut..]);
+        Some(&s[..cut])
+    })
 }
 
 /// Where each line of a text starts among its screen rows at one width.
@@ -44,7 +68,7 @@ impl Wrapped {
         let mut row = 0;
         for line in text.lines() {
             starts.push(row);
-            row += wrap_keep(line, width).len();
+            row += rows(&prepare(line), width).count();
         }
         starts.push(row);
         Wrapped { width, starts }
@@ -102,20 +126,17 @@ pub fn rows_of(
     first: usize,
     height: usize,
 ) -> Vec<(Option<usize>, String)> {
-    let (mut line, mut sub) = wrapped.line_at(first);
+    let (mut line, sub) = wrapped.line_at(first);
     let mut out = Vec::with_capacity(height);
-    for l in text.lines().skip(line) {
-        for (k, row) in wrap_keep(l, wrapped.width)
-            .into_iter()
-            .enumerate()
-            .skip(sub)
-        {
+    for (n, l) in text.lines().skip(line).enumerate() {
+        let shown = prepare(l);
+        let skip = if n == 0 { sub } else { 0 };
+        for (k, row) in rows(&shown, wrapped.width).enumerate().skip(skip) {
             if out.len() == height {
                 return out;
             }
-            out.push(((k == 0).then_some(line), row));
+            out.push(((k == 0).then_some(line), row.to_string()));
         }
-        sub = 0;
         line += 1;
         if out.len() == height {
             break;
