@@ -332,6 +332,27 @@ fn budget_bars_keep_their_length_and_scale() {
     assert_eq!(h.app.window(), 32_000);
     let (w2, _) = bar_cells(&h.screen(), "of the window");
     assert!(w2 >= w1, "{w1} → {w2}");
+    // A format with a budget: L1 against 1% of the 32,000-token window.
+    h.key(KeyCode::Char('2'));
+    while h.app.format() != skillscope::core::listing::Format::ClaudeCode {
+        h.key(KeyCode::Char('f'));
+    }
+    h.key(KeyCode::Char('5'));
+    h.settle();
+    let screen = h.screen();
+    let l1 = h.app.summary().l1.tokens;
+    let line = screen
+        .lines()
+        .find(|l| l.contains("of the budget"))
+        .unwrap();
+    let pct = (l1 as f64 / 320.0 * 100.0).round();
+    assert!(line.contains(&format!("{pct:.0}% of 320")), "{l1}: {line}");
+    let (filled, len) = bar_cells(&screen, "of the budget");
+    let want = (l1 as f64 / 320.0 * len as f64).ceil() as usize;
+    assert!(
+        filled == want || filled + 1 == want,
+        "{filled}/{len} want {want}\n{screen}"
+    );
 }
 
 #[test]

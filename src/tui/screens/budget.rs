@@ -184,15 +184,21 @@ fn per_turn(frame: &mut Frame, area: Rect, app: &App, l1: LevelTotal) {
     rows.push(match (budget_tokens, format.budget_percent()) {
         (Some(b), Some(pct)) if b > 0 => {
             let r = l1.tokens as f64 / b as f64;
-            let over = if r > 1.0 { ", over: entries cut" } else { "" };
+            let over = if r > 1.0 { ", entries cut" } else { "" };
+            let share = format!("{} of {}", percent(r), thousands(b));
+            // As much as fits in half the panel: the budget's rule, then whether it cuts.
+            let room = usize::from(inner.width) / 2;
+            let value = [
+                format!("{share} ({pct}% of the window){over}"),
+                format!("{share}{over}"),
+            ]
+            .into_iter()
+            .find(|v| v.chars().count() <= room)
+            .unwrap_or(share);
             BarRow {
                 label: "of the budget".to_string(),
                 ratio: r,
-                value: format!(
-                    "{} of {} ({pct}% of the window){over}",
-                    percent(r),
-                    thousands(b)
-                ),
+                value,
                 over: r > 1.0,
                 empty: false,
             }
