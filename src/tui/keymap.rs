@@ -574,12 +574,10 @@ fn keys_label_of(keys: &[Key]) -> String {
 /// The keys of a binding that work where the user is: in a text box, printable keys of other
 /// contexts are text.
 fn usable(binding: &Binding, typing: bool) -> impl Iterator<Item = &Key> {
-    binding.keys.iter().filter(move |k| {
-        !(typing
-            && binding.context != Context::Filter
-            && binding.context != Context::Test
-            && k.is_text())
-    })
+    binding
+        .keys
+        .iter()
+        .filter(move |k| !(typing && !binding.context.takes_text() && k.is_text()))
 }
 
 /// The keys of a binding as shown to the user, e.g. `j/↓`. In a text box, printable keys of

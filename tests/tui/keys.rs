@@ -6,6 +6,7 @@ use crate::pty::{Session, launch_in};
 use crate::tui_common::fixture;
 use portable_pty::CommandBuilder;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+use skillscope::tui::action::Action;
 use skillscope::tui::keymap::{Context, KEYMAP, Key};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -59,26 +60,45 @@ fn bytes_of(key: &Key) -> Vec<u8> {
 const PROBE: &[u8] = b"\x1b[24~";
 const ESC: &[u8] = b"\x1b";
 
-/// The keys that bring the app from the Budget screen into a context.
-fn setup(ctx: Context) -> Vec<&'static [u8]> {
+/// The keys that bring the app from the Budget screen into a context; `source` is a folder of
+/// skills for the Add flow to fetch.
+fn setup(ctx: Context, source: &std::path::Path) -> Vec<Vec<u8>> {
+    let keys = |k: &[&str]| k.iter().map(|s| s.as_bytes().to_vec()).collect::<Vec<_>>();
     match ctx {
         Context::Global | Context::Budget => vec![],
-        Context::List => vec![b"1"],
-        Context::Filter => vec![b"1", b"/"],
-        Context::Detail => vec![b"1", b"\r"],
-        Context::Resource => {
-            let mut v: Vec<&'static [u8]> = vec![b"1", b"/"];
-            v.extend(["p", "d", "f", "-", "t"].map(str::as_bytes));
-            v.extend([b"\r" as &[u8], b"\r", b"]", b"\r"]);
+        Context::List => keys(&["1"]),
+        Context::Filter => keys(&["1", "/"]),
+        Context::Detail => keys(&["1", "\r"]),
+        Context::Resource => keys(&["1", "/", "p", "d", "f", "-", "t", "\r", "\r", "]", "\r"]),
+        Context::Prompt => keys(&["2"]),
+        Context::Test => keys(&["3"]),
+        Context::Results => keys(&["3", "\x1b"]),
+        Context::Checks => keys(&["4"]),
+        Context::Confirm => keys(&["1", "a"]),
+        Context::Help => keys(&["?"]),
+        Context::AddSource => keys(&["1", "A"]),
+        Context::AddPreview => {
+            let mut v = keys(&["1", "A"]);
+            v.extend(
+                source
+                    .display()
+                    .to_string()
+                    .chars()
+                    .map(|c| c.to_string().into_bytes()),
+            );
+            v.push(b"\r".to_vec());
             v
         }
-        Context::Prompt => vec![b"2"],
-        Context::Test => vec![b"3"],
-        Context::Results => vec![b"3", ESC],
-        Context::Checks => vec![b"4"],
-        Context::Confirm => vec![b"1", b"a"],
-        Context::Help => vec![b"?"],
     }
+}
+
+/// Actions after which the context changes later, when a worker is done: the app is brought
+/// into the context again before the next key.
+fn settles_later(ctx: Context, action: Action) -> bool {
+    matches!(
+        (ctx, action),
+        (Context::AddSource | Context::AddPreview, Action::Confirm)
+    )
 }
 
 /// From anywhere back to the Budget screen: out of the text boxes, overlays and panes.
@@ -88,6 +108,8 @@ struct Driver {
     s: Session,
     log: PathBuf,
     edits: PathBuf,
+    /// A folder of one skill, for the Add flow.
+    source: PathBuf,
     dirs: [tempfile::TempDir; 2],
 }
 
@@ -96,6 +118,11 @@ impl Driver {
         let [config, cache] = &dirs;
         let log = config.path().join("keys.log");
         let edits = config.path().join("edits.log");
+        let source = config.path().join("source");
+        crate::tui_common::write(
+            &source.join("alpha/SKILL.md"),
+            "---\nname: alpha\ndescription: Alpha things, used when the user asks for alpha.\n---\nBody.\n",
+        );
         let editor = config.path().join("editor.sh");
         std::fs::write(
             &editor,
@@ -120,6 +147,7 @@ impl Driver {
             s,
             log,
             edits,
+            source,
             dirs,
         };
         d.s.wait_for("4/4 enabled");
@@ -169,8 +197,18 @@ impl Driver {
         for k in RESET {
             self.press(k);
         }
-        for k in setup(ctx) {
-            self.press(k);
+        for k in setup(ctx, &self.source.clone()) {
+            self.press(&k);
+        }
+        // The Add flow's preview comes from a worker: wait for it (10 s at most).
+        let start = Instant::now();
+        while ctx == Context::AddPreview && self.context() != ctx.name() {
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "{}",
+                self.s.text()
+            );
+            std::thread::sleep(Duration::from_millis(20));
         }
     }
 }
@@ -193,7 +231,11 @@ fn every_key_in_the_key_map_reaches_its_action_from_a_real_terminal() {
     };
     let mut d = fresh();
     let mut checked = 0;
-    for ctx in Context::ALL {
+    // The Add flow's source prompt changes where the next flow installs (its S-Tab picks the
+    // project scope, which needs a project folder): its keys go last.
+    let mut order = Context::ALL.to_vec();
+    order.sort_by_key(|c| *c == Context::AddSource);
+    for ctx in order {
         let bindings: Vec<_> = KEYMAP.iter().filter(|b| b.context == ctx).collect();
         if bindings.is_empty() {
             continue;
@@ -216,7 +258,7 @@ fn every_key_in_the_key_map_reaches_its_action_from_a_real_terminal() {
                 let want = format!("{want_ctx} {}", b.action.name());
                 assert_eq!(got, want, "{} ({:?}) in {ctx:?}", key.label(), key);
                 checked += 1;
-                if b.action == skillscope::tui::action::Action::Quit {
+                if b.action == Action::Quit {
                     let status = crate::pty::wait_exit(&mut d.s);
                     assert!(status.success(), "{status:?}");
                     let Driver { dirs, .. } = d;
@@ -224,7 +266,7 @@ fn every_key_in_the_key_map_reaches_its_action_from_a_real_terminal() {
                     d.enter(ctx);
                     continue;
                 }
-                if b.action == skillscope::tui::action::Action::Edit {
+                if b.action == Action::Edit {
                     // The editor ran and the app has its screen back before the next key.
                     let start = Instant::now();
                     while d.edits() == edits || !d.s.alternate_screen() {
@@ -232,7 +274,7 @@ fn every_key_in_the_key_map_reaches_its_action_from_a_real_terminal() {
                         std::thread::sleep(Duration::from_millis(5));
                     }
                 }
-                if d.context() != want_ctx {
+                if settles_later(ctx, b.action) || d.context() != want_ctx {
                     d.enter(ctx);
                 }
             }

@@ -176,6 +176,7 @@ impl Harness {
                 && app.levels_done.iter().all(|d| *d)
                 && app.preview_settled()
                 && app.agents_settled()
+                && app.links.is_some()
         });
     }
 
@@ -194,6 +195,7 @@ impl Harness {
                 && app.levels_done.iter().all(|d| *d)
                 && app.preview_settled()
                 && app.agents_settled()
+                && app.links.is_some()
         });
     }
 
