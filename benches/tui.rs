@@ -41,7 +41,8 @@ fn key(code: KeyCode) -> Event {
     Event::Input(Input::Key(KeyEvent::new(code, KeyModifiers::NONE)))
 }
 
-/// Whether every worker the app started is done: rules, counts, index, preview, switches.
+/// Whether every worker the app started is done: rules, counts, index, preview, switches, the
+/// Budget screen's per-agent figures.
 fn settled(app: &App) -> bool {
     app.loaded
         && app.checked
@@ -49,6 +50,7 @@ fn settled(app: &App) -> bool {
         && app.index_settled()
         && app.switches.is_some()
         && app.preview_settled()
+        && app.agents_settled()
 }
 
 /// Handles events until every worker is done.

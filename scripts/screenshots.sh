@@ -192,6 +192,8 @@ wait_gone "probing"
 shot checks
 
 keys 5
+# Each agent's listing is priced when the screen is first shown.
+wait_gone "pricing each agent"
 shot budget
 
 keys C-c

@@ -102,6 +102,23 @@ pub enum Action {
     UndoRemove,
     /// Fetch the sources of added skills and say which have updates.
     CheckUpdates,
+    /// Reverse the order of the skills list.
+    ReverseSort,
+    /// Select the next or previous diagnostic in the detail pane (what `Edit` opens).
+    NextDiagnostic,
+    PrevDiagnostic,
+    /// Open the file shown in `$VISUAL`/`$EDITOR`, at the selected diagnostic's line.
+    Edit,
+    /// Copy the selected skill's name (OSC 52: works over SSH).
+    CopyName,
+    /// Copy the path of the file shown, or of the selected skill's SKILL.md.
+    CopyPath,
+    /// Copy the listing shown on the Prompt screen.
+    CopyListing,
+    /// Leave the Test box's message (keys are commands again).
+    LeaveMessage,
+    /// Type in the Test box's message again.
+    EditMessage,
 }
 
 impl Action {
@@ -154,6 +171,15 @@ impl Action {
         ("remove_skill", Action::RemoveSkill),
         ("undo_remove", Action::UndoRemove),
         ("check_updates", Action::CheckUpdates),
+        ("reverse_sort", Action::ReverseSort),
+        ("next_diagnostic", Action::NextDiagnostic),
+        ("prev_diagnostic", Action::PrevDiagnostic),
+        ("edit", Action::Edit),
+        ("copy_name", Action::CopyName),
+        ("copy_path", Action::CopyPath),
+        ("copy_listing", Action::CopyListing),
+        ("leave_message", Action::LeaveMessage),
+        ("edit_message", Action::EditMessage),
     ];
 
     pub fn name(self) -> &'static str {

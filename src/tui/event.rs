@@ -14,6 +14,7 @@ use crate::core::{Diagnostic, Library};
 use ratatui::crossterm::event as ct;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
 use std::time::Duration;
 
@@ -60,6 +61,11 @@ pub enum JobEvent {
     Previewed {
         request: u64,
         preview: Box<Preview>,
+    },
+    /// Every agent's listing priced, for the Budget screen.
+    AgentBudgets {
+        request: u64,
+        budgets: Vec<crate::core::agents::budget::AgentBudget>,
     },
     /// The matchers' index over the library, for the test box.
     Indexed {
@@ -109,14 +115,44 @@ pub enum JobEvent {
     UpdatesChecked(Result<Vec<String>, String>),
 }
 
+/// Lets the app take the terminal's input back from the input thread while another program
+/// (the editor) has the terminal: a paused thread reads nothing, so every key goes to that
+/// program.
+#[derive(Debug, Default)]
+pub struct InputGate {
+    paused: AtomicBool,
+    parked: AtomicBool,
+}
+
+impl InputGate {
+    /// Stops the input thread reading, and waits (a tick at most, as it polls) until it has.
+    pub fn pause(&self, tick: Duration) {
+        self.paused.store(true, Ordering::SeqCst);
+        let until = std::time::Instant::now() + tick * 3;
+        while !self.parked.load(Ordering::SeqCst) && std::time::Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+
+    pub fn resume(&self) {
+        self.paused.store(false, Ordering::SeqCst);
+    }
+}
+
 /// Reads terminal input on its own thread and forwards it; sends a tick when idle so the loop
 /// can animate progress. Ends when the receiver is gone, or after saying the input is gone.
 ///
 /// The loop does not rely on this thread to notice a closed terminal: on some hang-ups
 /// crossterm's `poll` never returns. [`terminal_gone`] is the loop's own check.
-pub fn spawn_input(tx: Sender<Event>, tick: Duration) {
+pub fn spawn_input(tx: Sender<Event>, tick: Duration, gate: Arc<InputGate>) {
     std::thread::spawn(move || {
         loop {
+            if gate.paused.load(Ordering::SeqCst) {
+                gate.parked.store(true, Ordering::SeqCst);
+                std::thread::sleep(Duration::from_millis(5));
+                continue;
+            }
+            gate.parked.store(false, Ordering::SeqCst);
             let ev = match ct::poll(tick) {
                 Ok(true) => match ct::read() {
                     Ok(e) => Event::Input(e),

@@ -382,6 +382,31 @@ pub struct PreviewRequest {
     pub agent: Option<crate::core::Agent>,
 }
 
+/// Prices every agent's listing of the skills switched on (`enabled`), each in its own view,
+/// format and budget, for the Budget screen.
+pub fn agent_budgets(
+    lib: Arc<Library>,
+    cache: Cache,
+    enabled: Vec<bool>,
+    tier: listing::Tier,
+    window: usize,
+    request: u64,
+    tx: Sender<Event>,
+) {
+    std::thread::spawn(move || {
+        let on = |i: usize| enabled.get(i).copied().unwrap_or(false);
+        let budgets = crate::core::agents::budget::per_agent(
+            &lib,
+            &on,
+            tier,
+            window,
+            cache.encoding,
+            cache.get(),
+        );
+        let _ = tx.send(Event::Job(JobEvent::AgentBudgets { request, budgets }));
+    });
+}
+
 /// Renders the listing the agent would get in the chosen mode and counts its tokens, with every
 /// other mode's listing counted beside it.
 pub fn preview(

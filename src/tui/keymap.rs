@@ -16,6 +16,8 @@ pub enum Context {
     Filter,
     Prompt,
     Test,
+    /// The Test screen with the message box left: keys are commands.
+    Results,
     Checks,
     Budget,
     Resource,
@@ -26,13 +28,14 @@ pub enum Context {
 }
 
 impl Context {
-    pub const ALL: [Context; 13] = [
+    pub const ALL: [Context; 14] = [
         Context::Global,
         Context::List,
         Context::Detail,
         Context::Filter,
         Context::Prompt,
         Context::Test,
+        Context::Results,
         Context::Checks,
         Context::Budget,
         Context::Resource,
@@ -51,6 +54,7 @@ impl Context {
             Context::Filter => "filter",
             Context::Prompt => "prompt",
             Context::Test => "test",
+            Context::Results => "results",
             Context::Checks => "checks",
             Context::Budget => "budget",
             Context::Resource => "resource",
@@ -73,6 +77,7 @@ impl Context {
             Context::Filter => "Filter box",
             Context::Prompt => "Prompt preview",
             Context::Test => "Test box",
+            Context::Results => "Test results",
             Context::Checks => "Checks",
             Context::Budget => "Budget",
             Context::Resource => "File viewer",
@@ -117,15 +122,21 @@ const fn ctrl(c: char) -> Key {
 }
 
 impl Key {
-    /// Whether a key event is this key. Shift is ignored for characters, whose case already
-    /// says it (terminals differ in reporting it).
+    /// Whether a key event is this key, as terminals send it: Shift is part of an upper-case
+    /// letter and of a back-tab, so it is not compared for those (crossterm reports `ESC [ Z` as
+    /// `BackTab` with `SHIFT`, and `G` with `SHIFT`; the kitty protocol sends Shift-Tab as `Tab`
+    /// with `SHIFT`). Other modifiers must match exactly.
     pub fn matches(&self, ev: &KeyEvent) -> bool {
-        let relevant = KeyModifiers::CONTROL | KeyModifiers::ALT;
-        let mods_match = match self.code {
-            KeyCode::Char(_) => ev.modifiers & relevant == self.mods & relevant,
-            _ => ev.modifiers == self.mods,
+        let (code, mods) = normalized(ev.code, ev.modifiers);
+        let (want_code, want_mods) = normalized(self.code, self.mods);
+        let mods_match = match code {
+            KeyCode::Char(_) => {
+                let relevant = KeyModifiers::CONTROL | KeyModifiers::ALT;
+                mods & relevant == want_mods & relevant
+            }
+            _ => mods == want_mods,
         };
-        self.code == ev.code && mods_match
+        code == want_code && mods_match
     }
 
     /// Printable keys are text when a text box has the focus.
@@ -233,6 +244,17 @@ impl Key {
     }
 }
 
+/// A key with the Shift that its code already says taken out (see [`Key::matches`]).
+fn normalized(code: KeyCode, mods: KeyModifiers) -> (KeyCode, KeyModifiers) {
+    match code {
+        KeyCode::Tab if mods.contains(KeyModifiers::SHIFT) => {
+            (KeyCode::BackTab, mods - KeyModifiers::SHIFT)
+        }
+        KeyCode::BackTab | KeyCode::Char(_) => (code, mods - KeyModifiers::SHIFT),
+        _ => (code, mods),
+    }
+}
+
 /// One binding: keys, the action, where it applies, and how help and the footer describe it.
 #[derive(Debug, Clone)]
 pub struct Binding {
@@ -267,7 +289,9 @@ const fn b(
 
 use Context as C;
 
-/// The default key map, one binding a line.
+/// The default key map, one binding a line. A letter means one thing wherever it is bound:
+/// `m` model, `a` agents, `e` edit, `y` copy, `s` sort (scope in the confirmation, which is
+/// about settings files), `/` filter.
 #[rustfmt::skip]
 pub const KEYMAP: &[Binding] = &[
     // Confirmation popup.
@@ -289,26 +313,38 @@ pub const KEYMAP: &[Binding] = &[
     b(C::AddPreview, &[code(KeyCode::Esc), k('n'), k('q')], Action::Close, "cancel", "Close without adding anything", true),
     // Help overlay.
     b(C::Help, &[code(KeyCode::Esc), k('?'), k('q')], Action::Close, "close", "Close this help", true),
-    b(C::Help, &[k('j'), code(KeyCode::Down)], Action::Down, "down", "Scroll down", false),
-    b(C::Help, &[k('k'), code(KeyCode::Up)], Action::Up, "up", "Scroll up", false),
+    b(C::Help, &[k('j'), code(KeyCode::Down)], Action::Down, "scroll", "Scroll down", true),
+    b(C::Help, &[k('k'), code(KeyCode::Up)], Action::Up, "scroll", "Scroll up", false),
+    b(C::Help, &[code(KeyCode::PageDown), ctrl('d'), k(' ')], Action::PageDown, "page", "Page down", true),
+    b(C::Help, &[code(KeyCode::PageUp), ctrl('u')], Action::PageUp, "page", "Page up", false),
+    b(C::Help, &[k('g'), code(KeyCode::Home)], Action::Top, "top", "Back to the top", false),
+    b(C::Help, &[k('G'), code(KeyCode::End)], Action::Bottom, "end", "To the end", false),
     // Filter box.
     b(C::Filter, &[code(KeyCode::Enter)], Action::AcceptFilter, "keep", "Keep the filter and go back to the list", true),
     b(C::Filter, &[code(KeyCode::Esc)], Action::ClearFilter, "clear", "Clear the filter and go back to the list", true),
     b(C::Filter, &[code(KeyCode::Backspace)], Action::Backspace, "erase", "Erase the last character", false),
     b(C::Filter, &[code(KeyCode::Down)], Action::Down, "down", "Next skill", false),
     b(C::Filter, &[code(KeyCode::Up)], Action::Up, "up", "Previous skill", false),
-    // Test box: always typing.
+    // Test box: typing; digits and q are text here.
+    b(C::Test, &[code(KeyCode::Esc)], Action::LeaveMessage, "done", "Leave the message box: keys are commands again (digits switch screens, q quits)", true),
     b(C::Test, &[code(KeyCode::Backspace)], Action::Backspace, "erase", "Erase the last character", false),
-    b(C::Test, &[code(KeyCode::Esc), ctrl('u')], Action::ClearMessage, "clear", "Erase the message", true),
+    b(C::Test, &[ctrl('u')], Action::ClearMessage, "clear", "Erase the message", true),
     b(C::Test, &[code(KeyCode::Down)], Action::Down, "scroll", "Scroll the results down", false),
     b(C::Test, &[code(KeyCode::Up)], Action::Up, "scroll", "Scroll the results up", false),
+    // Test screen with the message box left.
+    b(C::Results, &[code(KeyCode::Enter), k('i'), k('/')], Action::EditMessage, "type", "Type in the message box again", true),
+    b(C::Results, &[k('x')], Action::ClearMessage, "clear", "Erase the message", true),
     // Skills list.
     b(C::List, &[k(' ')], Action::Toggle, "on/off", "Switch the selected skill on or off (saved at once)", true),
     b(C::List, &[k('/')], Action::Filter, "filter", "Filter by name (fuzzy), or by id with * (web.*)", true),
     b(C::List, &[k('s')], Action::CycleSort, "sort", "Sort by name, cost, agent, diagnostics", true),
+    b(C::List, &[k('S')], Action::ReverseSort, "reverse", "Reverse the sort order", false),
     b(C::List, &[k('p')], Action::CycleProfile, "profile", "Judge by the next profile's rules (spec, claude-code, codex, opencode, lazy-skills)", false),
     b(C::List, &[code(KeyCode::Enter), k('l'), code(KeyCode::Right)], Action::Open, "detail", "Open the detail of the selected skill", true),
     b(C::List, &[k('a')], Action::AgentToggle, "agents", "Switch the skill in the agents' own settings (shows the change first)", true),
+    b(C::List, &[k('e')], Action::Edit, "edit", EDIT_HELP, true),
+    b(C::List, &[k('y')], Action::CopyName, "copy", "Copy the skill's name (OSC 52: works over SSH)", true),
+    b(C::List, &[k('Y')], Action::CopyPath, "copy path", "Copy the path of the skill's SKILL.md", false),
     b(C::List, &[code(KeyCode::Esc)], Action::ClearFilter, "unfilter", "Clear the filter", false),
     b(C::List, &[k('A')], Action::AddSkills, "add", "Add skills from a git URL, folder or archive (priced before they land)", false),
     b(C::List, &[k('D')], Action::RemoveSkill, "remove", "Move the selected skill to skillscope's trash (asks first)", false),
@@ -319,28 +355,39 @@ pub const KEYMAP: &[Binding] = &[
     b(C::Detail, &[k(']')], Action::NextResource, "file", "Select the next resource file (Enter opens it)", true),
     b(C::Detail, &[k('[')], Action::PrevResource, "file", "Select the previous resource file", false),
     b(C::Detail, &[code(KeyCode::Enter)], Action::OpenResource, "open", "Open the selected resource (back to the list when none is selected)", true),
+    b(C::Detail, &[k('n')], Action::NextDiagnostic, "diagnostic", "Select the next diagnostic (e opens the file at its line)", true),
+    b(C::Detail, &[k('N')], Action::PrevDiagnostic, "diagnostic", "Select the previous diagnostic", false),
+    b(C::Detail, &[k('e')], Action::Edit, "edit", EDIT_HELP, true),
     b(C::Detail, &[k('j'), code(KeyCode::Down)], Action::DetailDown, "scroll", "Scroll the detail down", true),
     b(C::Detail, &[k('k'), code(KeyCode::Up)], Action::DetailUp, "scroll", "Scroll the detail up", false),
     b(C::Detail, &[k(' ')], Action::Toggle, "on/off", "Switch the skill on or off (saved at once)", true),
     b(C::Detail, &[k('a')], Action::AgentToggle, "agents", "Switch the skill in the agents' own settings (shows the change first)", false),
+    b(C::Detail, &[k('y')], Action::CopyName, "copy", "Copy the skill's name (OSC 52: works over SSH)", false),
+    b(C::Detail, &[k('Y')], Action::CopyPath, "copy path", "Copy the path of the skill's SKILL.md", false),
     // File viewer.
     b(C::Resource, &[code(KeyCode::Esc), k('h'), code(KeyCode::Left)], Action::Close, "close", "Close the file", true),
     b(C::Resource, &[k('j'), code(KeyCode::Down)], Action::Down, "scroll", "Scroll down", true),
     b(C::Resource, &[k('k'), code(KeyCode::Up)], Action::Up, "scroll", "Scroll up", false),
+    b(C::Resource, &[k('e')], Action::Edit, "edit", "Open the file in $VISUAL or $EDITOR at the first line shown", true),
+    b(C::Resource, &[k('y')], Action::CopyPath, "copy path", "Copy the file's path (OSC 52: works over SSH)", true),
     // Prompt preview.
-    b(C::Prompt, &[k('m')], Action::CycleMode, "mode", "Next listing mode (enabled, all, auto: only what the Test box's message makes relevant)", true),
+    b(C::Prompt, &[k('o')], Action::CycleMode, "offered", "Which skills are offered to the listing: enabled, all, auto (only what the Test box's message makes relevant)", true),
     b(C::Prompt, &[k('a')], Action::CycleAgent, "agent", "Next view: every skill, then each agent's own (its skills, fallbacks and format)", true),
     b(C::Prompt, &[k('f')], Action::CycleFormat, "format", "Next listing format (xml, markdown, claude-code, codex, lazy-skills)", true),
     b(C::Prompt, &[k('t')], Action::CycleTier, "tier", "Next tier (auto, full, compact, names)", true),
     b(C::Prompt, &[k('w')], Action::CycleWindow, "window", "Next context window size", true),
-    // `m` is the listing mode here, so the model estimate takes the capital.
-    b(C::Prompt, &[k('M')], Action::CycleModel, "model", MODEL_HELP, true),
+    b(C::Prompt, &[k('m')], Action::CycleModel, "model", MODEL_HELP, true),
+    b(C::Prompt, &[k('y')], Action::CopyListing, "copy", "Copy the listing shown (OSC 52: works over SSH)", true),
     // Checks.
     b(C::Checks, &[k('r')], Action::RunChecks, "run probes", "Run --help-json on every executable skill (sandboxed)", true),
     b(C::Checks, &[k('d')], Action::RunDeps, "deps", "Check declared dependencies against each skill's interpreter (sandboxed; installs nothing)", true),
     b(C::Checks, &[k('x'), code(KeyCode::Esc)], Action::CancelChecks, "stop", "Stop the probes that are running", false),
+    b(C::Checks, &[k('e')], Action::Edit, "edit", "Open the selected skill's SKILL.md in $VISUAL or $EDITOR", false),
+    b(C::Checks, &[k('y')], Action::CopyName, "copy", "Copy the skill's name (OSC 52: works over SSH)", false),
+    b(C::Checks, &[k('Y')], Action::CopyPath, "copy path", "Copy the path of the skill's SKILL.md", false),
     // Budget.
     b(C::Budget, &[k('m')], Action::CycleModel, "model", MODEL_HELP, true),
+    b(C::Budget, &[k('w')], Action::CycleWindow, "window", "Next context window size (the shares follow it)", true),
     // Everywhere.
     b(C::Global, &[k('?'), code(KeyCode::F(1))], Action::Help, "help", "Show every key", true),
     b(C::Global, &[k('q'), ctrl('c')], Action::Quit, "quit", "Quit", true),
@@ -361,6 +408,7 @@ pub const KEYMAP: &[Binding] = &[
     b(C::Global, &[k('m')], Action::CycleModel, "model", MODEL_HELP, false),
 ];
 
+const EDIT_HELP: &str = "Open SKILL.md in $VISUAL or $EDITOR at the selected diagnostic's line, then read the skill again";
 const MODEL_HELP: &str = "Next model's estimate beside the tiktoken figures";
 
 /// The bindings in force: the defaults with the config file's `[keys]` merged over them.
@@ -523,21 +571,30 @@ fn keys_label_of(keys: &[Key]) -> String {
     keys.iter().map(Key::label).collect::<Vec<_>>().join("/")
 }
 
-/// The keys of a binding as shown to the user, e.g. `j/↓`. In a text box, printable keys of
-/// other contexts are left out.
-pub fn keys_label(binding: &Binding, typing: bool) -> String {
+/// The keys of a binding that work where the user is: in a text box, printable keys of other
+/// contexts are text.
+fn usable(binding: &Binding, typing: bool) -> impl Iterator<Item = &Key> {
     binding
         .keys
         .iter()
-        .filter(|k| {
-            !(typing
-                && binding.context != Context::Filter
-                && binding.context != Context::Test
-                && k.is_text())
-        })
+        .filter(move |k| !(typing && !binding.context.takes_text() && k.is_text()))
+}
+
+/// The keys of a binding as shown to the user, e.g. `j/↓`. In a text box, printable keys of
+/// other contexts are left out.
+pub fn keys_label(binding: &Binding, typing: bool) -> String {
+    usable(binding, typing)
         .map(Key::label)
         .collect::<Vec<_>>()
         .join("/")
+}
+
+/// The first key of a binding that works where the user is, for the footer.
+pub fn first_key_label(binding: &Binding, typing: bool) -> String {
+    usable(binding, typing)
+        .next()
+        .map(Key::label)
+        .unwrap_or_default()
 }
 
 /// Every context in the order the help overlay lists them.
@@ -549,6 +606,7 @@ pub const HELP_ORDER: &[Context] = &[
     Context::Resource,
     Context::Prompt,
     Context::Test,
+    Context::Results,
     Context::Checks,
     Context::Budget,
     Context::Confirm,
@@ -725,6 +783,33 @@ mod tests {
             km.lookup(&[Context::List, Context::Global], &big_g),
             Some(Action::Bottom)
         );
+    }
+
+    #[test]
+    fn shift_is_matched_as_terminals_send_it() {
+        let km = Keymap::default();
+        let at = [Context::Budget, Context::Global];
+        // `ESC [ Z` arrives as BackTab with SHIFT; the kitty protocol sends Tab with SHIFT.
+        for ev in [
+            press(KeyCode::BackTab, KeyModifiers::SHIFT),
+            press(KeyCode::BackTab, KeyModifiers::NONE),
+            press(KeyCode::Tab, KeyModifiers::SHIFT),
+        ] {
+            assert_eq!(km.lookup(&at, &ev), Some(Action::PrevScreen), "{ev:?}");
+        }
+        let tab = press(KeyCode::Tab, KeyModifiers::NONE);
+        assert_eq!(km.lookup(&at, &tab), Some(Action::NextScreen));
+        for mods in [KeyModifiers::SHIFT, KeyModifiers::NONE] {
+            let big_g = press(KeyCode::Char('G'), mods);
+            assert_eq!(km.lookup(&at, &big_g), Some(Action::Bottom));
+        }
+        // Other modifiers still count: Ctrl-Tab and Shift-Up are not Tab and Up.
+        let ctrl_tab = press(KeyCode::Tab, KeyModifiers::CONTROL);
+        assert_eq!(km.lookup(&at, &ctrl_tab), None);
+        let shift_up = press(KeyCode::Up, KeyModifiers::SHIFT);
+        assert_eq!(km.lookup(&at, &shift_up), None);
+        let alt_g = press(KeyCode::Char('g'), KeyModifiers::ALT);
+        assert_eq!(km.lookup(&at, &alt_g), None);
     }
 
     #[test]

@@ -3,6 +3,7 @@
 pub mod action;
 pub mod app;
 pub mod event;
+pub mod external;
 pub mod jobs;
 pub mod keymap;
 pub mod layout;
@@ -93,6 +94,10 @@ pub fn run(spec: LibrarySpec, opts: Options) -> anyhow::Result<()> {
             .context("cannot install the signal handler")?;
     }
     let (tx, rx) = mpsc::channel();
+    let opts = Options {
+        key_log: std::env::var_os("SKILLSCOPE_KEY_LOG").map(Into::into),
+        ..opts
+    };
     let mut app = App::scanning(spec, opts, tx.clone());
     install_panic_hook();
     let mut terminal = match ratatui::try_init() {
@@ -120,9 +125,20 @@ fn run_loop(
 ) -> anyhow::Result<()> {
     let size = terminal.size()?;
     app.resize(size.width, size.height);
-    event::spawn_input(tx, TICK);
+    let gate = Arc::new(event::InputGate::default());
+    event::spawn_input(tx, TICK, Arc::clone(&gate));
     let mut report = StartReport::from_env();
     loop {
+        if let Some(req) = app.take_edit() {
+            edit(terminal, app, &gate, &req)?;
+        }
+        if let Some(text) = app.take_clipboard() {
+            use std::io::Write;
+            let mut out = std::io::stdout();
+            let _ = out
+                .write_all(external::osc52(&text).as_bytes())
+                .and_then(|()| out.flush());
+        }
         terminal.draw(|f| view::draw(f, app))?;
         report.after_frame(app);
         // A tick's wait at most, so a signal or a hung-up terminal is noticed even when no event
@@ -147,6 +163,38 @@ fn run_loop(
             return Ok(());
         }
     }
+}
+
+/// Opens a file in the user's editor: the app steps aside (normal screen, cooked mode, no mouse,
+/// its input thread paused so every key goes to the editor), waits for it, and takes the
+/// terminal back whole, then reads the library again.
+fn edit(
+    terminal: &mut DefaultTerminal,
+    app: &mut App,
+    gate: &event::InputGate,
+    req: &external::EditRequest,
+) -> anyhow::Result<()> {
+    gate.pause(TICK);
+    restore();
+    let editor = external::editor();
+    let result = external::run_editor(&editor, req);
+    use ratatui::crossterm::terminal::{self as term, ClearType};
+    let back = term::enable_raw_mode().and_then(|()| {
+        execute!(
+            std::io::stdout(),
+            term::EnterAlternateScreen,
+            term::Clear(ClearType::All)
+        )
+    });
+    let _ = execute!(std::io::stdout(), EnableMouseCapture);
+    gate.resume();
+    back.context("cannot take the terminal back after the editor")?;
+    // The screen is blank: both frames are forgotten, so the next draw paints every cell.
+    // (`Terminal::clear` would ask the terminal where its cursor is, which not all answer.)
+    terminal.current_buffer_mut().reset();
+    terminal.swap_buffers();
+    app.edited(&editor, req, result);
+    Ok(())
 }
 
 fn restore() {

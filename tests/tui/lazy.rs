@@ -20,11 +20,14 @@ fn prompt_mode_key_lists_only_what_the_test_message_makes_relevant() {
         .chars("what's the weather in Paris?");
     h.settle();
     h.key(KeyCode::BackTab);
-    assert!(h.screen().contains("m mode"), "the footer offers the key");
-    h.key(KeyCode::Char('m'));
+    assert!(
+        h.screen().contains("o offered"),
+        "the footer offers the key"
+    );
+    h.key(KeyCode::Char('o'));
     h.settle();
     assert_eq!(h.app.prompt.mode, ListingMode::All);
-    h.key(KeyCode::Char('m'));
+    h.key(KeyCode::Char('o'));
     h.settle();
     let preview = h.app.preview.as_ref().unwrap();
     assert_eq!(preview.mode, ListingMode::Auto);
@@ -61,7 +64,10 @@ fn prompt_mode_key_lists_only_what_the_test_message_makes_relevant() {
     assert_snapshot!("prompt_auto_mode", screen);
 
     // Without a message, auto lists nothing and says where the message comes from.
-    h.key(KeyCode::Char('3')).key(KeyCode::Esc);
+    h.key(KeyCode::Char('3')).key_mod(
+        KeyCode::Char('u'),
+        ratatui::crossterm::event::KeyModifiers::CONTROL,
+    );
     h.settle();
     h.key(KeyCode::BackTab);
     h.settle();
@@ -136,6 +142,8 @@ fn cost_when_used_column_follows_the_type() {
         own(&h, "report-builder") + own(&h, "csv-stats") + own(&h, "chart-style")
     );
     h.key(KeyCode::Char('5'));
+    h.settle();
+    h.stable_agent_budgets();
     let budget = h.screen();
     assert!(
         budget.contains("used") && budget.contains("composite"),

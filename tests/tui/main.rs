@@ -6,9 +6,12 @@ mod tui_common;
 
 mod config;
 mod detail_fields;
+mod everyday;
+mod keys;
 mod lazy;
 mod live;
 mod manage;
+mod outside;
 mod pty;
 mod screens;
 mod toggle;

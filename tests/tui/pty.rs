@@ -11,8 +11,10 @@ use tui_common::fixture;
 const ROWS: u16 = 30;
 const COLS: u16 = 100;
 
-struct Session {
+pub(crate) struct Session {
     screen: Arc<Mutex<vt100::Parser>>,
+    /// Every byte the program wrote, for what the screen does not keep (OSC 52).
+    raw: Arc<Mutex<Vec<u8>>>,
     writer: Box<dyn Write + Send>,
     child: Box<dyn portable_pty::Child + Send + Sync>,
     /// The terminal's other side: while it is open the child's terminal is there; dropping it
@@ -24,12 +26,12 @@ struct Session {
 }
 
 impl Session {
-    fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         self.screen.lock().unwrap().screen().contents()
     }
 
     /// Waits until the screen shows `what`; fails with the screen after 10 s.
-    fn wait_for(&self, what: &str) -> String {
+    pub(crate) fn wait_for(&self, what: &str) -> String {
         let start = Instant::now();
         loop {
             let text = self.text();
@@ -44,9 +46,23 @@ impl Session {
         }
     }
 
-    fn send(&mut self, s: &str) {
-        self.writer.write_all(s.as_bytes()).unwrap();
+    /// Every byte the program has written so far.
+    pub(crate) fn raw(&self) -> Vec<u8> {
+        self.raw.lock().unwrap().clone()
+    }
+
+    pub(crate) fn send(&mut self, s: &str) {
+        self.send_bytes(s.as_bytes());
+    }
+
+    pub(crate) fn send_bytes(&mut self, b: &[u8]) {
+        self.writer.write_all(b).unwrap();
         self.writer.flush().unwrap();
+    }
+
+    /// Whether the program is on the alternate screen now.
+    pub(crate) fn alternate_screen(&self) -> bool {
+        self.screen.lock().unwrap().screen().alternate_screen()
     }
 
     /// Closes the terminal under the program, as closing a terminal window or killing a tmux
@@ -66,7 +82,7 @@ fn start(library: &std::path::Path, config: &std::path::Path, cache: &std::path:
     start_with(library, config, cache, &[])
 }
 
-fn start_with(
+pub(crate) fn start_with(
     library: &std::path::Path,
     config: &std::path::Path,
     cache: &std::path::Path,
@@ -79,6 +95,15 @@ fn start_with(
 
 /// Runs `cmd` in a new pseudo-terminal (as the leader of its session, the terminal its
 /// controlling one) with the app's folders and the given environment.
+pub(crate) fn launch_in(
+    cmd: CommandBuilder,
+    config: &std::path::Path,
+    cache: &std::path::Path,
+    env: &[(&str, &std::ffi::OsStr)],
+) -> Session {
+    launch(cmd, config, cache, env)
+}
+
 fn launch(
     mut cmd: CommandBuilder,
     config: &std::path::Path,
@@ -118,6 +143,8 @@ fn launch(
         .unwrap();
     let closing = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let sink = Arc::clone(&screen);
+    let raw = Arc::new(Mutex::new(Vec::new()));
+    let raw_sink = Arc::clone(&raw);
     let stop = Arc::clone(&closing);
     let reader = std::thread::spawn(move || {
         use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
@@ -134,13 +161,17 @@ fn launch(
             }
             match file.read(&mut buf) {
                 Ok(0) | Err(_) => break,
-                Ok(n) => sink.lock().unwrap().process(&buf[..n]),
+                Ok(n) => {
+                    raw_sink.lock().unwrap().extend_from_slice(&buf[..n]);
+                    sink.lock().unwrap().process(&buf[..n]);
+                }
             }
         }
     });
     let writer = pty.master.take_writer().unwrap();
     Session {
         screen,
+        raw,
         writer,
         child,
         master: Some(pty.master),
@@ -338,7 +369,7 @@ fn ctrl_c_stops_and_reaps_running_probes_process_group() {
 }
 
 /// Waits for the app to end after a key; fails with the screen after 10 s.
-fn wait_exit(s: &mut Session) -> portable_pty::ExitStatus {
+pub(crate) fn wait_exit(s: &mut Session) -> portable_pty::ExitStatus {
     let start = Instant::now();
     loop {
         if let Some(st) = s.child.try_wait().unwrap() {
@@ -376,13 +407,25 @@ fn a_fifo_at_a_file_the_app_reads_is_shown_and_q_still_quits() {
         std::fs::create_dir_all(fifo.parent().unwrap()).unwrap();
         nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
         let mut s = start(lib.path(), config.path(), cache.path());
-        let screen = s.wait_for("named pipe (FIFO)");
-        assert!(
-            screen.contains(&fifo.display().to_string()),
-            "{name}: the message does not name the file:\n{screen}"
-        );
         // The app goes on without the file: the library is listed.
         s.wait_for("pdf-tools");
+        // The message, cut short in the footer, is whole among the help's messages, at its end.
+        s.send("?");
+        let start = Instant::now();
+        let help = loop {
+            s.send("G");
+            std::thread::sleep(Duration::from_millis(20));
+            let text = help_text(&s.text());
+            if text.contains("named pipe (FIFO)") {
+                break text;
+            }
+            assert!(start.elapsed() < Duration::from_secs(10), "{text}");
+        };
+        assert!(
+            help.contains(&fifo.display().to_string()),
+            "{name}: the message does not name the file:\n{help}"
+        );
+        s.send("q");
         s.send("q");
         let status = wait_exit(&mut s);
         assert!(status.success(), "{name}: {status:?}");
@@ -395,6 +438,19 @@ fn a_fifo_at_a_file_the_app_reads_is_shown_and_q_still_quits() {
             "{name}: the FIFO was written over"
         );
     }
+}
+
+/// The text inside the help overlay's border, its wrapped lines joined by spaces.
+fn help_text(screen: &str) -> String {
+    screen
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim();
+            let inner = l.strip_prefix('│')?.strip_suffix('│')?;
+            Some(inner.trim().to_string())
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The ids of processes whose command line holds `token`.

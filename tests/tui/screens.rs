@@ -186,6 +186,8 @@ fn other_screens() {
     h.key(KeyCode::Tab);
     assert_snapshot!("checks", h.screen());
     h.key(KeyCode::Tab);
+    h.settle();
+    h.stable_agent_budgets();
     assert_snapshot!("budget", h.screen());
 }
 

@@ -175,6 +175,8 @@ impl Harness {
                 && app.index_settled()
                 && app.levels_done.iter().all(|d| *d)
                 && app.preview_settled()
+                && app.agents_settled()
+                && app.links.is_some()
         });
     }
 
@@ -192,6 +194,8 @@ impl Harness {
                 && app.index_settled()
                 && app.levels_done.iter().all(|d| *d)
                 && app.preview_settled()
+                && app.agents_settled()
+                && app.links.is_some()
         });
     }
 
@@ -224,5 +228,40 @@ impl Harness {
         }
         s = s.replace(&self.dir.path().display().to_string(), "[DIR]");
         s
+    }
+}
+
+impl Harness {
+    /// Prices every agent's listing again as if the library sat at `/skills`: the xml and codex
+    /// listings hold each skill's path, whose temp name would change their counts from run to
+    /// run. Returns what the app had priced, to compare.
+    pub fn stable_agent_budgets(&mut self) -> Vec<skillscope::core::agents::budget::AgentBudget> {
+        let live = self.app.agents.budgets.clone().expect("agents priced");
+        let mut lib = (*self.app.lib).clone();
+        let fixed = |p: &Path| -> PathBuf {
+            let mut out = p.to_path_buf();
+            for r in &self.roots {
+                if let Ok(rest) = p.strip_prefix(r) {
+                    out = Path::new("/skills").join(rest);
+                }
+            }
+            out
+        };
+        for sk in &mut lib.skills {
+            sk.dir = fixed(&sk.dir);
+            sk.skill_md = fixed(&sk.skill_md);
+            sk.root = std::sync::Arc::from(fixed(&sk.root).as_path());
+        }
+        let enabled = self.app.enabled.clone();
+        let budgets = skillscope::core::agents::budget::per_agent(
+            &lib,
+            &|i| enabled[i],
+            skillscope::tui::app::TIERS[self.app.prompt.tier],
+            usize::try_from(self.app.window()).unwrap(),
+            self.app.encoding(),
+            &skillscope::core::tokens::TokenCache::in_memory(),
+        );
+        self.app.agents.budgets = Some(budgets);
+        live
     }
 }

@@ -2,6 +2,7 @@
 //! `skillOverrides`, Codex `[[skills.config]]`, opencode `permission.skill`) read per skill with
 //! their source, and toggles written through to those files.
 
+pub mod budget;
 mod claude;
 mod codex;
 mod error;

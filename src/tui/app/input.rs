@@ -9,21 +9,40 @@ use ratatui::crossterm::event::{
 };
 use ratatui::layout::Position;
 
+/// Appends a line to the key log; a log that cannot be written is no reason to stop the app.
+fn log_key(path: &std::path::Path, line: &str) {
+    use std::io::Write;
+    let _ = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .and_then(|mut f| f.write_all(line.as_bytes()));
+}
+
 impl App {
     pub(super) fn on_key(&mut self, key: KeyEvent) {
         if key.kind == KeyEventKind::Release {
             return;
         }
         let contexts = self.contexts();
-        match self.keymap.lookup(&contexts, &key) {
-            Some(action) => self.apply(action),
-            None => {
-                if let KeyCode::Char(c) = key.code
-                    && (key.modifiers - KeyModifiers::SHIFT).is_empty()
-                {
-                    self.type_char(c);
-                }
-            }
+        let action = self.keymap.lookup(&contexts, &key);
+        let text = match key.code {
+            KeyCode::Char(c) if (key.modifiers - KeyModifiers::SHIFT).is_empty() => Some(c),
+            _ => None,
+        };
+        if let Some(path) = &self.key_log {
+            let what = match (action, text) {
+                (Some(a), _) => a.name(),
+                (None, Some(_)) => "text",
+                (None, None) => "-",
+            };
+            let first = contexts.first().map_or("?", |c| c.name());
+            log_key(path, &format!("{first} {what}\n"));
+        }
+        match (action, text) {
+            (Some(action), _) => self.apply(action),
+            (None, Some(c)) => self.type_char(c),
+            (None, None) => {}
         }
     }
 
@@ -44,6 +63,19 @@ impl App {
     }
 
     pub(super) fn on_mouse(&mut self, m: MouseEvent) {
+        // The help overlay covers everything: the wheel scrolls it, clicks do nothing.
+        if self.help.is_some() {
+            let delta = match m.kind {
+                MouseEventKind::ScrollDown => 3,
+                MouseEventKind::ScrollUp => -3,
+                _ => return,
+            };
+            let (max, _) = crate::tui::screens::help::max_scroll(self, self.size);
+            if let Some(h) = &mut self.help {
+                h.scroll_by(delta, max);
+            }
+            return;
+        }
         let areas = self.areas(self.size);
         let at = Position::new(m.column, m.row);
         if m.kind == MouseEventKind::Down(MouseButton::Left)

@@ -25,6 +25,7 @@ macro_rules! ctx {
 
 mod input;
 mod manage;
+mod outside;
 mod results;
 mod toggle;
 
@@ -69,11 +70,21 @@ pub use crate::tui::screens::confirm::Confirm;
 pub use crate::tui::screens::help::Help;
 pub use crate::tui::screens::skills::Mode;
 
+/// A message in the footer, until it expires: [`STATUS_TICKS`] ticks after it was set (errors
+/// twice as long), or at the next screen change.
 #[derive(Debug, Clone)]
 pub struct Status {
     pub text: String,
     pub error: bool,
+    /// The tick count when it was set.
+    pub at: u64,
 }
+
+/// How many ticks (200 ms each) a footer message stays: about four seconds.
+pub const STATUS_TICKS: u64 = 20;
+
+/// How many past messages the help overlay lists.
+const MESSAGES_KEPT: usize = 8;
 
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -109,6 +120,9 @@ pub struct Options {
     pub config_info: Vec<String>,
     /// skillscope's data folder (the trash of removed skills); `None`: the default place.
     pub data_path: Option<PathBuf>,
+    /// Where each key press is logged with the context it came in and the action it chose
+    /// (`SKILLSCOPE_KEY_LOG`): what a terminal's bytes became, for tests and bug reports.
+    pub key_log: Option<PathBuf>,
 }
 
 impl Default for Options {
@@ -131,6 +145,7 @@ impl Default for Options {
             config_path: None,
             config_info: Vec::new(),
             data_path: None,
+            key_log: None,
         }
     }
 }
@@ -151,6 +166,19 @@ impl Options {
             ..Options::default()
         }
     }
+}
+
+/// The Budget screen's per-agent figures and the worker that makes them: one at a time, the
+/// newest request waiting, as for the prompt preview.
+#[derive(Debug, Default)]
+pub struct AgentBudgets {
+    pub budgets: Option<Vec<crate::core::agents::budget::AgentBudget>>,
+    request: u64,
+    running: bool,
+    /// Something changed while they were priced: price again when they are in.
+    dirty: bool,
+    /// Something changed while the Budget screen was not shown: price when it is.
+    stale: bool,
 }
 
 pub struct App {
@@ -229,6 +257,8 @@ pub struct App {
     /// The prompt preview's listing, for the current toggles and settings. Rendered only for the
     /// Prompt screen: at 50,000 skills a listing is tens of megabytes.
     pub preview: Option<Preview>,
+    /// The preview's listing wrapped to the width it is shown at.
+    pub preview_wrap: crate::tui::view::wrapped::WrapCache,
     preview_request: u64,
     preview_running: bool,
     /// Something changed while a preview was rendered: render again when it is in.
@@ -236,6 +266,8 @@ pub struct App {
     /// Something changed while the Prompt screen was not shown: render when it is.
     preview_stale: bool,
     pub cache: jobs::Cache,
+    /// Every agent's listing priced, for the Budget screen: made when that screen is shown.
+    pub agents: AgentBudgets,
     /// The matchers' index of the current library; `None` until the Test box needs it (its
     /// screen is shown, or it holds a message) and while it is being built.
     pub index: Option<Arc<Index>>,
@@ -243,6 +275,9 @@ pub struct App {
     indexing: bool,
     pub test: TestBox,
     pub status: Option<Status>,
+    /// The last footer messages, latest first, whole: the help overlay lists them, for a
+    /// message cut short in the footer or gone before it was read.
+    pub messages: std::collections::VecDeque<Status>,
     pub size: Rect,
     pub ticks: u64,
     pub quit: bool,
@@ -256,6 +291,11 @@ pub struct App {
     pub rescan_again: bool,
     tx: Sender<Event>,
     watch: Option<Watch>,
+    key_log: Option<PathBuf>,
+    /// A file to open in the editor, for the run loop (which owns the terminal).
+    edit_request: Option<crate::tui::external::EditRequest>,
+    /// Text to put on the clipboard, for the run loop to send (OSC 52).
+    clipboard: Option<String>,
 }
 
 impl App {
@@ -342,13 +382,16 @@ impl App {
             count_stops: Default::default(),
             counting: None,
             preview: None,
+            preview_wrap: Default::default(),
             preview_request: 0,
             preview_running: false,
             preview_dirty: false,
             preview_stale: false,
             cache: jobs::Cache::new(opts.cache_path.clone()).with_encoding(opts.encoding),
+            agents: AgentBudgets::default(),
             test: TestBox::default(),
             status: None,
+            messages: std::collections::VecDeque::new(),
             size: Rect::new(0, 0, 80, 24),
             ticks: 0,
             quit: false,
@@ -361,6 +404,9 @@ impl App {
             home: None,
             tx,
             watch: None,
+            key_log: opts.key_log.clone(),
+            edit_request: None,
+            clipboard: None,
         }
     }
 
@@ -531,6 +577,9 @@ impl App {
     /// Renders the prompt preview again on a worker: one at a time, the newest request waiting.
     /// Off the Prompt screen it waits until that screen is shown.
     pub fn request_preview(&mut self) {
+        // What the listing depends on, every agent's figures depend on too.
+        self.agents.stale = true;
+        self.request_agent_budgets();
         if self.screen != Screen::Prompt {
             self.preview_stale = true;
             return;
@@ -570,6 +619,38 @@ impl App {
             self.preview_request,
             self.tx.clone(),
         );
+    }
+
+    /// Prices every agent's listing again on a worker, once the Budget screen is shown.
+    pub fn request_agent_budgets(&mut self) {
+        let wanted = self.agents.stale || self.agents.budgets.is_none();
+        if self.screen != Screen::Budget || !self.loaded || !wanted {
+            return;
+        }
+        if self.agents.running {
+            self.agents.dirty = true;
+            return;
+        }
+        self.agents.stale = false;
+        self.agents.running = true;
+        self.agents.request += 1;
+        jobs::agent_budgets(
+            Arc::clone(&self.lib),
+            self.cache.clone(),
+            self.enabled.clone(),
+            TIERS[self.prompt.tier],
+            usize::try_from(self.window()).unwrap_or(usize::MAX),
+            self.agents.request,
+            self.tx.clone(),
+        );
+    }
+
+    /// The per-agent figures shown are the ones for the current toggles and settings.
+    pub fn agents_settled(&self) -> bool {
+        !self.agents.running
+            && !self.agents.dirty
+            && (self.screen != Screen::Budget
+                || (self.agents.budgets.is_some() && !self.agents.stale))
     }
 
     /// Whether a skill competes for a message: switched on, and one an agent would load on its
@@ -661,10 +742,16 @@ impl App {
     }
 
     pub fn set_status(&mut self, text: impl Into<String>, error: bool) {
-        self.status = Some(Status {
+        let status = Status {
             text: text.into(),
             error,
-        });
+            at: self.ticks,
+        };
+        if self.messages.front().is_none_or(|m| m.text != status.text) {
+            self.messages.push_front(status.clone());
+            self.messages.truncate(MESSAGES_KEPT);
+        }
+        self.status = Some(status);
     }
 
     /// The keymap contexts in force, most specific first.
@@ -681,7 +768,8 @@ impl App {
         let first = match self.screen {
             Screen::Skills => self.skills.context(),
             Screen::Prompt => Context::Prompt,
-            Screen::Test => Context::Test,
+            Screen::Test if self.test.typing => Context::Test,
+            Screen::Test => Context::Results,
             Screen::Checks => Context::Checks,
             Screen::Budget => Context::Budget,
         };
@@ -702,10 +790,27 @@ impl App {
             Event::Input(Input::Mouse(m)) => self.on_mouse(m),
             Event::Input(Input::Resize(w, h)) => self.resize(w, h),
             Event::Input(_) => {}
-            Event::Tick => self.ticks = self.ticks.wrapping_add(1),
+            Event::Tick => {
+                self.ticks = self.ticks.wrapping_add(1);
+                self.expire_status();
+            }
             Event::FsChanged(_) => self.request_rescan(),
             Event::InputGone => self.quit = true,
             Event::Job(job) => self.on_job(job),
+        }
+    }
+
+    /// Clears the footer message once it has been shown long enough.
+    fn expire_status(&mut self) {
+        if let Some(s) = &self.status {
+            let ttl = if s.error {
+                2 * STATUS_TICKS
+            } else {
+                STATUS_TICKS
+            };
+            if self.ticks.wrapping_sub(s.at) >= ttl {
+                self.status = None;
+            }
         }
     }
 
@@ -753,8 +858,8 @@ impl App {
         let overlay = if let (Some(c), Some(max)) = (&mut self.confirm, confirm_max) {
             Some(c.handle(action, max))
         } else if self.help.is_some() {
-            let max = screens::help::max_scroll(self, self.size);
-            self.help.as_mut().map(|h| h.handle(action, max))
+            let (max, page) = screens::help::max_scroll(self, self.size);
+            self.help.as_mut().map(|h| h.handle(action, max, page))
         } else {
             None
         };
@@ -791,11 +896,14 @@ impl App {
         }
     }
 
-    /// How many lines the listing shown on the Prompt screen has.
+    /// How many screen rows the listing shown on the Prompt screen takes, wrapped to its box.
     fn preview_lines(&self) -> usize {
-        self.preview
-            .as_ref()
-            .map_or(0, |p| p.listing.text.lines().count())
+        let body = self.areas(self.size).body;
+        self.preview.as_ref().map_or(0, |p| {
+            self.preview_wrap
+                .get(&p.listing.text, screens::prompt::text_width(body))
+                .rows()
+        })
     }
 
     /// Carries out a screen's shared effect.
@@ -883,6 +991,10 @@ impl App {
             Action::RemoveSkill => self.ask_remove(),
             Action::UndoRemove => self.undo_remove(),
             Action::CheckUpdates => self.check_updates(),
+            Action::Edit => self.edit_selected(),
+            Action::CopyName | Action::CopyPath | Action::CopyListing => self.copy(action),
+            Action::NextDiagnostic => self.move_diagnostic_cursor(1),
+            Action::PrevDiagnostic => self.move_diagnostic_cursor(-1),
             // The scroll keys on a screen with nothing to scroll (Budget), the confirmation's
             // keys outside it, and the screens' own actions, which the screens took.
             _ => {}
@@ -918,13 +1030,36 @@ impl App {
         }
     }
 
+    /// Scrolls the detail pane to diagnostic `k` of the selected skill.
+    pub(super) fn reveal_diagnostic(&mut self, k: usize) {
+        let areas = self.areas(self.size);
+        let (Some(area), Some(skill)) = (areas.detail, self.selected()) else {
+            return;
+        };
+        let inner = ratatui::widgets::Block::bordered().inner(area);
+        let width = usize::from(inner.width);
+        if let Some(line) = screens::skills::detail::diagnostic_line(self, skill, width, k) {
+            self.skills
+                .reveal_detail_line(line, usize::from(inner.height));
+        }
+    }
+
     fn show(&mut self, s: Screen) {
+        if s != self.screen {
+            // A message is about the screen it was said on.
+            self.status = None;
+        }
         self.screen = s;
         match s {
             Screen::Prompt if self.loaded && (self.preview_stale || self.preview.is_none()) => {
                 self.request_preview();
             }
-            Screen::Test => self.ensure_index(),
+            Screen::Budget => self.request_agent_budgets(),
+            Screen::Test => {
+                // Arriving on the Test screen puts the keys in its message box.
+                self.test.typing = true;
+                self.ensure_index();
+            }
             _ => {}
         }
         if s != Screen::Skills && self.skills.mode == Mode::Filter {

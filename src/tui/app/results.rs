@@ -73,9 +73,19 @@ impl App {
                 self.preview_running = false;
                 if request == self.preview_request {
                     self.preview = Some(*preview);
+                    self.preview_wrap.clear();
                 }
                 if std::mem::take(&mut self.preview_dirty) {
                     self.request_preview();
+                }
+            }
+            JobEvent::AgentBudgets { request, budgets } => {
+                self.agents.running = false;
+                if request == self.agents.request {
+                    self.agents.budgets = Some(budgets);
+                }
+                if std::mem::take(&mut self.agents.dirty) {
+                    self.request_agent_budgets();
                 }
             }
             JobEvent::Indexed { generation, index } => self.on_indexed(generation, index),

@@ -1,96 +1,371 @@
-//! The Budget screen: token totals per level and per source as bars, and the biggest
-//! contributors first. It has no state of its own and no keys beyond the global ones.
+//! The Budget screen, made to be looked at: what every turn costs (L1) as a share of the
+//! context window and of the listing's budget; what loading costs (L2, L3) on a scale of its
+//! own; each agent's listing side by side; where the L1 comes from; and the biggest skills.
+//! Every bar has its label beside it, never on it, so a label's length never changes a bar's.
+//! The screen has no state of its own; its keys are the model and the context window.
 
-use crate::core::budget;
+use crate::core::agents::budget::AgentBudget;
+use crate::core::budget::{self, LevelTotal};
 use crate::core::skill::KindSource;
 use crate::tui::app::App;
-use crate::tui::view::{cost_in, thousands, truncate};
+use crate::tui::view::{bar, cost_in, thousands, truncate};
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Direction, Layout, Rect};
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Bar, BarChart, BarGroup, Block, Cell, Row, Table};
+use ratatui::widgets::{Block, Cell, Paragraph, Row, Table};
+
+/// Terminals at least this wide get two panels side by side.
+const WIDE: u16 = 120;
+
+/// One bar of a panel: its label, how full it is, and the figure that goes after it.
+struct BarRow {
+    label: String,
+    ratio: f64,
+    value: String,
+    /// Past its limit (drawn in the warning colour).
+    over: bool,
+    /// Nothing to draw: the figure alone (dim).
+    empty: bool,
+}
+
+/// Draws `rows` as label · bar · value in `area`: every label in one column as wide as the
+/// widest, every bar the same length, every value after its bar.
+fn bars(rows: &[BarRow], area: Rect, app: &App) -> Vec<Line<'static>> {
+    let t = &app.theme;
+    let width = usize::from(area.width);
+    let label_w = rows
+        .iter()
+        .map(|r| r.label.chars().count())
+        .max()
+        .unwrap_or(0)
+        .min(width / 3);
+    // A third of the width is kept for the figures whatever they say, so a longer one (a
+    // model's estimate beside it) leaves the bars as they were.
+    let value_w = rows
+        .iter()
+        .map(|r| r.value.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(width / 3)
+        .min(width / 2);
+    let bar_w = width.saturating_sub(label_w + value_w + 2).max(1);
+    rows.iter()
+        .map(|r| {
+            let label = format!("{:<label_w$} ", truncate(&r.label, label_w));
+            let mut spans = vec![Span::raw(label)];
+            if r.empty {
+                spans.push(Span::styled(" ".repeat(bar_w), t.dim()));
+            } else {
+                let fill = if r.over { t.gauge_over() } else { t.gauge() };
+                spans.extend(bar(r.ratio, bar_w, fill, t.dim()));
+            }
+            let style = if r.empty { t.dim() } else { Style::default() };
+            spans.push(Span::styled(
+                format!(" {}", truncate(&r.value, value_w)),
+                style,
+            ));
+            Line::from(spans)
+        })
+        .collect()
+}
+
+/// `0.03%`, `4.2%`, `93%`, `467%`: two figures where a share is small.
+fn percent(ratio: f64) -> String {
+    let p = ratio * 100.0;
+    if p == 0.0 {
+        "0%".to_string()
+    } else if p < 0.1 {
+        format!("{p:.2}%")
+    } else if p < 10.0 {
+        format!("{p:.1}%")
+    } else {
+        format!("{p:.0}%")
+    }
+}
+
+/// The areas of the screen: per turn, when loaded, per agent, per source (wide only), the
+/// biggest skills.
+struct Parts {
+    turn: Rect,
+    loaded: Rect,
+    agents: Rect,
+    sources: Option<Rect>,
+    top: Rect,
+}
+
+fn parts(area: Rect) -> Parts {
+    let agents_h = u16::try_from(crate::core::agents::model::MODELS.len()).unwrap_or(7) + 2;
+    if area.width >= WIDE {
+        let [row1, row2, top] = Layout::vertical([
+            Constraint::Length(4),
+            Constraint::Length(agents_h),
+            Constraint::Min(3),
+        ])
+        .areas(area);
+        let [turn, loaded] =
+            Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)])
+                .areas(row1);
+        let [agents, sources] =
+            Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)])
+                .areas(row2);
+        Parts {
+            turn,
+            loaded,
+            agents,
+            sources: Some(sources),
+            top,
+        }
+    } else {
+        let [turn, loaded, agents, top] = Layout::vertical([
+            Constraint::Length(4),
+            Constraint::Length(4),
+            Constraint::Length(agents_h),
+            Constraint::Min(3),
+        ])
+        .areas(area);
+        Parts {
+            turn,
+            loaded,
+            agents,
+            sources: None,
+            top,
+        }
+    }
+}
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
-    let t = &app.theme;
     let lib = &app.lib;
     let on = budget::listed(lib, &app.enabled);
     let summary = budget::summarize(&app.costs, &on, app.levels_done);
-    let (l1, l2, l3) = (summary.l1, summary.l2, summary.l3);
+    let p = parts(area);
+    per_turn(frame, p.turn, app, summary.l1);
+    when_loaded(frame, p.loaded, app, &summary);
+    per_agent(frame, p.agents, app);
+    if let Some(sources) = p.sources {
+        per_source(frame, sources, app, &on);
+    }
+    biggest(frame, p.top, app, &on);
+}
 
-    let [levels, rest] = Layout::vertical([Constraint::Length(5), Constraint::Min(3)]).areas(area);
-    let max = l1.tokens.max(l2.tokens).max(l3.tokens).max(1);
-    let level_bars: Vec<Bar> = [
-        ("L1 every turn", l1),
-        ("L2 if all load", l2),
-        ("L3 if all used", l3),
-    ]
-    .iter()
-    .map(|(label, total)| {
-        Bar::default()
-            .label(Line::from(*label))
-            .value(total.tokens)
-            .text_value(match (&app.model, total.pending) {
-                (Some(_), 0) => format!("{} tok{}", total.text(), app.beside(total.tokens)),
-                _ => format!("{} tok", total.text()),
-            })
-    })
-    .collect();
+/// L1 every turn: its total, and bars of its share of the context window and of the listing
+/// format's budget.
+fn per_turn(frame: &mut Frame, area: Rect, app: &App, l1: LevelTotal) {
+    let t = &app.theme;
+    let format = super::prompt::FORMATS[app.prompt.format];
+    let window = app.window();
     let title = format!(
-        " Budget · {} enabled skills (shadowed copies left out) · L1 as {} entries ",
+        " Every turn · L1 {} tok{} · {} enabled skills as {} entries (shadowed copies left out) ",
+        l1.text(),
+        match (&app.model, l1.pending) {
+            (Some(_), 0) => app.beside(l1.tokens),
+            _ => String::new(),
+        },
         thousands(l1.skills as u64),
-        super::prompt::FORMATS[app.prompt.format].as_str()
+        format.as_str()
     );
-    frame.render_widget(
-        BarChart::default()
-            .direction(Direction::Horizontal)
-            .block(Block::bordered().title(Span::styled(title, t.title())))
-            .bar_width(1)
-            .bar_gap(0)
-            .bar_style(t.gauge())
-            .value_style(t.selected())
-            .max(max)
-            .data(BarGroup::default().bars(&level_bars)),
-        levels,
-    );
+    let title = truncate(&title, usize::from(area.width.saturating_sub(2)));
+    let block = Block::bordered().title(Span::styled(title, t.title()));
+    let inner = block.inner(area);
+    let mut lines = Vec::new();
+    let window_share = l1.tokens as f64 / window.max(1) as f64;
+    let mut rows = vec![BarRow {
+        label: "of the window".to_string(),
+        ratio: window_share,
+        value: format!("{} of {}", percent(window_share), thousands(window)),
+        over: window_share > 1.0,
+        empty: false,
+    }];
+    // The budget in characters, as the agent charges it; L1 is in tokens, so the budget is
+    // compared in tokens at the same 4 characters a token the agents assume.
+    let budget_tokens = format
+        .budget_chars(usize::try_from(window).unwrap_or(usize::MAX))
+        .map(|c| (c / crate::core::listing::CHARS_PER_TOKEN) as u64);
+    rows.push(match (budget_tokens, format.budget_percent()) {
+        (Some(b), Some(pct)) if b > 0 => {
+            let r = l1.tokens as f64 / b as f64;
+            let over = if r > 1.0 { ", entries cut" } else { "" };
+            let share = format!("{} of {}", percent(r), thousands(b));
+            // As much as fits in half the panel: the budget's rule, then whether it cuts.
+            let room = usize::from(inner.width) / 2;
+            let value = [
+                format!("{share} ({pct}% of the window){over}"),
+                format!("{share}{over}"),
+            ]
+            .into_iter()
+            .find(|v| v.chars().count() <= room)
+            .unwrap_or(share);
+            BarRow {
+                label: "of the budget".to_string(),
+                ratio: r,
+                value,
+                over: r > 1.0,
+                empty: false,
+            }
+        }
+        _ => BarRow {
+            label: "of the budget".to_string(),
+            ratio: 0.0,
+            value: format!("none in the {} format", format.as_str()),
+            over: false,
+            empty: true,
+        },
+    });
+    lines.extend(bars(&rows, inner, app));
+    frame.render_widget(Paragraph::new(lines).block(block), area);
+}
 
-    let [sources, top] = if rest.width >= 100 {
-        Layout::horizontal([Constraint::Percentage(40), Constraint::Percentage(60)]).areas(rest)
-    } else {
-        Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(rest)
+/// L2 and L3: what loading every body and using every file would add, on their own scale.
+fn when_loaded(frame: &mut Frame, area: Rect, app: &App, s: &budget::Summary) {
+    let t = &app.theme;
+    let block = Block::bordered().title(Span::styled(" When loaded · own scale ", t.title()));
+    let inner = block.inner(area);
+    let scale = s.l2.tokens.max(s.l3.tokens).max(1) as f64;
+    let value = |total: &LevelTotal| match (&app.model, total.pending) {
+        (Some(_), 0) => format!("{} tok{}", total.text(), app.beside(total.tokens)),
+        _ => format!("{} tok", total.text()),
     };
+    let rows = [
+        BarRow {
+            label: "L2 every body".to_string(),
+            ratio: s.l2.tokens as f64 / scale,
+            value: value(&s.l2),
+            over: false,
+            empty: false,
+        },
+        BarRow {
+            label: "L3 every file".to_string(),
+            ratio: s.l3.tokens as f64 / scale,
+            value: value(&s.l3),
+            over: false,
+            empty: false,
+        },
+    ];
+    let mut lines = bars(&rows, inner, app);
+    if inner.height > 2 {
+        let n = s.l2.skills.max(1) as u64;
+        lines.push(Line::from(Span::styled(
+            truncate(
+                &format!(
+                    "a body {} tok on average · {} resources ({} binary)",
+                    thousands(s.l2.tokens / n),
+                    thousands(s.resources as u64),
+                    thousands(s.binary as u64)
+                ),
+                usize::from(inner.width),
+            ),
+            t.dim(),
+        )));
+    }
+    frame.render_widget(Paragraph::new(lines).block(block), area);
+}
 
-    let groups = budget::l1_by_source(lib, &app.costs, &on, app.levels_done);
-    let rows = usize::from(sources.height.saturating_sub(2));
-    let label_w = usize::from(sources.width / 3).clamp(8, 24);
-    let bars: Vec<Bar> = groups
+/// Each agent's listing every turn, on one scale, with its share of its budget (or of the
+/// window when it has none).
+fn per_agent(frame: &mut Frame, area: Rect, app: &App) {
+    let t = &app.theme;
+    let block = Block::bordered().title(Span::styled(
+        " Each agent every turn · its own skills, format and budget ",
+        t.title(),
+    ));
+    let inner = block.inner(area);
+    let Some(budgets) = &app.agents.budgets else {
+        frame.render_widget(
+            Paragraph::new(Span::styled("pricing each agent's listing…", t.dim())).block(block),
+            area,
+        );
+        return;
+    };
+    let scale = budgets.iter().map(|b| b.tokens).max().unwrap_or(0).max(1);
+    let rows: Vec<BarRow> = budgets
         .iter()
-        .take(rows)
-        .map(|(name, total)| {
-            Bar::default()
-                .label(Line::from(truncate(name, label_w)))
-                .value(total.tokens)
-                .text_value(format!(
-                    "{} tok · {} skills",
-                    total.text(),
-                    thousands(total.skills as u64)
-                ))
+        .map(|b| agent_row(b, scale, app.window(), usize::from(inner.width) / 2))
+        .collect();
+    frame.render_widget(Paragraph::new(bars(&rows, inner, app)).block(block), area);
+}
+
+/// An agent's bar: its tokens on the scale of the largest listing, and its figures, as many as
+/// fit in `room` columns (tokens and share first, then what the budget cut, then how many).
+fn agent_row(b: &AgentBudget, scale: u32, window: u64, room: usize) -> BarRow {
+    let label = b.agent.as_str().to_string();
+    if b.skills == 0 {
+        return BarRow {
+            label,
+            ratio: 0.0,
+            value: "reads none of these skills".to_string(),
+            over: false,
+            empty: true,
+        };
+    }
+    let tokens = format!("{} tok", thousands(u64::from(b.tokens)));
+    let share = match b.budget_share() {
+        Some(r) => format!("{} of budget", percent(r)),
+        None => format!("{} of window", percent(b.window_share(window))),
+    };
+    let cut = match (b.cut, b.dropped) {
+        (0, 0) => None,
+        (c, 0) => Some(format!("{} cut", thousands(c as u64))),
+        (0, d) => Some(format!("{} dropped", thousands(d as u64))),
+        (c, d) => Some(format!(
+            "{} cut, {} dropped",
+            thousands(c as u64),
+            thousands(d as u64)
+        )),
+    };
+    let listed = format!("{} listed", thousands(b.listed as u64));
+    let variants = [
+        [Some(&tokens), Some(&listed), Some(&share), cut.as_ref()],
+        [Some(&tokens), None, Some(&share), cut.as_ref()],
+        [Some(&tokens), None, Some(&share), None],
+    ];
+    let value = variants
+        .iter()
+        .map(|v| {
+            v.iter()
+                .flatten()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(" · ")
+        })
+        .find(|v| v.chars().count() <= room)
+        .unwrap_or_else(|| format!("{tokens} · {share}"));
+    BarRow {
+        label,
+        ratio: f64::from(b.tokens) / f64::from(scale),
+        value,
+        over: b.budget_share().is_some_and(|r| r > 1.0),
+        empty: false,
+    }
+}
+
+/// L1 by where the skills come from (agent and scope, or the folder given).
+fn per_source(frame: &mut Frame, area: Rect, app: &App, on: &dyn Fn(usize) -> bool) {
+    let groups = budget::l1_by_source(&app.lib, &app.costs, on, app.levels_done);
+    let block = Block::bordered().title(" L1 per source ");
+    let inner = block.inner(area);
+    let scale = groups.iter().map(|g| g.1.tokens).max().unwrap_or(0).max(1) as f64;
+    let rows: Vec<BarRow> = groups
+        .iter()
+        .take(usize::from(inner.height))
+        .map(|(name, total)| BarRow {
+            label: name.clone(),
+            ratio: total.tokens as f64 / scale,
+            value: format!(
+                "{} tok · {} skills",
+                total.text(),
+                thousands(total.skills as u64)
+            ),
+            over: false,
+            empty: false,
         })
         .collect();
-    let source_max = groups.iter().map(|g| g.1.tokens).max().unwrap_or(0).max(1);
-    frame.render_widget(
-        BarChart::default()
-            .direction(Direction::Horizontal)
-            .block(Block::bordered().title(" L1 per source "))
-            .bar_width(1)
-            .bar_gap(0)
-            .bar_style(t.gauge())
-            .value_style(t.selected())
-            .max(source_max)
-            .data(BarGroup::default().bars(&bars)),
-        sources,
-    );
+    frame.render_widget(Paragraph::new(bars(&rows, inner, app)).block(block), area);
+}
 
-    // The biggest contributors: most tokens once used, then per load (L2), then per turn (L1).
+/// The biggest contributors: most tokens once used, then per load (L2), then per turn (L1).
+fn biggest(frame: &mut Frame, area: Rect, app: &App, on: &dyn Fn(usize) -> bool) {
+    let t = &app.theme;
+    let lib = &app.lib;
     let mut order: Vec<usize> = (0..lib.skills.len()).filter(|i| on(*i)).collect();
     let weight = |i: usize| {
         let c = app.costs_of(i);
@@ -110,7 +385,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let right = |s: String| Cell::from(Line::from(s).right_aligned());
     let rows: Vec<Row> = order
         .iter()
-        .take(usize::from(top.height.saturating_sub(3)))
+        .take(usize::from(area.height.saturating_sub(3)))
         .map(|&i| {
             let c = app.costs_of(i);
             let u = app.used.get(i);
@@ -152,5 +427,19 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     )
     .column_spacing(1)
     .block(Block::bordered().title(" Biggest when used (? not probed, * type inferred) "));
-    frame.render_widget(table, top);
+    frame.render_widget(table, area);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::percent;
+
+    #[test]
+    fn shares_keep_two_figures_when_small() {
+        assert_eq!(percent(0.0), "0%");
+        assert_eq!(percent(0.000_335), "0.03%");
+        assert_eq!(percent(0.042), "4.2%");
+        assert_eq!(percent(0.93), "93%");
+        assert_eq!(percent(4.67), "467%");
+    }
 }

@@ -4,6 +4,7 @@ use super::{Cmd, Outcome};
 use crate::tui::action::Action;
 use crate::tui::app::App;
 use crate::tui::keymap::{self, HELP_ORDER};
+use crate::tui::view::wrap;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::text::{Line, Span};
@@ -16,21 +17,39 @@ pub struct Help {
 }
 
 impl Help {
-    /// `max_scroll`: how far the text scrolls before its end is at the bottom of the box.
-    pub fn handle(&mut self, action: Action, max_scroll: u16) -> Outcome {
+    /// `max_scroll`: how far the text scrolls before its end is at the bottom of the box;
+    /// `page`: how many lines the box shows.
+    pub fn handle(&mut self, action: Action, max_scroll: u16, page: u16) -> Outcome {
+        let page = i32::from(page.max(1));
         match action {
             Action::Close | Action::Help => return Outcome::Then(Cmd::CloseOverlay(None)),
-            Action::Down => self.scroll = self.scroll.saturating_add(1).min(max_scroll),
-            Action::Up => self.scroll = self.scroll.saturating_sub(1),
+            Action::Down => self.scroll_by(1, max_scroll),
+            Action::Up => self.scroll_by(-1, max_scroll),
+            Action::PageDown => self.scroll_by(page, max_scroll),
+            Action::PageUp => self.scroll_by(-page, max_scroll),
+            Action::Top => self.scroll = 0,
+            Action::Bottom => self.scroll = max_scroll,
             _ => {}
         }
         // Every other key is swallowed while the overlay is open.
         Outcome::Done
     }
+
+    /// Scrolls by `delta` lines (the wheel, the keys), within `0..=max_scroll`.
+    pub fn scroll_by(&mut self, delta: i32, max_scroll: u16) {
+        let to = (i32::from(self.scroll) + delta).clamp(0, i32::from(max_scroll));
+        self.scroll = u16::try_from(to).unwrap_or(max_scroll);
+    }
 }
 
-pub fn lines(app: &App) -> Vec<Line<'static>> {
+/// The keys column of the overlay.
+const KEYS_W: usize = 20;
+
+/// Every line of the overlay for a box `width` columns wide inside: descriptions wrap under
+/// themselves, never cut.
+pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
     let t = &app.theme;
+    let width = width.max(KEYS_W + 12);
     let mut out = Vec::new();
     for ctx in HELP_ORDER {
         let bindings: Vec<_> = app
@@ -42,30 +61,58 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
         if bindings.is_empty() {
             continue;
         }
-        if !out.is_empty() {
+        if out.last().is_some_and(|l: &Line| l.width() > 0) {
             out.push(Line::from(""));
         }
         out.push(Line::from(Span::styled(ctx.title().to_string(), t.title())));
         for b in bindings {
             let keys = keymap::keys_label(b, false);
-            out.push(Line::from(vec![
-                Span::styled(format!("  {keys:<18}"), t.key()),
-                Span::raw(b.help.to_string()),
-            ]));
+            let lead = format!("  {keys:<w$}", w = KEYS_W - 2);
+            let lead_w = lead.chars().count().max(KEYS_W);
+            let text = wrap(b.help, width.saturating_sub(lead_w));
+            for (i, l) in text.into_iter().enumerate() {
+                let first = if i == 0 {
+                    Span::styled(format!("{lead:<lead_w$}"), t.key())
+                } else {
+                    Span::raw(" ".repeat(lead_w))
+                };
+                out.push(Line::from(vec![first, Span::raw(l)]));
+            }
         }
     }
     out.push(Line::from(""));
     let agents = format!(
-        "Costs: … still counting, - nothing to count. agt: {} list",
+        "Costs: … still counting, - nothing to count. agt: {} list it; - one of them reads the \
+         folder but its settings keep the skill out.",
         crate::core::agents::legend(crate::core::agents::REGISTRY)
     );
     for legend in [
-        "Mouse: click a row to select it, a tab to switch; the wheel scrolls.",
+        "Mouse: click a row to select it, a tab to switch; the wheel scrolls (this help too).",
         "List: ● on, ○ off; a dimmed row `name < where` is a shadowed copy: the one in `where` loads.",
         &agents,
-        "it; - one of them reads the folder but its settings keep the skill out.",
+        "e opens $VISUAL, else $EDITOR, else vi: at the line with +LINE (vi, vim, nvim, nano, \
+         emacs, micro, kak), FILE:LINE (hx, subl, zed) or -g FILE:LINE (code); y copies by OSC 52.",
     ] {
-        out.push(Line::from(Span::styled(legend.to_string(), t.dim())));
+        for l in wrap(legend, width) {
+            out.push(Line::from(Span::styled(l, t.dim())));
+        }
+    }
+    if !app.messages.is_empty() {
+        out.push(Line::from(""));
+        out.push(Line::from(Span::styled(
+            "Messages, latest first",
+            t.title(),
+        )));
+        for m in &app.messages {
+            let style = if m.error { t.error() } else { t.dim() };
+            for (i, l) in wrap(&m.text, width.saturating_sub(4))
+                .into_iter()
+                .enumerate()
+            {
+                let lead = if i == 0 { "  " } else { "    " };
+                out.push(Line::from(Span::styled(format!("{lead}{l}"), style)));
+            }
+        }
     }
     if app.config_path.is_some() || !app.config_notes.is_empty() || !app.config_info.is_empty() {
         let shown = app.config_path.as_ref().map_or_else(
@@ -80,7 +127,7 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
         let notes = app.config_notes.iter().map(|n| (n, t.error()));
         let info = app.config_info.iter().map(|n| (n, t.dim()));
         for (note, style) in notes.chain(info) {
-            for (i, l) in crate::tui::view::wrap(note, 72).into_iter().enumerate() {
+            for (i, l) in wrap(note, width.saturating_sub(4)).into_iter().enumerate() {
                 let lead = if i == 0 { "  " } else { "    " };
                 out.push(Line::from(Span::styled(format!("{lead}{l}"), style)));
             }
@@ -95,15 +142,30 @@ fn bottom_keys(app: &App) -> String {
         .keymap
         .bindings()
         .iter()
-        .filter(|b| b.context == keymap::Context::Help)
+        .filter(|b| b.context == keymap::Context::Help && b.footer)
         .map(|b| format!("{} {}", keymap::keys_label(b, false), b.short))
         .collect();
     format!(" {} ", items.join(" · "))
 }
 
-/// Where the overlay is drawn on a terminal of `area`.
-fn popup(area: Rect) -> Rect {
-    let w = area.width.saturating_sub(4).min(84);
+/// The widest the text wants to be: every description on one line beside its keys.
+fn natural_width(app: &App) -> usize {
+    app.keymap
+        .bindings()
+        .iter()
+        .map(|b| {
+            let keys = keymap::keys_label(b, false).chars().count() + 2;
+            keys.max(KEYS_W) + b.help.chars().count()
+        })
+        .max()
+        .unwrap_or(80)
+}
+
+/// Where the overlay is drawn on a terminal of `area`: as wide as its text wants, within the
+/// terminal less a margin; as tall as the terminal less a line above and below.
+fn popup(app: &App, area: Rect) -> Rect {
+    let want = u16::try_from(natural_width(app) + 2).unwrap_or(u16::MAX);
+    let w = area.width.saturating_sub(4).min(want);
     let h = area.height.saturating_sub(2);
     let [row] = Layout::vertical([Constraint::Length(h)])
         .flex(Flex::Center)
@@ -114,19 +176,31 @@ fn popup(area: Rect) -> Rect {
     popup
 }
 
-/// How far the text scrolls on a terminal of `area`: until its last line is at the bottom.
-pub fn max_scroll(app: &App, area: Rect) -> u16 {
-    let rows = popup(area).height.saturating_sub(2);
-    u16::try_from(lines(app).len())
+/// The text inside the overlay's border on a terminal of `area`: its width and its height.
+fn inner(app: &App, area: Rect) -> (usize, u16) {
+    let p = popup(app, area);
+    (
+        usize::from(p.width.saturating_sub(2)),
+        p.height.saturating_sub(2),
+    )
+}
+
+/// How far the text scrolls on a terminal of `area`, until its last line is at the bottom; and
+/// how many lines the box shows (a page).
+pub fn max_scroll(app: &App, area: Rect) -> (u16, u16) {
+    let (width, rows) = inner(app, area);
+    let max = u16::try_from(lines(app, width).len())
         .unwrap_or(u16::MAX)
-        .saturating_sub(rows)
+        .saturating_sub(rows);
+    (max, rows)
 }
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, help: Help) {
-    let popup = popup(area);
-    let body = lines(app);
+    let popup = popup(app, area);
+    let (width, _) = inner(app, area);
+    let body = lines(app, width);
     // The terminal may have shrunk since the last key.
-    let scroll = help.scroll.min(max_scroll(app, area));
+    let scroll = help.scroll.min(max_scroll(app, area).0);
     frame.render_widget(Clear, popup);
     frame.render_widget(
         Paragraph::new(body).scroll((scroll, 0)).block(

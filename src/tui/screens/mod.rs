@@ -105,7 +105,7 @@ pub fn owner(action: Action) -> Option<Screen> {
         | Action::CycleTier
         | Action::CycleMode
         | Action::CycleWindow => Some(Screen::Prompt),
-        Action::ClearMessage => Some(Screen::Test),
+        Action::ClearMessage | Action::LeaveMessage | Action::EditMessage => Some(Screen::Test),
         Action::Close
         | Action::NextResource
         | Action::PrevResource
@@ -116,6 +116,7 @@ pub fn owner(action: Action) -> Option<Screen> {
         | Action::AcceptFilter
         | Action::ClearFilter
         | Action::CycleSort
+        | Action::ReverseSort
         | Action::Open
         | Action::DetailUp
         | Action::DetailDown

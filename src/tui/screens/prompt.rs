@@ -9,6 +9,7 @@ use crate::core::modes::{ListingMode, saving_text};
 use crate::tui::action::Action;
 use crate::tui::app::App;
 use crate::tui::event::Preview;
+use crate::tui::view::wrapped as wrap;
 use crate::tui::view::{thousands, truncate};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -151,6 +152,11 @@ fn text_rows(body: Rect) -> usize {
     usize::from(parts(body)[2].height.saturating_sub(2))
 }
 
+/// How wide the listing text is on screen: its lines wrap there.
+pub fn text_width(body: Rect) -> usize {
+    usize::from(parts(body)[2].width.saturating_sub(2))
+}
+
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme;
     let p = &app.prompt;
@@ -251,18 +257,17 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         gauge,
     );
 
-    let text_w = usize::from(text_area.width.saturating_sub(2));
+    let text_w = text_width(area);
     let height = text_rows(area);
+    let wrapped = app.preview_wrap.get(&l.text, text_w);
+    let total_rows = wrapped.rows();
     let total_lines = l.text.lines().count();
     // The handler keeps the scroll within the text; a newer, shorter listing may still end
     // above it until the next key.
-    let scroll = usize::from(p.scroll).min(total_lines.saturating_sub(height));
-    let mut lines: Vec<Line> = l
-        .text
-        .lines()
-        .skip(scroll)
-        .take(height)
-        .map(|line| Line::from(truncate(line, text_w)))
+    let scroll = usize::from(p.scroll).min(total_rows.saturating_sub(height));
+    let mut lines: Vec<Line> = wrap::rows_of(&l.text, &wrapped, scroll, height)
+        .into_iter()
+        .map(|(_, row)| Line::from(row))
         .collect();
     if preview.mode == ListingMode::Auto && preview.message.is_none() {
         lines = [
@@ -273,12 +278,14 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         .map(|l| Line::from(Span::styled(truncate(l, text_w), t.dim())))
         .collect();
     }
+    let first = wrapped.line_at(scroll).0 + 1;
+    let last = wrapped.line_at(scroll + height.max(1) - 1).0 + 1;
     frame.render_widget(
         Paragraph::new(lines).block(Block::bordered().title(format!(
             " What the system prompt holds · lines {}–{} of {} ",
-            (scroll + 1).min(total_lines),
-            (scroll + height).min(total_lines),
-            total_lines
+            first.min(total_lines),
+            last.min(total_lines),
+            thousands(total_lines as u64)
         ))),
         text_area,
     );
@@ -368,7 +375,34 @@ fn comparison_line(preview: &Preview, app: &App) -> Line<'static> {
             t.dim(),
         )),
     }
+    if let Some(note) = more_than_all(preview, TIERS[app.prompt.tier] == Tier::Auto) {
+        spans.push(Span::styled(format!(" · {note}"), t.dim()));
+    }
     Line::from(spans)
+}
+
+/// Why `enabled` can cost more than `all`, which lists more skills: more skills can take a
+/// shorter tier (with `auto`), and listings cut to the same budget hold a budget's worth of
+/// characters whose tokens depend on the entries that fill it.
+fn more_than_all(preview: &Preview, auto_tier: bool) -> Option<String> {
+    let c = &preview.comparison;
+    let (e, a) = (c.get(ListingMode::Enabled)?, c.get(ListingMode::All)?);
+    if e.tokens <= a.tokens {
+        return None;
+    }
+    let (te, ta) = (Tier::for_count(e.skills), Tier::for_count(a.skills));
+    if auto_tier && te != ta {
+        return Some(format!(
+            "enabled > all: all's {} skills take the {ta} tier, enabled's {} the {te}",
+            thousands(a.skills as u64),
+            thousands(e.skills as u64)
+        ));
+    }
+    let budget = preview.listing.budget_chars?;
+    Some(format!(
+        "enabled > all: both cut to the {} chars budget, filled by other entries",
+        thousands(budget as u64)
+    ))
 }
 
 #[cfg(test)]
@@ -393,5 +427,56 @@ mod tests {
         // A listing shorter than the box does not scroll.
         let _ = p.handle(Action::Down, rows, body);
         assert_eq!(p.scroll, 0);
+    }
+}
+
+#[cfg(test)]
+mod more_tests {
+    use super::*;
+    use crate::core::modes::{Comparison, ModeCost};
+
+    fn preview(enabled: u32, all: u32, budget: Option<usize>) -> Preview {
+        let cost = |mode, skills, tokens| ModeCost {
+            mode,
+            skills,
+            listed: skills,
+            chars: 8_000,
+            tokens,
+        };
+        Preview {
+            listing: crate::core::listing::Listing {
+                text: String::new(),
+                tier: Tier::Compact,
+                budget_chars: budget,
+                used_chars: 7_990,
+                entries: Vec::new(),
+            },
+            tokens: enabled,
+            mode: ListingMode::Enabled,
+            comparison: Comparison {
+                modes: vec![
+                    cost(ListingMode::Enabled, 191, enabled),
+                    cost(ListingMode::All, 222, all),
+                ],
+            },
+            message: None,
+        }
+    }
+
+    #[test]
+    fn enabled_above_all_is_explained_by_the_budget() {
+        let note = more_than_all(&preview(1_704, 1_688, Some(8_000)), true).unwrap();
+        assert!(note.contains("8,000 chars budget"), "{note}");
+        assert_eq!(
+            more_than_all(&preview(1_688, 1_704, Some(8_000)), true),
+            None
+        );
+        assert_eq!(more_than_all(&preview(1_704, 1_688, None), true), None);
+        // 80 skills are listed whole, 222 compact: more skills, fewer tokens.
+        let mut p = preview(1_704, 1_688, None);
+        p.comparison.modes[0].skills = 80;
+        let note = more_than_all(&p, true).unwrap();
+        assert!(note.contains("222 skills take the compact tier"), "{note}");
+        assert_eq!(more_than_all(&p, false), None);
     }
 }

@@ -20,6 +20,8 @@ pub const TEST_TOP_K: usize = 8;
 #[derive(Debug, Clone, Default)]
 pub struct TestBox {
     pub message: String,
+    /// Keys go into the message (printable ones are text); Esc leaves it, Enter comes back.
+    pub typing: bool,
     /// The first line of every matcher's column on screen.
     pub scroll: u16,
     /// Each matcher's answer for the message, in [`Matcher::ALL`] order.
@@ -40,6 +42,14 @@ impl TestBox {
                 self.message.clear();
                 self.scroll = 0;
             }
+            Action::LeaveMessage => {
+                self.typing = false;
+                return Outcome::Done;
+            }
+            Action::EditMessage => {
+                self.typing = true;
+                return Outcome::Done;
+            }
             Action::Up => self.scroll_by(-1),
             Action::Down => self.scroll_by(1),
             Action::PageUp => self.scroll_by(-page),
@@ -56,6 +66,9 @@ impl TestBox {
 
     /// A character typed into the message.
     pub fn type_char(&mut self, c: char) -> Outcome {
+        if !self.typing {
+            return Outcome::Ignored;
+        }
         self.message.push(c);
         self.scroll = 0;
         Outcome::Then(Cmd::RunMatchers)
@@ -106,12 +119,14 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         .collect();
     let spans = matching::highlight_spans(&routing);
     let mut text = marked(&app.test.message, &spans, t.base(), t.hit());
-    text.spans.push(Span::styled("▏", t.key()));
+    let title = if app.test.typing {
+        text.spans.push(Span::styled("▏", t.key()));
+        " Message: which skills would it trigger? "
+    } else {
+        " Message (Enter to type again) "
+    };
     frame.render_widget(
-        Paragraph::new(text).block(Block::bordered().title(Span::styled(
-            " Message: which skills would it trigger? ",
-            t.title(),
-        ))),
+        Paragraph::new(text).block(Block::bordered().title(Span::styled(title, t.title()))),
         input,
     );
 

@@ -1,4 +1,6 @@
-//! The bottom line: the last status message, else the keys that work here (from the keymap).
+//! The bottom line: a message while it lasts, and the keys that work here (from the keymap).
+//! A message never takes the whole line: the first keys stay in sight beside it. Each action
+//! shows its first key; the help overlay lists every key.
 
 use crate::tui::app::App;
 use crate::tui::keymap;
@@ -7,31 +9,44 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
+/// The share of the line kept for the keys while a message is shown, in percent.
+const KEYS_SHARE: usize = 45;
+
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme;
     let contexts = app.contexts();
     let typing = contexts.first().is_some_and(|c| c.takes_text());
+    let total = usize::from(area.width);
+    let items: Vec<(String, &str)> = app
+        .keymap
+        .footer(&contexts)
+        .into_iter()
+        // The first key of each: the help lists them all, the line has room for more actions.
+        .map(|b| (keymap::first_key_label(b, typing), b.short))
+        .collect();
+    let item_w =
+        |(keys, short): &(String, &str)| 1 + keys.chars().count() + 1 + short.chars().count();
+    let keys_w: usize = items.iter().map(item_w).sum();
     let mut spans: Vec<Span> = Vec::new();
     if let Some(status) = &app.status {
         let style = if status.error { t.error() } else { t.on() };
-        spans.push(Span::styled(
-            format!(" {} ", crate::core::text::line(&status.text)),
-            style,
-        ));
+        let room = total
+            .saturating_sub(keys_w.min(total * KEYS_SHARE / 100))
+            .saturating_sub(3);
+        let text = crate::core::text::fit(&status.text, room);
+        spans.push(Span::styled(format!(" {text} "), style));
         spans.push(Span::raw("│"));
     }
     let mut width: usize = spans.iter().map(|s| s.content.chars().count()).sum();
-    for b in app.keymap.footer(&contexts) {
-        let keys = keymap::keys_label(b, typing);
-        let item = format!(" {keys} {}", b.short);
-        let w = item.chars().count();
-        if width + w > usize::from(area.width) {
+    for item in &items {
+        let w = item_w(item);
+        if width + w > total {
             break;
         }
         width += w;
         spans.push(Span::raw(" "));
-        spans.push(Span::styled(keys, t.key()));
-        spans.push(Span::raw(format!(" {}", b.short)));
+        spans.push(Span::styled(item.0.clone(), t.key()));
+        spans.push(Span::raw(format!(" {}", item.1)));
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }

@@ -3,6 +3,7 @@
 
 pub mod footer;
 pub mod header;
+pub mod wrapped;
 
 pub use crate::core::text::{fit as truncate, thousands};
 use crate::tui::action::Screen;
@@ -65,6 +66,33 @@ pub fn cost_in(n: Option<u32>, counted: bool, width: usize) -> String {
     }
 }
 
+/// A horizontal bar `width` cells long filled to `ratio` (clamped to 0..=1) in eighths of a
+/// cell, the rest a dim track. A figure above zero shows at least a sliver, so "small" never
+/// looks like "none".
+pub fn bar(
+    ratio: f64,
+    width: usize,
+    fill: ratatui::style::Style,
+    track: ratatui::style::Style,
+) -> Vec<ratatui::text::Span<'static>> {
+    const PARTS: [&str; 8] = ["", "▏", "▎", "▍", "▌", "▋", "▊", "▉"];
+    let ratio = if ratio.is_finite() {
+        ratio.clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let eighths = (ratio * (width * 8) as f64).round() as usize;
+    let eighths = if ratio > 0.0 { eighths.max(1) } else { 0 };
+    let (full, part) = (eighths / 8, eighths % 8);
+    let mut filled = "█".repeat(full);
+    filled.push_str(PARTS[part]);
+    let used = full + usize::from(part > 0);
+    vec![
+        ratatui::text::Span::styled(filled, fill),
+        ratatui::text::Span::styled("░".repeat(width.saturating_sub(used)), track),
+    ]
+}
+
 /// Word wrap to `width` columns, every hazard escaped; words longer than a line are cut.
 pub fn wrap(text: &str, width: usize) -> Vec<String> {
     let width = width.max(1);
@@ -104,7 +132,30 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::wrap;
+    use super::{bar, wrap};
+    use ratatui::style::Style;
+
+    fn drawn(ratio: f64, width: usize) -> String {
+        bar(ratio, width, Style::default(), Style::default())
+            .iter()
+            .map(|s| s.content.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn bars_fill_in_eighths_and_keep_their_length() {
+        assert_eq!(drawn(0.0, 4), "░░░░");
+        assert_eq!(drawn(1.0, 4), "████");
+        assert_eq!(drawn(0.5, 4), "██░░");
+        assert_eq!(drawn(0.5 + 1.0 / 32.0, 4), "██▏░");
+        // A small share is a sliver, not nothing; more than all is all.
+        assert_eq!(drawn(0.0001, 4), "▏░░░");
+        assert_eq!(drawn(3.0, 4), "████");
+        assert_eq!(drawn(f64::NAN, 2), "░░");
+        for r in [0.0, 0.13, 0.5, 0.99, 1.0, 7.0] {
+            assert_eq!(drawn(r, 10).chars().count(), 10, "{r}");
+        }
+    }
 
     #[test]
     fn wraps_on_words_and_cuts_long_words() {

@@ -9,7 +9,8 @@ use crate::core::library::{self, Resource, ResourceGroup};
 use crate::core::skill::Skill;
 use crate::core::text::line;
 use crate::tui::app::App;
-use crate::tui::view::{cost, thousands, truncate, wrap};
+use crate::tui::view::wrapped::{self as wrap, WrapCache};
+use crate::tui::view::{cost, thousands, truncate, wrap as wrap_words};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -31,6 +32,31 @@ pub struct Detail {
     pub resources: Vec<Resource>,
     /// Where `skillscope add` took the skill from (its `skills.lock` entry), if it did.
     pub source: Option<crate::core::manage::manifest::Entry>,
+    /// The body wrapped to the pane's width.
+    pub wrap: WrapCache,
+}
+
+impl Detail {
+    /// How wide the body's text is in a pane `width` columns wide, after its line numbers.
+    fn text_width(&self, skill: &Skill, width: usize) -> usize {
+        width.saturating_sub(number_width(skill, self.body_lines) + 3)
+    }
+
+    /// How many screen rows the body takes in a pane `width` columns wide.
+    pub fn body_rows(&self, skill: &Skill, width: usize) -> usize {
+        match &self.body {
+            Ok(b) => self.wrap.get(b, self.text_width(skill, width)).rows(),
+            Err(_) => 0,
+        }
+    }
+}
+
+/// The width of the body's line numbers: those of the file, the body starting after the
+/// frontmatter.
+fn number_width(skill: &Skill, body_lines: usize) -> usize {
+    (u64::from(skill.body_line) + body_lines as u64)
+        .to_string()
+        .len()
 }
 
 impl Detail {
@@ -53,6 +79,7 @@ impl Detail {
             body_lines,
             resources,
             source: crate::core::manage::manifest::lookup(&skill.dir),
+            wrap: WrapCache::default(),
         }
     }
 
@@ -81,11 +108,45 @@ pub struct ResourceView {
     pub dir: PathBuf,
     /// `id / rel`.
     pub title: String,
+    /// The file, for the editor and the clipboard.
+    pub path: PathBuf,
     pub text: Result<String, String>,
     pub lines: usize,
     /// Its tokens, when L3 is counted.
     pub tokens: Option<u32>,
+    /// The first screen row shown (lines wrap).
     pub scroll: u16,
+    /// The text wrapped to the viewer's width.
+    pub wrap: WrapCache,
+}
+
+impl ResourceView {
+    /// How wide the text is in a viewer `width` columns wide inside, after its line numbers.
+    pub fn text_width(&self, width: usize) -> usize {
+        width.saturating_sub(self.lines.max(1).to_string().len() + 3)
+    }
+
+    /// How many screen rows the text takes in a viewer `width` columns wide inside.
+    pub fn rows(&self, width: usize) -> usize {
+        match &self.text {
+            Ok(t) => self.wrap.get(t, self.text_width(width)).rows(),
+            Err(_) => 0,
+        }
+    }
+
+    /// The line (1-based) at the top of the viewer.
+    pub fn first_line(&self, width: usize) -> u32 {
+        let line = match &self.text {
+            Ok(t) => {
+                self.wrap
+                    .get(t, self.text_width(width))
+                    .line_at(usize::from(self.scroll))
+                    .0
+            }
+            Err(_) => 0,
+        };
+        u32::try_from(line + 1).unwrap_or(u32::MAX)
+    }
 }
 
 impl ResourceView {
@@ -102,10 +163,12 @@ impl ResourceView {
         ResourceView {
             dir: skill.dir.clone(),
             title: format!("{} / {rel}", skill.id),
+            path: skill.dir.join(rel),
             lines: text.as_ref().map_or(0, |t| t.lines().count()),
             text,
             tokens,
             scroll: 0,
+            wrap: WrapCache::default(),
         }
     }
 }
@@ -153,33 +216,28 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let head = head_lines(app, skill, width);
     let height = usize::from(inner.height);
     let detail = skills.detail.as_ref().filter(|d| d.dir == skill.dir);
-    let body_lines = detail.map_or(0, |d| d.body_lines);
-    let total = head.len() + body_lines;
+    let body_rows = detail.map_or(0, |d| d.body_rows(skill, width));
+    let total = head.len() + body_rows;
     // The handler keeps the scroll within the pane; a resize or a shorter skill may still
     // leave it past the end until the next key.
     let scroll = usize::from(skills.detail_scroll).min(total.saturating_sub(height.min(total)));
     let mut lines: Vec<Line> = head.into_iter().skip(scroll).take(height).collect();
-    let head_len = total - body_lines;
+    let head_len = total - body_rows;
     if lines.len() < height
-        && let Some(Ok(body)) = detail.map(|d| &d.body)
+        && let Some(d) = detail
+        && let Ok(body) = &d.body
     {
         let first = scroll.saturating_sub(head_len);
-        let num_w = (u64::from(skill.body_line) + body_lines as u64)
-            .to_string()
-            .len();
-        for (i, l) in body
-            .lines()
-            .enumerate()
-            .skip(first)
-            .take(height - lines.len())
-        {
-            let n = skill.body_line as usize + i;
+        let num_w = number_width(skill, d.body_lines);
+        let wrapped = d.wrap.get(body, d.text_width(skill, width));
+        for (line, row) in wrap::rows_of(body, &wrapped, first, height - lines.len()) {
+            let number = match line {
+                Some(i) => format!("{:>num_w$} │ ", skill.body_line as usize + i),
+                None => format!("{:>num_w$} │ ", ""),
+            };
             lines.push(Line::from(vec![
-                Span::styled(format!("{n:>num_w$} │ "), t.line_number()),
-                Span::raw(truncate(
-                    &l.replace('\t', "    "),
-                    width.saturating_sub(num_w + 3),
-                )),
+                Span::styled(number, t.line_number()),
+                Span::raw(row),
             ]));
         }
     }
@@ -194,7 +252,7 @@ pub fn line_count(app: &App, skill: &Skill, width: usize) -> usize {
         .detail
         .as_ref()
         .filter(|d| d.dir == skill.dir)
-        .map_or(0, |d| d.body_lines);
+        .map_or(0, |d| d.body_rows(skill, width));
     head_lines(app, skill, width).len() + body
 }
 
@@ -237,7 +295,7 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
         } else {
             format!(" ({})", src.subfolder)
         };
-        for l in wrap(
+        for l in wrap_words(
             &format!(
                 "from {}{commit}{sub}, added {}",
                 src.source.location, src.added
@@ -248,7 +306,7 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
         }
     }
     if let Some(w) = skill.shadowed_by.and_then(|w| app.lib.skills.get(w)) {
-        for l in wrap(
+        for l in wrap_words(
             &format!("shadowed by {} (same name, loaded first)", w.dir.display()),
             width,
         ) {
@@ -265,10 +323,10 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
     if let (Some(m), Some(l2)) = (&app.model, costs.l2) {
         cost_text.push_str(&format!("; L2 {}", m.label(u64::from(l2), app.encoding())));
     }
-    for l in wrap(&cost_text, width) {
+    for l in wrap_words(&cost_text, width) {
         out.push(Line::from(l));
     }
-    for l in wrap(&used_text(app, idx), width) {
+    for l in wrap_words(&used_text(app, idx), width) {
         out.push(Line::from(l));
     }
 
@@ -329,7 +387,7 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
         };
         let room = width.saturating_sub(label.chars().count()).max(10);
         let mut first = true;
-        for chunk in wrap(&format!("{value}{tag}"), room) {
+        for chunk in wrap_words(&format!("{value}{tag}"), room) {
             let lead = if first {
                 Span::styled(label.clone(), key_style)
             } else {
@@ -344,7 +402,7 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
     section(
         &mut out,
         &format!(
-            "Diagnostics ({}, {} rules){pending}",
+            "{DIAGNOSTICS} ({}, {} rules){pending}",
             diags.len(),
             app.profile
         ),
@@ -353,7 +411,7 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
     if diags.is_empty() {
         out.push(Line::from(Span::styled("  none", t.dim())));
     }
-    for d in diags {
+    for (k, d) in diags.iter().enumerate() {
         let style = match d.severity {
             crate::core::Severity::Error => t.error(),
             crate::core::Severity::Warning => t.warning(),
@@ -364,9 +422,13 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
             .map(|l| format!(" {l}:{}", d.column.unwrap_or(1)))
             .unwrap_or_default();
         let lead = format!("  {} {}{at} ", d.severity, d.rule);
-        let room = width.saturating_sub(4).max(10);
-        out.push(Line::from(Span::styled(truncate(&lead, width), style)));
-        for l in wrap(&d.message, room) {
+        let lead = Line::from(Span::styled(truncate(&lead, width), style));
+        out.push(if app.skills.diag_cursor == Some(k) {
+            lead.style(t.selected())
+        } else {
+            lead
+        });
+        for l in wrap_words(&d.message, diagnostic_room(width)) {
             out.push(Line::from(format!("    {l}")));
         }
     }
@@ -466,6 +528,31 @@ fn used_text(app: &App, idx: usize) -> String {
 }
 
 const RESOURCES: &str = "Resources";
+const DIAGNOSTICS: &str = "Diagnostics";
+
+/// How wide a diagnostic's message is wrapped in a pane `width` columns wide.
+fn diagnostic_room(width: usize) -> usize {
+    width.saturating_sub(4).max(10)
+}
+
+/// The line of the detail pane (before scrolling) that starts diagnostic `k`.
+pub fn diagnostic_line(app: &App, skill: &Skill, width: usize, k: usize) -> Option<usize> {
+    let lines = head_lines(app, skill, width);
+    let title = format!("{DIAGNOSTICS} (");
+    let at = lines.iter().position(|l| {
+        l.spans
+            .first()
+            .is_some_and(|s| s.content.starts_with(&title))
+    })?;
+    let idx = app.skills.list.selected_skill()?;
+    let before: usize = app
+        .diagnostics(idx)
+        .iter()
+        .take(k)
+        .map(|d| 1 + wrap_words(&d.message, diagnostic_room(width)).len())
+        .sum();
+    Some(at + 1 + before)
+}
 
 /// The line of the detail pane (before scrolling) that shows resource `k`: below the section
 /// title, after the heading of each group up to its own.

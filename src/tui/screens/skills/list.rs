@@ -55,6 +55,10 @@ pub struct SkillList {
     pub table: TableState,
     pub filter: String,
     pub sort: Sort,
+    /// The sort order turned around (`S`): cheapest first, fewest diagnostics first, z to a.
+    pub reversed: bool,
+    /// The longest id among the rows, in characters: the name column's natural width.
+    pub longest_id: usize,
     /// The last filter and the skills it matched: a longer filter can only match fewer, so
     /// typing narrows this set instead of matching the whole library again.
     narrowed: Option<(String, Vec<usize>)>,
@@ -119,11 +123,24 @@ impl SkillList {
                     (db.errors, db.warnings).cmp(&(da.errors, da.warnings))
                 }
             };
-            by_score
-                .then(by_key)
+            let order = by_key
                 .then_with(|| name(a).cmp(&name(b)))
-                .then_with(|| dir(a).cmp(dir(b)))
+                .then_with(|| dir(a).cmp(dir(b)));
+            by_score.then(if self.reversed {
+                order.reverse()
+            } else {
+                order
+            })
         });
+        self.longest_id = rows
+            .iter()
+            .map(|r| {
+                crate::core::text::line(&lib.skills[r.skill].id)
+                    .chars()
+                    .count()
+            })
+            .max()
+            .unwrap_or(0);
         self.rows = rows;
         self.select_dir(lib, keep.as_deref());
     }

@@ -38,6 +38,9 @@ pub struct Skills {
     pub detail_scroll: u16,
     /// The resource selected in the detail pane (an index into its resources).
     pub resource_cursor: Option<usize>,
+    /// The diagnostic selected in the detail pane (an index into the skill's diagnostics): the
+    /// one whose line the editor opens at.
+    pub diag_cursor: Option<usize>,
     /// A resource opened from the detail pane; it covers the list and the detail.
     pub viewer: Option<ResourceView>,
 }
@@ -88,6 +91,10 @@ impl Skills {
             }
             Action::CycleSort => {
                 self.list.sort = self.list.sort.next();
+                self.refresh(cx);
+            }
+            Action::ReverseSort => {
+                self.list.reversed = !self.list.reversed;
                 self.refresh(cx);
             }
             Action::Open => {
@@ -164,10 +171,12 @@ impl Skills {
 
     /// Up and down: the open file, else the detail pane when it has the keys, else the list.
     pub fn scroll(&mut self, delta: isize, lib: &Library, size: Rect) -> Outcome {
-        // The file's last line stops at the bottom of the view, inside its frame.
-        let rows = usize::from(self.areas(size).body.height.saturating_sub(2));
+        // The file's last row stops at the bottom of the view, inside its frame.
+        let body = self.areas(size).body;
+        let rows = usize::from(body.height.saturating_sub(2));
         if let Some(v) = &mut self.viewer {
-            v.scroll = scrolled(v.scroll, delta, v.lines.saturating_sub(rows));
+            let all = v.rows(usize::from(body.width.saturating_sub(2)));
+            v.scroll = scrolled(v.scroll, delta, all.saturating_sub(rows));
         } else if self.mode == Mode::Detail {
             return Outcome::Then(Cmd::ScrollDetail(delta));
         } else {
@@ -231,6 +240,7 @@ impl Skills {
         if !same_dir {
             self.detail_scroll = 0;
             self.resource_cursor = None;
+            self.diag_cursor = None;
             self.viewer = None;
         }
         if self.resource_cursor.is_some_and(|c| c >= d.resources.len()) {

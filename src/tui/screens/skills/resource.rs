@@ -3,7 +3,8 @@
 
 use super::detail::ResourceView;
 use crate::tui::app::App;
-use crate::tui::view::{thousands, truncate};
+use crate::tui::view::thousands;
+use crate::tui::view::wrapped as wrap;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -37,20 +38,16 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, v: &ResourceView) {
     let height = usize::from(inner.height);
     let width = usize::from(inner.width);
     let num_w = v.lines.max(1).to_string().len();
-    let first = usize::from(v.scroll).min(v.lines.saturating_sub(height.min(v.lines)));
-    let lines: Vec<Line> = text
-        .lines()
-        .enumerate()
-        .skip(first)
-        .take(height)
-        .map(|(i, l)| {
-            Line::from(vec![
-                Span::styled(format!("{:>num_w$} │ ", i + 1), t.line_number()),
-                Span::raw(truncate(
-                    &l.replace('\t', "    "),
-                    width.saturating_sub(num_w + 3),
-                )),
-            ])
+    let wrapped = v.wrap.get(text, v.text_width(width));
+    let first = usize::from(v.scroll).min(wrapped.rows().saturating_sub(height));
+    let lines: Vec<Line> = wrap::rows_of(text, &wrapped, first, height)
+        .into_iter()
+        .map(|(line, row)| {
+            let number = match line {
+                Some(i) => format!("{:>num_w$} │ ", i + 1),
+                None => format!("{:>num_w$} │ ", ""),
+            };
+            Line::from(vec![Span::styled(number, t.line_number()), Span::raw(row)])
         })
         .collect();
     frame.render_widget(Paragraph::new(lines), inner);

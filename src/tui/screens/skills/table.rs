@@ -8,12 +8,19 @@ use crate::core::source::Scope;
 use crate::tui::app::App;
 use crate::tui::view::{cost_in, thousands, truncate};
 use ratatui::Frame;
-use ratatui::layout::{Alignment, Constraint, Layout, Rect};
+use ratatui::layout::{Alignment, Constraint, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Cell, Paragraph, Row, Table};
 
+/// The widest agent·scope badge (`opencode·project` is cut to it).
 const BADGE_W: u16 = 12;
+/// The agent·scope column gives way to the names down to this.
+const BADGE_MIN: u16 = 6;
+/// The most a name column takes while a description column fits beside it.
+const NAME_MAX: u16 = 40;
+/// A description column narrower than this is not worth showing.
+const DESCRIPTION_MIN: u16 = 20;
 const AGENTS_W: u16 = 3;
 const NUM_W: u16 = 6;
 const DIAG_W: u16 = 7;
@@ -45,8 +52,13 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         Span::raw(summary),
     ]);
     let checking = if app.checked { "" } else { "…" };
+    let arrow = if skills.list.reversed {
+        " reversed"
+    } else {
+        ""
+    };
     let mut bottom = vec![Span::raw(format!(
-        " sort: {} · rules: {}{checking} ",
+        " sort: {}{arrow} · rules: {}{checking} ",
         skills.list.sort.label(),
         app.profile
     ))];
@@ -78,18 +90,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let height = usize::from(inner.height.saturating_sub(1));
     // The agents column only when some skill sits in a folder an agent with switches reads.
     let agents_w = if app.agent_readers { AGENTS_W } else { 0 };
-    let widths = [
-        Constraint::Length(1),
-        Constraint::Fill(1),
-        Constraint::Length(BADGE_W),
-        Constraint::Length(NUM_W),
-        Constraint::Length(NUM_W),
-        Constraint::Length(NUM_W),
-        Constraint::Length(agents_w),
-        Constraint::Length(DIAG_W),
-    ];
-    // The name column's width as the table will lay it out, to cut names to fit.
-    let name_w = Layout::horizontal(widths).spacing(1).split(inner)[1].width;
+    let cols = columns(inner.width, skills.list.longest_id, agents_w);
+    let name_w = cols.name;
     // Only the rows on screen are built; the table state, kept by the handler so the selection
     // is on screen, says which. Should the selection be off them after all, ratatui scrolls to
     // it: those rows are built too, so nothing is drawn blank.
@@ -134,19 +136,30 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             };
             let badge = badge(skill);
             let diag_cell = diag_badge(diag.errors, diag.warnings, app);
-            let row = Row::new(vec![
+            let mut cells = vec![
                 Cell::from(toggle),
                 Cell::from(name),
                 Cell::from(Span::styled(
-                    truncate(&badge, usize::from(BADGE_W)),
+                    truncate(&badge, usize::from(cols.badge)),
                     t.badge(),
                 )),
                 num(costs.l1, app.levels_done[0]),
                 num(costs.l2, app.levels_done[1]),
                 num(costs.l3_with_schema(), app.levels_done[2]),
-                Cell::from(agent_badges(app, skill)),
-                Cell::from(diag_cell),
-            ]);
+            ];
+            if agents_w > 0 {
+                cells.push(Cell::from(agent_badges(app, skill)));
+            }
+            cells.push(Cell::from(diag_cell));
+            if cols.description > 0 {
+                let d = skill.frontmatter.description().unwrap_or_default();
+                let d = d.split_whitespace().collect::<Vec<_>>().join(" ");
+                cells.push(Cell::from(Span::styled(
+                    truncate(&d, usize::from(cols.description)),
+                    t.dim(),
+                )));
+            }
+            let row = Row::new(cells);
             // A row style, not the table's highlight, so the hits and badges keep their colours.
             if selected {
                 row.style(t.selected())
@@ -155,19 +168,83 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             }
         })
         .collect();
-    let header = Row::new(vec![
+    let mut header = vec![
         Cell::from(""),
         Cell::from("name"),
-        Cell::from("agent·scope"),
+        Cell::from(truncate("agent·scope", usize::from(cols.badge))),
         Cell::from(Line::from("L1").alignment(Alignment::Right)),
         Cell::from(Line::from("L2").alignment(Alignment::Right)),
         Cell::from(Line::from("L3").alignment(Alignment::Right)),
-        Cell::from(if agents_w > 0 { "agt" } else { "" }),
-        Cell::from("diag"),
-    ])
-    .style(t.dim());
-    let table = Table::new(rows, widths).header(header).column_spacing(1);
+    ];
+    if agents_w > 0 {
+        header.push(Cell::from("agt"));
+    }
+    header.push(Cell::from("diag"));
+    if cols.description > 0 {
+        header.push(Cell::from("description"));
+    }
+    let header = Row::new(header).style(t.dim());
+    let table = Table::new(rows, cols.constraints(agents_w))
+        .header(header)
+        .column_spacing(1);
     frame.render_stateful_widget(table, inner, &mut skills.list.table.clone());
+}
+
+/// The widths of the columns that change with the terminal: the name, the agent·scope badge and
+/// the description.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Columns {
+    pub name: u16,
+    pub badge: u16,
+    /// 0: no description column.
+    pub description: u16,
+}
+
+impl Columns {
+    fn constraints(&self, agents_w: u16) -> Vec<Constraint> {
+        let mut c = vec![
+            Constraint::Length(1),
+            Constraint::Length(self.name),
+            Constraint::Length(self.badge),
+            Constraint::Length(NUM_W),
+            Constraint::Length(NUM_W),
+            Constraint::Length(NUM_W),
+        ];
+        if agents_w > 0 {
+            c.push(Constraint::Length(agents_w));
+        }
+        c.push(Constraint::Length(DIAG_W));
+        if self.description > 0 {
+            c.push(Constraint::Length(self.description));
+        }
+        c
+    }
+}
+
+/// How a table `width` columns wide is shared out when the longest name is `longest` long:
+/// the names get what they need (up to [`NAME_MAX`]) and a description column takes the rest when
+/// it is wide enough; without one, the names take the spare room. When room is short the badge
+/// gives way first, down to [`BADGE_MIN`].
+pub fn columns(width: u16, longest: usize, agents_w: u16) -> Columns {
+    let fixed = 1 + 3 * NUM_W + agents_w + DIAG_W;
+    let count = 7 + u16::from(agents_w > 0);
+    let avail = width.saturating_sub(fixed + (count - 1));
+    let want = u16::try_from(longest)
+        .unwrap_or(u16::MAX)
+        .clamp(8, NAME_MAX);
+    if avail >= want + BADGE_W + 1 + DESCRIPTION_MIN {
+        return Columns {
+            name: want,
+            badge: BADGE_W,
+            description: avail - want - BADGE_W - 1,
+        };
+    }
+    let badge = avail.saturating_sub(want).clamp(BADGE_MIN, BADGE_W);
+    Columns {
+        name: avail.saturating_sub(badge),
+        badge,
+        description: 0,
+    }
 }
 
 /// How to name the copy `w` that wins over `loser`: its agent and scope when those differ,
@@ -327,4 +404,43 @@ fn empty(frame: &mut Frame, area: Rect, app: &App) {
         )));
     }
     frame.render_widget(Paragraph::new(lines), area);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_get_what_they_need_and_a_description_the_rest() {
+        // 160 columns, names up to 24: a description column takes the spare room.
+        let c = columns(158, 24, 0);
+        assert_eq!((c.name, c.badge), (24, BADGE_W));
+        assert!(c.description >= 80, "{c:?}");
+        // Very long names are cut at NAME_MAX while a description fits beside them.
+        assert_eq!(columns(158, 90, 3).name, NAME_MAX);
+        // No room for a description: the names take the spare room.
+        let c = columns(70, 24, 0);
+        assert_eq!(c.description, 0);
+        assert!(c.name > 24, "{c:?}");
+        // At 60 columns the badge gives way before the names do.
+        let c = columns(58, 40, 0);
+        assert_eq!(c.badge, BADGE_MIN);
+        assert!(c.name > 10, "{c:?}");
+        let c = columns(58, 12, 0);
+        assert_eq!((c.name, c.badge), (14, BADGE_W));
+        // Every column adds up to the width given.
+        for (w, longest, agents) in [(58, 40, 0), (78, 11, 0), (100, 30, 3), (158, 24, 3)] {
+            let c = columns(w, longest, agents);
+            let n = 7 + u16::from(agents > 0) + u16::from(c.description > 0);
+            let sum: u16 = c
+                .constraints(agents)
+                .iter()
+                .map(|k| match k {
+                    Constraint::Length(n) => *n,
+                    _ => 0,
+                })
+                .sum();
+            assert_eq!(sum + n - 1, w, "{w} {longest} {agents}: {c:?}");
+        }
+    }
 }

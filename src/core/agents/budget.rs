@@ -1,0 +1,169 @@
+//! Each agent's listing of a library, priced: what one turn costs every agent modelled, each in
+//! its own view (the folders it reads, its precedence and fallbacks), its own listing format and
+//! its own budget.
+
+use super::model::{MODELS, model};
+use super::view::agent_view;
+use crate::core::library::Library;
+use crate::core::listing::{self, Fate, ListingOptions, Tier};
+use crate::core::source::Agent;
+use crate::core::tokens::{self, Encoding, TokenCache};
+
+/// What one agent's listing holds and costs per turn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AgentBudget {
+    pub agent: Agent,
+    /// Skills the agent reads (its view), switched on or not.
+    pub skills: usize,
+    /// Entries in its listing (offered and not dropped).
+    pub listed: usize,
+    /// Entries whose description was trimmed or left out for the budget.
+    pub cut: usize,
+    pub dropped: usize,
+    /// Tokens of its listing, every turn.
+    pub tokens: u32,
+    /// Its budget in characters, for agents that limit their listing.
+    pub budget_chars: Option<usize>,
+    /// Characters charged to the budget.
+    pub used_chars: usize,
+}
+
+impl AgentBudget {
+    /// The listing's share of a context window of `window` tokens.
+    pub fn window_share(&self, window: u64) -> f64 {
+        if window == 0 {
+            return 0.0;
+        }
+        f64::from(self.tokens) / window as f64
+    }
+
+    /// The listing's share of its budget, for agents that have one.
+    pub fn budget_share(&self) -> Option<f64> {
+        self.budget_chars
+            .filter(|b| *b > 0)
+            .map(|b| self.used_chars as f64 / b as f64)
+    }
+}
+
+/// Every modelled agent's listing of `lib` with the skills `enabled` switches on (by library
+/// index), at `tier` for a context window of `window` tokens, counted in `enc`.
+pub fn per_agent(
+    lib: &Library,
+    enabled: &dyn Fn(usize) -> bool,
+    tier: Tier,
+    window: usize,
+    enc: Encoding,
+    cache: &TokenCache,
+) -> Vec<AgentBudget> {
+    MODELS
+        .iter()
+        .map(|m| {
+            let (view, keep) = agent_view(lib, m.agent, &[]);
+            let opts = ListingOptions {
+                format: model(m.agent).format,
+                tier,
+                context_window: window,
+            };
+            let on = |i: usize| keep.get(i).is_some_and(|&k| enabled(k));
+            let l = listing::render(&view, &on, &opts);
+            let tokens = if l.text.is_empty() {
+                0
+            } else {
+                tokens::count_listing(&view, &l.text, enc, cache)
+            };
+            AgentBudget {
+                agent: m.agent,
+                skills: keep.len(),
+                listed: l.entries.len() - l.count(Fate::Dropped),
+                cut: l.count(Fate::Trimmed) + l.count(Fate::NameOnly),
+                dropped: l.count(Fate::Dropped),
+                tokens,
+                budget_chars: l.budget_chars,
+                used_chars: l.used_chars,
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::scan::ScanOptions;
+    use crate::core::source::{Root, Scope};
+
+    fn skill(root: &std::path::Path, name: &str, desc: &str) {
+        let d = root.join(name);
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(
+            d.join("SKILL.md"),
+            format!("---\nname: {name}\ndescription: {desc}\n---\nBody.\n"),
+        )
+        .unwrap();
+    }
+
+    #[test]
+    fn each_agent_lists_its_own_skills_in_its_own_format() {
+        let home = tempfile::tempdir().unwrap();
+        let claude = home.path().join(".claude/skills");
+        let codex = home.path().join(".codex/skills");
+        skill(&claude, "alpha", "Alpha things. Use when alpha comes up.");
+        skill(&claude, "beta", "Beta things. Use when beta comes up.");
+        skill(&codex, "gamma", "Gamma things. Use when gamma comes up.");
+        let lib = Library::load(
+            vec![
+                Root::new(&claude, Agent::ClaudeCode, Scope::User),
+                Root::new(&codex, Agent::Codex, Scope::User),
+            ],
+            &ScanOptions::default(),
+        );
+        let cache = TokenCache::in_memory();
+        let all = per_agent(
+            &lib,
+            &|_| true,
+            Tier::Auto,
+            200_000,
+            Encoding::default(),
+            &cache,
+        );
+        assert_eq!(all.len(), MODELS.len());
+        let get = |a: Agent| all.iter().find(|b| b.agent == a).unwrap();
+        // Claude Code reads its folder (opencode and Goose read it too); Codex its own.
+        assert_eq!(
+            (get(Agent::ClaudeCode).skills, get(Agent::ClaudeCode).listed),
+            (2, 2)
+        );
+        assert_eq!((get(Agent::Codex).skills, get(Agent::Codex).listed), (1, 1));
+        assert_eq!(get(Agent::Opencode).skills, 2);
+        assert_eq!(get(Agent::LazySkills).skills, 0);
+        assert_eq!(get(Agent::LazySkills).tokens, 0);
+        // Claude Code's budget is 1% of the window, in characters (4 per token).
+        assert_eq!(get(Agent::ClaudeCode).budget_chars, Some(8_000));
+        assert!(get(Agent::ClaudeCode).budget_share().unwrap() < 0.1);
+        assert_eq!(get(Agent::Opencode).budget_chars, None);
+        assert!(get(Agent::ClaudeCode).tokens > get(Agent::Codex).tokens / 3);
+        // A skill switched off leaves every listing that had it.
+        let off = per_agent(
+            &lib,
+            &|i| lib.skills[i].name != "alpha",
+            Tier::Auto,
+            200_000,
+            Encoding::default(),
+            &cache,
+        );
+        let c = off.iter().find(|b| b.agent == Agent::ClaudeCode).unwrap();
+        assert_eq!((c.skills, c.listed), (2, 1));
+        assert!(c.tokens < get(Agent::ClaudeCode).tokens);
+        // A small window squeezes Claude Code's listing: 1% of 2,000 tokens is 80 characters.
+        let tight = per_agent(
+            &lib,
+            &|_| true,
+            Tier::Auto,
+            2_000,
+            Encoding::default(),
+            &cache,
+        );
+        let c = tight.iter().find(|b| b.agent == Agent::ClaudeCode).unwrap();
+        assert_eq!(c.budget_chars, Some(80));
+        assert!(c.cut + c.dropped > 0, "{c:?}");
+    }
+}

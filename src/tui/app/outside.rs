@@ -1,0 +1,188 @@
+//! The editor and the clipboard: what `e` opens and what `y` copies, by screen, and what the
+//! app does when the editor is done.
+
+use super::App;
+use crate::core::text::{line, thousands};
+use crate::tui::action::{Action, Screen};
+use crate::tui::external::{EditRequest, MAX_COPY};
+use std::path::PathBuf;
+
+impl App {
+    /// The file `e` opens where the app is now, if any: the open resource at its first line
+    /// shown; else the selected skill's file at the selected diagnostic's line (the first one
+    /// with a line when none is selected).
+    pub fn edit_target(&self) -> Option<EditRequest> {
+        match self.screen {
+            Screen::Skills => {
+                if let Some(v) = &self.skills.viewer {
+                    let width = self.areas(self.size).body.width.saturating_sub(2);
+                    return Some(EditRequest {
+                        file: v.path.clone(),
+                        line: Some(v.first_line(usize::from(width))),
+                    });
+                }
+                let i = self.skills.list.selected_skill()?;
+                self.skill_edit_target(i, self.skills.diag_cursor)
+            }
+            Screen::Checks => self
+                .checks
+                .selected_skill()
+                .and_then(|i| self.skill_edit_target(i, None)),
+            _ => None,
+        }
+    }
+
+    fn skill_edit_target(&self, skill: usize, cursor: Option<usize>) -> Option<EditRequest> {
+        let s = self.lib.skills.get(skill)?;
+        let diags = self.diagnostics(skill);
+        let chosen = match cursor {
+            Some(k) => diags.get(k),
+            None => diags.iter().find(|d| d.line.is_some()),
+        };
+        Some(match chosen {
+            Some(d) => EditRequest {
+                file: d.path.clone().unwrap_or_else(|| s.skill_md.clone()),
+                line: d.line,
+            },
+            None => EditRequest {
+                file: s.skill_md.clone(),
+                line: None,
+            },
+        })
+    }
+
+    /// `e`: asks the run loop to open the editor.
+    pub(super) fn edit_selected(&mut self) {
+        match self.edit_target() {
+            Some(req) => self.edit_request = Some(req),
+            None => self.set_status("nothing to edit here: select a skill or open a file", true),
+        }
+    }
+
+    /// The file waiting to be opened in the editor, taken by the run loop.
+    pub fn take_edit(&mut self) -> Option<EditRequest> {
+        self.edit_request.take()
+    }
+
+    /// The editor `editor` is done with `req`: say how it went and read the library again, so
+    /// the edit shows (the watcher may be off, or slower).
+    pub fn edited(
+        &mut self,
+        editor: &str,
+        req: &EditRequest,
+        result: std::io::Result<std::process::ExitStatus>,
+    ) {
+        let at = req.line.map_or_else(String::new, |l| format!(":{l}"));
+        let file = crate::core::text::path(&req.file);
+        match result {
+            Ok(st) if st.success() => {
+                self.set_status(format!("edited {file}{at}; reading it again"), false);
+            }
+            Ok(st) => self.set_status(
+                format!("{} ended with {st} on {file}{at}", line(editor)),
+                true,
+            ),
+            Err(e) => self.set_status(
+                format!(
+                    "cannot run the editor `{}` ($VISUAL, $EDITOR): {e}",
+                    line(editor)
+                ),
+                true,
+            ),
+        }
+        self.request_rescan();
+    }
+
+    /// `y` and `Y`: puts the name, the path or the listing on the clipboard, with a word in the
+    /// footer saying what was copied.
+    pub(super) fn copy(&mut self, action: Action) {
+        let (what, text) = match self.copy_target(action) {
+            Some(t) => t,
+            None => {
+                self.set_status("nothing to copy here", true);
+                return;
+            }
+        };
+        if text.len() > MAX_COPY {
+            self.set_status(
+                format!(
+                    "{what} is {} bytes: too long for the terminal's clipboard (at most {})",
+                    thousands(text.len() as u64),
+                    thousands(MAX_COPY as u64)
+                ),
+                true,
+            );
+            return;
+        }
+        self.set_status(format!("copied {what}"), false);
+        self.clipboard = Some(text);
+    }
+
+    /// What a copy action takes where the app is now: a description for the footer and the
+    /// text.
+    fn copy_target(&self, action: Action) -> Option<(String, String)> {
+        let skill = match self.screen {
+            Screen::Skills => self.skills.list.selected_skill(),
+            Screen::Checks => self.checks.selected_skill(),
+            _ => None,
+        }
+        .and_then(|i| self.lib.skills.get(i));
+        match action {
+            Action::CopyName => {
+                let s = skill?;
+                Some((format!("the name {}", line(&s.name)), s.name.clone()))
+            }
+            Action::CopyPath => {
+                let path: PathBuf = match (&self.skills.viewer, self.screen) {
+                    (Some(v), Screen::Skills) => v.path.clone(),
+                    _ => skill?.skill_md.clone(),
+                };
+                let shown = crate::core::text::path(&path);
+                Some((
+                    format!("the path {shown}"),
+                    path.to_string_lossy().into_owned(),
+                ))
+            }
+            Action::CopyListing => {
+                if self.screen != Screen::Prompt {
+                    return None;
+                }
+                let p = self.preview.as_ref()?;
+                let text = p.listing.text.clone();
+                Some((
+                    format!(
+                        "the listing: {} lines, {} chars",
+                        thousands(text.lines().count() as u64),
+                        thousands(text.chars().count() as u64)
+                    ),
+                    text,
+                ))
+            }
+            _ => None,
+        }
+    }
+
+    /// Text waiting to go to the clipboard, taken by the run loop.
+    pub fn take_clipboard(&mut self) -> Option<String> {
+        self.clipboard.take()
+    }
+
+    /// Moves the diagnostic selection of the detail pane and scrolls the pane to it.
+    pub(super) fn move_diagnostic_cursor(&mut self, delta: isize) {
+        let Some(i) = self.skills.list.selected_skill() else {
+            return;
+        };
+        let n = self.diagnostics(i).len();
+        if n == 0 {
+            self.set_status("this skill has no diagnostics", false);
+            return;
+        }
+        let next = match self.skills.diag_cursor {
+            None if delta < 0 => n - 1,
+            None => 0,
+            Some(c) => c.saturating_add_signed(delta).min(n - 1),
+        };
+        self.skills.diag_cursor = Some(next);
+        self.reveal_diagnostic(next);
+    }
+}
