@@ -4,6 +4,23 @@
 
 pub use crate::core::escape::{Line as Esc, is_hazard, line, path, text};
 
+/// Seconds since the epoch as calendar parts in UTC: (year, month, day, hour, minute, second),
+/// by Howard Hinnant's days-to-civil algorithm (the proleptic Gregorian calendar).
+pub fn utc_parts(secs: u64) -> (i64, i64, i64, u64, u64, u64) {
+    let days = i64::try_from(secs / 86_400).unwrap_or(i64::MAX / 2);
+    let rem = secs % 86_400;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day, rem / 3_600, rem % 3_600 / 60, rem % 60)
+}
+
 /// `1234567` → `1,234,567`.
 pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
