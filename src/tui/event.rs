@@ -108,9 +108,9 @@ pub enum JobEvent {
     /// A file the app keeps (cache, probe store) could not be used; the message names it.
     Problem(String),
     /// A source of the Add flow, fetched and priced (or why not).
-    AddPlanned(Result<Box<crate::core::manage::Plan>, String>),
+    AddPlanned(u64, Result<Box<crate::core::manage::Plan>, String>),
     /// The Add flow's skills were installed (their folders), or why not.
-    AddInstalled(Result<Vec<String>, String>),
+    AddInstalled(u64, Result<Vec<String>, String>),
     /// Which added skills have updates in their sources.
     UpdatesChecked(Result<Vec<String>, String>),
 }

@@ -53,6 +53,54 @@ fn the_add_preview_lists_checkboxes_verdicts_and_the_budget_change() {
 }
 
 #[test]
+fn a_closed_flow_s_late_answers_never_land_in_a_newer_one() {
+    let lib = tempfile::tempdir().unwrap();
+    tui_common::fixture(lib.path());
+    let mut h = harness(&[lib.path()], 110, 32);
+    let src = h.dir.path().join("src");
+    write(
+        &src.join("alpha/SKILL.md"),
+        "---\nname: alpha\ndescription: Alpha things, used when the user asks for alpha.\n---\nBody.\n",
+    );
+    // Esc while fetching: the flow closes and its plan, when it comes, is dropped.
+    h.key(KeyCode::Char('A'));
+    h.chars(&src.display().to_string());
+    h.key(KeyCode::Enter);
+    h.key(KeyCode::Esc);
+    assert!(h.app.adding.is_none());
+    h.key(KeyCode::Char('A'));
+    h.pump(300);
+    assert!(
+        matches!(h.app.adding.as_ref().map(|f| &f.step), Some(Step::Source)),
+        "the new flow still asks for its source"
+    );
+    // Esc while installing: the install goes on, says so, and a newer flow stays open.
+    h.chars(&src.display().to_string());
+    h.key(KeyCode::Enter);
+    h.wait_until(previewing);
+    h.key(KeyCode::Enter);
+    h.key(KeyCode::Esc);
+    let status = h.app.status.clone().unwrap();
+    assert!(status.text.contains("background"), "{}", status.text);
+    h.key(KeyCode::Char('A'));
+    h.wait_until(|app| {
+        app.status
+            .as_ref()
+            .is_some_and(|s| s.text.contains("added alpha"))
+    });
+    assert!(
+        matches!(h.app.adding.as_ref().map(|f| &f.step), Some(Step::Source)),
+        "the install's result left the newer flow open"
+    );
+    assert!(
+        h.dir
+            .path()
+            .join("home/.claude/skills/alpha/SKILL.md")
+            .is_file()
+    );
+}
+
+#[test]
 fn remove_asks_first_and_undo_puts_it_back() {
     let lib = tempfile::tempdir().unwrap();
     tui_common::fixture(lib.path());

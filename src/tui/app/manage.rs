@@ -71,6 +71,9 @@ impl App {
     }
 
     pub(super) fn fetch_source(&mut self, source: String) {
+        let Some(id) = self.adding.as_ref().map(|f| f.id) else {
+            return;
+        };
         let target = match self.add_target() {
             Ok(t) => t,
             Err(e) => {
@@ -85,7 +88,7 @@ impl App {
             let plan = Plan::make(&source, &target, &base)
                 .map(Box::new)
                 .map_err(|e| e.to_string());
-            let _ = tx.send(Event::Job(JobEvent::AddPlanned(plan)));
+            let _ = tx.send(Event::Job(JobEvent::AddPlanned(id, plan)));
         });
     }
 
@@ -93,6 +96,7 @@ impl App {
         let Some(flow) = &mut self.adding else {
             return;
         };
+        let id = flow.id;
         let Step::Preview(p) = std::mem::replace(&mut flow.step, Step::Installing) else {
             return;
         };
@@ -107,12 +111,14 @@ impl App {
                 .map(|v| v.into_iter().map(|i| i.folder).collect())
                 .map_err(|e| e.to_string());
             drop(p);
-            let _ = tx.send(Event::Job(JobEvent::AddInstalled(done)));
+            let _ = tx.send(Event::Job(JobEvent::AddInstalled(id, done)));
         });
     }
 
-    pub(super) fn on_add_planned(&mut self, plan: Result<Box<Plan>, String>) {
-        let Some(flow) = &mut self.adding else {
+    /// A fetched and priced source; dropped (its temporary copy with it) when its flow was
+    /// closed meanwhile.
+    pub(super) fn on_add_planned(&mut self, id: u64, plan: Result<Box<Plan>, String>) {
+        let Some(flow) = self.adding.as_mut().filter(|f| f.id == id) else {
             return;
         };
         match plan {
@@ -124,8 +130,12 @@ impl App {
         }
     }
 
-    pub(super) fn on_add_installed(&mut self, done: Result<Vec<String>, String>) {
-        self.adding = None;
+    /// An install's result, said even when its flow was closed meanwhile; a newer flow stays
+    /// open.
+    pub(super) fn on_add_installed(&mut self, id: u64, done: Result<Vec<String>, String>) {
+        if self.adding.as_ref().is_some_and(|f| f.id == id) {
+            self.adding = None;
+        }
         match done {
             Ok(names) => {
                 let text = format!("added {} to {}", names.join(", "), self.add_target_label());

@@ -13,8 +13,8 @@ use std::sync::Arc;
 impl App {
     pub(super) fn on_job(&mut self, job: JobEvent) {
         match job {
-            JobEvent::AddPlanned(plan) => self.on_add_planned(plan),
-            JobEvent::AddInstalled(done) => self.on_add_installed(done),
+            JobEvent::AddPlanned(id, plan) => self.on_add_planned(id, plan),
+            JobEvent::AddInstalled(id, done) => self.on_add_installed(id, done),
             JobEvent::UpdatesChecked(r) => self.on_updates_checked(r),
             JobEvent::Rescanned(lib) => {
                 self.rescanning = false;

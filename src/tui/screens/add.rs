@@ -72,14 +72,20 @@ impl Preview {
 }
 
 pub struct AddFlow {
+    /// Which flow this is: a worker's answer carries it, so an answer for a flow closed since
+    /// (Esc while fetching or installing) never lands in a newer one.
+    pub id: u64,
     /// The source typed.
     pub text: String,
     pub step: Step,
 }
 
+static NEXT_FLOW: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
 impl AddFlow {
     pub fn new() -> AddFlow {
         AddFlow {
+            id: NEXT_FLOW.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             text: String::new(),
             step: Step::Source,
         }
@@ -101,6 +107,9 @@ impl AddFlow {
 
     pub fn handle(&mut self, action: Action) -> Outcome {
         match (&mut self.step, action) {
+            (Step::Installing, Action::Close) => Outcome::Then(Cmd::CloseOverlay(Some(
+                "the install goes on in the background; its result follows",
+            ))),
             (_, Action::Close) => Outcome::Then(Cmd::CloseOverlay(Some("nothing was added"))),
             (Step::Source, Action::CycleAgent) => Outcome::Then(Cmd::CycleAddTarget(true)),
             (Step::Source, Action::CycleScope) => Outcome::Then(Cmd::CycleAddTarget(false)),
