@@ -20,6 +20,7 @@ use std::sync::Arc;
 #[derive(Debug, Args)]
 pub struct MoveArgs {
     /// The skill (its name or folder).
+    #[arg(add = clap_complete::ArgValueCompleter::new(crate::cli::complete::skill_names))]
     pub name: String,
     /// Where to: an agent, with `:user` or `:project` (default user): `codex`, `opencode:project`.
     #[arg(long, value_name = "AGENT[:SCOPE]")]

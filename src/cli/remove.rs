@@ -104,7 +104,7 @@ pub fn find_one(name: &str, targets: &[Target], home: &Path) -> anyhow::Result<I
 #[derive(Debug, Args)]
 pub struct RemoveArgs {
     /// The skills to remove (their name or folder).
-    #[arg(required = true)]
+    #[arg(required = true, add = clap_complete::ArgValueCompleter::new(crate::cli::complete::skill_names))]
     pub names: Vec<String>,
     #[command(flatten)]
     pub place: WhereArgs,

@@ -89,7 +89,7 @@ The command could not do what was asked: a usage error; a folder named to read t
 an unreadable or foreign baseline, a git failure, an unwritable file.
 .TP
 \fB130\fR
-Interrupted (Ctrl\-C): \fBprobe\fR stops its children and exits 130, as does any command the shell interrupts.
+Interrupted: \fBprobe\fR stopped by Ctrl\-C, SIGTERM or SIGHUP stops its children and exits 130; any other command dies by the signal, which the shell reports as 130 (the app takes Ctrl\-C as a quit key and exits 0).
 .SH ENVIRONMENT
 .TP
 \fBNO_COLOR\fR

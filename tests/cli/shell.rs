@@ -106,6 +106,11 @@ fn completions_offer_every_options_values_and_the_installed_skills() {
         ["pdf-forms", "pdf-tools"]
     );
     assert_eq!(complete(&["skillscope", "toggle", "cs"], h), ["csv-stats"]);
+    assert_eq!(
+        complete(&["skillscope", "remove", "pdf-t"], h),
+        ["pdf-tools"]
+    );
+    assert_eq!(complete(&["skillscope", "move", "csv"], h), ["csv-stats"]);
 }
 
 #[test]
