@@ -243,20 +243,8 @@ fn toggle_type_and_quit_in_a_real_terminal() {
 
     // Ctrl-C quits and the terminal comes back.
     s.send("\x03");
-    let start = Instant::now();
-    let status = loop {
-        if let Some(st) = s.child.try_wait().unwrap() {
-            break st;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(10),
-            "did not quit:\n{}",
-            s.text()
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let status = wait_exit(&mut s);
     assert!(status.success(), "{status:?}");
-    std::thread::sleep(Duration::from_millis(100));
     assert!(
         !s.screen.lock().unwrap().screen().alternate_screen(),
         "alternate screen left on"
@@ -368,11 +356,18 @@ fn ctrl_c_stops_and_reaps_running_probes_process_group() {
     quitting_stops_the_probes(Some("process-group"), "\x03");
 }
 
-/// Waits for the app to end after a key; fails with the screen after 10 s.
+/// Waits for the app to end after a key; fails with the screen after 10 s. Its last bytes (the
+/// terminal handed back) are on the screen when this returns: the reader has met the end of the
+/// terminal's output, or 10 s have gone by.
 pub(crate) fn wait_exit(s: &mut Session) -> portable_pty::ExitStatus {
     let start = Instant::now();
     loop {
         if let Some(st) = s.child.try_wait().unwrap() {
+            while s.reader.as_ref().is_some_and(|r| !r.is_finished())
+                && start.elapsed() < Duration::from_secs(10)
+            {
+                std::thread::sleep(Duration::from_millis(5));
+            }
             return st;
         }
         assert!(
