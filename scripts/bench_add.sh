@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 skills=${1:-300}
 command -v hyperfine >/dev/null || { echo "hyperfine is needed (apt-get install hyperfine)" >&2; exit 2; }
 cargo build --release --locked --quiet
-bin=$PWD/target/release/skillscope
+bin=$(realpath "${CARGO_TARGET_DIR:-target}")/release/skillscope
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 python3 scripts/gen-synthetic "$tmp/repo" --skills "$skills" >/dev/null
