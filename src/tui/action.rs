@@ -119,6 +119,8 @@ pub enum Action {
     LeaveMessage,
     /// Type in the Test box's message again.
     EditMessage,
+    /// Say which files are open (conditional `paths:` skills follow them).
+    EditFiles,
 }
 
 impl Action {
@@ -180,6 +182,7 @@ impl Action {
         ("copy_listing", Action::CopyListing),
         ("leave_message", Action::LeaveMessage),
         ("edit_message", Action::EditMessage),
+        ("edit_files", Action::EditFiles),
     ];
 
     pub fn name(self) -> &'static str {

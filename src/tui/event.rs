@@ -67,6 +67,13 @@ pub enum JobEvent {
         request: u64,
         budgets: Vec<crate::core::agents::budget::AgentBudget>,
     },
+    /// One agent's view of the library and its index, for the Test box.
+    AgentIndexed(Arc<crate::tui::app::routing::AgentIndex>),
+    /// What the Test box's message injects for the chosen agent.
+    Injected {
+        request: u64,
+        injection: Box<crate::tui::screens::test::Injection>,
+    },
     /// The matchers' index over the library, for the test box.
     Indexed {
         generation: u64,

@@ -380,6 +380,8 @@ pub struct PreviewRequest {
     pub message: Option<String>,
     /// The agent whose view is listed; every skill when `None`.
     pub agent: Option<crate::core::Agent>,
+    /// The files taken as open, for the agent's conditional skills.
+    pub files: Vec<std::path::PathBuf>,
 }
 
 /// Prices every agent's listing of the skills switched on (`enabled`), each in its own view,
@@ -422,7 +424,7 @@ pub fn preview(
         // One agent's view is a library of its own; its fates point back into the app's.
         let (view, keep, selections) = match req.agent {
             Some(agent) => {
-                let (view, keep) = crate::core::agents::view::agent_view(&lib, agent, &[]);
+                let (view, keep) = crate::core::agents::view::agent_view(&lib, agent, &req.files);
                 let selections = req.selections.subset(&keep);
                 (Arc::new(view), Some(keep), selections)
             }

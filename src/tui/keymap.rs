@@ -25,10 +25,11 @@ pub enum Context {
     Help,
     AddSource,
     AddPreview,
+    Files,
 }
 
 impl Context {
-    pub const ALL: [Context; 14] = [
+    pub const ALL: [Context; 15] = [
         Context::Global,
         Context::List,
         Context::Detail,
@@ -43,6 +44,7 @@ impl Context {
         Context::Help,
         Context::AddSource,
         Context::AddPreview,
+        Context::Files,
     ];
 
     /// The context's name in the config file's `[keys.<name>]` tables.
@@ -62,6 +64,7 @@ impl Context {
             Context::Help => "help",
             Context::AddSource => "add_source",
             Context::AddPreview => "add_preview",
+            Context::Files => "files",
         }
     }
 
@@ -85,12 +88,16 @@ impl Context {
             Context::Help => "Help",
             Context::AddSource => "Add: source",
             Context::AddPreview => "Add: preview",
+            Context::Files => "Open files box",
         }
     }
 
     /// Contexts where printable keys are text, not commands.
     pub fn takes_text(self) -> bool {
-        matches!(self, Context::Filter | Context::Test | Context::AddSource)
+        matches!(
+            self,
+            Context::Filter | Context::Test | Context::AddSource | Context::Files
+        )
     }
 }
 
@@ -334,6 +341,7 @@ pub const KEYMAP: &[Binding] = &[
     // Test screen with the message box left.
     b(C::Results, &[code(KeyCode::Enter), k('i'), k('/')], Action::EditMessage, "type", "Type in the message box again", true),
     b(C::Results, &[k('x')], Action::ClearMessage, "clear", "Erase the message", true),
+    b(C::Results, &[k('a')], Action::CycleAgent, "agent", "Next agent (the Prompt screen's too): its skills compete, and what it injects for the message is shown", true),
     // Skills list.
     b(C::List, &[k(' ')], Action::Toggle, "on/off", "Switch the selected skill on or off (saved at once)", true),
     b(C::List, &[k('/')], Action::Filter, "filter", "Filter by name (fuzzy), or by id with * (web.*)", true),
@@ -378,6 +386,11 @@ pub const KEYMAP: &[Binding] = &[
     b(C::Prompt, &[k('w')], Action::CycleWindow, "window", "Next context window size", true),
     b(C::Prompt, &[k('m')], Action::CycleModel, "model", MODEL_HELP, true),
     b(C::Prompt, &[k('y')], Action::CopyListing, "copy", "Copy the listing shown (OSC 52: works over SSH)", true),
+    b(C::Prompt, &[k('p')], Action::EditFiles, "files", "Say which files are open: an agent's conditional skills (`paths:`) whose globs match one are listed", true),
+    b(C::Files, &[code(KeyCode::Enter)], Action::Confirm, "apply", "Take these files as the open ones (paths relative to the project, spaces or commas between)", true),
+    b(C::Files, &[code(KeyCode::Esc)], Action::Close, "cancel", "Leave the open files as they were", true),
+    b(C::Files, &[code(KeyCode::Backspace)], Action::Backspace, "erase", "Erase the last character", false),
+    b(C::Files, &[ctrl('u')], Action::ClearMessage, "clear", "Erase every file", true),
     // Checks.
     b(C::Checks, &[k('r')], Action::RunChecks, "run probes", "Run --help-json on every executable skill (sandboxed)", true),
     b(C::Checks, &[k('d')], Action::RunDeps, "deps", "Check declared dependencies against each skill's interpreter (sandboxed; installs nothing)", true),
@@ -605,6 +618,7 @@ pub const HELP_ORDER: &[Context] = &[
     Context::Detail,
     Context::Resource,
     Context::Prompt,
+    Context::Files,
     Context::Test,
     Context::Results,
     Context::Checks,

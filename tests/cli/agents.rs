@@ -316,6 +316,27 @@ fn a_conditional_skill_is_listed_only_for_matching_files() {
 }
 
 #[test]
+fn a_conditional_skill_is_matched_only_while_a_file_activates_it() {
+    let t = home();
+    let found = |extra: &[&str]| {
+        let mut args = vec![
+            "match",
+            "explain this rust compiler error",
+            "--agent",
+            "claude-code",
+            "--matcher",
+            "bm25",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        let out = run(&args, t.path());
+        String::from_utf8_lossy(&out.stdout).contains("rust-helper")
+    };
+    assert!(!found(&[]), "not listed, so the model cannot pick it");
+    assert!(found(&["--files", "src/core/lib.rs"]));
+}
+
+#[test]
 fn inject_shows_each_agents_framing_with_its_tokens() {
     let t = home();
     let h = t.path();

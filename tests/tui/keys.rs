@@ -71,6 +71,7 @@ fn setup(ctx: Context, source: &std::path::Path) -> Vec<Vec<u8>> {
         Context::Detail => keys(&["1", "\r"]),
         Context::Resource => keys(&["1", "/", "p", "d", "f", "-", "t", "\r", "\r", "]", "\r"]),
         Context::Prompt => keys(&["2"]),
+        Context::Files => keys(&["2", "p"]),
         Context::Test => keys(&["3"]),
         Context::Results => keys(&["3", "\x1b"]),
         Context::Checks => keys(&["4"]),

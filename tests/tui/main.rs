@@ -4,6 +4,7 @@
 #[path = "../tui_common/mod.rs"]
 mod tui_common;
 
+mod agent_view;
 mod config;
 mod detail_fields;
 mod everyday;

@@ -140,7 +140,7 @@ pub fn agent_view(lib: &Library, agent: Agent, files: &[PathBuf]) -> (Library, V
             out.inactive.insert(
                 n,
                 format!(
-                    "conditional (paths: {}): listed once a matching file is open (--files)",
+                    "conditional (paths: {}): listed once a matching file is open (--files; p on the Prompt screen)",
                     conditional_paths(s).join(", ")
                 ),
             );

@@ -280,8 +280,12 @@ pub fn candidates(lib: &Library, enabled: &[bool]) -> Vec<bool> {
 }
 
 /// Whether skill `i` is one of the [`candidates`].
+/// A skill an agent's view keeps out of its listing (a conditional skill no open file
+/// activates) cannot be chosen either.
 pub fn competes(lib: &Library, enabled: &[bool], i: usize) -> bool {
-    enabled.get(i).copied().unwrap_or(false) && lib.skills.get(i).is_some_and(may_trigger)
+    enabled.get(i).copied().unwrap_or(false)
+        && lib.skills.get(i).is_some_and(may_trigger)
+        && !lib.inactive.contains_key(&i)
 }
 
 /// Sorts best first (ties by name, then library order) and keeps the first `k`.

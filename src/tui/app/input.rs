@@ -55,6 +55,7 @@ impl App {
         let out = match self.screen {
             Screen::Skills => self.skills.type_char(c, &cx),
             Screen::Test => self.test.type_char(c),
+            Screen::Prompt => self.prompt.type_char(c),
             _ => Outcome::Ignored,
         };
         if let Outcome::Then(cmd) = out {

@@ -27,6 +27,7 @@ mod input;
 mod manage;
 mod outside;
 mod results;
+pub mod routing;
 mod toggle;
 
 use crate::core::Library;
@@ -274,6 +275,8 @@ pub struct App {
     /// A worker is building the matchers' index.
     indexing: bool,
     pub test: TestBox,
+    /// The Test box over the chosen agent's view.
+    routing: routing::Routing,
     pub status: Option<Status>,
     /// The last footer messages, latest first, whole: the help overlay lists them, for a
     /// message cut short in the footer or gone before it was read.
@@ -390,6 +393,7 @@ impl App {
             cache: jobs::Cache::new(opts.cache_path.clone()).with_encoding(opts.encoding),
             agents: AgentBudgets::default(),
             test: TestBox::default(),
+            routing: routing::Routing::default(),
             status: None,
             messages: std::collections::VecDeque::new(),
             size: Rect::new(0, 0, 80, 24),
@@ -611,6 +615,7 @@ impl App {
             opts: self.listing_options(),
             message,
             agent: self.prompt.agent(),
+            files: self.prompt.files.clone(),
         };
         jobs::preview(
             Arc::clone(&self.lib),
@@ -767,6 +772,7 @@ impl App {
         }
         let first = match self.screen {
             Screen::Skills => self.skills.context(),
+            Screen::Prompt if self.prompt.files_box.is_some() => Context::Files,
             Screen::Prompt => Context::Prompt,
             Screen::Test if self.test.typing => Context::Test,
             Screen::Test => Context::Results,
@@ -831,6 +837,10 @@ impl App {
     /// Runs every matcher on the test box's message; only skills an agent would consider (and
     /// that are switched on) compete.
     pub fn run_matchers(&mut self) {
+        if self.run_agent_matchers() {
+            self.request_preview();
+            return;
+        }
         let Some(index) = self.index.clone() else {
             return;
         };
@@ -890,6 +900,7 @@ impl App {
         match screen {
             Screen::Skills => self.skills.handle(action, &cx),
             Screen::Prompt => self.prompt.handle(action, self.preview_lines(), body),
+            Screen::Test if action == Action::CycleAgent => self.prompt.cycle_agent(),
             Screen::Test => self.test.handle(action, body),
             Screen::Checks => self.checks.handle(action, &cx),
             Screen::Budget => Outcome::Ignored,
@@ -930,16 +941,28 @@ impl App {
             Cmd::FetchSource(source) => self.fetch_source(source),
             Cmd::InstallChecked => self.install_checked(),
             Cmd::CycleAddTarget(agent) => self.cycle_add_target(agent),
-            Cmd::RecountL1 => {
-                // L1 is the listing entry, which the format decides.
-                self.levels_done[0] = false;
-                for c in &mut self.costs {
-                    c.l1 = None;
+            Cmd::RecountL1 => self.recount_l1(),
+            Cmd::ViewChanged { recount } => {
+                if recount {
+                    self.recount_l1();
                 }
-                self.start_counting(vec![Level::L1]);
-                self.request_preview();
+                // The Test box follows the agent and the open files (and the preview with it).
+                self.run_matchers();
+                if !recount {
+                    self.request_preview();
+                }
             }
         }
+    }
+
+    /// L1 is the listing entry, which the format decides: every L1 is counted again.
+    fn recount_l1(&mut self) {
+        self.levels_done[0] = false;
+        for c in &mut self.costs {
+            c.l1 = None;
+        }
+        self.start_counting(vec![Level::L1]);
+        self.request_preview();
     }
 
     /// The actions no screen took: the app's own (quit, help, screens, rescans, the model).
@@ -1059,6 +1082,7 @@ impl App {
                 // Arriving on the Test screen puts the keys in its message box.
                 self.test.typing = true;
                 self.ensure_index();
+                self.ensure_agent_view();
             }
             _ => {}
         }

@@ -89,6 +89,8 @@ impl App {
                 }
             }
             JobEvent::Indexed { generation, index } => self.on_indexed(generation, index),
+            JobEvent::AgentIndexed(built) => self.on_agent_indexed(built),
+            JobEvent::Injected { request, injection } => self.on_injected(request, *injection),
             JobEvent::Linked { generation, links } => {
                 if generation == self.generation {
                     self.links = Some(links);

@@ -64,6 +64,11 @@ pub enum Cmd {
     Preview,
     /// The listing format changed: count every L1 again in it, then render the preview.
     RecountL1,
+    /// The agent or the open files changed: the preview (after counting every L1 again in the
+    /// agent's format when `recount`) and the Test box follow.
+    ViewChanged {
+        recount: bool,
+    },
     /// Fetch and price this source for the Add flow (on a worker).
     FetchSource(String),
     /// Install the skills checked in the Add flow.

@@ -15,6 +15,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Gauge, Paragraph};
+use std::path::PathBuf;
 
 /// Listing formats offered by the prompt preview, tiers and context windows.
 pub const FORMATS: [Format; 5] = Format::ALL;
@@ -48,6 +49,11 @@ pub struct Prompt {
     pub scroll: u16,
     /// Whose view (an index into [`AGENTS`]): every skill, or one agent's.
     pub agent: usize,
+    /// The files taken as open: an agent's conditional skills (`paths:`) are listed while one
+    /// of them matches.
+    pub files: Vec<PathBuf>,
+    /// The open-files box, while it is being typed in.
+    pub files_box: Option<String>,
 }
 
 impl Prompt {
@@ -70,6 +76,8 @@ impl Prompt {
             window: windows.iter().position(|w| *w == window).unwrap_or(0),
             windows,
             scroll: 0,
+            files: Vec::new(),
+            files_box: None,
             // An agent's own format starts on that agent's view.
             agent: crate::core::agents::model::agent_of_format(format)
                 .and_then(|a| AGENTS.iter().position(|x| *x == Some(a)))
@@ -82,26 +90,70 @@ impl Prompt {
         self.windows.get(self.window).copied().unwrap_or(WINDOWS[0])
     }
 
+    /// The next view: every skill, then each agent's own, listed in the agent's own format.
+    pub fn cycle_agent(&mut self) -> Outcome {
+        self.agent = (self.agent + 1) % AGENTS.len();
+        self.scroll = 0;
+        if let Some(a) = self.agent() {
+            let own = crate::core::agents::model::model(a).format;
+            self.format = FORMATS
+                .iter()
+                .position(|f| *f == own)
+                .unwrap_or(self.format);
+        }
+        Outcome::Then(Cmd::ViewChanged { recount: true })
+    }
+
+    /// A character typed into the open-files box.
+    pub fn type_char(&mut self, c: char) -> Outcome {
+        match &mut self.files_box {
+            Some(text) if !c.is_control() => {
+                text.push(c);
+                Outcome::Done
+            }
+            _ => Outcome::Ignored,
+        }
+    }
+
+    /// The open-files box's keys: Enter takes what it holds, Esc leaves the files as they were.
+    fn handle_files(&mut self, action: Action) -> Outcome {
+        let Some(text) = &mut self.files_box else {
+            return Outcome::Ignored;
+        };
+        match action {
+            Action::Backspace => {
+                text.pop();
+            }
+            Action::ClearMessage => text.clear(),
+            Action::Close => self.files_box = None,
+            Action::Confirm => {
+                self.files = parse_files(text);
+                self.files_box = None;
+                return Outcome::Then(Cmd::ViewChanged { recount: false });
+            }
+            Action::Quit => return Outcome::Then(Cmd::Quit),
+            _ => {}
+        }
+        Outcome::Done
+    }
+
     /// `lines`: how long the listing shown is; `body`: where the screen is drawn.
     pub fn handle(&mut self, action: Action, lines: usize, body: Rect) -> Outcome {
+        if self.files_box.is_some() {
+            return self.handle_files(action);
+        }
         let page = text_rows(body).max(1) as isize;
         match action {
             Action::CycleFormat => {
                 self.format = (self.format + 1) % FORMATS.len();
                 return Outcome::Then(Cmd::RecountL1);
             }
-            Action::CycleAgent => {
-                self.agent = (self.agent + 1) % AGENTS.len();
-                self.scroll = 0;
-                // An agent is listed in its own format.
-                if let Some(a) = self.agent() {
-                    let own = crate::core::agents::model::model(a).format;
-                    self.format = FORMATS
-                        .iter()
-                        .position(|f| *f == own)
-                        .unwrap_or(self.format);
-                }
-                return Outcome::Then(Cmd::RecountL1);
+            Action::CycleAgent => return self.cycle_agent(),
+            Action::EditFiles => {
+                let shown: Vec<String> =
+                    self.files.iter().map(|f| f.display().to_string()).collect();
+                self.files_box = Some(shown.join(" "));
+                return Outcome::Done;
             }
             Action::CycleTier => self.tier = (self.tier + 1) % TIERS.len(),
             Action::CycleMode => {
@@ -129,6 +181,15 @@ impl Prompt {
         self.scroll = u16::try_from(at).unwrap_or(u16::MAX);
         Outcome::Done
     }
+}
+
+/// The open files as typed: paths relative to the project (or absolute), separated by spaces or
+/// commas.
+pub fn parse_files(text: &str) -> Vec<PathBuf> {
+    text.split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|p| !p.is_empty())
+        .map(PathBuf::from)
+        .collect()
 }
 
 /// The summary box, the gauge, the listing text and the fates, in the screen's `body`.
@@ -161,7 +222,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme;
     let p = &app.prompt;
     let [head, gauge, text_area, fates_area] = parts(area);
-    let settings = format!(
+    let mut settings = format!(
         " Prompt · {} · mode {} · {} · tier {} · window {} ",
         p.agent().map_or("every skill", Agent::as_str),
         p.mode.as_str(),
@@ -169,6 +230,9 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         TIERS[p.tier].as_str(),
         thousands(p.window())
     );
+    if !p.files.is_empty() {
+        settings.push_str(&format!("· {} open ", files_label(&p.files)));
+    }
     let Some(preview) = app.preview.as_ref() else {
         frame.render_widget(
             Paragraph::new(Line::from(Span::styled(" rendering the listing…", t.dim())))
@@ -217,10 +281,14 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         }),
         comparison_line(preview, app),
     ];
-    frame.render_widget(
-        Paragraph::new(summary).block(Block::bordered().title(Span::styled(settings, t.title()))),
-        head,
-    );
+    match &p.files_box {
+        Some(text) => frame.render_widget(files_box(app, text), head),
+        None => frame.render_widget(
+            Paragraph::new(summary)
+                .block(Block::bordered().title(Span::styled(settings, t.title()))),
+            head,
+        ),
+    }
     let (ratio, label, over) = match l.budget_chars {
         Some(budget) if budget > 0 => {
             let r = l.used_chars as f64 / budget as f64;
@@ -479,4 +547,53 @@ mod more_tests {
         assert!(note.contains("222 skills take the compact tier"), "{note}");
         assert_eq!(more_than_all(&p, false), None);
     }
+}
+
+/// `a.py`, `a.py and 2 more`: the open files, for the title.
+fn files_label(files: &[PathBuf]) -> String {
+    let first = files
+        .first()
+        .map(|f| crate::core::text::line(&f.display().to_string()).into_owned())
+        .unwrap_or_default();
+    match files.len() {
+        0 | 1 => first,
+        n => format!("{first} and {} more", n - 1),
+    }
+}
+
+/// The open-files box, in place of the summary while it is typed in.
+fn files_box<'a>(app: &App, text: &str) -> Paragraph<'a> {
+    let t = &app.theme;
+    let agent = app
+        .prompt
+        .agent()
+        .map_or("an agent", |a| crate::core::agents::model::model(a).name);
+    let conditional = app
+        .prompt
+        .agent()
+        .is_some_and(|a| crate::core::agents::model::model(a).conditional);
+    let note = if conditional {
+        format!(
+            "{agent} lists a skill with `paths:` only while one of these files matches a glob of it"
+        )
+    } else {
+        format!(
+            "{agent} has no conditional skills: every skill it reads is listed whatever is open"
+        )
+    };
+    Paragraph::new(vec![
+        Line::from(vec![
+            Span::styled(" Open files: ", t.title()),
+            Span::raw(format!("{}▏", crate::core::text::line(text))),
+        ]),
+        Line::from(Span::styled(
+            " paths relative to the project (or absolute), spaces or commas between",
+            t.dim(),
+        )),
+        Line::from(Span::styled(format!(" {note}"), t.dim())),
+    ])
+    .block(Block::bordered().title(Span::styled(
+        " Which files are open? Enter: take them · Esc: leave them ",
+        t.title(),
+    )))
 }

@@ -2,11 +2,14 @@
 //! with scores and the matched words highlighted.
 
 use super::{Cmd, Outcome};
+use crate::core::Agent;
+use crate::core::agents::model::{Injection as Framing, model};
 use crate::core::matching::{self, Match, Matcher};
 use crate::core::text::line;
 use crate::tui::action::Action;
 use crate::tui::app::App;
 use crate::tui::screens::skills::table::highlighted;
+use crate::tui::view::truncate;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
@@ -28,6 +31,32 @@ pub struct TestBox {
     pub results: Vec<(Matcher, Vec<Match>)>,
     /// How many skills competed for it: past 50 keyword routing is warned about.
     pub competing: usize,
+    /// What the message injects for the chosen agent.
+    pub injecting: Injecting,
+}
+
+/// The injection panel's state.
+#[derive(Debug, Clone, Default)]
+pub enum Injecting {
+    /// Every skill is shown: no agent's framing applies.
+    #[default]
+    NoAgent,
+    /// An agent is chosen and the message is empty.
+    NoMessage(Agent),
+    /// The agent's view or its injection is being worked out.
+    Waiting(Agent),
+    Shown(Box<Injection>),
+}
+
+/// What a message injects for one agent: the skills it loads and the exact text, counted.
+#[derive(Debug, Clone)]
+pub struct Injection {
+    pub agent: Agent,
+    /// The matcher that chose them (the agent's own rule, or bm25 standing in for the model).
+    pub matcher: Matcher,
+    pub ids: Vec<String>,
+    pub text: String,
+    pub tokens: usize,
 }
 
 impl TestBox {
@@ -90,10 +119,18 @@ impl TestBox {
     }
 }
 
-/// The message box and the results, in the screen's `body`.
-fn parts(body: Rect) -> [Rect; 2] {
-    Layout::vertical([Constraint::Length(3), Constraint::Min(1)]).areas(body)
+/// The message box, the results and the injection panel, in the screen's `body`.
+fn parts(body: Rect) -> [Rect; 3] {
+    Layout::vertical([
+        Constraint::Length(3),
+        Constraint::Min(1),
+        Constraint::Length(INJECTION_ROWS),
+    ])
+    .areas(body)
 }
+
+/// The injection panel's height: its title, three lines of the injected text, its border.
+const INJECTION_ROWS: u16 = 5;
 
 /// How many lines of a matcher's column are on screen: four columns side by side on a wide
 /// terminal, two by two on a narrow one.
@@ -109,7 +146,8 @@ fn column_rows(body: Rect) -> usize {
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme;
-    let [input, results] = parts(area);
+    let [input, results, injected] = parts(area);
+    injection(frame, injected, app);
     let routing: Vec<Match> = app
         .test
         .results
@@ -119,12 +157,15 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         .collect();
     let spans = matching::highlight_spans(&routing);
     let mut text = marked(&app.test.message, &spans, t.base(), t.hit());
-    let title = if app.test.typing {
+    let mut title = if app.test.typing {
         text.spans.push(Span::styled("▏", t.key()));
-        " Message: which skills would it trigger? "
+        " Message: which skills would it trigger? ".to_string()
     } else {
-        " Message (Enter to type again) "
+        " Message (Enter to type again) ".to_string()
     };
+    if let Some(a) = app.prompt.agent() {
+        title.push_str(&format!("· {}'s skills ", model(a).name));
+    }
     frame.render_widget(
         Paragraph::new(text).block(Block::bordered().title(Span::styled(title, t.title()))),
         input,
@@ -170,7 +211,7 @@ fn column(frame: &mut Frame, area: Rect, app: &App, matcher: Matcher, found: Opt
             lines.push(Line::from(Span::styled(l, t.warning())));
         }
     }
-    if app.index.is_none() {
+    if !app.test_ready() {
         lines.push(Line::from(Span::styled("indexing…", t.dim())));
     } else if app.test.message.trim().is_empty() {
         lines.push(Line::from(Span::styled("type a message", t.dim())));
@@ -214,6 +255,83 @@ fn column(frame: &mut Frame, area: Rect, app: &App, matcher: Matcher, found: Opt
         Paragraph::new(lines)
             .scroll((scroll, 0))
             .block(Block::bordered().title(Span::styled(title, t.title()))),
+        area,
+    );
+}
+
+/// What the message injects for the chosen agent: which skills, how many tokens, and the first
+/// lines of the text in the agent's framing.
+fn injection(frame: &mut Frame, area: Rect, app: &App) {
+    let t = &app.theme;
+    let width = usize::from(area.width.saturating_sub(2));
+    let (title, lines): (String, Vec<Line>) = match &app.test.injecting {
+        Injecting::NoAgent => (
+            " Injected ".to_string(),
+            vec![Line::from(Span::styled(
+                "every skill is shown: a (after Esc) picks an agent, to see what it adds for the message",
+                t.dim(),
+            ))],
+        ),
+        Injecting::NoMessage(a) => (
+            format!(" Injected by {} ", model(*a).name),
+            vec![Line::from(Span::styled(
+                format!("type a message to see what {} adds for it", model(*a).name),
+                t.dim(),
+            ))],
+        ),
+        Injecting::Waiting(a) => (
+            format!(" Injected by {} ", model(*a).name),
+            vec![Line::from(Span::styled(
+                "working out what the message loads…",
+                t.dim(),
+            ))],
+        ),
+        Injecting::Shown(i) => {
+            let m = model(i.agent);
+            let how = match m.injection {
+                Framing::SkillLoaded | Framing::AvailableSkills => {
+                    format!("its own {} rule", i.matcher)
+                }
+                Framing::SkillTool | Framing::ReadFile => {
+                    format!("{} standing in for the model", i.matcher)
+                }
+            };
+            let what = if i.ids.is_empty() {
+                "nothing".to_string()
+            } else {
+                i.ids
+                    .iter()
+                    .map(|id| line(id).into_owned())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let title = format!(
+                " Injected by {} ({how}): {what} · {} tokens ({}) ",
+                m.name,
+                crate::core::text::thousands(i.tokens as u64),
+                app.encoding().as_str()
+            );
+            let body: Vec<Line> = if i.text.is_empty() {
+                vec![Line::from(Span::styled(
+                    "nothing is added to the conversation for this message",
+                    t.dim(),
+                ))]
+            } else {
+                i.text
+                    .trim_start_matches('\n')
+                    .lines()
+                    .take(usize::from(INJECTION_ROWS.saturating_sub(2)))
+                    .map(|l| Line::from(Span::styled(truncate(&line(l), width), t.dim())))
+                    .collect()
+            };
+            (title, body)
+        }
+    };
+    frame.render_widget(
+        Paragraph::new(lines).block(Block::bordered().title(Span::styled(
+            truncate(&title, usize::from(area.width.saturating_sub(2))),
+            t.title(),
+        ))),
         area,
     );
 }

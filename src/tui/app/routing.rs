@@ -1,0 +1,221 @@
+//! The Test box for one agent: that agent's view of the library with its own matchers' index
+//! (built on a worker once per library, agent and set of open files, as `match --agent` builds
+//! it), the skills it lets compete for the message, and what the message injects in the agent's
+//! framing (worked out and counted on a worker, the newest message winning).
+
+use super::App;
+use crate::core::Agent;
+use crate::core::library::Library;
+use crate::core::matching::{self, Index, Matcher};
+use crate::tui::event::{Event, JobEvent};
+use crate::tui::screens::test::{Injecting, Injection, TEST_TOP_K};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::mpsc::Sender;
+
+/// What an agent's view was made for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ViewKey {
+    generation: u64,
+    agent: Agent,
+    files: Vec<PathBuf>,
+}
+
+/// One agent's view of the library and the index over it.
+pub struct AgentIndex {
+    key: ViewKey,
+    lib: Library,
+    index: Index,
+    /// The index in the app's library of each skill of the view.
+    keep: Vec<usize>,
+}
+
+impl std::fmt::Debug for AgentIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AgentIndex")
+            .field("key", &self.key)
+            .field("skills", &self.keep.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The agent view in use, the one being built, and the newest injection asked for.
+#[derive(Default)]
+pub struct Routing {
+    view: Option<Arc<AgentIndex>>,
+    building: Option<ViewKey>,
+    inject_request: u64,
+}
+
+impl Routing {
+    /// No view is being built.
+    pub fn settled(&self) -> bool {
+        self.building.is_none()
+    }
+}
+
+/// Builds `key`'s view of `lib` and its index.
+fn build(lib: Arc<Library>, key: ViewKey, tx: Sender<Event>) {
+    std::thread::spawn(move || {
+        let (view, keep) = crate::core::agents::view::agent_view(&lib, key.agent, &key.files);
+        let index = Index::build(&view);
+        let built = AgentIndex {
+            key,
+            lib: view,
+            index,
+            keep,
+        };
+        let _ = tx.send(Event::Job(JobEvent::AgentIndexed(Arc::new(built))));
+    });
+}
+
+/// Works out what `message` injects for the view's agent among the skills `enabled` lets
+/// compete, and counts it.
+fn inject(
+    view: Arc<AgentIndex>,
+    enabled: Vec<bool>,
+    message: String,
+    enc: crate::core::tokens::Encoding,
+    request: u64,
+    tx: Sender<Event>,
+) {
+    std::thread::spawn(move || {
+        let model = crate::core::agents::model::model(view.key.agent);
+        let got = crate::core::inject::inject(
+            &view.lib,
+            &view.index,
+            model,
+            &message,
+            &|j| matching::competes(&view.lib, &enabled, j),
+            Matcher::Bm25,
+        );
+        let shown = Injection {
+            agent: view.key.agent,
+            matcher: got.matcher,
+            ids: got
+                .skills
+                .iter()
+                .filter_map(|&j| view.lib.skills.get(j).map(|s| s.id.clone()))
+                .collect(),
+            tokens: crate::core::tokens::count(enc, &got.text),
+            text: got.text,
+        };
+        let _ = tx.send(Event::Job(JobEvent::Injected {
+            request,
+            injection: Box::new(shown),
+        }));
+    });
+}
+
+impl App {
+    /// The agent view the Test box needs now, if an agent is chosen.
+    fn view_key(&self) -> Option<ViewKey> {
+        Some(ViewKey {
+            generation: self.generation,
+            agent: self.prompt.agent()?,
+            files: self.prompt.files.clone(),
+        })
+    }
+
+    /// The chosen agent's view and index, when they are in for the library and files shown.
+    fn agent_view(&self) -> Option<Arc<AgentIndex>> {
+        let key = self.view_key()?;
+        self.routing
+            .view
+            .as_ref()
+            .filter(|v| v.key == key)
+            .map(Arc::clone)
+    }
+
+    /// Whether the Test box can answer: the index it needs (the library's, or the chosen
+    /// agent's) is in.
+    pub fn test_ready(&self) -> bool {
+        match self.view_key() {
+            Some(_) => self.agent_view().is_some(),
+            None => self.index.is_some(),
+        }
+    }
+
+    /// The matchers' answers for the Test box's message over the chosen agent's view (its
+    /// skills only, conditional ones only while an open file activates them), and what the
+    /// message injects; `false` when no agent is chosen.
+    pub(super) fn run_agent_matchers(&mut self) -> bool {
+        let Some(key) = self.view_key() else {
+            self.test.injecting = Injecting::NoAgent;
+            return false;
+        };
+        let Some(view) = self.agent_view() else {
+            self.test.results.clear();
+            self.test.injecting = Injecting::Waiting(key.agent);
+            // Built when the Test box is in use, and not while the counts of a new library
+            // hold both cores.
+            let wanted = self.screen == crate::tui::action::Screen::Test
+                || !self.test.message.trim().is_empty();
+            if wanted
+                && self.loaded
+                && !self.after_counts
+                && self.routing.building.as_ref() != Some(&key)
+            {
+                self.routing.building = Some(key.clone());
+                build(Arc::clone(&self.lib), key, self.tx.clone());
+            }
+            return true;
+        };
+        let enabled: Vec<bool> = view
+            .keep
+            .iter()
+            .map(|&i| self.enabled.get(i).copied().unwrap_or(false))
+            .collect();
+        let competes = |j: usize| matching::competes(&view.lib, &enabled, j);
+        let mut results = view
+            .index
+            .query_all(&self.test.message, &competes, TEST_TOP_K);
+        for (_, ms) in &mut results {
+            for m in ms {
+                m.skill = view.keep.get(m.skill).copied().unwrap_or(m.skill);
+            }
+        }
+        self.test.competing = (0..view.lib.len()).filter(|&j| competes(j)).count();
+        self.test.results = results;
+        if self.test.message.trim().is_empty() {
+            self.test.injecting = Injecting::NoMessage(key.agent);
+        } else {
+            self.test.injecting = Injecting::Waiting(key.agent);
+            self.routing.inject_request += 1;
+            inject(
+                view,
+                enabled,
+                self.test.message.clone(),
+                self.encoding(),
+                self.routing.inject_request,
+                self.tx.clone(),
+            );
+        }
+        true
+    }
+
+    /// Starts building the chosen agent's view if the Test box needs it and it is not in.
+    pub(super) fn ensure_agent_view(&mut self) {
+        if self.view_key().is_some() && self.agent_view().is_none() {
+            self.run_agent_matchers();
+        }
+    }
+
+    /// An agent's view came: the Test box answers over it if it is still the one needed.
+    pub(super) fn on_agent_indexed(&mut self, built: Arc<AgentIndex>) {
+        if self.routing.building.as_ref() == Some(&built.key) {
+            self.routing.building = None;
+        }
+        if self.view_key().as_ref() == Some(&built.key) {
+            self.routing.view = Some(built);
+            self.run_matchers();
+        }
+    }
+
+    /// What the newest message injects; older answers are dropped.
+    pub(super) fn on_injected(&mut self, request: u64, injection: Injection) {
+        if request == self.routing.inject_request && self.view_key().is_some() {
+            self.test.injecting = Injecting::Shown(Box::new(injection));
+        }
+    }
+}

@@ -1,0 +1,169 @@
+//! One agent's view in the app: the open-files box that makes Claude Code's conditional
+//! (`paths:`) skills listed, and the Test box following the chosen agent, with what the message
+//! injects in that agent's framing.
+
+use crate::tui_common::{self, Harness, write};
+use insta::assert_snapshot;
+use ratatui::crossterm::event::KeyCode;
+use skillscope::core::tokens::{Encoding, count};
+use skillscope::core::{Agent, Library, Root, Scope};
+use skillscope::tui::screens::test::Injecting;
+use std::path::PathBuf;
+
+/// The app over a Claude Code folder and a Codex folder, each with its own skills.
+fn two_agents(t: &std::path::Path, claude: &[(&str, &str)], codex: &[(&str, &str)]) -> Harness {
+    let claude_dir = t.join(".claude/skills");
+    let codex_dir = t.join(".codex/skills");
+    for (root, skills) in [(&claude_dir, claude), (&codex_dir, codex)] {
+        std::fs::create_dir_all(root).unwrap();
+        for (name, text) in skills {
+            write(&root.join(name).join("SKILL.md"), text);
+        }
+    }
+    let lib = Library::load(
+        vec![
+            Root::new(&claude_dir, Agent::ClaudeCode, Scope::User),
+            Root::new(&codex_dir, Agent::Codex, Scope::User),
+        ],
+        &Default::default(),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let opts = tui_common::isolated(dir.path(), skillscope::tui::theme::Theme::plain(), false);
+    let roots: Vec<PathBuf> = vec![claude_dir, codex_dir];
+    let args = skillscope::core::load::LibrarySpec::of_paths(roots.clone());
+    let (tx, rx) = std::sync::mpsc::channel();
+    let mut app = skillscope::tui::app::App::new(args, lib, opts, tx);
+    app.resize(100, 30);
+    let mut h = Harness {
+        app,
+        rx,
+        roots,
+        dir,
+    };
+    h.settle();
+    h
+}
+
+#[test]
+fn the_open_files_box_lists_a_conditional_skill_once_a_file_matches() {
+    let t = tempfile::tempdir().unwrap();
+    let mut h = two_agents(
+        t.path(),
+        &[
+            (
+                "py-style",
+                "---\nname: py-style\ndescription: Python style rules for this project.\npaths: \"*.py\"\n---\nBody.\n",
+            ),
+            (
+                "claude-notes",
+                "---\nname: claude-notes\ndescription: Notes for Claude Code users.\n---\nBody.\n",
+            ),
+        ],
+        &[],
+    );
+    h.key(KeyCode::Char('2'));
+    // Every skill, then Claude Code's own view.
+    h.key(KeyCode::Char('a'));
+    h.settle();
+    let before = h.screen();
+    assert!(before.contains("- claude-notes: Notes"), "{before}");
+    assert!(!before.contains("- py-style:"), "{before}");
+    assert!(
+        before.contains("conditional"),
+        "the fates say why: {before}"
+    );
+    h.key(KeyCode::Char('p'));
+    h.chars("README.md, src/app.py");
+    let typing = h.screen();
+    assert_snapshot!("open_files_box", typing);
+    h.key(KeyCode::Enter);
+    h.settle();
+    let after = h.screen();
+    assert!(after.contains("- py-style: Python style"), "{after}");
+    assert!(
+        after.contains("· README.md and 1"),
+        "the title names them: {after}"
+    );
+    // Esc leaves the files as they were.
+    h.key(KeyCode::Char('p'));
+    h.key_mod(
+        KeyCode::Char('u'),
+        ratatui::crossterm::event::KeyModifiers::CONTROL,
+    );
+    h.key(KeyCode::Esc);
+    assert_eq!(
+        h.app.prompt.files,
+        vec![PathBuf::from("README.md"), PathBuf::from("src/app.py")]
+    );
+    // An empty box closes every file: the skill waits again.
+    h.key(KeyCode::Char('p'));
+    h.key_mod(
+        KeyCode::Char('u'),
+        ratatui::crossterm::event::KeyModifiers::CONTROL,
+    );
+    h.key(KeyCode::Enter);
+    h.settle();
+    assert!(!h.screen().contains("- py-style:"), "{}", h.screen());
+}
+
+#[test]
+fn the_test_box_follows_the_agent_and_shows_what_it_injects() {
+    let t = tempfile::tempdir().unwrap();
+    let mut h = two_agents(
+        t.path(),
+        &[(
+            "pdf-tools",
+            "---\nname: pdf-tools\ndescription: Extract text and tables from PDF files.\n---\n# PDF tools\n\nRun extract.py on the file.\n",
+        )],
+        &[(
+            "pdf-reader",
+            "---\nname: pdf-reader\ndescription: Read text from PDF files and extract it.\n---\nBody of the reader.\n",
+        )],
+    );
+    h.key(KeyCode::Char('3'));
+    h.chars("extract the text from this pdf");
+    h.settle();
+    let every = h.screen();
+    assert!(
+        every.contains("pdf-tools") && every.contains("pdf-reader"),
+        "{every}"
+    );
+    assert!(matches!(h.app.test.injecting, Injecting::NoAgent));
+    h.key(KeyCode::Esc);
+    h.key(KeyCode::Char('a'));
+    h.wait_until(|app| matches!(app.test.injecting, Injecting::Shown(_)));
+    let Injecting::Shown(shown) = h.app.test.injecting.clone() else {
+        unreachable!()
+    };
+    assert_eq!(shown.agent, Agent::ClaudeCode);
+    assert_eq!(shown.ids.len(), 1, "{:?}", shown.ids);
+    assert!(shown.ids[0].ends_with("pdf-tools"), "{:?}", shown.ids);
+    assert!(
+        shown.text.contains("Run extract.py on the file."),
+        "{}",
+        shown.text
+    );
+    assert_eq!(shown.tokens, count(Encoding::O200kBase, &shown.text));
+    let claude = h.screen();
+    assert!(
+        !claude.contains("pdf-reader"),
+        "only Claude Code's skills: {claude}"
+    );
+    assert!(claude.contains("Injected by Claude Code"), "{claude}");
+    // The text names the skill's folder, whose temporary name changes the count: checked above.
+    assert_snapshot!(
+        "test_box_injection_claude_code",
+        claude.replace(&format!("· {} tokens", shown.tokens), "· N tokens")
+    );
+    // The Prompt screen's agent is the same one.
+    assert_eq!(h.app.prompt.agent(), Some(Agent::ClaudeCode));
+    h.key(KeyCode::Char('a'));
+    h.wait_until(
+        |app| matches!(&app.test.injecting, Injecting::Shown(i) if i.agent == Agent::Codex),
+    );
+    let codex = h.screen();
+    assert!(
+        codex.contains("pdf-reader") && !codex.contains("pdf-tools"),
+        "{codex}"
+    );
+}
