@@ -196,7 +196,15 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
                     (true, None) => "●",
                 },
                 name,
-                format!("{}/{}", s.agent.badge(), s.scope),
+                if s.command {
+                    let scope = match s.scope {
+                        crate::core::source::Scope::Project => "proj",
+                        other => other.as_str(),
+                    };
+                    format!("{}/{scope}-cmd", s.agent.badge())
+                } else {
+                    format!("{}/{}", s.agent.badge(), s.scope)
+                },
                 num(t.l1),
                 num(t.l2),
                 num(t.l3_with_schema()),

@@ -127,6 +127,8 @@ pub fn l1_by_source(
 pub fn badge(skill: &Skill) -> String {
     match skill.scope {
         Scope::Path | Scope::Demo => skill.agent.badge().to_string(),
+        // A custom command (`.claude/commands`), labelled as one.
+        scope if skill.command => format!("{}·{scope}·cmd", skill.agent.badge()),
         scope => format!("{}·{scope}", skill.agent.badge()),
     }
 }

@@ -256,10 +256,16 @@ impl Library {
             skills_parsed: scanned.skills_parsed,
         };
         let changed = stats.roots_walked > 0 || stats.skills_parsed > 0;
+        let (mut skills, mut problems) = (scanned.skills, scanned.problems);
+        for root in roots.iter().filter(|r| r.commands) {
+            let (commands, trouble) = crate::core::commands::load(root);
+            skills.extend(commands);
+            problems.extend(trouble);
+        }
         let mut lib = Library {
             roots,
-            skills: scanned.skills,
-            problems: scanned.problems,
+            skills,
+            problems,
             demo: false,
             notes,
             inactive: HashMap::default(),

@@ -167,6 +167,10 @@ pub fn scan_indexed(roots: &[Root], opts: &ScanOptions, index: Option<IndexData>
         .map(|ix| std::mem::take(&mut ix.walks))
         .unwrap_or_default();
     for (ri, root) in roots.iter().enumerate() {
+        // Command files are read by `commands::load`, not walked for skill folders.
+        if root.commands {
+            continue;
+        }
         if !root.path.exists() {
             out.problems.push(
                 Diagnostic::new(

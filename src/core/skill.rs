@@ -38,6 +38,9 @@ pub struct Skill {
     pub plain: bool,
     pub agent: Agent,
     pub scope: Scope,
+    /// One of Claude Code's custom commands (`.claude/commands/NAME.md`): `dir` and `skill_md`
+    /// are the file, its name its path, and it has no resources.
+    pub command: bool,
     pub frontmatter: Frontmatter,
     /// Problems found while reading the file (YAML, encoding, layout). Rule findings are computed
     /// per profile by [`crate::core::rules`].
@@ -117,6 +120,7 @@ impl Skill {
             plain: false,
             agent: root.agent,
             scope: root.scope,
+            command: false,
             frontmatter: Frontmatter::default(),
             parse_diagnostics: Vec::new(),
             shadowed_by: None,

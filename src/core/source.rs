@@ -85,6 +85,8 @@ impl fmt::Display for Agent {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Scope {
+    /// Skills an administrator deployed for every user (Claude Code's managed folder).
+    Managed,
     User,
     Project,
     /// An installed plugin's skills (Claude Code's `~/.claude/plugins/cache`).
@@ -97,11 +99,27 @@ pub enum Scope {
 impl Scope {
     pub fn as_str(self) -> &'static str {
         match self {
+            Scope::Managed => "managed",
             Scope::User => "user",
             Scope::Project => "project",
             Scope::Plugin => "plugin",
             Scope::Path => "path",
             Scope::Demo => "demo",
+        }
+    }
+}
+
+impl Scope {
+    /// Lower wins a shared name: Claude Code's order, managed > user > project, then plugins
+    /// (which it namespaces), folders given by hand and the demo.
+    pub fn rank(self) -> u8 {
+        match self {
+            Scope::Managed => 0,
+            Scope::User => 1,
+            Scope::Project => 2,
+            Scope::Plugin => 3,
+            Scope::Path => 4,
+            Scope::Demo => 5,
         }
     }
 }
@@ -118,6 +136,10 @@ pub struct Root {
     pub path: PathBuf,
     pub agent: Agent,
     pub scope: Scope,
+    /// A folder of Claude Code's custom commands (`*.md` files, each a skill), not of skill
+    /// folders.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub commands: bool,
 }
 
 impl Root {
@@ -126,20 +148,22 @@ impl Root {
             path: path.into(),
             agent,
             scope,
+            commands: false,
+        }
+    }
+
+    /// A folder of Claude Code's custom commands.
+    pub fn commands(path: impl Into<PathBuf>, scope: Scope) -> Self {
+        Root {
+            commands: true,
+            ..Root::new(path, Agent::ClaudeCode, scope)
         }
     }
 
     /// Lower ranks win when two skills share a name. User skills shadow project skills (Claude
     /// Code's order: enterprise > user > project); among agents, the order of [`Agent::ALL`].
     pub fn precedence(&self) -> (u8, u8) {
-        let scope = match self.scope {
-            Scope::User => 0,
-            Scope::Project => 1,
-            Scope::Plugin => 2,
-            Scope::Path => 3,
-            Scope::Demo => 4,
-        };
-        (self.agent as u8, scope)
+        (self.agent as u8, self.scope.rank())
     }
 }
 
@@ -159,6 +183,22 @@ const USER_ROOTS: &[(Agent, &str)] = &[
 
 /// Where Claude Code keeps the plugins it installed.
 const PLUGIN_CACHE: &str = ".claude/plugins/cache";
+
+/// Claude Code's custom commands, in the home and in a project.
+const COMMANDS: &str = ".claude/commands";
+
+/// Claude Code's managed skills: the `.claude/skills` folder below its managed-settings folder
+/// (`/etc/claude-code` on Linux, `/Library/Application Support/ClaudeCode` on macOS), or below
+/// `$SKILLSCOPE_MANAGED_DIR` when set.
+pub fn managed_skills_dir() -> Option<PathBuf> {
+    let base = match std::env::var_os("SKILLSCOPE_MANAGED_DIR") {
+        Some(d) if !d.is_empty() => PathBuf::from(d),
+        _ if cfg!(target_os = "macos") => PathBuf::from("/Library/Application Support/ClaudeCode"),
+        _ if cfg!(target_os = "linux") => PathBuf::from("/etc/claude-code"),
+        _ => return None,
+    };
+    Some(base.join(".claude/skills"))
+}
 
 const PROJECT_ROOTS: &[(Agent, &str)] = &[
     (Agent::ClaudeCode, ".claude/skills"),
@@ -189,6 +229,9 @@ pub fn folders(agent: Agent, scope: Scope) -> Vec<&'static str> {
 /// up to the repository root (the first folder holding `.git`), never the home folder itself.
 pub fn default_roots(home: Option<&Path>, cwd: &Path) -> Vec<Root> {
     let mut roots = Vec::new();
+    if let Some(managed) = managed_skills_dir().filter(|d| d.is_dir()) {
+        roots.push(Root::new(managed, Agent::ClaudeCode, Scope::Managed));
+    }
     if let Some(home) = home {
         for (agent, rel) in USER_ROOTS {
             let p = home.join(rel);
@@ -202,6 +245,10 @@ pub fn default_roots(home: Option<&Path>, cwd: &Path) -> Vec<Root> {
         if plugins.is_dir() {
             roots.push(Root::new(plugins, Agent::ClaudeCode, Scope::Plugin));
         }
+        let commands = home.join(COMMANDS);
+        if commands.is_dir() {
+            roots.push(Root::commands(commands, Scope::User));
+        }
     }
     for dir in cwd.ancestors() {
         if Some(dir) == home {
@@ -212,6 +259,10 @@ pub fn default_roots(home: Option<&Path>, cwd: &Path) -> Vec<Root> {
             if p.is_dir() && !roots.iter().any(|r: &Root| r.path == p) {
                 roots.push(Root::new(p, *agent, Scope::Project));
             }
+        }
+        let p = dir.join(COMMANDS);
+        if p.is_dir() && !roots.iter().any(|r: &Root| r.path == p) {
+            roots.push(Root::commands(p, Scope::Project));
         }
         if dir.join(".git").exists() {
             break;

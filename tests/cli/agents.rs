@@ -385,3 +385,90 @@ fn inject_shows_each_agents_framing_with_its_tokens() {
         "{doc}"
     );
 }
+
+#[test]
+fn claude_code_reads_its_commands_and_managed_skills_each_labelled() {
+    let t = tempfile::tempdir().unwrap();
+    let h = t.path();
+    let commands = h.join(".claude/commands");
+    write(
+        &commands.join("deploy.md"),
+        "Deploy the current branch to staging.\n\nSteps…\n",
+    );
+    write(
+        &commands.join("frontend/component.md"),
+        "---\ndescription: Make a React component.\nargument-hint: NAME\n---\nMake $ARGUMENTS.\n",
+    );
+    // A skill of the same name wins over the command.
+    write(&commands.join("review.md"), "Review as a command.\n");
+    plain(
+        &h.join(".claude/skills"),
+        "review",
+        "Review pull requests as a skill.",
+    );
+    let managed = h.join("managed");
+    plain(
+        &managed.join(".claude/skills"),
+        "ops-policy",
+        "Company rules for production changes.",
+    );
+    let run_here = |args: &[&str]| {
+        crate::common::bin()
+            .args(args)
+            .env("SKILLSCOPE_CONFIG_DIR", h.join("config"))
+            .env("SKILLSCOPE_CACHE_DIR", h.join("cache"))
+            .env("SKILLSCOPE_MANAGED_DIR", &managed)
+            .env("HOME", h)
+            .current_dir(h)
+            .output()
+            .unwrap()
+    };
+    let out = run_here(&[
+        "prompt",
+        "--agent",
+        "claude-code",
+        "--mode",
+        "all",
+        "--fates",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let fates = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        text.contains("- deploy: Deploy the current branch to staging."),
+        "{text}"
+    );
+    assert!(
+        text.contains("- frontend:component: Make a React component."),
+        "{text}"
+    );
+    assert!(
+        text.contains("- review: Review pull requests as a skill."),
+        "{text}"
+    );
+    assert!(!text.contains("Review as a command"), "{text}");
+    assert!(text.contains("- ops-policy: Company rules"), "{text}");
+    assert!(fates.contains("first line of the command"), "{fates}");
+    // Labelled in the list; no other agent reads them.
+    let list = run_here(&["list"]);
+    let listed = String::from_utf8_lossy(&list.stdout);
+    assert!(listed.contains("claude/user-cmd"), "{listed}");
+    assert!(listed.contains("claude/managed"), "{listed}");
+    let codex = run_here(&["prompt", "--agent", "opencode", "--mode", "all"]);
+    let codex = String::from_utf8_lossy(&codex.stdout);
+    assert!(
+        !codex.contains("ops-policy") && !codex.contains("deploy"),
+        "{codex}"
+    );
+    // Commands need no `name` and no frontmatter: check finds nothing to say about them.
+    let check = run_here(&["check", "--profile", "claude-code", "--format", "json"]);
+    let report = String::from_utf8_lossy(&check.stdout);
+    assert!(
+        !report.contains("name-missing") && !report.contains("frontmatter-missing"),
+        "{report}"
+    );
+}

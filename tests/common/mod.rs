@@ -8,6 +8,8 @@ pub fn bin() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_skillscope"));
     // The developer's own config file must not change what the tests see.
     c.env("NO_COLOR", "1").env_remove("SKILLSCOPE_CONFIG");
+    // Nor the machine's managed skills (Claude Code's, under /etc on Linux).
+    c.env("SKILLSCOPE_MANAGED_DIR", "/nonexistent/skillscope-managed");
     c
 }
 

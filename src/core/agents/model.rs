@@ -233,6 +233,11 @@ pub fn readers(skill: &Skill) -> Vec<Agent> {
     if matches!(skill.agent, Agent::Path | Agent::Demo) {
         return MODELS.iter().map(|m| m.agent).collect();
     }
+    // Managed skills and commands are Claude Code's alone, though a managed folder's path ends
+    // in `.claude/skills` like the folders other agents borrow.
+    if skill.command || skill.scope == crate::core::source::Scope::Managed {
+        return vec![skill.agent];
+    }
     let found = super::folder_readers(MODELS.iter().map(|m| (m.agent, m.folders)), &skill.dir);
     if found.is_empty() {
         vec![skill.agent]

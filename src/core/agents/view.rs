@@ -6,7 +6,7 @@
 use super::model::{AgentModel, model, readers};
 use crate::core::library::{Library, read_body};
 use crate::core::skill::Skill;
-use crate::core::source::{Agent, Scope};
+use crate::core::source::Agent;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -111,7 +111,11 @@ impl View {
             used.push("its folder's name for the missing name");
         }
         if !has_description(s) && self.fallback_descriptions.contains_key(&i) {
-            used.push("the first paragraph of its body for the missing description");
+            used.push(if s.command {
+                "the first line of the command for the missing description"
+            } else {
+                "the first paragraph of its body for the missing description"
+            });
         }
         (!used.is_empty()).then(|| format!("listed with {}", used.join(" and ")))
     }
@@ -183,14 +187,12 @@ fn has_description(s: &Skill) -> bool {
 fn shadowing(lib: &Library, agent: Agent, member: &[bool]) -> Vec<Option<usize>> {
     let mut order: Vec<usize> = (0..lib.len()).filter(|&i| member[i]).collect();
     let rank = |s: &Skill| {
-        let scope = match s.scope {
-            Scope::User => 0u8,
-            Scope::Project => 1,
-            Scope::Plugin => 2,
-            Scope::Path => 3,
-            Scope::Demo => 4,
-        };
-        (u8::from(s.agent != agent), scope)
+        // A skill wins over a command of the same name (Claude Code's rule).
+        (
+            u8::from(s.agent != agent),
+            s.scope.rank(),
+            u8::from(s.command),
+        )
     };
     order.sort_by(|&a, &b| {
         let (sa, sb) = (&lib.skills[a], &lib.skills[b]);
@@ -280,7 +282,15 @@ fn fallbacks(lib: &Library, member: &[bool]) -> HashMap<usize, String> {
         .filter(|&(i, s)| member[i] && s.frontmatter.parsed && !has_description(s))
         .filter_map(|(i, s)| {
             let body = read_body(s).ok()?;
-            first_paragraph(&body).map(|p| (i, p))
+            let found = if s.command {
+                body.lines()
+                    .map(str::trim)
+                    .find(|l| !l.is_empty())
+                    .map(str::to_string)
+            } else {
+                first_paragraph(&body)
+            };
+            found.map(|p| (i, p))
         })
         .collect()
 }

@@ -101,8 +101,14 @@ pub fn check(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
             );
         }
     }
-    name_rules(skill, profile, &mut out);
-    description_rules(skill, profile, &mut out);
+    // A command is named by its path, and Claude Code describes one without a description by
+    // its first line (the fallback says so).
+    if !skill.command {
+        name_rules(skill, profile, &mut out);
+    }
+    if !skill.command || skill.frontmatter.get("description").is_some() {
+        description_rules(skill, profile, &mut out);
+    }
     if let Some(f) = fm.get("compatibility")
         && let Some(c) = f.value.as_str()
     {
