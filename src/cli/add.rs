@@ -119,12 +119,9 @@ pub fn places() -> anyhow::Result<(PathBuf, Option<PathBuf>)> {
 /// A temporary folder under skillscope's data folder, for clones and staged copies: removed
 /// when dropped.
 pub fn work_dir() -> anyhow::Result<tempfile::TempDir> {
-    let base = crate::core::paths::data_root().join("tmp");
-    std::fs::create_dir_all(&base).with_context(|| format!("cannot create {}", base.display()))?;
-    tempfile::Builder::new()
-        .prefix("work-")
-        .tempdir_in(&base)
-        .with_context(|| format!("cannot make a temporary folder in {}", base.display()))
+    Ok(crate::core::manage::work_dir(
+        &crate::core::paths::data_root().join("tmp"),
+    )?)
 }
 
 /// Asks on the terminal; without one, says how to go on and answers no.

@@ -222,11 +222,7 @@ impl App {
             let targets = manage::installed_targets(&home, project.as_deref());
             let (added, _) = update::added(&targets);
             let result = (|| {
-                std::fs::create_dir_all(&base).map_err(|e| e.to_string())?;
-                let work = tempfile::Builder::new()
-                    .prefix("work-")
-                    .tempdir_in(&base)
-                    .map_err(|e| e.to_string())?;
+                let work = manage::work_dir(&base).map_err(|e| e.to_string())?;
                 Ok(update::check(&added, work.path())
                     .into_iter()
                     .filter(|c| c.status == update::Status::Changed)
