@@ -173,16 +173,18 @@ shot detail
 keys Escape
 keys Escape
 
-# The claude-code listing: its budget is 1% of the context window.
+# Claude Code's view: its skills, its listing format, its budget (1% of the context window).
 keys 2
-keys f ; keys f
+keys a
 wait_gone "counting L"
 sleep 1
 shot prompt
 
 keys 3
 tmux -L "$SOCKET" send-keys -t shots -l "extract the tables from this pdf and put them in a spreadsheet"
-sleep 0.5
+# The Test box follows the chosen agent: its skills compete, and what it injects is counted.
+sleep 1
+wait_gone "working out what the message loads"
 shot test
 
 # In the test box digits are text: Tab moves on to Checks.
