@@ -157,6 +157,30 @@ fn the_test_box_follows_the_agent_and_shows_what_it_injects() {
     );
     // The Prompt screen's agent is the same one.
     assert_eq!(h.app.prompt.agent(), Some(Agent::ClaudeCode));
+    // Typed on while an injection is worked out: what is shown at the end is the last message's.
+    h.key(KeyCode::Enter);
+    h.chars(" please");
+    h.key_mod(
+        KeyCode::Char('u'),
+        ratatui::crossterm::event::KeyModifiers::CONTROL,
+    );
+    h.chars("what a lovely morning");
+    h.pump(300);
+    h.wait_until(|app| matches!(app.test.injecting, Injecting::Shown(_)));
+    let Injecting::Shown(last) = h.app.test.injecting.clone() else {
+        unreachable!()
+    };
+    assert!(
+        last.ids.is_empty() && last.text.is_empty(),
+        "{:?}",
+        last.ids
+    );
+    h.key_mod(
+        KeyCode::Char('u'),
+        ratatui::crossterm::event::KeyModifiers::CONTROL,
+    );
+    h.chars("extract the text from this pdf");
+    h.key(KeyCode::Esc);
     h.key(KeyCode::Char('a'));
     h.wait_until(
         |app| matches!(&app.test.injecting, Injecting::Shown(i) if i.agent == Agent::Codex),

@@ -39,12 +39,17 @@ impl std::fmt::Debug for AgentIndex {
     }
 }
 
-/// The agent view in use, the one being built, and the newest injection asked for.
+/// The agent view in use, the one being built, and the injection under way: one at a time
+/// (a keyword-routed agent may load hundreds of bodies for one message), the newest message
+/// waiting while one runs.
 #[derive(Default)]
 pub struct Routing {
     view: Option<Arc<AgentIndex>>,
     building: Option<ViewKey>,
     inject_request: u64,
+    injecting: bool,
+    /// The message changed while an injection was worked out: work it out again when it is in.
+    inject_again: bool,
 }
 
 impl Routing {
@@ -179,8 +184,12 @@ impl App {
         self.test.results = results;
         if self.test.message.trim().is_empty() {
             self.test.injecting = Injecting::NoMessage(key.agent);
+        } else if self.routing.injecting {
+            self.test.injecting = Injecting::Waiting(key.agent);
+            self.routing.inject_again = true;
         } else {
             self.test.injecting = Injecting::Waiting(key.agent);
+            self.routing.injecting = true;
             self.routing.inject_request += 1;
             inject(
                 view,
@@ -212,9 +221,16 @@ impl App {
         }
     }
 
-    /// What the newest message injects; older answers are dropped.
+    /// What the message injects, unless the message, the agent or the files changed since:
+    /// then it is worked out again for what they are now.
     pub(super) fn on_injected(&mut self, request: u64, injection: Injection) {
-        if request == self.routing.inject_request && self.view_key().is_some() {
+        if request != self.routing.inject_request {
+            return;
+        }
+        self.routing.injecting = false;
+        if std::mem::take(&mut self.routing.inject_again) {
+            self.run_matchers();
+        } else if self.view_key().is_some_and(|k| k.agent == injection.agent) {
             self.test.injecting = Injecting::Shown(Box::new(injection));
         }
     }
