@@ -6,7 +6,7 @@ use crate::tui_common::{self, Harness, write};
 use insta::assert_snapshot;
 use ratatui::crossterm::event::KeyCode;
 use skillscope::core::tokens::{Encoding, count};
-use skillscope::core::{Agent, Library, Root, Scope};
+use skillscope::core::{Agent, Root, Scope};
 use skillscope::tui::screens::test::Injecting;
 use std::path::PathBuf;
 
@@ -20,28 +20,14 @@ fn two_agents(t: &std::path::Path, claude: &[(&str, &str)], codex: &[(&str, &str
             write(&root.join(name).join("SKILL.md"), text);
         }
     }
-    let lib = Library::load(
+    tui_common::harness_of_roots(
         vec![
             Root::new(&claude_dir, Agent::ClaudeCode, Scope::User),
             Root::new(&codex_dir, Agent::Codex, Scope::User),
         ],
-        &Default::default(),
-    );
-    let dir = tempfile::tempdir().unwrap();
-    let opts = tui_common::isolated(dir.path(), skillscope::tui::theme::Theme::plain(), false);
-    let roots: Vec<PathBuf> = vec![claude_dir, codex_dir];
-    let args = skillscope::core::load::LibrarySpec::of_paths(roots.clone());
-    let (tx, rx) = std::sync::mpsc::channel();
-    let mut app = skillscope::tui::app::App::new(args, lib, opts, tx);
-    app.resize(100, 30);
-    let mut h = Harness {
-        app,
-        rx,
-        roots,
-        dir,
-    };
-    h.settle();
-    h
+        100,
+        30,
+    )
 }
 
 #[test]

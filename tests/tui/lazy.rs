@@ -369,7 +369,7 @@ fn a_hostile_body_and_file_are_shown_escaped() {
 
 #[test]
 fn the_agent_key_lists_exactly_each_agents_skills() {
-    use skillscope::core::{Agent, Library, Root, Scope};
+    use skillscope::core::{Agent, Root, Scope};
     let t = tempfile::tempdir().unwrap();
     let claude = t.path().join(".claude/skills");
     let codex = t.path().join(".codex/skills");
@@ -379,27 +379,14 @@ fn the_agent_key_lists_exactly_each_agents_skills() {
             &format!("---\nname: {name}\ndescription: Notes for {name} users.\n---\nBody.\n"),
         );
     }
-    let lib = Library::load(
+    let mut h = tui_common::harness_of_roots(
         vec![
             Root::new(&claude, Agent::ClaudeCode, Scope::User),
             Root::new(&codex, Agent::Codex, Scope::User),
         ],
-        &Default::default(),
+        100,
+        30,
     );
-    let dir = tempfile::tempdir().unwrap();
-    let opts = tui_common::isolated(dir.path(), skillscope::tui::theme::Theme::plain(), false);
-    let args =
-        skillscope::core::load::LibrarySpec::of_paths([&claude, &codex].map(|p| p.to_path_buf()));
-    let (tx, rx) = std::sync::mpsc::channel();
-    let mut app = skillscope::tui::app::App::new(args, lib, opts, tx);
-    app.resize(100, 30);
-    let mut h = tui_common::Harness {
-        app,
-        rx,
-        roots: vec![claude.clone(), codex.clone()],
-        dir,
-    };
-    h.settle();
     h.key(KeyCode::Char('2'));
     h.settle();
     let every = h.screen();
