@@ -118,6 +118,8 @@ fn the_test_box_follows_the_agent_and_shows_what_it_injects() {
     h.key(KeyCode::Esc);
     h.key(KeyCode::Char('a'));
     h.wait_until(|app| matches!(app.test.injecting, Injecting::Shown(_)));
+    // The agent's format counts every L1 again: the header shows it until it is done.
+    h.settle();
     let Injecting::Shown(shown) = h.app.test.injecting.clone() else {
         unreachable!()
     };
