@@ -44,11 +44,11 @@ fn key(code: KeyCode) -> Event {
 /// Whether every worker the app started is done: rules, counts, index, preview, switches, the
 /// Budget screen's per-agent figures.
 fn settled(app: &App) -> bool {
-    app.loaded
-        && app.checked
-        && app.levels_done.iter().all(|d| *d)
+    app.loaded()
+        && app.findings.checked
+        && app.counting.done.iter().all(|d| *d)
         && app.index_settled()
-        && app.switches.is_some()
+        && app.switches.agents.is_some()
         && app.preview_settled()
         && app.agents_settled()
 }
@@ -65,7 +65,7 @@ fn drain(app: &mut App, rx: &mpsc::Receiver<Event>) {
 
 /// Handles events until the first scan is in.
 fn wait_loaded(app: &mut App, rx: &mpsc::Receiver<Event>) {
-    while !app.loaded {
+    while !app.loaded() {
         match rx.recv_timeout(Duration::from_secs(30)) {
             Ok(ev) => app.handle(ev),
             Err(_) => break,
@@ -97,7 +97,7 @@ fn bench(c: &mut Criterion) {
                 Ok(ev) => app.handle(ev),
                 Err(_) => break,
             }
-            for (k, done) in app.levels_done.iter().enumerate() {
+            for (k, done) in app.counting.done.iter().enumerate() {
                 if *done && level_at[k].is_none() {
                     level_at[k] = Some(t0.elapsed());
                 }
@@ -178,7 +178,7 @@ fn bench(c: &mut Criterion) {
                 let start = Instant::now();
                 let (tx, rx) = mpsc::channel();
                 let mut app = App::scanning(args.clone(), options(), tx);
-                while !(app.loaded && app.levels_done.iter().all(|d| *d)) {
+                while !(app.loaded() && app.counting.done.iter().all(|d| *d)) {
                     match rx.recv_timeout(Duration::from_secs(30)) {
                         Ok(ev) => app.handle(ev),
                         Err(_) => break,
@@ -222,9 +222,9 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             // Walk the list down and back up so every step selects a new skill (and reads its
             // body for the detail pane).
-            if app.skills.list.selected() + 1 >= app.skills.list.rows.len() {
+            if app.screens.skills.list.selected() + 1 >= app.screens.skills.list.rows.len() {
                 down = false;
-            } else if app.skills.list.selected() == 0 {
+            } else if app.screens.skills.list.selected() == 0 {
                 down = true;
             }
             app.handle(key(if down { KeyCode::Down } else { KeyCode::Up }));

@@ -53,7 +53,7 @@ impl StartReport {
 
     /// After a frame: writes the report if `app` has every level drawn, once.
     fn after_frame(&mut self, app: &App) {
-        if !(app.loaded && app.levels_done.iter().all(|d| *d)) {
+        if !(app.loaded() && app.counting.done.iter().all(|d| *d)) {
             return;
         }
         let (Some(path), Some(started)) = (self.path.take(), STARTED.get()) else {
@@ -155,11 +155,11 @@ fn run_loop(
         while frame.elapsed() < FRAME {
             let Ok(ev) = rx.try_recv() else { break };
             app.handle(ev);
-            if app.quit {
+            if app.requests.quit {
                 break;
             }
         }
-        if app.quit || stop.load(Ordering::Relaxed) || event::terminal_gone() {
+        if app.requests.quit || stop.load(Ordering::Relaxed) || event::terminal_gone() {
             return Ok(());
         }
     }

@@ -230,10 +230,11 @@ fn the_app_opens_the_demo_with_lazy_skills_and_only_broken_skills_are_flagged() 
         dir,
     };
     h.settle();
-    assert_eq!(h.app.profile, Profile::LazySkills);
+    assert_eq!(h.app.findings.profile, Profile::LazySkills);
     let flagged: BTreeSet<String> = h
         .app
-        .diag_counts
+        .findings
+        .counts
         .iter()
         .enumerate()
         .filter(|(_, c)| c.errors + c.warnings > 0)
@@ -244,5 +245,5 @@ fn the_app_opens_the_demo_with_lazy_skills_and_only_broken_skills_are_flagged() 
     assert!(h.screen().contains("rules: lazy-skills"), "{}", h.screen());
     // `p` moves on to the next profile and stays there.
     h.key(ratatui::crossterm::event::KeyCode::Char('p'));
-    assert_eq!(h.app.profile, Profile::Spec);
+    assert_eq!(h.app.findings.profile, Profile::Spec);
 }

@@ -42,9 +42,9 @@ fn panic_while_probing(sandbox: SandboxPreference) {
     let token = dir.join("run.sh").display().to_string();
 
     let mut h = harness(&[lib.path()], 100, 30);
-    h.app.checks.sandbox = sandbox;
+    h.app.screens.checks.sandbox = sandbox;
     h.key(KeyCode::Char('4')).key(KeyCode::Char('r'));
-    assert!(h.app.checks.running());
+    assert!(h.app.screens.checks.running());
     let start = Instant::now();
     let pid = loop {
         if let Some(pid) = processes_with(&token).first() {
@@ -99,10 +99,10 @@ fn the_checks_screen_names_the_sandbox_of_each_verdict() {
         SandboxPreference::ProcessGroup,
     ] {
         let mut h = harness(&[lib.path()], 120, 30);
-        h.app.checks.sandbox = sandbox;
+        h.app.screens.checks.sandbox = sandbox;
         h.key(KeyCode::Char('4')).key(KeyCode::Char('r'));
-        h.wait_until(|app| !app.checks.running());
-        let report = h.app.checks.report_for(&h.app.lib, 0).unwrap();
+        h.wait_until(|app| !app.screens.checks.running());
+        let report = h.app.screens.checks.report_for(&h.app.lib, 0).unwrap();
         let mode = report.sandbox.unwrap();
         let screen = h.screen();
         let row = screen

@@ -78,7 +78,7 @@ fn the_open_files_box_lists_a_conditional_skill_once_a_file_matches() {
     );
     h.key(KeyCode::Esc);
     assert_eq!(
-        h.app.prompt.files,
+        h.app.screens.prompt.files,
         vec![PathBuf::from("README.md"), PathBuf::from("src/app.py")]
     );
     // An empty box closes every file: the skill waits again.
@@ -114,13 +114,13 @@ fn the_test_box_follows_the_agent_and_shows_what_it_injects() {
         every.contains("pdf-tools") && every.contains("pdf-reader"),
         "{every}"
     );
-    assert!(matches!(h.app.test.injecting, Injecting::NoAgent));
+    assert!(matches!(h.app.screens.test.injecting, Injecting::NoAgent));
     h.key(KeyCode::Esc);
     h.key(KeyCode::Char('a'));
-    h.wait_until(|app| matches!(app.test.injecting, Injecting::Shown(_)));
+    h.wait_until(|app| matches!(app.screens.test.injecting, Injecting::Shown(_)));
     // The agent's format counts every L1 again: the header shows it until it is done.
     h.settle();
-    let Injecting::Shown(shown) = h.app.test.injecting.clone() else {
+    let Injecting::Shown(shown) = h.app.screens.test.injecting.clone() else {
         unreachable!()
     };
     assert_eq!(shown.agent, Agent::ClaudeCode);
@@ -144,7 +144,7 @@ fn the_test_box_follows_the_agent_and_shows_what_it_injects() {
         claude.replace(&format!("· {} tokens", shown.tokens), "· N tokens")
     );
     // The Prompt screen's agent is the same one.
-    assert_eq!(h.app.prompt.agent(), Some(Agent::ClaudeCode));
+    assert_eq!(h.app.screens.prompt.agent(), Some(Agent::ClaudeCode));
     // Typed on while an injection is worked out: what is shown at the end is the last message's.
     h.key(KeyCode::Enter);
     h.chars(" please");
@@ -154,8 +154,8 @@ fn the_test_box_follows_the_agent_and_shows_what_it_injects() {
     );
     h.chars("what a lovely morning");
     h.pump(300);
-    h.wait_until(|app| matches!(app.test.injecting, Injecting::Shown(_)));
-    let Injecting::Shown(last) = h.app.test.injecting.clone() else {
+    h.wait_until(|app| matches!(app.screens.test.injecting, Injecting::Shown(_)));
+    let Injecting::Shown(last) = h.app.screens.test.injecting.clone() else {
         unreachable!()
     };
     assert!(
@@ -171,7 +171,7 @@ fn the_test_box_follows_the_agent_and_shows_what_it_injects() {
     h.key(KeyCode::Esc);
     h.key(KeyCode::Char('a'));
     h.wait_until(
-        |app| matches!(&app.test.injecting, Injecting::Shown(i) if i.agent == Agent::Codex),
+        |app| matches!(&app.screens.test.injecting, Injecting::Shown(i) if i.agent == Agent::Codex),
     );
     let codex = h.screen();
     assert!(

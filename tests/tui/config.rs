@@ -77,12 +77,12 @@ fn config_keys_drive_the_footer_help_and_keys() {
     h.key(KeyCode::Char('5'));
     h.key(KeyCode::Char('m'));
     assert_eq!(
-        h.app.model.as_ref().map(|m| m.name.as_str()),
+        h.app.models.chosen.as_ref().map(|m| m.name.as_str()),
         Some("claude")
     );
     h.key(KeyCode::Char('M'));
     assert_eq!(
-        h.app.model.as_ref().map(|m| m.name.as_str()),
+        h.app.models.chosen.as_ref().map(|m| m.name.as_str()),
         Some("gemini")
     );
     // `x` toggles in the list, space no longer does.
@@ -116,7 +116,7 @@ fn config_keys_drive_the_footer_help_and_keys() {
         bottom.contains("line 15: x in the checks did `cancel_checks`; now it does"),
         "{bottom}"
     );
-    assert_eq!(h.app.config_notes.len(), 1);
+    assert_eq!(h.app.config.notes.len(), 1);
 }
 
 #[test]
@@ -131,7 +131,7 @@ fn model_key_cycles_none_and_every_family_on_the_budget_screen() {
     let mut seen = Vec::new();
     for _ in 0..5 {
         h.key(KeyCode::Char('m'));
-        seen.push(h.app.model.as_ref().map(|m| m.name.clone()));
+        seen.push(h.app.models.chosen.as_ref().map(|m| m.name.clone()));
     }
     assert_eq!(
         seen,

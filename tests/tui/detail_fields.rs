@@ -63,7 +63,7 @@ fn switch_off(existing: bool) -> (String, tempfile::TempDir) {
     h.app.resize(100, 30);
     h.settle();
     h.key(KeyCode::Char('a')).key(KeyCode::Char('y'));
-    let status = h.app.status.clone().unwrap();
+    let status = h.app.footer.status.clone().unwrap();
     assert!(!status.error, "{}", status.text);
     (status.text, dir)
 }

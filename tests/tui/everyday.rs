@@ -61,12 +61,12 @@ fn help_is_as_wide_as_its_text_allows_and_never_cuts_a_description() {
         // Every description of every key appears whole (wrapped, not cut), scrolling through.
         let mut rows = std::collections::BTreeMap::new();
         loop {
-            let at = hs.app.help.unwrap().scroll;
+            let at = help_scroll(&hs.app);
             for (i, r) in overlay_rows(&hs.screen()).into_iter().enumerate() {
                 rows.insert(usize::from(at) + i, r.trim().to_string());
             }
             hs.key(KeyCode::PageDown);
-            if hs.app.help.unwrap().scroll == at {
+            if help_scroll(&hs.app) == at {
                 break;
             }
         }
@@ -85,7 +85,7 @@ fn help_is_as_wide_as_its_text_allows_and_never_cuts_a_description() {
             assert!(seen.contains(b.help), "{w}x{h}: {:?} missing", b.help);
         }
         hs.key(KeyCode::Home);
-        assert_eq!(hs.app.help.unwrap().scroll, 0);
+        assert_eq!(help_scroll(&hs.app), 0);
         assert_snapshot!(format!("help_{w}x{h}"), screen);
     }
 }
@@ -96,7 +96,7 @@ fn help_scrolls_with_every_scroll_key_and_the_wheel() {
     fixture(t.path());
     let mut h = harness(&[t.path()], 80, 24);
     h.key(KeyCode::Char('?'));
-    let scroll = |h: &tui_common::Harness| h.app.help.unwrap().scroll;
+    let scroll = |h: &tui_common::Harness| help_scroll(&h.app);
     h.key(KeyCode::Char('G'));
     let bottom = scroll(&h);
     assert!(bottom > 20, "{bottom}");
@@ -128,7 +128,7 @@ fn help_scrolls_with_every_scroll_key_and_the_wheel() {
     wheel(&mut h, MouseEventKind::ScrollUp);
     assert_eq!(scroll(&h), 0);
     // The overlay keeps the keys: the list under it did not move.
-    assert_eq!(h.app.skills.list.selected(), 0);
+    assert_eq!(h.app.screens.skills.list.selected(), 0);
 }
 
 #[test]
@@ -151,13 +151,13 @@ fn footer_messages_expire_and_leave_the_keys_in_sight() {
     for _ in 0..skillscope::tui::app::STATUS_TICKS {
         h.app.handle(Event::Tick);
     }
-    assert!(h.app.status.is_none());
+    assert!(h.app.footer.status.is_none());
     assert!(!footer(&h).contains("model claude"));
     // A screen change ends a message at once; the help keeps it whole.
     h.key(KeyCode::Char('m'));
-    assert!(h.app.status.is_some());
+    assert!(h.app.footer.status.is_some());
     h.key(KeyCode::Char('1'));
-    assert!(h.app.status.is_none(), "{}", footer(&h));
+    assert!(h.app.footer.status.is_none(), "{}", footer(&h));
     h.key(KeyCode::Char('?')).key(KeyCode::End);
     let help = h.screen();
     assert!(help.contains("Messages, latest first"), "{help}");
@@ -170,22 +170,28 @@ fn digits_and_q_are_text_in_the_test_box_until_esc_leaves_it() {
     fixture(t.path());
     let mut h = harness(&[t.path()], 80, 24);
     h.key(KeyCode::Char('3')).chars("q1 weather 2");
-    assert_eq!(h.app.test.message, "q1 weather 2");
+    assert_eq!(h.app.screens.test.message, "q1 weather 2");
     assert_eq!(h.app.screen, Screen::Test);
-    assert!(!h.app.quit);
+    assert!(!h.app.requests.quit);
     h.key(KeyCode::Esc);
-    assert_eq!(h.app.test.message, "q1 weather 2", "Esc keeps the message");
+    assert_eq!(
+        h.app.screens.test.message, "q1 weather 2",
+        "Esc keeps the message"
+    );
     assert!(h.screen().contains("Enter to type again"));
     h.key(KeyCode::Char('x'));
-    assert_eq!(h.app.test.message, "", "x erases it outside the box");
+    assert_eq!(
+        h.app.screens.test.message, "",
+        "x erases it outside the box"
+    );
     h.key(KeyCode::Enter).chars("pdf");
-    assert_eq!(h.app.test.message, "pdf");
+    assert_eq!(h.app.screens.test.message, "pdf");
     h.key(KeyCode::Esc).key(KeyCode::Char('1'));
     assert_eq!(h.app.screen, Screen::Skills);
     h.key(KeyCode::Char('3'))
         .key(KeyCode::Esc)
         .key(KeyCode::Char('q'));
-    assert!(h.app.quit);
+    assert!(h.app.requests.quit);
 }
 
 #[test]
@@ -195,6 +201,7 @@ fn s_cycles_the_sort_and_capital_s_reverses_it() {
     let mut h = harness(&[t.path()], 80, 24);
     let names = |h: &tui_common::Harness| -> Vec<String> {
         h.app
+            .screens
             .skills
             .list
             .rows
@@ -227,7 +234,7 @@ fn e_opens_at_the_line_of_the_diagnostic_selected_in_the_detail() {
     let mut h = harness(&[t.path()], 120, 40);
     // weather: several diagnostics.
     h.key(KeyCode::Char('G'));
-    let i = h.app.skills.list.selected_skill().unwrap();
+    let i = h.app.screens.skills.list.selected_skill().unwrap();
     let diags = h.app.diagnostics(i).to_vec();
     assert!(diags.len() >= 2, "{diags:?}");
     h.key(KeyCode::Char('e'));
@@ -237,12 +244,12 @@ fn e_opens_at_the_line_of_the_diagnostic_selected_in_the_detail() {
     h.key(KeyCode::Enter)
         .key(KeyCode::Char('n'))
         .key(KeyCode::Char('n'));
-    assert_eq!(h.app.skills.diag_cursor, Some(1));
+    assert_eq!(h.app.screens.skills.diag_cursor, Some(1));
     h.key(KeyCode::Char('e'));
     let second = h.app.take_edit().unwrap();
     assert_eq!(second.line, diags[1].line);
     h.key(KeyCode::Char('N')).key(KeyCode::Char('N'));
-    assert_eq!(h.app.skills.diag_cursor, Some(0));
+    assert_eq!(h.app.screens.skills.diag_cursor, Some(0));
     // Nothing to edit on the Budget screen: a word, no editor.
     h.key(KeyCode::Esc)
         .key(KeyCode::Char('5'))
@@ -268,7 +275,7 @@ fn budget_screen_at_80x24_and_160x48() {
         hs.key(KeyCode::Char('5'));
         hs.settle();
         let live = hs.stable_agent_budgets();
-        let stable = hs.app.agents.budgets.clone().unwrap();
+        let stable = hs.app.screens.budget.budgets.clone().unwrap();
         // Listings without paths are the same wherever the library is.
         for agent in [Agent::ClaudeCode, Agent::LazySkills] {
             let get = |v: &[AgentBudget]| v.iter().find(|b| b.agent == agent).cloned();
@@ -420,8 +427,16 @@ fn long_lines_wrap_in_the_prompt_preview_and_the_detail_body() {
     h.key(KeyCode::Char('G'));
     let prompt = h.screen();
     assert!(prompt.contains("Use when testing width."), "{prompt}");
-    let end = h.app.prompt.scroll;
+    let end = h.app.screens.prompt.scroll;
     h.key(KeyCode::Char('j'));
-    assert_eq!(h.app.prompt.scroll, end);
+    assert_eq!(h.app.screens.prompt.scroll, end);
     assert!(end > 0, "the wrapped listing is longer than its box");
+}
+
+/// How far the open help overlay is scrolled.
+fn help_scroll(app: &skillscope::tui::app::App) -> u16 {
+    match &app.overlay {
+        Some(skillscope::tui::app::Overlay::Help(h)) => h.scroll,
+        _ => panic!("the help overlay is not open"),
+    }
 }

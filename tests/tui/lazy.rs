@@ -26,10 +26,10 @@ fn prompt_mode_key_lists_only_what_the_test_message_makes_relevant() {
     );
     h.key(KeyCode::Char('o'));
     h.settle();
-    assert_eq!(h.app.prompt.mode, ListingMode::All);
+    assert_eq!(h.app.screens.prompt.mode, ListingMode::All);
     h.key(KeyCode::Char('o'));
     h.settle();
-    let preview = h.app.preview.as_ref().unwrap();
+    let preview = h.app.preview.shown.as_ref().unwrap();
     assert_eq!(preview.mode, ListingMode::Auto);
     let text = &preview.listing.text;
     assert!(text.contains("**weather**"), "{text}");
@@ -41,7 +41,7 @@ fn prompt_mode_key_lists_only_what_the_test_message_makes_relevant() {
     assert_eq!(preview.tokens as usize, count(Encoding::O200kBase, text));
     let enabled = listing::render(
         &h.app.lib,
-        &|i| h.app.enabled[i],
+        &|i| h.app.switches.enabled[i],
         &ListingOptions {
             format: Format::Markdown,
             ..ListingOptions::default()
@@ -73,7 +73,10 @@ fn prompt_mode_key_lists_only_what_the_test_message_makes_relevant() {
     h.settle();
     let empty = h.screen();
     assert!(empty.contains("type one in the Test box"), "{empty}");
-    assert_eq!(h.app.preview.as_ref().unwrap().listing.entries.len(), 0);
+    assert_eq!(
+        h.app.preview.shown.as_ref().unwrap().listing.entries.len(),
+        0
+    );
 }
 
 /// A composite skill naming an executable and a contextual one, and a skill nobody names.
@@ -111,21 +114,21 @@ fn cost_when_used_column_follows_the_type() {
     let root = t.path().join("library");
     composite_fixture(&root);
     let mut h = harness(&[&root], 120, 30);
-    h.wait_until(|app| !app.used.is_empty());
+    h.wait_until(|app| !app.usage.used.is_empty());
     let lib = h.app.lib.clone();
     let idx = |n: &str| lib.find(n).unwrap();
     let own = |h: &tui_common::Harness, n: &str| {
         let c = &h.app.costs[idx(n)];
         u64::from(c.l1.unwrap()) + u64::from(c.l2.unwrap()) + u64::from(c.schema.unwrap_or(0))
     };
-    let report = &h.app.used[idx("report-builder")];
+    let report = &h.app.usage.used[idx("report-builder")];
     assert!(report.schema_unknown, "csv-stats is not probed yet");
     // Probe the executable (the only thing that runs code), then read the figures again.
     h.key(KeyCode::Char('4')).key(KeyCode::Char('r'));
-    h.wait_until(|app| !app.checks.running() && !app.checks.reports.is_empty());
+    h.wait_until(|app| !app.screens.checks.running() && !app.screens.checks.reports.is_empty());
     h.settle();
     assert!(h.app.costs[idx("csv-stats")].schema.unwrap() > 10);
-    let used = |h: &tui_common::Harness, n: &str| h.app.used[idx(n)].tokens.unwrap();
+    let used = |h: &tui_common::Harness, n: &str| h.app.usage.used[idx(n)].tokens.unwrap();
     assert_eq!(used(&h, "notes"), own(&h, "notes"), "contextual: L1 + L2");
     assert_eq!(
         used(&h, "chart-style"),
@@ -190,6 +193,7 @@ fn the_list_shows_ids_grouped_by_namespace_and_filters_by_glob() {
     let mut h = harness(&[&root], 80, 24);
     let order = |h: &tui_common::Harness| -> Vec<String> {
         h.app
+            .screens
             .skills
             .list
             .rows
@@ -226,7 +230,7 @@ fn enter_on_a_resource_opens_it_in_a_scrollable_view() {
     h.key(KeyCode::Char('j')).key(KeyCode::Enter);
     // Enter with no resource selected still goes back to the list.
     h.key(KeyCode::Enter);
-    assert_eq!(h.app.skills.mode, skillscope::tui::app::Mode::List);
+    assert_eq!(h.app.screens.skills.mode, skillscope::tui::app::Mode::List);
     // Files come by Conjure's groups: scripts/extract.py first, then the references.
     h.key(KeyCode::Enter)
         .key(KeyCode::Char(']'))
@@ -238,7 +242,13 @@ fn enter_on_a_resource_opens_it_in_a_scrollable_view() {
     );
     assert!(detail.contains("references/guide.md"), "{detail}");
     h.key(KeyCode::Enter);
-    let v = h.app.skills.viewer.as_ref().expect("the resource is open");
+    let v = h
+        .app
+        .screens
+        .skills
+        .viewer
+        .as_ref()
+        .expect("the resource is open");
     assert_eq!(
         v.text.as_deref().unwrap(),
         "# Guide\n\nSplit pages before extracting.\n"
@@ -260,8 +270,11 @@ fn enter_on_a_resource_opens_it_in_a_scrollable_view() {
     );
     assert_snapshot!("resource_view", screen);
     h.key(KeyCode::Esc);
-    assert!(h.app.skills.viewer.is_none());
-    assert_eq!(h.app.skills.mode, skillscope::tui::app::Mode::Detail);
+    assert!(h.app.screens.skills.viewer.is_none());
+    assert_eq!(
+        h.app.screens.skills.mode,
+        skillscope::tui::app::Mode::Detail
+    );
     // The next file is long: the view scrolls.
     h.key(KeyCode::Char(']')).key(KeyCode::Enter);
     assert!(h.screen().contains(" 1 │ step 1"), "{}", h.screen());
@@ -299,16 +312,27 @@ fn the_checks_screen_checks_declared_dependencies_on_d() {
     let mut h = harness(&[&root], 100, 30);
     h.key(KeyCode::Char('4'));
     assert!(h.screen().contains("d deps"), "{}", h.screen());
-    assert!(h.app.checks.deps.is_empty(), "nothing runs before the key");
+    assert!(
+        h.app.screens.checks.deps.is_empty(),
+        "nothing runs before the key"
+    );
     h.key(KeyCode::Char('d'));
-    h.wait_until(|app| !app.checks.running());
+    h.wait_until(|app| !app.screens.checks.running());
     let team = h.app.lib.find("team-notes").unwrap();
-    let report = h.app.checks.deps_for(&h.app.lib, team).expect("checked");
+    let report = h
+        .app
+        .screens
+        .checks
+        .deps_for(&h.app.lib, team)
+        .expect("checked");
     assert_eq!(report.summary(), "0 ok, 1 missing");
-    assert!(h.app.checks.rows.contains(&team), "the skill got a row");
+    assert!(
+        h.app.screens.checks.rows.contains(&team),
+        "the skill got a row"
+    );
     h.key(KeyCode::Char('g'));
-    for _ in 0..h.app.checks.rows.len() {
-        if h.app.checks.rows[h.app.checks.selected()] == team {
+    for _ in 0..h.app.screens.checks.rows.len() {
+        if h.app.screens.checks.rows[h.app.screens.checks.selected()] == team {
             break;
         }
         h.key(KeyCode::Char('j'));
@@ -360,7 +384,13 @@ fn a_hostile_body_and_file_are_shown_escaped() {
     h.key(KeyCode::Char(']'))
         .key(KeyCode::Char(']'))
         .key(KeyCode::Enter);
-    let v = h.app.skills.viewer.as_ref().expect("the file is open");
+    let v = h
+        .app
+        .screens
+        .skills
+        .viewer
+        .as_ref()
+        .expect("the file is open");
     assert_eq!(v.text.as_deref().unwrap(), format!("{SHOWN}\n"));
     let screen = h.screen();
     assert!(screen.contains(&format!("1 │ {SHOWN}")), "{screen}");

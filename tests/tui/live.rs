@@ -32,7 +32,7 @@ fn edits_additions_and_deletions_show_up_and_the_selection_stays() {
 
     h.wait_until(|app| {
         app.generation > generation
-            && app.checked
+            && app.findings.checked
             && app.lib.find("aaa-new").is_some()
             && app.lib.find("weather").is_none()
             && app

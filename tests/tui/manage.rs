@@ -7,7 +7,7 @@ use ratatui::crossterm::event::KeyCode;
 use skillscope::tui::screens::add::Step;
 
 fn previewing(app: &skillscope::tui::app::App) -> bool {
-    matches!(app.adding.as_ref().map(|f| &f.step), Some(Step::Preview(_)))
+    matches!(adding(app).map(|f| &f.step), Some(Step::Preview(_)))
 }
 
 #[test]
@@ -44,11 +44,11 @@ fn the_add_preview_lists_checkboxes_verdicts_and_the_budget_change() {
     let shown = h.screen();
     assert!(shown.contains("[ ] alpha"), "{shown}");
     h.key(KeyCode::Enter);
-    h.wait_until(|app| app.adding.is_none());
+    h.wait_until(|app| adding(app).is_none());
     let home = h.dir.path().join("home/.claude/skills");
     assert!(home.join("beta/SKILL.md").is_file());
     assert!(!home.join("alpha").exists());
-    let status = h.app.status.clone().unwrap();
+    let status = h.app.footer.status.clone().unwrap();
     assert!(status.text.contains("added beta"), "{}", status.text);
 }
 
@@ -67,11 +67,11 @@ fn a_closed_flow_s_late_answers_never_land_in_a_newer_one() {
     h.chars(&src.display().to_string());
     h.key(KeyCode::Enter);
     h.key(KeyCode::Esc);
-    assert!(h.app.adding.is_none());
+    assert!(adding(&h.app).is_none());
     h.key(KeyCode::Char('A'));
     h.pump(300);
     assert!(
-        matches!(h.app.adding.as_ref().map(|f| &f.step), Some(Step::Source)),
+        matches!(adding(&h.app).map(|f| &f.step), Some(Step::Source)),
         "the new flow still asks for its source"
     );
     // Esc while installing: the install goes on, says so, and a newer flow stays open.
@@ -80,16 +80,17 @@ fn a_closed_flow_s_late_answers_never_land_in_a_newer_one() {
     h.wait_until(previewing);
     h.key(KeyCode::Enter);
     h.key(KeyCode::Esc);
-    let status = h.app.status.clone().unwrap();
+    let status = h.app.footer.status.clone().unwrap();
     assert!(status.text.contains("background"), "{}", status.text);
     h.key(KeyCode::Char('A'));
     h.wait_until(|app| {
-        app.status
+        app.footer
+            .status
             .as_ref()
             .is_some_and(|s| s.text.contains("added alpha"))
     });
     assert!(
-        matches!(h.app.adding.as_ref().map(|f| &f.step), Some(Step::Source)),
+        matches!(adding(&h.app).map(|f| &f.step), Some(Step::Source)),
         "the install's result left the newer flow open"
     );
     assert!(
@@ -125,12 +126,20 @@ fn remove_asks_first_and_undo_puts_it_back() {
     h.key(KeyCode::Char('D'));
     h.key(KeyCode::Char('y'));
     assert!(!selected.exists());
-    assert_eq!(h.app.trash.list().len(), 1);
+    assert_eq!(h.app.manage.trash.list().len(), 1);
     assert!(
         std::fs::read_to_string(&settings).unwrap().contains(&name),
         "settings are cleaned only with consent"
     );
     h.key(KeyCode::Char('u'));
     assert_eq!(std::fs::read(selected.join("SKILL.md")).unwrap(), body);
-    assert!(h.app.trash.list().is_empty());
+    assert!(h.app.manage.trash.list().is_empty());
+}
+
+/// The Add flow, when it is open.
+fn adding(app: &skillscope::tui::app::App) -> Option<&skillscope::tui::screens::add::AddFlow> {
+    match &app.overlay {
+        Some(skillscope::tui::app::Overlay::Add(f)) => Some(f),
+        _ => None,
+    }
 }

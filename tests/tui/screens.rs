@@ -138,11 +138,11 @@ fn other_screens() {
     fixture(&root);
     let mut h = harness(&[&root], 80, 24);
     // Neither the listing nor the matchers' index is made before its screen is shown.
-    assert!(h.app.preview.is_none() && h.app.index.is_none());
+    assert!(h.app.preview.shown.is_none() && h.app.matching.index.get().is_none());
     h.key(KeyCode::Tab);
     h.settle();
     let prompt = h.screen();
-    let preview = h.app.preview.as_ref().unwrap();
+    let preview = h.app.preview.shown.as_ref().unwrap();
     let want = skillscope::core::tokens::count(
         skillscope::core::tokens::Encoding::O200kBase,
         &preview.listing.text,
@@ -157,10 +157,10 @@ fn other_screens() {
     assert_snapshot!("prompt", prompt);
     h.key(KeyCode::Tab).chars("what's the weather in Paris?");
     h.settle();
-    assert!(h.app.index.is_some());
+    assert!(h.app.matching.index.get().is_some());
     let test = h.screen();
     assert!(test.contains("what's the weather in Paris?"), "{test}");
-    let results = &h.app.test.results;
+    let results = &h.app.screens.test.results;
     let names = |m: &str| -> Vec<String> {
         results
             .iter()
@@ -263,7 +263,7 @@ fn huge_library_scrolls_to_the_end() {
     let page = h.screen();
     assert!(!page.contains("skill-4999"), "{page}");
     h.key_mod(KeyCode::Char('u'), KeyModifiers::CONTROL);
-    assert!(h.app.skills.list.selected() < 4999 - 2 * 15);
+    assert!(h.app.screens.skills.list.selected() < 4999 - 2 * 15);
 }
 
 #[test]
@@ -296,6 +296,7 @@ fn toggling_changes_the_header_count_and_the_prompt_preview() {
     assert!(
         h.app
             .preview
+            .shown
             .as_ref()
             .unwrap()
             .listing
@@ -316,7 +317,7 @@ fn toggling_changes_the_header_count_and_the_prompt_preview() {
     // Rendered again for the Prompt screen, without the skill switched off.
     h.key(KeyCode::Char('2'));
     h.settle();
-    let listing = &h.app.preview.as_ref().unwrap().listing;
+    let listing = &h.app.preview.shown.as_ref().unwrap().listing;
     assert!(!listing.text.contains("pdf-tools"), "{}", listing.text);
     assert_eq!(listing.entries.len(), 3);
 }
@@ -336,7 +337,7 @@ fn first_frame_comes_before_the_scan_and_the_list_follows() {
         .key(KeyCode::Char('?'));
     assert!(h.screen().contains("Show every key"));
     h.key(KeyCode::Esc);
-    h.wait_until(|app| app.loaded && app.checked);
+    h.wait_until(|app| app.loaded() && app.findings.checked);
     let list = h.screen();
     assert!(
         list.contains("4/4 enabled") && list.contains("weather"),
@@ -379,12 +380,12 @@ fn probes_run_only_when_asked_and_show_a_verdict_per_skill() {
         "{before}"
     );
     assert!(before.contains("not run"), "{before}");
-    assert!(h.app.checks.reports.is_empty());
+    assert!(h.app.screens.checks.reports.is_empty());
 
     h.key(KeyCode::Char('r'));
-    assert!(h.app.checks.running());
+    assert!(h.app.screens.checks.running());
     assert!(h.screen().contains("probing 0/3"));
-    h.wait_until(|app| !app.checks.running());
+    h.wait_until(|app| !app.screens.checks.running());
     let after = h.screen();
     assert!(after.contains("3/3 probed, 2 failed"), "{after}");
     let line = |name: &str| {
@@ -405,7 +406,7 @@ fn probes_run_only_when_asked_and_show_a_verdict_per_skill() {
     assert!(line("failing").contains("exit code 3"), "{after}");
     // The schema's tokens join the skill's L3, and the result is remembered for next time.
     let i = h.app.lib.find("clock").unwrap();
-    let schema = h.app.checks.reports[&h.app.lib.skills[i].dir]
+    let schema = h.app.screens.checks.reports[&h.app.lib.skills[i].dir]
         .schema_text
         .clone()
         .unwrap();
@@ -449,7 +450,7 @@ fn mouse_click_selects_a_row_and_the_wheel_scrolls() {
     assert_eq!(h.app.selected().unwrap().name, "s004");
     h.app.handle(mouse(MouseEventKind::ScrollDown, 10, 10));
     h.app.handle(mouse(MouseEventKind::ScrollDown, 10, 10));
-    assert_eq!(h.app.skills.list.offset(), 6);
+    assert_eq!(h.app.screens.skills.list.offset(), 6);
     assert_eq!(
         h.app.selected().unwrap().name,
         "s007",

@@ -46,7 +46,7 @@ fn a_corrupt_state_file_is_reported_and_left_alone_until_a_save() {
         tui_common::isolated(dir.path(), skillscope::tui::theme::Theme::plain(), false),
         tx,
     );
-    let status = app.status.clone().unwrap();
+    let status = app.footer.status.clone().unwrap();
     assert!(
         status.error && status.text.contains("does not parse"),
         "{}",
@@ -105,7 +105,7 @@ fn agent_write_through_shows_the_diff_and_writes_only_after_yes() {
     );
 
     h.key(KeyCode::Char('n'));
-    assert!(h.app.confirm.is_none());
+    assert!(h.app.overlay.is_none());
     assert_eq!(
         std::fs::read_to_string(&settings).unwrap(),
         "{\n  \"theme\": \"dark\"\n}\n"
@@ -116,7 +116,7 @@ fn agent_write_through_shows_the_diff_and_writes_only_after_yes() {
     let v: serde_json::Value = serde_json::from_str(&written).unwrap();
     assert_eq!(v["skillOverrides"]["pdf"], "off", "{written}");
     assert_eq!(v["theme"], "dark", "{written}");
-    let status = h.app.status.clone().unwrap();
+    let status = h.app.footer.status.clone().unwrap();
     assert!(
         !status.error && status.text.contains("pdf switched off for claude-code"),
         "{}",
@@ -126,6 +126,7 @@ fn agent_write_through_shows_the_diff_and_writes_only_after_yes() {
     h.wait_until(|app| {
         let s = &app.lib.skills[0];
         app.switches
+            .agents
             .as_ref()
             .is_some_and(|sw| sw.badges(s).iter().all(|b| !b.loads()))
     });

@@ -190,13 +190,13 @@ impl Harness {
     /// Handles worker results until the workers started so far are done: rules checked.
     pub fn settle(&mut self) {
         self.wait_until(|app| {
-            app.checked
-                && app.switches.is_some()
+            app.findings.checked
+                && app.switches.agents.is_some()
                 && app.index_settled()
-                && app.levels_done.iter().all(|d| *d)
+                && app.counting.done.iter().all(|d| *d)
                 && app.preview_settled()
                 && app.agents_settled()
-                && app.links.is_some()
+                && app.usage.links.is_some()
         });
     }
 
@@ -209,13 +209,13 @@ impl Harness {
     /// guard of `secs` seconds, not a timing.
     pub fn settle_within(&mut self, secs: u64) {
         self.wait_until_within(secs, |app| {
-            app.checked
-                && app.switches.is_some()
+            app.findings.checked
+                && app.switches.agents.is_some()
                 && app.index_settled()
-                && app.levels_done.iter().all(|d| *d)
+                && app.counting.done.iter().all(|d| *d)
                 && app.preview_settled()
                 && app.agents_settled()
-                && app.links.is_some()
+                && app.usage.links.is_some()
         });
     }
 
@@ -256,7 +256,13 @@ impl Harness {
     /// listings hold each skill's path, whose temp name would change their counts from run to
     /// run. Returns what the app had priced, to compare.
     pub fn stable_agent_budgets(&mut self) -> Vec<skillscope::core::agents::budget::AgentBudget> {
-        let live = self.app.agents.budgets.clone().expect("agents priced");
+        let live = self
+            .app
+            .screens
+            .budget
+            .budgets
+            .clone()
+            .expect("agents priced");
         let mut lib = (*self.app.lib).clone();
         let fixed = |p: &Path| -> PathBuf {
             let mut out = p.to_path_buf();
@@ -272,16 +278,16 @@ impl Harness {
             sk.skill_md = fixed(&sk.skill_md);
             sk.root = std::sync::Arc::from(fixed(&sk.root).as_path());
         }
-        let enabled = self.app.enabled.clone();
+        let enabled = self.app.switches.enabled.clone();
         let budgets = skillscope::core::agents::budget::per_agent(
             &lib,
             &|i| enabled[i],
-            skillscope::tui::app::TIERS[self.app.prompt.tier],
+            skillscope::tui::app::TIERS[self.app.screens.prompt.tier],
             usize::try_from(self.app.window()).unwrap(),
             self.app.encoding(),
             &skillscope::core::tokens::TokenCache::in_memory(),
         );
-        self.app.agents.budgets = Some(budgets);
+        self.app.screens.budget.budgets = Some(budgets);
         live
     }
 }

@@ -1,8 +1,7 @@
 //! Keys and the mouse: keys go through the keymap to actions; printable keys not bound in a
 //! text box are text; clicks on the tabs switch screens, the rest goes to the screen.
 
-use super::App;
-use crate::tui::action::Screen;
+use super::{App, Overlay};
 use crate::tui::screens::Outcome;
 use ratatui::crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
@@ -25,12 +24,12 @@ impl App {
             return;
         }
         let contexts = self.contexts();
-        let action = self.keymap.lookup(&contexts, &key);
+        let action = self.keys.map.lookup(&contexts, &key);
         let text = match key.code {
             KeyCode::Char(c) if (key.modifiers - KeyModifiers::SHIFT).is_empty() => Some(c),
             _ => None,
         };
-        if let Some(path) = &self.key_log {
+        if let Some(path) = &self.keys.log {
             let what = match (action, text) {
                 (Some(a), _) => a.name(),
                 (None, Some(_)) => "text",
@@ -47,32 +46,27 @@ impl App {
     }
 
     pub(super) fn type_char(&mut self, c: char) {
-        if let Some(f) = &mut self.adding {
+        if let Some(Overlay::Add(f)) = &mut self.overlay {
             f.type_char(c);
             return;
         }
-        let cx = ctx!(self);
-        let out = match self.screen {
-            Screen::Skills => self.skills.type_char(c, &cx),
-            Screen::Test => self.test.type_char(c),
-            Screen::Prompt => self.prompt.type_char(c),
-            _ => Outcome::Ignored,
-        };
-        if let Outcome::Then(cmd) = out {
+        let screen = self.screen;
+        let (screens, cx) = self.parts();
+        if let Outcome::Then(cmd) = screens.get_mut(screen).type_char(c, &cx) {
             self.run(cmd);
         }
     }
 
     pub(super) fn on_mouse(&mut self, m: MouseEvent) {
         // The help overlay covers everything: the wheel scrolls it, clicks do nothing.
-        if self.help.is_some() {
+        if let Some(Overlay::Help(_)) = self.overlay {
             let delta = match m.kind {
                 MouseEventKind::ScrollDown => 3,
                 MouseEventKind::ScrollUp => -3,
                 _ => return,
             };
             let (max, _) = crate::tui::screens::help::max_scroll(self, self.size);
-            if let Some(h) = &mut self.help {
+            if let Some(Overlay::Help(h)) = &mut self.overlay {
                 h.scroll_by(delta, max);
             }
             return;
@@ -85,17 +79,10 @@ impl App {
             self.show(s);
             return;
         }
-        if self.screen == Screen::Skills {
-            let cx = ctx!(self);
-            if let Outcome::Then(cmd) = self.skills.mouse(m.kind, at, &cx) {
-                self.run(cmd);
-            }
-            return;
-        }
-        match m.kind {
-            MouseEventKind::ScrollDown => self.scroll(3),
-            MouseEventKind::ScrollUp => self.scroll(-3),
-            _ => {}
+        let screen = self.screen;
+        let (screens, cx) = self.parts();
+        if let Outcome::Then(cmd) = screens.get_mut(screen).mouse(m.kind, at, &cx) {
+            self.run(cmd);
         }
     }
 }

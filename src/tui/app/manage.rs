@@ -1,33 +1,37 @@
 //! The app's managing flows: the Add flow's fetch and install on workers, removing the selected
 //! skill to the trash (after a confirmation) with undo, and updates checked on demand.
 
-use super::App;
+use super::{App, Overlay, Removal};
 use crate::core::manage::{self, Plan, Target, update};
-use crate::tui::action::Action;
 use crate::tui::event::{Event, JobEvent};
-use crate::tui::screens::add::{Preview, Step};
-use crate::tui::screens::{Cmd, Outcome};
+use crate::tui::screens::add::{AddFlow, Preview, Step};
 
 impl App {
-    /// The Add flow's or the removal's answer to an action, when one of them is open.
-    pub(super) fn manage_overlay(&mut self, action: Action) -> Option<Outcome> {
-        if let Some(f) = &mut self.adding {
-            return Some(f.handle(action));
+    /// The user said yes to the removal waiting for it.
+    pub(super) fn remove_confirmed(&mut self) {
+        match self.overlay.take() {
+            Some(Overlay::Remove(r)) => self.remove_now(r.skill),
+            other => self.overlay = other,
         }
-        let i = self.removing?;
-        Some(match action {
-            Action::Confirm => {
-                self.removing = None;
-                self.remove_now(i);
-                Outcome::Done
-            }
-            Action::Quit => Outcome::Then(Cmd::Quit),
-            _ => Outcome::Then(Cmd::CloseOverlay(Some("nothing was removed"))),
-        })
+    }
+
+    /// The Add flow, when it is open.
+    fn adding(&mut self) -> Option<&mut AddFlow> {
+        match &mut self.overlay {
+            Some(Overlay::Add(f)) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// Closes the Add flow, when it is open.
+    fn close_adding(&mut self) {
+        if self.adding().is_some() {
+            self.overlay = None;
+        }
     }
 
     fn home_and_project(&self) -> Option<(std::path::PathBuf, Option<std::path::PathBuf>)> {
-        let home = self.home.clone()?;
+        let home = self.switches.home.clone()?;
         let cwd = std::env::current_dir().ok()?;
         let project = crate::core::agents::project_root(&cwd, Some(&home));
         Some((home, project))
@@ -37,13 +41,18 @@ impl App {
         let (home, project) = self
             .home_and_project()
             .ok_or_else(|| "no home folder: nothing can be added".to_string())?;
-        Target::resolve(self.add_agent, self.add_scope, &home, project.as_deref())
-            .map_err(|e| e.to_string())
+        Target::resolve(
+            self.manage.agent,
+            self.manage.scope,
+            &home,
+            project.as_deref(),
+        )
+        .map_err(|e| e.to_string())
     }
 
     /// `claude-code user (~/.claude/skills)`.
     pub fn add_target_label(&self) -> String {
-        match (self.add_target(), &self.home) {
+        match (self.add_target(), &self.switches.home) {
             (Ok(t), Some(home)) => format!(
                 "{} {} ({})",
                 t.agent,
@@ -60,10 +69,13 @@ impl App {
         use crate::core::source::Scope;
         if agent {
             let all = manage::TARGET_AGENTS;
-            let i = all.iter().position(|a| *a == self.add_agent).unwrap_or(0);
-            self.add_agent = all[(i + 1) % all.len()];
+            let i = all
+                .iter()
+                .position(|a| *a == self.manage.agent)
+                .unwrap_or(0);
+            self.manage.agent = all[(i + 1) % all.len()];
         } else {
-            self.add_scope = match self.add_scope {
+            self.manage.scope = match self.manage.scope {
                 Scope::User => Scope::Project,
                 _ => Scope::User,
             };
@@ -71,19 +83,19 @@ impl App {
     }
 
     pub(super) fn fetch_source(&mut self, source: String) {
-        let Some(id) = self.adding.as_ref().map(|f| f.id) else {
+        let Some(id) = self.adding().map(|f| f.id) else {
             return;
         };
         let target = match self.add_target() {
             Ok(t) => t,
             Err(e) => {
-                self.adding = None;
+                self.close_adding();
                 self.set_status(e, true);
                 return;
             }
         };
         let tx = self.tx.clone();
-        let base = self.data_dir.join("tmp");
+        let base = self.manage.data_dir.join("tmp");
         std::thread::spawn(move || {
             let plan = Plan::make(&source, &target, &base)
                 .map(Box::new)
@@ -93,7 +105,7 @@ impl App {
     }
 
     pub(super) fn install_checked(&mut self) {
-        let Some(flow) = &mut self.adding else {
+        let Some(flow) = self.adding() else {
             return;
         };
         let id = flow.id;
@@ -101,7 +113,7 @@ impl App {
             return;
         };
         let chosen: Vec<String> = p.chosen().into_iter().map(str::to_string).collect();
-        let trash = self.trash.clone();
+        let trash = self.manage.trash.clone();
         let tx = self.tx.clone();
         std::thread::spawn(move || {
             let refs: Vec<&str> = chosen.iter().map(String::as_str).collect();
@@ -118,7 +130,7 @@ impl App {
     /// A fetched and priced source; dropped (its temporary copy with it) when its flow was
     /// closed meanwhile.
     pub(super) fn on_add_planned(&mut self, id: u64, plan: Result<Box<Plan>, String>) {
-        let Some(flow) = self.adding.as_mut().filter(|f| f.id == id) else {
+        let Some(flow) = self.adding().filter(|f| f.id == id) else {
             return;
         };
         match plan {
@@ -133,8 +145,8 @@ impl App {
     /// An install's result, said even when its flow was closed meanwhile; a newer flow stays
     /// open.
     pub(super) fn on_add_installed(&mut self, id: u64, done: Result<Vec<String>, String>) {
-        if self.adding.as_ref().is_some_and(|f| f.id == id) {
-            self.adding = None;
+        if self.adding().is_some_and(|f| f.id == id) {
+            self.overlay = None;
         }
         match done {
             Ok(names) => {
@@ -147,7 +159,7 @@ impl App {
     }
 
     pub(super) fn ask_remove(&mut self) {
-        let Some(i) = self.skills.list.selected_skill() else {
+        let Some(i) = self.screens.skills.list.selected_skill() else {
             return;
         };
         let Some(s) = self.lib.skills.get(i) else {
@@ -160,7 +172,7 @@ impl App {
             );
             return;
         }
-        self.removing_refs = match self.home_and_project() {
+        let refs = match self.home_and_project() {
             Some((home, project)) => manage::settings::references(
                 &s.name,
                 &s.dir,
@@ -178,7 +190,7 @@ impl App {
             .collect(),
             None => Vec::new(),
         };
-        self.removing = Some(i);
+        self.overlay = Some(Overlay::Remove(Removal { skill: i, refs }));
     }
 
     fn remove_now(&mut self, i: usize) {
@@ -186,9 +198,9 @@ impl App {
             return;
         };
         let name = s.name.clone();
-        match self.trash.put(&s.dir, "remove") {
+        match self.manage.trash.put(&s.dir, "remove") {
             Ok(e) => {
-                self.last_removed = Some(e);
+                self.manage.last_removed = Some(e);
                 self.set_status(format!("{name} is in the trash; u puts it back"), false);
                 self.request_rescan();
             }
@@ -197,11 +209,11 @@ impl App {
     }
 
     pub(super) fn undo_remove(&mut self) {
-        let Some(e) = self.last_removed.take() else {
+        let Some(e) = self.manage.last_removed.take() else {
             self.set_status("nothing removed to put back", false);
             return;
         };
-        match self.trash.restore(&e) {
+        match self.manage.trash.restore(&e) {
             Ok(()) => {
                 self.set_status(format!("{} is back", e.name), false);
                 self.request_rescan();
@@ -217,7 +229,7 @@ impl App {
         };
         self.set_status("checking the sources of added skills …", false);
         let tx = self.tx.clone();
-        let base = self.data_dir.join("tmp");
+        let base = self.manage.data_dir.join("tmp");
         std::thread::spawn(move || {
             let targets = manage::installed_targets(&home, project.as_deref());
             let (added, _) = update::added(&targets);

@@ -1,66 +1,45 @@
 //! The app's shared state and its one update function: every key, click, tick, worker result
-//! and file change goes through [`App::handle`]. Keys go to the current screen
-//! ([`crate::tui::screens`]), which returns the shared effects for the app to carry out.
-
-/// The context a screen's `handle` gets: the shared state, borrowed field by field so the
-/// screen's own state can be borrowed mutably beside it.
-macro_rules! ctx {
-    ($app:expr) => {
-        crate::tui::screens::Ctx {
-            lib: &$app.lib,
-            costs: &$app.costs,
-            diag_counts: &$app.diag_counts,
-            size: $app.size,
-            areas: crate::tui::layout::layout(
-                $app.size,
-                $app.screen,
-                $app.skills.mode == crate::tui::screens::skills::Mode::Detail,
-            ),
-            cache: &$app.cache,
-            generation: $app.generation,
-            tx: &$app.tx,
-        }
-    };
-}
+//! and file change goes through [`App::handle`]. Keys go to the open overlay or the current
+//! screen ([`crate::tui::screens::Screen`]), which returns the shared effects for the app to
+//! carry out. The state beside the screens is in small owned parts (`shared.rs`), and what the
+//! app waits for from its workers in `work.rs`.
 
 mod input;
 mod manage;
 mod outside;
 mod results;
 pub mod routing;
+mod shared;
 mod toggle;
+mod work;
 
 use crate::core::Library;
-use crate::core::agents::{self, AgentSwitches};
+use crate::core::agents;
 use crate::core::budget;
-use crate::core::diagnostic::{Counts, Diagnostic};
+use crate::core::diagnostic::Diagnostic;
 use crate::core::listing::{Format, ListingOptions, Tier};
 use crate::core::load::LibrarySpec;
-use crate::core::matching::{self, Index};
+use crate::core::matching;
 use crate::core::model::Model;
 use crate::core::modes::{self, AutoOptions, Selections};
 use crate::core::probe::SandboxPreference;
 use crate::core::rules::Profile;
 use crate::core::skill::Level;
 use crate::core::skill::Skill;
-use crate::core::state::{self, EnableState};
-use crate::core::tokens::{Progress, SkillTokens};
-use crate::core::usage::{self, UseCost};
-use crate::core::watch::{self, Change, Watch};
+use crate::core::state;
+use crate::core::tokens::SkillTokens;
+use crate::core::usage;
+use crate::core::watch::{self, Change};
 use crate::tui::action::{Action, Screen};
-use crate::tui::event::Preview;
 use crate::tui::event::{Event, JobEvent};
 use crate::tui::jobs;
 use crate::tui::keymap::{Context, Keymap};
-use crate::tui::screens::skills::Skills;
-use crate::tui::screens::{self, Cmd, Outcome, checks};
+use crate::tui::screens::{self, Cmd, Ctx, Outcome, Screens};
 use crate::tui::theme::Theme;
 use ratatui::crossterm::event::Event as Input;
 use ratatui::layout::Rect;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::Sender;
 use std::time::Duration;
 
 pub use crate::tui::jobs::ENCODING;
@@ -69,23 +48,23 @@ pub use crate::tui::screens::test::{TEST_TOP_K, TestBox};
 
 pub use crate::tui::screens::confirm::Confirm;
 pub use crate::tui::screens::help::Help;
+pub use crate::tui::screens::remove::Removal;
 pub use crate::tui::screens::skills::Mode;
+pub use shared::{
+    ConfigInfo, Findings, Footer, Keys, Manage, Models, Overlay, Requests, STATUS_TICKS, Status,
+    Switches, Usage,
+};
+pub use work::{Counting, Job, MatcherIndex, PreviewJob, Rescan, Watching};
 
-/// A message in the footer, until it expires: [`STATUS_TICKS`] ticks after it was set (errors
-/// twice as long), or at the next screen change.
-#[derive(Debug, Clone)]
-pub struct Status {
-    pub text: String,
-    pub error: bool,
-    /// The tick count when it was set.
-    pub at: u64,
+/// The matchers' indexes the Test box and the auto listing mode use.
+#[derive(Default)]
+pub struct Matching {
+    /// The library's, built when the Test box needs it (its screen is shown, or it holds a
+    /// message).
+    pub index: MatcherIndex,
+    /// The Test box over the chosen agent's view.
+    routing: routing::Routing,
 }
-
-/// How many ticks (200 ms each) a footer message stays: about four seconds.
-pub const STATUS_TICKS: u64 = 20;
-
-/// How many past messages the help overlay lists.
-const MESSAGES_KEPT: usize = 8;
 
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -169,141 +148,50 @@ impl Options {
     }
 }
 
-/// The Budget screen's per-agent figures and the worker that makes them: one at a time, the
-/// newest request waiting, as for the prompt preview.
-#[derive(Debug, Default)]
-pub struct AgentBudgets {
-    pub budgets: Option<Vec<crate::core::agents::budget::AgentBudget>>,
-    request: u64,
-    running: bool,
-    /// Something changed while they were priced: price again when they are in.
-    dirty: bool,
-    /// Something changed while the Budget screen was not shown: price when it is.
-    stale: bool,
-}
-
 pub struct App {
-    /// Which skills to read (again on a rescan).
-    pub spec: LibrarySpec,
+    /// The library and the rescan that reads it again.
+    pub rescan: Rescan,
     pub lib: Arc<Library>,
     /// Bumped on every new library; worker results of an older one are dropped.
     pub generation: u64,
     pub theme: Theme,
     pub screen: Screen,
-    /// The Skills screen: the list, the detail pane and an open resource file.
-    pub skills: Skills,
-    /// The help overlay, when open.
-    pub help: Option<Help>,
+    /// Every screen's own state.
+    pub screens: Screens,
+    /// The overlay open over the screens, if any.
+    pub overlay: Option<Overlay>,
     /// Each skill's token figures per level, as far as counted.
     pub costs: Vec<SkillTokens>,
-    /// Each skill's diagnostics: the parse findings at first, every rule's once checked.
-    pub diags: Vec<Vec<Diagnostic>>,
-    pub diag_counts: Vec<Counts>,
-    pub profile: Profile,
-    /// The user picked `profile` (else it follows the library: lazy-skills for the demo).
-    profile_chosen: bool,
-    /// The rules of `profile` have run on the current library.
-    pub checked: bool,
-    pub enabled: Vec<bool>,
-    /// skillscope's own on/off store; `None` when the system has no config folder.
-    pub state: Option<EnableState>,
-    /// The agents' own switches (settings files), read on a worker.
-    pub switches: Option<Arc<AgentSwitches>>,
-    /// A write-through to agents' settings waiting for the user's yes.
-    pub confirm: Option<Confirm>,
-    /// The Add flow, when open.
-    pub adding: Option<screens::add::AddFlow>,
-    /// The skill (by index) whose removal waits for the user's yes.
-    pub removing: Option<usize>,
-    /// The agents' settings entries that name the skill being removed, for the confirmation.
-    pub removing_refs: Vec<String>,
-    /// The skill removed last, for undo.
-    pub last_removed: Option<crate::core::manage::trash::TrashEntry>,
-    /// skillscope's data folder: the trash, and temporary folders for sources.
-    pub data_dir: PathBuf,
-    /// Where removed skills go.
-    pub trash: crate::core::manage::trash::Trash,
-    /// Where the Add flow installs.
-    pub add_agent: crate::core::source::Agent,
-    pub add_scope: crate::core::source::Scope,
-    /// Some skill is in a folder that an agent with per-skill switches reads.
-    pub agent_readers: bool,
-    /// The Prompt screen, whose listing settings the L1 figures everywhere follow.
-    pub prompt: Prompt,
-    /// The model whose estimate is shown beside the figures, if any.
-    pub model: Option<Model>,
-    /// The models the model key cycles through (after "none").
-    pub models: Vec<Model>,
-    pub keymap: Keymap,
-    /// Problems with the config file.
-    pub config_notes: Vec<String>,
-    pub config_path: Option<PathBuf>,
-    pub config_info: Vec<String>,
-    pub checks: checks::Checks,
-    /// For each composite skill, the skills its body names; `None` until read.
-    pub links: Option<Vec<Vec<usize>>>,
-    /// Each skill's cost when used, by its type; empty until the names in composite bodies
-    /// are known.
-    pub used: Vec<UseCost>,
-    /// Which levels are counted for the current library.
-    pub levels_done: [bool; 3],
-    /// The matchers' index, the composite links, the prompt preview and the file watcher of a new
-    /// library wait until its levels are counted: the first screen shows the counts, and the
-    /// cores are few.
-    after_counts: bool,
-    /// Stops for the counting runs under way: every level of the library, and the L1 recount a
-    /// format change started. A new run of either kind stops the one it replaces.
-    count_stops: [Arc<AtomicBool>; 2],
-    pub counting: Option<Progress>,
-    /// The prompt preview's listing, for the current toggles and settings. Rendered only for the
-    /// Prompt screen: at 50,000 skills a listing is tens of megabytes.
-    pub preview: Option<Preview>,
-    /// The preview's listing wrapped to the width it is shown at.
-    pub preview_wrap: crate::tui::view::wrapped::WrapCache,
-    preview_request: u64,
-    preview_running: bool,
-    /// Something changed while a preview was rendered: render again when it is in.
-    preview_dirty: bool,
-    /// Something changed while the Prompt screen was not shown: render when it is.
-    preview_stale: bool,
+    pub counting: Counting,
+    /// Each skill's cost when used, by its type.
+    pub usage: Usage,
+    pub findings: Findings,
+    pub switches: Switches,
+    pub manage: Manage,
+    pub models: Models,
+    pub keys: Keys,
+    pub config: ConfigInfo,
+    pub preview: PreviewJob,
     pub cache: jobs::Cache,
-    /// Every agent's listing priced, for the Budget screen: made when that screen is shown.
-    pub agents: AgentBudgets,
-    /// The matchers' index of the current library; `None` until the Test box needs it (its
-    /// screen is shown, or it holds a message) and while it is being built.
-    pub index: Option<Arc<Index>>,
-    /// A worker is building the matchers' index.
-    indexing: bool,
-    pub test: TestBox,
-    /// The Test box over the chosen agent's view.
-    routing: routing::Routing,
-    pub status: Option<Status>,
-    /// The last footer messages, latest first, whole: the help overlay lists them, for a
-    /// message cut short in the footer or gone before it was read.
-    pub messages: std::collections::VecDeque<Status>,
+    /// The matchers' indexes: the library's and the chosen agent's view's.
+    pub matching: Matching,
+    pub footer: Footer,
     pub size: Rect,
     pub ticks: u64,
-    pub quit: bool,
-    pub rescanning: bool,
-    /// A library has arrived (the first scan is done).
-    pub loaded: bool,
-    want_watch: bool,
-    watch_started: bool,
-    home: Option<PathBuf>,
-    /// A change arrived while a rescan ran: scan again when it ends.
-    pub rescan_again: bool,
-    tx: Sender<Event>,
-    watch: Option<Watch>,
-    key_log: Option<PathBuf>,
-    /// A file to open in the editor, for the run loop (which owns the terminal).
-    edit_request: Option<crate::tui::external::EditRequest>,
-    /// Text to put on the clipboard, for the run loop to send (OSC 52).
-    clipboard: Option<String>,
+    pub watching: Watching,
+    tx: std::sync::mpsc::Sender<Event>,
+    /// What the run loop is asked to do: quit, open the editor, copy.
+    pub requests: Requests,
 }
 
 impl App {
     /// An app over a library already read.
-    pub fn new(spec: LibrarySpec, lib: Library, opts: Options, tx: Sender<Event>) -> App {
+    pub fn new(
+        spec: LibrarySpec,
+        lib: Library,
+        opts: Options,
+        tx: std::sync::mpsc::Sender<Event>,
+    ) -> App {
         let mut app = App::empty(spec, opts, tx);
         app.set_library(lib);
         app
@@ -311,143 +199,134 @@ impl App {
 
     /// An app whose library is read on a worker: the first frame comes at once and the list
     /// fills in when the scan is done.
-    pub fn scanning(spec: LibrarySpec, opts: Options, tx: Sender<Event>) -> App {
+    pub fn scanning(spec: LibrarySpec, opts: Options, tx: std::sync::mpsc::Sender<Event>) -> App {
         let mut app = App::empty(spec, opts, tx);
         app.request_rescan();
         app
     }
 
-    fn empty(spec: LibrarySpec, opts: Options, tx: Sender<Event>) -> App {
+    fn empty(spec: LibrarySpec, opts: Options, tx: std::sync::mpsc::Sender<Event>) -> App {
         let state_path = opts.state_path.clone().or_else(state::default_path);
-        let home = opts.home.clone().or_else(dirs::home_dir);
-        let mut app = App::blank(spec, &opts, tx);
-        app.home = home;
+        let mut app = App::blank(spec, opts, tx);
         app.load_state(state_path);
-        jobs::load_switches(app.home.clone(), app.tx.clone());
+        jobs::load_switches(app.switches.home.clone(), app.tx.clone());
         app
     }
 
-    fn blank(spec: LibrarySpec, opts: &Options, tx: Sender<Event>) -> App {
-        let mut models = Model::presets();
-        if let Some(m) = &opts.model
-            && !models.contains(m)
-        {
-            models.push(m.clone());
-        }
+    fn blank(spec: LibrarySpec, opts: Options, tx: std::sync::mpsc::Sender<Event>) -> App {
         App {
-            spec,
+            rescan: Rescan::new(spec),
             lib: Arc::new(Library::default()),
             generation: 0,
             theme: opts.theme,
             screen: Screen::Skills,
-            skills: Skills::default(),
-            help: None,
+            screens: Screens {
+                skills: screens::skills::Skills::default(),
+                prompt: Prompt::new(opts.format, opts.tier, opts.context_window),
+                test: TestBox::default(),
+                checks: screens::checks::Checks::new(opts.sandbox),
+                budget: screens::budget::Budget::default(),
+            },
+            overlay: None,
             costs: Vec::new(),
-            diags: Vec::new(),
-            diag_counts: Vec::new(),
-            profile: opts.profile.unwrap_or_default(),
-            profile_chosen: opts.profile.is_some(),
-            checked: false,
-            enabled: Vec::new(),
-            state: None,
-            switches: None,
-            confirm: None,
-            adding: None,
-            removing: None,
-            removing_refs: Vec::new(),
-            last_removed: None,
-            data_dir: opts
-                .data_path
-                .clone()
-                .unwrap_or_else(crate::core::paths::data_root),
-            trash: crate::core::manage::trash::Trash::at(
-                &opts
-                    .data_path
-                    .clone()
-                    .unwrap_or_else(crate::core::paths::data_root),
-            ),
-            add_agent: crate::core::source::Agent::ClaudeCode,
-            add_scope: crate::core::source::Scope::User,
-            agent_readers: false,
-            prompt: Prompt::new(opts.format, opts.tier, opts.context_window),
-            model: opts.model.clone(),
-            models,
-            keymap: opts.keymap.clone(),
-            config_notes: opts.config_notes.clone(),
-            config_path: opts.config_path.clone(),
-            config_info: opts.config_info.clone(),
-            checks: checks::Checks::new(opts.sandbox),
-            index: None,
-            indexing: false,
-            links: None,
-            used: Vec::new(),
-            levels_done: [false; 3],
-            count_stops: Default::default(),
-            counting: None,
-            preview: None,
-            preview_wrap: Default::default(),
-            preview_request: 0,
-            preview_running: false,
-            preview_dirty: false,
-            preview_stale: false,
-            cache: jobs::Cache::new(opts.cache_path.clone()).with_encoding(opts.encoding),
-            agents: AgentBudgets::default(),
-            test: TestBox::default(),
-            routing: routing::Routing::default(),
-            status: None,
-            messages: std::collections::VecDeque::new(),
+            counting: Counting::default(),
+            usage: Usage::default(),
+            findings: Findings {
+                profile: opts.profile.unwrap_or_default(),
+                chosen: opts.profile.is_some(),
+                ..Findings::default()
+            },
+            switches: Switches {
+                home: opts.home.or_else(dirs::home_dir),
+                ..Switches::default()
+            },
+            manage: Manage::new(opts.data_path.unwrap_or_else(crate::core::paths::data_root)),
+            models: Models::new(opts.model),
+            keys: Keys {
+                map: opts.keymap,
+                log: opts.key_log,
+            },
+            config: ConfigInfo {
+                notes: opts.config_notes,
+                path: opts.config_path,
+                info: opts.config_info,
+            },
+            preview: PreviewJob::default(),
+            cache: jobs::Cache::new(opts.cache_path).with_encoding(opts.encoding),
+            matching: Matching::default(),
+            footer: Footer::default(),
             size: Rect::new(0, 0, 80, 24),
             ticks: 0,
-            quit: false,
-            rescanning: false,
-            rescan_again: false,
-            loaded: false,
-            after_counts: false,
-            want_watch: opts.watch,
-            watch_started: false,
-            home: None,
+            watching: Watching::new(opts.watch),
             tx,
-            watch: None,
-            key_log: opts.key_log.clone(),
-            edit_request: None,
-            clipboard: None,
+            requests: Requests::default(),
         }
+    }
+
+    /// The screens' context, beside the screens themselves: what a screen's `handle` may read
+    /// of the shared state, borrowed while the screen is borrowed mutably.
+    fn parts(&mut self) -> (&mut Screens, Ctx<'_>) {
+        let cx = Ctx {
+            lib: &self.lib,
+            costs: &self.costs,
+            diag_counts: &self.findings.counts,
+            size: self.size,
+            areas: crate::tui::layout::layout(
+                self.size,
+                self.screen,
+                self.screens.skills.mode == Mode::Detail,
+            ),
+            cache: &self.cache,
+            generation: self.generation,
+            tx: &self.tx,
+            preview: &self.preview,
+        };
+        (&mut self.screens, cx)
+    }
+
+    /// A library has arrived (the first scan is done).
+    pub fn loaded(&self) -> bool {
+        self.generation > 0
     }
 
     /// Replaces the library (first load or rescan), keeping the selection on the same folder.
     pub fn set_library(&mut self, lib: Library) {
-        let keep = self.skills.list.selected_dir(&self.lib);
+        let keep = self.screens.skills.list.selected_dir(&self.lib);
         // Results of a running probe belong to the old library: stop it.
-        self.checks.stop();
+        self.screens.checks.stop();
         let n = lib.skills.len();
         if !lib.notes.is_empty() {
             self.set_status(lib.notes.join("; "), true);
         }
         self.generation += 1;
-        self.diags = lib
-            .skills
-            .iter()
-            .map(|s| s.parse_diagnostics.clone())
-            .collect();
-        self.diag_counts = self.diags.iter().map(Counts::of).collect();
-        self.checked = false;
-        if !self.profile_chosen {
-            self.profile = Profile::fitting(&lib);
+        self.findings.set(
+            lib.skills
+                .iter()
+                .map(|s| s.parse_diagnostics.clone())
+                .collect(),
+        );
+        self.findings.checked = false;
+        if !self.findings.chosen {
+            self.findings.profile = Profile::fitting(&lib);
         }
-        self.enabled = match &self.state {
+        self.switches.enabled = match &self.switches.state {
             Some(st) => lib.skills.iter().map(|s| st.is_enabled(s)).collect(),
             None => lib.skills.iter().map(|s| state::default_for(s).0).collect(),
         };
-        debug_assert_eq!(self.enabled.len(), n);
+        debug_assert_eq!(self.switches.enabled.len(), n);
         self.costs = vec![SkillTokens::default(); n];
-        self.agent_readers = lib.skills.iter().any(|s| !agents::readers(s).is_empty());
+        self.switches.agent_readers = lib.skills.iter().any(|s| !agents::readers(s).is_empty());
         self.lib = Arc::new(lib);
-        self.skills.list.invalidate();
-        self.skills
+        self.screens.skills.list.invalidate();
+        self.screens
+            .skills
             .list
-            .refresh(&self.lib, &self.costs, &self.diag_counts);
-        self.skills.list.select_dir(&self.lib, keep.as_deref());
-        self.checks.refresh(&self.lib);
+            .refresh(&self.lib, &self.costs, &self.findings.counts);
+        self.screens
+            .skills
+            .list
+            .select_dir(&self.lib, keep.as_deref());
+        self.screens.checks.refresh(&self.lib);
         self.after_move();
         // The frontmatter rules first, for their findings to show while the counts run; unless
         // the library came whole from its index: its counts are then moments away, and every
@@ -455,27 +334,23 @@ impl App {
         if !self.lib.from_index() {
             self.run_checks(false);
         }
-        self.index = None;
-        self.indexing = false;
-        self.test.results.clear();
-        self.links = None;
-        self.used = Vec::new();
-        self.levels_done = [false; 3];
-        self.start_counting(vec![Level::L1, Level::L2, Level::L3]);
-        self.after_counts = true;
-        self.loaded = true;
+        self.matching.index = MatcherIndex::Missing;
+        self.screens.test.results.clear();
+        self.usage = Usage::default();
+        self.counting.new_library();
+        self.start_counting(&[Level::L1, Level::L2, Level::L3]);
     }
 
-    /// Starts what waited for the counts of a new library (see `after_counts`), once.
-    pub(super) fn start_after_counts(&mut self) {
-        if !std::mem::take(&mut self.after_counts) {
+    /// Starts what waited for the counts of a new library (see [`Counting`]), once.
+    fn start_after_counts(&mut self) {
+        if !self.counting.end_wait() {
             return;
         }
         jobs::links(Arc::clone(&self.lib), self.generation, self.tx.clone());
         self.ensure_index();
         self.request_preview();
         // Watching means a watch on every folder: set up once the first screen is complete.
-        if self.want_watch && !self.watch_started {
+        if matches!(self.watching, Watching::Wanted) {
             self.start_watch();
         }
     }
@@ -486,8 +361,8 @@ impl App {
     fn run_checks(&mut self, body: bool) {
         jobs::check(
             Arc::clone(&self.lib),
-            self.profile,
-            self.enabled.clone(),
+            self.findings.profile,
+            self.switches.enabled.clone(),
             body,
             self.generation,
             self.tx.clone(),
@@ -496,20 +371,13 @@ impl App {
 
     /// Counts `levels` on a worker, stopping the earlier run of the same kind (every level, or
     /// an L1 recount), whose results would only be thrown away.
-    fn start_counting(&mut self, levels: Vec<Level>) {
-        let slot = usize::from(levels == [Level::L1]);
-        if slot == 0 {
-            // A new library: the L1 recount of the old one is as stale.
-            self.count_stops[1].store(true, Ordering::Relaxed);
-        }
-        self.count_stops[slot].store(true, Ordering::Relaxed);
-        let stop = Arc::new(AtomicBool::new(false));
-        self.count_stops[slot] = Arc::clone(&stop);
+    fn start_counting(&mut self, levels: &[Level]) {
+        let stop = self.counting.start(levels);
         jobs::count(
             Arc::clone(&self.lib),
             self.cache.clone(),
-            FORMATS[self.prompt.format],
-            levels,
+            FORMATS[self.screens.prompt.format],
+            levels.to_vec(),
             self.generation,
             stop,
             self.tx.clone(),
@@ -518,25 +386,25 @@ impl App {
 
     /// Where everything goes on a terminal of `size`, as drawn now.
     pub fn areas(&self, size: ratatui::layout::Rect) -> crate::tui::layout::Areas {
-        crate::tui::layout::layout(size, self.screen, self.skills.mode == Mode::Detail)
+        crate::tui::layout::layout(size, self.screen, self.screens.skills.mode == Mode::Detail)
     }
 
     /// The listing format L1 is counted in.
     pub fn format(&self) -> crate::core::listing::Format {
-        FORMATS[self.prompt.format]
+        FORMATS[self.screens.prompt.format]
     }
 
     pub fn listing_options(&self) -> ListingOptions {
         ListingOptions {
-            format: FORMATS[self.prompt.format],
-            tier: TIERS[self.prompt.tier],
+            format: FORMATS[self.screens.prompt.format],
+            tier: TIERS[self.screens.prompt.tier],
             context_window: usize::try_from(self.window()).unwrap_or(usize::MAX),
         }
     }
 
     /// The context window of the preview, in tokens.
     pub fn window(&self) -> u64 {
-        self.prompt.window()
+        self.screens.prompt.window()
     }
 
     /// The encoding of every figure shown.
@@ -546,7 +414,7 @@ impl App {
 
     /// `" ≈ 1,419 (claude)"` after a figure, when a model is chosen.
     pub fn beside(&self, tokens: u64) -> String {
-        self.model.as_ref().map_or_else(String::new, |m| {
+        self.models.chosen.as_ref().map_or_else(String::new, |m| {
             format!(" {}", m.label(tokens, self.encoding()))
         })
     }
@@ -554,49 +422,45 @@ impl App {
     /// Builds the matchers' index on a worker if the Test box needs it (its screen is shown or it
     /// holds a message) and the library's counts are in; once per library.
     fn ensure_index(&mut self) {
-        let wanted = self.screen == Screen::Test || !self.test.message.trim().is_empty();
-        if !wanted || self.index.is_some() || self.indexing || !self.loaded || self.after_counts {
+        let wanted = self.screen == Screen::Test || !self.screens.test.message.trim().is_empty();
+        let missing = matches!(self.matching.index, MatcherIndex::Missing);
+        if !wanted || !missing || !self.loaded() || self.counting.waiting() {
             return;
         }
-        self.indexing = true;
+        self.matching.index = MatcherIndex::Building;
         jobs::index(Arc::clone(&self.lib), self.generation, self.tx.clone());
     }
 
     /// The matchers' index came for `generation`.
-    pub(super) fn on_indexed(&mut self, generation: u64, index: Arc<Index>) {
+    fn on_indexed(&mut self, generation: u64, index: Arc<matching::Index>) {
         if generation == self.generation {
-            self.indexing = false;
-            self.index = Some(index);
+            self.matching.index = MatcherIndex::Ready(index);
             self.run_matchers();
         }
     }
 
     /// No index is being built, and the one the Test box needs (if any) is in.
     pub fn index_settled(&self) -> bool {
-        !self.indexing
-            && (self.index.is_some()
-                || (self.screen != Screen::Test && self.test.message.trim().is_empty()))
+        !self.matching.index.building()
+            && (self.matching.index.get().is_some()
+                || (self.screen != Screen::Test && self.screens.test.message.trim().is_empty()))
     }
 
     /// Renders the prompt preview again on a worker: one at a time, the newest request waiting.
     /// Off the Prompt screen it waits until that screen is shown.
     pub fn request_preview(&mut self) {
         // What the listing depends on, every agent's figures depend on too.
-        self.agents.stale = true;
+        self.screens.budget.job.mark_stale();
         self.request_agent_budgets();
         if self.screen != Screen::Prompt {
-            self.preview_stale = true;
+            self.preview.job.mark_stale();
             return;
         }
-        self.preview_stale = false;
-        if self.preview_running {
-            self.preview_dirty = true;
+        let Some(request) = self.preview.job.start() else {
             return;
-        }
-        self.preview_running = true;
-        self.preview_request += 1;
-        let message = self.test.message.trim();
-        let relevant = match &self.index {
+        };
+        let message = self.screens.test.message.trim();
+        let relevant = match self.matching.index.get() {
             Some(index) if !message.is_empty() => {
                 let competes = |i: usize| self.competes(i);
                 Some(modes::relevant(
@@ -610,63 +474,64 @@ impl App {
         };
         let message = relevant.as_ref().map(|_| message.to_string());
         let req = jobs::PreviewRequest {
-            selections: Selections::new(self.enabled.clone(), &|_| true, relevant.as_deref()),
-            mode: self.prompt.mode,
+            selections: Selections::new(
+                self.switches.enabled.clone(),
+                &|_| true,
+                relevant.as_deref(),
+            ),
+            mode: self.screens.prompt.mode,
             opts: self.listing_options(),
             message,
-            agent: self.prompt.agent(),
-            files: self.prompt.files.clone(),
+            agent: self.screens.prompt.agent(),
+            files: self.screens.prompt.files.clone(),
         };
         jobs::preview(
             Arc::clone(&self.lib),
             self.cache.clone(),
             req,
-            self.preview_request,
+            request,
             self.tx.clone(),
         );
     }
 
     /// Prices every agent's listing again on a worker, once the Budget screen is shown.
     pub fn request_agent_budgets(&mut self) {
-        let wanted = self.agents.stale || self.agents.budgets.is_none();
-        if self.screen != Screen::Budget || !self.loaded || !wanted {
+        let budget = &mut self.screens.budget;
+        let wanted = budget.job.is_stale() || budget.budgets.is_none();
+        if self.screen != Screen::Budget || !self.loaded() || !wanted {
             return;
         }
-        if self.agents.running {
-            self.agents.dirty = true;
+        let Some(request) = self.screens.budget.job.start() else {
             return;
-        }
-        self.agents.stale = false;
-        self.agents.running = true;
-        self.agents.request += 1;
+        };
         jobs::agent_budgets(
             Arc::clone(&self.lib),
             self.cache.clone(),
-            self.enabled.clone(),
-            TIERS[self.prompt.tier],
+            self.switches.enabled.clone(),
+            TIERS[self.screens.prompt.tier],
             usize::try_from(self.window()).unwrap_or(usize::MAX),
-            self.agents.request,
+            request,
             self.tx.clone(),
         );
     }
 
     /// The per-agent figures shown are the ones for the current toggles and settings.
     pub fn agents_settled(&self) -> bool {
-        !self.agents.running
-            && !self.agents.dirty
+        let budget = &self.screens.budget;
+        budget.job.idle()
             && (self.screen != Screen::Budget
-                || (self.agents.budgets.is_some() && !self.agents.stale))
+                || (budget.budgets.is_some() && !budget.job.is_stale()))
     }
 
     /// Whether a skill competes for a message: switched on, and one an agent would load on its
     /// own (parsed, not shadowed, not closed to model invocation).
     pub fn competes(&self, i: usize) -> bool {
-        matching::competes(&self.lib, &self.enabled, i)
+        matching::competes(&self.lib, &self.switches.enabled, i)
     }
 
     /// Works out every skill's cost when used again from the figures known so far.
     pub fn refresh_used(&mut self) {
-        let Some(links) = &self.links else {
+        let Some(links) = &self.usage.links else {
             return;
         };
         let levels: Vec<usage::Levels> = self
@@ -678,25 +543,25 @@ impl App {
                 schema: c.schema.map(u64::from),
             })
             .collect();
-        self.used = usage::costs_when_used(&self.lib, &levels, links);
+        self.usage.used = usage::costs_when_used(&self.lib, &levels, links);
     }
 
     /// The preview shown is the one for the current toggles and settings.
     pub fn preview_settled(&self) -> bool {
-        !self.preview_running
-            && !self.preview_dirty
-            && (self.screen != Screen::Prompt || (self.preview.is_some() && !self.preview_stale))
+        self.preview.job.idle()
+            && (self.screen != Screen::Prompt
+                || (self.preview.shown.is_some() && !self.preview.job.is_stale()))
     }
 
     /// The diagnostics shown for a skill (by library index).
     pub fn diagnostics(&self, skill: usize) -> &[Diagnostic] {
-        self.diags.get(skill).map_or(&[], Vec::as_slice)
+        self.findings.diags.get(skill).map_or(&[], Vec::as_slice)
     }
 
     /// Starts the file watcher on a worker: adding a watch for every folder of a big library
     /// takes a while, and the keys must not wait for it.
     fn start_watch(&mut self) {
-        self.watch_started = true;
+        self.watching = Watching::Starting;
         let tx = self.tx.clone();
         let roots: Vec<PathBuf> = self.lib.roots.iter().map(|r| r.path.clone()).collect();
         std::thread::spawn(move || {
@@ -715,16 +580,16 @@ impl App {
     }
 
     pub fn is_watching(&self) -> bool {
-        self.watch.is_some()
+        matches!(self.watching, Watching::On(_))
     }
 
     /// The skill selected in the list.
     pub fn selected(&self) -> Option<&Skill> {
-        self.skills.selected(&self.lib)
+        self.screens.skills.selected(&self.lib)
     }
 
     pub fn enabled_count(&self) -> usize {
-        self.enabled.iter().filter(|e| **e).count()
+        self.switches.enabled.iter().filter(|e| **e).count()
     }
 
     /// The L1 total of the skills an agent would list — switched on and not shadowed — and how
@@ -736,8 +601,8 @@ impl App {
 
     /// The totals of the skills an agent would list, as far as counted.
     pub fn summary(&self) -> budget::Summary {
-        let listed = budget::listed(&self.lib, &self.enabled);
-        budget::summarize(&self.costs, &listed, self.levels_done)
+        let listed = budget::listed(&self.lib, &self.switches.enabled);
+        budget::summarize(&self.costs, &listed, self.counting.done)
     }
 
     /// A skill's figures (nothing known for an index out of range).
@@ -747,39 +612,19 @@ impl App {
     }
 
     pub fn set_status(&mut self, text: impl Into<String>, error: bool) {
-        let status = Status {
+        self.footer.say(Status {
             text: text.into(),
             error,
             at: self.ticks,
-        };
-        if self.messages.front().is_none_or(|m| m.text != status.text) {
-            self.messages.push_front(status.clone());
-            self.messages.truncate(MESSAGES_KEPT);
-        }
-        self.status = Some(status);
+        });
     }
 
     /// The keymap contexts in force, most specific first.
     pub fn contexts(&self) -> Vec<Context> {
-        if let Some(f) = &self.adding {
-            return vec![f.context(), Context::Global];
+        match &self.overlay {
+            Some(o) => o.contexts(),
+            None => vec![self.screens.get(self.screen).context(), Context::Global],
         }
-        if self.confirm.is_some() || self.removing.is_some() {
-            return vec![Context::Confirm];
-        }
-        if self.help.is_some() {
-            return vec![Context::Help];
-        }
-        let first = match self.screen {
-            Screen::Skills => self.skills.context(),
-            Screen::Prompt if self.prompt.files_box.is_some() => Context::Files,
-            Screen::Prompt => Context::Prompt,
-            Screen::Test if self.test.typing => Context::Test,
-            Screen::Test => Context::Results,
-            Screen::Checks => Context::Checks,
-            Screen::Budget => Context::Budget,
-        };
-        vec![first, Context::Global]
     }
 
     /// What the app keeps across runs, written before it ends: counts a worker made since the
@@ -798,25 +643,11 @@ impl App {
             Event::Input(_) => {}
             Event::Tick => {
                 self.ticks = self.ticks.wrapping_add(1);
-                self.expire_status();
+                self.footer.expire(self.ticks);
             }
             Event::FsChanged(_) => self.request_rescan(),
-            Event::InputGone => self.quit = true,
+            Event::InputGone => self.requests.quit = true,
             Event::Job(job) => self.on_job(job),
-        }
-    }
-
-    /// Clears the footer message once it has been shown long enough.
-    fn expire_status(&mut self) {
-        if let Some(s) = &self.status {
-            let ttl = if s.error {
-                2 * STATUS_TICKS
-            } else {
-                STATUS_TICKS
-            };
-            if self.ticks.wrapping_sub(s.at) >= ttl {
-                self.status = None;
-            }
         }
     }
 
@@ -826,12 +657,14 @@ impl App {
     }
 
     pub fn request_rescan(&mut self) {
-        if self.rescanning {
-            self.rescan_again = true;
+        if !self.rescan.start() {
             return;
         }
-        self.rescanning = true;
-        jobs::rescan(self.spec.clone(), self.cache.index_store(), self.tx.clone());
+        jobs::rescan(
+            self.rescan.spec.clone(),
+            self.cache.index_store(),
+            self.tx.clone(),
+        );
     }
 
     /// Runs every matcher on the test box's message; only skills an agent would consider (and
@@ -841,92 +674,73 @@ impl App {
             self.request_preview();
             return;
         }
-        let Some(index) = self.index.clone() else {
+        let Some(index) = self.matching.index.get().cloned() else {
             return;
         };
         let competes = |i: usize| self.competes(i);
-        let results = index.query_all(&self.test.message, &competes, TEST_TOP_K);
+        let results = index.query_all(&self.screens.test.message, &competes, TEST_TOP_K);
         let competing = (0..self.lib.skills.len()).filter(|&i| competes(i)).count();
-        self.test.results = results;
-        self.test.competing = competing;
+        self.screens.test.results = results;
+        self.screens.test.competing = competing;
         // The auto listing mode lists what this message makes relevant.
         self.request_preview();
     }
 
     pub fn apply(&mut self, action: Action) {
-        if let Some(out) = self.manage_overlay(action) {
-            if let Outcome::Then(cmd) = out {
-                self.run(cmd);
+        let out = match self.overlay_action(action) {
+            Some(out) => out,
+            None => {
+                let mut out = self.dispatch(self.screen, action);
+                if out == Outcome::Ignored
+                    && let Some(owner) = screens::owner(action)
+                    && owner != self.screen
+                {
+                    out = self.dispatch(owner, action);
+                }
+                if out == Outcome::Ignored {
+                    self.apply_global(action);
+                }
+                out
             }
-            return;
-        }
-        // An overlay takes every key while it is open.
-        let confirm_max = self
-            .confirm
-            .as_ref()
-            .map(|c| screens::confirm::max_scroll(self, c, self.size));
-        let overlay = if let (Some(c), Some(max)) = (&mut self.confirm, confirm_max) {
-            Some(c.handle(action, max))
-        } else if self.help.is_some() {
-            let (max, page) = screens::help::max_scroll(self, self.size);
-            self.help.as_mut().map(|h| h.handle(action, max, page))
-        } else {
-            None
         };
-        if let Some(out) = overlay {
-            if let Outcome::Then(cmd) = out {
-                self.run(cmd);
-            }
-            return;
+        if let Outcome::Then(cmd) = out {
+            self.run(cmd);
         }
-        let mut out = self.dispatch(self.screen, action);
-        if out == Outcome::Ignored
-            && let Some(owner) = screens::owner(action)
-            && owner != self.screen
-        {
-            out = self.dispatch(owner, action);
-        }
-        match out {
-            Outcome::Ignored => self.apply_global(action),
-            Outcome::Done => {}
-            Outcome::Then(cmd) => self.run(cmd),
-        }
+    }
+
+    /// The open overlay's answer to an action: it takes every key while it is open.
+    fn overlay_action(&mut self, action: Action) -> Option<Outcome> {
+        // How far an overlay scrolls depends on what it shows, which is drawn from the app.
+        let (max, page) = match self.overlay.as_ref()? {
+            Overlay::Confirm(c) => (screens::confirm::max_scroll(self, c, self.size), 0),
+            Overlay::Help(_) => screens::help::max_scroll(self, self.size),
+            Overlay::Add(_) | Overlay::Remove(_) => (0, 0),
+        };
+        Some(match self.overlay.as_mut()? {
+            Overlay::Add(f) => f.handle(action),
+            Overlay::Remove(r) => r.handle(action),
+            Overlay::Confirm(c) => c.handle(action, max),
+            Overlay::Help(h) => h.handle(action, max, page),
+        })
     }
 
     /// Offers an action to a screen, with what it may read of the shared state.
     fn dispatch(&mut self, screen: Screen, action: Action) -> Outcome {
-        let cx = ctx!(self);
-        let body = cx.areas.body;
-        match screen {
-            Screen::Skills => self.skills.handle(action, &cx),
-            Screen::Prompt => self.prompt.handle(action, self.preview_lines(), body),
-            Screen::Test if action == Action::CycleAgent => self.prompt.cycle_agent(),
-            Screen::Test => self.test.handle(action, body),
-            Screen::Checks => self.checks.handle(action, &cx),
-            Screen::Budget => Outcome::Ignored,
+        // The Test box follows the Prompt screen's agent: its key cycles that one.
+        if screen == Screen::Test && action == Action::CycleAgent {
+            return self.screens.prompt.cycle_agent();
         }
-    }
-
-    /// How many screen rows the listing shown on the Prompt screen takes, wrapped to its box.
-    fn preview_lines(&self) -> usize {
-        let body = self.areas(self.size).body;
-        self.preview.as_ref().map_or(0, |p| {
-            self.preview_wrap
-                .get(&p.listing.text, screens::prompt::text_width(body))
-                .rows()
-        })
+        let (screens, cx) = self.parts();
+        screens.get_mut(screen).handle(action, &cx)
     }
 
     /// Carries out a screen's shared effect.
     fn run(&mut self, cmd: Cmd) {
         match cmd {
             Cmd::Status(text, error) => self.set_status(text, error),
-            Cmd::Quit => self.quit = true,
+            Cmd::Quit => self.requests.quit = true,
             Cmd::CloseOverlay(status) => {
-                self.help = None;
-                self.confirm = None;
-                self.adding = None;
-                self.removing = None;
+                self.overlay = None;
                 if let Some(text) = status {
                     self.set_status(text, false);
                 }
@@ -941,6 +755,7 @@ impl App {
             Cmd::FetchSource(source) => self.fetch_source(source),
             Cmd::InstallChecked => self.install_checked(),
             Cmd::CycleAddTarget(agent) => self.cycle_add_target(agent),
+            Cmd::RemoveConfirmed => self.remove_confirmed(),
             Cmd::RecountL1 => self.recount_l1(),
             Cmd::ViewChanged { recount } => {
                 if recount {
@@ -952,24 +767,34 @@ impl App {
                     self.request_preview();
                 }
             }
+            Cmd::FreshPreview => {
+                if self.loaded() && (self.preview.job.is_stale() || self.preview.shown.is_none()) {
+                    self.request_preview();
+                }
+            }
+            Cmd::PriceAgents => self.request_agent_budgets(),
+            Cmd::NeedIndex => {
+                self.ensure_index();
+                self.ensure_agent_view();
+            }
         }
     }
 
     /// L1 is the listing entry, which the format decides: every L1 is counted again.
     fn recount_l1(&mut self) {
-        self.levels_done[0] = false;
+        self.counting.recount_l1();
         for c in &mut self.costs {
             c.l1 = None;
         }
-        self.start_counting(vec![Level::L1]);
+        self.start_counting(&[Level::L1]);
         self.request_preview();
     }
 
     /// The actions no screen took: the app's own (quit, help, screens, rescans, the model).
     fn apply_global(&mut self, action: Action) {
         match action {
-            Action::Quit => self.quit = true,
-            Action::Help => self.help = Some(Help::default()),
+            Action::Quit => self.requests.quit = true,
+            Action::Help => self.overlay = Some(Overlay::Help(Help::default())),
             Action::NextScreen => {
                 self.show(Screen::ALL[(self.screen.index() + 1) % Screen::ALL.len()])
             }
@@ -980,20 +805,18 @@ impl App {
             Action::Show(s) => self.show(s),
             Action::CycleProfile => {
                 let all = Profile::ALL;
-                let i = all.iter().position(|p| *p == self.profile).unwrap_or(0);
-                self.profile = all[(i + 1) % all.len()];
-                self.profile_chosen = true;
-                self.checked = false;
+                let i = all
+                    .iter()
+                    .position(|p| *p == self.findings.profile)
+                    .unwrap_or(0);
+                self.findings.profile = all[(i + 1) % all.len()];
+                self.findings.chosen = true;
+                self.findings.checked = false;
                 self.run_checks(true);
             }
             Action::CycleModel => {
-                // none → each model in turn → none.
-                let next = match &self.model {
-                    None => 0,
-                    Some(m) => self.models.iter().position(|x| x == m).map_or(0, |i| i + 1),
-                };
-                self.model = self.models.get(next).cloned();
-                let text = match &self.model {
+                self.models.cycle();
+                let text = match &self.models.chosen {
                     Some(m) if m.is_exact_with(self.encoding()) => {
                         format!(
                             "model {m}: {} is its own tokenizer, figures are exact",
@@ -1010,7 +833,7 @@ impl App {
                 self.set_status(text, false);
             }
             Action::Rescan => self.request_rescan(),
-            Action::AddSkills => self.adding = Some(screens::add::AddFlow::new()),
+            Action::AddSkills => self.overlay = Some(Overlay::Add(screens::add::AddFlow::new())),
             Action::RemoveSkill => self.ask_remove(),
             Action::UndoRemove => self.undo_remove(),
             Action::CheckUpdates => self.check_updates(),
@@ -1033,22 +856,25 @@ impl App {
         let inner = ratatui::widgets::Block::bordered().inner(area);
         let lines = screens::skills::detail::line_count(self, skill, usize::from(inner.width));
         let max = lines.saturating_sub(usize::from(inner.height));
-        self.skills.scroll_detail(delta, max);
+        self.screens.skills.scroll_detail(delta, max);
     }
 
     /// Scrolls the detail pane to the resource selected in it: its line depends on everything
     /// the pane shows above it.
     fn reveal_resource(&mut self) {
         let areas = self.areas(self.size);
-        let (Some(area), Some(skill), Some(k)) =
-            (areas.detail, self.selected(), self.skills.resource_cursor)
-        else {
+        let (Some(area), Some(skill), Some(k)) = (
+            areas.detail,
+            self.selected(),
+            self.screens.skills.resource_cursor,
+        ) else {
             return;
         };
         let inner = ratatui::widgets::Block::bordered().inner(area);
         let width = usize::from(inner.width);
         if let Some(line) = screens::skills::detail::resource_line(self, skill, width, k) {
-            self.skills
+            self.screens
+                .skills
                 .reveal_detail_line(line, usize::from(inner.height));
         }
     }
@@ -1062,7 +888,8 @@ impl App {
         let inner = ratatui::widgets::Block::bordered().inner(area);
         let width = usize::from(inner.width);
         if let Some(line) = screens::skills::detail::diagnostic_line(self, skill, width, k) {
-            self.skills
+            self.screens
+                .skills
                 .reveal_detail_line(line, usize::from(inner.height));
         }
     }
@@ -1070,50 +897,23 @@ impl App {
     fn show(&mut self, s: Screen) {
         if s != self.screen {
             // A message is about the screen it was said on.
-            self.status = None;
+            self.footer.status = None;
         }
         self.screen = s;
-        match s {
-            Screen::Prompt if self.loaded && (self.preview_stale || self.preview.is_none()) => {
-                self.request_preview();
-            }
-            Screen::Budget => self.request_agent_budgets(),
-            Screen::Test => {
-                // Arriving on the Test screen puts the keys in its message box.
-                self.test.typing = true;
-                self.ensure_index();
-                self.ensure_agent_view();
-            }
-            _ => {}
+        if let Some(cmd) = self.screens.get_mut(s).shown() {
+            self.run(cmd);
         }
-        if s != Screen::Skills && self.skills.mode == Mode::Filter {
-            self.skills.mode = Mode::List;
+        for other in Screen::ALL {
+            if other != s {
+                self.screens.get_mut(other).hidden();
+            }
         }
         self.after_move();
-    }
-
-    /// The wheel on a screen: the same as the arrow keys, three lines at a time.
-    fn scroll(&mut self, delta: isize) {
-        let body = self.areas(self.size).body;
-        match self.screen {
-            Screen::Skills => {
-                if let Outcome::Then(cmd) = self.skills.scroll(delta, &self.lib, self.size) {
-                    self.run(cmd);
-                }
-            }
-            Screen::Prompt => {
-                let lines = self.preview_lines();
-                let _ = self.prompt.scroll(delta, lines, body);
-            }
-            Screen::Checks => self.checks.scroll(delta, body),
-            Screen::Test => self.test.scroll_by(delta),
-            Screen::Budget => {}
-        }
     }
 
     /// After the selection or the layout changed: keep the list's selection on screen and the
     /// detail pane's data for the selected skill.
     fn after_move(&mut self) {
-        self.skills.after_move(&self.lib, self.size);
+        self.screens.skills.after_move(&self.lib, self.size);
     }
 }

@@ -14,17 +14,18 @@ impl App {
     pub fn edit_target(&self) -> Option<EditRequest> {
         match self.screen {
             Screen::Skills => {
-                if let Some(v) = &self.skills.viewer {
+                if let Some(v) = &self.screens.skills.viewer {
                     let width = self.areas(self.size).body.width.saturating_sub(2);
                     return Some(EditRequest {
                         file: v.path.clone(),
                         line: Some(v.first_line(usize::from(width))),
                     });
                 }
-                let i = self.skills.list.selected_skill()?;
-                self.skill_edit_target(i, self.skills.diag_cursor)
+                let i = self.screens.skills.list.selected_skill()?;
+                self.skill_edit_target(i, self.screens.skills.diag_cursor)
             }
             Screen::Checks => self
+                .screens
                 .checks
                 .selected_skill()
                 .and_then(|i| self.skill_edit_target(i, None)),
@@ -54,14 +55,14 @@ impl App {
     /// `e`: asks the run loop to open the editor.
     pub(super) fn edit_selected(&mut self) {
         match self.edit_target() {
-            Some(req) => self.edit_request = Some(req),
+            Some(req) => self.requests.edit = Some(req),
             None => self.set_status("nothing to edit here: select a skill or open a file", true),
         }
     }
 
     /// The file waiting to be opened in the editor, taken by the run loop.
     pub fn take_edit(&mut self) -> Option<EditRequest> {
-        self.edit_request.take()
+        self.requests.edit.take()
     }
 
     /// The editor `editor` is done with `req`: say how it went and read the library again, so
@@ -115,15 +116,15 @@ impl App {
             return;
         }
         self.set_status(format!("copied {what}"), false);
-        self.clipboard = Some(text);
+        self.requests.clipboard = Some(text);
     }
 
     /// What a copy action takes where the app is now: a description for the footer and the
     /// text.
     fn copy_target(&self, action: Action) -> Option<(String, String)> {
         let skill = match self.screen {
-            Screen::Skills => self.skills.list.selected_skill(),
-            Screen::Checks => self.checks.selected_skill(),
+            Screen::Skills => self.screens.skills.list.selected_skill(),
+            Screen::Checks => self.screens.checks.selected_skill(),
             _ => None,
         }
         .and_then(|i| self.lib.skills.get(i));
@@ -133,7 +134,7 @@ impl App {
                 Some((format!("the name {}", line(&s.name)), s.name.clone()))
             }
             Action::CopyPath => {
-                let path: PathBuf = match (&self.skills.viewer, self.screen) {
+                let path: PathBuf = match (&self.screens.skills.viewer, self.screen) {
                     (Some(v), Screen::Skills) => v.path.clone(),
                     _ => skill?.skill_md.clone(),
                 };
@@ -147,7 +148,7 @@ impl App {
                 if self.screen != Screen::Prompt {
                     return None;
                 }
-                let p = self.preview.as_ref()?;
+                let p = self.preview.shown.as_ref()?;
                 let text = p.listing.text.clone();
                 Some((
                     format!(
@@ -164,12 +165,12 @@ impl App {
 
     /// Text waiting to go to the clipboard, taken by the run loop.
     pub fn take_clipboard(&mut self) -> Option<String> {
-        self.clipboard.take()
+        self.requests.clipboard.take()
     }
 
     /// Moves the diagnostic selection of the detail pane and scrolls the pane to it.
     pub(super) fn move_diagnostic_cursor(&mut self, delta: isize) {
-        let Some(i) = self.skills.list.selected_skill() else {
+        let Some(i) = self.screens.skills.list.selected_skill() else {
             return;
         };
         let n = self.diagnostics(i).len();
@@ -177,12 +178,12 @@ impl App {
             self.set_status("this skill has no diagnostics", false);
             return;
         }
-        let next = match self.skills.diag_cursor {
+        let next = match self.screens.skills.diag_cursor {
             None if delta < 0 => n - 1,
             None => 0,
             Some(c) => c.saturating_add_signed(delta).min(n - 1),
         };
-        self.skills.diag_cursor = Some(next);
+        self.screens.skills.diag_cursor = Some(next);
         self.reveal_diagnostic(next);
     }
 }

@@ -1,11 +1,16 @@
 //! Worker results arriving on the event channel: a new library, diagnostics, counts, the
-//! preview, the index, probe verdicts, the agents' settings and the watcher.
+//! preview, the index, probe verdicts, the agents' settings and the watcher. One handler per
+//! kind of result; each drops what belongs to an older library.
 
-use super::App;
-use crate::core::diagnostic::Counts;
+use super::{App, Watching};
+use crate::core::diagnostic::Diagnostic;
+use crate::core::listing::Format;
 use crate::core::load::LevelCounts;
+use crate::core::probe::ProbeReport;
+use crate::core::probe::dependencies::DepsReport;
+use crate::core::rules::Profile;
 use crate::core::skill::Level;
-use crate::core::tokens::Progress;
+use crate::core::tokens::{Encoding, Progress};
 use crate::tui::event::JobEvent;
 use crate::tui::screens::skills::list;
 use std::sync::Arc;
@@ -17,9 +22,9 @@ impl App {
             JobEvent::AddInstalled(id, done) => self.on_add_installed(id, done),
             JobEvent::UpdatesChecked(r) => self.on_updates_checked(r),
             JobEvent::Rescanned(lib) => {
-                self.rescanning = false;
+                let again = self.rescan.finish();
                 self.set_library(*lib);
-                if std::mem::take(&mut self.rescan_again) {
+                if again {
                     self.request_rescan();
                 }
             }
@@ -28,63 +33,30 @@ impl App {
                 profile,
                 body,
                 diagnostics,
-            } => {
-                // A frontmatter-only result never replaces a complete one.
-                if generation != self.generation
-                    || profile != self.profile
-                    || (self.checked && !body)
-                {
-                    return;
-                }
-                self.diag_counts = diagnostics.iter().map(Counts::of).collect();
-                self.diags = diagnostics;
-                self.checked = body;
-                if self.skills.list.sort == list::Sort::Diagnostics {
-                    let cx = ctx!(self);
-                    self.skills.refresh(&cx);
-                }
-            }
+            } => self.on_checked(generation, profile, body, diagnostics),
             JobEvent::Counted {
                 generation,
                 format,
                 encoding,
                 counts,
-            } => {
-                // A count of another library, encoding or (for L1) listing format is stale, even
-                // when it arrives last.
-                let stale = generation != self.generation
-                    || encoding != self.encoding()
-                    || (counts.level() == Level::L1 && format != self.format());
-                if !stale {
-                    self.on_counted(counts);
-                }
-            }
+            } => self.on_count(generation, format, encoding, counts),
             JobEvent::CountProgress {
                 generation,
                 level,
                 done,
                 total,
             } => {
-                if generation == self.generation && !self.levels_done.iter().all(|d| *d) {
-                    self.counting = Some(Progress { level, done, total });
+                if generation == self.generation && !self.counting.all_done() {
+                    self.counting.progress = Some(Progress { level, done, total });
                 }
             }
             JobEvent::Previewed { request, preview } => {
-                self.preview_running = false;
-                if request == self.preview_request {
-                    self.preview = Some(*preview);
-                    self.preview_wrap.clear();
-                }
-                if std::mem::take(&mut self.preview_dirty) {
+                if self.preview.arrived(request, *preview) {
                     self.request_preview();
                 }
             }
             JobEvent::AgentBudgets { request, budgets } => {
-                self.agents.running = false;
-                if request == self.agents.request {
-                    self.agents.budgets = Some(budgets);
-                }
-                if std::mem::take(&mut self.agents.dirty) {
+                if self.screens.budget.arrived(request, budgets) {
                     self.request_agent_budgets();
                 }
             }
@@ -93,96 +65,39 @@ impl App {
             JobEvent::Injected { request, injection } => self.on_injected(request, *injection),
             JobEvent::Linked { generation, links } => {
                 if generation == self.generation {
-                    self.links = Some(links);
+                    self.usage.links = Some(links);
                     self.refresh_used();
                 }
             }
+            other => self.on_check_or_outside(other),
+        }
+    }
+
+    /// The probes' and dependency checks' results, and news from outside the library: the
+    /// agents' settings, the watcher, problems.
+    fn on_check_or_outside(&mut self, job: JobEvent) {
+        match job {
             JobEvent::Probed {
                 generation,
                 report,
                 schema_tokens,
-            } => {
-                if generation != self.generation {
-                    return;
-                }
-                if let Some(i) = self.lib.skills.iter().position(|s| s.dir == report.dir)
-                    && let Some(c) = self.costs.get_mut(i)
-                {
-                    c.schema = schema_tokens;
-                }
-                self.refresh_used();
-                if let Some(run) = &mut self.checks.run {
-                    run.done += 1;
-                }
-                self.checks.reports.insert(report.dir.clone(), *report);
-            }
+            } => self.on_probed(generation, *report, schema_tokens),
             JobEvent::DepsChecked {
                 generation,
                 skill,
                 report,
-            } => {
-                if generation != self.generation {
-                    return;
-                }
-                if let Some(run) = &mut self.checks.run {
-                    run.done += 1;
-                    run.total = run.total.max(run.done);
-                }
-                self.checks.add_row(&self.lib, skill);
-                self.checks.deps.insert(report.dir.clone(), *report);
-            }
+            } => self.on_deps_checked(generation, skill, *report),
             JobEvent::DepsDone {
                 generation,
                 checked,
-            } => {
-                if generation != self.generation {
-                    return;
-                }
-                self.checks.run = None;
-                let failed = self.checks.deps.values().filter(|r| r.failed()).count();
-                let text = if checked == 0 {
-                    "no skill declares dependencies (dependencies: or requirements.txt)".to_string()
-                } else {
-                    format!(
-                        "checked the dependencies of {checked} skills: {failed} with problems; nothing was installed"
-                    )
-                };
-                self.set_status(text, failed > 0);
-            }
-            JobEvent::ProbesDone { generation } => {
-                if generation != self.generation {
-                    return;
-                }
-                let failed = self
-                    .checks
-                    .rows
-                    .iter()
-                    .filter_map(|i| self.checks.report_for(&self.lib, *i))
-                    .filter(|r| r.probe_failed())
-                    .count();
-                self.checks.run = None;
-                let n = self
-                    .checks
-                    .rows
-                    .iter()
-                    .filter(|&&i| {
-                        self.lib
-                            .skills
-                            .get(i)
-                            .is_some_and(|s| s.kind() == crate::core::SkillKind::Executable)
-                    })
-                    .count();
-                self.set_status(
-                    format!("probed {n} executable skills: {failed} failed"),
-                    failed > 0,
-                );
-            }
+            } => self.on_deps_done(generation, checked),
+            JobEvent::ProbesDone { generation } => self.on_probes_done(generation),
             JobEvent::Switches(result) => match result {
                 Ok((switches, diags)) => {
                     if let Some(d) = diags.first() {
                         self.set_status(d.message.clone(), true);
                     }
-                    self.switches = Some(Arc::new(*switches));
+                    self.switches.agents = Some(Arc::new(*switches));
                 }
                 Err(e) => self.set_status(e, true),
             },
@@ -191,37 +106,151 @@ impl App {
                     if let Some(p) = w.problems.first() {
                         self.set_status(format!("not watching every folder: {p}"), true);
                     }
-                    self.watch = Some(*w);
+                    self.watching = Watching::On(*w);
                 }
-                Err(e) => self.set_status(e, true),
+                Err(e) => {
+                    self.watching = Watching::Off;
+                    self.set_status(e, true);
+                }
             },
             JobEvent::Problem(e) => self.set_status(e, true),
             JobEvent::WatchProblem(e) => {
                 self.set_status(format!("file watcher: {e}"), true);
                 self.request_rescan();
             }
+            // The library's own results are `on_job`'s.
+            _ => {}
+        }
+    }
+
+    fn on_checked(
+        &mut self,
+        generation: u64,
+        profile: Profile,
+        body: bool,
+        diagnostics: Vec<Vec<Diagnostic>>,
+    ) {
+        // A frontmatter-only result never replaces a complete one.
+        if generation != self.generation
+            || profile != self.findings.profile
+            || (self.findings.checked && !body)
+        {
+            return;
+        }
+        self.findings.set(diagnostics);
+        self.findings.checked = body;
+        if self.screens.skills.list.sort == list::Sort::Diagnostics {
+            let (screens, cx) = self.parts();
+            screens.skills.refresh(&cx);
+        }
+    }
+
+    fn on_count(
+        &mut self,
+        generation: u64,
+        format: Format,
+        encoding: Encoding,
+        counts: LevelCounts,
+    ) {
+        // A count of another library, encoding or (for L1) listing format is stale, even when
+        // it arrives last.
+        let stale = generation != self.generation
+            || encoding != self.encoding()
+            || (counts.level() == Level::L1 && format != self.format());
+        if !stale {
+            self.on_counted(counts);
         }
     }
 
     pub(super) fn on_counted(&mut self, counts: LevelCounts) {
         let level = counts.level();
         counts.apply_to(&mut self.costs);
-        self.levels_done[match level {
-            Level::L1 => 0,
-            Level::L2 => 1,
-            Level::L3 => 2,
-        }] = true;
+        let all = self.counting.counted(level);
         self.refresh_used();
-        if self.levels_done.iter().all(|d| *d) {
-            self.counting = None;
-            if !self.checked {
+        if all {
+            if !self.findings.checked {
                 self.run_checks(true);
             }
             self.start_after_counts();
         }
-        if self.skills.list.sort == list::Sort::Cost {
-            let cx = ctx!(self);
-            self.skills.refresh(&cx);
+        if self.screens.skills.list.sort == list::Sort::Cost {
+            let (screens, cx) = self.parts();
+            screens.skills.refresh(&cx);
         }
+    }
+
+    fn on_probed(&mut self, generation: u64, report: ProbeReport, schema_tokens: Option<u32>) {
+        if generation != self.generation {
+            return;
+        }
+        if let Some(i) = self.lib.skills.iter().position(|s| s.dir == report.dir)
+            && let Some(c) = self.costs.get_mut(i)
+        {
+            c.schema = schema_tokens;
+        }
+        self.refresh_used();
+        let checks = &mut self.screens.checks;
+        if let Some(run) = &mut checks.run {
+            run.done += 1;
+        }
+        checks.reports.insert(report.dir.clone(), report);
+    }
+
+    fn on_deps_checked(&mut self, generation: u64, skill: usize, report: DepsReport) {
+        if generation != self.generation {
+            return;
+        }
+        let checks = &mut self.screens.checks;
+        if let Some(run) = &mut checks.run {
+            run.done += 1;
+            run.total = run.total.max(run.done);
+        }
+        checks.add_row(&self.lib, skill);
+        checks.deps.insert(report.dir.clone(), report);
+    }
+
+    fn on_deps_done(&mut self, generation: u64, checked: usize) {
+        if generation != self.generation {
+            return;
+        }
+        let checks = &mut self.screens.checks;
+        checks.run = None;
+        let failed = checks.deps.values().filter(|r| r.failed()).count();
+        let text = if checked == 0 {
+            "no skill declares dependencies (dependencies: or requirements.txt)".to_string()
+        } else {
+            format!(
+                "checked the dependencies of {checked} skills: {failed} with problems; nothing was installed"
+            )
+        };
+        self.set_status(text, failed > 0);
+    }
+
+    fn on_probes_done(&mut self, generation: u64) {
+        if generation != self.generation {
+            return;
+        }
+        let checks = &mut self.screens.checks;
+        let failed = checks
+            .rows
+            .iter()
+            .filter_map(|i| checks.report_for(&self.lib, *i))
+            .filter(|r| r.probe_failed())
+            .count();
+        checks.run = None;
+        let n = checks
+            .rows
+            .iter()
+            .filter(|&&i| {
+                self.lib
+                    .skills
+                    .get(i)
+                    .is_some_and(|s| s.kind() == crate::core::SkillKind::Executable)
+            })
+            .count();
+        self.set_status(
+            format!("probed {n} executable skills: {failed} failed"),
+            failed > 0,
+        );
     }
 }

@@ -117,15 +117,16 @@ impl App {
     fn view_key(&self) -> Option<ViewKey> {
         Some(ViewKey {
             generation: self.generation,
-            agent: self.prompt.agent()?,
-            files: self.prompt.files.clone(),
+            agent: self.screens.prompt.agent()?,
+            files: self.screens.prompt.files.clone(),
         })
     }
 
     /// The chosen agent's view and index, when they are in for the library and files shown.
     fn agent_view(&self) -> Option<Arc<AgentIndex>> {
         let key = self.view_key()?;
-        self.routing
+        self.matching
+            .routing
             .view
             .as_ref()
             .filter(|v| v.key == key)
@@ -137,7 +138,7 @@ impl App {
     pub fn test_ready(&self) -> bool {
         match self.view_key() {
             Some(_) => self.agent_view().is_some(),
-            None => self.index.is_some(),
+            None => self.matching.index.get().is_some(),
         }
     }
 
@@ -146,22 +147,22 @@ impl App {
     /// message injects; `false` when no agent is chosen.
     pub(super) fn run_agent_matchers(&mut self) -> bool {
         let Some(key) = self.view_key() else {
-            self.test.injecting = Injecting::NoAgent;
+            self.screens.test.injecting = Injecting::NoAgent;
             return false;
         };
         let Some(view) = self.agent_view() else {
-            self.test.results.clear();
-            self.test.injecting = Injecting::Waiting(key.agent);
+            self.screens.test.results.clear();
+            self.screens.test.injecting = Injecting::Waiting(key.agent);
             // Built when the Test box is in use, and not while the counts of a new library
             // hold both cores.
             let wanted = self.screen == crate::tui::action::Screen::Test
-                || !self.test.message.trim().is_empty();
+                || !self.screens.test.message.trim().is_empty();
             if wanted
-                && self.loaded
-                && !self.after_counts
-                && self.routing.building.as_ref() != Some(&key)
+                && self.loaded()
+                && !self.counting.waiting()
+                && self.matching.routing.building.as_ref() != Some(&key)
             {
-                self.routing.building = Some(key.clone());
+                self.matching.routing.building = Some(key.clone());
                 build(Arc::clone(&self.lib), key, self.tx.clone());
             }
             return true;
@@ -169,34 +170,34 @@ impl App {
         let enabled: Vec<bool> = view
             .keep
             .iter()
-            .map(|&i| self.enabled.get(i).copied().unwrap_or(false))
+            .map(|&i| self.switches.enabled.get(i).copied().unwrap_or(false))
             .collect();
         let competes = |j: usize| matching::competes(&view.lib, &enabled, j);
         let mut results = view
             .index
-            .query_all(&self.test.message, &competes, TEST_TOP_K);
+            .query_all(&self.screens.test.message, &competes, TEST_TOP_K);
         for (_, ms) in &mut results {
             for m in ms {
                 m.skill = view.keep.get(m.skill).copied().unwrap_or(m.skill);
             }
         }
-        self.test.competing = (0..view.lib.len()).filter(|&j| competes(j)).count();
-        self.test.results = results;
-        if self.test.message.trim().is_empty() {
-            self.test.injecting = Injecting::NoMessage(key.agent);
-        } else if self.routing.injecting {
-            self.test.injecting = Injecting::Waiting(key.agent);
-            self.routing.inject_again = true;
+        self.screens.test.competing = (0..view.lib.len()).filter(|&j| competes(j)).count();
+        self.screens.test.results = results;
+        if self.screens.test.message.trim().is_empty() {
+            self.screens.test.injecting = Injecting::NoMessage(key.agent);
+        } else if self.matching.routing.injecting {
+            self.screens.test.injecting = Injecting::Waiting(key.agent);
+            self.matching.routing.inject_again = true;
         } else {
-            self.test.injecting = Injecting::Waiting(key.agent);
-            self.routing.injecting = true;
-            self.routing.inject_request += 1;
+            self.screens.test.injecting = Injecting::Waiting(key.agent);
+            self.matching.routing.injecting = true;
+            self.matching.routing.inject_request += 1;
             inject(
                 view,
                 enabled,
-                self.test.message.clone(),
+                self.screens.test.message.clone(),
                 self.encoding(),
-                self.routing.inject_request,
+                self.matching.routing.inject_request,
                 self.tx.clone(),
             );
         }
@@ -212,11 +213,11 @@ impl App {
 
     /// An agent's view came: the Test box answers over it if it is still the one needed.
     pub(super) fn on_agent_indexed(&mut self, built: Arc<AgentIndex>) {
-        if self.routing.building.as_ref() == Some(&built.key) {
-            self.routing.building = None;
+        if self.matching.routing.building.as_ref() == Some(&built.key) {
+            self.matching.routing.building = None;
         }
         if self.view_key().as_ref() == Some(&built.key) {
-            self.routing.view = Some(built);
+            self.matching.routing.view = Some(built);
             self.run_matchers();
         }
     }
@@ -224,14 +225,14 @@ impl App {
     /// What the message injects, unless the message, the agent or the files changed since:
     /// then it is worked out again for what they are now.
     pub(super) fn on_injected(&mut self, request: u64, injection: Injection) {
-        if request != self.routing.inject_request {
+        if request != self.matching.routing.inject_request {
             return;
         }
-        self.routing.injecting = false;
-        if std::mem::take(&mut self.routing.inject_again) {
+        self.matching.routing.injecting = false;
+        if std::mem::take(&mut self.matching.routing.inject_again) {
             self.run_matchers();
         } else if self.view_key().is_some_and(|k| k.agent == injection.agent) {
-            self.test.injecting = Injecting::Shown(Box::new(injection));
+            self.screens.test.injecting = Injecting::Shown(Box::new(injection));
         }
     }
 }

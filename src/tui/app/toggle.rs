@@ -1,7 +1,7 @@
 //! Switching skills: skillscope's own state, saved at once, and the write-through to the
 //! agents' settings files after a confirmation that shows the exact diff.
 
-use super::{App, Confirm};
+use super::{App, Confirm, Overlay};
 use crate::core::agents::{SwitchScope, TogglePlan};
 use crate::core::source::Agent;
 use crate::core::state::EnableState;
@@ -18,7 +18,7 @@ impl App {
                 if let Some(d) = diags.first() {
                     self.set_status(d.message.clone(), true);
                 }
-                self.state = Some(st);
+                self.switches.state = Some(st);
             }
             None => self.set_status(
                 "no configuration folder on this system: toggles are not saved (set SKILLSCOPE_CONFIG_DIR)",
@@ -29,23 +29,23 @@ impl App {
 
     /// Switches the selected skill in skillscope's own state and saves at once.
     pub(super) fn toggle_selected(&mut self) {
-        let Some(i) = self.skills.list.selected_skill() else {
+        let Some(i) = self.screens.skills.list.selected_skill() else {
             return;
         };
         let Some(skill) = self.lib.skills.get(i) else {
             return;
         };
-        let on = !self.enabled.get(i).copied().unwrap_or(false);
+        let on = !self.switches.enabled.get(i).copied().unwrap_or(false);
         let name = skill.name.clone();
         let word = if on { "on" } else { "off" };
-        let saved = match &mut self.state {
+        let saved = match &mut self.switches.state {
             Some(st) => {
                 st.set(skill, on);
                 st.save().map_err(|e| e.to_string())
             }
             None => Err("no configuration folder: not saved".to_string()),
         };
-        if let Some(e) = self.enabled.get_mut(i) {
+        if let Some(e) = self.switches.enabled.get_mut(i) {
             *e = on;
         }
         self.run_matchers();
@@ -62,10 +62,10 @@ impl App {
     /// Prepares the write-through of the selected skill to every agent that reads its folder:
     /// off when any of them loads it now, else on. Nothing is written before the user says yes.
     pub(super) fn plan_agent_toggle(&mut self, scope: SwitchScope, on: Option<bool>) {
-        let Some(i) = self.skills.list.selected_skill() else {
+        let Some(i) = self.screens.skills.list.selected_skill() else {
             return;
         };
-        let Some(switches) = self.switches.clone() else {
+        let Some(switches) = self.switches.agents.clone() else {
             self.set_status("the agents' settings are still being read", true);
             return;
         };
@@ -84,26 +84,30 @@ impl App {
             );
             return;
         }
-        self.confirm = Some(Confirm {
+        self.overlay = Some(Overlay::Confirm(Confirm {
             skill: i,
             on,
             scope,
             plans,
             scroll: 0,
-        });
+        }));
     }
 
     /// Writes every planned change (each file atomically, with a backup), then reads the
     /// agents' settings again.
     pub(super) fn apply_agent_toggle(&mut self) {
-        let Some(c) = self.confirm.take() else {
-            return;
+        let c = match self.overlay.take() {
+            Some(Overlay::Confirm(c)) => c,
+            other => {
+                self.overlay = other;
+                return;
+            }
         };
         let mut written = Vec::new();
         // Only a file that existed has a backup: a new settings file has nothing to keep.
         let mut backed_up = 0;
         let mut failed = Vec::new();
-        let switches = self.switches.clone();
+        let switches = self.switches.agents.clone();
         let skill = self.lib.skills.get(c.skill);
         for (agent, plan) in &c.plans {
             let Ok(plan) = plan else {
@@ -149,6 +153,6 @@ impl App {
                 false,
             );
         }
-        jobs::load_switches(self.home.clone(), self.tx.clone());
+        jobs::load_switches(self.switches.home.clone(), self.tx.clone());
     }
 }

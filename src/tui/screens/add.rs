@@ -307,7 +307,8 @@ pub fn lines(app: &App, f: &AddFlow, width: usize) -> Vec<Line<'static>> {
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, f: &AddFlow) {
     let popup = popup(area);
     let keys: Vec<String> = app
-        .keymap
+        .keys
+        .map
         .footer(&[f.context()])
         .iter()
         .map(|b| format!("{} {}", keymap::keys_label(b, false), b.short))

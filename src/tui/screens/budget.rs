@@ -2,18 +2,61 @@
 //! context window and of the listing's budget; what loading costs (L2, L3) on a scale of its
 //! own; each agent's listing side by side; where the L1 comes from; and the biggest skills.
 //! Every bar has its label beside it, never on it, so a label's length never changes a bar's.
-//! The screen has no state of its own; its keys are the model and the context window.
+//! Its state is the agents' prices, made on a worker when it is shown; its keys are the model
+//! and the context window.
 
+use super::{Cmd, Ctx, Outcome, Screen};
 use crate::core::agents::budget::AgentBudget;
 use crate::core::budget::{self, LevelTotal};
 use crate::core::skill::KindSource;
-use crate::tui::app::App;
+use crate::tui::action::Action;
+use crate::tui::app::{App, Job};
+use crate::tui::keymap::Context;
+use crate::tui::layout::Areas;
 use crate::tui::view::{bar, cost_in, thousands, truncate};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Cell, Paragraph, Row, Table};
+
+/// Every agent's listing priced, made when the screen is shown: one run at a time, the newest
+/// request waiting, as for the prompt preview.
+#[derive(Debug, Default)]
+pub struct Budget {
+    pub budgets: Option<Vec<AgentBudget>>,
+    pub job: Job,
+}
+
+impl Budget {
+    /// Prices for `request`; `true`: price again (something changed meanwhile).
+    pub fn arrived(&mut self, request: u64, budgets: Vec<AgentBudget>) -> bool {
+        let (newest, again) = self.job.finish(request);
+        if newest {
+            self.budgets = Some(budgets);
+        }
+        again
+    }
+}
+
+impl Screen for Budget {
+    fn context(&self) -> Context {
+        Context::Budget
+    }
+
+    /// Its keys (the model, the window) are the app's and the Prompt screen's.
+    fn handle(&mut self, _action: Action, _cx: &Ctx) -> Outcome {
+        Outcome::Ignored
+    }
+
+    fn shown(&mut self) -> Option<Cmd> {
+        Some(Cmd::PriceAgents)
+    }
+
+    fn draw(&self, app: &App, frame: &mut Frame, areas: Areas) {
+        draw(frame, areas.body, app);
+    }
+}
 
 /// Terminals at least this wide get two panels side by side.
 const WIDE: u16 = 120;
@@ -136,8 +179,8 @@ fn parts(area: Rect) -> Parts {
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let lib = &app.lib;
-    let on = budget::listed(lib, &app.enabled);
-    let summary = budget::summarize(&app.costs, &on, app.levels_done);
+    let on = budget::listed(lib, &app.switches.enabled);
+    let summary = budget::summarize(&app.costs, &on, app.counting.done);
     let p = parts(area);
     per_turn(frame, p.turn, app, summary.l1);
     when_loaded(frame, p.loaded, app, &summary);
@@ -152,12 +195,12 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
 /// format's budget.
 fn per_turn(frame: &mut Frame, area: Rect, app: &App, l1: LevelTotal) {
     let t = &app.theme;
-    let format = super::prompt::FORMATS[app.prompt.format];
+    let format = super::prompt::FORMATS[app.screens.prompt.format];
     let window = app.window();
     let title = format!(
         " Every turn · L1 {} tok{} · {} enabled skills as {} entries (shadowed copies left out) ",
         l1.text(),
-        match (&app.model, l1.pending) {
+        match (&app.models.chosen, l1.pending) {
             (Some(_), 0) => app.beside(l1.tokens),
             _ => String::new(),
         },
@@ -221,7 +264,7 @@ fn when_loaded(frame: &mut Frame, area: Rect, app: &App, s: &budget::Summary) {
     let block = Block::bordered().title(Span::styled(" When loaded · own scale ", t.title()));
     let inner = block.inner(area);
     let scale = s.l2.tokens.max(s.l3.tokens).max(1) as f64;
-    let value = |total: &LevelTotal| match (&app.model, total.pending) {
+    let value = |total: &LevelTotal| match (&app.models.chosen, total.pending) {
         (Some(_), 0) => format!("{} tok{}", total.text(), app.beside(total.tokens)),
         _ => format!("{} tok", total.text()),
     };
@@ -269,7 +312,7 @@ fn per_agent(frame: &mut Frame, area: Rect, app: &App) {
         t.title(),
     ));
     let inner = block.inner(area);
-    let Some(budgets) = &app.agents.budgets else {
+    let Some(budgets) = &app.screens.budget.budgets else {
         frame.render_widget(
             Paragraph::new(Span::styled("pricing each agent's listing…", t.dim())).block(block),
             area,
@@ -340,7 +383,7 @@ fn agent_row(b: &AgentBudget, scale: u32, window: u64, room: usize) -> BarRow {
 
 /// L1 by where the skills come from (agent and scope, or the folder given).
 fn per_source(frame: &mut Frame, area: Rect, app: &App, on: &dyn Fn(usize) -> bool) {
-    let groups = budget::l1_by_source(&app.lib, &app.costs, on, app.levels_done);
+    let groups = budget::l1_by_source(&app.lib, &app.costs, on, app.counting.done);
     let block = Block::bordered().title(" L1 per source ");
     let inner = block.inner(area);
     let scale = groups.iter().map(|g| g.1.tokens).max().unwrap_or(0).max(1) as f64;
@@ -369,7 +412,7 @@ fn biggest(frame: &mut Frame, area: Rect, app: &App, on: &dyn Fn(usize) -> bool)
     let mut order: Vec<usize> = (0..lib.skills.len()).filter(|i| on(*i)).collect();
     let weight = |i: usize| {
         let c = app.costs_of(i);
-        let used = app.used.get(i).and_then(|u| u.tokens).unwrap_or(0);
+        let used = app.usage.used.get(i).and_then(|u| u.tokens).unwrap_or(0);
         (
             used,
             u64::from(c.l2.unwrap_or(0)),
@@ -381,14 +424,14 @@ fn biggest(frame: &mut Frame, area: Rect, app: &App, on: &dyn Fn(usize) -> bool)
             .cmp(&weight(*a))
             .then_with(|| lib.skills[*a].name.cmp(&lib.skills[*b].name))
     });
-    let done = app.levels_done;
+    let done = app.counting.done;
     let right = |s: String| Cell::from(Line::from(s).right_aligned());
     let rows: Vec<Row> = order
         .iter()
         .take(usize::from(area.height.saturating_sub(3)))
         .map(|&i| {
             let c = app.costs_of(i);
-            let u = app.used.get(i);
+            let u = app.usage.used.get(i);
             let used = match u.map(|u| (u.tokens, u.schema_unknown)) {
                 Some((Some(n), false)) => crate::core::text::compact(n, 7),
                 Some((Some(n), true)) => format!("{}?", crate::core::text::compact(n, 6)),

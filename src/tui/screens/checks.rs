@@ -1,13 +1,15 @@
 //! The Checks screen: the `--help-json` probe of executable skills and the check of declared
 //! dependencies, run only when asked, with progress and a verdict per skill.
 
-use super::{Ctx, Outcome};
+use super::{Ctx, Outcome, Screen};
 use crate::core::probe::dependencies::DepsReport;
 use crate::core::probe::{ProbeReport, SandboxMode, SandboxPreference};
 use crate::core::{Library, SkillKind};
 use crate::tui::action::Action;
 use crate::tui::app::App;
 use crate::tui::jobs;
+use crate::tui::keymap::Context;
+use crate::tui::layout::Areas;
 use crate::tui::screens;
 use crate::tui::view::{thousands, truncate, wrap};
 use ratatui::Frame;
@@ -173,7 +175,7 @@ impl Checks {
         screens::reveal(&mut self.table, self.rows.len(), table_rows(body), 0);
     }
 
-    pub fn handle(&mut self, action: Action, cx: &Ctx) -> Outcome {
+    fn act(&mut self, action: Action, cx: &Ctx) -> Outcome {
         let page = table_rows(cx.areas.body).max(1) as isize;
         match action {
             Action::RunChecks => return self.run_probes(cx),
@@ -193,11 +195,6 @@ impl Checks {
             _ => return Outcome::Ignored,
         }
         Outcome::Done
-    }
-
-    /// The wheel over the screen moves the selection as the arrow keys do.
-    pub fn scroll(&mut self, delta: isize, body: Rect) {
-        self.move_by(delta, body);
     }
 
     /// Starts the `--help-json` probe of every executable skill: the one thing in the app that
@@ -286,9 +283,29 @@ fn table_rows(body: Rect) -> usize {
     usize::from(parts(body)[1].height.saturating_sub(3))
 }
 
+impl Screen for Checks {
+    fn context(&self) -> Context {
+        Context::Checks
+    }
+
+    fn handle(&mut self, action: Action, cx: &Ctx) -> Outcome {
+        self.act(action, cx)
+    }
+
+    /// The wheel over the screen moves the selection as the arrow keys do.
+    fn scroll(&mut self, delta: isize, cx: &Ctx) -> Outcome {
+        self.move_by(delta, cx.areas.body);
+        Outcome::Done
+    }
+
+    fn draw(&self, app: &App, frame: &mut Frame, areas: Areas) {
+        draw(frame, areas.body, app);
+    }
+}
+
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme;
-    let checks = &app.checks;
+    let checks = &app.screens.checks;
     let [top, list, bottom] = parts(area);
     let n = checks.rows.len();
     let top_block = Block::bordered().title(Span::styled(

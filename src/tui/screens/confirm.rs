@@ -125,7 +125,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, c: &Confirm) {
     let name = line(app.lib.skills.get(c.skill).map_or("", |s| s.name.as_str()));
     let word = if c.on { "on" } else { "off" };
     let keys: Vec<String> = app
-        .keymap
+        .keys
+        .map
         .footer(&[Context::Confirm])
         .iter()
         .map(|b| format!("{} {}", keymap::keys_label(b, false), b.short))

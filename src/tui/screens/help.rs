@@ -53,7 +53,8 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
     let mut out = Vec::new();
     for ctx in HELP_ORDER {
         let bindings: Vec<_> = app
-            .keymap
+            .keys
+            .map
             .bindings()
             .iter()
             .filter(|b| b.context == *ctx)
@@ -97,13 +98,13 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
             out.push(Line::from(Span::styled(l, t.dim())));
         }
     }
-    if !app.messages.is_empty() {
+    if !app.footer.messages.is_empty() {
         out.push(Line::from(""));
         out.push(Line::from(Span::styled(
             "Messages, latest first",
             t.title(),
         )));
-        for m in &app.messages {
+        for m in &app.footer.messages {
             let style = if m.error { t.error() } else { t.dim() };
             for (i, l) in wrap(&m.text, width.saturating_sub(4))
                 .into_iter()
@@ -114,8 +115,8 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
             }
         }
     }
-    if app.config_path.is_some() || !app.config_notes.is_empty() || !app.config_info.is_empty() {
-        let shown = app.config_path.as_ref().map_or_else(
+    if app.config.path.is_some() || !app.config.notes.is_empty() || !app.config.info.is_empty() {
+        let shown = app.config.path.as_ref().map_or_else(
             || "(given to the app)".to_string(),
             |p| p.display().to_string(),
         );
@@ -124,8 +125,8 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
             format!("Config file: {shown}"),
             t.dim(),
         )));
-        let notes = app.config_notes.iter().map(|n| (n, t.error()));
-        let info = app.config_info.iter().map(|n| (n, t.dim()));
+        let notes = app.config.notes.iter().map(|n| (n, t.error()));
+        let info = app.config.info.iter().map(|n| (n, t.dim()));
         for (note, style) in notes.chain(info) {
             for (i, l) in wrap(note, width.saturating_sub(4)).into_iter().enumerate() {
                 let lead = if i == 0 { "  " } else { "    " };
@@ -139,7 +140,8 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
 /// The overlay's own keys, from the keymap.
 fn bottom_keys(app: &App) -> String {
     let items: Vec<String> = app
-        .keymap
+        .keys
+        .map
         .bindings()
         .iter()
         .filter(|b| b.context == keymap::Context::Help && b.footer)
@@ -150,7 +152,8 @@ fn bottom_keys(app: &App) -> String {
 
 /// The widest the text wants to be: every description on one line beside its keys.
 fn natural_width(app: &App) -> usize {
-    app.keymap
+    app.keys
+        .map
         .bindings()
         .iter()
         .map(|b| {

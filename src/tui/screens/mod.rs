@@ -1,5 +1,6 @@
-//! The screens: each module holds one screen's state, the `handle` for the actions of its key
-//! context and its `draw`; the app dispatches to the current one through [`Screen`].
+//! The screens: each module holds one screen's state and implements [`Screen`] (the `handle`
+//! for the actions of its key context, its `draw`); the app dispatches to the current one
+//! through [`Screens::get_mut`], the one place that lists them.
 //!
 //! A screen changes only its own state. What reaches further (switching a skill, starting the
 //! matchers, a status line) it returns as a [`Cmd`] for the app to carry out, so the order of
@@ -19,14 +20,91 @@ use crate::core::Library;
 use crate::core::agents::SwitchScope;
 use crate::core::diagnostic::Counts;
 use crate::core::tokens::SkillTokens;
-use crate::tui::action::{Action, Screen};
+use crate::tui::action::{Action, Screen as Id};
+use crate::tui::app::{App, PreviewJob};
 use crate::tui::event::Event;
 use crate::tui::jobs;
+use crate::tui::keymap::Context;
 use crate::tui::layout::Areas;
-use ratatui::layout::Rect;
+use ratatui::Frame;
+use ratatui::crossterm::event::MouseEventKind;
+use ratatui::layout::{Position, Rect};
 use ratatui::widgets::TableState;
 use std::sync::Arc;
 use std::sync::mpsc::Sender;
+
+/// One screen: its state, what it makes of the actions of its key context, and its draw.
+pub trait Screen {
+    /// The keymap context its keys are looked up in now.
+    fn context(&self) -> Context;
+
+    /// An action of its context, or one it owns (see [`owner`]) bound elsewhere.
+    fn handle(&mut self, action: Action, cx: &Ctx) -> Outcome;
+
+    /// A printable key no binding took.
+    fn type_char(&mut self, _c: char, _cx: &Ctx) -> Outcome {
+        Outcome::Ignored
+    }
+
+    /// The wheel: `delta` lines, as the arrow keys move.
+    fn scroll(&mut self, _delta: isize, _cx: &Ctx) -> Outcome {
+        Outcome::Ignored
+    }
+
+    /// A click or a wheel turn at `at`, outside the tabs; the wheel scrolls unless the screen
+    /// says otherwise.
+    fn mouse(&mut self, kind: MouseEventKind, _at: Position, cx: &Ctx) -> Outcome {
+        match kind {
+            MouseEventKind::ScrollDown => self.scroll(3, cx),
+            MouseEventKind::ScrollUp => self.scroll(-3, cx),
+            _ => Outcome::Ignored,
+        }
+    }
+
+    /// The screen is shown: what it needs of the app then.
+    fn shown(&mut self) -> Option<Cmd> {
+        None
+    }
+
+    /// Another screen is shown instead.
+    fn hidden(&mut self) {}
+
+    /// Draws the screen in `areas` (the frame, the tabs and the footer are the app's): a pure
+    /// function of the app's state, which a draw reads whole.
+    fn draw(&self, app: &App, frame: &mut Frame, areas: Areas);
+}
+
+/// Every screen's state, one field each: the registry the app dispatches through.
+#[derive(Debug)]
+pub struct Screens {
+    pub skills: skills::Skills,
+    pub prompt: prompt::Prompt,
+    pub test: test::TestBox,
+    pub checks: checks::Checks,
+    pub budget: budget::Budget,
+}
+
+impl Screens {
+    pub fn get(&self, id: Id) -> &dyn Screen {
+        match id {
+            Id::Skills => &self.skills,
+            Id::Prompt => &self.prompt,
+            Id::Test => &self.test,
+            Id::Checks => &self.checks,
+            Id::Budget => &self.budget,
+        }
+    }
+
+    pub fn get_mut(&mut self, id: Id) -> &mut dyn Screen {
+        match id {
+            Id::Skills => &mut self.skills,
+            Id::Prompt => &mut self.prompt,
+            Id::Test => &mut self.test,
+            Id::Checks => &mut self.checks,
+            Id::Budget => &mut self.budget,
+        }
+    }
+}
 
 /// What a screen made of an action.
 #[must_use]
@@ -69,6 +147,14 @@ pub enum Cmd {
     ViewChanged {
         recount: bool,
     },
+    /// The Prompt screen is shown: render the preview if the one rendered is out of date.
+    FreshPreview,
+    /// The Budget screen is shown: price every agent's listing if not priced for now.
+    PriceAgents,
+    /// The Test screen is shown: build the matchers' index if there is none.
+    NeedIndex,
+    /// Remove the skill whose removal the user said yes to.
+    RemoveConfirmed,
     /// Fetch and price this source for the Add flow (on a worker).
     FetchSource(String),
     /// Install the skills checked in the Add flow.
@@ -98,19 +184,21 @@ pub struct Ctx<'a> {
     /// The library's generation: worker results carry it so stale ones are dropped.
     pub generation: u64,
     pub tx: &'a Sender<Event>,
+    /// The prompt preview's listing, as far as rendered.
+    pub preview: &'a PreviewJob,
 }
 
 /// The screen that owns an action: where it goes when the current screen does not take it (a
 /// key bound in the global context, say).
-pub fn owner(action: Action) -> Option<Screen> {
+pub fn owner(action: Action) -> Option<Id> {
     match action {
-        Action::RunChecks | Action::RunDeps | Action::CancelChecks => Some(Screen::Checks),
+        Action::RunChecks | Action::RunDeps | Action::CancelChecks => Some(Id::Checks),
         Action::CycleFormat
         | Action::CycleAgent
         | Action::CycleTier
         | Action::CycleMode
-        | Action::CycleWindow => Some(Screen::Prompt),
-        Action::ClearMessage | Action::LeaveMessage | Action::EditMessage => Some(Screen::Test),
+        | Action::CycleWindow => Some(Id::Prompt),
+        Action::ClearMessage | Action::LeaveMessage | Action::EditMessage => Some(Id::Test),
         Action::Close
         | Action::NextResource
         | Action::PrevResource
@@ -125,7 +213,7 @@ pub fn owner(action: Action) -> Option<Screen> {
         | Action::Open
         | Action::DetailUp
         | Action::DetailDown
-        | Action::Backspace => Some(Screen::Skills),
+        | Action::Backspace => Some(Id::Skills),
         _ => None,
     }
 }

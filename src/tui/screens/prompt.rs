@@ -2,13 +2,15 @@
 //! and every skill's fate, for the listing settings chosen here (which the other screens' L1
 //! figures follow). Updates as toggles change.
 
-use super::{Cmd, Outcome};
+use super::{Cmd, Ctx, Outcome, Screen};
 use crate::core::Agent;
 use crate::core::listing::{Fate, Format, Tier};
 use crate::core::modes::{ListingMode, saving_text};
 use crate::tui::action::Action;
 use crate::tui::app::App;
 use crate::tui::event::Preview;
+use crate::tui::keymap::Context;
+use crate::tui::layout::Areas;
 use crate::tui::view::wrapped as wrap;
 use crate::tui::view::{thousands, truncate};
 use ratatui::Frame;
@@ -105,7 +107,7 @@ impl Prompt {
     }
 
     /// A character typed into the open-files box.
-    pub fn type_char(&mut self, c: char) -> Outcome {
+    fn type_file_char(&mut self, c: char) -> Outcome {
         match &mut self.files_box {
             Some(text) if !c.is_control() => {
                 text.push(c);
@@ -138,7 +140,7 @@ impl Prompt {
     }
 
     /// `lines`: how long the listing shown is; `body`: where the screen is drawn.
-    pub fn handle(&mut self, action: Action, lines: usize, body: Rect) -> Outcome {
+    fn act(&mut self, action: Action, lines: usize, body: Rect) -> Outcome {
         if self.files_box.is_some() {
             return self.handle_files(action);
         }
@@ -161,19 +163,19 @@ impl Prompt {
                 self.scroll = 0;
             }
             Action::CycleWindow => self.window = (self.window + 1) % self.windows.len().max(1),
-            Action::Up => return self.scroll(-1, lines, body),
-            Action::Down => return self.scroll(1, lines, body),
-            Action::PageUp => return self.scroll(-page, lines, body),
-            Action::PageDown => return self.scroll(page, lines, body),
-            Action::Top => return self.scroll(isize::MIN / 2, lines, body),
-            Action::Bottom => return self.scroll(isize::MAX / 2, lines, body),
+            Action::Up => return self.scroll_text(-1, lines, body),
+            Action::Down => return self.scroll_text(1, lines, body),
+            Action::PageUp => return self.scroll_text(-page, lines, body),
+            Action::PageDown => return self.scroll_text(page, lines, body),
+            Action::Top => return self.scroll_text(isize::MIN / 2, lines, body),
+            Action::Bottom => return self.scroll_text(isize::MAX / 2, lines, body),
             _ => return Outcome::Ignored,
         }
         Outcome::Then(Cmd::Preview)
     }
 
     /// Scrolls the listing text, no further than its last line at the bottom of the box.
-    pub fn scroll(&mut self, delta: isize, lines: usize, body: Rect) -> Outcome {
+    fn scroll_text(&mut self, delta: isize, lines: usize, body: Rect) -> Outcome {
         let max = lines.saturating_sub(text_rows(body));
         let at = usize::from(self.scroll)
             .saturating_add_signed(delta)
@@ -190,6 +192,44 @@ pub fn parse_files(text: &str) -> Vec<PathBuf> {
         .filter(|p| !p.is_empty())
         .map(PathBuf::from)
         .collect()
+}
+
+/// How many screen rows the listing shown takes, wrapped to its box.
+fn listing_rows(cx: &Ctx) -> usize {
+    cx.preview.rows(text_width(cx.areas.body))
+}
+
+impl Screen for Prompt {
+    /// The open files box's keys while it is open.
+    fn context(&self) -> Context {
+        if self.files_box.is_some() {
+            Context::Files
+        } else {
+            Context::Prompt
+        }
+    }
+
+    fn type_char(&mut self, c: char, _cx: &Ctx) -> Outcome {
+        self.type_file_char(c)
+    }
+
+    fn handle(&mut self, action: Action, cx: &Ctx) -> Outcome {
+        self.act(action, listing_rows(cx), cx.areas.body)
+    }
+
+    fn scroll(&mut self, delta: isize, cx: &Ctx) -> Outcome {
+        // The wheel only scrolls: nothing for the app to do after it.
+        let _ = self.scroll_text(delta, listing_rows(cx), cx.areas.body);
+        Outcome::Done
+    }
+
+    fn shown(&mut self) -> Option<Cmd> {
+        Some(Cmd::FreshPreview)
+    }
+
+    fn draw(&self, app: &App, frame: &mut Frame, areas: Areas) {
+        draw(frame, areas.body, app);
+    }
 }
 
 /// The summary box, the gauge, the listing text and the fates, in the screen's `body`.
@@ -220,7 +260,7 @@ pub fn text_width(body: Rect) -> usize {
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme;
-    let p = &app.prompt;
+    let p = &app.screens.prompt;
     let [head, gauge, text_area, fates_area] = parts(area);
     let mut settings = format!(
         " Prompt · {} · mode {} · {} · tier {} · window {} ",
@@ -233,7 +273,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     if !p.files.is_empty() {
         settings.push_str(&format!("· {} open ", files_label(&p.files)));
     }
-    let Some(preview) = app.preview.as_ref() else {
+    let Some(preview) = app.preview.shown.as_ref() else {
         frame.render_widget(
             Paragraph::new(Line::from(Span::styled(" rendering the listing…", t.dim())))
                 .block(Block::bordered().title(Span::styled(settings, t.title()))),
@@ -264,7 +304,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             Span::raw(", "),
             Span::styled(format!("{} dropped", l.count(Fate::Dropped)), t.error()),
         ]),
-        Line::from(match &app.model {
+        Line::from(match &app.models.chosen {
             None => format!(
                 " {} tokens ({}, an estimate: Claude models count 10–20% more) · {} chars",
                 tokens,
@@ -327,7 +367,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
 
     let text_w = text_width(area);
     let height = text_rows(area);
-    let wrapped = app.preview_wrap.get(&l.text, text_w);
+    let wrapped = app.preview.wrap.get(&l.text, text_w);
     let total_rows = wrapped.rows();
     let total_lines = l.text.lines().count();
     // The handler keeps the scroll within the text; a newer, shorter listing may still end
@@ -443,7 +483,7 @@ fn comparison_line(preview: &Preview, app: &App) -> Line<'static> {
             t.dim(),
         )),
     }
-    if let Some(note) = more_than_all(preview, TIERS[app.prompt.tier] == Tier::Auto) {
+    if let Some(note) = more_than_all(preview, TIERS[app.screens.prompt.tier] == Tier::Auto) {
         spans.push(Span::styled(format!(" · {note}"), t.dim()));
     }
     Line::from(spans)
@@ -483,17 +523,17 @@ mod tests {
         let body = Rect::new(0, 1, 80, 22);
         let rows = text_rows(body);
         assert!(rows > 0);
-        let _ = p.handle(Action::Bottom, 100, body);
+        let _ = p.act(Action::Bottom, 100, body);
         assert_eq!(usize::from(p.scroll), 100 - rows);
         // The first key up shows one line more at the top: nothing was kept past the end.
-        let _ = p.handle(Action::Up, 100, body);
+        let _ = p.act(Action::Up, 100, body);
         assert_eq!(usize::from(p.scroll), 100 - rows - 1);
-        let _ = p.handle(Action::PageUp, 100, body);
+        let _ = p.act(Action::PageUp, 100, body);
         assert_eq!(usize::from(p.scroll), 100 - 2 * rows - 1);
-        let _ = p.handle(Action::Top, 100, body);
+        let _ = p.act(Action::Top, 100, body);
         assert_eq!(p.scroll, 0);
         // A listing shorter than the box does not scroll.
-        let _ = p.handle(Action::Down, rows, body);
+        let _ = p.act(Action::Down, rows, body);
         assert_eq!(p.scroll, 0);
     }
 }
@@ -565,10 +605,12 @@ fn files_label(files: &[PathBuf]) -> String {
 fn files_box<'a>(app: &App, text: &str) -> Paragraph<'a> {
     let t = &app.theme;
     let agent = app
+        .screens
         .prompt
         .agent()
         .map_or("an agent", |a| crate::core::agents::model::model(a).name);
     let conditional = app
+        .screens
         .prompt
         .agent()
         .is_some_and(|a| crate::core::agents::model::model(a).conditional);

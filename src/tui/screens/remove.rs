@@ -1,7 +1,9 @@
 //! The confirmation before a skill goes to skillscope's trash: what goes, from where, and that
 //! `u` brings it back.
 
+use super::{Cmd, Outcome};
 use crate::core::text::line;
+use crate::tui::action::Action;
 use crate::tui::app::App;
 use crate::tui::keymap::{self, Context};
 use ratatui::Frame;
@@ -9,12 +11,31 @@ use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App, skill: usize) {
-    let Some(s) = app.lib.skills.get(skill) else {
+/// The skill (by index) whose removal waits for the user's yes, and the agents' settings
+/// entries that name it.
+#[derive(Debug)]
+pub struct Removal {
+    pub skill: usize,
+    pub refs: Vec<String>,
+}
+
+impl Removal {
+    /// Yes removes it; any other key but quit closes the question with nothing removed.
+    pub fn handle(&self, action: Action) -> Outcome {
+        match action {
+            Action::Confirm => Outcome::Then(Cmd::RemoveConfirmed),
+            Action::Quit => Outcome::Then(Cmd::Quit),
+            _ => Outcome::Then(Cmd::CloseOverlay(Some("nothing was removed"))),
+        }
+    }
+}
+
+pub fn draw(frame: &mut Frame, area: Rect, app: &App, removal: &Removal) {
+    let Some(s) = app.lib.skills.get(removal.skill) else {
         return;
     };
     let w = area.width.saturating_sub(4).min(90);
-    let height = 4 + u16::try_from(app.removing_refs.len()).unwrap_or(u16::MAX);
+    let height = 4 + u16::try_from(removal.refs.len()).unwrap_or(u16::MAX);
     let [row] = Layout::vertical([Constraint::Length(height.min(area.height))])
         .flex(Flex::Center)
         .areas(area);
@@ -22,7 +43,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, skill: usize) {
         .flex(Flex::Center)
         .areas(row);
     let keys: Vec<String> = app
-        .keymap
+        .keys
+        .map
         .footer(&[Context::Confirm])
         .iter()
         .filter(|b| b.action != crate::tui::action::Action::CycleScope)
@@ -39,7 +61,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, skill: usize) {
             app.theme.dim(),
         )),
     ];
-    for r in &app.removing_refs {
+    for r in &removal.refs {
         body.push(Line::from(Span::styled(
             crate::tui::view::truncate(&line(r), width),
             app.theme.warning(),

@@ -1,13 +1,15 @@
 //! The Test screen: a message, and the skills each matcher would trigger for it, side by side,
 //! with scores and the matched words highlighted.
 
-use super::{Cmd, Outcome};
+use super::{Cmd, Ctx, Outcome, Screen};
 use crate::core::Agent;
 use crate::core::agents::model::{Injection as Framing, model};
 use crate::core::matching::{self, Match, Matcher};
 use crate::core::text::line;
 use crate::tui::action::Action;
 use crate::tui::app::App;
+use crate::tui::keymap::Context;
+use crate::tui::layout::Areas;
 use crate::tui::screens::skills::table::highlighted;
 use crate::tui::view::truncate;
 use ratatui::Frame;
@@ -61,7 +63,7 @@ pub struct Injection {
 
 impl TestBox {
     /// `body`: where the screen is drawn.
-    pub fn handle(&mut self, action: Action, body: Rect) -> Outcome {
+    fn act(&mut self, action: Action, body: Rect) -> Outcome {
         let page = column_rows(body).max(1) as isize;
         match action {
             Action::Backspace => {
@@ -94,7 +96,7 @@ impl TestBox {
     }
 
     /// A character typed into the message.
-    pub fn type_char(&mut self, c: char) -> Outcome {
+    fn type_text(&mut self, c: char) -> Outcome {
         if !self.typing {
             return Outcome::Ignored;
         }
@@ -116,6 +118,40 @@ impl TestBox {
             .saturating_add_signed(delta)
             .min(longest.saturating_sub(1));
         self.scroll = u16::try_from(at).unwrap_or(u16::MAX);
+    }
+}
+
+impl Screen for TestBox {
+    /// The message box's keys while typing, else the results'.
+    fn context(&self) -> Context {
+        if self.typing {
+            Context::Test
+        } else {
+            Context::Results
+        }
+    }
+
+    fn handle(&mut self, action: Action, cx: &Ctx) -> Outcome {
+        self.act(action, cx.areas.body)
+    }
+
+    fn type_char(&mut self, c: char, _cx: &Ctx) -> Outcome {
+        self.type_text(c)
+    }
+
+    fn scroll(&mut self, delta: isize, _cx: &Ctx) -> Outcome {
+        self.scroll_by(delta);
+        Outcome::Done
+    }
+
+    /// Arriving on the Test screen puts the keys in its message box.
+    fn shown(&mut self) -> Option<Cmd> {
+        self.typing = true;
+        Some(Cmd::NeedIndex)
+    }
+
+    fn draw(&self, app: &App, frame: &mut Frame, areas: Areas) {
+        draw(frame, areas.body, app);
     }
 }
 
@@ -149,6 +185,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let [input, results, injected] = parts(area);
     injection(frame, injected, app);
     let routing: Vec<Match> = app
+        .screens
         .test
         .results
         .iter()
@@ -156,14 +193,14 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         .flat_map(|(_, ms)| ms.iter().cloned())
         .collect();
     let spans = matching::highlight_spans(&routing);
-    let mut text = marked(&app.test.message, &spans, t.base(), t.hit());
-    let mut title = if app.test.typing {
+    let mut text = marked(&app.screens.test.message, &spans, t.base(), t.hit());
+    let mut title = if app.screens.test.typing {
         text.spans.push(Span::styled("▏", t.key()));
         " Message: which skills would it trigger? ".to_string()
     } else {
         " Message (Enter to type again) ".to_string()
     };
-    if let Some(a) = app.prompt.agent() {
+    if let Some(a) = app.screens.prompt.agent() {
         title.push_str(&format!("· {}'s skills ", model(a).name));
     }
     frame.render_widget(
@@ -184,6 +221,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     for (k, matcher) in Matcher::ALL.iter().enumerate() {
         let Some(cell) = cells.get(k) else { continue };
         let found = app
+            .screens
             .test
             .results
             .iter()
@@ -197,14 +235,18 @@ fn column(frame: &mut Frame, area: Rect, app: &App, matcher: Matcher, found: Opt
     let t = &app.theme;
     let width = usize::from(area.width.saturating_sub(2));
     let title = match found {
-        Some(ms) if !app.test.message.trim().is_empty() => format!(" {matcher} · {} ", ms.len()),
+        Some(ms) if !app.screens.test.message.trim().is_empty() => {
+            format!(" {matcher} · {} ", ms.len())
+        }
         _ => format!(" {matcher} "),
     };
     let mut lines: Vec<Line> = Vec::new();
-    if matcher == Matcher::Keyword && matching::keyword_crowded(app.test.competing).is_some() {
+    if matcher == Matcher::Keyword
+        && matching::keyword_crowded(app.screens.test.competing).is_some()
+    {
         let w = format!(
             "⚠ {} skills: keyword matching degrades past ~{} (Lazy Skills design)",
-            app.test.competing,
+            app.screens.test.competing,
             matching::KEYWORD_SKILL_LIMIT
         );
         for l in crate::tui::view::wrap(&w, width.max(10)) {
@@ -213,7 +255,7 @@ fn column(frame: &mut Frame, area: Rect, app: &App, matcher: Matcher, found: Opt
     }
     if !app.test_ready() {
         lines.push(Line::from(Span::styled("indexing…", t.dim())));
-    } else if app.test.message.trim().is_empty() {
+    } else if app.screens.test.message.trim().is_empty() {
         lines.push(Line::from(Span::styled("type a message", t.dim())));
     } else {
         match found {
@@ -250,7 +292,11 @@ fn column(frame: &mut Frame, area: Rect, app: &App, matcher: Matcher, found: Opt
             _ => lines.push(Line::from(Span::styled("nothing triggers", t.dim()))),
         }
     }
-    let scroll = app.test.scroll.min(lines.len().saturating_sub(1) as u16);
+    let scroll = app
+        .screens
+        .test
+        .scroll
+        .min(lines.len().saturating_sub(1) as u16);
     frame.render_widget(
         Paragraph::new(lines)
             .scroll((scroll, 0))
@@ -264,7 +310,7 @@ fn column(frame: &mut Frame, area: Rect, app: &App, matcher: Matcher, found: Opt
 fn injection(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme;
     let width = usize::from(area.width.saturating_sub(2));
-    let (title, lines): (String, Vec<Line>) = match &app.test.injecting {
+    let (title, lines): (String, Vec<Line>) = match &app.screens.test.injecting {
         Injecting::NoAgent => (
             " Injected ".to_string(),
             vec![Line::from(Span::styled(
@@ -345,7 +391,7 @@ fn why(m: &Match, app: &App, width: usize) -> Line<'static> {
         let words: Vec<&str> = h
             .spans
             .iter()
-            .filter_map(|r| app.test.message.get(r.clone()))
+            .filter_map(|r| app.screens.test.message.get(r.clone()))
             .collect();
         let said = line(words.first().copied().unwrap_or(h.term.as_str())).into_owned();
         let field = match h.field.as_str() {

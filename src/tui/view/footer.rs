@@ -18,7 +18,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let typing = contexts.first().is_some_and(|c| c.takes_text());
     let total = usize::from(area.width);
     let items: Vec<(String, &str)> = app
-        .keymap
+        .keys
+        .map
         .footer(&contexts)
         .into_iter()
         // The first key of each: the help lists them all, the line has room for more actions.
@@ -28,7 +29,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         |(keys, short): &(String, &str)| 1 + keys.chars().count() + 1 + short.chars().count();
     let keys_w: usize = items.iter().map(item_w).sum();
     let mut spans: Vec<Span> = Vec::new();
-    if let Some(status) = &app.status {
+    if let Some(status) = &app.footer.status {
         let style = if status.error { t.error() } else { t.on() };
         let room = total
             .saturating_sub(keys_w.min(total * KEYS_SHARE / 100))

@@ -21,7 +21,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         spans.push(Span::raw(" "));
     }
     let mut right = Vec::new();
-    if let Some(c) = app.counting {
+    if let Some(c) = app.counting.progress {
         let level = match c.level {
             crate::core::skill::Level::L1 => "L1",
             crate::core::skill::Level::L2 => "L2",
@@ -32,8 +32,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             t.dim(),
         ));
     }
-    if app.rescanning {
-        let word = if app.loaded {
+    if app.rescan.running() {
+        let word = if app.loaded() {
             "rescanning… "
         } else {
             "scanning… "
@@ -49,10 +49,10 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
     let room = usize::from(area.width).saturating_sub(used);
     let width = |v: &[Span]| v.iter().map(|s| s.content.chars().count()).sum::<usize>();
-    if !app.config_notes.is_empty() {
+    if !app.config.notes.is_empty() {
         // Config problems outrank progress words: the badge stays, shorter if it must. The
         // details are in the help overlay, with their lines.
-        let n = app.config_notes.len();
+        let n = app.config.notes.len();
         let what = if n == 1 { "problem" } else { "problems" };
         let style = t.error().add_modifier(ratatui::style::Modifier::REVERSED);
         let long = Span::styled(format!(" config: {n} {what}, see ? "), style);

@@ -6,8 +6,7 @@ pub mod header;
 pub mod wrapped;
 
 pub use crate::core::text::{fit as truncate, thousands};
-use crate::tui::action::Screen;
-use crate::tui::app::App;
+use crate::tui::app::{App, Overlay};
 use crate::tui::screens;
 use ratatui::Frame;
 
@@ -16,25 +15,15 @@ pub use crate::tui::layout::{Areas, WIDE, layout};
 pub fn draw(frame: &mut Frame, app: &App) {
     let areas = app.areas(frame.area());
     header::draw(frame, areas.header, app);
-    match app.screen {
-        Screen::Skills => screens::skills::draw(frame, areas, app),
-        Screen::Prompt => screens::prompt::draw(frame, areas.body, app),
-        Screen::Test => screens::test::draw(frame, areas.body, app),
-        Screen::Checks => screens::checks::draw(frame, areas.body, app),
-        Screen::Budget => screens::budget::draw(frame, areas.body, app),
-    }
+    app.screens.get(app.screen).draw(app, frame, areas);
     footer::draw(frame, areas.footer, app);
-    if let Some(help) = app.help {
-        screens::help::draw(frame, frame.area(), app, help);
-    }
-    if let Some(c) = &app.confirm {
-        screens::confirm::draw(frame, frame.area(), app, c);
-    }
-    if let Some(i) = app.removing {
-        screens::remove::draw(frame, frame.area(), app, i);
-    }
-    if let Some(f) = &app.adding {
-        screens::add::draw(frame, frame.area(), app, f);
+    let area = frame.area();
+    match &app.overlay {
+        Some(Overlay::Help(help)) => screens::help::draw(frame, area, app, *help),
+        Some(Overlay::Confirm(c)) => screens::confirm::draw(frame, area, app, c),
+        Some(Overlay::Remove(r)) => screens::remove::draw(frame, area, app, r),
+        Some(Overlay::Add(f)) => screens::add::draw(frame, area, app, f),
+        None => {}
     }
     scrub(frame);
 }

@@ -200,7 +200,7 @@ pub const KNOWN_FIELDS: &[&str] = &[
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme;
-    let skills = &app.skills;
+    let skills = &app.screens.skills;
     let focused = skills.mode == Mode::Detail;
     let border = if focused { t.title() } else { t.base() };
     let Some(skill) = app.selected() else {
@@ -248,6 +248,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
 /// then the body.
 pub fn line_count(app: &App, skill: &Skill, width: usize) -> usize {
     let body = app
+        .screens
         .skills
         .detail
         .as_ref()
@@ -259,8 +260,8 @@ pub fn line_count(app: &App, skill: &Skill, width: usize) -> usize {
 /// Everything above the body, already cut into screen lines.
 pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> {
     let t = &app.theme;
-    let idx = app.skills.list.selected_skill().unwrap_or(0);
-    let on = app.enabled.get(idx).copied().unwrap_or(false);
+    let idx = app.screens.skills.list.selected_skill().unwrap_or(0);
+    let on = app.switches.enabled.get(idx).copied().unwrap_or(false);
     let costs = app.costs_of(idx);
     let mut out = Vec::new();
     out.push(Line::from(vec![
@@ -279,6 +280,7 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
         t.dim(),
     )));
     if let Some(src) = app
+        .screens
         .skills
         .detail
         .as_ref()
@@ -315,12 +317,12 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
     }
     let mut cost_text = format!(
         "Cost L1 {} · L2 {} · L3 {} tokens ({})",
-        cost(costs.l1, app.levels_done[0]),
-        cost(costs.l2, app.levels_done[1]),
-        cost(costs.l3_with_schema(), app.levels_done[2]),
+        cost(costs.l1, app.counting.done[0]),
+        cost(costs.l2, app.counting.done[1]),
+        cost(costs.l3_with_schema(), app.counting.done[2]),
         app.encoding().as_str()
     );
-    if let (Some(m), Some(l2)) = (&app.model, costs.l2) {
+    if let (Some(m), Some(l2)) = (&app.models.chosen, costs.l2) {
         cost_text.push_str(&format!("; L2 {}", m.label(u64::from(l2), app.encoding())));
     }
     for l in wrap_words(&cost_text, width) {
@@ -330,7 +332,7 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
         out.push(Line::from(l));
     }
 
-    if let Some(switches) = &app.switches {
+    if let Some(switches) = &app.switches.agents {
         let badges = switches.badges(skill);
         let shown: Vec<_> = badges.iter().filter(|b| b.reads).collect();
         if !shown.is_empty() {
@@ -365,7 +367,7 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
         .filter_map(|d| d.line)
         .collect();
     for f in &fm.fields {
-        let extra = if app.checked {
+        let extra = if app.findings.checked {
             unknown_at.contains(&f.line)
         } else {
             !KNOWN_FIELDS.contains(&f.key.as_str())
@@ -380,8 +382,8 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
         let label = format!("  {}: ", line(&f.key));
         let tag = if !extra {
             String::new()
-        } else if app.checked {
-            format!(" (unknown to {})", app.profile)
+        } else if app.findings.checked {
+            format!(" (unknown to {})", app.findings.profile)
         } else {
             " (extra)".to_string()
         };
@@ -398,13 +400,13 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
         }
     }
 
-    let pending = if app.checked { "" } else { " …" };
+    let pending = if app.findings.checked { "" } else { " …" };
     section(
         &mut out,
         &format!(
             "{DIAGNOSTICS} ({}, {} rules){pending}",
             diags.len(),
-            app.profile
+            app.findings.profile
         ),
         app,
     );
@@ -423,7 +425,7 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
             .unwrap_or_default();
         let lead = format!("  {} {}{at} ", d.severity, d.rule);
         let lead = Line::from(Span::styled(truncate(&lead, width), style));
-        out.push(if app.skills.diag_cursor == Some(k) {
+        out.push(if app.screens.skills.diag_cursor == Some(k) {
             lead.style(t.selected())
         } else {
             lead
@@ -433,7 +435,12 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
         }
     }
 
-    let detail = app.skills.detail.as_ref().filter(|d| d.dir == skill.dir);
+    let detail = app
+        .screens
+        .skills
+        .detail
+        .as_ref()
+        .filter(|d| d.dir == skill.dir);
     match detail {
         Some(d) => {
             section(
@@ -463,7 +470,7 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
                 let kind = match (r.text, counted.and_then(|x| x.tokens)) {
                     (false, _) => "binary".to_string(),
                     (true, Some(n)) => format!("{} tok", thousands(u64::from(n))),
-                    (true, None) if app.levels_done[2] => "-".to_string(),
+                    (true, None) if app.counting.done[2] => "-".to_string(),
                     (true, None) => "…".to_string(),
                 };
                 let size = human_bytes(r.size);
@@ -473,7 +480,7 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
                     Span::raw(format!("    {:<name_w$}", truncate(&r.rel, name_w))),
                     Span::styled(right, t.dim()),
                 ]);
-                out.push(if app.skills.resource_cursor == Some(k) {
+                out.push(if app.screens.skills.resource_cursor == Some(k) {
                     row.style(t.selected())
                 } else {
                     row
@@ -506,7 +513,7 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
 
 /// The cost when used, with the type that decided it and what it adds up.
 fn used_text(app: &App, idx: usize) -> String {
-    let Some(u) = app.used.get(idx) else {
+    let Some(u) = app.usage.used.get(idx) else {
         return "When used … (reading composite bodies)".to_string();
     };
     let figure = match (u.tokens, u.schema_unknown) {
@@ -544,7 +551,7 @@ pub fn diagnostic_line(app: &App, skill: &Skill, width: usize, k: usize) -> Opti
             .first()
             .is_some_and(|s| s.content.starts_with(&title))
     })?;
-    let idx = app.skills.list.selected_skill()?;
+    let idx = app.screens.skills.list.selected_skill()?;
     let before: usize = app
         .diagnostics(idx)
         .iter()
@@ -559,7 +566,7 @@ pub fn diagnostic_line(app: &App, skill: &Skill, width: usize, k: usize) -> Opti
 pub fn resource_line(app: &App, skill: &Skill, width: usize, k: usize) -> Option<usize> {
     let lines = head_lines(app, skill, width);
     let title = format!("{RESOURCES} (");
-    let headings = app.skills.detail.as_ref().map_or(0, |d| {
+    let headings = app.screens.skills.detail.as_ref().map_or(0, |d| {
         let mut groups: Vec<ResourceGroup> = d
             .resources
             .iter()

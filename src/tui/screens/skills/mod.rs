@@ -6,11 +6,11 @@ pub mod list;
 pub mod resource;
 pub mod table;
 
-use super::{Cmd, Ctx, Outcome};
+use super::{Cmd, Ctx, Outcome, Screen};
 use crate::core::Library;
 use crate::core::agents::SwitchScope;
 use crate::core::skill::Skill;
-use crate::tui::action::{Action, Screen};
+use crate::tui::action::{Action, Screen as Id};
 use crate::tui::app::App;
 use crate::tui::keymap::Context;
 use crate::tui::layout::Areas;
@@ -47,7 +47,7 @@ pub struct Skills {
 
 impl Skills {
     /// The key context: the open file's, else the list's, the filter box's or the detail's.
-    pub fn context(&self) -> Context {
+    fn keys(&self) -> Context {
         if self.viewer.is_some() {
             return Context::Resource;
         }
@@ -58,7 +58,7 @@ impl Skills {
         }
     }
 
-    pub fn handle(&mut self, action: Action, cx: &Ctx) -> Outcome {
+    fn act(&mut self, action: Action, cx: &Ctx) -> Outcome {
         let size = cx.size;
         let page = self.areas(size).list_rows().max(1) as isize;
         match action {
@@ -70,12 +70,12 @@ impl Skills {
             Action::NextResource => return self.move_resource_cursor(1),
             Action::PrevResource => return self.move_resource_cursor(-1),
             Action::OpenResource => self.open_resource(cx),
-            Action::Up => return self.scroll(-1, cx.lib, size),
-            Action::Down => return self.scroll(1, cx.lib, size),
-            Action::PageUp => return self.scroll(-page, cx.lib, size),
-            Action::PageDown => return self.scroll(page, cx.lib, size),
-            Action::Top => return self.scroll(isize::MIN / 2, cx.lib, size),
-            Action::Bottom => return self.scroll(isize::MAX / 2, cx.lib, size),
+            Action::Up => return self.scroll_by(-1, cx.lib, size),
+            Action::Down => return self.scroll_by(1, cx.lib, size),
+            Action::PageUp => return self.scroll_by(-page, cx.lib, size),
+            Action::PageDown => return self.scroll_by(page, cx.lib, size),
+            Action::Top => return self.scroll_by(isize::MIN / 2, cx.lib, size),
+            Action::Bottom => return self.scroll_by(isize::MAX / 2, cx.lib, size),
             Action::Toggle => return Outcome::Then(Cmd::ToggleSelected),
             Action::AgentToggle => {
                 return Outcome::Then(Cmd::PlanAgentToggle(SwitchScope::User, None));
@@ -114,7 +114,7 @@ impl Skills {
     }
 
     /// A character typed into the filter box.
-    pub fn type_char(&mut self, c: char, cx: &Ctx) -> Outcome {
+    fn type_filter(&mut self, c: char, cx: &Ctx) -> Outcome {
         if self.mode != Mode::Filter {
             return Outcome::Ignored;
         }
@@ -124,7 +124,7 @@ impl Skills {
     }
 
     /// A click or a wheel turn at `at` (outside the tabs).
-    pub fn mouse(&mut self, kind: MouseEventKind, at: Position, cx: &Ctx) -> Outcome {
+    fn click(&mut self, kind: MouseEventKind, at: Position, cx: &Ctx) -> Outcome {
         let size = cx.size;
         let areas = self.areas(size);
         let wheel: isize = match kind {
@@ -135,7 +135,7 @@ impl Skills {
         // The file viewer covers the list: the wheel scrolls it, clicks do nothing.
         if self.viewer.is_some() {
             if wheel != 0 {
-                return self.scroll(wheel, cx.lib, size);
+                return self.scroll_by(wheel, cx.lib, size);
             }
             return Outcome::Done;
         }
@@ -163,14 +163,14 @@ impl Skills {
                 self.list.scroll_by(wheel, areas.list_rows());
                 self.after_move(cx.lib, size);
             } else {
-                return self.scroll(wheel, cx.lib, size);
+                return self.scroll_by(wheel, cx.lib, size);
             }
         }
         Outcome::Done
     }
 
     /// Up and down: the open file, else the detail pane when it has the keys, else the list.
-    pub fn scroll(&mut self, delta: isize, lib: &Library, size: Rect) -> Outcome {
+    pub fn scroll_by(&mut self, delta: isize, lib: &Library, size: Rect) -> Outcome {
         // The file's last row stops at the bottom of the view, inside its frame.
         let body = self.areas(size).body;
         let rows = usize::from(body.height.saturating_sub(2));
@@ -210,7 +210,7 @@ impl Skills {
 
     /// Where the list and the detail pane are on a terminal of `size`.
     pub fn areas(&self, size: Rect) -> Areas {
-        crate::tui::layout::layout(size, Screen::Skills, self.mode == Mode::Detail)
+        crate::tui::layout::layout(size, Id::Skills, self.mode == Mode::Detail)
     }
 
     /// After the selection or the layout changed: keep the selection on screen and the detail
@@ -301,6 +301,39 @@ impl Skills {
     }
 }
 
+impl Screen for Skills {
+    fn context(&self) -> Context {
+        self.keys()
+    }
+
+    fn handle(&mut self, action: Action, cx: &Ctx) -> Outcome {
+        self.act(action, cx)
+    }
+
+    fn type_char(&mut self, c: char, cx: &Ctx) -> Outcome {
+        self.type_filter(c, cx)
+    }
+
+    fn scroll(&mut self, delta: isize, cx: &Ctx) -> Outcome {
+        self.scroll_by(delta, cx.lib, cx.size)
+    }
+
+    fn mouse(&mut self, kind: MouseEventKind, at: Position, cx: &Ctx) -> Outcome {
+        self.click(kind, at, cx)
+    }
+
+    /// The filter box closes when another screen is shown.
+    fn hidden(&mut self) {
+        if self.mode == Mode::Filter {
+            self.mode = Mode::List;
+        }
+    }
+
+    fn draw(&self, app: &App, frame: &mut Frame, areas: Areas) {
+        draw(frame, areas, app);
+    }
+}
+
 /// `at` moved by `delta`, within `0..=max`.
 fn scrolled(at: u16, delta: isize, max: usize) -> u16 {
     let to = usize::from(at).saturating_add_signed(delta).min(max);
@@ -310,7 +343,7 @@ fn scrolled(at: u16, delta: isize, max: usize) -> u16 {
 /// The screen: the open file over everything, else the list and the detail pane as the layout
 /// places them.
 pub fn draw(frame: &mut Frame, areas: Areas, app: &App) {
-    if let Some(v) = &app.skills.viewer {
+    if let Some(v) = &app.screens.skills.viewer {
         resource::draw(frame, areas.body, app, v);
         return;
     }
@@ -436,7 +469,7 @@ mod tests {
         // The same for a file opened from the pane.
         app.apply(Action::NextResource);
         app.apply(Action::OpenResource);
-        assert!(app.skills.viewer.is_some());
+        assert!(app.screens.skills.viewer.is_some());
         for _ in 0..3 {
             app.apply(Action::Bottom);
         }
@@ -462,36 +495,42 @@ mod tests {
         let mut app = App::new(spec, lib, Options::isolated(t.path()), tx);
         app.resize(80, 24);
         app.apply(Action::Show(crate::tui::action::Screen::Budget));
-        let on = app.enabled[0];
+        let on = app.switches.enabled[0];
         app.apply(Action::Toggle);
         assert_eq!(
-            app.enabled[0], !on,
+            app.switches.enabled[0], !on,
             "the Skills screen switched its selection"
         );
-        let format = app.prompt.format;
+        let format = app.screens.prompt.format;
         app.apply(Action::CycleFormat);
         assert_ne!(
-            app.prompt.format, format,
+            app.screens.prompt.format, format,
             "the Prompt screen took the format key"
         );
-        app.test.message = "pdf".to_string();
+        app.screens.test.message = "pdf".to_string();
         app.apply(Action::ClearMessage);
         assert!(
-            app.test.message.is_empty(),
+            app.screens.test.message.is_empty(),
             "the Test screen cleared its message"
         );
         // The Test screen takes Backspace itself; elsewhere it erases the list's filter.
-        app.skills.list.filter = "on".to_string();
-        app.test.message = "ab".to_string();
+        app.screens.skills.list.filter = "on".to_string();
+        app.screens.test.message = "ab".to_string();
         app.apply(Action::Backspace);
         assert_eq!(
-            (app.skills.list.filter.as_str(), app.test.message.as_str()),
+            (
+                app.screens.skills.list.filter.as_str(),
+                app.screens.test.message.as_str()
+            ),
             ("o", "ab")
         );
         app.apply(Action::Show(crate::tui::action::Screen::Test));
         app.apply(Action::Backspace);
         assert_eq!(
-            (app.skills.list.filter.as_str(), app.test.message.as_str()),
+            (
+                app.screens.skills.list.filter.as_str(),
+                app.screens.test.message.as_str()
+            ),
             ("o", "a")
         );
         assert_eq!(app.screen, crate::tui::action::Screen::Test);

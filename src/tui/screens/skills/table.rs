@@ -28,21 +28,21 @@ const DIAG_W: u16 = 7;
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme;
     let lib = &app.lib;
-    let skills = &app.skills;
+    let skills = &app.screens.skills;
     let (l1, pending) = app.enabled_l1();
     let l1_text = match (l1, pending) {
         (0, p) if p > 0 => "…".to_string(),
         (n, p) if p > 0 => format!("{}+…", thousands(n)),
         (n, _) => format!("{}{}", thousands(n), app.beside(n)),
     };
-    let summary = if app.loaded {
+    let summary = if app.loaded() {
         // L1 is the listing entry, so it depends on the format chosen in the prompt preview.
         format!(
             "{}/{} enabled · L1 {} tok ({}) ",
             app.enabled_count(),
             lib.skills.len(),
             l1_text,
-            crate::tui::screens::prompt::FORMATS[app.prompt.format].as_str()
+            crate::tui::screens::prompt::FORMATS[app.screens.prompt.format].as_str()
         )
     } else {
         "… ".to_string()
@@ -51,7 +51,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         Span::styled(" Skills ", t.title()),
         Span::raw(summary),
     ]);
-    let checking = if app.checked { "" } else { "…" };
+    let checking = if app.findings.checked { "" } else { "…" };
     let arrow = if skills.list.reversed {
         " reversed"
     } else {
@@ -60,7 +60,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let mut bottom = vec![Span::raw(format!(
         " sort: {}{arrow} · rules: {}{checking} ",
         skills.list.sort.label(),
-        app.profile
+        app.findings.profile
     ))];
     if skills.mode == Mode::Filter || !skills.list.filter.is_empty() {
         let cursor = if skills.mode == Mode::Filter {
@@ -89,7 +89,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     // The rows under the column titles.
     let height = usize::from(inner.height.saturating_sub(1));
     // The agents column only when some skill sits in a folder an agent with switches reads.
-    let agents_w = if app.agent_readers { AGENTS_W } else { 0 };
+    let agents_w = if app.switches.agent_readers {
+        AGENTS_W
+    } else {
+        0
+    };
     let cols = columns(inner.width, skills.list.longest_id, agents_w);
     let name_w = cols.name;
     // Only the rows on screen are built; the table state, kept by the handler so the selection
@@ -108,9 +112,14 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             }
             let skill = &lib.skills[r.skill];
             let selected = i == selected;
-            let on = app.enabled.get(r.skill).copied().unwrap_or(false);
+            let on = app.switches.enabled.get(r.skill).copied().unwrap_or(false);
             let costs = app.costs_of(r.skill);
-            let diag = app.diag_counts.get(r.skill).copied().unwrap_or_default();
+            let diag = app
+                .findings
+                .counts
+                .get(r.skill)
+                .copied()
+                .unwrap_or_default();
             let dim = skill.shadowed_by.is_some() || !on;
             let base = if dim { t.dim() } else { t.base() };
             // The id: the name with its namespace (`web.scraper`, `plugin:skill`).
@@ -143,9 +152,9 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
                     truncate(&badge, usize::from(cols.badge)),
                     t.badge(),
                 )),
-                num(costs.l1, app.levels_done[0]),
-                num(costs.l2, app.levels_done[1]),
-                num(costs.l3_with_schema(), app.levels_done[2]),
+                num(costs.l1, app.counting.done[0]),
+                num(costs.l2, app.counting.done[1]),
+                num(costs.l3_with_schema(), app.counting.done[2]),
             ];
             if agents_w > 0 {
                 cells.push(Cell::from(agent_badges(app, skill)));
@@ -277,7 +286,7 @@ pub fn winner_label(w: &Skill, loser: &Skill) -> String {
 /// folder: the letter when the agent lists the skill, `-` when its settings keep it out.
 pub fn agent_badges(app: &App, skill: &Skill) -> Line<'static> {
     let t = &app.theme;
-    let Some(switches) = &app.switches else {
+    let Some(switches) = &app.switches.agents else {
         return Line::from(Span::styled("…", t.dim()));
     };
     let spans: Vec<Span> = switches
@@ -363,8 +372,9 @@ pub fn highlighted(
 
 fn empty(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme;
-    if !app.loaded {
+    if !app.loaded() {
         let paths: Vec<String> = app
+            .rescan
             .spec
             .paths
             .iter()

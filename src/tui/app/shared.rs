@@ -1,0 +1,217 @@
+//! The app's state beside its screens, in small parts: the rules' findings, the switches, the
+//! managing flows' settings, the models, the config's notes, the footer, the open overlay and
+//! what the run loop is asked to do.
+
+use crate::core::agents::AgentSwitches;
+use crate::core::diagnostic::{Counts, Diagnostic};
+use crate::core::manage::trash::{Trash, TrashEntry};
+use crate::core::model::Model;
+use crate::core::rules::Profile;
+use crate::core::source::{Agent, Scope};
+use crate::core::state::EnableState;
+use crate::core::usage::UseCost;
+use crate::tui::external::EditRequest;
+use crate::tui::keymap::{Context, Keymap};
+use crate::tui::screens::add::AddFlow;
+use crate::tui::screens::confirm::Confirm;
+use crate::tui::screens::help::Help;
+use crate::tui::screens::remove::Removal;
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// How many past messages the help overlay lists.
+const MESSAGES_KEPT: usize = 8;
+
+/// How many ticks (200 ms each) a footer message stays: about four seconds.
+pub const STATUS_TICKS: u64 = 20;
+
+/// A message in the footer, until it expires: [`STATUS_TICKS`] ticks after it was set (errors
+/// twice as long), or at the next screen change.
+#[derive(Debug, Clone)]
+pub struct Status {
+    pub text: String,
+    pub error: bool,
+    /// The tick count when it was set.
+    pub at: u64,
+}
+
+/// The footer's message and the last ones said.
+#[derive(Debug, Default)]
+pub struct Footer {
+    pub status: Option<Status>,
+    /// The last footer messages, latest first, whole: the help overlay lists them, for a
+    /// message cut short in the footer or gone before it was read.
+    pub messages: VecDeque<Status>,
+}
+
+impl Footer {
+    pub fn say(&mut self, status: Status) {
+        if self.messages.front().is_none_or(|m| m.text != status.text) {
+            self.messages.push_front(status.clone());
+            self.messages.truncate(MESSAGES_KEPT);
+        }
+        self.status = Some(status);
+    }
+
+    /// Clears the message once it has been shown long enough at tick `now`.
+    pub fn expire(&mut self, now: u64) {
+        if let Some(s) = &self.status {
+            let ttl = if s.error {
+                2 * STATUS_TICKS
+            } else {
+                STATUS_TICKS
+            };
+            if now.wrapping_sub(s.at) >= ttl {
+                self.status = None;
+            }
+        }
+    }
+}
+
+/// What the rules found: each skill's diagnostics, for which profile, and how far they ran.
+#[derive(Debug, Default)]
+pub struct Findings {
+    /// Each skill's diagnostics: the parse findings at first, every rule's once checked.
+    pub diags: Vec<Vec<Diagnostic>>,
+    pub counts: Vec<Counts>,
+    pub profile: Profile,
+    /// The user picked `profile` (else it follows the library: lazy-skills for the demo).
+    pub chosen: bool,
+    /// The rules of `profile` have run on the current library.
+    pub checked: bool,
+}
+
+impl Findings {
+    pub fn set(&mut self, diags: Vec<Vec<Diagnostic>>) {
+        self.counts = diags.iter().map(Counts::of).collect();
+        self.diags = diags;
+    }
+}
+
+/// Which skills are on: skillscope's own store and the agents' settings files.
+#[derive(Debug, Default)]
+pub struct Switches {
+    /// Each skill on or off, as skillscope lists it.
+    pub enabled: Vec<bool>,
+    /// skillscope's own on/off store; `None` when the system has no config folder.
+    pub state: Option<EnableState>,
+    /// The agents' own switches (settings files), read on a worker.
+    pub agents: Option<Arc<AgentSwitches>>,
+    /// The home folder whose agent settings are read.
+    pub home: Option<PathBuf>,
+    /// Some skill is in a folder that an agent with per-skill switches reads.
+    pub agent_readers: bool,
+}
+
+/// Where the Add flow installs and removed skills go.
+#[derive(Debug)]
+pub struct Manage {
+    /// skillscope's data folder: the trash, and temporary folders for sources.
+    pub data_dir: PathBuf,
+    pub trash: Trash,
+    pub agent: Agent,
+    pub scope: Scope,
+    /// The skill removed last, for undo.
+    pub last_removed: Option<TrashEntry>,
+}
+
+impl Manage {
+    pub fn new(data_dir: PathBuf) -> Manage {
+        Manage {
+            trash: Trash::at(&data_dir),
+            data_dir,
+            agent: Agent::ClaudeCode,
+            scope: Scope::User,
+            last_removed: None,
+        }
+    }
+}
+
+/// The model whose estimate is shown beside the figures, and the ones the model key cycles.
+#[derive(Debug, Default)]
+pub struct Models {
+    pub chosen: Option<Model>,
+    /// The models the model key cycles through (after "none").
+    pub all: Vec<Model>,
+}
+
+impl Models {
+    /// The presets, with `chosen` among them.
+    pub fn new(chosen: Option<Model>) -> Models {
+        let mut all = Model::presets();
+        if let Some(m) = &chosen
+            && !all.contains(m)
+        {
+            all.push(m.clone());
+        }
+        Models { chosen, all }
+    }
+
+    /// none → each model in turn → none.
+    pub fn cycle(&mut self) {
+        let next = match &self.chosen {
+            None => 0,
+            Some(m) => self.all.iter().position(|x| x == m).map_or(0, |i| i + 1),
+        };
+        self.chosen = self.all.get(next).cloned();
+    }
+}
+
+/// The key bindings, and where each key press is logged.
+#[derive(Debug, Default)]
+pub struct Keys {
+    pub map: Keymap,
+    /// `SKILLSCOPE_KEY_LOG`: what a terminal's bytes became, for tests and bug reports.
+    pub log: Option<PathBuf>,
+}
+
+/// What the config file said about itself, for the header and the help overlay.
+#[derive(Debug, Default)]
+pub struct ConfigInfo {
+    /// Problems with the config file.
+    pub notes: Vec<String>,
+    pub path: Option<PathBuf>,
+    /// What the config's key bindings moved.
+    pub info: Vec<String>,
+}
+
+/// Each skill's cost when used, by its type.
+#[derive(Debug, Default)]
+pub struct Usage {
+    /// For each composite skill, the skills its body names; `None` until read.
+    pub links: Option<Vec<Vec<usize>>>,
+    /// Empty until the names in composite bodies are known.
+    pub used: Vec<UseCost>,
+}
+
+/// The overlay open over the screens: it takes every key while it is open.
+pub enum Overlay {
+    Help(Help),
+    /// A write-through to agents' settings waiting for the user's yes.
+    Confirm(Confirm),
+    Add(AddFlow),
+    /// A removal waiting for the user's yes.
+    Remove(Removal),
+}
+
+impl Overlay {
+    /// The keymap contexts in force while it is open, most specific first.
+    pub fn contexts(&self) -> Vec<Context> {
+        match self {
+            Overlay::Add(f) => vec![f.context(), Context::Global],
+            Overlay::Confirm(_) | Overlay::Remove(_) => vec![Context::Confirm],
+            Overlay::Help(_) => vec![Context::Help],
+        }
+    }
+}
+
+/// What the app asks of the run loop, which owns the terminal.
+#[derive(Debug, Default)]
+pub struct Requests {
+    pub quit: bool,
+    /// A file to open in the editor.
+    pub edit: Option<EditRequest>,
+    /// Text to put on the clipboard (OSC 52).
+    pub clipboard: Option<String>,
+}
