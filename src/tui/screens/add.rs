@@ -207,101 +207,106 @@ pub fn lines(app: &App, f: &AddFlow, width: usize) -> Vec<Line<'static>> {
             )));
         }
         Step::Installing => out.push(Line::from("Installing …")),
-        Step::Preview(p) => {
-            let commit = p
-                .plan
-                .commit
-                .as_deref()
-                .map(|c| format!(" at {}", &c[..c.len().min(12)]))
-                .unwrap_or_default();
-            out.push(Line::from(Span::styled(
-                truncate(
-                    &format!("from {}{commit} → {target}", line(&p.plan.origin.shown())),
-                    width,
-                ),
-                t.dim(),
-            )));
-            out.push(Line::from(Span::styled(
-                format!(
-                    "    {:<26} {:<18} {:>6} {:>7} {:>7}  runs (never run here)",
-                    "skill", "verdict", "L1", "L2", "L3"
-                ),
-                t.title(),
-            )));
-            for (i, (s, c)) in p.plan.priced.iter().zip(&p.checked).enumerate() {
-                let mark = if *c { "[x]" } else { "[ ]" };
-                let runs = if s.executables.is_empty() {
-                    "-".to_string()
-                } else {
-                    s.executables.join(", ")
-                };
-                let text = format!(
-                    "{mark} {:<26} {:<18} {:>6} {:>7} {:>7}  {}",
-                    truncate(&s.folder, 26),
-                    s.verdict.label(),
-                    num(s.tokens.l1),
-                    num(s.tokens.l2),
-                    num(s.tokens.l3),
-                    line(&runs)
-                );
-                let style = if i == p.cursor {
-                    t.selected()
-                } else if s.verdict.errors > 0 || s.clash.is_some() {
-                    t.warning()
-                } else {
-                    t.base()
-                };
-                out.push(Line::from(Span::styled(truncate(&text, width), style)));
-            }
-            out.push(Line::from(""));
-            let l = &p.listing;
-            out.push(Line::from(format!(
-                "Listing ({}): {} → {} tokens per turn ({}), {} → {} skills, tier {}",
-                l.format,
-                thousands(l.per_turn.before),
-                thousands(l.per_turn.after),
-                signed(l.per_turn.delta()),
-                l.skills.before,
-                l.skills.after,
-                l.tier_after
-            )));
-            for fc in l.fates.iter().filter(|x| x.before.is_some()) {
-                out.push(Line::from(Span::styled(
-                    truncate(
-                        &format!(
-                            "  {} {} → {}",
-                            line(&fc.name),
-                            fc.before.map_or("-".into(), |x| x.to_string()),
-                            fc.after.map_or("-".into(), |x| x.to_string())
-                        ),
-                        width,
-                    ),
-                    t.warning(),
-                )));
-            }
-            if let Some(s) = p.plan.priced.get(p.cursor) {
-                out.push(Line::from(""));
-                for l in crate::tui::view::wrap(&s.description, width) {
-                    out.push(Line::from(Span::styled(l, t.dim())));
-                }
-                let mut notes: Vec<String> = s.verdict.findings.clone();
-                notes.extend(s.notes.iter().cloned());
-                if let Some(c) = &s.clash {
-                    notes.push(format!("{} is already there", c.display()));
-                }
-                for n in notes {
-                    out.push(Line::from(Span::styled(
-                        truncate(&line(&n), width),
-                        t.warning(),
-                    )));
-                }
-            }
-            for n in &p.plan.notes {
-                out.push(Line::from(Span::styled(truncate(&line(n), width), t.dim())));
-            }
-        }
+        Step::Preview(p) => preview_lines(&mut out, p, &target, width, app),
     }
     out
+}
+
+/// The priced source: every skill with its verdict and figures, the listing's change, and the
+/// selected skill's description and notes.
+fn preview_lines(out: &mut Vec<Line<'static>>, p: &Preview, target: &str, width: usize, app: &App) {
+    let t = &app.theme;
+    let commit = p
+        .plan
+        .commit
+        .as_deref()
+        .map(|c| format!(" at {}", &c[..c.len().min(12)]))
+        .unwrap_or_default();
+    out.push(Line::from(Span::styled(
+        truncate(
+            &format!("from {}{commit} → {target}", line(&p.plan.origin.shown())),
+            width,
+        ),
+        t.dim(),
+    )));
+    out.push(Line::from(Span::styled(
+        format!(
+            "    {:<26} {:<18} {:>6} {:>7} {:>7}  runs (never run here)",
+            "skill", "verdict", "L1", "L2", "L3"
+        ),
+        t.title(),
+    )));
+    for (i, (s, c)) in p.plan.priced.iter().zip(&p.checked).enumerate() {
+        let mark = if *c { "[x]" } else { "[ ]" };
+        let runs = if s.executables.is_empty() {
+            "-".to_string()
+        } else {
+            s.executables.join(", ")
+        };
+        let text = format!(
+            "{mark} {:<26} {:<18} {:>6} {:>7} {:>7}  {}",
+            truncate(&s.folder, 26),
+            s.verdict.label(),
+            num(s.tokens.l1),
+            num(s.tokens.l2),
+            num(s.tokens.l3),
+            line(&runs)
+        );
+        let style = if i == p.cursor {
+            t.selected()
+        } else if s.verdict.errors > 0 || s.clash.is_some() {
+            t.warning()
+        } else {
+            t.base()
+        };
+        out.push(Line::from(Span::styled(truncate(&text, width), style)));
+    }
+    out.push(Line::from(""));
+    let l = &p.listing;
+    out.push(Line::from(format!(
+        "Listing ({}): {} → {} tokens per turn ({}), {} → {} skills, tier {}",
+        l.format,
+        thousands(l.per_turn.before),
+        thousands(l.per_turn.after),
+        signed(l.per_turn.delta()),
+        l.skills.before,
+        l.skills.after,
+        l.tier_after
+    )));
+    for fc in l.fates.iter().filter(|x| x.before.is_some()) {
+        out.push(Line::from(Span::styled(
+            truncate(
+                &format!(
+                    "  {} {} → {}",
+                    line(&fc.name),
+                    fc.before.map_or("-".into(), |x| x.to_string()),
+                    fc.after.map_or("-".into(), |x| x.to_string())
+                ),
+                width,
+            ),
+            t.warning(),
+        )));
+    }
+    if let Some(s) = p.plan.priced.get(p.cursor) {
+        out.push(Line::from(""));
+        for l in crate::tui::view::wrap(&s.description, width) {
+            out.push(Line::from(Span::styled(l, t.dim())));
+        }
+        let mut notes: Vec<String> = s.verdict.findings.clone();
+        notes.extend(s.notes.iter().cloned());
+        if let Some(c) = &s.clash {
+            notes.push(format!("{} is already there", c.display()));
+        }
+        for n in notes {
+            out.push(Line::from(Span::styled(
+                truncate(&line(&n), width),
+                t.warning(),
+            )));
+        }
+    }
+    for n in &p.plan.notes {
+        out.push(Line::from(Span::styled(truncate(&line(n), width), t.dim())));
+    }
 }
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App, f: &AddFlow) {

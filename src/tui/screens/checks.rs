@@ -304,10 +304,18 @@ impl Screen for Checks {
 }
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
+    let [top, list, bottom] = parts(area);
+    summary(frame, top, app);
+    table(frame, list, table_rows(area), app);
+    if bottom.height > 0 {
+        probe_panel(frame, bottom, app);
+    }
+}
+
+/// The top box: the run's gauge while one runs, else what was found so far.
+fn summary(frame: &mut Frame, top: Rect, app: &App) {
     let t = &app.theme;
     let checks = &app.screens.checks;
-    let [top, list, bottom] = parts(area);
-    let n = checks.rows.len();
     let top_block = Block::bordered().title(Span::styled(
         " Checks: --help-json probe, declared dependencies ",
         t.title(),
@@ -334,114 +342,79 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             );
         }
         None => {
-            let probed = checks
-                .rows
-                .iter()
-                .filter(|i| checks.report_for(&app.lib, **i).is_some())
-                .count();
-            let text = if n == 0 {
-                "No executable skills or declared dependencies yet. d looks for requirements.txt too."
-                    .to_string()
-            } else if probed == 0 {
-                let executables = checks
-                    .rows
-                    .iter()
-                    .filter(|&&i| {
-                        app.lib
-                            .skills
-                            .get(i)
-                            .is_some_and(|s| s.kind() == crate::core::SkillKind::Executable)
-                    })
-                    .count();
-                if executables == n {
-                    format!("{n} executable skills. Nothing runs until you press r.")
-                } else {
-                    format!(
-                        "{n} skills ({executables} executable). Nothing runs until you press r (probe) or d (dependencies)."
-                    )
-                }
-            } else {
-                let failed = checks
-                    .rows
-                    .iter()
-                    .filter_map(|i| checks.report_for(&app.lib, *i))
-                    .filter(|r| r.probe_failed())
-                    .count();
-                let weaker = checks
-                    .rows
-                    .iter()
-                    .filter_map(|i| checks.report_for(&app.lib, *i))
-                    .any(|r| r.sandbox == Some(SandboxMode::ProcessGroup));
-                let sandbox = if weaker {
-                    "some in the weaker process-group sandbox"
-                } else {
-                    "sandbox: namespaces"
-                };
-                format!("{probed}/{n} probed, {failed} failed; {sandbox}. Press r to probe again.")
-            };
+            let text = summary_text(app);
             frame.render_widget(Paragraph::new(format!(" {text}")).block(top_block), top);
         }
     }
+}
 
+/// What the checks found so far, in a sentence.
+fn summary_text(app: &App) -> String {
+    let checks = &app.screens.checks;
+    let n = checks.rows.len();
+    let probed = checks
+        .rows
+        .iter()
+        .filter(|i| checks.report_for(&app.lib, **i).is_some())
+        .count();
+    if n == 0 {
+        "No executable skills or declared dependencies yet. d looks for requirements.txt too."
+            .to_string()
+    } else if probed == 0 {
+        let executables = checks
+            .rows
+            .iter()
+            .filter(|&&i| {
+                app.lib
+                    .skills
+                    .get(i)
+                    .is_some_and(|s| s.kind() == crate::core::SkillKind::Executable)
+            })
+            .count();
+        if executables == n {
+            format!("{n} executable skills. Nothing runs until you press r.")
+        } else {
+            format!(
+                "{n} skills ({executables} executable). Nothing runs until you press r (probe) or d (dependencies)."
+            )
+        }
+    } else {
+        let failed = checks
+            .rows
+            .iter()
+            .filter_map(|i| checks.report_for(&app.lib, *i))
+            .filter(|r| r.probe_failed())
+            .count();
+        let weaker = checks
+            .rows
+            .iter()
+            .filter_map(|i| checks.report_for(&app.lib, *i))
+            .any(|r| r.sandbox == Some(SandboxMode::ProcessGroup));
+        let sandbox = if weaker {
+            "some in the weaker process-group sandbox"
+        } else {
+            "sandbox: namespaces"
+        };
+        format!("{probed}/{n} probed, {failed} failed; {sandbox}. Press r to probe again.")
+    }
+}
+
+/// The table of executable skills and declared dependencies, `rows` rows on screen.
+fn table(frame: &mut Frame, list: Rect, rows_shown: usize, app: &App) {
+    let t = &app.theme;
+    let checks = &app.screens.checks;
     // Only the rows on screen are built; the table state decides which those are.
-    let shown = checks.table.offset()..checks.table.offset() + table_rows(area);
+    let shown = checks.table.offset()..checks.table.offset() + rows_shown;
     let detail_w = usize::from(list.width).saturating_sub(2 + 2 + 24 + 14 + 8 + 13 + 5);
     let rows: Vec<Row> = checks
         .rows
         .iter()
         .enumerate()
         .map(|(k, &i)| {
-            if !shown.contains(&k) {
-                return Row::default();
-            }
-            let skill = &app.lib.skills[i];
-            let report = checks.report_for(&app.lib, i);
-            let deps = checks.deps_for(&app.lib, i);
-            let (mark, mark_style, verdict, ms, detail) =
-                match report.and_then(|r| r.verdict.as_ref().map(|v| (r, v))) {
-                    Some((r, v)) if v.is_ok() && v.is_warning() => {
-                        ("!", t.warning(), v.name(), r.elapsed_ms, v.detail())
-                    }
-                    Some((r, v)) if v.is_ok() => ("✓", t.on(), v.name(), r.elapsed_ms, v.detail()),
-                    Some((r, v)) => ("✗", t.error(), v.name(), r.elapsed_ms, v.detail()),
-                    None => match deps {
-                        Some(d) if d.failed() => ("✗", t.error(), "deps", 0, d.summary()),
-                        Some(d) => ("✓", t.on(), "deps", 0, d.summary()),
-                        None if checks.running() => ("…", t.dim(), "waiting", 0, String::new()),
-                        None => ("·", t.dim(), "not run", 0, String::new()),
-                    },
-                };
-            // A probed skill's dependencies go after its verdict.
-            let detail = match (report.is_some(), deps) {
-                (true, Some(d)) => format!("{detail}; deps: {}", d.summary()),
-                _ => detail,
-            };
-            let ms = if report.is_some() {
-                format!("{} ms", thousands(ms))
+            if shown.contains(&k) {
+                row(app, k, i, detail_w)
             } else {
-                String::new()
-            };
-            let sandbox = match report
-                .and_then(|r| r.sandbox)
-                .or(deps.and_then(|d| d.sandbox))
-            {
-                Some(m @ SandboxMode::ProcessGroup) => Span::styled(m.name(), t.warning()),
-                Some(m) => Span::styled(m.name(), t.dim()),
-                None => Span::raw(""),
-            };
-            let row = Row::new(vec![
-                Cell::from(Span::styled(mark, mark_style)),
-                Cell::from(truncate(&skill.name, 24)),
-                Cell::from(Span::styled(verdict, mark_style)),
-                Cell::from(Line::from(ms).right_aligned()),
-                Cell::from(sandbox),
-                Cell::from(truncate(&detail, detail_w)),
-            ]);
-            // A row style, not the table's highlight, so the verdict keeps its colour.
-            if k == checks.selected() {
-                row.style(t.selected())
-            } else {
-                row
+                Row::default()
             }
         })
         .collect();
@@ -460,93 +433,76 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     .column_spacing(1)
     .block(Block::bordered().title(" Executable skills and declared dependencies "));
     frame.render_stateful_widget(table, list, &mut checks.table.clone());
+}
 
-    if bottom.height == 0 {
-        return;
+/// Row `k` of the table: skill `i`'s verdict, time, sandbox and detail.
+fn row(app: &App, k: usize, i: usize, detail_w: usize) -> Row<'static> {
+    let t = &app.theme;
+    let checks = &app.screens.checks;
+    let skill = &app.lib.skills[i];
+    let report = checks.report_for(&app.lib, i);
+    let deps = checks.deps_for(&app.lib, i);
+    let (mark, mark_style, verdict, ms, detail) =
+        match report.and_then(|r| r.verdict.as_ref().map(|v| (r, v))) {
+            Some((r, v)) if v.is_ok() && v.is_warning() => {
+                ("!", t.warning(), v.name(), r.elapsed_ms, v.detail())
+            }
+            Some((r, v)) if v.is_ok() => ("✓", t.on(), v.name(), r.elapsed_ms, v.detail()),
+            Some((r, v)) => ("✗", t.error(), v.name(), r.elapsed_ms, v.detail()),
+            None => match deps {
+                Some(d) if d.failed() => ("✗", t.error(), "deps", 0, d.summary()),
+                Some(d) => ("✓", t.on(), "deps", 0, d.summary()),
+                None if checks.running() => ("…", t.dim(), "waiting", 0, String::new()),
+                None => ("·", t.dim(), "not run", 0, String::new()),
+            },
+        };
+    // A probed skill's dependencies go after its verdict.
+    let detail = match (report.is_some(), deps) {
+        (true, Some(d)) => format!("{detail}; deps: {}", d.summary()),
+        _ => detail,
+    };
+    let ms = if report.is_some() {
+        format!("{} ms", thousands(ms))
+    } else {
+        String::new()
+    };
+    let sandbox = match report
+        .and_then(|r| r.sandbox)
+        .or(deps.and_then(|d| d.sandbox))
+    {
+        Some(m @ SandboxMode::ProcessGroup) => Span::styled(m.name(), t.warning()),
+        Some(m) => Span::styled(m.name(), t.dim()),
+        None => Span::raw(""),
+    };
+    let row = Row::new(vec![
+        Cell::from(Span::styled(mark, mark_style)),
+        Cell::from(truncate(&skill.name, 24)),
+        Cell::from(Span::styled(verdict, mark_style)),
+        Cell::from(Line::from(ms).right_aligned()),
+        Cell::from(sandbox),
+        Cell::from(truncate(&detail, detail_w)),
+    ]);
+    // A row style, not the table's highlight, so the verdict keeps its colour.
+    if k == checks.selected() {
+        row.style(t.selected())
+    } else {
+        row
     }
+}
+
+/// The bottom box: the selected skill's dependencies and its probe's report.
+fn probe_panel(frame: &mut Frame, bottom: Rect, app: &App) {
+    let checks = &app.screens.checks;
     let width = usize::from(bottom.width.saturating_sub(2));
     let mut lines: Vec<Line> = Vec::new();
     let selected = checks.selected_skill();
     if let Some(d) = selected.and_then(|i| checks.deps_for(&app.lib, i)) {
-        let interp = d.interpreter.as_ref().map_or_else(String::new, |p| {
-            format!(" · {} ({})", p.display(), d.interpreter_from)
-        });
-        for l in wrap(&format!("dependencies: {}{interp}", d.summary()), width) {
-            lines.push(Line::from(l));
-        }
-        for diag in &d.diagnostics {
-            for l in wrap(&format!("{} {}", diag.rule, diag.message), width) {
-                lines.push(Line::from(Span::styled(l, t.error())));
-            }
-        }
-        if d.failed() && !d.install.is_empty() {
-            lines.push(Line::from(vec![
-                Span::styled("install ", t.dim()),
-                Span::raw(truncate(&d.install, width.saturating_sub(8))),
-            ]));
-        }
+        deps_lines(&mut lines, d, width, app);
     }
     match selected.and_then(|i| checks.report_for(&app.lib, i)) {
-        Some(r) => {
-            if !r.command.is_empty() {
-                lines.push(Line::from(vec![
-                    Span::styled("ran ", t.dim()),
-                    Span::raw(truncate(&r.command.join(" "), width.saturating_sub(4))),
-                ]));
-            }
-            if let Some(v) = &r.verdict {
-                for l in wrap(&v.detail(), width) {
-                    lines.push(Line::from(l));
-                }
-            }
-            match (r.sandbox, &r.sandbox_fallback) {
-                (Some(SandboxMode::ProcessGroup), why) => {
-                    let why = why.as_deref().unwrap_or("namespaces unavailable");
-                    let text = format!(
-                        "sandbox process-group (weaker: not contained, not limited): {why}"
-                    );
-                    for l in wrap(&text, width) {
-                        lines.push(Line::from(Span::styled(l, t.warning())));
-                    }
-                }
-                (Some(m), _) => lines.push(Line::from(vec![
-                    Span::styled("sandbox ", t.dim()),
-                    Span::raw(m.name()),
-                ])),
-                (None, _) => {}
-            }
-            if let Some(schema) = &r.schema_text {
-                lines.push(Line::from(Span::styled("schema", t.dim())));
-                for l in wrap(schema, width).into_iter().take(4) {
-                    lines.push(Line::from(l));
-                }
-            }
-        }
+        Some(r) => report_lines(&mut lines, r, width, app),
         None if !lines.is_empty() => {}
-        None => {
-            if let Some(skill) = selected.and_then(|i| app.lib.skills.get(i)) {
-                lines.push(Line::from(format!(
-                    "{} — entry `{}`, not probed yet",
-                    crate::core::text::line(&skill.name),
-                    crate::core::text::line(crate::core::probe::entry_name(skill))
-                )));
-            }
-            let sandbox = match checks.sandbox {
-                SandboxPreference::Strongest => {
-                    "in fresh namespaces where the kernel allows (else its own process group)"
-                }
-                SandboxPreference::ProcessGroup => {
-                    "in its own process group only (SKILLSCOPE_SANDBOX=process-group)"
-                }
-            };
-            lines.push(Line::from(Span::styled(
-                format!(
-                    "The probe runs only `--help-json`, never `--run-json`: {sandbox}, in the \
-                     skill folder, with a minimal environment, killed after 10 s."
-                ),
-                t.dim(),
-            )));
-        }
+        None => not_probed_lines(&mut lines, selected, app),
     }
     frame.render_widget(
         Paragraph::new(lines)
@@ -554,6 +510,92 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             .block(Block::bordered().title(" Probe ")),
         bottom,
     );
+}
+
+/// The selected skill's declared dependencies: what was found, what is wrong, how to install.
+fn deps_lines(lines: &mut Vec<Line<'static>>, d: &DepsReport, width: usize, app: &App) {
+    let t = &app.theme;
+    let interp = d.interpreter.as_ref().map_or_else(String::new, |p| {
+        format!(" · {} ({})", p.display(), d.interpreter_from)
+    });
+    for l in wrap(&format!("dependencies: {}{interp}", d.summary()), width) {
+        lines.push(Line::from(l));
+    }
+    for diag in &d.diagnostics {
+        for l in wrap(&format!("{} {}", diag.rule, diag.message), width) {
+            lines.push(Line::from(Span::styled(l, t.error())));
+        }
+    }
+    if d.failed() && !d.install.is_empty() {
+        lines.push(Line::from(vec![
+            Span::styled("install ", t.dim()),
+            Span::raw(truncate(&d.install, width.saturating_sub(8))),
+        ]));
+    }
+}
+
+/// The selected skill's probe: what ran, the verdict, the sandbox and the schema.
+fn report_lines(lines: &mut Vec<Line<'static>>, r: &ProbeReport, width: usize, app: &App) {
+    let t = &app.theme;
+    if !r.command.is_empty() {
+        lines.push(Line::from(vec![
+            Span::styled("ran ", t.dim()),
+            Span::raw(truncate(&r.command.join(" "), width.saturating_sub(4))),
+        ]));
+    }
+    if let Some(v) = &r.verdict {
+        for l in wrap(&v.detail(), width) {
+            lines.push(Line::from(l));
+        }
+    }
+    match (r.sandbox, &r.sandbox_fallback) {
+        (Some(SandboxMode::ProcessGroup), why) => {
+            let why = why.as_deref().unwrap_or("namespaces unavailable");
+            let text = format!("sandbox process-group (weaker: not contained, not limited): {why}");
+            for l in wrap(&text, width) {
+                lines.push(Line::from(Span::styled(l, t.warning())));
+            }
+        }
+        (Some(m), _) => lines.push(Line::from(vec![
+            Span::styled("sandbox ", t.dim()),
+            Span::raw(m.name()),
+        ])),
+        (None, _) => {}
+    }
+    if let Some(schema) = &r.schema_text {
+        lines.push(Line::from(Span::styled("schema", t.dim())));
+        for l in wrap(schema, width).into_iter().take(4) {
+            lines.push(Line::from(l));
+        }
+    }
+}
+
+/// A skill not probed yet: what its probe would run, and how.
+fn not_probed_lines(lines: &mut Vec<Line<'static>>, selected: Option<usize>, app: &App) {
+    let t = &app.theme;
+    let checks = &app.screens.checks;
+    if let Some(skill) = selected.and_then(|i| app.lib.skills.get(i)) {
+        lines.push(Line::from(format!(
+            "{} — entry `{}`, not probed yet",
+            crate::core::text::line(&skill.name),
+            crate::core::text::line(crate::core::probe::entry_name(skill))
+        )));
+    }
+    let sandbox = match checks.sandbox {
+        SandboxPreference::Strongest => {
+            "in fresh namespaces where the kernel allows (else its own process group)"
+        }
+        SandboxPreference::ProcessGroup => {
+            "in its own process group only (SKILLSCOPE_SANDBOX=process-group)"
+        }
+    };
+    lines.push(Line::from(Span::styled(
+        format!(
+            "The probe runs only `--help-json`, never `--run-json`: {sandbox}, in the \
+             skill folder, with a minimal environment, killed after 10 s."
+        ),
+        t.dim(),
+    )));
 }
 
 #[cfg(test)]

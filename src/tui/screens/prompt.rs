@@ -262,6 +262,30 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme;
     let p = &app.screens.prompt;
     let [head, gauge, text_area, fates_area] = parts(area);
+    let settings = settings_title(p);
+    let Some(preview) = app.preview.shown.as_ref() else {
+        frame.render_widget(
+            Paragraph::new(Line::from(Span::styled(" rendering the listing…", t.dim())))
+                .block(Block::bordered().title(Span::styled(settings, t.title()))),
+            area,
+        );
+        return;
+    };
+    match &p.files_box {
+        Some(text) => frame.render_widget(files_box(app, text), head),
+        None => frame.render_widget(
+            Paragraph::new(summary(preview, app))
+                .block(Block::bordered().title(Span::styled(settings, t.title()))),
+            head,
+        ),
+    }
+    budget_gauge(frame, gauge, preview, app);
+    listing_text(frame, text_area, area, preview, app);
+    fates(frame, fates_area, preview, app);
+}
+
+/// The settings in the head box's title.
+fn settings_title(p: &Prompt) -> String {
     let mut settings = format!(
         " Prompt · {} · mode {} · {} · tier {} · window {} ",
         p.agent().map_or("every skill", Agent::as_str),
@@ -273,18 +297,16 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     if !p.files.is_empty() {
         settings.push_str(&format!("· {} open ", files_label(&p.files)));
     }
-    let Some(preview) = app.preview.shown.as_ref() else {
-        frame.render_widget(
-            Paragraph::new(Line::from(Span::styled(" rendering the listing…", t.dim())))
-                .block(Block::bordered().title(Span::styled(settings, t.title()))),
-            area,
-        );
-        return;
-    };
+    settings
+}
+
+/// The head box: how many skills are listed and how, the tokens, the modes compared.
+fn summary<'a>(preview: &Preview, app: &App) -> Vec<Line<'a>> {
+    let t = &app.theme;
     let l = &preview.listing;
     let listed = l.entries.len() - l.count(Fate::Dropped);
     let tokens = thousands(u64::from(preview.tokens));
-    let summary = vec![
+    vec![
         Line::from(vec![
             Span::raw(format!(
                 " {} {} → {} listed (tier {}): ",
@@ -320,15 +342,13 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             ),
         }),
         comparison_line(preview, app),
-    ];
-    match &p.files_box {
-        Some(text) => frame.render_widget(files_box(app, text), head),
-        None => frame.render_widget(
-            Paragraph::new(summary)
-                .block(Block::bordered().title(Span::styled(settings, t.title()))),
-            head,
-        ),
-    }
+    ]
+}
+
+/// The gauge: the listing against its budget, or against the context window.
+fn budget_gauge(frame: &mut Frame, gauge: Rect, preview: &Preview, app: &App) {
+    let t = &app.theme;
+    let l = &preview.listing;
     let (ratio, label, over) = match l.budget_chars {
         Some(budget) if budget > 0 => {
             let r = l.used_chars as f64 / budget as f64;
@@ -364,7 +384,13 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             .label(label),
         gauge,
     );
+}
 
+/// The listing's text, wrapped and scrolled, in `text_area` of the screen's `area`.
+fn listing_text(frame: &mut Frame, text_area: Rect, area: Rect, preview: &Preview, app: &App) {
+    let t = &app.theme;
+    let p = &app.screens.prompt;
+    let l = &preview.listing;
     let text_w = text_width(area);
     let height = text_rows(area);
     let wrapped = app.preview.wrap.get(&l.text, text_w);
@@ -397,7 +423,12 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         ))),
         text_area,
     );
+}
 
+/// Every skill's fate, the ones that lost something first.
+fn fates(frame: &mut Frame, fates_area: Rect, preview: &Preview, app: &App) {
+    let t = &app.theme;
+    let l = &preview.listing;
     let fate_w = usize::from(fates_area.width.saturating_sub(2));
     let mut order: Vec<&crate::core::listing::ListedSkill> = l.entries.iter().collect();
     // The skills that lost something first: dropped, name only, trimmed, then full.

@@ -259,11 +259,21 @@ pub fn line_count(app: &App, skill: &Skill, width: usize) -> usize {
 
 /// Everything above the body, already cut into screen lines.
 pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> {
-    let t = &app.theme;
     let idx = app.screens.skills.list.selected_skill().unwrap_or(0);
+    let mut out = Vec::new();
+    state_lines(&mut out, app, skill, idx, width);
+    agent_lines(&mut out, app, skill, width);
+    frontmatter_lines(&mut out, app, skill, idx, width);
+    diagnostic_lines(&mut out, app, idx, width);
+    resource_lines(&mut out, app, skill, idx, width);
+    out
+}
+
+/// The skill's state, folder, source, shadowing and costs.
+fn state_lines(out: &mut Vec<Line<'static>>, app: &App, skill: &Skill, idx: usize, width: usize) {
+    let t = &app.theme;
     let on = app.switches.enabled.get(idx).copied().unwrap_or(false);
     let costs = app.costs_of(idx);
-    let mut out = Vec::new();
     out.push(Line::from(vec![
         if on {
             Span::styled("● on", t.on())
@@ -331,12 +341,16 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
     for l in wrap_words(&used_text(app, idx), width) {
         out.push(Line::from(l));
     }
+}
 
+/// What each agent that reads the skill's folder makes of it.
+fn agent_lines(out: &mut Vec<Line<'static>>, app: &App, skill: &Skill, width: usize) {
+    let t = &app.theme;
     if let Some(switches) = &app.switches.agents {
         let badges = switches.badges(skill);
         let shown: Vec<_> = badges.iter().filter(|b| b.reads).collect();
         if !shown.is_empty() {
-            section(&mut out, "Agents", app);
+            section(out, "Agents", app);
             for b in shown {
                 let style = if b.loads() { t.on() } else { t.error() };
                 let lead = format!(
@@ -352,8 +366,18 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
             }
         }
     }
+}
 
-    section(&mut out, "Frontmatter", app);
+/// The frontmatter's fields, the ones no profile (or the profile in use) knows tagged.
+fn frontmatter_lines(
+    out: &mut Vec<Line<'static>>,
+    app: &App,
+    skill: &Skill,
+    idx: usize,
+    width: usize,
+) {
+    let t = &app.theme;
+    section(out, "Frontmatter", app);
     let fm = &skill.frontmatter;
     if fm.fields.is_empty() {
         out.push(Line::from(Span::styled("  (none)", t.dim())));
@@ -399,10 +423,15 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
             out.push(Line::from(vec![lead, Span::raw(chunk)]));
         }
     }
+}
 
+/// The skill's diagnostics under the profile in use.
+fn diagnostic_lines(out: &mut Vec<Line<'static>>, app: &App, idx: usize, width: usize) {
+    let t = &app.theme;
+    let diags = app.diagnostics(idx);
     let pending = if app.findings.checked { "" } else { " …" };
     section(
-        &mut out,
+        out,
         &format!(
             "{DIAGNOSTICS} ({}, {} rules){pending}",
             diags.len(),
@@ -434,7 +463,18 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
             out.push(Line::from(format!("    {l}")));
         }
     }
+}
 
+/// The skill's resources by group, then the body's heading.
+fn resource_lines(
+    out: &mut Vec<Line<'static>>,
+    app: &App,
+    skill: &Skill,
+    idx: usize,
+    width: usize,
+) {
+    let t = &app.theme;
+    let costs = app.costs_of(idx);
     let detail = app
         .screens
         .skills
@@ -443,11 +483,7 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
         .filter(|d| d.dir == skill.dir);
     match detail {
         Some(d) => {
-            section(
-                &mut out,
-                &format!("{RESOURCES} ({})", d.resources.len()),
-                app,
-            );
+            section(out, &format!("{RESOURCES} ({})", d.resources.len()), app);
             if d.resources.is_empty() {
                 out.push(Line::from(Span::styled("  none", t.dim())));
             }
@@ -487,7 +523,7 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
                 });
             }
             let folded = skill.body_line.saturating_sub(1);
-            section(&mut out, "Body", app);
+            section(out, "Body", app);
             if folded > 0 {
                 out.push(Line::from(Span::styled(
                     format!("  ┄ lines 1–{folded} (frontmatter) folded ┄"),
@@ -504,11 +540,10 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
             }
         }
         None => {
-            section(&mut out, "Body", app);
+            section(out, "Body", app);
             out.push(Line::from(Span::styled("  …", t.dim())));
         }
     }
-    out
 }
 
 /// The cost when used, with the type that decided it and what it adds up.

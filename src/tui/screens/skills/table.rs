@@ -29,6 +29,53 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme;
     let lib = &app.lib;
     let skills = &app.screens.skills;
+    let block = frame_block(app);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    if lib.skills.is_empty() {
+        empty(frame, inner, app);
+        return;
+    }
+    // The rows under the column titles.
+    let height = usize::from(inner.height.saturating_sub(1));
+    // The agents column only when some skill sits in a folder an agent with switches reads.
+    let agents_w = if app.switches.agent_readers {
+        AGENTS_W
+    } else {
+        0
+    };
+    let cols = columns(inner.width, skills.list.longest_id, agents_w);
+    // Only the rows on screen are built; the table state, kept by the handler so the selection
+    // is on screen, says which. Should the selection be off them after all, ratatui scrolls to
+    // it: those rows are built too, so nothing is drawn blank.
+    let (offset, selected) = (skills.list.offset(), skills.list.selected());
+    let shown = offset.min(selected)..(offset + height).max(selected + 1);
+    let rows: Vec<Row> = skills
+        .list
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            if shown.contains(&i) {
+                row(app, r.skill, i == selected, &cols, agents_w)
+            } else {
+                Row::default()
+            }
+        })
+        .collect();
+    let header = header(&cols, agents_w).style(t.dim());
+    let table = Table::new(rows, cols.constraints(agents_w))
+        .header(header)
+        .column_spacing(1);
+    frame.render_stateful_widget(table, inner, &mut skills.list.table.clone());
+}
+
+/// The list's frame: the enabled count and L1 total on top, the sort, the rules and the
+/// filter below.
+fn frame_block(app: &App) -> Block<'static> {
+    let t = &app.theme;
+    let lib = &app.lib;
+    let skills = &app.screens.skills;
     let (l1, pending) = app.enabled_l1();
     let l1_text = match (l1, pending) {
         (0, p) if p > 0 => "…".to_string(),
@@ -77,106 +124,13 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         ));
         bottom.push(Span::raw(format!(" {} match ", skills.list.rows.len())));
     }
-    let block = Block::bordered()
+    Block::bordered()
         .title(title)
-        .title_bottom(Line::from(bottom));
-    let inner = block.inner(area);
-    frame.render_widget(block, area);
-    if lib.skills.is_empty() {
-        empty(frame, inner, app);
-        return;
-    }
-    // The rows under the column titles.
-    let height = usize::from(inner.height.saturating_sub(1));
-    // The agents column only when some skill sits in a folder an agent with switches reads.
-    let agents_w = if app.switches.agent_readers {
-        AGENTS_W
-    } else {
-        0
-    };
-    let cols = columns(inner.width, skills.list.longest_id, agents_w);
-    let name_w = cols.name;
-    // Only the rows on screen are built; the table state, kept by the handler so the selection
-    // is on screen, says which. Should the selection be off them after all, ratatui scrolls to
-    // it: those rows are built too, so nothing is drawn blank.
-    let (offset, selected) = (skills.list.offset(), skills.list.selected());
-    let shown = offset.min(selected)..(offset + height).max(selected + 1);
-    let rows: Vec<Row> = skills
-        .list
-        .rows
-        .iter()
-        .enumerate()
-        .map(|(i, r)| {
-            if !shown.contains(&i) {
-                return Row::default();
-            }
-            let skill = &lib.skills[r.skill];
-            let selected = i == selected;
-            let on = app.switches.enabled.get(r.skill).copied().unwrap_or(false);
-            let costs = app.costs_of(r.skill);
-            let diag = app
-                .findings
-                .counts
-                .get(r.skill)
-                .copied()
-                .unwrap_or_default();
-            let dim = skill.shadowed_by.is_some() || !on;
-            let base = if dim { t.dim() } else { t.base() };
-            // The id: the name with its namespace (`web.scraper`, `plugin:skill`).
-            let hits = list::hits(&skill.id, &skills.list.filter);
-            let mut name = highlighted(&skill.id, &hits, usize::from(name_w), base, t.hit());
-            if let Some(w) = skill.shadowed_by.and_then(|w| lib.skills.get(w)) {
-                let used: usize = name.spans.iter().map(|s| s.content.chars().count()).sum();
-                let room = usize::from(name_w).saturating_sub(used + 3);
-                // " < " takes three columns; the rest names the winner. Plain ASCII: arrows are
-                // drawn one or two columns wide depending on the terminal.
-                if room > 2 {
-                    let note = format!(
-                        " < {}",
-                        crate::core::text::fit_left(&winner_label(w, skill), room)
-                    );
-                    name.spans.push(Span::styled(note, t.dim()));
-                }
-            }
-            let toggle = if on {
-                Span::styled("●", t.on())
-            } else {
-                Span::styled("○", t.dim())
-            };
-            let badge = badge(skill);
-            let diag_cell = diag_badge(diag.errors, diag.warnings, app);
-            let mut cells = vec![
-                Cell::from(toggle),
-                Cell::from(name),
-                Cell::from(Span::styled(
-                    truncate(&badge, usize::from(cols.badge)),
-                    t.badge(),
-                )),
-                num(costs.l1, app.counting.done[0]),
-                num(costs.l2, app.counting.done[1]),
-                num(costs.l3_with_schema(), app.counting.done[2]),
-            ];
-            if agents_w > 0 {
-                cells.push(Cell::from(agent_badges(app, skill)));
-            }
-            cells.push(Cell::from(diag_cell));
-            if cols.description > 0 {
-                let d = skill.frontmatter.description().unwrap_or_default();
-                let d = d.split_whitespace().collect::<Vec<_>>().join(" ");
-                cells.push(Cell::from(Span::styled(
-                    truncate(&d, usize::from(cols.description)),
-                    t.dim(),
-                )));
-            }
-            let row = Row::new(cells);
-            // A row style, not the table's highlight, so the hits and badges keep their colours.
-            if selected {
-                row.style(t.selected())
-            } else {
-                row
-            }
-        })
-        .collect();
+        .title_bottom(Line::from(bottom))
+}
+
+/// The column titles.
+fn header(cols: &Columns, agents_w: u16) -> Row<'static> {
     let mut header = vec![
         Cell::from(""),
         Cell::from("name"),
@@ -192,11 +146,74 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     if cols.description > 0 {
         header.push(Cell::from("description"));
     }
-    let header = Row::new(header).style(t.dim());
-    let table = Table::new(rows, cols.constraints(agents_w))
-        .header(header)
-        .column_spacing(1);
-    frame.render_stateful_widget(table, inner, &mut skills.list.table.clone());
+    Row::new(header)
+}
+
+/// The row of the skill at `index` in the library.
+fn row(app: &App, index: usize, selected: bool, cols: &Columns, agents_w: u16) -> Row<'static> {
+    let t = &app.theme;
+    let lib = &app.lib;
+    let skills = &app.screens.skills;
+    let name_w = cols.name;
+    let skill = &lib.skills[index];
+    let on = app.switches.enabled.get(index).copied().unwrap_or(false);
+    let costs = app.costs_of(index);
+    let diag = app.findings.counts.get(index).copied().unwrap_or_default();
+    let dim = skill.shadowed_by.is_some() || !on;
+    let base = if dim { t.dim() } else { t.base() };
+    // The id: the name with its namespace (`web.scraper`, `plugin:skill`).
+    let hits = list::hits(&skill.id, &skills.list.filter);
+    let mut name = highlighted(&skill.id, &hits, usize::from(name_w), base, t.hit());
+    if let Some(w) = skill.shadowed_by.and_then(|w| lib.skills.get(w)) {
+        let used: usize = name.spans.iter().map(|s| s.content.chars().count()).sum();
+        let room = usize::from(name_w).saturating_sub(used + 3);
+        // " < " takes three columns; the rest names the winner. Plain ASCII: arrows are
+        // drawn one or two columns wide depending on the terminal.
+        if room > 2 {
+            let note = format!(
+                " < {}",
+                crate::core::text::fit_left(&winner_label(w, skill), room)
+            );
+            name.spans.push(Span::styled(note, t.dim()));
+        }
+    }
+    let toggle = if on {
+        Span::styled("●", t.on())
+    } else {
+        Span::styled("○", t.dim())
+    };
+    let badge = badge(skill);
+    let diag_cell = diag_badge(diag.errors, diag.warnings, app);
+    let mut cells = vec![
+        Cell::from(toggle),
+        Cell::from(name),
+        Cell::from(Span::styled(
+            truncate(&badge, usize::from(cols.badge)),
+            t.badge(),
+        )),
+        num(costs.l1, app.counting.done[0]),
+        num(costs.l2, app.counting.done[1]),
+        num(costs.l3_with_schema(), app.counting.done[2]),
+    ];
+    if agents_w > 0 {
+        cells.push(Cell::from(agent_badges(app, skill)));
+    }
+    cells.push(Cell::from(diag_cell));
+    if cols.description > 0 {
+        let d = skill.frontmatter.description().unwrap_or_default();
+        let d = d.split_whitespace().collect::<Vec<_>>().join(" ");
+        cells.push(Cell::from(Span::styled(
+            truncate(&d, usize::from(cols.description)),
+            t.dim(),
+        )));
+    }
+    let row = Row::new(cells);
+    // A row style, not the table's highlight, so the hits and badges keep their colours.
+    if selected {
+        row.style(t.selected())
+    } else {
+        row
+    }
 }
 
 /// The widths of the columns that change with the terminal: the name, the agent·scope badge and
