@@ -1,14 +1,14 @@
 //! The user's config file, `<config_dir>/skillscope/config.toml`: defaults for the CLI and the
 //! app, extra library roots, and key bindings. Every key it does not know and every bad value is
-//! reported with its line; nothing is ignored silently.
+//! reported with its line; nothing is ignored silently. Plain data: the CLI applies it to its
+//! arguments (`cli::defaults`) and the app builds its options and keymap from it
+//! (`tui::settings`), which also judges the key bindings' names.
 
 use crate::core::listing::{Format, Tier};
 use crate::core::model::Model;
 use crate::core::rules::Profile;
 use crate::core::rules::select::{Level, Levels, PathLevels, RuleConfig, Selector};
 use crate::core::tokens::Encoding;
-use crate::tui::action::Action;
-use crate::tui::keymap::{Context, Key, Keymap};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -63,14 +63,41 @@ pub struct Config {
     pub model: Option<Model>,
     /// Extra library roots, absolute (relative ones are taken from the config file's folder).
     pub roots: Vec<PathBuf>,
-    /// The default key map with the file's `[keys]` merged over it.
-    pub keymap: Keymap,
+    /// `[keys]` as written, for the app to read over its default keymap.
+    pub keys: Vec<KeyTable>,
+    /// How many of `problems` come before the `[keys]` table's: the app's own problems with
+    /// the bindings go there, so every problem is said in the file's order.
+    pub keys_at: usize,
     /// `[rules]`: levels per rule or family, everywhere and per path glob.
     pub rules: RuleConfig,
     pub problems: Vec<Problem>,
-    /// What the bindings did besides what they say: keys moved from another action. Not
-    /// problems (the file asked for it), so shown in the app's help only.
-    pub notes: Vec<Problem>,
+}
+
+/// `[keys]` (`context` `None`) or one `[keys.<context>]` table: its bindings as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyTable {
+    pub context: Option<String>,
+    /// The table's line (a context's name is judged there).
+    pub line: Option<u32>,
+    pub bindings: Vec<KeyBinding>,
+}
+
+/// `action = "key"` or `action = ["key", …]`, as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyBinding {
+    pub action: String,
+    pub keys: KeySpecs,
+    pub line: Option<u32>,
+}
+
+/// A binding's value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeySpecs {
+    Keys(Vec<String>),
+    /// A list with something other than a string in it.
+    NotAllStrings,
+    /// Neither a string nor a list.
+    NotKeys,
 }
 
 impl fmt::Display for Problem {
@@ -195,7 +222,10 @@ impl Config {
                 },
                 "roots" => self.roots(line, item, dir),
                 "keys" => match item.as_table_like() {
-                    Some(t) => self.keys(text, None, t),
+                    Some(t) => {
+                        self.keys_at = self.problems.len();
+                        self.keys(text, None, line, t);
+                    }
                     None => self.problem(line, "`keys` must be a table of bindings".to_string()),
                 },
                 "rules" => match item.as_table_like() {
@@ -351,8 +381,20 @@ impl Config {
     }
 
     /// `[keys]`: `action = keys` for every context that binds the action, or a table
-    /// `[keys.<context>]` of bindings for one context.
-    fn keys(&mut self, text: &str, context: Option<Context>, table: &dyn TableLike) {
+    /// `[keys.<context>]` of bindings for one context; kept as written, in the file's order
+    /// (a binding of `[keys]` after a context's table starts a new run of `[keys]`).
+    fn keys(
+        &mut self,
+        text: &str,
+        context: Option<String>,
+        line: Option<u32>,
+        table: &dyn TableLike,
+    ) {
+        self.keys.push(KeyTable {
+            context: context.clone(),
+            line,
+            bindings: Vec::new(),
+        });
         for (name, item) in table.iter() {
             let line = table
                 .key(name)
@@ -361,79 +403,31 @@ impl Config {
             if context.is_none()
                 && let Some(sub) = item.as_table_like()
             {
-                match Context::from_name(name) {
-                    Some(c) => self.keys(text, Some(c), sub),
-                    None => {
-                        let names: Vec<&str> = Context::ALL.iter().map(|c| c.name()).collect();
-                        self.problem(
-                            line,
-                            format!(
-                                "unknown key context {name:?} in [keys]; contexts are {}",
-                                names.join(", ")
-                            ),
-                        );
-                    }
-                }
+                self.keys(text, Some(name.to_string()), line, sub);
                 continue;
             }
-            let Some(action) = Action::from_name(name) else {
-                self.problem(
+            let keys = match item.as_value() {
+                Some(Value::String(s)) => KeySpecs::Keys(vec![s.value().clone()]),
+                Some(Value::Array(a)) => a
+                    .iter()
+                    .map(|v| v.as_str().map(str::to_string))
+                    .collect::<Option<Vec<_>>>()
+                    .map_or(KeySpecs::NotAllStrings, KeySpecs::Keys),
+                _ => KeySpecs::NotKeys,
+            };
+            if self.keys.last().is_none_or(|t| t.context != context) {
+                self.keys.push(KeyTable {
+                    context: context.clone(),
+                    line: None,
+                    bindings: Vec::new(),
+                });
+            }
+            if let Some(t) = self.keys.last_mut() {
+                t.bindings.push(KeyBinding {
+                    action: name.to_string(),
+                    keys,
                     line,
-                    format!(
-                        "unknown action {name:?} in [keys]; actions are {}",
-                        Action::NAMED
-                            .iter()
-                            .map(|(n, _)| *n)
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                );
-                continue;
-            };
-            let specs: Vec<&str> = match item.as_value() {
-                Some(Value::String(s)) => vec![s.value().as_str()],
-                Some(Value::Array(a)) => {
-                    let all: Option<Vec<&str>> = a.iter().map(|v| v.as_str()).collect();
-                    match all {
-                        Some(v) => v,
-                        None => {
-                            self.problem(line, format!("`{name}`: every key must be a string"));
-                            continue;
-                        }
-                    }
-                }
-                _ => {
-                    self.problem(
-                        line,
-                        format!(
-                            "`{name}` must be a key (\"x\") or a list of keys ([\"x\", \"ctrl-x\"])"
-                        ),
-                    );
-                    continue;
-                }
-            };
-            let mut keys = Vec::new();
-            let mut bad = false;
-            for spec in specs {
-                match Key::parse(spec) {
-                    Ok(k) if !keys.contains(&k) => keys.push(k),
-                    Ok(_) => {}
-                    Err(e) => {
-                        self.problem(line, format!("`{name}`: {e}"));
-                        bad = true;
-                    }
-                }
-            }
-            if bad {
-                continue;
-            }
-            match self.keymap.rebind(context, action, &keys) {
-                Ok(notes) => {
-                    for message in notes {
-                        self.notes.push(Problem { line, message });
-                    }
-                }
-                Err(e) => self.problem(line, format!("`{name}`: {e}")),
+                });
             }
         }
     }
@@ -451,73 +445,6 @@ impl Config {
                 None => format!("{shown}: {}", p.message),
             })
             .collect()
-    }
-}
-
-impl Config {
-    /// The clap definition with this file's settings as the defaults of every subcommand that
-    /// takes them, so `--help` shows the defaults in force and a flag still wins.
-    pub fn apply_defaults(&self, cmd: clap::Command) -> clap::Command {
-        let context_window = self.context_window.map(|n| {
-            // clap keeps defaults for the life of the process; this one string is made once.
-            &*String::leak(n.to_string())
-        });
-        let model = self.model.as_ref().map(|m| {
-            if crate::core::model::PRESETS.iter().any(|p| p.name == m.name) {
-                &*String::leak(m.name.clone())
-            } else {
-                &*String::leak(format!("{}={}", m.name, m.factor))
-            }
-        });
-        let settings: [(&str, Option<&'static str>); 6] = [
-            ("profile", self.profile.map(Profile::as_str)),
-            ("listing", self.listing.map(Format::as_str)),
-            ("tier", self.tier.map(Tier::as_str)),
-            ("encoding", self.encoding.map(Encoding::as_str)),
-            ("context_window", context_window),
-            ("model", model),
-        ];
-        let names: Vec<String> = cmd
-            .get_subcommands()
-            .map(|s| s.get_name().to_string())
-            .collect();
-        let mut cmd = cmd;
-        for name in names {
-            cmd = cmd.mut_subcommand(name.as_str(), |mut sub| {
-                for (id, value) in settings {
-                    let Some(value) = value else { continue };
-                    // `prompt --format` is the listing format; elsewhere `--format` is output.
-                    let id = if name == "prompt" && id == "listing" {
-                        "format"
-                    } else {
-                        id
-                    };
-                    if sub.get_arguments().any(|a| a.get_id() == id) {
-                        sub = sub.mut_arg(id, |a| a.default_value(value));
-                    }
-                }
-                sub
-            });
-        }
-        cmd
-    }
-
-    /// The app's starting options: this file's settings over the defaults.
-    pub fn tui_options(&self) -> crate::tui::app::Options {
-        let d = crate::tui::app::Options::default();
-        crate::tui::app::Options {
-            format: self.listing.unwrap_or(d.format),
-            profile: self.profile.or(d.profile),
-            tier: self.tier.unwrap_or(d.tier),
-            context_window: self.context_window.map_or(d.context_window, |n| n as u64),
-            encoding: self.encoding.unwrap_or(d.encoding),
-            model: self.model.clone(),
-            keymap: self.keymap.clone(),
-            config_notes: self.problems.iter().map(Problem::to_string).collect(),
-            config_info: self.notes.iter().map(Problem::to_string).collect(),
-            config_path: self.path.clone(),
-            ..d
-        }
     }
 }
 
@@ -549,7 +476,6 @@ fn expand(s: &str, dir: Option<&Path>) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
     #[test]
     fn settings_and_keys_are_read() {
@@ -565,34 +491,36 @@ mod tests {
         assert_eq!(c.context_window, Some(1_000_000));
         assert_eq!(c.model.as_ref().map(|m| m.name.as_str()), Some("claude"));
         assert_eq!(c.roots, [PathBuf::from("/cfg/lib"), PathBuf::from("/abs")]);
-        let ev = |c: char| KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
-        let km = &c.keymap;
+        // The bindings as written, for the app to judge.
         assert_eq!(
-            km.lookup(&[Context::Budget, Context::Global], &ev('M')),
-            Some(Action::CycleModel)
-        );
-        assert_eq!(
-            km.lookup(&[Context::Budget, Context::Global], &ev('m')),
-            None
-        );
-        assert_eq!(
-            km.lookup(&[Context::List, Context::Global], &ev('x')),
-            Some(Action::Toggle)
-        );
-        assert_eq!(
-            km.lookup(&[Context::List, Context::Global], &ev(' ')),
-            Some(Action::Toggle)
-        );
-        // The detail pane keeps its own toggle key: only [keys.list] was changed.
-        assert_eq!(
-            km.lookup(&[Context::Detail, Context::Global], &ev('x')),
-            None
+            c.keys,
+            [
+                KeyTable {
+                    context: None,
+                    line: Some(9),
+                    bindings: vec![KeyBinding {
+                        action: "cycle_model".into(),
+                        keys: KeySpecs::Keys(vec!["M".into()]),
+                        line: Some(10),
+                    }],
+                },
+                KeyTable {
+                    context: Some("list".into()),
+                    line: Some(12),
+                    bindings: vec![KeyBinding {
+                        action: "toggle".into(),
+                        keys: KeySpecs::Keys(vec!["x".into(), "space".into()]),
+                        line: Some(13),
+                    }],
+                },
+            ]
         );
     }
 
     #[test]
     fn every_problem_has_its_line() {
-        let text = "profile = \"claud\"\nfoo = 1\ncontext_window = 12\n[keys]\nfly = \"f\"\ntoggle = \"ctrl-\"\n[keys.nowhere]\nquit = \"q\"\n[keys.filter]\naccept_filter = \"k\"\n";
+        // The bindings' own problems are the app's to find (`tui::settings`).
+        let text = "profile = \"claud\"\nfoo = 1\ncontext_window = 12\n[keys]\nfly = 3\n[rules]\nnope = \"off\"\n";
         let c = Config::parse_text(text, None);
         let got: Vec<(Option<u32>, &str)> = c
             .problems
@@ -605,16 +533,15 @@ mod tests {
                 (Some(1), "`profile`"),
                 (Some(2), "unknown"),
                 (Some(3), "`context_window`"),
-                (Some(5), "unknown"),
-                (Some(6), "`toggle`:"),
-                (Some(7), "unknown"),
-                (Some(10), "`accept_filter`:"),
+                (Some(7), "[rules]:"),
             ],
             "{:?}",
             c.problems
         );
         assert!(c.problems[1].message.contains("\"foo\""));
         assert!(c.profile.is_none());
+        assert_eq!(c.keys_at, 3, "the bindings' problems go after line 3's");
+        assert_eq!(c.keys[0].bindings[0].keys, KeySpecs::NotKeys);
     }
 
     #[test]
@@ -657,20 +584,6 @@ mod tests {
         );
         let c = Config::parse_text("rules = 3\n", None);
         assert_eq!(c.problems.len(), 1);
-    }
-
-    #[test]
-    fn a_taken_key_moves_and_the_move_is_reported() {
-        let c = Config::parse_text("[keys.list]\ntoggle = \"s\"\n", None);
-        assert!(c.problems.is_empty(), "{:?}", c.problems);
-        assert_eq!(c.notes.len(), 1, "{:?}", c.notes);
-        assert_eq!(c.notes[0].line, Some(2));
-        assert!(c.notes[0].message.contains("cycle_sort"), "{:?}", c.notes);
-        let s = KeyEvent::new(KeyCode::Char('s'), KeyModifiers::NONE);
-        assert_eq!(
-            c.keymap.lookup(&[Context::List, Context::Global], &s),
-            Some(Action::Toggle)
-        );
     }
 
     #[test]

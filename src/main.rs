@@ -32,13 +32,17 @@ fn main() {
         std::process::exit(code);
     }
     skillscope::core::probe::set_sandbox_program("/proc/self/exe");
-    let config = config::activate(Config::load());
+    let mut config = Config::load();
+    // The key bindings are the app's to read; a wrong one is reported by every command, as
+    // the rest of the file is.
+    let bindings = skillscope::tui::settings::read(&mut config);
+    let config = config::activate(config);
     // A shell asking for completions (`COMPLETE=bash skillscope -- …`) is answered here, before
     // anything else is written; the config's roots name the skills `show` and `toggle` complete.
-    clap_complete::CompleteEnv::with_factory(|| config.apply_defaults(Cli::command()))
+    clap_complete::CompleteEnv::with_factory(|| cli::defaults::apply(config, Cli::command()))
         .var(cli::complete::VAR)
         .complete();
-    let matches = config.apply_defaults(Cli::command()).get_matches_from(args);
+    let matches = cli::defaults::apply(config, Cli::command()).get_matches_from(args);
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     skillscope::color::choose(cli.color);
     let code = match cli.command {
@@ -66,7 +70,10 @@ fn main() {
                 }
             }
         }
-        None => match skillscope::tui::run(cli.library.spec(), config.tui_options()) {
+        None => match skillscope::tui::run(
+            cli.library.spec(),
+            skillscope::tui::settings::options(config, bindings),
+        ) {
             Ok(()) => 0,
             Err(e) => {
                 eprintln!(

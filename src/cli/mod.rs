@@ -6,6 +6,7 @@ pub mod budget;
 pub mod check;
 pub mod ci_formats;
 pub mod complete;
+pub mod defaults;
 pub mod eval;
 pub mod list;
 pub mod match_cmd;

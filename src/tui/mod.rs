@@ -8,6 +8,7 @@ pub mod jobs;
 pub mod keymap;
 pub mod layout;
 pub mod screens;
+pub mod settings;
 pub mod theme;
 pub mod view;
 

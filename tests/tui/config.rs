@@ -30,7 +30,8 @@ run_checks = "x"
 fn config_keys_drive_the_footer_help_and_keys() {
     let t = tempfile::tempdir().unwrap();
     fixture(t.path());
-    let config = Config::parse_text(CONFIG, None);
+    let mut config = Config::parse_text(CONFIG, None);
+    let bindings = skillscope::tui::settings::read(&mut config);
     // One problem: the unknown action, with its line.
     assert_eq!(config.problems.len(), 1, "{:?}", config.problems);
     assert_eq!(config.problems[0].line, Some(12));
@@ -41,7 +42,7 @@ fn config_keys_drive_the_footer_help_and_keys() {
             state_path: o.state_path.clone(),
             home: o.home.clone(),
             cache_path: o.cache_path.clone(),
-            ..config.tui_options()
+            ..skillscope::tui::settings::options(&config, bindings)
         };
     });
     // The problem is flagged in the header from the first frame.
