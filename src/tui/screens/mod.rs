@@ -21,7 +21,7 @@ use crate::core::agents::SwitchScope;
 use crate::core::diagnostic::Counts;
 use crate::core::tokens::SkillTokens;
 use crate::tui::action::{Action, Screen as Id};
-use crate::tui::app::{App, PreviewJob};
+use crate::tui::app::{App, Options, PreviewJob};
 use crate::tui::event::Event;
 use crate::tui::jobs;
 use crate::tui::keymap::Context;
@@ -85,6 +85,17 @@ pub struct Screens {
 }
 
 impl Screens {
+    /// Every screen as the app starts with `opts`.
+    pub fn new(opts: &Options) -> Screens {
+        Screens {
+            skills: skills::Skills::default(),
+            prompt: prompt::Prompt::new(opts.format, opts.tier, opts.context_window),
+            test: test::TestBox::default(),
+            checks: checks::Checks::new(opts.sandbox),
+            budget: budget::Budget::default(),
+        }
+    }
+
     pub fn get(&self, id: Id) -> &dyn Screen {
         match id {
             Id::Skills => &self.skills,
