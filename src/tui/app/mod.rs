@@ -149,7 +149,7 @@ impl Options {
 }
 
 pub struct App {
-    /// The library and the rescan that reads it again.
+    /// Which skills to read, and the rescan that reads them again.
     pub rescan: Rescan,
     pub lib: Arc<Library>,
     /// Bumped on every new library; worker results of an older one are dropped.
