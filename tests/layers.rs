@@ -1,0 +1,811 @@
+//! The core and the CLI are layered: no import circle among the files of `src/core`, nor among
+//! those of `src/cli`. The graphs are built from the source text, so a new circle fails here
+//! with the files and lines that close it.
+//!
+//! A node is one `.rs` file (a folder's `mod.rs` is its own node). An edge runs from a file to
+//! the file that *defines* what one of its paths names: `use` trees and `crate::…`, `super::…`,
+//! `self::…` or child-module paths in code, followed through `use`/`pub use` re-exports. A
+//! `mod x;` declaration is not an edge. Items under `#[cfg(test)]` (test modules, test-only
+//! files) are left out: they are not part of the layered program.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone, PartialEq)]
+enum Tok {
+    Ident(String),
+    Punct(char),
+    PathSep,
+}
+
+#[derive(Debug, Clone)]
+struct Token {
+    tok: Tok,
+    line: usize,
+}
+
+/// Splits Rust source into identifiers, `::` and single punctuation, with comments, strings and
+/// character literals removed (their contents are not paths).
+fn tokenize(src: &str) -> Vec<Token> {
+    let chars: Vec<char> = src.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let mut line = 1;
+    let n = chars.len();
+    while i < n {
+        let c = chars[i];
+        if c == '\n' {
+            line += 1;
+            i += 1;
+        } else if c.is_whitespace() {
+            i += 1;
+        } else if c == '/' && i + 1 < n && chars[i + 1] == '/' {
+            while i < n && chars[i] != '\n' {
+                i += 1;
+            }
+        } else if c == '/' && i + 1 < n && chars[i + 1] == '*' {
+            let mut depth = 0;
+            while i < n {
+                if chars[i] == '/' && i + 1 < n && chars[i + 1] == '*' {
+                    depth += 1;
+                    i += 2;
+                } else if chars[i] == '*' && i + 1 < n && chars[i + 1] == '/' {
+                    depth -= 1;
+                    i += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    if chars[i] == '\n' {
+                        line += 1;
+                    }
+                    i += 1;
+                }
+            }
+        } else if (c == 'r' || c == 'b')
+            && raw_string_start(&chars, i).is_some()
+            && (i == 0 || !is_ident_char(chars[i - 1]))
+        {
+            let (hashes, body) = raw_string_start(&chars, i).unwrap_or((0, i));
+            i = body;
+            loop {
+                if i >= n {
+                    break;
+                }
+                if chars[i] == '\n' {
+                    line += 1;
+                }
+                if chars[i] == '"' && (0..hashes).all(|h| chars.get(i + 1 + h) == Some(&'#')) {
+                    i += 1 + hashes;
+                    break;
+                }
+                i += 1;
+            }
+        } else if c == '"' {
+            i += 1;
+            while i < n && chars[i] != '"' {
+                if chars[i] == '\\' {
+                    i += 1;
+                }
+                if i < n && chars[i] == '\n' {
+                    line += 1;
+                }
+                i += 1;
+            }
+            i += 1;
+        } else if c == '\'' {
+            // A character literal ('x', '\n', '\u{..}') or a lifetime ('a).
+            if i + 1 < n && chars[i + 1] == '\\' {
+                i += 2;
+                while i < n && chars[i] != '\'' {
+                    i += 1;
+                }
+                i += 1;
+            } else if i + 2 < n && chars[i + 2] == '\'' {
+                i += 3;
+            } else {
+                i += 1;
+            }
+        } else if is_ident_char(c) {
+            let start = i;
+            while i < n && is_ident_char(chars[i]) {
+                i += 1;
+            }
+            let word: String = chars[start..i].iter().collect();
+            // A string prefix such as b"..." is handled above; a number is a harmless ident.
+            out.push(Token {
+                tok: Tok::Ident(word),
+                line,
+            });
+        } else if c == ':' && i + 1 < n && chars[i + 1] == ':' {
+            out.push(Token {
+                tok: Tok::PathSep,
+                line,
+            });
+            i += 2;
+        } else {
+            out.push(Token {
+                tok: Tok::Punct(c),
+                line,
+            });
+            i += 1;
+        }
+    }
+    out
+}
+
+fn is_ident_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// At `r"`, `r#"`, `br"`, `b"`: the number of `#`s and where the body starts.
+fn raw_string_start(chars: &[char], i: usize) -> Option<(usize, usize)> {
+    let mut j = i;
+    if chars.get(j) == Some(&'b') {
+        j += 1;
+        if chars.get(j) == Some(&'"') {
+            return None; // b"..." is an ordinary (escaped) string: let the '"' arm take it
+        }
+    }
+    if chars.get(j) != Some(&'r') {
+        return None;
+    }
+    j += 1;
+    let mut hashes = 0;
+    while chars.get(j) == Some(&'#') {
+        hashes += 1;
+        j += 1;
+    }
+    (chars.get(j) == Some(&'"')).then_some((hashes, j + 1))
+}
+
+type ModPath = Vec<String>;
+
+/// One path written in a file, to be resolved once every module is known.
+#[derive(Debug, Clone)]
+struct Reference {
+    from_file: PathBuf,
+    module: ModPath,
+    path: Vec<String>,
+    line: usize,
+    in_use: bool,
+}
+
+#[derive(Default, Debug)]
+struct Module {
+    file: PathBuf,
+    children: BTreeSet<String>,
+    defs: BTreeSet<String>,
+    /// Names brought in by `use` (private or public), to their absolute path.
+    imports: BTreeMap<String, ModPath>,
+    globs: Vec<ModPath>,
+}
+
+#[derive(Default)]
+struct Crate {
+    modules: BTreeMap<ModPath, Module>,
+    refs: Vec<Reference>,
+}
+
+const ITEM_KEYWORDS: &[&str] = &[
+    "struct", "enum", "fn", "trait", "type", "const", "static", "union",
+];
+
+fn ident(t: Option<&Token>) -> Option<&str> {
+    match t.map(|t| &t.tok) {
+        Some(Tok::Ident(s)) => Some(s.as_str()),
+        _ => None,
+    }
+}
+
+fn punct(t: Option<&Token>, c: char) -> bool {
+    matches!(t.map(|t| &t.tok), Some(Tok::Punct(p)) if *p == c)
+}
+
+fn path_sep(t: Option<&Token>) -> bool {
+    matches!(t.map(|t| &t.tok), Some(Tok::PathSep))
+}
+
+/// Index just past the item starting at `i` (the end of its first `{}` group, or its `;`).
+fn skip_item(toks: &[Token], mut i: usize) -> usize {
+    let mut depth = 0i32;
+    while i < toks.len() {
+        match &toks[i].tok {
+            Tok::Punct('(' | '[' | '{') => depth += 1,
+            Tok::Punct(')' | ']') => depth -= 1,
+            Tok::Punct('}') => {
+                depth -= 1;
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            Tok::Punct(';') if depth == 0 => return i + 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    i
+}
+
+/// Reads one attribute `#[...]` at `i`; returns its end and whether it is `#[cfg(test)]`.
+fn read_attribute(toks: &[Token], i: usize) -> (usize, bool) {
+    let mut j = i + 1;
+    if punct(toks.get(j), '!') {
+        j += 1;
+    }
+    let start = j;
+    let mut depth = 0;
+    while j < toks.len() {
+        match &toks[j].tok {
+            Tok::Punct('[' | '(') => depth += 1,
+            Tok::Punct(']' | ')') => {
+                depth -= 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+            _ => {}
+        }
+        j += 1;
+    }
+    let body: Vec<&Tok> = toks[start..=j.min(toks.len() - 1)]
+        .iter()
+        .map(|t| &t.tok)
+        .collect();
+    let is_test = body.len() == 6
+        && body[1] == &Tok::Ident("cfg".into())
+        && body[3] == &Tok::Ident("test".into());
+    (j + 1, is_test)
+}
+
+/// Parses a use tree at `i` into (path, alias) leaves; `*` leaves have alias `*`.
+fn parse_use_tree(
+    toks: &[Token],
+    mut i: usize,
+    prefix: &[String],
+    out: &mut Vec<(Vec<String>, String)>,
+) -> usize {
+    let mut path = prefix.to_vec();
+    loop {
+        match toks.get(i).map(|t| &t.tok) {
+            Some(Tok::Ident(s)) if s == "as" => {
+                let alias = ident(toks.get(i + 1)).unwrap_or("_").to_string();
+                out.push((path, alias));
+                return i + 2;
+            }
+            Some(Tok::Ident(s)) => {
+                path.push(s.clone());
+                i += 1;
+            }
+            Some(Tok::Punct('$')) => i += 1, // $crate
+            Some(Tok::PathSep) => i += 1,
+            Some(Tok::Punct('*')) => {
+                out.push((path, "*".into()));
+                return i + 1;
+            }
+            Some(Tok::Punct('{')) => {
+                i += 1;
+                loop {
+                    if punct(toks.get(i), '}') {
+                        return i + 1;
+                    }
+                    if punct(toks.get(i), ',') {
+                        i += 1;
+                        continue;
+                    }
+                    if i >= toks.len() {
+                        return i;
+                    }
+                    i = parse_use_tree(toks, i, &path, out);
+                }
+            }
+            _ => {
+                let alias = match path.last() {
+                    Some(s) if s == "self" => {
+                        path.pop();
+                        path.last().cloned().unwrap_or_default()
+                    }
+                    Some(s) => s.clone(),
+                    None => String::new(),
+                };
+                if !path.is_empty() {
+                    out.push((path, alias));
+                }
+                return i;
+            }
+        }
+    }
+}
+
+fn child_file(parent_file: &Path, name: &str) -> Option<PathBuf> {
+    let stem = parent_file.file_stem()?.to_str()?;
+    let dir = parent_file.parent()?;
+    let base = if matches!(stem, "mod" | "lib" | "main") {
+        dir.to_path_buf()
+    } else {
+        dir.join(stem)
+    };
+    let flat = base.join(format!("{name}.rs"));
+    if flat.is_file() {
+        return Some(flat);
+    }
+    let nested = base.join(name).join("mod.rs");
+    nested.is_file().then_some(nested)
+}
+
+/// Reads one file as module `module`, recording its items, imports, references and children.
+fn read_file(krate: &mut Crate, file: &Path, module: ModPath) {
+    let src = fs::read_to_string(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    let toks = tokenize(&src);
+    krate.modules.entry(module.clone()).or_default().file = file.to_path_buf();
+    // Inline modules open at a brace depth: (name, depth).
+    let mut inline: Vec<(String, i32)> = Vec::new();
+    let mut depth = 0i32;
+    let mut file_children = Vec::new();
+    let mut i = 0;
+    while i < toks.len() {
+        let here: ModPath = module
+            .iter()
+            .cloned()
+            .chain(inline.iter().map(|(n, _)| n.clone()))
+            .collect();
+        match &toks[i].tok {
+            Tok::Punct('#') if punct(toks.get(i + 1), '[') || punct(toks.get(i + 1), '!') => {
+                let (end, is_test) = read_attribute(&toks, i);
+                i = end;
+                if is_test {
+                    // Skip further attributes, then the item itself.
+                    while punct(toks.get(i), '#') {
+                        i = read_attribute(&toks, i).0;
+                    }
+                    i = skip_item(&toks, i);
+                }
+                continue;
+            }
+            Tok::Punct('{') => depth += 1,
+            Tok::Punct('}') => {
+                depth -= 1;
+                if inline.last().is_some_and(|(_, d)| *d == depth) {
+                    inline.pop();
+                }
+            }
+            Tok::Ident(w) if w == "mod" => {
+                if let Some(name) = ident(toks.get(i + 1)) {
+                    let name = name.to_string();
+                    krate
+                        .modules
+                        .entry(here.clone())
+                        .or_default()
+                        .children
+                        .insert(name.clone());
+                    if punct(toks.get(i + 2), '{') {
+                        let mut sub = here.clone();
+                        sub.push(name.clone());
+                        krate.modules.entry(sub).or_default().file = file.to_path_buf();
+                        inline.push((name, depth));
+                        depth += 1;
+                        i += 3;
+                        continue;
+                    }
+                    if inline.is_empty() {
+                        file_children.push(name);
+                    }
+                    i += 2;
+                    continue;
+                }
+            }
+            Tok::Ident(w) if w == "use" => {
+                let mut leaves = Vec::new();
+                let end = parse_use_tree(&toks, i + 1, &[], &mut leaves);
+                let line = toks[i].line;
+                for (path, alias) in leaves {
+                    if alias == "*" {
+                        krate
+                            .modules
+                            .entry(here.clone())
+                            .or_default()
+                            .globs
+                            .push(path.clone());
+                    } else if !alias.is_empty() && alias != "_" {
+                        // Stored raw; made absolute in `absolute` once every module is known.
+                        krate
+                            .modules
+                            .entry(here.clone())
+                            .or_default()
+                            .imports
+                            .insert(alias, path.clone());
+                    }
+                    krate.refs.push(Reference {
+                        from_file: file.to_path_buf(),
+                        module: here.clone(),
+                        path,
+                        line,
+                        in_use: true,
+                    });
+                }
+                i = end;
+                continue;
+            }
+            Tok::Ident(w) if w == "macro_rules" => {
+                if let Some(name) = ident(toks.get(i + 2)) {
+                    let name = name.to_string();
+                    krate.modules.entry(here).or_default().defs.insert(name);
+                }
+            }
+            Tok::Ident(w) if ITEM_KEYWORDS.contains(&w.as_str()) => {
+                if let Some(name) = ident(toks.get(i + 1)) {
+                    let name = name.to_string();
+                    krate.modules.entry(here).or_default().defs.insert(name);
+                }
+            }
+            Tok::Ident(w) if w == "in" && punct(toks.get(i.wrapping_sub(1)), '(') => {
+                // `pub(in path)` names a module for visibility, not a dependency.
+                let mut j = i + 1;
+                while ident(toks.get(j)).is_some() || path_sep(toks.get(j)) {
+                    j += 1;
+                }
+                i = j;
+                continue;
+            }
+            Tok::Ident(first)
+                if path_sep(toks.get(i + 1)) && !path_sep(toks.get(i.wrapping_sub(1))) =>
+            {
+                let mut path = vec![first.clone()];
+                let mut j = i + 1;
+                while path_sep(toks.get(j)) {
+                    match ident(toks.get(j + 1)) {
+                        Some(s) => path.push(s.to_string()),
+                        None => break,
+                    }
+                    j += 2;
+                }
+                krate.refs.push(Reference {
+                    from_file: file.to_path_buf(),
+                    module: here.clone(),
+                    path,
+                    line: toks[i].line,
+                    in_use: false,
+                });
+                i = j;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    for name in file_children {
+        let Some(child) = child_file(file, &name) else {
+            continue; // a module defined elsewhere (a generated or cfg'd file)
+        };
+        let mut sub = module.clone();
+        sub.push(name);
+        read_file(krate, &child, sub);
+    }
+}
+
+impl Crate {
+    fn load(root: &Path) -> Crate {
+        let mut krate = Crate::default();
+        read_file(&mut krate, &root.join("src/lib.rs"), Vec::new());
+        krate
+    }
+
+    fn is_module(&self, path: &[String]) -> bool {
+        self.modules.contains_key(path)
+    }
+
+    /// Makes a written path absolute (from the crate root), or None when it leaves the crate.
+    fn absolute(&self, module: &[String], path: &[String], in_use: bool) -> Option<ModPath> {
+        let mut segs = path.iter().peekable();
+        let mut base: ModPath;
+        match segs.peek().map(|s| s.as_str()) {
+            Some("crate") => {
+                segs.next();
+                base = Vec::new();
+            }
+            Some("self") => {
+                segs.next();
+                base = module.to_vec();
+            }
+            Some("super") => {
+                base = module.to_vec();
+                while segs.peek().map(|s| s.as_str()) == Some("super") {
+                    segs.next();
+                    base.pop();
+                }
+            }
+            Some(first) => {
+                let mut child = module.to_vec();
+                child.push(first.to_string());
+                if self.is_module(&child) {
+                    base = module.to_vec();
+                } else if let Some(m) = self.modules.get(module)
+                    && !in_use
+                    && let Some(target) = m.imports.get(first)
+                {
+                    // `scan::x` after `use crate::core::scan;` — the use already made the
+                    // edge to the module; deeper names are followed from its target.
+                    let mut abs = self.absolute(module, target, true)?;
+                    segs.next();
+                    abs.extend(segs.cloned());
+                    return Some(abs);
+                } else {
+                    return None;
+                }
+            }
+            None => return None,
+        }
+        base.extend(segs.cloned());
+        Some(base)
+    }
+
+    /// The module whose file defines what the absolute `path` names.
+    fn defining_module(&self, path: &[String], seen: &mut BTreeSet<ModPath>) -> Option<ModPath> {
+        if !seen.insert(path.to_vec()) {
+            return None;
+        }
+        let mut module: ModPath = Vec::new();
+        let mut rest = path;
+        while let Some((first, tail)) = rest.split_first() {
+            let mut sub = module.clone();
+            sub.push(first.clone());
+            if self.is_module(&sub) {
+                module = sub;
+                rest = tail;
+                continue;
+            }
+            let m = self.modules.get(&module)?;
+            if m.defs.contains(first) {
+                return Some(module);
+            }
+            if let Some(target) = m.imports.get(first) {
+                let mut abs = self.absolute(&module, target, true)?;
+                abs.extend(tail.iter().cloned());
+                return self.defining_module(&abs, seen);
+            }
+            for glob in &m.globs {
+                if let Some(mut abs) = self.absolute(&module, glob, true) {
+                    abs.extend(rest.iter().cloned());
+                    if let Some(found) = self.defining_module(&abs, seen) {
+                        return Some(found);
+                    }
+                }
+            }
+            return None;
+        }
+        Some(module)
+    }
+
+    /// File edges: (from, to) → the first line that makes each.
+    fn edges(&self) -> BTreeMap<(PathBuf, PathBuf), (usize, String)> {
+        self.all_edges()
+            .into_iter()
+            .map(|(k, v)| (k, v[0].clone()))
+            .collect()
+    }
+
+    /// File edges: (from, to) → every line that makes each.
+    fn all_edges(&self) -> BTreeMap<(PathBuf, PathBuf), Vec<(usize, String)>> {
+        let mut edges = BTreeMap::new();
+        for r in &self.refs {
+            let Some(abs) = self.absolute(&r.module, &r.path, r.in_use) else {
+                continue;
+            };
+            let Some(def) = self.defining_module(&abs, &mut BTreeSet::new()) else {
+                continue;
+            };
+            let Some(to) = self.modules.get(&def).map(|m| m.file.clone()) else {
+                continue;
+            };
+            if to != r.from_file {
+                edges
+                    .entry((r.from_file.clone(), to))
+                    .or_insert_with(Vec::new)
+                    .push((r.line, r.path.join("::")));
+            }
+        }
+        edges
+    }
+}
+
+/// The circles among the files under `dir`: each as its files in order, with the line that
+/// makes each step.
+fn circles(
+    edges: &BTreeMap<(PathBuf, PathBuf), (usize, String)>,
+    dir: &Path,
+) -> Vec<Vec<(PathBuf, usize, String)>> {
+    let mut next: BTreeMap<&PathBuf, Vec<&PathBuf>> = BTreeMap::new();
+    for (from, to) in edges.keys() {
+        if from.starts_with(dir) && to.starts_with(dir) {
+            next.entry(from).or_default().push(to);
+        }
+    }
+    let nodes: BTreeSet<&PathBuf> = next
+        .iter()
+        .flat_map(|(f, ts)| std::iter::once(*f).chain(ts.iter().copied()))
+        .collect();
+    // Strongly connected components by mutual reachability (the graphs are small).
+    let reach = |start: &PathBuf| -> BTreeSet<&PathBuf> {
+        let mut seen = BTreeSet::new();
+        let mut queue: VecDeque<&PathBuf> = next.get(start).cloned().unwrap_or_default().into();
+        while let Some(n) = queue.pop_front() {
+            if seen.insert(n) {
+                queue.extend(next.get(n).cloned().unwrap_or_default());
+            }
+        }
+        seen
+    };
+    let reaches: BTreeMap<&PathBuf, BTreeSet<&PathBuf>> =
+        nodes.iter().map(|n| (*n, reach(n))).collect();
+    let mut done = BTreeSet::new();
+    let mut out = Vec::new();
+    for n in &nodes {
+        if done.contains(n) || !reaches[n].contains(n) {
+            continue;
+        }
+        let component: BTreeSet<&PathBuf> = nodes
+            .iter()
+            .filter(|m| reaches[n].contains(*m) && reaches[*m].contains(n))
+            .copied()
+            .collect();
+        done.extend(component.iter().copied());
+        // One shortest circle through `n`, inside its component, to name in the failure.
+        let mut prev: BTreeMap<&PathBuf, &PathBuf> = BTreeMap::new();
+        let mut queue = VecDeque::from([*n]);
+        'bfs: while let Some(m) = queue.pop_front() {
+            for t in next.get(m).cloned().unwrap_or_default() {
+                if !component.contains(t) {
+                    continue;
+                }
+                if t == *n {
+                    prev.insert(t, m);
+                    break 'bfs;
+                }
+                if !prev.contains_key(t) {
+                    prev.insert(t, m);
+                    queue.push_back(t);
+                }
+            }
+        }
+        let mut cycle = vec![*n];
+        let mut at = prev[*n];
+        while at != *n {
+            cycle.push(at);
+            at = prev[at];
+        }
+        cycle.reverse();
+        let mut steps = Vec::new();
+        for (k, from) in cycle.iter().enumerate() {
+            let to = cycle[(k + 1) % cycle.len()];
+            let (line, path) = &edges[&((*from).clone(), to.clone())];
+            steps.push(((*from).clone(), *line, format!("{path} → {}", to.display())));
+        }
+        let mut members = String::new();
+        for m in &component {
+            let _ = write!(members, " {}", m.display());
+        }
+        steps.push((
+            PathBuf::from(format!("[{} files:{members}]", component.len())),
+            0,
+            String::new(),
+        ));
+        out.push(steps);
+    }
+    out
+}
+
+fn report(circles: &[Vec<(PathBuf, usize, String)>]) -> String {
+    let root = format!("{}/", env!("CARGO_MANIFEST_DIR"));
+    let mut text = String::new();
+    for circle in circles {
+        text.push_str("circle:\n");
+        for (file, line, what) in circle {
+            if what.is_empty() {
+                let _ = writeln!(text, "  {}", file.display());
+            } else {
+                let _ = writeln!(text, "  {}:{line} uses {what}", file.display());
+            }
+        }
+    }
+    text.replace(&root, "")
+}
+
+fn graph_of(dir: &str) -> Vec<Vec<(PathBuf, usize, String)>> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let krate = Crate::load(root);
+    if std::env::var_os("LAYERS_EDGES").is_some() {
+        for ((from, to), uses) in krate.all_edges() {
+            if from.starts_with(root.join(dir)) && to.starts_with(root.join(dir)) {
+                let uses: Vec<String> = uses.iter().map(|(l, p)| format!("{l}: {p}")).collect();
+                eprintln!(
+                    "{} -> {} ({})",
+                    from.display(),
+                    to.display(),
+                    uses.join(", ")
+                );
+            }
+        }
+    }
+    circles(&krate.edges(), &root.join(dir))
+}
+
+#[test]
+fn core_files_import_no_circle() {
+    let found = graph_of("src/core");
+    assert!(
+        found.is_empty(),
+        "src/core has import circles:\n{}",
+        report(&found)
+    );
+}
+
+#[test]
+fn cli_files_import_no_circle() {
+    let found = graph_of("src/cli");
+    assert!(
+        found.is_empty(),
+        "src/cli has import circles:\n{}",
+        report(&found)
+    );
+}
+
+#[test]
+fn the_graph_sees_a_planted_circle() {
+    // The reader must see an edge through a re-export, a child path and `super`, or an empty
+    // result above would prove nothing.
+    let dir = std::env::temp_dir().join(format!("layers-test-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(dir.join("src/core/b")).unwrap();
+    fs::write(dir.join("src/lib.rs"), "pub mod core;\n").unwrap();
+    fs::write(
+        dir.join("src/core/mod.rs"),
+        "pub mod a;\npub mod b;\npub use a::Alpha;\n",
+    )
+    .unwrap();
+    fs::write(
+        dir.join("src/core/a.rs"),
+        "use crate::core::b::Beta; // comment crate::core::b::Nothing\npub struct Alpha;\n\
+         #[cfg(test)]\nmod tests { use crate::core::b::tested; }\n",
+    )
+    .unwrap();
+    fs::write(
+        dir.join("src/core/b/mod.rs"),
+        "mod inner;\npub struct Beta;\npub fn tested() {}\npub fn g() { inner::h(); }\n",
+    )
+    .unwrap();
+    fs::write(
+        dir.join("src/core/b/inner.rs"),
+        "pub fn h() -> super::super::Alpha { let s = \"crate::core::b::Beta\"; todo!() }\n",
+    )
+    .unwrap();
+    let krate = Crate::load(&dir);
+    let edges = krate.edges();
+    let names: BTreeSet<(String, String)> = edges
+        .keys()
+        .map(|(f, t)| {
+            let rel = |p: &PathBuf| p.strip_prefix(&dir).unwrap().display().to_string();
+            (rel(f), rel(t))
+        })
+        .collect();
+    let _ = fs::remove_dir_all(&dir);
+    let expected: BTreeSet<(String, String)> = [
+        ("src/core/a.rs", "src/core/b/mod.rs"),
+        ("src/core/b/inner.rs", "src/core/a.rs"),
+        ("src/core/b/mod.rs", "src/core/b/inner.rs"),
+        ("src/core/mod.rs", "src/core/a.rs"),
+    ]
+    .iter()
+    .map(|(a, b)| (a.to_string(), b.to_string()))
+    .collect();
+    assert_eq!(names, expected);
+    let found = circles(&edges, &dir.join("src/core"));
+    assert_eq!(found.len(), 1, "{}", report(&found));
+    assert_eq!(
+        found[0].len(),
+        4,
+        "three steps and the member list: {}",
+        report(&found)
+    );
+}
