@@ -57,8 +57,8 @@ impl FsxError {
     }
 }
 
-/// What a non-regular file is, in words.
-fn kind_of(ft: std::fs::FileType) -> &'static str {
+/// What a non-regular file is, in words (for messages about a file that should be regular).
+pub fn kind_of(ft: std::fs::FileType) -> &'static str {
     use std::os::unix::fs::FileTypeExt;
     if ft.is_dir() {
         "a folder"
@@ -82,6 +82,33 @@ fn open_checked(path: &Path, opts: &mut OpenOptions) -> Result<File, std::io::Er
     // O_NONBLOCK changes nothing for a regular file's reads and writes, so it stays set.
     opts.custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits());
     opts.open(path)
+}
+
+/// What [`open_regular`] refuses: a pipe, socket, device or folder where a file was expected.
+#[derive(Debug, thiserror::Error)]
+#[error("not a regular file (a pipe, socket, device or folder)")]
+pub struct NotRegular;
+
+/// The error for a path that is not a regular file.
+pub fn not_regular() -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::InvalidInput, NotRegular)
+}
+
+/// Whether `e` is [`not_regular`].
+pub fn is_not_regular(e: &std::io::Error) -> bool {
+    e.get_ref().is_some_and(|inner| inner.is::<NotRegular>())
+}
+
+/// Opens a file of a skill for reading, and only if it is a regular file. The open does not block
+/// (`O_NONBLOCK`: a pipe with no writer would hang a plain open or read), and the type is checked
+/// on the open file (`fstat`), so a path swapped for a pipe after a stat is refused too.
+pub fn open_regular(path: &Path) -> std::io::Result<(File, std::fs::Metadata)> {
+    let file = open_checked(path, OpenOptions::new().read(true))?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(not_regular());
+    }
+    Ok((file, meta))
 }
 
 fn ensure_regular(path: &Path, file: &File) -> Result<(), FsxError> {
@@ -284,7 +311,7 @@ pub fn mtime_ns(meta: &std::fs::Metadata) -> u128 {
 /// that keeps the length and puts the mtime back (`cp -p`, `tar x`, `rsync -t`, `touch -r`)
 /// still moves it, and no user call can set it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct FileStat {
+pub struct Stamp {
     pub len: u64,
     /// 0 is "do not trust" in a remembered stat (unknown, or too recent when taken).
     pub mtime_ns: u128,
@@ -297,13 +324,13 @@ pub struct FileStat {
 /// from a coarse clock, so a second write in the same tick would leave the stat as it was.
 pub const RACY_WINDOW_NS: u128 = 2_000_000_000;
 
-impl FileStat {
+impl Stamp {
     /// The stat of `meta`, as [`std::fs::metadata`] or [`std::fs::File::metadata`] gave it.
-    pub fn of(meta: &std::fs::Metadata) -> FileStat {
+    pub fn of(meta: &std::fs::Metadata) -> Stamp {
         #[cfg(unix)]
         {
             use std::os::unix::fs::MetadataExt;
-            FileStat {
+            Stamp {
                 len: meta.len(),
                 mtime_ns: epoch_ns(meta.mtime(), meta.mtime_nsec()),
                 ctime_ns: epoch_ns(meta.ctime(), meta.ctime_nsec()),
@@ -312,15 +339,15 @@ impl FileStat {
             }
         }
         #[cfg(not(unix))]
-        FileStat {
+        Stamp {
             len: meta.len(),
             mtime_ns: mtime_ns(meta),
-            ..FileStat::default()
+            ..Stamp::default()
         }
     }
 
-    fn of_raw(st: &nix::sys::stat::FileStat) -> FileStat {
-        FileStat {
+    fn of_raw(st: &nix::sys::stat::FileStat) -> Stamp {
+        Stamp {
             len: u64::try_from(st.st_size).unwrap_or(0),
             mtime_ns: epoch_ns(st.st_mtime, st.st_mtime_nsec),
             ctime_ns: epoch_ns(st.st_ctime, st.st_ctime_nsec),
@@ -338,10 +365,10 @@ impl FileStat {
     }
 
     /// The stat to remember for something stat'ed at `taken_ns`: a racy one (see
-    /// [`FileStat::racy`]) is stored as untrusted.
-    pub fn settled(self, taken_ns: u128) -> FileStat {
+    /// [`Stamp::racy`]) is stored as untrusted.
+    pub fn settled(self, taken_ns: u128) -> Stamp {
         if self.racy(taken_ns) {
-            FileStat {
+            Stamp {
                 mtime_ns: 0,
                 ..self
             }
@@ -352,7 +379,7 @@ impl FileStat {
 
     /// Whether a remembered stat vouches for a fresh one: it was trusted, and every field is
     /// the same.
-    pub fn vouches_for(&self, fresh: &FileStat) -> bool {
+    pub fn vouches_for(&self, fresh: &Stamp) -> bool {
         self.mtime_ns != 0 && self == fresh
     }
 }
@@ -392,14 +419,14 @@ impl Dir {
 
     /// What is at `rel` below the folder, links followed: `Some` stat for a regular file, `None`
     /// for anything else (a folder, a pipe, a device); the error when it cannot be stat'ed.
-    pub fn stat(&self, rel: &Path) -> std::io::Result<Option<FileStat>> {
+    pub fn stat(&self, rel: &Path) -> std::io::Result<Option<Stamp>> {
         self.stat_any(rel)
             .map(|(st, regular)| regular.then_some(st))
     }
 
     /// The stat of whatever is at `rel` below the folder (the folder itself when `rel` is empty),
     /// links followed, and whether it is a regular file.
-    pub fn stat_any(&self, rel: &Path) -> std::io::Result<(FileStat, bool)> {
+    pub fn stat_any(&self, rel: &Path) -> std::io::Result<(Stamp, bool)> {
         let rel = if rel.as_os_str().is_empty() {
             Path::new(".")
         } else {
@@ -411,14 +438,14 @@ impl Dir {
         let st = nix::sys::stat::fstatat(fd, rel, nix::fcntl::AtFlags::empty())
             .map_err(std::io::Error::from)?;
         let regular = st.st_mode & nix::libc::S_IFMT == nix::libc::S_IFREG;
-        Ok((FileStat::of_raw(&st), regular))
+        Ok((Stamp::of_raw(&st), regular))
     }
 }
 
 /// The stat of whatever is at `path`, links followed, and whether it is a regular file.
-pub fn stat_path(path: &Path) -> std::io::Result<(FileStat, bool)> {
+pub fn stat_path(path: &Path) -> std::io::Result<(Stamp, bool)> {
     let m = std::fs::metadata(path)?;
-    Ok((FileStat::of(&m), m.is_file()))
+    Ok((Stamp::of(&m), m.is_file()))
 }
 
 /// The files of one folder, stat'ed relative to a folder held open: an ancestor shared by many
@@ -438,7 +465,7 @@ impl<'a> Within<'a> {
     }
 
     /// [`Dir::stat`] of `rel` below the folder.
-    pub fn stat(&self, rel: &Path) -> std::io::Result<Option<FileStat>> {
+    pub fn stat(&self, rel: &Path) -> std::io::Result<Option<Stamp>> {
         match self {
             Within::Below(d, below) if below.as_os_str().is_empty() => d.stat(rel),
             Within::Below(d, below) => d.stat(&below.join(rel)),
@@ -448,12 +475,12 @@ impl<'a> Within<'a> {
 
     /// The stat of the regular file at `rel` below the folder, links followed; `None` when there
     /// is none.
-    pub fn regular_file(&self, rel: &Path) -> Option<FileStat> {
+    pub fn regular_file(&self, rel: &Path) -> Option<Stamp> {
         self.stat(rel).ok().flatten()
     }
 
     /// The stat of the folder itself.
-    pub fn stat_self(&self) -> std::io::Result<FileStat> {
+    pub fn stat_self(&self) -> std::io::Result<Stamp> {
         match self {
             Within::Below(d, below) => d.stat_any(below),
             Within::Own(d) => d.stat_any(Path::new("")),

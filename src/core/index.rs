@@ -28,7 +28,7 @@ const MAX_VALUE_DEPTH: usize = 256;
 
 /// A file's or folder's identity as far as the index trusts it: while its stat is unchanged, so
 /// are its contents (a folder's mtime and ctime move when an entry is added, removed or renamed).
-pub use crate::core::fsx::{FileStat as Stamp, now_ns};
+use crate::core::fsx::Stamp;
 
 /// What the walk of one root found: every folder it read (stamped before it was read), every
 /// skill file, and the problems it met.
@@ -1688,7 +1688,7 @@ mod tests {
 
     #[test]
     fn resources_taken_by_name_keep_what_the_index_remembers_and_their_links_stay_current() {
-        use crate::core::library::Resource;
+        use crate::core::resource::Resource;
         use crate::core::scan::Resources;
         // At the default depth the walker meets every file; at depth 1 the resources are found
         // by the look below its limit, which must report its links the same way.

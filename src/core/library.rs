@@ -2,15 +2,16 @@
 //! the scan does not keep (bodies, resources).
 
 use crate::core::diagnostic::{Diagnostic, RuleId};
-use crate::core::index::{self, IndexStore, Stamp, WalkRecord};
+use crate::core::index::{self, IndexStore, WalkRecord};
+use crate::core::resource::Resource;
 use crate::core::scan::{self, ScanOptions};
 use crate::core::skill::Skill;
 use crate::core::source::Root;
 use rustc_hash::FxHashMap as HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
 
 #[derive(Debug, thiserror::Error)]
 pub enum LibraryError {
@@ -142,82 +143,6 @@ impl<'a> GroupedResources<'a> {
     }
 }
 
-/// A file of a skill other than its SKILL.md: an L3 resource.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Resource {
-    /// Path relative to the skill folder, with `/` separators.
-    pub rel: String,
-    pub size: u64,
-    /// Modification and status-change times in nanoseconds since the epoch (0 when unknown),
-    /// inode and device: with `size`, the stamp its counts are kept with.
-    pub mtime_ns: u128,
-    pub ctime_ns: u128,
-    pub ino: u64,
-    pub dev: u64,
-    /// Text files are counted; binary ones are listed with their size only.
-    pub text: bool,
-    /// The local links of a markdown resource, once a rule has read them (kept in the index).
-    pub links: OnceLock<Vec<String>>,
-    /// Its token count per encoding (`Encoding::slot`), once counted (kept in the index with
-    /// its stamp).
-    pub tokens: [OnceLock<u32>; 2],
-    /// Its stamp was taken by this load. False for a resource taken by name from the index
-    /// ([`Resources::Names`](crate::core::scan::Resources::Names)): its stamp, kind and counts
-    /// are the ones the index remembers, which its file may no longer have.
-    pub fresh: bool,
-}
-
-impl Resource {
-    pub fn new(rel: String, stamp: Stamp, text: bool) -> Resource {
-        Resource {
-            rel,
-            size: stamp.len,
-            mtime_ns: stamp.mtime_ns,
-            ctime_ns: stamp.ctime_ns,
-            ino: stamp.ino,
-            dev: stamp.dev,
-            text,
-            links: OnceLock::new(),
-            tokens: Default::default(),
-            fresh: true,
-        }
-    }
-
-    /// A resource as the index remembers it, not stat'ed by this load (see
-    /// [`Resource::fresh`]).
-    pub fn remembered(rel: String, stamp: Stamp, text: bool) -> Resource {
-        Resource {
-            fresh: false,
-            ..Resource::new(rel, stamp, text)
-        }
-    }
-
-    /// Takes the counts remembered for it (by an index record whose stamp vouches for it).
-    pub fn with_tokens(self, tokens: [Option<u32>; 2]) -> Resource {
-        for (slot, n) in self.tokens.iter().zip(tokens) {
-            if let Some(n) = n {
-                let _ = slot.set(n);
-            }
-        }
-        self
-    }
-
-    /// Its path, in the skill folder `dir`.
-    pub fn path_in(&self, dir: &Path) -> PathBuf {
-        dir.join(&self.rel)
-    }
-
-    pub fn stamp(&self) -> Stamp {
-        Stamp {
-            len: self.size,
-            mtime_ns: self.mtime_ns,
-            ctime_ns: self.ctime_ns,
-            ino: self.ino,
-            dev: self.dev,
-        }
-    }
-}
-
 impl Library {
     /// Walks and reads every root, with no index.
     pub fn load(roots: Vec<Root>, opts: &ScanOptions) -> Library {
@@ -244,7 +169,7 @@ impl Library {
             }
             None => None,
         };
-        let taken_ns = index::now_ns();
+        let taken_ns = crate::core::fsx::now_ns();
         let overlap = data.as_mut().and_then(|d| d.overlap.take());
         let texts = data
             .as_mut()
@@ -502,40 +427,9 @@ impl Library {
 /// The parse findings that mean a skill file was not read at all.
 const UNREAD_SKILL_RULES: &[RuleId] = &[RuleId::FileUnreadable, RuleId::SkillFileNotRegular];
 
-/// What [`open_regular`] refuses: a pipe, socket, device or folder where a file was expected.
-#[derive(Debug, thiserror::Error)]
-#[error("not a regular file (a pipe, socket, device or folder)")]
-pub struct NotRegular;
-
-/// The error for a path that is not a regular file.
-pub fn not_regular() -> std::io::Error {
-    std::io::Error::new(std::io::ErrorKind::InvalidInput, NotRegular)
-}
-
-/// Whether `e` is [`not_regular`].
-pub fn is_not_regular(e: &std::io::Error) -> bool {
-    e.get_ref().is_some_and(|inner| inner.is::<NotRegular>())
-}
-
-/// Opens a file of a skill for reading, and only if it is a regular file. The open does not block
-/// (`O_NONBLOCK`: a pipe with no writer would hang a plain open or read), and the type is checked
-/// on the open file (`fstat`), so a path swapped for a pipe after a stat is refused too.
-pub fn open_regular(path: &Path) -> std::io::Result<(std::fs::File, std::fs::Metadata)> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits())
-        .open(path)?;
-    let meta = file.metadata()?;
-    if !meta.is_file() {
-        return Err(not_regular());
-    }
-    Ok((file, meta))
-}
-
-/// The bytes of a regular file (see [`open_regular`]).
+/// The bytes of a regular file (see [`fsx::open_regular`](crate::core::fsx::open_regular)).
 pub fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
-    let (mut file, meta) = open_regular(path)?;
+    let (mut file, meta) = crate::core::fsx::open_regular(path)?;
     let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
     file.read_to_end(&mut bytes)?;
     Ok(bytes)
@@ -560,31 +454,6 @@ pub fn read_body(skill: &Skill) -> Result<String, LibraryError> {
     })?;
     let start = (skill.body_offset as usize).min(bytes.len());
     Ok(String::from_utf8_lossy(&bytes[start..]).into_owned())
-}
-
-/// A file is text when its first 8 KiB hold no NUL and decode as UTF-8 (a cut multi-byte
-/// character at the end of the sample is allowed).
-pub fn looks_like_text(path: &Path) -> bool {
-    let mut buf = [0u8; 8192];
-    let Ok((mut f, _)) = open_regular(path) else {
-        return false;
-    };
-    let mut n = 0;
-    while n < buf.len() {
-        match f.read(&mut buf[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(_) => return false,
-        }
-    }
-    let sample = &buf[..n];
-    if sample.contains(&0) {
-        return false;
-    }
-    match std::str::from_utf8(sample) {
-        Ok(_) => true,
-        Err(e) => e.error_len().is_none() && n == buf.len(),
-    }
 }
 
 #[cfg(test)]

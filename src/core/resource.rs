@@ -2,14 +2,115 @@
 //! `..` and links that lead out are refused, and only regular files are opened (without blocking,
 //! so a FIFO is an error rather than a hang).
 
-use crate::core::fsx;
+use crate::core::fsx::{self, Stamp};
 use nix::fcntl::{OFlag, openat};
 use nix::sys::stat::Mode;
 use std::fs::File;
 use std::io::Read;
 use std::os::fd::AsFd;
-use std::os::unix::fs::FileTypeExt;
 use std::path::{Component, Path, PathBuf};
+use std::sync::OnceLock;
+
+/// A file of a skill other than its SKILL.md: an L3 resource.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resource {
+    /// Path relative to the skill folder, with `/` separators.
+    pub rel: String,
+    pub size: u64,
+    /// Modification and status-change times in nanoseconds since the epoch (0 when unknown),
+    /// inode and device: with `size`, the stamp its counts are kept with.
+    pub mtime_ns: u128,
+    pub ctime_ns: u128,
+    pub ino: u64,
+    pub dev: u64,
+    /// Text files are counted; binary ones are listed with their size only.
+    pub text: bool,
+    /// The local links of a markdown resource, once a rule has read them (kept in the index).
+    pub links: OnceLock<Vec<String>>,
+    /// Its token count per encoding (`Encoding::slot`), once counted (kept in the index with
+    /// its stamp).
+    pub tokens: [OnceLock<u32>; 2],
+    /// Its stamp was taken by this load. False for a resource taken by name from the index
+    /// ([`Resources::Names`](crate::core::scan::Resources::Names)): its stamp, kind and counts
+    /// are the ones the index remembers, which its file may no longer have.
+    pub fresh: bool,
+}
+
+impl Resource {
+    pub fn new(rel: String, stamp: Stamp, text: bool) -> Resource {
+        Resource {
+            rel,
+            size: stamp.len,
+            mtime_ns: stamp.mtime_ns,
+            ctime_ns: stamp.ctime_ns,
+            ino: stamp.ino,
+            dev: stamp.dev,
+            text,
+            links: OnceLock::new(),
+            tokens: Default::default(),
+            fresh: true,
+        }
+    }
+
+    /// A resource as the index remembers it, not stat'ed by this load (see
+    /// [`Resource::fresh`]).
+    pub fn remembered(rel: String, stamp: Stamp, text: bool) -> Resource {
+        Resource {
+            fresh: false,
+            ..Resource::new(rel, stamp, text)
+        }
+    }
+
+    /// Takes the counts remembered for it (by an index record whose stamp vouches for it).
+    pub fn with_tokens(self, tokens: [Option<u32>; 2]) -> Resource {
+        for (slot, n) in self.tokens.iter().zip(tokens) {
+            if let Some(n) = n {
+                let _ = slot.set(n);
+            }
+        }
+        self
+    }
+
+    /// Its path, in the skill folder `dir`.
+    pub fn path_in(&self, dir: &Path) -> PathBuf {
+        dir.join(&self.rel)
+    }
+
+    pub fn stamp(&self) -> Stamp {
+        Stamp {
+            len: self.size,
+            mtime_ns: self.mtime_ns,
+            ctime_ns: self.ctime_ns,
+            ino: self.ino,
+            dev: self.dev,
+        }
+    }
+}
+
+/// A file is text when its first 8 KiB hold no NUL and decode as UTF-8 (a cut multi-byte
+/// character at the end of the sample is allowed).
+pub fn looks_like_text(path: &Path) -> bool {
+    let mut buf = [0u8; 8192];
+    let Ok((mut f, _)) = fsx::open_regular(path) else {
+        return false;
+    };
+    let mut n = 0;
+    while n < buf.len() {
+        match f.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(_) => return false,
+        }
+    }
+    let sample = &buf[..n];
+    if sample.contains(&0) {
+        return false;
+    }
+    match std::str::from_utf8(sample) {
+        Ok(_) => true,
+        Err(e) => e.error_len().is_none() && n == buf.len(),
+    }
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum ResourceError {
@@ -25,7 +126,7 @@ pub enum ResourceError {
     Swapped(String),
     #[error("`{0}` is not in the skill folder")]
     NotFound(String),
-    #[error("`{rel}` is a {kind}, not a regular file: refused")]
+    #[error("`{rel}` is {kind}, not a regular file: refused")]
     NotRegular { rel: String, kind: &'static str },
     #[error("`{rel}` is {size} bytes, over the {max} bytes read here")]
     TooLarge { rel: String, size: u64, max: u64 },
@@ -84,20 +185,6 @@ pub fn stays_inside(dir: &Path, path: &Path) -> bool {
     }
 }
 
-fn kind_of(ft: std::fs::FileType) -> &'static str {
-    if ft.is_dir() {
-        "folder"
-    } else if ft.is_fifo() {
-        "named pipe"
-    } else if ft.is_socket() {
-        "socket"
-    } else if ft.is_block_device() || ft.is_char_device() {
-        "device"
-    } else {
-        "special file"
-    }
-}
-
 /// Opens the file `rel` names inside the folder `base` (its real path; `real` is the file's), by
 /// handle: a folder on the path swapped for a link between [`resolve`] and the open cannot lead
 /// it out. The kernel resolves `rel` beneath a handle on the folder where it can
@@ -117,7 +204,7 @@ fn open_inside(base: &Path, real: &Path, rel: &str) -> Result<(File, u64), Resou
     if !meta.file_type().is_file() {
         return Err(ResourceError::NotRegular {
             rel: rel.to_string(),
-            kind: kind_of(meta.file_type()),
+            kind: fsx::kind_of(meta.file_type()),
         });
     }
     Ok((file, meta.len()))
@@ -264,7 +351,7 @@ mod tests {
             matches!(
                 e,
                 ResourceError::NotRegular {
-                    kind: "named pipe",
+                    kind: "a named pipe (FIFO)",
                     ..
                 }
             ),

@@ -6,8 +6,9 @@
 use crate::core::catalogue::RuleId;
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::frontmatter;
-use crate::core::index::{IndexData, ResourceRecord, SkillRecord, Stamp, WalkRecord};
-use crate::core::library::{Resource, looks_like_text};
+use crate::core::fsx::Stamp;
+use crate::core::index::{IndexData, ResourceRecord, SkillRecord, WalkRecord};
+use crate::core::resource::{Resource, looks_like_text};
 use crate::core::skill::{KindSource, Skill, SkillKind};
 use crate::core::source::Root;
 use rayon::prelude::*;
@@ -867,7 +868,7 @@ fn read_skill(
         None => match if regular {
             read_head(&f.file)
         } else {
-            Err(crate::core::library::not_regular())
+            Err(crate::core::fsx::not_regular())
         } {
             Ok((head, stamp, complete)) => {
                 skill.stamp = stamp;
@@ -877,7 +878,7 @@ fn read_skill(
                 skill.body_line = parsed.layout.body_line;
                 skill.body_offset = parsed.layout.body_offset as u64;
             }
-            Err(e) if crate::core::library::is_not_regular(&e) => skill.parse_diagnostics.push(
+            Err(e) if crate::core::fsx::is_not_regular(&e) => skill.parse_diagnostics.push(
                 Diagnostic::new(
                     RuleId::SkillFileNotRegular,
                     Severity::Error,
@@ -1062,7 +1063,7 @@ fn resources(
 /// `HEAD_CAP`. Returns the bytes, the file's stamp (taken before the read) and whether the bytes
 /// are the whole file. Only a regular file is read, and opening never blocks.
 pub fn read_head(path: &Path) -> std::io::Result<(Vec<u8>, Stamp, bool)> {
-    let (mut file, meta) = crate::core::library::open_regular(path)?;
+    let (mut file, meta) = crate::core::fsx::open_regular(path)?;
     let stamp = Stamp::of(&meta);
     let len = stamp.len;
     let mut buf = Vec::with_capacity((len as usize).min(HEAD_BYTES));

@@ -3,8 +3,8 @@
 use crate::core::diagnostic::Diagnostic;
 use crate::core::frontmatter::Frontmatter;
 pub use crate::core::frontmatter::{KindSource, SkillKind};
-use crate::core::index::Stamp;
-use crate::core::library::Resource;
+use crate::core::fsx::Stamp;
+use crate::core::resource::Resource;
 use crate::core::source::{Agent, Root, Scope};
 use serde::Serialize;
 use std::path::{Path, PathBuf};

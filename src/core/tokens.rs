@@ -5,11 +5,11 @@ mod cache;
 mod pieces;
 mod stream;
 
-pub use crate::core::fsx::RACY_WINDOW_NS;
 pub use cache::{ContentHash, TokenCache, default_path as default_cache_path};
 
-use crate::core::fsx::FileStat;
-use crate::core::library::{Library, Resource};
+use crate::core::fsx::Stamp;
+use crate::core::library::Library;
+use crate::core::resource::Resource;
 use crate::core::skill::{Level, Skill};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -377,7 +377,7 @@ pub fn count_text_up_to(text: &str, enc: Encoding, cache: &TokenCache, limit: us
 /// is the file's, taken before; with mtime 0 (unknown) the file is always read.
 pub fn count_file(
     path: &Path,
-    stat: &FileStat,
+    stat: &Stamp,
     enc: Encoding,
     cache: &TokenCache,
 ) -> std::io::Result<u32> {
@@ -390,10 +390,10 @@ pub fn count_file(
 const READ_WHOLE: u64 = 4 << 20;
 
 /// [`count_file`], and whether the count may be kept with `stat`: false when the file was found
-/// changed on reading, or changed within [`RACY_WINDOW_NS`] of now (see [`FileStat::racy`]).
+/// changed on reading, or changed within [`RACY_WINDOW_NS`](crate::core::fsx::RACY_WINDOW_NS) of now (see [`Stamp::racy`]).
 fn count_stamped_file(
     path: &Path,
-    stat: &FileStat,
+    stat: &Stamp,
     enc: Encoding,
     cache: &TokenCache,
 ) -> std::io::Result<(u32, bool)> {
@@ -402,7 +402,7 @@ fn count_stamped_file(
         return Ok((n, settled));
     }
     // Regular files only, opened without blocking: a pipe at a skill's path must not hang.
-    let (mut file, meta) = crate::core::library::open_regular(path)?;
+    let (mut file, meta) = crate::core::fsx::open_regular(path)?;
     cache.note_read();
     if meta.len() > READ_WHOLE {
         return count_streamed(&mut file, path, stat, enc, cache)
@@ -433,7 +433,7 @@ fn count_stamped_file(
 fn count_streamed(
     file: &mut std::fs::File,
     path: &Path,
-    stat: &FileStat,
+    stat: &Stamp,
     enc: Encoding,
     cache: &TokenCache,
 ) -> std::io::Result<(u32, bool)> {
@@ -877,7 +877,7 @@ mod tests {
         std::fs::write(&p, &bytes).unwrap();
         let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3_600);
         std::fs::File::open(&p).unwrap().set_modified(old).unwrap();
-        let stat = FileStat::of(&std::fs::metadata(&p).unwrap());
+        let stat = Stamp::of(&std::fs::metadata(&p).unwrap());
         let cache = TokenCache::in_memory();
         let enc = Encoding::O200kBase;
         let want = count(enc, &String::from_utf8_lossy(&bytes));
@@ -890,7 +890,7 @@ mod tests {
         assert_eq!(count_file(&p, &stat, enc, &cache).unwrap(), to_u32(want));
         assert_eq!(cache.files_read(), 1);
         // Another stat, the same bytes: read (to hash it), not counted again.
-        let moved = FileStat {
+        let moved = Stamp {
             ctime_ns: stat.ctime_ns + 1,
             ..stat
         };

@@ -6,8 +6,9 @@
 use super::Profile;
 use crate::core::catalogue::RuleId;
 use crate::core::diagnostic::{Diagnostic, Severity};
-use crate::core::index::Stamp;
-use crate::core::library::{Resource, read_body};
+use crate::core::fsx::Stamp;
+use crate::core::library::read_body;
+use crate::core::resource::Resource;
 use crate::core::skill::{BodyFacts, Link, Skill};
 use crate::core::text::thousands;
 use crate::core::tokens::{self, Encoding, TokenCache};

@@ -2,7 +2,7 @@
 //! unchanged files are neither read nor hashed again.
 
 use super::{Encoding, TokenError};
-use crate::core::fsx::{FileStat, bytes_path, path_bytes};
+use crate::core::fsx::{Stamp, bytes_path, path_bytes};
 use rustc_hash::FxHashMap as HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -19,11 +19,10 @@ const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
 /// Past this many entries, the ones not used since the cache was loaded are let go.
 const MAX_ENTRIES: usize = 500_000;
 
-/// A file's stat (the library index's stamp: length, mtime, ctime, inode, device) and the hash
-/// of its content then: while the stat is unchanged, so is the content.
+/// A file's stamp (the one the library index keeps) and the hash of its content then: while the stat is unchanged, so is the content.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Stamp {
-    stat: FileStat,
+struct Seen {
+    stat: Stamp,
     hash: ContentHash,
 }
 
@@ -32,7 +31,7 @@ struct Entries {
     /// Token count per (content, encoding), and whether this session used it.
     counts: HashMap<(ContentHash, u8), (u32, bool)>,
     /// Last known stamp per file path, and whether this session used it.
-    files: HashMap<PathBuf, (Stamp, bool)>,
+    files: HashMap<PathBuf, (Seen, bool)>,
     dirty: bool,
 }
 
@@ -204,7 +203,7 @@ impl TokenCache {
     }
 
     /// The content hash last seen for a file, when its stat is still the same.
-    pub fn file_hash(&self, path: &Path, stat: &FileStat) -> Option<ContentHash> {
+    pub fn file_hash(&self, path: &Path, stat: &Stamp) -> Option<ContentHash> {
         let mut e = self.lock();
         let slot = e.files.get_mut(path)?;
         if !slot.0.stat.vouches_for(stat) {
@@ -216,7 +215,7 @@ impl TokenCache {
 
     /// The count of a file whose stat is as remembered: [`TokenCache::file_hash`] and
     /// [`TokenCache::get`] under one lock (a warm count asks this of every file).
-    pub fn file_count(&self, path: &Path, stat: &FileStat, enc: Encoding) -> Option<u32> {
+    pub fn file_count(&self, path: &Path, stat: &Stamp, enc: Encoding) -> Option<u32> {
         let mut e = self.lock();
         let slot = e.files.get_mut(path)?;
         if !slot.0.stat.vouches_for(stat) {
@@ -232,13 +231,13 @@ impl TokenCache {
     /// Remembers a file's content hash. `stat` must be taken before the read, so that a write
     /// during the read shows up as a new stat next time. A file changed within the last
     /// [`RACY_WINDOW_NS`](crate::core::fsx::RACY_WINDOW_NS) is not remembered (see
-    /// [`FileStat::racy`]): another write in the same timestamp tick would leave its stat as it
+    /// [`Stamp::racy`]): another write in the same timestamp tick would leave its stat as it
     /// was.
-    pub fn remember_file(&self, path: &Path, stat: &FileStat, hash: ContentHash) {
+    pub fn remember_file(&self, path: &Path, stat: &Stamp, hash: ContentHash) {
         if stat.racy(crate::core::fsx::now_ns()) {
             return;
         }
-        let stamp = Stamp { stat: *stat, hash };
+        let stamp = Seen { stat: *stat, hash };
         let mut e = self.lock();
         let old = e.files.insert(path.to_path_buf(), (stamp, true));
         if old.map(|(s, _)| s) != Some(stamp) {
@@ -346,14 +345,14 @@ fn decode(bytes: &[u8]) -> Option<Entries> {
     for _ in 0..n {
         let plen = r.u32()? as usize;
         let path = bytes_path(r.take(plen)?);
-        let stat = FileStat {
+        let stat = Stamp {
             len: r.u64()?,
             mtime_ns: r.u128()?,
             ctime_ns: r.u128()?,
             ino: r.u64()?,
             dev: r.u64()?,
         };
-        let stamp = Stamp {
+        let stamp = Seen {
             stat,
             hash: r.hash()?,
         };
@@ -425,8 +424,8 @@ mod tests {
         assert_eq!(lazy.get(&h(1), Encoding::O200kBase), Some(42));
     }
 
-    fn stat(len: u64, mtime_ns: u128) -> FileStat {
-        FileStat {
+    fn stat(len: u64, mtime_ns: u128) -> Stamp {
+        Stamp {
             len,
             mtime_ns,
             ctime_ns: mtime_ns + 5,
@@ -458,15 +457,15 @@ mod tests {
         let moved = [
             stat(11, 99),
             stat(10, 98),
-            FileStat {
+            Stamp {
                 ctime_ns: 1_000,
                 ..stat(10, 99)
             },
-            FileStat {
+            Stamp {
                 ino: 8,
                 ..stat(10, 99)
             },
-            FileStat {
+            Stamp {
                 dev: 4,
                 ..stat(10, 99)
             },

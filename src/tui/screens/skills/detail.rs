@@ -5,7 +5,8 @@
 
 use super::Mode;
 use crate::core::frontmatter::{compact, shown_value};
-use crate::core::library::{self, Resource, ResourceGroup};
+use crate::core::library::{self, ResourceGroup};
+use crate::core::resource::Resource;
 use crate::core::skill::Skill;
 use crate::core::text::line;
 use crate::tui::app::App;
@@ -24,7 +25,7 @@ pub const MAX_PREVIEW_BYTES: u64 = 4 * 1024 * 1024;
 pub struct Detail {
     pub dir: PathBuf,
     /// The stat of SKILL.md when read, so an edit is noticed.
-    pub stamp: crate::core::index::Stamp,
+    pub stamp: crate::core::fsx::Stamp,
     pub body: Result<String, String>,
     pub body_lines: usize,
     /// The skill's files by Conjure's groups (scripts, references, assets, other), each group
