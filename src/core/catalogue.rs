@@ -64,16 +64,6 @@ impl Profile {
         }
     }
 
-    /// The profile a library is judged by when none is asked for: the bundled demo library is
-    /// written for Lazy Skills; everything else starts with the spec.
-    pub fn fitting(lib: &crate::core::library::Library) -> Profile {
-        if lib.demo {
-            Profile::LazySkills
-        } else {
-            Profile::Spec
-        }
-    }
-
     /// Profiles that take the spec's verdicts as their base.
     pub fn strict(self) -> bool {
         matches!(self, Profile::Spec | Profile::LazySkills)

@@ -7,7 +7,6 @@ use crate::core::diagnostic::{Diagnostic, RuleId, Severity};
 use crate::core::frontmatter::{self, Field, Frontmatter};
 use crate::core::fsx::FsxError;
 use crate::core::fsx::{bytes_path, path_bytes};
-use crate::core::scan::ScanOptions;
 use crate::core::skill::{BodyFacts, Link, Skill};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -188,14 +187,19 @@ impl IndexStore {
         }
     }
 
-    /// The index file for a set of roots (their paths and the walk's limits decide what a walk
-    /// finds; which agent reads a root does not).
-    pub fn path_for(&self, roots: &[PathBuf], opts: &ScanOptions) -> Option<PathBuf> {
+    /// The index file for a set of roots (their paths and the walk's limits, `max_depth` and
+    /// `max_entries`, decide what a walk finds; which agent reads a root does not).
+    pub fn path_for(
+        &self,
+        roots: &[PathBuf],
+        max_depth: usize,
+        max_entries: usize,
+    ) -> Option<PathBuf> {
         let dir = self.dir.as_ref()?;
         let mut h = blake3::Hasher::new();
         h.update(&VERSION.to_le_bytes());
-        h.update(&(opts.max_depth as u64).to_le_bytes());
-        h.update(&(opts.max_entries as u64).to_le_bytes());
+        h.update(&(max_depth as u64).to_le_bytes());
+        h.update(&(max_entries as u64).to_le_bytes());
         for r in roots {
             let p = path_bytes(r);
             h.update(&(p.len() as u64).to_le_bytes());
@@ -1059,6 +1063,9 @@ mod tests {
     use super::*;
     use crate::core::library::Library;
     use crate::core::rules::{self, CheckOptions};
+    use crate::core::scan::{
+        DEFAULT_MAX_DEPTH as DEPTH, DEFAULT_MAX_ENTRIES as ENTRIES, ScanOptions,
+    };
     use crate::core::skill::{KindSource, SkillKind};
     use crate::core::source::{Agent, Root, Scope};
     use std::os::unix::fs::FileTypeExt;
@@ -1087,7 +1094,6 @@ mod tests {
     #[test]
     fn linked_and_plain_folders_are_located_alike_when_walked_and_when_remembered() {
         use crate::core::listing::{Format, entry};
-        use crate::core::scan::ScanOptions;
         use crate::core::source::path_roots;
         let write_skill = |root: &Path, dir: &str, fm: &str| {
             write(
@@ -1241,7 +1247,7 @@ mod tests {
         let (first, _) = load(&root, &cache);
         let (warm, _) = load(&root, &cache);
         let path = IndexStore::in_dir(&cache)
-            .path_for(std::slice::from_ref(&root), &ScanOptions::default())
+            .path_for(std::slice::from_ref(&root), DEPTH, ENTRIES)
             .unwrap();
         // Written in place (no writer of ours does): the walk's bytes can no longer be trusted.
         std::fs::OpenOptions::new()
@@ -1815,7 +1821,7 @@ mod tests {
         library(&root);
         let (want, _) = load(&root, &cache);
         let path = IndexStore::in_dir(&cache)
-            .path_for(std::slice::from_ref(&root), &ScanOptions::default())
+            .path_for(std::slice::from_ref(&root), DEPTH, ENTRIES)
             .unwrap();
         let good = std::fs::read(&path).unwrap();
         assert!(decode(&good).is_some());
@@ -1872,7 +1878,7 @@ mod tests {
         let (root, cache) = (t.path().join("lib"), t.path().join("cache"));
         library(&root);
         let path = IndexStore::in_dir(&cache)
-            .path_for(std::slice::from_ref(&root), &ScanOptions::default())
+            .path_for(std::slice::from_ref(&root), DEPTH, ENTRIES)
             .unwrap();
         std::fs::create_dir_all(&cache).unwrap();
         nix::unistd::mkfifo(&path, nix::sys::stat::Mode::S_IRWXU).unwrap();
@@ -1963,7 +1969,7 @@ mod tests {
             load(&root, &cache);
             paths.push(
                 IndexStore::in_dir(&cache)
-                    .path_for(&[root], &ScanOptions::default())
+                    .path_for(&[root], DEPTH, ENTRIES)
                     .unwrap(),
             );
         }

@@ -1,6 +1,7 @@
 //! The library: every skill of every root, with shadowing resolved, and on-demand access to what
 //! the scan does not keep (bodies, resources).
 
+use crate::core::catalogue::Profile;
 use crate::core::diagnostic::{Diagnostic, RuleId};
 use crate::core::index::{self, IndexStore, WalkRecord};
 use crate::core::resource::Resource;
@@ -143,6 +144,19 @@ impl<'a> GroupedResources<'a> {
     }
 }
 
+/// Here rather than beside [`Profile`]: the catalogue lies below the library and knows nothing of it.
+impl Profile {
+    /// The profile a library is judged by when none is asked for: the bundled demo library is
+    /// written for Lazy Skills; everything else starts with the spec.
+    pub fn fitting(lib: &Library) -> Profile {
+        if lib.demo {
+            Profile::LazySkills
+        } else {
+            Profile::Spec
+        }
+    }
+}
+
 impl Library {
     /// Walks and reads every root, with no index.
     pub fn load(roots: Vec<Root>, opts: &ScanOptions) -> Library {
@@ -159,7 +173,7 @@ impl Library {
         store: &IndexStore,
     ) -> (Library, LoadStats) {
         let root_paths: Vec<PathBuf> = roots.iter().map(|r| r.path.clone()).collect();
-        let path = store.path_for(&root_paths, opts);
+        let path = store.path_for(&root_paths, opts.max_depth, opts.max_entries);
         let mut notes = Vec::new();
         let mut data = match path.as_deref().map(index::read) {
             Some(Ok(d)) => d,
@@ -459,6 +473,8 @@ pub fn read_body(skill: &Skill) -> Result<String, LibraryError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::fsx::{Stamp, is_not_regular};
+    use crate::core::resource::looks_like_text;
     use crate::core::source::{Agent, Scope};
 
     #[test]

@@ -10,7 +10,7 @@ mod store;
 
 use crate::core::diagnostic::{Diagnostic, RuleId};
 use crate::core::library::Library;
-use crate::core::skill::{Skill, SkillKind};
+use crate::core::skill::{DEFAULT_ENTRY, Skill, SkillKind};
 use crate::core::source::Agent;
 use serde::Serialize;
 use std::ffi::OsString;
@@ -57,8 +57,6 @@ pub fn schema_name_fallback(agent: Agent) -> bool {
 }
 /// Bytes kept of stdout and of stderr each.
 pub const OUTPUT_CAP: usize = 1024 * 1024;
-/// The entry script of an executable skill that names none in its frontmatter.
-pub const DEFAULT_ENTRY: &str = "execute.py";
 /// Most probes run at once: each is mostly waiting, but some are busy interpreters.
 const MAX_JOBS: usize = 4;
 const MIB: f64 = 1024.0 * 1024.0;

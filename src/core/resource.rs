@@ -239,7 +239,7 @@ fn walk_open(
     let Some(last) = names.pop() else {
         return Err(ResourceError::NotRegular {
             rel: rel.to_string(),
-            kind: "folder",
+            kind: "a folder",
         });
     };
     let mut at = dir;
@@ -333,7 +333,7 @@ mod tests {
         assert!(matches!(err(""), ResourceError::Empty));
         assert!(matches!(
             err("references"),
-            ResourceError::NotRegular { kind: "folder", .. }
+            ResourceError::NotRegular { kind: "a folder", .. }
         ));
         assert!(
             err("out.txt")

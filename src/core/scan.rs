@@ -936,7 +936,7 @@ fn read_skill(
         && skill
             .resources
             .iter()
-            .any(|r| r.rel == crate::core::probe::DEFAULT_ENTRY)
+            .any(|r| r.rel == crate::core::skill::DEFAULT_ENTRY)
     {
         skill.frontmatter.kind = SkillKind::Executable;
         skill.frontmatter.kind_source = KindSource::EntryScript;

@@ -10,6 +10,9 @@ use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
+/// The entry script of an executable skill that names none in its frontmatter.
+pub const DEFAULT_ENTRY: &str = "execute.py";
+
 /// The three levels of progressive disclosure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub enum Level {

@@ -2,10 +2,14 @@
 //! encodings, counted on worker threads and remembered on disk by content hash.
 
 mod cache;
+mod encoding;
 mod pieces;
+mod split;
 mod stream;
 
 pub use cache::{ContentHash, TokenCache, default_path as default_cache_path};
+pub use encoding::{Encoding, TokenError};
+pub use split::{count, count_up_to};
 
 use crate::core::fsx::Stamp;
 use crate::core::library::Library;
@@ -14,251 +18,8 @@ use crate::core::skill::{Level, Skill};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::borrow::Cow;
-use std::fmt;
-use std::path::{Path, PathBuf};
-use std::str::FromStr;
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use tiktoken_rs::CoreBPE;
-
-#[derive(Debug, thiserror::Error)]
-pub enum TokenError {
-    #[error("unknown encoding `{0}`: use o200k_base or cl100k_base")]
-    UnknownEncoding(String),
-    #[error("cannot write the token cache {path}: {source}")]
-    CacheWrite {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("the token cache was not used: {0}")]
-    CacheUnusable(String),
-}
-
-/// A tiktoken encoding. Every figure the tool shows names the one that produced it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize)]
-pub enum Encoding {
-    /// GPT-4o and later; the default.
-    #[default]
-    #[serde(rename = "o200k_base")]
-    O200kBase,
-    /// GPT-4 and GPT-3.5.
-    #[serde(rename = "cl100k_base")]
-    Cl100kBase,
-}
-
-impl Encoding {
-    pub const ALL: [Encoding; 2] = [Encoding::O200kBase, Encoding::Cl100kBase];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Encoding::O200kBase => "o200k_base",
-            Encoding::Cl100kBase => "cl100k_base",
-        }
-    }
-
-    /// Its place in per-encoding arrays (`[_; 2]`).
-    pub fn slot(self) -> usize {
-        match self {
-            Encoding::O200kBase => 0,
-            Encoding::Cl100kBase => 1,
-        }
-    }
-
-    /// The encoding's number in the cache file; never reuse one.
-    fn id(self) -> u8 {
-        match self {
-            Encoding::O200kBase => 1,
-            Encoding::Cl100kBase => 2,
-        }
-    }
-
-    /// tiktoken-rs's encoder, built on first use (about 0.15 s and 50 MB for o200k_base) and
-    /// shared afterwards. Only a cache miss gets here.
-    fn bpe(self) -> &'static CoreBPE {
-        match self {
-            Encoding::O200kBase => tiktoken_rs::o200k_base_singleton(),
-            Encoding::Cl100kBase => tiktoken_rs::cl100k_base_singleton(),
-        }
-    }
-
-    /// Builds the encoder now, so a later count does not wait for it. Call it on a worker.
-    pub fn warm(self) {
-        self.bpe();
-    }
-}
-
-impl fmt::Display for Encoding {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for Encoding {
-    type Err = TokenError;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Encoding::ALL
-            .into_iter()
-            .find(|e| e.as_str() == s)
-            .ok_or_else(|| TokenError::UnknownEncoding(s.to_string()))
-    }
-}
-
-/// Texts up to this many bytes go to the encoder whole; longer ones are cut into segments of
-/// about this size (see [`segments`]), counted on every core.
-const SEGMENT: usize = 64 * 1024;
-
-/// The size of the pieces a stretch without an exact cut is counted in. tiktoken merges one giant
-/// piece with a heap (about 50 bytes of memory per byte, and heap operations whose cost grows
-/// with the piece), and its split pattern gives up on whitespace runs of about a million
-/// characters (tiktoken-rs then panics): small pieces keep both bounded.
-const BLIND_PIECE: usize = 1024;
-
-/// The number of tokens in `text`, special-token text counted as ordinary text: Python tiktoken's
-/// `len(encoding.encode_ordinary(text))`, by tiktoken-rs. Text past [`SEGMENT`] bytes is cut where
-/// tiktoken's split pattern cuts too, so the count is the same; only a stretch of twice that size
-/// without a single such place (one giant word, a wall of one punctuation mark or of whitespace)
-/// is cut blindly every [`BLIND_PIECE`] bytes, and may then count a token or so more per cut than
-/// tiktoken would (which fails on whitespace runs of about a million characters anyway).
-pub fn count(enc: Encoding, text: &str) -> usize {
-    if text.len() <= SEGMENT {
-        return count_segment(enc, text);
-    }
-    let segments: Vec<&str> = segments(text, SEGMENT).map(|(s, _)| s).collect();
-    segments.par_iter().map(|s| count_segment(enc, s)).sum()
-}
-
-/// [`count`], stopped as soon as the count is over `limit`: a rule that only asks "more than N
-/// tokens?" pays for N tokens or so, whatever the size of the text. The result is exact when it
-/// is at most `limit`, and some figure over `limit` otherwise.
-pub fn count_up_to(enc: Encoding, text: &str, limit: usize) -> usize {
-    let mut n = 0;
-    // Segments of about four bytes a token (English prose has about that many): once the count
-    // passes the limit, little past it has been counted.
-    let size = limit.saturating_mul(4).clamp(4096, SEGMENT);
-    for (segment, _) in segments(text, size) {
-        n += count_segment(enc, segment);
-        if n > limit {
-            break;
-        }
-    }
-    n
-}
-
-fn count_segment(enc: Encoding, text: &str) -> usize {
-    pieces::count(enc, enc.bpe(), text)
-}
-
-/// Cuts `text` into segments of at most `size` bytes where possible, each cut at a place where
-/// tiktoken's split pattern (o200k_base's and cl100k_base's alike) ends a piece whatever comes
-/// before or after it, so that the segments' counts add up to the whole text's. The flag says
-/// whether the cut after the segment is such a place: where a stretch of `2 * size` bytes holds
-/// none, the text is cut blindly every [`BLIND_PIECE`] bytes (on character boundaries) until one
-/// comes. Every byte is looked at about once.
-fn segments(text: &str, size: usize) -> impl Iterator<Item = (&str, bool)> {
-    let mut cutter = Cutter::new(size);
-    std::iter::from_fn(move || {
-        let r = cutter.next(text, false)?;
-        Some((&text[r], cutter.last_exact))
-    })
-}
-
-/// Where [`segments`] cuts, one segment at a time, also over a text that arrives in pieces (see
-/// [`stream`]): a cut is decided from at most `2 * size + 1` bytes past the segment's start and
-/// from whether the text ends within them, so given those it is the cut the whole text gets.
-struct Cutter {
-    size: usize,
-    /// Where the next segment starts.
-    pos: usize,
-    /// No exact cut lies in `pos + 1 ..= clear`: it was searched already.
-    clear: usize,
-    /// Whether the last cut was exact.
-    last_exact: bool,
-}
-
-impl Cutter {
-    fn new(size: usize) -> Cutter {
-        Cutter {
-            size,
-            pos: 0,
-            clear: 0,
-            last_exact: true,
-        }
-    }
-
-    fn pos(&self) -> usize {
-        self.pos
-    }
-
-    /// The next segment of `text`. With `more` (the text goes on past `text`), `None` also when
-    /// too little of it is there yet to decide the cut.
-    fn next(&mut self, text: &str, more: bool) -> Option<std::ops::Range<usize>> {
-        let (b, size) = (text.as_bytes(), self.size);
-        let start = self.pos;
-        if start >= b.len() || (more && b.len() - start <= 2 * size) {
-            return None;
-        }
-        let rest = b.len() - start;
-        let (cut, exact) = if rest <= size {
-            (b.len(), true)
-        } else {
-            let near = start + size;
-            let far = (start + 2 * size).min(b.len() - 1);
-            let from = (self.clear + 1).max(start + size / 2).max(start + 1);
-            let found = (from..=near)
-                .rev()
-                .chain((self.clear + 1).max(near + 1)..=far)
-                .find(|&i| exact_cut(b, i));
-            self.clear = self.clear.max(far);
-            match found {
-                Some(i) => (i, true),
-                None if rest <= 2 * size => (b.len(), true),
-                None => {
-                    let mut i = start + BLIND_PIECE.min(size);
-                    while !text.is_char_boundary(i) {
-                        i += 1;
-                    }
-                    (i, false)
-                }
-            }
-        };
-        self.pos = cut;
-        self.last_exact = exact;
-        Some(start..cut)
-    }
-
-    /// The first `n` bytes of the text (at most [`Cutter::pos`]) are gone: positions now count
-    /// from there.
-    fn forget(&mut self, n: usize) {
-        self.pos -= n;
-        self.clear = self.clear.saturating_sub(n);
-    }
-}
-
-/// Whether tiktoken's split pattern ends a piece between `b[i - 1]` and `b[i]` whatever the text
-/// around them, with nothing on either side looking across:
-/// - after an ASCII letter, before an ASCII character that is not a letter or an apostrophe (a
-///   run of letters ends there, contractions start with the apostrophe);
-/// - after an ASCII digit, before an ASCII character that is not a digit or an apostrophe (digit
-///   runs are grouped by three from their start, so a cut inside one would move the groups);
-/// - after a line feed, before an ASCII character that is neither whitespace nor `/` (o200k_base
-///   lets `/` follow a newline in one piece; whitespace runs look ahead past their end).
-///
-/// Both bytes are ASCII, so `i` is a character boundary.
-fn exact_cut(b: &[u8], i: usize) -> bool {
-    let (p, x) = (b[i - 1], b[i]);
-    if !x.is_ascii() || x == b'\'' {
-        return false;
-    }
-    if p.is_ascii_alphabetic() {
-        !x.is_ascii_alphabetic()
-    } else if p.is_ascii_digit() {
-        !x.is_ascii_digit()
-    } else if p == b'\n' {
-        !matches!(x, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c | b'/')
-    } else {
-        false
-    }
-}
 
 /// Token figures of one skill. `None` means not known: not counted yet, not listed (L1), or the
 /// file could not be read (L2).
@@ -737,6 +498,7 @@ pub fn count_library_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use split::{SEGMENT, count_segment, exact_cut, segments};
 
     #[test]
     fn encoding_names_round_trip() {

@@ -140,7 +140,7 @@ pub fn check(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
         && skill
             .resources
             .iter()
-            .any(|r| r.rel == crate::core::probe::DEFAULT_ENTRY)
+            .any(|r| r.rel == crate::core::skill::DEFAULT_ENTRY)
     {
         out.push(Diagnostic::new(
             RuleId::EntryUntyped,
@@ -148,7 +148,7 @@ pub fn check(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
             format!(
                 "`{}` is here but the frontmatter has no `type: executable`: Lazy Skills keeps the \
                  skill contextual (its script is never registered as a tool); add `type: executable`",
-                crate::core::probe::DEFAULT_ENTRY
+                crate::core::skill::DEFAULT_ENTRY
             ),
         ));
     }
@@ -163,7 +163,7 @@ fn entry_rule(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
         .entry
         .as_deref()
         .filter(|e| !e.trim().is_empty())
-        .unwrap_or(crate::core::probe::DEFAULT_ENTRY);
+        .unwrap_or(crate::core::skill::DEFAULT_ENTRY);
     let why = match crate::core::resource::resolve_inside(&skill.dir, entry) {
         Ok(p) if p.is_file() => return,
         Ok(_) => format!("`{entry}` is not a file"),

@@ -1,7 +1,7 @@
 //! The on-disk token cache: counts keyed by content hash and encoding, plus a stat index so that
 //! unchanged files are neither read nor hashed again.
 
-use super::{Encoding, TokenError};
+use super::encoding::{Encoding, TokenError};
 use crate::core::fsx::{Stamp, bytes_path, path_bytes};
 use rustc_hash::FxHashMap as HashMap;
 use std::path::{Path, PathBuf};

@@ -9,7 +9,7 @@
 //! one piece), and the count is remembered per thread: prose repeats its words, so most pieces
 //! are looked up, not encoded.
 
-use super::Encoding;
+use super::encoding::Encoding;
 use regex_automata::hybrid::dfa::{Cache, DFA};
 use regex_automata::{Anchored, Input};
 use rustc_hash::FxHashMap;

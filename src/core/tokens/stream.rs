@@ -2,7 +2,8 @@
 //! lossy UTF-8 across reads, and cut into exactly the segments [`super::count`] cuts the whole
 //! text into, so the count is the same and memory stays a few pieces whatever the file's size.
 
-use super::{Cutter, Encoding, SEGMENT, count_segment};
+use super::encoding::Encoding;
+use super::split::{Cutter, SEGMENT, count_segment};
 use rayon::prelude::*;
 use std::io::Read;
 
@@ -158,7 +159,8 @@ fn each_piece(r: &mut impl Read, mut f: impl FnMut(&[u8])) -> std::io::Result<()
 
 #[cfg(test)]
 mod tests {
-    use super::super::{count, segments};
+    use super::super::count;
+    use super::super::split::segments;
     use super::*;
 
     /// The count of `bytes` fed `read` bytes at a time (cycling through the sizes given).
