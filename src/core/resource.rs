@@ -333,7 +333,10 @@ mod tests {
         assert!(matches!(err(""), ResourceError::Empty));
         assert!(matches!(
             err("references"),
-            ResourceError::NotRegular { kind: "a folder", .. }
+            ResourceError::NotRegular {
+                kind: "a folder",
+                ..
+            }
         ));
         assert!(
             err("out.txt")

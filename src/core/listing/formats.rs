@@ -2,7 +2,9 @@
 //! an entry, wraps the entries, and fits them into its agent's budget. Adding a format is one
 //! value here, one variant of [`Format`] and one line of [`Format::spec`].
 
-use super::{CLAUDE_CODE_ENTRY_CAP, Folders, Format, Parts, html_escape, one_line, py_strip};
+use super::format::{
+    CLAUDE_CODE_ENTRY_CAP, Folders, Format, Parts, html_escape, one_line, py_strip,
+};
 use crate::core::skill::Skill;
 
 /// What a format does when its entries overflow the agent's budget.

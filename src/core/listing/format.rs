@@ -1,0 +1,189 @@
+//! A listing format's name and what every format's entry is made of: the layer below the
+//! formats' specs and the listing's assembly.
+
+use crate::core::skill::Skill;
+use serde::Serialize;
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::sync::Mutex;
+
+/// Claude Code caps each entry's description plus `when_to_use` at this many characters.
+pub const CLAUDE_CODE_ENTRY_CAP: usize = 1_536;
+/// Agents turn a token budget into characters at this rate.
+pub const CHARS_PER_TOKEN: usize = 4;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ListingError {
+    #[error("unknown listing format `{0}`: use {ids}", ids = Format::ids())]
+    UnknownFormat(String),
+    #[error("unknown tier `{0}`: use auto, full, compact or names")]
+    UnknownTier(String),
+}
+
+/// How the catalog is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// The agentskills.io `<available_skills>` block, as `skills-ref to-prompt` writes it.
+    #[default]
+    Xml,
+    /// `- **name**: description`.
+    Markdown,
+    /// `- name: description - when_to_use`, within 1% of the context window.
+    ClaudeCode,
+    /// `- name: description (file: path)`, within 2% of the context window.
+    Codex,
+    /// `Enabled skills:` then `- name: description` (the Lazy Skills design).
+    LazySkills,
+}
+
+impl Format {
+    pub const ALL: [Format; 5] = [
+        Format::Xml,
+        Format::Markdown,
+        Format::ClaudeCode,
+        Format::Codex,
+        Format::LazySkills,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        self.spec().id
+    }
+
+    /// Every format's name, for messages: `xml, markdown, claude-code or codex`.
+    pub fn ids() -> String {
+        let ids: Vec<&str> = Format::ALL.iter().map(|f| f.spec().id).collect();
+        match ids.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => ids.join(""),
+        }
+    }
+
+    /// The share of the context window (in percent) the agent gives its listing, if it limits it.
+    pub fn budget_percent(self) -> Option<usize> {
+        self.spec().budget_percent
+    }
+
+    /// The listing's budget in characters for a context window in tokens.
+    pub fn budget_chars(self, context_window: usize) -> Option<usize> {
+        self.budget_percent().map(|p| {
+            context_window
+                .saturating_mul(CHARS_PER_TOKEN)
+                .saturating_mul(p)
+                / 100
+        })
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Format {
+    type Err = ListingError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Format::ALL
+            .into_iter()
+            .find(|f| f.as_str() == s)
+            .ok_or_else(|| ListingError::UnknownFormat(s.to_string()))
+    }
+}
+
+/// Python's `str.strip()`: Unicode white space and the four ASCII separators it also strips.
+pub(super) fn py_strip(s: &str) -> &str {
+    s.trim_matches(|c: char| c.is_whitespace() || ('\x1c'..='\x1f').contains(&c))
+}
+
+/// Python's `html.escape(s, quote=True)`.
+pub(super) fn html_escape(s: &str) -> String {
+    let special = |b: &u8| matches!(b, b'&' | b'<' | b'>' | b'"' | b'\'');
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    // The text between two special characters is copied whole; they are all ASCII, so every cut
+    // falls on a character boundary.
+    while let Some(i) = rest.bytes().position(|b| special(&b)) {
+        out.push_str(&rest[..i]);
+        out.push_str(match rest.as_bytes()[i] {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' => "&quot;",
+            _ => "&#x27;",
+        });
+        rest = &rest[i + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// One line: every run of white space (line breaks included) becomes a single space.
+pub(super) fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// What a format needs of a skill, prepared once.
+#[derive(Debug, Clone)]
+pub(super) struct Parts {
+    pub(super) name: String,
+    pub(super) description: String,
+    /// The SKILL.md path as the format shows it.
+    pub(super) path: String,
+}
+
+/// Resolves folders as `realpath` does, sharing the work for common parents: one `lstat` per
+/// distinct folder instead of one `readlink` per component of every path.
+#[derive(Default)]
+pub(super) struct Folders {
+    known: Mutex<HashMap<PathBuf, PathBuf>>,
+}
+
+impl Folders {
+    pub(super) fn resolve(&self, dir: &Path) -> PathBuf {
+        if let Some(r) = self.lock().get(dir) {
+            return r.clone();
+        }
+        if !dir.is_absolute() {
+            return self.resolve(&crate::core::paths::absolute(dir));
+        }
+        let plain_child = match (dir.parent(), dir.file_name()) {
+            (Some(parent), Some(name)) if dir.is_absolute() && !parent.as_os_str().is_empty() => {
+                let is_link = std::fs::symlink_metadata(dir).map(|m| m.file_type().is_symlink());
+                matches!(is_link, Ok(false)).then_some((parent, name))
+            }
+            _ => None,
+        };
+        let resolved = match plain_child {
+            Some((parent, name)) => self.resolve(parent).join(name),
+            None => {
+                std::fs::canonicalize(dir).unwrap_or_else(|_| crate::core::paths::absolute(dir))
+            }
+        };
+        self.lock().insert(dir.to_path_buf(), resolved.clone());
+        resolved
+    }
+
+    /// The resolved skill folder joined with the skill file's name, as `skills-ref` writes it. A
+    /// plain skill folder (no link below its root) is its root's real folder joined with the rest.
+    pub(super) fn location(&self, skill: &Skill) -> String {
+        let file = skill.skill_md.file_name().unwrap_or_default();
+        let below = skill
+            .dir
+            .strip_prefix(&skill.root)
+            .ok()
+            .filter(|rel| skill.plain && !rel.as_os_str().is_empty());
+        let dir = match below {
+            Some(rel) => self.resolve(&skill.root).join(rel),
+            None => self.resolve(&skill.dir),
+        };
+        dir.join(file).to_string_lossy().into_owned()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, PathBuf>> {
+        self.known.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
