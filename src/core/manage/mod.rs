@@ -3,6 +3,7 @@
 //! trash they can be restored from, moved and copied between agents.
 
 pub mod archive;
+mod error;
 pub mod git;
 pub mod install;
 pub mod manifest;
@@ -10,160 +11,18 @@ pub mod origin;
 pub mod preview;
 pub mod settings;
 pub mod stage;
+mod target;
 pub mod trash;
 pub mod tree;
 pub mod update;
 
-use crate::core::listing::Format;
-use crate::core::rules::Profile;
-use crate::core::source::{self, Agent, Root, Scope};
-use std::path::{Path, PathBuf};
+pub use error::ManageError;
+pub use target::{
+    TARGET_AGENTS, Target, agent_named, format_for, now_utc, profile_for, safe_folder_name, utc,
+};
 
-#[derive(Debug, thiserror::Error)]
-pub enum ManageError {
-    #[error("cannot {what} {}: {source}", path.display())]
-    Io {
-        what: &'static str,
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error(transparent)]
-    Git(#[from] crate::core::gitref::GitError),
-    #[error("{}: {why}", path.display())]
-    Archive { path: PathBuf, why: String },
-    #[error(transparent)]
-    Fsx(#[from] crate::core::fsx::FsxError),
-    #[error("{}: {why}", path.display())]
-    Manifest { path: PathBuf, why: String },
-    #[error("{0}")]
-    Source(String),
-    #[error("{0}")]
-    Refused(String),
-}
-
-impl ManageError {
-    pub(crate) fn io(what: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> Self {
-        let path = path.to_path_buf();
-        move |source| ManageError::Io { what, path, source }
-    }
-}
-
-/// The agents skills can be added to: every agent with skill folders of its own.
-pub const TARGET_AGENTS: [Agent; 7] = [
-    Agent::ClaudeCode,
-    Agent::Codex,
-    Agent::Opencode,
-    Agent::Gemini,
-    Agent::Goose,
-    Agent::Generic,
-    Agent::LazySkills,
-];
-
-/// The agent named `name` (`claude-code`, `codex`, …), when skills can be added to it.
-pub fn agent_named(name: &str) -> Option<Agent> {
-    TARGET_AGENTS.into_iter().find(|a| a.as_str() == name)
-}
-
-/// The rules an agent's skills are judged by (its model's profile).
-pub fn profile_for(agent: Agent) -> Profile {
-    crate::core::agents::model::model(agent).profile
-}
-
-/// The listing format an agent's system prompt holds its skills in (its model's format).
-pub fn format_for(agent: Agent) -> Format {
-    crate::core::agents::model::model(agent).format
-}
-
-/// Where skills go: one agent's skill folder at one scope.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Target {
-    pub agent: Agent,
-    pub scope: Scope,
-    /// The skill folder (it may not exist yet).
-    pub dir: PathBuf,
-    /// Every folder the agent reads skills from at any scope, the target's included: what its
-    /// listing holds before and after.
-    pub view: Vec<Root>,
-}
-
-impl Target {
-    /// `agent`'s skill folder at `scope`: the first of its folders there that exists, else the
-    /// first it reads. The project scope needs a project folder.
-    pub fn resolve(
-        agent: Agent,
-        scope: Scope,
-        home: &Path,
-        project: Option<&Path>,
-    ) -> Result<Target, ManageError> {
-        let base = match scope {
-            Scope::User => home,
-            Scope::Project => project.ok_or_else(|| {
-                ManageError::Refused(
-                    "no project folder here (the project scope needs one): use --scope user"
-                        .to_string(),
-                )
-            })?,
-            _ => {
-                return Err(ManageError::Refused(format!(
-                    "skills are added at the user or project scope, not {scope}"
-                )));
-            }
-        };
-        let folders = source::folders(agent, scope);
-        let dir = folders
-            .iter()
-            .map(|rel| base.join(rel))
-            .find(|p| p.is_dir())
-            .or_else(|| folders.first().map(|rel| base.join(rel)))
-            .ok_or_else(|| {
-                ManageError::Refused(format!("{agent} has no skill folder at the {scope} scope"))
-            })?;
-        let cwd = project.unwrap_or(home);
-        let mut view: Vec<Root> = source::default_roots(Some(home), cwd)
-            .into_iter()
-            .filter(|r| r.agent == agent)
-            .collect();
-        if !view.iter().any(|r| r.path == dir) {
-            view.push(Root::new(dir.clone(), agent, scope));
-        }
-        Ok(Target {
-            agent,
-            scope,
-            dir,
-            view,
-        })
-    }
-
-    /// `agent:scope`, as `move --to` takes it.
-    pub fn label(&self) -> String {
-        format!("{}:{}", self.agent, self.scope)
-    }
-}
-
-/// A folder name a skill can be installed under: one plain component of letters, digits, `.`,
-/// `_` and `-`, not starting with a dot (hidden folders are not read as skills).
-pub fn safe_folder_name(name: &str) -> bool {
-    !name.is_empty()
-        && name.len() <= 128
-        && !name.starts_with('.')
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
-}
-
-/// The time now as `YYYY-MM-DDTHH:MM:SSZ`.
-pub fn now_utc() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    utc(secs)
-}
-
-/// Seconds since the epoch as `YYYY-MM-DDTHH:MM:SSZ` (the proleptic Gregorian calendar).
-pub fn utc(secs: u64) -> String {
-    let (y, m, d, h, mi, s) = crate::core::text::utc_parts(secs);
-    format!("{y:04}-{m:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z")
-}
+use crate::core::source::{self, Scope};
+use std::path::Path;
 
 /// Every skill folder of the agents skills can be added to that exists, as targets: where
 /// `update`, `remove` and `move` look for installed skills.
