@@ -1,12 +1,12 @@
 //! Claude Code: `skillOverrides` in its settings files and `disable-model-invocation` in
 //! frontmatter.
 
+use super::edit::json_candidates;
 use super::error::ToggleError;
 use super::json::{self, Edit};
-use super::plan::json_candidates;
+use super::plugin::settings_warning;
 use super::{
     AgentPlugin, AgentState, Effective, PathCache, SettingsText, SkillSwitches, SwitchScope,
-    settings_warning,
 };
 use crate::core::diagnostic::Diagnostic;
 use crate::core::skill::Skill;
@@ -103,7 +103,7 @@ pub fn parse_mode(s: &str) -> Option<AgentState> {
 
 /// The overrides of one settings file, in file order; `shown` is the file's name for people.
 pub fn read(path: &Path, shown: &str, text: &str, diags: &mut Vec<Diagnostic>) -> Vec<Override> {
-    let Some(root) = super::parse_settings(path, text, "its skillOverrides", diags) else {
+    let Some(root) = super::plugin::parse_settings(path, text, "its skillOverrides", diags) else {
         return Vec::new();
     };
 

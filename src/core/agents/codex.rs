@@ -2,9 +2,9 @@
 //! edited with toml_edit so that comments and layout stay.
 
 use super::error::ToggleError;
+use super::plugin::settings_warning;
 use super::{
     AgentPlugin, AgentState, Effective, PathCache, SettingsText, SkillSwitches, SwitchScope,
-    settings_warning,
 };
 use crate::core::diagnostic::Diagnostic;
 use crate::core::skill::Skill;

@@ -9,6 +9,7 @@ use crate::core::catalogue::Profile;
 use crate::core::listing::Format;
 use crate::core::skill::Skill;
 use crate::core::source::Agent;
+use std::path::Path;
 use std::time::Duration;
 
 /// Whether a skill is on before anyone switches it.
@@ -238,12 +239,42 @@ pub fn readers(skill: &Skill) -> Vec<Agent> {
     if skill.command || skill.scope == crate::core::source::Scope::Managed {
         return vec![skill.agent];
     }
-    let found = super::folder_readers(MODELS.iter().map(|m| (m.agent, m.folders)), &skill.dir);
+    let found = folder_readers(MODELS.iter().map(|m| (m.agent, m.folders)), &skill.dir);
     if found.is_empty() {
         vec![skill.agent]
     } else {
         found
     }
+}
+
+/// The agents (of `agents`, each with the folders it reads) that read the nearest folder above
+/// `dir` that any of them reads; empty when none does.
+pub fn folder_readers<'a>(
+    agents: impl Iterator<Item = (Agent, &'a [&'a [&'a str]])> + Clone,
+    dir: &Path,
+) -> Vec<Agent> {
+    // One pass over the components: this runs for every row of a list.
+    let names: Vec<Option<&str>> = dir.components().map(|c| c.as_os_str().to_str()).collect();
+    // The skill's own folder is not a candidate, only the folders above it.
+    for end in (1..names.len()).rev() {
+        let ends_with = |folder: &[&str]| {
+            end >= folder.len()
+                && folder
+                    .iter()
+                    .rev()
+                    .zip(names[..end].iter().rev())
+                    .all(|(want, got)| *got == Some(*want))
+        };
+        let found: Vec<Agent> = agents
+            .clone()
+            .filter(|(_, folders)| folders.iter().any(|f| ends_with(f)))
+            .map(|(a, _)| a)
+            .collect();
+        if !found.is_empty() {
+            return found;
+        }
+    }
+    Vec::new()
 }
 
 #[cfg(test)]
@@ -281,7 +312,7 @@ mod plugin_tests {
     #[test]
     fn folder_readers_find_the_plugin_cache() {
         let dir = std::path::Path::new("/h/.claude/plugins/cache/mkt/helper/1.0.0/skills/lint");
-        let found = super::super::folder_readers(MODELS.iter().map(|m| (m.agent, m.folders)), dir);
+        let found = super::folder_readers(MODELS.iter().map(|m| (m.agent, m.folders)), dir);
         assert_eq!(found, vec![Agent::ClaudeCode]);
     }
 }

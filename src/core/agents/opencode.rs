@@ -1,12 +1,12 @@
 //! opencode: `permission.skill` rules (glob pattern → allow | ask | deny; the last matching rule
 //! wins; deny hides the skill) in `opencode.json`.
 
+use super::edit::json_candidates;
 use super::error::ToggleError;
 use super::json::{self, Edit, Kind, Node};
-use super::plan::json_candidates;
+use super::plugin::settings_warning;
 use super::{
     AgentPlugin, AgentState, Effective, PathCache, SettingsText, SkillSwitches, SwitchScope,
-    settings_warning,
 };
 use crate::core::diagnostic::Diagnostic;
 use crate::core::skill::Skill;
@@ -210,7 +210,8 @@ pub fn unsafe_name(name: &str) -> Option<String> {
 }
 
 pub fn read(path: &Path, shown: &str, text: &str, diags: &mut Vec<Diagnostic>) -> Vec<Rule> {
-    let Some(root) = super::parse_settings(path, text, "its permission rules", diags) else {
+    let Some(root) = super::plugin::parse_settings(path, text, "its permission rules", diags)
+    else {
         return Vec::new();
     };
 

@@ -3,15 +3,15 @@
 //! read-only, or changed since the plan.
 
 use super::error::ToggleError;
-use super::json::{self, Edit};
-use super::show_path;
-use super::{AgentState, AgentSwitches, Effective, SwitchScope};
+use super::json;
+use super::plugin::{AgentState, Effective, show_path};
+use super::scope::SwitchScope;
+use super::switches::AgentSwitches;
 use crate::core::fsx;
 use crate::core::paths::write_atomic;
 use crate::core::skill::Skill;
 use crate::core::source::Agent;
 use serde::Serialize;
-use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 /// The exact change a toggle makes to one settings file, for a confirmation.
@@ -198,86 +198,6 @@ fn choose(
     best.map_or_else(|| before.to_string(), |(_, t)| t)
 }
 
-/// Each candidate list of edits applied to a JSON settings file.
-pub(super) fn json_candidates(
-    file: &Path,
-    before: &str,
-    candidates: impl FnOnce(Option<&json::Node>) -> Result<Vec<Vec<Edit>>, String>,
-) -> Result<Vec<String>, ToggleError> {
-    let root = if before.trim().is_empty() {
-        None
-    } else {
-        let root = json::parse(before).map_err(|e| ToggleError::Unparsable {
-            file: file.to_path_buf(),
-            format: "JSON",
-            line: e.line,
-            column: e.column,
-            message: e.message,
-        })?;
-        if root.members().is_none() {
-            return Err(ToggleError::Shape {
-                file: file.to_path_buf(),
-                what: "the top level is not an object".to_string(),
-            });
-        }
-        Some(root)
-    };
-    candidates(root.as_ref())
-        .map_err(|what| ToggleError::Shape {
-            file: file.to_path_buf(),
-            what,
-        })?
-        .iter()
-        .map(|edits| edit_json(file, before, root.as_ref(), edits))
-        .collect()
-}
-
-/// Applies edits through the document's CST, then checks the result means exactly the edited
-/// value. When it does not (it should not happen), the edit is refused: the user's file is never
-/// rewritten whole.
-fn edit_json(
-    file: &Path,
-    before: &str,
-    root: Option<&json::Node>,
-    edits: &[Edit],
-) -> Result<String, ToggleError> {
-    let Some(root) = root else {
-        let mut v = Value::Object(serde_json::Map::new());
-        for e in edits {
-            json::apply_to_value(&mut v, e);
-        }
-        return Ok(pretty(&v, "  ", "\n"));
-    };
-    let mut want = root.to_value();
-    for e in edits {
-        json::apply_to_value(&mut want, e);
-    }
-    match json::edit(before, edits) {
-        Ok(text) if json::parse(&text).is_ok_and(|n| n.to_value() == want) => Ok(text),
-        // Never rewrite the user's whole file: refuse instead.
-        _ => Err(ToggleError::WouldReformat {
-            file: file.to_path_buf(),
-        }),
-    }
-}
-
-fn pretty(v: &Value, indent: &str, newline: &str) -> String {
-    let mut buf = Vec::new();
-    let fmt = serde_json::ser::PrettyFormatter::with_indent(indent.as_bytes());
-    let mut ser = serde_json::Serializer::with_formatter(&mut buf, fmt);
-    let text = match v.serialize(&mut ser) {
-        Ok(()) => String::from_utf8_lossy(&buf).into_owned(),
-        Err(_) => "{}".to_string(),
-    };
-    let mut text = if newline == "\n" {
-        text
-    } else {
-        text.replace('\n', newline)
-    };
-    text.push_str(newline);
-    text
-}
-
 /// A unified diff with three lines of context; empty when the texts are equal.
 pub fn unified_diff(shown: &str, existed: bool, before: &str, after: &str) -> String {
     if before == after {
@@ -406,4 +326,46 @@ fn ensure_writable(
         });
     }
     Ok(perms)
+}
+
+impl AgentSwitches {
+    /// Works out the change that switches the skill on or off for `agent` in the `scope` file,
+    /// without writing anything. The file is read afresh; one that does not parse is refused.
+    pub fn plan(
+        &self,
+        skill: &Skill,
+        agent: Agent,
+        scope: SwitchScope,
+        on: bool,
+    ) -> Result<TogglePlan, ToggleError> {
+        plan(self, skill, agent, scope, on)
+    }
+
+    /// Writes a plan made by [`AgentSwitches::plan`] for `skill`: under the file's exclusive
+    /// lock, on top of the file as it is then (planned again when it changed meanwhile), with a
+    /// backup, and read back before the lock goes. Returns the plan actually written.
+    pub fn apply(
+        &self,
+        skill: &Skill,
+        plan: &TogglePlan,
+    ) -> Result<(TogglePlan, Applied), ToggleError> {
+        apply(self, skill, plan, crate::core::fsx::lock_wait())
+    }
+}
+
+impl AgentSwitches {
+    /// A plan for every agent that reads the skill's folder, as a "switch it off everywhere"
+    /// action needs. An agent without a settings file for `scope` comes back as
+    /// [`ToggleError::Unsupported`].
+    pub fn plan_readers(
+        &self,
+        skill: &Skill,
+        scope: SwitchScope,
+        on: bool,
+    ) -> Vec<(Agent, Result<TogglePlan, ToggleError>)> {
+        self.readers(skill)
+            .into_iter()
+            .map(|agent| (agent, self.plan(skill, agent, scope, on)))
+            .collect()
+    }
 }

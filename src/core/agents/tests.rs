@@ -1,5 +1,8 @@
 use super::*;
+use crate::core::diagnostic::Diagnostic;
 use crate::core::frontmatter::Frontmatter;
+use crate::core::skill::Skill;
+use crate::core::source::Agent;
 use crate::core::source::Scope;
 
 fn skill_at(dir: &Path, fm: Frontmatter) -> Skill {

@@ -173,6 +173,7 @@ impl Plan {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::source::Agent;
 
     #[test]
     fn a_later_add_removes_only_the_stale_folders_a_killed_add_left() {

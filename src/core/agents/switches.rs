@@ -1,0 +1,253 @@
+//! Every agent's switches read once: the registry of agent plugins and what their settings files
+//! say of each skill.
+
+use super::error::ToggleError;
+use super::model::folder_readers;
+use super::plugin::{
+    AgentPlugin, AgentState, Badge, Effective, PathCache, Registry, SettingsText, SkillSwitches,
+    settings_warning, show_path,
+};
+use super::scope::SwitchScope;
+use super::{claude, codex, opencode};
+use crate::core::diagnostic::Diagnostic;
+use crate::core::skill::Skill;
+use crate::core::source::Agent;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Every agent with per-skill switches. A new agent is a new file in this folder and one line here.
+pub static REGISTRY: Registry = &[&claude::ClaudeCode, &codex::Codex, &opencode::Opencode];
+
+fn find(registry: Registry, agent: Agent) -> Option<&'static dyn AgentPlugin> {
+    registry.iter().copied().find(|p| p.id() == agent)
+}
+
+/// The help legend of the agents' badges: `C Claude Code, X Codex, O opencode`.
+pub fn legend(registry: Registry) -> String {
+    registry
+        .iter()
+        .map(|p| p.legend())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A settings file as read: missing, its text, or why it could not be read.
+#[derive(Debug, Clone)]
+struct SettingsFile {
+    agent: Agent,
+    scope: SwitchScope,
+    path: PathBuf,
+    text: Result<Option<String>, String>,
+}
+
+/// Every agent's switches, read once from the home and project folders given.
+#[derive(Debug, Clone)]
+pub struct AgentSwitches {
+    registry: Registry,
+    home: PathBuf,
+    project: Option<PathBuf>,
+    files: Vec<SettingsFile>,
+    /// What each agent's settings say, in registry order.
+    views: Vec<Arc<dyn SkillSwitches>>,
+    paths: PathCache,
+}
+
+impl AgentSwitches {
+    /// Reads every registered agent's settings under `home` and, when given, the project
+    /// folder. Files that do not parse are reported and ignored (their switches count as unset).
+    pub fn load(home: &Path, project: Option<&Path>) -> (AgentSwitches, Vec<Diagnostic>) {
+        AgentSwitches::load_with(REGISTRY, home, project)
+    }
+
+    /// [`AgentSwitches::load`] for the agents of `registry`.
+    pub fn load_with(
+        registry: Registry,
+        home: &Path,
+        project: Option<&Path>,
+    ) -> (AgentSwitches, Vec<Diagnostic>) {
+        let mut files = Vec::new();
+        for p in registry {
+            for (scope, path) in p.settings_paths(home, project) {
+                let text = match crate::core::fsx::read_regular(&path) {
+                    Ok(Some(bytes)) => match String::from_utf8(bytes) {
+                        Ok(s) => Ok(Some(s)),
+                        Err(_) => Err("it is not UTF-8 text".to_string()),
+                    },
+                    Ok(None) => Ok(None),
+                    Err(e) => Err(e.reason()),
+                };
+                files.push(SettingsFile {
+                    agent: p.id(),
+                    scope,
+                    path,
+                    text,
+                });
+            }
+        }
+        AgentSwitches::build(registry, home, project, files, PathCache::default())
+    }
+
+    fn build(
+        registry: Registry,
+        home: &Path,
+        project: Option<&Path>,
+        files: Vec<SettingsFile>,
+        paths: PathCache,
+    ) -> (AgentSwitches, Vec<Diagnostic>) {
+        let mut diags = Vec::new();
+        let mut views = Vec::new();
+        for p in registry {
+            let mine: Vec<&SettingsFile> = files.iter().filter(|f| f.agent == p.id()).collect();
+            let shown: Vec<String> = mine.iter().map(|f| show_path(&f.path, home)).collect();
+            let mut texts = Vec::new();
+            for (f, shown) in mine.iter().zip(&shown) {
+                match &f.text {
+                    Ok(Some(text)) => texts.push(SettingsText {
+                        path: &f.path,
+                        shown,
+                        text,
+                    }),
+                    Ok(None) => {}
+                    Err(why) => diags.push(settings_warning(
+                        &f.path,
+                        format!("{why}; its switches are ignored"),
+                    )),
+                }
+            }
+            views.push(Arc::from(p.read(&texts, home, &mut diags)));
+        }
+        let sw = AgentSwitches {
+            registry,
+            home: home.to_path_buf(),
+            project: project.map(Path::to_path_buf),
+            files,
+            views,
+            paths,
+        };
+        (sw, diags)
+    }
+
+    /// The same switches with one file's text replaced: what the agent would see after an edit.
+    pub(super) fn with_text(&self, path: &Path, text: &str) -> AgentSwitches {
+        let files = self
+            .files
+            .iter()
+            .map(|f| {
+                let mut f = f.clone();
+                if f.path == path {
+                    f.text = Ok(Some(text.to_string()));
+                }
+                f
+            })
+            .collect();
+        AgentSwitches::build(
+            self.registry,
+            &self.home,
+            self.project.as_deref(),
+            files,
+            self.paths.clone(),
+        )
+        .0
+    }
+
+    /// The agents these switches are for.
+    pub fn registry(&self) -> Registry {
+        self.registry
+    }
+
+    /// The registered agent `agent`, if it has switches.
+    pub fn plugin(&self, agent: Agent) -> Option<&'static dyn AgentPlugin> {
+        find(self.registry, agent)
+    }
+
+    /// The agents that read the folder the skill is in (see [`readers`]).
+    pub fn readers(&self, skill: &Skill) -> Vec<Agent> {
+        readers_in(self.registry, skill)
+    }
+
+    pub fn home(&self) -> &Path {
+        &self.home
+    }
+
+    pub fn project(&self) -> Option<&Path> {
+        self.project.as_deref()
+    }
+
+    /// The skill's state for `agent` and why. Agents without switches always load what they read.
+    pub fn effective(&self, skill: &Skill, agent: Agent) -> Effective {
+        match self.registry.iter().position(|p| p.id() == agent) {
+            Some(i) => self.views[i].effective(skill, &self.paths),
+            None => Effective {
+                state: AgentState::On,
+                source: format!("default ({agent} has no per-skill switches)"),
+                file: None,
+            },
+        }
+    }
+
+    /// One badge per agent with switches: whether it reads the skill's folder and what it does
+    /// with it.
+    pub fn badges(&self, skill: &Skill) -> Vec<Badge> {
+        let reads = self.readers(skill);
+        self.registry
+            .iter()
+            .zip(&self.views)
+            .map(|(p, view)| Badge {
+                agent: p.id(),
+                reads: reads.contains(&p.id()),
+                effective: view.effective(skill, &self.paths),
+            })
+            .collect()
+    }
+
+    /// The settings file a toggle for `agent` at `scope` edits.
+    pub fn settings_file(&self, agent: Agent, scope: SwitchScope) -> Result<PathBuf, ToggleError> {
+        let unsupported = |why: &'static str| ToggleError::Unsupported { agent, scope, why };
+        let Some(p) = self.plugin(agent) else {
+            return Err(unsupported("it has no per-skill switches"));
+        };
+        if let Some(why) = p.unsupported_scope(scope) {
+            return Err(unsupported(why));
+        }
+        if scope != SwitchScope::User && self.project.is_none() {
+            return Err(unsupported("no project folder was found"));
+        }
+        let candidates: Vec<&SettingsFile> = self
+            .files
+            .iter()
+            .filter(|f| f.agent == agent && f.scope == scope)
+            .collect();
+        // When several files of the scope exist, the last one read wins, so edit that one.
+        let existing = candidates
+            .iter()
+            .rev()
+            .find(|f| !matches!(f.text, Ok(None)))
+            .or_else(|| candidates.first());
+        existing
+            .map(|f| f.path.clone())
+            .ok_or_else(|| unsupported("no settings file is known for it"))
+    }
+}
+
+/// The agents that read the folder a skill is in, found from the nearest folder above it that an
+/// agent reads skills from (each agent's [`AgentPlugin::skill_folders`]): `.claude/skills` is
+/// read by Claude Code and opencode, `.agents/skills` by Codex and opencode, `.codex/skills` by
+/// Codex, `.opencode/skill(s)` and `~/.config/opencode/skill(s)` by opencode. A skill elsewhere
+/// is read by the agent its root was tagged with, if that agent has switches.
+pub fn readers(skill: &Skill) -> Vec<Agent> {
+    readers_in(REGISTRY, skill)
+}
+
+fn readers_in(registry: Registry, skill: &Skill) -> Vec<Agent> {
+    let found = folder_readers(
+        registry.iter().map(|p| (p.id(), p.skill_folders())),
+        &skill.dir,
+    );
+    if !found.is_empty() {
+        found
+    } else if find(registry, skill.agent).is_some() {
+        vec![skill.agent]
+    } else {
+        Vec::new()
+    }
+}
