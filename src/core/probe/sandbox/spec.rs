@@ -1,0 +1,209 @@
+//! What a sandboxed run is given and what it gives back, shared by the sandbox's two modes.
+
+use serde::Serialize;
+use std::ffi::OsString;
+use std::io::Read;
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::process::ExitStatus;
+use std::sync::{Arc, Mutex, PoisonError, mpsc};
+use std::time::Duration;
+
+/// The environment variable that chooses the sandbox: `process-group` forces the weaker mode,
+/// anything else (or nothing) means the strongest one the kernel allows.
+pub const SANDBOX_ENV: &str = "SKILLSCOPE_SANDBOX";
+
+/// The hidden first argument that makes the skillscope binary a stage of the sandbox instead of
+/// the app (see [`stage`]).
+pub const STAGE_ARG: &str = "__sandbox";
+
+/// How long cleanup may wait for killed processes to die and for their pipes to close. A SIGKILLed
+/// process is gone in microseconds; the bound only matters for one stuck in the kernel or for a
+/// descendant that escaped the kill (process-group mode) and still holds a pipe.
+pub(super) const GRACE: Duration = Duration::from_millis(500);
+
+/// Which sandbox ran a command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mode {
+    /// Fresh user, PID, network, mount, IPC and UTS namespaces; a read-only view of the files
+    /// but for a private `/tmp`; resource limits; everything dies with the namespace's init.
+    Namespaces,
+    /// Its own process group: killed as a group, but not contained.
+    ProcessGroup,
+}
+
+impl Mode {
+    /// The mode's stable name, as in the JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Namespaces => "namespaces",
+            Mode::ProcessGroup => "process-group",
+        }
+    }
+}
+
+impl std::fmt::Display for Mode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Which sandbox to ask for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Preference {
+    /// Namespaces when the kernel allows them, else the process group (and say why).
+    #[default]
+    Strongest,
+    /// The process group, even where namespaces work (tests of the fallback, odd kernels).
+    ProcessGroup,
+}
+
+impl Preference {
+    /// From [`SANDBOX_ENV`]: `process-group` forces the fallback.
+    pub fn from_env() -> Preference {
+        match std::env::var_os(SANDBOX_ENV) {
+            Some(v) if v == "process-group" => Preference::ProcessGroup,
+            _ => Preference::Strongest,
+        }
+    }
+}
+
+/// What to run and under which limits.
+#[derive(Debug, Clone)]
+pub struct RunSpec {
+    pub program: PathBuf,
+    pub args: Vec<OsString>,
+    pub cwd: PathBuf,
+    pub timeout: Duration,
+    /// Bytes kept of stdout and of stderr each; the rest is read and discarded.
+    pub output_cap: usize,
+    pub sandbox: Preference,
+}
+
+/// Why the run ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// The command exited by itself (normally or by a signal of its own or of a limit).
+    Exited,
+    TimedOut,
+    Cancelled,
+}
+
+/// A sandbox limit that stopped the command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Limit {
+    /// It had more processes at once than [`MAX_PROCESSES`]; all were killed.
+    Processes,
+}
+
+/// Most processes a probe may have at once in the namespaces mode; one more and all are killed.
+pub const MAX_PROCESSES: usize = 64;
+
+/// What one stream carried: the first `output_cap` bytes and how many were written in all.
+#[derive(Debug, Clone, Default)]
+pub struct Captured {
+    pub bytes: Vec<u8>,
+    pub total: u64,
+}
+
+impl Captured {
+    pub fn truncated(&self) -> bool {
+        self.total > self.bytes.len() as u64
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// The process id of the command as skillscope sees it, when known (in the process-group
+    /// mode it is also the group id).
+    pub pid: Option<u32>,
+    pub ending: Ending,
+    /// `None` only when the command's end could not be observed.
+    pub status: Option<ExitStatus>,
+    pub stdout: Captured,
+    pub stderr: Captured,
+    pub elapsed: std::time::Duration,
+    /// Processes other than the command itself that were still alive at the end and were killed.
+    pub killed_descendants: u32,
+    pub mode: Mode,
+    /// Why the namespaces mode did not run, when it did not.
+    pub fallback: Option<String>,
+    pub limit: Option<Limit>,
+}
+
+impl Outcome {
+    pub fn exit_code(&self) -> Option<i32> {
+        self.status.and_then(|s| s.code())
+    }
+
+    pub fn signal(&self) -> Option<i32> {
+        self.status.and_then(|s| s.signal())
+    }
+}
+
+/// The minimal environment of a probe: `PATH`, a private `HOME` and `TMPDIR`, a UTF-8 locale,
+/// and no `__pycache__` written into the skill.
+pub(super) fn environment(home: &Path) -> Vec<(OsString, OsString)> {
+    vec![
+        ("PATH".into(), super::super::interpreter::search_path()),
+        ("HOME".into(), home.as_os_str().to_owned()),
+        ("TMPDIR".into(), home.as_os_str().to_owned()),
+        ("LANG".into(), "C.UTF-8".into()),
+        ("PYTHONDONTWRITEBYTECODE".into(), "1".into()),
+    ]
+}
+
+/// The status of a process killed by SIGKILL.
+pub(super) fn killed_status() -> ExitStatus {
+    ExitStatus::from_raw(nix::sys::signal::Signal::SIGKILL as i32)
+}
+
+/// Reads one pipe on its own thread, keeping the first `cap` bytes and discarding the rest, so
+/// the command never blocks on a full pipe.
+pub(super) struct Reader {
+    shared: Arc<Mutex<Captured>>,
+    done: mpsc::Receiver<()>,
+}
+
+impl Reader {
+    pub(super) fn start<R: Read + Send + 'static>(
+        pipe: Option<R>,
+        cap: usize,
+    ) -> std::io::Result<Reader> {
+        let shared = Arc::new(Mutex::new(Captured::default()));
+        let (tx, done) = mpsc::channel();
+        if let Some(mut pipe) = pipe {
+            let sink = Arc::clone(&shared);
+            std::thread::Builder::new()
+                .name("probe-pipe".into())
+                .spawn(move || {
+                    let mut buf = vec![0u8; 64 * 1024];
+                    loop {
+                        match pipe.read(&mut buf) {
+                            Ok(0) => break,
+                            Ok(n) => {
+                                let mut c = sink.lock().unwrap_or_else(PoisonError::into_inner);
+                                let room = cap.saturating_sub(c.bytes.len()).min(n);
+                                c.bytes.extend_from_slice(&buf[..room]);
+                                c.total += n as u64;
+                            }
+                            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                            Err(_) => break,
+                        }
+                    }
+                    let _ = tx.send(());
+                })?;
+        }
+        Ok(Reader { shared, done })
+    }
+
+    /// What was read. Once every process holding the pipe is dead it closes at once; only a
+    /// descendant that escaped the kill can hold it open, and then what arrived so far is taken
+    /// and the thread left to end on its own.
+    pub(super) fn finish(self) -> Captured {
+        let _ = self.done.recv_timeout(GRACE);
+        let mut c = self.shared.lock().unwrap_or_else(PoisonError::into_inner);
+        std::mem::take(&mut *c)
+    }
+}
