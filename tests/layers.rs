@@ -354,13 +354,16 @@ fn read_file(krate: &mut Crate, file: &Path, module: ModPath) {
         match &toks[i].tok {
             Tok::Punct('#') if punct(toks.get(i + 1), '[') || punct(toks.get(i + 1), '!') => {
                 let (end, is_test) = read_attribute(&toks, i);
-                i = end;
                 if is_test {
                     // Skip further attributes, then the item itself.
+                    i = end;
                     while punct(toks.get(i), '#') {
                         i = read_attribute(&toks, i).0;
                     }
                     i = skip_item(&toks, i);
+                } else {
+                    // Paths inside other attributes (`#[arg(add = crate::cli::…)]`) are read.
+                    i += 1;
                 }
                 continue;
             }

@@ -2,21 +2,21 @@
 //! for the target agent (verdicts, tokens, the listing change, executables carried), and install
 //! the ones chosen, atomically and with their provenance recorded.
 
-use crate::core::agents;
+use crate::cli::args::{ConfirmArgs, TargetArgs};
+use crate::cli::manage::{ask, places, shown, work_dir};
 use crate::core::manage::install::{self, Provenance};
 use crate::core::manage::origin::{self, Origin};
 use crate::core::manage::preview::{Preview, Priced, Pricing};
 use crate::core::manage::stage::{self, Staged};
 use crate::core::manage::trash::Trash;
 use crate::core::manage::{self, Target};
-use crate::core::source::{Agent, Scope};
 use crate::core::text::{line, thousands};
 use crate::core::tokens::TokenCache;
 use anyhow::Context;
-use clap::{Args, ValueEnum};
+use clap::Args;
 use serde_json::json;
-use std::io::{BufRead, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::io::Write;
+use std::path::Path;
 use std::sync::Arc;
 
 #[derive(Debug, Args)]
@@ -43,108 +43,6 @@ pub struct AddArgs {
     pub replace: bool,
 }
 
-/// Which agent's folder, at which scope.
-#[derive(Debug, Args, Clone)]
-pub struct TargetArgs {
-    /// The agent whose skill folder receives the skills.
-    #[arg(long, value_enum, default_value_t = AgentArg::ClaudeCode)]
-    pub agent: AgentArg,
-    /// The user's own folder (~/...) or the project's.
-    #[arg(long, value_enum, default_value_t = ScopeArg::User)]
-    pub scope: ScopeArg,
-}
-
-/// Show, ask, write: the flags every managing command shares.
-#[derive(Debug, Args, Clone)]
-pub struct ConfirmArgs {
-    /// Show what would change and write nothing.
-    #[arg(long)]
-    pub dry_run: bool,
-    /// Write without asking.
-    #[arg(long, short = 'y')]
-    pub yes: bool,
-    /// Print JSON instead of text.
-    #[arg(long)]
-    pub json: bool,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum AgentArg {
-    ClaudeCode,
-    Codex,
-    Opencode,
-    Gemini,
-    Goose,
-    Generic,
-    LazySkills,
-}
-
-impl From<AgentArg> for Agent {
-    fn from(a: AgentArg) -> Agent {
-        match a {
-            AgentArg::ClaudeCode => Agent::ClaudeCode,
-            AgentArg::Codex => Agent::Codex,
-            AgentArg::Opencode => Agent::Opencode,
-            AgentArg::Gemini => Agent::Gemini,
-            AgentArg::Goose => Agent::Goose,
-            AgentArg::Generic => Agent::Generic,
-            AgentArg::LazySkills => Agent::LazySkills,
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ScopeArg {
-    User,
-    Project,
-}
-
-impl From<ScopeArg> for Scope {
-    fn from(s: ScopeArg) -> Scope {
-        match s {
-            ScopeArg::User => Scope::User,
-            ScopeArg::Project => Scope::Project,
-        }
-    }
-}
-
-/// The home and project folders the commands work in.
-pub fn places() -> anyhow::Result<(PathBuf, Option<PathBuf>)> {
-    let home = dirs::home_dir().context("cannot tell where the home folder is")?;
-    let cwd = std::env::current_dir().context("cannot read the current folder")?;
-    let project = agents::project_root(&cwd, Some(&home));
-    Ok((home, project))
-}
-
-/// A temporary folder under skillscope's data folder, for clones and staged copies: removed
-/// when dropped.
-pub fn work_dir() -> anyhow::Result<tempfile::TempDir> {
-    Ok(crate::core::manage::work_dir(
-        &crate::core::paths::data_root().join("tmp"),
-    )?)
-}
-
-/// Asks on the terminal; without one, says how to go on and answers no.
-pub fn ask(confirm: &ConfirmArgs, question: &str) -> anyhow::Result<bool> {
-    if confirm.yes {
-        return Ok(true);
-    }
-    if !std::io::stdin().is_terminal() {
-        crate::cli::warn("nothing was written: pass --yes to go ahead (or --dry-run to only look)");
-        return Ok(false);
-    }
-    eprint!("{question} [y/N] ");
-    std::io::stderr().flush()?;
-    let mut answer = String::new();
-    std::io::stdin().lock().read_line(&mut answer)?;
-    Ok(matches!(answer.trim(), "y" | "Y" | "yes" | "Yes"))
-}
-
-/// `~/…` for paths under the home folder.
-pub fn shown(p: &Path, home: &Path) -> String {
-    line(&agents::show_path(p, home)).into_owned()
-}
-
 pub fn run(args: AddArgs) -> anyhow::Result<i32> {
     let (home, project) = places()?;
     let target = Target::resolve(
@@ -163,7 +61,7 @@ pub fn run(args: AddArgs) -> anyhow::Result<i32> {
     notes.extend(found.notes.iter().cloned());
     if found.skills.is_empty() {
         for n in &notes {
-            crate::cli::warn(n);
+            crate::cli::output::warn(n);
         }
         anyhow::bail!("no skills found in {}", line(&origin.shown()));
     }
@@ -210,7 +108,7 @@ pub fn run(args: AddArgs) -> anyhow::Result<i32> {
         &home,
     )?;
     if chosen.is_empty() {
-        crate::cli::warn("nothing to add");
+        crate::cli::output::warn("nothing to add");
         return Ok(1);
     }
     if !clashes.is_empty() && !args.replace {
@@ -218,7 +116,7 @@ pub fn run(args: AddArgs) -> anyhow::Result<i32> {
             .iter()
             .map(|p| line(&p.folder).into_owned())
             .collect();
-        crate::cli::warn(format_args!(
+        crate::cli::output::warn(format_args!(
             "already installed in {}: {}; nothing was written (--replace puts the installed ones in the trash and these in their place)",
             shown(&target.dir, &home),
             names.join(", ")
@@ -257,11 +155,11 @@ pub fn run(args: AddArgs) -> anyhow::Result<i32> {
         &Trash::open(),
         "replaced by add",
     )?;
-    crate::cli::save_cache(&cache);
+    crate::cli::args::save_cache(&cache);
     if args.confirm.json {
         println!(
             "{}",
-            crate::cli::json_string(&json!({ "installed": done }))?
+            crate::cli::output::json_string(&json!({ "installed": done }))?
         );
     } else {
         for d in &done {
@@ -304,8 +202,8 @@ pub fn report(
             "left_out": left_out.iter().map(|(f, why)| json!({"folder": f, "why": why})).collect::<Vec<_>>(),
             "notes": notes,
         });
-        let mut out = crate::cli::report_out();
-        crate::cli::write_json(&mut out, &v)?;
+        let mut out = crate::cli::output::report_out();
+        crate::cli::output::write_json(&mut out, &v)?;
         writeln!(out)?;
         out.flush()?;
         return Ok(());

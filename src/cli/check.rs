@@ -1,7 +1,7 @@
 //! `skillscope check`: validate skills against an agent profile, as text, JSON, SARIF, GitHub
 //! workflow commands or markdown, with the rules the user selected.
 
-use crate::cli::LibraryArgs;
+use crate::cli::args::LibraryArgs;
 use crate::cli::ci_formats::{self, md_text};
 use crate::core::diagnostic::{Counts, Diagnostic, Severity};
 use crate::core::escape;
@@ -67,7 +67,7 @@ pub struct CheckArgs {
     #[arg(long, short)]
     pub verbose: bool,
     #[command(flatten)]
-    pub scope: crate::cli::ScopeArgs,
+    pub scope: crate::cli::args::ScopeArgs,
 }
 
 impl CheckArgs {
@@ -150,9 +150,9 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     if lib.demo {
         anyhow::bail!(NOTHING_INSTALLED);
     }
-    let roots_code = crate::cli::require_skills(&lib, "check")?;
+    let roots_code = crate::cli::args::require_skills(&lib, "check")?;
     let cache = TokenCache::open_lazily();
-    crate::cli::note_demo(&lib);
+    crate::cli::output::note_demo(&lib);
     let profile = args.profile.unwrap_or_else(|| Profile::fitting(&lib));
     // Without --profile, each agent's skills are judged as that agent judges them.
     let per_agent = args.profile.is_none()
@@ -166,7 +166,7 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         profile.as_str()
     };
     let selection = args.selection();
-    let enabled = crate::cli::enabled_mask(&lib);
+    let enabled = crate::cli::args::enabled_mask(&lib);
     let is_enabled = |i: usize| enabled[i];
     let scope = args.scope.mask(&lib);
     // The listing is measured beside the rules: it needs nothing from them, and on its own it
@@ -206,8 +206,8 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         over_max: args.max_listing_tokens.filter(|&max| n > max),
         over_window: n > args.context_window,
     };
-    crate::cli::save_cache(&cache);
-    crate::cli::save_index(&lib);
+    crate::cli::args::save_cache(&cache);
+    crate::cli::args::save_index(&lib);
     let report = Report {
         args: &args,
         checked: scope.iter().filter(|s| **s).count(),
@@ -217,16 +217,16 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         listing,
     };
     // Buffered: a line-buffered stdout costs a write call per line of a report of thousands.
-    let mut out = crate::cli::report_out();
+    let mut out = crate::cli::output::report_out();
     match args.format {
         CheckFormat::Text => report.write_text(&mut out)?,
         CheckFormat::Github => report.write_github(&mut out)?,
         CheckFormat::Json => {
-            crate::cli::write_json(&mut out, &report.json())?;
+            crate::cli::output::write_json(&mut out, &report.json())?;
             writeln!(out)?;
         }
         CheckFormat::Sarif => {
-            crate::cli::write_json(&mut out, &sarif(&findings))?;
+            crate::cli::output::write_json(&mut out, &sarif(&findings))?;
             writeln!(out)?;
         }
         CheckFormat::Markdown => out.write_all(report.markdown().as_bytes())?,
@@ -235,7 +235,7 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     drop(out);
     // Why a gate failed goes to stderr in every format: the job log says it beside the report.
     if let Some(max) = listing.over_max {
-        crate::cli::warn(format_args!(
+        crate::cli::output::warn(format_args!(
             "the {} listing of enabled skills costs {} {} tokens per turn, over the limit of {}",
             args.listing,
             thousands(listing.tokens as u64),
@@ -244,9 +244,9 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         ));
     }
     if listing.over_window && (args.fail_over_window || report.window_unsaid()) {
-        crate::cli::warn(report.window_warning());
+        crate::cli::output::warn(report.window_warning());
     }
-    crate::cli::keep_until_exit((lib, cache, diags));
+    crate::cli::output::keep_until_exit((lib, cache, diags));
     let failed = counts.errors > 0
         || listing.over_max.is_some()
         || (args.fail_over_window && listing.over_window);
@@ -359,7 +359,7 @@ impl Report<'_> {
             self.args.listing,
             thousands(self.listing.tokens as u64),
             self.args.encoding,
-            crate::cli::window_share(self.listing.tokens, self.args.context_window)
+            crate::cli::output::window_share(self.listing.tokens, self.args.context_window)
         )
     }
 
@@ -370,7 +370,7 @@ impl Report<'_> {
     }
 
     fn write_text(&self, out: &mut impl Write) -> std::io::Result<()> {
-        let color = crate::cli::use_color();
+        let color = crate::cli::output::use_color();
         for f in self.shown() {
             let (c, r) = match (color, f.d.severity) {
                 (false, _) => ("", ""),
@@ -454,7 +454,7 @@ impl Report<'_> {
                 encoding: self.args.encoding,
                 tokens: self.listing.tokens,
                 context_window: window,
-                window_percent: crate::cli::window_percent(self.listing.tokens, window),
+                window_percent: crate::cli::output::window_percent(self.listing.tokens, window),
                 over_window: self.listing.over_window,
                 max_listing_tokens: self.args.max_listing_tokens,
             },
@@ -474,7 +474,7 @@ impl Report<'_> {
     }
 
     fn markdown(&self) -> String {
-        use crate::cli::baseline::md_cell;
+        use crate::cli::ci_formats::md_cell;
         let shown: Vec<&Finding> = self.shown().collect();
         let failed = self.counts.errors > 0
             || self.listing.over_max.is_some()

@@ -139,6 +139,23 @@ fn push_inert(out: &mut String, c: char) {
     }
 }
 
+/// Skill names and paths come from the library: in a markdown table they must not break the
+/// table or become markup, and their hazards are escaped as everywhere ([`escape::line`]).
+pub fn md_cell(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '|' | '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '#' | '~' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if escape::is_hazard(c) => out.push_str(&escape::line(c.encode_utf8(&mut [0; 4]))),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

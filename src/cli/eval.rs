@@ -1,8 +1,10 @@
 //! `skillscope eval`: score the matchers against a file of messages with the skills they should
 //! trigger.
 
-use crate::cli::match_cmd::{MatcherChoice, allowed, load_library};
-use crate::cli::{LibraryArgs, use_color};
+use crate::cli::args::LibraryArgs;
+use crate::cli::args::{allowed, load_library};
+use crate::cli::match_cmd::MatcherChoice;
+use crate::cli::output::use_color;
 use crate::core::matching::eval::{Score, check_names, evaluate, parse_cases};
 use crate::core::matching::{Index, Matcher, keyword_crowded};
 use crate::core::text::{count_of, line, thousands};
@@ -34,7 +36,7 @@ pub struct EvalArgs {
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]
-    pub scope: crate::cli::ScopeArgs,
+    pub scope: crate::cli::args::ScopeArgs,
 }
 
 pub fn run(args: EvalArgs, library: LibraryArgs) -> anyhow::Result<i32> {
@@ -92,7 +94,7 @@ pub fn run(args: EvalArgs, library: LibraryArgs) -> anyhow::Result<i32> {
                 .collect::<Vec<_>>(),
             "warnings": warnings,
         });
-        println!("{}", crate::cli::json_string(&doc)?);
+        println!("{}", crate::cli::output::json_string(&doc)?);
     } else {
         print!(
             "{}",

@@ -1,6 +1,6 @@
 //! `skillscope list`: every skill with its source, state, diagnostics and token costs.
 
-use crate::cli::LibraryArgs;
+use crate::cli::args::LibraryArgs;
 use crate::core::diagnostic::{Counts, RuleId, Severity};
 use crate::core::library::GroupedResources;
 use crate::core::listing::Format;
@@ -77,15 +77,15 @@ pub struct ListArgs {
     #[arg(long)]
     pub no_cache: bool,
     #[command(flatten)]
-    pub scope: crate::cli::ScopeArgs,
+    pub scope: crate::cli::args::ScopeArgs,
 }
 
 pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let (lib, cache) = library.load_with_cache(args.no_cache);
-    let roots_code = crate::cli::require_skills(&lib, "list")?;
-    crate::cli::note_demo(&lib);
-    let unread = crate::cli::note_unread(&lib).max(roots_code);
-    let enabled = crate::cli::enabled_mask(&lib);
+    let roots_code = crate::cli::args::require_skills(&lib, "list")?;
+    crate::cli::output::note_demo(&lib);
+    let unread = crate::cli::output::note_unread(&lib).max(roots_code);
+    let enabled = crate::cli::args::enabled_mask(&lib);
     let is_enabled = |i: usize| enabled[i];
     // The config file's `[rules]` weigh the findings as they do in `check`.
     let selection = crate::core::rules::select::Selection {
@@ -108,11 +108,11 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
                 },
             )
         },
-        || crate::cli::count_levels(&lib, args.encoding, args.listing, &cache),
+        || crate::cli::args::count_levels(&lib, args.encoding, args.listing, &cache),
     );
-    crate::cli::save_cache(&cache);
-    crate::cli::save_counts(&lib, &cache);
-    let mut out = crate::cli::report_out();
+    crate::cli::args::save_cache(&cache);
+    crate::cli::args::save_counts(&lib, &cache);
+    let mut out = crate::cli::output::report_out();
     if args.json {
         let mut sources =
             crate::core::manage::manifest::provenances(lib.skills.iter().map(|s| s.dir.as_path()));
@@ -158,17 +158,22 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
                 source: sources.get_mut(i).and_then(Option::take),
             })
             .collect();
-        crate::cli::write_json(&mut out, &items)?;
+        crate::cli::output::write_json(&mut out, &items)?;
         writeln!(out)?;
     } else {
         let widest = lib
             .skills
             .iter()
             .filter(|s| args.scope.contains(s))
-            .map(|s| crate::cli::shown_width(&s.id))
+            .map(|s| crate::cli::output::shown_width(&s.id))
             .max()
             .unwrap_or(0);
-        let names = crate::cli::Column::new(widest, 4, 40, crate::cli::stdout_is_terminal());
+        let names = crate::cli::output::Column::new(
+            widest,
+            4,
+            40,
+            crate::cli::output::stdout_is_terminal(),
+        );
         writeln!(
             out,
             "  {}  {:16}  {:>6}  {:>7}  {:>7}  {:>6}  {:>5}",
@@ -227,6 +232,6 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         )?;
     }
     out.flush()?;
-    crate::cli::keep_until_exit((lib, cache, diags, tokens));
+    crate::cli::output::keep_until_exit((lib, cache, diags, tokens));
     Ok(unread)
 }

@@ -1,8 +1,10 @@
 //! `skillscope match`: which skills a message would trigger under each matcher, and why.
 
-use crate::cli::{LibraryArgs, note_demo, use_color};
+use crate::cli::args::LibraryArgs;
+use crate::cli::args::{allowed, load_library};
+use crate::cli::output::use_color;
 use crate::core::Library;
-use crate::core::matching::{Hit, Index, Match, Matcher, candidates, highlight_spans};
+use crate::core::matching::{Hit, Index, Match, Matcher, highlight_spans};
 use crate::core::text::line;
 use clap::{Args, ValueEnum};
 use serde_json::{Value, json};
@@ -26,9 +28,9 @@ pub struct MatchArgs {
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]
-    pub scope: crate::cli::ScopeArgs,
+    pub scope: crate::cli::args::ScopeArgs,
     #[command(flatten)]
-    pub view: crate::cli::AgentArgs,
+    pub view: crate::cli::args::AgentArgs,
     /// Also show, per agent (or for --agent), the exact text the message makes it add to the
     /// conversation — the bodies it would load, in its framing — and its tokens.
     #[arg(long)]
@@ -59,29 +61,6 @@ impl MatcherChoice {
     }
 }
 
-/// The skills that may trigger at all: an agent lists only skills it can parse, never loads a
-/// shadowed copy, and never on its own a skill with `disable-model-invocation: true`; a skill
-/// switched off in skillscope's state (or off by default: `auto_load: false`, `enabled: false`)
-/// is out too. `include_disabled` lets every skill compete.
-pub(crate) fn allowed(lib: &Library, include_disabled: bool) -> Vec<bool> {
-    if include_disabled {
-        return vec![true; lib.skills.len()];
-    }
-    candidates(lib, &crate::cli::enabled_mask(lib))
-}
-
-/// Loads the library, says on stderr what kept a folder from being read, and refuses an empty
-/// library (every answer would be "nothing triggers", which says nothing).
-pub fn load_library(library: &LibraryArgs) -> anyhow::Result<Library> {
-    let lib = library.load();
-    note_demo(&lib);
-    crate::cli::note_unread(&lib);
-    if lib.is_empty() {
-        anyhow::bail!("no skills found: give folders that hold SKILL.md files");
-    }
-    Ok(lib)
-}
-
 pub fn run(args: MatchArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let whole = load_library(&library)?;
     let injections = if args.inject {
@@ -105,7 +84,7 @@ pub fn run(args: MatchArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         if args.inject {
             doc["inject"] = Value::Array(injections.iter().map(Shown::json).collect());
         }
-        println!("{}", crate::cli::json_string(&doc)?);
+        println!("{}", crate::cli::output::json_string(&doc)?);
     } else {
         print!(
             "{}",
@@ -114,7 +93,7 @@ pub fn run(args: MatchArgs, library: LibraryArgs) -> anyhow::Result<i32> {
                 &lib,
                 &results,
                 use_color(),
-                crate::cli::stdout_is_terminal()
+                crate::cli::output::stdout_is_terminal()
             )
         );
         for shown in &injections {
@@ -308,11 +287,11 @@ pub fn render(
         .iter()
         .flat_map(|(_, ms)| {
             ms.iter()
-                .map(|m| crate::cli::shown_width(&lib.skills[m.skill].id))
+                .map(|m| crate::cli::output::shown_width(&lib.skills[m.skill].id))
         })
         .max()
         .unwrap_or(0);
-    let names = crate::cli::Column::new(widest, 0, 40, terminal);
+    let names = crate::cli::output::Column::new(widest, 0, 40, terminal);
     for (matcher, matches) in results {
         out.push('\n');
         out.push_str(&paint(BOLD, matcher.as_str()));

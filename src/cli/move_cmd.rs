@@ -2,8 +2,11 @@
 //! agent's folder or scope, priced there first, written atomically; a move then puts the
 //! original in the trash.
 
-use crate::cli::add::{self, ConfirmArgs, ask, places, shown, work_dir};
-use crate::cli::remove::{WhereArgs, find_one};
+use crate::cli::add;
+use crate::cli::args::ConfirmArgs;
+use crate::cli::args::WhereArgs;
+use crate::cli::manage::find_one;
+use crate::cli::manage::{ask, places, shown, work_dir};
 use crate::core::manage::install;
 use crate::core::manage::manifest;
 use crate::core::manage::preview::Pricing;
@@ -77,7 +80,7 @@ pub fn run(args: MoveArgs, moving: bool) -> anyhow::Result<i32> {
     };
     add::report(&args.confirm, &source, &preview, &chosen, &[], &[], &home)?;
     if clash && !args.replace {
-        crate::cli::warn(format_args!(
+        crate::cli::output::warn(format_args!(
             "{} is already in {}: nothing was written (--replace puts it in the trash and this one in its place)",
             line(&staged.folder),
             shown(&target.dir, &home)
@@ -128,7 +131,9 @@ pub fn run(args: MoveArgs, moving: bool) -> anyhow::Result<i32> {
     if args.confirm.json {
         println!(
             "{}",
-            crate::cli::json_string(&json!({"installed": done, "original_in_trash": moved}))?
+            crate::cli::output::json_string(
+                &json!({"installed": done, "original_in_trash": moved})
+            )?
         );
     } else {
         for d in &done {

@@ -1,6 +1,7 @@
 //! `skillscope probe`: run `--help-json` of executable skills in a sandbox, and check scripts.
 
-use crate::cli::{LibraryArgs, note_demo, use_color};
+use crate::cli::args::LibraryArgs;
+use crate::cli::output::{note_demo, use_color};
 use crate::core::probe::dependencies::{self, DepsReport};
 use crate::core::probe::{self, ProbeOptions, ProbeReport, SandboxMode, Verdict};
 use crate::core::text::{count, count_of, thousands};
@@ -182,7 +183,7 @@ pub fn run(args: ProbeArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         store.record(r);
     }
     if let Err(e) = store.save() {
-        crate::cli::warn(format_args!("the probe results were not remembered: {e}"));
+        crate::cli::output::warn(format_args!("the probe results were not remembered: {e}"));
     }
     let deps_reports = if args.deps {
         let all: Vec<usize> = (0..lib.len()).collect();
@@ -214,7 +215,7 @@ pub fn run(args: ProbeArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             dependencies: &deps_reports,
             summary,
         };
-        crate::cli::write_json(&mut out, &doc)?;
+        crate::cli::output::write_json(&mut out, &doc)?;
         writeln!(out)?;
         return Ok(exit_code(&doc.summary));
     }
@@ -328,10 +329,15 @@ fn write_text(
     let paint = Paint(color);
     let widest = reports
         .iter()
-        .map(|r| crate::cli::shown_width(&r.skill))
+        .map(|r| crate::cli::output::shown_width(&r.skill))
         .max()
         .unwrap_or(0);
-    let names = crate::cli::Column::new(widest, 0, NAME_WIDTH, crate::cli::stdout_is_terminal());
+    let names = crate::cli::output::Column::new(
+        widest,
+        0,
+        NAME_WIDTH,
+        crate::cli::output::stdout_is_terminal(),
+    );
     for r in reports {
         let name = names.pad(&names.fit(&r.skill));
         match &r.verdict {

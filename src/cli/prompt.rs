@@ -1,8 +1,9 @@
 //! `skillscope prompt`: print the skill listing an agent's system prompt would hold, in one of
 //! the listing modes, or the cost of every mode side by side.
 
+use crate::cli::args::{LibraryArgs, load_state};
 use crate::cli::match_cmd::MatcherChoice;
-use crate::cli::{LibraryArgs, load_state, note_demo};
+use crate::cli::output::note_demo;
 use crate::core::Library;
 use crate::core::listing::{self, Fate, Format, ListingOptions, Tier};
 use crate::core::matching::Index;
@@ -61,9 +62,9 @@ pub struct PromptArgs {
     #[arg(long, default_value_t = Encoding::default(), add = clap_complete::ArgValueCandidates::new(crate::cli::complete::encodings))]
     pub encoding: Encoding,
     #[command(flatten)]
-    pub scope: crate::cli::ScopeArgs,
+    pub scope: crate::cli::args::ScopeArgs,
     #[command(flatten)]
-    pub view: crate::cli::AgentArgs,
+    pub view: crate::cli::args::AgentArgs,
 }
 
 impl PromptArgs {
@@ -92,10 +93,10 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     }
     let format = args.listing_format();
     let whole = library.load();
-    let roots_code = crate::cli::require_skills(&whole, "list")?;
+    let roots_code = crate::cli::args::require_skills(&whole, "list")?;
     let lib = args.view.apply(whole, Some(format));
     note_demo(&lib);
-    let unread = crate::cli::note_unread(&lib).max(roots_code);
+    let unread = crate::cli::output::note_unread(&lib).max(roots_code);
     let state = load_state();
     let scope = args.scope.mask(&lib);
     let enabled: Vec<bool> = lib
@@ -134,8 +135,8 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let mut out = std::io::stdout().lock();
     if args.compare {
         let (_, cmp) = modes::compare(&lib, &selections, &opts, args.encoding, &cache, mode);
-        crate::cli::save_cache(&cache);
-        crate::cli::save_counts(&lib, &cache);
+        crate::cli::args::save_cache(&cache);
+        crate::cli::args::save_counts(&lib, &cache);
         let per_message = args.message.as_deref().map(|message| {
             per_message(
                 &lib,
@@ -155,7 +156,7 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             per_message: per_message.as_ref(),
         };
         if args.json {
-            crate::cli::write_json(&mut out, &report.json())?;
+            crate::cli::output::write_json(&mut out, &report.json())?;
             writeln!(out)?;
         } else {
             out.write_all(report.text().as_bytes())?;
@@ -175,8 +176,8 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     if args.fates || args.fail_over_window {
         // Through the cache: an unchanged listing needs no encoder.
         let tokens = tokens::count_listing(&lib, &listing.text, args.encoding, &cache) as usize;
-        crate::cli::save_cache(&cache);
-        crate::cli::save_counts(&lib, &cache);
+        crate::cli::args::save_cache(&cache);
+        crate::cli::args::save_counts(&lib, &cache);
         if args.fates {
             eprint!(
                 "{}",
@@ -190,7 +191,7 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
                 )
             );
         } else if tokens > args.context_window {
-            crate::cli::warn(window_warning(tokens, args.context_window));
+            crate::cli::output::warn(window_warning(tokens, args.context_window));
         }
         return Ok(gate(&args, tokens > args.context_window).max(unread));
     }
@@ -207,7 +208,7 @@ fn window_warning(tokens: usize, window: usize) -> String {
     format!(
         "the listing costs {} tokens per turn: {}",
         thousands(tokens as u64),
-        crate::cli::window_share(tokens, window)
+        crate::cli::output::window_share(tokens, window)
     )
 }
 
@@ -243,7 +244,7 @@ fn per_message(
 ) -> PerMessage {
     let agent = lib.agent.unwrap_or(crate::core::Agent::Generic);
     let model = crate::core::agents::model::model(agent);
-    let allowed = crate::core::matching::candidates(lib, &crate::cli::enabled_mask(lib));
+    let allowed = crate::core::matching::candidates(lib, &crate::cli::args::enabled_mask(lib));
     let got = crate::core::inject::inject(
         lib,
         &Index::build(lib),
@@ -370,7 +371,7 @@ impl Report<'_> {
                     "tokens": m.tokens,
                     "saving_vs_all_percent": self.cmp.saving(m.mode, ListingMode::All).map(round1),
                     "saving_vs_enabled_percent": self.cmp.saving(m.mode, ListingMode::Enabled).map(round1),
-                    "window_percent": crate::cli::window_percent(m.tokens as usize, self.args.context_window),
+                    "window_percent": crate::cli::output::window_percent(m.tokens as usize, self.args.context_window),
                     "over_window": m.tokens as usize > self.args.context_window,
                 })
             })
@@ -423,7 +424,7 @@ fn fate_table(
         thousands(listing.text.chars().count() as u64),
         thousands(tokens as u64),
         thousands(listing.used_chars as u64),
-        crate::cli::window_share(tokens, window),
+        crate::cli::output::window_share(tokens, window),
     ));
     if tokens > window {
         s.push_str(&format!("warning: {}\n", window_warning(tokens, window)));
@@ -436,11 +437,11 @@ fn fate_table(
     let widest = listing
         .entries
         .iter()
-        .map(|e| crate::cli::shown_width(&lib.skills[e.index].name))
+        .map(|e| crate::cli::output::shown_width(&lib.skills[e.index].name))
         .max()
         .unwrap_or(0);
     // The table goes to stderr: it is cut only when stderr is a terminal.
-    let names = crate::cli::Column::new(widest, 0, 40, std::io::stderr().is_terminal());
+    let names = crate::cli::output::Column::new(widest, 0, 40, std::io::stderr().is_terminal());
     for e in &listing.entries {
         let skill = &lib.skills[e.index];
         let name = names.pad(&names.fit(&skill.name));

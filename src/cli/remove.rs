@@ -2,104 +2,16 @@
 //! they came from), put back byte for byte, listed and emptied; agents' settings entries that
 //! named a removed skill reported, and cleaned only when asked.
 
-use crate::cli::add::{ConfirmArgs, ScopeArg, ask, places, shown};
-use crate::core::Library;
+use crate::cli::args::ConfirmArgs;
+use crate::cli::args::WhereArgs;
+use crate::cli::manage::find_one;
+use crate::cli::manage::{ask, places, shown};
 use crate::core::manage::settings;
 use crate::core::manage::trash::{Trash, TrashEntry};
-use crate::core::manage::{self, Target};
-use crate::core::scan::ScanOptions;
-use crate::core::source::{Agent, Scope};
 use crate::core::text::line;
 use clap::Args;
 use serde_json::json;
-use std::path::{Path, PathBuf};
-
-/// Narrows which agents' folders a name is looked for in.
-#[derive(Debug, Args, Clone, Default)]
-pub struct WhereArgs {
-    /// Only this agent's folders.
-    #[arg(long, value_enum)]
-    pub agent: Option<crate::cli::add::AgentArg>,
-    /// Only this scope's folders.
-    #[arg(long, value_enum)]
-    pub scope: Option<ScopeArg>,
-}
-
-impl WhereArgs {
-    /// The installed skill folders these flags allow.
-    pub fn targets(&self, home: &Path, project: Option<&Path>) -> Vec<Target> {
-        manage::installed_targets(home, project)
-            .into_iter()
-            .filter(|t| self.agent.is_none_or(|a| Agent::from(a) == t.agent))
-            .filter(|t| self.scope.is_none_or(|s| Scope::from(s) == t.scope))
-            .collect()
-    }
-}
-
-/// An installed skill found by its name.
-#[derive(Debug, Clone)]
-pub struct Installed {
-    pub target: Target,
-    pub dir: PathBuf,
-    pub name: String,
-}
-
-/// The installed skills named `name` (by frontmatter name or folder) in `targets`. A folder
-/// reached through two agents' roots is listed once.
-pub fn find(name: &str, targets: &[Target]) -> Vec<Installed> {
-    let mut roots: Vec<crate::core::source::Root> = Vec::new();
-    for t in targets {
-        if !roots.iter().any(|r| r.path == t.dir) {
-            roots.push(crate::core::source::Root::new(
-                t.dir.clone(),
-                t.agent,
-                t.scope,
-            ));
-        }
-    }
-    let lib = Library::load(roots, &ScanOptions::default());
-    let mut out: Vec<Installed> = Vec::new();
-    for s in &lib.skills {
-        if s.name != name && s.dir_name() != name {
-            continue;
-        }
-        let Some(t) = targets.iter().find(|t| *s.root == *t.dir) else {
-            continue;
-        };
-        if s.dir == t.dir || out.iter().any(|o| o.dir == s.dir) {
-            continue;
-        }
-        out.push(Installed {
-            target: t.clone(),
-            dir: s.dir.clone(),
-            name: s.name.clone(),
-        });
-    }
-    out
-}
-
-/// The one installed skill `name` names, or an error that says where the several are.
-pub fn find_one(name: &str, targets: &[Target], home: &Path) -> anyhow::Result<Installed> {
-    let mut found = find(name, targets);
-    match found.len() {
-        0 => anyhow::bail!(
-            "no installed skill named {:?} in the agents' folders",
-            line(name)
-        ),
-        1 => Ok(found.remove(0)),
-        _ => {
-            let places: Vec<String> = found
-                .iter()
-                .map(|f| format!("{} ({})", shown(&f.dir, home), f.target.label()))
-                .collect();
-            anyhow::bail!(
-                "{:?} is installed in several places: {}; say which with --agent and --scope",
-                line(name),
-                places.join(", ")
-            )
-        }
-    }
-}
+use std::path::Path;
 
 #[derive(Debug, Args)]
 pub struct RemoveArgs {
@@ -152,7 +64,7 @@ pub fn remove(args: RemoveArgs) -> anyhow::Result<i32> {
         if args.confirm.json {
             println!(
                 "{}",
-                crate::cli::json_string(&json!({
+                crate::cli::output::json_string(&json!({
                     "dry_run": true,
                     "remove": picked.iter().zip(&refs).map(|(p, r)| json!({"name": p.name, "dir": p.dir, "settings": r})).collect::<Vec<_>>(),
                 }))?
@@ -193,7 +105,7 @@ pub fn remove(args: RemoveArgs) -> anyhow::Result<i32> {
                         cleaned.push(r.file.clone());
                     }
                     Err(e) => {
-                        crate::cli::warn(&e);
+                        crate::cli::output::warn(&e);
                         code = 1;
                     }
                 }
@@ -202,7 +114,7 @@ pub fn remove(args: RemoveArgs) -> anyhow::Result<i32> {
         done.push(json!({"removed": entry, "settings": rs, "cleaned": cleaned}));
     }
     if args.confirm.json {
-        println!("{}", crate::cli::json_string(&done)?);
+        println!("{}", crate::cli::output::json_string(&done)?);
     }
     Ok(code)
 }
@@ -230,7 +142,7 @@ pub fn restore(args: RestoreArgs) -> anyhow::Result<i32> {
     if args.json {
         println!(
             "{}",
-            crate::cli::json_string(&json!({ "restored": entry }))?
+            crate::cli::output::json_string(&json!({ "restored": entry }))?
         );
     } else {
         println!("restored {}", shown(&entry.from, &home));
@@ -252,7 +164,7 @@ pub fn trash(args: TrashArgs) -> anyhow::Result<i32> {
     let trash = Trash::open();
     let all = trash.list();
     if args.confirm.json && !args.empty {
-        println!("{}", crate::cli::json_string(&all)?);
+        println!("{}", crate::cli::output::json_string(&all)?);
         return Ok(0);
     }
     if !args.empty {

@@ -1,7 +1,6 @@
 //! `skillscope completions SHELL` and `skillscope man`: the shell's conventions, generated from
 //! the same clap definition the binary parses with, so they never drift from the real options.
 
-use clap::CommandFactory;
 use std::io::Write;
 
 /// Writes the shell code that completes through this binary (option values and installed skill
@@ -16,8 +15,7 @@ pub fn completions(shell: clap_complete::Shell) -> anyhow::Result<i32> {
 
 /// The man page (roff), one page for the program and every subcommand: it names no other page,
 /// so `man skillscope` holds everything.
-pub fn man_page() -> std::io::Result<Vec<u8>> {
-    let cmd = crate::cli::Cli::command();
+pub fn man_page(cmd: clap::Command) -> std::io::Result<Vec<u8>> {
     let mut out = Vec::new();
     let man = clap_mangen::Man::new(cmd.clone());
     man.render_title(&mut out)?;
@@ -152,8 +150,8 @@ Completions of options, their values and installed skill names.
 "#;
 
 /// Writes the man page to stdout.
-pub fn man() -> anyhow::Result<i32> {
-    let page = man_page()?;
+pub fn man(cmd: clap::Command) -> anyhow::Result<i32> {
+    let page = man_page(cmd)?;
     let mut out = std::io::stdout().lock();
     out.write_all(&page)?;
     out.flush()?;

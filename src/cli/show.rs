@@ -2,7 +2,8 @@
 //! inside the skill folder, with its token count; with the body, the skill's files by Conjure's
 //! groups (scripts, references, assets, other). Nothing outside the skill folder is read.
 
-use crate::cli::{LibraryArgs, note_demo};
+use crate::cli::args::LibraryArgs;
+use crate::cli::output::note_demo;
 use crate::core::library::{self, GroupedResources, Library};
 use crate::core::tokens::{self, Encoding, TokenCache};
 use crate::core::{escape, resource};
@@ -71,7 +72,7 @@ pub fn run(mut args: ShowArgs, mut library: LibraryArgs) -> anyhow::Result<i32> 
     };
     let cache = TokenCache::open();
     let n = tokens::count_text(&text, args.encoding, &cache);
-    crate::cli::save_cache(&cache);
+    crate::cli::args::save_cache(&cache);
     let mut out = std::io::stdout().lock();
     if args.json {
         let mut v = json!({
@@ -87,7 +88,7 @@ pub fn run(mut args: ShowArgs, mut library: LibraryArgs) -> anyhow::Result<i32> 
         if args.resource.is_none() {
             v["resources"] = json!(GroupedResources::of(&skill.resources));
         }
-        crate::cli::write_json(&mut out, &v)?;
+        crate::cli::output::write_json(&mut out, &v)?;
         writeln!(out)?;
     } else {
         // A file is shown, not obeyed: a pipe often ends in a terminal too (`| less -R`), so its
@@ -98,7 +99,7 @@ pub fn run(mut args: ShowArgs, mut library: LibraryArgs) -> anyhow::Result<i32> 
             writeln!(out)?;
         }
         out.flush()?;
-        crate::cli::warn(format_args!(
+        crate::cli::output::warn(format_args!(
             "{} {what}: {} tokens ({}), {} bytes",
             skill.id,
             crate::core::text::thousands(u64::from(n)),
@@ -110,7 +111,7 @@ pub fn run(mut args: ShowArgs, mut library: LibraryArgs) -> anyhow::Result<i32> 
             for (group, files) in groups.groups() {
                 if !files.is_empty() {
                     // `warn` escapes the file names, which come from the skill folder.
-                    crate::cli::warn(format_args!(
+                    crate::cli::output::warn(format_args!(
                         "{} {}: {}",
                         group.as_str(),
                         files.len(),
@@ -141,7 +142,7 @@ pub fn find(lib: &Library, wanted: &str) -> anyhow::Result<usize> {
         (0, _) => anyhow::bail!(
             "no skill named `{wanted}` among {}{} (list them with `skillscope list`)",
             crate::core::text::count_of(lib.len(), "skill", "skills"),
-            crate::cli::did_you_mean(lib, wanted)
+            crate::cli::args::did_you_mean(lib, wanted)
         ),
         (1, _) => Ok(named[0]),
         (_, [one]) => Ok(*one),

@@ -2,7 +2,8 @@
 //! settings files, showing the exact change first; without `--on`/`--off`, show what each agent
 //! does with the skill and why.
 
-use crate::cli::{LibraryArgs, note_demo, use_color};
+use crate::cli::args::LibraryArgs;
+use crate::cli::output::{note_demo, use_color};
 use crate::core::agents::{
     self, AgentSwitches, Applied, Badge, SwitchScope, ToggleError, TogglePlan, show_path,
 };
@@ -105,11 +106,11 @@ pub fn run(args: ToggleArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     note_demo(&lib);
     let mut skills: Vec<&Skill> = lib.skills.iter().filter(|s| s.name == args.name).collect();
     if skills.is_empty() {
-        crate::cli::warn(format_args!(
+        crate::cli::output::warn(format_args!(
             "no skill named {:?} among {}{}; `skillscope list` shows the names",
             args.name,
             crate::core::text::count_of(lib.len(), "skill", "skills"),
-            crate::cli::did_you_mean(&lib, &args.name)
+            crate::cli::args::did_you_mean(&lib, &args.name)
         ));
         return Ok(1);
     }
@@ -172,7 +173,7 @@ fn status(
         })
         .collect();
     if args.json {
-        println!("{}", crate::cli::json_string(&rows)?);
+        println!("{}", crate::cli::output::json_string(&rows)?);
         return Ok(0);
     }
     let home = switches.home();
@@ -287,7 +288,7 @@ fn toggle(
         .is_some_and(|o| o.error.is_some())
         || report.agents.iter().any(|a| a.error.is_some());
     if args.json {
-        println!("{}", crate::cli::json_string(&report)?);
+        println!("{}", crate::cli::output::json_string(&report)?);
     } else {
         print_report(&report, switches.home(), args.dry_run);
     }
@@ -377,7 +378,7 @@ fn print_report(r: &ToggleReport, home: &Path, dry_run: bool) {
             );
         }
         if let Some(e) = &o.error {
-            crate::cli::warn(e);
+            crate::cli::output::warn(e);
         }
     }
     for a in &r.agents {

@@ -2,8 +2,9 @@
 //! changes is shown per skill (files, tokens per level, verdict, listing fate) and applied only
 //! with consent. A skill edited since it was added is never overwritten without `--replace`.
 
-use crate::cli::add::{ConfirmArgs, ask, places, shown, work_dir};
-use crate::cli::remove::WhereArgs;
+use crate::cli::args::ConfirmArgs;
+use crate::cli::args::WhereArgs;
+use crate::cli::manage::{ask, places, shown, work_dir};
 use crate::core::manage::install::{self, Provenance};
 use crate::core::manage::preview::Pricing;
 use crate::core::manage::stage::Staged;
@@ -33,7 +34,7 @@ pub fn run(args: UpdateArgs) -> anyhow::Result<i32> {
     let targets = args.place.targets(&home, project.as_deref());
     let (mut added, notes) = update::added(&targets);
     for n in &notes {
-        crate::cli::warn(n);
+        crate::cli::output::warn(n);
     }
     if !args.names.is_empty() {
         added.retain(|a| {
@@ -43,7 +44,7 @@ pub fn run(args: UpdateArgs) -> anyhow::Result<i32> {
         });
         for n in &args.names {
             if !added.iter().any(|a| a.folder == *n || a.entry.name == *n) {
-                crate::cli::warn(format_args!(
+                crate::cli::output::warn(format_args!(
                     "{} was not added by skillscope (no skills.lock entry): nothing to update",
                     line(n)
                 ));
@@ -87,10 +88,10 @@ pub fn run(args: UpdateArgs) -> anyhow::Result<i32> {
         rows.push(row);
     }
     if args.confirm.json {
-        println!("{}", crate::cli::json_string(&rows)?);
+        println!("{}", crate::cli::output::json_string(&rows)?);
     }
     if blocked > 0 {
-        crate::cli::warn(format_args!(
+        crate::cli::output::warn(format_args!(
             "{blocked} skill(s) edited since they were added are not updated: --replace overwrites them (the edited copy goes to the trash)"
         ));
     }
@@ -137,7 +138,7 @@ pub fn run(args: UpdateArgs) -> anyhow::Result<i32> {
             println!("updated {}", shown(&c.dir, &home));
         }
     }
-    crate::cli::save_cache(&cache);
+    crate::cli::args::save_cache(&cache);
     Ok(0)
 }
 

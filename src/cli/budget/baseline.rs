@@ -1,8 +1,9 @@
 //! `skillscope budget --save-baseline / --baseline / --baseline-ref`: record a library's budget,
 //! compare it with a recorded one or with the library at a git commit, and gate CI on the change.
 
-use crate::cli::LibraryArgs;
-use crate::cli::budget::{BudgetArgs, OutputFormat};
+use crate::cli::args::LibraryArgs;
+use crate::cli::budget::args::{BudgetArgs, OutputFormat};
+use crate::cli::ci_formats::md_cell;
 use crate::core::baseline::{self, Diff, Fate, SkillDiff, SkillRecord, Snapshot, Totals};
 use crate::core::listing::{self, Format, ListingOptions, Tier};
 use crate::core::model::Model;
@@ -354,19 +355,19 @@ pub fn run(args: &BudgetArgs, library: &LibraryArgs) -> anyhow::Result<i32> {
     let lib = Library::load(roots, &spec.scan);
     // A folder that is gone on both sides compares nothing with nothing: that is no pass.
     let roots_code = if old.as_ref().is_none_or(|(o, _)| o.skills.is_empty()) {
-        crate::cli::require_skills(&lib, "measure")?
+        crate::cli::args::require_skills(&lib, "measure")?
     } else {
         0
     };
     let now = snapshot(&lib, &labels, settings, &cache);
-    crate::cli::save_cache(&cache);
+    crate::cli::args::save_cache(&cache);
     for n in &notes {
-        crate::cli::warn(n);
+        crate::cli::output::warn(n);
     }
     if let Some(path) = &args.save_baseline {
         crate::core::paths::write_atomic(path, now.to_json().as_bytes(), None)
             .with_context(|| format!("cannot write the baseline {}", path.display()))?;
-        crate::cli::warn(format_args!(
+        crate::cli::output::warn(format_args!(
             "saved the baseline of {} to {}",
             crate::core::text::count_of(now.skills.len(), "skill", "skills"),
             path.display()
@@ -385,19 +386,19 @@ pub fn run(args: &BudgetArgs, library: &LibraryArgs) -> anyhow::Result<i32> {
         model: args.model(),
         gates: &gates,
     };
-    let mut out = crate::cli::report_out();
+    let mut out = crate::cli::output::report_out();
     match args.format {
         OutputFormat::Text => out.write_all(review.text().as_bytes())?,
         OutputFormat::Markdown => out.write_all(review.markdown().as_bytes())?,
         OutputFormat::Json => {
-            crate::cli::write_json(&mut out, &review.json())?;
+            crate::cli::output::write_json(&mut out, &review.json())?;
             writeln!(out)?;
         }
     }
     out.flush()?;
     drop(out);
     for why in &gates.failed {
-        crate::cli::warn(why);
+        crate::cli::output::warn(why);
     }
     drop(copy);
     Ok(i32::from(!gates.failed.is_empty()).max(roots_code))
@@ -545,23 +546,6 @@ fn shown_name(s: &SkillDiff) -> String {
     }
 }
 
-/// Skill names and paths come from the library: in a markdown table they must not break the
-/// table or become markup, and their hazards are escaped as everywhere ([`escape::line`]).
-pub(crate) fn md_cell(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '|' | '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '#' | '~' => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if escape::is_hazard(c) => out.push_str(&escape::line(c.encode_utf8(&mut [0; 4]))),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 impl Review<'_> {
     fn headline(&self) -> String {
         let d = self.diff;
@@ -641,10 +625,15 @@ impl Review<'_> {
         if !rows.is_empty() {
             let widest = rows
                 .iter()
-                .map(|(_, sk)| crate::cli::shown_width(&shown_name(sk)))
+                .map(|(_, sk)| crate::cli::output::shown_width(&shown_name(sk)))
                 .max()
                 .unwrap_or(0);
-            let names = crate::cli::Column::new(widest, 32, 32, crate::cli::stdout_is_terminal());
+            let names = crate::cli::output::Column::new(
+                widest,
+                32,
+                32,
+                crate::cli::output::stdout_is_terminal(),
+            );
             s.push_str(&format!(
                 "\n  {} {:<8} {:>8} {:>8} {:>8}  fates\n",
                 names.pad("skill"),

@@ -1,88 +1,26 @@
 //! `skillscope budget`: token costs per level, per skill and in total, with the listing's fates.
 
-use crate::cli::{LibraryArgs, note_demo};
+pub mod args;
+pub mod baseline;
+
+use crate::cli::args::LibraryArgs;
+use crate::cli::output::note_demo;
 use crate::core::budget;
 use crate::core::listing::{self, Fate, Format, Listing, ListingOptions, Tier};
-use crate::core::model::{Model, ModelChoice};
 use crate::core::skill::{KindSource, SkillKind};
 use crate::core::text::{count_of, thousands};
 use crate::core::tokens::{self, Encoding, ResourceTokens, SkillTokens};
 use crate::core::usage::{self, UseCost};
 use crate::core::{Agent, Library, Scope};
-use clap::{Args, ValueEnum};
+use args::{BudgetArgs, OutputFormat};
 use serde::Serialize;
 use std::io::Write;
-use std::path::{Path, PathBuf};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum OutputFormat {
-    Text,
-    Json,
-    /// A short table for a pull-request comment.
-    Markdown,
-}
-
-#[derive(Debug, Args)]
-pub struct BudgetArgs {
-    /// Encoding: o200k_base or cl100k_base.
-    #[arg(long, default_value_t = Encoding::default(), add = clap_complete::ArgValueCandidates::new(crate::cli::complete::encodings))]
-    pub encoding: Encoding,
-    /// Output: a table (biggest skills first), JSON, or markdown for a pull-request comment.
-    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
-    pub format: OutputFormat,
-    /// The listing format whose entries are L1: xml, markdown, claude-code, codex or lazy-skills
-    /// [default: the agent's own with --agent, else xml].
-    #[arg(long, add = clap_complete::ArgValueCandidates::new(crate::cli::complete::listings))]
-    pub listing: Option<Format>,
-    /// The listing tier: auto, full, compact or names.
-    #[arg(long, default_value_t = Tier::default(), add = clap_complete::ArgValueCandidates::new(crate::cli::complete::tiers))]
-    pub tier: Tier,
-    /// The model's context window in tokens (the claude-code and codex budgets are a share of it).
-    #[arg(long, default_value_t = listing::DEFAULT_CONTEXT_WINDOW)]
-    pub context_window: usize,
-    /// Show only the N biggest skills in the table.
-    #[arg(long, value_name = "N")]
-    pub top: Option<usize>,
-    /// Exit with 1 when the listing costs more than this many tokens per turn.
-    #[arg(long, value_name = "TOKENS")]
-    pub max_listing_tokens: Option<usize>,
-    /// Exit with 1 when the listing is bigger than the context window.
-    #[arg(long)]
-    pub fail_over_window: bool,
-    /// Count everything afresh and leave the on-disk token cache alone.
-    #[arg(long)]
-    pub no_cache: bool,
-    #[command(flatten)]
-    pub scope: crate::cli::ScopeArgs,
-    #[command(flatten)]
-    pub view: crate::cli::AgentArgs,
-    /// Also show each figure as the model would count it: claude, gemini, gpt-4o, gpt-4, or
-    /// NAME=FACTOR; `none` for no estimate (also over the config file's). Shown as "≈ N
-    /// (model)" beside the tiktoken figure, never instead of it.
-    #[arg(long, value_name = "MODEL", add = clap_complete::ArgValueCandidates::new(crate::cli::complete::models))]
-    pub model: Option<ModelChoice>,
-    /// Write the library's budget (every skill's costs and fate per listing format) to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub save_baseline: Option<PathBuf>,
-    /// Print the change since a baseline FILE written by --save-baseline.
-    #[arg(long, value_name = "FILE", conflicts_with = "baseline_ref")]
-    pub baseline: Option<PathBuf>,
-    /// Print the change since the library as it was at a git commit (read from git; the work
-    /// tree and the index are left alone).
-    #[arg(long, value_name = "GIT_REF")]
-    pub baseline_ref: Option<String>,
-    /// With a baseline: exit 1 when a listing's tokens per turn grow by more than N.
-    #[arg(long, value_name = "N")]
-    pub fail_on_increase: Option<u64>,
-    /// With a baseline: exit 1 when a skill leaves a listing it was in (its fate becomes dropped).
-    #[arg(long)]
-    pub fail_on_drop: bool,
-}
+use std::path::Path;
 
 /// Which skills the listing holds: those switched on in skillscope's state (every skill when
 /// there is no state file).
 pub(crate) fn enabled(lib: &Library) -> impl Fn(usize) -> bool + use<> {
-    let on = crate::cli::enabled_mask(lib);
+    let on = crate::cli::args::enabled_mask(lib);
     move |i| on.get(i).copied().unwrap_or(true)
 }
 
@@ -96,13 +34,13 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         || args.fail_on_drop
         || args.fail_on_increase.is_some()
     {
-        return crate::cli::baseline::run(&args, &library);
+        return crate::cli::budget::baseline::run(&args, &library);
     }
     let (lib, cache) = library.load_with_cache(args.no_cache);
-    let roots_code = crate::cli::require_skills(&lib, "count")?;
+    let roots_code = crate::cli::args::require_skills(&lib, "count")?;
     let lib = args.view.apply(lib, Some(args.listing()));
     note_demo(&lib);
-    let unread = crate::cli::note_unread(&lib).max(roots_code);
+    let unread = crate::cli::output::note_unread(&lib).max(roots_code);
     let enabled = enabled(&lib);
     let scope = args.scope.mask(&lib);
     let (listing, counts) = rayon::join(
@@ -117,11 +55,11 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
                 },
             )
         },
-        || crate::cli::count_levels(&lib, args.encoding, args.listing(), &cache),
+        || crate::cli::args::count_levels(&lib, args.encoding, args.listing(), &cache),
     );
     let listing_tokens = tokens::count_listing(&lib, &listing.text, args.encoding, &cache) as usize;
-    crate::cli::save_cache(&cache);
-    crate::cli::save_counts(&lib, &cache);
+    crate::cli::args::save_cache(&cache);
+    crate::cli::args::save_counts(&lib, &cache);
     let used = usage::costs_when_used(
         &lib,
         &counts.iter().map(levels).collect::<Vec<_>>(),
@@ -136,22 +74,22 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         scope: &scope,
         args: &args,
     };
-    let mut out = crate::cli::report_out();
+    let mut out = crate::cli::output::report_out();
     match args.format {
         OutputFormat::Json => {
-            crate::cli::write_json(&mut out, &report.json())?;
+            crate::cli::output::write_json(&mut out, &report.json())?;
             writeln!(out)?;
         }
         OutputFormat::Text => out.write_all(report.text().as_bytes())?,
         OutputFormat::Markdown => out.write_all(report.markdown().as_bytes())?,
     }
     out.flush()?;
-    crate::cli::keep_until_exit((lib, cache, counts, used));
+    crate::cli::output::keep_until_exit((lib, cache, counts, used));
     let over = args
         .max_listing_tokens
         .is_some_and(|max| listing_tokens > max);
     if over {
-        crate::cli::warn(format_args!(
+        crate::cli::output::warn(format_args!(
             "the listing costs {} tokens per turn, over the limit of {}",
             thousands(listing_tokens as u64),
             thousands(args.max_listing_tokens.unwrap_or_default() as u64)
@@ -160,7 +98,7 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let over_window = listing_tokens > args.context_window;
     // JSON carries only the figures: the warning goes beside it.
     if over_window && (args.fail_over_window || args.format == OutputFormat::Json) {
-        crate::cli::warn(window_warning(listing_tokens, args.context_window));
+        crate::cli::output::warn(window_warning(listing_tokens, args.context_window));
     }
     let failed = over || (args.fail_over_window && over_window);
     Ok(i32::from(failed).max(unread))
@@ -273,24 +211,6 @@ struct JsonSkill<'a> {
     resources: &'a [ResourceTokens],
 }
 
-impl BudgetArgs {
-    /// The model whose estimate is shown beside the figures, if any.
-    pub fn model(&self) -> Option<&Model> {
-        self.model.as_ref().and_then(|c| c.0.as_ref())
-    }
-
-    /// The listing format: the one asked for, else the agent's own, else xml.
-    pub fn listing(&self) -> Format {
-        self.listing
-            .or_else(|| {
-                self.view
-                    .agent
-                    .map(|a| crate::core::agents::model::model(a).format)
-            })
-            .unwrap_or_default()
-    }
-}
-
 impl Report<'_> {
     /// Every skill's figures in scope added up (the command counts every skill, on or off).
     fn totals(&self) -> budget::Summary {
@@ -361,7 +281,7 @@ impl Report<'_> {
                 used_chars: l.used_chars,
                 chars: l.text.chars().count(),
                 tokens: self.listing_tokens,
-                window_percent: crate::cli::window_percent(
+                window_percent: crate::cli::output::window_percent(
                     self.listing_tokens,
                     self.args.context_window,
                 ),
@@ -410,7 +330,7 @@ impl Report<'_> {
             } else {
                 "≈"
             };
-            format!(" {sign} {} |", super::baseline::md_cell(&m.name))
+            format!(" {sign} {} |", crate::cli::ci_formats::md_cell(&m.name))
         });
         s.push_str(&format!(
             "| | tokens ({}) |{est_head}\n|---|--:|{}\n",
@@ -459,7 +379,7 @@ impl Report<'_> {
         } else {
             s.push_str(&format!(
                 "\nlisting per turn: {}\n",
-                crate::cli::window_share(self.listing_tokens, window)
+                crate::cli::output::window_share(self.listing_tokens, window)
             ));
         }
         let mut order: Vec<usize> = (0..self.counts.len()).collect();
@@ -475,7 +395,7 @@ impl Report<'_> {
                 let c = &self.counts[i];
                 s.push_str(&format!(
                     "| {} | {} | {} | {} | {} |\n",
-                    super::baseline::md_cell(&self.lib.skills[i].name),
+                    crate::cli::ci_formats::md_cell(&self.lib.skills[i].name),
                     opt(c.l1),
                     opt(c.l2),
                     opt(c.l3_with_schema()),
@@ -503,14 +423,14 @@ impl Report<'_> {
         let mut s = String::new();
         // 6+1+8+1+9+1+9+1+11+1+5+1+4+1+9+2 = 70 columns of figures; on a terminal names and
         // paths share the rest of 120.
-        let terminal = crate::cli::stdout_is_terminal();
+        let terminal = crate::cli::output::stdout_is_terminal();
         let widest = order
             .iter()
-            .map(|&i| crate::cli::shown_width(&self.lib.skills[i].name))
+            .map(|&i| crate::cli::output::shown_width(&self.lib.skills[i].name))
             .max()
             .unwrap_or(0);
-        let names = crate::cli::Column::new(widest, 24, 24, terminal);
-        let folders = crate::cli::Column::new(25, 25, 25, terminal);
+        let names = crate::cli::output::Column::new(widest, 24, 24, terminal);
+        let folders = crate::cli::output::Column::new(25, 25, 25, terminal);
         s.push_str(&format!(
             "{:>6} {:>8} {:>9} {:>9} {:<11} {:>5} {:>4} {:<9}  {} {}\n",
             "L1",
@@ -606,7 +526,7 @@ impl Report<'_> {
         } else {
             s.push_str(&format!(
                 "listing per turn: {}\n",
-                crate::cli::window_share(self.listing_tokens, window)
+                crate::cli::output::window_share(self.listing_tokens, window)
             ));
         }
         s
@@ -618,7 +538,7 @@ fn window_warning(tokens: usize, window: usize) -> String {
     format!(
         "the listing costs {} tokens per turn: {}",
         thousands(tokens as u64),
-        crate::cli::window_share(tokens, window)
+        crate::cli::output::window_share(tokens, window)
     )
 }
 

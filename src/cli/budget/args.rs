@@ -1,0 +1,90 @@
+//! `skillscope budget`'s arguments, shared by its report and its baseline comparison.
+
+use crate::core::listing::{self, Format, Tier};
+use crate::core::model::{Model, ModelChoice};
+use crate::core::tokens::Encoding;
+use clap::{Args, ValueEnum};
+use std::path::PathBuf;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    Text,
+    Json,
+    /// A short table for a pull-request comment.
+    Markdown,
+}
+
+#[derive(Debug, Args)]
+pub struct BudgetArgs {
+    /// Encoding: o200k_base or cl100k_base.
+    #[arg(long, default_value_t = Encoding::default(), add = clap_complete::ArgValueCandidates::new(crate::cli::complete::encodings))]
+    pub encoding: Encoding,
+    /// Output: a table (biggest skills first), JSON, or markdown for a pull-request comment.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    pub format: OutputFormat,
+    /// The listing format whose entries are L1: xml, markdown, claude-code, codex or lazy-skills
+    /// [default: the agent's own with --agent, else xml].
+    #[arg(long, add = clap_complete::ArgValueCandidates::new(crate::cli::complete::listings))]
+    pub listing: Option<Format>,
+    /// The listing tier: auto, full, compact or names.
+    #[arg(long, default_value_t = Tier::default(), add = clap_complete::ArgValueCandidates::new(crate::cli::complete::tiers))]
+    pub tier: Tier,
+    /// The model's context window in tokens (the claude-code and codex budgets are a share of it).
+    #[arg(long, default_value_t = listing::DEFAULT_CONTEXT_WINDOW)]
+    pub context_window: usize,
+    /// Show only the N biggest skills in the table.
+    #[arg(long, value_name = "N")]
+    pub top: Option<usize>,
+    /// Exit with 1 when the listing costs more than this many tokens per turn.
+    #[arg(long, value_name = "TOKENS")]
+    pub max_listing_tokens: Option<usize>,
+    /// Exit with 1 when the listing is bigger than the context window.
+    #[arg(long)]
+    pub fail_over_window: bool,
+    /// Count everything afresh and leave the on-disk token cache alone.
+    #[arg(long)]
+    pub no_cache: bool,
+    #[command(flatten)]
+    pub scope: crate::cli::args::ScopeArgs,
+    #[command(flatten)]
+    pub view: crate::cli::args::AgentArgs,
+    /// Also show each figure as the model would count it: claude, gemini, gpt-4o, gpt-4, or
+    /// NAME=FACTOR; `none` for no estimate (also over the config file's). Shown as "≈ N
+    /// (model)" beside the tiktoken figure, never instead of it.
+    #[arg(long, value_name = "MODEL", add = clap_complete::ArgValueCandidates::new(crate::cli::complete::models))]
+    pub model: Option<ModelChoice>,
+    /// Write the library's budget (every skill's costs and fate per listing format) to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub save_baseline: Option<PathBuf>,
+    /// Print the change since a baseline FILE written by --save-baseline.
+    #[arg(long, value_name = "FILE", conflicts_with = "baseline_ref")]
+    pub baseline: Option<PathBuf>,
+    /// Print the change since the library as it was at a git commit (read from git; the work
+    /// tree and the index are left alone).
+    #[arg(long, value_name = "GIT_REF")]
+    pub baseline_ref: Option<String>,
+    /// With a baseline: exit 1 when a listing's tokens per turn grow by more than N.
+    #[arg(long, value_name = "N")]
+    pub fail_on_increase: Option<u64>,
+    /// With a baseline: exit 1 when a skill leaves a listing it was in (its fate becomes dropped).
+    #[arg(long)]
+    pub fail_on_drop: bool,
+}
+
+impl BudgetArgs {
+    /// The model whose estimate is shown beside the figures, if any.
+    pub fn model(&self) -> Option<&Model> {
+        self.model.as_ref().and_then(|c| c.0.as_ref())
+    }
+
+    /// The listing format: the one asked for, else the agent's own, else xml.
+    pub fn listing(&self) -> Format {
+        self.listing
+            .or_else(|| {
+                self.view
+                    .agent
+                    .map(|a| crate::core::agents::model::model(a).format)
+            })
+            .unwrap_or_default()
+    }
+}
