@@ -6,7 +6,7 @@
 use crate::core::diagnostic::{Diagnostic, RuleId, Severity};
 use crate::core::frontmatter::{self, Field, Frontmatter};
 use crate::core::fsx::FsxError;
-use crate::core::fsx::{bytes_path, path_bytes};
+use crate::core::fsx::path_bytes;
 use crate::core::skill::{BodyFacts, Link, Skill};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -27,6 +27,7 @@ const MAX_VALUE_DEPTH: usize = 256;
 
 /// A file's or folder's identity as far as the index trusts it: while its stat is unchanged, so
 /// are its contents (a folder's mtime and ctime move when an entry is added, removed or renamed).
+use crate::core::codec::{Reader as R, Writer as W};
 use crate::core::fsx::Stamp;
 
 /// What the walk of one root found: every folder it read (stamped before it was read), every
@@ -773,53 +774,14 @@ fn skill_record_from(r: &mut R) -> Option<(Vec<u8>, Box<SkillRecord>)> {
     r.0.is_empty().then_some(record)
 }
 
-struct W(Vec<u8>);
+/// The index's own records on the shared codec: findings, frontmatters and YAML values.
+trait WriteRecords {
+    fn diags(&mut self, ds: &[Diagnostic]);
+    fn frontmatter(&mut self, fm: &Frontmatter);
+    fn value(&mut self, v: &Value);
+}
 
-impl W {
-    fn u8(&mut self, v: u8) {
-        self.0.push(v);
-    }
-    fn u32(&mut self, v: u32) {
-        self.0.extend_from_slice(&v.to_le_bytes());
-    }
-    fn u64(&mut self, v: u64) {
-        self.0.extend_from_slice(&v.to_le_bytes());
-    }
-    fn len(&mut self, n: usize) {
-        self.u32(u32::try_from(n).unwrap_or(u32::MAX));
-    }
-    fn bytes(&mut self, b: &[u8]) {
-        self.len(b.len());
-        self.0.extend_from_slice(b);
-    }
-    fn str(&mut self, s: &str) {
-        self.bytes(s.as_bytes());
-    }
-    fn strs(&mut self, v: &[String]) {
-        self.len(v.len());
-        for s in v {
-            self.str(s);
-        }
-    }
-    fn path(&mut self, p: &Path) {
-        self.bytes(&path_bytes(p));
-    }
-    fn opt_u32(&mut self, v: Option<u32>) {
-        match v {
-            Some(v) => {
-                self.u8(1);
-                self.u32(v);
-            }
-            None => self.u8(0),
-        }
-    }
-    fn stamp(&mut self, s: &Stamp) {
-        self.u64(s.len);
-        self.0.extend_from_slice(&s.mtime_ns.to_le_bytes());
-        self.0.extend_from_slice(&s.ctime_ns.to_le_bytes());
-        self.u64(s.ino);
-        self.u64(s.dev);
-    }
+impl WriteRecords for W {
     fn diags(&mut self, ds: &[Diagnostic]) {
         self.len(ds.len());
         for d in ds {
@@ -871,14 +833,13 @@ impl W {
             Value::Number(n) => {
                 if let Some(i) = n.as_i64() {
                     self.u8(3);
-                    self.0.extend_from_slice(&i.to_le_bytes());
+                    self.i64(i);
                 } else if let Some(u) = n.as_u64() {
                     self.u8(4);
                     self.u64(u);
                 } else {
                     self.u8(5);
-                    self.0
-                        .extend_from_slice(&n.as_f64().unwrap_or(0.0).to_bits().to_le_bytes());
+                    self.u64(n.as_f64().unwrap_or(0.0).to_bits());
                 }
             }
             Value::String(s) => {
@@ -904,65 +865,14 @@ impl W {
     }
 }
 
-struct R<'a>(&'a [u8]);
+/// Reads back what [`WriteRecords`] writes; `None` on anything malformed.
+trait ReadRecords {
+    fn diags(&mut self) -> Option<Vec<Diagnostic>>;
+    fn frontmatter(&mut self) -> Option<Frontmatter>;
+    fn value(&mut self, depth: usize) -> Option<Value>;
+}
 
-impl<'a> R<'a> {
-    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
-        if self.0.len() < n {
-            return None;
-        }
-        let (a, b) = self.0.split_at(n);
-        self.0 = b;
-        Some(a)
-    }
-    fn u8(&mut self) -> Option<u8> {
-        Some(self.take(1)?[0])
-    }
-    fn u32(&mut self) -> Option<u32> {
-        Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
-    }
-    fn u64(&mut self) -> Option<u64> {
-        Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
-    }
-    fn u128(&mut self) -> Option<u128> {
-        Some(u128::from_le_bytes(self.take(16)?.try_into().ok()?))
-    }
-    /// A count of items each at least `min_size` bytes long: one the rest of the file cannot hold
-    /// is a corrupt file, caught before anything is allocated for it.
-    fn len(&mut self, min_size: usize) -> Option<usize> {
-        let n = self.u32()? as usize;
-        (n.saturating_mul(min_size.max(1)) <= self.0.len()).then_some(n)
-    }
-    fn bytes(&mut self) -> Option<&'a [u8]> {
-        let n = self.len(1)?;
-        self.take(n)
-    }
-    fn string(&mut self) -> Option<String> {
-        Some(std::str::from_utf8(self.bytes()?).ok()?.to_string())
-    }
-    fn strs(&mut self) -> Option<Vec<String>> {
-        let n = self.len(4)?;
-        (0..n).map(|_| self.string()).collect()
-    }
-    fn path(&mut self) -> Option<PathBuf> {
-        Some(bytes_path(self.bytes()?))
-    }
-    fn opt_u32(&mut self) -> Option<Option<u32>> {
-        match self.u8()? {
-            0 => Some(None),
-            1 => Some(Some(self.u32()?)),
-            _ => None,
-        }
-    }
-    fn stamp(&mut self) -> Option<Stamp> {
-        Some(Stamp {
-            len: self.u64()?,
-            mtime_ns: self.u128()?,
-            ctime_ns: self.u128()?,
-            ino: self.u64()?,
-            dev: self.u64()?,
-        })
-    }
+impl ReadRecords for R<'_> {
     fn diags(&mut self) -> Option<Vec<Diagnostic>> {
         let n = self.len(16)?;
         let mut out = Vec::with_capacity(n);
@@ -1024,7 +934,7 @@ impl<'a> R<'a> {
             0 => Value::Null,
             1 => Value::Bool(false),
             2 => Value::Bool(true),
-            3 => Value::from(i64::from_le_bytes(self.take(8)?.try_into().ok()?)),
+            3 => Value::from(self.i64()?),
             4 => Value::from(self.u64()?),
             5 => serde_json::Number::from_f64(f64::from_bits(self.u64()?))
                 .map_or(Value::Null, Value::Number),

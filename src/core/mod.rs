@@ -4,6 +4,7 @@ pub mod agents;
 pub mod baseline;
 pub mod budget;
 pub mod catalogue;
+pub mod codec;
 pub mod commands;
 pub mod deps;
 pub mod diagnostic;

@@ -2,6 +2,7 @@
 //! unchanged files are neither read nor hashed again.
 
 use super::encoding::{Encoding, TokenError};
+use crate::core::codec::{Reader, stamp_bytes};
 use crate::core::fsx::{Stamp, bytes_path, path_bytes};
 use rustc_hash::FxHashMap as HashMap;
 use std::path::{Path, PathBuf};
@@ -310,12 +311,7 @@ fn encode_to(e: &Entries, out: &mut impl std::io::Write) -> std::io::Result<()> 
         let p = path_bytes(path);
         out.write_all(&(p.len() as u32).to_le_bytes())?;
         out.write_all(&p)?;
-        let st = &stamp.stat;
-        out.write_all(&st.len.to_le_bytes())?;
-        out.write_all(&st.mtime_ns.to_le_bytes())?;
-        out.write_all(&st.ctime_ns.to_le_bytes())?;
-        out.write_all(&st.ino.to_le_bytes())?;
-        out.write_all(&st.dev.to_le_bytes())?;
+        out.write_all(&stamp_bytes(&stamp.stat))?;
         out.write_all(&stamp.hash)?;
     }
     out.finish().map(drop)
@@ -335,7 +331,7 @@ fn decode(bytes: &[u8]) -> Option<Entries> {
     let n = r.u32()? as usize;
     e.counts.reserve(n.min(MAX_ENTRIES));
     for _ in 0..n {
-        let hash = r.hash()?;
+        let hash = r.array()?;
         let enc = r.take(1)?[0];
         let count = r.u32()?;
         e.counts.insert((hash, enc), (count, false));
@@ -345,49 +341,14 @@ fn decode(bytes: &[u8]) -> Option<Entries> {
     for _ in 0..n {
         let plen = r.u32()? as usize;
         let path = bytes_path(r.take(plen)?);
-        let stat = Stamp {
-            len: r.u64()?,
-            mtime_ns: r.u128()?,
-            ctime_ns: r.u128()?,
-            ino: r.u64()?,
-            dev: r.u64()?,
-        };
+        let stat = r.stamp()?;
         let stamp = Seen {
             stat,
-            hash: r.hash()?,
+            hash: r.array()?,
         };
         e.files.insert(path, (stamp, false));
     }
     r.0.is_empty().then_some(e)
-}
-
-struct Reader<'a>(&'a [u8]);
-
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
-        if self.0.len() < n {
-            return None;
-        }
-        let (a, b) = self.0.split_at(n);
-        self.0 = b;
-        Some(a)
-    }
-
-    fn u32(&mut self) -> Option<u32> {
-        Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
-    }
-
-    fn u64(&mut self) -> Option<u64> {
-        Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
-    }
-
-    fn u128(&mut self) -> Option<u128> {
-        Some(u128::from_le_bytes(self.take(16)?.try_into().ok()?))
-    }
-
-    fn hash(&mut self) -> Option<ContentHash> {
-        self.take(32)?.try_into().ok()
-    }
 }
 
 #[cfg(test)]
