@@ -194,10 +194,11 @@ pub fn report(
 ) -> anyhow::Result<()> {
     if confirm.json {
         let v = json!({
+            "schema_version": crate::cli::output::SKILL_SCHEMA_VERSION,
             "source": source.shown,
             "commit": source.commit,
             "dry_run": confirm.dry_run,
-            "preview": preview,
+            "preview": crate::cli::output::PreviewJson::of(preview),
             "chosen": chosen,
             "left_out": left_out.iter().map(|(f, why)| json!({"folder": f, "why": why})).collect::<Vec<_>>(),
             "notes": notes,

@@ -1,62 +1,15 @@
 //! `skillscope list`: every skill with its source, state, diagnostics and token costs.
 
 use crate::cli::args::LibraryArgs;
-use crate::core::diagnostic::{Counts, RuleId, Severity};
+use crate::cli::output::{DiagnosticJson, SkillJson, TokensJson};
+use crate::core::diagnostic::Counts;
 use crate::core::library::GroupedResources;
 use crate::core::listing::Format;
 use crate::core::rules::{self, CheckOptions, Profile};
 use crate::core::text::{count_of, thousands};
 use crate::core::tokens::Encoding;
-use crate::core::{Agent, Scope};
 use clap::Args;
-use serde::Serialize;
-use std::borrow::Cow;
 use std::io::Write;
-
-/// One skill of `list --json`, serialised as it is built (no intermediate JSON tree).
-#[derive(Serialize)]
-struct JsonSkill<'a> {
-    name: &'a str,
-    id: &'a str,
-    namespace: &'a str,
-    description: Option<&'a str>,
-    /// The spec's optional fields, as written (any JSON value), `null` when absent.
-    license: Option<&'a serde_json::Value>,
-    compatibility: Option<&'a serde_json::Value>,
-    metadata: Option<&'a serde_json::Value>,
-    kind: &'static str,
-    dir: Cow<'a, str>,
-    skill_md: Cow<'a, str>,
-    agent: Agent,
-    scope: Scope,
-    enabled: bool,
-    shadowed_by: Option<Cow<'a, str>>,
-    tokens: JsonTokens,
-    /// Its files by Conjure's groups (design 004): scripts, references, assets, other.
-    resources: GroupedResources<'a>,
-    diagnostics: Vec<JsonDiagnostic<'a>>,
-    /// Where `skillscope add` took it from (its `skills.lock` entry), when it did.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    source: Option<crate::core::manage::manifest::Entry>,
-}
-
-#[derive(Serialize)]
-struct JsonTokens {
-    encoding: Encoding,
-    l1: Option<u32>,
-    l2: Option<u32>,
-    l3: Option<u32>,
-    schema: Option<u32>,
-}
-
-#[derive(Serialize)]
-struct JsonDiagnostic<'a> {
-    rule: RuleId,
-    severity: Severity,
-    message: &'a str,
-    line: Option<u32>,
-    column: Option<u32>,
-}
 
 #[derive(Debug, Args)]
 pub struct ListArgs {
@@ -116,46 +69,31 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     if args.json {
         let mut sources =
             crate::core::manage::manifest::provenances(lib.skills.iter().map(|s| s.dir.as_path()));
-        let items: Vec<JsonSkill> = lib
+        let items: Vec<SkillJson> = lib
             .skills
             .iter()
             .zip(&diags)
             .enumerate()
             .filter(|(_, (s, _))| args.scope.contains(s))
-            .map(|(i, (s, d))| JsonSkill {
-                name: &s.name,
-                id: &s.id,
-                namespace: &s.namespace,
-                description: s.frontmatter.description(),
-                license: s.frontmatter.get("license").map(|f| &f.value),
-                compatibility: s.frontmatter.get("compatibility").map(|f| &f.value),
-                metadata: s.frontmatter.get("metadata").map(|f| &f.value),
-                kind: s.kind().as_str(),
-                dir: s.dir.to_string_lossy(),
-                skill_md: s.skill_md.to_string_lossy(),
-                agent: s.agent,
-                scope: s.scope,
-                enabled: enabled[i],
-                shadowed_by: s.shadowed_by.map(|w| lib.skills[w].dir.to_string_lossy()),
-                tokens: JsonTokens {
-                    encoding: args.encoding,
-                    l1: tokens[i].l1,
-                    l2: tokens[i].l2,
-                    l3: tokens[i].l3_with_schema(),
-                    schema: tokens[i].schema,
-                },
-                resources: GroupedResources::of(&s.resources),
-                diagnostics: d
-                    .iter()
-                    .map(|d| JsonDiagnostic {
-                        rule: d.rule,
-                        severity: d.severity,
-                        message: &d.message,
-                        line: d.line,
-                        column: d.column,
-                    })
-                    .collect(),
+            .map(|(i, (s, d))| SkillJson {
+                license: Some(s.frontmatter.get("license").map(|f| &f.value)),
+                compatibility: Some(s.frontmatter.get("compatibility").map(|f| &f.value)),
+                metadata: Some(s.frontmatter.get("metadata").map(|f| &f.value)),
+                enabled: Some(enabled[i]),
+                shadowed_by: Some(s.shadowed_by.map(|w| lib.skills[w].dir.to_string_lossy())),
+                resources: Some(GroupedResources::of(&s.resources)),
+                diagnostics: Some(d.iter().map(DiagnosticJson::of).collect()),
                 source: sources.get_mut(i).and_then(Option::take),
+                ..SkillJson::of(
+                    s,
+                    TokensJson {
+                        encoding: args.encoding,
+                        l1: tokens[i].l1,
+                        l2: tokens[i].l2,
+                        l3: tokens[i].l3_with_schema(),
+                        schema: tokens[i].schema,
+                    },
+                )
             })
             .collect();
         crate::cli::output::write_json(&mut out, &items)?;

@@ -1,9 +1,18 @@
 //! How the subcommands print: warnings on stderr, JSON with nothing raw, columns that fit a
 //! terminal, colour only where wanted, and notes on how the library was read.
 
-use crate::core::Library;
+use crate::core::diagnostic::{Diagnostic, RuleId, Severity};
+use crate::core::library::GroupedResources;
+use crate::core::listing::Fate;
 use crate::core::load;
+use crate::core::manage::preview::{Preview, Priced};
+use crate::core::skill::{KindSource, Skill};
+use crate::core::tokens::{Encoding, ResourceTokens};
+use crate::core::{Agent, Library, Scope};
+use serde::Serialize;
+use std::borrow::Cow;
 use std::io::IsTerminal;
+use std::path::Path;
 
 /// `12.3 % of the 200,000-token context window`, with a warning past the whole window.
 pub fn window_share(tokens: usize, window: usize) -> String {
@@ -215,4 +224,250 @@ pub fn stdout_is_terminal() -> bool {
 /// `NO_COLOR` is set.
 pub fn use_color() -> bool {
     crate::color::enabled(std::io::stdout().is_terminal())
+}
+
+/// The version of [`SkillJson`]'s shape: raised when a field is renamed, removed or changes
+/// meaning (a new optional field does not raise it). Documented in `docs/cli.md`.
+pub const SKILL_SCHEMA_VERSION: u32 = 1;
+
+/// One skill as every JSON document shows it (`list --json`, `budget --format json`, the
+/// previews of `add`, `update`, `move` and `copy`): the same names for the same facts, whichever
+/// command prints it. The fields every command knows are always there; the rest are filled by
+/// the commands that know them and left out elsewhere (the table in `docs/cli.md` says which).
+#[derive(Serialize)]
+pub struct SkillJson<'a> {
+    pub schema_version: u32,
+    pub name: &'a str,
+    /// The name with its namespace (`web.scraper`, `plugin:skill`).
+    pub id: &'a str,
+    pub namespace: &'a str,
+    pub description: Option<&'a str>,
+    /// `contextual`, `executable` or `composite`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub dir: Cow<'a, str>,
+    pub skill_md: Cow<'a, str>,
+    pub agent: Agent,
+    pub scope: Scope,
+    pub tokens: TokensJson,
+    /// The spec's optional fields as written (any JSON value), `null` when absent (`list`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub license: Option<Option<&'a serde_json::Value>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compatibility: Option<Option<&'a serde_json::Value>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<Option<&'a serde_json::Value>>,
+    /// On in skillscope's state (`list`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
+    /// The folder of the skill that shadows it, `null` when none does (`list`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shadowed_by: Option<Option<Cow<'a, str>>>,
+    /// Its files by Conjure's groups (design 004): scripts, references, assets, other (`list`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resources: Option<GroupedResources<'a>>,
+    /// The findings of the profile's rules (`list`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diagnostics: Option<Vec<DiagnosticJson<'a>>>,
+    /// Where `skillscope add` took it from (its `skills.lock` entry), when it did (`list`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<crate::core::manage::manifest::Entry>,
+    /// Its fate in the listing; `null` when it is off (`budget`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fate: Option<Option<Fate>>,
+    /// What decided its type: `type`, `entry`, `execute.py` or `default` (`budget`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub type_source: Option<KindSource>,
+    /// Tokens in context once the skill is used, by its type (`budget`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub used: Option<Option<u64>>,
+    /// The skills a composite loads along (`budget`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub used_loads: Option<Vec<&'a str>>,
+    /// An executable never probed: its tool schema is not in `used` (`budget`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub schema_unknown: Option<bool>,
+    /// Every file other than SKILL.md with its size and tokens (`budget`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resource_tokens: Option<&'a [ResourceTokens]>,
+    /// The folder it is installed as, and where it sits in its source (previews).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub folder: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subfolder: Option<&'a str>,
+    /// Whether the profile lets it in, and why not (previews).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<&'a crate::core::manage::preview::Verdict>,
+    /// Files that could run, never run by skillscope (previews).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub executables: Option<&'a [String]>,
+    /// What the copy left out (previews).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notes: Option<&'a [String]>,
+    /// What is at its place in the agent's folder now, `null` when nothing is (previews).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clash: Option<Option<&'a Path>>,
+}
+
+/// A skill's tokens per level in one encoding; `null` for a level not counted.
+#[derive(Serialize)]
+pub struct TokensJson {
+    pub encoding: Encoding,
+    pub l1: Option<u32>,
+    pub l2: Option<u32>,
+    /// Its resources, the tool schema of an executable included when known.
+    pub l3: Option<u32>,
+    /// The tool schema's tokens, when probed.
+    pub schema: Option<u32>,
+}
+
+/// One finding about a skill.
+#[derive(Serialize)]
+pub struct DiagnosticJson<'a> {
+    pub rule: RuleId,
+    pub severity: Severity,
+    pub message: &'a str,
+    pub line: Option<u32>,
+    pub column: Option<u32>,
+}
+
+impl<'a> DiagnosticJson<'a> {
+    /// The finding `d`.
+    pub fn of(d: &'a Diagnostic) -> DiagnosticJson<'a> {
+        DiagnosticJson {
+            rule: d.rule,
+            severity: d.severity,
+            message: &d.message,
+            line: d.line,
+            column: d.column,
+        }
+    }
+}
+
+impl<'a> SkillJson<'a> {
+    /// What every command knows of `skill`, with its `tokens`; the command fills the rest.
+    pub fn of(skill: &'a Skill, tokens: TokensJson) -> SkillJson<'a> {
+        SkillJson::bare(
+            &skill.name,
+            &skill.id,
+            &skill.namespace,
+            skill.frontmatter.description(),
+            skill.kind().as_str(),
+            skill.dir.to_string_lossy(),
+            skill.skill_md.to_string_lossy(),
+            (skill.agent, skill.scope),
+            tokens,
+        )
+    }
+
+    /// A skill priced before it is installed into `preview`'s folder: its place there is its
+    /// `dir`, and a skill installed as a folder of an agent's skills folder has no namespace.
+    pub fn priced(p: &'a Priced, preview_dir: &Path, place: (Agent, Scope), enc: Encoding) -> Self {
+        let dir = preview_dir.join(&p.folder);
+        let skill_md = dir.join("SKILL.md");
+        SkillJson {
+            folder: Some(&p.folder),
+            subfolder: Some(&p.subfolder),
+            verdict: Some(&p.verdict),
+            executables: Some(&p.executables),
+            notes: Some(&p.notes),
+            clash: Some(p.clash.as_deref()),
+            ..SkillJson::bare(
+                &p.name,
+                &p.name,
+                "",
+                Some(&p.description),
+                p.kind,
+                Cow::Owned(dir.to_string_lossy().into_owned()),
+                Cow::Owned(skill_md.to_string_lossy().into_owned()),
+                place,
+                TokensJson {
+                    encoding: enc,
+                    l1: p.tokens.l1,
+                    l2: p.tokens.l2,
+                    l3: p.tokens.l3,
+                    schema: None,
+                },
+            )
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn bare(
+        name: &'a str,
+        id: &'a str,
+        namespace: &'a str,
+        description: Option<&'a str>,
+        kind: &'static str,
+        dir: Cow<'a, str>,
+        skill_md: Cow<'a, str>,
+        (agent, scope): (Agent, Scope),
+        tokens: TokensJson,
+    ) -> SkillJson<'a> {
+        SkillJson {
+            schema_version: SKILL_SCHEMA_VERSION,
+            name,
+            id,
+            namespace,
+            description,
+            kind,
+            dir,
+            skill_md,
+            agent,
+            scope,
+            tokens,
+            license: None,
+            compatibility: None,
+            metadata: None,
+            enabled: None,
+            shadowed_by: None,
+            resources: None,
+            diagnostics: None,
+            source: None,
+            fate: None,
+            type_source: None,
+            used: None,
+            used_loads: None,
+            schema_unknown: None,
+            resource_tokens: None,
+            folder: None,
+            subfolder: None,
+            verdict: None,
+            executables: None,
+            notes: None,
+            clash: None,
+        }
+    }
+}
+
+/// An install preview (`add`, `move`, `copy`) with its skills in the one [`SkillJson`] view.
+#[derive(Serialize)]
+pub struct PreviewJson<'a> {
+    pub agent: Agent,
+    pub scope: Scope,
+    pub dir: &'a Path,
+    pub profile: &'static str,
+    pub encoding: &'static str,
+    pub skills: Vec<SkillJson<'a>>,
+    pub listing: &'a crate::core::manage::preview::ListingChange,
+}
+
+impl<'a> PreviewJson<'a> {
+    /// `p` as printed.
+    pub fn of(p: &'a Preview) -> PreviewJson<'a> {
+        let enc = p.encoding.parse().unwrap_or_default();
+        PreviewJson {
+            agent: p.agent,
+            scope: p.scope,
+            dir: &p.dir,
+            profile: p.profile,
+            encoding: p.encoding,
+            skills: p
+                .skills
+                .iter()
+                .map(|s| SkillJson::priced(s, &p.dir, (p.agent, p.scope), enc))
+                .collect(),
+            listing: &p.listing,
+        }
+    }
 }

@@ -71,7 +71,14 @@ pub fn run(args: UpdateArgs) -> anyhow::Result<i32> {
             let (listing, diff) = pricing.listing_change(&[staged.folder.as_str()]);
             let key = target.dir.join(&staged.folder).display().to_string();
             let sd = diff.changed.iter().find(|s| s.key == key);
-            row["priced"] = json!(priced.first());
+            row["priced"] = json!(priced.first().map(|p| {
+                crate::cli::output::SkillJson::priced(
+                    p,
+                    &target.dir,
+                    (target.agent, target.scope),
+                    pricing.encoding,
+                )
+            }));
             row["listing"] = json!(listing);
             row["levels"] = json!(sd.map(|s| json!({"l1": s.l1, "l2": s.l2, "l3": s.l3})));
             if !args.confirm.json {

@@ -275,7 +275,7 @@ fn lazy_skills_enables_only_what_opts_in_and_judges_by_its_own_profile() {
             .unwrap()
             .iter()
             .find(|s| s["name"] == name)
-            .map(|s| s["kind"].as_str().unwrap().to_string())
+            .map(|s| s["type"].as_str().unwrap().to_string())
     };
     assert_eq!(kind("code_reviewer").as_deref(), Some("contextual"));
     assert_eq!(kind("web_scraper").as_deref(), Some("executable"));

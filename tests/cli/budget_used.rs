@@ -35,8 +35,14 @@ fn skill<'a>(all: &'a [Value], name: &str) -> &'a Value {
     all.iter().find(|s| s["name"] == name).unwrap()
 }
 
+/// A figure of a skill of `budget --format json`: its tokens per level are under `tokens`.
 fn n(v: &Value, key: &str) -> u64 {
-    v[key].as_u64().unwrap_or(0)
+    let v = if matches!(key, "l1" | "l2" | "l3" | "schema") {
+        &v["tokens"][key]
+    } else {
+        &v[key]
+    };
+    v.as_u64().unwrap_or(0)
 }
 
 #[test]

@@ -27,6 +27,7 @@ mod resources;
 mod rule_selection;
 mod shell;
 mod show;
+mod skill_json;
 mod small_things;
 mod stamps;
 mod text_output;

@@ -218,7 +218,11 @@ fn list_budget_and_prompt_say_what_was_not_read_and_exit_as_check() {
         60,
     );
     let v = json(&budget);
-    assert_eq!(v["skills"][0]["resources"], serde_json::json!([]), "{v:#}");
+    assert_eq!(
+        v["skills"][0]["resource_tokens"],
+        serde_json::json!([]),
+        "{v:#}"
+    );
     assert_eq!(budget.status.code(), Some(0), "{}", stderr(&budget));
 }
 

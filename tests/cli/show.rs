@@ -87,7 +87,7 @@ fn refuses_anything_outside_the_skill_folder() {
     }
     // The L3 walk follows the same rule: the outward link is no resource of the skill.
     let v = json(&run(&["budget", "--format", "json", lib], home.path()));
-    let rels: Vec<&str> = v["skills"][0]["resources"]
+    let rels: Vec<&str> = v["skills"][0]["resource_tokens"]
         .as_array()
         .unwrap()
         .iter()

@@ -344,8 +344,11 @@ fn the_budget_command_uses_the_cache_dir_and_survives_a_corrupt_cache() {
     let skill = &first["skills"][0];
     assert_eq!(skill["name"], "pdf-reader");
     assert_eq!(skill["fate"], "full");
-    assert_eq!(skill["resources"][0]["rel"], "assets/logo.png");
-    assert_eq!(skill["resources"][0]["tokens"], serde_json::Value::Null);
+    assert_eq!(skill["resource_tokens"][0]["rel"], "assets/logo.png");
+    assert_eq!(
+        skill["resource_tokens"][0]["tokens"],
+        serde_json::Value::Null
+    );
 
     assert_eq!(budget_json(&lib, &cache_dir), first);
     std::fs::write(&cache_file, b"garbage").unwrap();

@@ -5,17 +5,17 @@ pub mod baseline;
 
 use crate::cli::args::LibraryArgs;
 use crate::cli::output::note_demo;
+use crate::cli::output::{SKILL_SCHEMA_VERSION, SkillJson, TokensJson};
+use crate::core::Library;
 use crate::core::budget;
 use crate::core::listing::{self, Fate, Format, Listing, ListingOptions, Tier};
-use crate::core::skill::{KindSource, SkillKind};
+use crate::core::skill::KindSource;
 use crate::core::text::{count_of, thousands};
-use crate::core::tokens::{self, Encoding, ResourceTokens, SkillTokens};
+use crate::core::tokens::{self, Encoding, SkillTokens};
 use crate::core::usage::{self, UseCost};
-use crate::core::{Agent, Library, Scope};
 use args::{BudgetArgs, OutputFormat};
 use serde::Serialize;
 use std::io::Write;
-use std::path::Path;
 
 /// Which skills the listing holds: those switched on in skillscope's state (every skill when
 /// there is no state file).
@@ -129,13 +129,14 @@ struct Report<'a> {
 
 #[derive(Serialize)]
 struct JsonReport<'a> {
+    schema_version: u32,
     encoding: Encoding,
     /// The model estimate asked for with --model: figures × factor, beside the exact ones.
     #[serde(skip_serializing_if = "Option::is_none")]
     model: Option<JsonModel<'a>>,
     listing: JsonListing,
     totals: JsonTotals,
-    skills: Vec<JsonSkill<'a>>,
+    skills: Vec<SkillJson<'a>>,
 }
 
 #[derive(Serialize)]
@@ -183,34 +184,6 @@ struct JsonTotals {
     unreadable_files: usize,
 }
 
-#[derive(Serialize)]
-struct JsonSkill<'a> {
-    name: &'a str,
-    /// The name with its namespace (`web.scraper`, `plugin:skill`).
-    id: &'a str,
-    dir: &'a Path,
-    skill_md: &'a Path,
-    agent: Agent,
-    scope: Scope,
-    /// `None` when the skill is off (not a listing candidate).
-    fate: Option<Fate>,
-    l1: Option<u32>,
-    l2: Option<u32>,
-    l3: Option<u32>,
-    schema: Option<u32>,
-    /// The skill's type and what decided it (`type`, `entry`, `execute.py`, `default`).
-    #[serde(rename = "type")]
-    kind: SkillKind,
-    type_source: KindSource,
-    /// Tokens in context once the skill is used, by its type.
-    used: Option<u64>,
-    /// The skills a composite loads along.
-    used_loads: Vec<&'a str>,
-    /// An executable never probed: its tool schema is not in `used`.
-    schema_unknown: bool,
-    resources: &'a [ResourceTokens],
-}
-
 impl Report<'_> {
     /// Every skill's figures in scope added up (the command counts every skill, on or off).
     fn totals(&self) -> budget::Summary {
@@ -237,32 +210,33 @@ impl Report<'_> {
             .zip(self.used)
             .zip(self.scope)
             .filter(|(_, on)| **on)
-            .map(|((((s, c), fate), u), _)| JsonSkill {
-                name: &s.name,
-                id: &s.id,
-                dir: &s.dir,
-                skill_md: &s.skill_md,
-                agent: s.agent,
-                scope: s.scope,
-                fate,
-                l1: c.l1,
-                l2: c.l2,
-                l3: c.l3_with_schema(),
-                schema: c.schema,
-                kind: u.kind,
-                type_source: u.decided_by,
-                used: u.tokens,
-                used_loads: u
-                    .loads
-                    .iter()
-                    .map(|&j| self.lib.skills[j].name.as_str())
-                    .collect(),
-                schema_unknown: u.schema_unknown,
-                resources: &c.resources,
+            .map(|((((s, c), fate), u), _)| SkillJson {
+                fate: Some(fate),
+                type_source: Some(u.decided_by),
+                used: Some(u.tokens),
+                used_loads: Some(
+                    u.loads
+                        .iter()
+                        .map(|&j| self.lib.skills[j].name.as_str())
+                        .collect(),
+                ),
+                schema_unknown: Some(u.schema_unknown),
+                resource_tokens: Some(&c.resources),
+                ..SkillJson::of(
+                    s,
+                    TokensJson {
+                        encoding: self.args.encoding,
+                        l1: c.l1,
+                        l2: c.l2,
+                        l3: c.l3_with_schema(),
+                        schema: c.schema,
+                    },
+                )
             })
             .collect();
         let l = self.listing;
         JsonReport {
+            schema_version: SKILL_SCHEMA_VERSION,
             encoding: self.args.encoding,
             model: self.args.model().map(|m| JsonModel {
                 name: &m.name,
