@@ -715,6 +715,50 @@ fn report(circles: &[Vec<(PathBuf, usize, String)>]) -> String {
     text.replace(&root, "")
 }
 
+/// Each file's floor: 0 for a file that imports no other file of `dir`, else one above the
+/// highest floor it imports. `docs/architecture.md` lists the layers this way
+/// (`LAYERS_FLOORS=1 cargo test --test layers -- --nocapture` prints them).
+fn floors(
+    edges: &BTreeMap<(PathBuf, PathBuf), (usize, String)>,
+    dir: &Path,
+) -> BTreeMap<usize, Vec<String>> {
+    fn floor(
+        n: &PathBuf,
+        next: &BTreeMap<&PathBuf, Vec<&PathBuf>>,
+        memo: &mut BTreeMap<PathBuf, usize>,
+    ) -> usize {
+        if let Some(f) = memo.get(n) {
+            return *f;
+        }
+        let f = next.get(n).map_or(0, |ds| {
+            ds.iter()
+                .map(|d| floor(d, next, memo) + 1)
+                .max()
+                .unwrap_or(0)
+        });
+        memo.insert(n.clone(), f);
+        f
+    }
+    let mut next: BTreeMap<&PathBuf, Vec<&PathBuf>> = BTreeMap::new();
+    for (from, to) in edges.keys() {
+        if from.starts_with(dir) && to.starts_with(dir) {
+            next.entry(from).or_default().push(to);
+        }
+    }
+    let mut memo = BTreeMap::new();
+    let mut out: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+    let files = edges
+        .keys()
+        .flat_map(|(a, b)| [a, b])
+        .filter(|f| f.starts_with(dir))
+        .collect::<BTreeSet<_>>();
+    for f in files {
+        let rel = f.strip_prefix(dir).unwrap_or(f).display().to_string();
+        out.entry(floor(f, &next, &mut memo)).or_default().push(rel);
+    }
+    out
+}
+
 fn graph_of(dir: &str) -> Vec<Vec<(PathBuf, usize, String)>> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let krate = Crate::load(root);
@@ -731,7 +775,13 @@ fn graph_of(dir: &str) -> Vec<Vec<(PathBuf, usize, String)>> {
             }
         }
     }
-    circles(&krate.edges(), &root.join(dir))
+    let edges = krate.edges();
+    if std::env::var_os("LAYERS_FLOORS").is_some() {
+        for (floor, files) in floors(&edges, &root.join(dir)) {
+            eprintln!("| {floor} | {} |", files.join(", "));
+        }
+    }
+    circles(&edges, &root.join(dir))
 }
 
 #[test]
