@@ -362,7 +362,7 @@ fn read_file(krate: &mut Crate, file: &Path, module: ModPath) {
                     }
                     i = skip_item(&toks, i);
                 } else {
-                    // Paths inside other attributes (`#[arg(add = crate::cli::…)]`) are read.
+                    // Paths inside other attributes (clap's `#[arg(add = …)]`) are read.
                     i += 1;
                 }
                 continue;
