@@ -233,7 +233,8 @@ impl Diff {
     }
 
     /// The largest growth per turn among the formats, with its format.
-    pub fn max_increase(&self) -> Option<(&str, i64)> {
+    #[cfg(test)]
+    fn max_increase(&self) -> Option<(&str, i64)> {
         self.per_turn
             .iter()
             .map(|(f, t)| (f.as_str(), t.delta()))

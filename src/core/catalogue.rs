@@ -141,7 +141,9 @@ pub struct RuleInfo {
 }
 
 impl RuleInfo {
-    pub fn severity_under(&self, profile: Profile) -> Option<Severity> {
+    /// Its level under `profile`; `None` when that profile does not report it.
+    #[cfg(test)]
+    pub(crate) fn severity_under(&self, profile: Profile) -> Option<Severity> {
         let i = Profile::ALL.iter().position(|p| *p == profile).unwrap_or(0);
         self.severity[i]
     }

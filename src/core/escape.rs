@@ -81,7 +81,8 @@ fn push_escape(out: &mut String, c: char) {
 }
 
 /// The first hazard of `s` and its character index, if any.
-pub fn first_hazard(s: &str) -> Option<(usize, char)> {
+#[cfg(test)]
+fn first_hazard(s: &str) -> Option<(usize, char)> {
     s.chars().enumerate().find(|&(_, c)| is_hazard(c))
 }
 
