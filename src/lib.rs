@@ -5,5 +5,6 @@
 pub mod cli;
 pub mod color;
 pub mod config;
+#[warn(missing_docs)]
 pub mod core;
 pub mod tui;

@@ -11,7 +11,9 @@ use std::collections::BTreeMap;
 /// One level's total over a set of skills.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct LevelTotal {
+    /// Skills taken in.
     pub skills: usize,
+    /// Their tokens added up.
     pub tokens: u64,
     /// Skills whose figure is not in yet (their level is still being counted).
     pub pending: usize,
@@ -43,10 +45,13 @@ impl LevelTotal {
 /// The totals of the skills a summary takes in.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Summary {
+    /// The listing entries.
     pub l1: LevelTotal,
+    /// The SKILL.md files.
     pub l2: LevelTotal,
     /// The text resources and the tool schemas.
     pub l3: LevelTotal,
+    /// Files other than SKILL.md.
     pub resources: usize,
     /// Resources that are not text (listed, not counted).
     pub binary: usize,

@@ -21,6 +21,7 @@ use std::sync::atomic::AtomicBool;
 pub struct LibrarySpec {
     /// Skill folders or libraries to read instead of the agents' default folders.
     pub paths: Vec<PathBuf>,
+    /// The walk's limits.
     pub scan: ScanOptions,
     /// Folders read beside the agents' own when no paths are given (the config file's `roots`).
     pub extra_roots: Vec<PathBuf>,
@@ -162,17 +163,22 @@ pub fn enabled_mask(lib: &Library, state: Option<&EnableState>) -> Vec<bool> {
 /// One level's counts for every skill, index-aligned with the library.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LevelCounts {
+    /// Each skill's listing entry.
     L1(Vec<Option<u32>>),
+    /// Each skill's SKILL.md.
     L2(Vec<Option<u32>>),
     /// Each skill's resources with their counts, and the tokens of the tool schema its last
     /// passing probe (remembered on disk) answered with.
     L3 {
+        /// Each skill's resources.
         resources: Vec<Vec<ResourceTokens>>,
+        /// Each skill's tool schema.
         schemas: Vec<Option<u32>>,
     },
 }
 
 impl LevelCounts {
+    /// The level these counts are of.
     pub fn level(&self) -> Level {
         match self {
             LevelCounts::L1(_) => Level::L1,

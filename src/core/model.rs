@@ -5,12 +5,15 @@ use crate::core::tokens::Encoding;
 use std::fmt;
 use std::str::FromStr;
 
+/// A `--model` value that names no model.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum ModelError {
     #[error(
         "unknown model `{0}`: use claude, gemini, gpt-4o or gpt-4, or NAME=FACTOR (e.g. claude-opus=1.2)"
     )]
+    /// No preset has this name.
     Unknown(String),
+    /// The factor of `NAME=FACTOR` is not a number in range.
     #[error("model factor `{0}` must be a number between 0.1 and 10")]
     BadFactor(String),
 }
@@ -18,6 +21,7 @@ pub enum ModelError {
 /// A model family and how its token counts relate to the tiktoken figure.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Model {
+    /// Its name as shown beside the figures.
     pub name: String,
     /// The model's count ≈ the tiktoken figure × factor.
     pub factor: f64,
@@ -27,10 +31,15 @@ pub struct Model {
 
 /// One preset: name, aliases, factor, exact encoding, and where the factor comes from.
 pub struct Preset {
+    /// Its name.
     pub name: &'static str,
+    /// Other names it answers to.
     pub aliases: &'static [&'static str],
+    /// The model's count ≈ the tiktoken figure × factor.
     pub factor: f64,
+    /// The tiktoken encoding that is the model's tokenizer, when there is one.
     pub exact: Option<Encoding>,
+    /// Where the factor comes from.
     pub why: &'static str,
 }
 

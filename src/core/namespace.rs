@@ -11,7 +11,9 @@ const MAX_MANIFEST_BYTES: u64 = 256 * 1024;
 /// Where a skill sits: its namespace (empty at the top of a root) and its id.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Placed {
+    /// The namespace (`""` for a skill directly below its root).
     pub namespace: String,
+    /// The name with its namespace: `web.scraper`, `plugin:skill`.
     pub id: String,
     /// The skill belongs to a Claude Code plugin, which always namespaces its skills.
     pub plugin: bool,

@@ -47,8 +47,10 @@ const HEAD_CAP: usize = 1024 * 1024;
 /// How many folder levels below a skill folder its resources are looked for.
 pub const RESOURCE_DEPTH: usize = 8;
 
+/// How far and how wide the walk goes, and what it needs of resources.
 #[derive(Debug, Clone)]
 pub struct ScanOptions {
+    /// Folder levels below a root looked into for skills.
     pub max_depth: usize,
     /// Files and folders visited per root before the walk of that root stops.
     pub max_entries: usize,
@@ -127,7 +129,9 @@ pub fn scan(roots: &[Root], opts: &ScanOptions) -> (Vec<Skill>, Vec<Diagnostic>)
 /// What [`scan_indexed`] found, and how much of it the index saved.
 #[derive(Debug, Default)]
 pub struct Scanned {
+    /// Every skill found, with its parse findings.
     pub skills: Vec<Skill>,
+    /// Problems that belong to no single skill: missing roots, folders not entered.
     pub problems: Vec<Diagnostic>,
     /// One per root folder, for the next index.
     pub walks: Vec<WalkRecord>,

@@ -31,6 +31,7 @@ pub struct SkillTokens {
     pub l2: Option<u32>,
     /// All text resources together (not the schema).
     pub l3: Option<u32>,
+    /// Each resource with its count.
     pub resources: Vec<ResourceTokens>,
     /// The tool schema an executable skill answers `--help-json` with, filled in by the probe.
     pub schema: Option<u32>,
@@ -67,6 +68,7 @@ impl SkillTokens {
 pub struct ResourceTokens {
     /// Path relative to the skill folder, `/`-separated.
     pub rel: String,
+    /// Its size in bytes.
     pub size: u64,
     /// Whether the file is text (binary files are listed, not counted).
     pub text: bool,
@@ -77,8 +79,11 @@ pub struct ResourceTokens {
 /// How far a level's counting has come, for progress displays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Progress {
+    /// The level being counted.
     pub level: Level,
+    /// Skills counted so far.
     pub done: usize,
+    /// Skills to count.
     pub total: usize,
 }
 

@@ -14,7 +14,9 @@ const MAX_BODY_BYTES: u64 = 4 * 1024 * 1024;
 /// The figures a skill's own part of the cost is made of; `None` while unknown.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Levels {
+    /// Its listing entry.
     pub l1: Option<u64>,
+    /// Its SKILL.md.
     pub l2: Option<u64>,
     /// The tool schema of the last probe (executables only).
     pub schema: Option<u64>,
@@ -23,6 +25,7 @@ pub struct Levels {
 /// One skill's cost when used.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct UseCost {
+    /// Its type: what decides what using it costs.
     #[serde(rename = "type")]
     pub kind: SkillKind,
     /// What decided the type.

@@ -8,18 +8,24 @@ use std::time::{Duration, Instant};
 /// A batch of changes after a quiet period: the paths that changed (files or folders).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Change {
+    /// Files or folders that changed.
     Paths(Vec<PathBuf>),
     /// The watcher reported an error; what changed is unknown, so everything may have.
     Lost(String),
 }
 
+/// Why the watcher could not watch.
 #[derive(Debug, thiserror::Error)]
 pub enum WatchError {
+    /// The watcher could not be made.
     #[error("cannot start the file watcher: {0}")]
     Start(notify::Error),
+    /// A folder could not be watched.
     #[error("cannot watch {path}: {source}")]
     Watch {
+        /// The folder.
         path: PathBuf,
+        /// Why.
         source: notify::Error,
     },
 }

@@ -12,6 +12,7 @@ use crate::core::tokens::{self, Encoding, TokenCache};
 /// What one agent's listing holds and costs per turn.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AgentBudget {
+    /// The agent whose listing this is.
     pub agent: Agent,
     /// Skills the agent reads (its view), switched on or not.
     pub skills: usize,
@@ -19,6 +20,7 @@ pub struct AgentBudget {
     pub listed: usize,
     /// Entries whose description was trimmed or left out for the budget.
     pub cut: usize,
+    /// Entries left out of its listing for the budget.
     pub dropped: usize,
     /// Tokens of its listing, every turn.
     pub tokens: u32,

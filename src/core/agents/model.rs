@@ -41,6 +41,7 @@ pub enum Injection {
 /// One agent, completely.
 #[derive(Debug)]
 pub struct AgentModel {
+    /// The agent.
     pub agent: Agent,
     /// Its name for people.
     pub name: &'static str,
@@ -50,12 +51,14 @@ pub struct AgentModel {
     pub format: Format,
     /// The profile its skills are judged by when none is asked for.
     pub profile: Profile,
+    /// Whether a skill is on until something switches it off.
     pub enable_default: EnableDefault,
     /// Lists a skill without a `name` under its folder's name and one without a `description`
     /// under the first paragraph of its body, as Claude Code does.
     pub fallbacks: bool,
     /// Honours `paths:`: such a skill is listed only while a matching file is open.
     pub conditional: bool,
+    /// How it puts a skill's body in front of its model once the skill is used.
     pub injection: Injection,
     /// Most skills its auto listing mode keeps (Lazy Skills: `_auto_select_skills(max_skills=10)`).
     pub auto_max: Option<usize>,

@@ -17,18 +17,25 @@ use std::path::{Path, PathBuf};
 /// The exact change a toggle makes to one settings file, for a confirmation.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct TogglePlan {
+    /// The agent whose settings file changes.
     pub agent: Agent,
+    /// Which of its settings files.
     pub scope: SwitchScope,
+    /// The skill's name.
     pub skill: String,
     /// Switching on (`true`) or off.
     pub on: bool,
+    /// The settings file.
     pub file: PathBuf,
     /// The file existed when planned (otherwise the toggle creates it).
     pub existed: bool,
+    /// Its text now (empty when it does not exist).
     pub before: String,
+    /// Its text once the change is written.
     pub after: String,
     /// `before` → `after` as a unified diff; empty when nothing changes.
     pub diff: String,
+    /// What the agent does with the skill now.
     pub before_state: Effective,
     /// What the agent will do once the change is written.
     pub after_state: Effective,
@@ -38,6 +45,7 @@ pub struct TogglePlan {
 }
 
 impl TogglePlan {
+    /// Whether the file's text stays as it is.
     pub fn changes_nothing(&self) -> bool {
         self.before == self.after
     }
@@ -51,7 +59,9 @@ impl TogglePlan {
 /// What applying did.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Applied {
+    /// The settings file.
     pub file: PathBuf,
+    /// Whether anything was written.
     pub written: bool,
     /// The file as it was, when there was one.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -69,8 +69,11 @@ pub trait SkillSwitches: Send + Sync + fmt::Debug {
 /// One settings file's text, with its name for people (`~/.claude/settings.json`).
 #[derive(Debug, Clone, Copy)]
 pub struct SettingsText<'a> {
+    /// The file.
     pub path: &'a Path,
+    /// Its name for people.
     pub shown: &'a str,
+    /// Its text.
     pub text: &'a str,
 }
 
@@ -114,6 +117,7 @@ pub enum AgentState {
 }
 
 impl AgentState {
+    /// Its name in JSON and on screen: `on`, `name-only`, `off`, ….
     pub fn as_str(self) -> &'static str {
         match self {
             AgentState::On => "on",
@@ -138,6 +142,7 @@ impl fmt::Display for AgentState {
 /// A skill's state for one agent and what decided it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Effective {
+    /// What the agent does with the skill.
     pub state: AgentState,
     /// Where the state comes from, for people: `~/.claude/settings.json skillOverrides.pdf`,
     /// `frontmatter disable-model-invocation`, `default`.
@@ -160,9 +165,11 @@ impl Effective {
 /// One agent's view of a skill, for a badge in a list.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Badge {
+    /// The agent.
     pub agent: Agent,
     /// The agent reads the folder the skill is in.
     pub reads: bool,
+    /// Its state for the skill and what decided it.
     pub effective: Effective,
 }
 

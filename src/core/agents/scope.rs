@@ -17,6 +17,7 @@ pub enum SwitchScope {
 }
 
 impl SwitchScope {
+    /// Its name in settings, JSON and `toggle --scope`: `user`, `project`, `local`.
     pub fn as_str(self) -> &'static str {
         match self {
             SwitchScope::User => "user",

@@ -165,10 +165,12 @@ impl AgentSwitches {
         readers_in(self.registry, skill)
     }
 
+    /// The home folder the settings were read under.
     pub fn home(&self) -> &Path {
         &self.home
     }
 
+    /// The project folder the settings were read under, if any.
     pub fn project(&self) -> Option<&Path> {
         self.project.as_deref()
     }

@@ -78,6 +78,7 @@ impl View {
         self.member.iter().filter(|&&m| m).count()
     }
 
+    /// Whether no agent wrote anything for the skill.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

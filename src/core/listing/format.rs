@@ -14,10 +14,13 @@ pub const CLAUDE_CODE_ENTRY_CAP: usize = 1_536;
 /// Agents turn a token budget into characters at this rate.
 pub const CHARS_PER_TOKEN: usize = 4;
 
+/// A format or tier name that is none of skillscope's.
 #[derive(Debug, thiserror::Error)]
 pub enum ListingError {
+    /// Not the name of a listing format.
     #[error("unknown listing format `{0}`: use {ids}", ids = Format::ids())]
     UnknownFormat(String),
+    /// Not the name of a tier.
     #[error("unknown tier `{0}`: use auto, full, compact or names")]
     UnknownTier(String),
 }
@@ -40,6 +43,7 @@ pub enum Format {
 }
 
 impl Format {
+    /// Every format, in the order they are offered.
     pub const ALL: [Format; 5] = [
         Format::Xml,
         Format::Markdown,
@@ -48,6 +52,7 @@ impl Format {
         Format::LazySkills,
     ];
 
+    /// Its name on the command line, in the config file and in JSON.
     pub fn as_str(self) -> &'static str {
         self.spec().id
     }

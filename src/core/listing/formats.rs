@@ -25,7 +25,9 @@ pub enum Frame {
     Headed(&'static str),
     /// An opening and a closing line around the entries, written even when none is listed.
     Wrapped {
+        /// The line before the entries.
         open: &'static str,
+        /// The line after them.
         close: &'static str,
     },
 }
@@ -39,9 +41,11 @@ pub struct FormatSpec {
     pub summary: &'static str,
     /// The share of the context window (in percent) the agent gives its listing, if it limits it.
     pub budget_percent: Option<usize>,
+    /// How the format fits its listing into the budget.
     pub fit: Fit,
     /// The agent caps each entry's description at this many characters.
     pub entry_cap: Option<usize>,
+    /// What surrounds the entries.
     pub frame: Frame,
     /// The name, description and path as this format takes them from a skill (unescaped).
     pub(super) parts: fn(&Skill, &Folders) -> Parts,

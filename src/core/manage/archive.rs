@@ -9,8 +9,11 @@ use std::path::{Component, Path, PathBuf};
 /// The formats read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ArchiveKind {
+    /// A `.zip` file.
     Zip,
+    /// A gzip-compressed tar file (`.tar.gz`, `.tgz`).
     TarGz,
+    /// A plain `.tar` file.
     Tar,
 }
 
@@ -38,6 +41,7 @@ pub const MAX_BYTES: u64 = 1 << 30;
 /// What an unpacking did.
 #[derive(Debug, Default)]
 pub struct Unpacked {
+    /// Files written.
     pub files: usize,
     /// Entries refused or left out, and why.
     pub notes: Vec<String>,

@@ -12,14 +12,18 @@ use std::path::PathBuf;
 /// Where the skills being installed came from.
 #[derive(Debug, Clone)]
 pub struct Provenance {
+    /// The source, as the manifest records it.
     pub source: OriginRecord,
+    /// The commit of a git source.
     pub commit: Option<String>,
 }
 
 /// One skill written.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Installed {
+    /// Its folder name in the agent's skill folder.
     pub folder: String,
+    /// Its folder.
     pub dir: PathBuf,
     /// The skill it replaced, now in the trash.
     #[serde(skip_serializing_if = "Option::is_none")]

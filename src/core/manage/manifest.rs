@@ -17,6 +17,7 @@ pub const VERSION: u32 = 1;
 pub struct Entry {
     /// The skill's name when it was added.
     pub name: String,
+    /// Where it was added from.
     pub source: OriginRecord,
     /// The commit it was taken from (git sources).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -34,7 +35,9 @@ pub struct Entry {
 /// Every added skill of one folder, by its folder name.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Manifest {
+    /// The manifest's format version.
     pub skillscope_manifest: u32,
+    /// Each added skill's entry, by its folder name.
     #[serde(default)]
     pub skills: BTreeMap<String, Entry>,
 }

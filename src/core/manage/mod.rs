@@ -53,10 +53,15 @@ pub fn installed_targets(home: &Path, project: Option<&Path>) -> Vec<Target> {
 pub struct Plan {
     /// Holds the clone and the staged copies until the plan is dropped.
     pub work: tempfile::TempDir,
+    /// Where the skills come from.
     pub origin: origin::Origin,
+    /// The commit fetched, for a git source.
     pub commit: Option<String>,
+    /// The skills the source holds, staged.
     pub staged: Vec<stage::Staged>,
+    /// Each staged skill judged and priced for the target.
     pub priced: Vec<preview::Priced>,
+    /// The target's library and the figures the prices were made with.
     pub pricing: preview::Pricing,
     /// What was left out of the source, and why.
     pub notes: Vec<String>,

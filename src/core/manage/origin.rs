@@ -12,27 +12,38 @@ pub enum Origin {
     /// Any URL git accepts (`https://`, `ssh://`, `git@host:path`, `file://`), at a branch or
     /// tag when one is given, else at the remote's default branch.
     Git {
+        /// The URL as given.
         url: String,
+        /// The branch or tag asked for.
         reference: Option<String>,
     },
     /// A folder on this machine, read as it is.
     Folder(PathBuf),
     /// A `.zip`, `.tar.gz` (`.tgz`) or `.tar` file on this machine.
-    Archive { path: PathBuf, kind: ArchiveKind },
+    Archive {
+        /// The archive file.
+        path: PathBuf,
+        /// Its format, from its name.
+        kind: ArchiveKind,
+    },
 }
 
 /// How a source is written down in the manifest.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum OriginKind {
+    /// A git repository.
     Git,
+    /// A folder.
     Folder,
+    /// An archive.
     Archive,
 }
 
 /// A source as the manifest records it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OriginRecord {
+    /// Git, folder or archive.
     pub kind: OriginKind,
     /// The URL as given, or the folder's or archive's absolute path.
     pub location: String,

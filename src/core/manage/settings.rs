@@ -11,7 +11,9 @@ use std::path::{Path, PathBuf};
 /// One settings file's entries that name a skill, and the file's text without them.
 #[derive(Debug, Clone, Serialize)]
 pub struct Reference {
+    /// The agent whose settings file it is.
     pub agent: Agent,
+    /// The settings file.
     pub file: PathBuf,
     /// The entries, for people: `skillOverrides.pdf`, `skills.config[1] (name = "pdf")`.
     pub entries: Vec<String>,

@@ -31,6 +31,7 @@ pub struct Staged {
     pub subfolder: String,
     /// Its copy in the staging folder.
     pub dir: PathBuf,
+    /// The hash of its files as staged (kept in the manifest to tell a later local edit).
     pub hash: String,
     /// What the copy left out.
     pub notes: Vec<String>,
@@ -39,6 +40,7 @@ pub struct Staged {
 /// What a source held.
 #[derive(Debug, Default)]
 pub struct Found {
+    /// The skills staged, under their install names.
     pub skills: Vec<Staged>,
     /// Skills that could not be staged, and why.
     pub notes: Vec<String>,

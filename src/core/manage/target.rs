@@ -36,7 +36,9 @@ pub fn format_for(agent: Agent) -> Format {
 /// Where skills go: one agent's skill folder at one scope.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Target {
+    /// The agent whose folder it is.
     pub agent: Agent,
+    /// User or project.
     pub scope: Scope,
     /// The skill folder (it may not exist yet).
     pub dir: PathBuf,

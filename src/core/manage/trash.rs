@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 pub struct TrashEntry {
     /// Its folder in the trash.
     pub id: String,
+    /// The skill's name.
     pub name: String,
     /// The folder it was removed from.
     pub from: PathBuf,
@@ -38,12 +39,14 @@ impl Trash {
         Trash::at(&crate::core::paths::data_root())
     }
 
+    /// The trash in skillscope's data folder `data`.
     pub fn at(data: &Path) -> Trash {
         Trash {
             dir: data.join("trash"),
         }
     }
 
+    /// The folder removed skills are kept in.
     pub fn dir(&self) -> &Path {
         &self.dir
     }

@@ -35,7 +35,9 @@ pub fn link_stays_inside(rel: &str, target: &str) -> bool {
 /// What a copy made.
 #[derive(Debug, Default, Clone)]
 pub struct Copied {
+    /// Files copied.
     pub files: usize,
+    /// Bytes copied.
     pub bytes: u64,
     /// What was left out, and why.
     pub notes: Vec<String>,
@@ -402,14 +404,20 @@ fn copy_exact(from: &Path, to: &Path) -> Result<(), ManageError> {
 /// the lines added and removed in text files.
 #[derive(Debug, Default, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct TreeDiff {
+    /// Files only in the new copy.
     pub added: Vec<String>,
+    /// Files only in the old one.
     pub removed: Vec<String>,
+    /// Files in both that differ.
     pub changed: Vec<String>,
+    /// Lines added across the changed text files.
     pub lines_added: usize,
+    /// Lines removed across them.
     pub lines_removed: usize,
 }
 
 impl TreeDiff {
+    /// Whether the two copies hold the same files.
     pub fn is_empty(&self) -> bool {
         self.added.is_empty() && self.removed.is_empty() && self.changed.is_empty()
     }

@@ -32,6 +32,7 @@ impl Default for NameFilter {
 }
 
 impl NameFilter {
+    /// A filter with an empty pattern (every name passes).
     pub fn new() -> Self {
         NameFilter {
             matcher: SkimMatcherV2::default().smart_case(),

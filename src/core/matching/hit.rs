@@ -8,9 +8,13 @@ use std::ops::Range;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum HitField {
+    /// The skill's name.
     Name,
+    /// Its description.
     Description,
+    /// Its `when_to_use`.
     WhenToUse,
+    /// Its trigger phrases.
     Triggers,
     /// One of the verbs every executable skill reacts to (`run`, `execute`, `call`, `api`,
     /// `script`).
@@ -18,6 +22,7 @@ pub enum HitField {
 }
 
 impl HitField {
+    /// Its name in JSON and on screen.
     pub fn as_str(self) -> &'static str {
         match self {
             HitField::Name => "name",
@@ -36,6 +41,7 @@ pub struct Hit {
     /// an executable verb, or the name for fuzzy. It differs from the message text at `spans`
     /// when a stem or a synonym made the match ("excel" in the message, "spreadsheet" here).
     pub term: String,
+    /// Where in the skill it was found.
     pub field: HitField,
     /// Byte ranges of the message that matched, in order.
     pub spans: Vec<Range<usize>>,

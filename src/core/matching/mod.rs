@@ -62,6 +62,7 @@ impl Matcher {
     /// The matchers that model an agent routing a message (fuzzy is a name filter).
     pub const ROUTING: [Matcher; 3] = [Matcher::Keyword, Matcher::Triggers, Matcher::Bm25];
 
+    /// Its name on the command line and in JSON.
     pub fn as_str(self) -> &'static str {
         match self {
             Matcher::Keyword => "keyword",
@@ -71,6 +72,7 @@ impl Matcher {
         }
     }
 
+    /// The matcher named `name` (as [`Matcher::as_str`] writes it).
     pub fn from_name(name: &str) -> Option<Matcher> {
         Matcher::ALL
             .into_iter()
@@ -104,6 +106,7 @@ pub struct Index {
 }
 
 impl Index {
+    /// Every matcher's view of `lib`.
     pub fn build(lib: &Library) -> Index {
         let (triggers, (lexicon, keyword, bm25)) =
             rayon::join(|| triggers::TriggerIndex::build(lib), || word_indexes(lib));
@@ -122,6 +125,7 @@ impl Index {
         self.names.len()
     }
 
+    /// Whether the library had no skill.
     pub fn is_empty(&self) -> bool {
         self.names.is_empty()
     }

@@ -7,7 +7,9 @@ use std::ops::Range;
 /// One word of a text: lowercased, with where it sits in the original text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Word {
+    /// The word, lowercased.
     pub text: String,
+    /// Its byte range in the original text.
     pub span: Range<usize>,
 }
 
@@ -105,6 +107,7 @@ const STOP_WORDS: &[&str] = &[
     "your", "yours", "yourself",
 ];
 
+/// Whether `w` is too common to say anything about a skill.
 pub fn is_stop_word(w: &str) -> bool {
     STOP_WORDS.binary_search(&w).is_ok()
 }
@@ -250,6 +253,7 @@ pub struct Synonyms {
 }
 
 impl Synonyms {
+    /// A stemmer with nothing remembered yet.
     pub fn new() -> Self {
         let mut map: HashMap<String, Vec<String>> = HashMap::new();
         for group in SYNONYMS {

@@ -20,6 +20,7 @@ pub use crate::core::catalogue::{Profile, RULES, RuleId, RuleInfo, UnknownProfil
 /// What a check run may do beyond reading frontmatter.
 #[derive(Clone, Copy, Default)]
 pub struct CheckOptions<'a> {
+    /// The profile whose rules and levels apply.
     pub profile: Profile,
     /// Judge each skill of an agent's folder by that agent's own profile
     /// (`core::agents::model`); `profile` is then for folders given on the command line.

@@ -7,6 +7,7 @@ use crate::core::matching::lexicon::{Lexicon, SkillWords, tokenize};
 use serde::Serialize;
 use std::collections::HashMap;
 
+/// The rule this module reports.
 pub const RULE: RuleId = RuleId::Overlap;
 
 /// How many of its most distinctive terms stand for a skill.

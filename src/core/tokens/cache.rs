@@ -134,6 +134,7 @@ impl TokenCache {
         }
     }
 
+    /// The cache file, when the cache is kept on disk.
     pub fn path(&self) -> Option<&Path> {
         self.path.as_deref()
     }
@@ -160,6 +161,7 @@ impl TokenCache {
         self.lock().counts.len()
     }
 
+    /// Whether no count is known.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -197,6 +199,7 @@ impl TokenCache {
         Some(slot.0)
     }
 
+    /// Remembers `count` tokens for the content `hash` in `enc`.
     pub fn insert(&self, hash: ContentHash, enc: Encoding, count: u32) {
         let mut e = self.lock();
         e.counts.insert((hash, enc.id()), (count, true));

@@ -6,15 +6,21 @@ use std::path::PathBuf;
 use std::str::FromStr;
 use tiktoken_rs::CoreBPE;
 
+/// What can go wrong counting tokens or keeping them.
 #[derive(Debug, thiserror::Error)]
 pub enum TokenError {
+    /// Not the name of an encoding skillscope counts with.
     #[error("unknown encoding `{0}`: use o200k_base or cl100k_base")]
     UnknownEncoding(String),
+    /// The token cache could not be written.
     #[error("cannot write the token cache {path}: {source}")]
     CacheWrite {
+        /// The cache file.
         path: PathBuf,
+        /// Why.
         source: std::io::Error,
     },
+    /// The token cache's folder cannot be used.
     #[error("the token cache was not used: {0}")]
     CacheUnusable(String),
 }
@@ -32,8 +38,10 @@ pub enum Encoding {
 }
 
 impl Encoding {
+    /// Every encoding, the default first.
     pub const ALL: [Encoding; 2] = [Encoding::O200kBase, Encoding::Cl100kBase];
 
+    /// Its name, as tiktoken writes it.
     pub fn as_str(self) -> &'static str {
         match self {
             Encoding::O200kBase => "o200k_base",

@@ -86,7 +86,9 @@ pub struct RunSpec {
 pub enum Ending {
     /// The command exited by itself (normally or by a signal of its own or of a limit).
     Exited,
+    /// Killed at its timeout.
     TimedOut,
+    /// Killed because the run was cancelled.
     Cancelled,
 }
 
