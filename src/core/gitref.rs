@@ -11,23 +11,37 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+/// Why a folder could not be read from git.
 #[derive(Debug, thiserror::Error)]
 pub enum GitError {
+    /// git could not be started.
     #[error("cannot run git: {0}")]
     Spawn(std::io::Error),
     #[error("git {args} failed: {stderr}")]
-    Failed { args: String, stderr: String },
+    Failed {
+        /// The git command's arguments.
+        args: String,
+        /// What git said.
+        stderr: String,
+    },
+    /// The folder is in no git repository.
     #[error("{0} is not inside a git work tree")]
     NotInRepo(PathBuf),
+    /// The reference names no commit.
     #[error("`{0}` is not a commit-ish git reference")]
     BadRef(String),
+    /// git answered something unexpected.
     #[error("git returned something unexpected: {0}")]
     Protocol(String),
+    /// A tree object could not be read.
     #[error("the tree is refused: {0}")]
     BadTree(String),
+    /// A file of the copy could not be written.
     #[error("cannot write {path}: {source}")]
     Write {
+        /// The file.
         path: PathBuf,
+        /// Why.
         source: std::io::Error,
     },
 }
@@ -35,6 +49,7 @@ pub enum GitError {
 /// What a copy left out, so the caller can say so.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Materialized {
+    /// Files written.
     pub files: usize,
     /// Symlinks not in the copy: each leads outside the copied folder, nowhere, or could not be
     /// checked. The target is kept, as the tree holds it.
@@ -48,11 +63,15 @@ pub struct Materialized {
 /// A symlink of the tree that is not in the copy, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SkippedLink {
+    /// Its path inside the copied folder.
     pub path: String,
+    /// Where it points, as the tree holds it.
     pub target: String,
+    /// Why it is not in the copy.
     pub why: LinkSkip,
 }
 
+/// Why a symlink of the tree is not in the copy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LinkSkip {
     /// Followed for real in the copy, it leaves the copied folder.
@@ -64,6 +83,7 @@ pub enum LinkSkip {
 }
 
 impl LinkSkip {
+    /// Why, for people.
     pub fn as_str(self) -> &'static str {
         match self {
             LinkSkip::Outside => "leads outside",

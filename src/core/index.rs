@@ -34,11 +34,15 @@ use crate::core::fsx::Stamp;
 /// skill file, and the problems it met.
 #[derive(Debug, Clone, Default)]
 pub struct WalkRecord {
+    /// The root walked.
     pub path: PathBuf,
+    /// How deep it was walked.
     pub max_depth: usize,
+    /// Every folder read, with its stamp from before it was read.
     pub dirs: Vec<(PathBuf, Stamp)>,
     /// (skill folder, skill file), as the walk found them.
     pub found: Vec<(PathBuf, PathBuf)>,
+    /// Problems met on the way.
     pub problems: Vec<Diagnostic>,
     /// Every link the walk met (files and folders), in path order. A link made or removed later
     /// changes its folder's stat, so the record is then walked again.
@@ -112,9 +116,13 @@ impl Stored {
 /// One resource as remembered.
 #[derive(Debug, Clone, Default)]
 pub struct ResourceRecord {
+    /// Its path inside the skill folder.
     pub rel: String,
+    /// Its stamp when it was read.
     pub stamp: Stamp,
+    /// Whether it is text.
     pub text: bool,
+    /// Its local links, once a rule read them.
     pub links: Option<Vec<String>>,
     /// Its token count per encoding, when counted.
     pub tokens: [Option<u32>; 2],
@@ -124,13 +132,21 @@ pub struct ResourceRecord {
 /// body rules read off its body.
 #[derive(Debug, Clone, Default)]
 pub struct SkillRecord {
+    /// The skill file.
     pub file: PathBuf,
+    /// Its stamp when it was read.
     pub stamp: Stamp,
+    /// Its frontmatter, as parsed.
     pub frontmatter: Frontmatter,
+    /// What reading it found.
     pub parse_diagnostics: Vec<Diagnostic>,
+    /// 1-based line where the body starts.
     pub body_line: u32,
+    /// Byte offset of the body.
     pub body_offset: u64,
+    /// Its resources.
     pub resources: Vec<ResourceRecord>,
+    /// What the body rules read off the body, when they did.
     pub body: Option<BodyFacts>,
     /// The body's token count per encoding, up to the body rule's limit (see `tokens::count_up_to`).
     pub body_tokens: [Option<u32>; 2],
@@ -143,6 +159,7 @@ pub struct SkillRecord {
 /// A decoded index file.
 #[derive(Debug, Default)]
 pub struct IndexData {
+    /// The walks, one per root.
     pub walks: Vec<WalkRecord>,
     /// By skill folder (its path's bytes).
     /// Boxed: records move twice on the way to a skill.
@@ -182,6 +199,7 @@ impl IndexStore {
         IndexStore::in_dir(crate::core::paths::cache_root())
     }
 
+    /// The index kept in `dir`.
     pub fn in_dir(dir: impl Into<PathBuf>) -> IndexStore {
         IndexStore {
             dir: Some(dir.into()),

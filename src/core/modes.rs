@@ -13,6 +13,7 @@ use std::str::FromStr;
 /// How many skills a matcher may make relevant per message, as the `match` command shows.
 pub const DEFAULT_TOP_K: usize = 5;
 
+/// Which skills a listing offers: the ones switched on, every one, or the ones a message makes relevant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ListingMode {
@@ -26,8 +27,10 @@ pub enum ListingMode {
 }
 
 impl ListingMode {
+    /// Every mode, in the order the app cycles through them.
     pub const ALL: [ListingMode; 3] = [ListingMode::Enabled, ListingMode::All, ListingMode::Auto];
 
+    /// Its name on the command line and in JSON.
     pub fn as_str(self) -> &'static str {
         match self {
             ListingMode::Enabled => "enabled",
@@ -36,6 +39,7 @@ impl ListingMode {
         }
     }
 
+    /// The mode after this one, round to the first.
     pub fn next(self) -> ListingMode {
         let i = ListingMode::ALL
             .iter()
@@ -51,6 +55,7 @@ impl fmt::Display for ListingMode {
     }
 }
 
+/// A listing mode name that is none of skillscope's.
 #[derive(Debug, thiserror::Error)]
 #[error("unknown listing mode `{0}`: use enabled, all or auto")]
 pub struct UnknownMode(String);
@@ -116,7 +121,9 @@ pub fn relevant(
 /// Which skills each mode offers to the listing.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Selections {
+    /// Switched on: skillscope's state, else their frontmatter's default.
     pub enabled: Vec<bool>,
+    /// Every skill an agent could list.
     pub all: Vec<bool>,
     /// `None` when there is no message to judge relevance by.
     pub auto: Option<Vec<bool>>,
@@ -161,6 +168,7 @@ impl Selections {
         }
     }
 
+    /// What `mode` offers; `None` for auto when there is no message.
     pub fn get(&self, mode: ListingMode) -> Option<&[bool]> {
         match mode {
             ListingMode::Enabled => Some(&self.enabled),
@@ -173,12 +181,15 @@ impl Selections {
 /// What one mode's listing holds and costs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ModeCost {
+    /// The mode.
     pub mode: ListingMode,
     /// Skills the mode offers to the listing.
     pub skills: usize,
     /// Entries in the listing (offered and not dropped).
     pub listed: usize,
+    /// Characters of its listing.
     pub chars: usize,
+    /// Tokens of its listing, every turn.
     pub tokens: u32,
 }
 
@@ -203,6 +214,7 @@ pub struct Comparison {
 }
 
 impl Comparison {
+    /// What `mode` costs, when it could be priced.
     pub fn get(&self, mode: ListingMode) -> Option<&ModeCost> {
         self.modes.iter().find(|m| m.mode == mode)
     }

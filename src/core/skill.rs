@@ -16,11 +16,15 @@ pub const DEFAULT_ENTRY: &str = "execute.py";
 /// The three levels of progressive disclosure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub enum Level {
+    /// Its entry in the listing, in front of the model every turn.
     L1,
+    /// Its SKILL.md, read when the skill is used.
     L2,
+    /// Its other files, read when the body points to them.
     L3,
 }
 
+/// One skill as discovered: where it is, its frontmatter, its resources, what reading it found.
 #[derive(Debug, Clone)]
 pub struct Skill {
     /// The name agents see: the frontmatter `name`, or the folder name when it has none.
@@ -32,18 +36,23 @@ pub struct Skill {
     pub namespace: String,
     /// A Claude Code plugin's skill (`plugin:skill`), which its agent always namespaces.
     pub plugin: bool,
+    /// Its folder.
     pub dir: PathBuf,
+    /// Its SKILL.md.
     pub skill_md: PathBuf,
     /// The root the skill was found under, shared by every skill of that root.
     pub root: Arc<Path>,
     /// The walk saw no link between the root and the skill folder: the folder's real place is the
     /// root's real place joined with the path below it, without asking the file system again.
     pub plain: bool,
+    /// The agent whose root it was found under.
     pub agent: Agent,
+    /// That root's scope.
     pub scope: Scope,
     /// One of Claude Code's custom commands (`.claude/commands/NAME.md`): `dir` and `skill_md`
     /// are the file, its name its path, and it has no resources.
     pub command: bool,
+    /// Its frontmatter, as parsed.
     pub frontmatter: Frontmatter,
     /// Problems found while reading the file (YAML, encoding, layout). Rule findings are computed
     /// per profile by [`crate::core::rules`].
@@ -67,6 +76,7 @@ pub struct Skill {
 /// the file keeps its stat) so that the body is not read again to answer the same questions.
 #[derive(Debug, Default)]
 pub struct Facts {
+    /// Its body's lines, size and local links, once a body rule read them.
     pub body: OnceLock<BodyFacts>,
     /// The body's token count per encoding (`Encoding::slot`), up to the body rule's limit: exact
     /// at or below it, some figure above it otherwise.
@@ -89,7 +99,9 @@ pub const L1_KEPT: usize = 4;
 /// What the body rules read off a SKILL.md body.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BodyFacts {
+    /// Lines of the body.
     pub lines: u32,
+    /// Bytes of the body.
     pub bytes: u64,
     /// Its links to local files, in order (see `rules::local_links`).
     pub links: Vec<Link>,
@@ -98,9 +110,11 @@ pub struct BodyFacts {
 /// A markdown link to a local file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Link {
+    /// Where it points, as written.
     pub target: String,
     /// 1-based line and column within the text it was read from.
     pub line: u32,
+    /// 1-based column.
     pub column: u32,
 }
 
@@ -140,6 +154,7 @@ impl Skill {
         self.stamp.len
     }
 
+    /// Its type: declared, else decided by its entry script.
     pub fn kind(&self) -> SkillKind {
         self.frontmatter.kind
     }
@@ -159,6 +174,7 @@ impl Skill {
         self.frontmatter.kind_source
     }
 
+    /// Its frontmatter description (empty when it has none).
     pub fn description(&self) -> &str {
         self.frontmatter.description().unwrap_or("")
     }

@@ -5,13 +5,19 @@ use serde::Serialize;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+/// An agent whose skill folders skillscope reads, or where a root came from otherwise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Agent {
+    /// Claude Code.
     ClaudeCode,
+    /// OpenAI's Codex CLI.
     Codex,
+    /// opencode.
     Opencode,
+    /// Gemini CLI.
     Gemini,
+    /// Goose.
     Goose,
     /// The Lazy Skills agent (`~/.config/cli-agent/skills`).
     LazySkills,
@@ -24,6 +30,7 @@ pub enum Agent {
 }
 
 impl Agent {
+    /// Every agent, in the order they are shown.
     pub const ALL: [Agent; 9] = [
         Agent::ClaudeCode,
         Agent::Codex,
@@ -36,6 +43,7 @@ impl Agent {
         Agent::Demo,
     ];
 
+    /// Its name on the command line and in JSON.
     pub fn as_str(self) -> &'static str {
         match self {
             Agent::ClaudeCode => "claude-code",
@@ -82,21 +90,26 @@ impl fmt::Display for Agent {
     }
 }
 
+/// Whose folder a root is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Scope {
     /// Skills an administrator deployed for every user (Claude Code's managed folder).
     Managed,
+    /// The user's own folder (under the home folder).
     User,
+    /// The project's folder (under the current repository).
     Project,
     /// An installed plugin's skills (Claude Code's `~/.claude/plugins/cache`).
     Plugin,
     /// Given on the command line.
     Path,
+    /// The bundled demo library.
     Demo,
 }
 
 impl Scope {
+    /// Its name on the command line and in JSON.
     pub fn as_str(self) -> &'static str {
         match self {
             Scope::Managed => "managed",
@@ -133,8 +146,11 @@ impl fmt::Display for Scope {
 /// A folder that holds skills, tagged with the agent that reads it and its scope.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Root {
+    /// The folder.
     pub path: PathBuf,
+    /// The agent that reads it.
     pub agent: Agent,
+    /// Whose folder it is.
     pub scope: Scope,
     /// A folder of Claude Code's custom commands (`*.md` files, each a skill), not of skill
     /// folders.
@@ -143,6 +159,7 @@ pub struct Root {
 }
 
 impl Root {
+    /// A root at `path`.
     pub fn new(path: impl Into<PathBuf>, agent: Agent, scope: Scope) -> Self {
         Root {
             path: path.into(),

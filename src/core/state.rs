@@ -13,26 +13,44 @@ pub const CONFIG_DIR_ENV: &str = "SKILLSCOPE_CONFIG_DIR";
 
 const FORMAT_VERSION: u32 = 1;
 
+/// Why skillscope's state could not be written.
 #[derive(Debug, thiserror::Error)]
 pub enum StateError {
+    /// The state file could not be written.
     #[error("cannot write {path}: {source}")]
     Write {
+        /// The state file.
         path: PathBuf,
+        /// Why.
         source: std::io::Error,
     },
+    /// The state could not be encoded.
     #[error("cannot encode the state: {0}")]
     Encode(#[from] serde_json::Error),
     #[error("{path} was not saved: {reason}")]
-    Blocked { path: PathBuf, reason: String },
+    Blocked {
+        /// The state file.
+        path: PathBuf,
+        /// Why.
+        reason: String,
+    },
+    /// The state file's lock could not be taken.
     #[error("{path} was not saved: {source}")]
     Lock {
+        /// The state file.
         path: PathBuf,
+        /// Why.
         source: crate::core::fsx::FsxError,
     },
     #[error(
         "{path} does not hold the change after it was written ({what}); another program may have replaced it"
     )]
-    NotPersisted { path: PathBuf, what: String },
+    NotPersisted {
+        /// The state file.
+        path: PathBuf,
+        /// What was not kept.
+        what: String,
+    },
 }
 
 /// Where the state file lives: `$SKILLSCOPE_CONFIG_DIR/state.json`, else
@@ -78,6 +96,7 @@ pub enum StateSource {
     /// Its agent enables a skill only when asked to (Lazy Skills: `auto_load: true`), and it is
     /// not asked.
     NotOptedIn,
+    /// Nothing says otherwise: the skill's own default.
     Default,
 }
 
@@ -158,6 +177,7 @@ impl EnableState {
         (state, diags)
     }
 
+    /// The state file.
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -209,6 +229,7 @@ impl EnableState {
         self.file.skills.len()
     }
 
+    /// Whether no skill has a state of its own.
     pub fn is_empty(&self) -> bool {
         self.file.skills.is_empty()
     }

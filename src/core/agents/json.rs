@@ -11,35 +11,50 @@ use serde_json::Value;
 /// A parsed value and where it sits in the text (`start..end`, bytes).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Node {
+    /// Byte offset of its first character.
     pub start: usize,
+    /// Byte offset just past its last character.
     pub end: usize,
+    /// What it is.
     pub kind: Kind,
 }
 
+/// What a parsed value is.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Kind {
+    /// An object's members, in order.
     Object(Vec<Member>),
+    /// An array's items.
     Array(Vec<Node>),
+    /// A string, unescaped.
     String(String),
     /// The number as written.
     Number(String),
+    /// `true` or `false`.
     Bool(bool),
+    /// `null`.
     Null,
 }
 
+/// One member of an object.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Member {
+    /// Its key, unescaped.
     pub key: String,
     /// Offset of the key's opening quote.
     pub key_start: usize,
+    /// Its value.
     pub value: Node,
 }
 
 /// Why the text is not JSON, with a 1-based line and column.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseError {
+    /// 1-based line.
     pub line: u32,
+    /// 1-based column.
     pub column: u32,
+    /// What the parser expected.
     pub message: String,
 }
 
@@ -54,6 +69,7 @@ impl std::fmt::Display for ParseError {
 }
 
 impl Node {
+    /// An object's members; `None` for anything else.
     pub fn members(&self) -> Option<&[Member]> {
         match &self.kind {
             Kind::Object(m) => Some(m),
@@ -66,6 +82,7 @@ impl Node {
         self.members()?.iter().rev().find(|m| m.key == key)
     }
 
+    /// A string's text; `None` for anything else.
     pub fn as_str(&self) -> Option<&str> {
         match &self.kind {
             Kind::String(s) => Some(s),

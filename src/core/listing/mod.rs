@@ -22,6 +22,7 @@ pub const FULL_TIER_MAX: usize = 80;
 pub const COMPACT_TIER_MAX: usize = 300;
 /// Compact entries cut descriptions to this many characters (the `…` included).
 pub const COMPACT_DESCRIPTION_CHARS: usize = 80;
+/// The context window assumed when none is given (tokens).
 pub const DEFAULT_CONTEXT_WINDOW: usize = 200_000;
 /// Codex trims descriptions evenly, but not below this; past it, descriptions are dropped.
 pub const MIN_TRIMMED_DESCRIPTION: usize = 24;
@@ -33,6 +34,7 @@ pub enum Tier {
     /// Chosen by the number of listed skills: full up to 80, compact up to 300, names above.
     #[default]
     Auto,
+    /// Every entry in full.
     Full,
     /// Name and a description cut to 80 characters.
     Compact,
@@ -41,8 +43,10 @@ pub enum Tier {
 }
 
 impl Tier {
+    /// Every tier, in the order they are offered.
     pub const ALL: [Tier; 4] = [Tier::Auto, Tier::Full, Tier::Compact, Tier::Names];
 
+    /// Its name on the command line, in the config file and in JSON.
     pub fn as_str(self) -> &'static str {
         match self {
             Tier::Auto => "auto",
@@ -85,15 +89,21 @@ impl FromStr for Tier {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Fate {
+    /// Listed in full.
     Full,
+    /// Listed with its description cut.
     Trimmed,
+    /// Listed by name only.
     NameOnly,
+    /// Left out of the listing.
     Dropped,
 }
 
 impl Fate {
+    /// Every fate, from most to least listed.
     pub const ALL: [Fate; 4] = [Fate::Full, Fate::Trimmed, Fate::NameOnly, Fate::Dropped];
 
+    /// Its name in JSON and on screen.
     pub fn as_str(self) -> &'static str {
         match self {
             Fate::Full => "full",
@@ -110,9 +120,12 @@ impl fmt::Display for Fate {
     }
 }
 
+/// Which listing to render: format, tier and the context window its budget is a share of.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ListingOptions {
+    /// The agent's listing format.
     pub format: Format,
+    /// How much of each entry is listed.
     pub tier: Tier,
     /// The model's context window in tokens; the agents' budgets are a share of it.
     pub context_window: usize,
@@ -133,13 +146,16 @@ impl Default for ListingOptions {
 pub struct ListedSkill {
     /// Index into `Library::skills`.
     pub index: usize,
+    /// What became of it.
     pub fate: Fate,
     /// Why it is not listed in full; empty when it is.
     pub reason: String,
 }
 
+/// A rendered listing and what it did with each enabled skill.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Listing {
+    /// The listing as the system prompt holds it.
     pub text: String,
     /// The tier used (never `Auto`).
     pub tier: Tier,
@@ -152,6 +168,7 @@ pub struct Listing {
 }
 
 impl Listing {
+    /// How many skills met `fate`.
     pub fn count(&self, fate: Fate) -> usize {
         self.entries.iter().filter(|e| e.fate == fate).count()
     }

@@ -13,11 +13,21 @@ pub enum ManageError {
     #[error(transparent)]
     Git(#[from] crate::core::gitref::GitError),
     #[error("{}: {why}", path.display())]
-    Archive { path: PathBuf, why: String },
+    Archive {
+        /// The archive.
+        path: PathBuf,
+        /// Why.
+        why: String,
+    },
     #[error(transparent)]
     Fsx(#[from] crate::core::fsx::FsxError),
     #[error("{}: {why}", path.display())]
-    Manifest { path: PathBuf, why: String },
+    Manifest {
+        /// The manifest file.
+        path: PathBuf,
+        /// Why.
+        why: String,
+    },
     #[error("{0}")]
     Source(String),
     #[error("{0}")]

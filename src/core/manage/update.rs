@@ -12,12 +12,16 @@ use std::path::{Component, Path, PathBuf};
 /// An added skill: its folder, the target folder it is in, and its manifest entry.
 #[derive(Debug, Clone)]
 pub struct Added {
+    /// The target folder it was added to.
     pub target: Target,
+    /// Its folder name there.
     pub folder: String,
+    /// What the manifest recorded when it was added.
     pub entry: Entry,
 }
 
 impl Added {
+    /// Its folder.
     pub fn dir(&self) -> PathBuf {
         self.target.dir.join(&self.folder)
     }
@@ -61,19 +65,28 @@ pub enum Status {
 /// One added skill compared with its source.
 #[derive(Debug, Clone, Serialize)]
 pub struct Check {
+    /// Its folder name in the target.
     pub folder: String,
+    /// Its name.
     pub name: String,
+    /// Its folder.
     pub dir: PathBuf,
+    /// Its source, for people.
     pub source: String,
+    /// What an update would do.
     pub status: Status,
     /// The folder differs from what was added: an update would overwrite a local edit.
     pub edited: bool,
+    /// The commit it was added from, for a git source.
     pub commit_before: Option<String>,
+    /// The commit the source is at now.
     pub commit_after: Option<String>,
     /// What changes from the folder as it is to the source's version.
     pub diff: TreeDiff,
+    /// The source's version, staged, when it changed.
     #[serde(skip)]
     pub staged: Option<Staged>,
+    /// The target it is in, for installing the staged version.
     #[serde(skip)]
     pub target: Option<Target>,
     /// Why the source could not be read, when it could not.

@@ -29,19 +29,26 @@ print(json.dumps({'python': sys.version.split()[0], 'packages': found}))\n";
 pub enum DepState {
     /// Installed at a version every clause accepts.
     Ok {
+        /// The version installed.
         installed: String,
     },
+    /// Not installed.
     Missing,
+    /// Installed at a version a clause refuses.
     WrongVersion {
+        /// The version installed.
         installed: String,
+        /// The clause it fails.
         wanted: String,
     },
     /// Not a valid specifier (found without running anything).
     Invalid {
+        /// Why it does not parse.
         error: String,
     },
 }
 
+/// One declared requirement, where it is declared, and what became of it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct DepCheck {
     /// The requirement as written (each distinct spelling once, when it is declared twice).
@@ -52,6 +59,7 @@ pub struct DepCheck {
     /// fails.
     #[serde(skip)]
     pub blame: usize,
+    /// What became of it.
     #[serde(flatten)]
     pub state: DepState,
 }
@@ -59,10 +67,13 @@ pub struct DepCheck {
 /// Everything the dependency check learned about one skill.
 #[derive(Debug, Clone, Serialize)]
 pub struct DepsReport {
+    /// The skill's name.
     pub skill: String,
+    /// Its folder.
     pub dir: PathBuf,
     /// The interpreter the skill would run with, and why that one.
     pub interpreter: Option<PathBuf>,
+    /// Why that interpreter (the entry script's shebang, a default).
     pub interpreter_from: String,
     /// Its version, as it reported it.
     pub python: Option<String>,
@@ -72,15 +83,18 @@ pub struct DepsReport {
     pub sandbox: Option<sandbox::Mode>,
     /// Why the weaker process-group mode ran, when it did.
     pub sandbox_fallback: Option<String>,
+    /// One per declared requirement.
     pub checks: Vec<DepCheck>,
     /// Why the installed packages could not be listed, when they could not.
     pub error: Option<String>,
     /// The command that would install what the skill declares; skillscope never runs it.
     pub install: String,
+    /// The findings, each with its file and line.
     pub diagnostics: Vec<Diagnostic>,
 }
 
 impl DepsReport {
+    /// How many checks are in a state `f` accepts.
     pub fn count(&self, f: impl Fn(&DepState) -> bool) -> usize {
         self.checks.iter().filter(|c| f(&c.state)).count()
     }
