@@ -7,15 +7,20 @@ use serde::Serialize;
 use std::fmt;
 use std::str::FromStr;
 
+/// How much a finding matters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
+    /// Worth knowing; shown with `--verbose`.
     Info,
+    /// Worth fixing.
     Warning,
+    /// Breaks the skill for the profile; `check` exits 1.
     Error,
 }
 
 impl Severity {
+    /// Its name in reports and JSON.
     pub fn as_str(self) -> &'static str {
         match self {
             Severity::Info => "info",
@@ -35,10 +40,14 @@ impl fmt::Display for Severity {
 /// descriptions differently; `spec` gives the verdicts of the agentskills.io reference validator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Profile {
+    /// The Agent Skills specification.
     #[default]
     Spec,
+    /// Claude Code's own reading of skills.
     ClaudeCode,
+    /// Codex's own reading of skills.
     Codex,
+    /// opencode's own reading of skills.
     Opencode,
     /// The spec plus the Lazy Skills fields (`type`, `entry`, `triggers`, `dependencies`,
     /// `enabled`, `auto_load`, `when_to_use`), with their shapes checked.
@@ -46,6 +55,7 @@ pub enum Profile {
 }
 
 impl Profile {
+    /// Every profile, in the order its severities are kept.
     pub const ALL: [Profile; 5] = [
         Profile::Spec,
         Profile::ClaudeCode,
@@ -54,6 +64,7 @@ impl Profile {
         Profile::LazySkills,
     ];
 
+    /// Its name on the command line and in the config file.
     pub fn as_str(self) -> &'static str {
         match self {
             Profile::Spec => "spec",
@@ -76,6 +87,7 @@ impl fmt::Display for Profile {
     }
 }
 
+/// A profile name that is none of skillscope's.
 #[derive(Debug, thiserror::Error)]
 #[error("unknown profile `{0}`: use spec, claude-code, codex, opencode or lazy-skills")]
 pub struct UnknownProfile(String);
@@ -95,9 +107,13 @@ impl FromStr for Profile {
 pub enum Family {
     /// Finding and opening files: roots, folders, skill files.
     File,
+    /// The frontmatter block and its YAML.
     Frontmatter,
+    /// The `name` field.
     Name,
+    /// The `description` field.
     Description,
+    /// The SKILL.md body and the files it points to.
     Body,
     /// Several skills together.
     Library,
@@ -113,6 +129,7 @@ pub enum Family {
 }
 
 impl Family {
+    /// Its name, as `--select` and the config take it.
     pub fn as_str(self) -> &'static str {
         match self {
             Family::File => "file",
@@ -132,11 +149,14 @@ impl Family {
 /// One rule of the catalogue.
 #[derive(Debug, Clone, Copy)]
 pub struct RuleInfo {
+    /// The rule.
     pub id: RuleId,
+    /// Its family.
     pub family: Family,
     /// The most a finding weighs under each profile, in [`Profile::ALL`] order; `None` where the
     /// profile does not report it. Rules outside `check` weigh the same under every profile.
     pub severity: [Option<Severity>; Profile::ALL.len()],
+    /// What it checks, in one line (docs/rules.md).
     pub summary: &'static str,
 }
 
@@ -160,13 +180,14 @@ macro_rules! catalogue {
         /// A stable rule id; shown and serialised as its kebab-case name.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum RuleId {
-            $($variant,)*
+            $(#[doc = $summary] $variant,)*
         }
 
         impl RuleId {
             /// Every id, in catalogue order.
             pub const ALL: &'static [RuleId] = &[$(RuleId::$variant,)*];
 
+            /// Its kebab-case name, as reports show it.
             pub fn as_str(self) -> &'static str {
                 match self {
                     $(RuleId::$variant => $id,)*
@@ -300,6 +321,7 @@ impl RuleId {
         &RULES[self as usize]
     }
 
+    /// The family the rule belongs to.
     pub fn family(self) -> Family {
         self.info().family
     }
@@ -323,6 +345,7 @@ impl PartialEq<&str> for RuleId {
     }
 }
 
+/// A rule id that is none of the catalogue's.
 #[derive(Debug, thiserror::Error)]
 #[error("unknown rule `{0}`")]
 pub struct UnknownRule(String);

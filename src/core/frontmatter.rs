@@ -40,6 +40,7 @@ pub enum KindSource {
 }
 
 impl KindSource {
+    /// Its name in JSON and messages.
     pub fn as_str(self) -> &'static str {
         match self {
             KindSource::Declared => "type",
@@ -51,6 +52,7 @@ impl KindSource {
 }
 
 impl SkillKind {
+    /// Its name in JSON and messages.
     pub fn as_str(self) -> &'static str {
         match self {
             SkillKind::Contextual => "contextual",
@@ -63,8 +65,11 @@ impl SkillKind {
 /// One frontmatter key, in file order, with its value as JSON and its 1-based line.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Field {
+    /// The key as written.
     pub key: String,
+    /// Its value as JSON.
     pub value: Value,
+    /// 1-based line of the key.
     pub line: u32,
 }
 
@@ -73,22 +78,31 @@ pub struct Field {
 pub struct Frontmatter {
     /// A frontmatter block was found, closed, and parsed as a YAML mapping.
     pub parsed: bool,
+    /// Every field, in file order.
     pub fields: Vec<Field>,
+    /// The `name`, when it is text.
     pub name: Option<String>,
     /// The `description` as text: see [`Frontmatter::description`].
     pub(crate) description: Option<Text>,
+    /// Claude Code's `when_to_use`, when it is text.
     pub when_to_use: Option<String>,
+    /// The skill's type: `type:`, else what `entry:` implies, else contextual.
     pub kind: SkillKind,
     /// What decided `kind`: `type:`, `entry:`, or nothing (the scan adds `execute.py`).
     pub kind_source: KindSource,
     /// The entry script of an executable skill, when named in frontmatter.
     pub entry: Option<String>,
+    /// `disable-model-invocation: true`: the agent never loads it on its own.
     pub disable_model_invocation: bool,
+    /// Claude Code's `user-invocable`.
     pub user_invocable: Option<bool>,
+    /// The Lazy Skills `auto_load:` switch.
     pub auto_load: Option<bool>,
     /// The Lazy Skills `enabled:` switch.
     pub enabled: Option<bool>,
+    /// The Lazy Skills trigger phrases.
     pub triggers: Vec<String>,
+    /// The Lazy Skills `dependencies:` requirements, as written.
     pub dependencies: Vec<String>,
     /// Flow-style collections (`[a, b]`, `{a: b}`) that the strict YAML of the reference
     /// validator rejects: the 1-based lines where they appear.
@@ -121,10 +135,12 @@ impl Frontmatter {
         self.description = text.map(Text::Made);
     }
 
+    /// The field `key`, when the frontmatter has it.
     pub fn get(&self, key: &str) -> Option<&Field> {
         self.fields.iter().find(|f| f.key == key)
     }
 
+    /// The line of the field `key`, when the frontmatter has it.
     pub fn line_of(&self, key: &str) -> Option<u32> {
         self.get(key).map(|f| f.line)
     }
@@ -144,8 +160,11 @@ pub struct Layout {
 /// The result of reading the head of a SKILL.md.
 #[derive(Debug, Clone, Default)]
 pub struct Parsed {
+    /// The frontmatter.
     pub frontmatter: Frontmatter,
+    /// Where the frontmatter and the body are in the file.
     pub layout: Layout,
+    /// What was wrong with the file or its YAML.
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -901,6 +920,7 @@ pub fn strings_of(v: &Value) -> Vec<String> {
     }
 }
 
+/// What kind of value `v` is, in words, for messages: `a string`, `a list`, ….
 pub fn json_kind(v: &Value) -> &'static str {
     match v {
         Value::Null => "nothing",
@@ -943,6 +963,7 @@ fn reads_as_other(s: &str) -> bool {
     )
 }
 
+/// `v` on one line: a string as it is, anything else as JSON.
 pub fn compact(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),

@@ -13,28 +13,46 @@ pub const LOCK_WAIT_ENV: &str = "SKILLSCOPE_LOCK_TIMEOUT_MS";
 /// enough that a stuck lock is reported while the user still waits for an answer.
 pub const DEFAULT_LOCK_WAIT: Duration = Duration::from_secs(5);
 
+/// Why a file could not be read, written or locked.
 #[derive(Debug, thiserror::Error)]
 pub enum FsxError {
+    /// A FIFO, device, socket or folder where a regular file was expected.
     #[error("{} is {kind}, not a regular file; skillscope reads only regular files there", path.display())]
-    NotRegular { path: PathBuf, kind: &'static str },
+    NotRegular {
+        /// The file.
+        path: PathBuf,
+        /// What it is instead, in words.
+        kind: &'static str,
+    },
+    /// The file could not be read.
     #[error("cannot read {}: {source}", path.display())]
     Read {
+        /// The file.
         path: PathBuf,
+        /// Why.
         source: std::io::Error,
     },
     #[error(
         "{} is being changed by another skillscope: its lock {} was not free after {:.1} s; nothing was written, try again",
         target.display(), lock.display(), waited.as_secs_f64()
     )]
+    /// Another skillscope held the lock for longer than the wait.
     Busy {
+        /// The file being changed.
         target: PathBuf,
+        /// Its lock file.
         lock: PathBuf,
+        /// How long the lock was waited for.
         waited: Duration,
     },
+    /// The lock could not be taken.
     #[error("cannot lock {} (through {}): {source}", target.display(), lock.display())]
     Lock {
+        /// The file being changed.
         target: PathBuf,
+        /// Its lock file.
         lock: PathBuf,
+        /// Why.
         source: std::io::Error,
     },
 }
@@ -312,11 +330,15 @@ pub fn mtime_ns(meta: &std::fs::Metadata) -> u128 {
 /// still moves it, and no user call can set it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Stamp {
+    /// Length in bytes.
     pub len: u64,
     /// 0 is "do not trust" in a remembered stat (unknown, or too recent when taken).
     pub mtime_ns: u128,
+    /// Status-change time in nanoseconds since the epoch (0 when unknown).
     pub ctime_ns: u128,
+    /// Inode number.
     pub ino: u64,
+    /// Device number.
     pub dev: u64,
 }
 
@@ -451,7 +473,9 @@ pub fn stat_path(path: &Path) -> std::io::Result<(Stamp, bool)> {
 /// The files of one folder, stat'ed relative to a folder held open: an ancestor shared by many
 /// folders (a library root: no open per skill folder), or the folder itself.
 pub enum Within<'a> {
+    /// A folder below an open ancestor.
     Below(&'a Dir, &'a Path),
+    /// A folder opened on its own.
     Own(Dir),
 }
 
@@ -576,6 +600,7 @@ impl<O: std::io::Write> Checksummed<O> {
     /// The size of the pieces written and hashed.
     pub const PIECE: usize = 256 * 1024;
 
+    /// A writer that hashes everything it passes to `out`.
     pub fn new(out: O) -> Self {
         Checksummed(std::io::BufWriter::with_capacity(
             Self::PIECE,

@@ -17,6 +17,7 @@ pub enum GitError {
     /// git could not be started.
     #[error("cannot run git: {0}")]
     Spawn(std::io::Error),
+    /// git ran and failed.
     #[error("git {args} failed: {stderr}")]
     Failed {
         /// The git command's arguments.

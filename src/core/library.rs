@@ -14,18 +14,25 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+/// Why a skill's file could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum LibraryError {
+    /// The file could not be read.
     #[error("cannot read {path}: {source}")]
     Read {
+        /// The file.
         path: PathBuf,
+        /// Why.
         source: std::io::Error,
     },
 }
 
+/// Every skill of every root, with shadowing resolved, and what could not be read.
 #[derive(Debug, Clone, Default)]
 pub struct Library {
+    /// The roots read, in precedence order.
     pub roots: Vec<Root>,
+    /// Every skill found, the shadowed ones included.
     pub skills: Vec<Skill>,
     /// Problems that belong to no single skill: missing roots, unreadable folders, cycles.
     pub problems: Vec<Diagnostic>,
@@ -64,7 +71,9 @@ struct IndexState {
 /// How much of a load the index saved, for tests and benchmarks.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct LoadStats {
+    /// Roots walked (not taken from the index).
     pub roots_walked: usize,
+    /// Skill files parsed (not taken from the index).
     pub skills_parsed: usize,
 }
 
@@ -73,13 +82,18 @@ pub struct LoadStats {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ResourceGroup {
+    /// Below `scripts/`.
     Scripts,
+    /// Below `references/`.
     References,
+    /// Below `assets/`.
     Assets,
+    /// Anywhere else.
     Other,
 }
 
 impl ResourceGroup {
+    /// Every group, in Conjure's order.
     pub const ALL: [ResourceGroup; 4] = [
         ResourceGroup::Scripts,
         ResourceGroup::References,
@@ -98,6 +112,7 @@ impl ResourceGroup {
         }
     }
 
+    /// Its name in JSON and on screen.
     pub fn as_str(self) -> &'static str {
         match self {
             ResourceGroup::Scripts => "scripts",
@@ -112,13 +127,18 @@ impl ResourceGroup {
 /// `show`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct GroupedResources<'a> {
+    /// Files below `scripts/`.
     pub scripts: Vec<&'a str>,
+    /// Files below `references/`.
     pub references: Vec<&'a str>,
+    /// Files below `assets/`.
     pub assets: Vec<&'a str>,
+    /// Every other file.
     pub other: Vec<&'a str>,
 }
 
 impl<'a> GroupedResources<'a> {
+    /// `resources` sorted into their groups, in their order.
     pub fn of(resources: &'a [Resource]) -> GroupedResources<'a> {
         let mut g = GroupedResources::default();
         for r in resources {
@@ -377,6 +397,7 @@ impl Library {
         }
     }
 
+    /// How many skills it holds.
     pub fn len(&self) -> usize {
         self.skills.len()
     }
@@ -413,10 +434,12 @@ impl Library {
         }
     }
 
+    /// Whether it holds no skill.
     pub fn is_empty(&self) -> bool {
         self.skills.is_empty()
     }
 
+    /// The index of the skill named `name` (or with that id) that wins, if any.
     pub fn find(&self, name: &str) -> Option<usize> {
         self.skills.iter().position(|s| s.name == name)
     }
@@ -449,6 +472,7 @@ pub fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// A file's text, bytes that are not UTF-8 replaced; only a regular file is read.
 pub fn read_text(path: &Path) -> Result<String, LibraryError> {
     let bytes = read_regular(path).map_err(|source| LibraryError::Read {
         path: path.to_path_buf(),

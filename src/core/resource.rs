@@ -16,12 +16,16 @@ use std::sync::OnceLock;
 pub struct Resource {
     /// Path relative to the skill folder, with `/` separators.
     pub rel: String,
+    /// Its size in bytes.
     pub size: u64,
     /// Modification and status-change times in nanoseconds since the epoch (0 when unknown),
     /// inode and device: with `size`, the stamp its counts are kept with.
     pub mtime_ns: u128,
+    /// Status-change time in nanoseconds since the epoch (0 when unknown).
     pub ctime_ns: u128,
+    /// Inode number.
     pub ino: u64,
+    /// Device number.
     pub dev: u64,
     /// Text files are counted; binary ones are listed with their size only.
     pub text: bool,
@@ -37,6 +41,7 @@ pub struct Resource {
 }
 
 impl Resource {
+    /// A resource stat'ed by this load.
     pub fn new(rel: String, stamp: Stamp, text: bool) -> Resource {
         Resource {
             rel,
@@ -76,6 +81,7 @@ impl Resource {
         dir.join(&self.rel)
     }
 
+    /// Its stamp, as the index keeps it.
     pub fn stamp(&self) -> Stamp {
         Stamp {
             len: self.size,
@@ -112,26 +118,58 @@ pub fn looks_like_text(path: &Path) -> bool {
     }
 }
 
+/// Why a skill's file could not be read by its path inside the skill folder.
 #[derive(Debug, thiserror::Error)]
 pub enum ResourceError {
+    /// No path was given.
     #[error("no file named: give a path inside the skill folder, such as `references/guide.md`")]
     Empty,
+    /// The path is absolute.
     #[error("`{0}` is an absolute path: name the file by its path inside the skill folder")]
     Absolute(String),
+    /// The path climbs out with `..`.
     #[error("`{0}` climbs out of the skill folder with `..`: name a file inside it")]
     Parent(String),
+    /// A link leads outside the skill folder.
     #[error("`{rel}` leads outside the skill folder (to {}): refused", target.display())]
-    Outside { rel: String, target: PathBuf },
+    Outside {
+        /// The path as given.
+        rel: String,
+        /// Where it leads.
+        target: PathBuf,
+    },
+    /// A folder on the path became a link while it was opened.
     #[error("`{0}` changed while it was opened (a folder on its path became a link): refused")]
     Swapped(String),
+    /// Nothing of that name is in the skill folder.
     #[error("`{0}` is not in the skill folder")]
     NotFound(String),
+    /// It is no regular file.
     #[error("`{rel}` is {kind}, not a regular file: refused")]
-    NotRegular { rel: String, kind: &'static str },
+    NotRegular {
+        /// The path as given.
+        rel: String,
+        /// What it is instead, in words.
+        kind: &'static str,
+    },
+    /// It is larger than what is read.
     #[error("`{rel}` is {size} bytes, over the {max} bytes read here")]
-    TooLarge { rel: String, size: u64, max: u64 },
+    TooLarge {
+        /// The path as given.
+        rel: String,
+        /// Its size in bytes.
+        size: u64,
+        /// The most that is read.
+        max: u64,
+    },
+    /// It could not be read.
     #[error("cannot read `{rel}`: {source}")]
-    Io { rel: String, source: std::io::Error },
+    Io {
+        /// The path as given.
+        rel: String,
+        /// Why.
+        source: std::io::Error,
+    },
 }
 
 /// The real path of `rel` inside `dir`, when it is one: relative, without `..`, and still inside

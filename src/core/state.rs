@@ -27,6 +27,7 @@ pub enum StateError {
     /// The state could not be encoded.
     #[error("cannot encode the state: {0}")]
     Encode(#[from] serde_json::Error),
+    /// Another program holds the state file's place, or it could not be made safe to write.
     #[error("{path} was not saved: {reason}")]
     Blocked {
         /// The state file.
@@ -45,6 +46,7 @@ pub enum StateError {
     #[error(
         "{path} does not hold the change after it was written ({what}); another program may have replaced it"
     )]
+    /// The state file does not hold what was written, once read back.
     NotPersisted {
         /// The state file.
         path: PathBuf,

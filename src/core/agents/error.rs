@@ -5,50 +5,92 @@ use crate::core::fsx::FsxError;
 use crate::core::source::Agent;
 use std::path::PathBuf;
 
+/// Why a toggle could not be planned or written.
 #[derive(Debug, thiserror::Error)]
 pub enum ToggleError {
     #[error(
         "{file} is not valid {format} (line {line}, column {column}: {message}); fix it by hand first: skillscope never rewrites a file it cannot read"
     )]
+    /// The settings file does not parse.
     Unparsable {
+        /// The settings file.
         file: PathBuf,
+        /// JSON or TOML.
         format: &'static str,
+        /// 1-based line of the problem.
         line: u32,
+        /// 1-based column.
         column: u32,
+        /// The parser's message.
         message: String,
     },
+    /// The file parses but is not shaped as the agent reads it.
     #[error("{file}: {what}; skillscope leaves it as it is")]
-    Shape { file: PathBuf, what: String },
+    Shape {
+        /// The file.
+        file: PathBuf,
+        /// What is not as expected.
+        what: String,
+    },
+    /// The file could not be read.
     #[error("cannot read {file}: {source}")]
     Read {
+        /// The file.
         file: PathBuf,
+        /// Why.
         source: std::io::Error,
     },
+    /// The file is read-only.
     #[error("{file} is read-only; make it writable (chmod u+w) and toggle again")]
-    ReadOnly { file: PathBuf },
+    ReadOnly {
+        /// The file.
+        file: PathBuf,
+    },
+    /// The file could not be written.
     #[error("cannot write {file}: {source}")]
     Write {
+        /// The file.
         file: PathBuf,
+        /// Why.
         source: std::io::Error,
     },
+    /// The change cannot be made without rewriting more than the switch.
     #[error("cannot change {file} without rewriting more than the switch; edit it by hand")]
-    WouldReformat { file: PathBuf },
+    WouldReformat {
+        /// The file.
+        file: PathBuf,
+    },
+    /// The agent has no switch for skills at that scope.
     #[error("{agent} has no {scope}-scope switch for skills: {why}")]
     Unsupported {
+        /// The agent.
         agent: Agent,
+        /// The scope asked for.
         scope: SwitchScope,
+        /// Why it has none.
         why: &'static str,
     },
+    /// The skill's name cannot be written safely in the agent's settings.
     #[error("{agent} cannot be switched for the skill {name:?}: {why}")]
     Name {
+        /// The agent.
         agent: Agent,
+        /// The skill's name.
         name: String,
+        /// Why.
         why: String,
     },
+    /// The file could not be read or locked.
     #[error(transparent)]
     File(#[from] FsxError),
     #[error(
         "{file} does not hold the change after it was written ({what}); another program may have changed it: look at it and toggle again"
     )]
-    NotPersisted { file: PathBuf, what: String },
+    /// The file does not hold the change once read back.
+    NotPersisted {
+        /// The file.
+        file: PathBuf,
+        /// What is missing.
+        what: String,
+    },
 }

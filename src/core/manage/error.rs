@@ -2,16 +2,23 @@
 
 use std::path::{Path, PathBuf};
 
+/// What can go wrong fetching, staging, installing, removing or recording a skill.
 #[derive(Debug, thiserror::Error)]
 pub enum ManageError {
+    /// A file operation failed.
     #[error("cannot {what} {}: {source}", path.display())]
     Io {
+        /// What was being done (`read`, `copy`, `rename`, …).
         what: &'static str,
+        /// The file or folder.
         path: PathBuf,
+        /// Why.
         source: std::io::Error,
     },
+    /// git could not fetch the source.
     #[error(transparent)]
     Git(#[from] crate::core::gitref::GitError),
+    /// An archive could not be unpacked.
     #[error("{}: {why}", path.display())]
     Archive {
         /// The archive.
@@ -19,8 +26,10 @@ pub enum ManageError {
         /// Why.
         why: String,
     },
+    /// A file could not be read or locked.
     #[error(transparent)]
     Fsx(#[from] crate::core::fsx::FsxError),
+    /// A manifest (`skills.lock`) could not be read or written.
     #[error("{}: {why}", path.display())]
     Manifest {
         /// The manifest file.
@@ -28,8 +37,10 @@ pub enum ManageError {
         /// Why.
         why: String,
     },
+    /// The source cannot be used.
     #[error("{0}")]
     Source(String),
+    /// What was asked would lose something of the user's, so it was not done.
     #[error("{0}")]
     Refused(String),
 }

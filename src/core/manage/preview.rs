@@ -26,7 +26,9 @@ const QUOTED: usize = 3;
 /// A skill's verdict under a profile.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Verdict {
+    /// Findings at error level.
     pub errors: usize,
+    /// Findings at warning level.
     pub warnings: usize,
     /// The first findings, errors first.
     pub findings: Vec<String>,
@@ -65,12 +67,19 @@ pub struct Levels {
 /// One skill of the change, priced.
 #[derive(Debug, Clone, Serialize)]
 pub struct Priced {
+    /// The folder it will be installed as.
     pub folder: String,
+    /// Its name.
     pub name: String,
+    /// Its folder inside the source.
     pub subfolder: String,
+    /// Its description.
     pub description: String,
+    /// Its type: `contextual`, `executable` or `composite`.
     pub kind: &'static str,
+    /// Its findings under the target agent's profile.
     pub verdict: Verdict,
+    /// Its tokens per level.
     pub tokens: Levels,
     /// Files that could run (never run by skillscope).
     pub executables: Vec<String>,
@@ -83,19 +92,28 @@ pub struct Priced {
 /// A skill whose fate in the agent's listing changes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FateChange {
+    /// Its name.
     pub name: String,
+    /// Its folder.
     pub dir: String,
+    /// Its fate before the change; `None` when it was not offered.
     pub before: Option<Fate>,
+    /// Its fate after the change; `None` when it is not offered.
     pub after: Option<Fate>,
 }
 
 /// What the change does to the agent's listing.
 #[derive(Debug, Clone, Serialize)]
 pub struct ListingChange {
+    /// The agent's listing format.
     pub format: Format,
+    /// Tokens per turn before and after.
     pub per_turn: baseline::TurnChange,
+    /// Skills listed before and after.
     pub skills: baseline::TurnChange,
+    /// The tier before.
     pub tier_before: Tier,
+    /// The tier after.
     pub tier_after: Tier,
     /// Added skills' fates, and every fate that changes for a skill already there.
     pub fates: Vec<FateChange>,
@@ -105,9 +123,13 @@ pub struct ListingChange {
 
 /// What is needed to price a change for one target.
 pub struct Pricing {
+    /// The folder the skills go to.
     pub target: Target,
+    /// The agent's listing format.
     pub format: Format,
+    /// The encoding the tokens are counted in.
     pub encoding: Encoding,
+    /// The context window the listing's budget is a share of.
     pub context_window: usize,
     /// The agent's skills as they are.
     before: Library,
@@ -125,12 +147,19 @@ pub struct Pricing {
 /// The whole preview of a change.
 #[derive(Debug, Clone, Serialize)]
 pub struct Preview {
+    /// The target agent.
     pub agent: Agent,
+    /// The target scope.
     pub scope: Scope,
+    /// The target folder.
     pub dir: PathBuf,
+    /// The profile the skills are judged by.
     pub profile: &'static str,
+    /// The encoding of the figures.
     pub encoding: &'static str,
+    /// Each skill of the change, priced.
     pub skills: Vec<Priced>,
+    /// What the change does to the listing.
     pub listing: ListingChange,
 }
 

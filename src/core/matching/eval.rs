@@ -12,7 +12,9 @@ use std::collections::HashSet;
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Case {
+    /// The message.
     pub message: String,
+    /// The skills it should trigger.
     #[serde(alias = "expected")]
     pub expect: Vec<String>,
     /// Free text for the reader of the file.
@@ -20,18 +22,31 @@ pub struct Case {
     pub note: Option<String>,
 }
 
+/// Why a file of cases could not be used.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum EvalError {
+    /// A line of a JSON-lines file is not a case.
     #[error("line {line}: {message}")]
-    Line { line: usize, message: String },
+    Line {
+        /// 1-based line.
+        line: usize,
+        /// Why.
+        message: String,
+    },
+    /// The YAML file is not a list of cases.
     #[error("{0}")]
     Yaml(String),
+    /// There is no case.
     #[error("the file holds no cases")]
     Empty,
+    /// A case expects skills the library does not have.
     #[error("case {case} ({message:?}) expects skills the library does not have: {}", names.join(", "))]
     UnknownSkills {
+        /// The case's 1-based number.
         case: usize,
+        /// Its message.
         message: String,
+        /// The names that match no skill.
         names: Vec<String>,
     },
 }
@@ -96,7 +111,9 @@ pub fn check_names(cases: &[Case], lib: &Library) -> Result<(), EvalError> {
 /// What one matcher did with one message.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Outcome {
+    /// The message.
     pub message: String,
+    /// The skills it should trigger.
     pub expect: Vec<String>,
     /// The ids of the skills triggered, best first: copies of one name stay apart.
     pub got: Vec<String>,
@@ -110,19 +127,25 @@ pub struct Outcome {
 /// once).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Score {
+    /// The matcher.
     pub matcher: Matcher,
+    /// Expected skills that triggered.
     pub true_positives: usize,
+    /// Skills that triggered but were not expected.
     pub false_positives: usize,
+    /// Expected skills that did not trigger.
     pub false_negatives: usize,
     /// Share of triggered skills that were expected (1 when nothing triggered).
     pub precision: f64,
     /// Share of expected skills that triggered (1 when nothing was expected).
     pub recall: f64,
+    /// The harmonic mean of precision and recall.
     pub f1: f64,
     /// Cases that expected nothing and got nothing.
     pub quiet_when_expected: usize,
     /// Cases that expected nothing.
     pub expected_quiet: usize,
+    /// What it did with each case.
     pub outcomes: Vec<Outcome>,
 }
 

@@ -34,10 +34,12 @@ pub const OUTPUT_CAP: usize = 1024 * 1024;
 const MAX_JOBS: usize = 4;
 pub(super) const MIB: f64 = 1024.0 * 1024.0;
 
+/// How probes run: their timeout, output cap, parallelism, sandbox and cancel switch.
 #[derive(Debug, Clone)]
 pub struct ProbeOptions {
     /// How long each probe may run; `None`: its skill's agent's wait ([`probe_timeout`]).
     pub timeout: Option<Duration>,
+    /// Bytes kept of stdout and of stderr each.
     pub output_cap: usize,
     /// Probes run at once; 0 means the number of cores, at most 4.
     pub jobs: usize,
@@ -66,6 +68,7 @@ impl Default for ProbeOptions {
 }
 
 impl ProbeOptions {
+    /// How many probes run at once.
     pub fn jobs(&self) -> usize {
         if self.jobs > 0 {
             return self.jobs;
@@ -94,13 +97,19 @@ pub enum Verdict {
     /// A well-formed tool schema whose name is the skill's.
     Ok,
     /// No answer before the timeout; it was killed with everything the sandbox holds.
-    Timeout { after_ms: u64 },
+    Timeout {
+        /// The timeout, in milliseconds.
+        after_ms: u64,
+    },
     /// The run was stopped by the caller before it answered.
     Cancelled,
     /// Exited with a non-zero code or was killed by a signal of its own.
     Crashed {
+        /// Its exit code, when it exited.
         exit_code: Option<i32>,
+        /// The signal that killed it, when one did.
         signal: Option<String>,
+        /// The last lines of its stderr.
         stderr_tail: String,
         /// The sandbox limit that stopped it (`processes`), when one did.
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -108,24 +117,49 @@ pub enum Verdict {
     },
     /// stdout is not one JSON value.
     NotJson {
+        /// Where the JSON stopped making sense.
         at_byte: usize,
+        /// The text around that place.
         offending: String,
+        /// The parser's message.
         error: String,
     },
     /// JSON, but not `{"name", "description", "parameters": {"type": "object", …}}`.
-    BadSchema { key: String, problem: String },
+    BadSchema {
+        /// The key at fault.
+        key: String,
+        /// What is wrong with it.
+        problem: String,
+    },
     /// The schema's `name` is not the skill's name.
-    NameMismatch { expected: String, found: String },
+    NameMismatch {
+        /// The skill's name.
+        expected: String,
+        /// The schema's name.
+        found: String,
+    },
     /// The schema has no `name`, or another one, and the skill's agent registers the tool under
     /// the skill's name anyway (Lazy Skills: `schema.get("name", name)`): a warning.
     NameFallback {
+        /// The skill's name.
         expected: String,
+        /// The schema's `name`, when it has one.
         found: Option<String>,
     },
     /// The entry script is missing (or not a file inside the skill folder).
-    NoEntry { entry: String, why: String },
+    NoEntry {
+        /// The entry script named.
+        entry: String,
+        /// Why it cannot be used.
+        why: String,
+    },
     /// Nothing can run the entry script.
-    NoInterpreter { interpreter: String, why: String },
+    NoInterpreter {
+        /// The interpreter looked for.
+        interpreter: String,
+        /// Why it cannot be used.
+        why: String,
+    },
 }
 
 impl Verdict {
@@ -240,8 +274,11 @@ impl Verdict {
 /// Everything a probe learned about one skill.
 #[derive(Debug, Clone, Serialize)]
 pub struct ProbeReport {
+    /// The skill's name.
     pub skill: String,
+    /// Its folder.
     pub dir: PathBuf,
+    /// Its type.
     pub kind: SkillKind,
     /// The entry script, when the skill is executable and it was found.
     pub entry: Option<PathBuf>,
@@ -253,9 +290,13 @@ pub struct ProbeReport {
     pub timeout_ms: u64,
     /// `None` when `--help-json` was not run: the skill is not executable.
     pub verdict: Option<Verdict>,
+    /// Its exit code, when it exited.
     pub exit_code: Option<i32>,
+    /// How long it ran.
     pub elapsed_ms: u64,
+    /// Bytes it wrote to stdout.
     pub stdout_bytes: u64,
+    /// Bytes it wrote to stderr.
     pub stderr_bytes: u64,
     /// The process id of the entry script as skillscope saw it (in the process-group mode also
     /// its process group id); `None` when nothing ran or it ended before it could be seen.

@@ -15,11 +15,14 @@ use std::str::FromStr;
 /// opt-out comment name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Selector {
+    /// One rule.
     Rule(RuleId),
+    /// Every rule of a family.
     Family(Family),
 }
 
 impl Selector {
+    /// Whether it names `rule`.
     pub fn matches(self, rule: RuleId) -> bool {
         match self {
             Selector::Rule(r) => r == rule,
@@ -65,10 +68,13 @@ impl fmt::Display for Selector {
     }
 }
 
+/// A name that is no rule id and no family.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown rule or family `{given}`{}; docs/rules.md lists them", .meant.map_or_else(String::new, |m| format!(" (did you mean `{m}`?)")))]
 pub struct UnknownSelector {
+    /// The name as given.
     pub given: String,
+    /// The closest real name, when one is close.
     pub meant: Option<&'static str>,
 }
 
@@ -92,13 +98,18 @@ impl FromStr for Selector {
 /// How much a rule weighs by the user's choice; `Off` leaves it out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Level {
+    /// Not reported.
     Off,
+    /// Reported as info.
     Info,
+    /// Reported as a warning.
     Warning,
+    /// Reported as an error.
     Error,
 }
 
 impl Level {
+    /// The level names, for messages.
     pub const NAMES: &'static str = "off, info, warning or error";
 
     fn severity(self) -> Option<Severity> {
@@ -111,6 +122,7 @@ impl Level {
     }
 }
 
+/// A level name that is none of `off`, `info`, `warning`, `error`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown level `{0}`: use off, info, warning or error")]
 pub struct UnknownLevel(pub String);
@@ -134,6 +146,7 @@ impl FromStr for Level {
 pub struct Levels(pub Vec<(Selector, Level)>);
 
 impl Levels {
+    /// The level the most specific selector naming `rule` gives it, if any does.
     pub fn level(&self, rule: RuleId) -> Option<Level> {
         let mut best: Option<(u8, Level)> = None;
         for (sel, level) in &self.0 {
@@ -144,6 +157,7 @@ impl Levels {
         best.map(|(_, l)| l)
     }
 
+    /// Whether no level is set.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
@@ -155,6 +169,7 @@ pub struct PathLevels {
     /// The globs as written.
     pub globs: Vec<String>,
     matcher: globset::GlobSet,
+    /// The levels under those paths.
     pub levels: Levels,
 }
 
@@ -190,11 +205,14 @@ impl PathLevels {
 /// The config file's `[rules]`: levels everywhere, then per path (later entries win).
 #[derive(Debug, Clone, Default)]
 pub struct RuleConfig {
+    /// Levels everywhere.
     pub levels: Levels,
+    /// Levels per path, later entries winning.
     pub per_path: Vec<PathLevels>,
 }
 
 impl RuleConfig {
+    /// Whether the config sets no level.
     pub fn is_empty(&self) -> bool {
         self.levels.is_empty() && self.per_path.is_empty()
     }
@@ -205,18 +223,22 @@ impl RuleConfig {
 /// `--warnings-as-errors`.
 #[derive(Debug, Clone, Default)]
 pub struct Selection {
+    /// The config file's `[rules]`.
     pub config: RuleConfig,
     /// Report only the rules these match (all when empty).
     pub select: Vec<Selector>,
     /// Leave out the rules these match, unless a more specific `select` names them.
     pub ignore: Vec<Selector>,
+    /// Report every warning as an error.
     pub warnings_as_errors: bool,
 }
 
 /// Where a finding is, for per-path levels: its file and the folder it was read from.
 #[derive(Debug, Clone, Copy)]
 pub struct Place<'a> {
+    /// The file the finding is about.
     pub file: &'a Path,
+    /// The folder it was read from, when known.
     pub root: Option<&'a Path>,
 }
 
