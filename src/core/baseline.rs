@@ -8,10 +8,13 @@ use std::fmt;
 /// The file format's version; a reader refuses any other.
 pub const VERSION: u32 = 1;
 
+/// Why a baseline file could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum BaselineError {
+    /// It is not a skillscope baseline.
     #[error("not a skillscope baseline")]
     Parse(#[from] serde_json::Error),
+    /// It is a baseline of another version.
     #[error("baseline version {0} is not supported (this skillscope reads version {VERSION})")]
     Version(u32),
 }
@@ -33,6 +36,7 @@ pub enum Fate {
 }
 
 impl Fate {
+    /// Its name in the baseline file and reports.
     pub fn as_str(self) -> &'static str {
         match self {
             Fate::Listed => "listed",
@@ -71,6 +75,7 @@ impl From<crate::core::listing::Fate> for Fate {
 /// way everywhere.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SkillRecord {
+    /// The skill's name.
     pub name: String,
     /// Its listing entry per format; absent for a skill no agent can list.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -79,16 +84,21 @@ pub struct SkillRecord {
     pub l2: Option<u32>,
     /// Its text resources together.
     pub l3: Option<u32>,
+    /// Its fate per format.
     #[serde(default)]
     pub fate: BTreeMap<String, Fate>,
 }
 
+/// A library's totals, as a baseline records them.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Totals {
+    /// Skills counted.
     pub skills: usize,
     /// The sum of the entries per format (the listing adds its header and tier to this).
     pub l1: BTreeMap<String, u64>,
+    /// Every SKILL.md together.
     pub l2: u64,
+    /// Every skill's text resources together.
     pub l3: u64,
     /// The whole listing per format: what every turn of that agent costs.
     pub per_turn: BTreeMap<String, u64>,
@@ -98,16 +108,24 @@ pub struct Totals {
 /// was given on the command line, so the keys are the same on every machine and at every commit.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Snapshot {
+    /// The baseline format's version.
     pub skillscope_baseline: u32,
+    /// The encoding the figures are in.
     pub encoding: String,
+    /// The context window the budgets were a share of.
     pub context_window: usize,
+    /// The listing tier.
     pub tier: String,
+    /// The listing formats recorded.
     pub formats: Vec<String>,
+    /// The library's totals.
     pub totals: Totals,
+    /// Every skill, by its key.
     pub skills: BTreeMap<String, SkillRecord>,
 }
 
 impl Snapshot {
+    /// A baseline file's text, refused when it is of another version.
     pub fn parse(text: &str) -> Result<Snapshot, BaselineError> {
         // The version first, so a future format says so instead of failing on a field.
         #[derive(Deserialize)]
@@ -163,11 +181,15 @@ pub type Change<T> = (Option<T>, Option<T>);
 /// One skill that differs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SkillDiff {
+    /// Its key: `<root>/<folder>`.
     pub key: String,
+    /// Its name.
     pub name: String,
     /// Per format whose L1 changed.
     pub l1: BTreeMap<String, Change<u32>>,
+    /// Its SKILL.md's tokens, before and after.
     pub l2: Change<u32>,
+    /// Its resources' tokens, before and after.
     pub l3: Change<u32>,
     /// The fates of an added skill, or the ones that changed for a skill in both.
     pub fates: BTreeMap<String, Change<Fate>>,
@@ -188,11 +210,14 @@ pub fn delta(c: Change<u32>) -> i64 {
 /// The total per turn of one format, before and after.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct TurnChange {
+    /// Tokens before.
     pub before: u64,
+    /// Tokens after.
     pub after: u64,
 }
 
 impl TurnChange {
+    /// After minus before.
     pub fn delta(&self) -> i64 {
         i64::try_from(self.after).unwrap_or(i64::MAX) - i64::try_from(self.before).unwrap_or(0)
     }
@@ -201,22 +226,34 @@ impl TurnChange {
 /// A skill that left a listing it was in.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Drop {
+    /// Its key.
     pub key: String,
+    /// Its name.
     pub name: String,
+    /// The listing format it left.
     pub format: String,
+    /// Its fate before.
     pub before: Fate,
+    /// Its fate after.
     pub after: Fate,
 }
 
+/// What changed between two baselines.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Diff {
+    /// Skills only in the newer one.
     pub added: Vec<SkillDiff>,
+    /// Skills only in the older one.
     pub removed: Vec<SkillDiff>,
+    /// Skills in both whose figures or fates differ.
     pub changed: Vec<SkillDiff>,
     /// Per format.
     pub per_turn: BTreeMap<String, TurnChange>,
+    /// Every SKILL.md together, before and after.
     pub l2: TurnChange,
+    /// Every skill's resources together, before and after.
     pub l3: TurnChange,
+    /// Skills counted, before and after.
     pub skills: TurnChange,
     /// Skills in both whose fate went from in a listing to dropped.
     pub drops: Vec<Drop>,
@@ -225,6 +262,7 @@ pub struct Diff {
 }
 
 impl Diff {
+    /// Whether nothing changed.
     pub fn is_empty(&self) -> bool {
         self.added.is_empty()
             && self.removed.is_empty()
