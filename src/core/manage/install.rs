@@ -55,7 +55,7 @@ pub fn install(
         }
     }
     std::fs::create_dir_all(&target.dir).map_err(ManageError::io("create", &target.dir))?;
-    super::sweep_stale(&target.dir, ".skillscope-add-");
+    super::work::sweep_stale(&target.dir, ".skillscope-add-");
     // A dot-folder: the scan never reads it, so a copy cut short is never taken for a skill.
     let tmp = tempfile::Builder::new()
         .prefix(".skillscope-add-")
