@@ -1,8 +1,13 @@
 //! Everything a key, a click or a wheel turn can ask the app to do.
 
-/// The screens, in tab order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+use strum::IntoEnumIterator as _;
+
+/// The screens, in tab order. Their string form is the name of the action that shows them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case", prefix = "show_")]
 pub enum Screen {
+    /// The screen the app opens on.
+    #[default]
     Skills,
     Prompt,
     Test,
@@ -34,7 +39,9 @@ impl Screen {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Named in the config file by the derived snake_case form of each variant (see [`Action::name`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr, strum::EnumIter)]
+#[strum(serialize_all = "snake_case")]
 pub enum Action {
     Quit,
     Help,
@@ -61,27 +68,29 @@ pub enum Action {
     CycleProfile,
     /// Open the detail (narrow terminals) or move the focus into it (wide ones).
     Open,
+    /// Scroll the detail pane.
+    DetailUp,
+    DetailDown,
     /// Select the next or previous resource in the detail pane.
     NextResource,
     PrevResource,
     /// Open the selected resource in a scrollable view (back to the list when none is selected).
     OpenResource,
-    /// Scroll the detail pane.
-    DetailUp,
-    DetailDown,
     CycleFormat,
     /// Next view on the Prompt screen: every skill, then each agent's own.
     CycleAgent,
     CycleTier,
+    CycleWindow,
     /// Next listing mode: enabled, all, auto (the Test box's message).
     CycleMode,
-    CycleWindow,
+    /// Show the next model's estimate beside the tiktoken figures.
+    CycleModel,
     /// Run the `--help-json` probe on executable skills.
     RunChecks,
-    /// Check declared dependencies against each skill's interpreter (sandboxed).
-    RunDeps,
     /// Stop the probes that are running.
     CancelChecks,
+    /// Check declared dependencies against each skill's interpreter (sandboxed).
+    RunDeps,
     /// Write a toggle through to an agent's own settings file (after a confirmation).
     AgentToggle,
     Confirm,
@@ -92,8 +101,6 @@ pub enum Action {
     Backspace,
     /// Erase what was typed in the test box.
     ClearMessage,
-    /// Show the next model's estimate beside the tiktoken figures.
-    CycleModel,
     /// Open the Add flow: a source, then its skills priced before they land.
     AddSkills,
     /// Move the selected skill to skillscope's trash (after a confirmation).
@@ -124,76 +131,30 @@ pub enum Action {
 }
 
 impl Action {
-    /// Every action that a key can be bound to, by its name in the config file's `[keys]`.
-    pub const NAMED: &[(&'static str, Action)] = &[
-        ("quit", Action::Quit),
-        ("help", Action::Help),
-        ("close", Action::Close),
-        ("next_screen", Action::NextScreen),
-        ("prev_screen", Action::PrevScreen),
-        ("show_skills", Action::Show(Screen::Skills)),
-        ("show_prompt", Action::Show(Screen::Prompt)),
-        ("show_test", Action::Show(Screen::Test)),
-        ("show_checks", Action::Show(Screen::Checks)),
-        ("show_budget", Action::Show(Screen::Budget)),
-        ("up", Action::Up),
-        ("down", Action::Down),
-        ("page_up", Action::PageUp),
-        ("page_down", Action::PageDown),
-        ("top", Action::Top),
-        ("bottom", Action::Bottom),
-        ("toggle", Action::Toggle),
-        ("filter", Action::Filter),
-        ("accept_filter", Action::AcceptFilter),
-        ("clear_filter", Action::ClearFilter),
-        ("cycle_sort", Action::CycleSort),
-        ("cycle_profile", Action::CycleProfile),
-        ("open", Action::Open),
-        ("detail_up", Action::DetailUp),
-        ("detail_down", Action::DetailDown),
-        ("next_resource", Action::NextResource),
-        ("prev_resource", Action::PrevResource),
-        ("open_resource", Action::OpenResource),
-        ("cycle_format", Action::CycleFormat),
-        ("cycle_agent", Action::CycleAgent),
-        ("cycle_tier", Action::CycleTier),
-        ("cycle_window", Action::CycleWindow),
-        ("cycle_mode", Action::CycleMode),
-        ("cycle_model", Action::CycleModel),
-        ("run_checks", Action::RunChecks),
-        ("cancel_checks", Action::CancelChecks),
-        ("run_deps", Action::RunDeps),
-        ("agent_toggle", Action::AgentToggle),
-        ("confirm", Action::Confirm),
-        ("cycle_scope", Action::CycleScope),
-        ("rescan", Action::Rescan),
-        ("backspace", Action::Backspace),
-        ("clear_message", Action::ClearMessage),
-        ("add_skills", Action::AddSkills),
-        ("remove_skill", Action::RemoveSkill),
-        ("undo_remove", Action::UndoRemove),
-        ("check_updates", Action::CheckUpdates),
-        ("reverse_sort", Action::ReverseSort),
-        ("next_diagnostic", Action::NextDiagnostic),
-        ("prev_diagnostic", Action::PrevDiagnostic),
-        ("edit", Action::Edit),
-        ("copy_name", Action::CopyName),
-        ("copy_path", Action::CopyPath),
-        ("copy_listing", Action::CopyListing),
-        ("leave_message", Action::LeaveMessage),
-        ("edit_message", Action::EditMessage),
-        ("edit_files", Action::EditFiles),
-    ];
+    /// Every action a key can be bound to, one per screen for `Show`, in declaration order (the
+    /// order the config file's warning lists them in).
+    pub fn named() -> impl Iterator<Item = Action> {
+        Action::iter().flat_map(|a| {
+            let (one, screens): (Option<Action>, &[Screen]) = match a {
+                Action::Show(_) => (None, &Screen::ALL),
+                a => (Some(a), &[]),
+            };
+            one.into_iter()
+                .chain(screens.iter().map(|&s| Action::Show(s)))
+        })
+    }
 
+    /// The action's name in the config file's `[keys]`: the variant in snake_case, and
+    /// `show_<screen>` for `Show`.
     pub fn name(self) -> &'static str {
-        Action::NAMED
-            .iter()
-            .find(|(_, a)| *a == self)
-            .map_or("?", |(n, _)| n)
+        match self {
+            Action::Show(s) => s.into(),
+            a => a.into(),
+        }
     }
 
     pub fn from_name(s: &str) -> Option<Action> {
-        Action::NAMED.iter().find(|(n, _)| *n == s).map(|(_, a)| *a)
+        Action::named().find(|a| a.name() == s)
     }
 }
 
@@ -208,9 +169,11 @@ mod tests {
             assert_ne!(n, "?", "{:?} has no name", b.action);
             assert_eq!(Action::from_name(n), Some(b.action));
         }
-        let mut names: Vec<&str> = Action::NAMED.iter().map(|(n, _)| *n).collect();
+        let mut names: Vec<&str> = Action::named().map(Action::name).collect();
+        let count = names.len();
         names.sort_unstable();
         names.dedup();
-        assert_eq!(names.len(), Action::NAMED.len());
+        assert_eq!(names.len(), count);
+        assert!(names.contains(&"show_skills") && names.contains(&"page_up"));
     }
 }

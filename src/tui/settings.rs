@@ -62,9 +62,8 @@ fn bind(
     let Some(action) = Action::from_name(name) else {
         return vec![format!(
             "unknown action {name:?} in [keys]; actions are {}",
-            Action::NAMED
-                .iter()
-                .map(|(n, _)| *n)
+            Action::named()
+                .map(Action::name)
                 .collect::<Vec<_>>()
                 .join(", ")
         )];
