@@ -40,24 +40,43 @@ pub struct MatchArgs {
     pub encoding: crate::core::tokens::Encoding,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+/// `--matcher`: one of the core's matchers by its name, or `all` (the routing ones). The values
+/// come from `Matcher::ALL`, so a new matcher is offered by `--help` and the completions at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MatcherChoice {
-    Keyword,
-    Triggers,
-    Bm25,
-    Fuzzy,
+    One(Matcher),
     All,
 }
 
 impl MatcherChoice {
+    const VALUES: [MatcherChoice; Matcher::ALL.len() + 1] = {
+        let mut values = [MatcherChoice::All; Matcher::ALL.len() + 1];
+        let mut i = 0;
+        while i < Matcher::ALL.len() {
+            values[i] = MatcherChoice::One(Matcher::ALL[i]);
+            i += 1;
+        }
+        values
+    };
+
     pub fn matchers(self) -> Vec<Matcher> {
         match self {
-            MatcherChoice::Keyword => vec![Matcher::Keyword],
-            MatcherChoice::Triggers => vec![Matcher::Triggers],
-            MatcherChoice::Bm25 => vec![Matcher::Bm25],
-            MatcherChoice::Fuzzy => vec![Matcher::Fuzzy],
+            MatcherChoice::One(m) => vec![m],
             MatcherChoice::All => Matcher::ROUTING.to_vec(),
         }
+    }
+}
+
+impl ValueEnum for MatcherChoice {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Self::VALUES
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(match self {
+            MatcherChoice::One(m) => m.as_str(),
+            MatcherChoice::All => "all",
+        }))
     }
 }
 
@@ -163,10 +182,8 @@ fn injections(whole: &Library, args: &MatchArgs) -> Vec<Shown> {
             .collect(),
     };
     let fallback = match args.matcher {
-        MatcherChoice::Keyword => Matcher::Keyword,
-        MatcherChoice::Triggers => Matcher::Triggers,
-        MatcherChoice::Fuzzy => Matcher::Fuzzy,
-        MatcherChoice::Bm25 | MatcherChoice::All => Matcher::Bm25,
+        MatcherChoice::One(m) => m,
+        MatcherChoice::All => Matcher::Bm25,
     };
     agents
         .into_iter()

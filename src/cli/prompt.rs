@@ -46,7 +46,7 @@ pub struct PromptArgs {
     pub message: Option<String>,
     /// The matcher that decides relevance for auto; `all` takes the skills of keyword, triggers
     /// and bm25 together.
-    #[arg(long, value_enum, default_value_t = MatcherChoice::Bm25)]
+    #[arg(long, value_enum, default_value_t = MatcherChoice::One(crate::core::matching::Matcher::Bm25))]
     pub matcher: MatcherChoice,
     /// How many skills each matcher may make relevant (triggers never more than 3) [default:
     /// the agent's own auto limit (Lazy Skills: 10), else 5].
