@@ -13,6 +13,7 @@ static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 /// than after 10 s, so the peak RSS is what is live, not what was live a while ago (a command's
 /// whole run is shorter than the default delay). `_RJEM_MALLOC_CONF` in the environment still
 /// overrides it.
+#[allow(unsafe_code, reason = "jemalloc reads its settings from this C symbol")]
 #[unsafe(export_name = "_rjem_malloc_conf")]
 static ALLOCATOR_SETTINGS: AllocatorSettings =
     AllocatorSettings(c"dirty_decay_ms:0,muzzy_decay_ms:0".as_ptr());
@@ -22,6 +23,7 @@ static ALLOCATOR_SETTINGS: AllocatorSettings =
 struct AllocatorSettings(*const std::ffi::c_char);
 
 // SAFETY: the pointer is to a string literal, which is never written.
+#[allow(unsafe_code, reason = "a static must be Sync, and a raw pointer is not")]
 unsafe impl Sync for AllocatorSettings {}
 
 fn main() {
