@@ -23,7 +23,10 @@ static ALLOCATOR_SETTINGS: AllocatorSettings =
 struct AllocatorSettings(*const std::ffi::c_char);
 
 // SAFETY: the pointer is to a string literal, which is never written.
-#[allow(unsafe_code, reason = "a static must be Sync, and a raw pointer is not")]
+#[allow(
+    unsafe_code,
+    reason = "a static must be Sync, and a raw pointer is not"
+)]
 unsafe impl Sync for AllocatorSettings {}
 
 fn main() {

@@ -138,7 +138,10 @@ fn launch(
     // asked: the terminal hangs up only once every copy is closed.
     let raw = pty.master.as_raw_fd().unwrap();
     // SAFETY: the master is alive here and owns `raw`; this only duplicates it.
-    #[allow(unsafe_code, reason = "portable-pty hands out the master only as a raw descriptor")]
+    #[allow(
+        unsafe_code,
+        reason = "portable-pty hands out the master only as a raw descriptor"
+    )]
     let fd = unsafe { std::os::fd::BorrowedFd::borrow_raw(raw) }
         .try_clone_to_owned()
         .unwrap();
