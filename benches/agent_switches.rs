@@ -9,9 +9,10 @@ use skillscope::core::source::{Agent, Root, Scope};
 use std::path::PathBuf;
 
 fn corpus() -> Option<PathBuf> {
-    let p = std::env::var_os("SKILLSCOPE_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+    let p = std::env::var_os("SKILLSCOPE_CORPUS").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
+        PathBuf::from,
+    );
     p.is_dir().then_some(p)
 }
 
@@ -24,7 +25,7 @@ fn busy_home(lib: &Library) -> tempfile::TempDir {
     let overrides: Vec<String> = names
         .iter()
         .step_by(names.len() / 200 + 1)
-        .map(|n| format!("    {:?}: \"off\"", n))
+        .map(|n| format!("    {n:?}: \"off\""))
         .collect();
     std::fs::create_dir_all(home.join(".claude")).expect("dir");
     std::fs::write(
@@ -75,7 +76,7 @@ fn bench(c: &mut Criterion) {
     );
     let home = busy_home(&lib);
     c.bench_function("agent_switches_load", |b| {
-        b.iter(|| AgentSwitches::load(home.path(), None))
+        b.iter(|| AgentSwitches::load(home.path(), None));
     });
     let (switches, _) = AgentSwitches::load(home.path(), None);
     c.bench_function(&format!("badges_all_{}_skills", lib.len()), |b| {
@@ -84,21 +85,21 @@ fn bench(c: &mut Criterion) {
                 .iter()
                 .map(|s| switches.badges(s).len())
                 .sum::<usize>()
-        })
+        });
     });
     // Fresh switches each time: every skill folder is resolved once more (Codex path entries).
     c.bench_function(&format!("badges_all_{}_skills_cold", lib.len()), |b| {
         b.iter(|| {
             let (sw, _) = AgentSwitches::load(home.path(), None);
             lib.skills.iter().map(|s| sw.badges(s).len()).sum::<usize>()
-        })
+        });
     });
     let skill = &lib.skills[lib.len() / 2];
     c.bench_function("plan_claude_off", |b| {
-        b.iter(|| switches.plan(skill, Agent::ClaudeCode, SwitchScope::User, false))
+        b.iter(|| switches.plan(skill, Agent::ClaudeCode, SwitchScope::User, false));
     });
     c.bench_function("plan_codex_off", |b| {
-        b.iter(|| switches.plan(skill, Agent::Codex, SwitchScope::User, false))
+        b.iter(|| switches.plan(skill, Agent::Codex, SwitchScope::User, false));
     });
 }
 

@@ -14,9 +14,10 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 fn corpus() -> Option<PathBuf> {
-    let p = std::env::var_os("SKILLSCOPE_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+    let p = std::env::var_os("SKILLSCOPE_CORPUS").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
+        PathBuf::from,
+    );
     p.is_dir().then_some(p)
 }
 
@@ -35,7 +36,7 @@ fn measure(what: &str, f: impl FnOnce() -> usize) -> usize {
     let n = f();
     println!(
         "{what:<48} {n:>10} tokens  {:>6.2} s CPU  {:>6.2} s wall",
-        (cpu() - c).as_secs_f64(),
+        cpu().saturating_sub(c).as_secs_f64(),
         w.elapsed().as_secs_f64()
     );
     n

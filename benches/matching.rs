@@ -11,9 +11,10 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 fn corpus() -> Option<PathBuf> {
-    let dir = std::env::var_os("SKILLSCOPE_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+    let dir = std::env::var_os("SKILLSCOPE_CORPUS").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
+        PathBuf::from,
+    );
     dir.is_dir().then_some(dir)
 }
 
@@ -48,10 +49,10 @@ fn matching(c: &mut Criterion) {
     g.sample_size(20);
     // The old index is dropped off the clock: a front end drops it on a worker.
     g.bench_function("index_build", |b| {
-        b.iter_with_large_drop(|| Index::build(black_box(&lib)))
+        b.iter_with_large_drop(|| Index::build(black_box(&lib)));
     });
     g.bench_function("overlap_clusters", |b| {
-        b.iter(|| overlap::clusters(black_box(&lib), &|_| true))
+        b.iter(|| overlap::clusters(black_box(&lib), &|_| true));
     });
     g.finish();
 
@@ -68,7 +69,7 @@ fn matching(c: &mut Criterion) {
                 for k in &keys {
                     black_box(index.query(black_box(k), m, &enabled, 10));
                 }
-            })
+            });
         });
     }
     g.finish();

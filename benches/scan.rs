@@ -9,9 +9,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 fn corpus() -> Option<PathBuf> {
-    let p = std::env::var_os("SKILLSCOPE_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+    let p = std::env::var_os("SKILLSCOPE_CORPUS").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
+        PathBuf::from,
+    );
     p.is_dir().then_some(p)
 }
 
@@ -24,7 +25,7 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("corpus");
     g.sample_size(10).measurement_time(Duration::from_secs(8));
     g.bench_function("scan_to_metadata", |b| {
-        b.iter(|| Library::load(roots.clone(), &ScanOptions::default()))
+        b.iter(|| Library::load(roots.clone(), &ScanOptions::default()));
     });
     let lib = Library::load(roots.clone(), &ScanOptions::default());
     g.bench_function("frontmatter_rules", |b| {
@@ -40,7 +41,7 @@ fn bench(c: &mut Criterion) {
                     selection: None,
                 },
             )
-        })
+        });
     });
     g.bench_function("all_rules_with_bodies", |b| {
         b.iter(|| {
@@ -55,7 +56,7 @@ fn bench(c: &mut Criterion) {
                     selection: None,
                 },
             )
-        })
+        });
     });
     g.finish();
 }

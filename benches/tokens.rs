@@ -11,9 +11,10 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 fn corpus() -> Option<PathBuf> {
-    let p = std::env::var_os("SKILLSCOPE_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+    let p = std::env::var_os("SKILLSCOPE_CORPUS").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
+        PathBuf::from,
+    );
     p.is_dir().then_some(p)
 }
 
@@ -42,27 +43,27 @@ fn bench(c: &mut Criterion) {
             TokenCache::in_memory,
             |cache| tokens::count_l1(&texts, enc, &cache, &no_progress),
             BatchSize::PerIteration,
-        )
+        );
     });
     g.bench_function("l2_all", |b| {
         b.iter_batched(
             TokenCache::in_memory,
             |cache| tokens::count_l2(&lib, enc, &cache, &no_progress),
             BatchSize::PerIteration,
-        )
+        );
     });
     g.bench_function("all_levels_cold", |b| {
         b.iter_batched(
             TokenCache::in_memory,
             |cache| tokens::count_library(&lib, &texts, enc, &cache),
             BatchSize::PerIteration,
-        )
+        );
     });
 
     let warm = TokenCache::in_memory();
     tokens::count_library(&lib, &texts, enc, &warm);
     g.bench_function("all_levels_warm_cache", |b| {
-        b.iter(|| tokens::count_library(&lib, &texts, enc, &warm))
+        b.iter(|| tokens::count_library(&lib, &texts, enc, &warm));
     });
 
     let dir = tempfile::tempdir().ok();
@@ -75,7 +76,7 @@ fn bench(c: &mut Criterion) {
                 b.iter(|| {
                     let cache = TokenCache::at(&path);
                     tokens::count_library(&lib, &texts, enc, &cache)
-                })
+                });
             });
         }
     }

@@ -18,9 +18,10 @@ use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 fn corpus() -> Option<PathBuf> {
-    let p = std::env::var_os("SKILLSCOPE_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+    let p = std::env::var_os("SKILLSCOPE_CORPUS").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
+        PathBuf::from,
+    );
     p.is_dir().then_some(p)
 }
 
@@ -93,7 +94,7 @@ fn bench(c: &mut Criterion) {
         let t3 = Instant::now();
         let mut level_at = [None; 3];
         while !settled(&app) {
-            match rx.recv_timeout(Duration::from_secs(60)) {
+            match rx.recv_timeout(Duration::from_mins(1)) {
                 Ok(ev) => app.handle(ev),
                 Err(_) => break,
             }
@@ -148,7 +149,7 @@ fn bench(c: &mut Criterion) {
                 drain(&mut app, &rx);
             }
             total
-        })
+        });
     });
 
     // Start to the first frame that shows the whole list.
@@ -167,7 +168,7 @@ fn bench(c: &mut Criterion) {
                 drain(&mut app, &rx);
             }
             total
-        })
+        });
     });
 
     // A second start: the token cache is warm, so every level is known without the encoder.
@@ -188,7 +189,7 @@ fn bench(c: &mut Criterion) {
                 drain(&mut app, &rx);
             }
             total
-        })
+        });
     });
 
     // One key, update + draw, while a worker counts tokens on every core.
@@ -229,7 +230,7 @@ fn bench(c: &mut Criterion) {
             }
             app.handle(key(if down { KeyCode::Down } else { KeyCode::Up }));
             term.draw(|f| view::draw(f, &app)).expect("draw");
-        })
+        });
     });
     // One filter keystroke (typing, then erasing, "pdf"), update + draw.
     app.handle(key(KeyCode::Char('/')));
@@ -245,7 +246,7 @@ fn bench(c: &mut Criterion) {
             step += 1;
             app.handle(ev);
             term.draw(|f| view::draw(f, &app)).expect("draw");
-        })
+        });
     });
     busy.store(false, Ordering::Relaxed);
     let _ = worker.join();

@@ -198,7 +198,7 @@ impl Config {
             }
         };
         let root = doc.as_table();
-        for (key, item) in root.iter() {
+        for (key, item) in root {
             let line = key_line(text, root, key);
             match key {
                 "profile" => self.profile = self.value(text, line, key, item),
@@ -208,11 +208,11 @@ impl Config {
                 "model" => {
                     self.model = self
                         .value::<crate::core::model::ModelChoice>(text, line, key, item)
-                        .and_then(|c| c.0)
+                        .and_then(|c| c.0);
                 }
                 "context_window" => match item.as_integer() {
                     Some(n) if (1_000..=100_000_000).contains(&n) => {
-                        self.context_window = usize::try_from(n).ok()
+                        self.context_window = usize::try_from(n).ok();
                     }
                     _ => self.problem(
                         line,
@@ -255,18 +255,16 @@ impl Config {
         item: &Item,
     ) -> Option<T> {
         let takes = KEYS.iter().find(|(k, _)| *k == key).map_or("", |(_, t)| t);
-        match item.as_str() {
-            Some(s) => match s.parse() {
-                Ok(v) => Some(v),
-                Err(_) => {
-                    self.problem(line, format!("`{key}` cannot be {s:?}: use {takes}"));
-                    None
-                }
-            },
-            None => {
-                self.problem(line, format!("`{key}` must be a string: {takes}"));
+        if let Some(s) = item.as_str() {
+            if let Ok(v) = s.parse() {
+                Some(v)
+            } else {
+                self.problem(line, format!("`{key}` cannot be {s:?}: use {takes}"));
                 None
             }
+        } else {
+            self.problem(line, format!("`{key}` must be a string: {takes}"));
+            None
         }
     }
 
@@ -275,7 +273,7 @@ impl Config {
             self.problem(line, "`roots` must be a list of folders".to_string());
             return;
         };
-        for v in list.iter() {
+        for v in list {
             match v.as_str() {
                 Some(s) if !s.is_empty() => self.roots.push(expand(s, dir)),
                 _ => self.problem(
@@ -292,12 +290,12 @@ impl Config {
         for (key, item) in table.iter() {
             let line = table
                 .key(key)
-                .and_then(|k| k.span())
+                .and_then(toml_edit::Key::span)
                 .map(|s| line_of(text, s.start));
             if key == "per-path" {
                 match item.as_array_of_tables() {
                     Some(list) => {
-                        for t in list.iter() {
+                        for t in list {
                             let header = t.span().map(|s| line_of(text, s.start)).or(line);
                             self.per_path(text, header, t);
                         }
@@ -342,7 +340,7 @@ impl Config {
         let mut globs = Vec::new();
         let mut levels = Levels::default();
         let mut paths_line = header;
-        for (key, item) in table.iter() {
+        for (key, item) in table {
             let line = key_line(text, table, key).or(header);
             if key == "paths" {
                 paths_line = line;
@@ -398,7 +396,7 @@ impl Config {
         for (name, item) in table.iter() {
             let line = table
                 .key(name)
-                .and_then(|k| k.span())
+                .and_then(toml_edit::Key::span)
                 .map(|s| line_of(text, s.start));
             if context.is_none()
                 && let Some(sub) = item.as_table_like()
@@ -455,7 +453,7 @@ fn line_of(text: &str, pos: usize) -> u32 {
 fn key_line(text: &str, table: &Table, key: &str) -> Option<u32> {
     table
         .key(key)
-        .and_then(|k| k.span())
+        .and_then(toml_edit::Key::span)
         .map(|s| line_of(text, s.start))
 }
 

@@ -58,7 +58,7 @@ fn main() {
                 for w in config.warnings() {
                     eprintln!(
                         "skillscope: warning: {}",
-                        skillscope::core::text::line(&w.to_string())
+                        skillscope::core::text::line(&w.clone())
                     );
                 }
             }

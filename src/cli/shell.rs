@@ -29,7 +29,10 @@ pub fn man_page(cmd: clap::Command) -> std::io::Result<Vec<u8>> {
         .collect();
     out.extend_from_slice(b".SH COMMANDS\n");
     for sub in &subs {
-        let about = sub.get_about().map(|a| a.to_string()).unwrap_or_default();
+        let about = sub
+            .get_about()
+            .map(std::string::ToString::to_string)
+            .unwrap_or_default();
         out.extend_from_slice(
             format!(
                 ".TP\n\\fBskillscope {}\\fR\n{}\n",

@@ -292,7 +292,7 @@ fn toggle(
     } else {
         print_report(&report, switches.home(), args.dry_run);
     }
-    Ok(if failed { 1 } else { 0 })
+    Ok(i32::from(failed))
 }
 
 fn toggle_own(skills: &[&Skill], state_path: &Path, on: bool, dry_run: bool) -> OwnChange {

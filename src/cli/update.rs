@@ -149,9 +149,8 @@ pub fn run(args: UpdateArgs) -> anyhow::Result<i32> {
     Ok(0)
 }
 
-fn short(c: &Option<String>) -> String {
-    c.as_deref()
-        .map_or_else(|| "-".to_string(), |c| c[..c.len().min(12)].to_string())
+fn short(c: Option<&str>) -> String {
+    c.map_or_else(|| "-".to_string(), |c| c[..c.len().min(12)].to_string())
 }
 
 fn print_status(c: &Check, home: &std::path::Path) {
@@ -177,8 +176,8 @@ fn print_change(
         "{}  {}  {} → {}",
         line(&c.folder),
         shown(&c.dir, home),
-        short(&c.commit_before),
-        short(&c.commit_after)
+        short(c.commit_before.as_deref()),
+        short(c.commit_after.as_deref())
     );
     let files: Vec<String> = c
         .diff

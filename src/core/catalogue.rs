@@ -408,7 +408,7 @@ pub fn markdown() -> String {
 }
 
 /// The end of `docs/rules.md`: how a skill's author opts out of a rule.
-const OPT_OUT_DOC: &str = r#"
+const OPT_OUT_DOC: &str = r"
 ## Opting a skill out
 
 A skill's author can leave a rule out for that skill with a YAML comment in its frontmatter, as
@@ -432,7 +432,7 @@ version: 1.0   # skillscope: ignore[yaml-coerced-scalar]
   unnoticed.
 - Opt-outs apply in `check`, `list` and the app, before the config file's levels and the command
   line's `--select` and `--ignore`.
-"#;
+";
 
 #[cfg(test)]
 mod tests {

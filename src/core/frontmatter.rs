@@ -445,6 +445,7 @@ fn split_line(s: &str) -> (&str, &str) {
 /// 1-based line and column (in characters) of a byte offset.
 pub(crate) fn line_col(bytes: &[u8], pos: usize) -> (u32, u32) {
     let before = &bytes[..pos.min(bytes.len())];
+    #[allow(clippy::naive_bytecount)] // one call per diagnostic: no crate for it
     let line = before.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
     let line_start = before
         .iter()

@@ -114,7 +114,9 @@ pub fn not_regular() -> std::io::Error {
 
 /// Whether `e` is [`not_regular`].
 pub fn is_not_regular(e: &std::io::Error) -> bool {
-    e.get_ref().is_some_and(|inner| inner.is::<NotRegular>())
+    e.get_ref().is_some_and(
+        <dyn std::error::Error + std::marker::Send + std::marker::Sync + 'static>::is::<NotRegular>,
+    )
 }
 
 /// Opens a file of a skill for reading, and only if it is a regular file. The open does not block
@@ -300,7 +302,7 @@ pub fn lock(target: &Path, wait: Duration) -> Result<FileLock, FsxError> {
                             waited,
                         });
                     }
-                    std::thread::sleep(Duration::from_millis(10).min(wait - waited));
+                    std::thread::sleep(Duration::from_millis(10).min(wait.saturating_sub(waited)));
                 }
                 Err(TryLockError::Error(e)) => return Err(fail(e)),
             }
@@ -613,7 +615,10 @@ impl<O: std::io::Write> Checksummed<O> {
 
     /// Writes what is buffered, then the hash of everything written, and hands the writer back.
     pub fn finish(self) -> std::io::Result<O> {
-        let mut inner = self.0.into_inner().map_err(|e| e.into_error())?;
+        let mut inner = self
+            .0
+            .into_inner()
+            .map_err(std::io::IntoInnerError::into_error)?;
         let sum = inner.hasher.finalize();
         inner.out.write_all(sum.as_bytes())?;
         inner.out.flush()?;

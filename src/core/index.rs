@@ -247,7 +247,7 @@ pub fn read(path: &Path) -> Result<Option<IndexData>, FsxError> {
     };
     // The walks are remembered by their place in this file, held open.
     if let Ok(stamp) = stamp {
-        let source = std::sync::Arc::new(Source { stamp, file });
+        let source = std::sync::Arc::new(Source { file, stamp });
         for (w, &(offset, len)) in data.walks.iter_mut().zip(&data.walk_spans) {
             w.stored = Some(Stored {
                 source: std::sync::Arc::clone(&source),
@@ -707,7 +707,11 @@ fn skill_record(w: &mut W, s: &Skill, taken_ns: u128) {
     for slot in &s.facts.l2_tokens {
         w.opt_u32(slot.get().copied());
     }
-    let l1 = s.facts.l1_tokens.lock().unwrap_or_else(|e| e.into_inner());
+    let l1 = s
+        .facts
+        .l1_tokens
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     w.len(l1.len());
     for (hash, enc, n) in l1.iter() {
         w.0.extend_from_slice(hash);
@@ -744,26 +748,25 @@ fn skill_record_from(r: &mut R) -> Option<(Vec<u8>, Box<SkillRecord>)> {
             tokens,
         });
     }
-    let body = match r.u8()? {
-        0 => None,
-        _ => {
-            let lines = r.u32()?;
-            let bytes = r.u64()?;
-            let nl = r.len(12)?;
-            let mut links = Vec::with_capacity(nl);
-            for _ in 0..nl {
-                links.push(Link {
-                    target: r.string()?,
-                    line: r.u32()?,
-                    column: r.u32()?,
-                });
-            }
-            Some(BodyFacts {
-                lines,
-                bytes,
-                links,
-            })
+    let body = if r.u8()? == 0 {
+        None
+    } else {
+        let lines = r.u32()?;
+        let bytes = r.u64()?;
+        let nl = r.len(12)?;
+        let mut links = Vec::with_capacity(nl);
+        for _ in 0..nl {
+            links.push(Link {
+                target: r.string()?,
+                line: r.u32()?,
+                column: r.u32()?,
+            });
         }
+        Some(BodyFacts {
+            lines,
+            bytes,
+            links,
+        })
     };
     let body_tokens = [r.opt_u32()?, r.opt_u32()?];
     let l2_tokens = [r.opt_u32()?, r.opt_u32()?];
@@ -1007,7 +1010,7 @@ mod tests {
     /// Dates every file and folder under `root` an hour back: stamps of the last seconds are not
     /// trusted (another write in the same tick would not show).
     fn backdate(root: &Path) {
-        let then = SystemTime::now() - Duration::from_secs(3_600);
+        let then = SystemTime::now() - Duration::from_hours(1);
         let mut stack = vec![root.to_path_buf()];
         while let Some(p) = stack.pop() {
             if p.is_dir() {
@@ -1350,7 +1353,7 @@ mod tests {
         );
         std::fs::File::open(&guide)
             .unwrap()
-            .set_modified(SystemTime::now() - Duration::from_secs(60))
+            .set_modified(SystemTime::now() - Duration::from_mins(1))
             .unwrap();
         let (changed, stats) = load(&root, &cache);
         assert_eq!(stats.skills_parsed, 0);
@@ -1650,8 +1653,8 @@ mod tests {
                 Library::load_indexed(
                     vec![Root::new(&root, Agent::Path, Scope::Path)],
                     &ScanOptions {
-                        resources,
                         max_depth,
+                        resources,
                         ..ScanOptions::default()
                     },
                     &IndexStore::in_dir(&cache),
@@ -1926,14 +1929,14 @@ mod tests {
                 p.frontmatter.fields.clone(),
                 p.frontmatter.flow_style_lines.clone(),
             );
-            assert_eq!(format!("{:?}", back), format!("{:?}", p.frontmatter), "{t}");
+            assert_eq!(format!("{back:?}"), format!("{:?}", p.frontmatter), "{t}");
             // And through the file's encoding of values.
             let mut w = W(Vec::new());
             w.frontmatter(&p.frontmatter);
             let mut r = R(&w.0);
             let read = r.frontmatter().unwrap();
             assert!(r.0.is_empty());
-            assert_eq!(format!("{:?}", read), format!("{:?}", p.frontmatter), "{t}");
+            assert_eq!(format!("{read:?}"), format!("{:?}", p.frontmatter), "{t}");
         }
     }
 }

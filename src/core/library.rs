@@ -267,7 +267,10 @@ impl Library {
     /// Library-wide findings remembered in the index for inputs hashing to `key`.
     pub(crate) fn remembered(&self, key: &[u8; 32]) -> Option<Vec<(usize, Diagnostic)>> {
         let ix = self.index.as_ref()?;
-        let slot = ix.overlap.lock().unwrap_or_else(|e| e.into_inner());
+        let slot = ix
+            .overlap
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         slot.as_ref()
             .filter(|(k, _)| k == key)
             .map(|(_, found)| found.clone())
@@ -276,7 +279,9 @@ impl Library {
     /// Remembers library-wide findings for inputs hashing to `key`, for the next run.
     pub(crate) fn remember(&self, key: [u8; 32], found: &[(usize, Diagnostic)]) {
         if let Some(ix) = &self.index {
-            *ix.overlap.lock().unwrap_or_else(|e| e.into_inner()) = Some((key, found.to_vec()));
+            *ix.overlap
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) = Some((key, found.to_vec()));
             ix.dirty.store(true, Ordering::Relaxed);
         }
     }
@@ -285,7 +290,10 @@ impl Library {
     /// when the library index remembers one for a text of blake3 hash `hash`.
     pub(crate) fn text_count(&self, hash: &[u8; 32], enc: u8) -> Option<u32> {
         let ix = self.index.as_ref()?;
-        let texts = ix.texts.lock().unwrap_or_else(|e| e.into_inner());
+        let texts = ix
+            .texts
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         texts
             .iter()
             .find(|(h, e, _)| h == hash && *e == enc)
@@ -299,7 +307,10 @@ impl Library {
         let Some(ix) = &self.index else {
             return;
         };
-        let mut texts = ix.texts.lock().unwrap_or_else(|e| e.into_inner());
+        let mut texts = ix
+            .texts
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         texts.retain(|(h, e, _)| !(*h == hash && *e == enc));
         if texts.len() >= index::TEXTS_KEPT {
             texts.remove(0);
@@ -312,12 +323,22 @@ impl Library {
     /// it costs time next run, nothing more, so the error is only returned for display.
     pub fn save_index(&self) -> Option<std::io::Error> {
         let ix = self.index.as_ref()?;
-        let _writing = ix.writing.lock().unwrap_or_else(|e| e.into_inner());
+        let _writing = ix
+            .writing
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if !ix.dirty.swap(false, Ordering::Relaxed) {
             return None;
         }
-        let overlap = ix.overlap.lock().unwrap_or_else(|e| e.into_inner());
-        let texts = ix.texts.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let overlap = ix
+            .overlap
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let texts = ix
+            .texts
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone();
         let written = index::write(
             &ix.path,
             &ix.walks,
@@ -567,7 +588,7 @@ mod tests {
             write(
                 &p.join("SKILL.md"),
                 format!("---\nname: {name}\ndescription: d\n---\n").as_bytes(),
-            )
+            );
         };
         let claude = t.path().join("claude");
         let generic = t.path().join("generic");

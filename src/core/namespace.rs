@@ -76,7 +76,12 @@ fn plugin_of(dir: &Path, manifests: &Manifests) -> Option<String> {
         return None;
     }
     let plugin_dir = skills.parent()?;
-    let known = || manifests.0.lock().unwrap_or_else(|e| e.into_inner());
+    let known = || {
+        manifests
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    };
     if let Some(plugin) = known().get(plugin_dir) {
         return plugin.clone();
     }
@@ -90,7 +95,10 @@ fn plugin_of(dir: &Path, manifests: &Manifests) -> Option<String> {
 fn plugin_named(plugin_dir: &Path) -> Option<String> {
     let folder_name = || Some(plugin_dir.file_name()?.to_string_lossy().into_owned());
     let manifest = plugin_dir.join(".claude-plugin").join("plugin.json");
-    let Some(meta) = std::fs::metadata(&manifest).ok().filter(|m| m.is_file()) else {
+    let Some(meta) = std::fs::metadata(&manifest)
+        .ok()
+        .filter(std::fs::Metadata::is_file)
+    else {
         let in_marketplace = plugin_dir.parent()?.file_name()? == "plugins";
         return if in_marketplace { folder_name() } else { None };
     };

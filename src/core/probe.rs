@@ -165,7 +165,7 @@ fn help_json(skill: &Skill, opts: &ProbeOptions, report: &mut ProbeReport) -> Ve
     };
     report.pid = out.pid;
     report.sandbox = Some(out.mode);
-    report.sandbox_fallback = out.fallback.clone();
+    report.sandbox_fallback.clone_from(&out.fallback);
     report.exit_code = out.exit_code();
     report.elapsed_ms = u64::try_from(out.elapsed.as_millis()).unwrap_or(u64::MAX);
     report.stdout_bytes = out.stdout.total;

@@ -231,19 +231,18 @@ pub fn scan_indexed(roots: &[Root], opts: &ScanOptions, index: Option<IndexData>
             .position(|w| w.path == root.path && w.max_depth == opts.max_depth)
             .map(|i| remembered_walks.swap_remove(i))
             .filter(folders_unchanged);
-        let walked = match remembered {
-            Some(record) => Walked {
+        let walked = if let Some(record) = remembered {
+            Walked {
                 linked: record.links.iter().cloned().collect(),
                 record,
                 files: None,
                 frontier: Vec::new(),
                 root_real,
                 capped: false,
-            },
-            None => {
-                out.roots_walked += 1;
-                walk_root(root, &root_real, opts)
             }
+        } else {
+            out.roots_walked += 1;
+            walk_root(root, &root_real, opts)
         };
         walks.push((ri, walked));
     }
@@ -762,11 +761,12 @@ fn path_order(a: &Path, b: &Path) -> Ordering {
 }
 
 fn into<T>(m: Mutex<T>) -> T {
-    m.into_inner().unwrap_or_else(|e| e.into_inner())
+    m.into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 fn push(m: &Mutex<Vec<Diagnostic>>, d: Diagnostic) {
@@ -862,7 +862,7 @@ fn read_skill(
                 .facts
                 .l1_tokens
                 .lock()
-                .unwrap_or_else(|e| e.into_inner()) = r.l1_tokens;
+                .unwrap_or_else(std::sync::PoisonError::into_inner) = r.l1_tokens;
             for (slot, n) in skill.facts.l2_tokens.iter().zip(r.l2_tokens) {
                 if let Some(n) = n {
                     let _ = slot.set(n);
@@ -983,7 +983,7 @@ fn resources(
     let stat = |path: &Path| {
         std::fs::metadata(path)
             .ok()
-            .filter(|m| m.is_file())
+            .filter(std::fs::Metadata::is_file)
             .map(|m| Stamp::of(&m))
     };
     let mut out: Vec<Resource> = match (listing, remembered) {
@@ -1011,20 +1011,19 @@ fn resources(
             })
             .collect(),
         (listing, remembered) => {
-            let paths: Vec<PathBuf> = match listing {
-                Listing::Walked(paths) => paths.to_vec(),
-                _ => {
-                    let root_real = std::fs::canonicalize(&f.dir).unwrap_or_else(|_| f.dir.clone());
-                    let mut paths = Vec::new();
-                    Below::new(&root_real, &f.dir).collect(
-                        &f.dir,
-                        0,
-                        &f.file,
-                        &mut paths,
-                        &mut Vec::new(),
-                    );
-                    paths
-                }
+            let paths: Vec<PathBuf> = if let Listing::Walked(paths) = listing {
+                paths.to_vec()
+            } else {
+                let root_real = std::fs::canonicalize(&f.dir).unwrap_or_else(|_| f.dir.clone());
+                let mut paths = Vec::new();
+                Below::new(&root_real, &f.dir).collect(
+                    &f.dir,
+                    0,
+                    &f.file,
+                    &mut paths,
+                    &mut Vec::new(),
+                );
+                paths
             };
             let mut remembered = remembered.unwrap_or_default();
             remembered.sort_unstable_by(|a, b| a.rel.cmp(&b.rel));
@@ -1042,18 +1041,15 @@ fn resources(
                         .ok()
                         .map(|i| &mut remembered[i])
                         .filter(|x| x.stamp.vouches_for(&stamp));
-                    Some(match known {
-                        Some(k) => {
-                            let r = Resource::new(rel, stamp, k.text).with_tokens(k.tokens);
-                            if let Some(links) = k.links.take() {
-                                let _ = r.links.set(links);
-                            }
-                            r
+                    Some(if let Some(k) = known {
+                        let r = Resource::new(rel, stamp, k.text).with_tokens(k.tokens);
+                        if let Some(links) = k.links.take() {
+                            let _ = r.links.set(links);
                         }
-                        None => {
-                            let text = looks_like_text(&path);
-                            Resource::new(rel, stamp, text)
-                        }
+                        r
+                    } else {
+                        let text = looks_like_text(&path);
+                        Resource::new(rel, stamp, text)
                     })
                 })
                 .collect()
@@ -1180,7 +1176,7 @@ mod tests {
     fn guarded<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || tx.send(f()));
-        rx.recv_timeout(std::time::Duration::from_secs(60))
+        rx.recv_timeout(std::time::Duration::from_mins(1))
             .expect("the walk did not finish: it went where it must not")
     }
 

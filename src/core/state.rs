@@ -259,16 +259,17 @@ impl EnableState {
                 source,
             })?;
         let mut file = match crate::core::fsx::read_regular(&self.path) {
-            Ok(Some(bytes)) => match serde_json::from_slice::<StateFile>(&bytes) {
-                Ok(f) => f,
-                Err(_) => {
+            Ok(Some(bytes)) => {
+                if let Ok(f) = serde_json::from_slice::<StateFile>(&bytes) {
+                    f
+                } else {
                     keep_aside(&self.path).map_err(|e| StateError::Blocked {
                         path: self.path.clone(),
                         reason: format!("it no longer parses and could not be moved aside ({e})"),
                     })?;
                     self.file.clone()
                 }
-            },
+            }
             Ok(None) => StateFile::default(),
             Err(e) => {
                 return Err(StateError::Blocked {
@@ -361,10 +362,10 @@ fn key_of(dir: &Path) -> String {
 /// Renames an unreadable state file to `<name>.corrupt-<UTC timestamp>` (with a counter when that
 /// name is taken) and returns the new path.
 fn keep_aside(path: &Path) -> std::io::Result<PathBuf> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "state.json".to_string());
+    let name = path.file_name().map_or_else(
+        || "state.json".to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
     let stamp = utc_stamp(std::time::SystemTime::now());
     let mut n = 1;
     loop {

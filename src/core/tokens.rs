@@ -282,7 +282,7 @@ pub fn count_l1_with<'a>(
                 .facts
                 .l1_tokens
                 .lock()
-                .unwrap_or_else(|e| e.into_inner())
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
         };
         if let Some(n) = kept(&lock()) {
             return Some(n);
@@ -642,7 +642,7 @@ mod tests {
             bytes.push(0xff);
         }
         std::fs::write(&p, &bytes).unwrap();
-        let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3_600);
+        let old = std::time::SystemTime::now() - std::time::Duration::from_hours(1);
         std::fs::File::open(&p).unwrap().set_modified(old).unwrap();
         let stat = Stamp::of(&std::fs::metadata(&p).unwrap());
         let cache = TokenCache::in_memory();

@@ -105,6 +105,7 @@ fn pick(copies: &[usize], from: &Skill, lib: &Library) -> Option<usize> {
 }
 
 /// Skills named in a body: words made of the characters names and ids use, compared whole.
+#[allow(clippy::implicit_hasher)] // the map is the library's own, built with the default hasher
 pub fn named_in(
     body: &str,
     me: usize,

@@ -41,7 +41,7 @@ impl std::fmt::Debug for Watch {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Watch")
             .field("problems", &self.problems)
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 

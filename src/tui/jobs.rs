@@ -113,12 +113,11 @@ pub fn probe(
             let _ = store.save();
             let _ = tx.send(Event::Job(JobEvent::ProbesDone { generation }));
         });
-    match spawned {
-        Ok(worker) => Some(worker),
-        Err(_) => {
-            let _ = done_tx.send(Event::Job(JobEvent::ProbesDone { generation }));
-            None
-        }
+    if let Ok(worker) = spawned {
+        Some(worker)
+    } else {
+        let _ = done_tx.send(Event::Job(JobEvent::ProbesDone { generation }));
+        None
     }
 }
 
@@ -154,15 +153,14 @@ pub fn deps(
                 checked: reports.len(),
             }));
         });
-    match spawned {
-        Ok(worker) => Some(worker),
-        Err(_) => {
-            let _ = done_tx.send(Event::Job(JobEvent::DepsDone {
-                generation,
-                checked: 0,
-            }));
-            None
-        }
+    if let Ok(worker) = spawned {
+        Some(worker)
+    } else {
+        let _ = done_tx.send(Event::Job(JobEvent::DepsDone {
+            generation,
+            checked: 0,
+        }));
+        None
     }
 }
 

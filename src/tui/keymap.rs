@@ -556,24 +556,23 @@ impl Keymap {
                     other.keys = Cow::Owned(kept);
                 }
             }
-            match self
+            if let Some(b) = self
                 .bindings
                 .iter_mut()
                 .find(|b| b.context == c && b.action == action)
             {
-                Some(b) => b.keys = Cow::Owned(keys.to_vec()),
-                None => {
-                    // A binding in a new context: it reads as the action does elsewhere.
-                    let model = KEYMAP.iter().find(|b| b.action == action);
-                    self.bindings.push(Binding {
-                        context: c,
-                        keys: Cow::Owned(keys.to_vec()),
-                        action,
-                        short: model.map_or(action.name(), |m| m.short),
-                        help: model.map_or(action.name(), |m| m.help),
-                        footer: c != Context::Global,
-                    });
-                }
+                b.keys = Cow::Owned(keys.to_vec())
+            } else {
+                // A binding in a new context: it reads as the action does elsewhere.
+                let model = KEYMAP.iter().find(|b| b.action == action);
+                self.bindings.push(Binding {
+                    context: c,
+                    keys: Cow::Owned(keys.to_vec()),
+                    action,
+                    short: model.map_or(action.name(), |m| m.short),
+                    help: model.map_or(action.name(), |m| m.help),
+                    footer: c != Context::Global,
+                });
             }
         }
         Ok(notes)

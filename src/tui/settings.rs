@@ -23,9 +23,10 @@ pub fn read(config: &mut Config) -> Bindings {
     for table in &config.keys {
         let context = match &table.context {
             None => None,
-            Some(name) => match Context::from_name(name) {
-                Some(c) => Some(c),
-                None => {
+            Some(name) => {
+                if let Some(c) = Context::from_name(name) {
+                    Some(c)
+                } else {
                     let names: Vec<&str> = Context::ALL.iter().map(|c| c.name()).collect();
                     problems.push(Problem {
                         line: table.line,
@@ -36,7 +37,7 @@ pub fn read(config: &mut Config) -> Bindings {
                     });
                     continue;
                 }
-            },
+            }
         };
         for b in &table.bindings {
             for message in bind(&mut out, context, b) {

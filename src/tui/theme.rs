@@ -21,7 +21,7 @@ impl Theme {
         Theme { color: false }
     }
 
-    fn pick(&self, colored: Style, plain: Style) -> Style {
+    fn pick(self, colored: Style, plain: Style) -> Style {
         if self.color { colored } else { plain }
     }
 

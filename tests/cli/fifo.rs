@@ -90,9 +90,7 @@ const COMMANDS: [(&[&str], &[File]); 3] = [
 
 fn is_fifo(p: &Path) -> bool {
     use std::os::unix::fs::FileTypeExt;
-    std::fs::symlink_metadata(p)
-        .map(|m| m.file_type().is_fifo())
-        .unwrap_or(false)
+    std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_fifo())
 }
 
 #[test]

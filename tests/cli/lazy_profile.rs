@@ -45,7 +45,10 @@ fn the_demo_is_clean_under_lazy_skills_except_the_broken_skills() {
     assert_eq!(v["profile"], "lazy-skills");
     let diags = v["diagnostics"].as_array().unwrap().clone();
     let flagged = folders_with(&diags, &["error", "warning"]);
-    let want: BTreeSet<String> = BROKEN_ON_PURPOSE.iter().map(|s| s.to_string()).collect();
+    let want: BTreeSet<String> = BROKEN_ON_PURPOSE
+        .iter()
+        .map(std::string::ToString::to_string)
+        .collect();
     assert_eq!(flagged, want, "{diags:#?}");
     // Each broken skill says in its body which diagnostic it demonstrates.
     for name in BROKEN_ON_PURPOSE {
@@ -240,7 +243,10 @@ fn the_app_opens_the_demo_with_lazy_skills_and_only_broken_skills_are_flagged() 
         .filter(|(_, c)| c.errors + c.warnings > 0)
         .map(|(i, _)| h.app.lib.skills[i].dir_name().into_owned())
         .collect();
-    let want: BTreeSet<String> = BROKEN_ON_PURPOSE.iter().map(|s| s.to_string()).collect();
+    let want: BTreeSet<String> = BROKEN_ON_PURPOSE
+        .iter()
+        .map(std::string::ToString::to_string)
+        .collect();
     assert_eq!(flagged, want);
     assert!(h.screen().contains("rules: lazy-skills"), "{}", h.screen());
     // `p` moves on to the next profile and stays there.

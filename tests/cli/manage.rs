@@ -258,7 +258,10 @@ fn add_from_a_file_url_runs_nothing_and_records_where_each_skill_came_from() {
     );
     // The clone and staging folders are gone.
     let tmp = w.home().join(".local/share/skillscope/tmp");
-    assert_eq!(std::fs::read_dir(tmp).map(|d| d.count()).unwrap_or(0), 0);
+    assert_eq!(
+        std::fs::read_dir(tmp).map_or(0, std::iter::Iterator::count),
+        0
+    );
 }
 
 #[test]

@@ -481,7 +481,7 @@ fn eval_skips_the_triggers_matcher_where_no_skill_declares_triggers() {
         let mut a: Vec<String> = ["eval", cases.to_str().unwrap(), lib.to_str().unwrap()]
             .map(String::from)
             .to_vec();
-        a.extend(extra.iter().map(|s| s.to_string()));
+        a.extend(extra.iter().map(std::string::ToString::to_string));
         a
     };
     let argv = args(&["--min-recall", "0.9"]);

@@ -258,7 +258,7 @@ fn an_unreadable_folder_and_skill_file_are_named() {
     );
     write(&lib.join("secret/SKILL.md"), "---\nname: secret\n---\n");
     let perm = |p: &std::path::Path, m| {
-        std::fs::set_permissions(p, std::fs::Permissions::from_mode(m)).unwrap()
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(m)).unwrap();
     };
     perm(&lib.join("locked"), 0o000);
     perm(&lib.join("secret/SKILL.md"), 0o000);

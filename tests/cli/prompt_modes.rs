@@ -151,7 +151,7 @@ fn compare_prices_each_mode_with_the_listing_it_stands_for() {
         auto_row.contains(&format!("{}", tokens[2] as u64)),
         "{text}"
     );
-    assert!(auto_row.contains(&format!("−{:.0}%", saving)), "{text}");
+    assert!(auto_row.contains(&format!("−{saving:.0}%")), "{text}");
     assert!(text.contains("lists pdf-forms"), "{text}");
     // Without a message the auto row is left out and the report says how to get it.
     let text = stdout(&run(&["prompt", "--compare", lib], home.path()));

@@ -24,9 +24,10 @@ fn reference() -> Option<PathBuf> {
 }
 
 fn corpus() -> Option<PathBuf> {
-    let p = std::env::var_os("SKILLSCOPE_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+    let p = std::env::var_os("SKILLSCOPE_CORPUS").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
+        PathBuf::from,
+    );
     if p.is_dir() {
         Some(p)
     } else {

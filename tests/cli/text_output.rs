@@ -36,12 +36,14 @@ fn column_of(text: &str, on: &str, what: &str) -> usize {
         .unwrap_or_else(|| panic!("no line with {on}:\n{text}"));
     line[line.find(on).unwrap() + on.len()..]
         .find(what)
-        .map(|i| {
-            line[..line.find(on).unwrap() + on.len() + i]
-                .chars()
-                .count()
-        })
-        .unwrap_or_else(|| panic!("no {what} after {on}:\n{line}"))
+        .map_or_else(
+            || panic!("no {what} after {on}:\n{line}"),
+            |i| {
+                line[..line.find(on).unwrap() + on.len() + i]
+                    .chars()
+                    .count()
+            },
+        )
 }
 
 #[test]

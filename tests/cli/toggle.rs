@@ -439,7 +439,7 @@ fn badges_for_every_skill_of_the_fixture_home() {
             let loads = switches
                 .badges(s)
                 .into_iter()
-                .filter(|b| b.loads())
+                .filter(skillscope::core::agents::Badge::loads)
                 .map(|b| b.agent.as_str())
                 .collect();
             (s.name.clone(), loads)

@@ -82,9 +82,10 @@ pub fn demo() -> PathBuf {
 
 /// The real-world corpus, when this checkout has it next to it.
 pub fn corpus() -> Option<PathBuf> {
-    let p = std::env::var_os("SKILLSCOPE_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+    let p = std::env::var_os("SKILLSCOPE_CORPUS").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
+        PathBuf::from,
+    );
     if p.is_dir() {
         Some(p)
     } else {
@@ -114,7 +115,7 @@ pub fn json(out: &Output) -> serde_json::Value {
 /// Dates every file and folder under `root` an hour back, so that the library index trusts their
 /// stamps (the last seconds' are not trusted: another write in the same tick would not show).
 pub fn backdate_tree(root: &Path) {
-    let then = std::time::SystemTime::now() - std::time::Duration::from_secs(3_600);
+    let then = std::time::SystemTime::now() - std::time::Duration::from_hours(1);
     let mut stack = vec![root.to_path_buf()];
     while let Some(p) = stack.pop() {
         if p.is_dir() {

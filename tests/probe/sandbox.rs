@@ -22,7 +22,9 @@ use std::time::{Duration, Instant};
 static PROCESSES: Mutex<()> = Mutex::new(());
 
 pub(crate) fn serial() -> MutexGuard<'static, ()> {
-    PROCESSES.lock().unwrap_or_else(|e| e.into_inner())
+    PROCESSES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// The fixtures' shared beginning: where the skill is, and how it reports what it found (as the
@@ -569,13 +571,13 @@ fn loopback_listeners_are_reachable_in_the_process_group_mode() {
 // Resource limits. Only in the namespaces mode: the process-group mode has none, and a fork
 // bomb or a 4 GB allocation would hit the machine running the tests.
 
-const FORK_BOMB: &str = r#"
+const FORK_BOMB: &str = r"
 while True:
     try:
         os.fork()
     except OSError:
         time.sleep(0.01)
-"#;
+";
 
 #[test]
 fn a_fork_bomb_is_stopped_namespaces() {
@@ -588,7 +590,7 @@ fn a_fork_bomb_is_stopped_namespaces() {
     let r = probe_root(
         t.path(),
         SandboxPreference::Strongest,
-        Duration::from_secs(60),
+        Duration::from_mins(1),
     );
     assert_eq!(r.sandbox, Some(SandboxMode::Namespaces));
     let Some(Verdict::Crashed { signal, limit, .. }) = &r.verdict else {
@@ -615,7 +617,7 @@ fn a_4_gb_allocation_is_refused_namespaces() {
     let r = probe_root(
         t.path(),
         SandboxPreference::Strongest,
-        Duration::from_secs(60),
+        Duration::from_mins(1),
     );
     assert_eq!(r.sandbox, Some(SandboxMode::Namespaces));
     let Some(Verdict::Crashed {

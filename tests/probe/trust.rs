@@ -84,7 +84,7 @@ fn probe_in_a_terminal(root: &Path, sandbox: SandboxPreference, state: &Path) ->
             sink.lock().unwrap().extend_from_slice(&buf[..n]);
         }
     });
-    let until = Instant::now() + Duration::from_secs(60);
+    let until = Instant::now() + Duration::from_mins(1);
     loop {
         if child.try_wait().unwrap().is_some() {
             break;

@@ -141,7 +141,9 @@ fn hostile_executables_get_their_verdicts_and_leave_nothing_behind_process_group
 }
 
 fn hostile_executables(sandbox: SandboxPreference) {
-    let _serial = PROCESSES.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = PROCESSES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let lib = Arc::new(hostile_library());
     assert_eq!(
         lib.len(),
@@ -166,10 +168,12 @@ fn hostile_executables(sandbox: SandboxPreference) {
         std::thread::spawn(move || {
             let tx = Mutex::new(tx);
             probe::probe_all(&lib, &indices, &opts, &|i, r: &ProbeReport| {
-                let _ = tx
-                    .lock()
-                    .unwrap()
-                    .send((i, r.verdict.as_ref().map(|v| v.name())));
+                let _ = tx.lock().unwrap().send((
+                    i,
+                    r.verdict
+                        .as_ref()
+                        .map(skillscope::core::probe::Verdict::name),
+                ));
             })
         })
     };
@@ -326,12 +330,14 @@ fn cancelling_kills_a_running_probe_process_group() {
 }
 
 fn cancelling_kills_a_running_probe(sandbox: SandboxPreference) {
-    let _serial = PROCESSES.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = PROCESSES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let lib = hostile_library();
     let skill = lib.skills[lib.find("sleeps-forever").unwrap()].clone();
     let cancel = Arc::new(AtomicBool::new(false));
     let opts = ProbeOptions {
-        timeout: Some(Duration::from_secs(300)),
+        timeout: Some(Duration::from_mins(5)),
         cancel: Some(Arc::clone(&cancel)),
         ..options(sandbox)
     };
@@ -392,7 +398,9 @@ fn only_help_json_is_asked_in_the_skill_folder_with_a_bare_environment_process_g
 }
 
 fn only_help_json_with_a_bare_environment(sandbox: SandboxPreference) {
-    let _serial = PROCESSES.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = PROCESSES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     // Records how it was called in its answer's description (the skill folder may be
     // read-only), one `|`-separated item each, quotes and backslashes dropped.
     let script = br#"#!/bin/sh
@@ -440,7 +448,9 @@ printf '{"name": "recorder", "description": "%s", "parameters": {"type": "object
 
 #[test]
 fn entries_outside_the_folder_or_binaries_are_handled() {
-    let _serial = PROCESSES.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = PROCESSES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let (_t, lib) = temp_skill("escape", "../outside.sh", b"#!/bin/sh\necho hi\n");
     let report = probe::probe_skill(&lib.skills[0], &options(SandboxPreference::Strongest));
     assert!(
@@ -484,7 +494,9 @@ fn script_findings(report: &ProbeReport) -> BTreeSet<(&'static str, String)> {
 
 #[test]
 fn script_health_names_each_defect_and_its_file() {
-    let _serial = PROCESSES.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = PROCESSES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let dir = fixtures().join("scripts");
     let scripts = dir.join("scripts-health/scripts");
     for (f, mode) in [
@@ -554,7 +566,9 @@ fn skillscope(args: &[&str]) -> std::process::Output {
 
 #[test]
 fn cli_prints_one_line_per_skill_and_fails_on_any_failed_probe() {
-    let _serial = PROCESSES.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = PROCESSES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     hostile_library();
     let good = fixtures().join("hostile/good");
     let bad = fixtures().join("hostile/exits-3");
@@ -603,7 +617,9 @@ fn cli_prints_one_line_per_skill_and_fails_on_any_failed_probe() {
 
 #[test]
 fn the_demo_library_executables_pass() {
-    let _serial = PROCESSES.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = PROCESSES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let lib = library_at(&Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/skills"));
     let executables: Vec<usize> = (0..lib.len())
         .filter(|&i| lib.skills[i].kind() == skillscope::core::SkillKind::Executable)
@@ -618,7 +634,9 @@ fn the_demo_library_executables_pass() {
 
 #[test]
 fn each_skill_waits_as_long_as_its_agent_does() {
-    let _serial = PROCESSES.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = PROCESSES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     // One executable skill in the Lazy Skills folder, whose design waits 5 s.
     let home = tempfile::tempdir().unwrap();
     let dir = home.path().join(".config/cli-agent/skills/tool");

@@ -165,9 +165,7 @@ impl Driver {
     }
 
     fn edits(&self) -> usize {
-        std::fs::read_to_string(&self.edits)
-            .map(|t| t.lines().count())
-            .unwrap_or(0)
+        std::fs::read_to_string(&self.edits).map_or(0, |t| t.lines().count())
     }
 
     /// Sends one key's bytes and returns what the app logged for it.

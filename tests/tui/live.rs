@@ -13,7 +13,7 @@ fn edits_additions_and_deletions_show_up_and_the_selection_stays() {
     let root = t.path().canonicalize().unwrap();
     fixture(&root);
     let mut h = harness_opts(&[&root], 120, 30, Theme::plain(), true);
-    h.wait_until(|app| app.is_watching());
+    h.wait_until(skillscope::tui::TuiApp::is_watching);
     // broken-yaml, pdf-tools, team-notes, weather: select team-notes.
     h.key(KeyCode::Char('j')).key(KeyCode::Char('j'));
     assert_eq!(h.app.selected().unwrap().name, "team-notes");

@@ -144,7 +144,10 @@ pub fn harness_configured(
 
 /// An app over `roots` tagged with their agents and scopes (as the default roots are), settled.
 pub fn harness_of_roots(roots: Vec<skillscope::core::Root>, w: u16, h: u16) -> Harness {
-    let lib = skillscope::core::Library::load(roots.clone(), &Default::default());
+    let lib = skillscope::core::Library::load(
+        roots.clone(),
+        &skillscope::core::scan::ScanOptions::default(),
+    );
     let dir = tempfile::tempdir().unwrap();
     let opts = isolated(dir.path(), Theme::plain(), false);
     let paths: Vec<PathBuf> = roots.into_iter().map(|r| r.path).collect();

@@ -98,11 +98,9 @@ fn relocate(lib: &Library, labels: &[String]) -> (Vec<String>, Library) {
     for s in &mut virt.skills {
         let i = lib.roots.iter().position(|r| *r.path == *s.root);
         let label = i.and_then(|i| labels.get(i)).map_or("root", String::as_str);
-        let rel = s
-            .dir
-            .strip_prefix(&s.root)
-            .ok()
-            .map(|r| {
+        let rel = s.dir.strip_prefix(&s.root).ok().map_or_else(
+            || s.dir_name().into_owned(),
+            |r| {
                 r.components()
                     .filter_map(|c| match c {
                         Component::Normal(p) => Some(p.to_string_lossy().into_owned()),
@@ -110,13 +108,13 @@ fn relocate(lib: &Library, labels: &[String]) -> (Vec<String>, Library) {
                     })
                     .collect::<Vec<_>>()
                     .join("/")
-            })
-            .unwrap_or_else(|| s.dir_name().into_owned());
+            },
+        );
         let key = key_of(label, &rel);
         let file = s
             .skill_md
             .file_name()
-            .map_or_else(|| "SKILL.md".into(), |f| f.to_os_string());
+            .map_or_else(|| "SKILL.md".into(), std::ffi::OsStr::to_os_string);
         let dir = Path::new("/").join(&key);
         s.skill_md = dir.join(file);
         s.root = Path::new("/").join(label).into();

@@ -119,27 +119,26 @@ pub fn read(path: &Path, shown: &str, text: &str, diags: &mut Vec<Diagnostic>) -
     };
     let mut out = Vec::new();
     for m in entries {
-        match m.value.as_str().and_then(parse_mode) {
-            Some(state) => out.push(Override {
+        if let Some(state) = m.value.as_str().and_then(parse_mode) {
+            out.push(Override {
                 file: path.to_path_buf(),
                 name: m.key.clone(),
                 state,
                 source: format!("{shown} {KEY}.{}", m.key),
-            }),
-            None => {
-                let (line, col) = json::line_col(text, m.value.start);
-                diags.push(
-                    settings_warning(
-                        path,
-                        format!(
-                            "`{KEY}.{}` is {}: use \"on\", \"name-only\", \"user-invocable-only\" or \"off\"",
-                            m.key,
-                            &text[m.value.start..m.value.end]
-                        ),
-                    )
-                    .at(line, col),
-                );
-            }
+            });
+        } else {
+            let (line, col) = json::line_col(text, m.value.start);
+            diags.push(
+                settings_warning(
+                    path,
+                    format!(
+                        "`{KEY}.{}` is {}: use \"on\", \"name-only\", \"user-invocable-only\" or \"off\"",
+                        m.key,
+                        &text[m.value.start..m.value.end]
+                    ),
+                )
+                .at(line, col),
+            );
         }
     }
     out

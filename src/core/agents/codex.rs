@@ -187,16 +187,17 @@ pub fn read(
     for (index, t) in tables.into_iter().enumerate() {
         let enabled = match t.get("enabled") {
             None => true,
-            Some(item) => match item.as_bool() {
-                Some(b) => b,
-                None => {
+            Some(item) => {
+                if let Some(b) = item.as_bool() {
+                    b
+                } else {
                     diags.push(settings_warning(
-                        path,
-                        format!("skills.config[{index}].enabled must be true or false; the entry is ignored"),
-                    ));
+                    path,
+                    format!("skills.config[{index}].enabled must be true or false; the entry is ignored"),
+                ));
                     continue;
                 }
-            },
+            }
         };
         let selector = if let Some(raw) = t.get("path").and_then(Item::as_str) {
             let dir = entry_dir(raw, home);
@@ -233,6 +234,8 @@ struct SkillKey<'a> {
     name: &'a str,
     dir: PathBuf,
     skill_dir: &'a Path,
+    /// Not asked yet (`None`), or the folder's real place if it has one.
+    #[allow(clippy::option_option)]
     canonical: Option<Option<PathBuf>>,
     cache: &'a PathCache,
 }
@@ -398,16 +401,13 @@ pub fn edit(
     if !matched && !on {
         let mut aot = toml_edit::ArrayOfTables::new();
         aot.push(new_entry(skill));
-        match doc.get_mut("skills").and_then(Item::as_table_like_mut) {
-            Some(skills) => {
-                skills.insert("config", Item::ArrayOfTables(aot));
-            }
-            None => {
-                let mut skills = Table::new();
-                skills.set_implicit(true);
-                skills.insert("config", Item::ArrayOfTables(aot));
-                doc.insert("skills", Item::Table(skills));
-            }
+        if let Some(skills) = doc.get_mut("skills").and_then(Item::as_table_like_mut) {
+            skills.insert("config", Item::ArrayOfTables(aot));
+        } else {
+            let mut skills = Table::new();
+            skills.set_implicit(true);
+            skills.insert("config", Item::ArrayOfTables(aot));
+            doc.insert("skills", Item::Table(skills));
         }
         changed = true;
     }

@@ -293,7 +293,7 @@ impl OneLine {
         }
         let children = object.children();
         let blank = |c: Option<&CstNode>| {
-            c.and_then(|c| c.as_whitespace())
+            c.and_then(jsonc_parser::cst::CstNode::as_whitespace)
                 .map(|w| w.value())
                 .unwrap_or_default()
         };
@@ -474,11 +474,14 @@ mod tests {
     use serde_json::json;
 
     fn set(path: &[&str], v: Value) -> Edit {
-        Edit::Set(path.iter().map(|s| s.to_string()).collect(), v)
+        Edit::Set(
+            path.iter().map(std::string::ToString::to_string).collect(),
+            v,
+        )
     }
 
     fn remove(path: &[&str]) -> Edit {
-        Edit::Remove(path.iter().map(|s| s.to_string()).collect())
+        Edit::Remove(path.iter().map(std::string::ToString::to_string).collect())
     }
 
     /// Edits, and checks the result means exactly the edited value.

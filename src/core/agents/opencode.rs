@@ -219,17 +219,15 @@ pub fn read(path: &Path, shown: &str, text: &str, diags: &mut Vec<Diagnostic>) -
         return Vec::new();
     };
     let mut out = Vec::new();
-    let mut push = |pattern: &str, node: &Node, at: String, out: &mut Vec<Rule>| match node
-        .as_str()
-        .and_then(Action::parse)
-    {
-        Some(action) => out.push(Rule {
-            file: path.to_path_buf(),
-            pattern: pattern.to_string(),
-            action,
-            source: format!("{shown} {at} = {}", action.as_str()),
-        }),
-        None => {
+    let mut push = |pattern: &str, node: &Node, at: String, out: &mut Vec<Rule>| {
+        if let Some(action) = node.as_str().and_then(Action::parse) {
+            out.push(Rule {
+                file: path.to_path_buf(),
+                pattern: pattern.to_string(),
+                action,
+                source: format!("{shown} {at} = {}", action.as_str()),
+            });
+        } else {
             let (line, col) = json::line_col(text, node.start);
             diags.push(
                 settings_warning(
@@ -306,7 +304,7 @@ pub fn effective(rules: &[Rule], skill: &Skill) -> Effective {
 }
 
 fn path(keys: &[&str]) -> Vec<String> {
-    keys.iter().map(|k| k.to_string()).collect()
+    keys.iter().map(std::string::ToString::to_string).collect()
 }
 
 /// The candidate edits for switching `name` on or off in one config file, most preferred first;

@@ -72,7 +72,7 @@ pub struct Applied {
 pub fn backup_path(file: &Path) -> PathBuf {
     let mut name = file
         .file_name()
-        .map(|n| n.to_os_string())
+        .map(std::ffi::OsStr::to_os_string)
         .unwrap_or_default();
     name.push(".skillscope.bak");
     file.with_file_name(name)

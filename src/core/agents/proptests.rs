@@ -130,7 +130,7 @@ fn render(v: &Value, l: &Layout, depth: usize, next_comment: &mut usize) -> Stri
 fn comments_in(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut rest = text;
-    while let Some(i) = rest.find("c") {
+    while let Some(i) = rest.find('c') {
         let before = &rest[..i];
         let tail = &rest[i + 1..];
         let digits: String = tail.chars().take_while(char::is_ascii_digit).collect();
@@ -373,7 +373,7 @@ proptest! {
         // Every other key, table and comment is as it was.
         for (k, item) in before.iter() {
             if k != "skills" {
-                prop_assert_eq!(after.get(k).map(|i| i.to_string()), Some(item.to_string()), "{}", k);
+                prop_assert_eq!(after.get(k).map(std::string::ToString::to_string), Some(item.to_string()), "{}", k);
             }
         }
         prop_assert_eq!(after.len(), before.len() + usize::from(before.get("skills").is_none() && after.get("skills").is_some()));

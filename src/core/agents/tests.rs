@@ -1119,7 +1119,8 @@ fn an_agent_registered_in_a_registry_is_read_shown_and_switched() {
     assert_eq!(legend(WITH_GEMINI), "C Claude Code, G Gemini CLI");
     assert_eq!(legend(REGISTRY), "C Claude Code, X Codex, O opencode");
     assert_eq!(
-        sw.plugin(Agent::Gemini).map(|p| p.badge_letter()),
+        sw.plugin(Agent::Gemini)
+            .map(super::plugin::AgentPlugin::badge_letter),
         Some('G')
     );
 }

@@ -189,6 +189,8 @@ impl Folders {
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, PathBuf>> {
-        self.known.lock().unwrap_or_else(|e| e.into_inner())
+        self.known
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }

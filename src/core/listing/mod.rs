@@ -362,7 +362,7 @@ pub fn render(lib: &Library, enabled: &dyn Fn(usize) -> bool, opts: &ListingOpti
             Tier::Names => {
                 s.demote(
                     Fate::NameOnly,
-                    format!("names tier: {} skills are listed by name only", listed),
+                    format!("names tier: {listed} skills are listed by name only"),
                 );
                 s.description = None;
                 // Names only, in every format: the search tool finds the rest.

@@ -108,7 +108,7 @@ fn copy_dir(
             out.bytes += meta.len();
         } else {
             out.notes
-                .push(format!("left out {shown}: it is {}", special_kind(&ft)));
+                .push(format!("left out {shown}: it is {}", special_kind(ft)));
         }
     }
     Ok(())
@@ -174,14 +174,14 @@ fn sanitize_dir(
                     .map_err(ManageError::io("write", &path))?;
             }
         } else {
-            notes.push(format!("left out {shown}: it is {}", special_kind(&ft)));
+            notes.push(format!("left out {shown}: it is {}", special_kind(ft)));
             std::fs::remove_file(&path).map_err(ManageError::io("remove", &path))?;
         }
     }
     Ok(())
 }
 
-fn special_kind(ft: &std::fs::FileType) -> &'static str {
+fn special_kind(ft: std::fs::FileType) -> &'static str {
     use std::os::unix::fs::FileTypeExt;
     if ft.is_fifo() {
         "a FIFO"
@@ -389,7 +389,7 @@ fn copy_exact(from: &Path, to: &Path) -> Result<(), ManageError> {
         return Err(ManageError::Refused(format!(
             "{} is {}; moved by hand only",
             from.display(),
-            special_kind(&ft)
+            special_kind(ft)
         )));
     }
     std::fs::set_permissions(

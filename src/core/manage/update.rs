@@ -130,7 +130,7 @@ pub fn check(skills: &[Added], work: &Path) -> Vec<Check> {
                     continue;
                 }
             };
-            c.commit_after = f.commit.clone();
+            c.commit_after.clone_from(&f.commit);
             if std::fs::symlink_metadata(c.dir.clone()).is_err() {
                 c.status = Status::Missing;
                 out.push(c);

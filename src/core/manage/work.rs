@@ -6,7 +6,7 @@ use std::path::Path;
 
 /// How old a temporary folder of an add must be before a later add takes it for one a killed
 /// process left behind (a day: no add runs that long).
-const STALE: std::time::Duration = std::time::Duration::from_secs(24 * 60 * 60);
+const STALE: std::time::Duration = std::time::Duration::from_hours(24);
 
 /// Removes the folders named `prefix…` in `dir` older than [`STALE`]: what an add killed before
 /// it could clean up left there. Links and files of that name are left alone.
@@ -61,7 +61,7 @@ mod tests {
         std::fs::write(outside.path().join("keep"), "x").unwrap();
         let link = t.path().join("work-link");
         std::os::unix::fs::symlink(outside.path(), &link).unwrap();
-        let then = std::time::SystemTime::now() - STALE - std::time::Duration::from_secs(60);
+        let then = std::time::SystemTime::now() - STALE - std::time::Duration::from_mins(1);
         for d in [&old, &other] {
             std::fs::File::open(d).unwrap().set_modified(then).unwrap();
         }

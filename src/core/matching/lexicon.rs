@@ -68,9 +68,15 @@ pub struct Lexicon {
 impl Lexicon {
     pub fn with_capacity(words: usize) -> Lexicon {
         Lexicon {
-            word_ids: WordMap::with_capacity_and_hasher(words, Default::default()),
+            word_ids: WordMap::with_capacity_and_hasher(
+                words,
+                std::hash::BuildHasherDefault::default(),
+            ),
             words: Vec::with_capacity(words),
-            stem_ids: WordMap::with_capacity_and_hasher(words, Default::default()),
+            stem_ids: WordMap::with_capacity_and_hasher(
+                words,
+                std::hash::BuildHasherDefault::default(),
+            ),
             stems: Vec::with_capacity(words),
             stem_word: Vec::with_capacity(words),
         }
@@ -83,15 +89,14 @@ impl Lexicon {
         }
         let id = self.words.len() as u32;
         let s = stem(lower);
-        let stem = match self.stem_ids.get(s.as_str()) {
-            Some(&st) => st,
-            None => {
-                let st = self.stems.len() as u32;
-                self.stems.push(s.clone().into_boxed_str());
-                self.stem_word.push(id);
-                self.stem_ids.insert(s.into_boxed_str(), st);
-                st
-            }
+        let stem = if let Some(&st) = self.stem_ids.get(s.as_str()) {
+            st
+        } else {
+            let st = self.stems.len() as u32;
+            self.stems.push(s.clone().into_boxed_str());
+            self.stem_word.push(id);
+            self.stem_ids.insert(s.into_boxed_str(), st);
+            st
         };
         self.words.push(WordEntry {
             text: lower.into(),
@@ -174,8 +179,10 @@ fn tokenize_chunk(lib: &Library, skills: &[usize]) -> Chunk {
     // Stop-words are looked up like the others, under the id `NOT_CONTENT`.
     const NOT_CONTENT: u32 = u32::MAX;
     // About four new words per skill in real libraries; sizing up front saves the rehashes.
-    let mut map: WordMap<u32> =
-        WordMap::with_capacity_and_hasher(skills.len() * 4, Default::default());
+    let mut map: WordMap<u32> = WordMap::with_capacity_and_hasher(
+        skills.len() * 4,
+        std::hash::BuildHasherDefault::default(),
+    );
     let mut words: Vec<Box<str>> = Vec::with_capacity(skills.len() * 4);
     let mut out = SkillWords {
         ids: Vec::with_capacity(skills.len() * 40),
@@ -189,18 +196,17 @@ fn tokenize_chunk(lib: &Library, skills: &[usize]) -> Chunk {
             *start = out.ids.len() as u32;
             for text in field_texts(skill, f) {
                 each_word(text, &mut buf, |w, _| {
-                    let id = match map.get(w) {
-                        Some(&id) => id,
-                        None => {
-                            let id = if is_content_word(w) {
-                                words.push(w.into());
-                                words.len() as u32 - 1
-                            } else {
-                                NOT_CONTENT
-                            };
-                            map.insert(w.into(), id);
-                            id
-                        }
+                    let id = if let Some(&id) = map.get(w) {
+                        id
+                    } else {
+                        let id = if is_content_word(w) {
+                            words.push(w.into());
+                            words.len() as u32 - 1
+                        } else {
+                            NOT_CONTENT
+                        };
+                        map.insert(w.into(), id);
+                        id
                     };
                     if id != NOT_CONTENT {
                         out.ids.push(id);

@@ -21,7 +21,7 @@ pub fn words(text: &str) -> Vec<Word> {
         out.push(Word {
             text: w.to_string(),
             span,
-        })
+        });
     });
     out
 }
@@ -76,12 +76,11 @@ pub fn group_spans(
     let mut at: HashMap<String, usize> = HashMap::new();
     let mut out: Vec<(String, Vec<Range<usize>>)> = Vec::new();
     for (key, span) in items {
-        match at.get(&key) {
-            Some(&i) => out[i].1.push(span),
-            None => {
-                at.insert(key.clone(), out.len());
-                out.push((key, vec![span]));
-            }
+        if let Some(&i) = at.get(&key) {
+            out[i].1.push(span)
+        } else {
+            at.insert(key.clone(), out.len());
+            out.push((key, vec![span]));
         }
     }
     out

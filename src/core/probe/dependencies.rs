@@ -412,7 +412,7 @@ fn installed(
     let out = sandbox::run(&spec, opts.cancel.as_deref())
         .map_err(|e| format!("`{}` cannot be started: {e}", program.display()))?;
     report.sandbox = Some(out.mode);
-    report.sandbox_fallback = out.fallback.clone();
+    report.sandbox_fallback.clone_from(&out.fallback);
     if out.limit == Some(sandbox::Limit::Processes) {
         return Err(format!(
             "the interpreter started more than {} processes and was killed",

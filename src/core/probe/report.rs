@@ -74,7 +74,7 @@ impl ProbeOptions {
             return self.jobs;
         }
         std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
+            .map_or(1, std::num::NonZero::get)
             .min(MAX_JOBS)
     }
 

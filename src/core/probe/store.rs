@@ -145,7 +145,10 @@ mod tests {
         let skill = &lib.skills[0];
         let report = probe_skill(skill, &ProbeOptions::default());
         assert!(
-            report.verdict.as_ref().is_some_and(|v| v.is_ok()),
+            report
+                .verdict
+                .as_ref()
+                .is_some_and(super::super::report::Verdict::is_ok),
             "{report:?}"
         );
         let mut store = ProbeStore::at(t.path().join("probes.json"));

@@ -41,25 +41,24 @@ pub fn check(
     };
     let mut learned = false;
     let mut body: Option<String> = None;
-    let facts = match skill.facts.body.get() {
-        Some(f) => f,
-        None => {
-            let text = match read_body(skill) {
-                Ok(b) => b,
-                Err(e) => {
-                    out.push(unreadable(e));
-                    return (out, false);
-                }
-            };
-            let facts = BodyFacts {
-                lines: u32::try_from(text.lines().count()).unwrap_or(u32::MAX),
-                bytes: text.len() as u64,
-                links: local_links(&text),
-            };
-            body = Some(text);
-            learned = true;
-            skill.facts.body.get_or_init(|| facts)
-        }
+    let facts = if let Some(f) = skill.facts.body.get() {
+        f
+    } else {
+        let text = match read_body(skill) {
+            Ok(b) => b,
+            Err(e) => {
+                out.push(unreadable(e));
+                return (out, false);
+            }
+        };
+        let facts = BodyFacts {
+            lines: u32::try_from(text.lines().count()).unwrap_or(u32::MAX),
+            bytes: text.len() as u64,
+            links: local_links(&text),
+        };
+        body = Some(text);
+        learned = true;
+        skill.facts.body.get_or_init(|| facts)
     };
     let lines = facts.lines as usize;
     if lines > MAX_LINES {
@@ -79,20 +78,19 @@ pub fn check(
         && facts.bytes > MAX_TOKENS as u64
     {
         let slot = &skill.facts.body_tokens[enc.slot()];
-        let n = match slot.get() {
-            Some(n) => *n as usize,
-            None => {
-                let text = match body.take().map_or_else(|| read_body(skill), Ok) {
-                    Ok(b) => b,
-                    Err(e) => {
-                        out.push(unreadable(e));
-                        return (out, learned);
-                    }
-                };
-                let n = tokens::count_text_up_to(&text, enc, cache, MAX_TOKENS);
-                learned = true;
-                *slot.get_or_init(|| u32::try_from(n).unwrap_or(u32::MAX)) as usize
-            }
+        let n = if let Some(n) = slot.get() {
+            *n as usize
+        } else {
+            let text = match body.take().map_or_else(|| read_body(skill), Ok) {
+                Ok(b) => b,
+                Err(e) => {
+                    out.push(unreadable(e));
+                    return (out, learned);
+                }
+            };
+            let n = tokens::count_text_up_to(&text, enc, cache, MAX_TOKENS);
+            learned = true;
+            *slot.get_or_init(|| u32::try_from(n).unwrap_or(u32::MAX)) as usize
         };
         if n > MAX_TOKENS {
             out.push(

@@ -188,7 +188,7 @@ impl TokenCache {
         self.loaded()
             .entries
             .lock()
-            .unwrap_or_else(|e| e.into_inner())
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// The count for content with this hash, if known.
@@ -261,7 +261,10 @@ impl TokenCache {
         if let Some(p) = &loaded.problem {
             return Err(TokenError::CacheUnusable(p.clone()));
         }
-        let _writing = self.writing.lock().unwrap_or_else(|p| p.into_inner());
+        let _writing = self
+            .writing
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if !self.lock().dirty {
             return Ok(());
         }

@@ -157,27 +157,25 @@ impl Scratch {
         let full = self.short.len() + self.long.len() >= MEMO_ENTRIES;
         let encode = |p: &str| u32::try_from(bpe.encode_ordinary(p).len()).unwrap_or(u32::MAX);
         let k = if let Some(key) = short_key(piece) {
-            match self.short.get(&key) {
-                Some(&k) => k,
-                None => {
-                    let k = encode(piece);
-                    if !full {
-                        self.short.insert(key, k);
-                    }
-                    k
+            if let Some(&k) = self.short.get(&key) {
+                k
+            } else {
+                let k = encode(piece);
+                if !full {
+                    self.short.insert(key, k);
                 }
+                k
             }
         } else {
-            match self.long.get(piece) {
-                Some(&k) => k,
-                None => {
-                    let k = encode(piece);
-                    if !full && self.long_bytes + piece.len() <= LONG_BYTES {
-                        self.long_bytes += piece.len();
-                        self.long.insert(piece.into(), k);
-                    }
-                    k
+            if let Some(&k) = self.long.get(piece) {
+                k
+            } else {
+                let k = encode(piece);
+                if !full && self.long_bytes + piece.len() <= LONG_BYTES {
+                    self.long_bytes += piece.len();
+                    self.long.insert(piece.into(), k);
                 }
+                k
             }
         };
         k as usize

@@ -65,15 +65,12 @@ impl Streamed {
                     let (valid, rest) = bytes.split_at(e.valid_up_to());
                     self.text
                         .push_str(std::str::from_utf8(valid).unwrap_or_default());
-                    match e.error_len() {
-                        Some(bad) => {
-                            self.text.push(char::REPLACEMENT_CHARACTER);
-                            bytes = &rest[bad..];
-                        }
-                        None => {
-                            self.partial.extend_from_slice(rest);
-                            return;
-                        }
+                    if let Some(bad) = e.error_len() {
+                        self.text.push(char::REPLACEMENT_CHARACTER);
+                        bytes = &rest[bad..];
+                    } else {
+                        self.partial.extend_from_slice(rest);
+                        return;
                     }
                 }
             }

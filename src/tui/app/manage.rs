@@ -248,7 +248,7 @@ impl App {
     pub(super) fn on_updates_checked(&mut self, r: Result<Vec<String>, String>) {
         match r {
             Ok(v) if v.is_empty() => {
-                self.set_status("every added skill is as its source has it", false)
+                self.set_status("every added skill is as its source has it", false);
             }
             Ok(v) => self.set_status(
                 format!(

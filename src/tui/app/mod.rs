@@ -681,21 +681,20 @@ impl App {
     }
 
     pub fn apply(&mut self, action: Action) {
-        let out = match self.overlay_action(action) {
-            Some(out) => out,
-            None => {
-                let mut out = self.dispatch(self.screen, action);
-                if out == Outcome::Ignored
-                    && let Some(owner) = screens::owner(action)
-                    && owner != self.screen
-                {
-                    out = self.dispatch(owner, action);
-                }
-                if out == Outcome::Ignored {
-                    self.apply_global(action);
-                }
-                out
+        let out = if let Some(out) = self.overlay_action(action) {
+            out
+        } else {
+            let mut out = self.dispatch(self.screen, action);
+            if out == Outcome::Ignored
+                && let Some(owner) = screens::owner(action)
+                && owner != self.screen
+            {
+                out = self.dispatch(owner, action);
             }
+            if out == Outcome::Ignored {
+                self.apply_global(action);
+            }
+            out
         };
         if let Outcome::Then(cmd) = out {
             self.run(cmd);
@@ -790,7 +789,7 @@ impl App {
             Action::Quit => self.requests.quit = true,
             Action::Help => self.overlay = Some(Overlay::Help(Help::default())),
             Action::NextScreen => {
-                self.show(Screen::ALL[(self.screen.index() + 1) % Screen::ALL.len()])
+                self.show(Screen::ALL[(self.screen.index() + 1) % Screen::ALL.len()]);
             }
             Action::PrevScreen => {
                 let n = Screen::ALL.len();

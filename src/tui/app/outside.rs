@@ -97,12 +97,9 @@ impl App {
     /// `y` and `Y`: puts the name, the path or the listing on the clipboard, with a word in the
     /// footer saying what was copied.
     pub(super) fn copy(&mut self, action: Action) {
-        let (what, text) = match self.copy_target(action) {
-            Some(t) => t,
-            None => {
-                self.set_status("nothing to copy here", true);
-                return;
-            }
+        let Some((what, text)) = self.copy_target(action) else {
+            self.set_status("nothing to copy here", true);
+            return;
         };
         if text.len() > MAX_COPY {
             self.set_status(

@@ -70,7 +70,12 @@ impl App {
             return;
         };
         let skill = &self.lib.skills[i];
-        let on = on.unwrap_or_else(|| !switches.badges(skill).iter().any(|b| b.loads()));
+        let on = on.unwrap_or_else(|| {
+            !switches
+                .badges(skill)
+                .iter()
+                .any(crate::core::agents::Badge::loads)
+        });
         let plans: Vec<(Agent, Result<TogglePlan, String>)> = switches
             .plan_readers(skill, scope, on)
             .into_iter()

@@ -320,31 +320,28 @@ fn summary(frame: &mut Frame, top: Rect, app: &App) {
         " Checks: --help-json probe, declared dependencies ",
         t.title(),
     ));
-    match &checks.run {
-        Some(run) => {
-            let ratio = if run.total == 0 {
-                1.0
-            } else {
-                run.done as f64 / run.total as f64
-            };
-            let spin = ["◐", "◓", "◑", "◒"][(app.ticks % 4) as usize];
-            frame.render_widget(
-                Gauge::default()
-                    .block(top_block)
-                    .gauge_style(t.gauge())
-                    .ratio(ratio.clamp(0.0, 1.0))
-                    .label(if run.deps {
-                        format!("{spin} checking dependencies: {} done", run.done)
-                    } else {
-                        format!("{spin} probing {}/{}", run.done, run.total)
-                    }),
-                top,
-            );
-        }
-        None => {
-            let text = summary_text(app);
-            frame.render_widget(Paragraph::new(format!(" {text}")).block(top_block), top);
-        }
+    if let Some(run) = &checks.run {
+        let ratio = if run.total == 0 {
+            1.0
+        } else {
+            run.done as f64 / run.total as f64
+        };
+        let spin = ["◐", "◓", "◑", "◒"][(app.ticks % 4) as usize];
+        frame.render_widget(
+            Gauge::default()
+                .block(top_block)
+                .gauge_style(t.gauge())
+                .ratio(ratio.clamp(0.0, 1.0))
+                .label(if run.deps {
+                    format!("{spin} checking dependencies: {} done", run.done)
+                } else {
+                    format!("{spin} probing {}/{}", run.done, run.total)
+                }),
+            top,
+        );
+    } else {
+        let text = summary_text(app);
+        frame.render_widget(Paragraph::new(format!(" {text}")).block(top_block), top);
     }
 }
 

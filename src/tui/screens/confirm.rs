@@ -60,7 +60,7 @@ pub fn lines(app: &App, c: &Confirm) -> Vec<Line<'static>> {
         )));
         match plan {
             Err(e) => out.push(Line::from(Span::styled(
-                format!("  {}", line(&e.to_string())),
+                format!("  {}", line(&e.clone())),
                 t.error(),
             ))),
             Ok(p) => {

@@ -32,7 +32,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
 /// ratatui drops control characters; should a hazard still reach a cell by a path not escaped,
 /// it is drawn as `?` rather than sent to the terminal.
 fn scrub(frame: &mut Frame) {
-    for cell in frame.buffer_mut().content.iter_mut() {
+    for cell in &mut frame.buffer_mut().content {
         if cell.symbol().chars().any(crate::core::text::is_hazard) {
             cell.set_symbol("?");
         }

@@ -34,19 +34,16 @@ pub(super) fn run(
     let home = tempfile::Builder::new()
         .prefix("skillscope-probe-")
         .tempdir()?;
-    let mut cmd = match stage.filter(|_| cfg!(target_os = "linux")) {
-        Some(stage) => {
-            // A program that cannot start is the caller's error, as with a direct spawn.
-            std::fs::metadata(&spec.program)?;
-            let mut c = Command::new(stage);
-            c.arg(super::STAGE_ARG).arg("exec").arg(&spec.program);
-            c
-        }
-        None => {
-            let mut c = Command::new(&spec.program);
-            c.process_group(0);
-            c
-        }
+    let mut cmd = if let Some(stage) = stage.filter(|_| cfg!(target_os = "linux")) {
+        // A program that cannot start is the caller's error, as with a direct spawn.
+        std::fs::metadata(&spec.program)?;
+        let mut c = Command::new(stage);
+        c.arg(super::STAGE_ARG).arg("exec").arg(&spec.program);
+        c
+    } else {
+        let mut c = Command::new(&spec.program);
+        c.process_group(0);
+        c
     };
     cmd.args(&spec.args)
         .current_dir(&spec.cwd)
@@ -94,19 +91,18 @@ struct Group {
 
 impl Group {
     fn new(child: Child) -> std::io::Result<Group> {
-        match i32::try_from(child.id()) {
-            Ok(raw) => Ok(Group {
+        if let Ok(raw) = i32::try_from(child.id()) {
+            Ok(Group {
                 child,
                 pgid: Pid::from_raw(raw),
                 status: None,
                 done: false,
-            }),
-            Err(_) => {
-                let mut child = child;
-                let _ = child.kill();
-                let _ = child.wait();
-                Err(std::io::Error::other("process id out of range"))
-            }
+            })
+        } else {
+            let mut child = child;
+            let _ = child.kill();
+            let _ = child.wait();
+            Err(std::io::Error::other("process id out of range"))
         }
     }
 

@@ -576,7 +576,7 @@ fn landlock(writable: &[PathBuf], readable: &[PathBuf]) {
         .handle_access(write | read | AccessFs::IoctlDev)
         .and_then(|r| r.handle_access(AccessNet::from_all(abi)))
         .and_then(|r| r.scope(Scope::from_all(abi)))
-        .and_then(|r| r.create())
+        .and_then(landlock::Ruleset::create)
         .and_then(|r| r.add_rules(path_beneath_rules(writable, write | read)))
         .and_then(|r| r.add_rules(path_beneath_rules(&system, read)))
         .and_then(|r| r.add_rules(path_beneath_rules(readable, read)))

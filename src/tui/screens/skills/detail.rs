@@ -482,68 +482,65 @@ fn resource_lines(
         .detail
         .as_ref()
         .filter(|d| d.dir == skill.dir);
-    match detail {
-        Some(d) => {
-            section(out, &format!("{RESOURCES} ({})", d.resources.len()), app);
-            if d.resources.is_empty() {
-                out.push(Line::from(Span::styled("  none", t.dim())));
-            }
-            let mut group = None;
-            for (k, r) in d.resources.iter().enumerate() {
-                let g = ResourceGroup::of(&r.rel);
-                if group != Some(g) {
-                    group = Some(g);
-                    let n = d
-                        .resources
-                        .iter()
-                        .filter(|x| ResourceGroup::of(&x.rel) == g)
-                        .count();
-                    out.push(Line::from(Span::styled(
-                        format!("  {} ({n})", g.as_str()),
-                        t.dim(),
-                    )));
-                }
-                let counted = costs.resources.iter().find(|x| x.rel == r.rel);
-                let kind = match (r.text, counted.and_then(|x| x.tokens)) {
-                    (false, _) => "binary".to_string(),
-                    (true, Some(n)) => format!("{} tok", thousands(u64::from(n))),
-                    (true, None) if app.counting.done[2] => "-".to_string(),
-                    (true, None) => "…".to_string(),
-                };
-                let size = human_bytes(r.size);
-                let right = format!("{size:>10} {kind:>10}");
-                let name_w = width.saturating_sub(right.chars().count() + 5);
-                let row = Line::from(vec![
-                    Span::raw(format!("    {:<name_w$}", truncate(&r.rel, name_w))),
-                    Span::styled(right, t.dim()),
-                ]);
-                out.push(if app.screens.skills.resource_cursor == Some(k) {
-                    row.style(t.selected())
-                } else {
-                    row
-                });
-            }
-            let folded = skill.body_line.saturating_sub(1);
-            section(out, "Body", app);
-            if folded > 0 {
+    if let Some(d) = detail {
+        section(out, &format!("{RESOURCES} ({})", d.resources.len()), app);
+        if d.resources.is_empty() {
+            out.push(Line::from(Span::styled("  none", t.dim())));
+        }
+        let mut group = None;
+        for (k, r) in d.resources.iter().enumerate() {
+            let g = ResourceGroup::of(&r.rel);
+            if group != Some(g) {
+                group = Some(g);
+                let n = d
+                    .resources
+                    .iter()
+                    .filter(|x| ResourceGroup::of(&x.rel) == g)
+                    .count();
                 out.push(Line::from(Span::styled(
-                    format!("  ┄ lines 1–{folded} (frontmatter) folded ┄"),
+                    format!("  {} ({n})", g.as_str()),
                     t.dim(),
                 )));
             }
-            if let Err(e) = &d.body {
-                out.push(Line::from(Span::styled(
-                    format!("  {}", line(&e.to_string())),
-                    t.error(),
-                )));
-            } else if d.body_lines == 0 {
-                out.push(Line::from(Span::styled("  (empty)", t.dim())));
-            }
+            let counted = costs.resources.iter().find(|x| x.rel == r.rel);
+            let kind = match (r.text, counted.and_then(|x| x.tokens)) {
+                (false, _) => "binary".to_string(),
+                (true, Some(n)) => format!("{} tok", thousands(u64::from(n))),
+                (true, None) if app.counting.done[2] => "-".to_string(),
+                (true, None) => "…".to_string(),
+            };
+            let size = human_bytes(r.size);
+            let right = format!("{size:>10} {kind:>10}");
+            let name_w = width.saturating_sub(right.chars().count() + 5);
+            let row = Line::from(vec![
+                Span::raw(format!("    {:<name_w$}", truncate(&r.rel, name_w))),
+                Span::styled(right, t.dim()),
+            ]);
+            out.push(if app.screens.skills.resource_cursor == Some(k) {
+                row.style(t.selected())
+            } else {
+                row
+            });
         }
-        None => {
-            section(out, "Body", app);
-            out.push(Line::from(Span::styled("  …", t.dim())));
+        let folded = skill.body_line.saturating_sub(1);
+        section(out, "Body", app);
+        if folded > 0 {
+            out.push(Line::from(Span::styled(
+                format!("  ┄ lines 1–{folded} (frontmatter) folded ┄"),
+                t.dim(),
+            )));
         }
+        if let Err(e) = &d.body {
+            out.push(Line::from(Span::styled(
+                format!("  {}", line(&e.clone())),
+                t.error(),
+            )));
+        } else if d.body_lines == 0 {
+            out.push(Line::from(Span::styled("  (empty)", t.dim())));
+        }
+    } else {
+        section(out, "Body", app);
+        out.push(Line::from(Span::styled("  …", t.dim())));
     }
 }
 

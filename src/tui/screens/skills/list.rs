@@ -216,7 +216,7 @@ impl SkillList {
 
 /// Rows of context kept above and below the selection in a window `height` rows high.
 fn margin(height: usize) -> usize {
-    if height > 4 { 1 } else { 0 }
+    usize::from(height > 4)
 }
 
 /// The positions (in chars) of the characters of `name` that `pattern` matched, for

@@ -57,13 +57,13 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         .enumerate()
         .map(|(i, r)| {
             if shown.contains(&i) {
-                row(app, r.skill, i == selected, &cols, agents_w)
+                row(app, r.skill, i == selected, cols, agents_w)
             } else {
                 Row::default()
             }
         })
         .collect();
-    let header = header(&cols, agents_w).style(t.dim());
+    let header = header(cols, agents_w).style(t.dim());
     let table = Table::new(rows, cols.constraints(agents_w))
         .header(header)
         .column_spacing(1);
@@ -130,7 +130,7 @@ fn frame_block(app: &App) -> Block<'static> {
 }
 
 /// The column titles.
-fn header(cols: &Columns, agents_w: u16) -> Row<'static> {
+fn header(cols: Columns, agents_w: u16) -> Row<'static> {
     let mut header = vec![
         Cell::from(""),
         Cell::from("name"),
@@ -150,7 +150,7 @@ fn header(cols: &Columns, agents_w: u16) -> Row<'static> {
 }
 
 /// The row of the skill at `index` in the library.
-fn row(app: &App, index: usize, selected: bool, cols: &Columns, agents_w: u16) -> Row<'static> {
+fn row(app: &App, index: usize, selected: bool, cols: Columns, agents_w: u16) -> Row<'static> {
     let t = &app.theme;
     let lib = &app.lib;
     let skills = &app.screens.skills;
@@ -227,7 +227,7 @@ pub struct Columns {
 }
 
 impl Columns {
-    fn constraints(&self, agents_w: u16) -> Vec<Constraint> {
+    fn constraints(self, agents_w: u16) -> Vec<Constraint> {
         let mut c = vec![
             Constraint::Length(1),
             Constraint::Length(self.name),
@@ -312,7 +312,7 @@ pub fn agent_badges(app: &App, skill: &Skill) -> Line<'static> {
         .map(|b| {
             let letter = switches
                 .plugin(b.agent)
-                .map_or('?', |p| p.badge_letter())
+                .map_or('?', crate::core::agents::AgentPlugin::badge_letter)
                 .to_string();
             match (b.reads, b.loads()) {
                 (false, _) => Span::raw(" "),
