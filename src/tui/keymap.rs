@@ -561,7 +561,7 @@ impl Keymap {
                 .iter_mut()
                 .find(|b| b.context == c && b.action == action)
             {
-                b.keys = Cow::Owned(keys.to_vec())
+                b.keys = Cow::Owned(keys.to_vec());
             } else {
                 // A binding in a new context: it reads as the action does elsewhere.
                 let model = KEYMAP.iter().find(|b| b.action == action);

@@ -411,7 +411,8 @@ fn docs_config_names_every_action_context_and_model() {
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/config.md"),
     )
     .unwrap();
-    for name in skillscope::tui::action::Action::named().map(|a| a.name()) {
+    for name in skillscope::tui::action::Action::named().map(skillscope::tui::action::Action::name)
+    {
         assert!(
             doc.contains(&format!("`{name}`")),
             "docs/config.md lacks the action {name}"

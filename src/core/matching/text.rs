@@ -77,7 +77,7 @@ pub fn group_spans(
     let mut out: Vec<(String, Vec<Range<usize>>)> = Vec::new();
     for (key, span) in items {
         if let Some(&i) = at.get(&key) {
-            out[i].1.push(span)
+            out[i].1.push(span);
         } else {
             at.insert(key.clone(), out.len());
             out.push((key, vec![span]));
