@@ -72,7 +72,8 @@ pub struct AgentModel {
 
 const DEFAULT_PROBE_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// Every agent skillscope models, in the order they are shown.
+/// Every agent skillscope models, in the order they are shown; what an entry does not say is
+/// [`AS_GIVEN`]'s.
 pub static MODELS: &[AgentModel] = &[
     AgentModel {
         agent: Agent::ClaudeCode,
@@ -80,14 +81,11 @@ pub static MODELS: &[AgentModel] = &[
         folders: &[&[".claude", "skills"], &[".claude", "plugins", "cache"]],
         format: Format::ClaudeCode,
         profile: Profile::ClaudeCode,
-        enable_default: EnableDefault::OptOut,
         fallbacks: true,
         conditional: true,
         injection: Injection::SkillTool,
-        auto_max: None,
-        probe_timeout: DEFAULT_PROBE_TIMEOUT,
-        schema_name_fallback: false,
         source: "Claude Code's skills documentation; design 001 (learn-claude-code s07)",
+        ..AS_GIVEN
     },
     AgentModel {
         agent: Agent::Codex,
@@ -95,14 +93,9 @@ pub static MODELS: &[AgentModel] = &[
         folders: &[&[".codex", "skills"], &[".agents", "skills"]],
         format: Format::Codex,
         profile: Profile::Codex,
-        enable_default: EnableDefault::OptOut,
-        fallbacks: false,
-        conditional: false,
         injection: Injection::ReadFile,
-        auto_max: None,
-        probe_timeout: DEFAULT_PROBE_TIMEOUT,
-        schema_name_fallback: false,
         source: "developers.openai.com/codex/skills",
+        ..AS_GIVEN
     },
     AgentModel {
         agent: Agent::Opencode,
@@ -115,31 +108,18 @@ pub static MODELS: &[AgentModel] = &[
             &[".claude", "skills"],
             &[".agents", "skills"],
         ],
-        format: Format::Xml,
         profile: Profile::Opencode,
-        enable_default: EnableDefault::OptOut,
-        fallbacks: false,
-        conditional: false,
         injection: Injection::SkillTool,
-        auto_max: None,
-        probe_timeout: DEFAULT_PROBE_TIMEOUT,
-        schema_name_fallback: false,
         source: "opencode.ai/docs/skills",
+        ..AS_GIVEN
     },
     AgentModel {
         agent: Agent::Gemini,
         name: "Gemini CLI",
         folders: &[&[".gemini", "skills"], &[".agents", "skills"]],
-        format: Format::Xml,
-        profile: Profile::Spec,
-        enable_default: EnableDefault::OptOut,
-        fallbacks: false,
-        conditional: false,
         injection: Injection::SkillTool,
-        auto_max: None,
-        probe_timeout: DEFAULT_PROBE_TIMEOUT,
-        schema_name_fallback: false,
         source: "geminicli.com/docs/cli/skills",
+        ..AS_GIVEN
     },
     AgentModel {
         agent: Agent::Goose,
@@ -151,16 +131,9 @@ pub static MODELS: &[AgentModel] = &[
             &[".agents", "skills"],
             &[".claude", "skills"],
         ],
-        format: Format::Xml,
-        profile: Profile::Spec,
-        enable_default: EnableDefault::OptOut,
-        fallbacks: false,
-        conditional: false,
         injection: Injection::SkillTool,
-        auto_max: None,
-        probe_timeout: DEFAULT_PROBE_TIMEOUT,
-        schema_name_fallback: false,
         source: "block.github.io/goose/docs/guides/context-engineering/using-skills",
+        ..AS_GIVEN
     },
     AgentModel {
         agent: Agent::LazySkills,
@@ -169,33 +142,27 @@ pub static MODELS: &[AgentModel] = &[
         format: Format::LazySkills,
         profile: Profile::LazySkills,
         enable_default: EnableDefault::OptIn,
-        fallbacks: false,
-        conditional: false,
         injection: Injection::SkillLoaded,
         auto_max: Some(10),
         probe_timeout: Duration::from_secs(5),
         schema_name_fallback: true,
         source: "design 000 (Lazy Skills)",
+        ..AS_GIVEN
     },
     AgentModel {
         agent: Agent::Generic,
         name: "generic (.agents/skills)",
         folders: &[&[".agents", "skills"], &[".config", "agents", "skills"]],
-        format: Format::Xml,
-        profile: Profile::Spec,
-        enable_default: EnableDefault::OptOut,
-        fallbacks: false,
-        conditional: false,
-        injection: Injection::AvailableSkills,
-        auto_max: None,
-        probe_timeout: DEFAULT_PROBE_TIMEOUT,
-        schema_name_fallback: false,
         source: "agentskills.io; design 002 (SkillContextProvider ADR) for the injection",
+        ..AS_GIVEN
     },
 ];
 
-/// Folders named on the command line and the demo library: read as given, by any agent.
-static AS_GIVEN: AgentModel = AgentModel {
+/// Folders named on the command line and the demo library: read as given, by any agent. The
+/// defaults of every model: listed in xml, judged by the spec, on unless switched off, no
+/// fallbacks, no conditional skills, the ADR's injection, no auto limit, the default probe
+/// timeout, no schema-name fallback.
+const AS_GIVEN: AgentModel = AgentModel {
     agent: Agent::Path,
     name: "folders given",
     folders: &[],
@@ -211,12 +178,15 @@ static AS_GIVEN: AgentModel = AgentModel {
     source: "skills-ref to-prompt",
 };
 
+/// [`AS_GIVEN`] with an address, for [`model`] to lend.
+static AS_GIVEN_MODEL: AgentModel = AS_GIVEN;
+
 /// The model of `agent`; folders given on the command line and the demo have the generic one.
 pub fn model(agent: Agent) -> &'static AgentModel {
     MODELS
         .iter()
         .find(|m| m.agent == agent)
-        .unwrap_or(&AS_GIVEN)
+        .unwrap_or(&AS_GIVEN_MODEL)
 }
 
 /// The agent whose own listing format `format` is, if it is one agent's.

@@ -11,7 +11,7 @@ use crate::tui::app::App;
 use crate::tui::keymap::{self, Context};
 use crate::tui::view::truncate;
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Flex, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
@@ -157,13 +157,7 @@ impl Default for AddFlow {
 fn popup(area: Rect) -> Rect {
     let w = area.width.saturating_sub(4).min(110);
     let h = area.height.saturating_sub(2);
-    let [row] = Layout::vertical([Constraint::Length(h)])
-        .flex(Flex::Center)
-        .areas(area);
-    let [popup] = Layout::horizontal([Constraint::Length(w)])
-        .flex(Flex::Center)
-        .areas(row);
-    popup
+    crate::tui::view::centered(area, w, h)
 }
 
 fn num(n: Option<u32>) -> String {

@@ -8,7 +8,7 @@ use crate::tui::action::Action;
 use crate::tui::app::App;
 use crate::tui::keymap::{self, Context};
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Flex, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
@@ -103,13 +103,7 @@ pub fn lines(app: &App, c: &Confirm) -> Vec<Line<'static>> {
 fn popup(area: Rect) -> Rect {
     let w = area.width.saturating_sub(4).min(100);
     let h = area.height.saturating_sub(4);
-    let [row] = Layout::vertical([Constraint::Length(h)])
-        .flex(Flex::Center)
-        .areas(area);
-    let [popup] = Layout::horizontal([Constraint::Length(w)])
-        .flex(Flex::Center)
-        .areas(row);
-    popup
+    crate::tui::view::centered(area, w, h)
 }
 
 /// How far the diff scrolls on a terminal of `area`: until its last line is at the bottom.

@@ -6,7 +6,7 @@ use crate::tui::app::App;
 use crate::tui::keymap::{self, HELP_ORDER};
 use crate::tui::view::wrap;
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Flex, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
@@ -170,13 +170,7 @@ fn popup(app: &App, area: Rect) -> Rect {
     let want = u16::try_from(natural_width(app) + 2).unwrap_or(u16::MAX);
     let w = area.width.saturating_sub(4).min(want);
     let h = area.height.saturating_sub(2);
-    let [row] = Layout::vertical([Constraint::Length(h)])
-        .flex(Flex::Center)
-        .areas(area);
-    let [popup] = Layout::horizontal([Constraint::Length(w)])
-        .flex(Flex::Center)
-        .areas(row);
-    popup
+    crate::tui::view::centered(area, w, h)
 }
 
 /// The text inside the overlay's border on a terminal of `area`: its width and its height.

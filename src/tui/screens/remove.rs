@@ -7,7 +7,7 @@ use crate::tui::action::Action;
 use crate::tui::app::App;
 use crate::tui::keymap::{self, Context};
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Flex, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 
@@ -36,12 +36,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, removal: &Removal) {
     };
     let w = area.width.saturating_sub(4).min(90);
     let height = 4 + u16::try_from(removal.refs.len()).unwrap_or(u16::MAX);
-    let [row] = Layout::vertical([Constraint::Length(height.min(area.height))])
-        .flex(Flex::Center)
-        .areas(area);
-    let [popup] = Layout::horizontal([Constraint::Length(w)])
-        .flex(Flex::Center)
-        .areas(row);
+    let popup = crate::tui::view::centered(area, w, height);
     let keys: Vec<String> = app
         .keys
         .map

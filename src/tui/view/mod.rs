@@ -119,6 +119,19 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
     out
 }
 
+/// A box of `width` × `height` in the middle of `area` (each no larger than `area`'s): where the
+/// overlays are drawn.
+pub fn centered(area: ratatui::layout::Rect, width: u16, height: u16) -> ratatui::layout::Rect {
+    use ratatui::layout::{Constraint, Flex, Layout};
+    let [row] = Layout::vertical([Constraint::Length(height.min(area.height))])
+        .flex(Flex::Center)
+        .areas(area);
+    let [middle] = Layout::horizontal([Constraint::Length(width.min(area.width))])
+        .flex(Flex::Center)
+        .areas(row);
+    middle
+}
+
 #[cfg(test)]
 mod tests {
     use super::{bar, wrap};
