@@ -10,16 +10,22 @@ fn previewing(app: &skillscope::tui::app::App) -> bool {
     matches!(adding(app).map(|f| &f.step), Some(Step::Preview(_)))
 }
 
-#[test]
-fn the_add_preview_lists_checkboxes_verdicts_and_the_budget_change() {
+/// An app over the fixture library, and a source folder beside it holding the skill `alpha`.
+fn with_source() -> (tempfile::TempDir, tui_common::Harness, std::path::PathBuf) {
     let lib = tempfile::tempdir().unwrap();
     tui_common::fixture(lib.path());
-    let mut h = harness(&[lib.path()], 110, 32);
+    let h = harness(&[lib.path()], 110, 32);
     let src = h.dir.path().join("src");
     write(
         &src.join("alpha/SKILL.md"),
         "---\nname: alpha\ndescription: Alpha things, used when the user asks for alpha.\n---\nBody.\n",
     );
+    (lib, h, src)
+}
+
+#[test]
+fn the_add_preview_lists_checkboxes_verdicts_and_the_budget_change() {
+    let (_lib, mut h, src) = with_source();
     write(
         &src.join("beta/SKILL.md"),
         "---\nname: beta\ndescription: Beta things, used when the user asks for beta.\n---\nBody.\n",
@@ -54,14 +60,7 @@ fn the_add_preview_lists_checkboxes_verdicts_and_the_budget_change() {
 
 #[test]
 fn a_closed_flow_s_late_answers_never_land_in_a_newer_one() {
-    let lib = tempfile::tempdir().unwrap();
-    tui_common::fixture(lib.path());
-    let mut h = harness(&[lib.path()], 110, 32);
-    let src = h.dir.path().join("src");
-    write(
-        &src.join("alpha/SKILL.md"),
-        "---\nname: alpha\ndescription: Alpha things, used when the user asks for alpha.\n---\nBody.\n",
-    );
+    let (_lib, mut h, src) = with_source();
     // Esc while fetching: the flow closes and its plan, when it comes, is dropped.
     h.key(KeyCode::Char('A'));
     h.chars(&src.display().to_string());

@@ -46,10 +46,8 @@ impl std::fmt::Debug for AgentIndex {
 pub struct Routing {
     view: Option<Arc<AgentIndex>>,
     building: Option<ViewKey>,
-    inject_request: u64,
-    injecting: bool,
-    /// The message changed while an injection was worked out: work it out again when it is in.
-    inject_again: bool,
+    /// The injection's worker: one run at a time, the newest message waiting.
+    inject: super::work::Job,
 }
 
 impl Routing {
@@ -185,21 +183,18 @@ impl App {
         self.screens.test.results = results;
         if self.screens.test.message.trim().is_empty() {
             self.screens.test.injecting = Injecting::NoMessage(key.agent);
-        } else if self.matching.routing.injecting {
-            self.screens.test.injecting = Injecting::Waiting(key.agent);
-            self.matching.routing.inject_again = true;
         } else {
             self.screens.test.injecting = Injecting::Waiting(key.agent);
-            self.matching.routing.injecting = true;
-            self.matching.routing.inject_request += 1;
-            inject(
-                view,
-                enabled,
-                self.screens.test.message.clone(),
-                self.encoding(),
-                self.matching.routing.inject_request,
-                self.tx.clone(),
-            );
+            if let Some(request) = self.matching.routing.inject.start() {
+                inject(
+                    view,
+                    enabled,
+                    self.screens.test.message.clone(),
+                    self.encoding(),
+                    request,
+                    self.tx.clone(),
+                );
+            }
         }
         true
     }
@@ -225,13 +220,10 @@ impl App {
     /// What the message injects, unless the message, the agent or the files changed since:
     /// then it is worked out again for what they are now.
     pub(super) fn on_injected(&mut self, request: u64, injection: Injection) {
-        if request != self.matching.routing.inject_request {
-            return;
-        }
-        self.matching.routing.injecting = false;
-        if std::mem::take(&mut self.matching.routing.inject_again) {
+        let (newest, again) = self.matching.routing.inject.finish(request);
+        if again {
             self.run_matchers();
-        } else if self.view_key().is_some_and(|k| k.agent == injection.agent) {
+        } else if newest && self.view_key().is_some_and(|k| k.agent == injection.agent) {
             self.screens.test.injecting = Injecting::Shown(Box::new(injection));
         }
     }
