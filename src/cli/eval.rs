@@ -3,10 +3,10 @@
 
 use crate::cli::args::LibraryArgs;
 use crate::cli::args::{allowed, load_library};
-use crate::cli::match_cmd::MatcherChoice;
+use crate::cli::match_cmd::{MatcherChoice, index_for};
 use crate::cli::output::use_color;
 use crate::core::matching::eval::{Score, check_names, evaluate, parse_cases};
-use crate::core::matching::{Index, Matcher, keyword_crowded};
+use crate::core::matching::{Matcher, keyword_crowded};
 use crate::core::text::{count_of, line, thousands};
 use anyhow::Context;
 use clap::Args;
@@ -19,8 +19,9 @@ pub struct EvalArgs {
     /// `{message, expect: [skill names]}`; an empty `expect` means nothing should trigger.
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
-    /// Which matcher to score; `all` scores keyword, triggers and bm25, skipping (and saying
-    /// so) a matcher with nothing to match, such as triggers where no skill declares any.
+    /// Which matcher to score; `all` scores every routing matcher (all but fuzzy) side by side,
+    /// skipping (and saying so) a matcher with nothing to match, such as triggers where no skill
+    /// declares any.
     #[arg(long, value_enum, default_value_t = MatcherChoice::All)]
     pub matcher: MatcherChoice,
     /// How many skills each matcher may trigger per message.
@@ -54,7 +55,7 @@ pub fn run(args: EvalArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let cases = parse_cases(&text, yaml).with_context(|| format!("in {}", args.file.display()))?;
     let lib = load_library(&library)?;
     check_names(&cases, &lib).with_context(|| format!("in {}", args.file.display()))?;
-    let index = Index::build(&lib);
+    let index = index_for(&lib, &args.matcher.matchers())?;
     let allowed = allowed(&lib, args.include_disabled);
     let scope = args.scope.mask(&lib);
     let enabled = |i: usize| allowed[i] && scope[i];

@@ -4,10 +4,12 @@ use crate::cli::args::LibraryArgs;
 use crate::cli::args::{allowed, load_library};
 use crate::cli::output::use_color;
 use crate::core::Library;
+use crate::core::matching::semantic::SkillVectors;
 use crate::core::matching::{Hit, Index, Match, Matcher, highlight_spans};
 use crate::core::text::line;
 use clap::{Args, ValueEnum};
 use serde_json::{Value, json};
+use std::io::IsTerminal;
 use std::ops::Range;
 
 #[derive(Debug, Args)]
@@ -15,7 +17,7 @@ pub struct MatchArgs {
     /// The message, as a user would type it to the agent.
     #[arg(value_name = "MESSAGE")]
     pub message: String,
-    /// Which matcher to run; `all` runs keyword, triggers and bm25.
+    /// Which matcher to run; `all` runs every routing matcher (all but fuzzy).
     #[arg(long, value_enum, default_value_t = MatcherChoice::All)]
     pub matcher: MatcherChoice,
     /// How many skills to show per matcher (triggers never loads more than 3).
@@ -80,6 +82,31 @@ impl ValueEnum for MatcherChoice {
     }
 }
 
+/// The matchers' index of `lib`, with the skills' sentence vectors when one of `matchers` needs
+/// them: remembered ones from the library index, the others embedded now (with a counter on
+/// stderr when it is a terminal) and saved into the library index for the next run.
+pub fn index_for(lib: &Library, matchers: &[Matcher]) -> anyhow::Result<Index> {
+    let index = Index::build(lib);
+    if matchers.iter().any(|m| m.needs_vectors()) {
+        let counter = std::io::stderr().is_terminal();
+        let progress = |done: usize, total: usize| {
+            if counter {
+                eprint!("\rembedding skills for the semantic matcher: {done}/{total}   ");
+            }
+        };
+        let vectors = SkillVectors::build(lib, &progress);
+        if counter {
+            eprint!("\r{:60}\r", "");
+        }
+        let vectors = vectors?;
+        if vectors.embedded > 0 {
+            crate::cli::args::save_index(lib);
+        }
+        index.set_vectors(std::sync::Arc::new(vectors));
+    }
+    Ok(index)
+}
+
 pub fn run(args: MatchArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let whole = load_library(&library)?;
     let injections = if args.inject {
@@ -88,16 +115,12 @@ pub fn run(args: MatchArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         Vec::new()
     };
     let lib = args.view.apply(whole, None);
-    let index = Index::build(&lib);
+    let matchers = args.matcher.matchers();
+    let index = index_for(&lib, &matchers)?;
     let allowed = allowed(&lib, args.include_disabled);
     let scope = args.scope.mask(&lib);
     let enabled = |i: usize| allowed[i] && scope[i];
-    let results: Vec<(Matcher, Vec<Match>)> = args
-        .matcher
-        .matchers()
-        .into_iter()
-        .map(|m| (m, index.query(&args.message, m, &enabled, args.top)))
-        .collect();
+    let results = index.query_many(&args.message, &matchers, &enabled, args.top);
     if args.json {
         let mut doc = to_json(&args.message, &lib, &results);
         if args.inject {
@@ -192,7 +215,9 @@ fn injections(whole: &Library, args: &MatchArgs) -> Vec<Shown> {
             if lib.is_empty() {
                 return None;
             }
-            let index = Index::build(&lib);
+            // A model that cannot run leaves the semantic matchers without vectors: they then
+            // inject nothing, as they find nothing.
+            let index = index_for(&lib, &[fallback]).unwrap_or_else(|_| Index::build(&lib));
             let allowed = allowed(&lib, args.include_disabled);
             let scope = args.scope.mask(&lib);
             let got = crate::core::inject::inject(
@@ -249,12 +274,16 @@ fn round(x: f32) -> f64 {
 }
 
 fn hit_json(message: &str, h: &Hit) -> Value {
-    json!({
+    let mut v = json!({
         "term": h.term,
         "field": h.field.as_str(),
         "text": spans_text(message, &h.spans),
         "spans": h.spans.iter().map(|s| [s.start, s.end]).collect::<Vec<_>>(),
-    })
+    });
+    if let Some(sim) = h.similarity {
+        v["similarity"] = json!(round(sim));
+    }
+    v
 }
 
 /// The message text at the spans, each distinct form once.
@@ -323,6 +352,10 @@ pub fn render(
             // One entry per matched term, with every field it came from.
             let mut why: Vec<(String, Vec<&str>)> = Vec::new();
             for h in &m.hits {
+                if let Some(sim) = h.similarity {
+                    why.push((format!("meaning {sim:.2}"), vec![h.field.as_str()]));
+                    continue;
+                }
                 let text = spans_text(message, &h.spans);
                 let what = if text.eq_ignore_ascii_case(&h.term) {
                     paint(HIGHLIGHT, &line(&h.term))

@@ -2,11 +2,11 @@
 //! the listing modes, or the cost of every mode side by side.
 
 use crate::cli::args::{LibraryArgs, load_state};
-use crate::cli::match_cmd::MatcherChoice;
+use crate::cli::match_cmd::{MatcherChoice, index_for};
 use crate::cli::output::note_demo;
 use crate::core::Library;
 use crate::core::listing::{self, Fate, Format, ListingOptions, Tier};
-use crate::core::matching::Index;
+use crate::core::matching::Matcher;
 use crate::core::modes::{self, AutoOptions, Comparison, ListingMode, Selections, saving_text};
 use crate::core::text::thousands;
 use crate::core::tokens::{self, Encoding, TokenCache};
@@ -44,9 +44,9 @@ pub struct PromptArgs {
     /// The message whose relevant skills --mode auto lists (and --compare prices).
     #[arg(long, value_name = "TEXT")]
     pub message: Option<String>,
-    /// The matcher that decides relevance for auto; `all` takes the skills of keyword, triggers
-    /// and bm25 together.
-    #[arg(long, value_enum, default_value_t = MatcherChoice::One(crate::core::matching::Matcher::Bm25))]
+    /// The matcher that decides relevance for auto; `all` takes the skills of every routing
+    /// matcher together.
+    #[arg(long, value_enum, default_value_t = MatcherChoice::One(Matcher::Bm25))]
     pub matcher: MatcherChoice,
     /// How many skills each matcher may make relevant (triggers never more than 3) [default:
     /// the agent's own auto limit (Lazy Skills: 10), else 5].
@@ -113,18 +113,22 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
                 .unwrap_or(modes::DEFAULT_TOP_K)
         }),
     };
-    let relevant = args.message.as_deref().map(|message| {
-        let allowed = crate::core::matching::candidates(
-            &lib,
-            &crate::core::load::enabled_mask(&lib, state.as_ref()),
-        );
-        modes::relevant(
-            &Index::build(&lib),
-            message,
-            &|i| allowed[i] && scope[i],
-            &auto,
-        )
-    });
+    let relevant = match args.message.as_deref() {
+        Some(message) => {
+            let allowed = crate::core::matching::candidates(
+                &lib,
+                &crate::core::load::enabled_mask(&lib, state.as_ref()),
+            );
+            let index = index_for(&lib, &auto.matchers)?;
+            Some(modes::relevant(
+                &index,
+                message,
+                &|i| allowed[i] && scope[i],
+                &auto,
+            ))
+        }
+        None => None,
+    };
     let selections = Selections::new(enabled, &|i| scope[i], relevant.as_deref());
     let opts = ListingOptions {
         format,
@@ -247,7 +251,7 @@ fn per_message(
     let allowed = crate::core::matching::candidates(lib, &crate::cli::args::enabled_mask(lib));
     let got = crate::core::inject::inject(
         lib,
-        &Index::build(lib),
+        &crate::core::matching::Index::build(lib),
         model,
         message,
         &|i| allowed[i] && enabled(i),

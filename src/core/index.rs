@@ -170,6 +170,8 @@ pub struct IndexData {
     pub texts: Vec<TextCount>,
     /// Where each walk record's bytes are in the file (offset, length), index-aligned with `walks`.
     pub walk_spans: Vec<(u64, u64)>,
+    /// The semantic matcher's vectors, left in the file until it asks ([`read_vectors`]).
+    pub vectors: Option<Stored>,
 }
 
 /// A remembered count of a text: its blake3 hash, the encoding's id, the count.
@@ -242,7 +244,8 @@ pub fn read(path: &Path) -> Result<Option<IndexData>, FsxError> {
     };
     // Stamped before it is read: a change while it is read shows at the copy.
     let stamp = file.metadata().map(|m| Stamp::of(&m));
-    let Some(mut data) = decode_from(&file, len) else {
+    let (len, vectors) = vector_section(&file, len);
+    let Some(mut data) = decode_from(std::io::Read::take(&file, len), len) else {
         return Ok(None);
     };
     // The walks are remembered by their place in this file, held open.
@@ -255,6 +258,11 @@ pub fn read(path: &Path) -> Result<Option<IndexData>, FsxError> {
                 len,
             });
         }
+        data.vectors = vectors.map(|(offset, len)| Stored {
+            source,
+            offset,
+            len,
+        });
     }
     Ok(Some(data))
 }
@@ -268,6 +276,7 @@ pub fn write(
     skills: &[Skill],
     overlap: Option<&Remembered>,
     texts: &[TextCount],
+    vectors: Option<&Vectors>,
     taken_ns: u128,
 ) -> std::io::Result<()> {
     // Written as it is encoded, never held whole (tens of megabytes at 50,000 skills); a failure
@@ -275,7 +284,11 @@ pub fn write(
     // fsync, a crash leaves the old file or one whose checksum fails.
     let sync = crate::core::paths::Durability::Cache;
     crate::core::paths::write_private_with(path, sync, |f| {
-        encode_to(f, walks, skills, overlap, texts, taken_ns)
+        encode_to(f, walks, skills, overlap, texts, taken_ns)?;
+        match vectors {
+            Some(v) => write_vectors(f, v),
+            None => Ok(()),
+        }
     })?;
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
@@ -312,6 +325,122 @@ fn prune(dir: &Path, keep: &Path) {
             let _ = std::fs::remove_file(p);
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The semantic matcher's vectors follow the checksummed index as a section of their own: the
+// entries (u32 dimension, u32 count, then per entry a 32-byte key and the vector as float16),
+// their blake3 hash, then a footer (u64 length of the section with its hash, VECTORS_MAGIC).
+// A read of the index leaves the section in the file; it is read only when the semantic matcher
+// asks, so the rest of skillscope pays nothing for it.
+
+const VECTORS_MAGIC: &[u8; 8] = b"SKSCVEC\0";
+/// Longest vector read back (all-MiniLM-L6-v2 has 384 floats).
+const MAX_VECTOR_DIM: usize = 4096;
+
+/// One remembered sentence vector: the key of the text it is the vector of, and the vector.
+pub type VectorEntry = ([u8; 32], Vec<f32>);
+
+/// The vectors to write after the index.
+#[derive(Debug)]
+pub enum Vectors {
+    /// As they are in the index file they were read from.
+    Copy(Stored),
+    /// Read from the section, or made in this run.
+    Entries(Vec<VectorEntry>),
+}
+
+/// Where the vector section of an index file of `len` bytes is (offset, length with its hash),
+/// and the length of the index before it. A file without one is all index.
+fn vector_section(file: &std::fs::File, len: u64) -> (u64, Option<(u64, u64)>) {
+    use std::os::unix::fs::FileExt;
+    let mut footer = [0u8; 16];
+    if len < 16 || file.read_exact_at(&mut footer, len - 16).is_err() {
+        return (len, None);
+    }
+    if footer[8..] != VECTORS_MAGIC[..] {
+        return (len, None);
+    }
+    let section = u64::from_le_bytes(footer[..8].try_into().unwrap_or_default());
+    match (len - 16).checked_sub(section) {
+        Some(start) if section >= 32 + 8 => (start, Some((start, section))),
+        _ => (len, None),
+    }
+}
+
+/// The vector section's bytes (with their hash), if its hash is right. The file it was read
+/// from is held open: a newer index renamed over it leaves these bytes as they were (though
+/// the unlink moves the file's ctime), and the hash vouches for them.
+fn section_bytes(stored: &Stored) -> Option<Vec<u8>> {
+    use std::os::unix::fs::FileExt;
+    if stored.len > MAX_INDEX_BYTES {
+        return None;
+    }
+    let mut bytes = vec![0u8; usize::try_from(stored.len).ok()?];
+    stored
+        .source
+        .file
+        .read_exact_at(&mut bytes, stored.offset)
+        .ok()?;
+    let (body, sum) = bytes.split_at(bytes.len().checked_sub(32)?);
+    (blake3::hash(body).as_bytes() == sum).then_some(bytes)
+}
+
+/// Reads the vectors an index file holds. `None` when they cannot be read or their hash is
+/// wrong: they are then made again.
+pub fn read_vectors(stored: &Stored) -> Option<Vec<VectorEntry>> {
+    let bytes = section_bytes(stored)?;
+    let mut r = R(&bytes[..bytes.len() - 32]);
+    let dim = r.u32()? as usize;
+    if dim == 0 || dim > MAX_VECTOR_DIM {
+        return None;
+    }
+    let n = r.len(32 + 2 * dim)?;
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..n {
+        let key: [u8; 32] = r.take(32)?.try_into().ok()?;
+        let v = r
+            .take(2 * dim)?
+            .chunks_exact(2)
+            .map(|c| half::f16::from_le_bytes([c[0], c[1]]).to_f32())
+            .collect();
+        out.push((key, v));
+    }
+    r.0.is_empty().then_some(out)
+}
+
+/// Appends the vector section and its footer to an index just written.
+fn write_vectors(out: &mut impl Write, vectors: &Vectors) -> std::io::Result<()> {
+    let mut out = std::io::BufWriter::with_capacity(256 * 1024, out);
+    let section = match vectors {
+        Vectors::Copy(stored) => {
+            let Some(bytes) = section_bytes(stored) else {
+                return Ok(());
+            };
+            out.write_all(&bytes)?;
+            stored.len
+        }
+        Vectors::Entries(entries) => {
+            let dim = entries.first().map_or(0, |e| e.1.len());
+            let mut w = W(Vec::with_capacity(8 + entries.len() * (32 + 2 * dim)));
+            w.u32(u32::try_from(dim).unwrap_or(u32::MAX));
+            let kept: Vec<&VectorEntry> = entries.iter().filter(|e| e.1.len() == dim).collect();
+            w.len(kept.len());
+            for (key, v) in kept {
+                w.0.extend_from_slice(key);
+                for x in v {
+                    w.0.extend_from_slice(&half::f16::from_f32(*x).to_le_bytes());
+                }
+            }
+            let sum = blake3::hash(&w.0);
+            w.0.extend_from_slice(sum.as_bytes());
+            out.write_all(&w.0)?;
+            w.0.len() as u64
+        }
+    };
+    out.write_all(&section.to_le_bytes())?;
+    out.write_all(VECTORS_MAGIC)?;
+    out.flush()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1020,6 +1149,50 @@ mod tests {
             }
             std::fs::File::open(&p).unwrap().set_modified(then).unwrap();
         }
+    }
+
+    #[test]
+    fn vectors_follow_the_index_are_read_only_when_asked_and_a_bad_section_is_dropped() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path().join("lib");
+        write(
+            &root.join("a/SKILL.md"),
+            "---\nname: a\ndescription: A.\n---\n",
+        );
+        backdate(&root);
+        let store = IndexStore::in_dir(t.path().join("cache"));
+        let roots = || vec![Root::new(&root, Agent::Path, Scope::Path)];
+        let load = || Library::load_indexed(roots(), &ScanOptions::default(), &store).0;
+        let lib = load();
+        assert!(lib.remembered_vectors().is_empty());
+        let v: Vec<f32> = (0..384).map(|i| (i as f32 - 192.0) / 400.0).collect();
+        lib.remember_vectors(vec![([7; 32], v.clone()), ([9; 32], vec![0.25; 384])]);
+        assert!(lib.save_index().is_none());
+        // An index with vectors behind it reads as one without: the walks and skills come back.
+        let lib = load();
+        assert!(lib.from_index());
+        let got = lib.remembered_vectors();
+        assert_eq!(got.len(), 2);
+        let back = &got[&[7; 32]];
+        assert!(
+            back.iter().zip(&v).all(|(a, b)| (a - b).abs() < 1e-3),
+            "{back:?}"
+        );
+        // Saved again without being changed, they are copied along.
+        lib.index_changed();
+        assert!(lib.save_index().is_none());
+        let path = store
+            .path_for(std::slice::from_ref(&root), DEPTH, ENTRIES)
+            .unwrap();
+        assert_eq!(load().remembered_vectors().len(), 2);
+        // A flipped byte in the section: the vectors are gone, the index is still used.
+        let mut bytes = std::fs::read(&path).unwrap();
+        let at = bytes.len() - 16 - 32 - 10;
+        bytes[at] ^= 0xff;
+        std::fs::write(&path, &bytes).unwrap();
+        let lib = load();
+        assert!(lib.from_index());
+        assert!(lib.remembered_vectors().is_empty());
     }
 
     #[test]

@@ -66,6 +66,8 @@ struct IndexState {
     overlap: std::sync::Mutex<Option<index::Remembered>>,
     /// Counts of listings of this library, most recent last (see [`Library::text_count`]).
     texts: std::sync::Mutex<Vec<index::TextCount>>,
+    /// The semantic matcher's vectors: left in the index file until asked for, then in memory.
+    vectors: std::sync::Mutex<Option<index::Vectors>>,
 }
 
 /// How much of a load the index saved, for tests and benchmarks.
@@ -209,6 +211,10 @@ impl Library {
             .as_mut()
             .map(|d| std::mem::take(&mut d.texts))
             .unwrap_or_default();
+        let vectors = data
+            .as_mut()
+            .and_then(|d| d.vectors.take())
+            .map(index::Vectors::Copy);
         let scanned = scan::scan_indexed(&roots, opts, data);
         let stats = LoadStats {
             roots_walked: scanned.roots_walked,
@@ -246,6 +252,7 @@ impl Library {
                 writing: std::sync::Mutex::new(()),
                 overlap: std::sync::Mutex::new(overlap),
                 texts: std::sync::Mutex::new(texts),
+                vectors: std::sync::Mutex::new(vectors),
             }));
             lib.save_index();
         }
@@ -319,6 +326,38 @@ impl Library {
         ix.dirty.store(true, Ordering::Relaxed);
     }
 
+    /// The sentence vectors the library index remembers, by the key of their text (empty
+    /// without an index, or when its vectors cannot be read). The first call reads them from
+    /// the index file.
+    pub(crate) fn remembered_vectors(&self) -> HashMap<[u8; 32], Vec<f32>> {
+        let Some(ix) = &self.index else {
+            return HashMap::default();
+        };
+        let mut slot = ix
+            .vectors
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(index::Vectors::Copy(stored)) = &*slot {
+            *slot = index::read_vectors(stored).map(index::Vectors::Entries);
+        }
+        match &*slot {
+            Some(index::Vectors::Entries(entries)) => entries.iter().cloned().collect(),
+            _ => HashMap::default(),
+        }
+    }
+
+    /// Remembers the sentence vectors of this library's skill fields for the next run, in
+    /// place of those remembered before.
+    pub(crate) fn remember_vectors(&self, entries: Vec<index::VectorEntry>) {
+        if let Some(ix) = &self.index {
+            *ix.vectors
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) =
+                Some(index::Vectors::Entries(entries));
+            ix.dirty.store(true, Ordering::Relaxed);
+        }
+    }
+
     /// Writes the library index if anything is new since it was read. A cache: failing to write
     /// it costs time next run, nothing more, so the error is only returned for display.
     pub fn save_index(&self) -> Option<std::io::Error> {
@@ -339,12 +378,17 @@ impl Library {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .clone();
+        let vectors = ix
+            .vectors
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let written = index::write(
             &ix.path,
             &ix.walks,
             &self.skills,
             overlap.as_ref(),
             &texts,
+            vectors.as_ref(),
             ix.taken_ns,
         );
         // Not written: what is new is still to be written, by the next save.

@@ -107,10 +107,10 @@ pub fn relevant(
     competes: &dyn Fn(usize) -> bool,
     opts: &AutoOptions,
 ) -> Vec<usize> {
-    let mut out: Vec<usize> = opts
-        .matchers
-        .iter()
-        .flat_map(|m| index.query(message, *m, competes, opts.top))
+    let mut out: Vec<usize> = index
+        .query_many(message, &opts.matchers, competes, opts.top)
+        .into_iter()
+        .flat_map(|(_, ms)| ms)
         .map(|m| m.skill)
         .collect();
     out.sort_unstable();

@@ -79,6 +79,17 @@ pub enum JobEvent {
         generation: u64,
         index: Arc<Index>,
     },
+    /// How far the skills' sentence vectors have come (fields embedded of those missing).
+    EmbedProgress {
+        generation: u64,
+        done: usize,
+        total: usize,
+    },
+    /// The skills' sentence vectors are in the index (or the model could not run).
+    Embedded {
+        generation: u64,
+        result: Result<(), String>,
+    },
     /// For each composite skill, the skills its body names (index-aligned with the library).
     Linked {
         generation: u64,

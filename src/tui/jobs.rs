@@ -6,6 +6,8 @@ use crate::core::agents::{self, AgentSwitches};
 use crate::core::index::IndexStore;
 use crate::core::listing::{self, Format, ListingOptions};
 use crate::core::load::{self, LibrarySpec};
+use crate::core::matching::Index;
+use crate::core::matching::semantic::SkillVectors;
 use crate::core::modes::{self, ListingMode, Selections};
 use crate::core::probe::dependencies;
 use crate::core::probe::{self, ProbeOptions, ProbeStore, SandboxPreference};
@@ -182,11 +184,38 @@ pub fn load_switches(home: Option<std::path::PathBuf>, tx: Sender<Event>) {
     });
 }
 
-/// Builds the matchers' index (keyword, triggers, BM25, fuzzy) over the library.
+/// Builds the matchers' index (keyword, triggers, BM25, fuzzy) over the library; the semantic
+/// matchers' vectors come after ([`embed`]).
 pub fn index(lib: Arc<Library>, generation: u64, tx: Sender<Event>) {
     std::thread::spawn(move || {
-        let index = Arc::new(crate::core::matching::Index::build(&lib));
+        let index = Arc::new(Index::build(&lib));
         let _ = tx.send(Event::Job(JobEvent::Indexed { generation, index }));
+    });
+}
+
+/// Makes the skills' sentence vectors for the semantic and hybrid matchers (those the library
+/// index remembers are taken from it; the rest are embedded, with progress), gives them to
+/// `index`, and saves the library index so the next start embeds nothing.
+pub fn embed(lib: Arc<Library>, index: Arc<Index>, generation: u64, tx: Sender<Event>) {
+    std::thread::spawn(move || {
+        let progress = |done: usize, total: usize| {
+            let _ = tx.send(Event::Job(JobEvent::EmbedProgress {
+                generation,
+                done,
+                total,
+            }));
+        };
+        let result = SkillVectors::build(&lib, &progress).map(|v| {
+            let embedded = v.embedded;
+            index.set_vectors(Arc::new(v));
+            if embedded > 0 {
+                let _ = lib.save_index();
+            }
+        });
+        let _ = tx.send(Event::Job(JobEvent::Embedded {
+            generation,
+            result: result.map_err(|e| e.to_string()),
+        }));
     });
 }
 

@@ -25,6 +25,7 @@ mod prompt_modes;
 mod prompt_parity;
 mod resources;
 mod rule_selection;
+mod semantic;
 mod shell;
 mod show;
 mod skill_json;

@@ -129,7 +129,7 @@ fn match_json_carries_terms_fields_and_spans() {
     assert_eq!(v["message"], msg);
     let results = v["results"].as_object().unwrap();
     let keys: Vec<&str> = results.keys().map(String::as_str).collect();
-    assert_eq!(keys, ["keyword", "triggers", "bm25"]);
+    assert_eq!(keys, ["keyword", "triggers", "bm25", "semantic", "hybrid"]);
     let trig = &results["triggers"][0];
     assert_eq!(trig["name"], "release-notes");
     let matched = trig["matched"].as_array().unwrap();
@@ -299,7 +299,7 @@ fn eval_json_reports_every_matcher_and_outcome() {
     let v = json(&out);
     let cases = v["cases"].as_u64().unwrap() as usize;
     let matchers = v["matchers"].as_array().unwrap();
-    assert_eq!(matchers.len(), 3);
+    assert_eq!(matchers.len(), 5);
     for m in matchers {
         assert_eq!(m["outcomes"].as_array().unwrap().len(), cases);
         let tp = m["true_positives"].as_f64().unwrap();
@@ -501,7 +501,7 @@ fn eval_skips_the_triggers_matcher_where_no_skill_declares_triggers() {
         home.path(),
     ));
     assert_eq!(v["skipped"][0]["matcher"], "triggers", "{v}");
-    assert_eq!(v["matchers"].as_array().unwrap().len(), 2, "{v}");
+    assert_eq!(v["matchers"].as_array().unwrap().len(), 4, "{v}");
     // Asked for by name it is scored, and the failure says why.
     let argv = args(&["--matcher", "triggers", "--min-recall", "0.5"]);
     let out = run(

@@ -5,6 +5,7 @@ use crate::tui_common;
 use insta::assert_snapshot;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 use ratatui::style::{Color, Modifier};
+use skillscope::tui::app::Embedding;
 use skillscope::tui::theme::Theme;
 use tui_common::{fixture, harness, harness_patient, harness_scanning, harness_with, write};
 
@@ -182,7 +183,24 @@ fn other_screens() {
         test.contains("weather (triggers)"),
         "the matched word and where:\n{test}"
     );
+    // The semantic columns answered once the skills' vectors were made in the background.
+    assert_eq!(h.app.matching.embedding, Embedding::Done);
+    assert_eq!(
+        names("semantic").first().map(String::as_str),
+        Some("weather"),
+        "{test}"
+    );
+    assert!(test.contains("┌ hybrid · "), "{test}");
     assert_snapshot!("test_box", test);
+    // While the vectors are made, those columns say how far it has come; the others answer.
+    h.app.matching.embedding = Embedding::Running {
+        done: 1_200,
+        total: 4_791,
+    };
+    let busy = h.screen();
+    assert!(busy.contains("embedding skills… 1,200/4,791"), "{busy}");
+    assert!(busy.contains("weather (triggers)"), "{busy}");
+    h.app.matching.embedding = Embedding::Done;
     h.key(KeyCode::Tab);
     assert_snapshot!("checks", h.screen());
     h.key(KeyCode::Tab);
@@ -589,7 +607,11 @@ fn test_box_warns_when_keyword_routing_faces_more_than_fifty_skills() {
     assert!(!quiet.contains("keyword matching"), "{quiet}");
     let warned = typed(&many);
     assert!(warned.contains("⚠ 51 skills: keyword"), "{warned}");
-    assert!(warned.contains("degrades past ~50"), "{warned}");
+    // Wrapped to the column's width.
+    assert!(
+        warned.contains("degrades") && warned.contains("past ~50 (Lazy Skills design)"),
+        "{warned}"
+    );
     assert!(
         warned.contains("skill-00"),
         "the matches still show:\n{warned}"

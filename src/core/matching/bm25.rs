@@ -159,21 +159,10 @@ impl Bm25Index {
         names: &[String],
     ) -> Vec<Match> {
         let terms = self.query_terms(lx, message);
-        let mut scores = vec![0f32; names.len()];
-        let mut touched: Vec<u32> = Vec::new();
-        for (t, factor, _) in &terms {
-            for p in self.postings.get(*t) {
-                let slot = &mut scores[p.doc as usize];
-                if *slot == 0.0 {
-                    touched.push(p.doc);
-                }
-                *slot += factor * p.weight;
-            }
-        }
-        let scored: Vec<(u32, f32)> = touched
+        let scored: Vec<(u32, f32)> = self
+            .scores(&terms, names.len())
             .into_iter()
-            .filter(|&d| scores[d as usize] >= self.min_score && enabled(d as usize))
-            .map(|d| (d, scores[d as usize]))
+            .filter(|&(d, score)| score >= self.min_score && enabled(d as usize))
             .collect();
         let top = top_scores(scored, names, k);
         let best = top.first().map_or(0.0, |t| t.1);
@@ -186,6 +175,53 @@ impl Bm25Index {
                 name_indices: Vec::new(),
             })
             .collect()
+    }
+
+    /// Every skill sharing a term with the query, with its BM25 score, in no order.
+    fn scores(&self, terms: &[QueryTerm], docs: usize) -> Vec<(u32, f32)> {
+        let mut scores = vec![0f32; docs];
+        let mut touched: Vec<u32> = Vec::new();
+        for (t, factor, _) in terms {
+            for p in self.postings.get(*t) {
+                let slot = &mut scores[p.doc as usize];
+                if *slot == 0.0 {
+                    touched.push(p.doc);
+                }
+                *slot += factor * p.weight;
+            }
+        }
+        touched
+            .into_iter()
+            .map(|d| (d, scores[d as usize]))
+            .collect()
+    }
+
+    /// The enabled skills sharing a term with `message`, best first, with their score and
+    /// whether the `bm25` matcher would take them on its own (before its share-of-best cut):
+    /// what the hybrid matcher fuses.
+    pub(super) fn ranked(
+        &self,
+        lx: &Lexicon,
+        message: &str,
+        enabled: &dyn Fn(usize) -> bool,
+        names: &[String],
+    ) -> Vec<(u32, f32, bool)> {
+        let terms = self.query_terms(lx, message);
+        let scored: Vec<(u32, f32)> = self
+            .scores(&terms, names.len())
+            .into_iter()
+            .filter(|&(d, _)| enabled(d as usize))
+            .collect();
+        let n = scored.len();
+        top_scores(scored, names, n)
+            .into_iter()
+            .map(|(d, score)| (d, score, score >= self.min_score))
+            .collect()
+    }
+
+    /// What of `message` reached skill `doc`, as the `bm25` matcher explains it.
+    pub(super) fn hits_of(&self, lx: &Lexicon, message: &str, doc: u32) -> Vec<Hit> {
+        self.hits(lx, doc, &self.query_terms(lx, message))
     }
 
     fn hits(&self, lx: &Lexicon, doc: u32, terms: &[QueryTerm]) -> Vec<Hit> {
@@ -204,6 +240,7 @@ impl Bm25Index {
                         term: lx.stem_display(*t).to_string(),
                         field,
                         spans,
+                        similarity: None,
                     };
                     found.push((factor * p.weight, hit));
                 }

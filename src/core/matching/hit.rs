@@ -43,8 +43,12 @@ pub struct Hit {
     pub term: String,
     /// Where in the skill it was found.
     pub field: HitField,
-    /// Byte ranges of the message that matched, in order.
+    /// Byte ranges of the message that matched, in order (none for a semantic hit: the whole
+    /// message was compared).
     pub spans: Vec<Range<usize>>,
+    /// The cosine similarity of the message and this field (semantic hits only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub similarity: Option<f32>,
 }
 
 /// One skill a message triggers under a matcher.
@@ -95,6 +99,7 @@ pub(super) fn push_hit(hits: &mut Vec<Hit>, term: &str, field: HitField, spans: 
             term: term.to_string(),
             field,
             spans: spans.to_vec(),
+            similarity: None,
         });
     }
 }

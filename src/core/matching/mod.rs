@@ -8,9 +8,12 @@ mod bm25;
 pub mod eval;
 pub mod fuzzy;
 mod hit;
+mod hybrid;
 mod keyword;
 pub(crate) mod lexicon;
 mod postings;
+pub mod semantic;
+pub mod sentence;
 pub mod text;
 mod triggers;
 
@@ -18,6 +21,7 @@ use crate::core::library::Library;
 use crate::core::skill::Skill;
 use lexicon::Lexicon;
 use serde::Serialize;
+use std::cell::OnceCell;
 use std::cmp::Ordering;
 use std::ops::Range;
 
@@ -49,18 +53,30 @@ pub enum Matcher {
     Bm25,
     /// Fuzzy match of the message against skill names, as a list filter does.
     Fuzzy,
+    /// Cosine similarity of sentence vectors: what the message means, not its words.
+    Semantic,
+    /// BM25 and semantic ranks fused.
+    Hybrid,
 }
 
 impl Matcher {
     /// Every matcher, in display order.
-    pub const ALL: [Matcher; 4] = [
+    pub const ALL: [Matcher; 6] = [
         Matcher::Keyword,
         Matcher::Triggers,
         Matcher::Bm25,
         Matcher::Fuzzy,
+        Matcher::Semantic,
+        Matcher::Hybrid,
     ];
     /// The matchers that model an agent routing a message (fuzzy is a name filter).
-    pub const ROUTING: [Matcher; 3] = [Matcher::Keyword, Matcher::Triggers, Matcher::Bm25];
+    pub const ROUTING: [Matcher; 5] = [
+        Matcher::Keyword,
+        Matcher::Triggers,
+        Matcher::Bm25,
+        Matcher::Semantic,
+        Matcher::Hybrid,
+    ];
 
     /// Its name on the command line and in JSON.
     pub fn as_str(self) -> &'static str {
@@ -69,7 +85,26 @@ impl Matcher {
             Matcher::Triggers => "triggers",
             Matcher::Bm25 => "bm25",
             Matcher::Fuzzy => "fuzzy",
+            Matcher::Semantic => "semantic",
+            Matcher::Hybrid => "hybrid",
         }
+    }
+
+    /// What it is, in a few words (the CLI's help for each choice).
+    pub fn about(self) -> &'static str {
+        match self {
+            Matcher::Keyword => "any word of a skill's name or description in the message",
+            Matcher::Triggers => "the frontmatter trigger phrases; at most 3 skills",
+            Matcher::Bm25 => "BM25 over name, description, when_to_use and triggers",
+            Matcher::Fuzzy => "fuzzy match of the message against skill names",
+            Matcher::Semantic => "sentence-vector similarity (the bundled MiniLM model)",
+            Matcher::Hybrid => "bm25 and semantic ranks fused",
+        }
+    }
+
+    /// Whether it needs the sentence model and the skills' vectors.
+    pub fn needs_vectors(self) -> bool {
+        matches!(self, Matcher::Semantic | Matcher::Hybrid)
     }
 
     /// The matcher named `name` (as [`Matcher::as_str`] writes it).
@@ -103,6 +138,9 @@ pub struct Index {
     triggers: triggers::TriggerIndex,
     bm25: bm25::Bm25Index,
     fuzzy: NameFilter,
+    /// The skills' sentence vectors, once made ([`Index::set_vectors`]): until then the semantic
+    /// and hybrid matchers find nothing.
+    vectors: std::sync::OnceLock<std::sync::Arc<semantic::SkillVectors>>,
 }
 
 impl Index {
@@ -117,7 +155,19 @@ impl Index {
             triggers,
             bm25,
             fuzzy: NameFilter::new(),
+            vectors: std::sync::OnceLock::new(),
         }
+    }
+
+    /// Gives the semantic and hybrid matchers the skills' vectors (made for the same library);
+    /// false if it already had them.
+    pub fn set_vectors(&self, vectors: std::sync::Arc<semantic::SkillVectors>) -> bool {
+        self.vectors.set(vectors).is_ok()
+    }
+
+    /// Whether the semantic and hybrid matchers can answer.
+    pub fn has_vectors(&self) -> bool {
+        self.vectors.get().is_some()
     }
 
     /// How many skills the index was built over.
@@ -139,6 +189,18 @@ impl Index {
         enabled: &dyn Fn(usize) -> bool,
         top_k: usize,
     ) -> Vec<Match> {
+        self.query_with(message, matcher, enabled, top_k, &OnceCell::new())
+    }
+
+    /// [`Index::query`], with the message's sentence vector made at most once across calls.
+    fn query_with(
+        &self,
+        message: &str,
+        matcher: Matcher,
+        enabled: &dyn Fn(usize) -> bool,
+        top_k: usize,
+        q: &OnceCell<Option<Vec<f32>>>,
+    ) -> Vec<Match> {
         let k = matcher.cap().map_or(top_k, |c| c.min(top_k));
         if k == 0 || message.trim().is_empty() {
             return Vec::new();
@@ -152,6 +214,30 @@ impl Index {
                 .bm25
                 .query(&self.lexicon, message, enabled, k, &self.names),
             Matcher::Fuzzy => self.fuzzy_query(message, enabled, k),
+            Matcher::Semantic | Matcher::Hybrid => {
+                let Some(vectors) = self.vectors.get() else {
+                    return Vec::new();
+                };
+                // A model that cannot run finds nothing: it was loaded to make the vectors, so
+                // this does not happen once they are made.
+                let Some(q) = q.get_or_init(|| semantic::message_vector(message).ok()) else {
+                    return Vec::new();
+                };
+                if matcher == Matcher::Semantic {
+                    semantic::query(vectors, q, enabled, k, &self.names)
+                } else {
+                    hybrid::query(
+                        &self.bm25,
+                        &self.lexicon,
+                        vectors,
+                        message,
+                        q,
+                        enabled,
+                        k,
+                        &self.names,
+                    )
+                }
+            }
         }
     }
 
@@ -171,9 +257,22 @@ impl Index {
         enabled: &dyn Fn(usize) -> bool,
         top_k: usize,
     ) -> Vec<(Matcher, Vec<Match>)> {
-        Matcher::ALL
+        self.query_many(message, &Matcher::ALL, enabled, top_k)
+    }
+
+    /// The given matchers on one message, in order (the message embedded once for those that
+    /// need its vector).
+    pub fn query_many(
+        &self,
+        message: &str,
+        matchers: &[Matcher],
+        enabled: &dyn Fn(usize) -> bool,
+        top_k: usize,
+    ) -> Vec<(Matcher, Vec<Match>)> {
+        let q = OnceCell::new();
+        matchers
             .iter()
-            .map(|&m| (m, self.query(message, m, enabled, top_k)))
+            .map(|&m| (m, self.query_with(message, m, enabled, top_k, &q)))
             .collect()
     }
 
@@ -195,6 +294,7 @@ impl Index {
                         term: name.clone(),
                         field: HitField::Name,
                         spans: vec![whole.clone()],
+                        similarity: None,
                     }],
                     name_indices: m.indices,
                 })
@@ -316,13 +416,21 @@ mod tests {
         send_sync::<Index>();
     }
 
+    /// The index with the skills' sentence vectors, so every matcher answers.
+    fn with_vectors(lib: &Library) -> Index {
+        let idx = Index::build(lib);
+        let v = semantic::SkillVectors::build(lib, &|_, _| {}).unwrap();
+        idx.set_vectors(std::sync::Arc::new(v));
+        idx
+    }
+
     #[test]
     fn query_all_gives_one_column_per_matcher() {
         let (_t, lib) = library(&[(
             "pdf",
             "name: pdf\ndescription: Fill PDF forms.\ntriggers: [pdf]",
         )]);
-        let idx = Index::build(&lib);
+        let idx = with_vectors(&lib);
         let cols = idx.query_all("pdf", &|_| true, 5);
         let order: Vec<Matcher> = cols.iter().map(|c| c.0).collect();
         assert_eq!(order, Matcher::ALL);
@@ -353,7 +461,7 @@ mod tests {
             ("sql", "name: sql\ndescription: Faster queries."),
             ("docker", "name: docker\ndescription: Container builds."),
         ]);
-        let idx = Index::build(&lib);
+        let idx = with_vectors(&lib);
         let two = lib.find("pdf-two").unwrap();
         let only_one = |i: usize| i != two;
         for m in Matcher::ALL {
@@ -388,6 +496,7 @@ mod tests {
             term: String::new(),
             field: HitField::Name,
             spans: vec![s],
+            similarity: None,
         };
         let m = Match {
             skill: 0,

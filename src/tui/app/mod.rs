@@ -62,6 +62,8 @@ pub struct Matching {
     /// The library's, built when the Test box needs it (its screen is shown, or it holds a
     /// message).
     pub index: MatcherIndex,
+    /// Where the semantic matchers' vectors for `index` are.
+    pub embedding: Embedding,
     /// The Test box over the chosen agent's view.
     routing: routing::Routing,
 }
@@ -329,6 +331,7 @@ impl App {
             self.run_checks(false);
         }
         self.matching.index = MatcherIndex::Missing;
+        self.matching.embedding = Embedding::Waiting;
         self.screens.test.results.clear();
         self.usage = Usage::default();
         self.counting.new_library();
@@ -428,14 +431,45 @@ impl App {
     /// The matchers' index came for `generation`.
     fn on_indexed(&mut self, generation: u64, index: Arc<matching::Index>) {
         if generation == self.generation {
+            // The semantic columns' vectors are made after, in the background: the other
+            // matchers answer meanwhile.
+            self.matching.embedding = Embedding::Running { done: 0, total: 0 };
+            jobs::embed(
+                Arc::clone(&self.lib),
+                Arc::clone(&index),
+                generation,
+                self.tx.clone(),
+            );
             self.matching.index = MatcherIndex::Ready(index);
             self.run_matchers();
         }
     }
 
-    /// No index is being built, and the one the Test box needs (if any) is in.
+    /// How far the semantic matchers' vectors have come.
+    pub(super) fn on_embed_progress(&mut self, generation: u64, done: usize, total: usize) {
+        if generation == self.generation
+            && matches!(self.matching.embedding, Embedding::Running { .. })
+        {
+            self.matching.embedding = Embedding::Running { done, total };
+        }
+    }
+
+    /// The semantic matchers' vectors are in the index (or could not be made).
+    pub(super) fn on_embedded(&mut self, generation: u64, result: Result<(), String>) {
+        if generation == self.generation {
+            self.matching.embedding = match result {
+                Ok(()) => Embedding::Done,
+                Err(e) => Embedding::Failed(e),
+            };
+            self.run_matchers();
+        }
+    }
+
+    /// No index is being built, and the one the Test box needs (if any) is in, with its
+    /// vectors.
     pub fn index_settled(&self) -> bool {
         !self.matching.index.building()
+            && !matches!(self.matching.embedding, Embedding::Running { .. })
             && (self.matching.index.get().is_some()
                 || (self.screen != Screen::Test && self.screens.test.message.trim().is_empty()))
     }
@@ -909,4 +943,20 @@ impl App {
     fn after_move(&mut self) {
         self.screens.skills.after_move(&self.lib, self.size);
     }
+}
+
+/// The semantic matchers' vectors in the app.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Embedding {
+    /// No index yet.
+    #[default]
+    Waiting,
+    /// Fields embedded of those the library index did not remember (0 of 0 while it is read).
+    Running {
+        done: usize,
+        total: usize,
+    },
+    Done,
+    /// The model could not run: what it said.
+    Failed(String),
 }

@@ -63,6 +63,12 @@ impl App {
             JobEvent::Indexed { generation, index } => self.on_indexed(generation, index),
             JobEvent::AgentIndexed(built) => self.on_agent_indexed(built),
             JobEvent::Injected { request, injection } => self.on_injected(request, *injection),
+            JobEvent::EmbedProgress {
+                generation,
+                done,
+                total,
+            } => self.on_embed_progress(generation, done, total),
+            JobEvent::Embedded { generation, result } => self.on_embedded(generation, result),
             JobEvent::Linked { generation, links } => {
                 if generation == self.generation {
                     self.usage.links = Some(links);

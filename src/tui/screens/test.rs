@@ -6,8 +6,9 @@ use crate::core::Agent;
 use crate::core::agents::model::{Injection as Framing, model};
 use crate::core::matching::{self, Match, Matcher};
 use crate::core::text::line;
+use crate::core::text::thousands;
 use crate::tui::action::Action;
-use crate::tui::app::App;
+use crate::tui::app::{App, Embedding};
 use crate::tui::keymap::Context;
 use crate::tui::layout::Areas;
 use crate::tui::screens::skills::table::highlighted;
@@ -168,16 +169,32 @@ fn parts(body: Rect) -> [Rect; 3] {
 /// The injection panel's height: its title, three lines of the injected text, its border.
 const INJECTION_ROWS: u16 = 5;
 
-/// How many lines of a matcher's column are on screen: four columns side by side on a wide
-/// terminal, two by two on a narrow one.
+/// Matcher columns side by side: three on a wide terminal, two on a narrow one; the rest of
+/// [`Matcher::ALL`] in further rows.
+fn per_row(results: Rect) -> usize {
+    if results.width >= 100 { 3 } else { 2 }
+}
+
+/// How many lines of a matcher's column are on screen.
 fn column_rows(body: Rect) -> usize {
     let results = parts(body)[1];
-    let height = if results.width >= 100 {
-        results.height
-    } else {
-        results.height / 2
-    };
-    usize::from(height.saturating_sub(2))
+    let rows = Matcher::ALL.len().div_ceil(per_row(results));
+    usize::from((results.height / rows as u16).saturating_sub(2))
+}
+
+/// One cell per matcher of [`Matcher::ALL`], row by row.
+fn cells(results: Rect) -> Vec<Rect> {
+    let across = per_row(results);
+    let rows = Matcher::ALL.len().div_ceil(across);
+    Layout::vertical(vec![Constraint::Ratio(1, rows as u32); rows])
+        .split(results)
+        .iter()
+        .flat_map(|row| {
+            Layout::horizontal(vec![Constraint::Ratio(1, across as u32); across])
+                .split(*row)
+                .to_vec()
+        })
+        .collect()
 }
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
@@ -208,16 +225,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         input,
     );
 
-    let cells: Vec<Rect> = if results.width >= 100 {
-        Layout::horizontal([Constraint::Ratio(1, 4); 4])
-            .split(results)
-            .to_vec()
-    } else {
-        let [top, bottom] = Layout::vertical([Constraint::Ratio(1, 2); 2]).areas(results);
-        let [a, b] = Layout::horizontal([Constraint::Ratio(1, 2); 2]).areas(top);
-        let [c, d] = Layout::horizontal([Constraint::Ratio(1, 2); 2]).areas(bottom);
-        vec![a, b, c, d]
-    };
+    let cells = cells(results);
     for (k, matcher) in Matcher::ALL.iter().enumerate() {
         let Some(cell) = cells.get(k) else { continue };
         let found = app
@@ -253,8 +261,23 @@ fn column(frame: &mut Frame, area: Rect, app: &App, matcher: Matcher, found: Opt
             lines.push(Line::from(Span::styled(l, t.warning())));
         }
     }
+    let waiting = match (&app.matching.embedding, matcher.needs_vectors()) {
+        (_, false) => None,
+        (Embedding::Running { done, total }, true) if *total > 0 => Some(format!(
+            "embedding skills… {}/{}",
+            thousands(*done as u64),
+            thousands(*total as u64)
+        )),
+        (Embedding::Running { .. } | Embedding::Waiting, true) => {
+            Some("loading the model…".to_string())
+        }
+        (Embedding::Failed(e), true) => Some(line(e).into_owned()),
+        (Embedding::Done, true) => None,
+    };
     if !app.test_ready() {
         lines.push(Line::from(Span::styled("indexing…", t.dim())));
+    } else if let Some(w) = waiting {
+        lines.push(Line::from(Span::styled(w, t.dim())));
     } else if app.screens.test.message.trim().is_empty() {
         lines.push(Line::from(Span::styled("type a message", t.dim())));
     } else {
@@ -264,7 +287,12 @@ fn column(frame: &mut Frame, area: Rect, app: &App, matcher: Matcher, found: Opt
                     let Some(skill) = app.lib.skills.get(m.skill) else {
                         continue;
                     };
-                    let score = format!("{:.1}", m.score);
+                    // Similarities are fractions: two places tell them apart.
+                    let score = if matcher.needs_vectors() {
+                        format!("{:.2}", m.score)
+                    } else {
+                        format!("{:.1}", m.score)
+                    };
                     let name_w = width.saturating_sub(score.len() + 3);
                     let mut line = Line::from(Span::styled(format!("{} ", rank + 1), t.dim()));
                     // The id tells copies of one name apart; the fuzzy hits are on the name,
@@ -393,7 +421,11 @@ fn why(m: &Match, app: &App, width: usize) -> Line<'static> {
             .iter()
             .filter_map(|r| app.screens.test.message.get(r.clone()))
             .collect();
-        let said = line(words.first().copied().unwrap_or(h.term.as_str())).into_owned();
+        // A semantic hit matched no word: it says how near the message is to the field.
+        let said = match h.similarity {
+            Some(sim) => format!("≈{sim:.2}"),
+            None => line(words.first().copied().unwrap_or(h.term.as_str())).into_owned(),
+        };
         let field = match h.field.as_str() {
             "description" => "desc",
             "when_to_use" => "when",

@@ -1,0 +1,332 @@
+//! The `semantic` matcher: each skill's fields as sentence vectors (remembered in the library
+//! index by the hash of their text), the message as one more, ranked by cosine similarity.
+
+use super::sentence::{DIM, MODEL_ID, ModelError, SentenceModel, dot};
+use super::{Hit, HitField, Match, top_scores};
+use crate::core::library::Library;
+use crate::core::skill::Skill;
+use rustc_hash::FxHashMap;
+
+/// The least similarity worth a match. Chosen on the paraphrase set (tests/eval): the nearest
+/// skill to a greeting or a question about the weather comes within about 0.26; the skill a
+/// request asks for is at 0.27 or more for four requests in five.
+pub const MIN_SIMILARITY: f32 = 0.27;
+/// Skills this far below the best one are not candidates beside it.
+pub const MAX_BEHIND_BEST: f32 = 0.2;
+
+/// The key a field's vector is remembered under: the model and recipe, the field, its text.
+pub type VectorKey = [u8; 32];
+
+/// The texts of a skill that get a vector, with the field each stands for. The description is
+/// read with the name before it, as an agent's listing shows it (a skill without one is known
+/// by its name). The name has no vector of its own: a short name is near too many messages,
+/// small talk among them.
+pub fn field_texts(skill: &Skill) -> Vec<(HitField, String)> {
+    let fm = &skill.frontmatter;
+    let name = skill.name.replace(['-', '_'], " ");
+    let d = skill.description().trim();
+    let mut out = vec![if d.is_empty() {
+        (HitField::Name, name)
+    } else {
+        (HitField::Description, format!("{name}: {d}"))
+    }];
+    if let Some(w) = fm.when_to_use.as_deref().filter(|w| !w.trim().is_empty()) {
+        out.push((HitField::WhenToUse, w.trim().to_string()));
+    }
+    if !fm.triggers.is_empty() {
+        out.push((HitField::Triggers, fm.triggers.join("; ")));
+    }
+    out
+}
+
+/// The key of one field's text.
+pub fn key(field: HitField, text: &str) -> VectorKey {
+    let mut h = blake3::Hasher::new();
+    h.update(MODEL_ID.as_bytes());
+    h.update(&[0]);
+    h.update(field.as_str().as_bytes());
+    h.update(&[0]);
+    h.update(text.as_bytes());
+    *h.finalize().as_bytes()
+}
+
+/// Every skill's field vectors, one row each.
+#[derive(Debug, Default)]
+pub struct SkillVectors {
+    /// Row-major, [`DIM`] floats per row.
+    rows: Vec<f32>,
+    /// The skill and field of each row; a skill's rows are consecutive.
+    owners: Vec<(u32, HitField)>,
+    /// How many fields had to be embedded (the others were remembered).
+    pub embedded: usize,
+}
+
+/// How far the embedding of a library has come: fields done, fields to embed.
+pub type Progress<'a> = &'a (dyn Fn(usize, usize) + Sync);
+
+impl SkillVectors {
+    /// How many fields of `lib` have no remembered vector: the work [`SkillVectors::build`]
+    /// has to do (0 on a warm start).
+    pub fn missing(lib: &Library) -> usize {
+        let remembered = lib.remembered_vectors();
+        lib.skills
+            .iter()
+            .flat_map(field_texts)
+            .filter(|(f, t)| !remembered.contains_key(&key(*f, t)))
+            .count()
+    }
+
+    /// The vectors of every skill of `lib`: remembered ones from the library index, the others
+    /// embedded (and then remembered for the next run; the caller saves the index). `progress`
+    /// hears how many of the missing fields are done.
+    pub fn build(lib: &Library, progress: Progress) -> Result<SkillVectors, ModelError> {
+        let remembered = lib.remembered_vectors();
+        let mut owners = Vec::new();
+        let mut keys = Vec::new();
+        let mut texts = Vec::new();
+        for (i, skill) in lib.skills.iter().enumerate() {
+            for (field, text) in field_texts(skill) {
+                owners.push((i as u32, field));
+                keys.push(key(field, &text));
+                texts.push(text);
+            }
+        }
+        let todo: Vec<usize> = (0..keys.len())
+            .filter(|&r| !remembered.contains_key(&keys[r]))
+            .collect();
+        let mut fresh: FxHashMap<usize, Vec<f32>> = FxHashMap::default();
+        if !todo.is_empty() {
+            let model = SentenceModel::shared()?;
+            let refs: Vec<&str> = todo.iter().map(|&r| texts[r].as_str()).collect();
+            progress(0, todo.len());
+            let vecs = model.embed_many(&refs, &|done| progress(done, todo.len()))?;
+            fresh.extend(todo.iter().copied().zip(vecs));
+        }
+        let mut rows = Vec::with_capacity(keys.len() * DIM);
+        for (r, k) in keys.iter().enumerate() {
+            match fresh.get(&r).or_else(|| remembered.get(k)) {
+                Some(v) if v.len() == DIM => rows.extend_from_slice(v),
+                _ => rows.extend(std::iter::repeat_n(0.0, DIM)),
+            }
+        }
+        if !todo.is_empty() {
+            // Only this library's fields are kept: a changed description's old vector goes.
+            let keep: Vec<(VectorKey, Vec<f32>)> = keys
+                .iter()
+                .enumerate()
+                .map(|(r, k)| (*k, rows[r * DIM..(r + 1) * DIM].to_vec()))
+                .collect();
+            lib.remember_vectors(keep);
+        }
+        Ok(SkillVectors {
+            rows,
+            owners,
+            embedded: todo.len(),
+        })
+    }
+
+    /// Each enabled skill's best field similarity to the message vector `q`, with every field's
+    /// similarity, best first.
+    pub(super) fn similarities(
+        &self,
+        q: &[f32],
+        enabled: &dyn Fn(usize) -> bool,
+    ) -> Vec<(u32, Vec<(HitField, f32)>)> {
+        let mut out: Vec<(u32, Vec<(HitField, f32)>)> = Vec::new();
+        for (r, &(skill, field)) in self.owners.iter().enumerate() {
+            if !enabled(skill as usize) {
+                continue;
+            }
+            let sim = dot(q, &self.rows[r * DIM..(r + 1) * DIM]);
+            match out.last_mut() {
+                Some((s, fields)) if *s == skill => fields.push((field, sim)),
+                _ => out.push((skill, vec![(field, sim)])),
+            }
+        }
+        for (_, fields) in &mut out {
+            fields.sort_by(|a, b| b.1.total_cmp(&a.1));
+        }
+        out
+    }
+
+    /// How many skills have vectors.
+    pub fn skills(&self) -> usize {
+        self.owners.last().map_or(0, |o| o.0 as usize + 1)
+    }
+}
+
+/// The message's vector (an error when the model cannot run: the matcher then finds nothing).
+pub(super) fn message_vector(message: &str) -> Result<Vec<f32>, ModelError> {
+    SentenceModel::shared()?.embed(message)
+}
+
+/// The hits of a semantic match: every field with its similarity, nearest first.
+pub(super) fn hits(fields: &[(HitField, f32)]) -> Vec<Hit> {
+    fields
+        .iter()
+        .map(|&(field, sim)| Hit {
+            term: field.as_str().to_string(),
+            field,
+            spans: Vec::new(),
+            similarity: Some(sim),
+        })
+        .collect()
+}
+
+/// The `semantic` matcher's answer: skills whose nearest field is at least [`MIN_SIMILARITY`]
+/// and within [`MAX_BEHIND_BEST`] of the best skill, best first.
+pub(super) fn query(
+    vectors: &SkillVectors,
+    q: &[f32],
+    enabled: &dyn Fn(usize) -> bool,
+    k: usize,
+    names: &[String],
+) -> Vec<Match> {
+    let sims = vectors.similarities(q, enabled);
+    let by_skill: FxHashMap<u32, &Vec<(HitField, f32)>> =
+        sims.iter().map(|(s, f)| (*s, f)).collect();
+    let scored: Vec<(u32, f32)> = sims
+        .iter()
+        .filter_map(|(s, f)| Some((*s, f.first()?.1)))
+        .filter(|&(_, sim)| sim >= MIN_SIMILARITY)
+        .collect();
+    let top = top_scores(scored, names, k);
+    let best = top.first().map_or(0.0, |t| t.1);
+    top.into_iter()
+        .take_while(|&(_, s)| s >= best - MAX_BEHIND_BEST)
+        .map(|(skill, score)| Match {
+            skill: skill as usize,
+            score,
+            hits: by_skill.get(&skill).map_or_else(Vec::new, |f| hits(f)),
+            name_indices: Vec::new(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testlib::{library, names};
+    use super::super::{Index, Matcher};
+    use super::*;
+    use std::sync::Arc;
+
+    fn fixture() -> (tempfile::TempDir, Library) {
+        library(&[
+            (
+                "handoff",
+                "name: on-call-handoff\ndescription: Master on-call shift handoffs with context transfer, escalation procedures and documentation.",
+            ),
+            (
+                "prose",
+                "name: avoid-ai-writing\ndescription: Audit and rewrite prose so it stops reading as machine-generated.",
+            ),
+            (
+                "pdf",
+                "name: pdf\ndescription: Extract text and tables from PDF files, fill forms, merge documents.\nwhen_to_use: When a file ends in .pdf.",
+            ),
+            (
+                "k8s",
+                "name: kubernetes-deploy\ndescription: Deploy containers to a cluster with Helm charts and rollbacks.\ntriggers: [ship it to the cluster]",
+            ),
+        ])
+    }
+
+    fn index(lib: &Library) -> Index {
+        let idx = Index::build(lib);
+        let v = SkillVectors::build(lib, &|_, _| {}).unwrap();
+        assert_eq!(v.skills(), lib.skills.len());
+        assert!(idx.set_vectors(Arc::new(v)));
+        idx
+    }
+
+    #[test]
+    fn every_field_with_text_gets_a_vector_and_a_key_of_its_own() {
+        let (_t, lib) = fixture();
+        let pdf = &lib.skills[lib.find("pdf").unwrap()];
+        let fields: Vec<HitField> = field_texts(pdf).iter().map(|f| f.0).collect();
+        assert_eq!(fields, [HitField::Description, HitField::WhenToUse]);
+        let k8s = &lib.skills[lib.find("kubernetes-deploy").unwrap()];
+        let texts = field_texts(k8s);
+        assert!(
+            texts[0]
+                .1
+                .starts_with("kubernetes deploy: Deploy containers")
+        );
+        assert_eq!(
+            texts[1],
+            (HitField::Triggers, "ship it to the cluster".into())
+        );
+        assert_ne!(
+            key(HitField::Name, "pdf"),
+            key(HitField::Description, "pdf")
+        );
+        assert_eq!(key(HitField::Name, "pdf"), key(HitField::Name, "pdf"));
+    }
+
+    #[test]
+    fn a_paraphrase_finds_its_skill_and_says_which_field_was_nearest() {
+        let (_t, lib) = fixture();
+        let idx = index(&lib);
+        let got = idx.query(
+            "this essay reads like a chatbot produced it",
+            Matcher::Semantic,
+            &|_| true,
+            5,
+        );
+        assert_eq!(names(&lib, &got).first(), Some(&"avoid-ai-writing"));
+        let h = &got[0].hits;
+        assert_eq!(h[0].field, HitField::Description);
+        assert_eq!(h[0].similarity, Some(got[0].score));
+        assert!(h.windows(2).all(|w| w[0].similarity >= w[1].similarity));
+        assert!(h.iter().all(|h| h.spans.is_empty()));
+    }
+
+    #[test]
+    fn small_talk_finds_nothing() {
+        let (_t, lib) = fixture();
+        let idx = index(&lib);
+        for msg in [
+            "good morning!",
+            "thanks, that is all for today",
+            "what's the weather like in Paris?",
+        ] {
+            for m in [Matcher::Semantic, Matcher::Hybrid] {
+                let got = idx.query(msg, m, &|_| true, 5);
+                assert!(got.is_empty(), "{m} {msg}: {:?}", names(&lib, &got));
+            }
+        }
+    }
+
+    #[test]
+    fn hybrid_takes_what_either_side_finds_and_explains_both() {
+        let (_t, lib) = fixture();
+        let idx = index(&lib);
+        // Words bm25 knows, and a meaning semantic knows.
+        let got = idx.query("merge these pdf documents", Matcher::Hybrid, &|_| true, 5);
+        assert_eq!(names(&lib, &got).first(), Some(&"pdf"));
+        assert!(got[0].hits.iter().any(|h| h.similarity.is_some()));
+        assert!(got[0].hits.iter().any(|h| !h.spans.is_empty()));
+        let got = idx.query(
+            "this essay reads like a chatbot produced it",
+            Matcher::Hybrid,
+            &|_| true,
+            5,
+        );
+        assert_eq!(names(&lib, &got).first(), Some(&"avoid-ai-writing"));
+    }
+
+    #[test]
+    fn disabled_skills_never_compete_and_no_vectors_means_no_answer() {
+        let (_t, lib) = fixture();
+        let bare = Index::build(&lib);
+        assert!(!bare.has_vectors());
+        let msg = "this essay reads like a chatbot produced it";
+        assert!(bare.query(msg, Matcher::Semantic, &|_| true, 5).is_empty());
+        let idx = index(&lib);
+        let prose = lib.find("avoid-ai-writing").unwrap();
+        for m in [Matcher::Semantic, Matcher::Hybrid] {
+            let got = idx.query(msg, m, &|i| i != prose, 5);
+            assert!(got.iter().all(|g| g.skill != prose), "{m}");
+        }
+    }
+}

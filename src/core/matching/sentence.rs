@@ -1,0 +1,288 @@
+//! The sentence model behind the semantic matcher: all-MiniLM-L6-v2 (a six-layer BERT), shipped
+//! in the binary as float16 safetensors with its WordPiece tokenizer, run on the CPU with candle.
+//! Texts become 384-float vectors by mean pooling over their tokens, L2-normalised, so that a dot
+//! product is their cosine similarity.
+
+use candle_core::{DType, Device, Tensor};
+use candle_nn::VarBuilder;
+use candle_transformers::models::bert::{BertModel, Config, HiddenAct, PositionEmbeddingType};
+use std::sync::OnceLock;
+use tokenizers::{Tokenizer, TruncationParams};
+
+/// Length of every vector.
+pub const DIM: usize = 384;
+/// Texts are cut to this many tokens, the length the model was trained on; a skill's
+/// description of the usual length fits whole.
+pub const MAX_TOKENS: usize = 128;
+/// Names the model and the recipe (pooling, length): a remembered vector made otherwise is not
+/// reused.
+pub const MODEL_ID: &str = "all-MiniLM-L6-v2/f16/mean/128";
+
+static WEIGHTS: &[u8] = include_bytes!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/assets/model/model.safetensors"
+));
+static TOKENIZER: &[u8] = include_bytes!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/assets/model/tokenizer.json"
+));
+
+/// Padded tokens a batch may hold: attention is quadratic in the length, so long texts go in
+/// small batches and short ones in large.
+const BATCH_TOKENS: usize = 4096;
+const BATCH_TEXTS: usize = 64;
+
+#[derive(Debug, thiserror::Error, Clone)]
+/// Why the sentence model gave no vector.
+pub enum ModelError {
+    /// Its weights or tokenizer could not be read.
+    #[error("the sentence model cannot be loaded: {0}")]
+    Load(String),
+    /// A forward pass or the tokenizer failed on a text.
+    #[error("the sentence model failed: {0}")]
+    Run(String),
+}
+
+impl From<candle_core::Error> for ModelError {
+    fn from(e: candle_core::Error) -> ModelError {
+        ModelError::Run(e.to_string())
+    }
+}
+
+/// The loaded model and its tokenizer.
+pub struct SentenceModel {
+    bert: BertModel,
+    tokenizer: Tokenizer,
+}
+
+impl std::fmt::Debug for SentenceModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SentenceModel")
+    }
+}
+
+/// The model's own configuration (its config.json), fixed: the weights ship with the binary.
+fn config() -> Config {
+    Config {
+        vocab_size: 30522,
+        hidden_size: DIM,
+        num_hidden_layers: 6,
+        num_attention_heads: 12,
+        intermediate_size: 1536,
+        hidden_act: HiddenAct::Gelu,
+        hidden_dropout_prob: 0.1,
+        max_position_embeddings: 512,
+        type_vocab_size: 2,
+        initializer_range: 0.02,
+        layer_norm_eps: 1e-12,
+        pad_token_id: 0,
+        position_embedding_type: PositionEmbeddingType::Absolute,
+        use_cache: true,
+        classifier_dropout: None,
+        model_type: Some("bert".to_string()),
+    }
+}
+
+impl SentenceModel {
+    /// The model, loaded on first use (about a tenth of a second and 90 MB: the weights are
+    /// widened to float32, which the CPU kernels compute in) and kept for the process.
+    pub fn shared() -> Result<&'static SentenceModel, ModelError> {
+        static MODEL: OnceLock<Result<SentenceModel, ModelError>> = OnceLock::new();
+        MODEL
+            .get_or_init(SentenceModel::load)
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    /// Loads the model from the bytes in the binary.
+    pub fn load() -> Result<SentenceModel, ModelError> {
+        let vb = VarBuilder::from_slice_safetensors(WEIGHTS, DType::F32, &Device::Cpu)
+            .map_err(|e| ModelError::Load(e.to_string()))?;
+        let bert = BertModel::load(vb, &config()).map_err(|e| ModelError::Load(e.to_string()))?;
+        let mut tokenizer =
+            Tokenizer::from_bytes(TOKENIZER).map_err(|e| ModelError::Load(e.to_string()))?;
+        // The file pads every text to 128 tokens; batches are padded to their longest instead.
+        tokenizer.with_padding(None);
+        tokenizer
+            .with_truncation(Some(TruncationParams {
+                max_length: MAX_TOKENS,
+                ..TruncationParams::default()
+            }))
+            .map_err(|e| ModelError::Load(e.to_string()))?;
+        Ok(SentenceModel { bert, tokenizer })
+    }
+
+    /// The token ids of a text, as the model reads it (with `[CLS]` and `[SEP]`, cut to
+    /// [`MAX_TOKENS`]).
+    pub fn token_ids(&self, text: &str) -> Result<Vec<u32>, ModelError> {
+        let enc = self
+            .tokenizer
+            .encode(text, true)
+            .map_err(|e| ModelError::Run(e.to_string()))?;
+        Ok(enc.get_ids().to_vec())
+    }
+
+    /// One text's vector.
+    pub fn embed(&self, text: &str) -> Result<Vec<f32>, ModelError> {
+        let ids = self.token_ids(text)?;
+        let mut out = self.forward(&[ids.as_slice()])?;
+        out.pop()
+            .ok_or_else(|| ModelError::Run("no vector came out".into()))
+    }
+
+    /// The vectors of many texts, in order; `progress` is told how many are done after each
+    /// batch. Texts are batched by length, so little of a batch is padding.
+    pub fn embed_many(
+        &self,
+        texts: &[&str],
+        progress: &dyn Fn(usize),
+    ) -> Result<Vec<Vec<f32>>, ModelError> {
+        let ids: Vec<Vec<u32>> = texts
+            .iter()
+            .map(|t| self.token_ids(t))
+            .collect::<Result<_, _>>()?;
+        let mut order: Vec<usize> = (0..texts.len()).collect();
+        order.sort_by_key(|&i| ids[i].len());
+        let mut out: Vec<Vec<f32>> = vec![Vec::new(); texts.len()];
+        let mut done = 0;
+        let mut start = 0;
+        while start < order.len() {
+            // Sorted by length, so the last text of a batch is its longest.
+            let mut end = start + 1;
+            while end < order.len()
+                && end - start < BATCH_TEXTS
+                && (end + 1 - start) * ids[order[end]].len() <= BATCH_TOKENS
+            {
+                end += 1;
+            }
+            let batch: Vec<&[u32]> = order[start..end]
+                .iter()
+                .map(|&i| ids[i].as_slice())
+                .collect();
+            for (&i, v) in order[start..end].iter().zip(self.forward(&batch)?) {
+                out[i] = v;
+            }
+            done += end - start;
+            progress(done);
+            start = end;
+        }
+        Ok(out)
+    }
+
+    /// Runs a batch of token id lists through the model: mean of the last layer over each
+    /// text's tokens (padding left out), L2-normalised.
+    fn forward(&self, batch: &[&[u32]]) -> Result<Vec<Vec<f32>>, ModelError> {
+        let len = batch.iter().map(|b| b.len()).max().unwrap_or(0);
+        if len == 0 {
+            return Ok(vec![vec![0.0; DIM]; batch.len()]);
+        }
+        let mut ids = Vec::with_capacity(batch.len() * len);
+        let mut mask = Vec::with_capacity(batch.len() * len);
+        for b in batch {
+            ids.extend_from_slice(b);
+            ids.resize(ids.len() + len - b.len(), 0);
+            mask.extend(std::iter::repeat_n(1u32, b.len()));
+            mask.resize(mask.len() + len - b.len(), 0);
+        }
+        let dev = &Device::Cpu;
+        let ids = Tensor::from_vec(ids, (batch.len(), len), dev)?;
+        let mask = Tensor::from_vec(mask, (batch.len(), len), dev)?;
+        let types = ids.zeros_like()?;
+        let hidden = self.bert.forward(&ids, &types, Some(&mask))?;
+        let mask = mask.to_dtype(DType::F32)?.unsqueeze(2)?;
+        let summed = hidden.broadcast_mul(&mask)?.sum(1)?;
+        let counts = mask.sum(1)?;
+        let mean = summed.broadcast_div(&counts)?;
+        let norm = mean.sqr()?.sum_keepdim(1)?.sqrt()?;
+        let unit = mean.broadcast_div(&norm.clamp(1e-12, f32::MAX)?)?;
+        Ok(unit.to_vec2::<f32>()?)
+    }
+}
+
+/// The cosine of two unit vectors.
+pub fn dot(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(serde::Deserialize)]
+    struct Reference {
+        max_tokens: usize,
+        cases: Vec<Case>,
+    }
+
+    #[derive(serde::Deserialize)]
+    struct Case {
+        text: String,
+        ids: Vec<u32>,
+        vector: Vec<f32>,
+    }
+
+    fn reference() -> Reference {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/semantic/reference.json"
+        );
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn vectors_equal_an_independent_numpy_forward_pass() {
+        let r = reference();
+        assert_eq!(r.max_tokens, MAX_TOKENS);
+        let model = SentenceModel::shared().unwrap();
+        let texts: Vec<&str> = r.cases.iter().map(|c| c.text.as_str()).collect();
+        // One at a time and batched (padded) must both agree with the reference.
+        let batched = model.embed_many(&texts, &|_| {}).unwrap();
+        for (c, b) in r.cases.iter().zip(&batched) {
+            assert_eq!(model.token_ids(&c.text).unwrap(), c.ids, "{}", c.text);
+            let one = model.embed(&c.text).unwrap();
+            assert_eq!(one.len(), DIM);
+            for v in [&one, b] {
+                let worst = v
+                    .iter()
+                    .zip(&c.vector)
+                    .map(|(a, b)| (a - b).abs())
+                    .fold(0f32, f32::max);
+                assert!(worst < 1e-3, "{}: off by {worst}", c.text);
+            }
+        }
+    }
+
+    #[test]
+    fn vectors_are_unit_length_and_meaning_is_near() {
+        let model = SentenceModel::shared().unwrap();
+        let v = model
+            .embed_many(
+                &[
+                    "how do I join two PDF files into one",
+                    "Combine several documents into a single file",
+                    "what a lovely sunny day",
+                ],
+                &|_| {},
+            )
+            .unwrap();
+        for x in &v {
+            assert!((dot(x, x) - 1.0).abs() < 1e-4);
+        }
+        assert!(dot(&v[0], &v[1]) > dot(&v[0], &v[2]) + 0.2);
+    }
+
+    #[test]
+    fn progress_counts_up_to_every_text() {
+        let model = SentenceModel::shared().unwrap();
+        let seen = std::sync::Mutex::new(Vec::new());
+        let texts: Vec<String> = (0..70).map(|i| format!("text number {i}")).collect();
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let out = model
+            .embed_many(&refs, &|n| seen.lock().unwrap().push(n))
+            .unwrap();
+        assert_eq!(out.len(), 70);
+        let seen = seen.into_inner().unwrap();
+        assert_eq!(seen.last(), Some(&70));
+        assert!(seen.windows(2).all(|w| w[0] < w[1]), "{seen:?}");
+    }
+}
