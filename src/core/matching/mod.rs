@@ -170,6 +170,11 @@ impl Index {
         self.vectors.get().is_some()
     }
 
+    /// The skills' sentence vectors, once given.
+    pub fn vectors(&self) -> Option<&std::sync::Arc<semantic::SkillVectors>> {
+        self.vectors.get()
+    }
+
     /// How many skills the index was built over.
     pub fn len(&self) -> usize {
         self.names.len()

@@ -57,6 +57,8 @@ pub struct SkillVectors {
     rows: Vec<f32>,
     /// The skill and field of each row; a skill's rows are consecutive.
     owners: Vec<(u32, HitField)>,
+    /// The key of each row's text.
+    keys: Vec<VectorKey>,
     /// How many fields had to be embedded (the others were remembered).
     pub embedded: usize,
 }
@@ -121,8 +123,30 @@ impl SkillVectors {
         Ok(SkillVectors {
             rows,
             owners,
+            keys,
             embedded: todo.len(),
         })
+    }
+
+    /// The vectors of `view`'s skills, taken from these by the key of each field's text: a view
+    /// of the same library (one agent's skills) embeds nothing. A field these do not hold gets
+    /// no row, so it is never near a message.
+    pub fn for_view(&self, view: &Library) -> SkillVectors {
+        let row_of: FxHashMap<&VectorKey, usize> =
+            self.keys.iter().enumerate().map(|(r, k)| (k, r)).collect();
+        let mut out = SkillVectors::default();
+        for (i, skill) in view.skills.iter().enumerate() {
+            for (field, text) in field_texts(skill) {
+                let k = key(field, &text);
+                if let Some(&r) = row_of.get(&k) {
+                    out.rows
+                        .extend_from_slice(&self.rows[r * DIM..(r + 1) * DIM]);
+                    out.owners.push((i as u32, field));
+                    out.keys.push(k);
+                }
+            }
+        }
+        out
     }
 
     /// Each enabled skill's best field similarity to the message vector `q`, with every field's

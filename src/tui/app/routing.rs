@@ -170,6 +170,12 @@ impl App {
             .iter()
             .map(|&i| self.switches.enabled.get(i).copied().unwrap_or(false))
             .collect();
+        // The semantic columns: the view's vectors are the library's, once those are made.
+        if !view.index.has_vectors()
+            && let Some(v) = self.matching.index.get().and_then(|i| i.vectors())
+        {
+            view.index.set_vectors(Arc::new(v.for_view(&view.lib)));
+        }
         let competes = |j: usize| matching::competes(&view.lib, &enabled, j);
         let mut results = view
             .index
