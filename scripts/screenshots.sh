@@ -185,6 +185,8 @@ tmux -L "$SOCKET" send-keys -t shots -l "extract the tables from this pdf and pu
 # The Test box follows the chosen agent: its skills compete, and what it injects is counted.
 sleep 1
 wait_gone "working out what the message loads"
+# The semantic and hybrid columns answer once the skills are embedded (a first run embeds them all).
+wait_gone "embedding skills|loading the model"
 shot test
 
 # In the test box digits are text: Tab moves on to Checks.

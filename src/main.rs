@@ -29,8 +29,65 @@ struct AllocatorSettings(*const std::ffi::c_char);
 )]
 unsafe impl Sync for AllocatorSettings {}
 
+/// Tells jemalloc to keep the pages it frees while the sentence model embeds many texts (each
+/// batch allocates again what the last one freed: given back at once, they cost a page fault
+/// each time, a third of a cold embedding's time) and, when it is done, to give them back and
+/// return to freeing at once. Arenas not yet in use refuse the setting, which is harmless: the
+/// default for new ones is set too.
+fn heap_for_embedding(long_run: bool) {
+    let decay: isize = if long_run { -1 } else { 0 };
+    let mut narenas: u32 = 0;
+    let mut len = std::mem::size_of::<u32>();
+    #[allow(
+        unsafe_code,
+        reason = "jemalloc's control interface is a C function over raw pointers"
+    )]
+    // SAFETY: each name is a NUL-terminated string; each value pointer and length is that of
+    // a local of the type jemalloc documents for the name (unsigned for `arenas.narenas`,
+    // ssize_t for the decays, nothing for `purge`).
+    unsafe {
+        let set = |name: &std::ffi::CStr, value: isize| {
+            let mut v = value;
+            tikv_jemalloc_sys::mallctl(
+                name.as_ptr(),
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                (&raw mut v).cast(),
+                std::mem::size_of::<isize>(),
+            );
+        };
+        set(c"arenas.dirty_decay_ms", decay);
+        set(c"arenas.muzzy_decay_ms", decay);
+        tikv_jemalloc_sys::mallctl(
+            c"arenas.narenas".as_ptr(),
+            (&raw mut narenas).cast(),
+            &raw mut len,
+            std::ptr::null_mut(),
+            0,
+        );
+        for i in 0..narenas {
+            for what in ["dirty_decay_ms", "muzzy_decay_ms"] {
+                if let Ok(name) = std::ffi::CString::new(format!("arena.{i}.{what}")) {
+                    set(&name, decay);
+                }
+            }
+        }
+        if !long_run {
+            // MALLCTL_ARENAS_ALL: every arena gives back what it holds unused.
+            tikv_jemalloc_sys::mallctl(
+                c"arena.4096.purge".as_ptr(),
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                0,
+            );
+        }
+    }
+}
+
 fn main() {
     skillscope::tui::note_process_start();
+    skillscope::core::matching::sentence::set_heap_hook(heap_for_embedding);
     // The probe sandbox runs this binary again to set itself up: before anything else.
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     if let Some(code) = skillscope::core::probe::sandbox_stage(&args) {

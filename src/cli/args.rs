@@ -176,13 +176,21 @@ pub fn unusable_roots(lib: &Library) -> Vec<Unusable> {
                 message: d.message.clone(),
                 empty: false,
             }),
-            None if !lib.skills.iter().any(|s| *s.root == *root.path) => out.push(Unusable {
-                message: format!(
-                    "{} holds no skill (no SKILL.md in it or below it)",
-                    root.path.display()
-                ),
-                empty: true,
-            }),
+            // A folder named inside another named one gives its skills to that one (each
+            // skill is read once): it is not empty.
+            None if !lib
+                .skills
+                .iter()
+                .any(|s| *s.root == *root.path || s.dir.starts_with(&root.path)) =>
+            {
+                out.push(Unusable {
+                    message: format!(
+                        "{} holds no skill (no SKILL.md in it or below it)",
+                        root.path.display()
+                    ),
+                    empty: true,
+                });
+            }
             None => {}
         }
     }

@@ -74,6 +74,24 @@ fn a_good_root_beside_a_bad_one_reports_and_still_exits_2() {
 }
 
 #[test]
+fn a_root_named_inside_another_is_not_reported_empty() {
+    let home = tempfile::tempdir().unwrap();
+    let outer = home.path().join("outer");
+    let text = "---\nname: NAME\ndescription: Turns transcripts into meeting notes. Use when the user pastes a transcript.\n---\nBody\n";
+    write(&outer.join("SKILL.md"), &text.replace("NAME", "outer"));
+    let inner = outer.join("inner");
+    write(&inner.join("SKILL.md"), &text.replace("NAME", "inner"));
+    let out = run(
+        &["check", outer.to_str().unwrap(), inner.to_str().unwrap()],
+        home.path(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", err(&out));
+    assert!(!err(&out).contains("holds no skill"), "{}", err(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("2 skills checked"), "{text}");
+}
+
+#[test]
 fn failing_skills_stay_exit_1() {
     let home = tempfile::tempdir().unwrap();
     let lib = home.path().join("lib");

@@ -6,7 +6,7 @@
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
 use candle_transformers::models::bert::{BertModel, Config, HiddenAct, PositionEmbeddingType};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock, PoisonError};
 use tokenizers::{Tokenizer, TruncationParams};
 
 /// Length of every vector.
@@ -46,6 +46,50 @@ pub enum ModelError {
 impl From<candle_core::Error> for ModelError {
     fn from(e: candle_core::Error) -> ModelError {
         ModelError::Run(e.to_string())
+    }
+}
+
+/// What the program's allocator is told when a run of many batches starts (`true`) and when
+/// the last one running ends (`false`): each batch frees what the next one allocates again, so
+/// an allocator that gives freed pages back to the system at once pays for them again on every
+/// batch (a third of a cold embedding's time went to page faults). The binary sets it; without
+/// it nothing is told.
+pub type HeapHook = fn(bool);
+
+static HEAP_HOOK: OnceLock<HeapHook> = OnceLock::new();
+static LONG_RUNS: Mutex<usize> = Mutex::new(0);
+
+/// Sets the [`HeapHook`] (once; a second call is ignored).
+pub fn set_heap_hook(hook: HeapHook) {
+    let _ = HEAP_HOOK.set(hook);
+}
+
+/// A run of many batches, told to the [`HeapHook`]: the first of those running at once says
+/// `true`, the last to end `false` (also when it ends with an error).
+struct LongRun;
+
+impl LongRun {
+    fn start() -> LongRun {
+        let mut n = LONG_RUNS.lock().unwrap_or_else(PoisonError::into_inner);
+        if *n == 0
+            && let Some(hook) = HEAP_HOOK.get()
+        {
+            hook(true);
+        }
+        *n += 1;
+        LongRun
+    }
+}
+
+impl Drop for LongRun {
+    fn drop(&mut self) {
+        let mut n = LONG_RUNS.lock().unwrap_or_else(PoisonError::into_inner);
+        *n = n.saturating_sub(1);
+        if *n == 0
+            && let Some(hook) = HEAP_HOOK.get()
+        {
+            hook(false);
+        }
     }
 }
 
@@ -141,6 +185,7 @@ impl SentenceModel {
             .iter()
             .map(|t| self.token_ids(t))
             .collect::<Result<_, _>>()?;
+        let _heap = (texts.len() > BATCH_TEXTS).then(LongRun::start);
         let mut order: Vec<usize> = (0..texts.len()).collect();
         order.sort_by_key(|&i| ids[i].len());
         let mut out: Vec<Vec<f32>> = vec![Vec::new(); texts.len()];
