@@ -16,7 +16,7 @@ runs=${1:-10}
 corpus=${SKILLSCOPE_CORPUS:-$PWD/../shared/corpus}
 [ -d "$corpus" ] || { echo "no corpus at $corpus" >&2; exit 2; }
 cargo build --release --locked --quiet
-bin=$PWD/target/release/skillscope
+bin=${CARGO_TARGET_DIR:-$PWD/target}/release/skillscope
 tmp=$(mktemp -d)
 session=skillscope-semantic-$$
 trap 'tmux kill-session -t "$session" 2>/dev/null || true; rm -rf "$tmp"' EXIT
@@ -72,7 +72,7 @@ if command -v tmux >/dev/null; then
     tmux send-keys -t "$session" -l "$message"
     for i in $(seq 240); do
         pane=$(tmux capture-pane -p -t "$session")
-        grep -q 'on-call-handoff' <<<"$pane" && ! grep -qE 'embedding|loading the model' <<<"$pane" && break
+        grep -qE 'semantic · [0-9]' <<<"$pane" && ! grep -qE 'embedding|loading the model' <<<"$pane" && break
         sleep 0.5
     done
     sleep 2
