@@ -74,8 +74,10 @@ impl SkillVectors {
         lib.skills
             .iter()
             .flat_map(field_texts)
-            .filter(|(f, t)| !remembered.contains_key(&key(*f, t)))
-            .count()
+            .map(|(f, t)| key(f, &t))
+            .filter(|k| !remembered.contains_key(k))
+            .collect::<rustc_hash::FxHashSet<_>>()
+            .len()
     }
 
     /// The vectors of every skill of `lib`: remembered ones from the library index, the others
@@ -93,29 +95,33 @@ impl SkillVectors {
                 texts.push(text);
             }
         }
+        // Each text once: copies of a skill in several collections share their vectors.
+        let mut seen = rustc_hash::FxHashSet::default();
         let todo: Vec<usize> = (0..keys.len())
-            .filter(|&r| !remembered.contains_key(&keys[r]))
+            .filter(|&r| !remembered.contains_key(&keys[r]) && seen.insert(keys[r]))
             .collect();
-        let mut fresh: FxHashMap<usize, Vec<f32>> = FxHashMap::default();
+        let mut fresh: FxHashMap<VectorKey, Vec<f32>> = FxHashMap::default();
         if !todo.is_empty() {
             let model = SentenceModel::shared()?;
             let refs: Vec<&str> = todo.iter().map(|&r| texts[r].as_str()).collect();
             progress(0, todo.len());
             let vecs = model.embed_many(&refs, &|done| progress(done, todo.len()))?;
-            fresh.extend(todo.iter().copied().zip(vecs));
+            fresh.extend(todo.iter().map(|&r| keys[r]).zip(vecs));
         }
         let mut rows = Vec::with_capacity(keys.len() * DIM);
-        for (r, k) in keys.iter().enumerate() {
-            match fresh.get(&r).or_else(|| remembered.get(k)) {
+        for k in &keys {
+            match fresh.get(k).or_else(|| remembered.get(k)) {
                 Some(v) if v.len() == DIM => rows.extend_from_slice(v),
                 _ => rows.extend(std::iter::repeat_n(0.0, DIM)),
             }
         }
         if !todo.is_empty() {
             // Only this library's fields are kept: a changed description's old vector goes.
+            let mut kept = rustc_hash::FxHashSet::default();
             let keep: Vec<(VectorKey, Vec<f32>)> = keys
                 .iter()
                 .enumerate()
+                .filter(|(_, k)| kept.insert(**k))
                 .map(|(r, k)| (*k, rows[r * DIM..(r + 1) * DIM].to_vec()))
                 .collect();
             lib.remember_vectors(keep);
@@ -285,6 +291,31 @@ mod tests {
             key(HitField::Description, "pdf")
         );
         assert_eq!(key(HitField::Name, "pdf"), key(HitField::Name, "pdf"));
+    }
+
+    #[test]
+    fn a_text_two_skills_share_is_embedded_once_and_both_get_its_vector() {
+        let (_t, lib) = library(&[
+            (
+                "a/pdf",
+                "name: pdf\ndescription: Extract text and tables from PDF files.",
+            ),
+            (
+                "b/pdf",
+                "name: pdf\ndescription: Extract text and tables from PDF files.",
+            ),
+            (
+                "sql",
+                "name: sql\ndescription: Make slow database queries faster.",
+            ),
+        ]);
+        assert_eq!(SkillVectors::missing(&lib), 2);
+        let v = SkillVectors::build(&lib, &|_, _| {}).unwrap();
+        assert_eq!(v.embedded, 2);
+        assert_eq!(v.skills(), 3);
+        assert_eq!(v.rows[..DIM], v.rows[DIM..2 * DIM]);
+        assert_ne!(v.rows[..DIM], v.rows[2 * DIM..]);
+        assert!((dot(&v.rows[..DIM], &v.rows[..DIM]) - 1.0).abs() < 1e-4);
     }
 
     #[test]
