@@ -39,6 +39,27 @@ pub fn field_texts(skill: &Skill) -> Vec<(HitField, String)> {
     out
 }
 
+/// How many texts a long embedding makes between two saves of the library index (about ten
+/// seconds' work on two cores).
+pub const CHECKPOINT: usize = 512;
+
+/// What the library index keeps: the vector of each of `keys` that is made or remembered, once.
+/// Only this library's fields are kept: a changed description's old vector goes.
+fn entries(
+    keys: &[VectorKey],
+    fresh: &FxHashMap<VectorKey, Vec<f32>>,
+    remembered: &FxHashMap<VectorKey, Vec<f32>>,
+) -> Vec<(VectorKey, Vec<f32>)> {
+    let mut kept = rustc_hash::FxHashSet::default();
+    keys.iter()
+        .filter(|k| kept.insert(**k))
+        .filter_map(|k| {
+            let v = fresh.get(k).or_else(|| remembered.get(k))?;
+            (v.len() == DIM).then(|| (*k, v.clone()))
+        })
+        .collect()
+}
+
 /// The key of one field's text.
 pub fn key(field: HitField, text: &str) -> VectorKey {
     let mut h = blake3::Hasher::new();
@@ -82,8 +103,18 @@ impl SkillVectors {
 
     /// The vectors of every skill of `lib`: remembered ones from the library index, the others
     /// embedded (and then remembered for the next run; the caller saves the index). `progress`
-    /// hears how many of the missing fields are done.
+    /// hears how many of the missing fields are done. A long run saves what it has made every
+    /// [`CHECKPOINT`] texts, so a run stopped half-way (the app quit, the command interrupted)
+    /// leaves the next one only the rest to do.
     pub fn build(lib: &Library, progress: Progress) -> Result<SkillVectors, ModelError> {
+        Self::build_saving_every(lib, progress, CHECKPOINT)
+    }
+
+    fn build_saving_every(
+        lib: &Library,
+        progress: Progress,
+        every: usize,
+    ) -> Result<SkillVectors, ModelError> {
         let remembered = lib.remembered_vectors();
         let mut owners = Vec::new();
         let mut keys = Vec::new();
@@ -97,16 +128,28 @@ impl SkillVectors {
         }
         // Each text once: copies of a skill in several collections share their vectors.
         let mut seen = rustc_hash::FxHashSet::default();
-        let todo: Vec<usize> = (0..keys.len())
+        let mut todo: Vec<usize> = (0..keys.len())
             .filter(|&r| !remembered.contains_key(&keys[r]) && seen.insert(keys[r]))
             .collect();
+        // Shortest first, so each part's batches hold texts of one length, as one run's would.
+        todo.sort_by_key(|&r| texts[r].len());
         let mut fresh: FxHashMap<VectorKey, Vec<f32>> = FxHashMap::default();
         if !todo.is_empty() {
             let model = SentenceModel::shared()?;
-            let refs: Vec<&str> = todo.iter().map(|&r| texts[r].as_str()).collect();
+            let _heap = super::sentence::LongRun::start();
             progress(0, todo.len());
-            let vecs = model.embed_many(&refs, &|done| progress(done, todo.len()))?;
-            fresh.extend(todo.iter().map(|&r| keys[r]).zip(vecs));
+            let parts: Vec<&[usize]> = todo.chunks(every.max(1)).collect();
+            for (n, part) in parts.iter().enumerate() {
+                let refs: Vec<&str> = part.iter().map(|&r| texts[r].as_str()).collect();
+                let before = fresh.len();
+                let vecs = model.embed_many(&refs, &|done| progress(before + done, todo.len()))?;
+                fresh.extend(part.iter().map(|&r| keys[r]).zip(vecs));
+                if n + 1 < parts.len() {
+                    lib.remember_vectors(entries(&keys, &fresh, &remembered));
+                    // A cache: a failed write costs this run nothing.
+                    let _ = lib.save_index();
+                }
+            }
         }
         let mut rows = Vec::with_capacity(keys.len() * DIM);
         for k in &keys {
@@ -116,15 +159,7 @@ impl SkillVectors {
             }
         }
         if !todo.is_empty() {
-            // Only this library's fields are kept: a changed description's old vector goes.
-            let mut kept = rustc_hash::FxHashSet::default();
-            let keep: Vec<(VectorKey, Vec<f32>)> = keys
-                .iter()
-                .enumerate()
-                .filter(|(_, k)| kept.insert(**k))
-                .map(|(r, k)| (*k, rows[r * DIM..(r + 1) * DIM].to_vec()))
-                .collect();
-            lib.remember_vectors(keep);
+            lib.remember_vectors(entries(&keys, &fresh, &remembered));
         }
         Ok(SkillVectors {
             rows,
@@ -316,6 +351,67 @@ mod tests {
         assert_eq!(v.rows[..DIM], v.rows[DIM..2 * DIM]);
         assert_ne!(v.rows[..DIM], v.rows[2 * DIM..]);
         assert!((dot(&v.rows[..DIM], &v.rows[..DIM]) - 1.0).abs() < 1e-4);
+    }
+
+    #[test]
+    fn a_long_run_saves_what_it_has_made_as_it_goes() {
+        use crate::core::index::IndexStore;
+        use crate::core::scan::ScanOptions;
+        use crate::core::source::{Agent, Root, Scope};
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path().join("lib");
+        for (dir, text) in [
+            ("a", "Extract text and tables from PDF files."),
+            ("b", "Make slow database queries faster."),
+            ("c", "Deploy containers to a cluster."),
+            ("d", "Write release notes from merged pull requests."),
+            ("e", "Turn meeting transcripts into minutes."),
+        ] {
+            let d = root.join(dir);
+            std::fs::create_dir_all(&d).unwrap();
+            std::fs::write(
+                d.join("SKILL.md"),
+                format!("---\nname: {dir}\ndescription: {text}\n---\n"),
+            )
+            .unwrap();
+        }
+        let store = IndexStore::in_dir(t.path().join("cache"));
+        let load = || {
+            Library::load_indexed(
+                vec![Root::new(&root, Agent::Path, Scope::Path)],
+                &ScanOptions::default(),
+                &store,
+            )
+            .0
+        };
+        let lib = load();
+        // What another process would find in the index while the run goes on, at each step.
+        let seen = std::sync::Mutex::new(Vec::new());
+        let v = SkillVectors::build_saving_every(
+            &lib,
+            &|done, _| {
+                seen.lock()
+                    .unwrap()
+                    .push((done, load().remembered_vectors().len()));
+            },
+            2,
+        )
+        .unwrap();
+        assert_eq!(v.embedded, 5);
+        let seen = seen.into_inner().unwrap();
+        // Two made: two saved before the next part starts; four made: four saved.
+        assert!(seen.contains(&(2, 0)), "{seen:?}");
+        assert!(
+            seen.iter().any(|&(done, saved)| done > 2 && saved == 2),
+            "{seen:?}"
+        );
+        assert!(
+            seen.iter().any(|&(done, saved)| done > 4 && saved == 4),
+            "{seen:?}"
+        );
+        // A run stopped there would leave one text for the next: the rest is remembered.
+        assert!(lib.save_index().is_none());
+        assert_eq!(SkillVectors::missing(&load()), 0);
     }
 
     #[test]

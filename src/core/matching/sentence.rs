@@ -66,10 +66,10 @@ pub fn set_heap_hook(hook: HeapHook) {
 
 /// A run of many batches, told to the [`HeapHook`]: the first of those running at once says
 /// `true`, the last to end `false` (also when it ends with an error).
-struct LongRun;
+pub(crate) struct LongRun;
 
 impl LongRun {
-    fn start() -> LongRun {
+    pub(crate) fn start() -> LongRun {
         let mut n = LONG_RUNS.lock().unwrap_or_else(PoisonError::into_inner);
         if *n == 0
             && let Some(hook) = HEAP_HOOK.get()
