@@ -200,6 +200,11 @@ fn other_screens() {
     let busy = h.screen();
     assert!(busy.contains("embedding skills… 1,200/4,791"), "{busy}");
     assert!(busy.contains("weather (triggers)"), "{busy}");
+    assert!(
+        busy.contains("┌ semantic ─"),
+        "no count while embedding:\n{busy}"
+    );
+    assert!(busy.contains("┌ bm25 · "), "{busy}");
     h.app.matching.embedding = Embedding::Done;
     h.key(KeyCode::Tab);
     assert_snapshot!("checks", h.screen());

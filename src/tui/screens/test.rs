@@ -242,8 +242,22 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
 fn column(frame: &mut Frame, area: Rect, app: &App, matcher: Matcher, found: Option<&[Match]>) {
     let t = &app.theme;
     let width = usize::from(area.width.saturating_sub(2));
+    let waiting = match (&app.matching.embedding, matcher.needs_vectors()) {
+        (_, false) => None,
+        (Embedding::Running { done, total }, true) if *total > 0 => Some(format!(
+            "embedding skills… {}/{}",
+            thousands(*done as u64),
+            thousands(*total as u64)
+        )),
+        (Embedding::Running { .. } | Embedding::Waiting, true) => {
+            Some("loading the model…".to_string())
+        }
+        (Embedding::Failed(e), true) => Some(line(e).into_owned()),
+        (Embedding::Done, true) => None,
+    };
+    // No count while the vectors are being made: nothing found yet is not nothing found.
     let title = match found {
-        Some(ms) if !app.screens.test.message.trim().is_empty() => {
+        Some(ms) if !app.screens.test.message.trim().is_empty() && waiting.is_none() => {
             format!(" {matcher} · {} ", ms.len())
         }
         _ => format!(" {matcher} "),
@@ -261,19 +275,6 @@ fn column(frame: &mut Frame, area: Rect, app: &App, matcher: Matcher, found: Opt
             lines.push(Line::from(Span::styled(l, t.warning())));
         }
     }
-    let waiting = match (&app.matching.embedding, matcher.needs_vectors()) {
-        (_, false) => None,
-        (Embedding::Running { done, total }, true) if *total > 0 => Some(format!(
-            "embedding skills… {}/{}",
-            thousands(*done as u64),
-            thousands(*total as u64)
-        )),
-        (Embedding::Running { .. } | Embedding::Waiting, true) => {
-            Some("loading the model…".to_string())
-        }
-        (Embedding::Failed(e), true) => Some(line(e).into_owned()),
-        (Embedding::Done, true) => None,
-    };
     if !app.test_ready() {
         lines.push(Line::from(Span::styled("indexing…", t.dim())));
     } else if let Some(w) = waiting {
