@@ -16,34 +16,21 @@ Prints each offence; exits 1 if there is any.
 """
 
 import collections
+import importlib.util
 import json
 import math
 import os
-import re
 import sys
 
-STOP = set(
-    "i me my myself we our ours ourselves you your yours yourself yourselves he him his himself "
-    "she her hers herself it its itself they them their theirs themselves what which who whom "
-    "this that these those am is are was were be been being have has had having do does did "
-    "doing a an the and but if or because as until while of at by for with about against between "
-    "into through during before after above below to from up down in out on off over under again "
-    "further then once here there when where why how all any both each few more most other some "
-    "such no nor not only own same so than too very s t can will just don should now use".split()
-)
+HERE = os.path.dirname(os.path.abspath(__file__))
+# The strict set's checker holds the words, stems and stop-words both rules use.
+_spec = importlib.util.spec_from_file_location("paraphrase_check", os.path.join(HERE, "paraphrase-check.py"))
+_strict_checker = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_strict_checker)
+words = _strict_checker.words
+
 TOP = 3
-STRICT_DEFAULT = "/work/wt-semantic/tests/eval/paraphrase.jsonl"
-
-
-def stem(w):
-    for suf in ("ings", "ing", "ies", "ied", "es", "ed", "ly", "s"):
-        if len(w) > len(suf) + 2 and w.endswith(suf):
-            return w[: -len(suf)]
-    return w
-
-
-def words(text):
-    return [stem(w) for w in re.findall(r"[a-z0-9]+", (text or "").lower()) if w not in STOP and len(w) > 1]
+STRICT_DEFAULT = os.path.join(HERE, "..", "tests", "eval", "paraphrase.jsonl")
 
 
 def bigrams(ws):

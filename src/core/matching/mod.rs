@@ -90,18 +90,6 @@ impl Matcher {
         }
     }
 
-    /// What it is, in a few words (the CLI's help for each choice).
-    pub fn about(self) -> &'static str {
-        match self {
-            Matcher::Keyword => "any word of a skill's name or description in the message",
-            Matcher::Triggers => "the frontmatter trigger phrases; at most 3 skills",
-            Matcher::Bm25 => "BM25 over name, description, when_to_use and triggers",
-            Matcher::Fuzzy => "fuzzy match of the message against skill names",
-            Matcher::Semantic => "sentence-vector similarity (the bundled MiniLM model)",
-            Matcher::Hybrid => "bm25 and semantic ranks fused",
-        }
-    }
-
     /// Whether it needs the sentence model and the skills' vectors.
     pub fn needs_vectors(self) -> bool {
         matches!(self, Matcher::Semantic | Matcher::Hybrid)

@@ -88,8 +88,8 @@ pub struct SkillVectors {
 pub type Progress<'a> = &'a (dyn Fn(usize, usize) + Sync);
 
 impl SkillVectors {
-    /// How many fields of `lib` have no remembered vector: the work [`SkillVectors::build`]
-    /// has to do (0 on a warm start).
+    /// How many distinct field texts of `lib` have no remembered vector: the work
+    /// [`SkillVectors::build`] has to do (0 on a warm start).
     pub fn missing(lib: &Library) -> usize {
         let remembered = lib.remembered_vectors();
         lib.skills

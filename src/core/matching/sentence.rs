@@ -185,7 +185,6 @@ impl SentenceModel {
             .iter()
             .map(|t| self.token_ids(t))
             .collect::<Result<_, _>>()?;
-        let _heap = (texts.len() > BATCH_TEXTS).then(LongRun::start);
         let mut order: Vec<usize> = (0..texts.len()).collect();
         order.sort_by_key(|&i| ids[i].len());
         let mut out: Vec<Vec<f32>> = vec![Vec::new(); texts.len()];
