@@ -4,10 +4,10 @@
 //! in meaning at all ([`MIN_LIFTED_SIMILARITY`]). Words that bm25 alone would not act on add
 //! nothing, so common words do not pull in noise.
 
+use super::Match;
 use super::bm25::Bm25Index;
 use super::lexicon::Lexicon;
-use super::semantic::{self, MAX_BEHIND_BEST, MIN_SIMILARITY, SkillVectors};
-use super::{HitField, Match, top_scores};
+use super::semantic::{self, SkillVectors};
 use rustc_hash::FxHashMap;
 
 /// What bm25's best skill adds to its similarity (a tenth of the cosine scale is a clear lead at
@@ -41,35 +41,16 @@ pub(super) fn query(
         .map(|&(d, s)| (d, BM25_WEIGHT * s / best_lexical))
         .collect();
     let sims = vectors.similarities(q, enabled);
-    let by_skill: FxHashMap<u32, &Vec<(HitField, f32)>> =
-        sims.iter().map(|(s, f)| (*s, f)).collect();
-    let scored: Vec<(u32, f32)> = sims
-        .iter()
-        .filter_map(|(d, f)| {
-            let sim = f.first()?.1;
-            let lift = match boost.get(d) {
-                Some(&b) if sim >= MIN_LIFTED_SIMILARITY => b,
-                _ => 0.0,
-            };
-            Some((*d, sim + lift))
-        })
-        .filter(|&(_, score)| score >= MIN_SIMILARITY)
-        .collect();
-    let top = top_scores(scored, names, k);
-    let best = top.first().map_or(0.0, |t| t.1);
-    top.into_iter()
-        .take_while(|&(_, s)| s >= best - MAX_BEHIND_BEST)
-        .map(|(d, score)| {
-            let mut hits = by_skill
-                .get(&d)
-                .map_or_else(Vec::new, |f| semantic::hits(&f[..1]));
-            if boost.contains_key(&d)
-                && score
-                    > by_skill
-                        .get(&d)
-                        .and_then(|f| f.first())
-                        .map_or(0.0, |x| x.1)
-            {
+    let lifted = |d: u32, sim: f32| match boost.get(&d) {
+        Some(&b) if sim >= MIN_LIFTED_SIMILARITY => sim + b,
+        _ => sim,
+    };
+    semantic::nearest(&sims, &lifted, k, names)
+        .into_iter()
+        .map(|(d, score, fields)| {
+            let nearest = fields.get(..1).unwrap_or(&[]);
+            let mut hits = semantic::hits(nearest);
+            if boost.contains_key(&d) && score > nearest.first().map_or(0.0, |x| x.1) {
                 hits.extend(bm25.hits_of(lx, message, d));
             }
             Match {

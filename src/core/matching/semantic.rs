@@ -248,23 +248,41 @@ pub(super) fn query(
     names: &[String],
 ) -> Vec<Match> {
     let sims = vectors.similarities(q, enabled);
-    let by_skill: FxHashMap<u32, &Vec<(HitField, f32)>> =
-        sims.iter().map(|(s, f)| (*s, f)).collect();
+    nearest(&sims, &|_, sim| sim, k, names)
+        .into_iter()
+        .map(|(skill, score, fields)| Match {
+            skill: skill as usize,
+            score,
+            hits: hits(fields),
+            name_indices: Vec::new(),
+        })
+        .collect()
+}
+
+/// A skill's fields with their similarity to the message, nearest first.
+type Fields = [(HitField, f32)];
+
+/// The skills near enough to the message, best first, each with its fields (nearest first):
+/// every skill of `sims` scored by `score` (from the skill and its nearest field's similarity),
+/// those at least [`MIN_SIMILARITY`], the best `k`, no further than [`MAX_BEHIND_BEST`] behind
+/// the best. The semantic and hybrid matchers' one cut.
+pub(super) fn nearest<'a>(
+    sims: &'a [(u32, Vec<(HitField, f32)>)],
+    score: &dyn Fn(u32, f32) -> f32,
+    k: usize,
+    names: &[String],
+) -> Vec<(u32, f32, &'a Fields)> {
+    let by_skill: FxHashMap<u32, &Fields> = sims.iter().map(|(s, f)| (*s, f.as_slice())).collect();
     let scored: Vec<(u32, f32)> = sims
         .iter()
-        .filter_map(|(s, f)| Some((*s, f.first()?.1)))
-        .filter(|&(_, sim)| sim >= MIN_SIMILARITY)
+        .filter_map(|(s, f)| Some((*s, score(*s, f.first()?.1))))
+        .filter(|&(_, score)| score >= MIN_SIMILARITY)
         .collect();
     let top = top_scores(scored, names, k);
     let best = top.first().map_or(0.0, |t| t.1);
     top.into_iter()
         .take_while(|&(_, s)| s >= best - MAX_BEHIND_BEST)
-        .map(|(skill, score)| Match {
-            skill: skill as usize,
-            score,
-            hits: by_skill.get(&skill).map_or_else(Vec::new, |f| hits(f)),
-            name_indices: Vec::new(),
-        })
+        .map(|(skill, score)| (skill, score, by_skill.get(&skill).copied().unwrap_or(&[])))
         .collect()
 }
 
