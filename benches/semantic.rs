@@ -1,6 +1,7 @@
 //! The semantic and hybrid matchers on the paraphrase set's 625-skill library: one query with
-//! the vectors made (what the test box pays per keystroke), the message embedding alone, and
-//! embedding a batch of skill descriptions cold (the first start's cost per skill).
+//! the vectors made (what the test box's worker pays per message), the lexical matchers beside
+//! them (what the test box pays per keystroke on the UI thread), the message embedding alone,
+//! and embedding a batch of skill descriptions cold (the first start's cost per skill).
 //!
 //! The corpus-wide cold embedding (4,791 skills) and whole-process figures are in
 //! `scripts/bench-semantic.sh`.
@@ -65,6 +66,10 @@ fn semantic(c: &mut Criterion) {
     // Every matcher of the test box on one message (the message embedded once).
     g.bench_function("query_all", |b| {
         b.iter(|| black_box(index.query_all(MESSAGES[1], &|_| true, 8)));
+    });
+    // The test box's columns answered on the UI thread; the semantic ones are a worker's.
+    g.bench_function("query_lexical", |b| {
+        b.iter(|| black_box(index.query_many(MESSAGES[1], &Matcher::LEXICAL, &|_| true, 8)));
     });
     g.finish();
 

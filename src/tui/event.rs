@@ -74,6 +74,12 @@ pub enum JobEvent {
         request: u64,
         injection: Box<crate::tui::screens::test::Injection>,
     },
+    /// The Test box's semantic and hybrid columns for one question (a message over one index).
+    MatchedByMeaning {
+        request: u64,
+        question: Box<crate::tui::app::meaning::Question>,
+        columns: crate::tui::app::meaning::Columns,
+    },
     /// The matchers' index over the library, for the test box.
     Indexed {
         generation: u64,

@@ -206,6 +206,30 @@ fn other_screens() {
     );
     assert!(busy.contains("┌ bm25 · "), "{busy}");
     h.app.matching.embedding = Embedding::Done;
+    // Typed on: the lexical columns answer at once; the semantic ones wait for a worker to embed
+    // the new message and claim nothing meanwhile, neither a count nor the old answer.
+    h.key(KeyCode::Backspace);
+    let pending = h.screen();
+    assert!(
+        pending.contains("what's the weather in Paris▏"),
+        "{pending}"
+    );
+    assert!(pending.contains("┌ bm25 · 1"), "{pending}");
+    assert!(
+        pending.contains("┌ semantic ─") && pending.contains("┌ hybrid ─"),
+        "no count while the message is embedded:\n{pending}"
+    );
+    assert_eq!(
+        pending.matches("embedding the message…").count(),
+        2,
+        "{pending}"
+    );
+    assert!(!pending.contains("≈0.54"), "{pending}");
+    assert_snapshot!("test_box_pending", pending);
+    h.settle();
+    let answered = h.screen();
+    assert!(answered.contains("┌ semantic · 1"), "{answered}");
+    assert!(!answered.contains("embedding the message"), "{answered}");
     h.key(KeyCode::Tab);
     assert_snapshot!("checks", h.screen());
     h.key(KeyCode::Tab);

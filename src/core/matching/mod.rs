@@ -69,6 +69,16 @@ impl Matcher {
         Matcher::Semantic,
         Matcher::Hybrid,
     ];
+    /// The matchers that read the message's words: each answers within a keystroke.
+    pub const LEXICAL: [Matcher; 4] = [
+        Matcher::Keyword,
+        Matcher::Triggers,
+        Matcher::Bm25,
+        Matcher::Fuzzy,
+    ];
+    /// The matchers that embed the message first (about 12 ms of the sentence model's time): a
+    /// front end answering every keystroke runs them apart from [`Matcher::LEXICAL`].
+    pub const BY_MEANING: [Matcher; 2] = [Matcher::Semantic, Matcher::Hybrid];
     /// The matchers that model an agent routing a message (fuzzy is a name filter).
     pub const ROUTING: [Matcher; 5] = [
         Matcher::Keyword,
@@ -243,7 +253,7 @@ impl Index {
         }
     }
 
-    /// Every matcher on one message, in [`Matcher::ALL`] order: the test box's columns.
+    /// Every matcher on one message, in [`Matcher::ALL`] order.
     pub fn query_all(
         &self,
         message: &str,
@@ -428,6 +438,17 @@ mod tests {
         let order: Vec<Matcher> = cols.iter().map(|c| c.0).collect();
         assert_eq!(order, Matcher::ALL);
         assert!(cols.iter().all(|(_, m)| m.len() == 1), "{cols:?}");
+    }
+
+    #[test]
+    fn the_lexical_matchers_and_those_by_meaning_are_every_matcher_in_order() {
+        let both: Vec<Matcher> = Matcher::LEXICAL
+            .into_iter()
+            .chain(Matcher::BY_MEANING)
+            .collect();
+        assert_eq!(both, Matcher::ALL);
+        assert!(Matcher::LEXICAL.iter().all(|m| !m.needs_vectors()));
+        assert!(Matcher::BY_MEANING.iter().all(|m| m.needs_vectors()));
     }
 
     #[test]

@@ -6,6 +6,7 @@
 
 mod input;
 mod manage;
+pub mod meaning;
 mod outside;
 mod results;
 pub mod routing;
@@ -66,6 +67,8 @@ pub struct Matching {
     pub embedding: Embedding,
     /// The Test box over the chosen agent's view.
     routing: routing::Routing,
+    /// The Test box's semantic and hybrid columns, worked out on a worker.
+    pub meaning: meaning::Meaning,
 }
 
 #[derive(Debug, Clone)]
@@ -333,6 +336,7 @@ impl App {
         self.matching.index = MatcherIndex::Missing;
         self.matching.embedding = Embedding::Waiting;
         self.screens.test.results.clear();
+        self.matching.meaning.forget();
         self.usage = Usage::default();
         self.counting.new_library();
         self.start_counting(&[Level::L1, Level::L2, Level::L3]);
@@ -465,11 +469,12 @@ impl App {
         }
     }
 
-    /// No index is being built, and the one the Test box needs (if any) is in, with its
-    /// vectors.
+    /// No index is being built, the one the Test box needs (if any) is in, with its vectors,
+    /// and the semantic columns answer the message shown.
     pub fn index_settled(&self) -> bool {
         !self.matching.index.building()
             && !matches!(self.matching.embedding, Embedding::Running { .. })
+            && self.matching.meaning.settled()
             && (self.matching.index.get().is_some()
                 || (self.screen != Screen::Test && self.screens.test.message.trim().is_empty()))
     }
@@ -705,11 +710,19 @@ impl App {
         let Some(index) = self.matching.index.get().cloned() else {
             return;
         };
-        let competes = |i: usize| self.competes(i);
-        let results = index.query_all(&self.screens.test.message, &competes, TEST_TOP_K);
-        let competing = (0..self.lib.skills.len()).filter(|&i| competes(i)).count();
-        self.screens.test.results = results;
-        self.screens.test.competing = competing;
+        let competing = matching::candidates(&self.lib, &self.switches.enabled);
+        let competes = |i: usize| competing.get(i).copied().unwrap_or(false);
+        // The lexical columns now; the semantic ones embed the message on a worker.
+        let lexical = index.query_many(
+            &self.screens.test.message,
+            &matching::Matcher::LEXICAL,
+            &competes,
+            TEST_TOP_K,
+        );
+        self.screens.test.competing = competing.iter().filter(|c| **c).count();
+        let question =
+            meaning::Question::new(self.generation, None, &self.screens.test.message, competing);
+        self.show_columns(lexical, meaning::Over::Library(index), question);
         // The auto listing mode lists what this message makes relevant.
         self.request_preview();
     }

@@ -63,6 +63,11 @@ impl App {
             JobEvent::Indexed { generation, index } => self.on_indexed(generation, index),
             JobEvent::AgentIndexed(built) => self.on_agent_indexed(built),
             JobEvent::Injected { request, injection } => self.on_injected(request, *injection),
+            JobEvent::MatchedByMeaning {
+                request,
+                question,
+                columns,
+            } => self.on_matched_by_meaning(request, *question, columns),
             JobEvent::EmbedProgress {
                 generation,
                 done,

@@ -4,6 +4,7 @@
 //! framing (worked out and counted on a worker, the newest message winning).
 
 use super::App;
+use super::meaning::{Over, Question};
 use crate::core::Agent;
 use crate::core::library::Library;
 use crate::core::matching::{self, Index, Matcher};
@@ -28,6 +29,21 @@ pub struct AgentIndex {
     index: Index,
     /// The index in the app's library of each skill of the view.
     keep: Vec<usize>,
+}
+
+impl AgentIndex {
+    pub(super) fn index(&self) -> &Index {
+        &self.index
+    }
+
+    /// Numbers the skills of `columns` as the app's library does.
+    pub(super) fn to_library(&self, columns: &mut [(Matcher, Vec<matching::Match>)]) {
+        for (_, ms) in columns {
+            for m in ms {
+                m.skill = self.keep.get(m.skill).copied().unwrap_or(m.skill);
+            }
+        }
+    }
 }
 
 impl std::fmt::Debug for AgentIndex {
@@ -150,6 +166,7 @@ impl App {
         };
         let Some(view) = self.agent_view() else {
             self.screens.test.results.clear();
+            self.matching.meaning.forget();
             self.screens.test.injecting = Injecting::Waiting(key.agent);
             // Built when the Test box is in use, and not while the counts of a new library
             // hold both cores.
@@ -176,17 +193,23 @@ impl App {
         {
             view.index.set_vectors(Arc::new(v.for_view(&view.lib)));
         }
-        let competes = |j: usize| matching::competes(&view.lib, &enabled, j);
-        let mut results = view
-            .index
-            .query_all(&self.screens.test.message, &competes, TEST_TOP_K);
-        for (_, ms) in &mut results {
-            for m in ms {
-                m.skill = view.keep.get(m.skill).copied().unwrap_or(m.skill);
-            }
-        }
-        self.screens.test.competing = (0..view.lib.len()).filter(|&j| competes(j)).count();
-        self.screens.test.results = results;
+        let competing = matching::candidates(&view.lib, &enabled);
+        let competes = |j: usize| competing.get(j).copied().unwrap_or(false);
+        let mut lexical = view.index.query_many(
+            &self.screens.test.message,
+            &Matcher::LEXICAL,
+            &competes,
+            TEST_TOP_K,
+        );
+        view.to_library(&mut lexical);
+        self.screens.test.competing = competing.iter().filter(|c| **c).count();
+        let question = Question::new(
+            self.generation,
+            Some(key.clone()),
+            &self.screens.test.message,
+            competing,
+        );
+        self.show_columns(lexical, Over::View(Arc::clone(&view)), question);
         if self.screens.test.message.trim().is_empty() {
             self.screens.test.injecting = Injecting::NoMessage(key.agent);
         } else {

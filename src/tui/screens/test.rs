@@ -253,9 +253,13 @@ fn column(frame: &mut Frame, area: Rect, app: &App, matcher: Matcher, found: Opt
             Some("loading the model…".to_string())
         }
         (Embedding::Failed(e), true) => Some(line(e).into_owned()),
+        (Embedding::Done, true) if app.matching.meaning.pending() => {
+            Some("embedding the message…".to_string())
+        }
         (Embedding::Done, true) => None,
     };
-    // No count while the vectors are being made: nothing found yet is not nothing found.
+    // No count while the vectors are being made or the message embedded: nothing found yet is
+    // not nothing found.
     let title = match found {
         Some(ms) if !app.screens.test.message.trim().is_empty() && waiting.is_none() => {
             format!(" {matcher} · {} ", ms.len())
