@@ -6,6 +6,7 @@ use crate::cli::ci_formats::{self, md_text};
 use crate::core::diagnostic::{Counts, Diagnostic, Severity};
 use crate::core::escape;
 use crate::core::listing::{self, Format, ListingOptions, Tier};
+use crate::core::rules::overlap::Meaning;
 use crate::core::rules::select::{Place, Selection, Selector};
 use crate::core::rules::{self, CheckOptions, Profile};
 use crate::core::text::{count_of, thousands};
@@ -66,6 +67,13 @@ pub struct CheckArgs {
     /// Show info-level findings too.
     #[arg(long, short)]
     pub verbose: bool,
+    /// First make the sentence vectors the library index lacks (the bundled model runs, about
+    /// 2 s per 100 skills, once), so that the overlap rule also finds descriptions that mean
+    /// nearly the same in other words. Without it, check uses the vectors remembered from an
+    /// earlier semantic match, eval or the app's Test box, and compares words alone when any
+    /// is missing.
+    #[arg(long)]
+    pub embed: bool,
     #[command(flatten)]
     pub scope: crate::cli::args::ScopeArgs,
 }
@@ -92,7 +100,36 @@ struct JsonReport<'a> {
     errors: usize,
     warnings: usize,
     listing: JsonListing,
+    overlap_by_meaning: JsonMeaning,
     diagnostics: Vec<JsonFinding<'a>>,
+}
+
+/// Whether the overlap rule compared the descriptions by meaning too, and if not, how many had
+/// no sentence vector.
+#[derive(Serialize)]
+struct JsonMeaning {
+    compared: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    without_vector: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    descriptions: Option<usize>,
+}
+
+impl From<Meaning> for JsonMeaning {
+    fn from(m: Meaning) -> JsonMeaning {
+        match m {
+            Meaning::Compared => JsonMeaning {
+                compared: true,
+                without_vector: None,
+                descriptions: None,
+            },
+            Meaning::Missing { missing, of } => JsonMeaning {
+                compared: false,
+                without_vector: Some(missing),
+                descriptions: Some(of),
+            },
+        }
+    }
 }
 
 /// The listing of enabled skills measured against the window.
@@ -140,6 +177,7 @@ struct Report<'a> {
     counts: Counts,
     profile: &'static str,
     listing: ListingCost,
+    meaning: Meaning,
 }
 
 pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
@@ -169,11 +207,16 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let enabled = crate::cli::args::enabled_mask(&lib);
     let is_enabled = |i: usize| enabled[i];
     let scope = args.scope.mask(&lib);
+    let vectors = if args.embed {
+        Some(crate::cli::match_cmd::skill_vectors(&lib)?.by_key())
+    } else {
+        None
+    };
     // The listing is measured beside the rules: it needs nothing from them, and on its own it
     // would keep one core idle.
-    let (diags, n) = rayon::join(
+    let (checked, n) = rayon::join(
         || {
-            rules::check_library(
+            rules::check(
                 &lib,
                 &CheckOptions {
                     per_agent,
@@ -182,6 +225,7 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
                     tokens: Some((args.encoding, &cache)),
                     enabled: Some(&is_enabled),
                     selection: Some(&selection),
+                    vectors: vectors.as_ref(),
                 },
             )
         },
@@ -198,6 +242,10 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             tokens::count_listing(&lib, &rendered.text, args.encoding, &cache) as usize
         },
     );
+    let rules::Checked {
+        diagnostics: diags,
+        meaning,
+    } = checked;
     let problems = judged_problems(&lib, &selection);
     let findings = findings(&lib, &problems, &diags, &scope);
     let counts = Counts::of(findings.iter().map(|f| f.d));
@@ -215,6 +263,7 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         counts,
         profile: label,
         listing,
+        meaning,
     };
     // Buffered: a line-buffered stdout costs a write call per line of a report of thousands.
     let mut out = crate::cli::output::report_out();
@@ -245,6 +294,9 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     }
     if listing.over_window && (args.fail_over_window || report.window_unsaid()) {
         crate::cli::output::warn(report.window_warning());
+    }
+    if let Some(note) = report.meaning_note(&selection) {
+        crate::cli::output::warn(note);
     }
     crate::cli::output::keep_until_exit((lib, cache, diags));
     let failed = counts.errors > 0
@@ -363,6 +415,30 @@ impl Report<'_> {
         )
     }
 
+    /// Why the overlap rule compared words alone, when it did and is reported (JSON says it in
+    /// `overlap_by_meaning`).
+    fn meaning_note(&self, selection: &Selection) -> Option<String> {
+        let Meaning::Missing { missing, of } = self.meaning else {
+            return None;
+        };
+        let place = Place {
+            file: Path::new("."),
+            root: None,
+        };
+        let reported = selection
+            .judge(rules::RuleId::Overlap, Severity::Warning, place)
+            .is_some();
+        (reported && self.args.format != CheckFormat::Json).then(|| {
+            format!(
+                "the overlap rule compared descriptions by their words alone: {} of {} have no \
+                 sentence vector yet; `check --embed` makes them (once, about 2 s per 100 skills) \
+                 and finds descriptions that mean nearly the same in other words",
+                thousands(missing as u64),
+                thousands(of as u64)
+            )
+        })
+    }
+
     /// The report itself does not carry the window warning (JSON and SARIF carry only
     /// figures), so stderr says it.
     fn window_unsaid(&self) -> bool {
@@ -458,6 +534,7 @@ impl Report<'_> {
                 over_window: self.listing.over_window,
                 max_listing_tokens: self.args.max_listing_tokens,
             },
+            overlap_by_meaning: self.meaning.into(),
             diagnostics: self
                 .findings
                 .iter()

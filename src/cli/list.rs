@@ -58,6 +58,7 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
                     tokens: None,
                     enabled: Some(&is_enabled),
                     selection: Some(&selection),
+                    vectors: None,
                 },
             )
         },

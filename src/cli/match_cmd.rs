@@ -88,23 +88,30 @@ impl ValueEnum for MatcherChoice {
 pub fn index_for(lib: &Library, matchers: &[Matcher]) -> anyhow::Result<Index> {
     let index = Index::build(lib);
     if matchers.iter().any(|m| m.needs_vectors()) {
-        let counter = std::io::stderr().is_terminal();
-        let progress = |done: usize, total: usize| {
-            if counter {
-                eprint!("\rembedding skills for the semantic matcher: {done}/{total}   ");
-            }
-        };
-        let vectors = SkillVectors::build(lib, &progress);
-        if counter {
-            eprint!("\r{:60}\r", "");
-        }
-        let vectors = vectors?;
-        if vectors.embedded > 0 {
-            crate::cli::args::save_index(lib);
-        }
-        index.set_vectors(std::sync::Arc::new(vectors));
+        index.set_vectors(std::sync::Arc::new(skill_vectors(lib)?));
     }
     Ok(index)
+}
+
+/// The skills' sentence vectors: remembered ones from the library index, the others embedded
+/// now (with a counter on stderr when it is a terminal) and saved into the library index for
+/// the next run.
+pub fn skill_vectors(lib: &Library) -> anyhow::Result<SkillVectors> {
+    let counter = std::io::stderr().is_terminal();
+    let progress = |done: usize, total: usize| {
+        if counter {
+            eprint!("\rembedding skills for the semantic matcher: {done}/{total}   ");
+        }
+    };
+    let vectors = SkillVectors::build(lib, &progress);
+    if counter {
+        eprint!("\r{:60}\r", "");
+    }
+    let vectors = vectors?;
+    if vectors.embedded > 0 {
+        crate::cli::args::save_index(lib);
+    }
+    Ok(vectors)
 }
 
 pub fn run(args: MatchArgs, library: LibraryArgs) -> anyhow::Result<i32> {

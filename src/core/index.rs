@@ -1902,7 +1902,7 @@ mod tests {
         let (root, cache) = (t.path().join("lib"), t.path().join("cache"));
         library(&root);
         let (lib, _) = load(&root, &cache);
-        let key = |lib: &Library| rules::overlap::input_key(lib, &|_| true);
+        let key = |lib: &Library| rules::overlap::input_key(lib, &|_| true, false);
         assert!(lib.remembered(&key(&lib)).is_none());
         let first = body_check(&lib);
         assert!(lib.save_index().is_none());

@@ -55,6 +55,8 @@ pub fn check(
             tokens: None,
             enabled: Some(&on),
             selection: selection.as_ref(),
+            // The vectors the library index remembers: the app embeds only for the Test box.
+            vectors: None,
         };
         let diagnostics = rules::check_library(&lib, &opts);
         // What the body rules read is kept for the next start.

@@ -276,6 +276,7 @@ impl Pricing {
                 tokens: Some((self.encoding, &self.cache)),
                 enabled: None,
                 selection: None,
+                vectors: None,
             },
         );
         staged

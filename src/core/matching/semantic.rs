@@ -23,13 +23,10 @@ pub type VectorKey = [u8; 32];
 /// small talk among them.
 pub fn field_texts(skill: &Skill) -> Vec<(HitField, String)> {
     let fm = &skill.frontmatter;
-    let name = skill.name.replace(['-', '_'], " ");
-    let d = skill.description().trim();
-    let mut out = vec![if d.is_empty() {
-        (HitField::Name, name)
-    } else {
-        (HitField::Description, format!("{name}: {d}"))
-    }];
+    let mut out = vec![description_text(skill).map_or_else(
+        || (HitField::Name, spoken_name(skill)),
+        |d| (HitField::Description, d),
+    )];
     if let Some(w) = fm.when_to_use.as_deref().filter(|w| !w.trim().is_empty()) {
         out.push((HitField::WhenToUse, w.trim().to_string()));
     }
@@ -37,6 +34,23 @@ pub fn field_texts(skill: &Skill) -> Vec<(HitField, String)> {
         out.push((HitField::Triggers, fm.triggers.join("; ")));
     }
     out
+}
+
+/// The name as words: `on-call-handoff` reads as `on call handoff`.
+fn spoken_name(skill: &Skill) -> String {
+    skill.name.replace(['-', '_'], " ")
+}
+
+/// The text of a skill's description vector, `name: description`, when it has a description.
+fn description_text(skill: &Skill) -> Option<String> {
+    let d = skill.description().trim();
+    (!d.is_empty()).then(|| format!("{}: {d}", spoken_name(skill)))
+}
+
+/// The key a skill's description vector is remembered under, when it has a description (the
+/// `overlap` rule compares descriptions by these vectors).
+pub fn description_key(skill: &Skill) -> Option<VectorKey> {
+    description_text(skill).map(|t| key(HitField::Description, &t))
 }
 
 /// How many texts a long embedding makes between two saves of the library index (about ten
@@ -212,6 +226,15 @@ impl SkillVectors {
             fields.sort_by(|a, b| b.1.total_cmp(&a.1));
         }
         out
+    }
+
+    /// Every vector by the key of its text (a text several skills share once).
+    pub fn by_key(&self) -> FxHashMap<VectorKey, Vec<f32>> {
+        self.keys
+            .iter()
+            .enumerate()
+            .map(|(r, k)| (*k, self.rows[r * DIM..(r + 1) * DIM].to_vec()))
+            .collect()
     }
 
     /// How many skills have vectors.

@@ -10,6 +10,7 @@ pub mod select;
 
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::library::Library;
+use crate::core::matching::semantic::VectorKey;
 use crate::core::skill::Skill;
 use crate::core::tokens::{Encoding, TokenCache};
 use rayon::prelude::*;
@@ -35,6 +36,10 @@ pub struct CheckOptions<'a> {
     /// The user's choice of rules and levels (the config's `[rules]`, `--select`, …); the
     /// authors' opt-outs apply whatever it is.
     pub selection: Option<&'a select::Selection>,
+    /// The sentence vectors the overlap rule compares descriptions by, by the key of their text;
+    /// when `None`, those the library index remembers. Nothing is embedded here: when a
+    /// competing description has no vector, the rule compares words alone.
+    pub vectors: Option<&'a rustc_hash::FxHashMap<VectorKey, Vec<f32>>>,
 }
 
 impl CheckOptions<'_> {
@@ -49,28 +54,50 @@ impl CheckOptions<'_> {
     }
 }
 
+/// What a check run found.
+pub struct Checked {
+    /// Every diagnostic of every skill (index-aligned with `lib.skills`), sorted by line.
+    pub diagnostics: Vec<Vec<Diagnostic>>,
+    /// Whether the overlap rule compared the descriptions by meaning too.
+    pub meaning: overlap::Meaning,
+}
+
 /// Every diagnostic of every skill (index-aligned with `lib.skills`), sorted by line.
 pub fn check_library(lib: &Library, opts: &CheckOptions) -> Vec<Vec<Diagnostic>> {
+    check(lib, opts).diagnostics
+}
+
+/// Every diagnostic of every skill, and how far the overlap rule went.
+pub fn check(lib: &Library, opts: &CheckOptions) -> Checked {
     let learned = AtomicBool::new(false);
     let enabled = |i: usize| opts.enabled.is_none_or(|f| f(i));
     // The library-wide rules' inputs are read beside the per-skill rules: they need nothing
     // from them, and on their own they would keep one core idle.
-    let (mut all, (key, library_wide)) = rayon::join(
+    let (mut all, (meanings, key, library_wide)) = rayon::join(
         || per_skill(lib, opts, &learned),
         || {
-            (
-                overlap::input_key(lib, &enabled),
-                library::check(lib, opts.profile),
-            )
+            let meanings = match opts.vectors {
+                Some(v) => overlap::Meanings::gather(lib, &enabled, v),
+                None => overlap::Meanings::gather(lib, &enabled, &lib.remembered_vectors()),
+            };
+            // The overlap rule's findings are kept in the library index for as long as the
+            // descriptions (and who competes, and whether they were compared by meaning) stay
+            // the same.
+            let key = overlap::input_key(lib, &enabled, meanings.is_ok());
+            (meanings, key, library::check(lib, opts.profile))
         },
     );
     if learned.into_inner() {
         lib.index_changed();
     }
-    // The overlap rule weighs every description against the others: its findings are kept in
-    // the library index for as long as the descriptions (and who competes) stay the same.
+    let meaning = match &meanings {
+        Ok(_) => overlap::Meaning::Compared,
+        Err(m) => *m,
+    };
+    // The overlap rule weighs every description against the others: what it found is
+    // remembered.
     let found = lib.remembered(&key).unwrap_or_else(|| {
-        let found = overlap::diagnostics(lib, &enabled);
+        let found = overlap::diagnostics(lib, &enabled, meanings.as_ref().ok());
         lib.remember(key, &found);
         found
     });
@@ -89,7 +116,10 @@ pub fn check_library(lib: &Library, opts: &CheckOptions) -> Vec<Vec<Diagnostic>>
         }
         d.sort_by_key(|d| (d.line.unwrap_or(0), std::cmp::Reverse(d.severity)));
     });
-    all
+    Checked {
+        diagnostics: all,
+        meaning,
+    }
 }
 
 /// The rules of each skill on its own, on every core.
@@ -252,6 +282,7 @@ mod tests {
                     tokens: Some((Encoding::O200kBase, &cache)),
                     enabled: None,
                     selection: None,
+                    vectors: None,
                 },
             );
             for d in diags.iter().flatten().chain(&lib.problems) {

@@ -1,9 +1,15 @@
 //! The `overlap` rule: groups of skills whose descriptions compete for the same messages, found
-//! through the distinctive terms they share and reported once per group, never pair by pair.
+//! through the distinctive terms they share and reported once per group, never pair by pair;
+//! and, where the descriptions' sentence vectors are at hand, descriptions that mean nearly the
+//! same in other words.
 
 use crate::core::diagnostic::{Diagnostic, RuleId, Severity};
 use crate::core::library::Library;
 use crate::core::matching::lexicon::{Lexicon, SkillWords, tokenize};
+use crate::core::matching::semantic::{self, VectorKey};
+use crate::core::matching::sentence::{DIM, MODEL_ID};
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -18,6 +24,11 @@ const MIN_SHARED: usize = 4;
 const NAMES_SHOWN: usize = 4;
 /// Shared terms listed per group.
 const TERMS_SHOWN: usize = 5;
+/// Two descriptions whose sentence vectors are at least this near (cosine) mean nearly the
+/// same. On the 625 skills of the paraphrase library, the pairs above it are rewordings of one
+/// job (planning and writing the same migration tests, 0.94; a search-quality skill and its
+/// diagnosis twin, 0.90); below it come skills of one field that do different jobs.
+pub const NEAR: f32 = 0.85;
 
 /// Skills that compete for the same messages, and the terms they compete on.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -64,16 +75,24 @@ fn members(lib: &Library, enabled: &dyn Fn(usize) -> bool) -> Vec<usize> {
         .collect()
 }
 
-/// A hash of everything [`diagnostics`] reads: which skills take part, and their names and the
-/// fields the matchers read (description, `when_to_use`, triggers).
-pub fn input_key(lib: &Library, enabled: &dyn Fn(usize) -> bool) -> [u8; 32] {
+/// A hash of everything [`diagnostics`] reads: which skills take part, their names and the
+/// fields the matchers read (description, `when_to_use`, triggers), and whether their
+/// descriptions were compared by meaning too (their vectors are made from the name and
+/// description by the model `MODEL_ID` names, so they need no hash of their own).
+pub fn input_key(lib: &Library, enabled: &dyn Fn(usize) -> bool, by_meaning: bool) -> [u8; 32] {
     // The texts are short: gathered into a buffer and hashed 64 KiB at a time, so that blake3
     // works on many blocks at once rather than one block per call (the same hash as feeding
     // each text to the hasher).
     const STAGE: usize = 64 * 1024;
     let mut h = blake3::Hasher::new();
     let mut buf: Vec<u8> = Vec::with_capacity(STAGE);
-    buf.extend_from_slice(b"overlap 1");
+    buf.extend_from_slice(b"overlap 2");
+    if by_meaning {
+        buf.extend_from_slice(b" meaning ");
+        buf.extend_from_slice(MODEL_ID.as_bytes());
+        buf.extend_from_slice(&NEAR.to_le_bytes());
+    }
+    buf.push(0);
     let mut text = |t: &str| {
         buf.extend_from_slice(&(t.len() as u64).to_le_bytes());
         buf.extend_from_slice(t.as_bytes());
@@ -209,39 +228,259 @@ fn union(parent: &mut [u32], a: u32, b: u32) {
     }
 }
 
-/// One warning per member of each cluster, naming the others and the shared terms.
-pub fn diagnostics(lib: &Library, enabled: &dyn Fn(usize) -> bool) -> Vec<(usize, Diagnostic)> {
+/// Whether the rule compared the descriptions by meaning too, in one run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Meaning {
+    /// Every competing description had its sentence vector: descriptions that mean nearly the
+    /// same in other words were looked for too.
+    Compared,
+    /// `missing` of the `of` competing descriptions have no sentence vector yet: words alone
+    /// were compared.
+    Missing {
+        /// Descriptions without a vector.
+        missing: usize,
+        /// Descriptions that compete.
+        of: usize,
+    },
+}
+
+/// The sentence vectors of the competing descriptions, for the comparison by meaning.
+pub struct Meanings {
+    /// The skills that take part, in library order.
+    skills: Vec<usize>,
+    /// Each one's row: copies of one text (one skill in several collections) share a row.
+    row_of: Vec<u32>,
+    /// [`DIM`] floats per distinct description text, at the precision the library index keeps
+    /// them (so that a run that has just embedded them finds what a later run finds).
+    rows: Vec<f32>,
+}
+
+impl Meanings {
+    /// The vectors of the competing descriptions, found in `vectors` by the key of their text
+    /// ([`semantic::description_key`]); when any has none, how many have none
+    /// ([`Meaning::Missing`]).
+    pub fn gather(
+        lib: &Library,
+        enabled: &dyn Fn(usize) -> bool,
+        vectors: &FxHashMap<VectorKey, Vec<f32>>,
+    ) -> Result<Meanings, Meaning> {
+        let skills = members(lib, enabled);
+        let keys: Vec<Option<VectorKey>> = skills
+            .iter()
+            .map(|&i| semantic::description_key(&lib.skills[i]))
+            .collect();
+        let vector = |k: &Option<VectorKey>| {
+            k.as_ref()
+                .and_then(|k| vectors.get(k))
+                .filter(|v| v.len() == DIM)
+        };
+        let missing = keys.iter().filter(|k| vector(k).is_none()).count();
+        if missing > 0 {
+            return Err(Meaning::Missing {
+                missing,
+                of: skills.len(),
+            });
+        }
+        let mut row_by_key: FxHashMap<VectorKey, u32> = FxHashMap::default();
+        let mut rows = Vec::new();
+        let mut row_of = Vec::with_capacity(skills.len());
+        for k in &keys {
+            let (Some(key), Some(v)) = (k, vector(k)) else {
+                continue;
+            };
+            let next = row_by_key.len() as u32;
+            let row = *row_by_key.entry(*key).or_insert(next);
+            if row == next {
+                rows.extend(v.iter().map(|&x| half::f16::from_f32(x).to_f32()));
+            }
+            row_of.push(row);
+        }
+        Ok(Meanings {
+            skills,
+            row_of,
+            rows,
+        })
+    }
+
+    fn row(&self, r: u32) -> &[f32] {
+        let r = r as usize;
+        &self.rows[r * DIM..(r + 1) * DIM]
+    }
+
+    /// For each skill that has any, the descriptions near its own in meaning that the lexical
+    /// clusters do not already put beside it: (a skill holding that text, similarity), one per
+    /// distinct text, nearest first.
+    fn near(&self, lib: &Library, clusters: &[OverlapCluster]) -> Vec<(usize, Vec<(usize, f32)>)> {
+        let mut cluster_of: FxHashMap<usize, usize> = FxHashMap::default();
+        for (c, cluster) in clusters.iter().enumerate() {
+            for &i in &cluster.skills {
+                cluster_of.insert(i, c);
+            }
+        }
+        let apart = |i: usize, j: usize| {
+            i != j && (cluster_of.get(&i).is_none() || cluster_of.get(&i) != cluster_of.get(&j))
+        };
+        let n = self.rows.len() / DIM;
+        let mut holders: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (m, &r) in self.row_of.iter().enumerate() {
+            holders[r as usize].push(self.skills[m]);
+        }
+        // Copies of one text are as near as two texts can be.
+        let copies = (0..n as u32)
+            .filter(|&r| holders[r as usize].len() > 1)
+            .map(|r| (r, r, dot(self.row(r), self.row(r))));
+        let mut found: FxHashMap<usize, Vec<(u32, usize, f32)>> = FxHashMap::default();
+        for (a, b, sim) in near_rows(&self.rows).into_iter().chain(copies) {
+            for (from, to) in [(a, b), (b, a)] {
+                for &i in &holders[from as usize] {
+                    if let Some(&j) = holders[to as usize].iter().find(|&&j| apart(i, j)) {
+                        found.entry(i).or_default().push((to, j, sim));
+                    }
+                }
+                if a == b {
+                    break;
+                }
+            }
+        }
+        let mut out: Vec<(usize, Vec<(usize, f32)>)> = found
+            .into_iter()
+            .map(|(i, mut near)| {
+                near.sort_by(|x, y| {
+                    y.2.total_cmp(&x.2)
+                        .then_with(|| lib.skills[x.1].name.cmp(&lib.skills[y.1].name))
+                        .then(x.0.cmp(&y.0))
+                });
+                near.dedup_by_key(|x| x.0);
+                (i, near.into_iter().map(|(_, j, sim)| (j, sim)).collect())
+            })
+            .collect();
+        out.sort_by_key(|x| x.0);
+        out
+    }
+}
+
+/// Every pair of distinct rows (row-major, [`DIM`] floats each) at least [`NEAR`] in cosine,
+/// as (row, later row, similarity). Rows are taken a block at a time, each later row read once
+/// per block while the block stays in cache; the blocks are shared among the cores.
+fn near_rows(rows: &[f32]) -> Vec<(u32, u32, f32)> {
+    const BLOCK: usize = 32;
+    let n = rows.len() / DIM;
+    let row = |r: usize| &rows[r * DIM..(r + 1) * DIM];
+    (0..n.div_ceil(BLOCK))
+        .into_par_iter()
+        .flat_map_iter(|block| {
+            let first = block * BLOCK;
+            let last = (first + BLOCK).min(n);
+            let mut near = Vec::new();
+            for b in first + 1..n {
+                let vb = row(b);
+                for a in first..last.min(b) {
+                    let sim = dot(row(a), vb);
+                    if sim >= NEAR {
+                        near.push((a as u32, b as u32, sim));
+                    }
+                }
+            }
+            near
+        })
+        .collect()
+}
+
+/// The dot product in sixteen running sums, which the compiler keeps in vector registers (one
+/// running sum would make every addition wait for the one before).
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    let mut acc = [0f32; 16];
+    let (a16, b16) = (a.chunks_exact(16), b.chunks_exact(16));
+    let rest: f32 = a16
+        .remainder()
+        .iter()
+        .zip(b16.remainder())
+        .map(|(x, y)| x * y)
+        .sum();
+    for (x, y) in a16.zip(b16) {
+        for k in 0..16 {
+            acc[k] += x[k] * y[k];
+        }
+    }
+    acc.iter().sum::<f32>() + rest
+}
+
+/// `a, b, c and 2 more`: at most [`NAMES_SHOWN`] of `names`, then how many more there are.
+fn listed(names: &[String]) -> String {
+    let mut s = names
+        .iter()
+        .take(NAMES_SHOWN)
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .join(", ");
+    if names.len() > NAMES_SHOWN {
+        s.push_str(&format!(" and {} more", names.len() - NAMES_SHOWN));
+    }
+    s
+}
+
+/// One warning per member of each cluster, naming the others and the shared terms; with
+/// `meanings`, one more for each skill whose description means nearly the same as others that
+/// no cluster puts beside it, naming them with their similarity.
+pub fn diagnostics(
+    lib: &Library,
+    enabled: &dyn Fn(usize) -> bool,
+    meanings: Option<&Meanings>,
+) -> Vec<(usize, Diagnostic)> {
+    let clusters = clusters(lib, enabled);
     let mut out = Vec::new();
-    for c in clusters(lib, enabled) {
+    for c in &clusters {
         for &i in &c.skills {
-            let others: Vec<&str> = c
+            let others: Vec<String> = c
                 .skills
                 .iter()
                 .filter(|&&j| j != i)
-                .map(|&j| lib.skills[j].name.as_str())
+                .map(|&j| lib.skills[j].name.clone())
                 .collect();
-            let mut names = others
-                .iter()
-                .take(NAMES_SHOWN)
-                .copied()
-                .collect::<Vec<_>>()
-                .join(", ");
-            if others.len() > NAMES_SHOWN {
-                names.push_str(&format!(" and {} more", others.len() - NAMES_SHOWN));
-            }
             let skill = &lib.skills[i];
             let d = Diagnostic::new(
                 RULE,
                 Severity::Warning,
                 format!(
-                    "the description competes with {names} for the same messages (shared terms: {}): \
+                    "the description competes with {} for the same messages (shared terms: {}): \
                      say what sets this skill apart and when to pick it",
+                    listed(&others),
                     c.shared_terms.join(", ")
                 ),
             )
             .at_line(skill.frontmatter.line_of("description"));
             out.push((i, d));
         }
+    }
+    let Some(meanings) = meanings else {
+        return out;
+    };
+    for (i, near) in meanings.near(lib, &clusters) {
+        let others: Vec<String> = near
+            .iter()
+            .enumerate()
+            .map(|(k, &(j, sim))| {
+                let name = &lib.skills[j].name;
+                if k == 0 {
+                    format!("`{name}` (similarity {sim:.2})")
+                } else {
+                    format!("`{name}` ({sim:.2})")
+                }
+            })
+            .collect();
+        let skill = &lib.skills[i];
+        let d = Diagnostic::new(
+            RULE,
+            Severity::Warning,
+            format!(
+                "the description means nearly the same as {}{} though they share few distinctive \
+                 terms: say what sets this skill apart and when to pick it",
+                listed(&others),
+                if others.len() > 1 { "," } else { "" }
+            ),
+        )
+        .at_line(skill.frontmatter.line_of("description"));
+        out.push((i, d));
     }
     out
 }
@@ -312,7 +551,7 @@ mod tests {
     #[test]
     fn one_diagnostic_per_member_naming_the_others() {
         let (_t, lib) = three_pdf_skills_and_others();
-        let d = diagnostics(&lib, &|_| true);
+        let d = diagnostics(&lib, &|_| true, None);
         assert_eq!(d.len(), 3);
         let a = lib.find("pdf-a").unwrap();
         let (_, diag) = d.iter().find(|(i, _)| *i == a).unwrap();
@@ -337,6 +576,273 @@ mod tests {
         assert!(clusters(&lib, &|i| i != b && i != c).is_empty());
     }
 
+    /// A unit vector with these components (the rest 0).
+    fn unit(parts: &[(usize, f32)]) -> Vec<f32> {
+        let mut v = vec![0.0; DIM];
+        for &(i, x) in parts {
+            v[i] = x;
+        }
+        let norm = dot(&v, &v).sqrt();
+        v.iter().map(|x| x / norm).collect()
+    }
+
+    /// Hand-made description vectors, by the name of the skill whose description each is.
+    fn vectors(lib: &Library, of: &[(&str, Vec<f32>)]) -> FxHashMap<VectorKey, Vec<f32>> {
+        of.iter()
+            .map(|(name, v)| {
+                let skill = &lib.skills[lib.find(name).unwrap()];
+                (semantic::description_key(skill).unwrap(), v.clone())
+            })
+            .collect()
+    }
+
+    /// The warnings of the comparison by meaning, by the name of the skill each is about.
+    fn by_meaning(
+        lib: &Library,
+        enabled: &dyn Fn(usize) -> bool,
+        v: &FxHashMap<VectorKey, Vec<f32>>,
+    ) -> Vec<(String, String)> {
+        let m = Meanings::gather(lib, enabled, v).unwrap();
+        let mut out: Vec<(String, String)> = diagnostics(lib, enabled, Some(&m))
+            .into_iter()
+            .filter(|(_, d)| d.message.contains("means nearly the same"))
+            .map(|(i, d)| (lib.skills[i].name.clone(), d.message))
+            .collect();
+        out.sort();
+        out
+    }
+
+    fn handoff_and_others() -> (tempfile::TempDir, Library) {
+        library(&[
+            (
+                "brief",
+                "name: shift-brief\ndescription: Hand the pager over at the end of a rotation, with what is still burning.",
+            ),
+            (
+                "handoff",
+                "name: on-call-handoff\ndescription: Pass on-call duty to the next engineer with context and open incidents.",
+            ),
+            (
+                "poem",
+                "name: poem\ndescription: Write poems, limericks and song lyrics about any subject.",
+            ),
+            (
+                "lyrics",
+                "name: lyrics\ndescription: Compose verses for a melody in a chosen style.",
+            ),
+            (
+                "sql",
+                "name: sql\ndescription: Make slow database queries faster.",
+            ),
+        ])
+    }
+
+    fn handoff_vectors(lib: &Library) -> FxHashMap<VectorKey, Vec<f32>> {
+        vectors(
+            lib,
+            &[
+                // cos 0.93: the same job in other words.
+                ("shift-brief", unit(&[(0, 1.0)])),
+                ("on-call-handoff", unit(&[(0, 1.0), (1, 0.4)])),
+                // cos 0.80: one field, different jobs.
+                ("poem", unit(&[(2, 1.0)])),
+                ("lyrics", unit(&[(2, 0.8), (3, 0.6)])),
+                ("sql", unit(&[(4, 1.0)])),
+            ],
+        )
+    }
+
+    #[test]
+    fn a_near_pair_sharing_few_words_is_flagged_and_a_far_pair_is_not() {
+        let (_t, lib) = handoff_and_others();
+        // The words alone find nothing.
+        assert!(clusters(&lib, &|_| true).is_empty());
+        assert!(diagnostics(&lib, &|_| true, None).is_empty());
+        let got = by_meaning(&lib, &|_| true, &handoff_vectors(&lib));
+        let names: Vec<&str> = got.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["on-call-handoff", "shift-brief"], "{got:?}");
+        assert!(
+            got[0]
+                .1
+                .starts_with("the description means nearly the same as `shift-brief` (similarity 0.93) though"),
+            "{}",
+            got[0].1
+        );
+        assert!(got[1].1.contains("`on-call-handoff` (similarity 0.93)"));
+        for (_, m) in &got {
+            assert!(!m.contains("poem") && !m.contains("lyrics"), "{m}");
+        }
+        // Where the warning points: the description's line.
+        let m = Meanings::gather(&lib, &|_| true, &handoff_vectors(&lib)).unwrap();
+        let d = diagnostics(&lib, &|_| true, Some(&m));
+        assert!(d.iter().all(|(_, d)| d.line == Some(3)
+            && (d.rule, d.severity) == (RuleId::Overlap, Severity::Warning)));
+    }
+
+    #[test]
+    fn a_pair_already_in_a_lexical_cluster_is_not_flagged_twice() {
+        let (_t, lib) = three_pdf_skills_and_others();
+        let near_pdf = |x: f32| unit(&[(0, 1.0), (1, x)]);
+        let v = vectors(
+            &lib,
+            &[
+                ("pdf-a", near_pdf(0.0)),
+                ("pdf-b", near_pdf(0.1)),
+                ("pdf-c", near_pdf(0.2)),
+                // Near pdf-a in meaning (0.91), in no cluster with it.
+                ("git-commit", unit(&[(0, 1.0), (2, 0.45)])),
+                ("tdd", unit(&[(3, 1.0)])),
+                ("deploy", unit(&[(4, 1.0)])),
+                ("poem", unit(&[(5, 1.0)])),
+            ],
+        );
+        let got = by_meaning(&lib, &|_| true, &v);
+        // git-commit is near all three; each pdf skill names git-commit alone, never the
+        // others of its cluster.
+        assert_eq!(got.len(), 4, "{got:?}");
+        for (name, m) in &got {
+            if name == "git-commit" {
+                assert!(m.contains("`pdf-a`") && m.contains("`pdf-b`") && m.contains("`pdf-c`"));
+            } else {
+                assert!(name.starts_with("pdf-"), "{name}");
+                assert!(m.contains("`git-commit`"), "{m}");
+                assert!(!m.contains("`pdf-"), "{m}");
+            }
+        }
+        // The cluster's own warnings are still there, one each.
+        let m = Meanings::gather(&lib, &|_| true, &v).unwrap();
+        let lexical = diagnostics(&lib, &|_| true, Some(&m))
+            .into_iter()
+            .filter(|(_, d)| d.message.contains("competes with"))
+            .count();
+        assert_eq!(lexical, 3);
+    }
+
+    #[test]
+    fn disabled_and_shadowed_skills_are_left_out() {
+        let (_t, mut lib) = handoff_and_others();
+        let mut v = handoff_vectors(&lib);
+        let brief = lib.find("shift-brief").unwrap();
+        let handoff = lib.find("on-call-handoff").unwrap();
+        assert_eq!(by_meaning(&lib, &|_| true, &v).len(), 2);
+        assert!(by_meaning(&lib, &|i| i != brief, &v).is_empty());
+        // A skill left out needs no vector.
+        v.remove(&semantic::description_key(&lib.skills[brief]).unwrap());
+        assert!(Meanings::gather(&lib, &|_| true, &v).is_err());
+        assert!(by_meaning(&lib, &|i| i != brief, &v).is_empty());
+        let v = handoff_vectors(&lib);
+        let sql = lib.find("sql").unwrap();
+        lib.skills[handoff].shadowed_by = Some(sql);
+        assert!(by_meaning(&lib, &|_| true, &v).is_empty());
+    }
+
+    #[test]
+    fn without_every_vector_the_words_alone_are_compared() {
+        let (_t, lib) = handoff_and_others();
+        let mut v = handoff_vectors(&lib);
+        v.remove(&semantic::description_key(&lib.skills[lib.find("poem").unwrap()]).unwrap());
+        // A vector of another length is no vector.
+        let sql = semantic::description_key(&lib.skills[lib.find("sql").unwrap()]).unwrap();
+        v.insert(sql, vec![1.0; 3]);
+        match Meanings::gather(&lib, &|_| true, &v) {
+            Err(m) => assert_eq!(m, Meaning::Missing { missing: 2, of: 5 }),
+            Ok(_) => panic!("two descriptions have no vector"),
+        }
+    }
+
+    #[test]
+    fn copies_of_one_text_are_named_once() {
+        let (_t, mut lib) = library(&[
+            ("a/tidy", "name: tidy\ndescription: Tidy code."),
+            ("b/tidy", "name: tidy\ndescription: Tidy code."),
+            ("c/tidy", "name: tidy\ndescription: Tidy code."),
+            ("neat", "name: neat\ndescription: Make programs clean."),
+            ("sql", "name: sql\ndescription: Make slow database queries faster."),
+        ]);
+        // Three collections, each with its copy: none shadows another.
+        for s in &mut lib.skills {
+            s.shadowed_by = None;
+        }
+        assert!(clusters(&lib, &|_| true).is_empty());
+        let v = vectors(
+            &lib,
+            &[
+                ("tidy", unit(&[(0, 1.0)])),
+                ("neat", unit(&[(0, 1.0), (1, 0.5)])),
+                ("sql", unit(&[(2, 1.0)])),
+            ],
+        );
+        let got = by_meaning(&lib, &|_| true, &v);
+        assert_eq!(got.len(), 4, "{got:?}");
+        let (neat, copies): (Vec<_>, Vec<_>) = got.iter().partition(|(n, _)| n == "neat");
+        // The three copies are one text: named once, with the similarity of their vectors.
+        assert_eq!(neat[0].1.matches("`tidy`").count(), 1, "{}", neat[0].1);
+        assert!(neat[0].1.contains("(similarity 0.89)"), "{}", neat[0].1);
+        for (_, m) in copies {
+            assert!(
+                m.starts_with("the description means nearly the same as `tidy` (similarity 1.00), `neat` (0.89),"),
+                "{m}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_remembered_answer_is_the_one_for_the_same_vectors() {
+        use crate::core::index::IndexStore;
+        use crate::core::rules::{CheckOptions, check};
+        use crate::core::scan::ScanOptions;
+        use crate::core::source::{Agent, Root, Scope};
+        let (t, lib) = handoff_and_others();
+        let store = IndexStore::in_dir(t.path().join(".cache"));
+        let load = || {
+            Library::load_indexed(
+                vec![Root::new(t.path(), Agent::Path, Scope::Path)],
+                &ScanOptions::default(),
+                &store,
+            )
+            .0
+        };
+        let everything: Vec<(VectorKey, Vec<f32>)> = handoff_vectors(&lib).into_iter().collect();
+        let run = |lib: &Library| {
+            let c = check(lib, &CheckOptions::default());
+            let near = c
+                .diagnostics
+                .iter()
+                .flatten()
+                .filter(|d| d.message.contains("means nearly the same"))
+                .count();
+            assert!(lib.save_index().is_none());
+            (c.meaning, near)
+        };
+        let missing = Meaning::Missing { missing: 5, of: 5 };
+        assert_eq!(run(&load()), (missing, 0));
+        // The vectors come (a semantic match made them): the words-only answer is not served.
+        let lib = load();
+        lib.remember_vectors(everything.clone());
+        assert_eq!(run(&lib), (Meaning::Compared, 2));
+        // Remembered, and served again.
+        let lib = load();
+        let key = input_key(&lib, &|_| true, true);
+        assert!(lib.remembered(&key).is_some());
+        assert_eq!(run(&lib), (Meaning::Compared, 2));
+        // One vector gone: the answer by meaning is not served either.
+        let lib = load();
+        lib.remember_vectors(everything[1..].to_vec());
+        assert_eq!(run(&lib).1, 0);
+        assert!(matches!(run(&load()).0, Meaning::Missing { missing: 1, .. }));
+        // Given by the caller, the vectors are used without the index's.
+        let lib = load();
+        let given: FxHashMap<VectorKey, Vec<f32>> = everything.into_iter().collect();
+        let c = check(
+            &lib,
+            &CheckOptions {
+                vectors: Some(&given),
+                ..CheckOptions::default()
+            },
+        );
+        assert_eq!(c.meaning, Meaning::Compared);
+    }
+
     #[test]
     fn many_names_are_cut_with_a_count() {
         let skills: Vec<(String, String)> = (0..7)
@@ -352,8 +858,34 @@ mod tests {
             .map(|(a, b)| (a.as_str(), b.as_str()))
             .collect();
         let (_t, lib) = library(&refs);
-        let d = diagnostics(&lib, &|_| true);
+        let d = diagnostics(&lib, &|_| true, None);
         assert_eq!(d.len(), 7);
         assert!(d[0].1.message.contains("and 2 more"), "{}", d[0].1.message);
+    }
+
+    #[test]
+    fn many_near_names_are_cut_with_a_count() {
+        let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf"];
+        let skills: Vec<(String, String)> = words
+            .iter()
+            .map(|w| (w.to_string(), format!("name: {w}\ndescription: The {w} way.")))
+            .collect();
+        let refs: Vec<(&str, &str)> = skills
+            .iter()
+            .map(|(a, b)| (a.as_str(), b.as_str()))
+            .collect();
+        let (_t, lib) = library(&refs);
+        let near: Vec<(&str, Vec<f32>)> = words
+            .iter()
+            .enumerate()
+            .map(|(i, w)| (*w, unit(&[(0, 1.0), (i + 1, 0.1)])))
+            .collect();
+        let got = by_meaning(&lib, &|_| true, &vectors(&lib, &near));
+        assert_eq!(got.len(), 7);
+        for (name, m) in &got {
+            assert!(m.contains("(0.99) and 2 more, though"), "{m}");
+            assert_eq!(m.matches('`').count(), 8, "{m}");
+            assert!(!m.contains(&format!("`{name}`")), "{m}");
+        }
     }
 }
