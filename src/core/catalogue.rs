@@ -270,7 +270,8 @@ catalogue! {
     BodyUnreadable "body-unreadable" Body [E, E, E, E, E] "the body cannot be read";
     DuplicateName "duplicate-name" Library [I, I, I, I, I] "two skills with the same name";
     Shadowed "shadowed" Library [W, W, W, W, W] "another skill of the same name wins";
-    Overlap "overlap" Library [W, W, W, W, W] "descriptions that compete for the same messages";
+    Overlap "overlap" Library [W, W, W, W, W]
+        "descriptions that compete for the same messages: shared terms, or nearly the same meaning in other words (by their sentence vectors)";
     ListedByFallback "listed-by-fallback" Library [W, W, W, W, W]
         "an agent lists the skill under its folder's name or its body's first paragraph";
     ExecutableNoEntry "executable-no-entry" Executable [W, E, E, E, E]

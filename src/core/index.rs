@@ -409,6 +409,24 @@ pub fn read_vectors(stored: &Stored) -> Option<Vec<VectorEntry>> {
     r.0.is_empty().then_some(out)
 }
 
+/// The keys of the vectors an index file holds, without reading the vectors themselves (a
+/// check needs only to know which texts have one). `None` as for [`read_vectors`].
+pub fn read_vector_keys(stored: &Stored) -> Option<Vec<[u8; 32]>> {
+    let bytes = section_bytes(stored)?;
+    let mut r = R(&bytes[..bytes.len() - 32]);
+    let dim = r.u32()? as usize;
+    if dim == 0 || dim > MAX_VECTOR_DIM {
+        return None;
+    }
+    let n = r.len(32 + 2 * dim)?;
+    let mut out = Vec::with_capacity(n);
+    for _ in 0..n {
+        out.push(r.take(32)?.try_into().ok()?);
+        r.take(2 * dim)?;
+    }
+    r.0.is_empty().then_some(out)
+}
+
 /// Appends the vector section and its footer to an index just written.
 fn write_vectors(out: &mut impl Write, vectors: &Vectors) -> std::io::Result<()> {
     let mut out = std::io::BufWriter::with_capacity(256 * 1024, out);
@@ -1171,8 +1189,12 @@ mod tests {
         // An index with vectors behind it reads as one without: the walks and skills come back.
         let lib = load();
         assert!(lib.from_index());
+        // Their keys alone, read from the file without the vectors.
+        let keys = lib.remembered_vector_keys();
+        assert_eq!(keys, [[7; 32], [9; 32]].into_iter().collect());
         let got = lib.remembered_vectors();
         assert_eq!(got.len(), 2);
+        assert_eq!(lib.remembered_vector_keys(), keys);
         let back = &got[&[7; 32]];
         assert!(
             back.iter().zip(&v).all(|(a, b)| (a - b).abs() < 1e-3),
@@ -1192,6 +1214,7 @@ mod tests {
         std::fs::write(&path, &bytes).unwrap();
         let lib = load();
         assert!(lib.from_index());
+        assert!(lib.remembered_vector_keys().is_empty());
         assert!(lib.remembered_vectors().is_empty());
     }
 

@@ -346,6 +346,26 @@ impl Library {
         }
     }
 
+    /// The keys of the sentence vectors the library index remembers, without the vectors: what
+    /// a check needs to know whether every description has one. The vectors stay in the file.
+    pub(crate) fn remembered_vector_keys(&self) -> rustc_hash::FxHashSet<[u8; 32]> {
+        let Some(ix) = &self.index else {
+            return rustc_hash::FxHashSet::default();
+        };
+        let slot = ix
+            .vectors
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        match &*slot {
+            Some(index::Vectors::Copy(stored)) => index::read_vector_keys(stored)
+                .unwrap_or_default()
+                .into_iter()
+                .collect(),
+            Some(index::Vectors::Entries(entries)) => entries.iter().map(|e| e.0).collect(),
+            None => rustc_hash::FxHashSet::default(),
+        }
+    }
+
     /// Remembers the sentence vectors of this library's skill fields for the next run, in
     /// place of those remembered before.
     pub(crate) fn remember_vectors(&self, entries: Vec<index::VectorEntry>) {

@@ -73,34 +73,32 @@ pub fn check(lib: &Library, opts: &CheckOptions) -> Checked {
     let enabled = |i: usize| opts.enabled.is_none_or(|f| f(i));
     // The library-wide rules' inputs are read beside the per-skill rules: they need nothing
     // from them, and on their own they would keep one core idle.
-    let (mut all, (meanings, key, library_wide)) = rayon::join(
+    let (mut all, (meaning, key, library_wide)) = rayon::join(
         || per_skill(lib, opts, &learned),
         || {
-            let meanings = match opts.vectors {
-                Some(v) => overlap::Meanings::gather(lib, &enabled, v),
-                None => overlap::Meanings::gather(lib, &enabled, &lib.remembered_vectors()),
+            // Which descriptions have a vector is all that is read here: the vectors themselves
+            // only when the overlap rule has to run.
+            let meaning = match opts.vectors {
+                Some(v) => overlap::Meaning::of(lib, &enabled, &|k| v.contains_key(k)),
+                None => {
+                    let keys = lib.remembered_vector_keys();
+                    overlap::Meaning::of(lib, &enabled, &|k| keys.contains(k))
+                }
             };
-            // The overlap rule's findings are kept in the library index for as long as the
-            // descriptions (and who competes, and whether they were compared by meaning) stay
-            // the same.
-            let key = overlap::input_key(lib, &enabled, meanings.is_ok());
-            (meanings, key, library::check(lib, opts.profile))
+            let key = overlap::input_key(lib, &enabled, meaning == overlap::Meaning::Compared);
+            (meaning, key, library::check(lib, opts.profile))
         },
     );
     if learned.into_inner() {
         lib.index_changed();
     }
-    let meaning = match &meanings {
-        Ok(_) => overlap::Meaning::Compared,
-        Err(m) => *m,
+    // The overlap rule weighs every description against the others: its findings are kept in
+    // the library index for as long as the descriptions (and who competes, and whether they
+    // were compared by meaning) stay the same.
+    let (meaning, found) = match lib.remembered(&key) {
+        Some(found) => (meaning, found),
+        None => overlap_findings(lib, &enabled, meaning, opts.vectors),
     };
-    // The overlap rule weighs every description against the others: what it found is
-    // remembered.
-    let found = lib.remembered(&key).unwrap_or_else(|| {
-        let found = overlap::diagnostics(lib, &enabled, meanings.as_ref().ok());
-        lib.remember(key, &found);
-        found
-    });
     for (i, d) in found {
         if let Some(slot) = all.get_mut(i) {
             slot.push(d);
@@ -120,6 +118,29 @@ pub fn check(lib: &Library, opts: &CheckOptions) -> Checked {
         diagnostics: all,
         meaning,
     }
+}
+
+/// The overlap rule's findings, remembered for the next run; by meaning too when `meaning` says
+/// every description has its vector (and it is so: a vector of the wrong length is none).
+fn overlap_findings(
+    lib: &Library,
+    enabled: &dyn Fn(usize) -> bool,
+    meaning: overlap::Meaning,
+    vectors: Option<&rustc_hash::FxHashMap<VectorKey, Vec<f32>>>,
+) -> (overlap::Meaning, Vec<(usize, Diagnostic)>) {
+    let meanings = match (meaning, vectors) {
+        (overlap::Meaning::Missing { .. }, _) => Err(meaning),
+        (_, Some(v)) => overlap::Meanings::gather(lib, enabled, v),
+        (_, None) => overlap::Meanings::gather(lib, enabled, &lib.remembered_vectors()),
+    };
+    let meaning = meanings.as_ref().err().copied().unwrap_or(meaning);
+    let key = overlap::input_key(lib, enabled, meanings.is_ok());
+    if let Some(found) = lib.remembered(&key) {
+        return (meaning, found);
+    }
+    let found = overlap::diagnostics(lib, enabled, meanings.as_ref().ok());
+    lib.remember(key, &found);
+    (meaning, found)
 }
 
 /// The rules of each skill on its own, on every core.

@@ -461,11 +461,17 @@ impl App {
     /// The semantic matchers' vectors are in the index (or could not be made).
     pub(super) fn on_embedded(&mut self, generation: u64, result: Result<(), String>) {
         if generation == self.generation {
+            let made = result.is_ok();
             self.matching.embedding = match result {
                 Ok(()) => Embedding::Done,
                 Err(e) => Embedding::Failed(e),
             };
             self.run_matchers();
+            // The overlap rule compares descriptions by meaning once every one has its vector:
+            // a complete check runs again to take them (what is unchanged comes from the index).
+            if made && self.findings.checked {
+                self.run_checks(true);
+            }
         }
     }
 
