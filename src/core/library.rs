@@ -330,8 +330,17 @@ impl Library {
     /// without an index, or when its vectors cannot be read). The first call reads them from
     /// the index file.
     pub(crate) fn remembered_vectors(&self) -> HashMap<[u8; 32], Vec<f32>> {
+        self.with_remembered_vectors(|v| v.iter().map(|(k, v)| (**k, v.to_vec())).collect())
+    }
+
+    /// [`Library::remembered_vectors`] lent to `f` rather than copied (the corpus's are
+    /// megabytes).
+    pub(crate) fn with_remembered_vectors<R>(
+        &self,
+        f: impl FnOnce(&HashMap<&[u8; 32], &[f32]>) -> R,
+    ) -> R {
         let Some(ix) = &self.index else {
-            return HashMap::default();
+            return f(&HashMap::default());
         };
         let mut slot = ix
             .vectors
@@ -341,8 +350,10 @@ impl Library {
             *slot = index::read_vectors(stored).map(index::Vectors::Entries);
         }
         match &*slot {
-            Some(index::Vectors::Entries(entries)) => entries.iter().cloned().collect(),
-            _ => HashMap::default(),
+            Some(index::Vectors::Entries(entries)) => {
+                f(&entries.iter().map(|(k, v)| (k, v.as_slice())).collect())
+            }
+            _ => f(&HashMap::default()),
         }
     }
 

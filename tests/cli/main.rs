@@ -20,6 +20,7 @@ mod manage;
 mod matching;
 mod namespaces;
 mod odd_files;
+mod overlap_meaning;
 mod private_files;
 mod prompt_modes;
 mod prompt_parity;

@@ -131,7 +131,9 @@ fn overlap_findings(
     let meanings = match (meaning, vectors) {
         (overlap::Meaning::Missing { .. }, _) => Err(meaning),
         (_, Some(v)) => overlap::Meanings::gather(lib, enabled, v),
-        (_, None) => overlap::Meanings::gather(lib, enabled, &lib.remembered_vectors()),
+        (_, None) => lib.with_remembered_vectors(|v| {
+            overlap::Meanings::gather_by(lib, enabled, &|k| v.get(k).copied())
+        }),
     };
     let meaning = meanings.as_ref().err().copied().unwrap_or(meaning);
     let key = overlap::input_key(lib, enabled, meanings.is_ok());

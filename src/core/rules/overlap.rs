@@ -288,6 +288,15 @@ impl Meanings {
         enabled: &dyn Fn(usize) -> bool,
         vectors: &FxHashMap<VectorKey, Vec<f32>>,
     ) -> Result<Meanings, Meaning> {
+        Self::gather_by(lib, enabled, &|k| vectors.get(k).map(Vec::as_slice))
+    }
+
+    /// [`Meanings::gather`] with the vectors looked up by `vector`.
+    pub fn gather_by<'v>(
+        lib: &Library,
+        enabled: &dyn Fn(usize) -> bool,
+        vector: &dyn Fn(&VectorKey) -> Option<&'v [f32]>,
+    ) -> Result<Meanings, Meaning> {
         let skills = members(lib, enabled);
         let keys: Vec<Option<VectorKey>> = skills
             .iter()
@@ -295,7 +304,7 @@ impl Meanings {
             .collect();
         let vector = |k: &Option<VectorKey>| {
             k.as_ref()
-                .and_then(|k| vectors.get(k))
+                .and_then(|k| vector(k))
                 .filter(|v| v.len() == DIM)
         };
         let missing = keys.iter().filter(|k| vector(k).is_none()).count();
@@ -332,9 +341,8 @@ impl Meanings {
     }
 
     /// For each skill that has any, the descriptions near its own in meaning that the lexical
-    /// clusters do not already put beside it: (a skill holding that text, similarity), one per
-    /// distinct text, nearest first.
-    fn near(&self, lib: &Library, clusters: &[OverlapCluster]) -> Vec<(usize, Vec<(usize, f32)>)> {
+    /// clusters do not already put beside it, one per distinct text, nearest first.
+    fn near(&self, lib: &Library, clusters: &[OverlapCluster]) -> Vec<(usize, Vec<Near>)> {
         let mut cluster_of: FxHashMap<usize, usize> = FxHashMap::default();
         for (c, cluster) in clusters.iter().enumerate() {
             for &i in &cluster.skills {
@@ -366,21 +374,39 @@ impl Meanings {
                 }
             }
         }
-        let mut out: Vec<(usize, Vec<(usize, f32)>)> = found
+        let mut out: Vec<(usize, Vec<Near>)> = found
             .into_iter()
             .map(|(i, mut near)| {
+                let own = self.row_of[self.skills.binary_search(&i).unwrap_or_default()];
                 near.sort_by(|x, y| {
                     y.2.total_cmp(&x.2)
                         .then_with(|| lib.skills[x.1].name.cmp(&lib.skills[y.1].name))
                         .then(x.0.cmp(&y.0))
                 });
                 near.dedup_by_key(|x| x.0);
-                (i, near.into_iter().map(|(_, j, sim)| (j, sim)).collect())
+                let near = near
+                    .into_iter()
+                    .map(|(row, skill, similarity)| Near {
+                        skill,
+                        similarity,
+                        copy: row == own,
+                    })
+                    .collect();
+                (i, near)
             })
             .collect();
         out.sort_by_key(|x| x.0);
         out
     }
+}
+
+/// A description near another's in meaning.
+struct Near {
+    /// A skill with that description.
+    skill: usize,
+    similarity: f32,
+    /// The same name and description: a copy of the skill (in another collection, say).
+    copy: bool,
 }
 
 /// Every pair of distinct rows (row-major, [`DIM`] floats each) at least [`NEAR`] in cosine,
@@ -397,6 +423,9 @@ fn near_rows_by_product(rows: &[f32]) -> candle_core::Result<Vec<(u32, u32, f32)
     use candle_core::{Device, Tensor};
     const BLOCK: usize = 256;
     let n = rows.len() / DIM;
+    // Each block's product is megabytes, allocated again as the last is freed: the pages are
+    // kept meanwhile rather than faulted in again each time.
+    let _heap = crate::core::matching::sentence::LongRun::start();
     let all = Tensor::from_slice(&rows[..n * DIM], (n, DIM), &Device::Cpu)?;
     let mut near = Vec::new();
     for first in (0..n).step_by(BLOCK) {
@@ -516,33 +545,48 @@ pub fn diagnostics(
         return out;
     };
     for (i, near) in meanings.near(lib, &clusters) {
-        let others: Vec<String> = near
-            .iter()
-            .enumerate()
-            .map(|(k, &(j, sim))| {
-                let name = &lib.skills[j].name;
-                if k == 0 {
-                    format!("`{name}` (similarity {sim:.2})")
-                } else {
-                    format!("`{name}` ({sim:.2})")
-                }
-            })
-            .collect();
         let skill = &lib.skills[i];
-        let d = Diagnostic::new(
-            RULE,
-            Severity::Warning,
-            format!(
-                "the description means nearly the same as {}{} though they share few distinctive \
-                 terms: say what sets this skill apart and when to pick it",
-                listed(&others),
-                if others.len() > 1 { "," } else { "" }
-            ),
-        )
-        .at_line(skill.frontmatter.line_of("description"));
+        let d = Diagnostic::new(RULE, Severity::Warning, by_meaning_message(lib, &near))
+            .at_line(skill.frontmatter.line_of("description"));
         out.push((i, d));
     }
     out
+}
+
+/// The warning of a skill whose description is near `near`'s in meaning: each named with its
+/// similarity (a copy of the skill as such), nearest first.
+fn by_meaning_message(lib: &Library, near: &[Near]) -> String {
+    let mut said_similarity = false;
+    let others: Vec<String> = near
+        .iter()
+        .map(|n| {
+            let name = &lib.skills[n.skill].name;
+            if n.copy {
+                format!("`{name}` (the same text)")
+            } else if said_similarity {
+                format!("`{name}` ({:.2})", n.similarity)
+            } else {
+                said_similarity = true;
+                format!("`{name}` (similarity {:.2})", n.similarity)
+            }
+        })
+        .collect();
+    if let [only] = near
+        && only.copy
+    {
+        format!(
+            "another copy of `{}` (the same name and description) is loaded too: keep one copy, \
+             or say what sets this skill apart and when to pick it",
+            lib.skills[only.skill].name
+        )
+    } else {
+        format!(
+            "the description means nearly the same as {}{} though they share few distinctive \
+             terms: say what sets this skill apart and when to pick it",
+            listed(&others),
+            if others.len() > 1 { "," } else { "" }
+        )
+    }
 }
 
 #[cfg(test)]
@@ -665,7 +709,7 @@ mod tests {
         let m = Meanings::gather(lib, enabled, v).unwrap();
         let mut out: Vec<(String, String)> = diagnostics(lib, enabled, Some(&m))
             .into_iter()
-            .filter(|(_, d)| d.message.contains("means nearly the same"))
+            .filter(|(_, d)| !d.message.contains("competes with"))
             .map(|(i, d)| (lib.skills[i].name.clone(), d.message))
             .collect();
         out.sort();
@@ -840,8 +884,19 @@ mod tests {
         assert!(neat[0].1.contains("(similarity 0.89)"), "{}", neat[0].1);
         for (_, m) in copies {
             assert!(
-                m.starts_with("the description means nearly the same as `tidy` (similarity 1.00), `neat` (0.89),"),
+                m.starts_with("the description means nearly the same as `tidy` (the same text), `neat` (similarity 0.89), though"),
                 "{m}"
+            );
+        }
+        // Without the neighbour, the copies are named as such.
+        let neat = lib.find("neat").unwrap();
+        let got = by_meaning(&lib, &|i| i != neat, &v);
+        assert_eq!(got.len(), 3, "{got:?}");
+        for (_, m) in &got {
+            assert_eq!(
+                m,
+                "another copy of `tidy` (the same name and description) is loaded too: keep one \
+                 copy, or say what sets this skill apart and when to pick it"
             );
         }
     }
