@@ -39,6 +39,7 @@ fn bench(c: &mut Criterion) {
                     tokens: None,
                     enabled: None,
                     selection: None,
+                    vectors: None,
                 },
             )
         });
@@ -54,6 +55,7 @@ fn bench(c: &mut Criterion) {
                     tokens: None,
                     enabled: None,
                     selection: None,
+                    vectors: None,
                 },
             )
         });

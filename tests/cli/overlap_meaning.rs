@@ -76,29 +76,38 @@ fn check_compares_by_meaning_only_with_the_vectors_it_is_given_or_told_to_make()
     let (out, err) = check(t.path(), &[path]);
     assert!(meaning_warnings(&out).is_empty(), "{out}");
     assert_eq!(err.matches("--embed").count(), 1, "{err}");
-    assert!(
-        err.contains("4 of 4 have no sentence vector yet"),
-        "{err}"
-    );
+    assert!(err.contains("4 of 4 have no sentence vector yet"), "{err}");
     let (json_out, err) = check(t.path(), &["--format", "json", path]);
     let v: serde_json::Value = serde_json::from_str(&json_out).unwrap();
     assert_eq!(v["overlap_by_meaning"]["compared"], false, "{v}");
     assert_eq!(v["overlap_by_meaning"]["without_vector"], 4);
-    assert!(!err.contains("--embed"), "JSON says it in its own field: {err}");
+    assert!(
+        !err.contains("--embed"),
+        "JSON says it in its own field: {err}"
+    );
     assert_eq!(vectors_missing(t.path(), &lib), 4);
 
     // Asked to, check makes the vectors and finds the pair; the far skills stay quiet.
     let (out, err) = check(t.path(), &["--embed", path]);
     let found = meaning_warnings(&out);
     assert_eq!(found.len(), 2, "{out}");
-    let speedup = found.iter().find(|l| l.contains("query-speedup/SKILL.md")).unwrap();
+    let speedup = found
+        .iter()
+        .find(|l| l.contains("query-speedup/SKILL.md"))
+        .unwrap();
     assert!(
         speedup.contains("means nearly the same as `sql-tuning` (similarity 0."),
         "{speedup}"
     );
-    assert!(found.iter().any(|l| l.contains("sql-tuning/SKILL.md")
-        && l.contains("`query-speedup`")));
-    assert!(!out.contains("`pdf`") && !out.contains("`kubernetes-deploy`"), "{out}");
+    assert!(
+        found
+            .iter()
+            .any(|l| l.contains("sql-tuning/SKILL.md") && l.contains("`query-speedup`"))
+    );
+    assert!(
+        !out.contains("`pdf`") && !out.contains("`kubernetes-deploy`"),
+        "{out}"
+    );
     assert!(!err.contains("no sentence vector"), "{err}");
     assert_eq!(vectors_missing(t.path(), &lib), 0);
 

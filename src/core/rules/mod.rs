@@ -78,12 +78,11 @@ pub fn check(lib: &Library, opts: &CheckOptions) -> Checked {
         || {
             // Which descriptions have a vector is all that is read here: the vectors themselves
             // only when the overlap rule has to run.
-            let meaning = match opts.vectors {
-                Some(v) => overlap::Meaning::of(lib, &enabled, &|k| v.contains_key(k)),
-                None => {
-                    let keys = lib.remembered_vector_keys();
-                    overlap::Meaning::of(lib, &enabled, &|k| keys.contains(k))
-                }
+            let meaning = if let Some(v) = opts.vectors {
+                overlap::Meaning::of(lib, &enabled, &|k| v.contains_key(k))
+            } else {
+                let keys = lib.remembered_vector_keys();
+                overlap::Meaning::of(lib, &enabled, &|k| keys.contains(k))
             };
             let key = overlap::input_key(lib, &enabled, meaning == overlap::Meaning::Compared);
             (meaning, key, library::check(lib, opts.profile))

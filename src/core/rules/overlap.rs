@@ -302,11 +302,7 @@ impl Meanings {
             .iter()
             .map(|&i| semantic::description_key(&lib.skills[i]))
             .collect();
-        let vector = |k: &Option<VectorKey>| {
-            k.as_ref()
-                .and_then(|k| vector(k))
-                .filter(|v| v.len() == DIM)
-        };
+        let vector = |k: &Option<VectorKey>| k.as_ref().and_then(vector).filter(|v| v.len() == DIM);
         let missing = keys.iter().filter(|k| vector(k).is_none()).count();
         if missing > 0 {
             return Err(Meaning::Missing {
@@ -350,7 +346,7 @@ impl Meanings {
             }
         }
         let apart = |i: usize, j: usize| {
-            i != j && (cluster_of.get(&i).is_none() || cluster_of.get(&i) != cluster_of.get(&j))
+            i != j && (!cluster_of.contains_key(&i) || cluster_of.get(&i) != cluster_of.get(&j))
         };
         let n = self.rows.len() / DIM;
         let mut holders: Vec<Vec<usize>> = vec![Vec::new(); n];
@@ -437,7 +433,11 @@ fn near_rows_by_product(rows: &[f32]) -> candle_core::Result<Vec<(u32, u32, f32)
         let width = n - first;
         for i in 0..len {
             let a = first + i;
-            for (j, &sim) in sims[i * width..(i + 1) * width].iter().enumerate().skip(i + 1) {
+            for (j, &sim) in sims[i * width..(i + 1) * width]
+                .iter()
+                .enumerate()
+                .skip(i + 1)
+            {
                 if sim >= NEAR {
                     near.push((a as u32, (first + j) as u32, sim));
                 }
@@ -766,9 +766,9 @@ mod tests {
         let names: Vec<&str> = got.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(names, ["on-call-handoff", "shift-brief"], "{got:?}");
         assert!(
-            got[0]
-                .1
-                .starts_with("the description means nearly the same as `shift-brief` (similarity 0.93) though"),
+            got[0].1.starts_with(
+                "the description means nearly the same as `shift-brief` (similarity 0.93) though"
+            ),
             "{}",
             got[0].1
         );
@@ -861,7 +861,10 @@ mod tests {
             ("b/tidy", "name: tidy\ndescription: Tidy code."),
             ("c/tidy", "name: tidy\ndescription: Tidy code."),
             ("neat", "name: neat\ndescription: Make programs clean."),
-            ("sql", "name: sql\ndescription: Make slow database queries faster."),
+            (
+                "sql",
+                "name: sql\ndescription: Make slow database queries faster.",
+            ),
         ]);
         // Three collections, each with its copy: none shadows another.
         for s in &mut lib.skills {
@@ -944,7 +947,10 @@ mod tests {
         let lib = load();
         lib.remember_vectors(everything[1..].to_vec());
         assert_eq!(run(&lib).1, 0);
-        assert!(matches!(run(&load()).0, Meaning::Missing { missing: 1, .. }));
+        assert!(matches!(
+            run(&load()).0,
+            Meaning::Missing { missing: 1, .. }
+        ));
         // Given by the caller, the vectors are used without the index's.
         let lib = load();
         let given: FxHashMap<VectorKey, Vec<f32>> = everything.into_iter().collect();
@@ -1012,10 +1018,17 @@ mod tests {
 
     #[test]
     fn many_near_names_are_cut_with_a_count() {
-        let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf"];
+        let words = [
+            "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf",
+        ];
         let skills: Vec<(String, String)> = words
             .iter()
-            .map(|w| (w.to_string(), format!("name: {w}\ndescription: The {w} way.")))
+            .map(|w| {
+                (
+                    w.to_string(),
+                    format!("name: {w}\ndescription: The {w} way."),
+                )
+            })
             .collect();
         let refs: Vec<(&str, &str)> = skills
             .iter()
