@@ -27,7 +27,8 @@ const TERMS_SHOWN: usize = 5;
 /// Two descriptions whose sentence vectors are at least this near (cosine) mean nearly the
 /// same. On the 625 skills of the paraphrase library, the pairs above it are rewordings of one
 /// job (planning and writing the same migration tests, 0.94; a search-quality skill and its
-/// diagnosis twin, 0.90); below it come skills of one field that do different jobs.
+/// diagnosis twin, 0.90); just below come siblings that do neighbouring jobs (a Spring Boot
+/// project in Java and in Kotlin, 0.82).
 pub const NEAR: f32 = 0.85;
 
 /// Skills that compete for the same messages, and the terms they compete on.
