@@ -13,6 +13,7 @@ mod lazy;
 mod live;
 mod manage;
 mod outside;
+mod overlap_meaning;
 mod pty;
 mod screens;
 mod toggle;
