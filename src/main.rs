@@ -85,7 +85,38 @@ fn heap_for_embedding(long_run: bool) {
     }
 }
 
+/// candle spreads its element-wise operations over a pool of threads of its own, sized once
+/// from `CANDLE_NUM_THREADS` (else the number of cores). The sentence model runs two batches at
+/// once, one on each core, and that pool would only make them wait for each other at its
+/// barrier, so it is made with no thread of its own: set first thing, while the process has one
+/// thread, and taken out of the environment again, so that nothing the process starts inherits
+/// it. A `CANDLE_NUM_THREADS` the user set is left as it is.
+fn candle_pool_without_threads() {
+    const NAME: &str = "CANDLE_NUM_THREADS";
+    if std::env::var_os(NAME).is_some() {
+        return;
+    }
+    #[allow(
+        unsafe_code,
+        reason = "changing the environment is unsafe once threads exist"
+    )]
+    // SAFETY: called first in `main`, before this process starts any thread.
+    unsafe {
+        std::env::set_var(NAME, "1");
+    }
+    let _ = candle_core::utils::barrier_pool();
+    #[allow(
+        unsafe_code,
+        reason = "changing the environment is unsafe once threads exist"
+    )]
+    // SAFETY: as above; the pool made no thread.
+    unsafe {
+        std::env::remove_var(NAME);
+    }
+}
+
 fn main() {
+    candle_pool_without_threads();
     skillscope::tui::note_process_start();
     skillscope::core::matching::sentence::set_heap_hook(heap_for_embedding);
     // The probe sandbox runs this binary again to set itself up: before anything else.

@@ -175,40 +175,54 @@ impl SentenceModel {
     }
 
     /// The vectors of many texts, in order; `progress` is told how many are done after each
-    /// batch. Texts are batched by length, so little of a batch is padding.
+    /// batch. Texts are batched by length, so little of a batch is padding, and two batches run
+    /// at once: candle spreads only its matrix products over the cores, so one batch at a time
+    /// leaves a core idle through every other operation.
     pub fn embed_many(
         &self,
         texts: &[&str],
-        progress: &dyn Fn(usize),
+        progress: &(dyn Fn(usize) + Sync),
     ) -> Result<Vec<Vec<f32>>, ModelError> {
+        use rayon::prelude::*;
         let ids: Vec<Vec<u32>> = texts
             .iter()
             .map(|t| self.token_ids(t))
             .collect::<Result<_, _>>()?;
         let mut order: Vec<usize> = (0..texts.len()).collect();
         order.sort_by_key(|&i| ids[i].len());
-        let mut out: Vec<Vec<f32>> = vec![Vec::new(); texts.len()];
-        let mut done = 0;
-        let mut start = 0;
-        while start < order.len() {
+        let mut batches: Vec<&[usize]> = Vec::new();
+        let mut rest = order.as_slice();
+        while !rest.is_empty() {
             // Sorted by length, so the last text of a batch is its longest.
-            let mut end = start + 1;
-            while end < order.len()
-                && end - start < BATCH_TEXTS
-                && (end + 1 - start) * ids[order[end]].len() <= BATCH_TOKENS
+            let mut end = 1;
+            while end < rest.len()
+                && end < BATCH_TEXTS
+                && (end + 1) * ids[rest[end]].len() <= BATCH_TOKENS
             {
                 end += 1;
             }
-            let batch: Vec<&[u32]> = order[start..end]
-                .iter()
-                .map(|&i| ids[i].as_slice())
-                .collect();
-            for (&i, v) in order[start..end].iter().zip(self.forward(&batch)?) {
+            let (batch, after) = rest.split_at(end);
+            batches.push(batch);
+            rest = after;
+        }
+        // Counted under a lock, so the count told never goes down.
+        let done = Mutex::new(0usize);
+        let vectors: Vec<Vec<Vec<f32>>> = batches
+            .par_iter()
+            .map(|batch| {
+                let refs: Vec<&[u32]> = batch.iter().map(|&i| ids[i].as_slice()).collect();
+                let v = self.forward(&refs)?;
+                let mut n = done.lock().unwrap_or_else(PoisonError::into_inner);
+                *n += batch.len();
+                progress(*n);
+                Ok(v)
+            })
+            .collect::<Result<_, ModelError>>()?;
+        let mut out: Vec<Vec<f32>> = vec![Vec::new(); texts.len()];
+        for (batch, vs) in batches.iter().zip(vectors) {
+            for (&i, v) in batch.iter().zip(vs) {
                 out[i] = v;
             }
-            done += end - start;
-            progress(done);
-            start = end;
         }
         Ok(out)
     }
