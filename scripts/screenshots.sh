@@ -186,7 +186,7 @@ tmux -L "$SOCKET" send-keys -t shots -l "extract the tables from this pdf and pu
 sleep 1
 wait_gone "working out what the message loads"
 # The semantic and hybrid columns answer once the skills are embedded (a first run embeds them all).
-wait_gone "embedding skills|loading the model"
+wait_gone "embedding skills|embedding the message|loading the model"
 shot test
 
 # In the test box digits are text: Tab moves on to Checks.

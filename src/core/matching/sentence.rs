@@ -28,8 +28,10 @@ static TOKENIZER: &[u8] = include_bytes!(concat!(
 ));
 
 /// Padded tokens a batch may hold: attention is quadratic in the length, so long texts go in
-/// small batches and short ones in large.
-const BATCH_TOKENS: usize = 4096;
+/// small batches and short ones in large. Small batches, two at once, keep each core's working
+/// set small: the corpus embedded in 59–62 s with 512, 64–65 s with 1,024 or 256, 65–70 s with
+/// 4,096 (docs/performance.md).
+const BATCH_TOKENS: usize = 512;
 const BATCH_TEXTS: usize = 64;
 
 #[derive(Debug, thiserror::Error, Clone)]
