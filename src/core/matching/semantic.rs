@@ -53,9 +53,12 @@ pub fn description_key(skill: &Skill) -> Option<VectorKey> {
     description_text(skill).map(|t| key(HitField::Description, &t))
 }
 
-/// How many texts a long embedding makes between two saves of the library index (about ten
-/// seconds' work on two cores).
+/// How many texts a long embedding makes before it may save the library index (shortest
+/// first: two seconds' work at the start of the corpus, thirteen at its end).
 pub const CHECKPOINT: usize = 512;
+/// The least time between two of those saves: each writes the whole index (10 MB for the
+/// corpus), and saving after every part of short texts cost the corpus's cold run 2–3 s.
+pub const CHECKPOINT_GAP: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// What the library index keeps: the vector of each of `keys` that is made or remembered, once.
 /// Only this library's fields are kept: a changed description's old vector goes.
@@ -117,17 +120,18 @@ impl SkillVectors {
 
     /// The vectors of every skill of `lib`: remembered ones from the library index, the others
     /// embedded (and then remembered for the next run; the caller saves the index). `progress`
-    /// hears how many of the missing fields are done. A long run saves what it has made every
-    /// [`CHECKPOINT`] texts, so a run stopped half-way (the app quit, the command interrupted)
-    /// leaves the next one only the rest to do.
+    /// hears how many of the missing fields are done. A long run saves what it has made after
+    /// every [`CHECKPOINT`] texts, at most once in [`CHECKPOINT_GAP`], so a run stopped
+    /// half-way (the app quit, the command interrupted) leaves the next one only the rest to do.
     pub fn build(lib: &Library, progress: Progress) -> Result<SkillVectors, ModelError> {
-        Self::build_saving_every(lib, progress, CHECKPOINT)
+        Self::build_saving_every(lib, progress, CHECKPOINT, CHECKPOINT_GAP)
     }
 
     fn build_saving_every(
         lib: &Library,
         progress: Progress,
         every: usize,
+        gap: std::time::Duration,
     ) -> Result<SkillVectors, ModelError> {
         let remembered = lib.remembered_vectors();
         let mut owners = Vec::new();
@@ -153,15 +157,17 @@ impl SkillVectors {
             let _heap = super::sentence::LongRun::start();
             progress(0, todo.len());
             let parts: Vec<&[usize]> = todo.chunks(every.max(1)).collect();
+            let mut saved = std::time::Instant::now();
             for (n, part) in parts.iter().enumerate() {
                 let refs: Vec<&str> = part.iter().map(|&r| texts[r].as_str()).collect();
                 let before = fresh.len();
                 let vecs = model.embed_many(&refs, &|done| progress(before + done, todo.len()))?;
                 fresh.extend(part.iter().map(|&r| keys[r]).zip(vecs));
-                if n + 1 < parts.len() {
+                if n + 1 < parts.len() && saved.elapsed() >= gap {
                     lib.remember_vectors(entries(&keys, &fresh, &remembered));
                     // A cache: a failed write costs this run nothing.
                     let _ = lib.save_index();
+                    saved = std::time::Instant::now();
                 }
             }
         }
@@ -394,8 +400,10 @@ mod tests {
         assert!((dot(&v.rows[..DIM], &v.rows[..DIM]) - 1.0).abs() < 1e-4);
     }
 
-    #[test]
-    fn a_long_run_saves_what_it_has_made_as_it_goes() {
+    /// Embeds five skills' descriptions two at a time, saving at most once in `gap`; returns
+    /// what another process would find in the index at each step (texts made, vectors saved),
+    /// and how many texts the next run would have left once this one has saved.
+    fn long_run(gap: std::time::Duration) -> (Vec<(usize, usize)>, usize) {
         use crate::core::index::IndexStore;
         use crate::core::scan::ScanOptions;
         use crate::core::source::{Agent, Root, Scope};
@@ -426,7 +434,6 @@ mod tests {
             .0
         };
         let lib = load();
-        // What another process would find in the index while the run goes on, at each step.
         let seen = std::sync::Mutex::new(Vec::new());
         let v = SkillVectors::build_saving_every(
             &lib,
@@ -436,10 +443,17 @@ mod tests {
                     .push((done, load().remembered_vectors().len()));
             },
             2,
+            gap,
         )
         .unwrap();
         assert_eq!(v.embedded, 5);
-        let seen = seen.into_inner().unwrap();
+        assert!(lib.save_index().is_none());
+        (seen.into_inner().unwrap(), SkillVectors::missing(&load()))
+    }
+
+    #[test]
+    fn a_long_run_saves_what_it_has_made_as_it_goes() {
+        let (seen, left) = long_run(std::time::Duration::ZERO);
         // Two made: two saved before the next part starts; four made: four saved.
         assert!(seen.contains(&(2, 0)), "{seen:?}");
         assert!(
@@ -450,9 +464,16 @@ mod tests {
             seen.iter().any(|&(done, saved)| done > 4 && saved == 4),
             "{seen:?}"
         );
-        // A run stopped there would leave one text for the next: the rest is remembered.
-        assert!(lib.save_index().is_none());
-        assert_eq!(SkillVectors::missing(&load()), 0);
+        assert_eq!(left, 0);
+    }
+
+    #[test]
+    fn saves_during_a_run_are_at_least_the_gap_apart() {
+        let (seen, left) = long_run(std::time::Duration::from_secs(3600));
+        // Within the hour no part is saved before the run ends; the end saves it all.
+        assert!(seen.iter().all(|&(_, saved)| saved == 0), "{seen:?}");
+        assert_eq!(seen.last().map(|s| s.0), Some(5));
+        assert_eq!(left, 0);
     }
 
     #[test]
