@@ -389,6 +389,24 @@ fn section_bytes(stored: &Stored) -> Option<Vec<u8>> {
 /// Reads the vectors an index file holds. `None` when they cannot be read or their hash is
 /// wrong: they are then made again.
 pub fn read_vectors(stored: &Stored) -> Option<Vec<VectorEntry>> {
+    read_vector_section(stored, |key, v| {
+        let v = v
+            .chunks_exact(2)
+            .map(|c| half::f16::from_le_bytes([c[0], c[1]]).to_f32())
+            .collect();
+        (key, v)
+    })
+}
+
+/// The keys of the vectors an index file holds, without widening the vectors themselves (a
+/// check needs only to know which texts have one). `None` as for [`read_vectors`].
+pub fn read_vector_keys(stored: &Stored) -> Option<Vec<[u8; 32]>> {
+    read_vector_section(stored, |key, _| key)
+}
+
+/// Each vector of an index file's vector section, its key and its float16 bytes, as `each`
+/// makes of them; `None` when the section cannot be read or its hash is wrong.
+fn read_vector_section<T>(stored: &Stored, each: impl Fn([u8; 32], &[u8]) -> T) -> Option<Vec<T>> {
     let bytes = section_bytes(stored)?;
     let mut r = R(&bytes[..bytes.len() - 32]);
     let dim = r.u32()? as usize;
@@ -399,30 +417,7 @@ pub fn read_vectors(stored: &Stored) -> Option<Vec<VectorEntry>> {
     let mut out = Vec::with_capacity(n);
     for _ in 0..n {
         let key: [u8; 32] = r.take(32)?.try_into().ok()?;
-        let v = r
-            .take(2 * dim)?
-            .chunks_exact(2)
-            .map(|c| half::f16::from_le_bytes([c[0], c[1]]).to_f32())
-            .collect();
-        out.push((key, v));
-    }
-    r.0.is_empty().then_some(out)
-}
-
-/// The keys of the vectors an index file holds, without reading the vectors themselves (a
-/// check needs only to know which texts have one). `None` as for [`read_vectors`].
-pub fn read_vector_keys(stored: &Stored) -> Option<Vec<[u8; 32]>> {
-    let bytes = section_bytes(stored)?;
-    let mut r = R(&bytes[..bytes.len() - 32]);
-    let dim = r.u32()? as usize;
-    if dim == 0 || dim > MAX_VECTOR_DIM {
-        return None;
-    }
-    let n = r.len(32 + 2 * dim)?;
-    let mut out = Vec::with_capacity(n);
-    for _ in 0..n {
-        out.push(r.take(32)?.try_into().ok()?);
-        r.take(2 * dim)?;
+        out.push(each(key, r.take(2 * dim)?));
     }
     r.0.is_empty().then_some(out)
 }

@@ -469,7 +469,7 @@ mod tests {
 
     #[test]
     fn saves_during_a_run_are_at_least_the_gap_apart() {
-        let (seen, left) = long_run(std::time::Duration::from_secs(3600));
+        let (seen, left) = long_run(std::time::Duration::from_hours(1));
         // Within the hour no part is saved before the run ends; the end saves it all.
         assert!(seen.iter().all(|&(_, saved)| saved == 0), "{seen:?}");
         assert_eq!(seen.last().map(|s| s.0), Some(5));
