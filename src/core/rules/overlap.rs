@@ -7,8 +7,7 @@ use crate::core::diagnostic::{Diagnostic, RuleId, Severity};
 use crate::core::library::Library;
 use crate::core::matching::lexicon::{Lexicon, SkillWords, tokenize};
 use crate::core::matching::semantic::{self, VectorKey};
-use crate::core::matching::sentence::{DIM, MODEL_ID};
-use rayon::prelude::*;
+use crate::core::matching::sentence::{DIM, MODEL_ID, dot};
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -448,51 +447,21 @@ fn near_rows_by_product(rows: &[f32]) -> candle_core::Result<Vec<(u32, u32, f32)
     Ok(near)
 }
 
-/// [`near_rows`] one dot product at a time, a block of rows against each later row (read once
-/// per block while the block stays in cache), the blocks shared among the cores.
+/// [`near_rows`] one dot product at a time: what the matrix product must agree with, and what
+/// runs if it cannot.
 fn near_rows_one_by_one(rows: &[f32]) -> Vec<(u32, u32, f32)> {
-    const BLOCK: usize = 32;
     let n = rows.len() / DIM;
     let row = |r: usize| &rows[r * DIM..(r + 1) * DIM];
-    let mut near: Vec<(u32, u32, f32)> = (0..n.div_ceil(BLOCK))
-        .into_par_iter()
-        .flat_map_iter(|block| {
-            let first = block * BLOCK;
-            let last = (first + BLOCK).min(n);
-            let mut near = Vec::new();
-            for b in first + 1..n {
-                let vb = row(b);
-                for a in first..last.min(b) {
-                    let sim = dot(row(a), vb);
-                    if sim >= NEAR {
-                        near.push((a as u32, b as u32, sim));
-                    }
-                }
+    let mut near = Vec::new();
+    for a in 0..n {
+        for b in a + 1..n {
+            let sim = dot(row(a), row(b));
+            if sim >= NEAR {
+                near.push((a as u32, b as u32, sim));
             }
-            near
-        })
-        .collect();
-    near.sort_by_key(|&(a, b, _)| (a, b));
-    near
-}
-
-/// The dot product in sixteen running sums, which the compiler keeps in vector registers (one
-/// running sum would make every addition wait for the one before).
-fn dot(a: &[f32], b: &[f32]) -> f32 {
-    let mut acc = [0f32; 16];
-    let (a16, b16) = (a.chunks_exact(16), b.chunks_exact(16));
-    let rest: f32 = a16
-        .remainder()
-        .iter()
-        .zip(b16.remainder())
-        .map(|(x, y)| x * y)
-        .sum();
-    for (x, y) in a16.zip(b16) {
-        for k in 0..16 {
-            acc[k] += x[k] * y[k];
         }
     }
-    acc.iter().sum::<f32>() + rest
+    near
 }
 
 /// `a, b, c and 2 more`: at most [`NAMES_SHOWN`] of `names`, then how many more there are.
