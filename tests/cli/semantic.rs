@@ -88,7 +88,8 @@ fn a_paraphrase_finds_its_skill_and_small_talk_finds_none() {
             "{matcher}: {v}"
         );
         let best = &v["results"][matcher][0]["matched"][0];
-        assert!(best["similarity"].as_f64().unwrap() >= 0.27, "{best}");
+        // At least the least similarity a best skill must reach (semantic::MIN_BEST_SIMILARITY).
+        assert!(best["similarity"].as_f64().unwrap() >= 0.25, "{best}");
         assert_eq!(best["field"], "description");
         for small_talk in ["good morning!", "what's the weather like in Paris?"] {
             let v = match_json(t.path(), &lib, matcher, small_talk);
@@ -237,9 +238,10 @@ fn the_matcher_works_with_no_network() {
     );
 }
 
-/// The paraphrase set's library: the skill folders it lists, under the corpus.
-fn paraphrase_library(corpus: &Path) -> Vec<String> {
-    let list = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/eval/paraphrase-library.txt");
+/// A paraphrase set's library (`paraphrase-library` or `paraphrase-library-2`): the skill
+/// folders it lists, under the corpus.
+fn paraphrase_library(corpus: &Path, list: &str) -> Vec<String> {
+    let list = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("tests/eval/{list}.txt"));
     std::fs::read_to_string(list)
         .unwrap()
         .lines()
@@ -249,7 +251,7 @@ fn paraphrase_library(corpus: &Path) -> Vec<String> {
 }
 
 /// recall@k and quiet count of each matcher on one of the paraphrase sets (`paraphrase`,
-/// `paraphrase-everyday` or `paraphrase-holdout`), through `eval --json`.
+/// `paraphrase-everyday`, `paraphrase-holdout` or `paraphrase-second`), through `eval --json`.
 fn paraphrase_scores(home: &Path, set: &str, folders: &[String], k: usize) -> serde_json::Value {
     let file = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("tests/eval/{set}.jsonl"));
     let k = k.to_string();
@@ -282,58 +284,70 @@ fn scores_of(v: &serde_json::Value, name: &str) -> (f64, f64) {
     (m["recall"].as_f64().unwrap(), quiet)
 }
 
-/// Floors that hold today on the three paraphrase sets (figures in docs/matching.md): they catch a
-/// matcher that gets worse.
+/// Floors that hold today on the four paraphrase sets (figures in docs/matching.md): they catch a
+/// matcher that gets worse. On the held-out set and on the second library's set, written blind,
+/// they are the routing target itself: 85% of requests find their skill among the first five,
+/// 20 points more than bm25, and nine small-talk messages in ten load nothing.
 #[test]
 fn paraphrase_set_floors() {
     let Some(corpus) = corpus() else { return };
     let t = tempfile::tempdir().unwrap();
-    let folders = paraphrase_library(&corpus);
+    let folders = paraphrase_library(&corpus, "paraphrase-library");
     assert!(folders.len() >= 500);
     // The strict set: no distinctive word of the target at all.
     let v = paraphrase_scores(t.path(), "paraphrase", &folders, 5);
     let (bm25, _) = scores_of(&v, "bm25");
     let (semantic, semantic_quiet) = scores_of(&v, "semantic");
     let (hybrid, hybrid_quiet) = scores_of(&v, "hybrid");
-    assert!(semantic >= 0.5, "semantic top-5 recall {semantic}");
-    assert!(hybrid >= 0.45, "hybrid top-5 recall {hybrid}");
+    assert!(semantic >= 0.65, "semantic top-5 recall {semantic}");
+    assert!(hybrid >= 0.6, "hybrid top-5 recall {hybrid}");
     assert!(
         semantic >= bm25 + 0.2,
         "semantic top-5 recall {semantic} against bm25 {bm25}"
     );
-    assert!(
-        semantic_quiet >= 0.9,
-        "semantic small talk quiet {semantic_quiet}"
-    );
-    assert!(
-        hybrid_quiet >= 0.9,
-        "hybrid small talk quiet {hybrid_quiet}"
-    );
+    assert_quiet(semantic_quiet, hybrid_quiet);
     // The everyday set (the vectors are remembered from the run above: same library).
     let v = paraphrase_scores(t.path(), "paraphrase-everyday", &folders, 5);
     let (bm25, _) = scores_of(&v, "bm25");
+    let (semantic, semantic_quiet) = scores_of(&v, "semantic");
     let (hybrid, hybrid_quiet) = scores_of(&v, "hybrid");
-    assert!(hybrid >= 0.72, "hybrid top-5 recall {hybrid}");
+    assert!(semantic >= 0.78, "semantic top-5 recall {semantic}");
+    assert!(hybrid >= 0.8, "hybrid top-5 recall {hybrid}");
     assert!(
-        hybrid >= bm25 + 0.12,
+        hybrid >= bm25 + 0.2,
         "hybrid top-5 recall {hybrid} against bm25 {bm25}"
     );
-    assert!(
-        hybrid_quiet >= 0.9,
-        "hybrid small talk quiet {hybrid_quiet}"
-    );
-    // The held-out set, written blind after the matchers were settled.
+    assert_quiet(semantic_quiet, hybrid_quiet);
+    // The held-out set, written blind after the first matchers were settled.
     let v = paraphrase_scores(t.path(), "paraphrase-holdout", &folders, 5);
-    let (bm25, _) = scores_of(&v, "bm25");
-    let (hybrid, hybrid_quiet) = scores_of(&v, "hybrid");
-    let (_, semantic_quiet) = scores_of(&v, "semantic");
-    assert!(hybrid >= 0.74, "hybrid top-5 recall {hybrid}");
+    assert_routing_target(&v);
+    // The second library, none of whose skills taught the model, and its set, written blind.
+    let folders = paraphrase_library(&corpus, "paraphrase-library-2");
+    assert!(folders.len() >= 500);
+    let v = paraphrase_scores(t.path(), "paraphrase-second", &folders, 5);
+    assert_routing_target(&v);
+}
+
+/// Nine small-talk messages in ten trigger nothing, by meaning alone and in the hybrid.
+fn assert_quiet(semantic_quiet: f64, hybrid_quiet: f64) {
     assert!(
-        hybrid >= bm25 + 0.1,
-        "hybrid top-5 recall {hybrid} against bm25 {bm25}"
-    );
-    assert!(
-        semantic_quiet >= 0.85 && hybrid_quiet >= 0.8,
+        semantic_quiet >= 0.9 && hybrid_quiet >= 0.9,
         "small talk quiet: semantic {semantic_quiet}, hybrid {hybrid_quiet}"
     );
+}
+
+/// Both semantic and hybrid find 85% of the requests' skills among their first five, 20 points
+/// more than bm25, and keep small talk quiet.
+fn assert_routing_target(v: &serde_json::Value) {
+    let (bm25, _) = scores_of(v, "bm25");
+    let (semantic, semantic_quiet) = scores_of(v, "semantic");
+    let (hybrid, hybrid_quiet) = scores_of(v, "hybrid");
+    for (name, recall) in [("semantic", semantic), ("hybrid", hybrid)] {
+        assert!(recall >= 0.85, "{name} top-5 recall {recall}");
+        assert!(
+            recall >= bm25 + 0.2,
+            "{name} top-5 recall {recall} against bm25 {bm25}"
+        );
+    }
+    assert_quiet(semantic_quiet, hybrid_quiet);
 }

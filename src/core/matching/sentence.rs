@@ -1,5 +1,6 @@
-//! The sentence model behind the semantic matcher: all-MiniLM-L6-v2 (a six-layer BERT), shipped
-//! in the binary as float16 safetensors with its WordPiece tokenizer, run on the CPU with candle.
+//! The sentence model behind the semantic matcher: all-MiniLM-L6-v2 (a six-layer BERT) fine-tuned
+//! to route requests to skills (scripts/tune-model.py), shipped in the binary as float16
+//! safetensors with its WordPiece tokenizer, run on the CPU with candle.
 //! Texts become 384-float vectors by mean pooling over their tokens, L2-normalised, so that a dot
 //! product is their cosine similarity.
 
@@ -16,7 +17,7 @@ pub const DIM: usize = 384;
 pub const MAX_TOKENS: usize = 128;
 /// Names the model and the recipe (pooling, length): a remembered vector made otherwise is not
 /// reused.
-pub const MODEL_ID: &str = "all-MiniLM-L6-v2/f16/mean/128";
+pub const MODEL_ID: &str = "all-MiniLM-L6-v2+routing-1/f16/mean/128";
 
 static WEIGHTS: &[u8] = include_bytes!(concat!(
     env!("CARGO_MANIFEST_DIR"),
