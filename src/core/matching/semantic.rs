@@ -502,6 +502,28 @@ mod tests {
     }
 
     #[test]
+    fn nothing_is_taken_unless_the_best_reaches_the_gate_then_the_floor_applies() {
+        let names: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
+        let sims = |best: f32| {
+            vec![
+                (0, vec![(HitField::Description, best)]),
+                (1, vec![(HitField::Description, MIN_SIMILARITY + 0.01)]),
+                (2, vec![(HitField::Description, MIN_SIMILARITY - 0.01)]),
+            ]
+        };
+        let taken = |best: f32| -> Vec<u32> {
+            nearest(&sims(best), &|_, s| s, 5, &names)
+                .into_iter()
+                .map(|(d, _, _)| d)
+                .collect()
+        };
+        // Above the floor, below the gate: a message nothing stands out for loads nothing.
+        assert!(taken(MIN_BEST_SIMILARITY - 0.01).is_empty());
+        // Once the best reaches the gate, skills above the floor come with it, the others not.
+        assert_eq!(taken(MIN_BEST_SIMILARITY + 0.01), vec![0, 1]);
+    }
+
+    #[test]
     fn small_talk_finds_nothing() {
         let (_t, lib) = fixture();
         let idx = index(&lib);
