@@ -22,12 +22,7 @@ fn fixture(dir: &Path) -> PathBuf {
             "Deploy containers to a Kubernetes cluster with Helm charts and rollbacks.",
         ),
     ];
-    for (name, description) in skills {
-        write(
-            &lib.join(name).join("SKILL.md"),
-            &format!("---\nname: {name}\ndescription: {description}\n---\n# {name}\n"),
-        );
-    }
+    write_library(&lib, &skills);
     lib
 }
 

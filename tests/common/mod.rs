@@ -102,6 +102,16 @@ pub fn write(p: &Path, s: &str) {
     std::fs::write(p, s).unwrap();
 }
 
+/// A library folder holding one skill per `(name, description)`, each with a one-line body.
+pub fn write_library(lib: &Path, skills: &[(&str, &str)]) {
+    for (name, description) in skills {
+        write(
+            &lib.join(name).join("SKILL.md"),
+            &format!("---\nname: {name}\ndescription: {description}\n---\n# {name}\n"),
+        );
+    }
+}
+
 pub fn json(out: &Output) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
         panic!(
