@@ -293,7 +293,8 @@ class ClaudeCode(Extractor):
                     piece = text[i:min(ends) if ends else len(text)]
                     if first_loc is None:
                         first_loc = (loc, i)
-                    elif (loc, i) != first_loc and piece not in seen:
+                        seen.add(piece)
+                    elif piece not in seen:
                         seen.add(piece)
                         out.append({"first_request_seq": e["seq"], "location": loc, "role": role,
                                     "offset_in_text": i, "text": piece})
@@ -579,6 +580,10 @@ def extract(args):
         "body": body,
     }
     request = ph.value(request)
+    # Maps the client fills from a hash map have no stable key order: sort them.
+    if isinstance(request["body"], dict) and isinstance(request["body"].get("client_metadata"), dict):
+        request["body"]["client_metadata"] = dict(sorted(request["body"]["client_metadata"].items()))
+    request["headers"] = dict(sorted(request["headers"].items()))
     request["headers"].pop("content-length", None)
     request["headers"].pop("host", None)
     text = json.dumps(request, indent=2, ensure_ascii=False)
