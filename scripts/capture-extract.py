@@ -11,8 +11,8 @@ inject-<skill>.json (and delta-<n>.txt for listings a client adds later in the c
 With --readme it writes the client's README.md from the cases already captured.
 
 Machine paths and run-specific values are replaced by placeholders: {HOME}, {PROJECT}, {EXTRA},
-{BASE} (the throwaway folders), {CLIENT} (the client's install folder), {PORT}, {DATE},
-{UUID}, {HEX64}, {TIMESTAMP_MS}, {OS_RELEASE}. Nothing else is changed: listing.txt and the
+{BASE} (the throwaway folders), {BASE_SLUG} (the base as a file name), {CLIENT} (the client's
+install folder), {PORT}, {DATE}, {UUID}, {HEX64}, {TIMESTAMP_MS}, ses_{SESSION_ID}, {OS_RELEASE}. Nothing else is changed: listing.txt and the
 inject files hold the client's bytes exactly, placeholders aside.
 
 One extractor class per client: a new client is one more class in EXTRACTORS.
@@ -29,6 +29,7 @@ import sys
 UUID_RE = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 HEX64_RE = re.compile(r"(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])")
 TS_MS_RE = re.compile(r"(?<!\d)1[6-9]\d{11}(?!\d)")
+SESSION_RE = re.compile(r"\bses_[0-9A-Za-z]{20,}")
 MAX_REQUEST_BYTES = 200_000
 
 
@@ -42,6 +43,8 @@ class Placeholders:
             for sub, name in (("home", "{HOME}"), ("project", "{PROJECT}"), ("extra", "{EXTRA}")):
                 pairs.append((os.path.join(base, sub), name))
             pairs.append((base, "{BASE}"))
+            # Claude Code names its per-project folder after the path, "/" and "." as "-".
+            pairs.append((re.sub(r"[/.]", "-", base), "{BASE_SLUG}"))
         if port:
             pairs.append(("127.0.0.1:%s" % port, "127.0.0.1:{PORT}"))
             pairs.append(("localhost:%s" % port, "localhost:{PORT}"))
@@ -71,6 +74,7 @@ class Placeholders:
         s = UUID_RE.sub("{UUID}", s)
         s = HEX64_RE.sub("{HEX64}", s)
         s = TS_MS_RE.sub("{TIMESTAMP_MS}", s)
+        s = SESSION_RE.sub("ses_{SESSION_ID}", s)
         return s
 
     def value(self, v):
@@ -671,6 +675,8 @@ How each file was extracted (scripts/capture-extract.py, class GeminiCli):
   tool).
 - `inject-<skill>.txt`: the `functionResponse.response.output` text answering the mock's
   `activate_skill` call, from the last request; `.json` has the role and the call.
+- `budget150/listing.other-run.txt`: the listing of another run of the same case, kept by hand:
+  the order within a folder is the glob's and varies between runs (FINDINGS.md).
 """,
     "opencode": """# opencode {version} (npm `opencode-ai@{version}`, native binary)
 
