@@ -22,6 +22,7 @@
 #   inject-<skill>.txt  what the skill tool returned to the model (normalized)
 #   requests.jsonl      every request of the run, normalized, for reference
 #   run.txt             the command line and what the client printed
+# SCENARIO=folders (environment) captures the "folders" case instead: see place_folders.
 # Versions are pinned below; change them to capture a newer client.
 set -uo pipefail
 
@@ -30,8 +31,9 @@ CACHE="${SKILLSCOPE_CAPTURE_CACHE:-$HOME/.cache/skillscope-capture}"
 LIB="$ROOT/tests/fixtures/agents/library"
 OUT="$ROOT/tests/fixtures/agents"
 DEAD="http://127.0.0.1:9"
-INJECT_SKILL="with-resources"
-PROMPT="Use the with-resources skill."
+SCENARIO="${SCENARIO:-mixed}"
+if [ "$SCENARIO" = folders ]; then INJECT_SKILL=clash; else INJECT_SKILL=with-resources; fi
+PROMPT="Use the $INJECT_SKILL skill."
 
 QWEN_VERSION=0.24.4
 COPILOT_VERSION=1.0.102
@@ -96,8 +98,38 @@ new_sandbox() {
 
 place_library() { # place_library USER_DIR PROJECT_DIR
   mkdir -p "$1" "$2"
+  if [ "$SCENARIO" = folders ]; then place_folders; return; fi
   cp -R "$LIB/user/skills/." "$1/"
   cp -R "$LIB/project/skills/." "$2/"
+}
+
+# The "folders" scenario: one skill in each folder some agent reads (in-<folder>), and a skill
+# named `clash` in every one of them whose description and body name its folder, so the listing
+# shows which folders the client reads and the loaded `clash` which copy wins. The client runs in
+# $P/sub (a folder below the repository root) with folders there too.
+FOLDERS_USER=(.agents/skills .claude/skills .copilot/skills .qwen/skills .cline/skills
+  .openclaw/skills .config/agents/skills .codex/skills .gemini/skills)
+FOLDERS_PROJECT=(.agents/skills .claude/skills .github/skills .qwen/skills .cline/skills
+  .clinerules/skills skills .codex/skills .opencode/skills)
+place_folders() {
+  local d slug
+  write_skill() { # write_skill DIR NAME WHERE
+    mkdir -p "$1/$2"
+    printf -- '---\nname: %s\ndescription: %s\n---\n%s\n' "$2" "$3" "Body of $2 in $3." >"$1/$2/SKILL.md"
+  }
+  for d in "${FOLDERS_USER[@]}"; do
+    slug="$(printf '%s' "$d" | tr -c 'a-z0-9\n' '-' | sed 's/^-*//; s/-*$//')"
+    write_skill "$H/$d" "in-home-$slug" "home $d"
+    write_skill "$H/$d" clash "clash copy in home $d"
+  done
+  for d in "${FOLDERS_PROJECT[@]}"; do
+    slug="$(printf '%s' "$d" | tr -c 'a-z0-9\n' '-' | sed 's/^-*//; s/-*$//')"
+    write_skill "$P/$d" "in-root-$slug" "project root $d"
+    write_skill "$P/$d" clash "clash copy in project root $d"
+    write_skill "$P/sub/$d" "in-sub-$slug" "project sub $d"
+    write_skill "$P/sub/$d" clash "clash copy in project sub $d"
+  done
+  RUN_DIR="$P/sub"
 }
 
 run_client() { # run_client NODEBIN TIMEOUT ARGV... (cwd = $P); output to $T/run.txt
@@ -110,12 +142,12 @@ run_client() { # run_client NODEBIN TIMEOUT ARGV... (cwd = $P); output to $T/run
     printf ' %q' "$@"
     printf '\n'
   } >"$T/run.txt"
-  (cd "$P" && timeout "$limit" "${envv[@]}" "${EXTRA_ENV[@]}" "$@" </dev/null >>"$T/run.txt" 2>&1)
+  (cd "${RUN_DIR:-$P}" && timeout "$limit" "${envv[@]}" "${EXTRA_ENV[@]}" "$@" </dev/null >>"$T/run.txt" 2>&1)
   echo "exit status: $?" >>"$T/run.txt"
 }
 
 normalize() { # normalize CLIENT VERSION SKILL_TOOL LISTING_START LISTING_END
-  python3 - "$T" "$OUT/$1@$2/mixed" "$3" "$4" "$5" "$INJECT_SKILL" "$1" "$2" "$PROMPT" "$CACHE" <<'PY'
+  python3 - "$T" "$OUT/$1@$2/$SCENARIO" "$3" "$4" "$5" "$INJECT_SKILL" "$1" "$2" "$PROMPT" "$CACHE" <<'PY'
 import json, os, re, sys
 
 tmp, out, tool_name, start, end, skill, client, version, prompt, cache = sys.argv[1:11]
@@ -196,7 +228,7 @@ for loc, text in texts(body):
     b = text.find(end, a) if end else -1
     stop = b + len(end) if b >= 0 else len(text)
     listing = text[a:stop]
-    placement = {"client": client, "version": version, "case": "mixed", "prompt": prompt,
+    placement = {"client": client, "version": version, "case": os.path.basename(out), "prompt": prompt,
                  "skill_tool": tool_name,
                  "requests_recorded": [{"seq": e["seq"], "method": e["method"], "path": e["path"]}
                                        for e in entries],
@@ -362,11 +394,13 @@ capture_openclaw() {
   oc="$pkg/node_modules/openclaw/openclaw.mjs"
   new_sandbox
   place_library "$H/.openclaw/skills" "$P/skills"
-  start_mock "$T" read "[{\"tool\": \"read\", \"input\": {\"path\": \"~/.openclaw/skills/$INJECT_SKILL/SKILL.md\"}}]"
+  local steps="[{\"tool\": \"read\", \"input\": {\"path\": \"~/.openclaw/skills/$INJECT_SKILL/SKILL.md\"}}]"
+  [ "$SCENARIO" = folders ] && steps="[]"
+  start_mock "$T" read "$steps"
   # skills.entries.<name>.enabled = false is OpenClaw's switch.
   cat >"$H/.openclaw/openclaw.json" <<JSON
 {
-  "agents": { "defaults": { "workspace": "$P", "model": { "primary": "mock/mock-model" } } },
+  "agents": { "defaults": { "workspace": "${RUN_DIR:-$P}", "model": { "primary": "mock/mock-model" } } },
   "models": {
     "mode": "merge",
     "providers": {
@@ -393,6 +427,7 @@ main() {
   [ ${#clients[@]} -eq 0 ] && clients=(qwen-code copilot cline openclaw)
   for c in "${clients[@]}"; do
     EXTRA_ENV=()
+    RUN_DIR=""
     case "$c" in
       qwen-code) capture_qwen ;;
       copilot) capture_copilot ;;
