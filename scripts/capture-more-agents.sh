@@ -22,7 +22,8 @@
 #   inject-<skill>.txt  what the skill tool returned to the model (normalized)
 #   requests.jsonl      every request of the run, normalized, for reference
 #   run.txt             the command line and what the client printed
-# SCENARIO=folders (environment) captures the "folders" case instead: see place_folders.
+# SCENARIO=folders or SCENARIO=budget (environment) captures that case instead of "mixed": see
+# place_folders and place_budget.
 # Versions are pinned below; change them to capture a newer client.
 set -uo pipefail
 
@@ -32,7 +33,11 @@ LIB="$ROOT/tests/fixtures/agents/library"
 OUT="$ROOT/tests/fixtures/agents"
 DEAD="http://127.0.0.1:9"
 SCENARIO="${SCENARIO:-mixed}"
-if [ "$SCENARIO" = folders ]; then INJECT_SKILL=clash; else INJECT_SKILL=with-resources; fi
+case "$SCENARIO" in
+  folders) INJECT_SKILL=clash ;;
+  budget) INJECT_SKILL=budget-001 ;;
+  *) INJECT_SKILL=with-resources ;;
+esac
 PROMPT="Use the $INJECT_SKILL skill."
 
 QWEN_VERSION=0.24.4
@@ -99,8 +104,25 @@ new_sandbox() {
 place_library() { # place_library USER_DIR PROJECT_DIR
   mkdir -p "$1" "$2"
   if [ "$SCENARIO" = folders ]; then place_folders; return; fi
+  if [ "$SCENARIO" = budget ]; then place_budget "$1"; return; fi
   cp -R "$LIB/user/skills/." "$1/"
   cp -R "$LIB/project/skills/." "$2/"
+}
+
+# The "budget" scenario: 200 skills (budget-001 ... budget-200) in the user folder, each with a
+# 300-character one-line description, to see the client's listing budget at work.
+place_budget() {
+  python3 - "$1" <<'PY'
+import os, sys
+root = sys.argv[1]
+for i in range(1, 201):
+    name = "budget-%03d" % i
+    head = "Budget skill %03d for the listing budget. " % i
+    desc = (head + "Filler words to reach three hundred characters. " * 10)[:300].rstrip()
+    os.makedirs(os.path.join(root, name), exist_ok=True)
+    with open(os.path.join(root, name, "SKILL.md"), "w") as f:
+        f.write("---\nname: %s\ndescription: %s\n---\nBody of %s.\n" % (name, desc, name))
+PY
 }
 
 # The "folders" scenario: one skill in each folder some agent reads (in-<folder>), and a skill
@@ -395,7 +417,7 @@ capture_openclaw() {
   new_sandbox
   place_library "$H/.openclaw/skills" "$P/skills"
   local steps="[{\"tool\": \"read\", \"input\": {\"path\": \"~/.openclaw/skills/$INJECT_SKILL/SKILL.md\"}}]"
-  [ "$SCENARIO" = folders ] && steps="[]"
+  [ "$SCENARIO" = mixed ] || steps="[]"
   start_mock "$T" read "$steps"
   # skills.entries.<name>.enabled = false is OpenClaw's switch.
   cat >"$H/.openclaw/openclaw.json" <<JSON
@@ -419,7 +441,7 @@ capture_openclaw() {
 JSON
   run_client "$nodebin" 300 node "$oc" agent --local --agent main --message "$PROMPT"
   stop_mock
-  finish openclaw "$OPENCLAW_VERSION" read "<available_skills>" "</available_skills>"
+  finish openclaw "$OPENCLAW_VERSION" read $'<available_skills>\n' "</available_skills>"
 }
 
 main() {
