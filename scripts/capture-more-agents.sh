@@ -399,6 +399,10 @@ capture_cline() {
     -b "http://127.0.0.1:$MOCK_PORT/v1"
   run_client "$nodebin" 240 "$cl" "$PROMPT"
   stop_mock
+  # Cline starts a hub daemon (`.cline --cline-hub-daemon --cwd DIR`) that can outlive the run:
+  # stop the one this run started (its --cwd is this throwaway project).
+  local pid
+  for pid in $(pgrep -f -- "--cline-hub-daemon --cwd ${RUN_DIR:-$P} " || true); do kill "$pid" 2>/dev/null; done
   # The listing is the end of the skills tool's description.
   finish cline "$CLINE_VERSION" skills "Available skills: " ""
 }
