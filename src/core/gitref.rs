@@ -5,7 +5,7 @@ use nix::errno::Errno;
 use nix::fcntl::{OFlag, openat};
 use nix::sys::stat::Mode;
 use std::ffi::OsStr;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
@@ -81,6 +81,8 @@ pub enum LinkSkip {
     Nowhere,
     /// This system cannot resolve a link beneath a folder (no `openat2`): no link is copied.
     Unchecked,
+    /// Its target is longer than any path this system resolves (`PATH_MAX`).
+    TooLong,
 }
 
 impl LinkSkip {
@@ -90,6 +92,7 @@ impl LinkSkip {
             LinkSkip::Outside => "leads outside",
             LinkSkip::Nowhere => "leads nowhere",
             LinkSkip::Unchecked => "not checked",
+            LinkSkip::TooLong => "target too long",
         }
     }
 }
@@ -398,14 +401,31 @@ pub fn materialize(
     let mut reader = BufReader::new(stdout);
     let mut links: Vec<(&Entry, Vec<u8>)> = Vec::new();
     let mut result = Ok(());
+    let mut written = 0u64;
     for e in &blobs {
-        let placed = read_blob(&mut reader, &e.id).and_then(|bytes| {
+        let placed = blob_size(&mut reader, &e.id).and_then(|size| {
             if e.mode == "120000" {
-                links.push((e, bytes));
-                Ok(())
+                match read_link_target(&mut reader, size)? {
+                    Some(target) => links.push((e, target)),
+                    None => report.skipped_links.push(SkippedLink {
+                        path: e.shown(),
+                        target: format!("({size} bytes)"),
+                        why: LinkSkip::TooLong,
+                    }),
+                }
             } else {
-                write_file(&mut copy, dest, e, &bytes)
+                written = written.saturating_add(size);
+                if size > MAX_BLOB || written > MAX_COPY {
+                    return Err(GitError::BadTree(format!(
+                        "{} is {size} bytes: a baseline copy takes files up to {} MiB and {} MiB in all",
+                        e.shown(),
+                        MAX_BLOB >> 20,
+                        MAX_COPY >> 20
+                    )));
+                }
+                write_file(&mut copy, dest, e, &mut reader, size)?;
             }
+            end_of_blob(&mut reader)
         });
         if let Err(err) = placed {
             result = Err(err);
@@ -427,9 +447,19 @@ pub fn materialize(
     Ok(report)
 }
 
-fn read_blob(reader: &mut impl BufRead, id: &str) -> Result<Vec<u8>, GitError> {
+/// Largest file a baseline copy writes: a blob can pack to a few bytes and unpack to gigabytes.
+const MAX_BLOB: u64 = 1 << 30;
+/// Most bytes a baseline copy writes in all.
+const MAX_COPY: u64 = 2 << 30;
+/// Longest link target kept: no system resolves a longer path (`PATH_MAX`).
+const MAX_LINK: u64 = 4096;
+
+/// Reads the header `git cat-file --batch` gives blob `id`; returns its size.
+fn blob_size(reader: &mut impl BufRead, id: &str) -> Result<u64, GitError> {
     let mut header = String::new();
     reader
+        .by_ref()
+        .take(256)
         .read_line(&mut header)
         .map_err(|e| GitError::Protocol(e.to_string()))?;
     let mut parts = header.trim_end().split(' ');
@@ -439,21 +469,46 @@ fn read_blob(reader: &mut impl BufRead, id: &str) -> Result<Vec<u8>, GitError> {
     if got != id {
         return Err(GitError::Protocol(header));
     }
-    let size: usize = size
-        .parse()
-        .map_err(|_| GitError::Protocol(header.clone()))?;
-    let mut bytes = vec![0; size];
-    reader
-        .read_exact(&mut bytes)
-        .map_err(|e| GitError::Protocol(e.to_string()))?;
+    size.parse().map_err(|_| GitError::Protocol(header.clone()))
+}
+
+/// The newline after a blob's bytes.
+fn end_of_blob(reader: &mut impl BufRead) -> Result<(), GitError> {
     let mut nl = [0u8; 1];
     reader
         .read_exact(&mut nl)
-        .map_err(|e| GitError::Protocol(e.to_string()))?;
-    Ok(bytes)
+        .map_err(|e| GitError::Protocol(e.to_string()))
 }
 
-fn write_file(copy: &mut Copy, dest: &Path, e: &Entry, bytes: &[u8]) -> Result<(), GitError> {
+/// A link's target of `size` bytes, or `None` (its bytes read past) when it is longer than
+/// [`MAX_LINK`].
+fn read_link_target(reader: &mut impl BufRead, size: u64) -> Result<Option<Vec<u8>>, GitError> {
+    let short = size <= MAX_LINK;
+    let mut target = Vec::new();
+    let mut part = reader.by_ref().take(size);
+    let got = if short {
+        part.read_to_end(&mut target)
+    } else {
+        std::io::copy(&mut part, &mut std::io::sink()).map(|n| n as usize)
+    }
+    .map_err(|e| GitError::Protocol(e.to_string()))?;
+    if got as u64 != size {
+        return Err(GitError::Protocol(format!(
+            "a blob ended after {got} of {size} bytes"
+        )));
+    }
+    Ok(short.then_some(target))
+}
+
+/// Streams a blob of `size` bytes from `reader` into its file of the copy: memory stays bounded
+/// whatever the size.
+fn write_file(
+    copy: &mut Copy,
+    dest: &Path,
+    e: &Entry,
+    reader: &mut impl BufRead,
+    size: u64,
+) -> Result<(), GitError> {
     use std::os::unix::fs::PermissionsExt;
     let path = dest.join(OsStr::from_bytes(&e.rel));
     let err = write_err(&path);
@@ -462,7 +517,12 @@ fn write_file(copy: &mut Copy, dest: &Path, e: &Entry, bytes: &[u8]) -> Result<(
         OFlag::O_WRONLY | OFlag::O_CREAT | OFlag::O_EXCL | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC;
     let fd = openat(at, name, flags, Mode::from_bits_truncate(0o644)).map_err(|e| err(e.into()))?;
     let mut f = std::fs::File::from(fd);
-    f.write_all(bytes).map_err(&err)?;
+    let got = std::io::copy(&mut reader.by_ref().take(size), &mut f).map_err(&err)?;
+    if got != size {
+        return Err(GitError::Protocol(format!(
+            "a blob ended after {got} of {size} bytes"
+        )));
+    }
     // A modification time of 0 reads as "unknown": the token cache then never remembers the
     // copy's temporary paths (it still finds every count by the content's hash).
     f.set_modified(std::time::UNIX_EPOCH).map_err(&err)?;
@@ -504,6 +564,11 @@ fn place_links(
                 report
                     .skipped_links
                     .push(skip(e, &target, LinkSkip::Nowhere));
+            }
+            Err(Errno::ENAMETOOLONG) => {
+                report
+                    .skipped_links
+                    .push(skip(e, &target, LinkSkip::TooLong));
             }
             Err(err) => return Err(write_err(&dest.join(OsStr::from_bytes(&e.rel)))(err.into())),
         }

@@ -580,6 +580,24 @@ pub fn read_text(path: &Path) -> Result<String, LibraryError> {
     })
 }
 
+/// At most the first `max` bytes of the body of a SKILL.md (a character cut at the end is
+/// replaced): what a question about its beginning needs, in bounded memory.
+pub fn read_body_up_to(skill: &Skill, max: u64) -> Result<String, LibraryError> {
+    use std::io::{Read, Seek};
+    let read = || -> std::io::Result<Vec<u8>> {
+        let (mut file, _) = crate::core::fsx::open_regular(&skill.skill_md)?;
+        file.seek(std::io::SeekFrom::Start(skill.body_offset))?;
+        let mut bytes = Vec::new();
+        file.take(max).read_to_end(&mut bytes)?;
+        Ok(bytes)
+    };
+    let bytes = read().map_err(|source| LibraryError::Read {
+        path: skill.skill_md.clone(),
+        source,
+    })?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
 /// The body of a SKILL.md (everything after the frontmatter).
 pub fn read_body(skill: &Skill) -> Result<String, LibraryError> {
     let bytes = read_regular(&skill.skill_md).map_err(|source| LibraryError::Read {

@@ -4,6 +4,10 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+/// The name every file and folder skillscope makes beside a user's files starts with (temporary
+/// copies, staged installs, removals under way, lock sidecars): the scan never reads them.
+pub const OWN_PREFIX: &str = ".skillscope-";
+
 /// `path` made absolute against the working directory, read once per process (a library of
 /// thousands of skills would otherwise ask the kernel for it thousands of times). Like
 /// `std::path::absolute`: `.` components go, `..` and links stay.
@@ -167,7 +171,7 @@ fn write_file(
     };
     // Created 0600 by `tempfile`: nothing can read it before its mode is set.
     let mut tmp = tempfile::Builder::new()
-        .prefix(".skillscope-")
+        .prefix(OWN_PREFIX)
         .suffix(".tmp")
         .tempfile_in(&dir)?;
     fill(tmp.as_file_mut())?;

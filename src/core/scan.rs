@@ -28,6 +28,13 @@ pub const DEFAULT_MAX_DEPTH: usize = 8;
 /// Folders never holding skills: version control internals and package caches.
 const SKIPPED_DIRS: &[&str] = &[".git", ".hg", ".svn", "node_modules"];
 
+/// Whether the walk leaves a folder of this name out: version control internals, package
+/// caches, and skillscope's own folders beside the skills (an install or a removal under way, or
+/// one a killed process left behind, is never a skill).
+fn skipped_dir(name: &str) -> bool {
+    SKIPPED_DIRS.contains(&name) || name.starts_with(crate::core::paths::OWN_PREFIX)
+}
+
 /// The kernel's views of processes, devices and drivers: a walk there never ends, and reading
 /// can block or leak. Never entered, whatever link leads there.
 const SYSTEM_DIRS: &[&str] = &["/proc", "/sys", "/dev"];
@@ -436,7 +443,7 @@ fn walk_root(root: &Root, root_real: &Path, opts: &ScanOptions) -> Walked {
                 return true;
             }
             let is_dir = e.file_type().is_some_and(|t| t.is_dir());
-            if is_dir && SKIPPED_DIRS.contains(&e.file_name().to_string_lossy().as_ref()) {
+            if is_dir && skipped_dir(&e.file_name().to_string_lossy()) {
                 return false;
             }
             // Where the entry really is: a link is resolved; a plain child of the root is the
@@ -1152,6 +1159,13 @@ mod tests {
             "---\nname: c\ndescription: d\n---\n",
         );
         write(&r.join("node_modules/d/SKILL.md"), "---\nname: d\n---\n");
+        // An install or a removal under way (or cut short by a kill) is skillscope's own.
+        for own in [".skillscope-add-x1/g", ".skillscope-gone-g-x2"] {
+            write(
+                &r.join(own).join("SKILL.md"),
+                "---\nname: g\ndescription: d\n---\n",
+            );
+        }
         write(&r.join("e/Skill.md"), "---\nname: e\ndescription: d\n---\n");
         std::os::unix::fs::symlink(r, r.join("x/loop")).unwrap();
         let (skills, problems) = scan(

@@ -103,7 +103,7 @@ pub struct BodyFacts {
     pub lines: u32,
     /// Bytes of the body.
     pub bytes: u64,
-    /// Its links to local files, in order (see `rules::local_links`).
+    /// Its links to local files, in order (see `rules::body::file_facts`).
     pub links: Vec<Link>,
 }
 

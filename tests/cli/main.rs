@@ -17,6 +17,7 @@ mod fifo;
 mod hostile_output;
 mod lazy_profile;
 mod manage;
+mod manage_trust;
 mod matching;
 mod namespaces;
 mod odd_files;

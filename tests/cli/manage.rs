@@ -9,26 +9,44 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// A fake machine: a home, skillscope's folders, and a place for sources.
-struct World {
+pub(crate) struct World {
     _t: tempfile::TempDir,
-    root: PathBuf,
+    pub(crate) root: PathBuf,
 }
 
 impl World {
-    fn new() -> World {
+    pub(crate) fn new() -> World {
         let t = tempfile::tempdir().unwrap();
         let root = t.path().canonicalize().unwrap();
         std::fs::create_dir_all(root.join("home")).unwrap();
         World { _t: t, root }
     }
 
-    fn home(&self) -> PathBuf {
+    pub(crate) fn home(&self) -> PathBuf {
         self.root.join("home")
     }
 
-    fn run(&self, args: &[&str]) -> Output {
-        let out = crate::common::bin()
-            .args(args)
+    pub(crate) fn run(&self, args: &[&str]) -> Output {
+        self.run_with(args, |_| {})
+    }
+
+    /// [`World::run`] with the command changed first (another folder, more environment).
+    pub(crate) fn run_with(&self, args: &[&str], change: impl FnOnce(&mut Command)) -> Output {
+        let mut cmd = self.command(args);
+        change(&mut cmd);
+        let out = cmd.output().unwrap();
+        eprintln!(
+            "skillscope {args:?}\n{}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out
+    }
+
+    /// The command `skillscope ARGS` in this world, not started.
+    pub(crate) fn command(&self, args: &[&str]) -> Command {
+        let mut cmd = crate::common::bin();
+        cmd.args(args)
             .env("HOME", self.home())
             .env(
                 "SKILLSCOPE_CONFIG_DIR",
@@ -48,29 +66,22 @@ impl World {
             .env_remove("XDG_DATA_HOME")
             .env_remove("XDG_CACHE_HOME")
             .current_dir(self.home())
-            .stdin(std::process::Stdio::null())
-            .output()
-            .unwrap();
-        eprintln!(
-            "skillscope {args:?}\n{}\n{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        out
+            .stdin(std::process::Stdio::null());
+        cmd
     }
 
-    fn ok(&self, args: &[&str]) -> String {
+    pub(crate) fn ok(&self, args: &[&str]) -> String {
         let out = self.run(args);
         assert!(out.status.success(), "skillscope {args:?} failed");
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
-    fn skills(&self) -> PathBuf {
+    pub(crate) fn skills(&self) -> PathBuf {
         self.home().join(".claude/skills")
     }
 }
 
-fn git(dir: &Path, args: &[&str]) {
+pub(crate) fn git(dir: &Path, args: &[&str]) {
     let out = Command::new("git")
         .args(args)
         .current_dir(dir)
@@ -85,13 +96,13 @@ fn git(dir: &Path, args: &[&str]) {
     assert!(out.status.success(), "git {args:?}: {out:?}");
 }
 
-fn skill_md(name: &str, description: &str) -> String {
+pub(crate) fn skill_md(name: &str, description: &str) -> String {
     format!("---\nname: {name}\ndescription: {description}\n---\n# {name}\n\nSteps.\n")
 }
 
 /// A repository with three skills: one whose script would leave `marker` if anything ran it,
 /// and a link to /etc/passwd; a hook that would leave `marker` too.
-fn hostile_repo(w: &World, marker: &Path) -> PathBuf {
+pub(crate) fn hostile_repo(w: &World, marker: &Path) -> PathBuf {
     let repo = w.root.join("repo");
     std::fs::create_dir_all(&repo).unwrap();
     git(&repo, &["init", "-q", "-b", "main"]);
@@ -147,7 +158,7 @@ fn hostile_repo(w: &World, marker: &Path) -> PathBuf {
 
 /// Every file under `dir` with its bytes, mode and link target: two equal snapshots are the
 /// same tree byte for byte.
-fn snapshot(dir: &Path) -> BTreeMap<String, (u32, Vec<u8>)> {
+pub(crate) fn snapshot(dir: &Path) -> BTreeMap<String, (u32, Vec<u8>)> {
     let mut out = BTreeMap::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {

@@ -9,9 +9,15 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// A fresh venv inside `skill`, or `None` (with the reason on stderr) when this machine cannot
-/// make one.
+/// make one. It is made with the system's Python: a probe runs a skill's `.venv` only when its
+/// interpreter lies in the system folders or the skill (one a user's home holds, as pyenv's,
+/// is refused).
 fn venv(skill: &Path) -> Option<PathBuf> {
-    let made = Command::new("python3")
+    let python = ["/usr/bin/python3", "/bin/python3"]
+        .into_iter()
+        .find(|p| Path::new(p).exists())
+        .unwrap_or("python3");
+    let made = Command::new(python)
         .args(["-m", "venv", ".venv"])
         .current_dir(skill)
         .output();

@@ -6,6 +6,7 @@ use crate::sandbox::{cli, cli_text, namespaces_here, serial, skill};
 use portable_pty::{CommandBuilder, PtySize, native_pty_system};
 use skillscope::core::probe::SandboxPreference;
 use std::io::Read;
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -310,5 +311,261 @@ fn probe_output_is_marked_untrusted_in_the_json_report() {
     assert!(
         untrusted.contains(&"skills[].verdict.stderr_tail"),
         "{untrusted:?}"
+    );
+}
+
+/// A skill whose `.venv` runs a system Python but whose `pyvenv.cfg` names a home-relative
+/// installation (`<HOME>/.ssh/../bin`): the sandbox reveals nothing a skill's file names, so
+/// the key stays hidden.
+#[test]
+fn a_skills_pyvenv_cfg_reveals_nothing_namespaces() {
+    if !namespaces_here("a_skills_pyvenv_cfg_reveals_nothing") {
+        return;
+    }
+    let system_python = Path::new("/usr/bin/python3");
+    if !system_python.exists() {
+        eprintln!("SKIPPED a_skills_pyvenv_cfg_reveals_nothing: no /usr/bin/python3");
+        return;
+    }
+    let _serial = serial();
+    let s = snoop();
+    let dir = s.library.join("snoop");
+    std::fs::create_dir_all(dir.join(".venv/bin")).unwrap();
+    std::os::unix::fs::symlink(system_python, dir.join(".venv/bin/python")).unwrap();
+    for base in [
+        format!("{}/.ssh/../bin", s.home.display()),
+        format!("{}/..", s.home.display()),
+    ] {
+        std::fs::write(
+            dir.join(".venv/pyvenv.cfg"),
+            format!("home = {base}\ninclude-system-site-packages = false\n"),
+        )
+        .unwrap();
+        let state = outside_tmp();
+        let out = cli(&s.library, SandboxPreference::Strongest, "30", state.path())
+            .env("HOME", &s.home)
+            .output()
+            .unwrap();
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+        let r = &doc["skills"][0];
+        assert_eq!(r["interpreter_from"], "the skill's .venv", "{r}");
+        let f = findings_of(r);
+        assert_eq!(f["key"], "ENOENT", "{base}: {f}");
+        assert!(
+            !r.to_string().contains(&s.key),
+            "{base}: the key leaked: {r}"
+        );
+    }
+}
+
+/// A `.venv` whose `python` leads into the home folder: refused before anything runs, with the
+/// reason, in both modes.
+fn venv_into_home(sandbox: SandboxPreference) {
+    let _serial = serial();
+    let t = outside_tmp();
+    let home = t.path().join("home");
+    let marker = t.path().join("RAN");
+    let fake = home.join(".local/py/bin/python3");
+    std::fs::create_dir_all(fake.parent().unwrap()).unwrap();
+    std::fs::write(&fake, format!("#!/bin/sh\ntouch '{}'\n", marker.display())).unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let library = t.path().join("library");
+    let dir = skill(&library, "homely", "answer()");
+    std::fs::create_dir_all(dir.join(".venv/bin")).unwrap();
+    std::os::unix::fs::symlink(&fake, dir.join(".venv/bin/python")).unwrap();
+    let state = outside_tmp();
+    let out = cli(&library, sandbox, "30", state.path())
+        .env("HOME", &home)
+        .output()
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    let v = &doc["skills"][0]["verdict"];
+    assert_eq!(v["kind"], "no-interpreter", "{v}");
+    assert!(v.to_string().contains("outside the system folders"), "{v}");
+    assert!(!marker.exists(), "the home's program ran");
+}
+
+#[test]
+fn a_venv_leading_into_the_home_is_refused_namespaces() {
+    venv_into_home(SandboxPreference::Strongest);
+}
+
+#[test]
+fn a_venv_leading_into_the_home_is_refused_process_group() {
+    venv_into_home(SandboxPreference::ProcessGroup);
+}
+
+/// `skillscope probe … 9<secret 7>>file`: the probe starts with its three streams only.
+fn inherited_descriptors(sandbox: SandboxPreference) {
+    let _serial = serial();
+    let t = outside_tmp();
+    let secret = t.path().join("secret");
+    let appended = t.path().join("appended");
+    std::fs::write(&secret, "SECRET-IN-FD-9").unwrap();
+    std::fs::write(&appended, "").unwrap();
+    let library = t.path().join("library");
+    skill(
+        &library,
+        "fds",
+        r#"
+attempt("read9", lambda: os.read(9, 100).decode())
+attempt("write7", lambda: os.write(7, b"WRITTEN"))
+attempt("open", lambda: sorted(int(f) for f in os.listdir("/proc/self/fd")))
+answer()
+"#,
+    );
+    let state = outside_tmp();
+    let probe = cli(&library, sandbox, "30", state.path());
+    let mut wrapped = std::process::Command::new("bash");
+    wrapped
+        .args([
+            "--norc",
+            "--noprofile",
+            "-c",
+            r#"exec 9<"$1" 7>>"$2"; shift 2; exec "$@""#,
+            "bash",
+        ])
+        .arg(&secret)
+        .arg(&appended)
+        .arg(probe.get_program())
+        .args(probe.get_args())
+        .stdin(std::process::Stdio::null());
+    for (k, v) in probe.get_envs() {
+        match v {
+            Some(v) => wrapped.env(k, v),
+            None => wrapped.env_remove(k),
+        };
+    }
+    let out = wrapped.output().unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    let r = &doc["skills"][0];
+    let f = findings_of(r);
+    assert_eq!(f["read9"], "EBADF", "{f}");
+    assert_eq!(f["write7"], "EBADF", "{f}");
+    // The listing's own descriptor is the only one above the streams.
+    let open: Vec<i64> = f["open"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{f}"))
+        .iter()
+        .map(|v| v.as_i64().unwrap())
+        .collect();
+    assert!(open.iter().filter(|fd| **fd > 2).count() <= 1, "{open:?}");
+    assert!(!r.to_string().contains("SECRET-IN-FD-9"), "{r}");
+    assert_eq!(std::fs::read_to_string(&appended).unwrap(), "");
+}
+
+#[test]
+fn a_probe_gets_no_descriptor_of_its_caller_namespaces() {
+    if namespaces_here("a_probe_gets_no_descriptor_of_its_caller") {
+        inherited_descriptors(SandboxPreference::Strongest);
+    }
+}
+
+#[test]
+fn a_probe_gets_no_descriptor_of_its_caller_process_group() {
+    inherited_descriptors(SandboxPreference::ProcessGroup);
+}
+
+/// The process-group mode's stage run directly with a terminal as its stdin (the one
+/// descriptor a command keeps): every request that changes the terminal is refused, modes,
+/// flushes and the older `TCSETA*` and `termios2` forms included, while reading its modes works.
+#[test]
+fn the_filter_refuses_every_terminal_change_on_a_held_terminal() {
+    let _serial = serial();
+    let pty = native_pty_system()
+        .openpty(PtySize {
+            rows: 24,
+            cols: 80,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .unwrap();
+    let script = r#"
+import fcntl, json, termios, struct, errno, sys
+out = {}
+attrs = fcntl.ioctl(0, termios.TCGETS, bytes(60))
+out["TCGETS"] = "ok"
+requests = {
+    "TCSETS": termios.TCSETS, "TCSETSW": termios.TCSETSW, "TCSETSF": termios.TCSETSF,
+    "TCSETA": 0x5406, "TCSETAW": 0x5407, "TCSETAF": 0x5408,
+    "TCSETS2": 0x402c542b, "TCSETSW2": 0x402c542c, "TCSETSF2": 0x402c542d,
+}
+for name, req in requests.items():
+    try:
+        fcntl.ioctl(0, req, attrs if not name.endswith("2") else attrs + bytes(8))
+        out[name] = "ok"
+    except OSError as e:
+        out[name] = errno.errorcode.get(e.errno, str(e.errno))
+for name, req, arg in [("TCFLSH", termios.TCFLSH, 0), ("TCXONC", termios.TCXONC, 0),
+                       ("TIOCSTI", termios.TIOCSTI, b"x"),
+                       ("TIOCSWINSZ", termios.TIOCSWINSZ, struct.pack("HHHH", 7, 9, 0, 0))]:
+    try:
+        fcntl.ioctl(0, req, arg)
+        out[name] = "ok"
+    except OSError as e:
+        out[name] = errno.errorcode.get(e.errno, str(e.errno))
+for p in ["/dev/tty", "/dev/ptmx"] + sorted(__import__("glob").glob("/dev/pts/[0-9]*")):
+    try:
+        os_fd = __import__("os").open(p, __import__("os").O_RDWR | __import__("os").O_NOCTTY)
+        out["open " + p] = "ok"
+    except OSError as e:
+        out["open " + p] = errno.errorcode.get(e.errno, str(e.errno))
+sys.stderr.write("RESULT " + json.dumps(out) + "\n")
+"#;
+    // Started by a shell (not as the terminal's session leader), as skillscope starts it.
+    let mut cmd = CommandBuilder::new("bash");
+    cmd.args(["--norc", "--noprofile", "-c", r#""$@"; true"#, "bash"]);
+    cmd.args([
+        env!("CARGO_BIN_EXE_skillscope"),
+        "__sandbox",
+        "exec",
+        "/usr/bin/env",
+        "python3",
+        "-c",
+        script,
+    ]);
+    let mut child = pty.slave.spawn_command(cmd).unwrap();
+    drop(pty.slave);
+    let mut reader = pty.master.try_clone_reader().unwrap();
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&seen);
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            sink.lock().unwrap().extend_from_slice(&buf[..n]);
+        }
+    });
+    let until = Instant::now() + Duration::from_mins(1);
+    while child.try_wait().unwrap().is_none() {
+        assert!(Instant::now() < until, "the stage did not finish");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    let text = String::from_utf8_lossy(&seen.lock().unwrap()).into_owned();
+    let line = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("RESULT "))
+        .unwrap_or_else(|| panic!("no result: {text}"));
+    let out: serde_json::Map<String, serde_json::Value> = serde_json::from_str(line).unwrap();
+    assert_eq!(out["TCGETS"], "ok", "{line}");
+    for (name, got) in &out {
+        if name == "TCGETS" {
+            continue;
+        }
+        if let Some(path) = name.strip_prefix("open ") {
+            assert_ne!(got, "ok", "{path} opened: {line}");
+        } else {
+            assert_eq!(got, "EPERM", "{name}: {line}");
+        }
+    }
+    assert!(
+        out.contains_key("TCSETA") && out.contains_key("TCFLSH"),
+        "{line}"
     );
 }

@@ -4,7 +4,7 @@
 //! listing, budget and match of one agent is computed over its view.
 
 use super::model::{AgentModel, model, readers};
-use crate::core::library::{Library, read_body};
+use crate::core::library::{Library, read_body_up_to};
 use crate::core::skill::Skill;
 use crate::core::source::Agent;
 use std::collections::HashMap;
@@ -275,6 +275,9 @@ pub fn glob_matches(glob: &str, path: &Path) -> bool {
     m.is_match(text) || (!text.starts_with('/') && m.is_match(format!("/{text}")))
 }
 
+/// The most bytes of a body read for a fallback description.
+const FALLBACK_BYTES: u64 = 1 << 20;
+
 /// The first paragraph of each member's body, for the members without a description.
 fn fallbacks(lib: &Library, member: &[bool]) -> HashMap<usize, String> {
     lib.skills
@@ -282,7 +285,8 @@ fn fallbacks(lib: &Library, member: &[bool]) -> HashMap<usize, String> {
         .enumerate()
         .filter(|&(i, s)| member[i] && s.frontmatter.parsed && !has_description(s))
         .filter_map(|(i, s)| {
-            let body = read_body(s).ok()?;
+            // The beginning is enough for a first paragraph: a huge body is not read whole.
+            let body = read_body_up_to(s, FALLBACK_BYTES).ok()?;
             let found = if s.command {
                 body.lines()
                     .map(str::trim)

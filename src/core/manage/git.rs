@@ -3,8 +3,11 @@
 //! out of the object store (`gitref::materialize`), never checked out.
 
 use crate::core::gitref::GitError;
+use std::io::Read;
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 /// Settings every git call gets on its command line, over the user's and the system's: no hook
 /// runs (a clone's template could bring some), no fsmonitor daemon starts, no submodule is
@@ -41,16 +44,105 @@ fn git() -> Command {
     c
 }
 
+/// How long git may go without a word of progress before it is stopped:
+/// `$SKILLSCOPE_GIT_STALL_SECS`, else a minute. It covers every transport (`git://`, `ssh://`,
+/// `file://`, http), where git's own low-speed limit covers http only.
+fn stall_limit() -> Duration {
+    std::env::var("SKILLSCOPE_GIT_STALL_SECS")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .map_or(Duration::from_mins(1), Duration::from_secs)
+}
+
+/// Most bytes of git's messages kept for an error.
+const STDERR_TAIL: usize = 64 << 10;
+
+/// Runs git, stopped when it says nothing (its progress included) for [`stall_limit`]: a
+/// silent server cannot make a command wait forever.
 fn run(mut c: Command, what: &str) -> Result<Vec<u8>, GitError> {
-    let out = c.output().map_err(GitError::Spawn)?;
-    if !out.status.success() {
-        return Err(GitError::Failed {
+    let mut child = c
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(GitError::Spawn)?;
+    let heard = Arc::new(Mutex::new(Instant::now()));
+    let stdout = child.stdout.take().map(|mut out| {
+        let heard = Arc::clone(&heard);
+        std::thread::spawn(move || {
+            let mut all = Vec::new();
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = out.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                all.extend_from_slice(&buf[..n]);
+                *heard.lock().unwrap_or_else(PoisonError::into_inner) = Instant::now();
+            }
+            all
+        })
+    });
+    let stderr = child.stderr.take().map(|mut err| {
+        let heard = Arc::clone(&heard);
+        std::thread::spawn(move || {
+            let mut tail = Vec::new();
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = err.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                tail.extend_from_slice(&buf[..n]);
+                if tail.len() > STDERR_TAIL {
+                    tail.drain(..tail.len() - STDERR_TAIL);
+                }
+                *heard.lock().unwrap_or_else(PoisonError::into_inner) = Instant::now();
+            }
+            tail
+        })
+    });
+    let limit = stall_limit();
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(GitError::Spawn)? {
+            break Some(status);
+        }
+        let quiet = heard
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .elapsed();
+        if quiet > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let out = stdout.and_then(|t| t.join().ok()).unwrap_or_default();
+    let err = stderr.and_then(|t| t.join().ok()).unwrap_or_default();
+    let said = String::from_utf8_lossy(&err);
+    // Progress lines end in `\r`: the last message is what is worth showing.
+    let last = said
+        .split(['\r', '\n'])
+        .map(str::trim)
+        .rfind(|l| !l.is_empty() && !is_progress(l))
+        .unwrap_or("");
+    match status {
+        None => Err(GitError::Failed {
             args: what.to_string(),
-            stderr: crate::core::text::line(String::from_utf8_lossy(&out.stderr).trim())
-                .into_owned(),
-        });
+            stderr: format!(
+                "no answer for {} s: the server stalled, so git was stopped (SKILLSCOPE_GIT_STALL_SECS sets the limit)",
+                limit.as_secs()
+            ),
+        }),
+        Some(s) if !s.success() => Err(GitError::Failed {
+            args: what.to_string(),
+            stderr: crate::core::text::line(last).into_owned(),
+        }),
+        Some(_) => Ok(out),
     }
-    Ok(out.stdout)
+}
+
+/// A line of git's progress meter (`Receiving objects:  12% (3/25)`), not a message.
+fn is_progress(line: &str) -> bool {
+    line.contains("% (") || line.ends_with(", done.")
 }
 
 /// Clones `url` (at `reference`, a branch or tag, else the default branch) bare and one commit
@@ -64,7 +156,8 @@ pub fn clone(url: &str, reference: Option<&str>, dest: &Path) -> Result<String, 
         "1",
         "--single-branch",
         "--no-tags",
-        "--quiet",
+        // Progress on stderr, also off a terminal: what tells a slow transfer from a stalled one.
+        "--progress",
         // An empty template folder: nothing of the installed templates (hooks) is copied.
         "--template=",
     ]);

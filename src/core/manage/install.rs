@@ -46,6 +46,13 @@ pub fn install(
     reason: &str,
 ) -> Result<Vec<Installed>, ManageError> {
     for s in skills {
+        super::target::plain_folder(&s.folder, &s.dir)?;
+    }
+    std::fs::create_dir_all(&target.dir).map_err(ManageError::io("create", &target.dir))?;
+    // One install, removal or restore at a time in this folder: a replacement and its
+    // manifest entry are one step for every other process.
+    let _lock = super::target::folder_lock(&target.dir)?;
+    for s in skills {
         let place = target.dir.join(&s.folder);
         if !replace && std::fs::symlink_metadata(&place).is_ok() {
             return Err(ManageError::Refused(format!(
@@ -54,8 +61,8 @@ pub fn install(
             )));
         }
     }
-    std::fs::create_dir_all(&target.dir).map_err(ManageError::io("create", &target.dir))?;
     super::work::sweep_stale(&target.dir, ".skillscope-add-");
+    super::work::sweep_removed(&target.dir);
     // A dot-folder: the scan never reads it, so a copy cut short is never taken for a skill.
     let tmp = tempfile::Builder::new()
         .prefix(".skillscope-add-")
@@ -76,15 +83,21 @@ pub fn install(
     for (s, from, hash) in ready {
         let place = target.dir.join(&s.folder);
         let replaced = if std::fs::symlink_metadata(&place).is_ok() {
-            Some(trash.put(&place, reason)?)
+            Some(trash.put_locked(&place, reason)?)
         } else {
             None
         };
         if let Err(e) = std::fs::rename(&from, &place) {
-            if let Some(r) = &replaced {
-                let _ = trash.restore(r);
+            let failed = ManageError::io("move into place", &place)(e);
+            if let Some(r) = &replaced
+                && let Err(back) = trash.restore_locked(r)
+            {
+                return Err(ManageError::Refused(format!(
+                    "{failed}; and the replaced skill could not be put back ({back}): `skillscope restore {}` does it",
+                    r.id
+                )));
             }
-            return Err(ManageError::io("move into place", &place)(e));
+            return Err(failed);
         }
         if let Some(p) = provenance {
             entries.push((

@@ -112,6 +112,31 @@ pub fn safe_folder_name(name: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
 }
 
+/// The exclusive lock on changes to the skill folder `dir`: installs, replacements, removals
+/// and restores in it, with its manifest, are one step each for every other process (its
+/// sidecar, `.skillscope-install.lock`, is removed when released).
+pub fn folder_lock(dir: &Path) -> Result<crate::core::fsx::FileLock, ManageError> {
+    Ok(crate::core::fsx::lock(
+        &dir.join("skillscope-install"),
+        crate::core::fsx::lock_wait(),
+    )?)
+}
+
+/// A folder name read from something untrusted (a manifest's key, an archive, a tree) made
+/// sure to be one plain name before it is joined to a folder: [`safe_folder_name`], else a
+/// refusal that says where it came from.
+pub fn plain_folder<'a>(name: &'a str, from: &Path) -> Result<&'a str, ManageError> {
+    if safe_folder_name(name) {
+        Ok(name)
+    } else {
+        Err(ManageError::Refused(format!(
+            "{} names the folder {:?}, which is not one plain folder name (letters, digits, `.`, `_`, `-`, not starting with `.`): left alone",
+            from.display(),
+            crate::core::text::line(name)
+        )))
+    }
+}
+
 /// The time now as `YYYY-MM-DDTHH:MM:SSZ`.
 pub fn now_utc() -> String {
     let secs = std::time::SystemTime::now()

@@ -4,6 +4,7 @@
 
 use super::{ManageError, manifest};
 use serde::{Deserialize, Serialize};
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 /// One removed skill.
@@ -31,6 +32,8 @@ pub struct Trash {
 }
 
 const ITEM: &str = "item";
+/// The trash's folders: its owner's only.
+const PRIVATE_DIR: u32 = 0o700;
 const ENTRY: &str = "entry.json";
 
 impl Trash {
@@ -52,19 +55,37 @@ impl Trash {
     }
 
     /// Moves the skill folder `dir` (a folder or a link to one) into the trash, with its
-    /// manifest entry, which leaves the manifest.
+    /// manifest entry, which leaves the manifest. Holds the folder's lock (see
+    /// [`super::target::folder_lock`]) while it works.
     pub fn put(&self, dir: &Path, reason: &str) -> Result<TrashEntry, ManageError> {
+        let _lock = super::target::folder_lock(dir.parent().unwrap_or(dir))?;
+        self.put_locked(dir, reason)
+    }
+
+    /// [`Trash::put`] by a caller that holds the folder's lock.
+    ///
+    /// The entry file is written first and the skill moved after it: an entry is listed only once
+    /// its folder is complete (see [`Trash::list`]), and a move across file systems copies
+    /// under a name of skillscope's own and takes the skill out of its folder with one rename
+    /// (see [`super::tree::move_whole`]). A process killed at any step leaves the skill either
+    /// where it was or whole in the trash, never half in both.
+    pub(crate) fn put_locked(&self, dir: &Path, reason: &str) -> Result<TrashEntry, ManageError> {
         let name = dir
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .ok_or_else(|| ManageError::Refused(format!("{} is no skill folder", dir.display())))?;
-        std::fs::create_dir_all(&self.dir).map_err(ManageError::io("create", &self.dir))?;
+        self.make_private()?;
+        sweep_unfinished(&self.dir);
+        if let Some(parent) = dir.parent() {
+            super::work::sweep_removed(parent);
+        }
         let stamp = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_millis());
         let slot = tempfile::Builder::new()
             .prefix(&format!("{stamp}-{name}-"))
             .rand_bytes(4)
+            .permissions(std::fs::Permissions::from_mode(PRIVATE_DIR))
             .tempdir_in(&self.dir)
             .map_err(ManageError::io("create", &self.dir))?
             .keep();
@@ -81,9 +102,13 @@ impl Trash {
             reason: reason.to_string(),
             provenance: provenance.clone(),
         };
-        write_entry(&slot, &entry)?;
-        if let Err(e) = super::tree::move_whole(dir, &slot.join(ITEM)) {
-            let _ = std::fs::remove_dir_all(&slot);
+        let moved = write_entry(&slot, &entry)
+            .and_then(|()| super::tree::move_whole(dir, &slot.join(ITEM)));
+        if let Err(e) = moved {
+            // A move that failed left the skill where it was: the slot holds nothing of use.
+            if std::fs::symlink_metadata(dir).is_ok() {
+                let _ = std::fs::remove_dir_all(&slot);
+            }
             return Err(e);
         }
         if provenance.is_some()
@@ -96,6 +121,25 @@ impl Trash {
         Ok(entry)
     }
 
+    /// The trash folder, made private (`0700`) if it is not: removed skills of a private home
+    /// stay private.
+    fn make_private(&self) -> Result<(), ManageError> {
+        std::fs::create_dir_all(&self.dir).map_err(ManageError::io("create", &self.dir))?;
+        let meta =
+            std::fs::symlink_metadata(&self.dir).map_err(ManageError::io("read", &self.dir))?;
+        if !meta.is_dir() {
+            return Err(ManageError::Refused(format!(
+                "{} is not a folder",
+                self.dir.display()
+            )));
+        }
+        if meta.permissions().mode() & 0o777 != PRIVATE_DIR {
+            std::fs::set_permissions(&self.dir, std::fs::Permissions::from_mode(PRIVATE_DIR))
+                .map_err(ManageError::io("protect", &self.dir))?;
+        }
+        Ok(())
+    }
+
     /// Everything in the trash, newest first.
     pub fn list(&self) -> Vec<TrashEntry> {
         let Ok(rd) = std::fs::read_dir(&self.dir) else {
@@ -106,6 +150,8 @@ impl Trash {
             .filter_map(|e| {
                 let bytes = crate::core::fsx::read_regular(&e.path().join(ENTRY)).ok()??;
                 let entry: TrashEntry = serde_json::from_slice(&bytes).ok()?;
+                // An entry whose skill is not (yet) whole in it is no removal to restore.
+                std::fs::symlink_metadata(e.path().join(ITEM)).ok()?;
                 // The folder's own name is the id: an entry file copied elsewhere says nothing.
                 (entry.id == e.file_name().to_string_lossy()).then_some(entry)
             })
@@ -124,8 +170,16 @@ impl Trash {
     }
 
     /// Puts an entry back where it was, byte for byte, with its manifest entry. Refused when
-    /// something is there now.
+    /// something is there now. Holds the folder's lock while it works.
     pub fn restore(&self, entry: &TrashEntry) -> Result<(), ManageError> {
+        let parent = entry.from.parent().unwrap_or(&entry.from);
+        std::fs::create_dir_all(parent).map_err(ManageError::io("create", parent))?;
+        let _lock = super::target::folder_lock(parent)?;
+        self.restore_locked(entry)
+    }
+
+    /// [`Trash::restore`] by a caller that holds the folder's lock.
+    pub(crate) fn restore_locked(&self, entry: &TrashEntry) -> Result<(), ManageError> {
         let slot = self.slot(entry)?;
         if std::fs::symlink_metadata(&entry.from).is_ok() {
             return Err(ManageError::Refused(format!(
@@ -176,14 +230,40 @@ fn write_entry(slot: &Path, e: &TrashEntry) -> Result<(), ManageError> {
         why: err.to_string(),
     })?;
     text.push('\n');
-    crate::core::paths::write_atomic(&p, text.as_bytes(), None)
-        .map_err(ManageError::io("write", &p))
+    crate::core::paths::write_atomic(
+        &p,
+        text.as_bytes(),
+        Some(std::fs::Permissions::from_mode(
+            crate::core::paths::PRIVATE_FILE,
+        )),
+    )
+    .map_err(ManageError::io("write", &p))
+}
+
+/// Removes the slots a killed removal left unfinished: an entry file without its skill, older
+/// than a day (a removal under way in another process is younger).
+fn sweep_unfinished(trash: &Path) {
+    let Ok(rd) = std::fs::read_dir(trash) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let slot = e.path();
+        let unfinished = e.file_type().is_ok_and(|t| t.is_dir())
+            && std::fs::symlink_metadata(slot.join(ITEM)).is_err()
+            && std::fs::symlink_metadata(&slot)
+                .ok()
+                .and_then(|m| m.modified().ok())
+                .and_then(|m| m.elapsed().ok())
+                .is_some_and(|age| age > super::work::STALE);
+        if unfinished {
+            let _ = std::fs::remove_dir_all(&slot);
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::os::unix::fs::PermissionsExt;
 
     #[test]
     fn removed_and_restored_byte_for_byte() {

@@ -332,7 +332,11 @@ fn starts_with_shebang(path: &Path) -> bool {
 }
 
 /// Moves `from` (a folder or a link) to `to` (which must not exist): a rename, or across file
-/// systems an exact copy (modes, times and links as they are) and then the original removed.
+/// systems an exact copy (modes, times and links as they are) made under a name of skillscope's
+/// own beside `to` and renamed into place once complete; `from` then leaves its folder in one
+/// rename and is deleted. Killed at any step, `to` is absent or whole and `from` is present or
+/// gone whole; a deletion cut short leaves a `.skillscope-gone-…` folder that the scan never
+/// reads and the next change in that folder deletes.
 pub fn move_whole(from: &Path, to: &Path) -> Result<(), ManageError> {
     if std::fs::symlink_metadata(to).is_ok() {
         return Err(ManageError::Refused(format!(
@@ -343,14 +347,34 @@ pub fn move_whole(from: &Path, to: &Path) -> Result<(), ManageError> {
     match std::fs::rename(from, to) {
         Ok(()) => Ok(()),
         Err(e) if e.raw_os_error() == Some(nix::libc::EXDEV) => {
-            copy_exact(from, to)?;
-            let meta = std::fs::symlink_metadata(from).map_err(ManageError::io("read", from))?;
-            if meta.is_dir() {
-                std::fs::remove_dir_all(from)
-            } else {
-                std::fs::remove_file(from)
+            let beside = to.parent().unwrap_or_else(|| Path::new("."));
+            let staging = tempfile::Builder::new()
+                .prefix(&format!("{}copy-", crate::core::paths::OWN_PREFIX))
+                .tempdir_in(beside)
+                .map_err(ManageError::io("create a temporary folder in", beside))?;
+            let copy = staging.path().join("item");
+            copy_exact(from, &copy)?;
+            std::fs::rename(&copy, to).map_err(ManageError::io("move into place", to))?;
+            let (Some(parent), Some(name)) = (from.parent(), from.file_name()) else {
+                return Err(ManageError::Refused(format!(
+                    "{} is no folder to remove",
+                    from.display()
+                )));
+            };
+            let gone = parent.join(format!(
+                "{}{}-{:08x}",
+                super::work::GONE,
+                name.to_string_lossy(),
+                rand_u32()
+            ));
+            if let Err(e) = std::fs::rename(from, &gone) {
+                // `from` stays: the copy goes, so that nothing is in two places.
+                let _ = remove_any(to);
+                return Err(ManageError::io("move away", from)(e));
             }
-            .map_err(ManageError::io("remove", from))
+            // Out of the library already: a deletion that fails only leaves garbage behind.
+            let _ = remove_any(&gone);
+            Ok(())
         }
         Err(e) => Err(ManageError::Io {
             what: "move",
@@ -358,6 +382,24 @@ pub fn move_whole(from: &Path, to: &Path) -> Result<(), ManageError> {
             source: e,
         }),
     }
+}
+
+/// Removes a folder with everything in it, or a file or link.
+fn remove_any(p: &Path) -> std::io::Result<()> {
+    if std::fs::symlink_metadata(p)?.is_dir() {
+        std::fs::remove_dir_all(p)
+    } else {
+        std::fs::remove_file(p)
+    }
+}
+
+/// A number unlikely to repeat, for a temporary name.
+fn rand_u32() -> u32 {
+    use std::hash::{BuildHasher, Hasher};
+    let h = std::collections::hash_map::RandomState::new()
+        .build_hasher()
+        .finish();
+    (h ^ (h >> 32)) as u32
 }
 
 /// An exact copy: every folder, file and link as it is, modes and modification times kept.

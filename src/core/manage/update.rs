@@ -35,6 +35,11 @@ pub fn added(targets: &[Target]) -> (Vec<Added>, Vec<String>) {
         match manifest::read(&t.dir) {
             Ok(m) => {
                 for (folder, entry) in m.skills {
+                    // A key is joined to the folder: a committed manifest could name `../../.git`.
+                    if let Err(e) = super::target::plain_folder(&folder, &manifest::path(&t.dir)) {
+                        notes.push(e.to_string());
+                        continue;
+                    }
                     out.push(Added {
                         target: t.clone(),
                         folder,
@@ -104,6 +109,7 @@ pub fn check(skills: &[Added], work: &Path) -> Vec<Check> {
         }
     }
     let mut out = Vec::new();
+    let mut staged_n = 0usize;
     for (n, (record, members)) in groups.into_iter().enumerate() {
         let here = work.join(n.to_string());
         let fetched = Origin::from_record(&record).and_then(|o| origin::fetch(&o, &here));
@@ -142,7 +148,9 @@ pub fn check(skills: &[Added], work: &Path) -> Vec<Check> {
                 out.push(c);
                 continue;
             };
-            let stage = here.join("stage");
+            // One folder per skill checked: a source added at two places stages twice.
+            staged_n += 1;
+            let stage = here.join("stage").join(staged_n.to_string());
             let staged = std::fs::create_dir_all(&stage)
                 .map_err(ManageError::io("create", &stage))
                 .and_then(|()| {

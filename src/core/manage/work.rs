@@ -6,7 +6,7 @@ use std::path::Path;
 
 /// How old a temporary folder of an add must be before a later add takes it for one a killed
 /// process left behind (a day: no add runs that long).
-const STALE: std::time::Duration = std::time::Duration::from_hours(24);
+pub(crate) const STALE: std::time::Duration = std::time::Duration::from_hours(24);
 
 /// Removes the folders named `prefix…` in `dir` older than [`STALE`]: what an add killed before
 /// it could clean up left there. Links and files of that name are left alone.
@@ -32,6 +32,25 @@ pub(crate) fn sweep_stale(dir: &Path, prefix: &str) {
         }
     }
 }
+
+/// Deletes what removals left in `dir` (see [`super::tree::move_whole`]): a folder renamed
+/// `.skillscope-gone-…` is already out of the library, whole elsewhere, and deleted by whoever
+/// finds it, a killed process's included.
+pub(crate) fn sweep_removed(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        if e.file_name().to_string_lossy().starts_with(GONE)
+            && e.file_type().is_ok_and(|t| t.is_dir())
+        {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+    }
+}
+
+/// The name a folder leaving the library takes before it is deleted.
+pub(crate) const GONE: &str = ".skillscope-gone-";
 
 /// A temporary folder under `base` (skillscope's data folder) for clones and staged copies,
 /// removed when dropped; the stale ones a killed add left there go first.

@@ -100,12 +100,58 @@ pub fn venv_python(dir: &Path) -> Option<PathBuf> {
     is_executable(&p).then_some(p)
 }
 
+/// The folders whose programs a skill's own files (its `.venv`, a `#!` line naming a path) may
+/// choose: the system's programs and libraries, visible in every sandbox.
+pub const SYSTEM_PROGRAMS: [&str; 8] = [
+    "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/usr", "/nix",
+];
+
+/// Whether the program chosen for the skill in `dir` may run: its real path (every link
+/// resolved, not its text) lies in [`SYSTEM_PROGRAMS`] or inside the skill's folder, or it was
+/// found on the user's PATH (`path_var`: the user's environment chose it, not the skill). A
+/// `.venv` whose `python` leads into a home folder, skillscope's cache or another user's files
+/// is refused: nothing a skill writes chooses what the sandbox reveals.
+pub fn vet(program: &Path, dir: &Path, path_var: &OsStr) -> Result<(), Missing> {
+    let on_path = program.parent().is_some_and(|parent| {
+        std::env::split_paths(path_var).any(|d| !d.as_os_str().is_empty() && d == parent)
+    });
+    if on_path {
+        return Ok(());
+    }
+    let refused = |why: String| Missing {
+        wanted: program.to_string_lossy().into_owned(),
+        why,
+    };
+    let real = std::fs::canonicalize(program)
+        .map_err(|e| refused(format!("`{}` cannot be resolved: {e}", program.display())))?;
+    let folder = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    if real.starts_with(&folder) || SYSTEM_PROGRAMS.iter().any(|s| real.starts_with(s)) {
+        return Ok(());
+    }
+    Err(refused(format!(
+        "`{}` leads to `{}`, outside the system folders and the skill: a skill's own files never choose what the sandbox reveals (make its .venv with a system Python, e.g. `/usr/bin/python3 -m venv .venv`, or name a program on PATH with `#!/usr/bin/env`)",
+        program.display(),
+        real.display()
+    )))
+}
+
+/// [`choose_unvetted`], refused unless [`vet`] allows the program.
+pub fn choose(
+    dir: &Path,
+    entry: Option<(&Path, &Head)>,
+    path_var: &OsStr,
+) -> Result<Chosen, Missing> {
+    let chosen = choose_unvetted(dir, entry, path_var)?;
+    vet(&chosen.invocation.program, dir, path_var)?;
+    Ok(chosen)
+}
+
 /// The one rule for a skill's interpreter. With an entry script (`entry` and its head): a Python
 /// entry (its `#!` line names Python, or it has none and ends in `.py`) runs with the skill's
 /// `.venv` when there is one, keeping the `#!` line's arguments; anything else as its `#!` line or
 /// extension says. Without one (a skill that declares dependencies but runs nothing): the
 /// `.venv`, else `python3` on PATH.
-pub fn choose(
+fn choose_unvetted(
     dir: &Path,
     entry: Option<(&Path, &Head)>,
     path_var: &OsStr,

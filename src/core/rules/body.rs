@@ -7,7 +7,7 @@ use super::Profile;
 use crate::core::catalogue::RuleId;
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::fsx::Stamp;
-use crate::core::library::read_body;
+use crate::core::library::read_body_up_to;
 use crate::core::resource::Resource;
 use crate::core::skill::{BodyFacts, Link, Skill};
 use crate::core::text::thousands;
@@ -17,6 +17,9 @@ use std::path::{Component, Path, PathBuf};
 
 pub const MAX_LINES: usize = 500;
 pub const MAX_TOKENS: usize = 5_000;
+/// The most bytes of a body read to tell whether it is over [`MAX_TOKENS`]: far more than that
+/// many tokens of any text.
+const COUNTED_BYTES: u64 = 4 << 20;
 /// Broken links reported at most per body.
 const MAX_BROKEN: usize = 100;
 
@@ -40,23 +43,19 @@ pub fn check(
         )
     };
     let mut learned = false;
-    let mut body: Option<String> = None;
     let facts = if let Some(f) = skill.facts.body.get() {
         f
     } else {
-        let text = match read_body(skill) {
-            Ok(b) => b,
-            Err(e) => {
-                out.push(unreadable(e));
+        let facts = match file_facts(&skill.skill_md, skill.body_offset) {
+            Ok(f) => f,
+            Err(source) => {
+                out.push(unreadable(crate::core::library::LibraryError::Read {
+                    path: skill.skill_md.clone(),
+                    source,
+                }));
                 return (out, false);
             }
         };
-        let facts = BodyFacts {
-            lines: u32::try_from(text.lines().count()).unwrap_or(u32::MAX),
-            bytes: text.len() as u64,
-            links: local_links(&text),
-        };
-        body = Some(text);
         learned = true;
         skill.facts.body.get_or_init(|| facts)
     };
@@ -81,7 +80,9 @@ pub fn check(
         let n = if let Some(n) = slot.get() {
             *n as usize
         } else {
-            let text = match body.take().map_or_else(|| read_body(skill), Ok) {
+            // Counted no further than the limit: a body's first bytes tell, and a huge one is
+            // not read whole.
+            let text = match read_body_up_to(skill, COUNTED_BYTES) {
                 Ok(b) => b,
                 Err(e) => {
                     out.push(unreadable(e));
@@ -215,8 +216,8 @@ fn nested_reference(
     resource: Option<&Resource>,
 ) -> (Option<PathBuf>, bool) {
     let read_links = || {
-        crate::core::library::read_text(reference)
-            .map(|text| local_links(&text).into_iter().map(|l| l.target).collect())
+        file_facts(reference, 0)
+            .map(|f| f.links.into_iter().map(|l| l.target).collect())
             .unwrap_or_default()
     };
     let mut new = false;
@@ -260,26 +261,50 @@ pub const MAX_LINKS: usize = 10_000;
 
 /// Inline markdown links `[text](target)` to local files, outside code blocks and code spans, at
 /// most one past [`MAX_LINKS`] (so that a reader can tell that some were left out). Linear in
-/// the text's length, however its links are laid out.
-pub fn local_links(text: &str) -> Vec<Link> {
-    let mut out = Vec::new();
-    let mut fence: Option<&str> = None;
+/// the text's length, however its links are laid out. Files are read by [`file_facts`], which
+/// finds the same links piece by piece.
+#[cfg(test)]
+fn local_links(text: &str) -> Vec<Link> {
+    let mut scan = LinkScanner::default();
     for (i, line) in text.lines().enumerate() {
-        let t = line.trim_start();
-        if let Some(f) = fence {
-            if t.starts_with(f) {
-                fence = None;
-            }
-            continue;
+        if !scan.line(i, line, 0, false) {
+            break;
         }
-        if t.starts_with("```") || t.starts_with("~~~") {
-            fence = Some(&t[..3]);
-            continue;
+    }
+    scan.out
+}
+
+/// [`local_links`] fed one line (or one piece of a long line) at a time.
+#[derive(Default)]
+struct LinkScanner {
+    /// The fence character (`` ` `` or `~`) of the code block the text is in.
+    fence: Option<char>,
+    out: Vec<Link>,
+}
+
+impl LinkScanner {
+    /// Reads line `i` (0-based); `line` starts at character `first_col` of it, and `continued`
+    /// says it is not the line's beginning. False once enough links were found.
+    fn line(&mut self, i: usize, line: &str, first_col: usize, continued: bool) -> bool {
+        if !continued {
+            let t = line.trim_start();
+            if let Some(f) = self.fence {
+                if t.starts_with([f; 3]) {
+                    self.fence = None;
+                }
+                return true;
+            }
+            if t.starts_with("```") || t.starts_with("~~~") {
+                self.fence = t.chars().next();
+                return true;
+            }
+        } else if self.fence.is_some() {
+            return true;
         }
         let mut in_code = false;
         let bytes = line.as_bytes();
         // Characters before `counted`, so that columns cost one pass over the line in all.
-        let (mut counted, mut chars) = (0usize, 0usize);
+        let (mut counted, mut chars) = (0usize, first_col);
         let mut j = 0;
         while j < bytes.len() {
             match bytes[j] {
@@ -293,13 +318,13 @@ pub fn local_links(text: &str) -> Vec<Link> {
                     if let Some(target) = clean_target(raw) {
                         chars += line[counted..j + 2].chars().count();
                         counted = j + 2;
-                        out.push(Link {
+                        self.out.push(Link {
                             target,
                             line: u32::try_from(i + 1).unwrap_or(u32::MAX),
                             column: u32::try_from(chars + 1).unwrap_or(u32::MAX),
                         });
-                        if out.len() > MAX_LINKS {
-                            return out;
+                        if self.out.len() > MAX_LINKS {
+                            return false;
                         }
                     }
                     j += 2 + end;
@@ -308,8 +333,77 @@ pub fn local_links(text: &str) -> Vec<Link> {
             }
             j += 1;
         }
+        true
     }
-    out
+}
+
+/// A line longer than this is read in pieces of this size (a link across two pieces is not
+/// seen): a one-line file of any size costs bounded memory.
+const PIECE: usize = 1 << 20;
+
+/// The facts of the file at `path` from byte `offset` on (its lines, bytes and local links, as
+/// [`local_links`] finds them), read in pieces: memory stays bounded whatever the file's size.
+pub(crate) fn file_facts(path: &Path, offset: u64) -> std::io::Result<BodyFacts> {
+    use std::io::{BufRead, Seek};
+    let (mut file, _) = crate::core::fsx::open_regular(path)?;
+    file.seek(std::io::SeekFrom::Start(offset))?;
+    let mut reader = std::io::BufReader::with_capacity(64 << 10, file);
+    let mut facts = BodyFacts::default();
+    let mut scan = LinkScanner::default();
+    let mut more = true;
+    let (mut line, mut lines, mut col) = (Vec::new(), 0usize, 0usize);
+    let mut feed = |piece: &[u8], i: usize, col: &mut usize, facts: &mut BodyFacts| {
+        let text = String::from_utf8_lossy(piece);
+        facts.bytes += text.len() as u64;
+        if more {
+            more = scan.line(i, &text, *col, *col > 0);
+        }
+        *col += text.chars().count();
+    };
+    loop {
+        let buf = reader.fill_buf()?;
+        if buf.is_empty() {
+            break;
+        }
+        let (take, ended) = match memchr(buf) {
+            Some(n) => (n + 1, true),
+            None => (buf.len(), false),
+        };
+        line.extend_from_slice(&buf[..take]);
+        reader.consume(take);
+        if ended {
+            let mut text = &line[..line.len() - 1];
+            facts.bytes += 1;
+            if let Some(t) = text.strip_suffix(b"\r") {
+                text = t;
+                facts.bytes += 1;
+            }
+            feed(text, lines, &mut col, &mut facts);
+            lines += 1;
+            col = 0;
+            line.clear();
+        } else if line.len() >= PIECE {
+            // Cut at a character's start, so no character is split.
+            let cut = (1..=PIECE)
+                .rev()
+                .find(|&k| line.get(k).is_none_or(|b| b & 0xC0 != 0x80))
+                .unwrap_or(PIECE);
+            feed(&line[..cut], lines, &mut col, &mut facts);
+            line.drain(..cut);
+        }
+    }
+    if !line.is_empty() {
+        feed(&line, lines, &mut col, &mut facts);
+        lines += 1;
+    }
+    facts.lines = u32::try_from(lines).unwrap_or(u32::MAX);
+    facts.links = scan.out;
+    Ok(facts)
+}
+
+/// The position of the first newline in `buf`.
+fn memchr(buf: &[u8]) -> Option<usize> {
+    buf.iter().position(|b| *b == b'\n')
 }
 
 fn clean_target(raw: &str) -> Option<String> {
@@ -337,6 +431,40 @@ fn clean_target(raw: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_read_in_pieces_has_the_facts_of_its_whole_text() {
+        let t = tempfile::tempdir().unwrap();
+        let long = format!("{}[x](far.md) é", "y".repeat(PIECE + 10));
+        let texts = [
+            String::new(),
+            "one line, no newline [a](a.md)".to_string(),
+            "---\nname: x\n---\r\n[a](a.md)\r\n```\n[b](b.md)\n```\n`[c](c.md)` [d](d.md)\n\n"
+                .to_string(),
+            format!("head\n{long}\n[e](e.md)\n"),
+            "bad \u{FFFD} bytes\n~~~\n[f](f.md)\n~~~\n[g](g.md)".to_string(),
+        ];
+        for (n, text) in texts.iter().enumerate() {
+            let p = t.path().join(format!("{n}.md"));
+            std::fs::write(&p, text).unwrap();
+            let got = file_facts(&p, 0).unwrap();
+            assert_eq!(got.lines as usize, text.lines().count(), "{n}");
+            assert_eq!(got.bytes, text.len() as u64, "{n}");
+            assert_eq!(got.links, local_links(text), "{n}");
+        }
+        // From an offset, as a body after its frontmatter.
+        let p = t.path().join("2.md");
+        let got = file_facts(&p, 12).unwrap();
+        assert_eq!(got.links, local_links(&texts[2][12..]));
+        // A line longer than a piece is read in pieces, with its columns kept.
+        let p = t.path().join("3.md");
+        let got = file_facts(&p, 0).unwrap();
+        let far = got.links.iter().find(|l| l.target == "far.md").unwrap();
+        assert_eq!(
+            (far.line, far.column),
+            (2, u32::try_from(PIECE + 15).unwrap())
+        );
+    }
 
     #[test]
     fn hostile_link_layouts_cost_linear_time_and_bounded_links() {

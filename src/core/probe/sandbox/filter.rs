@@ -11,24 +11,60 @@ use seccompiler::{
 };
 use std::collections::BTreeMap;
 
-/// Terminal ioctls refused with `EPERM`: faking input (`TIOCSTI`, and `TIOCLINUX`'s paste on a
-/// virtual console), resizing (`TIOCSWINSZ`), redirecting the console (`TIOCCONS`), changing the
-/// line discipline, taking a terminal as controlling one or its foreground group, hanging it up,
-/// and rewriting its modes.
+/// Terminal ioctls refused with `EPERM`: every request that changes a terminal rather than
+/// reads it. Faking input (`TIOCSTI`, and `TIOCLINUX`'s paste on a virtual console), resizing
+/// (`TIOCSWINSZ`), redirecting the console (`TIOCCONS`), changing the line discipline, taking a
+/// terminal as controlling one, leaving it or setting its foreground group, hanging it up,
+/// rewriting its modes in every form the kernel takes (`TCSETS*`, the old `TCSETA*`, `termios2`'s
+/// `TCSETS*2`, `TCSETX*`, the locked modes), flushing or stopping its queues (`TCFLSH`,
+/// `TCXONC`), sending breaks, its exclusive mode, modem and serial lines, packet mode, a pty's
+/// lock, its signals and the opening of a pty's peer.
 // The request is a `c_ulong` on glibc and a `c_int` on musl: the cast is needed on one of them.
 #[allow(clippy::unnecessary_cast)]
-pub const TERMINAL_IOCTLS: [u64; 11] = [
+pub const TERMINAL_IOCTLS: [u64; 43] = [
     libc::TIOCSTI as u64,
     libc::TIOCLINUX as u64,
     libc::TIOCSWINSZ as u64,
     libc::TIOCCONS as u64,
     libc::TIOCSETD as u64,
     libc::TIOCSCTTY as u64,
+    libc::TIOCNOTTY as u64,
     libc::TIOCSPGRP as u64,
     libc::TIOCVHANGUP as u64,
     libc::TCSETS as u64,
     libc::TCSETSW as u64,
     libc::TCSETSF as u64,
+    libc::TCSETA as u64,
+    libc::TCSETAW as u64,
+    libc::TCSETAF as u64,
+    libc::TCSETS2 as u64,
+    libc::TCSETSW2 as u64,
+    libc::TCSETSF2 as u64,
+    libc::TCSETX as u64,
+    libc::TCSETXF as u64,
+    libc::TCSETXW as u64,
+    libc::TIOCSLCKTRMIOS as u64,
+    libc::TCFLSH as u64,
+    libc::TCXONC as u64,
+    libc::TCSBRK as u64,
+    libc::TCSBRKP as u64,
+    libc::TIOCSBRK as u64,
+    libc::TIOCCBRK as u64,
+    libc::TIOCEXCL as u64,
+    libc::TIOCNXCL as u64,
+    libc::TIOCMBIS as u64,
+    libc::TIOCMBIC as u64,
+    libc::TIOCMSET as u64,
+    libc::TIOCSSOFTCAR as u64,
+    libc::TIOCSSERIAL as u64,
+    libc::TIOCSRS485 as u64,
+    libc::TIOCSERCONFIG as u64,
+    libc::TIOCSERSETMULTI as u64,
+    libc::TIOCPKT as u64,
+    libc::TIOCSPTLCK as u64,
+    libc::TIOCSIG as u64,
+    libc::TIOCGPTPEER as u64,
+    libc::TIOCSERSWILD as u64,
 ];
 
 /// System calls refused outright: kernel keyrings, tracing other processes, performance
@@ -113,5 +149,39 @@ mod tests {
         let program = build().unwrap();
         // One check per refused ioctl and per denied call at least.
         assert!(program.len() > TERMINAL_IOCTLS.len() + DENIED.len());
+    }
+
+    #[test]
+    fn every_terminal_changing_request_is_refused_once() {
+        let mut seen = std::collections::BTreeSet::new();
+        for r in TERMINAL_IOCTLS {
+            assert!(seen.insert(r), "{r:#x} listed twice");
+        }
+        // Every request that writes a terminal's modes, in each form the kernel takes, and
+        // the flush; reading requests stay allowed (interpreters ask `isatty`).
+        #[allow(clippy::unnecessary_cast)]
+        for needed in [
+            libc::TCSETA,
+            libc::TCSETAW,
+            libc::TCSETAF,
+            libc::TCSETS2,
+            libc::TCSETSW2,
+            libc::TCSETSF2,
+            libc::TCFLSH,
+            libc::TIOCSTI,
+            libc::TIOCSWINSZ,
+            libc::TIOCSCTTY,
+        ] {
+            assert!(seen.contains(&(needed as u64)), "{needed:#x}");
+        }
+        #[allow(clippy::unnecessary_cast)]
+        for read in [
+            libc::TCGETS,
+            libc::TIOCGWINSZ,
+            libc::TIOCGPGRP,
+            libc::FIONREAD,
+        ] {
+            assert!(!seen.contains(&(read as u64)), "{read:#x} only reads");
+        }
     }
 }

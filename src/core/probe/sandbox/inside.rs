@@ -179,6 +179,7 @@ fn init() -> i32 {
     if prctl::set_pdeathsig(Signal::SIGKILL).is_err() {
         return 1;
     }
+    close_inherited();
     let Some(ch) = channel() else { return 1 };
     // The spec arrives once the helper is known alive; end of file means skillscope is gone.
     let Some(spec) = read_spec(&ch) else { return 1 };
@@ -245,6 +246,65 @@ fn no_terminal() -> Result<(), Failure> {
     at("install the seccomp filter", filter::install(&program))
 }
 
+/// Closes every descriptor but the three streams: whatever the caller of skillscope left open
+/// (`skillscope probe … 9<secret`) is not the command's to read or write. The stages call it
+/// first, while nothing of their own is open above stderr.
+fn close_inherited() {
+    let listed: Option<Vec<i32>> = std::fs::read_dir("/proc/self/fd").ok().map(|rd| {
+        rd.flatten()
+            .filter_map(|e| e.file_name().to_str()?.parse().ok())
+            .collect()
+    });
+    // The listing's own descriptor is among them, closed already when its turn comes.
+    let fds = listed.unwrap_or_else(|| {
+        let (soft, _) = getrlimit(Resource::RLIMIT_NOFILE).unwrap_or((1024, 1024));
+        (3..i32::try_from(soft.min(1 << 20)).unwrap_or(1024)).collect()
+    });
+    for fd in fds.into_iter().filter(|fd| *fd > 2) {
+        let _ = nix::unistd::close(fd);
+    }
+}
+
+/// Whether a `/dev` entry is a terminal: the pseudo-terminals and their multiplexer, the
+/// controlling-terminal alias, the consoles and their screen memory.
+fn is_terminal_device(name: &str) -> bool {
+    matches!(name, "pts" | "ptmx" | "console") || name.starts_with("tty") || name.starts_with("vcs")
+}
+
+/// The process-group mode's wall around terminals, with Landlock where the kernel has it: every
+/// access is granted beneath each top-level folder but `/dev`, and beneath `/dev` to everything
+/// but its terminals ([`is_terminal_device`]), whose folder can only be listed. The command
+/// reads and writes what the user can, as the mode says, but opens no terminal, also not
+/// through another process's `/proc/PID/fd`.
+fn terminal_wall() {
+    let abi = ABI::V9;
+    let all = AccessFs::from_all(abi);
+    // Links are left out: a rule holds the inode a path leads to, and `/dev/stdin` leads
+    // through `/proc/self/fd/0` to whatever terminal the stage was given.
+    let entries = |dir: &str, keep: &dyn Fn(&str) -> bool| -> Vec<PathBuf> {
+        std::fs::read_dir(dir)
+            .map(|rd| {
+                rd.flatten()
+                    .filter(|e| e.file_type().is_ok_and(|t| !t.is_symlink()))
+                    .filter(|e| keep(&e.file_name().to_string_lossy()))
+                    .map(|e| e.path())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let top = entries("/", &|n| n != "dev");
+    let dev = entries("/dev", &|n| !is_terminal_device(n));
+    let ruleset = Ruleset::default()
+        .handle_access(all)
+        .and_then(landlock::Ruleset::create)
+        .and_then(|r| r.add_rules(path_beneath_rules(&top, all)))
+        .and_then(|r| r.add_rules(path_beneath_rules(&dev, all)))
+        .and_then(|r| r.add_rules(path_beneath_rules(["/dev"], AccessFs::ReadDir)));
+    if let Ok(r) = ruleset {
+        let _ = r.restrict_self();
+    }
+}
+
 /// The process-group mode's stage: leaves the terminal (a new session, which is also the group
 /// skillscope kills), installs the seccomp filter, then becomes the command (`args`: program
 /// and its arguments; environment, folder and streams are already the command's). Returns only
@@ -254,6 +314,8 @@ fn exec(args: &[OsString]) -> i32 {
     let Some((program, rest)) = args.split_first() else {
         return 2;
     };
+    close_inherited();
+    terminal_wall();
     if let Err(f) = no_terminal() {
         eprintln!("skillscope sandbox: {}: {}", f.step, f.error);
         return 126;

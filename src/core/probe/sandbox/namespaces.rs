@@ -77,36 +77,26 @@ fn hidden_places(home: Option<&Path>) -> Vec<PathBuf> {
     hide
 }
 
-/// What the command needs to read beneath a hidden folder: its folder, the program, the
-/// program's real file and the installation holding it (`…/versions/3.11.7` for
-/// `…/versions/3.11.7/bin/python3`), and for a virtual environment the installation its
-/// `pyvenv.cfg` names. A program inside the skill folder reveals nothing more. An installation that would be the home folder itself, hold it, or be a
-/// top-level folder is not revealed whole: only the program's file is.
+/// What the command needs to read beneath a hidden folder: its folder, the program, and for a
+/// program found on the user's PATH its real file and the installation holding it
+/// (`…/versions/3.11.7` for `…/versions/3.11.7/bin/python3`). Nothing is revealed because a
+/// skill's files say so: a program the skill chose (its `.venv`, a `#!` path) runs only from
+/// the system folders or the skill's own (see [`crate::core::probe::interpreter::vet`]), which
+/// are visible anyway, and its `pyvenv.cfg` is never read here. An installation that would be
+/// the home folder itself, hold it, or be a top-level folder is not revealed whole: only the
+/// program's file is.
 fn revealed(spec: &RunSpec, home: Option<&Path>) -> Vec<PathBuf> {
     let mut out = vec![spec.cwd.clone(), spec.program.clone()];
-    let mut programs = vec![spec.program.clone()];
-    if let Some(cfg) = spec
+    let path_var = crate::core::probe::interpreter::search_path();
+    let on_path = spec
         .program
         .parent()
-        .and_then(Path::parent)
-        .map(|venv| venv.join("pyvenv.cfg"))
-        && let Ok(text) = std::fs::read_to_string(cfg)
-        && let Some(base) = text.lines().find_map(|l| {
-            let (k, v) = l.split_once('=')?;
-            (k.trim() == "home").then(|| PathBuf::from(v.trim()))
-        })
-    {
-        // `home` is the folder of the base interpreter: its installation is one level up.
-        programs.push(base.join("python"));
-    }
+        .is_some_and(|p| std::env::split_paths(&path_var).any(|d| d == p));
     let folder = std::fs::canonicalize(&spec.cwd).unwrap_or_else(|_| spec.cwd.clone());
-    for program in programs {
-        let real = std::fs::canonicalize(&program).unwrap_or(program);
-        if real.starts_with(&folder) {
-            // The skill's own program: visible with its folder, and its "installation" would
-            // be the folder around the skill.
-            continue;
-        }
+    if let Ok(real) = std::fs::canonicalize(&spec.program)
+        && on_path
+        && !real.starts_with(&folder)
+    {
         let prefix = real.parent().and_then(Path::parent).map(Path::to_path_buf);
         out.push(real);
         if let Some(prefix) = prefix {

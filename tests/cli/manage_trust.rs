@@ -1,0 +1,355 @@
+//! The manager against hostile input and against a crowd, third round: lock-file keys that
+//! leave the skill folder, installs and removals killed half-way, a private trash, parallel
+//! replacements, a source added twice, and a git server that never answers.
+
+use crate::common::write;
+use crate::manage::{World, git, hostile_repo, skill_md, snapshot};
+use std::collections::BTreeMap;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+fn lock_file(w: &World) -> serde_json::Value {
+    let text = std::fs::read_to_string(w.skills().join("skills.lock")).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+/// A committed `skills.lock` whose keys climb out of the skill folder: `update` joins no such
+/// key to a path, with or without `--replace`, and says which it left alone.
+#[test]
+fn update_never_joins_a_lock_key_that_leaves_the_skill_folder() {
+    let w = World::new();
+    let repo = hostile_repo(&w, &w.root.join("MARKER"));
+    let url = format!("file://{}", repo.display());
+    w.ok(&["add", &url, "--yes"]);
+    // What the attacker targets: the repository's `.git` (whose config would then be the
+    // source's) and a documentation folder, next to the skills folder's parents.
+    let home = w.home();
+    write(&home.join(".git/config"), "[core]\n\tbare = false\n");
+    write(&home.join("docs/index.md"), "# the project's docs\n");
+    let before = (snapshot(&home.join(".git")), snapshot(&home.join("docs")));
+    let mut lock = lock_file(&w);
+    let weather = lock["skills"]["weather"].clone();
+    for key in ["../../.git", "../../docs", "..", ".hidden", "a/b"] {
+        lock["skills"][key] = weather.clone();
+    }
+    std::fs::write(
+        w.skills().join("skills.lock"),
+        serde_json::to_string_pretty(&lock).unwrap(),
+    )
+    .unwrap();
+    // Upstream changes the skill, so that an update has something to write.
+    write(
+        &repo.join("skills/weather/SKILL.md"),
+        &skill_md(
+            "weather",
+            "Forecasts for any city when the user asks about rain.",
+        ),
+    );
+    git(&repo, &["commit", "-qam", "upstream"]);
+    for args in [
+        &["update", "--yes"][..],
+        &["update", "--yes", "--replace"][..],
+    ] {
+        let out = w.run(args);
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(said.contains("not one plain folder name"), "{said}");
+        assert!(said.contains("../../.git"), "{said}");
+        assert_eq!(
+            (snapshot(&home.join(".git")), snapshot(&home.join("docs"))),
+            before,
+            "{args:?} wrote outside the skill folder"
+        );
+    }
+    // The plain key was updated as usual.
+    let now = std::fs::read_to_string(w.skills().join("weather/SKILL.md")).unwrap();
+    assert!(now.contains("rain"), "{now}");
+}
+
+/// What an install or a removal leaves while it works, or when it is killed: folders of
+/// skillscope's own in the skill folder. No command takes one for a skill.
+#[test]
+fn staging_and_removal_folders_are_never_read_as_skills() {
+    let w = World::new();
+    write(
+        &w.skills().join("real/SKILL.md"),
+        &skill_md("real", "Work with real files when the user asks for them."),
+    );
+    for own in [
+        ".skillscope-add-Ab12/half",
+        ".skillscope-copy-Cd34/item",
+        ".skillscope-gone-old-Ef56",
+    ] {
+        write(
+            &w.skills().join(own).join("SKILL.md"),
+            &skill_md(
+                "half",
+                "A half-copied skill that must never be listed anywhere.",
+            ),
+        );
+    }
+    let list = w.ok(&["list", "--json"]);
+    let names: Vec<String> = serde_json::from_str::<serde_json::Value>(&list)
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(names, ["real"], "{list}");
+    for args in [
+        &["prompt", "--agent", "claude-code"][..],
+        &["check"][..],
+        &["budget"][..],
+    ] {
+        let out = w.run(args);
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(!said.contains("half"), "{args:?}: {said}");
+    }
+    // A removal cut short is finished by the next change in that folder.
+    w.ok(&["remove", "real", "--yes"]);
+    assert!(!w.skills().join(".skillscope-gone-old-Ef56").exists());
+}
+
+/// The same device as `a`'s: a move between them is a rename.
+fn same_device(a: &Path, b: &Path) -> bool {
+    std::fs::metadata(a).unwrap().dev() == std::fs::metadata(b).unwrap().dev()
+}
+
+/// A remove whose trash is on another file system, killed at many moments: the skill is always
+/// either where it was, whole, or gone from its folder and whole in the trash, restorable byte
+/// for byte; the trash never lists a half-made entry.
+#[test]
+fn a_remove_across_file_systems_killed_at_any_moment_loses_nothing() {
+    let w = World::new();
+    let Ok(shm) = tempfile::tempdir_in("/dev/shm") else {
+        eprintln!("SKIPPED: no /dev/shm to put the trash on another file system");
+        return;
+    };
+    if same_device(shm.path(), &w.root) {
+        eprintln!("SKIPPED: /dev/shm is on the test folder's file system");
+        return;
+    }
+    let dir = w.skills().join("big");
+    write(
+        &dir.join("SKILL.md"),
+        &skill_md("big", "A skill with thousands of files for a slow copy."),
+    );
+    for i in 0..3000 {
+        write(
+            &dir.join(format!("references/r{i:04}.md")),
+            &"x".repeat(512),
+        );
+    }
+    let original = snapshot(&dir);
+    let data = shm.path().join("data");
+    let with_data = |c: &mut std::process::Command| {
+        c.env("SKILLSCOPE_DATA_DIR", &data);
+    };
+    for delay_ms in [5u64, 30, 80, 160, 320, 640] {
+        let mut child = w.command(&["remove", "big", "--yes"]);
+        with_data(&mut child);
+        let mut child = child
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(delay_ms));
+        let _ = child.kill();
+        let _ = child.wait();
+        let trash = w.run_with(&["trash", "--json"], with_data);
+        let entries: serde_json::Value = serde_json::from_slice(&trash.stdout).unwrap();
+        let listed = entries.as_array().unwrap();
+        if dir.exists() {
+            assert_eq!(
+                snapshot(&dir),
+                original,
+                "killed after {delay_ms} ms: the skill is half there"
+            );
+            // Killed once the trash's copy was whole: an entry to throw away.
+            if !listed.is_empty() {
+                w.run_with(&["trash", "--empty", "--yes"], with_data);
+            }
+        } else {
+            assert_eq!(
+                listed.len(),
+                1,
+                "killed after {delay_ms} ms: gone, yet not in the trash"
+            );
+            // The entry is whole: restoring it gives the skill back byte for byte.
+            let out = w.run_with(&["restore", "big"], with_data);
+            assert!(
+                out.status.success(),
+                "killed after {delay_ms} ms: restore failed"
+            );
+            assert_eq!(
+                snapshot(&dir),
+                original,
+                "killed after {delay_ms} ms: restored differently"
+            );
+        }
+    }
+    // Uninterrupted, it completes, and the trash holds the skill.
+    let out = w.run_with(&["remove", "big", "--yes"], with_data);
+    assert!(out.status.success());
+    assert!(!dir.exists());
+    let leftovers: Vec<PathBuf> = std::fs::read_dir(w.skills())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with(".skillscope-")
+        })
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    w.run_with(&["restore", "big"], with_data);
+    assert_eq!(snapshot(&dir), original);
+}
+
+/// Removed skills may come from a private folder: the trash is its owner's only.
+#[test]
+fn the_trash_is_private() {
+    let w = World::new();
+    write(
+        &w.skills().join("secret/SKILL.md"),
+        &skill_md("secret", "Private notes when the user asks for them."),
+    );
+    w.ok(&["remove", "secret", "--yes"]);
+    let trash = w.home().join(".local/share/skillscope/trash");
+    let mode = |p: &Path| std::fs::symlink_metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&trash), 0o700);
+    let slots: Vec<PathBuf> = std::fs::read_dir(&trash)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    assert_eq!(slots.len(), 1);
+    assert_eq!(mode(&slots[0]), 0o700);
+    assert_eq!(mode(&slots[0].join("entry.json")), 0o600);
+}
+
+/// Twenty processes replacing one skill at once: the skill is there and recorded afterwards,
+/// every round; what each replaced is in the trash.
+#[test]
+fn parallel_replacements_keep_the_skill_and_its_lock_entry() {
+    let w = World::new();
+    let repo = hostile_repo(&w, &w.root.join("MARKER"));
+    let url = format!("file://{}", repo.display());
+    w.ok(&["add", &url, "--pick", "weather", "--yes"]);
+    for round in 0..3 {
+        let children: Vec<std::process::Child> = (0..20)
+            .map(|_| {
+                w.command(&["add", &url, "--pick", "weather", "--yes", "--replace"])
+                    .env("SKILLSCOPE_LOCK_TIMEOUT_MS", "60000")
+                    .stdout(std::process::Stdio::null())
+                    .stderr(std::process::Stdio::null())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        let ok = children
+            .into_iter()
+            .map(|c| c.wait_with_output().unwrap().status.success())
+            .filter(|s| *s)
+            .count();
+        assert_eq!(ok, 20, "round {round}: some replacements failed");
+        assert!(
+            w.skills().join("weather/SKILL.md").is_file(),
+            "round {round}"
+        );
+        let lock = lock_file(&w);
+        assert!(
+            lock["skills"]["weather"]["hash"].is_string(),
+            "round {round}: the lock entry was lost: {lock}"
+        );
+    }
+}
+
+/// One source added for two scopes is checked once per copy.
+#[test]
+fn update_checks_a_source_added_at_both_scopes() {
+    let w = World::new();
+    let repo = hostile_repo(&w, &w.root.join("MARKER"));
+    let url = format!("file://{}", repo.display());
+    let project = w.root.join("project");
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    let in_project = |c: &mut std::process::Command| {
+        c.current_dir(&project);
+    };
+    for scope in ["user", "project"] {
+        let out = w.run_with(
+            &["add", &url, "--pick", "weather", "--scope", scope, "--yes"],
+            in_project,
+        );
+        assert!(out.status.success(), "{scope}");
+    }
+    let out = w.run_with(&["update", "--json"], in_project);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{said}");
+    let checks: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let all = checks.to_string();
+    assert!(!all.contains("File exists"), "{all}");
+    let statuses: BTreeMap<String, String> = checks
+        .as_array()
+        .unwrap_or_else(|| panic!("{all}"))
+        .iter()
+        .map(|row| {
+            (
+                row["check"]["dir"].as_str().unwrap().to_string(),
+                row["check"]["status"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(statuses.len(), 2, "{all}");
+    assert!(statuses.values().all(|s| s == "up-to-date"), "{all}");
+}
+
+/// A `git://` server that accepts and then says nothing: `add` gives up after the stall limit
+/// instead of waiting forever.
+#[test]
+fn a_silent_git_server_does_not_hang_add() {
+    let w = World::new();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        while let Ok((s, _)) = listener.accept() {
+            held.push(s);
+        }
+    });
+    let mut child = w
+        .command(&[
+            "add",
+            &format!("git://127.0.0.1:{port}/skills.git"),
+            "--yes",
+        ])
+        .env("SKILLSCOPE_GIT_STALL_SECS", "2")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A hang guard, not a timing: the limit is 2 s.
+    let until = Instant::now() + Duration::from_mins(2);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > until {
+            let _ = child.kill();
+            panic!("add still waits on a silent server");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(!out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("stalled"), "{said}");
+}
