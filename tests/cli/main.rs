@@ -8,6 +8,7 @@ mod tui_common;
 
 mod agents;
 mod baseline;
+mod bounded_memory;
 mod budget_used;
 mod check;
 mod ci_example;
