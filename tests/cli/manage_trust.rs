@@ -154,7 +154,20 @@ fn a_remove_across_file_systems_killed_at_any_moment_loses_nothing() {
     let with_data = |c: &mut std::process::Command| {
         c.env("SKILLSCOPE_DATA_DIR", &data);
     };
-    for delay_ms in [5u64, 30, 80, 160, 320, 640] {
+    // How long a whole removal takes here (and back), so that the kills below land throughout
+    // it: while it starts, copies, moves and deletes.
+    let started = Instant::now();
+    assert!(
+        w.run_with(&["remove", "big", "--yes"], with_data)
+            .status
+            .success()
+    );
+    let whole = started.elapsed();
+    assert!(w.run_with(&["restore", "big"], with_data).status.success());
+    assert!(snapshot(&dir) == original, "not restored byte for byte");
+    let trash = data.join("trash");
+    for step in 1..=12u32 {
+        let delay = whole * step / 12;
         let mut child = w.command(&["remove", "big", "--yes"]);
         with_data(&mut child);
         let mut child = child
@@ -162,39 +175,31 @@ fn a_remove_across_file_systems_killed_at_any_moment_loses_nothing() {
             .stderr(std::process::Stdio::null())
             .spawn()
             .unwrap();
-        std::thread::sleep(Duration::from_millis(delay_ms));
+        std::thread::sleep(delay);
         let _ = child.kill();
         let _ = child.wait();
-        let trash = w.run_with(&["trash", "--json"], with_data);
-        let entries: serde_json::Value = serde_json::from_slice(&trash.stdout).unwrap();
-        let listed = entries.as_array().unwrap();
-        if dir.exists() {
-            assert_eq!(
-                snapshot(&dir),
-                original,
-                "killed after {delay_ms} ms: the skill is half there"
+        let at = format!("killed after {delay:?} of {whole:?}");
+        let listed = w.run_with(&["trash", "--json"], with_data);
+        let listed: serde_json::Value = serde_json::from_slice(&listed.stdout).unwrap();
+        let listed = listed.as_array().unwrap().clone();
+        // Every entry the trash lists holds the whole skill.
+        for e in &listed {
+            let item = trash.join(e["id"].as_str().unwrap()).join("item");
+            assert!(
+                snapshot(&item) == original,
+                "{at}: a listed entry is partial"
             );
-            // Killed once the trash's copy was whole: an entry to throw away.
+        }
+        if dir.exists() {
+            assert!(snapshot(&dir) == original, "{at}: the skill is half there");
             if !listed.is_empty() {
                 w.run_with(&["trash", "--empty", "--yes"], with_data);
             }
         } else {
-            assert_eq!(
-                listed.len(),
-                1,
-                "killed after {delay_ms} ms: gone, yet not in the trash"
-            );
-            // The entry is whole: restoring it gives the skill back byte for byte.
+            assert_eq!(listed.len(), 1, "{at}: gone, yet not in the trash");
             let out = w.run_with(&["restore", "big"], with_data);
-            assert!(
-                out.status.success(),
-                "killed after {delay_ms} ms: restore failed"
-            );
-            assert_eq!(
-                snapshot(&dir),
-                original,
-                "killed after {delay_ms} ms: restored differently"
-            );
+            assert!(out.status.success(), "{at}: restore failed");
+            assert!(snapshot(&dir) == original, "{at}: restored differently");
         }
     }
     // Uninterrupted, it completes, and the trash holds the skill.
@@ -214,7 +219,7 @@ fn a_remove_across_file_systems_killed_at_any_moment_loses_nothing() {
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
     w.run_with(&["restore", "big"], with_data);
-    assert_eq!(snapshot(&dir), original);
+    assert!(snapshot(&dir) == original, "not restored byte for byte");
 }
 
 /// Removed skills may come from a private folder: the trash is its owner's only.
