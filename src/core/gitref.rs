@@ -414,15 +414,7 @@ pub fn materialize(
                     }),
                 }
             } else {
-                written = written.saturating_add(size);
-                if size > MAX_BLOB || written > MAX_COPY {
-                    return Err(GitError::BadTree(format!(
-                        "{} is {size} bytes: a baseline copy takes files up to {} MiB and {} MiB in all",
-                        e.shown(),
-                        MAX_BLOB >> 20,
-                        MAX_COPY >> 20
-                    )));
-                }
+                written = within_caps(&e.shown(), size, written)?;
                 write_file(&mut copy, dest, e, &mut reader, size)?;
             }
             end_of_blob(&mut reader)
@@ -453,6 +445,20 @@ const MAX_BLOB: u64 = 1 << 30;
 const MAX_COPY: u64 = 2 << 30;
 /// Longest link target kept: no system resolves a longer path (`PATH_MAX`).
 const MAX_LINK: u64 = 4096;
+
+/// The bytes a copy has written once a file of `size` is added to the `written` before it,
+/// or the error that says which cap the file passes.
+fn within_caps(shown: &str, size: u64, written: u64) -> Result<u64, GitError> {
+    let total = written.saturating_add(size);
+    if size > MAX_BLOB || total > MAX_COPY {
+        return Err(GitError::BadTree(format!(
+            "{shown} is {size} bytes: a baseline copy takes files up to {} MiB and {} MiB in all",
+            MAX_BLOB >> 20,
+            MAX_COPY >> 20
+        )));
+    }
+    Ok(total)
+}
 
 /// Reads the header `git cat-file --batch` gives blob `id`; returns its size.
 fn blob_size(reader: &mut impl BufRead, id: &str) -> Result<u64, GitError> {
@@ -609,6 +615,19 @@ fn place_links(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_blob_past_a_cap_is_refused_with_the_caps() {
+        assert_eq!(within_caps("a", 10, 5).unwrap(), 15);
+        assert_eq!(within_caps("a", MAX_BLOB, 0).unwrap(), MAX_BLOB);
+        let big = within_caps("skills/a/data.bin", MAX_BLOB + 1, 0).unwrap_err();
+        assert!(
+            big.to_string()
+                .contains("skills/a/data.bin is 1073741825 bytes: a baseline copy takes files up to 1024 MiB and 2048 MiB in all"),
+            "{big}"
+        );
+        assert!(within_caps("b", MAX_BLOB, MAX_COPY - MAX_BLOB + 1).is_err());
+    }
 
     fn git_ok(dir: &Path, args: &[&str]) -> bool {
         Command::new("git")
