@@ -3,6 +3,7 @@
 //! its own budget.
 
 use super::model::{MODELS, model};
+use super::switches::AgentSwitches;
 use super::view::agent_view;
 use crate::core::library::Library;
 use crate::core::listing::{self, Fate, ListingOptions, Tier};
@@ -51,6 +52,7 @@ impl AgentBudget {
 /// index), at `tier` for a context window of `window` tokens, counted in `enc`.
 pub fn per_agent(
     lib: &Library,
+    switches: Option<&AgentSwitches>,
     enabled: &dyn Fn(usize) -> bool,
     tier: Tier,
     window: usize,
@@ -60,13 +62,15 @@ pub fn per_agent(
     MODELS
         .iter()
         .map(|m| {
-            let (view, keep) = agent_view(lib, m.agent, &[]);
+            let (view, keep) = agent_view(lib, m.agent, &[], switches);
             let opts = ListingOptions {
                 format: model(m.agent).format,
                 tier,
                 context_window: window,
             };
-            let on = |i: usize| keep.get(i).is_some_and(|&k| enabled(k));
+            // An agent with switches of its own obeys only those, applied in its view.
+            let own = super::has_switches(m.agent);
+            let on = |i: usize| keep.get(i).is_some_and(|&k| own || enabled(k));
             let l = listing::render(&view, &on, &opts);
             let tokens = if l.text.is_empty() {
                 0
@@ -121,6 +125,7 @@ mod tests {
         let cache = TokenCache::in_memory();
         let all = per_agent(
             &lib,
+            None,
             &|_| true,
             Tier::Auto,
             200_000,
@@ -143,10 +148,18 @@ mod tests {
         assert!(get(Agent::ClaudeCode).budget_share().unwrap() < 0.1);
         assert_eq!(get(Agent::Opencode).budget_chars, None);
         assert!(get(Agent::ClaudeCode).tokens > get(Agent::Codex).tokens / 3);
-        // A skill switched off leaves every listing that had it.
+        // A skill switched off in Claude Code's own settings leaves Claude Code's listing…
+        std::fs::write(
+            home.path().join(".claude/settings.json"),
+            r#"{"skillOverrides": {"alpha": "off"}}"#,
+        )
+        .unwrap();
+        let (switches, diags) = crate::core::agents::AgentSwitches::load(home.path(), None);
+        assert!(diags.is_empty(), "{diags:?}");
         let off = per_agent(
             &lib,
-            &|i| lib.skills[i].name != "alpha",
+            Some(&switches),
+            &|_| true,
             Tier::Auto,
             200_000,
             Encoding::default(),
@@ -155,9 +168,22 @@ mod tests {
         let c = off.iter().find(|b| b.agent == Agent::ClaudeCode).unwrap();
         assert_eq!((c.skills, c.listed), (2, 1));
         assert!(c.tokens < get(Agent::ClaudeCode).tokens);
+        // …while skillscope's own store switches nothing for an agent that has switches.
+        let own = per_agent(
+            &lib,
+            None,
+            &|i| lib.skills[i].name != "alpha",
+            Tier::Auto,
+            200_000,
+            Encoding::default(),
+            &cache,
+        );
+        let c = own.iter().find(|b| b.agent == Agent::ClaudeCode).unwrap();
+        assert_eq!((c.skills, c.listed), (2, 2));
         // A small window squeezes Claude Code's listing: 1% of 2,000 tokens is 80 characters.
         let tight = per_agent(
             &lib,
+            None,
             &|_| true,
             Tier::Auto,
             2_000,

@@ -370,6 +370,11 @@ pub fn render(lib: &Library, enabled: &dyn Fn(usize) -> bool, opts: &ListingOpti
             }
             Tier::Full | Tier::Auto => s.description = Some(d),
         }
+        // The agent's own switch lists it by name only, whatever the budget.
+        if let Some(why) = lib.name_only.get(&s.index) {
+            s.description = None;
+            s.demote(Fate::NameOnly, why.clone());
+        }
     }
 
     let budget = format.budget_chars(opts.context_window);
