@@ -308,6 +308,10 @@ impl App {
         if !self.findings.chosen {
             self.findings.profile = Profile::fitting(&lib);
         }
+        self.findings.per_agent = lib.skills.iter().any(|s| {
+            !matches!(s.agent, crate::core::Agent::Path | crate::core::Agent::Demo)
+                || !agents::readers(s).is_empty()
+        });
         self.switches.enabled = match &self.switches.state {
             Some(st) => lib.skills.iter().map(|s| st.is_enabled(s)).collect(),
             None => lib.skills.iter().map(|s| state::default_for(s).0).collect(),
@@ -362,7 +366,12 @@ impl App {
     fn run_checks(&mut self, body: bool) {
         jobs::check(
             Arc::clone(&self.lib),
-            self.findings.profile,
+            // Until a profile is picked (`P`), each skill is judged by its agent's, as `check`
+            // and `list` judge it.
+            (
+                self.findings.profile,
+                self.findings.per_agent && !self.findings.chosen,
+            ),
             self.switches.enabled.clone(),
             body,
             self.generation,
@@ -594,6 +603,29 @@ impl App {
         self.preview.job.idle()
             && (self.screen != Screen::Prompt
                 || (self.preview.shown.is_some() && !self.preview.job.is_stale()))
+    }
+
+    /// The profile a skill (by library index) is judged by: the one picked with `P`, else its
+    /// agent's, as `check` and `list` judge it.
+    pub fn profile_of(&self, skill: usize) -> Profile {
+        let opts = crate::core::rules::CheckOptions {
+            per_agent: self.findings.per_agent && !self.findings.chosen,
+            profile: self.findings.profile,
+            ..Default::default()
+        };
+        self.lib
+            .skills
+            .get(skill)
+            .map_or(self.findings.profile, |s| opts.profile_of(s))
+    }
+
+    /// The label of the rules in use: the profile picked, else "per-agent".
+    pub fn rules_label(&self) -> String {
+        if self.findings.per_agent && !self.findings.chosen {
+            "per-agent".to_string()
+        } else {
+            self.findings.profile.to_string()
+        }
     }
 
     /// The diagnostics shown for a skill (by library index).

@@ -78,6 +78,9 @@ pub struct Findings {
     pub profile: Profile,
     /// The user picked `profile` (else it follows the library: lazy-skills for the demo).
     pub chosen: bool,
+    /// Some skill is in an agent's folder: until a profile is picked, each is judged by its
+    /// agent's profile (the rest by `profile`).
+    pub per_agent: bool,
     /// The rules of `profile` have run on the current library.
     pub checked: bool,
 }
