@@ -15,7 +15,7 @@ mod toggle;
 mod work;
 
 use crate::core::Library;
-use crate::core::agents;
+use crate::core::agents::{self, AgentSwitches};
 use crate::core::budget;
 use crate::core::diagnostic::Diagnostic;
 use crate::core::listing::{Format, ListingOptions, Tier};
@@ -633,6 +633,25 @@ impl App {
         self.findings.diags.get(skill).map_or(&[], Vec::as_slice)
     }
 
+    /// The agents' switches as just read: every view, listing, budget and match that applies
+    /// them is worked out again, and their files are watched (again: one may have appeared).
+    pub(super) fn on_switches(&mut self, switches: AgentSwitches) {
+        let files = switches.files();
+        self.switches.agents = Some(Arc::new(switches));
+        self.switches.read += 1;
+        let tx = self.tx.clone();
+        self.switches.watch = watch::watch_files(&files, Duration::from_millis(250), move |c| {
+            if matches!(c, Change::Paths(_)) {
+                let _ = tx.send(Event::SettingsChanged);
+            }
+        })
+        .ok();
+        self.request_preview();
+        if self.screen == Screen::Test {
+            self.run_matchers();
+        }
+    }
+
     /// Starts the file watcher on a worker: adding a watch for every folder of a big library
     /// takes a while, and the keys must not wait for it.
     fn start_watch(&mut self) {
@@ -721,6 +740,9 @@ impl App {
                 self.footer.expire(self.ticks);
             }
             Event::FsChanged(_) => self.request_rescan(),
+            Event::SettingsChanged => {
+                jobs::load_switches(self.switches.home.clone(), self.tx.clone());
+            }
             Event::InputGone => self.requests.quit = true,
             Event::Job(job) => self.on_job(job),
         }
@@ -914,7 +936,10 @@ impl App {
                 };
                 self.set_status(text, false);
             }
-            Action::Rescan => self.request_rescan(),
+            Action::Rescan => {
+                self.request_rescan();
+                jobs::load_switches(self.switches.home.clone(), self.tx.clone());
+            }
             Action::AddSkills => self.overlay = Some(Overlay::Add(screens::add::AddFlow::new())),
             Action::RemoveSkill => self.ask_remove(),
             Action::UndoRemove => self.undo_remove(),

@@ -105,6 +105,11 @@ pub struct Switches {
     pub home: Option<PathBuf>,
     /// Some skill is in a folder that an agent with per-skill switches reads.
     pub agent_readers: bool,
+    /// How many times the agents' switches were read: the views built with older ones are
+    /// built again.
+    pub read: u64,
+    /// Watches the agents' settings files: an edit on disk reads them again.
+    pub watch: Option<crate::core::watch::Watch>,
 }
 
 /// Where the Add flow installs and removed skills go.
