@@ -88,11 +88,13 @@ fn locks_under(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
 #[test]
 fn backup_kept_only_when_a_file_existed_and_no_lock_is_left_behind() {
     let (said, dir) = switch_off(true);
-    // Claude Code's file existed; opencode's is new: one backup.
+    // Claude Code's file existed: one backup. opencode also reads `.claude/skills`, but it is
+    // not installed here: no opencode.json is made for it.
     assert!(
-        said.contains("pdf switched off for claude-code, opencode (backup kept)"),
+        said.contains("pdf switched off for claude-code (backup kept)"),
         "{said}"
     );
+    assert!(!dir.path().join("home/.config/opencode").exists(), "{said}");
     assert!(
         dir.path()
             .join("home/.claude/settings.json.skillscope.bak")

@@ -128,6 +128,11 @@ fn agent_write_through_shows_the_diff_and_writes_only_after_yes() {
         app.switches
             .agents
             .as_ref()
-            .is_some_and(|sw| sw.badges(s).iter().all(|b| !b.loads()))
+            // Claude Code's, the one written: opencode is not installed here.
+            .is_some_and(|sw| {
+                sw.badges(s)
+                    .iter()
+                    .any(|b| b.agent == skillscope::core::Agent::ClaudeCode && !b.loads())
+            })
     });
 }

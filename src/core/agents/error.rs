@@ -70,6 +70,14 @@ pub enum ToggleError {
         /// Why it has none.
         why: &'static str,
     },
+    /// The agent is not installed here: a switch for it is written only when asked by name.
+    #[error(
+        "{agent} is not installed here (neither its settings folder nor its command was found): nothing is written for it; `skillscope toggle --agent {agent}` writes anyway"
+    )]
+    NotInstalled {
+        /// The agent.
+        agent: Agent,
+    },
     /// The skill's name cannot be written safely in the agent's settings.
     #[error("{agent} cannot be switched for the skill {name:?}: {why}")]
     Name {

@@ -375,7 +375,16 @@ impl AgentSwitches {
     ) -> Vec<(Agent, Result<TogglePlan, ToggleError>)> {
         self.readers(skill)
             .into_iter()
-            .map(|agent| (agent, self.plan(skill, agent, scope, on)))
+            .map(|agent| {
+                // A switch is written only for an agent that is here: a Claude Code user gets
+                // no opencode.json for the folder opencode would also read.
+                let plan = if self.installed(agent) {
+                    self.plan(skill, agent, scope, on)
+                } else {
+                    Err(ToggleError::NotInstalled { agent })
+                };
+                (agent, plan)
+            })
             .collect()
     }
 }

@@ -175,6 +175,24 @@ impl AgentSwitches {
         &self.home
     }
 
+    /// Whether `agent` is installed here: one of its settings files or the folder of its user
+    /// settings exists, or its command is on PATH.
+    pub fn installed(&self, agent: Agent) -> bool {
+        let command = match agent {
+            Agent::ClaudeCode => "claude",
+            Agent::Codex => "codex",
+            Agent::Opencode => "opencode",
+            _ => return true,
+        };
+        let settings = self.files.iter().filter(|f| f.agent == agent).any(|f| {
+            f.path.exists()
+                || (f.scope == SwitchScope::User && f.path.parent().is_some_and(Path::is_dir))
+        });
+        settings
+            || std::env::var_os("PATH")
+                .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(command).is_file()))
+    }
+
     /// Every settings file read (or looked for): what a watcher keeps an eye on.
     pub fn files(&self) -> Vec<PathBuf> {
         self.files.iter().map(|f| f.path.clone()).collect()

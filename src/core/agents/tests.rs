@@ -813,6 +813,9 @@ fn project_root_is_the_repository_root_and_never_home() {
 #[test]
 fn plan_readers_covers_the_agents_that_read_the_folder() {
     let f = fixture();
+    for installed in [".codex", ".config/opencode"] {
+        std::fs::create_dir_all(f.home.join(installed)).unwrap();
+    }
     let (sw, _) = f.load();
     let plans = sw.plan_readers(&f.agents_skill("pdf"), SwitchScope::User, false);
     let agents: Vec<Agent> = plans.iter().map(|(a, _)| *a).collect();
@@ -822,6 +825,16 @@ fn plan_readers_covers_the_agents_that_read_the_folder() {
         assert_eq!(plan.after_state.state, AgentState::Off, "{agent}");
         assert!(!plan.diff.is_empty(), "{agent}");
     }
+    // An agent that is not installed here gets nothing written for it.
+    std::fs::remove_dir_all(f.home.join(".codex")).unwrap();
+    let (sw, _) = f.load();
+    let plans = sw.plan_readers(&f.agents_skill("pdf"), SwitchScope::User, false);
+    let codex = plans.iter().find(|(a, _)| *a == Agent::Codex).unwrap();
+    assert!(
+        matches!(&codex.1, Err(ToggleError::NotInstalled { .. })),
+        "{:?}",
+        codex.1
+    );
 }
 
 #[test]
