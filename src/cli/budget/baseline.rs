@@ -174,6 +174,7 @@ pub fn snapshot(
                 format,
                 tier: settings.tier,
                 context_window: settings.context_window,
+                ..ListingOptions::default()
             },
         );
         for r in &mut records {
@@ -308,7 +309,9 @@ pub fn run(args: &BudgetArgs, library: &LibraryArgs) -> anyhow::Result<i32> {
     };
     let mut settings = Settings {
         encoding: args.encoding,
-        context_window: args.context_window,
+        context_window: args
+            .context_window
+            .unwrap_or(crate::core::listing::DEFAULT_CONTEXT_WINDOW),
         tier: args.tier,
     };
     // The copy of the old tree lives until the report is out: removing thousands of files can

@@ -2,10 +2,11 @@
 //! its own view (the folders it reads, its precedence and fallbacks), its own listing format and
 //! its own budget.
 
-use super::model::{MODELS, model};
+use super::client::BudgetOverrides;
+use super::model::MODELS;
 use super::view::agent_view;
 use crate::core::library::Library;
-use crate::core::listing::{self, Fate, ListingOptions, Tier};
+use crate::core::listing::{self, Fate, Tier};
 use crate::core::source::Agent;
 use crate::core::tokens::{self, Encoding, TokenCache};
 
@@ -61,11 +62,13 @@ pub fn per_agent(
         .iter()
         .map(|m| {
             let (view, keep) = agent_view(lib, m.agent, &[]);
-            let opts = ListingOptions {
-                format: model(m.agent).format,
+            let opts = m.listing_options(
+                m.format,
                 tier,
-                context_window: window,
-            };
+                Some(window),
+                None,
+                &BudgetOverrides::default(),
+            );
             let on = |i: usize| keep.get(i).is_some_and(|&k| enabled(k));
             let l = listing::render(&view, &on, &opts);
             let tokens = if l.text.is_empty() {

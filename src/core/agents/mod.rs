@@ -4,6 +4,8 @@
 
 pub mod budget;
 mod claude;
+mod claude_builtins;
+pub mod client;
 mod codex;
 mod edit;
 mod error;
