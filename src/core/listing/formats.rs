@@ -160,15 +160,16 @@ pub static CLAUDE_CODE: FormatSpec = FormatSpec {
     order: Some(claude_group),
     frame: Frame::Headed("The following skills are available for use with the Skill tool:\n\n"),
     parts: |skill, _| {
-        let mut d = name_and_description(skill).1.to_string();
+        let mut d = claude_one_line(name_and_description(skill).1);
         if let Some(w) = skill
             .frontmatter
             .when_to_use
             .as_deref()
-            .filter(|w| !w.trim().is_empty())
+            .map(claude_one_line)
+            .filter(|w| !w.is_empty())
         {
             d.push_str(" - ");
-            d.push_str(w);
+            d.push_str(&w);
         }
         // Called by its folder's name (a plugin's skill by `plugin:skill`); a frontmatter name
         // that differs is shown beside it.
@@ -180,7 +181,7 @@ pub static CLAUDE_CODE: FormatSpec = FormatSpec {
         Parts {
             alias: claude_alias(skill, &name),
             name,
-            description: claude_escape(&claude_one_line(&d)),
+            description: claude_escape(&d),
             path: String::new(),
         }
     },

@@ -753,6 +753,7 @@ mod tests {
             format,
             tier,
             context_window,
+            ..ListingOptions::default()
         }
     }
 
@@ -937,8 +938,9 @@ mod tests {
 
     #[test]
     fn claude_code_keeps_descriptions_in_order_until_the_budget_runs_out() {
-        // Each full entry is `- skill-NNN: ` + 300 = 313 characters plus a line break; a name is
-        // 11 plus one. 50 names take 600 of 8,000, leaving 7,400 for 302-character extras: 24.
+        // Each full entry is `- skill-NNN: ` + 300 = 313 characters; a name is 11; entries are
+        // joined by 49 line breaks. 50 names take 599 of 8,000, leaving 7,401 for 302-character
+        // extras: 24.
         let (_t, lib) = many(50, 300);
         let l = render(
             &lib,
@@ -950,18 +952,76 @@ mod tests {
         assert!(f[..24].iter().all(|f| *f == Fate::Full), "{f:?}");
         assert!(f[24..].iter().all(|f| *f == Fate::NameOnly), "{f:?}");
         assert!(l.used_chars <= 8_000);
-        assert_eq!(l.used_chars, 24 * 314 + 26 * 12);
+        assert_eq!(l.used_chars, 24 * 313 + 26 * 11 + 49);
         assert!(l.text.ends_with("\n- skill-049"));
 
-        // When even the names overflow (a 1,000-token window: 40 characters), names go too.
+        // When even the names overflow (a 1,000-token window: 40 characters), Claude Code 2.1.332
+        // drops nothing: every skill is listed by name, over the budget.
         let l = render(
             &lib,
             &|_| true,
             &opts(Format::ClaudeCode, Tier::Full, 1_000),
         );
         let f = fates(&l);
-        assert_eq!(f.iter().filter(|f| **f == Fate::NameOnly).count(), 3);
-        assert_eq!(f.iter().filter(|f| **f == Fate::Dropped).count(), 47);
+        assert_eq!(f.iter().filter(|f| **f == Fate::NameOnly).count(), 50);
+        assert_eq!(f.iter().filter(|f| **f == Fate::Dropped).count(), 0);
+        assert!(l.used_chars > 40);
+    }
+
+    #[test]
+    fn claude_code_gives_descriptions_back_greedily_and_never_shortens_fixed_builtins() {
+        static BUILTINS: &[BuiltinEntry] = &[
+            BuiltinEntry {
+                name: "bundled",
+                description: "Raw <text>\nkept as it is.",
+                fixed: true,
+            },
+            BuiltinEntry {
+                name: "command",
+                description: "A built-in command.",
+                fixed: false,
+            },
+        ];
+        let t = tempfile::tempdir().unwrap();
+        // Listed A–Z without regard to case: `b-long` before `C-short`.
+        write_skill(t.path(), "C-short", "name: C-short\ndescription: Short.\n");
+        let long = "y".repeat(60);
+        write_skill(
+            t.path(),
+            "b-long",
+            &format!("name: b-long\ndescription: {long}\n"),
+        );
+        let lib = load(&[t.path()]);
+        let budget = |chars| ListingOptions {
+            format: Format::ClaudeCode,
+            tier: Tier::Auto,
+            budget_chars: Some(chars),
+            builtins: BUILTINS,
+            ..ListingOptions::default()
+        };
+        let full = render(&lib, &|_| true, &budget(100_000));
+        assert_eq!(
+            full.text,
+            format!(
+                "The following skills are available for use with the Skill tool:\n\n- b-long: {long}\n- C-short: Short.\n- bundled: Raw <text>\nkept as it is.\n- command: A built-in command."
+            )
+        );
+        // Names: `- b-long` 8 + `- C-short` 9 + `- command` 9, the bundled entry 36, 3 breaks:
+        // 65. With 20 left, the long description (62 more) does not fit, the later short one
+        // (8) does, and the command's (21) no longer does.
+        let tight = render(&lib, &|_| true, &budget(65 + 20));
+        assert!(
+            tight.text.ends_with(
+                "- b-long\n- C-short: Short.\n- bundled: Raw <text>\nkept as it is.\n- command"
+            ),
+            "{}",
+            tight.text
+        );
+        assert_eq!(
+            tight.builtins.iter().map(|b| b.fate).collect::<Vec<_>>(),
+            vec![Fate::Full, Fate::NameOnly]
+        );
+        assert_eq!(tight.used_chars, 65 + 8);
     }
 
     #[test]
