@@ -63,7 +63,12 @@ impl AgentArgs {
     /// The library as that agent sees it; the whole library when no agent applies.
     pub fn apply(&self, lib: Library, format: Option<crate::core::listing::Format>) -> Library {
         match self.agent_for(format) {
-            Some(agent) => crate::core::agents::view::agent_library(&lib, agent, &self.files),
+            Some(agent) => crate::core::agents::view::agent_library(
+                &lib,
+                agent,
+                &self.files,
+                agent_switches().as_ref(),
+            ),
             None => lib,
         }
     }
@@ -104,6 +109,26 @@ pub fn listing_options(
         BudgetOverrides::read(c, home.as_deref(), project.as_deref())
     });
     Ok(m.listing_options(format, tier, window, chosen, &overrides))
+}
+
+/// The home and project folders the commands work in.
+pub fn places() -> anyhow::Result<(PathBuf, Option<PathBuf>)> {
+    use anyhow::Context;
+    let home = dirs::home_dir().context("cannot tell where the home folder is")?;
+    let cwd = std::env::current_dir().context("cannot read the current folder")?;
+    let project = crate::core::agents::project_root(&cwd, Some(&home));
+    Ok((home, project))
+}
+
+/// Every agent's own switches (their settings files under the home and the project), read once
+/// per process; a file that cannot be read or parsed is said on stderr and counts as unset.
+pub fn agent_switches() -> Option<crate::core::agents::AgentSwitches> {
+    let (home, project) = places().ok()?;
+    let (switches, diags) = crate::core::agents::AgentSwitches::load(&home, project.as_deref());
+    for d in &diags {
+        crate::cli::output::warn(&d.message);
+    }
+    Some(switches)
 }
 
 /// An agent of the model (`core::agents::model::MODELS`) by its name.

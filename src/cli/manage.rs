@@ -2,22 +2,15 @@
 //! folders they work in, how they ask before writing, and how they find an installed skill.
 
 use crate::cli::args::ConfirmArgs;
+pub use crate::cli::args::places;
 use crate::core::Library;
 use crate::core::agents;
 use crate::core::manage::Target;
 use crate::core::scan::ScanOptions;
 use crate::core::text::line;
-use anyhow::Context;
+
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
-
-/// The home and project folders the commands work in.
-pub fn places() -> anyhow::Result<(PathBuf, Option<PathBuf>)> {
-    let home = dirs::home_dir().context("cannot tell where the home folder is")?;
-    let cwd = std::env::current_dir().context("cannot read the current folder")?;
-    let project = agents::project_root(&cwd, Some(&home));
-    Ok((home, project))
-}
 
 /// A temporary folder under skillscope's data folder, for clones and staged copies: removed
 /// when dropped.

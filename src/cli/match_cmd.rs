@@ -215,10 +215,16 @@ fn injections(whole: &Library, args: &MatchArgs) -> Vec<Shown> {
         MatcherChoice::One(m) => m,
         MatcherChoice::All => Matcher::Bm25,
     };
+    let switches = crate::cli::args::agent_switches();
     agents
         .into_iter()
         .filter_map(|agent| {
-            let lib = crate::core::agents::view::agent_library(whole, agent, &args.view.files);
+            let lib = crate::core::agents::view::agent_library(
+                whole,
+                agent,
+                &args.view.files,
+                switches.as_ref(),
+            );
             if lib.is_empty() {
                 return None;
             }

@@ -112,12 +112,8 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let unread = crate::cli::output::note_unread(&lib).max(roots_code);
     let state = load_state();
     let scope = args.scope.mask(&lib);
-    let enabled: Vec<bool> = lib
-        .skills
-        .iter()
-        .zip(&scope)
-        .map(|(s, &in_scope)| in_scope && state.as_ref().is_none_or(|st| st.is_enabled(s)))
-        .collect();
+    let on = crate::core::load::enabled_mask(&lib, state.as_ref());
+    let enabled: Vec<bool> = on.iter().zip(&scope).map(|(&o, &s)| o && s).collect();
     let auto = AutoOptions {
         matchers: args.matcher.matchers(),
         top: args.top.unwrap_or_else(|| {
@@ -128,10 +124,7 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     };
     let relevant = match args.message.as_deref() {
         Some(message) => {
-            let allowed = crate::core::matching::candidates(
-                &lib,
-                &crate::core::load::enabled_mask(&lib, state.as_ref()),
-            );
+            let allowed = crate::core::matching::candidates(&lib, &on);
             let index = index_for(&lib, &auto.matchers)?;
             Some(modes::relevant(
                 &index,

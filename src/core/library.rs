@@ -44,6 +44,9 @@ pub struct Library {
     /// Skills kept out of every listing though enabled, with why (conditional skills no open
     /// file activates), by index.
     pub inactive: HashMap<usize, String>,
+    /// Skills the agent of this view lists by name only whatever its budget (Claude Code's
+    /// `name-only` switch), with why, by index.
+    pub name_only: HashMap<usize, String>,
     /// The agent whose view this library is ([`Library::subset`]), if it is one agent's.
     pub agent: Option<crate::core::source::Agent>,
     /// Where the library index lives and what to write into it.
@@ -234,6 +237,7 @@ impl Library {
             demo: false,
             notes,
             inactive: HashMap::default(),
+            name_only: HashMap::default(),
             agent: None,
             index: None,
         };
@@ -522,6 +526,11 @@ impl Library {
             notes: self.notes.clone(),
             inactive: self
                 .inactive
+                .iter()
+                .filter_map(|(&i, why)| Some((new_of[i]?, why.clone())))
+                .collect(),
+            name_only: self
+                .name_only
                 .iter()
                 .filter_map(|(&i, why)| Some((new_of[i]?, why.clone())))
                 .collect(),

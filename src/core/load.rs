@@ -158,7 +158,14 @@ pub fn load_state(path: Option<&Path>) -> (Option<EnableState>, Vec<Diagnostic>)
 
 /// Each skill's on/off: the saved choice, else the skill's own default (its frontmatter may
 /// keep it out of the listing).
+///
+/// In one agent's view, an agent with switches of its own obeys only those (the view applies
+/// them, see [`crate::core::agents::view::agent_view`]): skillscope's own store is for the
+/// agents without any.
 pub fn enabled_mask(lib: &Library, state: Option<&EnableState>) -> Vec<bool> {
+    if lib.agent.is_some_and(crate::core::agents::has_switches) {
+        return vec![true; lib.len()];
+    }
     lib.skills
         .iter()
         .map(|s| match state {

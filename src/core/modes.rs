@@ -154,6 +154,16 @@ impl Selections {
         }
     }
 
+    /// [`Selections::subset`] for one agent's view: an agent with switches of its own obeys
+    /// only those (its view applies them), so skillscope's own store switches nothing there.
+    pub fn for_view(&self, keep: &[usize], agent: crate::core::source::Agent) -> Selections {
+        let mut out = self.subset(keep);
+        if crate::core::agents::has_switches(agent) {
+            out.enabled = out.all.clone();
+        }
+        out
+    }
+
     /// The selections of the skills at `keep` only, in that order (for one agent's view).
     pub fn subset(&self, keep: &[usize]) -> Selections {
         let pick = |v: &[bool]| -> Vec<bool> {

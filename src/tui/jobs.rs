@@ -411,26 +411,38 @@ pub struct PreviewRequest {
     pub agent: Option<crate::core::Agent>,
     /// The files taken as open, for the agent's conditional skills.
     pub files: Vec<std::path::PathBuf>,
+    /// The agents' own switches, as last read.
+    pub switches: Option<Arc<AgentSwitches>>,
 }
 
-/// Prices every agent's listing of the skills switched on (`enabled`), each in its own view,
-/// format and budget, for the Budget screen.
+/// What the agents' budgets are priced for.
+pub struct BudgetRequest {
+    /// The agents' own switches, as last read.
+    pub switches: Option<Arc<AgentSwitches>>,
+    /// skillscope's own store, for the agents without switches.
+    pub enabled: Vec<bool>,
+    pub tier: listing::Tier,
+    /// The context window, in tokens.
+    pub window: usize,
+}
+
+/// Prices every agent's listing of the skills it has on, each in its own view, format and
+/// budget, for the Budget screen.
 pub fn agent_budgets(
     lib: Arc<Library>,
     cache: Cache,
-    enabled: Vec<bool>,
-    tier: listing::Tier,
-    window: usize,
+    req: BudgetRequest,
     request: u64,
     tx: Sender<Event>,
 ) {
     std::thread::spawn(move || {
-        let on = |i: usize| enabled.get(i).copied().unwrap_or(false);
+        let on = |i: usize| req.enabled.get(i).copied().unwrap_or(false);
         let budgets = crate::core::agents::budget::per_agent(
             &lib,
+            req.switches.as_deref(),
             &on,
-            tier,
-            window,
+            req.tier,
+            req.window,
             cache.encoding,
             cache.get(),
         );
@@ -453,8 +465,13 @@ pub fn preview(
         // One agent's view is a library of its own; its fates point back into the app's.
         let (view, keep, selections) = match req.agent {
             Some(agent) => {
-                let (view, keep) = crate::core::agents::view::agent_view(&lib, agent, &req.files);
-                let selections = req.selections.subset(&keep);
+                let (view, keep) = crate::core::agents::view::agent_view(
+                    &lib,
+                    agent,
+                    &req.files,
+                    req.switches.as_deref(),
+                );
+                let selections = req.selections.for_view(&keep, agent);
                 (Arc::new(view), Some(keep), selections)
             }
             None => (Arc::clone(&lib), None, req.selections.clone()),

@@ -23,6 +23,7 @@ mod manage_trust;
 mod matching;
 mod namespaces;
 mod odd_files;
+mod one_state;
 mod overlap_meaning;
 mod private_files;
 mod prompt_modes;

@@ -284,6 +284,7 @@ impl Harness {
         let enabled = self.app.switches.enabled.clone();
         let budgets = skillscope::core::agents::budget::per_agent(
             &lib,
+            None,
             &|i| enabled[i],
             skillscope::tui::app::TIERS[self.app.screens.prompt.tier],
             usize::try_from(self.app.window()).unwrap(),

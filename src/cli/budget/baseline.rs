@@ -247,7 +247,7 @@ fn format_listing(
         None,
         &crate::core::agents::client::BudgetOverrides::default(),
     );
-    let (view, keep) = crate::core::agents::view::agent_view(lib, agent, &[]);
+    let (view, keep) = crate::core::agents::view::agent_view(lib, agent, &[], None);
     let l = listing::render(&view, &|i| keep.get(i).is_some_and(|&k| enabled(k)), &opts);
     FormatListing {
         fates: l

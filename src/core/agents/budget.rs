@@ -4,6 +4,7 @@
 
 use super::client::BudgetOverrides;
 use super::model::MODELS;
+use super::switches::AgentSwitches;
 use super::view::agent_view;
 use crate::core::library::Library;
 use crate::core::listing::{self, Fate, Tier};
@@ -53,6 +54,7 @@ impl AgentBudget {
 /// its client's model: its default model's window), counted in `enc`.
 pub fn per_agent(
     lib: &Library,
+    switches: Option<&AgentSwitches>,
     enabled: &dyn Fn(usize) -> bool,
     tier: Tier,
     window: usize,
@@ -62,7 +64,7 @@ pub fn per_agent(
     MODELS
         .iter()
         .map(|m| {
-            let (view, keep) = agent_view(lib, m.agent, &[]);
+            let (view, keep) = agent_view(lib, m.agent, &[], switches);
             // An agent whose budget depends on its client's model is priced on that model's own
             // window; `window` is the others'.
             let opts = m.listing_options(
@@ -72,7 +74,9 @@ pub fn per_agent(
                 None,
                 &BudgetOverrides::default(),
             );
-            let on = |i: usize| keep.get(i).is_some_and(|&k| enabled(k));
+            // An agent with switches of its own obeys only those, applied in its view.
+            let own = super::has_switches(m.agent);
+            let on = |i: usize| keep.get(i).is_some_and(|&k| own || enabled(k));
             let l = listing::render(&view, &on, &opts);
             let tokens = if l.text.is_empty() {
                 0
@@ -127,6 +131,7 @@ mod tests {
         let cache = TokenCache::in_memory();
         let all = per_agent(
             &lib,
+            None,
             &|_| true,
             Tier::Auto,
             200_000,
@@ -152,10 +157,18 @@ mod tests {
         assert!((0.2..0.25).contains(&share), "{share}");
         assert_eq!(get(Agent::Opencode).budget_chars, None);
         assert!(get(Agent::ClaudeCode).tokens > get(Agent::Codex).tokens / 3);
-        // A skill switched off leaves every listing that had it.
+        // A skill switched off in Claude Code's own settings leaves Claude Code's listing…
+        std::fs::write(
+            home.path().join(".claude/settings.json"),
+            r#"{"skillOverrides": {"alpha": "off"}}"#,
+        )
+        .unwrap();
+        let (switches, diags) = crate::core::agents::AgentSwitches::load(home.path(), None);
+        assert!(diags.is_empty(), "{diags:?}");
         let off = per_agent(
             &lib,
-            &|i| lib.skills[i].name != "alpha",
+            Some(&switches),
+            &|_| true,
             Tier::Auto,
             200_000,
             Encoding::default(),
@@ -164,10 +177,23 @@ mod tests {
         let c = off.iter().find(|b| b.agent == Agent::ClaudeCode).unwrap();
         assert_eq!((c.skills, c.listed), (2, 1));
         assert!(c.tokens < get(Agent::ClaudeCode).tokens);
+        // …while skillscope's own store switches nothing for an agent that has switches.
+        let own = per_agent(
+            &lib,
+            None,
+            &|i| lib.skills[i].name != "alpha",
+            Tier::Auto,
+            200_000,
+            Encoding::default(),
+            &cache,
+        );
+        let c = own.iter().find(|b| b.agent == Agent::ClaudeCode).unwrap();
+        assert_eq!((c.skills, c.listed), (2, 2));
         // A small window squeezes Codex's listing: 2% of 1,000 tokens is 80 characters; Claude
         // Code's follows its model, not the window.
         let tight = per_agent(
             &lib,
+            None,
             &|_| true,
             Tier::Auto,
             1_000,

@@ -25,7 +25,7 @@ pub use plugin::{
     show_path,
 };
 pub use scope::SwitchScope;
-pub use switches::{AgentSwitches, REGISTRY, legend, readers};
+pub use switches::{AgentSwitches, REGISTRY, has_switches, legend, readers};
 
 use std::path::{Path, PathBuf};
 

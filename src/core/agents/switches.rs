@@ -22,6 +22,11 @@ fn find(registry: Registry, agent: Agent) -> Option<&'static dyn AgentPlugin> {
     registry.iter().copied().find(|p| p.id() == agent)
 }
 
+/// Whether `agent` has per-skill switches of its own (settings files skillscope reads).
+pub fn has_switches(agent: Agent) -> bool {
+    find(REGISTRY, agent).is_some()
+}
+
 /// The help legend of the agents' badges: `C Claude Code, X Codex, O opencode`.
 pub fn legend(registry: Registry) -> String {
     registry

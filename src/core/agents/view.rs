@@ -4,6 +4,8 @@
 //! listing, budget and match of one agent is computed over its view.
 
 use super::model::{AgentModel, model, readers};
+use super::plugin::{AgentState, Effective};
+use super::switches::AgentSwitches;
 use crate::core::library::{Library, read_body_up_to};
 use crate::core::skill::Skill;
 use crate::core::source::{Agent, Scope};
@@ -131,12 +133,25 @@ impl View {
 /// open file activates kept out of listings (with why), and its fallbacks applied — a skill
 /// without a name takes its folder's, one without a description the first paragraph of its
 /// body, and each such skill gets a warning saying so.
-pub fn agent_library(lib: &Library, agent: Agent, files: &[PathBuf]) -> Library {
-    agent_view(lib, agent, files).0
+pub fn agent_library(
+    lib: &Library,
+    agent: Agent,
+    files: &[PathBuf],
+    switches: Option<&AgentSwitches>,
+) -> Library {
+    agent_view(lib, agent, files, switches).0
 }
 
 /// [`agent_library`], with the index in `lib` of each of its skills (to map results back).
-pub fn agent_view(lib: &Library, agent: Agent, files: &[PathBuf]) -> (Library, Vec<usize>) {
+/// With `switches` (the agents' settings as read), the agent's own switch of each skill decides
+/// too: `off` and `user-invocable-only` keep it out of the listing and of every matcher (the
+/// model never sees it), `name-only` lists it by name only, each with the setting that said so.
+pub fn agent_view(
+    lib: &Library,
+    agent: Agent,
+    files: &[PathBuf],
+    switches: Option<&AgentSwitches>,
+) -> (Library, Vec<usize>) {
     let view = View::of(lib, agent, files);
     let keep: Vec<usize> = (0..lib.len()).filter(|&i| view.member[i]).collect();
     let mut out = lib.subset(&keep);
@@ -157,6 +172,10 @@ pub fn agent_view(lib: &Library, agent: Agent, files: &[PathBuf]) -> (Library, V
                 ),
             );
         }
+        if let Some(sw) = switches.filter(|sw| sw.plugin(agent).is_some()) {
+            switched(&mut out, n, agent, &sw.effective(&lib.skills[i], agent));
+        }
+        let s = &mut out.skills[n];
         if let Some(note) = note {
             if s.frontmatter
                 .name
@@ -216,6 +235,31 @@ fn called(s: &Skill, agent: Agent) -> Cow<'_, str> {
         s.dir_name()
     } else {
         Cow::Borrowed(s.shadow_key())
+    }
+}
+
+/// Records what the agent's own switch does with skill `n` of its view.
+fn switched(out: &mut Library, n: usize, agent: Agent, e: &Effective) {
+    let who = model(agent).name;
+    match e.state {
+        AgentState::On => {}
+        AgentState::NameOnly => {
+            out.name_only
+                .insert(n, format!("name only in {who} ({})", e.source));
+        }
+        AgentState::UserInvocableOnly => {
+            out.inactive.insert(
+                n,
+                format!(
+                    "user-invocable only in {who} ({}): kept from the model",
+                    e.source
+                ),
+            );
+        }
+        AgentState::Off => {
+            out.inactive
+                .insert(n, format!("off in {who} ({})", e.source));
+        }
     }
 }
 

@@ -343,6 +343,11 @@ pub fn render(lib: &Library, enabled: &dyn Fn(usize) -> bool, opts: &ListingOpti
     }
     for s in &mut slots {
         shape(s, format, tier, listed);
+        // The agent's own switch lists it by name only, whatever the budget.
+        if let Some(why) = lib.name_only.get(&s.index) {
+            s.description = None;
+            s.demote(Fate::NameOnly, why.clone());
+        }
     }
     slots.extend(opts.builtins.iter().map(|b| Slot {
         index: usize::MAX,

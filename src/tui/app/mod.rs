@@ -524,6 +524,7 @@ impl App {
             message,
             agent: self.screens.prompt.agent(),
             files: self.screens.prompt.files.clone(),
+            switches: self.switches.agents.clone(),
         };
         jobs::preview(
             Arc::clone(&self.lib),
@@ -547,9 +548,12 @@ impl App {
         jobs::agent_budgets(
             Arc::clone(&self.lib),
             self.cache.clone(),
-            self.switches.enabled.clone(),
-            TIERS[self.screens.prompt.tier],
-            usize::try_from(self.window()).unwrap_or(usize::MAX),
+            jobs::BudgetRequest {
+                switches: self.switches.agents.clone(),
+                enabled: self.switches.enabled.clone(),
+                tier: TIERS[self.screens.prompt.tier],
+                window: usize::try_from(self.window()).unwrap_or(usize::MAX),
+            },
             request,
             self.tx.clone(),
         );

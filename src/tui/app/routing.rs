@@ -6,6 +6,7 @@
 use super::App;
 use super::meaning::{Over, Question};
 use crate::core::Agent;
+use crate::core::agents::AgentSwitches;
 use crate::core::library::Library;
 use crate::core::matching::{self, Index, Matcher};
 use crate::tui::event::{Event, JobEvent};
@@ -74,9 +75,10 @@ impl Routing {
 }
 
 /// Builds `key`'s view of `lib` and its index.
-fn build(lib: Arc<Library>, key: ViewKey, tx: Sender<Event>) {
+fn build(lib: Arc<Library>, switches: Option<Arc<AgentSwitches>>, key: ViewKey, tx: Sender<Event>) {
     std::thread::spawn(move || {
-        let (view, keep) = crate::core::agents::view::agent_view(&lib, key.agent, &key.files);
+        let (view, keep) =
+            crate::core::agents::view::agent_view(&lib, key.agent, &key.files, switches.as_deref());
         let index = Index::build(&view);
         let built = AgentIndex {
             key,
@@ -178,14 +180,21 @@ impl App {
                 && self.matching.routing.building.as_ref() != Some(&key)
             {
                 self.matching.routing.building = Some(key.clone());
-                build(Arc::clone(&self.lib), key, self.tx.clone());
+                build(
+                    Arc::clone(&self.lib),
+                    self.switches.agents.clone(),
+                    key,
+                    self.tx.clone(),
+                );
             }
             return true;
         };
+        // An agent with switches of its own obeys only those, applied in its view.
+        let own = crate::core::agents::has_switches(view.key.agent);
         let enabled: Vec<bool> = view
             .keep
             .iter()
-            .map(|&i| self.switches.enabled.get(i).copied().unwrap_or(false))
+            .map(|&i| own || self.switches.enabled.get(i).copied().unwrap_or(false))
             .collect();
         // The semantic columns: the view's vectors are the library's, once those are made.
         if !view.index.has_vectors()

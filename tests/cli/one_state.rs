@@ -1,0 +1,305 @@
+//! One notion of "on": each agent's own switches (Claude Code `skillOverrides`, Codex
+//! `[[skills.config]]`, opencode `permission.skill`, Lazy Skills `auto_load`) decide what that
+//! agent lists, matches and pays for, and `prompt`, `match` and `budget` agree with each other.
+
+use crate::common::{json, run, write};
+
+use std::path::Path;
+
+fn skill(root: &Path, name: &str, extra: &str, description: &str) {
+    write(
+        &root.join(name).join("SKILL.md"),
+        &format!("---\nname: {name}\ndescription: {description}\n{extra}---\n# {name}\n\nSteps.\n"),
+    );
+}
+
+/// A home with skills for four agents and each agent's switches set in its own files.
+fn home() -> tempfile::TempDir {
+    let t = tempfile::tempdir().unwrap();
+    let h = t.path();
+    let claude = h.join(".claude/skills");
+    skill(
+        &claude,
+        "brainstorming",
+        "",
+        "Brainstorm ideas for a product with the user.",
+    );
+    skill(
+        &claude,
+        "tersely",
+        "",
+        "Summarize meeting notes into action items.",
+    );
+    skill(
+        &claude,
+        "hidden-from-model",
+        "",
+        "Format release notes for the changelog.",
+    );
+    skill(
+        &claude,
+        "plain-claude",
+        "",
+        "Review Rust pull requests for unsafe code.",
+    );
+    write(
+        &h.join(".claude/settings.json"),
+        r#"{
+  "skillOverrides": {
+    "brainstorming": "off",
+    "tersely": "name-only",
+    "hidden-from-model": "user-invocable-only"
+  }
+}
+"#,
+    );
+    let codex = h.join(".codex/skills");
+    skill(
+        &codex,
+        "codex-off",
+        "",
+        "Translate documents between languages.",
+    );
+    skill(
+        &codex,
+        "codex-on",
+        "",
+        "Generate SQL migrations from a schema diff.",
+    );
+    write(
+        &h.join(".codex/config.toml"),
+        "[[skills.config]]\nname = \"codex-off\"\nenabled = false\n",
+    );
+    let opencode = h.join(".config/opencode/skills");
+    skill(
+        &opencode,
+        "op-denied",
+        "",
+        "Deploy the staging cluster with kubectl.",
+    );
+    skill(
+        &opencode,
+        "op-allowed",
+        "",
+        "Write unit tests for TypeScript modules.",
+    );
+    write(
+        &h.join(".config/opencode/opencode.json"),
+        r#"{"permission": {"skill": {"*": "allow", "op-denied": "deny"}}}"#,
+    );
+    let lazy = h.join(".config/cli-agent/skills");
+    skill(
+        &lazy,
+        "lazy-on",
+        "auto_load: true\n",
+        "Convert images between formats.",
+    );
+    skill(
+        &lazy,
+        "lazy-off",
+        "",
+        "Compress log files older than a week.",
+    );
+    t
+}
+
+/// The listing `prompt --agent` prints on stdout, and the fates it reports on stderr.
+fn listing(h: &Path, agent: &str) -> (String, String) {
+    let out = run(&["prompt", "--agent", agent, "--fates"], h);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The skills `match --agent` returns for `message` with any matcher.
+fn matched(h: &Path, agent: &str, message: &str) -> Vec<String> {
+    let out = run(
+        &[
+            "match",
+            message,
+            "--agent",
+            agent,
+            "--matcher",
+            "bm25",
+            "--json",
+        ],
+        h,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json(&out);
+    let mut names = Vec::new();
+    collect_names(&v, &mut names);
+    names
+}
+
+fn collect_names(v: &serde_json::Value, out: &mut Vec<String>) {
+    match v {
+        serde_json::Value::Object(m) => {
+            if let Some(n) = m.get("name").and_then(|n| n.as_str()) {
+                out.push(n.to_string());
+            }
+            for x in m.values() {
+                collect_names(x, out);
+            }
+        }
+        serde_json::Value::Array(a) => a.iter().for_each(|x| collect_names(x, out)),
+        _ => {}
+    }
+}
+
+/// How many skills `budget --agent` prices in the agent's listing (full, trimmed or by name).
+fn budget_listed(h: &Path, agent: &str) -> u64 {
+    let out = run(&["budget", "--agent", agent, "--format", "json"], h);
+    assert!(
+        out.status.code() == Some(0) || out.status.code() == Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json(&out);
+    let f = &v["listing"]["fates"];
+    ["full", "trimmed", "name_only"]
+        .iter()
+        .map(|k| f[k].as_u64().unwrap_or_else(|| panic!("no {k} in {v}")))
+        .sum()
+}
+
+/// How many skills `prompt --fates` says the listing holds.
+fn prompt_listed(fates: &str) -> u64 {
+    let line = fates
+        .lines()
+        .find_map(|l| l.strip_prefix("fates: "))
+        .unwrap_or_else(|| panic!("no fates line: {fates}"));
+    line.split(", ")
+        .filter(|p| !p.ends_with("dropped"))
+        .filter_map(|p| p.split(' ').next()?.parse::<u64>().ok())
+        .sum()
+}
+
+#[test]
+fn claude_codes_skill_overrides_decide_its_listing_matching_and_budget() {
+    let t = home();
+    let h = t.path();
+    let (text, fates) = listing(h, "claude-code");
+    assert!(text.contains("- plain-claude: Review Rust"), "{text}");
+    assert!(!text.contains("brainstorming"), "off is not listed: {text}");
+    assert!(
+        !text.contains("hidden-from-model"),
+        "user-invocable-only is not listed: {text}"
+    );
+    assert!(
+        text.lines().any(|l| l.trim_end() == "- tersely"),
+        "name-only is listed by its name alone: {text}"
+    );
+    assert!(!text.contains("Summarize meeting notes"), "{text}");
+    assert!(fates.contains("off in Claude Code"), "{fates}");
+    assert!(fates.contains("name only in Claude Code"), "{fates}");
+    // The model is never offered what it was not shown.
+    let got = matched(h, "claude-code", "brainstorm product ideas with me");
+    assert!(!got.iter().any(|n| n == "brainstorming"), "{got:?}");
+    let got = matched(
+        h,
+        "claude-code",
+        "format the release notes for the changelog",
+    );
+    assert!(!got.iter().any(|n| n == "hidden-from-model"), "{got:?}");
+    let got = matched(
+        h,
+        "claude-code",
+        "review this rust pull request for unsafe code",
+    );
+    assert!(got.iter().any(|n| n == "plain-claude"), "{got:?}");
+    // The budget prices the same listing.
+    assert_eq!(
+        budget_listed(h, "claude-code"),
+        prompt_listed(&fates),
+        "{fates}"
+    );
+}
+
+#[test]
+fn codex_opencode_and_lazy_skills_obey_their_own_switches() {
+    let t = home();
+    let h = t.path();
+    for (agent, off, on, message, on_message) in [
+        (
+            "codex",
+            "codex-off",
+            "codex-on",
+            "translate this document into French",
+            "generate sql migrations from the schema diff",
+        ),
+        (
+            "opencode",
+            "op-denied",
+            "op-allowed",
+            "deploy the staging cluster with kubectl",
+            "write unit tests for these typescript modules",
+        ),
+        (
+            "lazy-skills",
+            "lazy-off",
+            "lazy-on",
+            "compress the old log files",
+            "convert these images between formats",
+        ),
+    ] {
+        let (text, fates) = listing(h, agent);
+        assert!(text.contains(on), "{agent}: {text}");
+        assert!(!text.contains(off), "{agent} lists {off}: {text}");
+        let got = matched(h, agent, message);
+        assert!(
+            !got.iter().any(|n| n == off),
+            "{agent} matches {off}: {got:?}"
+        );
+        let got = matched(h, agent, on_message);
+        assert!(
+            got.iter().any(|n| n == on),
+            "{agent} does not match {on}: {got:?}"
+        );
+        assert_eq!(
+            budget_listed(h, agent),
+            prompt_listed(&fates),
+            "{agent}: {fates}"
+        );
+    }
+}
+
+/// skillscope's own store switches nothing for an agent that has switches of its own.
+#[test]
+fn skillscopes_own_state_does_not_switch_an_agent_that_has_its_own() {
+    let t = home();
+    let h = t.path();
+    let out = run(
+        &["toggle", "plain-claude", "--off", "--agent", "skillscope"],
+        h,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (text, _) = listing(h, "claude-code");
+    assert!(
+        text.contains("plain-claude"),
+        "Claude Code reads no skillscope state: {text}"
+    );
+    // Lazy Skills has no switch of its own: skillscope's store is what there is.
+    let out = run(&["toggle", "lazy-on", "--off", "--agent", "skillscope"], h);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (text, _) = listing(h, "lazy-skills");
+    assert!(!text.contains("lazy-on"), "{text}");
+}
