@@ -137,8 +137,8 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     };
     let selections = Selections::new(enabled, &|i| scope[i], relevant.as_deref());
     let cache = TokenCache::open();
-    let mut out = std::io::stdout().lock();
     if args.compare {
+        let mut out = std::io::stdout().lock();
         let (_, cmp) = modes::compare(&lib, &selections, &opts, args.encoding, &cache, mode);
         crate::cli::args::save_cache(&cache);
         crate::cli::args::save_counts(&lib, &cache);
@@ -173,30 +173,45 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     }
     let mask = selections.get(mode).unwrap_or(&[]);
     let listing = listing::render(&lib, &|i| mask.get(i).copied().unwrap_or(false), &opts);
-    // Exactly the listing's bytes, as the agent sends them (a line break after them only on a
-    // terminal). The core already lists hazards escaped; escaping again changes nothing and
-    // keeps the promise local.
+    let code = print_listing(&args, &lib, &listing, &cache, mode, window)?;
+    Ok(code.max(unread))
+}
+
+/// Prints exactly the listing's bytes on stdout, as the agent sends them (a line break after them
+/// only on a terminal), and with --fates every entry's fate and the sizes on stderr; the exit code
+/// of --fail-over-window.
+fn print_listing(
+    args: &PromptArgs,
+    lib: &Library,
+    listing: &listing::Listing,
+    cache: &TokenCache,
+    mode: ListingMode,
+    window: usize,
+) -> anyhow::Result<i32> {
+    let mut out = std::io::stdout().lock();
+    // The core already lists hazards escaped; escaping again changes nothing and keeps the
+    // promise local.
     out.write_all(crate::core::text::text(&listing.text).as_bytes())?;
     if std::io::stdout().is_terminal() && !listing.text.is_empty() {
         writeln!(out)?;
     }
     out.flush()?;
-    if args.fates || args.fail_over_window {
-        // Through the cache: an unchanged listing needs no encoder.
-        let tokens = tokens::count_listing(&lib, &listing.text, args.encoding, &cache) as usize;
-        crate::cli::args::save_cache(&cache);
-        crate::cli::args::save_counts(&lib, &cache);
-        if args.fates {
-            eprint!(
-                "{}",
-                fate_table(&lib, &listing, tokens, args.encoding, mode, window)
-            );
-        } else if tokens > window {
-            crate::cli::output::warn(window_warning(tokens, window));
-        }
-        return Ok(gate(&args, tokens > window).max(unread));
+    if !(args.fates || args.fail_over_window) {
+        return Ok(0);
     }
-    Ok(unread)
+    // Through the cache: an unchanged listing needs no encoder.
+    let tokens = tokens::count_listing(lib, &listing.text, args.encoding, cache) as usize;
+    crate::cli::args::save_cache(cache);
+    crate::cli::args::save_counts(lib, cache);
+    if args.fates {
+        eprint!(
+            "{}",
+            fate_table(lib, listing, tokens, args.encoding, mode, window)
+        );
+    } else if tokens > window {
+        crate::cli::output::warn(window_warning(tokens, window));
+    }
+    Ok(gate(args, tokens > window))
 }
 
 /// The exit code of `--fail-over-window`.

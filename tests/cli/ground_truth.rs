@@ -98,19 +98,16 @@ fn copy_tree(src: &Path, dst: &Path, layout: &Layout) {
             continue;
         }
         std::fs::create_dir_all(dst).unwrap();
-        match name.strip_suffix(".in") {
-            Some(plain) => {
-                let mut text = std::fs::read_to_string(&from).unwrap();
-                for (path, ph) in layout.placeholders() {
-                    text = text.replace(ph, &path);
-                }
-                assert!(!dst.join(plain).exists(), "{plain} would be merged into");
-                std::fs::write(dst.join(plain), text).unwrap();
+        let plain = name.strip_suffix(".in").unwrap_or(&name);
+        assert!(!dst.join(plain).exists(), "{plain} would be merged into");
+        if plain.len() < name.len() {
+            let mut text = std::fs::read_to_string(&from).unwrap();
+            for (path, ph) in layout.placeholders() {
+                text = text.replace(ph, &path);
             }
-            None => {
-                assert!(!dst.join(&name).exists(), "{name} would be merged into");
-                std::fs::copy(&from, dst.join(&name)).unwrap();
-            }
+            std::fs::write(dst.join(plain), text).unwrap();
+        } else {
+            std::fs::copy(&from, dst.join(plain)).unwrap();
         }
     }
 }

@@ -12,6 +12,7 @@ mod error;
 pub mod json;
 pub mod model;
 mod opencode;
+mod options;
 mod plan;
 mod plugin;
 mod scope;

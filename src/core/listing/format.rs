@@ -155,6 +155,9 @@ pub struct BuiltinEntry {
     pub fixed: bool,
 }
 
+/// A built-in entry of an agent's client, as the listing holds it.
+pub(super) type BuiltinRef = &'static BuiltinEntry;
+
 /// Length as JavaScript's `String.length` counts it: UTF-16 code units.
 pub fn utf16_len(s: &str) -> usize {
     s.chars().map(char::len_utf16).sum()

@@ -16,7 +16,7 @@ pub use format::{
     BuiltinEntry, CHARS_PER_TOKEN, CLAUDE_CODE_ENTRY_CAP, CLAUDE_CODE_FALLBACK_MAX, Format,
     ListingError, claude_body_description, utf16_len,
 };
-use format::{Folders, Parts, claude_cap};
+use format::{BuiltinRef, Folders, Parts, claude_cap};
 pub use formats::{CLAUDE_CODE, CODEX, Fit, FormatSpec, Frame, MARKDOWN, XML};
 
 /// Up to this many listed skills, the auto tier lists every entry in full.
@@ -282,7 +282,7 @@ const SEARCH_NOTE: &str = "Only the names of the installed skills are listed. Us
 struct Slot {
     index: usize,
     /// A built-in entry of the client, not a skill of the library (`index` is unused).
-    builtin: Option<&'static BuiltinEntry>,
+    builtin: Option<BuiltinRef>,
     parts: Parts,
     /// The description as listed so far; `None` once dropped.
     description: Option<String>,
