@@ -192,12 +192,13 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let cache = TokenCache::open_lazily();
     crate::cli::output::note_demo(&lib);
     let profile = args.profile.unwrap_or_else(|| Profile::fitting(&lib));
-    // Without --profile, each agent's skills are judged as that agent judges them.
+    // Without --profile, each agent's skills are judged as that agent judges them (also in a
+    // folder named on the command line that is an agent's folder).
     let per_agent = args.profile.is_none()
-        && lib
-            .skills
-            .iter()
-            .any(|s| !matches!(s.agent, Agent::Path | Agent::Demo));
+        && lib.skills.iter().any(|s| {
+            !matches!(s.agent, Agent::Path | Agent::Demo)
+                || !crate::core::agents::readers(s).is_empty()
+        });
     let label = if per_agent {
         "per-agent"
     } else {

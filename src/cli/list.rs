@@ -52,7 +52,8 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             rules::check_library(
                 &lib,
                 &CheckOptions {
-                    per_agent: false,
+                    // Judged as `check` judges: each skill by its agent's profile.
+                    per_agent: args.profile.is_none(),
                     profile: args.profile.unwrap_or_else(|| Profile::fitting(&lib)),
                     body: false,
                     tokens: None,

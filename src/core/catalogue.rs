@@ -244,16 +244,16 @@ catalogue! {
         "`compatibility` over 500 characters";
     OptOutUnknown "opt-out-unknown" Frontmatter [W, W, W, W, W]
         "an opt-out comment (`# skillscope: ignore[…]`) names no rule or family";
-    NameMissing "name-missing" Name [E, E, E, E, E] "no `name` field";
+    NameMissing "name-missing" Name [E, W, W, E, E] "no `name` field";
     NameTooLong "name-too-long" Name [E, E, E, E, E] "name over 64 characters";
     NameFormat "name-format" Name [E, E, E, E, E] "name not lowercase letters, digits and hyphens";
     NameHyphens "name-hyphens" Name [E, E, E, E, E] "leading, trailing or double hyphen";
     NameDirectory "name-directory" Name [E, W, W, E, W] "name differs from the folder name";
-    NameReserved "name-reserved" Name [W, E, W, W, W] "name holds a reserved word";
+    NameReserved "name-reserved" Name [W, W, W, W, W] "name holds a reserved word";
     NameXml "name-xml" Name [E, E, E, E, E] "name holds XML tags";
     ControlCharacter "control-character" Name [W, E, E, E, E]
         "a name, description or folder name holds a control or bidi character (bidi: a warning)";
-    DescriptionMissing "description-missing" Description [E, E, E, E, E] "no or empty `description`";
+    DescriptionMissing "description-missing" Description [E, W, E, E, E] "no or empty `description`";
     DescriptionTooLong "description-too-long" Description [E, E, E, E, E]
         "description over 1,024 characters";
     DescriptionXml "description-xml" Description [W, E, W, W, W]

@@ -106,6 +106,57 @@ pub fn watch(
     })
 }
 
+/// Watches the files `files` (settings files, which editors and skillscope replace by a rename):
+/// each existing parent folder is watched on its own, and only events on one of `files` are
+/// reported. A file whose folder does not exist yet is not watched.
+pub fn watch_files(
+    files: &[PathBuf],
+    debounce: Duration,
+    on_change: impl FnMut(Change) + Send + 'static,
+) -> Result<Watch, WatchError> {
+    let wanted: Vec<PathBuf> = files.to_vec();
+    let (tx, rx) = mpsc::channel::<Raw>();
+    let mut watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
+        let raw = match res {
+            Ok(ev) if matches!(ev.kind, EventKind::Access(_)) => return,
+            Ok(ev) => {
+                let paths: Vec<PathBuf> = ev
+                    .paths
+                    .into_iter()
+                    .filter(|p| wanted.contains(p))
+                    .collect();
+                if paths.is_empty() {
+                    return;
+                }
+                Ok(paths)
+            }
+            Err(e) => Err(e.to_string()),
+        };
+        let _ = tx.send(raw);
+    })
+    .map_err(WatchError::Start)?;
+    std::thread::Builder::new()
+        .name("watch-settings".into())
+        .spawn(move || debounce_loop(&rx, debounce, on_change))
+        .map_err(|e| WatchError::Start(notify::Error::io(e)))?;
+    let mut folders: Vec<&Path> = files.iter().filter_map(|f| f.parent()).collect();
+    folders.sort();
+    folders.dedup();
+    let mut problems = Vec::new();
+    for folder in folders.into_iter().filter(|f| f.is_dir()) {
+        if let Err(source) = watcher.watch(folder, RecursiveMode::NonRecursive) {
+            problems.push(WatchError::Watch {
+                path: folder.to_path_buf(),
+                source,
+            });
+        }
+    }
+    Ok(Watch {
+        _watcher: watcher,
+        problems,
+    })
+}
+
 /// Gathers raw events into batches separated by quiet periods. Ends when the watcher is gone.
 fn debounce_loop(rx: &Receiver<Raw>, quiet: Duration, mut on_change: impl FnMut(Change)) {
     while let Ok(first) = rx.recv() {

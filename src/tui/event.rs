@@ -25,6 +25,8 @@ pub enum Event {
     Job(JobEvent),
     /// Something changed under a watched root (already debounced).
     FsChanged(Vec<PathBuf>),
+    /// An agent's settings file changed on disk (already debounced).
+    SettingsChanged,
     /// The terminal can no longer be read (closed, hung up): the app quits.
     InputGone,
 }

@@ -35,7 +35,7 @@ pub fn rescan(spec: LibrarySpec, store: IndexStore, tx: Sender<Event>) {
 /// on the UI thread). `enabled` says which skills are switched on: only those compete in the overlap rule.
 pub fn check(
     lib: Arc<Library>,
-    profile: Profile,
+    (profile, per_agent): (Profile, bool),
     enabled: Vec<bool>,
     body: bool,
     generation: u64,
@@ -49,7 +49,7 @@ pub fn check(
             ..Default::default()
         });
         let opts = CheckOptions {
-            per_agent: false,
+            per_agent,
             profile,
             body,
             tokens: None,

@@ -303,3 +303,77 @@ fn skillscopes_own_state_does_not_switch_an_agent_that_has_its_own() {
     let (text, _) = listing(h, "lazy-skills");
     assert!(!text.contains("lazy-on"), "{text}");
 }
+
+/// Every (file, rule, severity) a report holds.
+fn findings_of(
+    items: impl Iterator<Item = serde_json::Value>,
+) -> std::collections::BTreeSet<String> {
+    items
+        .map(|d| {
+            format!(
+                "{} {} {}",
+                d["path"].as_str().unwrap_or_default(),
+                d["rule"].as_str().unwrap_or_default(),
+                d["severity"].as_str().unwrap_or_default()
+            )
+        })
+        .collect()
+}
+
+/// `check` and `list` judge each skill by its agent's profile, also in a named agent folder: a
+/// Claude Code skill with `paths:` passes, and a nameless one that Claude Code lists by its
+/// folder is a warning, not an error.
+#[test]
+fn check_and_list_give_the_same_findings_with_each_agents_rules() {
+    let t = home();
+    let h = t.path();
+    skill(
+        &h.join(".claude/skills"),
+        "rust-errors",
+        "paths: [\"src/**/*.rs\"]\n",
+        "Explain Rust compiler errors when the user pastes one.",
+    );
+    write(
+        &h.join(".claude/skills/nameless/SKILL.md"),
+        "---\ndescription: Rotate the logs of a service when they grow too large.\n---\n# Logs\n",
+    );
+    let check = run(&["check", "--format", "json"], h);
+    assert_eq!(
+        check.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
+    let check = json(&check);
+    let list = json(&run(&["list", "--json"], h));
+    let from_list = findings_of(list.as_array().unwrap().iter().flat_map(|s| {
+        let path = s["skill_md"].clone();
+        s["diagnostics"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+            .into_iter()
+            .map(move |mut d| {
+                d["path"] = path.clone();
+                d
+            })
+    }));
+    let from_check = findings_of(check["diagnostics"].as_array().unwrap().iter().cloned());
+    assert_eq!(from_check, from_list);
+    assert!(
+        from_check
+            .iter()
+            .any(|f| f.ends_with("nameless/SKILL.md name-missing warning")),
+        "{from_check:?}"
+    );
+    // The folder named on the command line is Claude Code's: its rules, as docs/ci.md runs it.
+    let named = run(&["check", ".claude/skills", "--format", "json"], h);
+    let v = json(&named);
+    assert_eq!(named.status.code(), Some(0), "{v}");
+    assert_eq!(v["errors"], 0, "{v}");
+    assert!(
+        !v.to_string()
+            .contains("rust-errors/SKILL.md\",\"rule\":\"unknown-field"),
+        "{v}"
+    );
+}

@@ -644,3 +644,53 @@ fn the_add_flow_fetches_prices_and_installs_the_checked_skills() {
     s.send("q");
     assert!(wait_exit(&mut s).success());
 }
+
+/// The open app follows an agent's settings file edited on disk (here by an atomic rename, as
+/// editors and skillscope write): Claude Code's badge of the skill switched off turns off, with
+/// no restart and no key.
+#[test]
+fn an_agent_settings_file_changed_on_disk_shows_at_once() {
+    let home = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let skills = home.path().join(".claude/skills");
+    for (name, what) in [
+        ("alpha", "Brainstorm product ideas with the user."),
+        ("beta", "Summarize meeting notes into action items."),
+    ] {
+        tui_common::write(
+            &skills.join(name).join("SKILL.md"),
+            &format!("---\nname: {name}\ndescription: {what}\n---\n# {name}\n"),
+        );
+    }
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_skillscope"));
+    cmd.cwd(home.path());
+    let mut s = launch_in(cmd, home.path(), cache.path(), &[]);
+    let row = |text: &str, name: &str| -> String {
+        text.lines()
+            .find(|l| l.contains(&format!(" {name} ")))
+            .unwrap_or_else(|| panic!("no row {name}:\n{text}"))
+            .to_string()
+    };
+    let before = s.wait_for("claude·user");
+    assert!(row(&before, "alpha").contains(" C O "), "{before}");
+    let settings = home.path().join(".claude/settings.json");
+    let tmp = home.path().join(".claude/settings.json.new");
+    std::fs::write(&tmp, r#"{"skillOverrides": {"alpha": "off"}}"#).unwrap();
+    std::fs::rename(&tmp, &settings).unwrap();
+    let start = Instant::now();
+    loop {
+        let text = s.text();
+        if row(&text, "alpha").contains(" - O ") {
+            assert!(row(&text, "beta").contains(" C O "), "{text}");
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "the app did not follow the settings file:\n{text}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    s.send("q");
+    let status = wait_exit(&mut s);
+    assert!(status.success(), "{status:?}");
+}

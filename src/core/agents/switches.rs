@@ -175,6 +175,11 @@ impl AgentSwitches {
         &self.home
     }
 
+    /// Every settings file read (or looked for): what a watcher keeps an eye on.
+    pub fn files(&self) -> Vec<PathBuf> {
+        self.files.iter().map(|f| f.path.clone()).collect()
+    }
+
     /// The project folder the settings were read under, if any.
     pub fn project(&self) -> Option<&Path> {
         self.project.as_deref()

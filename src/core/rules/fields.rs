@@ -214,19 +214,31 @@ fn lowercase(s: &str) -> Cow<'_, str> {
 fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
     let fm = &skill.frontmatter;
     let line = fm.line_of("name");
+    // Claude Code and Codex list a skill without a name under its folder's name.
+    let by_folder = match profile {
+        Profile::ClaudeCode => Some("Claude Code"),
+        Profile::Codex => Some("Codex"),
+        _ => None,
+    };
     let raw = match (&fm.name, fm.get("name")) {
         (_, None) => {
-            out.push(
-                Diagnostic::new(
-                    RuleId::NameMissing,
+            let (severity, message) = match by_folder {
+                Some(agent) => (
+                    Severity::Warning,
+                    format!(
+                        "no `name` field: {agent} lists it under its folder's name (listed-by-fallback); add `name: {}` for the agents that need one",
+                        skill.dir_name()
+                    ),
+                ),
+                None => (
                     Severity::Error,
                     format!(
                         "no `name` field: add `name: {}` (the folder name)",
                         skill.dir_name()
                     ),
-                )
-                .at(1, 1),
-            );
+                ),
+            };
+            out.push(Diagnostic::new(RuleId::NameMissing, severity, message).at(1, 1));
             return;
         }
         (Some(n), _) if !n.trim().is_empty() => n,
@@ -320,16 +332,13 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
         .into_iter()
         .find(|w| lower.contains(w))
     {
-        let sev = if profile == Profile::ClaudeCode {
-            Severity::Error
-        } else {
-            Severity::Warning
-        };
+        // Claude Code lists such a skill (its own `claude-api` among them); the Claude API and
+        // claude.ai refuse an upload of it.
         out.push(
             Diagnostic::new(
                 RuleId::NameReserved,
-                sev,
-                format!("the name holds the reserved word `{word}`, which Claude refuses: choose another name"),
+                Severity::Warning,
+                format!("the name holds the reserved word `{word}`: Claude Code lists it, but the Claude API and claude.ai refuse to upload it; choose another name to share it there"),
             )
             .at_line(line),
         );
@@ -585,12 +594,23 @@ fn concrete(desc: &str) -> bool {
 fn description_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
     let fm = &skill.frontmatter;
     let line = fm.line_of("description");
+    // Claude Code lists a skill without a description under its body's first line.
+    let (severity, fallback) = if profile == Profile::ClaudeCode {
+        (
+            Severity::Warning,
+            ": Claude Code lists it under the first line of its body (listed-by-fallback)",
+        )
+    } else {
+        (Severity::Error, "")
+    };
     let Some(field) = fm.get("description") else {
         out.push(
             Diagnostic::new(
                 RuleId::DescriptionMissing,
-                Severity::Error,
-                "no `description` field: add one saying what the skill does and when to use it",
+                severity,
+                format!(
+                    "no `description` field{fallback}; add one saying what the skill does and when to use it"
+                ),
             )
             .at(1, 1),
         );
@@ -603,8 +623,10 @@ fn description_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>)
                 out.push(
                     Diagnostic::new(
                         RuleId::DescriptionMissing,
-                        Severity::Error,
-                        "`description` is empty: say what the skill does and when to use it",
+                        severity,
+                        format!(
+                            "`description` is empty{fallback}; say what the skill does and when to use it"
+                        ),
                     )
                     .at_line(line),
                 );
@@ -749,7 +771,8 @@ mod tests {
             vec![
                 ("name-hyphens", Severity::Error),
                 ("name-directory", Severity::Warning),
-                ("name-reserved", Severity::Error)
+                // Claude Code lists it (its own `claude-api` too): the API's refusal is a warning.
+                ("name-reserved", Severity::Warning)
             ]
         );
     }

@@ -43,14 +43,21 @@ pub struct CheckOptions<'a> {
 }
 
 impl CheckOptions<'_> {
-    /// The profile `skill` is judged by.
+    /// The profile `skill` is judged by: with `per_agent`, its agent's — the agent of its root,
+    /// or for a folder named on the command line, the agent whose folder it is
+    /// (`check .claude/skills` judges as Claude Code does) — else `profile`.
     pub fn profile_of(&self, skill: &Skill) -> Profile {
         use crate::core::source::Agent;
-        if self.per_agent && !matches!(skill.agent, Agent::Path | Agent::Demo) {
-            crate::core::agents::model::model(skill.agent).profile
-        } else {
-            self.profile
+        if !self.per_agent {
+            return self.profile;
         }
+        let agent = match skill.agent {
+            Agent::Path | Agent::Demo => crate::core::agents::readers(skill).first().copied(),
+            a => Some(a),
+        };
+        agent.map_or(self.profile, |a| {
+            crate::core::agents::model::model(a).profile
+        })
     }
 }
 

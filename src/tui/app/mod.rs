@@ -15,7 +15,7 @@ mod toggle;
 mod work;
 
 use crate::core::Library;
-use crate::core::agents;
+use crate::core::agents::{self, AgentSwitches};
 use crate::core::budget;
 use crate::core::diagnostic::Diagnostic;
 use crate::core::listing::{Format, ListingOptions, Tier};
@@ -308,6 +308,10 @@ impl App {
         if !self.findings.chosen {
             self.findings.profile = Profile::fitting(&lib);
         }
+        self.findings.per_agent = lib.skills.iter().any(|s| {
+            !matches!(s.agent, crate::core::Agent::Path | crate::core::Agent::Demo)
+                || !agents::readers(s).is_empty()
+        });
         self.switches.enabled = match &self.switches.state {
             Some(st) => lib.skills.iter().map(|s| st.is_enabled(s)).collect(),
             None => lib.skills.iter().map(|s| state::default_for(s).0).collect(),
@@ -362,7 +366,12 @@ impl App {
     fn run_checks(&mut self, body: bool) {
         jobs::check(
             Arc::clone(&self.lib),
-            self.findings.profile,
+            // Until a profile is picked (`P`), each skill is judged by its agent's, as `check`
+            // and `list` judge it.
+            (
+                self.findings.profile,
+                self.findings.per_agent && !self.findings.chosen,
+            ),
             self.switches.enabled.clone(),
             body,
             self.generation,
@@ -597,9 +606,51 @@ impl App {
                 || (self.preview.shown.is_some() && !self.preview.job.is_stale()))
     }
 
+    /// The profile a skill (by library index) is judged by: the one picked with `P`, else its
+    /// agent's, as `check` and `list` judge it.
+    pub fn profile_of(&self, skill: usize) -> Profile {
+        let opts = crate::core::rules::CheckOptions {
+            per_agent: self.findings.per_agent && !self.findings.chosen,
+            profile: self.findings.profile,
+            ..Default::default()
+        };
+        self.lib
+            .skills
+            .get(skill)
+            .map_or(self.findings.profile, |s| opts.profile_of(s))
+    }
+
+    /// The label of the rules in use: the profile picked, else "per-agent".
+    pub fn rules_label(&self) -> String {
+        if self.findings.per_agent && !self.findings.chosen {
+            "per-agent".to_string()
+        } else {
+            self.findings.profile.to_string()
+        }
+    }
+
     /// The diagnostics shown for a skill (by library index).
     pub fn diagnostics(&self, skill: usize) -> &[Diagnostic] {
         self.findings.diags.get(skill).map_or(&[], Vec::as_slice)
+    }
+
+    /// The agents' switches as just read: every view, listing, budget and match that applies
+    /// them is worked out again, and their files are watched (again: one may have appeared).
+    pub(super) fn on_switches(&mut self, switches: AgentSwitches) {
+        let files = switches.files();
+        self.switches.agents = Some(Arc::new(switches));
+        self.switches.read += 1;
+        let tx = self.tx.clone();
+        self.switches.watch = watch::watch_files(&files, Duration::from_millis(250), move |c| {
+            if matches!(c, Change::Paths(_)) {
+                let _ = tx.send(Event::SettingsChanged);
+            }
+        })
+        .ok();
+        self.request_preview();
+        if self.screen == Screen::Test {
+            self.run_matchers();
+        }
     }
 
     /// Starts the file watcher on a worker: adding a watch for every folder of a big library
@@ -690,6 +741,9 @@ impl App {
                 self.footer.expire(self.ticks);
             }
             Event::FsChanged(_) => self.request_rescan(),
+            Event::SettingsChanged => {
+                jobs::load_switches(self.switches.home.clone(), self.tx.clone());
+            }
             Event::InputGone => self.requests.quit = true,
             Event::Job(job) => self.on_job(job),
         }
@@ -883,7 +937,10 @@ impl App {
                 };
                 self.set_status(text, false);
             }
-            Action::Rescan => self.request_rescan(),
+            Action::Rescan => {
+                self.request_rescan();
+                jobs::load_switches(self.switches.home.clone(), self.tx.clone());
+            }
             Action::AddSkills => self.overlay = Some(Overlay::Add(screens::add::AddFlow::new())),
             Action::RemoveSkill => self.ask_remove(),
             Action::UndoRemove => self.undo_remove(),

@@ -13,7 +13,6 @@ use crate::core::skill::Level;
 use crate::core::tokens::{Encoding, Progress};
 use crate::tui::event::JobEvent;
 use crate::tui::screens::skills::list;
-use std::sync::Arc;
 
 impl App {
     pub(super) fn on_job(&mut self, job: JobEvent) {
@@ -108,7 +107,7 @@ impl App {
                     if let Some(d) = diags.first() {
                         self.set_status(d.message.clone(), true);
                     }
-                    self.switches.agents = Some(Arc::new(*switches));
+                    self.on_switches(*switches);
                 }
                 Err(e) => self.set_status(e, true),
             },

@@ -19,6 +19,8 @@ use std::sync::mpsc::Sender;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ViewKey {
     generation: u64,
+    /// Which reading of the agents' switches the view applies.
+    switches: u64,
     agent: Agent,
     files: Vec<PathBuf>,
 }
@@ -133,6 +135,7 @@ impl App {
     fn view_key(&self) -> Option<ViewKey> {
         Some(ViewKey {
             generation: self.generation,
+            switches: self.switches.read,
             agent: self.screens.prompt.agent()?,
             files: self.screens.prompt.files.clone(),
         })

@@ -78,6 +78,9 @@ pub struct Findings {
     pub profile: Profile,
     /// The user picked `profile` (else it follows the library: lazy-skills for the demo).
     pub chosen: bool,
+    /// Some skill is in an agent's folder: until a profile is picked, each is judged by its
+    /// agent's profile (the rest by `profile`).
+    pub per_agent: bool,
     /// The rules of `profile` have run on the current library.
     pub checked: bool,
 }
@@ -102,6 +105,11 @@ pub struct Switches {
     pub home: Option<PathBuf>,
     /// Some skill is in a folder that an agent with per-skill switches reads.
     pub agent_readers: bool,
+    /// How many times the agents' switches were read: the views built with older ones are
+    /// built again.
+    pub read: u64,
+    /// Watches the agents' settings files: an edit on disk reads them again.
+    pub watch: Option<crate::core::watch::Watch>,
 }
 
 /// Where the Add flow installs and removed skills go.

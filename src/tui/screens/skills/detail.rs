@@ -408,7 +408,7 @@ fn frontmatter_lines(
         let tag = if !extra {
             String::new()
         } else if app.findings.checked {
-            format!(" (unknown to {})", app.findings.profile)
+            format!(" (unknown to {})", app.profile_of(idx))
         } else {
             " (extra)".to_string()
         };
@@ -436,7 +436,7 @@ fn diagnostic_lines(out: &mut Vec<Line<'static>>, app: &App, idx: usize, width: 
         &format!(
             "{DIAGNOSTICS} ({}, {} rules){pending}",
             diags.len(),
-            app.findings.profile
+            app.profile_of(idx)
         ),
         app,
     );

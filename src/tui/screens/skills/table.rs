@@ -107,7 +107,7 @@ fn frame_block(app: &App) -> Block<'static> {
     let mut bottom = vec![Span::raw(format!(
         " sort: {}{arrow} · rules: {}{checking} ",
         skills.list.sort.label(),
-        app.findings.profile
+        app.rules_label()
     ))];
     if skills.mode == Mode::Filter || !skills.list.filter.is_empty() {
         let cursor = if skills.mode == Mode::Filter {
