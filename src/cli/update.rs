@@ -25,6 +25,10 @@ pub struct UpdateArgs {
     /// Also overwrite skills edited since they were added (the edited copy goes to the trash).
     #[arg(long)]
     pub replace: bool,
+    /// Also install an upstream version that the agent's rules reject (with errors it would
+    /// leave the agent's listing).
+    #[arg(long)]
+    pub force: bool,
     #[command(flatten)]
     pub confirm: ConfirmArgs,
 }
@@ -61,6 +65,7 @@ pub fn run(args: UpdateArgs) -> anyhow::Result<i32> {
     let mut rows = Vec::new();
     let mut to_apply: Vec<&Check> = Vec::new();
     let mut blocked = 0;
+    let mut rejected_n = 0;
     for c in &checks {
         let mut row = json!({"check": c});
         if c.status == Status::Changed
@@ -84,8 +89,16 @@ pub fn run(args: UpdateArgs) -> anyhow::Result<i32> {
             if !args.confirm.json {
                 print_change(c, priced.first(), sd, &listing, &home);
             }
+            let rejected = priced.first().map_or(0, |p| p.verdict.errors);
             if c.edited && !args.replace {
                 blocked += 1;
+            } else if rejected > 0 && !args.force {
+                rejected_n += 1;
+                crate::cli::output::warn(format_args!(
+                    "{}: the upstream version has {rejected} error(s) under {}'s rules, so the agent would drop it: not updated (--force installs it anyway)",
+                    line(&c.name),
+                    crate::core::agents::model::model(target.agent).name
+                ));
             } else {
                 to_apply.push(c);
             }
@@ -106,7 +119,7 @@ pub fn run(args: UpdateArgs) -> anyhow::Result<i32> {
         if !args.confirm.json {
             println!("nothing to update");
         }
-        return Ok(i32::from(blocked > 0));
+        return Ok(i32::from(blocked + rejected_n > 0));
     }
     if args.confirm.dry_run {
         if !args.confirm.json {

@@ -358,3 +358,32 @@ fn a_silent_git_server_does_not_hang_add() {
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(said.contains("stalled"), "{said}");
 }
+
+/// An upstream version that the agent's rules reject (broken YAML) would leave the agent's
+/// listing: `update` says so and keeps the installed one unless `--force`.
+#[test]
+fn update_keeps_the_installed_version_when_the_upstream_one_is_rejected() {
+    let w = World::new();
+    let repo = hostile_repo(&w, &w.root.join("MARKER"));
+    let url = format!("file://{}", repo.display());
+    w.ok(&["add", &url, "--pick", "weather", "--yes"]);
+    let installed = w.skills().join("weather/SKILL.md");
+    let before = std::fs::read_to_string(&installed).unwrap();
+    write(
+        &repo.join("skills/weather/SKILL.md"),
+        "---\nname: weather\ndescription: Forecasts: rain [and sun\n---\n# Weather\n",
+    );
+    git(&repo, &["commit", "-qam", "broken"]);
+    let out = w.run(&["update", "--yes"]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains("--force") && said.contains("error"), "{said}");
+    assert_eq!(std::fs::read_to_string(&installed).unwrap(), before);
+    let out = w.run(&["update", "--yes", "--force"]);
+    assert!(out.status.success());
+    assert!(
+        std::fs::read_to_string(&installed)
+            .unwrap()
+            .contains("[and sun")
+    );
+}

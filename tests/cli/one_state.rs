@@ -377,3 +377,37 @@ fn check_and_list_give_the_same_findings_with_each_agents_rules() {
         "{v}"
     );
 }
+
+/// One skill installed for Claude Code and for Codex (as `copy` makes it) is one skill: the
+/// overlap rule does not call it its own competitor, and `match` tells its rows apart by agent.
+#[test]
+fn copies_for_two_agents_are_one_skill_and_their_rows_say_whose() {
+    let t = tempfile::tempdir().unwrap();
+    let h = t.path();
+    for folder in [".claude/skills", ".codex/skills"] {
+        skill(
+            &h.join(folder),
+            "brainstorming",
+            "",
+            "Brainstorm product ideas with the user. Use when they ask for ideas.",
+        );
+    }
+    let check = json(&run(&["check", "--format", "json"], h));
+    let overlaps: Vec<&serde_json::Value> = check["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["rule"] == "overlap")
+        .collect();
+    assert!(
+        overlaps.is_empty(),
+        "a copy for another agent is no competitor: {overlaps:?}"
+    );
+    let out = run(
+        &["match", "brainstorm product ideas", "--matcher", "keyword"],
+        h,
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("brainstorming (claude-code·"), "{text}");
+    assert!(text.contains("brainstorming (codex·"), "{text}");
+}

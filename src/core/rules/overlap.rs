@@ -68,10 +68,26 @@ fn stem_counts(lx: &Lexicon, words: &SkillWords) -> Vec<Vec<(u32, f32)>> {
 }
 
 /// The skills that take part in the overlap rule: enabled, not shadowed, with a description.
+/// One skill installed for several agents (the same name and description in another agent's
+/// folder, as `copy` and the installers make) takes part once: its copies do not compete with
+/// it. Copies within one agent's folders still do (the agent loads both).
 fn members(lib: &Library, enabled: &dyn Fn(usize) -> bool) -> Vec<usize> {
+    let mut agents_of: std::collections::HashMap<(&str, &str), Vec<crate::core::source::Agent>> =
+        std::collections::HashMap::new();
     (0..lib.skills.len())
         .filter(|&i| enabled(i) && lib.skills[i].shadowed_by.is_none())
         .filter(|&i| !lib.skills[i].description().trim().is_empty())
+        .filter(|&i| {
+            let s = &lib.skills[i];
+            let agents = agents_of
+                .entry((s.name.as_str(), s.description()))
+                .or_default();
+            let for_another_agent = !agents.is_empty() && !agents.contains(&s.agent);
+            if !for_another_agent {
+                agents.push(s.agent);
+            }
+            !for_another_agent
+        })
         .collect()
 }
 
@@ -872,6 +888,34 @@ mod tests {
                  copy, or say what sets this skill apart and when to pick it"
             );
         }
+    }
+
+    #[test]
+    fn one_skill_installed_for_two_agents_is_no_competitor_of_itself() {
+        use crate::core::source::Agent;
+        let (_t, mut lib) = library(&[
+            ("a/tidy", "name: tidy\ndescription: Tidy code."),
+            ("b/tidy", "name: tidy\ndescription: Tidy code."),
+            ("neat", "name: neat\ndescription: Make programs clean."),
+        ]);
+        for s in &mut lib.skills {
+            s.shadowed_by = None;
+        }
+        let v = vectors(
+            &lib,
+            &[("tidy", unit(&[(0, 1.0)])), ("neat", unit(&[(2, 1.0)]))],
+        );
+        // Two copies for one agent: the agent loads both, so they are named.
+        let neat = lib.find("neat").unwrap();
+        assert_eq!(by_meaning(&lib, &|i| i != neat, &v).len(), 2);
+        // The same skill in Claude Code's folder and Codex's: one skill, no finding.
+        let tidy: Vec<usize> = (0..lib.len())
+            .filter(|&i| lib.skills[i].name == "tidy")
+            .collect();
+        lib.skills[tidy[0]].agent = Agent::ClaudeCode;
+        lib.skills[tidy[1]].agent = Agent::Codex;
+        assert!(by_meaning(&lib, &|i| i != neat, &v).is_empty());
+        assert!(clusters(&lib, &|_| true).is_empty());
     }
 
     #[test]
