@@ -74,6 +74,43 @@ impl AgentArgs {
     }
 }
 
+/// The listing options of `agent`'s own listing in `format` (the generic ones without an
+/// agent): `window` when given, else its client model's (`model`, else the client's default); the
+/// budget its environment variable or settings set; its client's built-in entries. `model` for an
+/// agent whose budget does not depend on it, or unknown to its client, is an error naming the
+/// models known.
+pub fn listing_options(
+    agent: Option<Agent>,
+    format: crate::core::listing::Format,
+    tier: crate::core::listing::Tier,
+    window: Option<usize>,
+    model: Option<&str>,
+) -> anyhow::Result<crate::core::listing::ListingOptions> {
+    use crate::core::agents::client::BudgetOverrides;
+    let Some(agent) = agent else {
+        if let Some(m) = model {
+            anyhow::bail!(
+                "--model `{m}` needs --agent: it chooses the model of an agent's client (claude-code)"
+            );
+        }
+        return Ok(crate::core::listing::ListingOptions {
+            format,
+            tier,
+            context_window: window.unwrap_or(crate::core::listing::DEFAULT_CONTEXT_WINDOW),
+            ..Default::default()
+        });
+    };
+    let m = crate::core::agents::model::model(agent);
+    let chosen = model.map(|id| m.client_model(id)).transpose()?;
+    let overrides = m.client.map_or_else(BudgetOverrides::default, |c| {
+        let home = dirs::home_dir();
+        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+        let project = crate::core::agents::project_root(&cwd, home.as_deref());
+        BudgetOverrides::read(c, home.as_deref(), project.as_deref())
+    });
+    Ok(m.listing_options(format, tier, window, chosen, &overrides))
+}
+
 /// The home and project folders the commands work in.
 pub fn places() -> anyhow::Result<(PathBuf, Option<PathBuf>)> {
     use anyhow::Context;
@@ -120,6 +157,10 @@ pub struct LibraryArgs {
     /// or $SKILLSCOPE_MAX_ENTRIES].
     #[arg(long, value_name = "N")]
     pub max_entries: Option<usize>,
+    /// A folder given to Claude Code with `--add-dir`: its `.claude/skills` are Claude Code's
+    /// skills too, listed after the project's (repeat for more folders).
+    #[arg(long, value_name = "DIR")]
+    pub add_dir: Vec<PathBuf>,
 }
 
 impl LibraryArgs {
@@ -132,6 +173,7 @@ impl LibraryArgs {
             extra_roots: crate::config::active()
                 .map(|c| c.roots.clone())
                 .unwrap_or_default(),
+            add_dirs: self.add_dir.clone(),
         }
     }
 

@@ -238,6 +238,7 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
                     format: args.listing,
                     tier: Tier::Auto,
                     context_window: args.context_window,
+                    ..ListingOptions::default()
                 },
             );
             tokens::count_listing(&lib, &rendered.text, args.encoding, &cache) as usize

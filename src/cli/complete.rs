@@ -80,6 +80,7 @@ pub fn skill_names(current: &OsStr) -> Vec<CompletionCandidate> {
         extra_roots: crate::config::active()
             .map(|c| c.roots.clone())
             .unwrap_or_default(),
+        add_dirs: Vec::new(),
     };
     let lib = spec.load();
     if lib.demo {

@@ -5,7 +5,7 @@ use crate::cli::args::{LibraryArgs, load_state};
 use crate::cli::match_cmd::{MatcherChoice, index_for};
 use crate::cli::output::note_demo;
 use crate::core::Library;
-use crate::core::listing::{self, Fate, Format, ListingOptions, Tier};
+use crate::core::listing::{self, Fate, Format, Tier};
 use crate::core::matching::Matcher;
 use crate::core::modes::{self, AutoOptions, Comparison, ListingMode, Selections, saving_text};
 use crate::core::text::thousands;
@@ -23,9 +23,14 @@ pub struct PromptArgs {
     /// Entry tier: auto (by skill count), full, compact or names.
     #[arg(long, default_value_t = Tier::default(), add = clap_complete::ArgValueCandidates::new(crate::cli::complete::tiers))]
     pub tier: Tier,
-    /// The model's context window in tokens (the claude-code and codex budgets are a share of it).
-    #[arg(long, default_value_t = listing::DEFAULT_CONTEXT_WINDOW)]
-    pub context_window: usize,
+    /// The model's context window in tokens (the claude-code and codex budgets are a share of it)
+    /// [default: the agent's model's (Claude Code on its default model: 1,000,000), else 200000].
+    #[arg(long)]
+    pub context_window: Option<usize>,
+    /// The model the agent runs, where its listing budget depends on it (Claude Code:
+    /// claude-opus-5-5, its default, or claude-sonnet-4-5).
+    #[arg(long = "model", id = "client_model", value_name = "MODEL")]
+    pub client_model: Option<String>,
     /// Also print every skill's fate (full, trimmed, name only, dropped) and the listing's size
     /// on stderr.
     #[arg(long)]
@@ -92,6 +97,14 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         );
     }
     let format = args.listing_format();
+    let opts = crate::cli::args::listing_options(
+        args.view.agent_for(Some(format)),
+        format,
+        args.tier,
+        args.context_window,
+        args.client_model.as_deref(),
+    )?;
+    let window = opts.context_window;
     let whole = library.load();
     let roots_code = crate::cli::args::require_skills(&whole, "list")?;
     let lib = args.view.apply(whole, Some(format));
@@ -123,14 +136,9 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         None => None,
     };
     let selections = Selections::new(enabled, &|i| scope[i], relevant.as_deref());
-    let opts = ListingOptions {
-        format,
-        tier: args.tier,
-        context_window: args.context_window,
-    };
     let cache = TokenCache::open();
-    let mut out = std::io::stdout().lock();
     if args.compare {
+        let mut out = std::io::stdout().lock();
         let (_, cmp) = modes::compare(&lib, &selections, &opts, args.encoding, &cache, mode);
         crate::cli::args::save_cache(&cache);
         crate::cli::args::save_counts(&lib, &cache);
@@ -148,6 +156,7 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             lib: &lib,
             cmp: &cmp,
             args: &args,
+            window,
             auto: &auto,
             relevant: relevant.as_deref(),
             per_message: per_message.as_ref(),
@@ -159,40 +168,50 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             out.write_all(report.text().as_bytes())?;
         }
         out.flush()?;
-        let over = cmp
-            .get(mode)
-            .is_some_and(|m| m.tokens as usize > args.context_window);
+        let over = cmp.get(mode).is_some_and(|m| m.tokens as usize > window);
         return Ok(gate(&args, over).max(unread));
     }
     let mask = selections.get(mode).unwrap_or(&[]);
     let listing = listing::render(&lib, &|i| mask.get(i).copied().unwrap_or(false), &opts);
+    let code = print_listing(&args, &lib, &listing, &cache, mode, window)?;
+    Ok(code.max(unread))
+}
+
+/// Prints exactly the listing's bytes on stdout, as the agent sends them (a line break after them
+/// only on a terminal), and with --fates every entry's fate and the sizes on stderr; the exit code
+/// of --fail-over-window.
+fn print_listing(
+    args: &PromptArgs,
+    lib: &Library,
+    listing: &listing::Listing,
+    cache: &TokenCache,
+    mode: ListingMode,
+    window: usize,
+) -> anyhow::Result<i32> {
+    let mut out = std::io::stdout().lock();
     // The core already lists hazards escaped; escaping again changes nothing and keeps the
     // promise local.
-    writeln!(out, "{}", crate::core::text::text(&listing.text))?;
-    out.flush()?;
-    if args.fates || args.fail_over_window {
-        // Through the cache: an unchanged listing needs no encoder.
-        let tokens = tokens::count_listing(&lib, &listing.text, args.encoding, &cache) as usize;
-        crate::cli::args::save_cache(&cache);
-        crate::cli::args::save_counts(&lib, &cache);
-        if args.fates {
-            eprint!(
-                "{}",
-                fate_table(
-                    &lib,
-                    &listing,
-                    tokens,
-                    args.encoding,
-                    mode,
-                    args.context_window
-                )
-            );
-        } else if tokens > args.context_window {
-            crate::cli::output::warn(window_warning(tokens, args.context_window));
-        }
-        return Ok(gate(&args, tokens > args.context_window).max(unread));
+    out.write_all(crate::core::text::text(&listing.text).as_bytes())?;
+    if std::io::stdout().is_terminal() && !listing.text.is_empty() {
+        writeln!(out)?;
     }
-    Ok(unread)
+    out.flush()?;
+    if !(args.fates || args.fail_over_window) {
+        return Ok(0);
+    }
+    // Through the cache: an unchanged listing needs no encoder.
+    let tokens = tokens::count_listing(lib, &listing.text, args.encoding, cache) as usize;
+    crate::cli::args::save_cache(cache);
+    crate::cli::args::save_counts(lib, cache);
+    if args.fates {
+        eprint!(
+            "{}",
+            fate_table(lib, listing, tokens, args.encoding, mode, window)
+        );
+    } else if tokens > window {
+        crate::cli::output::warn(window_warning(tokens, window));
+    }
+    Ok(gate(args, tokens > window))
 }
 
 /// The exit code of `--fail-over-window`.
@@ -214,6 +233,8 @@ struct Report<'a> {
     lib: &'a Library,
     cmp: &'a Comparison,
     args: &'a PromptArgs,
+    /// The context window the listing is priced against.
+    window: usize,
     auto: &'a AutoOptions,
     relevant: Option<&'a [usize]>,
     per_message: Option<&'a PerMessage>,
@@ -295,11 +316,11 @@ impl Report<'_> {
             self.args.encoding
         ));
         for m in &self.cmp.modes {
-            if m.tokens as usize > self.args.context_window {
+            if m.tokens as usize > self.window {
                 s.push_str(&format!(
                     "warning: {} mode: {}\n",
                     m.mode.as_str(),
-                    window_warning(m.tokens as usize, self.args.context_window)
+                    window_warning(m.tokens as usize, self.window)
                 ));
             }
         }
@@ -368,8 +389,8 @@ impl Report<'_> {
                     "tokens": m.tokens,
                     "saving_vs_all_percent": self.cmp.saving(m.mode, ListingMode::All).map(round1),
                     "saving_vs_enabled_percent": self.cmp.saving(m.mode, ListingMode::Enabled).map(round1),
-                    "window_percent": crate::cli::output::window_percent(m.tokens as usize, self.args.context_window),
-                    "over_window": m.tokens as usize > self.args.context_window,
+                    "window_percent": crate::cli::output::window_percent(m.tokens as usize, self.window),
+                    "over_window": m.tokens as usize > self.window,
                 })
             })
             .collect();
@@ -385,7 +406,7 @@ impl Report<'_> {
             "format": self.args.listing_format(),
             "agent": self.lib.agent,
             "tier": self.args.tier,
-            "context_window": self.args.context_window,
+            "context_window": self.window,
             "encoding": self.args.encoding,
             "message": self.args.message,
             "matchers": self.auto.matchers,
@@ -458,6 +479,15 @@ fn fate_table(
         );
         s.push_str(line.trim_end());
         s.push('\n');
+    }
+    for b in &listing.builtins {
+        let name = names.pad(&names.fit(b.name));
+        let why = if b.fate == Fate::Full {
+            "built into the agent's client"
+        } else {
+            "built into the agent's client; over the listing budget: listed by name only"
+        };
+        s.push_str(&format!("{:<9} {name}  {why}\n", b.fate.as_str()));
     }
     s
 }

@@ -25,6 +25,8 @@ pub struct LibrarySpec {
     pub scan: ScanOptions,
     /// Folders read beside the agents' own when no paths are given (the config file's `roots`).
     pub extra_roots: Vec<PathBuf>,
+    /// Folders given to Claude Code with `--add-dir`: their `.claude/skills` are its skills too.
+    pub add_dirs: Vec<PathBuf>,
 }
 
 impl LibrarySpec {
@@ -39,12 +41,18 @@ impl LibrarySpec {
     /// The roots to scan: the given paths, else every agent folder that exists, else the demo
     /// (then `true`).
     pub fn roots(&self) -> (Vec<Root>, bool) {
+        let added = source::add_dir_roots(&self.add_dirs);
         if !self.paths.is_empty() {
-            return (source::path_roots(&self.paths), false);
+            let mut roots = source::path_roots(&self.paths);
+            roots.extend(added);
+            return (roots, false);
         }
         let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
         let mut roots = source::default_roots(dirs::home_dir().as_deref(), &cwd);
-        for r in source::path_roots(&self.extra_roots) {
+        for r in source::path_roots(&self.extra_roots)
+            .into_iter()
+            .chain(added)
+        {
             if !roots.iter().any(|x| x.path == r.path) {
                 roots.push(r);
             }

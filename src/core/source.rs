@@ -100,6 +100,9 @@ pub enum Scope {
     User,
     /// The project's folder (under the current repository).
     Project,
+    /// A folder Claude Code was given with `--add-dir` (its `.claude/skills`).
+    #[serde(rename = "add-dir")]
+    AddDir,
     /// An installed plugin's skills (Claude Code's `~/.claude/plugins/cache`).
     Plugin,
     /// Given on the command line.
@@ -115,6 +118,7 @@ impl Scope {
             Scope::Managed => "managed",
             Scope::User => "user",
             Scope::Project => "project",
+            Scope::AddDir => "add-dir",
             Scope::Plugin => "plugin",
             Scope::Path => "path",
             Scope::Demo => "demo",
@@ -123,16 +127,17 @@ impl Scope {
 }
 
 impl Scope {
-    /// Lower wins a shared name: Claude Code's order, managed > user > project, then plugins
-    /// (which it namespaces), folders given by hand and the demo.
+    /// Lower wins a shared name: Claude Code's order, managed > user > project > `--add-dir`,
+    /// then plugins (which it namespaces), folders given by hand and the demo.
     pub fn rank(self) -> u8 {
         match self {
             Scope::Managed => 0,
             Scope::User => 1,
             Scope::Project => 2,
-            Scope::Plugin => 3,
-            Scope::Path => 4,
-            Scope::Demo => 5,
+            Scope::AddDir => 3,
+            Scope::Plugin => 4,
+            Scope::Path => 5,
+            Scope::Demo => 6,
         }
     }
 }
@@ -286,6 +291,16 @@ pub fn default_roots(home: Option<&Path>, cwd: &Path) -> Vec<Root> {
         }
     }
     roots
+}
+
+/// Claude Code's skills of the folders given to it with `--add-dir` (each folder's
+/// `.claude/skills`, when it exists).
+pub fn add_dir_roots(dirs: &[PathBuf]) -> Vec<Root> {
+    dirs.iter()
+        .map(|d| d.join(".claude/skills"))
+        .filter(|p| p.is_dir())
+        .map(|p| Root::new(p, Agent::ClaudeCode, Scope::AddDir))
+        .collect()
 }
 
 /// Roots for paths given on the command line.

@@ -15,6 +15,7 @@ mod ci_example;
 mod ci_formats;
 mod exit_codes;
 mod fifo;
+mod ground_truth;
 mod hostile_output;
 mod lazy_profile;
 mod manage;

@@ -1,6 +1,7 @@
 //! `skillscope budget`'s arguments, shared by its report and its baseline comparison.
 
-use crate::core::listing::{self, Format, Tier};
+use crate::core::agents::client::ClientModel;
+use crate::core::listing::{Format, Tier};
 use crate::core::model::{Model, ModelChoice};
 use crate::core::tokens::Encoding;
 use clap::{Args, ValueEnum};
@@ -29,9 +30,10 @@ pub struct BudgetArgs {
     /// The listing tier: auto, full, compact or names.
     #[arg(long, default_value_t = Tier::default(), add = clap_complete::ArgValueCandidates::new(crate::cli::complete::tiers))]
     pub tier: Tier,
-    /// The model's context window in tokens (the claude-code and codex budgets are a share of it).
-    #[arg(long, default_value_t = listing::DEFAULT_CONTEXT_WINDOW)]
-    pub context_window: usize,
+    /// The model's context window in tokens (the claude-code and codex budgets are a share of it)
+    /// [default: the agent's model's (Claude Code on its default model: 1,000,000), else 200000].
+    #[arg(long)]
+    pub context_window: Option<usize>,
     /// Show only the N biggest skills in the table.
     #[arg(long, value_name = "N")]
     pub top: Option<usize>,
@@ -50,9 +52,11 @@ pub struct BudgetArgs {
     pub view: crate::cli::args::AgentArgs,
     /// Also show each figure as the model would count it: claude, gemini, gpt-4o, gpt-4, or
     /// NAME=FACTOR; `none` for no estimate (also over the config file's). Shown as "≈ N
-    /// (model)" beside the tiktoken figure, never instead of it.
+    /// (model)" beside the tiktoken figure, never instead of it. A model of the agent's client
+    /// (with --agent claude-code: claude-opus-5-5, its default, or claude-sonnet-4-5) also sets
+    /// the listing's budget, and estimates with its family.
     #[arg(long, value_name = "MODEL", add = clap_complete::ArgValueCandidates::new(crate::cli::complete::models))]
-    pub model: Option<ModelChoice>,
+    pub model: Option<ModelArg>,
     /// Write the library's budget (every skill's costs and fate per listing format) to FILE.
     #[arg(long, value_name = "FILE")]
     pub save_baseline: Option<PathBuf>,
@@ -71,10 +75,57 @@ pub struct BudgetArgs {
     pub fail_on_drop: bool,
 }
 
+/// What `budget --model` takes: a model family's estimate, or a model an agent's client runs
+/// (which sets that agent's budget and estimates with its family).
+#[derive(Debug, Clone)]
+pub enum ModelArg {
+    /// An estimate only.
+    Estimate(ModelChoice),
+    /// A model of an agent's client, with its family's estimate.
+    Client(&'static ClientModel, ModelChoice),
+}
+
+impl std::str::FromStr for ModelArg {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let client = crate::core::agents::model::MODELS
+            .iter()
+            .filter_map(|m| m.client)
+            .flat_map(|c| c.models)
+            .find(|m| m.id.eq_ignore_ascii_case(s.trim()));
+        if let Some(m) = client {
+            let family = m.family.parse().map_err(|e| format!("{e}"))?;
+            return Ok(ModelArg::Client(m, ModelChoice(Some(family))));
+        }
+        s.parse::<ModelChoice>()
+            .map(ModelArg::Estimate)
+            .map_err(|e| {
+                let ids: Vec<&str> = crate::core::agents::model::MODELS
+                    .iter()
+                    .filter_map(|m| m.client)
+                    .flat_map(|c| c.models)
+                    .map(|m| m.id)
+                    .collect();
+                format!("{e}; or a model of an agent's client: {}", ids.join(", "))
+            })
+    }
+}
+
 impl BudgetArgs {
     /// The model whose estimate is shown beside the figures, if any.
     pub fn model(&self) -> Option<&Model> {
-        self.model.as_ref().and_then(|c| c.0.as_ref())
+        match self.model.as_ref()? {
+            ModelArg::Estimate(c) | ModelArg::Client(_, c) => c.0.as_ref(),
+        }
+    }
+
+    /// The model of the agent's client asked for, if one is.
+    pub fn client_model(&self) -> Option<&'static str> {
+        match self.model.as_ref()? {
+            ModelArg::Client(m, _) => Some(m.id),
+            ModelArg::Estimate(_) => None,
+        }
     }
 
     /// The listing format: the one asked for, else the agent's own, else xml.

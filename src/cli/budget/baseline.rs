@@ -167,21 +167,13 @@ pub fn snapshot(
             }
         }
         totals.l1.insert(f.clone(), sum);
-        let l = listing::render(
-            &virt,
-            &enabled,
-            &ListingOptions {
-                format,
-                tier: settings.tier,
-                context_window: settings.context_window,
-            },
-        );
+        let l = format_listing(&virt, format, settings, &enabled);
         for r in &mut records {
             r.fate.insert(f.clone(), Fate::Off);
         }
-        for e in &l.entries {
-            if let Some(r) = records.get_mut(e.index) {
-                r.fate.insert(f.clone(), e.fate.into());
+        for (index, fate) in &l.fates {
+            if let Some(r) = records.get_mut(*index) {
+                r.fate.insert(f.clone(), (*fate).into());
             }
         }
         let per_turn = if l.text.is_empty() {
@@ -213,6 +205,57 @@ pub fn snapshot(
         formats: Format::ALL.iter().map(|f| f.as_str().to_string()).collect(),
         totals,
         skills,
+    }
+}
+
+/// One format's listing of a library: its text and each skill's fate by library index.
+struct FormatListing {
+    text: String,
+    fates: Vec<(usize, listing::Fate)>,
+}
+
+/// The listing in `format` of the skills `enabled` switches on. An agent's own format is that
+/// agent's listing as `prompt` prints it: its view of the library (Claude Code reads files
+/// without a valid frontmatter too), its client's built-ins, its default model's window.
+fn format_listing(
+    lib: &Library,
+    format: Format,
+    settings: Settings,
+    enabled: &dyn Fn(usize) -> bool,
+) -> FormatListing {
+    let Some(agent) = crate::core::agents::model::agent_of_format(format) else {
+        let l = listing::render(
+            lib,
+            enabled,
+            &ListingOptions {
+                format,
+                tier: settings.tier,
+                context_window: settings.context_window,
+                ..ListingOptions::default()
+            },
+        );
+        return FormatListing {
+            fates: l.entries.iter().map(|e| (e.index, e.fate)).collect(),
+            text: l.text,
+        };
+    };
+    let m = crate::core::agents::model::model(agent);
+    let opts = m.listing_options(
+        format,
+        settings.tier,
+        m.client.is_none().then_some(settings.context_window),
+        None,
+        &crate::core::agents::client::BudgetOverrides::default(),
+    );
+    let (view, keep) = crate::core::agents::view::agent_view(lib, agent, &[], None);
+    let l = listing::render(&view, &|i| keep.get(i).is_some_and(|&k| enabled(k)), &opts);
+    FormatListing {
+        fates: l
+            .entries
+            .iter()
+            .filter_map(|e| Some((*keep.get(e.index)?, e.fate)))
+            .collect(),
+        text: l.text,
     }
 }
 
@@ -308,7 +351,9 @@ pub fn run(args: &BudgetArgs, library: &LibraryArgs) -> anyhow::Result<i32> {
     };
     let mut settings = Settings {
         encoding: args.encoding,
-        context_window: args.context_window,
+        context_window: args
+            .context_window
+            .unwrap_or(crate::core::listing::DEFAULT_CONTEXT_WINDOW),
         tier: args.tier,
     };
     // The copy of the old tree lives until the report is out: removing thousands of files can

@@ -8,7 +8,7 @@ use crate::cli::output::note_demo;
 use crate::cli::output::{SKILL_SCHEMA_VERSION, SkillJson, TokensJson};
 use crate::core::Library;
 use crate::core::budget;
-use crate::core::listing::{self, Fate, Format, Listing, ListingOptions, Tier};
+use crate::core::listing::{self, Fate, Format, Listing, Tier};
 use crate::core::skill::KindSource;
 use crate::core::text::{count_of, thousands};
 use crate::core::tokens::{self, Encoding, SkillTokens};
@@ -36,6 +36,14 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     {
         return crate::cli::budget::baseline::run(&args, &library);
     }
+    let opts = crate::cli::args::listing_options(
+        args.view.agent_for(Some(args.listing())),
+        args.listing(),
+        args.tier,
+        args.context_window,
+        args.client_model(),
+    )?;
+    let window = opts.context_window;
     let (lib, cache) = library.load_with_cache(args.no_cache);
     let roots_code = crate::cli::args::require_skills(&lib, "count")?;
     let lib = args.view.apply(lib, Some(args.listing()));
@@ -44,17 +52,7 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let enabled = enabled(&lib);
     let scope = args.scope.mask(&lib);
     let (listing, counts) = rayon::join(
-        || {
-            listing::render(
-                &lib,
-                &|i| enabled(i) && scope[i],
-                &ListingOptions {
-                    format: args.listing(),
-                    tier: args.tier,
-                    context_window: args.context_window,
-                },
-            )
-        },
+        || listing::render(&lib, &|i| enabled(i) && scope[i], &opts),
         || crate::cli::args::count_levels(&lib, args.encoding, args.listing(), &cache),
     );
     let listing_tokens = tokens::count_listing(&lib, &listing.text, args.encoding, &cache) as usize;
@@ -73,6 +71,7 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         used: &used,
         scope: &scope,
         args: &args,
+        window,
     };
     let mut out = crate::cli::output::report_out();
     match args.format {
@@ -95,10 +94,10 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             thousands(args.max_listing_tokens.unwrap_or_default() as u64)
         ));
     }
-    let over_window = listing_tokens > args.context_window;
+    let over_window = listing_tokens > window;
     // JSON carries only the figures: the warning goes beside it.
     if over_window && (args.fail_over_window || args.format == OutputFormat::Json) {
-        crate::cli::output::warn(window_warning(listing_tokens, args.context_window));
+        crate::cli::output::warn(window_warning(listing_tokens, window));
     }
     let failed = over || (args.fail_over_window && over_window);
     Ok(i32::from(failed).max(unread))
@@ -122,6 +121,8 @@ struct Report<'a> {
     /// The skills of the asked namespace (all without --namespace).
     scope: &'a [bool],
     args: &'a BudgetArgs,
+    /// The context window the listing is priced against.
+    window: usize,
 }
 
 // The JSON report, written straight from borrowed data: a value tree of a large library would
@@ -250,16 +251,16 @@ impl Report<'_> {
             listing: JsonListing {
                 format: self.listing_format(),
                 tier: l.tier,
-                context_window: self.args.context_window,
+                context_window: self.window,
                 budget_chars: l.budget_chars,
                 used_chars: l.used_chars,
                 chars: l.text.chars().count(),
                 tokens: self.listing_tokens,
                 window_percent: crate::cli::output::window_percent(
                     self.listing_tokens,
-                    self.args.context_window,
+                    self.window,
                 ),
-                over_window: self.listing_tokens > self.args.context_window,
+                over_window: self.listing_tokens > self.window,
                 fates: JsonFates {
                     full: l.count(Fate::Full),
                     trimmed: l.count(Fate::Trimmed),
@@ -344,7 +345,7 @@ impl Report<'_> {
             ));
         }
         s.push('\n');
-        let window = self.args.context_window;
+        let window = self.window;
         if self.listing_tokens > window {
             s.push_str(&format!(
                 "\n:warning: {}\n",
@@ -491,7 +492,7 @@ impl Report<'_> {
             thousands(l.count(Fate::NameOnly) as u64),
             thousands(l.count(Fate::Dropped) as u64),
         ));
-        let window = self.args.context_window;
+        let window = self.window;
         if self.listing_tokens > window {
             s.push_str(&format!(
                 "warning: {}\n",

@@ -2,11 +2,12 @@
 //! its own view (the folders it reads, its precedence and fallbacks), its own listing format and
 //! its own budget.
 
-use super::model::{MODELS, model};
+use super::client::BudgetOverrides;
+use super::model::MODELS;
 use super::switches::AgentSwitches;
 use super::view::agent_view;
 use crate::core::library::Library;
-use crate::core::listing::{self, Fate, ListingOptions, Tier};
+use crate::core::listing::{self, Fate, Tier};
 use crate::core::source::Agent;
 use crate::core::tokens::{self, Encoding, TokenCache};
 
@@ -49,7 +50,8 @@ impl AgentBudget {
 }
 
 /// Every modelled agent's listing of `lib` with the skills `enabled` switches on (by library
-/// index), at `tier` for a context window of `window` tokens, counted in `enc`.
+/// index), at `tier` for a context window of `window` tokens (an agent whose budget depends on
+/// its client's model: its default model's window), counted in `enc`.
 pub fn per_agent(
     lib: &Library,
     switches: Option<&AgentSwitches>,
@@ -63,11 +65,15 @@ pub fn per_agent(
         .iter()
         .map(|m| {
             let (view, keep) = agent_view(lib, m.agent, &[], switches);
-            let opts = ListingOptions {
-                format: model(m.agent).format,
+            // An agent whose budget depends on its client's model is priced on that model's own
+            // window; `window` is the others'.
+            let opts = m.listing_options(
+                m.format,
                 tier,
-                context_window: window,
-            };
+                m.client.is_none().then_some(window),
+                None,
+                &BudgetOverrides::default(),
+            );
             // An agent with switches of its own obeys only those, applied in its view.
             let own = super::has_switches(m.agent);
             let on = |i: usize| keep.get(i).is_some_and(|&k| own || enabled(k));
@@ -143,9 +149,12 @@ mod tests {
         assert_eq!(get(Agent::Opencode).skills, 2);
         assert_eq!(get(Agent::LazySkills).skills, 0);
         assert_eq!(get(Agent::LazySkills).tokens, 0);
-        // Claude Code's budget is 1% of the window, in characters (4 per token).
-        assert_eq!(get(Agent::ClaudeCode).budget_chars, Some(8_000));
-        assert!(get(Agent::ClaudeCode).budget_share().unwrap() < 0.1);
+        // Claude Code's budget is 1% of its default model's window (Opus 5.5: 1,000,000 tokens),
+        // in characters (3 per token).
+        assert_eq!(get(Agent::ClaudeCode).budget_chars, Some(30_000));
+        // Its 13 built-in entries take about a fifth of it.
+        let share = get(Agent::ClaudeCode).budget_share().unwrap();
+        assert!((0.2..0.25).contains(&share), "{share}");
         assert_eq!(get(Agent::Opencode).budget_chars, None);
         assert!(get(Agent::ClaudeCode).tokens > get(Agent::Codex).tokens / 3);
         // A skill switched off in Claude Code's own settings leaves Claude Code's listing…
@@ -180,18 +189,21 @@ mod tests {
         );
         let c = own.iter().find(|b| b.agent == Agent::ClaudeCode).unwrap();
         assert_eq!((c.skills, c.listed), (2, 2));
-        // A small window squeezes Claude Code's listing: 1% of 2,000 tokens is 80 characters.
+        // A small window squeezes Codex's listing: 2% of 1,000 tokens is 80 characters; Claude
+        // Code's follows its model, not the window.
         let tight = per_agent(
             &lib,
             None,
             &|_| true,
             Tier::Auto,
-            2_000,
+            1_000,
             Encoding::default(),
             &cache,
         );
-        let c = tight.iter().find(|b| b.agent == Agent::ClaudeCode).unwrap();
+        let c = tight.iter().find(|b| b.agent == Agent::Codex).unwrap();
         assert_eq!(c.budget_chars, Some(80));
         assert!(c.cut + c.dropped > 0, "{c:?}");
+        let c = tight.iter().find(|b| b.agent == Agent::ClaudeCode).unwrap();
+        assert_eq!(c.budget_chars, Some(30_000));
     }
 }

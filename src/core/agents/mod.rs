@@ -4,12 +4,15 @@
 
 pub mod budget;
 mod claude;
+mod claude_builtins;
+pub mod client;
 mod codex;
 mod edit;
 mod error;
 pub mod json;
 pub mod model;
 mod opencode;
+mod options;
 mod plan;
 mod plugin;
 mod scope;

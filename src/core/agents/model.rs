@@ -5,6 +5,7 @@
 //! how many skills its auto mode lists, and its probe timeout. Every per-agent view (listing,
 //! budget, match, the Prompt screen) reads it from here; `docs/agents.md` tables it.
 
+use super::client::{CLAUDE_CODE_2_1_332, Client};
 use crate::core::catalogue::Profile;
 use crate::core::listing::Format;
 use crate::core::skill::Skill;
@@ -68,6 +69,9 @@ pub struct AgentModel {
     pub schema_name_fallback: bool,
     /// Where the model comes from.
     pub source: &'static str,
+    /// The real client at the version the model was verified against (its models, built-ins and
+    /// budget settings); `None` where no capture of a client backs the model.
+    pub client: Option<&'static Client>,
 }
 
 const DEFAULT_PROBE_TIMEOUT: Duration = Duration::from_secs(10);
@@ -84,7 +88,8 @@ pub static MODELS: &[AgentModel] = &[
         fallbacks: true,
         conditional: true,
         injection: Injection::SkillTool,
-        source: "Claude Code's skills documentation; design 001 (learn-claude-code s07)",
+        source: "Claude Code 2.1.332 as captured (tests/fixtures/agents/FINDINGS.md); its skills documentation",
+        client: Some(&CLAUDE_CODE_2_1_332),
         ..AS_GIVEN
     },
     AgentModel {
@@ -176,6 +181,7 @@ const AS_GIVEN: AgentModel = AgentModel {
     probe_timeout: DEFAULT_PROBE_TIMEOUT,
     schema_name_fallback: false,
     source: "skills-ref to-prompt",
+    client: None,
 };
 
 /// [`AS_GIVEN`] with an address, for [`model`] to lend.
@@ -207,9 +213,14 @@ pub fn readers(skill: &Skill) -> Vec<Agent> {
     if matches!(skill.agent, Agent::Path | Agent::Demo) {
         return MODELS.iter().map(|m| m.agent).collect();
     }
-    // Managed skills and commands are Claude Code's alone, though a managed folder's path ends
-    // in `.claude/skills` like the folders other agents borrow.
-    if skill.command || skill.scope == crate::core::source::Scope::Managed {
+    // Managed skills, `--add-dir` skills and commands are Claude Code's alone, though their
+    // folders end in `.claude/skills` like the folders other agents borrow.
+    if skill.command
+        || matches!(
+            skill.scope,
+            crate::core::source::Scope::Managed | crate::core::source::Scope::AddDir
+        )
+    {
         return vec![skill.agent];
     }
     let found = folder_readers(MODELS.iter().map(|m| (m.agent, m.folders)), &skill.dir);

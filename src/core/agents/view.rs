@@ -8,7 +8,8 @@ use super::plugin::{AgentState, Effective};
 use super::switches::AgentSwitches;
 use crate::core::library::{Library, read_body_up_to};
 use crate::core::skill::Skill;
-use crate::core::source::Agent;
+use crate::core::source::{Agent, Scope};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -47,7 +48,7 @@ impl View {
         let member: Vec<bool> = lib
             .skills
             .iter()
-            .map(|s| readers(s).contains(&agent))
+            .map(|s| readers(s).contains(&agent) && !(agent == Agent::ClaudeCode && nested(s)))
             .collect();
         let shadowed_by = shadowing(lib, agent, &member);
         let dormant = lib
@@ -85,8 +86,9 @@ impl View {
         self.len() == 0
     }
 
-    /// Whether the agent can list the skill: its frontmatter parsed and it has a name and a
-    /// description, its own or its fallbacks'.
+    /// Whether the agent can list the skill: its frontmatter parsed (an agent with fallbacks
+    /// reads a file without one, or with invalid YAML, too) and it has a name and a description,
+    /// its own or its fallbacks'.
     pub fn listable(&self, lib: &Library, i: usize) -> bool {
         let s = &lib.skills[i];
         if s.listable() {
@@ -94,7 +96,6 @@ impl View {
         }
         let m = self.model();
         m.fallbacks
-            && s.frontmatter.parsed
             && !s.name.trim().is_empty()
             && (has_description(s) || self.fallback_descriptions.contains_key(&i))
     }
@@ -106,6 +107,9 @@ impl View {
             return None;
         }
         let mut used = Vec::new();
+        if !s.frontmatter.parsed && !s.command {
+            used.push("its file read though its frontmatter is missing or not valid YAML");
+        }
         if s.frontmatter
             .name
             .as_deref()
@@ -117,7 +121,7 @@ impl View {
             used.push(if s.command {
                 "the first line of the command for the missing description"
             } else {
-                "the first paragraph of its body for the missing description"
+                "the first line of its body for the missing description"
             });
         }
         (!used.is_empty()).then(|| format!("listed with {}", used.join(" and ")))
@@ -156,6 +160,9 @@ pub fn agent_view(
         let note = view.fallback_note(lib, i);
         let s = &mut out.skills[n];
         s.shadowed_by = view.shadowed_by[i].and_then(|w| keep.binary_search(&w).ok());
+        if agent == Agent::ClaudeCode {
+            claude_reading(s, view.model().fallbacks);
+        }
         if view.dormant[i] {
             out.inactive.insert(
                 n,
@@ -193,6 +200,42 @@ pub fn agent_view(
         }
     }
     (out, keep)
+}
+
+/// How Claude Code takes a skill of its own folders: it calls it by its folder's name (the
+/// frontmatter `name` is only shown beside it), and it reads a SKILL.md whose frontmatter is
+/// missing (no fields) or not valid YAML (its `name:` and `description:` lines as written).
+fn claude_reading(s: &mut Skill, fallbacks: bool) {
+    if s.agent == Agent::ClaudeCode && !s.command && !s.plugin {
+        let folder = s.dir_name().into_owned();
+        if s.namespace.is_empty() {
+            s.id.clone_from(&folder);
+        }
+        s.name = folder;
+    }
+    if fallbacks && !s.frontmatter.parsed {
+        s.frontmatter.parsed = true;
+    }
+}
+
+/// A skill below another folder of Claude Code's own skills folder: it reads only
+/// `skills/NAME/SKILL.md` (commands and plugins have their own layouts).
+fn nested(s: &Skill) -> bool {
+    s.agent == Agent::ClaudeCode
+        && !s.command
+        && !s.plugin
+        && s.scope != Scope::Plugin
+        && s.dir.parent() != Some(&*s.root)
+}
+
+/// The name `agent` tells same-named skills apart by: Claude Code's skills of its own folders go
+/// by their folder's name; everything else by its shadow key.
+fn called(s: &Skill, agent: Agent) -> Cow<'_, str> {
+    if agent == Agent::ClaudeCode && s.agent == Agent::ClaudeCode && !s.command && !s.plugin {
+        s.dir_name()
+    } else {
+        Cow::Borrowed(s.shadow_key())
+    }
 }
 
 /// Records what the agent's own switch does with skill `n` of its view.
@@ -243,11 +286,12 @@ fn shadowing(lib: &Library, agent: Agent, member: &[bool]) -> Vec<Option<usize>>
         let (sa, sb) = (&lib.skills[a], &lib.skills[b]);
         rank(sa).cmp(&rank(sb)).then_with(|| sa.dir.cmp(&sb.dir))
     });
-    let mut winners: HashMap<(Option<usize>, &str), usize> = HashMap::new();
+    let mut winners: HashMap<(Option<usize>, Cow<'_, str>), usize> = HashMap::new();
     let mut out = vec![None; lib.len()];
+    let reads_unparsed = model(agent).fallbacks;
     for i in order {
         let s = &lib.skills[i];
-        if !s.frontmatter.parsed {
+        if !s.frontmatter.parsed && !reads_unparsed {
             continue;
         }
         // Folders named one by one on the command line are each listed (see the library's own
@@ -255,10 +299,11 @@ fn shadowing(lib: &Library, agent: Agent, member: &[bool]) -> Vec<Option<usize>>
         let alone = (s.agent == Agent::Path && (s.dir.as_path() == &*s.root))
             .then(|| lib.roots.iter().position(|r| r.path.as_path() == &*s.root))
             .flatten();
-        match winners.get(&(alone, s.shadow_key())) {
+        let key = (alone, called(s, agent));
+        match winners.get(&key) {
             Some(&w) => out[i] = Some(w),
             None => {
-                winners.insert((alone, s.shadow_key()), i);
+                winners.insert(key, i);
             }
         }
     }
@@ -322,54 +367,25 @@ pub fn glob_matches(glob: &str, path: &Path) -> bool {
 /// The most bytes of a body read for a fallback description.
 const FALLBACK_BYTES: u64 = 1 << 20;
 
-/// The first paragraph of each member's body, for the members without a description.
+/// What Claude Code lists for a skill with no description and nothing on its first lines.
+const NOTHING_TO_LIST: &str = "Custom item";
+
+/// The description the agent's fallback gives each member without one: Claude Code's, the
+/// first non-blank line of its body (a heading's text without its `#`s), over 100 characters cut
+/// to 97 and `...`; `Custom item` when the body has no such line.
 fn fallbacks(lib: &Library, member: &[bool]) -> HashMap<usize, String> {
     lib.skills
         .iter()
         .enumerate()
-        .filter(|&(i, s)| member[i] && s.frontmatter.parsed && !has_description(s))
+        .filter(|&(i, s)| member[i] && !has_description(s))
         .filter_map(|(i, s)| {
-            // The beginning is enough for a first paragraph: a huge body is not read whole.
+            // The beginning is enough for a first line: a huge body is not read whole.
             let body = read_body_up_to(s, FALLBACK_BYTES).ok()?;
-            let found = if s.command {
-                body.lines()
-                    .map(str::trim)
-                    .find(|l| !l.is_empty())
-                    .map(str::to_string)
-            } else {
-                first_paragraph(&body)
-            };
-            found.map(|p| (i, p))
+            let found = crate::core::listing::claude_body_description(&body)
+                .unwrap_or_else(|| NOTHING_TO_LIST.to_string());
+            Some((i, found))
         })
         .collect()
-}
-
-/// The body's first paragraph of text: headings, fences and blank lines skipped, the lines of
-/// the paragraph joined with spaces.
-pub fn first_paragraph(body: &str) -> Option<String> {
-    let mut lines = Vec::new();
-    let mut in_fence = false;
-    for line in body.lines() {
-        let t = line.trim();
-        if t.starts_with("```") || t.starts_with("~~~") {
-            in_fence = !in_fence;
-            if !lines.is_empty() {
-                break;
-            }
-            continue;
-        }
-        if in_fence {
-            continue;
-        }
-        if t.is_empty() || t.starts_with('#') {
-            if !lines.is_empty() {
-                break;
-            }
-            continue;
-        }
-        lines.push(t);
-    }
-    (!lines.is_empty()).then(|| lines.join(" "))
 }
 
 #[cfg(test)]
@@ -377,12 +393,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_first_paragraph_skips_headings_and_fences() {
+    fn the_fallback_is_the_first_line_as_claude_code_takes_it() {
+        use crate::core::listing::claude_body_description as first;
         assert_eq!(
-            first_paragraph("# Title\n\n```sh\nx\n```\nFirst line\nsecond line.\n\nNext.").unwrap(),
-            "First line second line."
+            first("\n\n# Heading used\n\nNext.").as_deref(),
+            Some("Heading used")
         );
-        assert_eq!(first_paragraph("# Only a heading\n\n"), None);
+        assert_eq!(first("  plain line  \nmore").as_deref(), Some("plain line"));
+        assert_eq!(first("#NoSpace").as_deref(), Some("#NoSpace"));
+        let long = "x".repeat(101);
+        assert_eq!(first(&long), Some(format!("{}...", "x".repeat(97))));
+        assert_eq!(first(&"y".repeat(100)).map(|s| s.len()), Some(100));
+        assert_eq!(first(" \n\n"), None);
     }
 
     #[test]

@@ -9,8 +9,12 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::Mutex;
 
-/// Claude Code caps each entry's description plus `when_to_use` at this many characters.
+/// Claude Code caps each entry's description plus `when_to_use` at this many characters (UTF-16
+/// units, as JavaScript counts them): longer ones keep 1,535 and end in `…`.
 pub const CLAUDE_CODE_ENTRY_CAP: usize = 1_536;
+/// Claude Code cuts a description taken from the body (no `description`) longer than this many
+/// characters to 97 and `...`.
+pub const CLAUDE_CODE_FALLBACK_MAX: usize = 100;
 /// Agents turn a token budget into characters at this rate.
 pub const CHARS_PER_TOKEN: usize = 4;
 
@@ -71,13 +75,21 @@ impl Format {
         self.spec().budget_percent
     }
 
-    /// The listing's budget in characters for a context window in tokens.
+    /// The listing's budget in characters for a context window in tokens, at
+    /// [`CHARS_PER_TOKEN`].
     pub fn budget_chars(self, context_window: usize) -> Option<usize> {
+        self.budget_chars_at(context_window, CHARS_PER_TOKEN)
+    }
+
+    /// The listing's budget in characters for a context window in tokens taken at
+    /// `chars_per_token` characters each: `max(1, window × chars per token × share)`.
+    pub fn budget_chars_at(self, context_window: usize, chars_per_token: usize) -> Option<usize> {
         self.budget_percent().map(|p| {
-            context_window
-                .saturating_mul(CHARS_PER_TOKEN)
+            (context_window
+                .saturating_mul(chars_per_token)
                 .saturating_mul(p)
-                / 100
+                / 100)
+                .max(1)
         })
     }
 }
@@ -131,10 +143,111 @@ pub(super) fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// An entry an agent's client lists whatever the library holds (Claude Code's bundled skills and
+/// built-in commands): data of the agent's model for one client version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct BuiltinEntry {
+    /// The name it is listed and called by.
+    pub name: &'static str,
+    /// Its description exactly as the client lists it (nothing escaped or joined).
+    pub description: &'static str,
+    /// Always listed in full: the budget never shortens it (Claude Code's bundled skills).
+    pub fixed: bool,
+}
+
+/// A built-in entry of an agent's client, as the listing holds it.
+pub(super) type BuiltinRef = &'static BuiltinEntry;
+
+/// Length as JavaScript's `String.length` counts it: UTF-16 code units.
+pub fn utf16_len(s: &str) -> usize {
+    s.chars().map(char::len_utf16).sum()
+}
+
+/// The first `units` UTF-16 units of `s` (never splitting a character).
+fn utf16_prefix(s: &str, units: usize) -> &str {
+    let mut used = 0;
+    for (i, c) in s.char_indices() {
+        used += c.len_utf16();
+        if used > units {
+            return &s[..i];
+        }
+    }
+    s
+}
+
+/// Claude Code's per-entry cap: longer than `max` UTF-16 units, the first `max - 1` and `…`
+/// (nothing trimmed).
+pub(super) fn claude_cap(s: &str, max: usize) -> (String, bool) {
+    if utf16_len(s) <= max {
+        return (s.to_string(), false);
+    }
+    (
+        format!("{}\u{2026}", utf16_prefix(s, max.saturating_sub(1))),
+        true,
+    )
+}
+
+/// Claude Code's description from a body: its first non-blank line, trimmed, a Markdown heading's
+/// text without its `#`s; over [`CLAUDE_CODE_FALLBACK_MAX`] characters, the first 97 and `...`.
+pub fn claude_body_description(body: &str) -> Option<String> {
+    let line = body.lines().map(str::trim).find(|l| !l.is_empty())?;
+    let text = match line.trim_start_matches('#') {
+        rest if rest.len() < line.len()
+            && rest.starts_with(char::is_whitespace)
+            && !rest.trim().is_empty() =>
+        {
+            rest.trim()
+        }
+        _ => line,
+    };
+    Some(if utf16_len(text) > CLAUDE_CODE_FALLBACK_MAX {
+        format!(
+            "{}...",
+            utf16_prefix(text, CLAUDE_CODE_FALLBACK_MAX.saturating_sub(3))
+        )
+    } else {
+        text.to_string()
+    })
+}
+
+/// Claude Code's whitespace: each run of line breaks becomes one space, each tab a space, the
+/// ends trimmed; runs of spaces inside are kept.
+pub(super) fn claude_one_line(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut in_break = false;
+    for c in s.chars() {
+        match c {
+            '\n' | '\r' => {
+                if !in_break {
+                    out.push(' ');
+                }
+                in_break = true;
+            }
+            '\t' => {
+                out.push(' ');
+                in_break = false;
+            }
+            c => {
+                out.push(c);
+                in_break = false;
+            }
+        }
+    }
+    out.trim().to_string()
+}
+
+/// Claude Code's escaping of a listed description: `<` and `>` only.
+pub(super) fn claude_escape(s: &str) -> String {
+    s.replace('<', "&lt;").replace('>', "&gt;")
+}
+
 /// What a format needs of a skill, prepared once.
 #[derive(Debug, Clone)]
 pub(super) struct Parts {
     pub(super) name: String,
+    /// Another name shown after it in parentheses (Claude Code: the frontmatter `name` of a skill
+    /// it calls by its folder's name).
+    pub(super) alias: Option<String>,
     pub(super) description: String,
     /// The SKILL.md path as the format shows it.
     pub(super) path: String,

@@ -3,16 +3,21 @@
 //! value here, one variant of [`Format`] and one line of [`Format::spec`].
 
 use super::format::{
-    CLAUDE_CODE_ENTRY_CAP, Folders, Format, Parts, html_escape, one_line, py_strip,
+    CLAUDE_CODE_ENTRY_CAP, Folders, Format, Parts, claude_escape, claude_one_line, html_escape,
+    one_line, py_strip,
 };
 use crate::core::skill::Skill;
+use crate::core::source::Scope;
 
 /// What a format does when its entries overflow the agent's budget.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Fit {
-    /// Claude Code's way: descriptions kept in listing order while they fit, later ones listed
-    /// by name only, names past the budget dropped.
-    Dropping,
+    /// Claude Code's way (2.1.332, its "priority" mode): its bundled skills and the skills
+    /// switched to name only are fixed; every other entry starts as its name, then each gets its
+    /// description back, by usage score and else in listing order, while what it adds still
+    /// fits; nothing is dropped, so the listing can end over the budget. Lengths are UTF-16
+    /// units, entries joined by one line break.
+    Priority,
     /// Codex's way: every description cut to the same longest length that fits, then dropped,
     /// then names past the budget.
     Trimming,
@@ -45,6 +50,12 @@ pub struct FormatSpec {
     pub fit: Fit,
     /// The agent caps each entry's description at this many characters.
     pub entry_cap: Option<usize>,
+    /// The auto tier shortens entries by the number of skills (full, compact, names); an agent
+    /// that never does lists every entry in full and leaves the rest to its budget.
+    pub tiers_by_count: bool,
+    /// The agent's own order of entries: by this group, then A–Z case-insensitive; `None` keeps
+    /// the library's order.
+    pub order: Option<fn(&Skill) -> u8>,
     /// What surrounds the entries.
     pub frame: Frame,
     /// The name, description and path as this format takes them from a skill (unescaped).
@@ -81,6 +92,8 @@ pub static XML: FormatSpec = FormatSpec {
     budget_percent: None,
     fit: Fit::Trimming,
     entry_cap: None,
+    tiers_by_count: true,
+    order: None,
     frame: Frame::Wrapped {
         open: "<available_skills>",
         close: "</available_skills>",
@@ -89,6 +102,7 @@ pub static XML: FormatSpec = FormatSpec {
         let (name, description) = name_and_description(skill);
         Parts {
             name: py_strip(name).to_string(),
+            alias: None,
             description: py_strip(description).to_string(),
             path: folders.location(skill),
         }
@@ -119,9 +133,12 @@ pub static MARKDOWN: FormatSpec = FormatSpec {
     budget_percent: None,
     fit: Fit::Trimming,
     entry_cap: None,
+    tiers_by_count: true,
+    order: None,
     frame: Frame::Headed("## Available skills\n\n"),
     parts: |skill, _| Parts {
         name: skill.name.clone(),
+        alias: None,
         description: one_line(name_and_description(skill).1),
         path: String::new(),
     },
@@ -131,42 +148,85 @@ pub static MARKDOWN: FormatSpec = FormatSpec {
     },
 };
 
-/// `- name: description - when_to_use`, within 1% of the context window.
+/// `- name: description - when_to_use`, within 1% of the context window, as Claude Code 2.1.332
+/// writes it (`tests/fixtures/agents/FINDINGS.md`).
 pub static CLAUDE_CODE: FormatSpec = FormatSpec {
     id: "claude-code",
     summary: "- name: description - when_to_use",
     budget_percent: Some(1),
-    fit: Fit::Dropping,
+    fit: Fit::Priority,
     entry_cap: Some(CLAUDE_CODE_ENTRY_CAP),
+    tiers_by_count: false,
+    order: Some(claude_group),
     frame: Frame::Headed("The following skills are available for use with the Skill tool:\n\n"),
     parts: |skill, _| {
-        let mut d = one_line(name_and_description(skill).1);
+        let mut d = claude_one_line(name_and_description(skill).1);
         if let Some(w) = skill
             .frontmatter
             .when_to_use
             .as_deref()
-            .map(one_line)
+            .map(claude_one_line)
             .filter(|w| !w.is_empty())
         {
             d.push_str(" - ");
             d.push_str(&w);
         }
+        // Called by its folder's name (a plugin's skill by `plugin:skill`); a frontmatter name
+        // that differs is shown beside it.
+        let name = if skill.plugin {
+            skill.id.clone()
+        } else {
+            skill.name.clone()
+        };
         Parts {
-            // A plugin's skill is called by its namespaced name (`plugin:skill`).
-            name: if skill.plugin {
-                skill.id.clone()
-            } else {
-                skill.name.clone()
-            },
-            description: d,
+            alias: claude_alias(skill, &name),
+            name,
+            description: claude_escape(&d),
             path: String::new(),
         }
     },
-    line: |p, description| match description {
-        Some(d) => format!("- {}: {d}", p.name),
-        None => format!("- {}", p.name),
+    line: |p, description| {
+        let name = match &p.alias {
+            Some(a) => format!("{} ({a})", p.name),
+            None => p.name.clone(),
+        };
+        match description {
+            Some(d) => format!("- {name}: {d}"),
+            None => format!("- {name}"),
+        }
     },
 };
+
+/// Claude Code's order: user skills (managed ones before them), project skills, skills of
+/// `--add-dir` folders (and folders given by hand), plugins' skills, then custom commands of
+/// every scope together.
+fn claude_group(skill: &Skill) -> u8 {
+    if skill.command {
+        return 5;
+    }
+    match skill.scope {
+        Scope::Managed => 0,
+        Scope::User => 1,
+        Scope::Project => 2,
+        Scope::AddDir | Scope::Path | Scope::Demo => 3,
+        Scope::Plugin => 4,
+    }
+}
+
+/// The frontmatter name Claude Code shows beside the name it calls a skill by: none when it is
+/// the same, ends in `:NAME`, or is not a valid name (letters, marks, digits, `_:.-`, at most 256).
+fn claude_alias(skill: &Skill, called: &str) -> Option<String> {
+    if skill.command || skill.plugin {
+        return None;
+    }
+    let own = skill.frontmatter.name.as_deref()?.trim();
+    let valid = !own.is_empty()
+        && own.chars().count() <= 256
+        && own
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | ':' | '.' | '-'));
+    (valid && own != called && !own.ends_with(&format!(":{called}"))).then(|| own.to_string())
+}
 
 /// `- name: description (file: path)`, within 2% of the context window.
 pub static CODEX: FormatSpec = FormatSpec {
@@ -175,11 +235,14 @@ pub static CODEX: FormatSpec = FormatSpec {
     budget_percent: Some(2),
     fit: Fit::Trimming,
     entry_cap: None,
+    tiers_by_count: true,
+    order: None,
     frame: Frame::Headed(
         "## Skills\nA skill is a set of local instructions stored in a `SKILL.md` file. Each entry below gives a name, a description and the file path, so you can open the file for the full instructions when a skill applies.\n### Available skills\n",
     ),
     parts: |skill, _| Parts {
         name: skill.name.clone(),
+        alias: None,
         description: one_line(name_and_description(skill).1),
         path: crate::core::paths::absolute(&skill.skill_md)
             .to_string_lossy()
@@ -200,9 +263,12 @@ pub static LAZY_SKILLS: FormatSpec = FormatSpec {
     budget_percent: None,
     fit: Fit::Trimming,
     entry_cap: None,
+    tiers_by_count: true,
+    order: None,
     frame: Frame::Headed("Enabled skills:\n"),
     parts: |skill, _| Parts {
         name: skill.name.clone(),
+        alias: None,
         description: one_line(name_and_description(skill).1),
         path: String::new(),
     },

@@ -12,8 +12,11 @@ use std::str::FromStr;
 
 mod format;
 mod formats;
-pub use format::{CHARS_PER_TOKEN, CLAUDE_CODE_ENTRY_CAP, Format, ListingError};
-use format::{Folders, Parts};
+pub use format::{
+    BuiltinEntry, CHARS_PER_TOKEN, CLAUDE_CODE_ENTRY_CAP, CLAUDE_CODE_FALLBACK_MAX, Format,
+    ListingError, claude_body_description, utf16_len,
+};
+use format::{BuiltinRef, Folders, Parts, claude_cap};
 pub use formats::{CLAUDE_CODE, CODEX, Fit, FormatSpec, Frame, MARKDOWN, XML};
 
 /// Up to this many listed skills, the auto tier lists every entry in full.
@@ -120,7 +123,8 @@ impl fmt::Display for Fate {
     }
 }
 
-/// Which listing to render: format, tier and the context window its budget is a share of.
+/// Which listing to render: format, tier and the context window its budget is a share of (an
+/// agent's own listing: `core::agents::model::AgentModel::listing_options`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ListingOptions {
     /// The agent's listing format.
@@ -129,6 +133,14 @@ pub struct ListingOptions {
     pub tier: Tier,
     /// The model's context window in tokens; the agents' budgets are a share of it.
     pub context_window: usize,
+    /// How many characters a token is taken for when the window becomes a budget (Claude Code:
+    /// 3, or 4 for its older models).
+    pub chars_per_token: usize,
+    /// The budget in characters set outright (Claude Code's `SLASH_COMMAND_TOOL_CHAR_BUDGET`, or a
+    /// share its settings give), instead of the format's share of the window.
+    pub budget_chars: Option<usize>,
+    /// Entries the agent's client lists after the library's (Claude Code's built-ins).
+    pub builtins: &'static [BuiltinEntry],
 }
 
 impl Default for ListingOptions {
@@ -137,7 +149,20 @@ impl Default for ListingOptions {
             format: Format::default(),
             tier: Tier::default(),
             context_window: DEFAULT_CONTEXT_WINDOW,
+            chars_per_token: CHARS_PER_TOKEN,
+            budget_chars: None,
+            builtins: &[],
         }
+    }
+}
+
+impl ListingOptions {
+    /// The listing's budget in characters, for the formats that have one.
+    pub fn budget(&self) -> Option<usize> {
+        self.budget_chars.or_else(|| {
+            self.format
+                .budget_chars_at(self.context_window, self.chars_per_token)
+        })
     }
 }
 
@@ -150,6 +175,15 @@ pub struct ListedSkill {
     pub fate: Fate,
     /// Why it is not listed in full; empty when it is.
     pub reason: String,
+}
+
+/// One of the client's built-in entries and what became of it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ListedBuiltin {
+    /// Its name.
+    pub name: &'static str,
+    /// What became of it: full, or name only when the budget shortened it.
+    pub fate: Fate,
 }
 
 /// A rendered listing and what it did with each enabled skill.
@@ -165,6 +199,8 @@ pub struct Listing {
     pub used_chars: usize,
     /// One per enabled skill, in library order.
     pub entries: Vec<ListedSkill>,
+    /// The client's built-in entries, in listing order.
+    pub builtins: Vec<ListedBuiltin>,
 }
 
 impl Listing {
@@ -221,7 +257,7 @@ fn entry_in(skill: &Skill, format: Format, folders: &Folders) -> String {
     }
     let p = parts(skill, format, folders);
     let d = match format.spec().entry_cap {
-        Some(cap) => cut(&p.description, cap).0,
+        Some(cap) => claude_cap(&p.description, cap).0,
         None => p.description.clone(),
     };
     line(format, &p, Some(&d))
@@ -242,9 +278,11 @@ pub fn entry_maker(format: Format) -> impl Fn(&Skill) -> String + Sync {
 
 const SEARCH_NOTE: &str = "Only the names of the installed skills are listed. Use the skill search tool to find a skill by what it does, then load it.";
 
-/// A skill on its way into the listing.
+/// A skill (or a built-in entry) on its way into the listing.
 struct Slot {
     index: usize,
+    /// A built-in entry of the client, not a skill of the library (`index` is unused).
+    builtin: Option<BuiltinRef>,
     parts: Parts,
     /// The description as listed so far; `None` once dropped.
     description: Option<String>,
@@ -278,6 +316,102 @@ fn chars(s: &str) -> usize {
 /// [`crate::core::agents::view::agent_library`]).
 pub fn render(lib: &Library, enabled: &dyn Fn(usize) -> bool, opts: &ListingOptions) -> Listing {
     let format = opts.format;
+    let (mut out, listable) = candidates(lib, enabled);
+    let listed = listable.len();
+    let tier = match opts.tier {
+        Tier::Auto if format.spec().tiers_by_count => Tier::for_count(listed),
+        Tier::Auto => Tier::Full,
+        t => t,
+    };
+    let folders = Folders::default();
+    let mut slots: Vec<Slot> = listable
+        .par_iter()
+        .map(|&i| {
+            let parts = parts(&lib.skills[i], format, &folders);
+            Slot {
+                index: i,
+                builtin: None,
+                description: Some(parts.description.clone()),
+                parts,
+                fate: Fate::Full,
+                reason: String::new(),
+            }
+        })
+        .collect();
+    if let Some(group) = format.spec().order {
+        order(&mut slots, lib, group);
+    }
+    for s in &mut slots {
+        shape(s, format, tier, listed);
+        // The agent's own switch lists it by name only, whatever the budget.
+        if let Some(why) = lib.name_only.get(&s.index) {
+            s.description = None;
+            s.demote(Fate::NameOnly, why.clone());
+        }
+    }
+    slots.extend(opts.builtins.iter().map(|b| Slot {
+        index: usize::MAX,
+        builtin: Some(b),
+        parts: Parts {
+            name: b.name.to_string(),
+            alias: None,
+            description: b.description.to_string(),
+            path: String::new(),
+        },
+        description: Some(b.description.to_string()),
+        fate: Fate::Full,
+        reason: String::new(),
+    }));
+
+    let budget = opts.budget();
+    if let Some(budget) = budget {
+        match format.spec().fit {
+            Fit::Priority => fit_by_priority(&mut slots, format, budget),
+            Fit::Trimming => fit_by_trimming(&mut slots, format, budget),
+        }
+    }
+
+    let lines: Vec<String> = slots
+        .iter()
+        .filter(|s| s.fate != Fate::Dropped)
+        .map(|s| s.text(format))
+        .collect();
+    let used = match format.spec().fit {
+        // Claude Code measures its entries joined by line breaks, in UTF-16 units.
+        Fit::Priority => {
+            lines.iter().map(|l| utf16_len(l)).sum::<usize>() + lines.len().saturating_sub(1)
+        }
+        Fit::Trimming => lines.iter().map(|l| chars(l) + 1).sum(),
+    };
+    let text = assemble(format, tier, &lines);
+    let mut builtins = Vec::new();
+    for s in slots {
+        match s.builtin {
+            Some(b) => builtins.push(ListedBuiltin {
+                name: b.name,
+                fate: s.fate,
+            }),
+            None => out.push(ListedSkill {
+                index: s.index,
+                fate: s.fate,
+                reason: s.reason,
+            }),
+        }
+    }
+    out.sort_by_key(|e| e.index);
+    Listing {
+        text,
+        tier,
+        budget_chars: budget,
+        used_chars: used,
+        entries: out,
+        builtins,
+    }
+}
+
+/// The enabled skills left out before any listing (shadowed, unlistable, inactive) with why, and
+/// the indexes of the ones that can be listed.
+fn candidates(lib: &Library, enabled: &dyn Fn(usize) -> bool) -> (Vec<ListedSkill>, Vec<usize>) {
     let mut out: Vec<ListedSkill> = Vec::new();
     let mut listable = Vec::new();
     for (i, s) in lib.skills.iter().enumerate() {
@@ -311,102 +445,68 @@ pub fn render(lib: &Library, enabled: &dyn Fn(usize) -> bool, opts: &ListingOpti
             listable.push(i);
         }
     }
-    let listed = listable.len();
-    let tier = match opts.tier {
-        Tier::Auto => Tier::for_count(listed),
-        t => t,
-    };
-    let folders = Folders::default();
-    let mut slots: Vec<Slot> = listable
-        .par_iter()
-        .map(|&i| {
-            let parts = parts(&lib.skills[i], format, &folders);
-            Slot {
-                index: i,
-                description: Some(parts.description.clone()),
-                parts,
-                fate: Fate::Full,
-                reason: String::new(),
-            }
-        })
-        .collect();
+    (out, listable)
+}
 
-    for s in &mut slots {
-        let Some(d) = s.description.take() else {
-            continue;
-        };
-        let mut d = d;
-        if let Some(cap) = format.spec().entry_cap {
-            let (c, was_cut) = cut(&d, cap);
+/// The agent's own order: by `group`, then by name A–Z without regard to case. A name shown
+/// beside another (Claude Code's `folder (name)`) that is itself a listed skill's name is not
+/// shown (it would call that skill).
+fn order(slots: &mut [Slot], lib: &Library, group: fn(&Skill) -> u8) {
+    slots.sort_by_cached_key(|s| {
+        (
+            group(&lib.skills[s.index]),
+            s.parts.name.to_lowercase(),
+            s.parts.name.clone(),
+        )
+    });
+    let names: std::collections::HashSet<String> =
+        slots.iter().map(|s| s.parts.name.clone()).collect();
+    for s in slots.iter_mut() {
+        if s.parts.alias.as_ref().is_some_and(|a| names.contains(a)) {
+            s.parts.alias = None;
+        }
+    }
+}
+
+/// One entry's description as the format and tier take it: capped, cut to the compact length,
+/// or left out in the names tier.
+fn shape(s: &mut Slot, format: Format, tier: Tier, listed: usize) {
+    let Some(mut d) = s.description.take() else {
+        return;
+    };
+    if let Some(cap) = format.spec().entry_cap {
+        let (c, was_cut) = claude_cap(&d, cap);
+        if was_cut {
+            s.demote(
+                Fate::Trimmed,
+                format!("description and when_to_use capped at {cap} characters"),
+            );
+        }
+        d = c;
+    }
+    match tier {
+        Tier::Compact => {
+            let (c, was_cut) = cut(&d, COMPACT_DESCRIPTION_CHARS);
             if was_cut {
                 s.demote(
                     Fate::Trimmed,
-                    format!("description and when_to_use capped at {cap} characters"),
+                    format!(
+                        "compact tier: description cut to {COMPACT_DESCRIPTION_CHARS} characters"
+                    ),
                 );
             }
-            d = c;
+            s.description = Some(c);
         }
-        match tier {
-            Tier::Compact => {
-                let (c, was_cut) = cut(&d, COMPACT_DESCRIPTION_CHARS);
-                if was_cut {
-                    s.demote(
-                        Fate::Trimmed,
-                        format!(
-                            "compact tier: description cut to {COMPACT_DESCRIPTION_CHARS} characters"
-                        ),
-                    );
-                }
-                s.description = Some(c);
-            }
-            Tier::Names => {
-                s.demote(
-                    Fate::NameOnly,
-                    format!("names tier: {listed} skills are listed by name only"),
-                );
-                s.description = None;
-                // Names only, in every format: the search tool finds the rest.
-                s.parts.path.clear();
-            }
-            Tier::Full | Tier::Auto => s.description = Some(d),
-        }
-        // The agent's own switch lists it by name only, whatever the budget.
-        if let Some(why) = lib.name_only.get(&s.index) {
+        Tier::Names => {
+            s.demote(
+                Fate::NameOnly,
+                format!("names tier: {listed} skills are listed by name only"),
+            );
             s.description = None;
-            s.demote(Fate::NameOnly, why.clone());
+            // Names only, in every format: the search tool finds the rest.
+            s.parts.path.clear();
         }
-    }
-
-    let budget = format.budget_chars(opts.context_window);
-    if let Some(budget) = budget {
-        match format.spec().fit {
-            Fit::Dropping => fit_by_dropping(&mut slots, format, budget),
-            Fit::Trimming => fit_by_trimming(&mut slots, format, budget),
-        }
-    }
-
-    let mut used = 0;
-    let mut lines = Vec::new();
-    for s in &slots {
-        if s.fate != Fate::Dropped {
-            let t = s.text(format);
-            used += chars(&t) + 1;
-            lines.push(t);
-        }
-    }
-    let text = assemble(format, tier, &lines);
-    out.extend(slots.into_iter().map(|s| ListedSkill {
-        index: s.index,
-        fate: s.fate,
-        reason: s.reason,
-    }));
-    out.sort_by_key(|e| e.index);
-    Listing {
-        text,
-        tier,
-        budget_chars: budget,
-        used_chars: used,
-        entries: out,
+        Tier::Full | Tier::Auto => s.description = Some(d),
     }
 }
 
@@ -445,36 +545,41 @@ fn cost(slots: &[Slot], format: Format) -> usize {
         .sum()
 }
 
-/// Claude Code's way: when the entries overflow, skills in listing order keep their description
-/// while it still fits and every one after the first that does not is listed by name only; when
-/// even the names overflow, the names past the budget are dropped.
-fn fit_by_dropping(slots: &mut [Slot], format: Format, budget: usize) {
-    if cost(slots, format) <= budget {
+/// Claude Code's way (2.1.332's "priority" mode, see [`Fit::Priority`]): when the entries,
+/// joined by line breaks, overflow the budget (UTF-16 units), the fixed ones (built-ins it never
+/// shortens, skills already listed by name only) stay as they are, every other starts as its
+/// name, and each in turn (by usage score, which skillscope takes as 0 for every skill, so in
+/// listing order) gets its description back when what that adds still fits. Nothing is dropped.
+fn fit_by_priority(slots: &mut [Slot], format: Format, budget: usize) {
+    let joins = slots.len().saturating_sub(1);
+    let full: usize = slots.iter().map(|s| utf16_len(&s.text(format))).sum();
+    if full + joins <= budget {
         return;
     }
-    let name_costs: Vec<usize> = slots
+    let fixed = |s: &Slot| s.description.is_none() || s.builtin.is_some_and(|b| b.fixed);
+    let name_len = |s: &Slot| utf16_len(&line(format, &s.parts, None));
+    let base: usize = slots
         .iter()
-        .map(|s| chars(&line(format, &s.parts, None)) + 1)
-        .collect();
-    let names_total: usize = name_costs.iter().sum();
-    if names_total > budget {
-        names_only_within(slots, budget, &name_costs);
-        return;
-    }
-    let mut left = budget - names_total;
-    let mut granting = true;
-    for (s, name_cost) in slots.iter_mut().zip(&name_costs) {
-        let Some(_) = &s.description else { continue };
-        let extra = (chars(&s.text(format)) + 1).saturating_sub(*name_cost);
-        if granting && extra <= left {
+        .map(|s| {
+            if fixed(s) {
+                utf16_len(&s.text(format))
+            } else {
+                name_len(s)
+            }
+        })
+        .sum::<usize>()
+        + joins;
+    let mut left = budget.saturating_sub(base);
+    for s in slots.iter_mut().filter(|s| !fixed(s)) {
+        let extra = utf16_len(&s.text(format)).saturating_sub(name_len(s));
+        if extra <= left {
             left -= extra;
         } else {
-            granting = false;
             s.description = None;
             s.demote(
                 Fate::NameOnly,
                 format!(
-                    "over the {}-character listing budget: description dropped",
+                    "over the {}-character listing budget: listed by name only",
                     grouped(budget)
                 ),
             );
@@ -653,6 +758,7 @@ mod tests {
             format,
             tier,
             context_window,
+            ..ListingOptions::default()
         }
     }
 
@@ -837,8 +943,9 @@ mod tests {
 
     #[test]
     fn claude_code_keeps_descriptions_in_order_until_the_budget_runs_out() {
-        // Each full entry is `- skill-NNN: ` + 300 = 313 characters plus a line break; a name is
-        // 11 plus one. 50 names take 600 of 8,000, leaving 7,400 for 302-character extras: 24.
+        // Each full entry is `- skill-NNN: ` + 300 = 313 characters; a name is 11; entries are
+        // joined by 49 line breaks. 50 names take 599 of 8,000, leaving 7,401 for 302-character
+        // extras: 24.
         let (_t, lib) = many(50, 300);
         let l = render(
             &lib,
@@ -850,18 +957,76 @@ mod tests {
         assert!(f[..24].iter().all(|f| *f == Fate::Full), "{f:?}");
         assert!(f[24..].iter().all(|f| *f == Fate::NameOnly), "{f:?}");
         assert!(l.used_chars <= 8_000);
-        assert_eq!(l.used_chars, 24 * 314 + 26 * 12);
+        assert_eq!(l.used_chars, 24 * 313 + 26 * 11 + 49);
         assert!(l.text.ends_with("\n- skill-049"));
 
-        // When even the names overflow (a 1,000-token window: 40 characters), names go too.
+        // When even the names overflow (a 1,000-token window: 40 characters), Claude Code 2.1.332
+        // drops nothing: every skill is listed by name, over the budget.
         let l = render(
             &lib,
             &|_| true,
             &opts(Format::ClaudeCode, Tier::Full, 1_000),
         );
         let f = fates(&l);
-        assert_eq!(f.iter().filter(|f| **f == Fate::NameOnly).count(), 3);
-        assert_eq!(f.iter().filter(|f| **f == Fate::Dropped).count(), 47);
+        assert_eq!(f.iter().filter(|f| **f == Fate::NameOnly).count(), 50);
+        assert_eq!(f.iter().filter(|f| **f == Fate::Dropped).count(), 0);
+        assert!(l.used_chars > 40);
+    }
+
+    #[test]
+    fn claude_code_gives_descriptions_back_greedily_and_never_shortens_fixed_builtins() {
+        static BUILTINS: &[BuiltinEntry] = &[
+            BuiltinEntry {
+                name: "bundled",
+                description: "Raw <text>\nkept as it is.",
+                fixed: true,
+            },
+            BuiltinEntry {
+                name: "command",
+                description: "A built-in command.",
+                fixed: false,
+            },
+        ];
+        let t = tempfile::tempdir().unwrap();
+        // Listed A–Z without regard to case: `b-long` before `C-short`.
+        write_skill(t.path(), "C-short", "name: C-short\ndescription: Short.\n");
+        let long = "y".repeat(60);
+        write_skill(
+            t.path(),
+            "b-long",
+            &format!("name: b-long\ndescription: {long}\n"),
+        );
+        let lib = load(&[t.path()]);
+        let budget = |chars| ListingOptions {
+            format: Format::ClaudeCode,
+            tier: Tier::Auto,
+            budget_chars: Some(chars),
+            builtins: BUILTINS,
+            ..ListingOptions::default()
+        };
+        let full = render(&lib, &|_| true, &budget(100_000));
+        assert_eq!(
+            full.text,
+            format!(
+                "The following skills are available for use with the Skill tool:\n\n- b-long: {long}\n- C-short: Short.\n- bundled: Raw <text>\nkept as it is.\n- command: A built-in command."
+            )
+        );
+        // Names: `- b-long` 8 + `- C-short` 9 + `- command` 9, the bundled entry 36, 3 breaks:
+        // 65. With 20 left, the long description (62 more) does not fit, the later short one
+        // (8) does, and the command's (21) no longer does.
+        let tight = render(&lib, &|_| true, &budget(65 + 20));
+        assert!(
+            tight.text.ends_with(
+                "- b-long\n- C-short: Short.\n- bundled: Raw <text>\nkept as it is.\n- command"
+            ),
+            "{}",
+            tight.text
+        );
+        assert_eq!(
+            tight.builtins.iter().map(|b| b.fate).collect::<Vec<_>>(),
+            vec![Fate::Full, Fate::NameOnly]
+        );
+        assert_eq!(tight.used_chars, 65 + 8);
     }
 
     #[test]

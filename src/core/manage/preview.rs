@@ -402,6 +402,7 @@ impl Pricing {
                 format: self.format,
                 tier: Tier::Auto,
                 context_window: self.context_window,
+                ..ListingOptions::default()
             },
         );
         let mut fate: Vec<Fate> = vec![Fate::Off; lib.skills.len()];

@@ -409,6 +409,7 @@ impl App {
             format: FORMATS[self.screens.prompt.format],
             tier: TIERS[self.screens.prompt.tier],
             context_window: usize::try_from(self.window()).unwrap_or(usize::MAX),
+            ..ListingOptions::default()
         }
     }
 

@@ -589,6 +589,7 @@ mod more_tests {
                 budget_chars: budget,
                 used_chars: 7_990,
                 entries: Vec::new(),
+                builtins: Vec::new(),
             },
             tokens: enabled,
             mode: ListingMode::Enabled,

@@ -1,0 +1,252 @@
+//! An agent's real client at the version its model was verified against: the models it runs
+//! (where its listing budget depends on the model), its built-in entries, and the settings and
+//! environment that change its budget. Checked byte for byte against captures of that client
+//! (`tests/fixtures/agents/<client>@<version>/`, `tests/cli/ground_truth.rs`).
+
+use crate::core::listing::BuiltinEntry;
+use std::path::Path;
+
+/// One model an agent's client runs, as its listing budget sees it.
+#[derive(Debug, PartialEq, Eq)]
+pub struct ClientModel {
+    /// Its id, as the client's `--model` takes it.
+    pub id: &'static str,
+    /// Its name for people.
+    pub name: &'static str,
+    /// Its context window in tokens, as the client takes it.
+    pub context_window: usize,
+    /// How many characters the client takes a token for when it makes the window a budget.
+    pub chars_per_token: usize,
+    /// The family whose token estimate fits it (`core::model::PRESETS`).
+    pub family: &'static str,
+}
+
+/// An agent's client at one version.
+#[derive(Debug)]
+pub struct Client {
+    /// The version the model was verified against, byte for byte.
+    pub version: &'static str,
+    /// The models whose budgets are known, the client's default first.
+    pub models: &'static [ClientModel],
+    /// The entries it lists after the library's, whatever the library holds.
+    pub builtins: &'static [BuiltinEntry],
+    /// The environment variable that sets the listing budget in characters outright.
+    pub budget_env: Option<&'static str>,
+    /// The settings key giving the listing's share of the window (a fraction, 0.01 by default).
+    pub budget_setting: Option<&'static str>,
+    /// Its settings files: below the home folder, then below the project (later ones win).
+    pub settings_files: (&'static [&'static str], &'static [&'static str]),
+}
+
+/// A model the client does not know.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum ClientError {
+    /// Not one of the client's models.
+    #[error("unknown model `{model}` for {agent} {version}: use {known}")]
+    UnknownModel {
+        /// What was asked for.
+        model: String,
+        /// The agent's name.
+        agent: &'static str,
+        /// The client version.
+        version: &'static str,
+        /// The models it knows, the default first.
+        known: String,
+    },
+    /// The agent's listing does not depend on the model.
+    #[error(
+        "--model chooses the model where an agent's listing budget depends on it; {agent}'s does not (models are known for: {known})"
+    )]
+    NoModels {
+        /// The agent's name.
+        agent: &'static str,
+        /// The agents whose models are known.
+        known: String,
+    },
+}
+
+impl Client {
+    /// The model it runs when none is named.
+    pub fn default_model(&self) -> Option<&'static ClientModel> {
+        self.models.first()
+    }
+
+    /// The model named `id` (`agent` names the agent in the error).
+    pub fn model(
+        &self,
+        id: &str,
+        agent: &'static str,
+    ) -> Result<&'static ClientModel, ClientError> {
+        self.models
+            .iter()
+            .find(|m| m.id.eq_ignore_ascii_case(id.trim()))
+            .ok_or_else(|| ClientError::UnknownModel {
+                model: id.to_string(),
+                agent,
+                version: self.version,
+                known: self.known(),
+            })
+    }
+
+    /// The known models, for messages: `claude-opus-5-5 (default) or claude-sonnet-4-5`.
+    pub fn known(&self) -> String {
+        let ids: Vec<String> = self
+            .models
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                if i == 0 {
+                    format!("{} (default)", m.id)
+                } else {
+                    m.id.to_string()
+                }
+            })
+            .collect();
+        match ids.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => ids.join(""),
+        }
+    }
+}
+
+/// What the environment and the client's settings say of its listing budget.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct BudgetOverrides {
+    /// The budget in characters, set outright (the environment variable).
+    pub chars: Option<usize>,
+    /// The listing's share of the window (the settings key).
+    pub fraction: Option<f64>,
+}
+
+impl BudgetOverrides {
+    /// Reads the client's environment variable from this process's environment and its settings
+    /// key from its settings files under `home` and `project` (a later file wins; a file that
+    /// cannot be read or parsed says nothing here: its switches' reader reports it).
+    pub fn read(client: &Client, home: Option<&Path>, project: Option<&Path>) -> BudgetOverrides {
+        let chars = client
+            .budget_env
+            .and_then(std::env::var_os)
+            .and_then(|v| v.to_str().and_then(|t| t.trim().parse::<usize>().ok()))
+            .filter(|&n| n > 0);
+        let mut fraction = None;
+        if let Some(key) = client.budget_setting {
+            let (user, proj) = client.settings_files;
+            let files = home
+                .into_iter()
+                .flat_map(|h| user.iter().map(move |f| h.join(f)))
+                .chain(
+                    project
+                        .into_iter()
+                        .flat_map(|p| proj.iter().map(move |f| p.join(f))),
+                );
+            for file in files {
+                let Ok(text) = std::fs::read_to_string(&file) else {
+                    continue;
+                };
+                let value: Option<f64> = serde_json::from_str::<serde_json::Value>(&text)
+                    .ok()
+                    .and_then(|v| v.get(key).and_then(serde_json::Value::as_f64));
+                if let Some(f) = value.filter(|f| f.is_finite() && *f > 0.0) {
+                    fraction = Some(f);
+                }
+            }
+        }
+        BudgetOverrides { chars, fraction }
+    }
+
+    /// The budget in characters they set for a window of `window` tokens at `chars_per_token`:
+    /// the variable's, else `max(1, floor(window × chars per token × fraction))`.
+    pub fn budget(&self, window: usize, chars_per_token: usize) -> Option<usize> {
+        self.chars.or_else(|| {
+            self.fraction.map(|f| {
+                // Windows and budgets stay far below 2^52, where f64 stops being exact.
+                let b = (window as f64 * chars_per_token as f64 * f).floor();
+                if b >= 1.0 { b as usize } else { 1 }
+            })
+        })
+    }
+}
+
+/// Claude Code 2.1.332 (npm `@anthropic-ai/claude-code`), as captured in
+/// `tests/fixtures/agents/claude-code@2.1.332/` and read in `tests/fixtures/agents/FINDINGS.md`:
+/// its budget is `context window × characters per token × 1 %` of the model (`Cdn`, `Hw`, `Lm`).
+pub static CLAUDE_CODE_2_1_332: Client = Client {
+    version: "2.1.332",
+    models: &[
+        ClientModel {
+            id: "claude-opus-5-5",
+            name: "Opus 5.5",
+            context_window: 1_000_000,
+            chars_per_token: 3,
+            family: "claude",
+        },
+        ClientModel {
+            id: "claude-sonnet-4-5",
+            name: "Sonnet 4.5",
+            context_window: 200_000,
+            chars_per_token: 4,
+            family: "claude",
+        },
+    ],
+    builtins: super::claude_builtins::BUILTINS,
+    budget_env: Some("SLASH_COMMAND_TOOL_CHAR_BUDGET"),
+    budget_setting: Some("skillListingBudgetFraction"),
+    settings_files: (
+        &[".claude/settings.json"],
+        &[".claude/settings.json", ".claude/settings.local.json"],
+    ),
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_claude_code_budgets_are_the_captured_ones() {
+        let c = &CLAUDE_CODE_2_1_332;
+        let budget = |m: &ClientModel| m.context_window * m.chars_per_token / 100;
+        assert_eq!(c.default_model().map(budget), Some(30_000));
+        assert_eq!(
+            c.model("claude-sonnet-4-5", "Claude Code").map(budget),
+            Ok(8_000)
+        );
+        let e = c.model("gpt-5", "Claude Code").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "unknown model `gpt-5` for Claude Code 2.1.332: use claude-opus-5-5 (default) or claude-sonnet-4-5"
+        );
+        assert_eq!(c.builtins.len(), 13);
+        assert_eq!(c.builtins.iter().filter(|b| b.fixed).count(), 11);
+    }
+
+    #[test]
+    fn settings_give_a_share_and_a_later_file_wins() {
+        let t = tempfile::tempdir().unwrap();
+        let (home, project) = (t.path().join("h"), t.path().join("p"));
+        std::fs::create_dir_all(home.join(".claude")).unwrap();
+        std::fs::create_dir_all(project.join(".claude")).unwrap();
+        std::fs::write(
+            home.join(".claude/settings.json"),
+            r#"{"skillListingBudgetFraction": 0.02}"#,
+        )
+        .unwrap();
+        let mut c = Client {
+            budget_env: None,
+            ..CLAUDE_CODE_2_1_332
+        };
+        let o = BudgetOverrides::read(&c, Some(&home), Some(&project));
+        assert_eq!(o.budget(200_000, 4), Some(16_000));
+        std::fs::write(
+            project.join(".claude/settings.local.json"),
+            r#"{"skillListingBudgetFraction": 0.005}"#,
+        )
+        .unwrap();
+        let o = BudgetOverrides::read(&c, Some(&home), Some(&project));
+        assert_eq!(o.budget(200_000, 4), Some(4_000));
+        c.budget_setting = None;
+        assert_eq!(
+            BudgetOverrides::read(&c, Some(&home), None).budget(1, 1),
+            None
+        );
+    }
+}

@@ -1,0 +1,68 @@
+//! An agent's own listing options: its format, its client model's window and characters per
+//! token, the budget its environment or settings set, and its client's built-in entries. Above
+//! the model (`model.rs`) and the listing, which it joins.
+
+use super::client::{BudgetOverrides, ClientError, ClientModel};
+use super::model::{AgentModel, MODELS};
+use crate::core::listing::{DEFAULT_CONTEXT_WINDOW, Format, ListingOptions, Tier};
+
+impl AgentModel {
+    /// Its own listing in `format` at `tier`: for an agent whose budget depends on its client's
+    /// model, that model's window (`window` when given) and characters per token, the budget the
+    /// environment or its settings set (`overrides`), and its client's built-in entries when
+    /// `format` is its own; for the others, the share of `window` (else the default window).
+    pub fn listing_options(
+        &self,
+        format: Format,
+        tier: Tier,
+        window: Option<usize>,
+        chosen: Option<&'static ClientModel>,
+        overrides: &BudgetOverrides,
+    ) -> ListingOptions {
+        let generic = ListingOptions {
+            format,
+            tier,
+            context_window: window.unwrap_or(DEFAULT_CONTEXT_WINDOW),
+            ..ListingOptions::default()
+        };
+        let Some(client) = self.client else {
+            return generic;
+        };
+        let builtins = if format == self.format {
+            client.builtins
+        } else {
+            &[]
+        };
+        let Some(m) = chosen.or_else(|| client.default_model()) else {
+            return ListingOptions {
+                builtins,
+                ..generic
+            };
+        };
+        let context_window = window.unwrap_or(m.context_window);
+        ListingOptions {
+            context_window,
+            chars_per_token: m.chars_per_token,
+            budget_chars: overrides.budget(context_window, m.chars_per_token),
+            builtins,
+            ..generic
+        }
+    }
+
+    /// The client model named `id`: an error names the ones known (or says the agent's budget
+    /// does not depend on its model).
+    pub fn client_model(&self, id: &str) -> Result<&'static ClientModel, ClientError> {
+        match self.client.filter(|c| !c.models.is_empty()) {
+            Some(c) => c.model(id, self.name),
+            None => Err(ClientError::NoModels {
+                agent: self.name,
+                known: MODELS
+                    .iter()
+                    .filter(|m| m.client.is_some_and(|c| !c.models.is_empty()))
+                    .map(|m| m.agent.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            }),
+        }
+    }
+}

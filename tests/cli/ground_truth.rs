@@ -1,0 +1,404 @@
+//! The real client is the ground truth: for every captured case of Claude Code 2.1.332
+//! (`tests/fixtures/agents/claude-code@2.1.332/<case>/`), the fixture library is laid into a
+//! throwaway home and project exactly as `scripts/capture-agents.sh` laid it, `skillscope prompt
+//! --agent claude-code` runs there with the same model and `--add-dir` folder, and its stdout must
+//! be `listing.txt` byte for byte, with the same o200k_base token count. Offline: no npm, no
+//! client, no Python (the 150-skill generator is ported below).
+
+use crate::common;
+use skillscope::core::tokens::{Encoding, TokenCache, count_text};
+use std::path::{Path, PathBuf};
+
+const CLIENT: &str = "claude-code@2.1.332";
+
+fn agents_fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/agents")
+}
+
+/// One captured case: its folder, the model the client ran, and whether its library is the
+/// `mixed` one (with the `--add-dir` folder) or the generated `budget150` one.
+struct Case {
+    name: &'static str,
+    model: Option<&'static str>,
+    mixed: bool,
+}
+
+const MIXED: Case = Case {
+    name: "mixed",
+    model: None,
+    mixed: true,
+};
+const MIXED_SONNET45: Case = Case {
+    name: "mixed-sonnet45",
+    model: Some("claude-sonnet-4-5"),
+    mixed: true,
+};
+const BUDGET150: Case = Case {
+    name: "budget150",
+    model: None,
+    mixed: false,
+};
+const BUDGET150_SONNET45: Case = Case {
+    name: "budget150-sonnet45",
+    model: Some("claude-sonnet-4-5"),
+    mixed: false,
+};
+
+/// The throwaway folders of one run, as the capture script named them below its base folder.
+struct Layout {
+    _base: tempfile::TempDir,
+    base: PathBuf,
+    home: PathBuf,
+    project: PathBuf,
+    extra: PathBuf,
+}
+
+impl Layout {
+    fn new() -> Layout {
+        let t = tempfile::tempdir().unwrap();
+        let base = t.path().to_path_buf();
+        let l = Layout {
+            home: base.join("home"),
+            project: base.join("project"),
+            extra: base.join("extra"),
+            base,
+            _base: t,
+        };
+        for d in [&l.home, &l.project, &l.extra] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        l
+    }
+
+    /// The capture's placeholders for this run's folders, longest first.
+    fn placeholders(&self) -> [(String, &'static str); 4] {
+        let s = |p: &Path| p.to_string_lossy().into_owned();
+        [
+            (s(&self.home), "{HOME}"),
+            (s(&self.project), "{PROJECT}"),
+            (s(&self.extra), "{EXTRA}"),
+            (s(&self.base), "{BASE}"),
+        ]
+    }
+}
+
+/// `cp -R SRC/. DST/`, as the capture script's overlay does it for Claude Code: a `*.in` file
+/// loses its suffix and gets `{HOME}`, `{PROJECT}` and `{EXTRA}` filled in (`{PORT}` names the
+/// mock, which no Claude Code overlay uses).
+fn copy_tree(src: &Path, dst: &Path, layout: &Layout) {
+    if !src.is_dir() {
+        return;
+    }
+    for entry in std::fs::read_dir(src).unwrap() {
+        let entry = entry.unwrap();
+        let from = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&from, &dst.join(&name), layout);
+            continue;
+        }
+        std::fs::create_dir_all(dst).unwrap();
+        let plain = name.strip_suffix(".in").unwrap_or(&name);
+        assert!(!dst.join(plain).exists(), "{plain} would be merged into");
+        if plain.len() < name.len() {
+            let mut text = std::fs::read_to_string(&from).unwrap();
+            for (path, ph) in layout.placeholders() {
+                text = text.replace(ph, &path);
+            }
+            std::fs::write(dst.join(plain), text).unwrap();
+        } else {
+            std::fs::copy(&from, dst.join(plain)).unwrap();
+        }
+    }
+}
+
+const WORDS: [&str; 26] = [
+    "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet",
+    "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango",
+    "uniform", "victor", "whiskey", "xray", "yankee", "zulu",
+];
+const VERBS: [&str; 21] = [
+    "Analyse",
+    "Build",
+    "Check",
+    "Convert",
+    "Deploy",
+    "Document",
+    "Extract",
+    "Format",
+    "Generate",
+    "Index",
+    "Lint",
+    "Migrate",
+    "Normalise",
+    "Optimise",
+    "Package",
+    "Query",
+    "Refactor",
+    "Summarise",
+    "Test",
+    "Upgrade",
+    "Validate",
+];
+const OBJECTS: [&str; 18] = [
+    "log files",
+    "database schemas",
+    "API clients",
+    "spreadsheets",
+    "release notes",
+    "Docker images",
+    "Terraform plans",
+    "CSV exports",
+    "PDF reports",
+    "unit tests",
+    "CI pipelines",
+    "YAML manifests",
+    "changelogs",
+    "dependency trees",
+    "screenshots",
+    "SQL queries",
+    "JSON payloads",
+    "Markdown docs",
+];
+
+/// `description(i)` of `library/generate-budget.py`: 80 + (i × 37) mod 320 characters.
+fn budget_description(i: usize) -> String {
+    let target = 80 + (i * 37) % 320;
+    let obj = OBJECTS[(i * 7) % OBJECTS.len()];
+    let mut text = format!(
+        "{} {obj} for project {}. Use when the user asks about {obj} or {}.",
+        VERBS[i % VERBS.len()],
+        WORDS[i % WORDS.len()],
+        WORDS[(i * 3) % WORDS.len()],
+    );
+    let mut k = 0;
+    while text.len() < target {
+        text.push_str(&format!(
+            " Also handles {} {} case {k}.",
+            WORDS[(i + k) % WORDS.len()],
+            OBJECTS[(i + k) % OBJECTS.len()],
+        ));
+        k += 1;
+    }
+    text.truncate(target);
+    let mut text = text.trim_end().to_string();
+    if !text.ends_with('.') {
+        text = format!("{}.", text.trim_end_matches([',', ';', ':', ' ']));
+    }
+    text
+}
+
+/// `generate-budget.py OUT COUNT`, byte for byte (it is all ASCII).
+fn generate_budget(out: &Path, count: usize) {
+    for i in 1..=count {
+        let name = format!("skill-{i:03}-{}", WORDS[i % WORDS.len()]);
+        let dir = out.join(&name);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("SKILL.md"),
+            format!(
+                "---\nname: {name}\ndescription: {}\n---\n# {name}\n\nSteps for {name}.\n",
+                budget_description(i)
+            ),
+        )
+        .unwrap();
+    }
+}
+
+/// The library laid out for Claude Code and `case`, as `lay_library` in the capture script does.
+fn lay(case: &Case) -> Layout {
+    let lib = agents_fixtures().join("library");
+    let l = Layout::new();
+    copy_tree(&lib.join("project/files"), &l.project, &l);
+    if case.mixed {
+        copy_tree(&lib.join("user/skills"), &l.home.join(".claude/skills"), &l);
+        copy_tree(
+            &lib.join("project/skills"),
+            &l.project.join(".claude/skills"),
+            &l,
+        );
+        copy_tree(&lib.join("user/overlay/claude-code"), &l.home, &l);
+        copy_tree(&lib.join("project/overlay/claude-code"), &l.project, &l);
+        copy_tree(&lib.join("extra/overlay/claude-code"), &l.extra, &l);
+    } else {
+        generate_budget(&l.home.join(".claude/skills"), 150);
+    }
+    // The capture made the project a git repository: its root is where project folders stop.
+    std::fs::create_dir_all(l.project.join(".git")).unwrap();
+    l
+}
+
+/// skillscope's prediction for `case`: stdout of `prompt --agent claude-code` run the way the
+/// client ran, the run's folders replaced by the capture's placeholders; and its stderr.
+fn predict(case: &Case) -> (String, String) {
+    let l = lay(case);
+    let mut cmd = common::bin();
+    cmd.args(["prompt", "--agent", "claude-code"]);
+    if let Some(m) = case.model {
+        cmd.args(["--model", m]);
+    }
+    if case.mixed {
+        cmd.arg("--add-dir").arg(&l.extra);
+    }
+    let out = cmd
+        .env("HOME", &l.home)
+        .env("SKILLSCOPE_CONFIG_DIR", l.base.join("config"))
+        .env("SKILLSCOPE_CACHE_DIR", l.base.join("cache"))
+        .env_remove("SLASH_COMMAND_TOOL_CHAR_BUDGET")
+        .current_dir(&l.project)
+        .output()
+        .expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{}: {stderr}", case.name);
+    let mut text = String::from_utf8(out.stdout).expect("the listing is UTF-8");
+    for (path, ph) in l.placeholders() {
+        text = text.replace(&path, ph);
+    }
+    (text, stderr)
+}
+
+fn captured(case: &Case) -> String {
+    let p = agents_fixtures()
+        .join(CLIENT)
+        .join(case.name)
+        .join("listing.txt");
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+fn o200k(text: &str) -> u32 {
+    count_text(text, Encoding::O200kBase, &TokenCache::in_memory())
+}
+
+/// Where two listings first differ, with both versions of that line.
+fn first_difference(want: &str, got: &str) -> Option<String> {
+    let (w, g): (Vec<&str>, Vec<&str>) = (want.split('\n').collect(), got.split('\n').collect());
+    (0..w.len().max(g.len())).find_map(|i| {
+        let (a, b) = (w.get(i), g.get(i));
+        (a != b).then(|| {
+            format!(
+                "line {} differs\n  real client: {}\n  skillscope:  {}",
+                i + 1,
+                a.map_or("(no such line)".to_string(), |s| format!("{s:?}")),
+                b.map_or("(no such line)".to_string(), |s| format!("{s:?}")),
+            )
+        })
+    })
+}
+
+/// The prediction for `case` is the captured listing, byte for byte, and costs as many tokens.
+fn assert_identical(case: &Case) {
+    let want = captured(case);
+    let (got, stderr) = predict(case);
+    let (real, predicted) = (o200k(&want), o200k(&got));
+    eprintln!(
+        "{CLIENT}/{}: real {real} o200k tokens, skillscope {predicted}",
+        case.name
+    );
+    if let Some(diff) = first_difference(&want, &got) {
+        panic!(
+            "{CLIENT}/{}: skillscope's listing is not what the real client sent ({} bytes vs {}; \
+             {real} vs {predicted} o200k tokens): {diff}\nstderr: {stderr}",
+            case.name,
+            want.len(),
+            got.len(),
+        );
+    }
+    assert_eq!(got.as_bytes(), want.as_bytes(), "{}", case.name);
+    assert_eq!(real, predicted, "{}: o200k tokens", case.name);
+}
+
+#[test]
+fn claude_code_budget150_on_its_default_model_is_byte_identical() {
+    assert_identical(&BUDGET150);
+}
+
+#[test]
+fn claude_code_budget150_on_sonnet_4_5_is_byte_identical() {
+    assert_identical(&BUDGET150_SONNET45);
+}
+
+#[test]
+fn claude_code_mixed_on_its_default_model_is_byte_identical() {
+    assert_identical(&MIXED);
+}
+
+#[test]
+fn claude_code_mixed_on_sonnet_4_5_is_byte_identical() {
+    assert_identical(&MIXED_SONNET45);
+}
+
+/// The port of the generator writes what `generate-budget.py` writes (checked where Python is).
+#[test]
+fn the_budget_generator_port_writes_what_the_python_generator_writes() {
+    let ours = tempfile::tempdir().unwrap();
+    let theirs = tempfile::tempdir().unwrap();
+    generate_budget(ours.path(), 150);
+    let ran = std::process::Command::new("python3")
+        .arg(agents_fixtures().join("library/generate-budget.py"))
+        .arg(theirs.path())
+        .arg("150")
+        .status();
+    if !ran.is_ok_and(|s| s.success()) {
+        eprintln!("skipping: python3 is not there to run generate-budget.py");
+        return;
+    }
+    let mut n = 0;
+    for e in std::fs::read_dir(theirs.path()).unwrap() {
+        let dir = e.unwrap().file_name();
+        let read = |root: &Path| std::fs::read(root.join(&dir).join("SKILL.md")).unwrap();
+        assert_eq!(read(ours.path()), read(theirs.path()), "{dir:?}");
+        n += 1;
+    }
+    assert_eq!(n, 150);
+}
+
+/// An unknown model is refused with the models known; an agent whose budget does not depend on
+/// its model refuses any.
+#[test]
+fn an_unknown_model_is_refused_naming_the_known_ones() {
+    let l = lay(&BUDGET150);
+    let run = |args: &[&str]| {
+        common::bin()
+            .args(args)
+            .env("HOME", &l.home)
+            .env("SKILLSCOPE_CONFIG_DIR", l.base.join("config"))
+            .env("SKILLSCOPE_CACHE_DIR", l.base.join("cache"))
+            .current_dir(&l.project)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["prompt", "--agent", "claude-code", "--model", "gpt-5"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "unknown model `gpt-5` for Claude Code 2.1.332: use claude-opus-5-5 (default) or claude-sonnet-4-5"
+        ),
+        "{err}"
+    );
+    let out = run(&["prompt", "--agent", "codex", "--model", "claude-sonnet-4-5"]);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("Codex's does not"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // budget --agent takes the client's models too, and prices the listing as prompt prints it.
+    let out = run(&[
+        "budget",
+        "--agent",
+        "claude-code",
+        "--model",
+        "claude-sonnet-4-5",
+        "--format",
+        "json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = common::json(&out);
+    assert_eq!(v["listing"]["budget_chars"], 8_000, "{v}");
+    assert_eq!(v["model"]["name"], "claude", "{v}");
+}
