@@ -60,30 +60,7 @@ pub fn watch(
     on_change: impl FnMut(Change) + Send + 'static,
 ) -> Result<Watch, WatchError> {
     let watched: Vec<PathBuf> = roots.to_vec();
-    let (tx, rx) = mpsc::channel::<Raw>();
-    let mut watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
-        let raw = match res {
-            Ok(ev) if matches!(ev.kind, EventKind::Access(_)) => return,
-            Ok(ev) => {
-                let paths: Vec<PathBuf> = ev
-                    .paths
-                    .into_iter()
-                    .filter(|p| !ignored(p, &watched))
-                    .collect();
-                if paths.is_empty() {
-                    return;
-                }
-                Ok(paths)
-            }
-            Err(e) => Err(e.to_string()),
-        };
-        let _ = tx.send(raw);
-    })
-    .map_err(WatchError::Start)?;
-    std::thread::Builder::new()
-        .name("watch-debounce".into())
-        .spawn(move || debounce_loop(&rx, debounce, on_change))
-        .map_err(|e| WatchError::Start(notify::Error::io(e)))?;
+    let mut watcher = start(move |p| !ignored(p, &watched), debounce, on_change)?;
     let mut problems = Vec::new();
     for root in roots {
         // A SKILL.md given directly is watched through its folder.
@@ -115,30 +92,7 @@ pub fn watch_files(
     on_change: impl FnMut(Change) + Send + 'static,
 ) -> Result<Watch, WatchError> {
     let wanted: Vec<PathBuf> = files.to_vec();
-    let (tx, rx) = mpsc::channel::<Raw>();
-    let mut watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
-        let raw = match res {
-            Ok(ev) if matches!(ev.kind, EventKind::Access(_)) => return,
-            Ok(ev) => {
-                let paths: Vec<PathBuf> = ev
-                    .paths
-                    .into_iter()
-                    .filter(|p| wanted.contains(p))
-                    .collect();
-                if paths.is_empty() {
-                    return;
-                }
-                Ok(paths)
-            }
-            Err(e) => Err(e.to_string()),
-        };
-        let _ = tx.send(raw);
-    })
-    .map_err(WatchError::Start)?;
-    std::thread::Builder::new()
-        .name("watch-settings".into())
-        .spawn(move || debounce_loop(&rx, debounce, on_change))
-        .map_err(|e| WatchError::Start(notify::Error::io(e)))?;
+    let mut watcher = start(move |p| wanted.iter().any(|w| w == p), debounce, on_change)?;
     let mut folders: Vec<&Path> = files.iter().filter_map(|f| f.parent()).collect();
     folders.sort();
     folders.dedup();
@@ -155,6 +109,36 @@ pub fn watch_files(
         _watcher: watcher,
         problems,
     })
+}
+
+/// A watcher (nothing watched yet) whose events on the paths `keep` accepts, reads left out, reach
+/// `on_change` in debounced batches.
+fn start(
+    keep: impl Fn(&Path) -> bool + Send + 'static,
+    debounce: Duration,
+    on_change: impl FnMut(Change) + Send + 'static,
+) -> Result<notify::RecommendedWatcher, WatchError> {
+    let (tx, rx) = mpsc::channel::<Raw>();
+    let watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
+        let raw = match res {
+            Ok(ev) if matches!(ev.kind, EventKind::Access(_)) => return,
+            Ok(ev) => {
+                let paths: Vec<PathBuf> = ev.paths.into_iter().filter(|p| keep(p)).collect();
+                if paths.is_empty() {
+                    return;
+                }
+                Ok(paths)
+            }
+            Err(e) => Err(e.to_string()),
+        };
+        let _ = tx.send(raw);
+    })
+    .map_err(WatchError::Start)?;
+    std::thread::Builder::new()
+        .name("watch-debounce".into())
+        .spawn(move || debounce_loop(&rx, debounce, on_change))
+        .map_err(|e| WatchError::Start(notify::Error::io(e)))?;
+    Ok(watcher)
 }
 
 /// Gathers raw events into batches separated by quiet periods. Ends when the watcher is gone.
