@@ -3,6 +3,7 @@
 
 use crate::cli::args::LibraryArgs;
 use crate::cli::ci_formats::{self, md_text};
+use crate::core::Library;
 use crate::core::diagnostic::{Counts, Diagnostic, Severity};
 use crate::core::escape;
 use crate::core::listing::{self, Format, ListingOptions, Tier};
@@ -11,7 +12,6 @@ use crate::core::rules::select::{Place, Selection, Selector};
 use crate::core::rules::{self, CheckOptions, Profile};
 use crate::core::text::{count_of, thousands};
 use crate::core::tokens::{self, Encoding, TokenCache};
-use crate::core::{Agent, Library};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 use serde_json::json;
@@ -194,11 +194,7 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let profile = args.profile.unwrap_or_else(|| Profile::fitting(&lib));
     // Without --profile, each agent's skills are judged as that agent judges them (also in a
     // folder named on the command line that is an agent's folder).
-    let per_agent = args.profile.is_none()
-        && lib.skills.iter().any(|s| {
-            !matches!(s.agent, Agent::Path | Agent::Demo)
-                || !crate::core::agents::readers(s).is_empty()
-        });
+    let per_agent = args.profile.is_none() && rules::has_agent_skills(&lib);
     let label = if per_agent {
         "per-agent"
     } else {

@@ -61,6 +61,16 @@ impl CheckOptions<'_> {
     }
 }
 
+/// Whether some skill of `lib` has an agent to be judged by (see [`CheckOptions::profile_of`]):
+/// it comes from an agent's root, or a folder named on the command line is an agent's folder.
+/// Without one, a per-agent check is the fallback profile's check.
+pub fn has_agent_skills(lib: &Library) -> bool {
+    use crate::core::source::Agent;
+    lib.skills.iter().any(|s| {
+        !matches!(s.agent, Agent::Path | Agent::Demo) || !crate::core::agents::readers(s).is_empty()
+    })
+}
+
 /// What a check run found.
 pub struct Checked {
     /// Every diagnostic of every skill (index-aligned with `lib.skills`), sorted by line.

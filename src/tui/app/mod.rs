@@ -308,10 +308,7 @@ impl App {
         if !self.findings.chosen {
             self.findings.profile = Profile::fitting(&lib);
         }
-        self.findings.per_agent = lib.skills.iter().any(|s| {
-            !matches!(s.agent, crate::core::Agent::Path | crate::core::Agent::Demo)
-                || !agents::readers(s).is_empty()
-        });
+        self.findings.per_agent = crate::core::rules::has_agent_skills(&lib);
         self.switches.enabled = match &self.switches.state {
             Some(st) => lib.skills.iter().map(|s| st.is_enabled(s)).collect(),
             None => lib.skills.iter().map(|s| state::default_for(s).0).collect(),
