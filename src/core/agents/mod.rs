@@ -26,7 +26,7 @@ pub use plugin::{
     show_path,
 };
 pub use scope::SwitchScope;
-pub use switches::{AgentSwitches, REGISTRY, has_switches, legend, readers};
+pub use switches::{AgentSwitches, REGISTRY, has_switches, legend, obeys_own_switches, readers};
 
 use std::path::{Path, PathBuf};
 
