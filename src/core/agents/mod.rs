@@ -10,6 +10,7 @@ mod codex;
 mod edit;
 mod error;
 pub mod json;
+pub mod loading;
 pub mod model;
 mod opencode;
 mod options;
