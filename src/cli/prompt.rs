@@ -431,17 +431,16 @@ fn fate_table(
     window: usize,
 ) -> String {
     let mut s = String::new();
-    let budget = listing.budget_chars.map_or_else(
-        || "no budget".to_string(),
-        |b| format!("budget {} chars", thousands(b as u64)),
-    );
+    let budget = listing
+        .budget
+        .map_or_else(|| "no budget".to_string(), |b| format!("budget {b}"));
     let whose = lib.agent.map_or_else(String::new, |a| format!(" for {a}"));
     s.push_str(&format!(
         "listing{whose} ({mode} mode): {} tier, {} chars, ~{} tokens ({enc}), {} of {budget}; {}\n",
         listing.tier,
         thousands(listing.text.chars().count() as u64),
         thousands(tokens as u64),
-        thousands(listing.used_chars as u64),
+        thousands(listing.used as u64),
         crate::cli::output::window_share(tokens, window),
     ));
     if tokens > window {
