@@ -324,7 +324,7 @@ fn prompt_args(case: &Case, l: &Layout, extra: &[&str]) -> Vec<String> {
             l.extra.to_string_lossy().into_owned(),
         ]);
     }
-    args.extend(extra.iter().map(|a| a.to_string()));
+    args.extend(extra.iter().map(ToString::to_string));
     args
 }
 
@@ -415,6 +415,102 @@ fn codex_mixed_on_its_default_model_is_byte_identical() {
 #[test]
 fn codex_budget150_on_its_default_model_is_byte_identical() {
     assert_identical(&CODEX_BUDGET150);
+}
+
+/// Each entry of a captured Codex listing: its name, and whether it carries its whole
+/// description, part of it, or none.
+fn codex_captured_fates(listing: &str, whole: &dyn Fn(&str) -> String) -> [usize; 3] {
+    let mut n = [0; 3];
+    let entries = listing
+        .split_once("### Available skills\n")
+        .map_or("", |(_, e)| e)
+        .lines()
+        .filter(|l| l.starts_with("- "));
+    for line in entries {
+        let (name, rest) = line[2..].split_once(": ").unwrap_or_default();
+        let (description, _) = rest.rsplit_once("(file: ").unwrap_or_default();
+        let description = description.strip_suffix(' ').unwrap_or(description);
+        if description.is_empty() {
+            n[2] += 1;
+        } else if description == whole(name) {
+            n[0] += 1;
+        } else {
+            n[1] += 1;
+        }
+    }
+    n
+}
+
+/// `budget --agent codex` (text and JSON) and `prompt --fates` report the fates the captured
+/// listing shows: its entries with their whole description, part of it or none, and the skills
+/// laid out that it left out; the budget in Codex's estimated tokens.
+#[test]
+fn codex_reports_the_fates_its_capture_shows() {
+    let case = &CODEX_BUDGET150;
+    let l = lay(case);
+    // The whole descriptions: the generator's, and the system skills' as `mixed` lists them.
+    let mixed = captured(&CODEX_MIXED);
+    let whole = |name: &str| -> String {
+        if let Some(i) = name
+            .strip_prefix("skill-")
+            .and_then(|r| r[..3].parse().ok())
+        {
+            return budget_description(i);
+        }
+        let head = format!("- {name}: ");
+        mixed
+            .lines()
+            .find_map(|line| line.strip_prefix(&head))
+            .and_then(|r| r.rsplit_once(" (file: "))
+            .map_or_else(String::new, |(d, _)| d.to_string())
+    };
+    let [full, trimmed, name_only] = codex_captured_fates(&captured(case), &whole);
+    let laid = 150
+        + std::fs::read_dir(l.home.join(".codex/skills/.system"))
+            .unwrap()
+            .count();
+    let dropped = laid - full - trimmed - name_only;
+    assert!(trimmed > 0 && dropped > 0, "{full} {trimmed} {dropped}");
+
+    let out = run_in(&l, &["budget", "--agent", "codex", "--format", "json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = common::json(&out);
+    let listing = &v["listing"];
+    assert_eq!(
+        listing["fates"],
+        serde_json::json!({"full": full, "trimmed": trimmed, "name_only": name_only, "dropped": dropped}),
+        "{listing}"
+    );
+    assert_eq!(listing["budget_tokens"], 10_000, "{listing}");
+    assert_eq!(
+        listing["budget_chars"],
+        serde_json::Value::Null,
+        "{listing}"
+    );
+    assert!(
+        listing["used_tokens"].as_u64().is_some_and(|u| u <= 10_000),
+        "{listing}"
+    );
+
+    let fates =
+        format!("fates: {full} full, {trimmed} trimmed, {name_only} name only, {dropped} dropped");
+    let args = prompt_args(case, &l, &["--fates"]);
+    let out = run_in(&l, &args.iter().map(String::as_str).collect::<Vec<_>>());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(&fates), "{err}");
+    assert!(err.contains("10,000 tokens (estimated)"), "{err}");
+    let out = run_in(&l, &["budget", "--agent", "codex"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!(
+            "{full} full, {trimmed} trimmed, {name_only} name only, {dropped} dropped"
+        )),
+        "{text}"
+    );
 }
 
 /// The port of the generator writes what `generate-budget.py` writes (checked where Python is).

@@ -370,14 +370,12 @@ pub const CODEX_DESCRIPTION_CAP: usize = 1_024;
 
 /// Codex's cap: over `max` characters, the first `max - 3` and `...` (nothing trimmed).
 pub(super) fn codex_cap(s: &str, max: usize) -> (String, bool) {
-    match s.char_indices().nth(max) {
-        None => (s.to_string(), false),
-        Some(_) => {
-            let keep = max.saturating_sub(3);
-            let end = s.char_indices().nth(keep).map_or(s.len(), |(i, _)| i);
-            (format!("{}...", &s[..end]), true)
-        }
+    if s.char_indices().nth(max).is_none() {
+        return (s.to_string(), false);
     }
+    let keep = max.saturating_sub(3);
+    let end = s.char_indices().nth(keep).map_or(s.len(), |(i, _)| i);
+    (format!("{}...", &s[..end]), true)
 }
 
 /// Resolves folders as `realpath` does, sharing the work for common parents: one `lstat` per

@@ -397,28 +397,8 @@ pub fn render(lib: &Library, enabled: &dyn Fn(usize) -> bool, opts: &ListingOpti
             let r = fit_round_robin(&mut slots, budget);
             (r.lines, r.used, r.roots)
         }
-        (fit, budget) => {
-            if let Some(budget) = budget {
-                match fit {
-                    Fit::Priority => fit_by_priority(&mut slots, format, budget.limit),
-                    Fit::Trimming | Fit::RoundRobin => {
-                        fit_by_trimming(&mut slots, format, budget.limit);
-                    }
-                }
-            }
-            let lines: Vec<String> = slots
-                .iter()
-                .filter(|s| s.fate != Fate::Dropped)
-                .map(|s| s.text(format))
-                .collect();
-            let used = match fit {
-                // Claude Code measures its entries joined by line breaks, in UTF-16 units.
-                Fit::Priority => {
-                    lines.iter().map(|l| utf16_len(l)).sum::<usize>()
-                        + lines.len().saturating_sub(1)
-                }
-                Fit::Trimming | Fit::RoundRobin => lines.iter().map(|l| chars(l) + 1).sum(),
-            };
+        (_, budget) => {
+            let (lines, used) = fit_in_chars(&mut slots, format, budget.map(|b| b.limit));
             (lines, used, Vec::new())
         }
     };
@@ -446,6 +426,31 @@ pub fn render(lib: &Library, enabled: &dyn Fn(usize) -> bool, opts: &ListingOpti
         entries: out,
         builtins,
     }
+}
+
+/// The slots fitted into a budget in characters (none: as they are) by the format's way; their
+/// lines, and what the budget is charged with.
+fn fit_in_chars(slots: &mut [Slot], format: Format, budget: Option<usize>) -> (Vec<String>, usize) {
+    let fit = format.spec().fit;
+    if let Some(budget) = budget {
+        match fit {
+            Fit::Priority => fit_by_priority(slots, format, budget),
+            Fit::Trimming | Fit::RoundRobin => fit_by_trimming(slots, format, budget),
+        }
+    }
+    let lines: Vec<String> = slots
+        .iter()
+        .filter(|s| s.fate != Fate::Dropped)
+        .map(|s| s.text(format))
+        .collect();
+    let used = match fit {
+        // Claude Code measures its entries joined by line breaks, in UTF-16 units.
+        Fit::Priority => {
+            lines.iter().map(|l| utf16_len(l)).sum::<usize>() + lines.len().saturating_sub(1)
+        }
+        Fit::Trimming | Fit::RoundRobin => lines.iter().map(|l| chars(l) + 1).sum(),
+    };
+    (lines, used)
 }
 
 /// The enabled skills left out before any listing (shadowed, unlistable, inactive) with why, and
@@ -621,7 +626,7 @@ fn fit_round_robin(slots: &mut [Slot], budget: Budget) -> codex::Rendered {
         })
         .collect();
     let r = codex::render(&entries, budget);
-    let over = format!("over the {budget} listing budget");
+    let over = format!("over the listing budget of {budget}");
     for (s, kept) in slots.iter_mut().zip(&r.kept) {
         let whole = s.description.as_deref().map_or(0, chars);
         match *kept {
@@ -1187,7 +1192,7 @@ mod tests {
             "{}",
             l.text
         );
-        let lens: Vec<usize> = codex_descriptions(&l).iter().map(|d| d.len()).collect();
+        let lens: Vec<usize> = codex_descriptions(&l).iter().map(String::len).collect();
         assert_eq!(lens.len(), 60);
         // Shared out one character at a time: lengths differ by one token's 4 bytes at most, the
         // earlier entries longer.
