@@ -3,6 +3,7 @@
 //! active for the files open, and what its fallbacks supply for a missing description. Every
 //! listing, budget and match of one agent is computed over its view.
 
+use super::codex_view as codex;
 use super::model::{AgentModel, model, readers};
 use super::plugin::{AgentState, Effective};
 use super::switches::AgentSwitches;
@@ -48,9 +49,17 @@ impl View {
         let member: Vec<bool> = lib
             .skills
             .iter()
-            .map(|s| readers(s).contains(&agent) && !(agent == Agent::ClaudeCode && nested(s)))
+            .map(|s| {
+                readers(s).contains(&agent)
+                    && !(agent == Agent::ClaudeCode && nested(s))
+                    && (agent != Agent::Codex || codex::reads(s))
+            })
             .collect();
-        let shadowed_by = shadowing(lib, agent, &member);
+        let shadowed_by = if agent == Agent::Codex {
+            codex::same_file(lib, &member)
+        } else {
+            shadowing(lib, agent, &member)
+        };
         let dormant = lib
             .skills
             .iter()
@@ -163,6 +172,11 @@ pub fn agent_view(
         if agent == Agent::ClaudeCode {
             claude_reading(s, view.model().fallbacks);
         }
+        let codex_note = (agent == Agent::Codex).then(|| codex::reading(s)).flatten();
+        if agent == Agent::Codex && !codex::implicit(s) {
+            out.inactive.insert(n, codex::EXPLICIT_ONLY.to_string());
+            out.explicit_only.insert(n);
+        }
         if view.dormant[i] {
             out.inactive.insert(
                 n,
@@ -176,6 +190,16 @@ pub fn agent_view(
             switched(&mut out, n, agent, &sw.effective(&lib.skills[i], agent));
         }
         let s = &mut out.skills[n];
+        if let Some(note) = codex_note {
+            s.parse_diagnostics.push(
+                crate::core::diagnostic::Diagnostic::new(
+                    crate::core::catalogue::RuleId::ListedByFallback,
+                    crate::core::diagnostic::Severity::Warning,
+                    format!("Codex {note}"),
+                )
+                .in_file(&s.skill_md),
+            );
+        }
         if let Some(note) = note {
             if s.frontmatter
                 .name
@@ -248,6 +272,7 @@ fn switched(out: &mut Library, n: usize, agent: Agent, e: &Effective) {
                 .insert(n, format!("name only in {who} ({})", e.source));
         }
         AgentState::UserInvocableOnly => {
+            out.explicit_only.remove(&n);
             out.inactive.insert(
                 n,
                 format!(
@@ -257,6 +282,7 @@ fn switched(out: &mut Library, n: usize, agent: Agent, e: &Effective) {
             );
         }
         AgentState::Off => {
+            out.explicit_only.remove(&n);
             out.inactive
                 .insert(n, format!("off in {who} ({})", e.source));
         }
