@@ -602,3 +602,74 @@ fn an_unknown_model_is_refused_naming_the_known_ones() {
     assert_eq!(v["listing"]["budget_chars"], 8_000, "{v}");
     assert_eq!(v["model"]["name"], "claude", "{v}");
 }
+
+/// `inject --agent A NAME --json` in the laid-out `case` is the captured `inject-<stem>.json`:
+/// the same blocks (role, kind, text byte for byte, error flag) in the same order. Blocks the
+/// client added after the skill's own (Claude Code's "hasn't heard from you" nudge) are not the
+/// skill's and are left out of the comparison.
+fn assert_injection(case: &Case, name: &str, args: &str, stem: &str) {
+    let l = lay(case);
+    let mut argv = vec!["inject", "--agent", case.client.agent, name, "--json"];
+    if !args.is_empty() {
+        argv.extend(["--args", args]);
+    }
+    let out = run_in(&l, &argv);
+    let got: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    let path = agents_fixtures()
+        .join(case.client.dir)
+        .join(case.name)
+        .join(format!("inject-{stem}.json"));
+    let want: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let want = want["added"].as_array().unwrap();
+    let got = got["blocks"].as_array().unwrap();
+    assert!(
+        !got.is_empty() && got.len() <= want.len(),
+        "{got:?} vs {want:?}"
+    );
+    for (i, (w, g)) in want.iter().zip(got).enumerate() {
+        let text = l.placeheld(g["text"].as_str().unwrap());
+        assert_eq!(
+            (w["role"].as_str(), w["type"].as_str()),
+            (g["role"].as_str(), g["type"].as_str()),
+            "{stem}: block {i}"
+        );
+        if let Some(diff) = first_difference(w["text"].as_str().unwrap(), &text) {
+            panic!("{stem}: block {i} is not what the real client added: {diff}");
+        }
+        assert_eq!(
+            w["is_error"].as_bool().unwrap_or(false),
+            g["is_error"].as_bool().unwrap_or(false)
+        );
+        assert_eq!(
+            g["tokens"].as_u64(),
+            Some(u64::from(o200k(g["text"].as_str().unwrap())))
+        );
+    }
+    // The text form is the blocks' texts, a blank line apart, and nothing else.
+    let mut argv = vec!["inject", "--agent", case.client.agent, name];
+    if !args.is_empty() {
+        argv.extend(["--args", args]);
+    }
+    let out = run_in(&l, &argv);
+    let joined: Vec<&str> = got.iter().map(|b| b["text"].as_str().unwrap()).collect();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), joined.join("\n\n"));
+}
+
+#[test]
+fn claude_code_skill_tool_results_are_what_the_client_added() {
+    assert_injection(&MIXED, "with-resources", "one two", "with-resources");
+    assert_injection(&MIXED, "deploy", "staging", "deploy");
+    assert_injection(&MIXED, "dup-shared", "", "dup-shared");
+    assert_injection(&MIXED, "folder-differs", "", "folder-differs");
+    assert_injection(&MIXED, "no-model-invocation", "", "no-model-invocation");
+    // Sonnet 4.5's capture is the same but for the session's `<system-reminder>` (the tokens
+    // left) that the client appends to the tool result: not the skill's.
+}
+
+#[test]
+fn codex_mentions_are_what_the_client_added() {
+    assert_injection(&CODEX_MIXED, "with-resources", "", "with-resources");
+    assert_injection(&CODEX_MIXED, "no-implicit", "", "no-implicit");
+}
