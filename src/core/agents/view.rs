@@ -3,11 +3,11 @@
 //! active for the files open, and what its fallbacks supply for a missing description. Every
 //! listing, budget and match of one agent is computed over its view.
 
-use super::model::{AgentModel, model, readers};
+use super::model::{AgentModel, model, readers, reads_at};
 use super::plugin::{AgentState, Effective};
 use super::switches::AgentSwitches;
 use crate::core::library::{Library, read_body_up_to};
-use crate::core::skill::Skill;
+use crate::core::skill::{Place, Skill};
 use crate::core::source::{Agent, Scope};
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -27,6 +27,10 @@ pub struct View {
     pub dormant: Vec<bool>,
     /// Descriptions the agent's fallback supplies (the body's first paragraph), by skill.
     pub fallback_descriptions: HashMap<usize, String>,
+    /// One per library skill: the linked place ([`Skill::linked`]) the agent reads it at, when
+    /// it does not read the skill's own place (Claude Code reads `.claude/skills/NAME`, a link
+    /// to `.agents/skills/NAME`).
+    pub place: Vec<Option<usize>>,
 }
 
 impl View {
@@ -39,17 +43,31 @@ impl View {
             shadowed_by: lib.skills.iter().map(|s| s.shadowed_by).collect(),
             dormant: vec![false; lib.len()],
             fallback_descriptions: HashMap::new(),
+            place: vec![None; lib.len()],
         }
     }
 
     /// What `agent` sees of `lib`, with `files` open (for conditional skills).
     pub fn of(lib: &Library, agent: Agent, files: &[PathBuf]) -> View {
         let m = model(agent);
-        let member: Vec<bool> = lib
-            .skills
-            .iter()
-            .map(|s| readers(s).contains(&agent) && !(agent == Agent::ClaudeCode && nested(s)))
-            .collect();
+        let placed: Vec<Option<Option<usize>>> =
+            lib.skills.iter().map(|s| reading_place(s, agent)).collect();
+        let member: Vec<bool> = placed.iter().map(Option::is_some).collect();
+        let place: Vec<Option<usize>> = placed.iter().map(|p| p.flatten()).collect();
+        // Each skill where this agent reads it, when some are read at a linked place.
+        let relocated;
+        let lib = if place.iter().any(Option::is_some) {
+            let mut here = lib.clone();
+            for (s, k) in here.skills.iter_mut().zip(&place) {
+                if let Some(k) = *k {
+                    *s = s.at(&s.linked[k]);
+                }
+            }
+            relocated = here;
+            &relocated
+        } else {
+            lib
+        };
         let shadowed_by = shadowing(lib, agent, &member);
         let dormant = lib
             .skills
@@ -68,6 +86,7 @@ impl View {
             shadowed_by,
             dormant,
             fallback_descriptions,
+            place,
         }
     }
 
@@ -157,6 +176,10 @@ pub fn agent_view(
     let mut out = lib.subset(&keep);
     out.agent = Some(agent);
     for (n, &i) in keep.iter().enumerate() {
+        if let Some(k) = view.place[i] {
+            let s = &out.skills[n];
+            out.skills[n] = s.at(&s.linked[k]);
+        }
         let note = view.fallback_note(lib, i);
         let s = &mut out.skills[n];
         s.shadowed_by = view.shadowed_by[i].and_then(|w| keep.binary_search(&w).ok());
@@ -220,12 +243,31 @@ fn claude_reading(s: &mut Skill, fallbacks: bool) {
 
 /// A skill below another folder of Claude Code's own skills folder: it reads only
 /// `skills/NAME/SKILL.md` (commands and plugins have their own layouts).
-fn nested(s: &Skill) -> bool {
-    s.agent == Agent::ClaudeCode
+fn nested(s: &Skill, (agent, scope, dir, root): (Agent, Scope, &Path, &Path)) -> bool {
+    agent == Agent::ClaudeCode
         && !s.command
         && !s.plugin
-        && s.scope != Scope::Plugin
-        && s.dir.parent() != Some(&*s.root)
+        && scope != Scope::Plugin
+        && dir.parent() != Some(root)
+}
+
+/// Where `agent` reads `s`: `Some(None)` at its own place, `Some(Some(k))` at its linked place
+/// `k` (the first it reads), `None` nowhere.
+fn reading_place(s: &Skill, agent: Agent) -> Option<Option<usize>> {
+    let own = (s.agent, s.scope, s.dir.as_path(), &*s.root);
+    let claude_skips = |at| agent == Agent::ClaudeCode && nested(s, at);
+    if s.linked.is_empty() {
+        return (readers(s).contains(&agent) && !claude_skips(own)).then_some(None);
+    }
+    if reads_at(&s.place(), agent) && !claude_skips(own) {
+        return Some(None);
+    }
+    s.linked
+        .iter()
+        .position(|p: &Place| {
+            reads_at(p, agent) && !claude_skips((p.agent, p.scope, p.dir.as_path(), &*p.root))
+        })
+        .map(Some)
 }
 
 /// The name `agent` tells same-named skills apart by: Claude Code's skills of its own folders go
