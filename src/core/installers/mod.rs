@@ -269,7 +269,8 @@ impl Records {
             .or_else(|| self.global(skill))
     }
 
-    fn clawhub(&mut self, dir: &Path) -> Option<Record> {
+    /// ClawHub's record of the skill installed at `dir`, when its work folder's lock names it.
+    pub fn clawhub(&mut self, dir: &Path) -> Option<Record> {
         let (workdir, slug) = clawhub::place_of(dir)?;
         let lock = self
             .clawhub_locks

@@ -152,24 +152,34 @@ pub fn portable_local_source(project: &Path, folder: &Path) -> String {
 }
 
 /// The path that leads from folder `from` to `to` (both absolute, made of plain components).
+/// `.` and `..` are resolved as written (as Node's `path.relative` does), not through links.
 pub fn relative(from: &Path, to: &Path) -> Option<PathBuf> {
     use std::path::Component;
-    let plain = |p: &Path| {
-        p.components()
-            .all(|c| matches!(c, Component::RootDir | Component::Normal(_)))
+    let normal = |p: &Path| -> Option<Vec<std::ffi::OsString>> {
+        let mut out = Vec::new();
+        for c in p.components() {
+            match c {
+                Component::RootDir | Component::CurDir => {}
+                Component::Normal(n) => out.push(n.to_os_string()),
+                Component::ParentDir => {
+                    out.pop();
+                }
+                Component::Prefix(_) => return None,
+            }
+        }
+        Some(out)
     };
-    if !from.is_absolute() || !to.is_absolute() || !plain(from) || !plain(to) {
+    if !from.is_absolute() || !to.is_absolute() {
         return None;
     }
-    let a: Vec<_> = from.components().collect();
-    let b: Vec<_> = to.components().collect();
+    let (a, b) = (normal(from)?, normal(to)?);
     let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
     let mut out = PathBuf::new();
     for _ in common..a.len() {
         out.push("..");
     }
     for c in &b[common..] {
-        out.push(c.as_os_str());
+        out.push(c);
     }
     Some(out)
 }
@@ -265,6 +275,10 @@ mod tests {
         assert_eq!(
             portable_local_source(p, Path::new("/w/proj/lib/s")),
             "lib/s"
+        );
+        assert_eq!(
+            portable_local_source(p, Path::new("/w/proj/../source")),
+            "../source"
         );
         assert_eq!(local_source(p, "../source"), Path::new("/w/proj/../source"));
     }
