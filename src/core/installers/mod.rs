@@ -204,7 +204,11 @@ fn find_in_source(source: &Path, key: &str) -> Option<PathBuf> {
             for e in entries.flatten() {
                 left = left.checked_sub(1)?;
                 let name = e.file_name();
-                if e.file_type().is_ok_and(|t| t.is_dir())
+                let system = ["/proc", "/sys", "/dev"]
+                    .iter()
+                    .any(|s| e.path().starts_with(s));
+                if !system
+                    && e.file_type().is_ok_and(|t| t.is_dir())
                     && !name.to_string_lossy().starts_with('.')
                     && name != "node_modules"
                 {
