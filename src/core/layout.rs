@@ -213,6 +213,44 @@ mod tests {
     }
 
     #[test]
+    fn a_second_load_of_a_linked_layout_reads_nothing_again() {
+        use crate::core::index::IndexStore;
+        use crate::core::library::Library;
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join("proj");
+        write(
+            &p.join(".agents/skills/pdf/SKILL.md"),
+            "---\nname: pdf\ndescription: d\n---\n",
+        );
+        std::fs::create_dir_all(p.join(".claude/skills")).unwrap();
+        std::os::unix::fs::symlink("../../.agents/skills/pdf", p.join(".claude/skills/pdf"))
+            .unwrap();
+        // Stamps in the racy window are not trusted: date everything back.
+        let then = std::time::SystemTime::now() - std::time::Duration::from_hours(1);
+        for f in [
+            ".agents/skills/pdf/SKILL.md",
+            ".agents/skills/pdf",
+            ".agents/skills",
+            ".claude/skills",
+        ] {
+            std::fs::File::open(p.join(f))
+                .unwrap()
+                .set_modified(then)
+                .unwrap();
+        }
+        let store = IndexStore::in_dir(t.path().join("cache"));
+        let load = || Library::load_indexed(roots(&p), &ScanOptions::default(), &store);
+        let (first, stats) = load();
+        assert_eq!(first.skills.len(), 1);
+        assert_eq!(stats.skills_parsed, 2);
+        let (again, stats) = load();
+        assert_eq!(stats.skills_parsed, 0, "the linked copy was read again");
+        assert!(again.from_index());
+        assert_eq!(again.skills.len(), 1);
+        assert_eq!(again.skills[0].linked.len(), 1);
+    }
+
+    #[test]
     fn a_link_that_leads_out_of_the_library_is_reported() {
         let t = tempfile::tempdir().unwrap();
         let p = t.path().join("proj");
