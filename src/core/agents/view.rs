@@ -50,10 +50,16 @@ impl View {
     /// What `agent` sees of `lib`, with `files` open (for conditional skills).
     pub fn of(lib: &Library, agent: Agent, files: &[PathBuf]) -> View {
         let m = model(agent);
-        let placed: Vec<Option<Option<usize>>> =
+        let placed: Vec<Option<Reach>> =
             lib.skills.iter().map(|s| reading_place(s, agent)).collect();
         let member: Vec<bool> = placed.iter().map(Option::is_some).collect();
-        let place: Vec<Option<usize>> = placed.iter().map(|p| p.flatten()).collect();
+        let place: Vec<Option<usize>> = placed
+            .iter()
+            .map(|p| match p {
+                Some(Reach::Linked(k)) => Some(*k),
+                _ => None,
+            })
+            .collect();
         // Each skill where this agent reads it, when some are read at a linked place.
         let relocated;
         let lib = if place.iter().any(Option::is_some) {
@@ -251,23 +257,31 @@ fn nested(s: &Skill, (agent, scope, dir, root): (Agent, Scope, &Path, &Path)) ->
         && dir.parent() != Some(root)
 }
 
-/// Where `agent` reads `s`: `Some(None)` at its own place, `Some(Some(k))` at its linked place
-/// `k` (the first it reads), `None` nowhere.
-fn reading_place(s: &Skill, agent: Agent) -> Option<Option<usize>> {
+/// Where an agent reads a skill.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reach {
+    /// At its own place.
+    Own,
+    /// At its linked place of this index (the first it reads).
+    Linked(usize),
+}
+
+/// Where `agent` reads `s`, if it does.
+fn reading_place(s: &Skill, agent: Agent) -> Option<Reach> {
     let own = (s.agent, s.scope, s.dir.as_path(), &*s.root);
     let claude_skips = |at| agent == Agent::ClaudeCode && nested(s, at);
     if s.linked.is_empty() {
-        return (readers(s).contains(&agent) && !claude_skips(own)).then_some(None);
+        return (readers(s).contains(&agent) && !claude_skips(own)).then_some(Reach::Own);
     }
     if reads_at(&s.place(), agent) && !claude_skips(own) {
-        return Some(None);
+        return Some(Reach::Own);
     }
     s.linked
         .iter()
         .position(|p: &Place| {
             reads_at(p, agent) && !claude_skips((p.agent, p.scope, p.dir.as_path(), &*p.root))
         })
-        .map(Some)
+        .map(Reach::Linked)
 }
 
 /// The name `agent` tells same-named skills apart by: Claude Code's skills of its own folders go

@@ -221,6 +221,9 @@ fn find_in_source(source: &Path, key: &str) -> Option<PathBuf> {
     None
 }
 
+/// How a record file is read: its entries, `None` when there is no file.
+type ReadRecord = fn(&Path) -> Result<Option<Map<String, Value>>, String>;
+
 /// The records of a library's skills, each record file read once, and what could not be read.
 #[derive(Debug, Default)]
 pub struct Records {
@@ -244,11 +247,7 @@ impl Records {
     }
 
     /// The entries of a record file, read once.
-    fn entries(
-        &mut self,
-        path: &Path,
-        read: fn(&Path) -> Result<Option<Map<String, Value>>, String>,
-    ) -> Option<&Map<String, Value>> {
+    fn entries(&mut self, path: &Path, read: ReadRecord) -> Option<&Map<String, Value>> {
         if !self.files.contains_key(path) {
             let got = match read(path) {
                 Ok(m) => m,
