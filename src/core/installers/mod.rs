@@ -228,7 +228,7 @@ type ReadRecord = fn(&Path) -> Result<Option<Map<String, Value>>, String>;
 #[derive(Debug, Default)]
 pub struct Records {
     files: HashMap<PathBuf, Option<Map<String, Value>>>,
-    /// The `skills-lock.json` that covers each skills folder, looked for once per folder.
+    /// The `skills-lock.json` of each folder looked in, when it has one.
     project_locks: HashMap<PathBuf, Option<PathBuf>>,
     /// The ClawHub lock of each work folder, looked for once per folder.
     clawhub_locks: HashMap<PathBuf, Option<PathBuf>>,
@@ -317,17 +317,19 @@ impl Records {
 
     fn project(&mut self, skill: &Skill) -> Option<Record> {
         let skills_dir = skill.dir.parent()?;
-        let lock = self
-            .project_locks
-            .entry(skills_dir.to_path_buf())
-            .or_insert_with(|| {
-                skills_dir
-                    .ancestors()
-                    .take(3)
-                    .map(|d| d.join(skills_lock::FILE))
-                    .find(|p| p.is_file())
-            })
-            .clone()?;
+        // Skills share their folders' ancestors: each folder is asked once.
+        let mut lock = None;
+        for d in skills_dir.ancestors().take(3) {
+            let found = self
+                .project_locks
+                .entry(d.to_path_buf())
+                .or_insert_with(|| Some(d.join(skills_lock::FILE)).filter(|p| p.is_file()));
+            if let Some(p) = found {
+                lock = Some(p.clone());
+                break;
+            }
+        }
+        let lock = lock?;
         let entries = self.entries(&lock, |p| skills_lock::read(p, skills_lock::VERSION))?;
         let (key, entry) = lookup(entries, skill)?;
         let lock_dir = lock.parent().unwrap_or(Path::new("."));
