@@ -1,7 +1,7 @@
 //! `skillscope list`: every skill with its source, state, diagnostics and token costs.
 
 use crate::cli::args::LibraryArgs;
-use crate::cli::output::{DiagnosticJson, SkillJson, TokensJson};
+use crate::cli::output::{AgentStateJson, DiagnosticJson, SkillJson, TokensJson};
 use crate::core::diagnostic::Counts;
 use crate::core::library::GroupedResources;
 use crate::core::listing::Format;
@@ -31,6 +31,37 @@ pub struct ListArgs {
     pub no_cache: bool,
     #[command(flatten)]
     pub scope: crate::cli::args::ScopeArgs,
+    #[command(flatten)]
+    pub view: crate::cli::args::AgentArgs,
+}
+
+/// With `--agent`: what that agent does with each skill, `None` for those it does not read (left
+/// out of the list). Its own switches decide where it has them, skillscope's store elsewhere.
+fn agent_states(
+    lib: &crate::core::Library,
+    view: &crate::cli::args::AgentArgs,
+    enabled: &[bool],
+) -> Option<Vec<Option<AgentStateJson>>> {
+    use crate::core::agents::view::Seen;
+    let agent = view.agent?;
+    let switches = crate::cli::args::agent_switches();
+    let seen = crate::core::agents::view::seen(lib, agent, &view.files, switches.as_ref());
+    Some(
+        seen.iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let private_off = s.listed()
+                    && !crate::core::agents::obeys_own_switches(agent, &lib.skills[i])
+                    && !enabled[i];
+                let s = if private_off {
+                    Seen::Off("off in skillscope's own switches".to_string())
+                } else {
+                    s.clone()
+                };
+                AgentStateJson::of(agent, &s)
+            })
+            .collect(),
+    )
 }
 
 pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
@@ -39,6 +70,24 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     crate::cli::output::note_demo(&lib);
     let unread = crate::cli::output::note_unread(&lib).max(roots_code);
     let enabled = crate::cli::args::enabled_mask(&lib);
+    let states = agent_states(&lib, &args.view, &enabled);
+    // One agent's list: the skills it reads, on as it has them.
+    let shown = |i: usize, s: &crate::core::skill::Skill| {
+        args.scope.contains(s)
+            && states
+                .as_ref()
+                .is_none_or(|st| st.get(i).is_some_and(Option::is_some))
+    };
+    let enabled: Vec<bool> = match &states {
+        Some(st) => st
+            .iter()
+            .map(|s| {
+                s.as_ref()
+                    .is_some_and(|s| matches!(s.state, "on" | "name-only"))
+            })
+            .collect(),
+        None => enabled,
+    };
     let is_enabled = |i: usize| enabled[i];
     // The config file's `[rules]` weigh the findings as they do in `check`.
     let selection = crate::core::rules::select::Selection {
@@ -81,8 +130,9 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             .iter()
             .zip(&diags)
             .enumerate()
-            .filter(|(_, (s, _))| args.scope.contains(s))
+            .filter(|(i, (s, _))| shown(*i, s))
             .map(|(i, (s, d))| SkillJson {
+                agent_state: states.as_ref().and_then(|st| st.get(i).cloned().flatten()),
                 license: Some(s.frontmatter.get("license").map(|f| &f.value)),
                 compatibility: Some(s.frontmatter.get("compatibility").map(|f| &f.value)),
                 metadata: Some(s.frontmatter.get("metadata").map(|f| &f.value)),
@@ -114,8 +164,9 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         let widest = lib
             .skills
             .iter()
-            .filter(|s| args.scope.contains(s))
-            .map(|s| crate::cli::output::shown_width(&s.id))
+            .enumerate()
+            .filter(|(i, s)| shown(*i, s))
+            .map(|(_, s)| crate::cli::output::shown_width(&s.id))
             .max()
             .unwrap_or(0);
         let names = crate::cli::output::Column::new(
@@ -130,8 +181,9 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             .skills
             .iter()
             .zip(&sources)
-            .filter(|(s, _)| args.scope.contains(s))
-            .map(|(_, x)| x.chars().count())
+            .enumerate()
+            .filter(|(i, (s, _))| shown(*i, s))
+            .map(|(_, (_, x))| x.chars().count())
             .max()
             .unwrap_or(0)
             .max(16);
@@ -147,27 +199,36 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             "WARNS"
         )?;
         let num = |n: Option<u32>| n.map_or_else(|| "-".to_string(), |n| thousands(u64::from(n)));
-        for ((((s, d), on), t), src) in lib
+        for (i, ((((s, d), on), t), src)) in lib
             .skills
             .iter()
             .zip(&diags)
             .zip(&enabled)
             .zip(&tokens)
             .zip(&sources)
+            .enumerate()
         {
-            if !args.scope.contains(s) {
+            if !shown(i, s) {
                 continue;
             }
             let c = Counts::of(d);
             let name = names.pad(&names.fit(&s.id));
-            writeln!(
-                out,
-                "{} {}  {:sw$}  {:>6}  {:>7}  {:>7}  {:>6}  {:>5}",
-                match (on, s.shadowed_by) {
+            let glyph = match states
+                .as_ref()
+                .and_then(|st| st.get(i))
+                .and_then(Option::as_ref)
+            {
+                Some(st) => st.glyph(),
+                None => match (on, s.shadowed_by) {
                     (false, _) => "○",
                     (true, Some(_)) => "◌",
                     (true, None) => "●",
                 },
+            };
+            writeln!(
+                out,
+                "{} {}  {:sw$}  {:>6}  {:>7}  {:>7}  {:>6}  {:>5}",
+                glyph,
                 name,
                 src,
                 num(t.l1),
@@ -177,15 +238,23 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
                 thousands(c.warnings as u64)
             )?;
         }
-        let scope = args.scope.mask(&lib);
+        let scope: Vec<bool> = lib
+            .skills
+            .iter()
+            .enumerate()
+            .map(|(i, s)| shown(i, s))
+            .collect();
         let on = enabled
             .iter()
             .zip(&scope)
             .filter(|(e, s)| **e && **s)
             .count();
+        let whose = args.view.agent.map_or(String::new(), |a| {
+            format!(" for {}", crate::core::agents::model::model(a).name)
+        });
         writeln!(
             out,
-            "{}, {} enabled; token counts are {} estimates (Claude's tokenizer differs by roughly 10-20%)",
+            "{}, {} enabled{whose}; token counts are {} estimates (Claude's tokenizer differs by roughly 10-20%)",
             count_of(scope.iter().filter(|s| **s).count(), "skill", "skills"),
             thousands(on as u64),
             args.encoding

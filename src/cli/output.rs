@@ -234,6 +234,48 @@ pub const SKILL_SCHEMA_VERSION: u32 = 1;
 /// previews of `add`, `update`, `move` and `copy`): the same names for the same facts, whichever
 /// command prints it. The fields every command knows are always there; the rest are filled by
 /// the commands that know them and left out elsewhere (the table in `docs/cli.md` says which).
+/// What one agent does with a skill: `on`, `name-only`, `off`, `shadowed`, `conditional`, with
+/// the setting or rule that decided.
+#[derive(Serialize, Clone)]
+pub struct AgentStateJson {
+    pub agent: Agent,
+    pub state: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+}
+
+impl AgentStateJson {
+    /// The state of a skill `agent` reads; `None` for one it does not read.
+    pub fn of(agent: Agent, seen: &crate::core::agents::view::Seen) -> Option<AgentStateJson> {
+        use crate::core::agents::view::Seen;
+        let (state, why) = match seen {
+            Seen::NotRead => return None,
+            Seen::On => ("on", None),
+            Seen::NameOnly(w) => ("name-only", Some(w.clone())),
+            Seen::Off(w) => ("off", Some(w.clone())),
+            Seen::Shadowed => (
+                "shadowed",
+                Some("another copy of its name wins".to_string()),
+            ),
+            Seen::Dormant => (
+                "conditional",
+                Some("listed once a file matching its paths: is open (--files)".to_string()),
+            ),
+        };
+        Some(AgentStateJson { agent, state, why })
+    }
+
+    /// The list's first column for it.
+    pub fn glyph(&self) -> &'static str {
+        match self.state {
+            "on" => "●",
+            "name-only" => "◐",
+            "shadowed" | "conditional" => "◌",
+            _ => "○",
+        }
+    }
+}
+
 #[derive(Serialize)]
 pub struct SkillJson<'a> {
     pub schema_version: u32,
@@ -260,6 +302,9 @@ pub struct SkillJson<'a> {
     /// On in skillscope's state (`list`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub enabled: Option<bool>,
+    /// What the agent asked for with `--agent` does with it (`list --agent`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_state: Option<AgentStateJson>,
     /// The folder of the skill that shadows it, `null` when none does (`list`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shadowed_by: Option<Option<Cow<'a, str>>>,
@@ -486,6 +531,7 @@ impl<'a> SkillJson<'a> {
             folder: None,
             subfolder: None,
             verdict: None,
+            agent_state: None,
             executables: None,
             notes: None,
             clash: None,

@@ -161,6 +161,26 @@ pub fn linked_badges(skill: &Skill, sep: &str) -> String {
     out
 }
 
+/// Each skill's name as results and tables show it: a name two skills share (one skill
+/// installed for two agents, or two collections' copies) carries its agent and scope, so that
+/// the rows can be told apart.
+pub fn shown_names(lib: &Library) -> Vec<String> {
+    let mut count: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for s in &lib.skills {
+        *count.entry(s.id.as_str()).or_default() += 1;
+    }
+    lib.skills
+        .iter()
+        .map(|s| {
+            if count[s.id.as_str()] > 1 {
+                format!("{} ({}·{})", s.id, s.agent.as_str(), s.scope.as_str())
+            } else {
+                s.id.clone()
+            }
+        })
+        .collect()
+}
+
 /// Where a skill comes from, for grouping: agent and scope, or for folders given on the command
 /// line the root's folder name.
 pub fn source_label(skill: &Skill) -> String {

@@ -20,10 +20,17 @@ pub struct AgentBudget {
     pub skills: usize,
     /// Entries in its listing (offered and not dropped).
     pub listed: usize,
-    /// Entries whose description was trimmed or left out for the budget.
-    pub cut: usize,
+    /// Entries listed whole.
+    pub full: usize,
+    /// Entries whose description was shortened for the budget.
+    pub trimmed: usize,
+    /// Entries listed by name only (for the budget, or by the agent's own switch).
+    pub name_only: usize,
     /// Entries left out of its listing for the budget.
     pub dropped: usize,
+    /// The context window it was priced for, in tokens (its client model's, where its budget
+    /// depends on the model).
+    pub window: usize,
     /// Tokens of its listing, every turn.
     pub tokens: u32,
     /// Its budget in characters, for agents that limit their listing.
@@ -39,6 +46,19 @@ impl AgentBudget {
             return 0.0;
         }
         f64::from(self.tokens) / window as f64
+    }
+
+    /// Entries shortened or left out for the budget (trimmed, name only, dropped).
+    pub fn cut(&self) -> usize {
+        self.trimmed + self.name_only + self.dropped
+    }
+
+    /// Its fates in words: `12 full, 3 trimmed, 0 name only, 1 dropped`.
+    pub fn fates(&self) -> String {
+        format!(
+            "{} full, {} trimmed, {} name only, {} dropped",
+            self.full, self.trimmed, self.name_only, self.dropped
+        )
     }
 
     /// The listing's share of its budget, for agents that have one.
@@ -75,8 +95,11 @@ pub fn per_agent(
                 &BudgetOverrides::default(),
             );
             // An agent with switches of its own obeys only those, applied in its view.
-            let own = super::has_switches(m.agent);
-            let on = |i: usize| keep.get(i).is_some_and(|&k| own || enabled(k));
+            let on = |i: usize| {
+                keep.get(i).is_some_and(|&k| {
+                    super::obeys_own_switches(m.agent, &lib.skills[k]) || enabled(k)
+                })
+            };
             let l = listing::render(&view, &on, &opts);
             let tokens = if l.text.is_empty() {
                 0
@@ -87,8 +110,11 @@ pub fn per_agent(
                 agent: m.agent,
                 skills: keep.len(),
                 listed: l.entries.len() - l.count(Fate::Dropped),
-                cut: l.count(Fate::Trimmed) + l.count(Fate::NameOnly),
+                full: l.count(Fate::Full),
+                trimmed: l.count(Fate::Trimmed),
+                name_only: l.count(Fate::NameOnly),
                 dropped: l.count(Fate::Dropped),
+                window: opts.context_window,
                 tokens,
                 budget_chars: l.budget_chars,
                 used_chars: l.used_chars,
@@ -202,7 +228,8 @@ mod tests {
         );
         let c = tight.iter().find(|b| b.agent == Agent::Codex).unwrap();
         assert_eq!(c.budget_chars, Some(80));
-        assert!(c.cut + c.dropped > 0, "{c:?}");
+        assert!(c.cut() > 0, "{c:?}");
+        assert_eq!(c.full + c.trimmed + c.name_only, c.listed, "{c:?}");
         let c = tight.iter().find(|b| b.agent == Agent::ClaudeCode).unwrap();
         assert_eq!(c.budget_chars, Some(30_000));
     }

@@ -10,6 +10,7 @@ mod codex;
 mod edit;
 mod error;
 pub mod json;
+pub mod loading;
 pub mod model;
 mod opencode;
 mod options;
@@ -26,7 +27,7 @@ pub use plugin::{
     show_path,
 };
 pub use scope::SwitchScope;
-pub use switches::{AgentSwitches, REGISTRY, has_switches, legend, readers};
+pub use switches::{AgentSwitches, REGISTRY, has_switches, legend, obeys_own_switches, readers};
 
 use std::path::{Path, PathBuf};
 

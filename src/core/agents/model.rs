@@ -252,6 +252,28 @@ fn readers_at(
     if found.is_empty() { vec![agent] } else { found }
 }
 
+/// Whether `agent` reads the skills of `root`: its own roots, and the other agents' user and
+/// project folders it also reads (Codex reads `~/.agents/skills`, opencode `~/.claude/skills`).
+/// Managed, `--add-dir`, plugin and command roots are their own agent's alone.
+pub fn reads_root(agent: Agent, root: &crate::core::source::Root) -> bool {
+    use crate::core::source::Scope;
+    if root.agent == agent {
+        return true;
+    }
+    if !matches!(root.scope, Scope::User | Scope::Project) {
+        return false;
+    }
+    let names: Vec<&str> = root
+        .path
+        .components()
+        .filter_map(|c| c.as_os_str().to_str())
+        .collect();
+    model(agent)
+        .folders
+        .iter()
+        .any(|f| names.len() >= f.len() && names[names.len() - f.len()..].iter().eq(f.iter()))
+}
+
 /// The agents (of `agents`, each with the folders it reads) that read the nearest folder above
 /// `dir` that any of them reads; empty when none does.
 pub fn folder_readers<'a>(

@@ -27,6 +27,15 @@ pub fn has_switches(agent: Agent) -> bool {
     find(REGISTRY, agent).is_some()
 }
 
+/// Whether `agent`'s own settings decide `skill` in its view: the agent has per-skill switches
+/// and the skill is installed in an agent's folder. Folders named on the command line and the
+/// demo are no agent's install, so skillscope's own switch decides them, as it does every skill
+/// for an agent without switches. The one rule every view (listing, budget, match, the app)
+/// applies.
+pub fn obeys_own_switches(agent: Agent, skill: &Skill) -> bool {
+    has_switches(agent) && !matches!(skill.agent, Agent::Path | Agent::Demo)
+}
+
 /// The help legend of the agents' badges: `C Claude Code, X Codex, O opencode`.
 pub fn legend(registry: Registry) -> String {
     registry

@@ -471,3 +471,70 @@ mod tests {
         assert!(!glob_matches("*.py", Path::new("x.rs")));
     }
 }
+
+/// What one agent does with one skill of the library, as every per-skill view of the app shows
+/// it: the same decisions [`agent_view`] makes, one per library skill, without building the
+/// view's library.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Seen {
+    /// The agent does not read the skill's folder.
+    NotRead,
+    /// Another copy of its name wins in the agent's precedence.
+    Shadowed,
+    /// A conditional skill (`paths:`) that no open file activates yet.
+    Dormant,
+    /// The agent's own switch keeps it from the model (`off`, `user-invocable-only`), with the
+    /// setting that says so.
+    Off(String),
+    /// Listed by name only (Claude Code's `name-only`), with the setting.
+    NameOnly(String),
+    /// The agent lists it and may load it.
+    On,
+}
+
+impl Seen {
+    /// Whether the agent lists the skill (in full or by name).
+    pub fn listed(&self) -> bool {
+        matches!(self, Seen::On | Seen::NameOnly(_))
+    }
+}
+
+/// [`Seen`] for every skill of `lib` by `agent`, with `files` open and the agents' settings as
+/// read (`switches`). An agent without switches of its own sees every skill it reads `On`:
+/// skillscope's own store decides for it, and the caller applies that.
+pub fn seen(
+    lib: &Library,
+    agent: Agent,
+    files: &[PathBuf],
+    switches: Option<&AgentSwitches>,
+) -> Vec<Seen> {
+    let view = View::of(lib, agent, files);
+    let sw = switches.filter(|sw| sw.plugin(agent).is_some());
+    (0..lib.len())
+        .map(|i| {
+            if !view.member[i] {
+                return Seen::NotRead;
+            }
+            if view.shadowed_by[i].is_some() {
+                return Seen::Shadowed;
+            }
+            if view.dormant[i] {
+                return Seen::Dormant;
+            }
+            let Some(sw) = sw else {
+                return Seen::On;
+            };
+            let e = sw.effective(&lib.skills[i], agent);
+            match e.state {
+                AgentState::On => Seen::On,
+                AgentState::NameOnly => Seen::NameOnly(e.source),
+                AgentState::UserInvocableOnly | AgentState::Off => Seen::Off(format!(
+                    "{} in {} ({})",
+                    e.state.as_str(),
+                    model(agent).name,
+                    e.source
+                )),
+            }
+        })
+        .collect()
+}

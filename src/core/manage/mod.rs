@@ -45,7 +45,7 @@ pub fn installed_targets(home: &Path, project: Option<&Path>) -> Vec<Target> {
             dir: r.path.clone(),
             view: roots
                 .iter()
-                .filter(|x| x.agent == r.agent)
+                .filter(|x| crate::core::agents::model::reads_root(r.agent, x))
                 .cloned()
                 .collect(),
         })

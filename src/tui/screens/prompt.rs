@@ -92,9 +92,22 @@ impl Prompt {
         self.windows.get(self.window).copied().unwrap_or(WINDOWS[0])
     }
 
-    /// The next view: every skill, then each agent's own, listed in the agent's own format.
-    pub fn cycle_agent(&mut self) -> Outcome {
-        self.agent = (self.agent + 1) % AGENTS.len();
+    /// The next view: each agent's own, listed in the agent's own format; with `every`, also
+    /// every skill as given (a library of folders named on the command line, which no agent
+    /// owns). A library of the agents' own folders is always seen through one agent: no listing
+    /// of every agent's skills together is shown, since no agent holds one.
+    pub fn cycle_agent(&mut self, every: bool) -> Outcome {
+        let mut next = (self.agent + 1) % AGENTS.len();
+        if !every && AGENTS[next].is_none() {
+            next = (next + 1) % AGENTS.len();
+        }
+        self.view(next);
+        Outcome::Then(Cmd::ViewChanged { recount: true })
+    }
+
+    /// Views the agent at `index` of [`AGENTS`], in its own listing format.
+    pub fn view(&mut self, index: usize) {
+        self.agent = index % AGENTS.len();
         self.scroll = 0;
         if let Some(a) = self.agent() {
             let own = crate::core::agents::model::model(a).format;
@@ -103,7 +116,6 @@ impl Prompt {
                 .position(|f| *f == own)
                 .unwrap_or(self.format);
         }
-        Outcome::Then(Cmd::ViewChanged { recount: true })
     }
 
     /// A character typed into the open-files box.
@@ -150,7 +162,6 @@ impl Prompt {
                 self.format = (self.format + 1) % FORMATS.len();
                 return Outcome::Then(Cmd::RecountL1);
             }
-            Action::CycleAgent => return self.cycle_agent(),
             Action::EditFiles => {
                 let shown: Vec<String> =
                     self.files.iter().map(|f| f.display().to_string()).collect();
