@@ -465,3 +465,49 @@ fn hostile_installer_records_never_lead_skillscope_outside() {
     assert!(lock["skills"].get("../../outside/x").is_some(), "{lock:#}");
     assert_eq!(lock["skills"]["pdf-tools"]["source"], "../source");
 }
+
+/// Parallel `add --link` runs of different skills into one project: each holds the install lock
+/// around its `skills-lock.json` change, so none loses another's entry.
+#[test]
+fn parallel_adds_lose_no_skills_lock_entry() {
+    let (w, _, proj) = world();
+    let repo = w.root.join("many");
+    let names: Vec<String> = (0..6).map(|i| format!("skill-{i}")).collect();
+    for n in &names {
+        write(
+            &repo.join("skills").join(n).join("SKILL.md"),
+            &crate::manage::skill_md(n, "Handle one kind of report when the user sends it."),
+        );
+    }
+    git(&repo, &["init", "-q", "-b", "main"]);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-qm", "many"]);
+    let url = format!("file://{}", repo.display());
+    let children: Vec<_> = names
+        .iter()
+        .map(|n| {
+            let mut c = w.command(&[
+                "add", &url, "--link", "--scope", "project", "--skill", n, "--yes",
+            ]);
+            c.current_dir(&proj)
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped());
+            c.spawn().unwrap()
+        })
+        .collect();
+    for c in children {
+        let out = crate::common::wait_guarded(c, 300, "a parallel add");
+        assert!(out.status.success(), "{}", said(&out));
+    }
+    let lock: Value =
+        serde_json::from_str(&std::fs::read_to_string(proj.join("skills-lock.json")).unwrap())
+            .unwrap();
+    let keys: Vec<&String> = lock["skills"].as_object().unwrap().keys().collect();
+    assert_eq!(keys, names.iter().collect::<Vec<_>>());
+    for n in &names {
+        assert!(
+            std::fs::read_link(proj.join(".claude/skills").join(n)).is_ok(),
+            "{n} has no link"
+        );
+    }
+}
