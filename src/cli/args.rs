@@ -90,7 +90,7 @@ pub fn listing_options(
     let Some(agent) = agent else {
         if let Some(m) = model {
             anyhow::bail!(
-                "--model `{m}` needs --agent: it chooses the model of an agent's client (claude-code)"
+                "--model `{m}` needs --agent: it chooses the model of an agent's client (claude-code, codex)"
             );
         }
         return Ok(crate::core::listing::ListingOptions {

@@ -47,6 +47,10 @@ pub struct Library {
     /// Skills the agent of this view lists by name only whatever its budget (Claude Code's
     /// `name-only` switch), with why, by index.
     pub name_only: HashMap<usize, String>,
+    /// Skills kept out of the listing and of every matcher (they are in `inactive`) that the
+    /// agent still loads when the user names them (Codex's `allow_implicit_invocation: false`),
+    /// by index.
+    pub explicit_only: std::collections::HashSet<usize>,
     /// The agent whose view this library is ([`Library::subset`]), if it is one agent's.
     pub agent: Option<crate::core::source::Agent>,
     /// Where the library index lives and what to write into it.
@@ -244,6 +248,7 @@ impl Library {
             notes,
             inactive: HashMap::default(),
             name_only: HashMap::default(),
+            explicit_only: std::collections::HashSet::default(),
             agent: None,
             index: None,
         };
@@ -540,6 +545,11 @@ impl Library {
                 .name_only
                 .iter()
                 .filter_map(|(&i, why)| Some((new_of[i]?, why.clone())))
+                .collect(),
+            explicit_only: self
+                .explicit_only
+                .iter()
+                .filter_map(|&i| new_of[i])
                 .collect(),
             agent: self.agent,
             index: None,

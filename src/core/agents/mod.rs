@@ -7,6 +7,7 @@ mod claude;
 mod claude_builtins;
 pub mod client;
 mod codex;
+mod codex_view;
 mod edit;
 mod error;
 pub mod json;

@@ -5,7 +5,7 @@
 //! how many skills its auto mode lists, and its probe timeout. Every per-agent view (listing,
 //! budget, match, the Prompt screen) reads it from here; `docs/agents.md` tables it.
 
-use super::client::{CLAUDE_CODE_2_1_332, Client};
+use super::client::{CLAUDE_CODE_2_1_332, CODEX_0_171_0, Client};
 use crate::core::catalogue::Profile;
 use crate::core::listing::Format;
 use crate::core::skill::{Place, Skill};
@@ -99,7 +99,8 @@ pub static MODELS: &[AgentModel] = &[
         format: Format::Codex,
         profile: Profile::Codex,
         injection: Injection::ReadFile,
-        source: "developers.openai.com/codex/skills",
+        source: "Codex 0.171.0 as captured (tests/fixtures/agents/FINDINGS.md); developers.openai.com/codex/skills",
+        client: Some(&CODEX_0_171_0),
         ..AS_GIVEN
     },
     AgentModel {

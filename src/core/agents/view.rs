@@ -3,6 +3,7 @@
 //! active for the files open, and what its fallbacks supply for a missing description. Every
 //! listing, budget and match of one agent is computed over its view.
 
+use super::codex_view as codex;
 use super::model::{AgentModel, model, readers, reads_at};
 use super::plugin::{AgentState, Effective};
 use super::switches::AgentSwitches;
@@ -52,7 +53,6 @@ impl View {
         let m = model(agent);
         let placed: Vec<Option<Reach>> =
             lib.skills.iter().map(|s| reading_place(s, agent)).collect();
-        let member: Vec<bool> = placed.iter().map(Option::is_some).collect();
         let place: Vec<Option<usize>> = placed
             .iter()
             .map(|p| match p {
@@ -74,7 +74,16 @@ impl View {
         } else {
             lib
         };
-        let shadowed_by = shadowing(lib, agent, &member);
+        let member: Vec<bool> = placed
+            .iter()
+            .zip(&lib.skills)
+            .map(|(p, s)| p.is_some() && (agent != Agent::Codex || codex::reads(s)))
+            .collect();
+        let shadowed_by = if agent == Agent::Codex {
+            codex::same_file(lib, &member)
+        } else {
+            shadowing(lib, agent, &member)
+        };
         let dormant = lib
             .skills
             .iter()
@@ -192,6 +201,11 @@ pub fn agent_view(
         if agent == Agent::ClaudeCode {
             claude_reading(s, view.model().fallbacks);
         }
+        let codex_note = (agent == Agent::Codex).then(|| codex::reading(s)).flatten();
+        if agent == Agent::Codex && !codex::implicit(s) {
+            out.inactive.insert(n, codex::EXPLICIT_ONLY.to_string());
+            out.explicit_only.insert(n);
+        }
         if view.dormant[i] {
             out.inactive.insert(
                 n,
@@ -205,6 +219,16 @@ pub fn agent_view(
             switched(&mut out, n, agent, &sw.effective(&lib.skills[i], agent));
         }
         let s = &mut out.skills[n];
+        if let Some(note) = codex_note {
+            s.parse_diagnostics.push(
+                crate::core::diagnostic::Diagnostic::new(
+                    crate::core::catalogue::RuleId::ListedByFallback,
+                    crate::core::diagnostic::Severity::Warning,
+                    format!("Codex {note}"),
+                )
+                .in_file(&s.skill_md),
+            );
+        }
         if let Some(note) = note {
             if s.frontmatter
                 .name
@@ -304,6 +328,7 @@ fn switched(out: &mut Library, n: usize, agent: Agent, e: &Effective) {
                 .insert(n, format!("name only in {who} ({})", e.source));
         }
         AgentState::UserInvocableOnly => {
+            out.explicit_only.remove(&n);
             out.inactive.insert(
                 n,
                 format!(
@@ -313,6 +338,7 @@ fn switched(out: &mut Library, n: usize, agent: Agent, e: &Effective) {
             );
         }
         AgentState::Off => {
+            out.explicit_only.remove(&n);
             out.inactive
                 .insert(n, format!("off in {who} ({})", e.source));
         }

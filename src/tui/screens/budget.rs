@@ -237,11 +237,11 @@ fn agent_turn(frame: &mut Frame, area: Rect, app: &App, agent: crate::core::sour
         over: window_share > 1.0,
         empty: false,
     }];
-    rows.push(match (b.budget_chars, b.budget_share()) {
-        (Some(chars), Some(r)) => BarRow {
+    rows.push(match (b.budget, b.budget_share()) {
+        (Some(budget), Some(r)) => BarRow {
             label: "of the budget".to_string(),
             ratio: r,
-            value: format!("{} of {} characters", percent(r), thousands(chars as u64)),
+            value: format!("{} of {}", percent(r), budget.amount(budget.limit)),
             over: r > 1.0,
             empty: false,
         },
@@ -291,11 +291,16 @@ fn per_turn(frame: &mut Frame, area: Rect, app: &App, l1: LevelTotal) {
         over: window_share > 1.0,
         empty: false,
     }];
-    // The budget in characters, as the agent charges it; L1 is in tokens, so the budget is
-    // compared in tokens at the same 4 characters a token the agents assume.
+    // L1 is in tokens, so a budget in characters is compared in tokens at the same 4
+    // characters a token the agents assume.
     let budget_tokens = format
-        .budget_chars(usize::try_from(window).unwrap_or(usize::MAX))
-        .map(|c| (c / crate::core::listing::CHARS_PER_TOKEN) as u64);
+        .budget(usize::try_from(window).unwrap_or(usize::MAX))
+        .map(|b| match b.unit {
+            crate::core::listing::BudgetUnit::Chars => {
+                (b.limit / crate::core::listing::CHARS_PER_TOKEN) as u64
+            }
+            crate::core::listing::BudgetUnit::Tokens => b.limit as u64,
+        });
     rows.push(match (budget_tokens, format.budget_percent()) {
         (Some(b), Some(pct)) if b > 0 => {
             let r = l1.tokens as f64 / b as f64;

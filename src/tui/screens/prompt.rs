@@ -360,15 +360,16 @@ fn summary<'a>(preview: &Preview, app: &App) -> Vec<Line<'a>> {
 fn budget_gauge(frame: &mut Frame, gauge: Rect, preview: &Preview, app: &App) {
     let t = &app.theme;
     let l = &preview.listing;
-    let (ratio, label, over) = match l.budget_chars {
-        Some(budget) if budget > 0 => {
-            let r = l.used_chars as f64 / budget as f64;
+    let (ratio, label, over) = match l.budget {
+        Some(budget) if budget.limit > 0 => {
+            let r = l.used as f64 / budget.limit as f64;
             (
                 r,
                 format!(
-                    "budget {} / {} chars ({:.0}%)",
-                    thousands(l.used_chars as u64),
-                    thousands(budget as u64),
+                    "budget {} / {} {} ({:.0}%)",
+                    thousands(l.used as u64),
+                    thousands(budget.limit as u64),
+                    budget.unit.as_str(),
                     r * 100.0
                 ),
                 r > 1.0,
@@ -548,10 +549,10 @@ fn more_than_all(preview: &Preview, auto_tier: bool) -> Option<String> {
             thousands(e.skills as u64)
         ));
     }
-    let budget = preview.listing.budget_chars?;
+    let budget = preview.listing.budget?;
     Some(format!(
-        "enabled > all: both cut to the {} chars budget, filled by other entries",
-        thousands(budget as u64)
+        "enabled > all: both cut to the {} budget, filled by other entries",
+        budget.amount(budget.limit)
     ))
 }
 
@@ -597,8 +598,8 @@ mod more_tests {
             listing: crate::core::listing::Listing {
                 text: String::new(),
                 tier: Tier::Compact,
-                budget_chars: budget,
-                used_chars: 7_990,
+                budget: budget.map(crate::core::listing::Budget::chars),
+                used: 7_990,
                 entries: Vec::new(),
                 builtins: Vec::new(),
             },
