@@ -317,6 +317,17 @@ pub struct SkillJson<'a> {
     /// Where `skillscope add` took it from (its `skills.lock` entry), when it did (`list`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<crate::core::manage::manifest::Entry>,
+    /// What another installer recorded of it (`npx skills`, ClawHub) and whether its files
+    /// still match, when one did (`list`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub installed: Option<InstalledJson>,
+    /// The other places its folder is reached at, through links from other agents' folders
+    /// (`list`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub linked: Option<Vec<PlaceJson<'a>>>,
+    /// Every agent that reads it, at any of its places (`list`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub readers: Option<Vec<Agent>>,
     /// Its fate in the listing; `null` when it is off (`budget`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fate: Option<Option<Fate>>,
@@ -352,6 +363,45 @@ pub struct SkillJson<'a> {
     /// What is at its place in the agent's folder now, `null` when nothing is (previews).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub clash: Option<Option<&'a Path>>,
+}
+
+/// An installer's record of a skill, with what its files say now.
+#[derive(Serialize)]
+pub struct InstalledJson {
+    #[serde(flatten)]
+    pub record: crate::core::installers::Record,
+    pub files: crate::core::installers::Files,
+}
+
+impl InstalledJson {
+    /// `record`, its files compared in `dir`.
+    pub fn of(record: crate::core::installers::Record, dir: &Path) -> InstalledJson {
+        let files = record.files(dir);
+        InstalledJson { record, files }
+    }
+}
+
+/// One place a skill folder is reached at through a link.
+#[derive(Serialize)]
+pub struct PlaceJson<'a> {
+    pub dir: Cow<'a, str>,
+    pub agent: Agent,
+    pub scope: Scope,
+}
+
+impl<'a> PlaceJson<'a> {
+    /// Every linked place of `skill`.
+    pub fn all(skill: &'a Skill) -> Vec<PlaceJson<'a>> {
+        skill
+            .linked
+            .iter()
+            .map(|p| PlaceJson {
+                dir: p.dir.to_string_lossy(),
+                agent: p.agent,
+                scope: p.scope,
+            })
+            .collect()
+    }
 }
 
 /// A skill's tokens per level in one encoding; `null` for a level not counted.
@@ -469,6 +519,9 @@ impl<'a> SkillJson<'a> {
             resources: None,
             diagnostics: None,
             source: None,
+            installed: None,
+            linked: None,
+            readers: None,
             fate: None,
             type_source: None,
             used: None,

@@ -75,6 +75,9 @@ struct IndexState {
     texts: std::sync::Mutex<Vec<index::TextCount>>,
     /// The semantic matcher's vectors: left in the index file until asked for, then in memory.
     vectors: std::sync::Mutex<Option<index::Vectors>>,
+    /// The copies of skills read at a linked place ([`Skill::linked`]): not in the library,
+    /// but remembered so that the next load does not read them again.
+    folded: Vec<Skill>,
 }
 
 /// How much of a load the index saved, for tests and benchmarks.
@@ -234,6 +237,9 @@ impl Library {
             skills.extend(commands);
             problems.extend(trouble);
         }
+        // One folder reached through links from several agents' folders is one skill.
+        let merged = crate::core::layout::merge(&roots, skills);
+        let (skills, folded) = (merged.skills, merged.folded);
         let mut lib = Library {
             roots,
             skills,
@@ -262,6 +268,7 @@ impl Library {
                 overlap: std::sync::Mutex::new(overlap),
                 texts: std::sync::Mutex::new(texts),
                 vectors: std::sync::Mutex::new(vectors),
+                folded,
             }));
             lib.save_index();
         }
@@ -425,7 +432,7 @@ impl Library {
         let written = index::write(
             &ix.path,
             &ix.walks,
-            &self.skills,
+            self.skills.iter().chain(&ix.folded),
             overlap.as_ref(),
             &texts,
             vectors.as_ref(),

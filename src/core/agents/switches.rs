@@ -278,14 +278,24 @@ pub fn readers(skill: &Skill) -> Vec<Agent> {
 }
 
 fn readers_in(registry: Registry, skill: &Skill) -> Vec<Agent> {
-    let found = folder_readers(
-        registry.iter().map(|p| (p.id(), p.skill_folders())),
-        &skill.dir,
-    );
+    let mut out = readers_at(registry, &skill.dir, skill.agent);
+    // A skill linked into other agents' folders is read by the readers of each place.
+    for p in &skill.linked {
+        for a in readers_at(registry, &p.dir, p.agent) {
+            if !out.contains(&a) {
+                out.push(a);
+            }
+        }
+    }
+    out
+}
+
+fn readers_at(registry: Registry, dir: &Path, agent: Agent) -> Vec<Agent> {
+    let found = folder_readers(registry.iter().map(|p| (p.id(), p.skill_folders())), dir);
     if !found.is_empty() {
         found
-    } else if find(registry, skill.agent).is_some() {
-        vec![skill.agent]
+    } else if find(registry, agent).is_some() {
+        vec![agent]
     } else {
         Vec::new()
     }

@@ -4,11 +4,11 @@
 //! listing, budget and match of one agent is computed over its view.
 
 use super::codex_view as codex;
-use super::model::{AgentModel, model, readers};
+use super::model::{AgentModel, model, readers, reads_at};
 use super::plugin::{AgentState, Effective};
 use super::switches::AgentSwitches;
 use crate::core::library::{Library, read_body_up_to};
-use crate::core::skill::Skill;
+use crate::core::skill::{Place, Skill};
 use crate::core::source::{Agent, Scope};
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -28,6 +28,10 @@ pub struct View {
     pub dormant: Vec<bool>,
     /// Descriptions the agent's fallback supplies (the body's first paragraph), by skill.
     pub fallback_descriptions: HashMap<usize, String>,
+    /// One per library skill: the linked place ([`Skill::linked`]) the agent reads it at, when
+    /// it does not read the skill's own place (Claude Code reads `.claude/skills/NAME`, a link
+    /// to `.agents/skills/NAME`).
+    pub place: Vec<Option<usize>>,
 }
 
 impl View {
@@ -40,20 +44,40 @@ impl View {
             shadowed_by: lib.skills.iter().map(|s| s.shadowed_by).collect(),
             dormant: vec![false; lib.len()],
             fallback_descriptions: HashMap::new(),
+            place: vec![None; lib.len()],
         }
     }
 
     /// What `agent` sees of `lib`, with `files` open (for conditional skills).
     pub fn of(lib: &Library, agent: Agent, files: &[PathBuf]) -> View {
         let m = model(agent);
-        let member: Vec<bool> = lib
-            .skills
+        let placed: Vec<Option<Reach>> =
+            lib.skills.iter().map(|s| reading_place(s, agent)).collect();
+        let place: Vec<Option<usize>> = placed
             .iter()
-            .map(|s| {
-                readers(s).contains(&agent)
-                    && !(agent == Agent::ClaudeCode && nested(s))
-                    && (agent != Agent::Codex || codex::reads(s))
+            .map(|p| match p {
+                Some(Reach::Linked(k)) => Some(*k),
+                _ => None,
             })
+            .collect();
+        // Each skill where this agent reads it, when some are read at a linked place.
+        let relocated;
+        let lib = if place.iter().any(Option::is_some) {
+            let mut here = lib.clone();
+            for (s, k) in here.skills.iter_mut().zip(&place) {
+                if let Some(k) = *k {
+                    *s = s.at(&s.linked[k]);
+                }
+            }
+            relocated = here;
+            &relocated
+        } else {
+            lib
+        };
+        let member: Vec<bool> = placed
+            .iter()
+            .zip(&lib.skills)
+            .map(|(p, s)| p.is_some() && (agent != Agent::Codex || codex::reads(s)))
             .collect();
         let shadowed_by = if agent == Agent::Codex {
             codex::same_file(lib, &member)
@@ -77,6 +101,7 @@ impl View {
             shadowed_by,
             dormant,
             fallback_descriptions,
+            place,
         }
     }
 
@@ -166,6 +191,10 @@ pub fn agent_view(
     let mut out = lib.subset(&keep);
     out.agent = Some(agent);
     for (n, &i) in keep.iter().enumerate() {
+        if let Some(k) = view.place[i] {
+            let s = &out.skills[n];
+            out.skills[n] = s.at(&s.linked[k]);
+        }
         let note = view.fallback_note(lib, i);
         let s = &mut out.skills[n];
         s.shadowed_by = view.shadowed_by[i].and_then(|w| keep.binary_search(&w).ok());
@@ -244,12 +273,39 @@ fn claude_reading(s: &mut Skill, fallbacks: bool) {
 
 /// A skill below another folder of Claude Code's own skills folder: it reads only
 /// `skills/NAME/SKILL.md` (commands and plugins have their own layouts).
-fn nested(s: &Skill) -> bool {
-    s.agent == Agent::ClaudeCode
+fn nested(s: &Skill, (agent, scope, dir, root): (Agent, Scope, &Path, &Path)) -> bool {
+    agent == Agent::ClaudeCode
         && !s.command
         && !s.plugin
-        && s.scope != Scope::Plugin
-        && s.dir.parent() != Some(&*s.root)
+        && scope != Scope::Plugin
+        && dir.parent() != Some(root)
+}
+
+/// Where an agent reads a skill.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reach {
+    /// At its own place.
+    Own,
+    /// At its linked place of this index (the first it reads).
+    Linked(usize),
+}
+
+/// Where `agent` reads `s`, if it does.
+fn reading_place(s: &Skill, agent: Agent) -> Option<Reach> {
+    let own = (s.agent, s.scope, s.dir.as_path(), &*s.root);
+    let claude_skips = |at| agent == Agent::ClaudeCode && nested(s, at);
+    if s.linked.is_empty() {
+        return (readers(s).contains(&agent) && !claude_skips(own)).then_some(Reach::Own);
+    }
+    if reads_at(&s.place(), agent) && !claude_skips(own) {
+        return Some(Reach::Own);
+    }
+    s.linked
+        .iter()
+        .position(|p: &Place| {
+            reads_at(p, agent) && !claude_skips((p.agent, p.scope, p.dir.as_path(), &*p.root))
+        })
+        .map(Reach::Linked)
 }
 
 /// The name `agent` tells same-named skills apart by: Claude Code's skills of its own folders go
