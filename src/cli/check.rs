@@ -460,7 +460,7 @@ impl Report<'_> {
             writeln!(
                 out,
                 "{}{pos}: {c}{}{r}[{}] {}",
-                escape::path(f.path),
+                crate::cli::output::shown_path(f.path),
                 f.d.severity,
                 f.d.rule,
                 escape::line(&f.d.message)
@@ -590,7 +590,7 @@ impl Report<'_> {
                     "| {} | `{}` | {}{pos} | {} |\n",
                     f.d.severity,
                     f.d.rule.as_str(),
-                    md_cell(&f.path.display().to_string()),
+                    md_cell(&crate::cli::output::shown_path(f.path)),
                     md_text(&f.d.message)
                 ));
             }

@@ -19,6 +19,7 @@ pub mod remove;
 pub mod shell;
 pub mod show;
 pub mod toggle;
+pub mod typo;
 pub mod update;
 
 use args::LibraryArgs;

@@ -41,6 +41,10 @@ pub fn run(args: UpdateArgs) -> anyhow::Result<i32> {
         crate::cli::output::warn(n);
     }
     if !args.names.is_empty() {
+        let known: Vec<String> = added
+            .iter()
+            .flat_map(|a| [a.folder.clone(), a.entry.name.clone()])
+            .collect();
         added.retain(|a| {
             args.names
                 .iter()
@@ -49,8 +53,10 @@ pub fn run(args: UpdateArgs) -> anyhow::Result<i32> {
         for n in &args.names {
             if !added.iter().any(|a| a.folder == *n || a.entry.name == *n) {
                 crate::cli::output::warn(format_args!(
-                    "{} was not added by skillscope (no skills.lock entry): nothing to update",
-                    line(n)
+                    "{} was not added by skillscope (no skills.lock entry): nothing to update{}",
+                    line(n),
+                    crate::core::text::closest(n, known.iter().map(String::as_str))
+                        .map_or_else(String::new, |m| format!(" (did you mean `{}`?)", line(m)))
                 ));
             }
         }
@@ -127,11 +133,13 @@ pub fn run(args: UpdateArgs) -> anyhow::Result<i32> {
         }
         return Ok(0);
     }
-    if !ask(
+    if let Some(code) = ask(
         &args.confirm,
         &format!("Update {} skill(s)?", to_apply.len()),
-    )? {
-        return Ok(1);
+    )?
+    .refused()
+    {
+        return Ok(code);
     }
     let trash = Trash::open();
     for c in to_apply {

@@ -1,0 +1,203 @@
+//! Everyday use: a mistyped command, skill name, config key or eval expectation names what was
+//! meant; text reports show paths as the reader's folder sees them; a refused action off a
+//! terminal is exit 2.
+
+use crate::common;
+use common::*;
+use std::path::Path;
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn stdout(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+const PDF: &str = "---\nname: pdf-tools\ndescription: Extracts text and tables from PDF files. Use when the user gives a PDF.\nfoo: bar\n---\nBody\n";
+
+#[test]
+fn a_mistyped_command_is_exit_2_with_the_one_meant() {
+    let home = tempfile::tempdir().unwrap();
+    let out = run(&["chek"], home.path());
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out).trim_end(),
+        "skillscope: unknown command 'chek'; did you mean 'check'?"
+    );
+    assert!(out.stdout.is_empty());
+    // With a subcommand's own options after it, the typo is still what is said.
+    let out = run(&["budgte", "--format", "json"], home.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("unknown command 'budgte'; did you mean 'budget'?"),
+        "{}",
+        stderr(&out)
+    );
+    // A word close to nothing lists the commands.
+    let out = run(&["zzzzzz"], home.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("the commands are list, check"),
+        "{}",
+        stderr(&out)
+    );
+    // A folder of that name is a library to open, not a typo: the app wants a terminal.
+    std::fs::create_dir(home.path().join("chek")).unwrap();
+    let out = run(&["chek"], home.path());
+    assert!(
+        !stderr(&out).contains("unknown command"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        stderr(&out).contains("needs a terminal"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn mistyped_names_say_what_was_meant() {
+    let home = tempfile::tempdir().unwrap();
+    let lib = home.path().join("lib");
+    write(&lib.join("pdf-tools/SKILL.md"), PDF);
+    let l = lib.to_str().unwrap();
+    // A skill name.
+    let out = run(&["show", "pdf-tool", l], home.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("(did you mean `pdf-tools`?)"),
+        "{}",
+        stderr(&out)
+    );
+    // An eval expectation.
+    let cases = home.path().join("cases.jsonl");
+    std::fs::write(
+        &cases,
+        "{\"message\": \"read this pdf\", \"expect\": [\"pdf-tool\"]}\n",
+    )
+    .unwrap();
+    let out = run(&["eval", cases.to_str().unwrap(), l], home.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("pdf-tool (did you mean `pdf-tools`?)"),
+        "{}",
+        stderr(&out)
+    );
+    // A config key.
+    write(
+        &home.path().join("config/config.toml"),
+        "encodng = \"cl100k_base\"\n",
+    );
+    let out = run(&["list", l], home.path());
+    assert!(
+        stderr(&out).contains("unknown key \"encodng\" (did you mean \"encoding\"?)"),
+        "{}",
+        stderr(&out)
+    );
+    // An agent.
+    let out = run(&["prompt", "--agent", "codx", l], home.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("(did you mean `codex`?)"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// No folder named: the agents' folders are read, and a text report must not carry the home
+/// folder of whoever ran it (a PR comment would).
+#[test]
+fn text_reports_show_paths_relative_to_the_current_folder() {
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path().canonicalize().unwrap();
+    write(&home.join(".claude/skills/pdf-tools/SKILL.md"), PDF);
+    let at = home.to_string_lossy().into_owned();
+    for args in [
+        vec!["check"],
+        vec!["check", "--format", "markdown"],
+        vec!["check", "--format", "github"],
+        vec!["budget"],
+    ] {
+        let out = run(&args, &home);
+        let text = stdout(&out);
+        assert!(
+            text.contains(".claude/skills/pdf-tools"),
+            "{args:?}: {text}"
+        );
+        assert!(
+            !text.contains(&at),
+            "{args:?} shows the home folder: {text}"
+        );
+    }
+    // From elsewhere, the home folder is `~`.
+    let elsewhere = home.join("work");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let out = bin()
+        .args(["check"])
+        .env("SKILLSCOPE_CONFIG_DIR", home.join("config"))
+        .env("SKILLSCOPE_CACHE_DIR", home.join("cache"))
+        .env("HOME", &home)
+        .current_dir(&elsewhere)
+        .output()
+        .unwrap();
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("~/.claude/skills/pdf-tools/SKILL.md:4:1: warning[unknown-field]"),
+        "{text}"
+    );
+    // JSON keeps the absolute path.
+    let out = run(&["check", "--format", "json"], &home);
+    assert!(stdout(&out).contains(&format!("{at}/.claude/skills/pdf-tools/SKILL.md")));
+}
+
+#[test]
+fn a_refused_action_off_a_terminal_is_exit_2() {
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path();
+    let src = home.join("src");
+    write(&src.join("pdf-tools/SKILL.md"), PDF);
+    write(
+        &home.join(".claude/skills/notes/SKILL.md"),
+        &PDF.replace("pdf-tools", "notes"),
+    );
+    let s = src.to_str().unwrap();
+    for args in [
+        vec!["add", s],
+        vec!["remove", "notes"],
+        vec!["copy", "notes", "--to", "codex"],
+    ] {
+        let out = manage_run(&args, home);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("pass --yes"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+    assert!(!home.join(".claude/skills/pdf-tools").exists());
+    assert!(home.join(".claude/skills/notes/SKILL.md").exists());
+    // A name that is not installed says which one is.
+    let out = manage_run(&["remove", "note"], home);
+    assert!(
+        stderr(&out).contains("(did you mean `notes`?)"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+fn manage_run(args: &[&str], home: &Path) -> std::process::Output {
+    bin()
+        .args(args)
+        .env("HOME", home)
+        .env("SKILLSCOPE_CONFIG_DIR", home.join("config"))
+        .env("SKILLSCOPE_CACHE_DIR", home.join("cache"))
+        .env("SKILLSCOPE_DATA_DIR", home.join("data"))
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_DATA_HOME")
+        .current_dir(home)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap()
+}
