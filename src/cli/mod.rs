@@ -12,6 +12,7 @@ pub mod list;
 pub mod manage;
 pub mod match_cmd;
 pub mod move_cmd;
+pub mod new;
 pub mod output;
 pub mod probe;
 pub mod prompt;
@@ -108,6 +109,11 @@ pub enum Command {
         #[command(flatten)]
         library: LibraryArgs,
     },
+    /// Write a new skill for an agent: its fields, a description to replace and a body skeleton.
+    New {
+        #[command(flatten)]
+        args: new::NewArgs,
+    },
     /// Add skills from a git URL, a folder or an archive, priced for the agent before they land.
     Add {
         #[command(flatten)]
@@ -165,6 +171,7 @@ pub fn run(command: Command) -> anyhow::Result<i32> {
         Command::Probe { args, library } => probe::run(args, library),
         Command::Show { args, library } => show::run(args, library),
         Command::Toggle { args, library } => toggle::run(args, library),
+        Command::New { args } => new::run(args),
         Command::Add { args } => add::run(args),
         Command::Update { args } => update::run(args),
         Command::Remove { args } => remove::remove(args),

@@ -201,3 +201,107 @@ fn manage_run(args: &[&str], home: &Path) -> std::process::Output {
         .output()
         .unwrap()
 }
+
+/// `new` for every agent writes a skill that agent's rules pass, in its folder by default.
+#[test]
+fn new_writes_a_skill_each_agent_passes() {
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path();
+    for (agent, profile) in [
+        ("claude-code", "claude-code"),
+        ("codex", "codex"),
+        ("opencode", "opencode"),
+        ("gemini", "spec"),
+        ("goose", "spec"),
+        ("generic", "spec"),
+        ("lazy-skills", "lazy-skills"),
+    ] {
+        let lib = home.join("lib").join(agent);
+        let out = manage_run(
+            &[
+                "new",
+                "meeting-notes",
+                "--agent",
+                agent,
+                "--path",
+                lib.to_str().unwrap(),
+            ],
+            home,
+        );
+        assert_eq!(out.status.code(), Some(0), "{agent}: {}", stderr(&out));
+        assert!(
+            stdout(&out).starts_with(&format!(
+                "created lib/{agent}/meeting-notes/SKILL.md for {agent} ({profile} rules: no findings)"
+            )),
+            "{agent}: {}",
+            stdout(&out)
+        );
+        let dir = lib.join("meeting-notes");
+        let out = run(
+            &["check", "--profile", profile, dir.to_str().unwrap()],
+            home,
+        );
+        assert_eq!(out.status.code(), Some(0), "{agent}: {}", stdout(&out));
+        assert!(
+            stdout(&out).contains("1 skill checked")
+                && stdout(&out).contains(": 0 errors, 0 warnings"),
+            "{agent}: {}",
+            stdout(&out)
+        );
+        // No staging folder is left beside it.
+        let left: Vec<_> = std::fs::read_dir(&lib).unwrap().collect();
+        assert_eq!(left.len(), 1, "{agent}: {left:?}");
+    }
+    // By default, the agent's own folder.
+    let out = manage_run(&["new", "meeting-notes", "--agent", "codex"], home);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let md = home.join(".codex/skills/meeting-notes/SKILL.md");
+    let text = std::fs::read_to_string(&md).unwrap();
+    assert!(
+        text.starts_with("---\nname: meeting-notes\ndescription: "),
+        "{text}"
+    );
+    // Never over an existing skill.
+    let out = manage_run(&["new", "meeting-notes", "--agent", "codex"], home);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("already exists"), "{}", stderr(&out));
+    assert_eq!(std::fs::read_to_string(&md).unwrap(), text);
+}
+
+#[test]
+fn new_refuses_a_bad_name_or_a_description_the_agent_rejects() {
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path();
+    let lib = home.join("lib");
+    let l = lib.to_str().unwrap();
+    let out = manage_run(&["new", "Meeting Notes", "--path", l], home);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("(`meeting-notes`)"),
+        "{}",
+        stderr(&out)
+    );
+    let out = manage_run(
+        &[
+            "new",
+            "notes",
+            "--path",
+            l,
+            "--description",
+            "Writes <notes> from a transcript. Use when asked.",
+        ],
+        home,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("error[description-xml]"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!lib.join("notes").exists());
+    assert_eq!(
+        std::fs::read_dir(&lib).unwrap().count(),
+        0,
+        "a staging folder was left"
+    );
+}

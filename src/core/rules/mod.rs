@@ -2,7 +2,7 @@
 
 mod body;
 mod claude;
-mod fields;
+pub(crate) mod fields;
 mod lazy;
 mod library;
 pub mod overlap;
