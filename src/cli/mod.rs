@@ -4,6 +4,7 @@ pub mod add;
 pub mod args;
 pub mod budget;
 pub mod check;
+pub mod check_fix;
 pub mod ci_formats;
 pub mod complete;
 pub mod defaults;

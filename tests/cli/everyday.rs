@@ -305,3 +305,137 @@ fn new_refuses_a_bad_name_or_a_description_the_agent_rejects() {
         "a staging folder was left"
     );
 }
+
+/// The rules docs/rules.md marks as fixed by `check --fix`.
+fn fixable_rules() -> std::collections::BTreeSet<String> {
+    let doc =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/rules.md")).unwrap();
+    doc.lines()
+        .filter(|l| l.starts_with("| <a id="))
+        .filter(|l| !l.trim_end().ends_with("| - |"))
+        .filter_map(|l| l.split('`').nth(1).map(str::to_string))
+        .collect()
+}
+
+/// Every fixable finding, each in a file of its own, a finding no fix can make, and a file with
+/// nothing to fix: `check --diff` writes nothing; `check --fix` leaves none of the fixable
+/// findings and changes exactly the bytes each fix needs.
+#[test]
+fn check_fix_clears_every_fixable_finding_and_changes_no_other_byte() {
+    let home = tempfile::tempdir().unwrap();
+    let lib = home.path().join("lib");
+    let desc =
+        "description: Writes meeting notes from transcripts. Use when a transcript is pasted.";
+    let files: Vec<(&str, String, String)> = vec![
+        (
+            "bom",
+            format!("\u{feff}---\nname: bom\n{desc}\n---\n# Body\n"),
+            format!("---\nname: bom\n{desc}\n---\n# Body\n"),
+        ),
+        (
+            "blank",
+            format!("\n \n---\nname: blank\n{desc}\n---\n"),
+            format!("---\nname: blank\n{desc}\n---\n"),
+        ),
+        (
+            "colon",
+            "---\nname: colon\ndescription: Notes: writes them from transcripts. Use when asked. # c\n---\n".to_string(),
+            "---\nname: colon\ndescription: 'Notes: writes them from transcripts. Use when asked.' # c\n---\n".to_string(),
+        ),
+        (
+            "2024",
+            format!("---\nname: 2024\n{desc}\n---\n"),
+            format!("---\nname: '2024'\n{desc}\n---\n"),
+        ),
+        (
+            "fields",
+            format!("---\r\nname: fields\r\n{desc}\r\n# why\r\nauthor: Jane # lead\r\nmetadata:\r\n    owner: team\r\ntags:\r\n- a\r\n---\r\nBody\r\n"),
+            format!("---\r\nname: fields\r\n{desc}\r\n# why\r\nmetadata:\r\n    owner: team\r\n    author: Jane # lead\r\n    tags:\r\n    - a\r\n---\r\nBody\r\n"),
+        ),
+        (
+            "nameless",
+            format!("---\n{desc}\n---\n"),
+            format!("---\nname: nameless\n{desc}\n---\n"),
+        ),
+        (
+            "folder",
+            format!("---\nname: \"other\"   # old\n{desc}\n---\n"),
+            format!("---\nname: folder   # old\n{desc}\n---\n"),
+        ),
+        // Nothing mechanical: left byte for byte.
+        (
+            "vague",
+            "---\nname: vague\ndescription: Helps.\n---\n".to_string(),
+            "---\nname: vague\ndescription: Helps.\n---\n".to_string(),
+        ),
+    ];
+    for (dir, before, _) in &files {
+        write(&lib.join(dir).join("SKILL.md"), before);
+    }
+    write(
+        &lib.join("fields/references/guide.md"),
+        "author: not frontmatter\n",
+    );
+    let l = lib.to_str().unwrap();
+    let rules = |out: &std::process::Output| -> std::collections::BTreeSet<String> {
+        json(out)["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["rule"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let fixable = fixable_rules();
+    assert!(fixable.len() >= 7, "{fixable:?}");
+    let before = run(
+        &["check", "--profile", "spec", "--format", "json", l],
+        home.path(),
+    );
+    let found = rules(&before);
+    assert!(
+        fixable.is_subset(&found),
+        "the library lacks a fixable finding: {:?}",
+        fixable.difference(&found).collect::<Vec<_>>()
+    );
+    // --diff shows and writes nothing.
+    let out = run(&["check", "--profile", "spec", "--diff", l], home.path());
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("+++ b/lib/colon/SKILL.md"),
+        "{}",
+        stdout(&out)
+    );
+    for (dir, before, _) in &files {
+        assert_eq!(
+            &std::fs::read_to_string(lib.join(dir).join("SKILL.md")).unwrap(),
+            before
+        );
+    }
+    let out = run(&["check", "--profile", "spec", "--fix", l], home.path());
+    assert!(
+        stderr(&out).contains("fixed lib/fields/SKILL.md: unknown-field ×2"),
+        "{}",
+        stderr(&out)
+    );
+    for (dir, _, after) in &files {
+        assert_eq!(
+            &std::fs::read_to_string(lib.join(dir).join("SKILL.md")).unwrap(),
+            after,
+            "{dir}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_to_string(lib.join("fields/references/guide.md")).unwrap(),
+        "author: not frontmatter\n"
+    );
+    let after = run(
+        &["check", "--profile", "spec", "--format", "json", l],
+        home.path(),
+    );
+    let left = rules(&after);
+    assert!(left.is_disjoint(&fixable), "left: {left:?}");
+    assert!(left.contains("description-generic"), "{left:?}");
+    let out = run(&["check", "--profile", "spec", "--diff", l], home.path());
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert!(out.stdout.is_empty());
+}

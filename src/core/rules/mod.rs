@@ -3,6 +3,7 @@
 mod body;
 mod claude;
 pub(crate) mod fields;
+pub mod fix;
 mod lazy;
 mod library;
 pub mod overlap;
