@@ -272,6 +272,8 @@ catalogue! {
     Shadowed "shadowed" Library [W, W, W, W, W] "another skill of the same name wins";
     Overlap "overlap" Library [W, W, W, W, W]
         "descriptions that compete for the same messages: shared terms, or nearly the same meaning in other words (by their sentence vectors)";
+    DescriptionTemplate "description-template" Library [W, W, W, W, W]
+        "descriptions that differ from others only by the skill's name: routing by meaning cannot tell them apart";
     ListedByFallback "listed-by-fallback" Library [W, W, W, W, W]
         "an agent lists the skill under its folder's name or its body's first paragraph";
     ExecutableNoEntry "executable-no-entry" Executable [W, E, E, E, E]

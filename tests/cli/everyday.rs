@@ -439,3 +439,72 @@ fn check_fix_clears_every_fixable_finding_and_changes_no_other_byte() {
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
     assert!(out.stdout.is_empty());
 }
+
+/// A library of app skills whose descriptions are one template: `check` says routing cannot
+/// tell them apart and how much of the library it is; a request that names the app finds its
+/// skill with the hybrid matcher.
+#[test]
+fn app_skills_with_one_template_are_reported_and_found_by_name() {
+    let home = tempfile::tempdir().unwrap();
+    let lib = home.path().join("apps");
+    let apps = [
+        "Strava",
+        "QuickBooks",
+        "Xero",
+        "Expensify",
+        "Trello",
+        "Asana",
+        "Garmin",
+    ];
+    for app in apps {
+        let slug = app.to_lowercase();
+        write(
+            &lib.join(format!("{slug}-automation/SKILL.md")),
+            &format!(
+                "---\nname: {slug}-automation\ndescription: \"Automate {app} tasks via Rube MCP (Composio): records, accounts, reports. Always search tools first for current schemas.\"\n---\n# {app}\n"
+            ),
+        );
+    }
+    write_library(
+        &lib,
+        &[(
+            "meeting-notes",
+            "Writes meeting notes from a pasted transcript. Use when the user pastes a transcript.",
+        )],
+    );
+    let l = lib.to_str().unwrap();
+    let out = run(
+        &["check", "--select", "description-template", l],
+        home.path(),
+    );
+    let text = stdout(&out);
+    assert_eq!(
+        text.matches("warning[description-template]").count(),
+        apps.len(),
+        "{text}"
+    );
+    assert!(
+        text.contains("7 of the library's 8 skills (88 %) have a description that is a template"),
+        "{text}"
+    );
+    assert!(!text.contains("meeting-notes/"), "{text}");
+    for (message, app) in [
+        ("log my ride on Strava", "strava-automation"),
+        (
+            "send the invoice for March with QuickBooks",
+            "quickbooks-automation",
+        ),
+        (
+            "put a card for this bug on the trello board",
+            "trello-automation",
+        ),
+    ] {
+        let out = run(
+            &["match", "--matcher", "hybrid", "--json", message, l],
+            home.path(),
+        );
+        let v = json(&out);
+        let first = v["results"]["hybrid"][0]["name"].as_str();
+        assert_eq!(first, Some(app), "{message}: {v}");
+    }
+}

@@ -8,6 +8,7 @@ mod lazy;
 mod library;
 pub mod overlap;
 pub mod select;
+mod template;
 
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::library::Library;
