@@ -101,9 +101,9 @@ pub fn run(args: UpdateArgs) -> anyhow::Result<i32> {
             } else if rejected > 0 && !args.force {
                 rejected_n += 1;
                 crate::cli::output::warn(format_args!(
-                    "{}: the upstream version has {rejected} error(s) under {}'s rules, so the agent would drop it: not updated (--force installs it anyway)",
+                    "{}: the upstream version has {rejected} error(s) under {} rules, so the agent would drop it: not updated (--force installs it anyway)",
                     line(&c.name),
-                    crate::core::agents::model::model(target.agent).name
+                    crate::core::text::possessive(crate::core::agents::model::model(target.agent).name)
                 ));
             } else {
                 to_apply.push(c);

@@ -125,6 +125,15 @@ pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
     best.map(|(_, c)| c)
 }
 
+/// `name` followed by the possessive: `Claude Code's`, `Lazy Skills'`.
+pub fn possessive(name: &str) -> String {
+    if name.ends_with(['s', 'S']) {
+        format!("{name}'")
+    } else {
+        format!("{name}'s")
+    }
+}
+
 /// Edit distance in characters, a swap of two neighbours counting as one edit (`chekc` is one
 /// from `check`): the optimal string alignment distance, with three rows.
 fn edit_distance(a: &[char], b: &[char]) -> usize {
@@ -206,6 +215,12 @@ mod tests {
         let chars = |s: &str| s.chars().collect::<Vec<_>>();
         assert_eq!(edit_distance(&chars("chekc"), &chars("check")), 1);
         assert_eq!(edit_distance(&chars("kitten"), &chars("sitting")), 3);
+    }
+
+    #[test]
+    fn possessives_of_names_ending_in_s() {
+        assert_eq!(possessive("Lazy Skills"), "Lazy Skills'");
+        assert_eq!(possessive("Claude Code"), "Claude Code's");
     }
 
     #[test]
