@@ -186,8 +186,8 @@ pub fn run(args: AddArgs) -> anyhow::Result<i32> {
         chosen.len(),
         shown(&into.dir, &home)
     );
-    if !ask(&args.confirm, &question)? {
-        return Ok(1);
+    if let Some(code) = ask(&args.confirm, &question)?.refused() {
+        return Ok(code);
     }
     let picked: Vec<&Staged> = found
         .skills

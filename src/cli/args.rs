@@ -140,7 +140,9 @@ fn parse_agent(s: &str) -> Result<crate::core::Agent, String> {
         .find(|a| a.as_str() == s)
         .ok_or_else(|| {
             let names: Vec<&str> = models.iter().map(|m| m.agent.as_str()).collect();
-            format!("unknown agent `{s}`: use {}", names.join(", "))
+            let meant = crate::core::text::closest(s, names.iter().copied())
+                .map_or_else(String::new, |m| format!(" (did you mean `{m}`?)"));
+            format!("unknown agent `{s}`{meant}: use {}", names.join(", "))
         })
 }
 

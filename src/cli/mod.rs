@@ -4,6 +4,7 @@ pub mod add;
 pub mod args;
 pub mod budget;
 pub mod check;
+pub mod check_fix;
 pub mod ci_formats;
 pub mod complete;
 pub mod defaults;
@@ -13,6 +14,7 @@ pub mod list;
 pub mod manage;
 pub mod match_cmd;
 pub mod move_cmd;
+pub mod new;
 pub mod output;
 pub mod probe;
 pub mod prompt;
@@ -20,6 +22,7 @@ pub mod remove;
 pub mod shell;
 pub mod show;
 pub mod toggle;
+pub mod typo;
 pub mod update;
 
 use args::LibraryArgs;
@@ -115,6 +118,11 @@ pub enum Command {
         #[command(flatten)]
         library: LibraryArgs,
     },
+    /// Write a new skill for an agent: its fields, a description to replace and a body skeleton.
+    New {
+        #[command(flatten)]
+        args: new::NewArgs,
+    },
     /// Add skills from a git URL, a folder or an archive, priced for the agent before they land.
     Add {
         #[command(flatten)]
@@ -173,6 +181,7 @@ pub fn run(command: Command) -> anyhow::Result<i32> {
         Command::Probe { args, library } => probe::run(args, library),
         Command::Show { args, library } => show::run(args, library),
         Command::Toggle { args, library } => toggle::run(args, library),
+        Command::New { args } => new::run(args),
         Command::Add { args } => add::run(args),
         Command::Update { args } => update::run(args),
         Command::Remove { args } => remove::remove(args),

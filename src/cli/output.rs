@@ -58,6 +58,31 @@ pub fn note_demo(lib: &Library) {
     }
 }
 
+/// A path as a text report shows it, escaped: relative to the current folder when it is below it,
+/// `~/…` when it is below the home folder, else as it is. A report pasted into a pull request
+/// or a ticket carries no one's home folder (JSON and SARIF keep absolute paths).
+pub fn shown_path(p: &Path) -> String {
+    static PLACES: std::sync::OnceLock<(Option<std::path::PathBuf>, Option<std::path::PathBuf>)> =
+        std::sync::OnceLock::new();
+    let (cwd, home) = PLACES.get_or_init(|| {
+        (
+            std::env::current_dir().ok(),
+            dirs::home_dir().filter(|h| h.parent().is_some()),
+        )
+    });
+    let abs = crate::core::paths::absolute(p);
+    if let Some(rest) = cwd.as_deref().and_then(|c| abs.strip_prefix(c).ok()) {
+        if rest.as_os_str().is_empty() {
+            return ".".to_string();
+        }
+        return crate::core::text::path(rest);
+    }
+    if let Some(rest) = home.as_deref().and_then(|h| abs.strip_prefix(h).ok()) {
+        return crate::core::text::line(&format!("~/{}", rest.display())).into_owned();
+    }
+    crate::core::text::path(&abs)
+}
+
 /// A line on stderr, `skillscope: …`, with every hazard of the message escaped: messages quote
 /// names, paths and file contents.
 pub fn warn(msg: impl std::fmt::Display) {

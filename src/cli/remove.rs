@@ -78,8 +78,8 @@ pub fn remove(args: RemoveArgs) -> anyhow::Result<i32> {
         return Ok(0);
     }
     let question = format!("Move {} skill(s) to skillscope's trash?", picked.len());
-    if !ask(&args.confirm, &question)? {
-        return Ok(1);
+    if let Some(code) = ask(&args.confirm, &question)?.refused() {
+        return Ok(code);
     }
     let trash = Trash::open();
     let mut done = Vec::new();
@@ -226,11 +226,13 @@ pub fn trash(args: TrashArgs) -> anyhow::Result<i32> {
         );
         return Ok(0);
     }
-    if !ask(
+    if let Some(code) = ask(
         &args.confirm,
         &format!("Delete {} removed skill(s) for good?", all.len()),
-    )? {
-        return Ok(1);
+    )?
+    .refused()
+    {
+        return Ok(code);
     }
     for e in &all {
         trash.purge(e)?;

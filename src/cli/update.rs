@@ -55,6 +55,10 @@ pub fn run(args: UpdateArgs) -> anyhow::Result<i32> {
         crate::cli::output::warn(n);
     }
     if !args.names.is_empty() {
+        let known: Vec<String> = added
+            .iter()
+            .flat_map(|a| [a.folder.clone(), a.entry.name.clone()])
+            .collect();
         added.retain(|a| {
             args.names
                 .iter()
@@ -66,8 +70,10 @@ pub fn run(args: UpdateArgs) -> anyhow::Result<i32> {
                 .any(|(slug, _)| slug == n || slug.rsplit('/').next() == Some(n));
             if !said && !added.iter().any(|a| a.folder == *n || a.entry.name == *n) {
                 crate::cli::output::warn(format_args!(
-                    "{} was not added by skillscope (no skills.lock entry): nothing to update",
-                    line(n)
+                    "{} was not added by skillscope (no skills.lock entry): nothing to update{}",
+                    line(n),
+                    crate::core::text::closest(n, known.iter().map(String::as_str))
+                        .map_or_else(String::new, |m| format!(" (did you mean `{}`?)", line(m)))
                 ));
             }
         }
@@ -112,9 +118,11 @@ pub fn run(args: UpdateArgs) -> anyhow::Result<i32> {
             } else if rejected > 0 && !args.force {
                 rejected_n += 1;
                 crate::cli::output::warn(format_args!(
-                    "{}: the upstream version has {rejected} error(s) under {}'s rules, so the agent would drop it: not updated (--force installs it anyway)",
+                    "{}: the upstream version has {rejected} error(s) under {} rules, so the agent would drop it: not updated (--force installs it anyway)",
                     line(&c.name),
-                    crate::core::agents::model::model(target.agent).name
+                    crate::core::text::possessive(
+                        crate::core::agents::model::model(target.agent).name
+                    )
                 ));
             } else {
                 to_apply.push(c);
@@ -144,11 +152,13 @@ pub fn run(args: UpdateArgs) -> anyhow::Result<i32> {
         }
         return Ok(0);
     }
-    if !ask(
+    if let Some(code) = ask(
         &args.confirm,
         &format!("Update {} skill(s)?", to_apply.len()),
-    )? {
-        return Ok(1);
+    )?
+    .refused()
+    {
+        return Ok(code);
     }
     let trash = Trash::open();
     for c in to_apply {

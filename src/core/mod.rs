@@ -31,6 +31,7 @@ pub mod probe;
 pub mod resource;
 pub mod rules;
 pub mod scan;
+pub mod skeleton;
 pub mod skill;
 pub mod source;
 pub mod state;

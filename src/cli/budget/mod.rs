@@ -446,7 +446,7 @@ impl Report<'_> {
                 thousands(bin as u64),
                 fates[i].map_or("off", Fate::as_str),
                 names.pad(&names.fit(&sk.name)),
-                folders.fit_left(&sk.dir.display().to_string()),
+                folders.fit_left(&crate::cli::output::shown_path(&sk.dir)),
             );
             s.push_str(line.trim_end());
             s.push('\n');

@@ -2,11 +2,13 @@
 
 mod body;
 mod claude;
-mod fields;
+pub(crate) mod fields;
+pub mod fix;
 mod lazy;
 mod library;
 pub mod overlap;
 pub mod select;
+mod template;
 
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::library::Library;
