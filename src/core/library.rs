@@ -49,6 +49,11 @@ pub struct Library {
     pub name_only: HashMap<usize, String>,
     /// The agent whose view this library is ([`Library::subset`]), if it is one agent's.
     pub agent: Option<crate::core::source::Agent>,
+    /// The agent of this view lists nothing at all, its client's built-ins included, with why
+    /// (Gemini CLI's `skills.enabled: false`, opencode's skill tool denied).
+    pub listing_off: Option<String>,
+    /// Built-in entries of the agent's client its settings switch off, by name, with why.
+    pub builtins_off: HashMap<String, String>,
     /// Where the library index lives and what to write into it.
     index: Option<Arc<IndexState>>,
 }
@@ -239,6 +244,8 @@ impl Library {
             inactive: HashMap::default(),
             name_only: HashMap::default(),
             agent: None,
+            listing_off: None,
+            builtins_off: HashMap::default(),
             index: None,
         };
         lib.resolve_shadowing();
@@ -535,6 +542,8 @@ impl Library {
                 .filter_map(|(&i, why)| Some((new_of[i]?, why.clone())))
                 .collect(),
             agent: self.agent,
+            listing_off: self.listing_off.clone(),
+            builtins_off: self.builtins_off.clone(),
             index: None,
         }
     }

@@ -402,3 +402,218 @@ fn an_unknown_model_is_refused_naming_the_known_ones() {
     assert_eq!(v["listing"]["budget_chars"], 8_000, "{v}");
     assert_eq!(v["model"]["name"], "claude", "{v}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Gemini CLI 0.61.0 and opencode 1.18.33: each captured case of
+// `tests/fixtures/agents/{gemini-cli@0.61.0,opencode@1.18.33}/<case>/`, laid out as
+// `scripts/capture-agents.sh` laid it for that client (its own user and project folders, its
+// overlays), with `prompt --agent gemini|opencode` byte for byte and token for token. Their
+// listings do not depend on the model, so no model is given.
+// ---------------------------------------------------------------------------------------------
+
+/// One captured case of a client other than Claude Code.
+struct ClientCase {
+    /// `client@version`, the fixture folder.
+    client: &'static str,
+    /// The case folder.
+    name: &'static str,
+    /// `--agent` of skillscope.
+    agent: &'static str,
+    /// The client's name in the capture script (its overlay folders).
+    overlay: &'static str,
+    /// Where the capture put the user's skills, below the home folder.
+    user_skills: &'static str,
+    /// Where it put the project's skills, below the project.
+    project_skills: &'static str,
+    /// The `mixed` library (else the generated `budget150` one).
+    mixed: bool,
+}
+
+const GEMINI: &str = "gemini-cli@0.61.0";
+const OPENCODE: &str = "opencode@1.18.33";
+
+const fn gemini_case(name: &'static str, mixed: bool) -> ClientCase {
+    ClientCase {
+        client: GEMINI,
+        name,
+        agent: "gemini",
+        overlay: "gemini-cli",
+        user_skills: ".gemini/skills",
+        project_skills: ".gemini/skills",
+        mixed,
+    }
+}
+
+const fn opencode_case(name: &'static str, mixed: bool) -> ClientCase {
+    ClientCase {
+        client: OPENCODE,
+        name,
+        agent: "opencode",
+        overlay: "opencode",
+        user_skills: ".config/opencode/skills",
+        project_skills: ".opencode/skills",
+        mixed,
+    }
+}
+
+/// Where the fake Gemini CLI install lives below the run's base folder: what the capture calls
+/// `{CLIENT}` (the `npm install --prefix` folder).
+const CLIENT_DIR: &str = "client";
+
+/// The library laid out for `case`'s client, as `lay_library` in the capture script does (the
+/// run configuration that only points the client at the mock is left out: skillscope reads
+/// nothing of it), and Gemini CLI "installed" below `{CLIENT}` with its command on a PATH folder.
+fn lay_client(case: &ClientCase) -> Layout {
+    let lib = agents_fixtures().join("library");
+    let l = Layout::new();
+    copy_tree(&lib.join("project/files"), &l.project, &l);
+    if case.mixed {
+        copy_tree(&lib.join("user/skills"), &l.home.join(case.user_skills), &l);
+        copy_tree(
+            &lib.join("project/skills"),
+            &l.project.join(case.project_skills),
+            &l,
+        );
+        copy_tree(&lib.join("user/overlay").join(case.overlay), &l.home, &l);
+        copy_tree(
+            &lib.join("project/overlay").join(case.overlay),
+            &l.project,
+            &l,
+        );
+        copy_tree(&lib.join("extra/overlay").join(case.overlay), &l.extra, &l);
+    } else {
+        generate_budget(&l.home.join(case.user_skills), 150);
+    }
+    std::fs::create_dir_all(l.project.join(".git")).unwrap();
+    let package = l
+        .base
+        .join(CLIENT_DIR)
+        .join("node_modules/@google/gemini-cli");
+    std::fs::create_dir_all(package.join("bundle")).unwrap();
+    std::fs::write(package.join("bundle/gemini.js"), "#!/usr/bin/env node\n").unwrap();
+    std::fs::create_dir_all(l.base.join("bin")).unwrap();
+    std::os::unix::fs::symlink(package.join("bundle/gemini.js"), l.base.join("bin/gemini"))
+        .unwrap();
+    l
+}
+
+/// skillscope's prediction for `case`, run the way the client ran (`GEMINI_CLI_TRUST_WORKSPACE`
+/// as the capture set it), the run's folders replaced by the capture's placeholders; its stderr.
+fn predict_client(case: &ClientCase) -> (String, String) {
+    let l = lay_client(case);
+    let path = std::env::join_paths(std::iter::once(l.base.join("bin")).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
+    .unwrap();
+    let out = common::bin()
+        .args(["prompt", "--agent", case.agent])
+        .env("HOME", &l.home)
+        .env("PATH", path)
+        .env("GEMINI_CLI_TRUST_WORKSPACE", "true")
+        .env("SKILLSCOPE_CONFIG_DIR", l.base.join("config"))
+        .env("SKILLSCOPE_CACHE_DIR", l.base.join("cache"))
+        .current_dir(&l.project)
+        .output()
+        .expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(
+        out.status.success(),
+        "{}/{}: {stderr}",
+        case.client,
+        case.name
+    );
+    let mut text = String::from_utf8(out.stdout).expect("the listing is UTF-8");
+    text = text.replace(
+        &l.base.join(CLIENT_DIR).to_string_lossy().into_owned(),
+        "{CLIENT}",
+    );
+    for (path, ph) in l.placeholders() {
+        text = text.replace(&path, ph);
+    }
+    (text, stderr)
+}
+
+/// A file of `case`'s capture.
+fn read_capture(case: &ClientCase, file: &str) -> String {
+    let p = agents_fixtures()
+        .join(case.client)
+        .join(case.name)
+        .join(file);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// The prediction for `case` is the captured listing, byte for byte, and costs as many tokens.
+fn assert_client_identical(case: &ClientCase) {
+    assert_client_identical_to(case, "listing.txt");
+}
+
+/// The prediction for `case` is its capture's listing `file`, byte for byte, and costs as many
+/// tokens.
+fn assert_client_identical_to(case: &ClientCase, file: &str) {
+    let want = read_capture(case, file);
+    let (got, stderr) = predict_client(case);
+    let (real, predicted) = (o200k(&want), o200k(&got));
+    eprintln!(
+        "{}/{}: real {real} o200k tokens, skillscope {predicted}",
+        case.client, case.name
+    );
+    if let Some(diff) = first_difference(&want, &got) {
+        panic!(
+            "{}/{}: skillscope's listing is not what the real client sent ({} bytes vs {}; \
+             {real} vs {predicted} o200k tokens): {diff}\nstderr: {stderr}",
+            case.client,
+            case.name,
+            want.len(),
+            got.len(),
+        );
+    }
+    assert_eq!(got.as_bytes(), want.as_bytes(), "{}", case.name);
+    assert_eq!(real, predicted, "{}: o200k tokens", case.name);
+}
+
+#[test]
+fn gemini_cli_mixed_is_byte_identical() {
+    assert_client_identical(&gemini_case("mixed", true));
+}
+
+/// The same library without `--approval-mode yolo`: the listing does not change (only the
+/// `activate_skill` tool is not declared).
+#[test]
+fn gemini_cli_mixed_plain_is_byte_identical() {
+    assert_client_identical(&gemini_case("mixed-plain", true));
+}
+
+/// Gemini CLI lists a folder in its glob's order, which is not stable between runs. skillscope
+/// models the order the captures show, descending code points within a folder:
+/// `listing.other-run.txt` of this case is exactly that, byte for byte; `listing.txt`, the other
+/// run, has `skill-077-zulu` before `skill-078-alpha` and is otherwise the same, so against it
+/// the entries are compared as a set, and the tokens exactly.
+#[test]
+fn gemini_cli_budget150_is_byte_identical() {
+    let case = gemini_case("budget150", false);
+    assert_client_identical_to(&case, "listing.other-run.txt");
+    let want = read_capture(&case, "listing.txt");
+    let (got, _) = predict_client(&case);
+    assert_eq!(
+        o200k(&got),
+        o200k(&want),
+        "o200k tokens against listing.txt"
+    );
+    let entries = |t: &str| {
+        let mut e: Vec<String> = t.split("  <skill>\n").map(str::to_string).collect();
+        e.sort();
+        e
+    };
+    assert_eq!(entries(&got), entries(&want), "the entries of listing.txt");
+    assert_ne!(got, want, "listing.txt is the run whose order differs");
+}
+
+#[test]
+fn opencode_mixed_is_byte_identical() {
+    assert_client_identical(&opencode_case("mixed", true));
+}
+
+#[test]
+fn opencode_budget150_is_byte_identical() {
+    assert_client_identical(&opencode_case("budget150", false));
+}

@@ -243,7 +243,9 @@ fn format_listing(
     let opts = m.listing_options(
         format,
         settings.tier,
-        m.client.is_none().then_some(settings.context_window),
+        m.client
+            .is_none_or(|c| c.models.is_empty())
+            .then_some(settings.context_window),
         None,
         &crate::core::agents::client::BudgetOverrides::default(),
     );

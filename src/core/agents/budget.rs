@@ -70,7 +70,9 @@ pub fn per_agent(
             let opts = m.listing_options(
                 m.format,
                 tier,
-                m.client.is_none().then_some(window),
+                m.client
+                    .is_none_or(|c| c.models.is_empty())
+                    .then_some(window),
                 None,
                 &BudgetOverrides::default(),
             );

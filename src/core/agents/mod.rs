@@ -9,14 +9,18 @@ pub mod client;
 mod codex;
 mod edit;
 mod error;
+pub mod gemini;
+mod gemini_opencode_builtins;
 pub mod json;
 pub mod model;
 mod opencode;
 mod options;
 mod plan;
 mod plugin;
+pub mod reading;
 mod scope;
 mod switches;
+pub mod tools;
 pub mod view;
 
 pub use error::ToggleError;

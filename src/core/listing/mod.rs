@@ -12,12 +12,16 @@ use std::str::FromStr;
 
 mod format;
 mod formats;
+mod gemini_opencode;
 pub use format::{
-    BuiltinEntry, CHARS_PER_TOKEN, CLAUDE_CODE_ENTRY_CAP, CLAUDE_CODE_FALLBACK_MAX, Format,
-    ListingError, claude_body_description, utf16_len,
+    BuiltinEntry, CHARS_PER_TOKEN, CLAUDE_CODE_ENTRY_CAP, CLAUDE_CODE_FALLBACK_MAX, CLIENT_DIR,
+    Format, ListingError, claude_body_description, utf16_len,
 };
 use format::{BuiltinRef, Folders, Parts, claude_cap};
-pub use formats::{CLAUDE_CODE, CODEX, Fit, FormatSpec, Frame, MARKDOWN, XML};
+pub use formats::{
+    CLAUDE_CODE, CODEX, Fit, FormatSpec, Frame, GEMINI, MARKDOWN, OPENCODE, Order, XML,
+};
+pub use gemini_opencode::{gemini_folder, gemini_name};
 
 /// Up to this many listed skills, the auto tier lists every entry in full.
 pub const FULL_TIER_MAX: usize = 80;
@@ -139,8 +143,11 @@ pub struct ListingOptions {
     /// The budget in characters set outright (Claude Code's `SLASH_COMMAND_TOOL_CHAR_BUDGET`, or a
     /// share its settings give), instead of the format's share of the window.
     pub budget_chars: Option<usize>,
-    /// Entries the agent's client lists after the library's (Claude Code's built-ins).
+    /// Entries the agent's client lists whatever the library holds (Claude Code's, Gemini CLI's
+    /// and opencode's built-ins), placed by the format's [`Order`].
     pub builtins: &'static [BuiltinEntry],
+    /// The folder the client is installed in, for the built-ins' locations (Gemini CLI's).
+    pub client_dir: Option<&'static std::path::Path>,
 }
 
 impl Default for ListingOptions {
@@ -152,6 +159,7 @@ impl Default for ListingOptions {
             chars_per_token: CHARS_PER_TOKEN,
             budget_chars: None,
             builtins: &[],
+            client_dir: None,
         }
     }
 }
@@ -201,6 +209,10 @@ pub struct Listing {
     pub entries: Vec<ListedSkill>,
     /// The client's built-in entries, in listing order.
     pub builtins: Vec<ListedBuiltin>,
+    /// The names of the listed entries (the library's and the built-ins'), in listing order:
+    /// what a skill tool that repeats them (Gemini CLI's `activate_skill`) names.
+    #[serde(skip)]
+    pub names: Vec<String>,
 }
 
 impl Listing {
@@ -245,6 +257,18 @@ fn line(format: Format, p: &Parts, description: Option<&str>) -> String {
     (format.spec().line)(p, description)
 }
 
+/// Whether `format` can list the skill: a parsed name and description (an empty description
+/// counts for the formats that list one).
+fn listable_in(skill: &Skill, format: Format) -> bool {
+    if !format.spec().empty_description {
+        return skill.listable();
+    }
+    let fm = &skill.frontmatter;
+    fm.parsed
+        && fm.name.as_deref().is_some_and(|n| !n.trim().is_empty())
+        && fm.description().is_some()
+}
+
 /// The full-tier entry of one skill: its L1 text. Empty for a skill no agent can list (no parsed
 /// name or description).
 pub fn entry(skill: &Skill, format: Format) -> String {
@@ -252,7 +276,7 @@ pub fn entry(skill: &Skill, format: Format) -> String {
 }
 
 fn entry_in(skill: &Skill, format: Format, folders: &Folders) -> String {
-    if !skill.listable() {
+    if !listable_in(skill, format) {
         return String::new();
     }
     let p = parts(skill, format, folders);
@@ -316,7 +340,10 @@ fn chars(s: &str) -> usize {
 /// [`crate::core::agents::view::agent_library`]).
 pub fn render(lib: &Library, enabled: &dyn Fn(usize) -> bool, opts: &ListingOptions) -> Listing {
     let format = opts.format;
-    let (mut out, listable) = candidates(lib, enabled);
+    if let Some(why) = &lib.listing_off {
+        return nothing_listed(lib, enabled, opts, why);
+    }
+    let (mut out, listable) = candidates(lib, enabled, format);
     let listed = listable.len();
     let tier = match opts.tier {
         Tier::Auto if format.spec().tiers_by_count => Tier::for_count(listed),
@@ -338,9 +365,6 @@ pub fn render(lib: &Library, enabled: &dyn Fn(usize) -> bool, opts: &ListingOpti
             }
         })
         .collect();
-    if let Some(group) = format.spec().order {
-        order(&mut slots, lib, group);
-    }
     for s in &mut slots {
         shape(s, format, tier, listed);
         // The agent's own switch lists it by name only, whatever the budget.
@@ -349,19 +373,7 @@ pub fn render(lib: &Library, enabled: &dyn Fn(usize) -> bool, opts: &ListingOpti
             s.demote(Fate::NameOnly, why.clone());
         }
     }
-    slots.extend(opts.builtins.iter().map(|b| Slot {
-        index: usize::MAX,
-        builtin: Some(b),
-        parts: Parts {
-            name: b.name.to_string(),
-            alias: None,
-            description: b.description.to_string(),
-            path: String::new(),
-        },
-        description: Some(b.description.to_string()),
-        fate: Fate::Full,
-        reason: String::new(),
-    }));
+    let mut slots = arrange(slots, lib, opts);
 
     let budget = opts.budget();
     if let Some(budget) = budget {
@@ -371,11 +383,9 @@ pub fn render(lib: &Library, enabled: &dyn Fn(usize) -> bool, opts: &ListingOpti
         }
     }
 
-    let lines: Vec<String> = slots
-        .iter()
-        .filter(|s| s.fate != Fate::Dropped)
-        .map(|s| s.text(format))
-        .collect();
+    let kept: Vec<&Slot> = slots.iter().filter(|s| s.fate != Fate::Dropped).collect();
+    let lines: Vec<String> = kept.iter().map(|s| s.text(format)).collect();
+    let names = kept.iter().map(|s| s.parts.name.clone()).collect();
     let used = match format.spec().fit {
         // Claude Code measures its entries joined by line breaks, in UTF-16 units.
         Fit::Priority => {
@@ -406,12 +416,160 @@ pub fn render(lib: &Library, enabled: &dyn Fn(usize) -> bool, opts: &ListingOpti
         used_chars: used,
         entries: out,
         builtins,
+        names,
     }
+}
+
+/// The listing of an agent whose settings keep it from listing anything: empty, every enabled
+/// skill and every built-in dropped, with why.
+fn nothing_listed(
+    lib: &Library,
+    enabled: &dyn Fn(usize) -> bool,
+    opts: &ListingOptions,
+    why: &str,
+) -> Listing {
+    Listing {
+        text: String::new(),
+        tier: Tier::Full,
+        budget_chars: opts.budget(),
+        used_chars: 0,
+        entries: (0..lib.len())
+            .filter(|&i| enabled(i))
+            .map(|index| ListedSkill {
+                index,
+                fate: Fate::Dropped,
+                reason: why.to_string(),
+            })
+            .collect(),
+        builtins: opts
+            .builtins
+            .iter()
+            .map(|b| ListedBuiltin {
+                name: b.name,
+                fate: Fate::Dropped,
+            })
+            .collect(),
+        names: Vec::new(),
+    }
+}
+
+/// The client's built-in entries as slots: its location with the client's folder filled in;
+/// the ones the agent's settings switch off dropped.
+fn builtin_slots(lib: &Library, opts: &ListingOptions) -> Vec<Slot> {
+    opts.builtins
+        .iter()
+        .map(|b| {
+            let path = match (b.location.strip_prefix(CLIENT_DIR), opts.client_dir) {
+                (Some(rest), Some(dir)) => format!("{}{rest}", dir.display()),
+                _ => b.location.to_string(),
+            };
+            let mut slot = Slot {
+                index: usize::MAX,
+                builtin: Some(b),
+                parts: Parts {
+                    name: b.name.to_string(),
+                    alias: None,
+                    description: b.description.to_string(),
+                    path,
+                },
+                description: Some(b.description.to_string()),
+                fate: Fate::Full,
+                reason: String::new(),
+            };
+            if let Some(why) = lib.builtins_off.get(b.name) {
+                slot.description = None;
+                slot.demote(Fate::Dropped, why.clone());
+            }
+            slot
+        })
+        .collect()
+}
+
+/// The library's entries and the client's built-ins in the agent's own order (see [`Order`]).
+fn arrange(mut slots: Vec<Slot>, lib: &Library, opts: &ListingOptions) -> Vec<Slot> {
+    let mut builtins = builtin_slots(lib, opts);
+    match opts.format.spec().order {
+        Order::Library => {}
+        Order::Grouped(group) => order(&mut slots, lib, group),
+        Order::Folders(folder) => {
+            by_folder(&mut slots, lib, folder);
+            let mut out = Vec::with_capacity(builtins.len() + slots.len());
+            for mut b in builtins {
+                // A skill of the same name takes the built-in's place.
+                match slots.iter().position(|s| s.parts.name == b.parts.name) {
+                    Some(at) => {
+                        replaced(&mut b);
+                        out.push(b);
+                        out.push(slots.remove(at));
+                    }
+                    None => out.push(b),
+                }
+            }
+            out.append(&mut slots);
+            return out;
+        }
+        Order::Locale => {
+            for b in &mut builtins {
+                if slots.iter().any(|s| s.parts.name == b.parts.name) {
+                    replaced(b);
+                }
+            }
+            slots.append(&mut builtins);
+            slots.sort_by(|a, b| crate::core::collate::locale_cmp(&a.parts.name, &b.parts.name));
+            return slots;
+        }
+    }
+    slots.append(&mut builtins);
+    slots
+}
+
+/// A built-in a skill of the library replaced: not listed.
+fn replaced(b: &mut Slot) {
+    b.description = None;
+    b.demote(
+        Fate::Dropped,
+        "replaced by the library's skill of the same name".to_string(),
+    );
+}
+
+/// Gemini CLI's order (see [`Order::Folders`]): by `folder`, then by the skill folder's name in
+/// descending code-point order; a skill that won its name over copies in earlier folders takes
+/// the place of the first of them.
+fn by_folder(slots: &mut [Slot], lib: &Library, folder: fn(&Skill) -> u8) {
+    let key = |i: usize| {
+        let s = &lib.skills[i];
+        (folder(s), std::cmp::Reverse(s.dir_name().into_owned()))
+    };
+    let mut at: std::collections::HashMap<usize, (u8, std::cmp::Reverse<String>)> =
+        std::collections::HashMap::new();
+    for (i, s) in lib.skills.iter().enumerate() {
+        if let Some(w) = s.shadowed_by {
+            let k = key(i);
+            at.entry(w)
+                .and_modify(|e| {
+                    if k < *e {
+                        *e = k.clone();
+                    }
+                })
+                .or_insert(k);
+        }
+    }
+    slots.sort_by_cached_key(|s| {
+        let own = key(s.index);
+        match at.get(&s.index) {
+            Some(k) if *k < own => k.clone(),
+            _ => own,
+        }
+    });
 }
 
 /// The enabled skills left out before any listing (shadowed, unlistable, inactive) with why, and
 /// the indexes of the ones that can be listed.
-fn candidates(lib: &Library, enabled: &dyn Fn(usize) -> bool) -> (Vec<ListedSkill>, Vec<usize>) {
+fn candidates(
+    lib: &Library,
+    enabled: &dyn Fn(usize) -> bool,
+    format: Format,
+) -> (Vec<ListedSkill>, Vec<usize>) {
     let mut out: Vec<ListedSkill> = Vec::new();
     let mut listable = Vec::new();
     for (i, s) in lib.skills.iter().enumerate() {
@@ -429,7 +587,7 @@ fn candidates(lib: &Library, enabled: &dyn Fn(usize) -> bool) -> (Vec<ListedSkil
                     winner.map_or_else(String::new, |w| w.dir.display().to_string())
                 ),
             });
-        } else if !s.listable() {
+        } else if !listable_in(s, format) {
             out.push(ListedSkill {
                 index: i,
                 fate: Fate::Dropped,
@@ -514,6 +672,17 @@ fn assemble(format: Format, tier: Tier, lines: &[String]) -> String {
     let note = (tier == Tier::Names && !lines.is_empty()).then_some(SEARCH_NOTE);
     match format.spec().frame {
         Frame::Wrapped { open, close } => {
+            let mut all: Vec<&str> = Vec::new();
+            if let Some(n) = note {
+                all.push(n);
+            }
+            all.push(open);
+            all.extend(lines.iter().map(String::as_str));
+            all.push(close);
+            all.join("\n")
+        }
+        Frame::Enclosed { empty, .. } if lines.is_empty() => empty.to_string(),
+        Frame::Enclosed { open, close, .. } => {
             let mut all: Vec<&str> = Vec::new();
             if let Some(n) = note {
                 all.push(n);
