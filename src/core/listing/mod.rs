@@ -1149,11 +1149,13 @@ mod tests {
                 name: "bundled",
                 description: "Raw <text>\nkept as it is.",
                 fixed: true,
+                location: "",
             },
             BuiltinEntry {
                 name: "command",
                 description: "A built-in command.",
                 fixed: false,
+                location: "",
             },
         ];
         let t = tempfile::tempdir().unwrap();

@@ -590,6 +590,7 @@ mod more_tests {
                 used_chars: 7_990,
                 entries: Vec::new(),
                 builtins: Vec::new(),
+                names: Vec::new(),
             },
             tokens: enabled,
             mode: ListingMode::Enabled,
