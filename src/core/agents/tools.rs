@@ -343,3 +343,206 @@ pub fn opencode_skill_content(skill: &Skill) -> String {
     ]
     .join("\n")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::scan::ScanOptions;
+    use crate::core::source::{Root, Scope};
+    use std::path::PathBuf;
+
+    fn fixtures() -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/agents")
+    }
+
+    fn capture(client: &str, case: &str, file: &str) -> String {
+        let p = fixtures().join(client).join(case).join(file);
+        std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+    }
+
+    /// A captured tool definition as the client sent it: compact JSON, keys in their order.
+    fn sent(client: &str, case: &str) -> String {
+        let v: serde_json::Value =
+            serde_json::from_str(&capture(client, case, "tool.json")).unwrap();
+        v.to_string()
+    }
+
+    /// The skill names of a captured listing, in its order.
+    fn listed_names(listing: &str) -> Vec<String> {
+        listing
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("<name>")?.strip_suffix("</name>"))
+            .map(str::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn gemini_declares_activate_skill_with_every_listed_name_as_captured() {
+        for (case, chars) in [("mixed", 1_772), ("budget150", 6_332)] {
+            let names = listed_names(&capture("gemini-cli@0.61.0", case, "listing.txt"));
+            let got = gemini_activate_skill(&names).unwrap();
+            assert_eq!(got, sent("gemini-cli@0.61.0", case), "{case}");
+            assert_eq!(got.chars().count(), chars, "{case}");
+        }
+        assert_eq!(gemini_activate_skill(&[]), None);
+        let d = definition(Agent::Gemini, &["a\"b".to_string()]).unwrap();
+        assert!(d.json.contains(r#"'a\"b'"#), "{}", d.json);
+    }
+
+    #[test]
+    fn opencodes_skill_tool_is_fixed_text_as_captured() {
+        for case in ["mixed", "budget150"] {
+            assert_eq!(
+                opencode_skill_tool(),
+                sent("opencode@1.18.33", case),
+                "{case}"
+            );
+        }
+        assert_eq!(opencode_skill_tool().chars().count(), 676);
+        assert_eq!(
+            definition(Agent::Opencode, &[]).map(|d| d.name),
+            Some("skill")
+        );
+        assert_eq!(definition(Agent::Codex, &[]), None);
+    }
+
+    fn copy_tree(src: &Path, dst: &Path) {
+        for e in std::fs::read_dir(src).unwrap() {
+            let e = e.unwrap();
+            let to = dst.join(e.file_name());
+            if e.file_type().unwrap().is_dir() {
+                copy_tree(&e.path(), &to);
+            } else {
+                std::fs::create_dir_all(dst).unwrap();
+                std::fs::copy(e.path(), &to).unwrap();
+            }
+        }
+    }
+
+    /// The `mixed` library laid out for a client (its user and project skill folders), and the
+    /// client's view of it; the home and project folders.
+    fn laid(agent: Agent, user: &str, project: &str) -> (tempfile::TempDir, Library, [PathBuf; 2]) {
+        let t = tempfile::tempdir().unwrap();
+        let (home, proj) = (t.path().join("home"), t.path().join("project"));
+        let lib = fixtures().join("library");
+        copy_tree(&lib.join("user/skills"), &home.join(user));
+        copy_tree(&lib.join("project/skills"), &proj.join(project));
+        let whole = Library::load(
+            vec![
+                Root::new(home.join(user), agent, Scope::User),
+                Root::new(proj.join(project), agent, Scope::Project),
+            ],
+            &ScanOptions::default(),
+        );
+        let view = crate::core::agents::view::agent_library(&whole, agent, &[], None);
+        (t, view, [home, proj])
+    }
+
+    fn placeholders(text: &str, [home, project]: &[PathBuf; 2]) -> String {
+        text.replace(&project.display().to_string(), "{PROJECT}")
+            .replace(&home.display().to_string(), "{HOME}")
+    }
+
+    #[test]
+    fn gemini_activation_is_the_captured_function_response() {
+        let (_t, view, dirs) = laid(Agent::Gemini, ".gemini/skills", ".gemini/skills");
+        for skill in ["with-resources", "dup-shared"] {
+            let i = called(&view, Agent::Gemini, skill).unwrap();
+            let got = placeholders(&gemini_activation(&view.skills[i], skill), &dirs);
+            let want = capture("gemini-cli@0.61.0", "mixed", &format!("inject-{skill}.txt"));
+            assert_eq!(got, want, "{skill}");
+        }
+        // Names are matched without regard to case, and answered with the name as called.
+        let i = called(&view, Agent::Gemini, "With-Resources").unwrap();
+        assert!(
+            gemini_activation(&view.skills[i], "With-Resources")
+                .starts_with("<activated_skill name=\"With-Resources\">")
+        );
+    }
+
+    #[test]
+    fn gemini_tree_stops_at_its_item_limit_and_names_ignored_folders() {
+        let t = tempfile::tempdir().unwrap();
+        let d = t.path().join("big");
+        std::fs::create_dir_all(d.join("node_modules/pkg")).unwrap();
+        std::fs::create_dir_all(d.join("refs")).unwrap();
+        for f in ["SKILL.md", "b.txt", "A.txt"] {
+            std::fs::write(d.join(f), "").unwrap();
+        }
+        for i in 0..3 {
+            std::fs::write(d.join(format!("refs/r{i}.md")), "").unwrap();
+        }
+        let tree = folder_structure(&d, 6);
+        // As `formatStructure` draws it: the last file shown gets `└───` though `...` follows.
+        let want = format!(
+            "Showing up to 6 items (files + folders). Folders or files indicated with ... contain more items not shown, were ignored, or the display limit (6 items) was reached.\n\n{}/\n├───A.txt\n├───b.txt\n├───SKILL.md\n├───node_modules/...\n└───refs/\n    └───r0.md\n    └───...",
+            d.display()
+        );
+        assert_eq!(tree, want);
+    }
+
+    /// The text before and after the file list, and the files as a set (opencode's order is
+    /// ripgrep's, which is not stable).
+    fn split_files(text: &str) -> (String, std::collections::BTreeSet<String>) {
+        let (head, rest) = text.split_once("<skill_files>\n").unwrap();
+        let (files, tail) = rest.split_once("</skill_files>").unwrap();
+        let set = files
+            .lines()
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect();
+        (format!("{head}<skill_files>\n…</skill_files>{tail}"), set)
+    }
+
+    #[test]
+    fn opencode_skill_content_is_the_captured_tool_result() {
+        let (_t, view, dirs) = laid(
+            Agent::Opencode,
+            ".config/opencode/skills",
+            ".opencode/skills",
+        );
+        for skill in ["with-resources", "dup-shared"] {
+            let i = called(&view, Agent::Opencode, skill).unwrap();
+            let got = placeholders(&opencode_skill_content(&view.skills[i]), &dirs);
+            let want = capture("opencode@1.18.33", "mixed", &format!("inject-{skill}.txt"));
+            assert_eq!(split_files(&got), split_files(&want), "{skill}");
+        }
+        assert_eq!(called(&view, Agent::Opencode, "With-Resources"), None);
+    }
+
+    #[test]
+    fn opencode_names_at_most_ten_files_and_no_skill_file() {
+        let t = tempfile::tempdir().unwrap();
+        let d = t.path().join("many");
+        std::fs::create_dir_all(d.join("sub")).unwrap();
+        std::fs::write(
+            d.join("SKILL.md"),
+            "---\nname: many\ndescription: d\n---\n\n  Body.  \n",
+        )
+        .unwrap();
+        std::fs::write(d.join("sub/SKILL.md"), "").unwrap();
+        std::fs::write(d.join(".hidden"), "").unwrap();
+        for i in 0..12 {
+            std::fs::write(d.join(format!("f{i:02}")), "").unwrap();
+        }
+        let lib = Library::load(
+            vec![Root::new(t.path(), Agent::Opencode, Scope::User)],
+            &ScanOptions::default(),
+        );
+        let text = opencode_skill_content(&lib.skills[0]);
+        assert!(
+            text.contains("# Skill: many\n\nBody.\n\nBase directory"),
+            "{text}"
+        );
+        let files: Vec<&str> = text.lines().filter(|l| l.starts_with("<file>")).collect();
+        assert_eq!(files.len(), OPENCODE_MAX_FILES, "{text}");
+        assert!(
+            files.iter().all(|f| !f.ends_with("SKILL.md</file>")),
+            "{text}"
+        );
+        assert!(
+            files.iter().any(|f| f.ends_with("/.hidden</file>")),
+            "{text}"
+        );
+    }
+}
