@@ -497,40 +497,56 @@ fn lay_client(case: &ClientCase) -> Layout {
     l
 }
 
-/// skillscope's prediction for `case`, run the way the client ran (`GEMINI_CLI_TRUST_WORKSPACE`
-/// as the capture set it), the run's folders replaced by the capture's placeholders; its stderr.
-fn predict_client(case: &ClientCase) -> (String, String) {
-    let l = lay_client(case);
-    let path = std::env::join_paths(std::iter::once(l.base.join("bin")).chain(
-        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
-    ))
-    .unwrap();
-    let out = common::bin()
-        .args(["prompt", "--agent", case.agent])
+/// skillscope run in `l`'s project with `args`, the way the captured client ran: the fake
+/// Gemini CLI install's folder first on `PATH` (unless `path` replaces it), and
+/// `GEMINI_CLI_TRUST_WORKSPACE` set to `trust` (removed when `None`). Its stdout with the run's
+/// folders replaced by the capture's placeholders, and its stderr.
+fn run_client(
+    l: &Layout,
+    args: &[&str],
+    trust: Option<&str>,
+    path: Option<&str>,
+) -> (String, String) {
+    let path =
+        path.map_or_else(
+            || {
+                std::env::join_paths(std::iter::once(l.base.join("bin")).chain(
+                    std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+                ))
+                .unwrap()
+            },
+            std::ffi::OsString::from,
+        );
+    let mut cmd = common::bin();
+    cmd.args(args)
         .env("HOME", &l.home)
         .env("PATH", path)
-        .env("GEMINI_CLI_TRUST_WORKSPACE", "true")
+        .env_remove("GEMINI_CLI_TRUST_WORKSPACE")
+        .env_remove("GEMINI_RESTRICTED_MODE")
+        .env_remove("GEMINI_CLI_TRUSTED_FOLDERS_PATH")
         .env("SKILLSCOPE_CONFIG_DIR", l.base.join("config"))
         .env("SKILLSCOPE_CACHE_DIR", l.base.join("cache"))
-        .current_dir(&l.project)
-        .output()
-        .expect("the binary runs");
+        .current_dir(&l.project);
+    if let Some(t) = trust {
+        cmd.env("GEMINI_CLI_TRUST_WORKSPACE", t);
+    }
+    let out = cmd.output().expect("the binary runs");
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(
-        out.status.success(),
-        "{}/{}: {stderr}",
-        case.client,
-        case.name
-    );
-    let mut text = String::from_utf8(out.stdout).expect("the listing is UTF-8");
-    text = text.replace(
-        &l.base.join(CLIENT_DIR).to_string_lossy().into_owned(),
-        "{CLIENT}",
-    );
+    assert!(out.status.success(), "{args:?}: {stderr}");
+    let mut text = String::from_utf8(out.stdout).expect("the output is UTF-8");
+    let client = l.base.join(CLIENT_DIR).to_string_lossy().into_owned();
+    text = text.replace(&client, "{CLIENT}");
     for (path, ph) in l.placeholders() {
         text = text.replace(&path, ph);
     }
     (text, stderr)
+}
+
+/// skillscope's prediction for `case`, run the way the client ran (`GEMINI_CLI_TRUST_WORKSPACE`
+/// as the capture set it), the run's folders replaced by the capture's placeholders; its stderr.
+fn predict_client(case: &ClientCase) -> (String, String) {
+    let l = lay_client(case);
+    run_client(&l, &["prompt", "--agent", case.agent], Some("true"), None)
 }
 
 /// A file of `case`'s capture.
@@ -616,4 +632,74 @@ fn opencode_mixed_is_byte_identical() {
 #[test]
 fn opencode_budget150_is_byte_identical() {
     assert_client_identical(&opencode_case("budget150", false));
+}
+
+/// `budget --agent` prices each client's skill tool beside the listing: Gemini CLI's
+/// `activate_skill` (every listed name, twice) and opencode's fixed `skill`, as large as the
+/// captured `tool.json`.
+#[test]
+fn budget_prices_the_captured_skill_tools() {
+    for (case, chars) in [
+        (gemini_case("mixed", true), 1_772),
+        (gemini_case("budget150", false), 6_332),
+        (opencode_case("mixed", true), 676),
+    ] {
+        let l = lay_client(&case);
+        let (json, _) = run_client(
+            &l,
+            &["budget", "--agent", case.agent, "--format", "json"],
+            Some("true"),
+            None,
+        );
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let tool = &v["tool_definition"];
+        assert_eq!(
+            tool["chars"], chars,
+            "{}/{}: {tool}",
+            case.client, case.name
+        );
+        assert!(tool["tokens"].as_u64().is_some_and(|n| n > 0), "{tool}");
+        let (text, _) = run_client(&l, &["budget", "--agent", case.agent], Some("true"), None);
+        let line = format!("tool definition ({}): ", tool["name"].as_str().unwrap());
+        assert!(text.contains(&line), "{text}");
+    }
+}
+
+/// Gemini CLI reads a project's skills only in a trusted folder: `GEMINI_CLI_TRUST_WORKSPACE`,
+/// else a rule of `~/.gemini/trustedFolders.json`; and without `gemini` on `PATH` its built-ins
+/// are located in npm's global folder.
+#[test]
+fn gemini_reads_project_skills_only_in_a_trusted_folder() {
+    let l = lay_client(&gemini_case("mixed", true));
+    let prompt = ["prompt", "--agent", "gemini"];
+    let (untrusted, _) = run_client(&l, &prompt, None, None);
+    assert!(
+        untrusted.contains("{HOME}/.gemini/skills/alpha-basic/SKILL.md"),
+        "{untrusted}"
+    );
+    assert!(!untrusted.contains("{PROJECT}"), "{untrusted}");
+    // The user's copy of a shared name is listed when the project's is not read.
+    assert!(
+        untrusted.contains("{HOME}/.gemini/skills/dup-shared/"),
+        "{untrusted}"
+    );
+    std::fs::write(
+        l.home.join(".gemini/trustedFolders.json"),
+        format!(
+            "{{{:?}: \"TRUST_FOLDER\"}}",
+            l.project.display().to_string()
+        ),
+    )
+    .unwrap();
+    let (trusted, _) = run_client(&l, &prompt, None, None);
+    assert_eq!(trusted, run_client(&l, &prompt, Some("true"), None).0);
+    let (distrusted, _) = run_client(&l, &prompt, Some("false"), None);
+    assert_eq!(distrusted, untrusted);
+    let (elsewhere, _) = run_client(&l, &prompt, Some("true"), Some(""));
+    assert!(
+        elsewhere.contains(
+            "<location>/usr/local/lib/node_modules/@google/gemini-cli/bundle/builtin/skill-creator/SKILL.md</location>"
+        ),
+        "{elsewhere}"
+    );
 }
