@@ -703,3 +703,49 @@ fn gemini_reads_project_skills_only_in_a_trusted_folder() {
         "{elsewhere}"
     );
 }
+
+/// The clients' settings reach their built-ins and can silence the whole listing: Gemini CLI's
+/// `skills.disabled` (without regard to case) and `skills.enabled: false`; opencode's
+/// `permission.skill` for its built-in, and a last `*` rule denying the skill tool.
+#[test]
+fn client_settings_switch_off_built_ins_and_whole_listings() {
+    let l = lay_client(&gemini_case("mixed", true));
+    let gemini = ["prompt", "--agent", "gemini"];
+    let settings = l.home.join(".gemini/settings.json");
+    std::fs::write(
+        &settings,
+        r#"{"skills": {"disabled": ["Skill-Creator", "alpha-basic"]}}"#,
+    )
+    .unwrap();
+    let (text, _) = run_client(&l, &gemini, Some("true"), None);
+    assert!(!text.contains("<name>skill-creator</name>"), "{text}");
+    assert!(!text.contains("<name>alpha-basic</name>"), "{text}");
+    assert!(text.contains("<name>antigravity-support</name>"), "{text}");
+    assert!(text.contains("<name>gemini-disabled</name>"), "{text}");
+    std::fs::write(&settings, r#"{"skills": {"enabled": false}}"#).unwrap();
+    assert_eq!(run_client(&l, &gemini, Some("true"), None).0, "");
+
+    let l = lay_client(&opencode_case("mixed", true));
+    let opencode = ["prompt", "--agent", "opencode"];
+    let config = l.home.join(".config/opencode/opencode.json");
+    std::fs::write(
+        &config,
+        r#"{"permission": {"skill": {"customize-opencode": "deny"}}}"#,
+    )
+    .unwrap();
+    let (text, _) = run_client(&l, &opencode, None, None);
+    assert!(!text.contains("customize-opencode"), "{text}");
+    assert!(text.contains("<name>opencode-denied</name>"), "{text}");
+    std::fs::write(
+        &config,
+        r#"{"permission": {"skill": {"*": "deny", "alpha-basic": "allow"}}}"#,
+    )
+    .unwrap();
+    let (text, _) = run_client(&l, &opencode, None, None);
+    assert!(
+        text.contains("<name>alpha-basic</name>") && !text.contains("<name>aaa-first</name>"),
+        "{text}"
+    );
+    std::fs::write(&config, r#"{"permission": {"skill": "deny"}}"#).unwrap();
+    assert_eq!(run_client(&l, &opencode, None, None).0, "");
+}

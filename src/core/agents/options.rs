@@ -31,7 +31,10 @@ impl AgentModel {
         };
         let own = format == self.format;
         let builtins = if own { client.builtins } else { &[] };
-        let client_dir = client.install.filter(|_| own).map(super::client::Install::dir);
+        let client_dir = client
+            .install
+            .filter(|_| own)
+            .map(super::client::Install::dir);
         let Some(m) = chosen.or_else(|| client.default_model()) else {
             return ListingOptions {
                 builtins,
