@@ -3,7 +3,7 @@
 //! `tests/fixtures/agents/{gemini-cli@0.61.0,opencode@1.18.33}/mixed/`; the rules are in
 //! `tests/fixtures/agents/FINDINGS.md`).
 
-use crate::core::collate::{js_trim, locale_cmp};
+use crate::core::collate::{js_trim, locale_key};
 use crate::core::library::Library;
 use crate::core::skill::Skill;
 use crate::core::source::Agent;
@@ -193,7 +193,7 @@ fn read_tree(root: &Path, max: usize) -> Option<Vec<Node>> {
                 ))
             })
             .collect();
-        entries.sort_by(|a, b| locale_cmp(&a.0, &b.0));
+        entries.sort_by_cached_key(|e| locale_key(&e.0));
         for (name, _) in entries.iter().filter(|(_, t)| t.is_file()) {
             if count >= max {
                 nodes[at].more_files = true;

@@ -477,13 +477,15 @@ fn opencode_folder(s: &Skill) -> u8 {
 }
 
 /// Whether the agent reads a skill laid out where it is: Claude Code only
-/// `skills/NAME/SKILL.md`; Gemini CLI only `SKILL.md` and `*/SKILL.md` below a folder, and a
-/// project's folders only in a trusted workspace, that workspace's own.
+/// `skills/NAME/SKILL.md` of its folders; Gemini CLI only `SKILL.md` and `*/SKILL.md` below one
+/// of its folders, and a project's folders only in a trusted workspace, that workspace's own.
+/// Folders given on the command line are read as given.
 fn in_layout(agent: Agent, s: &Skill, gemini: &GeminiSettings) -> bool {
     match agent {
         Agent::ClaudeCode => !nested(s),
         Agent::Gemini => {
-            let shallow = s.dir.as_path() == &*s.root || s.dir.parent() == Some(&*s.root);
+            let given = matches!(s.agent, Agent::Path | Agent::Demo);
+            let shallow = given || s.dir.as_path() == &*s.root || s.dir.parent() == Some(&*s.root);
             let project_ok = s.scope != Scope::Project
                 || (gemini.trusted
                     && gemini

@@ -515,7 +515,7 @@ fn arrange(mut slots: Vec<Slot>, lib: &Library, opts: &ListingOptions) -> Vec<Sl
                 }
             }
             slots.append(&mut builtins);
-            slots.sort_by(|a, b| crate::core::collate::locale_cmp(&a.parts.name, &b.parts.name));
+            slots.sort_by_cached_key(|s| crate::core::collate::locale_key(&s.parts.name));
             return slots;
         }
     }
