@@ -90,7 +90,7 @@ pub fn listing_options(
     let Some(agent) = agent else {
         if let Some(m) = model {
             anyhow::bail!(
-                "--model `{m}` needs --agent: it chooses the model of an agent's client (claude-code)"
+                "--model `{m}` needs --agent: it chooses the model of an agent's client (claude-code, codex)"
             );
         }
         return Ok(crate::core::listing::ListingOptions {
@@ -383,9 +383,10 @@ pub fn save_cache(cache: &crate::core::tokens::TokenCache) {
 /// Which agent's folder, at which scope.
 #[derive(Debug, Args, Clone)]
 pub struct TargetArgs {
-    /// The agent whose skill folder receives the skills.
-    #[arg(long, value_enum, default_value_t = AgentArg::ClaudeCode)]
-    pub agent: AgentArg,
+    /// The agent whose skill folder receives the skills; with --link, every agent to link them
+    /// into (several may follow: `--agent claude-code codex`).
+    #[arg(long, value_enum, num_args = 1.., default_value = "claude-code")]
+    pub agent: Vec<AgentArg>,
     /// The user's own folder (~/...) or the project's.
     #[arg(long, value_enum, default_value_t = ScopeArg::User)]
     pub scope: ScopeArg,
@@ -410,6 +411,8 @@ pub enum AgentArg {
     ClaudeCode,
     Codex,
     Opencode,
+    // `gemini-cli`, as `npx skills` calls it, works too.
+    #[value(alias = "gemini-cli")]
     Gemini,
     Goose,
     Generic,

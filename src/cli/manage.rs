@@ -49,6 +49,8 @@ pub struct Installed {
     pub target: Target,
     pub dir: PathBuf,
     pub name: String,
+    /// The other places its folder is reached at through links (`npx skills`' layout).
+    pub linked: Vec<PathBuf>,
 }
 
 /// The installed skills named `name` (by frontmatter name or folder) in `targets`. A folder
@@ -80,6 +82,7 @@ pub fn find(name: &str, targets: &[Target]) -> Vec<Installed> {
             target: t.clone(),
             dir: s.dir.clone(),
             name: s.name.clone(),
+            linked: s.linked.iter().map(|p| p.dir.clone()).collect(),
         });
     }
     out

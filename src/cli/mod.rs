@@ -8,6 +8,7 @@ pub mod ci_formats;
 pub mod complete;
 pub mod defaults;
 pub mod eval;
+pub mod inject;
 pub mod list;
 pub mod manage;
 pub mod match_cmd;
@@ -69,6 +70,13 @@ pub enum Command {
     Prompt {
         #[command(flatten)]
         args: prompt::PromptArgs,
+        #[command(flatten)]
+        library: LibraryArgs,
+    },
+    /// Exactly what loading one skill adds to an agent's conversation, as its client sends it.
+    Inject {
+        #[command(flatten)]
+        args: inject::InjectArgs,
         #[command(flatten)]
         library: LibraryArgs,
     },
@@ -160,6 +168,7 @@ pub fn run(command: Command) -> anyhow::Result<i32> {
         Command::Budget { args, library } => budget::run(args, library),
         Command::Prompt { args, library } => prompt::run(args, library),
         Command::Match { args, library } => match_cmd::run(args, library),
+        Command::Inject { args, library } => inject::run(args, library),
         Command::Eval { args, library } => eval::run(args, library),
         Command::Probe { args, library } => probe::run(args, library),
         Command::Show { args, library } => show::run(args, library),

@@ -40,6 +40,20 @@ pub fn run(args: UpdateArgs) -> anyhow::Result<i32> {
     for n in &notes {
         crate::cli::output::warn(n);
     }
+    // What ClawHub pinned stays as it is, as `clawhub update` leaves it.
+    let mut records = crate::core::installers::Records::new(Some(&home));
+    let mut clawhub = Vec::new();
+    added.retain(|a| match records.clawhub(&a.dir()) {
+        Some(r) if r.pinned => {
+            clawhub.push((a.folder.clone(), pin_note(&r, &a.folder)));
+            false
+        }
+        _ => true,
+    });
+    clawhub.extend(clawhub_notes(project.as_deref(), &args.names, &mut records));
+    for (_, n) in &clawhub {
+        crate::cli::output::warn(n);
+    }
     if !args.names.is_empty() {
         added.retain(|a| {
             args.names
@@ -47,7 +61,10 @@ pub fn run(args: UpdateArgs) -> anyhow::Result<i32> {
                 .any(|n| *n == a.folder || *n == a.entry.name)
         });
         for n in &args.names {
-            if !added.iter().any(|a| a.folder == *n || a.entry.name == *n) {
+            let said = clawhub
+                .iter()
+                .any(|(slug, _)| slug == n || slug.rsplit('/').next() == Some(n));
+            if !said && !added.iter().any(|a| a.folder == *n || a.entry.name == *n) {
                 crate::cli::output::warn(format_args!(
                     "{} was not added by skillscope (no skills.lock entry): nothing to update",
                     line(n)
@@ -143,6 +160,7 @@ pub fn run(args: UpdateArgs) -> anyhow::Result<i32> {
         let prov = Provenance {
             source: entry.source.clone(),
             commit: c.commit_after.clone(),
+            lock: crate::core::manage::lockfile::Record::IfPresent,
         };
         let staged: &Staged = staged;
         install::install(
@@ -160,6 +178,73 @@ pub fn run(args: UpdateArgs) -> anyhow::Result<i32> {
     }
     crate::cli::args::save_cache(&cache);
     Ok(0)
+}
+
+/// Why a ClawHub-pinned skill is left alone.
+fn pin_note(r: &crate::core::installers::Record, name: &str) -> String {
+    format!(
+        "{}: pinned by ClawHub{} in {}: left alone (`clawhub unpin {}` lets it update)",
+        line(name),
+        r.pin_reason
+            .as_deref()
+            .map(|w| format!(" ({})", line(w)))
+            .unwrap_or_default(),
+        r.file.display(),
+        line(&r.key)
+    )
+}
+
+/// The skills ClawHub installed in the project (`skills/` beside `.clawhub/lock.json`): each
+/// pinned one is left alone (with a note), and one named here is said to be ClawHub's to update.
+fn clawhub_notes(
+    project: Option<&std::path::Path>,
+    names: &[String],
+    records: &mut crate::core::installers::Records,
+) -> Vec<(String, String)> {
+    use crate::core::installers::clawhub;
+    let Some(project) = project else {
+        return Vec::new();
+    };
+    let Some(lock) = clawhub::lock_path(project) else {
+        return Vec::new();
+    };
+    let entries = match clawhub::read_lock(&lock) {
+        Ok(e) => e,
+        Err(e) => return vec![(String::new(), format!("ClawHub's lock not read: {e}"))],
+    };
+    let mut out = Vec::new();
+    for slug in entries.keys() {
+        let named = names
+            .iter()
+            .any(|n| n == slug || slug.rsplit('/').next() == Some(n.as_str()));
+        // The slug is only looked up, never joined as given: `@owner/slug` or one plain name.
+        let plain = slug
+            .split('/')
+            .all(|part| crate::core::manage::safe_folder_name(part.trim_start_matches('@')));
+        let Some(r) = plain
+            .then(|| records.clawhub(&project.join("skills").join(slug)))
+            .flatten()
+        else {
+            continue;
+        };
+        if r.pinned && (names.is_empty() || named) {
+            out.push((slug.clone(), pin_note(&r, slug)));
+        } else if named {
+            out.push((
+                slug.clone(),
+                format!(
+                    "{}: installed by ClawHub{}, not by skillscope: `clawhub update {}` updates it",
+                    line(slug),
+                    r.version
+                        .as_deref()
+                        .map(|v| format!(" (version {})", line(v)))
+                        .unwrap_or_default(),
+                    line(slug)
+                ),
+            ));
+        }
+    }
+    out
 }
 
 fn short(c: Option<&str>) -> String {

@@ -225,6 +225,10 @@ catalogue! {
     WalkSkipped "walk-skipped" File [W, W, W, W, W]
         "a link into /proc, /sys, /dev or above the root, not followed";
     WalkCap "walk-cap" File [W, W, W, W, W] "a root's walk stopped at the entry cap";
+    LinkLeavesLibrary "link-leaves-library" File [W, W, W, W, W]
+        "a skill reached through a link that leads outside every skill folder";
+    InstalledModified "installed-modified" File [W, W, W, W, W]
+        "a skill's files no longer match the hash its installer recorded (`skills-lock.json`, ClawHub's `origin.json`)";
     FrontmatterMissing "frontmatter-missing" Frontmatter [E, E, E, E, E] "no `---` frontmatter block";
     FrontmatterUnterminated "frontmatter-unterminated" Frontmatter [E, E, E, E, E]
         "the frontmatter is never closed";

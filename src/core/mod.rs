@@ -17,6 +17,8 @@ pub mod fsx;
 pub mod gitref;
 pub mod index;
 pub mod inject;
+pub mod installers;
+pub mod layout;
 pub mod library;
 pub mod listing;
 pub mod load;

@@ -17,6 +17,7 @@ mod exit_codes;
 mod fifo;
 mod ground_truth;
 mod hostile_output;
+mod installers;
 mod lazy_profile;
 mod manage;
 mod manage_trust;

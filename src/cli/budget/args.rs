@@ -53,8 +53,8 @@ pub struct BudgetArgs {
     /// Also show each figure as the model would count it: claude, gemini, gpt-4o, gpt-4, or
     /// NAME=FACTOR; `none` for no estimate (also over the config file's). Shown as "≈ N
     /// (model)" beside the tiktoken figure, never instead of it. A model of the agent's client
-    /// (with --agent claude-code: claude-opus-5-5, its default, or claude-sonnet-4-5) also sets
-    /// the listing's budget, and estimates with its family.
+    /// (with --agent claude-code: claude-opus-5-5, its default, or claude-sonnet-4-5; with
+    /// --agent codex: gpt-6.2-sol) also sets the listing's budget, and estimates with its family.
     #[arg(long, value_name = "MODEL", add = clap_complete::ArgValueCandidates::new(crate::cli::complete::models))]
     pub model: Option<ModelArg>,
     /// Write the library's budget (every skill's costs and fate per listing format) to FILE.

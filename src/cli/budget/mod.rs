@@ -9,7 +9,7 @@ use crate::cli::output::{SKILL_SCHEMA_VERSION, SkillJson, TokensJson};
 use crate::core::Library;
 use crate::core::agents::tools::ToolDefinition;
 use crate::core::budget;
-use crate::core::listing::{self, Fate, Format, Listing, Tier};
+use crate::core::listing::{self, BudgetUnit, Fate, Format, Listing, Tier};
 use crate::core::skill::KindSource;
 use crate::core::text::{count_of, thousands};
 use crate::core::tokens::{self, Encoding, SkillTokens};
@@ -171,8 +171,13 @@ struct JsonListing {
     format: Format,
     tier: Tier,
     context_window: usize,
+    /// A budget in characters and what it was charged (`used_chars` is the entries' size when
+    /// there is no budget).
     budget_chars: Option<usize>,
-    used_chars: usize,
+    used_chars: Option<usize>,
+    /// A budget in tokens as the agent's client estimates them (Codex) and what it was charged.
+    budget_tokens: Option<usize>,
+    used_tokens: Option<usize>,
     chars: usize,
     tokens: usize,
     /// The listing's share of the context window, and whether it is bigger than the window.
@@ -274,8 +279,13 @@ impl Report<'_> {
                 format: self.listing_format(),
                 tier: l.tier,
                 context_window: self.window,
-                budget_chars: l.budget_chars,
-                used_chars: l.used_chars,
+                budget_chars: l.budget_in(BudgetUnit::Chars).map(|b| b.0),
+                used_chars: l
+                    .budget
+                    .is_none_or(|b| b.unit == BudgetUnit::Chars)
+                    .then_some(l.used),
+                budget_tokens: l.budget_in(BudgetUnit::Tokens).map(|b| b.0),
+                used_tokens: l.budget_in(BudgetUnit::Tokens).map(|b| b.1),
                 chars: l.text.chars().count(),
                 tokens: self.listing_tokens,
                 window_percent: crate::cli::output::window_percent(
@@ -364,11 +374,12 @@ impl Report<'_> {
             thousands(l.count(Fate::NameOnly) as u64),
             thousands(l.count(Fate::Dropped) as u64),
         ));
-        if let Some(b) = l.budget_chars {
+        if let Some(b) = l.budget {
             s.push_str(&format!(
-                "; {} of {} budget chars",
-                thousands(l.used_chars as u64),
-                thousands(b as u64)
+                "; {} of {} budget {}",
+                thousands(l.used as u64),
+                thousands(b.limit as u64),
+                b.unit.as_str()
             ));
         }
         s.push('\n');
@@ -496,11 +507,12 @@ impl Report<'_> {
             self.beside(t.l3.tokens),
             self.args.encoding
         ));
-        let budget = l.budget_chars.map_or_else(String::new, |b| {
+        let budget = l.budget.map_or_else(String::new, |b| {
             format!(
-                ", {} of {} budget chars",
-                thousands(l.used_chars as u64),
-                thousands(b as u64)
+                ", {} of {} budget {}",
+                thousands(l.used as u64),
+                thousands(b.limit as u64),
+                b.unit.as_str()
             )
         });
         s.push_str(&format!(

@@ -298,6 +298,29 @@ pub static OPENCODE_1_18_33: Client = Client {
     install: None,
 };
 
+/// Codex 0.171.0 (npm `@openai/codex`, its native binary `codex-linux-x64`), as captured in
+/// `tests/fixtures/agents/codex@0.171.0/` (`mixed`, `budget150`) and read in
+/// `tests/fixtures/agents/FINDINGS.md`; `tests/cli/ground_truth.rs` checks its listing byte for
+/// byte. Its budget is 2 % of the model's context window in tokens, which it estimates as a
+/// quarter of the UTF-8 bytes (`default_skill_metadata_budget`): its default model `gpt-6.2-sol`
+/// (context window 500,000 in the models list its binary embeds) gives 10,000. No setting or
+/// variable changes it; no entry is built in (its system skills are files it installs).
+pub static CODEX_0_171_0: Client = Client {
+    version: "0.171.0",
+    models: &[ClientModel {
+        id: "gpt-6.2-sol",
+        name: "GPT-6.2 Sol",
+        context_window: 500_000,
+        chars_per_token: 4,
+        family: "gpt-4o",
+    }],
+    builtins: &[],
+    budget_env: None,
+    budget_setting: None,
+    settings_files: (&[".codex/config.toml"], &[]),
+    install: None,
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -348,6 +371,28 @@ mod tests {
         assert!(GEMINI_CLI_0_61_0.models.is_empty());
         assert_eq!(GEMINI_CLI_0_61_0.builtins.len(), 2);
         assert_eq!(OPENCODE_1_18_33.builtins.len(), 1);
+    }
+
+    #[test]
+    fn the_codex_budget_is_the_captured_one() {
+        let c = &CODEX_0_171_0;
+        let m = c.default_model().unwrap();
+        assert_eq!(m.id, "gpt-6.2-sol");
+        assert_eq!(
+            crate::core::listing::Format::Codex.budget(m.context_window),
+            Some(crate::core::listing::Budget::tokens(10_000))
+        );
+        // Without a window Codex budgets 8,000 characters.
+        assert_eq!(
+            crate::core::listing::Format::Codex.budget(0),
+            Some(crate::core::listing::Budget::chars(8_000))
+        );
+        let e = c.model("gpt-5", "Codex").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "unknown model `gpt-5` for Codex 0.171.0: use gpt-6.2-sol (default)"
+        );
+        assert!(c.builtins.is_empty());
     }
 
     #[test]

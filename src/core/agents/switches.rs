@@ -30,6 +30,15 @@ pub fn has_switches(agent: Agent) -> bool {
     find(REGISTRY, agent).is_some() || agent == Agent::Gemini
 }
 
+/// Whether `agent`'s own settings decide `skill` in its view: the agent has per-skill switches
+/// and the skill is installed in an agent's folder. Folders named on the command line and the
+/// demo are no agent's install, so skillscope's own switch decides them, as it does every skill
+/// for an agent without switches. The one rule every view (listing, budget, match, the app)
+/// applies.
+pub fn obeys_own_switches(agent: Agent, skill: &Skill) -> bool {
+    has_switches(agent) && !matches!(skill.agent, Agent::Path | Agent::Demo)
+}
+
 /// The help legend of the agents' badges: `C Claude Code, X Codex, O opencode`.
 pub fn legend(registry: Registry) -> String {
     registry
@@ -314,14 +323,24 @@ pub fn readers(skill: &Skill) -> Vec<Agent> {
 }
 
 fn readers_in(registry: Registry, skill: &Skill) -> Vec<Agent> {
-    let found = folder_readers(
-        registry.iter().map(|p| (p.id(), p.skill_folders())),
-        &skill.dir,
-    );
+    let mut out = readers_at(registry, &skill.dir, skill.agent);
+    // A skill linked into other agents' folders is read by the readers of each place.
+    for p in &skill.linked {
+        for a in readers_at(registry, &p.dir, p.agent) {
+            if !out.contains(&a) {
+                out.push(a);
+            }
+        }
+    }
+    out
+}
+
+fn readers_at(registry: Registry, dir: &Path, agent: Agent) -> Vec<Agent> {
+    let found = folder_readers(registry.iter().map(|p| (p.id(), p.skill_folders())), dir);
     if !found.is_empty() {
         found
-    } else if find(registry, skill.agent).is_some() {
-        vec![skill.agent]
+    } else if find(registry, agent).is_some() {
+        vec![agent]
     } else {
         Vec::new()
     }

@@ -3,13 +3,14 @@
 //! active for the files open, and what its fallbacks supply for a missing description. Every
 //! listing, budget and match of one agent is computed over its view.
 
+use super::codex_view as codex;
 use super::gemini::GeminiSettings;
-use super::model::{AgentModel, model, readers};
+use super::model::{AgentModel, model, readers, reads_at};
 use super::plugin::{AgentState, Effective};
 use super::reading::{self, Read};
 use super::switches::AgentSwitches;
 use crate::core::library::{Library, read_body_up_to};
-use crate::core::skill::Skill;
+use crate::core::skill::{Place, Skill};
 use crate::core::source::{Agent, Scope};
 use rayon::prelude::*;
 use std::borrow::Cow;
@@ -33,6 +34,10 @@ pub struct View {
     /// For an agent whose client reads frontmatter its own way (Gemini CLI, opencode), how it
     /// reads each skill it reads (`None`: it cannot load it); empty for the others.
     pub read_as: Vec<Option<Read>>,
+    /// One per library skill: the linked place ([`Skill::linked`]) the agent reads it at, when
+    /// it does not read the skill's own place (Claude Code reads `.claude/skills/NAME`, a link
+    /// to `.agents/skills/NAME`).
+    pub place: Vec<Option<usize>>,
 }
 
 impl View {
@@ -46,6 +51,7 @@ impl View {
             dormant: vec![false; lib.len()],
             fallback_descriptions: HashMap::new(),
             read_as: Vec::new(),
+            place: vec![None; lib.len()],
         }
     }
 
@@ -53,10 +59,37 @@ impl View {
     /// settings as `gemini` says (trust: its project skills are read only in a trusted folder).
     pub fn of(lib: &Library, agent: Agent, files: &[PathBuf], gemini: &GeminiSettings) -> View {
         let m = model(agent);
-        let member: Vec<bool> = lib
-            .skills
+        let placed: Vec<Option<Reach>> =
+            lib.skills.iter().map(|s| reading_place(s, agent)).collect();
+        let place: Vec<Option<usize>> = placed
             .iter()
-            .map(|s| readers(s).contains(&agent) && in_layout(agent, s, gemini))
+            .map(|p| match p {
+                Some(Reach::Linked(k)) => Some(*k),
+                _ => None,
+            })
+            .collect();
+        // Each skill where this agent reads it, when some are read at a linked place.
+        let relocated;
+        let lib = if place.iter().any(Option::is_some) {
+            let mut here = lib.clone();
+            for (s, k) in here.skills.iter_mut().zip(&place) {
+                if let Some(k) = *k {
+                    *s = s.at(&s.linked[k]);
+                }
+            }
+            relocated = here;
+            &relocated
+        } else {
+            lib
+        };
+        let member: Vec<bool> = placed
+            .iter()
+            .zip(&lib.skills)
+            .map(|(p, s)| {
+                p.is_some()
+                    && (agent != Agent::Codex || codex::reads(s))
+                    && in_layout(agent, s, gemini)
+            })
             .collect();
         let read_as: Vec<Option<Read>> = if reading::reads_its_own_way(agent) {
             lib.skills
@@ -67,7 +100,11 @@ impl View {
         } else {
             Vec::new()
         };
-        let shadowed_by = shadowing(lib, agent, &member, &read_as);
+        let shadowed_by = if agent == Agent::Codex {
+            codex::same_file(lib, &member)
+        } else {
+            shadowing(lib, agent, &member, &read_as)
+        };
         let dormant = lib
             .skills
             .iter()
@@ -86,6 +123,7 @@ impl View {
             dormant,
             fallback_descriptions,
             read_as,
+            place,
         }
     }
 
@@ -177,6 +215,10 @@ pub fn agent_view(
     let mut out = lib.subset(&keep);
     out.agent = Some(agent);
     for (n, &i) in keep.iter().enumerate() {
+        if let Some(k) = view.place[i] {
+            let s = &out.skills[n];
+            out.skills[n] = s.at(&s.linked[k]);
+        }
         let note = view.fallback_note(lib, i);
         let s = &mut out.skills[n];
         s.shadowed_by = view.shadowed_by[i].and_then(|w| keep.binary_search(&w).ok());
@@ -185,6 +227,13 @@ pub fn agent_view(
         }
         if let Some(read) = view.read_as.get(i) {
             client_reading(&mut out, n, agent, read.as_ref());
+        }
+        let codex_note = (agent == Agent::Codex)
+            .then(|| codex::reading(&mut out.skills[n]))
+            .flatten();
+        if agent == Agent::Codex && !codex::implicit(&out.skills[n]) {
+            out.inactive.insert(n, codex::EXPLICIT_ONLY.to_string());
+            out.explicit_only.insert(n);
         }
         if view.dormant[i] {
             out.inactive.insert(
@@ -203,6 +252,17 @@ pub fn agent_view(
         {
             out.inactive
                 .insert(n, format!("off in Gemini CLI ({source})"));
+        }
+        let s = &mut out.skills[n];
+        if let Some(note) = codex_note {
+            s.parse_diagnostics.push(
+                crate::core::diagnostic::Diagnostic::new(
+                    crate::core::catalogue::RuleId::ListedByFallback,
+                    crate::core::diagnostic::Severity::Warning,
+                    format!("Codex {note}"),
+                )
+                .in_file(&s.skill_md),
+            );
         }
         if let Some(note) = note {
             fallen_back(
@@ -347,12 +407,39 @@ fn claude_reading(s: &mut Skill, fallbacks: bool) {
 
 /// A skill below another folder of Claude Code's own skills folder: it reads only
 /// `skills/NAME/SKILL.md` (commands and plugins have their own layouts).
-fn nested(s: &Skill) -> bool {
-    s.agent == Agent::ClaudeCode
+fn nested(s: &Skill, (agent, scope, dir, root): (Agent, Scope, &Path, &Path)) -> bool {
+    agent == Agent::ClaudeCode
         && !s.command
         && !s.plugin
-        && s.scope != Scope::Plugin
-        && s.dir.parent() != Some(&*s.root)
+        && scope != Scope::Plugin
+        && dir.parent() != Some(root)
+}
+
+/// Where an agent reads a skill.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reach {
+    /// At its own place.
+    Own,
+    /// At its linked place of this index (the first it reads).
+    Linked(usize),
+}
+
+/// Where `agent` reads `s`, if it does.
+fn reading_place(s: &Skill, agent: Agent) -> Option<Reach> {
+    let own = (s.agent, s.scope, s.dir.as_path(), &*s.root);
+    let claude_skips = |at| agent == Agent::ClaudeCode && nested(s, at);
+    if s.linked.is_empty() {
+        return (readers(s).contains(&agent) && !claude_skips(own)).then_some(Reach::Own);
+    }
+    if reads_at(&s.place(), agent) && !claude_skips(own) {
+        return Some(Reach::Own);
+    }
+    s.linked
+        .iter()
+        .position(|p: &Place| {
+            reads_at(p, agent) && !claude_skips((p.agent, p.scope, p.dir.as_path(), &*p.root))
+        })
+        .map(Reach::Linked)
 }
 
 /// The name `agent` tells same-named skills apart by: Claude Code's skills of its own folders go
@@ -375,6 +462,7 @@ fn switched(out: &mut Library, n: usize, agent: Agent, e: &Effective) {
                 .insert(n, format!("name only in {who} ({})", e.source));
         }
         AgentState::UserInvocableOnly => {
+            out.explicit_only.remove(&n);
             out.inactive.insert(
                 n,
                 format!(
@@ -384,6 +472,7 @@ fn switched(out: &mut Library, n: usize, agent: Agent, e: &Effective) {
             );
         }
         AgentState::Off => {
+            out.explicit_only.remove(&n);
             out.inactive
                 .insert(n, format!("off in {who} ({})", e.source));
         }
@@ -476,13 +565,12 @@ fn opencode_folder(s: &Skill) -> u8 {
     }
 }
 
-/// Whether the agent reads a skill laid out where it is: Claude Code only
-/// `skills/NAME/SKILL.md` of its folders; Gemini CLI only `SKILL.md` and `*/SKILL.md` below one
+/// Whether the agent reads a skill laid out where it is (Claude Code's own layout is checked
+/// where its reading place is found): Gemini CLI only `SKILL.md` and `*/SKILL.md` below one
 /// of its folders, and a project's folders only in a trusted workspace, that workspace's own.
 /// Folders given on the command line are read as given.
 fn in_layout(agent: Agent, s: &Skill, gemini: &GeminiSettings) -> bool {
     match agent {
-        Agent::ClaudeCode => !nested(s),
         Agent::Gemini => {
             let given = matches!(s.agent, Agent::Path | Agent::Demo);
             let shallow = given || s.dir.as_path() == &*s.root || s.dir.parent() == Some(&*s.root);
@@ -602,4 +690,73 @@ mod tests {
         assert!(!glob_matches("src/*.rs", Path::new("src/core/a.rs")));
         assert!(!glob_matches("*.py", Path::new("x.rs")));
     }
+}
+
+/// What one agent does with one skill of the library, as every per-skill view of the app shows
+/// it: the same decisions [`agent_view`] makes, one per library skill, without building the
+/// view's library.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Seen {
+    /// The agent does not read the skill's folder.
+    NotRead,
+    /// Another copy of its name wins in the agent's precedence.
+    Shadowed,
+    /// A conditional skill (`paths:`) that no open file activates yet.
+    Dormant,
+    /// The agent's own switch keeps it from the model (`off`, `user-invocable-only`), with the
+    /// setting that says so.
+    Off(String),
+    /// Listed by name only (Claude Code's `name-only`), with the setting.
+    NameOnly(String),
+    /// The agent lists it and may load it.
+    On,
+}
+
+impl Seen {
+    /// Whether the agent lists the skill (in full or by name).
+    pub fn listed(&self) -> bool {
+        matches!(self, Seen::On | Seen::NameOnly(_))
+    }
+}
+
+/// [`Seen`] for every skill of `lib` by `agent`, with `files` open and the agents' settings as
+/// read (`switches`). An agent without switches of its own sees every skill it reads `On`:
+/// skillscope's own store decides for it, and the caller applies that.
+pub fn seen(
+    lib: &Library,
+    agent: Agent,
+    files: &[PathBuf],
+    switches: Option<&AgentSwitches>,
+) -> Vec<Seen> {
+    let unread = GeminiSettings::default();
+    let gemini = switches.map_or(&unread, AgentSwitches::gemini);
+    let view = View::of(lib, agent, files, gemini);
+    let sw = switches.filter(|sw| sw.plugin(agent).is_some());
+    (0..lib.len())
+        .map(|i| {
+            if !view.member[i] {
+                return Seen::NotRead;
+            }
+            if view.shadowed_by[i].is_some() {
+                return Seen::Shadowed;
+            }
+            if view.dormant[i] {
+                return Seen::Dormant;
+            }
+            let Some(sw) = sw else {
+                return Seen::On;
+            };
+            let e = sw.effective(&lib.skills[i], agent);
+            match e.state {
+                AgentState::On => Seen::On,
+                AgentState::NameOnly => Seen::NameOnly(e.source),
+                AgentState::UserInvocableOnly | AgentState::Off => Seen::Off(format!(
+                    "{} in {} ({})",
+                    e.state.as_str(),
+                    model(agent).name,
+                    e.source
+                )),
+            }
+        })
+        .collect()
 }

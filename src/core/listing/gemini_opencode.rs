@@ -52,6 +52,7 @@ pub(super) fn gemini_parts(skill: &Skill, _: &Folders) -> Parts {
         alias: None,
         description: description.to_string(),
         path: path_as_read(skill),
+        root: None,
     }
 }
 
@@ -63,6 +64,7 @@ pub(super) fn opencode_parts(skill: &Skill, _: &Folders) -> Parts {
         alias: None,
         description: description.to_string(),
         path: path_as_read(skill),
+        root: None,
     }
 }
 

@@ -3,6 +3,7 @@
 
 use super::{Mode, list};
 use crate::core::Skill;
+use crate::core::agents::view::Seen;
 use crate::core::budget::badge;
 use crate::core::source::Scope;
 use crate::tui::app::App;
@@ -156,7 +157,8 @@ fn row(app: &App, index: usize, selected: bool, cols: Columns, agents_w: u16) ->
     let skills = &app.screens.skills;
     let name_w = cols.name;
     let skill = &lib.skills[index];
-    let on = app.switches.enabled.get(index).copied().unwrap_or(false);
+    let seen = app.seen(index);
+    let on = seen.listed();
     let costs = app.costs_of(index);
     let diag = app.findings.counts.get(index).copied().unwrap_or_default();
     let dim = skill.shadowed_by.is_some() || !on;
@@ -177,10 +179,13 @@ fn row(app: &App, index: usize, selected: bool, cols: Columns, agents_w: u16) ->
             name.spans.push(Span::styled(note, t.dim()));
         }
     }
-    let toggle = if on {
-        Span::styled("●", t.on())
-    } else {
-        Span::styled("○", t.dim())
+    // What the agent in view does with it: listed (●), by name only (◐), kept out (○), or
+    // not read at all (·).
+    let toggle = match seen {
+        Seen::On => Span::styled("●", t.on()),
+        Seen::NameOnly(_) => Span::styled("◐", t.on()),
+        Seen::NotRead => Span::styled("·", t.dim()),
+        Seen::Off(_) | Seen::Shadowed | Seen::Dormant => Span::styled("○", t.dim()),
     };
     let badge = badge(skill);
     let diag_cell = diag_badge(diag.errors, diag.warnings, app);
