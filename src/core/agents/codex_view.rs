@@ -241,7 +241,12 @@ mod tests {
         let by = |d: &str| lib.skills.iter().position(|s| s.dir.ends_with(d));
         // Two files of one name are both Codex's; the link reaching `a/dup` again is that same
         // skill (the scan keeps one skill per folder reached through links), not a third.
-        assert_eq!(lib.len(), 2, "{:?}", lib.skills.iter().map(|s| &s.dir).collect::<Vec<_>>());
+        assert_eq!(
+            lib.len(),
+            2,
+            "{:?}",
+            lib.skills.iter().map(|s| &s.dir).collect::<Vec<_>>()
+        );
         assert_eq!(shadow[by("a/dup").unwrap()], None);
         assert_eq!(shadow[by("b/dup").unwrap()], None);
         assert_eq!(by("b/link"), None);
