@@ -669,6 +669,46 @@ mod tests {
     use super::*;
 
     #[test]
+    fn gemini_settings_and_unreadable_files_are_seen_off() {
+        use crate::core::scan::ScanOptions;
+        use crate::core::source::Root;
+        let t = tempfile::tempdir().unwrap();
+        for (name, text) in [
+            ("kept", "---\nname: kept\ndescription: K.\n---\n"),
+            ("Muted", "---\nname: Muted\ndescription: M.\n---\n"),
+            ("bare", "no frontmatter\n"),
+        ] {
+            std::fs::create_dir_all(t.path().join(name)).unwrap();
+            std::fs::write(t.path().join(name).join("SKILL.md"), text).unwrap();
+        }
+        let lib = Library::load(
+            vec![Root::new(t.path(), Agent::Gemini, Scope::User)],
+            &ScanOptions::default(),
+        );
+        let mut settings = GeminiSettings {
+            disabled: vec![("muted".to_string(), "settings.json".to_string())],
+            ..GeminiSettings::default()
+        };
+        let view = View::of(&lib, Agent::Gemini, &[], &settings);
+        let off = |view: &View, settings: &GeminiSettings, name: &str| {
+            let i = lib
+                .skills
+                .iter()
+                .position(|s| s.dir_name() == name)
+                .unwrap();
+            client_off(view, &lib, i, Agent::Gemini, settings)
+        };
+        assert_eq!(off(&view, &settings, "kept"), None);
+        assert_eq!(
+            off(&view, &settings, "Muted").as_deref(),
+            Some("off in Gemini CLI (settings.json)")
+        );
+        assert!(off(&view, &settings, "bare").is_some_and(|w| w.contains("does not load it")));
+        settings.skills_off = Some("settings.json skills.enabled".to_string());
+        assert!(off(&view, &settings, "kept").is_some_and(|w| w.contains("skills are off")));
+    }
+
+    #[test]
     fn the_fallback_is_the_first_line_as_claude_code_takes_it() {
         use crate::core::listing::claude_body_description as first;
         assert_eq!(
@@ -719,6 +759,33 @@ impl Seen {
     }
 }
 
+/// Why the client of `agent` keeps skill `i` (read by it) from the model, when it does: it cannot
+/// load the file, or Gemini CLI's `skills.enabled: false` or `skills.disabled`.
+fn client_off(
+    view: &View,
+    lib: &Library,
+    i: usize,
+    agent: Agent,
+    gemini: &GeminiSettings,
+) -> Option<String> {
+    let who = model(agent).name;
+    let read = match view.read_as.get(i) {
+        Some(None) => return Some(format!("{who} does not load it: {}", unreadable(agent))),
+        Some(Some(r)) => Some(r),
+        None => None,
+    };
+    if agent != Agent::Gemini {
+        return None;
+    }
+    if let Some(why) = &gemini.skills_off {
+        return Some(format!("Gemini CLI's skills are off ({why})"));
+    }
+    let name = read.map_or(lib.skills[i].name.as_str(), |r| r.name.as_str());
+    gemini
+        .disabled_by(name)
+        .map(|source| format!("off in Gemini CLI ({source})"))
+}
+
 /// [`Seen`] for every skill of `lib` by `agent`, with `files` open and the agents' settings as
 /// read (`switches`). An agent without switches of its own sees every skill it reads `On`:
 /// skillscope's own store decides for it, and the caller applies that.
@@ -742,6 +809,9 @@ pub fn seen(
             }
             if view.dormant[i] {
                 return Seen::Dormant;
+            }
+            if let Some(why) = client_off(&view, lib, i, agent, gemini) {
+                return Seen::Off(why);
             }
             let Some(sw) = sw else {
                 return Seen::On;
