@@ -41,7 +41,7 @@ pub struct AgentArgs {
     /// The agent whose view to show: only the skills it reads (its own folders and the ones it
     /// shares), its precedence, fallbacks and listing format: claude-code, codex, opencode,
     /// gemini, goose, lazy-skills or generic. Without it, an agent's own listing format
-    /// (claude-code, codex, lazy-skills) picks that agent.
+    /// (claude-code, codex, lazy-skills, gemini, opencode) picks that agent.
     #[arg(long, value_parser = parse_agent, add = clap_complete::ArgValueCandidates::new(crate::cli::complete::agents))]
     pub agent: Option<crate::core::Agent>,
     /// Files open in the session: a conditional skill (Claude Code's `paths:`) is listed only

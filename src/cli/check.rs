@@ -55,7 +55,7 @@ pub struct CheckArgs {
     #[arg(long)]
     pub fail_over_window: bool,
     /// The listing format measured against the window and --max-listing-tokens: xml,
-    /// markdown, claude-code, codex or lazy-skills.
+    /// markdown, claude-code, codex, lazy-skills, gemini or opencode.
     #[arg(long, default_value_t = Format::default(), add = clap_complete::ArgValueCandidates::new(crate::cli::complete::listings))]
     pub listing: Format,
     /// The model's context window (the claude-code and codex listing budgets are a share of it).

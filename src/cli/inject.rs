@@ -1,6 +1,6 @@
 //! `skillscope inject --agent A NAME`: exactly what loading one skill adds to agent A's
 //! conversation, as its client sends it (Claude Code's Skill tool result, Codex's `$name`
-//! message): the blocks' text on stdout and nothing else; `--json` adds each block's role, kind
+//! message, Gemini CLI's `activate_skill` response, opencode's `skill` tool result): the blocks' text on stdout and nothing else; `--json` adds each block's role, kind
 //! and tokens.
 
 use crate::cli::args::{AgentArgs, LibraryArgs};
@@ -102,8 +102,20 @@ fn blocks(
             text: crate::core::inject::codex_mention(view, name)?,
             is_error: false,
         }]),
+        Agent::Gemini | Agent::Opencode => {
+            let Some(i) = crate::core::agents::tools::called(view, agent, name) else {
+                anyhow::bail!("no skill `{name}` in this agent's view");
+            };
+            if let Some(why) = view.inactive.get(&i) {
+                anyhow::bail!("{name} is not offered to the model: {why}");
+            }
+            Ok(match agent {
+                Agent::Gemini => loading::gemini(&view.skills[i], name),
+                _ => loading::opencode(&view.skills[i]),
+            })
+        }
         other => anyhow::bail!(
-            "what loading a skill adds is verified for claude-code and codex; {} is not modelled yet",
+            "what loading a skill adds is verified for claude-code, codex, gemini and opencode; {} is not modelled yet",
             other.as_str()
         ),
     }

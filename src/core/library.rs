@@ -53,6 +53,11 @@ pub struct Library {
     pub explicit_only: std::collections::HashSet<usize>,
     /// The agent whose view this library is ([`Library::subset`]), if it is one agent's.
     pub agent: Option<crate::core::source::Agent>,
+    /// The agent of this view lists nothing at all, its client's built-ins included, with why
+    /// (Gemini CLI's `skills.enabled: false`, opencode's skill tool denied).
+    pub listing_off: Option<String>,
+    /// Built-in entries of the agent's client its settings switch off, by name, with why.
+    pub builtins_off: HashMap<String, String>,
     /// Where the library index lives and what to write into it.
     index: Option<Arc<IndexState>>,
 }
@@ -250,6 +255,8 @@ impl Library {
             name_only: HashMap::default(),
             explicit_only: std::collections::HashSet::default(),
             agent: None,
+            listing_off: None,
+            builtins_off: HashMap::default(),
             index: None,
         };
         lib.resolve_shadowing();
@@ -552,6 +559,8 @@ impl Library {
                 .filter_map(|&i| new_of[i])
                 .collect(),
             agent: self.agent,
+            listing_off: self.listing_off.clone(),
+            builtins_off: self.builtins_off.clone(),
             index: None,
         }
     }

@@ -381,7 +381,7 @@ pub const KEYMAP: &[Binding] = &[
     // Prompt preview.
     b(C::Prompt, &[k('o')], Action::CycleMode, "offered", "Which skills are offered to the listing: enabled, all, auto (only what the Test box's message makes relevant)", true),
     b(C::Prompt, &[k('a')], Action::CycleAgent, "agent", "View the next agent (its skills, fallbacks, switches and format; every screen follows)", true),
-    b(C::Prompt, &[k('f')], Action::CycleFormat, "format", "Next listing format (xml, markdown, claude-code, codex, lazy-skills)", true),
+    b(C::Prompt, &[k('f')], Action::CycleFormat, "format", "Next listing format (xml, markdown, claude-code, codex, lazy-skills, gemini, opencode)", true),
     b(C::Prompt, &[k('t')], Action::CycleTier, "tier", "Next tier (auto, full, compact, names)", true),
     b(C::Prompt, &[k('w')], Action::CycleWindow, "window", "Next context window size", true),
     b(C::Prompt, &[k('m')], Action::CycleModel, "model", MODEL_HELP, true),

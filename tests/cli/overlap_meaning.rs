@@ -129,6 +129,17 @@ fn no_note_when_the_overlap_rule_is_not_reported() {
     assert!(!err.contains("--embed"), "{err}");
     let (_, err) = check(t.path(), &["--ignore", "overlap", lib.to_str().unwrap()]);
     assert!(!err.contains("--embed"), "{err}");
+    // Said when asked for (--verbose) and the rule is reported; plain check stays quiet.
     let (_, err) = check(t.path(), &["--select", "library", lib.to_str().unwrap()]);
+    assert!(!err.contains("--embed"), "{err}");
+    let (_, err) = check(
+        t.path(),
+        &["--verbose", "--select", "library", lib.to_str().unwrap()],
+    );
     assert!(err.contains("--embed"), "{err}");
+    let (_, err) = check(
+        t.path(),
+        &["--verbose", "--ignore", "overlap", lib.to_str().unwrap()],
+    );
+    assert!(!err.contains("--embed"), "{err}");
 }

@@ -5,7 +5,9 @@
 //! how many skills its auto mode lists, and its probe timeout. Every per-agent view (listing,
 //! budget, match, the Prompt screen) reads it from here; `docs/agents.md` tables it.
 
-use super::client::{CLAUDE_CODE_2_1_332, CODEX_0_171_0, Client};
+use super::client::{
+    CLAUDE_CODE_2_1_332, CODEX_0_171_0, Client, GEMINI_CLI_0_61_0, OPENCODE_1_18_33,
+};
 use crate::core::catalogue::Profile;
 use crate::core::listing::Format;
 use crate::core::skill::{Place, Skill};
@@ -27,8 +29,16 @@ pub enum EnableDefault {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Injection {
     /// The model calls the Skill tool; the tool result holds the SKILL.md body after a line
-    /// naming the skill's folder (Claude Code, opencode, Goose, Gemini's `activate_skill`).
+    /// naming the skill's folder (Claude Code, Goose).
     SkillTool,
+    /// The model calls Gemini CLI's `activate_skill`: the function response is
+    /// `<activated_skill>` with the trimmed body and the skill folder's tree, up to 200 items
+    /// (`core::agents::tools::gemini_activation`).
+    ActivateSkill,
+    /// The model calls opencode's `skill` tool: the result is `<skill_content>` with the trimmed
+    /// body, the skill's folder and up to 10 of its other files
+    /// (`core::agents::tools::opencode_skill_content`).
+    SkillContent,
     /// The model reads the SKILL.md file named in its listing (Codex).
     ReadFile,
     /// Before the model runs, each matched skill's body is added as a system message headed
@@ -114,17 +124,21 @@ pub static MODELS: &[AgentModel] = &[
             &[".claude", "skills"],
             &[".agents", "skills"],
         ],
+        format: Format::Opencode,
         profile: Profile::Opencode,
-        injection: Injection::SkillTool,
-        source: "opencode.ai/docs/skills",
+        injection: Injection::SkillContent,
+        source: "opencode 1.18.33 as captured (tests/fixtures/agents/FINDINGS.md); opencode.ai/docs/skills",
+        client: Some(&OPENCODE_1_18_33),
         ..AS_GIVEN
     },
     AgentModel {
         agent: Agent::Gemini,
         name: "Gemini CLI",
         folders: &[&[".gemini", "skills"], &[".agents", "skills"]],
-        injection: Injection::SkillTool,
-        source: "geminicli.com/docs/cli/skills",
+        format: Format::Gemini,
+        injection: Injection::ActivateSkill,
+        source: "Gemini CLI 0.61.0 as captured (tests/fixtures/agents/FINDINGS.md); geminicli.com/docs/cli/skills",
+        client: Some(&GEMINI_CLI_0_61_0),
         ..AS_GIVEN
     },
     AgentModel {
@@ -202,6 +216,8 @@ pub fn agent_of_format(format: Format) -> Option<Agent> {
         Format::ClaudeCode => Some(Agent::ClaudeCode),
         Format::Codex => Some(Agent::Codex),
         Format::LazySkills => Some(Agent::LazySkills),
+        Format::Gemini => Some(Agent::Gemini),
+        Format::Opencode => Some(Agent::Opencode),
         Format::Xml | Format::Markdown => None,
     }
 }

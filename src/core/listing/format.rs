@@ -130,16 +130,24 @@ pub enum Format {
     Codex,
     /// `Enabled skills:` then `- name: description` (the Lazy Skills design).
     LazySkills,
+    /// Gemini CLI's `# Available Agent Skills` section: `<skill>` elements with name,
+    /// description and location, nothing escaped, no budget.
+    Gemini,
+    /// opencode's `<available_skills>` after its two lines on the skill tool, sorted by name, no
+    /// budget.
+    Opencode,
 }
 
 impl Format {
     /// Every format, in the order they are offered.
-    pub const ALL: [Format; 5] = [
+    pub const ALL: [Format; 7] = [
         Format::Xml,
         Format::Markdown,
         Format::ClaudeCode,
         Format::Codex,
         Format::LazySkills,
+        Format::Gemini,
+        Format::Opencode,
     ];
 
     /// Its name on the command line, in the config file and in JSON.
@@ -242,7 +250,14 @@ pub struct BuiltinEntry {
     pub description: &'static str,
     /// Always listed in full: the budget never shortens it (Claude Code's bundled skills).
     pub fixed: bool,
+    /// Its location as the listing shows it (empty for a format that shows none): a leading
+    /// [`CLIENT_DIR`] stands for the folder the client is installed in.
+    pub location: &'static str,
 }
+
+/// In a built-in entry's location, the folder the client is installed in (`npm install
+/// --prefix`'s folder, as the captures name it).
+pub const CLIENT_DIR: &str = "{CLIENT}";
 
 /// A built-in entry of an agent's client, as the listing holds it.
 pub(super) type BuiltinRef = &'static BuiltinEntry;

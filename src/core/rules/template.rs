@@ -61,6 +61,29 @@ pub fn template(description: &str, name: &str) -> Option<String> {
     (named && words >= 3).then_some(out)
 }
 
+/// The template's first clause — up to the first `:`, `;`, ` - `, ` — ` or sentence end — when
+/// the name stands in it with at least four other words: what a family of skills built from one
+/// template shares even when each goes on to list its own items ("Automate Linear tasks via Rube
+/// MCP (Composio): issues, projects, …").
+pub fn head(template: &str) -> Option<&str> {
+    let cut = [": ", "; ", " - ", " — ", ". "]
+        .iter()
+        .filter_map(|sep| template.find(sep))
+        .chain(
+            template
+                .ends_with(['.', ':', ';'])
+                .then(|| template.len() - 1),
+        )
+        .min()
+        .unwrap_or(template.len());
+    let head = template[..cut].trim();
+    let others = head
+        .split(|c: char| !c.is_alphanumeric() && c != '<' && c != '>')
+        .filter(|w| !w.is_empty() && *w != "<name>")
+        .count();
+    (head.contains("<name>") && others >= 4).then_some(head)
+}
+
 /// A finding on every skill whose description is one template with at least one other skill of
 /// another name, and another description.
 pub fn check(lib: &Library) -> Vec<(usize, Diagnostic)> {
@@ -74,7 +97,8 @@ pub fn check(lib: &Library) -> Vec<(usize, Diagnostic)> {
             .description()
             .and_then(|d| template(d, &s.name))
         {
-            groups.entry(t).or_default().push(i);
+            let key = head(&t).map_or(t.clone(), str::to_string);
+            groups.entry(key).or_default().push(i);
         }
     }
     groups.retain(|_, members| {
@@ -140,6 +164,26 @@ mod tests {
             )
         );
         assert_eq!(template("Extracts text from PDF files.", "docx"), None);
+        // One template's family shares its first clause, whatever items each lists after it.
+        let linear = template(
+            "Automate Linear tasks via Rube MCP (Composio): issues, cycles. Always search first.",
+            "linear-automation",
+        )
+        .unwrap();
+        let jira = template(
+            "Automate Jira tasks via Rube MCP (Composio): issues, sprints, boards.",
+            "jira-automation",
+        )
+        .unwrap();
+        assert_ne!(linear, jira);
+        assert_eq!(
+            head(&linear),
+            Some("automate <name> tasks via rube mcp (composio)")
+        );
+        assert_eq!(head(&linear), head(&jira));
+        // A short clause with the name is no family: "Guide for <name>" says too little.
+        let guide = template("Guide for Kafka: topics, consumers and lag.", "kafka").unwrap();
+        assert_eq!(head(&guide), None);
         assert_eq!(template("Pdf tools.", "pdf"), None, "too short");
     }
 }

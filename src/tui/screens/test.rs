@@ -386,7 +386,10 @@ fn injection(frame: &mut Frame, area: Rect, app: &App) {
                 Framing::SkillLoaded | Framing::AvailableSkills => {
                     format!("its own {} rule", i.matcher)
                 }
-                Framing::SkillTool | Framing::ReadFile => {
+                Framing::SkillTool
+                | Framing::ActivateSkill
+                | Framing::SkillContent
+                | Framing::ReadFile => {
                     format!("{} standing in for the model", i.matcher)
                 }
             };
