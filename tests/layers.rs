@@ -714,49 +714,132 @@ fn report(circles: &[Vec<(PathBuf, usize, String)>]) -> String {
     }
     text.replace(&root, "")
 }
+/// The import graph among the files under one folder: its rooms (files), arrows (file → file
+/// it imports) and, by strongly connected components, its circles and floors.
+struct House {
+    rooms: BTreeSet<PathBuf>,
+    next: BTreeMap<PathBuf, BTreeSet<PathBuf>>,
+    /// Each room's component: rooms in one circle share one.
+    component: BTreeMap<PathBuf, usize>,
+}
 
-/// Each file's floor: 0 for a file that imports no other file of `dir`, else one above the
-/// highest floor it imports. `docs/architecture.md` lists the layers this way
-/// (`LAYERS_FLOORS=1 cargo test --test layers -- --nocapture` prints them).
-fn floors(
-    edges: &BTreeMap<(PathBuf, PathBuf), (usize, String)>,
-    dir: &Path,
-) -> BTreeMap<usize, Vec<String>> {
-    fn floor(
-        n: &PathBuf,
-        next: &BTreeMap<&PathBuf, Vec<&PathBuf>>,
-        memo: &mut BTreeMap<PathBuf, usize>,
-    ) -> usize {
-        if let Some(f) = memo.get(n) {
-            return *f;
+impl House {
+    fn of(edges: &BTreeMap<(PathBuf, PathBuf), (usize, String)>, dir: &Path) -> House {
+        let mut rooms = BTreeSet::new();
+        let mut next: BTreeMap<PathBuf, BTreeSet<PathBuf>> = BTreeMap::new();
+        for (from, to) in edges.keys() {
+            if from.starts_with(dir) && to.starts_with(dir) {
+                next.entry(from.clone()).or_default().insert(to.clone());
+            }
+            for f in [from, to] {
+                if f.starts_with(dir) {
+                    rooms.insert(f.clone());
+                }
+            }
         }
-        let f = next.get(n).map_or(0, |ds| {
-            ds.iter()
-                .map(|d| floor(d, next, memo) + 1)
+        let reach = |start: &PathBuf| -> BTreeSet<PathBuf> {
+            let mut seen = BTreeSet::new();
+            let mut queue: VecDeque<PathBuf> =
+                next.get(start).into_iter().flatten().cloned().collect();
+            while let Some(n) = queue.pop_front() {
+                if seen.insert(n.clone()) {
+                    queue.extend(next.get(&n).into_iter().flatten().cloned());
+                }
+            }
+            seen
+        };
+        let reaches: BTreeMap<&PathBuf, BTreeSet<PathBuf>> =
+            rooms.iter().map(|n| (n, reach(n))).collect();
+        let mut component = BTreeMap::new();
+        for (k, n) in rooms.iter().enumerate() {
+            if component.contains_key(n) {
+                continue;
+            }
+            for m in &rooms {
+                if m == n || (reaches[n].contains(m) && reaches[m].contains(n)) {
+                    component.insert(m.clone(), k);
+                }
+            }
+        }
+        House {
+            rooms,
+            next,
+            component,
+        }
+    }
+
+    fn arrows(&self) -> usize {
+        self.next.values().map(BTreeSet::len).sum()
+    }
+
+    /// The circles' members, each circle's rooms in order.
+    fn circles(&self) -> Vec<Vec<&PathBuf>> {
+        let mut by: BTreeMap<usize, Vec<&PathBuf>> = BTreeMap::new();
+        for (room, c) in &self.component {
+            by.entry(*c).or_default().push(room);
+        }
+        by.into_values().filter(|rooms| rooms.len() > 1).collect()
+    }
+
+    /// Each room's floor: 0 for a room that imports no other room, else one above the highest
+    /// floor it imports; the rooms of one circle share a floor (the circle is one room here).
+    fn floors(&self) -> BTreeMap<usize, Vec<&PathBuf>> {
+        fn floor(c: usize, house: &House, memo: &mut BTreeMap<usize, usize>) -> usize {
+            if let Some(f) = memo.get(&c) {
+                return *f;
+            }
+            let below: BTreeSet<usize> = house
+                .component
+                .iter()
+                .filter(|(_, k)| **k == c)
+                .flat_map(|(room, _)| house.next.get(room).into_iter().flatten())
+                .map(|to| house.component[to])
+                .filter(|k| *k != c)
+                .collect();
+            let f = below
+                .into_iter()
+                .map(|k| floor(k, house, memo) + 1)
                 .max()
-                .unwrap_or(0)
-        });
-        memo.insert(n.clone(), f);
-        f
-    }
-    let mut next: BTreeMap<&PathBuf, Vec<&PathBuf>> = BTreeMap::new();
-    for (from, to) in edges.keys() {
-        if from.starts_with(dir) && to.starts_with(dir) {
-            next.entry(from).or_default().push(to);
+                .unwrap_or(0);
+            memo.insert(c, f);
+            f
         }
+        let mut memo = BTreeMap::new();
+        let mut out: BTreeMap<usize, Vec<&PathBuf>> = BTreeMap::new();
+        for room in &self.rooms {
+            out.entry(floor(self.component[room], self, &mut memo))
+                .or_default()
+                .push(room);
+        }
+        out
     }
-    let mut memo = BTreeMap::new();
-    let mut out: BTreeMap<usize, Vec<String>> = BTreeMap::new();
-    let files = edges
-        .keys()
-        .flat_map(|(a, b)| [a, b])
-        .filter(|f| f.starts_with(dir))
-        .collect::<BTreeSet<_>>();
-    for f in files {
-        let rel = f.strip_prefix(dir).unwrap_or(f).display().to_string();
-        out.entry(floor(f, &next, &mut memo)).or_default().push(rel);
+
+    /// One line of figures: rooms, floors, arrows, circles (and the rooms in them).
+    fn figures(&self) -> String {
+        let circles = self.circles();
+        format!(
+            "{} rooms, {} floors, {} arrows, {} circles ({} rooms in circles)",
+            self.rooms.len(),
+            self.floors().len(),
+            self.arrows(),
+            circles.len(),
+            circles.iter().map(Vec::len).sum::<usize>()
+        )
     }
-    out
+}
+
+/// The floor table of the files under `dir` as `docs/architecture.md` writes it.
+fn floor_table(edges: &BTreeMap<(PathBuf, PathBuf), (usize, String)>, dir: &Path) -> String {
+    let house = House::of(edges, dir);
+    let mut text = String::new();
+    for (floor, rooms) in house.floors() {
+        let names: Vec<String> = rooms
+            .iter()
+            .map(|f| format!("`{}`", f.strip_prefix(dir).unwrap_or(f).display()))
+            .collect();
+        let _ = writeln!(text, "| {floor} | {} |", names.join(", "));
+    }
+    text
 }
 
 fn graph_of(dir: &str) -> Vec<Vec<(PathBuf, usize, String)>> {
@@ -777,9 +860,10 @@ fn graph_of(dir: &str) -> Vec<Vec<(PathBuf, usize, String)>> {
     }
     let edges = krate.edges();
     if std::env::var_os("LAYERS_FLOORS").is_some() {
-        for (floor, files) in floors(&edges, &root.join(dir)) {
-            eprintln!("| {floor} | {} |", files.join(", "));
-        }
+        eprint!("{}", floor_table(&edges, &root.join(dir)));
+    }
+    if std::env::var_os("LAYERS_FIGURES").is_some() {
+        eprintln!("{dir}: {}", House::of(&edges, &root.join(dir)).figures());
     }
     circles(&edges, &root.join(dir))
 }
@@ -805,34 +889,64 @@ fn cli_files_import_no_circle() {
 }
 
 #[test]
+fn tui_files_import_no_circle() {
+    let found = graph_of("src/tui");
+    assert!(
+        found.is_empty(),
+        "src/tui has import circles:\n{}",
+        report(&found)
+    );
+}
+
+#[test]
+fn crate_files_import_no_circle() {
+    let found = graph_of("src");
+    assert!(
+        found.is_empty(),
+        "src has import circles:\n{}",
+        report(&found)
+    );
+}
+
+/// Writes a small crate under a temporary folder: `files` as (path, text).
+fn planted(name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("layers-{name}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    for (path, text) in files {
+        let path = dir.join(path);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, text).unwrap();
+    }
+    dir
+}
+
+#[test]
 fn the_graph_sees_a_planted_circle() {
     // The reader must see an edge through a re-export, a child path and `super`, or an empty
     // result above would prove nothing.
-    let dir = std::env::temp_dir().join(format!("layers-test-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(dir.join("src/core/b")).unwrap();
-    fs::write(dir.join("src/lib.rs"), "pub mod core;\n").unwrap();
-    fs::write(
-        dir.join("src/core/mod.rs"),
-        "pub mod a;\npub mod b;\npub use a::Alpha;\n",
-    )
-    .unwrap();
-    fs::write(
-        dir.join("src/core/a.rs"),
-        "use crate::core::b::Beta; // comment crate::core::b::Nothing\npub struct Alpha;\n\
-         #[cfg(test)]\nmod tests { use crate::core::b::tested; }\n",
-    )
-    .unwrap();
-    fs::write(
-        dir.join("src/core/b/mod.rs"),
-        "mod inner;\npub struct Beta;\npub fn tested() {}\npub fn g() { inner::h(); }\n",
-    )
-    .unwrap();
-    fs::write(
-        dir.join("src/core/b/inner.rs"),
-        "pub fn h() -> super::super::Alpha { let s = \"crate::core::b::Beta\"; todo!() }\n",
-    )
-    .unwrap();
+    let dir = planted(
+        "core",
+        &[
+            ("src/lib.rs", "pub mod core;\n"),
+            (
+                "src/core/mod.rs",
+                "pub mod a;\npub mod b;\npub use a::Alpha;\n",
+            ),
+            (
+                "src/core/a.rs",
+                "use crate::core::b::Beta; // comment crate::core::b::Nothing\npub struct Alpha;\n\
+                 #[cfg(test)]\nmod tests { use crate::core::b::tested; }\n",
+            ),
+            (
+                "src/core/b/mod.rs",
+                "mod inner;\npub struct Beta;\npub fn tested() {}\npub fn g() { inner::h(); }\n",
+            ),
+            (
+                "src/core/b/inner.rs",
+                "pub fn h() -> super::super::Alpha { let s = \"crate::core::b::Beta\"; todo!() }\n",
+            ),
+        ],
+    );
     let krate = Crate::load(&dir);
     let edges = krate.edges();
     let names: BTreeSet<(String, String)> = edges
@@ -860,5 +974,59 @@ fn the_graph_sees_a_planted_circle() {
         4,
         "three steps and the member list: {}",
         report(&found)
+    );
+    let house = House::of(&edges, &dir.join("src/core"));
+    assert_eq!(house.circles().len(), 1);
+    assert_eq!(house.circles()[0].len(), 3);
+    // mod.rs sits one floor above the circle, which is one room on floor 0.
+    assert_eq!(house.floors().len(), 2);
+}
+
+#[test]
+fn the_graph_sees_a_planted_app_circle() {
+    // The app's old shape: a screen draws from `&App`, the app holds the screens' state. The
+    // test for `src/tui` must fail on it, and a screen drawing from a view of its own must not.
+    let app_circle = [
+        ("src/lib.rs", "pub mod tui;\n"),
+        ("src/tui/mod.rs", "pub mod app;\npub mod screens;\n"),
+        (
+            "src/tui/app/mod.rs",
+            "mod routing;\nuse crate::tui::screens::Screens;\npub struct App { pub screens: Screens }\n",
+        ),
+        (
+            "src/tui/app/routing.rs",
+            "impl super::App { fn go(&mut self) { self.screens.skills.row = 1; } }\n",
+        ),
+        (
+            "src/tui/screens/mod.rs",
+            "pub mod skills;\npub use skills::Skills;\npub struct Screens { pub skills: Skills }\n",
+        ),
+        (
+            "src/tui/screens/skills.rs",
+            "pub struct Skills { pub row: usize }\npub fn draw(app: &crate::tui::app::App) {}\n",
+        ),
+    ];
+    let dir = planted("app", &app_circle);
+    let edges = Crate::load(&dir).edges();
+    let found = circles(&edges, &dir.join("src/tui"));
+    let text = report(&found);
+    let house = House::of(&edges, &dir.join("src/tui"));
+    let _ = fs::remove_dir_all(&dir);
+    assert_eq!(found.len(), 1, "{text}");
+    assert!(text.contains("screens/skills.rs"), "{text}");
+    assert_eq!(house.circles()[0].len(), 3, "{}", house.figures());
+    // Drawing from a view instead breaks it.
+    let mut layered = app_circle;
+    layered[5].1 = "pub struct Skills { pub row: usize }\npub struct View { pub row: usize }\n\
+                    pub fn draw(view: &View) {}\n";
+    let dir = planted("app-layered", &layered);
+    let edges = Crate::load(&dir).edges();
+    let found = circles(&edges, &dir.join("src/tui"));
+    let house = House::of(&edges, &dir.join("src/tui"));
+    let _ = fs::remove_dir_all(&dir);
+    assert!(found.is_empty(), "{}", report(&found));
+    assert_eq!(
+        house.figures(),
+        "4 rooms, 4 floors, 3 arrows, 0 circles (0 rooms in circles)"
     );
 }
