@@ -9,6 +9,7 @@ pub mod keymap;
 pub mod layout;
 pub mod screens;
 pub mod settings;
+pub mod state;
 pub mod theme;
 pub mod view;
 

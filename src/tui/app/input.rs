@@ -65,7 +65,7 @@ impl App {
                 MouseEventKind::ScrollUp => -3,
                 _ => return,
             };
-            let (max, _) = crate::tui::screens::help::max_scroll(self, self.size);
+            let (max, _) = crate::tui::screens::help::max_scroll(&self.view(), self.size);
             if let Some(Overlay::Help(h)) = &mut self.overlay {
                 h.scroll_by(delta, max);
             }

@@ -4,102 +4,14 @@
 //! the index and the competing skills it was worked out for are still those of the Test box.
 
 use super::App;
-use super::routing::AgentIndex;
-use crate::core::matching::{Index, Match, Matcher};
+use super::matchers::Asked;
+use crate::core::matching::Matcher;
 use crate::tui::event::{Event, JobEvent};
-use crate::tui::screens::test::TEST_TOP_K;
-use std::sync::Arc;
+use crate::tui::state::answers::TEST_TOP_K;
+use crate::tui::state::answers::{Columns, Over, Question};
 use std::sync::mpsc::Sender;
 
 /// The columns of one message, in the order of the matchers asked.
-pub type Columns = Vec<(Matcher, Vec<Match>)>;
-
-/// What the semantic columns answer: a message, asked of the library's index or of one agent's
-/// view, among the skills that compete.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Question {
-    generation: u64,
-    view: Option<super::routing::ViewKey>,
-    message: String,
-    /// Which skills of the index compete, in the index's own numbering.
-    competing: Vec<bool>,
-}
-
-impl Question {
-    pub(super) fn new(
-        generation: u64,
-        view: Option<super::routing::ViewKey>,
-        message: &str,
-        competing: Vec<bool>,
-    ) -> Question {
-        Question {
-            generation,
-            view,
-            message: message.to_string(),
-            competing,
-        }
-    }
-
-    /// The message it is about.
-    pub fn message(&self) -> &str {
-        &self.message
-    }
-}
-
-/// The index a question is asked of.
-#[derive(Debug, Clone)]
-pub(super) enum Over {
-    /// The library's own: no agent is chosen.
-    Library(Arc<Index>),
-    /// One agent's view, whose skills are numbered apart from the library's.
-    View(Arc<AgentIndex>),
-}
-
-impl Over {
-    fn index(&self) -> &Index {
-        match self {
-            Over::Library(i) => i,
-            Over::View(v) => v.index(),
-        }
-    }
-}
-
-/// A question with the index to ask it of.
-#[derive(Debug)]
-struct Asked {
-    question: Question,
-    over: Over,
-}
-
-/// The semantic columns' worker and what they wait for.
-#[derive(Debug, Default)]
-pub struct Meaning {
-    job: super::work::Job,
-    /// The question the columns wait for the answer to: the newest asked.
-    wanted: Option<Asked>,
-    /// The question whose answer the columns show.
-    shown: Option<Question>,
-}
-
-impl Meaning {
-    /// The columns wait for the answer to the message shown: they have none to show yet.
-    pub fn pending(&self) -> bool {
-        self.wanted.is_some()
-    }
-
-    /// Nothing is asked or under way.
-    pub fn settled(&self) -> bool {
-        self.wanted.is_none() && self.job.idle()
-    }
-
-    /// The columns were emptied (a new library, an agent's view not in yet): what they waited
-    /// for or showed no longer applies, and an answer still under way is dropped when it comes.
-    pub(super) fn forget(&mut self) {
-        self.wanted = None;
-        self.shown = None;
-    }
-}
-
 /// Works out the semantic and hybrid columns for `question` over `over`, in the library's
 /// numbering.
 fn answer(over: Over, question: Question, request: u64, tx: Sender<Event>) {

@@ -6,13 +6,13 @@
 
 mod input;
 mod manage;
-pub mod meaning;
+mod matchers;
+mod meaning;
 mod outside;
+mod overlay;
 mod results;
-pub mod routing;
-mod shared;
+mod routing;
 mod toggle;
-mod work;
 
 use crate::core::Library;
 use crate::core::agents::{self, AgentSwitches};
@@ -36,6 +36,7 @@ use crate::tui::event::{Event, JobEvent};
 use crate::tui::jobs;
 use crate::tui::keymap::{Context, Keymap};
 use crate::tui::screens::{self, Cmd, Ctx, Outcome, Screens};
+use crate::tui::state::view::View;
 use crate::tui::theme::Theme;
 use ratatui::crossterm::event::Event as Input;
 use ratatui::layout::Rect;
@@ -51,25 +52,15 @@ pub use crate::tui::screens::confirm::Confirm;
 pub use crate::tui::screens::help::Help;
 pub use crate::tui::screens::remove::Removal;
 pub use crate::tui::screens::skills::Mode;
-pub use shared::{
-    ConfigInfo, Findings, Footer, Keys, Manage, Models, Overlay, Requests, STATUS_TICKS, Status,
-    Switches, Usage,
+pub use crate::tui::state::parts::{
+    ConfigInfo, Findings, Footer, Keys, Manage, Models, Requests, STATUS_TICKS, Status, Switches,
+    Usage,
 };
-pub use work::{Counting, Job, MatcherIndex, PreviewJob, Rescan, Watching};
-
-/// The matchers' indexes the Test box and the auto listing mode use.
-#[derive(Default)]
-pub struct Matching {
-    /// The library's, built when the Test box needs it (its screen is shown, or it holds a
-    /// message).
-    pub index: MatcherIndex,
-    /// Where the semantic matchers' vectors for `index` are.
-    pub embedding: Embedding,
-    /// The Test box over the chosen agent's view.
-    routing: routing::Routing,
-    /// The Test box's semantic and hybrid columns, worked out on a worker.
-    pub meaning: meaning::Meaning,
-}
+pub use crate::tui::state::work::{
+    Counting, Embedding, Job, MatcherIndex, PreviewJob, Rescan, Watching,
+};
+pub use matchers::Matching;
+pub use overlay::Overlay;
 
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -225,7 +216,7 @@ impl App {
             generation: 0,
             theme: opts.theme,
             screen: Screen::Skills,
-            screens: Screens::new(&opts),
+            screens: Screens::new(opts.format, opts.tier, opts.context_window, opts.sandbox),
             overlay: None,
             costs: Vec::new(),
             counting: Counting::default(),
@@ -281,6 +272,37 @@ impl App {
             preview: &self.preview,
         };
         (&mut self.screens, cx)
+    }
+
+    /// The shared state as a draw reads it.
+    pub fn view(&self) -> View<'_> {
+        View {
+            theme: &self.theme,
+            lib: &self.lib,
+            generation: self.generation,
+            screen: self.screen,
+            costs: &self.costs,
+            counting: &self.counting,
+            usage: &self.usage,
+            findings: &self.findings,
+            switches: &self.switches,
+            models: &self.models,
+            keys: &self.keys,
+            config: &self.config,
+            preview: &self.preview,
+            footer: &self.footer,
+            rescan: &self.rescan,
+            encoding: self.cache.encoding,
+            size: self.size,
+            ticks: self.ticks,
+            agent: self.screens.prompt.agent(),
+            format: self.screens.prompt.format,
+            window: self.screens.prompt.window(),
+            message: &self.screens.test.message,
+            test_ready: self.test_ready(),
+            embedding: &self.matching.embedding,
+            meaning_pending: self.matching.meaning.pending(),
+        }
     }
 
     /// A library has arrived (the first scan is done).
@@ -424,9 +446,7 @@ impl App {
 
     /// `" ≈ 1,419 (claude)"` after a figure, when a model is chosen.
     pub fn beside(&self, tokens: u64) -> String {
-        self.models.chosen.as_ref().map_or_else(String::new, |m| {
-            format!(" {}", m.label(tokens, self.encoding()))
-        })
+        self.view().beside(tokens)
     }
 
     /// Builds the matchers' index on a worker if the Test box needs it (its screen is shown or it
@@ -605,32 +625,19 @@ impl App {
                 || (self.preview.shown.is_some() && !self.preview.job.is_stale()))
     }
 
-    /// The profile a skill (by library index) is judged by: the one picked with `P`, else its
-    /// agent's, as `check` and `list` judge it.
+    /// The profile a skill (by library index) is judged by (see [`View::profile_of`]).
     pub fn profile_of(&self, skill: usize) -> Profile {
-        let opts = crate::core::rules::CheckOptions {
-            per_agent: self.findings.per_agent && !self.findings.chosen,
-            profile: self.findings.profile,
-            ..Default::default()
-        };
-        self.lib
-            .skills
-            .get(skill)
-            .map_or(self.findings.profile, |s| opts.profile_of(s))
+        self.view().profile_of(skill)
     }
 
     /// The label of the rules in use: the profile picked, else "per-agent".
     pub fn rules_label(&self) -> String {
-        if self.findings.per_agent && !self.findings.chosen {
-            "per-agent".to_string()
-        } else {
-            self.findings.profile.to_string()
-        }
+        self.view().rules_label()
     }
 
     /// The diagnostics shown for a skill (by library index).
     pub fn diagnostics(&self, skill: usize) -> &[Diagnostic] {
-        self.findings.diags.get(skill).map_or(&[], Vec::as_slice)
+        self.view().diagnostics(skill)
     }
 
     /// The agents' switches as just read: every view, listing, budget and match that applies
@@ -686,38 +693,27 @@ impl App {
     }
 
     pub fn enabled_count(&self) -> usize {
-        self.switches.on.iter().filter(|e| **e).count()
+        self.view().enabled_count()
     }
 
-    /// The L1 total of the skills an agent would list — switched on and not shadowed — and how
-    /// many of them are still uncounted.
+    /// The L1 total of the skills an agent would list, and how many are still uncounted.
     pub fn enabled_l1(&self) -> (u64, usize) {
-        let l1 = self.summary().l1;
-        (l1.tokens, l1.pending)
+        self.view().enabled_l1()
     }
 
-    /// The skills the agent in view lists: its own view (shadowing, conditions and switches
-    /// applied); with no agent in view, every switched-on skill not shadowed.
+    /// The skills the agent in view lists (see [`View::listed_mask`]).
     pub fn listed_mask(&self) -> Vec<bool> {
-        if self.view_agent().is_some() {
-            self.switches.on.clone()
-        } else {
-            let listed = budget::listed(&self.lib, &self.switches.on);
-            (0..self.lib.len()).map(listed).collect()
-        }
+        self.view().listed_mask()
     }
 
     /// The totals of the skills an agent would list, as far as counted.
     pub fn summary(&self) -> budget::Summary {
-        let listed = self.listed_mask();
-        let include = |i: usize| listed.get(i).copied().unwrap_or(false);
-        budget::summarize(&self.costs, &include, self.counting.done)
+        self.view().summary()
     }
 
     /// A skill's figures (nothing known for an index out of range).
     pub fn costs_of(&self, skill: usize) -> &SkillTokens {
-        static UNKNOWN: SkillTokens = SkillTokens::UNKNOWN;
-        self.costs.get(skill).unwrap_or(&UNKNOWN)
+        self.view().costs_of(skill)
     }
 
     pub fn set_status(&mut self, text: impl Into<String>, error: bool) {
@@ -799,9 +795,17 @@ impl App {
             TEST_TOP_K,
         );
         self.screens.test.competing = competing.iter().filter(|c| **c).count();
-        let question =
-            meaning::Question::new(self.generation, None, &self.screens.test.message, competing);
-        self.show_columns(lexical, meaning::Over::Library(index), question);
+        let question = crate::tui::state::answers::Question::new(
+            self.generation,
+            None,
+            &self.screens.test.message,
+            competing,
+        );
+        self.show_columns(
+            lexical,
+            crate::tui::state::answers::Over::Library(index),
+            question,
+        );
         // The auto listing mode lists what this message makes relevant.
         self.request_preview();
     }
@@ -831,8 +835,8 @@ impl App {
     fn overlay_action(&mut self, action: Action) -> Option<Outcome> {
         // How far an overlay scrolls depends on what it shows, which is drawn from the app.
         let (max, page) = match self.overlay.as_ref()? {
-            Overlay::Confirm(c) => (screens::confirm::max_scroll(self, c, self.size), 0),
-            Overlay::Help(_) => screens::help::max_scroll(self, self.size),
+            Overlay::Confirm(c) => (screens::confirm::max_scroll(&self.view(), c, self.size), 0),
+            Overlay::Help(_) => screens::help::max_scroll(&self.view(), self.size),
             Overlay::Add(_) | Overlay::Remove(_) => (0, 0),
         };
         Some(match self.overlay.as_mut()? {
@@ -983,7 +987,12 @@ impl App {
             return;
         };
         let inner = ratatui::widgets::Block::bordered().inner(area);
-        let lines = screens::skills::detail::line_count(self, skill, usize::from(inner.width));
+        let lines = screens::skills::pane::line_count(
+            &self.view(),
+            &self.screens.skills,
+            skill,
+            usize::from(inner.width),
+        );
         let max = lines.saturating_sub(usize::from(inner.height));
         self.screens.skills.scroll_detail(delta, max);
     }
@@ -1001,7 +1010,13 @@ impl App {
         };
         let inner = ratatui::widgets::Block::bordered().inner(area);
         let width = usize::from(inner.width);
-        if let Some(line) = screens::skills::detail::resource_line(self, skill, width, k) {
+        if let Some(line) = screens::skills::pane::resource_line(
+            &self.view(),
+            &self.screens.skills,
+            skill,
+            width,
+            k,
+        ) {
             self.screens
                 .skills
                 .reveal_detail_line(line, usize::from(inner.height));
@@ -1016,7 +1031,13 @@ impl App {
         };
         let inner = ratatui::widgets::Block::bordered().inner(area);
         let width = usize::from(inner.width);
-        if let Some(line) = screens::skills::detail::diagnostic_line(self, skill, width, k) {
+        if let Some(line) = screens::skills::pane::diagnostic_line(
+            &self.view(),
+            &self.screens.skills,
+            skill,
+            width,
+            k,
+        ) {
             self.screens
                 .skills
                 .reveal_detail_line(line, usize::from(inner.height));
@@ -1045,20 +1066,4 @@ impl App {
     fn after_move(&mut self) {
         self.screens.skills.after_move(&self.lib, self.size);
     }
-}
-
-/// The semantic matchers' vectors in the app.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub enum Embedding {
-    /// No index yet.
-    #[default]
-    Waiting,
-    /// Fields embedded of those the library index did not remember (0 of 0 while it is read).
-    Running {
-        done: usize,
-        total: usize,
-    },
-    Done,
-    /// The model could not run: what it said.
-    Failed(String),
 }

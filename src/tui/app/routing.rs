@@ -4,77 +4,15 @@
 //! framing (worked out and counted on a worker, the newest message winning).
 
 use super::App;
-use super::meaning::{Over, Question};
-use crate::core::Agent;
 use crate::core::agents::AgentSwitches;
 use crate::core::library::Library;
 use crate::core::matching::{self, Index, Matcher};
 use crate::tui::event::{Event, JobEvent};
-use crate::tui::screens::test::{Injecting, Injection, TEST_TOP_K};
-use std::path::PathBuf;
+use crate::tui::screens::test::Injecting;
+use crate::tui::state::answers::{AgentIndex, Over, Question, ViewKey};
+use crate::tui::state::answers::{Injection, TEST_TOP_K};
 use std::sync::Arc;
 use std::sync::mpsc::Sender;
-
-/// What an agent's view was made for.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ViewKey {
-    generation: u64,
-    /// Which reading of the agents' switches the view applies.
-    switches: u64,
-    agent: Agent,
-    files: Vec<PathBuf>,
-}
-
-/// One agent's view of the library and the index over it.
-pub struct AgentIndex {
-    key: ViewKey,
-    lib: Library,
-    index: Index,
-    /// The index in the app's library of each skill of the view.
-    keep: Vec<usize>,
-}
-
-impl AgentIndex {
-    pub(super) fn index(&self) -> &Index {
-        &self.index
-    }
-
-    /// Numbers the skills of `columns` as the app's library does.
-    pub(super) fn to_library(&self, columns: &mut [(Matcher, Vec<matching::Match>)]) {
-        for (_, ms) in columns {
-            for m in ms {
-                m.skill = self.keep.get(m.skill).copied().unwrap_or(m.skill);
-            }
-        }
-    }
-}
-
-impl std::fmt::Debug for AgentIndex {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("AgentIndex")
-            .field("key", &self.key)
-            .field("skills", &self.keep.len())
-            .finish_non_exhaustive()
-    }
-}
-
-/// The agent view in use, the one being built, and the injection under way: one at a time
-/// (a keyword-routed agent may load hundreds of bodies for one message), the newest message
-/// waiting while one runs.
-#[derive(Default)]
-pub struct Routing {
-    view: Option<Arc<AgentIndex>>,
-    building: Option<ViewKey>,
-    /// The injection's worker: one run at a time, the newest message waiting.
-    inject: super::work::Job,
-}
-
-impl Routing {
-    /// No view is being built.
-    pub fn settled(&self) -> bool {
-        self.building.is_none()
-    }
-}
 
 /// Builds `key`'s view of `lib` and its index.
 fn build(lib: Arc<Library>, switches: Option<Arc<AgentSwitches>>, key: ViewKey, tx: Sender<Event>) {

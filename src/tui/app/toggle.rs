@@ -96,42 +96,13 @@ impl App {
         self.switches.on = (0..self.lib.len()).map(|i| self.seen(i).listed()).collect();
     }
 
-    /// What the agent in view does with skill `i`; for an agent without switches of its own,
-    /// skillscope's own switch decides whether a skill it reads is on. With no agent in view,
-    /// skillscope's own switch alone.
+    /// What the agent in view does with skill `i` (see [`View::seen`]).
     pub fn seen(&self, i: usize) -> Seen {
-        let private = self.switches.enabled.get(i).copied().unwrap_or(false);
-        match (self.view_agent(), self.switches.seen.get(i)) {
-            (Some(a), Some(s)) if s.listed() && !self.obeys_own_switches(a, i) && !private => {
-                Seen::Off(format!(
-                    "off in skillscope's own switches ({})",
-                    self.why_private(a, i)
-                ))
-            }
-            (Some(_), Some(s)) => s.clone(),
-            _ if private => Seen::On,
-            _ => Seen::Off("off in skillscope's own switches".to_string()),
-        }
+        self.view().seen(i)
     }
 
-    /// Whether `agent`'s own settings decide skill `i`: it has per-skill switches and the skill
-    /// is installed in an agent's folder (folders named on the command line and the demo are
-    /// no agent's: skillscope's own switch decides for them).
     fn obeys_own_switches(&self, agent: Agent, i: usize) -> bool {
-        self.lib
-            .skills
-            .get(i)
-            .is_some_and(|s| crate::core::agents::obeys_own_switches(agent, s))
-    }
-
-    /// Why skillscope's own switch decides skill `i` for `agent`.
-    fn why_private(&self, agent: Agent, i: usize) -> String {
-        let name = crate::core::agents::model::model(agent).name;
-        if has_switches(agent) && !self.obeys_own_switches(agent, i) {
-            "a folder given, which no agent's settings name".to_string()
-        } else {
-            format!("{name} has none of its own")
-        }
+        self.view().obeys_own_switches(agent, i)
     }
 
     /// Whether the agent in view lists skill `i`.
@@ -218,7 +189,10 @@ impl App {
         self.screens.budget.job.mark_stale();
         self.request_agent_budgets();
         let whose = match self.view_agent() {
-            Some(a) => format!(" in skillscope's own switches ({})", self.why_private(a, i)),
+            Some(a) => format!(
+                " in skillscope's own switches ({})",
+                self.view().why_private(a, i)
+            ),
             None => " in skillscope's own switches".to_string(),
         };
         match saved {

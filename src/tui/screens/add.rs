@@ -2,13 +2,13 @@
 //! verdicts under the target agent's profile, tokens, what they carry that could run) and the
 //! change to the agent's listing; Enter installs the checked ones.
 
-use super::{Cmd, Outcome};
+use super::screen::{Cmd, Outcome};
 use crate::core::manage::Plan;
 use crate::core::manage::preview::ListingChange;
 use crate::core::text::{line, thousands};
 use crate::tui::action::Action;
-use crate::tui::app::App;
 use crate::tui::keymap::{self, Context};
+use crate::tui::state::view::View;
 use crate::tui::view::truncate;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -157,7 +157,7 @@ impl Default for AddFlow {
 fn popup(area: Rect) -> Rect {
     let w = area.width.saturating_sub(4).min(110);
     let h = area.height.saturating_sub(2);
-    crate::tui::view::centered(area, w, h)
+    crate::tui::view::parts::centered(area, w, h)
 }
 
 fn num(n: Option<u32>) -> String {
@@ -173,10 +173,10 @@ fn signed(n: i64) -> String {
 }
 
 /// The lines of the flow's box, `width` columns wide.
-pub fn lines(app: &App, f: &AddFlow, width: usize) -> Vec<Line<'static>> {
-    let t = &app.theme;
+/// `target`: where the flow installs, as the user reads it.
+pub fn lines(view: &View<'_>, f: &AddFlow, target: &str, width: usize) -> Vec<Line<'static>> {
+    let t = &view.theme;
     let mut out = Vec::new();
-    let target = app.add_target_label();
     match &f.step {
         Step::Source => {
             out.push(Line::from(vec![
@@ -201,15 +201,21 @@ pub fn lines(app: &App, f: &AddFlow, width: usize) -> Vec<Line<'static>> {
             )));
         }
         Step::Installing => out.push(Line::from("Installing …")),
-        Step::Preview(p) => preview_lines(&mut out, p, &target, width, app),
+        Step::Preview(p) => preview_lines(&mut out, p, &target, width, view),
     }
     out
 }
 
 /// The priced source: every skill with its verdict and figures, the listing's change, and the
 /// selected skill's description and notes.
-fn preview_lines(out: &mut Vec<Line<'static>>, p: &Preview, target: &str, width: usize, app: &App) {
-    let t = &app.theme;
+fn preview_lines(
+    out: &mut Vec<Line<'static>>,
+    p: &Preview,
+    target: &str,
+    width: usize,
+    view: &View<'_>,
+) {
+    let t = &view.theme;
     let commit = p
         .plan
         .commit
@@ -283,7 +289,7 @@ fn preview_lines(out: &mut Vec<Line<'static>>, p: &Preview, target: &str, width:
     }
     if let Some(s) = p.plan.priced.get(p.cursor) {
         out.push(Line::from(""));
-        for l in crate::tui::view::wrap(&s.description, width) {
+        for l in crate::tui::view::parts::wrap(&s.description, width) {
             out.push(Line::from(Span::styled(l, t.dim())));
         }
         let mut notes: Vec<String> = s.verdict.findings.clone();
@@ -303,9 +309,9 @@ fn preview_lines(out: &mut Vec<Line<'static>>, p: &Preview, target: &str, width:
     }
 }
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App, f: &AddFlow) {
+pub fn draw(frame: &mut Frame, area: Rect, view: &View<'_>, f: &AddFlow, target: &str) {
     let popup = popup(area);
-    let keys: Vec<String> = app
+    let keys: Vec<String> = view
         .keys
         .map
         .footer(&[f.context()])
@@ -315,9 +321,9 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, f: &AddFlow) {
     let inner_width = usize::from(popup.width.saturating_sub(2));
     frame.render_widget(Clear, popup);
     frame.render_widget(
-        Paragraph::new(lines(app, f, inner_width)).block(
+        Paragraph::new(lines(view, f, target, inner_width)).block(
             Block::bordered()
-                .title(Span::styled(" Add skills ", app.theme.title()))
+                .title(Span::styled(" Add skills ", view.theme.title()))
                 .title_bottom(format!(" {} ", keys.join(" · "))),
         ),
         popup,

@@ -5,15 +5,17 @@
 //! Its state is the agents' prices, made on a worker when it is shown; its keys are the model
 //! and the context window.
 
-use super::{Cmd, Ctx, Outcome, Screen};
+use super::screen::{Cmd, Ctx, Outcome, Screen};
 use crate::core::agents::budget::AgentBudget;
 use crate::core::budget::{self, LevelTotal};
 use crate::core::skill::KindSource;
 use crate::tui::action::Action;
-use crate::tui::app::{App, Job};
 use crate::tui::keymap::Context;
 use crate::tui::layout::Areas;
-use crate::tui::view::{bar, cost_in, thousands, truncate};
+use crate::tui::state::view::View;
+use crate::tui::state::work::Job;
+use crate::tui::view::parts::{bar, cost_in};
+use crate::tui::view::{thousands, truncate};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
@@ -53,8 +55,8 @@ impl Screen for Budget {
         Some(Cmd::PriceAgents)
     }
 
-    fn draw(&self, app: &App, frame: &mut Frame, areas: Areas) {
-        draw(frame, areas.body, app);
+    fn draw(&self, view: &View<'_>, frame: &mut Frame, areas: Areas) {
+        draw(frame, areas.body, view, self);
     }
 }
 
@@ -74,8 +76,8 @@ struct BarRow {
 
 /// Draws `rows` as label · bar · value in `area`: every label in one column as wide as the
 /// widest, every bar the same length, every value after its bar.
-fn bars(rows: &[BarRow], area: Rect, app: &App) -> Vec<Line<'static>> {
-    let t = &app.theme;
+fn bars(rows: &[BarRow], area: Rect, view: &View<'_>) -> Vec<Line<'static>> {
+    let t = &view.theme;
     let width = usize::from(area.width);
     let label_w = rows
         .iter()
@@ -177,31 +179,35 @@ fn parts(area: Rect) -> Parts {
     }
 }
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
-    let listed = app.listed_mask();
+pub fn draw(frame: &mut Frame, area: Rect, view: &View<'_>, budget: &Budget) {
+    let listed = view.listed_mask();
     let on = |i: usize| listed.get(i).copied().unwrap_or(false);
-    let summary = budget::summarize(&app.costs, &on, app.counting.done);
+    let summary = budget::summarize(&view.costs, &on, view.counting.done);
     let p = parts(area);
-    match app.view_agent() {
-        Some(agent) => agent_turn(frame, p.turn, app, agent),
-        None => per_turn(frame, p.turn, app, summary.l1),
+    match view.view_agent() {
+        Some(agent) => agent_turn(frame, p.turn, view, budget, agent),
+        None => per_turn(frame, p.turn, view, summary.l1),
     }
-    when_loaded(frame, p.loaded, app, &summary);
-    per_agent(frame, p.agents, app);
+    when_loaded(frame, p.loaded, view, &summary);
+    per_agent(frame, p.agents, view, budget);
     if let Some(sources) = p.sources {
-        per_source(frame, sources, app, &on);
+        per_source(frame, sources, view, &on);
     }
-    biggest(frame, p.top, app, &on);
+    biggest(frame, p.top, view, &on);
 }
 
 /// The agent in view every turn: its own listing (its skills, precedence, switches, format and
 /// budget), its share of its window and of its budget, and each entry's fate.
-fn agent_turn(frame: &mut Frame, area: Rect, app: &App, agent: crate::core::source::Agent) {
-    let t = &app.theme;
+fn agent_turn(
+    frame: &mut Frame,
+    area: Rect,
+    view: &View<'_>,
+    budget: &Budget,
+    agent: crate::core::source::Agent,
+) {
+    let t = &view.theme;
     let name = crate::core::agents::model::model(agent).name;
-    let b = app
-        .screens
-        .budget
+    let b = budget
         .budgets
         .as_ref()
         .and_then(|all| all.iter().find(|b| b.agent == agent));
@@ -218,8 +224,8 @@ fn agent_turn(frame: &mut Frame, area: Rect, app: &App, agent: crate::core::sour
     let title = format!(
         " Every turn · {name} · listing {} tok{} · {} of {} listed ",
         thousands(u64::from(b.tokens)),
-        match &app.models.chosen {
-            Some(_) => app.beside(u64::from(b.tokens)),
+        match &view.models.chosen {
+            Some(_) => view.beside(u64::from(b.tokens)),
             None => String::new(),
         },
         thousands(b.listed as u64),
@@ -253,7 +259,7 @@ fn agent_turn(frame: &mut Frame, area: Rect, app: &App, agent: crate::core::sour
             empty: true,
         },
     });
-    let mut lines = bars(&rows, inner, app);
+    let mut lines = bars(&rows, inner, view);
     if inner.height > 2 {
         lines.push(Line::from(Span::styled(
             truncate(&format!("entries: {}", b.fates()), usize::from(inner.width)),
@@ -265,15 +271,15 @@ fn agent_turn(frame: &mut Frame, area: Rect, app: &App, agent: crate::core::sour
 
 /// L1 every turn of the folders given (no agent owns them): its total, and bars of its share of
 /// the context window and of the listing format's budget.
-fn per_turn(frame: &mut Frame, area: Rect, app: &App, l1: LevelTotal) {
-    let t = &app.theme;
-    let format = super::prompt::FORMATS[app.screens.prompt.format];
-    let window = app.window();
+fn per_turn(frame: &mut Frame, area: Rect, view: &View<'_>, l1: LevelTotal) {
+    let t = &view.theme;
+    let format = super::prompt::FORMATS[view.format];
+    let window = view.window();
     let title = format!(
         " Every turn · L1 {} tok{} · {} enabled skills as {} entries (shadowed copies left out) ",
         l1.text(),
-        match (&app.models.chosen, l1.pending) {
-            (Some(_), 0) => app.beside(l1.tokens),
+        match (&view.models.chosen, l1.pending) {
+            (Some(_), 0) => view.beside(l1.tokens),
             _ => String::new(),
         },
         thousands(l1.skills as u64),
@@ -331,18 +337,18 @@ fn per_turn(frame: &mut Frame, area: Rect, app: &App, l1: LevelTotal) {
             empty: true,
         },
     });
-    lines.extend(bars(&rows, inner, app));
+    lines.extend(bars(&rows, inner, view));
     frame.render_widget(Paragraph::new(lines).block(block), area);
 }
 
 /// L2 and L3: what loading every body and using every file would add, on their own scale.
-fn when_loaded(frame: &mut Frame, area: Rect, app: &App, s: &budget::Summary) {
-    let t = &app.theme;
+fn when_loaded(frame: &mut Frame, area: Rect, view: &View<'_>, s: &budget::Summary) {
+    let t = &view.theme;
     let block = Block::bordered().title(Span::styled(" When loaded · own scale ", t.title()));
     let inner = block.inner(area);
     let scale = s.l2.tokens.max(s.l3.tokens).max(1) as f64;
-    let value = |total: &LevelTotal| match (&app.models.chosen, total.pending) {
-        (Some(_), 0) => format!("{} tok{}", total.text(), app.beside(total.tokens)),
+    let value = |total: &LevelTotal| match (&view.models.chosen, total.pending) {
+        (Some(_), 0) => format!("{} tok{}", total.text(), view.beside(total.tokens)),
         _ => format!("{} tok", total.text()),
     };
     let rows = [
@@ -361,7 +367,7 @@ fn when_loaded(frame: &mut Frame, area: Rect, app: &App, s: &budget::Summary) {
             empty: false,
         },
     ];
-    let mut lines = bars(&rows, inner, app);
+    let mut lines = bars(&rows, inner, view);
     if inner.height > 2 {
         let n = s.l2.skills.max(1) as u64;
         lines.push(Line::from(Span::styled(
@@ -382,14 +388,14 @@ fn when_loaded(frame: &mut Frame, area: Rect, app: &App, s: &budget::Summary) {
 
 /// Each agent's listing every turn, on one scale, with its share of its budget (or of the
 /// window when it has none).
-fn per_agent(frame: &mut Frame, area: Rect, app: &App) {
-    let t = &app.theme;
+fn per_agent(frame: &mut Frame, area: Rect, view: &View<'_>, budget: &Budget) {
+    let t = &view.theme;
     let block = Block::bordered().title(Span::styled(
         " Each agent every turn · its own skills, format and budget ",
         t.title(),
     ));
     let inner = block.inner(area);
-    let Some(budgets) = &app.screens.budget.budgets else {
+    let Some(budgets) = &budget.budgets else {
         frame.render_widget(
             Paragraph::new(Span::styled("pricing each agent's listing…", t.dim())).block(block),
             area,
@@ -399,9 +405,9 @@ fn per_agent(frame: &mut Frame, area: Rect, app: &App) {
     let scale = budgets.iter().map(|b| b.tokens).max().unwrap_or(0).max(1);
     let rows: Vec<BarRow> = budgets
         .iter()
-        .map(|b| agent_row(b, scale, app.window(), usize::from(inner.width) / 2))
+        .map(|b| agent_row(b, scale, view.window(), usize::from(inner.width) / 2))
         .collect();
-    frame.render_widget(Paragraph::new(bars(&rows, inner, app)).block(block), area);
+    frame.render_widget(Paragraph::new(bars(&rows, inner, view)).block(block), area);
 }
 
 /// An agent's bar: its tokens on the scale of the largest listing, and its figures, as many as
@@ -460,8 +466,8 @@ fn agent_row(b: &AgentBudget, scale: u32, window: u64, room: usize) -> BarRow {
 }
 
 /// L1 by where the skills come from (agent and scope, or the folder given).
-fn per_source(frame: &mut Frame, area: Rect, app: &App, on: &dyn Fn(usize) -> bool) {
-    let groups = budget::l1_by_source(&app.lib, &app.costs, on, app.counting.done);
+fn per_source(frame: &mut Frame, area: Rect, view: &View<'_>, on: &dyn Fn(usize) -> bool) {
+    let groups = budget::l1_by_source(&view.lib, &view.costs, on, view.counting.done);
     let block = Block::bordered().title(" L1 per source ");
     let inner = block.inner(area);
     let scale = groups.iter().map(|g| g.1.tokens).max().unwrap_or(0).max(1) as f64;
@@ -480,17 +486,17 @@ fn per_source(frame: &mut Frame, area: Rect, app: &App, on: &dyn Fn(usize) -> bo
             empty: false,
         })
         .collect();
-    frame.render_widget(Paragraph::new(bars(&rows, inner, app)).block(block), area);
+    frame.render_widget(Paragraph::new(bars(&rows, inner, view)).block(block), area);
 }
 
 /// The biggest contributors: most tokens once used, then per load (L2), then per turn (L1).
-fn biggest(frame: &mut Frame, area: Rect, app: &App, on: &dyn Fn(usize) -> bool) {
-    let t = &app.theme;
-    let lib = &app.lib;
+fn biggest(frame: &mut Frame, area: Rect, view: &View<'_>, on: &dyn Fn(usize) -> bool) {
+    let t = &view.theme;
+    let lib = &view.lib;
     let mut order: Vec<usize> = (0..lib.skills.len()).filter(|i| on(*i)).collect();
     let weight = |i: usize| {
-        let c = app.costs_of(i);
-        let used = app.usage.used.get(i).and_then(|u| u.tokens).unwrap_or(0);
+        let c = view.costs_of(i);
+        let used = view.usage.used.get(i).and_then(|u| u.tokens).unwrap_or(0);
         (
             used,
             u64::from(c.l2.unwrap_or(0)),
@@ -502,15 +508,15 @@ fn biggest(frame: &mut Frame, area: Rect, app: &App, on: &dyn Fn(usize) -> bool)
             .cmp(&weight(*a))
             .then_with(|| lib.skills[*a].name.cmp(&lib.skills[*b].name))
     });
-    let done = app.counting.done;
+    let done = view.counting.done;
     let names = budget::shown_names(lib);
     let right = |s: String| Cell::from(Line::from(s).right_aligned());
     let rows: Vec<Row> = order
         .iter()
         .take(usize::from(area.height.saturating_sub(3)))
         .map(|&i| {
-            let c = app.costs_of(i);
-            let u = app.usage.used.get(i);
+            let c = view.costs_of(i);
+            let u = view.usage.used.get(i);
             let used = match u.map(|u| (u.tokens, u.schema_unknown)) {
                 Some((Some(n), false)) => crate::core::text::compact(n, 7),
                 Some((Some(n), true)) => format!("{}?", crate::core::text::compact(n, 6)),

@@ -1,17 +1,18 @@
 //! The Checks screen: the `--help-json` probe of executable skills and the check of declared
 //! dependencies, run only when asked, with progress and a verdict per skill.
 
-use super::{Ctx, Outcome, Screen};
+use super::screen::{Ctx, Outcome, Screen};
 use crate::core::probe::dependencies::DepsReport;
 use crate::core::probe::{ProbeReport, SandboxMode, SandboxPreference};
 use crate::core::{Library, SkillKind};
 use crate::tui::action::Action;
-use crate::tui::app::App;
 use crate::tui::jobs;
 use crate::tui::keymap::Context;
 use crate::tui::layout::Areas;
-use crate::tui::screens;
-use crate::tui::view::{thousands, truncate, wrap};
+use crate::tui::screens::screen;
+use crate::tui::state::view::View;
+use crate::tui::view::parts::wrap;
+use crate::tui::view::{thousands, truncate};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
@@ -60,7 +61,7 @@ pub struct Run {
 }
 
 /// Leaving the app (quit, Ctrl-C, a panic unwinding) stops every probe and waits until they are
-/// killed and reaped and their temporary folders removed, so none outlives the app.
+/// killed and reaped and their temporary folders removed, so none outlives the view.
 impl Drop for Checks {
     fn drop(&mut self) {
         self.stop();
@@ -174,8 +175,8 @@ impl Checks {
 
     /// Moves the selection, scrolling the table so it stays on screen.
     pub fn move_by(&mut self, delta: isize, body: Rect) {
-        screens::move_selection(&mut self.table, self.rows.len(), delta);
-        screens::reveal(&mut self.table, self.rows.len(), table_rows(body), 0);
+        screen::move_selection(&mut self.table, self.rows.len(), delta);
+        screen::reveal(&mut self.table, self.rows.len(), table_rows(body), 0);
     }
 
     fn act(&mut self, action: Action, cx: &Ctx) -> Outcome {
@@ -303,31 +304,30 @@ impl Screen for Checks {
         Outcome::Done
     }
 
-    fn draw(&self, app: &App, frame: &mut Frame, areas: Areas) {
-        draw(frame, areas.body, app);
+    fn draw(&self, view: &View<'_>, frame: &mut Frame, areas: Areas) {
+        draw(frame, areas.body, view, self);
     }
 }
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
-    if app.screens.checks.expanded {
+pub fn draw(frame: &mut Frame, area: Rect, view: &View<'_>, checks: &Checks) {
+    if checks.expanded {
         // The whole message, wrapped: the table steps aside until Enter or Esc.
         let [top, rest] = Layout::vertical([Constraint::Length(3), Constraint::Min(3)]).areas(area);
-        summary(frame, top, app);
-        probe_panel(frame, rest, app);
+        summary(frame, top, view, checks);
+        probe_panel(frame, rest, view, checks);
         return;
     }
     let [top, list, bottom] = parts(area);
-    summary(frame, top, app);
-    table(frame, list, table_rows(area), app);
+    summary(frame, top, view, checks);
+    table(frame, list, table_rows(area), view, checks);
     if bottom.height > 0 {
-        probe_panel(frame, bottom, app);
+        probe_panel(frame, bottom, view, checks);
     }
 }
 
 /// The top box: the run's gauge while one runs, else what was found so far.
-fn summary(frame: &mut Frame, top: Rect, app: &App) {
-    let t = &app.theme;
-    let checks = &app.screens.checks;
+fn summary(frame: &mut Frame, top: Rect, view: &View<'_>, checks: &Checks) {
+    let t = &view.theme;
     let top_block = Block::bordered().title(Span::styled(
         " Checks: --help-json probe, declared dependencies ",
         t.title(),
@@ -338,7 +338,7 @@ fn summary(frame: &mut Frame, top: Rect, app: &App) {
         } else {
             run.done as f64 / run.total as f64
         };
-        let spin = ["◐", "◓", "◑", "◒"][(app.ticks % 4) as usize];
+        let spin = ["◐", "◓", "◑", "◒"][(view.ticks % 4) as usize];
         frame.render_widget(
             Gauge::default()
                 .block(top_block)
@@ -352,19 +352,18 @@ fn summary(frame: &mut Frame, top: Rect, app: &App) {
             top,
         );
     } else {
-        let text = summary_text(app);
+        let text = summary_text(view, checks);
         frame.render_widget(Paragraph::new(format!(" {text}")).block(top_block), top);
     }
 }
 
 /// What the checks found so far, in a sentence.
-fn summary_text(app: &App) -> String {
-    let checks = &app.screens.checks;
+fn summary_text(view: &View<'_>, checks: &Checks) -> String {
     let n = checks.rows.len();
     let probed = checks
         .rows
         .iter()
-        .filter(|i| checks.report_for(&app.lib, **i).is_some())
+        .filter(|i| checks.report_for(&view.lib, **i).is_some())
         .count();
     if n == 0 {
         "No executable skills or declared dependencies yet. d looks for requirements.txt too."
@@ -374,7 +373,7 @@ fn summary_text(app: &App) -> String {
             .rows
             .iter()
             .filter(|&&i| {
-                app.lib
+                view.lib
                     .skills
                     .get(i)
                     .is_some_and(|s| s.kind() == crate::core::SkillKind::Executable)
@@ -391,13 +390,13 @@ fn summary_text(app: &App) -> String {
         let failed = checks
             .rows
             .iter()
-            .filter_map(|i| checks.report_for(&app.lib, *i))
+            .filter_map(|i| checks.report_for(&view.lib, *i))
             .filter(|r| r.probe_failed())
             .count();
         let weaker = checks
             .rows
             .iter()
-            .filter_map(|i| checks.report_for(&app.lib, *i))
+            .filter_map(|i| checks.report_for(&view.lib, *i))
             .any(|r| r.sandbox == Some(SandboxMode::ProcessGroup));
         let sandbox = if weaker {
             "some in the weaker process-group sandbox"
@@ -409,9 +408,8 @@ fn summary_text(app: &App) -> String {
 }
 
 /// The table of executable skills and declared dependencies, `rows` rows on screen.
-fn table(frame: &mut Frame, list: Rect, rows_shown: usize, app: &App) {
-    let t = &app.theme;
-    let checks = &app.screens.checks;
+fn table(frame: &mut Frame, list: Rect, rows_shown: usize, view: &View<'_>, checks: &Checks) {
+    let t = &view.theme;
     // Only the rows on screen are built; the table state decides which those are.
     let shown = checks.table.offset()..checks.table.offset() + rows_shown;
     let detail_w = usize::from(list.width).saturating_sub(2 + 2 + 24 + 14 + 8 + 13 + 5);
@@ -421,7 +419,7 @@ fn table(frame: &mut Frame, list: Rect, rows_shown: usize, app: &App) {
         .enumerate()
         .map(|(k, &i)| {
             if shown.contains(&k) {
-                row(app, k, i, detail_w)
+                row(view, checks, k, i, detail_w)
             } else {
                 Row::default()
             }
@@ -445,12 +443,11 @@ fn table(frame: &mut Frame, list: Rect, rows_shown: usize, app: &App) {
 }
 
 /// Row `k` of the table: skill `i`'s verdict, time, sandbox and detail.
-fn row(app: &App, k: usize, i: usize, detail_w: usize) -> Row<'static> {
-    let t = &app.theme;
-    let checks = &app.screens.checks;
-    let skill = &app.lib.skills[i];
-    let report = checks.report_for(&app.lib, i);
-    let deps = checks.deps_for(&app.lib, i);
+fn row(view: &View<'_>, checks: &Checks, k: usize, i: usize, detail_w: usize) -> Row<'static> {
+    let t = &view.theme;
+    let skill = &view.lib.skills[i];
+    let report = checks.report_for(&view.lib, i);
+    let deps = checks.deps_for(&view.lib, i);
     let (mark, mark_style, verdict, ms, detail) =
         match report.and_then(|r| r.verdict.as_ref().map(|v| (r, v))) {
             Some((r, v)) if v.is_ok() && v.is_warning() => {
@@ -500,18 +497,17 @@ fn row(app: &App, k: usize, i: usize, detail_w: usize) -> Row<'static> {
 }
 
 /// The bottom box: the selected skill's dependencies and its probe's report.
-fn probe_panel(frame: &mut Frame, bottom: Rect, app: &App) {
-    let checks = &app.screens.checks;
+fn probe_panel(frame: &mut Frame, bottom: Rect, view: &View<'_>, checks: &Checks) {
     let width = usize::from(bottom.width.saturating_sub(2));
     let mut lines: Vec<Line> = Vec::new();
     let selected = checks.selected_skill();
-    if let Some(d) = selected.and_then(|i| checks.deps_for(&app.lib, i)) {
-        deps_lines(&mut lines, d, width, app);
+    if let Some(d) = selected.and_then(|i| checks.deps_for(&view.lib, i)) {
+        deps_lines(&mut lines, d, width, view, checks);
     }
-    match selected.and_then(|i| checks.report_for(&app.lib, i)) {
-        Some(r) => report_lines(&mut lines, r, width, app),
+    match selected.and_then(|i| checks.report_for(&view.lib, i)) {
+        Some(r) => report_lines(&mut lines, r, width, view, checks),
         None if !lines.is_empty() => {}
-        None => not_probed_lines(&mut lines, selected, app),
+        None => not_probed_lines(&mut lines, selected, view, checks),
     }
     frame.render_widget(
         Paragraph::new(lines)
@@ -526,8 +522,14 @@ fn probe_panel(frame: &mut Frame, bottom: Rect, app: &App) {
 }
 
 /// The selected skill's declared dependencies: what was found, what is wrong, how to install.
-fn deps_lines(lines: &mut Vec<Line<'static>>, d: &DepsReport, width: usize, app: &App) {
-    let t = &app.theme;
+fn deps_lines(
+    lines: &mut Vec<Line<'static>>,
+    d: &DepsReport,
+    width: usize,
+    view: &View<'_>,
+    checks: &Checks,
+) {
+    let t = &view.theme;
     let interp = d.interpreter.as_ref().map_or_else(String::new, |p| {
         format!(" · {} ({})", p.display(), d.interpreter_from)
     });
@@ -540,7 +542,7 @@ fn deps_lines(lines: &mut Vec<Line<'static>>, d: &DepsReport, width: usize, app:
         }
     }
     if d.failed() && !d.install.is_empty() {
-        if app.screens.checks.expanded {
+        if checks.expanded {
             for l in wrap(&format!("install {}", d.install), width) {
                 lines.push(Line::from(l));
             }
@@ -554,10 +556,16 @@ fn deps_lines(lines: &mut Vec<Line<'static>>, d: &DepsReport, width: usize, app:
 }
 
 /// The selected skill's probe: what ran, the verdict, the sandbox and the schema.
-fn report_lines(lines: &mut Vec<Line<'static>>, r: &ProbeReport, width: usize, app: &App) {
-    let t = &app.theme;
+fn report_lines(
+    lines: &mut Vec<Line<'static>>,
+    r: &ProbeReport,
+    width: usize,
+    view: &View<'_>,
+    checks: &Checks,
+) {
+    let t = &view.theme;
     if !r.command.is_empty() {
-        if app.screens.checks.expanded {
+        if checks.expanded {
             for l in wrap(&format!("ran {}", r.command.join(" ")), width) {
                 lines.push(Line::from(l));
             }
@@ -589,11 +597,7 @@ fn report_lines(lines: &mut Vec<Line<'static>>, r: &ProbeReport, width: usize, a
     }
     if let Some(schema) = &r.schema_text {
         lines.push(Line::from(Span::styled("schema", t.dim())));
-        let shown = if app.screens.checks.expanded {
-            usize::MAX
-        } else {
-            4
-        };
+        let shown = if checks.expanded { usize::MAX } else { 4 };
         for l in wrap(schema, width).into_iter().take(shown) {
             lines.push(Line::from(l));
         }
@@ -601,10 +605,14 @@ fn report_lines(lines: &mut Vec<Line<'static>>, r: &ProbeReport, width: usize, a
 }
 
 /// A skill not probed yet: what its probe would run, and how.
-fn not_probed_lines(lines: &mut Vec<Line<'static>>, selected: Option<usize>, app: &App) {
-    let t = &app.theme;
-    let checks = &app.screens.checks;
-    if let Some(skill) = selected.and_then(|i| app.lib.skills.get(i)) {
+fn not_probed_lines(
+    lines: &mut Vec<Line<'static>>,
+    selected: Option<usize>,
+    view: &View<'_>,
+    checks: &Checks,
+) {
+    let t = &view.theme;
+    if let Some(skill) = selected.and_then(|i| view.lib.skills.get(i)) {
         lines.push(Line::from(format!(
             "{} — entry `{}`, not probed yet",
             crate::core::text::line(&skill.name),

@@ -1,12 +1,12 @@
 //! The confirmation before writing a toggle into agents' settings: the exact diff of each file.
 
-use super::{Cmd, Outcome};
+use super::screen::{Cmd, Outcome};
 use crate::core::agents::{SwitchScope, TogglePlan};
 use crate::core::source::Agent;
 use crate::core::text::line;
 use crate::tui::action::Action;
-use crate::tui::app::App;
 use crate::tui::keymap::{self, Context};
+use crate::tui::state::view::View;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -50,8 +50,8 @@ impl Confirm {
     }
 }
 
-pub fn lines(app: &App, c: &Confirm) -> Vec<Line<'static>> {
-    let t = &app.theme;
+pub fn lines(view: &View<'_>, c: &Confirm) -> Vec<Line<'static>> {
+    let t = &view.theme;
     let mut out = Vec::new();
     for (agent, plan) in &c.plans {
         out.push(Line::from(Span::styled(
@@ -103,22 +103,22 @@ pub fn lines(app: &App, c: &Confirm) -> Vec<Line<'static>> {
 fn popup(area: Rect) -> Rect {
     let w = area.width.saturating_sub(4).min(100);
     let h = area.height.saturating_sub(4);
-    crate::tui::view::centered(area, w, h)
+    crate::tui::view::parts::centered(area, w, h)
 }
 
 /// How far the diff scrolls on a terminal of `area`: until its last line is at the bottom.
-pub fn max_scroll(app: &App, c: &Confirm, area: Rect) -> u16 {
+pub fn max_scroll(view: &View<'_>, c: &Confirm, area: Rect) -> u16 {
     let rows = popup(area).height.saturating_sub(2);
-    u16::try_from(lines(app, c).len())
+    u16::try_from(lines(view, c).len())
         .unwrap_or(u16::MAX)
         .saturating_sub(rows)
 }
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App, c: &Confirm) {
+pub fn draw(frame: &mut Frame, area: Rect, view: &View<'_>, c: &Confirm) {
     let popup = popup(area);
-    let name = line(app.lib.skills.get(c.skill).map_or("", |s| s.name.as_str()));
+    let name = line(view.lib.skills.get(c.skill).map_or("", |s| s.name.as_str()));
     let word = if c.on { "on" } else { "off" };
-    let keys: Vec<String> = app
+    let keys: Vec<String> = view
         .keys
         .map
         .footer(&[Context::Confirm])
@@ -127,9 +127,9 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, c: &Confirm) {
         .collect();
     frame.render_widget(Clear, popup);
     frame.render_widget(
-        Paragraph::new(lines(app, c))
+        Paragraph::new(lines(view, c))
             // The terminal may have shrunk since the last key.
-            .scroll((c.scroll.min(max_scroll(app, c, area)), 0))
+            .scroll((c.scroll.min(max_scroll(view, c, area)), 0))
             .block(
                 Block::bordered()
                     .title(Span::styled(
@@ -137,7 +137,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, c: &Confirm) {
                             " Switch {name} {word} in the agents' {} settings? ",
                             c.scope
                         ),
-                        app.theme.title(),
+                        view.theme.title(),
                     ))
                     .title_bottom(format!(" {} ", keys.join(" · "))),
             ),

@@ -1,10 +1,10 @@
 //! The `?` overlay: every binding of every context, straight from the keymap.
 
-use super::{Cmd, Outcome};
+use super::screen::{Cmd, Outcome};
 use crate::tui::action::Action;
-use crate::tui::app::App;
 use crate::tui::keymap::{self, HELP_ORDER};
-use crate::tui::view::wrap;
+use crate::tui::state::view::View;
+use crate::tui::view::parts::wrap;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -47,12 +47,12 @@ const KEYS_W: usize = 20;
 
 /// Every line of the overlay for a box `width` columns wide inside: descriptions wrap under
 /// themselves, never cut.
-pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
-    let t = &app.theme;
+pub fn lines(view: &View<'_>, width: usize) -> Vec<Line<'static>> {
+    let t = &view.theme;
     let width = width.max(KEYS_W + 12);
     let mut out = Vec::new();
     for ctx in HELP_ORDER {
-        let bindings: Vec<_> = app
+        let bindings: Vec<_> = view
             .keys
             .map
             .bindings()
@@ -98,13 +98,13 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
             out.push(Line::from(Span::styled(l, t.dim())));
         }
     }
-    if !app.footer.messages.is_empty() {
+    if !view.footer.messages.is_empty() {
         out.push(Line::from(""));
         out.push(Line::from(Span::styled(
             "Messages, latest first",
             t.title(),
         )));
-        for m in &app.footer.messages {
+        for m in &view.footer.messages {
             let style = if m.error { t.error() } else { t.dim() };
             for (i, l) in wrap(&m.text, width.saturating_sub(4))
                 .into_iter()
@@ -115,9 +115,9 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
             }
         }
     }
-    if app.config.path.is_some() || !app.config.notes.is_empty() || !app.config.info.is_empty() {
-        let shown = app.config.path.as_ref().map_or_else(
-            || "(given to the app)".to_string(),
+    if view.config.path.is_some() || !view.config.notes.is_empty() || !view.config.info.is_empty() {
+        let shown = view.config.path.as_ref().map_or_else(
+            || "(given to the view)".to_string(),
             |p| p.display().to_string(),
         );
         out.push(Line::from(""));
@@ -125,8 +125,8 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
             format!("Config file: {shown}"),
             t.dim(),
         )));
-        let notes = app.config.notes.iter().map(|n| (n, t.error()));
-        let info = app.config.info.iter().map(|n| (n, t.dim()));
+        let notes = view.config.notes.iter().map(|n| (n, t.error()));
+        let info = view.config.info.iter().map(|n| (n, t.dim()));
         for (note, style) in notes.chain(info) {
             for (i, l) in wrap(note, width.saturating_sub(4)).into_iter().enumerate() {
                 let lead = if i == 0 { "  " } else { "    " };
@@ -138,8 +138,8 @@ pub fn lines(app: &App, width: usize) -> Vec<Line<'static>> {
 }
 
 /// The overlay's own keys, from the keymap.
-fn bottom_keys(app: &App) -> String {
-    let items: Vec<String> = app
+fn bottom_keys(view: &View<'_>) -> String {
+    let items: Vec<String> = view
         .keys
         .map
         .bindings()
@@ -151,8 +151,8 @@ fn bottom_keys(app: &App) -> String {
 }
 
 /// The widest the text wants to be: every description on one line beside its keys.
-fn natural_width(app: &App) -> usize {
-    app.keys
+fn natural_width(view: &View<'_>) -> usize {
+    view.keys
         .map
         .bindings()
         .iter()
@@ -166,16 +166,16 @@ fn natural_width(app: &App) -> usize {
 
 /// Where the overlay is drawn on a terminal of `area`: as wide as its text wants, within the
 /// terminal less a margin; as tall as the terminal less a line above and below.
-fn popup(app: &App, area: Rect) -> Rect {
-    let want = u16::try_from(natural_width(app) + 2).unwrap_or(u16::MAX);
+fn popup(view: &View<'_>, area: Rect) -> Rect {
+    let want = u16::try_from(natural_width(view) + 2).unwrap_or(u16::MAX);
     let w = area.width.saturating_sub(4).min(want);
     let h = area.height.saturating_sub(2);
-    crate::tui::view::centered(area, w, h)
+    crate::tui::view::parts::centered(area, w, h)
 }
 
 /// The text inside the overlay's border on a terminal of `area`: its width and its height.
-fn inner(app: &App, area: Rect) -> (usize, u16) {
-    let p = popup(app, area);
+fn inner(view: &View<'_>, area: Rect) -> (usize, u16) {
+    let p = popup(view, area);
     (
         usize::from(p.width.saturating_sub(2)),
         p.height.saturating_sub(2),
@@ -184,26 +184,26 @@ fn inner(app: &App, area: Rect) -> (usize, u16) {
 
 /// How far the text scrolls on a terminal of `area`, until its last line is at the bottom; and
 /// how many lines the box shows (a page).
-pub fn max_scroll(app: &App, area: Rect) -> (u16, u16) {
-    let (width, rows) = inner(app, area);
-    let max = u16::try_from(lines(app, width).len())
+pub fn max_scroll(view: &View<'_>, area: Rect) -> (u16, u16) {
+    let (width, rows) = inner(view, area);
+    let max = u16::try_from(lines(view, width).len())
         .unwrap_or(u16::MAX)
         .saturating_sub(rows);
     (max, rows)
 }
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App, help: Help) {
-    let popup = popup(app, area);
-    let (width, _) = inner(app, area);
-    let body = lines(app, width);
+pub fn draw(frame: &mut Frame, area: Rect, view: &View<'_>, help: Help) {
+    let popup = popup(view, area);
+    let (width, _) = inner(view, area);
+    let body = lines(view, width);
     // The terminal may have shrunk since the last key.
-    let scroll = help.scroll.min(max_scroll(app, area).0);
+    let scroll = help.scroll.min(max_scroll(view, area).0);
     frame.render_widget(Clear, popup);
     frame.render_widget(
         Paragraph::new(body).scroll((scroll, 0)).block(
             Block::bordered()
-                .title(Span::styled(" Keys ", app.theme.title()))
-                .title_bottom(bottom_keys(app)),
+                .title(Span::styled(" Keys ", view.theme.title()))
+                .title_bottom(bottom_keys(view)),
         ),
         popup,
     );

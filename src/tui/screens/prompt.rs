@@ -2,15 +2,15 @@
 //! and every skill's fate, for the listing settings chosen here (which the other screens' L1
 //! figures follow). Updates as toggles change.
 
-use super::{Cmd, Ctx, Outcome, Screen};
+use super::screen::{Cmd, Ctx, Outcome, Screen};
 use crate::core::Agent;
 use crate::core::listing::{Fate, Format, Tier};
 use crate::core::modes::{ListingMode, saving_text};
 use crate::tui::action::Action;
-use crate::tui::app::App;
 use crate::tui::event::Preview;
 use crate::tui::keymap::Context;
 use crate::tui::layout::Areas;
+use crate::tui::state::view::View;
 use crate::tui::view::wrapped as wrap;
 use crate::tui::view::{thousands, truncate};
 use ratatui::Frame;
@@ -238,8 +238,8 @@ impl Screen for Prompt {
         Some(Cmd::FreshPreview)
     }
 
-    fn draw(&self, app: &App, frame: &mut Frame, areas: Areas) {
-        draw(frame, areas.body, app);
+    fn draw(&self, view: &View<'_>, frame: &mut Frame, areas: Areas) {
+        draw(frame, areas.body, view, self);
     }
 }
 
@@ -269,12 +269,11 @@ pub fn text_width(body: Rect) -> usize {
     usize::from(parts(body)[2].width.saturating_sub(2))
 }
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
-    let t = &app.theme;
-    let p = &app.screens.prompt;
+pub fn draw(frame: &mut Frame, area: Rect, view: &View<'_>, p: &Prompt) {
+    let t = &view.theme;
     let [head, gauge, text_area, fates_area] = parts(area);
     let settings = settings_title(p);
-    let Some(preview) = app.preview.shown.as_ref() else {
+    let Some(preview) = view.preview.shown.as_ref() else {
         frame.render_widget(
             Paragraph::new(Line::from(Span::styled(" rendering the listing…", t.dim())))
                 .block(Block::bordered().title(Span::styled(settings, t.title()))),
@@ -283,16 +282,16 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         return;
     };
     match &p.files_box {
-        Some(text) => frame.render_widget(files_box(app, text), head),
+        Some(text) => frame.render_widget(files_box(view, text), head),
         None => frame.render_widget(
-            Paragraph::new(summary(preview, app))
+            Paragraph::new(summary(preview, view, p))
                 .block(Block::bordered().title(Span::styled(settings, t.title()))),
             head,
         ),
     }
-    budget_gauge(frame, gauge, preview, app);
-    listing_text(frame, text_area, area, preview, app);
-    fates(frame, fates_area, preview, app);
+    budget_gauge(frame, gauge, preview, view);
+    listing_text(frame, text_area, area, preview, view, p);
+    fates(frame, fates_area, preview, view);
 }
 
 /// The settings in the head box's title.
@@ -312,8 +311,8 @@ fn settings_title(p: &Prompt) -> String {
 }
 
 /// The head box: how many skills are listed and how, the tokens, the modes compared.
-fn summary<'a>(preview: &Preview, app: &App) -> Vec<Line<'a>> {
-    let t = &app.theme;
+fn summary<'a>(preview: &Preview, view: &View<'_>, p: &Prompt) -> Vec<Line<'a>> {
+    let t = &view.theme;
     let l = &preview.listing;
     let listed = l.entries.len() - l.count(Fate::Dropped);
     let tokens = thousands(u64::from(preview.tokens));
@@ -337,28 +336,28 @@ fn summary<'a>(preview: &Preview, app: &App) -> Vec<Line<'a>> {
             Span::raw(", "),
             Span::styled(format!("{} dropped", l.count(Fate::Dropped)), t.error()),
         ]),
-        Line::from(match &app.models.chosen {
+        Line::from(match &view.models.chosen {
             None => format!(
                 " {} tokens ({}, an estimate: Claude models count 10–20% more) · {} chars",
                 tokens,
-                app.encoding().as_str(),
+                view.encoding().as_str(),
                 thousands(l.text.chars().count() as u64)
             ),
             Some(_) => format!(
                 " {} tokens ({}){} · {} chars",
                 tokens,
-                app.encoding().as_str(),
-                app.beside(u64::from(preview.tokens)),
+                view.encoding().as_str(),
+                view.beside(u64::from(preview.tokens)),
                 thousands(l.text.chars().count() as u64)
             ),
         }),
-        comparison_line(preview, app),
+        comparison_line(preview, view, p),
     ]
 }
 
 /// The gauge: the listing against its budget, or against the context window.
-fn budget_gauge(frame: &mut Frame, gauge: Rect, preview: &Preview, app: &App) {
-    let t = &app.theme;
+fn budget_gauge(frame: &mut Frame, gauge: Rect, preview: &Preview, view: &View<'_>) {
+    let t = &view.theme;
     let l = &preview.listing;
     let (ratio, label, over) = match l.budget {
         Some(budget) if budget.limit > 0 => {
@@ -377,7 +376,7 @@ fn budget_gauge(frame: &mut Frame, gauge: Rect, preview: &Preview, app: &App) {
         }
         _ => {
             let n = f64::from(preview.tokens);
-            let window = app.window() as f64;
+            let window = view.window() as f64;
             let r = n / window;
             (
                 r,
@@ -399,13 +398,19 @@ fn budget_gauge(frame: &mut Frame, gauge: Rect, preview: &Preview, app: &App) {
 }
 
 /// The listing's text, wrapped and scrolled, in `text_area` of the screen's `area`.
-fn listing_text(frame: &mut Frame, text_area: Rect, area: Rect, preview: &Preview, app: &App) {
-    let t = &app.theme;
-    let p = &app.screens.prompt;
+fn listing_text(
+    frame: &mut Frame,
+    text_area: Rect,
+    area: Rect,
+    preview: &Preview,
+    view: &View<'_>,
+    p: &Prompt,
+) {
+    let t = &view.theme;
     let l = &preview.listing;
     let text_w = text_width(area);
     let height = text_rows(area);
-    let wrapped = app.preview.wrap.get(&l.text, text_w);
+    let wrapped = view.preview.wrap.get(&l.text, text_w);
     let total_rows = wrapped.rows();
     let total_lines = l.text.lines().count();
     // The handler keeps the scroll within the text; a newer, shorter listing may still end
@@ -438,8 +443,8 @@ fn listing_text(frame: &mut Frame, text_area: Rect, area: Rect, preview: &Previe
 }
 
 /// Every skill's fate, the ones that lost something first.
-fn fates(frame: &mut Frame, fates_area: Rect, preview: &Preview, app: &App) {
-    let t = &app.theme;
+fn fates(frame: &mut Frame, fates_area: Rect, preview: &Preview, view: &View<'_>) {
+    let t = &view.theme;
     let l = &preview.listing;
     let fate_w = usize::from(fates_area.width.saturating_sub(2));
     let mut order: Vec<&crate::core::listing::ListedSkill> = l.entries.iter().collect();
@@ -454,7 +459,7 @@ fn fates(frame: &mut Frame, fates_area: Rect, preview: &Preview, app: &App) {
                 Fate::Trimmed | Fate::NameOnly => t.warning(),
                 Fate::Dropped => t.error(),
             };
-            let name = app.lib.skills.get(e.index).map_or("", |s| s.name.as_str());
+            let name = view.lib.skills.get(e.index).map_or("", |s| s.name.as_str());
             let mut spans = vec![
                 Span::styled(format!("{:<9} ", e.fate.as_str()), style),
                 Span::raw(truncate(name, fate_w.saturating_sub(10))),
@@ -491,8 +496,8 @@ fn offered(mode: ListingMode) -> &'static str {
 }
 
 /// Each mode's tokens per turn side by side, and what auto saves for the Test box's message.
-fn comparison_line(preview: &Preview, app: &App) -> Line<'static> {
-    let t = &app.theme;
+fn comparison_line(preview: &Preview, view: &View<'_>, p: &Prompt) -> Line<'static> {
+    let t = &view.theme;
     let c = &preview.comparison;
     let mut spans = vec![Span::raw(" per turn: ")];
     for m in &c.modes {
@@ -526,7 +531,7 @@ fn comparison_line(preview: &Preview, app: &App) -> Line<'static> {
             t.dim(),
         )),
     }
-    if let Some(note) = more_than_all(preview, TIERS[app.screens.prompt.tier] == Tier::Auto) {
+    if let Some(note) = more_than_all(preview, TIERS[p.tier] == Tier::Auto) {
         spans.push(Span::styled(format!(" · {note}"), t.dim()));
     }
     Line::from(spans)
@@ -647,17 +652,13 @@ fn files_label(files: &[PathBuf]) -> String {
 }
 
 /// The open-files box, in place of the summary while it is typed in.
-fn files_box<'a>(app: &App, text: &str) -> Paragraph<'a> {
-    let t = &app.theme;
-    let agent = app
-        .screens
-        .prompt
-        .agent()
+fn files_box<'a>(view: &View<'_>, text: &str) -> Paragraph<'a> {
+    let t = &view.theme;
+    let agent = view
+        .agent
         .map_or("an agent", |a| crate::core::agents::model::model(a).name);
-    let conditional = app
-        .screens
-        .prompt
-        .agent()
+    let conditional = view
+        .agent
         .is_some_and(|a| crate::core::agents::model::model(a).conditional);
     let note = if conditional {
         format!(

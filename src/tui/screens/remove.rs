@@ -1,11 +1,11 @@
 //! The confirmation before a skill goes to skillscope's trash: what goes, from where, and that
 //! `u` brings it back.
 
-use super::{Cmd, Outcome};
+use super::screen::{Cmd, Outcome};
 use crate::core::text::line;
 use crate::tui::action::Action;
-use crate::tui::app::App;
 use crate::tui::keymap::{self, Context};
+use crate::tui::state::view::View;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -30,14 +30,14 @@ impl Removal {
     }
 }
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App, removal: &Removal) {
-    let Some(s) = app.lib.skills.get(removal.skill) else {
+pub fn draw(frame: &mut Frame, area: Rect, view: &View<'_>, removal: &Removal) {
+    let Some(s) = view.lib.skills.get(removal.skill) else {
         return;
     };
     let w = area.width.saturating_sub(4).min(90);
     let height = 4 + u16::try_from(removal.refs.len()).unwrap_or(u16::MAX);
-    let popup = crate::tui::view::centered(area, w, height);
-    let keys: Vec<String> = app
+    let popup = crate::tui::view::parts::centered(area, w, height);
+    let keys: Vec<String> = view
         .keys
         .map
         .footer(&[Context::Confirm])
@@ -53,13 +53,13 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, removal: &Removal) {
         )),
         Line::from(Span::styled(
             "It goes to skillscope's trash, whole; u (or skillscope restore) puts it back.",
-            app.theme.dim(),
+            view.theme.dim(),
         )),
     ];
     for r in &removal.refs {
         body.push(Line::from(Span::styled(
             crate::tui::view::truncate(&line(r), width),
-            app.theme.warning(),
+            view.theme.warning(),
         )));
     }
     frame.render_widget(Clear, popup);
@@ -68,7 +68,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App, removal: &Removal) {
             Block::bordered()
                 .title(Span::styled(
                     format!(" Remove {}? ", line(&s.name)),
-                    app.theme.title(),
+                    view.theme.title(),
                 ))
                 .title_bottom(format!(" {} ", keys.join(" · "))),
         ),

@@ -1,17 +1,18 @@
 //! The Test screen: a message, and the skills each matcher would trigger for it, side by side,
 //! with scores and the matched words highlighted.
 
-use super::{Cmd, Ctx, Outcome, Screen};
+use super::screen::{Cmd, Ctx, Outcome, Screen};
 use crate::core::Agent;
 use crate::core::agents::model::{Injection as Framing, model};
 use crate::core::matching::{self, Match, Matcher};
 use crate::core::text::line;
 use crate::core::text::thousands;
 use crate::tui::action::Action;
-use crate::tui::app::{App, Embedding};
 use crate::tui::keymap::Context;
 use crate::tui::layout::Areas;
 use crate::tui::screens::skills::table::highlighted;
+use crate::tui::state::view::View;
+use crate::tui::state::work::Embedding;
 use crate::tui::view::truncate;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -20,8 +21,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 use std::ops::Range;
 
-/// How many skills each matcher shows.
-pub const TEST_TOP_K: usize = 8;
+pub use crate::tui::state::answers::{Injection, TEST_TOP_K};
 
 #[derive(Debug, Clone, Default)]
 pub struct TestBox {
@@ -49,17 +49,6 @@ pub enum Injecting {
     /// The agent's view or its injection is being worked out.
     Waiting(Agent),
     Shown(Box<Injection>),
-}
-
-/// What a message injects for one agent: the skills it loads and the exact text, counted.
-#[derive(Debug, Clone)]
-pub struct Injection {
-    pub agent: Agent,
-    /// The matcher that chose them (the agent's own rule, or bm25 standing in for the model).
-    pub matcher: Matcher,
-    pub ids: Vec<String>,
-    pub text: String,
-    pub tokens: usize,
 }
 
 impl TestBox {
@@ -151,8 +140,8 @@ impl Screen for TestBox {
         Some(Cmd::NeedIndex)
     }
 
-    fn draw(&self, app: &App, frame: &mut Frame, areas: Areas) {
-        draw(frame, areas.body, app);
+    fn draw(&self, view: &View<'_>, frame: &mut Frame, areas: Areas) {
+        draw(frame, areas.body, view, self);
     }
 }
 
@@ -197,27 +186,25 @@ fn cells(results: Rect) -> Vec<Rect> {
         .collect()
 }
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
-    let t = &app.theme;
+pub fn draw(frame: &mut Frame, area: Rect, view: &View<'_>, test: &TestBox) {
+    let t = &view.theme;
     let [input, results, injected] = parts(area);
-    injection(frame, injected, app);
-    let routing: Vec<Match> = app
-        .screens
-        .test
+    injection(frame, injected, view, test);
+    let routing: Vec<Match> = test
         .results
         .iter()
         .filter(|(m, _)| Matcher::ROUTING.contains(m))
         .flat_map(|(_, ms)| ms.iter().cloned())
         .collect();
     let spans = matching::highlight_spans(&routing);
-    let mut text = marked(&app.screens.test.message, &spans, t.base(), t.hit());
-    let mut title = if app.screens.test.typing {
+    let mut text = marked(&test.message, &spans, t.base(), t.hit());
+    let mut title = if test.typing {
         text.spans.push(Span::styled("▏", t.key()));
         " Message: which skills would it trigger? ".to_string()
     } else {
         " Message (Enter to type again) ".to_string()
     };
-    if let Some(a) = app.screens.prompt.agent() {
+    if let Some(a) = view.agent {
         title.push_str(&format!(
             "· {} skills ",
             crate::core::text::possessive(model(a).name)
@@ -231,21 +218,26 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let cells = cells(results);
     for (k, matcher) in Matcher::ALL.iter().enumerate() {
         let Some(cell) = cells.get(k) else { continue };
-        let found = app
-            .screens
-            .test
+        let found = test
             .results
             .iter()
             .find(|(m, _)| m == matcher)
             .map(|(_, ms)| ms.as_slice());
-        column(frame, *cell, app, *matcher, found);
+        column(frame, *cell, view, test, *matcher, found);
     }
 }
 
-fn column(frame: &mut Frame, area: Rect, app: &App, matcher: Matcher, found: Option<&[Match]>) {
-    let t = &app.theme;
+fn column(
+    frame: &mut Frame,
+    area: Rect,
+    view: &View<'_>,
+    test: &TestBox,
+    matcher: Matcher,
+    found: Option<&[Match]>,
+) {
+    let t = &view.theme;
     let width = usize::from(area.width.saturating_sub(2));
-    let waiting = match (&app.matching.embedding, matcher.needs_vectors()) {
+    let waiting = match (&view.embedding, matcher.needs_vectors()) {
         (_, false) => None,
         (Embedding::Running { done, total }, true) if *total > 0 => Some(format!(
             "embedding skills… {}/{}",
@@ -256,7 +248,7 @@ fn column(frame: &mut Frame, area: Rect, app: &App, matcher: Matcher, found: Opt
             Some("loading the model…".to_string())
         }
         (Embedding::Failed(e), true) => Some(line(e).into_owned()),
-        (Embedding::Done, true) if app.matching.meaning.pending() => {
+        (Embedding::Done, true) if view.meaning_pending => {
             Some("embedding the message…".to_string())
         }
         (Embedding::Done, true) => None,
@@ -264,35 +256,33 @@ fn column(frame: &mut Frame, area: Rect, app: &App, matcher: Matcher, found: Opt
     // No count while the vectors are being made or the message embedded: nothing found yet is
     // not nothing found.
     let title = match found {
-        Some(ms) if !app.screens.test.message.trim().is_empty() && waiting.is_none() => {
+        Some(ms) if !test.message.trim().is_empty() && waiting.is_none() => {
             format!(" {matcher} · {} ", ms.len())
         }
         _ => format!(" {matcher} "),
     };
     let mut lines: Vec<Line> = Vec::new();
-    if matcher == Matcher::Keyword
-        && matching::keyword_crowded(app.screens.test.competing).is_some()
-    {
+    if matcher == Matcher::Keyword && matching::keyword_crowded(test.competing).is_some() {
         let w = format!(
             "⚠ {} skills: keyword matching degrades past ~{} (Lazy Skills design)",
-            app.screens.test.competing,
+            test.competing,
             matching::KEYWORD_SKILL_LIMIT
         );
-        for l in crate::tui::view::wrap(&w, width.max(10)) {
+        for l in crate::tui::view::parts::wrap(&w, width.max(10)) {
             lines.push(Line::from(Span::styled(l, t.warning())));
         }
     }
-    if !app.test_ready() {
+    if !view.test_ready {
         lines.push(Line::from(Span::styled("indexing…", t.dim())));
     } else if let Some(w) = waiting {
         lines.push(Line::from(Span::styled(w, t.dim())));
-    } else if app.screens.test.message.trim().is_empty() {
+    } else if test.message.trim().is_empty() {
         lines.push(Line::from(Span::styled("type a message", t.dim())));
     } else {
         match found {
             Some(ms) if !ms.is_empty() => {
                 for (rank, m) in ms.iter().enumerate() {
-                    let Some(skill) = app.lib.skills.get(m.skill) else {
+                    let Some(skill) = view.lib.skills.get(m.skill) else {
                         continue;
                     };
                     // Similarities are fractions: two places tell them apart.
@@ -316,7 +306,7 @@ fn column(frame: &mut Frame, area: Rect, app: &App, matcher: Matcher, found: Opt
                         Vec::new()
                     };
                     // A name two skills share carries its agent and scope.
-                    let place = if shares_name(app, m.skill) {
+                    let place = if shares_name(view, m.skill) {
                         format!(" ({}·{})", skill.agent.as_str(), skill.scope.as_str())
                     } else {
                         String::new()
@@ -334,17 +324,13 @@ fn column(frame: &mut Frame, area: Rect, app: &App, matcher: Matcher, found: Opt
                         .push(Span::raw(" ".repeat(name_w.saturating_sub(used) + 1)));
                     line.spans.push(Span::styled(score, t.dim()));
                     lines.push(line);
-                    lines.push(why(m, app, width));
+                    lines.push(why(m, view, test, width));
                 }
             }
             _ => lines.push(Line::from(Span::styled("nothing triggers", t.dim()))),
         }
     }
-    let scroll = app
-        .screens
-        .test
-        .scroll
-        .min(lines.len().saturating_sub(1) as u16);
+    let scroll = test.scroll.min(lines.len().saturating_sub(1) as u16);
     frame.render_widget(
         Paragraph::new(lines)
             .scroll((scroll, 0))
@@ -355,10 +341,10 @@ fn column(frame: &mut Frame, area: Rect, app: &App, matcher: Matcher, found: Opt
 
 /// What the message injects for the chosen agent: which skills, how many tokens, and the first
 /// lines of the text in the agent's framing.
-fn injection(frame: &mut Frame, area: Rect, app: &App) {
-    let t = &app.theme;
+fn injection(frame: &mut Frame, area: Rect, view: &View<'_>, test: &TestBox) {
+    let t = &view.theme;
     let width = usize::from(area.width.saturating_sub(2));
-    let (title, lines): (String, Vec<Line>) = match &app.screens.test.injecting {
+    let (title, lines): (String, Vec<Line>) = match &test.injecting {
         Injecting::NoAgent => (
             " Injected ".to_string(),
             vec![Line::from(Span::styled(
@@ -406,7 +392,7 @@ fn injection(frame: &mut Frame, area: Rect, app: &App) {
                 " Injected by {} ({how}): {what} · {} tokens ({}) ",
                 m.name,
                 crate::core::text::thousands(i.tokens as u64),
-                app.encoding().as_str()
+                view.encoding().as_str()
             );
             let body: Vec<Line> = if i.text.is_empty() {
                 vec![Line::from(Span::styled(
@@ -434,15 +420,15 @@ fn injection(frame: &mut Frame, area: Rect, app: &App) {
 }
 
 /// The words of the message that matched, each with the field of the skill it matched in.
-fn why(m: &Match, app: &App, width: usize) -> Line<'static> {
-    let t = &app.theme;
+fn why(m: &Match, view: &View<'_>, test: &TestBox, width: usize) -> Line<'static> {
+    let t = &view.theme;
     let mut spans = vec![Span::raw("  ")];
     let mut used = 2;
     for (i, h) in m.hits.iter().enumerate() {
         let words: Vec<&str> = h
             .spans
             .iter()
-            .filter_map(|r| app.screens.test.message.get(r.clone()))
+            .filter_map(|r| test.message.get(r.clone()))
             .collect();
         // A semantic hit matched no word: it says how near the message is to the field.
         let said = match h.similarity {
@@ -492,8 +478,8 @@ pub fn marked(text: &str, marks: &[Range<usize>], base: Style, hit: Style) -> Li
 
 /// Whether another skill of the library has the same id as skill `i` (one skill installed for
 /// two agents, or two collections' copies).
-fn shares_name(app: &App, i: usize) -> bool {
-    let lib = &app.lib;
+fn shares_name(view: &View<'_>, i: usize) -> bool {
+    let lib = &view.lib;
     let Some(id) = lib.skills.get(i).map(|s| s.id.as_str()) else {
         return false;
     };

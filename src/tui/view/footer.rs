@@ -2,8 +2,8 @@
 //! A message never takes the whole line: the first keys stay in sight beside it. Each action
 //! shows its first key; the help overlay lists every key.
 
-use crate::tui::app::App;
 use crate::tui::keymap;
+use crate::tui::state::view::View;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -12,15 +12,15 @@ use ratatui::widgets::Paragraph;
 /// The share of the line kept for the keys while a message is shown, in percent.
 const KEYS_SHARE: usize = 45;
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
-    let t = &app.theme;
-    let contexts = app.contexts();
+/// `contexts`: the keymap contexts in force, most specific first.
+pub fn draw(frame: &mut Frame, area: Rect, view: &View<'_>, contexts: &[keymap::Context]) {
+    let t = &view.theme;
     let typing = contexts.first().is_some_and(|c| c.takes_text());
     let total = usize::from(area.width);
-    let items: Vec<(String, &str)> = app
+    let items: Vec<(String, &str)> = view
         .keys
         .map
-        .footer(&contexts)
+        .footer(contexts)
         .into_iter()
         // The first key of each: the help lists them all, the line has room for more actions.
         .map(|b| (keymap::first_key_label(b, typing), b.short))
@@ -29,7 +29,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         |(keys, short): &(String, &str)| 1 + keys.chars().count() + 1 + short.chars().count();
     let keys_w: usize = items.iter().map(item_w).sum();
     let mut spans: Vec<Span> = Vec::new();
-    if let Some(status) = &app.footer.status {
+    if let Some(status) = &view.footer.status {
         let style = if status.error { t.error() } else { t.on() };
         let room = total
             .saturating_sub(keys_w.min(total * KEYS_SHARE / 100))

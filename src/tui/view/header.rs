@@ -1,18 +1,18 @@
 //! The top line: the screens as tabs, and what the figures are about (demo library, rescans).
 
 use crate::tui::action::Screen;
-use crate::tui::app::App;
 use crate::tui::layout::{BRAND, tab_label};
+use crate::tui::state::view::View;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
-    let t = &app.theme;
+pub fn draw(frame: &mut Frame, area: Rect, view: &View<'_>) {
+    let t = &view.theme;
     let mut spans = vec![Span::styled(BRAND, t.title())];
     for s in Screen::ALL {
-        let style = if s == app.screen {
+        let style = if s == view.screen {
             t.tab_active()
         } else {
             t.base()
@@ -21,7 +21,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         spans.push(Span::raw(" "));
     }
     let mut right = Vec::new();
-    if let Some(c) = app.counting.progress {
+    if let Some(c) = view.counting.progress {
         let level = match c.level {
             crate::core::skill::Level::L1 => "L1",
             crate::core::skill::Level::L2 => "L2",
@@ -32,8 +32,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             t.dim(),
         ));
     }
-    if app.rescan.running() {
-        let word = if app.loaded() {
+    if view.rescan.running() {
+        let word = if view.loaded() {
             "rescanning… "
         } else {
             "scanning… "
@@ -41,13 +41,13 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         right.push(Span::styled(word, t.dim()));
     }
     // The agent every screen shows (v cycles it).
-    if let Some(a) = app.view_agent() {
+    if let Some(a) = view.view_agent() {
         right.push(Span::styled(
             format!(" {} ", crate::core::agents::model::model(a).name),
             t.badge().add_modifier(ratatui::style::Modifier::REVERSED),
         ));
     }
-    if app.lib.demo {
+    if view.lib.demo {
         right.push(Span::styled(
             " demo library ",
             t.warning().add_modifier(ratatui::style::Modifier::REVERSED),
@@ -56,10 +56,10 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let used: usize = spans.iter().map(|s| s.content.chars().count()).sum();
     let room = usize::from(area.width).saturating_sub(used);
     let width = |v: &[Span]| v.iter().map(|s| s.content.chars().count()).sum::<usize>();
-    if !app.config.notes.is_empty() {
+    if !view.config.notes.is_empty() {
         // Config problems outrank progress words: the badge stays, shorter if it must. The
         // details are in the help overlay, with their lines.
-        let n = app.config.notes.len();
+        let n = view.config.notes.len();
         let what = if n == 1 { "problem" } else { "problems" };
         let style = t.error().add_modifier(ratatui::style::Modifier::REVERSED);
         let long = Span::styled(format!(" config: {n} {what}, see ? "), style);

@@ -6,7 +6,7 @@ use crate::core::diagnostic::Counts;
 use crate::core::matching::fuzzy::NameFilter;
 use crate::core::namespace;
 use crate::core::tokens::SkillTokens;
-use crate::tui::screens;
+use crate::tui::screens::screen;
 use ratatui::widgets::TableState;
 use std::path::PathBuf;
 
@@ -182,7 +182,7 @@ impl SkillList {
     }
 
     pub fn move_by(&mut self, delta: isize) {
-        screens::move_selection(&mut self.table, self.rows.len(), delta);
+        screen::move_selection(&mut self.table, self.rows.len(), delta);
     }
 
     pub fn select(&mut self, row: usize) {
@@ -193,7 +193,7 @@ impl SkillList {
     /// Scrolls so the selection is on screen, keeping a row of context above and below when
     /// there is room.
     pub fn scroll_into_view(&mut self, height: usize) {
-        screens::reveal(&mut self.table, self.rows.len(), height, margin(height));
+        screen::reveal(&mut self.table, self.rows.len(), height, margin(height));
     }
 
     /// Scrolls the window without moving the selection off screen (mouse wheel); the selection

@@ -3,20 +3,20 @@
 
 pub mod detail;
 pub mod list;
+pub mod pane;
 pub mod resource;
+mod screen;
 pub mod table;
 
-use super::{Cmd, Ctx, Outcome, Screen};
 use crate::core::Library;
 use crate::core::agents::SwitchScope;
 use crate::core::skill::Skill;
 use crate::tui::action::{Action, Screen as Id};
-use crate::tui::app::App;
 use crate::tui::keymap::Context;
 use crate::tui::layout::Areas;
+use crate::tui::screens::screen::{Cmd, Ctx, Outcome};
 use detail::{Detail, ResourceView};
 use list::SkillList;
-use ratatui::Frame;
 use ratatui::crossterm::event::{MouseButton, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
@@ -301,58 +301,10 @@ impl Skills {
     }
 }
 
-impl Screen for Skills {
-    fn context(&self) -> Context {
-        self.keys()
-    }
-
-    fn handle(&mut self, action: Action, cx: &Ctx) -> Outcome {
-        self.act(action, cx)
-    }
-
-    fn type_char(&mut self, c: char, cx: &Ctx) -> Outcome {
-        self.type_filter(c, cx)
-    }
-
-    fn scroll(&mut self, delta: isize, cx: &Ctx) -> Outcome {
-        self.scroll_by(delta, cx.lib, cx.size)
-    }
-
-    fn mouse(&mut self, kind: MouseEventKind, at: Position, cx: &Ctx) -> Outcome {
-        self.click(kind, at, cx)
-    }
-
-    /// The filter box closes when another screen is shown.
-    fn hidden(&mut self) {
-        if self.mode == Mode::Filter {
-            self.mode = Mode::List;
-        }
-    }
-
-    fn draw(&self, app: &App, frame: &mut Frame, areas: Areas) {
-        draw(frame, areas, app);
-    }
-}
-
 /// `at` moved by `delta`, within `0..=max`.
 fn scrolled(at: u16, delta: isize, max: usize) -> u16 {
     let to = usize::from(at).saturating_add_signed(delta).min(max);
     u16::try_from(to).unwrap_or(u16::MAX)
-}
-
-/// The screen: the open file over everything, else the list and the detail pane as the layout
-/// places them.
-pub fn draw(frame: &mut Frame, areas: Areas, app: &App) {
-    if let Some(v) = &app.screens.skills.viewer {
-        resource::draw(frame, areas.body, app, v);
-        return;
-    }
-    if let Some(b) = areas.list_block {
-        table::draw(frame, b, app);
-    }
-    if let Some(d) = areas.detail {
-        detail::draw(frame, d, app);
-    }
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! token count in the title.
 
 use super::detail::ResourceView;
-use crate::tui::app::App;
+use crate::tui::state::view::View;
 use crate::tui::view::thousands;
 use crate::tui::view::wrapped as wrap;
 use ratatui::Frame;
@@ -10,8 +10,8 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App, v: &ResourceView) {
-    let t = &app.theme;
+pub fn draw(frame: &mut Frame, area: Rect, view: &View<'_>, v: &ResourceView) {
+    let t = &view.theme;
     let tokens = v.tokens.map_or_else(
         || "tokens not counted yet".to_string(),
         |n| format!("{} tok", thousands(u64::from(n))),

@@ -1,13 +1,14 @@
 //! The skills table: toggle, name, agent/scope badge, costs per level and a diagnostics badge,
 //! building only the rows on screen.
 
-use super::{Mode, list};
+use super::{Mode, Skills, list};
 use crate::core::Skill;
 use crate::core::agents::view::Seen;
 use crate::core::budget::badge;
 use crate::core::source::Scope;
-use crate::tui::app::App;
-use crate::tui::view::{cost_in, thousands, truncate};
+use crate::tui::state::view::View;
+use crate::tui::view::parts::cost_in;
+use crate::tui::view::{thousands, truncate};
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Rect};
 use ratatui::style::Style;
@@ -26,21 +27,20 @@ const AGENTS_W: u16 = 3;
 const NUM_W: u16 = 6;
 const DIAG_W: u16 = 7;
 
-pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
-    let t = &app.theme;
-    let lib = &app.lib;
-    let skills = &app.screens.skills;
-    let block = frame_block(app);
+pub fn draw(frame: &mut Frame, area: Rect, view: &View<'_>, skills: &Skills) {
+    let t = &view.theme;
+    let lib = &view.lib;
+    let block = frame_block(view, skills);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     if lib.skills.is_empty() {
-        empty(frame, inner, app);
+        empty(frame, inner, view);
         return;
     }
     // The rows under the column titles.
     let height = usize::from(inner.height.saturating_sub(1));
     // The agents column only when some skill sits in a folder an agent with switches reads.
-    let agents_w = if app.switches.agent_readers {
+    let agents_w = if view.switches.agent_readers {
         AGENTS_W
     } else {
         0
@@ -58,7 +58,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         .enumerate()
         .map(|(i, r)| {
             if shown.contains(&i) {
-                row(app, r.skill, i == selected, cols, agents_w)
+                row(view, skills, r.skill, i == selected, cols, agents_w)
             } else {
                 Row::default()
             }
@@ -73,24 +73,23 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
 
 /// The list's frame: the enabled count and L1 total on top, the sort, the rules and the
 /// filter below.
-fn frame_block(app: &App) -> Block<'static> {
-    let t = &app.theme;
-    let lib = &app.lib;
-    let skills = &app.screens.skills;
-    let (l1, pending) = app.enabled_l1();
+fn frame_block(view: &View<'_>, skills: &Skills) -> Block<'static> {
+    let t = &view.theme;
+    let lib = &view.lib;
+    let (l1, pending) = view.enabled_l1();
     let l1_text = match (l1, pending) {
         (0, p) if p > 0 => "…".to_string(),
         (n, p) if p > 0 => format!("{}+…", thousands(n)),
-        (n, _) => format!("{}{}", thousands(n), app.beside(n)),
+        (n, _) => format!("{}{}", thousands(n), view.beside(n)),
     };
-    let summary = if app.loaded() {
+    let summary = if view.loaded() {
         // L1 is the listing entry, so it depends on the format chosen in the prompt preview.
         format!(
             "{}/{} enabled · L1 {} tok ({}) ",
-            app.enabled_count(),
+            view.enabled_count(),
             lib.skills.len(),
             l1_text,
-            crate::tui::screens::prompt::FORMATS[app.screens.prompt.format].as_str()
+            crate::tui::screens::prompt::FORMATS[view.format].as_str()
         )
     } else {
         "… ".to_string()
@@ -99,7 +98,7 @@ fn frame_block(app: &App) -> Block<'static> {
         Span::styled(" Skills ", t.title()),
         Span::raw(summary),
     ]);
-    let checking = if app.findings.checked { "" } else { "…" };
+    let checking = if view.findings.checked { "" } else { "…" };
     let arrow = if skills.list.reversed {
         " reversed"
     } else {
@@ -108,7 +107,7 @@ fn frame_block(app: &App) -> Block<'static> {
     let mut bottom = vec![Span::raw(format!(
         " sort: {}{arrow} · rules: {}{checking} ",
         skills.list.sort.label(),
-        app.rules_label()
+        view.rules_label()
     ))];
     if skills.mode == Mode::Filter || !skills.list.filter.is_empty() {
         let cursor = if skills.mode == Mode::Filter {
@@ -151,16 +150,22 @@ fn header(cols: Columns, agents_w: u16) -> Row<'static> {
 }
 
 /// The row of the skill at `index` in the library.
-fn row(app: &App, index: usize, selected: bool, cols: Columns, agents_w: u16) -> Row<'static> {
-    let t = &app.theme;
-    let lib = &app.lib;
-    let skills = &app.screens.skills;
+fn row(
+    view: &View<'_>,
+    skills: &Skills,
+    index: usize,
+    selected: bool,
+    cols: Columns,
+    agents_w: u16,
+) -> Row<'static> {
+    let t = &view.theme;
+    let lib = &view.lib;
     let name_w = cols.name;
     let skill = &lib.skills[index];
-    let seen = app.seen(index);
+    let seen = view.seen(index);
     let on = seen.listed();
-    let costs = app.costs_of(index);
-    let diag = app.findings.counts.get(index).copied().unwrap_or_default();
+    let costs = view.costs_of(index);
+    let diag = view.findings.counts.get(index).copied().unwrap_or_default();
     let dim = skill.shadowed_by.is_some() || !on;
     let base = if dim { t.dim() } else { t.base() };
     // The id: the name with its namespace (`web.scraper`, `plugin:skill`).
@@ -188,17 +193,17 @@ fn row(app: &App, index: usize, selected: bool, cols: Columns, agents_w: u16) ->
         Seen::Off(_) | Seen::Shadowed | Seen::Dormant => Span::styled("○", t.dim()),
     };
     let badge = fit_badge(skill, usize::from(cols.badge));
-    let diag_cell = diag_badge(diag.errors, diag.warnings, app);
+    let diag_cell = diag_badge(diag.errors, diag.warnings, view);
     let mut cells = vec![
         Cell::from(toggle),
         Cell::from(name),
         Cell::from(Span::styled(badge, t.badge())),
-        num(costs.l1, app.counting.done[0]),
-        num(costs.l2, app.counting.done[1]),
-        num(costs.l3_with_schema(), app.counting.done[2]),
+        num(costs.l1, view.counting.done[0]),
+        num(costs.l2, view.counting.done[1]),
+        num(costs.l3_with_schema(), view.counting.done[2]),
     ];
     if agents_w > 0 {
-        cells.push(Cell::from(agent_badges(app, skill)));
+        cells.push(Cell::from(agent_badges(view, skill)));
     }
     cells.push(Cell::from(diag_cell));
     if cols.description > 0 {
@@ -324,9 +329,9 @@ pub fn winner_label(w: &Skill, loser: &Skill) -> String {
 
 /// One letter per agent with switches (the registry's badge letters) that reads the skill's
 /// folder: the letter when the agent lists the skill, `-` when its settings keep it out.
-pub fn agent_badges(app: &App, skill: &Skill) -> Line<'static> {
-    let t = &app.theme;
-    let Some(switches) = &app.switches.agents else {
+pub fn agent_badges(view: &View<'_>, skill: &Skill) -> Line<'static> {
+    let t = &view.theme;
+    let Some(switches) = &view.switches.agents else {
         return Line::from(Span::styled("…", t.dim()));
     };
     let spans: Vec<Span> = switches
@@ -352,8 +357,8 @@ fn num(n: Option<u32>, counted: bool) -> Cell<'static> {
 }
 
 /// `2E 1W`, or nothing when the skill is clean.
-fn diag_badge(errors: usize, warnings: usize, app: &App) -> Line<'static> {
-    let t = &app.theme;
+fn diag_badge(errors: usize, warnings: usize, view: &View<'_>) -> Line<'static> {
+    let t = &view.theme;
     let mut spans = Vec::new();
     if errors > 0 {
         spans.push(Span::styled(format!("{errors}E"), t.error()));
@@ -410,10 +415,10 @@ pub fn highlighted(
     Line::from(spans)
 }
 
-fn empty(frame: &mut Frame, area: Rect, app: &App) {
-    let t = &app.theme;
-    if !app.loaded() {
-        let paths: Vec<String> = app
+fn empty(frame: &mut Frame, area: Rect, view: &View<'_>) {
+    let t = &view.theme;
+    if !view.loaded() {
+        let paths: Vec<String> = view
             .rescan
             .spec
             .paths
@@ -441,13 +446,13 @@ fn empty(frame: &mut Frame, area: Rect, app: &App) {
         Line::from(""),
         Line::from("  A skill is a folder holding a SKILL.md. Looked in:"),
     ];
-    for r in &app.lib.roots {
+    for r in &view.lib.roots {
         lines.push(Line::from(Span::styled(
             format!("    {}", crate::core::text::path(&r.path)),
             t.dim(),
         )));
     }
-    for p in &app.lib.problems {
+    for p in &view.lib.problems {
         lines.push(Line::from(Span::styled(
             format!("  {}: {}", p.rule, crate::core::text::line(&p.message)),
             t.error(),

@@ -252,3 +252,19 @@ impl Watching {
         }
     }
 }
+
+/// The semantic matchers' vectors in the app.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Embedding {
+    /// No index yet.
+    #[default]
+    Waiting,
+    /// Fields embedded of those the library index did not remember (0 of 0 while it is read).
+    Running {
+        done: usize,
+        total: usize,
+    },
+    Done,
+    /// The model could not run: what it said.
+    Failed(String),
+}

@@ -1,6 +1,6 @@
 //! The app's state beside its screens, in small parts: the rules' findings, the switches, the
-//! managing flows' settings, the models, the config's notes, the footer, the open overlay and
-//! what the run loop is asked to do.
+//! managing flows' settings, the models, the config's notes, the footer and what the run loop
+//! is asked to do.
 
 use crate::core::agents::AgentSwitches;
 use crate::core::diagnostic::{Counts, Diagnostic};
@@ -11,11 +11,7 @@ use crate::core::source::{Agent, Scope};
 use crate::core::state::EnableState;
 use crate::core::usage::UseCost;
 use crate::tui::external::EditRequest;
-use crate::tui::keymap::{Context, Keymap};
-use crate::tui::screens::add::AddFlow;
-use crate::tui::screens::confirm::Confirm;
-use crate::tui::screens::help::Help;
-use crate::tui::screens::remove::Removal;
+use crate::tui::keymap::Keymap;
 use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -197,27 +193,6 @@ pub struct Usage {
     pub links: Option<Vec<Vec<usize>>>,
     /// Empty until the names in composite bodies are known.
     pub used: Vec<UseCost>,
-}
-
-/// The overlay open over the screens: it takes every key while it is open.
-pub enum Overlay {
-    Help(Help),
-    /// A write-through to agents' settings waiting for the user's yes.
-    Confirm(Confirm),
-    Add(AddFlow),
-    /// A removal waiting for the user's yes.
-    Remove(Removal),
-}
-
-impl Overlay {
-    /// The keymap contexts in force while it is open, most specific first.
-    pub fn contexts(&self) -> Vec<Context> {
-        match self {
-            Overlay::Add(f) => vec![f.context(), Context::Global],
-            Overlay::Confirm(_) | Overlay::Remove(_) => vec![Context::Confirm],
-            Overlay::Help(_) => vec![Context::Help],
-        }
-    }
 }
 
 /// What the app asks of the run loop, which owns the terminal.
