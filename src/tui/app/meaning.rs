@@ -112,6 +112,8 @@ impl App {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::matching::Index;
+    use std::sync::Arc;
     use crate::core::load::LibrarySpec;
     use crate::core::matching::semantic::SkillVectors;
     use crate::core::matching::testlib;

@@ -61,7 +61,7 @@ pub struct Run {
 }
 
 /// Leaving the app (quit, Ctrl-C, a panic unwinding) stops every probe and waits until they are
-/// killed and reaped and their temporary folders removed, so none outlives the view.
+/// killed and reaped and their temporary folders removed, so none outlives the app.
 impl Drop for Checks {
     fn drop(&mut self) {
         self.stop();

@@ -57,7 +57,7 @@ pub trait Screen {
     fn hidden(&mut self) {}
 
     /// Draws the screen in `areas` (the frame, the tabs and the footer are the app's): a pure
-    /// function of the app's state, which a draw reads whole.
+    /// function of the screen's own state and `view`, the shared state as the app lends it.
     fn draw(&self, view: &View<'_>, frame: &mut Frame, areas: Areas);
 }
 
