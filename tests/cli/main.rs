@@ -1,5 +1,7 @@
 //! Integration tests of the command line: every subcommand run as a real process over fixture
 //! libraries (and the corpus, when present).
+// A test walks a whole scenario in one function.
+#![allow(clippy::too_many_lines)]
 
 #[path = "../common/mod.rs"]
 mod common;

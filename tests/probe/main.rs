@@ -1,5 +1,7 @@
 //! Integration tests of probes: verdicts, the sandbox's promises under hostile skills, dependency
 //! checks, and probes started from the app.
+// A test walks a whole scenario in one function.
+#![allow(clippy::too_many_lines)]
 
 #[path = "../common/mod.rs"]
 mod common;

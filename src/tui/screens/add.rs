@@ -201,7 +201,7 @@ pub fn lines(view: &View<'_>, f: &AddFlow, target: &str, width: usize) -> Vec<Li
             )));
         }
         Step::Installing => out.push(Line::from("Installing …")),
-        Step::Preview(p) => preview_lines(&mut out, p, &target, width, view),
+        Step::Preview(p) => preview_lines(&mut out, p, target, width, view),
     }
     out
 }

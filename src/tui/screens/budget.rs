@@ -182,7 +182,7 @@ fn parts(area: Rect) -> Parts {
 pub fn draw(frame: &mut Frame, area: Rect, view: &View<'_>, budget: &Budget) {
     let listed = view.listed_mask();
     let on = |i: usize| listed.get(i).copied().unwrap_or(false);
-    let summary = budget::summarize(&view.costs, &on, view.counting.done);
+    let summary = budget::summarize(view.costs, &on, view.counting.done);
     let p = parts(area);
     match view.view_agent() {
         Some(agent) => agent_turn(frame, p.turn, view, budget, agent),
@@ -467,7 +467,7 @@ fn agent_row(b: &AgentBudget, scale: u32, window: u64, room: usize) -> BarRow {
 
 /// L1 by where the skills come from (agent and scope, or the folder given).
 fn per_source(frame: &mut Frame, area: Rect, view: &View<'_>, on: &dyn Fn(usize) -> bool) {
-    let groups = budget::l1_by_source(&view.lib, &view.costs, on, view.counting.done);
+    let groups = budget::l1_by_source(view.lib, view.costs, on, view.counting.done);
     let block = Block::bordered().title(" L1 per source ");
     let inner = block.inner(area);
     let scale = groups.iter().map(|g| g.1.tokens).max().unwrap_or(0).max(1) as f64;

@@ -363,7 +363,7 @@ fn summary_text(view: &View<'_>, checks: &Checks) -> String {
     let probed = checks
         .rows
         .iter()
-        .filter(|i| checks.report_for(&view.lib, **i).is_some())
+        .filter(|i| checks.report_for(view.lib, **i).is_some())
         .count();
     if n == 0 {
         "No executable skills or declared dependencies yet. d looks for requirements.txt too."
@@ -390,13 +390,13 @@ fn summary_text(view: &View<'_>, checks: &Checks) -> String {
         let failed = checks
             .rows
             .iter()
-            .filter_map(|i| checks.report_for(&view.lib, *i))
+            .filter_map(|i| checks.report_for(view.lib, *i))
             .filter(|r| r.probe_failed())
             .count();
         let weaker = checks
             .rows
             .iter()
-            .filter_map(|i| checks.report_for(&view.lib, *i))
+            .filter_map(|i| checks.report_for(view.lib, *i))
             .any(|r| r.sandbox == Some(SandboxMode::ProcessGroup));
         let sandbox = if weaker {
             "some in the weaker process-group sandbox"
@@ -446,8 +446,8 @@ fn table(frame: &mut Frame, list: Rect, rows_shown: usize, view: &View<'_>, chec
 fn row(view: &View<'_>, checks: &Checks, k: usize, i: usize, detail_w: usize) -> Row<'static> {
     let t = &view.theme;
     let skill = &view.lib.skills[i];
-    let report = checks.report_for(&view.lib, i);
-    let deps = checks.deps_for(&view.lib, i);
+    let report = checks.report_for(view.lib, i);
+    let deps = checks.deps_for(view.lib, i);
     let (mark, mark_style, verdict, ms, detail) =
         match report.and_then(|r| r.verdict.as_ref().map(|v| (r, v))) {
             Some((r, v)) if v.is_ok() && v.is_warning() => {
@@ -501,10 +501,10 @@ fn probe_panel(frame: &mut Frame, bottom: Rect, view: &View<'_>, checks: &Checks
     let width = usize::from(bottom.width.saturating_sub(2));
     let mut lines: Vec<Line> = Vec::new();
     let selected = checks.selected_skill();
-    if let Some(d) = selected.and_then(|i| checks.deps_for(&view.lib, i)) {
+    if let Some(d) = selected.and_then(|i| checks.deps_for(view.lib, i)) {
         deps_lines(&mut lines, d, width, view, checks);
     }
-    match selected.and_then(|i| checks.report_for(&view.lib, i)) {
+    match selected.and_then(|i| checks.report_for(view.lib, i)) {
         Some(r) => report_lines(&mut lines, r, width, view, checks),
         None if !lines.is_empty() => {}
         None => not_probed_lines(&mut lines, selected, view, checks),

@@ -21,7 +21,7 @@ pub fn draw(frame: &mut Frame, area: Rect, view: &View<'_>, skills: &Skills) {
     let t = &view.theme;
     let focused = skills.mode == Mode::Detail;
     let border = if focused { t.title() } else { t.base() };
-    let Some(skill) = skills.selected(&view.lib) else {
+    let Some(skill) = skills.selected(view.lib) else {
         frame.render_widget(Block::bordered().title(" Detail "), area);
         return;
     };
