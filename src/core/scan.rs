@@ -171,13 +171,74 @@ struct Walked {
 /// flags and body facts come from the index while their files keep their stat.
 pub fn scan_indexed(roots: &[Root], opts: &ScanOptions, index: Option<IndexData>) -> Scanned {
     let mut out = Scanned::default();
-    let mut walks: Vec<(usize, Walked)> = Vec::new();
-    let mut direct: Vec<(usize, PathBuf, PathBuf)> = Vec::new();
     let mut index = index;
     let mut remembered_walks: Vec<WalkRecord> = index
         .as_mut()
         .map(|ix| std::mem::take(&mut ix.walks))
         .unwrap_or_default();
+    let (mut walks, direct) = walk_roots(roots, opts, &mut remembered_walks, &mut out);
+    let (list, by_dir) = claim_folders(direct, &mut walks, &mut out);
+    let listings = listings(&list, &by_dir, &mut walks);
+    drop(by_dir);
+    let (skills, parsed) = read_skills(&list, roots, opts, index.as_mut(), &walks, &listings);
+    out.skills = skills;
+    out.skills_parsed = parsed;
+    out.walks = walks.into_iter().map(|(_, w)| w.record).collect();
+    out.problems
+        .sort_by(|a, b| a.path.cmp(&b.path).then(a.message.cmp(&b.message)));
+    out
+}
+
+/// Why a folder given as a root is not walked: it is inside a system folder.
+fn refused_root(root: &Root, root_real: &Path) -> Option<Diagnostic> {
+    if is_system(root_real) {
+        return Some(
+            Diagnostic::new(
+                RuleId::WalkSkipped,
+                Severity::Warning,
+                format!(
+                    "{} is inside a system folder ({}): not walked",
+                    root.path.display(),
+                    SYSTEM_DIRS.join(", ")
+                ),
+            )
+            .in_file(&root.path),
+        );
+    }
+    None
+}
+
+/// A root that is a file: its folder when it is a SKILL.md, else the error saying it is not.
+fn file_root(root: &Root) -> Result<PathBuf, Diagnostic> {
+    let is_skill = root
+        .path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(is_skill_file);
+    match (is_skill, root.path.parent()) {
+        (true, Some(dir)) => Ok(dir.to_path_buf()),
+        _ => Err(Diagnostic::new(
+            RuleId::RootNotAFolder,
+            Severity::Error,
+            format!(
+                "{} is a file, not a skills folder or a SKILL.md",
+                root.path.display()
+            ),
+        )
+        .in_file(&root.path)),
+    }
+}
+
+/// The walk of each root (remembered when its folders kept their stat), and the SKILL.md files
+/// given directly as (root, folder, file).
+fn walk_roots(
+    roots: &[Root],
+    opts: &ScanOptions,
+    remembered_walks: &mut Vec<WalkRecord>,
+    out: &mut Scanned,
+) -> (Vec<(usize, Walked)>, Vec<(usize, PathBuf, PathBuf)>) {
+    let mut walks: Vec<(usize, Walked)> = Vec::new();
+    let mut direct: Vec<(usize, PathBuf, PathBuf)> = Vec::new();
     for (ri, root) in roots.iter().enumerate() {
         // Command files are read by `commands::load`, not walked for skill folders.
         if root.commands {
@@ -195,42 +256,15 @@ pub fn scan_indexed(roots: &[Root], opts: &ScanOptions, index: Option<IndexData>
             continue;
         }
         if root.path.is_file() {
-            // A SKILL.md given directly stands for its folder.
-            let is_skill = root
-                .path
-                .file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(is_skill_file);
-            match (is_skill, root.path.parent()) {
-                (true, Some(dir)) => direct.push((ri, dir.to_path_buf(), root.path.clone())),
-                _ => out.problems.push(
-                    Diagnostic::new(
-                        RuleId::RootNotAFolder,
-                        Severity::Error,
-                        format!(
-                            "{} is a file, not a skills folder or a SKILL.md",
-                            root.path.display()
-                        ),
-                    )
-                    .in_file(&root.path),
-                ),
+            match file_root(root) {
+                Ok(dir) => direct.push((ri, dir, root.path.clone())),
+                Err(d) => out.problems.push(d),
             }
             continue;
         }
         let root_real = std::fs::canonicalize(&root.path).unwrap_or_else(|_| root.path.clone());
-        if is_system(&root_real) {
-            out.problems.push(
-                Diagnostic::new(
-                    RuleId::WalkSkipped,
-                    Severity::Warning,
-                    format!(
-                        "{} is inside a system folder ({}): not walked",
-                        root.path.display(),
-                        SYSTEM_DIRS.join(", ")
-                    ),
-                )
-                .in_file(&root.path),
-            );
+        if let Some(d) = refused_root(root, &root_real) {
+            out.problems.push(d);
             continue;
         }
         let remembered = remembered_walks
@@ -253,10 +287,18 @@ pub fn scan_indexed(roots: &[Root], opts: &ScanOptions, index: Option<IndexData>
         };
         walks.push((ri, walked));
     }
+    (walks, direct)
+}
 
-    // One skill per folder; a folder is claimed by the first root that reaches it.
+/// One skill per folder, in (root, folder) order; a folder is claimed by the first root that
+/// reaches it. Also the walks' problems, and each folder's place in the list.
+fn claim_folders(
+    direct: Vec<(usize, PathBuf, PathBuf)>,
+    walks: &mut [(usize, Walked)],
+    out: &mut Scanned,
+) -> (Vec<Found>, FxHashMap<OsString, usize>) {
     let mut raw: Vec<(usize, PathBuf, PathBuf)> = direct;
-    for (ri, w) in &mut walks {
+    for (ri, w) in walks.iter_mut() {
         out.problems.extend(w.record.problems.iter().cloned());
         if w.record.stored.is_some() {
             // A remembered walk is copied from its index file when the index is written again:
@@ -308,8 +350,35 @@ pub fn scan_indexed(roots: &[Root], opts: &ScanOptions, index: Option<IndexData>
             }
         }
     }
+    (list, by_dir)
+}
 
-    // Resources: from the walk when there was one, else from the index.
+/// Where each skill's resources come from: the walk's files, by folder, for a walked root;
+/// the index for a remembered one.
+struct Listings {
+    fresh: FxHashMap<OsString, Vec<PathBuf>>,
+    walked: HashSet<usize>,
+    remembered: HashSet<usize>,
+}
+
+impl Listings {
+    fn of(&self, f: &Found) -> Listing<'_> {
+        if self.walked.contains(&f.root) {
+            Listing::Walked(self.fresh.get(f.dir.as_os_str()).map_or(&[], Vec::as_slice))
+        } else if self.remembered.contains(&f.root) {
+            Listing::Remembered
+        } else {
+            Listing::Look
+        }
+    }
+}
+
+/// Resources: from the walk when there was one, else from the index.
+fn listings(
+    list: &[Found],
+    by_dir: &FxHashMap<OsString, usize>,
+    walks: &mut [(usize, Walked)],
+) -> Listings {
     let mut fresh: FxHashMap<OsString, Vec<PathBuf>> = FxHashMap::default();
     let mut walked: HashSet<usize> = HashSet::new();
     let remembered: HashSet<usize> = walks
@@ -317,19 +386,33 @@ pub fn scan_indexed(roots: &[Root], opts: &ScanOptions, index: Option<IndexData>
         .filter(|(_, w)| w.files.is_none())
         .map(|(ri, _)| *ri)
         .collect();
-    for (ri, w) in &mut walks {
+    for (ri, w) in walks.iter_mut() {
         if let Some(files) = w.files.take() {
             walked.insert(*ri);
-            assign_resources(&list, &by_dir, files, w, &mut fresh);
+            assign_resources(list, by_dir, files, w, &mut fresh);
         }
         if w.capped {
             // No folder stamps: `folders_unchanged` never vouches for a partial walk.
             w.record.dirs.clear();
         }
     }
-    drop(by_dir);
+    Listings {
+        fresh,
+        walked,
+        remembered,
+    }
+}
 
-    // Index records are taken, not copied.
+/// Reads every skill found, in parallel, with its index record when there is one (taken, not
+/// copied); the skills and how many SKILL.md files were parsed.
+fn read_skills(
+    list: &[Found],
+    roots: &[Root],
+    opts: &ScanOptions,
+    mut index: Option<&mut IndexData>,
+    walks: &[(usize, Walked)],
+    listings: &Listings,
+) -> (Vec<Skill>, usize) {
     let records: Vec<Option<Box<SkillRecord>>> = list
         .iter()
         .map(|f| {
@@ -352,20 +435,13 @@ pub fn scan_indexed(roots: &[Root], opts: &ScanOptions, index: Option<IndexData>
         .collect();
     // The links each walked root holds, to tell plain skill folders from linked ones.
     let mut links_of: Vec<Option<&HashSet<PathBuf>>> = vec![None; roots.len()];
-    for (ri, w) in &walks {
+    for (ri, w) in walks {
         links_of[*ri] = Some(&w.linked);
     }
-    out.skills = list
+    let skills = list
         .par_iter()
         .zip(records)
         .map(|(f, record)| {
-            let listing = if walked.contains(&f.root) {
-                Listing::Walked(fresh.get(f.dir.as_os_str()).map_or(&[], Vec::as_slice))
-            } else if remembered.contains(&f.root) {
-                Listing::Remembered
-            } else {
-                Listing::Look
-            };
             let want = Wanted {
                 resources: opts.resources,
                 linked: links_of[f.root],
@@ -376,7 +452,7 @@ pub fn scan_indexed(roots: &[Root], opts: &ScanOptions, index: Option<IndexData>
                 &root_dirs[f.root],
                 &manifests,
                 record,
-                listing,
+                listings.of(f),
                 want,
             );
             skill.root = std::sync::Arc::clone(&shared[f.root]);
@@ -387,11 +463,7 @@ pub fn scan_indexed(roots: &[Root], opts: &ScanOptions, index: Option<IndexData>
             skill
         })
         .collect();
-    out.skills_parsed = parsed.into_inner();
-    out.walks = walks.into_iter().map(|(_, w)| w.record).collect();
-    out.problems
-        .sort_by(|a, b| a.path.cmp(&b.path).then(a.message.cmp(&b.message)));
-    out
+    (skills, parsed.into_inner())
 }
 
 /// Whether the walk that found `dir` below `root` met no link at `dir` or between them.

@@ -35,81 +35,107 @@ pub fn check(
     if !skill.frontmatter.parsed {
         return (out, false);
     }
-    let unreadable = |e: crate::core::library::LibraryError| {
-        Diagnostic::new(
-            RuleId::BodyUnreadable,
-            Severity::Error,
-            format!("{e}; check the file's permissions"),
-        )
+    let (facts, mut learned) = match facts_of(skill) {
+        Ok(f) => f,
+        Err(d) => return (vec![d], false),
     };
-    let mut learned = false;
-    let facts = if let Some(f) = skill.facts.body.get() {
-        f
-    } else {
-        let facts = match file_facts(&skill.skill_md, skill.body_offset) {
-            Ok(f) => f,
-            Err(source) => {
-                out.push(unreadable(crate::core::library::LibraryError::Read {
-                    path: skill.skill_md.clone(),
-                    source,
-                }));
-                return (out, false);
-            }
-        };
-        learned = true;
-        skill.facts.body.get_or_init(|| facts)
-    };
+    match too_long(skill, facts, tokens) {
+        Ok((found, new)) => {
+            learned |= new;
+            out.extend(found);
+        }
+        Err(d) => {
+            out.push(d);
+            return (out, learned);
+        }
+    }
+    learned |= links(skill, facts, &mut out);
+    (out, learned)
+}
+
+/// The error of a body that cannot be read.
+fn unreadable(e: crate::core::library::LibraryError) -> Diagnostic {
+    Diagnostic::new(
+        RuleId::BodyUnreadable,
+        Severity::Error,
+        format!("{e}; check the file's permissions"),
+    )
+}
+
+/// The body's facts (lines, bytes, links), read once and kept; `true` when read now.
+fn facts_of(skill: &Skill) -> Result<(&BodyFacts, bool), Diagnostic> {
+    if let Some(f) = skill.facts.body.get() {
+        return Ok((f, false));
+    }
+    let facts = file_facts(&skill.skill_md, skill.body_offset).map_err(|source| {
+        unreadable(crate::core::library::LibraryError::Read {
+            path: skill.skill_md.clone(),
+            source,
+        })
+    })?;
+    Ok((skill.facts.body.get_or_init(|| facts), true))
+}
+
+/// `body-too-long`: over [`MAX_LINES`] lines, or (with `tokens`) over [`MAX_TOKENS`] tokens;
+/// and whether a count was learned. `Err`: the body could not be read to count it.
+fn too_long(
+    skill: &Skill,
+    facts: &BodyFacts,
+    tokens: Option<(Encoding, &TokenCache)>,
+) -> Result<(Option<Diagnostic>, bool), Diagnostic> {
     let lines = facts.lines as usize;
     if lines > MAX_LINES {
-        out.push(
-            Diagnostic::new(
-                RuleId::BodyTooLong,
-                Severity::Warning,
-                format!(
-                    "the body is {} lines: keep SKILL.md under {MAX_LINES} lines and move detail into reference files",
-                    thousands(lines as u64)
-                ),
-            )
-            .at(skill.body_line, 1),
-        );
-    } else if let Some((enc, cache)) = tokens
-        // A token is at least one byte, so short bodies cannot be over the limit.
-        && facts.bytes > MAX_TOKENS as u64
-    {
-        let slot = &skill.facts.body_tokens[enc.slot()];
-        let n = if let Some(n) = slot.get() {
-            *n as usize
-        } else {
-            // Counted no further than the limit: a body's first bytes tell, and a huge one is
-            // not read whole.
-            let text = match read_body_up_to(skill, COUNTED_BYTES) {
-                Ok(b) => b,
-                Err(e) => {
-                    out.push(unreadable(e));
-                    return (out, learned);
-                }
-            };
-            let n = tokens::count_text_up_to(&text, enc, cache, MAX_TOKENS);
-            learned = true;
-            *slot.get_or_init(|| u32::try_from(n).unwrap_or(u32::MAX)) as usize
-        };
-        if n > MAX_TOKENS {
-            out.push(
+        return Ok((
+            Some(
                 Diagnostic::new(
                     RuleId::BodyTooLong,
                     Severity::Warning,
                     format!(
-                        "the body is over {} tokens: keep it under {} and move detail into reference files",
-                        thousands(MAX_TOKENS as u64),
-                        thousands(MAX_TOKENS as u64)
+                        "the body is {} lines: keep SKILL.md under {MAX_LINES} lines and move detail into reference files",
+                        thousands(lines as u64)
                     ),
                 )
                 .at(skill.body_line, 1),
-            );
-        }
+            ),
+            false,
+        ));
     }
-    // A file linked many times is looked at once; a body of a million links must not cost a
-    // million findings: at most `MAX_LINKS` links are checked and `MAX_BROKEN` reported.
+    // A token is at least one byte, so short bodies cannot be over the limit.
+    let Some((enc, cache)) = tokens.filter(|_| facts.bytes > MAX_TOKENS as u64) else {
+        return Ok((None, false));
+    };
+    let slot = &skill.facts.body_tokens[enc.slot()];
+    let (n, learned) = if let Some(n) = slot.get() {
+        (*n as usize, false)
+    } else {
+        // Counted no further than the limit: a body's first bytes tell, and a huge one is
+        // not read whole.
+        let text = read_body_up_to(skill, COUNTED_BYTES).map_err(unreadable)?;
+        let n = tokens::count_text_up_to(&text, enc, cache, MAX_TOKENS);
+        let n = *slot.get_or_init(|| u32::try_from(n).unwrap_or(u32::MAX)) as usize;
+        (n, true)
+    };
+    let found = (n > MAX_TOKENS).then(|| {
+        Diagnostic::new(
+            RuleId::BodyTooLong,
+            Severity::Warning,
+            format!(
+                "the body is over {} tokens: keep it under {} and move detail into reference files",
+                thousands(MAX_TOKENS as u64),
+                thousands(MAX_TOKENS as u64)
+            ),
+        )
+        .at(skill.body_line, 1)
+    });
+    Ok((found, learned))
+}
+
+/// `body-broken-link` and `body-nested-reference` over the body's links; whether a nested
+/// reference's facts were learned. A file linked many times is looked at once; a body of a
+/// million links must not cost a million findings: at most `MAX_LINKS` links are checked and
+/// `MAX_BROKEN` reported.
+fn links(skill: &Skill, facts: &BodyFacts, out: &mut Vec<Diagnostic>) -> bool {
+    let mut learned = false;
     let mut nested: HashMap<PathBuf, Option<PathBuf>> = HashMap::new();
     let mut looked: HashMap<&str, (bool, bool)> = HashMap::new();
     let mut broken = 0usize;
@@ -175,7 +201,7 @@ pub fn check(
             .at(skill.body_line, 1),
         );
     }
-    (out, learned)
+    learned
 }
 
 fn is_markdown(p: &Path) -> bool {
