@@ -64,6 +64,167 @@ fn agent_states(
     )
 }
 
+/// What `list` shows: the skills in its scope with their findings, counts and states.
+struct Listed<'a> {
+    lib: &'a crate::core::Library,
+    diags: &'a [Vec<crate::core::Diagnostic>],
+    tokens: &'a [crate::core::tokens::SkillTokens],
+    states: &'a Option<Vec<Option<AgentStateJson>>>,
+    enabled: &'a [bool],
+    /// Each skill in the scope (and read by the agent in view).
+    shown: Vec<bool>,
+}
+
+/// `list --json`: one object per skill shown.
+fn write_json(out: &mut impl Write, args: &ListArgs, l: &Listed<'_>) -> anyhow::Result<()> {
+    let (lib, diags, tokens, states, enabled) = (l.lib, l.diags, l.tokens, l.states, l.enabled);
+    let shown = |i: usize, _s: &crate::core::skill::Skill| l.shown[i];
+    let mut sources =
+        crate::core::manage::manifest::provenances(lib.skills.iter().map(|s| s.dir.as_path()));
+    let (mut installed, notes) =
+        crate::core::installers::records(&lib.skills, dirs::home_dir().as_deref());
+    for n in &notes {
+        crate::cli::output::warn(n);
+    }
+    let items: Vec<SkillJson> = lib
+        .skills
+        .iter()
+        .zip(diags)
+        .enumerate()
+        .filter(|(i, (s, _))| shown(*i, s))
+        .map(|(i, (s, d))| SkillJson {
+            agent_state: states.as_ref().and_then(|st| st.get(i).cloned().flatten()),
+            license: Some(s.frontmatter.get("license").map(|f| &f.value)),
+            compatibility: Some(s.frontmatter.get("compatibility").map(|f| &f.value)),
+            metadata: Some(s.frontmatter.get("metadata").map(|f| &f.value)),
+            enabled: Some(enabled[i]),
+            shadowed_by: Some(s.shadowed_by.map(|w| lib.skills[w].dir.to_string_lossy())),
+            resources: Some(GroupedResources::of(&s.resources)),
+            diagnostics: Some(d.iter().map(DiagnosticJson::of).collect()),
+            source: sources.get_mut(i).and_then(Option::take),
+            installed: installed[i]
+                .take()
+                .map(|r| crate::cli::output::InstalledJson::of(r, &s.dir)),
+            linked: Some(crate::cli::output::PlaceJson::all(s)),
+            readers: Some(crate::core::agents::model::readers(s)),
+            ..SkillJson::of(
+                s,
+                TokensJson {
+                    encoding: args.encoding,
+                    l1: tokens[i].l1,
+                    l2: tokens[i].l2,
+                    l3: tokens[i].l3_with_schema(),
+                    schema: tokens[i].schema,
+                },
+            )
+        })
+        .collect();
+    crate::cli::output::write_json(&mut *out, &items)?;
+    writeln!(out)?;
+    Ok(())
+}
+
+/// `list`'s table: a line per skill shown, then the totals.
+fn write_table(out: &mut impl Write, args: &ListArgs, l: &Listed<'_>) -> anyhow::Result<()> {
+    let (lib, diags, tokens, states, enabled) = (l.lib, l.diags, l.tokens, l.states, l.enabled);
+    let shown = |i: usize, _s: &crate::core::skill::Skill| l.shown[i];
+    let widest = lib
+        .skills
+        .iter()
+        .enumerate()
+        .filter(|(i, s)| shown(*i, s))
+        .map(|(_, s)| crate::cli::output::shown_width(&s.id))
+        .max()
+        .unwrap_or(0);
+    let names =
+        crate::cli::output::Column::new(widest, 4, 40, crate::cli::output::stdout_is_terminal());
+    let sources: Vec<String> = lib.skills.iter().map(source).collect();
+    // Wider than 16 only for a skill linked into other agents' folders.
+    let sw = lib
+        .skills
+        .iter()
+        .zip(&sources)
+        .enumerate()
+        .filter(|(i, (s, _))| shown(*i, s))
+        .map(|(_, (_, x))| x.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(16);
+    writeln!(
+        out,
+        "  {}  {:sw$}  {:>6}  {:>7}  {:>7}  {:>6}  {:>5}",
+        names.pad("NAME"),
+        "SOURCE",
+        "L1",
+        "L2",
+        "L3",
+        "ERRORS",
+        "WARNS"
+    )?;
+    let num = |n: Option<u32>| n.map_or_else(|| "-".to_string(), |n| thousands(u64::from(n)));
+    for (i, ((((s, d), on), t), src)) in lib
+        .skills
+        .iter()
+        .zip(diags)
+        .zip(enabled)
+        .zip(tokens)
+        .zip(&sources)
+        .enumerate()
+    {
+        if !shown(i, s) {
+            continue;
+        }
+        let c = Counts::of(d);
+        let name = names.pad(&names.fit(&s.id));
+        let glyph = match states
+            .as_ref()
+            .and_then(|st| st.get(i))
+            .and_then(Option::as_ref)
+        {
+            Some(st) => st.glyph(),
+            None => match (on, s.shadowed_by) {
+                (false, _) => "○",
+                (true, Some(_)) => "◌",
+                (true, None) => "●",
+            },
+        };
+        writeln!(
+            out,
+            "{} {}  {:sw$}  {:>6}  {:>7}  {:>7}  {:>6}  {:>5}",
+            glyph,
+            name,
+            src,
+            num(t.l1),
+            num(t.l2),
+            num(t.l3_with_schema()),
+            thousands(c.errors as u64),
+            thousands(c.warnings as u64)
+        )?;
+    }
+    let scope: Vec<bool> = lib
+        .skills
+        .iter()
+        .enumerate()
+        .map(|(i, s)| shown(i, s))
+        .collect();
+    let on = enabled
+        .iter()
+        .zip(&scope)
+        .filter(|(e, s)| **e && **s)
+        .count();
+    let whose = args.view.agent.map_or(String::new(), |a| {
+        format!(" for {}", crate::core::agents::model::model(a).name)
+    });
+    writeln!(
+        out,
+        "{}, {} enabled{whose}; token counts are {} estimates (Claude's tokenizer differs by roughly 10-20%)",
+        count_of(scope.iter().filter(|s| **s).count(), "skill", "skills"),
+        thousands(on as u64),
+        args.encoding
+    )?;
+    Ok(())
+}
+
 pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let (lib, cache) = library.load_with_cache(args.no_cache);
     let roots_code = crate::cli::args::require_skills(&lib, "list")?;
@@ -116,149 +277,24 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     );
     crate::cli::args::save_cache(&cache);
     crate::cli::args::save_counts(&lib, &cache);
-    let mut out = crate::cli::output::report_out();
-    if args.json {
-        let mut sources =
-            crate::core::manage::manifest::provenances(lib.skills.iter().map(|s| s.dir.as_path()));
-        let (mut installed, notes) =
-            crate::core::installers::records(&lib.skills, dirs::home_dir().as_deref());
-        for n in &notes {
-            crate::cli::output::warn(n);
-        }
-        let items: Vec<SkillJson> = lib
-            .skills
-            .iter()
-            .zip(&diags)
-            .enumerate()
-            .filter(|(i, (s, _))| shown(*i, s))
-            .map(|(i, (s, d))| SkillJson {
-                agent_state: states.as_ref().and_then(|st| st.get(i).cloned().flatten()),
-                license: Some(s.frontmatter.get("license").map(|f| &f.value)),
-                compatibility: Some(s.frontmatter.get("compatibility").map(|f| &f.value)),
-                metadata: Some(s.frontmatter.get("metadata").map(|f| &f.value)),
-                enabled: Some(enabled[i]),
-                shadowed_by: Some(s.shadowed_by.map(|w| lib.skills[w].dir.to_string_lossy())),
-                resources: Some(GroupedResources::of(&s.resources)),
-                diagnostics: Some(d.iter().map(DiagnosticJson::of).collect()),
-                source: sources.get_mut(i).and_then(Option::take),
-                installed: installed[i]
-                    .take()
-                    .map(|r| crate::cli::output::InstalledJson::of(r, &s.dir)),
-                linked: Some(crate::cli::output::PlaceJson::all(s)),
-                readers: Some(crate::core::agents::model::readers(s)),
-                ..SkillJson::of(
-                    s,
-                    TokensJson {
-                        encoding: args.encoding,
-                        l1: tokens[i].l1,
-                        l2: tokens[i].l2,
-                        l3: tokens[i].l3_with_schema(),
-                        schema: tokens[i].schema,
-                    },
-                )
-            })
-            .collect();
-        crate::cli::output::write_json(&mut out, &items)?;
-        writeln!(out)?;
-    } else {
-        let widest = lib
-            .skills
-            .iter()
-            .enumerate()
-            .filter(|(i, s)| shown(*i, s))
-            .map(|(_, s)| crate::cli::output::shown_width(&s.id))
-            .max()
-            .unwrap_or(0);
-        let names = crate::cli::output::Column::new(
-            widest,
-            4,
-            40,
-            crate::cli::output::stdout_is_terminal(),
-        );
-        let sources: Vec<String> = lib.skills.iter().map(source).collect();
-        // Wider than 16 only for a skill linked into other agents' folders.
-        let sw = lib
-            .skills
-            .iter()
-            .zip(&sources)
-            .enumerate()
-            .filter(|(i, (s, _))| shown(*i, s))
-            .map(|(_, (_, x))| x.chars().count())
-            .max()
-            .unwrap_or(0)
-            .max(16);
-        writeln!(
-            out,
-            "  {}  {:sw$}  {:>6}  {:>7}  {:>7}  {:>6}  {:>5}",
-            names.pad("NAME"),
-            "SOURCE",
-            "L1",
-            "L2",
-            "L3",
-            "ERRORS",
-            "WARNS"
-        )?;
-        let num = |n: Option<u32>| n.map_or_else(|| "-".to_string(), |n| thousands(u64::from(n)));
-        for (i, ((((s, d), on), t), src)) in lib
-            .skills
-            .iter()
-            .zip(&diags)
-            .zip(&enabled)
-            .zip(&tokens)
-            .zip(&sources)
-            .enumerate()
-        {
-            if !shown(i, s) {
-                continue;
-            }
-            let c = Counts::of(d);
-            let name = names.pad(&names.fit(&s.id));
-            let glyph = match states
-                .as_ref()
-                .and_then(|st| st.get(i))
-                .and_then(Option::as_ref)
-            {
-                Some(st) => st.glyph(),
-                None => match (on, s.shadowed_by) {
-                    (false, _) => "○",
-                    (true, Some(_)) => "◌",
-                    (true, None) => "●",
-                },
-            };
-            writeln!(
-                out,
-                "{} {}  {:sw$}  {:>6}  {:>7}  {:>7}  {:>6}  {:>5}",
-                glyph,
-                name,
-                src,
-                num(t.l1),
-                num(t.l2),
-                num(t.l3_with_schema()),
-                thousands(c.errors as u64),
-                thousands(c.warnings as u64)
-            )?;
-        }
-        let scope: Vec<bool> = lib
+    let listed = Listed {
+        lib: &lib,
+        diags: &diags,
+        tokens: &tokens,
+        states: &states,
+        enabled: &enabled,
+        shown: lib
             .skills
             .iter()
             .enumerate()
             .map(|(i, s)| shown(i, s))
-            .collect();
-        let on = enabled
-            .iter()
-            .zip(&scope)
-            .filter(|(e, s)| **e && **s)
-            .count();
-        let whose = args.view.agent.map_or(String::new(), |a| {
-            format!(" for {}", crate::core::agents::model::model(a).name)
-        });
-        writeln!(
-            out,
-            "{}, {} enabled{whose}; token counts are {} estimates (Claude's tokenizer differs by roughly 10-20%)",
-            count_of(scope.iter().filter(|s| **s).count(), "skill", "skills"),
-            thousands(on as u64),
-            args.encoding
-        )?;
+            .collect(),
+    };
+    let mut out = crate::cli::output::report_out();
+    if args.json {
+        write_json(&mut out, &args, &listed)?;
+    } else {
+        write_table(&mut out, &args, &listed)?;
     }
     out.flush()?;
     crate::cli::output::keep_until_exit((lib, cache, diags, tokens));

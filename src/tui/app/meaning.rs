@@ -112,12 +112,12 @@ impl App {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::matching::Index;
-    use std::sync::Arc;
     use crate::core::load::LibrarySpec;
+    use crate::core::matching::Index;
     use crate::core::matching::semantic::SkillVectors;
     use crate::core::matching::testlib;
     use crate::tui::app::{Embedding, MatcherIndex, Options};
+    use std::sync::Arc;
     use std::sync::mpsc::{self, Receiver};
     use std::time::Duration;
 
