@@ -33,6 +33,134 @@ pub struct UpdateArgs {
     pub confirm: ConfirmArgs,
 }
 
+/// Keeps the skills `names` asks for (all when it is empty), warning of a name that is none of
+/// them nor a ClawHub skill already noted.
+fn keep_named(names: &[String], added: &mut Vec<update::Added>, clawhub: &[(String, String)]) {
+    if names.is_empty() {
+        return;
+    }
+    let known: Vec<String> = added
+        .iter()
+        .flat_map(|a| [a.folder.clone(), a.entry.name.clone()])
+        .collect();
+    added.retain(|a| names.iter().any(|n| *n == a.folder || *n == a.entry.name));
+    for n in names {
+        let said = clawhub
+            .iter()
+            .any(|(slug, _)| slug == n || slug.rsplit('/').next() == Some(n));
+        if !said && !added.iter().any(|a| a.folder == *n || a.entry.name == *n) {
+            crate::cli::output::warn(format_args!(
+                "{} was not added by skillscope (no skills.lock entry): nothing to update{}",
+                line(n),
+                crate::core::text::closest(n, known.iter().map(String::as_str))
+                    .map_or_else(String::new, |m| format!(" (did you mean `{}`?)", line(m)))
+            ));
+        }
+    }
+}
+
+/// What the checks came to: each one's JSON row, the updates to make, and how many were held
+/// back as edited or as rejected by the agent's rules.
+struct Judged<'a> {
+    rows: Vec<serde_json::Value>,
+    to_apply: Vec<&'a Check>,
+    blocked: usize,
+    rejected: usize,
+}
+
+/// Prices each changed skill's upstream version and decides whether it is updated.
+fn judge<'a>(
+    checks: &'a [Check],
+    args: &UpdateArgs,
+    home: &std::path::Path,
+    cache: &Arc<TokenCache>,
+) -> Judged<'a> {
+    let mut rows = Vec::new();
+    let mut to_apply: Vec<&Check> = Vec::new();
+    let mut blocked = 0;
+    let mut rejected_n = 0;
+    for c in checks {
+        let mut row = json!({"check": c});
+        if c.status == Status::Changed
+            && let (Some(staged), Some(target)) = (&c.staged, &c.target)
+        {
+            let pricing = Pricing::new(target, std::slice::from_ref(staged), Arc::clone(cache));
+            let priced = pricing.price(std::slice::from_ref(staged));
+            let (listing, diff) = pricing.listing_change(&[staged.folder.as_str()]);
+            let key = target.dir.join(&staged.folder).display().to_string();
+            let sd = diff.changed.iter().find(|s| s.key == key);
+            row["priced"] = json!(priced.first().map(|p| {
+                crate::cli::output::SkillJson::priced(
+                    p,
+                    &target.dir,
+                    (target.agent, target.scope),
+                    pricing.encoding,
+                )
+            }));
+            row["listing"] = json!(listing);
+            row["levels"] = json!(sd.map(|s| json!({"l1": s.l1, "l2": s.l2, "l3": s.l3})));
+            if !args.confirm.json {
+                print_change(c, priced.first(), sd, &listing, home);
+            }
+            let rejected = priced.first().map_or(0, |p| p.verdict.errors);
+            if c.edited && !args.replace {
+                blocked += 1;
+            } else if rejected > 0 && !args.force {
+                rejected_n += 1;
+                crate::cli::output::warn(format_args!(
+                    "{}: the upstream version has {rejected} error(s) under {} rules, so the agent would drop it: not updated (--force installs it anyway)",
+                    line(&c.name),
+                    crate::core::text::possessive(
+                        crate::core::agents::model::model(target.agent).name
+                    )
+                ));
+            } else {
+                to_apply.push(c);
+            }
+        } else if !args.confirm.json {
+            print_status(c, home);
+        }
+        rows.push(row);
+    }
+    Judged {
+        rows,
+        to_apply,
+        blocked,
+        rejected: rejected_n,
+    }
+}
+
+/// Installs each update over its skill (the old copy to the trash).
+fn apply(to_apply: Vec<&Check>, json: bool, home: &std::path::Path) -> anyhow::Result<()> {
+    let trash = Trash::open();
+    for c in to_apply {
+        let (Some(staged), Some(target)) = (&c.staged, &c.target) else {
+            continue;
+        };
+        let entry = crate::core::manage::manifest::lookup(&c.dir);
+        let Some(entry) = entry else { continue };
+        let prov = Provenance {
+            source: entry.source.clone(),
+            commit: c.commit_after.clone(),
+            lock: crate::core::manage::lockfile::Record::IfPresent,
+        };
+        let staged: &Staged = staged;
+        install::install(
+            target,
+            &[staged],
+            Some(&prov),
+            &[],
+            true,
+            &trash,
+            "replaced by update",
+        )?;
+        if !json {
+            println!("updated {}", shown(&c.dir, home));
+        }
+    }
+    Ok(())
+}
+
 pub fn run(args: UpdateArgs) -> anyhow::Result<i32> {
     let (home, project) = places()?;
     let targets = args.place.targets(&home, project.as_deref());
@@ -54,30 +182,7 @@ pub fn run(args: UpdateArgs) -> anyhow::Result<i32> {
     for (_, n) in &clawhub {
         crate::cli::output::warn(n);
     }
-    if !args.names.is_empty() {
-        let known: Vec<String> = added
-            .iter()
-            .flat_map(|a| [a.folder.clone(), a.entry.name.clone()])
-            .collect();
-        added.retain(|a| {
-            args.names
-                .iter()
-                .any(|n| *n == a.folder || *n == a.entry.name)
-        });
-        for n in &args.names {
-            let said = clawhub
-                .iter()
-                .any(|(slug, _)| slug == n || slug.rsplit('/').next() == Some(n));
-            if !said && !added.iter().any(|a| a.folder == *n || a.entry.name == *n) {
-                crate::cli::output::warn(format_args!(
-                    "{} was not added by skillscope (no skills.lock entry): nothing to update{}",
-                    line(n),
-                    crate::core::text::closest(n, known.iter().map(String::as_str))
-                        .map_or_else(String::new, |m| format!(" (did you mean `{}`?)", line(m)))
-                ));
-            }
-        }
-    }
+    keep_named(&args.names, &mut added, &clawhub);
     if added.is_empty() {
         println!("no skills added by skillscope here; `skillscope add SOURCE` adds some");
         return Ok(0);
@@ -85,53 +190,12 @@ pub fn run(args: UpdateArgs) -> anyhow::Result<i32> {
     let work = work_dir()?;
     let checks = update::check(&added, work.path());
     let cache = Arc::new(TokenCache::open());
-    let mut rows = Vec::new();
-    let mut to_apply: Vec<&Check> = Vec::new();
-    let mut blocked = 0;
-    let mut rejected_n = 0;
-    for c in &checks {
-        let mut row = json!({"check": c});
-        if c.status == Status::Changed
-            && let (Some(staged), Some(target)) = (&c.staged, &c.target)
-        {
-            let pricing = Pricing::new(target, std::slice::from_ref(staged), Arc::clone(&cache));
-            let priced = pricing.price(std::slice::from_ref(staged));
-            let (listing, diff) = pricing.listing_change(&[staged.folder.as_str()]);
-            let key = target.dir.join(&staged.folder).display().to_string();
-            let sd = diff.changed.iter().find(|s| s.key == key);
-            row["priced"] = json!(priced.first().map(|p| {
-                crate::cli::output::SkillJson::priced(
-                    p,
-                    &target.dir,
-                    (target.agent, target.scope),
-                    pricing.encoding,
-                )
-            }));
-            row["listing"] = json!(listing);
-            row["levels"] = json!(sd.map(|s| json!({"l1": s.l1, "l2": s.l2, "l3": s.l3})));
-            if !args.confirm.json {
-                print_change(c, priced.first(), sd, &listing, &home);
-            }
-            let rejected = priced.first().map_or(0, |p| p.verdict.errors);
-            if c.edited && !args.replace {
-                blocked += 1;
-            } else if rejected > 0 && !args.force {
-                rejected_n += 1;
-                crate::cli::output::warn(format_args!(
-                    "{}: the upstream version has {rejected} error(s) under {} rules, so the agent would drop it: not updated (--force installs it anyway)",
-                    line(&c.name),
-                    crate::core::text::possessive(
-                        crate::core::agents::model::model(target.agent).name
-                    )
-                ));
-            } else {
-                to_apply.push(c);
-            }
-        } else if !args.confirm.json {
-            print_status(c, &home);
-        }
-        rows.push(row);
-    }
+    let Judged {
+        rows,
+        to_apply,
+        blocked,
+        rejected: rejected_n,
+    } = judge(&checks, &args, &home, &cache);
     if args.confirm.json {
         println!("{}", crate::cli::output::json_string(&rows)?);
     }
@@ -160,32 +224,7 @@ pub fn run(args: UpdateArgs) -> anyhow::Result<i32> {
     {
         return Ok(code);
     }
-    let trash = Trash::open();
-    for c in to_apply {
-        let (Some(staged), Some(target)) = (&c.staged, &c.target) else {
-            continue;
-        };
-        let entry = crate::core::manage::manifest::lookup(&c.dir);
-        let Some(entry) = entry else { continue };
-        let prov = Provenance {
-            source: entry.source.clone(),
-            commit: c.commit_after.clone(),
-            lock: crate::core::manage::lockfile::Record::IfPresent,
-        };
-        let staged: &Staged = staged;
-        install::install(
-            target,
-            &[staged],
-            Some(&prov),
-            &[],
-            true,
-            &trash,
-            "replaced by update",
-        )?;
-        if !args.confirm.json {
-            println!("updated {}", shown(&c.dir, &home));
-        }
-    }
+    apply(to_apply, args.confirm.json, &home)?;
     crate::cli::args::save_cache(&cache);
     Ok(0)
 }
