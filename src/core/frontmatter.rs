@@ -212,29 +212,8 @@ fn trim_ascii_end(b: &[u8]) -> &[u8] {
     &b[..e]
 }
 
-/// Parses the head of a SKILL.md. `head` holds the file's first bytes (at least through the
-/// closing delimiter when there is one); `complete` says whether `head` is the whole file.
-pub fn parse(head: &[u8], complete: bool) -> Parsed {
-    let mut out = Parsed::default();
-    let diags = &mut out.diagnostics;
-    if head.is_empty() && complete {
-        diags.push(
-            Diagnostic::new(
-                RuleId::FileEmpty,
-                Severity::Error,
-                "SKILL.md is empty: add a frontmatter block with `name` and `description`",
-            )
-            .at(1, 1),
-        );
-        out.layout.body_line = 1;
-        return out;
-    }
-
-    let end = frontmatter_end(head);
-    let region_len = end.unwrap_or(head.len());
-    let region = &head[..region_len];
-
-    // NUL bytes and bad UTF-8 are reported once, then read past.
+/// The frontmatter region as text: NUL bytes and bad UTF-8 reported once, then read past.
+fn decode(region: &[u8], diags: &mut Vec<Diagnostic>) -> String {
     if let Some(pos) = region.iter().position(|&b| b == 0) {
         let (l, c) = line_col(region, pos);
         diags.push(
@@ -261,9 +240,13 @@ pub fn parse(head: &[u8], complete: bool) -> Parsed {
             String::from_utf8_lossy(region)
         }
     };
-    let text = text.replace('\0', "");
+    text.replace('\0', "")
+}
 
-    let mut rest: &str = &text;
+/// Past a byte-order mark and blank lines before the opening `---` (each reported): the rest,
+/// its line number and its byte offset in `text`.
+fn skip_lead<'t>(text: &'t str, diags: &mut Vec<Diagnostic>) -> (&'t str, u32, usize) {
+    let mut rest: &str = text;
     let mut line_no: u32 = 1;
     let mut offset = 0usize;
     if let Some(r) = rest.strip_prefix('\u{feff}') {
@@ -305,6 +288,33 @@ pub fn parse(head: &[u8], complete: bool) -> Parsed {
             .at(1, 1),
         );
     }
+    (rest, line_no, offset)
+}
+
+/// Parses the head of a SKILL.md. `head` holds the file's first bytes (at least through the
+/// closing delimiter when there is one); `complete` says whether `head` is the whole file.
+pub fn parse(head: &[u8], complete: bool) -> Parsed {
+    let mut out = Parsed::default();
+    let diags = &mut out.diagnostics;
+    if head.is_empty() && complete {
+        diags.push(
+            Diagnostic::new(
+                RuleId::FileEmpty,
+                Severity::Error,
+                "SKILL.md is empty: add a frontmatter block with `name` and `description`",
+            )
+            .at(1, 1),
+        );
+        out.layout.body_line = 1;
+        return out;
+    }
+
+    let end = frontmatter_end(head);
+    let region_len = end.unwrap_or(head.len());
+    let region = &head[..region_len];
+
+    let text = decode(region, diags);
+    let (rest, line_no, offset) = skip_lead(&text, diags);
     let (first, after_first) = split_line(rest);
     if first.trim_end() != "---" {
         let msg = if rest.trim().is_empty() {
