@@ -211,7 +211,9 @@ fn lowercase(s: &str) -> Cow<'_, str> {
     }
 }
 
-fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
+/// The name when there is one to judge; else `name-missing` (an error, or a warning for an
+/// agent that lists the skill under its folder's name) and `None`.
+fn named<'s>(skill: &'s Skill, profile: Profile, out: &mut Vec<Diagnostic>) -> Option<&'s str> {
     let fm = &skill.frontmatter;
     let line = fm.line_of("name");
     // Claude Code and Codex list a skill without a name under its folder's name.
@@ -220,7 +222,7 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
         Profile::Codex => Some("Codex"),
         _ => None,
     };
-    let raw = match (&fm.name, fm.get("name")) {
+    match (&fm.name, fm.get("name")) {
         (_, None) => {
             let (severity, message) = match by_folder {
                 Some(agent) => (
@@ -239,9 +241,9 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
                 ),
             };
             out.push(Diagnostic::new(RuleId::NameMissing, severity, message).at(1, 1));
-            return;
+            None
         }
-        (Some(n), _) if !n.trim().is_empty() => n,
+        (Some(n), _) if !n.trim().is_empty() => Some(n),
         (_, Some(f)) => {
             if !f.value.is_array() && !f.value.is_object() {
                 out.push(
@@ -253,25 +255,20 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
                     .at_line(line),
                 );
             }
-            return;
+            None
         }
-    };
-    let name = nfkc(raw.trim());
-    let len = name.chars().count();
-    if len > MAX_NAME {
-        out.push(
-            Diagnostic::new(
-                RuleId::NameTooLong,
-                Severity::Error,
-                format!(
-                    "the name is {} characters: shorten it to {MAX_NAME} or fewer",
-                    thousands(len as u64)
-                ),
-            )
-            .at_line(line),
-        );
     }
-    let suggestion = || kebab(&name);
+}
+
+/// `name-format` and `name-hyphens`: the characters the profile's agents take; the name
+/// lowercased.
+fn name_characters<'n>(
+    name: &'n str,
+    profile: Profile,
+    line: Option<u32>,
+    out: &mut Vec<Diagnostic>,
+) -> Cow<'n, str> {
+    let suggestion = || kebab(name);
     // The spec admits any lowercase letter or digit; the agents' own loaders only ASCII.
     let ascii_only = !matches!(profile, Profile::Spec | Profile::LazySkills);
     // Lazy Skills keys skills by name and its own examples are snake_case (`web_scraper`).
@@ -285,7 +282,7 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
                 c.is_alphanumeric()
             })
     };
-    let lower = lowercase(&name);
+    let lower = lowercase(name);
     if name != lower || name.chars().any(bad_char) {
         out.push(
             Diagnostic::new(
@@ -312,6 +309,31 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
             .at_line(line),
         );
     }
+    lower
+}
+
+fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
+    let fm = &skill.frontmatter;
+    let line = fm.line_of("name");
+    let Some(raw) = named(skill, profile, out) else {
+        return;
+    };
+    let name = nfkc(raw.trim());
+    let len = name.chars().count();
+    if len > MAX_NAME {
+        out.push(
+            Diagnostic::new(
+                RuleId::NameTooLong,
+                Severity::Error,
+                format!(
+                    "the name is {} characters: shorten it to {MAX_NAME} or fewer",
+                    thousands(len as u64)
+                ),
+            )
+            .at_line(line),
+        );
+    }
+    let lower = name_characters(&name, profile, line, out);
     let folder = skill.dir_name();
     let dir = nfkc(&folder);
     if dir != name {
