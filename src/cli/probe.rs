@@ -320,6 +320,39 @@ impl Paint {
 
 const NAME_WIDTH: usize = 28;
 
+/// The line after the reports: how many were probed, how they fared, the scripts' findings.
+fn summary_line(reports: &[ProbeReport], summary: &Summary) -> String {
+    let warned = if summary.warned > 0 {
+        format!(" ({} with a warning)", thousands(summary.warned as u64))
+    } else {
+        String::new()
+    };
+    let mut line = format!(
+        "{} probed in {:.1} s: {} ok{warned}, {} failed",
+        count_of(summary.probed, "skill", "skills"),
+        summary.elapsed_ms as f64 / 1000.0,
+        thousands(summary.ok as u64),
+        thousands(summary.failed as u64)
+    );
+    let failures: Vec<String> = summary
+        .verdicts
+        .iter()
+        .filter(|(k, _)| **k != "ok" && **k != "name-fallback")
+        .map(|(k, n)| format!("{k} {n}"))
+        .collect();
+    if !failures.is_empty() {
+        line.push_str(&format!(" ({})", failures.join(", ")));
+    }
+    if reports.iter().any(|r| !r.diagnostics.is_empty()) || summary.script_errors > 0 {
+        line.push_str(&format!(
+            "; scripts: {}, {}",
+            count_of(summary.script_errors, "error", "errors"),
+            count_of(summary.script_warnings, "warning", "warnings")
+        ));
+    }
+    line
+}
+
 fn write_text(
     out: &mut impl Write,
     reports: &[ProbeReport],
@@ -372,34 +405,7 @@ fn write_text(
             )?;
         }
     }
-    let warned = if summary.warned > 0 {
-        format!(" ({} with a warning)", thousands(summary.warned as u64))
-    } else {
-        String::new()
-    };
-    let mut line = format!(
-        "{} probed in {:.1} s: {} ok{warned}, {} failed",
-        count_of(summary.probed, "skill", "skills"),
-        summary.elapsed_ms as f64 / 1000.0,
-        thousands(summary.ok as u64),
-        thousands(summary.failed as u64)
-    );
-    let failures: Vec<String> = summary
-        .verdicts
-        .iter()
-        .filter(|(k, _)| **k != "ok" && **k != "name-fallback")
-        .map(|(k, n)| format!("{k} {n}"))
-        .collect();
-    if !failures.is_empty() {
-        line.push_str(&format!(" ({})", failures.join(", ")));
-    }
-    if reports.iter().any(|r| !r.diagnostics.is_empty()) || summary.script_errors > 0 {
-        line.push_str(&format!(
-            "; scripts: {}, {}",
-            count_of(summary.script_errors, "error", "errors"),
-            count_of(summary.script_warnings, "warning", "warnings")
-        ));
-    }
+    let line = summary_line(reports, summary);
     writeln!(out, "{line}")?;
     let weaker: Vec<&ProbeReport> = reports
         .iter()

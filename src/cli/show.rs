@@ -32,20 +32,12 @@ pub struct ShowArgs {
     pub json: bool,
 }
 
-pub fn run(mut args: ShowArgs, mut library: LibraryArgs) -> anyhow::Result<i32> {
-    // `show NAME LIBRARY`: a folder can never be a resource, so it names the library.
-    if library.paths.is_empty()
-        && let Some(r) = args.resource.as_deref()
-        && std::path::Path::new(r).is_dir()
-    {
-        library.paths.push(r.into());
-        args.resource = None;
-    }
-    let lib = library.load();
-    note_demo(&lib);
-    let index = find(&lib, &args.name)?;
-    let skill = &lib.skills[index];
-    let (what, path, text) = match args.resource.as_deref() {
+/// What `show` prints: the body, or a resource of the skill (text only): its name, path and text.
+fn read_shown(
+    skill: &crate::core::skill::Skill,
+    resource: Option<&str>,
+) -> anyhow::Result<(String, std::path::PathBuf, String)> {
+    Ok(match resource {
         None => {
             if skill.file_len() > MAX_SHOW_BYTES {
                 anyhow::bail!(
@@ -69,7 +61,23 @@ pub fn run(mut args: ShowArgs, mut library: LibraryArgs) -> anyhow::Result<i32> 
             }
             (rel.to_string(), skill.dir.join(rel), text)
         }
-    };
+    })
+}
+
+pub fn run(mut args: ShowArgs, mut library: LibraryArgs) -> anyhow::Result<i32> {
+    // `show NAME LIBRARY`: a folder can never be a resource, so it names the library.
+    if library.paths.is_empty()
+        && let Some(r) = args.resource.as_deref()
+        && std::path::Path::new(r).is_dir()
+    {
+        library.paths.push(r.into());
+        args.resource = None;
+    }
+    let lib = library.load();
+    note_demo(&lib);
+    let index = find(&lib, &args.name)?;
+    let skill = &lib.skills[index];
+    let (what, path, text) = read_shown(skill, args.resource.as_deref())?;
     let cache = TokenCache::open();
     let n = tokens::count_text(&text, args.encoding, &cache);
     crate::cli::args::save_cache(&cache);
