@@ -27,6 +27,38 @@ pub struct RemoveArgs {
     pub confirm: ConfirmArgs,
 }
 
+/// What `remove` will do: each skill, its links and the settings files that name it.
+fn print_plan(
+    picked: &[crate::cli::manage::Installed],
+    refs: &[Vec<settings::Reference>],
+    home: &std::path::Path,
+    clean_settings: bool,
+) {
+    for (p, rs) in picked.iter().zip(refs) {
+        println!(
+            "remove {}  {}  ({})",
+            line(&p.name),
+            shown(&p.dir, home),
+            p.target.label()
+        );
+        for l in lockfile::links_to(&p.dir, &p.linked) {
+            println!("  and the link {}", shown(&l, home));
+        }
+        for r in rs {
+            println!(
+                "  named in {}: {}{}",
+                shown(&r.file, home),
+                r.entries.join(", "),
+                if clean_settings {
+                    "  (cleaned, with a backup)"
+                } else {
+                    "  (left as it is: --clean-settings removes it)"
+                }
+            );
+        }
+    }
+}
+
 pub fn remove(args: RemoveArgs) -> anyhow::Result<i32> {
     let (home, project) = places()?;
     let targets = args.place.targets(&home, project.as_deref());
@@ -39,29 +71,7 @@ pub fn remove(args: RemoveArgs) -> anyhow::Result<i32> {
         .map(|p| settings::references(&p.name, &p.dir, &home, project.as_deref()))
         .collect();
     if !args.confirm.json {
-        for (p, rs) in picked.iter().zip(&refs) {
-            println!(
-                "remove {}  {}  ({})",
-                line(&p.name),
-                shown(&p.dir, &home),
-                p.target.label()
-            );
-            for l in lockfile::links_to(&p.dir, &p.linked) {
-                println!("  and the link {}", shown(&l, &home));
-            }
-            for r in rs {
-                println!(
-                    "  named in {}: {}{}",
-                    shown(&r.file, &home),
-                    r.entries.join(", "),
-                    if args.clean_settings {
-                        "  (cleaned, with a backup)"
-                    } else {
-                        "  (left as it is: --clean-settings removes it)"
-                    }
-                );
-            }
-        }
+        print_plan(&picked, &refs, &home, args.clean_settings);
     }
     if args.confirm.dry_run {
         if args.confirm.json {
