@@ -202,6 +202,29 @@ struct Report<'a> {
     meaning: Meaning,
 }
 
+impl Report<'_> {
+    /// Writes the report in the format asked for.
+    fn write(&self, findings: &[Finding<'_>]) -> anyhow::Result<()> {
+        // Buffered: a line-buffered stdout costs a write call per line of a report of thousands.
+        let mut out = crate::cli::output::report_out();
+        match self.args.format {
+            CheckFormat::Text => self.write_text(&mut out)?,
+            CheckFormat::Github => self.write_github(&mut out)?,
+            CheckFormat::Json => {
+                crate::cli::output::write_json(&mut out, &self.json())?;
+                writeln!(out)?;
+            }
+            CheckFormat::Sarif => {
+                crate::cli::output::write_json(&mut out, &sarif(findings))?;
+                writeln!(out)?;
+            }
+            CheckFormat::Markdown => out.write_all(self.markdown().as_bytes())?,
+        }
+        out.flush()?;
+        Ok(())
+    }
+}
+
 /// The report (after `check_fix::run` made the fixes, with `--fix`).
 pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     // The token cache is read only if a count is missing from the library index (a long body
@@ -286,23 +309,7 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         listing,
         meaning,
     };
-    // Buffered: a line-buffered stdout costs a write call per line of a report of thousands.
-    let mut out = crate::cli::output::report_out();
-    match args.format {
-        CheckFormat::Text => report.write_text(&mut out)?,
-        CheckFormat::Github => report.write_github(&mut out)?,
-        CheckFormat::Json => {
-            crate::cli::output::write_json(&mut out, &report.json())?;
-            writeln!(out)?;
-        }
-        CheckFormat::Sarif => {
-            crate::cli::output::write_json(&mut out, &sarif(&findings))?;
-            writeln!(out)?;
-        }
-        CheckFormat::Markdown => out.write_all(report.markdown().as_bytes())?,
-    }
-    out.flush()?;
-    drop(out);
+    report.write(&findings)?;
     // Why a gate failed goes to stderr in every format: the job log says it beside the report.
     if let Some(max) = listing.over_max {
         crate::cli::output::warn(format_args!(
