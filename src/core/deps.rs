@@ -683,18 +683,27 @@ impl std::str::FromStr for Version {
             return Err(bad());
         }
         if let Some(l) = local {
-            for seg in l.split(['.', '-', '_']) {
-                if seg.is_empty() || !seg.chars().all(|c| c.is_ascii_alphanumeric()) {
-                    return Err(bad());
-                }
-                v.local.push(match seg.parse() {
-                    Ok(n) => Local::Number(n),
-                    Err(_) => Local::Text(seg.to_string()),
-                });
-            }
+            v.local = local_segments(l).ok_or_else(bad)?;
         }
         Ok(v)
     }
+}
+
+/// A local version label's segments (`ubuntu.1`), numbers and words; `None` for an empty or
+/// non-alphanumeric one.
+fn local_segments(label: &str) -> Option<Vec<Local>> {
+    label
+        .split(['.', '-', '_'])
+        .map(|seg| {
+            if seg.is_empty() || !seg.chars().all(|c| c.is_ascii_alphanumeric()) {
+                return None;
+            }
+            Some(match seg.parse() {
+                Ok(n) => Local::Number(n),
+                Err(_) => Local::Text(seg.to_string()),
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]
