@@ -335,6 +335,30 @@ fn links_note(skipped: &[gitref::SkippedLink], reference: &str, root: &str) -> S
     )
 }
 
+/// A baseline file and its label; its settings become the measure's (a note says so when
+/// they differ).
+fn read_baseline(
+    file: &std::path::Path,
+    settings: &mut Settings,
+    notes: &mut Vec<String>,
+) -> anyhow::Result<(Snapshot, String)> {
+    let text = std::fs::read_to_string(file)
+        .with_context(|| format!("cannot read the baseline {}", file.display()))?;
+    let snap = Snapshot::parse(&text)
+        .with_context(|| format!("cannot use the baseline {}", file.display()))?;
+    let theirs = Settings::of(&snap)?;
+    if theirs != *settings {
+        notes.push(format!(
+            "measuring with the baseline's settings: {}, window {}, tier {}",
+            theirs.encoding,
+            thousands(theirs.context_window as u64),
+            theirs.tier
+        ));
+        *settings = theirs;
+    }
+    Ok((snap, file.display().to_string()))
+}
+
 /// Runs the baseline flags of `budget`; returns the exit code.
 pub fn run(args: &BudgetArgs, library: &LibraryArgs) -> anyhow::Result<i32> {
     if args.baseline.is_some() && args.baseline_ref.is_some() {
@@ -369,23 +393,7 @@ pub fn run(args: &BudgetArgs, library: &LibraryArgs) -> anyhow::Result<i32> {
     // take seconds on a busy disk, and the reader should not wait for it.
     let mut copy: Option<tempfile::TempDir> = None;
     let old: Option<(Snapshot, String)> = match (&args.baseline, &args.baseline_ref) {
-        (Some(file), _) => {
-            let text = std::fs::read_to_string(file)
-                .with_context(|| format!("cannot read the baseline {}", file.display()))?;
-            let snap = Snapshot::parse(&text)
-                .with_context(|| format!("cannot use the baseline {}", file.display()))?;
-            let theirs = Settings::of(&snap)?;
-            if theirs != settings {
-                notes.push(format!(
-                    "measuring with the baseline's settings: {}, window {}, tier {}",
-                    theirs.encoding,
-                    thousands(theirs.context_window as u64),
-                    theirs.tier
-                ));
-                settings = theirs;
-            }
-            Some((snap, file.display().to_string()))
-        }
+        (Some(file), _) => Some(read_baseline(file, &mut settings, &mut notes)?),
         (None, Some(reference)) => {
             let tmp = tempfile::Builder::new()
                 .prefix("skillscope-ref-")
