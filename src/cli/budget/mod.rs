@@ -419,8 +419,8 @@ impl Report<'_> {
         s
     }
 
-    fn text(&self) -> String {
-        let t = self.totals();
+    /// A line per skill in the scope, biggest first (`--top` of them).
+    fn table_text(&self) -> String {
         let fates = self.fates();
         let mut order: Vec<usize> = (0..self.counts.len()).filter(|&i| self.scope[i]).collect();
         let size = |i: usize| {
@@ -478,6 +478,13 @@ impl Report<'_> {
             s.push_str(line.trim_end());
             s.push('\n');
         }
+        s
+    }
+
+    /// The totals under the table: resources, levels, the listing, the tool, the window.
+    fn totals_text(&self) -> String {
+        let t = self.totals();
+        let mut s = String::new();
         let l = self.listing;
         s.push_str(&format!(
             "\n{}, {} ({} binary, not counted){}\n",
@@ -552,6 +559,12 @@ impl Report<'_> {
                 crate::cli::output::window_share(self.listing_tokens, window)
             ));
         }
+        s
+    }
+
+    fn text(&self) -> String {
+        let mut s = self.table_text();
+        s.push_str(&self.totals_text());
         s
     }
 }
