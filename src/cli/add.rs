@@ -103,6 +103,38 @@ impl Places {
     }
 }
 
+/// Whether a chosen skill is already installed in the target, or its link's place is taken by
+/// something else (a warning says which; `--replace` makes way for them instead).
+fn clashes(places: &Places, priced: &[Priced], chosen: &[&str], home: &std::path::Path) -> bool {
+    let clashes: Vec<&Priced> = priced
+        .iter()
+        .filter(|p| p.clash.is_some() && chosen.contains(&p.folder.as_str()))
+        .collect();
+    if !clashes.is_empty() {
+        let names: Vec<String> = clashes
+            .iter()
+            .map(|p| line(&p.folder).into_owned())
+            .collect();
+        crate::cli::output::warn(format_args!(
+            "already installed in {}: {}; nothing was written (--replace puts the installed ones in the trash and these in their place)",
+            shown(&places.priced.dir, home),
+            names.join(", ")
+        ));
+        return true;
+    }
+    if let Some((canonical, links)) = &places.linked
+        && let Some(taken) = taken_link_place(canonical, links, chosen)
+    {
+        crate::cli::output::warn(format_args!(
+            "{} is already there and is not a link to {}: nothing was written (--replace puts it in the trash and links this one in its place)",
+            shown(&taken, home),
+            shown(&canonical.dir, home)
+        ));
+        return true;
+    }
+    false
+}
+
 pub fn run(args: AddArgs) -> anyhow::Result<i32> {
     let (home, project) = places()?;
     let places = Places::of(&args, &home, project.as_deref())?;
@@ -129,10 +161,6 @@ pub fn run(args: AddArgs) -> anyhow::Result<i32> {
     let pricing = Pricing::new(&target, &found.skills, Arc::clone(&cache));
     let priced = pricing.price(&found.skills);
     let (chosen, left_out) = choose(&priced, &args.pick, target.agent);
-    let clashes: Vec<&Priced> = priced
-        .iter()
-        .filter(|p| p.clash.is_some() && chosen.contains(&p.folder.as_str()))
-        .collect();
     let preview = pricing.preview(priced.clone(), &chosen);
     let source = Source {
         shown: shown_source(&args.source, &origin),
@@ -151,27 +179,7 @@ pub fn run(args: AddArgs) -> anyhow::Result<i32> {
         crate::cli::output::warn("nothing to add");
         return Ok(1);
     }
-    if !clashes.is_empty() && !args.replace {
-        let names: Vec<String> = clashes
-            .iter()
-            .map(|p| line(&p.folder).into_owned())
-            .collect();
-        crate::cli::output::warn(format_args!(
-            "already installed in {}: {}; nothing was written (--replace puts the installed ones in the trash and these in their place)",
-            shown(&target.dir, &home),
-            names.join(", ")
-        ));
-        return Ok(1);
-    }
-    if let Some((canonical, links)) = &places.linked
-        && !args.replace
-        && let Some(taken) = taken_link_place(canonical, links, &chosen)
-    {
-        crate::cli::output::warn(format_args!(
-            "{} is already there and is not a link to {}: nothing was written (--replace puts it in the trash and links this one in its place)",
-            shown(&taken, &home),
-            shown(&canonical.dir, &home)
-        ));
+    if !args.replace && clashes(&places, &priced, &chosen, &home) {
         return Ok(1);
     }
     if args.confirm.dry_run {
