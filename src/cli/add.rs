@@ -498,7 +498,13 @@ pub fn text(
             s.push_str(&format!("  {e}\n"));
         }
     }
-    let l = &p.listing;
+    s.push_str(&listing_text(&p.listing));
+    s
+}
+
+/// The listing's change under the preview: tokens, skills, tier, the fates that change.
+fn listing_text(l: &crate::core::manage::preview::ListingChange) -> String {
+    let mut s = String::new();
     s.push_str(&format!(
         "\nlisting ({}): {} → {} tokens per turn ({}); {} → {} skills; tier {}{}\n",
         l.format,
