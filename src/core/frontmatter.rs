@@ -761,6 +761,36 @@ pub fn from_fields(parsed: bool, fields: Vec<Field>, flow_style_lines: Vec<u32>)
     fm
 }
 
+/// A text field's value (a number or a boolean taken as text, with a note); `None` inside for
+/// an empty one, `None` outside for a value of the wrong type.
+fn text_of(f: &Field, diags: &mut Vec<Diagnostic>) -> Option<Option<String>> {
+    Some(match &f.value {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => {
+            diags.push(coerced(f, "number"));
+            Some(n.to_string())
+        }
+        Value::Bool(b) => {
+            diags.push(coerced(f, "boolean"));
+            Some(b.to_string())
+        }
+        Value::Null => None,
+        _ => return None,
+    })
+}
+
+/// A switch's value (`true`/`false`, also as text); `None` inside for an empty one, `None`
+/// outside for a value of the wrong type.
+fn switch_of(value: &Value) -> Option<Option<bool>> {
+    Some(match value {
+        Value::Bool(b) => Some(*b),
+        Value::String(s) if s.eq_ignore_ascii_case("true") => Some(true),
+        Value::String(s) if s.eq_ignore_ascii_case("false") => Some(false),
+        Value::Null => None,
+        _ => return None,
+    })
+}
+
 /// Known fields, typed, with a diagnostic for each value of the wrong shape.
 fn type_fields(fm: &mut Frontmatter, diags: &mut Vec<Diagnostic>) {
     // Taken out while the typed views are filled in, and put back: no copy of every value.
@@ -794,22 +824,10 @@ fn type_fields(fm: &mut Frontmatter, diags: &mut Vec<Diagnostic>) {
                 };
             }
             "name" | "when_to_use" | "when-to-use" => {
-                let text = match &f.value {
-                    Value::String(s) => Some(s.clone()),
-                    Value::Number(n) => {
-                        diags.push(coerced(f, "number"));
-                        Some(n.to_string())
-                    }
-                    Value::Bool(b) => {
-                        diags.push(coerced(f, "boolean"));
-                        Some(b.to_string())
-                    }
-                    Value::Null => None,
-                    _ => {
-                        diags.push(wrong("a string"));
-                        None
-                    }
-                };
+                let text = text_of(f, diags).unwrap_or_else(|| {
+                    diags.push(wrong("a string"));
+                    None
+                });
                 match f.key.as_str() {
                     "name" => fm.name = text,
                     _ => fm.when_to_use = text,
@@ -841,16 +859,10 @@ fn type_fields(fm: &mut Frontmatter, diags: &mut Vec<Diagnostic>) {
             | "auto_load"
             | "auto-load"
             | "enabled" => {
-                let b = match &f.value {
-                    Value::Bool(b) => Some(*b),
-                    Value::String(s) if s.eq_ignore_ascii_case("true") => Some(true),
-                    Value::String(s) if s.eq_ignore_ascii_case("false") => Some(false),
-                    Value::Null => None,
-                    _ => {
-                        diags.push(wrong("true or false"));
-                        None
-                    }
-                };
+                let b = switch_of(&f.value).unwrap_or_else(|| {
+                    diags.push(wrong("true or false"));
+                    None
+                });
                 match f.key.as_str() {
                     "disable-model-invocation" => fm.disable_model_invocation = b == Some(true),
                     "user-invocable" => fm.user_invocable = b,
