@@ -613,6 +613,30 @@ fn concrete(desc: &str) -> bool {
     found_verbs.len() >= 2 && found_verbs.len() + named >= 4
 }
 
+/// A description's word count, whether it holds a cue word ("use when…"), and whether its first
+/// words speak in the first person. One pass over the words, nothing collected: every skill is
+/// checked. A word is compared lowercased; an ASCII one (nearly all) without allocating.
+fn description_words(desc: &str) -> (usize, bool, bool) {
+    let is_one_of = |w: &str, set: &[&str]| {
+        if w.is_ascii() {
+            set.iter().any(|c| c.eq_ignore_ascii_case(w))
+        } else {
+            let lower = w.to_lowercase();
+            set.contains(&lower.as_str())
+        }
+    };
+    let (mut words, mut cue_word, mut first_person) = (0usize, false, false);
+    for w in desc
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+    {
+        cue_word = cue_word || is_one_of(w, CUES);
+        first_person = first_person || (words < 12 && is_one_of(w, FIRST_PERSON));
+        words += 1;
+    }
+    (words, cue_word, first_person)
+}
+
 fn description_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
     let fm = &skill.frontmatter;
     let line = fm.line_of("description");
@@ -686,25 +710,7 @@ fn description_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>)
             .at_line(line),
         );
     }
-    // One pass over the words, nothing collected: every skill is checked. A word is compared
-    // lowercased; an ASCII one (nearly all) without allocating.
-    let is_one_of = |w: &str, set: &[&str]| {
-        if w.is_ascii() {
-            set.iter().any(|c| c.eq_ignore_ascii_case(w))
-        } else {
-            let lower = w.to_lowercase();
-            set.contains(&lower.as_str())
-        }
-    };
-    let (mut words, mut cue_word, mut first_person) = (0usize, false, false);
-    for w in desc
-        .split(|c: char| !c.is_alphanumeric() && c != '\'')
-        .filter(|w| !w.is_empty())
-    {
-        cue_word = cue_word || is_one_of(w, CUES);
-        first_person = first_person || (words < 12 && is_one_of(w, FIRST_PERSON));
-        words += 1;
-    }
+    let (words, cue_word, first_person) = description_words(desc);
     let cue = cue_word || fm.when_to_use.is_some() || !fm.triggers.is_empty();
     if words < 6 || (!cue && words < 40 && !concrete(desc)) {
         let why = if words < 6 {
