@@ -145,13 +145,9 @@ pub(super) enum Attempt {
     Unavailable(String),
 }
 
-/// Runs the command in fresh namespaces through the stage program (the skillscope binary).
-pub(super) fn run(
-    spec: &RunSpec,
-    program: &Path,
-    cancel: Option<&AtomicBool>,
-) -> std::io::Result<Attempt> {
-    let (ours, theirs) = UnixStream::pair()?;
+/// What the stage program is told to run: the command, its folder and environment, a fresh
+/// home, its CPU limit, and the places hidden and revealed.
+fn stage_spec(spec: &RunSpec) -> Spec {
     let home = PathBuf::from(format!(
         "/tmp/skillscope-probe-{:016x}",
         std::collections::hash_map::RandomState::new()
@@ -160,7 +156,7 @@ pub(super) fn run(
     ));
     let bytes = |p: &std::ffi::OsStr| p.as_bytes().to_vec();
     let user_home = dirs::home_dir();
-    let message = Spec {
+    Spec {
         program: bytes(spec.program.as_os_str()),
         args: spec.args.iter().map(|a| bytes(a)).collect(),
         cwd: bytes(spec.cwd.as_os_str()),
@@ -178,7 +174,17 @@ pub(super) fn run(
             .iter()
             .map(|p| bytes(p.as_os_str()))
             .collect(),
-    };
+    }
+}
+
+/// Runs the command in fresh namespaces through the stage program (the skillscope binary).
+pub(super) fn run(
+    spec: &RunSpec,
+    program: &Path,
+    cancel: Option<&AtomicBool>,
+) -> std::io::Result<Attempt> {
+    let (ours, theirs) = UnixStream::pair()?;
+    let message = stage_spec(spec);
     let mut line = serde_json::to_vec(&message).map_err(std::io::Error::other)?;
     line.push(b'\n');
 
