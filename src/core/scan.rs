@@ -490,6 +490,47 @@ fn folders_unchanged(w: &WalkRecord) -> bool {
         })
 }
 
+/// The walker's filter: no skipped folder names, and no link (or plain child of the root) that
+/// leads into a system folder or above the root (a warning each, into `skipped`). It owns what
+/// it uses: it lives as long as the walker.
+fn entry_filter(
+    filter_root: PathBuf,
+    filter_skipped: Arc<Mutex<Vec<Diagnostic>>>,
+) -> impl Fn(&ignore::DirEntry) -> bool + Send + Sync + 'static {
+    move |e: &ignore::DirEntry| {
+        if e.depth() == 0 {
+            return true;
+        }
+        let is_dir = e.file_type().is_some_and(|t| t.is_dir());
+        if is_dir && skipped_dir(&e.file_name().to_string_lossy()) {
+            return false;
+        }
+        // Where the entry really is: a link is resolved; a plain child of the root is the
+        // root's real folder joined with its name (only there can `/proc` be a plain child,
+        // when the root is `/`). Deeper plain entries sit below an allowed place, which holds
+        // no system folder and no ancestor of the root.
+        let real = if e.path_is_symlink() {
+            std::fs::canonicalize(e.path()).ok()
+        } else if e.depth() == 1 && is_dir {
+            Some(filter_root.join(e.file_name()))
+        } else {
+            None
+        };
+        let Some(why) = real.and_then(|r| refused(&r, &filter_root)) else {
+            return true;
+        };
+        lock(&filter_skipped).push(
+            Diagnostic::new(
+                RuleId::WalkSkipped,
+                Severity::Warning,
+                format!("{} leads to {why}: not followed", e.path().display()),
+            )
+            .in_file(e.path()),
+        );
+        false
+    }
+}
+
 /// Walks one root in parallel: skill files, every folder (stamped before it is read) and every
 /// other file (resource candidates). Links into a system folder or to a folder above the root are
 /// not followed (a warning each), and the walk stops after `opts.max_entries` entries (a warning
@@ -510,38 +551,7 @@ fn walk_root(root: &Root, root_real: &Path, opts: &ScanOptions) -> Walked {
         .standard_filters(false)
         .follow_links(true)
         .max_depth(Some(deepest))
-        .filter_entry(move |e| {
-            if e.depth() == 0 {
-                return true;
-            }
-            let is_dir = e.file_type().is_some_and(|t| t.is_dir());
-            if is_dir && skipped_dir(&e.file_name().to_string_lossy()) {
-                return false;
-            }
-            // Where the entry really is: a link is resolved; a plain child of the root is the
-            // root's real folder joined with its name (only there can `/proc` be a plain child,
-            // when the root is `/`). Deeper plain entries sit below an allowed place, which holds
-            // no system folder and no ancestor of the root.
-            let real = if e.path_is_symlink() {
-                std::fs::canonicalize(e.path()).ok()
-            } else if e.depth() == 1 && is_dir {
-                Some(filter_root.join(e.file_name()))
-            } else {
-                None
-            };
-            let Some(why) = real.and_then(|r| refused(&r, &filter_root)) else {
-                return true;
-            };
-            lock(&filter_skipped).push(
-                Diagnostic::new(
-                    RuleId::WalkSkipped,
-                    Severity::Warning,
-                    format!("{} leads to {why}: not followed", e.path().display()),
-                )
-                .in_file(e.path()),
-            );
-            false
-        })
+        .filter_entry(entry_filter(filter_root, filter_skipped))
         .build_parallel();
     let visited = AtomicUsize::new(0);
     let capped = AtomicBool::new(false);
