@@ -903,6 +903,37 @@ enum Listing<'a> {
     Look,
 }
 
+/// A skill whose file kept its stat, as the index remembered it: its frontmatter, findings,
+/// body facts and counts.
+fn restore(skill: &mut Skill, r: SkillRecord, stamp: Stamp) {
+    skill.stamp = stamp;
+    skill.frontmatter = r.frontmatter;
+    skill.parse_diagnostics = r.parse_diagnostics;
+    skill
+        .parse_diagnostics
+        .retain(|d| !FOLDER_RULES.contains(&d.rule));
+    skill.body_line = r.body_line;
+    skill.body_offset = r.body_offset;
+    if let Some(b) = r.body {
+        let _ = skill.facts.body.set(b);
+    }
+    for (slot, n) in skill.facts.body_tokens.iter().zip(r.body_tokens) {
+        if let Some(n) = n {
+            let _ = slot.set(n);
+        }
+    }
+    *skill
+        .facts
+        .l1_tokens
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner) = r.l1_tokens;
+    for (slot, n) in skill.facts.l2_tokens.iter().zip(r.l2_tokens) {
+        if let Some(n) = n {
+            let _ = slot.set(n);
+        }
+    }
+}
+
 /// Reads one skill (or takes it from its index record when its skill file kept its stat), with its
 /// resources stat'ed afresh. The flag says whether the skill file was read and parsed.
 fn read_skill(
@@ -935,34 +966,7 @@ fn read_skill(
     };
     let parsed = reuse.is_none();
     match reuse {
-        Some((r, stamp)) => {
-            skill.stamp = stamp;
-            skill.frontmatter = r.frontmatter;
-            skill.parse_diagnostics = r.parse_diagnostics;
-            skill
-                .parse_diagnostics
-                .retain(|d| !FOLDER_RULES.contains(&d.rule));
-            skill.body_line = r.body_line;
-            skill.body_offset = r.body_offset;
-            if let Some(b) = r.body {
-                let _ = skill.facts.body.set(b);
-            }
-            for (slot, n) in skill.facts.body_tokens.iter().zip(r.body_tokens) {
-                if let Some(n) = n {
-                    let _ = slot.set(n);
-                }
-            }
-            *skill
-                .facts
-                .l1_tokens
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner) = r.l1_tokens;
-            for (slot, n) in skill.facts.l2_tokens.iter().zip(r.l2_tokens) {
-                if let Some(n) = n {
-                    let _ = slot.set(n);
-                }
-            }
-        }
+        Some((r, stamp)) => restore(&mut skill, *r, stamp),
         None => match if regular {
             read_head(&f.file)
         } else {
