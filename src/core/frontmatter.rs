@@ -761,10 +761,10 @@ pub fn from_fields(parsed: bool, fields: Vec<Field>, flow_style_lines: Vec<u32>)
     fm
 }
 
-/// A text field's value (a number or a boolean taken as text, with a note); `None` inside for
-/// an empty one, `None` outside for a value of the wrong type.
-fn text_of(f: &Field, diags: &mut Vec<Diagnostic>) -> Option<Option<String>> {
-    Some(match &f.value {
+/// A text field's value (a number or a boolean taken as text, with a note), `None` for an
+/// empty one; for a value of the wrong type, what it must be.
+fn text_of(f: &Field, diags: &mut Vec<Diagnostic>) -> Result<Option<String>, &'static str> {
+    Ok(match &f.value {
         Value::String(s) => Some(s.clone()),
         Value::Number(n) => {
             diags.push(coerced(f, "number"));
@@ -775,19 +775,41 @@ fn text_of(f: &Field, diags: &mut Vec<Diagnostic>) -> Option<Option<String>> {
             Some(b.to_string())
         }
         Value::Null => None,
-        _ => return None,
+        _ => return Err("a string"),
     })
 }
 
-/// A switch's value (`true`/`false`, also as text); `None` inside for an empty one, `None`
-/// outside for a value of the wrong type.
-fn switch_of(value: &Value) -> Option<Option<bool>> {
-    Some(match value {
+/// A switch's value (`true`/`false`, also as text), `None` for an empty one; for a value of
+/// the wrong type, what it must be.
+fn switch_of(value: &Value) -> Result<Option<bool>, &'static str> {
+    Ok(match value {
         Value::Bool(b) => Some(*b),
         Value::String(s) if s.eq_ignore_ascii_case("true") => Some(true),
         Value::String(s) if s.eq_ignore_ascii_case("false") => Some(false),
         Value::Null => None,
-        _ => return None,
+        _ => return Err("true or false"),
+    })
+}
+
+/// The description's text: the field's own (by its place `i`), or a number or boolean taken
+/// as text (with a note); for a value of the wrong type, what it must be.
+fn description_of(
+    i: usize,
+    f: &Field,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<Option<Text>, &'static str> {
+    Ok(match &f.value {
+        Value::String(_) => Some(Text::Field(i)),
+        Value::Number(n) => {
+            diags.push(coerced(f, "number"));
+            Some(Text::Made(n.to_string()))
+        }
+        Value::Bool(b) => {
+            diags.push(coerced(f, "boolean"));
+            Some(Text::Made(b.to_string()))
+        }
+        Value::Null => None,
+        _ => return Err("a string"),
     })
 }
 
@@ -806,26 +828,14 @@ fn type_fields(fm: &mut Frontmatter, diags: &mut Vec<Diagnostic>) {
         };
         match f.key.as_str() {
             "description" => {
-                fm.description = match &f.value {
-                    Value::String(_) => Some(Text::Field(i)),
-                    Value::Number(n) => {
-                        diags.push(coerced(f, "number"));
-                        Some(Text::Made(n.to_string()))
-                    }
-                    Value::Bool(b) => {
-                        diags.push(coerced(f, "boolean"));
-                        Some(Text::Made(b.to_string()))
-                    }
-                    Value::Null => None,
-                    _ => {
-                        diags.push(wrong("a string"));
-                        None
-                    }
-                };
+                fm.description = description_of(i, f, diags).unwrap_or_else(|want| {
+                    diags.push(wrong(want));
+                    None
+                });
             }
             "name" | "when_to_use" | "when-to-use" => {
-                let text = text_of(f, diags).unwrap_or_else(|| {
-                    diags.push(wrong("a string"));
+                let text = text_of(f, diags).unwrap_or_else(|want| {
+                    diags.push(wrong(want));
                     None
                 });
                 match f.key.as_str() {
@@ -859,8 +869,8 @@ fn type_fields(fm: &mut Frontmatter, diags: &mut Vec<Diagnostic>) {
             | "auto_load"
             | "auto-load"
             | "enabled" => {
-                let b = switch_of(&f.value).unwrap_or_else(|| {
-                    diags.push(wrong("true or false"));
+                let b = switch_of(&f.value).unwrap_or_else(|want| {
+                    diags.push(wrong(want));
                     None
                 });
                 match f.key.as_str() {

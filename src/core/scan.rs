@@ -229,16 +229,19 @@ fn file_root(root: &Root) -> Result<PathBuf, Diagnostic> {
     }
 }
 
+/// A SKILL.md found or given directly: (root, folder, file).
+type Direct = (usize, PathBuf, PathBuf);
+
 /// The walk of each root (remembered when its folders kept their stat), and the SKILL.md files
-/// given directly as (root, folder, file).
+/// given directly.
 fn walk_roots(
     roots: &[Root],
     opts: &ScanOptions,
     remembered_walks: &mut Vec<WalkRecord>,
     out: &mut Scanned,
-) -> (Vec<(usize, Walked)>, Vec<(usize, PathBuf, PathBuf)>) {
+) -> (Vec<(usize, Walked)>, Vec<Direct>) {
     let mut walks: Vec<(usize, Walked)> = Vec::new();
-    let mut direct: Vec<(usize, PathBuf, PathBuf)> = Vec::new();
+    let mut direct: Vec<Direct> = Vec::new();
     for (ri, root) in roots.iter().enumerate() {
         // Command files are read by `commands::load`, not walked for skill folders.
         if root.commands {
