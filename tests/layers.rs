@@ -1032,3 +1032,52 @@ fn the_graph_sees_a_planted_app_circle() {
         "4 rooms, 4 floors, 3 arrows, 0 circles (0 rooms in circles)"
     );
 }
+
+/// Replaces, in `doc`, the rows of the table headed `| floor | files (under `DIR/`) |` with
+/// `rows`; `None` when the doc has no such table.
+fn with_floor_table(doc: &str, dir: &str, rows: &str) -> Option<String> {
+    let header = format!("| floor | files (under `{dir}/`) |\n|---|---|\n");
+    let start = doc.find(&header)? + header.len();
+    let len: usize = doc[start..]
+        .split_inclusive('\n')
+        .take_while(|l| l.starts_with('|'))
+        .map(str::len)
+        .sum();
+    Some(format!("{}{rows}{}", &doc[..start], &doc[start + len..]))
+}
+
+/// docs/architecture.md's floor tables of the core, the CLI and the app are the ones the code
+/// makes; `SKILLSCOPE_WRITE_DOCS=1 cargo test --test layers floor_tables` writes them.
+#[test]
+fn the_floor_tables_in_the_docs_are_the_codes() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let path = root.join("docs/architecture.md");
+    let doc = fs::read_to_string(&path).unwrap();
+    let edges = Crate::load(root).edges();
+    let mut new = doc.clone();
+    for dir in ["src/core", "src/cli", "src/tui"] {
+        let rows = floor_table(&edges, &root.join(dir));
+        new = with_floor_table(&new, dir, &rows)
+            .unwrap_or_else(|| panic!("docs/architecture.md has no floor table for {dir}"));
+    }
+    if std::env::var_os("SKILLSCOPE_WRITE_DOCS").is_some() {
+        fs::write(&path, &new).unwrap();
+    } else {
+        assert!(
+            new == doc,
+            "docs/architecture.md's floor tables differ from the code: \
+             SKILLSCOPE_WRITE_DOCS=1 cargo test --test layers floor_tables"
+        );
+    }
+}
+
+#[test]
+fn a_floor_table_is_replaced_whole_and_alone() {
+    let doc = "intro\n| floor | files (under `src/x/`) |\n|---|---|\n| 0 | `a.rs` |\n| 1 | `b.rs` |\n\nafter\n";
+    let new = with_floor_table(doc, "src/x", "| 0 | `c.rs` |\n").unwrap();
+    assert_eq!(
+        new,
+        "intro\n| floor | files (under `src/x/`) |\n|---|---|\n| 0 | `c.rs` |\n\nafter\n"
+    );
+    assert!(with_floor_table(doc, "src/y", "").is_none());
+}

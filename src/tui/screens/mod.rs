@@ -19,9 +19,9 @@ pub mod test;
 
 use crate::core::listing::{Format, Tier};
 use crate::core::probe::SandboxPreference;
-use crate::tui::action::Screen as Id;
+use crate::tui::action::{Action, Screen as Id};
 
-pub use screen::{Cmd, Ctx, Outcome, Screen, move_selection, owner, reveal};
+pub use screen::{Cmd, Ctx, Outcome, Screen, move_selection, reveal};
 
 /// Every screen's state, one field each: the registry the app dispatches through.
 #[derive(Debug)]
@@ -64,5 +64,35 @@ impl Screens {
             Id::Checks => &mut self.checks,
             Id::Budget => &mut self.budget,
         }
+    }
+}
+
+/// The screen that owns an action: where it goes when the current screen does not take it (a
+/// key bound in the global context, say).
+pub fn owner(action: Action) -> Option<Id> {
+    match action {
+        Action::RunChecks | Action::RunDeps | Action::CancelChecks => Some(Id::Checks),
+        Action::CycleFormat
+        | Action::CycleAgent
+        | Action::CycleTier
+        | Action::CycleMode
+        | Action::CycleWindow => Some(Id::Prompt),
+        Action::ClearMessage | Action::LeaveMessage | Action::EditMessage => Some(Id::Test),
+        Action::Close
+        | Action::NextResource
+        | Action::PrevResource
+        | Action::OpenResource
+        | Action::Toggle
+        | Action::AgentToggle
+        | Action::Filter
+        | Action::AcceptFilter
+        | Action::ClearFilter
+        | Action::CycleSort
+        | Action::ReverseSort
+        | Action::Open
+        | Action::DetailUp
+        | Action::DetailDown
+        | Action::Backspace => Some(Id::Skills),
+        _ => None,
     }
 }

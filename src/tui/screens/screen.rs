@@ -6,7 +6,7 @@ use crate::core::Library;
 use crate::core::agents::SwitchScope;
 use crate::core::diagnostic::Counts;
 use crate::core::tokens::SkillTokens;
-use crate::tui::action::{Action, Screen as Id};
+use crate::tui::action::Action;
 use crate::tui::event::Event;
 use crate::tui::jobs;
 use crate::tui::keymap::Context;
@@ -25,7 +25,7 @@ pub trait Screen {
     /// The keymap context its keys are looked up in now.
     fn context(&self) -> Context;
 
-    /// An action of its context, or one it owns (see [`owner`]) bound elsewhere.
+    /// An action of its context, or one it owns (see [`super::owner`]) bound elsewhere.
     fn handle(&mut self, action: Action, cx: &Ctx) -> Outcome;
 
     /// A printable key no binding took.
@@ -141,36 +141,6 @@ pub struct Ctx<'a> {
     pub tx: &'a Sender<Event>,
     /// The prompt preview's listing, as far as rendered.
     pub preview: &'a PreviewJob,
-}
-
-/// The screen that owns an action: where it goes when the current screen does not take it (a
-/// key bound in the global context, say).
-pub fn owner(action: Action) -> Option<Id> {
-    match action {
-        Action::RunChecks | Action::RunDeps | Action::CancelChecks => Some(Id::Checks),
-        Action::CycleFormat
-        | Action::CycleAgent
-        | Action::CycleTier
-        | Action::CycleMode
-        | Action::CycleWindow => Some(Id::Prompt),
-        Action::ClearMessage | Action::LeaveMessage | Action::EditMessage => Some(Id::Test),
-        Action::Close
-        | Action::NextResource
-        | Action::PrevResource
-        | Action::OpenResource
-        | Action::Toggle
-        | Action::AgentToggle
-        | Action::Filter
-        | Action::AcceptFilter
-        | Action::ClearFilter
-        | Action::CycleSort
-        | Action::ReverseSort
-        | Action::Open
-        | Action::DetailUp
-        | Action::DetailDown
-        | Action::Backspace => Some(Id::Skills),
-        _ => None,
-    }
 }
 
 /// Moves the selection of a table `len` rows long by `delta` (clamped to the rows).
