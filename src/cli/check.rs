@@ -426,11 +426,17 @@ impl Report<'_> {
         let reported = selection
             .judge(rules::RuleId::Overlap, Severity::Warning, place)
             .is_some();
+        let remedy = if crate::core::matching::sentence::BUILT_IN {
+            "`check --embed` makes them (once, about 2 s per 100 skills) and finds descriptions \
+             that mean nearly the same in other words"
+        } else {
+            "the sentence model that makes them is not built in (skillscope was built without \
+             the semantic feature)"
+        };
         (reported && self.args.format != CheckFormat::Json).then(|| {
             format!(
                 "the overlap rule compared descriptions by their words alone: {} of {} have no \
-                 sentence vector yet; `check --embed` makes them (once, about 2 s per 100 skills) \
-                 and finds descriptions that mean nearly the same in other words",
+                 sentence vector yet; {remedy}",
                 thousands(missing as u64),
                 thousands(of as u64)
             )
