@@ -1,7 +1,7 @@
 //! `skillscope list`: every skill with its source, state, diagnostics and token costs.
 
 use crate::cli::args::LibraryArgs;
-use crate::cli::output::{DiagnosticJson, SkillJson, TokensJson};
+use crate::cli::output::{AgentStateJson, DiagnosticJson, SkillJson, TokensJson};
 use crate::core::diagnostic::Counts;
 use crate::core::library::GroupedResources;
 use crate::core::listing::Format;
@@ -31,6 +31,37 @@ pub struct ListArgs {
     pub no_cache: bool,
     #[command(flatten)]
     pub scope: crate::cli::args::ScopeArgs,
+    #[command(flatten)]
+    pub view: crate::cli::args::AgentArgs,
+}
+
+/// With `--agent`: what that agent does with each skill, `None` for those it does not read (left
+/// out of the list). Its own switches decide where it has them, skillscope's store elsewhere.
+fn agent_states(
+    lib: &crate::core::Library,
+    view: &crate::cli::args::AgentArgs,
+    enabled: &[bool],
+) -> Option<Vec<Option<AgentStateJson>>> {
+    use crate::core::agents::view::Seen;
+    let agent = view.agent?;
+    let switches = crate::cli::args::agent_switches();
+    let seen = crate::core::agents::view::seen(lib, agent, &view.files, switches.as_ref());
+    Some(
+        seen.iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let private_off = s.listed()
+                    && !crate::core::agents::obeys_own_switches(agent, &lib.skills[i])
+                    && !enabled[i];
+                let s = if private_off {
+                    Seen::Off("off in skillscope's own switches".to_string())
+                } else {
+                    s.clone()
+                };
+                AgentStateJson::of(agent, &s)
+            })
+            .collect(),
+    )
 }
 
 pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
@@ -39,6 +70,24 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     crate::cli::output::note_demo(&lib);
     let unread = crate::cli::output::note_unread(&lib).max(roots_code);
     let enabled = crate::cli::args::enabled_mask(&lib);
+    let states = agent_states(&lib, &args.view, &enabled);
+    // One agent's list: the skills it reads, on as it has them.
+    let shown = |i: usize, s: &crate::core::skill::Skill| {
+        args.scope.contains(s)
+            && states
+                .as_ref()
+                .is_none_or(|st| st.get(i).is_some_and(Option::is_some))
+    };
+    let enabled: Vec<bool> = match &states {
+        Some(st) => st
+            .iter()
+            .map(|s| {
+                s.as_ref()
+                    .is_some_and(|s| matches!(s.state, "on" | "name-only"))
+            })
+            .collect(),
+        None => enabled,
+    };
     let is_enabled = |i: usize| enabled[i];
     // The config file's `[rules]` weigh the findings as they do in `check`.
     let selection = crate::core::rules::select::Selection {
@@ -71,13 +120,19 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     if args.json {
         let mut sources =
             crate::core::manage::manifest::provenances(lib.skills.iter().map(|s| s.dir.as_path()));
+        let (mut installed, notes) =
+            crate::core::installers::records(&lib.skills, dirs::home_dir().as_deref());
+        for n in &notes {
+            crate::cli::output::warn(n);
+        }
         let items: Vec<SkillJson> = lib
             .skills
             .iter()
             .zip(&diags)
             .enumerate()
-            .filter(|(_, (s, _))| args.scope.contains(s))
+            .filter(|(i, (s, _))| shown(*i, s))
             .map(|(i, (s, d))| SkillJson {
+                agent_state: states.as_ref().and_then(|st| st.get(i).cloned().flatten()),
                 license: Some(s.frontmatter.get("license").map(|f| &f.value)),
                 compatibility: Some(s.frontmatter.get("compatibility").map(|f| &f.value)),
                 metadata: Some(s.frontmatter.get("metadata").map(|f| &f.value)),
@@ -86,6 +141,11 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
                 resources: Some(GroupedResources::of(&s.resources)),
                 diagnostics: Some(d.iter().map(DiagnosticJson::of).collect()),
                 source: sources.get_mut(i).and_then(Option::take),
+                installed: installed[i]
+                    .take()
+                    .map(|r| crate::cli::output::InstalledJson::of(r, &s.dir)),
+                linked: Some(crate::cli::output::PlaceJson::all(s)),
+                readers: Some(crate::core::agents::model::readers(s)),
                 ..SkillJson::of(
                     s,
                     TokensJson {
@@ -104,8 +164,9 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         let widest = lib
             .skills
             .iter()
-            .filter(|s| args.scope.contains(s))
-            .map(|s| crate::cli::output::shown_width(&s.id))
+            .enumerate()
+            .filter(|(i, s)| shown(*i, s))
+            .map(|(_, s)| crate::cli::output::shown_width(&s.id))
             .max()
             .unwrap_or(0);
         let names = crate::cli::output::Column::new(
@@ -114,9 +175,21 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             40,
             crate::cli::output::stdout_is_terminal(),
         );
+        let sources: Vec<String> = lib.skills.iter().map(source).collect();
+        // Wider than 16 only for a skill linked into other agents' folders.
+        let sw = lib
+            .skills
+            .iter()
+            .zip(&sources)
+            .enumerate()
+            .filter(|(i, (s, _))| shown(*i, s))
+            .map(|(_, (_, x))| x.chars().count())
+            .max()
+            .unwrap_or(0)
+            .max(16);
         writeln!(
             out,
-            "  {}  {:16}  {:>6}  {:>7}  {:>7}  {:>6}  {:>5}",
+            "  {}  {:sw$}  {:>6}  {:>7}  {:>7}  {:>6}  {:>5}",
             names.pad("NAME"),
             "SOURCE",
             "L1",
@@ -126,30 +199,38 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             "WARNS"
         )?;
         let num = |n: Option<u32>| n.map_or_else(|| "-".to_string(), |n| thousands(u64::from(n)));
-        for (((s, d), on), t) in lib.skills.iter().zip(&diags).zip(&enabled).zip(&tokens) {
-            if !args.scope.contains(s) {
+        for (i, ((((s, d), on), t), src)) in lib
+            .skills
+            .iter()
+            .zip(&diags)
+            .zip(&enabled)
+            .zip(&tokens)
+            .zip(&sources)
+            .enumerate()
+        {
+            if !shown(i, s) {
                 continue;
             }
             let c = Counts::of(d);
             let name = names.pad(&names.fit(&s.id));
-            writeln!(
-                out,
-                "{} {}  {:16}  {:>6}  {:>7}  {:>7}  {:>6}  {:>5}",
-                match (on, s.shadowed_by) {
+            let glyph = match states
+                .as_ref()
+                .and_then(|st| st.get(i))
+                .and_then(Option::as_ref)
+            {
+                Some(st) => st.glyph(),
+                None => match (on, s.shadowed_by) {
                     (false, _) => "○",
                     (true, Some(_)) => "◌",
                     (true, None) => "●",
                 },
+            };
+            writeln!(
+                out,
+                "{} {}  {:sw$}  {:>6}  {:>7}  {:>7}  {:>6}  {:>5}",
+                glyph,
                 name,
-                if s.command {
-                    let scope = match s.scope {
-                        crate::core::source::Scope::Project => "proj",
-                        other => other.as_str(),
-                    };
-                    format!("{}/{scope}-cmd", s.agent.badge())
-                } else {
-                    format!("{}/{}", s.agent.badge(), s.scope)
-                },
+                src,
                 num(t.l1),
                 num(t.l2),
                 num(t.l3_with_schema()),
@@ -157,15 +238,23 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
                 thousands(c.warnings as u64)
             )?;
         }
-        let scope = args.scope.mask(&lib);
+        let scope: Vec<bool> = lib
+            .skills
+            .iter()
+            .enumerate()
+            .map(|(i, s)| shown(i, s))
+            .collect();
         let on = enabled
             .iter()
             .zip(&scope)
             .filter(|(e, s)| **e && **s)
             .count();
+        let whose = args.view.agent.map_or(String::new(), |a| {
+            format!(" for {}", crate::core::agents::model::model(a).name)
+        });
         writeln!(
             out,
-            "{}, {} enabled; token counts are {} estimates (Claude's tokenizer differs by roughly 10-20%)",
+            "{}, {} enabled{whose}; token counts are {} estimates (Claude's tokenizer differs by roughly 10-20%)",
             count_of(scope.iter().filter(|s| **s).count(), "skill", "skills"),
             thousands(on as u64),
             args.encoding
@@ -174,4 +263,23 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     out.flush()?;
     crate::cli::output::keep_until_exit((lib, cache, diags, tokens));
     Ok(unread)
+}
+
+/// The SOURCE column: agent and scope of the skill's folder, then the agents whose folders link
+/// to it (`agents/project+claude`).
+fn source(s: &crate::core::Skill) -> String {
+    if s.command {
+        let scope = match s.scope {
+            crate::core::source::Scope::Project => "proj",
+            other => other.as_str(),
+        };
+        format!("{}/{scope}-cmd", s.agent.badge())
+    } else {
+        format!(
+            "{}/{}{}",
+            s.agent.badge(),
+            s.scope,
+            crate::core::budget::linked_badges(s, "/")
+        )
+    }
 }

@@ -370,7 +370,7 @@ pub fn render(
         "message: {}\n",
         mark(message, &highlight_spans(&all), color)
     );
-    let shown = shown_names(lib);
+    let shown = crate::core::budget::shown_names(lib);
     let widest = results
         .iter()
         .flat_map(|(_, ms)| {
@@ -423,26 +423,6 @@ pub fn render(
         }
     }
     out
-}
-
-/// Each skill's name as the results show it: a name two skills share (one skill installed for
-/// two agents, or two collections' copies) carries its agent and scope, so that the rows can
-/// be told apart.
-fn shown_names(lib: &Library) -> Vec<String> {
-    let mut count: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    for s in &lib.skills {
-        *count.entry(s.id.as_str()).or_default() += 1;
-    }
-    lib.skills
-        .iter()
-        .map(|s| {
-            if count[s.id.as_str()] > 1 {
-                format!("{} ({}·{})", s.id, s.agent.as_str(), s.scope.as_str())
-            } else {
-                s.id.clone()
-            }
-        })
-        .collect()
 }
 
 /// The message with the given byte ranges marked.

@@ -16,19 +16,20 @@ use std::io::{IsTerminal, Write};
 
 #[derive(Debug, Args)]
 pub struct PromptArgs {
-    /// Catalog format: xml, markdown, claude-code, codex or lazy-skills [default: the agent's
-    /// own with --agent, else xml].
+    /// Catalog format: xml, markdown, claude-code, codex, lazy-skills, gemini or opencode
+    /// [default: the agent's own with --agent, else xml].
     #[arg(long, add = clap_complete::ArgValueCandidates::new(crate::cli::complete::listings))]
     pub format: Option<Format>,
     /// Entry tier: auto (by skill count), full, compact or names.
     #[arg(long, default_value_t = Tier::default(), add = clap_complete::ArgValueCandidates::new(crate::cli::complete::tiers))]
     pub tier: Tier,
     /// The model's context window in tokens (the claude-code and codex budgets are a share of it)
-    /// [default: the agent's model's (Claude Code on its default model: 1,000,000), else 200000].
+    /// [default: the agent's model's (Claude Code on its default model: 1,000,000; Codex:
+    /// 500,000), else 200000].
     #[arg(long)]
     pub context_window: Option<usize>,
     /// The model the agent runs, where its listing budget depends on it (Claude Code:
-    /// claude-opus-5-5, its default, or claude-sonnet-4-5).
+    /// claude-opus-5-5, its default, or claude-sonnet-4-5; Codex: gpt-6.2-sol).
     #[arg(long = "model", id = "client_model", value_name = "MODEL")]
     pub client_model: Option<String>,
     /// Also print every skill's fate (full, trimmed, name only, dropped) and the listing's size
@@ -432,17 +433,16 @@ fn fate_table(
     window: usize,
 ) -> String {
     let mut s = String::new();
-    let budget = listing.budget_chars.map_or_else(
-        || "no budget".to_string(),
-        |b| format!("budget {} chars", thousands(b as u64)),
-    );
+    let budget = listing
+        .budget
+        .map_or_else(|| "no budget".to_string(), |b| format!("budget {b}"));
     let whose = lib.agent.map_or_else(String::new, |a| format!(" for {a}"));
     s.push_str(&format!(
         "listing{whose} ({mode} mode): {} tier, {} chars, ~{} tokens ({enc}), {} of {budget}; {}\n",
         listing.tier,
         thousands(listing.text.chars().count() as u64),
         thousands(tokens as u64),
-        thousands(listing.used_chars as u64),
+        thousands(listing.used as u64),
         crate::cli::output::window_share(tokens, window),
     ));
     if tokens > window {

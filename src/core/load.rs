@@ -163,14 +163,19 @@ pub fn load_state(path: Option<&Path>) -> (Option<EnableState>, Vec<Diagnostic>)
 /// them, see [`crate::core::agents::view::agent_view`]): skillscope's own store is for the
 /// agents without any.
 pub fn enabled_mask(lib: &Library, state: Option<&EnableState>) -> Vec<bool> {
-    if lib.agent.is_some_and(crate::core::agents::has_switches) {
-        return vec![true; lib.len()];
-    }
     lib.skills
         .iter()
-        .map(|s| match state {
-            Some(st) => st.is_enabled(s),
-            None => state::default_for(s).0,
+        .map(|s| {
+            if lib
+                .agent
+                .is_some_and(|a| crate::core::agents::obeys_own_switches(a, s))
+            {
+                return true;
+            }
+            match state {
+                Some(st) => st.is_enabled(s),
+                None => state::default_for(s).0,
+            }
         })
         .collect()
 }

@@ -5,6 +5,7 @@ pub mod baseline;
 pub mod budget;
 pub mod catalogue;
 pub mod codec;
+pub mod collate;
 pub mod commands;
 // Its hand parser is being replaced by the reference PEP 440/508 crates; documented then.
 #[allow(missing_docs)]
@@ -16,6 +17,8 @@ pub mod fsx;
 pub mod gitref;
 pub mod index;
 pub mod inject;
+pub mod installers;
+pub mod layout;
 pub mod library;
 pub mod listing;
 pub mod load;
@@ -29,6 +32,7 @@ pub mod probe;
 pub mod resource;
 pub mod rules;
 pub mod scan;
+pub mod skeleton;
 pub mod skill;
 pub mod source;
 pub mod state;

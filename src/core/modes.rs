@@ -156,10 +156,22 @@ impl Selections {
 
     /// [`Selections::subset`] for one agent's view: an agent with switches of its own obeys
     /// only those (its view applies them), so skillscope's own store switches nothing there.
-    pub fn for_view(&self, keep: &[usize], agent: crate::core::source::Agent) -> Selections {
+    pub fn for_view(
+        &self,
+        lib: &crate::core::library::Library,
+        keep: &[usize],
+        agent: crate::core::source::Agent,
+    ) -> Selections {
         let mut out = self.subset(keep);
-        if crate::core::agents::has_switches(agent) {
-            out.enabled = out.all.clone();
+        for (n, &i) in keep.iter().enumerate() {
+            if lib
+                .skills
+                .get(i)
+                .is_some_and(|s| crate::core::agents::obeys_own_switches(agent, s))
+                && let (Some(e), Some(&a)) = (out.enabled.get_mut(n), out.all.get(n))
+            {
+                *e = a;
+            }
         }
         out
     }

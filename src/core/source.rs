@@ -103,6 +103,8 @@ pub enum Scope {
     /// A folder Claude Code was given with `--add-dir` (its `.claude/skills`).
     #[serde(rename = "add-dir")]
     AddDir,
+    /// Skills the agent's client installs itself (Codex's `~/.codex/skills/.system`).
+    System,
     /// An installed plugin's skills (Claude Code's `~/.claude/plugins/cache`).
     Plugin,
     /// Given on the command line.
@@ -119,6 +121,7 @@ impl Scope {
             Scope::User => "user",
             Scope::Project => "project",
             Scope::AddDir => "add-dir",
+            Scope::System => "system",
             Scope::Plugin => "plugin",
             Scope::Path => "path",
             Scope::Demo => "demo",
@@ -128,16 +131,18 @@ impl Scope {
 
 impl Scope {
     /// Lower wins a shared name: Claude Code's order, managed > user > project > `--add-dir`,
-    /// then plugins (which it namespaces), folders given by hand and the demo.
+    /// then a client's own skills, plugins (which Claude Code namespaces), folders given by hand
+    /// and the demo.
     pub fn rank(self) -> u8 {
         match self {
             Scope::Managed => 0,
             Scope::User => 1,
             Scope::Project => 2,
             Scope::AddDir => 3,
-            Scope::Plugin => 4,
-            Scope::Path => 5,
-            Scope::Demo => 6,
+            Scope::System => 4,
+            Scope::Plugin => 5,
+            Scope::Path => 6,
+            Scope::Demo => 7,
         }
     }
 }
@@ -197,11 +202,18 @@ const USER_ROOTS: &[(Agent, &str)] = &[
     (Agent::Generic, ".agents/skills"),
     (Agent::Opencode, ".config/opencode/skill"),
     (Agent::Opencode, ".config/opencode/skills"),
+    (Agent::Opencode, ".opencode/skill"),
+    (Agent::Opencode, ".opencode/skills"),
     (Agent::Gemini, ".gemini/skills"),
     (Agent::Goose, ".config/goose/skills"),
     (Agent::Generic, ".config/agents/skills"),
     (Agent::LazySkills, ".config/cli-agent/skills"),
 ];
+
+/// Skills an agent's client installs itself below the home folder: Codex writes its system
+/// skills into `~/.codex/skills/.system` on its first run. Read before the user folders, so that
+/// they are this root's and not `~/.codex/skills`'s.
+const SYSTEM_ROOTS: &[(Agent, &str)] = &[(Agent::Codex, ".codex/skills/.system")];
 
 /// Where Claude Code keeps the plugins it installed.
 const PLUGIN_CACHE: &str = ".claude/plugins/cache";
@@ -255,6 +267,12 @@ pub fn default_roots(home: Option<&Path>, cwd: &Path) -> Vec<Root> {
         roots.push(Root::new(managed, Agent::ClaudeCode, Scope::Managed));
     }
     if let Some(home) = home {
+        for (agent, rel) in SYSTEM_ROOTS {
+            let p = home.join(rel);
+            if p.is_dir() {
+                roots.push(Root::new(p, *agent, Scope::System));
+            }
+        }
         for (agent, rel) in USER_ROOTS {
             let p = home.join(rel);
             if p.is_dir() {

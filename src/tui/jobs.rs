@@ -471,7 +471,7 @@ pub fn preview(
                     &req.files,
                     req.switches.as_deref(),
                 );
-                let selections = req.selections.for_view(&keep, agent);
+                let selections = req.selections.for_view(&lib, &keep, agent);
                 (Arc::new(view), Some(keep), selections)
             }
             None => (Arc::clone(&lib), None, req.selections.clone()),

@@ -343,13 +343,13 @@ pub const KEYMAP: &[Binding] = &[
     b(C::Results, &[k('x')], Action::ClearMessage, "clear", "Erase the message", true),
     b(C::Results, &[k('a')], Action::CycleAgent, "agent", "Next agent (the Prompt screen's too): its skills compete, and what it injects for the message is shown", true),
     // Skills list.
-    b(C::List, &[k(' ')], Action::Toggle, "on/off", "Switch the selected skill on or off (saved at once)", true),
+    b(C::List, &[k(' ')], Action::Toggle, "on/off", "Switch the selected skill for the agent in view: in its own settings (shows the change first), or skillscope's own switch for an agent without any", true),
     b(C::List, &[k('/')], Action::Filter, "filter", "Filter by name (fuzzy), or by id with * (web.*)", true),
     b(C::List, &[k('s')], Action::CycleSort, "sort", "Sort by name, cost, agent, diagnostics", true),
     b(C::List, &[k('S')], Action::ReverseSort, "reverse", "Reverse the sort order", false),
     b(C::List, &[k('p')], Action::CycleProfile, "profile", "Judge by the next profile's rules (spec, claude-code, codex, opencode, lazy-skills)", false),
     b(C::List, &[code(KeyCode::Enter), k('l'), code(KeyCode::Right)], Action::Open, "detail", "Open the detail of the selected skill", true),
-    b(C::List, &[k('a')], Action::AgentToggle, "agents", "Switch the skill in the agents' own settings (shows the change first)", true),
+    b(C::List, &[k('a')], Action::AgentToggle, "agents", "Switch the skill for every agent that reads it, in their own settings (shows the change first)", true),
     b(C::List, &[k('e')], Action::Edit, "edit", EDIT_HELP, true),
     b(C::List, &[k('y')], Action::CopyName, "copy", "Copy the skill's name (OSC 52: works over SSH)", true),
     b(C::List, &[k('Y')], Action::CopyPath, "copy path", "Copy the path of the skill's SKILL.md", false),
@@ -368,7 +368,7 @@ pub const KEYMAP: &[Binding] = &[
     b(C::Detail, &[k('e')], Action::Edit, "edit", EDIT_HELP, true),
     b(C::Detail, &[k('j'), code(KeyCode::Down)], Action::DetailDown, "scroll", "Scroll the detail down", true),
     b(C::Detail, &[k('k'), code(KeyCode::Up)], Action::DetailUp, "scroll", "Scroll the detail up", false),
-    b(C::Detail, &[k(' ')], Action::Toggle, "on/off", "Switch the skill on or off (saved at once)", true),
+    b(C::Detail, &[k(' ')], Action::Toggle, "on/off", "Switch the skill for the agent in view (its own settings, or skillscope's own switch for an agent without any)", true),
     b(C::Detail, &[k('a')], Action::AgentToggle, "agents", "Switch the skill in the agents' own settings (shows the change first)", false),
     b(C::Detail, &[k('y')], Action::CopyName, "copy", "Copy the skill's name (OSC 52: works over SSH)", false),
     b(C::Detail, &[k('Y')], Action::CopyPath, "copy path", "Copy the path of the skill's SKILL.md", false),
@@ -380,8 +380,8 @@ pub const KEYMAP: &[Binding] = &[
     b(C::Resource, &[k('y')], Action::CopyPath, "copy path", "Copy the file's path (OSC 52: works over SSH)", true),
     // Prompt preview.
     b(C::Prompt, &[k('o')], Action::CycleMode, "offered", "Which skills are offered to the listing: enabled, all, auto (only what the Test box's message makes relevant)", true),
-    b(C::Prompt, &[k('a')], Action::CycleAgent, "agent", "Next view: every skill, then each agent's own (its skills, fallbacks and format)", true),
-    b(C::Prompt, &[k('f')], Action::CycleFormat, "format", "Next listing format (xml, markdown, claude-code, codex, lazy-skills)", true),
+    b(C::Prompt, &[k('a')], Action::CycleAgent, "agent", "View the next agent (its skills, fallbacks, switches and format; every screen follows)", true),
+    b(C::Prompt, &[k('f')], Action::CycleFormat, "format", "Next listing format (xml, markdown, claude-code, codex, lazy-skills, gemini, opencode)", true),
     b(C::Prompt, &[k('t')], Action::CycleTier, "tier", "Next tier (auto, full, compact, names)", true),
     b(C::Prompt, &[k('w')], Action::CycleWindow, "window", "Next context window size", true),
     b(C::Prompt, &[k('m')], Action::CycleModel, "model", MODEL_HELP, true),
@@ -395,10 +395,12 @@ pub const KEYMAP: &[Binding] = &[
     b(C::Checks, &[k('r')], Action::RunChecks, "run probes", "Run --help-json on every executable skill (sandboxed)", true),
     b(C::Checks, &[k('d')], Action::RunDeps, "deps", "Check declared dependencies against each skill's interpreter (sandboxed; installs nothing)", true),
     b(C::Checks, &[k('x'), code(KeyCode::Esc)], Action::CancelChecks, "stop", "Stop the probes that are running", false),
+    b(C::Checks, &[code(KeyCode::Enter)], Action::Open, "whole message", "Show the selected skill's probe message whole (Enter again or Esc: back to the table)", false),
     b(C::Checks, &[k('e')], Action::Edit, "edit", "Open the selected skill's SKILL.md in $VISUAL or $EDITOR", false),
     b(C::Checks, &[k('y')], Action::CopyName, "copy", "Copy the skill's name (OSC 52: works over SSH)", false),
     b(C::Checks, &[k('Y')], Action::CopyPath, "copy path", "Copy the path of the skill's SKILL.md", false),
     // Budget.
+    b(C::Budget, &[k('a')], Action::CycleAgent, "agent", "View the next agent's listing, budget and fates", true),
     b(C::Budget, &[k('m')], Action::CycleModel, "model", MODEL_HELP, true),
     b(C::Budget, &[k('w')], Action::CycleWindow, "window", "Next context window size (the shares follow it)", true),
     // Everywhere.
@@ -418,7 +420,9 @@ pub const KEYMAP: &[Binding] = &[
     b(C::Global, &[k('g'), code(KeyCode::Home)], Action::Top, "top", "First row", false),
     b(C::Global, &[k('G'), code(KeyCode::End)], Action::Bottom, "bottom", "Last row", false),
     b(C::Global, &[ctrl('r')], Action::Rescan, "rescan", "Read the library again", false),
+    b(C::Global, &[ctrl('l')], Action::Redraw, "redraw", "Paint the whole screen again", false),
     b(C::Global, &[k('m')], Action::CycleModel, "model", MODEL_HELP, false),
+    b(C::Global, &[k('v')], Action::CycleAgent, "view", "View the next agent: every screen follows it", true),
 ];
 
 const EDIT_HELP: &str = "Open SKILL.md in $VISUAL or $EDITOR at the selected diagnostic's line, then read the skill again";

@@ -1,46 +1,97 @@
-//! The real client is the ground truth: for every captured case of Claude Code 2.1.332
-//! (`tests/fixtures/agents/claude-code@2.1.332/<case>/`), the fixture library is laid into a
-//! throwaway home and project exactly as `scripts/capture-agents.sh` laid it, `skillscope prompt
-//! --agent claude-code` runs there with the same model and `--add-dir` folder, and its stdout must
-//! be `listing.txt` byte for byte, with the same o200k_base token count. Offline: no npm, no
-//! client, no Python (the 150-skill generator is ported below).
+//! The real clients are the ground truth: for every captured case of Claude Code 2.1.332
+//! (`tests/fixtures/agents/claude-code@2.1.332/<case>/`) and Codex 0.171.0
+//! (`tests/fixtures/agents/codex@0.171.0/<case>/`), the fixture library is laid into a throwaway
+//! home and project exactly as `scripts/capture-agents.sh` laid it for that client (Codex's own
+//! system skills where Codex installs them), `skillscope prompt --agent AGENT` runs there with
+//! the same model (and Claude Code's `--add-dir` folder), and its stdout must be `listing.txt`
+//! byte for byte, with the same o200k_base token count. Offline: no npm, no client, no Python
+//! (the 150-skill generator is ported below).
 
 use crate::common;
 use skillscope::core::tokens::{Encoding, TokenCache, count_text};
 use std::path::{Path, PathBuf};
 
-const CLIENT: &str = "claude-code@2.1.332";
-
 fn agents_fixtures() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/agents")
 }
 
-/// One captured case: its folder, the model the client ran, and whether its library is the
-/// `mixed` one (with the `--add-dir` folder) or the generated `budget150` one.
+/// A captured client and how the capture script laid the library out for it.
+struct Client {
+    /// Its captures' folder below `tests/fixtures/agents`.
+    dir: &'static str,
+    /// `--agent` for it, and its overlays' folder name.
+    agent: &'static str,
+    /// Where the user skills and the project skills were copied (below the home, the project).
+    user_skills: &'static str,
+    project_skills: &'static str,
+    /// The `mixed` cases gave it the extra folder with `--add-dir`.
+    add_dir: bool,
+    /// Skills the client installs itself on its first run: the fixture folder (below the
+    /// library) and where below the home they go.
+    system: Option<(&'static str, &'static str)>,
+}
+
+const CLAUDE_CODE: Client = Client {
+    dir: "claude-code@2.1.332",
+    agent: "claude-code",
+    user_skills: ".claude/skills",
+    project_skills: ".claude/skills",
+    add_dir: true,
+    system: None,
+};
+
+const CODEX: Client = Client {
+    dir: "codex@0.171.0",
+    agent: "codex",
+    user_skills: ".agents/skills",
+    project_skills: ".agents/skills",
+    add_dir: false,
+    system: Some(("system/codex", ".codex/skills/.system")),
+};
+
+/// One captured case: its client, its folder, the model the client ran, and whether its library
+/// is the `mixed` one or the generated `budget150` one.
 struct Case {
+    client: &'static Client,
     name: &'static str,
     model: Option<&'static str>,
     mixed: bool,
 }
 
 const MIXED: Case = Case {
+    client: &CLAUDE_CODE,
     name: "mixed",
     model: None,
     mixed: true,
 };
 const MIXED_SONNET45: Case = Case {
+    client: &CLAUDE_CODE,
     name: "mixed-sonnet45",
     model: Some("claude-sonnet-4-5"),
     mixed: true,
 };
 const BUDGET150: Case = Case {
+    client: &CLAUDE_CODE,
     name: "budget150",
     model: None,
     mixed: false,
 };
 const BUDGET150_SONNET45: Case = Case {
+    client: &CLAUDE_CODE,
     name: "budget150-sonnet45",
     model: Some("claude-sonnet-4-5"),
+    mixed: false,
+};
+const CODEX_MIXED: Case = Case {
+    client: &CODEX,
+    name: "mixed",
+    model: None,
+    mixed: true,
+};
+const CODEX_BUDGET150: Case = Case {
+    client: &CODEX,
+    name: "budget150",
+    model: None,
     mixed: false,
 };
 
@@ -55,7 +106,13 @@ struct Layout {
 
 impl Layout {
     fn new() -> Layout {
-        let t = tempfile::tempdir().unwrap();
+        // Named as the capture's `mktemp -d /tmp/skillscope-capture.XXXXXX`, so that paths are
+        // as long as the client's were (Codex prices absolute paths).
+        let t = tempfile::Builder::new()
+            .prefix("skillscope-capture.")
+            .rand_bytes(6)
+            .tempdir()
+            .unwrap();
         let base = t.path().to_path_buf();
         let l = Layout {
             home: base.join("home"),
@@ -79,6 +136,15 @@ impl Layout {
             (s(&self.extra), "{EXTRA}"),
             (s(&self.base), "{BASE}"),
         ]
+    }
+
+    /// `text` with this run's folders replaced by the capture's placeholders.
+    fn placeheld(&self, text: &str) -> String {
+        let mut text = text.to_string();
+        for (path, ph) in self.placeholders() {
+            text = text.replace(&path, ph);
+        }
+        text
     }
 }
 
@@ -205,61 +271,78 @@ fn generate_budget(out: &Path, count: usize) {
     }
 }
 
-/// The library laid out for Claude Code and `case`, as `lay_library` in the capture script does.
+/// The library laid out for `case`'s client, as `lay_library` in the capture script does, with
+/// the client's own system skills where it installs them.
 fn lay(case: &Case) -> Layout {
     let lib = agents_fixtures().join("library");
+    let c = case.client;
     let l = Layout::new();
     copy_tree(&lib.join("project/files"), &l.project, &l);
     if case.mixed {
-        copy_tree(&lib.join("user/skills"), &l.home.join(".claude/skills"), &l);
+        copy_tree(&lib.join("user/skills"), &l.home.join(c.user_skills), &l);
         copy_tree(
             &lib.join("project/skills"),
-            &l.project.join(".claude/skills"),
+            &l.project.join(c.project_skills),
             &l,
         );
-        copy_tree(&lib.join("user/overlay/claude-code"), &l.home, &l);
-        copy_tree(&lib.join("project/overlay/claude-code"), &l.project, &l);
-        copy_tree(&lib.join("extra/overlay/claude-code"), &l.extra, &l);
+        copy_tree(&lib.join("user/overlay").join(c.agent), &l.home, &l);
+        copy_tree(&lib.join("project/overlay").join(c.agent), &l.project, &l);
+        copy_tree(&lib.join("extra/overlay").join(c.agent), &l.extra, &l);
     } else {
-        generate_budget(&l.home.join(".claude/skills"), 150);
+        generate_budget(&l.home.join(c.user_skills), 150);
+    }
+    if let Some((from, to)) = c.system {
+        copy_tree(&lib.join(from), &l.home.join(to), &l);
     }
     // The capture made the project a git repository: its root is where project folders stop.
     std::fs::create_dir_all(l.project.join(".git")).unwrap();
     l
 }
 
-/// skillscope's prediction for `case`: stdout of `prompt --agent claude-code` run the way the
-/// client ran, the run's folders replaced by the capture's placeholders; and its stderr.
-fn predict(case: &Case) -> (String, String) {
-    let l = lay(case);
-    let mut cmd = common::bin();
-    cmd.args(["prompt", "--agent", "claude-code"]);
-    if let Some(m) = case.model {
-        cmd.args(["--model", m]);
-    }
-    if case.mixed {
-        cmd.arg("--add-dir").arg(&l.extra);
-    }
-    let out = cmd
+/// The binary run the way the client ran, in `l`'s home and project.
+fn run_in(l: &Layout, args: &[&str]) -> std::process::Output {
+    common::bin()
+        .args(args)
         .env("HOME", &l.home)
         .env("SKILLSCOPE_CONFIG_DIR", l.base.join("config"))
         .env("SKILLSCOPE_CACHE_DIR", l.base.join("cache"))
         .env_remove("SLASH_COMMAND_TOOL_CHAR_BUDGET")
         .current_dir(&l.project)
         .output()
-        .expect("the binary runs");
+        .expect("the binary runs")
+}
+
+/// The arguments of `prompt` (`extra` after them) for `case`, as its client ran.
+fn prompt_args(case: &Case, l: &Layout, extra: &[&str]) -> Vec<String> {
+    let mut args: Vec<String> = vec!["prompt".into(), "--agent".into(), case.client.agent.into()];
+    if let Some(m) = case.model {
+        args.extend(["--model".to_string(), m.to_string()]);
+    }
+    if case.mixed && case.client.add_dir {
+        args.extend([
+            "--add-dir".to_string(),
+            l.extra.to_string_lossy().into_owned(),
+        ]);
+    }
+    args.extend(extra.iter().map(ToString::to_string));
+    args
+}
+
+/// skillscope's prediction for `case`: stdout of `prompt --agent AGENT` run the way the client
+/// ran, the run's folders replaced by the capture's placeholders; and its stderr.
+fn predict(case: &Case) -> (String, String) {
+    let l = lay(case);
+    let args = prompt_args(case, &l, &[]);
+    let out = run_in(&l, &args.iter().map(String::as_str).collect::<Vec<_>>());
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(out.status.success(), "{}: {stderr}", case.name);
-    let mut text = String::from_utf8(out.stdout).expect("the listing is UTF-8");
-    for (path, ph) in l.placeholders() {
-        text = text.replace(&path, ph);
-    }
-    (text, stderr)
+    let text = String::from_utf8(out.stdout).expect("the listing is UTF-8");
+    (l.placeheld(&text), stderr)
 }
 
 fn captured(case: &Case) -> String {
     let p = agents_fixtures()
-        .join(CLIENT)
+        .join(case.client.dir)
         .join(case.name)
         .join("listing.txt");
     std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
@@ -287,24 +370,21 @@ fn first_difference(want: &str, got: &str) -> Option<String> {
 
 /// The prediction for `case` is the captured listing, byte for byte, and costs as many tokens.
 fn assert_identical(case: &Case) {
+    let who = format!("{}/{}", case.client.dir, case.name);
     let want = captured(case);
     let (got, stderr) = predict(case);
     let (real, predicted) = (o200k(&want), o200k(&got));
-    eprintln!(
-        "{CLIENT}/{}: real {real} o200k tokens, skillscope {predicted}",
-        case.name
-    );
+    eprintln!("{who}: real {real} o200k tokens, skillscope {predicted}");
     if let Some(diff) = first_difference(&want, &got) {
         panic!(
-            "{CLIENT}/{}: skillscope's listing is not what the real client sent ({} bytes vs {}; \
+            "{who}: skillscope's listing is not what the real client sent ({} bytes vs {}; \
              {real} vs {predicted} o200k tokens): {diff}\nstderr: {stderr}",
-            case.name,
             want.len(),
             got.len(),
         );
     }
-    assert_eq!(got.as_bytes(), want.as_bytes(), "{}", case.name);
-    assert_eq!(real, predicted, "{}: o200k tokens", case.name);
+    assert_eq!(got.as_bytes(), want.as_bytes(), "{who}");
+    assert_eq!(real, predicted, "{who}: o200k tokens");
 }
 
 #[test]
@@ -325,6 +405,112 @@ fn claude_code_mixed_on_its_default_model_is_byte_identical() {
 #[test]
 fn claude_code_mixed_on_sonnet_4_5_is_byte_identical() {
     assert_identical(&MIXED_SONNET45);
+}
+
+#[test]
+fn codex_mixed_on_its_default_model_is_byte_identical() {
+    assert_identical(&CODEX_MIXED);
+}
+
+#[test]
+fn codex_budget150_on_its_default_model_is_byte_identical() {
+    assert_identical(&CODEX_BUDGET150);
+}
+
+/// Each entry of a captured Codex listing: its name, and whether it carries its whole
+/// description, part of it, or none.
+fn codex_captured_fates(listing: &str, whole: &dyn Fn(&str) -> String) -> [usize; 3] {
+    let mut n = [0; 3];
+    let entries = listing
+        .split_once("### Available skills\n")
+        .map_or("", |(_, e)| e)
+        .lines()
+        .filter(|l| l.starts_with("- "));
+    for line in entries {
+        let (name, rest) = line[2..].split_once(": ").unwrap_or_default();
+        let (description, _) = rest.rsplit_once("(file: ").unwrap_or_default();
+        let description = description.strip_suffix(' ').unwrap_or(description);
+        if description.is_empty() {
+            n[2] += 1;
+        } else if description == whole(name) {
+            n[0] += 1;
+        } else {
+            n[1] += 1;
+        }
+    }
+    n
+}
+
+/// `budget --agent codex` (text and JSON) and `prompt --fates` report the fates the captured
+/// listing shows: its entries with their whole description, part of it or none, and the skills
+/// laid out that it left out; the budget in Codex's estimated tokens.
+#[test]
+fn codex_reports_the_fates_its_capture_shows() {
+    let case = &CODEX_BUDGET150;
+    let l = lay(case);
+    // The whole descriptions: the generator's, and the system skills' as `mixed` lists them.
+    let mixed = captured(&CODEX_MIXED);
+    let whole = |name: &str| -> String {
+        if let Some(i) = name
+            .strip_prefix("skill-")
+            .and_then(|r| r[..3].parse().ok())
+        {
+            return budget_description(i);
+        }
+        let head = format!("- {name}: ");
+        mixed
+            .lines()
+            .find_map(|line| line.strip_prefix(&head))
+            .and_then(|r| r.rsplit_once(" (file: "))
+            .map_or_else(String::new, |(d, _)| d.to_string())
+    };
+    let [full, trimmed, name_only] = codex_captured_fates(&captured(case), &whole);
+    let laid = 150
+        + std::fs::read_dir(l.home.join(".codex/skills/.system"))
+            .unwrap()
+            .count();
+    let dropped = laid - full - trimmed - name_only;
+    assert!(trimmed > 0 && dropped > 0, "{full} {trimmed} {dropped}");
+
+    let out = run_in(&l, &["budget", "--agent", "codex", "--format", "json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = common::json(&out);
+    let listing = &v["listing"];
+    assert_eq!(
+        listing["fates"],
+        serde_json::json!({"full": full, "trimmed": trimmed, "name_only": name_only, "dropped": dropped}),
+        "{listing}"
+    );
+    assert_eq!(listing["budget_tokens"], 10_000, "{listing}");
+    assert_eq!(
+        listing["budget_chars"],
+        serde_json::Value::Null,
+        "{listing}"
+    );
+    assert!(
+        listing["used_tokens"].as_u64().is_some_and(|u| u <= 10_000),
+        "{listing}"
+    );
+
+    let fates =
+        format!("fates: {full} full, {trimmed} trimmed, {name_only} name only, {dropped} dropped");
+    let args = prompt_args(case, &l, &["--fates"]);
+    let out = run_in(&l, &args.iter().map(String::as_str).collect::<Vec<_>>());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(&fates), "{err}");
+    assert!(err.contains("10,000 tokens (estimated)"), "{err}");
+    let out = run_in(&l, &["budget", "--agent", "codex"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!(
+            "{full} full, {trimmed} trimmed, {name_only} name only, {dropped} dropped"
+        )),
+        "{text}"
+    );
 }
 
 /// The port of the generator writes what `generate-budget.py` writes (checked where Python is).
@@ -357,17 +543,10 @@ fn the_budget_generator_port_writes_what_the_python_generator_writes() {
 #[test]
 fn an_unknown_model_is_refused_naming_the_known_ones() {
     let l = lay(&BUDGET150);
-    let run = |args: &[&str]| {
-        common::bin()
-            .args(args)
-            .env("HOME", &l.home)
-            .env("SKILLSCOPE_CONFIG_DIR", l.base.join("config"))
-            .env("SKILLSCOPE_CACHE_DIR", l.base.join("cache"))
-            .current_dir(&l.project)
-            .output()
-            .unwrap()
-    };
-    let out = run(&["prompt", "--agent", "claude-code", "--model", "gpt-5"]);
+    let out = run_in(
+        &l,
+        &["prompt", "--agent", "claude-code", "--model", "gpt-5"],
+    );
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -376,23 +555,44 @@ fn an_unknown_model_is_refused_naming_the_known_ones() {
         ),
         "{err}"
     );
-    let out = run(&["prompt", "--agent", "codex", "--model", "claude-sonnet-4-5"]);
-    assert!(!out.status.success());
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("Codex's does not"),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = run_in(
+        &l,
+        &["prompt", "--agent", "codex", "--model", "claude-sonnet-4-5"],
     );
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "unknown model `claude-sonnet-4-5` for Codex 0.171.0: use gpt-6.2-sol (default)"
+        ),
+        "{err}"
+    );
+    let out = run_in(
+        &l,
+        &[
+            "prompt",
+            "--agent",
+            "opencode",
+            "--model",
+            "claude-sonnet-4-5",
+        ],
+    );
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("opencode's does not"), "{err}");
     // budget --agent takes the client's models too, and prices the listing as prompt prints it.
-    let out = run(&[
-        "budget",
-        "--agent",
-        "claude-code",
-        "--model",
-        "claude-sonnet-4-5",
-        "--format",
-        "json",
-    ]);
+    let out = run_in(
+        &l,
+        &[
+            "budget",
+            "--agent",
+            "claude-code",
+            "--model",
+            "claude-sonnet-4-5",
+            "--format",
+            "json",
+        ],
+    );
     assert!(
         out.status.success(),
         "{}",
@@ -401,4 +601,472 @@ fn an_unknown_model_is_refused_naming_the_known_ones() {
     let v = common::json(&out);
     assert_eq!(v["listing"]["budget_chars"], 8_000, "{v}");
     assert_eq!(v["model"]["name"], "claude", "{v}");
+}
+
+/// `inject --agent A NAME --json` in the laid-out `case` is the captured `inject-<stem>.json`:
+/// the same blocks (role, kind, text byte for byte, error flag) in the same order. Blocks the
+/// client added after the skill's own (Claude Code's "hasn't heard from you" nudge) are not the
+/// skill's and are left out of the comparison.
+fn assert_injection(case: &Case, name: &str, args: &str, stem: &str) {
+    let l = lay(case);
+    let mut argv = vec!["inject", "--agent", case.client.agent, name, "--json"];
+    if !args.is_empty() {
+        argv.extend(["--args", args]);
+    }
+    let out = run_in(&l, &argv);
+    let got: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    let path = agents_fixtures()
+        .join(case.client.dir)
+        .join(case.name)
+        .join(format!("inject-{stem}.json"));
+    let want: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let want = want["added"].as_array().unwrap();
+    let got = got["blocks"].as_array().unwrap();
+    assert!(
+        !got.is_empty() && got.len() <= want.len(),
+        "{got:?} vs {want:?}"
+    );
+    for (i, (w, g)) in want.iter().zip(got).enumerate() {
+        let text = l.placeheld(g["text"].as_str().unwrap());
+        assert_eq!(
+            (w["role"].as_str(), w["type"].as_str()),
+            (g["role"].as_str(), g["type"].as_str()),
+            "{stem}: block {i}"
+        );
+        if let Some(diff) = first_difference(w["text"].as_str().unwrap(), &text) {
+            panic!("{stem}: block {i} is not what the real client added: {diff}");
+        }
+        assert_eq!(
+            w["is_error"].as_bool().unwrap_or(false),
+            g["is_error"].as_bool().unwrap_or(false)
+        );
+        assert_eq!(
+            g["tokens"].as_u64(),
+            Some(u64::from(o200k(g["text"].as_str().unwrap())))
+        );
+    }
+    // The text form is the blocks' texts, a blank line apart, and nothing else.
+    let mut argv = vec!["inject", "--agent", case.client.agent, name];
+    if !args.is_empty() {
+        argv.extend(["--args", args]);
+    }
+    let out = run_in(&l, &argv);
+    let joined: Vec<&str> = got.iter().map(|b| b["text"].as_str().unwrap()).collect();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), joined.join("\n\n"));
+}
+
+#[test]
+fn claude_code_skill_tool_results_are_what_the_client_added() {
+    assert_injection(&MIXED, "with-resources", "one two", "with-resources");
+    assert_injection(&MIXED, "deploy", "staging", "deploy");
+    assert_injection(&MIXED, "dup-shared", "", "dup-shared");
+    assert_injection(&MIXED, "folder-differs", "", "folder-differs");
+    assert_injection(&MIXED, "no-model-invocation", "", "no-model-invocation");
+    // Sonnet 4.5's capture is the same but for the session's `<system-reminder>` (the tokens
+    // left) that the client appends to the tool result: not the skill's.
+}
+
+#[test]
+fn codex_mentions_are_what_the_client_added() {
+    assert_injection(&CODEX_MIXED, "with-resources", "", "with-resources");
+    assert_injection(&CODEX_MIXED, "no-implicit", "", "no-implicit");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Gemini CLI 0.61.0 and opencode 1.18.33: each captured case of
+// `tests/fixtures/agents/{gemini-cli@0.61.0,opencode@1.18.33}/<case>/`, laid out as
+// `scripts/capture-agents.sh` laid it for that client (its own user and project folders, its
+// overlays), with `prompt --agent gemini|opencode` byte for byte and token for token. Their
+// listings do not depend on the model, so no model is given.
+// ---------------------------------------------------------------------------------------------
+
+/// One captured case of a client other than Claude Code.
+struct ClientCase {
+    /// `client@version`, the fixture folder.
+    client: &'static str,
+    /// The case folder.
+    name: &'static str,
+    /// `--agent` of skillscope.
+    agent: &'static str,
+    /// The client's name in the capture script (its overlay folders).
+    overlay: &'static str,
+    /// Where the capture put the user's skills, below the home folder.
+    user_skills: &'static str,
+    /// Where it put the project's skills, below the project.
+    project_skills: &'static str,
+    /// The `mixed` library (else the generated `budget150` one).
+    mixed: bool,
+}
+
+const GEMINI: &str = "gemini-cli@0.61.0";
+const OPENCODE: &str = "opencode@1.18.33";
+
+const fn gemini_case(name: &'static str, mixed: bool) -> ClientCase {
+    ClientCase {
+        client: GEMINI,
+        name,
+        agent: "gemini",
+        overlay: "gemini-cli",
+        user_skills: ".gemini/skills",
+        project_skills: ".gemini/skills",
+        mixed,
+    }
+}
+
+const fn opencode_case(name: &'static str, mixed: bool) -> ClientCase {
+    ClientCase {
+        client: OPENCODE,
+        name,
+        agent: "opencode",
+        overlay: "opencode",
+        user_skills: ".config/opencode/skills",
+        project_skills: ".opencode/skills",
+        mixed,
+    }
+}
+
+/// Where the fake Gemini CLI install lives below the run's base folder: what the capture calls
+/// `{CLIENT}` (the `npm install --prefix` folder).
+const CLIENT_DIR: &str = "client";
+
+/// The library laid out for `case`'s client, as `lay_library` in the capture script does (the
+/// run configuration that only points the client at the mock is left out: skillscope reads
+/// nothing of it), and Gemini CLI "installed" below `{CLIENT}` with its command on a PATH folder.
+fn lay_client(case: &ClientCase) -> Layout {
+    let lib = agents_fixtures().join("library");
+    let l = Layout::new();
+    copy_tree(&lib.join("project/files"), &l.project, &l);
+    if case.mixed {
+        copy_tree(&lib.join("user/skills"), &l.home.join(case.user_skills), &l);
+        copy_tree(
+            &lib.join("project/skills"),
+            &l.project.join(case.project_skills),
+            &l,
+        );
+        copy_tree(&lib.join("user/overlay").join(case.overlay), &l.home, &l);
+        copy_tree(
+            &lib.join("project/overlay").join(case.overlay),
+            &l.project,
+            &l,
+        );
+        copy_tree(&lib.join("extra/overlay").join(case.overlay), &l.extra, &l);
+    } else {
+        generate_budget(&l.home.join(case.user_skills), 150);
+    }
+    std::fs::create_dir_all(l.project.join(".git")).unwrap();
+    let package = l
+        .base
+        .join(CLIENT_DIR)
+        .join("node_modules/@google/gemini-cli");
+    std::fs::create_dir_all(package.join("bundle")).unwrap();
+    std::fs::write(package.join("bundle/gemini.js"), "#!/usr/bin/env node\n").unwrap();
+    std::fs::create_dir_all(l.base.join("bin")).unwrap();
+    std::os::unix::fs::symlink(package.join("bundle/gemini.js"), l.base.join("bin/gemini"))
+        .unwrap();
+    l
+}
+
+/// skillscope run in `l`'s project with `args`, the way the captured client ran: the fake
+/// Gemini CLI install's folder first on `PATH` (unless `path` replaces it), and
+/// `GEMINI_CLI_TRUST_WORKSPACE` set to `trust` (removed when `None`). Its stdout with the run's
+/// folders replaced by the capture's placeholders, and its stderr.
+fn run_client(
+    l: &Layout,
+    args: &[&str],
+    trust: Option<&str>,
+    path: Option<&str>,
+) -> (String, String) {
+    let path =
+        path.map_or_else(
+            || {
+                std::env::join_paths(std::iter::once(l.base.join("bin")).chain(
+                    std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+                ))
+                .unwrap()
+            },
+            std::ffi::OsString::from,
+        );
+    let mut cmd = common::bin();
+    cmd.args(args)
+        .env("HOME", &l.home)
+        .env("PATH", path)
+        .env_remove("GEMINI_CLI_TRUST_WORKSPACE")
+        .env_remove("GEMINI_RESTRICTED_MODE")
+        .env_remove("GEMINI_CLI_TRUSTED_FOLDERS_PATH")
+        .env("SKILLSCOPE_CONFIG_DIR", l.base.join("config"))
+        .env("SKILLSCOPE_CACHE_DIR", l.base.join("cache"))
+        .current_dir(&l.project);
+    if let Some(t) = trust {
+        cmd.env("GEMINI_CLI_TRUST_WORKSPACE", t);
+    }
+    let out = cmd.output().expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{args:?}: {stderr}");
+    let mut text = String::from_utf8(out.stdout).expect("the output is UTF-8");
+    let client = l.base.join(CLIENT_DIR).to_string_lossy().into_owned();
+    text = text.replace(&client, "{CLIENT}");
+    for (path, ph) in l.placeholders() {
+        text = text.replace(&path, ph);
+    }
+    (text, stderr)
+}
+
+/// skillscope's prediction for `case`, run the way the client ran (`GEMINI_CLI_TRUST_WORKSPACE`
+/// as the capture set it), the run's folders replaced by the capture's placeholders; its stderr.
+fn predict_client(case: &ClientCase) -> (String, String) {
+    let l = lay_client(case);
+    run_client(&l, &["prompt", "--agent", case.agent], Some("true"), None)
+}
+
+/// A file of `case`'s capture.
+fn read_capture(case: &ClientCase, file: &str) -> String {
+    let p = agents_fixtures()
+        .join(case.client)
+        .join(case.name)
+        .join(file);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// The prediction for `case` is the captured listing, byte for byte, and costs as many tokens.
+fn assert_client_identical(case: &ClientCase) {
+    assert_client_identical_to(case, "listing.txt");
+}
+
+/// The prediction for `case` is its capture's listing `file`, byte for byte, and costs as many
+/// tokens.
+fn assert_client_identical_to(case: &ClientCase, file: &str) {
+    let want = read_capture(case, file);
+    let (got, stderr) = predict_client(case);
+    let (real, predicted) = (o200k(&want), o200k(&got));
+    eprintln!(
+        "{}/{}: real {real} o200k tokens, skillscope {predicted}",
+        case.client, case.name
+    );
+    if let Some(diff) = first_difference(&want, &got) {
+        panic!(
+            "{}/{}: skillscope's listing is not what the real client sent ({} bytes vs {}; \
+             {real} vs {predicted} o200k tokens): {diff}\nstderr: {stderr}",
+            case.client,
+            case.name,
+            want.len(),
+            got.len(),
+        );
+    }
+    assert_eq!(got.as_bytes(), want.as_bytes(), "{}", case.name);
+    assert_eq!(real, predicted, "{}: o200k tokens", case.name);
+}
+
+#[test]
+fn gemini_cli_mixed_is_byte_identical() {
+    assert_client_identical(&gemini_case("mixed", true));
+}
+
+/// The same library without `--approval-mode yolo`: the listing does not change (only the
+/// `activate_skill` tool is not declared).
+#[test]
+fn gemini_cli_mixed_plain_is_byte_identical() {
+    assert_client_identical(&gemini_case("mixed-plain", true));
+}
+
+/// Gemini CLI lists a folder in its glob's order, which is not stable between runs. skillscope
+/// models the order the captures show, descending code points within a folder:
+/// `listing.other-run.txt` of this case is exactly that, byte for byte; `listing.txt`, the other
+/// run, has `skill-077-zulu` before `skill-078-alpha` and is otherwise the same, so against it
+/// the entries are compared as a set, and the tokens exactly.
+#[test]
+fn gemini_cli_budget150_is_byte_identical() {
+    let case = gemini_case("budget150", false);
+    assert_client_identical_to(&case, "listing.other-run.txt");
+    let want = read_capture(&case, "listing.txt");
+    let (got, _) = predict_client(&case);
+    assert_eq!(
+        o200k(&got),
+        o200k(&want),
+        "o200k tokens against listing.txt"
+    );
+    let entries = |t: &str| {
+        let mut e: Vec<String> = t.split("  <skill>\n").map(str::to_string).collect();
+        e.sort();
+        e
+    };
+    assert_eq!(entries(&got), entries(&want), "the entries of listing.txt");
+    assert_ne!(got, want, "listing.txt is the run whose order differs");
+}
+
+#[test]
+fn opencode_mixed_is_byte_identical() {
+    assert_client_identical(&opencode_case("mixed", true));
+}
+
+#[test]
+fn opencode_budget150_is_byte_identical() {
+    assert_client_identical(&opencode_case("budget150", false));
+}
+
+/// `budget --agent` prices each client's skill tool beside the listing: Gemini CLI's
+/// `activate_skill` (every listed name, twice) and opencode's fixed `skill`, as large as the
+/// captured `tool.json`.
+#[test]
+fn budget_prices_the_captured_skill_tools() {
+    for (case, chars) in [
+        (gemini_case("mixed", true), 1_772),
+        (gemini_case("budget150", false), 6_332),
+        (opencode_case("mixed", true), 676),
+    ] {
+        let l = lay_client(&case);
+        let (json, _) = run_client(
+            &l,
+            &["budget", "--agent", case.agent, "--format", "json"],
+            Some("true"),
+            None,
+        );
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let tool = &v["tool_definition"];
+        assert_eq!(
+            tool["chars"], chars,
+            "{}/{}: {tool}",
+            case.client, case.name
+        );
+        assert!(tool["tokens"].as_u64().is_some_and(|n| n > 0), "{tool}");
+        let (text, _) = run_client(&l, &["budget", "--agent", case.agent], Some("true"), None);
+        let line = format!("tool definition ({}): ", tool["name"].as_str().unwrap());
+        assert!(text.contains(&line), "{text}");
+    }
+}
+
+/// Gemini CLI reads a project's skills only in a trusted folder: `GEMINI_CLI_TRUST_WORKSPACE`,
+/// else a rule of `~/.gemini/trustedFolders.json`; and without `gemini` on `PATH` its built-ins
+/// are located in npm's global folder.
+#[test]
+fn gemini_reads_project_skills_only_in_a_trusted_folder() {
+    let l = lay_client(&gemini_case("mixed", true));
+    let prompt = ["prompt", "--agent", "gemini"];
+    let (untrusted, _) = run_client(&l, &prompt, None, None);
+    assert!(
+        untrusted.contains("{HOME}/.gemini/skills/alpha-basic/SKILL.md"),
+        "{untrusted}"
+    );
+    assert!(!untrusted.contains("{PROJECT}"), "{untrusted}");
+    // The user's copy of a shared name is listed when the project's is not read.
+    assert!(
+        untrusted.contains("{HOME}/.gemini/skills/dup-shared/"),
+        "{untrusted}"
+    );
+    std::fs::write(
+        l.home.join(".gemini/trustedFolders.json"),
+        format!(
+            "{{{:?}: \"TRUST_FOLDER\"}}",
+            l.project.display().to_string()
+        ),
+    )
+    .unwrap();
+    let (trusted, _) = run_client(&l, &prompt, None, None);
+    assert_eq!(trusted, run_client(&l, &prompt, Some("true"), None).0);
+    let (distrusted, _) = run_client(&l, &prompt, Some("false"), None);
+    assert_eq!(distrusted, untrusted);
+    let (elsewhere, _) = run_client(&l, &prompt, Some("true"), Some(""));
+    assert!(
+        elsewhere.contains(
+            "<location>/usr/local/lib/node_modules/@google/gemini-cli/bundle/builtin/skill-creator/SKILL.md</location>"
+        ),
+        "{elsewhere}"
+    );
+}
+
+/// The clients' settings reach their built-ins and can silence the whole listing: Gemini CLI's
+/// `skills.disabled` (without regard to case) and `skills.enabled: false`; opencode's
+/// `permission.skill` for its built-in, and a last `*` rule denying the skill tool.
+#[test]
+fn client_settings_switch_off_built_ins_and_whole_listings() {
+    let l = lay_client(&gemini_case("mixed", true));
+    let gemini = ["prompt", "--agent", "gemini"];
+    let settings = l.home.join(".gemini/settings.json");
+    std::fs::write(
+        &settings,
+        r#"{"skills": {"disabled": ["Skill-Creator", "alpha-basic"]}}"#,
+    )
+    .unwrap();
+    let (text, _) = run_client(&l, &gemini, Some("true"), None);
+    assert!(!text.contains("<name>skill-creator</name>"), "{text}");
+    assert!(!text.contains("<name>alpha-basic</name>"), "{text}");
+    assert!(text.contains("<name>antigravity-support</name>"), "{text}");
+    assert!(text.contains("<name>gemini-disabled</name>"), "{text}");
+    std::fs::write(&settings, r#"{"skills": {"enabled": false}}"#).unwrap();
+    assert_eq!(run_client(&l, &gemini, Some("true"), None).0, "");
+
+    let l = lay_client(&opencode_case("mixed", true));
+    let opencode = ["prompt", "--agent", "opencode"];
+    let config = l.home.join(".config/opencode/opencode.json");
+    std::fs::write(
+        &config,
+        r#"{"permission": {"skill": {"customize-opencode": "deny"}}}"#,
+    )
+    .unwrap();
+    let (text, _) = run_client(&l, &opencode, None, None);
+    assert!(!text.contains("customize-opencode"), "{text}");
+    assert!(text.contains("<name>opencode-denied</name>"), "{text}");
+    std::fs::write(
+        &config,
+        r#"{"permission": {"skill": {"*": "deny", "alpha-basic": "allow"}}}"#,
+    )
+    .unwrap();
+    let (text, _) = run_client(&l, &opencode, None, None);
+    assert!(
+        text.contains("<name>alpha-basic</name>") && !text.contains("<name>aaa-first</name>"),
+        "{text}"
+    );
+    std::fs::write(&config, r#"{"permission": {"skill": "deny"}}"#).unwrap();
+    assert_eq!(run_client(&l, &opencode, None, None).0, "");
+}
+
+/// `inject --agent A NAME --json` in the laid-out `case` is the captured `inject-<name>.json`:
+/// the same blocks (role, kind, text byte for byte), and the text form is their text alone.
+fn assert_client_injection(case: &ClientCase, name: &str) {
+    let l = lay_client(case);
+    let (json, stderr) = run_client(
+        &l,
+        &["inject", "--agent", case.agent, name, "--json"],
+        Some("true"),
+        None,
+    );
+    let got: serde_json::Value =
+        serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}: {json} {stderr}"));
+    let want: serde_json::Value =
+        serde_json::from_str(&read_capture(case, &format!("inject-{name}.json"))).unwrap();
+    let want = want["added"].as_array().unwrap();
+    let got = got["blocks"].as_array().unwrap();
+    assert_eq!(got.len(), want.len(), "{got:?} vs {want:?}");
+    for (i, (w, g)) in want.iter().zip(got).enumerate() {
+        assert_eq!(
+            (w["role"].as_str(), w["type"].as_str()),
+            (g["role"].as_str(), g["type"].as_str()),
+            "{name}: block {i}"
+        );
+        let text = g["text"].as_str().unwrap();
+        if let Some(diff) = first_difference(w["text"].as_str().unwrap(), text) {
+            panic!("{name}: block {i} is not what the real client added: {diff}");
+        }
+        assert!(g["tokens"].as_u64().is_some_and(|t| t > 0), "{g}");
+    }
+    let (text, _) = run_client(
+        &l,
+        &["inject", "--agent", case.agent, name],
+        Some("true"),
+        None,
+    );
+    assert_eq!(text, read_capture(case, &format!("inject-{name}.txt")));
+}
+
+#[test]
+fn gemini_cli_activations_are_what_the_client_added() {
+    assert_client_injection(&gemini_case("mixed", true), "with-resources");
+    assert_client_injection(&gemini_case("mixed", true), "dup-shared");
+}
+
+#[test]
+fn opencode_skill_results_are_what_the_client_added() {
+    assert_client_injection(&opencode_case("mixed", true), "with-resources");
+    assert_client_injection(&opencode_case("mixed", true), "dup-shared");
 }

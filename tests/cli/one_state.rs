@@ -173,6 +173,36 @@ fn budget_listed(h: &Path, agent: &str) -> u64 {
         .sum()
 }
 
+/// What `list --agent` says the agent does with each skill it reads: name → state.
+fn list_states(h: &Path, agent: &str) -> std::collections::BTreeMap<String, String> {
+    let out = run(&["list", "--agent", agent, "--json"], h);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    json(&out)
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            assert_eq!(s["agent_state"]["agent"], agent, "{s}");
+            (
+                s["name"].as_str().unwrap().to_string(),
+                s["agent_state"]["state"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// How many skills `list --agent` says the agent lists (in full or by name).
+fn list_listed(states: &std::collections::BTreeMap<String, String>) -> u64 {
+    states
+        .values()
+        .filter(|s| matches!(s.as_str(), "on" | "name-only"))
+        .count() as u64
+}
+
 /// How many skills `prompt --fates` says the listing holds.
 fn prompt_listed(fates: &str) -> u64 {
     let line = fates
@@ -218,11 +248,21 @@ fn claude_codes_skill_overrides_decide_its_listing_matching_and_budget() {
         "review this rust pull request for unsafe code",
     );
     assert!(got.iter().any(|n| n == "plain-claude"), "{got:?}");
-    // The budget prices the same listing.
+    // The budget prices the same listing, and the list says the same of every skill.
     assert_eq!(
         budget_listed(h, "claude-code"),
         prompt_listed(&fates),
         "{fates}"
+    );
+    let states = list_states(h, "claude-code");
+    assert_eq!(states["brainstorming"], "off", "{states:?}");
+    assert_eq!(states["hidden-from-model"], "off", "{states:?}");
+    assert_eq!(states["tersely"], "name-only", "{states:?}");
+    assert_eq!(states["plain-claude"], "on", "{states:?}");
+    assert_eq!(
+        list_listed(&states),
+        prompt_listed(&fates),
+        "{states:?} {fates}"
     );
 }
 
@@ -270,6 +310,14 @@ fn codex_opencode_and_lazy_skills_obey_their_own_switches() {
             budget_listed(h, agent),
             prompt_listed(&fates),
             "{agent}: {fates}"
+        );
+        let states = list_states(h, agent);
+        assert_eq!(states[off], "off", "{agent}: {states:?}");
+        assert_eq!(states[on], "on", "{agent}: {states:?}");
+        assert_eq!(
+            list_listed(&states),
+            prompt_listed(&fates),
+            "{agent}: {states:?} {fates}"
         );
     }
 }
@@ -410,4 +458,60 @@ fn copies_for_two_agents_are_one_skill_and_their_rows_say_whose() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("brainstorming (claude-code·"), "{text}");
     assert!(text.contains("brainstorming (codex·"), "{text}");
+}
+
+/// `add --agent codex` prices everything Codex reads: its own folder and `~/.agents/skills`,
+/// which it also reads; a Claude Code add prices `~/.claude/skills` without the other agents'.
+#[test]
+fn add_prices_the_target_agents_whole_view() {
+    let w = crate::manage::World::new();
+    let home = w.home();
+    for name in ["shared-one", "shared-two", "shared-three"] {
+        crate::common::write(
+            &home.join(".agents/skills").join(name).join("SKILL.md"),
+            &crate::manage::skill_md(
+                name,
+                &format!("Does {name} things. Use when {name} comes up."),
+            ),
+        );
+    }
+    crate::common::write(
+        &home.join(".codex/skills/codex-own/SKILL.md"),
+        &crate::manage::skill_md(
+            "codex-own",
+            "Codex's own skill. Use when codex-own comes up.",
+        ),
+    );
+    let src = w.root.join("src/new-skill");
+    crate::common::write(
+        &src.join("SKILL.md"),
+        &crate::manage::skill_md("new-skill", "A new skill. Use when new-skill comes up."),
+    );
+    let src = src.to_string_lossy().into_owned();
+    let v = crate::common::json(&w.run(&["add", &src, "--agent", "codex", "--dry-run", "--json"]));
+    let before = v["preview"]["listing"]["skills"]["before"].as_u64();
+    assert_eq!(
+        before,
+        Some(4),
+        "Codex's own skill and the three of ~/.agents/skills: {v}"
+    );
+    assert_eq!(
+        v["preview"]["listing"]["skills"]["after"].as_u64(),
+        Some(5),
+        "{v}"
+    );
+    // Claude Code reads none of those folders.
+    let v = crate::common::json(&w.run(&[
+        "add",
+        &src,
+        "--agent",
+        "claude-code",
+        "--dry-run",
+        "--json",
+    ]));
+    assert_eq!(
+        v["preview"]["listing"]["skills"]["before"].as_u64(),
+        Some(0),
+        "{v}"
+    );
 }

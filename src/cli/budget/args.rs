@@ -23,8 +23,8 @@ pub struct BudgetArgs {
     /// Output: a table (biggest skills first), JSON, or markdown for a pull-request comment.
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
-    /// The listing format whose entries are L1: xml, markdown, claude-code, codex or lazy-skills
-    /// [default: the agent's own with --agent, else xml].
+    /// The listing format whose entries are L1: xml, markdown, claude-code, codex, lazy-skills,
+    /// gemini or opencode [default: the agent's own with --agent, else xml].
     #[arg(long, add = clap_complete::ArgValueCandidates::new(crate::cli::complete::listings))]
     pub listing: Option<Format>,
     /// The listing tier: auto, full, compact or names.
@@ -53,8 +53,8 @@ pub struct BudgetArgs {
     /// Also show each figure as the model would count it: claude, gemini, gpt-4o, gpt-4, or
     /// NAME=FACTOR; `none` for no estimate (also over the config file's). Shown as "≈ N
     /// (model)" beside the tiktoken figure, never instead of it. A model of the agent's client
-    /// (with --agent claude-code: claude-opus-5-5, its default, or claude-sonnet-4-5) also sets
-    /// the listing's budget, and estimates with its family.
+    /// (with --agent claude-code: claude-opus-5-5, its default, or claude-sonnet-4-5; with
+    /// --agent codex: gpt-6.2-sol) also sets the listing's budget, and estimates with its family.
     #[arg(long, value_name = "MODEL", add = clap_complete::ArgValueCandidates::new(crate::cli::complete::models))]
     pub model: Option<ModelArg>,
     /// Write the library's budget (every skill's costs and fate per listing format) to FILE.

@@ -7,8 +7,9 @@ use crate::cli::args::LibraryArgs;
 use crate::cli::output::note_demo;
 use crate::cli::output::{SKILL_SCHEMA_VERSION, SkillJson, TokensJson};
 use crate::core::Library;
+use crate::core::agents::tools::ToolDefinition;
 use crate::core::budget;
-use crate::core::listing::{self, Fate, Format, Listing, Tier};
+use crate::core::listing::{self, BudgetUnit, Fate, Format, Listing, Tier};
 use crate::core::skill::KindSource;
 use crate::core::text::{count_of, thousands};
 use crate::core::tokens::{self, Encoding, SkillTokens};
@@ -56,6 +57,14 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         || crate::cli::args::count_levels(&lib, args.encoding, args.listing(), &cache),
     );
     let listing_tokens = tokens::count_listing(&lib, &listing.text, args.encoding, &cache) as usize;
+    let tool = args
+        .view
+        .agent_for(Some(args.listing()))
+        .and_then(|a| crate::core::agents::tools::definition(a, &listing.names))
+        .map(|d| {
+            let n = tokens::count_text(&d.json, args.encoding, &cache) as usize;
+            (d, n)
+        });
     crate::cli::args::save_cache(&cache);
     crate::cli::args::save_counts(&lib, &cache);
     let used = usage::costs_when_used(
@@ -67,6 +76,7 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         lib: &lib,
         listing: &listing,
         listing_tokens,
+        tool: tool.as_ref(),
         counts: &counts,
         used: &used,
         scope: &scope,
@@ -116,6 +126,8 @@ struct Report<'a> {
     lib: &'a Library,
     listing: &'a Listing,
     listing_tokens: usize,
+    /// The agent's skill tool, when its client declares one beside the listing, and its tokens.
+    tool: Option<&'a (ToolDefinition, usize)>,
     counts: &'a [SkillTokens],
     used: &'a [UseCost],
     /// The skills of the asked namespace (all without --namespace).
@@ -136,6 +148,9 @@ struct JsonReport<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     model: Option<JsonModel<'a>>,
     listing: JsonListing,
+    /// The agent's skill tool as its client declares it every turn beside the listing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_definition: Option<JsonTool>,
     totals: JsonTotals,
     skills: Vec<SkillJson<'a>>,
 }
@@ -156,14 +171,26 @@ struct JsonListing {
     format: Format,
     tier: Tier,
     context_window: usize,
+    /// A budget in characters and what it was charged (`used_chars` is the entries' size when
+    /// there is no budget).
     budget_chars: Option<usize>,
-    used_chars: usize,
+    used_chars: Option<usize>,
+    /// A budget in tokens as the agent's client estimates them (Codex) and what it was charged.
+    budget_tokens: Option<usize>,
+    used_tokens: Option<usize>,
     chars: usize,
     tokens: usize,
     /// The listing's share of the context window, and whether it is bigger than the window.
     window_percent: f64,
     over_window: bool,
     fates: JsonFates,
+}
+
+#[derive(Serialize)]
+struct JsonTool {
+    name: &'static str,
+    chars: usize,
+    tokens: usize,
 }
 
 #[derive(Serialize)]
@@ -252,8 +279,13 @@ impl Report<'_> {
                 format: self.listing_format(),
                 tier: l.tier,
                 context_window: self.window,
-                budget_chars: l.budget_chars,
-                used_chars: l.used_chars,
+                budget_chars: l.budget_in(BudgetUnit::Chars).map(|b| b.0),
+                used_chars: l
+                    .budget
+                    .is_none_or(|b| b.unit == BudgetUnit::Chars)
+                    .then_some(l.used),
+                budget_tokens: l.budget_in(BudgetUnit::Tokens).map(|b| b.0),
+                used_tokens: l.budget_in(BudgetUnit::Tokens).map(|b| b.1),
                 chars: l.text.chars().count(),
                 tokens: self.listing_tokens,
                 window_percent: crate::cli::output::window_percent(
@@ -268,6 +300,11 @@ impl Report<'_> {
                     dropped: l.count(Fate::Dropped),
                 },
             },
+            tool_definition: self.tool.map(|(d, tokens)| JsonTool {
+                name: d.name,
+                chars: d.json.chars().count(),
+                tokens: *tokens,
+            }),
             totals: JsonTotals {
                 skills: self.scope.iter().filter(|s| **s).count(),
                 l1: t.l1.tokens,
@@ -337,11 +374,12 @@ impl Report<'_> {
             thousands(l.count(Fate::NameOnly) as u64),
             thousands(l.count(Fate::Dropped) as u64),
         ));
-        if let Some(b) = l.budget_chars {
+        if let Some(b) = l.budget {
             s.push_str(&format!(
-                "; {} of {} budget chars",
-                thousands(l.used_chars as u64),
-                thousands(b as u64)
+                "; {} of {} budget {}",
+                thousands(l.used as u64),
+                thousands(b.limit as u64),
+                b.unit.as_str()
             ));
         }
         s.push('\n');
@@ -435,7 +473,7 @@ impl Report<'_> {
                 thousands(bin as u64),
                 fates[i].map_or("off", Fate::as_str),
                 names.pad(&names.fit(&sk.name)),
-                folders.fit_left(&sk.dir.display().to_string()),
+                folders.fit_left(&crate::cli::output::shown_path(&sk.dir)),
             );
             s.push_str(line.trim_end());
             s.push('\n');
@@ -469,11 +507,12 @@ impl Report<'_> {
             self.beside(t.l3.tokens),
             self.args.encoding
         ));
-        let budget = l.budget_chars.map_or_else(String::new, |b| {
+        let budget = l.budget.map_or_else(String::new, |b| {
             format!(
-                ", {} of {} budget chars",
-                thousands(l.used_chars as u64),
-                thousands(b as u64)
+                ", {} of {} budget {}",
+                thousands(l.used as u64),
+                thousands(b.limit as u64),
+                b.unit.as_str()
             )
         });
         s.push_str(&format!(
@@ -492,6 +531,15 @@ impl Report<'_> {
             thousands(l.count(Fate::NameOnly) as u64),
             thousands(l.count(Fate::Dropped) as u64),
         ));
+        if let Some((d, tokens)) = self.tool {
+            s.push_str(&format!(
+                "tool definition ({}): {} tokens per turn{} ({} characters of JSON)\n",
+                d.name,
+                thousands(*tokens as u64),
+                self.beside(*tokens as u64),
+                thousands(d.json.chars().count() as u64),
+            ));
+        }
         let window = self.window;
         if self.listing_tokens > window {
             s.push_str(&format!(

@@ -7,7 +7,7 @@ use super::model::MODELS;
 use super::switches::AgentSwitches;
 use super::view::agent_view;
 use crate::core::library::Library;
-use crate::core::listing::{self, Fate, Tier};
+use crate::core::listing::{self, Budget, Fate, Tier};
 use crate::core::source::Agent;
 use crate::core::tokens::{self, Encoding, TokenCache};
 
@@ -20,16 +20,23 @@ pub struct AgentBudget {
     pub skills: usize,
     /// Entries in its listing (offered and not dropped).
     pub listed: usize,
-    /// Entries whose description was trimmed or left out for the budget.
-    pub cut: usize,
+    /// Entries listed whole.
+    pub full: usize,
+    /// Entries whose description was shortened for the budget.
+    pub trimmed: usize,
+    /// Entries listed by name only (for the budget, or by the agent's own switch).
+    pub name_only: usize,
     /// Entries left out of its listing for the budget.
     pub dropped: usize,
+    /// The context window it was priced for, in tokens (its client model's, where its budget
+    /// depends on the model).
+    pub window: usize,
     /// Tokens of its listing, every turn.
     pub tokens: u32,
-    /// Its budget in characters, for agents that limit their listing.
-    pub budget_chars: Option<usize>,
-    /// Characters charged to the budget.
-    pub used_chars: usize,
+    /// Its budget, for agents that limit their listing.
+    pub budget: Option<Budget>,
+    /// What the budget is charged with, in its unit.
+    pub used: usize,
 }
 
 impl AgentBudget {
@@ -41,11 +48,24 @@ impl AgentBudget {
         f64::from(self.tokens) / window as f64
     }
 
+    /// Entries shortened or left out for the budget (trimmed, name only, dropped).
+    pub fn cut(&self) -> usize {
+        self.trimmed + self.name_only + self.dropped
+    }
+
+    /// Its fates in words: `12 full, 3 trimmed, 0 name only, 1 dropped`.
+    pub fn fates(&self) -> String {
+        format!(
+            "{} full, {} trimmed, {} name only, {} dropped",
+            self.full, self.trimmed, self.name_only, self.dropped
+        )
+    }
+
     /// The listing's share of its budget, for agents that have one.
     pub fn budget_share(&self) -> Option<f64> {
-        self.budget_chars
-            .filter(|b| *b > 0)
-            .map(|b| self.used_chars as f64 / b as f64)
+        self.budget
+            .filter(|b| b.limit > 0)
+            .map(|b| self.used as f64 / b.limit as f64)
     }
 }
 
@@ -70,13 +90,27 @@ pub fn per_agent(
             let opts = m.listing_options(
                 m.format,
                 tier,
-                m.client.is_none().then_some(window),
+                m.client
+                    .is_none_or(|c| c.models.is_empty())
+                    .then_some(window),
                 None,
                 &BudgetOverrides::default(),
             );
+            // A client's built-ins located in its install folder are priced as installed in
+            // its default folder, so that the figures do not depend on this machine's PATH.
+            let opts = listing::ListingOptions {
+                client_dir: m
+                    .client
+                    .and_then(|c| c.install)
+                    .map(|i| std::path::Path::new(i.default_dir)),
+                ..opts
+            };
             // An agent with switches of its own obeys only those, applied in its view.
-            let own = super::has_switches(m.agent);
-            let on = |i: usize| keep.get(i).is_some_and(|&k| own || enabled(k));
+            let on = |i: usize| {
+                keep.get(i).is_some_and(|&k| {
+                    super::obeys_own_switches(m.agent, &lib.skills[k]) || enabled(k)
+                })
+            };
             let l = listing::render(&view, &on, &opts);
             let tokens = if l.text.is_empty() {
                 0
@@ -87,11 +121,14 @@ pub fn per_agent(
                 agent: m.agent,
                 skills: keep.len(),
                 listed: l.entries.len() - l.count(Fate::Dropped),
-                cut: l.count(Fate::Trimmed) + l.count(Fate::NameOnly),
+                full: l.count(Fate::Full),
+                trimmed: l.count(Fate::Trimmed),
+                name_only: l.count(Fate::NameOnly),
                 dropped: l.count(Fate::Dropped),
+                window: opts.context_window,
                 tokens,
-                budget_chars: l.budget_chars,
-                used_chars: l.used_chars,
+                budget: l.budget,
+                used: l.used,
             }
         })
         .collect()
@@ -151,11 +188,11 @@ mod tests {
         assert_eq!(get(Agent::LazySkills).tokens, 0);
         // Claude Code's budget is 1% of its default model's window (Opus 5.5: 1,000,000 tokens),
         // in characters (3 per token).
-        assert_eq!(get(Agent::ClaudeCode).budget_chars, Some(30_000));
+        assert_eq!(get(Agent::ClaudeCode).budget, Some(Budget::chars(30_000)));
         // Its 13 built-in entries take about a fifth of it.
         let share = get(Agent::ClaudeCode).budget_share().unwrap();
         assert!((0.2..0.25).contains(&share), "{share}");
-        assert_eq!(get(Agent::Opencode).budget_chars, None);
+        assert_eq!(get(Agent::Opencode).budget, None);
         assert!(get(Agent::ClaudeCode).tokens > get(Agent::Codex).tokens / 3);
         // A skill switched off in Claude Code's own settings leaves Claude Code's listing…
         std::fs::write(
@@ -189,8 +226,8 @@ mod tests {
         );
         let c = own.iter().find(|b| b.agent == Agent::ClaudeCode).unwrap();
         assert_eq!((c.skills, c.listed), (2, 2));
-        // A small window squeezes Codex's listing: 2% of 1,000 tokens is 80 characters; Claude
-        // Code's follows its model, not the window.
+        // Claude Code's and Codex's budgets follow their models, not the window: Codex's is 2% of
+        // gpt-6.2-sol's 500,000 tokens, in its own token estimate.
         let tight = per_agent(
             &lib,
             None,
@@ -201,9 +238,10 @@ mod tests {
             &cache,
         );
         let c = tight.iter().find(|b| b.agent == Agent::Codex).unwrap();
-        assert_eq!(c.budget_chars, Some(80));
-        assert!(c.cut + c.dropped > 0, "{c:?}");
+        assert_eq!(c.budget, Some(Budget::tokens(10_000)));
+        assert_eq!((c.cut(), c.dropped), (0, 0), "{c:?}");
+        assert_eq!(c.full + c.trimmed + c.name_only, c.listed, "{c:?}");
         let c = tight.iter().find(|b| b.agent == Agent::ClaudeCode).unwrap();
-        assert_eq!(c.budget_chars, Some(30_000));
+        assert_eq!(c.budget, Some(Budget::chars(30_000)));
     }
 }

@@ -7,16 +7,22 @@ mod claude;
 mod claude_builtins;
 pub mod client;
 mod codex;
+mod codex_view;
 mod edit;
 mod error;
+pub mod gemini;
+mod gemini_opencode_builtins;
 pub mod json;
+pub mod loading;
 pub mod model;
 mod opencode;
 mod options;
 mod plan;
 mod plugin;
+pub mod reading;
 mod scope;
 mod switches;
+pub mod tools;
 pub mod view;
 
 pub use error::ToggleError;
@@ -26,7 +32,7 @@ pub use plugin::{
     show_path,
 };
 pub use scope::SwitchScope;
-pub use switches::{AgentSwitches, REGISTRY, has_switches, legend, readers};
+pub use switches::{AgentSwitches, REGISTRY, has_switches, legend, obeys_own_switches, readers};
 
 use std::path::{Path, PathBuf};
 

@@ -5,10 +5,12 @@
 //! how many skills its auto mode lists, and its probe timeout. Every per-agent view (listing,
 //! budget, match, the Prompt screen) reads it from here; `docs/agents.md` tables it.
 
-use super::client::{CLAUDE_CODE_2_1_332, Client};
+use super::client::{
+    CLAUDE_CODE_2_1_332, CODEX_0_171_0, Client, GEMINI_CLI_0_61_0, OPENCODE_1_18_33,
+};
 use crate::core::catalogue::Profile;
 use crate::core::listing::Format;
-use crate::core::skill::Skill;
+use crate::core::skill::{Place, Skill};
 use crate::core::source::Agent;
 use std::path::Path;
 use std::time::Duration;
@@ -27,8 +29,16 @@ pub enum EnableDefault {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Injection {
     /// The model calls the Skill tool; the tool result holds the SKILL.md body after a line
-    /// naming the skill's folder (Claude Code, opencode, Goose, Gemini's `activate_skill`).
+    /// naming the skill's folder (Claude Code, Goose).
     SkillTool,
+    /// The model calls Gemini CLI's `activate_skill`: the function response is
+    /// `<activated_skill>` with the trimmed body and the skill folder's tree, up to 200 items
+    /// (`core::agents::tools::gemini_activation`).
+    ActivateSkill,
+    /// The model calls opencode's `skill` tool: the result is `<skill_content>` with the trimmed
+    /// body, the skill's folder and up to 10 of its other files
+    /// (`core::agents::tools::opencode_skill_content`).
+    SkillContent,
     /// The model reads the SKILL.md file named in its listing (Codex).
     ReadFile,
     /// Before the model runs, each matched skill's body is added as a system message headed
@@ -99,7 +109,8 @@ pub static MODELS: &[AgentModel] = &[
         format: Format::Codex,
         profile: Profile::Codex,
         injection: Injection::ReadFile,
-        source: "developers.openai.com/codex/skills",
+        source: "Codex 0.171.0 as captured (tests/fixtures/agents/FINDINGS.md); developers.openai.com/codex/skills",
+        client: Some(&CODEX_0_171_0),
         ..AS_GIVEN
     },
     AgentModel {
@@ -113,17 +124,21 @@ pub static MODELS: &[AgentModel] = &[
             &[".claude", "skills"],
             &[".agents", "skills"],
         ],
+        format: Format::Opencode,
         profile: Profile::Opencode,
-        injection: Injection::SkillTool,
-        source: "opencode.ai/docs/skills",
+        injection: Injection::SkillContent,
+        source: "opencode 1.18.33 as captured (tests/fixtures/agents/FINDINGS.md); opencode.ai/docs/skills",
+        client: Some(&OPENCODE_1_18_33),
         ..AS_GIVEN
     },
     AgentModel {
         agent: Agent::Gemini,
         name: "Gemini CLI",
         folders: &[&[".gemini", "skills"], &[".agents", "skills"]],
-        injection: Injection::SkillTool,
-        source: "geminicli.com/docs/cli/skills",
+        format: Format::Gemini,
+        injection: Injection::ActivateSkill,
+        source: "Gemini CLI 0.61.0 as captured (tests/fixtures/agents/FINDINGS.md); geminicli.com/docs/cli/skills",
+        client: Some(&GEMINI_CLI_0_61_0),
         ..AS_GIVEN
     },
     AgentModel {
@@ -201,6 +216,8 @@ pub fn agent_of_format(format: Format) -> Option<Agent> {
         Format::ClaudeCode => Some(Agent::ClaudeCode),
         Format::Codex => Some(Agent::Codex),
         Format::LazySkills => Some(Agent::LazySkills),
+        Format::Gemini => Some(Agent::Gemini),
+        Format::Opencode => Some(Agent::Opencode),
         Format::Xml | Format::Markdown => None,
     }
 }
@@ -209,26 +226,69 @@ pub fn agent_of_format(format: Format) -> Option<Agent> {
 /// some agent reads (`.agents/skills` is read by Codex, opencode, Gemini CLI, Goose and the
 /// generic agent). Skills of folders given on the command line (and the demo) are read by every
 /// agent, since they are given to see how an agent would list them.
+/// A skill linked into other agents' folders ([`Skill::linked`]) is read by the readers of each
+/// of its places.
 pub fn readers(skill: &Skill) -> Vec<Agent> {
-    if matches!(skill.agent, Agent::Path | Agent::Demo) {
+    let mut out = readers_at(skill.agent, skill.scope, &skill.dir, skill.command);
+    for p in &skill.linked {
+        for a in readers_at(p.agent, p.scope, &p.dir, false) {
+            if !out.contains(&a) {
+                out.push(a);
+            }
+        }
+    }
+    out
+}
+
+/// Whether `agent` reads the skill at `place` (see [`readers`]).
+pub fn reads_at(place: &Place, agent: Agent) -> bool {
+    readers_at(place.agent, place.scope, &place.dir, false).contains(&agent)
+}
+
+/// The agents that read a skill at one of its places: `dir` under a root of `agent` at `scope`.
+fn readers_at(
+    agent: Agent,
+    scope: crate::core::source::Scope,
+    dir: &Path,
+    command: bool,
+) -> Vec<Agent> {
+    if matches!(agent, Agent::Path | Agent::Demo) {
         return MODELS.iter().map(|m| m.agent).collect();
     }
     // Managed skills, `--add-dir` skills and commands are Claude Code's alone, though their
     // folders end in `.claude/skills` like the folders other agents borrow.
-    if skill.command
+    if command
         || matches!(
-            skill.scope,
+            scope,
             crate::core::source::Scope::Managed | crate::core::source::Scope::AddDir
         )
     {
-        return vec![skill.agent];
+        return vec![agent];
     }
-    let found = folder_readers(MODELS.iter().map(|m| (m.agent, m.folders)), &skill.dir);
-    if found.is_empty() {
-        vec![skill.agent]
-    } else {
-        found
+    let found = folder_readers(MODELS.iter().map(|m| (m.agent, m.folders)), dir);
+    if found.is_empty() { vec![agent] } else { found }
+}
+
+/// Whether `agent` reads the skills of `root`: its own roots, and the other agents' user and
+/// project folders it also reads (Codex reads `~/.agents/skills`, opencode `~/.claude/skills`).
+/// Managed, `--add-dir`, plugin and command roots are their own agent's alone.
+pub fn reads_root(agent: Agent, root: &crate::core::source::Root) -> bool {
+    use crate::core::source::Scope;
+    if root.agent == agent {
+        return true;
     }
+    if !matches!(root.scope, Scope::User | Scope::Project) {
+        return false;
+    }
+    let names: Vec<&str> = root
+        .path
+        .components()
+        .filter_map(|c| c.as_os_str().to_str())
+        .collect();
+    model(agent)
+        .folders
+        .iter()
+        .any(|f| names.len() >= f.len() && names[names.len() - f.len()..].iter().eq(f.iter()))
 }
 
 /// The agents (of `agents`, each with the folders it reads) that read the nearest folder above

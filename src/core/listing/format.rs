@@ -17,6 +17,91 @@ pub const CLAUDE_CODE_ENTRY_CAP: usize = 1_536;
 pub const CLAUDE_CODE_FALLBACK_MAX: usize = 100;
 /// Agents turn a token budget into characters at this rate.
 pub const CHARS_PER_TOKEN: usize = 4;
+/// Codex's budget in characters when the model's context window is not known
+/// (`DEFAULT_SKILL_METADATA_CHAR_BUDGET`).
+pub const CODEX_UNKNOWN_WINDOW_CHARS: usize = 8_000;
+
+/// What a listing budget counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BudgetUnit {
+    /// Characters (Claude Code counts UTF-16 units).
+    Chars,
+    /// Tokens as the agent's client estimates them without a tokenizer (Codex: a quarter of the
+    /// UTF-8 bytes, rounded up).
+    Tokens,
+}
+
+impl BudgetUnit {
+    /// Its name after a figure: `chars`, `tokens`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BudgetUnit::Chars => "chars",
+            BudgetUnit::Tokens => "tokens",
+        }
+    }
+
+    /// What `text` costs in this unit: its characters, or Codex's token estimate.
+    pub fn cost(self, text: &str) -> usize {
+        match self {
+            BudgetUnit::Chars => text.chars().count(),
+            BudgetUnit::Tokens => estimated_tokens(text.len()),
+        }
+    }
+}
+
+/// Codex's token estimate of a text of `bytes` UTF-8 bytes: a quarter, rounded up
+/// (`approx_token_count`).
+pub fn estimated_tokens(bytes: usize) -> usize {
+    bytes.div_ceil(CHARS_PER_TOKEN)
+}
+
+/// A listing's budget: how much, and in what.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub struct Budget {
+    /// The most the entries may cost.
+    pub limit: usize,
+    /// What it counts.
+    pub unit: BudgetUnit,
+}
+
+impl Budget {
+    /// A budget of `limit` characters.
+    pub fn chars(limit: usize) -> Budget {
+        Budget {
+            limit,
+            unit: BudgetUnit::Chars,
+        }
+    }
+
+    /// A budget of `limit` estimated tokens.
+    pub fn tokens(limit: usize) -> Budget {
+        Budget {
+            limit,
+            unit: BudgetUnit::Tokens,
+        }
+    }
+
+    /// `n` in the budget's unit, for people: `8,000 chars`, `10,000 tokens`.
+    pub fn amount(&self, n: usize) -> String {
+        format!(
+            "{} {}",
+            crate::core::text::thousands(n as u64),
+            self.unit.as_str()
+        )
+    }
+}
+
+impl fmt::Display for Budget {
+    /// `8,000 chars`, `10,000 tokens (estimated)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.amount(self.limit))?;
+        if self.unit == BudgetUnit::Tokens {
+            f.write_str(" (estimated)")?;
+        }
+        Ok(())
+    }
+}
 
 /// A format or tier name that is none of skillscope's.
 #[derive(Debug, thiserror::Error)]
@@ -40,20 +125,29 @@ pub enum Format {
     Markdown,
     /// `- name: description - when_to_use`, within 1% of the context window.
     ClaudeCode,
-    /// `- name: description (file: path)`, within 2% of the context window.
+    /// Codex 0.171.0's `<skills_instructions>`: `- name: description (file: path)`, within 2% of
+    /// the context window in estimated tokens.
     Codex,
     /// `Enabled skills:` then `- name: description` (the Lazy Skills design).
     LazySkills,
+    /// Gemini CLI's `# Available Agent Skills` section: `<skill>` elements with name,
+    /// description and location, nothing escaped, no budget.
+    Gemini,
+    /// opencode's `<available_skills>` after its two lines on the skill tool, sorted by name, no
+    /// budget.
+    Opencode,
 }
 
 impl Format {
     /// Every format, in the order they are offered.
-    pub const ALL: [Format; 5] = [
+    pub const ALL: [Format; 7] = [
         Format::Xml,
         Format::Markdown,
         Format::ClaudeCode,
         Format::Codex,
         Format::LazySkills,
+        Format::Gemini,
+        Format::Opencode,
     ];
 
     /// Its name on the command line, in the config file and in JSON.
@@ -75,21 +169,24 @@ impl Format {
         self.spec().budget_percent
     }
 
-    /// The listing's budget in characters for a context window in tokens, at
-    /// [`CHARS_PER_TOKEN`].
-    pub fn budget_chars(self, context_window: usize) -> Option<usize> {
-        self.budget_chars_at(context_window, CHARS_PER_TOKEN)
+    /// The listing's budget for a context window in tokens, at [`CHARS_PER_TOKEN`].
+    pub fn budget(self, context_window: usize) -> Option<Budget> {
+        self.budget_at(context_window, CHARS_PER_TOKEN)
     }
 
-    /// The listing's budget in characters for a context window in tokens taken at
-    /// `chars_per_token` characters each: `max(1, window × chars per token × share)`.
-    pub fn budget_chars_at(self, context_window: usize, chars_per_token: usize) -> Option<usize> {
-        self.budget_percent().map(|p| {
-            (context_window
-                .saturating_mul(chars_per_token)
-                .saturating_mul(p)
-                / 100)
-                .max(1)
+    /// The listing's budget for a context window in tokens taken at `chars_per_token` characters
+    /// each: in characters, `max(1, window × chars per token × share)`; in tokens,
+    /// `max(1, window × share)`, or [`CODEX_UNKNOWN_WINDOW_CHARS`] characters when the window is
+    /// not known (0).
+    pub fn budget_at(self, context_window: usize, chars_per_token: usize) -> Option<Budget> {
+        let p = self.budget_percent()?;
+        let share = |n: usize| (n.saturating_mul(p) / 100).max(1);
+        Some(match self.spec().budget_unit {
+            BudgetUnit::Chars => {
+                Budget::chars(share(context_window.saturating_mul(chars_per_token)))
+            }
+            BudgetUnit::Tokens if context_window == 0 => Budget::chars(CODEX_UNKNOWN_WINDOW_CHARS),
+            BudgetUnit::Tokens => Budget::tokens(share(context_window)),
         })
     }
 }
@@ -153,7 +250,14 @@ pub struct BuiltinEntry {
     pub description: &'static str,
     /// Always listed in full: the budget never shortens it (Claude Code's bundled skills).
     pub fixed: bool,
+    /// Its location as the listing shows it (empty for a format that shows none): a leading
+    /// [`CLIENT_DIR`] stands for the folder the client is installed in.
+    pub location: &'static str,
 }
+
+/// In a built-in entry's location, the folder the client is installed in (`npm install
+/// --prefix`'s folder, as the captures name it).
+pub const CLIENT_DIR: &str = "{CLIENT}";
 
 /// A built-in entry of an agent's client, as the listing holds it.
 pub(super) type BuiltinRef = &'static BuiltinEntry;
@@ -251,6 +355,42 @@ pub(super) struct Parts {
     pub(super) description: String,
     /// The SKILL.md path as the format shows it.
     pub(super) path: String,
+    /// The root folder the path can be shortened against (Codex's skill roots table).
+    pub(super) root: Option<ShortRoot>,
+}
+
+/// A root folder a client names once in a table and shortens its skills' paths against.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) struct ShortRoot {
+    /// Its place among the client's roots: lower first.
+    pub(super) rank: (u8, isize),
+    /// The folder, links resolved.
+    pub(super) path: String,
+}
+
+/// A format's cap on each entry's description: longer ones are cut by `cut`.
+#[derive(Debug)]
+pub struct EntryCap {
+    /// The most a description keeps (in the unit `cut` counts).
+    pub max: usize,
+    /// The cut: the description within `max`, and whether anything was cut.
+    pub(super) cut: fn(&str, usize) -> (String, bool),
+    /// What is capped, for the reason a capped entry shows.
+    pub(super) what: &'static str,
+}
+
+/// Codex caps a description at this many characters: longer ones keep 1,021 and end in `...`
+/// (`MAX_CATALOG_SKILL_DESCRIPTION_CHARS`, `TRUNCATED_SKILL_DESCRIPTION_SUFFIX`).
+pub const CODEX_DESCRIPTION_CAP: usize = 1_024;
+
+/// Codex's cap: over `max` characters, the first `max - 3` and `...` (nothing trimmed).
+pub(super) fn codex_cap(s: &str, max: usize) -> (String, bool) {
+    if s.char_indices().nth(max).is_none() {
+        return (s.to_string(), false);
+    }
+    let keep = max.saturating_sub(3);
+    let end = s.char_indices().nth(keep).map_or(s.len(), |(i, _)| i);
+    (format!("{}...", &s[..end]), true)
 }
 
 /// Resolves folders as `realpath` does, sharing the work for common parents: one `lstat` per

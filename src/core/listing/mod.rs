@@ -10,14 +10,20 @@ use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
 
+mod codex;
 mod format;
 mod formats;
+mod gemini_opencode;
 pub use format::{
-    BuiltinEntry, CHARS_PER_TOKEN, CLAUDE_CODE_ENTRY_CAP, CLAUDE_CODE_FALLBACK_MAX, Format,
-    ListingError, claude_body_description, utf16_len,
+    Budget, BudgetUnit, BuiltinEntry, CHARS_PER_TOKEN, CLAUDE_CODE_ENTRY_CAP,
+    CLAUDE_CODE_FALLBACK_MAX, CLIENT_DIR, CODEX_DESCRIPTION_CAP, CODEX_UNKNOWN_WINDOW_CHARS,
+    EntryCap, Format, ListingError, claude_body_description, estimated_tokens, utf16_len,
 };
-use format::{BuiltinRef, Folders, Parts, claude_cap};
-pub use formats::{CLAUDE_CODE, CODEX, Fit, FormatSpec, Frame, MARKDOWN, XML};
+use format::{BuiltinRef, Folders, Parts};
+pub use formats::{
+    CLAUDE_CODE, CODEX, Fit, FormatSpec, Frame, GEMINI, MARKDOWN, OPENCODE, Order, XML,
+};
+pub use gemini_opencode::{gemini_folder, gemini_name};
 
 /// Up to this many listed skills, the auto tier lists every entry in full.
 pub const FULL_TIER_MAX: usize = 80;
@@ -139,8 +145,11 @@ pub struct ListingOptions {
     /// The budget in characters set outright (Claude Code's `SLASH_COMMAND_TOOL_CHAR_BUDGET`, or a
     /// share its settings give), instead of the format's share of the window.
     pub budget_chars: Option<usize>,
-    /// Entries the agent's client lists after the library's (Claude Code's built-ins).
+    /// Entries the agent's client lists whatever the library holds (Claude Code's, Gemini CLI's
+    /// and opencode's built-ins), placed by the format's [`Order`].
     pub builtins: &'static [BuiltinEntry],
+    /// The folder the client is installed in, for the built-ins' locations (Gemini CLI's).
+    pub client_dir: Option<&'static std::path::Path>,
 }
 
 impl Default for ListingOptions {
@@ -152,16 +161,18 @@ impl Default for ListingOptions {
             chars_per_token: CHARS_PER_TOKEN,
             budget_chars: None,
             builtins: &[],
+            client_dir: None,
         }
     }
 }
 
 impl ListingOptions {
-    /// The listing's budget in characters, for the formats that have one.
-    pub fn budget(&self) -> Option<usize> {
-        self.budget_chars.or_else(|| {
+    /// The listing's budget, for the formats that have one: the characters set outright, else
+    /// the format's share of the window.
+    pub fn budget(&self) -> Option<Budget> {
+        self.budget_chars.map(Budget::chars).or_else(|| {
             self.format
-                .budget_chars_at(self.context_window, self.chars_per_token)
+                .budget_at(self.context_window, self.chars_per_token)
         })
     }
 }
@@ -193,17 +204,41 @@ pub struct Listing {
     pub text: String,
     /// The tier used (never `Auto`).
     pub tier: Tier,
-    /// The agent's budget in characters, for the formats that have one.
-    pub budget_chars: Option<usize>,
-    /// Characters the budget is charged with: every listed entry plus its line break.
-    pub used_chars: usize,
+    /// The agent's budget, for the formats that have one.
+    pub budget: Option<Budget>,
+    /// What the budget is charged with, in its unit (characters without a budget): every listed
+    /// entry plus its line break (Claude Code: the entries joined by line breaks, in UTF-16
+    /// units; Codex: its token estimate of every line, plus what its roots table adds).
+    pub used: usize,
     /// One per enabled skill, in library order.
     pub entries: Vec<ListedSkill>,
     /// The client's built-in entries, in listing order.
     pub builtins: Vec<ListedBuiltin>,
+    /// The names of the listed entries (the library's and the built-ins'), in listing order:
+    /// what a skill tool that repeats them (Gemini CLI's `activate_skill`) names.
+    #[serde(skip)]
+    pub names: Vec<String>,
 }
 
 impl Listing {
+    /// The budget's limit and what it was charged, when the budget counts `unit`.
+    pub fn budget_in(&self, unit: BudgetUnit) -> Option<(usize, usize)> {
+        self.budget
+            .filter(|b| b.unit == unit)
+            .map(|b| (b.limit, self.used))
+    }
+
+    /// `7,990 of 8,000 chars`, `9,998 of 10,000 tokens`, for listings with a budget.
+    pub fn budget_text(&self) -> Option<String> {
+        self.budget.map(|b| {
+            format!(
+                "{} of {}",
+                crate::core::text::thousands(self.used as u64),
+                b
+            )
+        })
+    }
+
     /// How many skills met `fate`.
     pub fn count(&self, fate: Fate) -> usize {
         self.entries.iter().filter(|e| e.fate == fate).count()
@@ -245,6 +280,18 @@ fn line(format: Format, p: &Parts, description: Option<&str>) -> String {
     (format.spec().line)(p, description)
 }
 
+/// Whether `format` can list the skill: a parsed name and description (an empty description
+/// counts for the formats that list one).
+fn listable_in(skill: &Skill, format: Format) -> bool {
+    if !format.spec().empty_description {
+        return skill.listable();
+    }
+    let fm = &skill.frontmatter;
+    fm.parsed
+        && fm.name.as_deref().is_some_and(|n| !n.trim().is_empty())
+        && fm.description().is_some()
+}
+
 /// The full-tier entry of one skill: its L1 text. Empty for a skill no agent can list (no parsed
 /// name or description).
 pub fn entry(skill: &Skill, format: Format) -> String {
@@ -252,12 +299,12 @@ pub fn entry(skill: &Skill, format: Format) -> String {
 }
 
 fn entry_in(skill: &Skill, format: Format, folders: &Folders) -> String {
-    if !skill.listable() {
+    if !listable_in(skill, format) {
         return String::new();
     }
     let p = parts(skill, format, folders);
-    let d = match format.spec().entry_cap {
-        Some(cap) => claude_cap(&p.description, cap).0,
+    let d = match &format.spec().entry_cap {
+        Some(cap) => (cap.cut)(&p.description, cap.max).0,
         None => p.description.clone(),
     };
     line(format, &p, Some(&d))
@@ -286,6 +333,8 @@ struct Slot {
     parts: Parts,
     /// The description as listed so far; `None` once dropped.
     description: Option<String>,
+    /// Characters the format's cap cut from the description.
+    capped: usize,
     fate: Fate,
     reason: String,
 }
@@ -316,7 +365,10 @@ fn chars(s: &str) -> usize {
 /// [`crate::core::agents::view::agent_library`]).
 pub fn render(lib: &Library, enabled: &dyn Fn(usize) -> bool, opts: &ListingOptions) -> Listing {
     let format = opts.format;
-    let (mut out, listable) = candidates(lib, enabled);
+    if let Some(why) = &lib.listing_off {
+        return nothing_listed(lib, enabled, opts, why);
+    }
+    let (mut out, listable) = candidates(lib, enabled, format);
     let listed = listable.len();
     let tier = match opts.tier {
         Tier::Auto if format.spec().tiers_by_count => Tier::for_count(listed),
@@ -333,14 +385,12 @@ pub fn render(lib: &Library, enabled: &dyn Fn(usize) -> bool, opts: &ListingOpti
                 builtin: None,
                 description: Some(parts.description.clone()),
                 parts,
+                capped: 0,
                 fate: Fate::Full,
                 reason: String::new(),
             }
         })
         .collect();
-    if let Some(group) = format.spec().order {
-        order(&mut slots, lib, group);
-    }
     for s in &mut slots {
         shape(s, format, tier, listed);
         // The agent's own switch lists it by name only, whatever the budget.
@@ -349,41 +399,25 @@ pub fn render(lib: &Library, enabled: &dyn Fn(usize) -> bool, opts: &ListingOpti
             s.demote(Fate::NameOnly, why.clone());
         }
     }
-    slots.extend(opts.builtins.iter().map(|b| Slot {
-        index: usize::MAX,
-        builtin: Some(b),
-        parts: Parts {
-            name: b.name.to_string(),
-            alias: None,
-            description: b.description.to_string(),
-            path: String::new(),
-        },
-        description: Some(b.description.to_string()),
-        fate: Fate::Full,
-        reason: String::new(),
-    }));
+    let mut slots = arrange(slots, lib, opts);
 
     let budget = opts.budget();
-    if let Some(budget) = budget {
-        match format.spec().fit {
-            Fit::Priority => fit_by_priority(&mut slots, format, budget),
-            Fit::Trimming => fit_by_trimming(&mut slots, format, budget),
+    let (lines, used, roots) = match (format.spec().fit, budget) {
+        (Fit::RoundRobin, Some(budget)) => {
+            let r = fit_round_robin(&mut slots, budget);
+            (r.lines, r.used, r.roots)
         }
-    }
-
-    let lines: Vec<String> = slots
+        (_, budget) => {
+            let (lines, used) = fit_in_chars(&mut slots, format, budget.map(|b| b.limit));
+            (lines, used, Vec::new())
+        }
+    };
+    let text = assemble(format, tier, &lines, &roots, !slots.is_empty());
+    let names = slots
         .iter()
         .filter(|s| s.fate != Fate::Dropped)
-        .map(|s| s.text(format))
+        .map(|s| s.parts.name.clone())
         .collect();
-    let used = match format.spec().fit {
-        // Claude Code measures its entries joined by line breaks, in UTF-16 units.
-        Fit::Priority => {
-            lines.iter().map(|l| utf16_len(l)).sum::<usize>() + lines.len().saturating_sub(1)
-        }
-        Fit::Trimming => lines.iter().map(|l| chars(l) + 1).sum(),
-    };
-    let text = assemble(format, tier, &lines);
     let mut builtins = Vec::new();
     for s in slots {
         match s.builtin {
@@ -402,16 +436,192 @@ pub fn render(lib: &Library, enabled: &dyn Fn(usize) -> bool, opts: &ListingOpti
     Listing {
         text,
         tier,
-        budget_chars: budget,
-        used_chars: used,
+        budget,
+        used,
         entries: out,
         builtins,
+        names,
     }
+}
+
+/// The listing of an agent whose settings keep it from listing anything: empty, every enabled
+/// skill and every built-in dropped, with why.
+fn nothing_listed(
+    lib: &Library,
+    enabled: &dyn Fn(usize) -> bool,
+    opts: &ListingOptions,
+    why: &str,
+) -> Listing {
+    Listing {
+        text: String::new(),
+        tier: Tier::Full,
+        budget: opts.budget(),
+        used: 0,
+        entries: (0..lib.len())
+            .filter(|&i| enabled(i))
+            .map(|index| ListedSkill {
+                index,
+                fate: Fate::Dropped,
+                reason: why.to_string(),
+            })
+            .collect(),
+        builtins: opts
+            .builtins
+            .iter()
+            .map(|b| ListedBuiltin {
+                name: b.name,
+                fate: Fate::Dropped,
+            })
+            .collect(),
+        names: Vec::new(),
+    }
+}
+
+/// The client's built-in entries as slots: its location with the client's folder filled in;
+/// the ones the agent's settings switch off dropped.
+fn builtin_slots(lib: &Library, opts: &ListingOptions) -> Vec<Slot> {
+    opts.builtins
+        .iter()
+        .map(|b| {
+            let path = match (b.location.strip_prefix(CLIENT_DIR), opts.client_dir) {
+                (Some(rest), Some(dir)) => format!("{}{rest}", dir.display()),
+                _ => b.location.to_string(),
+            };
+            let mut slot = Slot {
+                index: usize::MAX,
+                builtin: Some(b),
+                parts: Parts {
+                    name: b.name.to_string(),
+                    alias: None,
+                    description: b.description.to_string(),
+                    path,
+                    root: None,
+                },
+                description: Some(b.description.to_string()),
+                capped: 0,
+                fate: Fate::Full,
+                reason: String::new(),
+            };
+            if let Some(why) = lib.builtins_off.get(b.name) {
+                slot.description = None;
+                slot.demote(Fate::Dropped, why.clone());
+            }
+            slot
+        })
+        .collect()
+}
+
+/// The library's entries and the client's built-ins in the agent's own order (see [`Order`]).
+fn arrange(mut slots: Vec<Slot>, lib: &Library, opts: &ListingOptions) -> Vec<Slot> {
+    let mut builtins = builtin_slots(lib, opts);
+    match opts.format.spec().order {
+        Order::Library => {}
+        Order::Grouped(group) => order(&mut slots, lib, group, true),
+        Order::Bytes(group) => order(&mut slots, lib, group, false),
+        Order::Folders(folder) => {
+            by_folder(&mut slots, lib, folder);
+            let mut out = Vec::with_capacity(builtins.len() + slots.len());
+            for mut b in builtins {
+                // A skill of the same name takes the built-in's place.
+                match slots.iter().position(|s| s.parts.name == b.parts.name) {
+                    Some(at) => {
+                        replaced(&mut b);
+                        out.push(b);
+                        out.push(slots.remove(at));
+                    }
+                    None => out.push(b),
+                }
+            }
+            out.append(&mut slots);
+            return out;
+        }
+        Order::Locale => {
+            for b in &mut builtins {
+                if slots.iter().any(|s| s.parts.name == b.parts.name) {
+                    replaced(b);
+                }
+            }
+            slots.append(&mut builtins);
+            slots.sort_by_cached_key(|s| crate::core::collate::locale_key(&s.parts.name));
+            return slots;
+        }
+    }
+    slots.append(&mut builtins);
+    slots
+}
+
+/// A built-in a skill of the library replaced: not listed.
+fn replaced(b: &mut Slot) {
+    b.description = None;
+    b.demote(
+        Fate::Dropped,
+        "replaced by the library's skill of the same name".to_string(),
+    );
+}
+
+/// Gemini CLI's order (see [`Order::Folders`]): by `folder`, then by the skill folder's name in
+/// descending code-point order; a skill that won its name over copies in earlier folders takes
+/// the place of the first of them.
+fn by_folder(slots: &mut [Slot], lib: &Library, folder: fn(&Skill) -> u8) {
+    let key = |i: usize| {
+        let s = &lib.skills[i];
+        (folder(s), std::cmp::Reverse(s.dir_name().into_owned()))
+    };
+    let mut at: std::collections::HashMap<usize, (u8, std::cmp::Reverse<String>)> =
+        std::collections::HashMap::new();
+    for (i, s) in lib.skills.iter().enumerate() {
+        if let Some(w) = s.shadowed_by {
+            let k = key(i);
+            at.entry(w)
+                .and_modify(|e| {
+                    if k < *e {
+                        *e = k.clone();
+                    }
+                })
+                .or_insert(k);
+        }
+    }
+    slots.sort_by_cached_key(|s| {
+        let own = key(s.index);
+        match at.get(&s.index) {
+            Some(k) if *k < own => k.clone(),
+            _ => own,
+        }
+    });
+}
+
+/// The slots fitted into a budget in characters (none: as they are) by the format's way; their
+/// lines, and what the budget is charged with.
+fn fit_in_chars(slots: &mut [Slot], format: Format, budget: Option<usize>) -> (Vec<String>, usize) {
+    let fit = format.spec().fit;
+    if let Some(budget) = budget {
+        match fit {
+            Fit::Priority => fit_by_priority(slots, format, budget),
+            Fit::Trimming | Fit::RoundRobin => fit_by_trimming(slots, format, budget),
+        }
+    }
+    let lines: Vec<String> = slots
+        .iter()
+        .filter(|s| s.fate != Fate::Dropped)
+        .map(|s| s.text(format))
+        .collect();
+    let used = match fit {
+        // Claude Code measures its entries joined by line breaks, in UTF-16 units.
+        Fit::Priority => {
+            lines.iter().map(|l| utf16_len(l)).sum::<usize>() + lines.len().saturating_sub(1)
+        }
+        Fit::Trimming | Fit::RoundRobin => lines.iter().map(|l| chars(l) + 1).sum(),
+    };
+    (lines, used)
 }
 
 /// The enabled skills left out before any listing (shadowed, unlistable, inactive) with why, and
 /// the indexes of the ones that can be listed.
-fn candidates(lib: &Library, enabled: &dyn Fn(usize) -> bool) -> (Vec<ListedSkill>, Vec<usize>) {
+fn candidates(
+    lib: &Library,
+    enabled: &dyn Fn(usize) -> bool,
+    format: Format,
+) -> (Vec<ListedSkill>, Vec<usize>) {
     let mut out: Vec<ListedSkill> = Vec::new();
     let mut listable = Vec::new();
     for (i, s) in lib.skills.iter().enumerate() {
@@ -429,7 +639,7 @@ fn candidates(lib: &Library, enabled: &dyn Fn(usize) -> bool) -> (Vec<ListedSkil
                     winner.map_or_else(String::new, |w| w.dir.display().to_string())
                 ),
             });
-        } else if !s.listable() {
+        } else if !listable_in(s, format) {
             out.push(ListedSkill {
                 index: i,
                 fate: Fate::Dropped,
@@ -448,15 +658,26 @@ fn candidates(lib: &Library, enabled: &dyn Fn(usize) -> bool) -> (Vec<ListedSkil
     (out, listable)
 }
 
-/// The agent's own order: by `group`, then by name A–Z without regard to case. A name shown
-/// beside another (Claude Code's `folder (name)`) that is itself a listed skill's name is not
-/// shown (it would call that skill).
-fn order(slots: &mut [Slot], lib: &Library, group: fn(&Skill) -> u8) {
+/// The agent's own order: by group, then by name — A–Z without regard to case (Claude Code), or
+/// in byte order and then by path (Codex). A name shown beside another (Claude Code's `folder
+/// (name)`) that is itself a listed skill's name is not shown (it would call that skill).
+fn order(slots: &mut [Slot], lib: &Library, group: fn(&Skill) -> u8, case_insensitive: bool) {
     slots.sort_by_cached_key(|s| {
+        let fold = if case_insensitive {
+            s.parts.name.to_lowercase()
+        } else {
+            String::new()
+        };
+        let path = if case_insensitive {
+            std::path::PathBuf::new()
+        } else {
+            std::path::PathBuf::from(&s.parts.path)
+        };
         (
             group(&lib.skills[s.index]),
-            s.parts.name.to_lowercase(),
+            fold,
             s.parts.name.clone(),
+            path,
         )
     });
     let names: std::collections::HashSet<String> =
@@ -474,12 +695,13 @@ fn shape(s: &mut Slot, format: Format, tier: Tier, listed: usize) {
     let Some(mut d) = s.description.take() else {
         return;
     };
-    if let Some(cap) = format.spec().entry_cap {
-        let (c, was_cut) = claude_cap(&d, cap);
+    if let Some(cap) = &format.spec().entry_cap {
+        let (c, was_cut) = (cap.cut)(&d, cap.max);
         if was_cut {
+            s.capped = chars(&d).saturating_sub(chars(&c));
             s.demote(
                 Fate::Trimmed,
-                format!("description and when_to_use capped at {cap} characters"),
+                format!("{} capped at {} characters", cap.what, cap.max),
             );
         }
         d = c;
@@ -510,10 +732,31 @@ fn shape(s: &mut Slot, format: Format, tier: Tier, listed: usize) {
     }
 }
 
-fn assemble(format: Format, tier: Tier, lines: &[String]) -> String {
+/// The listing's text: `lines` in the format's frame (Codex's with its `roots` table); `any`
+/// says whether any skill was a candidate.
+fn assemble(format: Format, tier: Tier, lines: &[String], roots: &[String], any: bool) -> String {
     let note = (tier == Tier::Names && !lines.is_empty()).then_some(SEARCH_NOTE);
     match format.spec().frame {
+        Frame::SkillsInstructions if !any => String::new(),
+        Frame::SkillsInstructions => {
+            let mut lines = lines.to_vec();
+            if let Some(n) = note {
+                lines.insert(0, n.to_string());
+            }
+            codex::assemble(roots, &lines)
+        }
         Frame::Wrapped { open, close } => {
+            let mut all: Vec<&str> = Vec::new();
+            if let Some(n) = note {
+                all.push(n);
+            }
+            all.push(open);
+            all.extend(lines.iter().map(String::as_str));
+            all.push(close);
+            all.join("\n")
+        }
+        Frame::Enclosed { empty, .. } if lines.is_empty() => empty.to_string(),
+        Frame::Enclosed { open, close, .. } => {
             let mut all: Vec<&str> = Vec::new();
             if let Some(n) = note {
                 all.push(n);
@@ -543,6 +786,51 @@ fn cost(slots: &[Slot], format: Format) -> usize {
         .filter(|s| s.fate != Fate::Dropped)
         .map(|s| chars(&s.text(format)) + 1)
         .sum()
+}
+
+/// Codex's way ([`Fit::RoundRobin`], `codex.rs`): the slots' descriptions shared out within
+/// `budget`, each slot's fate and reason set from what it kept.
+fn fit_round_robin(slots: &mut [Slot], budget: Budget) -> codex::Rendered {
+    let empty = String::new();
+    let entries: Vec<codex::Entry> = slots
+        .iter()
+        .map(|s| codex::Entry {
+            name: &s.parts.name,
+            description: s.description.as_ref().unwrap_or(&empty),
+            capped: s.capped,
+            path: &s.parts.path,
+            root: s.parts.root.as_ref(),
+        })
+        .collect();
+    let r = codex::render(&entries, budget);
+    let over = format!("over the listing budget of {budget}");
+    for (s, kept) in slots.iter_mut().zip(&r.kept) {
+        let whole = s.description.as_deref().map_or(0, chars);
+        match *kept {
+            codex::Kept::All => {}
+            codex::Kept::Part(n) => {
+                if let Some(d) = &mut s.description {
+                    *d = d.chars().take(n).collect();
+                }
+                s.demote(
+                    Fate::Trimmed,
+                    format!("{over}: description cut to {n} of {whole} characters"),
+                );
+            }
+            codex::Kept::Bare => {
+                s.description = None;
+                s.demote(Fate::NameOnly, format!("{over}: description left out"));
+            }
+            codex::Kept::Omitted => {
+                s.description = None;
+                s.demote(
+                    Fate::Dropped,
+                    format!("{over} even without its description: left out"),
+                );
+            }
+        }
+    }
+    r
 }
 
 /// Claude Code's way (2.1.332's "priority" mode, see [`Fit::Priority`]): when the entries,
@@ -821,7 +1109,7 @@ mod tests {
             format!("<available_skills>\n{expected}\n</available_skills>")
         );
         assert_eq!(l.tier, Tier::Full);
-        assert_eq!(l.budget_chars, None);
+        assert_eq!(l.budget, None);
     }
 
     #[test]
@@ -952,12 +1240,12 @@ mod tests {
             &|_| true,
             &opts(Format::ClaudeCode, Tier::Full, 200_000),
         );
-        assert_eq!(l.budget_chars, Some(8_000));
+        assert_eq!(l.budget, Some(Budget::chars(8_000)));
         let f = fates(&l);
         assert!(f[..24].iter().all(|f| *f == Fate::Full), "{f:?}");
         assert!(f[24..].iter().all(|f| *f == Fate::NameOnly), "{f:?}");
-        assert!(l.used_chars <= 8_000);
-        assert_eq!(l.used_chars, 24 * 313 + 26 * 11 + 49);
+        assert!(l.used <= 8_000);
+        assert_eq!(l.used, 24 * 313 + 26 * 11 + 49);
         assert!(l.text.ends_with("\n- skill-049"));
 
         // When even the names overflow (a 1,000-token window: 40 characters), Claude Code 2.1.332
@@ -970,7 +1258,7 @@ mod tests {
         let f = fates(&l);
         assert_eq!(f.iter().filter(|f| **f == Fate::NameOnly).count(), 50);
         assert_eq!(f.iter().filter(|f| **f == Fate::Dropped).count(), 0);
-        assert!(l.used_chars > 40);
+        assert!(l.used > 40);
     }
 
     #[test]
@@ -980,11 +1268,13 @@ mod tests {
                 name: "bundled",
                 description: "Raw <text>\nkept as it is.",
                 fixed: true,
+                location: "",
             },
             BuiltinEntry {
                 name: "command",
                 description: "A built-in command.",
                 fixed: false,
+                location: "",
             },
         ];
         let t = tempfile::tempdir().unwrap();
@@ -1026,7 +1316,7 @@ mod tests {
             tight.builtins.iter().map(|b| b.fate).collect::<Vec<_>>(),
             vec![Fate::Full, Fate::NameOnly]
         );
-        assert_eq!(tight.used_chars, 65 + 8);
+        assert_eq!(tight.used, 65 + 8);
     }
 
     #[test]
@@ -1052,42 +1342,103 @@ mod tests {
         );
     }
 
+    /// The description of each `- NAME: DESCRIPTION (file: r0/…)` line of a Codex listing.
+    fn codex_descriptions(l: &Listing) -> Vec<String> {
+        l.text
+            .lines()
+            .filter(|line| line.starts_with("- skill-"))
+            .map(|line| {
+                let (_, rest) = line.split_once(": ").unwrap();
+                let (d, _) = rest.rsplit_once(" (file: r0/").unwrap();
+                d.to_string()
+            })
+            .collect()
+    }
+
     #[test]
-    fn codex_trims_every_description_to_the_same_longest_length_that_fits() {
+    fn codex_shares_description_characters_out_within_its_token_budget() {
+        // 60 entries of about 90 estimated tokens each overflow 2% of 200,000 tokens.
         let (_t, lib) = many(60, 300);
-        let l = render(&lib, &|_| true, &opts(Format::Codex, Tier::Full, 200_000));
-        let budget = 16_000;
-        assert_eq!(l.budget_chars, Some(budget));
+        let l = render(&lib, &|_| true, &opts(Format::Codex, Tier::Auto, 200_000));
+        assert_eq!(l.budget, Some(Budget::tokens(4_000)));
+        assert_eq!(l.tier, Tier::Full);
         assert!(fates(&l).iter().all(|f| *f == Fate::Trimmed));
-        let descs: Vec<usize> = lib
+        // Cut, so the paths are shortened against the one root.
+        let root = std::fs::canonicalize(&*lib.skills[0].root).unwrap();
+        assert!(
+            l.text
+                .contains(&format!("### Skill roots\n- `r0` = `{}`\n", root.display())),
+            "{}",
+            l.text
+        );
+        let lens: Vec<usize> = codex_descriptions(&l).iter().map(String::len).collect();
+        assert_eq!(lens.len(), 60);
+        // Shared out one character at a time: lengths differ by one token's 4 bytes at most, the
+        // earlier entries longer.
+        let (lo, hi) = (lens.iter().min().unwrap(), lens.iter().max().unwrap());
+        assert!(hi - lo <= 4 && hi > lo, "{lens:?}");
+        assert!(lens.windows(2).all(|w| w[0] >= w[1]), "{lens:?}");
+        // Every token is spent: each line costs a quarter of its bytes with its break.
+        let lines: usize = l
+            .text
+            .lines()
+            .filter(|line| line.starts_with("- skill-"))
+            .map(|line| estimated_tokens(line.len() + 1))
+            .sum();
+        assert_eq!(l.used, 4_000);
+        assert!(lines <= l.used);
+
+        // At 2% of 20,000 tokens even the lines without descriptions overflow: as many as fit.
+        let l = render(&lib, &|_| true, &opts(Format::Codex, Tier::Auto, 20_000));
+        let bare = estimated_tokens("- skill-000: (file: r0/skill-000/SKILL.md)".len() + 1);
+        let fit = 400 / bare;
+        assert_eq!(l.count(Fate::NameOnly), fit);
+        assert_eq!(l.count(Fate::Dropped), 60 - fit);
+        assert!(
+            l.text
+                .contains("\n- skill-000: (file: r0/skill-000/SKILL.md)\n")
+        );
+        assert_eq!(l.used, fit * bare);
+    }
+
+    #[test]
+    fn codex_caps_descriptions_and_orders_names_in_byte_order() {
+        let (t, _) = many(1, 2_000);
+        write_skill(t.path(), "beta", "name: beta\ndescription: B.\n");
+        write_skill(t.path(), "Zeta", "name: Zeta\ndescription: Z.\n");
+        let lib = load(&[t.path()]);
+        let l = render(&lib, &|_| true, &opts(Format::Codex, Tier::Auto, 200_000));
+        let names: Vec<&str> = l
+            .text
+            .lines()
+            .filter_map(|line| line.strip_prefix("- "))
+            .filter_map(|line| line.split(':').next())
+            .filter(|n| !n.starts_with('`'))
+            .collect();
+        assert_eq!(names, vec!["Zeta", "beta", "skill-000"]);
+        let capped = l
+            .text
+            .lines()
+            .find(|line| line.starts_with("- skill-000: "))
+            .unwrap();
+        let d = capped
+            .strip_prefix("- skill-000: ")
+            .and_then(|r| r.strip_suffix(" (file: r0/skill-000/SKILL.md)"))
+            .unwrap();
+        assert_eq!(d.chars().count(), CODEX_DESCRIPTION_CAP);
+        let whole = lib
             .skills
             .iter()
-            .zip(l.text.lines().skip(3))
-            .map(|(s, line)| {
-                let tail = format!(" (file: {})", s.skill_md.display());
-                let head = format!("- {}: ", s.name);
-                line.strip_prefix(&head)
-                    .unwrap()
-                    .strip_suffix(&tail)
-                    .unwrap()
-                    .chars()
-                    .count()
-            })
-            .collect();
-        let limit = descs[0];
-        assert!(descs.iter().all(|d| *d == limit), "{descs:?}");
-        assert!(l.used_chars <= budget);
-        // One more character each would not have fitted.
-        assert!(l.used_chars + 60 > budget, "{} {limit}", l.used_chars);
-
-        // Too small even for 24-character descriptions: names only, then dropped.
-        let l = render(&lib, &|_| true, &opts(Format::Codex, Tier::Full, 60_000));
-        assert!(
-            fates(&l)
-                .iter()
-                .all(|f| *f != Fate::Trimmed && *f != Fate::Full)
-        );
-        assert!(l.used_chars <= 4_800);
+            .find(|s| s.name == "skill-000")
+            .and_then(|s| s.frontmatter.description())
+            .unwrap();
+        assert_eq!(d, format!("{}...", &whole[..CODEX_DESCRIPTION_CAP - 3]));
+        let e = l
+            .entries
+            .iter()
+            .find(|e| lib.skills[e.index].name == "skill-000");
+        assert_eq!(e.map(|e| e.fate), Some(Fate::Trimmed));
+        assert_eq!(l.count(Fate::Full), 2);
     }
 
     #[test]
@@ -1127,8 +1478,12 @@ mod tests {
 
     #[test]
     fn budgets_follow_the_context_window() {
-        assert_eq!(Format::ClaudeCode.budget_chars(200_000), Some(8_000));
-        assert_eq!(Format::Codex.budget_chars(200_000), Some(16_000));
-        assert_eq!(Format::Xml.budget_chars(200_000), None);
+        assert_eq!(
+            Format::ClaudeCode.budget(200_000),
+            Some(Budget::chars(8_000))
+        );
+        assert_eq!(Format::Codex.budget(200_000), Some(Budget::tokens(4_000)));
+        assert_eq!(Format::Codex.budget(0), Some(Budget::chars(8_000)));
+        assert_eq!(Format::Xml.budget(200_000), None);
     }
 }

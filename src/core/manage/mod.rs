@@ -6,6 +6,7 @@ pub mod archive;
 mod error;
 pub mod git;
 pub mod install;
+pub mod lockfile;
 pub mod manifest;
 pub mod origin;
 pub mod preview;
@@ -44,7 +45,7 @@ pub fn installed_targets(home: &Path, project: Option<&Path>) -> Vec<Target> {
             dir: r.path.clone(),
             view: roots
                 .iter()
-                .filter(|x| x.agent == r.agent)
+                .filter(|x| crate::core::agents::model::reads_root(r.agent, x))
                 .cloned()
                 .collect(),
         })
@@ -125,6 +126,7 @@ impl Plan {
         let prov = install::Provenance {
             source: self.origin.record(),
             commit: self.commit.clone(),
+            lock: crate::core::manage::lockfile::Record::IfPresent,
         };
         install::install(
             &self.pricing.target,

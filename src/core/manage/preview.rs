@@ -8,7 +8,7 @@ use crate::core::Library;
 use crate::core::baseline::{self, Diff, Fate, SkillRecord, Snapshot, Totals};
 use crate::core::diagnostic::{Counts, Severity};
 use crate::core::index::IndexStore;
-use crate::core::listing::{self, Format, ListingOptions, Tier};
+use crate::core::listing::{self, Format, Tier};
 use crate::core::rules::{self, CheckOptions};
 use crate::core::scan::ScanOptions;
 use crate::core::skill::Skill;
@@ -393,21 +393,28 @@ impl Pricing {
         levels: &HashMap<PathBuf, (Option<u32>, Option<u32>)>,
     ) -> (Snapshot, Tier) {
         let f = self.format.as_str().to_string();
-        let on: Vec<bool> = lib.skills.iter().map(|s| state::default_for(s).0).collect();
+        // The target agent's own view of everything it reads (its precedence, fallbacks and
+        // frontmatter switches) in its own listing, at its own budget.
+        let (view, keep) = crate::core::agents::view::agent_view(lib, self.target.agent, &[], None);
+        let on: Vec<bool> = view
+            .skills
+            .iter()
+            .map(|s| state::default_for(s).0)
+            .collect();
         let enabled = |i: usize| on.get(i).copied().unwrap_or(true);
-        let l = listing::render(
-            lib,
-            &enabled,
-            &ListingOptions {
-                format: self.format,
-                tier: Tier::Auto,
-                context_window: self.context_window,
-                ..ListingOptions::default()
-            },
+        let model = crate::core::agents::model::model(self.target.agent);
+        let mut opts = model.listing_options(
+            self.format,
+            Tier::Auto,
+            model.client.is_none().then_some(self.context_window),
+            None,
+            &crate::core::agents::client::BudgetOverrides::default(),
         );
+        opts.format = self.format;
+        let l = listing::render(&view, &enabled, &opts);
         let mut fate: Vec<Fate> = vec![Fate::Off; lib.skills.len()];
         for e in &l.entries {
-            if let Some(x) = fate.get_mut(e.index) {
+            if let Some(x) = keep.get(e.index).and_then(|&i| fate.get_mut(i)) {
                 *x = e.fate.into();
             }
         }

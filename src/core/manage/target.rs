@@ -80,9 +80,11 @@ impl Target {
                 ManageError::Refused(format!("{agent} has no skill folder at the {scope} scope"))
             })?;
         let cwd = project.unwrap_or(home);
+        // Every root the agent reads, the other agents' folders it borrows included: the whole
+        // view an install changes.
         let mut view: Vec<Root> = source::default_roots(Some(home), cwd)
             .into_iter()
-            .filter(|r| r.agent == agent)
+            .filter(|r| crate::core::agents::model::reads_root(agent, r))
             .collect();
         if !view.iter().any(|r| r.path == dir) {
             view.push(Root::new(dir.clone(), agent, scope));

@@ -317,6 +317,8 @@ impl App {
         self.costs = vec![SkillTokens::default(); n];
         self.switches.agent_readers = lib.skills.iter().any(|s| !agents::readers(s).is_empty());
         self.lib = Arc::new(lib);
+        self.choose_view_agent();
+        self.refresh_seen();
         self.screens.skills.list.invalidate();
         self.screens
             .skills
@@ -581,7 +583,7 @@ impl App {
     /// Whether a skill competes for a message: switched on, and one an agent would load on its
     /// own (parsed, not shadowed, not closed to model invocation).
     pub fn competes(&self, i: usize) -> bool {
-        matching::competes(&self.lib, &self.switches.enabled, i)
+        matching::competes(&self.lib, &self.switches.on, i)
     }
 
     /// Works out every skill's cost when used again from the figures known so far.
@@ -642,6 +644,9 @@ impl App {
         let files = switches.files();
         self.switches.agents = Some(Arc::new(switches));
         self.switches.read += 1;
+        self.refresh_seen();
+        self.screens.budget.job.mark_stale();
+        self.request_agent_budgets();
         let tx = self.tx.clone();
         self.switches.watch = watch::watch_files(&files, Duration::from_millis(250), move |c| {
             if matches!(c, Change::Paths(_)) {
@@ -686,7 +691,7 @@ impl App {
     }
 
     pub fn enabled_count(&self) -> usize {
-        self.switches.enabled.iter().filter(|e| **e).count()
+        self.switches.on.iter().filter(|e| **e).count()
     }
 
     /// The L1 total of the skills an agent would list — switched on and not shadowed — and how
@@ -696,10 +701,22 @@ impl App {
         (l1.tokens, l1.pending)
     }
 
+    /// The skills the agent in view lists: its own view (shadowing, conditions and switches
+    /// applied); with no agent in view, every switched-on skill not shadowed.
+    pub fn listed_mask(&self) -> Vec<bool> {
+        if self.view_agent().is_some() {
+            self.switches.on.clone()
+        } else {
+            let listed = budget::listed(&self.lib, &self.switches.on);
+            (0..self.lib.len()).map(listed).collect()
+        }
+    }
+
     /// The totals of the skills an agent would list, as far as counted.
     pub fn summary(&self) -> budget::Summary {
-        let listed = budget::listed(&self.lib, &self.switches.enabled);
-        budget::summarize(&self.costs, &listed, self.counting.done)
+        let listed = self.listed_mask();
+        let include = |i: usize| listed.get(i).copied().unwrap_or(false);
+        budget::summarize(&self.costs, &include, self.counting.done)
     }
 
     /// A skill's figures (nothing known for an index out of range).
@@ -777,7 +794,7 @@ impl App {
         let Some(index) = self.matching.index.get().cloned() else {
             return;
         };
-        let competing = matching::candidates(&self.lib, &self.switches.enabled);
+        let competing = matching::candidates(&self.lib, &self.switches.on);
         let competes = |i: usize| competing.get(i).copied().unwrap_or(false);
         // The lexical columns now; the semantic ones embed the message on a worker.
         let lexical = index.query_many(
@@ -833,9 +850,9 @@ impl App {
 
     /// Offers an action to a screen, with what it may read of the shared state.
     fn dispatch(&mut self, screen: Screen, action: Action) -> Outcome {
-        // The Test box follows the Prompt screen's agent: its key cycles that one.
-        if screen == Screen::Test && action == Action::CycleAgent {
-            return self.screens.prompt.cycle_agent();
+        // One agent is in view for every screen: each screen's agent key cycles that one.
+        if action == Action::CycleAgent {
+            return self.cycle_view_agent();
         }
         let (screens, cx) = self.parts();
         screens.get_mut(screen).handle(action, &cx)
@@ -865,6 +882,7 @@ impl App {
             Cmd::RemoveConfirmed => self.remove_confirmed(),
             Cmd::RecountL1 => self.recount_l1(),
             Cmd::ViewChanged { recount } => {
+                self.refresh_seen();
                 if recount {
                     self.recount_l1();
                 }
@@ -910,6 +928,11 @@ impl App {
                 self.show(Screen::ALL[(self.screen.index() + n - 1) % n]);
             }
             Action::Show(s) => self.show(s),
+            Action::CycleAgent => {
+                if let Outcome::Then(cmd) = self.cycle_view_agent() {
+                    self.run(cmd);
+                }
+            }
             Action::CycleProfile => {
                 let all = Profile::ALL;
                 let i = all
@@ -939,6 +962,7 @@ impl App {
                 };
                 self.set_status(text, false);
             }
+            Action::Redraw => self.requests.redraw = true,
             Action::Rescan => {
                 self.request_rescan();
                 jobs::load_switches(self.switches.home.clone(), self.tx.clone());

@@ -193,12 +193,7 @@ impl App {
             return true;
         };
         // An agent with switches of its own obeys only those, applied in its view.
-        let own = crate::core::agents::has_switches(view.key.agent);
-        let enabled: Vec<bool> = view
-            .keep
-            .iter()
-            .map(|&i| own || self.switches.enabled.get(i).copied().unwrap_or(false))
-            .collect();
+        let enabled: Vec<bool> = view.keep.iter().map(|&i| self.is_on(i)).collect();
         // The semantic columns: the view's vectors are the library's, once those are made.
         if !view.index.has_vectors()
             && let Some(v) = self.matching.index.get().and_then(|i| i.vectors())

@@ -105,6 +105,12 @@ pub struct Switches {
     pub home: Option<PathBuf>,
     /// Some skill is in a folder that an agent with per-skill switches reads.
     pub agent_readers: bool,
+    /// What the agent in view does with each skill (empty when no agent is in view): its
+    /// folders, precedence, conditional skills and own switches, as its listing applies them.
+    pub seen: Vec<crate::core::agents::view::Seen>,
+    /// Each skill listed by the agent in view (skillscope's own switch for an agent without
+    /// any, or with no agent in view).
+    pub on: Vec<bool>,
     /// How many times the agents' switches were read: the views built with older ones are
     /// built again.
     pub read: u64,
@@ -222,4 +228,6 @@ pub struct Requests {
     pub edit: Option<EditRequest>,
     /// Text to put on the clipboard (OSC 52).
     pub clipboard: Option<String>,
+    /// Paint every cell again at the next frame.
+    pub redraw: bool,
 }

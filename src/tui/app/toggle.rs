@@ -2,10 +2,13 @@
 //! agents' settings files after a confirmation that shows the exact diff.
 
 use super::{App, Confirm, Overlay};
-use crate::core::agents::{SwitchScope, TogglePlan};
+use crate::core::agents::view::Seen;
+use crate::core::agents::{SwitchScope, TogglePlan, has_switches};
 use crate::core::source::Agent;
 use crate::core::state::EnableState;
 use crate::tui::jobs;
+use crate::tui::screens::Outcome;
+use crate::tui::screens::prompt::AGENTS;
 use std::path::PathBuf;
 
 impl App {
@@ -27,11 +30,172 @@ impl App {
         }
     }
 
-    /// Switches the selected skill in skillscope's own state and saves at once.
+    /// The agent every screen shows: what it lists, loads and pays for. `None` only for a
+    /// library of folders given on the command line (every skill as given).
+    pub fn view_agent(&self) -> Option<Agent> {
+        self.screens.prompt.agent()
+    }
+
+    /// Views the next agent: the list's switches, the Prompt, Test and Budget screens follow.
+    pub(super) fn cycle_view_agent(&mut self) -> Outcome {
+        let every = !self.findings.per_agent;
+        let out = self.screens.prompt.cycle_agent(every);
+        self.refresh_seen();
+        self.screens.budget.job.mark_stale();
+        self.request_agent_budgets();
+        if let Some(a) = self.view_agent() {
+            let m = crate::core::agents::model::model(a);
+            let own = if has_switches(a) {
+                "space switches a skill in its own settings"
+            } else {
+                "it has no per-skill switches: space switches skillscope's own"
+            };
+            self.set_status(format!("viewing {}: {own}", m.name), false);
+        }
+        out
+    }
+
+    /// A library of the agents' own folders is seen through one agent: the first of them that
+    /// reads a skill of it, unless one is in view already.
+    pub(super) fn choose_view_agent(&mut self) {
+        if !self.findings.per_agent || self.view_agent().is_some() {
+            return;
+        }
+        let readers: std::collections::HashSet<Agent> = self
+            .lib
+            .skills
+            .iter()
+            .flat_map(crate::core::agents::model::readers)
+            .collect();
+        let first = AGENTS
+            .iter()
+            .position(|a| a.is_some_and(|a| readers.contains(&a)))
+            .or_else(|| AGENTS.iter().position(Option::is_some));
+        if let Some(i) = first {
+            self.screens.prompt.view(i);
+        }
+    }
+
+    /// Works out again what the agent in view does with each skill (after a new library, a new
+    /// reading of the settings files, another agent or other open files).
+    pub(super) fn refresh_seen(&mut self) {
+        self.switches.seen = match self.view_agent() {
+            Some(a) => crate::core::agents::view::seen(
+                &self.lib,
+                a,
+                &self.screens.prompt.files,
+                self.switches.agents.as_deref(),
+            ),
+            None => Vec::new(),
+        };
+        self.refresh_on();
+    }
+
+    /// Works out again which skills the agent in view lists (after a switch changed).
+    pub(super) fn refresh_on(&mut self) {
+        self.switches.on = (0..self.lib.len()).map(|i| self.seen(i).listed()).collect();
+    }
+
+    /// What the agent in view does with skill `i`; for an agent without switches of its own,
+    /// skillscope's own switch decides whether a skill it reads is on. With no agent in view,
+    /// skillscope's own switch alone.
+    pub fn seen(&self, i: usize) -> Seen {
+        let private = self.switches.enabled.get(i).copied().unwrap_or(false);
+        match (self.view_agent(), self.switches.seen.get(i)) {
+            (Some(a), Some(s)) if s.listed() && !self.obeys_own_switches(a, i) && !private => {
+                Seen::Off(format!(
+                    "off in skillscope's own switches ({})",
+                    self.why_private(a, i)
+                ))
+            }
+            (Some(_), Some(s)) => s.clone(),
+            _ if private => Seen::On,
+            _ => Seen::Off("off in skillscope's own switches".to_string()),
+        }
+    }
+
+    /// Whether `agent`'s own settings decide skill `i`: it has per-skill switches and the skill
+    /// is installed in an agent's folder (folders named on the command line and the demo are
+    /// no agent's: skillscope's own switch decides for them).
+    fn obeys_own_switches(&self, agent: Agent, i: usize) -> bool {
+        self.lib
+            .skills
+            .get(i)
+            .is_some_and(|s| crate::core::agents::obeys_own_switches(agent, s))
+    }
+
+    /// Why skillscope's own switch decides skill `i` for `agent`.
+    fn why_private(&self, agent: Agent, i: usize) -> String {
+        let name = crate::core::agents::model::model(agent).name;
+        if has_switches(agent) && !self.obeys_own_switches(agent, i) {
+            "a folder given, which no agent's settings name".to_string()
+        } else {
+            format!("{name} has none of its own")
+        }
+    }
+
+    /// Whether the agent in view lists skill `i`.
+    pub fn is_on(&self, i: usize) -> bool {
+        self.switches.on.get(i).copied().unwrap_or(false)
+    }
+
+    /// Switches the selected skill for the agent in view: in that agent's own settings file
+    /// (after a confirmation showing the exact change) when it has per-skill switches, else in
+    /// skillscope's own state, saved at once and labelled as such.
     pub(super) fn toggle_selected(&mut self) {
         let Some(i) = self.screens.skills.list.selected_skill() else {
             return;
         };
+        match self.view_agent() {
+            Some(a) if self.obeys_own_switches(a, i) => self.plan_view_toggle(i, a),
+            Some(a) if matches!(self.seen(i), Seen::NotRead) => {
+                let name = crate::core::agents::model::model(a).name;
+                self.set_status(
+                    format!("{name} does not read this skill's folder: nothing to switch (v views another agent)"),
+                    true,
+                );
+            }
+            _ => self.toggle_private(i),
+        }
+    }
+
+    /// The switch of skill `i` in the viewed agent's own settings, shown before it is written.
+    fn plan_view_toggle(&mut self, i: usize, agent: Agent) {
+        let Some(switches) = self.switches.agents.clone() else {
+            self.set_status("the agents' settings are still being read", true);
+            return;
+        };
+        let Some(skill) = self.lib.skills.get(i) else {
+            return;
+        };
+        let name = crate::core::agents::model::model(agent).name;
+        if !switches.readers(skill).contains(&agent) {
+            self.set_status(
+                format!("{name} does not read this skill's folder: nothing to switch (v views another agent)"),
+                true,
+            );
+            return;
+        }
+        let on = !self.is_on(i);
+        let plan = if switches.installed(agent) {
+            switches
+                .plan(skill, agent, SwitchScope::User, on)
+                .map_err(|e| e.to_string())
+        } else {
+            Err(crate::core::agents::ToggleError::NotInstalled { agent }.to_string())
+        };
+        self.overlay = Some(Overlay::Confirm(Confirm {
+            skill: i,
+            on,
+            scope: SwitchScope::User,
+            plans: vec![(agent, plan)],
+            scroll: 0,
+        }));
+    }
+
+    /// Switches skill `i` in skillscope's own state and saves at once: what an agent without
+    /// per-skill switches is shown with.
+    fn toggle_private(&mut self, i: usize) {
         let Some(skill) = self.lib.skills.get(i) else {
             return;
         };
@@ -48,12 +212,19 @@ impl App {
         if let Some(e) = self.switches.enabled.get_mut(i) {
             *e = on;
         }
+        self.refresh_on();
         self.run_matchers();
         self.request_preview();
+        self.screens.budget.job.mark_stale();
+        self.request_agent_budgets();
+        let whose = match self.view_agent() {
+            Some(a) => format!(" in skillscope's own switches ({})", self.why_private(a, i)),
+            None => " in skillscope's own switches".to_string(),
+        };
         match saved {
-            Ok(()) => self.set_status(format!("{name} switched {word}"), false),
+            Ok(()) => self.set_status(format!("{name} switched {word}{whose}"), false),
             Err(e) => self.set_status(
-                format!("{name} switched {word} for this session only: {e}"),
+                format!("{name} switched {word}{whose} for this session only: {e}"),
                 true,
             ),
         }

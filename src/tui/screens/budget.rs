@@ -141,7 +141,7 @@ fn parts(area: Rect) -> Parts {
     let agents_h = u16::try_from(crate::core::agents::model::MODELS.len()).unwrap_or(7) + 2;
     if area.width >= WIDE {
         let [row1, row2, top] = Layout::vertical([
-            Constraint::Length(4),
+            Constraint::Length(5),
             Constraint::Length(agents_h),
             Constraint::Min(3),
         ])
@@ -161,7 +161,7 @@ fn parts(area: Rect) -> Parts {
         }
     } else {
         let [turn, loaded, agents, top] = Layout::vertical([
-            Constraint::Length(4),
+            Constraint::Length(5),
             Constraint::Length(4),
             Constraint::Length(agents_h),
             Constraint::Min(3),
@@ -178,11 +178,14 @@ fn parts(area: Rect) -> Parts {
 }
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
-    let lib = &app.lib;
-    let on = budget::listed(lib, &app.switches.enabled);
+    let listed = app.listed_mask();
+    let on = |i: usize| listed.get(i).copied().unwrap_or(false);
     let summary = budget::summarize(&app.costs, &on, app.counting.done);
     let p = parts(area);
-    per_turn(frame, p.turn, app, summary.l1);
+    match app.view_agent() {
+        Some(agent) => agent_turn(frame, p.turn, app, agent),
+        None => per_turn(frame, p.turn, app, summary.l1),
+    }
     when_loaded(frame, p.loaded, app, &summary);
     per_agent(frame, p.agents, app);
     if let Some(sources) = p.sources {
@@ -191,8 +194,77 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     biggest(frame, p.top, app, &on);
 }
 
-/// L1 every turn: its total, and bars of its share of the context window and of the listing
-/// format's budget.
+/// The agent in view every turn: its own listing (its skills, precedence, switches, format and
+/// budget), its share of its window and of its budget, and each entry's fate.
+fn agent_turn(frame: &mut Frame, area: Rect, app: &App, agent: crate::core::source::Agent) {
+    let t = &app.theme;
+    let name = crate::core::agents::model::model(agent).name;
+    let b = app
+        .screens
+        .budget
+        .budgets
+        .as_ref()
+        .and_then(|all| all.iter().find(|b| b.agent == agent));
+    let Some(b) = b else {
+        let block =
+            Block::bordered().title(Span::styled(format!(" Every turn · {name} "), t.title()));
+        frame.render_widget(
+            Paragraph::new(Span::styled(format!("pricing {name}'s listing…"), t.dim()))
+                .block(block),
+            area,
+        );
+        return;
+    };
+    let title = format!(
+        " Every turn · {name} · listing {} tok{} · {} of {} listed ",
+        thousands(u64::from(b.tokens)),
+        match &app.models.chosen {
+            Some(_) => app.beside(u64::from(b.tokens)),
+            None => String::new(),
+        },
+        thousands(b.listed as u64),
+        thousands(b.skills as u64),
+    );
+    let title = truncate(&title, usize::from(area.width.saturating_sub(2)));
+    let block = Block::bordered().title(Span::styled(title, t.title()));
+    let inner = block.inner(area);
+    let window = b.window as u64;
+    let window_share = b.window_share(window);
+    let mut rows = vec![BarRow {
+        label: "of the window".to_string(),
+        ratio: window_share,
+        value: format!("{} of {}", percent(window_share), thousands(window)),
+        over: window_share > 1.0,
+        empty: false,
+    }];
+    rows.push(match (b.budget, b.budget_share()) {
+        (Some(budget), Some(r)) => BarRow {
+            label: "of the budget".to_string(),
+            ratio: r,
+            value: format!("{} of {}", percent(r), budget.amount(budget.limit)),
+            over: r > 1.0,
+            empty: false,
+        },
+        _ => BarRow {
+            label: "of the budget".to_string(),
+            ratio: 0.0,
+            value: format!("{name} sets no budget: every entry in full"),
+            over: false,
+            empty: true,
+        },
+    });
+    let mut lines = bars(&rows, inner, app);
+    if inner.height > 2 {
+        lines.push(Line::from(Span::styled(
+            truncate(&format!("entries: {}", b.fates()), usize::from(inner.width)),
+            if b.cut() > 0 { t.warning() } else { t.dim() },
+        )));
+    }
+    frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+/// L1 every turn of the folders given (no agent owns them): its total, and bars of its share of
+/// the context window and of the listing format's budget.
 fn per_turn(frame: &mut Frame, area: Rect, app: &App, l1: LevelTotal) {
     let t = &app.theme;
     let format = super::prompt::FORMATS[app.screens.prompt.format];
@@ -219,11 +291,16 @@ fn per_turn(frame: &mut Frame, area: Rect, app: &App, l1: LevelTotal) {
         over: window_share > 1.0,
         empty: false,
     }];
-    // The budget in characters, as the agent charges it; L1 is in tokens, so the budget is
-    // compared in tokens at the same 4 characters a token the agents assume.
+    // L1 is in tokens, so a budget in characters is compared in tokens at the same 4
+    // characters a token the agents assume.
     let budget_tokens = format
-        .budget_chars(usize::try_from(window).unwrap_or(usize::MAX))
-        .map(|c| (c / crate::core::listing::CHARS_PER_TOKEN) as u64);
+        .budget(usize::try_from(window).unwrap_or(usize::MAX))
+        .map(|b| match b.unit {
+            crate::core::listing::BudgetUnit::Chars => {
+                (b.limit / crate::core::listing::CHARS_PER_TOKEN) as u64
+            }
+            crate::core::listing::BudgetUnit::Tokens => b.limit as u64,
+        });
     rows.push(match (budget_tokens, format.budget_percent()) {
         (Some(b), Some(pct)) if b > 0 => {
             let r = l1.tokens as f64 / b as f64;
@@ -345,16 +422,17 @@ fn agent_row(b: &AgentBudget, scale: u32, window: u64, room: usize) -> BarRow {
         Some(r) => format!("{} of budget", percent(r)),
         None => format!("{} of window", percent(b.window_share(window))),
     };
-    let cut = match (b.cut, b.dropped) {
-        (0, 0) => None,
-        (c, 0) => Some(format!("{} cut", thousands(c as u64))),
-        (0, d) => Some(format!("{} dropped", thousands(d as u64))),
-        (c, d) => Some(format!(
-            "{} cut, {} dropped",
-            thousands(c as u64),
-            thousands(d as u64)
-        )),
-    };
+    // Each fate by its name: what was shortened, listed by name only, left out.
+    let cut = [
+        (b.trimmed, "trimmed"),
+        (b.name_only, "name only"),
+        (b.dropped, "dropped"),
+    ]
+    .iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(n, what)| format!("{} {what}", thousands(*n as u64)))
+    .collect::<Vec<_>>();
+    let cut = (!cut.is_empty()).then(|| cut.join(", "));
     let listed = format!("{} listed", thousands(b.listed as u64));
     let variants = [
         [Some(&tokens), Some(&listed), Some(&share), cut.as_ref()],
@@ -425,6 +503,7 @@ fn biggest(frame: &mut Frame, area: Rect, app: &App, on: &dyn Fn(usize) -> bool)
             .then_with(|| lib.skills[*a].name.cmp(&lib.skills[*b].name))
     });
     let done = app.counting.done;
+    let names = budget::shown_names(lib);
     let right = |s: String| Cell::from(Line::from(s).right_aligned());
     let rows: Vec<Row> = order
         .iter()
@@ -442,7 +521,7 @@ fn biggest(frame: &mut Frame, area: Rect, app: &App, on: &dyn Fn(usize) -> bool)
                 _ => u.kind.as_str().to_string(),
             });
             Row::new(vec![
-                Cell::from(crate::core::text::line(&lib.skills[i].name)),
+                Cell::from(crate::core::text::line(&names[i])),
                 right(cost_in(c.l1, done[0], 6)),
                 right(cost_in(c.l2, done[1], 6)),
                 right(cost_in(c.l3_with_schema(), done[2], 6)),

@@ -20,7 +20,7 @@ use ratatui::widgets::{Block, Gauge, Paragraph};
 use std::path::PathBuf;
 
 /// Listing formats offered by the prompt preview, tiers and context windows.
-pub const FORMATS: [Format; 5] = Format::ALL;
+pub const FORMATS: [Format; 7] = Format::ALL;
 
 /// The views the preview cycles through: every skill, then each agent's own.
 pub const AGENTS: [Option<Agent>; 8] = [
@@ -92,9 +92,22 @@ impl Prompt {
         self.windows.get(self.window).copied().unwrap_or(WINDOWS[0])
     }
 
-    /// The next view: every skill, then each agent's own, listed in the agent's own format.
-    pub fn cycle_agent(&mut self) -> Outcome {
-        self.agent = (self.agent + 1) % AGENTS.len();
+    /// The next view: each agent's own, listed in the agent's own format; with `every`, also
+    /// every skill as given (a library of folders named on the command line, which no agent
+    /// owns). A library of the agents' own folders is always seen through one agent: no listing
+    /// of every agent's skills together is shown, since no agent holds one.
+    pub fn cycle_agent(&mut self, every: bool) -> Outcome {
+        let mut next = (self.agent + 1) % AGENTS.len();
+        if !every && AGENTS[next].is_none() {
+            next = (next + 1) % AGENTS.len();
+        }
+        self.view(next);
+        Outcome::Then(Cmd::ViewChanged { recount: true })
+    }
+
+    /// Views the agent at `index` of [`AGENTS`], in its own listing format.
+    pub fn view(&mut self, index: usize) {
+        self.agent = index % AGENTS.len();
         self.scroll = 0;
         if let Some(a) = self.agent() {
             let own = crate::core::agents::model::model(a).format;
@@ -103,7 +116,6 @@ impl Prompt {
                 .position(|f| *f == own)
                 .unwrap_or(self.format);
         }
-        Outcome::Then(Cmd::ViewChanged { recount: true })
     }
 
     /// A character typed into the open-files box.
@@ -150,7 +162,6 @@ impl Prompt {
                 self.format = (self.format + 1) % FORMATS.len();
                 return Outcome::Then(Cmd::RecountL1);
             }
-            Action::CycleAgent => return self.cycle_agent(),
             Action::EditFiles => {
                 let shown: Vec<String> =
                     self.files.iter().map(|f| f.display().to_string()).collect();
@@ -349,15 +360,16 @@ fn summary<'a>(preview: &Preview, app: &App) -> Vec<Line<'a>> {
 fn budget_gauge(frame: &mut Frame, gauge: Rect, preview: &Preview, app: &App) {
     let t = &app.theme;
     let l = &preview.listing;
-    let (ratio, label, over) = match l.budget_chars {
-        Some(budget) if budget > 0 => {
-            let r = l.used_chars as f64 / budget as f64;
+    let (ratio, label, over) = match l.budget {
+        Some(budget) if budget.limit > 0 => {
+            let r = l.used as f64 / budget.limit as f64;
             (
                 r,
                 format!(
-                    "budget {} / {} chars ({:.0}%)",
-                    thousands(l.used_chars as u64),
-                    thousands(budget as u64),
+                    "budget {} / {} {} ({:.0}%)",
+                    thousands(l.used as u64),
+                    thousands(budget.limit as u64),
+                    budget.unit.as_str(),
                     r * 100.0
                 ),
                 r > 1.0,
@@ -537,10 +549,10 @@ fn more_than_all(preview: &Preview, auto_tier: bool) -> Option<String> {
             thousands(e.skills as u64)
         ));
     }
-    let budget = preview.listing.budget_chars?;
+    let budget = preview.listing.budget?;
     Some(format!(
-        "enabled > all: both cut to the {} chars budget, filled by other entries",
-        thousands(budget as u64)
+        "enabled > all: both cut to the {} budget, filled by other entries",
+        budget.amount(budget.limit)
     ))
 }
 
@@ -586,10 +598,11 @@ mod more_tests {
             listing: crate::core::listing::Listing {
                 text: String::new(),
                 tier: Tier::Compact,
-                budget_chars: budget,
-                used_chars: 7_990,
+                budget: budget.map(crate::core::listing::Budget::chars),
+                used: 7_990,
                 entries: Vec::new(),
                 builtins: Vec::new(),
+                names: Vec::new(),
             },
             tokens: enabled,
             mode: ListingMode::Enabled,

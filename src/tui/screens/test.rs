@@ -218,7 +218,10 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         " Message (Enter to type again) ".to_string()
     };
     if let Some(a) = app.screens.prompt.agent() {
-        title.push_str(&format!("· {}'s skills ", model(a).name));
+        title.push_str(&format!(
+            "· {} skills ",
+            crate::core::text::possessive(model(a).name)
+        ));
     }
     frame.render_widget(
         Paragraph::new(text).block(Block::bordered().title(Span::styled(title, t.title()))),
@@ -317,9 +320,21 @@ fn column(frame: &mut Frame, area: Rect, app: &App, matcher: Matcher, found: Opt
                     } else {
                         Vec::new()
                     };
-                    let name = highlighted(&skill.id, &indices, name_w, t.title(), t.hit());
-                    let used: usize = name.spans.iter().map(|s| s.content.chars().count()).sum();
+                    // A name two skills share carries its agent and scope.
+                    let place = if shares_name(app, m.skill) {
+                        format!(" ({}·{})", skill.agent.as_str(), skill.scope.as_str())
+                    } else {
+                        String::new()
+                    };
+                    let room = name_w.saturating_sub(place.chars().count());
+                    let name = highlighted(&skill.id, &indices, room, t.title(), t.hit());
+                    let mut used: usize =
+                        name.spans.iter().map(|s| s.content.chars().count()).sum();
                     line.spans.extend(name.spans);
+                    if !place.is_empty() {
+                        used += place.chars().count();
+                        line.spans.push(Span::styled(place, t.dim()));
+                    }
                     line.spans
                         .push(Span::raw(" ".repeat(name_w.saturating_sub(used) + 1)));
                     line.spans.push(Span::styled(score, t.dim()));
@@ -376,7 +391,10 @@ fn injection(frame: &mut Frame, area: Rect, app: &App) {
                 Framing::SkillLoaded | Framing::AvailableSkills => {
                     format!("its own {} rule", i.matcher)
                 }
-                Framing::SkillTool | Framing::ReadFile => {
+                Framing::SkillTool
+                | Framing::ActivateSkill
+                | Framing::SkillContent
+                | Framing::ReadFile => {
                     format!("{} standing in for the model", i.matcher)
                 }
             };
@@ -475,6 +493,19 @@ pub fn marked(text: &str, marks: &[Range<usize>], base: Style, hit: Style) -> Li
         spans.push(Span::styled(line(&text[pos..]).into_owned(), base));
     }
     Line::from(spans)
+}
+
+/// Whether another skill of the library has the same id as skill `i` (one skill installed for
+/// two agents, or two collections' copies).
+fn shares_name(app: &App, i: usize) -> bool {
+    let lib = &app.lib;
+    let Some(id) = lib.skills.get(i).map(|s| s.id.as_str()) else {
+        return false;
+    };
+    lib.skills
+        .iter()
+        .enumerate()
+        .any(|(j, s)| j != i && s.id == id)
 }
 
 #[cfg(test)]

@@ -40,6 +40,13 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         };
         right.push(Span::styled(word, t.dim()));
     }
+    // The agent every screen shows (v cycles it).
+    if let Some(a) = app.view_agent() {
+        right.push(Span::styled(
+            format!(" {} ", crate::core::agents::model::model(a).name),
+            t.badge().add_modifier(ratatui::style::Modifier::REVERSED),
+        ));
+    }
     if app.lib.demo {
         right.push(Span::styled(
             " demo library ",

@@ -4,6 +4,7 @@
 //! its resources. Nothing of other skills is kept.
 
 use super::Mode;
+use crate::core::agents::view::Seen;
 use crate::core::frontmatter::{compact, shown_value};
 use crate::core::library::{self, ResourceGroup};
 use crate::core::resource::Resource;
@@ -273,19 +274,41 @@ pub fn head_lines(app: &App, skill: &Skill, width: usize) -> Vec<Line<'static>> 
 /// The skill's state, folder, source, shadowing and costs.
 fn state_lines(out: &mut Vec<Line<'static>>, app: &App, skill: &Skill, idx: usize, width: usize) {
     let t = &app.theme;
-    let on = app.switches.enabled.get(idx).copied().unwrap_or(false);
     let costs = app.costs_of(idx);
+    let whose = app
+        .view_agent()
+        .map(|a| format!(" for {}", crate::core::agents::model::model(a).name))
+        .unwrap_or_default();
+    let (state, why) = match app.seen(idx) {
+        Seen::On => (Span::styled(format!("● on{whose}"), t.on()), None),
+        Seen::NameOnly(why) => (
+            Span::styled(format!("◐ name only{whose}"), t.on()),
+            Some(why),
+        ),
+        Seen::Off(why) => (Span::styled(format!("○ off{whose}"), t.dim()), Some(why)),
+        Seen::Shadowed => (
+            Span::styled(format!("○ shadowed{whose}"), t.dim()),
+            Some("another copy of its name wins".to_string()),
+        ),
+        Seen::Dormant => (
+            Span::styled(format!("○ conditional{whose}"), t.dim()),
+            Some("listed once a file matching its paths: is open".to_string()),
+        ),
+        Seen::NotRead => (
+            Span::styled(format!("· not read{whose}"), t.dim()),
+            Some("its folder is not one this agent reads (v views another)".to_string()),
+        ),
+    };
     out.push(Line::from(vec![
-        if on {
-            Span::styled("● on", t.on())
-        } else {
-            Span::styled("○ off", t.dim())
-        },
+        state,
         Span::raw("  "),
         Span::styled(skill.kind().as_str(), t.badge()),
         Span::raw("  "),
         Span::styled(crate::core::budget::badge(skill), t.badge()),
     ]));
+    if let Some(why) = why {
+        out.push(Line::from(Span::styled(truncate(&why, width), t.dim())));
+    }
     out.push(Line::from(Span::styled(
         truncate(&skill.dir.display().to_string(), width),
         t.dim(),
