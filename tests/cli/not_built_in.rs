@@ -129,10 +129,13 @@ fn check_embed_says_the_model_is_not_built_in_and_check_alone_says_it_compared_w
     let out = run(&["check", "--embed", path], home.path());
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains(NOT_BUILT_IN), "{}", stderr(&out));
-    let out = run(&["check", path], home.path());
+    let out = run(&["check", "--verbose", path], home.path());
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let err = stderr(&out);
-    assert!(err.contains("2 of 2 have no sentence vector yet"), "{err}");
+    assert!(
+        err.contains("2 of 2 descriptions have no sentence vector yet"),
+        "{err}"
+    );
     assert!(
         err.contains("the sentence model that makes them is not built in"),
         "{err}"
