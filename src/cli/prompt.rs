@@ -118,7 +118,7 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let on = crate::core::load::enabled_mask(&lib, state.as_ref());
     let enabled: Vec<bool> = on.iter().zip(&scope).map(|(&o, &s)| o && s).collect();
     let auto = AutoOptions {
-        matchers: args.matcher.matchers(),
+        matchers: args.matcher.matchers()?,
         top: args.top.unwrap_or_else(|| {
             lib.agent
                 .and_then(|a| crate::core::agents::model::model(a).auto_max)
@@ -127,6 +127,7 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     };
     let relevant = match args.message.as_deref() {
         Some(message) => {
+            args.matcher.note_not_built_in();
             let allowed = crate::core::matching::candidates(&lib, &on);
             let index = index_for(&lib, &auto.matchers)?;
             Some(modes::relevant(

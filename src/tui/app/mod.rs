@@ -511,14 +511,19 @@ impl App {
     fn on_indexed(&mut self, generation: u64, index: Arc<matching::Index>) {
         if generation == self.generation {
             // The semantic columns' vectors are made after, in the background: the other
-            // matchers answer meanwhile.
-            self.matching.embedding = Embedding::Running { done: 0, total: 0 };
-            jobs::embed(
-                Arc::clone(&self.lib),
-                Arc::clone(&index),
-                generation,
-                self.tx.clone(),
-            );
+            // matchers answer meanwhile. A build without the model has none to make.
+            if matching::sentence::BUILT_IN {
+                self.matching.embedding = Embedding::Running { done: 0, total: 0 };
+                jobs::embed(
+                    Arc::clone(&self.lib),
+                    Arc::clone(&index),
+                    generation,
+                    self.tx.clone(),
+                );
+            } else {
+                let e = matching::sentence::ModelError::NotBuiltIn;
+                self.matching.embedding = Embedding::Failed(e.to_string());
+            }
             self.matching.index = MatcherIndex::Ready(index);
             self.run_matchers();
         }
