@@ -173,6 +173,7 @@ pub fn run(command: Command) -> anyhow::Result<i32> {
     match command {
         Command::List { args, library } => list::run(args, library),
         Command::Check { args, library } => {
+            // `--diff` shows the fixes and stops; `--fix` writes them, then checks what is left.
             if args.fix || args.diff {
                 let code = check_fix::run(&args, &library)?;
                 if !args.fix {

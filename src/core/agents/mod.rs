@@ -17,6 +17,7 @@ pub mod loading;
 pub mod model;
 mod opencode;
 mod options;
+pub mod placement;
 mod plan;
 mod plugin;
 pub mod reading;

@@ -83,6 +83,9 @@ pub struct Options {
     pub tier: Tier,
     /// The context window the preview starts with; it joins the window key's cycle.
     pub context_window: u64,
+    /// The window was chosen (in the config file): an agent whose budget follows its client's
+    /// model is priced on it, not on its model's window.
+    pub window_chosen: bool,
     /// The encoding of every figure the app shows.
     pub encoding: crate::core::tokens::Encoding,
     /// The model whose estimate is shown beside the figures at first; `None`: no estimate.
@@ -114,6 +117,7 @@ impl Default for Options {
             profile: None,
             tier: Tier::default(),
             context_window: WINDOWS[0],
+            window_chosen: false,
             encoding: ENCODING,
             model: None,
             keymap: Keymap::default(),
@@ -216,7 +220,12 @@ impl App {
             generation: 0,
             theme: opts.theme,
             screen: Screen::Skills,
-            screens: Screens::new(opts.format, opts.tier, opts.context_window, opts.sandbox),
+            screens: Screens::new(
+                opts.format,
+                opts.tier,
+                (opts.context_window, opts.window_chosen),
+                opts.sandbox,
+            ),
             overlay: None,
             costs: Vec::new(),
             counting: Counting::default(),
@@ -425,13 +434,75 @@ impl App {
         FORMATS[self.screens.prompt.format]
     }
 
+    /// The listing's options: in an agent's view, as its client sets them for the model chosen
+    /// (its built-ins, its budget, its settings' overrides — what `prompt --agent` prints);
+    /// the window key's choice overrides the model's window.
     pub fn listing_options(&self) -> ListingOptions {
-        ListingOptions {
-            format: FORMATS[self.screens.prompt.format],
-            tier: TIERS[self.screens.prompt.tier],
-            context_window: usize::try_from(self.window()).unwrap_or(usize::MAX),
-            ..ListingOptions::default()
+        let p = &self.screens.prompt;
+        let format = FORMATS[p.format];
+        let tier = TIERS[p.tier];
+        let window = usize::try_from(self.window()).unwrap_or(usize::MAX);
+        let Some(agent) = self.view_agent() else {
+            return ListingOptions {
+                format,
+                tier,
+                context_window: window,
+                ..ListingOptions::default()
+            };
+        };
+        let m = crate::core::agents::model::model(agent);
+        let chosen = self.client_model();
+        let overrides = m.client.map_or_else(Default::default, |c| {
+            let home = self.switches.home.as_deref();
+            let cwd = std::env::current_dir().unwrap_or_default();
+            let project = crate::core::agents::project_root(&cwd, home);
+            crate::core::agents::client::BudgetOverrides::read(c, home, project.as_deref())
+        });
+        let window = (p.window_chosen || chosen.is_none()).then_some(window);
+        m.listing_options(format, tier, window, chosen, &overrides)
+    }
+
+    /// The model the agent in view runs, where its listing budget depends on it.
+    pub fn client_model(&self) -> Option<&'static crate::core::agents::client::ClientModel> {
+        let client = crate::core::agents::model::model(self.view_agent()?).client?;
+        client
+            .models
+            .get(self.screens.prompt.model)
+            .or_else(|| client.default_model())
+    }
+
+    /// The next model of the agent in view's client, where its budget depends on the model;
+    /// `false` when it does not (the key then cycles the token estimate).
+    fn cycle_client_model(&mut self) -> bool {
+        let Some(agent) = self.view_agent() else {
+            return false;
+        };
+        let m = crate::core::agents::model::model(agent);
+        let Some(client) = m.client.filter(|c| c.models.len() > 1) else {
+            return false;
+        };
+        let p = &mut self.screens.prompt;
+        p.model = (p.model + 1) % client.models.len();
+        p.window_chosen = false;
+        if let Some(cm) = client.models.get(p.model) {
+            let opts = self.listing_options();
+            let budget = opts
+                .budget()
+                .map_or_else(|| "no budget".to_string(), |b| format!("a budget of {b}"));
+            self.set_status(
+                format!(
+                    "{} on {} ({}): {}-token window, {budget}",
+                    m.name,
+                    cm.name,
+                    cm.id,
+                    crate::core::text::thousands(cm.context_window as u64)
+                ),
+                false,
+            );
         }
+        self.screens.budget.job.mark_stale();
+        self.request_agent_budgets();
+        true
     }
 
     /// The context window of the preview, in tokens.
@@ -465,14 +536,19 @@ impl App {
     fn on_indexed(&mut self, generation: u64, index: Arc<matching::Index>) {
         if generation == self.generation {
             // The semantic columns' vectors are made after, in the background: the other
-            // matchers answer meanwhile.
-            self.matching.embedding = Embedding::Running { done: 0, total: 0 };
-            jobs::embed(
-                Arc::clone(&self.lib),
-                Arc::clone(&index),
-                generation,
-                self.tx.clone(),
-            );
+            // matchers answer meanwhile. A build without the model has none to make.
+            if matching::sentence::BUILT_IN {
+                self.matching.embedding = Embedding::Running { done: 0, total: 0 };
+                jobs::embed(
+                    Arc::clone(&self.lib),
+                    Arc::clone(&index),
+                    generation,
+                    self.tx.clone(),
+                );
+            } else {
+                let e = matching::sentence::ModelError::NotBuiltIn;
+                self.matching.embedding = Embedding::Failed(e.to_string());
+            }
             self.matching.index = MatcherIndex::Ready(index);
             self.run_matchers();
         }
@@ -553,6 +629,7 @@ impl App {
             agent: self.screens.prompt.agent(),
             files: self.screens.prompt.files.clone(),
             switches: self.switches.agents.clone(),
+            model: self.client_model().map(|m| m.id),
         };
         jobs::preview(
             Arc::clone(&self.lib),
@@ -581,6 +658,7 @@ impl App {
                 enabled: self.switches.enabled.clone(),
                 tier: TIERS[self.screens.prompt.tier],
                 window: usize::try_from(self.window()).unwrap_or(usize::MAX),
+                chosen: self.view_agent().zip(self.client_model()),
             },
             request,
             self.tx.clone(),
@@ -942,6 +1020,12 @@ impl App {
                 self.findings.chosen = true;
                 self.findings.checked = false;
                 self.run_checks(true);
+            }
+            Action::CycleModel
+                if matches!(self.screen, Screen::Prompt | Screen::Budget)
+                    && self.cycle_client_model() =>
+            {
+                self.request_preview();
             }
             Action::CycleModel => {
                 self.models.cycle();

@@ -143,7 +143,7 @@ fn parts(area: Rect) -> Parts {
     let agents_h = u16::try_from(crate::core::agents::model::MODELS.len()).unwrap_or(7) + 2;
     if area.width >= WIDE {
         let [row1, row2, top] = Layout::vertical([
-            Constraint::Length(5),
+            Constraint::Length(6),
             Constraint::Length(agents_h),
             Constraint::Min(3),
         ])
@@ -163,7 +163,7 @@ fn parts(area: Rect) -> Parts {
         }
     } else {
         let [turn, loaded, agents, top] = Layout::vertical([
-            Constraint::Length(5),
+            Constraint::Length(6),
             Constraint::Length(4),
             Constraint::Length(agents_h),
             Constraint::Min(3),
@@ -221,11 +221,12 @@ fn agent_turn(
         );
         return;
     };
+    let per_turn = u64::from(b.per_turn());
     let title = format!(
-        " Every turn · {name} · listing {} tok{} · {} of {} listed ",
-        thousands(u64::from(b.tokens)),
+        " Every turn · {name} · {} tok{} · {} of {} listed ",
+        thousands(per_turn),
         match &view.models.chosen {
-            Some(_) => view.beside(u64::from(b.tokens)),
+            Some(_) => view.beside(per_turn),
             None => String::new(),
         },
         thousands(b.listed as u64),
@@ -266,7 +267,35 @@ fn agent_turn(
             if b.cut() > 0 { t.warning() } else { t.dim() },
         )));
     }
+    if inner.height > 3 {
+        lines.push(Line::from(Span::styled(
+            truncate(&turn_parts(b), usize::from(inner.width)),
+            t.dim(),
+        )));
+    }
     frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+/// What one turn is made of: the listing (with the client's own entries' share) and the skill
+/// tool's definition.
+fn turn_parts(b: &crate::core::agents::budget::AgentBudget) -> String {
+    let own = if b.builtins.entries > 0 {
+        format!(
+            " (the client's own {} entries: {})",
+            b.builtins.entries,
+            thousands(u64::from(b.builtins.tokens))
+        )
+    } else {
+        String::new()
+    };
+    let tool = b.tool.as_ref().map_or_else(String::new, |tool| {
+        format!(
+            " + {} tool {} tok",
+            tool.name,
+            thousands(u64::from(tool.tokens))
+        )
+    });
+    format!("listing {} tok{own}{tool}", thousands(u64::from(b.tokens)))
 }
 
 /// L1 every turn of the folders given (no agent owns them): its total, and bars of its share of

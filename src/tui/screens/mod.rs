@@ -35,11 +35,20 @@ pub struct Screens {
 
 impl Screens {
     /// Every screen as the app starts: the listing format, tier and context window the
-    /// preview starts with, and the sandbox the probes ask for.
-    pub fn new(format: Format, tier: Tier, window: u64, sandbox: SandboxPreference) -> Screens {
+    /// preview starts with (`window_chosen`: the window was asked for, not a default), and the
+    /// sandbox the probes ask for.
+    pub fn new(
+        format: Format,
+        tier: Tier,
+        (window, window_chosen): (u64, bool),
+        sandbox: SandboxPreference,
+    ) -> Screens {
         Screens {
             skills: skills::Skills::default(),
-            prompt: prompt::Prompt::new(format, tier, window),
+            prompt: prompt::Prompt {
+                window_chosen,
+                ..prompt::Prompt::new(format, tier, window)
+            },
             test: test::TestBox::default(),
             checks: checks::Checks::new(sandbox),
             budget: budget::Budget::default(),

@@ -56,6 +56,11 @@ pub struct Prompt {
     pub files: Vec<PathBuf>,
     /// The open-files box, while it is being typed in.
     pub files_box: Option<String>,
+    /// The model the agent in view runs, where its budget depends on it: an index into its
+    /// client's models (0: the client's default).
+    pub model: usize,
+    /// The window key was used: the window shown overrides the model's own.
+    pub window_chosen: bool,
 }
 
 impl Prompt {
@@ -80,6 +85,8 @@ impl Prompt {
             scroll: 0,
             files: Vec::new(),
             files_box: None,
+            model: 0,
+            window_chosen: false,
             // An agent's own format starts on that agent's view.
             agent: crate::core::agents::model::agent_of_format(format)
                 .and_then(|a| AGENTS.iter().position(|x| *x == Some(a)))
@@ -109,6 +116,7 @@ impl Prompt {
     pub fn view(&mut self, index: usize) {
         self.agent = index % AGENTS.len();
         self.scroll = 0;
+        self.model = 0;
         if let Some(a) = self.agent() {
             let own = crate::core::agents::model::model(a).format;
             self.format = FORMATS
@@ -173,7 +181,10 @@ impl Prompt {
                 self.mode = self.mode.next();
                 self.scroll = 0;
             }
-            Action::CycleWindow => self.window = (self.window + 1) % self.windows.len().max(1),
+            Action::CycleWindow => {
+                self.window = (self.window + 1) % self.windows.len().max(1);
+                self.window_chosen = true;
+            }
             Action::Up => return self.scroll_text(-1, lines, body),
             Action::Down => return self.scroll_text(1, lines, body),
             Action::PageUp => return self.scroll_text(-page, lines, body),
@@ -338,21 +349,45 @@ fn summary<'a>(preview: &Preview, view: &View<'_>, p: &Prompt) -> Vec<Line<'a>> 
         ]),
         Line::from(match &view.models.chosen {
             None => format!(
-                " {} tokens ({}, an estimate: Claude models count 10–20% more) · {} chars",
+                " {} tokens ({}, an estimate: Claude models count 10–20% more) · {} chars{}",
                 tokens,
                 view.encoding().as_str(),
-                thousands(l.text.chars().count() as u64)
+                thousands(l.text.chars().count() as u64),
+                turn_parts(preview)
             ),
             Some(_) => format!(
-                " {} tokens ({}){} · {} chars",
+                " {} tokens ({}){} · {} chars{}",
                 tokens,
                 view.encoding().as_str(),
                 view.beside(u64::from(preview.tokens)),
-                thousands(l.text.chars().count() as u64)
+                thousands(l.text.chars().count() as u64),
+                turn_parts(preview)
             ),
         }),
         comparison_line(preview, view, p),
     ]
+}
+
+/// What else the agent adds every turn, each part apart: its client's own entries (within the
+/// listing's tokens) and its skill tool's definition, with the sum.
+fn turn_parts(preview: &Preview) -> String {
+    let mut s = String::new();
+    if preview.supplied.entries > 0 {
+        s.push_str(&format!(
+            " · the client's own {} entries: {} tok",
+            preview.supplied.entries,
+            thousands(u64::from(preview.supplied.tokens))
+        ));
+    }
+    if let Some(tool) = &preview.tool {
+        s.push_str(&format!(
+            " · + {} tool {} tok = {} per turn",
+            tool.name,
+            thousands(u64::from(tool.tokens)),
+            thousands(u64::from(preview.tokens + tool.tokens))
+        ));
+    }
+    s
 }
 
 /// The gauge: the listing against its budget, or against the context window.
@@ -610,6 +645,8 @@ mod more_tests {
                 names: Vec::new(),
             },
             tokens: enabled,
+            supplied: crate::core::agents::budget::Supplied::default(),
+            tool: None,
             mode: ListingMode::Enabled,
             comparison: Comparison {
                 modes: vec![

@@ -272,7 +272,12 @@ fn column(
             lines.push(Line::from(Span::styled(l, t.warning())));
         }
     }
-    if !view.test_ready {
+    if !matcher.built_in() {
+        let note = format!("{matcher} is {}", matching::sentence::NOT_BUILT_IN);
+        for l in crate::tui::view::parts::wrap(&note, width.max(10)) {
+            lines.push(Line::from(Span::styled(l, t.dim())));
+        }
+    } else if !view.test_ready {
         lines.push(Line::from(Span::styled("indexing…", t.dim())));
     } else if let Some(w) = waiting {
         lines.push(Line::from(Span::styled(w, t.dim())));
