@@ -359,6 +359,33 @@ impl Report<'_> {
     }
 
     /// A short summary for a pull-request comment: totals, the listing, the biggest skills.
+    /// The markdown table of the biggest skills (`--top`, else 10).
+    fn markdown_biggest(&self, fates: &[Option<Fate>]) -> String {
+        let mut s = String::new();
+        let mut order: Vec<usize> = (0..self.counts.len()).collect();
+        let size = |i: usize| {
+            let c = &self.counts[i];
+            (u64::from(c.l1.unwrap_or(0)), u64::from(c.l2.unwrap_or(0)))
+        };
+        order.sort_by(|&a, &b| size(b).cmp(&size(a)).then(a.cmp(&b)));
+        order.truncate(self.args.top.unwrap_or(10));
+        if !order.is_empty() {
+            s.push_str("\n| skill | L1 | L2 | L3 | fate |\n|---|--:|--:|--:|---|\n");
+            for i in order {
+                let c = &self.counts[i];
+                s.push_str(&format!(
+                    "| {} | {} | {} | {} | {} |\n",
+                    crate::cli::ci_formats::md_cell(&self.lib.skills[i].name),
+                    opt(c.l1),
+                    opt(c.l2),
+                    opt(c.l3_with_schema()),
+                    fates[i].map_or("off", Fate::as_str)
+                ));
+            }
+        }
+        s
+    }
+
     fn markdown(&self) -> String {
         let t = self.totals();
         let l = self.listing;
@@ -448,27 +475,7 @@ impl Report<'_> {
                 crate::cli::output::window_share(self.listing_tokens, window)
             ));
         }
-        let mut order: Vec<usize> = (0..self.counts.len()).collect();
-        let size = |i: usize| {
-            let c = &self.counts[i];
-            (u64::from(c.l1.unwrap_or(0)), u64::from(c.l2.unwrap_or(0)))
-        };
-        order.sort_by(|&a, &b| size(b).cmp(&size(a)).then(a.cmp(&b)));
-        order.truncate(self.args.top.unwrap_or(10));
-        if !order.is_empty() {
-            s.push_str("\n| skill | L1 | L2 | L3 | fate |\n|---|--:|--:|--:|---|\n");
-            for i in order {
-                let c = &self.counts[i];
-                s.push_str(&format!(
-                    "| {} | {} | {} | {} | {} |\n",
-                    crate::cli::ci_formats::md_cell(&self.lib.skills[i].name),
-                    opt(c.l1),
-                    opt(c.l2),
-                    opt(c.l3_with_schema()),
-                    fates[i].map_or("off", Fate::as_str)
-                ));
-            }
-        }
+        s.push_str(&self.markdown_biggest(&fates));
         s
     }
 

@@ -227,17 +227,10 @@ pub fn draw(frame: &mut Frame, area: Rect, view: &View<'_>, test: &TestBox) {
     }
 }
 
-fn column(
-    frame: &mut Frame,
-    area: Rect,
-    view: &View<'_>,
-    test: &TestBox,
-    matcher: Matcher,
-    found: Option<&[Match]>,
-) {
-    let t = &view.theme;
-    let width = usize::from(area.width.saturating_sub(2));
-    let waiting = match (&view.embedding, matcher.needs_vectors()) {
+/// What a column waits for before it can show anything: the vectors being made, the model
+/// loading, the message being embedded; `None` when nothing.
+fn waiting_for(embedding: &Embedding, meaning_pending: bool, matcher: Matcher) -> Option<String> {
+    match (embedding, matcher.needs_vectors()) {
         (_, false) => None,
         (Embedding::Running { done, total }, true) if *total > 0 => Some(format!(
             "embedding skills… {}/{}",
@@ -248,11 +241,22 @@ fn column(
             Some("loading the model…".to_string())
         }
         (Embedding::Failed(e), true) => Some(line(e).into_owned()),
-        (Embedding::Done, true) if view.meaning_pending => {
-            Some("embedding the message…".to_string())
-        }
+        (Embedding::Done, true) if meaning_pending => Some("embedding the message…".to_string()),
         (Embedding::Done, true) => None,
-    };
+    }
+}
+
+fn column(
+    frame: &mut Frame,
+    area: Rect,
+    view: &View<'_>,
+    test: &TestBox,
+    matcher: Matcher,
+    found: Option<&[Match]>,
+) {
+    let t = &view.theme;
+    let width = usize::from(area.width.saturating_sub(2));
+    let waiting = waiting_for(view.embedding, view.meaning_pending, matcher);
     // No count while the vectors are being made or the message embedded: nothing found yet is
     // not nothing found.
     let title = match found {
