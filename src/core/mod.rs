@@ -5,6 +5,7 @@ pub mod baseline;
 pub mod budget;
 pub mod catalogue;
 pub mod codec;
+pub mod collate;
 pub mod commands;
 // Its hand parser is being replaced by the reference PEP 440/508 crates; documented then.
 #[allow(missing_docs)]

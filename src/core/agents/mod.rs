@@ -13,6 +13,7 @@ mod error;
 pub mod json;
 pub mod loading;
 pub mod model;
+mod newcomer_builtins;
 mod opencode;
 mod options;
 mod plan;

@@ -5,7 +5,10 @@
 //! how many skills its auto mode lists, and its probe timeout. Every per-agent view (listing,
 //! budget, match, the Prompt screen) reads it from here; `docs/agents.md` tables it.
 
-use super::client::{CLAUDE_CODE_2_1_332, CODEX_0_171_0, Client};
+use super::client::{
+    CLAUDE_CODE_2_1_332, CLINE_3_0_65, CODEX_0_171_0, COPILOT_1_0_102, Client, OPENCLAW_2026_9_6,
+    QWEN_CODE_0_24_4,
+};
 use crate::core::catalogue::Profile;
 use crate::core::listing::Format;
 use crate::core::skill::Skill;
@@ -138,7 +141,57 @@ pub static MODELS: &[AgentModel] = &[
             &[".claude", "skills"],
         ],
         injection: Injection::SkillTool,
-        source: "block.github.io/goose/docs/guides/context-engineering/using-skills",
+        source: "block.github.io/goose/docs/guides/context-engineering/using-skills (not verified: no client could be run)",
+        ..AS_GIVEN
+    },
+    AgentModel {
+        agent: Agent::Openclaw,
+        name: "OpenClaw",
+        // Its workspace's `skills/` is a root of its own (`source::openclaw_workspace`).
+        folders: &[&[".openclaw", "skills"], &[".agents", "skills"]],
+        format: Format::Openclaw,
+        injection: Injection::ReadFile,
+        source: "OpenClaw 2026.9.6 as captured (tests/fixtures/agents/NEW-AGENTS.md); its docs/tools/skills.md",
+        client: Some(&OPENCLAW_2026_9_6),
+        ..AS_GIVEN
+    },
+    AgentModel {
+        agent: Agent::Copilot,
+        name: "GitHub Copilot CLI",
+        folders: &[
+            &[".github", "skills"],
+            &[".copilot", "skills"],
+            &[".agents", "skills"],
+            &[".claude", "skills"],
+        ],
+        format: Format::Copilot,
+        injection: Injection::SkillTool,
+        source: "GitHub Copilot CLI 1.0.102 as captured (tests/fixtures/agents/NEW-AGENTS.md); copilot skill --help",
+        client: Some(&COPILOT_1_0_102),
+        ..AS_GIVEN
+    },
+    AgentModel {
+        agent: Agent::Cline,
+        name: "Cline",
+        folders: &[
+            &[".clinerules", "skills"],
+            &[".cline", "skills"],
+            &[".agents", "skills"],
+        ],
+        format: Format::Cline,
+        injection: Injection::SkillTool,
+        source: "Cline 3.0.65 as captured (tests/fixtures/agents/NEW-AGENTS.md); its @cline/core",
+        client: Some(&CLINE_3_0_65),
+        ..AS_GIVEN
+    },
+    AgentModel {
+        agent: Agent::QwenCode,
+        name: "Qwen Code",
+        folders: &[&[".qwen", "skills"], &[".agents", "skills"]],
+        format: Format::QwenCode,
+        injection: Injection::SkillTool,
+        source: "Qwen Code 0.24.4 as captured (tests/fixtures/agents/NEW-AGENTS.md); its chunks/",
+        client: Some(&QWEN_CODE_0_24_4),
         ..AS_GIVEN
     },
     AgentModel {
@@ -202,6 +255,10 @@ pub fn agent_of_format(format: Format) -> Option<Agent> {
         Format::ClaudeCode => Some(Agent::ClaudeCode),
         Format::Codex => Some(Agent::Codex),
         Format::LazySkills => Some(Agent::LazySkills),
+        Format::QwenCode => Some(Agent::QwenCode),
+        Format::Copilot => Some(Agent::Copilot),
+        Format::Cline => Some(Agent::Cline),
+        Format::Openclaw => Some(Agent::Openclaw),
         Format::Xml | Format::Markdown => None,
     }
 }

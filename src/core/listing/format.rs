@@ -130,16 +130,31 @@ pub enum Format {
     Codex,
     /// `Enabled skills:` then `- name: description` (the Lazy Skills design).
     LazySkills,
+    /// Qwen Code 0.24.4's `<available_skills>` reminder: name, description with its level,
+    /// level; 8,000 characters, then first lines.
+    QwenCode,
+    /// GitHub Copilot CLI 1.0.102's `<available_skills>`: name, description, group; about
+    /// 15,000 characters, then names on one line.
+    Copilot,
+    /// Cline 3.0.65's names at the end of its `skills` tool's description.
+    Cline,
+    /// OpenClaw 2026.9.6's `<available_skills>`: name, description, path; 150 skills and
+    /// 18,000 characters, then the compact form.
+    Openclaw,
 }
 
 impl Format {
     /// Every format, in the order they are offered.
-    pub const ALL: [Format; 5] = [
+    pub const ALL: [Format; 9] = [
         Format::Xml,
         Format::Markdown,
         Format::ClaudeCode,
         Format::Codex,
         Format::LazySkills,
+        Format::QwenCode,
+        Format::Copilot,
+        Format::Cline,
+        Format::Openclaw,
     ];
 
     /// Its name on the command line, in the config file and in JSON.
@@ -171,6 +186,9 @@ impl Format {
     /// `max(1, window × share)`, or [`CODEX_UNKNOWN_WINDOW_CHARS`] characters when the window is
     /// not known (0).
     pub fn budget_at(self, context_window: usize, chars_per_token: usize) -> Option<Budget> {
+        if let Some(chars) = super::own::fixed_budget(self) {
+            return Some(Budget::chars(chars));
+        }
         let p = self.budget_percent()?;
         let share = |n: usize| (n.saturating_mul(p) / 100).max(1);
         Some(match self.spec().budget_unit {

@@ -95,6 +95,10 @@ impl Format {
             Format::ClaudeCode => &CLAUDE_CODE,
             Format::Codex => &CODEX,
             Format::LazySkills => &LAZY_SKILLS,
+            Format::QwenCode => &super::qwen::QWEN_CODE,
+            Format::Copilot => &super::copilot::COPILOT,
+            Format::Cline => &super::cline::CLINE,
+            Format::Openclaw => &super::openclaw::OPENCLAW,
         }
     }
 }

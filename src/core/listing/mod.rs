@@ -10,9 +10,15 @@ use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
 
+mod cline;
 mod codex;
+mod copilot;
 mod format;
 mod formats;
+mod openclaw;
+mod openclaw_builtins;
+mod own;
+mod qwen;
 pub use format::{
     Budget, BudgetUnit, BuiltinEntry, CHARS_PER_TOKEN, CLAUDE_CODE_ENTRY_CAP,
     CLAUDE_CODE_FALLBACK_MAX, CODEX_DESCRIPTION_CAP, CODEX_UNKNOWN_WINDOW_CHARS, EntryCap, Format,
@@ -20,6 +26,7 @@ pub use format::{
 };
 use format::{BuiltinRef, Folders, Parts};
 pub use formats::{CLAUDE_CODE, CODEX, Fit, FormatSpec, Frame, MARKDOWN, Order, XML};
+pub use openclaw_builtins::BUILTINS as OPENCLAW_BUILTINS;
 
 /// Up to this many listed skills, the auto tier lists every entry in full.
 pub const FULL_TIER_MAX: usize = 80;
@@ -340,6 +347,9 @@ fn chars(s: &str) -> usize {
 /// The listing of the enabled skills of `lib` (for one agent's view, see
 /// [`crate::core::agents::view::agent_library`]).
 pub fn render(lib: &Library, enabled: &dyn Fn(usize) -> bool, opts: &ListingOptions) -> Listing {
+    if let Some(own) = own::render(lib, enabled, opts) {
+        return own;
+    }
     let format = opts.format;
     let (mut out, listable) = candidates(lib, enabled);
     let listed = listable.len();

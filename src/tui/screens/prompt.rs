@@ -20,7 +20,7 @@ use ratatui::widgets::{Block, Gauge, Paragraph};
 use std::path::PathBuf;
 
 /// Listing formats offered by the prompt preview, tiers and context windows.
-pub const FORMATS: [Format; 5] = Format::ALL;
+pub const FORMATS: [Format; Format::ALL.len()] = Format::ALL;
 
 /// The views the preview cycles through: every skill, then each agent's own.
 pub const AGENTS: [Option<Agent>; 8] = [
