@@ -602,3 +602,6 @@ fn an_unknown_model_is_refused_naming_the_known_ones() {
     assert_eq!(v["listing"]["budget_chars"], 8_000, "{v}");
     assert_eq!(v["model"]["name"], "claude", "{v}");
 }
+
+#[path = "ground_truth_new_agents.rs"]
+mod new_agents;

@@ -189,6 +189,7 @@ pub static MODELS: &[AgentModel] = &[
         name: "Qwen Code",
         folders: &[&[".qwen", "skills"], &[".agents", "skills"]],
         format: Format::QwenCode,
+        conditional: true,
         injection: Injection::SkillTool,
         source: "Qwen Code 0.24.4 as captured (tests/fixtures/agents/NEW-AGENTS.md); its chunks/",
         client: Some(&QWEN_CODE_0_24_4),

@@ -82,9 +82,6 @@ pub static QWEN_CODE_BUILTINS: &[BuiltinEntry] = &[
     },
 ];
 
-/// The names of Qwen Code's bundled skills that it does not list.
-pub const QWEN_CODE_UNLISTED: [&str; 2] = ["coordinate", "zvec-grep-install"];
-
 /// Copilot's built-in skills (`builtin-skills/` of its unpacked package) listed in its offline
 /// capture, last, as `builtin`: `discover-resources`, the third, was not listed there.
 pub static COPILOT_BUILTINS: &[BuiltinEntry] = &[
@@ -99,6 +96,3 @@ pub static COPILOT_BUILTINS: &[BuiltinEntry] = &[
         fixed: true,
     },
 ];
-
-/// Copilot's built-in skill its capture did not list (it names tools the offline run lacked).
-pub const COPILOT_UNLISTED: [&str; 1] = ["discover-resources"];

@@ -8,7 +8,7 @@ use super::plugin::{
     settings_warning, show_path,
 };
 use super::scope::SwitchScope;
-use super::{claude, codex, opencode};
+use super::{claude, codex, newcomer_switches, opencode};
 use crate::core::diagnostic::Diagnostic;
 use crate::core::skill::Skill;
 use crate::core::source::Agent;
@@ -16,7 +16,14 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Every agent with per-skill switches. A new agent is a new file in this folder and one line here.
-pub static REGISTRY: Registry = &[&claude::ClaudeCode, &codex::Codex, &opencode::Opencode];
+pub static REGISTRY: Registry = &[
+    &claude::ClaudeCode,
+    &codex::Codex,
+    &opencode::Opencode,
+    &newcomer_switches::Openclaw,
+    &newcomer_switches::COPILOT,
+    &newcomer_switches::QWEN_CODE,
+];
 
 fn find(registry: Registry, agent: Agent) -> Option<&'static dyn AgentPlugin> {
     registry.iter().copied().find(|p| p.id() == agent)
@@ -191,6 +198,9 @@ impl AgentSwitches {
             Agent::ClaudeCode => "claude",
             Agent::Codex => "codex",
             Agent::Opencode => "opencode",
+            Agent::Openclaw => "openclaw",
+            Agent::Copilot => "copilot",
+            Agent::QwenCode => "qwen",
             _ => return true,
         };
         let settings = self.files.iter().filter(|f| f.agent == agent).any(|f| {

@@ -6,6 +6,7 @@
 use super::codex_view as codex;
 use super::model::{AgentModel, model, readers};
 use super::plugin::{AgentState, Effective};
+use super::reach;
 use super::switches::AgentSwitches;
 use crate::core::library::{Library, read_body_up_to};
 use crate::core::skill::Skill;
@@ -46,6 +47,7 @@ impl View {
     /// What `agent` sees of `lib`, with `files` open (for conditional skills).
     pub fn of(lib: &Library, agent: Agent, files: &[PathBuf]) -> View {
         let m = model(agent);
+        let places = reach::modelled_here(agent).then(reach::Places::current);
         let member: Vec<bool> = lib
             .skills
             .iter()
@@ -53,10 +55,13 @@ impl View {
                 readers(s).contains(&agent)
                     && !(agent == Agent::ClaudeCode && nested(s))
                     && (agent != Agent::Codex || codex::reads(s))
+                    && places.as_ref().is_none_or(|p| reach::reads(agent, s, p))
             })
             .collect();
         let shadowed_by = if agent == Agent::Codex {
             codex::same_file(lib, &member)
+        } else if let Some(p) = &places {
+            reach::shadowing(lib, agent, &member, p)
         } else {
             shadowing(lib, agent, &member)
         };
@@ -167,6 +172,9 @@ pub fn agent_view(
     out.agent = Some(agent);
     for (n, &i) in keep.iter().enumerate() {
         let note = view.fallback_note(lib, i);
+        if reach::modelled_here(agent) {
+            newcomer_reading(&mut out, n, agent);
+        }
         let s = &mut out.skills[n];
         s.shadowed_by = view.shadowed_by[i].and_then(|w| keep.binary_search(&w).ok());
         if agent == Agent::ClaudeCode {
@@ -224,6 +232,31 @@ pub fn agent_view(
         }
     }
     (out, keep)
+}
+
+/// How Qwen Code, Copilot, Cline or OpenClaw takes skill `n` of its view (`reach.rs`): a skill
+/// its client skips or keeps out of its listing is inactive with why; what a fallback supplied
+/// earns a warning.
+fn newcomer_reading(out: &mut Library, n: usize, agent: Agent) {
+    let s = &mut out.skills[n];
+    if let Some(why) = reach::skipped(agent, s) {
+        out.inactive.insert(n, why);
+        return;
+    }
+    let note = reach::reading(agent, s);
+    if let Some(why) = reach::unlisted(agent, s) {
+        out.inactive.insert(n, why);
+    }
+    if let Some(note) = note {
+        s.parse_diagnostics.push(
+            crate::core::diagnostic::Diagnostic::new(
+                crate::core::catalogue::RuleId::ListedByFallback,
+                crate::core::diagnostic::Severity::Warning,
+                format!("{} {note}", model(agent).name),
+            )
+            .in_file(&s.skill_md),
+        );
+    }
 }
 
 /// How Claude Code takes a skill of its own folders: it calls it by its folder's name (the

@@ -19,6 +19,8 @@ mod openclaw;
 mod openclaw_builtins;
 mod own;
 mod qwen;
+pub use cline::folder_rank as cline_folder_rank;
+pub use copilot::folder_rank as copilot_folder_rank;
 pub use format::{
     Budget, BudgetUnit, BuiltinEntry, CHARS_PER_TOKEN, CLAUDE_CODE_ENTRY_CAP,
     CLAUDE_CODE_FALLBACK_MAX, CODEX_DESCRIPTION_CAP, CODEX_UNKNOWN_WINDOW_CHARS, EntryCap, Format,

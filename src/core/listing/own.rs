@@ -58,10 +58,12 @@ pub(super) fn candidates(
                 winner.map_or("?", |w| w.name.as_str()),
                 winner.map_or_else(String::new, |w| w.dir.display().to_string())
             ))
+        } else if let Some(why) = lib.inactive.get(&i) {
+            Some(why.clone())
         } else if !listable(s) {
             Some("its client cannot read a name and a description for it".to_string())
         } else {
-            lib.inactive.get(&i).cloned()
+            None
         };
         match why {
             Some(reason) => out.push(ListedSkill {
