@@ -40,7 +40,8 @@ impl ScopeArgs {
 pub struct AgentArgs {
     /// The agent whose view to show: only the skills it reads (its own folders and the ones it
     /// shares), its precedence, fallbacks and listing format: claude-code, codex, opencode,
-    /// gemini, goose, lazy-skills or generic. Without it, an agent's own listing format
+    /// gemini, goose, openclaw, github-copilot (or copilot), cline, qwen-code, lazy-skills or
+    /// generic. Without it, an agent's own listing format
     /// (claude-code, codex, lazy-skills) picks that agent.
     #[arg(long, value_parser = parse_agent, add = clap_complete::ArgValueCandidates::new(crate::cli::complete::agents))]
     pub agent: Option<crate::core::Agent>,
@@ -134,10 +135,8 @@ pub fn agent_switches() -> Option<crate::core::agents::AgentSwitches> {
 /// An agent of the model (`core::agents::model::MODELS`) by its name.
 fn parse_agent(s: &str) -> Result<crate::core::Agent, String> {
     let models = crate::core::agents::model::MODELS;
-    models
-        .iter()
-        .map(|m| m.agent)
-        .find(|a| a.as_str() == s)
+    crate::core::Agent::named(s)
+        .filter(|a| models.iter().any(|m| m.agent == *a))
         .ok_or_else(|| {
             let names: Vec<&str> = models.iter().map(|m| m.agent.as_str()).collect();
             format!("unknown agent `{s}`: use {}", names.join(", "))
@@ -412,6 +411,11 @@ pub enum AgentArg {
     Opencode,
     Gemini,
     Goose,
+    Openclaw,
+    #[value(alias = "copilot")]
+    GithubCopilot,
+    Cline,
+    QwenCode,
     Generic,
     LazySkills,
 }
@@ -424,6 +428,10 @@ impl From<AgentArg> for Agent {
             AgentArg::Opencode => Agent::Opencode,
             AgentArg::Gemini => Agent::Gemini,
             AgentArg::Goose => Agent::Goose,
+            AgentArg::Openclaw => Agent::Openclaw,
+            AgentArg::GithubCopilot => Agent::Copilot,
+            AgentArg::Cline => Agent::Cline,
+            AgentArg::QwenCode => Agent::QwenCode,
             AgentArg::Generic => Agent::Generic,
             AgentArg::LazySkills => Agent::LazySkills,
         }

@@ -39,7 +39,8 @@ pub enum Agent {
 }
 
 impl Agent {
-    /// Every agent, in the order they are shown.
+    /// Every agent, in the order they are shown; the folders given and the demo last (the lists
+    /// of agents with views and folders are this one without them).
     pub const ALL: [Agent; 13] = [
         Agent::ClaudeCode,
         Agent::Codex,

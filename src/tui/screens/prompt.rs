@@ -22,17 +22,17 @@ use std::path::PathBuf;
 /// Listing formats offered by the prompt preview, tiers and context windows.
 pub const FORMATS: [Format; Format::ALL.len()] = Format::ALL;
 
-/// The views the preview cycles through: every skill, then each agent's own.
-pub const AGENTS: [Option<Agent>; 8] = [
-    None,
-    Some(Agent::ClaudeCode),
-    Some(Agent::Codex),
-    Some(Agent::Opencode),
-    Some(Agent::Gemini),
-    Some(Agent::Goose),
-    Some(Agent::LazySkills),
-    Some(Agent::Generic),
-];
+/// The views the preview cycles through: every skill, then each agent's own (every agent of
+/// [`Agent::ALL`] but the last two, the folders given and the demo, which are no agent's view).
+pub const AGENTS: [Option<Agent>; Agent::ALL.len() - 1] = {
+    let mut out = [None; Agent::ALL.len() - 1];
+    let mut i = 0;
+    while i + 2 < Agent::ALL.len() {
+        out[i + 1] = Some(Agent::ALL[i]);
+        i += 1;
+    }
+    out
+};
 pub const TIERS: [Tier; 4] = Tier::ALL;
 pub const WINDOWS: [u64; 4] = [200_000, 1_000_000, 128_000, 32_000];
 
