@@ -282,11 +282,19 @@ pub fn readers(skill: &Skill) -> Vec<Agent> {
     {
         return vec![skill.agent];
     }
-    let found = folder_readers(MODELS.iter().map(|m| (m.agent, m.folders)), &skill.dir);
+    let mut found = folder_readers(MODELS.iter().map(|m| (m.agent, m.folders)), &skill.dir);
+    user_claude_folder_aside(skill, &mut found);
     if found.is_empty() {
         vec![skill.agent]
     } else {
         found
+    }
+}
+
+/// GitHub Copilot CLI reads `.claude/skills` in a project only, never `~/.claude/skills`.
+pub(super) fn user_claude_folder_aside(skill: &Skill, found: &mut Vec<Agent>) {
+    if skill.scope == crate::core::source::Scope::User && skill.root.ends_with(".claude/skills") {
+        found.retain(|a| *a != Agent::Copilot);
     }
 }
 

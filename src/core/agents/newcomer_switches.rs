@@ -67,7 +67,7 @@ pub static QWEN_CODE: NameList = NameList {
 pub static COPILOT: NameList = NameList {
     agent: Agent::Copilot,
     name: "GitHub Copilot CLI",
-    letter: 'G',
+    letter: 'H',
     files: &[
         (SwitchScope::User, true, ".copilot/settings.json"),
         (SwitchScope::Project, false, ".github/copilot/settings.json"),

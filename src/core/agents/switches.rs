@@ -288,10 +288,11 @@ pub fn readers(skill: &Skill) -> Vec<Agent> {
 }
 
 fn readers_in(registry: Registry, skill: &Skill) -> Vec<Agent> {
-    let found = folder_readers(
+    let mut found = folder_readers(
         registry.iter().map(|p| (p.id(), p.skill_folders())),
         &skill.dir,
     );
+    super::model::user_claude_folder_aside(skill, &mut found);
     if !found.is_empty() {
         found
     } else if find(registry, skill.agent).is_some() {

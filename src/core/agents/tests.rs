@@ -311,6 +311,9 @@ fn badges_say_who_reads_and_who_loads() {
             (Agent::ClaudeCode, true, false),
             (Agent::Codex, false, false),
             (Agent::Opencode, true, true),
+            (Agent::Openclaw, false, false),
+            (Agent::Copilot, false, false),
+            (Agent::QwenCode, false, false),
         ]
     );
 }
@@ -819,7 +822,16 @@ fn plan_readers_covers_the_agents_that_read_the_folder() {
     let (sw, _) = f.load();
     let plans = sw.plan_readers(&f.agents_skill("pdf"), SwitchScope::User, false);
     let agents: Vec<Agent> = plans.iter().map(|(a, _)| *a).collect();
-    assert_eq!(agents, vec![Agent::Codex, Agent::Opencode]);
+    assert_eq!(
+        agents,
+        vec![
+            Agent::Codex,
+            Agent::Opencode,
+            Agent::Openclaw,
+            Agent::Copilot,
+            Agent::QwenCode
+        ]
+    );
     for (agent, plan) in plans {
         let plan = plan.unwrap();
         assert_eq!(plan.after_state.state, AgentState::Off, "{agent}");
@@ -1130,7 +1142,10 @@ fn an_agent_registered_in_a_registry_is_read_shown_and_switched() {
     assert_eq!(sw.effective(&pdf, Agent::Gemini).state, AgentState::Off);
     // The legend and the badge letters come from the registry too.
     assert_eq!(legend(WITH_GEMINI), "C Claude Code, G Gemini CLI");
-    assert_eq!(legend(REGISTRY), "C Claude Code, X Codex, O opencode");
+    assert_eq!(
+        legend(REGISTRY),
+        "C Claude Code, X Codex, O opencode, W OpenClaw, H GitHub Copilot CLI, Q Qwen Code"
+    );
     assert_eq!(
         sw.plugin(Agent::Gemini)
             .map(super::plugin::AgentPlugin::badge_letter),
