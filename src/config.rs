@@ -239,7 +239,11 @@ impl Config {
                     let known: Vec<&str> = KEYS.iter().map(|(k, _)| *k).collect();
                     self.problem(
                         line,
-                        format!("unknown key {other:?}; the keys are {}", known.join(", ")),
+                        format!(
+                            "unknown key {other:?}{}; the keys are {}",
+                            meant(other, known.iter().copied()),
+                            known.join(", ")
+                        ),
                     );
                 }
             }
@@ -471,6 +475,12 @@ fn expand(s: &str, dir: Option<&Path>) -> PathBuf {
     }
 }
 
+/// ` (did you mean "encoding"?)` for a key that is none of `known`, when one is close.
+pub fn meant<'a>(wanted: &str, known: impl IntoIterator<Item = &'a str>) -> String {
+    crate::core::text::closest(wanted, known)
+        .map_or_else(String::new, |m| format!(" (did you mean {m:?}?)"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -540,6 +550,19 @@ mod tests {
         assert!(c.profile.is_none());
         assert_eq!(c.keys_at, 3, "the bindings' problems go after line 3's");
         assert_eq!(c.keys[0].bindings[0].keys, KeySpecs::NotKeys);
+    }
+
+    #[test]
+    fn a_mistyped_key_names_the_one_meant() {
+        let c = Config::parse_text("encodng = \"o200k_base\"\nzzzzzz = 1\n", None);
+        assert!(
+            c.problems[0]
+                .message
+                .starts_with("unknown key \"encodng\" (did you mean \"encoding\"?);"),
+            "{:?}",
+            c.problems
+        );
+        assert!(!c.problems[1].message.contains("did you mean"));
     }
 
     #[test]

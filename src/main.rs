@@ -135,7 +135,14 @@ fn main() {
     clap_complete::CompleteEnv::with_factory(|| cli::defaults::apply(config, Cli::command()))
         .var(cli::complete::VAR)
         .complete();
-    let matches = cli::defaults::apply(config, Cli::command()).get_matches_from(args);
+    let command = cli::defaults::apply(config, Cli::command());
+    // `skillscope chek` is a typo, not a folder to open: said before clap reads the rest (a
+    // subcommand's options would otherwise be refused as the app's).
+    if let Some(message) = cli::typo::mistyped_command(&command, &args) {
+        eprintln!("skillscope: {message}");
+        std::process::exit(2);
+    }
+    let matches = command.get_matches_from(args);
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     skillscope::color::choose(cli.color);
     let code = match cli.command {

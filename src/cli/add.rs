@@ -9,24 +9,27 @@ use crate::core::manage::origin::{self, Origin};
 use crate::core::manage::preview::{Preview, Priced, Pricing};
 use crate::core::manage::stage::{self, Staged};
 use crate::core::manage::trash::Trash;
-use crate::core::manage::{self, Target};
+use crate::core::manage::{self, Target, lockfile};
+use crate::core::source::{Agent, Scope};
 use crate::core::text::{line, thousands};
 use crate::core::tokens::TokenCache;
 use anyhow::Context;
 use clap::Args;
 use serde_json::json;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 #[derive(Debug, Args)]
 #[command(
     after_help = "Nothing from the source runs: git clones bare and shallow with hooks off, archives \
                   are unpacked without entries that climb out, devices, FIFOs or outward links. \
-                  Skills with errors under the agent's profile are left out unless --pick names them."
+                  Skills with errors under the agent's profile are left out unless --pick names them. \
+                  A folder that exists is read as that folder, even one named like owner/repo."
 )]
 pub struct AddArgs {
-    /// A git URL (https://, ssh://, git@host:path, file://), a folder, or a .zip/.tar.gz archive.
+    /// A git URL (https://, ssh://, git@host:path, file://), GitHub's owner/repo, a folder, or a
+    /// .zip/.tar.gz archive.
     pub source: String,
     #[command(flatten)]
     pub to: TargetArgs,
@@ -34,8 +37,13 @@ pub struct AddArgs {
     #[arg(long = "ref", value_name = "REF")]
     pub reference: Option<String>,
     /// Only these skills (by name, folder or folder inside the source).
-    #[arg(long, value_name = "NAME", num_args = 1..)]
+    #[arg(long, visible_alias = "skill", value_name = "NAME", num_args = 1..)]
     pub pick: Vec<String>,
+    /// One copy in .agents/skills, linked into the folder of each --agent that does not read
+    /// .agents/skills itself, as `npx skills add` does; at the project scope, recorded in the
+    /// project's skills-lock.json.
+    #[arg(long)]
+    pub link: bool,
     #[command(flatten)]
     pub confirm: ConfirmArgs,
     /// Put an installed skill of the same name in the trash and this one in its place.
@@ -43,14 +51,62 @@ pub struct AddArgs {
     pub replace: bool,
 }
 
+/// Where the skills go: the folder priced (the first agent's), and with `--link` the one copy's
+/// folder and the agents' folders that get a link.
+struct Places {
+    priced: Target,
+    linked: Option<(Target, Vec<(Agent, PathBuf)>)>,
+}
+
+impl Places {
+    fn of(args: &AddArgs, home: &Path, project: Option<&Path>) -> anyhow::Result<Places> {
+        let mut agents: Vec<Agent> = Vec::new();
+        for a in &args.to.agent {
+            let a = Agent::from(*a);
+            if !agents.contains(&a) {
+                agents.push(a);
+            }
+        }
+        let scope: Scope = args.to.scope.into();
+        let first = *agents.first().unwrap_or(&Agent::ClaudeCode);
+        if agents.len() > 1 && !args.link {
+            anyhow::bail!(
+                "skills go to one agent's folder: --link installs one copy in .agents/skills and links it into each --agent's folder"
+            );
+        }
+        let priced = Target::resolve(first, scope, home, project)?;
+        if !args.link {
+            return Ok(Places {
+                priced,
+                linked: None,
+            });
+        }
+        let mut canonical = Target::resolve(Agent::Generic, scope, home, project)?;
+        let base = if scope == Scope::Project {
+            project.unwrap_or(home)
+        } else {
+            home
+        };
+        canonical.dir = base.join(lockfile::LINK_HOME);
+        if !canonical.view.iter().any(|r| r.path == canonical.dir) {
+            let root = crate::core::source::Root::new(canonical.dir.clone(), Agent::Generic, scope);
+            canonical.view.push(root);
+        }
+        let links = agents
+            .iter()
+            .filter_map(|&a| Some((a, base.join(lockfile::link_folder(a, scope)?))))
+            .collect();
+        Ok(Places {
+            priced,
+            linked: Some((canonical, links)),
+        })
+    }
+}
+
 pub fn run(args: AddArgs) -> anyhow::Result<i32> {
     let (home, project) = places()?;
-    let target = Target::resolve(
-        args.to.agent.into(),
-        args.to.scope.into(),
-        &home,
-        project.as_deref(),
-    )?;
+    let places = Places::of(&args, &home, project.as_deref())?;
+    let target = places.priced.clone();
     let origin = Origin::parse(&args.source, args.reference.as_deref())?;
     let work = work_dir()?;
     let fetched = origin::fetch(&origin, work.path())
@@ -59,6 +115,10 @@ pub fn run(args: AddArgs) -> anyhow::Result<i32> {
     let found = stage::stage(&fetched.root, &work.path().join("stage"), &args.pick, own)?;
     let mut notes = fetched.notes.clone();
     notes.extend(found.notes.iter().cloned());
+    notes.extend(shorthand_note(&args.source, &origin));
+    if let Some((canonical, links)) = &places.linked {
+        notes.push(link_note(canonical, links, &home));
+    }
     if found.skills.is_empty() {
         for n in &notes {
             crate::cli::output::warn(n);
@@ -68,34 +128,14 @@ pub fn run(args: AddArgs) -> anyhow::Result<i32> {
     let cache = Arc::new(TokenCache::open());
     let pricing = Pricing::new(&target, &found.skills, Arc::clone(&cache));
     let priced = pricing.price(&found.skills);
-    // Skills with errors under the agent's profile are left out unless named by hand.
-    let mut left_out: Vec<(String, String)> = Vec::new();
-    let mut chosen: Vec<&str> = Vec::new();
-    for p in &priced {
-        let named = args
-            .pick
-            .iter()
-            .any(|n| *n == p.name || *n == p.folder || *n == p.subfolder);
-        if p.verdict.errors > 0 && !named {
-            left_out.push((
-                p.folder.clone(),
-                format!(
-                    "{} under the {} profile; --pick it to add it anyway",
-                    p.verdict.label(),
-                    manage::profile_for(target.agent)
-                ),
-            ));
-        } else {
-            chosen.push(&p.folder);
-        }
-    }
+    let (chosen, left_out) = choose(&priced, &args.pick, target.agent);
     let clashes: Vec<&Priced> = priced
         .iter()
         .filter(|p| p.clash.is_some() && chosen.contains(&p.folder.as_str()))
         .collect();
     let preview = pricing.preview(priced.clone(), &chosen);
     let source = Source {
-        shown: origin.shown(),
+        shown: shown_source(&args.source, &origin),
         commit: fetched.commit.clone(),
     };
     report(
@@ -123,19 +163,31 @@ pub fn run(args: AddArgs) -> anyhow::Result<i32> {
         ));
         return Ok(1);
     }
+    if let Some((canonical, links)) = &places.linked
+        && !args.replace
+        && let Some(taken) = taken_link_place(canonical, links, &chosen)
+    {
+        crate::cli::output::warn(format_args!(
+            "{} is already there and is not a link to {}: nothing was written (--replace puts it in the trash and links this one in its place)",
+            shown(&taken, &home),
+            shown(&canonical.dir, &home)
+        ));
+        return Ok(1);
+    }
     if args.confirm.dry_run {
         if !args.confirm.json {
             println!("dry run: nothing was written");
         }
         return Ok(0);
     }
+    let into = places.linked.as_ref().map_or(&target, |(c, _)| c);
     let question = format!(
         "Add {} skill(s) to {}?",
         chosen.len(),
-        shown(&target.dir, &home)
+        shown(&into.dir, &home)
     );
-    if !ask(&args.confirm, &question)? {
-        return Ok(1);
+    if let Some(code) = ask(&args.confirm, &question)?.refused() {
+        return Ok(code);
     }
     let picked: Vec<&Staged> = found
         .skills
@@ -145,35 +197,170 @@ pub fn run(args: AddArgs) -> anyhow::Result<i32> {
     let prov = Provenance {
         source: origin.record(),
         commit: fetched.commit.clone(),
+        lock: if places.linked.is_some() {
+            lockfile::Record::Always
+        } else {
+            lockfile::Record::IfPresent
+        },
     };
+    let trash = Trash::open();
     let done = install::install(
-        &target,
+        into,
         &picked,
         Some(&prov),
         &[],
         args.replace,
-        &Trash::open(),
+        &trash,
         "replaced by add",
     )?;
+    let linked = match &places.linked {
+        Some((_, links)) => make_links(&done, links, args.replace, &trash)?,
+        None => Vec::new(),
+    };
     crate::cli::args::save_cache(&cache);
-    if args.confirm.json {
-        println!(
-            "{}",
-            crate::cli::output::json_string(&json!({ "installed": done }))?
-        );
-    } else {
-        for d in &done {
-            match &d.replaced {
-                Some(r) => println!(
-                    "added {} (the one there is in the trash: skillscope restore {})",
-                    shown(&d.dir, &home),
-                    line(&r.id)
+    print_done(&args.confirm, &done, &linked, &home)?;
+    Ok(0)
+}
+
+/// The skills chosen (by folder), and those left out with why: skills with errors under the
+/// agent's profile are left out unless named by hand.
+fn choose<'a>(
+    priced: &'a [Priced],
+    pick: &[String],
+    agent: Agent,
+) -> (Vec<&'a str>, Vec<(String, String)>) {
+    let mut left_out: Vec<(String, String)> = Vec::new();
+    let mut chosen: Vec<&str> = Vec::new();
+    for p in priced {
+        let named = pick
+            .iter()
+            .any(|n| *n == p.name || *n == p.folder || *n == p.subfolder);
+        if p.verdict.errors > 0 && !named {
+            left_out.push((
+                p.folder.clone(),
+                format!(
+                    "{} under the {} profile; --pick it to add it anyway",
+                    p.verdict.label(),
+                    manage::profile_for(agent)
                 ),
-                None => println!("added {}", shown(&d.dir, &home)),
-            }
+            ));
+        } else {
+            chosen.push(&p.folder);
         }
     }
-    Ok(0)
+    (chosen, left_out)
+}
+
+/// The source for the preview: GitHub's shorthand with the URL it stands for.
+fn shown_source(text: &str, origin: &Origin) -> String {
+    match origin {
+        Origin::Git { url, .. } if origin::github_shorthand(text).as_deref() == Some(url) => {
+            format!("{text} ({})", origin.shown())
+        }
+        _ => origin.shown(),
+    }
+}
+
+/// A note when a folder named like GitHub's `owner/repo` was read as that folder.
+fn shorthand_note(text: &str, origin: &Origin) -> Option<String> {
+    match origin {
+        Origin::Folder(p) if origin::github_shorthand(text).is_some() => Some(format!(
+            "{text} is a folder here ({}): read as that folder, not as github.com/{text} (give the URL for GitHub's)",
+            p.display()
+        )),
+        _ => None,
+    }
+}
+
+/// What `--link` will do, for the preview.
+fn link_note(canonical: &Target, links: &[(Agent, PathBuf)], home: &Path) -> String {
+    let into: Vec<String> = links
+        .iter()
+        .map(|(a, d)| format!("{} ({a})", shown(d, home)))
+        .collect();
+    format!(
+        "--link: one copy in {}, linked into {}",
+        shown(&canonical.dir, home),
+        if into.is_empty() {
+            "no other folder (the agents named read it there)".to_string()
+        } else {
+            into.join(", ")
+        }
+    )
+}
+
+/// The first link place of the chosen skills that holds something other than a link to the
+/// skill's one copy.
+fn taken_link_place(
+    canonical: &Target,
+    links: &[(Agent, PathBuf)],
+    chosen: &[&str],
+) -> Option<PathBuf> {
+    chosen.iter().find_map(|folder| {
+        let copy = canonical.dir.join(folder);
+        links.iter().map(|(_, d)| d.join(folder)).find(|place| {
+            std::fs::symlink_metadata(place).is_ok()
+                && !(std::fs::read_link(place).is_ok()
+                    && std::fs::canonicalize(&copy)
+                        .is_ok_and(|c| std::fs::canonicalize(place).is_ok_and(|p| p == c)))
+        })
+    })
+}
+
+/// Links each installed skill into each agent folder of `links`; what is at a link's place
+/// already goes to the trash first with `replace`, else it is refused.
+fn make_links(
+    done: &[install::Installed],
+    links: &[(Agent, PathBuf)],
+    replace: bool,
+    trash: &Trash,
+) -> anyhow::Result<Vec<(PathBuf, PathBuf)>> {
+    let mut made = Vec::new();
+    for d in done {
+        for (_, folder) in links {
+            let place = folder.join(&d.folder);
+            let ours = std::fs::canonicalize(&place).ok() == std::fs::canonicalize(&d.dir).ok();
+            if replace && !ours && std::fs::symlink_metadata(&place).is_ok() {
+                trash.put(&place, "replaced by add --link")?;
+            }
+            lockfile::link(&d.dir, &place)?;
+            made.push((place, d.dir.clone()));
+        }
+    }
+    Ok(made)
+}
+
+fn print_done(
+    confirm: &ConfirmArgs,
+    done: &[install::Installed],
+    linked: &[(PathBuf, PathBuf)],
+    home: &Path,
+) -> anyhow::Result<()> {
+    if confirm.json {
+        let links: Vec<serde_json::Value> = linked
+            .iter()
+            .map(|(l, to)| json!({"link": l, "to": to}))
+            .collect();
+        println!(
+            "{}",
+            crate::cli::output::json_string(&json!({ "installed": done, "linked": links }))?
+        );
+        return Ok(());
+    }
+    for d in done {
+        match &d.replaced {
+            Some(r) => println!(
+                "added {} (the one there is in the trash: skillscope restore {})",
+                shown(&d.dir, home),
+                line(&r.id)
+            ),
+            None => println!("added {}", shown(&d.dir, home)),
+        }
+    }
+    for (l, to) in linked {
+        println!("linked {} → {}", shown(l, home), shown(to, home));
+    }
+    Ok(())
 }
 
 /// Where the skills come from, for the report.

@@ -41,8 +41,8 @@ pub struct AgentArgs {
     /// The agent whose view to show: only the skills it reads (its own folders and the ones it
     /// shares), its precedence, fallbacks and listing format: claude-code, codex, opencode,
     /// gemini, goose, openclaw, github-copilot (or copilot), cline, qwen-code, lazy-skills or
-    /// generic. Without it, an agent's own listing format
-    /// (claude-code, codex, lazy-skills) picks that agent.
+    /// generic. Without it, an agent's own listing format (claude-code, codex, lazy-skills,
+    /// gemini, opencode, qwen-code, copilot, cline, openclaw) picks that agent.
     #[arg(long, value_parser = parse_agent, add = clap_complete::ArgValueCandidates::new(crate::cli::complete::agents))]
     pub agent: Option<crate::core::Agent>,
     /// Files open in the session: a conditional skill (Claude Code's `paths:`) is listed only
@@ -139,7 +139,9 @@ fn parse_agent(s: &str) -> Result<crate::core::Agent, String> {
         .filter(|a| models.iter().any(|m| m.agent == *a))
         .ok_or_else(|| {
             let names: Vec<&str> = models.iter().map(|m| m.agent.as_str()).collect();
-            format!("unknown agent `{s}`: use {}", names.join(", "))
+            let meant = crate::core::text::closest(s, names.iter().copied())
+                .map_or_else(String::new, |m| format!(" (did you mean `{m}`?)"));
+            format!("unknown agent `{s}`{meant}: use {}", names.join(", "))
         })
 }
 
@@ -382,9 +384,10 @@ pub fn save_cache(cache: &crate::core::tokens::TokenCache) {
 /// Which agent's folder, at which scope.
 #[derive(Debug, Args, Clone)]
 pub struct TargetArgs {
-    /// The agent whose skill folder receives the skills.
-    #[arg(long, value_enum, default_value_t = AgentArg::ClaudeCode)]
-    pub agent: AgentArg,
+    /// The agent whose skill folder receives the skills; with --link, every agent to link them
+    /// into (several may follow: `--agent claude-code codex`).
+    #[arg(long, value_enum, num_args = 1.., default_value = "claude-code")]
+    pub agent: Vec<AgentArg>,
     /// The user's own folder (~/...) or the project's.
     #[arg(long, value_enum, default_value_t = ScopeArg::User)]
     pub scope: ScopeArg,
@@ -409,6 +412,8 @@ pub enum AgentArg {
     ClaudeCode,
     Codex,
     Opencode,
+    // `gemini-cli`, as `npx skills` calls it, works too.
+    #[value(alias = "gemini-cli")]
     Gemini,
     Goose,
     Openclaw,

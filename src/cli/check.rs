@@ -55,7 +55,7 @@ pub struct CheckArgs {
     #[arg(long)]
     pub fail_over_window: bool,
     /// The listing format measured against the window and --max-listing-tokens: xml,
-    /// markdown, claude-code, codex or lazy-skills.
+    /// markdown, claude-code, codex, lazy-skills, gemini or opencode.
     #[arg(long, default_value_t = Format::default(), add = clap_complete::ArgValueCandidates::new(crate::cli::complete::listings))]
     pub listing: Format,
     /// The model's context window (the claude-code and codex listing budgets are a share of it).
@@ -74,13 +74,24 @@ pub struct CheckArgs {
     /// is missing.
     #[arg(long)]
     pub embed: bool,
+    /// Count the findings per rule instead of listing them (text; JSON adds `statistics`).
+    #[arg(long)]
+    pub statistics: bool,
+    /// Fix the findings shown whose fix is mechanical (docs/rules.md says which), editing only
+    /// the bytes each fix needs; the report that follows is of what is left.
+    #[arg(long)]
+    pub fix: bool,
+    /// Show the fixes as a unified diff and write nothing (exit 1 when there is something to
+    /// fix); with --fix, show them and write them.
+    #[arg(long)]
+    pub diff: bool,
     #[command(flatten)]
     pub scope: crate::cli::args::ScopeArgs,
 }
 
 impl CheckArgs {
     /// The config file's `[rules]` with the command line's choices over them.
-    fn selection(&self) -> Selection {
+    pub(crate) fn selection(&self) -> Selection {
         Selection {
             config: crate::config::active()
                 .map(|c| c.rules.clone())
@@ -101,7 +112,18 @@ struct JsonReport<'a> {
     warnings: usize,
     listing: JsonListing,
     overlap_by_meaning: JsonMeaning,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    statistics: Option<Vec<RuleCount>>,
     diagnostics: Vec<JsonFinding<'a>>,
+}
+
+/// How many findings one rule made, at one severity (`check --statistics`).
+#[derive(Serialize)]
+struct RuleCount {
+    rule: crate::core::diagnostic::RuleId,
+    severity: Severity,
+    count: usize,
+    fixable: bool,
 }
 
 /// Whether the overlap rule compared the descriptions by meaning too, and if not, how many had
@@ -181,6 +203,12 @@ struct Report<'a> {
 }
 
 pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
+    if args.fix || args.diff {
+        let code = crate::cli::check_fix::run(&args, &library)?;
+        if !args.fix {
+            return Ok(code);
+        }
+    }
     // The token cache is read only if a count is missing from the library index (a long body
     // changed) or the listing changed.
     // Check reads no resource's size, kind or count: only their names and links.
@@ -426,13 +454,16 @@ impl Report<'_> {
         let reported = selection
             .judge(rules::RuleId::Overlap, Severity::Warning, place)
             .is_some();
-        (reported && self.args.format != CheckFormat::Json).then(|| {
+        // Said only when asked for (--verbose): the same note after every check is noise, and
+        // JSON carries it in `overlap_by_meaning`.
+        (reported && self.args.verbose && self.args.format != CheckFormat::Json).then(|| {
             format!(
-                "the overlap rule compared descriptions by their words alone: {} of {} have no \
+                "the overlap rule compared descriptions by their words alone: {} of {} {} no \
                  sentence vector yet; `check --embed` makes them (once, about 2 s per 100 skills) \
                  and finds descriptions that mean nearly the same in other words",
                 thousands(missing as u64),
-                thousands(of as u64)
+                count_of(of, "description", "descriptions"),
+                if missing == 1 { "has" } else { "have" }
             )
         })
     }
@@ -443,9 +474,64 @@ impl Report<'_> {
         matches!(self.args.format, CheckFormat::Json | CheckFormat::Sarif)
     }
 
+    /// The findings shown, counted per rule and severity: most first, then by rule.
+    fn statistics(&self) -> Vec<RuleCount> {
+        let mut counts: Vec<RuleCount> = Vec::new();
+        for f in self.shown() {
+            match counts
+                .iter_mut()
+                .find(|c| c.rule == f.d.rule && c.severity == f.d.severity)
+            {
+                Some(c) => c.count += 1,
+                None => counts.push(RuleCount {
+                    rule: f.d.rule,
+                    severity: f.d.severity,
+                    count: 1,
+                    fixable: f.d.rule.fix().is_some(),
+                }),
+            }
+        }
+        counts.sort_by(|a, b| {
+            b.count
+                .cmp(&a.count)
+                .then(b.severity.cmp(&a.severity))
+                .then(a.rule.as_str().cmp(b.rule.as_str()))
+        });
+        counts
+    }
+
+    /// `  12  error    unknown-field  (--fix)`: one line per rule and severity.
+    fn write_statistics(&self, out: &mut impl Write) -> std::io::Result<()> {
+        let counts = self.statistics();
+        let width = counts
+            .iter()
+            .map(|c| c.rule.as_str().len())
+            .max()
+            .unwrap_or(0);
+        let figures = counts
+            .iter()
+            .map(|c| thousands(c.count as u64).len())
+            .max()
+            .unwrap_or(0);
+        for c in &counts {
+            let line = format!(
+                "{:>figures$}  {:<7}  {:<width$}  {}",
+                thousands(c.count as u64),
+                c.severity.to_string(),
+                c.rule.as_str(),
+                if c.fixable { "(--fix)" } else { "" }
+            );
+            writeln!(out, "{}", line.trim_end())?;
+        }
+        Ok(())
+    }
+
     fn write_text(&self, out: &mut impl Write) -> std::io::Result<()> {
         let color = crate::cli::output::use_color();
-        for f in self.shown() {
+        if self.args.statistics {
+            self.write_statistics(out)?;
+        }
+        for f in self.shown().filter(|_| !self.args.statistics) {
             let (c, r) = match (color, f.d.severity) {
                 (false, _) => ("", ""),
                 (true, Severity::Error) => ("\x1b[31m", "\x1b[0m"),
@@ -460,7 +546,7 @@ impl Report<'_> {
             writeln!(
                 out,
                 "{}{pos}: {c}{}{r}[{}] {}",
-                escape::path(f.path),
+                crate::cli::output::shown_path(f.path),
                 f.d.severity,
                 f.d.rule,
                 escape::line(&f.d.message)
@@ -533,6 +619,7 @@ impl Report<'_> {
                 max_listing_tokens: self.args.max_listing_tokens,
             },
             overlap_by_meaning: self.meaning.into(),
+            statistics: self.args.statistics.then(|| self.statistics()),
             diagnostics: self
                 .findings
                 .iter()
@@ -590,7 +677,7 @@ impl Report<'_> {
                     "| {} | `{}` | {}{pos} | {} |\n",
                     f.d.severity,
                     f.d.rule.as_str(),
-                    md_cell(&f.path.display().to_string()),
+                    md_cell(&crate::cli::output::shown_path(f.path)),
                     md_text(&f.d.message)
                 ));
             }

@@ -120,6 +120,11 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     if args.json {
         let mut sources =
             crate::core::manage::manifest::provenances(lib.skills.iter().map(|s| s.dir.as_path()));
+        let (mut installed, notes) =
+            crate::core::installers::records(&lib.skills, dirs::home_dir().as_deref());
+        for n in &notes {
+            crate::cli::output::warn(n);
+        }
         let items: Vec<SkillJson> = lib
             .skills
             .iter()
@@ -136,6 +141,11 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
                 resources: Some(GroupedResources::of(&s.resources)),
                 diagnostics: Some(d.iter().map(DiagnosticJson::of).collect()),
                 source: sources.get_mut(i).and_then(Option::take),
+                installed: installed[i]
+                    .take()
+                    .map(|r| crate::cli::output::InstalledJson::of(r, &s.dir)),
+                linked: Some(crate::cli::output::PlaceJson::all(s)),
+                readers: Some(crate::core::agents::model::readers(s)),
                 ..SkillJson::of(
                     s,
                     TokensJson {
@@ -165,9 +175,21 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             40,
             crate::cli::output::stdout_is_terminal(),
         );
+        let sources: Vec<String> = lib.skills.iter().map(source).collect();
+        // Wider than 16 only for a skill linked into other agents' folders.
+        let sw = lib
+            .skills
+            .iter()
+            .zip(&sources)
+            .enumerate()
+            .filter(|(i, (s, _))| shown(*i, s))
+            .map(|(_, (_, x))| x.chars().count())
+            .max()
+            .unwrap_or(0)
+            .max(16);
         writeln!(
             out,
-            "  {}  {:16}  {:>6}  {:>7}  {:>7}  {:>6}  {:>5}",
+            "  {}  {:sw$}  {:>6}  {:>7}  {:>7}  {:>6}  {:>5}",
             names.pad("NAME"),
             "SOURCE",
             "L1",
@@ -177,12 +199,13 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             "WARNS"
         )?;
         let num = |n: Option<u32>| n.map_or_else(|| "-".to_string(), |n| thousands(u64::from(n)));
-        for (i, (((s, d), on), t)) in lib
+        for (i, ((((s, d), on), t), src)) in lib
             .skills
             .iter()
             .zip(&diags)
             .zip(&enabled)
             .zip(&tokens)
+            .zip(&sources)
             .enumerate()
         {
             if !shown(i, s) {
@@ -204,18 +227,10 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             };
             writeln!(
                 out,
-                "{} {}  {:16}  {:>6}  {:>7}  {:>7}  {:>6}  {:>5}",
+                "{} {}  {:sw$}  {:>6}  {:>7}  {:>7}  {:>6}  {:>5}",
                 glyph,
                 name,
-                if s.command {
-                    let scope = match s.scope {
-                        crate::core::source::Scope::Project => "proj",
-                        other => other.as_str(),
-                    };
-                    format!("{}/{scope}-cmd", s.agent.badge())
-                } else {
-                    format!("{}/{}", s.agent.badge(), s.scope)
-                },
+                src,
                 num(t.l1),
                 num(t.l2),
                 num(t.l3_with_schema()),
@@ -248,4 +263,23 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     out.flush()?;
     crate::cli::output::keep_until_exit((lib, cache, diags, tokens));
     Ok(unread)
+}
+
+/// The SOURCE column: agent and scope of the skill's folder, then the agents whose folders link
+/// to it (`agents/project+claude`).
+fn source(s: &crate::core::Skill) -> String {
+    if s.command {
+        let scope = match s.scope {
+            crate::core::source::Scope::Project => "proj",
+            other => other.as_str(),
+        };
+        format!("{}/{scope}-cmd", s.agent.badge())
+    } else {
+        format!(
+            "{}/{}{}",
+            s.agent.badge(),
+            s.scope,
+            crate::core::budget::linked_badges(s, "/")
+        )
+    }
 }

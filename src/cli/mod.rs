@@ -4,14 +4,17 @@ pub mod add;
 pub mod args;
 pub mod budget;
 pub mod check;
+pub mod check_fix;
 pub mod ci_formats;
 pub mod complete;
 pub mod defaults;
 pub mod eval;
+pub mod inject;
 pub mod list;
 pub mod manage;
 pub mod match_cmd;
 pub mod move_cmd;
+pub mod new;
 pub mod output;
 pub mod probe;
 pub mod prompt;
@@ -19,6 +22,7 @@ pub mod remove;
 pub mod shell;
 pub mod show;
 pub mod toggle;
+pub mod typo;
 pub mod update;
 
 use args::LibraryArgs;
@@ -72,6 +76,13 @@ pub enum Command {
         #[command(flatten)]
         library: LibraryArgs,
     },
+    /// Exactly what loading one skill adds to an agent's conversation, as its client sends it.
+    Inject {
+        #[command(flatten)]
+        args: inject::InjectArgs,
+        #[command(flatten)]
+        library: LibraryArgs,
+    },
     /// Which skills would this message trigger, and why.
     Match {
         #[command(flatten)]
@@ -106,6 +117,11 @@ pub enum Command {
         args: toggle::ToggleArgs,
         #[command(flatten)]
         library: LibraryArgs,
+    },
+    /// Write a new skill for an agent: its fields, a description to replace and a body skeleton.
+    New {
+        #[command(flatten)]
+        args: new::NewArgs,
     },
     /// Add skills from a git URL, a folder or an archive, priced for the agent before they land.
     Add {
@@ -160,10 +176,12 @@ pub fn run(command: Command) -> anyhow::Result<i32> {
         Command::Budget { args, library } => budget::run(args, library),
         Command::Prompt { args, library } => prompt::run(args, library),
         Command::Match { args, library } => match_cmd::run(args, library),
+        Command::Inject { args, library } => inject::run(args, library),
         Command::Eval { args, library } => eval::run(args, library),
         Command::Probe { args, library } => probe::run(args, library),
         Command::Show { args, library } => show::run(args, library),
         Command::Toggle { args, library } => toggle::run(args, library),
+        Command::New { args } => new::run(args),
         Command::Add { args } => add::run(args),
         Command::Update { args } => update::run(args),
         Command::Remove { args } => remove::remove(args),

@@ -94,15 +94,17 @@ pub fn run(args: MoveArgs, moving: bool) -> anyhow::Result<i32> {
         return Ok(0);
     }
     let verb = if moving { "Move" } else { "Copy" };
-    if !ask(
+    if let Some(code) = ask(
         &args.confirm,
         &format!(
             "{verb} {} to {}?",
             line(&args.name),
             shown(&target.dir, &home)
         ),
-    )? {
-        return Ok(1);
+    )?
+    .refused()
+    {
+        return Ok(code);
     }
     // Where it came from travels with it: `update` still knows its source.
     let keep: Vec<(String, manifest::Entry)> = manifest::lookup(&skill.dir)

@@ -58,6 +58,31 @@ pub fn note_demo(lib: &Library) {
     }
 }
 
+/// A path as a text report shows it, escaped: relative to the current folder when it is below it,
+/// `~/…` when it is below the home folder, else as it is. A report pasted into a pull request
+/// or a ticket carries no one's home folder (JSON and SARIF keep absolute paths).
+pub fn shown_path(p: &Path) -> String {
+    static PLACES: std::sync::OnceLock<(Option<std::path::PathBuf>, Option<std::path::PathBuf>)> =
+        std::sync::OnceLock::new();
+    let (cwd, home) = PLACES.get_or_init(|| {
+        (
+            std::env::current_dir().ok(),
+            dirs::home_dir().filter(|h| h.parent().is_some()),
+        )
+    });
+    let abs = crate::core::paths::absolute(p);
+    if let Some(rest) = cwd.as_deref().and_then(|c| abs.strip_prefix(c).ok()) {
+        if rest.as_os_str().is_empty() {
+            return ".".to_string();
+        }
+        return crate::core::text::path(rest);
+    }
+    if let Some(rest) = home.as_deref().and_then(|h| abs.strip_prefix(h).ok()) {
+        return crate::core::text::line(&format!("~/{}", rest.display())).into_owned();
+    }
+    crate::core::text::path(&abs)
+}
+
 /// A line on stderr, `skillscope: …`, with every hazard of the message escaped: messages quote
 /// names, paths and file contents.
 pub fn warn(msg: impl std::fmt::Display) {
@@ -317,6 +342,17 @@ pub struct SkillJson<'a> {
     /// Where `skillscope add` took it from (its `skills.lock` entry), when it did (`list`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<crate::core::manage::manifest::Entry>,
+    /// What another installer recorded of it (`npx skills`, ClawHub) and whether its files
+    /// still match, when one did (`list`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub installed: Option<InstalledJson>,
+    /// The other places its folder is reached at, through links from other agents' folders
+    /// (`list`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub linked: Option<Vec<PlaceJson<'a>>>,
+    /// Every agent that reads it, at any of its places (`list`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub readers: Option<Vec<Agent>>,
     /// Its fate in the listing; `null` when it is off (`budget`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fate: Option<Option<Fate>>,
@@ -352,6 +388,45 @@ pub struct SkillJson<'a> {
     /// What is at its place in the agent's folder now, `null` when nothing is (previews).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub clash: Option<Option<&'a Path>>,
+}
+
+/// An installer's record of a skill, with what its files say now.
+#[derive(Serialize)]
+pub struct InstalledJson {
+    #[serde(flatten)]
+    pub record: crate::core::installers::Record,
+    pub files: crate::core::installers::Files,
+}
+
+impl InstalledJson {
+    /// `record`, its files compared in `dir`.
+    pub fn of(record: crate::core::installers::Record, dir: &Path) -> InstalledJson {
+        let files = record.files(dir);
+        InstalledJson { record, files }
+    }
+}
+
+/// One place a skill folder is reached at through a link.
+#[derive(Serialize)]
+pub struct PlaceJson<'a> {
+    pub dir: Cow<'a, str>,
+    pub agent: Agent,
+    pub scope: Scope,
+}
+
+impl<'a> PlaceJson<'a> {
+    /// Every linked place of `skill`.
+    pub fn all(skill: &'a Skill) -> Vec<PlaceJson<'a>> {
+        skill
+            .linked
+            .iter()
+            .map(|p| PlaceJson {
+                dir: p.dir.to_string_lossy(),
+                agent: p.agent,
+                scope: p.scope,
+            })
+            .collect()
+    }
 }
 
 /// A skill's tokens per level in one encoding; `null` for a level not counted.
@@ -469,6 +544,9 @@ impl<'a> SkillJson<'a> {
             resources: None,
             diagnostics: None,
             source: None,
+            installed: None,
+            linked: None,
+            readers: None,
             fate: None,
             type_source: None,
             used: None,

@@ -271,7 +271,7 @@ fn write_deps(out: &mut impl Write, reports: &[DepsReport], color: bool) -> std:
             writeln!(
                 out,
                 "    install (in {}): {}",
-                crate::core::text::path(&r.dir),
+                crate::cli::output::shown_path(&r.dir),
                 crate::core::text::line(&r.install)
             )?;
         }

@@ -16,8 +16,8 @@ use std::io::{IsTerminal, Write};
 
 #[derive(Debug, Args)]
 pub struct PromptArgs {
-    /// Catalog format: xml, markdown, claude-code, codex or lazy-skills [default: the agent's
-    /// own with --agent, else xml].
+    /// Catalog format: xml, markdown, claude-code, codex, lazy-skills, gemini or opencode
+    /// [default: the agent's own with --agent, else xml].
     #[arg(long, add = clap_complete::ArgValueCandidates::new(crate::cli::complete::listings))]
     pub format: Option<Format>,
     /// Entry tier: auto (by skill count), full, compact or names.

@@ -6,8 +6,8 @@ use crate::cli::args::ConfirmArgs;
 use crate::cli::args::WhereArgs;
 use crate::cli::manage::find_one;
 use crate::cli::manage::{ask, places, shown};
-use crate::core::manage::settings;
 use crate::core::manage::trash::{Trash, TrashEntry};
+use crate::core::manage::{lockfile, settings};
 use crate::core::text::line;
 use clap::Args;
 use serde_json::json;
@@ -46,6 +46,9 @@ pub fn remove(args: RemoveArgs) -> anyhow::Result<i32> {
                 shown(&p.dir, &home),
                 p.target.label()
             );
+            for l in lockfile::links_to(&p.dir, &p.linked) {
+                println!("  and the link {}", shown(&l, &home));
+            }
             for r in rs {
                 println!(
                     "  named in {}: {}{}",
@@ -75,13 +78,15 @@ pub fn remove(args: RemoveArgs) -> anyhow::Result<i32> {
         return Ok(0);
     }
     let question = format!("Move {} skill(s) to skillscope's trash?", picked.len());
-    if !ask(&args.confirm, &question)? {
-        return Ok(1);
+    if let Some(code) = ask(&args.confirm, &question)?.refused() {
+        return Ok(code);
     }
     let trash = Trash::open();
     let mut done = Vec::new();
     let mut code = 0;
     for (p, rs) in picked.iter().zip(&refs) {
+        // The agents' links to it go with it, as `npx skills remove` takes them.
+        let links = lockfile::links_to(&p.dir, &p.linked);
         let entry = trash.put(&p.dir, "remove")?;
         if !args.confirm.json {
             println!(
@@ -89,6 +94,20 @@ pub fn remove(args: RemoveArgs) -> anyhow::Result<i32> {
                 shown(&p.dir, &home),
                 line(&p.name)
             );
+        }
+        let unlinked = unlink(&links, &home, args.confirm.json);
+        let lock = match lockfile::forget(&p.dir, &p.name) {
+            Ok(l) => l,
+            Err(e) => {
+                crate::cli::output::warn(&e);
+                code = 1;
+                None
+            }
+        };
+        if let Some(l) = &lock
+            && !args.confirm.json
+        {
+            println!("took its entry out of {}", shown(l, &home));
         }
         let mut cleaned = Vec::new();
         if args.clean_settings {
@@ -111,12 +130,32 @@ pub fn remove(args: RemoveArgs) -> anyhow::Result<i32> {
                 }
             }
         }
-        done.push(json!({"removed": entry, "settings": rs, "cleaned": cleaned}));
+        done.push(json!({"removed": entry, "settings": rs, "cleaned": cleaned, "unlinked": unlinked, "lock": lock}));
     }
     if args.confirm.json {
         println!("{}", crate::cli::output::json_string(&done)?);
     }
     Ok(code)
+}
+
+/// Removes the links that led to a removed skill (they lead nowhere now).
+fn unlink(links: &[std::path::PathBuf], home: &Path, quiet: bool) -> Vec<std::path::PathBuf> {
+    let mut gone = Vec::new();
+    for l in links {
+        match std::fs::remove_file(l) {
+            Ok(()) => {
+                if !quiet {
+                    println!("removed the link {}", shown(l, home));
+                }
+                gone.push(l.clone());
+            }
+            Err(e) => crate::cli::output::warn(format_args!(
+                "the link {} was not removed: {e}",
+                shown(l, home)
+            )),
+        }
+    }
+    gone
 }
 
 #[derive(Debug, Args)]
@@ -187,11 +226,13 @@ pub fn trash(args: TrashArgs) -> anyhow::Result<i32> {
         );
         return Ok(0);
     }
-    if !ask(
+    if let Some(code) = ask(
         &args.confirm,
         &format!("Delete {} removed skill(s) for good?", all.len()),
-    )? {
-        return Ok(1);
+    )?
+    .refused()
+    {
+        return Ok(code);
     }
     for e in &all {
         trash.purge(e)?;

@@ -85,7 +85,8 @@ A gate failed: \fBcheck\fR found an error (a warning too with \fB\-\-warnings\-a
 \fBlist\fR, \fBbudget\fR or \fBprompt\fR could not read a skill file or folder.
 .TP
 \fB2\fR
-The command could not do what was asked: a usage error; a folder named to read that is missing, is not a folder or holds no skill;
+The command could not do what was asked: a usage error (an unknown command, with the one meant); a folder named to read that is missing, is not a folder or holds no skill;
+a command that writes (\fBadd\fR, \fBupdate\fR, \fBremove\fR, \fBmove\fR, \fBcopy\fR, \fBtrash \-\-empty\fR) with no terminal to ask on and no \fB\-\-yes\fR;
 \fBcheck\fR with no folder named and no skill installed (it never checks the bundled demo);
 an unreadable or foreign baseline, a git failure, an unwritable file.
 .TP

@@ -87,6 +87,11 @@ pub fn run(mut args: ShowArgs, mut library: LibraryArgs) -> anyhow::Result<i32> 
         });
         if args.resource.is_none() {
             v["resources"] = json!(GroupedResources::of(&skill.resources));
+            v["linked"] = json!(crate::cli::output::PlaceJson::all(skill));
+            v["readers"] = json!(crate::core::agents::model::readers(skill));
+            v["installed"] = json!(
+                installed(skill).map(|r| crate::cli::output::InstalledJson::of(r, &skill.dir))
+            );
         }
         crate::cli::output::write_json(&mut out, &v)?;
         writeln!(out)?;
@@ -107,6 +112,19 @@ pub fn run(mut args: ShowArgs, mut library: LibraryArgs) -> anyhow::Result<i32> 
             crate::core::text::thousands(text.len() as u64)
         ));
         if args.resource.is_none() {
+            for p in &skill.linked {
+                crate::cli::output::warn(format_args!(
+                    "linked from {} ({} {})",
+                    p.dir.display(),
+                    p.agent,
+                    p.scope
+                ));
+            }
+            if let Some(r) = installed(skill) {
+                for line in provenance(&r, &skill.dir) {
+                    crate::cli::output::warn(line);
+                }
+            }
             let groups = GroupedResources::of(&skill.resources);
             for (group, files) in groups.groups() {
                 if !files.is_empty() {
@@ -122,6 +140,54 @@ pub fn run(mut args: ShowArgs, mut library: LibraryArgs) -> anyhow::Result<i32> 
         }
     }
     Ok(0)
+}
+
+/// What an installer recorded of the skill (its notes said on stderr).
+fn installed(skill: &crate::core::Skill) -> Option<crate::core::installers::Record> {
+    let mut records = crate::core::installers::Records::new(dirs::home_dir().as_deref());
+    let r = records.of(skill);
+    for n in &records.notes {
+        crate::cli::output::warn(n);
+    }
+    r
+}
+
+/// An installer's record as lines: who installed it from where, and whether its files changed.
+fn provenance(r: &crate::core::installers::Record, dir: &std::path::Path) -> Vec<String> {
+    use crate::core::installers::Files;
+    let mut from = format!("installed by {}", r.installer.name());
+    if let Some(src) = &r.source {
+        from.push_str(&format!(" from {src}"));
+    }
+    if let Some(t) = &r.source_type {
+        from.push_str(&format!(" ({t})"));
+    }
+    if let Some(v) = &r.version {
+        from.push_str(&format!(", version {v}"));
+    }
+    from.push_str(&format!("; recorded in {}", r.file.display()));
+    let mut out = vec![from];
+    if r.pinned {
+        out.push(format!(
+            "pinned{}: its installer's update leaves it alone, and so does skillscope's",
+            r.pin_reason
+                .as_deref()
+                .map(|w| format!(" ({w})"))
+                .unwrap_or_default()
+        ));
+    }
+    out.push(match r.files(dir) {
+        Files::Unchanged { note: None } => {
+            "files: as installed (they match the recorded hash)".into()
+        }
+        Files::Unchanged { note: Some(n) } => format!("files: as installed ({n})"),
+        Files::Modified { note, .. } => format!(
+            "files: modified since it was installed (they no longer match the recorded hash){}",
+            note.map(|n| format!("; {n}")).unwrap_or_default()
+        ),
+        Files::NotCompared { why } => format!("files: not compared with the recorded hash: {why}"),
+    });
+    out
 }
 
 /// The skill a name or id stands for: an exact id first, then the name when one copy an agent

@@ -40,17 +40,40 @@ pub fn run(args: UpdateArgs) -> anyhow::Result<i32> {
     for n in &notes {
         crate::cli::output::warn(n);
     }
+    // What ClawHub pinned stays as it is, as `clawhub update` leaves it.
+    let mut records = crate::core::installers::Records::new(Some(&home));
+    let mut clawhub = Vec::new();
+    added.retain(|a| match records.clawhub(&a.dir()) {
+        Some(r) if r.pinned => {
+            clawhub.push((a.folder.clone(), pin_note(&r, &a.folder)));
+            false
+        }
+        _ => true,
+    });
+    clawhub.extend(clawhub_notes(project.as_deref(), &args.names, &mut records));
+    for (_, n) in &clawhub {
+        crate::cli::output::warn(n);
+    }
     if !args.names.is_empty() {
+        let known: Vec<String> = added
+            .iter()
+            .flat_map(|a| [a.folder.clone(), a.entry.name.clone()])
+            .collect();
         added.retain(|a| {
             args.names
                 .iter()
                 .any(|n| *n == a.folder || *n == a.entry.name)
         });
         for n in &args.names {
-            if !added.iter().any(|a| a.folder == *n || a.entry.name == *n) {
+            let said = clawhub
+                .iter()
+                .any(|(slug, _)| slug == n || slug.rsplit('/').next() == Some(n));
+            if !said && !added.iter().any(|a| a.folder == *n || a.entry.name == *n) {
                 crate::cli::output::warn(format_args!(
-                    "{} was not added by skillscope (no skills.lock entry): nothing to update",
-                    line(n)
+                    "{} was not added by skillscope (no skills.lock entry): nothing to update{}",
+                    line(n),
+                    crate::core::text::closest(n, known.iter().map(String::as_str))
+                        .map_or_else(String::new, |m| format!(" (did you mean `{}`?)", line(m)))
                 ));
             }
         }
@@ -95,9 +118,11 @@ pub fn run(args: UpdateArgs) -> anyhow::Result<i32> {
             } else if rejected > 0 && !args.force {
                 rejected_n += 1;
                 crate::cli::output::warn(format_args!(
-                    "{}: the upstream version has {rejected} error(s) under {}'s rules, so the agent would drop it: not updated (--force installs it anyway)",
+                    "{}: the upstream version has {rejected} error(s) under {} rules, so the agent would drop it: not updated (--force installs it anyway)",
                     line(&c.name),
-                    crate::core::agents::model::model(target.agent).name
+                    crate::core::text::possessive(
+                        crate::core::agents::model::model(target.agent).name
+                    )
                 ));
             } else {
                 to_apply.push(c);
@@ -127,11 +152,13 @@ pub fn run(args: UpdateArgs) -> anyhow::Result<i32> {
         }
         return Ok(0);
     }
-    if !ask(
+    if let Some(code) = ask(
         &args.confirm,
         &format!("Update {} skill(s)?", to_apply.len()),
-    )? {
-        return Ok(1);
+    )?
+    .refused()
+    {
+        return Ok(code);
     }
     let trash = Trash::open();
     for c in to_apply {
@@ -143,6 +170,7 @@ pub fn run(args: UpdateArgs) -> anyhow::Result<i32> {
         let prov = Provenance {
             source: entry.source.clone(),
             commit: c.commit_after.clone(),
+            lock: crate::core::manage::lockfile::Record::IfPresent,
         };
         let staged: &Staged = staged;
         install::install(
@@ -160,6 +188,73 @@ pub fn run(args: UpdateArgs) -> anyhow::Result<i32> {
     }
     crate::cli::args::save_cache(&cache);
     Ok(0)
+}
+
+/// Why a ClawHub-pinned skill is left alone.
+fn pin_note(r: &crate::core::installers::Record, name: &str) -> String {
+    format!(
+        "{}: pinned by ClawHub{} in {}: left alone (`clawhub unpin {}` lets it update)",
+        line(name),
+        r.pin_reason
+            .as_deref()
+            .map(|w| format!(" ({})", line(w)))
+            .unwrap_or_default(),
+        r.file.display(),
+        line(&r.key)
+    )
+}
+
+/// The skills ClawHub installed in the project (`skills/` beside `.clawhub/lock.json`): each
+/// pinned one is left alone (with a note), and one named here is said to be ClawHub's to update.
+fn clawhub_notes(
+    project: Option<&std::path::Path>,
+    names: &[String],
+    records: &mut crate::core::installers::Records,
+) -> Vec<(String, String)> {
+    use crate::core::installers::clawhub;
+    let Some(project) = project else {
+        return Vec::new();
+    };
+    let Some(lock) = clawhub::lock_path(project) else {
+        return Vec::new();
+    };
+    let entries = match clawhub::read_lock(&lock) {
+        Ok(e) => e,
+        Err(e) => return vec![(String::new(), format!("ClawHub's lock not read: {e}"))],
+    };
+    let mut out = Vec::new();
+    for slug in entries.keys() {
+        let named = names
+            .iter()
+            .any(|n| n == slug || slug.rsplit('/').next() == Some(n.as_str()));
+        // The slug is only looked up, never joined as given: `@owner/slug` or one plain name.
+        let plain = slug
+            .split('/')
+            .all(|part| crate::core::manage::safe_folder_name(part.trim_start_matches('@')));
+        let Some(r) = plain
+            .then(|| records.clawhub(&project.join("skills").join(slug)))
+            .flatten()
+        else {
+            continue;
+        };
+        if r.pinned && (names.is_empty() || named) {
+            out.push((slug.clone(), pin_note(&r, slug)));
+        } else if named {
+            out.push((
+                slug.clone(),
+                format!(
+                    "{}: installed by ClawHub{}, not by skillscope: `clawhub update {}` updates it",
+                    line(slug),
+                    r.version
+                        .as_deref()
+                        .map(|v| format!(" (version {})", line(v)))
+                        .unwrap_or_default(),
+                    line(slug)
+                ),
+            ));
+        }
+    }
+    out
 }
 
 fn short(c: Option<&str>) -> String {

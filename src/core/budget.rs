@@ -128,14 +128,37 @@ pub fn l1_by_source(
     groups
 }
 
-/// Agent and scope, shortened: a folder given on the command line is just `path`.
+/// Agent and scope, shortened: a folder given on the command line is just `path`. A skill
+/// linked into other agents' folders names them after a `+` (see [`linked_badges`]).
 pub fn badge(skill: &Skill) -> String {
-    match skill.scope {
+    let own = match skill.scope {
         Scope::Path | Scope::Demo => skill.agent.badge().to_string(),
         // A custom command (`.claude/commands`), labelled as one.
         scope if skill.command => format!("{}·{scope}·cmd", skill.agent.badge()),
         scope => format!("{}·{scope}", skill.agent.badge()),
+    };
+    own + &linked_badges(skill, "·")
+}
+
+/// The agents whose folders link to the skill ([`Skill::linked`]), each as `+badge`, with
+/// `sep` and the scope when it is not the skill's own: `+claude`, `+claude·user`. Empty for a
+/// skill reached at one place only.
+pub fn linked_badges(skill: &Skill, sep: &str) -> String {
+    let mut out = String::new();
+    let mut seen: Vec<(crate::core::source::Agent, Scope)> = Vec::new();
+    for p in &skill.linked {
+        if p.agent == skill.agent && p.scope == skill.scope || seen.contains(&(p.agent, p.scope)) {
+            continue;
+        }
+        seen.push((p.agent, p.scope));
+        out.push('+');
+        out.push_str(p.agent.badge());
+        if p.scope != skill.scope && !matches!(p.scope, Scope::Path | Scope::Demo) {
+            out.push_str(sep);
+            out.push_str(p.scope.as_str());
+        }
     }
+    out
 }
 
 /// Each skill's name as results and tables show it: a name two skills share (one skill

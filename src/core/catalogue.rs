@@ -225,6 +225,10 @@ catalogue! {
     WalkSkipped "walk-skipped" File [W, W, W, W, W]
         "a link into /proc, /sys, /dev or above the root, not followed";
     WalkCap "walk-cap" File [W, W, W, W, W] "a root's walk stopped at the entry cap";
+    LinkLeavesLibrary "link-leaves-library" File [W, W, W, W, W]
+        "a skill reached through a link that leads outside every skill folder";
+    InstalledModified "installed-modified" File [W, W, W, W, W]
+        "a skill's files no longer match the hash its installer recorded (`skills-lock.json`, ClawHub's `origin.json`)";
     FrontmatterMissing "frontmatter-missing" Frontmatter [E, E, E, E, E] "no `---` frontmatter block";
     FrontmatterUnterminated "frontmatter-unterminated" Frontmatter [E, E, E, E, E]
         "the frontmatter is never closed";
@@ -272,6 +276,8 @@ catalogue! {
     Shadowed "shadowed" Library [W, W, W, W, W] "another skill of the same name wins";
     Overlap "overlap" Library [W, W, W, W, W]
         "descriptions that compete for the same messages: shared terms, or nearly the same meaning in other words (by their sentence vectors)";
+    DescriptionTemplate "description-template" Library [W, W, W, W, W]
+        "descriptions that differ from others only by the skill's name: routing by meaning cannot tell them apart";
     ListedByFallback "listed-by-fallback" Library [W, W, W, W, W]
         "an agent lists the skill under its folder's name or its body's first paragraph";
     ExecutableNoEntry "executable-no-entry" Executable [W, E, E, E, E]
@@ -326,6 +332,27 @@ impl RuleId {
     pub fn family(self) -> Family {
         self.info().family
     }
+
+    /// What `check --fix` changes for a finding of this rule, when the fix is mechanical
+    /// (`core::rules::fix` makes it); `None` when it needs a person.
+    pub fn fix(self) -> Option<&'static str> {
+        Some(match self {
+            RuleId::FileBom => "removes the byte-order mark",
+            RuleId::FrontmatterLeadingBlank => "removes the blank lines before `---`",
+            RuleId::YamlInvalid => {
+                "quotes a one-line value that holds `: ` or starts with YAML syntax (`key: 'text: more'`); other YAML errors need a person"
+            }
+            RuleId::YamlCoercedScalar => "quotes the value (`name: '2024'`)",
+            RuleId::UnknownField => {
+                "moves the field, as written, under `metadata:` (made at the end of the frontmatter when there is none); not into a flow-style `metadata: {…}` or one that holds the key"
+            }
+            RuleId::NameMissing => {
+                "adds `name:` set to the folder's name, when that is a valid name"
+            }
+            RuleId::NameDirectory => "sets `name:` to the folder's name, when that is a valid name",
+            _ => return None,
+        })
+    }
 }
 
 impl fmt::Display for RuleId {
@@ -378,13 +405,17 @@ pub fn markdown() -> String {
          Which rules `check` reports and how much they weigh can be changed: `--select`, \
          `--ignore` and `--warnings-as-errors` on the command line, levels per rule, family or \
          path in the config file's `[rules]` ([config.md](config.md#rules)), and an opt-out \
-         comment in a skill's frontmatter ([below](#opting-a-skill-out)).\n",
+         comment in a skill's frontmatter ([below](#opting-a-skill-out)).\n\n\
+         The `--fix` column says what `check --fix` changes for a finding of the rule (`-`: the \
+         fix needs a person). A fix edits only the bytes it needs: comments, key order, quoting \
+         and line endings stay as they were. `check --diff` shows the fixes as a unified diff \
+         and writes nothing.\n",
     );
     let mut families: Vec<Family> = RULES.iter().map(|r| r.family).collect();
     families.dedup();
     for family in families {
         s.push_str(&format!(
-            "\n## {}\n\n| rule | spec | claude-code | codex | opencode | lazy-skills | what it finds |\n|---|---|---|---|---|---|---|\n",
+            "\n## {}\n\n| rule | spec | claude-code | codex | opencode | lazy-skills | what it finds | `--fix` |\n|---|---|---|---|---|---|---|---|\n",
             family.as_str()
         ));
         for r in RULES.iter().filter(|r| r.family == family) {
@@ -396,11 +427,12 @@ pub fn markdown() -> String {
             // Each rule is an anchor of its own: SARIF's `helpUri` and `--format github` link
             // to `rules.md#<id>`.
             s.push_str(&format!(
-                "| <a id=\"{}\"></a>`{}` | {} | {} |\n",
+                "| <a id=\"{}\"></a>`{}` | {} | {} | {} |\n",
                 r.id,
                 r.id,
                 sev.join(" | "),
-                r.summary
+                r.summary,
+                r.id.fix().unwrap_or("-")
             ));
         }
     }

@@ -22,18 +22,47 @@ struct Element {
     upper: bool,
 }
 
+/// The primary weights of the ASCII characters, 0 for the ones ICU ignores (controls).
+const ASCII: [u32; 128] = ascii_weights();
+
+const fn ascii_weights() -> [u32; 128] {
+    let mut t = [0u32; 128];
+    let space = SPACE.as_bytes();
+    let mut i = 0;
+    // The ASCII white space comes first in `SPACE`, the space last.
+    while i < 5 {
+        t[space[i] as usize] = 1 + i as u32;
+        i += 1;
+    }
+    t[b' ' as usize] = 9;
+    let punct = PUNCTUATION.as_bytes();
+    let mut i = 0;
+    while i < punct.len() {
+        t[punct[i] as usize] = 0x20 + i as u32;
+        i += 1;
+    }
+    let mut c = 0;
+    while c < 128 {
+        let b = c as u8;
+        if b.is_ascii_digit() {
+            t[c] = 0x20_0000 + (b - b'0') as u32;
+        } else if b.is_ascii_alphabetic() {
+            t[c] = 0x30_0000 + b.to_ascii_lowercase() as u32;
+        }
+        c += 1;
+    }
+    t
+}
+
 /// The primary weight of a base character: white space, then ASCII punctuation and symbols,
 /// then every other non-alphanumeric character, then digits, then letters without regard to
 /// case (Latin by its letter, other scripts after it by code point).
 fn primary(c: char) -> u32 {
+    if c.is_ascii() {
+        return ASCII[c as usize];
+    }
     if let Some(i) = SPACE.chars().position(|s| s == c) {
         return 1 + i as u32;
-    }
-    if let Some(i) = PUNCTUATION.chars().position(|p| p == c) {
-        return 0x20 + i as u32;
-    }
-    if c.is_ascii_digit() {
-        return 0x20_0000 + u32::from(c) - u32::from('0');
     }
     if c.is_alphanumeric() {
         let lower = c.to_lowercase().next().unwrap_or(c);
@@ -45,7 +74,20 @@ fn primary(c: char) -> u32 {
 /// The collation elements of `s`: its canonical decomposition, each base character carrying
 /// the combining marks after it. Controls weigh nothing, as in ICU.
 fn elements(s: &str) -> Vec<Element> {
-    let mut out: Vec<Element> = Vec::new();
+    let mut out: Vec<Element> = Vec::with_capacity(s.len());
+    if s.is_ascii() {
+        // Nothing to decompose and no accents.
+        out.extend(
+            s.bytes()
+                .filter(|&b| ASCII[b as usize] != 0)
+                .map(|b| Element {
+                    primary: ASCII[b as usize],
+                    accents: Vec::new(),
+                    upper: b.is_ascii_uppercase(),
+                }),
+        );
+        return out;
+    }
     for c in s.nfd() {
         if is_combining_mark(c) {
             match out.last_mut() {
@@ -70,6 +112,26 @@ fn elements(s: &str) -> Vec<Element> {
     out
 }
 
+/// What `localeCompare` compares of a text, level by level: base characters, then accents, then
+/// case. Keys order as their texts do (see [`locale_cmp`]); sorting by a cached key spares
+/// decomposing each text again at every comparison.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct LocaleKey {
+    primary: Vec<u32>,
+    accents: Vec<Vec<char>>,
+    upper: Vec<bool>,
+}
+
+/// The collation key of `s` (see [`LocaleKey`]).
+pub fn locale_key(s: &str) -> LocaleKey {
+    let e = elements(s);
+    LocaleKey {
+        primary: e.iter().map(|x| x.primary).collect(),
+        accents: e.iter().map(|x| x.accents.clone()).collect(),
+        upper: e.iter().map(|x| x.upper).collect(),
+    }
+}
+
 /// `a.localeCompare(b)` as V8 gives it with ICU's root collation, for the text skill names and
 /// file names are made of: base characters first (white space, punctuation, symbols, digits,
 /// letters without regard to case or accents), then accents, then case (lower before upper).
@@ -78,18 +140,7 @@ pub fn locale_cmp(a: &str, b: &str) -> Ordering {
     if a == b {
         return Ordering::Equal;
     }
-    let (ea, eb) = (elements(a), elements(b));
-    let level = |f: &dyn Fn(&Element, &Element) -> Ordering| {
-        ea.iter()
-            .zip(&eb)
-            .map(|(x, y)| f(x, y))
-            .find(|o| o.is_ne())
-            .unwrap_or(Ordering::Equal)
-    };
-    level(&|x, y| x.primary.cmp(&y.primary))
-        .then_with(|| ea.len().cmp(&eb.len()))
-        .then_with(|| level(&|x, y| x.accents.cmp(&y.accents)))
-        .then_with(|| level(&|x, y| x.upper.cmp(&y.upper)))
+    locale_key(a).cmp(&locale_key(b))
 }
 
 /// JavaScript's `String.prototype.trim`: white space and line terminators as ECMAScript defines

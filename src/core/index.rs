@@ -270,10 +270,10 @@ pub fn read(path: &Path) -> Result<Option<IndexData>, FsxError> {
 /// Writes an index file for `walks` and `skills` (temp file + rename, so a reader sees the old
 /// index or the new one), then lets go of the oldest index files past [`KEEP_FILES`]. Stamps
 /// within the racy window before `taken_ns` (when they were taken) are written as untrusted.
-pub fn write(
+pub fn write<'a>(
     path: &Path,
     walks: &[WalkRecord],
-    skills: &[Skill],
+    skills: impl IntoIterator<Item = &'a Skill>,
     overlap: Option<&Remembered>,
     texts: &[TextCount],
     vectors: Option<&Vectors>,
@@ -461,10 +461,10 @@ fn write_vectors(out: &mut impl Write, vectors: &Vectors) -> std::io::Result<()>
 
 /// The index, encoded into `out` as it is made (never held whole: tens of megabytes at 50,000
 /// skills).
-fn encode_to(
+fn encode_to<'a>(
     out: &mut impl Write,
     walks: &[WalkRecord],
-    skills: &[Skill],
+    skills: impl IntoIterator<Item = &'a Skill>,
     overlap: Option<&Remembered>,
     texts: &[TextCount],
     taken_ns: u128,
@@ -496,7 +496,10 @@ fn encode_to(
     }
     drop(kept);
     // Only skills whose file was read and stamped are worth remembering.
-    let kept: Vec<&Skill> = skills.iter().filter(|s| s.stamp.mtime_ns != 0).collect();
+    let kept: Vec<&Skill> = skills
+        .into_iter()
+        .filter(|s| s.stamp.mtime_ns != 0)
+        .collect();
     w.0.clear();
     w.len(kept.len());
     out.write_all(&w.0)?;

@@ -31,7 +31,10 @@ pub fn routing_matcher(model: &AgentModel, fallback: Matcher) -> Matcher {
     match model.injection {
         Injection::SkillLoaded => Matcher::Keyword,
         Injection::AvailableSkills => Matcher::Triggers,
-        Injection::SkillTool | Injection::ReadFile => fallback,
+        Injection::SkillTool
+        | Injection::ActivateSkill
+        | Injection::SkillContent
+        | Injection::ReadFile => fallback,
     }
 }
 
@@ -49,7 +52,10 @@ pub fn inject(
     let most = match model.injection {
         Injection::SkillLoaded => lib.len().max(1),
         Injection::AvailableSkills => ADR_MAX_SKILLS,
-        Injection::SkillTool | Injection::ReadFile => 1,
+        Injection::SkillTool
+        | Injection::ActivateSkill
+        | Injection::SkillContent
+        | Injection::ReadFile => 1,
     };
     let skills: Vec<usize> = index
         .query(message, matcher, allowed, most)
@@ -103,6 +109,18 @@ pub fn frame(lib: &Library, injection: Injection, skills: &[usize]) -> String {
                     body(i).trim()
                 )
             })
+            .collect::<Vec<_>>()
+            .join("\n\n"),
+        // Gemini CLI's `activate_skill`, called by the skill's name.
+        Injection::ActivateSkill => skills
+            .iter()
+            .map(|&i| crate::core::agents::tools::gemini_activation(&lib.skills[i], name(i)))
+            .collect::<Vec<_>>()
+            .join("\n\n"),
+        // opencode's `skill` tool.
+        Injection::SkillContent => skills
+            .iter()
+            .map(|&i| crate::core::agents::tools::opencode_skill_content(&lib.skills[i]))
             .collect::<Vec<_>>()
             .join("\n\n"),
         // The model reads the whole file named in the listing.

@@ -53,6 +53,11 @@ pub struct Library {
     pub explicit_only: std::collections::HashSet<usize>,
     /// The agent whose view this library is ([`Library::subset`]), if it is one agent's.
     pub agent: Option<crate::core::source::Agent>,
+    /// The agent of this view lists nothing at all, its client's built-ins included, with why
+    /// (Gemini CLI's `skills.enabled: false`, opencode's skill tool denied).
+    pub listing_off: Option<String>,
+    /// Built-in entries of the agent's client its settings switch off, by name, with why.
+    pub builtins_off: HashMap<String, String>,
     /// Where the library index lives and what to write into it.
     index: Option<Arc<IndexState>>,
 }
@@ -75,6 +80,9 @@ struct IndexState {
     texts: std::sync::Mutex<Vec<index::TextCount>>,
     /// The semantic matcher's vectors: left in the index file until asked for, then in memory.
     vectors: std::sync::Mutex<Option<index::Vectors>>,
+    /// The copies of skills read at a linked place ([`Skill::linked`]): not in the library,
+    /// but remembered so that the next load does not read them again.
+    folded: Vec<Skill>,
 }
 
 /// How much of a load the index saved, for tests and benchmarks.
@@ -234,6 +242,9 @@ impl Library {
             skills.extend(commands);
             problems.extend(trouble);
         }
+        // One folder reached through links from several agents' folders is one skill.
+        let merged = crate::core::layout::merge(&roots, skills);
+        let (skills, folded) = (merged.skills, merged.folded);
         let mut lib = Library {
             roots,
             skills,
@@ -244,6 +255,8 @@ impl Library {
             name_only: HashMap::default(),
             explicit_only: std::collections::HashSet::default(),
             agent: None,
+            listing_off: None,
+            builtins_off: HashMap::default(),
             index: None,
         };
         lib.resolve_shadowing();
@@ -262,6 +275,7 @@ impl Library {
                 overlap: std::sync::Mutex::new(overlap),
                 texts: std::sync::Mutex::new(texts),
                 vectors: std::sync::Mutex::new(vectors),
+                folded,
             }));
             lib.save_index();
         }
@@ -425,7 +439,7 @@ impl Library {
         let written = index::write(
             &ix.path,
             &ix.walks,
-            &self.skills,
+            self.skills.iter().chain(&ix.folded),
             overlap.as_ref(),
             &texts,
             vectors.as_ref(),
@@ -545,6 +559,8 @@ impl Library {
                 .filter_map(|&i| new_of[i])
                 .collect(),
             agent: self.agent,
+            listing_off: self.listing_off.clone(),
+            builtins_off: self.builtins_off.clone(),
             index: None,
         }
     }

@@ -804,7 +804,12 @@ fn walk_problem(err: &ignore::Error) -> Diagnostic {
 
 /// Diagnostics about the folder's skill files (their names, duplicates) rather than one file's
 /// contents: made again on every scan, never taken from the index.
-const FOLDER_RULES: [RuleId; 2] = [RuleId::SkillFileName, RuleId::SkillFileDuplicate];
+/// A link's destination is judged again too (`core::layout`).
+const FOLDER_RULES: [RuleId; 3] = [
+    RuleId::SkillFileName,
+    RuleId::SkillFileDuplicate,
+    RuleId::LinkLeavesLibrary,
+];
 
 /// Where a skill's resource paths come from.
 enum Listing<'a> {

@@ -70,6 +70,26 @@ pub struct Skill {
     pub resources: Vec<Resource>,
     /// What the body rules learned from the body, shared by the clones of this skill.
     pub facts: Arc<Facts>,
+    /// The other places the same folder is reached at, through links from other agents'
+    /// folders (an installer's one copy linked into each agent's folder): the skill is listed
+    /// once, at its own place, and read by every agent whose folder leads to it.
+    pub linked: Vec<Place>,
+}
+
+/// One place a skill folder is reached at: its path there, and the root (agent, scope) that
+/// path lies under.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Place {
+    /// The folder as the agent reaches it (a link, or a path through one).
+    pub dir: PathBuf,
+    /// Its skill file there.
+    pub skill_md: PathBuf,
+    /// The root the place was found under.
+    pub root: Arc<Path>,
+    /// That root's agent.
+    pub agent: Agent,
+    /// That root's scope.
+    pub scope: Scope,
 }
 
 /// What reading a skill's body taught the rules, kept (in memory, and in the library index while
@@ -146,7 +166,32 @@ impl Skill {
             body_offset: 0,
             resources: Vec::new(),
             facts: Arc::default(),
+            linked: Vec::new(),
         }
+    }
+
+    /// Where the skill lives, as a [`Place`].
+    pub fn place(&self) -> Place {
+        Place {
+            dir: self.dir.clone(),
+            skill_md: self.skill_md.clone(),
+            root: Arc::clone(&self.root),
+            agent: self.agent,
+            scope: self.scope,
+        }
+    }
+
+    /// The skill as an agent reaches it at `place`: its folder, file, root, agent and scope
+    /// there (everything read from the files stays as it is).
+    pub fn at(&self, place: &Place) -> Skill {
+        let mut s = self.clone();
+        s.dir.clone_from(&place.dir);
+        s.skill_md.clone_from(&place.skill_md);
+        s.root = Arc::clone(&place.root);
+        s.agent = place.agent;
+        s.scope = place.scope;
+        s.plain = false;
+        s
     }
 
     /// The skill file's length in bytes (0 when it could not be read).

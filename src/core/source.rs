@@ -233,6 +233,8 @@ const USER_ROOTS: &[(Agent, &str)] = &[
     (Agent::Generic, ".agents/skills"),
     (Agent::Opencode, ".config/opencode/skill"),
     (Agent::Opencode, ".config/opencode/skills"),
+    (Agent::Opencode, ".opencode/skill"),
+    (Agent::Opencode, ".opencode/skills"),
     (Agent::Gemini, ".gemini/skills"),
     (Agent::Goose, ".config/goose/skills"),
     (Agent::Generic, ".config/agents/skills"),

@@ -125,16 +125,32 @@ pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
     best.map(|(_, c)| c)
 }
 
-/// Levenshtein distance, in characters, with two rows.
+/// `name` followed by the possessive: `Claude Code's`, `Lazy Skills'`.
+pub fn possessive(name: &str) -> String {
+    if name.ends_with(['s', 'S']) {
+        format!("{name}'")
+    } else {
+        format!("{name}'s")
+    }
+}
+
+/// Edit distance in characters, a swap of two neighbours counting as one edit (`chekc` is one
+/// from `check`): the optimal string alignment distance, with three rows.
 fn edit_distance(a: &[char], b: &[char]) -> usize {
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     let mut cur = vec![0; b.len() + 1];
     for (i, ca) in a.iter().enumerate() {
         cur[0] = i + 1;
         for (j, cb) in b.iter().enumerate() {
             let sub = prev[j] + usize::from(ca != cb);
-            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+            let mut d = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+            if i > 0 && j > 0 && *ca == b[j - 1] && a[i - 1] == *cb {
+                d = d.min(before[j - 1] + 1);
+            }
+            cur[j + 1] = d;
         }
+        std::mem::swap(&mut before, &mut prev);
         std::mem::swap(&mut prev, &mut cur);
     }
     prev[b.len()]
@@ -191,6 +207,20 @@ mod tests {
         assert_eq!(closest("docker", names), None);
         assert_eq!(closest("", names), None);
         assert_eq!(edit_distance(&['a', 'b'], &[]), 2);
+        assert_eq!(
+            closest("pfd", ["pdf", "csv"]),
+            Some("pdf"),
+            "a swap is one edit"
+        );
+        let chars = |s: &str| s.chars().collect::<Vec<_>>();
+        assert_eq!(edit_distance(&chars("chekc"), &chars("check")), 1);
+        assert_eq!(edit_distance(&chars("kitten"), &chars("sitting")), 3);
+    }
+
+    #[test]
+    fn possessives_of_names_ending_in_s() {
+        assert_eq!(possessive("Lazy Skills"), "Lazy Skills'");
+        assert_eq!(possessive("Claude Code"), "Claude Code's");
     }
 
     #[test]

@@ -97,6 +97,8 @@ pub enum Action {
     /// In the confirmation: plan the change for the next settings scope (user, project, local).
     CycleScope,
     Rescan,
+    /// Paint the whole screen again (after another program wrote over it).
+    Redraw,
     /// Delete the last character of the text being typed.
     Backspace,
     /// Erase what was typed in the test box.

@@ -381,7 +381,7 @@ pub const KEYMAP: &[Binding] = &[
     // Prompt preview.
     b(C::Prompt, &[k('o')], Action::CycleMode, "offered", "Which skills are offered to the listing: enabled, all, auto (only what the Test box's message makes relevant)", true),
     b(C::Prompt, &[k('a')], Action::CycleAgent, "agent", "View the next agent (its skills, fallbacks, switches and format; every screen follows)", true),
-    b(C::Prompt, &[k('f')], Action::CycleFormat, "format", "Next listing format (xml, markdown, claude-code, codex, lazy-skills)", true),
+    b(C::Prompt, &[k('f')], Action::CycleFormat, "format", "Next listing format (xml, markdown, claude-code, codex, lazy-skills, gemini, opencode)", true),
     b(C::Prompt, &[k('t')], Action::CycleTier, "tier", "Next tier (auto, full, compact, names)", true),
     b(C::Prompt, &[k('w')], Action::CycleWindow, "window", "Next context window size", true),
     b(C::Prompt, &[k('m')], Action::CycleModel, "model", MODEL_HELP, true),
@@ -395,6 +395,7 @@ pub const KEYMAP: &[Binding] = &[
     b(C::Checks, &[k('r')], Action::RunChecks, "run probes", "Run --help-json on every executable skill (sandboxed)", true),
     b(C::Checks, &[k('d')], Action::RunDeps, "deps", "Check declared dependencies against each skill's interpreter (sandboxed; installs nothing)", true),
     b(C::Checks, &[k('x'), code(KeyCode::Esc)], Action::CancelChecks, "stop", "Stop the probes that are running", false),
+    b(C::Checks, &[code(KeyCode::Enter)], Action::Open, "whole message", "Show the selected skill's probe message whole (Enter again or Esc: back to the table)", false),
     b(C::Checks, &[k('e')], Action::Edit, "edit", "Open the selected skill's SKILL.md in $VISUAL or $EDITOR", false),
     b(C::Checks, &[k('y')], Action::CopyName, "copy", "Copy the skill's name (OSC 52: works over SSH)", false),
     b(C::Checks, &[k('Y')], Action::CopyPath, "copy path", "Copy the path of the skill's SKILL.md", false),
@@ -419,6 +420,7 @@ pub const KEYMAP: &[Binding] = &[
     b(C::Global, &[k('g'), code(KeyCode::Home)], Action::Top, "top", "First row", false),
     b(C::Global, &[k('G'), code(KeyCode::End)], Action::Bottom, "bottom", "Last row", false),
     b(C::Global, &[ctrl('r')], Action::Rescan, "rescan", "Read the library again", false),
+    b(C::Global, &[ctrl('l')], Action::Redraw, "redraw", "Paint the whole screen again", false),
     b(C::Global, &[k('m')], Action::CycleModel, "model", MODEL_HELP, false),
     b(C::Global, &[k('v')], Action::CycleAgent, "view", "View the next agent: every screen follows it", true),
 ];

@@ -140,6 +140,9 @@ fn run_loop(
                 .write_all(external::osc52(&text).as_bytes())
                 .and_then(|()| out.flush());
         }
+        if app.take_redraw() {
+            repaint(terminal)?;
+        }
         terminal.draw(|f| view::draw(f, app))?;
         report.after_frame(app);
         // A tick's wait at most, so a signal or a hung-up terminal is noticed even when no event
@@ -164,6 +167,17 @@ fn run_loop(
             return Ok(());
         }
     }
+}
+
+/// Clears the screen and forgets both frames, so the next draw paints every cell: what another
+/// program wrote over the app (a background job's output, a `wall` message) is gone.
+fn repaint(terminal: &mut DefaultTerminal) -> anyhow::Result<()> {
+    use ratatui::crossterm::terminal::{self as term, ClearType};
+    execute!(std::io::stdout(), term::Clear(ClearType::All))?;
+    // (`Terminal::clear` would ask the terminal where its cursor is, which not all answer.)
+    terminal.current_buffer_mut().reset();
+    terminal.swap_buffers();
+    Ok(())
 }
 
 /// Opens a file in the user's editor: the app steps aside (normal screen, cooked mode, no mouse,

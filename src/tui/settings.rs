@@ -31,7 +31,8 @@ pub fn read(config: &mut Config) -> Bindings {
                     problems.push(Problem {
                         line: table.line,
                         message: format!(
-                            "unknown key context {name:?} in [keys]; contexts are {}",
+                            "unknown key context {name:?} in [keys]{}; contexts are {}",
+                            crate::config::meant(name, names.iter().copied()),
                             names.join(", ")
                         ),
                     });
@@ -62,7 +63,8 @@ fn bind(
     let name = &b.action;
     let Some(action) = Action::from_name(name) else {
         return vec![format!(
-            "unknown action {name:?} in [keys]; actions are {}",
+            "unknown action {name:?} in [keys]{}; actions are {}",
+            crate::config::meant(name, Action::named().map(Action::name)),
             Action::named()
                 .map(Action::name)
                 .collect::<Vec<_>>()

@@ -131,6 +131,7 @@ fn names_in(text: &str) -> BTreeSet<&'static str> {
             text.contains(&format!("- {n}:"))
                 || text.contains(&format!("- {n} "))
                 || text.contains(&format!("\n{n}\n"))
+                || text.contains(&format!("<name>{n}</name>"))
         })
         .collect()
 }

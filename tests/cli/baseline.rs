@@ -344,9 +344,11 @@ fn baseline_file_and_git_ref_give_the_same_checked_diff_and_gates() {
         );
         assert!(stdout(&drop).contains("FAILED: 1 skill left a listing"));
         // Every format grew; the biggest growth decides.
-        let max_growth = ["xml", "markdown", "claude-code", "codex"]
-            .iter()
-            .map(|f| by_file["per_turn"][f]["change"].as_i64().unwrap())
+        let max_growth = by_file["per_turn"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|f| f["change"].as_i64().unwrap())
             .max()
             .unwrap();
         assert!(max_growth >= growth);

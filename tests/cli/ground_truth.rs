@@ -603,5 +603,473 @@ fn an_unknown_model_is_refused_naming_the_known_ones() {
     assert_eq!(v["model"]["name"], "claude", "{v}");
 }
 
+/// `inject --agent A NAME --json` in the laid-out `case` is the captured `inject-<stem>.json`:
+/// the same blocks (role, kind, text byte for byte, error flag) in the same order. Blocks the
+/// client added after the skill's own (Claude Code's "hasn't heard from you" nudge) are not the
+/// skill's and are left out of the comparison.
+fn assert_injection(case: &Case, name: &str, args: &str, stem: &str) {
+    let l = lay(case);
+    let mut argv = vec!["inject", "--agent", case.client.agent, name, "--json"];
+    if !args.is_empty() {
+        argv.extend(["--args", args]);
+    }
+    let out = run_in(&l, &argv);
+    let got: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    let path = agents_fixtures()
+        .join(case.client.dir)
+        .join(case.name)
+        .join(format!("inject-{stem}.json"));
+    let want: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let want = want["added"].as_array().unwrap();
+    let got = got["blocks"].as_array().unwrap();
+    assert!(
+        !got.is_empty() && got.len() <= want.len(),
+        "{got:?} vs {want:?}"
+    );
+    for (i, (w, g)) in want.iter().zip(got).enumerate() {
+        let text = l.placeheld(g["text"].as_str().unwrap());
+        assert_eq!(
+            (w["role"].as_str(), w["type"].as_str()),
+            (g["role"].as_str(), g["type"].as_str()),
+            "{stem}: block {i}"
+        );
+        if let Some(diff) = first_difference(w["text"].as_str().unwrap(), &text) {
+            panic!("{stem}: block {i} is not what the real client added: {diff}");
+        }
+        assert_eq!(
+            w["is_error"].as_bool().unwrap_or(false),
+            g["is_error"].as_bool().unwrap_or(false)
+        );
+        assert_eq!(
+            g["tokens"].as_u64(),
+            Some(u64::from(o200k(g["text"].as_str().unwrap())))
+        );
+    }
+    // The text form is the blocks' texts, a blank line apart, and nothing else.
+    let mut argv = vec!["inject", "--agent", case.client.agent, name];
+    if !args.is_empty() {
+        argv.extend(["--args", args]);
+    }
+    let out = run_in(&l, &argv);
+    let joined: Vec<&str> = got.iter().map(|b| b["text"].as_str().unwrap()).collect();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), joined.join("\n\n"));
+}
+
+#[test]
+fn claude_code_skill_tool_results_are_what_the_client_added() {
+    assert_injection(&MIXED, "with-resources", "one two", "with-resources");
+    assert_injection(&MIXED, "deploy", "staging", "deploy");
+    assert_injection(&MIXED, "dup-shared", "", "dup-shared");
+    assert_injection(&MIXED, "folder-differs", "", "folder-differs");
+    assert_injection(&MIXED, "no-model-invocation", "", "no-model-invocation");
+    // Sonnet 4.5's capture is the same but for the session's `<system-reminder>` (the tokens
+    // left) that the client appends to the tool result: not the skill's.
+}
+
+#[test]
+fn codex_mentions_are_what_the_client_added() {
+    assert_injection(&CODEX_MIXED, "with-resources", "", "with-resources");
+    assert_injection(&CODEX_MIXED, "no-implicit", "", "no-implicit");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Gemini CLI 0.61.0 and opencode 1.18.33: each captured case of
+// `tests/fixtures/agents/{gemini-cli@0.61.0,opencode@1.18.33}/<case>/`, laid out as
+// `scripts/capture-agents.sh` laid it for that client (its own user and project folders, its
+// overlays), with `prompt --agent gemini|opencode` byte for byte and token for token. Their
+// listings do not depend on the model, so no model is given.
+// ---------------------------------------------------------------------------------------------
+
+/// One captured case of a client other than Claude Code.
+struct ClientCase {
+    /// `client@version`, the fixture folder.
+    client: &'static str,
+    /// The case folder.
+    name: &'static str,
+    /// `--agent` of skillscope.
+    agent: &'static str,
+    /// The client's name in the capture script (its overlay folders).
+    overlay: &'static str,
+    /// Where the capture put the user's skills, below the home folder.
+    user_skills: &'static str,
+    /// Where it put the project's skills, below the project.
+    project_skills: &'static str,
+    /// The `mixed` library (else the generated `budget150` one).
+    mixed: bool,
+}
+
+const GEMINI: &str = "gemini-cli@0.61.0";
+const OPENCODE: &str = "opencode@1.18.33";
+
+const fn gemini_case(name: &'static str, mixed: bool) -> ClientCase {
+    ClientCase {
+        client: GEMINI,
+        name,
+        agent: "gemini",
+        overlay: "gemini-cli",
+        user_skills: ".gemini/skills",
+        project_skills: ".gemini/skills",
+        mixed,
+    }
+}
+
+const fn opencode_case(name: &'static str, mixed: bool) -> ClientCase {
+    ClientCase {
+        client: OPENCODE,
+        name,
+        agent: "opencode",
+        overlay: "opencode",
+        user_skills: ".config/opencode/skills",
+        project_skills: ".opencode/skills",
+        mixed,
+    }
+}
+
+/// Where the fake Gemini CLI install lives below the run's base folder: what the capture calls
+/// `{CLIENT}` (the `npm install --prefix` folder).
+const CLIENT_DIR: &str = "client";
+
+/// The library laid out for `case`'s client, as `lay_library` in the capture script does (the
+/// run configuration that only points the client at the mock is left out: skillscope reads
+/// nothing of it), and Gemini CLI "installed" below `{CLIENT}` with its command on a PATH folder.
+fn lay_client(case: &ClientCase) -> Layout {
+    let lib = agents_fixtures().join("library");
+    let l = Layout::new();
+    copy_tree(&lib.join("project/files"), &l.project, &l);
+    if case.mixed {
+        copy_tree(&lib.join("user/skills"), &l.home.join(case.user_skills), &l);
+        copy_tree(
+            &lib.join("project/skills"),
+            &l.project.join(case.project_skills),
+            &l,
+        );
+        copy_tree(&lib.join("user/overlay").join(case.overlay), &l.home, &l);
+        copy_tree(
+            &lib.join("project/overlay").join(case.overlay),
+            &l.project,
+            &l,
+        );
+        copy_tree(&lib.join("extra/overlay").join(case.overlay), &l.extra, &l);
+    } else {
+        generate_budget(&l.home.join(case.user_skills), 150);
+    }
+    std::fs::create_dir_all(l.project.join(".git")).unwrap();
+    let package = l
+        .base
+        .join(CLIENT_DIR)
+        .join("node_modules/@google/gemini-cli");
+    std::fs::create_dir_all(package.join("bundle")).unwrap();
+    std::fs::write(package.join("bundle/gemini.js"), "#!/usr/bin/env node\n").unwrap();
+    std::fs::create_dir_all(l.base.join("bin")).unwrap();
+    std::os::unix::fs::symlink(package.join("bundle/gemini.js"), l.base.join("bin/gemini"))
+        .unwrap();
+    l
+}
+
+/// skillscope run in `l`'s project with `args`, the way the captured client ran: the fake
+/// Gemini CLI install's folder first on `PATH` (unless `path` replaces it), and
+/// `GEMINI_CLI_TRUST_WORKSPACE` set to `trust` (removed when `None`). Its stdout with the run's
+/// folders replaced by the capture's placeholders, and its stderr.
+fn run_client(
+    l: &Layout,
+    args: &[&str],
+    trust: Option<&str>,
+    path: Option<&str>,
+) -> (String, String) {
+    let path =
+        path.map_or_else(
+            || {
+                std::env::join_paths(std::iter::once(l.base.join("bin")).chain(
+                    std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+                ))
+                .unwrap()
+            },
+            std::ffi::OsString::from,
+        );
+    let mut cmd = common::bin();
+    cmd.args(args)
+        .env("HOME", &l.home)
+        .env("PATH", path)
+        .env_remove("GEMINI_CLI_TRUST_WORKSPACE")
+        .env_remove("GEMINI_RESTRICTED_MODE")
+        .env_remove("GEMINI_CLI_TRUSTED_FOLDERS_PATH")
+        .env("SKILLSCOPE_CONFIG_DIR", l.base.join("config"))
+        .env("SKILLSCOPE_CACHE_DIR", l.base.join("cache"))
+        .current_dir(&l.project);
+    if let Some(t) = trust {
+        cmd.env("GEMINI_CLI_TRUST_WORKSPACE", t);
+    }
+    let out = cmd.output().expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{args:?}: {stderr}");
+    let mut text = String::from_utf8(out.stdout).expect("the output is UTF-8");
+    let client = l.base.join(CLIENT_DIR).to_string_lossy().into_owned();
+    text = text.replace(&client, "{CLIENT}");
+    for (path, ph) in l.placeholders() {
+        text = text.replace(&path, ph);
+    }
+    (text, stderr)
+}
+
+/// skillscope's prediction for `case`, run the way the client ran (`GEMINI_CLI_TRUST_WORKSPACE`
+/// as the capture set it), the run's folders replaced by the capture's placeholders; its stderr.
+fn predict_client(case: &ClientCase) -> (String, String) {
+    let l = lay_client(case);
+    run_client(&l, &["prompt", "--agent", case.agent], Some("true"), None)
+}
+
+/// A file of `case`'s capture.
+fn read_capture(case: &ClientCase, file: &str) -> String {
+    let p = agents_fixtures()
+        .join(case.client)
+        .join(case.name)
+        .join(file);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// The prediction for `case` is the captured listing, byte for byte, and costs as many tokens.
+fn assert_client_identical(case: &ClientCase) {
+    assert_client_identical_to(case, "listing.txt");
+}
+
+/// The prediction for `case` is its capture's listing `file`, byte for byte, and costs as many
+/// tokens.
+fn assert_client_identical_to(case: &ClientCase, file: &str) {
+    let want = read_capture(case, file);
+    let (got, stderr) = predict_client(case);
+    let (real, predicted) = (o200k(&want), o200k(&got));
+    eprintln!(
+        "{}/{}: real {real} o200k tokens, skillscope {predicted}",
+        case.client, case.name
+    );
+    if let Some(diff) = first_difference(&want, &got) {
+        panic!(
+            "{}/{}: skillscope's listing is not what the real client sent ({} bytes vs {}; \
+             {real} vs {predicted} o200k tokens): {diff}\nstderr: {stderr}",
+            case.client,
+            case.name,
+            want.len(),
+            got.len(),
+        );
+    }
+    assert_eq!(got.as_bytes(), want.as_bytes(), "{}", case.name);
+    assert_eq!(real, predicted, "{}: o200k tokens", case.name);
+}
+
+#[test]
+fn gemini_cli_mixed_is_byte_identical() {
+    assert_client_identical(&gemini_case("mixed", true));
+}
+
+/// The same library without `--approval-mode yolo`: the listing does not change (only the
+/// `activate_skill` tool is not declared).
+#[test]
+fn gemini_cli_mixed_plain_is_byte_identical() {
+    assert_client_identical(&gemini_case("mixed-plain", true));
+}
+
+/// Gemini CLI lists a folder in its glob's order, which is not stable between runs. skillscope
+/// models the order the captures show, descending code points within a folder:
+/// `listing.other-run.txt` of this case is exactly that, byte for byte; `listing.txt`, the other
+/// run, has `skill-077-zulu` before `skill-078-alpha` and is otherwise the same, so against it
+/// the entries are compared as a set, and the tokens exactly.
+#[test]
+fn gemini_cli_budget150_is_byte_identical() {
+    let case = gemini_case("budget150", false);
+    assert_client_identical_to(&case, "listing.other-run.txt");
+    let want = read_capture(&case, "listing.txt");
+    let (got, _) = predict_client(&case);
+    assert_eq!(
+        o200k(&got),
+        o200k(&want),
+        "o200k tokens against listing.txt"
+    );
+    let entries = |t: &str| {
+        let mut e: Vec<String> = t.split("  <skill>\n").map(str::to_string).collect();
+        e.sort();
+        e
+    };
+    assert_eq!(entries(&got), entries(&want), "the entries of listing.txt");
+    assert_ne!(got, want, "listing.txt is the run whose order differs");
+}
+
+#[test]
+fn opencode_mixed_is_byte_identical() {
+    assert_client_identical(&opencode_case("mixed", true));
+}
+
+#[test]
+fn opencode_budget150_is_byte_identical() {
+    assert_client_identical(&opencode_case("budget150", false));
+}
+
+/// `budget --agent` prices each client's skill tool beside the listing: Gemini CLI's
+/// `activate_skill` (every listed name, twice) and opencode's fixed `skill`, as large as the
+/// captured `tool.json`.
+#[test]
+fn budget_prices_the_captured_skill_tools() {
+    for (case, chars) in [
+        (gemini_case("mixed", true), 1_772),
+        (gemini_case("budget150", false), 6_332),
+        (opencode_case("mixed", true), 676),
+    ] {
+        let l = lay_client(&case);
+        let (json, _) = run_client(
+            &l,
+            &["budget", "--agent", case.agent, "--format", "json"],
+            Some("true"),
+            None,
+        );
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let tool = &v["tool_definition"];
+        assert_eq!(
+            tool["chars"], chars,
+            "{}/{}: {tool}",
+            case.client, case.name
+        );
+        assert!(tool["tokens"].as_u64().is_some_and(|n| n > 0), "{tool}");
+        let (text, _) = run_client(&l, &["budget", "--agent", case.agent], Some("true"), None);
+        let line = format!("tool definition ({}): ", tool["name"].as_str().unwrap());
+        assert!(text.contains(&line), "{text}");
+    }
+}
+
+/// Gemini CLI reads a project's skills only in a trusted folder: `GEMINI_CLI_TRUST_WORKSPACE`,
+/// else a rule of `~/.gemini/trustedFolders.json`; and without `gemini` on `PATH` its built-ins
+/// are located in npm's global folder.
+#[test]
+fn gemini_reads_project_skills_only_in_a_trusted_folder() {
+    let l = lay_client(&gemini_case("mixed", true));
+    let prompt = ["prompt", "--agent", "gemini"];
+    let (untrusted, _) = run_client(&l, &prompt, None, None);
+    assert!(
+        untrusted.contains("{HOME}/.gemini/skills/alpha-basic/SKILL.md"),
+        "{untrusted}"
+    );
+    assert!(!untrusted.contains("{PROJECT}"), "{untrusted}");
+    // The user's copy of a shared name is listed when the project's is not read.
+    assert!(
+        untrusted.contains("{HOME}/.gemini/skills/dup-shared/"),
+        "{untrusted}"
+    );
+    std::fs::write(
+        l.home.join(".gemini/trustedFolders.json"),
+        format!(
+            "{{{:?}: \"TRUST_FOLDER\"}}",
+            l.project.display().to_string()
+        ),
+    )
+    .unwrap();
+    let (trusted, _) = run_client(&l, &prompt, None, None);
+    assert_eq!(trusted, run_client(&l, &prompt, Some("true"), None).0);
+    let (distrusted, _) = run_client(&l, &prompt, Some("false"), None);
+    assert_eq!(distrusted, untrusted);
+    let (elsewhere, _) = run_client(&l, &prompt, Some("true"), Some(""));
+    assert!(
+        elsewhere.contains(
+            "<location>/usr/local/lib/node_modules/@google/gemini-cli/bundle/builtin/skill-creator/SKILL.md</location>"
+        ),
+        "{elsewhere}"
+    );
+}
+
+/// The clients' settings reach their built-ins and can silence the whole listing: Gemini CLI's
+/// `skills.disabled` (without regard to case) and `skills.enabled: false`; opencode's
+/// `permission.skill` for its built-in, and a last `*` rule denying the skill tool.
+#[test]
+fn client_settings_switch_off_built_ins_and_whole_listings() {
+    let l = lay_client(&gemini_case("mixed", true));
+    let gemini = ["prompt", "--agent", "gemini"];
+    let settings = l.home.join(".gemini/settings.json");
+    std::fs::write(
+        &settings,
+        r#"{"skills": {"disabled": ["Skill-Creator", "alpha-basic"]}}"#,
+    )
+    .unwrap();
+    let (text, _) = run_client(&l, &gemini, Some("true"), None);
+    assert!(!text.contains("<name>skill-creator</name>"), "{text}");
+    assert!(!text.contains("<name>alpha-basic</name>"), "{text}");
+    assert!(text.contains("<name>antigravity-support</name>"), "{text}");
+    assert!(text.contains("<name>gemini-disabled</name>"), "{text}");
+    std::fs::write(&settings, r#"{"skills": {"enabled": false}}"#).unwrap();
+    assert_eq!(run_client(&l, &gemini, Some("true"), None).0, "");
+
+    let l = lay_client(&opencode_case("mixed", true));
+    let opencode = ["prompt", "--agent", "opencode"];
+    let config = l.home.join(".config/opencode/opencode.json");
+    std::fs::write(
+        &config,
+        r#"{"permission": {"skill": {"customize-opencode": "deny"}}}"#,
+    )
+    .unwrap();
+    let (text, _) = run_client(&l, &opencode, None, None);
+    assert!(!text.contains("customize-opencode"), "{text}");
+    assert!(text.contains("<name>opencode-denied</name>"), "{text}");
+    std::fs::write(
+        &config,
+        r#"{"permission": {"skill": {"*": "deny", "alpha-basic": "allow"}}}"#,
+    )
+    .unwrap();
+    let (text, _) = run_client(&l, &opencode, None, None);
+    assert!(
+        text.contains("<name>alpha-basic</name>") && !text.contains("<name>aaa-first</name>"),
+        "{text}"
+    );
+    std::fs::write(&config, r#"{"permission": {"skill": "deny"}}"#).unwrap();
+    assert_eq!(run_client(&l, &opencode, None, None).0, "");
+}
+
+/// `inject --agent A NAME --json` in the laid-out `case` is the captured `inject-<name>.json`:
+/// the same blocks (role, kind, text byte for byte), and the text form is their text alone.
+fn assert_client_injection(case: &ClientCase, name: &str) {
+    let l = lay_client(case);
+    let (json, stderr) = run_client(
+        &l,
+        &["inject", "--agent", case.agent, name, "--json"],
+        Some("true"),
+        None,
+    );
+    let got: serde_json::Value =
+        serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}: {json} {stderr}"));
+    let want: serde_json::Value =
+        serde_json::from_str(&read_capture(case, &format!("inject-{name}.json"))).unwrap();
+    let want = want["added"].as_array().unwrap();
+    let got = got["blocks"].as_array().unwrap();
+    assert_eq!(got.len(), want.len(), "{got:?} vs {want:?}");
+    for (i, (w, g)) in want.iter().zip(got).enumerate() {
+        assert_eq!(
+            (w["role"].as_str(), w["type"].as_str()),
+            (g["role"].as_str(), g["type"].as_str()),
+            "{name}: block {i}"
+        );
+        let text = g["text"].as_str().unwrap();
+        if let Some(diff) = first_difference(w["text"].as_str().unwrap(), text) {
+            panic!("{name}: block {i} is not what the real client added: {diff}");
+        }
+        assert!(g["tokens"].as_u64().is_some_and(|t| t > 0), "{g}");
+    }
+    let (text, _) = run_client(
+        &l,
+        &["inject", "--agent", case.agent, name],
+        Some("true"),
+        None,
+    );
+    assert_eq!(text, read_capture(case, &format!("inject-{name}.txt")));
+}
+
+#[test]
+fn gemini_cli_activations_are_what_the_client_added() {
+    assert_client_injection(&gemini_case("mixed", true), "with-resources");
+    assert_client_injection(&gemini_case("mixed", true), "dup-shared");
+}
+
+#[test]
+fn opencode_skill_results_are_what_the_client_added() {
+    assert_client_injection(&opencode_case("mixed", true), "with-resources");
+    assert_client_injection(&opencode_case("mixed", true), "dup-shared");
+}
+
 #[path = "ground_truth_new_agents.rs"]
 mod new_agents;

@@ -67,11 +67,17 @@ fn check_compares_by_meaning_only_with_the_vectors_it_is_given_or_told_to_make()
             .collect::<Vec<_>>()
     };
 
-    // A fresh cache: words alone, said once, and the model never runs.
+    // A fresh cache: words alone, said once with --verbose (not after every check), and the
+    // model never runs.
     let (out, err) = check(t.path(), &[path]);
     assert!(meaning_warnings(&out).is_empty(), "{out}");
+    assert!(!err.contains("--embed"), "{err}");
+    let (_, err) = check(t.path(), &["--verbose", path]);
     assert_eq!(err.matches("--embed").count(), 1, "{err}");
-    assert!(err.contains("4 of 4 have no sentence vector yet"), "{err}");
+    assert!(
+        err.contains("4 of 4 descriptions have no sentence vector yet"),
+        "{err}"
+    );
     let (json_out, err) = check(t.path(), &["--format", "json", path]);
     let v: serde_json::Value = serde_json::from_str(&json_out).unwrap();
     assert_eq!(v["overlap_by_meaning"]["compared"], false, "{v}");
@@ -123,6 +129,17 @@ fn no_note_when_the_overlap_rule_is_not_reported() {
     assert!(!err.contains("--embed"), "{err}");
     let (_, err) = check(t.path(), &["--ignore", "overlap", lib.to_str().unwrap()]);
     assert!(!err.contains("--embed"), "{err}");
+    // Said when asked for (--verbose) and the rule is reported; plain check stays quiet.
     let (_, err) = check(t.path(), &["--select", "library", lib.to_str().unwrap()]);
+    assert!(!err.contains("--embed"), "{err}");
+    let (_, err) = check(
+        t.path(),
+        &["--verbose", "--select", "library", lib.to_str().unwrap()],
+    );
     assert!(err.contains("--embed"), "{err}");
+    let (_, err) = check(
+        t.path(),
+        &["--verbose", "--ignore", "overlap", lib.to_str().unwrap()],
+    );
+    assert!(!err.contains("--embed"), "{err}");
 }

@@ -346,3 +346,56 @@ fn assert_routing_target(v: &serde_json::Value) {
     }
     assert_quiet(semantic_quiet, hybrid_quiet);
 }
+
+/// The corpus's app skills whose descriptions are one template filled in with the app's name:
+/// a request that names the app finds its skill with the hybrid matcher over the whole corpus.
+#[test]
+#[ignore = "embeds the whole corpus (4,791 skills) on a cold cache: minutes on two cores; run with --ignored"]
+fn corpus_template_skills_are_found_when_the_request_names_them() {
+    let Some(corpus) = corpus() else { return };
+    let t = tempfile::tempdir().unwrap();
+    let c = corpus.to_str().unwrap();
+    let out = run(
+        &[
+            "check",
+            "--select",
+            "description-template",
+            "--format",
+            "json",
+            c,
+        ],
+        t.path(),
+    );
+    let v = json(&out);
+    let templated: Vec<&str> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["path"].as_str())
+        .collect();
+    for (message, skill) in [
+        (
+            "create an issue in Linear for the login bug",
+            "linear-automation",
+        ),
+        ("move my Jira ticket to done", "jira-automation"),
+        ("send the build command to my zellij session", "zellij"),
+    ] {
+        assert!(
+            templated.iter().any(|p| p.contains(&format!("/{skill}/"))),
+            "{skill} is no template skill of the corpus any more: {templated:?}"
+        );
+        let out = run(
+            &["match", "--matcher", "hybrid", "--json", message, c],
+            t.path(),
+        );
+        let v = json(&out);
+        let got: Vec<&str> = v["results"]["hybrid"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|m| m["name"].as_str())
+            .collect();
+        assert!(got.contains(&skill), "{message}: {got:?}");
+    }
+}

@@ -71,7 +71,7 @@ fn a_pipe_gets_every_character_and_the_columns_line_up() {
         "{budget}"
     );
     assert!(
-        budget.contains(&format!("{lib}/{LONG}")),
+        budget.contains(&format!(" lib/{LONG}\n")),
         "the whole folder: {budget}"
     );
     assert_eq!(

@@ -136,3 +136,92 @@ pub fn backdate_tree(root: &Path) {
         std::fs::File::open(&p).unwrap().set_modified(then).unwrap();
     }
 }
+
+/// Rebuilds a layout captured from a real installer (`tests/fixtures/installers/<case>/`, see
+/// its README) under `root`: the folders, the files (each `{NAME}` placeholder of the records
+/// replaced by its value in `vars`), the links exactly as the installer wrote them, and the run
+/// bits. `home-layout.txt` cases are rebuilt with `layout = "home-layout.txt"` and
+/// `files = "home-files"` by [`rebuild_layout_from`].
+pub fn rebuild_layout(case: &str, root: &Path, vars: &[(&str, &str)]) {
+    rebuild_layout_from(case, "layout.txt", "files", root, vars);
+}
+
+/// [`rebuild_layout`] from a case's other layout (its `home-layout.txt` and `home-files/`).
+pub fn rebuild_layout_from(
+    case: &str,
+    layout: &str,
+    files: &str,
+    root: &Path,
+    vars: &[(&str, &str)],
+) {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/installers")
+        .join(case);
+    let text = std::fs::read_to_string(dir.join(layout)).unwrap();
+    std::fs::create_dir_all(root).unwrap();
+    for line in text.lines() {
+        let (kind, rest) = line.split_once(' ').unwrap();
+        match kind {
+            "dir" => std::fs::create_dir_all(root.join(rest)).unwrap(),
+            "file" | "file+x" => {
+                let mut bytes = std::fs::read(dir.join(files).join(rest)).unwrap();
+                if rest.ends_with(".json") {
+                    let mut s = String::from_utf8(bytes).unwrap();
+                    for (k, v) in vars {
+                        s = s.replace(&format!("{{{k}}}"), v);
+                    }
+                    bytes = s.into_bytes();
+                }
+                let to = root.join(rest);
+                std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+                std::fs::write(&to, bytes).unwrap();
+                let mode = if kind == "file+x" { 0o755 } else { 0o644 };
+                std::fs::set_permissions(&to, std::fs::Permissions::from_mode(mode)).unwrap();
+            }
+            "link" => {
+                let (path, target) = rest.split_once(" -> ").unwrap();
+                let at = root.join(path);
+                std::fs::create_dir_all(at.parent().unwrap()).unwrap();
+                std::os::unix::fs::symlink(target, at).unwrap();
+            }
+            other => panic!("{case}/{layout}: unknown entry {other:?}"),
+        }
+    }
+}
+
+/// Every path below `root` as a layout line (`dir P`, `file P`, `file+x P`, `link P -> T`),
+/// sorted, leaving out `.git` and what `skip` names: to compare with a captured `layout.txt`.
+pub fn layout_of(root: &Path, skip: &dyn Fn(&str) -> bool) -> Vec<String> {
+    use std::os::unix::fs::PermissionsExt;
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            let rel = p.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+            if rel == ".git" || skip(&rel) {
+                continue;
+            }
+            let m = std::fs::symlink_metadata(&p).unwrap();
+            if m.file_type().is_symlink() {
+                let t = std::fs::read_link(&p).unwrap();
+                out.push(format!("link {rel} -> {}", t.display()));
+            } else if m.is_dir() {
+                out.push(format!("dir {rel}"));
+                stack.push(p);
+            } else if m.permissions().mode() & 0o111 != 0 {
+                out.push(format!("file+x {rel}"));
+            } else {
+                out.push(format!("file {rel}"));
+            }
+        }
+    }
+    out.sort_by(|a, b| {
+        a.split_once(' ')
+            .unwrap()
+            .1
+            .cmp(b.split_once(' ').unwrap().1)
+    });
+    out
+}

@@ -23,8 +23,8 @@ pub struct BudgetArgs {
     /// Output: a table (biggest skills first), JSON, or markdown for a pull-request comment.
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     pub format: OutputFormat,
-    /// The listing format whose entries are L1: xml, markdown, claude-code, codex or lazy-skills
-    /// [default: the agent's own with --agent, else xml].
+    /// The listing format whose entries are L1: xml, markdown, claude-code, codex, lazy-skills,
+    /// gemini or opencode [default: the agent's own with --agent, else xml].
     #[arg(long, add = clap_complete::ArgValueCandidates::new(crate::cli::complete::listings))]
     pub listing: Option<Format>,
     /// The listing tier: auto, full, compact or names.

@@ -167,7 +167,7 @@ pub fn snapshot(
             }
         }
         totals.l1.insert(f.clone(), sum);
-        let l = format_listing(&virt, format, settings, &enabled);
+        let l = format_listing((lib, &virt, labels), format, settings, &enabled);
         for r in &mut records {
             r.fate.insert(f.clone(), Fate::Off);
         }
@@ -214,15 +214,18 @@ struct FormatListing {
     fates: Vec<(usize, listing::Fate)>,
 }
 
-/// The listing in `format` of the skills `enabled` switches on. An agent's own format is that
-/// agent's listing as `prompt` prints it: its view of the library (Claude Code reads files
-/// without a valid frontmatter too), its client's built-ins, its default model's window.
+/// The listing in `format` of the skills `enabled` switches on, with the library's paths made
+/// the same on every machine (`libs`: the library, it relocated, the roots' labels). An agent's
+/// own format is that agent's listing as `prompt` prints it: its view of the library (read from
+/// the real files: Claude Code and Gemini CLI read files without a valid frontmatter too), its
+/// client's built-ins (a client's install folder left as `{CLIENT}`), its default model's window.
 fn format_listing(
-    lib: &Library,
+    libs: (&Library, &Library, &[String]),
     format: Format,
     settings: Settings,
     enabled: &dyn Fn(usize) -> bool,
 ) -> FormatListing {
+    let (real, lib, labels) = libs;
     let Some(agent) = crate::core::agents::model::agent_of_format(format) else {
         let l = listing::render(
             lib,
@@ -240,14 +243,20 @@ fn format_listing(
         };
     };
     let m = crate::core::agents::model::model(agent);
-    let opts = m.listing_options(
-        format,
-        settings.tier,
-        m.client.is_none().then_some(settings.context_window),
-        None,
-        &crate::core::agents::client::BudgetOverrides::default(),
-    );
-    let (view, keep) = crate::core::agents::view::agent_view(lib, agent, &[], None);
+    let opts = ListingOptions {
+        client_dir: None,
+        ..m.listing_options(
+            format,
+            settings.tier,
+            m.client
+                .is_none_or(|c| c.models.is_empty())
+                .then_some(settings.context_window),
+            None,
+            &crate::core::agents::client::BudgetOverrides::default(),
+        )
+    };
+    let (view, keep) = crate::core::agents::view::agent_view(real, agent, &[], None);
+    let (_, view) = relocate(&view, labels);
     let l = listing::render(&view, &|i| keep.get(i).is_some_and(|&k| enabled(k)), &opts);
     FormatListing {
         fates: l

@@ -7,6 +7,7 @@ use crate::cli::args::LibraryArgs;
 use crate::cli::output::note_demo;
 use crate::cli::output::{SKILL_SCHEMA_VERSION, SkillJson, TokensJson};
 use crate::core::Library;
+use crate::core::agents::tools::ToolDefinition;
 use crate::core::budget;
 use crate::core::listing::{self, BudgetUnit, Fate, Format, Listing, Tier};
 use crate::core::skill::KindSource;
@@ -56,6 +57,14 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         || crate::cli::args::count_levels(&lib, args.encoding, args.listing(), &cache),
     );
     let listing_tokens = tokens::count_listing(&lib, &listing.text, args.encoding, &cache) as usize;
+    let tool = args
+        .view
+        .agent_for(Some(args.listing()))
+        .and_then(|a| crate::core::agents::tools::definition(a, &listing.names))
+        .map(|d| {
+            let n = tokens::count_text(&d.json, args.encoding, &cache) as usize;
+            (d, n)
+        });
     crate::cli::args::save_cache(&cache);
     crate::cli::args::save_counts(&lib, &cache);
     let used = usage::costs_when_used(
@@ -67,6 +76,7 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         lib: &lib,
         listing: &listing,
         listing_tokens,
+        tool: tool.as_ref(),
         counts: &counts,
         used: &used,
         scope: &scope,
@@ -116,6 +126,8 @@ struct Report<'a> {
     lib: &'a Library,
     listing: &'a Listing,
     listing_tokens: usize,
+    /// The agent's skill tool, when its client declares one beside the listing, and its tokens.
+    tool: Option<&'a (ToolDefinition, usize)>,
     counts: &'a [SkillTokens],
     used: &'a [UseCost],
     /// The skills of the asked namespace (all without --namespace).
@@ -136,6 +148,9 @@ struct JsonReport<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     model: Option<JsonModel<'a>>,
     listing: JsonListing,
+    /// The agent's skill tool as its client declares it every turn beside the listing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_definition: Option<JsonTool>,
     totals: JsonTotals,
     skills: Vec<SkillJson<'a>>,
 }
@@ -169,6 +184,13 @@ struct JsonListing {
     window_percent: f64,
     over_window: bool,
     fates: JsonFates,
+}
+
+#[derive(Serialize)]
+struct JsonTool {
+    name: &'static str,
+    chars: usize,
+    tokens: usize,
 }
 
 #[derive(Serialize)]
@@ -278,6 +300,11 @@ impl Report<'_> {
                     dropped: l.count(Fate::Dropped),
                 },
             },
+            tool_definition: self.tool.map(|(d, tokens)| JsonTool {
+                name: d.name,
+                chars: d.json.chars().count(),
+                tokens: *tokens,
+            }),
             totals: JsonTotals {
                 skills: self.scope.iter().filter(|s| **s).count(),
                 l1: t.l1.tokens,
@@ -446,7 +473,7 @@ impl Report<'_> {
                 thousands(bin as u64),
                 fates[i].map_or("off", Fate::as_str),
                 names.pad(&names.fit(&sk.name)),
-                folders.fit_left(&sk.dir.display().to_string()),
+                folders.fit_left(&crate::cli::output::shown_path(&sk.dir)),
             );
             s.push_str(line.trim_end());
             s.push('\n');
@@ -504,6 +531,15 @@ impl Report<'_> {
             thousands(l.count(Fate::NameOnly) as u64),
             thousands(l.count(Fate::Dropped) as u64),
         ));
+        if let Some((d, tokens)) = self.tool {
+            s.push_str(&format!(
+                "tool definition ({}): {} tokens per turn{} ({} characters of JSON)\n",
+                d.name,
+                thousands(*tokens as u64),
+                self.beside(*tokens as u64),
+                thousands(d.json.chars().count() as u64),
+            ));
+        }
         let window = self.window;
         if self.listing_tokens > window {
             s.push_str(&format!(

@@ -90,10 +90,21 @@ pub fn per_agent(
             let opts = m.listing_options(
                 m.format,
                 tier,
-                m.client.is_none().then_some(window),
+                m.client
+                    .is_none_or(|c| c.models.is_empty())
+                    .then_some(window),
                 None,
                 &BudgetOverrides::default(),
             );
+            // A client's built-ins located in its install folder are priced as installed in
+            // its default folder, so that the figures do not depend on this machine's PATH.
+            let opts = listing::ListingOptions {
+                client_dir: m
+                    .client
+                    .and_then(|c| c.install)
+                    .map(|i| std::path::Path::new(i.default_dir)),
+                ..opts
+            };
             // An agent with switches of its own obeys only those, applied in its view.
             let on = |i: usize| {
                 keep.get(i).is_some_and(|&k| {

@@ -4,7 +4,9 @@
 //! (`tests/fixtures/agents/<client>@<version>/`, `tests/cli/ground_truth.rs`).
 
 use crate::core::listing::BuiltinEntry;
-use std::path::Path;
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 /// One model an agent's client runs, as its listing budget sees it.
 #[derive(Debug, PartialEq, Eq)]
@@ -36,6 +38,64 @@ pub struct Client {
     pub budget_setting: Option<&'static str>,
     /// Its settings files: below the home folder, then below the project (later ones win).
     pub settings_files: (&'static [&'static str], &'static [&'static str]),
+    /// Where it is installed, for built-ins whose location is below that folder.
+    pub install: Option<&'static Install>,
+}
+
+/// How to find the folder an npm-installed client lives in (what the captures call `{CLIENT}`:
+/// the folder holding its `node_modules`).
+#[derive(Debug)]
+pub struct Install {
+    /// Its command, looked for on `PATH`.
+    pub command: &'static str,
+    /// Its package folder below the install folder (`node_modules/@google/gemini-cli`).
+    pub package: &'static str,
+    /// The install folder taken when the command is not found: npm's global one by default.
+    pub default_dir: &'static str,
+    /// The folder found, once per process.
+    found: OnceLock<PathBuf>,
+}
+
+impl Install {
+    /// An install of `command` from the package at `package`, `default_dir` when not found.
+    pub const fn new(
+        command: &'static str,
+        package: &'static str,
+        default_dir: &'static str,
+    ) -> Self {
+        Install {
+            command,
+            package,
+            default_dir,
+            found: OnceLock::new(),
+        }
+    }
+
+    /// The install folder of the command found first on `path` (a `PATH` value): the command,
+    /// its links resolved, lies inside `FOLDER/package`; `None` when no command on `path` does.
+    pub fn find(&self, path: &OsStr) -> Option<PathBuf> {
+        let package = Path::new(self.package);
+        std::env::split_paths(path)
+            .map(|d| d.join(self.command))
+            .filter(|c| c.is_file())
+            .filter_map(|c| std::fs::canonicalize(c).ok())
+            .find_map(|real| {
+                real.ancestors()
+                    .find(|a| a.ends_with(package))
+                    .and_then(|a| a.ancestors().nth(package.components().count()))
+                    .map(Path::to_path_buf)
+            })
+    }
+
+    /// The install folder: the command's on this process's `PATH`, else the default one (read
+    /// once per process).
+    pub fn dir(&'static self) -> &'static Path {
+        self.found.get_or_init(|| {
+            std::env::var_os("PATH")
+                .and_then(|p| self.find(&p))
+                .unwrap_or_else(|| PathBuf::from(self.default_dir))
+        })
+    }
 }
 
 /// A model the client does not know.
@@ -195,6 +255,47 @@ pub static CLAUDE_CODE_2_1_332: Client = Client {
         &[".claude/settings.json"],
         &[".claude/settings.json", ".claude/settings.local.json"],
     ),
+    install: None,
+};
+
+/// Where Gemini CLI is installed: `gemini` on `PATH` is `…/node_modules/@google/gemini-cli/
+/// bundle/gemini.js`; without it, npm's default global folder (`npm install -g` with the prefix
+/// `/usr/local`).
+static GEMINI_INSTALL: Install = Install::new(
+    "gemini",
+    "node_modules/@google/gemini-cli",
+    "/usr/local/lib",
+);
+
+/// Gemini CLI 0.61.0 (npm `@google/gemini-cli`), as captured in
+/// `tests/fixtures/agents/gemini-cli@0.61.0/`: no budget and no model in its listing; two
+/// built-in skills, listed first, located below the folder it is installed in.
+pub static GEMINI_CLI_0_61_0: Client = Client {
+    version: "0.61.0",
+    models: &[],
+    builtins: super::gemini_opencode_builtins::GEMINI_BUILTINS,
+    budget_env: None,
+    budget_setting: None,
+    settings_files: (&[".gemini/settings.json"], &[".gemini/settings.json"]),
+    install: Some(&GEMINI_INSTALL),
+};
+
+/// opencode 1.18.33 (npm `opencode-ai`), as captured in `tests/fixtures/agents/opencode@1.18.33/`:
+/// no budget and no model in its listing; one built-in skill, located `<built-in>`.
+pub static OPENCODE_1_18_33: Client = Client {
+    version: "1.18.33",
+    models: &[],
+    builtins: super::gemini_opencode_builtins::OPENCODE_BUILTINS,
+    budget_env: None,
+    budget_setting: None,
+    settings_files: (
+        &[
+            ".config/opencode/opencode.json",
+            ".config/opencode/opencode.jsonc",
+        ],
+        &["opencode.json", "opencode.jsonc"],
+    ),
+    install: None,
 };
 
 /// Codex 0.171.0 (npm `@openai/codex`, its native binary `codex-linux-x64`), as captured in
@@ -217,6 +318,7 @@ pub static CODEX_0_171_0: Client = Client {
     budget_env: None,
     budget_setting: None,
     settings_files: (&[".codex/config.toml"], &[]),
+    install: None,
 };
 
 /// Qwen Code 0.24.4 (npm `@qwen-code/qwen-code`), as captured in
@@ -229,6 +331,7 @@ pub static QWEN_CODE_0_24_4: Client = Client {
     budget_env: None,
     budget_setting: None,
     settings_files: (&[".qwen/settings.json"], &[".qwen/settings.json"]),
+    install: None,
 };
 
 /// GitHub Copilot CLI 1.0.102 (npm `@github/copilot`), as captured in
@@ -244,6 +347,7 @@ pub static COPILOT_1_0_102: Client = Client {
         &[".copilot/settings.json"],
         &[".github/copilot/settings.json"],
     ),
+    install: None,
 };
 
 /// Cline 3.0.65 (npm `cline`), as captured in `tests/fixtures/agents/cline@3.0.65/`: names
@@ -255,6 +359,7 @@ pub static CLINE_3_0_65: Client = Client {
     budget_env: None,
     budget_setting: None,
     settings_files: (&[], &[]),
+    install: None,
 };
 
 /// OpenClaw 2026.9.6 (npm `openclaw`), as captured in `tests/fixtures/agents/openclaw@2026.9.6/`:
@@ -267,6 +372,7 @@ pub static OPENCLAW_2026_9_6: Client = Client {
     budget_env: None,
     budget_setting: None,
     settings_files: (&[".openclaw/openclaw.json"], &[]),
+    install: None,
 };
 
 #[cfg(test)]
@@ -289,6 +395,36 @@ mod tests {
         );
         assert_eq!(c.builtins.len(), 13);
         assert_eq!(c.builtins.iter().filter(|b| b.fixed).count(), 11);
+    }
+
+    #[test]
+    fn an_install_is_found_through_the_links_of_its_command() {
+        let t = tempfile::tempdir().unwrap();
+        let prefix = t.path().join("prefix");
+        let bundle = prefix.join("node_modules/@google/gemini-cli/bundle");
+        std::fs::create_dir_all(&bundle).unwrap();
+        std::fs::write(bundle.join("gemini.js"), "").unwrap();
+        let bin = t.path().join("bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        let install = Install::new(
+            "gemini",
+            "node_modules/@google/gemini-cli",
+            "/usr/local/lib",
+        );
+        let path = std::env::join_paths([t.path().join("empty"), bin.clone()]).unwrap();
+        assert_eq!(install.find(&path), None);
+        std::os::unix::fs::symlink(bundle.join("gemini.js"), bin.join("gemini")).unwrap();
+        assert_eq!(
+            install.find(&path),
+            Some(std::fs::canonicalize(&prefix).unwrap())
+        );
+        // A command that is not the package's is no install of it.
+        std::fs::remove_file(bin.join("gemini")).unwrap();
+        std::fs::write(bin.join("gemini"), "").unwrap();
+        assert_eq!(install.find(&path), None);
+        assert!(GEMINI_CLI_0_61_0.models.is_empty());
+        assert_eq!(GEMINI_CLI_0_61_0.builtins.len(), 2);
+        assert_eq!(OPENCODE_1_18_33.builtins.len(), 1);
     }
 
     #[test]

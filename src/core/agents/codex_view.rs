@@ -229,6 +229,8 @@ mod tests {
         write(&a, "dup/SKILL.md", "---\nname: dup\ndescription: A.\n---\n");
         write(&b, "dup/SKILL.md", "---\nname: dup\ndescription: B.\n---\n");
         std::os::unix::fs::symlink(a.join("dup"), b.join("link")).unwrap();
+        // A second name for it in its own root stays a skill of its own in the library.
+        std::os::unix::fs::symlink("dup", a.join("later")).unwrap();
         let lib = Library::load(
             vec![
                 Root::new(&a, Agent::Codex, Scope::User),
@@ -241,6 +243,9 @@ mod tests {
         let by = |d: &str| lib.skills.iter().position(|s| s.dir.ends_with(d)).unwrap();
         assert_eq!(shadow[by("a/dup")], None);
         assert_eq!(shadow[by("b/dup")], None);
-        assert_eq!(shadow[by("b/link")], Some(by("a/dup")));
+        assert_eq!(shadow[by("a/later")], Some(by("a/dup")));
+        // Reached from another root, it is one skill already (`core::layout`), linked there.
+        assert_eq!(lib.len(), 3);
+        assert!(lib.skills[by("a/dup")].linked[0].dir.ends_with("b/link"));
     }
 }

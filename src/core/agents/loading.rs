@@ -13,7 +13,7 @@ pub struct Block {
     /// The message's role: `user`, `system`, `developer`.
     pub role: &'static str,
     /// The block's kind as the client's API names it: `tool_result`, `text`, `input_text`,
-    /// `function_response`.
+    /// `functionResponse`.
     #[serde(rename = "type")]
     pub kind: &'static str,
     /// Its text, byte for byte.
@@ -78,6 +78,28 @@ pub fn claude_code(skill: &Skill, called: &str, args: &str) -> Result<Vec<Block>
         Block::new("user", "tool_result", format!("Launching skill: {called}")),
         Block::new("user", "text", text),
     ])
+}
+
+/// Gemini CLI 0.61.0's `activate_skill` called with `called` for `skill`: one
+/// `functionResponse`, `<activated_skill>` with the body and the skill folder's tree
+/// ([`super::tools::gemini_activation`]).
+pub fn gemini(skill: &Skill, called: &str) -> Vec<Block> {
+    vec![Block::new(
+        "user",
+        "functionResponse",
+        super::tools::gemini_activation(skill, called),
+    )]
+}
+
+/// opencode 1.18.33's `skill` tool called for `skill`: one `tool_result`, `<skill_content>` with
+/// the body, the base directory and some of the skill's files
+/// ([`super::tools::opencode_skill_content`]).
+pub fn opencode(skill: &Skill) -> Vec<Block> {
+    vec![Block::new(
+        "user",
+        "tool_result",
+        super::tools::opencode_skill_content(skill),
+    )]
 }
 
 /// Claude Code's placeholders: `$ARGUMENTS[N]` is the N-th word of `args` (empty past the

@@ -6,12 +6,12 @@
 //! budget, match, the Prompt screen) reads it from here; `docs/agents.md` tables it.
 
 use super::client::{
-    CLAUDE_CODE_2_1_332, CLINE_3_0_65, CODEX_0_171_0, COPILOT_1_0_102, Client, OPENCLAW_2026_9_6,
-    QWEN_CODE_0_24_4,
+    CLAUDE_CODE_2_1_332, CLINE_3_0_65, CODEX_0_171_0, COPILOT_1_0_102, Client, GEMINI_CLI_0_61_0,
+    OPENCLAW_2026_9_6, OPENCODE_1_18_33, QWEN_CODE_0_24_4,
 };
 use crate::core::catalogue::Profile;
 use crate::core::listing::Format;
-use crate::core::skill::Skill;
+use crate::core::skill::{Place, Skill};
 use crate::core::source::Agent;
 use std::path::Path;
 use std::time::Duration;
@@ -30,8 +30,16 @@ pub enum EnableDefault {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Injection {
     /// The model calls the Skill tool; the tool result holds the SKILL.md body after a line
-    /// naming the skill's folder (Claude Code, opencode, Goose, Gemini's `activate_skill`).
+    /// naming the skill's folder (Claude Code, Goose).
     SkillTool,
+    /// The model calls Gemini CLI's `activate_skill`: the function response is
+    /// `<activated_skill>` with the trimmed body and the skill folder's tree, up to 200 items
+    /// (`core::agents::tools::gemini_activation`).
+    ActivateSkill,
+    /// The model calls opencode's `skill` tool: the result is `<skill_content>` with the trimmed
+    /// body, the skill's folder and up to 10 of its other files
+    /// (`core::agents::tools::opencode_skill_content`).
+    SkillContent,
     /// The model reads the SKILL.md file named in its listing (Codex).
     ReadFile,
     /// Before the model runs, each matched skill's body is added as a system message headed
@@ -117,17 +125,21 @@ pub static MODELS: &[AgentModel] = &[
             &[".claude", "skills"],
             &[".agents", "skills"],
         ],
+        format: Format::Opencode,
         profile: Profile::Opencode,
-        injection: Injection::SkillTool,
-        source: "opencode.ai/docs/skills",
+        injection: Injection::SkillContent,
+        source: "opencode 1.18.33 as captured (tests/fixtures/agents/FINDINGS.md); opencode.ai/docs/skills",
+        client: Some(&OPENCODE_1_18_33),
         ..AS_GIVEN
     },
     AgentModel {
         agent: Agent::Gemini,
         name: "Gemini CLI",
         folders: &[&[".gemini", "skills"], &[".agents", "skills"]],
-        injection: Injection::SkillTool,
-        source: "geminicli.com/docs/cli/skills",
+        format: Format::Gemini,
+        injection: Injection::ActivateSkill,
+        source: "Gemini CLI 0.61.0 as captured (tests/fixtures/agents/FINDINGS.md); geminicli.com/docs/cli/skills",
+        client: Some(&GEMINI_CLI_0_61_0),
         ..AS_GIVEN
     },
     AgentModel {
@@ -256,6 +268,8 @@ pub fn agent_of_format(format: Format) -> Option<Agent> {
         Format::ClaudeCode => Some(Agent::ClaudeCode),
         Format::Codex => Some(Agent::Codex),
         Format::LazySkills => Some(Agent::LazySkills),
+        Format::Gemini => Some(Agent::Gemini),
+        Format::Opencode => Some(Agent::Opencode),
         Format::QwenCode => Some(Agent::QwenCode),
         Format::Copilot => Some(Agent::Copilot),
         Format::Cline => Some(Agent::Cline),
@@ -268,32 +282,59 @@ pub fn agent_of_format(format: Format) -> Option<Agent> {
 /// some agent reads (`.agents/skills` is read by Codex, opencode, Gemini CLI, Goose and the
 /// generic agent). Skills of folders given on the command line (and the demo) are read by every
 /// agent, since they are given to see how an agent would list them.
+/// A skill linked into other agents' folders ([`Skill::linked`]) is read by the readers of each
+/// of its places.
 pub fn readers(skill: &Skill) -> Vec<Agent> {
-    if matches!(skill.agent, Agent::Path | Agent::Demo) {
+    let mut out = readers_at(skill.agent, skill.scope, &skill.dir, skill.command);
+    for p in &skill.linked {
+        for a in readers_at(p.agent, p.scope, &p.dir, false) {
+            if !out.contains(&a) {
+                out.push(a);
+            }
+        }
+    }
+    out
+}
+
+/// Whether `agent` reads the skill at `place` (see [`readers`]).
+pub fn reads_at(place: &Place, agent: Agent) -> bool {
+    readers_at(place.agent, place.scope, &place.dir, false).contains(&agent)
+}
+
+/// The agents that read a skill at one of its places: `dir` under a root of `agent` at `scope`.
+fn readers_at(
+    agent: Agent,
+    scope: crate::core::source::Scope,
+    dir: &Path,
+    command: bool,
+) -> Vec<Agent> {
+    if matches!(agent, Agent::Path | Agent::Demo) {
         return MODELS.iter().map(|m| m.agent).collect();
     }
     // Managed skills, `--add-dir` skills and commands are Claude Code's alone, though their
     // folders end in `.claude/skills` like the folders other agents borrow.
-    if skill.command
+    if command
         || matches!(
-            skill.scope,
+            scope,
             crate::core::source::Scope::Managed | crate::core::source::Scope::AddDir
         )
     {
-        return vec![skill.agent];
+        return vec![agent];
     }
-    let mut found = folder_readers(MODELS.iter().map(|m| (m.agent, m.folders)), &skill.dir);
-    user_claude_folder_aside(skill, &mut found);
-    if found.is_empty() {
-        vec![skill.agent]
-    } else {
-        found
-    }
+    let mut found = folder_readers(MODELS.iter().map(|m| (m.agent, m.folders)), dir);
+    user_claude_folder_aside(scope, dir, &mut found);
+    if found.is_empty() { vec![agent] } else { found }
 }
 
 /// GitHub Copilot CLI reads `.claude/skills` in a project only, never `~/.claude/skills`.
-pub(super) fn user_claude_folder_aside(skill: &Skill, found: &mut Vec<Agent>) {
-    if skill.scope == crate::core::source::Scope::User && skill.root.ends_with(".claude/skills") {
+pub(super) fn user_claude_folder_aside(
+    scope: crate::core::source::Scope,
+    dir: &Path,
+    found: &mut Vec<Agent>,
+) {
+    if scope == crate::core::source::Scope::User
+        && dir.ancestors().any(|a| a.ends_with(".claude/skills"))
+    {
         found.retain(|a| *a != Agent::Copilot);
     }
 }

@@ -26,6 +26,15 @@ impl SkillSwitches for Rules {
     fn effective(&self, skill: &Skill, _paths: &PathCache) -> Effective {
         effective(&self.0, skill)
     }
+
+    /// The skill tool itself denied: the last rule for skills is `*` = deny (`Permission.disabled`),
+    /// and opencode leaves the listing out of its system prompt.
+    fn listing_off(&self) -> Option<String> {
+        self.0
+            .last()
+            .filter(|r| r.pattern == "*" && r.action == Action::Deny)
+            .map(|r| r.source.clone())
+    }
 }
 
 impl AgentPlugin for Opencode {

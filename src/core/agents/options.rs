@@ -9,8 +9,9 @@ use crate::core::listing::{DEFAULT_CONTEXT_WINDOW, Format, ListingOptions, Tier}
 impl AgentModel {
     /// Its own listing in `format` at `tier`: for an agent whose budget depends on its client's
     /// model, that model's window (`window` when given) and characters per token, the budget the
-    /// environment or its settings set (`overrides`), and its client's built-in entries when
-    /// `format` is its own; for the others, the share of `window` (else the default window).
+    /// environment or its settings set (`overrides`); its client's built-in entries (and the
+    /// folder the client is installed in, for their locations) when `format` is its own; for the
+    /// others, the share of `window` (else the default window).
     pub fn listing_options(
         &self,
         format: Format,
@@ -28,14 +29,16 @@ impl AgentModel {
         let Some(client) = self.client else {
             return generic;
         };
-        let builtins = if format == self.format {
-            client.builtins
-        } else {
-            &[]
-        };
+        let own = format == self.format;
+        let builtins = if own { client.builtins } else { &[] };
+        let client_dir = client
+            .install
+            .filter(|_| own)
+            .map(super::client::Install::dir);
         let Some(m) = chosen.or_else(|| client.default_model()) else {
             return ListingOptions {
                 builtins,
+                client_dir,
                 ..generic
             };
         };
@@ -45,6 +48,7 @@ impl AgentModel {
             chars_per_token: m.chars_per_token,
             budget_chars: overrides.budget(context_window, m.chars_per_token),
             builtins,
+            client_dir,
             ..generic
         }
     }

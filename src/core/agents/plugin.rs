@@ -64,6 +64,10 @@ pub trait SkillSwitches: Send + Sync + fmt::Debug {
     /// The skill's state for the agent and what decided it. `paths` resolves folders once for
     /// every agent that names skills by path.
     fn effective(&self, skill: &Skill, paths: &PathCache) -> Effective;
+    /// The setting that keeps the agent from listing any skill at all, if one does.
+    fn listing_off(&self) -> Option<String> {
+        None
+    }
 }
 
 /// One settings file's text, with its name for people (`~/.claude/settings.json`).

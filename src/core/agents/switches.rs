@@ -2,6 +2,7 @@
 //! say of each skill.
 
 use super::error::ToggleError;
+use super::gemini::GeminiSettings;
 use super::model::folder_readers;
 use super::plugin::{
     AgentPlugin, AgentState, Badge, Effective, PathCache, Registry, SettingsText, SkillSwitches,
@@ -29,9 +30,11 @@ fn find(registry: Registry, agent: Agent) -> Option<&'static dyn AgentPlugin> {
     registry.iter().copied().find(|p| p.id() == agent)
 }
 
-/// Whether `agent` has per-skill switches of its own (settings files skillscope reads).
+/// Whether `agent` has per-skill switches of its own (settings files skillscope reads): the
+/// registered agents, and Gemini CLI, whose `skills.disabled` its view reads (skillscope does not
+/// write it yet). Such an agent obeys only its own switches, never skillscope's store.
 pub fn has_switches(agent: Agent) -> bool {
-    find(REGISTRY, agent).is_some()
+    find(REGISTRY, agent).is_some() || agent == Agent::Gemini
 }
 
 /// Whether `agent`'s own settings decide `skill` in its view: the agent has per-skill switches
@@ -71,6 +74,8 @@ pub struct AgentSwitches {
     /// What each agent's settings say, in registry order.
     views: Vec<Arc<dyn SkillSwitches>>,
     paths: PathCache,
+    /// What Gemini CLI's settings say of its skills (it has switches, but no toggle yet).
+    gemini: Arc<GeminiSettings>,
 }
 
 impl AgentSwitches {
@@ -105,7 +110,19 @@ impl AgentSwitches {
                 });
             }
         }
-        AgentSwitches::build(registry, home, project, files, PathCache::default())
+        let workspace = gemini_workspace(project);
+        let (gemini, mut found) =
+            GeminiSettings::read(home, workspace.as_deref(), &|k| std::env::var(k).ok());
+        let (sw, diags) = AgentSwitches::build(
+            registry,
+            home,
+            project,
+            files,
+            PathCache::default(),
+            Arc::new(gemini),
+        );
+        found.extend(diags);
+        (sw, found)
     }
 
     fn build(
@@ -114,6 +131,7 @@ impl AgentSwitches {
         project: Option<&Path>,
         files: Vec<SettingsFile>,
         paths: PathCache,
+        gemini: Arc<GeminiSettings>,
     ) -> (AgentSwitches, Vec<Diagnostic>) {
         let mut diags = Vec::new();
         let mut views = Vec::new();
@@ -144,6 +162,7 @@ impl AgentSwitches {
             files,
             views,
             paths,
+            gemini,
         };
         (sw, diags)
     }
@@ -167,6 +186,7 @@ impl AgentSwitches {
             self.project.as_deref(),
             files,
             self.paths.clone(),
+            Arc::clone(&self.gemini),
         )
         .0
     }
@@ -214,7 +234,17 @@ impl AgentSwitches {
 
     /// Every settings file read (or looked for): what a watcher keeps an eye on.
     pub fn files(&self) -> Vec<PathBuf> {
-        self.files.iter().map(|f| f.path.clone()).collect()
+        let mut out: Vec<PathBuf> = self.files.iter().map(|f| f.path.clone()).collect();
+        out.extend(GeminiSettings::files(
+            &self.home,
+            self.gemini.workspace.as_deref(),
+        ));
+        out
+    }
+
+    /// What Gemini CLI's settings say of its skills: trust, `skills.disabled`, `skills.enabled`.
+    pub fn gemini(&self) -> &GeminiSettings {
+        &self.gemini
     }
 
     /// The project folder the settings were read under, if any.
@@ -232,6 +262,21 @@ impl AgentSwitches {
                 file: None,
             },
         }
+    }
+
+    /// The state `agent`'s settings give a skill called `name` that is no skill of the library
+    /// (a built-in of its client).
+    pub fn effective_for_name(&self, name: &str, agent: Agent) -> Effective {
+        let root = crate::core::source::Root::new("", agent, crate::core::source::Scope::User);
+        let mut probe = Skill::new(&root, PathBuf::new(), PathBuf::new());
+        probe.name = name.to_string();
+        self.effective(&probe, agent)
+    }
+
+    /// The setting that keeps `agent` from listing any skill at all, if one does.
+    pub fn listing_off(&self, agent: Agent) -> Option<String> {
+        let i = self.registry.iter().position(|p| p.id() == agent)?;
+        self.views[i].listing_off()
     }
 
     /// One badge per agent with switches: whether it reads the skill's folder and what it does
@@ -288,16 +333,43 @@ pub fn readers(skill: &Skill) -> Vec<Agent> {
 }
 
 fn readers_in(registry: Registry, skill: &Skill) -> Vec<Agent> {
-    let mut found = folder_readers(
-        registry.iter().map(|p| (p.id(), p.skill_folders())),
-        &skill.dir,
-    );
-    super::model::user_claude_folder_aside(skill, &mut found);
+    let mut out = readers_at(registry, &skill.dir, skill.agent, skill.scope);
+    // A skill linked into other agents' folders is read by the readers of each place.
+    for p in &skill.linked {
+        for a in readers_at(registry, &p.dir, p.agent, p.scope) {
+            if !out.contains(&a) {
+                out.push(a);
+            }
+        }
+    }
+    out
+}
+
+fn readers_at(
+    registry: Registry,
+    dir: &Path,
+    agent: Agent,
+    scope: crate::core::source::Scope,
+) -> Vec<Agent> {
+    let mut found = folder_readers(registry.iter().map(|p| (p.id(), p.skill_folders())), dir);
+    super::model::user_claude_folder_aside(scope, dir, &mut found);
     if !found.is_empty() {
         found
-    } else if find(registry, skill.agent).is_some() {
-        vec![skill.agent]
+    } else if find(registry, agent).is_some() {
+        vec![agent]
     } else {
         Vec::new()
     }
+}
+
+/// The folder Gemini CLI is taken to run in: the current folder when it is inside the project
+/// folder (Gemini CLI reads the project skills of the folder it starts in, not of the
+/// repository's root), else the project folder.
+fn gemini_workspace(project: Option<&Path>) -> Option<PathBuf> {
+    let project = project?;
+    let cwd = std::env::current_dir().ok();
+    Some(
+        cwd.filter(|c| c.starts_with(project))
+            .unwrap_or_else(|| project.to_path_buf()),
+    )
 }

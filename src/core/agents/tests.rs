@@ -319,6 +319,39 @@ fn badges_say_who_reads_and_who_loads() {
 }
 
 #[test]
+fn a_skill_linked_into_claudes_folder_is_read_and_switched_by_claude_too() {
+    // `npx skills`' layout: the copy in `.agents/skills`, a link in `.claude/skills`.
+    let f = fixture();
+    write(
+        &f.home.join(".claude/settings.json"),
+        r#"{"skillOverrides": {"pdf": "off"}}"#,
+    );
+    let mut pdf = f.agents_skill("pdf");
+    assert!(!readers(&pdf).contains(&Agent::ClaudeCode));
+    let claude = f.claude_skill("pdf");
+    pdf.linked.push(claude.place());
+    assert_eq!(
+        readers(&pdf),
+        vec![Agent::Codex, Agent::Opencode, Agent::ClaudeCode]
+    );
+    assert!(crate::core::agents::model::readers(&pdf).contains(&Agent::ClaudeCode));
+    let (sw, _) = f.load();
+    let got: Vec<_> = sw
+        .badges(&pdf)
+        .iter()
+        .map(|b| (b.agent, b.reads, b.loads()))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (Agent::ClaudeCode, true, false),
+            (Agent::Codex, true, true),
+            (Agent::Opencode, true, true),
+        ]
+    );
+}
+
+#[test]
 fn claude_off_then_on_round_trips_to_the_original_text() {
     let f = fixture();
     let settings = f.home.join(".claude/settings.json");

@@ -4,13 +4,16 @@
 //! listing, budget and match of one agent is computed over its view.
 
 use super::codex_view as codex;
-use super::model::{AgentModel, model, readers};
+use super::gemini::GeminiSettings;
+use super::model::{AgentModel, model, readers, reads_at};
 use super::plugin::{AgentState, Effective};
 use super::reach;
+use super::reading::{self, Read};
 use super::switches::AgentSwitches;
 use crate::core::library::{Library, read_body_up_to};
-use crate::core::skill::Skill;
+use crate::core::skill::{Place, Skill};
 use crate::core::source::{Agent, Scope};
+use rayon::prelude::*;
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -29,6 +32,13 @@ pub struct View {
     pub dormant: Vec<bool>,
     /// Descriptions the agent's fallback supplies (the body's first paragraph), by skill.
     pub fallback_descriptions: HashMap<usize, String>,
+    /// For an agent whose client reads frontmatter its own way (Gemini CLI, opencode), how it
+    /// reads each skill it reads (`None`: it cannot load it); empty for the others.
+    pub read_as: Vec<Option<Read>>,
+    /// One per library skill: the linked place ([`Skill::linked`]) the agent reads it at, when
+    /// it does not read the skill's own place (Claude Code reads `.claude/skills/NAME`, a link
+    /// to `.agents/skills/NAME`).
+    pub place: Vec<Option<usize>>,
 }
 
 impl View {
@@ -41,29 +51,64 @@ impl View {
             shadowed_by: lib.skills.iter().map(|s| s.shadowed_by).collect(),
             dormant: vec![false; lib.len()],
             fallback_descriptions: HashMap::new(),
+            read_as: Vec::new(),
+            place: vec![None; lib.len()],
         }
     }
 
-    /// What `agent` sees of `lib`, with `files` open (for conditional skills).
-    pub fn of(lib: &Library, agent: Agent, files: &[PathBuf]) -> View {
+    /// What `agent` sees of `lib`, with `files` open (for conditional skills) and Gemini CLI's
+    /// settings as `gemini` says (trust: its project skills are read only in a trusted folder).
+    pub fn of(lib: &Library, agent: Agent, files: &[PathBuf], gemini: &GeminiSettings) -> View {
         let m = model(agent);
         let places = reach::modelled_here(agent).then(reach::Places::current);
-        let member: Vec<bool> = lib
-            .skills
+        let placed: Vec<Option<Reach>> =
+            lib.skills.iter().map(|s| reading_place(s, agent)).collect();
+        let place: Vec<Option<usize>> = placed
             .iter()
-            .map(|s| {
-                readers(s).contains(&agent)
-                    && !(agent == Agent::ClaudeCode && nested(s))
+            .map(|p| match p {
+                Some(Reach::Linked(k)) => Some(*k),
+                _ => None,
+            })
+            .collect();
+        // Each skill where this agent reads it, when some are read at a linked place.
+        let relocated;
+        let lib = if place.iter().any(Option::is_some) {
+            let mut here = lib.clone();
+            for (s, k) in here.skills.iter_mut().zip(&place) {
+                if let Some(k) = *k {
+                    *s = s.at(&s.linked[k]);
+                }
+            }
+            relocated = here;
+            &relocated
+        } else {
+            lib
+        };
+        let member: Vec<bool> = placed
+            .iter()
+            .zip(&lib.skills)
+            .map(|(p, s)| {
+                p.is_some()
                     && (agent != Agent::Codex || codex::reads(s))
+                    && in_layout(agent, s, gemini)
                     && places.as_ref().is_none_or(|p| reach::reads(agent, s, p))
             })
             .collect();
+        let read_as: Vec<Option<Read>> = if reading::reads_its_own_way(agent) {
+            lib.skills
+                .par_iter()
+                .zip(&member)
+                .map(|(s, &mine)| mine.then(|| reading::read(agent, s)).flatten())
+                .collect()
+        } else {
+            Vec::new()
+        };
         let shadowed_by = if agent == Agent::Codex {
             codex::same_file(lib, &member)
         } else if let Some(p) = &places {
             reach::shadowing(lib, agent, &member, p)
         } else {
-            shadowing(lib, agent, &member)
+            shadowing(lib, agent, &member, &read_as)
         };
         let dormant = lib
             .skills
@@ -82,6 +127,8 @@ impl View {
             shadowed_by,
             dormant,
             fallback_descriptions,
+            read_as,
+            place,
         }
     }
 
@@ -166,11 +213,17 @@ pub fn agent_view(
     files: &[PathBuf],
     switches: Option<&AgentSwitches>,
 ) -> (Library, Vec<usize>) {
-    let view = View::of(lib, agent, files);
+    let unread = GeminiSettings::default();
+    let gemini = switches.map_or(&unread, AgentSwitches::gemini);
+    let view = View::of(lib, agent, files, gemini);
     let keep: Vec<usize> = (0..lib.len()).filter(|&i| view.member[i]).collect();
     let mut out = lib.subset(&keep);
     out.agent = Some(agent);
     for (n, &i) in keep.iter().enumerate() {
+        if let Some(k) = view.place[i] {
+            let s = &out.skills[n];
+            out.skills[n] = s.at(&s.linked[k]);
+        }
         let note = view.fallback_note(lib, i);
         if reach::modelled_here(agent) {
             newcomer_reading(&mut out, n, agent);
@@ -180,8 +233,13 @@ pub fn agent_view(
         if agent == Agent::ClaudeCode {
             claude_reading(s, view.model().fallbacks);
         }
-        let codex_note = (agent == Agent::Codex).then(|| codex::reading(s)).flatten();
-        if agent == Agent::Codex && !codex::implicit(s) {
+        if let Some(read) = view.read_as.get(i) {
+            client_reading(&mut out, n, agent, read.as_ref());
+        }
+        let codex_note = (agent == Agent::Codex)
+            .then(|| codex::reading(&mut out.skills[n]))
+            .flatten();
+        if agent == Agent::Codex && !codex::implicit(&out.skills[n]) {
             out.inactive.insert(n, codex::EXPLICIT_ONLY.to_string());
             out.explicit_only.insert(n);
         }
@@ -190,12 +248,18 @@ pub fn agent_view(
                 n,
                 format!(
                     "conditional (paths: {}): listed once a matching file is open (--files; p on the Prompt screen)",
-                    conditional_paths(s).join(", ")
+                    conditional_paths(&out.skills[n]).join(", ")
                 ),
             );
         }
         if let Some(sw) = switches.filter(|sw| sw.plugin(agent).is_some()) {
             switched(&mut out, n, agent, &sw.effective(&lib.skills[i], agent));
+        }
+        if agent == Agent::Gemini
+            && let Some(source) = gemini.disabled_by(&out.skills[n].name)
+        {
+            out.inactive
+                .insert(n, format!("off in Gemini CLI ({source})"));
         }
         let s = &mut out.skills[n];
         if let Some(note) = codex_note {
@@ -209,28 +273,15 @@ pub fn agent_view(
             );
         }
         if let Some(note) = note {
-            if s.frontmatter
-                .name
-                .as_deref()
-                .is_none_or(|n| n.trim().is_empty())
-            {
-                s.frontmatter.name = Some(s.name.clone());
-            }
-            if let Some(d) = view.fallback_descriptions.get(&i)
-                && !has_description(s)
-            {
-                s.frontmatter.set_description(Some(d.clone()));
-            }
-            s.parse_diagnostics.push(
-                crate::core::diagnostic::Diagnostic::new(
-                    crate::core::catalogue::RuleId::ListedByFallback,
-                    crate::core::diagnostic::Severity::Warning,
-                    format!("{} {note}", model(agent).name),
-                )
-                .in_file(&s.skill_md),
+            fallen_back(
+                &mut out.skills[n],
+                view.fallback_descriptions.get(&i),
+                agent,
+                &note,
             );
         }
     }
+    client_wide(&mut out, agent, gemini, switches);
     (out, keep)
 }
 
@@ -248,14 +299,120 @@ fn newcomer_reading(out: &mut Library, n: usize, agent: Agent) {
         out.inactive.insert(n, why);
     }
     if let Some(note) = note {
-        s.parse_diagnostics.push(
-            crate::core::diagnostic::Diagnostic::new(
-                crate::core::catalogue::RuleId::ListedByFallback,
-                crate::core::diagnostic::Severity::Warning,
-                format!("{} {note}", model(agent).name),
-            )
-            .in_file(&s.skill_md),
-        );
+        let d = listed_by_fallback(s, format!("{} {note}", model(agent).name));
+        s.parse_diagnostics.push(d);
+    }
+}
+
+/// What a fallback supplied: the folder's name for a missing name, the body's first line for a
+/// missing description, and the warning saying so.
+fn fallen_back(s: &mut Skill, description: Option<&String>, agent: Agent, note: &str) {
+    if s.frontmatter
+        .name
+        .as_deref()
+        .is_none_or(|n| n.trim().is_empty())
+    {
+        s.frontmatter.name = Some(s.name.clone());
+    }
+    if let Some(d) = description
+        && !has_description(s)
+    {
+        s.frontmatter.set_description(Some(d.clone()));
+    }
+    s.parse_diagnostics.push(listed_by_fallback(
+        s,
+        format!("{} {note}", model(agent).name),
+    ));
+}
+
+fn listed_by_fallback(s: &Skill, message: String) -> crate::core::diagnostic::Diagnostic {
+    crate::core::diagnostic::Diagnostic::new(
+        crate::core::catalogue::RuleId::ListedByFallback,
+        crate::core::diagnostic::Severity::Warning,
+        message,
+    )
+    .in_file(&s.skill_md)
+}
+
+/// Skill `n` of the view as its client (Gemini CLI, opencode) read it: its name and description
+/// as read, a warning when its YAML did not give them; left out of the listing when the client
+/// cannot load it.
+fn client_reading(out: &mut Library, n: usize, agent: Agent, read: Option<&Read>) {
+    let who = model(agent).name;
+    let s = &mut out.skills[n];
+    match read {
+        Some(r) => {
+            s.name.clone_from(&r.name);
+            s.frontmatter.name = Some(r.name.clone());
+            s.frontmatter.set_description(r.description.clone());
+            s.frontmatter.parsed = true;
+            if let Some(how) = r.how {
+                let d = listed_by_fallback(s, format!("{who} lists it with {how}"));
+                s.parse_diagnostics.push(d);
+            }
+        }
+        None => {
+            out.inactive
+                .insert(n, format!("{who} does not load it: {}", unreadable(agent)));
+        }
+    }
+}
+
+/// Why a client does not load a skill it cannot read.
+fn unreadable(agent: Agent) -> &'static str {
+    match agent {
+        Agent::Gemini => {
+            "it needs a file opening with a `---` frontmatter that gives a text `name` and `description`"
+        }
+        _ => {
+            "it needs a frontmatter (valid YAML, or made so by quoting values holding `: `) with a text `name`, and a text `description` or none"
+        }
+    }
+}
+
+/// What the client's settings say of its whole listing and of its built-ins: Gemini CLI's
+/// `skills.enabled: false` (no skill at all) and `skills.disabled` naming a built-in; opencode's
+/// `permission.skill` denying the skill tool (no listing) or a built-in.
+fn client_wide(
+    out: &mut Library,
+    agent: Agent,
+    gemini: &GeminiSettings,
+    switches: Option<&AgentSwitches>,
+) {
+    let Some(client) = model(agent).client else {
+        return;
+    };
+    match agent {
+        Agent::Gemini => {
+            out.listing_off = gemini
+                .skills_off
+                .as_ref()
+                .map(|why| format!("Gemini CLI's skills are off ({why})"));
+            for b in client.builtins {
+                if let Some(source) = gemini.disabled_by(b.name) {
+                    out.builtins_off
+                        .insert(b.name.to_string(), format!("off in Gemini CLI ({source})"));
+                }
+            }
+        }
+        Agent::Opencode => {
+            let Some(sw) = switches else {
+                return;
+            };
+            out.listing_off = sw
+                .listing_off(agent)
+                .map(|why| format!("opencode's skill tool is denied ({why}): no listing"));
+            for b in client.builtins {
+                let e = sw.effective_for_name(b.name, agent);
+                if !e.state.listed() {
+                    out.builtins_off.insert(
+                        b.name.to_string(),
+                        format!("off in opencode ({})", e.source),
+                    );
+                }
+            }
+        }
+        _ => {}
     }
 }
 
@@ -277,12 +434,39 @@ fn claude_reading(s: &mut Skill, fallbacks: bool) {
 
 /// A skill below another folder of Claude Code's own skills folder: it reads only
 /// `skills/NAME/SKILL.md` (commands and plugins have their own layouts).
-fn nested(s: &Skill) -> bool {
-    s.agent == Agent::ClaudeCode
+fn nested(s: &Skill, (agent, scope, dir, root): (Agent, Scope, &Path, &Path)) -> bool {
+    agent == Agent::ClaudeCode
         && !s.command
         && !s.plugin
-        && s.scope != Scope::Plugin
-        && s.dir.parent() != Some(&*s.root)
+        && scope != Scope::Plugin
+        && dir.parent() != Some(root)
+}
+
+/// Where an agent reads a skill.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reach {
+    /// At its own place.
+    Own,
+    /// At its linked place of this index (the first it reads).
+    Linked(usize),
+}
+
+/// Where `agent` reads `s`, if it does.
+fn reading_place(s: &Skill, agent: Agent) -> Option<Reach> {
+    let own = (s.agent, s.scope, s.dir.as_path(), &*s.root);
+    let claude_skips = |at| agent == Agent::ClaudeCode && nested(s, at);
+    if s.linked.is_empty() {
+        return (readers(s).contains(&agent) && !claude_skips(own)).then_some(Reach::Own);
+    }
+    if reads_at(&s.place(), agent) && !claude_skips(own) {
+        return Some(Reach::Own);
+    }
+    s.linked
+        .iter()
+        .position(|p: &Place| {
+            reads_at(p, agent) && !claude_skips((p.agent, p.scope, p.dir.as_path(), &*p.root))
+        })
+        .map(Reach::Linked)
 }
 
 /// The name `agent` tells same-named skills apart by: Claude Code's skills of its own folders go
@@ -328,18 +512,27 @@ fn has_description(s: &Skill) -> bool {
         .is_some_and(|d| !d.trim().is_empty())
 }
 
-/// Among the view's skills, the copy of highest precedence wins each name: the agent's own
-/// folders before the ones it borrows, then user before project (Claude Code's order), then the
-/// library's order.
-fn shadowing(lib: &Library, agent: Agent, member: &[bool]) -> Vec<Option<usize>> {
+/// Among the view's skills, the copy of highest precedence wins each name: for most agents,
+/// the agent's own folders before the ones it borrows, then user before project (Claude Code's
+/// order), then the library's order; for Gemini CLI and opencode the copy their client reads
+/// last (the project's over the user's), by the name the client read.
+fn shadowing(
+    lib: &Library,
+    agent: Agent,
+    member: &[bool],
+    read_as: &[Option<Read>],
+) -> Vec<Option<usize>> {
     let mut order: Vec<usize> = (0..lib.len()).filter(|&i| member[i]).collect();
-    let rank = |s: &Skill| {
+    let rank = |s: &Skill| match agent {
+        // Later folders win: the highest folder number first.
+        Agent::Gemini => (u8::MAX - crate::core::listing::gemini_folder(s), 0, 0),
+        Agent::Opencode => (u8::MAX - opencode_folder(s), 0, 0),
         // A skill wins over a command of the same name (Claude Code's rule).
-        (
+        _ => (
             u8::from(s.agent != agent),
             s.scope.rank(),
             u8::from(s.command),
-        )
+        ),
     };
     order.sort_by(|&a, &b| {
         let (sa, sb) = (&lib.skills[a], &lib.skills[b]);
@@ -350,23 +543,74 @@ fn shadowing(lib: &Library, agent: Agent, member: &[bool]) -> Vec<Option<usize>>
     let reads_unparsed = model(agent).fallbacks;
     for i in order {
         let s = &lib.skills[i];
-        if !s.frontmatter.parsed && !reads_unparsed {
-            continue;
-        }
+        let name = if read_as.is_empty() {
+            if !s.frontmatter.parsed && !reads_unparsed {
+                continue;
+            }
+            called(s, agent)
+        } else {
+            // A skill its client cannot load shadows nothing.
+            match &read_as[i] {
+                Some(r) => Cow::Borrowed(r.name.as_str()),
+                None => continue,
+            }
+        };
         // Folders named one by one on the command line are each listed (see the library's own
         // shadowing): they compete only with themselves.
         let alone = (s.agent == Agent::Path && (s.dir.as_path() == &*s.root))
             .then(|| lib.roots.iter().position(|r| r.path.as_path() == &*s.root))
             .flatten();
-        let key = (alone, called(s, agent));
-        match winners.get(&key) {
+        match winners.get(&(alone, name.clone())) {
             Some(&w) => out[i] = Some(w),
             None => {
-                winners.insert(key, i);
+                winners.insert((alone, name), i);
             }
         }
     }
     out
+}
+
+/// The folder opencode read a skill from, in its reading order (`discovery`): `~/.claude/skills`
+/// (0), `~/.agents/skills` (1), the project's `.claude/skills` (2) and `.agents/skills` (3),
+/// `~/.config/opencode/skill(s)` (4), the project's `.opencode/skill(s)` (5),
+/// `~/.opencode/skill(s)` (6), folders given by hand (7). Its skills load concurrently and the
+/// last one loaded wins a name; the captures show the later folder's copy winning.
+fn opencode_folder(s: &Skill) -> u8 {
+    let r = &s.root;
+    let user = s.scope == Scope::User;
+    let any = |ends: &[&str]| ends.iter().any(|e| r.ends_with(e));
+    if any(&[".claude/skills"]) {
+        if user { 0 } else { 2 }
+    } else if any(&[".agents/skills"]) {
+        if user { 1 } else { 3 }
+    } else if any(&[".config/opencode/skill", ".config/opencode/skills"]) {
+        4
+    } else if any(&[".opencode/skill", ".opencode/skills"]) {
+        if user { 6 } else { 5 }
+    } else {
+        7
+    }
+}
+
+/// Whether the agent reads a skill laid out where it is (Claude Code's own layout is checked
+/// where its reading place is found): Gemini CLI only `SKILL.md` and `*/SKILL.md` below one
+/// of its folders, and a project's folders only in a trusted workspace, that workspace's own.
+/// Folders given on the command line are read as given.
+fn in_layout(agent: Agent, s: &Skill, gemini: &GeminiSettings) -> bool {
+    match agent {
+        Agent::Gemini => {
+            let given = matches!(s.agent, Agent::Path | Agent::Demo);
+            let shallow = given || s.dir.as_path() == &*s.root || s.dir.parent() == Some(&*s.root);
+            let project_ok = s.scope != Scope::Project
+                || (gemini.trusted
+                    && gemini
+                        .workspace
+                        .as_deref()
+                        .is_none_or(|w| s.root.parent().and_then(Path::parent) == Some(w)));
+            shallow && project_ok
+        }
+        _ => true,
+    }
 }
 
 /// The `paths:` globs of a skill (a list, or one string of comma-separated globs).
@@ -452,6 +696,46 @@ mod tests {
     use super::*;
 
     #[test]
+    fn gemini_settings_and_unreadable_files_are_seen_off() {
+        use crate::core::scan::ScanOptions;
+        use crate::core::source::Root;
+        let t = tempfile::tempdir().unwrap();
+        for (name, text) in [
+            ("kept", "---\nname: kept\ndescription: K.\n---\n"),
+            ("Muted", "---\nname: Muted\ndescription: M.\n---\n"),
+            ("bare", "no frontmatter\n"),
+        ] {
+            std::fs::create_dir_all(t.path().join(name)).unwrap();
+            std::fs::write(t.path().join(name).join("SKILL.md"), text).unwrap();
+        }
+        let lib = Library::load(
+            vec![Root::new(t.path(), Agent::Gemini, Scope::User)],
+            &ScanOptions::default(),
+        );
+        let mut settings = GeminiSettings {
+            disabled: vec![("muted".to_string(), "settings.json".to_string())],
+            ..GeminiSettings::default()
+        };
+        let view = View::of(&lib, Agent::Gemini, &[], &settings);
+        let off = |view: &View, settings: &GeminiSettings, name: &str| {
+            let i = lib
+                .skills
+                .iter()
+                .position(|s| s.dir_name() == name)
+                .unwrap();
+            client_off(view, &lib, i, Agent::Gemini, settings)
+        };
+        assert_eq!(off(&view, &settings, "kept"), None);
+        assert_eq!(
+            off(&view, &settings, "Muted").as_deref(),
+            Some("off in Gemini CLI (settings.json)")
+        );
+        assert!(off(&view, &settings, "bare").is_some_and(|w| w.contains("does not load it")));
+        settings.skills_off = Some("settings.json skills.enabled".to_string());
+        assert!(off(&view, &settings, "kept").is_some_and(|w| w.contains("skills are off")));
+    }
+
+    #[test]
     fn the_fallback_is_the_first_line_as_claude_code_takes_it() {
         use crate::core::listing::claude_body_description as first;
         assert_eq!(
@@ -502,6 +786,33 @@ impl Seen {
     }
 }
 
+/// Why the client of `agent` keeps skill `i` (read by it) from the model, when it does: it cannot
+/// load the file, or Gemini CLI's `skills.enabled: false` or `skills.disabled`.
+fn client_off(
+    view: &View,
+    lib: &Library,
+    i: usize,
+    agent: Agent,
+    gemini: &GeminiSettings,
+) -> Option<String> {
+    let who = model(agent).name;
+    let read = match view.read_as.get(i) {
+        Some(None) => return Some(format!("{who} does not load it: {}", unreadable(agent))),
+        Some(Some(r)) => Some(r),
+        None => None,
+    };
+    if agent != Agent::Gemini {
+        return None;
+    }
+    if let Some(why) = &gemini.skills_off {
+        return Some(format!("Gemini CLI's skills are off ({why})"));
+    }
+    let name = read.map_or(lib.skills[i].name.as_str(), |r| r.name.as_str());
+    gemini
+        .disabled_by(name)
+        .map(|source| format!("off in Gemini CLI ({source})"))
+}
+
 /// [`Seen`] for every skill of `lib` by `agent`, with `files` open and the agents' settings as
 /// read (`switches`). An agent without switches of its own sees every skill it reads `On`:
 /// skillscope's own store decides for it, and the caller applies that.
@@ -511,7 +822,9 @@ pub fn seen(
     files: &[PathBuf],
     switches: Option<&AgentSwitches>,
 ) -> Vec<Seen> {
-    let view = View::of(lib, agent, files);
+    let unread = GeminiSettings::default();
+    let gemini = switches.map_or(&unread, AgentSwitches::gemini);
+    let view = View::of(lib, agent, files, gemini);
     let sw = switches.filter(|sw| sw.plugin(agent).is_some());
     (0..lib.len())
         .map(|i| {
@@ -523,6 +836,9 @@ pub fn seen(
             }
             if view.dormant[i] {
                 return Seen::Dormant;
+            }
+            if let Some(why) = client_off(&view, lib, i, agent, gemini) {
+                return Seen::Off(why);
             }
             let Some(sw) = sw else {
                 return Seen::On;

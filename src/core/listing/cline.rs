@@ -29,7 +29,8 @@ pub static CLINE: FormatSpec = FormatSpec {
     fit: Fit::Trimming,
     entry_cap: None,
     tiers_by_count: false,
-    order: None,
+    order: super::formats::Order::Library,
+    empty_description: true,
     frame: Frame::Headed(HEAD),
     parts: |skill, _: &Folders| Parts {
         name: safe_line(name_and_description(skill).0),
@@ -118,5 +119,5 @@ pub(super) fn render(
     };
     let used = text.chars().count();
     let items = keep.into_iter().map(Item::skill).collect();
-    own::finish(text, None, used, dropped, items)
+    own::finish(lib, text, None, used, dropped, items)
 }

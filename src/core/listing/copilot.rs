@@ -32,7 +32,8 @@ pub static COPILOT: FormatSpec = FormatSpec {
     fit: Fit::Trimming,
     entry_cap: None,
     tiers_by_count: false,
-    order: None,
+    order: super::formats::Order::Library,
+    empty_description: true,
     frame: Frame::Wrapped {
         open: "<available_skills>",
         close: "</available_skills>",
@@ -146,5 +147,5 @@ pub(super) fn render(
     if items.is_empty() {
         text = NOTHING.to_string();
     }
-    own::finish(text, Some(budget), used, dropped, items)
+    own::finish(lib, text, Some(budget), used, dropped, items)
 }

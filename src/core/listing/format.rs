@@ -130,6 +130,12 @@ pub enum Format {
     Codex,
     /// `Enabled skills:` then `- name: description` (the Lazy Skills design).
     LazySkills,
+    /// Gemini CLI's `# Available Agent Skills` section: `<skill>` elements with name,
+    /// description and location, nothing escaped, no budget.
+    Gemini,
+    /// opencode's `<available_skills>` after its two lines on the skill tool, sorted by name, no
+    /// budget.
+    Opencode,
     /// Qwen Code 0.24.4's `<available_skills>` reminder: name, description with its level,
     /// level; 8,000 characters, then first lines.
     QwenCode,
@@ -145,12 +151,14 @@ pub enum Format {
 
 impl Format {
     /// Every format, in the order they are offered.
-    pub const ALL: [Format; 9] = [
+    pub const ALL: [Format; 11] = [
         Format::Xml,
         Format::Markdown,
         Format::ClaudeCode,
         Format::Codex,
         Format::LazySkills,
+        Format::Gemini,
+        Format::Opencode,
         Format::QwenCode,
         Format::Copilot,
         Format::Cline,
@@ -260,7 +268,14 @@ pub struct BuiltinEntry {
     pub description: &'static str,
     /// Always listed in full: the budget never shortens it (Claude Code's bundled skills).
     pub fixed: bool,
+    /// Its location as the listing shows it (empty for a format that shows none): a leading
+    /// [`CLIENT_DIR`] stands for the folder the client is installed in.
+    pub location: &'static str,
 }
+
+/// In a built-in entry's location, the folder the client is installed in (`npm install
+/// --prefix`'s folder, as the captures name it).
+pub const CLIENT_DIR: &str = "{CLIENT}";
 
 /// A built-in entry of an agent's client, as the listing holds it.
 pub(super) type BuiltinRef = &'static BuiltinEntry;

@@ -7,6 +7,9 @@ use super::format::{
     ShortRoot, claude_cap, claude_escape, claude_one_line, codex_cap, html_escape, one_line,
     py_strip,
 };
+use super::gemini_opencode::{
+    gemini_folder, gemini_line, gemini_parts, opencode_line, opencode_parts,
+};
 use crate::core::skill::Skill;
 use crate::core::source::Scope;
 use std::path::Path;
@@ -31,16 +34,6 @@ pub enum Fit {
     RoundRobin,
 }
 
-/// How a format orders its entries: by a group, then by name.
-#[derive(Debug, Clone, Copy)]
-pub struct Order {
-    /// The entry's group: lower first.
-    pub group: fn(&Skill) -> u8,
-    /// Names A–Z without regard to case (Claude Code), or in byte order and then by path
-    /// (Codex).
-    pub case_insensitive: bool,
-}
-
 /// How the entries are put together.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Frame {
@@ -53,9 +46,38 @@ pub enum Frame {
         /// The line after them.
         close: &'static str,
     },
+    /// Text before and after the entries (each joined to them by one line break), and what the
+    /// listing is instead when no skill is listed.
+    Enclosed {
+        /// The text before the entries.
+        open: &'static str,
+        /// The text after them.
+        close: &'static str,
+        /// The whole listing when nothing is listed.
+        empty: &'static str,
+    },
     /// Codex's `<skills_instructions>`: its intro, the skill roots table when paths are short,
     /// then the entries; nothing at all when no skill can be listed.
     SkillsInstructions,
+}
+
+/// The order an agent lists its entries in, and where its client's built-in entries go.
+#[derive(Debug, Clone, Copy)]
+pub enum Order {
+    /// The library's order; built-ins after the library's entries.
+    Library,
+    /// By this group, then A–Z without regard to case; built-ins after (Claude Code).
+    Grouped(fn(&Skill) -> u8),
+    /// Built-ins first, then folder by folder (this group), within a folder by the skill
+    /// folder's name in descending code-point order; a skill that replaced a same-named one of
+    /// an earlier folder takes that one's place, and a skill named like a built-in takes the
+    /// built-in's (Gemini CLI: a `Map` keyed by name, filled folder by folder).
+    Folders(fn(&Skill) -> u8),
+    /// By this group, then by name in byte order, then by path; built-ins after (Codex).
+    Bytes(fn(&Skill) -> u8),
+    /// By name with JavaScript's `localeCompare`, the built-ins sorted in; a skill named like a
+    /// built-in replaces it (opencode).
+    Locale,
 }
 
 /// One listing format.
@@ -76,8 +98,11 @@ pub struct FormatSpec {
     /// The auto tier shortens entries by the number of skills (full, compact, names); an agent
     /// that never does lists every entry in full and leaves the rest to its budget.
     pub tiers_by_count: bool,
-    /// The agent's own order of entries; `None` keeps the library's order.
-    pub order: Option<Order>,
+    /// The agent's own order of entries, and of its client's built-ins among them.
+    pub order: Order,
+    /// A skill with an empty `description` (`""`) is listed, with an empty description; without
+    /// this it is left out like one without a description.
+    pub empty_description: bool,
     /// What surrounds the entries.
     pub frame: Frame,
     /// The name, description and path as this format takes them from a skill (unescaped).
@@ -95,6 +120,8 @@ impl Format {
             Format::ClaudeCode => &CLAUDE_CODE,
             Format::Codex => &CODEX,
             Format::LazySkills => &LAZY_SKILLS,
+            Format::Gemini => &GEMINI,
+            Format::Opencode => &OPENCODE,
             Format::QwenCode => &super::qwen::QWEN_CODE,
             Format::Copilot => &super::copilot::COPILOT,
             Format::Cline => &super::cline::CLINE,
@@ -120,7 +147,8 @@ pub static XML: FormatSpec = FormatSpec {
     fit: Fit::Trimming,
     entry_cap: None,
     tiers_by_count: true,
-    order: None,
+    order: Order::Library,
+    empty_description: false,
     frame: Frame::Wrapped {
         open: "<available_skills>",
         close: "</available_skills>",
@@ -163,7 +191,8 @@ pub static MARKDOWN: FormatSpec = FormatSpec {
     fit: Fit::Trimming,
     entry_cap: None,
     tiers_by_count: true,
-    order: None,
+    order: Order::Library,
+    empty_description: false,
     frame: Frame::Headed("## Available skills\n\n"),
     parts: |skill, _| Parts {
         name: skill.name.clone(),
@@ -192,10 +221,8 @@ pub static CLAUDE_CODE: FormatSpec = FormatSpec {
         what: "description and when_to_use",
     }),
     tiers_by_count: false,
-    order: Some(Order {
-        group: claude_group,
-        case_insensitive: true,
-    }),
+    order: Order::Grouped(claude_group),
+    empty_description: false,
     frame: Frame::Headed("The following skills are available for use with the Skill tool:\n\n"),
     parts: |skill, _| {
         let mut d = claude_one_line(name_and_description(skill).1);
@@ -282,10 +309,8 @@ pub static CODEX: FormatSpec = FormatSpec {
         what: "description",
     }),
     tiers_by_count: false,
-    order: Some(Order {
-        group: codex_group,
-        case_insensitive: false,
-    }),
+    order: Order::Bytes(codex_group),
+    empty_description: false,
     frame: Frame::SkillsInstructions,
     // Every run of white space in a name or description is one space, the ends trimmed
     // (`sanitize_single_line`); nothing is escaped. The path is the file's real place.
@@ -347,7 +372,8 @@ pub static LAZY_SKILLS: FormatSpec = FormatSpec {
     fit: Fit::Trimming,
     entry_cap: None,
     tiers_by_count: true,
-    order: None,
+    order: Order::Library,
+    empty_description: false,
     frame: Frame::Headed("Enabled skills:\n"),
     parts: |skill, _| Parts {
         name: skill.name.clone(),
@@ -360,6 +386,60 @@ pub static LAZY_SKILLS: FormatSpec = FormatSpec {
         Some(d) => format!("- {}: {d}", p.name),
         None => format!("- {}", p.name),
     },
+};
+
+// ---- Gemini CLI 0.61.0 and opencode 1.18.33 (their helpers: `gemini_opencode.rs`) ----------
+
+/// The two lines opencode puts before its listing (`SystemPrompt.skills`).
+macro_rules! opencode_intro {
+    () => {
+        "Skills provide specialized instructions and workflows for specific tasks.\nUse the skill tool to load a skill when a task matches its description."
+    };
+}
+
+/// Gemini CLI 0.61.0's `# Available Agent Skills` section of its system instruction
+/// (`renderAgentSkills`): built-ins first, then folder by folder; the name (sanitized), the
+/// description and the SKILL.md path as read, nothing escaped, trimmed or cut, no budget; no
+/// section at all when nothing is listed.
+pub static GEMINI: FormatSpec = FormatSpec {
+    id: "gemini",
+    summary: "<skill> elements (name, description, location) under \"# Available Agent Skills\"",
+    budget_percent: None,
+    budget_unit: BudgetUnit::Chars,
+    fit: Fit::Trimming,
+    entry_cap: None,
+    tiers_by_count: false,
+    order: Order::Folders(gemini_folder),
+    empty_description: true,
+    frame: Frame::Enclosed {
+        open: "# Available Agent Skills\n\nYou have access to the following specialized skills. To activate a skill and receive its detailed instructions, call the `activate_skill` tool with the skill's name.\n\n<available_skills>",
+        close: "</available_skills>",
+        empty: "",
+    },
+    parts: gemini_parts,
+    line: gemini_line,
+};
+
+/// opencode 1.18.33's `<available_skills>` (`fmt(…, {verbose: true})`) after its two lines on
+/// the skill tool: sorted by name with `localeCompare`, its built-in among them; only the
+/// location escaped; no budget.
+pub static OPENCODE: FormatSpec = FormatSpec {
+    id: "opencode",
+    summary: "<skill> elements (name, description, location) sorted by name",
+    budget_percent: None,
+    budget_unit: BudgetUnit::Chars,
+    fit: Fit::Trimming,
+    entry_cap: None,
+    tiers_by_count: false,
+    order: Order::Locale,
+    empty_description: true,
+    frame: Frame::Enclosed {
+        open: concat!(opencode_intro!(), "\n<available_skills>"),
+        close: "</available_skills>",
+        empty: concat!(opencode_intro!(), "\nNo skills are currently available."),
+    },
+    parts: opencode_parts,
+    line: opencode_line,
 };
 
 #[cfg(test)]

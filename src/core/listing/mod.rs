@@ -15,6 +15,7 @@ mod codex;
 mod copilot;
 mod format;
 mod formats;
+mod gemini_opencode;
 mod openclaw;
 mod openclaw_builtins;
 mod own;
@@ -23,11 +24,14 @@ pub use cline::folder_rank as cline_folder_rank;
 pub use copilot::folder_rank as copilot_folder_rank;
 pub use format::{
     Budget, BudgetUnit, BuiltinEntry, CHARS_PER_TOKEN, CLAUDE_CODE_ENTRY_CAP,
-    CLAUDE_CODE_FALLBACK_MAX, CODEX_DESCRIPTION_CAP, CODEX_UNKNOWN_WINDOW_CHARS, EntryCap, Format,
-    ListingError, claude_body_description, estimated_tokens, utf16_len,
+    CLAUDE_CODE_FALLBACK_MAX, CLIENT_DIR, CODEX_DESCRIPTION_CAP, CODEX_UNKNOWN_WINDOW_CHARS,
+    EntryCap, Format, ListingError, claude_body_description, estimated_tokens, utf16_len,
 };
 use format::{BuiltinRef, Folders, Parts};
-pub use formats::{CLAUDE_CODE, CODEX, Fit, FormatSpec, Frame, MARKDOWN, Order, XML};
+pub use formats::{
+    CLAUDE_CODE, CODEX, Fit, FormatSpec, Frame, GEMINI, MARKDOWN, OPENCODE, Order, XML,
+};
+pub use gemini_opencode::{gemini_folder, gemini_name};
 pub use openclaw_builtins::BUILTINS as OPENCLAW_BUILTINS;
 
 /// Up to this many listed skills, the auto tier lists every entry in full.
@@ -150,8 +154,11 @@ pub struct ListingOptions {
     /// The budget in characters set outright (Claude Code's `SLASH_COMMAND_TOOL_CHAR_BUDGET`, or a
     /// share its settings give), instead of the format's share of the window.
     pub budget_chars: Option<usize>,
-    /// Entries the agent's client lists after the library's (Claude Code's built-ins).
+    /// Entries the agent's client lists whatever the library holds (Claude Code's, Gemini CLI's
+    /// and opencode's built-ins), placed by the format's [`Order`].
     pub builtins: &'static [BuiltinEntry],
+    /// The folder the client is installed in, for the built-ins' locations (Gemini CLI's).
+    pub client_dir: Option<&'static std::path::Path>,
 }
 
 impl Default for ListingOptions {
@@ -163,6 +170,7 @@ impl Default for ListingOptions {
             chars_per_token: CHARS_PER_TOKEN,
             budget_chars: None,
             builtins: &[],
+            client_dir: None,
         }
     }
 }
@@ -215,6 +223,10 @@ pub struct Listing {
     pub entries: Vec<ListedSkill>,
     /// The client's built-in entries, in listing order.
     pub builtins: Vec<ListedBuiltin>,
+    /// The names of the listed entries (the library's and the built-ins'), in listing order:
+    /// what a skill tool that repeats them (Gemini CLI's `activate_skill`) names.
+    #[serde(skip)]
+    pub names: Vec<String>,
 }
 
 impl Listing {
@@ -277,6 +289,18 @@ fn line(format: Format, p: &Parts, description: Option<&str>) -> String {
     (format.spec().line)(p, description)
 }
 
+/// Whether `format` can list the skill: a parsed name and description (an empty description
+/// counts for the formats that list one).
+fn listable_in(skill: &Skill, format: Format) -> bool {
+    if !format.spec().empty_description {
+        return skill.listable();
+    }
+    let fm = &skill.frontmatter;
+    fm.parsed
+        && fm.name.as_deref().is_some_and(|n| !n.trim().is_empty())
+        && fm.description().is_some()
+}
+
 /// The full-tier entry of one skill: its L1 text. Empty for a skill no agent can list (no parsed
 /// name or description).
 pub fn entry(skill: &Skill, format: Format) -> String {
@@ -284,7 +308,7 @@ pub fn entry(skill: &Skill, format: Format) -> String {
 }
 
 fn entry_in(skill: &Skill, format: Format, folders: &Folders) -> String {
-    if !skill.listable() {
+    if !listable_in(skill, format) {
         return String::new();
     }
     let p = parts(skill, format, folders);
@@ -353,7 +377,10 @@ pub fn render(lib: &Library, enabled: &dyn Fn(usize) -> bool, opts: &ListingOpti
         return own;
     }
     let format = opts.format;
-    let (mut out, listable) = candidates(lib, enabled);
+    if let Some(why) = &lib.listing_off {
+        return nothing_listed(lib, enabled, opts, why);
+    }
+    let (mut out, listable) = candidates(lib, enabled, format);
     let listed = listable.len();
     let tier = match opts.tier {
         Tier::Auto if format.spec().tiers_by_count => Tier::for_count(listed),
@@ -376,9 +403,6 @@ pub fn render(lib: &Library, enabled: &dyn Fn(usize) -> bool, opts: &ListingOpti
             }
         })
         .collect();
-    if let Some(by) = format.spec().order {
-        order(&mut slots, lib, by);
-    }
     for s in &mut slots {
         shape(s, format, tier, listed);
         // The agent's own switch lists it by name only, whatever the budget.
@@ -387,21 +411,7 @@ pub fn render(lib: &Library, enabled: &dyn Fn(usize) -> bool, opts: &ListingOpti
             s.demote(Fate::NameOnly, why.clone());
         }
     }
-    slots.extend(opts.builtins.iter().map(|b| Slot {
-        index: usize::MAX,
-        builtin: Some(b),
-        parts: Parts {
-            name: b.name.to_string(),
-            alias: None,
-            description: b.description.to_string(),
-            path: String::new(),
-            root: None,
-        },
-        description: Some(b.description.to_string()),
-        capped: 0,
-        fate: Fate::Full,
-        reason: String::new(),
-    }));
+    let mut slots = arrange(slots, lib, opts);
 
     let budget = opts.budget();
     let (lines, used, roots) = match (format.spec().fit, budget) {
@@ -415,6 +425,11 @@ pub fn render(lib: &Library, enabled: &dyn Fn(usize) -> bool, opts: &ListingOpti
         }
     };
     let text = assemble(format, tier, &lines, &roots, !slots.is_empty());
+    let names = slots
+        .iter()
+        .filter(|s| s.fate != Fate::Dropped)
+        .map(|s| s.parts.name.clone())
+        .collect();
     let mut builtins = Vec::new();
     for s in slots {
         match s.builtin {
@@ -437,7 +452,154 @@ pub fn render(lib: &Library, enabled: &dyn Fn(usize) -> bool, opts: &ListingOpti
         used,
         entries: out,
         builtins,
+        names,
     }
+}
+
+/// The listing of an agent whose settings keep it from listing anything: empty, every enabled
+/// skill and every built-in dropped, with why.
+fn nothing_listed(
+    lib: &Library,
+    enabled: &dyn Fn(usize) -> bool,
+    opts: &ListingOptions,
+    why: &str,
+) -> Listing {
+    Listing {
+        text: String::new(),
+        tier: Tier::Full,
+        budget: opts.budget(),
+        used: 0,
+        entries: (0..lib.len())
+            .filter(|&i| enabled(i))
+            .map(|index| ListedSkill {
+                index,
+                fate: Fate::Dropped,
+                reason: why.to_string(),
+            })
+            .collect(),
+        builtins: opts
+            .builtins
+            .iter()
+            .map(|b| ListedBuiltin {
+                name: b.name,
+                fate: Fate::Dropped,
+            })
+            .collect(),
+        names: Vec::new(),
+    }
+}
+
+/// The client's built-in entries as slots: its location with the client's folder filled in;
+/// the ones the agent's settings switch off dropped.
+fn builtin_slots(lib: &Library, opts: &ListingOptions) -> Vec<Slot> {
+    opts.builtins
+        .iter()
+        .map(|b| {
+            let path = match (b.location.strip_prefix(CLIENT_DIR), opts.client_dir) {
+                (Some(rest), Some(dir)) => format!("{}{rest}", dir.display()),
+                _ => b.location.to_string(),
+            };
+            let mut slot = Slot {
+                index: usize::MAX,
+                builtin: Some(b),
+                parts: Parts {
+                    name: b.name.to_string(),
+                    alias: None,
+                    description: b.description.to_string(),
+                    path,
+                    root: None,
+                },
+                description: Some(b.description.to_string()),
+                capped: 0,
+                fate: Fate::Full,
+                reason: String::new(),
+            };
+            if let Some(why) = lib.builtins_off.get(b.name) {
+                slot.description = None;
+                slot.demote(Fate::Dropped, why.clone());
+            }
+            slot
+        })
+        .collect()
+}
+
+/// The library's entries and the client's built-ins in the agent's own order (see [`Order`]).
+fn arrange(mut slots: Vec<Slot>, lib: &Library, opts: &ListingOptions) -> Vec<Slot> {
+    let mut builtins = builtin_slots(lib, opts);
+    match opts.format.spec().order {
+        Order::Library => {}
+        Order::Grouped(group) => order(&mut slots, lib, group, true),
+        Order::Bytes(group) => order(&mut slots, lib, group, false),
+        Order::Folders(folder) => {
+            by_folder(&mut slots, lib, folder);
+            let mut out = Vec::with_capacity(builtins.len() + slots.len());
+            for mut b in builtins {
+                // A skill of the same name takes the built-in's place.
+                match slots.iter().position(|s| s.parts.name == b.parts.name) {
+                    Some(at) => {
+                        replaced(&mut b);
+                        out.push(b);
+                        out.push(slots.remove(at));
+                    }
+                    None => out.push(b),
+                }
+            }
+            out.append(&mut slots);
+            return out;
+        }
+        Order::Locale => {
+            for b in &mut builtins {
+                if slots.iter().any(|s| s.parts.name == b.parts.name) {
+                    replaced(b);
+                }
+            }
+            slots.append(&mut builtins);
+            slots.sort_by_cached_key(|s| crate::core::collate::locale_key(&s.parts.name));
+            return slots;
+        }
+    }
+    slots.append(&mut builtins);
+    slots
+}
+
+/// A built-in a skill of the library replaced: not listed.
+fn replaced(b: &mut Slot) {
+    b.description = None;
+    b.demote(
+        Fate::Dropped,
+        "replaced by the library's skill of the same name".to_string(),
+    );
+}
+
+/// Gemini CLI's order (see [`Order::Folders`]): by `folder`, then by the skill folder's name in
+/// descending code-point order; a skill that won its name over copies in earlier folders takes
+/// the place of the first of them.
+fn by_folder(slots: &mut [Slot], lib: &Library, folder: fn(&Skill) -> u8) {
+    let key = |i: usize| {
+        let s = &lib.skills[i];
+        (folder(s), std::cmp::Reverse(s.dir_name().into_owned()))
+    };
+    let mut at: std::collections::HashMap<usize, (u8, std::cmp::Reverse<String>)> =
+        std::collections::HashMap::new();
+    for (i, s) in lib.skills.iter().enumerate() {
+        if let Some(w) = s.shadowed_by {
+            let k = key(i);
+            at.entry(w)
+                .and_modify(|e| {
+                    if k < *e {
+                        *e = k.clone();
+                    }
+                })
+                .or_insert(k);
+        }
+    }
+    slots.sort_by_cached_key(|s| {
+        let own = key(s.index);
+        match at.get(&s.index) {
+            Some(k) if *k < own => k.clone(),
+            _ => own,
+        }
+    });
 }
 
 /// The slots fitted into a budget in characters (none: as they are) by the format's way; their
@@ -467,7 +629,11 @@ fn fit_in_chars(slots: &mut [Slot], format: Format, budget: Option<usize>) -> (V
 
 /// The enabled skills left out before any listing (shadowed, unlistable, inactive) with why, and
 /// the indexes of the ones that can be listed.
-fn candidates(lib: &Library, enabled: &dyn Fn(usize) -> bool) -> (Vec<ListedSkill>, Vec<usize>) {
+fn candidates(
+    lib: &Library,
+    enabled: &dyn Fn(usize) -> bool,
+    format: Format,
+) -> (Vec<ListedSkill>, Vec<usize>) {
     let mut out: Vec<ListedSkill> = Vec::new();
     let mut listable = Vec::new();
     for (i, s) in lib.skills.iter().enumerate() {
@@ -485,7 +651,7 @@ fn candidates(lib: &Library, enabled: &dyn Fn(usize) -> bool) -> (Vec<ListedSkil
                     winner.map_or_else(String::new, |w| w.dir.display().to_string())
                 ),
             });
-        } else if !s.listable() {
+        } else if !listable_in(s, format) {
             out.push(ListedSkill {
                 index: i,
                 fate: Fate::Dropped,
@@ -507,20 +673,20 @@ fn candidates(lib: &Library, enabled: &dyn Fn(usize) -> bool) -> (Vec<ListedSkil
 /// The agent's own order: by group, then by name — A–Z without regard to case (Claude Code), or
 /// in byte order and then by path (Codex). A name shown beside another (Claude Code's `folder
 /// (name)`) that is itself a listed skill's name is not shown (it would call that skill).
-fn order(slots: &mut [Slot], lib: &Library, by: formats::Order) {
+fn order(slots: &mut [Slot], lib: &Library, group: fn(&Skill) -> u8, case_insensitive: bool) {
     slots.sort_by_cached_key(|s| {
-        let fold = if by.case_insensitive {
+        let fold = if case_insensitive {
             s.parts.name.to_lowercase()
         } else {
             String::new()
         };
-        let path = if by.case_insensitive {
+        let path = if case_insensitive {
             std::path::PathBuf::new()
         } else {
             std::path::PathBuf::from(&s.parts.path)
         };
         (
-            (by.group)(&lib.skills[s.index]),
+            group(&lib.skills[s.index]),
             fold,
             s.parts.name.clone(),
             path,
@@ -592,6 +758,17 @@ fn assemble(format: Format, tier: Tier, lines: &[String], roots: &[String], any:
             codex::assemble(roots, &lines)
         }
         Frame::Wrapped { open, close } => {
+            let mut all: Vec<&str> = Vec::new();
+            if let Some(n) = note {
+                all.push(n);
+            }
+            all.push(open);
+            all.extend(lines.iter().map(String::as_str));
+            all.push(close);
+            all.join("\n")
+        }
+        Frame::Enclosed { empty, .. } if lines.is_empty() => empty.to_string(),
+        Frame::Enclosed { open, close, .. } => {
             let mut all: Vec<&str> = Vec::new();
             if let Some(n) = note {
                 all.push(n);
@@ -1106,11 +1283,13 @@ mod tests {
                 name: "bundled",
                 description: "Raw <text>\nkept as it is.",
                 fixed: true,
+                location: "",
             },
             BuiltinEntry {
                 name: "command",
                 description: "A built-in command.",
                 fixed: false,
+                location: "",
             },
         ];
         let t = tempfile::tempdir().unwrap();

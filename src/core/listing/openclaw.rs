@@ -35,7 +35,8 @@ pub static OPENCLAW: FormatSpec = FormatSpec {
     fit: Fit::Trimming,
     entry_cap: None,
     tiers_by_count: false,
-    order: None,
+    order: super::formats::Order::Library,
+    empty_description: true,
     frame: Frame::Wrapped {
         open: "<available_skills>",
         close: "</available_skills>",
@@ -318,5 +319,5 @@ pub(super) fn render(
             }
         }
     }
-    own::finish(block, Some(budget), utf16_len(&prompt), dropped, items)
+    own::finish(lib, block, Some(budget), utf16_len(&prompt), dropped, items)
 }

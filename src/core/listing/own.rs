@@ -156,8 +156,10 @@ impl Item {
 }
 
 /// The listing's record: its text, budget and what became of every enabled skill (`dropped`,
-/// left out before it was laid out, and `items`, in listing order) and built-in.
+/// left out before it was laid out, and `items`, in listing order) and built-in, and the names
+/// listed.
 pub(super) fn finish(
+    lib: &Library,
     text: String,
     budget: Option<Budget>,
     used: usize,
@@ -165,6 +167,17 @@ pub(super) fn finish(
     items: Vec<Item>,
 ) -> Listing {
     let mut builtins = Vec::new();
+    let names = items
+        .iter()
+        .filter(|it| it.fate != Fate::Dropped)
+        .filter_map(|it| match (it.index, it.builtin) {
+            (Some(i), _) => lib
+                .skills
+                .get(i)
+                .map(|s| name_and_description(s).0.to_string()),
+            (None, b) => b.map(|b| b.name.to_string()),
+        })
+        .collect();
     for it in items {
         match (it.index, it.builtin) {
             (Some(index), _) => dropped.push(ListedSkill {
@@ -187,5 +200,6 @@ pub(super) fn finish(
         used,
         entries: dropped,
         builtins,
+        names,
     }
 }

@@ -29,7 +29,8 @@ pub static QWEN_CODE: FormatSpec = FormatSpec {
     fit: Fit::Trimming,
     entry_cap: None,
     tiers_by_count: false,
-    order: None,
+    order: super::formats::Order::Library,
+    empty_description: true,
     frame: Frame::Wrapped {
         open: "<available_skills>",
         close: "</available_skills>",
@@ -147,5 +148,5 @@ pub(super) fn render(
     } else {
         format!("<available_skills>\n{block}\n</available_skills>")
     };
-    own::finish(text, Some(budget), used, dropped, items)
+    own::finish(lib, text, Some(budget), used, dropped, items)
 }

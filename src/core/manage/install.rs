@@ -16,6 +16,8 @@ pub struct Provenance {
     pub source: OriginRecord,
     /// The commit of a git source.
     pub commit: Option<String>,
+    /// When a project's `skills-lock.json` gets the skills' entries too (project scope only).
+    pub lock: super::lockfile::Record,
 }
 
 /// One skill written.
@@ -127,5 +129,47 @@ pub fn install(
             }
         })?;
     }
+    if let Some(p) = provenance {
+        record_in_project(target, skills, p)?;
+    }
     Ok(done)
+}
+
+/// Gives each skill installed into a project-scope target its `skills-lock.json` entry, when
+/// the project keeps one (or `p.lock` says to make it). An archive has no entry there.
+fn record_in_project(
+    target: &Target,
+    skills: &[&Staged],
+    p: &Provenance,
+) -> Result<(), ManageError> {
+    let Some(project) = super::lockfile::project_of(target) else {
+        return Ok(());
+    };
+    let path = project.join(crate::core::installers::skills_lock::FILE);
+    if p.lock == super::lockfile::Record::IfPresent && !path.is_file() {
+        return Ok(());
+    }
+    let origin = super::origin::Origin::from_record(&p.source)?;
+    let mut entries = Vec::new();
+    for s in skills {
+        let dir = target.dir.join(&s.folder);
+        if let Some(e) = super::lockfile::entry(&origin, &project, &s.subfolder, &dir)? {
+            entries.push((s.name.clone(), e));
+        }
+    }
+    if entries.is_empty() {
+        return Ok(());
+    }
+    super::lockfile::edit(&project, p.lock, |m| {
+        for (name, e) in entries {
+            m.insert(name, e.to_json());
+        }
+    })
+    .map_err(|e| {
+        ManageError::Refused(format!(
+            "installed, but {} was not updated: {e}",
+            path.display()
+        ))
+    })?;
+    Ok(())
 }

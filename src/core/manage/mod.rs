@@ -6,6 +6,7 @@ pub mod archive;
 mod error;
 pub mod git;
 pub mod install;
+pub mod lockfile;
 pub mod manifest;
 pub mod origin;
 pub mod preview;
@@ -125,6 +126,7 @@ impl Plan {
         let prov = install::Provenance {
             source: self.origin.record(),
             commit: self.commit.clone(),
+            lock: crate::core::manage::lockfile::Record::IfPresent,
         };
         install::install(
             &self.pricing.target,

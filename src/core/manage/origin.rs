@@ -99,8 +99,15 @@ impl Origin {
                 reference: reference.map(str::to_string),
             });
         }
+        // After the path: a folder named `owner/repo` that exists is read as that folder.
+        if let Some(url) = github_shorthand(text) {
+            return Ok(Origin::Git {
+                url,
+                reference: reference.map(str::to_string),
+            });
+        }
         refuse(format!(
-            "{text}: no such folder or archive, and not a git URL (https://…, ssh://…, git@host:path, file://…)"
+            "{text}: no such folder or archive, and not a git URL (https://…, ssh://…, git@host:path, file://…) or GitHub's owner/repo"
         ))
     }
 
@@ -168,6 +175,22 @@ impl Origin {
             Origin::Folder(p) | Origin::Archive { path: p, .. } => p.display().to_string(),
         }
     }
+}
+
+/// The git URL the shorthand `owner/repo` means, as `npx skills` reads it
+/// (`https://github.com/owner/repo.git`); `None` for anything else. Owner and repository are
+/// GitHub names: letters, digits, `-`, `_` and `.`, not starting with `.` or `-`.
+pub fn github_shorthand(text: &str) -> Option<String> {
+    let (owner, repo) = text.split_once('/')?;
+    let repo = repo.strip_suffix(".git").unwrap_or(repo);
+    let name = |s: &str| {
+        !s.is_empty()
+            && s.len() <= 100
+            && !s.starts_with(['.', '-'])
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+    };
+    (name(owner) && name(repo)).then(|| format!("https://github.com/{owner}/{repo}.git"))
 }
 
 /// Whether `text` reads as a git URL: a scheme git knows, or scp-like `[user@]host:path`.
@@ -297,6 +320,7 @@ mod tests {
             "fd::3",
             "-uhelp",
             "no/such/folder",
+            "./no/such",
             "",
         ] {
             assert!(Origin::parse(bad, None).is_err(), "{bad}");
@@ -308,5 +332,30 @@ mod tests {
             reference: None,
         };
         assert!(Origin::from_record(&rec).is_err());
+    }
+
+    #[test]
+    fn owner_slash_repo_means_github_unless_a_folder_has_that_name() {
+        assert_eq!(
+            github_shorthand("vercel-labs/agent-skills").as_deref(),
+            Some("https://github.com/vercel-labs/agent-skills.git")
+        );
+        assert_eq!(
+            github_shorthand("o/r.git").as_deref(),
+            Some("https://github.com/o/r.git")
+        );
+        for not in [
+            "o", "o/r/x", "/r", "o/", "./r", "../r", "o/.r", "-o/r", "o r/x", "ö/r",
+        ] {
+            assert_eq!(github_shorthand(not), None, "{not}");
+        }
+        assert_eq!(
+            Origin::parse("octo/skills", Some("v1")).unwrap(),
+            Origin::Git {
+                url: "https://github.com/octo/skills.git".into(),
+                reference: Some("v1".into())
+            }
+        );
+        // (A folder named `octo/skills` that exists wins: `tests/cli/installers.rs`.)
     }
 }

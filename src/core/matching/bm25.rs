@@ -45,6 +45,32 @@ pub(super) struct Bm25Index {
     /// Weighted length of each document, while building.
     lengths: Vec<f32>,
     scratch: Vec<(u32, f32, u8)>,
+    /// The stems of each document's name, without repeats.
+    name_stems: Vec<Vec<u32>>,
+    /// How many documents' names hold each stem.
+    name_df: Vec<u32>,
+}
+
+/// A stem of a skill's name is the skill's own when at most this many names hold it: `strava`
+/// of `strava-automation`, not the `automation` 800 app skills share, nor the `google` of ten
+/// Google apps.
+pub const NAME_DF_MAX: u32 = 2;
+/// A word that names a skill is rare in the library: in at most this many skills' text.
+pub const NAMED_DF_MAX: usize = 3;
+
+/// Whether the word at `span` of `message` is written as a name: capitalised inside a sentence
+/// (`on Strava`), with capitals or digits inside (`GitHub`, `S3`), or not a whole word of the
+/// model's `vocabulary` (`strava` written in lower case).
+fn written_as_name(message: &str, span: Range<usize>, vocabulary: &dyn Fn(&str) -> bool) -> bool {
+    let Some(word) = message.get(span.clone()) else {
+        return false;
+    };
+    let before = message[..span.start].trim_end();
+    let sentence_start = before.is_empty() || before.ends_with(['.', '!', '?', ':', ';', '\n']);
+    let capital = word.chars().next().is_some_and(char::is_uppercase);
+    let inside =
+        word.chars().skip(1).any(char::is_uppercase) || (word.chars().any(|c| c.is_ascii_digit()));
+    (capital && !sentence_start) || inside || !vocabulary(&word.to_lowercase())
 }
 
 /// A stem the message asks for: its weight factor (1, or less through a synonym) and the
@@ -93,6 +119,13 @@ impl Bm25Index {
             );
         }
         self.lengths.push(len);
+        let mut own: Vec<u32> = fields[0]
+            .iter()
+            .map(|&id| lx.words[id as usize].stem)
+            .collect();
+        own.sort_unstable();
+        own.dedup();
+        self.name_stems.push(own);
     }
 
     /// Turns raw frequencies into final BM25 weights once every document is in.
@@ -113,6 +146,66 @@ impl Bm25Index {
         });
         self.lengths = Vec::new();
         self.scratch = Vec::new();
+        self.name_df = vec![0; stems];
+        for own in &self.name_stems {
+            for &st in own {
+                if let Some(n) = self.name_df.get_mut(st as usize) {
+                    *n += 1;
+                }
+            }
+        }
+    }
+
+    /// The enabled skills the message names outright: a word of the message (as written, not
+    /// through a synonym) that is in the skill's name, in at most [`NAME_DF_MAX`] names, in at
+    /// most [`NAMED_DF_MAX`] skills at all, and written as a name is (capitalised inside a
+    /// sentence, mixed with digits or capitals, or no word of `vocabulary`: a brand, not a
+    /// dictionary word); or every word of a name of two or more. "log my ride on Strava" names
+    /// `strava-automation`; "did you catch the match last night? what a finish" names nothing,
+    /// although a skill is called `finishing-a-development-branch`.
+    pub(super) fn named(
+        &self,
+        lx: &Lexicon,
+        message: &str,
+        enabled: &dyn Fn(usize) -> bool,
+        vocabulary: &dyn Fn(&str) -> bool,
+    ) -> Vec<u32> {
+        let terms: Vec<QueryTerm> = self
+            .query_terms(lx, message)
+            .into_iter()
+            .filter(|t| t.1 >= 1.0)
+            .collect();
+        let asked: Vec<u32> = terms.iter().map(|t| t.0).collect();
+        let mut out: Vec<u32> = Vec::new();
+        let take = |d: u32, out: &mut Vec<u32>| {
+            if !out.contains(&d) && enabled(d as usize) {
+                out.push(d);
+            }
+        };
+        for (t, _, spans) in &terms {
+            let post = self.postings.get(*t);
+            let name_df = self.name_df.get(*t as usize).copied().unwrap_or(0);
+            if name_df == 0 || name_df > NAME_DF_MAX || post.len() > NAMED_DF_MAX {
+                continue;
+            }
+            if !spans
+                .iter()
+                .any(|sp| written_as_name(message, sp.clone(), vocabulary))
+            {
+                continue;
+            }
+            for p in post.iter().filter(|p| p.fields & 1 != 0) {
+                take(p.doc, &mut out);
+            }
+        }
+        // Every word of a longer name: `qdrant horizontal scaling`.
+        for (d, stems) in self.name_stems.iter().enumerate() {
+            if stems.len() >= 2 && stems.iter().all(|st| asked.contains(st)) {
+                take(d as u32, &mut out);
+            }
+        }
+        out.sort_unstable();
+        out
     }
 
     fn query_terms(&self, lx: &Lexicon, message: &str) -> Vec<QueryTerm> {

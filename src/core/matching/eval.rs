@@ -40,7 +40,7 @@ pub enum EvalError {
     #[error("the file holds no cases")]
     Empty,
     /// A case expects skills the library does not have.
-    #[error("case {case} ({message:?}) expects skills the library does not have: {}", names.join(", "))]
+    #[error("case {case} ({message:?}) expects skills the library does not have: {}", names.iter().zip(meant).map(|(n, m)| match m { Some(m) => format!("{n} (did you mean `{m}`?)"), None => n.clone() }).collect::<Vec<_>>().join(", "))]
     UnknownSkills {
         /// The case's 1-based number.
         case: usize,
@@ -48,6 +48,8 @@ pub enum EvalError {
         message: String,
         /// The names that match no skill.
         names: Vec<String>,
+        /// For each of them, the skill's name it is close to, if any.
+        meant: Vec<Option<String>>,
     },
 }
 
@@ -98,10 +100,18 @@ pub fn check_names(cases: &[Case], lib: &Library) -> Result<(), EvalError> {
             .cloned()
             .collect();
         if !unknown.is_empty() {
+            // In a fixed order, so that a tie names the same skill every run.
+            let mut names: Vec<&str> = known.iter().copied().collect();
+            names.sort_unstable();
+            let meant = unknown
+                .iter()
+                .map(|n| crate::core::text::closest(n, names.iter().copied()).map(str::to_string))
+                .collect();
             return Err(EvalError::UnknownSkills {
                 case: i + 1,
                 message: c.message.clone(),
                 names: unknown,
+                meant,
             });
         }
     }
@@ -347,6 +357,12 @@ mod tests {
         let (_t, lib) = library(&[("pdf", "name: pdf\ndescription: d")]);
         let cases = parse_cases("{\"message\": \"m\", \"expect\": [\"pfd\"]}", false).unwrap();
         let e = check_names(&cases, &lib).unwrap_err();
-        assert!(e.to_string().contains("pfd"), "{e}");
+        assert!(
+            e.to_string().ends_with(": pfd (did you mean `pdf`?)"),
+            "{e}"
+        );
+        let cases = parse_cases("{\"message\": \"m\", \"expect\": [\"zzzzzz\"]}", false).unwrap();
+        let e = check_names(&cases, &lib).unwrap_err();
+        assert!(e.to_string().ends_with(": zzzzzz"), "{e}");
     }
 }

@@ -2,7 +2,9 @@
 //! one: a skill whose words the message uses (enough for bm25 to take it) gains up to
 //! [`BM25_WEIGHT`], in proportion to its share of the best bm25 score, if it is near the message
 //! in meaning at all ([`MIN_LIFTED_SIMILARITY`]). Words that bm25 alone would not act on add
-//! nothing, so common words do not pull in noise.
+//! nothing, so common words do not pull in noise. A skill the message names outright
+//! (`Bm25Index::named`) passes every semantic gate, and is lifted by bm25 however far it is in
+//! meaning.
 
 use super::Match;
 use super::bm25::Bm25Index;
@@ -40,17 +42,44 @@ pub(super) fn query(
         .iter()
         .map(|&(d, s)| (d, BM25_WEIGHT * s / best_lexical))
         .collect();
+    let named = bm25.named(lx, message, enabled, &semantic::whole_word);
+    let is_named = |d: u32| named.binary_search(&d).is_ok();
     let sims = vectors.similarities(q, enabled);
     let lifted = |d: u32, sim: f32| match boost.get(&d) {
-        Some(&b) if sim >= MIN_LIFTED_SIMILARITY => sim + b,
+        Some(&b) if sim >= MIN_LIFTED_SIMILARITY || is_named(d) => sim + b,
         _ => sim,
     };
-    semantic::nearest(&sims, &lifted, k, names)
+    let mut found = semantic::nearest(&sims, &lifted, k, names);
+    // A skill the message names outright passes every semantic gate: in a library of app
+    // skills that share one template description, its name is all there is to route on.
+    for (d, fields) in &sims {
+        if is_named(*d) && !found.iter().any(|f| f.0 == *d) {
+            let sim = fields.first().map_or(0.0, |f| f.1);
+            found.push((*d, lifted(*d, sim), fields.as_slice()));
+        }
+    }
+    found.sort_by(|a, b| {
+        b.1.total_cmp(&a.1)
+            .then_with(|| names[a.0 as usize].cmp(&names[b.0 as usize]))
+    });
+    // Within `k`, the named ones are kept first.
+    let named_n = found.iter().filter(|f| is_named(f.0)).count().min(k);
+    let mut room = k - named_n;
+    found.retain(|f| {
+        is_named(f.0)
+            || (room > 0 && {
+                room -= 1;
+                true
+            })
+    });
+    found.truncate(k);
+    found
         .into_iter()
         .map(|(d, score, fields)| {
             let nearest = fields.get(..1).unwrap_or(&[]);
             let mut hits = semantic::hits(nearest);
-            if boost.contains_key(&d) && score > nearest.first().map_or(0.0, |x| x.1) {
+            let lexical = boost.contains_key(&d) || is_named(d);
+            if lexical && score > nearest.first().map_or(0.0, |x| x.1) {
                 hits.extend(bm25.hits_of(lx, message, d));
             }
             Match {
@@ -61,4 +90,145 @@ pub(super) fn query(
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testlib::{library, names};
+    use super::super::{Index, Matcher};
+    use std::sync::Arc;
+
+    /// App skills as an automation catalogue ships them: one template description each, the
+    /// app's name the only word that differs.
+    const APPS: &[&str] = &[
+        "Strava",
+        "QuickBooks",
+        "Xero",
+        "Expensify",
+        "Stripe",
+        "Plaid",
+        "Wave",
+        "FreshBooks",
+        "Trello",
+        "Asana",
+        "Slack",
+        "Todoist",
+        "Notion",
+        "Airtable",
+        "Mailchimp",
+        "Zendesk",
+        "Calendly",
+        "Garmin",
+        "Fitbit",
+        "Peloton",
+    ];
+
+    fn app_library() -> (tempfile::TempDir, crate::core::Library) {
+        let skills: Vec<(String, String)> = APPS
+            .iter()
+            .map(|app| {
+                let slug = app.to_lowercase();
+                (
+                    slug.clone(),
+                    format!(
+                        "name: {slug}-automation\ndescription: \"Automate {app} tasks via Rube MCP (Composio): records, accounts, reports. Always search tools first for current schemas.\""
+                    ),
+                )
+            })
+            .collect();
+        let refs: Vec<(&str, &str)> = skills
+            .iter()
+            .map(|(d, f)| (d.as_str(), f.as_str()))
+            .collect();
+        library(&refs)
+    }
+
+    #[test]
+    fn a_request_that_names_the_app_finds_its_skill_and_small_talk_stays_quiet() {
+        let (_t, lib) = app_library();
+        let idx = Index::build(&lib);
+        let v = super::super::semantic::SkillVectors::build(&lib, &|_, _| {}).unwrap();
+        assert!(idx.set_vectors(Arc::new(v)));
+        for (message, app) in [
+            ("log my ride on Strava", "strava-automation"),
+            (
+                "log my ride on strava from this morning",
+                "strava-automation",
+            ),
+            (
+                "send the March invoice to the client with QuickBooks",
+                "quickbooks-automation",
+            ),
+            (
+                "add a card for the bug to our Trello board",
+                "trello-automation",
+            ),
+            ("post the standup summary in Slack", "slack-automation"),
+            (
+                "sync yesterday's run from my Garmin watch",
+                "garmin-automation",
+            ),
+        ] {
+            let bm25 = idx.query(message, Matcher::Bm25, &|_| true, 5);
+            assert_eq!(names(&lib, &bm25).first(), Some(&app), "bm25: {message}");
+            let got = idx.query(message, Matcher::Hybrid, &|_| true, 5);
+            assert_eq!(
+                names(&lib, &got).first(),
+                Some(&app),
+                "hybrid: {message}: {:?}",
+                names(&lib, &got)
+            );
+            assert!(
+                got[0]
+                    .hits
+                    .iter()
+                    .any(|h| h.field == super::super::HitField::Name),
+                "the name says why: {:?}",
+                got[0].hits
+            );
+        }
+        for message in [
+            "thanks, that's all for today",
+            "hi there!",
+            "what's the weather like where you are?",
+            "did you catch the match last night? what a finish",
+        ] {
+            let got = idx.query(message, Matcher::Hybrid, &|_| true, 5);
+            assert!(got.is_empty(), "{message}: {:?}", names(&lib, &got));
+        }
+    }
+
+    #[test]
+    fn a_dictionary_word_in_lower_case_names_nothing() {
+        let (_t, lib) = library(&[
+            (
+                "finishing",
+                "name: finishing-a-development-branch\ndescription: Wrap up a feature branch: tests, merge or pull request, cleanup.",
+            ),
+            (
+                "strava",
+                "name: strava-automation\ndescription: Automate Strava tasks via Rube MCP (Composio).",
+            ),
+        ]);
+        let idx = Index::build(&lib);
+        let vocabulary = |w: &str| w != "strava";
+        let named = |m: &str| idx.bm25.named(&idx.lexicon, m, &|_| true, &vocabulary);
+        assert!(named("what a finish last night").is_empty());
+        assert!(named("a development branch").is_empty(), "not every word");
+        assert_eq!(
+            named("finishing a development branch").len(),
+            1,
+            "every word"
+        );
+        assert_eq!(
+            named("log my ride on strava").len(),
+            1,
+            "not a dictionary word"
+        );
+        assert_eq!(
+            named("my Strava ride").len(),
+            1,
+            "capitalised inside a sentence"
+        );
+    }
 }

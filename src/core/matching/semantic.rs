@@ -256,6 +256,16 @@ pub(super) fn message_vector(message: &str) -> Result<Vec<f32>, ModelError> {
     SentenceModel::shared()?.embed(message)
 }
 
+/// Whether the model's vocabulary holds `word` whole (one WordPiece token): a dictionary word
+/// rather than a brand or a name. True when the model cannot be loaded (nothing is taken for a
+/// name then).
+pub(super) fn whole_word(word: &str) -> bool {
+    SentenceModel::shared()
+        .ok()
+        .and_then(|m| m.token_ids(word).ok())
+        .is_none_or(|ids| ids.len() <= 3)
+}
+
 /// The hits of a semantic match: every field with its similarity, nearest first.
 pub(super) fn hits(fields: &[(HitField, f32)]) -> Vec<Hit> {
     fields

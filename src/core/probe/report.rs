@@ -207,6 +207,62 @@ impl Verdict {
 
     /// One line saying what happened and, for failures, what to fix.
     pub fn detail(&self) -> String {
+        let what = self.what_broke();
+        match self.fix() {
+            Some(fix) => format!("{what}; fix: {fix}"),
+            None => what,
+        }
+    }
+
+    /// What to do about a failed verdict (the ones whose message already says it, or that are
+    /// no failure, have none).
+    pub fn fix(&self) -> Option<String> {
+        Some(match self {
+            Verdict::Timeout { .. } => "`--help-json` must print the schema and exit at once, \
+                 before any network call, prompt or long work; run the command shown in the skill \
+                 folder to see where it waits"
+                .to_string(),
+            Verdict::Crashed {
+                stderr_tail, limit, ..
+            } => {
+                if limit.as_deref() == Some("processes") {
+                    "answer `--help-json` without starting other processes".to_string()
+                } else if stderr_tail.contains("No module named")
+                    || stderr_tail.contains("ModuleNotFoundError")
+                    || stderr_tail.contains("ImportError")
+                    || stderr_tail.contains("Cannot find module")
+                {
+                    "install the missing module for the interpreter the probe ran (the skill's \
+                     .venv, or the `#!` line's); `probe --deps` checks what the skill declares"
+                        .to_string()
+                } else {
+                    "run the command shown in the skill folder to see the whole error; \
+                     `--help-json` must exit 0 after printing the schema"
+                        .to_string()
+                }
+            }
+            Verdict::NotJson { .. } => "print only the JSON schema on stdout for `--help-json`; \
+                 logs, banners and warnings go to stderr"
+                .to_string(),
+            Verdict::BadSchema { .. } => {
+                "print `{\"name\", \"description\", \"parameters\"}` with \
+                 `parameters` a JSON Schema object (`{\"type\": \"object\", \"properties\": {…}}`)"
+                    .to_string()
+            }
+            Verdict::NoEntry { entry, .. } => format!(
+                "add `{entry}` to the skill folder, or name the script that is there with `entry:`"
+            ),
+            Verdict::NoInterpreter { why, .. } if !why.contains("add a line") => {
+                "install the interpreter, or name one that is installed on the script's `#!` \
+                 line (`#!/usr/bin/env python3`), or make a `.venv` in the skill folder"
+                    .to_string()
+            }
+            _ => return None,
+        })
+    }
+
+    /// What went wrong, without what to do about it.
+    fn what_broke(&self) -> String {
         match self {
             Verdict::Ok => "answered with a valid tool schema".to_string(),
             Verdict::Timeout { after_ms } => format!(
@@ -390,4 +446,42 @@ pub(crate) fn tail(b: &[u8]) -> String {
 pub(crate) fn signal_name(sig: i32) -> String {
     nix::sys::signal::Signal::try_from(sig)
         .map_or_else(|_| format!("signal {sig}"), |s| s.as_str().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failure_says_what_to_do() {
+        let crashed = |tail: &str| Verdict::Crashed {
+            exit_code: Some(1),
+            signal: None,
+            stderr_tail: tail.to_string(),
+            limit: None,
+        };
+        let d = crashed("Traceback …\nModuleNotFoundError: No module named 'requests'\n").detail();
+        assert!(
+            d.starts_with("exit code 1; stderr ends: ModuleNotFoundError")
+                && d.contains("; fix: install the missing module"),
+            "{d}"
+        );
+        assert!(
+            crashed("")
+                .detail()
+                .contains("; fix: run the command shown")
+        );
+        let t = Verdict::Timeout { after_ms: 10_000 }.detail();
+        assert!(
+            t.starts_with("no answer within 10.0 s: killed; fix: "),
+            "{t}"
+        );
+        // What already says what to do, and a pass, add nothing.
+        assert_eq!(Verdict::Ok.fix(), None);
+        let named = Verdict::NameMismatch {
+            expected: "a".into(),
+            found: "b".into(),
+        };
+        assert!(!named.detail().contains("fix:"));
+    }
 }

@@ -1,4 +1,5 @@
-//! Library rules: the same name twice, and copies an agent will never load.
+//! Library rules: the same name twice, copies an agent will never load, and descriptions that
+//! are one template filled in with the name.
 
 use super::Profile;
 use crate::core::catalogue::RuleId;
@@ -51,5 +52,6 @@ pub fn check(lib: &Library, _profile: Profile) -> Vec<(usize, Diagnostic)> {
             ));
         }
     }
+    out.extend(super::template::check(lib));
     out
 }

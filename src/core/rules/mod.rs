@@ -2,11 +2,13 @@
 
 mod body;
 mod claude;
-mod fields;
+pub(crate) mod fields;
+pub mod fix;
 mod lazy;
 mod library;
 pub mod overlap;
 pub mod select;
+mod template;
 
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::library::Library;
@@ -123,6 +125,19 @@ pub fn check(lib: &Library, opts: &CheckOptions) -> Checked {
     for (i, d) in library_wide {
         all[i].push(d);
     }
+    if opts.body {
+        // A skill an installer recorded, edited since: its files against the recorded hash.
+        let (records, _) =
+            crate::core::installers::records(&lib.skills, dirs::home_dir().as_deref());
+        let found: Vec<Option<Diagnostic>> = records
+            .par_iter()
+            .zip(&lib.skills)
+            .map(|(r, s)| r.as_ref().and_then(|r| r.diagnostic(s)))
+            .collect();
+        for (slot, d) in all.iter_mut().zip(found) {
+            slot.extend(d);
+        }
+    }
     all.par_iter_mut().zip(&lib.skills).for_each(|(d, s)| {
         select::apply_opt_outs(s, d);
         if let Some(sel) = opts.selection {
@@ -168,6 +183,9 @@ fn per_skill(lib: &Library, opts: &CheckOptions, learned: &AtomicBool) -> Vec<Ve
         .map(|s| {
             let profile = opts.profile_of(s);
             let mut d = check_skill(s, profile);
+            if opts.per_agent {
+                linked_profiles(s, profile, &mut d);
+            }
             if opts.body {
                 let (found, new) = body::check(s, profile, opts.tokens);
                 d.extend(found);
@@ -181,6 +199,29 @@ fn per_skill(lib: &Library, opts: &CheckOptions, learned: &AtomicBool) -> Vec<Ve
             d
         })
         .collect()
+}
+
+/// A skill linked into other agents' folders is one skill judged by each of those agents'
+/// profiles too: a finding any of them makes is kept once, at the most it weighs.
+fn linked_profiles(s: &Skill, own: Profile, d: &mut Vec<Diagnostic>) {
+    let mut seen = vec![own];
+    for p in &s.linked {
+        let profile = crate::core::agents::model::model(p.agent).profile;
+        if seen.contains(&profile) {
+            continue;
+        }
+        seen.push(profile);
+        for found in check_skill(s, profile) {
+            let same = d
+                .iter_mut()
+                .find(|x| (x.rule, x.line, x.column) == (found.rule, found.line, found.column));
+            match same {
+                Some(x) if x.severity < found.severity => *x = found,
+                Some(_) => {}
+                None => d.push(found),
+            }
+        }
+    }
 }
 
 /// The diagnostics of one skill that need nothing but its frontmatter.

@@ -957,6 +957,7 @@ impl App {
                 };
                 self.set_status(text, false);
             }
+            Action::Redraw => self.requests.redraw = true,
             Action::Rescan => {
                 self.request_rescan();
                 jobs::load_switches(self.switches.home.clone(), self.tx.clone());

@@ -165,6 +165,11 @@ impl App {
         self.requests.clipboard.take()
     }
 
+    /// Whether the whole screen is to be painted again (`C-l`), once.
+    pub fn take_redraw(&mut self) -> bool {
+        std::mem::take(&mut self.requests.redraw)
+    }
+
     /// Moves the diagnostic selection of the detail pane and scrolls the pane to it.
     pub(super) fn move_diagnostic_cursor(&mut self, delta: isize) {
         let Some(i) = self.screens.skills.list.selected_skill() else {

@@ -228,4 +228,6 @@ pub struct Requests {
     pub edit: Option<EditRequest>,
     /// Text to put on the clipboard (OSC 52).
     pub clipboard: Option<String>,
+    /// Paint every cell again at the next frame.
+    pub redraw: bool,
 }

@@ -43,6 +43,8 @@ pub struct Checks {
     pub stopping: Vec<JoinHandle<()>>,
     /// Which sandbox probes ask for.
     pub sandbox: SandboxPreference,
+    /// The selected skill's probe panel takes the whole screen, with nothing cut (Enter).
+    pub expanded: bool,
 }
 
 /// A probe run in progress.
@@ -84,6 +86,7 @@ impl Checks {
             run: None,
             stopping: Vec::new(),
             sandbox,
+            expanded: false,
         }
     }
 
@@ -180,6 +183,8 @@ impl Checks {
         match action {
             Action::RunChecks => return self.run_probes(cx),
             Action::RunDeps => self.run_deps(cx),
+            Action::Open => self.expanded = !self.expanded,
+            Action::CancelChecks if self.expanded => self.expanded = false,
             Action::CancelChecks => {
                 if self.running() {
                     self.cancel();
@@ -304,6 +309,13 @@ impl Screen for Checks {
 }
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
+    if app.screens.checks.expanded {
+        // The whole message, wrapped: the table steps aside until Enter or Esc.
+        let [top, rest] = Layout::vertical([Constraint::Length(3), Constraint::Min(3)]).areas(area);
+        summary(frame, top, app);
+        probe_panel(frame, rest, app);
+        return;
+    }
     let [top, list, bottom] = parts(area);
     summary(frame, top, app);
     table(frame, list, table_rows(area), app);
@@ -504,7 +516,11 @@ fn probe_panel(frame: &mut Frame, bottom: Rect, app: &App) {
     frame.render_widget(
         Paragraph::new(lines)
             .wrap(ratatui::widgets::Wrap { trim: false })
-            .block(Block::bordered().title(" Probe ")),
+            .block(Block::bordered().title(if checks.expanded {
+                " Probe · whole message (Enter or Esc: back to the table) "
+            } else {
+                " Probe (Enter: the whole message) "
+            })),
         bottom,
     );
 }
@@ -524,10 +540,16 @@ fn deps_lines(lines: &mut Vec<Line<'static>>, d: &DepsReport, width: usize, app:
         }
     }
     if d.failed() && !d.install.is_empty() {
-        lines.push(Line::from(vec![
-            Span::styled("install ", t.dim()),
-            Span::raw(truncate(&d.install, width.saturating_sub(8))),
-        ]));
+        if app.screens.checks.expanded {
+            for l in wrap(&format!("install {}", d.install), width) {
+                lines.push(Line::from(l));
+            }
+        } else {
+            lines.push(Line::from(vec![
+                Span::styled("install ", t.dim()),
+                Span::raw(truncate(&d.install, width.saturating_sub(8))),
+            ]));
+        }
     }
 }
 
@@ -535,10 +557,16 @@ fn deps_lines(lines: &mut Vec<Line<'static>>, d: &DepsReport, width: usize, app:
 fn report_lines(lines: &mut Vec<Line<'static>>, r: &ProbeReport, width: usize, app: &App) {
     let t = &app.theme;
     if !r.command.is_empty() {
-        lines.push(Line::from(vec![
-            Span::styled("ran ", t.dim()),
-            Span::raw(truncate(&r.command.join(" "), width.saturating_sub(4))),
-        ]));
+        if app.screens.checks.expanded {
+            for l in wrap(&format!("ran {}", r.command.join(" ")), width) {
+                lines.push(Line::from(l));
+            }
+        } else {
+            lines.push(Line::from(vec![
+                Span::styled("ran ", t.dim()),
+                Span::raw(truncate(&r.command.join(" "), width.saturating_sub(4))),
+            ]));
+        }
     }
     if let Some(v) = &r.verdict {
         for l in wrap(&v.detail(), width) {
@@ -561,7 +589,12 @@ fn report_lines(lines: &mut Vec<Line<'static>>, r: &ProbeReport, width: usize, a
     }
     if let Some(schema) = &r.schema_text {
         lines.push(Line::from(Span::styled("schema", t.dim())));
-        for l in wrap(schema, width).into_iter().take(4) {
+        let shown = if app.screens.checks.expanded {
+            usize::MAX
+        } else {
+            4
+        };
+        for l in wrap(schema, width).into_iter().take(shown) {
             lines.push(Line::from(l));
         }
     }

@@ -602,6 +602,7 @@ mod more_tests {
                 used: 7_990,
                 entries: Vec::new(),
                 builtins: Vec::new(),
+                names: Vec::new(),
             },
             tokens: enabled,
             mode: ListingMode::Enabled,

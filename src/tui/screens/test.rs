@@ -218,7 +218,10 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         " Message (Enter to type again) ".to_string()
     };
     if let Some(a) = app.screens.prompt.agent() {
-        title.push_str(&format!("· {}'s skills ", model(a).name));
+        title.push_str(&format!(
+            "· {} skills ",
+            crate::core::text::possessive(model(a).name)
+        ));
     }
     frame.render_widget(
         Paragraph::new(text).block(Block::bordered().title(Span::styled(title, t.title()))),
@@ -383,7 +386,10 @@ fn injection(frame: &mut Frame, area: Rect, app: &App) {
                 Framing::SkillLoaded | Framing::AvailableSkills => {
                     format!("its own {} rule", i.matcher)
                 }
-                Framing::SkillTool | Framing::ReadFile => {
+                Framing::SkillTool
+                | Framing::ActivateSkill
+                | Framing::SkillContent
+                | Framing::ReadFile => {
                     format!("{} standing in for the model", i.matcher)
                 }
             };

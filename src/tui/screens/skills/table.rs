@@ -187,15 +187,12 @@ fn row(app: &App, index: usize, selected: bool, cols: Columns, agents_w: u16) ->
         Seen::NotRead => Span::styled("·", t.dim()),
         Seen::Off(_) | Seen::Shadowed | Seen::Dormant => Span::styled("○", t.dim()),
     };
-    let badge = badge(skill);
+    let badge = fit_badge(skill, usize::from(cols.badge));
     let diag_cell = diag_badge(diag.errors, diag.warnings, app);
     let mut cells = vec![
         Cell::from(toggle),
         Cell::from(name),
-        Cell::from(Span::styled(
-            truncate(&badge, usize::from(cols.badge)),
-            t.badge(),
-        )),
+        Cell::from(Span::styled(badge, t.badge())),
         num(costs.l1, app.counting.done[0]),
         num(costs.l2, app.counting.done[1]),
         num(costs.l3_with_schema(), app.counting.done[2]),
@@ -219,6 +216,27 @@ fn row(app: &App, index: usize, selected: bool, cols: Columns, agents_w: u16) ->
     } else {
         row
     }
+}
+
+/// The agent·scope badge in `width` columns: whole when it fits, else with the scope as its
+/// first letter (`claude·p`), the agent cut before the scope is.
+pub fn fit_badge(skill: &Skill, width: usize) -> String {
+    let full = badge(skill);
+    if full.chars().count() <= width || matches!(skill.scope, Scope::Path | Scope::Demo) {
+        return truncate(&full, width);
+    }
+    let scope = skill.scope.as_str().chars().next().unwrap_or('?');
+    let tail = if skill.command {
+        format!("·{scope}·c")
+    } else {
+        format!("·{scope}")
+    };
+    let agent = skill.agent.badge();
+    let room = width.saturating_sub(tail.chars().count());
+    if room == 0 {
+        return truncate(&full, width);
+    }
+    format!("{}{tail}", agent.chars().take(room).collect::<String>())
 }
 
 /// The widths of the columns that change with the terminal: the name, the agent·scope badge and
@@ -441,6 +459,20 @@ fn empty(frame: &mut Frame, area: Rect, app: &App) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_narrow_badge_keeps_the_scope() {
+        use crate::core::source::{Agent, Root};
+        let root = Root::new("/p/.claude/skills", Agent::ClaudeCode, Scope::Project);
+        let dir = std::path::PathBuf::from("/p/.claude/skills/pdf");
+        let skill = Skill::new(&root, dir.clone(), dir.join("SKILL.md"));
+        assert_eq!(fit_badge(&skill, 20), "claude·project");
+        assert_eq!(fit_badge(&skill, 12), "claude·p");
+        assert_eq!(fit_badge(&skill, usize::from(BADGE_MIN)), "clau·p");
+        let opencode = Root::new("/h/.config/opencode/skills", Agent::Opencode, Scope::User);
+        let skill = Skill::new(&opencode, dir.clone(), dir.join("SKILL.md"));
+        assert_eq!(fit_badge(&skill, 10), "opencode·u");
+    }
 
     #[test]
     fn names_get_what_they_need_and_a_description_the_rest() {

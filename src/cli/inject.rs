@@ -1,0 +1,146 @@
+//! `skillscope inject --agent A NAME`: exactly what loading one skill adds to agent A's
+//! conversation, as its client sends it (Claude Code's Skill tool result, Codex's `$name`
+//! message, Gemini CLI's `activate_skill` response, opencode's `skill` tool result): the blocks' text on stdout and nothing else; `--json` adds each block's role, kind
+//! and tokens.
+
+use crate::cli::args::{AgentArgs, LibraryArgs};
+use crate::core::agents::loading::{self, Block};
+use crate::core::source::Agent;
+use crate::core::tokens::{self, Encoding};
+use clap::Args;
+use serde_json::json;
+use std::io::Write;
+
+#[derive(Debug, Args)]
+pub struct InjectArgs {
+    /// The skill, as the agent calls it (Claude Code: its folder's name for a skill of its own
+    /// folders).
+    #[arg(value_name = "NAME", add = clap_complete::ArgValueCompleter::new(crate::cli::complete::skill_names))]
+    pub name: String,
+    /// What the model passes along (Claude Code's `args`, filling `$ARGUMENTS`).
+    #[arg(long, value_name = "TEXT", default_value = "")]
+    pub args: String,
+    /// Encoding for the token counts: o200k_base or cl100k_base.
+    #[arg(long, default_value_t = Encoding::default(), add = clap_complete::ArgValueCandidates::new(crate::cli::complete::encodings))]
+    pub encoding: Encoding,
+    /// Print one JSON object: the agent, the skill, and each block with its role, kind, text and
+    /// tokens.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub view: AgentArgs,
+}
+
+pub fn run(args: InjectArgs, library: LibraryArgs) -> anyhow::Result<i32> {
+    let Some(agent) = args.view.agent else {
+        anyhow::bail!("inject needs --agent: what loading a skill adds is each agent's own");
+    };
+    let lib = library.load();
+    crate::cli::output::note_demo(&lib);
+    let switches = crate::cli::args::agent_switches();
+    let view =
+        crate::core::agents::view::agent_library(&lib, agent, &args.view.files, switches.as_ref());
+    let blocks = blocks(&view, agent, &args.name, &args.args)?;
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let listed: Vec<serde_json::Value> = blocks
+            .iter()
+            .map(|b| {
+                let mut v = serde_json::to_value(b).unwrap_or_default();
+                v["tokens"] = json!(tokens::count(args.encoding, &b.text));
+                v
+            })
+            .collect();
+        let total: usize = blocks
+            .iter()
+            .map(|b| tokens::count(args.encoding, &b.text))
+            .sum();
+        crate::cli::output::write_json(
+            &mut out,
+            &json!({
+                "agent": agent,
+                "skill": args.name,
+                "encoding": args.encoding.as_str(),
+                "tokens": total,
+                "blocks": listed,
+            }),
+        )?;
+        writeln!(out)?;
+    } else {
+        out.write_all(loading::joined(&blocks).as_bytes())?;
+        out.flush()?;
+        let total: usize = blocks
+            .iter()
+            .map(|b| tokens::count(args.encoding, &b.text))
+            .sum();
+        eprintln!(
+            "\n{} block{}, {} tokens ({})",
+            blocks.len(),
+            if blocks.len() == 1 { "" } else { "s" },
+            crate::core::text::thousands(total as u64),
+            args.encoding
+        );
+    }
+    Ok(i32::from(blocks.iter().any(|b| b.is_error)))
+}
+
+/// What loading `name` adds for `agent`, over the agent's view.
+fn blocks(
+    view: &crate::core::Library,
+    agent: Agent,
+    name: &str,
+    args: &str,
+) -> anyhow::Result<Vec<Block>> {
+    match agent {
+        Agent::ClaudeCode => {
+            let i = called(view, name)?;
+            Ok(loading::claude_code(&view.skills[i], name, args)?)
+        }
+        Agent::Codex => Ok(vec![Block {
+            role: "user",
+            kind: "input_text",
+            text: crate::core::inject::codex_mention(view, name)?,
+            is_error: false,
+        }]),
+        Agent::Gemini | Agent::Opencode => {
+            let Some(i) = crate::core::agents::tools::called(view, agent, name) else {
+                anyhow::bail!("no skill `{name}` in this agent's view");
+            };
+            if let Some(why) = view.inactive.get(&i) {
+                anyhow::bail!("{name} is not offered to the model: {why}");
+            }
+            Ok(match agent {
+                Agent::Gemini => loading::gemini(&view.skills[i], name),
+                _ => loading::opencode(&view.skills[i]),
+            })
+        }
+        other => anyhow::bail!(
+            "what loading a skill adds is verified for claude-code, codex, gemini and opencode; {} is not modelled yet",
+            other.as_str()
+        ),
+    }
+}
+
+/// The skill of the view the model can call `name`: listed or not (the client answers a call of
+/// a skill closed to the model with an error), not shadowed.
+fn called(view: &crate::core::Library, name: &str) -> anyhow::Result<usize> {
+    let found: Vec<usize> = (0..view.len())
+        .filter(|&i| {
+            let s = &view.skills[i];
+            s.shadowed_by.is_none() && (s.name == name || s.id == name)
+        })
+        .collect();
+    match found.as_slice() {
+        [i] => {
+            // A skill closed to model invocation gets the client's own error: loading answers.
+            if let Some(why) = view.inactive.get(i)
+                && !view.skills[*i].frontmatter.disable_model_invocation
+            {
+                anyhow::bail!("{name} is not offered to the model: {why}");
+            }
+            Ok(*i)
+        }
+        [] => anyhow::bail!("no skill `{name}` in this agent's view"),
+        _ => anyhow::bail!("`{name}` names {} skills of this agent's view", found.len()),
+    }
+}

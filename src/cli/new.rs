@@ -1,0 +1,152 @@
+//! `skillscope new NAME`: a new skill for one agent, with the fields that agent's users need and a
+//! body skeleton, checked by the agent's rules before it lands (written whole or not at all).
+
+use crate::cli::args::TargetArgs;
+use crate::cli::manage::places;
+use crate::core::Library;
+use crate::core::diagnostic::Severity;
+use crate::core::manage::{self, Target};
+use crate::core::rules::{self, CheckOptions};
+use crate::core::scan::ScanOptions;
+use crate::core::source::{Agent, Root, Scope};
+use anyhow::Context;
+use clap::Args;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Args)]
+pub struct NewArgs {
+    /// The skill's name, which is also its folder's: lowercase letters, digits and hyphens.
+    pub name: String,
+    #[command(flatten)]
+    pub to: TargetArgs,
+    /// The folder to make the skill's folder in (default: the agent's skill folder at --scope).
+    #[arg(long, value_name = "DIR")]
+    pub path: Option<PathBuf>,
+    /// The description (default: a sentence to replace that already says what and when).
+    #[arg(long, value_name = "TEXT")]
+    pub description: Option<String>,
+}
+
+pub fn run(args: NewArgs) -> anyhow::Result<i32> {
+    crate::core::skeleton::check_name(&args.name)?;
+    let agent: Agent = match args.to.agent.as_slice() {
+        [one] => (*one).into(),
+        [] => Agent::ClaudeCode,
+        _ => anyhow::bail!("new writes one skill for one agent: name one --agent"),
+    };
+    let parent = if let Some(p) = &args.path {
+        p.clone()
+    } else {
+        let (home, project) = places()?;
+        Target::resolve(agent, args.to.scope.into(), &home, project.as_deref())?.dir
+    };
+    let dest = parent.join(&args.name);
+    if std::fs::symlink_metadata(&dest).is_ok() {
+        anyhow::bail!(
+            "{} already exists: nothing was written (pick another name or --path)",
+            crate::cli::output::shown_path(&dest)
+        );
+    }
+    std::fs::create_dir_all(&parent)
+        .with_context(|| format!("cannot make {}", crate::cli::output::shown_path(&parent)))?;
+    // Written in a folder of its own beside the destination, checked there, then renamed into
+    // place: a reader (an agent, the app's watcher) sees no skill or the whole one.
+    let stage = tempfile::Builder::new()
+        .prefix(".skillscope-new-")
+        .tempdir_in(&parent)
+        .with_context(|| {
+            format!(
+                "cannot write in {}",
+                crate::cli::output::shown_path(&parent)
+            )
+        })?;
+    let staged = stage.path().join(&args.name);
+    std::fs::create_dir(&staged)?;
+    let text = crate::core::skeleton::skill_md(&args.name, agent, args.description.as_deref());
+    std::fs::write(staged.join("SKILL.md"), &text)?;
+    let profile = manage::profile_for(agent);
+    let findings = findings(stage.path(), profile);
+    let errors = findings
+        .iter()
+        .filter(|(s, _, _)| *s == Severity::Error)
+        .count();
+    for (severity, rule, message) in &findings {
+        crate::cli::output::warn(format_args!("{severity}[{rule}] {message}"));
+    }
+    if errors > 0 {
+        anyhow::bail!(
+            "the new skill would have {} under the {profile} rules: nothing was written",
+            crate::core::text::count_of(errors, "error", "errors")
+        );
+    }
+    rename_new(&staged, &dest)?;
+    let md = dest.join("SKILL.md");
+    println!(
+        "created {} for {} ({} rules: {})",
+        crate::cli::output::shown_path(&md),
+        agent.as_str(),
+        profile,
+        if findings.is_empty() {
+            "no findings".to_string()
+        } else {
+            crate::core::text::count_of(findings.len(), "warning", "warnings")
+        }
+    );
+    println!(
+        "next: say in the description what it does and when to use it, fill in the body, then \
+         `skillscope check {}`",
+        crate::cli::output::shown_path(&dest)
+    );
+    Ok(0)
+}
+
+/// What the rules of `profile` find in the one skill below `root`: severity, rule, message.
+fn findings(root: &Path, profile: rules::Profile) -> Vec<(Severity, &'static str, String)> {
+    let lib = Library::load(
+        vec![Root::new(root, Agent::Path, Scope::Path)],
+        &ScanOptions::default(),
+    );
+    let checked = rules::check(
+        &lib,
+        &CheckOptions {
+            profile,
+            per_agent: false,
+            body: true,
+            tokens: None,
+            enabled: None,
+            selection: None,
+            vectors: None,
+        },
+    );
+    checked
+        .diagnostics
+        .iter()
+        .flatten()
+        .chain(&lib.problems)
+        .filter(|d| d.severity != Severity::Info)
+        .map(|d| (d.severity, d.rule.as_str(), d.message.clone()))
+        .collect()
+}
+
+/// Renames the staged folder to `dest`, never over something that appeared there meanwhile.
+fn rename_new(staged: &Path, dest: &Path) -> anyhow::Result<()> {
+    use nix::fcntl::{AT_FDCWD, RenameFlags, renameat2};
+    match renameat2(
+        AT_FDCWD,
+        staged,
+        AT_FDCWD,
+        dest,
+        RenameFlags::RENAME_NOREPLACE,
+    ) {
+        Ok(()) => Ok(()),
+        Err(nix::errno::Errno::EEXIST) => anyhow::bail!(
+            "{} appeared while the skill was written: nothing was written",
+            crate::cli::output::shown_path(dest)
+        ),
+        // A file system without RENAME_NOREPLACE: the check above is the guard.
+        Err(nix::errno::Errno::EINVAL) => std::fs::rename(staged, dest)
+            .with_context(|| format!("cannot write {}", crate::cli::output::shown_path(dest))),
+        Err(e) => Err(std::io::Error::from(e))
+            .with_context(|| format!("cannot write {}", crate::cli::output::shown_path(dest))),
+    }
+}

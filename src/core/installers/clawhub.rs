@@ -1,0 +1,95 @@
+//! ClawHub's records: `<workdir>/.clawhub/lock.json` (the legacy `.clawdhub/lock.json` too)
+//! names each skill it installed below `<workdir>/skills/` by its slug (`pdf-tools`,
+//! `@owner/slug`) with its `version` and pin; each skill's `.clawhub/origin.json` holds the
+//! registry, the slug and the `fingerprint` of what was installed.
+
+use serde_json::{Map, Value};
+use std::path::{Path, PathBuf};
+
+/// The record folders ClawHub reads, newest first.
+pub const DOT_DIRS: [&str; 2] = [".clawhub", ".clawdhub"];
+/// The most read of a record file.
+const MAX_BYTES: u64 = 16 << 20;
+
+/// The lock file of the ClawHub work folder `workdir`, if it has one.
+pub fn lock_path(workdir: &Path) -> Option<PathBuf> {
+    DOT_DIRS
+        .iter()
+        .map(|d| workdir.join(d).join("lock.json"))
+        .find(|p| p.is_file())
+}
+
+/// The entries of a lock file (`skills`), by slug.
+pub fn read_lock(path: &Path) -> Result<Map<String, Value>, String> {
+    let bytes = match crate::core::fsx::read_regular_up_to(path, MAX_BYTES) {
+        Ok(Some(b)) => b,
+        Ok(None) => return Ok(Map::new()),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    let v: Value =
+        serde_json::from_slice(&bytes).map_err(|e| format!("{}: not JSON: {e}", path.display()))?;
+    Ok(match v.get("skills") {
+        Some(Value::Object(m)) => m.clone(),
+        _ => Map::new(),
+    })
+}
+
+/// A skill folder's `origin.json`, when it has one that parses.
+pub fn read_origin(skill_dir: &Path) -> Option<Map<String, Value>> {
+    DOT_DIRS.iter().find_map(|d| {
+        let p = skill_dir.join(d).join("origin.json");
+        let bytes = crate::core::fsx::read_regular_up_to(&p, MAX_BYTES).ok()??;
+        match serde_json::from_slice(&bytes).ok()? {
+            Value::Object(m) => Some(m),
+            _ => None,
+        }
+    })
+}
+
+/// Where ClawHub would keep a skill installed at `dir`: its work folder (the parent of a folder
+/// named `skills` one or two levels above `dir`) and the skill's slug there (`skills/@owner/slug`
+/// is `@owner/slug`). Whether the work folder holds a lock is [`lock_path`]'s question.
+pub fn place_of(dir: &Path) -> Option<(PathBuf, String)> {
+    for (depth, above) in dir.ancestors().enumerate().skip(1).take(2) {
+        if above.file_name().is_none_or(|n| n != "skills") {
+            continue;
+        }
+        let workdir = above.parent()?;
+        let rel = dir.strip_prefix(above).ok()?;
+        let slug: Vec<String> = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        // `@owner/slug` is the only two-level form.
+        if depth == 2 && !slug[0].starts_with('@') {
+            return None;
+        }
+        return Some((workdir.to_path_buf(), slug.join("/")));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_skill_below_skills_of_a_work_folder_is_found_by_its_slug() {
+        let t = tempfile::tempdir().unwrap();
+        let w = t.path();
+        assert_eq!(lock_path(w), None);
+        std::fs::create_dir_all(w.join(".clawdhub")).unwrap();
+        std::fs::write(w.join(".clawdhub/lock.json"), "{}").unwrap();
+        assert_eq!(lock_path(w), Some(w.join(".clawdhub/lock.json")));
+        assert_eq!(
+            place_of(&w.join("skills/pdf-tools")),
+            Some((w.to_path_buf(), "pdf-tools".into()))
+        );
+        assert_eq!(
+            place_of(&w.join("skills/@example/web-search")),
+            Some((w.to_path_buf(), "@example/web-search".into()))
+        );
+        assert_eq!(place_of(&w.join("skills/group/web-search")), None);
+        assert_eq!(place_of(&w.join("other/pdf-tools")), None);
+    }
+}

@@ -1,0 +1,413 @@
+//! What the ecosystem's installers recorded about the skills they installed: `npx skills`
+//! (`skills-lock.json` in a project, `~/.agents/.skill-lock.json` for the user's skills) and
+//! ClawHub (`.clawhub/lock.json`, each skill's `.clawhub/origin.json`): where a skill came
+//! from, its version and pin, and whether its files still match the hash recorded when it was
+//! installed.
+
+pub mod clawhub;
+pub mod hash;
+pub mod skills_lock;
+
+use crate::core::catalogue::RuleId;
+use crate::core::diagnostic::{Diagnostic, Severity};
+use crate::core::skill::Skill;
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// Which installer kept the record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Installer {
+    /// `npx skills` (npm `skills`).
+    Skills,
+    /// ClawHub (npm `clawhub`).
+    Clawhub,
+}
+
+impl Installer {
+    /// Its name for people.
+    pub fn name(self) -> &'static str {
+        match self {
+            Installer::Skills => "npx skills",
+            Installer::Clawhub => "ClawHub",
+        }
+    }
+}
+
+/// How the recorded hash is compared with the files.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Hashed {
+    /// `computedHash` of the source folder (`npx skills`): the source, when it is a local
+    /// folder, tells a copy's left-out files from an edit.
+    Skills { local_source: Option<PathBuf> },
+    /// ClawHub's `fingerprint` of the installed folder.
+    Fingerprint,
+    /// Not a hash skillscope can recompute (a GitHub tree hash).
+    Not(&'static str),
+}
+
+/// One installer's record of one skill.
+#[derive(Debug, Clone, Serialize)]
+pub struct Record {
+    /// Who installed it.
+    #[serde(rename = "by")]
+    pub installer: Installer,
+    /// The record file.
+    pub file: PathBuf,
+    /// The skill's key there (its name; ClawHub's slug).
+    pub key: String,
+    /// Where it came from, as recorded (`owner/repo`, a URL, a path; ClawHub's registry and slug).
+    pub source: Option<String>,
+    /// `local`, `github`, `git`, … (`npx skills`); `clawhub` or `skills-sh` (ClawHub).
+    pub source_type: Option<String>,
+    /// The URL of a git source.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_url: Option<String>,
+    /// The branch or tag asked for.
+    #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
+    pub reference: Option<String>,
+    /// The SKILL.md's path inside a remote source.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skill_path: Option<String>,
+    /// The version installed (ClawHub).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// Pinned: the installer's own update leaves it alone (ClawHub).
+    pub pinned: bool,
+    /// Why it was pinned.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pin_reason: Option<String>,
+    /// The hash recorded at install.
+    pub hash: Option<String>,
+    #[serde(skip)]
+    hashed: Hashed,
+}
+
+/// Whether a skill's files still match what was installed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "state", rename_all = "kebab-case")]
+pub enum Files {
+    /// They hash to the recorded value (or to what the installer's copy of its unchanged source
+    /// would hold).
+    Unchanged {
+        /// How that was decided, when not by the hash alone.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        note: Option<String>,
+    },
+    /// They hash to something else: edited since it was installed.
+    Modified {
+        /// Their hash now.
+        now: String,
+        /// What else could explain it.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        note: Option<String>,
+    },
+    /// Not compared, and why.
+    NotCompared {
+        /// Why.
+        why: String,
+    },
+}
+
+/// What `npx skills` leaves out of its copies, which its hash (of the source) counts.
+const COPY_NOTE: &str = "npx skills hashes its source, and its copy leaves out metadata.json, __pycache__/ and __pypackages__: a source that held them reads as modified too";
+
+impl Record {
+    /// Compares the files of the skill folder `dir` with the recorded hash.
+    pub fn files(&self, dir: &Path) -> Files {
+        let Some(recorded) = self.hash.as_deref() else {
+            return Files::NotCompared {
+                why: "no hash recorded".into(),
+            };
+        };
+        let now = match &self.hashed {
+            Hashed::Not(why) => return Files::NotCompared { why: (*why).into() },
+            Hashed::Fingerprint => hash::clawhub_fingerprint(dir),
+            Hashed::Skills { .. } => hash::skills_hash(dir),
+        };
+        let now = match now {
+            Ok(h) => h,
+            Err(e) => return Files::NotCompared { why: e.to_string() },
+        };
+        if now == recorded {
+            return Files::Unchanged { note: None };
+        }
+        let Hashed::Skills { local_source } = &self.hashed else {
+            return Files::Modified { now, note: None };
+        };
+        // The source as it was installed from, when it still is: the copy it makes of it is
+        // what the folder should hold.
+        let source = local_source
+            .as_deref()
+            .and_then(|s| find_in_source(s, &self.key))
+            .filter(|s| hash::skills_hash(s).is_ok_and(|h| h == recorded));
+        match source.map(|s| hash::installed_copy_hash(&s)) {
+            Some(Ok(copy)) if copy == now => Files::Unchanged {
+                note: Some(
+                    "the installer's copy of its unchanged source (metadata.json and caches left out)"
+                        .into(),
+                ),
+            },
+            Some(_) => Files::Modified { now, note: None },
+            None => Files::Modified {
+                now,
+                note: Some(COPY_NOTE.into()),
+            },
+        }
+    }
+
+    /// A diagnostic when the files no longer match the recorded hash.
+    pub fn diagnostic(&self, skill: &Skill) -> Option<Diagnostic> {
+        let Files::Modified { note, .. } = self.files(&skill.dir) else {
+            return None;
+        };
+        let mut msg = format!(
+            "modified since {} installed it: its files no longer match the hash in {}",
+            self.installer.name(),
+            self.file.display()
+        );
+        if let Some(n) = note {
+            msg.push_str(&format!(" ({n})"));
+        }
+        msg.push_str(&format!(
+            "; an update by {} would overwrite the change",
+            self.installer.name()
+        ));
+        Some(
+            Diagnostic::new(RuleId::InstalledModified, Severity::Warning, msg)
+                .in_file(&skill.skill_md),
+        )
+    }
+}
+
+/// The skill named `key` in a local source folder: the folder itself, or a folder below it
+/// (at most three levels) whose SKILL.md names it. The look is bounded: a source is any folder.
+fn find_in_source(source: &Path, key: &str) -> Option<PathBuf> {
+    let named = |dir: &Path| {
+        let head = crate::core::scan::read_head(&dir.join("SKILL.md")).ok()?;
+        let fm = crate::core::frontmatter::parse(&head.0, head.2).frontmatter;
+        Some(fm.name.as_deref().map(str::trim) == Some(key))
+    };
+    let mut left = 2_000usize;
+    let mut level = vec![source.to_path_buf()];
+    for _ in 0..=3 {
+        let mut next = Vec::new();
+        for d in level {
+            if named(&d) == Some(true) {
+                return Some(d);
+            }
+            let Ok(entries) = std::fs::read_dir(&d) else {
+                continue;
+            };
+            for e in entries.flatten() {
+                left = left.checked_sub(1)?;
+                let name = e.file_name();
+                let system = ["/proc", "/sys", "/dev"]
+                    .iter()
+                    .any(|s| e.path().starts_with(s));
+                if !system
+                    && e.file_type().is_ok_and(|t| t.is_dir())
+                    && !name.to_string_lossy().starts_with('.')
+                    && name != "node_modules"
+                {
+                    next.push(e.path());
+                }
+            }
+        }
+        level = next;
+    }
+    None
+}
+
+/// How a record file is read: its entries, `None` when there is no file.
+type ReadRecord = fn(&Path) -> Result<Option<Map<String, Value>>, String>;
+
+/// The records of a library's skills, each record file read once, and what could not be read.
+#[derive(Debug, Default)]
+pub struct Records {
+    files: HashMap<PathBuf, Option<Map<String, Value>>>,
+    /// The `skills-lock.json` of each folder looked in, when it has one.
+    project_locks: HashMap<PathBuf, Option<PathBuf>>,
+    /// The ClawHub lock of each work folder, looked for once per folder.
+    clawhub_locks: HashMap<PathBuf, Option<PathBuf>>,
+    /// Record files that could not be read, for people.
+    pub notes: Vec<String>,
+    home: Option<PathBuf>,
+}
+
+impl Records {
+    /// An empty lookup; `home` places the user-scope record of `npx skills`.
+    pub fn new(home: Option<&Path>) -> Records {
+        Records {
+            home: home.map(Path::to_path_buf),
+            ..Records::default()
+        }
+    }
+
+    /// The entries of a record file, read once.
+    fn entries(&mut self, path: &Path, read: ReadRecord) -> Option<&Map<String, Value>> {
+        if !self.files.contains_key(path) {
+            let got = match read(path) {
+                Ok(m) => m,
+                Err(e) => {
+                    self.notes.push(format!("installer record not read: {e}"));
+                    None
+                }
+            };
+            self.files.insert(path.to_path_buf(), got);
+        }
+        self.files.get(path)?.as_ref()
+    }
+
+    /// What an installer recorded of `skill`: ClawHub's record of its folder, else the project's
+    /// `skills-lock.json`, else the user's `.skill-lock.json`.
+    pub fn of(&mut self, skill: &Skill) -> Option<Record> {
+        if skill.command {
+            return None;
+        }
+        self.clawhub(&skill.dir)
+            .or_else(|| self.project(skill))
+            .or_else(|| self.global(skill))
+    }
+
+    /// ClawHub's record of the skill installed at `dir`, when its work folder's lock names it.
+    pub fn clawhub(&mut self, dir: &Path) -> Option<Record> {
+        let (workdir, slug) = clawhub::place_of(dir)?;
+        let lock = self
+            .clawhub_locks
+            .entry(workdir)
+            .or_insert_with_key(|w| clawhub::lock_path(w))
+            .clone()?;
+        let Some(Value::Object(entry)) = self
+            .entries(&lock, |p| clawhub::read_lock(p).map(Some))?
+            .get(&slug)
+            .cloned()
+        else {
+            return None;
+        };
+        let origin = clawhub::read_origin(dir).unwrap_or_default();
+        let text =
+            |m: &Map<String, Value>, k: &str| m.get(k).and_then(Value::as_str).map(str::to_string);
+        let source = text(&entry, "sourceUrl").or_else(|| {
+            text(&origin, "registry").map(|r| {
+                format!(
+                    "{r} {}",
+                    text(&origin, "slug").unwrap_or_else(|| slug.clone())
+                )
+            })
+        });
+        Some(Record {
+            installer: Installer::Clawhub,
+            file: lock,
+            key: slug,
+            source,
+            source_type: Some(text(&entry, "sourceKind").unwrap_or_else(|| "clawhub".into())),
+            source_url: text(&entry, "sourceUrl"),
+            reference: None,
+            skill_path: text(&entry, "sourcePath"),
+            version: text(&entry, "version").or_else(|| text(&origin, "installedVersion")),
+            pinned: entry.get("pinned").and_then(Value::as_bool) == Some(true),
+            pin_reason: text(&entry, "pinReason"),
+            hash: text(&origin, "fingerprint"),
+            hashed: Hashed::Fingerprint,
+        })
+    }
+
+    fn project(&mut self, skill: &Skill) -> Option<Record> {
+        let skills_dir = skill.dir.parent()?;
+        // Skills share their folders' ancestors: each folder is asked once.
+        let mut lock = None;
+        for d in skills_dir.ancestors().take(3) {
+            let found = self
+                .project_locks
+                .entry(d.to_path_buf())
+                .or_insert_with(|| Some(d.join(skills_lock::FILE)).filter(|p| p.is_file()));
+            if let Some(p) = found {
+                lock = Some(p.clone());
+                break;
+            }
+        }
+        let lock = lock?;
+        let entries = self.entries(&lock, |p| skills_lock::read(p, skills_lock::VERSION))?;
+        let (key, entry) = lookup(entries, skill)?;
+        let lock_dir = lock.parent().unwrap_or(Path::new("."));
+        let mut r = npx_record(&lock, key, &entry, "computedHash");
+        let local = r.source_type.as_deref() == Some("local");
+        r.hashed = Hashed::Skills {
+            local_source: r
+                .source
+                .as_deref()
+                .filter(|_| local)
+                .map(|s| skills_lock::local_source(lock_dir, s)),
+        };
+        Some(r)
+    }
+
+    fn global(&mut self, skill: &Skill) -> Option<Record> {
+        let skills_dir = skill.dir.parent()?;
+        let agents = skills_dir.parent()?;
+        if skills_dir.file_name()? != "skills" || agents.file_name()? != ".agents" {
+            return None;
+        }
+        let in_home = self
+            .home
+            .as_deref()
+            .is_some_and(|h| h.join(".agents") == agents);
+        let lock = if in_home {
+            skills_lock::global_path(agents.parent()?)
+        } else {
+            agents.join(skills_lock::GLOBAL_FILE)
+        };
+        let entries = self.entries(&lock, |p| skills_lock::read(p, skills_lock::GLOBAL_VERSION))?;
+        let (key, entry) = lookup(entries, skill)?;
+        let mut r = npx_record(&lock, key, &entry, "skillFolderHash");
+        // For a GitHub source the value is GitHub's tree hash of the folder, not this one.
+        r.hashed = match r.source_type.as_deref() {
+            Some("local") => Hashed::Skills {
+                local_source: r.source.as_deref().map(PathBuf::from),
+            },
+            _ => Hashed::Not(
+                "the user-scope record holds the source's own hash (GitHub's tree hash) for this source type",
+            ),
+        };
+        Some(r)
+    }
+}
+
+/// The entry of `skill` in an `npx skills` record: by its name, else its folder's.
+fn lookup(entries: &Map<String, Value>, skill: &Skill) -> Option<(String, Map<String, Value>)> {
+    [skill.name.as_str(), &skill.dir_name()]
+        .into_iter()
+        .find_map(|k| match entries.get(k) {
+            Some(Value::Object(m)) => Some((k.to_string(), m.clone())),
+            _ => None,
+        })
+}
+
+fn npx_record(file: &Path, key: String, entry: &Map<String, Value>, hash_key: &str) -> Record {
+    let text = |k: &str| entry.get(k).and_then(Value::as_str).map(str::to_string);
+    Record {
+        installer: Installer::Skills,
+        file: file.to_path_buf(),
+        key,
+        source: text("source"),
+        source_type: text("sourceType"),
+        source_url: text("sourceUrl"),
+        reference: text("ref"),
+        skill_path: text("skillPath"),
+        version: text("version"),
+        pinned: false,
+        pin_reason: None,
+        hash: text(hash_key),
+        hashed: Hashed::Not("unset"),
+    }
+}
+
+/// The installers' records of every skill (index-aligned), and what could not be read.
+pub fn records(skills: &[Skill], home: Option<&Path>) -> (Vec<Option<Record>>, Vec<String>) {
+    let mut r = Records::new(home);
+    let out = skills.iter().map(|s| r.of(s)).collect();
+    (out, r.notes)
+}
