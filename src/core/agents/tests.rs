@@ -878,7 +878,13 @@ fn project_root_is_the_repository_root_and_never_home() {
 #[test]
 fn plan_readers_covers_the_agents_that_read_the_folder() {
     let f = fixture();
-    for installed in [".codex", ".config/opencode", ".openclaw", ".copilot", ".qwen"] {
+    for installed in [
+        ".codex",
+        ".config/opencode",
+        ".openclaw",
+        ".copilot",
+        ".qwen",
+    ] {
         std::fs::create_dir_all(f.home.join(installed)).unwrap();
     }
     let (sw, _) = f.load();
