@@ -416,10 +416,13 @@ pub enum AgentArg {
     #[value(alias = "gemini-cli")]
     Gemini,
     Goose,
+    #[value(name = "openclaw")]
     Openclaw,
-    #[value(alias = "copilot")]
+    #[value(name = "github-copilot", alias = "copilot")]
     GithubCopilot,
+    #[value(name = "cline")]
     Cline,
+    #[value(name = "qwen-code")]
     QwenCode,
     Generic,
     LazySkills,
