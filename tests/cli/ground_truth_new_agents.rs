@@ -190,6 +190,12 @@ fn install_openclaw(l: &Layout) -> PathBuf {
 /// `prompt --agent` for the case, run where the client ran, the run's folders as the capture's
 /// placeholders; its stderr.
 fn predict(c: &NewClient, case: &str) -> (String, String, Layout) {
+    run_case(c, case, &["prompt", "--agent", c.agent])
+}
+
+/// skillscope with `args` in the case laid out, run where the client ran; its stdout with the
+/// run's folders as the capture's placeholders, and its stderr.
+fn run_case(c: &NewClient, case: &str, args: &[&str]) -> (String, String, Layout) {
     let (l, run) = lay(c, case);
     let bin = install_openclaw(&l);
     let path = std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(
@@ -197,7 +203,7 @@ fn predict(c: &NewClient, case: &str) -> (String, String, Layout) {
     )))
     .unwrap();
     let out = common::bin()
-        .args(["prompt", "--agent", c.agent])
+        .args(args)
         .env("HOME", &l.home)
         .env("PATH", path)
         .env("SKILLSCOPE_CONFIG_DIR", l.base.join("config"))
@@ -206,7 +212,7 @@ fn predict(c: &NewClient, case: &str) -> (String, String, Layout) {
         .output()
         .expect("the binary runs");
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(out.status.success(), "{}/{case}: {stderr}", c.dir);
+    assert!(out.status.success(), "{}/{case} {args:?}: {stderr}", c.dir);
     let text = String::from_utf8(out.stdout)
         .unwrap()
         .replace(&l.base.join("cache").display().to_string(), "{CACHE}");
@@ -368,4 +374,117 @@ fn cline_folders_lists_the_captured_names_in_folder_order() {
 #[test]
 fn cline_budget_lists_the_captured_names_in_folder_order() {
     assert_cline("budget", &["~/.cline/skills"]);
+}
+
+/// A file of the case's capture.
+fn capture_file(c: &NewClient, case: &str, file: &str) -> String {
+    let p = agents_fixtures().join(c.dir).join(case).join(file);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// `inject --agent A NAME --json` in the laid-out case gives the captured tool result
+/// (`inject-NAME.txt`) byte for byte, then what the client added after it
+/// (`inject-NAME.after.json`, Copilot's `<skill-context>` message) when the capture has it; the
+/// text form is the blocks' texts alone.
+fn assert_injection(c: &NewClient, case: &str, name: &str) {
+    let (json, stderr, _) = run_case(c, case, &["inject", "--agent", c.agent, name, "--json"]);
+    let got: serde_json::Value =
+        serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}: {json} {stderr}"));
+    let blocks = got["blocks"].as_array().unwrap();
+    let mut want = vec![("tool", capture_file(c, case, &format!("inject-{name}.txt")))];
+    let after = agents_fixtures()
+        .join(c.dir)
+        .join(case)
+        .join(format!("inject-{name}.after.json"));
+    if c.agent == "github-copilot" {
+        let added: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&after).unwrap()).unwrap();
+        for m in added.as_array().unwrap() {
+            want.push(("user", m["content"].as_str().unwrap().to_string()));
+        }
+    }
+    assert_eq!(blocks.len(), want.len(), "{}/{case}: {blocks:?}", c.dir);
+    for (i, (b, (role, text))) in blocks.iter().zip(&want).enumerate() {
+        assert_eq!(
+            b["role"].as_str(),
+            Some(*role),
+            "{}/{case}: block {i}",
+            c.dir
+        );
+        let got_text = b["text"].as_str().unwrap();
+        if let Some(diff) = first_difference(text, got_text) {
+            panic!(
+                "{}/{case} {name}: block {i} is not what the real client added: {diff}",
+                c.dir
+            );
+        }
+        assert!(b["tokens"].as_u64().is_some_and(|t| t > 0), "{b}");
+    }
+    let (text, _, _) = run_case(c, case, &["inject", "--agent", c.agent, name]);
+    let joined: Vec<&str> = want.iter().map(|(_, t)| t.as_str()).collect();
+    assert_eq!(text, joined.join("\n\n"), "{}/{case}: the text form", c.dir);
+}
+
+#[test]
+fn qwen_code_skill_results_are_what_the_client_added() {
+    assert_injection(&QWEN, "mixed", "with-resources");
+    assert_injection(&QWEN, "folders", "clash");
+    assert_injection(&QWEN, "budget", "budget-001");
+}
+
+#[test]
+fn copilot_skill_results_and_contexts_are_what_the_client_added() {
+    assert_injection(&COPILOT, "mixed", "with-resources");
+    assert_injection(&COPILOT, "folders", "clash");
+    assert_injection(&COPILOT, "budget", "budget-001");
+}
+
+#[test]
+fn cline_skill_results_are_what_the_client_added() {
+    assert_injection(&CLINE, "mixed", "with-resources");
+    assert_injection(&CLINE, "folders", "clash");
+    assert_injection(&CLINE, "budget", "budget-001");
+}
+
+/// OpenClaw has no skill tool: its model reads the SKILL.md at the listed location, and the
+/// `read` result is the file whole.
+#[test]
+fn openclaw_read_results_are_what_the_client_added() {
+    assert_injection(&OPENCLAW, "mixed", "with-resources");
+}
+
+/// `budget --agent A` prices each client's skill tool as captured (`tool.json`): Qwen Code's and
+/// Copilot's fixed `skill`, OpenClaw's `read`, and Cline's `skills`, whose description ends with
+/// the listing itself (said so, and not added to it).
+#[test]
+fn budget_prices_the_new_agents_captured_tools() {
+    for (c, case, name) in [
+        (&QWEN, "mixed", "skill"),
+        (&COPILOT, "mixed", "skill"),
+        (&OPENCLAW, "mixed", "read"),
+        (&CLINE, "mixed", "skills"),
+        (&CLINE, "folders", "skills"),
+        (&CLINE, "budget", "skills"),
+    ] {
+        let sent: serde_json::Value =
+            serde_json::from_str(&capture_file(c, case, "tool.json")).unwrap();
+        let chars = sent.to_string().chars().count();
+        let (json, _, _) = run_case(c, case, &["budget", "--agent", c.agent, "--format", "json"]);
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let tool = &v["tool_definition"];
+        assert_eq!(tool["name"], name, "{}/{case}: {tool}", c.dir);
+        if c.agent == "cline" {
+            // Cline lists a folder in the file system's order: the same names, perhaps another
+            // order, so the same length.
+            assert_eq!(tool["holds_listing"], true, "{tool}");
+        } else {
+            assert!(tool.get("holds_listing").is_none(), "{tool}");
+        }
+        assert_eq!(tool["chars"], chars, "{}/{case}: {tool}", c.dir);
+        let (text, _, _) = run_case(c, case, &["budget", "--agent", c.agent]);
+        assert!(
+            text.contains(&format!("tool definition ({name}): ")),
+            "{text}"
+        );
+    }
 }

@@ -191,6 +191,9 @@ struct JsonTool {
     name: &'static str,
     chars: usize,
     tokens: usize,
+    /// The listing is part of the tool (Cline's): its tokens are not added to the listing's.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    holds_listing: bool,
 }
 
 #[derive(Serialize)]
@@ -304,6 +307,7 @@ impl Report<'_> {
                 name: d.name,
                 chars: d.json.chars().count(),
                 tokens: *tokens,
+                holds_listing: d.holds_listing,
             }),
             totals: JsonTotals {
                 skills: self.scope.iter().filter(|s| **s).count(),
@@ -533,11 +537,16 @@ impl Report<'_> {
         ));
         if let Some((d, tokens)) = self.tool {
             s.push_str(&format!(
-                "tool definition ({}): {} tokens per turn{} ({} characters of JSON)\n",
+                "tool definition ({}): {} tokens per turn{} ({} characters of JSON{})\n",
                 d.name,
                 thousands(*tokens as u64),
                 self.beside(*tokens as u64),
                 thousands(d.json.chars().count() as u64),
+                if d.holds_listing {
+                    "; the listing is inside it, not on top of it"
+                } else {
+                    ""
+                },
             ));
         }
         let window = self.window;

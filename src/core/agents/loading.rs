@@ -153,7 +153,12 @@ pub fn qwen_code(skill: &Skill) -> Result<Vec<Block>, LibraryError> {
     Ok(vec![Block::new(
         "tool",
         "tool_result",
-        qwen_code_text(&skill.dir.display().to_string(), &body),
+        qwen_code_text(
+            &crate::core::paths::absolute(&skill.dir)
+                .display()
+                .to_string(),
+            &body,
+        ),
     )])
 }
 
@@ -169,7 +174,9 @@ fn qwen_code_text(dir: &str, body: &str) -> String {
 /// absolute) and the body after the frontmatter.
 pub fn copilot(skill: &Skill) -> Result<Vec<Block>, LibraryError> {
     let body = read_body(skill)?;
-    let dir = skill.dir.display().to_string();
+    let dir = crate::core::paths::absolute(&skill.dir)
+        .display()
+        .to_string();
     let mut files: Vec<String> = skill
         .resources
         .iter()

@@ -17,6 +17,7 @@ pub mod loading;
 pub mod model;
 mod newcomer_builtins;
 mod newcomer_switches;
+mod newcomer_tools;
 mod opencode;
 mod options;
 mod plan;
