@@ -298,7 +298,13 @@ impl AgentSwitches {
     pub fn settings_file(&self, agent: Agent, scope: SwitchScope) -> Result<PathBuf, ToggleError> {
         let unsupported = |why: &'static str| ToggleError::Unsupported { agent, scope, why };
         let Some(p) = self.plugin(agent) else {
-            return Err(unsupported("it has no per-skill switches"));
+            return Err(unsupported(match agent {
+                // Its only switch is in the skill's own file, which toggle does not edit.
+                Agent::Cline => {
+                    "it has no settings switch: Cline switches a skill off in the skill's own frontmatter (`disabled: true`), which skillscope reads and does not write"
+                }
+                _ => "it has no per-skill switches",
+            }));
         };
         if let Some(why) = p.unsupported_scope(scope) {
             return Err(unsupported(why));

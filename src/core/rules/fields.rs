@@ -45,10 +45,33 @@ pub const MAX_NAME: usize = 64;
 pub const MAX_DESCRIPTION: usize = 1024;
 pub const MAX_COMPATIBILITY: usize = 500;
 
+/// The fields Qwen Code 0.24.4 reads beyond the spec's (`parseSkillContent`, `NEW-AGENTS.md`).
+const QWEN_FIELDS: &[&str] = &[
+    "when_to_use",
+    "disable-model-invocation",
+    "user-invocable",
+    "paths",
+    "hooks",
+    "priority",
+];
+/// The fields GitHub Copilot CLI 1.0.102 is seen to act on beyond the spec's.
+const COPILOT_FIELDS: &[&str] = &["disable-model-invocation", "user-invocable"];
+/// The fields Cline 3.0.65 reads beyond the spec's (`IX` in `@cline/core`).
+const CLINE_FIELDS: &[&str] = &["disabled", "enabled"];
+/// The fields OpenClaw 2026.9.6 reads beyond the spec's (`docs/tools/skills.md`).
+const OPENCLAW_FIELDS: &[&str] = &["disable-model-invocation", "user-invocable", "homepage"];
+
 fn known(profile: Profile, key: &str) -> bool {
     SPEC_FIELDS.contains(&key)
-        || (profile == Profile::ClaudeCode && CLAUDE_FIELDS.contains(&key))
-        || (profile == Profile::LazySkills && LAZY_FIELDS.contains(&key))
+        || match profile {
+            Profile::ClaudeCode => CLAUDE_FIELDS.contains(&key),
+            Profile::LazySkills => LAZY_FIELDS.contains(&key),
+            Profile::QwenCode => QWEN_FIELDS.contains(&key),
+            Profile::Copilot => COPILOT_FIELDS.contains(&key),
+            Profile::Cline => CLINE_FIELDS.contains(&key),
+            Profile::Openclaw => OPENCLAW_FIELDS.contains(&key),
+            Profile::Spec | Profile::Codex | Profile::Opencode => false,
+        }
 }
 
 pub fn check(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
@@ -61,11 +84,12 @@ pub fn check(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
     }
     let unknown_sev = match profile {
         Profile::Spec | Profile::LazySkills => Severity::Error,
-        Profile::ClaudeCode | Profile::Codex => Severity::Warning,
         Profile::Opencode => Severity::Info,
+        _ => Severity::Warning,
     };
     for f in &fm.fields {
         if !known(profile, &f.key) {
+            let ignores;
             let what = match profile {
                 Profile::Spec => {
                     "the spec allows only name, description, license, compatibility, metadata and allowed-tools; move it under `metadata:`"
@@ -77,6 +101,13 @@ pub fn check(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
                 Profile::Opencode => "opencode ignores it",
                 Profile::LazySkills => {
                     "Lazy Skills knows the spec's fields plus type, entry, triggers, dependencies, enabled, auto_load and when_to_use; move it under `metadata:`"
+                }
+                Profile::QwenCode | Profile::Copilot | Profile::Cline | Profile::Openclaw => {
+                    ignores = format!(
+                        "{} ignores it; move it under `metadata:` or remove it",
+                        profile.agent_name().unwrap_or("the agent")
+                    );
+                    ignores.as_str()
                 }
             };
             out.push(
@@ -214,10 +245,14 @@ fn lowercase(s: &str) -> Cow<'_, str> {
 fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
     let fm = &skill.frontmatter;
     let line = fm.line_of("name");
-    // Claude Code and Codex list a skill without a name under its folder's name.
+    // Claude Code, Codex, Copilot, Cline and OpenClaw list a skill without a name under its
+    // folder's name; Qwen Code skips it.
     let by_folder = match profile {
-        Profile::ClaudeCode => Some("Claude Code"),
-        Profile::Codex => Some("Codex"),
+        Profile::ClaudeCode
+        | Profile::Codex
+        | Profile::Copilot
+        | Profile::Cline
+        | Profile::Openclaw => profile.agent_name(),
         _ => None,
     };
     let raw = match (&fm.name, fm.get("name")) {
@@ -290,7 +325,11 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
         out.push(
             Diagnostic::new(
                 RuleId::NameFormat,
-                Severity::Error,
+                if client_lists_name(profile, &name) {
+                    Severity::Warning
+                } else {
+                    Severity::Error
+                },
                 format!(
                     "the name `{name}` must use only lowercase letters, digits and hyphens: write `{}`",
                     suggestion()
@@ -303,7 +342,11 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
         out.push(
             Diagnostic::new(
                 RuleId::NameHyphens,
-                Severity::Error,
+                if client_lists_name(profile, &name) {
+                    Severity::Warning
+                } else {
+                    Severity::Error
+                },
                 format!(
                     "the name `{name}` starts or ends with a hyphen or has two in a row: write `{}`",
                     suggestion()
@@ -317,7 +360,7 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
     if dir != name {
         let sev = match profile {
             Profile::Spec | Profile::Opencode => Severity::Error,
-            Profile::ClaudeCode | Profile::Codex | Profile::LazySkills => Severity::Warning,
+            _ => Severity::Warning,
         };
         out.push(
             Diagnostic::new(
@@ -352,6 +395,20 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
             )
             .at_line(line),
         );
+    }
+}
+
+/// Whether the profile's client lists a skill under a name the spec refuses (capitals, other
+/// characters, stray hyphens): Copilot, Cline and OpenClaw list it as written (their captures
+/// list `UpperCase-Skill`); Qwen Code takes any letters, digits, `_`, `:`, `.` and `-`
+/// (`validateSkillName`). Such a name is then a warning, not an error.
+fn client_lists_name(profile: Profile, name: &str) -> bool {
+    match profile {
+        Profile::Copilot | Profile::Cline | Profile::Openclaw => true,
+        Profile::QwenCode => name
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | ':' | '.' | '-')),
+        _ => false,
     }
 }
 
@@ -594,14 +651,22 @@ fn concrete(desc: &str) -> bool {
 fn description_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
     let fm = &skill.frontmatter;
     let line = fm.line_of("description");
-    // Claude Code lists a skill without a description under its body's first line.
-    let (severity, fallback) = if profile == Profile::ClaudeCode {
-        (
+    // Claude Code and Copilot list a skill without a description under its body's first
+    // paragraph; Cline lists names only and needs none.
+    let (severity, fallback) = match profile {
+        Profile::ClaudeCode => (
             Severity::Warning,
             ": Claude Code lists it under the first line of its body (listed-by-fallback)",
-        )
-    } else {
-        (Severity::Error, "")
+        ),
+        Profile::Copilot => (
+            Severity::Warning,
+            ": GitHub Copilot CLI lists it under the first paragraph of its body (listed-by-fallback)",
+        ),
+        Profile::Cline => (
+            Severity::Warning,
+            ": Cline lists skills by name alone and loads it, but the other agents skip it",
+        ),
+        _ => (Severity::Error, ""),
     };
     let Some(field) = fm.get("description") else {
         out.push(
