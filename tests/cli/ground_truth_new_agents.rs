@@ -488,3 +488,60 @@ fn budget_prices_the_new_agents_captured_tools() {
         );
     }
 }
+
+/// `toggle --agent A NAME --off` writes each client's own switch where its settings are plain
+/// JSON (Qwen Code's `skills.disabled`, Copilot's `disabledSkills`, OpenClaw's
+/// `skills.entries.NAME.enabled`), and the listing then leaves the skill out; Cline, whose only
+/// switch is in the skill's frontmatter, is refused with why.
+#[test]
+fn toggle_writes_the_new_agents_switches_and_refuses_cline() {
+    for (c, file, key) in [
+        (&QWEN, ".qwen/settings.json", "disabled"),
+        (&COPILOT, ".copilot/settings.json", "disabledSkills"),
+        (&OPENCLAW, ".openclaw/openclaw.json", "entries"),
+    ] {
+        let (listing, _, _) = run_case(c, "mixed", &["prompt", "--agent", c.agent]);
+        assert!(listing.contains("alpha-basic"), "{}: {listing}", c.dir);
+        let (l, run) = lay(c, "mixed");
+        let out = common::bin()
+            .args(["toggle", "--agent", c.agent, "alpha-basic", "--off"])
+            .env("HOME", &l.home)
+            .env("SKILLSCOPE_CONFIG_DIR", l.base.join("config"))
+            .env("SKILLSCOPE_CACHE_DIR", l.base.join("skillscope-cache"))
+            .current_dir(&run)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = std::fs::read_to_string(l.home.join(file)).unwrap();
+        assert!(
+            text.contains("alpha-basic") && text.contains(key),
+            "{file}: {text}"
+        );
+        // What the capture switched off stays off.
+        assert!(text.contains("switch-off"), "{file}: {text}");
+        let after = common::bin()
+            .args(["prompt", "--agent", c.agent])
+            .env("HOME", &l.home)
+            .env("SKILLSCOPE_CONFIG_DIR", l.base.join("config"))
+            .env("SKILLSCOPE_CACHE_DIR", l.base.join("skillscope-cache"))
+            .current_dir(&run)
+            .output()
+            .unwrap();
+        let after = String::from_utf8_lossy(&after.stdout);
+        assert!(
+            !after.is_empty() && !after.contains("alpha-basic"),
+            "{after}"
+        );
+    }
+    let out = common::bin()
+        .args(["toggle", "--agent", "cline", "alpha-basic", "--off"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("disabled: true"), "{err}");
+}
