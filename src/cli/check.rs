@@ -203,13 +203,9 @@ struct Report<'a> {
     meaning: Meaning,
 }
 
+/// `check` after `--fix` and `--diff` are done (`cli::check_fix`, run first by the command's
+/// router, which sits above both).
 pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
-    if args.fix || args.diff {
-        let code = crate::cli::check_fix::run(&args, &library)?;
-        if !args.fix {
-            return Ok(code);
-        }
-    }
     // The token cache is read only if a count is missing from the library index (a long body
     // changed) or the listing changed.
     // Check reads no resource's size, kind or count: only their names and links.

@@ -172,7 +172,15 @@ pub enum Command {
 pub fn run(command: Command) -> anyhow::Result<i32> {
     match command {
         Command::List { args, library } => list::run(args, library),
-        Command::Check { args, library } => check::run(args, library),
+        Command::Check { args, library } => {
+            if args.fix || args.diff {
+                let code = check_fix::run(&args, &library)?;
+                if !args.fix {
+                    return Ok(code);
+                }
+            }
+            check::run(args, library)
+        }
         Command::Budget { args, library } => budget::run(args, library),
         Command::Prompt { args, library } => prompt::run(args, library),
         Command::Match { args, library } => match_cmd::run(args, library),

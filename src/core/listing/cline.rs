@@ -9,7 +9,7 @@
 use super::format::{BudgetUnit, Folders, Parts};
 use super::formats::{Fit, FormatSpec, Frame};
 use super::own::{self, Item, name_and_description, safe_line};
-use super::{Listing, ListingOptions};
+use super::record::{Listing, ListingOptions};
 use crate::core::library::Library;
 use crate::core::skill::Skill;
 use crate::core::source::Scope;

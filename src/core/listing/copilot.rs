@@ -5,17 +5,18 @@
 //! name in byte order within a folder, its built-in skills last; each entry names its group.
 //! Entries are written whole while they fit its budget; every name after that goes on one line.
 
+use super::format::Budget;
 use super::format::{BudgetUnit, Folders, Parts};
 use super::formats::{Fit, FormatSpec, Frame};
 use super::own::{self, Item, name_and_description, safe_line, safe_text, xml_escape};
-use super::{Budget, Fate, Listing, ListingOptions};
+use super::record::{Fate, Listing, ListingOptions};
 use crate::core::library::Library;
 use crate::core::skill::Skill;
 use crate::core::source::Scope;
 
 /// The most characters the whole entries may take. Native and not read: its capture wrote 37
 /// entries of 401 characters (14,837) and not a 38th (15,238).
-pub(super) const BUDGET_CHARS: usize = 15_000;
+pub(super) const BUDGET_CHARS: usize = super::format::COPILOT_BUDGET_CHARS;
 
 /// The line that closes the listing with the names that did not fit.
 const MORE: &str = "Additional skills available (invoke by name): ";

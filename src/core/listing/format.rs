@@ -194,7 +194,7 @@ impl Format {
     /// `max(1, window × share)`, or [`CODEX_UNKNOWN_WINDOW_CHARS`] characters when the window is
     /// not known (0).
     pub fn budget_at(self, context_window: usize, chars_per_token: usize) -> Option<Budget> {
-        if let Some(chars) = super::own::fixed_budget(self) {
+        if let Some(chars) = self.fixed_budget() {
             return Some(Budget::chars(chars));
         }
         let p = self.budget_percent()?;
@@ -206,6 +206,27 @@ impl Format {
             BudgetUnit::Tokens if context_window == 0 => Budget::chars(CODEX_UNKNOWN_WINDOW_CHARS),
             BudgetUnit::Tokens => Budget::tokens(share(context_window)),
         })
+    }
+}
+
+/// Qwen Code 0.24.4's `MAX_SKILL_LISTING_CHARS`.
+pub(super) const QWEN_CODE_BUDGET_CHARS: usize = 8_000;
+/// GitHub Copilot CLI 1.0.102's budget: native and not read; its capture fits 14,837 characters
+/// and not 15,238.
+pub(super) const COPILOT_BUDGET_CHARS: usize = 15_000;
+/// OpenClaw 2026.9.6's `DEFAULT_MAX_SKILLS_PROMPT_CHARS`.
+pub(super) const OPENCLAW_BUDGET_CHARS: usize = 18_000;
+
+impl Format {
+    /// The budget in characters a format's client sets whatever the model (Qwen Code's,
+    /// Copilot's, OpenClaw's); Cline has none.
+    fn fixed_budget(self) -> Option<usize> {
+        match self {
+            Format::QwenCode => Some(QWEN_CODE_BUDGET_CHARS),
+            Format::Copilot => Some(COPILOT_BUDGET_CHARS),
+            Format::Openclaw => Some(OPENCLAW_BUDGET_CHARS),
+            _ => None,
+        }
     }
 }
 

@@ -7,10 +7,11 @@
 //! that fits (or left out), after dropping skills from the end while even names do not fit, with
 //! a note line before it.
 
+use super::format::Budget;
 use super::format::{BudgetUnit, Folders, Parts, utf16_len};
 use super::formats::{Fit, FormatSpec, Frame};
 use super::own::{self, Item, name_and_description, safe_line, safe_text, xml_escape};
-use super::{Budget, Fate, Listing, ListingOptions};
+use super::record::{Fate, Listing, ListingOptions};
 use crate::core::collate::locale_cmp;
 use crate::core::library::Library;
 use crate::core::skill::Skill;
@@ -19,7 +20,7 @@ use std::sync::OnceLock;
 
 /// `DEFAULT_MAX_SKILLS_PROMPT_CHARS`: the most the catalog may hold (UTF-16 units), its note
 /// and intro included.
-pub(super) const BUDGET_CHARS: usize = 18_000;
+pub(super) const BUDGET_CHARS: usize = super::format::OPENCLAW_BUDGET_CHARS;
 /// `DEFAULT_MAX_SKILLS_IN_PROMPT`.
 pub const MAX_SKILLS: usize = 150;
 /// `COMPACT_DESCRIPTION_MIN_CHARS` and the longest compact description.

@@ -4,39 +4,12 @@
 //! budgets and built-ins share nothing with the other formats' slots. What they share is here:
 //! which skills are candidates, the escaping three of them use, and the listing's bookkeeping.
 
-use super::format::{Budget, BuiltinEntry, Format};
-use super::{Fate, ListedBuiltin, ListedSkill, Listing, ListingOptions, Tier};
+use super::format::{Budget, BuiltinEntry};
+use super::record::{Fate, ListedBuiltin, ListedSkill, Listing, Tier};
 use crate::core::escape;
 use crate::core::library::Library;
 use crate::core::skill::Skill;
 use std::borrow::Cow;
-
-/// The listing of `opts.format` when it is one of these agents' formats.
-pub(super) fn render(
-    lib: &Library,
-    enabled: &dyn Fn(usize) -> bool,
-    opts: &ListingOptions,
-) -> Option<Listing> {
-    Some(match opts.format {
-        Format::QwenCode => super::qwen::render(lib, enabled, opts),
-        Format::Copilot => super::copilot::render(lib, enabled, opts),
-        Format::Cline => super::cline::render(lib, enabled, opts),
-        Format::Openclaw => super::openclaw::render(lib, enabled, opts),
-        _ => return None,
-    })
-}
-
-/// The budget in characters a format's client sets whatever the model: Qwen Code's
-/// `MAX_SKILL_LISTING_CHARS`, Copilot's (between 14,837 and 15,237 in its capture: 15,000),
-/// OpenClaw's `DEFAULT_MAX_SKILLS_PROMPT_CHARS`. Cline has none.
-pub(super) fn fixed_budget(format: Format) -> Option<usize> {
-    match format {
-        Format::QwenCode => Some(super::qwen::BUDGET_CHARS),
-        Format::Copilot => Some(super::copilot::BUDGET_CHARS),
-        Format::Openclaw => Some(super::openclaw::BUDGET_CHARS),
-        _ => None,
-    }
-}
 
 /// The enabled skills split into the ones left out before any listing (shadowed, not listable
 /// by the agent, inactive), with why, and the indexes of the ones it can list.

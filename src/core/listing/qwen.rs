@@ -4,10 +4,11 @@
 //! characters, every entry but the bundled ones keeps only the first line of its description
 //! and loses its `when_to_use`. Nothing is ever dropped.
 
+use super::format::Budget;
 use super::format::{BudgetUnit, Folders, Parts, utf16_len};
 use super::formats::{Fit, FormatSpec, Frame};
 use super::own::{self, Item, name_and_description, safe_line, safe_text, xml_escape};
-use super::{Budget, Fate, Listing, ListingOptions};
+use super::record::{Fate, Listing, ListingOptions};
 use crate::core::collate::{js_trim, locale_cmp};
 use crate::core::library::Library;
 use crate::core::skill::Skill;
@@ -15,7 +16,7 @@ use crate::core::source::Scope;
 
 /// `MAX_SKILL_LISTING_CHARS`: the most the block of entries may hold (UTF-16 units) before the
 /// descriptions are cut to their first line.
-pub(super) const BUDGET_CHARS: usize = 8_000;
+pub(super) const BUDGET_CHARS: usize = super::format::QWEN_CODE_BUDGET_CHARS;
 
 /// What the reminder says instead of a listing when nothing is listed.
 pub const NOTHING: &str = "No skills are currently available. Skills can be added by creating directories with SKILL.md files or by configuring MCP servers with model-invocable prompts.";
