@@ -424,7 +424,7 @@ pub static OPENCODE: FormatSpec = FormatSpec {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::super::format::Format;
 
     #[test]
     fn every_format_names_its_own_spec_and_ids_are_unique() {
