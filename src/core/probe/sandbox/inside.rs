@@ -10,7 +10,7 @@ use super::MAX_PROCESSES;
 use super::filter;
 use super::namespaces::{Message, Spec};
 use landlock::{
-    ABI, Access, AccessFs, AccessNet, BitFlags, PathBeneath, PathFd, Ruleset, RulesetAttr,
+    ABI, Access, AccessFs, AccessNet, BitFlags, NetPort, PathBeneath, PathFd, Ruleset, RulesetAttr,
     RulesetCreatedAttr, Scope, path_beneath_rules,
 };
 use nix::errno::Errno;
@@ -64,6 +64,9 @@ const PRIVATE: [(&str, &str); 3] = [
 /// the terminals (`/dev/pts`) a probe must not open.
 const HIDDEN: [&str; 3] = ["/run", "/var/run", "/dev/pts"];
 const HIDDEN_OPTIONS: &str = "size=1m,nr_inodes=1024,mode=0755";
+/// An isolated run's private home: what a client writes at its first start (its state, caches,
+/// session logs).
+const HOME_OPTIONS: &str = "size=256m,nr_inodes=65536,mode=0700";
 
 /// Runs the stage named by `args` (after [`super::STAGE_ARG`]); returns the exit code.
 pub fn stage(args: &[OsString]) -> i32 {
@@ -375,6 +378,9 @@ fn setup(spec: &Spec) -> Result<(), Failure> {
         cover(&Spec::path(dir), HIDDEN_OPTIONS, &keep)?;
     }
     let mut writable = Vec::new();
+    if let Some(home) = &spec.private_home {
+        writable.push(private_home(&Spec::path(home), &keep)?);
+    }
     for ((dir, options), there) in PRIVATE.into_iter().zip(private_there) {
         if there && !Path::new(dir).exists() {
             at(
@@ -412,6 +418,10 @@ fn setup(spec: &Spec) -> Result<(), Failure> {
     // Linux before 6.14 has one pid_max for all; the process count below still holds then.
     let _ = std::fs::write("/proc/sys/kernel/pid_max", PID_MAX);
     read_only(&writable)?;
+    if spec.port.is_some() {
+        // Only this process, root of the namespace that owns the network, can; not the command.
+        at("bring up the loopback", super::loopback::up())?;
+    }
     // A user namespace inside this one locks every mount as it is now: the command, root in
     // it, cannot make any of them writable again.
     at(
@@ -440,8 +450,30 @@ fn setup(spec: &Spec) -> Result<(), Failure> {
     // The command must not read this process's memory (it holds nothing secret, but still).
     let _ = prctl::set_dumpable(false);
     let readable: Vec<PathBuf> = keep.iter().map(|(p, _)| p.clone()).collect();
-    landlock(&writable, &readable);
+    landlock(&writable, &readable, spec.port);
     at("no new privileges", prctl::set_no_new_privs())
+}
+
+/// Mounts the isolated run's private home: an empty writable tmpfs at `home` (made inside the
+/// hidden folder holding it), with the kept paths below it bound back. Returns its path.
+fn private_home(home: &Path, keep: &[(PathBuf, File)]) -> Result<PathBuf, Failure> {
+    if keep.iter().any(|(k, _)| home.starts_with(k)) {
+        return Err(Failure {
+            step: "private home".to_string(),
+            error: format!("{} is inside a folder kept visible", home.display()),
+        });
+    }
+    at(
+        "make the private home",
+        std::fs::create_dir_all(home),
+    )?;
+    if !cover(home, HOME_OPTIONS, keep)? {
+        return Err(Failure {
+            step: "private home".to_string(),
+            error: format!("{} is not a folder", home.display()),
+        });
+    }
+    Ok(home.to_path_buf())
 }
 
 /// Mounts an empty tmpfs over `dir` (when it is a real folder and holds none of `keep`), and
@@ -624,7 +656,7 @@ fn limits(cpu_secs: u64) -> Result<(), Failure> {
 /// `/dev/null`); no ioctl on any device but `/dev/null`; no TCP, no abstract sockets or signals
 /// outside the sandbox. A second wall behind the mounts, so a kernel without it loses nothing
 /// the mounts promise.
-fn landlock(writable: &[PathBuf], readable: &[PathBuf]) {
+fn landlock(writable: &[PathBuf], readable: &[PathBuf], port: Option<u16>) {
     let abi = ABI::V9;
     let write = AccessFs::from_write(abi) & !BitFlags::from(AccessFs::IoctlDev);
     let read = AccessFs::ReadFile | AccessFs::ReadDir;
@@ -645,6 +677,10 @@ fn landlock(writable: &[PathBuf], readable: &[PathBuf]) {
         .and_then(|r| match PathFd::new("/dev/null") {
             Ok(null) => r.add_rule(PathBeneath::new(null, file)),
             Err(_) => Ok(r),
+        })
+        .and_then(|r| match port {
+            Some(p) => r.add_rule(NetPort::new(p, AccessNet::BindTcp | AccessNet::ConnectTcp)),
+            None => Ok(r),
         });
     if let Ok(r) = ruleset {
         let _ = r.restrict_self();
