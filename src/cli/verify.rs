@@ -114,10 +114,10 @@ fn one(
     };
     let (lib, predicted) =
         crate::cli::prompt::predicted(client.agent, args.client_model.as_deref(), library)?;
-    let passed = crate::core::agents::model::model(client.agent)
-        .client
-        .and_then(|c| c.budget_env)
-        .and_then(|v| std::env::var_os(v).map(|x| (v.into(), x)));
+    let passed: Vec<(std::ffi::OsString, std::ffi::OsString)> = verify::passed_variables(client)
+        .into_iter()
+        .filter_map(|v| std::env::var_os(v).map(|x| (v.into(), x)))
+        .collect();
     let setup = verify::Setup {
         path: path.to_os_string(),
         home: dirs::home_dir(),
@@ -125,7 +125,7 @@ fn one(
         model: args.client_model.clone(),
         add_dirs: library.add_dir.clone(),
         timeout: Duration::from_secs(args.timeout),
-        passed: passed.into_iter().collect(),
+        passed,
     };
     let report = verify::plan(client, &lib, &setup).and_then(|plan| {
         let me = std::env::current_exe()
@@ -139,6 +139,9 @@ fn one(
             return Ok(outcome);
         }
     };
+    if std::env::var_os("SKILLSCOPE_VERIFY_DEBUG").is_some() {
+        eprintln!("{}", serde_json::to_string_pretty(&report)?);
+    }
     outcome.version = verify::version_in(&report.version.stdout);
     if let Some(e) = report.error {
         outcome.result = Err(e);

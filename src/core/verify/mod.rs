@@ -10,7 +10,7 @@ mod run;
 mod stage;
 pub mod store;
 
-pub use run::{Plan, Setup, VerifyError, plan, run};
+pub use run::{Plan, Setup, VerifyError, passed_variables, plan, run};
 pub use stage::{STAGE_ARG, StageReport, stage};
 
 use crate::core::source::Agent;

@@ -17,6 +17,73 @@ const REPORT_CAP: usize = 256 << 20;
 /// Folders every process sees anyway: nothing of them needs revealing.
 const SYSTEM: [&str; 6] = ["/usr", "/bin", "/sbin", "/lib", "/lib64", "/nix"];
 
+/// Files below the home, other than its settings, that change what the client lists.
+fn other_files(client: &Client) -> &'static [&'static str] {
+    match client.agent {
+        // The folders the user trusts: only in one are the project's skills listed.
+        crate::core::Agent::Gemini => &[".gemini/trustedFolders.json"],
+        _ => &[],
+    }
+}
+
+/// The variables of the user's environment that change what the client lists, passed to it
+/// as they are (skillscope's prediction reads them too).
+pub fn passed_variables(client: &Client) -> Vec<&'static str> {
+    let mut v: Vec<&'static str> = crate::core::agents::model::model(client.agent)
+        .client
+        .and_then(|c| c.budget_env)
+        .into_iter()
+        .collect();
+    if client.agent == crate::core::Agent::Gemini {
+        v.push(crate::core::agents::gemini::TRUST_ENV);
+    }
+    v
+}
+
+/// Files the client needs written into its private home before it starts: Gemini CLI's
+/// settings, the user's (JSON with comments) with the API key chosen as its way in (its base URL
+/// alone makes it a "gateway", which it refuses without a login, and it skips system settings
+/// below a folder others may write to, as the sandbox's `/tmp` is).
+fn client_files(client: &Client, home: &Path) -> Vec<(PathBuf, String)> {
+    if client.wire != Wire::Gemini {
+        return Vec::new();
+    }
+    let path = home.join(".gemini/settings.json");
+    let mut settings = crate::core::fsx::read_regular(&path)
+        .ok()
+        .flatten()
+        .and_then(|b| String::from_utf8(b).ok())
+        .and_then(|t| jsonc_parser::parse_to_serde_value(&t, &Default::default()).ok())
+        .flatten()
+        .filter(serde_json::Value::is_object)
+        .unwrap_or_else(|| serde_json::json!({}));
+    let ours = serde_json::json!({
+        "security": {"auth": {"selectedType": "gemini-api-key"}},
+        "privacy": {"usageStatisticsEnabled": false},
+        "telemetry": {"enabled": false},
+        "general": {"disableAutoUpdate": true, "disableUpdateNag": true},
+    });
+    merge(&mut settings, &ours);
+    vec![(path, format!("{settings:#}\n"))]
+}
+
+/// Deep-merges `from` into `into` (objects key by key, anything else replaced).
+fn merge(into: &mut serde_json::Value, from: &serde_json::Value) {
+    match (into, from) {
+        (serde_json::Value::Object(a), serde_json::Value::Object(b)) => {
+            for (k, v) in b {
+                match a.get_mut(k) {
+                    Some(slot) if slot.is_object() && v.is_object() => merge(slot, v),
+                    _ => {
+                        a.insert(k.clone(), v.clone());
+                    }
+                }
+            }
+        }
+        (slot, v) => *slot = v.clone(),
+    }
+}
+
 /// Why a verify run could not say anything about the listing.
 #[derive(Debug, thiserror::Error)]
 pub enum VerifyError {
@@ -51,6 +118,8 @@ pub struct Plan {
     pub args: Vec<String>,
     pub isolated: Isolated,
     pub timeout: Duration,
+    /// Files written into the private home before the client starts.
+    pub files: Vec<(PathBuf, String)>,
 }
 
 /// What the plan is made from.
@@ -94,12 +163,20 @@ pub fn plan(client: &'static Client, lib: &Library, setup: &Setup) -> Result<Pla
             reveal.push(real);
         }
     }
+    let files = client_files(client, &home);
     if let Some(c) = crate::core::agents::model::model(client.agent).client {
-        reveal.extend(c.settings_files.0.iter().map(|f| home.join(f)));
+        // A settings file verify writes a copy of is not the user's to show.
+        reveal.extend(
+            c.settings_files
+                .0
+                .iter()
+                .chain(other_files(client))
+                .map(|f| home.join(f))
+                .filter(|f| !files.iter().any(|(p, _)| p == f)),
+        );
     }
-    if let Some(root) = crate::core::agents::project_root(&setup.cwd, Some(&home)) {
-        reveal.push(root);
-    }
+    let project = crate::core::agents::project_root(&setup.cwd, Some(&home));
+    reveal.extend(project.iter().cloned());
     reveal.extend(setup.add_dirs.iter().cloned());
     reveal.retain(|p| {
         p.is_absolute()
@@ -130,9 +207,11 @@ pub fn plan(client: &'static Client, lib: &Library, setup: &Setup) -> Result<Pla
             reveal,
             env,
             port: PORT,
+            layered: project,
         },
         home,
         timeout: setup.timeout,
+        files,
     })
 }
 
@@ -207,7 +286,6 @@ fn client_env(client: &Client) -> Vec<(&'static str, String)> {
         (_, Wire::Gemini) => vec![
             ("GEMINI_API_KEY", "skillscope-verify".into()),
             ("GOOGLE_GEMINI_BASE_URL", base),
-            ("GEMINI_CLI_TRUST_WORKSPACE", "true".into()),
             ("GEMINI_TELEMETRY_ENABLED", "false".into()),
         ],
         _ => vec![
@@ -238,6 +316,7 @@ pub fn run(plan: &Plan, stage_program: &Path) -> Result<StageReport, VerifyError
         args: plan.args.clone(),
         port: PORT,
         timeout_ms: u64::try_from(plan.timeout.as_millis()).unwrap_or(u64::MAX),
+        files: plan.files.clone(),
     };
     let spec = serde_json::to_string(&spec).map_err(|e| VerifyError::NoReport(e.to_string()))?;
     sandbox::set_stage_program(stage_program);

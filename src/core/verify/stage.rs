@@ -24,6 +24,10 @@ pub struct StageSpec {
     pub args: Vec<String>,
     pub port: u16,
     pub timeout_ms: u64,
+    /// Files written before the client starts (inside the sandbox's private `/tmp`): settings
+    /// the client needs that must not be written into the user's.
+    #[serde(default)]
+    pub files: Vec<(PathBuf, String)>,
 }
 
 /// How one run of the client went.
@@ -80,6 +84,18 @@ pub fn stage(args: &[OsString]) -> Option<i32> {
 }
 
 fn inside(spec: &StageSpec) -> StageReport {
+    for (path, text) in &spec.files {
+        let made = path
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| std::fs::write(path, text));
+        if let Err(e) = made {
+            return StageReport {
+                error: Some(format!("cannot write {}: {e}", path.display())),
+                ..StageReport::default()
+            };
+        }
+    }
     let mut report = StageReport {
         version: run_client(spec, &["--version".to_string()], VERSION_TIMEOUT),
         ..StageReport::default()

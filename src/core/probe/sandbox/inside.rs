@@ -378,9 +378,6 @@ fn setup(spec: &Spec) -> Result<(), Failure> {
         cover(&Spec::path(dir), HIDDEN_OPTIONS, &keep)?;
     }
     let mut writable = Vec::new();
-    if let Some(home) = &spec.private_home {
-        writable.push(private_home(&Spec::path(home), &keep)?);
-    }
     for ((dir, options), there) in PRIVATE.into_iter().zip(private_there) {
         if there && !Path::new(dir).exists() {
             at(
@@ -397,6 +394,15 @@ fn setup(spec: &Spec) -> Result<(), Failure> {
             step: "private /tmp".to_string(),
             error: "the probed folder holds /tmp".to_string(),
         });
+    }
+    // After the private /tmp, which may hold them.
+    if let Some(home) = &spec.private_home {
+        writable.push(private_home(&Spec::path(home), &keep)?);
+    }
+    if let Some(dir) = spec.layered.as_deref().map(Spec::path)
+        && layer(&dir).is_ok()
+    {
+        writable.push(dir);
     }
     for dir in HIDDEN {
         cover(Path::new(dir), HIDDEN_OPTIONS, &keep)?;
@@ -446,12 +452,47 @@ fn setup(spec: &Spec) -> Result<(), Failure> {
             None::<&str>,
         ),
     )?;
-    limits(spec.cpu_secs)?;
+    // An isolated run's command is the user's own client, whose runtime maps gigabytes of
+    // thread stacks and heaps: its memory is left as the user's is.
+    limits(spec.cpu_secs, spec.port.is_none())?;
     // The command must not read this process's memory (it holds nothing secret, but still).
     let _ = prctl::set_dumpable(false);
     let readable: Vec<PathBuf> = keep.iter().map(|(p, _)| p.clone()).collect();
     landlock(&writable, &readable, spec.port);
     at("no new privileges", prctl::set_no_new_privs())
+}
+
+/// Lays a throwaway writable layer over `dir` (an overlay whose upper layer is in the private
+/// `/tmp`): the command writes there as it likes, nothing reaches the folder. Refused by kernels
+/// without overlays in user namespaces, and for paths an overlay's options cannot name; the
+/// folder stays read-only then.
+fn layer(dir: &Path) -> Result<(), Failure> {
+    let text = dir.to_string_lossy();
+    if text.contains([',', ':', '\\']) || !dir.is_dir() {
+        return Err(Failure {
+            step: "layer".to_string(),
+            error: "not a folder an overlay can name".to_string(),
+        });
+    }
+    let base = Path::new("/tmp/.skillscope-layer");
+    let (upper, work) = (base.join("upper"), base.join("work"));
+    at("make the layer", std::fs::create_dir_all(&upper))?;
+    at("make the layer", std::fs::create_dir_all(&work))?;
+    let options = format!(
+        "lowerdir={text},upperdir={},workdir={},userxattr",
+        upper.display(),
+        work.display()
+    );
+    at(
+        "mount the layer",
+        mount(
+            Some("overlay"),
+            dir,
+            Some("overlay"),
+            MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
+            Some(options.as_str()),
+        ),
+    )
 }
 
 /// Mounts the isolated run's private home: an empty writable tmpfs at `home` (made inside the
@@ -631,7 +672,7 @@ fn read_only(writable: &[PathBuf]) -> Result<(), Failure> {
 
 /// Resource limits, inherited by the command: CPU time, private memory, file size, tasks, no
 /// core dumps. Never above a hard limit already in place.
-fn limits(cpu_secs: u64) -> Result<(), Failure> {
+fn limits(cpu_secs: u64, cap_memory: bool) -> Result<(), Failure> {
     let set = |resource: Resource, soft: u64, hard: u64| {
         let (_, now) = getrlimit(resource).map_err(|e| Failure {
             step: format!("read {resource:?}"),
@@ -645,7 +686,9 @@ fn limits(cpu_secs: u64) -> Result<(), Failure> {
     };
     // SIGXCPU at the soft limit, SIGKILL a second later.
     set(Resource::RLIMIT_CPU, cpu_secs, cpu_secs.saturating_add(1))?;
-    set(Resource::RLIMIT_DATA, DATA_LIMIT, DATA_LIMIT)?;
+    if cap_memory {
+        set(Resource::RLIMIT_DATA, DATA_LIMIT, DATA_LIMIT)?;
+    }
     set(Resource::RLIMIT_FSIZE, FILE_SIZE_LIMIT, FILE_SIZE_LIMIT)?;
     set(Resource::RLIMIT_NPROC, TASK_LIMIT, TASK_LIMIT)?;
     set(Resource::RLIMIT_CORE, 0, 0)

@@ -53,6 +53,9 @@ pub(super) struct Spec {
     /// An isolated run's port: the loopback is brought up, and TCP reaches this port only.
     #[serde(default)]
     pub port: Option<u16>,
+    /// An isolated run's project: writable through a throwaway layer.
+    #[serde(default)]
+    pub layered: Option<Vec<u8>>,
 }
 
 /// The top-level folders a probe may read: the system (programs, libraries, configuration,
@@ -189,6 +192,11 @@ pub(super) fn run(
         reveal: reveal.iter().map(|p| bytes(p.as_os_str())).collect(),
         private_home: spec.isolated.as_ref().map(|i| bytes(i.home.as_os_str())),
         port: spec.isolated.as_ref().map(|i| i.port),
+        layered: spec
+            .isolated
+            .as_ref()
+            .and_then(|i| i.layered.as_ref())
+            .map(|p| bytes(p.as_os_str())),
     };
     let mut line = serde_json::to_vec(&message).map_err(std::io::Error::other)?;
     line.push(b'\n');

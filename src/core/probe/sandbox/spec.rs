@@ -98,6 +98,10 @@ pub struct Isolated {
     pub env: Vec<(OsString, OsString)>,
     /// The loopback interface is brought up, and TCP may bind and connect to this port only.
     pub port: u16,
+    /// A folder (the project) the command may write to through a throwaway layer over it, where
+    /// the kernel allows overlays; read-only otherwise. Clients write next to their project
+    /// settings (opencode's `.opencode/.gitignore`).
+    pub layered: Option<PathBuf>,
 }
 
 /// Why the run ended.
