@@ -24,8 +24,11 @@ pub const ANSWER: &str = "ok";
 /// One request the mock received.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Request {
+    /// `GET`, `POST`…
     pub method: String,
+    /// The path, without the query.
     pub path: String,
+    /// The query, without its `?`.
     pub query: String,
     /// The body, as text (lossy where it is not UTF-8).
     pub body: String,

@@ -32,6 +32,7 @@ pub enum Wire {
 /// A client `verify` can run, and how its listing is cut out of its request.
 #[derive(Debug)]
 pub struct Client {
+    /// The agent it is.
     pub agent: Agent,
     /// Its name for people.
     pub name: &'static str,
@@ -39,6 +40,7 @@ pub struct Client {
     pub command: &'static str,
     /// Its npm package (`npm install -g PACKAGE`).
     pub package: &'static str,
+    /// The API it speaks.
     pub wire: Wire,
     /// The tool that marks its turns carrying the skills.
     pub skill_tool: &'static str,
@@ -153,6 +155,7 @@ impl Client {
 pub struct Installed {
     /// The command found on `PATH`.
     pub command: PathBuf,
+    /// Its package's version.
     pub version: String,
 }
 
@@ -174,9 +177,11 @@ pub fn version_in(output: &str) -> Option<String> {
 /// The comparison of the client's listing with skillscope's.
 #[derive(Debug, Clone, Serialize)]
 pub struct Comparison {
+    /// Byte for byte the same.
     pub identical: bool,
     /// The client's listing's tokens and skillscope's (o200k_base).
     pub client_tokens: u32,
+    /// skillscope's listing's tokens.
     pub predicted_tokens: u32,
     /// The first line that differs (1-based), when one does.
     pub first_difference: Option<usize>,

@@ -87,36 +87,44 @@ fn merge(into: &mut serde_json::Value, from: &serde_json::Value) {
 /// Why a verify run could not say anything about the listing.
 #[derive(Debug, thiserror::Error)]
 pub enum VerifyError {
+    /// The client's command is not on `PATH`.
     #[error("`{command}` is not on PATH; install it with `npm install -g {package}`")]
     NotOnPath {
+        /// Its command.
         command: &'static str,
+        /// Its npm package.
         package: &'static str,
     },
-    #[error("{name} is not one of the clients verify can run (claude-code, codex, gemini, opencode)")]
-    Unknown { name: String },
+    /// There is no home folder to put the private one at.
     #[error("no home folder: verify gives the client a private one at its place")]
     NoHome,
+    /// The namespaces sandbox cannot run here; the client did not run.
     #[error("refusing to run the client without the sandbox: {0}")]
     NoSandbox(String),
+    /// The sandbox could not be started.
     #[error("the sandbox could not start: {0}")]
     Start(std::io::Error),
+    /// The stage printed no report.
     #[error("the sandboxed run gave no report ({0})")]
     NoReport(String),
-    #[error("{client} could not be run: {why}")]
-    Unusable { client: &'static str, why: String },
 }
 
 /// Where and how the client runs.
 #[derive(Debug)]
 pub struct Plan {
+    /// The client run.
     pub client: &'static Client,
     /// The command found on `PATH`.
     pub command: PathBuf,
     /// The project folder it runs in.
     pub cwd: PathBuf,
+    /// The user's home folder, where the private one is mounted.
     pub home: PathBuf,
+    /// The client's arguments for its one turn.
     pub args: Vec<String>,
+    /// What the sandbox shows it and lets it do.
     pub isolated: Isolated,
+    /// How long its turn may take.
     pub timeout: Duration,
     /// Files written into the private home before the client starts.
     pub files: Vec<(PathBuf, String)>,
@@ -127,12 +135,15 @@ pub struct Plan {
 pub struct Setup {
     /// The `PATH` the client is looked for on (and runs with).
     pub path: OsString,
+    /// The user's home folder.
     pub home: Option<PathBuf>,
+    /// The folder the client runs in.
     pub cwd: PathBuf,
     /// Claude Code's `--model`.
     pub model: Option<String>,
     /// Claude Code's `--add-dir` folders.
     pub add_dirs: Vec<PathBuf>,
+    /// How long its turn may take.
     pub timeout: Duration,
     /// Variables of the user's environment that change the listing (the budget variable).
     pub passed: Vec<(OsString, OsString)>,

@@ -15,8 +15,11 @@ pub struct Verified {
     pub version: String,
     /// The fingerprint of skillscope's listing ([`fingerprint`]).
     pub listing: String,
+    /// The client's listing was skillscope's, byte for byte.
     pub identical: bool,
+    /// The client's listing's tokens (o200k_base).
     pub client_tokens: u32,
+    /// skillscope's listing's tokens (o200k_base).
     pub predicted_tokens: u32,
     /// The unified diff, client first ("" when identical).
     pub diff: String,
@@ -42,6 +45,7 @@ impl VerifyStore {
         VerifyStore::at(crate::core::paths::cache_root().join("verify.json"))
     }
 
+    /// The store kept in `path`.
     pub fn at(path: impl Into<PathBuf>) -> VerifyStore {
         let path = path.into();
         let records = crate::core::fsx::read_regular(&path)
@@ -55,6 +59,7 @@ impl VerifyStore {
         }
     }
 
+    /// Keeps `v`, replacing a result for the same agent, version and listing.
     pub fn record(&mut self, v: Verified) {
         let key = format!("{}/{}/{}", v.agent, v.version, v.listing);
         self.records.insert(key, v);
