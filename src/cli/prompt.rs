@@ -201,7 +201,8 @@ pub fn predicted(
     library: &LibraryArgs,
 ) -> anyhow::Result<(Library, String)> {
     let format = crate::core::agents::model::model(agent).format;
-    let opts = crate::cli::args::listing_options(Some(agent), format, Tier::default(), None, model)?;
+    let opts =
+        crate::cli::args::listing_options(Some(agent), format, Tier::default(), None, model)?;
     let view = crate::cli::args::AgentArgs {
         agent: Some(agent),
         files: Vec::new(),

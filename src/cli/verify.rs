@@ -30,12 +30,10 @@ pub struct VerifyArgs {
 }
 
 fn parse_client(s: &str) -> Result<Agent, String> {
-    verify::agents()
-        .find(|a| a.as_str() == s)
-        .ok_or_else(|| {
-            let names: Vec<&str> = verify::agents().map(Agent::as_str).collect();
-            format!("verify runs the clients of {}, not `{s}`", names.join(", "))
-        })
+    verify::agents().find(|a| a.as_str() == s).ok_or_else(|| {
+        let names: Vec<&str> = verify::agents().map(Agent::as_str).collect();
+        format!("verify runs the clients of {}, not `{s}`", names.join(", "))
+    })
 }
 
 /// What one agent's verify came to.
@@ -58,21 +56,20 @@ impl Outcome {
 
 pub fn run(args: VerifyArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let path = std::env::var_os("PATH").unwrap_or_default();
-    let agents: Vec<Agent> = match args.agent {
-        Some(a) => vec![a],
-        None => {
-            let found: Vec<Agent> = verify::agents()
-                .filter(|&a| verify::client(a).is_some_and(|c| c.find(&path).is_some()))
-                .collect();
-            if found.is_empty() {
-                crate::cli::output::warn(
-                    "no client is on PATH: install one (`npm install -g @anthropic-ai/claude-code`, \
-                     `@openai/codex`, `@google/gemini-cli` or `opencode-ai`) or name it with --agent",
-                );
-                return Ok(2);
-            }
-            found
+    let agents: Vec<Agent> = if let Some(a) = args.agent {
+        vec![a]
+    } else {
+        let found: Vec<Agent> = verify::agents()
+            .filter(|&a| verify::client(a).is_some_and(|c| c.find(&path).is_some()))
+            .collect();
+        if found.is_empty() {
+            crate::cli::output::warn(
+                "no client is on PATH: install one (`npm install -g @anthropic-ai/claude-code`, \
+                 `@openai/codex`, `@google/gemini-cli` or `opencode-ai`) or name it with --agent",
+            );
+            return Ok(2);
         }
+        found
     };
     let mut outcomes = Vec::new();
     for agent in agents {

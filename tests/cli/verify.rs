@@ -125,7 +125,11 @@ impl World {
     /// skillscope's prediction, as the fake client's listing.
     fn predict(&self, agent: &str) -> String {
         let out = self.run(&["prompt", "--agent", agent], false);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         String::from_utf8(out.stdout).unwrap()
     }
 
@@ -242,7 +246,10 @@ fn the_fake_codex_is_compared_on_its_own_wire() {
         return;
     };
     assert_eq!(out.status.code(), Some(0), "{stdout}");
-    assert!(stdout.contains("Codex 0.171.0") && stdout.contains("identical ("), "{stdout}");
+    assert!(
+        stdout.contains("Codex 0.171.0") && stdout.contains("identical ("),
+        "{stdout}"
+    );
 }
 
 #[test]

@@ -6,9 +6,9 @@
 mod filter;
 mod group;
 #[cfg(target_os = "linux")]
-mod loopback;
-#[cfg(target_os = "linux")]
 mod inside;
+#[cfg(target_os = "linux")]
+mod loopback;
 #[cfg(target_os = "linux")]
 mod namespaces;
 mod spec;

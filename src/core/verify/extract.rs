@@ -3,8 +3,8 @@
 //! the first request that carries the skills, its texts in order, from the listing's opening
 //! words to its end marker.
 
-use super::mock::Request;
 use super::Wire;
+use super::mock::Request;
 use serde_json::Value;
 
 /// The texts of a request body in order: the system prompt's, then every message's.
@@ -66,7 +66,11 @@ fn block_text(block: &Value) -> String {
         return s.to_string();
     }
     if block.get("type").and_then(Value::as_str) == Some("text") {
-        return block.get("text").and_then(Value::as_str).unwrap_or("").into();
+        return block
+            .get("text")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .into();
     }
     match block.get("content") {
         Some(Value::String(s)) => s.clone(),
@@ -105,7 +109,9 @@ fn is_main(client: &super::Client, req: &Request, body: &Value) -> bool {
                 && !p.ends_with("count_tokens")
                 && tools.iter().any(|t| t == client.skill_tool)
         }
-        Wire::Responses => p.contains("responses") && body.get("input").is_some_and(Value::is_array),
+        Wire::Responses => {
+            p.contains("responses") && body.get("input").is_some_and(Value::is_array)
+        }
         Wire::Gemini => {
             let call = p.contains("generateContent") || p.contains("GenerateContent");
             let system = texts(Wire::Gemini, &json_only_system(body)).concat();

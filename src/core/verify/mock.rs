@@ -63,7 +63,7 @@ pub fn serve(listener: TcpListener) -> std::io::Result<Recorded> {
 
 /// Answers the requests of one connection until it closes (keep-alive).
 fn connection(stream: TcpStream, recorded: &Recorded) {
-    let _ = stream.set_read_timeout(Some(Duration::from_secs(120)));
+    let _ = stream.set_read_timeout(Some(Duration::from_mins(2)));
     let Ok(write_half) = stream.try_clone() else {
         return;
     };
@@ -168,8 +168,7 @@ fn read_chunked(reader: &mut BufReader<TcpStream>) -> Option<Vec<u8>> {
             // The trailer, up to its empty line.
             loop {
                 let mut t = String::new();
-                if reader.by_ref().take(1024).read_line(&mut t).ok()? == 0 || t.trim().is_empty()
-                {
+                if reader.by_ref().take(1024).read_line(&mut t).ok()? == 0 || t.trim().is_empty() {
                     return Some(body);
                 }
             }
@@ -334,18 +333,17 @@ fn gemini(req: &Request, body: &Value) -> Option<(&'static str, &'static str, Ve
     }
     let generation = body.get("generationConfig").cloned().unwrap_or(Value::Null);
     // A request for JSON output (the CLI's router) gets a small value fitting its schema.
-    let text = if generation.get("responseMimeType").and_then(Value::as_str)
-        == Some("application/json")
-    {
-        let schema = generation
-            .get("responseJsonSchema")
-            .or_else(|| generation.get("responseSchema"))
-            .cloned()
-            .unwrap_or(json!({}));
-        fill(&schema, 0).to_string()
-    } else {
-        ANSWER.to_string()
-    };
+    let text =
+        if generation.get("responseMimeType").and_then(Value::as_str) == Some("application/json") {
+            let schema = generation
+                .get("responseJsonSchema")
+                .or_else(|| generation.get("responseSchema"))
+                .cloned()
+                .unwrap_or(json!({}));
+            fill(&schema, 0).to_string()
+        } else {
+            ANSWER.to_string()
+        };
     let model = p
         .rsplit("/models/")
         .next()
@@ -430,7 +428,11 @@ mod tests {
         assert!(text.contains("event: message_stop") && text.contains("\"text\":\"ok\""));
         let (_, kind, body) = answer(&post("/v1/responses", json!({"stream": true})));
         assert_eq!(kind, "text/event-stream");
-        assert!(String::from_utf8(body).unwrap().contains("response.completed"));
+        assert!(
+            String::from_utf8(body)
+                .unwrap()
+                .contains("response.completed")
+        );
         let (_, _, body) = answer(&post(
             "/v1beta/models/g:generateContent",
             json!({"generationConfig": {"responseMimeType": "application/json",
@@ -469,7 +471,10 @@ mod tests {
         assert_eq!(all.matches("HTTP/1.1 200 OK").count(), 2, "{all}");
         let r = recorded.lock().unwrap();
         assert_eq!(r.len(), 2);
-        assert_eq!((r[0].path.as_str(), r[0].query.as_str()), ("/v1/messages", "beta=true"));
+        assert_eq!(
+            (r[0].path.as_str(), r[0].query.as_str()),
+            ("/v1/messages", "beta=true")
+        );
         assert_eq!(r[1].body, r#"{"a":1}"#);
     }
 }

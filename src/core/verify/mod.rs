@@ -197,7 +197,8 @@ pub fn compare(real: &str, predicted: &str, label: &str) -> Comparison {
     };
     let identical = real == predicted;
     let first_difference = (!identical).then(|| {
-        let (a, b): (Vec<&str>, Vec<&str>) = (real.split('\n').collect(), predicted.split('\n').collect());
+        let (a, b): (Vec<&str>, Vec<&str>) =
+            (real.split('\n').collect(), predicted.split('\n').collect());
         (0..a.len().max(b.len()))
             .find(|&i| a.get(i) != b.get(i))
             .map_or(1, |i| i + 1)
@@ -226,7 +227,10 @@ mod tests {
 
     #[test]
     fn versions_are_read_from_what_clients_print() {
-        assert_eq!(version_in("2.1.332 (Claude Code)").as_deref(), Some("2.1.332"));
+        assert_eq!(
+            version_in("2.1.332 (Claude Code)").as_deref(),
+            Some("2.1.332")
+        );
         assert_eq!(version_in("codex-cli 0.171.0").as_deref(), Some("0.171.0"));
         assert_eq!(version_in("v1.2.3\n").as_deref(), Some("1.2.3"));
         assert_eq!(version_in("no version"), None);

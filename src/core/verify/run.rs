@@ -53,7 +53,9 @@ fn client_files(client: &Client, home: &Path) -> Vec<(PathBuf, String)> {
         .ok()
         .flatten()
         .and_then(|b| String::from_utf8(b).ok())
-        .and_then(|t| jsonc_parser::parse_to_serde_value(&t, &Default::default()).ok())
+        .and_then(|t| {
+            jsonc_parser::parse_to_serde_value(&t, &jsonc_parser::ParseOptions::default()).ok()
+        })
         .flatten()
         .filter(serde_json::Value::is_object)
         .unwrap_or_else(|| serde_json::json!({}));
@@ -249,7 +251,12 @@ fn client_args(client: &Client, setup: &Setup) -> Vec<String> {
     let base = format!("http://127.0.0.1:{PORT}");
     let mut args: Vec<String> = match client.agent {
         crate::core::Agent::ClaudeCode => {
-            let mut a = vec!["-p".into(), "hello".into(), "--allowedTools".into(), "Skill".into()];
+            let mut a = vec![
+                "-p".into(),
+                "hello".into(),
+                "--allowedTools".into(),
+                "Skill".into(),
+            ];
             if let Some(m) = &setup.model {
                 a.extend(["--model".into(), m.clone()]);
             }
@@ -350,12 +357,20 @@ pub fn run(plan: &Plan, stage_program: &Path) -> Result<StageReport, VerifyError
     };
     serde_json::from_slice(&out.stdout.bytes).map_err(|_| {
         let err = String::from_utf8_lossy(&out.stderr.bytes);
-        let last = err.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("");
+        let last = err
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("");
         VerifyError::NoReport(format!(
             "{:?} with status {:?}{}",
             out.ending,
             out.status,
-            if last.is_empty() { String::new() } else { format!(": {}", last.trim()) }
+            if last.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", last.trim())
+            }
         ))
     })
 }

@@ -103,7 +103,10 @@ fn inside(spec: &StageSpec) -> StageReport {
     let listener = match std::net::TcpListener::bind(("127.0.0.1", spec.port)) {
         Ok(l) => l,
         Err(e) => {
-            report.error = Some(format!("the mock cannot listen on 127.0.0.1:{}: {e}", spec.port));
+            report.error = Some(format!(
+                "the mock cannot listen on 127.0.0.1:{}: {e}",
+                spec.port
+            ));
             return report;
         }
     };
@@ -115,10 +118,11 @@ fn inside(spec: &StageSpec) -> StageReport {
         }
     };
     report.run = run_client(spec, &spec.args, Duration::from_millis(spec.timeout_ms));
-    report.requests = recorded
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .clone();
+    report.requests = std::mem::take(
+        &mut *recorded
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner),
+    );
     report
 }
 

@@ -504,10 +504,7 @@ fn private_home(home: &Path, keep: &[(PathBuf, File)]) -> Result<PathBuf, Failur
             error: format!("{} is inside a folder kept visible", home.display()),
         });
     }
-    at(
-        "make the private home",
-        std::fs::create_dir_all(home),
-    )?;
+    at("make the private home", std::fs::create_dir_all(home))?;
     if !cover(home, HOME_OPTIONS, keep)? {
         return Err(Failure {
             step: "private home".to_string(),
