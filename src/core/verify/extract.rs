@@ -3,7 +3,7 @@
 //! the first request that carries the skills, its texts in order, from the listing's opening
 //! words to its end marker.
 
-use super::Wire;
+use super::clients::Wire;
 use super::mock::Request;
 use serde_json::Value;
 
@@ -97,7 +97,7 @@ fn tools(wire: Wire, body: &Value) -> Vec<String> {
 }
 
 /// Whether `req` is one of the client's turns that carries the skills (`is_main`).
-fn is_main(client: &super::Client, req: &Request, body: &Value) -> bool {
+fn is_main(client: &super::clients::Client, req: &Request, body: &Value) -> bool {
     if !body.is_object() {
         return false;
     }
@@ -142,7 +142,7 @@ pub enum Found {
 
 /// The listing in the first request that carries the skills (`find_listing` of the capture's
 /// extractor for that client).
-pub fn listing(client: &super::Client, requests: &[Request]) -> Found {
+pub fn listing(client: &super::clients::Client, requests: &[Request]) -> Found {
     let Some(body) = requests.iter().find_map(|r| {
         let body = r.json()?;
         is_main(client, r, &body).then_some(body)
@@ -184,7 +184,7 @@ mod tests {
 
     #[test]
     fn claude_codes_listing_ends_before_the_date() {
-        let c = super::super::client(crate::core::Agent::ClaudeCode).unwrap();
+        let c = super::super::clients::client(crate::core::Agent::ClaudeCode).unwrap();
         let body = json!({"tools": [{"name": "Skill"}], "messages": [{"role": "user", "content": [
             {"type": "text", "text": "<system-reminder>\nThe following skills are here:\n- a: b\n\nToday's date is x\n</system-reminder>"}]}]});
         let count = req("/v1/messages/count_tokens", body.clone());
@@ -198,7 +198,7 @@ mod tests {
 
     #[test]
     fn codex_keeps_its_closing_tag_and_a_turn_without_one_lists_nothing() {
-        let c = super::super::client(crate::core::Agent::Codex).unwrap();
+        let c = super::super::clients::client(crate::core::Agent::Codex).unwrap();
         let with = json!({"instructions": "x", "input": [{"content": [
             {"type": "input_text", "text": "a<skills_instructions>\nb\n</skills_instructions>c"}]}]});
         let r = [req("/v1/responses", with)];

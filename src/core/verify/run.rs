@@ -1,8 +1,8 @@
 //! The verify run, skillscope's side: what the sandbox gets (the client found on `PATH`, the
 //! folders it may read, its environment pointing at the mock) and what comes back.
 
+use super::clients::{Client, Wire};
 use super::stage::{STAGE_ARG, StageReport, StageSpec};
-use super::{Client, Wire};
 use crate::core::Library;
 use crate::core::probe::sandbox::{self, Isolated, Preference, RunSpec};
 use std::ffi::{OsStr, OsString};
