@@ -337,11 +337,16 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     };
     match &p.files_box {
         Some(text) => frame.render_widget(files_box(app, text), head),
-        None => frame.render_widget(
-            Paragraph::new(summary(preview, app))
-                .block(Block::bordered().title(Span::styled(settings, t.title()))),
-            head,
-        ),
+        None => {
+            let mut block = Block::bordered().title(Span::styled(settings, t.title()));
+            let status = p
+                .agent()
+                .map(|a| verify_status(app, a, &preview.listing.text).0);
+            if let Some(status) = status.filter(|s| !s.is_empty()) {
+                block = block.title_bottom(Line::from(Span::styled(status, t.dim())));
+            }
+            frame.render_widget(Paragraph::new(summary(preview, app)).block(block), head);
+        }
     }
     budget_gauge(frame, gauge, preview, app);
     listing_text(frame, text_area, area, preview, app);
@@ -508,47 +513,36 @@ fn listing_text(frame: &mut Frame, text_area: Rect, area: Rect, preview: &Previe
         last.min(total_lines),
         thousands(total_lines as u64)
     ));
-    if let Some((status, _)) = verified.filter(|(s, _)| !s.is_empty()) {
-        block = block.title_bottom(Line::from(Span::styled(status, t.dim())));
+    if let Some(note) = p.agent().and_then(|a| app.verify.version_note(a)) {
+        block = block.title_bottom(Line::from(Span::styled(format!(" {note} "), t.warning())));
     }
     frame.render_widget(Paragraph::new(lines).block(block), text_area);
 }
 
-/// What the listing box's foot says about `skillscope verify` for `agent`'s listing `text`:
-/// the last result for this very listing and the client version it ran, and the version note
-/// when the installed client is not the modelled one ("" when there is nothing to say); and
-/// the diff, when the result differed.
+/// What the head box's foot says about `skillscope verify` for `agent`'s listing `text`: the
+/// last result for this very listing and the client version it ran ("" when there is none);
+/// and the diff, when the result differed.
 fn verify_status(app: &App, agent: Agent, text: &str) -> (String, Option<String>) {
-    let mut parts = Vec::new();
-    let mut diff = None;
-    if let Some(v) = app.verify.result(agent, text) {
-        if v.identical {
-            parts.push(format!(
-                "verified: identical to {} {} ({} tokens)",
-                agent.as_str(),
-                v.version,
-                thousands(u64::from(v.client_tokens))
-            ));
-        } else {
-            parts.push(format!(
-                "verified: differs from {} {} ({} vs {} tokens) · d: the diff",
-                agent.as_str(),
-                v.version,
-                thousands(u64::from(v.client_tokens)),
-                thousands(u64::from(v.predicted_tokens))
-            ));
-            diff = Some(v.diff.clone());
-        }
-    }
-    if let Some(note) = app.verify.version_note(agent) {
-        parts.push(note);
-    }
-    let status = if parts.is_empty() {
-        String::new()
-    } else {
-        format!(" {} ", parts.join(" · "))
+    let Some(v) = app.verify.result(agent, text) else {
+        return (String::new(), None);
     };
-    (status, diff)
+    if v.identical {
+        let status = format!(
+            " verified: identical to {} {} ({} tokens) ",
+            agent.as_str(),
+            v.version,
+            thousands(u64::from(v.client_tokens))
+        );
+        return (status, None);
+    }
+    let status = format!(
+        " verified: differs from {} {} ({} vs {} tokens) · d: the diff ",
+        agent.as_str(),
+        v.version,
+        thousands(u64::from(v.client_tokens)),
+        thousands(u64::from(v.predicted_tokens))
+    );
+    (status, Some(v.diff.clone()))
 }
 
 /// Every skill's fate, the ones that lost something first.
