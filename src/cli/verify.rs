@@ -216,13 +216,14 @@ fn version_note(o: &Outcome) -> Option<String> {
 
 fn text_of(o: &Outcome) -> String {
     let c = o.client;
+    let ran = if o.result.is_ok() {
+        ", sandboxed against skillscope's mock"
+    } else {
+        ""
+    };
     let mut s = match (&o.command, &o.version) {
-        (Some(cmd), v) => format!(
-            "{} {} ({}), sandboxed against skillscope's mock\n",
-            c.name,
-            v.as_deref().unwrap_or("(version unknown)"),
-            crate::core::text::path(cmd)
-        ),
+        (Some(cmd), Some(v)) => format!("{} {v} ({}){ran}\n", c.name, crate::core::text::path(cmd)),
+        (Some(cmd), None) => format!("{} ({}){ran}\n", c.name, crate::core::text::path(cmd)),
         (None, _) => format!("{}\n", c.name),
     };
     if let Some(n) = version_note(o) {

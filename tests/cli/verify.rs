@@ -287,3 +287,29 @@ fn a_client_that_sends_no_turn_is_exit_2_with_its_last_words() {
         "{stdout}"
     );
 }
+
+#[test]
+fn prompt_says_when_the_installed_client_is_not_the_modelled_version() {
+    use std::os::unix::fs::PermissionsExt;
+    let w = World::new(".claude/skills");
+    // npm's layout: the command on PATH links into node_modules/PACKAGE.
+    let package = w
+        .base
+        .join("fake/lib/node_modules/@anthropic-ai/claude-code");
+    std::fs::create_dir_all(package.join("bin")).unwrap();
+    std::fs::write(package.join("package.json"), r#"{"version": "2.1.400"}"#).unwrap();
+    let exe = package.join("bin/claude.exe");
+    std::fs::write(&exe, "#!/bin/sh\n").unwrap();
+    std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::os::unix::fs::symlink(&exe, w.bin.join("claude")).unwrap();
+    let out = w.run(&["prompt", "--agent", "claude-code"], true);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("modelled on Claude Code 2.1.332; installed 2.1.400"),
+        "{stderr}"
+    );
+    std::fs::write(package.join("package.json"), r#"{"version": "2.1.332"}"#).unwrap();
+    let out = w.run(&["prompt", "--agent", "claude-code"], true);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("modelled on"));
+}
