@@ -335,18 +335,17 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         );
         return;
     };
-    match &p.files_box {
-        Some(text) => frame.render_widget(files_box(app, text), head),
-        None => {
-            let mut block = Block::bordered().title(Span::styled(settings, t.title()));
-            let status = p
-                .agent()
-                .map(|a| verify_status(app, a, &preview.listing.text).0);
-            if let Some(status) = status.filter(|s| !s.is_empty()) {
-                block = block.title_bottom(Line::from(Span::styled(status, t.dim())));
-            }
-            frame.render_widget(Paragraph::new(summary(preview, app)).block(block), head);
+    if let Some(text) = &p.files_box {
+        frame.render_widget(files_box(app, text), head);
+    } else {
+        let mut block = Block::bordered().title(Span::styled(settings, t.title()));
+        let status = p
+            .agent()
+            .map(|a| verify_status(app, a, &preview.listing.text).0);
+        if let Some(status) = status.filter(|s| !s.is_empty()) {
+            block = block.title_bottom(Line::from(Span::styled(status, t.dim())));
         }
+        frame.render_widget(Paragraph::new(summary(preview, app)).block(block), head);
     }
     budget_gauge(frame, gauge, preview, app);
     listing_text(frame, text_area, area, preview, app);

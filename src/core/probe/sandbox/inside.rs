@@ -396,14 +396,7 @@ fn setup(spec: &Spec) -> Result<(), Failure> {
         });
     }
     // After the private /tmp, which may hold them.
-    if let Some(home) = &spec.private_home {
-        writable.push(private_home(&Spec::path(home), &keep)?);
-    }
-    if let Some(dir) = spec.layered.as_deref().map(Spec::path)
-        && layer(&dir).is_ok()
-    {
-        writable.push(dir);
-    }
+    writable.extend(isolated(spec, &keep)?);
     for dir in HIDDEN {
         cover(Path::new(dir), HIDDEN_OPTIONS, &keep)?;
     }
@@ -424,10 +417,6 @@ fn setup(spec: &Spec) -> Result<(), Failure> {
     // Linux before 6.14 has one pid_max for all; the process count below still holds then.
     let _ = std::fs::write("/proc/sys/kernel/pid_max", PID_MAX);
     read_only(&writable)?;
-    if spec.port.is_some() {
-        // Only this process, root of the namespace that owns the network, can; not the command.
-        at("bring up the loopback", super::loopback::up())?;
-    }
     // A user namespace inside this one locks every mount as it is now: the command, root in
     // it, cannot make any of them writable again.
     at(
@@ -452,14 +441,32 @@ fn setup(spec: &Spec) -> Result<(), Failure> {
             None::<&str>,
         ),
     )?;
-    // An isolated run's command is the user's own client, whose runtime maps gigabytes of
-    // thread stacks and heaps: its memory is left as the user's is.
+    // An isolated run's client maps gigabytes of stacks and heaps: its memory is not capped.
     limits(spec.cpu_secs, spec.port.is_none())?;
     // The command must not read this process's memory (it holds nothing secret, but still).
     let _ = prctl::set_dumpable(false);
     let readable: Vec<PathBuf> = keep.iter().map(|(p, _)| p.clone()).collect();
     landlock(&writable, &readable, spec.port);
     at("no new privileges", prctl::set_no_new_privs())
+}
+
+/// What an isolated run adds: its loopback up (by this process, root of the namespace that owns
+/// the network, before the mounts are locked; the command cannot), its private home, and its
+/// project under a throwaway layer where the kernel allows one. Returns the writable places.
+fn isolated(spec: &Spec, keep: &[(PathBuf, File)]) -> Result<Vec<PathBuf>, Failure> {
+    if spec.port.is_some() {
+        at("bring up the loopback", super::loopback::up())?;
+    }
+    let mut writable = Vec::new();
+    if let Some(home) = &spec.private_home {
+        writable.push(private_home(&Spec::path(home), keep)?);
+    }
+    if let Some(dir) = spec.layered.as_deref().map(Spec::path)
+        && layer(&dir).is_ok()
+    {
+        writable.push(dir);
+    }
+    Ok(writable)
 }
 
 /// Lays a throwaway writable layer over `dir` (an overlay whose upper layer is in the private
