@@ -386,6 +386,7 @@ pub const KEYMAP: &[Binding] = &[
     b(C::Prompt, &[k('w')], Action::CycleWindow, "window", "Next context window size", true),
     b(C::Prompt, &[k('m')], Action::CycleModel, "model", AGENT_MODEL_HELP, true),
     b(C::Prompt, &[k('y')], Action::CopyListing, "copy", "Copy the listing shown (OSC 52: works over SSH)", true),
+    b(C::Prompt, &[k('d')], Action::VerifyDiff, "verify diff", "Show the diff of the last `skillscope verify` of this agent's listing, where the client's differed (again: the listing)", false),
     b(C::Prompt, &[k('p')], Action::EditFiles, "files", "Say which files are open: an agent's conditional skills (`paths:`) whose globs match one are listed", true),
     b(C::Files, &[code(KeyCode::Enter)], Action::Confirm, "apply", "Take these files as the open ones (paths relative to the project, spaces or commas between)", true),
     b(C::Files, &[code(KeyCode::Esc)], Action::Close, "cancel", "Leave the open files as they were", true),
