@@ -90,7 +90,9 @@ fn heap_for_embedding(long_run: bool) {
 /// once, one on each core, and that pool would only make them wait for each other at its
 /// barrier, so it is made with no thread of its own: set first thing, while the process has one
 /// thread, and taken out of the environment again, so that nothing the process starts inherits
-/// it. A `CANDLE_NUM_THREADS` the user set is left as it is.
+/// it. A `CANDLE_NUM_THREADS` the user set is left as it is. (Built without the `semantic`
+/// feature there is no candle.)
+#[cfg(feature = "semantic")]
 fn candle_pool_without_threads() {
     const NAME: &str = "CANDLE_NUM_THREADS";
     if std::env::var_os(NAME).is_some() {
@@ -116,12 +118,17 @@ fn candle_pool_without_threads() {
 }
 
 fn main() {
+    #[cfg(feature = "semantic")]
     candle_pool_without_threads();
     skillscope::tui::note_process_start();
     skillscope::core::matching::sentence::set_heap_hook(heap_for_embedding);
     // The probe sandbox runs this binary again to set itself up: before anything else.
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     if let Some(code) = skillscope::core::probe::sandbox_stage(&args) {
+        std::process::exit(code);
+    }
+    // `verify` runs this binary inside the sandbox too, as the command: mock and client.
+    if let Some(code) = skillscope::core::verify::stage(&args) {
         std::process::exit(code);
     }
     skillscope::core::probe::set_sandbox_program("/proc/self/exe");

@@ -1,5 +1,6 @@
 //! The unused-dependency check: every crate `Cargo.toml` names is used by the code it is for.
 
+use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -110,12 +111,92 @@ fn every_dependency_is_used_by_src() {
         names.iter().any(|n| n == "clap"),
         "the table is read: {names:?}"
     );
+    let only = features_only(&doc);
+    for n in &only {
+        assert!(names.contains(n), "features-only {n} is not a dependency");
+    }
     let code = sources(&["src"]);
-    let unused = unused(&names, &code);
+    let used: Vec<String> = names.into_iter().filter(|n| !only.contains(n)).collect();
+    let unused = unused(&used, &code);
     assert!(
         unused.is_empty(),
         "[dependencies] that nothing in src/ uses (drop them, or move them to \
          [dev-dependencies] if only tests or benches use them): {unused:?}"
+    );
+}
+
+/// `[package.metadata.deps] features-only`: dependencies the code does not use, there to give
+/// the program's build the features its tests' build turns on (with `-` as `_`).
+fn features_only(doc: &toml_edit::DocumentMut) -> Vec<String> {
+    doc.get("package")
+        .and_then(|p| p.get("metadata"))
+        .and_then(|m| m.get("deps"))
+        .and_then(|d| d.get("features-only"))
+        .and_then(|f| f.as_array())
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str())
+                .map(|n| n.replace('-', "_"))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Every package of the build `cargo tree` describes with `edges`, with the features it is built
+/// with there.
+fn features_of(edges: &str) -> BTreeMap<String, Vec<String>> {
+    let cargo = option_env!("CARGO").unwrap_or("cargo");
+    let out = std::process::Command::new(cargo)
+        .args(["tree", "--locked", "--offline", "--prefix", "none"])
+        .args(["-e", edges, "-f", "{p}|{f}", "--manifest-path"])
+        .arg(root().join("Cargo.toml"))
+        .output()
+        .expect("cargo runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut packages: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let Some((package, features)) = line.split_once('|') else {
+            continue;
+        };
+        let package = package.trim_end_matches(" (*)").trim().to_string();
+        let list = packages.entry(package).or_default();
+        for f in features.trim_end_matches(" (*)").split(',') {
+            if !f.is_empty() && !list.iter().any(|x| x == f) {
+                list.push(f.to_string());
+            }
+        }
+        list.sort();
+    }
+    packages
+}
+
+/// The README's test command (`cargo test --release`) reuses what its run command built only if
+/// every crate the program uses is built with the same features in both: features that the
+/// tests' dev-dependencies turn on in such a crate rebuild it and everything above it, up to
+/// skillscope. A dev-dependency that does so is matched by a `features-only` dependency.
+#[test]
+fn the_tests_build_every_crate_of_the_program_with_the_programs_features() {
+    let program = features_of("normal,build");
+    let tests = features_of("normal,build,dev");
+    assert!(
+        program.keys().any(|p| p.starts_with("clap ")),
+        "{program:?}"
+    );
+    let differ: Vec<String> = program
+        .iter()
+        .filter_map(|(p, f)| {
+            let t = tests.get(p)?;
+            (t != f).then(|| format!("{p}: {f:?} for the program, {t:?} for the tests"))
+        })
+        .collect();
+    assert!(
+        differ.is_empty(),
+        "give these the tests' features in [dependencies] (and features-only):\n{}",
+        differ.join("\n")
     );
 }
 

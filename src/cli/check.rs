@@ -451,13 +451,19 @@ impl Report<'_> {
         let reported = selection
             .judge(rules::RuleId::Overlap, Severity::Warning, place)
             .is_some();
+        let remedy = if crate::core::matching::sentence::BUILT_IN {
+            "`check --embed` makes them (once, about 2 s per 100 skills) and finds descriptions \
+             that mean nearly the same in other words"
+        } else {
+            "the sentence model that makes them is not built in (skillscope was built without \
+             the semantic feature)"
+        };
         // Said only when asked for (--verbose): the same note after every check is noise, and
         // JSON carries it in `overlap_by_meaning`.
         (reported && self.args.verbose && self.args.format != CheckFormat::Json).then(|| {
             format!(
                 "the overlap rule compared descriptions by their words alone: {} of {} {} no \
-                 sentence vector yet; `check --embed` makes them (once, about 2 s per 100 skills) \
-                 and finds descriptions that mean nearly the same in other words",
+                 sentence vector yet; {remedy}",
                 thousands(missing as u64),
                 count_of(of, "description", "descriptions"),
                 if missing == 1 { "has" } else { "have" }

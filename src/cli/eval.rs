@@ -41,6 +41,7 @@ pub struct EvalArgs {
 }
 
 pub fn run(args: EvalArgs, library: LibraryArgs) -> anyhow::Result<i32> {
+    let asked = args.matcher.matchers()?;
     if let Some(r) = args.min_recall
         && !(0.0..=1.0).contains(&r)
     {
@@ -55,19 +56,22 @@ pub fn run(args: EvalArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let cases = parse_cases(&text, yaml).with_context(|| format!("in {}", args.file.display()))?;
     let lib = load_library(&library)?;
     check_names(&cases, &lib).with_context(|| format!("in {}", args.file.display()))?;
-    let index = index_for(&lib, &args.matcher.matchers())?;
+    let index = index_for(&lib, &asked)?;
     let allowed = allowed(&lib, args.include_disabled);
     let scope = args.scope.mask(&lib);
     let enabled = |i: usize| allowed[i] && scope[i];
-    let asked = args.matcher.matchers();
     // Asked by name, a matcher is scored whatever the library; among `all`, one with nothing to
     // match would only drag the table (and --min-recall) down.
     let (matchers, skipped): (Vec<Matcher>, Vec<Matcher>) = asked
         .iter()
-        .partition(|&&m| asked.len() == 1 || index.matchable(m, &enabled));
+        .partition(|&&m| args.matcher != MatcherChoice::All || index.matchable(m, &enabled));
     let skipped: Vec<(Matcher, String)> = skipped
         .into_iter()
         .map(|m| (m, nothing_to_match(m)))
+        .chain(args.matcher.not_built_in().into_iter().map(|m| {
+            let why = crate::core::matching::sentence::NOT_BUILT_IN;
+            (m, why.to_string())
+        }))
         .collect();
     let scores = evaluate(&index, &lib, &cases, &matchers, &enabled, args.top);
     let competing = (0..lib.len()).filter(|&i| enabled(i)).count();

@@ -5,6 +5,7 @@ use crate::cli::args::{allowed, load_library};
 use crate::cli::output::use_color;
 use crate::core::Library;
 use crate::core::matching::semantic::SkillVectors;
+use crate::core::matching::sentence::NOT_BUILT_IN;
 use crate::core::matching::{Hit, Index, Match, Matcher, highlight_spans};
 use crate::core::text::line;
 use clap::{Args, ValueEnum};
@@ -61,10 +62,36 @@ impl MatcherChoice {
         values
     };
 
-    pub fn matchers(self) -> Vec<Matcher> {
+    /// The matchers it runs: `all`, the routing ones this program has built in
+    /// ([`Matcher::built_in`]); one named that is not built in is an error that says so.
+    pub fn matchers(self) -> anyhow::Result<Vec<Matcher>> {
         match self {
-            MatcherChoice::One(m) => vec![m],
-            MatcherChoice::All => Matcher::ROUTING.to_vec(),
+            MatcherChoice::One(m) if !m.built_in() => {
+                anyhow::bail!("the {m} matcher is {NOT_BUILT_IN}")
+            }
+            MatcherChoice::One(m) => Ok(vec![m]),
+            MatcherChoice::All => Ok(Matcher::ROUTING
+                .into_iter()
+                .filter(|m| m.built_in())
+                .collect()),
+        }
+    }
+
+    /// The routing matchers `all` leaves out because this program does not have them.
+    pub fn not_built_in(self) -> Vec<Matcher> {
+        match self {
+            MatcherChoice::One(_) => Vec::new(),
+            MatcherChoice::All => Matcher::ROUTING
+                .into_iter()
+                .filter(|m| !m.built_in())
+                .collect(),
+        }
+    }
+
+    /// Says on stderr which of `all`'s matchers are left out, not being built in.
+    pub fn note_not_built_in(self) {
+        for m in self.not_built_in() {
+            crate::cli::output::warn(format_args!("the {m} matcher is {NOT_BUILT_IN}"));
         }
     }
 }
@@ -122,7 +149,8 @@ pub fn run(args: MatchArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         Vec::new()
     };
     let lib = args.view.apply(whole, None);
-    let matchers = args.matcher.matchers();
+    let matchers = args.matcher.matchers()?;
+    args.matcher.note_not_built_in();
     let index = index_for(&lib, &matchers)?;
     let allowed = allowed(&lib, args.include_disabled);
     let scope = args.scope.mask(&lib);

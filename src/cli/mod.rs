@@ -24,6 +24,7 @@ pub mod show;
 pub mod toggle;
 pub mod typo;
 pub mod update;
+pub mod verify;
 
 use args::LibraryArgs;
 use clap::{CommandFactory, Parser, Subcommand};
@@ -104,6 +105,15 @@ pub enum Command {
         #[command(flatten)]
         library: LibraryArgs,
     },
+    /// Run the agent's own client once, sandboxed against a loopback mock, and compare the
+    /// listing it sends with skillscope's (exit 0 identical, 1 differs, 2 client missing or
+    /// unusable).
+    Verify {
+        #[command(flatten)]
+        args: verify::VerifyArgs,
+        #[command(flatten)]
+        library: LibraryArgs,
+    },
     /// Print a skill's body, or one of its files by its path inside the skill, with its tokens.
     Show {
         #[command(flatten)]
@@ -173,6 +183,7 @@ pub fn run(command: Command) -> anyhow::Result<i32> {
     match command {
         Command::List { args, library } => list::run(args, library),
         Command::Check { args, library } => {
+            // `--diff` shows the fixes and stops; `--fix` writes them, then checks what is left.
             if args.fix || args.diff {
                 let code = check_fix::run(&args, &library)?;
                 if !args.fix {
@@ -188,6 +199,7 @@ pub fn run(command: Command) -> anyhow::Result<i32> {
         Command::Eval { args, library } => eval::run(args, library),
         Command::Probe { args, library } => probe::run(args, library),
         Command::Show { args, library } => show::run(args, library),
+        Command::Verify { args, library } => verify::run(args, library),
         Command::Toggle { args, library } => toggle::run(args, library),
         Command::New { args } => new::run(args),
         Command::Add { args } => add::run(args),

@@ -61,8 +61,10 @@ pub struct PromptArgs {
     /// Print what each mode costs per turn, side by side, instead of the listing.
     #[arg(long)]
     pub compare: bool,
-    /// With --compare: print JSON.
-    #[arg(long, requires = "compare")]
+    /// Print JSON: the listing's text with where the client places it, its tokens and fates,
+    /// and what else the agent adds every turn (its built-ins' share, its skill tool's
+    /// definition); with --compare, the modes side by side.
+    #[arg(long)]
     pub json: bool,
     /// Encoding for token counts: o200k_base or cl100k_base.
     #[arg(long, default_value_t = Encoding::default(), add = clap_complete::ArgValueCandidates::new(crate::cli::complete::encodings))]
@@ -116,7 +118,7 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let on = crate::core::load::enabled_mask(&lib, state.as_ref());
     let enabled: Vec<bool> = on.iter().zip(&scope).map(|(&o, &s)| o && s).collect();
     let auto = AutoOptions {
-        matchers: args.matcher.matchers(),
+        matchers: args.matcher.matchers()?,
         top: args.top.unwrap_or_else(|| {
             lib.agent
                 .and_then(|a| crate::core::agents::model::model(a).auto_max)
@@ -125,6 +127,7 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     };
     let relevant = match args.message.as_deref() {
         Some(message) => {
+            args.matcher.note_not_built_in();
             let allowed = crate::core::matching::candidates(&lib, &on);
             let index = index_for(&lib, &auto.matchers)?;
             Some(modes::relevant(
@@ -175,7 +178,44 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let mask = selections.get(mode).unwrap_or(&[]);
     let listing = listing::render(&lib, &|i| mask.get(i).copied().unwrap_or(false), &opts);
     let code = print_listing(&args, &lib, &listing, &cache, mode, window)?;
+    if let Some(agent) = args.view.agent {
+        note_client_version(agent);
+    }
     Ok(code.max(unread))
+}
+
+/// Says on stderr when the agent's client installed on `PATH` is not the version its model was
+/// captured from (read from the client's npm package, nothing run).
+pub fn note_client_version(agent: crate::core::Agent) {
+    let Some(client) = crate::core::verify::client(agent) else {
+        return;
+    };
+    let installed = std::env::var_os("PATH").and_then(|p| client.installed(&p));
+    if let Some(note) = installed.and_then(|i| client.version_note(&i.version)) {
+        crate::cli::output::warn(note);
+    }
+}
+
+/// What `prompt --agent AGENT [--model MODEL]` prints (its enabled skills, the default tier),
+/// and the agent's view of the library it was made from.
+pub fn predicted(
+    agent: crate::core::Agent,
+    model: Option<&str>,
+    library: &LibraryArgs,
+) -> anyhow::Result<(Library, String)> {
+    let format = crate::core::agents::model::model(agent).format;
+    let opts =
+        crate::cli::args::listing_options(Some(agent), format, Tier::default(), None, model)?;
+    let view = crate::cli::args::AgentArgs {
+        agent: Some(agent),
+        files: Vec::new(),
+    };
+    let lib = view.apply(library.load(), Some(format));
+    let state = load_state();
+    let on = crate::core::load::enabled_mask(&lib, state.as_ref());
+    let listing = listing::render(&lib, &|i| on.get(i).copied().unwrap_or(false), &opts);
+    let text = crate::core::text::text(&listing.text).into_owned();
+    Ok((lib, text))
 }
 
 /// Prints exactly the listing's bytes on stdout, as the agent sends them (a line break after them
@@ -189,6 +229,9 @@ fn print_listing(
     mode: ListingMode,
     window: usize,
 ) -> anyhow::Result<i32> {
+    if args.json {
+        return print_listing_json(args, lib, listing, cache, window);
+    }
     let mut out = std::io::stdout().lock();
     // The core already lists hazards escaped; escaping again changes nothing and keeps the
     // promise local.
@@ -213,6 +256,94 @@ fn print_listing(
         crate::cli::output::warn(window_warning(tokens, window));
     }
     Ok(gate(args, tokens > window))
+}
+
+/// `prompt --json`: the listing and everything the agent adds with it every turn, each part
+/// apart, with where its client places the listing.
+fn print_listing_json(
+    args: &PromptArgs,
+    lib: &Library,
+    listing: &listing::Listing,
+    cache: &TokenCache,
+    window: usize,
+) -> anyhow::Result<i32> {
+    use crate::core::agents::budget as agent_budget;
+    let enc = args.encoding;
+    let tokens = if listing.text.is_empty() {
+        0
+    } else {
+        tokens::count_listing(lib, &listing.text, enc, cache)
+    };
+    let agent = lib.agent;
+    let model = agent.and_then(|a| {
+        let m = crate::core::agents::model::model(a);
+        match args.client_model.as_deref() {
+            Some(id) => m.client_model(id).ok(),
+            None => m
+                .client
+                .and_then(crate::core::agents::client::Client::default_model),
+        }
+    });
+    // Every skill the listing was rendered with has an entry in it, listed or not.
+    let mut rendered = vec![false; lib.len()];
+    for e in &listing.entries {
+        if let Some(r) = rendered.get_mut(e.index) {
+            *r = true;
+        }
+    }
+    let opts = crate::cli::args::listing_options(
+        agent,
+        args.listing_format(),
+        args.tier,
+        args.context_window,
+        args.client_model.as_deref(),
+    )?;
+    let supplied = agent_budget::supplied(
+        lib,
+        &|i| rendered.get(i).copied().unwrap_or(false),
+        &opts,
+        (listing, tokens),
+        enc,
+        cache,
+    );
+    let tool = agent
+        .and_then(|a| agent_budget::tool_cost(a, &listing.names, model.map(|m| m.id), enc, cache));
+    crate::cli::args::save_cache(cache);
+    crate::cli::args::save_counts(lib, cache);
+    let per_turn = match &tool {
+        // Cline's listing is inside its tool's description: counted once.
+        Some(t) if t.holds_listing => t.tokens,
+        Some(t) => tokens + t.tokens,
+        None => tokens,
+    };
+    let v = json!({
+        "agent": agent,
+        "client": agent.and_then(|a| crate::core::agents::model::model(a).client).map(|c| c.version),
+        "model": model.map(|m| m.id),
+        "placement": agent.and_then(|a| crate::core::agents::placement::placement(a, model.map(|m| m.id))),
+        "encoding": enc,
+        "context_window": window,
+        "listing": {
+            "text": listing.text,
+            "chars": listing.text.chars().count(),
+            "tokens": tokens,
+            "budget": listing.budget.map(|b| json!({"limit": b.limit, "unit": b.unit.as_str(), "used": listing.used})),
+            "fates": {
+                "full": listing.count(listing::Fate::Full),
+                "trimmed": listing.count(listing::Fate::Trimmed),
+                "name_only": listing.count(listing::Fate::NameOnly),
+                "dropped": listing.count(listing::Fate::Dropped),
+            },
+        },
+        "builtins": {"entries": supplied.entries, "tokens": supplied.tokens},
+        "tool_definition": tool.map(|t| json!({"name": t.name, "chars": t.chars, "tokens": t.tokens})),
+        "per_turn_tokens": per_turn,
+    });
+    let mut out = std::io::stdout().lock();
+    crate::cli::output::write_json(&mut out, &v)?;
+    writeln!(out)?;
+    out.flush()?;
+    Ok(gate(args, tokens as usize > window))
 }
 
 /// The exit code of `--fail-over-window`.

@@ -228,4 +228,8 @@ pub struct Preview {
     pub comparison: Comparison,
     /// The message `auto` judged relevance by.
     pub message: Option<String>,
+    /// What the agent's client lists of its own accord, within `tokens`.
+    pub supplied: crate::core::agents::budget::Supplied,
+    /// The skill tool its client declares beside the listing every turn.
+    pub tool: Option<crate::core::agents::budget::ToolCost>,
 }

@@ -413,6 +413,8 @@ pub struct PreviewRequest {
     pub files: Vec<std::path::PathBuf>,
     /// The agents' own switches, as last read.
     pub switches: Option<Arc<AgentSwitches>>,
+    /// The model the agent's client runs, where that changes what it sends.
+    pub model: Option<&'static str>,
 }
 
 /// What the agents' budgets are priced for.
@@ -424,6 +426,11 @@ pub struct BudgetRequest {
     pub tier: listing::Tier,
     /// The context window, in tokens.
     pub window: usize,
+    /// The model chosen for the agent in view, where its budget depends on it.
+    pub chosen: Option<(
+        crate::core::Agent,
+        &'static crate::core::agents::client::ClientModel,
+    )>,
 }
 
 /// Prices every agent's listing of the skills it has on, each in its own view, format and
@@ -441,8 +448,11 @@ pub fn agent_budgets(
             &lib,
             req.switches.as_deref(),
             &on,
-            req.tier,
-            req.window,
+            crate::core::agents::budget::At {
+                tier: req.tier,
+                window: req.window,
+                chosen: req.chosen,
+            },
             cache.encoding,
             cache.get(),
         );
@@ -483,6 +493,19 @@ pub fn preview(
             let n = tokens::count_listing(&view, &none.text, enc, cache);
             (none, n)
         });
+        let mask = selections.get(req.mode);
+        let on = |i: usize| mask.is_some_and(|m| m.get(i).copied().unwrap_or(false));
+        let supplied = crate::core::agents::budget::supplied(
+            &view,
+            &on,
+            &req.opts,
+            (&listing, tokens),
+            enc,
+            cache,
+        );
+        let tool = req.agent.and_then(|a| {
+            crate::core::agents::budget::tool_cost(a, &listing.names, req.model, enc, cache)
+        });
         if let Some(keep) = keep {
             for e in &mut listing.entries {
                 e.index = keep.get(e.index).copied().unwrap_or(e.index);
@@ -496,6 +519,8 @@ pub fn preview(
                 mode: req.mode,
                 comparison,
                 message: req.message,
+                supplied,
+                tool,
             }),
         }));
     });

@@ -384,8 +384,9 @@ pub const KEYMAP: &[Binding] = &[
     b(C::Prompt, &[k('f')], Action::CycleFormat, "format", "Next listing format (xml, markdown, claude-code, codex, lazy-skills, gemini, opencode)", true),
     b(C::Prompt, &[k('t')], Action::CycleTier, "tier", "Next tier (auto, full, compact, names)", true),
     b(C::Prompt, &[k('w')], Action::CycleWindow, "window", "Next context window size", true),
-    b(C::Prompt, &[k('m')], Action::CycleModel, "model", MODEL_HELP, true),
+    b(C::Prompt, &[k('m')], Action::CycleModel, "model", AGENT_MODEL_HELP, true),
     b(C::Prompt, &[k('y')], Action::CopyListing, "copy", "Copy the listing shown (OSC 52: works over SSH)", true),
+    b(C::Prompt, &[k('d')], Action::VerifyDiff, "verify diff", "Show the diff of the last `skillscope verify` of this agent's listing, where the client's differed (again: the listing)", false),
     b(C::Prompt, &[k('p')], Action::EditFiles, "files", "Say which files are open: an agent's conditional skills (`paths:`) whose globs match one are listed", true),
     b(C::Files, &[code(KeyCode::Enter)], Action::Confirm, "apply", "Take these files as the open ones (paths relative to the project, spaces or commas between)", true),
     b(C::Files, &[code(KeyCode::Esc)], Action::Close, "cancel", "Leave the open files as they were", true),
@@ -401,7 +402,7 @@ pub const KEYMAP: &[Binding] = &[
     b(C::Checks, &[k('Y')], Action::CopyPath, "copy path", "Copy the path of the skill's SKILL.md", false),
     // Budget.
     b(C::Budget, &[k('a')], Action::CycleAgent, "agent", "View the next agent's listing, budget and fates", true),
-    b(C::Budget, &[k('m')], Action::CycleModel, "model", MODEL_HELP, true),
+    b(C::Budget, &[k('m')], Action::CycleModel, "model", AGENT_MODEL_HELP, true),
     b(C::Budget, &[k('w')], Action::CycleWindow, "window", "Next context window size (the shares follow it)", true),
     // Everywhere.
     b(C::Global, &[k('?'), code(KeyCode::F(1))], Action::Help, "help", "Show every key", true),
@@ -427,6 +428,9 @@ pub const KEYMAP: &[Binding] = &[
 
 const EDIT_HELP: &str = "Open SKILL.md in $VISUAL or $EDITOR at the selected diagnostic's line, then read the skill again";
 const MODEL_HELP: &str = "Next model's estimate beside the tiktoken figures";
+/// On the Prompt and Budget screens the key also chooses the client's model, where the agent's
+/// listing budget depends on it.
+const AGENT_MODEL_HELP: &str = "Next model: the agent in view's own (Claude Code: Opus 5.5, Sonnet 4.5), where its budget follows it; else the estimate beside the figures";
 
 /// The bindings in force: the defaults with the config file's `[keys]` merged over them.
 #[derive(Debug, Clone)]

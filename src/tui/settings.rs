@@ -114,6 +114,7 @@ pub fn options(config: &Config, bindings: Bindings) -> Options {
         profile: config.profile.or(d.profile),
         tier: config.tier.unwrap_or(d.tier),
         context_window: config.context_window.map_or(d.context_window, |n| n as u64),
+        window_chosen: config.context_window.is_some(),
         encoding: config.encoding.unwrap_or(d.encoding),
         model: config.model.clone(),
         keymap: bindings.keymap,

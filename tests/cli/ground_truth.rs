@@ -1071,5 +1071,153 @@ fn opencode_skill_results_are_what_the_client_added() {
     assert_client_injection(&opencode_case("mixed", true), "dup-shared");
 }
 
+/// Each client's skill tool, as `budget --agent` prices it and `prompt --json` names it, is the
+/// captured `tool.json` byte for byte once written compactly (Claude Code's `Skill`, Gemini
+/// CLI's `activate_skill`, opencode's `skill`).
+#[test]
+fn the_skill_tools_are_the_captured_definitions() {
+    let compact = |text: &str| {
+        let v: serde_json::Value = serde_json::from_str(text).unwrap();
+        serde_json::to_string(&v).unwrap()
+    };
+    let captured_tool = |dir: &str, case: &str| {
+        let p = agents_fixtures().join(dir).join(case).join("tool.json");
+        compact(&std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
+    };
+    // Worded after where the listing sits: a system message on Opus 5.5, a reminder on
+    // Sonnet 4.5.
+    for (case, model) in [
+        ("mixed", None),
+        ("budget150", Some("claude-opus-5-5")),
+        ("mixed-sonnet45", Some("claude-sonnet-4-5")),
+        ("budget150-sonnet45", Some("claude-sonnet-4-5")),
+    ] {
+        let ours = skillscope::core::agents::tools::definition(
+            skillscope::core::Agent::ClaudeCode,
+            &[],
+            model,
+        )
+        .unwrap();
+        assert_eq!(ours.json, captured_tool(CLAUDE_CODE.dir, case), "{case}");
+    }
+    assert_eq!(
+        skillscope::core::agents::tools::opencode_skill_tool(),
+        captured_tool(OPENCODE, "mixed")
+    );
+    // Claude Code's `budget --agent` prices it and sums the turn.
+    let l = lay(&MIXED);
+    let out = run_in(
+        &l,
+        &["budget", "--agent", "claude-code", "--format", "json"],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["tool_definition"]["name"], "Skill", "{v}");
+    assert_eq!(v["tool_definition"]["chars"], 1_803, "{v}");
+    let (listing, tool) = (
+        v["listing"]["tokens"].as_u64().unwrap(),
+        v["tool_definition"]["tokens"].as_u64().unwrap(),
+    );
+    assert_eq!(v["per_turn_tokens"].as_u64(), Some(listing + tool), "{v}");
+}
+
+/// `prompt --json` says where each client puts its listing, as each capture found it, and
+/// carries the very bytes `prompt` prints; the client's own entries are priced apart.
+#[test]
+fn prompt_json_places_each_listing_where_its_capture_found_it() {
+    let location = |dir: &str, case: &str| {
+        let p = agents_fixtures()
+            .join(dir)
+            .join(case)
+            .join("placement.json");
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+        v["listing"]["location"].as_str().unwrap().to_string()
+    };
+    let check = |json: &str, want: &str, listing: &str, what: &str, count: bool| {
+        let v: serde_json::Value = serde_json::from_str(json).unwrap();
+        let ours = v["placement"]["location"].as_str().unwrap_or_default();
+        let place = ours.split(':').next().unwrap_or_default();
+        assert!(
+            !place.is_empty() && want.starts_with(place),
+            "{what}: captured at {want}, predicted at {ours}"
+        );
+        assert_eq!(v["listing"]["text"].as_str(), Some(listing), "{what}");
+        if count {
+            assert_eq!(
+                v["listing"]["tokens"].as_u64(),
+                Some(u64::from(o200k(listing))),
+                "{what}"
+            );
+        }
+    };
+    for case in [&MIXED, &MIXED_SONNET45, &CODEX_MIXED] {
+        let l = lay(case);
+        let args = prompt_args(case, &l, &["--json"]);
+        let out = run_in(&l, &args.iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let plain = run_in(
+            &l,
+            &prompt_args(case, &l, &[])
+                .iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>(),
+        );
+        let listing = String::from_utf8(plain.stdout).unwrap();
+        let json = String::from_utf8(out.stdout).unwrap();
+        let what = format!("{}/{}", case.client.dir, case.name);
+        check(
+            &json,
+            &location(case.client.dir, case.name),
+            &listing,
+            &what,
+            true,
+        );
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let own = v["builtins"]["entries"].as_u64().unwrap();
+        // Claude Code's 13 bundled skills; the system skills Codex lists (its root's entries).
+        let want = if case.client.agent == "codex" {
+            let root = listing
+                .lines()
+                .find(|l| l.ends_with("/.codex/skills/.system`"))
+                .and_then(|l| l.split('`').nth(1))
+                .unwrap()
+                .to_string();
+            listing.matches(&format!("(file: {root}/")).count() as u64
+        } else {
+            13
+        };
+        assert_eq!(own, want, "{what}: {v}");
+        assert!(v["builtins"]["tokens"].as_u64().unwrap() > 0, "{what}: {v}");
+    }
+    for case in [gemini_case("mixed", true), opencode_case("mixed", true)] {
+        let l = lay_client(&case);
+        let (json, _) = run_client(
+            &l,
+            &["prompt", "--agent", case.agent, "--json"],
+            Some("true"),
+            None,
+        );
+        let (listing, _) = run_client(&l, &["prompt", "--agent", case.agent], Some("true"), None);
+        // Both with the run's folders as placeholders: the tokens were counted on the real ones.
+        let what = format!("{}/{}", case.client, case.name);
+        check(
+            &json,
+            &location(case.client, case.name),
+            &listing,
+            &what,
+            false,
+        );
+    }
+}
+
 #[path = "ground_truth_new_agents.rs"]
 mod new_agents;

@@ -24,14 +24,18 @@ mod manage;
 mod manage_trust;
 mod matching;
 mod namespaces;
+#[cfg(not(feature = "semantic"))]
+mod not_built_in;
 mod odd_files;
 mod one_state;
+#[cfg(feature = "semantic")]
 mod overlap_meaning;
 mod private_files;
 mod prompt_modes;
 mod prompt_parity;
 mod resources;
 mod rule_selection;
+#[cfg(feature = "semantic")]
 mod semantic;
 mod shell;
 mod show;
@@ -42,3 +46,4 @@ mod text_output;
 mod toggle;
 mod toggle_race;
 mod tokens;
+mod verify;

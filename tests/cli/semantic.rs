@@ -347,10 +347,12 @@ fn assert_routing_target(v: &serde_json::Value) {
     assert_quiet(semantic_quiet, hybrid_quiet);
 }
 
-/// The corpus's app skills whose descriptions are one template filled in with the app's name:
-/// a request that names the app finds its skill with the hybrid matcher over the whole corpus.
+/// The corpus's skills whose descriptions are one template filled in with a name (the
+/// `description-template` rule finds them: Composio's app skills, the glab family, …), taken as
+/// a library of their own: a request that names the app finds its skill first with the hybrid
+/// matcher, and small talk finds none.
 #[test]
-#[ignore = "embeds the whole corpus (4,791 skills) on a cold cache: minutes on two cores; run with --ignored"]
+#[ignore = "embeds the corpus's template skills on a cold cache: a minute on two cores; run with --ignored"]
 fn corpus_template_skills_are_found_when_the_request_names_them() {
     let Some(corpus) = corpus() else { return };
     let t = tempfile::tempdir().unwrap();
@@ -367,35 +369,47 @@ fn corpus_template_skills_are_found_when_the_request_names_them() {
         t.path(),
     );
     let v = json(&out);
-    let templated: Vec<&str> = v["diagnostics"]
+    let mut folders: Vec<String> = v["diagnostics"]
         .as_array()
         .unwrap()
         .iter()
         .filter_map(|d| d["path"].as_str())
+        .filter_map(|p| std::path::Path::new(p).parent())
+        .map(|p| p.to_string_lossy().into_owned())
         .collect();
+    folders.sort();
+    folders.dedup();
+    assert!(folders.len() >= 20, "{folders:?}");
     for (message, skill) in [
         (
             "create an issue in Linear for the login bug",
-            "linear-automation",
+            Some("linear-automation"),
         ),
-        ("move my Jira ticket to done", "jira-automation"),
-        ("send the build command to my zellij session", "zellij"),
+        ("move my Jira ticket to done", Some("jira-automation")),
+        (
+            "send the build command to my zellij session",
+            Some("zellij"),
+        ),
+        ("thanks, that was helpful", None),
     ] {
-        assert!(
-            templated.iter().any(|p| p.contains(&format!("/{skill}/"))),
-            "{skill} is no template skill of the corpus any more: {templated:?}"
-        );
-        let out = run(
-            &["match", "--matcher", "hybrid", "--json", message, c],
-            t.path(),
-        );
-        let v = json(&out);
+        if let Some(skill) = skill {
+            assert!(
+                folders.iter().any(|p| p.ends_with(&format!("/{skill}"))),
+                "{skill} is no template skill of the corpus any more: {folders:?}"
+            );
+        }
+        let mut args = vec!["match", "--matcher", "hybrid", "--json", message];
+        args.extend(folders.iter().map(String::as_str));
+        let v = json(&run(&args, t.path()));
         let got: Vec<&str> = v["results"]["hybrid"]
             .as_array()
             .unwrap()
             .iter()
             .filter_map(|m| m["name"].as_str())
             .collect();
-        assert!(got.contains(&skill), "{message}: {got:?}");
+        match skill {
+            Some(skill) => assert_eq!(got.first(), Some(&skill), "{message}: {got:?}"),
+            None => assert!(got.is_empty(), "{message}: {got:?}"),
+        }
     }
 }

@@ -74,7 +74,9 @@ fn config_keys_drive_the_footer_help_and_keys() {
         "footer follows the binding:\n{prompt}"
     );
     assert!(!prompt.contains(" m model"), "{prompt}");
-    // The rebound key cycles the model; the old one does nothing now.
+    // The rebound key cycles the model; the old one does nothing now. (On the Budget screen
+    // of an agent whose budget follows its client's model, the key picks that model instead.)
+    h.key(KeyCode::Char('v'));
     h.key(KeyCode::Char('5'));
     h.key(KeyCode::Char('m'));
     assert_eq!(

@@ -13,6 +13,7 @@ mod lazy;
 mod live;
 mod manage;
 mod outside;
+#[cfg(feature = "semantic")]
 mod overlap_meaning;
 mod pty;
 mod screens;

@@ -7,7 +7,9 @@ use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 use ratatui::style::{Color, Modifier};
 use skillscope::tui::app::Embedding;
 use skillscope::tui::theme::Theme;
-use tui_common::{fixture, harness, harness_patient, harness_scanning, harness_with, write};
+use tui_common::{
+    Harness, fixture, harness, harness_patient, harness_scanning, harness_with, write,
+};
 
 #[test]
 fn skills_list_at_80x24() {
@@ -183,53 +185,7 @@ fn other_screens() {
         test.contains("weather (triggers)"),
         "the matched word and where:\n{test}"
     );
-    // The semantic columns answered once the skills' vectors were made in the background.
-    assert_eq!(h.app.matching.embedding, Embedding::Done);
-    assert_eq!(
-        names("semantic").first().map(String::as_str),
-        Some("weather"),
-        "{test}"
-    );
-    assert!(test.contains("┌ hybrid · "), "{test}");
-    assert_snapshot!("test_box", test);
-    // While the vectors are made, those columns say how far it has come; the others answer.
-    h.app.matching.embedding = Embedding::Running {
-        done: 1_200,
-        total: 4_791,
-    };
-    let busy = h.screen();
-    assert!(busy.contains("embedding skills… 1,200/4,791"), "{busy}");
-    assert!(busy.contains("weather (triggers)"), "{busy}");
-    assert!(
-        busy.contains("┌ semantic ─"),
-        "no count while embedding:\n{busy}"
-    );
-    assert!(busy.contains("┌ bm25 · "), "{busy}");
-    h.app.matching.embedding = Embedding::Done;
-    // Typed on: the lexical columns answer at once; the semantic ones wait for a worker to embed
-    // the new message and claim nothing meanwhile, neither a count nor the old answer.
-    h.key(KeyCode::Backspace);
-    let pending = h.screen();
-    assert!(
-        pending.contains("what's the weather in Paris▏"),
-        "{pending}"
-    );
-    assert!(pending.contains("┌ bm25 · 1"), "{pending}");
-    assert!(
-        pending.contains("┌ semantic ─") && pending.contains("┌ hybrid ─"),
-        "no count while the message is embedded:\n{pending}"
-    );
-    assert_eq!(
-        pending.matches("embedding the message…").count(),
-        2,
-        "{pending}"
-    );
-    assert!(!pending.contains("≈0.54"), "{pending}");
-    assert_snapshot!("test_box_pending", pending);
-    h.settle();
-    let answered = h.screen();
-    assert!(answered.contains("┌ semantic · 1"), "{answered}");
-    assert!(!answered.contains("embedding the message"), "{answered}");
+    test_box_by_meaning(&mut h, &test);
     h.key(KeyCode::Tab);
     assert_snapshot!("checks", h.screen());
     h.key(KeyCode::Tab);
@@ -645,5 +601,100 @@ fn test_box_warns_when_keyword_routing_faces_more_than_fifty_skills() {
         warned.contains("skill-00"),
         "the matches still show:\n{warned}"
     );
-    assert_snapshot!("test_box_keyword_crowded", warned);
+    // The screen holds the semantic and hybrid columns' answers: a build with them.
+    if cfg!(feature = "semantic") {
+        assert_snapshot!("test_box_keyword_crowded", warned);
+    }
+}
+
+/// The Test box's semantic and hybrid columns in `other_screens`: they answer once the skills'
+/// vectors are made, say how far that has come meanwhile, and wait for each new message.
+#[cfg(feature = "semantic")]
+fn test_box_by_meaning(h: &mut Harness, test: &str) {
+    // The semantic columns answered once the skills' vectors were made in the background.
+    assert_eq!(h.app.matching.embedding, Embedding::Done);
+    assert_eq!(
+        column(h, "semantic").first().map(String::as_str),
+        Some("weather"),
+        "{test}"
+    );
+    assert!(test.contains("┌ hybrid · "), "{test}");
+    assert_snapshot!("test_box", test);
+    // While the vectors are made, those columns say how far it has come; the others answer.
+    h.app.matching.embedding = Embedding::Running {
+        done: 1_200,
+        total: 4_791,
+    };
+    let busy = h.screen();
+    assert!(busy.contains("embedding skills… 1,200/4,791"), "{busy}");
+    assert!(busy.contains("weather (triggers)"), "{busy}");
+    assert!(
+        busy.contains("┌ semantic ─"),
+        "no count while embedding:\n{busy}"
+    );
+    assert!(busy.contains("┌ bm25 · "), "{busy}");
+    h.app.matching.embedding = Embedding::Done;
+    // Typed on: the lexical columns answer at once; the semantic ones wait for a worker to embed
+    // the new message and claim nothing meanwhile, neither a count nor the old answer.
+    h.key(KeyCode::Backspace);
+    let pending = h.screen();
+    assert!(
+        pending.contains("what's the weather in Paris▏"),
+        "{pending}"
+    );
+    assert!(pending.contains("┌ bm25 · 1"), "{pending}");
+    assert!(
+        pending.contains("┌ semantic ─") && pending.contains("┌ hybrid ─"),
+        "no count while the message is embedded:\n{pending}"
+    );
+    assert_eq!(
+        pending.matches("embedding the message…").count(),
+        2,
+        "{pending}"
+    );
+    assert!(!pending.contains("≈0.54"), "{pending}");
+    assert_snapshot!("test_box_pending", pending);
+    h.settle();
+    let answered = h.screen();
+    assert!(answered.contains("┌ semantic · 1"), "{answered}");
+    assert!(!answered.contains("embedding the message"), "{answered}");
+}
+
+/// Built without the model, the Test box's semantic and hybrid columns say they are not built in,
+/// and nothing waits for them.
+#[cfg(not(feature = "semantic"))]
+fn test_box_by_meaning(h: &mut Harness, test: &str) {
+    assert!(
+        matches!(h.app.matching.embedding, Embedding::Failed(_)),
+        "{:?}",
+        h.app.matching.embedding
+    );
+    assert!(column(h, "semantic").is_empty() && column(h, "hybrid").is_empty());
+    for m in ["semantic", "hybrid"] {
+        assert!(test.contains(&format!("┌ {m} ─")), "no count:\n{test}");
+        assert!(test.contains(&format!("{m} is not built in:")), "{test}");
+    }
+    assert_eq!(
+        test.matches("built without the semantic").count(),
+        2,
+        "{test}"
+    );
+    assert!(h.app.index_settled());
+    assert_snapshot!("test_box_not_built_in", test);
+}
+
+/// The names a matcher's column of the Test box shows.
+fn column(h: &Harness, matcher: &str) -> Vec<String> {
+    h.app
+        .screens
+        .test
+        .results
+        .iter()
+        .find(|(m, _)| m.as_str() == matcher)
+        .map(|(_, ms)| {
+            ms.iter()
+                .map(|x| h.app.lib.skills[x.skill].name.clone())
+                .collect()
+        })
+        .unwrap_or_default()
 }

@@ -286,8 +286,10 @@ impl Harness {
             &lib,
             None,
             &|i| enabled[i],
-            skillscope::tui::app::TIERS[self.app.screens.prompt.tier],
-            usize::try_from(self.app.window()).unwrap(),
+            skillscope::core::agents::budget::At::new(
+                skillscope::tui::app::TIERS[self.app.screens.prompt.tier],
+                usize::try_from(self.app.window()).unwrap(),
+            ),
             self.app.encoding(),
             &skillscope::core::tokens::TokenCache::in_memory(),
         );

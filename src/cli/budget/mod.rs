@@ -7,7 +7,7 @@ use crate::cli::args::LibraryArgs;
 use crate::cli::output::note_demo;
 use crate::cli::output::{SKILL_SCHEMA_VERSION, SkillJson, TokensJson};
 use crate::core::Library;
-use crate::core::agents::tools::ToolDefinition;
+use crate::core::agents::budget::{self as agent_budget, Supplied, ToolCost};
 use crate::core::budget;
 use crate::core::listing::{self, BudgetUnit, Fate, Format, Listing, Tier};
 use crate::core::skill::KindSource;
@@ -57,14 +57,24 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         || crate::cli::args::count_levels(&lib, args.encoding, args.listing(), &cache),
     );
     let listing_tokens = tokens::count_listing(&lib, &listing.text, args.encoding, &cache) as usize;
-    let tool = args
-        .view
-        .agent_for(Some(args.listing()))
-        .and_then(|a| crate::core::agents::tools::definition(a, &listing.names))
-        .map(|d| {
-            let n = tokens::count_text(&d.json, args.encoding, &cache) as usize;
-            (d, n)
-        });
+    let agent = args.view.agent_for(Some(args.listing()));
+    let tool = agent.and_then(|a| {
+        agent_budget::tool_cost(
+            a,
+            &listing.names,
+            args.client_model(),
+            args.encoding,
+            &cache,
+        )
+    });
+    let supplied = agent_budget::supplied(
+        &lib,
+        &|i| enabled(i) && scope[i],
+        &opts,
+        (&listing, u32::try_from(listing_tokens).unwrap_or(u32::MAX)),
+        args.encoding,
+        &cache,
+    );
     crate::cli::args::save_cache(&cache);
     crate::cli::args::save_counts(&lib, &cache);
     let used = usage::costs_when_used(
@@ -77,6 +87,7 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         listing: &listing,
         listing_tokens,
         tool: tool.as_ref(),
+        supplied,
         counts: &counts,
         used: &used,
         scope: &scope,
@@ -127,7 +138,9 @@ struct Report<'a> {
     listing: &'a Listing,
     listing_tokens: usize,
     /// The agent's skill tool, when its client declares one beside the listing, and its tokens.
-    tool: Option<&'a (ToolDefinition, usize)>,
+    tool: Option<&'a ToolCost>,
+    /// What the agent's client lists of its own accord, within the listing.
+    supplied: Supplied,
     counts: &'a [SkillTokens],
     used: &'a [UseCost],
     /// The skills of the asked namespace (all without --namespace).
@@ -151,6 +164,11 @@ struct JsonReport<'a> {
     /// The agent's skill tool as its client declares it every turn beside the listing.
     #[serde(skip_serializing_if = "Option::is_none")]
     tool_definition: Option<JsonTool>,
+    /// What the agent's client lists of its own accord (built-ins, system skills), within the
+    /// listing's tokens: the listing with them less the listing without them.
+    builtins: JsonSupplied,
+    /// Everything the agent adds every turn: the listing and its skill tool's definition.
+    per_turn_tokens: usize,
     totals: JsonTotals,
     skills: Vec<SkillJson<'a>>,
 }
@@ -184,6 +202,12 @@ struct JsonListing {
     window_percent: f64,
     over_window: bool,
     fates: JsonFates,
+}
+
+#[derive(Serialize)]
+struct JsonSupplied {
+    entries: usize,
+    tokens: usize,
 }
 
 #[derive(Serialize)]
@@ -303,12 +327,17 @@ impl Report<'_> {
                     dropped: l.count(Fate::Dropped),
                 },
             },
-            tool_definition: self.tool.map(|(d, tokens)| JsonTool {
-                name: d.name,
-                chars: d.json.chars().count(),
-                tokens: *tokens,
-                holds_listing: d.holds_listing,
+            tool_definition: self.tool.map(|t| JsonTool {
+                name: t.name,
+                chars: t.chars,
+                tokens: t.tokens as usize,
+                holds_listing: t.holds_listing,
             }),
+            builtins: JsonSupplied {
+                entries: self.supplied.entries,
+                tokens: self.supplied.tokens as usize,
+            },
+            per_turn_tokens: self.per_turn(),
             totals: JsonTotals {
                 skills: self.scope.iter().filter(|s| **s).count(),
                 l1: t.l1.tokens,
@@ -363,6 +392,30 @@ impl Report<'_> {
             thousands(turn),
             est(turn)
         ));
+        if self.supplied.entries > 0 {
+            let n = u64::from(self.supplied.tokens);
+            s.push_str(&format!(
+                "| of which the client's own ({}) | {} |{}\n",
+                count_of(self.supplied.entries, "entry", "entries"),
+                thousands(n),
+                est(n)
+            ));
+        }
+        if let Some(t) = self.tool {
+            let n = u64::from(t.tokens);
+            s.push_str(&format!(
+                "| tool definition (`{}`) per turn | {} |{}\n",
+                t.name,
+                thousands(n),
+                est(n)
+            ));
+            let all = self.per_turn() as u64;
+            s.push_str(&format!(
+                "| per turn in all | **{}** |{}\n",
+                thousands(all),
+                est(all)
+            ));
+        }
         for (label, n) in [
             ("L1 all entries", t.l1.tokens),
             ("L2 if every skill loads", t.l2.tokens),
@@ -535,18 +588,32 @@ impl Report<'_> {
             thousands(l.count(Fate::NameOnly) as u64),
             thousands(l.count(Fate::Dropped) as u64),
         ));
-        if let Some((d, tokens)) = self.tool {
+        if self.supplied.entries > 0 {
+            s.push_str(&format!(
+                "  of which the client's own: {} ({}), {} tokens{}\n",
+                count_of(self.supplied.entries, "entry", "entries"),
+                self.supplied_kind(),
+                thousands(u64::from(self.supplied.tokens)),
+                self.beside(u64::from(self.supplied.tokens)),
+            ));
+        }
+        if let Some(t) = self.tool {
             s.push_str(&format!(
                 "tool definition ({}): {} tokens per turn{} ({} characters of JSON{})\n",
-                d.name,
-                thousands(*tokens as u64),
-                self.beside(*tokens as u64),
-                thousands(d.json.chars().count() as u64),
-                if d.holds_listing {
+                t.name,
+                thousands(u64::from(t.tokens)),
+                self.beside(u64::from(t.tokens)),
+                thousands(t.chars as u64),
+                if t.holds_listing {
                     "; the listing is inside it, not on top of it"
                 } else {
                     ""
                 },
+            ));
+            s.push_str(&format!(
+                "per turn in all: {} tokens{} (listing and tool definition)\n",
+                thousands(self.per_turn() as u64),
+                self.beside(self.per_turn() as u64),
             ));
         }
         let window = self.window;
@@ -562,6 +629,27 @@ impl Report<'_> {
             ));
         }
         s
+    }
+}
+
+impl Report<'_> {
+    /// Everything the agent adds every turn: the listing and its skill tool's definition.
+    fn per_turn(&self) -> usize {
+        match self.tool {
+            // Cline's listing is inside its tool's description: counted once.
+            Some(t) if t.holds_listing => t.tokens as usize,
+            Some(t) => self.listing_tokens + t.tokens as usize,
+            None => self.listing_tokens,
+        }
+    }
+
+    /// What the client's own entries are: built-ins, or the system skills it installs.
+    fn supplied_kind(&self) -> &'static str {
+        if self.listing.builtins.is_empty() {
+            "the system skills it installs"
+        } else {
+            "built-in skills"
+        }
     }
 }
 

@@ -2,13 +2,13 @@
 //! its own view (the folders it reads, its precedence and fallbacks), its own listing format and
 //! its own budget.
 
-use super::client::BudgetOverrides;
+use super::client::{BudgetOverrides, ClientModel};
 use super::model::MODELS;
 use super::switches::AgentSwitches;
 use super::view::agent_view;
 use crate::core::library::Library;
 use crate::core::listing::{self, Budget, Fate, Tier};
-use crate::core::source::Agent;
+use crate::core::source::{Agent, Scope};
 use crate::core::tokens::{self, Encoding, TokenCache};
 
 /// What one agent's listing holds and costs per turn.
@@ -37,6 +37,92 @@ pub struct AgentBudget {
     pub budget: Option<Budget>,
     /// What the budget is charged with, in its unit.
     pub used: usize,
+    /// What the client adds to the listing of its own accord, within [`AgentBudget::tokens`].
+    pub builtins: Supplied,
+    /// The skill tool its client declares beside the listing every turn, if it has one.
+    pub tool: Option<ToolCost>,
+}
+
+/// The entries a client lists whatever the library holds — its built-in skills, and the system
+/// skills it installs itself (Codex's `~/.codex/skills/.system`) — and what they add to its
+/// listing every turn: the listing's tokens with them less its tokens without them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Supplied {
+    /// How many of its entries the client supplied (listed, not dropped).
+    pub entries: usize,
+    /// The tokens they add to the listing.
+    pub tokens: u32,
+}
+
+/// A skill tool's definition and what it costs every turn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolCost {
+    /// The tool's name (`Skill`, `activate_skill`, `skill`).
+    pub name: &'static str,
+    /// Its definition's tokens.
+    pub tokens: u32,
+    /// Its definition's length, in characters of compact JSON.
+    pub chars: usize,
+    /// The listing is inside the definition (Cline's names at the end of its description), not
+    /// beside it.
+    pub holds_listing: bool,
+}
+
+/// What the client supplies in `listing` (rendered from `view` with `on` and `opts`, costing
+/// `tokens`): its built-in entries and system skills, priced as the difference they make.
+pub fn supplied(
+    view: &Library,
+    on: &dyn Fn(usize) -> bool,
+    opts: &listing::ListingOptions,
+    listed: (&listing::Listing, u32),
+    enc: Encoding,
+    cache: &TokenCache,
+) -> Supplied {
+    let (l, tokens) = listed;
+    let system = |i: usize| view.skills.get(i).is_some_and(|s| s.scope == Scope::System);
+    let entries = l
+        .builtins
+        .iter()
+        .filter(|b| b.fate != Fate::Dropped)
+        .count()
+        + l.entries
+            .iter()
+            .filter(|e| e.fate != Fate::Dropped && system(e.index))
+            .count();
+    if entries == 0 {
+        return Supplied::default();
+    }
+    let bare = listing::ListingOptions {
+        builtins: &[],
+        ..*opts
+    };
+    let without = listing::render(view, &|i| on(i) && !system(i), &bare);
+    let rest = if without.text.is_empty() {
+        0
+    } else {
+        tokens::count_listing(view, &without.text, enc, cache)
+    };
+    Supplied {
+        entries,
+        tokens: tokens.saturating_sub(rest),
+    }
+}
+
+/// The skill tool `agent`'s client declares beside a listing naming `names` when it runs
+/// `model` (its default when `None`), priced in `enc`.
+pub fn tool_cost(
+    agent: Agent,
+    names: &[String],
+    model: Option<&str>,
+    enc: Encoding,
+    cache: &TokenCache,
+) -> Option<ToolCost> {
+    super::tools::definition(agent, names, model).map(|d| ToolCost {
+        name: d.name,
+        tokens: tokens::count_text(&d.json, enc, cache),
+        chars: d.json.chars().count(),
+        holds_listing: d.holds_listing,
+    })
 }
 
 impl AgentBudget {
@@ -61,6 +147,17 @@ impl AgentBudget {
         )
     }
 
+    /// Everything the agent adds every turn: its listing (built-ins included) and its skill
+    /// tool's definition.
+    pub fn per_turn(&self) -> u32 {
+        match &self.tool {
+            // Cline's listing is inside its tool's description: counted once.
+            Some(t) if t.holds_listing => t.tokens,
+            Some(t) => self.tokens + t.tokens,
+            None => self.tokens,
+        }
+    }
+
     /// The listing's share of its budget, for agents that have one.
     pub fn budget_share(&self) -> Option<f64> {
         self.budget
@@ -69,21 +166,45 @@ impl AgentBudget {
     }
 }
 
+/// What the agents' listings are priced at: a tier, a context window, and the model chosen for
+/// one agent whose budget depends on its client's model (the others run their default).
+#[derive(Debug, Clone, Copy)]
+pub struct At {
+    /// How much of each entry is listed.
+    pub tier: Tier,
+    /// The context window in tokens, for the agents whose budget does not follow a model.
+    pub window: usize,
+    /// One agent's client model, chosen instead of its default.
+    pub chosen: Option<(Agent, &'static ClientModel)>,
+}
+
+impl At {
+    /// At `tier` and `window`, every client on its default model.
+    pub fn new(tier: Tier, window: usize) -> At {
+        At {
+            tier,
+            window,
+            chosen: None,
+        }
+    }
+}
+
 /// Every modelled agent's listing of `lib` with the skills `enabled` switches on (by library
-/// index), at `tier` for a context window of `window` tokens (an agent whose budget depends on
-/// its client's model: its default model's window), counted in `enc`.
+/// index), at `at`'s tier for its context window (an agent whose budget depends on its client's
+/// model: that model's window, the default's unless `at` chose one), counted in `enc`.
 pub fn per_agent(
     lib: &Library,
     switches: Option<&AgentSwitches>,
     enabled: &dyn Fn(usize) -> bool,
-    tier: Tier,
-    window: usize,
+    at: At,
     enc: Encoding,
     cache: &TokenCache,
 ) -> Vec<AgentBudget> {
+    let (tier, window) = (at.tier, at.window);
     MODELS
         .iter()
         .map(|m| {
+            let chosen = at.chosen.filter(|(a, _)| *a == m.agent).map(|(_, cm)| cm);
             let (view, keep) = agent_view(lib, m.agent, &[], switches);
             // An agent whose budget depends on its client's model is priced on that model's own
             // window; `window` is the others'.
@@ -93,7 +214,7 @@ pub fn per_agent(
                 m.client
                     .is_none_or(|c| c.models.is_empty())
                     .then_some(window),
-                None,
+                chosen,
                 &BudgetOverrides::default(),
             );
             // A client's built-ins located in its install folder are priced as installed in
@@ -117,6 +238,9 @@ pub fn per_agent(
             } else {
                 tokens::count_listing(&view, &l.text, enc, cache)
             };
+            let builtins = supplied(&view, &on, &opts, (&l, tokens), enc, cache);
+            let runs = chosen.or_else(|| m.client.and_then(super::client::Client::default_model));
+            let tool = tool_cost(m.agent, &l.names, runs.map(|cm| cm.id), enc, cache);
             AgentBudget {
                 agent: m.agent,
                 skills: keep.len(),
@@ -129,6 +253,8 @@ pub fn per_agent(
                 tokens,
                 budget: l.budget,
                 used: l.used,
+                builtins,
+                tool,
             }
         })
         .collect()
@@ -170,8 +296,7 @@ mod tests {
             &lib,
             None,
             &|_| true,
-            Tier::Auto,
-            200_000,
+            At::new(Tier::Auto, 200_000),
             Encoding::default(),
             &cache,
         );
@@ -206,8 +331,7 @@ mod tests {
             &lib,
             Some(&switches),
             &|_| true,
-            Tier::Auto,
-            200_000,
+            At::new(Tier::Auto, 200_000),
             Encoding::default(),
             &cache,
         );
@@ -219,8 +343,7 @@ mod tests {
             &lib,
             None,
             &|i| lib.skills[i].name != "alpha",
-            Tier::Auto,
-            200_000,
+            At::new(Tier::Auto, 200_000),
             Encoding::default(),
             &cache,
         );
@@ -232,8 +355,7 @@ mod tests {
             &lib,
             None,
             &|_| true,
-            Tier::Auto,
-            1_000,
+            At::new(Tier::Auto, 1_000),
             Encoding::default(),
             &cache,
         );

@@ -20,6 +20,7 @@ mod newcomer_switches;
 mod newcomer_tools;
 mod opencode;
 mod options;
+pub mod placement;
 mod plan;
 mod plugin;
 mod reach;

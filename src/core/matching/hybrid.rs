@@ -94,12 +94,16 @@ pub(super) fn query(
 
 #[cfg(test)]
 mod tests {
-    use super::super::testlib::{library, names};
-    use super::super::{Index, Matcher};
+    use super::super::Index;
+    use super::super::testlib::library;
+    #[cfg(feature = "semantic")]
+    use super::super::{Matcher, testlib::names};
+    #[cfg(feature = "semantic")]
     use std::sync::Arc;
 
     /// App skills as an automation catalogue ships them: one template description each, the
     /// app's name the only word that differs.
+    #[cfg(feature = "semantic")]
     const APPS: &[&str] = &[
         "Strava",
         "QuickBooks",
@@ -123,6 +127,7 @@ mod tests {
         "Peloton",
     ];
 
+    #[cfg(feature = "semantic")]
     fn app_library() -> (tempfile::TempDir, crate::core::Library) {
         let skills: Vec<(String, String)> = APPS
             .iter()
@@ -143,6 +148,7 @@ mod tests {
         library(&refs)
     }
 
+    #[cfg(feature = "semantic")]
     #[test]
     fn a_request_that_names_the_app_finds_its_skill_and_small_talk_stays_quiet() {
         let (_t, lib) = app_library();

@@ -4,6 +4,8 @@
 //! one message with ranked [`Match`]es whose [`Hit`]s say which word or phrase matched, in which
 //! field of the skill, and where in the message, so a front end can highlight it.
 
+#[cfg(feature = "semantic")]
+mod bert;
 mod bm25;
 pub mod eval;
 pub mod fuzzy;
@@ -103,6 +105,12 @@ impl Matcher {
     /// Whether it needs the sentence model and the skills' vectors.
     pub fn needs_vectors(self) -> bool {
         matches!(self, Matcher::Semantic | Matcher::Hybrid)
+    }
+
+    /// Whether this program has it: those that need the sentence model are the `semantic`
+    /// feature's ([`sentence::BUILT_IN`]).
+    pub fn built_in(self) -> bool {
+        !self.needs_vectors() || sentence::BUILT_IN
     }
 
     /// The matcher named `name` (as [`Matcher::as_str`] writes it).
@@ -419,11 +427,13 @@ mod tests {
         send_sync::<Index>();
     }
 
-    /// The index with the skills' sentence vectors, so every matcher answers.
+    /// The index with the skills' sentence vectors, so every matcher built in answers.
     fn with_vectors(lib: &Library) -> Index {
         let idx = Index::build(lib);
-        let v = semantic::SkillVectors::build(lib, &|_, _| {}).unwrap();
-        idx.set_vectors(std::sync::Arc::new(v));
+        if sentence::BUILT_IN {
+            let v = semantic::SkillVectors::build(lib, &|_, _| {}).unwrap();
+            idx.set_vectors(std::sync::Arc::new(v));
+        }
         idx
     }
 
@@ -437,7 +447,12 @@ mod tests {
         let cols = idx.query_all("pdf", &|_| true, 5);
         let order: Vec<Matcher> = cols.iter().map(|c| c.0).collect();
         assert_eq!(order, Matcher::ALL);
-        assert!(cols.iter().all(|(_, m)| m.len() == 1), "{cols:?}");
+        // One skill from each built in, nothing from the others.
+        assert!(
+            cols.iter()
+                .all(|(m, found)| found.len() == usize::from(m.built_in())),
+            "{cols:?}"
+        );
     }
 
     #[test]
@@ -478,7 +493,7 @@ mod tests {
         let idx = with_vectors(&lib);
         let two = lib.find("pdf-two").unwrap();
         let only_one = |i: usize| i != two;
-        for m in Matcher::ALL {
+        for m in Matcher::ALL.into_iter().filter(|m| m.built_in()) {
             let message = if m == Matcher::Fuzzy {
                 "pdf"
             } else {

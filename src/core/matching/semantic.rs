@@ -135,6 +135,11 @@ impl SkillVectors {
         every: usize,
         gap: std::time::Duration,
     ) -> Result<SkillVectors, ModelError> {
+        // Vectors remembered by a build with the model are not used either: the message could
+        // not be embedded to compare with them.
+        if !super::sentence::BUILT_IN {
+            return Err(ModelError::NotBuiltIn);
+        }
         let remembered = lib.remembered_vectors();
         let mut owners = Vec::new();
         let mut keys = Vec::new();
@@ -334,10 +339,11 @@ pub(super) fn nearest<'a>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::testlib::{library, names};
+    use super::super::testlib::library;
+    #[cfg(feature = "semantic")]
+    use super::super::testlib::names;
     use super::super::{Index, Matcher};
     use super::*;
-    use std::sync::Arc;
 
     fn fixture() -> (tempfile::TempDir, Library) {
         library(&[
@@ -360,11 +366,12 @@ mod tests {
         ])
     }
 
+    #[cfg(feature = "semantic")]
     fn index(lib: &Library) -> Index {
         let idx = Index::build(lib);
         let v = SkillVectors::build(lib, &|_, _| {}).unwrap();
         assert_eq!(v.skills(), lib.skills.len());
-        assert!(idx.set_vectors(Arc::new(v)));
+        assert!(idx.set_vectors(std::sync::Arc::new(v)));
         idx
     }
 
@@ -393,6 +400,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "semantic")]
     fn a_text_two_skills_share_is_embedded_once_and_both_get_its_vector() {
         let (_t, lib) = library(&[
             (
@@ -420,6 +428,7 @@ mod tests {
     /// Embeds five skills' descriptions two at a time, saving at most once in `gap`; returns
     /// what another process would find in the index at each step (texts made, vectors saved),
     /// and how many texts the next run would have left once this one has saved.
+    #[cfg(feature = "semantic")]
     fn long_run(gap: std::time::Duration) -> (Vec<(usize, usize)>, usize) {
         use crate::core::index::IndexStore;
         use crate::core::scan::ScanOptions;
@@ -469,6 +478,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "semantic")]
     fn a_long_run_saves_what_it_has_made_as_it_goes() {
         let (seen, left) = long_run(std::time::Duration::ZERO);
         // Two made: two saved before the next part starts; four made: four saved.
@@ -485,6 +495,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "semantic")]
     fn saves_during_a_run_are_at_least_the_gap_apart() {
         let (seen, left) = long_run(std::time::Duration::from_hours(1));
         // Within the hour no part is saved before the run ends; the end saves it all.
@@ -494,6 +505,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "semantic")]
     fn a_paraphrase_finds_its_skill_and_says_which_field_was_nearest() {
         let (_t, lib) = fixture();
         let idx = index(&lib);
@@ -534,6 +546,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "semantic")]
     fn small_talk_finds_nothing() {
         let (_t, lib) = fixture();
         let idx = index(&lib);
@@ -550,6 +563,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "semantic")]
     fn hybrid_takes_what_either_side_finds_and_explains_both() {
         let (_t, lib) = fixture();
         let idx = index(&lib);
@@ -568,6 +582,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "semantic")]
     fn disabled_skills_never_compete_and_no_vectors_means_no_answer() {
         let (_t, lib) = fixture();
         let bare = Index::build(&lib);
@@ -580,5 +595,24 @@ mod tests {
             let got = idx.query(msg, m, &|i| i != prose, 5);
             assert!(got.iter().all(|g| g.skill != prose), "{m}");
         }
+    }
+
+    #[test]
+    #[cfg(not(feature = "semantic"))]
+    fn without_the_model_no_vectors_are_made_nor_remembered_ones_used() {
+        let (_t, lib) = fixture();
+        lib.remember_vectors(vec![(
+            description_key(&lib.skills[0]).unwrap(),
+            vec![0.5; DIM],
+        )]);
+        let e = SkillVectors::build(&lib, &|_, _| {}).unwrap_err();
+        assert!(matches!(e, ModelError::NotBuiltIn), "{e}");
+        let idx = Index::build(&lib);
+        assert!(!Matcher::Semantic.built_in() && !Matcher::Hybrid.built_in());
+        assert!(Matcher::LEXICAL.iter().all(|m| m.built_in()));
+        assert!(
+            idx.query("pdf files", Matcher::Semantic, &|_| true, 5)
+                .is_empty()
+        );
     }
 }

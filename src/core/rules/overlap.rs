@@ -426,11 +426,17 @@ struct Near {
 fn near_rows(rows: &[f32]) -> Vec<(u32, u32, f32)> {
     // A matrix product (candle's, on whatever vector instructions the processor has) does the
     // corpus's ten million comparisons several times faster than a loop of dot products; the
-    // loop stays for the case it cannot run.
-    near_rows_by_product(rows).unwrap_or_else(|_| near_rows_one_by_one(rows))
+    // loop stays for the case it cannot run, and for a build without candle (the `semantic`
+    // feature), which meets vectors only when an index a build with it wrote remembers them.
+    #[cfg(feature = "semantic")]
+    if let Ok(near) = near_rows_by_product(rows) {
+        return near;
+    }
+    near_rows_one_by_one(rows)
 }
 
 /// [`near_rows`] as a matrix product, a block of rows at a time against every later row.
+#[cfg(feature = "semantic")]
 fn near_rows_by_product(rows: &[f32]) -> candle_core::Result<Vec<(u32, u32, f32)>> {
     use candle_core::{Device, Tensor};
     const BLOCK: usize = 256;
@@ -979,6 +985,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "semantic")]
     fn the_matrix_product_finds_the_pairs_the_dot_products_find() {
         // Rows in groups of near neighbours (a shared direction, each its own small part) and
         // loners, more rows than a block, so that pairs cross blocks.

@@ -197,7 +197,7 @@ impl App {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "semantic"))]
 mod tests {
     use super::*;
     use crate::core::load::LibrarySpec;

@@ -92,6 +92,9 @@ pub struct Options {
     pub tier: Tier,
     /// The context window the preview starts with; it joins the window key's cycle.
     pub context_window: u64,
+    /// The window was chosen (in the config file): an agent whose budget follows its client's
+    /// model is priced on it, not on its model's window.
+    pub window_chosen: bool,
     /// The encoding of every figure the app shows.
     pub encoding: crate::core::tokens::Encoding,
     /// The model whose estimate is shown beside the figures at first; `None`: no estimate.
@@ -123,6 +126,7 @@ impl Default for Options {
             profile: None,
             tier: Tier::default(),
             context_window: WINDOWS[0],
+            window_chosen: false,
             encoding: ENCODING,
             model: None,
             keymap: Keymap::default(),
@@ -184,6 +188,8 @@ pub struct App {
     pub size: Rect,
     pub ticks: u64,
     pub watching: Watching,
+    /// What `skillscope verify` found, for the Prompt screen.
+    pub verify: crate::tui::screens::prompt::VerifyInfo,
     tx: std::sync::mpsc::Sender<Event>,
     /// What the run loop is asked to do: quit, open the editor, copy.
     pub requests: Requests,
@@ -219,6 +225,17 @@ impl App {
     }
 
     fn blank(spec: LibrarySpec, opts: Options, tx: std::sync::mpsc::Sender<Event>) -> App {
+        // The cache's results; the clients on PATH only for the user's own run, not for tests
+        // in a folder of their own.
+        let verify = crate::tui::screens::prompt::VerifyInfo::load(
+            opts.cache_path
+                .as_deref()
+                .and_then(std::path::Path::parent)
+                .map_or_else(crate::core::verify::store::VerifyStore::open, |d| {
+                    crate::core::verify::store::VerifyStore::at(d.join("verify.json"))
+                }),
+            opts.home.is_none(),
+        );
         App {
             rescan: Rescan::new(spec),
             lib: Arc::new(Library::default()),
@@ -257,6 +274,7 @@ impl App {
             size: Rect::new(0, 0, 80, 24),
             ticks: 0,
             watching: Watching::new(opts.watch),
+            verify,
             tx,
             requests: Requests::default(),
         }
@@ -403,13 +421,75 @@ impl App {
         FORMATS[self.screens.prompt.format]
     }
 
+    /// The listing's options: in an agent's view, as its client sets them for the model chosen
+    /// (its built-ins, its budget, its settings' overrides — what `prompt --agent` prints);
+    /// the window key's choice overrides the model's window.
     pub fn listing_options(&self) -> ListingOptions {
-        ListingOptions {
-            format: FORMATS[self.screens.prompt.format],
-            tier: TIERS[self.screens.prompt.tier],
-            context_window: usize::try_from(self.window()).unwrap_or(usize::MAX),
-            ..ListingOptions::default()
+        let p = &self.screens.prompt;
+        let format = FORMATS[p.format];
+        let tier = TIERS[p.tier];
+        let window = usize::try_from(self.window()).unwrap_or(usize::MAX);
+        let Some(agent) = self.view_agent() else {
+            return ListingOptions {
+                format,
+                tier,
+                context_window: window,
+                ..ListingOptions::default()
+            };
+        };
+        let m = crate::core::agents::model::model(agent);
+        let chosen = self.client_model();
+        let overrides = m.client.map_or_else(Default::default, |c| {
+            let home = self.switches.home.as_deref();
+            let cwd = std::env::current_dir().unwrap_or_default();
+            let project = crate::core::agents::project_root(&cwd, home);
+            crate::core::agents::client::BudgetOverrides::read(c, home, project.as_deref())
+        });
+        let window = (p.window_chosen || chosen.is_none()).then_some(window);
+        m.listing_options(format, tier, window, chosen, &overrides)
+    }
+
+    /// The model the agent in view runs, where its listing budget depends on it.
+    pub fn client_model(&self) -> Option<&'static crate::core::agents::client::ClientModel> {
+        let client = crate::core::agents::model::model(self.view_agent()?).client?;
+        client
+            .models
+            .get(self.screens.prompt.model)
+            .or_else(|| client.default_model())
+    }
+
+    /// The next model of the agent in view's client, where its budget depends on the model;
+    /// `false` when it does not (the key then cycles the token estimate).
+    fn cycle_client_model(&mut self) -> bool {
+        let Some(agent) = self.view_agent() else {
+            return false;
+        };
+        let m = crate::core::agents::model::model(agent);
+        let Some(client) = m.client.filter(|c| c.models.len() > 1) else {
+            return false;
+        };
+        let p = &mut self.screens.prompt;
+        p.model = (p.model + 1) % client.models.len();
+        p.window_chosen = false;
+        if let Some(cm) = client.models.get(p.model) {
+            let opts = self.listing_options();
+            let budget = opts
+                .budget()
+                .map_or_else(|| "no budget".to_string(), |b| format!("a budget of {b}"));
+            self.set_status(
+                format!(
+                    "{} on {} ({}): {}-token window, {budget}",
+                    m.name,
+                    cm.name,
+                    cm.id,
+                    crate::core::text::thousands(cm.context_window as u64)
+                ),
+                false,
+            );
         }
+        self.screens.budget.job.mark_stale();
+        self.request_agent_budgets();
+        true
     }
 
     /// The context window of the preview, in tokens.
@@ -445,14 +525,19 @@ impl App {
     fn on_indexed(&mut self, generation: u64, index: Arc<matching::Index>) {
         if generation == self.generation {
             // The semantic columns' vectors are made after, in the background: the other
-            // matchers answer meanwhile.
-            self.matching.embedding = Embedding::Running { done: 0, total: 0 };
-            jobs::embed(
-                Arc::clone(&self.lib),
-                Arc::clone(&index),
-                generation,
-                self.tx.clone(),
-            );
+            // matchers answer meanwhile. A build without the model has none to make.
+            if matching::sentence::BUILT_IN {
+                self.matching.embedding = Embedding::Running { done: 0, total: 0 };
+                jobs::embed(
+                    Arc::clone(&self.lib),
+                    Arc::clone(&index),
+                    generation,
+                    self.tx.clone(),
+                );
+            } else {
+                let e = matching::sentence::ModelError::NotBuiltIn;
+                self.matching.embedding = Embedding::Failed(e.to_string());
+            }
             self.matching.index = MatcherIndex::Ready(index);
             self.run_matchers();
         }
@@ -533,6 +618,7 @@ impl App {
             agent: self.screens.prompt.agent(),
             files: self.screens.prompt.files.clone(),
             switches: self.switches.agents.clone(),
+            model: self.client_model().map(|m| m.id),
         };
         jobs::preview(
             Arc::clone(&self.lib),
@@ -561,6 +647,7 @@ impl App {
                 enabled: self.switches.enabled.clone(),
                 tier: TIERS[self.screens.prompt.tier],
                 window: usize::try_from(self.window()).unwrap_or(usize::MAX),
+                chosen: self.view_agent().zip(self.client_model()),
             },
             request,
             self.tx.clone(),
@@ -938,6 +1025,12 @@ impl App {
                 self.findings.chosen = true;
                 self.findings.checked = false;
                 self.run_checks(true);
+            }
+            Action::CycleModel
+                if matches!(self.screen, Screen::Prompt | Screen::Budget)
+                    && self.cycle_client_model() =>
+            {
+                self.request_preview();
             }
             Action::CycleModel => {
                 self.models.cycle();

@@ -145,7 +145,7 @@ fn parts(area: Rect) -> Parts {
     if area.width >= WIDE {
         let agents_h = agents_h.min(area.height.saturating_sub(5 + TOP_MIN).max(3));
         let [row1, row2, top] = Layout::vertical([
-            Constraint::Length(5),
+            Constraint::Length(6),
             Constraint::Length(agents_h),
             Constraint::Min(TOP_MIN),
         ])
@@ -166,7 +166,7 @@ fn parts(area: Rect) -> Parts {
     } else {
         let agents_h = agents_h.min(area.height.saturating_sub(5 + 4 + TOP_MIN).max(3));
         let [turn, loaded, agents, top] = Layout::vertical([
-            Constraint::Length(5),
+            Constraint::Length(6),
             Constraint::Length(4),
             Constraint::Length(agents_h),
             Constraint::Min(TOP_MIN),
@@ -220,11 +220,12 @@ fn agent_turn(frame: &mut Frame, area: Rect, app: &App, agent: crate::core::sour
         );
         return;
     };
+    let per_turn = u64::from(b.per_turn());
     let title = format!(
-        " Every turn · {name} · listing {} tok{} · {} of {} listed ",
-        thousands(u64::from(b.tokens)),
+        " Every turn · {name} · {} tok{} · {} of {} listed ",
+        thousands(per_turn),
         match &app.models.chosen {
-            Some(_) => app.beside(u64::from(b.tokens)),
+            Some(_) => app.beside(per_turn),
             None => String::new(),
         },
         thousands(b.listed as u64),
@@ -265,7 +266,35 @@ fn agent_turn(frame: &mut Frame, area: Rect, app: &App, agent: crate::core::sour
             if b.cut() > 0 { t.warning() } else { t.dim() },
         )));
     }
+    if inner.height > 3 {
+        lines.push(Line::from(Span::styled(
+            truncate(&turn_parts(b), usize::from(inner.width)),
+            t.dim(),
+        )));
+    }
     frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+/// What one turn is made of: the listing (with the client's own entries' share) and the skill
+/// tool's definition.
+fn turn_parts(b: &crate::core::agents::budget::AgentBudget) -> String {
+    let own = if b.builtins.entries > 0 {
+        format!(
+            " (the client's own {} entries: {})",
+            b.builtins.entries,
+            thousands(u64::from(b.builtins.tokens))
+        )
+    } else {
+        String::new()
+    };
+    let tool = b.tool.as_ref().map_or_else(String::new, |tool| {
+        format!(
+            " + {} tool {} tok",
+            tool.name,
+            thousands(u64::from(tool.tokens))
+        )
+    });
+    format!("listing {} tok{own}{tool}", thousands(u64::from(b.tokens)))
 }
 
 /// L1 every turn of the folders given (no agent owns them): its total, and bars of its share of

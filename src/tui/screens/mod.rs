@@ -89,7 +89,10 @@ impl Screens {
     pub fn new(opts: &Options) -> Screens {
         Screens {
             skills: skills::Skills::default(),
-            prompt: prompt::Prompt::new(opts.format, opts.tier, opts.context_window),
+            prompt: prompt::Prompt {
+                window_chosen: opts.window_chosen,
+                ..prompt::Prompt::new(opts.format, opts.tier, opts.context_window)
+            },
             test: test::TestBox::default(),
             checks: checks::Checks::new(opts.sandbox),
             budget: budget::Budget::default(),

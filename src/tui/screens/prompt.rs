@@ -56,6 +56,58 @@ pub struct Prompt {
     pub files: Vec<PathBuf>,
     /// The open-files box, while it is being typed in.
     pub files_box: Option<String>,
+    /// The model the agent in view runs, where its budget depends on it: an index into its
+    /// client's models (0: the client's default).
+    pub model: usize,
+    /// The window key was used: the window shown overrides the model's own.
+    pub window_chosen: bool,
+    /// The listing box shows the last `skillscope verify` diff of this listing instead.
+    pub show_diff: bool,
+}
+
+/// What the Prompt screen says about `skillscope verify`: the results remembered in the cache,
+/// and the version of each agent's client installed on `PATH` (read from its npm package once,
+/// when the app starts; nothing is run).
+#[derive(Debug, Default)]
+pub struct VerifyInfo {
+    /// The remembered results.
+    pub store: crate::core::verify::store::VerifyStore,
+    /// The clients found on `PATH`, with their versions.
+    pub installed: Vec<(Agent, String)>,
+}
+
+impl VerifyInfo {
+    /// The results in `store` (the cache's `verify.json`), and with `look`, the clients on
+    /// `PATH`.
+    pub fn load(store: crate::core::verify::store::VerifyStore, look: bool) -> VerifyInfo {
+        let path = std::env::var_os("PATH").filter(|_| look);
+        let installed = path.map_or_else(Vec::new, |path| {
+            crate::core::verify::agents()
+                .filter_map(|a| {
+                    let c = crate::core::verify::client(a)?;
+                    Some((a, c.installed(&path)?.version))
+                })
+                .collect()
+        });
+        VerifyInfo { store, installed }
+    }
+
+    /// "modelled on X 2.1.332; installed 2.1.400", when the agent's installed client is not the
+    /// version its model was captured from.
+    pub fn version_note(&self, agent: Agent) -> Option<String> {
+        let (_, version) = self.installed.iter().find(|(a, _)| *a == agent)?;
+        crate::core::verify::client(agent)?.version_note(version)
+    }
+
+    /// The last result for `agent` whose listing was `listing`.
+    pub fn result(
+        &self,
+        agent: Agent,
+        listing: &str,
+    ) -> Option<&crate::core::verify::store::Verified> {
+        self.store
+            .latest(agent.as_str(), &crate::core::text::text(listing))
+    }
 }
 
 impl Prompt {
@@ -80,6 +132,9 @@ impl Prompt {
             scroll: 0,
             files: Vec::new(),
             files_box: None,
+            model: 0,
+            window_chosen: false,
+            show_diff: false,
             // An agent's own format starts on that agent's view.
             agent: crate::core::agents::model::agent_of_format(format)
                 .and_then(|a| AGENTS.iter().position(|x| *x == Some(a)))
@@ -109,6 +164,7 @@ impl Prompt {
     pub fn view(&mut self, index: usize) {
         self.agent = index % AGENTS.len();
         self.scroll = 0;
+        self.model = 0;
         if let Some(a) = self.agent() {
             let own = crate::core::agents::model::model(a).format;
             self.format = FORMATS
@@ -168,12 +224,20 @@ impl Prompt {
                 self.files_box = Some(shown.join(" "));
                 return Outcome::Done;
             }
+            Action::VerifyDiff => {
+                self.show_diff = !self.show_diff;
+                self.scroll = 0;
+                return Outcome::Done;
+            }
             Action::CycleTier => self.tier = (self.tier + 1) % TIERS.len(),
             Action::CycleMode => {
                 self.mode = self.mode.next();
                 self.scroll = 0;
             }
-            Action::CycleWindow => self.window = (self.window + 1) % self.windows.len().max(1),
+            Action::CycleWindow => {
+                self.window = (self.window + 1) % self.windows.len().max(1);
+                self.window_chosen = true;
+            }
             Action::Up => return self.scroll_text(-1, lines, body),
             Action::Down => return self.scroll_text(1, lines, body),
             Action::PageUp => return self.scroll_text(-page, lines, body),
@@ -282,13 +346,17 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         );
         return;
     };
-    match &p.files_box {
-        Some(text) => frame.render_widget(files_box(app, text), head),
-        None => frame.render_widget(
-            Paragraph::new(summary(preview, app))
-                .block(Block::bordered().title(Span::styled(settings, t.title()))),
-            head,
-        ),
+    if let Some(text) = &p.files_box {
+        frame.render_widget(files_box(app, text), head);
+    } else {
+        let mut block = Block::bordered().title(Span::styled(settings, t.title()));
+        let status = p
+            .agent()
+            .map(|a| verify_status(app, a, &preview.listing.text).0);
+        if let Some(status) = status.filter(|s| !s.is_empty()) {
+            block = block.title_bottom(Line::from(Span::styled(status, t.dim())));
+        }
+        frame.render_widget(Paragraph::new(summary(preview, app)).block(block), head);
     }
     budget_gauge(frame, gauge, preview, app);
     listing_text(frame, text_area, area, preview, app);
@@ -339,21 +407,49 @@ fn summary<'a>(preview: &Preview, app: &App) -> Vec<Line<'a>> {
         ]),
         Line::from(match &app.models.chosen {
             None => format!(
-                " {} tokens ({}, an estimate: Claude models count 10–20% more) · {} chars",
+                " {} tokens ({}, an estimate: Claude models count 10–20% more) · {} chars{}",
                 tokens,
                 app.encoding().as_str(),
-                thousands(l.text.chars().count() as u64)
+                thousands(l.text.chars().count() as u64),
+                turn_parts(preview)
             ),
             Some(_) => format!(
-                " {} tokens ({}){} · {} chars",
+                " {} tokens ({}){} · {} chars{}",
                 tokens,
                 app.encoding().as_str(),
                 app.beside(u64::from(preview.tokens)),
-                thousands(l.text.chars().count() as u64)
+                thousands(l.text.chars().count() as u64),
+                turn_parts(preview)
             ),
         }),
         comparison_line(preview, app),
     ]
+}
+
+/// What else the agent adds every turn, each part apart: its client's own entries (within the
+/// listing's tokens) and its skill tool's definition, with the sum.
+fn turn_parts(preview: &Preview) -> String {
+    let mut s = String::new();
+    if preview.supplied.entries > 0 {
+        s.push_str(&format!(
+            " · the client's own {} entries: {} tok",
+            preview.supplied.entries,
+            thousands(u64::from(preview.supplied.tokens))
+        ));
+    }
+    if let Some(tool) = &preview.tool {
+        s.push_str(&format!(
+            " · + {} tool {} tok = {} per turn",
+            tool.name,
+            thousands(u64::from(tool.tokens)),
+            thousands(u64::from(if tool.holds_listing {
+                tool.tokens
+            } else {
+                preview.tokens + tool.tokens
+            }))
+        ));
+    }
+    s
 }
 
 /// The gauge: the listing against its budget, or against the context window.
@@ -426,15 +522,65 @@ fn listing_text(frame: &mut Frame, text_area: Rect, area: Rect, preview: &Previe
     }
     let first = wrapped.line_at(scroll).0 + 1;
     let last = wrapped.line_at(scroll + height.max(1) - 1).0 + 1;
-    frame.render_widget(
-        Paragraph::new(lines).block(Block::bordered().title(format!(
-            " What the system prompt holds · lines {}–{} of {} ",
-            first.min(total_lines),
-            last.min(total_lines),
-            thousands(total_lines as u64)
-        ))),
-        text_area,
+    let verified = p.agent().map(|a| verify_status(app, a, &l.text));
+    if let (true, Some((_, Some(diff)))) = (p.show_diff, &verified) {
+        let rows: Vec<Line> = diff
+            .lines()
+            .skip(usize::from(p.scroll))
+            .take(height)
+            .map(|l| {
+                let style = match l.chars().next() {
+                    Some('-') => t.error(),
+                    Some('+') => t.on(),
+                    _ => t.dim(),
+                };
+                Line::from(Span::styled(truncate(l, text_w), style))
+            })
+            .collect();
+        frame.render_widget(
+            Paragraph::new(rows).block(Block::bordered().title(
+                " The last verify's diff: the client's listing (-) against skillscope's (+) · d: the listing ",
+            )),
+            text_area,
+        );
+        return;
+    }
+    let mut block = Block::bordered().title(format!(
+        " What the system prompt holds · lines {}–{} of {} ",
+        first.min(total_lines),
+        last.min(total_lines),
+        thousands(total_lines as u64)
+    ));
+    if let Some(note) = p.agent().and_then(|a| app.verify.version_note(a)) {
+        block = block.title_bottom(Line::from(Span::styled(format!(" {note} "), t.warning())));
+    }
+    frame.render_widget(Paragraph::new(lines).block(block), text_area);
+}
+
+/// What the head box's foot says about `skillscope verify` for `agent`'s listing `text`: the
+/// last result for this very listing and the client version it ran ("" when there is none);
+/// and the diff, when the result differed.
+fn verify_status(app: &App, agent: Agent, text: &str) -> (String, Option<String>) {
+    let Some(v) = app.verify.result(agent, text) else {
+        return (String::new(), None);
+    };
+    if v.identical {
+        let status = format!(
+            " verified: identical to {} {} ({} tokens) ",
+            agent.as_str(),
+            v.version,
+            thousands(u64::from(v.client_tokens))
+        );
+        return (status, None);
+    }
+    let status = format!(
+        " verified: differs from {} {} ({} vs {} tokens) · d: the diff ",
+        agent.as_str(),
+        v.version,
+        thousands(u64::from(v.client_tokens)),
+        thousands(u64::from(v.predicted_tokens))
     );
+    (status, Some(v.diff.clone()))
 }
 
 /// Every skill's fate, the ones that lost something first.
@@ -605,6 +751,8 @@ mod more_tests {
                 names: Vec::new(),
             },
             tokens: enabled,
+            supplied: crate::core::agents::budget::Supplied::default(),
+            tool: None,
             mode: ListingMode::Enabled,
             comparison: Comparison {
                 modes: vec![

@@ -282,7 +282,12 @@ fn column(frame: &mut Frame, area: Rect, app: &App, matcher: Matcher, found: Opt
             lines.push(Line::from(Span::styled(l, t.warning())));
         }
     }
-    if !app.test_ready() {
+    if !matcher.built_in() {
+        let note = format!("{matcher} is {}", matching::sentence::NOT_BUILT_IN);
+        for l in crate::tui::view::wrap(&note, width.max(10)) {
+            lines.push(Line::from(Span::styled(l, t.dim())));
+        }
+    } else if !app.test_ready() {
         lines.push(Line::from(Span::styled("indexing…", t.dim())));
     } else if let Some(w) = waiting {
         lines.push(Line::from(Span::styled(w, t.dim())));
