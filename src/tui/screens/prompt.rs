@@ -337,7 +337,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme;
     let p = &app.screens.prompt;
     let [head, gauge, text_area, fates_area] = parts(area);
-    let settings = settings_title(p);
+    let settings = settings_title(p, app.client_model());
     let Some(preview) = app.preview.shown.as_ref() else {
         frame.render_widget(
             Paragraph::new(Line::from(Span::styled(" rendering the listing…", t.dim())))
@@ -364,14 +364,28 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
 }
 
 /// The settings in the head box's title.
-fn settings_title(p: &Prompt) -> String {
+fn settings_title(p: &Prompt, model: Option<&crate::core::agents::client::ClientModel>) -> String {
+    // The window the listing is priced on: the client model's own unless one was chosen.
+    let window = match model.filter(|_| !p.window_chosen) {
+        Some(m) => m.context_window as u64,
+        None => p.window(),
+    };
+    // The format is named when it is not the agent's own.
+    let format = FORMATS[p.format];
+    let own = p
+        .agent()
+        .is_some_and(|a| crate::core::agents::model::model(a).format == format);
     let mut settings = format!(
-        " Prompt · {} · mode {} · {} · tier {} · window {} ",
+        " Prompt · {} · mode {}{} · tier {} · window {} ",
         p.agent().map_or("every skill", Agent::as_str),
         p.mode.as_str(),
-        FORMATS[p.format].as_str(),
+        if own {
+            String::new()
+        } else {
+            format!(" · {}", format.as_str())
+        },
         TIERS[p.tier].as_str(),
-        thousands(p.window())
+        thousands(window)
     );
     if !p.files.is_empty() {
         settings.push_str(&format!("· {} open ", files_label(&p.files)));
