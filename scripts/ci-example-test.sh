@@ -72,10 +72,10 @@ has budget.md "1 added, 0 removed, 2 changed; 1 left a listing"
 has budget.md "| gamma | changed |"
 # Claude Code and Codex read a frontmatter that is not valid YAML line by line: gamma stays in
 # their listings.
-has budget.md "| lazy-skills, markdown, xml: listed → dropped |"
+has budget.md "| cline, copilot, lazy-skills, markdown, xml: listed → dropped |"
 has budget.md "| delta | added |"
 has budget.md "| listed (all) |"
-has budget.md ":x: 1 skill left a listing (--fail-on-drop): gamma (lazy-skills, markdown, xml)"
+has budget.md ":x: 1 skill left a listing (--fail-on-drop): gamma (cline, copilot, lazy-skills, markdown, xml)"
 has budget.md "against git HEAD\\~1"   # `~` escaped: GitHub would strike through text between two
 
 # The figures: the per-turn cost before and after is what `budget` itself measures at each commit.

@@ -173,9 +173,9 @@ shot detail
 keys Escape
 keys Escape
 
-# Claude Code's view: its skills, its listing format, its budget (1% of the context window).
+# Claude Code's view (the first agent, where the app starts on a library of the agents' own
+# folders): its skills, its listing format, its budget (1% of its model's context window).
 keys 2
-keys a
 wait_gone "counting L"
 sleep 1
 shot prompt

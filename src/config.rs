@@ -21,7 +21,7 @@ const MAX_BYTES: u64 = 1 << 20;
 pub const KEYS: &[(&str, &str)] = &[
     (
         "profile",
-        "spec, claude-code, codex, opencode or lazy-skills",
+        "spec, claude-code, codex, opencode, lazy-skills, qwen-code, github-copilot, cline or openclaw",
     ),
     ("listing", "xml, markdown, claude-code or codex"),
     ("tier", "auto, full, compact or names"),

@@ -127,6 +127,10 @@ fn main() {
     if let Some(code) = skillscope::core::probe::sandbox_stage(&args) {
         std::process::exit(code);
     }
+    // `verify` runs this binary inside the sandbox too, as the command: mock and client.
+    if let Some(code) = skillscope::core::verify::stage(&args) {
+        std::process::exit(code);
+    }
     skillscope::core::probe::set_sandbox_program("/proc/self/exe");
     let mut config = Config::load();
     // The key bindings are the app's to read; a wrong one is reported by every command, as

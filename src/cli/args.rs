@@ -40,8 +40,9 @@ impl ScopeArgs {
 pub struct AgentArgs {
     /// The agent whose view to show: only the skills it reads (its own folders and the ones it
     /// shares), its precedence, fallbacks and listing format: claude-code, codex, opencode,
-    /// gemini, goose, lazy-skills or generic. Without it, an agent's own listing format
-    /// (claude-code, codex, lazy-skills, gemini, opencode) picks that agent.
+    /// gemini, goose, openclaw, github-copilot (or copilot), cline, qwen-code, lazy-skills or
+    /// generic. Without it, an agent's own listing format (claude-code, codex, lazy-skills,
+    /// gemini, opencode, qwen-code, copilot, cline, openclaw) picks that agent.
     #[arg(long, value_parser = parse_agent, add = clap_complete::ArgValueCandidates::new(crate::cli::complete::agents))]
     pub agent: Option<crate::core::Agent>,
     /// Files open in the session: a conditional skill (Claude Code's `paths:`) is listed only
@@ -134,10 +135,8 @@ pub fn agent_switches() -> Option<crate::core::agents::AgentSwitches> {
 /// An agent of the model (`core::agents::model::MODELS`) by its name.
 fn parse_agent(s: &str) -> Result<crate::core::Agent, String> {
     let models = crate::core::agents::model::MODELS;
-    models
-        .iter()
-        .map(|m| m.agent)
-        .find(|a| a.as_str() == s)
+    crate::core::Agent::named(s)
+        .filter(|a| models.iter().any(|m| m.agent == *a))
         .ok_or_else(|| {
             let names: Vec<&str> = models.iter().map(|m| m.agent.as_str()).collect();
             let meant = crate::core::text::closest(s, names.iter().copied())
@@ -417,6 +416,14 @@ pub enum AgentArg {
     #[value(alias = "gemini-cli")]
     Gemini,
     Goose,
+    #[value(name = "openclaw")]
+    Openclaw,
+    #[value(name = "github-copilot", alias = "copilot")]
+    GithubCopilot,
+    #[value(name = "cline")]
+    Cline,
+    #[value(name = "qwen-code")]
+    QwenCode,
     Generic,
     LazySkills,
 }
@@ -429,6 +436,10 @@ impl From<AgentArg> for Agent {
             AgentArg::Opencode => Agent::Opencode,
             AgentArg::Gemini => Agent::Gemini,
             AgentArg::Goose => Agent::Goose,
+            AgentArg::Openclaw => Agent::Openclaw,
+            AgentArg::GithubCopilot => Agent::Copilot,
+            AgentArg::Cline => Agent::Cline,
+            AgentArg::QwenCode => Agent::QwenCode,
             AgentArg::Generic => Agent::Generic,
             AgentArg::LazySkills => Agent::LazySkills,
         }

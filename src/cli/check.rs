@@ -32,8 +32,9 @@ pub enum CheckFormat {
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// Whose rules to apply: spec, claude-code, codex, opencode or lazy-skills (default: each
-    /// agent's own for its folders, spec for folders named here).
+    /// Whose rules to apply: spec, claude-code, codex, opencode, lazy-skills, qwen-code,
+    /// github-copilot, cline or openclaw (default: each agent's own for its folders, spec for
+    /// folders named here).
     #[arg(long, add = clap_complete::ArgValueCandidates::new(crate::cli::complete::profiles))]
     pub profile: Option<Profile>,
     #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
@@ -225,7 +226,8 @@ impl Report<'_> {
     }
 }
 
-/// The report (after `check_fix::run` made the fixes, with `--fix`).
+/// `check` after `--fix` and `--diff` are done (`cli::check_fix`, run first by the command's
+/// router, which sits above both).
 pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     // The token cache is read only if a count is missing from the library index (a long body
     // changed) or the listing changed.
@@ -418,7 +420,7 @@ impl Report<'_> {
             count_of(self.checked, "skill", "skills"),
             self.profile,
             if self.profile == "per-agent" {
-                " (each agent's own: claude-code, codex, opencode, lazy-skills; spec elsewhere)"
+                " (each agent's own: claude-code, codex, opencode, lazy-skills, qwen-code, github-copilot, cline, openclaw; spec elsewhere)"
             } else {
                 ""
             },

@@ -144,7 +144,17 @@ mod tests {
     fn every_value_an_option_takes_is_offered() {
         assert_eq!(
             values(profiles()),
-            ["spec", "claude-code", "codex", "opencode", "lazy-skills"]
+            [
+                "spec",
+                "claude-code",
+                "codex",
+                "opencode",
+                "lazy-skills",
+                "qwen-code",
+                "github-copilot",
+                "cline",
+                "openclaw"
+            ]
         );
         assert!(values(listings()).contains(&"claude-code".to_string()));
         assert_eq!(values(encodings()), ["o200k_base", "cl100k_base"]);

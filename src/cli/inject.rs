@@ -1,7 +1,8 @@
 //! `skillscope inject --agent A NAME`: exactly what loading one skill adds to agent A's
 //! conversation, as its client sends it (Claude Code's Skill tool result, Codex's `$name`
-//! message, Gemini CLI's `activate_skill` response, opencode's `skill` tool result): the blocks' text on stdout and nothing else; `--json` adds each block's role, kind
-//! and tokens.
+//! message, Gemini CLI's `activate_skill` response, opencode's, Qwen Code's, Copilot's and
+//! Cline's skill tool results, the SKILL.md OpenClaw's `read` returns): the blocks' text on stdout
+//! and nothing else; `--json` adds each block's role, kind and tokens.
 
 use crate::cli::args::{AgentArgs, LibraryArgs};
 use crate::core::agents::loading::{self, Block};
@@ -102,20 +103,30 @@ fn blocks(
             text: crate::core::inject::codex_mention(view, name)?,
             is_error: false,
         }]),
-        Agent::Gemini | Agent::Opencode => {
+        Agent::Gemini
+        | Agent::Opencode
+        | Agent::QwenCode
+        | Agent::Copilot
+        | Agent::Cline
+        | Agent::Openclaw => {
             let Some(i) = crate::core::agents::tools::called(view, agent, name) else {
                 anyhow::bail!("no skill `{name}` in this agent's view");
             };
             if let Some(why) = view.inactive.get(&i) {
                 anyhow::bail!("{name} is not offered to the model: {why}");
             }
+            let s = &view.skills[i];
             Ok(match agent {
-                Agent::Gemini => loading::gemini(&view.skills[i], name),
-                _ => loading::opencode(&view.skills[i]),
+                Agent::Gemini => loading::gemini(s, name),
+                Agent::Opencode => loading::opencode(s),
+                Agent::QwenCode => loading::qwen_code(s)?,
+                Agent::Copilot => loading::copilot(s)?,
+                Agent::Cline => loading::cline(s, (!args.is_empty()).then_some(args))?,
+                _ => loading::openclaw(s)?,
             })
         }
         other => anyhow::bail!(
-            "what loading a skill adds is verified for claude-code, codex, gemini and opencode; {} is not modelled yet",
+            "what loading a skill adds is verified for claude-code, codex, gemini, opencode, qwen-code, github-copilot, cline and openclaw; {} is not modelled",
             other.as_str()
         ),
     }

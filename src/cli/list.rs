@@ -16,8 +16,9 @@ pub struct ListArgs {
     /// Print a JSON array instead of a table.
     #[arg(long)]
     pub json: bool,
-    /// Whose rules decide the diagnostics: spec, claude-code, codex, opencode or lazy-skills
-    /// (default: spec; lazy-skills for the bundled demo library).
+    /// Whose rules decide the diagnostics: spec, claude-code, codex, opencode, lazy-skills,
+    /// qwen-code, github-copilot, cline or openclaw (default: spec; lazy-skills for the bundled
+    /// demo library).
     #[arg(long, add = clap_complete::ArgValueCandidates::new(crate::cli::complete::profiles))]
     pub profile: Option<Profile>,
     /// Encoding for the token counts: o200k_base or cl100k_base.

@@ -24,6 +24,7 @@ pub mod show;
 pub mod toggle;
 pub mod typo;
 pub mod update;
+pub mod verify;
 
 use args::LibraryArgs;
 use clap::{CommandFactory, Parser, Subcommand};
@@ -101,6 +102,15 @@ pub enum Command {
     Probe {
         #[command(flatten)]
         args: probe::ProbeArgs,
+        #[command(flatten)]
+        library: LibraryArgs,
+    },
+    /// Run the agent's own client once, sandboxed against a loopback mock, and compare the
+    /// listing it sends with skillscope's (exit 0 identical, 1 differs, 2 client missing or
+    /// unusable).
+    Verify {
+        #[command(flatten)]
+        args: verify::VerifyArgs,
         #[command(flatten)]
         library: LibraryArgs,
     },
@@ -189,6 +199,7 @@ pub fn run(command: Command) -> anyhow::Result<i32> {
         Command::Eval { args, library } => eval::run(args, library),
         Command::Probe { args, library } => probe::run(args, library),
         Command::Show { args, library } => show::run(args, library),
+        Command::Verify { args, library } => verify::run(args, library),
         Command::Toggle { args, library } => toggle::run(args, library),
         Command::New { args } => new::run(args),
         Command::Add { args } => add::run(args),

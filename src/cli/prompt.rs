@@ -178,7 +178,44 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let mask = selections.get(mode).unwrap_or(&[]);
     let listing = listing::render(&lib, &|i| mask.get(i).copied().unwrap_or(false), &opts);
     let code = print_listing(&args, &lib, &listing, &cache, mode, window)?;
+    if let Some(agent) = args.view.agent {
+        note_client_version(agent);
+    }
     Ok(code.max(unread))
+}
+
+/// Says on stderr when the agent's client installed on `PATH` is not the version its model was
+/// captured from (read from the client's npm package, nothing run).
+pub fn note_client_version(agent: crate::core::Agent) {
+    let Some(client) = crate::core::verify::client(agent) else {
+        return;
+    };
+    let installed = std::env::var_os("PATH").and_then(|p| client.installed(&p));
+    if let Some(note) = installed.and_then(|i| client.version_note(&i.version)) {
+        crate::cli::output::warn(note);
+    }
+}
+
+/// What `prompt --agent AGENT [--model MODEL]` prints (its enabled skills, the default tier),
+/// and the agent's view of the library it was made from.
+pub fn predicted(
+    agent: crate::core::Agent,
+    model: Option<&str>,
+    library: &LibraryArgs,
+) -> anyhow::Result<(Library, String)> {
+    let format = crate::core::agents::model::model(agent).format;
+    let opts =
+        crate::cli::args::listing_options(Some(agent), format, Tier::default(), None, model)?;
+    let view = crate::cli::args::AgentArgs {
+        agent: Some(agent),
+        files: Vec::new(),
+    };
+    let lib = view.apply(library.load(), Some(format));
+    let state = load_state();
+    let on = crate::core::load::enabled_mask(&lib, state.as_ref());
+    let listing = listing::render(&lib, &|i| on.get(i).copied().unwrap_or(false), &opts);
+    let text = crate::core::text::text(&listing.text).into_owned();
+    Ok((lib, text))
 }
 
 /// Prints exactly the listing's bytes on stdout, as the agent sends them (a line break after them
@@ -273,7 +310,12 @@ fn print_listing_json(
         .and_then(|a| agent_budget::tool_cost(a, &listing.names, model.map(|m| m.id), enc, cache));
     crate::cli::args::save_cache(cache);
     crate::cli::args::save_counts(lib, cache);
-    let per_turn = tokens + tool.as_ref().map_or(0, |t| t.tokens);
+    let per_turn = match &tool {
+        // Cline's listing is inside its tool's description: counted once.
+        Some(t) if t.holds_listing => t.tokens,
+        Some(t) => tokens + t.tokens,
+        None => tokens,
+    };
     let v = json!({
         "agent": agent,
         "client": agent.and_then(|a| crate::core::agents::model::model(a).client).map(|c| c.version),

@@ -19,7 +19,8 @@ use std::path::Path;
 #[derive(Debug, Args)]
 #[command(
     after_help = "Without --agent, the toggle goes to skillscope's own state (state.json) and to every \
-                  agent that reads the skill's folder (Claude Code, Codex, opencode). With --agent, only \
+                  agent that reads the skill's folder (Claude Code, Codex, opencode, OpenClaw, GitHub \
+                  Copilot CLI, Qwen Code). With --agent, only \
                   there; --agent skillscope touches skillscope's own state only. Without --on or --off, \
                   prints each agent's current state and where it comes from."
 )]
@@ -34,7 +35,7 @@ pub struct ToggleArgs {
     #[arg(long)]
     pub off: bool,
     /// Only this agent's settings (`skillscope`: only skillscope's own state).
-    #[arg(long, value_parser = agent_names())]
+    #[arg(long, value_parser = agent_name)]
     pub agent: Option<String>,
     /// Which settings file: user (~/...), project (shared), local (Claude Code's
     /// .claude/settings.local.json).
@@ -51,14 +52,29 @@ pub struct ToggleArgs {
 /// `--agent skillscope`: only skillscope's own state.
 const OWN: &str = "skillscope";
 
-/// The names `--agent` takes: every registered agent, then skillscope itself.
-fn agent_names() -> clap::builder::PossibleValuesParser {
-    let names: Vec<&'static str> = agents::REGISTRY
+/// `--agent`: an agent with switches of its own (`copilot` for `github-copilot`), or skillscope
+/// itself; an agent skillscope models but cannot switch is refused with why.
+fn agent_name(s: &str) -> Result<String, String> {
+    if s == OWN {
+        return Ok(OWN.to_string());
+    }
+    let writable: Vec<&'static str> = agents::REGISTRY
         .iter()
         .map(|p| p.id().as_str())
         .chain([OWN])
         .collect();
-    clap::builder::PossibleValuesParser::new(names)
+    match Agent::named(s) {
+        Some(a) if agent_of(a.as_str()).is_some() => Ok(a.as_str().to_string()),
+        Some(Agent::Cline) => Err(
+            "Cline has no settings switch: it switches a skill off in the skill's own frontmatter (`disabled: true`), which skillscope reads but does not write".to_string(),
+        ),
+        Some(a) => Err(format!(
+            "{} has no per-skill switch skillscope writes (read-only); use one of {}",
+            a.as_str(),
+            writable.join(", ")
+        )),
+        None => Err(format!("unknown agent `{s}`: use {}", writable.join(", "))),
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

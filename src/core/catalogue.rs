@@ -52,16 +52,30 @@ pub enum Profile {
     /// The spec plus the Lazy Skills fields (`type`, `entry`, `triggers`, `dependencies`,
     /// `enabled`, `auto_load`, `when_to_use`), with their shapes checked.
     LazySkills,
+    /// Qwen Code's own reading: no frontmatter, name or description and the skill is skipped;
+    /// invalid YAML is read line by line.
+    QwenCode,
+    /// GitHub Copilot CLI's own reading: strict YAML; a missing name or description is taken
+    /// from the folder or the body.
+    Copilot,
+    /// Cline's own reading: the frontmatter is optional, invalid YAML skips the skill.
+    Cline,
+    /// OpenClaw's own reading: a description is required; invalid YAML is read line by line.
+    Openclaw,
 }
 
 impl Profile {
     /// Every profile, in the order its severities are kept.
-    pub const ALL: [Profile; 5] = [
+    pub const ALL: [Profile; 9] = [
         Profile::Spec,
         Profile::ClaudeCode,
         Profile::Codex,
         Profile::Opencode,
         Profile::LazySkills,
+        Profile::QwenCode,
+        Profile::Copilot,
+        Profile::Cline,
+        Profile::Openclaw,
     ];
 
     /// Its name on the command line and in the config file.
@@ -72,6 +86,25 @@ impl Profile {
             Profile::Codex => "codex",
             Profile::Opencode => "opencode",
             Profile::LazySkills => "lazy-skills",
+            Profile::QwenCode => "qwen-code",
+            Profile::Copilot => "github-copilot",
+            Profile::Cline => "cline",
+            Profile::Openclaw => "openclaw",
+        }
+    }
+
+    /// The agent whose client reads skills as this profile judges them, for the profiles of
+    /// the agents skillscope models by their captures.
+    pub fn agent_name(self) -> Option<&'static str> {
+        match self {
+            Profile::ClaudeCode => Some("Claude Code"),
+            Profile::Codex => Some("Codex"),
+            Profile::Opencode => Some("opencode"),
+            Profile::QwenCode => Some("Qwen Code"),
+            Profile::Copilot => Some("GitHub Copilot CLI"),
+            Profile::Cline => Some("Cline"),
+            Profile::Openclaw => Some("OpenClaw"),
+            Profile::Spec | Profile::LazySkills => None,
         }
     }
 
@@ -89,7 +122,9 @@ impl fmt::Display for Profile {
 
 /// A profile name that is none of skillscope's.
 #[derive(Debug, thiserror::Error)]
-#[error("unknown profile `{0}`: use spec, claude-code, codex, opencode or lazy-skills")]
+#[error(
+    "unknown profile `{0}`: use spec, claude-code, codex, opencode, lazy-skills, qwen-code, github-copilot, cline or openclaw"
+)]
 pub struct UnknownProfile(String);
 
 impl FromStr for Profile {
@@ -208,116 +243,116 @@ macro_rules! catalogue {
 }
 
 catalogue! {
-    FileEmpty "file-empty" File [E, E, E, E, E] "SKILL.md is empty";
-    FileUnreadable "file-unreadable" File [E, E, E, E, E] "SKILL.md cannot be read";
-    FileNotUtf8 "file-not-utf8" File [E, E, E, E, E] "SKILL.md is not valid UTF-8";
-    FileNulBytes "file-nul-bytes" File [E, E, E, E, E] "the frontmatter holds NUL bytes";
-    FileBom "file-bom" File [E, W, W, W, E] "the file starts with a byte-order mark";
-    SkillFileName "skill-file-name" File [E, E, E, E, E] "the skill file is not spelled SKILL.md";
-    SkillFileNotRegular "skill-file-not-regular" File [E, E, E, E, E]
+    FileEmpty "file-empty" File [E, E, E, E, E, E, E, E, E] "SKILL.md is empty";
+    FileUnreadable "file-unreadable" File [E, E, E, E, E, E, E, E, E] "SKILL.md cannot be read";
+    FileNotUtf8 "file-not-utf8" File [E, E, E, E, E, E, E, E, E] "SKILL.md is not valid UTF-8";
+    FileNulBytes "file-nul-bytes" File [E, E, E, E, E, E, E, E, E] "the frontmatter holds NUL bytes";
+    FileBom "file-bom" File [E, W, W, W, E, W, W, W, W] "the file starts with a byte-order mark";
+    SkillFileName "skill-file-name" File [E, E, E, E, E, E, E, E, E] "the skill file is not spelled SKILL.md";
+    SkillFileNotRegular "skill-file-not-regular" File [E, E, E, E, E, E, E, E, E]
         "SKILL.md is a pipe, socket or device (listed, never opened)";
-    SkillFileDuplicate "skill-file-duplicate" File [W, W, W, W, W] "SKILL.md and skill.md side by side";
-    RootMissing "root-missing" File [E, E, E, E, E] "a folder given to read does not exist";
-    RootNotAFolder "root-not-a-folder" File [E, E, E, E, E]
+    SkillFileDuplicate "skill-file-duplicate" File [W, W, W, W, W, W, W, W, W] "SKILL.md and skill.md side by side";
+    RootMissing "root-missing" File [E, E, E, E, E, E, E, E, E] "a folder given to read does not exist";
+    RootNotAFolder "root-not-a-folder" File [E, E, E, E, E, E, E, E, E]
         "a path given to read is neither a folder nor a SKILL.md";
-    SymlinkCycle "symlink-cycle" File [W, W, W, W, W] "a symlink leads back to a folder above it";
-    WalkError "walk-error" File [W, W, W, W, W] "a folder or link could not be read";
-    WalkSkipped "walk-skipped" File [W, W, W, W, W]
+    SymlinkCycle "symlink-cycle" File [W, W, W, W, W, W, W, W, W] "a symlink leads back to a folder above it";
+    WalkError "walk-error" File [W, W, W, W, W, W, W, W, W] "a folder or link could not be read";
+    WalkSkipped "walk-skipped" File [W, W, W, W, W, W, W, W, W]
         "a link into /proc, /sys, /dev or above the root, not followed";
-    WalkCap "walk-cap" File [W, W, W, W, W] "a root's walk stopped at the entry cap";
-    LinkLeavesLibrary "link-leaves-library" File [W, W, W, W, W]
+    WalkCap "walk-cap" File [W, W, W, W, W, W, W, W, W] "a root's walk stopped at the entry cap";
+    LinkLeavesLibrary "link-leaves-library" File [W, W, W, W, W, W, W, W, W]
         "a skill reached through a link that leads outside every skill folder";
-    InstalledModified "installed-modified" File [W, W, W, W, W]
+    InstalledModified "installed-modified" File [W, W, W, W, W, W, W, W, W]
         "a skill's files no longer match the hash its installer recorded (`skills-lock.json`, ClawHub's `origin.json`)";
-    FrontmatterMissing "frontmatter-missing" Frontmatter [E, E, E, E, E] "no `---` frontmatter block";
-    FrontmatterUnterminated "frontmatter-unterminated" Frontmatter [E, E, E, E, E]
+    FrontmatterMissing "frontmatter-missing" Frontmatter [E, E, E, E, E, E, E, W, E] "no `---` frontmatter block";
+    FrontmatterUnterminated "frontmatter-unterminated" Frontmatter [E, E, E, E, E, E, E, W, E]
         "the frontmatter is never closed";
-    FrontmatterLeadingBlank "frontmatter-leading-blank" Frontmatter [E, W, W, W, E]
+    FrontmatterLeadingBlank "frontmatter-leading-blank" Frontmatter [E, W, W, W, E, E, W, W, W]
         "blank lines before the opening `---`";
-    FrontmatterNotMapping "frontmatter-not-mapping" Frontmatter [E, E, E, E, E]
+    FrontmatterNotMapping "frontmatter-not-mapping" Frontmatter [E, E, E, E, E, E, E, E, E]
         "the frontmatter is not `key: value` lines";
-    YamlInvalid "yaml-invalid" Frontmatter [E, E, E, E, E] "the frontmatter is not valid YAML";
-    StrictYamlFlow "strict-yaml-flow" Frontmatter [W, NO, NO, NO, NO]
+    YamlInvalid "yaml-invalid" Frontmatter [E, E, E, E, E, W, E, E, W] "the frontmatter is not valid YAML";
+    StrictYamlFlow "strict-yaml-flow" Frontmatter [W, NO, NO, NO, NO, NO, NO, NO, NO]
         "flow-style YAML the reference validator's strict parser rejects";
-    YamlCoercedScalar "yaml-coerced-scalar" Frontmatter [W, W, W, W, W]
+    YamlCoercedScalar "yaml-coerced-scalar" Frontmatter [W, W, W, W, W, W, W, W, W]
         "a text field YAML reads as a number or boolean";
-    FieldType "field-type" Frontmatter [E, E, E, E, E] "a known field has the wrong type";
-    FieldValue "field-value" Frontmatter [W, W, W, W, E] "a known field has an unknown value";
-    UnknownField "unknown-field" Frontmatter [E, W, W, I, E] "a field the profile does not know";
-    CompatibilityTooLong "compatibility-too-long" Frontmatter [E, W, W, W, E]
+    FieldType "field-type" Frontmatter [E, E, E, E, E, E, E, E, E] "a known field has the wrong type";
+    FieldValue "field-value" Frontmatter [W, W, W, W, E, W, W, W, W] "a known field has an unknown value";
+    UnknownField "unknown-field" Frontmatter [E, W, W, I, E, W, W, W, W] "a field the profile does not know";
+    CompatibilityTooLong "compatibility-too-long" Frontmatter [E, W, W, W, E, W, W, W, W]
         "`compatibility` over 500 characters";
-    OptOutUnknown "opt-out-unknown" Frontmatter [W, W, W, W, W]
+    OptOutUnknown "opt-out-unknown" Frontmatter [W, W, W, W, W, W, W, W, W]
         "an opt-out comment (`# skillscope: ignore[…]`) names no rule or family";
-    NameMissing "name-missing" Name [E, W, W, E, E] "no `name` field";
-    NameTooLong "name-too-long" Name [E, E, E, E, E] "name over 64 characters";
-    NameFormat "name-format" Name [E, E, E, E, E] "name not lowercase letters, digits and hyphens";
-    NameHyphens "name-hyphens" Name [E, E, E, E, E] "leading, trailing or double hyphen";
-    NameDirectory "name-directory" Name [E, W, W, E, W] "name differs from the folder name";
-    NameReserved "name-reserved" Name [W, W, W, W, W] "name holds a reserved word";
-    NameXml "name-xml" Name [E, E, E, E, E] "name holds XML tags";
-    ControlCharacter "control-character" Name [W, E, E, E, E]
+    NameMissing "name-missing" Name [E, W, W, E, E, E, W, W, W] "no `name` field";
+    NameTooLong "name-too-long" Name [E, E, E, E, E, E, E, E, E] "name over 64 characters";
+    NameFormat "name-format" Name [E, E, E, E, E, E, W, W, W] "name not lowercase letters, digits and hyphens";
+    NameHyphens "name-hyphens" Name [E, E, E, E, E, W, W, W, W] "leading, trailing or double hyphen";
+    NameDirectory "name-directory" Name [E, W, W, E, W, W, W, W, W] "name differs from the folder name";
+    NameReserved "name-reserved" Name [W, W, W, W, W, W, W, W, W] "name holds a reserved word";
+    NameXml "name-xml" Name [E, E, E, E, E, E, E, E, E] "name holds XML tags";
+    ControlCharacter "control-character" Name [W, E, E, E, E, E, E, E, E]
         "a name, description or folder name holds a control or bidi character (bidi: a warning)";
-    DescriptionMissing "description-missing" Description [E, W, E, E, E] "no or empty `description`";
-    DescriptionTooLong "description-too-long" Description [E, E, E, E, E]
+    DescriptionMissing "description-missing" Description [E, W, E, E, E, E, W, W, E] "no or empty `description`";
+    DescriptionTooLong "description-too-long" Description [E, E, E, E, E, E, E, E, E]
         "description over 1,024 characters";
-    DescriptionXml "description-xml" Description [W, E, W, W, W]
+    DescriptionXml "description-xml" Description [W, E, W, W, W, W, W, W, W]
         "description holds XML tags or angle brackets";
-    DescriptionGeneric "description-generic" Description [W, W, W, W, W]
+    DescriptionGeneric "description-generic" Description [W, W, W, W, W, W, W, W, W]
         "description too vague to trigger well: under 6 words, or no \"when\" cue and not concrete (two action verbs and four verbs or named technologies, as the Lazy Skills design's \"Best\" example)";
-    DescriptionFirstPerson "description-first-person" Description [W, W, W, W, W]
+    DescriptionFirstPerson "description-first-person" Description [W, W, W, W, W, W, W, W, W]
         "description written in the first person";
-    BodyTooLong "body-too-long" Body [W, W, W, W, W] "body over 500 lines or 5,000 tokens";
-    BodyBrokenLink "body-broken-link" Body [W, W, W, W, W]
+    BodyTooLong "body-too-long" Body [W, W, W, W, W, W, W, W, W] "body over 500 lines or 5,000 tokens";
+    BodyBrokenLink "body-broken-link" Body [W, W, W, W, W, W, W, W, W]
         "a link to a file that does not exist (at most 100 reported per skill)";
-    BodyNestedReference "body-nested-reference" Body [W, W, W, W, W]
+    BodyNestedReference "body-nested-reference" Body [W, W, W, W, W, W, W, W, W]
         "references nested more than one level deep";
-    BodyUnreadable "body-unreadable" Body [E, E, E, E, E] "the body cannot be read";
-    DuplicateName "duplicate-name" Library [I, I, I, I, I] "two skills with the same name";
-    Shadowed "shadowed" Library [W, W, W, W, W] "another skill of the same name wins";
-    Overlap "overlap" Library [W, W, W, W, W]
+    BodyUnreadable "body-unreadable" Body [E, E, E, E, E, E, E, E, E] "the body cannot be read";
+    DuplicateName "duplicate-name" Library [I, I, I, I, I, I, I, I, I] "two skills with the same name";
+    Shadowed "shadowed" Library [W, W, W, W, W, W, W, W, W] "another skill of the same name wins";
+    Overlap "overlap" Library [W, W, W, W, W, W, W, W, W]
         "descriptions that compete for the same messages: shared terms, or nearly the same meaning in other words (by their sentence vectors)";
-    DescriptionTemplate "description-template" Library [W, W, W, W, W]
+    DescriptionTemplate "description-template" Library [W, W, W, W, W, W, W, W, W]
         "descriptions that differ from others only by the skill's name: routing by meaning cannot tell them apart";
-    ListedByFallback "listed-by-fallback" Library [W, W, W, W, W]
+    ListedByFallback "listed-by-fallback" Library [W, W, W, W, W, W, W, W, W]
         "an agent lists the skill under its folder's name or its body's first paragraph";
-    ExecutableNoEntry "executable-no-entry" Executable [W, E, E, E, E]
+    ExecutableNoEntry "executable-no-entry" Executable [W, E, E, E, E, E, E, E, E]
         "`type: executable` without its entry script";
-    EntryUntyped "entry-untyped" Executable [NO, NO, NO, NO, W]
+    EntryUntyped "entry-untyped" Executable [NO, NO, NO, NO, W, NO, NO, NO, NO]
         "an `execute.py` without `type: executable`: the skill stays contextual";
-    ScriptNotExecutable "script-not-executable" Executable [W, W, W, W, W]
+    ScriptNotExecutable "script-not-executable" Executable [W, W, W, W, W, W, W, W, W]
         "a script without its run bit";
-    ScriptNoInterpreter "script-no-interpreter" Executable [E, E, E, E, E]
+    ScriptNoInterpreter "script-no-interpreter" Executable [E, E, E, E, E, E, E, E, E]
         "a script whose interpreter is missing";
-    ScriptNoShebang "script-no-shebang" Executable [W, W, W, W, W] "a script without a `#!` line";
-    ScriptSmokeFailed "script-smoke-failed" Executable [W, W, W, W, W]
+    ScriptNoShebang "script-no-shebang" Executable [W, W, W, W, W, W, W, W, W] "a script without a `#!` line";
+    ScriptSmokeFailed "script-smoke-failed" Executable [W, W, W, W, W, W, W, W, W]
         "a script's `--help` failed in the sandbox (`probe --smoke`)";
-    ScriptSmokeSkipped "script-smoke-skipped" Executable [I, I, I, I, I]
+    ScriptSmokeSkipped "script-smoke-skipped" Executable [I, I, I, I, I, I, I, I, I]
         "a script `probe --smoke` did not run";
-    DependencyInvalid "dependency-invalid" Dependencies [NO, NO, NO, NO, E]
+    DependencyInvalid "dependency-invalid" Dependencies [NO, NO, NO, NO, E, NO, NO, NO, NO]
         "a declared dependency (`dependencies:` or `requirements.txt`) that is not a valid pip specifier";
-    DependencyMissing "dependency-missing" Dependencies [E, E, E, E, E]
+    DependencyMissing "dependency-missing" Dependencies [E, E, E, E, E, E, E, E, E]
         "a declared dependency not installed for the skill's interpreter (`probe --deps`)";
-    DependencyVersion "dependency-version" Dependencies [E, E, E, E, E]
+    DependencyVersion "dependency-version" Dependencies [E, E, E, E, E, E, E, E, E]
         "a declared dependency installed at a version its specifier refuses (`probe --deps`)";
-    DependencyUnchecked "dependency-unchecked" Dependencies [W, W, W, W, W]
+    DependencyUnchecked "dependency-unchecked" Dependencies [W, W, W, W, W, W, W, W, W]
         "declared dependencies that could not be checked: no interpreter, not Python (`probe --deps`)";
-    ProbeOk "probe-ok" Probe [I, I, I, I, I] "`--help-json` answered with a valid tool schema";
-    ProbeTimeout "probe-timeout" Probe [E, E, E, E, E] "`--help-json` gave no answer in time";
-    ProbeCancelled "probe-cancelled" Probe [W, W, W, W, W] "the probe was stopped before it answered";
-    ProbeCrashed "probe-crashed" Probe [E, E, E, E, E]
+    ProbeOk "probe-ok" Probe [I, I, I, I, I, I, I, I, I] "`--help-json` answered with a valid tool schema";
+    ProbeTimeout "probe-timeout" Probe [E, E, E, E, E, E, E, E, E] "`--help-json` gave no answer in time";
+    ProbeCancelled "probe-cancelled" Probe [W, W, W, W, W, W, W, W, W] "the probe was stopped before it answered";
+    ProbeCrashed "probe-crashed" Probe [E, E, E, E, E, E, E, E, E]
         "the entry script exited non-zero or was killed";
-    ProbeNotJson "probe-not-json" Probe [E, E, E, E, E] "`--help-json` printed something not JSON";
-    ProbeBadSchema "probe-bad-schema" Probe [E, E, E, E, E] "the tool schema has the wrong shape";
-    ProbeNameMismatch "probe-name-mismatch" Probe [E, E, E, E, E]
+    ProbeNotJson "probe-not-json" Probe [E, E, E, E, E, E, E, E, E] "`--help-json` printed something not JSON";
+    ProbeBadSchema "probe-bad-schema" Probe [E, E, E, E, E, E, E, E, E] "the tool schema has the wrong shape";
+    ProbeNameMismatch "probe-name-mismatch" Probe [E, E, E, E, E, E, E, E, E]
         "the tool schema's name is not the skill's";
-    ProbeNameFallback "probe-name-fallback" Probe [W, W, W, W, W]
+    ProbeNameFallback "probe-name-fallback" Probe [W, W, W, W, W, W, W, W, W]
         "the tool schema has no name or another one; the agent registers it under the skill's (Lazy Skills)";
-    ProbeNoEntry "probe-no-entry" Probe [E, E, E, E, E] "the entry script is missing";
-    ProbeNoInterpreter "probe-no-interpreter" Probe [E, E, E, E, E]
+    ProbeNoEntry "probe-no-entry" Probe [E, E, E, E, E, E, E, E, E] "the entry script is missing";
+    ProbeNoInterpreter "probe-no-interpreter" Probe [E, E, E, E, E, E, E, E, E]
         "nothing can run the entry script";
-    StateFile "state-file" Settings [W, W, W, W, W]
+    StateFile "state-file" Settings [W, W, W, W, W, W, W, W, W]
         "skillscope's state file cannot be read or written";
-    AgentSettings "agent-settings" Settings [W, W, W, W, W]
+    AgentSettings "agent-settings" Settings [W, W, W, W, W, W, W, W, W]
         "an agent's settings file cannot be read or parsed";
 }
 
@@ -415,8 +450,10 @@ pub fn markdown() -> String {
     families.dedup();
     for family in families {
         s.push_str(&format!(
-            "\n## {}\n\n| rule | spec | claude-code | codex | opencode | lazy-skills | what it finds | `--fix` |\n|---|---|---|---|---|---|---|---|\n",
-            family.as_str()
+            "\n## {}\n\n| rule | {} | what it finds | `--fix` |\n|---|{}---|---|\n",
+            family.as_str(),
+            Profile::ALL.map(Profile::as_str).join(" | "),
+            "---|".repeat(Profile::ALL.len())
         ));
         for r in RULES.iter().filter(|r| r.family == family) {
             let sev: Vec<&str> = r

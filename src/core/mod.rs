@@ -39,6 +39,7 @@ pub mod state;
 pub mod text;
 pub mod tokens;
 pub mod usage;
+pub mod verify;
 pub mod watch;
 
 pub use diagnostic::{Diagnostic, Severity};

@@ -4,7 +4,7 @@
 pub mod dependencies;
 mod interpreter;
 mod report;
-mod sandbox;
+pub(crate) mod sandbox;
 mod schema;
 mod scripts;
 mod store;
@@ -153,6 +153,7 @@ fn help_json(skill: &Skill, opts: &ProbeOptions, report: &mut ProbeReport) -> Ve
         timeout: opts.timeout_for(skill),
         output_cap: opts.output_cap,
         sandbox: opts.sandbox,
+        isolated: None,
     };
     let out = match sandbox::run(&spec, opts.cancel.as_deref()) {
         Ok(o) => o,

@@ -19,6 +19,15 @@ pub enum Agent {
     Gemini,
     /// Goose.
     Goose,
+    /// OpenClaw (`openclaw`).
+    Openclaw,
+    /// GitHub Copilot CLI (`@github/copilot`).
+    #[serde(rename = "github-copilot")]
+    Copilot,
+    /// Cline (`cline`).
+    Cline,
+    /// Qwen Code (`@qwen-code/qwen-code`).
+    QwenCode,
     /// The Lazy Skills agent (`~/.config/cli-agent/skills`).
     LazySkills,
     /// The shared `.agents/skills` folders, which several agents read.
@@ -30,18 +39,32 @@ pub enum Agent {
 }
 
 impl Agent {
-    /// Every agent, in the order they are shown.
-    pub const ALL: [Agent; 9] = [
+    /// Every agent, in the order they are shown; the folders given and the demo last (the lists
+    /// of agents with views and folders are this one without them).
+    pub const ALL: [Agent; 13] = [
         Agent::ClaudeCode,
         Agent::Codex,
         Agent::Opencode,
         Agent::Gemini,
         Agent::Goose,
+        Agent::Openclaw,
+        Agent::Copilot,
+        Agent::Cline,
+        Agent::QwenCode,
         Agent::LazySkills,
         Agent::Generic,
         Agent::Path,
         Agent::Demo,
     ];
+
+    /// The agent named `name` on the command line: its name, or another name its installers
+    /// give it (`copilot` for GitHub Copilot CLI).
+    pub fn named(name: &str) -> Option<Agent> {
+        match name {
+            "copilot" => Some(Agent::Copilot),
+            _ => Agent::ALL.into_iter().find(|a| a.as_str() == name),
+        }
+    }
 
     /// Its name on the command line and in JSON.
     pub fn as_str(self) -> &'static str {
@@ -51,6 +74,10 @@ impl Agent {
             Agent::Opencode => "opencode",
             Agent::Gemini => "gemini",
             Agent::Goose => "goose",
+            Agent::Openclaw => "openclaw",
+            Agent::Copilot => "github-copilot",
+            Agent::Cline => "cline",
+            Agent::QwenCode => "qwen-code",
             Agent::LazySkills => "lazy-skills",
             Agent::Generic => "generic",
             Agent::Path => "path",
@@ -76,6 +103,10 @@ impl Agent {
             Agent::Opencode => "opencode",
             Agent::Gemini => "gemini",
             Agent::Goose => "goose",
+            Agent::Openclaw => "openclaw",
+            Agent::Copilot => "copilot",
+            Agent::Cline => "cline",
+            Agent::QwenCode => "qwen",
             Agent::LazySkills => "lazy",
             Agent::Generic => "agents",
             Agent::Path => "path",
@@ -208,6 +239,10 @@ const USER_ROOTS: &[(Agent, &str)] = &[
     (Agent::Goose, ".config/goose/skills"),
     (Agent::Generic, ".config/agents/skills"),
     (Agent::LazySkills, ".config/cli-agent/skills"),
+    (Agent::Openclaw, ".openclaw/skills"),
+    (Agent::Copilot, ".copilot/skills"),
+    (Agent::Cline, ".cline/skills"),
+    (Agent::QwenCode, ".qwen/skills"),
 ];
 
 /// Skills an agent's client installs itself below the home folder: Codex writes its system
@@ -242,6 +277,10 @@ const PROJECT_ROOTS: &[(Agent, &str)] = &[
     (Agent::Opencode, ".opencode/skills"),
     (Agent::Gemini, ".gemini/skills"),
     (Agent::Goose, ".goose/skills"),
+    (Agent::Copilot, ".github/skills"),
+    (Agent::Cline, ".clinerules/skills"),
+    (Agent::Cline, ".cline/skills"),
+    (Agent::QwenCode, ".qwen/skills"),
 ];
 
 /// The folders (relative to the home folder for the user scope, to the project folder for the
@@ -308,7 +347,55 @@ pub fn default_roots(home: Option<&Path>, cwd: &Path) -> Vec<Root> {
             break;
         }
     }
+    if let Some(home) = home {
+        for (agent, p) in openclaw_workspace_folders(home) {
+            if p.is_dir() && !roots.iter().any(|r: &Root| r.path == p) {
+                roots.push(Root::new(p, agent, Scope::Project));
+            }
+        }
+    }
     roots
+}
+
+/// OpenClaw's configuration file below the home folder.
+pub const OPENCLAW_CONFIG: &str = ".openclaw/openclaw.json";
+
+/// OpenClaw's workspace: `agents.defaults.workspace` of `~/.openclaw/openclaw.json` (JSON5;
+/// `~` is the home folder, a relative path is taken from the home folder), else its default
+/// `~/.openclaw/workspace`. OpenClaw reads the workspace's skills wherever the session runs.
+pub fn openclaw_workspace(home: &Path) -> PathBuf {
+    let configured = std::fs::read_to_string(home.join(OPENCLAW_CONFIG))
+        .ok()
+        .and_then(|text| {
+            jsonc_parser::parse_to_serde_value(&text, &jsonc_parser::ParseOptions::default())
+                .ok()
+                .flatten()
+        })
+        .and_then(|v: serde_json::Value| {
+            v.pointer("/agents/defaults/workspace")
+                .and_then(serde_json::Value::as_str)
+                .map(str::trim)
+                .filter(|w| !w.is_empty())
+                .map(str::to_string)
+        });
+    match configured {
+        Some(w) if w == "~" => home.to_path_buf(),
+        Some(w) => match w.strip_prefix("~/") {
+            Some(rest) => home.join(rest),
+            None => home.join(w),
+        },
+        None => home.join(".openclaw/workspace"),
+    }
+}
+
+/// The workspace folders OpenClaw reads (`<workspace>/skills`, its own; `<workspace>/.agents/
+/// skills`, the shared folder, the generic agent's), highest precedence first.
+pub fn openclaw_workspace_folders(home: &Path) -> [(Agent, PathBuf); 2] {
+    let ws = openclaw_workspace(home);
+    [
+        (Agent::Openclaw, ws.join("skills")),
+        (Agent::Generic, ws.join(".agents/skills")),
+    ]
 }
 
 /// Claude Code's skills of the folders given to it with `--add-dir` (each folder's

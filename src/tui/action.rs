@@ -124,6 +124,9 @@ pub enum Action {
     CopyPath,
     /// Copy the listing shown on the Prompt screen.
     CopyListing,
+    /// The Prompt screen: show the last `skillscope verify` diff of the listing (again: the
+    /// listing).
+    VerifyDiff,
     /// Leave the Test box's message (keys are commands again).
     LeaveMessage,
     /// Type in the Test box's message again.

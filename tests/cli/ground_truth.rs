@@ -1218,3 +1218,6 @@ fn prompt_json_places_each_listing_where_its_capture_found_it() {
         );
     }
 }
+
+#[path = "ground_truth_new_agents.rs"]
+mod new_agents;

@@ -157,8 +157,10 @@ fn an_npx_project_lists_each_skill_once_with_every_agent_that_reads_it() {
     assert!(show.contains("linked from"), "{show}");
 }
 
-/// The same installer from a `file://` git URL with agents skillscope does not model yet
-/// (their links are left alone), and with `-g` in the home folder.
+/// The same installer from a `file://` git URL for the four agents added last (Qwen Code's
+/// `.qwen/skills` links are followed; OpenClaw's `skills/` is its workspace's only when its
+/// config names that workspace, so those links are left alone), and with `-g` in the home
+/// folder.
 #[test]
 fn the_git_and_user_scope_layouts_and_records_are_read() {
     let (w, source, proj) = world();
@@ -171,7 +173,13 @@ fn the_git_and_user_scope_layouts_and_records_are_read() {
     let skills = listed(&w, &proj, &[]);
     assert_eq!(names(&skills), NAMES, "{skills:#?}");
     let pdf = named(&skills, "pdf-tools");
-    assert_eq!(pdf["linked"].as_array().unwrap().len(), 1);
+    let linked: Vec<&str> = pdf["linked"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["agent"].as_str().unwrap())
+        .collect();
+    assert_eq!(linked, ["claude-code", "qwen-code"], "{pdf:#}");
     let rec = &pdf["installed"];
     assert_eq!(rec["source_type"], "git");
     assert_eq!(rec["skill_path"], "skills/pdf-tools/SKILL.md");

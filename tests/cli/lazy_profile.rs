@@ -251,5 +251,12 @@ fn the_app_opens_the_demo_with_lazy_skills_and_only_broken_skills_are_flagged() 
     assert!(h.screen().contains("rules: lazy-skills"), "{}", h.screen());
     // `p` moves on to the next profile and stays there.
     h.key(ratatui::crossterm::event::KeyCode::Char('p'));
-    assert_eq!(h.app.findings.profile, Profile::Spec);
+    let at = Profile::ALL
+        .iter()
+        .position(|p| *p == Profile::LazySkills)
+        .unwrap();
+    assert_eq!(
+        h.app.findings.profile,
+        Profile::ALL[(at + 1) % Profile::ALL.len()]
+    );
 }

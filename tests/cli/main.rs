@@ -48,3 +48,4 @@ mod text_output;
 mod toggle;
 mod toggle_race;
 mod tokens;
+mod verify;

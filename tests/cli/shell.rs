@@ -156,7 +156,8 @@ fn bash_loads_the_completion_script_and_completes_through_the_binary() {
         text.contains("--baseline") && text.contains("--baseline-ref"),
         "{text}"
     );
-    assert!(text.contains("[claude-code codex]"), "{text}");
+    // The profiles whose names start with `c`.
+    assert!(text.contains("[claude-code codex cline]"), "{text}");
 }
 
 #[test]

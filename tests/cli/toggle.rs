@@ -451,10 +451,24 @@ fn badges_for_every_skill_of_the_fixture_home() {
         ("deploy".into(), vec!["opencode"]),
         // name-only is still listed.
         ("docx".into(), vec!["claude-code", "opencode"]),
-        ("internal-notes".into(), vec!["codex"]),
+        // `.agents/skills` is read by OpenClaw, Copilot and Qwen Code too (all switchable).
+        (
+            "internal-notes".into(),
+            vec!["codex", "openclaw", "github-copilot", "qwen-code"],
+        ),
         ("pdf".into(), vec!["claude-code", "opencode"]),
-        ("review".into(), vec!["codex", "opencode"]),
-        ("team-style".into(), vec!["opencode"]),
+        (
+            "review".into(),
+            vec![
+                "codex",
+                "opencode",
+                "openclaw",
+                "github-copilot",
+                "qwen-code",
+            ],
+        ),
+        // Copilot reads a project's `.claude/skills`, never the home's.
+        ("team-style".into(), vec!["opencode", "github-copilot"]),
     ];
     assert_eq!(got, want);
 }

@@ -174,3 +174,66 @@ fn the_test_box_follows_the_agent_and_shows_what_it_injects() {
         "{codex}"
     );
 }
+
+#[test]
+fn the_prompt_screen_shows_the_last_verify_of_its_listing_and_d_its_diff() {
+    use skillscope::core::verify::store::{Verified, VerifyStore, fingerprint};
+    let t = tempfile::tempdir().unwrap();
+    let mut h = two_agents(
+        t.path(),
+        &[(
+            "claude-notes",
+            "---\nname: claude-notes\ndescription: Notes for Claude Code users.\n---\nBody.\n",
+        )],
+        &[],
+    );
+    h.key(KeyCode::Char('2'));
+    h.settle();
+    assert_eq!(h.app.view_agent(), Some(Agent::ClaudeCode));
+    let before = h.screen();
+    assert!(
+        !before.contains("verified"),
+        "nothing verified yet: {before}"
+    );
+    let listing = h.app.preview.shown.as_ref().unwrap().listing.text.clone();
+    let mut store = VerifyStore::at(t.path().join("verify.json"));
+    store.record(Verified {
+        agent: "claude-code".into(),
+        version: "2.1.400".into(),
+        listing: fingerprint(&listing),
+        identical: false,
+        client_tokens: 120,
+        predicted_tokens: 110,
+        diff: "--- claude 2.1.400\n+++ skillscope\n@@ -1 +1 @@\n-- claude-notes: the client's words\n+- claude-notes: Notes for Claude Code users.\n".into(),
+        at: 1,
+    });
+    store.save().unwrap();
+    h.app.verify.store = VerifyStore::at(t.path().join("verify.json"));
+    h.app.verify.installed = vec![(Agent::ClaudeCode, "2.1.400".into())];
+    let shown = h.screen();
+    assert!(
+        shown.contains(
+            "verified: differs from claude-code 2.1.400 (120 vs 110 tokens) · d: the diff"
+        ),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("modelled on Claude Code 2.1.332; installed 2.1.400"),
+        "{shown}"
+    );
+    h.key(KeyCode::Char('d'));
+    let diff = h.screen();
+    assert!(
+        diff.contains("-- claude-notes: the client's words"),
+        "{diff}"
+    );
+    assert!(diff.contains("The last verify's diff"), "{diff}");
+    h.key(KeyCode::Char('d'));
+    assert!(!h.screen().contains("The last verify's diff"));
+    // Another listing (Codex's view) was not verified: nothing is claimed for it.
+    h.app.verify.installed.clear();
+    h.key(KeyCode::Char('a'));
+    h.settle();
+    let codex = h.screen();
+    assert!(!codex.contains("verified:"), "{codex}");
+}

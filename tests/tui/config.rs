@@ -59,9 +59,7 @@ fn config_keys_drive_the_footer_help_and_keys() {
     h.settle();
     let prompt = h.screen();
     assert!(
-        prompt.contains(
-            "Prompt · claude-code · mode enabled · claude-code · tier compact · window 64,"
-        ),
+        prompt.contains("Prompt · claude-code · mode enabled · tier compact · window 64,"),
         "{prompt}"
     );
     assert!(

@@ -215,6 +215,9 @@ struct JsonTool {
     name: &'static str,
     chars: usize,
     tokens: usize,
+    /// The listing is part of the tool (Cline's): its tokens are not added to the listing's.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    holds_listing: bool,
 }
 
 #[derive(Serialize)]
@@ -328,6 +331,7 @@ impl Report<'_> {
                 name: t.name,
                 chars: t.chars,
                 tokens: t.tokens as usize,
+                holds_listing: t.holds_listing,
             }),
             builtins: JsonSupplied {
                 entries: self.supplied.entries,
@@ -609,11 +613,16 @@ impl Report<'_> {
         }
         if let Some(t) = self.tool {
             s.push_str(&format!(
-                "tool definition ({}): {} tokens per turn{} ({} characters of JSON)\n",
+                "tool definition ({}): {} tokens per turn{} ({} characters of JSON{})\n",
                 t.name,
                 thousands(u64::from(t.tokens)),
                 self.beside(u64::from(t.tokens)),
                 thousands(t.chars as u64),
+                if t.holds_listing {
+                    "; the listing is inside it, not on top of it"
+                } else {
+                    ""
+                },
             ));
             s.push_str(&format!(
                 "per turn in all: {} tokens{} (listing and tool definition)\n",
@@ -646,7 +655,12 @@ impl Report<'_> {
 impl Report<'_> {
     /// Everything the agent adds every turn: the listing and its skill tool's definition.
     fn per_turn(&self) -> usize {
-        self.listing_tokens + self.tool.map_or(0, |t| t.tokens as usize)
+        match self.tool {
+            // Cline's listing is inside its tool's description: counted once.
+            Some(t) if t.holds_listing => t.tokens as usize,
+            Some(t) => self.listing_tokens + t.tokens as usize,
+            None => self.listing_tokens,
+        }
     }
 
     /// What the client's own entries are: built-ins, or the system skills it installs.

@@ -63,6 +63,9 @@ pub struct ToolCost {
     pub tokens: u32,
     /// Its definition's length, in characters of compact JSON.
     pub chars: usize,
+    /// The listing is inside the definition (Cline's names at the end of its description), not
+    /// beside it.
+    pub holds_listing: bool,
 }
 
 /// What the client supplies in `listing` (rendered from `view` with `on` and `opts`, costing
@@ -118,6 +121,7 @@ pub fn tool_cost(
         name: d.name,
         tokens: tokens::count_text(&d.json, enc, cache),
         chars: d.json.chars().count(),
+        holds_listing: d.holds_listing,
     })
 }
 
@@ -146,7 +150,12 @@ impl AgentBudget {
     /// Everything the agent adds every turn: its listing (built-ins included) and its skill
     /// tool's definition.
     pub fn per_turn(&self) -> u32 {
-        self.tokens + self.tool.as_ref().map_or(0, |t| t.tokens)
+        match &self.tool {
+            // Cline's listing is inside its tool's description: counted once.
+            Some(t) if t.holds_listing => t.tokens,
+            Some(t) => self.tokens + t.tokens,
+            None => self.tokens,
+        }
     }
 
     /// The listing's share of its budget, for agents that have one.

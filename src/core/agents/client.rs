@@ -321,6 +321,60 @@ pub static CODEX_0_171_0: Client = Client {
     install: None,
 };
 
+/// Qwen Code 0.24.4 (npm `@qwen-code/qwen-code`), as captured in
+/// `tests/fixtures/agents/qwen-code@0.24.4/` and read in `tests/fixtures/agents/NEW-AGENTS.md`:
+/// a fixed budget of 8,000 characters whatever the model; 14 bundled skills listed.
+pub static QWEN_CODE_0_24_4: Client = Client {
+    version: "0.24.4",
+    models: &[],
+    builtins: super::newcomer_builtins::QWEN_CODE_BUILTINS,
+    budget_env: None,
+    budget_setting: None,
+    settings_files: (&[".qwen/settings.json"], &[".qwen/settings.json"]),
+    install: None,
+};
+
+/// GitHub Copilot CLI 1.0.102 (npm `@github/copilot`), as captured in
+/// `tests/fixtures/agents/copilot@1.0.102/`: a budget of about 15,000 characters whatever the
+/// model; two built-in skills listed.
+pub static COPILOT_1_0_102: Client = Client {
+    version: "1.0.102",
+    models: &[],
+    builtins: super::newcomer_builtins::COPILOT_BUILTINS,
+    budget_env: None,
+    budget_setting: None,
+    settings_files: (
+        &[".copilot/settings.json"],
+        &[".github/copilot/settings.json"],
+    ),
+    install: None,
+};
+
+/// Cline 3.0.65 (npm `cline`), as captured in `tests/fixtures/agents/cline@3.0.65/`: names
+/// only, no budget, no built-in skill.
+pub static CLINE_3_0_65: Client = Client {
+    version: "3.0.65",
+    models: &[],
+    builtins: &[],
+    budget_env: None,
+    budget_setting: None,
+    settings_files: (&[], &[]),
+    install: None,
+};
+
+/// OpenClaw 2026.9.6 (npm `openclaw`), as captured in `tests/fixtures/agents/openclaw@2026.9.6/`:
+/// 150 skills and 18,000 characters; the bundled and plugin skills eligible on the capture
+/// machine.
+pub static OPENCLAW_2026_9_6: Client = Client {
+    version: "2026.9.6",
+    models: &[],
+    builtins: crate::core::listing::OPENCLAW_BUILTINS,
+    budget_env: None,
+    budget_setting: None,
+    settings_files: (&[".openclaw/openclaw.json"], &[]),
+    install: None,
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

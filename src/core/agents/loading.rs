@@ -145,3 +145,173 @@ mod tests {
         assert_eq!(with_arguments("$ARGUMENTS[x]", "a"), "a[x]");
     }
 }
+
+/// Qwen Code 0.24.4's `skill` tool result (`buildSkillLlmContent`): the base directory, the line
+/// telling the model to resolve paths from it, then the body after the frontmatter, trimmed.
+pub fn qwen_code(skill: &Skill) -> Result<Vec<Block>, LibraryError> {
+    let body = read_body(skill)?;
+    Ok(vec![Block::new(
+        "tool",
+        "tool_result",
+        qwen_code_text(
+            &crate::core::paths::absolute(&skill.dir)
+                .display()
+                .to_string(),
+            &body,
+        ),
+    )])
+}
+
+fn qwen_code_text(dir: &str, body: &str) -> String {
+    format!(
+        "Base directory for this skill: {dir}\nImportant: ALWAYS resolve absolute paths from this base directory when working with skills.\n\n{}\n",
+        body.trim()
+    )
+}
+
+/// GitHub Copilot CLI 1.0.102's `skill` tool: a result saying the skill loaded, then a user
+/// message `<skill-context>` with the base directory, every other file of the skill (sorted,
+/// absolute) and the body after the frontmatter.
+pub fn copilot(skill: &Skill) -> Result<Vec<Block>, LibraryError> {
+    let body = read_body(skill)?;
+    let dir = crate::core::paths::absolute(&skill.dir)
+        .display()
+        .to_string();
+    let mut files: Vec<String> = skill
+        .resources
+        .iter()
+        .map(|r| format!("{dir}/{}", r.rel))
+        .collect();
+    files.sort();
+    Ok(copilot_blocks(
+        skill.frontmatter.name.as_deref().unwrap_or(&skill.name),
+        &dir,
+        &files,
+        &body,
+    ))
+}
+
+fn copilot_blocks(name: &str, dir: &str, files: &[String], body: &str) -> Vec<Block> {
+    let mut ctx =
+        format!("<skill-context name=\"{name}\">\nBase directory for this skill: {dir}\n\n");
+    if !files.is_empty() {
+        ctx.push_str("Related files (use view tool to read):\n");
+        for f in files {
+            ctx.push_str(&format!("  - {f}\n"));
+        }
+        ctx.push('\n');
+    }
+    ctx.push_str(body.trim());
+    ctx.push_str("\n\n</skill-context>");
+    vec![
+        Block::new(
+            "tool",
+            "tool_result",
+            format!(
+                "Skill \"{name}\" loaded successfully. Follow the instructions in the skill context."
+            ),
+        ),
+        Block::new("user", "text", ctx),
+    ]
+}
+
+/// Cline 3.0.65's `skills` tool result: the command name, the description when there is one,
+/// then the body after the frontmatter, trimmed (no base directory, no files).
+pub fn cline(skill: &Skill, args: Option<&str>) -> Result<Vec<Block>, LibraryError> {
+    let body = read_body(skill)?;
+    Ok(vec![Block::new(
+        "tool",
+        "tool_result",
+        cline_text(
+            skill.frontmatter.name.as_deref().unwrap_or(&skill.name),
+            skill.frontmatter.description(),
+            args,
+            &body,
+        ),
+    )])
+}
+
+fn cline_text(name: &str, description: Option<&str>, args: Option<&str>, body: &str) -> String {
+    let mut t = format!("<command-name>{name}</command-name>\n");
+    if let Some(a) = args {
+        t.push_str(&format!("<command-args>{a}</command-args>\n"));
+    }
+    t.push_str("<command-instructions>\n");
+    if let Some(d) = description.filter(|d| !d.trim().is_empty()) {
+        t.push_str(&format!("Description: {d}\n\n"));
+    }
+    t.push_str(body.trim());
+    t.push_str("\n</command-instructions>");
+    t
+}
+
+/// OpenClaw 2026.9.6 has no skill tool: the model `read`s the SKILL.md at its listed location,
+/// and the result is the whole file, frontmatter included.
+pub fn openclaw(skill: &Skill) -> Result<Vec<Block>, LibraryError> {
+    let text = crate::core::fsx::read_regular_up_to(&skill.skill_md, 64 << 20)
+        .ok()
+        .flatten()
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .unwrap_or_default();
+    Ok(vec![Block::new("tool", "tool_result", text)])
+}
+
+#[cfg(test)]
+mod newcomer_tests {
+    use super::*;
+
+    fn capture(rel: &str) -> String {
+        std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/fixtures/agents")
+                .join(rel),
+        )
+        .unwrap()
+    }
+
+    const BODY: &str = "# With resources\n\nRun `scripts/run.sh` and read `references/guide.md` first.\n\nArguments given: $ARGUMENTS\n";
+
+    #[test]
+    fn qwen_code_injects_its_base_directory_lines_and_the_body() {
+        assert_eq!(
+            qwen_code_text("{HOME}/.qwen/skills/with-resources", BODY),
+            capture("qwen-code@0.24.4/mixed/inject-with-resources.txt")
+        );
+    }
+
+    #[test]
+    fn copilot_injects_a_result_and_a_skill_context_with_the_files() {
+        let dir = "{HOME}/.copilot/skills/with-resources";
+        let files: Vec<String> = [
+            "assets/template.txt",
+            "references/guide.md",
+            "scripts/run.sh",
+        ]
+        .iter()
+        .map(|f| format!("{dir}/{f}"))
+        .collect();
+        let blocks = copilot_blocks("with-resources", dir, &files, BODY);
+        assert_eq!(
+            blocks[0].text,
+            capture("copilot@1.0.102/mixed/inject-with-resources.txt")
+        );
+        let after: serde_json::Value = serde_json::from_str(&capture(
+            "copilot@1.0.102/mixed/inject-with-resources.after.json",
+        ))
+        .unwrap();
+        assert_eq!(after[0]["content"].as_str(), Some(blocks[1].text.as_str()));
+    }
+
+    #[test]
+    fn cline_injects_the_command_name_description_and_body() {
+        assert_eq!(
+            cline_text(
+                "with-resources",
+                Some("Skill that ships scripts, references and assets next to its SKILL.md."),
+                None,
+                BODY
+            ),
+            capture("cline@3.0.65/mixed/inject-with-resources.txt")
+        );
+    }
+}

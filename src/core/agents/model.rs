@@ -6,7 +6,8 @@
 //! budget, match, the Prompt screen) reads it from here; `docs/agents.md` tables it.
 
 use super::client::{
-    CLAUDE_CODE_2_1_332, CODEX_0_171_0, Client, GEMINI_CLI_0_61_0, OPENCODE_1_18_33,
+    CLAUDE_CODE_2_1_332, CLINE_3_0_65, CODEX_0_171_0, COPILOT_1_0_102, Client, GEMINI_CLI_0_61_0,
+    OPENCLAW_2026_9_6, OPENCODE_1_18_33, QWEN_CODE_0_24_4,
 };
 use crate::core::catalogue::Profile;
 use crate::core::listing::Format;
@@ -152,7 +153,62 @@ pub static MODELS: &[AgentModel] = &[
             &[".claude", "skills"],
         ],
         injection: Injection::SkillTool,
-        source: "block.github.io/goose/docs/guides/context-engineering/using-skills",
+        source: "block.github.io/goose/docs/guides/context-engineering/using-skills (not verified: no client could be run)",
+        ..AS_GIVEN
+    },
+    AgentModel {
+        agent: Agent::Openclaw,
+        name: "OpenClaw",
+        // Its workspace's `skills/` is a root of its own (`source::openclaw_workspace`).
+        folders: &[&[".openclaw", "skills"], &[".agents", "skills"]],
+        format: Format::Openclaw,
+        profile: Profile::Openclaw,
+        injection: Injection::ReadFile,
+        source: "OpenClaw 2026.9.6 as captured (tests/fixtures/agents/NEW-AGENTS.md); its docs/tools/skills.md",
+        client: Some(&OPENCLAW_2026_9_6),
+        ..AS_GIVEN
+    },
+    AgentModel {
+        agent: Agent::Copilot,
+        name: "GitHub Copilot CLI",
+        folders: &[
+            &[".github", "skills"],
+            &[".copilot", "skills"],
+            &[".agents", "skills"],
+            &[".claude", "skills"],
+        ],
+        format: Format::Copilot,
+        profile: Profile::Copilot,
+        injection: Injection::SkillTool,
+        source: "GitHub Copilot CLI 1.0.102 as captured (tests/fixtures/agents/NEW-AGENTS.md); copilot skill --help",
+        client: Some(&COPILOT_1_0_102),
+        ..AS_GIVEN
+    },
+    AgentModel {
+        agent: Agent::Cline,
+        name: "Cline",
+        folders: &[
+            &[".clinerules", "skills"],
+            &[".cline", "skills"],
+            &[".agents", "skills"],
+        ],
+        format: Format::Cline,
+        profile: Profile::Cline,
+        injection: Injection::SkillTool,
+        source: "Cline 3.0.65 as captured (tests/fixtures/agents/NEW-AGENTS.md); its @cline/core",
+        client: Some(&CLINE_3_0_65),
+        ..AS_GIVEN
+    },
+    AgentModel {
+        agent: Agent::QwenCode,
+        name: "Qwen Code",
+        folders: &[&[".qwen", "skills"], &[".agents", "skills"]],
+        format: Format::QwenCode,
+        profile: Profile::QwenCode,
+        conditional: true,
+        injection: Injection::SkillTool,
+        source: "Qwen Code 0.24.4 as captured (tests/fixtures/agents/NEW-AGENTS.md); its chunks/",
+        client: Some(&QWEN_CODE_0_24_4),
         ..AS_GIVEN
     },
     AgentModel {
@@ -218,6 +274,10 @@ pub fn agent_of_format(format: Format) -> Option<Agent> {
         Format::LazySkills => Some(Agent::LazySkills),
         Format::Gemini => Some(Agent::Gemini),
         Format::Opencode => Some(Agent::Opencode),
+        Format::QwenCode => Some(Agent::QwenCode),
+        Format::Copilot => Some(Agent::Copilot),
+        Format::Cline => Some(Agent::Cline),
+        Format::Openclaw => Some(Agent::Openclaw),
         Format::Xml | Format::Markdown => None,
     }
 }
@@ -265,8 +325,22 @@ fn readers_at(
     {
         return vec![agent];
     }
-    let found = folder_readers(MODELS.iter().map(|m| (m.agent, m.folders)), dir);
+    let mut found = folder_readers(MODELS.iter().map(|m| (m.agent, m.folders)), dir);
+    user_claude_folder_aside(scope, dir, &mut found);
     if found.is_empty() { vec![agent] } else { found }
+}
+
+/// GitHub Copilot CLI reads `.claude/skills` in a project only, never `~/.claude/skills`.
+pub(super) fn user_claude_folder_aside(
+    scope: crate::core::source::Scope,
+    dir: &Path,
+    found: &mut Vec<Agent>,
+) {
+    if scope == crate::core::source::Scope::User
+        && dir.ancestors().any(|a| a.ends_with(".claude/skills"))
+    {
+        found.retain(|a| *a != Agent::Copilot);
+    }
 }
 
 /// Whether `agent` reads the skills of `root`: its own roots, and the other agents' user and

@@ -9,7 +9,7 @@ use super::plugin::{
     settings_warning, show_path,
 };
 use super::scope::SwitchScope;
-use super::{claude, codex, opencode};
+use super::{claude, codex, newcomer_switches, opencode};
 use crate::core::diagnostic::Diagnostic;
 use crate::core::skill::Skill;
 use crate::core::source::Agent;
@@ -17,7 +17,14 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Every agent with per-skill switches. A new agent is a new file in this folder and one line here.
-pub static REGISTRY: Registry = &[&claude::ClaudeCode, &codex::Codex, &opencode::Opencode];
+pub static REGISTRY: Registry = &[
+    &claude::ClaudeCode,
+    &codex::Codex,
+    &opencode::Opencode,
+    &newcomer_switches::Openclaw,
+    &newcomer_switches::COPILOT,
+    &newcomer_switches::QWEN_CODE,
+];
 
 fn find(registry: Registry, agent: Agent) -> Option<&'static dyn AgentPlugin> {
     registry.iter().copied().find(|p| p.id() == agent)
@@ -211,6 +218,9 @@ impl AgentSwitches {
             Agent::ClaudeCode => "claude",
             Agent::Codex => "codex",
             Agent::Opencode => "opencode",
+            Agent::Openclaw => "openclaw",
+            Agent::Copilot => "copilot",
+            Agent::QwenCode => "qwen",
             _ => return true,
         };
         let settings = self.files.iter().filter(|f| f.agent == agent).any(|f| {
@@ -288,7 +298,13 @@ impl AgentSwitches {
     pub fn settings_file(&self, agent: Agent, scope: SwitchScope) -> Result<PathBuf, ToggleError> {
         let unsupported = |why: &'static str| ToggleError::Unsupported { agent, scope, why };
         let Some(p) = self.plugin(agent) else {
-            return Err(unsupported("it has no per-skill switches"));
+            return Err(unsupported(match agent {
+                // Its only switch is in the skill's own file, which toggle does not edit.
+                Agent::Cline => {
+                    "it has no settings switch: Cline switches a skill off in the skill's own frontmatter (`disabled: true`), which skillscope reads and does not write"
+                }
+                _ => "it has no per-skill switches",
+            }));
         };
         if let Some(why) = p.unsupported_scope(scope) {
             return Err(unsupported(why));
@@ -323,10 +339,10 @@ pub fn readers(skill: &Skill) -> Vec<Agent> {
 }
 
 fn readers_in(registry: Registry, skill: &Skill) -> Vec<Agent> {
-    let mut out = readers_at(registry, &skill.dir, skill.agent);
+    let mut out = readers_at(registry, &skill.dir, skill.agent, skill.scope);
     // A skill linked into other agents' folders is read by the readers of each place.
     for p in &skill.linked {
-        for a in readers_at(registry, &p.dir, p.agent) {
+        for a in readers_at(registry, &p.dir, p.agent, p.scope) {
             if !out.contains(&a) {
                 out.push(a);
             }
@@ -335,8 +351,14 @@ fn readers_in(registry: Registry, skill: &Skill) -> Vec<Agent> {
     out
 }
 
-fn readers_at(registry: Registry, dir: &Path, agent: Agent) -> Vec<Agent> {
-    let found = folder_readers(registry.iter().map(|p| (p.id(), p.skill_folders())), dir);
+fn readers_at(
+    registry: Registry,
+    dir: &Path,
+    agent: Agent,
+    scope: crate::core::source::Scope,
+) -> Vec<Agent> {
+    let mut found = folder_readers(registry.iter().map(|p| (p.id(), p.skill_folders())), dir);
+    super::model::user_claude_folder_aside(scope, dir, &mut found);
     if !found.is_empty() {
         found
     } else if find(registry, agent).is_some() {

@@ -17,6 +17,15 @@ fn skill(dir: &Path) -> Skill {
     skill_at(dir, Frontmatter::default())
 }
 
+/// A skill of a user folder `root`, as the scan of the home folder finds it: whether an agent
+/// reads a folder can depend on its being the user's (Copilot reads a project's `.claude/skills`,
+/// never `~/.claude/skills`).
+fn user_skill(root: &Path, agent: Agent, name: &str) -> Skill {
+    let root = crate::core::source::Root::new(root, agent, Scope::User);
+    let dir = root.path.join(name);
+    Skill::new(&root, dir.clone(), dir.join("SKILL.md"))
+}
+
 fn write(p: &Path, s: &str) {
     std::fs::create_dir_all(p.parent().unwrap()).unwrap();
     std::fs::write(p, s).unwrap();
@@ -46,12 +55,14 @@ impl Fixture {
         AgentSwitches::load(&self.home, Some(&self.project))
     }
 
+    /// A skill of `~/.claude/skills`, tagged as the scan tags it (the user's, Claude Code's).
     fn claude_skill(&self, name: &str) -> Skill {
-        skill(&self.home.join(".claude/skills").join(name))
+        user_skill(&self.home.join(".claude/skills"), Agent::ClaudeCode, name)
     }
 
+    /// A skill of `~/.agents/skills`, tagged as the scan tags it (the user's, generic).
     fn agents_skill(&self, name: &str) -> Skill {
-        skill(&self.home.join(".agents/skills").join(name))
+        user_skill(&self.home.join(".agents/skills"), Agent::Generic, name)
     }
 }
 
@@ -62,9 +73,17 @@ fn readers_follow_the_folder_a_skill_is_in() {
         readers(&f.claude_skill("pdf")),
         vec![Agent::ClaudeCode, Agent::Opencode]
     );
+    // The agents with switches that read the folder; how deep each reads it (Qwen Code only its
+    // direct children) is its view's business (`reach.rs`).
     assert_eq!(
         readers(&skill(&f.project.join(".agents/skills/group/pdf"))),
-        vec![Agent::Codex, Agent::Opencode]
+        vec![
+            Agent::Codex,
+            Agent::Opencode,
+            Agent::Openclaw,
+            Agent::Copilot,
+            Agent::QwenCode
+        ]
     );
     assert_eq!(
         readers(&skill(&f.home.join(".codex/skills/pdf"))),
@@ -311,6 +330,9 @@ fn badges_say_who_reads_and_who_loads() {
             (Agent::ClaudeCode, true, false),
             (Agent::Codex, false, false),
             (Agent::Opencode, true, true),
+            (Agent::Openclaw, false, false),
+            (Agent::Copilot, false, false),
+            (Agent::QwenCode, false, false),
         ]
     );
 }
@@ -329,7 +351,14 @@ fn a_skill_linked_into_claudes_folder_is_read_and_switched_by_claude_too() {
     pdf.linked.push(claude.place());
     assert_eq!(
         readers(&pdf),
-        vec![Agent::Codex, Agent::Opencode, Agent::ClaudeCode]
+        vec![
+            Agent::Codex,
+            Agent::Opencode,
+            Agent::Openclaw,
+            Agent::Copilot,
+            Agent::QwenCode,
+            Agent::ClaudeCode
+        ]
     );
     assert!(crate::core::agents::model::readers(&pdf).contains(&Agent::ClaudeCode));
     let (sw, _) = f.load();
@@ -344,6 +373,9 @@ fn a_skill_linked_into_claudes_folder_is_read_and_switched_by_claude_too() {
             (Agent::ClaudeCode, true, false),
             (Agent::Codex, true, true),
             (Agent::Opencode, true, true),
+            (Agent::Openclaw, true, true),
+            (Agent::Copilot, true, true),
+            (Agent::QwenCode, true, true),
         ]
     );
 }
@@ -846,13 +878,28 @@ fn project_root_is_the_repository_root_and_never_home() {
 #[test]
 fn plan_readers_covers_the_agents_that_read_the_folder() {
     let f = fixture();
-    for installed in [".codex", ".config/opencode"] {
+    for installed in [
+        ".codex",
+        ".config/opencode",
+        ".openclaw",
+        ".copilot",
+        ".qwen",
+    ] {
         std::fs::create_dir_all(f.home.join(installed)).unwrap();
     }
     let (sw, _) = f.load();
     let plans = sw.plan_readers(&f.agents_skill("pdf"), SwitchScope::User, false);
     let agents: Vec<Agent> = plans.iter().map(|(a, _)| *a).collect();
-    assert_eq!(agents, vec![Agent::Codex, Agent::Opencode]);
+    assert_eq!(
+        agents,
+        vec![
+            Agent::Codex,
+            Agent::Opencode,
+            Agent::Openclaw,
+            Agent::Copilot,
+            Agent::QwenCode
+        ]
+    );
     for (agent, plan) in plans {
         let plan = plan.unwrap();
         assert_eq!(plan.after_state.state, AgentState::Off, "{agent}");
@@ -1163,7 +1210,10 @@ fn an_agent_registered_in_a_registry_is_read_shown_and_switched() {
     assert_eq!(sw.effective(&pdf, Agent::Gemini).state, AgentState::Off);
     // The legend and the badge letters come from the registry too.
     assert_eq!(legend(WITH_GEMINI), "C Claude Code, G Gemini CLI");
-    assert_eq!(legend(REGISTRY), "C Claude Code, X Codex, O opencode");
+    assert_eq!(
+        legend(REGISTRY),
+        "C Claude Code, X Codex, O opencode, W OpenClaw, H GitHub Copilot CLI, Q Qwen Code"
+    );
     assert_eq!(
         sw.plugin(Agent::Gemini)
             .map(super::plugin::AgentPlugin::badge_letter),

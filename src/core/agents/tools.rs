@@ -18,30 +18,59 @@ pub struct ToolDefinition {
     pub name: &'static str,
     /// Its definition as compact JSON, exactly as sent.
     pub json: String,
+    /// The listing is part of it (Cline's ends its description with the skills' names), so the
+    /// two are not added up.
+    pub holds_listing: bool,
+}
+
+impl ToolDefinition {
+    fn new(name: &'static str, json: String) -> ToolDefinition {
+        ToolDefinition {
+            name,
+            json,
+            holds_listing: false,
+        }
+    }
 }
 
 /// The skill tool `agent`'s client declares beside a listing of `names` (in listing order), if
 /// skillscope knows it: Claude Code's `Skill`, Gemini CLI's `activate_skill` (none when nothing
-/// is listed: it is not declared then) and opencode's `skill`. Codex has no skill tool.
+/// is listed: it is not declared then), opencode's, Qwen Code's and Copilot's `skill`, Cline's
+/// `skills` (the listing at the end of its description) and OpenClaw's `read` (its model reads a
+/// skill's file). Codex has no skill tool.
 ///
 /// Claude Code words its tool after where its listing sits for `model` (its default when
 /// `None`): "a listing from the system", or "a system-reminder listing".
 pub fn definition(agent: Agent, names: &[String], model: Option<&str>) -> Option<ToolDefinition> {
+    use super::newcomer_tools as newcomer;
     match agent {
-        Agent::ClaudeCode => Some(ToolDefinition {
-            name: "Skill",
-            json: claude_code_skill_tool(
+        Agent::ClaudeCode => Some(ToolDefinition::new(
+            "Skill",
+            claude_code_skill_tool(
                 super::placement::placement(agent, model).is_some_and(|p| p.role == "user"),
             ),
-        }),
-        Agent::Gemini => gemini_activate_skill(names).map(|json| ToolDefinition {
-            name: "activate_skill",
-            json,
-        }),
-        Agent::Opencode => Some(ToolDefinition {
-            name: "skill",
-            json: opencode_skill_tool(),
-        }),
+        )),
+        Agent::Gemini => {
+            gemini_activate_skill(names).map(|json| ToolDefinition::new("activate_skill", json))
+        }
+        Agent::Opencode => Some(ToolDefinition::new("skill", opencode_skill_tool())),
+        Agent::QwenCode => Some(ToolDefinition::new(
+            "skill",
+            newcomer::qwen_code_skill_tool(),
+        )),
+        Agent::Copilot => Some(ToolDefinition::new("skill", newcomer::copilot_skill_tool())),
+        Agent::Openclaw => Some(ToolDefinition::new("read", newcomer::openclaw_read_tool())),
+        Agent::Cline => {
+            let listing = if names.is_empty() {
+                String::new()
+            } else {
+                format!("Available skills: {}.", names.join(", "))
+            };
+            Some(ToolDefinition {
+                holds_listing: true,
+                ..ToolDefinition::new("skills", newcomer::cline_skills_tool(&listing))
+            })
+        }
         _ => None,
     }
 }
@@ -133,13 +162,14 @@ pub fn opencode_skill_tool() -> String {
 }
 
 /// The skill of an agent's view (`lib`) a call of its skill tool with `name` loads: Gemini CLI
-/// matches names without regard to case, opencode exactly; a shadowed copy is never loaded.
+/// and Cline (its ids are lower-cased names) match names without regard to case, the others
+/// exactly; a shadowed copy is never loaded.
 pub fn called(lib: &Library, agent: Agent, name: &str) -> Option<usize> {
     let lower = name.to_lowercase();
     lib.skills.iter().position(|s| {
         s.shadowed_by.is_none()
             && match agent {
-                Agent::Gemini => s.name.to_lowercase() == lower,
+                Agent::Gemini | Agent::Cline => s.name.to_lowercase() == lower,
                 _ => s.name == name,
             }
     })

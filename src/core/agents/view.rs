@@ -7,6 +7,7 @@ use super::codex_view as codex;
 use super::gemini::GeminiSettings;
 use super::model::{AgentModel, model, readers, reads_at};
 use super::plugin::{AgentState, Effective};
+use super::reach;
 use super::reading::{self, Read};
 use super::switches::AgentSwitches;
 use crate::core::library::{Library, read_body_up_to};
@@ -59,6 +60,7 @@ impl View {
     /// settings as `gemini` says (trust: its project skills are read only in a trusted folder).
     pub fn of(lib: &Library, agent: Agent, files: &[PathBuf], gemini: &GeminiSettings) -> View {
         let m = model(agent);
+        let places = reach::modelled_here(agent).then(reach::Places::current);
         let placed: Vec<Option<Reach>> =
             lib.skills.iter().map(|s| reading_place(s, agent)).collect();
         let place: Vec<Option<usize>> = placed
@@ -89,6 +91,7 @@ impl View {
                 p.is_some()
                     && (agent != Agent::Codex || codex::reads(s))
                     && in_layout(agent, s, gemini)
+                    && places.as_ref().is_none_or(|p| reach::reads(agent, s, p))
             })
             .collect();
         let read_as: Vec<Option<Read>> = if reading::reads_its_own_way(agent) {
@@ -102,6 +105,8 @@ impl View {
         };
         let shadowed_by = if agent == Agent::Codex {
             codex::same_file(lib, &member)
+        } else if let Some(p) = &places {
+            reach::shadowing(lib, agent, &member, p)
         } else {
             shadowing(lib, agent, &member, &read_as)
         };
@@ -220,6 +225,9 @@ pub fn agent_view(
             out.skills[n] = s.at(&s.linked[k]);
         }
         let note = view.fallback_note(lib, i);
+        if reach::modelled_here(agent) {
+            newcomer_reading(&mut out, n, agent);
+        }
         let s = &mut out.skills[n];
         s.shadowed_by = view.shadowed_by[i].and_then(|w| keep.binary_search(&w).ok());
         if agent == Agent::ClaudeCode {
@@ -275,6 +283,25 @@ pub fn agent_view(
     }
     client_wide(&mut out, agent, gemini, switches);
     (out, keep)
+}
+
+/// How Qwen Code, Copilot, Cline or OpenClaw takes skill `n` of its view (`reach.rs`): a skill
+/// its client skips or keeps out of its listing is inactive with why; what a fallback supplied
+/// earns a warning.
+fn newcomer_reading(out: &mut Library, n: usize, agent: Agent) {
+    let s = &mut out.skills[n];
+    if let Some(why) = reach::skipped(agent, s) {
+        out.inactive.insert(n, why);
+        return;
+    }
+    let note = reach::reading(agent, s);
+    if let Some(why) = reach::unlisted(agent, s) {
+        out.inactive.insert(n, why);
+    }
+    if let Some(note) = note {
+        let d = listed_by_fallback(s, format!("{} {note}", model(agent).name));
+        s.parse_diagnostics.push(d);
+    }
 }
 
 /// What a fallback supplied: the folder's name for a missing name, the body's first line for a

@@ -136,11 +136,22 @@ pub enum Format {
     /// opencode's `<available_skills>` after its two lines on the skill tool, sorted by name, no
     /// budget.
     Opencode,
+    /// Qwen Code 0.24.4's `<available_skills>` reminder: name, description with its level,
+    /// level; 8,000 characters, then first lines.
+    QwenCode,
+    /// GitHub Copilot CLI 1.0.102's `<available_skills>`: name, description, group; about
+    /// 15,000 characters, then names on one line.
+    Copilot,
+    /// Cline 3.0.65's names at the end of its `skills` tool's description.
+    Cline,
+    /// OpenClaw 2026.9.6's `<available_skills>`: name, description, path; 150 skills and
+    /// 18,000 characters, then the compact form.
+    Openclaw,
 }
 
 impl Format {
     /// Every format, in the order they are offered.
-    pub const ALL: [Format; 7] = [
+    pub const ALL: [Format; 11] = [
         Format::Xml,
         Format::Markdown,
         Format::ClaudeCode,
@@ -148,6 +159,10 @@ impl Format {
         Format::LazySkills,
         Format::Gemini,
         Format::Opencode,
+        Format::QwenCode,
+        Format::Copilot,
+        Format::Cline,
+        Format::Openclaw,
     ];
 
     /// Its name on the command line, in the config file and in JSON.
@@ -179,6 +194,9 @@ impl Format {
     /// `max(1, window × share)`, or [`CODEX_UNKNOWN_WINDOW_CHARS`] characters when the window is
     /// not known (0).
     pub fn budget_at(self, context_window: usize, chars_per_token: usize) -> Option<Budget> {
+        if let Some(chars) = self.fixed_budget() {
+            return Some(Budget::chars(chars));
+        }
         let p = self.budget_percent()?;
         let share = |n: usize| (n.saturating_mul(p) / 100).max(1);
         Some(match self.spec().budget_unit {
@@ -188,6 +206,27 @@ impl Format {
             BudgetUnit::Tokens if context_window == 0 => Budget::chars(CODEX_UNKNOWN_WINDOW_CHARS),
             BudgetUnit::Tokens => Budget::tokens(share(context_window)),
         })
+    }
+}
+
+/// Qwen Code 0.24.4's `MAX_SKILL_LISTING_CHARS`.
+pub(super) const QWEN_CODE_BUDGET_CHARS: usize = 8_000;
+/// GitHub Copilot CLI 1.0.102's budget: native and not read; its capture fits 14,837 characters
+/// and not 15,238.
+pub(super) const COPILOT_BUDGET_CHARS: usize = 15_000;
+/// OpenClaw 2026.9.6's `DEFAULT_MAX_SKILLS_PROMPT_CHARS`.
+pub(super) const OPENCLAW_BUDGET_CHARS: usize = 18_000;
+
+impl Format {
+    /// The budget in characters a format's client sets whatever the model (Qwen Code's,
+    /// Copilot's, OpenClaw's); Cline has none.
+    fn fixed_budget(self) -> Option<usize> {
+        match self {
+            Format::QwenCode => Some(QWEN_CODE_BUDGET_CHARS),
+            Format::Copilot => Some(COPILOT_BUDGET_CHARS),
+            Format::Openclaw => Some(OPENCLAW_BUDGET_CHARS),
+            _ => None,
+        }
     }
 }
 

@@ -1,11 +1,10 @@
 //! The listing formats, one value each: how a format names, describes and places a skill, writes
 //! an entry, wraps the entries, and fits them into its agent's budget. Adding a format is one
-//! value here, one variant of [`Format`] and one line of [`Format::spec`].
+//! value here, one variant of `Format` and one line of `Format::spec` (`dispatch.rs`).
 
 use super::format::{
-    BudgetUnit, CLAUDE_CODE_ENTRY_CAP, CODEX_DESCRIPTION_CAP, EntryCap, Folders, Format, Parts,
-    ShortRoot, claude_cap, claude_escape, claude_one_line, codex_cap, html_escape, one_line,
-    py_strip,
+    BudgetUnit, CLAUDE_CODE_ENTRY_CAP, CODEX_DESCRIPTION_CAP, EntryCap, Folders, Parts, ShortRoot,
+    claude_cap, claude_escape, claude_one_line, codex_cap, html_escape, one_line, py_strip,
 };
 use super::gemini_opencode::{
     gemini_folder, gemini_line, gemini_parts, opencode_line, opencode_parts,
@@ -109,21 +108,6 @@ pub struct FormatSpec {
     pub(super) parts: fn(&Skill, &Folders) -> Parts,
     /// One entry; `description` is `None` for a name-only entry.
     pub(super) line: fn(&Parts, Option<&str>) -> String,
-}
-
-impl Format {
-    /// The format's behaviour.
-    pub fn spec(self) -> &'static FormatSpec {
-        match self {
-            Format::Xml => &XML,
-            Format::Markdown => &MARKDOWN,
-            Format::ClaudeCode => &CLAUDE_CODE,
-            Format::Codex => &CODEX,
-            Format::LazySkills => &LAZY_SKILLS,
-            Format::Gemini => &GEMINI,
-            Format::Opencode => &OPENCODE,
-        }
-    }
 }
 
 fn name_and_description(skill: &Skill) -> (&str, &str) {
@@ -440,7 +424,7 @@ pub static OPENCODE: FormatSpec = FormatSpec {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::super::format::Format;
 
     #[test]
     fn every_format_names_its_own_spec_and_ids_are_unique() {

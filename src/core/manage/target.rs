@@ -8,15 +8,16 @@ use crate::core::source::{self, Agent, Root, Scope};
 use std::path::{Path, PathBuf};
 
 /// The agents skills can be added to: every agent with skill folders of its own.
-pub const TARGET_AGENTS: [Agent; 7] = [
-    Agent::ClaudeCode,
-    Agent::Codex,
-    Agent::Opencode,
-    Agent::Gemini,
-    Agent::Goose,
-    Agent::Generic,
-    Agent::LazySkills,
-];
+/// (Every agent of [`Agent::ALL`] but the last two: the folders given and the demo.)
+pub const TARGET_AGENTS: [Agent; Agent::ALL.len() - 2] = {
+    let mut out = [Agent::Generic; Agent::ALL.len() - 2];
+    let mut i = 0;
+    while i < out.len() {
+        out[i] = Agent::ALL[i];
+        i += 1;
+    }
+    out
+};
 
 /// The agent named `name` (`claude-code`, `codex`, …), when skills can be added to it.
 pub fn agent_named(name: &str) -> Option<Agent> {

@@ -408,6 +408,7 @@ fn installed(
         timeout: opts.timeout_for(skill),
         output_cap: opts.output_cap,
         sandbox: opts.sandbox,
+        isolated: None,
     };
     let out = sandbox::run(&spec, opts.cancel.as_deref())
         .map_err(|e| format!("`{}` cannot be started: {e}", program.display()))?;

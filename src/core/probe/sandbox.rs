@@ -8,12 +8,14 @@ mod group;
 #[cfg(target_os = "linux")]
 mod inside;
 #[cfg(target_os = "linux")]
+mod loopback;
+#[cfg(target_os = "linux")]
 mod namespaces;
 mod spec;
 
 pub use spec::{
-    Captured, Ending, Limit, MAX_PROCESSES, Mode, Outcome, Preference, RunSpec, SANDBOX_ENV,
-    STAGE_ARG,
+    Captured, Ending, Isolated, Limit, MAX_PROCESSES, Mode, Outcome, Preference, RunSpec,
+    SANDBOX_ENV, STAGE_ARG,
 };
 use spec::{GRACE, Reader, environment, killed_status};
 
@@ -110,6 +112,13 @@ pub fn run(spec: &RunSpec, cancel: Option<&AtomicBool>) -> std::io::Result<Outco
             }
         }
     }
+    if let (Some(why), Some(_)) = (&why, &spec.isolated) {
+        // An isolated run promises what only the namespaces give: it does not run without them.
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::Unsupported,
+            format!("the sandbox cannot isolate it here: {why}"),
+        ));
+    }
     let mut out = group::run(spec, stage_program().as_deref(), cancel)?;
     out.fallback = why;
     Ok(out)
@@ -142,6 +151,7 @@ mod tests {
             timeout,
             output_cap: cap,
             sandbox: Preference::Strongest,
+            isolated: None,
         }
     }
 

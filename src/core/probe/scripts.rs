@@ -218,6 +218,7 @@ fn smoke(
         timeout: opts.timeout_for(skill),
         output_cap: opts.output_cap,
         sandbox: opts.sandbox,
+        isolated: None,
     };
     let rel = &s.rel;
     let problem = match sandbox::run(&spec, opts.cancel.as_deref()) {

@@ -45,27 +45,49 @@ pub const MAX_NAME: usize = 64;
 pub const MAX_DESCRIPTION: usize = 1024;
 pub const MAX_COMPATIBILITY: usize = 500;
 
+/// The fields Qwen Code 0.24.4 reads beyond the spec's (`parseSkillContent`, `NEW-AGENTS.md`).
+const QWEN_FIELDS: &[&str] = &[
+    "when_to_use",
+    "disable-model-invocation",
+    "user-invocable",
+    "paths",
+    "hooks",
+    "priority",
+];
+/// The fields GitHub Copilot CLI 1.0.102 is seen to act on beyond the spec's.
+const COPILOT_FIELDS: &[&str] = &["disable-model-invocation", "user-invocable"];
+/// The fields Cline 3.0.65 reads beyond the spec's (`IX` in `@cline/core`).
+const CLINE_FIELDS: &[&str] = &["disabled", "enabled"];
+/// The fields OpenClaw 2026.9.6 reads beyond the spec's (`docs/tools/skills.md`).
+const OPENCLAW_FIELDS: &[&str] = &["disable-model-invocation", "user-invocable", "homepage"];
+
 fn known(profile: Profile, key: &str) -> bool {
     SPEC_FIELDS.contains(&key)
-        || (profile == Profile::ClaudeCode && CLAUDE_FIELDS.contains(&key))
-        || (profile == Profile::LazySkills && LAZY_FIELDS.contains(&key))
+        || match profile {
+            Profile::ClaudeCode => CLAUDE_FIELDS.contains(&key),
+            Profile::LazySkills => LAZY_FIELDS.contains(&key),
+            Profile::QwenCode => QWEN_FIELDS.contains(&key),
+            Profile::Copilot => COPILOT_FIELDS.contains(&key),
+            Profile::Cline => CLINE_FIELDS.contains(&key),
+            Profile::Openclaw => OPENCLAW_FIELDS.contains(&key),
+            Profile::Spec | Profile::Codex | Profile::Opencode => false,
+        }
 }
 
-pub fn check(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
-    let fm = &skill.frontmatter;
-    // Also on the values salvaged from a frontmatter that does not parse: they are shown.
-    control_characters(skill, profile, &mut out);
-    if !fm.parsed {
-        return out;
-    }
+/// An unknown field: what the profile's agent does with it.
+fn unknown_fields(
+    fm: &crate::core::frontmatter::Frontmatter,
+    profile: Profile,
+    out: &mut Vec<Diagnostic>,
+) {
     let unknown_sev = match profile {
         Profile::Spec | Profile::LazySkills => Severity::Error,
-        Profile::ClaudeCode | Profile::Codex => Severity::Warning,
         Profile::Opencode => Severity::Info,
+        _ => Severity::Warning,
     };
     for f in &fm.fields {
         if !known(profile, &f.key) {
+            let ignores;
             let what = match profile {
                 Profile::Spec => {
                     "the spec allows only name, description, license, compatibility, metadata and allowed-tools; move it under `metadata:`"
@@ -78,6 +100,13 @@ pub fn check(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
                 Profile::LazySkills => {
                     "Lazy Skills knows the spec's fields plus type, entry, triggers, dependencies, enabled, auto_load and when_to_use; move it under `metadata:`"
                 }
+                Profile::QwenCode | Profile::Copilot | Profile::Cline | Profile::Openclaw => {
+                    ignores = format!(
+                        "{} ignores it; move it under `metadata:` or remove it",
+                        profile.agent_name().unwrap_or("the agent")
+                    );
+                    ignores.as_str()
+                }
             };
             out.push(
                 Diagnostic::new(
@@ -89,26 +118,14 @@ pub fn check(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
             );
         }
     }
-    if profile == Profile::Spec {
-        for &line in &fm.flow_style_lines {
-            out.push(
-                Diagnostic::new(
-                    RuleId::StrictYamlFlow,
-                    Severity::Warning,
-                    "flow-style YAML (`[a, b]` or `{a: b}`) is valid YAML, but the reference validator's strict parser rejects it: write the list or mapping in block style",
-                )
-                .at(line, 1),
-            );
-        }
-    }
-    // A command is named by its path, and Claude Code describes one without a description by
-    // its first line (the fallback says so).
-    if !skill.command {
-        name_rules(skill, profile, &mut out);
-    }
-    if !skill.command || skill.frontmatter.get("description").is_some() {
-        description_rules(skill, profile, &mut out);
-    }
+}
+
+/// `compatibility` over its limit.
+fn compatibility_rule(
+    fm: &crate::core::frontmatter::Frontmatter,
+    profile: Profile,
+    out: &mut Vec<Diagnostic>,
+) {
     if let Some(f) = fm.get("compatibility")
         && let Some(c) = f.value.as_str()
     {
@@ -133,6 +150,38 @@ pub fn check(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
             );
         }
     }
+}
+
+pub fn check(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let fm = &skill.frontmatter;
+    // Also on the values salvaged from a frontmatter that does not parse: they are shown.
+    control_characters(skill, profile, &mut out);
+    if !fm.parsed {
+        return out;
+    }
+    unknown_fields(fm, profile, &mut out);
+    if profile == Profile::Spec {
+        for &line in &fm.flow_style_lines {
+            out.push(
+                Diagnostic::new(
+                    RuleId::StrictYamlFlow,
+                    Severity::Warning,
+                    "flow-style YAML (`[a, b]` or `{a: b}`) is valid YAML, but the reference validator's strict parser rejects it: write the list or mapping in block style",
+                )
+                .at(line, 1),
+            );
+        }
+    }
+    // A command is named by its path, and Claude Code describes one without a description by
+    // its first line (the fallback says so).
+    if !skill.command {
+        name_rules(skill, profile, &mut out);
+    }
+    if !skill.command || skill.frontmatter.get("description").is_some() {
+        description_rules(skill, profile, &mut out);
+    }
+    compatibility_rule(fm, profile, &mut out);
     if skill.kind() == SkillKind::Executable {
         entry_rule(skill, profile, &mut out);
     } else if profile == Profile::LazySkills
@@ -216,10 +265,14 @@ fn lowercase(s: &str) -> Cow<'_, str> {
 fn named<'s>(skill: &'s Skill, profile: Profile, out: &mut Vec<Diagnostic>) -> Option<&'s str> {
     let fm = &skill.frontmatter;
     let line = fm.line_of("name");
-    // Claude Code and Codex list a skill without a name under its folder's name.
+    // Claude Code, Codex, Copilot, Cline and OpenClaw list a skill without a name under its
+    // folder's name; Qwen Code skips it.
     let by_folder = match profile {
-        Profile::ClaudeCode => Some("Claude Code"),
-        Profile::Codex => Some("Codex"),
+        Profile::ClaudeCode
+        | Profile::Codex
+        | Profile::Copilot
+        | Profile::Cline
+        | Profile::Openclaw => profile.agent_name(),
         _ => None,
     };
     match (&fm.name, fm.get("name")) {
@@ -287,7 +340,11 @@ fn name_characters<'n>(
         out.push(
             Diagnostic::new(
                 RuleId::NameFormat,
-                Severity::Error,
+                if client_lists_name(profile, name) {
+                    Severity::Warning
+                } else {
+                    Severity::Error
+                },
                 format!(
                     "the name `{name}` must use only lowercase letters, digits and hyphens: write `{}`",
                     suggestion()
@@ -300,7 +357,11 @@ fn name_characters<'n>(
         out.push(
             Diagnostic::new(
                 RuleId::NameHyphens,
-                Severity::Error,
+                if client_lists_name(profile, name) {
+                    Severity::Warning
+                } else {
+                    Severity::Error
+                },
                 format!(
                     "the name `{name}` starts or ends with a hyphen or has two in a row: write `{}`",
                     suggestion()
@@ -339,7 +400,7 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
     if dir != name {
         let sev = match profile {
             Profile::Spec | Profile::Opencode => Severity::Error,
-            Profile::ClaudeCode | Profile::Codex | Profile::LazySkills => Severity::Warning,
+            _ => Severity::Warning,
         };
         out.push(
             Diagnostic::new(
@@ -374,6 +435,20 @@ fn name_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
             )
             .at_line(line),
         );
+    }
+}
+
+/// Whether the profile's client lists a skill under a name the spec refuses (capitals, other
+/// characters, stray hyphens): Copilot, Cline and OpenClaw list it as written (their captures
+/// list `UpperCase-Skill`); Qwen Code takes any letters, digits, `_`, `:`, `.` and `-`
+/// (`validateSkillName`). Such a name is then a warning, not an error.
+fn client_lists_name(profile: Profile, name: &str) -> bool {
+    match profile {
+        Profile::Copilot | Profile::Cline | Profile::Openclaw => true,
+        Profile::QwenCode => name
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | ':' | '.' | '-')),
+        _ => false,
     }
 }
 
@@ -637,17 +712,31 @@ fn description_words(desc: &str) -> (usize, bool, bool) {
     (words, cue_word, first_person)
 }
 
-fn description_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
+/// The description's text; `None`, with the finding, when it is missing or empty (Claude Code
+/// and Copilot fall back on the body, Cline needs none).
+fn description_text<'s>(
+    skill: &'s Skill,
+    profile: Profile,
+    out: &mut Vec<Diagnostic>,
+) -> Option<&'s str> {
     let fm = &skill.frontmatter;
     let line = fm.line_of("description");
-    // Claude Code lists a skill without a description under its body's first line.
-    let (severity, fallback) = if profile == Profile::ClaudeCode {
-        (
+    // Claude Code and Copilot list a skill without a description under its body's first
+    // paragraph; Cline lists names only and needs none.
+    let (severity, fallback) = match profile {
+        Profile::ClaudeCode => (
             Severity::Warning,
             ": Claude Code lists it under the first line of its body (listed-by-fallback)",
-        )
-    } else {
-        (Severity::Error, "")
+        ),
+        Profile::Copilot => (
+            Severity::Warning,
+            ": GitHub Copilot CLI lists it under the first paragraph of its body (listed-by-fallback)",
+        ),
+        Profile::Cline => (
+            Severity::Warning,
+            ": Cline lists skills by name alone and loads it, but the other agents skip it",
+        ),
+        _ => (Severity::Error, ""),
     };
     let Some(field) = fm.get("description") else {
         out.push(
@@ -660,10 +749,10 @@ fn description_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>)
             )
             .at(1, 1),
         );
-        return;
+        return None;
     };
-    let desc = match fm.description() {
-        Some(d) if !d.trim().is_empty() => d,
+    match fm.description() {
+        Some(d) if !d.trim().is_empty() => Some(d),
         _ => {
             if !field.value.is_array() && !field.value.is_object() {
                 out.push(
@@ -677,8 +766,16 @@ fn description_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>)
                     .at_line(line),
                 );
             }
-            return;
+            None
         }
+    }
+}
+
+fn description_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
+    let fm = &skill.frontmatter;
+    let line = fm.line_of("description");
+    let Some(desc) = description_text(skill, profile, out) else {
+        return;
     };
     let len = desc.chars().count();
     if len > MAX_DESCRIPTION {

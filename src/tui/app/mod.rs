@@ -179,6 +179,8 @@ pub struct App {
     pub size: Rect,
     pub ticks: u64,
     pub watching: Watching,
+    /// What `skillscope verify` found, for the Prompt screen.
+    pub verify: crate::tui::state::parts::VerifyInfo,
     tx: std::sync::mpsc::Sender<Event>,
     /// What the run loop is asked to do: quit, open the editor, copy.
     pub requests: Requests,
@@ -214,6 +216,17 @@ impl App {
     }
 
     fn blank(spec: LibrarySpec, opts: Options, tx: std::sync::mpsc::Sender<Event>) -> App {
+        // The cache's results; the clients on PATH only for the user's own run, not for tests
+        // in a folder of their own.
+        let verify = crate::tui::state::parts::VerifyInfo::load(
+            opts.cache_path
+                .as_deref()
+                .and_then(std::path::Path::parent)
+                .map_or_else(crate::core::verify::store::VerifyStore::open, |d| {
+                    crate::core::verify::store::VerifyStore::at(d.join("verify.json"))
+                }),
+            opts.home.is_none(),
+        );
         App {
             rescan: Rescan::new(spec),
             lib: Arc::new(Library::default()),
@@ -257,6 +270,7 @@ impl App {
             size: Rect::new(0, 0, 80, 24),
             ticks: 0,
             watching: Watching::new(opts.watch),
+            verify,
             tx,
             requests: Requests::default(),
         }
@@ -307,6 +321,8 @@ impl App {
             agent: self.screens.prompt.agent(),
             format: self.screens.prompt.format,
             window: self.screens.prompt.window(),
+            client_model: self.client_model(),
+            verify: &self.verify,
             message: &self.screens.test.message,
             test_ready: self.test_ready(),
             embedding: &self.matching.embedding,

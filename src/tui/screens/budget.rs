@@ -129,6 +129,9 @@ fn percent(ratio: f64) -> String {
     }
 }
 
+/// The biggest skills keep their header and one row, however many agents there are.
+const TOP_MIN: u16 = 4;
+
 /// The areas of the screen: per turn, when loaded, per agent, per source (wide only), the
 /// biggest skills.
 struct Parts {
@@ -142,10 +145,11 @@ struct Parts {
 fn parts(area: Rect) -> Parts {
     let agents_h = u16::try_from(crate::core::agents::model::MODELS.len()).unwrap_or(7) + 2;
     if area.width >= WIDE {
+        let agents_h = agents_h.min(area.height.saturating_sub(5 + TOP_MIN).max(3));
         let [row1, row2, top] = Layout::vertical([
             Constraint::Length(6),
             Constraint::Length(agents_h),
-            Constraint::Min(3),
+            Constraint::Min(TOP_MIN),
         ])
         .areas(area);
         let [turn, loaded] =
@@ -162,11 +166,12 @@ fn parts(area: Rect) -> Parts {
             top,
         }
     } else {
+        let agents_h = agents_h.min(area.height.saturating_sub(5 + 4 + TOP_MIN).max(3));
         let [turn, loaded, agents, top] = Layout::vertical([
             Constraint::Length(6),
             Constraint::Length(4),
             Constraint::Length(agents_h),
-            Constraint::Min(3),
+            Constraint::Min(TOP_MIN),
         ])
         .areas(area);
         Parts {
@@ -436,7 +441,24 @@ fn per_agent(frame: &mut Frame, area: Rect, view: &View<'_>, budget: &Budget) {
         .iter()
         .map(|b| agent_row(b, scale, view.window(), usize::from(inner.width) / 2))
         .collect();
-    frame.render_widget(Paragraph::new(bars(&rows, inner, view)).block(block), area);
+    let room = usize::from(inner.height);
+    let mut lines = bars(&rows, inner, view);
+    if lines.len() > room {
+        // The agents that do not fit are named on the last line rather than cut silently.
+        let shown = room.saturating_sub(1);
+        let rest: Vec<&str> = rows[shown..].iter().map(|r| r.label.as_str()).collect();
+        lines.truncate(shown);
+        let more = format!(
+            "+{} more: {} (a taller window shows them)",
+            rest.len(),
+            rest.join(", ")
+        );
+        lines.push(Line::from(Span::styled(
+            truncate(&more, usize::from(inner.width)),
+            t.dim(),
+        )));
+    }
+    frame.render_widget(Paragraph::new(lines).block(block), area);
 }
 
 /// An agent's bar: its tokens on the scale of the largest listing, and its figures, as many as

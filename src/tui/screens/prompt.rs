@@ -22,17 +22,17 @@ use std::path::PathBuf;
 /// Listing formats offered by the prompt preview, tiers and context windows.
 pub const FORMATS: [Format; Format::ALL.len()] = Format::ALL;
 
-/// The views the preview cycles through: every skill, then each agent's own.
-pub const AGENTS: [Option<Agent>; 8] = [
-    None,
-    Some(Agent::ClaudeCode),
-    Some(Agent::Codex),
-    Some(Agent::Opencode),
-    Some(Agent::Gemini),
-    Some(Agent::Goose),
-    Some(Agent::LazySkills),
-    Some(Agent::Generic),
-];
+/// The views the preview cycles through: every skill, then each agent's own (every agent of
+/// [`Agent::ALL`] but the last two, the folders given and the demo, which are no agent's view).
+pub const AGENTS: [Option<Agent>; Agent::ALL.len() - 1] = {
+    let mut out = [None; Agent::ALL.len() - 1];
+    let mut i = 0;
+    while i + 2 < Agent::ALL.len() {
+        out[i + 1] = Some(Agent::ALL[i]);
+        i += 1;
+    }
+    out
+};
 pub const TIERS: [Tier; 4] = Tier::ALL;
 pub const WINDOWS: [u64; 4] = [200_000, 1_000_000, 128_000, 32_000];
 
@@ -61,6 +61,8 @@ pub struct Prompt {
     pub model: usize,
     /// The window key was used: the window shown overrides the model's own.
     pub window_chosen: bool,
+    /// The listing box shows the last `skillscope verify` diff of this listing instead.
+    pub show_diff: bool,
 }
 
 impl Prompt {
@@ -87,6 +89,7 @@ impl Prompt {
             files_box: None,
             model: 0,
             window_chosen: false,
+            show_diff: false,
             // An agent's own format starts on that agent's view.
             agent: crate::core::agents::model::agent_of_format(format)
                 .and_then(|a| AGENTS.iter().position(|x| *x == Some(a)))
@@ -174,6 +177,11 @@ impl Prompt {
                 let shown: Vec<String> =
                     self.files.iter().map(|f| f.display().to_string()).collect();
                 self.files_box = Some(shown.join(" "));
+                return Outcome::Done;
+            }
+            Action::VerifyDiff => {
+                self.show_diff = !self.show_diff;
+                self.scroll = 0;
                 return Outcome::Done;
             }
             Action::CycleTier => self.tier = (self.tier + 1) % TIERS.len(),
@@ -283,7 +291,7 @@ pub fn text_width(body: Rect) -> usize {
 pub fn draw(frame: &mut Frame, area: Rect, view: &View<'_>, p: &Prompt) {
     let t = &view.theme;
     let [head, gauge, text_area, fates_area] = parts(area);
-    let settings = settings_title(p);
+    let settings = settings_title(p, view.client_model);
     let Some(preview) = view.preview.shown.as_ref() else {
         frame.render_widget(
             Paragraph::new(Line::from(Span::styled(" rendering the listing…", t.dim())))
@@ -292,13 +300,17 @@ pub fn draw(frame: &mut Frame, area: Rect, view: &View<'_>, p: &Prompt) {
         );
         return;
     };
-    match &p.files_box {
-        Some(text) => frame.render_widget(files_box(view, text), head),
-        None => frame.render_widget(
-            Paragraph::new(summary(preview, view, p))
-                .block(Block::bordered().title(Span::styled(settings, t.title()))),
-            head,
-        ),
+    if let Some(text) = &p.files_box {
+        frame.render_widget(files_box(view, text), head);
+    } else {
+        let mut block = Block::bordered().title(Span::styled(settings, t.title()));
+        let status = p
+            .agent()
+            .map(|a| verify_status(view, a, &preview.listing.text).0);
+        if let Some(status) = status.filter(|s| !s.is_empty()) {
+            block = block.title_bottom(Line::from(Span::styled(status, t.dim())));
+        }
+        frame.render_widget(Paragraph::new(summary(preview, view, p)).block(block), head);
     }
     budget_gauge(frame, gauge, preview, view);
     listing_text(frame, text_area, area, preview, view, p);
@@ -306,14 +318,28 @@ pub fn draw(frame: &mut Frame, area: Rect, view: &View<'_>, p: &Prompt) {
 }
 
 /// The settings in the head box's title.
-fn settings_title(p: &Prompt) -> String {
+fn settings_title(p: &Prompt, model: Option<&crate::core::agents::client::ClientModel>) -> String {
+    // The window the listing is priced on: the client model's own unless one was chosen.
+    let window = match model.filter(|_| !p.window_chosen) {
+        Some(m) => m.context_window as u64,
+        None => p.window(),
+    };
+    // The format is named when it is not the agent's own.
+    let format = FORMATS[p.format];
+    let own = p
+        .agent()
+        .is_some_and(|a| crate::core::agents::model::model(a).format == format);
     let mut settings = format!(
-        " Prompt · {} · mode {} · {} · tier {} · window {} ",
+        " Prompt · {} · mode {}{} · tier {} · window {} ",
         p.agent().map_or("every skill", Agent::as_str),
         p.mode.as_str(),
-        FORMATS[p.format].as_str(),
+        if own {
+            String::new()
+        } else {
+            format!(" · {}", format.as_str())
+        },
         TIERS[p.tier].as_str(),
-        thousands(p.window())
+        thousands(window)
     );
     if !p.files.is_empty() {
         settings.push_str(&format!("· {} open ", files_label(&p.files)));
@@ -384,7 +410,11 @@ fn turn_parts(preview: &Preview) -> String {
             " · + {} tool {} tok = {} per turn",
             tool.name,
             thousands(u64::from(tool.tokens)),
-            thousands(u64::from(preview.tokens + tool.tokens))
+            thousands(u64::from(if tool.holds_listing {
+                tool.tokens
+            } else {
+                preview.tokens + tool.tokens
+            }))
         ));
     }
     s
@@ -466,15 +496,65 @@ fn listing_text(
     }
     let first = wrapped.line_at(scroll).0 + 1;
     let last = wrapped.line_at(scroll + height.max(1) - 1).0 + 1;
-    frame.render_widget(
-        Paragraph::new(lines).block(Block::bordered().title(format!(
-            " What the system prompt holds · lines {}–{} of {} ",
-            first.min(total_lines),
-            last.min(total_lines),
-            thousands(total_lines as u64)
-        ))),
-        text_area,
+    let verified = p.agent().map(|a| verify_status(view, a, &l.text));
+    if let (true, Some((_, Some(diff)))) = (p.show_diff, &verified) {
+        let rows: Vec<Line> = diff
+            .lines()
+            .skip(usize::from(p.scroll))
+            .take(height)
+            .map(|l| {
+                let style = match l.chars().next() {
+                    Some('-') => t.error(),
+                    Some('+') => t.on(),
+                    _ => t.dim(),
+                };
+                Line::from(Span::styled(truncate(l, text_w), style))
+            })
+            .collect();
+        frame.render_widget(
+            Paragraph::new(rows).block(Block::bordered().title(
+                " The last verify's diff: the client's listing (-) against skillscope's (+) · d: the listing ",
+            )),
+            text_area,
+        );
+        return;
+    }
+    let mut block = Block::bordered().title(format!(
+        " What the system prompt holds · lines {}–{} of {} ",
+        first.min(total_lines),
+        last.min(total_lines),
+        thousands(total_lines as u64)
+    ));
+    if let Some(note) = p.agent().and_then(|a| view.verify.version_note(a)) {
+        block = block.title_bottom(Line::from(Span::styled(format!(" {note} "), t.warning())));
+    }
+    frame.render_widget(Paragraph::new(lines).block(block), text_area);
+}
+
+/// What the head box's foot says about `skillscope verify` for `agent`'s listing `text`: the
+/// last result for this very listing and the client version it ran ("" when there is none);
+/// and the diff, when the result differed.
+fn verify_status(view: &View<'_>, agent: Agent, text: &str) -> (String, Option<String>) {
+    let Some(v) = view.verify.result(agent, text) else {
+        return (String::new(), None);
+    };
+    if v.identical {
+        let status = format!(
+            " verified: identical to {} {} ({} tokens) ",
+            agent.as_str(),
+            v.version,
+            thousands(u64::from(v.client_tokens))
+        );
+        return (status, None);
+    }
+    let status = format!(
+        " verified: differs from {} {} ({} vs {} tokens) · d: the diff ",
+        agent.as_str(),
+        v.version,
+        thousands(u64::from(v.client_tokens)),
+        thousands(u64::from(v.predicted_tokens))
     );
+    (status, Some(v.diff.clone()))
 }
 
 /// Every skill's fate, the ones that lost something first.

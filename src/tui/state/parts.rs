@@ -1,6 +1,6 @@
 //! The app's state beside its screens, in small parts: the rules' findings, the switches, the
-//! managing flows' settings, the models, the config's notes, the footer and what the run loop
-//! is asked to do.
+//! managing flows' settings, the models, the config's notes, what `skillscope verify` found, the
+//! footer and what the run loop is asked to do.
 
 use crate::core::agents::AgentSwitches;
 use crate::core::diagnostic::{Counts, Diagnostic};
@@ -205,4 +205,49 @@ pub struct Requests {
     pub clipboard: Option<String>,
     /// Paint every cell again at the next frame.
     pub redraw: bool,
+}
+
+/// What the Prompt screen says about `skillscope verify`: the results remembered in the cache,
+/// and the version of each agent's client installed on `PATH` (read from its npm package once,
+/// when the app starts; nothing is run).
+#[derive(Debug, Default)]
+pub struct VerifyInfo {
+    /// The remembered results.
+    pub store: crate::core::verify::store::VerifyStore,
+    /// The clients found on `PATH`, with their versions.
+    pub installed: Vec<(Agent, String)>,
+}
+
+impl VerifyInfo {
+    /// The results in `store` (the cache's `verify.json`), and with `look`, the clients on
+    /// `PATH`.
+    pub fn load(store: crate::core::verify::store::VerifyStore, look: bool) -> VerifyInfo {
+        let path = std::env::var_os("PATH").filter(|_| look);
+        let installed = path.map_or_else(Vec::new, |path| {
+            crate::core::verify::agents()
+                .filter_map(|a| {
+                    let c = crate::core::verify::client(a)?;
+                    Some((a, c.installed(&path)?.version))
+                })
+                .collect()
+        });
+        VerifyInfo { store, installed }
+    }
+
+    /// "modelled on X 2.1.332; installed 2.1.400", when the agent's installed client is not the
+    /// version its model was captured from.
+    pub fn version_note(&self, agent: Agent) -> Option<String> {
+        let (_, version) = self.installed.iter().find(|(a, _)| *a == agent)?;
+        crate::core::verify::client(agent)?.version_note(version)
+    }
+
+    /// The last result for `agent` whose listing was `listing`.
+    pub fn result(
+        &self,
+        agent: Agent,
+        listing: &str,
+    ) -> Option<&crate::core::verify::store::Verified> {
+        self.store
+            .latest(agent.as_str(), &crate::core::text::text(listing))
+    }
 }

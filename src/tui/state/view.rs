@@ -4,6 +4,7 @@
 //! never from the app, so the screens sit below it.
 
 use crate::core::Library;
+use crate::core::agents::client::ClientModel;
 use crate::core::agents::has_switches;
 use crate::core::agents::view::Seen;
 use crate::core::budget;
@@ -12,7 +13,9 @@ use crate::core::rules::Profile;
 use crate::core::source::Agent;
 use crate::core::tokens::{Encoding, SkillTokens};
 use crate::tui::action::Screen;
-use crate::tui::state::parts::{ConfigInfo, Findings, Footer, Keys, Models, Switches, Usage};
+use crate::tui::state::parts::{
+    ConfigInfo, Findings, Footer, Keys, Models, Switches, Usage, VerifyInfo,
+};
 use crate::tui::state::work::{Counting, Embedding, PreviewJob, Rescan};
 use crate::tui::theme::Theme;
 use ratatui::layout::Rect;
@@ -51,6 +54,10 @@ pub struct View<'a> {
     pub format: usize,
     /// The context window of the preview, in tokens.
     pub window: u64,
+    /// The model the agent in view runs, where its listing budget depends on it.
+    pub client_model: Option<&'static ClientModel>,
+    /// What `skillscope verify` found.
+    pub verify: &'a VerifyInfo,
     /// The Test box's message.
     pub message: &'a str,
     /// The Test box can answer: the index it needs is in.

@@ -10,7 +10,7 @@ use super::MAX_PROCESSES;
 use super::filter;
 use super::namespaces::{Message, Spec};
 use landlock::{
-    ABI, Access, AccessFs, AccessNet, BitFlags, PathBeneath, PathFd, Ruleset, RulesetAttr,
+    ABI, Access, AccessFs, AccessNet, BitFlags, NetPort, PathBeneath, PathFd, Ruleset, RulesetAttr,
     RulesetCreatedAttr, Scope, path_beneath_rules,
 };
 use nix::errno::Errno;
@@ -64,6 +64,9 @@ const PRIVATE: [(&str, &str); 3] = [
 /// the terminals (`/dev/pts`) a probe must not open.
 const HIDDEN: [&str; 3] = ["/run", "/var/run", "/dev/pts"];
 const HIDDEN_OPTIONS: &str = "size=1m,nr_inodes=1024,mode=0755";
+/// An isolated run's private home: what a client writes at its first start (its state, caches,
+/// session logs).
+const HOME_OPTIONS: &str = "size=256m,nr_inodes=65536,mode=0700";
 
 /// Runs the stage named by `args` (after [`super::STAGE_ARG`]); returns the exit code.
 pub fn stage(args: &[OsString]) -> i32 {
@@ -392,6 +395,8 @@ fn setup(spec: &Spec) -> Result<(), Failure> {
             error: "the probed folder holds /tmp".to_string(),
         });
     }
+    // After the private /tmp, which may hold them.
+    writable.extend(isolated(spec, &keep)?);
     for dir in HIDDEN {
         cover(Path::new(dir), HIDDEN_OPTIONS, &keep)?;
     }
@@ -436,12 +441,84 @@ fn setup(spec: &Spec) -> Result<(), Failure> {
             None::<&str>,
         ),
     )?;
-    limits(spec.cpu_secs)?;
+    // An isolated run's client maps gigabytes of stacks and heaps: its memory is not capped.
+    limits(spec.cpu_secs, spec.port.is_none())?;
     // The command must not read this process's memory (it holds nothing secret, but still).
     let _ = prctl::set_dumpable(false);
     let readable: Vec<PathBuf> = keep.iter().map(|(p, _)| p.clone()).collect();
-    landlock(&writable, &readable);
+    landlock(&writable, &readable, spec.port);
     at("no new privileges", prctl::set_no_new_privs())
+}
+
+/// What an isolated run adds: its loopback up (by this process, root of the namespace that owns
+/// the network, before the mounts are locked; the command cannot), its private home, and its
+/// project under a throwaway layer where the kernel allows one. Returns the writable places.
+fn isolated(spec: &Spec, keep: &[(PathBuf, File)]) -> Result<Vec<PathBuf>, Failure> {
+    if spec.port.is_some() {
+        at("bring up the loopback", super::loopback::up())?;
+    }
+    let mut writable = Vec::new();
+    if let Some(home) = &spec.private_home {
+        writable.push(private_home(&Spec::path(home), keep)?);
+    }
+    if let Some(dir) = spec.layered.as_deref().map(Spec::path)
+        && layer(&dir).is_ok()
+    {
+        writable.push(dir);
+    }
+    Ok(writable)
+}
+
+/// Lays a throwaway writable layer over `dir` (an overlay whose upper layer is in the private
+/// `/tmp`): the command writes there as it likes, nothing reaches the folder. Refused by kernels
+/// without overlays in user namespaces, and for paths an overlay's options cannot name; the
+/// folder stays read-only then.
+fn layer(dir: &Path) -> Result<(), Failure> {
+    let text = dir.to_string_lossy();
+    if text.contains([',', ':', '\\']) || !dir.is_dir() {
+        return Err(Failure {
+            step: "layer".to_string(),
+            error: "not a folder an overlay can name".to_string(),
+        });
+    }
+    let base = Path::new("/tmp/.skillscope-layer");
+    let (upper, work) = (base.join("upper"), base.join("work"));
+    at("make the layer", std::fs::create_dir_all(&upper))?;
+    at("make the layer", std::fs::create_dir_all(&work))?;
+    let options = format!(
+        "lowerdir={text},upperdir={},workdir={},userxattr",
+        upper.display(),
+        work.display()
+    );
+    at(
+        "mount the layer",
+        mount(
+            Some("overlay"),
+            dir,
+            Some("overlay"),
+            MsFlags::MS_NOSUID | MsFlags::MS_NODEV,
+            Some(options.as_str()),
+        ),
+    )
+}
+
+/// Mounts the isolated run's private home: an empty writable tmpfs at `home` (made inside the
+/// hidden folder holding it), with the kept paths below it bound back. Returns its path.
+fn private_home(home: &Path, keep: &[(PathBuf, File)]) -> Result<PathBuf, Failure> {
+    if keep.iter().any(|(k, _)| home.starts_with(k)) {
+        return Err(Failure {
+            step: "private home".to_string(),
+            error: format!("{} is inside a folder kept visible", home.display()),
+        });
+    }
+    at("make the private home", std::fs::create_dir_all(home))?;
+    if !cover(home, HOME_OPTIONS, keep)? {
+        return Err(Failure {
+            step: "private home".to_string(),
+            error: format!("{} is not a folder", home.display()),
+        });
+    }
+    Ok(home.to_path_buf())
 }
 
 /// Mounts an empty tmpfs over `dir` (when it is a real folder and holds none of `keep`), and
@@ -599,7 +676,7 @@ fn read_only(writable: &[PathBuf]) -> Result<(), Failure> {
 
 /// Resource limits, inherited by the command: CPU time, private memory, file size, tasks, no
 /// core dumps. Never above a hard limit already in place.
-fn limits(cpu_secs: u64) -> Result<(), Failure> {
+fn limits(cpu_secs: u64, cap_memory: bool) -> Result<(), Failure> {
     let set = |resource: Resource, soft: u64, hard: u64| {
         let (_, now) = getrlimit(resource).map_err(|e| Failure {
             step: format!("read {resource:?}"),
@@ -613,7 +690,9 @@ fn limits(cpu_secs: u64) -> Result<(), Failure> {
     };
     // SIGXCPU at the soft limit, SIGKILL a second later.
     set(Resource::RLIMIT_CPU, cpu_secs, cpu_secs.saturating_add(1))?;
-    set(Resource::RLIMIT_DATA, DATA_LIMIT, DATA_LIMIT)?;
+    if cap_memory {
+        set(Resource::RLIMIT_DATA, DATA_LIMIT, DATA_LIMIT)?;
+    }
     set(Resource::RLIMIT_FSIZE, FILE_SIZE_LIMIT, FILE_SIZE_LIMIT)?;
     set(Resource::RLIMIT_NPROC, TASK_LIMIT, TASK_LIMIT)?;
     set(Resource::RLIMIT_CORE, 0, 0)
@@ -624,7 +703,7 @@ fn limits(cpu_secs: u64) -> Result<(), Failure> {
 /// `/dev/null`); no ioctl on any device but `/dev/null`; no TCP, no abstract sockets or signals
 /// outside the sandbox. A second wall behind the mounts, so a kernel without it loses nothing
 /// the mounts promise.
-fn landlock(writable: &[PathBuf], readable: &[PathBuf]) {
+fn landlock(writable: &[PathBuf], readable: &[PathBuf], port: Option<u16>) {
     let abi = ABI::V9;
     let write = AccessFs::from_write(abi) & !BitFlags::from(AccessFs::IoctlDev);
     let read = AccessFs::ReadFile | AccessFs::ReadDir;
@@ -645,6 +724,10 @@ fn landlock(writable: &[PathBuf], readable: &[PathBuf]) {
         .and_then(|r| match PathFd::new("/dev/null") {
             Ok(null) => r.add_rule(PathBeneath::new(null, file)),
             Err(_) => Ok(r),
+        })
+        .and_then(|r| match port {
+            Some(p) => r.add_rule(NetPort::new(p, AccessNet::BindTcp | AccessNet::ConnectTcp)),
+            None => Ok(r),
         });
     if let Ok(r) = ruleset {
         let _ = r.restrict_self();

@@ -46,6 +46,16 @@ pub(super) struct Spec {
     /// What stays readable where it is inside a hidden folder: the skill folder, the program
     /// and the installation it belongs to.
     pub reveal: Vec<Vec<u8>>,
+    /// An isolated run's home: a private writable tmpfs mounted there (the reveals inside it
+    /// bound back read-only).
+    #[serde(default)]
+    pub private_home: Option<Vec<u8>>,
+    /// An isolated run's port: the loopback is brought up, and TCP reaches this port only.
+    #[serde(default)]
+    pub port: Option<u16>,
+    /// An isolated run's project: writable through a throwaway layer.
+    #[serde(default)]
+    pub layered: Option<Vec<u8>>,
 }
 
 /// The top-level folders a probe may read: the system (programs, libraries, configuration,
@@ -156,24 +166,33 @@ fn stage_spec(spec: &RunSpec) -> Spec {
     ));
     let bytes = |p: &std::ffi::OsStr| p.as_bytes().to_vec();
     let user_home = dirs::home_dir();
+    let mut env = environment(&home);
+    let mut reveal = revealed(spec, user_home.as_deref());
+    if let Some(iso) = &spec.isolated {
+        env.retain(|(k, _)| k != "HOME" && !iso.env.iter().any(|(n, _)| n == k));
+        env.push(("HOME".into(), iso.home.clone().into_os_string()));
+        env.extend(iso.env.iter().cloned());
+        reveal.extend(iso.reveal.iter().cloned());
+    }
     Spec {
         program: bytes(spec.program.as_os_str()),
         args: spec.args.iter().map(|a| bytes(a)).collect(),
         cwd: bytes(spec.cwd.as_os_str()),
-        env: environment(&home)
-            .iter()
-            .map(|(k, v)| (bytes(k), bytes(v)))
-            .collect(),
+        env: env.iter().map(|(k, v)| (bytes(k), bytes(v))).collect(),
         home: bytes(home.as_os_str()),
         cpu_secs: spec.timeout.as_secs().saturating_add(1),
         hide: hidden_places(user_home.as_deref())
             .iter()
             .map(|p| bytes(p.as_os_str()))
             .collect(),
-        reveal: revealed(spec, user_home.as_deref())
-            .iter()
-            .map(|p| bytes(p.as_os_str()))
-            .collect(),
+        reveal: reveal.iter().map(|p| bytes(p.as_os_str())).collect(),
+        private_home: spec.isolated.as_ref().map(|i| bytes(i.home.as_os_str())),
+        port: spec.isolated.as_ref().map(|i| i.port),
+        layered: spec
+            .isolated
+            .as_ref()
+            .and_then(|i| i.layered.as_ref())
+            .map(|p| bytes(p.as_os_str())),
     }
 }
 

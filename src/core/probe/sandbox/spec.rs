@@ -79,6 +79,29 @@ pub struct RunSpec {
     /// Bytes kept of stdout and of stderr each; the rest is read and discarded.
     pub output_cap: usize,
     pub sandbox: Preference,
+    /// A run cut off from everything but its own loopback, with a home of its own (`skillscope
+    /// verify`). Only the namespaces mode runs it: where that mode cannot run, [`super::run`]
+    /// refuses (an error of kind `Unsupported` saying why) and nothing runs.
+    pub isolated: Option<Isolated>,
+}
+
+/// What an isolated run adds to the namespaces mode.
+#[derive(Debug, Clone, Default)]
+pub struct Isolated {
+    /// An empty, writable, private tmpfs is mounted here (the user's home folder, so that paths
+    /// below it are the user's), and `HOME` names it.
+    pub home: PathBuf,
+    /// Files and folders kept readable (read-only) where they are, inside a hidden folder or
+    /// the private home: skill folders, settings files, the client's installation.
+    pub reveal: Vec<PathBuf>,
+    /// Variables added to the minimal environment (replacing one of the same name).
+    pub env: Vec<(OsString, OsString)>,
+    /// The loopback interface is brought up, and TCP may bind and connect to this port only.
+    pub port: u16,
+    /// A folder (the project) the command may write to through a throwaway layer over it, where
+    /// the kernel allows overlays; read-only otherwise. Clients write next to their project
+    /// settings (opencode's `.opencode/.gitignore`).
+    pub layered: Option<PathBuf>,
 }
 
 /// Why the run ended.

@@ -1,0 +1,283 @@
+//! `skillscope verify`: runs the agent's own client, installed on `PATH`, once in the sandbox
+//! against skillscope's loopback mock, and compares the listing it sent with `prompt --agent`'s.
+//! Exit 0 identical, 1 differs, 2 the client is missing or could not be run (with why).
+
+use crate::cli::args::LibraryArgs;
+use crate::core::Agent;
+use crate::core::text::thousands;
+use crate::core::verify::{self, Client, Comparison, extract::Found};
+use clap::Args;
+use serde_json::json;
+use std::io::Write;
+use std::time::Duration;
+
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// The agent whose client to run: claude-code, codex, gemini or opencode [default: each of
+    /// them whose client is on PATH].
+    #[arg(long, value_parser = parse_client)]
+    pub agent: Option<Agent>,
+    /// The model the client runs (Claude Code: claude-opus-5-5, its default, or
+    /// claude-sonnet-4-5), as `prompt --model` takes it.
+    #[arg(long = "model", value_name = "MODEL")]
+    pub client_model: Option<String>,
+    /// Seconds the client may take for its turn.
+    #[arg(long, value_name = "SECS", default_value_t = 120)]
+    pub timeout: u64,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn parse_client(s: &str) -> Result<Agent, String> {
+    verify::agents().find(|a| a.as_str() == s).ok_or_else(|| {
+        let names: Vec<&str> = verify::agents().map(Agent::as_str).collect();
+        format!("verify runs the clients of {}, not `{s}`", names.join(", "))
+    })
+}
+
+/// What one agent's verify came to.
+struct Outcome {
+    client: &'static Client,
+    command: Option<std::path::PathBuf>,
+    version: Option<String>,
+    /// The comparison, or why there is none.
+    result: Result<(Comparison, String, String), String>,
+}
+
+impl Outcome {
+    fn code(&self) -> i32 {
+        match &self.result {
+            Ok((c, _, _)) => i32::from(!c.identical),
+            Err(_) => 2,
+        }
+    }
+}
+
+pub fn run(args: VerifyArgs, library: LibraryArgs) -> anyhow::Result<i32> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let agents: Vec<Agent> = if let Some(a) = args.agent {
+        vec![a]
+    } else {
+        let found: Vec<Agent> = verify::agents()
+            .filter(|&a| verify::client(a).is_some_and(|c| c.find(&path).is_some()))
+            .collect();
+        if found.is_empty() {
+            crate::cli::output::warn(
+                "no client is on PATH: install one (`npm install -g @anthropic-ai/claude-code`, \
+                 `@openai/codex`, `@google/gemini-cli` or `opencode-ai`) or name it with --agent",
+            );
+            return Ok(2);
+        }
+        found
+    };
+    let mut outcomes = Vec::new();
+    for agent in agents {
+        let client = verify::client(agent)
+            .ok_or_else(|| anyhow::anyhow!("verify cannot run {}'s client", agent.as_str()))?;
+        outcomes.push(one(client, &args, &library, &path)?);
+    }
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let all: Vec<serde_json::Value> = outcomes.iter().map(json_of).collect();
+        let v = if all.len() == 1 {
+            all.into_iter().next().unwrap_or_default()
+        } else {
+            serde_json::Value::Array(all)
+        };
+        crate::cli::output::write_json(&mut out, &v)?;
+        writeln!(out)?;
+    } else {
+        for o in &outcomes {
+            out.write_all(text_of(o).as_bytes())?;
+        }
+    }
+    out.flush()?;
+    Ok(outcomes.iter().map(Outcome::code).max().unwrap_or(2))
+}
+
+/// Runs one client and compares.
+fn one(
+    client: &'static Client,
+    args: &VerifyArgs,
+    library: &LibraryArgs,
+    path: &std::ffi::OsStr,
+) -> anyhow::Result<Outcome> {
+    let mut outcome = Outcome {
+        client,
+        command: client.find(path),
+        version: None,
+        result: Err(String::new()),
+    };
+    let (lib, predicted) =
+        crate::cli::prompt::predicted(client.agent, args.client_model.as_deref(), library)?;
+    let passed: Vec<(std::ffi::OsString, std::ffi::OsString)> = verify::passed_variables(client)
+        .into_iter()
+        .filter_map(|v| std::env::var_os(v).map(|x| (v.into(), x)))
+        .collect();
+    let setup = verify::Setup {
+        path: path.to_os_string(),
+        home: dirs::home_dir(),
+        cwd: std::env::current_dir()?,
+        model: args.client_model.clone(),
+        add_dirs: library.add_dir.clone(),
+        timeout: Duration::from_secs(args.timeout),
+        passed,
+    };
+    let report = verify::plan(client, &lib, &setup).and_then(|plan| {
+        let me = std::env::current_exe()
+            .map_err(|e| verify::VerifyError::NoSandbox(format!("no skillscope binary: {e}")))?;
+        verify::run(&plan, &me)
+    });
+    let report = match report {
+        Ok(r) => r,
+        Err(e) => {
+            outcome.result = Err(e.to_string());
+            return Ok(outcome);
+        }
+    };
+    if std::env::var_os("SKILLSCOPE_VERIFY_DEBUG").is_some() {
+        eprintln!("{}", serde_json::to_string_pretty(&report)?);
+    }
+    outcome.version = verify::version_in(&report.version.stdout);
+    if let Some(e) = report.error {
+        outcome.result = Err(e);
+        return Ok(outcome);
+    }
+    let real = match verify::extract::listing(client, &report.requests) {
+        Found::Listing(l) => l,
+        Found::NoTurn => {
+            outcome.result = Err(unusable(client, &report));
+            return Ok(outcome);
+        }
+    };
+    let label = format!(
+        "{} {}",
+        client.command,
+        outcome.version.as_deref().unwrap_or("(version unknown)")
+    );
+    let cmp = verify::compare(&real, &predicted, &label);
+    remember(client, outcome.version.as_deref(), &predicted, &cmp);
+    outcome.result = Ok((cmp, real, predicted));
+    Ok(outcome)
+}
+
+/// Why the client's run gave no turn to compare: its exit, its last words.
+fn unusable(client: &Client, report: &verify::StageReport) -> String {
+    let run = &report.run;
+    let how = if let Some(e) = &run.error {
+        e.clone()
+    } else if run.timed_out {
+        "it did not finish in time".to_string()
+    } else {
+        match run.code {
+            Some(c) => format!("it exited with {c}"),
+            None => "a signal ended it".to_string(),
+        }
+    };
+    let last = run
+        .stderr
+        .lines()
+        .chain(run.stdout.lines())
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .map(|l| format!(": {}", crate::core::text::line(l.trim())))
+        .unwrap_or_default();
+    format!(
+        "{} sent no turn to the mock ({} requests): {how}{last}",
+        client.name,
+        report.requests.len()
+    )
+}
+
+/// Keeps the result in the cache for the app's Prompt screen.
+fn remember(client: &Client, version: Option<&str>, predicted: &str, cmp: &Comparison) {
+    let mut store = verify::store::VerifyStore::open();
+    store.record(verify::store::Verified {
+        agent: client.agent.as_str().to_string(),
+        version: version.unwrap_or("unknown").to_string(),
+        listing: verify::store::fingerprint(predicted),
+        identical: cmp.identical,
+        client_tokens: cmp.client_tokens,
+        predicted_tokens: cmp.predicted_tokens,
+        diff: cmp.diff.clone(),
+        at: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs()),
+    });
+    if let Err(e) = store.save() {
+        crate::cli::output::warn(format_args!("cannot remember the verify result: {e}"));
+    }
+}
+
+fn version_note(o: &Outcome) -> Option<String> {
+    o.version.as_deref().and_then(|v| o.client.version_note(v))
+}
+
+fn text_of(o: &Outcome) -> String {
+    let c = o.client;
+    let ran = if o.result.is_ok() {
+        ", sandboxed against skillscope's mock"
+    } else {
+        ""
+    };
+    let mut s = match (&o.command, &o.version) {
+        (Some(cmd), Some(v)) => format!("{} {v} ({}){ran}\n", c.name, crate::core::text::path(cmd)),
+        (Some(cmd), None) => format!("{} ({}){ran}\n", c.name, crate::core::text::path(cmd)),
+        (None, _) => format!("{}\n", c.name),
+    };
+    if let Some(n) = version_note(o) {
+        s.push_str(&format!("note: {n}\n"));
+    }
+    match &o.result {
+        Ok((cmp, _, _)) if cmp.identical => s.push_str(&format!(
+            "identical ({} tokens, o200k)\n",
+            thousands(u64::from(cmp.client_tokens))
+        )),
+        Ok((cmp, _, _)) => {
+            s.push_str(&format!(
+                "differs from line {}: {} {} tokens, skillscope {} tokens (o200k)\n",
+                cmp.first_difference.unwrap_or(1),
+                c.command,
+                thousands(u64::from(cmp.client_tokens)),
+                thousands(u64::from(cmp.predicted_tokens)),
+            ));
+            s.push_str(&crate::core::text::text(&cmp.diff));
+            if !cmp.diff.ends_with('\n') {
+                s.push('\n');
+            }
+        }
+        Err(why) => s.push_str(&format!("unusable: {}\n", crate::core::text::line(why))),
+    }
+    s
+}
+
+fn json_of(o: &Outcome) -> serde_json::Value {
+    let (status, reason, cmp, real, predicted) = match &o.result {
+        Ok((c, r, p)) => (
+            if c.identical { "identical" } else { "differs" },
+            None,
+            Some(c),
+            Some(r),
+            Some(p),
+        ),
+        Err(why) => ("unusable", Some(why), None, None, None),
+    };
+    json!({
+        "agent": o.client.agent.as_str(),
+        "client": o.client.name,
+        "command": o.command,
+        "version": o.version,
+        "modelled": o.client.modelled(),
+        "version_note": version_note(o),
+        "status": status,
+        "exit_code": o.code(),
+        "reason": reason,
+        "client_tokens": cmp.map(|c| c.client_tokens),
+        "predicted_tokens": cmp.map(|c| c.predicted_tokens),
+        "first_difference": cmp.and_then(|c| c.first_difference),
+        "diff": cmp.map(|c| c.diff.as_str()),
+        "listing": real,
+        "predicted": predicted,
+    })
+}

@@ -1,0 +1,152 @@
+//! GitHub Copilot CLI 1.0.102's listing, as its captures show it (the listing is built in its
+//! native `runtime.node`; `tests/fixtures/agents/NEW-AGENTS.md`): skills in the order its folders
+//! are read (the project's `.github/skills`, `.agents/skills`, `.claude/skills`, each from the
+//! working folder up to the repository root, then `~/.copilot/skills`, `~/.agents/skills`), by
+//! name in byte order within a folder, its built-in skills last; each entry names its group.
+//! Entries are written whole while they fit its budget; every name after that goes on one line.
+
+use super::format::Budget;
+use super::format::{BudgetUnit, Folders, Parts};
+use super::formats::{Fit, FormatSpec, Frame};
+use super::own::{self, Item, name_and_description, safe_line, safe_text, xml_escape};
+use super::record::{Fate, Listing, ListingOptions};
+use crate::core::library::Library;
+use crate::core::skill::Skill;
+use crate::core::source::Scope;
+
+/// The most characters the whole entries may take. Native and not read: its capture wrote 37
+/// entries of 401 characters (14,837) and not a 38th (15,238).
+pub(super) const BUDGET_CHARS: usize = super::format::COPILOT_BUDGET_CHARS;
+
+/// The line that closes the listing with the names that did not fit.
+const MORE: &str = "Additional skills available (invoke by name): ";
+
+/// What it says when nothing is listed (a string of its binary; not captured).
+pub const NOTHING: &str = "No skills available.";
+
+/// Copilot's format.
+pub static COPILOT: FormatSpec = FormatSpec {
+    id: "copilot",
+    summary: "<skill> with name, description, group, in folder order",
+    budget_percent: None,
+    budget_unit: BudgetUnit::Chars,
+    fit: Fit::Trimming,
+    entry_cap: None,
+    tiers_by_count: false,
+    order: super::formats::Order::Library,
+    empty_description: true,
+    frame: Frame::Wrapped {
+        open: "<available_skills>",
+        close: "</available_skills>",
+    },
+    parts: |skill, _: &Folders| Parts {
+        name: safe_line(&xml_escape(name_and_description(skill).0)),
+        alias: None,
+        description: description(skill),
+        path: group(skill).to_string(),
+        root: None,
+    },
+    line: |p, d| entry(&p.name, d.unwrap_or(""), &p.path),
+};
+
+/// The group Copilot names a skill's folder by.
+fn group(skill: &Skill) -> &'static str {
+    match skill.scope {
+        Scope::Project => "project",
+        _ => "user",
+    }
+}
+
+/// A description as listed: its line breaks and spaces kept, the line breaks at its end dropped,
+/// escaped.
+fn description(skill: &Skill) -> String {
+    let d = name_and_description(skill).1.trim_end_matches(['\n', '\r']);
+    safe_text(&xml_escape(d))
+}
+
+fn entry(name: &str, description: &str, group: &str) -> String {
+    format!(
+        "<skill>\n  <name>{name}</name>\n  <description>{description}</description>\n  <location>{group}</location>\n</skill>\n"
+    )
+}
+
+/// Where a skill's folder comes in Copilot's reading: the project's `.github/skills`, then
+/// `.agents/skills`, then `.claude/skills` (each nearest the working folder first), then
+/// `~/.copilot/skills`, `~/.agents/skills`; folders given by hand after them.
+pub fn folder_rank(skill: &Skill) -> (u8, isize) {
+    let root: &std::path::Path = &skill.root;
+    let depth = isize::try_from(root.components().count()).unwrap_or(isize::MAX);
+    match skill.scope {
+        Scope::Project if root.ends_with(".github/skills") => (0, -depth),
+        Scope::Project if root.ends_with(".agents/skills") => (1, -depth),
+        Scope::Project => (2, -depth),
+        Scope::User if root.ends_with(".copilot/skills") => (3, 0),
+        Scope::User => (4, 0),
+        _ => (5, 0),
+    }
+}
+
+/// Copilot lists a skill with a name (its folder's when it has none) and any description, an
+/// empty one too.
+fn listable(s: &Skill) -> bool {
+    s.frontmatter.parsed && !name_and_description(s).0.is_empty()
+}
+
+/// The listing (see the module's comment).
+pub(super) fn render(
+    lib: &Library,
+    enabled: &dyn Fn(usize) -> bool,
+    opts: &ListingOptions,
+) -> Listing {
+    let (dropped, mut keep) = own::candidates(lib, enabled, &listable);
+    keep.sort_by(|&a, &b| {
+        let (sa, sb) = (&lib.skills[a], &lib.skills[b]);
+        folder_rank(sa)
+            .cmp(&folder_rank(sb))
+            .then_with(|| sa.root.cmp(&sb.root))
+            .then_with(|| name_and_description(sa).0.cmp(name_and_description(sb).0))
+    });
+    let mut items: Vec<Item> = keep.iter().map(|&i| Item::skill(i)).collect();
+    items.extend(opts.builtins.iter().map(Item::builtin));
+    let budget = opts.budget().unwrap_or(Budget::chars(BUDGET_CHARS));
+    let mut text = String::from("<available_skills>\n");
+    let mut used = 0;
+    let mut more: Vec<String> = Vec::new();
+    for it in &mut items {
+        let (name, e) = match (it.index, it.builtin) {
+            (Some(i), _) => {
+                let s = &lib.skills[i];
+                let name = safe_line(&xml_escape(name_and_description(s).0));
+                let e = entry(&name, &description(s), group(s));
+                (name, e)
+            }
+            (None, Some(b)) => {
+                let name = xml_escape(b.name);
+                let e = entry(&name, &xml_escape(b.description), "builtin");
+                (name, e)
+            }
+            (None, None) => continue,
+        };
+        let cost = e.chars().count();
+        if more.is_empty() && used + cost <= budget.limit {
+            used += cost;
+            text.push_str(&e);
+        } else {
+            it.demote(
+                Fate::NameOnly,
+                format!("over the listing budget of {budget}: named on the closing line only"),
+            );
+            more.push(name);
+        }
+    }
+    if !more.is_empty() {
+        text.push_str(MORE);
+        text.push_str(&more.join(", "));
+        text.push('\n');
+    }
+    text.push_str("</available_skills>");
+    if items.is_empty() {
+        text = NOTHING.to_string();
+    }
+    own::finish(lib, text, Some(budget), used, dropped, items)
+}

@@ -1,0 +1,324 @@
+//! OpenClaw 2026.9.6's listing (`formatSkillCatalog` in `dist/skill-contract-*.mjs`,
+//! `prepareSkillsForPrompt` in `dist/skill-prompt-limits-*.mjs`; `tests/fixtures/agents/
+//! NEW-AGENTS.md`): every skill and eligible bundled skill sorted by name with
+//! `localeCompare(…, "en")`, each with its name, description and SKILL.md path (the home folder
+//! written `~`). At most 150 skills and 18,000 characters for the whole `## Skills` catalog: the
+//! full form when it fits; else the compact form, descriptions cut to the longest length in 4–220
+//! that fits (or left out), after dropping skills from the end while even names do not fit, with
+//! a note line before it.
+
+use super::format::Budget;
+use super::format::{BudgetUnit, Folders, Parts, utf16_len};
+use super::formats::{Fit, FormatSpec, Frame};
+use super::own::{self, Item, name_and_description, safe_line, safe_text, xml_escape};
+use super::record::{Fate, Listing, ListingOptions};
+use crate::core::collate::locale_cmp;
+use crate::core::library::Library;
+use crate::core::skill::Skill;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// `DEFAULT_MAX_SKILLS_PROMPT_CHARS`: the most the catalog may hold (UTF-16 units), its note
+/// and intro included.
+pub(super) const BUDGET_CHARS: usize = super::format::OPENCLAW_BUDGET_CHARS;
+/// `DEFAULT_MAX_SKILLS_IN_PROMPT`.
+pub const MAX_SKILLS: usize = 150;
+/// `COMPACT_DESCRIPTION_MIN_CHARS` and the longest compact description.
+const COMPACT_MIN: usize = 4;
+const COMPACT_MAX: usize = 220;
+
+/// OpenClaw's format.
+pub static OPENCLAW: FormatSpec = FormatSpec {
+    id: "openclaw",
+    summary: "<skill> with name, description, SKILL.md path (~ for home), sorted by name",
+    budget_percent: None,
+    budget_unit: BudgetUnit::Chars,
+    fit: Fit::Trimming,
+    entry_cap: None,
+    tiers_by_count: false,
+    order: super::formats::Order::Library,
+    empty_description: true,
+    frame: Frame::Wrapped {
+        open: "<available_skills>",
+        close: "</available_skills>",
+    },
+    parts: |skill, _: &Folders| Parts {
+        name: safe_line(&xml_escape(name_and_description(skill).0)),
+        alias: None,
+        description: safe_text(&xml_escape(name_and_description(skill).1)),
+        path: safe_line(&xml_escape(&location(skill))),
+        root: None,
+    },
+    line: |p, d| entry(&p.name, d, &p.path),
+};
+
+fn entry(name: &str, description: Option<&str>, location: &str) -> String {
+    let mut s = format!("  <skill>\n    <name>{name}</name>\n");
+    if let Some(d) = description {
+        s.push_str(&format!("    <description>{d}</description>\n"));
+    }
+    s.push_str(&format!("    <location>{location}</location>\n  </skill>"));
+    s
+}
+
+/// A skill's SKILL.md as OpenClaw shows it: absolute, links not resolved, a path in the home
+/// folder written `~/…` (`compactHomePath`).
+fn location(skill: &Skill) -> String {
+    let path = crate::core::paths::absolute(&skill.skill_md);
+    home_relative(&path)
+}
+
+fn home_relative(path: &Path) -> String {
+    match dirs::home_dir().and_then(|h| path.strip_prefix(h).ok().map(Path::to_path_buf)) {
+        Some(rest) if !rest.as_os_str().is_empty() => format!("~/{}", rest.display()),
+        _ => path.display().to_string(),
+    }
+}
+
+/// The folder of the installed `openclaw` package: the command on `PATH`, links resolved, is
+/// its `openclaw.mjs`; else npm's global folder.
+pub fn package_dir() -> &'static Path {
+    static FOUND: OnceLock<PathBuf> = OnceLock::new();
+    FOUND.get_or_init(|| {
+        std::env::var_os("PATH")
+            .and_then(|p| {
+                std::env::split_paths(&p)
+                    .map(|d| d.join("openclaw"))
+                    .filter(|c| c.is_file())
+                    .filter_map(|c| std::fs::canonicalize(c).ok())
+                    .find_map(|real| {
+                        let dir = real.parent()?;
+                        dir.join("package.json")
+                            .is_file()
+                            .then(|| dir.to_path_buf())
+                            .filter(|d| d.ends_with("node_modules/openclaw"))
+                    })
+            })
+            .unwrap_or_else(|| PathBuf::from("/usr/local/lib/node_modules/openclaw"))
+    })
+}
+
+/// Where a built-in skill is: below the package folder, or (`~/…`) below the home folder.
+fn builtin_location(name: &str) -> String {
+    let rel = super::openclaw_builtins::LOCATIONS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map_or("", |(_, l)| *l);
+    match rel.strip_prefix("~/") {
+        Some(_) => rel.to_string(),
+        None => home_relative(&package_dir().join(rel)),
+    }
+}
+
+/// OpenClaw lists a skill with a name (its folder's when it has none) and a description.
+fn listable(s: &Skill) -> bool {
+    let (name, description) = name_and_description(s);
+    !name.trim().is_empty() && !description.trim().is_empty()
+}
+
+/// One entry's parts, unescaped.
+struct Raw {
+    name: String,
+    description: String,
+    location: String,
+}
+
+/// `truncateSkillDescription`: white space collapsed, then over `max` UTF-16 units cut to
+/// `max - 3`, trimmed, and `...`.
+fn cut_description(d: &str, max: usize) -> String {
+    let normalized = d.split_whitespace().collect::<Vec<_>>().join(" ");
+    if utf16_len(&normalized) <= max {
+        return normalized;
+    }
+    let prefix = |units: usize| {
+        let mut used = 0;
+        let mut end = 0;
+        for (i, c) in normalized.char_indices() {
+            used += c.len_utf16();
+            if used > units {
+                break;
+            }
+            end = i + c.len_utf8();
+        }
+        normalized[..end].to_string()
+    };
+    if max <= 3 {
+        return prefix(max);
+    }
+    format!("{}...", prefix(max - 3).trim_end())
+}
+
+/// How the catalog is written: in full, or compact with descriptions of at most this many
+/// characters (0: none).
+#[derive(Clone, Copy, PartialEq)]
+enum Form {
+    Full,
+    Compact(usize),
+}
+
+/// The catalog as OpenClaw measures it (note, intro and entries) and its `<available_skills>`
+/// block.
+fn catalog(raws: &[Raw], total: usize, form: Form, note: bool) -> (String, String) {
+    let truncated = raws.len() < total;
+    let mut lines: Vec<String> = Vec::new();
+    let mut block = vec!["<available_skills>".to_string()];
+    for r in raws {
+        let d = match form {
+            Form::Full => Some(r.description.clone()),
+            Form::Compact(0) => None,
+            Form::Compact(n) => Some(cut_description(&r.description, n)).filter(|d| !d.is_empty()),
+        };
+        block.push(entry(
+            &xml_escape(&r.name),
+            d.map(|d| xml_escape(&d)).as_deref(),
+            &xml_escape(&r.location),
+        ));
+    }
+    block.push("</available_skills>".to_string());
+    let block = block.join("\n");
+    let shown = match form {
+        Form::Compact(0) => " (compact format, descriptions omitted)",
+        Form::Compact(_) => " (compact format, descriptions shortened)",
+        Form::Full => "",
+    };
+    if note && truncated {
+        lines.push(format!(
+            "\u{26a0}\u{fe0f} Skills truncated: included {} of {total}{shown}. Run `openclaw skills check` to audit.",
+            raws.len()
+        ));
+    } else if note && form != Form::Full {
+        lines.push(format!(
+            "\u{26a0}\u{fe0f} Skills catalog using compact format ({}). Run `openclaw skills check` to audit.",
+            shown.trim_start_matches(" (compact format, ").trim_end_matches(')')
+        ));
+    }
+    if raws.is_empty() {
+        return (lines.join("\n"), String::new());
+    }
+    let matches = match form {
+        Form::Compact(0) => "its name",
+        Form::Compact(_) => "its name or description",
+        Form::Full => "its description",
+    };
+    lines.push(format!(
+        "\n\nThe following skills provide specialized instructions for specific tasks.\nRead a skill's file at its listed location when the task matches {matches}.\nWhen a skill file references a relative path, resolve it against the skill directory (parent of SKILL.md / dirname of the path) and use that absolute path in tool commands.\n\n{block}"
+    ));
+    (lines.join("\n"), block)
+}
+
+/// The longest prefix of `raws` (in `lo..=hi`) for which `fits` holds, `lo` when none longer does.
+fn longest(mut lo: usize, mut hi: usize, fits: &dyn Fn(usize) -> bool) -> usize {
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        if fits(mid) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    lo
+}
+
+/// What `prepareSkillsForPrompt` keeps: how many entries, in which form, with the note or not.
+fn fit(raws: &[Raw], limit: usize) -> (usize, Form, bool) {
+    let total = raws.len();
+    let by_count = total.min(MAX_SKILLS);
+    let within = |n: usize, form: Form, note: bool| {
+        let (prompt, _) = catalog(&raws[..n], total, form, note);
+        utf16_len(&prompt) <= limit
+    };
+    if within(by_count, Form::Full, true) {
+        return (by_count, Form::Full, true);
+    }
+    let mut n = by_count;
+    if !within(n, Form::Compact(0), true) {
+        n = longest(0, n, &|m| within(m, Form::Compact(0), true));
+    }
+    if n == 0 && by_count > 0 {
+        if within(by_count, Form::Full, false) {
+            return (by_count, Form::Full, false);
+        }
+        n = longest(0, by_count, &|m| within(m, Form::Compact(0), false));
+    }
+    let note = within(n, Form::Compact(0), true);
+    let mut chars = 0;
+    if n > 0 && within(n, Form::Compact(COMPACT_MIN), note) {
+        chars = longest(COMPACT_MIN, COMPACT_MAX, &|c| {
+            within(n, Form::Compact(c), note)
+        });
+    }
+    (n, Form::Compact(chars), note)
+}
+
+/// The listing (see the module's comment).
+pub(super) fn render(
+    lib: &Library,
+    enabled: &dyn Fn(usize) -> bool,
+    opts: &ListingOptions,
+) -> Listing {
+    let (dropped, keep) = own::candidates(lib, enabled, &listable);
+    let mut items: Vec<Item> = keep.iter().map(|&i| Item::skill(i)).collect();
+    items.extend(opts.builtins.iter().map(Item::builtin));
+    let raw = |it: &Item| match (it.index, it.builtin) {
+        (Some(i), _) => {
+            let s = &lib.skills[i];
+            let (name, description) = name_and_description(s);
+            Raw {
+                name: safe_line(name.trim()),
+                description: safe_text(description.trim()),
+                location: safe_line(&location(s)),
+            }
+        }
+        (None, Some(b)) => Raw {
+            name: b.name.to_string(),
+            description: b.description.to_string(),
+            location: builtin_location(b.name),
+        },
+        (None, None) => Raw {
+            name: String::new(),
+            description: String::new(),
+            location: String::new(),
+        },
+    };
+    let mut pairs: Vec<(Item, Raw)> = items
+        .into_iter()
+        .map(|it| {
+            let r = raw(&it);
+            (it, r)
+        })
+        .collect();
+    pairs.sort_by(|a, b| locale_cmp(&a.1.name, &b.1.name));
+    let (mut items, raws): (Vec<Item>, Vec<Raw>) = pairs.into_iter().unzip();
+    let budget = opts.budget().unwrap_or(Budget::chars(BUDGET_CHARS));
+    let (n, form, note) = fit(&raws, budget.limit);
+    let (prompt, block) = catalog(&raws[..n], raws.len(), form, note);
+    for (k, it) in items.iter_mut().enumerate() {
+        if k >= n {
+            it.demote(
+                Fate::Dropped,
+                if k >= MAX_SKILLS {
+                    format!("past OpenClaw's {MAX_SKILLS} skills in the prompt: left out")
+                } else {
+                    format!("over the listing budget of {budget} even by name: left out")
+                },
+            );
+            continue;
+        }
+        match form {
+            Form::Full => {}
+            Form::Compact(0) => it.demote(
+                Fate::NameOnly,
+                format!("over the listing budget of {budget}: compact form, descriptions left out"),
+            ),
+            Form::Compact(c) => {
+                if cut_description(&raws[k].description, c) != raws[k].description {
+                    it.demote(
+                        Fate::Trimmed,
+                        format!("over the listing budget of {budget}: compact form, description cut to {c} characters"),
+                    );
+                }
+            }
+        }
+    }
+    own::finish(lib, block, Some(budget), utf16_len(&prompt), dropped, items)
+}

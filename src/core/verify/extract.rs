@@ -1,0 +1,212 @@
+//! Cuts the skill listing out of the requests a client sent, exactly as
+//! `scripts/capture-extract.py` does for each client (see `tests/fixtures/agents/FINDINGS.md`):
+//! the first request that carries the skills, its texts in order, from the listing's opening
+//! words to its end marker.
+
+use super::clients::Wire;
+use super::mock::Request;
+use serde_json::Value;
+
+/// The texts of a request body in order: the system prompt's, then every message's.
+fn texts(wire: Wire, body: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    let push = |out: &mut Vec<String>, v: Option<&Value>| {
+        if let Some(s) = v.and_then(Value::as_str) {
+            out.push(s.to_string());
+        }
+    };
+    let arr = |v: Option<&Value>| v.and_then(Value::as_array).cloned().unwrap_or_default();
+    match wire {
+        Wire::Anthropic => {
+            match body.get("system") {
+                Some(Value::String(s)) => out.push(s.clone()),
+                Some(Value::Array(a)) => {
+                    for s in a {
+                        out.push(s.get("text").and_then(Value::as_str).unwrap_or("").into());
+                    }
+                }
+                _ => {}
+            }
+            for m in arr(body.get("messages")) {
+                match m.get("content") {
+                    Some(Value::String(s)) => out.push(s.clone()),
+                    Some(Value::Array(blocks)) => {
+                        out.extend(blocks.iter().map(block_text).filter(|t| !t.is_empty()));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Wire::Responses => {
+            push(&mut out, body.get("instructions"));
+            for item in arr(body.get("input")) {
+                for c in arr(item.get("content")) {
+                    push(&mut out, c.get("text"));
+                }
+            }
+        }
+        Wire::Gemini => {
+            let si = body.get("systemInstruction");
+            for p in arr(si.and_then(|s| s.get("parts"))) {
+                push(&mut out, p.get("text"));
+            }
+            for c in arr(body.get("contents")) {
+                for p in arr(c.get("parts")) {
+                    push(&mut out, p.get("text"));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A content block's text (capture-extract.py's `block_text`).
+fn block_text(block: &Value) -> String {
+    if let Some(s) = block.as_str() {
+        return s.to_string();
+    }
+    if block.get("type").and_then(Value::as_str) == Some("text") {
+        return block
+            .get("text")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .into();
+    }
+    match block.get("content") {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(a)) => a
+            .iter()
+            .filter_map(|x| x.get("text").and_then(Value::as_str))
+            .collect(),
+        _ => String::new(),
+    }
+}
+
+/// The names of the tools a request declares.
+fn tools(wire: Wire, body: &Value) -> Vec<String> {
+    let arr = |v: Option<&Value>| v.and_then(Value::as_array).cloned().unwrap_or_default();
+    let name = |v: &Value| v.get("name").and_then(Value::as_str).map(str::to_string);
+    match wire {
+        Wire::Gemini => arr(body.get("tools"))
+            .iter()
+            .flat_map(|t| arr(t.get("functionDeclarations")))
+            .filter_map(|f| name(&f))
+            .collect(),
+        _ => arr(body.get("tools")).iter().filter_map(name).collect(),
+    }
+}
+
+/// Whether `req` is one of the client's turns that carries the skills (`is_main`).
+fn is_main(client: &super::clients::Client, req: &Request, body: &Value) -> bool {
+    if !body.is_object() {
+        return false;
+    }
+    let p = req.path.as_str();
+    let tools = tools(client.wire, body);
+    match client.wire {
+        Wire::Anthropic => {
+            p.starts_with("/v1/messages")
+                && !p.ends_with("count_tokens")
+                && tools.iter().any(|t| t == client.skill_tool)
+        }
+        Wire::Responses => {
+            p.contains("responses") && body.get("input").is_some_and(Value::is_array)
+        }
+        Wire::Gemini => {
+            let call = p.contains("generateContent") || p.contains("GenerateContent");
+            let system = texts(Wire::Gemini, &json_only_system(body)).concat();
+            call && (tools.iter().any(|t| t == client.skill_tool)
+                || system.contains(client.start)
+                || tools.len() > 3)
+        }
+    }
+}
+
+/// A Gemini body with only its system instruction, for `is_main`.
+fn json_only_system(body: &Value) -> Value {
+    let mut v = serde_json::Map::new();
+    if let Some(si) = body.get("systemInstruction") {
+        v.insert("systemInstruction".into(), si.clone());
+    }
+    Value::Object(v)
+}
+
+/// What the recorded requests say about the listing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Found {
+    /// The first request carrying the skills held this listing ("" when it held none).
+    Listing(String),
+    /// No request carried the skills: the client never reached its model turn.
+    NoTurn,
+}
+
+/// The listing in the first request that carries the skills (`find_listing` of the capture's
+/// extractor for that client).
+pub fn listing(client: &super::clients::Client, requests: &[Request]) -> Found {
+    let Some(body) = requests.iter().find_map(|r| {
+        let body = r.json()?;
+        is_main(client, r, &body).then_some(body)
+    }) else {
+        return Found::NoTurn;
+    };
+    for text in texts(client.wire, &body) {
+        let Some(i) = text.find(client.start) else {
+            continue;
+        };
+        let end = client
+            .ends
+            .iter()
+            .filter_map(|e| {
+                text[i..]
+                    .find(e)
+                    .map(|j| i + j + if client.include_end { e.len() } else { 0 })
+            })
+            .min()
+            .unwrap_or(text.len());
+        return Found::Listing(text[i..end].to_string());
+    }
+    Found::Listing(String::new())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn req(path: &str, body: Value) -> Request {
+        Request {
+            method: "POST".into(),
+            path: path.into(),
+            query: String::new(),
+            body: body.to_string(),
+        }
+    }
+
+    #[test]
+    fn claude_codes_listing_ends_before_the_date() {
+        let c = super::super::clients::client(crate::core::Agent::ClaudeCode).unwrap();
+        let body = json!({"tools": [{"name": "Skill"}], "messages": [{"role": "user", "content": [
+            {"type": "text", "text": "<system-reminder>\nThe following skills are here:\n- a: b\n\nToday's date is x\n</system-reminder>"}]}]});
+        let count = req("/v1/messages/count_tokens", body.clone());
+        let r = [count, req("/v1/messages", body)];
+        assert_eq!(
+            listing(c, &r),
+            Found::Listing("The following skills are here:\n- a: b".into())
+        );
+        assert_eq!(listing(c, &r[..1]), Found::NoTurn);
+    }
+
+    #[test]
+    fn codex_keeps_its_closing_tag_and_a_turn_without_one_lists_nothing() {
+        let c = super::super::clients::client(crate::core::Agent::Codex).unwrap();
+        let with = json!({"instructions": "x", "input": [{"content": [
+            {"type": "input_text", "text": "a<skills_instructions>\nb\n</skills_instructions>c"}]}]});
+        let r = [req("/v1/responses", with)];
+        assert_eq!(
+            listing(c, &r),
+            Found::Listing("<skills_instructions>\nb\n</skills_instructions>".into())
+        );
+        let without = [req("/v1/responses", json!({"input": []}))];
+        assert_eq!(listing(c, &without), Found::Listing(String::new()));
+    }
+}

@@ -1,0 +1,480 @@
+//! A loopback mock of the model APIs the clients speak, just enough for one turn that ends with
+//! the text "ok": Anthropic Messages (SSE or JSON, `count_tokens`, the models list), OpenAI
+//! Responses (SSE) and Gemini (`generateContent`, `streamGenerateContent`, `countTokens`,
+//! embeddings). Every request is recorded. Hand-written HTTP/1.1 over `std::net`, one thread a
+//! connection: a client run makes a handful of requests. `scripts/mock-model-server.py` is the
+//! reference it follows (without the scripted tool calls, which a verify run does not need).
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+/// Most requests recorded; later ones are answered but not kept.
+pub const MAX_REQUESTS: usize = 64;
+/// Largest request body read; a longer one ends its connection.
+pub const MAX_BODY: usize = 32 << 20;
+/// Longest request head (request line and headers).
+const MAX_HEAD: u64 = 64 << 10;
+/// The text every model turn answers.
+pub const ANSWER: &str = "ok";
+
+/// One request the mock received.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Request {
+    /// `GET`, `POST`…
+    pub method: String,
+    /// The path, without the query.
+    pub path: String,
+    /// The query, without its `?`.
+    pub query: String,
+    /// The body, as text (lossy where it is not UTF-8).
+    pub body: String,
+}
+
+impl Request {
+    /// The body as JSON, when it is.
+    pub fn json(&self) -> Option<Value> {
+        serde_json::from_str(&self.body).ok()
+    }
+}
+
+/// What the mock received so far.
+pub type Recorded = Arc<Mutex<Vec<Request>>>;
+
+/// Serves `listener` on a thread of its own until the process ends; returns the record.
+pub fn serve(listener: TcpListener) -> std::io::Result<Recorded> {
+    let recorded: Recorded = Arc::default();
+    let sink = Arc::clone(&recorded);
+    std::thread::Builder::new()
+        .name("verify-mock".into())
+        .spawn(move || {
+            for stream in listener.incoming().flatten() {
+                let sink = Arc::clone(&sink);
+                let _ = std::thread::Builder::new()
+                    .name("verify-mock-conn".into())
+                    .spawn(move || connection(stream, &sink));
+            }
+        })?;
+    Ok(recorded)
+}
+
+/// Answers the requests of one connection until it closes (keep-alive).
+fn connection(stream: TcpStream, recorded: &Recorded) {
+    let _ = stream.set_read_timeout(Some(Duration::from_mins(2)));
+    let Ok(write_half) = stream.try_clone() else {
+        return;
+    };
+    let mut reader = BufReader::new(stream);
+    let mut writer = write_half;
+    while let Some((req, close)) = read_request(&mut reader) {
+        let (status, kind, body) = answer(&req);
+        {
+            let mut r = recorded.lock().unwrap_or_else(PoisonError::into_inner);
+            if r.len() < MAX_REQUESTS {
+                r.push(req);
+            }
+        }
+        let head = format!(
+            "HTTP/1.1 {status}\r\ncontent-type: {kind}\r\ncontent-length: {}\r\n\
+             cache-control: no-cache\r\nrequest-id: req_verify\r\nconnection: {}\r\n\r\n",
+            body.len(),
+            if close { "close" } else { "keep-alive" }
+        );
+        if writer.write_all(head.as_bytes()).is_err()
+            || writer.write_all(&body).is_err()
+            || writer.flush().is_err()
+            || close
+        {
+            return;
+        }
+    }
+}
+
+/// One request off the connection, and whether the client asked to close it after; `None` at
+/// its end or on a request that is not HTTP/1.x.
+fn read_request(reader: &mut BufReader<TcpStream>) -> Option<(Request, bool)> {
+    let mut head = Vec::new();
+    {
+        let mut limited = reader.by_ref().take(MAX_HEAD);
+        loop {
+            let start = head.len();
+            if limited.read_until(b'\n', &mut head).ok()? == 0 {
+                return None;
+            }
+            let line = &head[start..];
+            if line == b"\r\n" || line == b"\n" {
+                if start == 0 {
+                    // A stray line break between requests.
+                    head.clear();
+                    continue;
+                }
+                break;
+            }
+        }
+    }
+    let text = String::from_utf8_lossy(&head);
+    let mut lines = text.lines();
+    let mut first = lines.next()?.split(' ');
+    let (method, target) = (first.next()?.to_string(), first.next()?.to_string());
+    let (mut length, mut chunked, mut close) = (0usize, false, false);
+    for l in lines {
+        let Some((k, v)) = l.split_once(':') else {
+            continue;
+        };
+        let (k, v) = (k.trim().to_ascii_lowercase(), v.trim().to_ascii_lowercase());
+        match k.as_str() {
+            "content-length" => length = v.parse().ok()?,
+            "transfer-encoding" => chunked = v.contains("chunked"),
+            "connection" => close = v == "close",
+            _ => {}
+        }
+    }
+    let body = if chunked {
+        read_chunked(reader)?
+    } else {
+        if length > MAX_BODY {
+            return None;
+        }
+        let mut b = vec![0u8; length];
+        reader.read_exact(&mut b).ok()?;
+        b
+    };
+    let (path, query) = match target.split_once('?') {
+        Some((p, q)) => (p.to_string(), q.to_string()),
+        None => (target, String::new()),
+    };
+    let body = String::from_utf8_lossy(&body).into_owned();
+    Some((
+        Request {
+            method,
+            path,
+            query,
+            body,
+        },
+        close,
+    ))
+}
+
+fn read_chunked(reader: &mut BufReader<TcpStream>) -> Option<Vec<u8>> {
+    let mut body = Vec::new();
+    loop {
+        let mut line = String::new();
+        reader.by_ref().take(1024).read_line(&mut line).ok()?;
+        let size = usize::from_str_radix(line.trim().split(';').next()?.trim(), 16).ok()?;
+        if size == 0 {
+            // The trailer, up to its empty line.
+            loop {
+                let mut t = String::new();
+                if reader.by_ref().take(1024).read_line(&mut t).ok()? == 0 || t.trim().is_empty() {
+                    return Some(body);
+                }
+            }
+        }
+        if body.len() + size > MAX_BODY {
+            return None;
+        }
+        let start = body.len();
+        body.resize(start + size, 0);
+        reader.read_exact(&mut body[start..]).ok()?;
+        let mut crlf = [0u8; 2];
+        reader.read_exact(&mut crlf).ok()?;
+    }
+}
+
+/// The answer to one request: status line, content type and body.
+pub fn answer(req: &Request) -> (&'static str, &'static str, Vec<u8>) {
+    let body = req.json().unwrap_or(Value::Null);
+    let p = req.path.as_str();
+    let stream = body.get("stream").and_then(Value::as_bool) == Some(true);
+    let json_ok = |v: Value| ("200 OK", "application/json", v.to_string().into_bytes());
+    let sse = |events: Vec<(Option<&str>, Value)>| ("200 OK", "text/event-stream", sse(&events));
+    if req.method == "GET" && p.contains("models") {
+        // One answer fits the three lists (Anthropic's `data`, OpenAI's, Gemini's `models`).
+        return json_ok(json!({
+            "object": "list",
+            "data": [{"type": "model", "id": "claude-mock", "display_name": "Mock",
+                      "created_at": "2025-01-01T00:00:00Z"}],
+            "has_more": false, "first_id": "claude-mock", "last_id": "claude-mock",
+            "models": [],
+        }));
+    }
+    if p.starts_with("/v1/messages") {
+        if p.ends_with("/count_tokens") {
+            return json_ok(json!({"input_tokens": (req.body.len() / 4).max(1)}));
+        }
+        let model = body.get("model").cloned().unwrap_or(json!("claude-mock"));
+        return if stream {
+            sse(anthropic_events(&model))
+        } else {
+            json_ok(anthropic_message(&model))
+        };
+    }
+    if p.starts_with("/v1/responses") || p.starts_with("/responses") {
+        let model = body.get("model").cloned().unwrap_or(json!("mock"));
+        let (events, done) = responses_events(&model);
+        return if stream { sse(events) } else { json_ok(done) };
+    }
+    if let Some(answer) = gemini(req, &body) {
+        return answer;
+    }
+    json_ok(json!({}))
+}
+
+fn anthropic_message(model: &Value) -> Value {
+    json!({
+        "id": "msg_verify", "type": "message", "role": "assistant", "model": model,
+        "content": [{"type": "text", "text": ANSWER}],
+        "stop_reason": "end_turn", "stop_sequence": null,
+        "usage": {"input_tokens": 1, "output_tokens": 1,
+                  "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0},
+    })
+}
+
+fn anthropic_events(model: &Value) -> Vec<(Option<&'static str>, Value)> {
+    let mut start = anthropic_message(model);
+    start["content"] = json!([]);
+    start["stop_reason"] = Value::Null;
+    vec![
+        (
+            Some("message_start"),
+            json!({"type": "message_start", "message": start}),
+        ),
+        (
+            Some("content_block_start"),
+            json!({"type": "content_block_start", "index": 0,
+                   "content_block": {"type": "text", "text": ""}}),
+        ),
+        (
+            Some("content_block_delta"),
+            json!({"type": "content_block_delta", "index": 0,
+                   "delta": {"type": "text_delta", "text": ANSWER}}),
+        ),
+        (
+            Some("content_block_stop"),
+            json!({"type": "content_block_stop", "index": 0}),
+        ),
+        (
+            Some("message_delta"),
+            json!({"type": "message_delta",
+                   "delta": {"stop_reason": "end_turn", "stop_sequence": null},
+                   "usage": {"output_tokens": 1}}),
+        ),
+        (Some("message_stop"), json!({"type": "message_stop"})),
+    ]
+}
+
+fn responses_events(model: &Value) -> (Vec<(Option<&'static str>, Value)>, Value) {
+    let item = json!({
+        "type": "message", "id": "msg_verify", "role": "assistant", "status": "completed",
+        "content": [{"type": "output_text", "text": ANSWER, "annotations": []}],
+    });
+    let response = json!({"id": "resp_verify", "object": "response", "created_at": 0,
+                          "status": "in_progress", "model": model, "output": []});
+    let mut done = response.clone();
+    done["status"] = json!("completed");
+    done["output"] = json!([item]);
+    done["usage"] = json!({"input_tokens": 1, "input_tokens_details": {"cached_tokens": 0},
+                           "output_tokens": 1, "output_tokens_details": {"reasoning_tokens": 0},
+                           "total_tokens": 2});
+    let mut added = item.clone();
+    added["status"] = json!("in_progress");
+    let events = vec![
+        (
+            Some("response.created"),
+            json!({"type": "response.created", "sequence_number": 0, "response": response}),
+        ),
+        (
+            Some("response.output_item.added"),
+            json!({"type": "response.output_item.added", "sequence_number": 1,
+                   "output_index": 0, "item": added}),
+        ),
+        (
+            Some("response.output_text.delta"),
+            json!({"type": "response.output_text.delta", "sequence_number": 2,
+                   "item_id": "msg_verify", "output_index": 0, "content_index": 0,
+                   "delta": ANSWER}),
+        ),
+        (
+            Some("response.output_item.done"),
+            json!({"type": "response.output_item.done", "sequence_number": 3,
+                   "output_index": 0, "item": item}),
+        ),
+        (
+            Some("response.completed"),
+            json!({"type": "response.completed", "sequence_number": 4, "response": done}),
+        ),
+    ];
+    (events, done)
+}
+
+/// Gemini's API, when the path is one of its calls.
+fn gemini(req: &Request, body: &Value) -> Option<(&'static str, &'static str, Vec<u8>)> {
+    let p = req.path.as_str();
+    let ok = |v: Value| Some(("200 OK", "application/json", v.to_string().into_bytes()));
+    if p.contains(":countTokens") {
+        return ok(json!({"totalTokens": (req.body.len() / 4).max(1)}));
+    }
+    if p.contains(":batchEmbedContents") {
+        let n = body
+            .get("requests")
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len);
+        let one = json!({"values": vec![0.0; 8]});
+        return ok(json!({"embeddings": vec![one; n]}));
+    }
+    if p.contains(":embedContent") {
+        return ok(json!({"embedding": {"values": vec![0.0; 8]}}));
+    }
+    if !p.contains(":generateContent") && !p.contains(":streamGenerateContent") {
+        return None;
+    }
+    let generation = body.get("generationConfig").cloned().unwrap_or(Value::Null);
+    // A request for JSON output (the CLI's router) gets a small value fitting its schema.
+    let text =
+        if generation.get("responseMimeType").and_then(Value::as_str) == Some("application/json") {
+            let schema = generation
+                .get("responseJsonSchema")
+                .or_else(|| generation.get("responseSchema"))
+                .cloned()
+                .unwrap_or(json!({}));
+            fill(&schema, 0).to_string()
+        } else {
+            ANSWER.to_string()
+        };
+    let model = p
+        .rsplit("/models/")
+        .next()
+        .and_then(|m| m.split(':').next())
+        .unwrap_or("gemini");
+    let answer = json!({
+        "candidates": [{"content": {"role": "model", "parts": [{"text": text}]},
+                        "finishReason": "STOP", "index": 0}],
+        "usageMetadata": {"promptTokenCount": 1, "candidatesTokenCount": 1, "totalTokenCount": 2},
+        "modelVersion": model, "responseId": "verify",
+    });
+    if p.contains(":streamGenerateContent") {
+        if req.query.split('&').any(|kv| kv == "alt=sse") {
+            return Some(("200 OK", "text/event-stream", sse(&[(None, answer)])));
+        }
+        return ok(json!([answer]));
+    }
+    ok(answer)
+}
+
+/// A small value that fits a JSON schema, as far as a mock can tell.
+fn fill(schema: &Value, depth: usize) -> Value {
+    if let Some(first) = schema
+        .get("enum")
+        .and_then(Value::as_array)
+        .and_then(|e| e.first())
+    {
+        return first.clone();
+    }
+    let kind = schema
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or("object")
+        .to_ascii_lowercase();
+    match kind.as_str() {
+        "object" if depth < 8 => {
+            let mut out = serde_json::Map::new();
+            if let Some(props) = schema.get("properties").and_then(Value::as_object) {
+                for (k, v) in props {
+                    out.insert(k.clone(), fill(v, depth + 1));
+                }
+            }
+            Value::Object(out)
+        }
+        "array" => json!([]),
+        "number" | "integer" => schema.get("minimum").cloned().unwrap_or(json!(1)),
+        "boolean" => json!(false),
+        _ => json!(ANSWER),
+    }
+}
+
+/// Server-sent events: `event:` lines where named, one `data:` line of JSON each.
+fn sse(events: &[(Option<&str>, Value)]) -> Vec<u8> {
+    let mut out = String::new();
+    for (name, data) in events {
+        if let Some(n) = name {
+            out.push_str(&format!("event: {n}\n"));
+        }
+        out.push_str(&format!("data: {data}\n\n"));
+    }
+    out.into_bytes()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn post(path: &str, body: Value) -> Request {
+        Request {
+            method: "POST".into(),
+            path: path.into(),
+            query: String::new(),
+            body: body.to_string(),
+        }
+    }
+
+    #[test]
+    fn each_api_gets_its_own_shape_of_ok() {
+        let (_, kind, body) = answer(&post("/v1/messages", json!({"stream": true})));
+        let text = String::from_utf8(body).unwrap();
+        assert_eq!(kind, "text/event-stream");
+        assert!(text.contains("event: message_stop") && text.contains("\"text\":\"ok\""));
+        let (_, kind, body) = answer(&post("/v1/responses", json!({"stream": true})));
+        assert_eq!(kind, "text/event-stream");
+        assert!(
+            String::from_utf8(body)
+                .unwrap()
+                .contains("response.completed")
+        );
+        let (_, _, body) = answer(&post(
+            "/v1beta/models/g:generateContent",
+            json!({"generationConfig": {"responseMimeType": "application/json",
+                   "responseJsonSchema": {"type": "object", "properties": {
+                       "model_choice": {"type": "string", "enum": ["flash", "pro"]}}}}}),
+        ));
+        let v: Value = serde_json::from_slice(&body).unwrap();
+        let text = v["candidates"][0]["content"]["parts"][0]["text"]
+            .as_str()
+            .unwrap();
+        assert_eq!(text, r#"{"model_choice":"flash"}"#);
+        let (_, _, body) = answer(&post("/elsewhere", json!({})));
+        assert_eq!(body, b"{}");
+    }
+
+    #[test]
+    fn requests_are_recorded_over_keep_alive_and_chunked_bodies() {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let recorded = serve(listener).unwrap();
+        let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        let body = r#"{"stream":false}"#;
+        write!(
+            s,
+            "POST /v1/messages?beta=true HTTP/1.1\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        write!(
+            s,
+            "POST /v1/responses HTTP/1.1\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n5\r\n{{\"a\":\r\n2\r\n1}}\r\n0\r\n\r\n"
+        )
+        .unwrap();
+        let mut all = String::new();
+        s.read_to_string(&mut all).unwrap();
+        assert_eq!(all.matches("HTTP/1.1 200 OK").count(), 2, "{all}");
+        let r = recorded.lock().unwrap();
+        assert_eq!(r.len(), 2);
+        assert_eq!(
+            (r[0].path.as_str(), r[0].query.as_str()),
+            ("/v1/messages", "beta=true")
+        );
+        assert_eq!(r[1].body, r#"{"a":1}"#);
+    }
+}

@@ -1,0 +1,115 @@
+//! `skillscope verify`: the user's own client as the oracle. The installed client runs once,
+//! sandboxed (fresh namespaces, no network but its own loopback, a private home holding
+//! read-only views of the user's skill folders and settings), against a mock of its model API
+//! ([`mock`]) that answers "ok"; the listing is cut out of the request it sent ([`extract`]) and
+//! compared with skillscope's prediction. Nothing of the user's is written, no model is called.
+
+mod clients;
+pub mod extract;
+pub mod mock;
+mod run;
+mod stage;
+pub mod store;
+
+pub use clients::{Client, Installed, Wire, agents, client};
+
+pub use run::{Plan, Setup, VerifyError, passed_variables, plan, run};
+pub use stage::{STAGE_ARG, StageReport, stage};
+
+use serde::Serialize;
+
+/// The version in what `--version` printed: its first word that starts with a digit and holds
+/// a dot (`2.1.332 (Claude Code)`, `codex-cli 0.171.0`).
+pub fn version_in(output: &str) -> Option<String> {
+    output
+        .split_whitespace()
+        .map(|w| w.trim_start_matches('v'))
+        .find(|w| w.starts_with(|c: char| c.is_ascii_digit()) && w.contains('.'))
+        .map(str::to_string)
+}
+
+/// The comparison of the client's listing with skillscope's.
+#[derive(Debug, Clone, Serialize)]
+pub struct Comparison {
+    /// Byte for byte the same.
+    pub identical: bool,
+    /// The client's listing's tokens and skillscope's (o200k_base).
+    pub client_tokens: u32,
+    /// skillscope's listing's tokens.
+    pub predicted_tokens: u32,
+    /// The first line that differs (1-based), when one does.
+    pub first_difference: Option<usize>,
+    /// A unified diff, client first ("" when identical).
+    pub diff: String,
+}
+
+/// Compares `real` (the client's listing) with `predicted`.
+pub fn compare(real: &str, predicted: &str, label: &str) -> Comparison {
+    let cache = crate::core::tokens::TokenCache::in_memory();
+    let count = |t: &str| {
+        crate::core::tokens::count_text(t, crate::core::tokens::Encoding::O200kBase, &cache)
+    };
+    let identical = real == predicted;
+    let first_difference = (!identical).then(|| {
+        let (a, b): (Vec<&str>, Vec<&str>) =
+            (real.split('\n').collect(), predicted.split('\n').collect());
+        (0..a.len().max(b.len()))
+            .find(|&i| a.get(i) != b.get(i))
+            .map_or(1, |i| i + 1)
+    });
+    let diff = if identical {
+        String::new()
+    } else {
+        similar::TextDiff::from_lines(real, predicted)
+            .unified_diff()
+            .context_radius(3)
+            .header(label, "skillscope")
+            .to_string()
+    };
+    Comparison {
+        identical,
+        client_tokens: count(real),
+        predicted_tokens: count(predicted),
+        first_difference,
+        diff,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::source::Agent;
+
+    #[test]
+    fn versions_are_read_from_what_clients_print() {
+        assert_eq!(
+            version_in("2.1.332 (Claude Code)").as_deref(),
+            Some("2.1.332")
+        );
+        assert_eq!(version_in("codex-cli 0.171.0").as_deref(), Some("0.171.0"));
+        assert_eq!(version_in("v1.2.3\n").as_deref(), Some("1.2.3"));
+        assert_eq!(version_in("no version"), None);
+    }
+
+    #[test]
+    fn the_note_names_both_versions_only_when_they_differ() {
+        let c = client(Agent::ClaudeCode).unwrap();
+        let modelled = c.modelled().unwrap();
+        assert_eq!(c.version_note(modelled), None);
+        assert_eq!(
+            c.version_note("9.9.9").unwrap(),
+            format!("modelled on Claude Code {modelled}; installed 9.9.9")
+        );
+    }
+
+    #[test]
+    fn a_difference_names_its_first_line_and_both_counts() {
+        let c = compare("a\nb\nc", "a\nB\nc", "claude");
+        assert!(!c.identical);
+        assert_eq!(c.first_difference, Some(2));
+        assert!(c.diff.contains("-b\n+B"), "{}", c.diff);
+        let same = compare("a\nb", "a\nb", "claude");
+        assert!(same.identical && same.diff.is_empty());
+        assert_eq!(same.client_tokens, same.predicted_tokens);
+    }
+}

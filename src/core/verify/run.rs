@@ -1,0 +1,376 @@
+//! The verify run, skillscope's side: what the sandbox gets (the client found on `PATH`, the
+//! folders it may read, its environment pointing at the mock) and what comes back.
+
+use super::clients::{Client, Wire};
+use super::stage::{STAGE_ARG, StageReport, StageSpec};
+use crate::core::Library;
+use crate::core::probe::sandbox::{self, Isolated, Preference, RunSpec};
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The port the mock listens on inside the sandbox's own network namespace (nothing else is
+/// there, so any port would do).
+pub const PORT: u16 = 41_414;
+/// Most bytes of the stage's report read.
+const REPORT_CAP: usize = 256 << 20;
+/// Folders every process sees anyway: nothing of them needs revealing.
+const SYSTEM: [&str; 6] = ["/usr", "/bin", "/sbin", "/lib", "/lib64", "/nix"];
+
+/// Files below the home, other than its settings, that change what the client lists.
+fn other_files(client: &Client) -> &'static [&'static str] {
+    match client.agent {
+        // The folders the user trusts: only in one are the project's skills listed.
+        crate::core::Agent::Gemini => &[".gemini/trustedFolders.json"],
+        _ => &[],
+    }
+}
+
+/// The variables of the user's environment that change what the client lists, passed to it
+/// as they are (skillscope's prediction reads them too).
+pub fn passed_variables(client: &Client) -> Vec<&'static str> {
+    let mut v: Vec<&'static str> = crate::core::agents::model::model(client.agent)
+        .client
+        .and_then(|c| c.budget_env)
+        .into_iter()
+        .collect();
+    if client.agent == crate::core::Agent::Gemini {
+        v.push(crate::core::agents::gemini::TRUST_ENV);
+    }
+    v
+}
+
+/// Files the client needs written into its private home before it starts: Gemini CLI's
+/// settings, the user's (JSON with comments) with the API key chosen as its way in (its base URL
+/// alone makes it a "gateway", which it refuses without a login, and it skips system settings
+/// below a folder others may write to, as the sandbox's `/tmp` is).
+fn client_files(client: &Client, home: &Path) -> Vec<(PathBuf, String)> {
+    if client.wire != Wire::Gemini {
+        return Vec::new();
+    }
+    let path = home.join(".gemini/settings.json");
+    let mut settings = crate::core::fsx::read_regular(&path)
+        .ok()
+        .flatten()
+        .and_then(|b| String::from_utf8(b).ok())
+        .and_then(|t| {
+            jsonc_parser::parse_to_serde_value(&t, &jsonc_parser::ParseOptions::default()).ok()
+        })
+        .flatten()
+        .filter(serde_json::Value::is_object)
+        .unwrap_or_else(|| serde_json::json!({}));
+    let ours = serde_json::json!({
+        "security": {"auth": {"selectedType": "gemini-api-key"}},
+        "privacy": {"usageStatisticsEnabled": false},
+        "telemetry": {"enabled": false},
+        "general": {"disableAutoUpdate": true, "disableUpdateNag": true},
+    });
+    merge(&mut settings, &ours);
+    vec![(path, format!("{settings:#}\n"))]
+}
+
+/// Deep-merges `from` into `into` (objects key by key, anything else replaced).
+fn merge(into: &mut serde_json::Value, from: &serde_json::Value) {
+    match (into, from) {
+        (serde_json::Value::Object(a), serde_json::Value::Object(b)) => {
+            for (k, v) in b {
+                match a.get_mut(k) {
+                    Some(slot) if slot.is_object() && v.is_object() => merge(slot, v),
+                    _ => {
+                        a.insert(k.clone(), v.clone());
+                    }
+                }
+            }
+        }
+        (slot, v) => *slot = v.clone(),
+    }
+}
+
+/// Why a verify run could not say anything about the listing.
+#[derive(Debug, thiserror::Error)]
+pub enum VerifyError {
+    /// The client's command is not on `PATH`.
+    #[error("`{command}` is not on PATH; install it with `npm install -g {package}`")]
+    NotOnPath {
+        /// Its command.
+        command: &'static str,
+        /// Its npm package.
+        package: &'static str,
+    },
+    /// There is no home folder to put the private one at.
+    #[error("no home folder: verify gives the client a private one at its place")]
+    NoHome,
+    /// The namespaces sandbox cannot run here; the client did not run.
+    #[error("refusing to run the client without the sandbox: {0}")]
+    NoSandbox(String),
+    /// The sandbox could not be started.
+    #[error("the sandbox could not start: {0}")]
+    Start(std::io::Error),
+    /// The stage printed no report.
+    #[error("the sandboxed run gave no report ({0})")]
+    NoReport(String),
+}
+
+/// Where and how the client runs.
+#[derive(Debug)]
+pub struct Plan {
+    /// The client run.
+    pub client: &'static Client,
+    /// The command found on `PATH`.
+    pub command: PathBuf,
+    /// The project folder it runs in.
+    pub cwd: PathBuf,
+    /// The user's home folder, where the private one is mounted.
+    pub home: PathBuf,
+    /// The client's arguments for its one turn.
+    pub args: Vec<String>,
+    /// What the sandbox shows it and lets it do.
+    pub isolated: Isolated,
+    /// How long its turn may take.
+    pub timeout: Duration,
+    /// Files written into the private home before the client starts.
+    pub files: Vec<(PathBuf, String)>,
+}
+
+/// What the plan is made from.
+#[derive(Debug, Clone)]
+pub struct Setup {
+    /// The `PATH` the client is looked for on (and runs with).
+    pub path: OsString,
+    /// The user's home folder.
+    pub home: Option<PathBuf>,
+    /// The folder the client runs in.
+    pub cwd: PathBuf,
+    /// Claude Code's `--model`.
+    pub model: Option<String>,
+    /// Claude Code's `--add-dir` folders.
+    pub add_dirs: Vec<PathBuf>,
+    /// How long its turn may take.
+    pub timeout: Duration,
+    /// Variables of the user's environment that change the listing (the budget variable).
+    pub passed: Vec<(OsString, OsString)>,
+}
+
+/// Plans the run of `client` on the library `lib` (that agent's view).
+pub fn plan(client: &'static Client, lib: &Library, setup: &Setup) -> Result<Plan, VerifyError> {
+    let command = client.find(&setup.path).ok_or(VerifyError::NotOnPath {
+        command: client.command,
+        package: client.package,
+    })?;
+    let home = setup.home.clone().ok_or(VerifyError::NoHome)?;
+    let mut reveal = vec![
+        command.parent().map(Path::to_path_buf).unwrap_or_default(),
+        installation(&command),
+    ];
+    if let Some(node) = std::env::split_paths(&setup.path)
+        .map(|d| d.join("node"))
+        .find(|n| n.is_file())
+    {
+        reveal.push(installation(&node));
+    }
+    reveal.extend(lib.roots.iter().map(|r| r.path.clone()));
+    for s in &lib.skills {
+        if let Ok(real) = std::fs::canonicalize(&s.dir)
+            && !real.starts_with(&*s.root)
+        {
+            reveal.push(real);
+        }
+    }
+    let files = client_files(client, &home);
+    if let Some(c) = crate::core::agents::model::model(client.agent).client {
+        // A settings file verify writes a copy of is not the user's to show.
+        reveal.extend(
+            c.settings_files
+                .0
+                .iter()
+                .chain(other_files(client))
+                .map(|f| home.join(f))
+                .filter(|f| !files.iter().any(|(p, _)| p == f)),
+        );
+    }
+    let project = crate::core::agents::project_root(&setup.cwd, Some(&home));
+    reveal.extend(project.iter().cloned());
+    reveal.extend(setup.add_dirs.iter().cloned());
+    reveal.retain(|p| {
+        p.is_absolute()
+            && std::fs::symlink_metadata(p).is_ok()
+            && !home.starts_with(p)
+            && !SYSTEM.iter().any(|s| p.starts_with(s))
+    });
+    reveal.sort();
+    reveal.dedup();
+    let mut env: Vec<(OsString, OsString)> = vec![
+        ("PATH".into(), setup.path.clone()),
+        ("TERM".into(), "dumb".into()),
+        ("NO_COLOR".into(), "1".into()),
+    ];
+    env.extend(setup.passed.iter().cloned());
+    env.extend(
+        client_env(client)
+            .into_iter()
+            .map(|(k, v)| (OsString::from(k), OsString::from(v))),
+    );
+    Ok(Plan {
+        client,
+        command,
+        cwd: setup.cwd.clone(),
+        args: client_args(client, setup),
+        isolated: Isolated {
+            home: home.clone(),
+            reveal,
+            env,
+            port: PORT,
+            layered: project,
+        },
+        home,
+        timeout: setup.timeout,
+        files,
+    })
+}
+
+/// The folder an installed program belongs to: the `node_modules` folder holding its package
+/// (npm's global one for `npm install -g`), else the folder above its `bin`; the program itself
+/// when that would be a top-level folder.
+fn installation(program: &Path) -> PathBuf {
+    let real = std::fs::canonicalize(program).unwrap_or_else(|_| program.to_path_buf());
+    if let Some(nm) = real
+        .ancestors()
+        .filter(|a| a.file_name() == Some(OsStr::new("node_modules")))
+        .last()
+    {
+        return nm.to_path_buf();
+    }
+    match real.parent().and_then(Path::parent) {
+        Some(prefix) if prefix.components().count() > 2 => prefix.to_path_buf(),
+        _ => real,
+    }
+}
+
+/// The client's arguments for one non-interactive turn saying "hello".
+fn client_args(client: &Client, setup: &Setup) -> Vec<String> {
+    let base = format!("http://127.0.0.1:{PORT}");
+    let mut args: Vec<String> = match client.agent {
+        crate::core::Agent::ClaudeCode => {
+            let mut a = vec![
+                "-p".into(),
+                "hello".into(),
+                "--allowedTools".into(),
+                "Skill".into(),
+            ];
+            if let Some(m) = &setup.model {
+                a.extend(["--model".into(), m.clone()]);
+            }
+            for d in &setup.add_dirs {
+                a.extend(["--add-dir".into(), d.to_string_lossy().into_owned()]);
+            }
+            a
+        }
+        crate::core::Agent::Codex => vec![
+            "exec".into(),
+            "--skip-git-repo-check".into(),
+            "-c".into(),
+            "model_provider=\"skillscope\"".into(),
+            "-c".into(),
+            format!(
+                "model_providers.skillscope={{name=\"skillscope\",base_url=\"{base}/v1\",\
+                 wire_api=\"responses\",env_key=\"SKILLSCOPE_VERIFY_KEY\"}}"
+            ),
+            "-c".into(),
+            "check_for_update_on_startup=false".into(),
+        ],
+        crate::core::Agent::Gemini => vec!["-p".into()],
+        _ => vec!["run".into()],
+    };
+    if client.agent != crate::core::Agent::ClaudeCode {
+        args.push("hello".into());
+    }
+    args
+}
+
+/// The environment that points the client at the mock and keeps it from updating or reporting.
+fn client_env(client: &Client) -> Vec<(&'static str, String)> {
+    let base = format!("http://127.0.0.1:{PORT}");
+    match (client.agent, client.wire) {
+        (crate::core::Agent::ClaudeCode, _) => vec![
+            ("ANTHROPIC_BASE_URL", base),
+            ("ANTHROPIC_API_KEY", "sk-ant-skillscope-verify".into()),
+            ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1".into()),
+            ("DISABLE_AUTOUPDATER", "1".into()),
+            ("DISABLE_TELEMETRY", "1".into()),
+            ("DISABLE_ERROR_REPORTING", "1".into()),
+            ("CLAUDE_CODE_ENABLE_TELEMETRY", "0".into()),
+        ],
+        (_, Wire::Responses) => vec![("SKILLSCOPE_VERIFY_KEY", "skillscope-verify".into())],
+        (_, Wire::Gemini) => vec![
+            ("GEMINI_API_KEY", "skillscope-verify".into()),
+            ("GOOGLE_GEMINI_BASE_URL", base),
+            ("GEMINI_TELEMETRY_ENABLED", "false".into()),
+        ],
+        _ => vec![
+            ("OPENCODE_DISABLE_AUTOUPDATE", "1".into()),
+            ("OPENCODE_DISABLE_MODELS_FETCH", "1".into()),
+            ("OPENCODE_DISABLE_LSP_DOWNLOAD", "1".into()),
+            ("OPENCODE_DISABLE_SHARE", "1".into()),
+            (
+                "OPENCODE_CONFIG_CONTENT",
+                serde_json::json!({
+                    "model": "anthropic/claude-sonnet-4-5",
+                    "small_model": "anthropic/claude-haiku-4-5",
+                    "autoupdate": false,
+                    "share": "disabled",
+                    "provider": {"anthropic": {"options": {
+                        "baseURL": format!("{base}/v1"), "apiKey": "skillscope-verify"}}},
+                })
+                .to_string(),
+            ),
+        ],
+    }
+}
+
+/// Runs the plan in the sandbox, through `stage_program` (the skillscope binary).
+pub fn run(plan: &Plan, stage_program: &Path) -> Result<StageReport, VerifyError> {
+    let spec = StageSpec {
+        program: plan.command.clone(),
+        args: plan.args.clone(),
+        port: PORT,
+        timeout_ms: u64::try_from(plan.timeout.as_millis()).unwrap_or(u64::MAX),
+        files: plan.files.clone(),
+    };
+    let spec = serde_json::to_string(&spec).map_err(|e| VerifyError::NoReport(e.to_string()))?;
+    sandbox::set_stage_program(stage_program);
+    let run = RunSpec {
+        program: stage_program.to_path_buf(),
+        args: vec![STAGE_ARG.into(), spec.into()],
+        cwd: plan.cwd.clone(),
+        // The version, the client's start, its turn, and the sandbox around them.
+        timeout: plan.timeout + Duration::from_secs(45),
+        output_cap: REPORT_CAP,
+        sandbox: Preference::from_env(),
+        isolated: Some(plan.isolated.clone()),
+    };
+    let out = match sandbox::run(&run, None) {
+        Ok(o) => o,
+        Err(e) if e.kind() == std::io::ErrorKind::Unsupported => {
+            return Err(VerifyError::NoSandbox(e.to_string()));
+        }
+        Err(e) => return Err(VerifyError::Start(e)),
+    };
+    serde_json::from_slice(&out.stdout.bytes).map_err(|_| {
+        let err = String::from_utf8_lossy(&out.stderr.bytes);
+        let last = err
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("");
+        VerifyError::NoReport(format!(
+            "{:?} with status {:?}{}",
+            out.ending,
+            out.status,
+            if last.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", last.trim())
+            }
+        ))
+    })
+}

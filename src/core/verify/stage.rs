@@ -1,0 +1,211 @@
+//! The verify stage: what runs inside the sandbox (the skillscope binary again, as the sandbox's
+//! command). It runs the client's `--version`, starts the mock on the loopback, runs the client
+//! once against it, and prints what happened as one JSON object on stdout.
+
+use super::mock::{self, Request};
+use serde::{Deserialize, Serialize};
+use std::ffi::OsString;
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The hidden first argument that makes the skillscope binary the verify stage.
+pub const STAGE_ARG: &str = "__verify";
+/// Bytes kept of the client's stdout and stderr each (the end of them).
+const TAIL: usize = 16 << 10;
+/// How long `--version` may take.
+const VERSION_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// What the stage is asked to do (its second argument, as JSON).
+#[derive(Debug, Serialize, Deserialize)]
+pub struct StageSpec {
+    pub program: PathBuf,
+    pub args: Vec<String>,
+    pub port: u16,
+    pub timeout_ms: u64,
+    /// Files written before the client starts (inside the sandbox's private `/tmp`): settings
+    /// the client needs that must not be written into the user's.
+    #[serde(default)]
+    pub files: Vec<(PathBuf, String)>,
+}
+
+/// How one run of the client went.
+#[derive(Debug, Default, Clone, Serialize, Deserialize)]
+pub struct ClientRun {
+    /// Its exit code; `None` when a signal ended it or it was killed.
+    pub code: Option<i32>,
+    pub timed_out: bool,
+    /// The ends of its stdout and stderr.
+    pub stdout: String,
+    pub stderr: String,
+    /// Why it could not be started.
+    pub error: Option<String>,
+}
+
+/// What the stage reports.
+#[derive(Debug, Default, Clone, Serialize, Deserialize)]
+pub struct StageReport {
+    /// `CLIENT --version`.
+    pub version: ClientRun,
+    /// The run against the mock.
+    pub run: ClientRun,
+    /// The requests the mock received, in order.
+    pub requests: Vec<Request>,
+    /// Why the mock could not start.
+    pub error: Option<String>,
+}
+
+/// Runs the verify stage when the arguments ask for it ([`STAGE_ARG`] first), printing its
+/// report; returns the exit code, `None` for any other command line.
+pub fn stage(args: &[OsString]) -> Option<i32> {
+    if args.get(1).is_none_or(|a| a != STAGE_ARG) {
+        return None;
+    }
+    let spec: Option<StageSpec> = args
+        .get(2)
+        .and_then(|a| a.to_str())
+        .and_then(|s| serde_json::from_str(s).ok());
+    let Some(spec) = spec else {
+        eprintln!("skillscope: the verify stage needs its specification");
+        return Some(2);
+    };
+    let report = inside(&spec);
+    match serde_json::to_string(&report) {
+        Ok(s) => {
+            println!("{s}");
+            Some(0)
+        }
+        Err(e) => {
+            eprintln!("skillscope: {e}");
+            Some(2)
+        }
+    }
+}
+
+fn inside(spec: &StageSpec) -> StageReport {
+    for (path, text) in &spec.files {
+        let made = path
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| std::fs::write(path, text));
+        if let Err(e) = made {
+            return StageReport {
+                error: Some(format!("cannot write {}: {e}", path.display())),
+                ..StageReport::default()
+            };
+        }
+    }
+    let mut report = StageReport {
+        version: run_client(spec, &["--version".to_string()], VERSION_TIMEOUT),
+        ..StageReport::default()
+    };
+    let listener = match std::net::TcpListener::bind(("127.0.0.1", spec.port)) {
+        Ok(l) => l,
+        Err(e) => {
+            report.error = Some(format!(
+                "the mock cannot listen on 127.0.0.1:{}: {e}",
+                spec.port
+            ));
+            return report;
+        }
+    };
+    let recorded = match mock::serve(listener) {
+        Ok(r) => r,
+        Err(e) => {
+            report.error = Some(format!("the mock cannot start: {e}"));
+            return report;
+        }
+    };
+    report.run = run_client(spec, &spec.args, Duration::from_millis(spec.timeout_ms));
+    report.requests = std::mem::take(
+        &mut *recorded
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner),
+    );
+    report
+}
+
+/// Runs the client with `args` in its own process group, killed with it at `timeout`.
+fn run_client(spec: &StageSpec, args: &[String], timeout: Duration) -> ClientRun {
+    use std::os::unix::process::CommandExt;
+    let child = Command::new(&spec.program)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn();
+    let mut child = match child {
+        Ok(c) => c,
+        Err(e) => {
+            return ClientRun {
+                error: Some(format!("cannot start {}: {e}", spec.program.display())),
+                ..ClientRun::default()
+            };
+        }
+    };
+    let out = tail_reader(child.stdout.take());
+    let err = tail_reader(child.stderr.take());
+    let start = Instant::now();
+    let mut run = ClientRun::default();
+    let group = i32::try_from(child.id())
+        .ok()
+        .map(nix::unistd::Pid::from_raw);
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => {
+                run.code = status.code();
+                break;
+            }
+            Ok(None) if start.elapsed() < timeout => {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            _ => {
+                run.timed_out = true;
+                break;
+            }
+        }
+    }
+    // What it left behind (a helper, a server) goes with it.
+    if let Some(g) = group {
+        let _ = nix::sys::signal::killpg(g, nix::sys::signal::Signal::SIGKILL);
+    }
+    let _ = child.wait();
+    run.stdout = finish(out);
+    run.stderr = finish(err);
+    run
+}
+
+type Tail = std::sync::mpsc::Receiver<Vec<u8>>;
+
+/// Reads a pipe on a thread, keeping its last [`TAIL`] bytes.
+fn tail_reader<R: Read + Send + 'static>(pipe: Option<R>) -> Option<Tail> {
+    let mut pipe = pipe?;
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .name("verify-pipe".into())
+        .spawn(move || {
+            let mut kept: Vec<u8> = Vec::new();
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = pipe.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                kept.extend_from_slice(&buf[..n]);
+                if kept.len() > 2 * TAIL {
+                    kept.drain(..kept.len() - TAIL);
+                }
+            }
+            let cut = kept.len().saturating_sub(TAIL);
+            let _ = tx.send(kept.split_off(cut));
+        })
+        .ok()?;
+    Some(rx)
+}
+
+fn finish(tail: Option<Tail>) -> String {
+    tail.and_then(|t| t.recv_timeout(Duration::from_secs(2)).ok())
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .unwrap_or_default()
+}

@@ -1,0 +1,547 @@
+//! Qwen Code 0.24.4, GitHub Copilot CLI 1.0.102, Cline 3.0.65 and OpenClaw 2026.9.6: each case
+//! of `tests/fixtures/agents/<client>@<version>/{mixed,folders,budget}/`, laid out as
+//! `scripts/capture-more-agents.sh` laid it (the client's folders, its switch of `switch-off`, the
+//! working folder `sub/` of the `folders` case, OpenClaw's workspace and install), with
+//! `prompt --agent AGENT` compared with `listing.txt` byte for byte and in o200k tokens. Cline
+//! lists a folder in the order the file system returns it: its cases are compared name for name
+//! in that order (as this machine's file system gives it) and as sets with the capture.
+
+use super::{Layout, agents_fixtures, copy_tree, first_difference, o200k};
+use crate::common;
+use std::path::{Path, PathBuf};
+
+/// One of the four clients, and where the capture script put its skills.
+struct NewClient {
+    dir: &'static str,
+    agent: &'static str,
+    user_skills: &'static str,
+    project_skills: &'static str,
+}
+
+const QWEN: NewClient = NewClient {
+    dir: "qwen-code@0.24.4",
+    agent: "qwen-code",
+    user_skills: ".qwen/skills",
+    project_skills: ".qwen/skills",
+};
+const COPILOT: NewClient = NewClient {
+    dir: "copilot@1.0.102",
+    agent: "github-copilot",
+    user_skills: ".copilot/skills",
+    project_skills: ".github/skills",
+};
+const CLINE: NewClient = NewClient {
+    dir: "cline@3.0.65",
+    agent: "cline",
+    user_skills: ".cline/skills",
+    project_skills: ".cline/skills",
+};
+const OPENCLAW: NewClient = NewClient {
+    dir: "openclaw@2026.9.6",
+    agent: "openclaw",
+    user_skills: ".openclaw/skills",
+    project_skills: "skills",
+};
+
+/// The folders of the `folders` case (`FOLDERS_USER`, `FOLDERS_PROJECT`).
+const FOLDERS_USER: [&str; 9] = [
+    ".agents/skills",
+    ".claude/skills",
+    ".copilot/skills",
+    ".qwen/skills",
+    ".cline/skills",
+    ".openclaw/skills",
+    ".config/agents/skills",
+    ".codex/skills",
+    ".gemini/skills",
+];
+const FOLDERS_PROJECT: [&str; 9] = [
+    ".agents/skills",
+    ".claude/skills",
+    ".github/skills",
+    ".qwen/skills",
+    ".cline/skills",
+    ".clinerules/skills",
+    "skills",
+    ".codex/skills",
+    ".opencode/skills",
+];
+
+/// The capture's `slug`: the folder with everything but `a-z0-9` made `-`, trimmed of `-`.
+fn slug(folder: &str) -> String {
+    let s: String = folder
+        .chars()
+        .map(|c| {
+            if c.is_ascii_lowercase() || c.is_ascii_digit() {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    s.trim_matches('-').to_string()
+}
+
+fn write_skill(dir: &Path, name: &str, description: &str) {
+    std::fs::create_dir_all(dir.join(name)).unwrap();
+    std::fs::write(
+        dir.join(name).join("SKILL.md"),
+        format!(
+            "---\nname: {name}\ndescription: {description}\n---\nBody of {name} in {description}.\n"
+        ),
+    )
+    .unwrap();
+}
+
+/// `place_budget`: 200 skills with a 300-character description.
+fn place_budget(dir: &Path) {
+    for i in 1..=200 {
+        let name = format!("budget-{i:03}");
+        let head = format!("Budget skill {i:03} for the listing budget. ");
+        let mut d = head + &"Filler words to reach three hundred characters. ".repeat(10);
+        d.truncate(300);
+        let d = d.trim_end().to_string();
+        std::fs::create_dir_all(dir.join(&name)).unwrap();
+        std::fs::write(
+            dir.join(&name).join("SKILL.md"),
+            format!("---\nname: {name}\ndescription: {d}\n---\nBody of {name}.\n"),
+        )
+        .unwrap();
+    }
+}
+
+/// The case laid out; the folder the client ran in.
+fn lay(c: &NewClient, case: &str) -> (Layout, PathBuf) {
+    let lib = agents_fixtures().join("library");
+    let l = Layout::new();
+    std::fs::create_dir_all(l.project.join(".git")).unwrap();
+    let mut run = l.project.clone();
+    match case {
+        "mixed" => {
+            copy_tree(&lib.join("user/skills"), &l.home.join(c.user_skills), &l);
+            copy_tree(
+                &lib.join("project/skills"),
+                &l.project.join(c.project_skills),
+                &l,
+            );
+        }
+        "folders" => {
+            for d in FOLDERS_USER {
+                let at = l.home.join(d);
+                write_skill(&at, &format!("in-home-{}", slug(d)), &format!("home {d}"));
+                write_skill(&at, "clash", &format!("clash copy in home {d}"));
+            }
+            for d in FOLDERS_PROJECT {
+                for (place, base) in [("root", l.project.clone()), ("sub", l.project.join("sub"))] {
+                    let at = base.join(d);
+                    let what = format!("project {place} {d}");
+                    write_skill(&at, &format!("in-{place}-{}", slug(d)), &what);
+                    write_skill(&at, "clash", &format!("clash copy in {what}"));
+                }
+            }
+            run = l.project.join("sub");
+        }
+        _ => place_budget(&l.home.join(c.user_skills)),
+    }
+    switch_off(c, &l, &run);
+    (l, run)
+}
+
+/// The client's own switch of `switch-off`, as the capture script set it (and OpenClaw's
+/// workspace, the folder it ran in).
+fn switch_off(c: &NewClient, l: &Layout, run: &Path) {
+    let write = |rel: &str, text: String| {
+        let p = l.home.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    match c.agent {
+        "qwen-code" => write(
+            ".qwen/settings.json",
+            r#"{"skills": {"disabled": ["switch-off"]}}"#.to_string(),
+        ),
+        "github-copilot" => write(
+            ".copilot/settings.json",
+            "{\n  \"disabledSkills\": [\n    \"switch-off\"\n  ]\n}".to_string(),
+        ),
+        "openclaw" => write(
+            ".openclaw/openclaw.json",
+            format!(
+                "{{\"agents\": {{\"defaults\": {{\"workspace\": {:?}}}}}, \"skills\": {{\"entries\": {{\"switch-off\": {{\"enabled\": false}}}}}}}}",
+                run.display().to_string()
+            ),
+        ),
+        _ => {}
+    }
+}
+
+/// OpenClaw "installed" below `{CACHE}/openclaw@2026.9.6` with its command on a PATH folder.
+fn install_openclaw(l: &Layout) -> PathBuf {
+    let package = l.base.join("cache/openclaw@2026.9.6/node_modules/openclaw");
+    std::fs::create_dir_all(&package).unwrap();
+    std::fs::write(package.join("openclaw.mjs"), "#!/usr/bin/env node\n").unwrap();
+    std::fs::write(package.join("package.json"), "{\"name\": \"openclaw\"}\n").unwrap();
+    let bin = l.base.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(package.join("openclaw.mjs"), bin.join("openclaw")).unwrap();
+    bin
+}
+
+/// `prompt --agent` for the case, run where the client ran, the run's folders as the capture's
+/// placeholders; its stderr.
+fn predict(c: &NewClient, case: &str) -> (String, String, Layout) {
+    run_case(c, case, &["prompt", "--agent", c.agent])
+}
+
+/// skillscope with `args` in the case laid out, run where the client ran; its stdout with the
+/// run's folders as the capture's placeholders, and its stderr.
+fn run_case(c: &NewClient, case: &str, args: &[&str]) -> (String, String, Layout) {
+    let (l, run) = lay(c, case);
+    let bin = install_openclaw(&l);
+    let path = std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    )))
+    .unwrap();
+    let out = common::bin()
+        .args(args)
+        .env("HOME", &l.home)
+        .env("PATH", path)
+        .env("SKILLSCOPE_CONFIG_DIR", l.base.join("config"))
+        .env("SKILLSCOPE_CACHE_DIR", l.base.join("skillscope-cache"))
+        .current_dir(&run)
+        .output()
+        .expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{}/{case} {args:?}: {stderr}", c.dir);
+    let text = String::from_utf8(out.stdout)
+        .unwrap()
+        .replace(&l.base.join("cache").display().to_string(), "{CACHE}");
+    (l.placeheld(&text), stderr, l)
+}
+
+fn captured(c: &NewClient, case: &str) -> String {
+    let p = agents_fixtures().join(c.dir).join(case).join("listing.txt");
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// The prediction is the captured listing, byte for byte, and costs as many tokens.
+fn assert_identical(c: &NewClient, case: &str) {
+    let want = captured(c, case);
+    let (got, stderr, _) = predict(c, case);
+    let who = format!("{}/{case}", c.dir);
+    let (real, predicted) = (o200k(&want), o200k(&got));
+    eprintln!("{who}: real {real} o200k tokens, skillscope {predicted}");
+    if let Some(diff) = first_difference(&want, &got) {
+        panic!(
+            "{who}: skillscope's listing is not what the real client sent ({} bytes vs {}): {diff}\nstderr: {stderr}",
+            want.len(),
+            got.len()
+        );
+    }
+    assert_eq!(got.as_bytes(), want.as_bytes(), "{who}");
+    assert_eq!(real, predicted, "{who}: o200k tokens");
+}
+
+#[test]
+fn qwen_code_mixed_is_byte_identical() {
+    assert_identical(&QWEN, "mixed");
+}
+
+#[test]
+fn qwen_code_folders_is_byte_identical() {
+    assert_identical(&QWEN, "folders");
+}
+
+#[test]
+fn qwen_code_budget_is_byte_identical() {
+    assert_identical(&QWEN, "budget");
+}
+
+#[test]
+fn copilot_mixed_is_byte_identical() {
+    assert_identical(&COPILOT, "mixed");
+}
+
+#[test]
+fn copilot_folders_is_byte_identical() {
+    assert_identical(&COPILOT, "folders");
+}
+
+#[test]
+fn copilot_budget_is_byte_identical() {
+    assert_identical(&COPILOT, "budget");
+}
+
+#[test]
+fn openclaw_mixed_is_byte_identical() {
+    assert_identical(&OPENCLAW, "mixed");
+}
+
+#[test]
+fn openclaw_folders_is_byte_identical() {
+    assert_identical(&OPENCLAW, "folders");
+}
+
+#[test]
+fn openclaw_budget_is_byte_identical() {
+    assert_identical(&OPENCLAW, "budget");
+}
+
+/// The names of a Cline listing, in order.
+fn cline_names(listing: &str) -> Vec<String> {
+    listing
+        .strip_prefix("Available skills: ")
+        .and_then(|r| r.strip_suffix('.'))
+        .unwrap_or("")
+        .split(", ")
+        .filter(|n| !n.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The order of a folder's entries as this machine's file system gives them.
+fn dir_order(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(Result::ok)
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Cline's listing: the captured names (the same set, none twice), and in the order of its
+/// folders, each folder's entries as this file system returns them; byte for byte with the
+/// capture when this file system returns them as the capture's did.
+fn assert_cline(case: &str, folders: &[&str]) {
+    let want = captured(&CLINE, case);
+    let (got, stderr, l) = predict(&CLINE, case);
+    let (mut w, mut g) = (cline_names(&want), cline_names(&got));
+    assert!(!g.is_empty(), "{case}: {got}\n{stderr}");
+    let in_order = g.clone();
+    w.sort();
+    g.sort();
+    assert_eq!(g, w, "{case}: the captured names");
+    // Expected order: each folder in Cline's order, its entries as read_dir gives them, a name
+    // at its first place only.
+    let mut expected: Vec<String> = Vec::new();
+    for f in folders {
+        let dir = if f.starts_with('~') {
+            l.home.join(&f[2..])
+        } else {
+            l.project.join(f)
+        };
+        for entry in dir_order(&dir) {
+            let name = match (case, entry.as_str()) {
+                ("mixed", "folder-differs") => "other-name".to_string(),
+                _ => entry,
+            };
+            if in_order.contains(&name) && !expected.contains(&name) {
+                expected.push(name);
+            }
+        }
+    }
+    assert_eq!(
+        in_order, expected,
+        "{case}: folder by folder, file-system order"
+    );
+    if got == want {
+        eprintln!("cline/{case}: byte-identical on this file system");
+    } else {
+        eprintln!("cline/{case}: same names; this file system orders folders otherwise");
+    }
+}
+
+#[test]
+fn cline_mixed_lists_the_captured_names_in_folder_order() {
+    assert_cline("mixed", &[".cline/skills", "~/.cline/skills"]);
+}
+
+#[test]
+fn cline_folders_lists_the_captured_names_in_folder_order() {
+    assert_cline(
+        "folders",
+        &[
+            ".clinerules/skills",
+            ".cline/skills",
+            ".agents/skills",
+            "~/.cline/skills",
+            "~/.agents/skills",
+        ],
+    );
+}
+
+#[test]
+fn cline_budget_lists_the_captured_names_in_folder_order() {
+    assert_cline("budget", &["~/.cline/skills"]);
+}
+
+/// A file of the case's capture.
+fn capture_file(c: &NewClient, case: &str, file: &str) -> String {
+    let p = agents_fixtures().join(c.dir).join(case).join(file);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// `inject --agent A NAME --json` in the laid-out case gives the captured tool result
+/// (`inject-NAME.txt`) byte for byte, then what the client added after it
+/// (`inject-NAME.after.json`, Copilot's `<skill-context>` message) when the capture has it; the
+/// text form is the blocks' texts alone.
+fn assert_injection(c: &NewClient, case: &str, name: &str) {
+    let (json, stderr, _) = run_case(c, case, &["inject", "--agent", c.agent, name, "--json"]);
+    let got: serde_json::Value =
+        serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}: {json} {stderr}"));
+    let blocks = got["blocks"].as_array().unwrap();
+    let mut want = vec![("tool", capture_file(c, case, &format!("inject-{name}.txt")))];
+    let after = agents_fixtures()
+        .join(c.dir)
+        .join(case)
+        .join(format!("inject-{name}.after.json"));
+    if c.agent == "github-copilot" {
+        let added: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&after).unwrap()).unwrap();
+        for m in added.as_array().unwrap() {
+            want.push(("user", m["content"].as_str().unwrap().to_string()));
+        }
+    }
+    assert_eq!(blocks.len(), want.len(), "{}/{case}: {blocks:?}", c.dir);
+    for (i, (b, (role, text))) in blocks.iter().zip(&want).enumerate() {
+        assert_eq!(
+            b["role"].as_str(),
+            Some(*role),
+            "{}/{case}: block {i}",
+            c.dir
+        );
+        let got_text = b["text"].as_str().unwrap();
+        if let Some(diff) = first_difference(text, got_text) {
+            panic!(
+                "{}/{case} {name}: block {i} is not what the real client added: {diff}",
+                c.dir
+            );
+        }
+        assert!(b["tokens"].as_u64().is_some_and(|t| t > 0), "{b}");
+    }
+    let (text, _, _) = run_case(c, case, &["inject", "--agent", c.agent, name]);
+    let joined: Vec<&str> = want.iter().map(|(_, t)| t.as_str()).collect();
+    assert_eq!(text, joined.join("\n\n"), "{}/{case}: the text form", c.dir);
+}
+
+#[test]
+fn qwen_code_skill_results_are_what_the_client_added() {
+    assert_injection(&QWEN, "mixed", "with-resources");
+    assert_injection(&QWEN, "folders", "clash");
+    assert_injection(&QWEN, "budget", "budget-001");
+}
+
+#[test]
+fn copilot_skill_results_and_contexts_are_what_the_client_added() {
+    assert_injection(&COPILOT, "mixed", "with-resources");
+    assert_injection(&COPILOT, "folders", "clash");
+    assert_injection(&COPILOT, "budget", "budget-001");
+}
+
+#[test]
+fn cline_skill_results_are_what_the_client_added() {
+    assert_injection(&CLINE, "mixed", "with-resources");
+    assert_injection(&CLINE, "folders", "clash");
+    assert_injection(&CLINE, "budget", "budget-001");
+}
+
+/// OpenClaw has no skill tool: its model reads the SKILL.md at the listed location, and the
+/// `read` result is the file whole.
+#[test]
+fn openclaw_read_results_are_what_the_client_added() {
+    assert_injection(&OPENCLAW, "mixed", "with-resources");
+}
+
+/// `budget --agent A` prices each client's skill tool as captured (`tool.json`): Qwen Code's and
+/// Copilot's fixed `skill`, OpenClaw's `read`, and Cline's `skills`, whose description ends with
+/// the listing itself (said so, and not added to it).
+#[test]
+fn budget_prices_the_new_agents_captured_tools() {
+    for (c, case, name) in [
+        (&QWEN, "mixed", "skill"),
+        (&COPILOT, "mixed", "skill"),
+        (&OPENCLAW, "mixed", "read"),
+        (&CLINE, "mixed", "skills"),
+        (&CLINE, "folders", "skills"),
+        (&CLINE, "budget", "skills"),
+    ] {
+        let sent: serde_json::Value =
+            serde_json::from_str(&capture_file(c, case, "tool.json")).unwrap();
+        let chars = sent.to_string().chars().count();
+        let (json, _, _) = run_case(c, case, &["budget", "--agent", c.agent, "--format", "json"]);
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let tool = &v["tool_definition"];
+        assert_eq!(tool["name"], name, "{}/{case}: {tool}", c.dir);
+        if c.agent == "cline" {
+            // Cline lists a folder in the file system's order: the same names, perhaps another
+            // order, so the same length.
+            assert_eq!(tool["holds_listing"], true, "{tool}");
+        } else {
+            assert!(tool.get("holds_listing").is_none(), "{tool}");
+        }
+        assert_eq!(tool["chars"], chars, "{}/{case}: {tool}", c.dir);
+        let (text, _, _) = run_case(c, case, &["budget", "--agent", c.agent]);
+        assert!(
+            text.contains(&format!("tool definition ({name}): ")),
+            "{text}"
+        );
+    }
+}
+
+/// `toggle --agent A NAME --off` writes each client's own switch where its settings are plain
+/// JSON (Qwen Code's `skills.disabled`, Copilot's `disabledSkills`, OpenClaw's
+/// `skills.entries.NAME.enabled`), and the listing then leaves the skill out; Cline, whose only
+/// switch is in the skill's frontmatter, is refused with why.
+#[test]
+fn toggle_writes_the_new_agents_switches_and_refuses_cline() {
+    for (c, file, key) in [
+        (&QWEN, ".qwen/settings.json", "disabled"),
+        (&COPILOT, ".copilot/settings.json", "disabledSkills"),
+        (&OPENCLAW, ".openclaw/openclaw.json", "entries"),
+    ] {
+        let (listing, _, _) = run_case(c, "mixed", &["prompt", "--agent", c.agent]);
+        assert!(listing.contains("alpha-basic"), "{}: {listing}", c.dir);
+        let (l, run) = lay(c, "mixed");
+        let out = common::bin()
+            .args(["toggle", "--agent", c.agent, "alpha-basic", "--off"])
+            .env("HOME", &l.home)
+            .env("SKILLSCOPE_CONFIG_DIR", l.base.join("config"))
+            .env("SKILLSCOPE_CACHE_DIR", l.base.join("skillscope-cache"))
+            .current_dir(&run)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = std::fs::read_to_string(l.home.join(file)).unwrap();
+        assert!(
+            text.contains("alpha-basic") && text.contains(key),
+            "{file}: {text}"
+        );
+        // What the capture switched off stays off.
+        assert!(text.contains("switch-off"), "{file}: {text}");
+        let after = common::bin()
+            .args(["prompt", "--agent", c.agent])
+            .env("HOME", &l.home)
+            .env("SKILLSCOPE_CONFIG_DIR", l.base.join("config"))
+            .env("SKILLSCOPE_CACHE_DIR", l.base.join("skillscope-cache"))
+            .current_dir(&run)
+            .output()
+            .unwrap();
+        let after = String::from_utf8_lossy(&after.stdout);
+        assert!(
+            !after.is_empty() && !after.contains("alpha-basic"),
+            "{after}"
+        );
+    }
+    let out = common::bin()
+        .args(["toggle", "--agent", "cline", "alpha-basic", "--off"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("disabled: true"), "{err}");
+}
