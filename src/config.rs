@@ -23,7 +23,10 @@ pub const KEYS: &[(&str, &str)] = &[
         "profile",
         "spec, claude-code, codex, opencode, lazy-skills, qwen-code, github-copilot, cline or openclaw",
     ),
-    ("listing", "xml, markdown, claude-code or codex"),
+    (
+        "listing",
+        "xml, markdown, claude-code, codex, lazy-skills, gemini, opencode, qwen-code, copilot, cline or openclaw",
+    ),
     ("tier", "auto, full, compact or names"),
     ("encoding", "o200k_base or cl100k_base"),
     ("context_window", "a number of tokens, e.g. 200000"),
@@ -484,6 +487,15 @@ pub fn meant<'a>(wanted: &str, known: impl IntoIterator<Item = &'a str>) -> Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What the config says the profile and listing take is every profile's and format's name
+    /// (the lists are constants, so a new one must be named here too).
+    #[test]
+    fn the_keys_name_every_profile_and_format() {
+        let takes = |key: &str| KEYS.iter().find(|(k, _)| *k == key).map(|(_, t)| *t);
+        assert_eq!(takes("profile"), Some(Profile::names().as_str()));
+        assert_eq!(takes("listing"), Some(Format::ids().as_str()));
+    }
 
     #[test]
     fn settings_and_keys_are_read() {

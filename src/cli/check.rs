@@ -415,15 +415,20 @@ impl Report<'_> {
 
     /// `3 skills checked with the spec profile: 1 error, 2 warnings; 1 file with errors`.
     fn summary(&self) -> String {
+        let own = if self.profile == "per-agent" {
+            let agents: Vec<&str> = Profile::ALL
+                .iter()
+                .filter(|p| **p != Profile::Spec)
+                .map(|p| p.as_str())
+                .collect();
+            format!(" (each agent's own: {}; spec elsewhere)", agents.join(", "))
+        } else {
+            String::new()
+        };
         format!(
-            "{} checked with the {} profile{}: {}, {}; {}",
+            "{} checked with the {} profile{own}: {}, {}; {}",
             count_of(self.checked, "skill", "skills"),
             self.profile,
-            if self.profile == "per-agent" {
-                " (each agent's own: claude-code, codex, opencode, lazy-skills, qwen-code, github-copilot, cline, openclaw; spec elsewhere)"
-            } else {
-                ""
-            },
             count_of(self.counts.errors, "error", "errors"),
             count_of(self.counts.warnings, "warning", "warnings"),
             count_of(

@@ -38,7 +38,21 @@ impl fmt::Display for Severity {
 
 /// Whose rules to apply. Each agent accepts a different set of fields and judges names and
 /// descriptions differently; `spec` gives the verdicts of the agentskills.io reference validator.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+/// Its variants, in order, are [`Profile::ALL`]; its name is the variant's in kebab case unless
+/// given.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    strum::VariantArray,
+    strum::IntoStaticStr,
+    strum::Display,
+)]
+#[strum(serialize_all = "kebab-case")]
 pub enum Profile {
     /// The Agent Skills specification.
     #[default]
@@ -57,6 +71,7 @@ pub enum Profile {
     QwenCode,
     /// GitHub Copilot CLI's own reading: strict YAML; a missing name or description is taken
     /// from the folder or the body.
+    #[strum(to_string = "github-copilot")]
     Copilot,
     /// Cline's own reading: the frontmatter is optional, invalid YAML skips the skill.
     Cline,
@@ -65,31 +80,20 @@ pub enum Profile {
 }
 
 impl Profile {
-    /// Every profile, in the order its severities are kept.
-    pub const ALL: [Profile; 9] = [
-        Profile::Spec,
-        Profile::ClaudeCode,
-        Profile::Codex,
-        Profile::Opencode,
-        Profile::LazySkills,
-        Profile::QwenCode,
-        Profile::Copilot,
-        Profile::Cline,
-        Profile::Openclaw,
-    ];
+    /// Every profile, in the order its severities are kept (the enum's order).
+    pub const ALL: &'static [Profile] = <Profile as strum::VariantArray>::VARIANTS;
 
     /// Its name on the command line and in the config file.
     pub fn as_str(self) -> &'static str {
-        match self {
-            Profile::Spec => "spec",
-            Profile::ClaudeCode => "claude-code",
-            Profile::Codex => "codex",
-            Profile::Opencode => "opencode",
-            Profile::LazySkills => "lazy-skills",
-            Profile::QwenCode => "qwen-code",
-            Profile::Copilot => "github-copilot",
-            Profile::Cline => "cline",
-            Profile::Openclaw => "openclaw",
+        self.into()
+    }
+
+    /// Every profile's name, for messages: `spec, claude-code, … or openclaw`.
+    pub fn names() -> String {
+        let names: Vec<&str> = Profile::ALL.iter().map(|p| p.as_str()).collect();
+        match names.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => names.join(""),
         }
     }
 
@@ -114,24 +118,17 @@ impl Profile {
     }
 }
 
-impl fmt::Display for Profile {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
 /// A profile name that is none of skillscope's.
 #[derive(Debug, thiserror::Error)]
-#[error(
-    "unknown profile `{0}`: use spec, claude-code, codex, opencode, lazy-skills, qwen-code, github-copilot, cline or openclaw"
-)]
+#[error("unknown profile `{0}`: use {names}", names = Profile::names())]
 pub struct UnknownProfile(String);
 
 impl FromStr for Profile {
     type Err = UnknownProfile;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Profile::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .find(|p| p.as_str() == s)
             .ok_or_else(|| UnknownProfile(s.to_string()))
     }
@@ -452,7 +449,11 @@ pub fn markdown() -> String {
         s.push_str(&format!(
             "\n## {}\n\n| rule | {} | what it finds | `--fix` |\n|---|{}---|---|\n",
             family.as_str(),
-            Profile::ALL.map(Profile::as_str).join(" | "),
+            Profile::ALL
+                .iter()
+                .map(|p| p.as_str())
+                .collect::<Vec<_>>()
+                .join(" | "),
             "---|".repeat(Profile::ALL.len())
         ));
         for r in RULES.iter().filter(|r| r.family == family) {
@@ -553,7 +554,7 @@ mod tests {
 
     #[test]
     fn profiles_parse_by_name() {
-        for p in Profile::ALL {
+        for &p in Profile::ALL {
             assert_eq!(p.as_str().parse::<Profile>().unwrap(), p);
         }
         assert!("claude".parse::<Profile>().is_err());

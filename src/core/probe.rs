@@ -313,7 +313,11 @@ mod tests {
     #[test]
     fn the_wait_is_the_agents() {
         assert_eq!(probe_timeout(Agent::LazySkills), Duration::from_secs(5));
-        for a in Agent::ALL.into_iter().filter(|&a| a != Agent::LazySkills) {
+        for a in Agent::ALL
+            .iter()
+            .copied()
+            .filter(|&a| a != Agent::LazySkills)
+        {
             assert_eq!(probe_timeout(a), DEFAULT_TIMEOUT, "{a:?}");
         }
         let ok = r#"{"name":"tool","description":"d","parameters":{"type":"object"}}"#;

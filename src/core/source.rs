@@ -5,9 +5,26 @@ use serde::Serialize;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-/// An agent whose skill folders skillscope reads, or where a root came from otherwise.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+/// An agent whose skill folders skillscope reads, or where a root came from otherwise. Its
+/// variants, in order, are [`Agent::ALL`]; its name (`as_str`, `Display`, `FromStr`) is the
+/// variant's in kebab case unless given.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    strum::VariantArray,
+    strum::IntoStaticStr,
+    strum::Display,
+    strum::EnumString,
+)]
 #[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
 pub enum Agent {
     /// Claude Code.
     ClaudeCode,
@@ -21,8 +38,9 @@ pub enum Agent {
     Goose,
     /// OpenClaw (`openclaw`).
     Openclaw,
-    /// GitHub Copilot CLI (`@github/copilot`).
+    /// GitHub Copilot CLI (`@github/copilot`); its installers call it `copilot`.
     #[serde(rename = "github-copilot")]
+    #[strum(to_string = "github-copilot", serialize = "copilot")]
     Copilot,
     /// Cline (`cline`).
     Cline,
@@ -39,50 +57,19 @@ pub enum Agent {
 }
 
 impl Agent {
-    /// Every agent, in the order they are shown; the folders given and the demo last (the lists
-    /// of agents with views and folders are this one without them).
-    pub const ALL: [Agent; 13] = [
-        Agent::ClaudeCode,
-        Agent::Codex,
-        Agent::Opencode,
-        Agent::Gemini,
-        Agent::Goose,
-        Agent::Openclaw,
-        Agent::Copilot,
-        Agent::Cline,
-        Agent::QwenCode,
-        Agent::LazySkills,
-        Agent::Generic,
-        Agent::Path,
-        Agent::Demo,
-    ];
+    /// Every agent, in the order they are shown (the enum's order); the folders given and the
+    /// demo last (the lists of agents with views and folders are this one without them).
+    pub const ALL: &'static [Agent] = <Agent as strum::VariantArray>::VARIANTS;
 
     /// The agent named `name` on the command line: its name, or another name its installers
     /// give it (`copilot` for GitHub Copilot CLI).
     pub fn named(name: &str) -> Option<Agent> {
-        match name {
-            "copilot" => Some(Agent::Copilot),
-            _ => Agent::ALL.into_iter().find(|a| a.as_str() == name),
-        }
+        name.parse().ok()
     }
 
     /// Its name on the command line and in JSON.
     pub fn as_str(self) -> &'static str {
-        match self {
-            Agent::ClaudeCode => "claude-code",
-            Agent::Codex => "codex",
-            Agent::Opencode => "opencode",
-            Agent::Gemini => "gemini",
-            Agent::Goose => "goose",
-            Agent::Openclaw => "openclaw",
-            Agent::Copilot => "github-copilot",
-            Agent::Cline => "cline",
-            Agent::QwenCode => "qwen-code",
-            Agent::LazySkills => "lazy-skills",
-            Agent::Generic => "generic",
-            Agent::Path => "path",
-            Agent::Demo => "demo",
-        }
+        self.into()
     }
 
     /// Whether the agent tells skills in different nested folders apart by their namespaced id
@@ -112,12 +99,6 @@ impl Agent {
             Agent::Path => "path",
             Agent::Demo => "demo",
         }
-    }
-}
-
-impl fmt::Display for Agent {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 

@@ -35,16 +35,8 @@ impl AgentPlugin for ClaudeCode {
         Agent::ClaudeCode
     }
 
-    fn display_name(&self) -> &'static str {
-        "Claude Code"
-    }
-
     fn badge_letter(&self) -> char {
         'C'
-    }
-
-    fn skill_folders(&self) -> &'static [&'static [&'static str]] {
-        super::model::model(Agent::ClaudeCode).folders
     }
 
     fn settings_paths(&self, home: &Path, project: Option<&Path>) -> Vec<(SwitchScope, PathBuf)> {

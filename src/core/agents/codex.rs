@@ -28,16 +28,8 @@ impl AgentPlugin for Codex {
         Agent::Codex
     }
 
-    fn display_name(&self) -> &'static str {
-        "Codex"
-    }
-
     fn badge_letter(&self) -> char {
         'X'
-    }
-
-    fn skill_folders(&self) -> &'static [&'static [&'static str]] {
-        super::model::model(Agent::Codex).folders
     }
 
     fn settings_paths(&self, home: &Path, _project: Option<&Path>) -> Vec<(SwitchScope, PathBuf)> {

@@ -401,7 +401,7 @@ mod tests {
 
     #[test]
     fn every_agent_but_the_given_folders_has_one_model_and_reads_its_own_folders() {
-        for a in Agent::ALL {
+        for &a in Agent::ALL {
             let m = model(a);
             match a {
                 Agent::Path | Agent::Demo => assert_eq!(m.agent, Agent::Path),

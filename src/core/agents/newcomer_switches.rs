@@ -38,7 +38,6 @@ fn at<'a>(root: &'a Node, path: &[&str]) -> Option<&'a Node> {
 #[derive(Debug)]
 pub struct NameList {
     agent: Agent,
-    name: &'static str,
     letter: char,
     /// The settings files below the home folder and below the project, with their scope.
     files: &'static [(SwitchScope, bool, &'static str)],
@@ -52,7 +51,6 @@ pub struct NameList {
 /// case (`Config.isSkillEnabled`).
 pub static QWEN_CODE: NameList = NameList {
     agent: Agent::QwenCode,
-    name: "Qwen Code",
     letter: 'Q',
     files: &[
         (SwitchScope::User, true, ".qwen/settings.json"),
@@ -66,7 +64,6 @@ pub static QWEN_CODE: NameList = NameList {
 /// user's); the repository's `.github/copilot/settings.json` and `settings.local.json` too.
 pub static COPILOT: NameList = NameList {
     agent: Agent::Copilot,
-    name: "GitHub Copilot CLI",
     letter: 'H',
     files: &[
         (SwitchScope::User, true, ".copilot/settings.json"),
@@ -130,16 +127,8 @@ impl AgentPlugin for NameList {
         self.agent
     }
 
-    fn display_name(&self) -> &'static str {
-        self.name
-    }
-
     fn badge_letter(&self) -> char {
         self.letter
-    }
-
-    fn skill_folders(&self) -> &'static [&'static [&'static str]] {
-        super::model::model(self.agent).folders
     }
 
     fn settings_paths(&self, home: &Path, project: Option<&Path>) -> Vec<(SwitchScope, PathBuf)> {
@@ -219,16 +208,8 @@ impl AgentPlugin for Openclaw {
         Agent::Openclaw
     }
 
-    fn display_name(&self) -> &'static str {
-        "OpenClaw"
-    }
-
     fn badge_letter(&self) -> char {
         'W'
-    }
-
-    fn skill_folders(&self) -> &'static [&'static [&'static str]] {
-        super::model::model(Agent::Openclaw).folders
     }
 
     fn settings_paths(&self, home: &Path, _project: Option<&Path>) -> Vec<(SwitchScope, PathBuf)> {

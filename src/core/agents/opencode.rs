@@ -42,16 +42,8 @@ impl AgentPlugin for Opencode {
         Agent::Opencode
     }
 
-    fn display_name(&self) -> &'static str {
-        "opencode"
-    }
-
     fn badge_letter(&self) -> char {
         'O'
-    }
-
-    fn skill_folders(&self) -> &'static [&'static [&'static str]] {
-        super::model::model(Agent::Opencode).folders
     }
 
     fn settings_paths(&self, home: &Path, project: Option<&Path>) -> Vec<(SwitchScope, PathBuf)> {

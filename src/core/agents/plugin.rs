@@ -16,12 +16,15 @@ use std::sync::{Arc, Mutex};
 
 /// One agent whose per-skill switches skillscope reads and writes. Each is one value in its own
 /// file, listed once in [`REGISTRY`]; everything else (badges, toggles, the CLI's `--agent`, the
-/// help legend) goes through the registry.
+/// help legend) goes through the registry. Its name and folders are its model's
+/// (`agents/model.rs`); a plugin says only which agent it is, its badge's letter and its settings.
 pub trait AgentPlugin: Send + Sync + fmt::Debug {
     /// The agent, as skill roots, JSON output and `toggle --agent` name it.
     fn id(&self) -> Agent;
-    /// Its name for people, as in the help legend.
-    fn display_name(&self) -> &'static str;
+    /// Its name for people, as in the help legend: its model's.
+    fn display_name(&self) -> &'static str {
+        super::model::model(self.id()).name
+    }
     /// The letter of its badge in the skills list.
     fn badge_letter(&self) -> char;
     /// Its entry in the help legend of the badges.
@@ -29,8 +32,10 @@ pub trait AgentPlugin: Send + Sync + fmt::Debug {
         format!("{} {}", self.badge_letter(), self.display_name())
     }
     /// The skill folders it reads, as the last components of their path
-    /// (`[".claude", "skills"]`).
-    fn skill_folders(&self) -> &'static [&'static [&'static str]];
+    /// (`[".claude", "skills"]`): its model's.
+    fn skill_folders(&self) -> &'static [&'static [&'static str]] {
+        super::model::model(self.id()).folders
+    }
     /// Its settings files that can hold per-skill switches, with their scope, in the order it
     /// applies them (later ones win).
     fn settings_paths(&self, home: &Path, project: Option<&Path>) -> Vec<(SwitchScope, PathBuf)>;

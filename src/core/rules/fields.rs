@@ -872,7 +872,7 @@ mod tests {
             "pdf",
             &format!("---\nname: pdf\ndescription: {GOOD}\n---\n"),
         );
-        for p in Profile::ALL {
+        for &p in Profile::ALL {
             assert_eq!(ids(&check(&s, p)), vec![], "{p}");
         }
     }

@@ -358,7 +358,7 @@ mod tests {
         );
         let cache = TokenCache::in_memory();
         let mut seen = std::collections::BTreeSet::new();
-        for profile in Profile::ALL {
+        for &profile in Profile::ALL {
             let diags = check_library(
                 &lib,
                 &CheckOptions {
