@@ -1220,3 +1220,27 @@ fn an_agent_registered_in_a_registry_is_read_shown_and_switched() {
         Some('G')
     );
 }
+
+#[test]
+fn claude_codes_overrides_know_a_skill_by_its_folder_not_its_frontmatter_name() {
+    let f = fixture();
+    write(
+        &f.home.join(".claude/settings.json"),
+        r#"{"skillOverrides": {"folder-x": "off", "other-y": "off"}}"#,
+    );
+    let (sw, _) = f.load();
+    // `folder-x/SKILL.md` says `name: other-x`: the folder's entry switches it off.
+    let mut x = f.claude_skill("folder-x");
+    x.name = "other-x".to_string();
+    assert_eq!(sw.effective(&x, Agent::ClaudeCode).state, AgentState::Off);
+    // `folder-y/SKILL.md` says `name: other-y`: an entry under the frontmatter name does nothing.
+    let mut y = f.claude_skill("folder-y");
+    y.name = "other-y".to_string();
+    assert_eq!(sw.effective(&y, Agent::ClaudeCode).state, AgentState::On);
+    // Switching it writes the folder's name.
+    let plan = sw
+        .plan(&y, Agent::ClaudeCode, SwitchScope::User, false)
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_str(&plan.after).unwrap();
+    assert_eq!(v["skillOverrides"]["folder-y"], "off", "{}", plan.after);
+}
