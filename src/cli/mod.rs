@@ -178,8 +178,24 @@ pub enum Command {
     Man,
 }
 
+/// The agent whose view a subcommand shows (`--agent A`): every such view says so on stderr when
+/// the client installed is not the version its model was captured from.
+fn agent_in_view(command: &Command) -> Option<crate::core::Agent> {
+    match command {
+        Command::List { args, .. } => args.view.agent,
+        Command::Budget { args, .. } => args.view.agent,
+        Command::Prompt { args, .. } => args.view.agent,
+        Command::Match { args, .. } => args.view.agent,
+        Command::Inject { args, .. } => args.view.agent,
+        _ => None,
+    }
+}
+
 /// Runs a subcommand; returns the process exit code.
 pub fn run(command: Command) -> anyhow::Result<i32> {
+    if let Some(agent) = agent_in_view(&command) {
+        prompt::note_client_version(agent);
+    }
     match command {
         Command::List { args, library } => list::run(args, library),
         Command::Check { args, library } => {

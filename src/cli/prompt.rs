@@ -178,9 +178,6 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let mask = selections.get(mode).unwrap_or(&[]);
     let listing = listing::render(&lib, &|i| mask.get(i).copied().unwrap_or(false), &opts);
     let code = print_listing(&args, &lib, &listing, &cache, mode, window)?;
-    if let Some(agent) = args.view.agent {
-        note_client_version(agent);
-    }
     Ok(code.max(unread))
 }
 

@@ -451,10 +451,11 @@ fn badges_for_every_skill_of_the_fixture_home() {
         ("deploy".into(), vec!["opencode"]),
         // name-only is still listed.
         ("docx".into(), vec!["claude-code", "opencode"]),
-        // `.agents/skills` is read by OpenClaw, Copilot and Qwen Code too (all switchable).
+        // `.agents/skills` is read by OpenClaw, Copilot, Qwen Code and Gemini CLI too (all
+        // switchable).
         (
             "internal-notes".into(),
-            vec!["codex", "openclaw", "github-copilot", "qwen-code"],
+            vec!["codex", "openclaw", "github-copilot", "qwen-code", "gemini"],
         ),
         ("pdf".into(), vec!["claude-code", "opencode"]),
         (
@@ -465,6 +466,7 @@ fn badges_for_every_skill_of_the_fixture_home() {
                 "openclaw",
                 "github-copilot",
                 "qwen-code",
+                "gemini",
             ],
         ),
         // Copilot reads a project's `.claude/skills`, never the home's.
@@ -476,7 +478,8 @@ fn badges_for_every_skill_of_the_fixture_home() {
 #[test]
 fn a_skill_named_star_switches_off_nothing_else() {
     let w = World::new("alice");
-    let star = w.home().join(".claude/skills/star");
+    // Claude Code knows a skill of its folder by the folder's name: the folder is named `*` too.
+    let star = w.home().join(".claude/skills/*");
     std::fs::create_dir_all(&star).unwrap();
     std::fs::write(
         star.join("SKILL.md"),
@@ -512,4 +515,63 @@ fn a_skill_named_star_switches_off_nothing_else() {
     let out = w.run(&["*", "--json"]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v[0]["agents"][0]["effective"]["state"], "off");
+}
+
+/// Gemini CLI's switch is `skills.disabled` in its settings (what `gemini skills disable NAME`
+/// writes): `toggle --agent gemini` writes it keeping the rest of the file, its listing then
+/// leaves the skill out, and `--on` takes the name back out of the list.
+#[test]
+fn toggle_writes_gemini_clis_skills_disabled_and_its_listing_follows() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (home, project) = (tmp.path().join("home"), tmp.path().join("project"));
+    for name in ["alpha", "beta"] {
+        let dir = home.join(".gemini/skills").join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("SKILL.md"),
+            format!(
+                "---\nname: {name}\ndescription: The {name} skill does {name} things.\n---\nBody\n"
+            ),
+        )
+        .unwrap();
+    }
+    let settings = home.join(".gemini/settings.json");
+    std::fs::write(&settings, "{\n  \"theme\": \"dark\"\n}\n").unwrap();
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_skillscope"))
+            .args(args)
+            .current_dir(&project)
+            .env("HOME", &home)
+            .env("SKILLSCOPE_CONFIG_DIR", tmp.path().join("config"))
+            .env("NO_COLOR", "1")
+            .env_remove("XDG_CONFIG_HOME")
+            .output()
+            .unwrap()
+    };
+    let listing = stdout(&run(&["prompt", "--agent", "gemini"]));
+    assert!(
+        listing.contains("<name>alpha</name>") || listing.contains("alpha"),
+        "{listing}"
+    );
+
+    let out = run(&["toggle", "alpha", "--off", "--agent", "gemini"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    assert_eq!(v["skills"]["disabled"], serde_json::json!(["alpha"]));
+    assert_eq!(v["theme"], "dark");
+    let listing = stdout(&run(&["prompt", "--agent", "gemini"]));
+    assert!(
+        !listing.contains("alpha") && listing.contains("beta"),
+        "{listing}"
+    );
+
+    let out = run(&["toggle", "alpha", "--on", "--agent", "gemini"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    assert_eq!(v["skills"]["disabled"], serde_json::json!([]));
+    let listing = stdout(&run(&["prompt", "--agent", "gemini"]));
+    assert!(listing.contains("alpha"), "{listing}");
 }

@@ -289,7 +289,7 @@ fn a_client_that_sends_no_turn_is_exit_2_with_its_last_words() {
 }
 
 #[test]
-fn prompt_says_when_the_installed_client_is_not_the_modelled_version() {
+fn every_view_of_an_agent_says_when_the_installed_client_is_not_the_modelled_version() {
     use std::os::unix::fs::PermissionsExt;
     let w = World::new(".claude/skills");
     // npm's layout: the command on PATH links into node_modules/PACKAGE.
@@ -302,14 +302,34 @@ fn prompt_says_when_the_installed_client_is_not_the_modelled_version() {
     std::fs::write(&exe, "#!/bin/sh\n").unwrap();
     std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).unwrap();
     std::os::unix::fs::symlink(&exe, w.bin.join("claude")).unwrap();
+    // Every view of the agent says so: its listing, budget, matches, list and injection.
+    let views: [&[&str]; 5] = [
+        &["prompt", "--agent", "claude-code"],
+        &["budget", "--agent", "claude-code"],
+        &["match", "--agent", "claude-code", "anything at all"],
+        &["list", "--agent", "claude-code"],
+        &["inject", "--agent", "claude-code", "no-such-skill"],
+    ];
+    for args in views {
+        let out = w.run(args, true);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("modelled on Claude Code 2.1.332; installed 2.1.400"),
+            "{args:?}: {stderr}"
+        );
+    }
     let out = w.run(&["prompt", "--agent", "claude-code"], true);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
     assert!(
-        stderr.contains("modelled on Claude Code 2.1.332; installed 2.1.400"),
-        "{stderr}"
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
     );
     std::fs::write(package.join("package.json"), r#"{"version": "2.1.332"}"#).unwrap();
-    let out = w.run(&["prompt", "--agent", "claude-code"], true);
-    assert!(!String::from_utf8_lossy(&out.stderr).contains("modelled on"));
+    for args in views {
+        let out = w.run(args, true);
+        assert!(
+            !String::from_utf8_lossy(&out.stderr).contains("modelled on"),
+            "{args:?}"
+        );
+    }
 }

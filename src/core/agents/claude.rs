@@ -69,7 +69,7 @@ impl AgentPlugin for ClaudeCode {
         on: bool,
         _home: &Path,
     ) -> Result<Vec<String>, ToggleError> {
-        json_candidates(file, before, |root| candidates(root, &skill.name, on))
+        json_candidates(file, before, |root| candidates(root, &key(skill), on))
     }
 }
 
@@ -136,10 +136,23 @@ pub fn read(path: &Path, shown: &str, text: &str, diags: &mut Vec<Diagnostic>) -
     out
 }
 
+/// The name `skillOverrides` knows a skill by: Claude Code calls a skill of its skills folders by
+/// the folder's name, whatever its frontmatter `name` says (`"folder": "off"` switches off
+/// `folder/SKILL.md` named `other`; `"other": "off"` does nothing — checked with `skillscope
+/// verify` against Claude Code 2.1.332); commands and plugins' skills keep their own names.
+pub fn key(skill: &Skill) -> std::borrow::Cow<'_, str> {
+    if skill.command || skill.plugin || skill.agent != Agent::ClaudeCode {
+        std::borrow::Cow::Borrowed(skill.name.as_str())
+    } else {
+        skill.dir_name()
+    }
+}
+
 /// The settings say one thing, frontmatter may say another: the stricter of the two holds
 /// (a setting of `on` does not bring back a skill its author hid from the model).
 pub fn effective(overrides: &[Override], skill: &Skill) -> Effective {
-    let setting = overrides.iter().rev().find(|o| o.name == skill.name);
+    let key = key(skill);
+    let setting = overrides.iter().rev().find(|o| o.name == key);
     let fm = &skill.frontmatter;
     let from_frontmatter = if fm.disable_model_invocation && fm.user_invocable == Some(false) {
         Some((

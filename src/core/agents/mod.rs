@@ -8,6 +8,7 @@ mod claude_builtins;
 pub mod client;
 mod codex;
 mod codex_view;
+pub mod doc;
 mod edit;
 mod error;
 pub mod gemini;

@@ -153,7 +153,7 @@ pub static MODELS: &[AgentModel] = &[
             &[".claude", "skills"],
         ],
         injection: Injection::SkillTool,
-        source: "block.github.io/goose/docs/guides/context-engineering/using-skills (not verified: no client could be run)",
+        source: "block.github.io/goose/docs/guides/context-engineering/using-skills (no client could be run)",
         ..AS_GIVEN
     },
     AgentModel {

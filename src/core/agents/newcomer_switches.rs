@@ -1,5 +1,5 @@
-//! The per-skill switches of Qwen Code (`skills.disabled` in `settings.json`, names without
-//! regard to case), GitHub Copilot CLI (`disabledSkills` in `settings.json`, what `copilot skill
+//! The per-skill switches of Gemini CLI and Qwen Code (`skills.disabled` in `settings.json`,
+//! names without regard to case), GitHub Copilot CLI (`disabledSkills` in `settings.json`, what `copilot skill
 //! disable` writes) and OpenClaw (`skills.entries.NAME.enabled: false` in `openclaw.json`): read,
 //! and written as a JSON edit that keeps the rest of the file. Cline has no settings switch (its
 //! skills switch off in their own frontmatter, `disabled: true`), so it has none here.
@@ -76,6 +76,21 @@ pub static COPILOT: NameList = NameList {
     ],
     key: &["disabledSkills"],
     any_case: false,
+};
+
+/// Gemini CLI 0.61.0: `skills.disabled` (what `gemini skills disable NAME` writes), the user's
+/// settings and the project's, names without regard to case. Its view reads the same lists with
+/// the folder-trust rule (a project's settings count only in a trusted folder, see `gemini.rs`);
+/// this entry is what `toggle` writes and what the app's switch shows.
+pub static GEMINI: NameList = NameList {
+    agent: Agent::Gemini,
+    letter: 'G',
+    files: &[
+        (SwitchScope::User, true, ".gemini/settings.json"),
+        (SwitchScope::Project, false, ".gemini/settings.json"),
+    ],
+    key: &["skills", "disabled"],
+    any_case: true,
 };
 
 /// What one agent's name lists say: each name switched off, with the file and key saying so.

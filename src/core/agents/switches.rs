@@ -24,17 +24,18 @@ pub static REGISTRY: Registry = &[
     &newcomer_switches::Openclaw,
     &newcomer_switches::COPILOT,
     &newcomer_switches::QWEN_CODE,
+    &newcomer_switches::GEMINI,
 ];
 
 fn find(registry: Registry, agent: Agent) -> Option<&'static dyn AgentPlugin> {
     registry.iter().copied().find(|p| p.id() == agent)
 }
 
-/// Whether `agent` has per-skill switches of its own (settings files skillscope reads): the
-/// registered agents, and Gemini CLI, whose `skills.disabled` its view reads (skillscope does not
-/// write it yet). Such an agent obeys only its own switches, never skillscope's store.
+/// Whether `agent` has per-skill switches of its own (settings files skillscope reads and
+/// writes): the registered agents. Such an agent obeys only its own switches, never
+/// skillscope's store.
 pub fn has_switches(agent: Agent) -> bool {
-    find(REGISTRY, agent).is_some() || agent == Agent::Gemini
+    find(REGISTRY, agent).is_some()
 }
 
 /// Whether `agent`'s own settings decide `skill` in its view: the agent has per-skill switches

@@ -82,7 +82,8 @@ fn readers_follow_the_folder_a_skill_is_in() {
             Agent::Opencode,
             Agent::Openclaw,
             Agent::Copilot,
-            Agent::QwenCode
+            Agent::QwenCode,
+            Agent::Gemini
         ]
     );
     assert_eq!(
@@ -333,6 +334,7 @@ fn badges_say_who_reads_and_who_loads() {
             (Agent::Openclaw, false, false),
             (Agent::Copilot, false, false),
             (Agent::QwenCode, false, false),
+            (Agent::Gemini, false, false),
         ]
     );
 }
@@ -357,6 +359,7 @@ fn a_skill_linked_into_claudes_folder_is_read_and_switched_by_claude_too() {
             Agent::Openclaw,
             Agent::Copilot,
             Agent::QwenCode,
+            Agent::Gemini,
             Agent::ClaudeCode
         ]
     );
@@ -376,6 +379,7 @@ fn a_skill_linked_into_claudes_folder_is_read_and_switched_by_claude_too() {
             (Agent::Openclaw, true, true),
             (Agent::Copilot, true, true),
             (Agent::QwenCode, true, true),
+            (Agent::Gemini, true, true),
         ]
     );
 }
@@ -897,7 +901,8 @@ fn plan_readers_covers_the_agents_that_read_the_folder() {
             Agent::Opencode,
             Agent::Openclaw,
             Agent::Copilot,
-            Agent::QwenCode
+            Agent::QwenCode,
+            Agent::Gemini
         ]
     );
     for (agent, plan) in plans {
@@ -1212,11 +1217,35 @@ fn an_agent_registered_in_a_registry_is_read_shown_and_switched() {
     assert_eq!(legend(WITH_GEMINI), "C Claude Code, G Gemini CLI");
     assert_eq!(
         legend(REGISTRY),
-        "C Claude Code, X Codex, O opencode, W OpenClaw, H GitHub Copilot CLI, Q Qwen Code"
+        "C Claude Code, X Codex, O opencode, W OpenClaw, H GitHub Copilot CLI, Q Qwen Code, G Gemini CLI"
     );
     assert_eq!(
         sw.plugin(Agent::Gemini)
             .map(super::plugin::AgentPlugin::badge_letter),
         Some('G')
     );
+}
+
+#[test]
+fn claude_codes_overrides_know_a_skill_by_its_folder_not_its_frontmatter_name() {
+    let f = fixture();
+    write(
+        &f.home.join(".claude/settings.json"),
+        r#"{"skillOverrides": {"folder-x": "off", "other-y": "off"}}"#,
+    );
+    let (sw, _) = f.load();
+    // `folder-x/SKILL.md` says `name: other-x`: the folder's entry switches it off.
+    let mut x = f.claude_skill("folder-x");
+    x.name = "other-x".to_string();
+    assert_eq!(sw.effective(&x, Agent::ClaudeCode).state, AgentState::Off);
+    // `folder-y/SKILL.md` says `name: other-y`: an entry under the frontmatter name does nothing.
+    let mut y = f.claude_skill("folder-y");
+    y.name = "other-y".to_string();
+    assert_eq!(sw.effective(&y, Agent::ClaudeCode).state, AgentState::On);
+    // Switching it writes the folder's name.
+    let plan = sw
+        .plan(&y, Agent::ClaudeCode, SwitchScope::User, false)
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_str(&plan.after).unwrap();
+    assert_eq!(v["skillOverrides"]["folder-y"], "off", "{}", plan.after);
 }

@@ -252,7 +252,7 @@ pub fn agent_view(
                 ),
             );
         }
-        if let Some(sw) = switches.filter(|sw| sw.plugin(agent).is_some()) {
+        if let Some(sw) = switches.filter(|sw| read_by_plugin(sw, agent)) {
             switched(&mut out, n, agent, &sw.effective(&lib.skills[i], agent));
         }
         if agent == Agent::Gemini
@@ -813,6 +813,12 @@ fn client_off(
         .map(|source| format!("off in Gemini CLI ({source})"))
 }
 
+/// Whether `agent`'s view takes its switches from its plugin. Gemini CLI's `skills.disabled`
+/// is read with its folder-trust rule by [`GeminiSettings`] instead (its plugin writes them).
+fn read_by_plugin(sw: &AgentSwitches, agent: Agent) -> bool {
+    sw.plugin(agent).is_some() && agent != Agent::Gemini
+}
+
 /// [`Seen`] for every skill of `lib` by `agent`, with `files` open and the agents' settings as
 /// read (`switches`). An agent without switches of its own sees every skill it reads `On`:
 /// skillscope's own store decides for it, and the caller applies that.
@@ -825,7 +831,7 @@ pub fn seen(
     let unread = GeminiSettings::default();
     let gemini = switches.map_or(&unread, AgentSwitches::gemini);
     let view = View::of(lib, agent, files, gemini);
-    let sw = switches.filter(|sw| sw.plugin(agent).is_some());
+    let sw = switches.filter(|sw| read_by_plugin(sw, agent));
     (0..lib.len())
         .map(|i| {
             if !view.member[i] {

@@ -1,0 +1,151 @@
+//! docs/agents.md's table of every agent, made from the models (`MODELS`, their clients and the
+//! switches' registry) so that it cannot say something the code does not do. A test compares the
+//! file with it; `SKILLSCOPE_WRITE_DOCS=1 cargo test --lib agents_doc` writes it again.
+
+use super::model::{AgentModel, EnableDefault, Injection, MODELS};
+use super::switches::REGISTRY;
+use crate::core::listing::BudgetUnit;
+use std::path::Path;
+
+/// The marker before the table in docs/agents.md.
+pub const BEGIN: &str =
+    "<!-- agents:table (generated from src/core/agents/model.rs; do not edit) -->";
+/// The marker after it.
+pub const END: &str = "<!-- /agents:table -->";
+
+/// The table, one row per agent in `MODELS`' order.
+pub fn table() -> String {
+    let mut out = String::from(
+        "| agent (`--agent`) | verified against | folders it reads | listing format | listing budget | \
+         client's own entries | a used skill reaches the model as | its own switches | skills on unless | profile |\n\
+         |---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for m in MODELS {
+        out.push_str(&row(m));
+        out.push('\n');
+    }
+    out
+}
+
+fn row(m: &AgentModel) -> String {
+    let verified = match m.client {
+        Some(c) => format!("{} **{}** (captures)", m.name, c.version),
+        None => format!("not verified; follows {}", m.source),
+    };
+    let folders = m
+        .folders
+        .iter()
+        .map(|f| format!("`{}`", f.join("/")))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let builtins = m.client.map_or(0, |c| c.builtins.len());
+    let cells = [
+        format!("{} (`{}`)", m.name, m.agent.as_str()),
+        verified,
+        folders,
+        format!("`{}`", m.format.as_str()),
+        budget(m),
+        builtins.to_string(),
+        injection(m.injection).to_string(),
+        switches(m),
+        match m.enable_default {
+            EnableDefault::OptOut => "switched off".to_string(),
+            EnableDefault::OptIn => "`auto_load: true` opts in".to_string(),
+        },
+        format!("`{}`", m.profile.as_str()),
+    ];
+    format!("| {} |", cells.join(" | "))
+}
+
+/// The listing's budget as the client sets it on its default model.
+fn budget(m: &AgentModel) -> String {
+    let model = m.client.and_then(super::client::Client::default_model);
+    let (window, cpt, on) = model.map_or(
+        (0, crate::core::listing::CHARS_PER_TOKEN, String::new()),
+        |d| {
+            (
+                d.context_window,
+                d.chars_per_token,
+                format!(" ({})", d.name),
+            )
+        },
+    );
+    let Some(b) = m.format.budget_at(window, cpt) else {
+        return "none".to_string();
+    };
+    let share = m
+        .format
+        .budget_percent()
+        .map_or(String::new(), |p| format!("{p} % of the window: "));
+    let unit = match b.unit {
+        BudgetUnit::Chars => "characters",
+        BudgetUnit::Tokens => "tokens",
+    };
+    format!(
+        "{share}{} {unit}{on}",
+        crate::core::text::thousands(b.limit as u64)
+    )
+}
+
+fn injection(i: Injection) -> &'static str {
+    match i {
+        Injection::SkillTool => "its Skill tool's result",
+        Injection::ActivateSkill => "`activate_skill`'s response",
+        Injection::SkillContent => "its `skill` tool's `<skill_content>`",
+        Injection::ReadFile => "the model reading SKILL.md",
+        Injection::SkillLoaded => "a `# SKILL LOADED` system message",
+        Injection::AvailableSkills => "an `## Available Skills` block (≤ 3)",
+    }
+}
+
+/// The settings files its switches live in, as `toggle --agent` writes them.
+fn switches(m: &AgentModel) -> String {
+    let Some(p) = REGISTRY.iter().find(|p| p.id() == m.agent) else {
+        return "none skillscope writes".to_string();
+    };
+    p.settings_paths(Path::new("~"), Some(Path::new(".")))
+        .iter()
+        .map(|(_, path)| format!("`{}`", path.display()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn agents_doc_matches_the_models() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/agents.md");
+        let have = std::fs::read_to_string(&path).unwrap();
+        let (Some(b), Some(e)) = (have.find(BEGIN), have.find(END)) else {
+            panic!("docs/agents.md lacks the {BEGIN} … {END} markers");
+        };
+        let want = format!("{}{BEGIN}\n{}{}", &have[..b], table(), &have[e..]);
+        if std::env::var_os("SKILLSCOPE_WRITE_DOCS").is_some() {
+            std::fs::write(&path, &want).unwrap();
+            return;
+        }
+        assert!(
+            have == want,
+            "docs/agents.md's agent table differs from the models: regenerate it with \
+             `SKILLSCOPE_WRITE_DOCS=1 cargo test --lib agents_doc`"
+        );
+    }
+
+    #[test]
+    fn every_agent_has_a_row_naming_its_verified_version() {
+        let t = table();
+        for m in MODELS {
+            let line = t
+                .lines()
+                .find(|l| l.contains(&format!("(`{}`)", m.agent.as_str())))
+                .unwrap_or_else(|| panic!("no row for {}", m.agent.as_str()));
+            if let Some(c) = m.client {
+                assert!(line.contains(c.version), "{line}");
+            } else {
+                assert!(line.contains("not verified"), "{line}");
+            }
+        }
+    }
+}
