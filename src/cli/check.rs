@@ -3,6 +3,7 @@
 
 use crate::cli::args::LibraryArgs;
 use crate::cli::ci_formats::{self, md_text};
+use crate::cli::style::{Style, Tone};
 use crate::core::Library;
 use crate::core::diagnostic::{Counts, Diagnostic, Severity};
 use crate::core::escape;
@@ -542,17 +543,11 @@ impl Report<'_> {
     }
 
     fn write_text(&self, out: &mut impl Write) -> std::io::Result<()> {
-        let color = crate::cli::output::use_color();
+        let style = Style::new(crate::cli::output::use_color());
         if self.args.statistics {
             self.write_statistics(out)?;
         }
         for f in self.shown().filter(|_| !self.args.statistics) {
-            let (c, r) = match (color, f.d.severity) {
-                (false, _) => ("", ""),
-                (true, Severity::Error) => ("\x1b[31m", "\x1b[0m"),
-                (true, Severity::Warning) => ("\x1b[33m", "\x1b[0m"),
-                (true, Severity::Info) => ("\x1b[36m", "\x1b[0m"),
-            };
             let pos = match (f.d.line, f.d.column) {
                 (Some(l), Some(col)) => format!(":{l}:{col}"),
                 (Some(l), None) => format!(":{l}"),
@@ -560,21 +555,21 @@ impl Report<'_> {
             };
             writeln!(
                 out,
-                "{}{pos}: {c}{}{r}[{}] {}",
+                "{}{pos}: {}[{}] {}",
                 crate::cli::output::shown_path(f.path),
-                f.d.severity,
+                style.severity(f.d.severity, Tone::Note, f.d.severity.as_str()),
                 f.d.rule,
                 escape::line(&f.d.message)
             )?;
         }
         writeln!(out, "{}", self.summary())?;
         if self.listing.over_window {
-            let (c, r) = if color {
-                ("\x1b[33m", "\x1b[0m")
-            } else {
-                ("", "")
-            };
-            writeln!(out, "{c}warning{r}: {}", self.window_warning())?;
+            writeln!(
+                out,
+                "{}: {}",
+                style.paint(Tone::Warn, "warning"),
+                self.window_warning()
+            )?;
         }
         Ok(())
     }

@@ -5,6 +5,7 @@ use crate::cli::args::LibraryArgs;
 use crate::cli::args::{allowed, load_library};
 use crate::cli::match_cmd::{MatcherChoice, index_for};
 use crate::cli::output::use_color;
+use crate::cli::style::{Style, Tone};
 use crate::core::matching::eval::{Score, check_names, evaluate, parse_cases};
 use crate::core::matching::{Matcher, keyword_crowded};
 use crate::core::text::{count_of, line, thousands};
@@ -167,13 +168,8 @@ pub fn render(report: &Report, color: bool) -> String {
         skills,
         top,
     } = *report;
-    let paint = |code: &str, s: &str| {
-        if color {
-            format!("{code}{s}\x1b[0m")
-        } else {
-            s.to_string()
-        }
-    };
+    let style = Style::new(color);
+    let paint = |tone: Tone, s: &str| style.paint(tone, s);
     let quiet = scores.first().map_or(0, |s| s.expected_quiet);
     let mut out = format!(
         "{} ({} nothing) · {} · at most {} per message\n\n",
@@ -209,7 +205,7 @@ pub fn render(report: &Report, color: bool) -> String {
     for w in warnings {
         out.push_str(&format!(
             "{}\n",
-            paint("\x1b[33m", &format!("warning: {w}"))
+            paint(Tone::Warn, &format!("warning: {w}"))
         ));
     }
     for s in scores {
@@ -220,7 +216,7 @@ pub fn render(report: &Report, color: bool) -> String {
             .collect();
         out.push_str(&format!(
             "\n{} — {} of {} not as expected\n",
-            paint("\x1b[1m", s.matcher.as_str()),
+            paint(Tone::Strong, s.matcher.as_str()),
             thousands(wrong.len() as u64),
             count_of(cases, "message", "messages")
         ));
@@ -229,13 +225,13 @@ pub fn render(report: &Report, color: bool) -> String {
             if !o.missed.is_empty() {
                 out.push_str(&format!(
                     "    missed:       {}\n",
-                    paint("\x1b[31m", &line(&o.missed.join(", ")))
+                    paint(Tone::Bad, &line(&o.missed.join(", ")))
                 ));
             }
             if !o.false_alarms.is_empty() {
                 out.push_str(&format!(
                     "    false alarms: {}\n",
-                    paint("\x1b[33m", &line(&o.false_alarms.join(", ")))
+                    paint(Tone::Warn, &line(&o.false_alarms.join(", ")))
                 ));
             }
         }

@@ -3,6 +3,7 @@
 use crate::cli::args::LibraryArgs;
 use crate::cli::args::{allowed, load_library};
 use crate::cli::output::use_color;
+use crate::cli::style::{Style, Tone};
 use crate::core::Library;
 use crate::core::matching::semantic::SkillVectors;
 use crate::core::matching::sentence::NOT_BUILT_IN;
@@ -340,11 +341,6 @@ fn spans_text(message: &str, spans: &[Range<usize>]) -> String {
     seen.join(", ")
 }
 
-const BOLD: &str = "\x1b[1m";
-const DIM: &str = "\x1b[2m";
-const HIGHLIGHT: &str = "\x1b[1;33m";
-const RESET: &str = "\x1b[0m";
-
 /// The message with its matched words marked (coloured, or in brackets without colour), then
 /// one ranked list per matcher, each skill by its id (copies of one name stay apart). Ids line
 /// up; on a `terminal` a long one is cut to 40 characters.
@@ -355,13 +351,8 @@ pub fn render(
     color: bool,
     terminal: bool,
 ) -> String {
-    let paint = |code: &str, s: &str| {
-        if color {
-            format!("{code}{s}{RESET}")
-        } else {
-            s.to_string()
-        }
-    };
+    let style = Style::new(color);
+    let paint = |tone: Tone, s: &str| style.paint(tone, s);
     let all: Vec<Match> = results
         .iter()
         .flat_map(|(_, m)| m.iter().cloned())
@@ -382,10 +373,10 @@ pub fn render(
     let names = crate::cli::output::Column::new(widest, 0, 40, terminal);
     for (matcher, matches) in results {
         out.push('\n');
-        out.push_str(&paint(BOLD, matcher.as_str()));
+        out.push_str(&paint(Tone::Strong, matcher.as_str()));
         out.push('\n');
         if matches.is_empty() {
-            out.push_str(&paint(DIM, "  nothing triggers"));
+            out.push_str(&paint(Tone::Faint, "  nothing triggers"));
             out.push('\n');
         }
         for (rank, m) in matches.iter().enumerate() {
@@ -400,9 +391,9 @@ pub fn render(
                 }
                 let text = spans_text(message, &h.spans);
                 let what = if text.eq_ignore_ascii_case(&h.term) {
-                    paint(HIGHLIGHT, &line(&h.term))
+                    paint(Tone::Mark, &line(&h.term))
                 } else {
-                    format!("{}→{}", paint(HIGHLIGHT, &line(&text)), line(&h.term))
+                    format!("{}→{}", paint(Tone::Mark, &line(&text)), line(&h.term))
                 };
                 match why.iter_mut().find(|(w, _)| *w == what) {
                     Some((_, fields)) => fields.push(h.field.as_str()),
@@ -416,7 +407,7 @@ pub fn render(
             out.push_str(&format!(
                 "  {:>2}. {}{pad}  {:>7.2}  {}\n",
                 rank + 1,
-                paint(BOLD, &name),
+                paint(Tone::Strong, &name),
                 m.score,
                 why.join(", ")
             ));
@@ -428,9 +419,9 @@ pub fn render(
 /// The message with the given byte ranges marked.
 fn mark(message: &str, spans: &[Range<usize>], color: bool) -> String {
     let (open, close) = if color {
-        (HIGHLIGHT, RESET)
+        Style::new(true).around(Tone::Mark)
     } else {
-        ("[", "]")
+        ("[".to_string(), "]")
     };
     let mut out = String::with_capacity(message.len() + spans.len() * 8);
     let mut at = 0;
@@ -440,7 +431,7 @@ fn mark(message: &str, spans: &[Range<usize>], color: bool) -> String {
             continue;
         };
         out.push_str(&line(before));
-        out.push_str(open);
+        out.push_str(&open);
         out.push_str(&line(inside));
         out.push_str(close);
         at = s.end;

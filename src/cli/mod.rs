@@ -21,6 +21,7 @@ pub mod prompt;
 pub mod remove;
 pub mod shell;
 pub mod show;
+pub mod style;
 pub mod toggle;
 pub mod typo;
 pub mod update;

@@ -2,6 +2,7 @@
 
 use crate::cli::args::LibraryArgs;
 use crate::cli::output::{note_demo, use_color};
+use crate::cli::style::{Style, Tone};
 use crate::core::probe::dependencies::{self, DepsReport};
 use crate::core::probe::{self, ProbeOptions, ProbeReport, SandboxMode, Verdict};
 use crate::core::text::{count, count_of, thousands};
@@ -230,12 +231,12 @@ fn exit_code(s: &Summary) -> i32 {
 
 /// One block per skill that declares dependencies: the interpreter, the verdicts, the fix.
 fn write_deps(out: &mut impl Write, reports: &[DepsReport], color: bool) -> std::io::Result<()> {
-    let paint = Paint(color);
+    let style = Style::new(color);
     for r in reports {
         let word = if r.failed() {
-            paint.wrap("1;31", &format!("{:<14}", "deps"))
+            style.paint(Tone::Worst, &format!("{:<14}", "deps"))
         } else {
-            paint.wrap("32", &format!("{:<14}", "deps"))
+            style.paint(Tone::Good, &format!("{:<14}", "deps"))
         };
         let interp = match (&r.interpreter, &r.python) {
             (Some(p), Some(v)) => {
@@ -259,7 +260,11 @@ fn write_deps(out: &mut impl Write, reports: &[DepsReport], color: bool) -> std:
             crate::core::text::line(&r.summary())
         )?;
         for d in &r.diagnostics {
-            let sev = paint.severity(d.severity, &format!("{:<7}", d.severity.to_string()));
+            let sev = style.severity(
+                d.severity,
+                Tone::Faint,
+                &format!("{:<7}", d.severity.to_string()),
+            );
             writeln!(
                 out,
                 "    {sev} {:<22} {}",
@@ -287,35 +292,15 @@ fn write_deps(out: &mut impl Write, reports: &[DepsReport], color: bool) -> std:
     Ok(())
 }
 
-/// ANSI styles, or nothing when colour is off.
-struct Paint(bool);
-
-impl Paint {
-    fn wrap(&self, code: &str, text: &str) -> String {
-        if self.0 {
-            format!("\x1b[{code}m{text}\x1b[0m")
-        } else {
-            text.to_string()
-        }
-    }
-
-    fn verdict(&self, v: &Verdict, padded: &str) -> String {
-        let code = match v {
-            Verdict::Ok => "32",
-            Verdict::Cancelled | Verdict::NameFallback { .. } => "33",
-            _ => "1;31",
-        };
-        self.wrap(code, padded)
-    }
-
-    fn severity(&self, s: Severity, padded: &str) -> String {
-        let code = match s {
-            Severity::Error => "31",
-            Severity::Warning => "33",
-            Severity::Info => "2",
-        };
-        self.wrap(code, padded)
-    }
+/// A verdict in its colour: passed green, cancelled or read by a fallback yellow, failed bold
+/// red.
+fn paint_verdict(style: Style, v: &Verdict, padded: &str) -> String {
+    let tone = match v {
+        Verdict::Ok => Tone::Good,
+        Verdict::Cancelled | Verdict::NameFallback { .. } => Tone::Warn,
+        _ => Tone::Worst,
+    };
+    style.paint(tone, padded)
 }
 
 const NAME_WIDTH: usize = 28;
@@ -359,7 +344,7 @@ fn write_text(
     summary: &Summary,
     color: bool,
 ) -> std::io::Result<()> {
-    let paint = Paint(color);
+    let style = Style::new(color);
     let widest = reports
         .iter()
         .map(|r| crate::cli::output::shown_width(&r.skill))
@@ -375,10 +360,10 @@ fn write_text(
         let name = names.pad(&names.fit(&r.skill));
         match &r.verdict {
             Some(v) => {
-                let word = paint.verdict(v, &format!("{:<14}", v.name()));
+                let word = paint_verdict(style, v, &format!("{:<14}", v.name()));
                 let sandbox = match r.sandbox {
                     Some(m @ SandboxMode::ProcessGroup) => {
-                        paint.wrap("33", &format!("{:<13}", m.name()))
+                        style.paint(Tone::Warn, &format!("{:<13}", m.name()))
                     }
                     Some(m) => format!("{:<13}", m.name()),
                     None => format!("{:<13}", "-"),
@@ -391,12 +376,16 @@ fn write_text(
             }
             None if r.diagnostics.is_empty() => continue,
             None => {
-                let word = paint.wrap("2", &format!("{:<14}", "scripts"));
+                let word = style.paint(Tone::Faint, &format!("{:<14}", "scripts"));
                 writeln!(out, "{word} {name}  not executable; scripts checked")?;
             }
         }
         for d in &r.diagnostics {
-            let sev = paint.severity(d.severity, &format!("{:<7}", d.severity.to_string()));
+            let sev = style.severity(
+                d.severity,
+                Tone::Faint,
+                &format!("{:<7}", d.severity.to_string()),
+            );
             writeln!(
                 out,
                 "    {sev} {:<22} {}",
@@ -421,7 +410,7 @@ fn write_text(
             count_of(weaker.len(), "run", "runs"),
             crate::core::probe::WEAKER_MODE
         );
-        writeln!(out, "{}", paint.wrap("33", &text))?;
+        writeln!(out, "{}", style.paint(Tone::Warn, &text))?;
     } else if reports
         .iter()
         .any(|r| r.sandbox == Some(SandboxMode::Namespaces))

@@ -4,6 +4,7 @@
 
 use crate::cli::args::LibraryArgs;
 use crate::cli::output::{note_demo, use_color};
+use crate::cli::style::Tone;
 use crate::core::agents::{
     self, AgentSwitches, Applied, Badge, SwitchScope, ToggleError, TogglePlan, show_path,
 };
@@ -445,12 +446,13 @@ fn print_plan(name: &str, p: &TogglePlan, home: &Path, color: bool) {
         // kept, they indent real settings files).
         for l in p.diff.lines() {
             let l = crate::core::text::text(l);
-            if !color || l.starts_with("---") || l.starts_with("+++") {
+            let style = crate::cli::style::Style::new(color);
+            if l.starts_with("---") || l.starts_with("+++") {
                 println!("{l}");
             } else if l.starts_with('+') {
-                println!("\x1b[32m{l}\x1b[0m");
+                println!("{}", style.paint(Tone::Good, &l));
             } else if l.starts_with('-') {
-                println!("\x1b[31m{l}\x1b[0m");
+                println!("{}", style.paint(Tone::Bad, &l));
             } else {
                 println!("{l}");
             }
