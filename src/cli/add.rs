@@ -62,7 +62,7 @@ impl Places {
     fn of(args: &AddArgs, home: &Path, project: Option<&Path>) -> anyhow::Result<Places> {
         let mut agents: Vec<Agent> = Vec::new();
         for a in &args.to.agent {
-            let a = Agent::from(*a);
+            let a = *a;
             if !agents.contains(&a) {
                 agents.push(a);
             }

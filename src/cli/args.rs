@@ -386,8 +386,8 @@ pub fn save_cache(cache: &crate::core::tokens::TokenCache) {
 pub struct TargetArgs {
     /// The agent whose skill folder receives the skills; with --link, every agent to link them
     /// into (several may follow: `--agent claude-code codex`).
-    #[arg(long, value_enum, num_args = 1.., default_value = "claude-code")]
-    pub agent: Vec<AgentArg>,
+    #[arg(long, value_parser = target_agent(), num_args = 1.., default_value = "claude-code")]
+    pub agent: Vec<Agent>,
     /// The user's own folder (~/...) or the project's.
     #[arg(long, value_enum, default_value_t = ScopeArg::User)]
     pub scope: ScopeArg,
@@ -407,43 +407,22 @@ pub struct ConfirmArgs {
     pub json: bool,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum AgentArg {
-    ClaudeCode,
-    Codex,
-    Opencode,
-    // `gemini-cli`, as `npx skills` calls it, works too.
-    #[value(alias = "gemini-cli")]
-    Gemini,
-    Goose,
-    #[value(name = "openclaw")]
-    Openclaw,
-    #[value(name = "github-copilot", alias = "copilot")]
-    GithubCopilot,
-    #[value(name = "cline")]
-    Cline,
-    #[value(name = "qwen-code")]
-    QwenCode,
-    Generic,
-    LazySkills,
-}
-
-impl From<AgentArg> for Agent {
-    fn from(a: AgentArg) -> Agent {
+/// `--agent` of the managing commands: an agent skills can be added to
+/// ([`manage::TARGET_AGENTS`], so every agent with folders of
+/// its own), by its name or the one its installers give it (`gemini-cli`, `copilot`); clap lists
+/// the names in the help and completions.
+pub fn target_agent() -> impl clap::builder::TypedValueParser<Value = Agent> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser as _};
+    let values = manage::TARGET_AGENTS.map(|a| {
+        let v = PossibleValue::new(a.as_str());
         match a {
-            AgentArg::ClaudeCode => Agent::ClaudeCode,
-            AgentArg::Codex => Agent::Codex,
-            AgentArg::Opencode => Agent::Opencode,
-            AgentArg::Gemini => Agent::Gemini,
-            AgentArg::Goose => Agent::Goose,
-            AgentArg::Openclaw => Agent::Openclaw,
-            AgentArg::GithubCopilot => Agent::Copilot,
-            AgentArg::Cline => Agent::Cline,
-            AgentArg::QwenCode => Agent::QwenCode,
-            AgentArg::Generic => Agent::Generic,
-            AgentArg::LazySkills => Agent::LazySkills,
+            Agent::Gemini => v.alias("gemini-cli"),
+            Agent::Copilot => v.alias("copilot"),
+            _ => v,
         }
-    }
+    });
+    PossibleValuesParser::new(values)
+        .try_map(|s| Agent::named(&s).ok_or_else(|| format!("unknown agent `{s}`")))
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -465,8 +444,8 @@ impl From<ScopeArg> for Scope {
 #[derive(Debug, Args, Clone, Default)]
 pub struct WhereArgs {
     /// Only this agent's folders.
-    #[arg(long, value_enum)]
-    pub agent: Option<crate::cli::args::AgentArg>,
+    #[arg(long, value_parser = target_agent())]
+    pub agent: Option<Agent>,
     /// Only this scope's folders.
     #[arg(long, value_enum)]
     pub scope: Option<ScopeArg>,
@@ -477,7 +456,7 @@ impl WhereArgs {
     pub fn targets(&self, home: &Path, project: Option<&Path>) -> Vec<Target> {
         manage::installed_targets(home, project)
             .into_iter()
-            .filter(|t| self.agent.is_none_or(|a| Agent::from(a) == t.agent))
+            .filter(|t| self.agent.is_none_or(|a| a == t.agent))
             .filter(|t| self.scope.is_none_or(|s| Scope::from(s) == t.scope))
             .collect()
     }

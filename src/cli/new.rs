@@ -30,7 +30,7 @@ pub struct NewArgs {
 pub fn run(args: NewArgs) -> anyhow::Result<i32> {
     crate::core::skeleton::check_name(&args.name)?;
     let agent: Agent = match args.to.agent.as_slice() {
-        [one] => (*one).into(),
+        [one] => *one,
         [] => Agent::ClaudeCode,
         _ => anyhow::bail!("new writes one skill for one agent: name one --agent"),
     };

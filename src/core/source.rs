@@ -32,7 +32,8 @@ pub enum Agent {
     Codex,
     /// opencode.
     Opencode,
-    /// Gemini CLI.
+    /// Gemini CLI (`gemini-cli`, as `npx skills` calls it).
+    #[strum(to_string = "gemini", serialize = "gemini-cli")]
     Gemini,
     /// Goose.
     Goose,
