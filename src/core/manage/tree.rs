@@ -1,6 +1,8 @@
 //! Skill folders as trees of files: copied so that nothing leaves the skill (links that point
 //! out of it, devices, FIFOs and sockets are left out with a note), hashed to tell a local edit,
-//! and moved whole (a rename, or an exact copy across file systems).
+//! and moved whole (a rename, or an exact copy across file systems). Every copy, clean-up, hash,
+//! listing and comparison walks the folder through the one `walk` (name order, repository data
+//! and folders nested too deep left out).
 
 use super::ManageError;
 use std::io::Write;
@@ -32,6 +34,107 @@ pub fn link_stays_inside(rel: &str, target: &str) -> bool {
     true
 }
 
+/// One entry [`walk`] meets: a file, folder, link or special file, as it is (links not followed).
+pub(super) struct Entry {
+    /// Where it is.
+    pub path: PathBuf,
+    /// Its path inside the walked folder, exactly (`a/b`).
+    pub rel_path: PathBuf,
+    /// The same for people and hashes, `/`-separated (names that are not UTF-8 made so).
+    pub rel: String,
+    /// Its name.
+    pub name: String,
+    pub meta: std::fs::Metadata,
+    /// How many folders down from the walked one it lies (0: in it).
+    pub depth: usize,
+}
+
+impl Entry {
+    /// Why a folder is not walked into: repository data, or nested deeper than [`MAX_DEPTH`].
+    pub fn left_out(&self) -> Option<&'static str> {
+        if !self.meta.is_dir() {
+            None
+        } else if SKIPPED.contains(&self.name.as_str()) {
+            Some("repository data")
+        } else if self.depth >= MAX_DEPTH {
+            Some("nested too deep")
+        } else {
+            None
+        }
+    }
+}
+
+/// What a visitor of [`walk`] does with a folder it was shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Step {
+    /// Walk into it (never into one [`Entry::left_out`] names).
+    Enter,
+    /// Leave it.
+    Skip,
+}
+
+/// The one walk of a skill folder every copy, check and comparison here makes: `dir`'s entries
+/// in name order, depth first (a folder's entries right after it), each shown to `visit`; a
+/// folder is walked into when `visit` says [`Step::Enter`] and it is not left out (repository
+/// data, too deep). `strict`: a folder or entry that cannot be read is an error; otherwise it is
+/// passed over.
+pub(super) fn walk(
+    dir: &Path,
+    strict: bool,
+    visit: &mut dyn FnMut(&Entry) -> Result<Step, ManageError>,
+) -> Result<(), ManageError> {
+    walk_in(dir, Path::new(""), "", 0, strict, visit)
+}
+
+fn walk_in(
+    dir: &Path,
+    rel_path: &Path,
+    rel: &str,
+    depth: usize,
+    strict: bool,
+    visit: &mut dyn FnMut(&Entry) -> Result<Step, ManageError>,
+) -> Result<(), ManageError> {
+    let read = std::fs::read_dir(dir).and_then(Iterator::collect::<Result<Vec<_>, _>>);
+    let mut entries = match read {
+        Ok(e) => e,
+        Err(e) if strict => return Err(ManageError::io("read", dir)(e)),
+        Err(_) => return Ok(()),
+    };
+    entries.sort_by_key(std::fs::DirEntry::file_name);
+    for e in entries {
+        let path = e.path();
+        let meta = match std::fs::symlink_metadata(&path) {
+            Ok(m) => m,
+            Err(err) if strict => return Err(ManageError::io("read", &path)(err)),
+            Err(_) => continue,
+        };
+        let name = e.file_name().to_string_lossy().into_owned();
+        let entry = Entry {
+            rel_path: rel_path.join(e.file_name()),
+            rel: if rel.is_empty() {
+                name.clone()
+            } else {
+                format!("{rel}/{name}")
+            },
+            path,
+            name,
+            meta,
+            depth,
+        };
+        if visit(&entry)? == Step::Enter && entry.meta.is_dir() && entry.left_out().is_none() {
+            walk_in(
+                &entry.path,
+                &entry.rel_path,
+                &entry.rel,
+                depth + 1,
+                strict,
+                visit,
+            )?;
+        }
+    }
+    Ok(())
+}
+
 /// What a copy made.
 #[derive(Debug, Default, Clone)]
 pub struct Copied {
@@ -49,69 +152,49 @@ pub struct Copied {
 pub fn copy_skill(src: &Path, dest: &Path) -> Result<Copied, ManageError> {
     let mut out = Copied::default();
     std::fs::create_dir(dest).map_err(ManageError::io("create", dest))?;
-    copy_dir(src, dest, "", 0, &mut out)?;
+    walk(src, true, &mut |e| copy_entry(e, dest, &mut out))?;
     Ok(out)
 }
 
-fn copy_dir(
-    src: &Path,
-    dest: &Path,
-    rel: &str,
-    depth: usize,
-    out: &mut Copied,
-) -> Result<(), ManageError> {
-    let mut entries: Vec<std::fs::DirEntry> = std::fs::read_dir(src)
-        .map_err(ManageError::io("read", src))?
-        .collect::<Result<_, _>>()
-        .map_err(ManageError::io("read", src))?;
-    entries.sort_by_key(std::fs::DirEntry::file_name);
-    for e in entries {
-        let name = e.file_name();
-        let name_s = name.to_string_lossy();
-        let child_rel = if rel.is_empty() {
-            name_s.to_string()
-        } else {
-            format!("{rel}/{name_s}")
-        };
-        let shown = crate::core::text::line(&child_rel).into_owned();
-        let from = e.path();
-        let to = dest.join(&name);
-        let meta = std::fs::symlink_metadata(&from).map_err(ManageError::io("read", &from))?;
-        let ft = meta.file_type();
-        if ft.is_dir() {
-            if SKIPPED.contains(&name_s.as_ref()) {
-                out.notes.push(format!("left out {shown}: repository data"));
-                continue;
-            }
-            if depth >= MAX_DEPTH {
-                out.notes
-                    .push(format!("left out {shown}: nested deeper than {MAX_DEPTH}"));
-                continue;
-            }
-            std::fs::create_dir(&to).map_err(ManageError::io("create", &to))?;
-            copy_dir(&from, &to, &child_rel, depth + 1, out)?;
-        } else if ft.is_symlink() {
-            let target = std::fs::read_link(&from).map_err(ManageError::io("read", &from))?;
-            let target_s = target.to_string_lossy();
-            if link_stays_inside(&child_rel, &target_s) {
-                std::os::unix::fs::symlink(&target, &to).map_err(ManageError::io("create", &to))?;
-                out.files += 1;
-            } else {
-                out.notes.push(format!(
-                    "left out {shown}: a link to {} leaves the skill",
-                    crate::core::text::line(&target_s)
-                ));
-            }
-        } else if ft.is_file() {
-            copy_file(&from, &to, &meta)?;
-            out.files += 1;
-            out.bytes += meta.len();
-        } else {
-            out.notes
-                .push(format!("left out {shown}: it is {}", special_kind(ft)));
+/// Copies one entry of a skill into `dest`, or says why it is left out.
+fn copy_entry(e: &Entry, dest: &Path, out: &mut Copied) -> Result<Step, ManageError> {
+    let shown = crate::core::text::line(&e.rel).into_owned();
+    let to = dest.join(&e.rel_path);
+    let ft = e.meta.file_type();
+    if ft.is_dir() {
+        if SKIPPED.contains(&e.name.as_str()) {
+            out.notes.push(format!("left out {shown}: repository data"));
+            return Ok(Step::Skip);
         }
+        if e.left_out().is_some() {
+            out.notes
+                .push(format!("left out {shown}: nested deeper than {MAX_DEPTH}"));
+            return Ok(Step::Skip);
+        }
+        std::fs::create_dir(&to).map_err(ManageError::io("create", &to))?;
+        return Ok(Step::Enter);
     }
-    Ok(())
+    if ft.is_symlink() {
+        let target = std::fs::read_link(&e.path).map_err(ManageError::io("read", &e.path))?;
+        let target_s = target.to_string_lossy();
+        if link_stays_inside(&e.rel, &target_s) {
+            std::os::unix::fs::symlink(&target, &to).map_err(ManageError::io("create", &to))?;
+            out.files += 1;
+        } else {
+            out.notes.push(format!(
+                "left out {shown}: a link to {} leaves the skill",
+                crate::core::text::line(&target_s)
+            ));
+        }
+    } else if ft.is_file() {
+        copy_file(&e.path, &to, &e.meta)?;
+        out.files += 1;
+        out.bytes += e.meta.len();
+    } else {
+        out.notes
+            .push(format!("left out {shown}: it is {}", special_kind(ft)));
+    }
+    Ok(Step::Skip)
 }
 
 /// Makes the folder `dir` (in a temporary tree of skillscope's own, an unpacked archive or a
@@ -120,65 +203,46 @@ fn copy_dir(
 /// than a copy: nothing is read or written but what is removed.
 pub fn sanitize(dir: &Path) -> Result<Vec<String>, ManageError> {
     let mut notes = Vec::new();
-    sanitize_dir(dir, "", 0, &mut notes)?;
+    walk(dir, true, &mut |e| sanitize_entry(e, &mut notes))?;
     Ok(notes)
 }
 
-fn sanitize_dir(
-    dir: &Path,
-    rel: &str,
-    depth: usize,
-    notes: &mut Vec<String>,
-) -> Result<(), ManageError> {
+/// Removes one entry a copy would leave out, or drops its unsafe mode bits.
+fn sanitize_entry(e: &Entry, notes: &mut Vec<String>) -> Result<Step, ManageError> {
     use std::os::unix::fs::PermissionsExt;
-    let mut entries: Vec<std::fs::DirEntry> = std::fs::read_dir(dir)
-        .map_err(ManageError::io("read", dir))?
-        .collect::<Result<_, _>>()
-        .map_err(ManageError::io("read", dir))?;
-    entries.sort_by_key(std::fs::DirEntry::file_name);
-    for e in entries {
-        let name = e.file_name().to_string_lossy().into_owned();
-        let child = if rel.is_empty() {
-            name.clone()
-        } else {
-            format!("{rel}/{name}")
-        };
-        let shown = crate::core::text::line(&child).into_owned();
-        let path = e.path();
-        let meta = std::fs::symlink_metadata(&path).map_err(ManageError::io("read", &path))?;
-        let ft = meta.file_type();
-        if ft.is_dir() {
-            if SKIPPED.contains(&name.as_str()) || depth >= MAX_DEPTH {
-                notes.push(format!(
-                    "left out {shown}: repository data or nested too deep"
-                ));
-                std::fs::remove_dir_all(&path).map_err(ManageError::io("remove", &path))?;
-            } else {
-                sanitize_dir(&path, &child, depth + 1, notes)?;
-            }
-        } else if ft.is_symlink() {
-            let target = std::fs::read_link(&path).map_err(ManageError::io("read", &path))?;
-            let target_s = target.to_string_lossy();
-            if !link_stays_inside(&child, &target_s) {
-                notes.push(format!(
-                    "left out {shown}: a link to {} leaves the skill",
-                    crate::core::text::line(&target_s)
-                ));
-                std::fs::remove_file(&path).map_err(ManageError::io("remove", &path))?;
-            }
-        } else if ft.is_file() {
-            let mode = meta.permissions().mode();
-            let want = (mode & 0o775) | 0o600;
-            if mode & 0o7777 != want {
-                std::fs::set_permissions(&path, std::fs::Permissions::from_mode(want))
-                    .map_err(ManageError::io("write", &path))?;
-            }
-        } else {
-            notes.push(format!("left out {shown}: it is {}", special_kind(ft)));
-            std::fs::remove_file(&path).map_err(ManageError::io("remove", &path))?;
+    let shown = crate::core::text::line(&e.rel).into_owned();
+    let path = &e.path;
+    let ft = e.meta.file_type();
+    if ft.is_dir() {
+        if e.left_out().is_none() {
+            return Ok(Step::Enter);
         }
+        notes.push(format!(
+            "left out {shown}: repository data or nested too deep"
+        ));
+        std::fs::remove_dir_all(path).map_err(ManageError::io("remove", path))?;
+    } else if ft.is_symlink() {
+        let target = std::fs::read_link(path).map_err(ManageError::io("read", path))?;
+        let target_s = target.to_string_lossy();
+        if !link_stays_inside(&e.rel, &target_s) {
+            notes.push(format!(
+                "left out {shown}: a link to {} leaves the skill",
+                crate::core::text::line(&target_s)
+            ));
+            std::fs::remove_file(path).map_err(ManageError::io("remove", path))?;
+        }
+    } else if ft.is_file() {
+        let mode = e.meta.permissions().mode();
+        let want = (mode & 0o775) | 0o600;
+        if mode & 0o7777 != want {
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(want))
+                .map_err(ManageError::io("write", path))?;
+        }
+    } else {
+        notes.push(format!("left out {shown}: it is {}", special_kind(ft)));
+        std::fs::remove_file(path).map_err(ManageError::io("remove", path))?;
     }
-    Ok(())
+    Ok(Step::Skip)
 }
 
 fn special_kind(ft: std::fs::FileType) -> &'static str {
@@ -219,59 +283,38 @@ fn copy_file(from: &Path, to: &Path, meta: &std::fs::Metadata) -> Result<(), Man
 /// link (its target) by its path inside, in path order; repository data left out. The same
 /// content gives the same hash wherever it lies.
 pub fn tree_hash(dir: &Path) -> Result<String, ManageError> {
-    let mut h = blake3::Hasher::new();
-    hash_dir(dir, "", &mut h, 0)?;
-    Ok(h.finalize().to_hex().to_string())
-}
-
-fn hash_dir(
-    dir: &Path,
-    rel: &str,
-    h: &mut blake3::Hasher,
-    depth: usize,
-) -> Result<(), ManageError> {
     use std::os::unix::fs::PermissionsExt;
-    let mut entries: Vec<std::fs::DirEntry> = std::fs::read_dir(dir)
-        .map_err(ManageError::io("read", dir))?
-        .collect::<Result<_, _>>()
-        .map_err(ManageError::io("read", dir))?;
-    entries.sort_by_key(std::fs::DirEntry::file_name);
-    for e in entries {
-        let name = e.file_name().to_string_lossy().into_owned();
-        let child = if rel.is_empty() {
-            name.clone()
-        } else {
-            format!("{rel}/{name}")
-        };
-        let path = e.path();
-        let meta = std::fs::symlink_metadata(&path).map_err(ManageError::io("read", &path))?;
-        let ft = meta.file_type();
+    let mut h = blake3::Hasher::new();
+    walk(dir, true, &mut |e| {
+        let ft = e.meta.file_type();
         if ft.is_dir() {
-            if SKIPPED.contains(&name.as_str()) || depth >= MAX_DEPTH {
-                continue;
+            if e.left_out().is_some() {
+                return Ok(Step::Skip);
             }
             h.update(b"d\0");
-            h.update(child.as_bytes());
+            h.update(e.rel.as_bytes());
             h.update(b"\0");
-            hash_dir(&path, &child, h, depth + 1)?;
-        } else if ft.is_symlink() {
-            let t = std::fs::read_link(&path).map_err(ManageError::io("read", &path))?;
+            return Ok(Step::Enter);
+        }
+        if ft.is_symlink() {
+            let t = std::fs::read_link(&e.path).map_err(ManageError::io("read", &e.path))?;
             h.update(b"l\0");
-            h.update(child.as_bytes());
+            h.update(e.rel.as_bytes());
             h.update(b"\0");
             h.update(t.to_string_lossy().as_bytes());
             h.update(b"\0");
         } else if ft.is_file() {
-            let exec = meta.permissions().mode() & 0o111 != 0;
+            let exec = e.meta.permissions().mode() & 0o111 != 0;
             h.update(if exec { b"x\0" } else { b"f\0" });
-            h.update(child.as_bytes());
+            h.update(e.rel.as_bytes());
             h.update(b"\0");
-            h.update(&meta.len().to_le_bytes());
-            let mut f = std::fs::File::open(&path).map_err(ManageError::io("read", &path))?;
-            std::io::copy(&mut f, h).map_err(ManageError::io("read", &path))?;
+            h.update(&e.meta.len().to_le_bytes());
+            let mut f = std::fs::File::open(&e.path).map_err(ManageError::io("read", &e.path))?;
+            std::io::copy(&mut f, &mut h).map_err(ManageError::io("read", &e.path))?;
         }
-    }
-    Ok(())
+        Ok(Step::Skip)
+    })?;
+    Ok(h.finalize().to_hex().to_string())
 }
 
 /// Files a skill carries that could run: a run bit, a `#!` line, or a script's extension.
@@ -281,43 +324,27 @@ pub fn executables(dir: &Path) -> Vec<String> {
         "sh", "bash", "zsh", "fish", "py", "js", "mjs", "cjs", "ts", "rb", "pl", "php", "ps1",
         "bat", "cmd", "exe", "lua", "r",
     ];
+    use std::os::unix::fs::PermissionsExt;
     let mut out = Vec::new();
-    let mut stack = vec![(dir.to_path_buf(), String::new(), 0usize)];
-    while let Some((d, rel, depth)) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in rd.flatten() {
-            let name = e.file_name().to_string_lossy().into_owned();
-            let child = if rel.is_empty() {
-                name.clone()
-            } else {
-                format!("{rel}/{name}")
-            };
-            let Ok(meta) = std::fs::symlink_metadata(e.path()) else {
-                continue;
-            };
-            if meta.is_dir() {
-                if !SKIPPED.contains(&name.as_str()) && depth < MAX_DEPTH {
-                    stack.push((e.path(), child, depth + 1));
-                }
-                continue;
-            }
-            if !meta.is_file() {
-                continue;
-            }
-            use std::os::unix::fs::PermissionsExt;
-            let ext = Path::new(&name)
-                .extension()
-                .map(|x| x.to_string_lossy().to_ascii_lowercase());
-            let runs = meta.permissions().mode() & 0o111 != 0
-                || ext.is_some_and(|x| SCRIPT.contains(&x.as_str()))
-                || starts_with_shebang(&e.path());
-            if runs {
-                out.push(child);
-            }
+    // Not strict: what cannot be read is not listed.
+    let _ = walk(dir, false, &mut |e| {
+        if e.meta.is_dir() {
+            return Ok(Step::Enter);
         }
-    }
+        if !e.meta.is_file() {
+            return Ok(Step::Skip);
+        }
+        let ext = Path::new(&e.name)
+            .extension()
+            .map(|x| x.to_string_lossy().to_ascii_lowercase());
+        let runs = e.meta.permissions().mode() & 0o111 != 0
+            || ext.is_some_and(|x| SCRIPT.contains(&x.as_str()))
+            || starts_with_shebang(&e.path);
+        if runs {
+            out.push(e.rel.clone());
+        }
+        Ok(Step::Skip)
+    });
     out.sort();
     out
 }
@@ -520,30 +547,17 @@ fn read_entry(p: &Path) -> Vec<u8> {
 
 fn files_of(dir: &Path) -> std::collections::BTreeMap<String, PathBuf> {
     let mut out = std::collections::BTreeMap::new();
-    let mut stack = vec![(dir.to_path_buf(), String::new(), 0usize)];
-    while let Some((d, rel, depth)) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in rd.flatten() {
-            let name = e.file_name().to_string_lossy().into_owned();
-            let child = if rel.is_empty() {
-                name.clone()
-            } else {
-                format!("{rel}/{name}")
-            };
-            match std::fs::symlink_metadata(e.path()) {
-                Ok(m) if m.is_dir() && !SKIPPED.contains(&name.as_str()) && depth < MAX_DEPTH => {
-                    stack.push((e.path(), child, depth + 1));
-                }
-                Ok(m) if m.is_dir() => {}
-                Ok(m) if m.is_file() || m.file_type().is_symlink() => {
-                    out.insert(child, e.path());
-                }
-                _ => {}
-            }
+    // Not strict: what cannot be read is not compared.
+    let _ = walk(dir, false, &mut |e| {
+        let ft = e.meta.file_type();
+        if ft.is_dir() {
+            return Ok(Step::Enter);
         }
-    }
+        if ft.is_file() || ft.is_symlink() {
+            out.insert(e.rel.clone(), e.path.clone());
+        }
+        Ok(Step::Skip)
+    });
     out
 }
 
