@@ -4,12 +4,11 @@
 
 use crate::cli::args::{ConfirmArgs, TargetArgs};
 use crate::cli::manage::{ask, places, shown, work_dir};
-use crate::core::manage::install::{self, Provenance};
+use crate::core::manage::install;
 use crate::core::manage::origin::{self, Origin};
-use crate::core::manage::preview::{Preview, Priced, Pricing};
-use crate::core::manage::stage::{self, Staged};
+use crate::core::manage::preview::{Preview, Priced};
 use crate::core::manage::trash::Trash;
-use crate::core::manage::{self, Target, lockfile};
+use crate::core::manage::{Plan, Target, lockfile};
 use crate::core::source::{Agent, Scope};
 use crate::core::text::{line, thousands};
 use crate::core::tokens::TokenCache;
@@ -143,28 +142,33 @@ pub fn run(args: AddArgs) -> anyhow::Result<i32> {
     let work = work_dir()?;
     let fetched = origin::fetch(&origin, work.path())
         .with_context(|| format!("cannot read {}", line(&origin.shown())))?;
-    let own = !matches!(origin, Origin::Folder(_));
-    let found = stage::stage(&fetched.root, &work.path().join("stage"), &args.pick, own)?;
-    let mut notes = fetched.notes.clone();
-    notes.extend(found.notes.iter().cloned());
-    notes.extend(shorthand_note(&args.source, &origin));
+    let cache = Arc::new(TokenCache::open());
+    let plan = Plan::stage(
+        origin,
+        fetched,
+        work,
+        &args.pick,
+        &target,
+        Arc::clone(&cache),
+    )?;
+    let origin = &plan.origin;
+    let mut notes = plan.notes.clone();
+    notes.extend(shorthand_note(&args.source, origin));
     if let Some((canonical, links)) = &places.linked {
         notes.push(link_note(canonical, links, &home));
     }
-    if found.skills.is_empty() {
+    if plan.staged.is_empty() {
         for n in &notes {
             crate::cli::output::warn(n);
         }
         anyhow::bail!("no skills found in {}", line(&origin.shown()));
     }
-    let cache = Arc::new(TokenCache::open());
-    let pricing = Pricing::new(&target, &found.skills, Arc::clone(&cache));
-    let priced = pricing.price(&found.skills);
-    let (chosen, left_out) = choose(&priced, &args.pick, target.agent);
-    let preview = pricing.preview(priced.clone(), &chosen);
+    let priced = &plan.priced;
+    let (chosen, left_out) = plan.choose(&args.pick);
+    let preview = plan.pricing.preview(priced.clone(), &chosen);
     let source = Source {
-        shown: shown_source(&args.source, &origin),
-        commit: fetched.commit.clone(),
+        shown: shown_source(&args.source, origin),
+        commit: plan.commit.clone(),
     };
     report(
         &args.confirm,
@@ -179,7 +183,7 @@ pub fn run(args: AddArgs) -> anyhow::Result<i32> {
         crate::cli::output::warn("nothing to add");
         return Ok(1);
     }
-    if !args.replace && clashes(&places, &priced, &chosen, &home) {
+    if !args.replace && clashes(&places, priced, &chosen, &home) {
         return Ok(1);
     }
     if args.confirm.dry_run {
@@ -197,30 +201,13 @@ pub fn run(args: AddArgs) -> anyhow::Result<i32> {
     if let Some(code) = ask(&args.confirm, &question)?.refused() {
         return Ok(code);
     }
-    let picked: Vec<&Staged> = found
-        .skills
-        .iter()
-        .filter(|s| chosen.contains(&s.folder.as_str()))
-        .collect();
-    let prov = Provenance {
-        source: origin.record(),
-        commit: fetched.commit.clone(),
-        lock: if places.linked.is_some() {
-            lockfile::Record::Always
-        } else {
-            lockfile::Record::IfPresent
-        },
+    let lock = if places.linked.is_some() {
+        lockfile::Record::Always
+    } else {
+        lockfile::Record::IfPresent
     };
     let trash = Trash::open();
-    let done = install::install(
-        into,
-        &picked,
-        Some(&prov),
-        &[],
-        args.replace,
-        &trash,
-        "replaced by add",
-    )?;
+    let done = plan.install_into(into, &chosen, lock, args.replace, &trash)?;
     let linked = match &places.linked {
         Some((_, links)) => make_links(&done, links, args.replace, &trash)?,
         None => Vec::new(),
@@ -228,35 +215,6 @@ pub fn run(args: AddArgs) -> anyhow::Result<i32> {
     crate::cli::args::save_cache(&cache);
     print_done(&args.confirm, &done, &linked, &home)?;
     Ok(0)
-}
-
-/// The skills chosen (by folder), and those left out with why: skills with errors under the
-/// agent's profile are left out unless named by hand.
-fn choose<'a>(
-    priced: &'a [Priced],
-    pick: &[String],
-    agent: Agent,
-) -> (Vec<&'a str>, Vec<(String, String)>) {
-    let mut left_out: Vec<(String, String)> = Vec::new();
-    let mut chosen: Vec<&str> = Vec::new();
-    for p in priced {
-        let named = pick
-            .iter()
-            .any(|n| *n == p.name || *n == p.folder || *n == p.subfolder);
-        if p.verdict.errors > 0 && !named {
-            left_out.push((
-                p.folder.clone(),
-                format!(
-                    "{} under the {} profile; --pick it to add it anyway",
-                    p.verdict.label(),
-                    manage::profile_for(agent)
-                ),
-            ));
-        } else {
-            chosen.push(&p.folder);
-        }
-    }
-    (chosen, left_out)
 }
 
 /// The source for the preview: GitHub's shorthand with the URL it stands for.

@@ -102,7 +102,12 @@ fn judge<'a>(
             if !args.confirm.json {
                 print_change(c, priced.first(), sd, &listing, home);
             }
-            let rejected = priced.first().map_or(0, |p| p.verdict.errors);
+            // The install policy (`core::manage::preview::left_out_unpicked`): a version with
+            // errors under the agent's profile is not installed unless asked for by hand.
+            let rejected = priced
+                .first()
+                .filter(|p| crate::core::manage::preview::left_out_unpicked(p))
+                .map_or(0, |p| p.verdict.errors);
             if c.edited && !args.replace {
                 blocked += 1;
             } else if rejected > 0 && !args.force {

@@ -52,8 +52,9 @@ pub fn installed_targets(home: &Path, project: Option<&Path>) -> Vec<Target> {
         .collect()
 }
 
-/// A source fetched, staged and priced for one target, ready to install: what the app's Add
-/// flow shows and installs (the CLI's `add` does the same steps with its own report).
+/// A source fetched, staged and priced for one target, ready to install: the one install
+/// pipeline of the CLI's `add` and the app's Add flow (fetch, stage, price, choose by
+/// [`Plan::choose`]'s policy, install).
 pub struct Plan {
     /// Holds the clone and the staged copies until the plan is dropped.
     pub work: tempfile::TempDir,
@@ -83,22 +84,36 @@ impl std::fmt::Debug for Plan {
 
 impl Plan {
     /// Fetches `source` into a temporary folder under `base` (in skillscope's data folder) and
-    /// prices its skills for `target`.
+    /// prices its skills for `target`; a source without skills is an error.
     pub fn make(source: &str, target: &Target, base: &Path) -> Result<Plan, ManageError> {
         let origin = origin::Origin::parse(source.trim(), None)?;
         let work = work_dir(base)?;
         let fetched = origin::fetch(&origin, work.path())?;
-        let own = !matches!(origin, origin::Origin::Folder(_));
-        let found = stage::stage(&fetched.root, &work.path().join("stage"), &[], own)?;
-        let mut notes = fetched.notes;
-        notes.extend(found.notes);
-        if found.skills.is_empty() {
+        let cache = std::sync::Arc::new(crate::core::tokens::TokenCache::open());
+        let plan = Plan::stage(origin, fetched, work, &[], target, cache)?;
+        if plan.staged.is_empty() {
             return Err(ManageError::Source(format!(
                 "no skills found in {}",
-                origin.shown()
+                plan.origin.shown()
             )));
         }
-        let cache = std::sync::Arc::new(crate::core::tokens::TokenCache::open());
+        Ok(plan)
+    }
+
+    /// Stages the skills of a source fetched into `work` (only those `pick` names, when it
+    /// names any) and prices them for `target`.
+    pub fn stage(
+        origin: origin::Origin,
+        fetched: origin::Fetched,
+        work: tempfile::TempDir,
+        pick: &[String],
+        target: &Target,
+        cache: std::sync::Arc<crate::core::tokens::TokenCache>,
+    ) -> Result<Plan, ManageError> {
+        let own = !matches!(origin, origin::Origin::Folder(_));
+        let found = stage::stage(&fetched.root, &work.path().join("stage"), pick, own)?;
+        let mut notes = fetched.notes;
+        notes.extend(found.notes);
         let pricing = preview::Pricing::new(target, &found.skills, cache);
         let priced = pricing.price(&found.skills);
         Ok(Plan {
@@ -112,10 +127,52 @@ impl Plan {
         })
     }
 
-    /// Installs the staged skills of the `chosen` folders (refusing clashes) with their source.
+    /// The skills to add (by folder), and those left out with why: the one policy of every
+    /// install. A skill with errors under the target agent's profile is left out unless `pick`
+    /// names it (by name, folder or folder inside the source).
+    pub fn choose(&self, pick: &[String]) -> (Vec<&str>, Vec<(String, String)>) {
+        let profile = target::profile_for(self.pricing.target.agent);
+        let mut left_out: Vec<(String, String)> = Vec::new();
+        let mut chosen: Vec<&str> = Vec::new();
+        for p in &self.priced {
+            let named = pick
+                .iter()
+                .any(|n| *n == p.name || *n == p.folder || *n == p.subfolder);
+            if preview::left_out_unpicked(p) && !named {
+                left_out.push((
+                    p.folder.clone(),
+                    format!(
+                        "{} under the {profile} profile; --pick it to add it anyway",
+                        p.verdict.label()
+                    ),
+                ));
+            } else {
+                chosen.push(&p.folder);
+            }
+        }
+        (chosen, left_out)
+    }
+
+    /// Installs the staged skills of the `chosen` folders with their source into the target
+    /// (refusing clashes).
     pub fn install(
         &self,
         chosen: &[&str],
+        trash: &trash::Trash,
+    ) -> Result<Vec<install::Installed>, ManageError> {
+        let into = &self.pricing.target;
+        self.install_into(into, chosen, lockfile::Record::IfPresent, false, trash)
+    }
+
+    /// Installs the staged skills of the `chosen` folders with their source into `into` (the
+    /// target, or `add --link`'s one copy), recording them in the lock file as `lock` says;
+    /// with `replace`, an installed skill of the same name goes to the trash first.
+    pub fn install_into(
+        &self,
+        into: &Target,
+        chosen: &[&str],
+        lock: lockfile::Record,
+        replace: bool,
         trash: &trash::Trash,
     ) -> Result<Vec<install::Installed>, ManageError> {
         let picked: Vec<&stage::Staged> = self
@@ -126,14 +183,14 @@ impl Plan {
         let prov = install::Provenance {
             source: self.origin.record(),
             commit: self.commit.clone(),
-            lock: crate::core::manage::lockfile::Record::IfPresent,
+            lock,
         };
         install::install(
-            &self.pricing.target,
+            into,
             &picked,
             Some(&prov),
             &[],
-            false,
+            replace,
             trash,
             "replaced by add",
         )

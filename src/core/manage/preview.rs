@@ -64,6 +64,13 @@ pub struct Levels {
     pub l3: Option<u32>,
 }
 
+/// Whether a skill is left out of an install unless picked by hand: it has errors under the
+/// target agent's profile (the policy [`super::Plan::choose`] applies and the app's Add flow
+/// starts from).
+pub fn left_out_unpicked(p: &Priced) -> bool {
+    p.verdict.errors > 0
+}
+
 /// One skill of the change, priced.
 #[derive(Debug, Clone, Serialize)]
 pub struct Priced {

@@ -42,7 +42,7 @@ impl Preview {
         let checked: Vec<bool> = plan
             .priced
             .iter()
-            .map(|p| p.verdict.errors == 0 && p.clash.is_none())
+            .map(|p| !crate::core::manage::preview::left_out_unpicked(p) && p.clash.is_none())
             .collect();
         let mut p = Preview {
             listing: plan.pricing.listing_change(&[]).0,
@@ -254,7 +254,7 @@ fn preview_lines(
         );
         let style = if i == p.cursor {
             t.selected()
-        } else if s.verdict.errors > 0 || s.clash.is_some() {
+        } else if crate::core::manage::preview::left_out_unpicked(s) || s.clash.is_some() {
             t.warning()
         } else {
             t.base()
