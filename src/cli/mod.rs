@@ -1,30 +1,30 @@
 //! Command-line front end: one file per subcommand, all over the same core.
 
 pub mod add;
-pub mod args;
+pub(crate) mod args;
 pub mod budget;
-pub mod check;
-pub mod check_fix;
-pub mod ci_formats;
+pub(crate) mod check;
+pub(crate) mod check_fix;
+pub(crate) mod ci_formats;
 pub mod complete;
 pub mod defaults;
 pub mod eval;
-pub mod inject;
-pub mod list;
+pub(crate) mod inject;
+pub(crate) mod list;
 pub mod manage;
-pub mod match_cmd;
-pub mod move_cmd;
+pub(crate) mod match_cmd;
+pub(crate) mod move_cmd;
 pub mod new;
 pub mod output;
 pub mod probe;
 pub mod prompt;
-pub mod remove;
-pub mod shell;
-pub mod show;
-pub mod style;
-pub mod toggle;
+pub(crate) mod remove;
+pub(crate) mod shell;
+pub(crate) mod show;
+pub(crate) mod style;
+pub(crate) mod toggle;
 pub mod typo;
-pub mod update;
+pub(crate) mod update;
 pub mod verify;
 
 use args::LibraryArgs;

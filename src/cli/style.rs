@@ -53,11 +53,6 @@ impl Style {
         Style { on }
     }
 
-    /// Whether it paints.
-    pub fn on(self) -> bool {
-        self.on
-    }
-
     /// What goes before text of `tone`, and what after ("" and "" when colour is off).
     pub fn around(self, tone: Tone) -> (String, &'static str) {
         if self.on {

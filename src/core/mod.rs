@@ -1,24 +1,24 @@
 //! The skill library core: discovery, parsing, rules, tokens, listings. No terminal code here.
 
 pub mod agents;
-pub mod baseline;
+pub(crate) mod baseline;
 pub mod budget;
 pub mod catalogue;
 pub mod codec;
-pub mod collate;
-pub mod commands;
+pub(crate) mod collate;
+pub(crate) mod commands;
 // Its hand parser is being replaced by the reference PEP 440/508 crates; documented then.
 #[allow(missing_docs)]
 pub mod deps;
-pub mod diagnostic;
-pub mod escape;
-pub mod frontmatter;
+pub(crate) mod diagnostic;
+pub(crate) mod escape;
+pub(crate) mod frontmatter;
 pub mod fsx;
-pub mod gitref;
+pub(crate) mod gitref;
 pub mod index;
-pub mod inject;
-pub mod installers;
-pub mod layout;
+pub(crate) mod inject;
+pub(crate) mod installers;
+pub(crate) mod layout;
 pub mod library;
 pub mod listing;
 pub mod load;
@@ -27,20 +27,20 @@ pub mod matching;
 pub mod model;
 pub mod modes;
 pub mod namespace;
-pub mod paths;
+pub(crate) mod paths;
 pub mod probe;
-pub mod resource;
+pub(crate) mod resource;
 pub mod rules;
 pub mod scan;
-pub mod skeleton;
-pub mod skill;
+pub(crate) mod skeleton;
+pub(crate) mod skill;
 pub mod source;
 pub mod state;
 pub mod text;
 pub mod tokens;
-pub mod usage;
+pub(crate) mod usage;
 pub mod verify;
-pub mod watch;
+pub(crate) mod watch;
 
 pub use diagnostic::{Diagnostic, Severity};
 pub use library::Library;

@@ -1,7 +1,7 @@
 //! Probes of executable skills: run the entry script's `--help-json` in a sandbox and judge the
 //! answer, and check the health of the scripts a skill ships. Only ever on explicit request.
 
-pub mod dependencies;
+pub(crate) mod dependencies;
 mod interpreter;
 mod report;
 pub(crate) mod sandbox;

@@ -3,10 +3,10 @@
 pub mod action;
 pub mod app;
 pub mod event;
-pub mod external;
-pub mod jobs;
+pub(crate) mod external;
+pub(crate) mod jobs;
 pub mod keymap;
-pub mod layout;
+pub(crate) mod layout;
 pub mod screens;
 pub mod settings;
 pub mod state;

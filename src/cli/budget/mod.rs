@@ -1,7 +1,7 @@
 //! `skillscope budget`: token costs per level, per skill and in total, with the listing's fates.
 
-pub mod args;
-pub mod baseline;
+pub(crate) mod args;
+pub(crate) mod baseline;
 
 use crate::cli::args::LibraryArgs;
 use crate::cli::output::note_demo;

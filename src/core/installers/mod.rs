@@ -4,9 +4,9 @@
 //! from, its version and pin, and whether its files still match the hash recorded when it was
 //! installed.
 
-pub mod clawhub;
-pub mod hash;
-pub mod skills_lock;
+pub(crate) mod clawhub;
+pub(crate) mod hash;
+pub(crate) mod skills_lock;
 
 use crate::core::catalogue::RuleId;
 use crate::core::diagnostic::{Diagnostic, Severity};

@@ -2,20 +2,20 @@
 //! from them, priced before they land, written atomically, recorded for `update`, removed to a
 //! trash they can be restored from, moved and copied between agents.
 
-pub mod archive;
+pub(crate) mod archive;
 mod error;
-pub mod git;
-pub mod install;
-pub mod lockfile;
-pub mod manifest;
-pub mod origin;
-pub mod preview;
+pub(crate) mod git;
+pub(crate) mod install;
+pub(crate) mod lockfile;
+pub(crate) mod manifest;
+pub(crate) mod origin;
+pub(crate) mod preview;
 pub mod settings;
 pub mod stage;
 mod target;
-pub mod trash;
+pub(crate) mod trash;
 pub mod tree;
-pub mod update;
+pub(crate) mod update;
 mod work;
 
 pub use error::ManageError;

@@ -8,7 +8,7 @@
 mod bert;
 mod bm25;
 pub mod eval;
-pub mod fuzzy;
+pub(crate) mod fuzzy;
 mod hit;
 mod hybrid;
 mod keyword;

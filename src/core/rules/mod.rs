@@ -3,11 +3,11 @@
 mod body;
 mod claude;
 pub(crate) mod fields;
-pub mod fix;
+pub(crate) mod fix;
 mod lazy;
 mod library;
 pub mod overlap;
-pub mod select;
+pub(crate) mod select;
 mod template;
 
 use crate::core::diagnostic::{Diagnostic, Severity};

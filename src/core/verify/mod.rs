@@ -5,8 +5,8 @@
 //! compared with skillscope's prediction. Nothing of the user's is written, no model is called.
 
 mod clients;
-pub mod extract;
-pub mod mock;
+pub(crate) mod extract;
+pub(crate) mod mock;
 mod run;
 mod stage;
 pub mod store;

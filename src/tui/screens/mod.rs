@@ -8,13 +8,13 @@
 
 pub mod add;
 pub mod budget;
-pub mod checks;
-pub mod confirm;
-pub mod help;
+pub(crate) mod checks;
+pub(crate) mod confirm;
+pub(crate) mod help;
 pub mod prompt;
-pub mod remove;
-pub mod screen;
-pub mod skills;
+pub(crate) mod remove;
+pub(crate) mod screen;
+pub(crate) mod skills;
 pub mod test;
 
 use crate::core::listing::{Format, Tier};

@@ -3,7 +3,7 @@
 //! (`answers.rs`), and the view of it all a draw reads (`view.rs`). Nothing here names the app
 //! or a screen, so the screens draw from a [`view::View`], never from the app.
 
-pub mod answers;
-pub mod parts;
+pub(crate) mod answers;
+pub(crate) mod parts;
 pub mod view;
-pub mod work;
+pub(crate) mod work;

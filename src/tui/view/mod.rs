@@ -2,9 +2,9 @@
 //! reads the app, to build the view (`tui::state::view::View`) every other draw reads; the helpers
 //! the screens' draws share are in `parts.rs`, below the screens.
 
-pub mod footer;
-pub mod header;
-pub mod parts;
+pub(crate) mod footer;
+pub(crate) mod header;
+pub(crate) mod parts;
 pub mod wrapped;
 
 pub use parts::{bar, centered, cost, cost_in, wrap};

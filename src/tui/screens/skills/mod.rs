@@ -1,12 +1,12 @@
 //! The Skills screen: the list of skills (filter, sort, selection), the detail pane of the
 //! selected one and the resource files opened from it.
 
-pub mod detail;
-pub mod list;
-pub mod pane;
-pub mod resource;
+pub(crate) mod detail;
+pub(crate) mod list;
+pub(crate) mod pane;
+pub(crate) mod resource;
 mod screen;
-pub mod table;
+pub(crate) mod table;
 
 use crate::core::Library;
 use crate::core::agents::SwitchScope;
