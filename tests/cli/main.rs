@@ -19,6 +19,7 @@ mod fifo;
 mod ground_truth;
 mod hostile_output;
 mod installers;
+mod lazy_design;
 mod lazy_profile;
 mod manage;
 mod manage_trust;

@@ -840,6 +840,11 @@ pub fn seen(
             if let Some(why) = client_off(&view, lib, i, agent, gemini) {
                 return Seen::Off(why);
             }
+            if agent == Agent::LazySkills
+                && let Some(why) = super::lazy::not_opted_in(&lib.skills[i])
+            {
+                return Seen::Off(why);
+            }
             let Some(sw) = sw else {
                 return Seen::On;
             };
