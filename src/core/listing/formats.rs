@@ -343,7 +343,9 @@ fn codex_root_rank(skill: &Skill) -> (u8, isize) {
 }
 
 /// `Enabled skills:` then `- name: description`: what the Lazy Skills agent puts in its system
-/// prompt from `list_level1()` (design 000, Level 1).
+/// prompt from `list_level1()` (design 000, Level 1). A skill in a nested folder is listed by
+/// its namespaced name (design 000, namespaces: "Reference as web.scraper, data.csv_processor",
+/// so that "Multiple skills named parser in different namespaces" are told apart).
 pub static LAZY_SKILLS: FormatSpec = FormatSpec {
     id: "lazy-skills",
     summary: "- name: description, under \"Enabled skills:\"",
@@ -356,7 +358,7 @@ pub static LAZY_SKILLS: FormatSpec = FormatSpec {
     empty_description: false,
     frame: Frame::Headed("Enabled skills:\n"),
     parts: |skill, _| Parts {
-        name: skill.name.clone(),
+        name: skill.id.clone(),
         alias: None,
         description: one_line(name_and_description(skill).1),
         path: String::new(),
