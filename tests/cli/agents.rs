@@ -342,7 +342,8 @@ fn inject_shows_each_agents_framing_with_its_tokens() {
     let out = run(
         &[
             "match",
-            "Can you scrape the pricing table from example.com?",
+            // Design 000's rule: the skill's whole name in the message.
+            "Use the web_scraper on the pricing table of example.com",
             "--agent",
             "lazy-skills",
             "--inject",

@@ -166,8 +166,20 @@ fn namespaced_skills_of_one_name_are_both_listed_by_their_namespaced_names() {
     let t = tempfile::tempdir().unwrap();
     // The agent's own folder, nested as design 000's namespaces section lays it out.
     let own = t.path().join(".config/cli-agent/skills");
-    skill(&own, "web/parser", "parser", "Parse web pages", "auto_load: true\n");
-    skill(&own, "data/parser", "parser", "Parse data files", "auto_load: true\n");
+    skill(
+        &own,
+        "web/parser",
+        "parser",
+        "Parse web pages",
+        "auto_load: true\n",
+    );
+    skill(
+        &own,
+        "data/parser",
+        "parser",
+        "Parse data files",
+        "auto_load: true\n",
+    );
     skill(&own, "top", "top", "At the top", "auto_load: true\n");
     let text = stdout(&run(&["prompt", "--agent", "lazy-skills"], t.path()));
     assert!(text.contains("- web.parser: Parse web pages"), "{text}");

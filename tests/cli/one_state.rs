@@ -461,7 +461,12 @@ fn copies_for_two_agents_are_one_skill_and_their_rows_say_whose() {
         "a copy for another agent is no competitor: {overlaps:?}"
     );
     let out = run(
-        &["match", "brainstorm product ideas", "--matcher", "keyword"],
+        &[
+            "match",
+            "brainstorming product ideas",
+            "--matcher",
+            "keyword",
+        ],
         h,
     );
     let text = String::from_utf8_lossy(&out.stdout);
