@@ -166,7 +166,8 @@ fn each_agents_listing_holds_exactly_the_skills_it_reads() {
             "lazy-skills",
             &["web_scraper", "code_reviewer", "my_custom_tool"],
         ),
-        ("generic", &["shared-agents"]),
+        // The SkillContextProvider lists nothing: it injects per request (design 002).
+        ("generic", &[]),
     ];
     for (agent, names) in want {
         let (text, _) = listed(h, agent, &[]);

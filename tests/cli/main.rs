@@ -13,6 +13,7 @@ mod budget_used;
 mod check;
 mod ci_example;
 mod ci_formats;
+mod context_provider;
 mod everyday;
 mod exit_codes;
 mod fifo;

@@ -282,6 +282,9 @@ pub fn agent_view(
         }
     }
     client_wide(&mut out, agent, gemini, switches);
+    if let Some(why) = model(agent).no_listing {
+        out.listing_off = Some(why.to_string());
+    }
     (out, keep)
 }
 
