@@ -144,6 +144,12 @@ pub static XML: FormatSpec = FormatSpec {
         }
     },
     line: |p, description| match description {
+        // The compact tier lists no location.
+        Some(d) if p.path.is_empty() => format!(
+            "<skill>\n<name>\n{}\n</name>\n<description>\n{}\n</description>\n</skill>",
+            html_escape(&p.name),
+            html_escape(d)
+        ),
         Some(d) => format!(
             "<skill>\n<name>\n{}\n</name>\n<description>\n{}\n</description>\n<location>\n{}\n</location>\n</skill>",
             html_escape(&p.name),
@@ -353,7 +359,8 @@ pub static LAZY_SKILLS: FormatSpec = FormatSpec {
     budget_unit: BudgetUnit::Chars,
     fit: Fit::Trimming,
     entry_cap: None,
-    tiers_by_count: true,
+    // Design 000 lists every enabled skill's name and description (`list_level1()`): no tier.
+    tiers_by_count: false,
     order: Order::Library,
     empty_description: false,
     frame: Frame::Headed("Enabled skills:\n"),
