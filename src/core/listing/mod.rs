@@ -195,8 +195,14 @@ pub fn render(lib: &Library, enabled: &dyn Fn(usize) -> bool, opts: &ListingOpti
     // full entries are the PR's, `--tier full` the format's own (skills-ref's for xml).
     let by_count = opts.tier == Tier::Auto && format.spec().tiers_by_count;
     for s in &mut slots {
-        let when = lib.skills[s.index].frontmatter.when_to_use.as_deref();
-        shape(s, format, tier, listed, by_count.then_some(when));
+        let when_to_use = lib.skills[s.index].frontmatter.when_to_use.as_deref();
+        shape(
+            s,
+            format,
+            tier,
+            listed,
+            by_count.then_some(PrEntry { when_to_use }),
+        );
         // The agent's own switch lists it by name only, whatever the budget.
         if let Some(why) = lib.name_only.get(&s.index) {
             s.description = None;
@@ -493,11 +499,17 @@ fn order(slots: &mut [Slot], lib: &Library, group: fn(&Skill) -> u8, case_insens
     }
 }
 
+/// What the PR's full entry adds to a description: the skill's `when_to_use`, if any.
+#[derive(Clone, Copy)]
+struct PrEntry<'a> {
+    when_to_use: Option<&'a str>,
+}
+
 /// One entry's description as the format and tier take it: capped, cut to the compact length
 /// (without a location), or left out in the names tier. `by_count` holds the skill's
 /// `when_to_use` when the tier was picked by the number of skills: a full entry is then the
 /// PR's, its description cut to 250 characters and followed by `when_to_use` (design 003).
-fn shape(s: &mut Slot, format: Format, tier: Tier, listed: usize, by_count: Option<Option<&str>>) {
+fn shape(s: &mut Slot, format: Format, tier: Tier, listed: usize, by_count: Option<PrEntry<'_>>) {
     let Some(mut d) = s.description.take() else {
         return;
     };
@@ -536,7 +548,7 @@ fn shape(s: &mut Slot, format: Format, tier: Tier, listed: usize, by_count: Opti
                 );
             }
             let when = by_count
-                .flatten()
+                .and_then(|e| e.when_to_use)
                 .map(|w| w.split_whitespace().collect::<Vec<_>>());
             if let Some(w) = when.filter(|w| !w.is_empty()) {
                 c = format!("{c} - {}", w.join(" "));
