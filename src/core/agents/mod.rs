@@ -14,6 +14,7 @@ mod error;
 pub mod gemini;
 mod gemini_opencode_builtins;
 pub mod json;
+mod lazy;
 pub mod loading;
 pub mod model;
 mod newcomer_builtins;
@@ -38,7 +39,9 @@ pub use plugin::{
     show_path,
 };
 pub use scope::SwitchScope;
-pub use switches::{AgentSwitches, REGISTRY, has_switches, legend, obeys_own_switches, readers};
+pub use switches::{
+    AgentSwitches, REGISTRY, has_switches, legend, obeys_own_switches, own_switch, readers,
+};
 
 use std::path::{Path, PathBuf};
 

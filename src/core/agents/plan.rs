@@ -348,6 +348,9 @@ impl AgentSwitches {
         scope: SwitchScope,
         on: bool,
     ) -> Result<TogglePlan, ToggleError> {
+        if agent == Agent::LazySkills {
+            return super::lazy::plan(skill, scope, on, self.home());
+        }
         plan(self, skill, agent, scope, on)
     }
 
@@ -359,6 +362,9 @@ impl AgentSwitches {
         skill: &Skill,
         plan: &TogglePlan,
     ) -> Result<(TogglePlan, Applied), ToggleError> {
+        if plan.agent == Agent::LazySkills {
+            return super::lazy::apply(skill, plan, self.home(), crate::core::fsx::lock_wait());
+        }
         apply(self, skill, plan, crate::core::fsx::lock_wait())
     }
 }

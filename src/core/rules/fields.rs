@@ -87,8 +87,10 @@ pub fn check(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
         Profile::Opencode => Severity::Info,
         _ => Severity::Warning,
     };
+    let adr = super::context_provider::applies(skill, profile);
     for f in &fm.fields {
-        if !known(profile, &f.key) {
+        let adr_field = adr && super::context_provider::known(&f.key);
+        if !known(profile, &f.key) && !adr_field {
             let ignores;
             let what = match profile {
                 Profile::Spec => {
