@@ -21,7 +21,8 @@ use std::path::Path;
 #[command(
     after_help = "Without --agent, the toggle goes to skillscope's own state (state.json) and to every \
                   agent that reads the skill's folder (Claude Code, Codex, opencode, OpenClaw, GitHub \
-                  Copilot CLI, Qwen Code). With --agent, only \
+                  Copilot CLI, Qwen Code; Lazy Skills for a skill in its own folder, whose switch is \
+                  `auto_load` in the skill's SKILL.md). With --agent, only \
                   there; --agent skillscope touches skillscope's own state only. Without --on or --off, \
                   prints each agent's current state and where it comes from."
 )]
@@ -62,7 +63,7 @@ fn agent_name(s: &str) -> Result<String, String> {
     let writable: Vec<&'static str> = agents::REGISTRY
         .iter()
         .map(|p| p.id().as_str())
-        .chain([OWN])
+        .chain([Agent::LazySkills.as_str(), OWN])
         .collect();
     match Agent::named(s) {
         Some(a) if agent_of(a.as_str()).is_some() => Ok(a.as_str().to_string()),
@@ -95,11 +96,13 @@ impl From<ToggleScope> for SwitchScope {
     }
 }
 
-/// The registered agent `--agent` names (`None` for skillscope's own state).
+/// The agent `--agent` names (`None` for skillscope's own state): a registered one, or Lazy
+/// Skills, whose switch is `auto_load` in the skill's own SKILL.md (design 000).
 fn agent_of(name: &str) -> Option<Agent> {
     agents::REGISTRY
         .iter()
         .map(|p| p.id())
+        .chain([Agent::LazySkills])
         .find(|a| a.as_str() == name)
 }
 
@@ -277,6 +280,13 @@ fn toggle(
             .iter()
             .map(|p| p.id())
             .filter(|a| skills.iter().any(|s| switches.readers(s).contains(a)))
+            // A skill in Lazy Skills' own folder: its `auto_load` too.
+            .chain(
+                skills
+                    .iter()
+                    .any(|s| s.agent == Agent::LazySkills)
+                    .then_some(Agent::LazySkills),
+            )
             .collect(),
     };
     if args.agent.as_deref().is_none_or(|a| a == OWN) {
@@ -285,7 +295,7 @@ fn toggle(
     for agent in agents {
         let skill = skills
             .iter()
-            .find(|s| switches.readers(s).contains(&agent))
+            .find(|s| switches.readers(s).contains(&agent) || s.agent == agent)
             .unwrap_or(&skills[0]);
         report
             .agents

@@ -312,6 +312,8 @@ catalogue! {
         "descriptions that differ from others only by the skill's name: routing by meaning cannot tell them apart";
     ListedByFallback "listed-by-fallback" Library [W, W, W, W, W, W, W, W, W]
         "an agent lists the skill under its folder's name or its body's first paragraph";
+    TriggersMissing "triggers-missing" Library [W, NO, NO, NO, NO, NO, NO, NO, NO]
+        "a skill in the SkillContextProvider's folder (`.agents/skills`) without `triggers:`: it is never injected (design 002)";
     ExecutableNoEntry "executable-no-entry" Executable [W, E, E, E, E, E, E, E, E]
         "`type: executable` without its entry script";
     EntryUntyped "entry-untyped" Executable [NO, NO, NO, NO, W, NO, NO, NO, NO]

@@ -647,13 +647,67 @@ fn parse_yaml(yaml: &str, first_line: u32, fm: &mut Frontmatter, diags: &mut Vec
             .iter()
             .find(|(n, _)| *n == key)
             .map_or(first_line, |(_, l)| *l);
-        fm.fields.push(Field {
-            key,
-            value: to_json(v),
-            line,
-        });
+        let mut value = to_json(v);
+        if key == "auto_load" {
+            value = pyyaml_bool(yaml, first_line, line, value);
+        }
+        fm.fields.push(Field { key, value, line });
     }
     type_fields(fm, diags);
+}
+
+/// PyYAML's booleans (YAML 1.1, `yaml.safe_load`'s resolver): these spellings, unquoted, are
+/// `True`/`False` in Python; `y`, `n` and mixed case like `yEs` are text.
+const PYYAML_TRUE: [&str; 9] = [
+    "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON",
+];
+const PYYAML_FALSE: [&str; 9] = [
+    "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF",
+];
+
+/// `auto_load` as the Lazy Skills loader holds it (design 000 reads SKILL.md frontmatter with
+/// a Python YAML loader, `metadata.get("auto_load", False)`): an unquoted YAML 1.1 boolean
+/// (`yes`, `off`, …), which serde_yaml's YAML 1.2 reads as text, becomes the boolean Python
+/// gets. A quoted `'yes'` stays text. Kept in the field itself, so an index that stores the
+/// fields reads it the same way.
+fn pyyaml_bool(yaml: &str, first_line: u32, line: u32, value: Value) -> Value {
+    let Value::String(s) = &value else {
+        return value;
+    };
+    let raw = line
+        .checked_sub(first_line)
+        .and_then(|i| yaml.lines().nth(i as usize))
+        .and_then(|l| l.split_once(':'))
+        .map(|(_, after)| {
+            split_comment(after)
+                .map_or(after, |(before, _)| before)
+                .trim()
+        });
+    if raw != Some(s.as_str()) {
+        return value;
+    }
+    if PYYAML_TRUE.contains(&s.as_str()) {
+        Value::Bool(true)
+    } else if PYYAML_FALSE.contains(&s.as_str()) {
+        Value::Bool(false)
+    } else {
+        value
+    }
+}
+
+/// Python's truth of a value as a YAML loader hands it over: `False`, `None`, `0`, `0.0`, `""`,
+/// `[]` and `{}` are false, everything else true (so the text `"false"` is true). What the Lazy
+/// Skills registry makes of `auto_load` (`enabled = auto_enable and metadata.get("auto_load",
+/// False)`, then `if skill.enabled`).
+pub fn python_truth(v: &Value) -> bool {
+    match v {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(a) => !a.is_empty(),
+        Value::Object(o) => !o.is_empty(),
+    }
 }
 
 fn yaml_kind(v: &serde_yaml::Value) -> &'static str {
@@ -791,6 +845,30 @@ fn switch_of(value: &Value) -> Result<Option<bool>, &'static str> {
     })
 }
 
+/// Lazy Skills' `auto_load` (design 000: `enabled = auto_enable and metadata.get("auto_load",
+/// False)`): Python's truth of whatever the value is, only this spelling of the key; a value
+/// that is not a boolean is said with how the loader takes it.
+fn auto_load_of(f: &Field, diags: &mut Vec<Diagnostic>) -> bool {
+    let truth = python_truth(&f.value);
+    if !matches!(f.value, Value::Bool(_)) {
+        diags.push(
+            Diagnostic::new(
+                RuleId::FieldType,
+                Severity::Warning,
+                format!(
+                    "`auto_load` is {} `{}`, which the Lazy Skills loader takes as {} (Python's truth of the value): write `auto_load: {}`",
+                    json_kind(&f.value),
+                    compact(&f.value),
+                    if truth { "true" } else { "false" },
+                    truth
+                ),
+            )
+            .at(f.line, 1),
+        );
+    }
+    truth
+}
+
 /// The description's text: the field's own (by its place `i`), or a number or boolean taken
 /// as text (with a note); for a value of the wrong type, what it must be.
 fn description_of(
@@ -864,11 +942,8 @@ fn type_fields(fm: &mut Frontmatter, diags: &mut Vec<Diagnostic>) {
                 Some(s) => fm.entry = Some(s.to_string()),
                 None => diags.push(wrong("a file name")),
             },
-            "disable-model-invocation"
-            | "user-invocable"
-            | "auto_load"
-            | "auto-load"
-            | "enabled" => {
+            "auto_load" => fm.auto_load = Some(auto_load_of(f, diags)),
+            "disable-model-invocation" | "user-invocable" | "enabled" => {
                 let b = switch_of(&f.value).unwrap_or_else(|want| {
                     diags.push(wrong(want));
                     None
@@ -876,8 +951,7 @@ fn type_fields(fm: &mut Frontmatter, diags: &mut Vec<Diagnostic>) {
                 match f.key.as_str() {
                     "disable-model-invocation" => fm.disable_model_invocation = b == Some(true),
                     "user-invocable" => fm.user_invocable = b,
-                    "enabled" => fm.enabled = b,
-                    _ => fm.auto_load = b,
+                    _ => fm.enabled = b,
                 }
             }
             "triggers" | "trigger" => fm.triggers.extend(strings_of(&f.value)),
@@ -1010,6 +1084,39 @@ mod tests {
 
     fn rules(p: &Parsed) -> Vec<&'static str> {
         p.diagnostics.iter().map(|d| d.rule.as_str()).collect()
+    }
+
+    fn auto_load_of(value: &str) -> (Option<bool>, Vec<&'static str>) {
+        let p = parse(
+            format!("---\nname: a\ndescription: d\nauto_load: {value}\n---\n").as_bytes(),
+            true,
+        );
+        let rules = rules(&p);
+        (p.frontmatter.auto_load, rules)
+    }
+
+    #[test]
+    fn auto_load_is_read_as_pyyaml_and_python_read_it() {
+        // YAML 1.1 booleans, unquoted: what PyYAML hands the Lazy Skills registry.
+        for v in ["yes", "Yes", "YES", "on", "ON", "true", "True"] {
+            assert_eq!(auto_load_of(v), (Some(true), vec![]), "{v}");
+        }
+        for v in ["no", "No", "off", "OFF", "false", "FALSE", "no # not yet"] {
+            assert_eq!(auto_load_of(v), (Some(false), vec![]), "{v}");
+        }
+        // Anything else is Python's truth of the value, with a word on how it is read.
+        for v in ["'no'", "\"false\"", "y", "n", "yEs", "1", "[x]"] {
+            assert_eq!(auto_load_of(v), (Some(true), vec!["field-type"]), "{v}");
+        }
+        for v in ["0", "''", "[]", "~", ""] {
+            assert_eq!(auto_load_of(v), (Some(false), vec!["field-type"]), "{v}");
+        }
+        // Only `auto_load` is the Lazy Skills switch (`metadata.get("auto_load", False)`).
+        let p = parse(
+            b"---\nname: a\ndescription: d\nauto-load: true\n---\n",
+            true,
+        );
+        assert_eq!(p.frontmatter.auto_load, None);
     }
 
     #[test]

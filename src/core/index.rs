@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 const MAGIC: &[u8; 8] = b"SKSCLIX\0";
 /// Bumped whenever the layout or the meaning of a record changes: an index of another version is
 /// foreign and discarded.
-const VERSION: u32 = 11;
+const VERSION: u32 = 12;
 /// Index files kept in the cache folder, one per set of roots; the least recently written go.
 const KEEP_FILES: usize = 8;
 /// An index larger than this is not read (a real one for 50,000 skills is a few tens of MB).
@@ -2115,6 +2115,8 @@ mod tests {
             "---\nname: a\ndescription: a: b\n---\n",
             "---\nname: x\n",
             "no frontmatter",
+            "---\nname: a\ndescription: d\nauto_load: no # off\n---\n",
+            "---\nname: a\ndescription: d\nauto_load: 'yes'\n---\n",
         ];
         for t in texts {
             let p = frontmatter::parse(t.as_bytes(), true);

@@ -166,11 +166,11 @@ pub fn enabled_mask(lib: &Library, state: Option<&EnableState>) -> Vec<bool> {
     lib.skills
         .iter()
         .map(|s| {
-            if lib
+            if let Some(on) = lib
                 .agent
-                .is_some_and(|a| crate::core::agents::obeys_own_switches(a, s))
+                .and_then(|a| crate::core::agents::own_switch(a, s))
             {
-                return true;
+                return on;
             }
             match state {
                 Some(st) => st.is_enabled(s),

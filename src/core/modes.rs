@@ -164,13 +164,13 @@ impl Selections {
     ) -> Selections {
         let mut out = self.subset(keep);
         for (n, &i) in keep.iter().enumerate() {
-            if lib
+            if let Some(on) = lib
                 .skills
                 .get(i)
-                .is_some_and(|s| crate::core::agents::obeys_own_switches(agent, s))
+                .and_then(|s| crate::core::agents::own_switch(agent, s))
                 && let (Some(e), Some(&a)) = (out.enabled.get_mut(n), out.all.get(n))
             {
-                *e = a;
+                *e = a && on;
             }
         }
         out

@@ -166,7 +166,8 @@ fn each_agents_listing_holds_exactly_the_skills_it_reads() {
             "lazy-skills",
             &["web_scraper", "code_reviewer", "my_custom_tool"],
         ),
-        ("generic", &["shared-agents"]),
+        // The SkillContextProvider lists nothing: it injects per request (design 002).
+        ("generic", &[]),
     ];
     for (agent, names) in want {
         let (text, _) = listed(h, agent, &[]);
@@ -342,7 +343,8 @@ fn inject_shows_each_agents_framing_with_its_tokens() {
     let out = run(
         &[
             "match",
-            "Can you scrape the pricing table from example.com?",
+            // Design 000's rule: the skill's whole name in the message.
+            "Use the web_scraper on the pricing table of example.com",
             "--agent",
             "lazy-skills",
             "--inject",

@@ -48,24 +48,22 @@ fn keyword_false_positives_say_which_word_fired_and_from_where() {
     // The same message leaves bm25 quiet.
     assert!(idx.query(msg, Matcher::Bm25, &enabled, 10).is_empty());
 
-    // A word of the name (and of the description) fires on an unrelated question.
-    let msg = "What's the status of my order?";
+    // The verbs are found inside other words too (design 000: `keyword in user_message_lower`):
+    // "brunch" holds "run".
+    let msg = "Where shall we have brunch?";
     let got = idx.query(msg, Matcher::Keyword, &enabled, 10);
-    assert_eq!(got.len(), 1);
-    assert_eq!(lib.skills[got[0].skill].name, "url-status");
-    let fields: Vec<(&str, HitField)> = got[0]
-        .hits
+    let m = got
         .iter()
-        .map(|h| (h.term.as_str(), h.field))
-        .collect();
+        .find(|m| m.skill == url)
+        .expect("url-status fires");
     assert_eq!(
-        fields,
-        [
-            ("status", HitField::Name),
-            ("status", HitField::Description)
-        ]
+        (m.hits[0].term.as_str(), m.hits[0].field),
+        ("run", HitField::ExecutableVerb)
     );
-    assert_eq!(&msg[got[0].hits[0].spans[0].clone()], "status");
+    assert_eq!(&msg[m.hits[0].spans[0].clone()], "run");
+    // A word of the name alone fires nothing: the whole name must be there.
+    let msg = "What's the status of my order?";
+    assert!(idx.query(msg, Matcher::Keyword, &enabled, 10).is_empty());
 }
 
 #[test]
@@ -393,13 +391,15 @@ fn the_designs_worked_examples_find_their_skills() {
         home.path(),
     );
     let v = json(&out);
-    for matcher in ["keyword", "bm25"] {
-        let first = &v["results"][matcher][0];
-        assert_eq!(first["name"], "web_scraper", "{matcher}: {v}");
-        let matched = &first["matched"][0];
-        assert_eq!(matched["text"], "scrape", "{matcher}: {matched}");
-        assert_eq!(matched["field"], "name", "{matcher}: {matched}");
-    }
+    let first = &v["results"]["bm25"][0];
+    assert_eq!(first["name"], "web_scraper", "bm25: {v}");
+    let matched = &first["matched"][0];
+    assert_eq!(matched["text"], "scrape", "bm25: {matched}");
+    assert_eq!(matched["field"], "name", "bm25: {matched}");
+    // Design 000's prose says its keyword rule finds web_scraper here; its code
+    // (`skill_dict["name"].lower() in user_message_lower`, the verbs of an executable) finds
+    // nothing: "web_scraper" is not in the message, nor is run, execute, call, api or script.
+    assert_eq!(v["results"]["keyword"], serde_json::json!([]), "{v}");
     let out = run(
         &[
             "match",
@@ -482,7 +482,7 @@ fn eval_skips_the_triggers_matcher_where_no_skill_declares_triggers() {
     let cases = write_cases(
         home.path(),
         "cases.jsonl",
-        "{\"message\": \"fill this pdf form\", \"expect\": [\"pdf\"]}\n{\"message\": \"my query is slow\", \"expect\": [\"sql\"]}\n",
+        "{\"message\": \"fill this pdf form\", \"expect\": [\"pdf\"]}\n{\"message\": \"my sql query is slow\", \"expect\": [\"sql\"]}\n",
     );
     let args = |extra: &[&str]| -> Vec<String> {
         let mut a: Vec<String> = ["eval", cases.to_str().unwrap(), lib.to_str().unwrap()]

@@ -341,8 +341,17 @@ fn skillscopes_own_state_does_not_switch_an_agent_that_has_its_own() {
         text.contains("plain-claude"),
         "Claude Code reads no skillscope state: {text}"
     );
-    // Lazy Skills has no switch of its own: skillscope's store is what there is.
+    // Lazy Skills' switch is `auto_load` in the skill's own frontmatter (design 000): its
+    // client never reads skillscope's store, so the store does not switch it either.
     let out = run(&["toggle", "lazy-on", "--off", "--agent", "skillscope"], h);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (text, _) = listing(h, "lazy-skills");
+    assert!(text.contains("lazy-on"), "{text}");
+    let out = run(&["toggle", "lazy-on", "--off", "--agent", "lazy-skills"], h);
     assert!(
         out.status.success(),
         "{}",
@@ -452,7 +461,12 @@ fn copies_for_two_agents_are_one_skill_and_their_rows_say_whose() {
         "a copy for another agent is no competitor: {overlaps:?}"
     );
     let out = run(
-        &["match", "brainstorm product ideas", "--matcher", "keyword"],
+        &[
+            "match",
+            "brainstorming product ideas",
+            "--matcher",
+            "keyword",
+        ],
         h,
     );
     let text = String::from_utf8_lossy(&out.stdout);

@@ -30,7 +30,8 @@ fn min_recall_leaves_out_the_triggers_matcher_of_a_library_without_triggers() {
     let cases = home.path().join("cases.jsonl");
     std::fs::write(
         &cases,
-        "{\"message\": \"extract the tables of this pdf\", \"expect\": [\"pdf-tools\"]}\n{\"message\": \"column statistics of data.csv\", \"expect\": [\"csv-stats\"]}\n",
+        // Each message names its skill: the keyword rule wants the whole name (design 000).
+        "{\"message\": \"extract the tables of this pdf with pdf-tools\", \"expect\": [\"pdf-tools\"]}\n{\"message\": \"csv-stats: column statistics of data.csv\", \"expect\": [\"csv-stats\"]}\n",
     )
     .unwrap();
     let c = cases.to_str().unwrap();

@@ -584,7 +584,7 @@ fn test_box_warns_when_keyword_routing_faces_more_than_fifty_skills() {
     let (fifty, many) = (library(50), library(51));
     let typed = |root: &std::path::Path| {
         let mut h = harness(&[root], 120, 30);
-        h.key(KeyCode::Tab).key(KeyCode::Tab).chars("fill the form");
+        h.key(KeyCode::Tab).key(KeyCode::Tab).chars("use skill-00");
         h.settle();
         h.screen()
     };

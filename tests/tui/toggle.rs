@@ -307,3 +307,48 @@ fn the_budget_screen_prices_the_agent_in_view_and_names_each_fate() {
     assert!(goose.contains("Every turn · Goose"), "{goose}");
     assert!(goose.contains("Goose sets no budget"), "{goose}");
 }
+
+/// Lazy Skills in view: space writes `auto_load` into the skill's own SKILL.md (design 000),
+/// after the diff and a yes.
+#[test]
+fn space_in_lazy_skills_view_writes_auto_load_in_the_skill_file() {
+    use skillscope::core::agents::view::Seen;
+    use skillscope::core::{Agent, Library, Root, Scope};
+    let dir = tempfile::tempdir().unwrap();
+    let lazy = dir.path().join("home/.config/cli-agent/skills");
+    let md = lazy.join("csv/SKILL.md");
+    write(
+        &md,
+        "---\nname: csv\ndescription: Sum the columns of a CSV file when asked.\n---\n# CSV\n",
+    );
+    let roots = vec![Root::new(&lazy, Agent::LazySkills, Scope::User)];
+    let lib = Library::load(roots, &skillscope::core::scan::ScanOptions::default());
+    let (tx, rx) = mpsc::channel();
+    let app = App::new(
+        LibrarySpec::of_paths(vec![lazy]),
+        lib,
+        tui_common::isolated(dir.path(), skillscope::tui::theme::Theme::plain(), false),
+        tx,
+    );
+    let mut h = Harness {
+        app,
+        rx,
+        roots: vec![dir.path().to_path_buf()],
+        dir: tempfile::tempdir().unwrap(),
+    };
+    h.app.resize(120, 30);
+    h.settle();
+    while h.app.view_agent() != Some(Agent::LazySkills) {
+        h.key(KeyCode::Char('v'));
+    }
+    let csv = select(&mut h, "csv");
+    assert!(matches!(h.app.seen(csv), Seen::Off(_)), "not opted in");
+    h.key(KeyCode::Char(' '));
+    let popup = h.screen();
+    assert!(popup.contains("+auto_load: true"), "{popup}");
+    h.key(KeyCode::Char('y'));
+    assert_eq!(
+        std::fs::read_to_string(&md).unwrap(),
+        "---\nname: csv\ndescription: Sum the columns of a CSV file when asked.\nauto_load: true\n---\n# CSV\n"
+    );
+}

@@ -229,7 +229,7 @@ pub fn per_agent(
             // An agent with switches of its own obeys only those, applied in its view.
             let on = |i: usize| {
                 keep.get(i).is_some_and(|&k| {
-                    super::obeys_own_switches(m.agent, &lib.skills[k]) || enabled(k)
+                    super::own_switch(m.agent, &lib.skills[k]).unwrap_or_else(|| enabled(k))
                 })
             };
             let l = listing::render(&view, &on, &opts);

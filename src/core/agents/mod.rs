@@ -14,6 +14,7 @@ mod error;
 pub(crate) mod gemini;
 mod gemini_opencode_builtins;
 pub(crate) mod json;
+mod lazy;
 pub mod loading;
 pub mod model;
 mod newcomer_builtins;
@@ -23,6 +24,7 @@ mod opencode;
 mod options;
 pub(crate) mod placement;
 mod plan;
+mod planned;
 mod plugin;
 mod reach;
 pub(crate) mod reading;
@@ -32,13 +34,16 @@ pub mod tools;
 pub mod view;
 
 pub use error::ToggleError;
-pub use plan::{Applied, TogglePlan, backup_path};
+pub use plan::backup_path;
+pub use planned::{Applied, TogglePlan};
 pub use plugin::{
     AgentPlugin, AgentState, Badge, Effective, PathCache, Registry, SettingsText, SkillSwitches,
     show_path,
 };
 pub use scope::SwitchScope;
-pub use switches::{AgentSwitches, REGISTRY, has_switches, legend, obeys_own_switches, readers};
+pub use switches::{
+    AgentSwitches, REGISTRY, has_switches, legend, obeys_own_switches, own_switch, readers,
+};
 
 use std::path::{Path, PathBuf};
 

@@ -78,6 +78,9 @@ pub struct AgentModel {
     pub probe_timeout: Duration,
     /// Accepts a tool schema without `name`, or with another name, under the skill's name.
     pub schema_name_fallback: bool,
+    /// Why it puts no listing in its system prompt, when it puts none (the SkillContextProvider
+    /// ADR injects matched skills per request instead).
+    pub no_listing: Option<&'static str>,
     /// Where the model comes from.
     pub source: &'static str,
     /// The real client at the version the model was verified against (its models, built-ins and
@@ -229,7 +232,12 @@ pub static MODELS: &[AgentModel] = &[
         agent: Agent::Generic,
         name: "generic (.agents/skills)",
         folders: &[&[".agents", "skills"], &[".config", "agents", "skills"]],
-        source: "agentskills.io; design 002 (SkillContextProvider ADR) for the injection",
+        // Design 002, "After (Dynamic Injection)": `Agent._create_agent()` → "NO skill
+        // instruction injection here"; per request the provider adds `## Available Skills`.
+        no_listing: Some(
+            "the SkillContextProvider (design 002) lists no skill in the system prompt: per request it injects `## Available Skills` with at most 3 skills whose `triggers` the message holds",
+        ),
+        source: "agentskills.io; design 002 (SkillContextProvider ADR): no listing, the triggers injection",
         ..AS_GIVEN
     },
 ];
@@ -251,6 +259,7 @@ const AS_GIVEN: AgentModel = AgentModel {
     auto_max: None,
     probe_timeout: DEFAULT_PROBE_TIMEOUT,
     schema_name_fallback: false,
+    no_listing: None,
     source: "skills-ref to-prompt",
     client: None,
 };

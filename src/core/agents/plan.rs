@@ -4,69 +4,15 @@
 
 use super::error::ToggleError;
 use super::json;
-use super::plugin::{AgentState, Effective, show_path};
+use super::planned::{Applied, TogglePlan, desired, unified_diff};
+use super::plugin::{AgentState, show_path};
 use super::scope::SwitchScope;
 use super::switches::AgentSwitches;
 use crate::core::fsx;
 use crate::core::paths::write_atomic;
 use crate::core::skill::Skill;
 use crate::core::source::Agent;
-use serde::Serialize;
 use std::path::{Path, PathBuf};
-
-/// The exact change a toggle makes to one settings file, for a confirmation.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct TogglePlan {
-    /// The agent whose settings file changes.
-    pub agent: Agent,
-    /// Which of its settings files.
-    pub scope: SwitchScope,
-    /// The skill's name.
-    pub skill: String,
-    /// Switching on (`true`) or off.
-    pub on: bool,
-    /// The settings file.
-    pub file: PathBuf,
-    /// The file existed when planned (otherwise the toggle creates it).
-    pub existed: bool,
-    /// Its text now (empty when it does not exist).
-    pub before: String,
-    /// Its text once the change is written.
-    pub after: String,
-    /// `before` → `after` as a unified diff; empty when nothing changes.
-    pub diff: String,
-    /// What the agent does with the skill now.
-    pub before_state: Effective,
-    /// What the agent will do once the change is written.
-    pub after_state: Effective,
-    /// Why the change will not have the effect asked for, when it will not.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
-}
-
-impl TogglePlan {
-    /// Whether the file's text stays as it is.
-    pub fn changes_nothing(&self) -> bool {
-        self.before == self.after
-    }
-
-    /// The agent already does what was asked.
-    pub fn already(&self) -> bool {
-        self.changes_nothing() && self.before_state.state == desired(self.on)
-    }
-}
-
-/// What applying did.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Applied {
-    /// The settings file.
-    pub file: PathBuf,
-    /// Whether anything was written.
-    pub written: bool,
-    /// The file as it was, when there was one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub backup: Option<PathBuf>,
-}
 
 /// Where the copy of a file from before the last toggle is kept.
 pub fn backup_path(file: &Path) -> PathBuf {
@@ -76,10 +22,6 @@ pub fn backup_path(file: &Path) -> PathBuf {
         .unwrap_or_default();
     name.push(".skillscope.bak");
     file.with_file_name(name)
-}
-
-fn desired(on: bool) -> AgentState {
-    if on { AgentState::On } else { AgentState::Off }
 }
 
 pub(super) fn plan(
@@ -208,23 +150,6 @@ fn choose(
     best.map_or_else(|| before.to_string(), |(_, t)| t)
 }
 
-/// A unified diff with three lines of context; empty when the texts are equal.
-pub fn unified_diff(shown: &str, existed: bool, before: &str, after: &str) -> String {
-    if before == after {
-        return String::new();
-    }
-    let old = if existed {
-        shown.to_string()
-    } else {
-        "/dev/null".to_string()
-    };
-    similar::TextDiff::from_lines(before, after)
-        .unified_diff()
-        .context_radius(3)
-        .header(&old, shown)
-        .to_string()
-}
-
 /// Writes a planned change under the file's exclusive lock: the file is read again while the
 /// lock is held and, when it changed since the plan (another skillscope's toggle, an editor),
 /// the change is planned again on top of what is there now, so nothing is lost. The old text is
@@ -348,6 +273,9 @@ impl AgentSwitches {
         scope: SwitchScope,
         on: bool,
     ) -> Result<TogglePlan, ToggleError> {
+        if agent == Agent::LazySkills {
+            return super::lazy::plan(skill, scope, on, self.home());
+        }
         plan(self, skill, agent, scope, on)
     }
 
@@ -359,6 +287,9 @@ impl AgentSwitches {
         skill: &Skill,
         plan: &TogglePlan,
     ) -> Result<(TogglePlan, Applied), ToggleError> {
+        if plan.agent == Agent::LazySkills {
+            return super::lazy::apply(skill, plan, self.home(), crate::core::fsx::lock_wait());
+        }
         apply(self, skill, plan, crate::core::fsx::lock_wait())
     }
 }

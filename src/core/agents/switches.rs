@@ -43,8 +43,27 @@ pub fn has_switches(agent: Agent) -> bool {
 /// demo are no agent's install, so skillscope's own switch decides them, as it does every skill
 /// for an agent without switches. The one rule every view (listing, budget, match, the app)
 /// applies.
+///
+/// Lazy Skills is the exception: its one switch, `auto_load`, is in each skill's own
+/// frontmatter, and its registry applies it to every folder it scans (design 000, `scan()`:
+/// `for skills_dir in self.skills_dirs: … enabled=auto_enable and metadata.get("auto_load",
+/// False)`), so folders named on the command line obey it too.
 pub fn obeys_own_switches(agent: Agent, skill: &Skill) -> bool {
-    has_switches(agent) && !matches!(skill.agent, Agent::Path | Agent::Demo)
+    agent == Agent::LazySkills
+        || (has_switches(agent) && !matches!(skill.agent, Agent::Path | Agent::Demo))
+}
+
+/// Whether `skill` is on in `agent`'s view by the agent's own switch, where that decides and
+/// not skillscope's store: for an agent with settings switches, on (its view applies them:
+/// [`crate::core::agents::view::agent_view`]); for Lazy Skills, its `auto_load` (off is not
+/// hidden: its `all` listing mode still lists the skill, as `list_level1(mode="all")` does);
+/// `None` where skillscope's store decides.
+pub fn own_switch(agent: Agent, skill: &Skill) -> Option<bool> {
+    if agent == Agent::LazySkills {
+        Some(skill.frontmatter.auto_load == Some(true))
+    } else {
+        obeys_own_switches(agent, skill).then_some(true)
+    }
 }
 
 /// The help legend of the agents' badges: `C Claude Code, X Codex, O opencode`.

@@ -282,6 +282,9 @@ pub fn agent_view(
         }
     }
     client_wide(&mut out, agent, gemini, switches);
+    if let Some(why) = model(agent).no_listing {
+        out.listing_off = Some(why.to_string());
+    }
     (out, keep)
 }
 
@@ -844,6 +847,11 @@ pub fn seen(
                 return Seen::Dormant;
             }
             if let Some(why) = client_off(&view, lib, i, agent, gemini) {
+                return Seen::Off(why);
+            }
+            if agent == Agent::LazySkills
+                && let Some(why) = super::lazy::not_opted_in(&lib.skills[i])
+            {
                 return Seen::Off(why);
             }
             let Some(sw) = sw else {

@@ -144,6 +144,12 @@ pub static XML: FormatSpec = FormatSpec {
         }
     },
     line: |p, description| match description {
+        // The compact tier lists no location.
+        Some(d) if p.path.is_empty() => format!(
+            "<skill>\n<name>\n{}\n</name>\n<description>\n{}\n</description>\n</skill>",
+            html_escape(&p.name),
+            html_escape(d)
+        ),
         Some(d) => format!(
             "<skill>\n<name>\n{}\n</name>\n<description>\n{}\n</description>\n<location>\n{}\n</location>\n</skill>",
             html_escape(&p.name),
@@ -343,7 +349,9 @@ fn codex_root_rank(skill: &Skill) -> (u8, isize) {
 }
 
 /// `Enabled skills:` then `- name: description`: what the Lazy Skills agent puts in its system
-/// prompt from `list_level1()` (design 000, Level 1).
+/// prompt from `list_level1()` (design 000, Level 1). A skill in a nested folder is listed by
+/// its namespaced name (design 000, namespaces: "Reference as web.scraper, data.csv_processor",
+/// so that "Multiple skills named parser in different namespaces" are told apart).
 pub static LAZY_SKILLS: FormatSpec = FormatSpec {
     id: "lazy-skills",
     summary: "- name: description, under \"Enabled skills:\"",
@@ -351,12 +359,13 @@ pub static LAZY_SKILLS: FormatSpec = FormatSpec {
     budget_unit: BudgetUnit::Chars,
     fit: Fit::Trimming,
     entry_cap: None,
-    tiers_by_count: true,
+    // Design 000 lists every enabled skill's name and description (`list_level1()`): no tier.
+    tiers_by_count: false,
     order: Order::Library,
     empty_description: false,
     frame: Frame::Headed("Enabled skills:\n"),
     parts: |skill, _| Parts {
-        name: skill.name.clone(),
+        name: skill.id.clone(),
         alias: None,
         description: one_line(name_and_description(skill).1),
         path: String::new(),

@@ -34,8 +34,9 @@ pub use gemini_opencode::{gemini_folder, gemini_name};
 pub use openclaw_builtins::BUILTINS as OPENCLAW_BUILTINS;
 
 pub use record::{
-    COMPACT_DESCRIPTION_CHARS, COMPACT_TIER_MAX, DEFAULT_CONTEXT_WINDOW, FULL_TIER_MAX, Fate,
-    ListedBuiltin, ListedSkill, Listing, ListingOptions, MIN_TRIMMED_DESCRIPTION, Tier,
+    COMPACT_DESCRIPTION_CHARS, COMPACT_TIER_MAX, DEFAULT_CONTEXT_WINDOW, FULL_DESCRIPTION_CHARS,
+    FULL_TIER_MAX, Fate, ListedBuiltin, ListedSkill, Listing, ListingOptions,
+    MIN_TRIMMED_DESCRIPTION, Tier,
 };
 
 /// Cuts `s` to at most `max` characters, ending in `…` when anything was cut.
@@ -116,7 +117,10 @@ pub fn entry_maker(format: Format) -> impl Fn(&Skill) -> String + Sync {
     move |s| entry_in(s, format, &folders)
 }
 
-const SEARCH_NOTE: &str = "Only the names of the installed skills are listed. Use the skill search tool to find a skill by what it does, then load it.";
+/// The names tier's note, in the PR's words (design 003: "Names only | Search required via
+/// action: \"search\"", the Skill tool's `action: "search"` beside its default `action:
+/// "load"`); the PR quotes no sentence of its own.
+const SEARCH_NOTE: &str = "Names only. Search required via action: \"search\" (the Skill tool's search by name, description and whenToUse); then load a skill with action: \"load\".";
 
 /// A skill (or a built-in entry) on its way into the listing.
 struct Slot {
@@ -187,8 +191,18 @@ pub fn render(lib: &Library, enabled: &dyn Fn(usize) -> bool, opts: &ListingOpti
             }
         })
         .collect();
+    // The tier the PR's auto-detection picked (design 003), not one asked for by name: its
+    // full entries are the PR's, `--tier full` the format's own (skills-ref's for xml).
+    let by_count = opts.tier == Tier::Auto && format.spec().tiers_by_count;
     for s in &mut slots {
-        shape(s, format, tier, listed);
+        let when_to_use = lib.skills[s.index].frontmatter.when_to_use.as_deref();
+        shape(
+            s,
+            format,
+            tier,
+            listed,
+            by_count.then_some(PrEntry { when_to_use }),
+        );
         // The agent's own switch lists it by name only, whatever the budget.
         if let Some(why) = lib.name_only.get(&s.index) {
             s.description = None;
@@ -485,9 +499,17 @@ fn order(slots: &mut [Slot], lib: &Library, group: fn(&Skill) -> u8, case_insens
     }
 }
 
-/// One entry's description as the format and tier take it: capped, cut to the compact length,
-/// or left out in the names tier.
-fn shape(s: &mut Slot, format: Format, tier: Tier, listed: usize) {
+/// What the PR's full entry adds to a description: the skill's `when_to_use`, if any.
+#[derive(Clone, Copy)]
+struct PrEntry<'a> {
+    when_to_use: Option<&'a str>,
+}
+
+/// One entry's description as the format and tier take it: capped, cut to the compact length
+/// (without a location), or left out in the names tier. `by_count` holds the skill's
+/// `when_to_use` when the tier was picked by the number of skills: a full entry is then the
+/// PR's, its description cut to 250 characters and followed by `when_to_use` (design 003).
+fn shape(s: &mut Slot, format: Format, tier: Tier, listed: usize, by_count: Option<PrEntry<'_>>) {
     let Some(mut d) = s.description.take() else {
         return;
     };
@@ -512,6 +534,24 @@ fn shape(s: &mut Slot, format: Format, tier: Tier, listed: usize) {
                         "compact tier: description cut to {COMPACT_DESCRIPTION_CHARS} characters"
                     ),
                 );
+            }
+            s.description = Some(c);
+            // "Compact (name + 80-char desc)": no location.
+            s.parts.path.clear();
+        }
+        Tier::Full if by_count.is_some() => {
+            let (mut c, was_cut) = cut(&d, FULL_DESCRIPTION_CHARS);
+            if was_cut {
+                s.demote(
+                    Fate::Trimmed,
+                    format!("full tier: description cut to {FULL_DESCRIPTION_CHARS} characters"),
+                );
+            }
+            let when = by_count
+                .and_then(|e| e.when_to_use)
+                .map(|w| w.split_whitespace().collect::<Vec<_>>());
+            if let Some(w) = when.filter(|w| !w.is_empty()) {
+                c = format!("{c} - {}", w.join(" "));
             }
             s.description = Some(c);
         }
@@ -1026,6 +1066,71 @@ mod tests {
         // An explicit tier wins over the count.
         let l = render(&lib, &|_| true, &opts(Format::Xml, Tier::Full, 200_000));
         assert_eq!(l.text.matches("<description>").count(), 301);
+    }
+
+    #[test]
+    fn the_prs_three_tiers_as_it_writes_them() {
+        // ≤ 80: full entries, the description cut at 250 characters and `when_to_use` after it,
+        // with the location.
+        let t = tempfile::tempdir().unwrap();
+        let long: String = "abcdefghij".repeat(30);
+        write_skill(
+            t.path(),
+            "deploy",
+            &format!("name: deploy\ndescription: {long}\nwhen_to_use: When asked\n  to ship\n"),
+        );
+        let lib = load(&[t.path()]);
+        let l = render(&lib, &|_| true, &opts(Format::Xml, Tier::Auto, 200_000));
+        assert_eq!(l.tier, Tier::Full);
+        let cut: String = long.chars().take(FULL_DESCRIPTION_CHARS - 1).collect();
+        assert!(
+            l.text.contains(&format!(
+                "<description>\n{cut}… - When asked to ship\n</description>\n<location>"
+            )),
+            "{}",
+            l.text
+        );
+        assert_eq!(fates(&l), [Fate::Trimmed]);
+        // Asked for by name, the full tier is the format's own entry (skills-ref's for xml).
+        let l = render(&lib, &|_| true, &opts(Format::Xml, Tier::Full, 200_000));
+        assert!(
+            l.text
+                .contains(&format!("<description>\n{long}\n</description>"))
+        );
+        assert_eq!(fates(&l), [Fate::Full]);
+
+        // 81–300: compact entries, no location.
+        let (_t, lib) = many(81, 100);
+        let l = render(&lib, &|_| true, &opts(Format::Xml, Tier::Auto, 200_000));
+        assert_eq!(l.tier, Tier::Compact);
+        assert!(!l.text.contains("<location>"), "{}", &l.text[..400]);
+        assert_eq!(l.text.matches("<description>").count(), 81);
+
+        // > 300: names and the PR's search note.
+        let (_t, lib) = many(301, 30);
+        let l = render(
+            &lib,
+            &|_| true,
+            &opts(Format::Markdown, Tier::Auto, 200_000),
+        );
+        assert!(
+            l.text.contains("Search required via action: \"search\""),
+            "{}",
+            &l.text[..300]
+        );
+    }
+
+    #[test]
+    fn lazy_skills_lists_every_enabled_skill_whatever_their_number() {
+        // Design 000's `list_level1()` has no tiers.
+        let (_t, lib) = many(301, 30);
+        let l = render(
+            &lib,
+            &|_| true,
+            &opts(Format::LazySkills, Tier::Auto, 200_000),
+        );
+        assert_eq!(l.tier, Tier::Full);
+        assert!(fates(&l).iter().all(|f| *f == Fate::Full));
     }
 
     #[test]

@@ -10,8 +10,13 @@ use std::str::FromStr;
 pub const FULL_TIER_MAX: usize = 80;
 /// Up to this many, compact entries; above it, names only.
 pub const COMPACT_TIER_MAX: usize = 300;
-/// Compact entries cut descriptions to this many characters (the `…` included).
+/// Compact entries cut descriptions to this many characters (the `…` included): the PR's
+/// "Compact (name + 80-char desc)" (design 003).
 pub const COMPACT_DESCRIPTION_CHARS: usize = 80;
+/// The full entries the auto tier picks cut descriptions to this many characters (the `…`
+/// included), then add `when_to_use`: the PR's full listing holds "name, description (250
+/// chars), whenToUse, and file path for every skill" (design 003).
+pub const FULL_DESCRIPTION_CHARS: usize = 250;
 /// The context window assumed when none is given (tokens).
 pub const DEFAULT_CONTEXT_WINDOW: usize = 200_000;
 /// Codex trims descriptions evenly, but not below this; past it, descriptions are dropped.

@@ -47,7 +47,7 @@ pub fn keyword_crowded(competing: usize) -> Option<String> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Matcher {
-    /// Lazy Skills style: any word of the skill's name or description found in the message.
+    /// Lazy Skills' rule: the skill's whole name or whole description in the message.
     Keyword,
     /// The frontmatter `triggers` phrases; at most three skills.
     Triggers,
@@ -217,9 +217,7 @@ impl Index {
             return Vec::new();
         }
         match matcher {
-            Matcher::Keyword => self
-                .keyword
-                .query(&self.lexicon, message, enabled, k, &self.names),
+            Matcher::Keyword => self.keyword.query(message, enabled, k, &self.names),
             Matcher::Triggers => self.triggers.query(message, enabled, k, &self.names),
             Matcher::Bm25 => self
                 .bm25
@@ -320,14 +318,11 @@ impl Index {
 fn word_indexes(lib: &Library) -> (Lexicon, keyword::KeywordIndex, bm25::Bm25Index) {
     let all: Vec<usize> = (0..lib.skills.len()).collect();
     let (lx, words) = lexicon::tokenize(lib, &all);
-    let mut keyword = keyword::KeywordIndex::with_capacity(words.total());
+    let keyword = keyword::KeywordIndex::build(lib);
     let mut bm25 = bm25::Bm25Index::with_capacity(words.total());
-    for (i, skill) in lib.skills.iter().enumerate() {
-        let fields = words.fields(i);
-        keyword.add(&lx, skill, i as u32, fields[0], fields[1]);
-        bm25.add(&lx, i as u32, &fields);
+    for i in 0..lib.skills.len() {
+        bm25.add(&lx, i as u32, &words.fields(i));
     }
-    keyword.finish(lx.stems.len());
     bm25.finish(lx.stems.len());
     (lx, keyword, bm25)
 }

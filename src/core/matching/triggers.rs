@@ -163,14 +163,14 @@ impl TriggerIndex {
 }
 
 /// A text lowercased character by character, with the way back to the original's bytes.
-struct Lowered {
-    text: String,
+pub(super) struct Lowered {
+    pub(super) text: String,
     /// For each byte of `text`, the original byte range of the character it came from.
     from: Vec<(u32, u32)>,
 }
 
 impl Lowered {
-    fn new(original: &str) -> Lowered {
+    pub(super) fn new(original: &str) -> Lowered {
         let mut text = String::with_capacity(original.len());
         let mut from = Vec::with_capacity(original.len());
         for (i, c) in original.char_indices() {
@@ -189,7 +189,7 @@ impl Lowered {
     }
 
     /// The original byte range a non-empty range of the lowered text stands for.
-    fn original(&self, r: Range<usize>) -> Range<usize> {
+    pub(super) fn original(&self, r: Range<usize>) -> Range<usize> {
         let start = self.from.get(r.start).map_or(0, |s| s.0 as usize);
         let end = self
             .from

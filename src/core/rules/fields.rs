@@ -75,18 +75,17 @@ fn known(profile: Profile, key: &str) -> bool {
 }
 
 /// An unknown field: what the profile's agent does with it.
-fn unknown_fields(
-    fm: &crate::core::frontmatter::Frontmatter,
-    profile: Profile,
-    out: &mut Vec<Diagnostic>,
-) {
+fn unknown_fields(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>) {
+    let fm = &skill.frontmatter;
     let unknown_sev = match profile {
         Profile::Spec | Profile::LazySkills => Severity::Error,
         Profile::Opencode => Severity::Info,
         _ => Severity::Warning,
     };
+    let adr = super::context_provider::applies(skill, profile);
     for f in &fm.fields {
-        if !known(profile, &f.key) {
+        let adr_field = adr && super::context_provider::known(&f.key);
+        if !known(profile, &f.key) && !adr_field {
             let ignores;
             let what = match profile {
                 Profile::Spec => {
@@ -160,7 +159,7 @@ pub fn check(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
     if !fm.parsed {
         return out;
     }
-    unknown_fields(fm, profile, &mut out);
+    unknown_fields(skill, profile, &mut out);
     if profile == Profile::Spec {
         for &line in &fm.flow_style_lines {
             out.push(

@@ -2,6 +2,7 @@
 
 mod body;
 mod claude;
+mod context_provider;
 pub(crate) mod fields;
 pub(crate) mod fix;
 mod lazy;
@@ -242,6 +243,9 @@ pub fn check_skill(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
     }
     if profile == Profile::ClaudeCode {
         out.extend(claude::check(skill));
+    }
+    if context_provider::applies(skill, profile) {
+        out.extend(context_provider::check(skill));
     }
     out
 }

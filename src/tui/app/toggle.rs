@@ -45,7 +45,9 @@ impl App {
         self.request_agent_budgets();
         if let Some(a) = self.view_agent() {
             let m = crate::core::agents::model::model(a);
-            let own = if has_switches(a) {
+            let own = if a == Agent::LazySkills {
+                "space writes auto_load in the skill's own SKILL.md"
+            } else if has_switches(a) {
                 "space switches a skill in its own settings"
             } else {
                 "it has no per-skill switches: space switches skillscope's own"
@@ -140,7 +142,8 @@ impl App {
             return;
         };
         let name = crate::core::agents::model::model(agent).name;
-        if !switches.readers(skill).contains(&agent) {
+        // Lazy Skills' switch is in the skill's own file, whatever folder it is in.
+        if agent != Agent::LazySkills && !switches.readers(skill).contains(&agent) {
             self.set_status(
                 format!("{name} does not read this skill's folder: nothing to switch (v views another agent)"),
                 true,

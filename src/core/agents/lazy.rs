@@ -1,0 +1,278 @@
+//! Lazy Skills' one switch, `auto_load` in each skill's own frontmatter (design 000): whether
+//! its view lists a skill, and the toggle that writes the switch into the SKILL.md, planned as a
+//! diff first and written atomically.
+//!
+//! Design 000 has no settings file: "Skills must be explicitly enabled/disabled by users or
+//! auto-enabled via auto_load: true", and `scan()` sets `enabled=auto_enable and
+//! metadata.get("auto_load", False)` for every folder it scans. The only switch that outlives a
+//! session is therefore the frontmatter line.
+
+use super::error::ToggleError;
+use super::planned::{Applied, TogglePlan, unified_diff};
+use super::plugin::{AgentState, Effective, show_path};
+use super::scope::SwitchScope;
+use crate::core::fsx;
+use crate::core::paths::write_atomic;
+use crate::core::skill::Skill;
+use crate::core::source::Agent;
+use std::path::Path;
+
+/// Why the Lazy Skills view leaves `skill` out, when it does: not opted in by `auto_load`.
+pub fn not_opted_in(skill: &Skill) -> Option<String> {
+    match skill.frontmatter.auto_load {
+        Some(true) => None,
+        Some(false) => Some(
+            "off in Lazy Skills: its auto_load is false (design 000: enabled = auto_enable and metadata.get(\"auto_load\", False))"
+                .to_string(),
+        ),
+        None => Some(
+            "off in Lazy Skills: no auto_load: true in its frontmatter (design 000: skills are opt-in)"
+                .to_string(),
+        ),
+    }
+}
+
+/// What Lazy Skills does with the skill whose SKILL.md reads `text`.
+fn effective(text: &str, file: &Path) -> Effective {
+    let auto_load = crate::core::frontmatter::parse(text.as_bytes(), true)
+        .frontmatter
+        .auto_load;
+    let (state, source) = match auto_load {
+        Some(true) => (AgentState::On, "frontmatter auto_load: true"),
+        Some(false) => (AgentState::Off, "frontmatter auto_load: false"),
+        None => (AgentState::Off, "no auto_load in its frontmatter (opt-in)"),
+    };
+    Effective {
+        state,
+        source: source.to_string(),
+        file: Some(file.to_path_buf()),
+    }
+}
+
+/// The change that switches `skill` on or off for Lazy Skills: its SKILL.md with `auto_load`
+/// set, as a diff, written nowhere.
+pub(super) fn plan(
+    skill: &Skill,
+    scope: SwitchScope,
+    on: bool,
+    home: &Path,
+) -> Result<TogglePlan, ToggleError> {
+    if scope != SwitchScope::User {
+        return Err(ToggleError::Unsupported {
+            agent: Agent::LazySkills,
+            scope,
+            why: "its switch is `auto_load` in the skill's own SKILL.md (toggle without --scope)",
+        });
+    }
+    let file = &skill.skill_md;
+    let before = read(file)?;
+    plan_on(skill, on, before, home)
+}
+
+fn plan_on(
+    skill: &Skill,
+    on: bool,
+    before: String,
+    home: &Path,
+) -> Result<TogglePlan, ToggleError> {
+    let file = skill.skill_md.clone();
+    let before_state = effective(&before, &file);
+    let want = if on { AgentState::On } else { AgentState::Off };
+    // Refused alike whether or not a change is needed, as the settings editors do.
+    let edited = with_auto_load(&before, on).map_err(|what| ToggleError::Shape {
+        file: file.clone(),
+        what,
+    })?;
+    let after = if before_state.state == want {
+        before.clone()
+    } else {
+        edited
+    };
+    let after_state = effective(&after, &file);
+    let note = (after_state.state != want).then(|| {
+        format!(
+            "lazy-skills will still treat it as {}: {}",
+            after_state.state, after_state.source
+        )
+    });
+    let shown = show_path(&file, home);
+    Ok(TogglePlan {
+        agent: Agent::LazySkills,
+        scope: SwitchScope::User,
+        skill: skill.name.clone(),
+        on,
+        diff: unified_diff(&shown, true, &before, &after),
+        file,
+        existed: true,
+        before,
+        after,
+        before_state,
+        after_state,
+        note,
+    })
+}
+
+fn read(file: &Path) -> Result<String, ToggleError> {
+    let bytes = fsx::read_regular(file)?.ok_or_else(|| ToggleError::Shape {
+        file: file.to_path_buf(),
+        what: "it is gone".to_string(),
+    })?;
+    String::from_utf8(bytes).map_err(|e| ToggleError::Unparsable {
+        file: file.to_path_buf(),
+        format: "UTF-8 text",
+        line: 1,
+        column: 1,
+        message: e.to_string(),
+    })
+}
+
+/// `text` with its frontmatter's `auto_load` saying `on`: the value of an `auto_load:` line
+/// replaced in place (its comment kept), else a line added before the closing `---`. Nothing
+/// else of the file changes. `Err` says why it cannot be done without rewriting more.
+pub(crate) fn with_auto_load(text: &str, on: bool) -> Result<String, String> {
+    let value = if on { "true" } else { "false" };
+    let body_start = text.strip_prefix('\u{feff}').map_or(0, |_| 3);
+    let lines: Vec<&str> = text[body_start..].split_inclusive('\n').collect();
+    if lines.first().is_none_or(|l| l.trim_end() != "---") {
+        return Err("it has no frontmatter to hold `auto_load`".to_string());
+    }
+    let Some(close) = lines.iter().skip(1).position(|l| l.trim_end() == "---") else {
+        return Err("its frontmatter is never closed with `---`".to_string());
+    };
+    let close = close + 1;
+    let eol = if lines[0].ends_with("\r\n") {
+        "\r\n"
+    } else {
+        "\n"
+    };
+    let found: Vec<usize> = (1..close)
+        .filter(|&i| {
+            lines[i]
+                .strip_prefix("auto_load")
+                .is_some_and(|r| r.trim_start().starts_with(':'))
+        })
+        .collect();
+    let mut out: Vec<String> = lines.iter().map(|l| (*l).to_string()).collect();
+    match found.as_slice() {
+        [] => out.insert(close, format!("auto_load: {value}{eol}")),
+        [i] => {
+            let continues = lines
+                .get(i + 1)
+                .is_some_and(|n| *i + 1 < close && n.starts_with([' ', '\t', '-']));
+            if continues {
+                return Err(
+                    "its `auto_load` value spans several lines; edit it by hand".to_string()
+                );
+            }
+            let line = lines[*i];
+            let ending = &line[line.trim_end_matches(['\r', '\n']).len()..];
+            let (_, after_colon) = line.split_once(':').unwrap_or((line, ""));
+            let comment = comment_of(after_colon.trim_end_matches(['\r', '\n']));
+            out[*i] = format!("auto_load: {value}{comment}{ending}");
+        }
+        _ => return Err("it has `auto_load` more than once".to_string()),
+    }
+    Ok(format!("{}{}", &text[..body_start], out.concat()))
+}
+
+/// The ` # comment` at the end of a value, with the space before it, when there is one.
+fn comment_of(value: &str) -> &str {
+    let mut quote: Option<char> = None;
+    let mut prev = ' ';
+    for (i, c) in value.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') if prev == ' ' => quote = Some(c),
+            (None, '#') if prev == ' ' || prev == '\t' => {
+                let start = value[..i].trim_end().len();
+                return &value[start..];
+            }
+            _ => {}
+        }
+        prev = c;
+    }
+    ""
+}
+
+/// Writes a plan made by [`plan`]: under the SKILL.md's lock, on top of the file as it is then
+/// (planned again when it changed meanwhile), in one rename, read back before the lock goes. No
+/// backup is left beside it: a file in the skill's folder would become one of its resources.
+pub(super) fn apply(
+    skill: &Skill,
+    plan: &TogglePlan,
+    home: &Path,
+    wait: std::time::Duration,
+) -> Result<(TogglePlan, Applied), ToggleError> {
+    let _lock = fsx::lock(&plan.file, wait)?;
+    let now = read(&plan.file)?;
+    let plan = if now == plan.before {
+        plan.clone()
+    } else {
+        plan_on(skill, plan.on, now, home)?
+    };
+    let mut applied = Applied {
+        file: plan.file.clone(),
+        written: false,
+        backup: None,
+    };
+    if plan.changes_nothing() {
+        return Ok((plan, applied));
+    }
+    let meta = std::fs::metadata(&plan.file).map_err(|source| ToggleError::Read {
+        file: plan.file.clone(),
+        source,
+    })?;
+    if meta.permissions().readonly() {
+        return Err(ToggleError::ReadOnly {
+            file: plan.file.clone(),
+        });
+    }
+    write_atomic(&plan.file, plan.after.as_bytes(), Some(meta.permissions())).map_err(
+        |source| ToggleError::Write {
+            file: plan.file.clone(),
+            source,
+        },
+    )?;
+    if read(&plan.file).ok().as_deref() != Some(plan.after.as_str()) {
+        return Err(ToggleError::NotPersisted {
+            file: plan.file.clone(),
+            what: "its text is not the one written".to_string(),
+        });
+    }
+    applied.written = true;
+    Ok((plan, applied))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn auto_load_is_replaced_in_place_or_added_last() {
+        let t = "---\nname: a\nauto_load: yes # mine\ndescription: d\n---\nbody\n";
+        assert_eq!(
+            with_auto_load(t, false).unwrap(),
+            "---\nname: a\nauto_load: false # mine\ndescription: d\n---\nbody\n"
+        );
+        let t = "\u{feff}---\r\nname: a\r\ndescription: d\r\n---\r\nbody\r\n";
+        assert_eq!(
+            with_auto_load(t, true).unwrap(),
+            "\u{feff}---\r\nname: a\r\ndescription: d\r\nauto_load: true\r\n---\r\nbody\r\n"
+        );
+        // `auto_loader:` is another key.
+        let t = "---\nauto_loader: 1\n---\n";
+        assert_eq!(
+            with_auto_load(t, true).unwrap(),
+            "---\nauto_loader: 1\nauto_load: true\n---\n"
+        );
+    }
+
+    #[test]
+    fn what_cannot_be_edited_in_place_is_refused() {
+        assert!(with_auto_load("no frontmatter\n", true).is_err());
+        assert!(with_auto_load("---\nname: a\n", true).is_err());
+        assert!(with_auto_load("---\nauto_load:\n  - x\n---\n", true).is_err());
+        assert!(with_auto_load("---\nauto_load: 1\nauto_load: 2\n---\n", true).is_err());
+    }
+}
