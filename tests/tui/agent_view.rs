@@ -237,3 +237,36 @@ fn the_prompt_screen_shows_the_last_verify_of_its_listing_and_d_its_diff() {
     let codex = h.screen();
     assert!(!codex.contains("verified:"), "{codex}");
 }
+
+#[test]
+fn every_screen_says_when_the_agents_installed_client_is_not_the_modelled_version() {
+    let t = tempfile::tempdir().unwrap();
+    let mut h = two_agents(
+        t.path(),
+        &[(
+            "claude-notes",
+            "---\nname: claude-notes\ndescription: Notes for Claude Code users.\n---\nBody.\n",
+        )],
+        &[],
+    );
+    h.key(KeyCode::Char('2'));
+    h.settle();
+    assert_eq!(h.app.view_agent(), Some(Agent::ClaudeCode));
+    let header = |h: &mut Harness| h.screen().lines().next().unwrap_or_default().to_string();
+    assert!(!header(&mut h).contains('≠'), "{}", header(&mut h));
+    h.app.verify.installed = vec![(Agent::ClaudeCode, "2.1.400".into())];
+    for screen in ['1', '2', '3', '4', '5'] {
+        h.key(KeyCode::Char(screen));
+        h.settle();
+        let top = header(&mut h);
+        assert!(
+            top.contains("2.1.400 ≠ 2.1.332") && top.contains("Claude Code"),
+            "screen {screen}: {top}"
+        );
+    }
+    // The modelled version installed: nothing is said.
+    h.app.verify.installed = vec![(Agent::ClaudeCode, "2.1.332".into())];
+    h.key(KeyCode::Char('1'));
+    h.settle();
+    assert!(!header(&mut h).contains('≠'), "{}", header(&mut h));
+}

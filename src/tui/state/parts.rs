@@ -241,6 +241,13 @@ impl VerifyInfo {
         crate::core::verify::client(agent)?.version_note(version)
     }
 
+    /// The installed and the modelled version of `agent`'s client, when they differ.
+    pub fn version_mismatch(&self, agent: Agent) -> Option<(String, &'static str)> {
+        let (_, installed) = self.installed.iter().find(|(a, _)| *a == agent)?;
+        let modelled = crate::core::verify::client(agent)?.modelled()?;
+        (modelled != installed.as_str()).then(|| (installed.clone(), modelled))
+    }
+
     /// The last result for `agent` whose listing was `listing`.
     pub fn result(
         &self,

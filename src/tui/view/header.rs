@@ -1,4 +1,5 @@
-//! The top line: the screens as tabs, and what the figures are about (demo library, rescans).
+//! The top line: the screens as tabs, and what the figures are about (the agent in view and
+//! whether its installed client is the version modelled, demo library, rescans).
 
 use crate::tui::action::Screen;
 use crate::tui::layout::{BRAND, tab_label};
@@ -73,6 +74,26 @@ pub fn draw(frame: &mut Frame, area: Rect, view: &View<'_>) {
         } else {
             vec![short]
         };
+    }
+    // Every screen shows one agent's view: when its installed client is not the version its
+    // model was captured from, the header says so beside the agent, shorter when it must (the
+    // Prompt screen has the whole note).
+    if let Some((installed, modelled)) = view
+        .view_agent()
+        .and_then(|a| view.verify.version_mismatch(a))
+    {
+        let long = format!(" installed {installed} ≠ modelled {modelled} ");
+        let short = format!(" {installed} ≠ {modelled} ");
+        let fits = |text: &str| width(&right) + text.chars().count() <= room;
+        let text = [long, short].into_iter().find(|t| fits(t));
+        if let Some(text) = text {
+            let badge = t.badge().add_modifier(ratatui::style::Modifier::REVERSED);
+            let at = right
+                .iter()
+                .position(|s| s.style == badge)
+                .unwrap_or(right.len());
+            right.insert(at, Span::styled(text, t.warning()));
+        }
     }
     let right_w = width(&right);
     if right_w <= room {
