@@ -124,7 +124,7 @@ fn an_npx_project_lists_each_skill_once_with_every_agent_that_reads_it() {
     }
     let codex = said(&in_dir(&w, &proj, &["prompt", "--agent", "codex"]));
     assert!(
-        codex.contains(".agents/skills/pdf-tools/SKILL.md"),
+        codex.contains(".agents/skills`\n") && codex.contains("(file: r0/pdf-tools/SKILL.md)"),
         "{codex}"
     );
 

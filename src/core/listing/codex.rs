@@ -1,9 +1,10 @@
 //! Codex 0.171.0's listing as its client builds it (read in `tests/fixtures/agents/FINDINGS.md`,
 //! checked byte for byte by `tests/cli/ground_truth.rs`): the entries are rendered with absolute
-//! paths and, when that render had to cut anything, once more with `rN/…` paths below a "Skill
-//! roots" table, and the better of the two is kept. Over the budget, description characters are
-//! handed out one at a time, round-robin in listing order, while each line's cost still fits;
-//! when even the bare lines overflow, bare lines while they fit.
+//! paths and once more with `rN/…` paths below a "Skill roots" table, and the better of the two
+//! is kept (fewer cuts, then fewer characters: in practice the table, whose intro is shorter).
+//! Over the budget, description characters are handed out one at a time, round-robin in listing
+//! order, while each line's cost still fits; when even the bare lines overflow, bare lines while
+//! they fit.
 
 use super::format::{Budget, BudgetUnit, ShortRoot, estimated_tokens};
 
@@ -101,10 +102,9 @@ pub(super) fn render(entries: &[Entry], budget: Budget) -> Rendered {
         roots: Vec::new(),
         used: absolute.used,
     };
-    // Codex keeps the absolute render when it cut nothing.
-    if absolute.included == entries.len() && absolute.cut_chars == 0 {
-        return plain;
-    }
+    // Both renders are made whether or not the absolute one cut anything: Codex 0.171.0 sends the
+    // roots table for two uncut skills of one root too (seen with `skillscope verify`), so the
+    // cheaper render wins, a tie going to the table.
     let (table, short) = short_paths(entries);
     if table.is_empty() {
         return plain;
@@ -127,7 +127,7 @@ pub(super) fn render(entries: &[Entry], budget: Budget) -> Rendered {
     } else if aliased.cut_chars != absolute.cut_chars {
         aliased.cut_chars < absolute.cut_chars
     } else {
-        aliased.used + table_cost < absolute.used
+        aliased.used + table_cost <= absolute.used
     };
     if !better {
         return plain;
@@ -356,7 +356,7 @@ mod tests {
     }
 
     #[test]
-    fn everything_that_fits_is_listed_with_absolute_paths() {
+    fn entries_without_a_root_keep_their_absolute_paths() {
         let e = [entry("a", "Alpha.", "/r/a/SKILL.md")];
         let r = render(&e, Budget::tokens(1_000));
         assert_eq!(r.kept, vec![Kept::All]);
@@ -444,5 +444,35 @@ mod tests {
         let text = assemble(&r.roots, &r.lines);
         assert!(text.contains(INTRO_WITH_ROOTS), "{text}");
         assert!(text.contains("### Skill roots\n- `r0`"), "{text}");
+    }
+
+    /// Seen with `skillscope verify` against Codex 0.171.0: two skills of `~/.codex/skills`,
+    /// nothing cut, and the listing still carries the roots table and short paths.
+    #[test]
+    fn an_uncut_listing_also_takes_the_roots_table_when_it_is_cheaper() {
+        let root = ShortRoot {
+            rank: (1, 0),
+            path: "/srv/h/.codex/skills".to_string(),
+        };
+        let e = [
+            Entry {
+                root: Some(&root),
+                ..entry("a", "Alpha.", "/srv/h/.codex/skills/a/SKILL.md")
+            },
+            Entry {
+                root: Some(&root),
+                ..entry("b", "Beta.", "/srv/h/.codex/skills/b/SKILL.md")
+            },
+        ];
+        let r = render(&e, Budget::tokens(10_000));
+        assert_eq!(r.kept, vec![Kept::All, Kept::All]);
+        assert_eq!(r.roots, vec!["- `r0` = `/srv/h/.codex/skills`"]);
+        assert_eq!(
+            r.lines,
+            vec![
+                "- a: Alpha. (file: r0/a/SKILL.md)",
+                "- b: Beta. (file: r0/b/SKILL.md)"
+            ]
+        );
     }
 }
