@@ -60,7 +60,7 @@ fn matching(c: &mut Criterion) {
     let keys = keystrokes();
     let enabled = |i: usize| lib.skills[i].shadowed_by.is_none();
     let mut g = c.benchmark_group("query_per_keystroke");
-    for m in Matcher::ALL {
+    for &m in Matcher::ALL {
         // One iteration answers every keystroke of the messages; the figure per keystroke is
         // the time divided by their count.
         g.throughput(criterion::Throughput::Elements(keys.len() as u64));

@@ -7,12 +7,11 @@ use crate::cli::args::ConfirmArgs;
 use crate::cli::args::WhereArgs;
 use crate::cli::manage::find_one;
 use crate::cli::manage::{ask, places, shown, work_dir};
-use crate::core::manage::install;
 use crate::core::manage::manifest;
-use crate::core::manage::preview::Pricing;
+use crate::core::manage::origin::Origin;
 use crate::core::manage::stage;
 use crate::core::manage::trash::Trash;
-use crate::core::manage::{self, Target};
+use crate::core::manage::{self, Install, Plan, Recorded, Target};
 use crate::core::source::Scope;
 use crate::core::text::line;
 use crate::core::tokens::TokenCache;
@@ -53,6 +52,26 @@ fn parse_to(text: &str) -> anyhow::Result<(crate::core::source::Agent, Scope)> {
     Ok((agent, scope))
 }
 
+/// The installed skill at `dir`, staged (with its folder name) and priced for `target`.
+fn plan_for(
+    dir: &std::path::Path,
+    target: &Target,
+    cache: &Arc<TokenCache>,
+) -> anyhow::Result<(Plan, String)> {
+    let work = work_dir()?;
+    let staged = stage::stage_installed(dir, &work.path().join("stage"))?;
+    let folder = staged.folder.clone();
+    let plan = Plan::of_staged(
+        Origin::Folder(dir.to_path_buf()),
+        None,
+        Some(work),
+        vec![staged],
+        target,
+        Arc::clone(cache),
+    );
+    Ok((plan, folder))
+}
+
 pub fn run(args: MoveArgs, moving: bool) -> anyhow::Result<i32> {
     let (home, project) = places()?;
     let (agent, scope) = parse_to(&args.to)?;
@@ -66,14 +85,13 @@ pub fn run(args: MoveArgs, moving: bool) -> anyhow::Result<i32> {
             shown(&target.dir, &home)
         );
     }
-    let work = work_dir()?;
-    let staged = stage::stage_installed(&skill.dir, &work.path().join("stage"))?;
     let cache = Arc::new(TokenCache::open());
-    let pricing = Pricing::new(&target, std::slice::from_ref(&staged), Arc::clone(&cache));
-    let priced = pricing.price(std::slice::from_ref(&staged));
-    let clash = priced.iter().any(|p| p.clash.is_some());
-    let chosen = [staged.folder.as_str()];
-    let preview = pricing.preview(priced, &chosen);
+    let (plan, folder) = plan_for(&skill.dir, &target, &cache)?;
+    let clash = plan.priced.iter().any(|p| p.clash.is_some());
+    // The install policy (`Plan::choose`): the skill is named by hand, so it is picked whatever
+    // its verdict under the new agent's profile.
+    let (chosen, _) = plan.choose(std::slice::from_ref(&folder));
+    let preview = plan.pricing.preview(plan.priced.clone(), &chosen);
     let source = add::Source {
         shown: skill.dir.display().to_string(),
         commit: None,
@@ -82,7 +100,7 @@ pub fn run(args: MoveArgs, moving: bool) -> anyhow::Result<i32> {
     if clash && !args.replace {
         crate::cli::output::warn(format_args!(
             "{} is already in {}: nothing was written (--replace puts it in the trash and this one in its place)",
-            line(&staged.folder),
+            line(&folder),
             shown(&target.dir, &home)
         ));
         return Ok(1);
@@ -108,23 +126,22 @@ pub fn run(args: MoveArgs, moving: bool) -> anyhow::Result<i32> {
     }
     // Where it came from travels with it: `update` still knows its source.
     let keep: Vec<(String, manifest::Entry)> = manifest::lookup(&skill.dir)
-        .map(|e| (staged.folder.clone(), e))
+        .map(|e| (folder.clone(), e))
         .into_iter()
         .collect();
     let trash = Trash::open();
-    let done = install::install(
-        &target,
-        &[&staged],
-        None,
-        &keep,
-        args.replace,
-        &trash,
-        &format!(
-            "replaced by {} from {}",
-            verb.to_lowercase(),
-            skill.target.label()
-        ),
-    )?;
+    let reason = format!(
+        "replaced by {} from {}",
+        verb.to_lowercase(),
+        skill.target.label()
+    );
+    let how = Install {
+        into: &target,
+        recorded: Recorded::Kept(keep),
+        replace: args.replace,
+        reason: &reason,
+    };
+    let done = plan.install_as(&how, &chosen, &trash)?;
     let moved = if moving {
         Some(trash.put(&skill.dir, &format!("moved to {}", target.label()))?)
     } else {

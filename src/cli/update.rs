@@ -5,11 +5,10 @@
 use crate::cli::args::ConfirmArgs;
 use crate::cli::args::WhereArgs;
 use crate::cli::manage::{ask, places, shown, work_dir};
-use crate::core::manage::install::{self, Provenance};
-use crate::core::manage::preview::Pricing;
-use crate::core::manage::stage::Staged;
+use crate::core::manage::install::Provenance;
 use crate::core::manage::trash::Trash;
 use crate::core::manage::update::{self, Check, Status};
+use crate::core::manage::{Install, Plan, Recorded};
 use crate::core::text::{line, thousands};
 use crate::core::tokens::TokenCache;
 use clap::Args;
@@ -59,13 +58,28 @@ fn keep_named(names: &[String], added: &mut Vec<update::Added>, clawhub: &[(Stri
     }
 }
 
-/// What the checks came to: each one's JSON row, the updates to make, and how many were held
-/// back as edited or as rejected by the agent's rules.
+/// What the checks came to: each one's JSON row, the updates to make (each a plan of the
+/// upstream version), and how many were held back as edited or as rejected by the agent's rules.
 struct Judged<'a> {
     rows: Vec<serde_json::Value>,
-    to_apply: Vec<&'a Check>,
+    to_apply: Vec<(&'a Check, Plan)>,
     blocked: usize,
     rejected: usize,
+}
+
+/// The upstream version of a changed skill, staged, as a plan for its target.
+fn plan_of(c: &Check, cache: &Arc<TokenCache>) -> Option<Plan> {
+    let (Some(staged), Some(target), Some(origin)) = (&c.staged, &c.target, &c.origin) else {
+        return None;
+    };
+    Some(Plan::of_staged(
+        origin.clone(),
+        c.commit_after.clone(),
+        None,
+        vec![staged.clone()],
+        target,
+        Arc::clone(cache),
+    ))
 }
 
 /// Prices each changed skill's upstream version and decides whether it is updated.
@@ -76,54 +90,59 @@ fn judge<'a>(
     cache: &Arc<TokenCache>,
 ) -> Judged<'a> {
     let mut rows = Vec::new();
-    let mut to_apply: Vec<&Check> = Vec::new();
+    let mut to_apply = Vec::new();
     let mut blocked = 0;
     let mut rejected_n = 0;
     for c in checks {
         let mut row = json!({"check": c});
-        if c.status == Status::Changed
-            && let (Some(staged), Some(target)) = (&c.staged, &c.target)
-        {
-            let pricing = Pricing::new(target, std::slice::from_ref(staged), Arc::clone(cache));
-            let priced = pricing.price(std::slice::from_ref(staged));
-            let (listing, diff) = pricing.listing_change(&[staged.folder.as_str()]);
-            let key = target.dir.join(&staged.folder).display().to_string();
-            let sd = diff.changed.iter().find(|s| s.key == key);
-            row["priced"] = json!(priced.first().map(|p| {
-                crate::cli::output::SkillJson::priced(
-                    p,
-                    &target.dir,
-                    (target.agent, target.scope),
-                    pricing.encoding,
-                )
-            }));
-            row["listing"] = json!(listing);
-            row["levels"] = json!(sd.map(|s| json!({"l1": s.l1, "l2": s.l2, "l3": s.l3})));
+        let plan = (c.status == Status::Changed)
+            .then(|| plan_of(c, cache))
+            .flatten();
+        let Some(plan) = plan else {
             if !args.confirm.json {
-                print_change(c, priced.first(), sd, &listing, home);
+                print_status(c, home);
             }
-            // The install policy (`core::manage::preview::left_out_unpicked`): a version with
-            // errors under the agent's profile is not installed unless asked for by hand.
-            let rejected = priced
-                .first()
-                .filter(|p| crate::core::manage::preview::left_out_unpicked(p))
-                .map_or(0, |p| p.verdict.errors);
-            if c.edited && !args.replace {
-                blocked += 1;
-            } else if rejected > 0 && !args.force {
-                rejected_n += 1;
-                crate::cli::output::warn(format_args!(
-                    "{}: the upstream version has {rejected} error(s) under {} rules, so the agent would drop it: not updated (--force installs it anyway)",
-                    line(&c.name),
-                    crate::core::text::possessive(
-                        crate::core::agents::model::model(target.agent).name
-                    )
-                ));
-            } else {
-                to_apply.push(c);
-            }
-        } else if !args.confirm.json {
-            print_status(c, home);
+            rows.push(row);
+            continue;
+        };
+        let target = &plan.pricing.target;
+        let priced = plan.priced.first();
+        let (listing, diff) = plan.pricing.listing_change(&[c.folder.as_str()]);
+        let key = target.dir.join(&c.folder).display().to_string();
+        let sd = diff.changed.iter().find(|s| s.key == key);
+        row["priced"] = json!(priced.map(|p| {
+            crate::cli::output::SkillJson::priced(
+                p,
+                &target.dir,
+                (target.agent, target.scope),
+                plan.pricing.encoding,
+            )
+        }));
+        row["listing"] = json!(listing);
+        row["levels"] = json!(sd.map(|s| json!({"l1": s.l1, "l2": s.l2, "l3": s.l3})));
+        if !args.confirm.json {
+            print_change(c, priced, sd, &listing, home);
+        }
+        // The install policy (`Plan::choose`): a version with errors under the agent's profile
+        // is left out unless picked by hand, which `--force` does.
+        let pick = if args.force {
+            vec![c.folder.clone()]
+        } else {
+            Vec::new()
+        };
+        let rejected = !plan.choose(&pick).1.is_empty();
+        if c.edited && !args.replace {
+            blocked += 1;
+        } else if rejected {
+            rejected_n += 1;
+            crate::cli::output::warn(format_args!(
+                "{}: the upstream version has {} error(s) under {} rules, so the agent would drop it: not updated (--force installs it anyway)",
+                line(&c.name),
+                priced.map_or(0, |p| p.verdict.errors),
+                crate::core::text::possessive(crate::core::agents::model::model(target.agent).name)
+            ));
+        } else {
+            to_apply.push((c, plan));
         }
         rows.push(row);
     }
@@ -135,30 +154,24 @@ fn judge<'a>(
     }
 }
 
-/// Installs each update over its skill (the old copy to the trash).
-fn apply(to_apply: Vec<&Check>, json: bool, home: &std::path::Path) -> anyhow::Result<()> {
+/// Installs each update over its skill (the old copy to the trash), recorded with the source
+/// its manifest entry names.
+fn apply(to_apply: Vec<(&Check, Plan)>, json: bool, home: &std::path::Path) -> anyhow::Result<()> {
     let trash = Trash::open();
-    for c in to_apply {
-        let (Some(staged), Some(target)) = (&c.staged, &c.target) else {
-            continue;
-        };
+    for (c, plan) in to_apply {
         let entry = crate::core::manage::manifest::lookup(&c.dir);
         let Some(entry) = entry else { continue };
-        let prov = Provenance {
-            source: entry.source.clone(),
-            commit: c.commit_after.clone(),
-            lock: crate::core::manage::lockfile::Record::IfPresent,
+        let how = Install {
+            into: &plan.pricing.target,
+            recorded: Recorded::Source(Provenance {
+                source: entry.source.clone(),
+                commit: c.commit_after.clone(),
+                lock: crate::core::manage::lockfile::Record::IfPresent,
+            }),
+            replace: true,
+            reason: "replaced by update",
         };
-        let staged: &Staged = staged;
-        install::install(
-            target,
-            &[staged],
-            Some(&prov),
-            &[],
-            true,
-            &trash,
-            "replaced by update",
-        )?;
+        plan.install_as(&how, &[c.folder.as_str()], &trash)?;
         if !json {
             println!("updated {}", shown(&c.dir, home));
         }

@@ -20,8 +20,21 @@ pub enum BaselineError {
 }
 
 /// What an agent's listing does with a skill, as a baseline records it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::IntoStaticStr,
+)]
 #[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
 pub enum Fate {
     /// In the listing with its description (maybe trimmed: see `trimmed`).
     Listed,
@@ -38,13 +51,7 @@ pub enum Fate {
 impl Fate {
     /// Its name in the baseline file and reports.
     pub fn as_str(self) -> &'static str {
-        match self {
-            Fate::Listed => "listed",
-            Fate::Trimmed => "trimmed",
-            Fate::NameOnly => "name-only",
-            Fate::Dropped => "dropped",
-            Fate::Off => "off",
-        }
+        self.into()
     }
 
     /// Whether the agent's listing names the skill at all.

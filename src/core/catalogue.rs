@@ -8,8 +8,11 @@ use std::fmt;
 use std::str::FromStr;
 
 /// How much a finding matters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, strum::IntoStaticStr,
+)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum Severity {
     /// Worth knowing; shown with `--verbose`.
     Info,
@@ -22,11 +25,7 @@ pub enum Severity {
 impl Severity {
     /// Its name in reports and JSON.
     pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Info => "info",
-            Severity::Warning => "warning",
-            Severity::Error => "error",
-        }
+        self.into()
     }
 }
 
@@ -135,7 +134,8 @@ impl FromStr for Profile {
 }
 
 /// What a rule looks at.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, strum::IntoStaticStr)]
+#[strum(serialize_all = "lowercase")]
 pub enum Family {
     /// Finding and opening files: roots, folders, skill files.
     File,
@@ -163,18 +163,7 @@ pub enum Family {
 impl Family {
     /// Its name, as `--select` and the config take it.
     pub fn as_str(self) -> &'static str {
-        match self {
-            Family::File => "file",
-            Family::Frontmatter => "frontmatter",
-            Family::Name => "name",
-            Family::Description => "description",
-            Family::Body => "body",
-            Family::Library => "library",
-            Family::Executable => "executable",
-            Family::Dependencies => "dependencies",
-            Family::Probe => "probe",
-            Family::Settings => "settings",
-        }
+        self.into()
     }
 }
 

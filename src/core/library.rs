@@ -96,8 +96,21 @@ pub struct LoadStats {
 
 /// The groups Conjure sorts a skill's files into (design 004: `resources: %{scripts: [],
 /// references: [], assets: [], other: []}`), by the spec's folder names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    serde::Serialize,
+    strum::VariantArray,
+    strum::IntoStaticStr,
+)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum ResourceGroup {
     /// Below `scripts/`.
     Scripts,
@@ -111,12 +124,7 @@ pub enum ResourceGroup {
 
 impl ResourceGroup {
     /// Every group, in Conjure's order.
-    pub const ALL: [ResourceGroup; 4] = [
-        ResourceGroup::Scripts,
-        ResourceGroup::References,
-        ResourceGroup::Assets,
-        ResourceGroup::Other,
-    ];
+    pub const ALL: &'static [ResourceGroup] = <ResourceGroup as strum::VariantArray>::VARIANTS;
 
     /// The group of a file by its path inside the skill folder: a file below `scripts/`,
     /// `references/` or `assets/`, or any other.
@@ -131,12 +139,7 @@ impl ResourceGroup {
 
     /// Its name in JSON and on screen.
     pub fn as_str(self) -> &'static str {
-        match self {
-            ResourceGroup::Scripts => "scripts",
-            ResourceGroup::References => "references",
-            ResourceGroup::Assets => "assets",
-            ResourceGroup::Other => "other",
-        }
+        self.into()
     }
 }
 

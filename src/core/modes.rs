@@ -14,8 +14,20 @@ use std::str::FromStr;
 pub const DEFAULT_TOP_K: usize = 5;
 
 /// Which skills a listing offers: the ones switched on, every one, or the ones a message makes relevant.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    Serialize,
+    strum::VariantArray,
+    strum::IntoStaticStr,
+)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum ListingMode {
     /// The skills switched on (skillscope's state, else their frontmatter's default).
     #[default]
@@ -28,15 +40,11 @@ pub enum ListingMode {
 
 impl ListingMode {
     /// Every mode, in the order the app cycles through them.
-    pub const ALL: [ListingMode; 3] = [ListingMode::Enabled, ListingMode::All, ListingMode::Auto];
+    pub const ALL: &'static [ListingMode] = <ListingMode as strum::VariantArray>::VARIANTS;
 
     /// Its name on the command line and in JSON.
     pub fn as_str(self) -> &'static str {
-        match self {
-            ListingMode::Enabled => "enabled",
-            ListingMode::All => "all",
-            ListingMode::Auto => "auto",
-        }
+        self.into()
     }
 
     /// The mode after this one, round to the first.
@@ -64,7 +72,8 @@ impl FromStr for ListingMode {
     type Err = UnknownMode;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         ListingMode::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .find(|m| m.as_str() == s)
             .ok_or_else(|| UnknownMode(s.to_string()))
     }
@@ -263,7 +272,7 @@ pub fn compare(
 ) -> (Option<(Listing, u32)>, Comparison) {
     let mut out = Comparison::default();
     let mut kept = None;
-    for mode in ListingMode::ALL {
+    for &mode in ListingMode::ALL {
         let Some(mask) = selections.get(mode) else {
             continue;
         };
@@ -410,7 +419,7 @@ mod tests {
 
     #[test]
     fn modes_parse_and_cycle() {
-        for m in ListingMode::ALL {
+        for &m in ListingMode::ALL {
             assert_eq!(m.as_str().parse::<ListingMode>().unwrap(), m);
         }
         assert_eq!(ListingMode::Auto.next(), ListingMode::Enabled);

@@ -104,8 +104,11 @@ impl Agent {
 }
 
 /// Whose folder a root is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, strum::IntoStaticStr,
+)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum Scope {
     /// Skills an administrator deployed for every user (Claude Code's managed folder).
     Managed,
@@ -115,6 +118,7 @@ pub enum Scope {
     Project,
     /// A folder Claude Code was given with `--add-dir` (its `.claude/skills`).
     #[serde(rename = "add-dir")]
+    #[strum(to_string = "add-dir")]
     AddDir,
     /// Skills the agent's client installs itself (Codex's `~/.codex/skills/.system`).
     System,
@@ -129,16 +133,7 @@ pub enum Scope {
 impl Scope {
     /// Its name on the command line and in JSON.
     pub fn as_str(self) -> &'static str {
-        match self {
-            Scope::Managed => "managed",
-            Scope::User => "user",
-            Scope::Project => "project",
-            Scope::AddDir => "add-dir",
-            Scope::System => "system",
-            Scope::Plugin => "plugin",
-            Scope::Path => "path",
-            Scope::Demo => "demo",
-        }
+        self.into()
     }
 }
 
@@ -401,6 +396,87 @@ pub fn path_roots(paths: &[PathBuf]) -> Vec<Root> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The derived names are the ones the CLI, JSON and the config took before they were
+    /// derived, and JSON writes each as its name.
+    #[test]
+    fn derived_names_are_the_written_ones() {
+        use crate::core::catalogue::{Family, Severity};
+        use crate::core::library::ResourceGroup;
+        use crate::core::listing::{Fate, Tier};
+        use crate::core::matching::Matcher;
+        use crate::core::modes::ListingMode;
+        fn names<T: Copy + Into<&'static str>>(all: &[T]) -> Vec<&'static str> {
+            all.iter().map(|&t| t.into()).collect()
+        }
+        fn json<T: Serialize>(all: &[T]) -> Vec<String> {
+            all.iter()
+                .map(|t| {
+                    serde_json::to_value(t)
+                        .unwrap()
+                        .as_str()
+                        .unwrap()
+                        .to_string()
+                })
+                .collect()
+        }
+        let scopes = [
+            Scope::Managed,
+            Scope::User,
+            Scope::Project,
+            Scope::AddDir,
+            Scope::System,
+            Scope::Plugin,
+            Scope::Path,
+            Scope::Demo,
+        ];
+        let scope_names = [
+            "managed", "user", "project", "add-dir", "system", "plugin", "path", "demo",
+        ];
+        assert_eq!(names(&scopes), scope_names);
+        assert_eq!(json(&scopes), scope_names);
+        assert_eq!(names(Tier::ALL), ["auto", "full", "compact", "names"]);
+        assert_eq!(json(Tier::ALL), names(Tier::ALL));
+        assert_eq!(
+            names(Fate::ALL),
+            ["full", "trimmed", "name only", "dropped"]
+        );
+        assert_eq!(names(ListingMode::ALL), ["enabled", "all", "auto"]);
+        assert_eq!(json(ListingMode::ALL), names(ListingMode::ALL));
+        let matchers = ["keyword", "triggers", "bm25", "fuzzy", "semantic", "hybrid"];
+        assert_eq!(names(Matcher::ALL), matchers);
+        assert_eq!(json(Matcher::ALL), matchers);
+        let severities = [Severity::Info, Severity::Warning, Severity::Error];
+        assert_eq!(names(&severities), ["info", "warning", "error"]);
+        assert_eq!(json(&severities), names(&severities));
+        assert_eq!(
+            names(ResourceGroup::ALL),
+            ["scripts", "references", "assets", "other"]
+        );
+        assert_eq!(json(ResourceGroup::ALL), names(ResourceGroup::ALL));
+        assert_eq!(
+            names(&[Family::File, Family::Frontmatter, Family::Dependencies]),
+            ["file", "frontmatter", "dependencies"]
+        );
+        use crate::core::baseline::Fate as Kept;
+        use crate::core::matching::HitField;
+        let kept = [
+            Kept::Listed,
+            Kept::Trimmed,
+            Kept::NameOnly,
+            Kept::Dropped,
+            Kept::Off,
+        ];
+        assert_eq!(
+            names(&kept),
+            ["listed", "trimmed", "name-only", "dropped", "off"]
+        );
+        assert_eq!(json(&kept), names(&kept));
+        assert_eq!(
+            names(&[HitField::WhenToUse, HitField::ExecutableVerb]),
+            ["when_to_use", "executable-verb"]
+        );
+    }
 
     #[test]
     fn finds_user_and_project_roots_and_stops_at_repo_root() {

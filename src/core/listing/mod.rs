@@ -1370,7 +1370,7 @@ mod tests {
         for f in Format::ALL {
             assert_eq!(f.as_str().parse::<Format>().unwrap(), f);
         }
-        for t in Tier::ALL {
+        for &t in Tier::ALL {
             assert_eq!(t.as_str().parse::<Tier>().unwrap(), t);
         }
         assert!("json".parse::<Format>().is_err());

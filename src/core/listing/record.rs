@@ -23,8 +23,20 @@ pub const DEFAULT_CONTEXT_WINDOW: usize = 200_000;
 pub const MIN_TRIMMED_DESCRIPTION: usize = 24;
 
 /// How much of each entry is listed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    Serialize,
+    strum::VariantArray,
+    strum::IntoStaticStr,
+)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum Tier {
     /// Chosen by the number of listed skills: full up to 80, compact up to 300, names above.
     #[default]
@@ -39,16 +51,11 @@ pub enum Tier {
 
 impl Tier {
     /// Every tier, in the order they are offered.
-    pub const ALL: [Tier; 4] = [Tier::Auto, Tier::Full, Tier::Compact, Tier::Names];
+    pub const ALL: &'static [Tier] = <Tier as strum::VariantArray>::VARIANTS;
 
     /// Its name on the command line, in the config file and in JSON.
     pub fn as_str(self) -> &'static str {
-        match self {
-            Tier::Auto => "auto",
-            Tier::Full => "full",
-            Tier::Compact => "compact",
-            Tier::Names => "names",
-        }
+        self.into()
     }
 
     /// The tier auto picks for this many listed skills.
@@ -74,21 +81,36 @@ impl FromStr for Tier {
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Tier::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .find(|t| t.as_str() == s)
             .ok_or_else(|| ListingError::UnknownTier(s.to_string()))
     }
 }
 
 /// What the listing did with a skill.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    strum::VariantArray,
+    strum::IntoStaticStr,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "lowercase")]
 pub enum Fate {
     /// Listed in full.
     Full,
     /// Listed with its description cut.
     Trimmed,
     /// Listed by name only.
+    #[strum(to_string = "name only")]
     NameOnly,
     /// Left out of the listing.
     Dropped,
@@ -96,16 +118,11 @@ pub enum Fate {
 
 impl Fate {
     /// Every fate, from most to least listed.
-    pub const ALL: [Fate; 4] = [Fate::Full, Fate::Trimmed, Fate::NameOnly, Fate::Dropped];
+    pub const ALL: &'static [Fate] = <Fate as strum::VariantArray>::VARIANTS;
 
     /// Its name in JSON and on screen.
     pub fn as_str(self) -> &'static str {
-        match self {
-            Fate::Full => "full",
-            Fate::Trimmed => "trimmed",
-            Fate::NameOnly => "name only",
-            Fate::Dropped => "dropped",
-        }
+        self.into()
     }
 }
 

@@ -52,12 +52,35 @@ pub fn installed_targets(home: &Path, project: Option<&Path>) -> Vec<Target> {
         .collect()
 }
 
-/// A source fetched, staged and priced for one target, ready to install: the one install
-/// pipeline of the CLI's `add` and the app's Add flow (fetch, stage, price, choose by
+/// How an install records the skills it writes in the target's manifest.
+#[derive(Debug, Clone)]
+pub enum Recorded {
+    /// With their source: the manifest (and a project's lock file, as it says) names it.
+    Source(install::Provenance),
+    /// Each keeps the manifest entry it had where it came from (a move or copy), by folder.
+    Kept(Vec<(String, manifest::Entry)>),
+}
+
+/// Where and how a plan's chosen skills are installed.
+#[derive(Debug, Clone)]
+pub struct Install<'a> {
+    /// The folder they go to: the plan's target, or `add --link`'s one copy.
+    pub into: &'a Target,
+    /// What the manifest records for them.
+    pub recorded: Recorded,
+    /// An installed skill of the same name goes to the trash first (else it is refused).
+    pub replace: bool,
+    /// Why a replaced skill is in the trash.
+    pub reason: &'a str,
+}
+
+/// Skills staged and priced for one target, ready to install: the one install pipeline of the
+/// CLI's `add`, `update`, `move` and `copy` and the app's Add flow (stage, price, choose by
 /// [`Plan::choose`]'s policy, install).
 pub struct Plan {
-    /// Holds the clone and the staged copies until the plan is dropped.
-    pub work: tempfile::TempDir,
+    /// Holds the clone and the staged copies until the plan is dropped (none when the caller
+    /// holds the folder they were staged in).
+    pub work: Option<tempfile::TempDir>,
     /// Where the skills come from.
     pub origin: origin::Origin,
     /// The commit fetched, for a git source.
@@ -112,19 +135,40 @@ impl Plan {
     ) -> Result<Plan, ManageError> {
         let own = !matches!(origin, origin::Origin::Folder(_));
         let found = stage::stage(&fetched.root, &work.path().join("stage"), pick, own)?;
-        let mut notes = fetched.notes;
-        notes.extend(found.notes);
-        let pricing = preview::Pricing::new(target, &found.skills, cache);
-        let priced = pricing.price(&found.skills);
-        Ok(Plan {
+        let mut plan = Plan::of_staged(
+            origin,
+            fetched.commit,
+            Some(work),
+            found.skills,
+            target,
+            cache,
+        );
+        plan.notes = fetched.notes;
+        plan.notes.extend(found.notes);
+        Ok(plan)
+    }
+
+    /// Prices skills staged already (an update's upstream version, the installed copy a move
+    /// or copy takes) for `target`.
+    pub fn of_staged(
+        origin: origin::Origin,
+        commit: Option<String>,
+        work: Option<tempfile::TempDir>,
+        staged: Vec<stage::Staged>,
+        target: &Target,
+        cache: std::sync::Arc<crate::core::tokens::TokenCache>,
+    ) -> Plan {
+        let pricing = preview::Pricing::new(target, &staged, cache);
+        let priced = pricing.price(&staged);
+        Plan {
             work,
             origin,
-            commit: fetched.commit,
-            staged: found.skills,
+            commit,
+            staged,
             priced,
             pricing,
-            notes,
-        })
+            notes: Vec::new(),
+        }
     }
 
     /// The skills to add (by folder), and those left out with why: the one policy of every
@@ -175,24 +219,43 @@ impl Plan {
         replace: bool,
         trash: &trash::Trash,
     ) -> Result<Vec<install::Installed>, ManageError> {
+        let how = Install {
+            into,
+            recorded: Recorded::Source(install::Provenance {
+                source: self.origin.record(),
+                commit: self.commit.clone(),
+                lock,
+            }),
+            replace,
+            reason: "replaced by add",
+        };
+        self.install_as(&how, chosen, trash)
+    }
+
+    /// Installs the staged skills of the `chosen` folders as `how` says.
+    pub fn install_as(
+        &self,
+        how: &Install<'_>,
+        chosen: &[&str],
+        trash: &trash::Trash,
+    ) -> Result<Vec<install::Installed>, ManageError> {
         let picked: Vec<&stage::Staged> = self
             .staged
             .iter()
             .filter(|s| chosen.contains(&s.folder.as_str()))
             .collect();
-        let prov = install::Provenance {
-            source: self.origin.record(),
-            commit: self.commit.clone(),
-            lock,
+        let (provenance, keep) = match &how.recorded {
+            Recorded::Source(p) => (Some(p), &[][..]),
+            Recorded::Kept(k) => (None, k.as_slice()),
         };
         install::install(
-            into,
+            how.into,
             &picked,
-            Some(&prov),
-            &[],
-            replace,
+            provenance,
+            keep,
+            how.replace,
             trash,
-            "replaced by add",
+            how.reason,
         )
     }
 }

@@ -94,6 +94,9 @@ pub struct Check {
     /// The target it is in, for installing the staged version.
     #[serde(skip)]
     pub target: Option<Target>,
+    /// Its source, when it could be read.
+    #[serde(skip)]
+    pub origin: Option<Origin>,
     /// Why the source could not be read, when it could not.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub problem: Option<String>,
@@ -112,7 +115,13 @@ pub fn check(skills: &[Added], work: &Path) -> Vec<Check> {
     let mut staged_n = 0usize;
     for (n, (record, members)) in groups.into_iter().enumerate() {
         let here = work.join(n.to_string());
-        let fetched = Origin::from_record(&record).and_then(|o| origin::fetch(&o, &here));
+        let (origin, fetched) = match Origin::from_record(&record) {
+            Ok(o) => {
+                let f = origin::fetch(&o, &here);
+                (Some(o), f)
+            }
+            Err(e) => (None, Err(e)),
+        };
         for a in members {
             let mut c = Check {
                 folder: a.folder.clone(),
@@ -126,6 +135,7 @@ pub fn check(skills: &[Added], work: &Path) -> Vec<Check> {
                 diff: TreeDiff::default(),
                 staged: None,
                 target: Some(a.target.clone()),
+                origin: origin.clone(),
                 problem: None,
             };
             let f = match &fetched {

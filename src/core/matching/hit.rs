@@ -5,8 +5,11 @@ use std::cmp::Ordering;
 use std::ops::Range;
 
 /// Where in the skill a hit came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, strum::IntoStaticStr,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum HitField {
     /// The skill's name.
     Name,
@@ -18,19 +21,14 @@ pub enum HitField {
     Triggers,
     /// One of the verbs every executable skill reacts to (`run`, `execute`, `call`, `api`,
     /// `script`).
+    #[strum(to_string = "executable-verb")]
     ExecutableVerb,
 }
 
 impl HitField {
     /// Its name in JSON and on screen.
     pub fn as_str(self) -> &'static str {
-        match self {
-            HitField::Name => "name",
-            HitField::Description => "description",
-            HitField::WhenToUse => "when_to_use",
-            HitField::Triggers => "triggers",
-            HitField::ExecutableVerb => "executable-verb",
-        }
+        self.into()
     }
 }
 

@@ -44,8 +44,11 @@ pub fn keyword_crowded(competing: usize) -> Option<String> {
 }
 
 /// A way of deciding which skills a message triggers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, strum::VariantArray, strum::IntoStaticStr,
+)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum Matcher {
     /// Lazy Skills' rule: the skill's whole name or whole description in the message.
     Keyword,
@@ -63,14 +66,7 @@ pub enum Matcher {
 
 impl Matcher {
     /// Every matcher, in display order.
-    pub const ALL: [Matcher; 6] = [
-        Matcher::Keyword,
-        Matcher::Triggers,
-        Matcher::Bm25,
-        Matcher::Fuzzy,
-        Matcher::Semantic,
-        Matcher::Hybrid,
-    ];
+    pub const ALL: &'static [Matcher] = <Matcher as strum::VariantArray>::VARIANTS;
     /// The matchers that read the message's words: each answers within a keystroke.
     pub const LEXICAL: [Matcher; 4] = [
         Matcher::Keyword,
@@ -92,14 +88,7 @@ impl Matcher {
 
     /// Its name on the command line and in JSON.
     pub fn as_str(self) -> &'static str {
-        match self {
-            Matcher::Keyword => "keyword",
-            Matcher::Triggers => "triggers",
-            Matcher::Bm25 => "bm25",
-            Matcher::Fuzzy => "fuzzy",
-            Matcher::Semantic => "semantic",
-            Matcher::Hybrid => "hybrid",
-        }
+        self.into()
     }
 
     /// Whether it needs the sentence model and the skills' vectors.
@@ -116,7 +105,8 @@ impl Matcher {
     /// The matcher named `name` (as [`Matcher::as_str`] writes it).
     pub fn from_name(name: &str) -> Option<Matcher> {
         Matcher::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .find(|m| m.as_str().eq_ignore_ascii_case(name))
     }
 
@@ -266,7 +256,7 @@ impl Index {
         enabled: &dyn Fn(usize) -> bool,
         top_k: usize,
     ) -> Vec<(Matcher, Vec<Match>)> {
-        self.query_many(message, &Matcher::ALL, enabled, top_k)
+        self.query_many(message, Matcher::ALL, enabled, top_k)
     }
 
     /// The given matchers on one message, in order (the message embedded once for those that
@@ -463,7 +453,7 @@ mod tests {
 
     #[test]
     fn matcher_names_round_trip() {
-        for m in Matcher::ALL {
+        for &m in Matcher::ALL {
             assert_eq!(Matcher::from_name(m.as_str()), Some(m));
         }
         assert_eq!(Matcher::from_name("BM25"), Some(Matcher::Bm25));
@@ -488,7 +478,7 @@ mod tests {
         let idx = with_vectors(&lib);
         let two = lib.find("pdf-two").unwrap();
         let only_one = |i: usize| i != two;
-        for m in Matcher::ALL.into_iter().filter(|m| m.built_in()) {
+        for m in Matcher::ALL.iter().copied().filter(|m| m.built_in()) {
             let message = if m == Matcher::Fuzzy {
                 "pdf"
             } else {
@@ -508,7 +498,7 @@ mod tests {
     fn empty_message_and_zero_k_give_nothing() {
         let (_t, lib) = library(&[("pdf", "name: pdf\ndescription: Fill PDF forms.")]);
         let idx = Index::build(&lib);
-        for m in Matcher::ALL {
+        for &m in Matcher::ALL {
             assert!(idx.query("   ", m, &|_| true, 5).is_empty());
             assert!(idx.query("pdf", m, &|_| true, 0).is_empty());
         }

@@ -33,7 +33,7 @@ pub const AGENTS: [Option<Agent>; Agent::ALL.len() - 1] = {
     }
     out
 };
-pub const TIERS: [Tier; 4] = Tier::ALL;
+pub const TIERS: &[Tier] = Tier::ALL;
 pub const WINDOWS: [u64; 4] = [200_000, 1_000_000, 128_000, 32_000];
 
 /// The listing settings (indices into [`FORMATS`], [`TIERS`] and `windows`) and the scroll of
