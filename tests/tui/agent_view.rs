@@ -175,12 +175,10 @@ fn the_test_box_follows_the_agent_and_shows_what_it_injects() {
     );
 }
 
-#[test]
-fn the_prompt_screen_shows_the_last_verify_of_its_listing_and_d_its_diff() {
-    use skillscope::core::verify::store::{Verified, VerifyStore, fingerprint};
-    let t = tempfile::tempdir().unwrap();
+/// One Claude Code skill, the app on the Prompt screen in Claude Code's view.
+fn claude_notes_on_the_prompt_screen(t: &std::path::Path) -> Harness {
     let mut h = two_agents(
-        t.path(),
+        t,
         &[(
             "claude-notes",
             "---\nname: claude-notes\ndescription: Notes for Claude Code users.\n---\nBody.\n",
@@ -190,6 +188,14 @@ fn the_prompt_screen_shows_the_last_verify_of_its_listing_and_d_its_diff() {
     h.key(KeyCode::Char('2'));
     h.settle();
     assert_eq!(h.app.view_agent(), Some(Agent::ClaudeCode));
+    h
+}
+
+#[test]
+fn the_prompt_screen_shows_the_last_verify_of_its_listing_and_d_its_diff() {
+    use skillscope::core::verify::store::{Verified, VerifyStore, fingerprint};
+    let t = tempfile::tempdir().unwrap();
+    let mut h = claude_notes_on_the_prompt_screen(t.path());
     let before = h.screen();
     assert!(
         !before.contains("verified"),
@@ -241,17 +247,7 @@ fn the_prompt_screen_shows_the_last_verify_of_its_listing_and_d_its_diff() {
 #[test]
 fn every_screen_says_when_the_agents_installed_client_is_not_the_modelled_version() {
     let t = tempfile::tempdir().unwrap();
-    let mut h = two_agents(
-        t.path(),
-        &[(
-            "claude-notes",
-            "---\nname: claude-notes\ndescription: Notes for Claude Code users.\n---\nBody.\n",
-        )],
-        &[],
-    );
-    h.key(KeyCode::Char('2'));
-    h.settle();
-    assert_eq!(h.app.view_agent(), Some(Agent::ClaudeCode));
+    let mut h = claude_notes_on_the_prompt_screen(t.path());
     let header = |h: &mut Harness| h.screen().lines().next().unwrap_or_default().to_string();
     assert!(!header(&mut h).contains('≠'), "{}", header(&mut h));
     h.app.verify.installed = vec![(Agent::ClaudeCode, "2.1.400".into())];
