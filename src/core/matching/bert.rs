@@ -1,11 +1,14 @@
-//! The sentence model's network: the six-layer BERT encoder of all-MiniLM-L6-v2, on candle's
-//! tensors and layers. It does what candle-transformers' `BertModel` did for this model, the
-//! same operations in the same order, so its vectors are the same to the bit
-//! (tests/fixtures/semantic/candle-transformers.json), without compiling that crate's whole
-//! model zoo for one encoder.
+//! The sentence model's network: the six-layer BERT encoder of all-MiniLM-L6-v2, written out on
+//! plain float32 slices with one matrix-product kernel (`matrixmultiply`'s `sgemm`).
+//!
+//! A batch's texts are packed one after the other, with no padding: the per-token layers run
+//! on every token of the batch at once, and each text attends only to its own tokens. A text's
+//! vector is therefore the same whether it is embedded alone or in any batch. The operations
+//! are those of Hugging Face's `BertModel` in its order (tests/fixtures/semantic holds that
+//! model's vectors and an independent numpy pass).
 
-use candle_core::{D, Result, Tensor};
-use candle_nn::{Embedding, LayerNorm, Linear, Module, VarBuilder, embedding, layer_norm, linear};
+use super::matrix::{Matrix, gemm};
+use half::f16;
 
 /// The model's shape, from its config.json (fixed: the weights ship with the binary).
 pub(super) const HIDDEN: usize = 384;
@@ -16,125 +19,343 @@ const INTERMEDIATE: usize = 1536;
 const VOCABULARY: usize = 30522;
 const POSITIONS: usize = 512;
 const TOKEN_TYPES: usize = 2;
-const LAYER_NORM_EPS: f64 = 1e-12;
+const LAYER_NORM_EPS: f32 = 1e-12;
 
 /// The encoder, loaded from its weights (named as Hugging Face's `BertModel` saves them).
 pub(super) struct Bert {
-    embeddings: Embeddings,
+    /// The word embeddings stay in the file's float16 (each row widened when it is used): half
+    /// of the model's memory.
+    words: Vec<f16>,
+    positions: Vec<f32>,
+    /// Token type 0's row: every text is one sequence.
+    token_type: Vec<f32>,
+    norm: Norm,
     layers: Vec<Layer>,
 }
 
-impl Bert {
-    pub(super) fn load(vb: &VarBuilder) -> Result<Bert> {
-        let embeddings = Embeddings::load(&vb.pp("embeddings"))?;
-        let layers = (0..LAYERS)
-            .map(|i| Layer::load(&vb.pp(format!("encoder.layer.{i}"))))
-            .collect::<Result<_>>()?;
-        Ok(Bert { embeddings, layers })
+/// A float16 safetensors file: its header, and the bytes after it.
+pub(super) struct Safetensors<'a> {
+    header: serde_json::Map<String, serde_json::Value>,
+    data: &'a [u8],
+}
+
+impl<'a> Safetensors<'a> {
+    /// Reads the header (an 8-byte little-endian length, then that much JSON).
+    pub(super) fn read(bytes: &'a [u8]) -> Result<Safetensors<'a>, String> {
+        let (len, rest) = bytes
+            .split_first_chunk::<8>()
+            .ok_or("the weights file is shorter than its header")?;
+        let len = usize::try_from(u64::from_le_bytes(*len)).map_err(|e| e.to_string())?;
+        if len > rest.len() {
+            return Err("the weights file's header runs past its end".into());
+        }
+        let (header, data) = rest.split_at(len);
+        let header = serde_json::from_slice(header).map_err(|e| e.to_string())?;
+        Ok(Safetensors { header, data })
     }
 
-    /// The last layer's output, `(batch, tokens, HIDDEN)`, for token ids, token types and an
-    /// attention mask (1 for a token, 0 for padding), each `(batch, tokens)`.
-    pub(super) fn forward(&self, ids: &Tensor, types: &Tensor, mask: &Tensor) -> Result<Tensor> {
-        let mut hidden = self.embeddings.forward(ids, types)?;
-        // Padding gets the lowest float added to its attention scores: after the softmax, no
-        // token attends to it.
-        let mask = mask.unsqueeze(1)?.unsqueeze(1)?.to_dtype(hidden.dtype())?;
-        let lowest = Tensor::new(f32::MIN, mask.device())?.to_dtype(hidden.dtype())?;
-        let mask = (mask.ones_like()? - &mask)?.broadcast_mul(&lowest)?;
+    /// A float16 tensor's values, checked to have `shape`.
+    fn f16s(&self, name: &str, shape: &[usize]) -> Result<Vec<f16>, String> {
+        let entry = self
+            .header
+            .get(name)
+            .ok_or_else(|| format!("the weights have no {name}"))?;
+        let dtype = entry.get("dtype").and_then(serde_json::Value::as_str);
+        let dims: Option<Vec<usize>> = entry.get("shape").and_then(|s| {
+            s.as_array()?
+                .iter()
+                .map(|d| d.as_u64().and_then(|d| usize::try_from(d).ok()))
+                .collect()
+        });
+        let offsets: Option<Vec<usize>> = entry.get("data_offsets").and_then(|s| {
+            s.as_array()?
+                .iter()
+                .map(|d| d.as_u64().and_then(|d| usize::try_from(d).ok()))
+                .collect()
+        });
+        if dtype != Some("F16") || dims.as_deref() != Some(shape) {
+            return Err(format!("{name} is {dtype:?} {dims:?}, not F16 {shape:?}"));
+        }
+        let bytes = match offsets.as_deref() {
+            Some(&[start, end]) if end - start.min(end) == 2 * shape.iter().product::<usize>() => {
+                self.data.get(start..end)
+            }
+            _ => None,
+        }
+        .ok_or_else(|| format!("{name}'s bytes are not where its header says"))?;
+        Ok(bytes
+            .chunks_exact(2)
+            .map(|b| f16::from_le_bytes([b[0], b[1]]))
+            .collect())
+    }
+
+    /// A float16 tensor widened to float32.
+    fn f32s(&self, name: &str, shape: &[usize]) -> Result<Vec<f32>, String> {
+        Ok(self
+            .f16s(name, shape)?
+            .into_iter()
+            .map(f16::to_f32)
+            .collect())
+    }
+}
+
+impl Bert {
+    pub(super) fn load(file: &Safetensors) -> Result<Bert, String> {
+        let token_types = file.f32s(
+            "embeddings.token_type_embeddings.weight",
+            &[TOKEN_TYPES, HIDDEN],
+        )?;
+        Ok(Bert {
+            words: file.f16s("embeddings.word_embeddings.weight", &[VOCABULARY, HIDDEN])?,
+            positions: file.f32s(
+                "embeddings.position_embeddings.weight",
+                &[POSITIONS, HIDDEN],
+            )?,
+            token_type: token_types[..HIDDEN].to_vec(),
+            norm: Norm::load(file, "embeddings.LayerNorm")?,
+            layers: (0..LAYERS)
+                .map(|i| Layer::load(file, &format!("encoder.layer.{i}")))
+                .collect::<Result<_, _>>()?,
+        })
+    }
+
+    /// The last layer's output for a batch of texts' token ids, packed: row `r` (of
+    /// [`HIDDEN`] floats) is the batch's `r`-th token, the texts one after the other.
+    /// `work` holds the buffers of the pass, kept from one call to the next.
+    pub(super) fn forward(&self, texts: &[&[u32]], work: &mut Work) -> Result<Vec<f32>, String> {
+        let tokens: usize = texts.iter().map(|t| t.len()).sum();
+        let mut hidden = Vec::with_capacity(tokens * HIDDEN);
+        for text in texts {
+            for (position, &id) in text.iter().enumerate() {
+                let word = self
+                    .words
+                    .get(id as usize * HIDDEN..(id as usize + 1) * HIDDEN);
+                let place = self
+                    .positions
+                    .get(position * HIDDEN..(position + 1) * HIDDEN);
+                for i in 0..HIDDEN {
+                    let w = word.map_or(0.0, |w| w[i].to_f32());
+                    let p = place.map_or(0.0, |p| p[i]);
+                    hidden.push(w + self.token_type[i] + p);
+                }
+            }
+        }
+        self.norm.apply(&mut hidden);
         for layer in &self.layers {
-            hidden = layer.forward(&hidden, &mask)?;
+            layer.forward(&mut hidden, texts, work)?;
         }
         Ok(hidden)
     }
 }
 
-/// Each token's vector before the first layer: its word's, its type's and its position's,
-/// normalised.
-struct Embeddings {
-    words: Embedding,
-    positions: Embedding,
-    types: Embedding,
-    norm: LayerNorm,
+/// Buffers a forward pass reuses from layer to layer, and a run of passes from one to the next.
+#[derive(Default)]
+pub(super) struct Work {
+    qkv: Vec<f32>,
+    context: Vec<f32>,
+    scores: Vec<f32>,
+    attended: Vec<f32>,
+    inner: Vec<f32>,
 }
 
-impl Embeddings {
-    fn load(vb: &VarBuilder) -> Result<Embeddings> {
-        Ok(Embeddings {
-            words: embedding(VOCABULARY, HIDDEN, vb.pp("word_embeddings"))?,
-            positions: embedding(POSITIONS, HIDDEN, vb.pp("position_embeddings"))?,
-            types: embedding(TOKEN_TYPES, HIDDEN, vb.pp("token_type_embeddings"))?,
-            norm: layer_norm(HIDDEN, LAYER_NORM_EPS, vb.pp("LayerNorm"))?,
+/// Layer normalisation over each row of [`HIDDEN`] floats, with its learnt scale and shift.
+struct Norm {
+    weight: Vec<f32>,
+    bias: Vec<f32>,
+}
+
+impl Norm {
+    fn load(file: &Safetensors, name: &str) -> Result<Norm, String> {
+        Ok(Norm {
+            weight: file.f32s(&format!("{name}.weight"), &[HIDDEN])?,
+            bias: file.f32s(&format!("{name}.bias"), &[HIDDEN])?,
         })
     }
 
-    fn forward(&self, ids: &Tensor, types: &Tensor) -> Result<Tensor> {
-        let (_, len) = ids.dims2()?;
-        let sum = (self.words.forward(ids)? + self.types.forward(types)?)?;
-        let positions: Vec<u32> = (0..len as u32).collect();
-        let positions = Tensor::new(positions.as_slice(), ids.device())?;
-        let sum = sum.broadcast_add(&self.positions.forward(&positions)?)?;
-        self.norm.forward(&sum)
+    fn apply(&self, rows: &mut [f32]) {
+        for row in rows.chunks_exact_mut(HIDDEN) {
+            let (sum, sum2) = row
+                .iter()
+                .fold((0f32, 0f32), |(s, s2), &v| (s + v, s2 + v * v));
+            let mean = sum / HIDDEN as f32;
+            let var = sum2 / HIDDEN as f32 - mean * mean;
+            let inv_std = (var + LAYER_NORM_EPS).sqrt().recip();
+            for ((v, w), b) in row.iter_mut().zip(&self.weight).zip(&self.bias) {
+                *v = (*v - mean) * inv_std * w + b;
+            }
+        }
+    }
+}
+
+/// A dense layer: `x · Wᵀ + b`, with `W` as saved (`outputs` rows of `inputs`).
+struct Dense {
+    weight: Vec<f32>,
+    bias: Vec<f32>,
+    inputs: usize,
+    outputs: usize,
+}
+
+impl Dense {
+    fn load(
+        file: &Safetensors,
+        name: &str,
+        inputs: usize,
+        outputs: usize,
+    ) -> Result<Dense, String> {
+        Ok(Dense {
+            weight: file.f32s(&format!("{name}.weight"), &[outputs, inputs])?,
+            bias: file.f32s(&format!("{name}.bias"), &[outputs])?,
+            inputs,
+            outputs,
+        })
+    }
+
+    /// Several dense layers of one input as one: their outputs side by side.
+    fn joined(parts: Vec<Dense>) -> Dense {
+        let inputs = parts.first().map_or(0, |d| d.inputs);
+        Dense {
+            outputs: parts.iter().map(|d| d.outputs).sum(),
+            weight: parts
+                .iter()
+                .flat_map(|d| d.weight.iter().copied())
+                .collect(),
+            bias: parts.iter().flat_map(|d| d.bias.iter().copied()).collect(),
+            inputs,
+        }
+    }
+
+    /// `out` becomes the layer's output for the rows of `x`.
+    fn apply(&self, x: &[f32], out: &mut Vec<f32>) -> Result<(), String> {
+        let rows = x.len() / self.inputs;
+        out.clear();
+        out.resize(rows * self.outputs, 0.0);
+        gemm(
+            Matrix::new(x, rows, self.inputs, self.inputs, 1),
+            // Wᵀ: the saved rows read as columns.
+            Matrix::new(&self.weight, self.inputs, self.outputs, 1, self.inputs),
+            1.0,
+            out,
+            self.outputs,
+        )?;
+        for row in out.chunks_exact_mut(self.outputs) {
+            for (v, b) in row.iter_mut().zip(&self.bias) {
+                *v += b;
+            }
+        }
+        Ok(())
     }
 }
 
 /// One encoder layer: self-attention, then the feed-forward block, each added to its input and
 /// normalised.
 struct Layer {
-    query: Linear,
-    key: Linear,
-    value: Linear,
-    attention_out: Linear,
-    attention_norm: LayerNorm,
-    intermediate: Linear,
-    output: Linear,
-    output_norm: LayerNorm,
+    /// Query, key and value, one product: each token's row is its `HIDDEN` query floats, then
+    /// its key's, then its value's.
+    qkv: Dense,
+    attention_out: Dense,
+    attention_norm: Norm,
+    intermediate: Dense,
+    output: Dense,
+    output_norm: Norm,
 }
 
 impl Layer {
-    fn load(vb: &VarBuilder) -> Result<Layer> {
-        let norm = |name: &str| layer_norm(HIDDEN, LAYER_NORM_EPS, vb.pp(name));
+    fn load(file: &Safetensors, name: &str) -> Result<Layer, String> {
+        let dense = |part: &str, inputs, outputs| {
+            Dense::load(file, &format!("{name}.{part}"), inputs, outputs)
+        };
         Ok(Layer {
-            query: linear(HIDDEN, HIDDEN, vb.pp("attention.self.query"))?,
-            key: linear(HIDDEN, HIDDEN, vb.pp("attention.self.key"))?,
-            value: linear(HIDDEN, HIDDEN, vb.pp("attention.self.value"))?,
-            attention_out: linear(HIDDEN, HIDDEN, vb.pp("attention.output.dense"))?,
-            attention_norm: norm("attention.output.LayerNorm")?,
-            intermediate: linear(HIDDEN, INTERMEDIATE, vb.pp("intermediate.dense"))?,
-            output: linear(INTERMEDIATE, HIDDEN, vb.pp("output.dense"))?,
-            output_norm: norm("output.LayerNorm")?,
+            qkv: Dense::joined(vec![
+                dense("attention.self.query", HIDDEN, HIDDEN)?,
+                dense("attention.self.key", HIDDEN, HIDDEN)?,
+                dense("attention.self.value", HIDDEN, HIDDEN)?,
+            ]),
+            attention_out: dense("attention.output.dense", HIDDEN, HIDDEN)?,
+            attention_norm: Norm::load(file, &format!("{name}.attention.output.LayerNorm"))?,
+            intermediate: dense("intermediate.dense", HIDDEN, INTERMEDIATE)?,
+            output: dense("output.dense", INTERMEDIATE, HIDDEN)?,
+            output_norm: Norm::load(file, &format!("{name}.output.LayerNorm"))?,
         })
     }
 
-    fn forward(&self, input: &Tensor, mask: &Tensor) -> Result<Tensor> {
-        let attended = self.attention(input, mask)?;
-        let attended = self.attention_out.forward(&attended)?;
-        let attended = self.attention_norm.forward(&(attended + input)?)?;
+    fn forward(
+        &self,
+        hidden: &mut Vec<f32>,
+        texts: &[&[u32]],
+        work: &mut Work,
+    ) -> Result<(), String> {
+        self.attention(hidden, texts, work)?;
+        self.attention_out
+            .apply(&work.context, &mut work.attended)?;
+        for (a, h) in work.attended.iter_mut().zip(hidden.iter()) {
+            *a += h;
+        }
+        self.attention_norm.apply(&mut work.attended);
+        self.intermediate.apply(&work.attended, &mut work.inner)?;
         // The exact (erf) GELU, as the model was trained with.
-        let inner = self.intermediate.forward(&attended)?.gelu_erf()?;
-        let out = self.output.forward(&inner)?;
-        self.output_norm.forward(&(out + &attended)?)
+        for v in &mut work.inner {
+            *v = (libm::erff(*v * std::f32::consts::FRAC_1_SQRT_2) + 1.0) * 0.5 * *v;
+        }
+        self.output.apply(&work.inner, hidden)?;
+        for (h, a) in hidden.iter_mut().zip(&work.attended) {
+            *h += a;
+        }
+        self.output_norm.apply(hidden);
+        Ok(())
     }
 
-    /// Multi-head self-attention: `(batch, tokens, HIDDEN)` in and out.
-    fn attention(&self, input: &Tensor, mask: &Tensor) -> Result<Tensor> {
-        // (batch, tokens, HIDDEN) → (batch, HEADS, tokens, HEAD_SIZE)
-        let heads = |x: Tensor| -> Result<Tensor> {
-            let (batch, tokens, _) = x.dims3()?;
-            x.reshape((batch, tokens, HEADS, HEAD_SIZE))?
-                .transpose(1, 2)?
-                .contiguous()
-        };
-        let query = heads(self.query.forward(input)?)?;
-        let key = heads(self.key.forward(input)?)?;
-        let value = heads(self.value.forward(input)?)?;
-        let scores = (query.matmul(&key.t()?)? / (HEAD_SIZE as f64).sqrt())?;
-        let scores = scores.broadcast_add(mask)?;
-        let weights = candle_nn::ops::softmax(&scores, D::Minus1)?;
-        weights
-            .matmul(&value)?
-            .transpose(1, 2)?
-            .contiguous()?
-            .flatten_from(D::Minus2)
+    /// Multi-head self-attention of each text over its own tokens, into `work.context`
+    /// (a row of [`HIDDEN`] per token, head after head).
+    fn attention(&self, hidden: &[f32], texts: &[&[u32]], work: &mut Work) -> Result<(), String> {
+        const WIDTH: usize = 3 * HIDDEN;
+        self.qkv.apply(hidden, &mut work.qkv)?;
+        work.context.clear();
+        work.context.resize(hidden.len(), 0.0);
+        let scale = (HEAD_SIZE as f32).sqrt();
+        let mut first = 0;
+        for text in texts {
+            let len = text.len();
+            let rows = first * WIDTH..(first + len) * WIDTH;
+            let qkv = &work.qkv[rows];
+            let context = &mut work.context[first * HIDDEN..(first + len) * HIDDEN];
+            for head in 0..HEADS {
+                let at = head * HEAD_SIZE;
+                let query = Matrix::new(&qkv[at..], len, HEAD_SIZE, WIDTH, 1);
+                // Kᵀ: the keys' rows read as columns.
+                let keys = Matrix::new(&qkv[HIDDEN + at..], HEAD_SIZE, len, 1, WIDTH);
+                work.scores.clear();
+                work.scores.resize(len * len, 0.0);
+                gemm(query, keys, 1.0, &mut work.scores, len)?;
+                for row in work.scores.chunks_exact_mut(len) {
+                    softmax(row, scale);
+                }
+                let values = Matrix::new(&qkv[2 * HIDDEN + at..], len, HEAD_SIZE, WIDTH, 1);
+                gemm(
+                    Matrix::new(&work.scores, len, len, len, 1),
+                    values,
+                    1.0,
+                    &mut context[at..],
+                    HIDDEN,
+                )?;
+            }
+            first += len;
+        }
+        Ok(())
+    }
+}
+
+/// A row of attention scores divided by `scale`, then made weights that sum to 1.
+fn softmax(row: &mut [f32], scale: f32) {
+    for v in row.iter_mut() {
+        *v /= scale;
+    }
+    let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let mut sum = 0.0;
+    for v in row.iter_mut() {
+        *v = (*v - max).exp();
+        sum += *v;
+    }
+    for v in row.iter_mut() {
+        *v /= sum;
     }
 }

@@ -13,11 +13,14 @@ mod hit;
 mod hybrid;
 mod keyword;
 pub(crate) mod lexicon;
+pub(crate) mod matrix;
 mod postings;
 pub mod semantic;
 pub mod sentence;
 pub mod text;
 mod triggers;
+#[cfg(feature = "semantic")]
+mod wordpiece;
 
 use crate::core::library::Library;
 use crate::core::skill::Skill;

@@ -161,7 +161,6 @@ impl SkillVectors {
         let mut fresh: FxHashMap<VectorKey, Vec<f32>> = FxHashMap::default();
         if !todo.is_empty() {
             let model = SentenceModel::shared()?;
-            let _heap = super::sentence::LongRun::start();
             progress(0, todo.len());
             let parts: Vec<&[usize]> = todo.chunks(every.max(1)).collect();
             let mut saved = std::time::Instant::now();

@@ -1,13 +1,12 @@
 //! The sentence model behind the semantic matcher: all-MiniLM-L6-v2 (a six-layer BERT) fine-tuned
 //! to route requests to skills (scripts/tune-model.py), shipped in the binary as float16
-//! safetensors with its WordPiece tokenizer, run on the CPU with candle.
+//! safetensors with its WordPiece tokenizer ([`wordpiece`](super::wordpiece)), run on the CPU by
+//! its network written out in [`bert`](super::bert).
 //! Texts become 384-float vectors by mean pooling over their tokens, L2-normalised, so that a dot
 //! product is their cosine similarity.
 //!
 //! The model is the `semantic` cargo feature (on by default): built without it, the program has
-//! no weights and no candle, and [`SentenceModel::shared`] says so ([`ModelError::NotBuiltIn`]).
-
-use std::sync::{Mutex, OnceLock, PoisonError};
+//! no weights, and [`SentenceModel::shared`] says so ([`ModelError::NotBuiltIn`]).
 
 /// Length of every vector.
 pub const DIM: usize = 384;
@@ -38,59 +37,13 @@ pub enum ModelError {
     NotBuiltIn,
 }
 
-/// What the program's allocator is told when a run of many batches starts (`true`) and when
-/// the last one running ends (`false`): each batch frees what the next one allocates again, so
-/// an allocator that gives freed pages back to the system at once pays for them again on every
-/// batch (a third of a cold embedding's time went to page faults). The binary sets it; without
-/// it nothing is told.
-pub type HeapHook = fn(bool);
-
-static HEAP_HOOK: OnceLock<HeapHook> = OnceLock::new();
-static LONG_RUNS: Mutex<usize> = Mutex::new(0);
-
-/// Sets the [`HeapHook`] (once; a second call is ignored).
-pub fn set_heap_hook(hook: HeapHook) {
-    let _ = HEAP_HOOK.set(hook);
-}
-
-/// A run of many batches, told to the [`HeapHook`]: the first of those running at once says
-/// `true`, the last to end `false` (also when it ends with an error).
-pub(crate) struct LongRun;
-
-impl LongRun {
-    pub(crate) fn start() -> LongRun {
-        let mut n = LONG_RUNS.lock().unwrap_or_else(PoisonError::into_inner);
-        if *n == 0
-            && let Some(hook) = HEAP_HOOK.get()
-        {
-            hook(true);
-        }
-        *n += 1;
-        LongRun
-    }
-}
-
-impl Drop for LongRun {
-    fn drop(&mut self) {
-        let mut n = LONG_RUNS.lock().unwrap_or_else(PoisonError::into_inner);
-        *n = n.saturating_sub(1);
-        if *n == 0
-            && let Some(hook) = HEAP_HOOK.get()
-        {
-            hook(false);
-        }
-    }
-}
-
-/// The model itself: its weights and tokenizer in the binary, candle to run it.
+/// The model itself: its weights and tokenizer in the binary, run by [`Bert`].
 #[cfg(feature = "semantic")]
 mod model {
     use super::{DIM, MAX_TOKENS, ModelError};
-    use crate::core::matching::bert::Bert;
-    use candle_core::{DType, Device, Tensor};
-    use candle_nn::VarBuilder;
+    use crate::core::matching::bert::{Bert, HIDDEN, Safetensors, Work};
+    use crate::core::matching::wordpiece::WordPiece;
     use std::sync::{Mutex, OnceLock, PoisonError};
-    use tokenizers::{Tokenizer, TruncationParams};
 
     static WEIGHTS: &[u8] = include_bytes!(concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -101,17 +54,15 @@ mod model {
         "/assets/model/tokenizer.json"
     ));
 
-    /// Padded tokens a batch may hold: attention is quadratic in the length, so long texts go in
-    /// small batches and short ones in large. Small batches, two at once, keep each core's working
-    /// set small: the corpus embedded in 59–62 s with 512, 64–65 s with 1,024 or 256, 65–70 s with
-    /// 4,096 (docs/performance.md).
+    /// Tokens a batch may hold. Attention is quadratic in a text's length, so texts go in by
+    /// length, and two batches run at once, one on each core.
     const BATCH_TOKENS: usize = 512;
     const BATCH_TEXTS: usize = 64;
 
     /// The loaded model and its tokenizer.
     pub struct SentenceModel {
         bert: Bert,
-        tokenizer: Tokenizer,
+        tokenizer: WordPiece,
     }
 
     impl std::fmt::Debug for SentenceModel {
@@ -121,8 +72,9 @@ mod model {
     }
 
     impl SentenceModel {
-        /// The model, loaded on first use (about a tenth of a second and 90 MB: the weights are
-        /// widened to float32, which the CPU kernels compute in) and kept for the process.
+        /// The model, loaded on first use (a few hundredths of a second and about 45 MB: the
+        /// layers' weights are widened to float32, the word embeddings stay float16) and kept
+        /// for the process.
         pub fn shared() -> Result<&'static SentenceModel, ModelError> {
             static MODEL: OnceLock<Result<SentenceModel, ModelError>> = OnceLock::new();
             MODEL
@@ -133,44 +85,28 @@ mod model {
 
         /// Loads the model from the bytes in the binary.
         pub fn load() -> Result<SentenceModel, ModelError> {
-            let vb = VarBuilder::from_slice_safetensors(WEIGHTS, DType::F32, &Device::Cpu)
-                .map_err(|e| ModelError::Load(e.to_string()))?;
-            let bert = Bert::load(&vb).map_err(|e| ModelError::Load(e.to_string()))?;
-            let mut tokenizer =
-                Tokenizer::from_bytes(TOKENIZER).map_err(|e| ModelError::Load(e.to_string()))?;
-            // The file pads every text to 128 tokens; batches are padded to their longest instead.
-            tokenizer.with_padding(None);
-            tokenizer
-                .with_truncation(Some(TruncationParams {
-                    max_length: MAX_TOKENS,
-                    ..TruncationParams::default()
-                }))
-                .map_err(|e| ModelError::Load(e.to_string()))?;
+            let file = Safetensors::read(WEIGHTS).map_err(ModelError::Load)?;
+            let bert = Bert::load(&file).map_err(ModelError::Load)?;
+            let tokenizer = WordPiece::from_json(TOKENIZER).map_err(ModelError::Load)?;
             Ok(SentenceModel { bert, tokenizer })
         }
 
         /// The token ids of a text, as the model reads it (with `[CLS]` and `[SEP]`, cut to
         /// [`MAX_TOKENS`]).
         pub fn token_ids(&self, text: &str) -> Result<Vec<u32>, ModelError> {
-            let enc = self
-                .tokenizer
-                .encode(text, true)
-                .map_err(|e| ModelError::Run(e.to_string()))?;
-            Ok(enc.get_ids().to_vec())
+            Ok(self.tokenizer.encode(text, MAX_TOKENS))
         }
 
         /// One text's vector.
         pub fn embed(&self, text: &str) -> Result<Vec<f32>, ModelError> {
             let ids = self.token_ids(text)?;
-            let mut out = self.forward(&[ids.as_slice()])?;
-            out.pop()
+            self.forward(&[ids.as_slice()], &mut Work::default())?
+                .pop()
                 .ok_or_else(|| ModelError::Run("no vector came out".into()))
         }
 
         /// The vectors of many texts, in order; `progress` is told how many are done after each
-        /// batch. Texts are batched by length, so little of a batch is padding, and two batches run
-        /// at once: candle spreads only its matrix products over the cores, so one batch at a time
-        /// leaves a core idle through every other operation.
+        /// batch. A text's vector does not depend on the batch it is in.
         pub fn embed_many(
             &self,
             texts: &[&str],
@@ -186,12 +122,13 @@ mod model {
             let mut batches: Vec<&[usize]> = Vec::new();
             let mut rest = order.as_slice();
             while !rest.is_empty() {
-                // Sorted by length, so the last text of a batch is its longest.
                 let mut end = 1;
+                let mut tokens = ids[rest[0]].len();
                 while end < rest.len()
                     && end < BATCH_TEXTS
-                    && (end + 1) * ids[rest[end]].len() <= BATCH_TOKENS
+                    && tokens + ids[rest[end]].len() <= BATCH_TOKENS
                 {
+                    tokens += ids[rest[end]].len();
                     end += 1;
                 }
                 let (batch, after) = rest.split_at(end);
@@ -202,9 +139,9 @@ mod model {
             let done = Mutex::new(0usize);
             let vectors: Vec<Vec<Vec<f32>>> = batches
                 .par_iter()
-                .map(|batch| {
+                .map_init(Work::default, |work, batch| {
                     let refs: Vec<&[u32]> = batch.iter().map(|&i| ids[i].as_slice()).collect();
-                    let v = self.forward(&refs)?;
+                    let v = self.forward(&refs, work)?;
                     let mut n = done.lock().unwrap_or_else(PoisonError::into_inner);
                     *n += batch.len();
                     progress(*n);
@@ -221,38 +158,32 @@ mod model {
         }
 
         /// Runs a batch of token id lists through the model: mean of the last layer over each
-        /// text's tokens (padding left out), L2-normalised.
-        fn forward(&self, batch: &[&[u32]]) -> Result<Vec<Vec<f32>>, ModelError> {
-            let len = batch.iter().map(|b| b.len()).max().unwrap_or(0);
-            if len == 0 {
-                return Ok(vec![vec![0.0; DIM]; batch.len()]);
-            }
-            let mut ids = Vec::with_capacity(batch.len() * len);
-            let mut mask = Vec::with_capacity(batch.len() * len);
-            for b in batch {
-                ids.extend_from_slice(b);
-                ids.resize(ids.len() + len - b.len(), 0);
-                mask.extend(std::iter::repeat_n(1u32, b.len()));
-                mask.resize(mask.len() + len - b.len(), 0);
-            }
-            let dev = &Device::Cpu;
-            let ids = Tensor::from_vec(ids, (batch.len(), len), dev)?;
-            let mask = Tensor::from_vec(mask, (batch.len(), len), dev)?;
-            let types = ids.zeros_like()?;
-            let hidden = self.bert.forward(&ids, &types, &mask)?;
-            let mask = mask.to_dtype(DType::F32)?.unsqueeze(2)?;
-            let summed = hidden.broadcast_mul(&mask)?.sum(1)?;
-            let counts = mask.sum(1)?;
-            let mean = summed.broadcast_div(&counts)?;
-            let norm = mean.sqr()?.sum_keepdim(1)?.sqrt()?;
-            let unit = mean.broadcast_div(&norm.clamp(1e-12, f32::MAX)?)?;
-            Ok(unit.to_vec2::<f32>()?)
-        }
-    }
-
-    impl From<candle_core::Error> for ModelError {
-        fn from(e: candle_core::Error) -> ModelError {
-            ModelError::Run(e.to_string())
+        /// text's tokens, L2-normalised.
+        fn forward(&self, batch: &[&[u32]], work: &mut Work) -> Result<Vec<Vec<f32>>, ModelError> {
+            let hidden = self.bert.forward(batch, work).map_err(ModelError::Run)?;
+            let mut first = 0;
+            Ok(batch
+                .iter()
+                .map(|text| {
+                    let rows = &hidden[first * HIDDEN..(first + text.len()) * HIDDEN];
+                    first += text.len();
+                    let mut mean = vec![0f32; DIM];
+                    for row in rows.chunks_exact(HIDDEN) {
+                        for (m, v) in mean.iter_mut().zip(row) {
+                            *m += v;
+                        }
+                    }
+                    let count = text.len().max(1) as f32;
+                    for m in &mut mean {
+                        *m /= count;
+                    }
+                    let norm = mean.iter().map(|v| v * v).sum::<f32>().sqrt().max(1e-12);
+                    for m in &mut mean {
+                        *m /= norm;
+                    }
+                    mean
+                })
+                .collect())
         }
     }
 }
@@ -341,7 +272,6 @@ mod tests {
         text: String,
         ids: Vec<u32>,
         alone: String,
-        batched: String,
     }
 
     /// Float32 little-endian bytes in base64, as the fixture keeps them.
@@ -356,8 +286,10 @@ mod tests {
             .collect()
     }
 
+    /// The vectors candle-transformers' `BertModel` made, to float32 rounding (the sums are
+    /// added in another order), and each text's vector the same bits alone and in a batch.
     #[test]
-    fn vectors_are_bit_for_bit_those_candle_transformers_made() {
+    fn vectors_are_those_candle_transformers_made_and_do_not_depend_on_the_batch() {
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/tests/fixtures/semantic/candle-transformers.json"
@@ -373,15 +305,61 @@ mod tests {
         for (c, b) in r.cases.iter().zip(&batched) {
             assert_eq!(model.token_ids(&c.text).unwrap(), c.ids, "{}", c.text);
             let alone = model.embed(&c.text).unwrap();
-            for (got, want) in [(&alone, floats(&c.alone)), (b, floats(&c.batched))] {
-                assert_eq!(want.len(), DIM);
-                let differ = got
-                    .iter()
-                    .zip(&want)
-                    .filter(|(g, w)| g.to_bits() != w.to_bits())
-                    .count();
-                assert_eq!(differ, 0, "{}: {differ} of {DIM} floats differ", c.text);
-            }
+            let want = floats(&c.alone);
+            assert_eq!(want.len(), DIM);
+            let worst = alone
+                .iter()
+                .zip(&want)
+                .map(|(g, w)| (g - w).abs())
+                .fold(0f32, f32::max);
+            assert!(worst < 1e-6, "{}: off by {worst}", c.text);
+            assert!(
+                alone.iter().zip(b).all(|(a, b)| a.to_bits() == b.to_bits()),
+                "{}: batched differs from alone",
+                c.text
+            );
+        }
+    }
+
+    /// Hugging Face tokenizers' ids for texts that reach every step of the tokenizer.
+    #[test]
+    fn token_ids_are_those_of_the_tokenizers_library() {
+        #[derive(serde::Deserialize)]
+        struct Ids {
+            cases: Vec<IdsCase>,
+        }
+        #[derive(serde::Deserialize)]
+        struct IdsCase {
+            why: String,
+            text: String,
+            ids: Vec<u32>,
+            ids_cut_at_128: Vec<u32>,
+        }
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/semantic/wordpiece.json"
+        );
+        let r: Ids = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        assert!(r.cases.len() >= 20);
+        let model = SentenceModel::shared().unwrap();
+        for c in &r.cases {
+            assert_eq!(
+                model.token_ids(&c.text).unwrap(),
+                c.ids_cut_at_128,
+                "{}",
+                c.why
+            );
+        }
+        let tokenizer = crate::core::matching::wordpiece::WordPiece::from_json(
+            &std::fs::read(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/assets/model/tokenizer.json"
+            ))
+            .unwrap(),
+        )
+        .unwrap();
+        for c in &r.cases {
+            assert_eq!(tokenizer.encode(&c.text, usize::MAX), c.ids, "{}", c.why);
         }
     }
 

@@ -424,49 +424,53 @@ struct Near {
 /// Every pair of distinct rows (row-major, [`DIM`] floats each) at least [`NEAR`] in cosine,
 /// as (row, later row, similarity), in row order.
 fn near_rows(rows: &[f32]) -> Vec<(u32, u32, f32)> {
-    // A matrix product (candle's, on whatever vector instructions the processor has) does the
-    // corpus's ten million comparisons several times faster than a loop of dot products; the
-    // loop stays for the case it cannot run, and for a build without candle (the `semantic`
-    // feature), which meets vectors only when an index a build with it wrote remembers them.
-    #[cfg(feature = "semantic")]
-    if let Ok(near) = near_rows_by_product(rows) {
-        return near;
-    }
-    near_rows_one_by_one(rows)
+    // Matrix products (on whatever vector instructions the processor has), a block of rows on
+    // each core, do the corpus's ten million comparisons several times faster than a loop of
+    // dot products; the loop stays for what they must agree with.
+    near_rows_by_product(rows).unwrap_or_else(|_| near_rows_one_by_one(rows))
 }
 
-/// [`near_rows`] as a matrix product, a block of rows at a time against every later row.
-#[cfg(feature = "semantic")]
-fn near_rows_by_product(rows: &[f32]) -> candle_core::Result<Vec<(u32, u32, f32)>> {
-    use candle_core::{Device, Tensor};
+/// [`near_rows`] as matrix products, a block of rows at a time against every later row.
+fn near_rows_by_product(rows: &[f32]) -> Result<Vec<(u32, u32, f32)>, String> {
+    use crate::core::matching::matrix::{Matrix, gemm};
+    use rayon::prelude::*;
     const BLOCK: usize = 256;
     let n = rows.len() / DIM;
-    // Each block's product is megabytes, allocated again as the last is freed: the pages are
-    // kept meanwhile rather than faulted in again each time.
-    let _heap = crate::core::matching::sentence::LongRun::start();
-    let all = Tensor::from_slice(&rows[..n * DIM], (n, DIM), &Device::Cpu)?;
-    let mut near = Vec::new();
-    for first in (0..n).step_by(BLOCK) {
-        let len = BLOCK.min(n - first);
-        // The block against itself and the rows after it: each pair once.
-        let later = all.narrow(0, first, n - first)?;
-        let sims = all.narrow(0, first, len)?.matmul(&later.t()?)?;
-        let sims: Vec<f32> = sims.flatten_all()?.to_vec1()?;
-        let width = n - first;
-        for i in 0..len {
-            let a = first + i;
-            for (j, &sim) in sims[i * width..(i + 1) * width]
-                .iter()
-                .enumerate()
-                .skip(i + 1)
-            {
-                if sim >= NEAR {
-                    near.push((a as u32, (first + j) as u32, sim));
+    let blocks: Vec<Vec<(u32, u32, f32)>> = (0..n)
+        .step_by(BLOCK)
+        .collect::<Vec<_>>()
+        .into_par_iter()
+        .map(|first| {
+            let len = BLOCK.min(n - first);
+            // The block against itself and the rows after it: each pair once.
+            let width = n - first;
+            let mut sims = vec![0f32; len * width];
+            let from = &rows[first * DIM..n * DIM];
+            gemm(
+                Matrix::new(from, len, DIM, DIM, 1),
+                // The later rows read as columns.
+                Matrix::new(from, DIM, width, 1, DIM),
+                1.0,
+                &mut sims,
+                width,
+            )?;
+            let mut near = Vec::new();
+            for i in 0..len {
+                let a = first + i;
+                for (j, &sim) in sims[i * width..(i + 1) * width]
+                    .iter()
+                    .enumerate()
+                    .skip(i + 1)
+                {
+                    if sim >= NEAR {
+                        near.push((a as u32, (first + j) as u32, sim));
+                    }
                 }
             }
-        }
-    }
-    Ok(near)
+            Ok(near)
+        })
+        .collect::<Result<_, String>>()?;
+    Ok(blocks.concat())
 }
 
 /// [`near_rows`] one dot product at a time: what the matrix product must agree with, and what
