@@ -60,19 +60,18 @@ impl<'a> Safetensors<'a> {
             .header
             .get(name)
             .ok_or_else(|| format!("the weights have no {name}"))?;
+        // A list of sizes in the header, as numbers of this machine's width.
+        let sizes = |key: &str| -> Option<Vec<usize>> {
+            entry
+                .get(key)?
+                .as_array()?
+                .iter()
+                .map(|d| d.as_u64().and_then(|d| usize::try_from(d).ok()))
+                .collect()
+        };
         let dtype = entry.get("dtype").and_then(serde_json::Value::as_str);
-        let dims: Option<Vec<usize>> = entry.get("shape").and_then(|s| {
-            s.as_array()?
-                .iter()
-                .map(|d| d.as_u64().and_then(|d| usize::try_from(d).ok()))
-                .collect()
-        });
-        let offsets: Option<Vec<usize>> = entry.get("data_offsets").and_then(|s| {
-            s.as_array()?
-                .iter()
-                .map(|d| d.as_u64().and_then(|d| usize::try_from(d).ok()))
-                .collect()
-        });
+        let dims = sizes("shape");
+        let offsets = sizes("data_offsets");
         if dtype != Some("F16") || dims.as_deref() != Some(shape) {
             return Err(format!("{name} is {dtype:?} {dims:?}, not F16 {shape:?}"));
         }
@@ -357,5 +356,39 @@ fn softmax(row: &mut [f32], scale: f32) {
     }
     for v in row.iter_mut() {
         *v /= sum;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(header: &str, data: &[u8]) -> Vec<u8> {
+        let mut bytes = (header.len() as u64).to_le_bytes().to_vec();
+        bytes.extend_from_slice(header.as_bytes());
+        bytes.extend_from_slice(data);
+        bytes
+    }
+
+    /// A damaged weights file is an error that says what is wrong, never a panic.
+    #[test]
+    fn a_damaged_weights_file_is_an_error() {
+        assert!(Safetensors::read(b"1234").is_err());
+        let past = Safetensors::read(&file("{}", b"")[..9]).err().unwrap();
+        assert!(past.contains("past its end"), "{past}");
+        let bytes = file(
+            r#"{"a":{"dtype":"F16","shape":[2],"data_offsets":[0,4]},"b":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},"c":{"dtype":"F16","shape":[4],"data_offsets":[0,8]}}"#,
+            &[0, 60, 0, 64],
+        );
+        let st = Safetensors::read(&bytes).unwrap();
+        assert_eq!(st.f32s("a", &[2]).unwrap(), [1.0, 2.0]);
+        assert!(st.f32s("a", &[3]).unwrap_err().contains("not F16 [3]"));
+        assert!(st.f32s("b", &[1]).unwrap_err().contains("F32"));
+        assert!(
+            st.f32s("c", &[4])
+                .unwrap_err()
+                .contains("not where its header says")
+        );
+        assert!(st.f32s("d", &[1]).unwrap_err().contains("no d"));
     }
 }
