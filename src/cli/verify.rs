@@ -137,7 +137,11 @@ fn one(
         }
     };
     if std::env::var_os("SKILLSCOPE_VERIFY_DEBUG").is_some() {
-        eprintln!("{}", serde_json::to_string_pretty(&report)?);
+        // What the client sent and printed is its own: escaped like every other output.
+        eprintln!(
+            "{}",
+            crate::core::text::text(&serde_json::to_string_pretty(&report)?)
+        );
     }
     outcome.version = verify::version_in(&report.version.stdout);
     if let Some(e) = report.error {
@@ -183,8 +187,28 @@ fn unusable(client: &Client, report: &verify::StageReport) -> String {
         .find(|l| !l.trim().is_empty())
         .map(|l| format!(": {}", crate::core::text::line(l.trim())))
         .unwrap_or_default();
+    let unread: Vec<String> = report
+        .requests
+        .iter()
+        .filter_map(|r| {
+            r.unread.as_ref().map(|why| {
+                format!(
+                    "{} {}: {why}",
+                    crate::core::text::line(&r.method),
+                    crate::core::text::line(&r.path)
+                )
+            })
+        })
+        .collect();
+    let unread = match unread.as_slice() {
+        [] => String::new(),
+        [first, ..] => format!(
+            "; the mock did not read {} of its request bodies (the listing may have been in one): {first}",
+            unread.len()
+        ),
+    };
     format!(
-        "{} sent no turn to the mock ({} requests): {how}{last}",
+        "{} sent no turn to the mock ({} requests): {how}{last}{unread}",
         client.name,
         report.requests.len()
     )
@@ -222,12 +246,17 @@ fn text_of(o: &Outcome) -> String {
         ""
     };
     let mut s = match (&o.command, &o.version) {
-        (Some(cmd), Some(v)) => format!("{} {v} ({}){ran}\n", c.name, crate::core::text::path(cmd)),
+        (Some(cmd), Some(v)) => format!(
+            "{} {} ({}){ran}\n",
+            c.name,
+            crate::core::text::line(v),
+            crate::core::text::path(cmd)
+        ),
         (Some(cmd), None) => format!("{} ({}){ran}\n", c.name, crate::core::text::path(cmd)),
         (None, _) => format!("{}\n", c.name),
     };
     if let Some(n) = version_note(o) {
-        s.push_str(&format!("note: {n}\n"));
+        s.push_str(&format!("note: {}\n", crate::core::text::line(&n)));
     }
     match &o.result {
         Ok((cmp, _, _)) if cmp.identical => s.push_str(&format!(

@@ -14,11 +14,23 @@ use std::process::Output;
 /// script) the way Claude Code carries it, then tries to write where it must not be able to.
 const FAKE_CLAUDE: &str = r#"#!/usr/bin/env python3
 import json, os, sys, urllib.request
-if sys.argv[1:] == ["--version"]:
-    print("2.1.332 (Claude Code)")
-    sys.exit(0)
 here = os.path.dirname(os.path.realpath(__file__))
+if sys.argv[1:] == ["--version"]:
+    try:
+        sys.stdout.write(open(os.path.join(here, "version.txt"), encoding="utf-8").read())
+    except OSError:
+        print("2.1.332 (Claude Code)")
+    sys.exit(0)
 listing = open(os.path.join(here, "listing.txt"), encoding="utf-8").read()
+# Whatever of the home it can see that holds a secret goes into its listing: a leak differs.
+for root, dirs, files in os.walk(os.environ["HOME"]):
+    for f in sorted(files):
+        try:
+            text = open(os.path.join(root, f), encoding="utf-8", errors="replace").read(4096)
+        except OSError:
+            continue
+        if "TOP" + "SECRET" in text:
+            listing += "\nLEAKED " + os.path.join(root, f) + ": " + text.strip()
 body = {"model": "m", "stream": True, "tools": [{"name": "Skill"}],
         "system": [{"type": "text", "text": "You are a fake."}],
         "messages": [{"role": "user", "content": [
@@ -107,6 +119,11 @@ impl World {
         } else {
             "/usr/bin:/bin".to_string()
         };
+        self.run_in(args, &path, &self.project)
+    }
+
+    /// skillscope with `PATH` and the current folder given.
+    fn run_in(&self, args: &[&str], path: &str, cwd: &Path) -> Output {
         let child = common::bin()
             .args(args)
             .env("HOME", &self.home)
@@ -114,7 +131,7 @@ impl World {
             .env("SKILLSCOPE_CONFIG_DIR", self.base.join("config"))
             .env("SKILLSCOPE_CACHE_DIR", self.base.join("cache"))
             .env_remove("SLASH_COMMAND_TOOL_CHAR_BUDGET")
-            .current_dir(&self.project)
+            .current_dir(cwd)
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())
             .spawn()
@@ -156,9 +173,19 @@ fn snapshot(dir: &Path) -> BTreeMap<PathBuf, (u64, std::time::SystemTime)> {
 
 /// The verify run, or `None` (said on stderr) where the kernel refuses the sandbox it needs.
 fn verify(w: &World, agent: &str, extra: &[&str]) -> Option<(Output, String)> {
+    verify_on(
+        w,
+        &format!("{}:/usr/bin:/bin", w.bin.display()),
+        agent,
+        extra,
+    )
+}
+
+/// [`verify`] with the client looked for on `path`.
+fn verify_on(w: &World, path: &str, agent: &str, extra: &[&str]) -> Option<(Output, String)> {
     let mut args = vec!["verify", "--agent", agent, "--timeout", "60"];
     args.extend_from_slice(extra);
-    let out = w.run(&args, true);
+    let out = w.run_in(&args, path, &w.project);
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     if out.status.code() == Some(2) && stdout.contains("without the sandbox") {
         eprintln!("SKIPPED verify (namespaces refused here): {stdout}");
@@ -332,4 +359,293 @@ fn every_view_of_an_agent_says_when_the_installed_client_is_not_the_modelled_ver
             "{args:?}"
         );
     }
+}
+
+fn write_file(path: &Path, text: &str, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+}
+
+/// Fake secrets where a home keeps them: Claude Code's OAuth token and a transcript, a keyring,
+/// skillscope's own trash, an SSH key.
+fn plant_secrets(home: &Path) {
+    for (file, what) in [
+        (".claude/.credentials.json", "oauth token"),
+        (".claude/projects/p/session.jsonl", "transcript"),
+        (".local/share/keyrings/login.keyring", "keyring"),
+        (".local/share/skillscope/trash/old/SKILL.md", "trash"),
+        (".ssh/id_ed25519", "ssh key"),
+    ] {
+        write_file(&home.join(file), &format!("TOPSECRET {what}\n"), 0o600);
+    }
+}
+
+/// The fake client installed as an npm package in `node_modules` (`cli.js`, with the listing
+/// beside it); returns the package folder.
+fn npm_package(node_modules: &Path, listing: &str, run_bit: bool) -> PathBuf {
+    let package = node_modules.join("@anthropic-ai/claude-code");
+    write_file(
+        &package.join("cli.js"),
+        FAKE_CLAUDE,
+        if run_bit { 0o755 } else { 0o644 },
+    );
+    write_file(&package.join("listing.txt"), listing, 0o644);
+    package
+}
+
+/// Runs verify with the client on `path`; asserts that it ran, sent the prediction untouched
+/// (nothing of the home leaked into it) and that no secret shows anywhere.
+fn assert_nothing_leaks(w: &World, path: &str) {
+    let Some((out, stdout)) = verify_on(w, path, "claude-code", &["--json"]) else {
+        return;
+    };
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !stdout.contains("TOPSECRET") && !stdout.contains("LEAKED"),
+        "a secret of the home was visible to the client: {stdout}"
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}\n{stderr}"));
+    assert_eq!(v["status"], "identical", "{stdout}\n{stderr}");
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn a_wrapper_in_claude_codes_local_install_shows_nothing_else_of_dot_claude() {
+    // Claude Code's own local install: `~/.claude/local/claude`, a shell wrapper that runs the
+    // package in `~/.claude/local/node_modules`, beside the OAuth token and the transcripts.
+    let w = World::new(".claude/skills");
+    plant_secrets(&w.home);
+    let local = w.home.join(".claude/local");
+    let package = npm_package(&local.join("node_modules"), &w.predict("claude-code"), true);
+    std::fs::create_dir_all(local.join("node_modules/.bin")).unwrap();
+    std::os::unix::fs::symlink(
+        "../@anthropic-ai/claude-code/cli.js",
+        local.join("node_modules/.bin/claude"),
+    )
+    .unwrap();
+    write_file(
+        &local.join("claude"),
+        &format!(
+            "#!/bin/bash\nexec \"{}/node_modules/.bin/claude\" \"$@\"\n",
+            local.display()
+        ),
+        0o755,
+    );
+    assert!(package.join("cli.js").is_file());
+    assert_nothing_leaks(&w, &format!("{}:/usr/bin:/bin", local.display()));
+}
+
+#[test]
+fn a_wrapper_in_dot_local_bin_shows_nothing_else_of_dot_local() {
+    // `~/.local/bin/claude`, a wrapper script running an npm package installed with the prefix
+    // `~/.local`, beside keyrings and skillscope's own trash.
+    let w = World::new(".claude/skills");
+    plant_secrets(&w.home);
+    npm_package(
+        &w.home.join(".local/lib/node_modules"),
+        &w.predict("claude-code"),
+        true,
+    );
+    write_file(
+        &w.home.join(".local/bin/claude"),
+        "#!/bin/sh\nexec \"$HOME/.local/lib/node_modules/@anthropic-ai/claude-code/cli.js\" \"$@\"\n",
+        0o755,
+    );
+    let bin = w.home.join(".local/bin");
+    assert_nothing_leaks(&w, &format!("{}:/usr/bin:/bin", bin.display()));
+}
+
+#[test]
+fn a_pnpm_shim_in_dot_local_share_shows_nothing_else_of_it() {
+    // pnpm's global shim `~/.local/share/pnpm/claude`: it runs its package through `$basedir`
+    // (here with python3 for node), and the package lies in pnpm's `.pnpm` store, linked.
+    let w = World::new(".claude/skills");
+    plant_secrets(&w.home);
+    let pnpm = w.home.join(".local/share/pnpm");
+    let modules = pnpm.join("global/5/node_modules");
+    let store = modules.join(".pnpm/@anthropic-ai+claude-code@2.1.332/node_modules");
+    npm_package(&store, &w.predict("claude-code"), false);
+    std::fs::create_dir_all(modules.join("@anthropic-ai")).unwrap();
+    std::os::unix::fs::symlink(
+        "../.pnpm/@anthropic-ai+claude-code@2.1.332/node_modules/@anthropic-ai/claude-code",
+        modules.join("@anthropic-ai/claude-code"),
+    )
+    .unwrap();
+    write_file(
+        &pnpm.join("claude"),
+        r#"#!/bin/sh
+basedir=$(dirname "$(echo "$0" | sed -e 's,\\,/,g')")
+
+case `uname` in
+    *CYGWIN*) basedir=`cygpath -w "$basedir"`;;
+esac
+
+if [ -x "$basedir/python3" ]; then
+  exec "$basedir/python3"  "$basedir/global/5/node_modules/@anthropic-ai/claude-code/cli.js" "$@"
+else
+  exec python3  "$basedir/global/5/node_modules/@anthropic-ai/claude-code/cli.js" "$@"
+fi
+"#,
+        0o755,
+    );
+    assert_nothing_leaks(&w, &format!("{}:/usr/bin:/bin", pnpm.display()));
+}
+
+#[test]
+fn an_npm_folder_reached_through_a_link_starts() {
+    // `PATH` names the npm folder by a link (`npm -> real-npm`); the command is npm's own link
+    // into `lib/node_modules`, relative.
+    let w = World::new(".claude/skills");
+    let real = w.base.join("real-npm");
+    npm_package(
+        &real.join("lib/node_modules"),
+        &w.predict("claude-code"),
+        true,
+    );
+    std::fs::create_dir_all(real.join("bin")).unwrap();
+    std::os::unix::fs::symlink(
+        "../lib/node_modules/@anthropic-ai/claude-code/cli.js",
+        real.join("bin/claude"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink("real-npm", w.base.join("npm")).unwrap();
+    let path = format!("{}:/usr/bin:/bin", w.base.join("npm/bin").display());
+    let Some((out, stdout)) = verify_on(&w, &path, "claude-code", &[]) else {
+        return;
+    };
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("identical ("), "{stdout}");
+}
+
+#[test]
+fn verify_from_the_home_folder_says_so_instead_of_blaming_the_kernel() {
+    let w = World::new(".claude/skills");
+    w.fake("claude", FAKE_CLAUDE);
+    let path = format!("{}:/usr/bin:/bin", w.bin.display());
+    let out = w.run_in(&["verify", "--agent", "claude-code"], &path, &w.home);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{stdout}");
+    assert!(
+        stdout.contains("which is your home folder or holds it")
+            && stdout.contains("run verify from a project folder"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("kernel"), "{stdout}");
+}
+
+#[test]
+fn a_hostile_version_reaches_the_terminal_escaped() {
+    let w = World::new(".claude/skills");
+    w.fake("claude", FAKE_CLAUDE);
+    w.give_listing(&w.predict("claude-code"));
+    // Clipboard (OSC 52), title (OSC 0), clear screen, and a C1 CSI.
+    std::fs::write(
+        w.bin.join("version.txt"),
+        "2.1.332\x1b]52;c;cHduZWQ=\x07 (Claude Code)\x1b]0;pwned\x07\x1b[2J\u{9b}2J\n",
+    )
+    .unwrap();
+    let Some((out, stdout)) = verify(&w, "claude-code", &[]) else {
+        return;
+    };
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    let raw = |s: &str| s.chars().any(|c| matches!(c, '\x1b' | '\x07' | '\u{9b}'));
+    assert!(!raw(&stdout), "{stdout:?}");
+    assert!(!raw(&String::from_utf8_lossy(&out.stderr)));
+    assert!(stdout.contains("Claude Code 2.1.332 ("), "{stdout}");
+    let Some((out, _)) = verify(&w, "claude-code", &["--json"]) else {
+        return;
+    };
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["version"], "2.1.332");
+}
+
+/// A fake Claude Code that posts `count` bodies of `size` bytes (not JSON) before its turn
+/// (sent only when `listing` is true), as `huge.json` beside it says.
+const HUGE_CLAUDE: &str = r#"#!/usr/bin/env python3
+import json, os, sys, urllib.request
+if sys.argv[1:] == ["--version"]:
+    print("2.1.332 (Claude Code)")
+    sys.exit(0)
+here = os.path.dirname(os.path.realpath(__file__))
+plan = json.load(open(os.path.join(here, "huge.json")))
+base = os.environ["ANTHROPIC_BASE_URL"]
+blob = b"x" * plan["size"]
+for i in range(plan["count"]):
+    req = urllib.request.Request(base + "/v1/messages", data=blob,
+                                 headers={"content-type": "application/json"})
+    try:
+        urllib.request.urlopen(req, timeout=60).read()
+    except Exception as e:
+        print("post", i, "failed:", e, file=sys.stderr)
+if not plan["listing"]:
+    sys.exit(4)
+listing = open(os.path.join(here, "listing.txt"), encoding="utf-8").read()
+body = {"model": "m", "stream": True, "tools": [{"name": "Skill"}],
+        "messages": [{"role": "user", "content": [
+            {"type": "text", "text": "<system-reminder>\n" + listing + "\n</system-reminder>"}]}]}
+req = urllib.request.Request(base + "/v1/messages?beta=true", data=json.dumps(body).encode(),
+                             headers={"content-type": "application/json"})
+urllib.request.urlopen(req, timeout=60).read()
+"#;
+
+#[test]
+fn many_huge_request_bodies_are_not_kept_and_the_turn_is_still_found() {
+    let w = World::new(".claude/skills");
+    w.fake("claude", HUGE_CLAUDE);
+    w.give_listing(&w.predict("claude-code"));
+    // 12 bodies of 30 MB: each under the cap on one body, 360 MB in all.
+    std::fs::write(
+        w.bin.join("huge.json"),
+        r#"{"count": 12, "size": 30000000, "listing": true}"#,
+    )
+    .unwrap();
+    let Some((out, stdout)) = verify(&w, "claude-code", &[]) else {
+        return;
+    };
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert!(stdout.contains("identical ("), "{stdout}");
+}
+
+#[test]
+fn a_body_over_the_mocks_cap_is_named_when_no_turn_came() {
+    let w = World::new(".claude/skills");
+    w.fake("claude", HUGE_CLAUDE);
+    std::fs::write(
+        w.bin.join("huge.json"),
+        r#"{"count": 1, "size": 40000000, "listing": false}"#,
+    )
+    .unwrap();
+    let Some((out, stdout)) = verify(&w, "claude-code", &[]) else {
+        return;
+    };
+    assert_eq!(out.status.code(), Some(2), "{stdout}");
+    assert!(
+        stdout.contains(
+            "the mock did not read 1 of its request bodies (the listing may have been in one): \
+             POST /v1/messages: its body of 40,000,000 bytes is over the 32 MiB a request body may have"
+        ),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_sandboxed_run_that_dies_says_how() {
+    // The client kills the stage that runs it and the mock (its parent, in the sandbox).
+    let w = World::new(".claude/skills");
+    w.fake(
+        "claude",
+        "#!/usr/bin/env python3\nimport os, sys, time\nif sys.argv[1:] == ['--version']:\n    print('2.1.332 (Claude Code)')\n    sys.exit(0)\nos.kill(os.getppid(), 9)\ntime.sleep(30)\n",
+    );
+    let Some((out, stdout)) = verify(&w, "claude-code", &[]) else {
+        return;
+    };
+    assert_eq!(out.status.code(), Some(2), "{stdout}");
+    assert!(
+        stdout.contains("the sandboxed run gave no report: it was killed by SIGKILL (sent by the kernel when memory runs out"),
+        "{stdout}"
+    );
 }

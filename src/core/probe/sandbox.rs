@@ -15,7 +15,7 @@ mod spec;
 
 pub use spec::{
     Captured, Ending, Isolated, Limit, MAX_PROCESSES, Mode, Outcome, Preference, RunSpec,
-    SANDBOX_ENV, STAGE_ARG,
+    SANDBOX_ENV, STAGE_ARG, installation,
 };
 use spec::{GRACE, Reader, environment, killed_status};
 

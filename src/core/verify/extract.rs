@@ -122,6 +122,11 @@ fn is_main(client: &super::clients::Client, req: &Request, body: &Value) -> bool
     }
 }
 
+/// Whether `req` is one of the client's turns that carries the skills (its body JSON).
+pub fn carries_skills(client: &super::clients::Client, req: &Request) -> bool {
+    req.json().is_some_and(|body| is_main(client, req, &body))
+}
+
 /// A Gemini body with only its system instruction, for `is_main`.
 fn json_only_system(body: &Value) -> Value {
     let mut v = serde_json::Map::new();
@@ -179,6 +184,8 @@ mod tests {
             path: path.into(),
             query: String::new(),
             body: body.to_string(),
+            size: 0,
+            unread: None,
         }
     }
 

@@ -9,13 +9,18 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 /// Most requests recorded; later ones are answered but not kept.
 pub const MAX_REQUESTS: usize = 64;
-/// Largest request body read; a longer one ends its connection.
+/// Largest request body read; a longer one is read past (streamed to nowhere), answered, and
+/// recorded with its size and why it was not read.
 pub const MAX_BODY: usize = 32 << 20;
+/// Most body bytes held at once across all connections while they are read and answered; a body
+/// that would go over it is read past like one over [`MAX_BODY`].
+pub const IN_FLIGHT: usize = 32 << 20;
 /// Longest request head (request line and headers).
 const MAX_HEAD: u64 = 64 << 10;
 /// The text every model turn answers.
@@ -30,8 +35,15 @@ pub struct Request {
     pub path: String,
     /// The query, without its `?`.
     pub query: String,
-    /// The body, as text (lossy where it is not UTF-8).
+    /// The body, as text (lossy where it is not UTF-8): kept only for the first request that
+    /// carries the skills (see [`serve`]); "" for the others.
     pub body: String,
+    /// The body's size as received, in bytes.
+    #[serde(default)]
+    pub size: u64,
+    /// Why the body was not read, when a cap stopped it.
+    #[serde(default)]
+    pub unread: Option<String>,
 }
 
 impl Request {
@@ -44,37 +56,96 @@ impl Request {
 /// What the mock received so far.
 pub type Recorded = Arc<Mutex<Vec<Request>>>;
 
-/// Serves `listener` on a thread of its own until the process ends; returns the record.
-pub fn serve(listener: TcpListener) -> std::io::Result<Recorded> {
-    let recorded: Recorded = Arc::default();
-    let sink = Arc::clone(&recorded);
+/// Whether a request carries what is looked for (the client's turn with the skills).
+pub type Wanted = Arc<dyn Fn(&Request) -> bool + Send + Sync>;
+
+/// What the connections share: the record, the bytes being read, and whether the wanted
+/// request was kept already.
+struct Shared {
+    recorded: Recorded,
+    wanted: Wanted,
+    found: AtomicBool,
+    in_flight: Mutex<usize>,
+}
+
+impl Shared {
+    /// Takes `n` bytes of the in-flight allowance; `false` when they are not there.
+    fn reserve(&self, n: usize) -> bool {
+        let mut used = self
+            .in_flight
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if *used + n > IN_FLIGHT {
+            return false;
+        }
+        *used += n;
+        true
+    }
+
+    fn release(&self, n: usize) {
+        let mut used = self
+            .in_flight
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        *used = used.saturating_sub(n);
+    }
+}
+
+/// Serves `listener` on a thread of its own until the process ends; returns the record. Every
+/// request is recorded (method, path, query, body size), but only one body is kept: that of the
+/// first request `wanted` says carries the skills. Bodies are read within [`MAX_BODY`] each and
+/// [`IN_FLIGHT`] in all, so a client posting many huge bodies holds at most that much memory.
+pub fn serve(listener: TcpListener, wanted: Wanted) -> std::io::Result<Recorded> {
+    let shared = Arc::new(Shared {
+        recorded: Arc::default(),
+        wanted,
+        found: AtomicBool::new(false),
+        in_flight: Mutex::new(0),
+    });
+    let recorded = Arc::clone(&shared.recorded);
     std::thread::Builder::new()
         .name("verify-mock".into())
         .spawn(move || {
             for stream in listener.incoming().flatten() {
-                let sink = Arc::clone(&sink);
+                let shared = Arc::clone(&shared);
                 let _ = std::thread::Builder::new()
                     .name("verify-mock-conn".into())
-                    .spawn(move || connection(stream, &sink));
+                    .spawn(move || connection(stream, &shared));
             }
         })?;
     Ok(recorded)
 }
 
 /// Answers the requests of one connection until it closes (keep-alive).
-fn connection(stream: TcpStream, recorded: &Recorded) {
+fn connection(stream: TcpStream, shared: &Shared) {
     let _ = stream.set_read_timeout(Some(Duration::from_mins(2)));
     let Ok(write_half) = stream.try_clone() else {
         return;
     };
     let mut reader = BufReader::new(stream);
     let mut writer = write_half;
-    while let Some((req, close)) = read_request(&mut reader) {
+    while let Some((mut req, close, held)) = read_request(&mut reader, shared) {
         let (status, kind, body) = answer(&req);
+        let keep = req.unread.is_none()
+            && !shared.found.load(Ordering::SeqCst)
+            && (shared.wanted)(&req)
+            && !shared.found.swap(true, Ordering::SeqCst);
+        if !keep {
+            req.body = String::new();
+        }
+        shared.release(held);
         {
-            let mut r = recorded.lock().unwrap_or_else(PoisonError::into_inner);
+            let mut r = shared
+                .recorded
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
             if r.len() < MAX_REQUESTS {
                 r.push(req);
+            } else if keep {
+                // The one body looked for takes the last place.
+                if let Some(last) = r.last_mut() {
+                    *last = req;
+                }
             }
         }
         let head = format!(
@@ -93,9 +164,48 @@ fn connection(stream: TcpStream, recorded: &Recorded) {
     }
 }
 
-/// One request off the connection, and whether the client asked to close it after; `None` at
-/// its end or on a request that is not HTTP/1.x.
-fn read_request(reader: &mut BufReader<TcpStream>) -> Option<(Request, bool)> {
+/// A body as the mock got it: its bytes (when read), its size, and why it was not read.
+struct Body {
+    bytes: Vec<u8>,
+    size: u64,
+    unread: Option<String>,
+    /// In-flight bytes it holds, released once the request is answered.
+    held: usize,
+}
+
+impl Body {
+    fn skipped(size: u64, why: String) -> Body {
+        Body {
+            bytes: Vec::new(),
+            size,
+            unread: Some(why),
+            held: 0,
+        }
+    }
+}
+
+fn over_body(size: u64) -> String {
+    format!(
+        "its body of {} bytes is over the {} MiB a request body may have",
+        crate::core::text::thousands(size),
+        MAX_BODY >> 20
+    )
+}
+
+fn over_flight(size: u64) -> String {
+    format!(
+        "its body of {} bytes would have taken the mock over the {} MiB it reads at once",
+        crate::core::text::thousands(size),
+        IN_FLIGHT >> 20
+    )
+}
+
+/// One request off the connection, whether the client asked to close it after, and the
+/// in-flight bytes its body holds; `None` at its end or on a request that is not HTTP/1.x.
+fn read_request(
+    reader: &mut BufReader<TcpStream>,
+    shared: &Shared,
+) -> Option<(Request, bool, usize)> {
     let mut head = Vec::new();
     {
         let mut limited = reader.by_ref().take(MAX_HEAD);
@@ -119,7 +229,7 @@ fn read_request(reader: &mut BufReader<TcpStream>) -> Option<(Request, bool)> {
     let mut lines = text.lines();
     let mut first = lines.next()?.split(' ');
     let (method, target) = (first.next()?.to_string(), first.next()?.to_string());
-    let (mut length, mut chunked, mut close) = (0usize, false, false);
+    let (mut length, mut chunked, mut close) = (0u64, false, false);
     for l in lines {
         let Some((k, v)) = l.split_once(':') else {
             continue;
@@ -133,55 +243,140 @@ fn read_request(reader: &mut BufReader<TcpStream>) -> Option<(Request, bool)> {
         }
     }
     let body = if chunked {
-        read_chunked(reader)?
+        read_chunked(reader, shared)?
     } else {
-        if length > MAX_BODY {
-            return None;
-        }
-        let mut b = vec![0u8; length];
-        reader.read_exact(&mut b).ok()?;
-        b
+        read_sized(reader, shared, length)?
     };
     let (path, query) = match target.split_once('?') {
         Some((p, q)) => (p.to_string(), q.to_string()),
         None => (target, String::new()),
     };
-    let body = String::from_utf8_lossy(&body).into_owned();
+    let text = String::from_utf8(body.bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
     Some((
         Request {
             method,
             path,
             query,
-            body,
+            body: text,
+            size: body.size,
+            unread: body.unread,
         },
         close,
+        body.held,
     ))
 }
 
-fn read_chunked(reader: &mut BufReader<TcpStream>) -> Option<Vec<u8>> {
-    let mut body = Vec::new();
-    loop {
-        let mut line = String::new();
-        reader.by_ref().take(1024).read_line(&mut line).ok()?;
-        let size = usize::from_str_radix(line.trim().split(';').next()?.trim(), 16).ok()?;
-        if size == 0 {
-            // The trailer, up to its empty line.
-            loop {
-                let mut t = String::new();
-                if reader.by_ref().take(1024).read_line(&mut t).ok()? == 0 || t.trim().is_empty() {
-                    return Some(body);
-                }
-            }
-        }
-        if body.len() + size > MAX_BODY {
-            return None;
-        }
-        let start = body.len();
-        body.resize(start + size, 0);
-        reader.read_exact(&mut body[start..]).ok()?;
-        let mut crlf = [0u8; 2];
-        reader.read_exact(&mut crlf).ok()?;
+/// Reads past `n` bytes of the connection; `None` when it ends first.
+fn skip(reader: &mut BufReader<TcpStream>, n: u64) -> Option<()> {
+    let copied = std::io::copy(&mut reader.by_ref().take(n), &mut std::io::sink()).ok()?;
+    (copied == n).then_some(())
+}
+
+/// A body of `length` bytes (`Content-Length`).
+fn read_sized(reader: &mut BufReader<TcpStream>, shared: &Shared, length: u64) -> Option<Body> {
+    let Some(n) = usize::try_from(length).ok().filter(|&n| n <= MAX_BODY) else {
+        skip(reader, length)?;
+        return Some(Body::skipped(length, over_body(length)));
+    };
+    if !shared.reserve(n) {
+        skip(reader, length)?;
+        return Some(Body::skipped(length, over_flight(length)));
     }
+    let mut bytes = vec![0u8; n];
+    if reader.read_exact(&mut bytes).is_err() {
+        shared.release(n);
+        return None;
+    }
+    Some(Body {
+        bytes,
+        size: length,
+        unread: None,
+        held: n,
+    })
+}
+
+/// Which cap stopped a body.
+#[derive(Clone, Copy)]
+enum Over {
+    /// [`MAX_BODY`].
+    Body,
+    /// [`IN_FLIGHT`].
+    Flight,
+}
+
+/// A chunked body: read while it stays within the caps, read past from the chunk that does not.
+fn read_chunked(reader: &mut BufReader<TcpStream>, shared: &Shared) -> Option<Body> {
+    let (mut bytes, mut size, mut held) = (Vec::new(), 0u64, 0usize);
+    let mut over: Option<Over> = None;
+    let ended = loop {
+        let mut line = String::new();
+        if reader.by_ref().take(1024).read_line(&mut line).is_err() {
+            break false;
+        }
+        let Some(chunk) = line
+            .trim()
+            .split(';')
+            .next()
+            .and_then(|n| u64::from_str_radix(n.trim(), 16).ok())
+        else {
+            break false;
+        };
+        if chunk == 0 {
+            // The trailer, up to its empty line.
+            break loop {
+                let mut t = String::new();
+                match reader.by_ref().take(1024).read_line(&mut t) {
+                    Ok(0) | Err(_) => break false,
+                    Ok(_) if t.trim().is_empty() => break true,
+                    Ok(_) => {}
+                }
+            };
+        }
+        size = size.saturating_add(chunk);
+        let fits = usize::try_from(chunk)
+            .ok()
+            .filter(|&n| n <= MAX_BODY.saturating_sub(bytes.len()));
+        let read = match (over, fits) {
+            (None, Some(n)) if shared.reserve(n) => {
+                held += n;
+                let start = bytes.len();
+                bytes.resize(start + n, 0);
+                reader.read_exact(&mut bytes[start..]).is_ok()
+            }
+            (None, fits) => {
+                over = Some(if fits.is_some() {
+                    Over::Flight
+                } else {
+                    Over::Body
+                });
+                bytes = Vec::new();
+                skip(reader, chunk).is_some()
+            }
+            (Some(_), _) => skip(reader, chunk).is_some(),
+        };
+        let mut crlf = [0u8; 2];
+        if !read || reader.read_exact(&mut crlf).is_err() {
+            break false;
+        }
+    };
+    if !ended || over.is_some() {
+        shared.release(held);
+        held = 0;
+    }
+    if !ended {
+        return None;
+    }
+    Some(match over {
+        None => Body {
+            bytes,
+            size,
+            unread: None,
+            held,
+        },
+        Some(Over::Body) => Body::skipped(size, over_body(size)),
+        Some(Over::Flight) => Body::skipped(size, over_flight(size)),
+    })
 }
 
 /// The answer to one request: status line, content type and body.
@@ -417,6 +612,8 @@ mod tests {
             path: path.into(),
             query: String::new(),
             body: body.to_string(),
+            size: 0,
+            unread: None,
         }
     }
 
@@ -452,7 +649,7 @@ mod tests {
     fn requests_are_recorded_over_keep_alive_and_chunked_bodies() {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
-        let recorded = serve(listener).unwrap();
+        let recorded = serve(listener, Arc::new(|r: &Request| r.path == "/v1/responses")).unwrap();
         let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
         let body = r#"{"stream":false}"#;
         write!(
@@ -475,6 +672,100 @@ mod tests {
             (r[0].path.as_str(), r[0].query.as_str()),
             ("/v1/messages", "beta=true")
         );
+        // Only the wanted request's body is kept; the other's size is.
         assert_eq!(r[1].body, r#"{"a":1}"#);
+        assert_eq!((r[0].body.as_str(), r[0].size), ("", body.len() as u64));
+    }
+
+    /// Posts `bodies` (content-length or chunked) on one connection and returns the record.
+    fn post_all(bodies: &[(&str, Vec<u8>, bool)]) -> Vec<Request> {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let recorded = serve(listener, Arc::new(|r: &Request| r.path == "/want")).unwrap();
+        let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        let reader = {
+            let mut r = s.try_clone().unwrap();
+            std::thread::spawn(move || {
+                let mut all = Vec::new();
+                r.read_to_end(&mut all).unwrap();
+                String::from_utf8_lossy(&all)
+                    .matches("HTTP/1.1 200 OK")
+                    .count()
+            })
+        };
+        for (i, (path, body, chunked)) in bodies.iter().enumerate() {
+            let close = if i + 1 == bodies.len() {
+                "Connection: close\r\n"
+            } else {
+                ""
+            };
+            if *chunked {
+                write!(
+                    s,
+                    "POST {path} HTTP/1.1\r\nTransfer-Encoding: chunked\r\n{close}\r\n"
+                )
+                .unwrap();
+                for part in body.chunks(1 << 20) {
+                    write!(s, "{:x}\r\n", part.len()).unwrap();
+                    s.write_all(part).unwrap();
+                    s.write_all(b"\r\n").unwrap();
+                }
+                s.write_all(b"0\r\n\r\n").unwrap();
+            } else {
+                write!(
+                    s,
+                    "POST {path} HTTP/1.1\r\nContent-Length: {}\r\n{close}\r\n",
+                    body.len()
+                )
+                .unwrap();
+                s.write_all(body).unwrap();
+            }
+        }
+        assert_eq!(
+            reader.join().unwrap(),
+            bodies.len(),
+            "every request is answered"
+        );
+        recorded.lock().unwrap().clone()
+    }
+
+    #[test]
+    fn bodies_over_the_cap_are_read_past_answered_and_said_so() {
+        let huge = vec![b'x'; MAX_BODY + 1];
+        let r = post_all(&[
+            ("/huge", huge.clone(), false),
+            ("/huge-chunked", huge, true),
+            ("/want", br#"{"listing":1}"#.to_vec(), false),
+        ]);
+        assert_eq!(r.len(), 3);
+        for big in &r[..2] {
+            assert_eq!(big.size, MAX_BODY as u64 + 1, "{}", big.path);
+            assert!(big.body.is_empty());
+            let why = big.unread.as_deref().unwrap();
+            assert!(
+                why.contains("over the 32 MiB a request body may have"),
+                "{why}"
+            );
+        }
+        // The connection stayed in step: the request after them is read whole.
+        assert_eq!(
+            (r[2].body.as_str(), r[2].unread.as_deref()),
+            (r#"{"listing":1}"#, None)
+        );
+    }
+
+    #[test]
+    fn only_the_first_wanted_body_is_kept() {
+        let big = vec![b'y'; 4 << 20];
+        let r = post_all(&[
+            ("/other", big.clone(), false),
+            ("/want", br#"{"first":1}"#.to_vec(), true),
+            ("/want", br#"{"second":1}"#.to_vec(), false),
+            ("/other", big, true),
+        ]);
+        let kept: Vec<&str> = r.iter().map(|q| q.body.as_str()).collect();
+        assert_eq!(kept, ["", r#"{"first":1}"#, "", ""]);
+        assert!(r.iter().all(|q| q.unread.is_none()));
+        assert_eq!(r[3].size, 4 << 20);
     }
 }

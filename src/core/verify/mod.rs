@@ -19,11 +19,19 @@ pub use stage::{STAGE_ARG, StageReport, stage};
 use serde::Serialize;
 
 /// The version in what `--version` printed: its first word that starts with a digit and holds
-/// a dot (`2.1.332 (Claude Code)`, `codex-cli 0.171.0`).
+/// a dot (`2.1.332 (Claude Code)`, `codex-cli 0.171.0`), up to the first character a version
+/// does not hold (letters, digits, `.`, `-`, `+`), so nothing else the client printed (a
+/// terminal's escape sequence) comes with it.
 pub fn version_in(output: &str) -> Option<String> {
     output
         .split_whitespace()
         .map(|w| w.trim_start_matches('v'))
+        .map(|w| {
+            let end = w
+                .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '+')))
+                .unwrap_or(w.len());
+            &w[..end]
+        })
         .find(|w| w.starts_with(|c: char| c.is_ascii_digit()) && w.contains('.'))
         .map(str::to_string)
 }
@@ -89,6 +97,12 @@ mod tests {
         assert_eq!(version_in("codex-cli 0.171.0").as_deref(), Some("0.171.0"));
         assert_eq!(version_in("v1.2.3\n").as_deref(), Some("1.2.3"));
         assert_eq!(version_in("no version"), None);
+        // What follows the version in the same word (a terminal escape) is not part of it.
+        assert_eq!(
+            version_in("2.1.332\x1b]52;c;aGk=\x07 (Claude Code)").as_deref(),
+            Some("2.1.332")
+        );
+        assert_eq!(version_in("\x1b[2J9.9\x1b]0;t\x07"), None);
     }
 
     #[test]

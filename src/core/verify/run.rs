@@ -106,8 +106,16 @@ pub enum VerifyError {
     /// The sandbox could not be started.
     #[error("the sandbox could not start: {0}")]
     Start(std::io::Error),
+    /// The client would run in the home folder, or a folder holding it: its private home goes
+    /// there, so that folder cannot also be its project.
+    #[error(
+        "verify runs the client in the current folder, {0}, which is your home folder or holds \
+         it: the client gets an empty private home in its place, so it cannot also be shown as \
+         the project; run verify from a project folder"
+    )]
+    HomeAsProject(String),
     /// The stage printed no report.
-    #[error("the sandboxed run gave no report ({0})")]
+    #[error("the sandboxed run gave no report: {0}")]
     NoReport(String),
 }
 
@@ -158,16 +166,23 @@ pub fn plan(client: &'static Client, lib: &Library, setup: &Setup) -> Result<Pla
         package: client.package,
     })?;
     let home = setup.home.clone().ok_or(VerifyError::NoHome)?;
-    let mut reveal = vec![
-        command.parent().map(Path::to_path_buf).unwrap_or_default(),
-        installation(&command),
-    ];
+    let real_home = std::fs::canonicalize(&home).unwrap_or_else(|_| home.clone());
+    let real_cwd = std::fs::canonicalize(&setup.cwd).unwrap_or_else(|_| setup.cwd.clone());
+    if home.starts_with(&setup.cwd) || real_home.starts_with(&real_cwd) {
+        return Err(VerifyError::HomeAsProject(crate::core::escape::path(
+            &setup.cwd,
+        )));
+    }
+    let mut program = Program::default();
+    program.add(&command, &home, true);
     if let Some(node) = std::env::split_paths(&setup.path)
+        .filter(|d| d.is_absolute())
         .map(|d| d.join("node"))
         .find(|n| n.is_file())
     {
-        reveal.push(installation(&node));
+        program.add(&node, &home, true);
     }
+    let Program { mut reveal, links } = program;
     reveal.extend(lib.roots.iter().map(|r| r.path.clone()));
     for s in &lib.skills {
         if let Ok(real) = std::fs::canonicalize(&s.dir)
@@ -195,6 +210,7 @@ pub fn plan(client: &'static Client, lib: &Library, setup: &Setup) -> Result<Pla
         p.is_absolute()
             && std::fs::symlink_metadata(p).is_ok()
             && !home.starts_with(p)
+            && !real_home.starts_with(p)
             && !SYSTEM.iter().any(|s| p.starts_with(s))
     });
     reveal.sort();
@@ -221,6 +237,7 @@ pub fn plan(client: &'static Client, lib: &Library, setup: &Setup) -> Result<Pla
             env,
             port: PORT,
             layered: project,
+            links,
         },
         home,
         timeout: setup.timeout,
@@ -228,22 +245,155 @@ pub fn plan(client: &'static Client, lib: &Library, setup: &Setup) -> Result<Pla
     })
 }
 
-/// The folder an installed program belongs to: the `node_modules` folder holding its package
-/// (npm's global one for `npm install -g`), else the folder above its `bin`; the program itself
-/// when that would be a top-level folder.
-fn installation(program: &Path) -> PathBuf {
-    let real = std::fs::canonicalize(program).unwrap_or_else(|_| program.to_path_buf());
-    if let Some(nm) = real
-        .ancestors()
-        .filter(|a| a.file_name() == Some(OsStr::new("node_modules")))
-        .last()
-    {
-        return nm.to_path_buf();
+/// What the sandbox shows of a program so that it starts by the name `PATH` gives it: its real
+/// file and installation ([`sandbox::installation`]), the symbolic links on the way to it (made
+/// again inside, so no folder around a link is shown), and for a shell wrapper the same for the
+/// programs it names — never the folder around the wrapper.
+#[derive(Debug, Default)]
+struct Program {
+    reveal: Vec<PathBuf>,
+    links: Vec<(PathBuf, PathBuf)>,
+}
+
+/// Most bytes of a shell wrapper read to find the programs it starts.
+const WRAPPER_CAP: u64 = 64 << 10;
+/// Most symbolic links followed from one name.
+const MAX_LINKS: usize = 40;
+
+impl Program {
+    /// Adds what `path` needs; `wrapper`: also look into it when it is a shell wrapper.
+    fn add(&mut self, path: &Path, home: &Path, wrapper: bool) {
+        let Some(real) = resolve(path, &mut self.links) else {
+            return;
+        };
+        if !std::fs::metadata(&real).is_ok_and(|m| m.is_file()) {
+            return;
+        }
+        self.reveal.extend(sandbox::installation(&real, Some(home)));
+        self.reveal.push(real.clone());
+        if wrapper {
+            for target in wrapper_targets(path, &real, home) {
+                self.add(&target, home, false);
+            }
+        }
     }
-    match real.parent().and_then(Path::parent) {
-        Some(prefix) if prefix.components().count() > 2 => prefix.to_path_buf(),
-        _ => real,
+}
+
+/// `path` with every symbolic link on the way resolved, as the kernel does, noting each link
+/// met (its place, its target as written); `None` when a part is missing or the links loop.
+fn resolve(path: &Path, links: &mut Vec<(PathBuf, PathBuf)>) -> Option<PathBuf> {
+    use std::collections::VecDeque;
+    use std::path::Component;
+    if !path.is_absolute() {
+        return None;
     }
+    let mut todo: VecDeque<std::ffi::OsString> = VecDeque::new();
+    let push_parts = |todo: &mut VecDeque<std::ffi::OsString>, p: &Path| {
+        for c in p.components().rev() {
+            match c {
+                Component::Normal(n) => todo.push_front(n.to_os_string()),
+                Component::ParentDir => todo.push_front("..".into()),
+                Component::RootDir | Component::CurDir | Component::Prefix(_) => {}
+            }
+        }
+    };
+    push_parts(&mut todo, path);
+    let mut cur = PathBuf::from("/");
+    let mut hops = 0;
+    while let Some(part) = todo.pop_front() {
+        if part == ".." {
+            cur.pop();
+            continue;
+        }
+        let next = cur.join(&part);
+        if std::fs::symlink_metadata(&next)
+            .ok()?
+            .file_type()
+            .is_symlink()
+        {
+            hops += 1;
+            if hops > MAX_LINKS {
+                return None;
+            }
+            let target = std::fs::read_link(&next).ok()?;
+            if target.is_absolute() {
+                cur = PathBuf::from("/");
+            }
+            push_parts(&mut todo, &target);
+            if !links.iter().any(|(l, _)| *l == next) {
+                links.push((next, target));
+            }
+        } else {
+            cur = next;
+        }
+    }
+    Some(cur)
+}
+
+/// The programs a shell wrapper (a short script run by a shell: Claude Code's own
+/// `~/.claude/local/claude`, a pnpm or npm shim) starts: the absolute paths it holds and those
+/// below `$basedir` (the shims' name for the wrapper's folder, as called) or `$HOME`, each when
+/// it is a file that can run (its run bit set, or inside a `node_modules` folder, which a shim
+/// hands to `node`). Nothing else of the wrapper's folder is looked at.
+fn wrapper_targets(called: &Path, real: &Path, home: &Path) -> Vec<PathBuf> {
+    use std::io::Read;
+    use std::os::unix::fs::PermissionsExt;
+    let mut text = Vec::new();
+    let read = std::fs::File::open(real)
+        .and_then(|f| f.take(WRAPPER_CAP + 1).read_to_end(&mut text))
+        .is_ok();
+    if !read || text.len() as u64 > WRAPPER_CAP || !text.starts_with(b"#!") {
+        return Vec::new();
+    }
+    let text = String::from_utf8_lossy(&text);
+    let shebang = text.lines().next().unwrap_or("");
+    let shells = ["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash"];
+    let by_shell = shebang[2..]
+        .split_whitespace()
+        .take(2)
+        .any(|w| shells.contains(&w.rsplit('/').next().unwrap_or(w)));
+    if !by_shell {
+        return Vec::new();
+    }
+    let basedir = called.parent().unwrap_or(Path::new("/"));
+    let mut out: Vec<PathBuf> = Vec::new();
+    let words = text
+        .lines()
+        .skip(1)
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .flat_map(|l| l.split(|c: char| c.is_whitespace() || "\"'`;()|&<>=".contains(c)));
+    for word in words {
+        let path = if let Some(rest) = ["$basedir/", "${basedir}/"]
+            .iter()
+            .find_map(|p| word.strip_prefix(p))
+        {
+            basedir.join(rest)
+        } else if let Some(rest) = ["$HOME/", "${HOME}/", "~/"]
+            .iter()
+            .find_map(|p| word.strip_prefix(p))
+        {
+            home.join(rest)
+        } else if word.starts_with('/') {
+            PathBuf::from(word)
+        } else {
+            continue;
+        };
+        if path.as_os_str().as_encoded_bytes().contains(&b'$') || out.contains(&path) {
+            continue;
+        }
+        let Ok(target) = std::fs::canonicalize(&path) else {
+            continue;
+        };
+        let runs = std::fs::metadata(&target)
+            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
+        let packaged = target
+            .ancestors()
+            .any(|a| a.file_name() == Some(OsStr::new("node_modules")));
+        if target != real && (runs || (packaged && target.is_file())) {
+            out.push(path);
+        }
+    }
+    out
 }
 
 /// The client's arguments for one non-interactive turn saying "hello".
@@ -330,6 +480,7 @@ fn client_env(client: &Client) -> Vec<(&'static str, String)> {
 /// Runs the plan in the sandbox, through `stage_program` (the skillscope binary).
 pub fn run(plan: &Plan, stage_program: &Path) -> Result<StageReport, VerifyError> {
     let spec = StageSpec {
+        agent: plan.client.agent.as_str().to_string(),
         program: plan.command.clone(),
         args: plan.args.clone(),
         port: PORT,
@@ -355,22 +506,63 @@ pub fn run(plan: &Plan, stage_program: &Path) -> Result<StageReport, VerifyError
         }
         Err(e) => return Err(VerifyError::Start(e)),
     };
-    serde_json::from_slice(&out.stdout.bytes).map_err(|_| {
-        let err = String::from_utf8_lossy(&out.stderr.bytes);
-        let last = err
-            .lines()
-            .rev()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("");
-        VerifyError::NoReport(format!(
-            "{:?} with status {:?}{}",
-            out.ending,
-            out.status,
-            if last.is_empty() {
-                String::new()
-            } else {
-                format!(": {}", last.trim())
-            }
-        ))
-    })
+    serde_json::from_slice(&out.stdout.bytes)
+        .map_err(|e| VerifyError::NoReport(no_report(&out, &run, &e)))
+}
+
+/// Why the sandboxed stage printed no report: how it ended (a timeout, a signal and what sends
+/// it, an exit code, a limit), a report over the cap or not JSON, and the end of its stderr.
+fn no_report(out: &sandbox::Outcome, run: &RunSpec, error: &serde_json::Error) -> String {
+    use sandbox::Ending;
+    let mut why = match (out.ending, out.signal(), out.exit_code()) {
+        (Ending::TimedOut, _, _) => format!(
+            "it did not finish within {} s and was killed",
+            run.timeout.as_secs()
+        ),
+        (Ending::Cancelled, _, _) => "it was cancelled".to_string(),
+        (_, Some(sig), _) => {
+            let name = nix::sys::signal::Signal::try_from(sig)
+                .map_or_else(|_| format!("signal {sig}"), |s| s.as_str().to_string());
+            let hint = match name.as_str() {
+                "SIGKILL" => {
+                    " (sent by the kernel when memory runs out, among others: \
+                     the client or the mock may have used too much)"
+                }
+                "SIGXCPU" => " (its CPU time ran out)",
+                _ => "",
+            };
+            format!("it was killed by {name}{hint}")
+        }
+        (_, None, Some(code)) => format!("it exited with {code}"),
+        (_, None, None) => "its end could not be observed".to_string(),
+    };
+    if out.limit == Some(sandbox::Limit::Processes) {
+        why.push_str(&format!(
+            "; it had more than {} processes at once",
+            sandbox::MAX_PROCESSES
+        ));
+    }
+    if out.stdout.truncated() {
+        why.push_str(&format!(
+            "; its report ({} bytes) was over the {} MiB read of it",
+            crate::core::text::thousands(out.stdout.total),
+            REPORT_CAP >> 20
+        ));
+    } else if out.stdout.total > 0 {
+        why.push_str(&format!("; its report is not JSON ({error})"));
+    }
+    let err = String::from_utf8_lossy(&out.stderr.bytes);
+    let tail: Vec<&str> = err
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let tail = &tail[tail.len().saturating_sub(3)..];
+    if !tail.is_empty() {
+        why.push_str(&format!(
+            "; its stderr ends: {}",
+            crate::core::text::line(&tail.join(" / "))
+        ));
+    }
+    why
 }

@@ -8,6 +8,7 @@ use std::ffi::OsString;
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The hidden first argument that makes the skillscope binary the verify stage.
@@ -20,6 +21,9 @@ const VERSION_TIMEOUT: Duration = Duration::from_secs(30);
 /// What the stage is asked to do (its second argument, as JSON).
 #[derive(Debug, Serialize, Deserialize)]
 pub struct StageSpec {
+    /// The agent whose client runs (its name): the mock keeps the body of its turn carrying
+    /// the skills, and of no other request.
+    pub agent: String,
     pub program: PathBuf,
     pub args: Vec<String>,
     pub port: u16,
@@ -110,7 +114,16 @@ fn inside(spec: &StageSpec) -> StageReport {
             return report;
         }
     };
-    let recorded = match mock::serve(listener) {
+    let Some(client) = super::agents()
+        .find(|a| a.as_str() == spec.agent)
+        .and_then(super::client)
+    else {
+        report.error = Some(format!("verify cannot run the client of {}", spec.agent));
+        return report;
+    };
+    let wanted: mock::Wanted =
+        Arc::new(move |r: &Request| super::extract::carries_skills(client, r));
+    let recorded = match mock::serve(listener, wanted) {
         Ok(r) => r,
         Err(e) => {
             report.error = Some(format!("the mock cannot start: {e}"));

@@ -400,6 +400,7 @@ fn setup(spec: &Spec) -> Result<(), Failure> {
     for dir in HIDDEN {
         cover(Path::new(dir), HIDDEN_OPTIONS, &keep)?;
     }
+    relink(spec, &writable, &keep);
     at(
         "make the home folder",
         std::fs::create_dir_all(Spec::path(&spec.home)),
@@ -467,6 +468,34 @@ fn isolated(spec: &Spec, keep: &[(PathBuf, File)]) -> Result<Vec<PathBuf>, Failu
         writable.push(dir);
     }
     Ok(writable)
+}
+
+/// Makes an isolated run's symbolic links again where they were, each only where this sandbox
+/// put an empty tmpfs (a hidden folder, a private folder, the private home) and outside every
+/// path bound back, so nothing is written into a real folder. A place already taken (a link
+/// inside a revealed folder is there anyway) is left as it is; a link that cannot be made
+/// leaves the command's start to fail and say so.
+fn relink(spec: &Spec, writable: &[PathBuf], keep: &[(PathBuf, File)]) {
+    let covered: Vec<PathBuf> = spec
+        .hide
+        .iter()
+        .map(|h| Spec::path(h))
+        .chain(writable.iter().cloned())
+        .collect();
+    for (link, target) in &spec.links {
+        let (link, target) = (Spec::path(link), Spec::path(target));
+        let ours = covered.iter().any(|c| link.starts_with(c) && link != *c);
+        if !ours
+            || keep.iter().any(|(k, _)| link.starts_with(k))
+            || std::fs::symlink_metadata(&link).is_ok()
+        {
+            continue;
+        }
+        if let Some(parent) = link.parent() {
+            let _ = std::fs::create_dir_all(parent);
+        }
+        let _ = std::os::unix::fs::symlink(&target, &link);
+    }
 }
 
 /// Lays a throwaway writable layer over `dir` (an overlay whose upper layer is in the private

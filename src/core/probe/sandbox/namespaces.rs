@@ -56,6 +56,9 @@ pub(super) struct Spec {
     /// An isolated run's project: writable through a throwaway layer.
     #[serde(default)]
     pub layered: Option<Vec<u8>>,
+    /// An isolated run's symbolic links made again where they are (link, target as written).
+    #[serde(default)]
+    pub links: Vec<(Vec<u8>, Vec<u8>)>,
 }
 
 /// The top-level folders a probe may read: the system (programs, libraries, configuration,
@@ -93,8 +96,9 @@ fn hidden_places(home: Option<&Path>) -> Vec<PathBuf> {
 /// skill's files say so: a program the skill chose (its `.venv`, a `#!` path) runs only from
 /// the system folders or the skill's own (see [`crate::core::probe::interpreter::vet`]), which
 /// are visible anyway, and its `pyvenv.cfg` is never read here. An installation that would be
-/// the home folder itself, hold it, or be a top-level folder is not revealed whole: only the
-/// program's file is.
+/// the home folder itself, hold it, or be a top-level folder, or a folder of the user's own
+/// below the home (`~/.local`), is not revealed whole: only the program's file is (see
+/// [`super::installation`]).
 fn revealed(spec: &RunSpec, home: Option<&Path>) -> Vec<PathBuf> {
     let mut out = vec![spec.cwd.clone(), spec.program.clone()];
     let path_var = crate::core::probe::interpreter::search_path();
@@ -107,15 +111,8 @@ fn revealed(spec: &RunSpec, home: Option<&Path>) -> Vec<PathBuf> {
         && on_path
         && !real.starts_with(&folder)
     {
-        let prefix = real.parent().and_then(Path::parent).map(Path::to_path_buf);
+        out.extend(super::installation(&real, home));
         out.push(real);
-        if let Some(prefix) = prefix {
-            let deep = prefix.components().count() > 2;
-            let homely = home.is_some_and(|h| h.starts_with(&prefix));
-            if deep && !homely {
-                out.push(prefix);
-            }
-        }
     }
     out.sort();
     out.dedup();
@@ -193,6 +190,16 @@ fn stage_spec(spec: &RunSpec) -> Spec {
             .as_ref()
             .and_then(|i| i.layered.as_ref())
             .map(|p| bytes(p.as_os_str())),
+        links: spec
+            .isolated
+            .as_ref()
+            .map(|i| {
+                i.links
+                    .iter()
+                    .map(|(l, t)| (bytes(l.as_os_str()), bytes(t.as_os_str())))
+                    .collect()
+            })
+            .unwrap_or_default(),
     }
 }
 

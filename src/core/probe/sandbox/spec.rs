@@ -102,6 +102,61 @@ pub struct Isolated {
     /// the kernel allows overlays; read-only otherwise. Clients write next to their project
     /// settings (opencode's `.opencode/.gitignore`).
     pub layered: Option<PathBuf>,
+    /// Symbolic links made again where they are (link, its target as written) when that place
+    /// is inside a hidden folder or the private home: the links on the way from a command's
+    /// name on `PATH` to its real file, so it starts by the name the user's `PATH` gives it
+    /// while only its real file and installation are revealed.
+    pub links: Vec<(PathBuf, PathBuf)>,
+}
+
+/// The folder to reveal with a program whose real file is `real`, so that it runs: the
+/// outermost `node_modules` folder holding it (an npm installation: packages only), else the
+/// folder above the one holding it (`…/versions/3.11.7` for `…/versions/3.11.7/bin/python3`).
+/// Below the home folder that folder is taken only when it is plainly an installation — above a
+/// `bin` folder, and named for a version (`v20.11.0`, `3.11.7`, or its parent so) or holding a
+/// virtual environment's `pyvenv.cfg` or conda's `conda-meta` — never a folder of the user's own
+/// like `~/.local`, `~/.cargo` or `~/.claude`, which hold keyrings, tokens and transcripts
+/// beside programs. `None` when nothing but the file itself is to be shown, and never the home
+/// folder, a folder holding it, or a top-level folder.
+pub fn installation(real: &Path, home: Option<&Path>) -> Option<PathBuf> {
+    // The home as named and with its links resolved (`real` has them resolved).
+    let homes: Vec<PathBuf> = home
+        .into_iter()
+        .flat_map(|h| {
+            [
+                h.to_path_buf(),
+                std::fs::canonicalize(h).unwrap_or_default(),
+            ]
+        })
+        .filter(|h| h.is_absolute())
+        .collect();
+    let holds_home = |p: &Path| homes.iter().any(|h| h.starts_with(p));
+    if let Some(nm) = real
+        .ancestors()
+        .filter(|a| a.file_name() == Some(std::ffi::OsStr::new("node_modules")))
+        .last()
+    {
+        return (!holds_home(nm) && nm.components().count() > 2).then(|| nm.to_path_buf());
+    }
+    let bin = real.parent()?;
+    let prefix = bin.parent()?;
+    if holds_home(prefix) || prefix.components().count() <= 2 {
+        return None;
+    }
+    if !homes.iter().any(|h| prefix.starts_with(h)) {
+        return Some(prefix.to_path_buf());
+    }
+    let versioned = |p: &Path| {
+        p.file_name()
+            .and_then(|n| n.to_str())
+            .map(|n| n.strip_prefix('v').unwrap_or(n))
+            .is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit()))
+    };
+    let marked = prefix.join("pyvenv.cfg").is_file() || prefix.join("conda-meta").is_dir();
+    let below_home = prefix.parent().is_some_and(|p| !holds_home(p));
+    (bin.file_name() == Some(std::ffi::OsStr::new("bin"))
+        && (versioned(prefix) || (below_home && prefix.parent().is_some_and(versioned)) || marked))
+        .then(|| prefix.to_path_buf())
 }
 
 /// Why the run ended.
@@ -230,5 +285,56 @@ impl Reader {
         let _ = self.done.recv_timeout(GRACE);
         let mut c = self.shared.lock().unwrap_or_else(PoisonError::into_inner);
         std::mem::take(&mut *c)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::installation;
+    use std::path::{Path, PathBuf};
+
+    #[test]
+    fn below_the_home_only_a_plain_installation_is_revealed() {
+        let t = tempfile::tempdir().unwrap();
+        let home = t.path().join("home");
+        let file = |rel: &str| -> PathBuf {
+            let p = home.join(rel);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(&p, "").unwrap();
+            p
+        };
+        let of = |p: &Path| installation(p, Some(&home));
+        // Folders of the user's own: only the file.
+        assert_eq!(of(&file(".local/bin/claude")), None);
+        assert_eq!(of(&file(".cargo/bin/skillscope")), None);
+        assert_eq!(of(&file(".claude/local/claude")), None);
+        assert_eq!(of(&file(".local/share/pnpm/claude")), None);
+        assert_eq!(of(&file("bin/tool")), None, "the home itself");
+        // npm's packages, a version manager's version, a virtual environment.
+        assert_eq!(
+            of(&file(".local/lib/node_modules/@a/b/cli.js")),
+            Some(home.join(".local/lib/node_modules"))
+        );
+        assert_eq!(
+            of(&file(".nvm/versions/node/v20.11.0/bin/node")),
+            Some(home.join(".nvm/versions/node/v20.11.0"))
+        );
+        assert_eq!(
+            of(&file(
+                ".local/share/fnm/node-versions/v20.11.0/installation/bin/node"
+            )),
+            Some(home.join(".local/share/fnm/node-versions/v20.11.0/installation"))
+        );
+        file("venv/pyvenv.cfg");
+        assert_eq!(of(&file("venv/bin/python3")), Some(home.join("venv")));
+        // Outside the home, the folder above the program's.
+        assert_eq!(
+            installation(Path::new("/opt/tool/bin/tool"), Some(&home)),
+            Some(PathBuf::from("/opt/tool"))
+        );
+        assert_eq!(
+            installation(Path::new("/usr/bin/python3"), Some(&home)),
+            None
+        );
     }
 }
