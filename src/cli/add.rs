@@ -91,10 +91,18 @@ impl Places {
             let root = crate::core::source::Root::new(canonical.dir.clone(), Agent::Generic, scope);
             canonical.view.push(root);
         }
-        let links = agents
+        let links: Vec<(Agent, PathBuf)> = agents
             .iter()
             .filter_map(|&a| Some((a, base.join(lockfile::link_folder(a, scope)?))))
             .collect();
+        if scope == Scope::Project {
+            // The one copy and every link to it are written in the project, never through a
+            // link it holds to somewhere else.
+            crate::core::manage::inside_project(&canonical.dir, base)?;
+            for (_, place) in &links {
+                crate::core::manage::inside_project(place, base)?;
+            }
+        }
         Ok(Places {
             priced,
             linked: Some((canonical, links)),
