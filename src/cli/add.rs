@@ -96,9 +96,13 @@ impl Places {
             .filter_map(|&a| Some((a, base.join(lockfile::link_folder(a, scope)?))))
             .collect();
         if scope == Scope::Project {
-            // The one copy and every link to it are written in the project, never through a
-            // link it holds to somewhere else.
+            // The one copy, every link to it and the project's skills-lock.json are written in
+            // the project, never through a link it holds to somewhere else.
             crate::core::manage::inside_project(&canonical.dir, base)?;
+            crate::core::manage::inside_project(
+                &base.join(crate::core::installers::skills_lock::FILE),
+                base,
+            )?;
             for (_, place) in &links {
                 crate::core::manage::inside_project(place, base)?;
             }

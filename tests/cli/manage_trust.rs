@@ -441,7 +441,7 @@ fn a_projects_committed_links_do_not_redirect_project_scope_writes() {
         (
             ".agents",
             "../../.claude",
-            &["add", "URL", "--scope", "project", "--agent", "codex"],
+            &["add", "URL", "--scope", "project", "--agent", "generic"],
         ),
         (
             ".agents",
@@ -471,12 +471,12 @@ fn a_projects_committed_links_do_not_redirect_project_scope_writes() {
         (
             ".agents",
             "../../.gemini",
-            &["copy", "mine", "--to", "codex:project"],
+            &["copy", "mine", "--to", "generic:project"],
         ),
         (
             ".agents",
             "../../.gemini",
-            &["move", "mine", "--to", "codex:project"],
+            &["move", "mine", "--to", "generic:project"],
         ),
         (
             ".claude",
@@ -529,6 +529,13 @@ fn a_projects_committed_links_do_not_redirect_project_scope_writes() {
             before,
             "{what} wrote into the user's own folders"
         );
+        // Refused before anything was installed: no half-done add is left in the project.
+        for place in [".agents/skills/weather", ".claude/skills/weather"] {
+            assert!(
+                std::fs::symlink_metadata(project.join(place)).is_err(),
+                "{what} installed {place}"
+            );
+        }
     }
 }
 
