@@ -217,24 +217,20 @@ pub fn leads_out(path: &Path, base: &Path) -> Option<PathBuf> {
     let mut existing = path.as_path();
     let mut rest: Vec<&std::ffi::OsStr> = Vec::new();
     let resolved = loop {
-        match std::fs::canonicalize(existing) {
-            Ok(r) => break r,
-            Err(_) => {
-                if let Ok(m) = std::fs::symlink_metadata(existing)
-                    && m.file_type().is_symlink()
-                {
-                    // A link whose target is missing: a write through it lands wherever it says.
-                    return Some(std::fs::read_link(existing).unwrap_or_else(|_| existing.into()));
-                }
-                match (existing.parent(), existing.file_name()) {
-                    (Some(parent), Some(name)) => {
-                        rest.push(name);
-                        existing = parent;
-                    }
-                    _ => return Some(path.clone()),
-                }
-            }
+        if let Ok(r) = std::fs::canonicalize(existing) {
+            break r;
         }
+        if let Ok(m) = std::fs::symlink_metadata(existing)
+            && m.file_type().is_symlink()
+        {
+            // A link whose target is missing: a write through it lands wherever it says.
+            return Some(std::fs::read_link(existing).unwrap_or_else(|_| existing.into()));
+        }
+        let (Some(parent), Some(name)) = (existing.parent(), existing.file_name()) else {
+            return Some(path.clone());
+        };
+        rest.push(name);
+        existing = parent;
     };
     let mut full = resolved;
     for name in rest.iter().rev() {

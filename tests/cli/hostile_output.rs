@@ -253,7 +253,7 @@ fn on_terminal(args: &[&str], home: &Path) -> Vec<u8> {
         if child.try_wait().unwrap().is_some() {
             break;
         }
-        if start.elapsed() > std::time::Duration::from_secs(60) {
+        if start.elapsed() > std::time::Duration::from_mins(1) {
             child.kill().ok();
             panic!("skillscope {args:?} still running on a terminal after 60 s");
         }
