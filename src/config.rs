@@ -144,34 +144,21 @@ impl Config {
     /// Reads `path`. A missing file is no problem; anything else wrong with it is one.
     pub fn load_from(path: &Path) -> Config {
         let mut c = Config::default();
-        let meta = match std::fs::metadata(path) {
-            Ok(m) => m,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return c,
+        // The one bounded reader of settings files: a FIFO or a device (a link to one too) would
+        // hang the read or never end, and is refused at once; so is a file past the cap.
+        match crate::core::fsx::read_capped(path, MAX_BYTES) {
+            Ok(None) => {}
+            Ok(Some(bytes)) => {
+                c.path = Some(path.to_path_buf());
+                match String::from_utf8(bytes) {
+                    Ok(text) => c.parse(&text, path.parent()),
+                    Err(_) => c.problem(None, "it is not UTF-8 text; it is ignored".to_string()),
+                }
+            }
             Err(e) => {
                 c.path = Some(path.to_path_buf());
-                c.problem(None, format!("cannot read it: {e}"));
-                return c;
+                c.problem(None, format!("{}; it is ignored", e.reason()));
             }
-        };
-        c.path = Some(path.to_path_buf());
-        // A FIFO or a device would hang the read or never end.
-        if !meta.is_file() {
-            c.problem(None, "it is not a regular file; it is ignored".to_string());
-            return c;
-        }
-        if meta.len() > MAX_BYTES {
-            c.problem(
-                None,
-                format!(
-                    "it holds {} bytes, more than a config file's 1 MiB; it is ignored",
-                    meta.len()
-                ),
-            );
-            return c;
-        }
-        match std::fs::read_to_string(path) {
-            Ok(text) => c.parse(&text, path.parent()),
-            Err(e) => c.problem(None, format!("cannot read it: {e}; it is ignored")),
         }
         c
     }

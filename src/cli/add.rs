@@ -91,10 +91,22 @@ impl Places {
             let root = crate::core::source::Root::new(canonical.dir.clone(), Agent::Generic, scope);
             canonical.view.push(root);
         }
-        let links = agents
+        let links: Vec<(Agent, PathBuf)> = agents
             .iter()
             .filter_map(|&a| Some((a, base.join(lockfile::link_folder(a, scope)?))))
             .collect();
+        if scope == Scope::Project {
+            // The one copy, every link to it and the project's skills-lock.json are written in
+            // the project, never through a link it holds to somewhere else.
+            crate::core::manage::inside_project(&canonical.dir, base)?;
+            crate::core::manage::inside_project(
+                &base.join(crate::core::installers::skills_lock::FILE),
+                base,
+            )?;
+            for (_, place) in &links {
+                crate::core::manage::inside_project(place, base)?;
+            }
+        }
         Ok(Places {
             priced,
             linked: Some((canonical, links)),

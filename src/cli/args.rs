@@ -68,7 +68,7 @@ impl AgentArgs {
                 &lib,
                 agent,
                 &self.files,
-                agent_switches().as_ref(),
+                agent_switches(&[agent]).as_ref(),
             ),
             None => lib,
         }
@@ -121,11 +121,15 @@ pub fn places() -> anyhow::Result<(PathBuf, Option<PathBuf>)> {
     Ok((home, project))
 }
 
-/// Every agent's own switches (their settings files under the home and the project), read once
-/// per process; a file that cannot be read or parsed is said on stderr and counts as unset.
-pub fn agent_switches() -> Option<crate::core::agents::AgentSwitches> {
+/// The switches of the agents in view (their settings files under the home and the project):
+/// one agent's own files only, every agent's when several are in view; a file that cannot be
+/// read or parsed is said on stderr and counts as unset.
+pub fn agent_switches(agents: &[Agent]) -> Option<crate::core::agents::AgentSwitches> {
     let (home, project) = places().ok()?;
-    let (switches, diags) = crate::core::agents::AgentSwitches::load(&home, project.as_deref());
+    let (switches, diags) = match agents {
+        [agent] => crate::core::agents::AgentSwitches::load_for(*agent, &home, project.as_deref()),
+        _ => crate::core::agents::AgentSwitches::load(&home, project.as_deref()),
+    };
     for d in &diags {
         crate::cli::output::warn(&d.message);
     }

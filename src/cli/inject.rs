@@ -10,7 +10,7 @@ use crate::core::source::Agent;
 use crate::core::tokens::{self, Encoding};
 use clap::Args;
 use serde_json::json;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 
 #[derive(Debug, Args)]
 pub struct InjectArgs {
@@ -38,7 +38,7 @@ pub fn run(args: InjectArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     };
     let lib = library.load();
     crate::cli::output::note_demo(&lib);
-    let switches = crate::cli::args::agent_switches();
+    let switches = crate::cli::args::agent_switches(&[agent]);
     let view =
         crate::core::agents::view::agent_library(&lib, agent, &args.view.files, switches.as_ref());
     let blocks = blocks(&view, agent, &args.name, &args.args)?;
@@ -68,7 +68,14 @@ pub fn run(args: InjectArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         )?;
         writeln!(out)?;
     } else {
-        out.write_all(loading::joined(&blocks).as_bytes())?;
+        // Piped, the blocks are exactly what the agent receives; on a terminal, every hazard of
+        // the skill's text is shown escaped rather than acted on.
+        let joined = loading::joined(&blocks);
+        if std::io::stdout().is_terminal() {
+            out.write_all(crate::core::text::text(&joined).as_bytes())?;
+        } else {
+            out.write_all(joined.as_bytes())?;
+        }
         out.flush()?;
         let total: usize = blocks
             .iter()

@@ -45,7 +45,7 @@ fn agent_states(
 ) -> Option<Vec<Option<AgentStateJson>>> {
     use crate::core::agents::view::Seen;
     let agent = view.agent?;
-    let switches = crate::cli::args::agent_switches();
+    let switches = crate::cli::args::agent_switches(&[agent]);
     let seen = crate::core::agents::view::seen(lib, agent, &view.files, switches.as_ref());
     Some(
         seen.iter()

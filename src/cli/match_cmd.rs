@@ -244,7 +244,7 @@ fn injections(whole: &Library, args: &MatchArgs) -> Vec<Shown> {
         MatcherChoice::One(m) => m,
         MatcherChoice::All => Matcher::Bm25,
     };
-    let switches = crate::cli::args::agent_switches();
+    let switches = crate::cli::args::agent_switches(&agents);
     agents
         .into_iter()
         .filter_map(|agent| {

@@ -314,8 +314,13 @@ fn clawhub_notes(
     out
 }
 
+/// A commit as the preview shows it: its first 12 characters, escaped (the lock file that
+/// names it is the project's, and may hold anything).
 fn short(c: Option<&str>) -> String {
-    c.map_or_else(|| "-".to_string(), |c| c[..c.len().min(12)].to_string())
+    c.map_or_else(
+        || "-".to_string(),
+        |c| line(&c.chars().take(12).collect::<String>()).into_owned(),
+    )
 }
 
 fn print_status(c: &Check, home: &std::path::Path) {
@@ -381,7 +386,8 @@ fn print_change(
             println!("    {}", line(f));
         }
         if !p.executables.is_empty() {
-            println!("  runs (never run here): {}", p.executables.join(", "));
+            let runs: Vec<String> = p.executables.iter().map(|e| line(e).into_owned()).collect();
+            println!("  runs (never run here): {}", runs.join(", "));
         }
     }
     println!(

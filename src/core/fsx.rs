@@ -17,12 +17,29 @@ pub const DEFAULT_LOCK_WAIT: Duration = Duration::from_secs(5);
 #[derive(Debug, thiserror::Error)]
 pub enum FsxError {
     /// A FIFO, device, socket or folder where a regular file was expected.
-    #[error("{} is {kind}, not a regular file; skillscope reads only regular files there", path.display())]
+    #[error("{}{} is {kind}, not a regular file; skillscope reads only regular files there", path.display(), through(.link.as_deref()))]
     NotRegular {
         /// The file.
         path: PathBuf,
         /// What it is instead, in words.
         kind: &'static str,
+        /// Where the link at `path` leads, when it is one.
+        link: Option<PathBuf>,
+    },
+    /// A settings, config or lock file larger than skillscope reads (see [`SETTINGS_MAX_BYTES`]).
+    #[error(
+        "{}{} holds {len} bytes, more than the {max} bytes skillscope reads from a settings, config or lock file; it was not read",
+        path.display(), through(.link.as_deref())
+    )]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// Its length (at least this much: one byte past the cap when it grew while read).
+        len: u64,
+        /// The cap.
+        max: u64,
+        /// Where the link at `path` leads, when it is one.
+        link: Option<PathBuf>,
     },
     /// The file could not be read.
     #[error("cannot read {}: {source}", path.display())]
@@ -61,7 +78,16 @@ impl FsxError {
     /// What went wrong, without the file's name, for messages that name the file already.
     pub fn reason(&self) -> String {
         match self {
-            FsxError::NotRegular { kind, .. } => format!("it is {kind}, not a regular file"),
+            FsxError::NotRegular { kind, link, .. } => {
+                format!(
+                    "it{} is {kind}, not a regular file",
+                    through(link.as_deref())
+                )
+            }
+            FsxError::TooLarge { len, max, link, .. } => format!(
+                "it{} holds {len} bytes, more than the {max} bytes skillscope reads from a settings, config or lock file",
+                through(link.as_deref())
+            ),
             FsxError::Read { source, .. } => format!("cannot read it: {source}"),
             FsxError::Busy { lock, waited, .. } => format!(
                 "another skillscope is changing it: its lock {} was not free after {:.1} s",
@@ -73,6 +99,25 @@ impl FsxError {
             }
         }
     }
+}
+
+/// `" (a link to T)"` for a link that leads to `T`, else nothing: how messages name what a link
+/// at a settings file's place resolved to.
+fn through(link: Option<&Path>) -> String {
+    link.map_or_else(String::new, |t| format!(" (a link to {})", t.display()))
+}
+
+/// Where `path` leads when it is a symbolic link (every link on the way resolved; the link's own
+/// text when it cannot be resolved), `None` when it is not a link.
+fn link_target(path: &Path) -> Option<PathBuf> {
+    std::fs::symlink_metadata(path)
+        .ok()
+        .filter(|m| m.file_type().is_symlink())
+        .map(|_| {
+            std::fs::canonicalize(path)
+                .or_else(|_| std::fs::read_link(path))
+                .unwrap_or_default()
+        })
 }
 
 /// What a non-regular file is, in words (for messages about a file that should be regular).
@@ -142,6 +187,7 @@ fn ensure_regular(path: &Path, file: &File) -> Result<(), FsxError> {
         Err(FsxError::NotRegular {
             path: path.to_path_buf(),
             kind: kind_of(meta.file_type()),
+            link: link_target(path),
         })
     }
 }
@@ -185,6 +231,7 @@ pub fn open_regular_up_to(path: &Path, max_len: u64) -> Result<Option<(File, u64
                 return Err(FsxError::NotRegular {
                     path: path.to_path_buf(),
                     kind: kind_of(meta.file_type()),
+                    link: link_target(path),
                 });
             }
             return Err(FsxError::Read {
@@ -202,6 +249,50 @@ pub fn open_regular_up_to(path: &Path, max_len: u64) -> Result<Option<(File, u64
         })?
         .len();
     Ok((len <= max_len).then_some((file, len)))
+}
+
+/// The most skillscope reads from one settings, config or lock file (an agent's settings, its
+/// own config and state, a lock file or manifest): far more than any real one holds, little
+/// enough to hold in memory. A larger file is an error naming it, never read.
+pub const SETTINGS_MAX_BYTES: u64 = 16 << 20;
+
+/// The one reader of every settings, config and lock file, of every agent and of skillscope
+/// itself: the whole content of `path` when it is a regular file of at most
+/// [`SETTINGS_MAX_BYTES`]; `None` when nothing is there (a dangling link included). A link is
+/// followed, and what it leads to is checked as the file itself would be: a FIFO, device,
+/// socket or folder is [`FsxError::NotRegular`] and a longer file [`FsxError::TooLarge`], each
+/// naming the file and where the link led, returned at once (the open never waits, the type is
+/// checked on the open handle, and at most one byte past the cap is ever read).
+pub fn read_settings(path: &Path) -> Result<Option<Vec<u8>>, FsxError> {
+    read_capped(path, SETTINGS_MAX_BYTES)
+}
+
+/// [`read_settings`] with a cap of `max` bytes.
+pub fn read_capped(path: &Path, max: u64) -> Result<Option<Vec<u8>>, FsxError> {
+    let Some((file, len)) = open_regular_up_to(path, u64::MAX)? else {
+        return Ok(None);
+    };
+    let too_large = |len: u64| FsxError::TooLarge {
+        path: path.to_path_buf(),
+        len,
+        max,
+        link: link_target(path),
+    };
+    if len > max {
+        return Err(too_large(len));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+    // The file may grow between the stat and the read: read at most one byte past the cap.
+    file.take(max.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|source| FsxError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    if bytes.len() as u64 > max {
+        return Err(too_large(bytes.len() as u64));
+    }
+    Ok(Some(bytes))
 }
 
 /// The sidecar that serialises writers of `target`: `.<name>.lock` in the same folder, there
@@ -691,6 +782,47 @@ mod tests {
         assert!(e.to_string().contains("a folder"), "{e}");
         let e = read_regular(Path::new("/dev/null")).unwrap_err();
         assert!(e.to_string().contains("character device"), "{e}");
+    }
+
+    #[test]
+    fn the_settings_reader_refuses_a_link_to_a_device_a_fifo_and_a_file_past_the_cap() {
+        let t = tempfile::tempdir().unwrap();
+        let zero = t.path().join("settings.json");
+        std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+        let e = read_settings(&zero).unwrap_err();
+        assert!(matches!(e, FsxError::NotRegular { .. }), "{e}");
+        assert!(
+            e.to_string().starts_with(&format!(
+                "{} (a link to /dev/zero) is a character device",
+                zero.display()
+            )),
+            "{e}"
+        );
+        let fifo = t.path().join("fifo");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+        let via = t.path().join("config.toml");
+        std::os::unix::fs::symlink(&fifo, &via).unwrap();
+        let e = read_settings(&via).unwrap_err();
+        assert!(e.reason().contains("is a named pipe (FIFO)"), "{e}");
+        let fifo = fifo.canonicalize().unwrap();
+        assert!(e.reason().contains(&fifo.display().to_string()), "{e}");
+        // A sparse file: its length is past the cap, and none of it is read.
+        let big = t.path().join("openclaw.json");
+        std::fs::File::create(&big)
+            .unwrap()
+            .set_len(SETTINGS_MAX_BYTES + 1)
+            .unwrap();
+        let e = read_settings(&big).unwrap_err();
+        assert!(
+            matches!(e, FsxError::TooLarge { len, max, .. } if len == SETTINGS_MAX_BYTES + 1 && max == SETTINGS_MAX_BYTES),
+            "{e}"
+        );
+        std::fs::write(&big, b"{}").unwrap();
+        assert_eq!(read_settings(&big).unwrap().as_deref(), Some(&b"{}"[..]));
+        let dangling = t.path().join("gone.json");
+        std::os::unix::fs::symlink(t.path().join("nowhere"), &dangling).unwrap();
+        assert!(read_settings(&dangling).unwrap().is_none());
+        assert!(read_settings(&t.path().join("absent")).unwrap().is_none());
     }
 
     #[test]

@@ -77,11 +77,20 @@ impl LibrarySpec {
         let (roots, demo) = self.roots();
         let (mut lib, _) = Library::load_indexed(roots, &self.scan, store);
         lib.demo = demo;
+        // The agents' folders include OpenClaw's workspace, whichever agent is in view.
+        let problem = self
+            .paths
+            .is_empty()
+            .then(dirs::home_dir)
+            .flatten()
+            .and_then(|h| source::openclaw_config_problem(&h));
         if lib.is_empty() && !demo && self.paths.is_empty() {
             let (mut demo_lib, _) = Library::load_indexed(vec![demo_root()], &self.scan, store);
             demo_lib.demo = true;
+            demo_lib.notes.extend(problem);
             return demo_lib;
         }
+        lib.notes.extend(problem);
         lib
     }
 }

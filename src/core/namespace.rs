@@ -105,7 +105,7 @@ fn plugin_named(plugin_dir: &Path) -> Option<String> {
     // Read without blocking and only while it is still a regular file of a sane size: it
     // could be swapped for a FIFO between the check above and the read.
     let from_manifest = (meta.len() <= MAX_MANIFEST_BYTES)
-        .then(|| crate::core::fsx::read_regular_up_to(&manifest, MAX_MANIFEST_BYTES).ok())
+        .then(|| crate::core::fsx::read_capped(&manifest, MAX_MANIFEST_BYTES).ok())
         .flatten()
         .flatten()
         .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())

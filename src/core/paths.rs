@@ -204,9 +204,73 @@ fn set_default_permissions(_f: &std::fs::File) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Where `path` leads once every link on the way (itself included) is resolved, when that is
+/// not inside `base` (resolved too); `None` when it stays inside. The part of `path` that does
+/// not exist yet is taken as written below what does; a link there that leads nowhere (a
+/// dangling one, which a write would follow) counts as leading out, to its own text. For
+/// writes that must stay in a folder: a project's committed link (`.claude -> ../../.claude`)
+/// must not carry them into the user's own files.
+pub fn leads_out(path: &Path, base: &Path) -> Option<PathBuf> {
+    let base = std::fs::canonicalize(base).unwrap_or_else(|_| absolute(base));
+    let path = absolute(path);
+    // The longest part of the path that exists, resolved, then the rest as written.
+    let mut existing = path.as_path();
+    let mut rest: Vec<&std::ffi::OsStr> = Vec::new();
+    let resolved = loop {
+        if let Ok(r) = std::fs::canonicalize(existing) {
+            break r;
+        }
+        if let Ok(m) = std::fs::symlink_metadata(existing)
+            && m.file_type().is_symlink()
+        {
+            // A link whose target is missing: a write through it lands wherever it says.
+            return Some(std::fs::read_link(existing).unwrap_or_else(|_| existing.into()));
+        }
+        let (Some(parent), Some(name)) = (existing.parent(), existing.file_name()) else {
+            return Some(path.clone());
+        };
+        rest.push(name);
+        existing = parent;
+    };
+    let mut full = resolved;
+    for name in rest.iter().rev() {
+        if *name == ".." {
+            // `..` below a folder that does not exist: nothing to resolve, and nothing to trust.
+            return Some(path.clone());
+        }
+        full.push(name);
+    }
+    (!full.starts_with(&base)).then_some(full)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_path_that_a_link_carries_out_of_its_folder_leads_out() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path().canonicalize().unwrap();
+        let project = root.join("home/src/proj");
+        std::fs::create_dir_all(project.join("real")).unwrap();
+        std::fs::create_dir_all(root.join("home/.claude/skills")).unwrap();
+        std::os::unix::fs::symlink("../../.claude", project.join(".claude")).unwrap();
+        std::os::unix::fs::symlink("real", project.join("inside")).unwrap();
+        std::os::unix::fs::symlink("../../nowhere/x", project.join("dangling")).unwrap();
+        // Through the link, however much of the rest exists yet.
+        assert_eq!(
+            leads_out(&project.join(".claude/skills/new/SKILL.md"), &project),
+            Some(root.join("home/.claude/skills/new/SKILL.md"))
+        );
+        assert_eq!(leads_out(&project.join("inside/a/b"), &project), None);
+        assert_eq!(leads_out(&project.join("not/yet/there"), &project), None);
+        assert_eq!(
+            leads_out(&project.join("dangling"), &project),
+            Some(PathBuf::from("../../nowhere/x"))
+        );
+        assert!(leads_out(&project.join("new/../../escape"), &project).is_some());
+        assert!(leads_out(&project.join(".."), &project).is_some());
+    }
 
     #[test]
     fn absolute_matches_the_standard_library() {

@@ -340,21 +340,16 @@ pub const OPENCLAW_CONFIG: &str = ".openclaw/openclaw.json";
 /// OpenClaw's workspace: `agents.defaults.workspace` of `~/.openclaw/openclaw.json` (JSON5;
 /// `~` is the home folder, a relative path is taken from the home folder), else its default
 /// `~/.openclaw/workspace`. OpenClaw reads the workspace's skills wherever the session runs.
+/// The file is read as every settings file is ([`fsx::read_settings`](crate::core::fsx::read_settings)):
+/// one that cannot be read gives the default, and [`openclaw_config_problem`] says why.
 pub fn openclaw_workspace(home: &Path) -> PathBuf {
-    let configured = std::fs::read_to_string(home.join(OPENCLAW_CONFIG))
-        .ok()
-        .and_then(|text| {
-            jsonc_parser::parse_to_serde_value(&text, &jsonc_parser::ParseOptions::default())
-                .ok()
-                .flatten()
-        })
-        .and_then(|v: serde_json::Value| {
-            v.pointer("/agents/defaults/workspace")
-                .and_then(serde_json::Value::as_str)
-                .map(str::trim)
-                .filter(|w| !w.is_empty())
-                .map(str::to_string)
-        });
+    let configured = read_openclaw_config(home).ok().flatten().and_then(|v| {
+        v.pointer("/agents/defaults/workspace")
+            .and_then(serde_json::Value::as_str)
+            .map(str::trim)
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+    });
     match configured {
         Some(w) if w == "~" => home.to_path_buf(),
         Some(w) => match w.strip_prefix("~/") {
@@ -363,6 +358,35 @@ pub fn openclaw_workspace(home: &Path) -> PathBuf {
         },
         None => home.join(".openclaw/workspace"),
     }
+}
+
+/// `~/.openclaw/openclaw.json`'s value; `None` when it is not there or does not parse (its
+/// switches' reader reports that), the error when it is no regular file of a settings file's
+/// size.
+fn read_openclaw_config(
+    home: &Path,
+) -> Result<Option<serde_json::Value>, crate::core::fsx::FsxError> {
+    let Some(bytes) = crate::core::fsx::read_settings(&home.join(OPENCLAW_CONFIG))? else {
+        return Ok(None);
+    };
+    Ok(jsonc_parser::parse_to_serde_value(
+        &String::from_utf8_lossy(&bytes),
+        &jsonc_parser::ParseOptions::default(),
+    )
+    .ok()
+    .flatten())
+}
+
+/// Why OpenClaw's workspace is taken as its default although `~/.openclaw/openclaw.json` is
+/// there: the file is no regular file (a FIFO, a device, a link to one) or too large to read.
+/// Every view's library holds the workspace's skills, so this is said whichever agent is in view.
+pub fn openclaw_config_problem(home: &Path) -> Option<String> {
+    read_openclaw_config(home).err().map(|e| {
+        format!(
+            "{e}; OpenClaw's workspace is taken as {}",
+            home.join(".openclaw/workspace").display()
+        )
+    })
 }
 
 /// The workspace folders OpenClaw reads (`<workspace>/skills`, its own; `<workspace>/.agents/

@@ -134,7 +134,7 @@ impl EnableState {
     pub fn load(path: &Path) -> (EnableState, Vec<Diagnostic>) {
         let mut state = EnableState::empty(path);
         let mut diags = Vec::new();
-        let bytes = match crate::core::fsx::read_regular(path) {
+        let bytes = match crate::core::fsx::read_settings(path) {
             Ok(Some(b)) => b,
             Ok(None) => return (state, diags),
             Err(e) => {
@@ -258,7 +258,7 @@ impl EnableState {
                 path: self.path.clone(),
                 source,
             })?;
-        let mut file = match crate::core::fsx::read_regular(&self.path) {
+        let mut file = match crate::core::fsx::read_settings(&self.path) {
             Ok(Some(bytes)) => {
                 if let Ok(f) = serde_json::from_slice::<StateFile>(&bytes) {
                     f
@@ -307,7 +307,7 @@ impl EnableState {
             path: self.path.clone(),
             what,
         };
-        let bytes = crate::core::fsx::read_regular(&self.path)
+        let bytes = crate::core::fsx::read_settings(&self.path)
             .map_err(|e| not_there(e.to_string()))?
             .ok_or_else(|| not_there("it is gone".to_string()))?;
         let now: StateFile = serde_json::from_slice(&bytes)

@@ -210,3 +210,142 @@ fn json_keeps_the_exact_strings_with_nothing_raw() {
     );
     go(&["match", "--json", "clear the screen and read files"]);
 }
+
+/// Runs the binary on a pseudo-terminal (stdout and stderr both a terminal, 200 columns) and
+/// returns all it wrote there; fails after 60 s.
+fn on_terminal(args: &[&str], home: &Path) -> Vec<u8> {
+    use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+    use std::io::Read;
+    let pty = native_pty_system()
+        .openpty(PtySize {
+            rows: 50,
+            cols: 200,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .unwrap();
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_skillscope"));
+    cmd.args(args);
+    cmd.cwd(home);
+    cmd.env("NO_COLOR", "1");
+    cmd.env("HOME", home);
+    cmd.env("SKILLSCOPE_CONFIG_DIR", home.join("config"));
+    cmd.env("SKILLSCOPE_CACHE_DIR", home.join("cache"));
+    cmd.env("SKILLSCOPE_MANAGED_DIR", "/nonexistent/skillscope-managed");
+    cmd.env_remove("SKILLSCOPE_CONFIG");
+    let mut child = pty.slave.spawn_command(cmd).unwrap();
+    drop(pty.slave);
+    let mut reader = pty.master.try_clone_reader().unwrap();
+    let reading = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let mut chunk = [0u8; 4096];
+        // The read ends with an error once the child is gone and the terminal closed.
+        while let Ok(n) = reader.read(&mut chunk) {
+            if n == 0 {
+                break;
+            }
+            buf.extend_from_slice(&chunk[..n]);
+        }
+        buf
+    });
+    let start = std::time::Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        if start.elapsed() > std::time::Duration::from_mins(1) {
+            child.kill().ok();
+            panic!("skillscope {args:?} still running on a terminal after 60 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    drop(pty.master);
+    reading.join().unwrap()
+}
+
+/// A skill whose body and description hold every hazard, under a plain name that can be typed.
+fn hostile_body(root: &Path) {
+    write(
+        &root.join("loud/SKILL.md"),
+        "---\nname: loud\ndescription: \"Reads \\e]52;c;cHduZWQ=\\a mail\\x9b6n and \\u2066notes. Use when the user asks about mail.\"\n---\n# Loud \x1b]0;pwned\x07\n\nClear \x1b[2J the \u{9b}6n screen \u{85} and \u{202e}txt.exe, then \x07 ring.\n",
+    );
+}
+
+/// Every command's output on a terminal, with a library whose names, descriptions, bodies,
+/// folder names and probe output hold ESC, OSC 52, CSI, BEL, C1 controls and bidi overrides:
+/// nothing of them reaches the terminal raw (a line feed, and the carriage return the terminal
+/// puts before it, are layout).
+#[test]
+fn a_terminal_gets_no_raw_control_character_from_any_command() {
+    let home = tempfile::tempdir().unwrap();
+    let root = home.path().join("lib");
+    library(&root);
+    hostile_body(&root);
+    let r = root.to_str().unwrap();
+    let commands: &[&[&str]] = &[
+        &["list", r],
+        &["list", "--agent", "claude-code", r],
+        &["show", "loud", r],
+        &["show", "clear\x1b[2Jscreen", r],
+        &["check", r],
+        &["budget", r],
+        &["budget", "--agent", "codex", r],
+        &["prompt", r],
+        &["prompt", "--agent", "claude-code", "--fates", r],
+        &["inject", "--agent", "claude-code", "loud", r],
+        &["inject", "--agent", "gemini", "loud", r],
+        &["inject", "--agent", "opencode", "loud", r],
+        &["match", "read my mail", r],
+        &["probe", "--timeout", "5", r],
+    ];
+    for args in commands {
+        let out = on_terminal(args, home.path());
+        let text = String::from_utf8_lossy(&out);
+        if let Some((i, c)) = text
+            .char_indices()
+            .find(|&(_, c)| !matches!(c, '\n' | '\r') && skillscope::core::text::is_hazard(c))
+        {
+            let from = text[..i].char_indices().rev().nth(60).map_or(0, |(j, _)| j);
+            panic!(
+                "`skillscope {}` on a terminal: raw U+{:04X} after {:?}",
+                args.join(" ").escape_debug(),
+                u32::from(c),
+                &text[from..i]
+            );
+        }
+        assert!(!text.trim().is_empty(), "{args:?} said nothing");
+    }
+    // What the terminal shows of the body is its escaped form.
+    let out = on_terminal(
+        &["inject", "--agent", "claude-code", "loud", r],
+        home.path(),
+    );
+    let text = String::from_utf8_lossy(&out);
+    assert!(
+        text.contains("Clear \\u{1b}[2J the \\u{9b}6n screen"),
+        "{text}"
+    );
+}
+
+/// Piped, `inject` writes exactly what the agent receives: the body's bytes as they are.
+#[test]
+fn piped_inject_keeps_the_bytes_the_agent_receives() {
+    let home = tempfile::tempdir().unwrap();
+    let root = home.path().join("lib");
+    hostile_body(&root);
+    let out = run(
+        &[
+            "inject",
+            "--agent",
+            "claude-code",
+            "loud",
+            root.to_str().unwrap(),
+        ],
+        home.path(),
+    );
+    let text = stdout(&out);
+    assert!(
+        text.contains("Clear \x1b[2J the \u{9b}6n screen \u{85} and \u{202e}txt.exe"),
+        "{text:?}"
+    );
+}

@@ -21,6 +21,7 @@ mod exit_codes;
 mod fifo;
 mod ground_truth;
 mod hostile_output;
+mod hostile_settings;
 mod installers;
 mod lazy_design;
 mod lazy_profile;

@@ -387,3 +387,185 @@ fn update_keeps_the_installed_version_when_the_upstream_one_is_rejected() {
             .contains("[and sun")
     );
 }
+
+/// A project at `~/src/proj` (its links below lead back into the home) and a source with one
+/// skill, `weather`; the user's own skill `mine` and Claude Code settings, and empty Codex-shared
+/// and Gemini CLI folders.
+fn linked_project(w: &World) -> (PathBuf, String) {
+    let home = w.home();
+    let project = home.join("src/proj");
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    write(
+        &w.skills().join("mine/SKILL.md"),
+        &skill_md("mine", "Keeps the user's own notes when asked about notes."),
+    );
+    write(&home.join(".claude/settings.json"), "{}\n");
+    std::fs::create_dir_all(home.join(".agents/skills")).unwrap();
+    std::fs::create_dir_all(home.join(".gemini/skills")).unwrap();
+    let repo = w.root.join("source");
+    write(
+        &repo.join("skills/weather/SKILL.md"),
+        &skill_md(
+            "weather",
+            "Forecasts for any city when the user asks about rain.",
+        ),
+    );
+    git(&repo, &["init", "-q", "-b", "main"]);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-qm", "one"]);
+    (project, format!("file://{}", repo.display()))
+}
+
+/// The user's own folders a redirected write would land in.
+fn users_own(w: &World) -> Vec<BTreeMap<String, (u32, Vec<u8>)>> {
+    [".claude", ".agents", ".gemini"]
+        .iter()
+        .map(|d| snapshot(&w.home().join(d)))
+        .collect()
+}
+
+/// A clone that commits links leading out of it (`.agents -> ../../.claude`, `.claude` or
+/// `.claude/skills` linked into the home, a `skills.lock` or `skills-lock.json` linked to the
+/// user's own): no project-scope write (add, add --link, copy, move, toggle) follows them; each
+/// is refused, saying where the link leads, and the user's own folders are left as they were.
+#[test]
+fn a_projects_committed_links_do_not_redirect_project_scope_writes() {
+    let link = |project: &Path, rel: &str, to: &str| {
+        let at = project.join(rel);
+        std::fs::create_dir_all(at.parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(to, at).unwrap();
+    };
+    type Case = (&'static str, &'static str, &'static [&'static str]);
+    // (where the link is, where it leads, the command; URL stands for the source)
+    let cases: [Case; 9] = [
+        (
+            ".agents",
+            "../../.claude",
+            &["add", "URL", "--scope", "project", "--agent", "generic"],
+        ),
+        (
+            ".agents",
+            "../../.claude",
+            &["add", "URL", "--scope", "project", "--link"],
+        ),
+        (
+            ".claude",
+            "../../.claude",
+            &["add", "URL", "--scope", "project"],
+        ),
+        (
+            ".claude/skills",
+            "HOME/.claude/skills",
+            &["add", "URL", "--scope", "project"],
+        ),
+        (
+            ".claude/skills/skills.lock",
+            "../../../../.claude/skills/skills.lock",
+            &["add", "URL", "--scope", "project"],
+        ),
+        (
+            "skills-lock.json",
+            "../../.agents/.skill-lock.json",
+            &["add", "URL", "--scope", "project", "--link"],
+        ),
+        (
+            ".agents",
+            "../../.gemini",
+            &["copy", "mine", "--to", "generic:project"],
+        ),
+        (
+            ".agents",
+            "../../.gemini",
+            &["move", "mine", "--to", "generic:project"],
+        ),
+        (
+            ".claude",
+            "../../.claude",
+            &[
+                "toggle",
+                "mine",
+                "--off",
+                "--scope",
+                "project",
+                "--agent",
+                "claude-code",
+            ],
+        ),
+    ];
+    for (at, to, args) in cases {
+        let w = World::new();
+        let (project, url) = linked_project(&w);
+        let home = w.home();
+        if at == ".claude/skills/skills.lock" {
+            std::fs::create_dir_all(project.join(".claude/skills")).unwrap();
+        }
+        link(
+            &project,
+            at,
+            &to.replace("HOME", &home.display().to_string()),
+        );
+        let before = users_own(&w);
+        let mut all: Vec<&str> = args
+            .iter()
+            .map(|a| if *a == "URL" { url.as_str() } else { *a })
+            .collect();
+        all.push("--yes");
+        if args[0] == "toggle" {
+            all.pop();
+        }
+        let out = w.run_with(&all, |c| {
+            c.current_dir(&project);
+        });
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let what = format!("{at} -> {to}, `skillscope {}`", args.join(" "));
+        assert_ne!(out.status.code(), Some(0), "{what}: {said}");
+        assert!(said.contains("leads out of the project"), "{what}: {said}");
+        assert_eq!(
+            users_own(&w),
+            before,
+            "{what} wrote into the user's own folders"
+        );
+        // Refused before anything was installed: no half-done add is left in the project.
+        for place in [".agents/skills/weather", ".claude/skills/weather"] {
+            assert!(
+                std::fs::symlink_metadata(project.join(place)).is_err(),
+                "{what} installed {place}"
+            );
+        }
+    }
+}
+
+/// An update whose new version brings a script named with escape sequences, a C1 control and a
+/// bidi override: the preview names it escaped, on the terminal as through a pipe.
+#[test]
+fn updates_preview_names_a_hostile_script_escaped() {
+    let w = World::new();
+    let (_, url) = linked_project(&w);
+    w.ok(&["add", &url, "--yes"]);
+    let repo = w.root.join("source");
+    let script = repo.join("skills/weather/scripts/run\x1b]0;pwned\x07\u{9b}2J\u{202e}hs.sh");
+    write(&script, "#!/bin/sh\necho rain\n");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-qm", "a script"]);
+    let out = w.run(&["update", "--dry-run"]);
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        said.contains("run\\u{1b}]0;pwned\\u{7}\\u{9b}2J\\u{202e}hs.sh"),
+        "the script is named, escaped: {said}"
+    );
+    assert!(
+        !said
+            .chars()
+            .any(|c| c != '\n' && skillscope::core::text::is_hazard(c)),
+        "a raw control character: {said:?}"
+    );
+}

@@ -200,10 +200,11 @@ impl BudgetOverrides {
                         .flat_map(|p| proj.iter().map(move |f| p.join(f))),
                 );
             for file in files {
-                let Ok(text) = std::fs::read_to_string(&file) else {
+                // The one bounded reader: a FIFO or a link to a device is refused at once.
+                let Ok(Some(bytes)) = crate::core::fsx::read_settings(&file) else {
                     continue;
                 };
-                let value: Option<f64> = serde_json::from_str::<serde_json::Value>(&text)
+                let value: Option<f64> = serde_json::from_slice::<serde_json::Value>(&bytes)
                     .ok()
                     .and_then(|v| v.get(key).and_then(serde_json::Value::as_f64));
                 if let Some(f) = value.filter(|f| f.is_finite() && *f > 0.0) {

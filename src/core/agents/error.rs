@@ -91,6 +91,21 @@ pub enum ToggleError {
     /// The file could not be read or locked.
     #[error(transparent)]
     File(#[from] FsxError),
+    /// A project's settings file that, through a link the project holds, is a file outside it.
+    #[error(
+        "{} leads out of the project {} (to {}, through a link the project holds): a project-scope switch is not written there",
+        crate::core::escape::path(file),
+        crate::core::escape::path(project),
+        crate::core::escape::path(to)
+    )]
+    LeavesProject {
+        /// The settings file as the project names it.
+        file: PathBuf,
+        /// The project folder.
+        project: PathBuf,
+        /// Where it leads.
+        to: PathBuf,
+    },
     #[error(
         "{file} does not hold the change after it was written ({what}); another program may have changed it: look at it and toggle again"
     )]

@@ -117,7 +117,7 @@ impl GeminiSettings {
 /// A JSON (with comments) settings file's value; `None` when it is missing or does not parse
 /// (reported).
 fn read_json(path: &Path, diags: &mut Vec<Diagnostic>) -> Option<Value> {
-    let bytes = crate::core::fsx::read_regular(path).ok().flatten()?;
+    let bytes = crate::core::fsx::read_settings(path).ok().flatten()?;
     let text = String::from_utf8_lossy(&bytes);
     match super::json::parse(&text) {
         Ok(node) => Some(node.to_value()),

@@ -104,7 +104,7 @@ fn plan_on(
 
 /// The file's text now: empty when it does not exist yet. Only a regular file is read.
 fn read_current(file: &Path) -> Result<(bool, String), ToggleError> {
-    match fsx::read_regular(file)? {
+    match fsx::read_settings(file)? {
         Some(bytes) => match String::from_utf8(bytes) {
             Ok(s) => Ok((true, s)),
             Err(e) => {

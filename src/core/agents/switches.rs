@@ -105,7 +105,23 @@ impl AgentSwitches {
         AgentSwitches::load_with(REGISTRY, home, project)
     }
 
-    /// [`AgentSwitches::load`] for the agents of `registry`.
+    /// [`AgentSwitches::load`] for one agent in view: only its own settings files are read
+    /// (none for an agent without switches; Gemini CLI's trust and settings only for Gemini CLI),
+    /// so another agent's settings file, however broken, is neither opened nor reported.
+    pub fn load_for(
+        agent: Agent,
+        home: &Path,
+        project: Option<&Path>,
+    ) -> (AgentSwitches, Vec<Diagnostic>) {
+        let own = REGISTRY
+            .iter()
+            .position(|p| p.id() == agent)
+            .map_or(&REGISTRY[..0], |i| &REGISTRY[i..=i]);
+        AgentSwitches::load_with(own, home, project)
+    }
+
+    /// [`AgentSwitches::load`] for the agents of `registry`; Gemini CLI's settings (its folder
+    /// trust too) are read only when it is one of them.
     pub fn load_with(
         registry: Registry,
         home: &Path,
@@ -114,7 +130,7 @@ impl AgentSwitches {
         let mut files = Vec::new();
         for p in registry {
             for (scope, path) in p.settings_paths(home, project) {
-                let text = match crate::core::fsx::read_regular(&path) {
+                let text = match crate::core::fsx::read_settings(&path) {
                     Ok(Some(bytes)) => match String::from_utf8(bytes) {
                         Ok(s) => Ok(Some(s)),
                         Err(_) => Err("it is not UTF-8 text".to_string()),
@@ -130,9 +146,12 @@ impl AgentSwitches {
                 });
             }
         }
-        let workspace = gemini_workspace(project);
-        let (gemini, mut found) =
-            GeminiSettings::read(home, workspace.as_deref(), &|k| std::env::var(k).ok());
+        let (gemini, mut found) = if registry.iter().any(|p| p.id() == Agent::Gemini) {
+            let workspace = gemini_workspace(project);
+            GeminiSettings::read(home, workspace.as_deref(), &|k| std::env::var(k).ok())
+        } else {
+            (GeminiSettings::default(), Vec::new())
+        };
         let (sw, diags) = AgentSwitches::build(
             registry,
             home,
@@ -343,9 +362,20 @@ impl AgentSwitches {
             .rev()
             .find(|f| !matches!(f.text, Ok(None)))
             .or_else(|| candidates.first());
-        existing
+        let file = existing
             .map(|f| f.path.clone())
-            .ok_or_else(|| unsupported("no settings file is known for it"))
+            .ok_or_else(|| unsupported("no settings file is known for it"))?;
+        if scope != SwitchScope::User
+            && let Some(project) = &self.project
+            && let Some(to) = crate::core::paths::leads_out(&file, project)
+        {
+            return Err(ToggleError::LeavesProject {
+                file,
+                project: project.clone(),
+                to,
+            });
+        }
+        Ok(file)
     }
 }
 

@@ -8,8 +8,6 @@ use std::path::{Path, PathBuf};
 
 /// The record folders ClawHub reads, newest first.
 pub const DOT_DIRS: [&str; 2] = [".clawhub", ".clawdhub"];
-/// The most read of a record file.
-const MAX_BYTES: u64 = 16 << 20;
 
 /// The lock file of the ClawHub work folder `workdir`, if it has one.
 pub fn lock_path(workdir: &Path) -> Option<PathBuf> {
@@ -21,10 +19,11 @@ pub fn lock_path(workdir: &Path) -> Option<PathBuf> {
 
 /// The entries of a lock file (`skills`), by slug.
 pub fn read_lock(path: &Path) -> Result<Map<String, Value>, String> {
-    let bytes = match crate::core::fsx::read_regular_up_to(path, MAX_BYTES) {
+    let bytes = match crate::core::fsx::read_settings(path) {
         Ok(Some(b)) => b,
         Ok(None) => return Ok(Map::new()),
-        Err(e) => return Err(format!("{}: {e}", path.display())),
+        // The error names the file.
+        Err(e) => return Err(e.to_string()),
     };
     let v: Value =
         serde_json::from_slice(&bytes).map_err(|e| format!("{}: not JSON: {e}", path.display()))?;
@@ -38,7 +37,7 @@ pub fn read_lock(path: &Path) -> Result<Map<String, Value>, String> {
 pub fn read_origin(skill_dir: &Path) -> Option<Map<String, Value>> {
     DOT_DIRS.iter().find_map(|d| {
         let p = skill_dir.join(d).join("origin.json");
-        let bytes = crate::core::fsx::read_regular_up_to(&p, MAX_BYTES).ok()??;
+        let bytes = crate::core::fsx::read_settings(&p).ok()??;
         match serde_json::from_slice(&bytes).ok()? {
             Value::Object(m) => Some(m),
             _ => None,

@@ -14,8 +14,6 @@ pub const GLOBAL_FILE: &str = ".skill-lock.json";
 pub const VERSION: u64 = 1;
 /// The user-scope record's format version.
 pub const GLOBAL_VERSION: u64 = 3;
-/// The most read of a record file.
-const MAX_BYTES: u64 = 16 << 20;
 
 /// The user-scope record `npx skills` writes for `home`: `$XDG_STATE_HOME/skills/` when that is
 /// set, else `~/.agents/` (`getSkillLockPath`).
@@ -29,10 +27,11 @@ pub fn global_path(home: &Path) -> PathBuf {
 /// The entries of a record file (`None` when there is none), as the installer reads them: a
 /// file of a lower version than `min_version`, or without `skills`, holds none.
 pub fn read(path: &Path, min_version: u64) -> Result<Option<Map<String, Value>>, String> {
-    let bytes = match crate::core::fsx::read_regular_up_to(path, MAX_BYTES) {
+    let bytes = match crate::core::fsx::read_settings(path) {
         Ok(Some(b)) => b,
         Ok(None) => return Ok(None),
-        Err(e) => return Err(format!("{}: {e}", path.display())),
+        // The error names the file.
+        Err(e) => return Err(e.to_string()),
     };
     let v: Value =
         serde_json::from_slice(&bytes).map_err(|e| format!("{}: not JSON: {e}", path.display()))?;

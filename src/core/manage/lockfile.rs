@@ -108,8 +108,9 @@ pub fn edit(
     change: impl FnOnce(&mut serde_json::Map<String, serde_json::Value>),
 ) -> Result<bool, ManageError> {
     let path = project.join(skills_lock::FILE);
+    super::target::inside_project(&path, project)?;
     let _lock = super::target::folder_lock(project)?;
-    let existing = crate::core::fsx::read_regular_up_to(&path, 16 << 20)?;
+    let existing = crate::core::fsx::read_settings(&path)?;
     if existing.is_none() && when == Record::IfPresent {
         return Ok(false);
     }
@@ -228,6 +229,38 @@ pub fn links_to(canonical: &Path, places: &[PathBuf]) -> Vec<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_lock_file_past_the_cap_is_an_error_and_is_never_written_over() {
+        let t = tempfile::tempdir().unwrap();
+        let path = t.path().join(skills_lock::FILE);
+        let len = crate::core::fsx::SETTINGS_MAX_BYTES + 1;
+        std::fs::File::create(&path).unwrap().set_len(len).unwrap();
+        for when in [Record::IfPresent, Record::Always] {
+            let e = edit(t.path(), when, |m| {
+                m.insert("x".into(), serde_json::json!({}));
+            })
+            .unwrap_err();
+            assert!(e.to_string().contains("bytes, more than the"), "{e}");
+            assert_eq!(std::fs::metadata(&path).unwrap().len(), len);
+        }
+    }
+
+    #[test]
+    fn a_lock_file_that_a_link_carries_out_of_the_project_is_refused() {
+        let t = tempfile::tempdir().unwrap();
+        let project = t.path().join("proj");
+        std::fs::create_dir_all(&project).unwrap();
+        let users = t.path().join("users-lock.json");
+        std::fs::write(&users, "{}").unwrap();
+        std::os::unix::fs::symlink("../users-lock.json", project.join(skills_lock::FILE)).unwrap();
+        let e = edit(&project, Record::Always, |m| {
+            m.insert("x".into(), serde_json::json!({}));
+        })
+        .unwrap_err();
+        assert!(e.to_string().contains("leads out of the project"), "{e}");
+        assert_eq!(std::fs::read_to_string(&users).unwrap(), "{}");
+    }
 
     #[test]
     fn github_urls_are_recorded_as_owner_and_repo() {

@@ -59,7 +59,7 @@ pub fn path(dir: &Path) -> PathBuf {
 /// Reads the manifest of `dir`; an empty one when there is none.
 pub fn read(dir: &Path) -> Result<Manifest, ManageError> {
     let p = path(dir);
-    let Some(bytes) = crate::core::fsx::read_regular_up_to(&p, 64 << 20)? else {
+    let Some(bytes) = crate::core::fsx::read_capped(&p, 64 << 20)? else {
         return Ok(Manifest::default());
     };
     let bad = |why: String| ManageError::Manifest {

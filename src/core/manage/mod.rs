@@ -20,8 +20,8 @@ mod work;
 
 pub use error::ManageError;
 pub use target::{
-    TARGET_AGENTS, Target, agent_named, folder_lock, format_for, now_utc, plain_folder,
-    profile_for, safe_folder_name, utc,
+    TARGET_AGENTS, Target, agent_named, folder_lock, format_for, inside_project, now_utc,
+    plain_folder, profile_for, safe_folder_name, utc,
 };
 pub use work::work_dir;
 

@@ -29,7 +29,7 @@ pub fn references(name: &str, dir: &Path, home: &Path, project: Option<&Path>) -
     let mut out = Vec::new();
     for p in agents::REGISTRY {
         for (_, file) in p.settings_paths(home, project) {
-            let Ok(Some(bytes)) = crate::core::fsx::read_regular(&file) else {
+            let Ok(Some(bytes)) = crate::core::fsx::read_settings(&file) else {
                 continue;
             };
             let Ok(text) = String::from_utf8(bytes) else {
@@ -144,7 +144,7 @@ fn toml_without(text: &str, name: &str, dir: &Path, home: &Path) -> Option<(Vec<
 /// still holds the text they were found in, with a backup, atomically.
 pub fn clean(r: &Reference) -> Result<PathBuf, ManageError> {
     let _lock = crate::core::fsx::lock(&r.file, crate::core::fsx::lock_wait())?;
-    let now = crate::core::fsx::read_regular(&r.file)?
+    let now = crate::core::fsx::read_settings(&r.file)?
         .map(|b| String::from_utf8_lossy(&b).into_owned())
         .unwrap_or_default();
     if now != r.before {

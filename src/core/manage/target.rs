@@ -80,6 +80,10 @@ impl Target {
             .ok_or_else(|| {
                 ManageError::Refused(format!("{agent} has no skill folder at the {scope} scope"))
             })?;
+        if scope == Scope::Project {
+            inside_project(&dir, base)?;
+            inside_project(&dir.join(super::manifest::FILE), base)?;
+        }
         let cwd = project.unwrap_or(home);
         // Every root the agent reads, the other agents' folders it borrows included: the whole
         // view an install changes.
@@ -101,6 +105,22 @@ impl Target {
     /// `agent:scope`, as `move --to` takes it.
     pub fn label(&self) -> String {
         format!("{}:{}", self.agent, self.scope)
+    }
+}
+
+/// Refuses a project-scope write to `path` that leads out of `project` once the links on the
+/// way are resolved: a clone that commits `.agents -> ../../.claude` (or links `.claude`,
+/// `.claude/skills` or a lock file outward) must not make an install write into the user's own
+/// folders while naming the project's.
+pub fn inside_project(path: &Path, project: &Path) -> Result<(), ManageError> {
+    match crate::core::paths::leads_out(path, project) {
+        None => Ok(()),
+        Some(to) => Err(ManageError::Refused(format!(
+            "{} leads out of the project {} (to {}, through a link the project holds): nothing was written",
+            crate::core::escape::path(path),
+            crate::core::escape::path(project),
+            crate::core::escape::path(&to)
+        ))),
     }
 }
 

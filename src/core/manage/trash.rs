@@ -148,7 +148,7 @@ impl Trash {
         let mut out: Vec<TrashEntry> = rd
             .flatten()
             .filter_map(|e| {
-                let bytes = crate::core::fsx::read_regular(&e.path().join(ENTRY)).ok()??;
+                let bytes = crate::core::fsx::read_settings(&e.path().join(ENTRY)).ok()??;
                 let entry: TrashEntry = serde_json::from_slice(&bytes).ok()?;
                 // An entry whose skill is not (yet) whole in it is no removal to restore.
                 std::fs::symlink_metadata(e.path().join(ITEM)).ok()?;

@@ -40,12 +40,13 @@ impl ProbeStore {
         ProbeStore::at(crate::core::paths::cache_root().join("probes.json"))
     }
 
-    /// The store kept in `path`. Only a regular file is read; anything else there (a FIFO, a
-    /// folder) leaves the store empty, is reported by [`ProbeStore::problem`] and is never
+    /// The store kept in `path`. Only a regular file of a settings file's size is read
+    /// ([`read_settings`](crate::core::fsx::read_settings)); anything else there (a FIFO, a
+    /// folder, a file past the cap) leaves the store empty, is reported by [`ProbeStore::problem`] and is never
     /// written over.
     pub fn at(path: impl Into<PathBuf>) -> ProbeStore {
         let path = path.into();
-        let (records, problem) = match crate::core::fsx::read_regular(&path) {
+        let (records, problem) = match crate::core::fsx::read_settings(&path) {
             Ok(bytes) => (
                 bytes
                     .and_then(|b| serde_json::from_slice(&b).ok())
@@ -53,9 +54,10 @@ impl ProbeStore {
                 None,
             ),
             // An unreadable store is only a cache to write again, unless it is not a file at all.
-            Err(e @ crate::core::fsx::FsxError::NotRegular { .. }) => {
-                (BTreeMap::new(), Some(e.to_string()))
-            }
+            Err(
+                e @ (crate::core::fsx::FsxError::NotRegular { .. }
+                | crate::core::fsx::FsxError::TooLarge { .. }),
+            ) => (BTreeMap::new(), Some(e.to_string())),
             Err(_) => (BTreeMap::new(), None),
         };
         ProbeStore {

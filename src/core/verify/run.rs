@@ -49,7 +49,7 @@ fn client_files(client: &Client, home: &Path) -> Vec<(PathBuf, String)> {
         return Vec::new();
     }
     let path = home.join(".gemini/settings.json");
-    let mut settings = crate::core::fsx::read_regular(&path)
+    let mut settings = crate::core::fsx::read_settings(&path)
         .ok()
         .flatten()
         .and_then(|b| String::from_utf8(b).ok())
