@@ -80,11 +80,12 @@ pub struct CheckArgs {
     #[arg(long)]
     pub statistics: bool,
     /// Fix the findings shown whose fix is mechanical (docs/rules.md says which), editing only
-    /// the bytes each fix needs; the report that follows is of what is left.
+    /// the bytes each fix needs and refusing, with the reason, what it cannot edit faithfully;
+    /// the report that follows is of what is left.
     #[arg(long)]
     pub fix: bool,
-    /// Show the fixes as a unified diff and write nothing (exit 1 when there is something to
-    /// fix); with --fix, show them and write them.
+    /// Show the fixes as a unified diff of each frontmatter and write nothing, also with --fix
+    /// (exit 1 when there is something to fix).
     #[arg(long)]
     pub diff: bool,
     #[command(flatten)]

@@ -200,12 +200,15 @@ pub fn run(command: Command) -> anyhow::Result<i32> {
     match command {
         Command::List { args, library } => list::run(args, library),
         Command::Check { args, library } => {
-            // `--diff` shows the fixes and stops; `--fix` writes them, then checks what is left.
+            // `--diff` (also with `--fix`) shows the fixes and stops; `--fix` writes them, then
+            // checks what is left (exit 2 when a file could not be written).
             if args.fix || args.diff {
                 let code = check_fix::run(&args, &library)?;
-                if !args.fix {
+                if args.diff {
                     return Ok(code);
                 }
+                let left = check::run(args, library)?;
+                return Ok(if code == 2 { left.max(2) } else { left });
             }
             check::run(args, library)
         }

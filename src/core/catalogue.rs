@@ -367,12 +367,14 @@ impl RuleId {
             }
             RuleId::YamlCoercedScalar => "quotes the value (`name: '2024'`)",
             RuleId::UnknownField => {
-                "moves the field, as written, under `metadata:` (made at the end of the frontmatter when there is none); not into a flow-style `metadata: {…}` or one that holds the key"
+                "moves the field, as written, under `metadata:` (made at the end of the frontmatter when there is none); not into a flow-style `metadata: {…}` or one that holds the key, nor a field whose anchor an alias uses, nor `<<`"
             }
             RuleId::NameMissing => {
-                "adds `name:` set to the folder's name, when that is a valid name"
+                "adds `name:` set to the folder's name (quoted when YAML would read it as another type, such as `null`), when that is a valid name; inside the braces of an inline `{…}` frontmatter"
             }
-            RuleId::NameDirectory => "sets `name:` to the folder's name, when that is a valid name",
+            RuleId::NameDirectory => {
+                "sets `name:` to the folder's name (quoted when YAML would read it as another type), when that is a valid name"
+            }
             _ => return None,
         })
     }
@@ -430,9 +432,13 @@ pub fn markdown() -> String {
          path in the config file's `[rules]` ([config.md](config.md#rules)), and an opt-out \
          comment in a skill's frontmatter ([below](#opting-a-skill-out)).\n\n\
          The `--fix` column says what `check --fix` changes for a finding of the rule (`-`: the \
-         fix needs a person). A fix edits only the bytes it needs: comments, key order, quoting \
-         and line endings stay as they were. `check --diff` shows the fixes as a unified diff \
-         and writes nothing.\n",
+         fix needs a person). A fix edits only the bytes it needs: comments, key order, quoting, \
+         anchors and line endings stay as they were, and the frontmatter is parsed again after \
+         each fix, which is made only when the changed key reads as meant and every other value \
+         as before. What cannot be edited so (a frontmatter written as one inline `{…}` mapping, \
+         a field holding an anchor that an alias elsewhere uses, a `<<` merge key) is left as it \
+         is, and `--fix` says why. `check --diff` shows the fixes as a unified diff of each \
+         frontmatter and writes nothing, also with `--fix`.\n",
     );
     let mut families: Vec<Family> = RULES.iter().map(|r| r.family).collect();
     families.dedup();

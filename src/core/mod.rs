@@ -15,6 +15,7 @@ pub(crate) mod escape;
 pub(crate) mod frontmatter;
 pub mod fsx;
 pub(crate) mod gitref;
+pub(crate) mod head_edit;
 pub mod index;
 pub(crate) mod inject;
 pub(crate) mod installers;

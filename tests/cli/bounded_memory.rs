@@ -11,10 +11,10 @@ use std::process::{Command, Output};
 /// The address-space limit, in KiB.
 const LIMIT_KIB: u64 = 450_000;
 /// The size of the big file and the big blob.
-const BIG: usize = 250_000_000;
+pub(crate) const BIG: usize = 250_000_000;
 
 /// `skillscope ARGS` in `dir` under the limit; HOME and skillscope's folders in `home`.
-fn limited(dir: &Path, home: &Path, args: &[&str]) -> Output {
+pub(crate) fn limited(dir: &Path, home: &Path, args: &[&str]) -> Output {
     let mut c = Command::new("bash");
     c.args([
         "--norc",

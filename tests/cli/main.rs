@@ -19,6 +19,7 @@ mod context_provider;
 mod everyday;
 mod exit_codes;
 mod fifo;
+mod fix_trust;
 mod ground_truth;
 mod hostile_output;
 mod hostile_settings;

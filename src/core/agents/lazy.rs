@@ -127,9 +127,22 @@ fn read(file: &Path) -> Result<String, ToggleError> {
 }
 
 /// `text` with its frontmatter's `auto_load` saying `on`: the value of an `auto_load:` line
-/// replaced in place (its comment kept), else a line added before the closing `---`. Nothing
-/// else of the file changes. `Err` says why it cannot be done without rewriting more.
+/// replaced in place (its comment kept), else a line added before the closing `---`; in a
+/// frontmatter written as one inline `{…}` mapping, the entry edited or added inside its braces.
+/// Nothing else of the file changes, and the result is parsed again: every other value must read
+/// as before. `Err` says why it cannot be done without rewriting more.
 pub(crate) fn with_auto_load(text: &str, on: bool) -> Result<String, String> {
+    let edited = auto_load_edited(text, on)?;
+    crate::core::frontmatter::check_edit(
+        text,
+        &edited,
+        &crate::core::frontmatter::Change::Bool("auto_load".to_string(), on),
+    )
+    .map_err(|why| format!("setting `auto_load` cannot be done faithfully: {why}"))?;
+    Ok(edited)
+}
+
+fn auto_load_edited(text: &str, on: bool) -> Result<String, String> {
     let value = if on { "true" } else { "false" };
     let body_start = text.strip_prefix('\u{feff}').map_or(0, |_| 3);
     let lines: Vec<&str> = text[body_start..].split_inclusive('\n').collect();
@@ -145,6 +158,16 @@ pub(crate) fn with_auto_load(text: &str, on: bool) -> Result<String, String> {
     } else {
         "\n"
     };
+    let mut out: Vec<String> = lines.iter().map(|l| (*l).to_string()).collect();
+    if lines[1..close]
+        .iter()
+        .find(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .is_some_and(|l| l.trim_start().starts_with('{'))
+    {
+        let from = lines[..1].concat().len() + body_start;
+        let to = lines[..close].concat().len() + body_start;
+        return in_flow(text, from, to, value);
+    }
     let found: Vec<usize> = (1..close)
         .filter(|&i| {
             lines[i]
@@ -152,7 +175,6 @@ pub(crate) fn with_auto_load(text: &str, on: bool) -> Result<String, String> {
                 .is_some_and(|r| r.trim_start().starts_with(':'))
         })
         .collect();
-    let mut out: Vec<String> = lines.iter().map(|l| (*l).to_string()).collect();
     match found.as_slice() {
         [] => out.insert(close, format!("auto_load: {value}{eol}")),
         [i] => {
@@ -173,6 +195,62 @@ pub(crate) fn with_auto_load(text: &str, on: bool) -> Result<String, String> {
         _ => return Err("it has `auto_load` more than once".to_string()),
     }
     Ok(format!("{}{}", &text[..body_start], out.concat()))
+}
+
+/// `text` whose frontmatter's YAML (`text[from..to]`) is one inline `{…}` mapping, with its
+/// `auto_load` entry's plain value replaced, or `auto_load: value` added before the closing
+/// brace.
+fn in_flow(text: &str, from: usize, to: usize, value: &str) -> Result<String, String> {
+    let yaml = &text[from..to];
+    let Some(close) = yaml.rfind('}') else {
+        return Err("its inline frontmatter mapping is never closed with `}`".to_string());
+    };
+    let found: Vec<usize> = yaml
+        .match_indices("auto_load")
+        .map(|(i, _)| i)
+        .filter(|&i| {
+            yaml[..i].trim_end().ends_with(['{', ','])
+                && yaml[i + "auto_load".len()..].trim_start().starts_with(':')
+        })
+        .collect();
+    let (start, end, text_in) = match found.as_slice() {
+        [] => {
+            let open = yaml.find('{').unwrap_or(0);
+            let empty = yaml[open + 1..close].trim().is_empty();
+            let before = yaml[..close]
+                .trim_end_matches([' ', '\t', '\r', '\n'])
+                .len();
+            let sep = if empty || yaml[..before].ends_with(',') {
+                ""
+            } else {
+                ", "
+            };
+            (before, before, format!("{sep}auto_load: {value}"))
+        }
+        [i] => {
+            let colon =
+                i + "auto_load".len() + yaml[i + "auto_load".len()..].find(':').unwrap_or(0);
+            let rest = &yaml[colon + 1..];
+            let lead = rest.len() - rest.trim_start_matches([' ', '\t']).len();
+            let start = colon + 1 + lead;
+            let len = yaml[start..]
+                .find([',', '}', '\n', '\r', '#'])
+                .unwrap_or(yaml.len() - start);
+            let old = yaml[start..start + len].trim_end();
+            if old.is_empty() || old.starts_with(['[', '{', '"', '\'', '&', '*', '!', '|', '>']) {
+                return Err(
+                    "its inline `auto_load` value is not a plain word; edit it by hand".to_string(),
+                );
+            }
+            (start, start + old.len(), value.to_string())
+        }
+        _ => return Err("it has `auto_load` more than once".to_string()),
+    };
+    Ok(format!(
+        "{}{text_in}{}",
+        &text[..from + start],
+        &text[from + end..]
+    ))
 }
 
 /// The ` # comment` at the end of a value, with the space before it, when there is one.
@@ -204,6 +282,13 @@ pub(super) fn apply(
     home: &Path,
     wait: std::time::Duration,
 ) -> Result<(TogglePlan, Applied), ToggleError> {
+    // A SKILL.md that links out of its skill's folder is not written through.
+    crate::core::head_edit::write_target(&plan.file, &skill.dir).map_err(|e| {
+        ToggleError::Shape {
+            file: plan.file.clone(),
+            what: e.to_string(),
+        }
+    })?;
     let _lock = fsx::lock(&plan.file, wait)?;
     let now = read(&plan.file)?;
     let plan = if now == plan.before {
@@ -266,6 +351,38 @@ mod tests {
             with_auto_load(t, true).unwrap(),
             "---\nauto_loader: 1\nauto_load: true\n---\n"
         );
+    }
+
+    #[test]
+    fn an_inline_frontmatter_gets_auto_load_inside_its_braces() {
+        // Before, `auto_load: true` went on a line of its own after the `{…}` line: invalid YAML.
+        let t = "---\n{name: a, description: d}\n---\nbody\n";
+        assert_eq!(
+            with_auto_load(t, true).unwrap(),
+            "---\n{name: a, description: d, auto_load: true}\n---\nbody\n"
+        );
+        let t = "---\n{\n  name: a,\n  auto_load: no,\n  description: d\n} # kept\n---\n";
+        let on = with_auto_load(t, true).unwrap();
+        assert_eq!(
+            on,
+            "---\n{\n  name: a,\n  auto_load: true,\n  description: d\n} # kept\n---\n"
+        );
+        let p = crate::core::frontmatter::parse(on.as_bytes(), true);
+        assert_eq!(p.frontmatter.auto_load, Some(true));
+        assert_eq!(p.frontmatter.description(), Some("d"));
+        assert_eq!(
+            with_auto_load("---\n{}\n---\n", false).unwrap(),
+            "---\n{auto_load: false}\n---\n"
+        );
+    }
+
+    #[test]
+    fn an_edit_that_would_change_other_values_is_refused() {
+        // The anchor's own line: replacing its value would take the anchor, and the alias with it.
+        let err = with_auto_load("---\nauto_load: &x yes\nother: *x\n---\n", true).unwrap_err();
+        assert!(err.contains("cannot be done faithfully"), "{err}");
+        // An inline value that is not a plain word.
+        assert!(with_auto_load("---\n{auto_load: [x]}\n---\n", true).is_err());
     }
 
     #[test]

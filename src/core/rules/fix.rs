@@ -1,64 +1,112 @@
 //! Mechanical fixes (`check --fix`): the findings whose message says exactly what to change, each
 //! changed by editing only the bytes the fix needs, so that the rest of the file (comments, key
-//! order, quoting, line endings) stays as the author wrote it.
+//! order, quoting, anchors, line endings) stays as the author wrote it. Every edit is checked by
+//! parsing the frontmatter before and after it: the intended key must read as meant and every
+//! other value as it did, else the fix is refused with a sentence saying why.
 
 use crate::core::catalogue::RuleId;
 use crate::core::diagnostic::Diagnostic;
-use crate::core::frontmatter;
+use crate::core::frontmatter::{self, Change};
 use crate::core::skill::Skill;
 
-/// A SKILL.md before and after its fixes.
+/// A SKILL.md's head (see `core::head_edit`) before and after its fixes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fixed {
-    /// The file as it was.
+    /// The head as it was.
     pub before: Vec<u8>,
-    /// The file with every fix applied (the same bytes when nothing was fixed).
+    /// The head with every fix applied (the same bytes when nothing was fixed).
     pub after: Vec<u8>,
     /// The rules fixed, one entry per finding, in the order they were fixed.
     pub rules: Vec<RuleId>,
+    /// The findings with a mechanical fix that was not made, and why: what cannot be edited
+    /// faithfully.
+    pub refused: Vec<Refused>,
+}
+
+/// A fix not made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refused {
+    /// The finding's rule.
+    pub rule: RuleId,
+    /// Its line in SKILL.md (1-based), when it has one.
+    pub line: Option<u32>,
+    /// Why, as a sentence.
+    pub why: String,
 }
 
 /// More rounds than any real file needs: a file whose fixes kept making new findings would
 /// otherwise loop.
 const MAX_ROUNDS: usize = 256;
 
-/// Fixes what `findings` reports of `skill` when its SKILL.md holds `bytes`, one finding at a
-/// time: after each fix the file is parsed again and judged again (a fixed YAML line lets the
-/// field rules run). `findings` is the check as the user chose it (profile, opt-outs,
-/// `--select`), so only what the report would show is fixed.
-pub fn fix(skill: &Skill, bytes: &[u8], findings: &dyn Fn(&Skill) -> Vec<Diagnostic>) -> Fixed {
+/// Fixes what `findings` reports of `skill` when its SKILL.md's head holds `bytes` (the whole
+/// file when `complete`), one finding at a time: after each fix the head is parsed again and
+/// judged again (a fixed YAML line lets the field rules run). `findings` is the check as the
+/// user chose it (profile, opt-outs, `--select`), so only what the report would show is fixed.
+pub fn fix(
+    skill: &Skill,
+    bytes: &[u8],
+    complete: bool,
+    findings: &dyn Fn(&Skill) -> Vec<Diagnostic>,
+) -> Fixed {
     let mut cur = bytes.to_vec();
     let mut rules = Vec::new();
+    let mut refused: Vec<Refused> = Vec::new();
     'rounds: for _ in 0..MAX_ROUNDS {
         let Ok(text) = std::str::from_utf8(&cur) else {
             break;
         };
-        let now = reparsed(skill, &cur);
+        let now = reparsed(skill, &cur, complete);
         for d in findings(&now) {
             if d.path.as_ref().is_some_and(|p| *p != skill.skill_md) {
                 continue;
             }
-            if let Some(edits) = edits_for(&now, text, &d)
-                && let Some(next) = apply(text, edits)
-                && next.as_bytes() != cur.as_slice()
-            {
-                cur = next.into_bytes();
-                rules.push(d.rule);
-                continue 'rounds;
+            let made = edits_for(&now, text, &d).and_then(|e| {
+                let Some((edits, change)) = e else {
+                    return Ok(None);
+                };
+                let Some(next) = apply(text, edits) else {
+                    return Ok(None);
+                };
+                frontmatter::check_edit(text, &next, &change)?;
+                Ok(Some(next))
+            });
+            match made {
+                Ok(Some(next)) if next.as_bytes() != cur.as_slice() => {
+                    cur = next.into_bytes();
+                    rules.push(d.rule);
+                    continue 'rounds;
+                }
+                Ok(_) => {}
+                Err(why) => {
+                    let r = Refused {
+                        rule: d.rule,
+                        line: d.line,
+                        why,
+                    };
+                    if !refused.contains(&r) {
+                        refused.push(r);
+                    }
+                }
             }
         }
         break;
+    }
+    // A refusal a later fix made moot (its finding is gone) is not reported.
+    if !refused.is_empty() {
+        let left = findings(&reparsed(skill, &cur, complete));
+        refused.retain(|r| left.iter().any(|d| d.rule == r.rule));
     }
     Fixed {
         before: bytes.to_vec(),
         after: cur,
         rules,
+        refused,
     }
 }
 
-/// `skill` as it reads when its SKILL.md holds `bytes`.
-fn reparsed(skill: &Skill, bytes: &[u8]) -> Skill {
-    let parsed = frontmatter::parse(bytes, true);
+/// `skill` as it reads when its SKILL.md's head holds `bytes`.
+fn reparsed(skill: &Skill, bytes: &[u8], complete: bool) -> Skill {
+    let parsed = frontmatter::parse(bytes, complete);
     let mut s = skill.clone();
     s.name = parsed
         .frontmatter
@@ -106,37 +154,67 @@ fn apply(text: &str, mut edits: Vec<Edit>) -> Option<String> {
     Some(out)
 }
 
+/// Edits and what they are meant to change; `Ok(None)` when `d` has no mechanical fix here,
+/// `Err` with a sentence when it has one that cannot be made faithfully.
+type Planned = Result<Option<(Vec<Edit>, Change)>, String>;
+
 /// The edits that fix `d`, when its fix is mechanical here.
-fn edits_for(skill: &Skill, text: &str, d: &Diagnostic) -> Option<Vec<Edit>> {
+fn edits_for(skill: &Skill, text: &str, d: &Diagnostic) -> Planned {
     let lines = Lines::of(text);
-    match d.rule {
-        RuleId::FileBom => text.starts_with('\u{feff}').then(|| {
-            vec![Edit {
-                start: 0,
-                end: 3,
-                text: String::new(),
-            }]
-        }),
-        RuleId::FrontmatterLeadingBlank => {
-            let open = lines.opening()?;
-            let from = usize::from(text.starts_with('\u{feff}')) * 3;
-            (lines.start(open) > from).then(|| {
+    let in_yaml = matches!(
+        d.rule,
+        RuleId::YamlInvalid
+            | RuleId::YamlCoercedScalar
+            | RuleId::NameDirectory
+            | RuleId::NameMissing
+            | RuleId::UnknownField
+    );
+    if in_yaml && lines.flow_top().is_some() && d.rule != RuleId::NameMissing {
+        return Err(FLOW_TOP.to_string());
+    }
+    let nothing = |edits: Vec<Edit>| Some((edits, Change::Nothing));
+    Ok(match d.rule {
+        RuleId::FileBom => text
+            .starts_with('\u{feff}')
+            .then(|| {
                 vec![Edit {
-                    start: from,
-                    end: lines.start(open),
+                    start: 0,
+                    end: 3,
                     text: String::new(),
                 }]
             })
+            .and_then(nothing),
+        RuleId::FrontmatterLeadingBlank => {
+            let Some(open) = lines.opening() else {
+                return Ok(None);
+            };
+            let from = usize::from(text.starts_with('\u{feff}')) * 3;
+            (lines.start(open) > from)
+                .then(|| {
+                    vec![Edit {
+                        start: from,
+                        end: lines.start(open),
+                        text: String::new(),
+                    }]
+                })
+                .and_then(nothing)
         }
         RuleId::YamlInvalid if d.message.contains("quote the value") => {
-            quote_value(&lines, d.line?, false)
+            d.line.and_then(|l| quote_value(&lines, l, false))
         }
-        RuleId::YamlCoercedScalar => quote_value(&lines, d.line?, true),
-        RuleId::NameDirectory | RuleId::NameMissing => name_from_folder(skill, &lines, d),
-        RuleId::UnknownField => to_metadata(skill, &lines, d.line?),
+        RuleId::YamlCoercedScalar => d.line.and_then(|l| quote_value(&lines, l, true)),
+        RuleId::NameDirectory | RuleId::NameMissing => name_from_folder(skill, &lines, d)?,
+        RuleId::UnknownField => match d.line {
+            Some(l) => to_metadata(skill, &lines, l)?,
+            None => None,
+        },
         _ => None,
-    }
+    })
 }
+
+/// Why a frontmatter written as one inline mapping is not edited (but for a missing name, added
+/// inside its braces).
+const FLOW_TOP: &str = "the frontmatter is one inline `{…}` mapping: write it as one `key: value` per line for `--fix` to edit it";
 
 /// The lines of a text: where each starts, where its content ends and where its line break ends.
 struct Lines<'a> {
@@ -197,6 +275,28 @@ impl<'a> Lines<'a> {
         (self.get(i)?.trim_start_matches('\u{feff}').trim_end() == "---").then_some(i)
     }
 
+    /// When the frontmatter's YAML is one inline `{…}` mapping: the byte offsets of its opening
+    /// `{` and its closing `}`.
+    fn flow_top(&self) -> Option<(usize, usize)> {
+        let open = self.opening()?;
+        let close = self.closing()?;
+        let written = |i: &usize| {
+            self.get(*i)
+                .is_some_and(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        };
+        let first = (open + 1..close).find(written)?;
+        let last = (open + 1..close).rev().find(written)?;
+        let l = self.get(first)?;
+        if !l.trim_start().starts_with('{') {
+            return None;
+        }
+        let brace = self.start(first) + (l.len() - l.trim_start().len());
+        let l = self.get(last)?;
+        // The last `}`, before a comment that may follow it.
+        let end = l.rfind('}')?;
+        Some((brace, self.start(last) + end))
+    }
+
     /// The closing `---` (or `...`) line.
     fn closing(&self) -> Option<usize> {
         let open = self.opening()?;
@@ -243,7 +343,7 @@ fn key_line(lines: &Lines, i: usize) -> Option<KeyLine> {
 /// Quotes the value of the `key: value` line `line` (1-based): `key: "text: more"`. Only a
 /// value on one line that is not quoted already (`coerced`: a number or boolean, whatever it
 /// holds).
-fn quote_value(lines: &Lines, line: u32, coerced: bool) -> Option<Vec<Edit>> {
+fn quote_value(lines: &Lines, line: u32, coerced: bool) -> Option<(Vec<Edit>, Change)> {
     let i = line.checked_sub(1)? as usize;
     let kl = key_line(lines, i)?;
     let value = lines.text.get(kl.value.0..kl.value.1)?;
@@ -260,46 +360,81 @@ fn quote_value(lines: &Lines, line: u32, coerced: bool) -> Option<Vec<Edit>> {
     {
         return None;
     }
-    Some(vec![Edit {
-        start: kl.value.0,
-        end: kl.value.1,
-        text: format!("'{}'", value.replace('\'', "''")),
-    }])
+    Some((
+        vec![Edit {
+            start: kl.value.0,
+            end: kl.value.1,
+            text: format!("'{}'", value.replace('\'', "''")),
+        }],
+        Change::Text(kl.key, value.to_string()),
+    ))
 }
 
-/// `name:` set to the folder's name (added after the opening line when there is none), when the
-/// folder's name is a valid name.
-fn name_from_folder(skill: &Skill, lines: &Lines, d: &Diagnostic) -> Option<Vec<Edit>> {
+/// `name:` set to the folder's name (added after the opening line when there is none, or inside
+/// the braces of a frontmatter written inline), when the folder's name is a valid name. The name
+/// is written as YAML reads it back: a name such as `null`, `yes` or `123` is quoted.
+fn name_from_folder(skill: &Skill, lines: &Lines, d: &Diagnostic) -> Planned {
     let folder = skill.dir_name();
-    crate::core::skeleton::check_name(&folder).ok()?;
+    if crate::core::skeleton::check_name(&folder).is_err() {
+        return Ok(None);
+    }
+    let written = crate::core::skeleton::yaml_scalar(&folder);
+    let change = Change::Text("name".to_string(), folder.clone().into_owned());
     let field = skill.frontmatter.get("name");
-    match field {
+    Ok(match field {
         None if d.rule == RuleId::NameMissing => {
-            let open = lines.opening()?;
-            lines.closing()?;
-            Some(vec![Edit {
-                start: lines.end(open),
-                end: lines.end(open),
-                text: format!("name: {folder}{}", lines.eol(open)),
-            }])
+            let (Some(open), Some(_)) = (lines.opening(), lines.closing()) else {
+                return Ok(None);
+            };
+            let edit = match lines.flow_top() {
+                Some((brace, close)) => {
+                    let empty = lines.text[brace + 1..close].trim().is_empty();
+                    Edit {
+                        start: brace + 1,
+                        end: brace + 1,
+                        text: format!("name: {written}{}", if empty { "" } else { ", " }),
+                    }
+                }
+                None => Edit {
+                    start: lines.end(open),
+                    end: lines.end(open),
+                    text: format!("name: {written}{}", lines.eol(open)),
+                },
+            };
+            Some((vec![edit], change))
         }
         Some(f) => {
-            let kl = key_line(lines, f.line.checked_sub(1)? as usize)?;
+            if lines.flow_top().is_some() {
+                return Err(FLOW_TOP.to_string());
+            }
+            let Some(kl) = f
+                .line
+                .checked_sub(1)
+                .and_then(|i| key_line(lines, i as usize))
+            else {
+                return Ok(None);
+            };
             if kl.indent != 0 || kl.key != "name" {
-                return None;
+                return Ok(None);
             }
-            let value = lines.text.get(kl.value.0..kl.value.1)?;
-            if value.starts_with(['|', '>', '[', '{']) {
-                return None;
+            let value = lines.text.get(kl.value.0..kl.value.1).unwrap_or_default();
+            if value.starts_with(['|', '>', '[', '{', '&', '*', '!']) {
+                return Err(
+                    "its `name` is written as a block, list, mapping, anchor, alias or tagged value: set it by hand"
+                        .to_string(),
+                );
             }
-            Some(vec![Edit {
-                start: kl.value.0,
-                end: kl.value.1,
-                text: folder.into_owned(),
-            }])
+            Some((
+                vec![Edit {
+                    start: kl.value.0,
+                    end: kl.value.1,
+                    text: written,
+                }],
+                change,
+            ))
         }
         None => None,
-    }
+    })
 }
 
 /// The lines a top-level field at line `i` (0-based) spans, up to `stop`: its own and the
@@ -323,35 +458,70 @@ fn field_extent(lines: &Lines, i: usize, stop: usize) -> usize {
     end
 }
 
-/// Moves the top-level field at `line` (1-based) under `metadata:`: to the end of the
-/// metadata's block, indented as its entries are, or into a new `metadata:` block at the end of
-/// the frontmatter. Not when metadata is written in flow style or already holds the key.
-fn to_metadata(skill: &Skill, lines: &Lines, line: u32) -> Option<Vec<Edit>> {
-    let i = line.checked_sub(1)? as usize;
-    let close = lines.closing()?;
-    let kl = key_line(lines, i)?;
-    if kl.indent != 0 || kl.key == "metadata" {
-        return None;
+/// The anchors (`&name`) written in `text`, as YAML marks them: after a space, the start of a
+/// line or a flow indicator, and outside quotes as far as one line tells.
+fn anchors_in(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let mut quote: Option<char> = None;
+        let mut prev = ' ';
+        for (i, c) in line.char_indices() {
+            match (quote, c) {
+                (Some(q), c) if c == q => quote = None,
+                (Some(_), _) => {}
+                (None, '"' | '\'') if matches!(prev, ' ' | '[' | '{' | ',' | ':') => {
+                    quote = Some(c);
+                }
+                (None, '#') if prev == ' ' => break,
+                (None, '&') if matches!(prev, ' ' | '[' | '{' | ',' | ':' | '-') || i == 0 => {
+                    let name = &line[i + 1..];
+                    let end = name
+                        .find(|c: char| {
+                            c.is_whitespace() || matches!(c, ',' | '[' | ']' | '{' | '}')
+                        })
+                        .unwrap_or(name.len());
+                    if end > 0 {
+                        out.push(&name[..end]);
+                    }
+                }
+                _ => {}
+            }
+            prev = c;
+        }
     }
-    let end = field_extent(lines, i, close);
-    let moved: Vec<(&str, &str)> = (i..end)
-        .map(|j| Some((lines.get(j)?, lines.eol(j))))
-        .collect::<Option<_>>()?;
-    let fm = &skill.frontmatter;
-    let (at, indent) = match fm.get("metadata") {
+    out
+}
+
+/// Where a field moved under `metadata:` goes: the offset to insert at and the indentation of
+/// the metadata's entries (`None`: a new `metadata:` block at the end of the frontmatter).
+fn metadata_spot(
+    skill: &Skill,
+    lines: &Lines,
+    key: &str,
+    close: usize,
+) -> Result<Option<(usize, Option<String>)>, String> {
+    Ok(Some(match skill.frontmatter.get("metadata") {
         None => (lines.start(close), None),
         Some(m) => {
-            let mi = m.line.checked_sub(1)? as usize;
-            let ml = key_line(lines, mi)?;
+            let Some(mi) = m.line.checked_sub(1).map(|l| l as usize) else {
+                return Ok(None);
+            };
+            let Some(ml) = key_line(lines, mi) else {
+                return Ok(None);
+            };
             // A block mapping (or nothing yet): `metadata:` with nothing after it on its line.
             if ml.indent != 0 || ml.value.0 != ml.value.1 {
-                return None;
+                return Err(format!(
+                    "`metadata` is written inline (not as a block of `key: value` lines): move `{key}` into it by hand"
+                ));
             }
-            if m.value.as_object().is_some_and(|o| o.contains_key(&kl.key)) {
-                return None;
+            if m.value.as_object().is_some_and(|o| o.contains_key(key)) {
+                return Err(format!(
+                    "`metadata` already holds a `{key}`: merge the two by hand"
+                ));
             }
             if !(m.value.is_object() || m.value.is_null()) {
-                return None;
+                return Err("`metadata` is not a mapping: make it one by hand".to_string());
             }
             let m_end = field_extent(lines, mi, close);
             let child = (mi + 1..m_end)
@@ -362,9 +532,56 @@ fn to_metadata(skill: &Skill, lines: &Lines, line: u32) -> Option<Vec<Edit>> {
                 });
             (lines.start(m_end), Some(child.to_string()))
         }
+    }))
+}
+
+/// Moves the top-level field at `line` (1-based) under `metadata:`: to the end of the
+/// metadata's block, indented as its entries are, or into a new `metadata:` block at the end of
+/// the frontmatter. Refused for a merge key, a field holding an anchor other fields' aliases use,
+/// flow-style metadata, or metadata that already holds the key.
+fn to_metadata(skill: &Skill, lines: &Lines, line: u32) -> Planned {
+    let (Some(i), Some(close)) = (line.checked_sub(1), lines.closing()) else {
+        return Ok(None);
+    };
+    let i = i as usize;
+    let Some(kl) = key_line(lines, i) else {
+        return Ok(None);
+    };
+    if kl.indent != 0 || kl.key == "metadata" {
+        return Ok(None);
+    }
+    if kl.key == "<<" {
+        return Err(
+            "`<<` merges another mapping into the frontmatter: it is not a field to move under `metadata:`"
+                .to_string(),
+        );
+    }
+    let end = field_extent(lines, i, close);
+    let moved: Vec<(&str, &str)> = (i..end)
+        .map(|j| Some((lines.get(j)?, lines.eol(j))))
+        .collect::<Option<_>>()
+        .unwrap_or_default();
+    let moved_text = &lines.text[lines.start(i)..lines.start(end)];
+    let open_end = lines.opening().map_or(0, |o| lines.end(o));
+    let rest = format!(
+        "{}{}",
+        &lines.text[open_end..lines.start(i)],
+        &lines.text[lines.start(end)..lines.start(close)]
+    );
+    if let Some(a) = anchors_in(moved_text)
+        .into_iter()
+        .find(|a| rest.contains(&format!("*{a}")))
+    {
+        return Err(format!(
+            "`{}` holds the anchor `&{a}` that `*{a}` refers to elsewhere: moving it under `metadata:` would leave the alias without its anchor; move it by hand",
+            kl.key
+        ));
+    }
+    let Some((at, indent)) = metadata_spot(skill, lines, &kl.key, close)? else {
+        return Ok(None);
     };
     if at > lines.start(i) && at < lines.start(end) {
-        return None;
+        return Ok(None);
     }
     let mut block = String::new();
     let indent = if let Some(s) = indent {
@@ -381,18 +598,21 @@ fn to_metadata(skill: &Skill, lines: &Lines, line: u32) -> Option<Vec<Edit>> {
         block.push_str(l);
         block.push_str(eol);
     }
-    Some(vec![
-        Edit {
-            start: lines.start(i),
-            end: lines.start(end),
-            text: String::new(),
-        },
-        Edit {
-            start: at,
-            end: at,
-            text: block,
-        },
-    ])
+    Ok(Some((
+        vec![
+            Edit {
+                start: lines.start(i),
+                end: lines.start(end),
+                text: String::new(),
+            },
+            Edit {
+                start: at,
+                end: at,
+                text: block,
+            },
+        ],
+        Change::ToMetadata(kl.key),
+    )))
 }
 
 #[cfg(test)]
@@ -409,10 +629,111 @@ mod tests {
     }
 
     fn fixed(folder: &str, text: &str, profile: Profile) -> (String, Vec<RuleId>) {
-        let f = fix(&skill(folder), text.as_bytes(), &|s| {
-            crate::core::rules::check_skill(s, profile)
-        });
+        let f = fixed_all(folder, text, profile);
         (String::from_utf8(f.after).unwrap(), f.rules)
+    }
+
+    fn fixed_all(folder: &str, text: &str, profile: Profile) -> Fixed {
+        fix(&skill(folder), text.as_bytes(), true, &|s| {
+            crate::core::rules::check_skill(s, profile)
+        })
+    }
+
+    /// The frontmatter of `text` as a JSON object (it must parse).
+    fn fields(text: &str) -> serde_json::Value {
+        let p = frontmatter::parse(text.as_bytes(), true);
+        assert!(p.frontmatter.parsed, "{text}: {:?}", p.diagnostics);
+        serde_json::Value::Object(
+            p.frontmatter
+                .fields
+                .into_iter()
+                .map(|f| (f.key, f.value))
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn an_inline_frontmatter_keeps_its_fields_and_gets_a_missing_name_inside_its_braces() {
+        // Before, the whole `{…}` line went under `metadata:` and the description was lost.
+        let text = "---\n{name: pdf, description: Extracts text from PDF files. Use when the user gives a PDF., version: 2}\n---\nBody\n";
+        let f = fixed_all("pdf", text, Profile::Spec);
+        assert_eq!(String::from_utf8(f.after).unwrap(), text);
+        assert!(f.rules.is_empty());
+        assert_eq!(f.refused.len(), 1, "{:?}", f.refused);
+        assert_eq!(f.refused[0].rule, RuleId::UnknownField);
+        assert!(
+            f.refused[0].why.contains("one inline `{…}` mapping"),
+            "{:?}",
+            f.refused
+        );
+        // A missing name is added inside the braces, the rest as it was.
+        let text = "---\n{ description: 'Extracts text: PDF. Use when the user gives a PDF.' } # mine\n---\n";
+        let (after, rules) = fixed("pdf-tools", text, Profile::Spec);
+        assert_eq!(
+            after,
+            "---\n{name: pdf-tools,  description: 'Extracts text: PDF. Use when the user gives a PDF.' } # mine\n---\n"
+        );
+        assert_eq!(rules, [RuleId::NameMissing]);
+        assert_eq!(fields(&after)["description"], fields(text)["description"]);
+    }
+
+    #[test]
+    fn an_anchor_or_merge_is_never_moved_away_from_what_uses_it() {
+        // `owner` holds the anchor `author` aliases: moving it below would break the YAML.
+        let text = format!("---\nname: pdf\n{DESC}\nowner: &who Jane # lead\nauthor: *who\n---\n");
+        let f = fixed_all("pdf", &text, Profile::Spec);
+        let after = String::from_utf8(f.after).unwrap();
+        assert_eq!(
+            after,
+            format!(
+                "---\nname: pdf\n{DESC}\nowner: &who Jane # lead\nmetadata:\n  author: *who\n---\n"
+            )
+        );
+        assert_eq!(fields(&after)["metadata"]["author"], "Jane");
+        assert!(
+            f.refused.iter().any(|r| r.rule == RuleId::UnknownField
+                && r.why.contains("`owner` holds the anchor `&who`")),
+            "{:?}",
+            f.refused
+        );
+        // A mapping merged with `<<:` stays where it is, and so does the merge key.
+        let text = format!("---\nbase: &b {{license: MIT}}\nname: pdf\n{DESC}\n<<: *b\n---\n");
+        let f = fixed_all("pdf", &text, Profile::Spec);
+        assert_eq!(String::from_utf8(f.after).unwrap(), text);
+        assert!(!f.refused.is_empty());
+        // An alias moved above its anchor (into an earlier metadata block) is refused by the
+        // parse after the edit.
+        let text = format!(
+            "---\nname: pdf\n{DESC}\nmetadata:\n  team: x\nrelease: &r 1.0\nbuild: *r\n---\n"
+        );
+        let f = fixed_all("pdf", &text, Profile::Spec);
+        let after = String::from_utf8(f.after).unwrap();
+        let p = frontmatter::parse(after.as_bytes(), true);
+        assert!(p.frontmatter.parsed, "{after}");
+        assert_eq!(fields(&after)["build"], fields(&text)["build"], "{after}");
+        assert!(
+            f.refused
+                .iter()
+                .any(|r| r.why.contains("invalid") || r.why.contains("anchor")),
+            "{:?}",
+            f.refused
+        );
+    }
+
+    #[test]
+    fn a_folder_name_yaml_reads_as_another_type_is_written_quoted() {
+        // `name: null` unquoted read back as no name at all.
+        for folder in ["null", "yes", "123", "off", "true"] {
+            let text = format!("---\n{DESC}\n---\n");
+            let (after, rules) = fixed(folder, &text, Profile::Spec);
+            assert_eq!(rules, [RuleId::NameMissing], "{folder}: {after}");
+            assert_eq!(fields(&after)["name"], folder, "{after}");
+            let text = format!("---\nname: other\n{DESC}\n---\n");
+            let (after, _) = fixed(folder, &text, Profile::Spec);
+            assert_eq!(fields(&after)["name"], folder, "{after}");
+        }
+        let (after, _) = fixed("null", &format!("---\n{DESC}\n---\n"), Profile::Spec);
+        assert!(after.contains("name: \"null\"\n"), "{after}");
     }
 
     const DESC: &str =
