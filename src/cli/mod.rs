@@ -13,6 +13,7 @@ pub(crate) mod inject;
 pub(crate) mod list;
 pub mod manage;
 pub(crate) mod match_cmd;
+pub(crate) mod model;
 pub(crate) mod move_cmd;
 pub mod new;
 pub mod output;
@@ -177,6 +178,12 @@ pub enum Command {
     },
     /// Print the man page (roff) on stdout: `skillscope man | man -l -`.
     Man,
+    /// The sentence model behind routing by meaning: install its weights, or say where they
+    /// come from.
+    Model {
+        #[command(subcommand)]
+        command: model::ModelCommand,
+    },
 }
 
 /// The agent whose view a subcommand shows (`--agent A`): every such view says so on stderr when
@@ -231,5 +238,6 @@ pub fn run(command: Command) -> anyhow::Result<i32> {
         Command::Copy { args } => move_cmd::run(args, false),
         Command::Completions { shell: sh } => shell::completions(sh),
         Command::Man => shell::man(Cli::command()),
+        Command::Model { command } => model::run(command),
     }
 }

@@ -128,7 +128,23 @@ fn findings(root: &Path, profile: rules::Profile) -> Vec<(Severity, &'static str
         .collect()
 }
 
+/// Renames the staged folder to `dest`, not over something that appeared there meanwhile: the
+/// check before the rename is the guard (Linux's `RENAME_NOREPLACE` closes the window between
+/// them; a folder that is not empty is never renamed over on any system).
+#[cfg(not(target_os = "linux"))]
+fn rename_new(staged: &Path, dest: &Path) -> anyhow::Result<()> {
+    if std::fs::symlink_metadata(dest).is_ok() {
+        anyhow::bail!(
+            "{} appeared while the skill was written: nothing was written",
+            crate::cli::output::shown_path(dest)
+        );
+    }
+    std::fs::rename(staged, dest)
+        .with_context(|| format!("cannot write {}", crate::cli::output::shown_path(dest)))
+}
+
 /// Renames the staged folder to `dest`, never over something that appeared there meanwhile.
+#[cfg(target_os = "linux")]
 fn rename_new(staged: &Path, dest: &Path) -> anyhow::Result<()> {
     use nix::fcntl::{AT_FDCWD, RenameFlags, renameat2};
     match renameat2(

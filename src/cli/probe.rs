@@ -135,6 +135,10 @@ impl Summary {
 }
 
 pub fn run(args: ProbeArgs, library: LibraryArgs) -> anyhow::Result<i32> {
+    // Only `--scripts` without `--smoke` reads files and runs nothing.
+    if !crate::core::probe::HAS_SANDBOX && (!args.scripts || args.smoke || args.deps) {
+        anyhow::bail!("{}", crate::core::probe::NO_SANDBOX);
+    }
     let lib = library.load();
     note_demo(&lib);
     let indices: Vec<usize> = lib
@@ -158,6 +162,7 @@ pub fn run(args: ProbeArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     for sig in [
         signal_hook::consts::SIGINT,
         signal_hook::consts::SIGTERM,
+        #[cfg(unix)]
         signal_hook::consts::SIGHUP,
     ] {
         signal_hook::flag::register_conditional_shutdown(sig, 130, Arc::clone(&cancel))
@@ -419,6 +424,16 @@ fn write_text(
             out,
             "sandbox: namespaces (no terminal, no network, only the system and the skill \
              readable, writes only in a private /tmp, limits; nothing outlives a probe)"
+        )?;
+    } else if reports
+        .iter()
+        .any(|r| r.sandbox == Some(SandboxMode::Seatbelt))
+    {
+        writeln!(
+            out,
+            "sandbox: seatbelt (no terminal, no network, only the system and the skill \
+             readable, writes only in a private folder, CPU and file-size limits; processes \
+             that leave the group survive)"
         )?;
     }
     Ok(())

@@ -55,6 +55,9 @@ impl Outcome {
 }
 
 pub fn run(args: VerifyArgs, library: LibraryArgs) -> anyhow::Result<i32> {
+    if !crate::core::probe::HAS_SANDBOX {
+        anyhow::bail!("{}", crate::core::probe::NO_SANDBOX);
+    }
     let path = std::env::var_os("PATH").unwrap_or_default();
     let agents: Vec<Agent> = if let Some(a) = args.agent {
         vec![a]

@@ -120,6 +120,26 @@ fn link_target(path: &Path) -> Option<PathBuf> {
         })
 }
 
+/// Whether the file at `path` (its metadata `meta`) can be run: a run bit set on Unix; on
+/// Windows, which has none, a program's extension (`.exe`, `.com`, `.bat`, `.cmd`).
+pub fn runnable(path: &Path, meta: &std::fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = path;
+        meta.permissions().mode() & 0o111 != 0
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        path.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+            ["exe", "com", "bat", "cmd"]
+                .iter()
+                .any(|x| e.eq_ignore_ascii_case(x))
+        })
+    }
+}
+
 /// What a non-regular file is, in words (for messages about a file that should be regular).
 pub fn kind_of(ft: std::fs::FileType) -> &'static str {
     use std::os::unix::fs::FileTypeExt;
@@ -525,7 +545,11 @@ impl Dir {
     /// Opens `path` for lookups only (`O_PATH`); when that fails, every stat takes the full path.
     pub fn open(path: &Path) -> Dir {
         use nix::fcntl::OFlag;
+        // Lookups only where the kernel has such opens; elsewhere a read-only open of the folder.
+        #[cfg(target_os = "linux")]
         let flags = OFlag::O_PATH | OFlag::O_DIRECTORY | OFlag::O_CLOEXEC;
+        #[cfg(not(target_os = "linux"))]
+        let flags = OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_CLOEXEC;
         Dir {
             fd: nix::fcntl::open(path, flags, nix::sys::stat::Mode::empty()).ok(),
             path: path.to_path_buf(),

@@ -113,7 +113,7 @@ pub fn write_private_with(
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         private_dir(dir)?;
     }
-    write_file(path, Some(private_file_mode()), sync, fill)
+    write_file(path, private_file_mode(), sync, fill)
 }
 
 /// [`write_private_with`] of `bytes`.
@@ -121,14 +121,24 @@ pub fn write_private(path: &Path, bytes: &[u8], sync: Durability) -> std::io::Re
     write_private_with(path, sync, |f| f.write_all(bytes))
 }
 
-fn private_file_mode() -> std::fs::Permissions {
+/// `0600` on Unix; elsewhere `None`: the new file keeps the permissions its folder gives it (on
+/// Windows, the user's profile folders are the user's alone).
+#[cfg(unix)]
+#[allow(clippy::unnecessary_wraps)]
+fn private_file_mode() -> Option<std::fs::Permissions> {
     use std::os::unix::fs::PermissionsExt;
-    std::fs::Permissions::from_mode(PRIVATE_FILE)
+    Some(std::fs::Permissions::from_mode(PRIVATE_FILE))
+}
+
+#[cfg(not(unix))]
+fn private_file_mode() -> Option<std::fs::Permissions> {
+    None
 }
 
 /// Makes `dir` (and any missing parent) a folder only its owner can enter: missing folders are
 /// created `0700`; an existing one the user owns loses its group and other bits. A folder owned
 /// by someone else is left as it is (its files are still `0600`).
+#[cfg(unix)]
 pub fn private_dir(dir: &Path) -> std::io::Result<()> {
     use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
     std::fs::DirBuilder::new()
@@ -143,6 +153,13 @@ pub fn private_dir(dir: &Path) -> std::io::Result<()> {
         )?;
     }
     Ok(())
+}
+
+/// [`private_dir`] elsewhere: the folder is created; its permissions are those of the folder it
+/// is in (on Windows, the user's profile folders are the user's alone).
+#[cfg(not(unix))]
+pub fn private_dir(dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)
 }
 
 fn write_file(

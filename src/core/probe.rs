@@ -17,8 +17,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 pub use sandbox::{
-    Ending, MAX_PROCESSES, Mode as SandboxMode, Preference as SandboxPreference, SANDBOX_ENV,
-    WEAKER_MODE,
+    Ending, HAS_SANDBOX, MAX_PROCESSES, Mode as SandboxMode, NO_SANDBOX,
+    Preference as SandboxPreference, SANDBOX_ENV, WEAKER_MODE,
 };
 
 /// Names the skillscope binary, which the namespaces sandbox runs to set up each probe; see

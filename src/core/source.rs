@@ -234,16 +234,33 @@ const PLUGIN_CACHE: &str = ".claude/plugins/cache";
 const COMMANDS: &str = ".claude/commands";
 
 /// Claude Code's managed skills: the `.claude/skills` folder below its managed-settings folder
-/// (`/etc/claude-code` on Linux, `/Library/Application Support/ClaudeCode` on macOS), or below
-/// `$SKILLSCOPE_MANAGED_DIR` when set.
+/// (`/etc/claude-code` on Linux, `/Library/Application Support/ClaudeCode` on macOS,
+/// `C:\Program Files\ClaudeCode` on Windows, or `%ProgramData%\ClaudeCode` where older versions
+/// put it and the newer one is missing), or below `$SKILLSCOPE_MANAGED_DIR` when set.
 pub fn managed_skills_dir() -> Option<PathBuf> {
     let base = match std::env::var_os("SKILLSCOPE_MANAGED_DIR") {
         Some(d) if !d.is_empty() => PathBuf::from(d),
         _ if cfg!(target_os = "macos") => PathBuf::from("/Library/Application Support/ClaudeCode"),
         _ if cfg!(target_os = "linux") => PathBuf::from("/etc/claude-code"),
+        _ if cfg!(windows) => windows_managed_dir(
+            std::env::var_os("ProgramFiles").map(PathBuf::from),
+            std::env::var_os("ProgramData").map(PathBuf::from),
+        ),
         _ => return None,
     };
-    Some(base.join(".claude/skills"))
+    Some(base.join(".claude").join("skills"))
+}
+
+/// Claude Code's managed-settings folder on Windows: `ClaudeCode` in `%ProgramFiles%`
+/// (`C:\Program Files`), else in `%ProgramData%` when only that one exists.
+fn windows_managed_dir(program_files: Option<PathBuf>, program_data: Option<PathBuf>) -> PathBuf {
+    let current = program_files
+        .unwrap_or_else(|| PathBuf::from(r"C:\Program Files"))
+        .join("ClaudeCode");
+    match program_data.map(|d| d.join("ClaudeCode")) {
+        Some(older) if !current.is_dir() && older.is_dir() => older,
+        _ => current,
+    }
 }
 
 const PROJECT_ROOTS: &[(Agent, &str)] = &[
@@ -420,6 +437,26 @@ pub fn path_roots(paths: &[PathBuf]) -> Vec<Root> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn claude_codes_windows_managed_folder_is_program_files_else_the_older_program_data() {
+        let t = tempfile::tempdir().unwrap();
+        let (files, data) = (t.path().join("Program Files"), t.path().join("ProgramData"));
+        let dir = |f: &PathBuf, d: &PathBuf| windows_managed_dir(Some(f.clone()), Some(d.clone()));
+        // Neither there: the current place.
+        assert_eq!(dir(&files, &data), files.join("ClaudeCode"));
+        // Only the older one there: that one.
+        std::fs::create_dir_all(data.join("ClaudeCode")).unwrap();
+        assert_eq!(dir(&files, &data), data.join("ClaudeCode"));
+        // Both: the current one wins.
+        std::fs::create_dir_all(files.join("ClaudeCode")).unwrap();
+        assert_eq!(dir(&files, &data), files.join("ClaudeCode"));
+        // No variables: C:\Program Files.
+        assert_eq!(
+            windows_managed_dir(None, None),
+            PathBuf::from(r"C:\Program Files").join("ClaudeCode")
+        );
+    }
 
     /// The derived names are the ones the CLI, JSON and the config took before they were
     /// derived, and JSON writes each as its name.

@@ -196,7 +196,16 @@ pub fn spawn_input(tx: Sender<Event>, tick: Duration, gate: Arc<InputGate>) {
 }
 
 /// Whether the terminal on standard input or output has hung up or gone: the kernel reports
+/// `POLLHUP`, `POLLERR` or `POLLNVAL` on it. Asks without waiting and without reading. (Windows
+/// has no such report: a console that goes ends the process.)
+#[cfg(not(unix))]
+pub fn terminal_gone() -> bool {
+    false
+}
+
+/// Whether the terminal on standard input or output has hung up or gone: the kernel reports
 /// `POLLHUP`, `POLLERR` or `POLLNVAL` on it. Asks without waiting and without reading.
+#[cfg(unix)]
 pub fn terminal_gone() -> bool {
     use nix::poll::{PollFd, PollFlags, PollTimeout, poll};
     use std::os::fd::AsFd;

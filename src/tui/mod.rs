@@ -89,6 +89,7 @@ pub fn run(spec: LibrarySpec, opts: Options) -> anyhow::Result<()> {
     let stop = Arc::new(AtomicBool::new(false));
     for sig in [
         signal_hook::consts::SIGTERM,
+        #[cfg(unix)]
         signal_hook::consts::SIGHUP,
         signal_hook::consts::SIGINT,
     ] {

@@ -29,6 +29,8 @@ mod lazy_profile;
 mod manage;
 mod manage_trust;
 mod matching;
+#[cfg(feature = "semantic")]
+mod model;
 mod namespaces;
 #[cfg(not(feature = "semantic"))]
 mod not_built_in;
@@ -39,6 +41,7 @@ mod overlap_meaning;
 mod private_files;
 mod prompt_modes;
 mod prompt_parity;
+mod release;
 mod resources;
 mod rule_selection;
 #[cfg(feature = "semantic")]

@@ -270,9 +270,9 @@ fn escaped_children(sandbox: SandboxPreference) {
             assert!(left.is_empty(), "survivors: {left:?}");
             assert!(r.killed_descendants >= 3, "{r:?}");
         }
-        Some(SandboxMode::ProcessGroup) => {
+        Some(SandboxMode::ProcessGroup | SandboxMode::Seatbelt) => {
             // The group kill reaches the double-forked grandchild (still in the group), not
-            // the children that left it.
+            // the children that left it (Seatbelt, on macOS, has no namespace to end them).
             assert_eq!(
                 kinds(&left, &token),
                 BTreeSet::from(["setpgid".to_string(), "setsid".to_string()]),
@@ -360,6 +360,14 @@ fn writes(sandbox: SandboxPreference, library_in_tmp: bool) {
             // Whatever it was told, nothing reached the real files (under /tmp it wrote into
             // its own private /tmp).
             for (what, path) in &on_host {
+                assert!(!path.exists(), "{what}: {} was written", path.display());
+            }
+        }
+        Some(SandboxMode::Seatbelt) => {
+            // macOS: the profile lets it write in its private folder only.
+            assert_eq!(f["home"], "written", "its HOME is writable: {f}");
+            for (what, path) in &on_host {
+                assert_ne!(f[*what], "written", "{what}: {f}");
                 assert!(!path.exists(), "{what}: {} was written", path.display());
             }
         }
@@ -545,6 +553,12 @@ answer()
                 unix.accept().map(|_| ()).unwrap_err().kind(),
                 std::io::ErrorKind::WouldBlock
             );
+        }
+        Some(SandboxMode::Seatbelt) => {
+            // macOS: the profile allows no network, Unix sockets included.
+            assert_ne!(f["tcp"], "connected", "{f}");
+            assert_ne!(f["unix"], "connected", "{f}");
+            assert!(tcp.accept().is_err(), "nothing reached the listener");
         }
         Some(SandboxMode::ProcessGroup) => {
             assert_eq!(f["tcp"], "connected", "{f}");

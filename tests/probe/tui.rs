@@ -121,6 +121,10 @@ fn the_checks_screen_names_the_sandbox_of_each_verdict() {
                 assert_eq!(sandbox, SandboxPreference::Strongest);
                 assert!(screen.contains("sandbox namespaces"), "{screen}");
             }
+            SandboxMode::Seatbelt => {
+                assert_eq!(sandbox, SandboxPreference::Strongest);
+                assert!(screen.contains("sandbox seatbelt"), "{screen}");
+            }
         }
     }
 }

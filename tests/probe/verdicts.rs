@@ -48,6 +48,7 @@ fn expected_mode(sandbox: SandboxPreference, report: &ProbeReport) -> SandboxMod
             );
             SandboxMode::ProcessGroup
         }
+        _ if cfg!(target_os = "macos") => SandboxMode::Seatbelt,
         _ => SandboxMode::Namespaces,
     }
 }
@@ -303,7 +304,7 @@ fn hostile_executables(sandbox: SandboxPreference) {
     // In the process-group mode each pid is a group to search; in the namespaces mode the
     // command line is enough (and a pid may be missing: the entry ended before it was seen).
     let groups: Vec<u32> = match mode {
-        SandboxMode::ProcessGroup => {
+        SandboxMode::ProcessGroup | SandboxMode::Seatbelt => {
             let g: Vec<u32> = reports.iter().filter_map(|r| r.pid).collect();
             assert_eq!(g.len(), 10, "each started entry has its group id");
             g

@@ -251,7 +251,7 @@ impl AgentSwitches {
     }
 
     /// Whether `agent` is installed here: one of its settings files or the folder of its user
-    /// settings exists, or its command is on PATH.
+    /// settings exists, or its command is on PATH or where its installers put it.
     pub fn installed(&self, agent: Agent) -> bool {
         let command = match agent {
             Agent::ClaudeCode => "claude",
@@ -266,9 +266,14 @@ impl AgentSwitches {
             f.path.exists()
                 || (f.scope == SwitchScope::User && f.path.parent().is_some_and(Path::is_dir))
         });
+        let extra = crate::core::verify::clients::install_dirs(Some(&self.home));
         settings
-            || std::env::var_os("PATH")
-                .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(command).is_file()))
+            || crate::core::verify::clients::find_command(
+                command,
+                &std::env::var_os("PATH").unwrap_or_default(),
+                &extra,
+            )
+            .is_some()
     }
 
     /// Every settings file read (or looked for): what a watcher keeps an eye on.

@@ -19,6 +19,7 @@ pub mod semantic;
 pub mod sentence;
 pub mod text;
 mod triggers;
+pub mod weights;
 #[cfg(feature = "semantic")]
 mod wordpiece;
 

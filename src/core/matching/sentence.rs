@@ -35,6 +35,13 @@ pub enum ModelError {
     /// The program was built without the `semantic` feature.
     #[error("the sentence model is {NOT_BUILT_IN}")]
     NotBuiltIn,
+    /// The weights are neither in the binary nor installed (a build from the published crate
+    /// before `skillscope model install`).
+    #[error("the sentence model is not installed: {how}")]
+    NotInstalled {
+        /// What to do about it.
+        how: String,
+    },
 }
 
 /// The model itself: its weights and tokenizer in the binary, run by [`Bert`].
@@ -45,14 +52,43 @@ mod model {
     use crate::core::matching::wordpiece::WordPiece;
     use std::sync::{Mutex, OnceLock, PoisonError};
 
-    static WEIGHTS: &[u8] = include_bytes!(concat!(
+    /// The weights in the binary, when the build found them (a git checkout).
+    #[cfg(skillscope_embedded_model)]
+    static EMBEDDED: Option<&[u8]> = Some(include_bytes!(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/assets/model/model.safetensors"
-    ));
+    )));
+    #[cfg(not(skillscope_embedded_model))]
+    static EMBEDDED: Option<&[u8]> = None;
     static TOKENIZER: &[u8] = include_bytes!(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/assets/model/tokenizer.json"
     ));
+
+    /// The weights `skillscope model install` put in the data folder.
+    fn read_installed() -> Result<Vec<u8>, ModelError> {
+        use crate::core::matching::weights;
+        let path = weights::installed_path();
+        let bytes = match std::fs::read(&path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(ModelError::NotInstalled {
+                    how: weights::how_to_install(),
+                });
+            }
+            Err(e) => return Err(ModelError::Load(format!("{}: {e}", path.display()))),
+        };
+        if bytes.len() as u64 != weights::SIZE {
+            return Err(ModelError::Load(format!(
+                "{} is {} bytes, not the model's {}: {}",
+                path.display(),
+                bytes.len(),
+                weights::SIZE,
+                weights::how_to_install()
+            )));
+        }
+        Ok(bytes)
+    }
 
     /// Tokens a batch may hold. Attention is quadratic in a text's length, so texts go in by
     /// length, and two batches run at once, one on each core.
@@ -83,9 +119,18 @@ mod model {
                 .map_err(Clone::clone)
         }
 
-        /// Loads the model from the bytes in the binary.
+        /// Loads the model from the weights in the binary, else from the installed ones
+        /// ([`weights`](crate::core::matching::weights)).
         pub fn load() -> Result<SentenceModel, ModelError> {
-            let file = Safetensors::read(WEIGHTS).map_err(ModelError::Load)?;
+            use crate::core::matching::weights;
+            let installed;
+            let bytes: &[u8] = if let Some(b) = EMBEDDED.filter(|_| weights::uses_embedded()) {
+                b
+            } else {
+                installed = read_installed()?;
+                &installed
+            };
+            let file = Safetensors::read(bytes).map_err(ModelError::Load)?;
             let bert = Bert::load(&file).map_err(ModelError::Load)?;
             let tokenizer = WordPiece::from_json(TOKENIZER).map_err(ModelError::Load)?;
             Ok(SentenceModel { bert, tokenizer })

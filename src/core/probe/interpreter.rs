@@ -5,7 +5,6 @@
 
 use std::ffi::{OsStr, OsString};
 use std::io::Read;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 /// How a script is started: `program args… script`.
@@ -357,9 +356,10 @@ fn locate_absolute(name: &str) -> Option<PathBuf> {
     (p.is_absolute() && is_executable(p)).then(|| p.to_path_buf())
 }
 
-/// A regular file with at least one execute bit.
+/// A regular file with at least one execute bit (on Windows, which has none: a program file,
+/// `.exe`, `.com`, `.bat` or `.cmd`).
 pub fn is_executable(path: &Path) -> bool {
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && crate::core::fsx::runnable(path, &m))
 }
 
 /// The PATH given to probed programs: the caller's own, or a conventional one when unset.

@@ -444,8 +444,15 @@ pub(crate) fn tail(b: &[u8]) -> String {
 }
 
 pub(crate) fn signal_name(sig: i32) -> String {
-    nix::sys::signal::Signal::try_from(sig)
-        .map_or_else(|_| format!("signal {sig}"), |s| s.as_str().to_string())
+    #[cfg(unix)]
+    {
+        nix::sys::signal::Signal::try_from(sig)
+            .map_or_else(|_| format!("signal {sig}"), |s| s.as_str().to_string())
+    }
+    #[cfg(not(unix))]
+    {
+        format!("signal {sig}")
+    }
 }
 
 #[cfg(test)]

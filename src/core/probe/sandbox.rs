@@ -1,9 +1,11 @@
-//! Runs one untrusted command in the strongest sandbox the kernel allows — fresh namespaces on
-//! Linux, else its own process group — with a minimal environment, capped output, and a deadline
-//! after which everything it started is killed and reaped.
+//! Runs one untrusted command in the strongest sandbox the system allows — fresh namespaces on
+//! Linux, a Seatbelt profile on macOS, else its own process group — with a minimal environment,
+//! capped output, and a deadline after which everything it started is killed and reaped. Where
+//! skillscope has no sandbox (Windows), nothing runs: [`run`] refuses with [`NO_SANDBOX`].
 
 #[cfg(target_os = "linux")]
 mod filter;
+#[cfg(unix)]
 mod group;
 #[cfg(target_os = "linux")]
 mod inside;
@@ -11,12 +13,14 @@ mod inside;
 mod loopback;
 #[cfg(target_os = "linux")]
 mod namespaces;
+pub mod seatbelt;
 mod spec;
 
 pub use spec::{
     Captured, Ending, Isolated, Limit, MAX_PROCESSES, Mode, Outcome, Preference, RunSpec,
     SANDBOX_ENV, STAGE_ARG, installation,
 };
+#[cfg(unix)]
 use spec::{GRACE, Reader, environment, killed_status};
 
 use std::ffi::OsString;
@@ -46,11 +50,26 @@ pub fn stage(args: &[OsString]) -> Option<i32> {
     {
         Some(inside::stage(&args[2..]))
     }
-    #[cfg(not(target_os = "linux"))]
+    #[cfg(target_os = "macos")]
+    {
+        if args.get(2).is_some_and(|a| a == "seatbelt") {
+            return Some(seatbelt::stage(&args[3..]));
+        }
+        Some(2)
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "macos")))]
     {
         Some(2)
     }
 }
+
+/// What skillscope says where it has no sandbox for the system: probes, `--smoke` and `verify`
+/// run nothing there.
+pub const NO_SANDBOX: &str = "skillscope runs a skill's code only inside a sandbox, and it has \
+     none for this system (it has namespaces on Linux and Seatbelt on macOS): nothing was run";
+
+/// Whether this system has a sandbox skillscope can run commands in (Linux and macOS).
+pub const HAS_SANDBOX: bool = cfg!(any(target_os = "linux", target_os = "macos"));
 
 /// What the process-group mode still cannot promise, said wherever it ran.
 pub const WEAKER_MODE: &str = "processes that leave the group survive, and nothing stops their \
@@ -68,6 +87,9 @@ fn stage_program() -> Option<PathBuf> {
 fn no_namespaces(spec: &RunSpec) -> Option<String> {
     if spec.sandbox == Preference::ProcessGroup {
         return Some(format!("forced by {SANDBOX_ENV}=process-group"));
+    }
+    if cfg!(target_os = "macos") {
+        return mac_fallback();
     }
     if !cfg!(target_os = "linux") {
         return Some("namespaces are Linux-only".to_string());
@@ -94,9 +116,34 @@ fn no_namespaces(spec: &RunSpec) -> Option<String> {
 }
 
 /// Runs the command and returns once it and everything it spawned are dead, in the namespaces
-/// mode when it can run, else in the process-group mode (the outcome says which, and why).
-/// The error is the failure to start the command (program missing, not executable, no resources).
+/// mode (Linux) or the Seatbelt mode (macOS) when it can run, else in the process-group mode (the
+/// outcome says which, and why). The error is the failure to start the command (program missing,
+/// not executable, no resources), or of kind `Unsupported` where there is no sandbox at all
+/// ([`NO_SANDBOX`]) or an isolated run cannot be isolated.
 pub fn run(spec: &RunSpec, cancel: Option<&AtomicBool>) -> std::io::Result<Outcome> {
+    if !HAS_SANDBOX {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::Unsupported,
+            NO_SANDBOX,
+        ));
+    }
+    #[cfg(unix)]
+    {
+        run_unix(spec, cancel)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (spec, cancel);
+        Err(std::io::Error::new(
+            std::io::ErrorKind::Unsupported,
+            NO_SANDBOX,
+        ))
+    }
+}
+
+/// [`run`] on Linux and macOS.
+#[cfg(unix)]
+fn run_unix(spec: &RunSpec, cancel: Option<&AtomicBool>) -> std::io::Result<Outcome> {
     adopt_orphans();
     #[allow(unused_mut)]
     let mut why = no_namespaces(spec);
@@ -112,16 +159,72 @@ pub fn run(spec: &RunSpec, cancel: Option<&AtomicBool>) -> std::io::Result<Outco
             }
         }
     }
-    if let (Some(why), Some(_)) = (&why, &spec.isolated) {
+    if spec.isolated.is_some() {
         // An isolated run promises what only the namespaces give: it does not run without them.
+        let why = why.unwrap_or_else(|| {
+            "an isolated run (a private home, the loopback mock) needs Linux's namespaces; \
+             Seatbelt runs probes only"
+                .to_string()
+        });
         return Err(std::io::Error::new(
             std::io::ErrorKind::Unsupported,
             format!("the sandbox cannot isolate it here: {why}"),
         ));
     }
+    #[cfg(target_os = "macos")]
+    if why.is_none()
+        && let Some(program) = stage_program()
+    {
+        return seatbelt::run(spec, &program, cancel);
+    }
     let mut out = group::run(spec, stage_program().as_deref(), cancel)?;
     out.fallback = why;
     Ok(out)
+}
+
+/// Why the Seatbelt mode would not be tried on macOS, if it would not (the spec's own reasons
+/// are [`no_namespaces`]'s).
+fn mac_fallback() -> Option<String> {
+    if !Path::new(seatbelt::SANDBOX_EXEC).exists() {
+        return Some(format!("{} is missing", seatbelt::SANDBOX_EXEC));
+    }
+    if stage_program().is_none() {
+        return Some(
+            "no sandbox program: only the skillscope binary (or a caller of \
+             `set_stage_program`) can start a Seatbelt sandbox"
+                .to_string(),
+        );
+    }
+    None
+}
+
+/// What the command needs to read beneath a hidden folder: its folder, the program, and for a
+/// program found on the user's PATH its real file and the installation holding it
+/// (`…/versions/3.11.7` for `…/versions/3.11.7/bin/python3`). Nothing is revealed because a
+/// skill's files say so: a program the skill chose (its `.venv`, a `#!` path) runs only from
+/// the system folders or the skill's own (see [`crate::core::probe::interpreter::vet`]), which
+/// are visible anyway, and its `pyvenv.cfg` is never read here. An installation that would be
+/// the home folder itself, hold it, or be a top-level folder, or a folder of the user's own
+/// below the home (`~/.local`), is not revealed whole: only the program's file is (see
+/// [`installation`]).
+pub(super) fn revealed(spec: &RunSpec, home: Option<&Path>) -> Vec<PathBuf> {
+    let mut out = vec![spec.cwd.clone(), spec.program.clone()];
+    let path_var = crate::core::probe::interpreter::search_path();
+    let on_path = spec
+        .program
+        .parent()
+        .is_some_and(|p| std::env::split_paths(&path_var).any(|d| d == p));
+    let folder = std::fs::canonicalize(&spec.cwd).unwrap_or_else(|_| spec.cwd.clone());
+    if let Ok(real) = std::fs::canonicalize(&spec.program)
+        && on_path
+        && !real.starts_with(&folder)
+    {
+        out.extend(installation(&real, home));
+        out.push(real);
+    }
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// Makes this process the parent of orphans from its descendants, so that a probe's grandchildren

@@ -105,24 +105,21 @@ impl Client {
             .map(|c| c.version)
     }
 
-    /// The command on `path` (a `PATH` value), as found there (links not resolved).
+    /// The command on `path` (a `PATH` value), as found there (links not resolved), else in the
+    /// folders its installers put commands in ([`install_dirs`]).
     pub fn find(&self, path: &OsStr) -> Option<PathBuf> {
-        std::env::split_paths(path)
-            .filter(|d| d.is_absolute())
-            .map(|d| d.join(self.command))
-            .find(|c| is_executable(c))
+        let extra = install_dirs(dirs::home_dir().as_deref());
+        find_command(self.command, path, &extra)
     }
 
-    /// The installed version as its npm package says (`package.json`), read without running
-    /// anything: the command on `path`, its links resolved, lies inside `node_modules/PACKAGE`.
+    /// The installed version, read without running anything: the command, its links resolved,
+    /// lies inside `node_modules/PACKAGE` (an npm install: its `package.json` says), or is a file
+    /// of a `versions` folder named by its version (Claude Code's native installer:
+    /// `~/.local/share/claude/versions/2.1.332`).
     pub fn installed(&self, path: &OsStr) -> Option<Installed> {
         let command = self.find(path)?;
         let real = std::fs::canonicalize(&command).ok()?;
-        let package = Path::new("node_modules").join(self.package);
-        let dir = real.ancestors().find(|a| a.ends_with(&package))?;
-        let text = std::fs::read_to_string(dir.join("package.json")).ok()?;
-        let json: serde_json::Value = serde_json::from_str(&text).ok()?;
-        let version = json.get("version")?.as_str()?.to_string();
+        let version = npm_version(&real, self.package).or_else(|| native_version(&real))?;
         Some(Installed { command, version })
     }
 
@@ -147,7 +144,147 @@ pub struct Installed {
     pub version: String,
 }
 
+/// The version in the `package.json` of the npm package `package` that `real` lies in.
+fn npm_version(real: &Path, package: &str) -> Option<String> {
+    let package = Path::new("node_modules").join(package);
+    let dir = real.ancestors().find(|a| a.ends_with(&package))?;
+    let text = std::fs::read_to_string(dir.join("package.json")).ok()?;
+    let json: serde_json::Value = serde_json::from_str(&text).ok()?;
+    Some(json.get("version")?.as_str()?.to_string())
+}
+
+/// The version a native installer names its file by: `…/versions/2.1.332` (a digit first).
+fn native_version(real: &Path) -> Option<String> {
+    let parent = real.parent()?;
+    if parent.file_name()? != "versions" {
+        return None;
+    }
+    let name = real.file_name()?.to_str()?;
+    let name = name.strip_suffix(".exe").unwrap_or(name);
+    name.starts_with(|c: char| c.is_ascii_digit())
+        .then(|| name.to_string())
+}
+
+/// The folders clients' installers put commands in, looked in after `PATH`: Homebrew's
+/// (`/opt/homebrew/bin`, `/usr/local/bin`), the native installers' (`~/.local/bin`, Claude
+/// Code's older `~/.claude/local`), npm's usual global ones (`~/.npm-global/bin`; on Windows
+/// `%APPDATA%\npm`).
+pub fn install_dirs(home: Option<&Path>) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    if cfg!(unix) {
+        out.push(PathBuf::from("/opt/homebrew/bin"));
+        out.push(PathBuf::from("/usr/local/bin"));
+    }
+    if let Some(home) = home {
+        out.push(home.join(".local/bin"));
+        out.push(home.join(".claude/local"));
+        out.push(home.join(".npm-global/bin"));
+    }
+    if cfg!(windows)
+        && let Some(appdata) = std::env::var_os("APPDATA")
+    {
+        out.push(PathBuf::from(appdata).join("npm"));
+    }
+    out
+}
+
+/// The file names a command has on this system: `claude`; on Windows also `claude.exe` and the
+/// `claude.cmd` shim npm writes.
+pub fn command_names(command: &str) -> Vec<String> {
+    if cfg!(windows) {
+        vec![
+            format!("{command}.exe"),
+            format!("{command}.cmd"),
+            command.to_string(),
+        ]
+    } else {
+        vec![command.to_string()]
+    }
+}
+
+/// `command` in the first folder of `path` (a `PATH` value) that has it, else in the first of
+/// `extra`; only absolute folders count.
+pub fn find_command(command: &str, path: &OsStr, extra: &[PathBuf]) -> Option<PathBuf> {
+    let names = command_names(command);
+    std::env::split_paths(path)
+        .chain(extra.iter().cloned())
+        .filter(|d| d.is_absolute())
+        .flat_map(|d| names.iter().map(move |n| d.join(n)).collect::<Vec<_>>())
+        .find(|c| is_executable(c))
+}
+
+/// A file this user may run: a run bit on Unix, any file elsewhere (Windows runs by extension).
 fn is_executable(p: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    }
+    #[cfg(not(unix))]
+    {
+        std::fs::metadata(p).is_ok_and(|m| m.is_file())
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
     use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+
+    fn executable(p: &Path) {
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+
+    #[test]
+    fn a_client_is_found_where_its_installers_put_it_after_path() {
+        let t = tempfile::tempdir().unwrap();
+        let home = t.path().join("home");
+        let extra = install_dirs(Some(&home));
+        let empty = OsStr::new("");
+        assert_eq!(find_command("claude", empty, &extra), None);
+
+        // Claude Code's older native installer.
+        let old = home.join(".claude/local/claude");
+        executable(&old);
+        assert_eq!(find_command("claude", empty, &extra), Some(old.clone()));
+        // The native installer's link in ~/.local/bin comes first.
+        let native = home.join(".local/bin/claude");
+        executable(&native);
+        assert_eq!(find_command("claude", empty, &extra), Some(native.clone()));
+        // PATH before all of them.
+        let bin = t.path().join("bin");
+        executable(&bin.join("claude"));
+        let path = std::env::join_paths([&bin]).unwrap();
+        assert_eq!(
+            find_command("claude", &path, &extra),
+            Some(bin.join("claude"))
+        );
+        // A file without a run bit, a folder, a relative PATH entry: not a command.
+        let plain = t.path().join("plain");
+        std::fs::create_dir_all(plain.join("claude")).unwrap();
+        std::fs::write(plain.join("codex"), "").unwrap();
+        let path = std::env::join_paths([plain.as_path(), Path::new("rel")]).unwrap();
+        assert_eq!(find_command("codex", &path, &[]), None);
+        assert_eq!(find_command("claude", &path, &[]), None);
+        assert!(extra.contains(&PathBuf::from("/opt/homebrew/bin")));
+        assert!(extra.contains(&PathBuf::from("/usr/local/bin")));
+    }
+
+    #[test]
+    fn the_native_installers_version_is_its_file_name() {
+        let t = tempfile::tempdir().unwrap();
+        let real = t.path().join("share/claude/versions/2.1.400");
+        executable(&real);
+        let link = t.path().join("bin/claude");
+        std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        let real = std::fs::canonicalize(&link).unwrap();
+        assert_eq!(native_version(&real).as_deref(), Some("2.1.400"));
+        assert_eq!(npm_version(&real, "@anthropic-ai/claude-code"), None);
+        // Not a versions folder, or a name that is no version: none.
+        assert_eq!(native_version(&t.path().join("share/claude/2.1.400")), None);
+        assert_eq!(native_version(&t.path().join("versions/latest")), None);
+    }
 }

@@ -34,7 +34,7 @@ pub(super) fn run(
     let home = tempfile::Builder::new()
         .prefix("skillscope-probe-")
         .tempdir()?;
-    let mut cmd = if let Some(stage) = stage.filter(|_| cfg!(target_os = "linux")) {
+    let cmd = if let Some(stage) = stage.filter(|_| cfg!(target_os = "linux")) {
         // A program that cannot start is the caller's error, as with a direct spawn.
         std::fs::metadata(&spec.program)?;
         let mut c = Command::new(stage);
@@ -45,10 +45,22 @@ pub(super) fn run(
         c.process_group(0);
         c
     };
+    run_in(cmd, spec, home.path(), cancel)
+}
+
+/// Runs `cmd` (the command, or a stage that makes a session of its own before it becomes the
+/// command) with `spec`'s arguments, folder and limits, `home` as its `HOME` and `TMPDIR`, and
+/// returns once it and everything it spawned in its group are dead.
+pub(super) fn run_in(
+    mut cmd: Command,
+    spec: &RunSpec,
+    home: &Path,
+    cancel: Option<&AtomicBool>,
+) -> std::io::Result<Outcome> {
     cmd.args(&spec.args)
         .current_dir(&spec.cwd)
         .env_clear()
-        .envs(environment(home.path()))
+        .envs(environment(home))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());

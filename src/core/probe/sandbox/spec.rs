@@ -3,6 +3,7 @@
 use serde::Serialize;
 use std::ffi::OsString;
 use std::io::Read;
+#[cfg(unix)]
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::ExitStatus;
@@ -31,6 +32,10 @@ pub enum Mode {
     Namespaces,
     /// Its own process group: killed as a group, but not contained.
     ProcessGroup,
+    /// macOS: its own session and process group under a Seatbelt profile (reads of the system
+    /// and the skill only, writes in its private folder only, no network, no terminal) and
+    /// resource limits.
+    Seatbelt,
 }
 
 impl Mode {
@@ -39,6 +44,7 @@ impl Mode {
         match self {
             Mode::Namespaces => "namespaces",
             Mode::ProcessGroup => "process-group",
+            Mode::Seatbelt => "seatbelt",
         }
     }
 }
@@ -217,11 +223,20 @@ impl Outcome {
         self.status.and_then(|s| s.code())
     }
 
+    /// The signal that ended the command (none on systems without signals).
     pub fn signal(&self) -> Option<i32> {
-        self.status.and_then(|s| s.signal())
+        #[cfg(unix)]
+        {
+            self.status.and_then(|s| s.signal())
+        }
+        #[cfg(not(unix))]
+        {
+            None
+        }
     }
 }
 
+#[cfg_attr(not(unix), allow(dead_code))]
 /// The minimal environment of a probe: `PATH`, a private `HOME` and `TMPDIR`, a UTF-8 locale,
 /// and no `__pycache__` written into the skill.
 pub(super) fn environment(home: &Path) -> Vec<(OsString, OsString)> {
@@ -235,10 +250,12 @@ pub(super) fn environment(home: &Path) -> Vec<(OsString, OsString)> {
 }
 
 /// The status of a process killed by SIGKILL.
+#[cfg(unix)]
 pub(super) fn killed_status() -> ExitStatus {
     ExitStatus::from_raw(nix::sys::signal::Signal::SIGKILL as i32)
 }
 
+#[cfg_attr(not(unix), allow(dead_code))]
 /// Reads one pipe on its own thread, keeping the first `cap` bytes and discarding the rest, so
 /// the command never blocks on a full pipe.
 pub(super) struct Reader {
@@ -246,6 +263,7 @@ pub(super) struct Reader {
     done: mpsc::Receiver<()>,
 }
 
+#[cfg_attr(not(unix), allow(dead_code))]
 impl Reader {
     pub(super) fn start<R: Read + Send + 'static>(
         pipe: Option<R>,
