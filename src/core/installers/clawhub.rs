@@ -49,23 +49,34 @@ pub fn read_origin(skill_dir: &Path) -> Option<Map<String, Value>> {
 /// named `skills` one or two levels above `dir`) and the skill's slug there (`skills/@owner/slug`
 /// is `@owner/slug`). Whether the work folder holds a lock is [`lock_path`]'s question.
 pub fn place_of(dir: &Path) -> Option<(PathBuf, String)> {
-    for (depth, above) in dir.ancestors().enumerate().skip(1).take(2) {
-        if above.file_name().is_none_or(|n| n != "skills") {
-            continue;
-        }
-        let workdir = above.parent()?;
-        let rel = dir.strip_prefix(above).ok()?;
-        let slug: Vec<String> = rel
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .collect();
-        // `@owner/slug` is the only two-level form.
-        if depth == 2 && !slug[0].starts_with('@') {
-            return None;
-        }
-        return Some((workdir.to_path_buf(), slug.join("/")));
+    let (depth, above) = skills_folder_of(dir)?;
+    let workdir = above.parent()?;
+    let rel = dir.strip_prefix(above).ok()?;
+    let slug: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    // `@owner/slug` is the only two-level form.
+    if depth == 2 && !slug[0].starts_with('@') {
+        return None;
     }
-    None
+    Some((workdir.to_path_buf(), slug.join("/")))
+}
+
+/// The work folder of the `skills` folder above `dir` (the one [`place_of`] gives, when it gives
+/// one), without making the slug: a library's skills mostly share a few work folders, and most
+/// of those hold no lock.
+pub fn workdir_of(dir: &Path) -> Option<&Path> {
+    skills_folder_of(dir)?.1.parent()
+}
+
+/// The folder named `skills` one or two levels above `dir`, the nearer first, with its depth.
+fn skills_folder_of(dir: &Path) -> Option<(usize, &Path)> {
+    dir.ancestors()
+        .enumerate()
+        .skip(1)
+        .take(2)
+        .find(|(_, above)| above.file_name().is_some_and(|n| n == "skills"))
 }
 
 #[cfg(test)]
@@ -90,5 +101,18 @@ mod tests {
         );
         assert_eq!(place_of(&w.join("skills/group/web-search")), None);
         assert_eq!(place_of(&w.join("other/pdf-tools")), None);
+        // The work folder alone is the one of the whole place.
+        for d in [
+            "skills/pdf-tools",
+            "skills/@example/web-search",
+            "a/skills/b/skills/c",
+        ] {
+            let d = w.join(d);
+            assert_eq!(
+                workdir_of(&d).map(Path::to_path_buf),
+                place_of(&d).map(|(workdir, _)| workdir)
+            );
+        }
+        assert_eq!(workdir_of(&w.join("other/pdf-tools")), None);
     }
 }

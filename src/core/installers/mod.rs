@@ -11,9 +11,9 @@ pub(crate) mod skills_lock;
 use crate::core::catalogue::RuleId;
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::skill::Skill;
+use rustc_hash::FxHashMap;
 use serde::Serialize;
 use serde_json::{Map, Value};
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// Which installer kept the record.
@@ -227,11 +227,11 @@ type ReadRecord = fn(&Path) -> Result<Option<Map<String, Value>>, String>;
 /// The records of a library's skills, each record file read once, and what could not be read.
 #[derive(Debug, Default)]
 pub struct Records {
-    files: HashMap<PathBuf, Option<Map<String, Value>>>,
+    files: FxHashMap<PathBuf, Option<Map<String, Value>>>,
     /// The `skills-lock.json` of each folder looked in, when it has one.
-    project_locks: HashMap<PathBuf, Option<PathBuf>>,
+    project_locks: FxHashMap<PathBuf, Option<PathBuf>>,
     /// The ClawHub lock of each work folder, looked for once per folder.
-    clawhub_locks: HashMap<PathBuf, Option<PathBuf>>,
+    clawhub_locks: FxHashMap<PathBuf, Option<PathBuf>>,
     /// Record files that could not be read, for people.
     pub notes: Vec<String>,
     home: Option<PathBuf>,
@@ -274,6 +274,11 @@ impl Records {
 
     /// ClawHub's record of the skill installed at `dir`, when its work folder's lock names it.
     pub fn clawhub(&mut self, dir: &Path) -> Option<Record> {
+        // A work folder already found to hold no lock answers before the slug is made.
+        if clawhub::workdir_of(dir).is_some_and(|w| matches!(self.clawhub_locks.get(w), Some(None)))
+        {
+            return None;
+        }
         let (workdir, slug) = clawhub::place_of(dir)?;
         let lock = self
             .clawhub_locks
@@ -320,12 +325,17 @@ impl Records {
         // Skills share their folders' ancestors: each folder is asked once.
         let mut lock = None;
         for d in skills_dir.ancestors().take(3) {
-            let found = self
-                .project_locks
-                .entry(d.to_path_buf())
-                .or_insert_with(|| Some(d.join(skills_lock::FILE)).filter(|p| p.is_file()));
-            if let Some(p) = found {
-                lock = Some(p.clone());
+            // Looked up before it is copied: most folders were asked already.
+            let found = match self.project_locks.get(d) {
+                Some(found) => found.clone(),
+                None => {
+                    let found = Some(d.join(skills_lock::FILE)).filter(|p| p.is_file());
+                    self.project_locks.insert(d.to_path_buf(), found.clone());
+                    found
+                }
+            };
+            if found.is_some() {
+                lock = found;
                 break;
             }
         }

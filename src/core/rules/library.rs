@@ -5,11 +5,11 @@ use super::Profile;
 use crate::core::catalogue::RuleId;
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::library::Library;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 pub fn check(lib: &Library, _profile: Profile) -> Vec<(usize, Diagnostic)> {
     let mut out = Vec::new();
-    let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
+    let mut by_name: FxHashMap<&str, Vec<usize>> = FxHashMap::default();
     for (i, s) in lib.skills.iter().enumerate() {
         by_name.entry(s.name.as_str()).or_default().push(i);
     }

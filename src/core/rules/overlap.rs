@@ -72,8 +72,8 @@ fn stem_counts(lx: &Lexicon, words: &SkillWords) -> Vec<Vec<(u32, f32)>> {
 /// folder, as `copy` and the installers make) takes part once: its copies do not compete with
 /// it. Copies within one agent's folders still do (the agent loads both).
 fn members(lib: &Library, enabled: &dyn Fn(usize) -> bool) -> Vec<usize> {
-    let mut agents_of: std::collections::HashMap<(&str, &str), Vec<crate::core::source::Agent>> =
-        std::collections::HashMap::new();
+    let mut agents_of: FxHashMap<(&str, &str), Vec<crate::core::source::Agent>> =
+        FxHashMap::default();
     (0..lib.skills.len())
         .filter(|&i| enabled(i) && lib.skills[i].shadowed_by.is_none())
         .filter(|&i| !lib.skills[i].description().trim().is_empty())

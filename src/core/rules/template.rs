@@ -6,11 +6,16 @@ use crate::core::catalogue::RuleId;
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::library::Library;
 use crate::core::text::{count_of, thousands};
-use std::collections::HashMap;
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
 
 /// The description's text with the words of the skill's name put as `<name>`, lowercased, in
 /// single spaces; `None` when the description does not hold a word of the name (it is then no
 /// template filled in with the name) or is too short to be one.
+///
+/// Every skill's description passes through here on every check: the words are lowercased into
+/// one buffer, and a word is stemmed only when its first two bytes are those of a word of the
+/// name (a stem keeps a word's first two bytes, see `stems_keep_the_first_two_bytes`).
 pub fn template(description: &str, name: &str) -> Option<String> {
     let stem = |w: &str| crate::core::matching::text::stem(&w.to_lowercase());
     let own: Vec<String> = name
@@ -18,20 +23,28 @@ pub fn template(description: &str, name: &str) -> Option<String> {
         .filter(|w| w.chars().count() >= 2)
         .map(stem)
         .collect();
+    if own.is_empty() {
+        return None;
+    }
     let mut out = String::with_capacity(description.len());
+    let (mut between, mut lower) = (String::new(), String::new());
     let (mut named, mut words) = (false, 0);
     let mut rest = description;
     loop {
         let start = rest.find(char::is_alphanumeric).unwrap_or(rest.len());
         // What stands between two words, with its white space made one space.
-        let mut between = rest[..start]
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ");
-        if rest[..start].starts_with(char::is_whitespace) {
-            between.insert(0, ' ');
+        let gap = &rest[..start];
+        between.clear();
+        if gap.starts_with(char::is_whitespace) {
+            between.push(' ');
         }
-        if rest[..start].ends_with(char::is_whitespace) && start > 0 && !between.ends_with(' ') {
+        for (k, part) in gap.split_whitespace().enumerate() {
+            if k > 0 {
+                between.push(' ');
+            }
+            between.push_str(part);
+        }
+        if gap.ends_with(char::is_whitespace) && start > 0 && !between.ends_with(' ') {
             between.push(' ');
         }
         rest = &rest[start..];
@@ -44,7 +57,17 @@ pub fn template(description: &str, name: &str) -> Option<String> {
             out.push_str(between.trim_end());
             break;
         }
-        if own.contains(&stem(word)) {
+        lower.clear();
+        if word.is_ascii() {
+            lower.push_str(word);
+            lower.make_ascii_lowercase();
+        } else {
+            lower.push_str(&word.to_lowercase());
+        }
+        let may_be_own = own
+            .iter()
+            .any(|o| o.as_bytes().get(..2) == lower.as_bytes().get(..2));
+        if may_be_own && own.contains(&crate::core::matching::text::stem(&lower)) {
             named = true;
             // Name words in a row ("Google Sheets") are one `<name>`.
             if !(out.ends_with("<name>") && between.trim().is_empty()) {
@@ -54,11 +77,10 @@ pub fn template(description: &str, name: &str) -> Option<String> {
         } else {
             words += 1;
             out.push_str(&between);
-            out.push_str(&word.to_lowercase());
+            out.push_str(&lower);
         }
     }
-    let out = out.trim().to_string();
-    (named && words >= 3).then_some(out)
+    (named && words >= 3).then(|| out.trim().to_string())
 }
 
 /// The template's first clause — up to the first `:`, `;`, ` - `, ` — ` or sentence end — when
@@ -66,9 +88,15 @@ pub fn template(description: &str, name: &str) -> Option<String> {
 /// template shares even when each goes on to list its own items ("Automate Linear tasks via Rube
 /// MCP (Composio): issues, projects, …").
 pub fn head(template: &str) -> Option<&str> {
-    let cut = [": ", "; ", " - ", " — ", ". "]
-        .iter()
-        .filter_map(|sep| template.find(sep))
+    const SEPARATORS: [&[u8]; 5] = [b": ", b"; ", b" - ", " — ".as_bytes(), b". "];
+    // Every separator starts with an ASCII byte, so where one starts is a character boundary.
+    let bytes = template.as_bytes();
+    let first = (0..bytes.len()).find(|&i| {
+        matches!(bytes[i], b':' | b';' | b' ' | b'.')
+            && SEPARATORS.iter().any(|sep| bytes[i..].starts_with(sep))
+    });
+    let cut = first
+        .into_iter()
         .chain(
             template
                 .ends_with(['.', ':', ';'])
@@ -87,17 +115,24 @@ pub fn head(template: &str) -> Option<&str> {
 /// A finding on every skill whose description is one template with at least one other skill of
 /// another name, and another description.
 pub fn check(lib: &Library) -> Vec<(usize, Diagnostic)> {
-    let mut groups: HashMap<String, Vec<usize>> = HashMap::new();
-    for (i, s) in lib.skills.iter().enumerate() {
-        if s.shadowed_by.is_some() {
-            continue;
-        }
-        if let Some(t) = s
-            .frontmatter
-            .description()
-            .and_then(|d| template(d, &s.name))
-        {
-            let key = head(&t).map_or(t.clone(), str::to_string);
+    // Each description's template on every core; the groups in the skills' order.
+    let keys: Vec<Option<String>> = lib
+        .skills
+        .par_iter()
+        .map(|s| {
+            if s.shadowed_by.is_some() {
+                return None;
+            }
+            let t = template(s.frontmatter.description()?, &s.name)?;
+            Some(match head(&t) {
+                Some(h) => h.to_string(),
+                None => t,
+            })
+        })
+        .collect();
+    let mut groups: FxHashMap<String, Vec<usize>> = FxHashMap::default();
+    for (i, key) in keys.into_iter().enumerate() {
+        if let Some(key) = key {
             groups.entry(key).or_default().push(i);
         }
     }
@@ -141,6 +176,165 @@ pub fn check(lib: &Library) -> Vec<(usize, Diagnostic)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The template as first written: every word lowercased and stemmed, and the separators
+    /// searched one by one. The one in use must give the same text for every description.
+    fn template_as_written(description: &str, name: &str) -> Option<String> {
+        let stem = |w: &str| crate::core::matching::text::stem(&w.to_lowercase());
+        let own: Vec<String> = name
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| w.chars().count() >= 2)
+            .map(stem)
+            .collect();
+        let mut out = String::new();
+        let (mut named, mut words) = (false, 0);
+        let mut rest = description;
+        loop {
+            let start = rest.find(char::is_alphanumeric).unwrap_or(rest.len());
+            let mut between = rest[..start]
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            if rest[..start].starts_with(char::is_whitespace) {
+                between.insert(0, ' ');
+            }
+            if rest[..start].ends_with(char::is_whitespace) && start > 0 && !between.ends_with(' ')
+            {
+                between.push(' ');
+            }
+            rest = &rest[start..];
+            let len = rest
+                .find(|c: char| !c.is_alphanumeric())
+                .unwrap_or(rest.len());
+            let word = &rest[..len];
+            rest = &rest[len..];
+            if word.is_empty() {
+                out.push_str(between.trim_end());
+                break;
+            }
+            if own.contains(&stem(word)) {
+                named = true;
+                if !(out.ends_with("<name>") && between.trim().is_empty()) {
+                    out.push_str(&between);
+                    out.push_str("<name>");
+                }
+            } else {
+                words += 1;
+                out.push_str(&between);
+                out.push_str(&word.to_lowercase());
+            }
+        }
+        let out = out.trim().to_string();
+        (named && words >= 3).then_some(out)
+    }
+
+    fn head_as_written(template: &str) -> Option<&str> {
+        let cut = [": ", "; ", " - ", " — ", ". "]
+            .iter()
+            .filter_map(|sep| template.find(sep))
+            .chain(
+                template
+                    .ends_with(['.', ':', ';'])
+                    .then(|| template.len() - 1),
+            )
+            .min()
+            .unwrap_or(template.len());
+        let head = template[..cut].trim();
+        let others = head
+            .split(|c: char| !c.is_alphanumeric() && c != '<' && c != '>')
+            .filter(|w| !w.is_empty() && *w != "<name>")
+            .count();
+        (head.contains("<name>") && others >= 4).then_some(head)
+    }
+
+    #[test]
+    fn stems_keep_the_first_two_bytes() {
+        use crate::core::matching::text::stem;
+        for w in [
+            "sses",
+            "asses",
+            "ties",
+            "flies",
+            "skies",
+            "runs",
+            "running",
+            "stopped",
+            "hopping",
+            "bed",
+            "ing",
+            "sing",
+            "user",
+            "folder",
+            "runner",
+            "bigger",
+            "ie",
+            "a",
+            "ab",
+            "abc",
+            "xyzzies",
+            "tasks",
+            "make",
+            "automated",
+            "éclairs",
+            "Émile",
+            "straße",
+            "ıi",
+            "日本語",
+        ] {
+            let lower = w.to_lowercase();
+            let s = stem(&lower);
+            assert_eq!(s.as_bytes().get(..2), lower.as_bytes().get(..2), "{w}: {s}");
+            assert_eq!(s.len() < 2, lower.len() < 2, "{w}: {s}");
+        }
+    }
+
+    #[test]
+    fn the_template_is_the_one_first_written_on_odd_text() {
+        let names = [
+            "strava-automation",
+            "google-sheets-automation",
+            "pdf",
+            "x",
+            "Émile-Tasks",
+            "straße",
+            "run-runners",
+            "ties",
+            "",
+        ];
+        let descriptions = [
+            "Automate Strava tasks via Rube MCP (Composio): activities, routes.",
+            "Automate Google Sheets tasks via Rube MCP (Composio): activities; routes - more — end. Next",
+            "  leading\tand trailing white space around Strava tasks and runners, running ties  ",
+            "\u{a0}non-breaking\u{2003}spaces around Émile tasks, emile's TASKS and more words",
+            "Straße STRASSE strasse: Unicode case ÉMILE émile; the run-runners ran runs",
+            "pdf PDF pdfs Pdf, the pdf tool for pdf files:; .. — -",
+            "Ties tied tying tie: x X xx the ties with words",
+            "",
+            "   ",
+            "!!! ??? ...",
+            "Google  Sheets\n\nGoogle\tSheets google-sheets for sheets in Google",
+        ];
+        for name in names {
+            for d in descriptions {
+                let t = template(d, name);
+                assert_eq!(t, template_as_written(d, name), "{name:?} {d:?}");
+                if let Some(t) = t {
+                    assert_eq!(head(&t), head_as_written(&t), "{t:?}");
+                }
+            }
+        }
+        for t in [
+            "<name> a b c d: e",
+            "a b c d <name>; e",
+            "a b c d <name> - e — f",
+            "a — b <name> c d e f. g",
+            "<name> a b c d.",
+            "<name>:a b c d",
+            "",
+        ] {
+            assert_eq!(head(t), head_as_written(t), "{t:?}");
+        }
+    }
 
     #[test]
     fn the_name_is_taken_out_of_the_description() {
