@@ -124,12 +124,19 @@ pub fn places() -> anyhow::Result<(PathBuf, Option<PathBuf>)> {
 /// Every agent's own switches (their settings files under the home and the project), read once
 /// per process; a file that cannot be read or parsed is said on stderr and counts as unset.
 pub fn agent_switches() -> Option<crate::core::agents::AgentSwitches> {
-    let (home, project) = places().ok()?;
-    let (switches, diags) = crate::core::agents::AgentSwitches::load(&home, project.as_deref());
-    for d in &diags {
-        crate::cli::output::warn(&d.message);
-    }
-    Some(switches)
+    // Read once per run: every part of a command sees the same settings, and a problem with a
+    // settings file is said once.
+    static READ: std::sync::OnceLock<Option<crate::core::agents::AgentSwitches>> =
+        std::sync::OnceLock::new();
+    READ.get_or_init(|| {
+        let (home, project) = places().ok()?;
+        let (switches, diags) = crate::core::agents::AgentSwitches::load(&home, project.as_deref());
+        for d in &diags {
+            crate::cli::output::warn(&d.message);
+        }
+        Some(switches)
+    })
+    .clone()
 }
 
 /// An agent of the model (`core::agents::model::MODELS`) by its name.
@@ -307,9 +314,16 @@ pub fn load_state() -> Option<crate::core::state::EnableState> {
     st
 }
 
-/// Each skill's on/off in skillscope's state (each skill's own default when there is none).
+/// Each skill's on/off: in one agent's view, as that agent has it; otherwise on when some agent
+/// that reads it has it on, by its own switches where it has them and by skillscope's state
+/// (each skill's own default when there is none) where it has none
+/// ([`crate::core::agents::view::on_for_readers`]).
 pub fn enabled_mask(lib: &Library) -> Vec<bool> {
-    load::enabled_mask(lib, load_state().as_ref())
+    let store = load::enabled_mask(lib, load_state().as_ref());
+    if lib.agent.is_some() {
+        return store;
+    }
+    crate::core::agents::view::on_for_readers(lib, agent_switches().as_ref(), &store)
 }
 
 /// Counts every level of every skill, L1 in `format`, through the cache;
