@@ -311,9 +311,16 @@ pub fn load_state() -> Option<crate::core::state::EnableState> {
     st
 }
 
-/// Each skill's on/off in skillscope's state (each skill's own default when there is none).
+/// Each skill's on/off: in one agent's view, as that agent has it; otherwise on when some agent
+/// that reads it has it on, by its own switches where it has them and by skillscope's state
+/// (each skill's own default when there is none) where it has none
+/// ([`crate::core::agents::view::on_for_readers`]).
 pub fn enabled_mask(lib: &Library) -> Vec<bool> {
-    load::enabled_mask(lib, load_state().as_ref())
+    let store = load::enabled_mask(lib, load_state().as_ref());
+    if lib.agent.is_some() {
+        return store;
+    }
+    crate::core::agents::view::on_for_readers(lib, agent_switches(Agent::ALL).as_ref(), &store)
 }
 
 /// Counts every level of every skill, L1 in `format`, through the cache;

@@ -216,9 +216,15 @@ fn write_table(out: &mut impl Write, args: &ListArgs, l: &Listed<'_>) -> anyhow:
     let whose = args.view.agent.map_or(String::new(), |a| {
         format!(" for {}", crate::core::agents::model::model(a).name)
     });
+    // Only Claude models count with a tokenizer of their own that no one publishes.
+    let claude = if args.view.agent == Some(crate::core::Agent::ClaudeCode) {
+        " (Claude's tokenizer differs by roughly 10-20%)"
+    } else {
+        ""
+    };
     writeln!(
         out,
-        "{}, {} enabled{whose}; token counts are {} estimates (Claude's tokenizer differs by roughly 10-20%)",
+        "{}, {} enabled{whose}; token counts are {} estimates{claude}",
         count_of(scope.iter().filter(|s| **s).count(), "skill", "skills"),
         thousands(on as u64),
         args.encoding

@@ -86,7 +86,10 @@ pub fn run(args: MoveArgs, moving: bool) -> anyhow::Result<i32> {
         );
     }
     let cache = Arc::new(TokenCache::open());
-    let (plan, folder) = plan_for(&skill.dir, &target, &cache)?;
+    let (mut plan, folder) = plan_for(&skill.dir, &target, &cache)?;
+    if moving {
+        plan.pricing.moving_from(&skill.dir);
+    }
     let clash = plan.priced.iter().any(|p| p.clash.is_some());
     // The install policy (`Plan::choose`): the skill is named by hand, so it is picked whatever
     // its verdict under the new agent's profile.

@@ -177,7 +177,14 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     }
     let mask = selections.get(mode).unwrap_or(&[]);
     let listing = listing::render(&lib, &|i| mask.get(i).copied().unwrap_or(false), &opts);
-    let code = print_listing(&args, &lib, &listing, &cache, mode, window)?;
+    // What a switch keeps out of the enabled listing is named with the switch, not left out
+    // without a word.
+    let off: Vec<usize> = if mode == ListingMode::Enabled {
+        (0..lib.len()).filter(|&i| scope[i] && !on[i]).collect()
+    } else {
+        Vec::new()
+    };
+    let code = print_listing(&args, &lib, (&listing, &off), &cache, mode, window)?;
     Ok(code.max(unread))
 }
 
@@ -221,7 +228,7 @@ pub fn predicted(
 fn print_listing(
     args: &PromptArgs,
     lib: &Library,
-    listing: &listing::Listing,
+    (listing, off): (&listing::Listing, &[usize]),
     cache: &TokenCache,
     mode: ListingMode,
     window: usize,
@@ -247,7 +254,7 @@ fn print_listing(
     if args.fates {
         eprint!(
             "{}",
-            fate_table(lib, listing, tokens, args.encoding, mode, window)
+            fate_table(lib, (listing, off), tokens, args.encoding, mode, window)
         );
     } else if tokens > window {
         crate::cli::output::warn(window_warning(tokens, window));
@@ -553,7 +560,7 @@ fn round1(x: f64) -> f64 {
 
 fn fate_table(
     lib: &Library,
-    listing: &listing::Listing,
+    (listing, off): (&listing::Listing, &[usize]),
     tokens: usize,
     enc: Encoding,
     mode: ListingMode,
@@ -575,15 +582,20 @@ fn fate_table(
     if tokens > window {
         s.push_str(&format!("warning: {}\n", window_warning(tokens, window)));
     }
-    let counts: Vec<String> = Fate::ALL
+    let mut counts: Vec<String> = Fate::ALL
         .iter()
         .map(|f| format!("{} {f}", thousands(listing.count(*f) as u64)))
         .collect();
+    if !off.is_empty() {
+        counts.push(format!("{} switched off", thousands(off.len() as u64)));
+    }
     s.push_str(&format!("fates: {}\n", counts.join(", ")));
     let widest = listing
         .entries
         .iter()
-        .map(|e| crate::cli::output::shown_width(&lib.skills[e.index].name))
+        .map(|e| e.index)
+        .chain(off.iter().copied())
+        .map(|i| crate::cli::output::shown_width(&lib.skills[i].name))
         .max()
         .unwrap_or(0);
     // The table goes to stderr: it is cut only when stderr is a terminal.
@@ -605,6 +617,24 @@ fn fate_table(
             e.fate.as_str(),
             crate::core::text::line(reason)
         );
+        s.push_str(line.trim_end());
+        s.push('\n');
+    }
+    for &i in off {
+        let skill = &lib.skills[i];
+        let name = names.pad(&names.fit(&skill.name));
+        let own = lib
+            .agent
+            .is_some_and(|a| crate::core::agents::own_switch(a, skill).is_some());
+        let why = if own {
+            "off by its agent's own switch".to_string()
+        } else {
+            format!(
+                "off in skillscope's own switches (skillscope toggle {} --on)",
+                crate::core::text::line(&skill.name)
+            )
+        };
+        let line = format!("{:<9} {name}  {why}", "off");
         s.push_str(line.trim_end());
         s.push('\n');
     }

@@ -7,7 +7,7 @@ use crate::cli::args::WhereArgs;
 use crate::cli::manage::find_one;
 use crate::cli::manage::{ask, places, shown};
 use crate::core::manage::trash::{Trash, TrashEntry};
-use crate::core::manage::{lockfile, settings};
+use crate::core::manage::{self, lockfile, settings};
 use crate::core::text::line;
 use clap::Args;
 use serde_json::json;
@@ -95,25 +95,24 @@ pub fn remove(args: RemoveArgs) -> anyhow::Result<i32> {
     let mut done = Vec::new();
     let mut code = 0;
     for (p, rs) in picked.iter().zip(&refs) {
-        // The agents' links to it go with it, as `npx skills remove` takes them.
-        let links = lockfile::links_to(&p.dir, &p.linked);
-        let entry = trash.put(&p.dir, "remove")?;
+        // The agents' links to it and its lock entry go with it, as `npx skills remove` takes
+        // them; the trash entry remembers them for `restore`.
+        let removed = manage::remove_skill(&trash, &p.dir, &p.name, &p.linked)?;
         if !args.confirm.json {
             println!(
                 "removed {} (skillscope restore {} puts it back)",
                 shown(&p.dir, &home),
                 line(&p.name)
             );
-        }
-        let unlinked = unlink(&links, &home, args.confirm.json);
-        let lock = match lockfile::forget(&p.dir, &p.name) {
-            Ok(l) => l,
-            Err(e) => {
-                crate::cli::output::warn(&e);
-                code = 1;
-                None
+            for l in &removed.unlinked {
+                println!("removed the link {}", shown(l, &home));
             }
-        };
+        }
+        for problem in &removed.problems {
+            crate::cli::output::warn(problem);
+            code = 1;
+        }
+        let (entry, unlinked, lock) = (removed.entry, removed.unlinked, removed.lock);
         if let Some(l) = &lock
             && !args.confirm.json
         {
@@ -148,26 +147,6 @@ pub fn remove(args: RemoveArgs) -> anyhow::Result<i32> {
     Ok(code)
 }
 
-/// Removes the links that led to a removed skill (they lead nowhere now).
-fn unlink(links: &[std::path::PathBuf], home: &Path, quiet: bool) -> Vec<std::path::PathBuf> {
-    let mut gone = Vec::new();
-    for l in links {
-        match std::fs::remove_file(l) {
-            Ok(()) => {
-                if !quiet {
-                    println!("removed the link {}", shown(l, home));
-                }
-                gone.push(l.clone());
-            }
-            Err(e) => crate::cli::output::warn(format_args!(
-                "the link {} was not removed: {e}",
-                shown(l, home)
-            )),
-        }
-    }
-    gone
-}
-
 #[derive(Debug, Args)]
 pub struct RestoreArgs {
     /// The skill's name (its latest removal) or the id `skillscope trash` shows.
@@ -187,16 +166,27 @@ pub fn restore(args: RestoreArgs) -> anyhow::Result<i32> {
             trash.dir().display()
         );
     };
-    trash.restore(&entry)?;
+    let back = manage::restore_skill(&trash, &entry)?;
+    for problem in &back.problems {
+        crate::cli::output::warn(problem);
+    }
     if args.json {
         println!(
             "{}",
-            crate::cli::output::json_string(&json!({ "restored": entry }))?
+            crate::cli::output::json_string(
+                &json!({ "restored": entry, "relinked": back.relinked, "lock": back.lock })
+            )?
         );
     } else {
         println!("restored {}", shown(&entry.from, &home));
+        for l in &back.relinked {
+            println!("put back the link {}", shown(l, &home));
+        }
+        if let Some(l) = &back.lock {
+            println!("put its entry back into {}", shown(l, &home));
+        }
     }
-    Ok(0)
+    Ok(i32::from(!back.problems.is_empty()))
 }
 
 #[derive(Debug, Args)]

@@ -139,7 +139,9 @@ fn judge<'a>(
                 "{}: the upstream version has {} error(s) under {} rules, so the agent would drop it: not updated (--force installs it anyway)",
                 line(&c.name),
                 priced.map_or(0, |p| p.verdict.errors),
-                crate::core::text::possessive(crate::core::agents::model::model(target.agent).name)
+                crate::core::text::possessive(
+                    crate::core::agents::model::model(target.pricing_agent()).name
+                )
             ));
         } else {
             to_apply.push((c, plan));

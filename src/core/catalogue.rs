@@ -250,7 +250,7 @@ catalogue! {
         "a skill reached through a link that leads outside every skill folder";
     InstalledModified "installed-modified" File [W, W, W, W, W, W, W, W, W]
         "a skill's files no longer match the hash its installer recorded (`skills-lock.json`, ClawHub's `origin.json`)";
-    FrontmatterMissing "frontmatter-missing" Frontmatter [E, E, E, E, E, E, E, W, E] "no `---` frontmatter block";
+    FrontmatterMissing "frontmatter-missing" Frontmatter [E, W, E, E, E, E, E, W, E] "no `---` frontmatter block";
     FrontmatterUnterminated "frontmatter-unterminated" Frontmatter [E, E, E, E, E, E, E, W, E]
         "the frontmatter is never closed";
     FrontmatterLeadingBlank "frontmatter-leading-blank" Frontmatter [E, W, W, W, E, E, W, W, W]
@@ -279,7 +279,7 @@ catalogue! {
     ControlCharacter "control-character" Name [W, E, E, E, E, E, E, E, E]
         "a name, description or folder name holds a control or bidi character (bidi: a warning)";
     DescriptionMissing "description-missing" Description [E, W, E, E, E, E, W, W, E] "no or empty `description`";
-    DescriptionTooLong "description-too-long" Description [E, E, E, E, E, E, E, E, E]
+    DescriptionTooLong "description-too-long" Description [E, W, E, E, E, E, E, E, E]
         "description over 1,024 characters";
     DescriptionXml "description-xml" Description [W, E, W, W, W, W, W, W, W]
         "description holds XML tags or angle brackets";
@@ -302,7 +302,7 @@ catalogue! {
     ListedByFallback "listed-by-fallback" Library [W, W, W, W, W, W, W, W, W]
         "an agent lists the skill under its folder's name or its body's first paragraph";
     TriggersMissing "triggers-missing" Library [W, NO, NO, NO, NO, NO, NO, NO, NO]
-        "a skill in the SkillContextProvider's folder (`.agents/skills`) without `triggers:`: it is never injected (design 002)";
+        "a skill in the SkillContextProvider agent's own folder (`~/.config/agents/skills`, which no released client reads) without `triggers:`: that agent never injects it";
     ExecutableNoEntry "executable-no-entry" Executable [W, E, E, E, E, E, E, E, E]
         "`type: executable` without its entry script";
     EntryUntyped "entry-untyped" Executable [NO, NO, NO, NO, W, NO, NO, NO, NO]

@@ -74,12 +74,13 @@ pub fn merge(roots: &[Root], skills: Vec<Skill>) -> Merged {
             .copied()
             .find(|&i| skills[i].plain)
             .unwrap_or(members[0]);
-        let mut taken: Vec<&Path> = vec![&skills[keep].root];
+        let mut taken: Vec<&Path> = vec![listing_folder(&skills[keep])];
         for &i in members {
-            if i == keep || taken.contains(&&*skills[i].root) {
+            let folder = listing_folder(&skills[i]);
+            if i == keep || taken.contains(&folder) {
                 continue;
             }
-            taken.push(&skills[i].root);
+            taken.push(folder);
             folded_into[i] = Some(keep);
             places.entry(keep).or_default().push(i);
         }
@@ -125,6 +126,29 @@ pub fn merge(roots: &[Root], skills: Vec<Skill>) -> Merged {
         out.skills.push(s);
     }
     out
+}
+
+/// The folder an agent lists a skill from: its root, or, below a folder given on the command
+/// line (a project, say), the agent skill folder it sits in (`.claude/skills`, `.agents/skills`),
+/// so that a project given as one path is read as the default walk reads its folders. Two names
+/// for one real folder in the same listing folder are two entries an agent lists.
+fn listing_folder(s: &Skill) -> &Path {
+    use crate::core::source::Agent;
+    if !matches!(s.agent, Agent::Path | Agent::Demo) {
+        return &s.root;
+    }
+    s.dir
+        .ancestors()
+        .skip(1)
+        .take_while(|a| a.starts_with(&*s.root) && *a != &*s.root)
+        .find(|a| {
+            crate::core::agents::model::MODELS.iter().any(|m| {
+                m.folders
+                    .iter()
+                    .any(|f| a.ends_with(f.iter().collect::<PathBuf>()))
+            })
+        })
+        .unwrap_or(&*s.root)
 }
 
 /// Where a skill folder really is: below its root's real place when the walk met no link on the

@@ -83,6 +83,13 @@ impl Agent {
         )
     }
 
+    /// Whether the agent is one the design documents describe and no released client runs (Lazy
+    /// Skills, the SkillContextProvider ADR's agent): a view a user opts into, which never judges,
+    /// prices or warns about a folder a real client reads.
+    pub fn from_design_documents(self) -> bool {
+        matches!(self, Agent::LazySkills | Agent::Generic)
+    }
+
     /// A short badge for narrow columns.
     pub fn badge(self) -> &'static str {
         match self {

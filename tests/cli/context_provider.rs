@@ -5,8 +5,13 @@
 use crate::common::*;
 
 fn home_with_two_skills() -> tempfile::TempDir {
+    home_with_two_skills_in(".agents/skills")
+}
+
+/// The two skills in `folder` below a new home.
+fn home_with_two_skills_in(folder: &str) -> tempfile::TempDir {
     let t = tempfile::tempdir().unwrap();
-    let skills = t.path().join(".agents/skills");
+    let skills = t.path().join(folder);
     write(
         &skills.join("hello-extended/SKILL.md"),
         "---\nname: hello-extended\ndescription: Multi-language greeting tool. Use when the user wants to greet someone.\ntriggers:\n  - greet\n  - bonjour\n---\n# hello-extended\n\nThis skill provides multi-language greetings.\n",
@@ -36,9 +41,25 @@ fn findings(h: &std::path::Path) -> Vec<(String, String, String)> {
         .collect()
 }
 
+/// In its own folder (`~/.config/agents/skills`, which no released client reads) the ADR agent
+/// warns of a skill it can never inject; in `.agents/skills`, which Codex, Gemini CLI, opencode
+/// and the others list whatever its `triggers`, it never does, not even with
+/// `--warnings-as-errors`.
 #[test]
 fn check_knows_triggers_and_warns_of_a_skill_that_can_never_be_injected() {
-    let t = home_with_two_skills();
+    let shared = home_with_two_skills();
+    let got = findings(shared.path());
+    assert!(
+        !got.iter().any(|(_, rule, _)| rule == "triggers-missing"),
+        "a folder real clients read: {got:?}"
+    );
+    let out = run(&["check", "--warnings-as-errors"], shared.path());
+    assert!(
+        !String::from_utf8_lossy(&out.stdout).contains("triggers-missing"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let t = home_with_two_skills_in(".config/agents/skills");
     let got = findings(t.path());
     assert!(
         !got.iter().any(|(_, rule, _)| rule == "unknown-field"),

@@ -157,6 +157,50 @@ fn an_npx_project_lists_each_skill_once_with_every_agent_that_reads_it() {
     assert!(show.contains("linked from"), "{show}");
 }
 
+/// The same project given as a path (`check .`, the natural CI call), as a project folder or as
+/// its two skill folders: each linked skill is read once, at its copy, with its link as its other
+/// place, as the default walk reads it; never twice, never its own rival, never counted twice.
+#[test]
+fn a_project_given_as_a_path_reads_each_linked_skill_once() {
+    let (w, _, proj) = world();
+    rebuild_layout(&format!("{SKILLS_CLI}/project-local"), &proj, &[]);
+    for args in [vec!["."], vec![".claude/skills", ".agents/skills"]] {
+        let skills = listed(&w, &proj, &args);
+        assert_eq!(names(&skills), NAMES, "{args:?}: {skills:#?}");
+        for name in NAMES {
+            let s = named(&skills, name);
+            let ends = |v: &Value, folder: &str| {
+                v.as_str().unwrap().ends_with(&format!("{folder}/{name}"))
+            };
+            assert!(ends(&s["dir"], ".agents/skills"), "{args:?}: {s:#}");
+            let linked = s["linked"].as_array().unwrap();
+            assert_eq!(linked.len(), 1, "{args:?}: {s:#}");
+            assert!(ends(&linked[0]["dir"], ".claude/skills"), "{s:#}");
+        }
+        let mut check_args = vec!["check"];
+        check_args.extend_from_slice(&args);
+        let check = said(&in_dir(&w, &proj, &check_args));
+        for rule in ["overlap", "shadowed", "duplicate-name"] {
+            assert!(
+                !check.contains(&format!("[{rule}]")),
+                "{args:?} {rule}: {check}"
+            );
+        }
+        assert!(
+            !check.contains(".claude/skills/pdf-tools/SKILL.md"),
+            "{check}"
+        );
+        let mut budget_args = vec!["budget", "--format", "json"];
+        budget_args.extend_from_slice(&args);
+        let budget = crate::common::json(&in_dir(&w, &proj, &budget_args));
+        assert_eq!(budget["skills"].as_array().unwrap().len(), 3, "{budget:#}");
+    }
+    // Two names for one folder inside one skill folder stay two entries: an agent lists both.
+    std::os::unix::fs::symlink("pdf-tools", proj.join(".agents/skills/pdf-again")).unwrap();
+    let skills = listed(&w, &proj, &["."]);
+    assert_eq!(skills.len(), 4, "{skills:#?}");
+}
+
 /// The same installer from a `file://` git URL for the four agents added last (Qwen Code's
 /// `.qwen/skills` links are followed; OpenClaw's `skills/` is its workspace's only when its
 /// config names that workspace, so those links are left alone), and with `-g` in the home
@@ -300,6 +344,63 @@ fn clawhub_records_are_read_and_update_leaves_a_pinned_skill_alone() {
     assert!(out.contains("weather: pinned by ClawHub (frozen)"), "{out}");
     let now = std::fs::read_to_string(agents.join("skills/weather/SKILL.md")).unwrap();
     assert!(!now.contains("rain"), "a pinned skill was updated: {now}");
+}
+
+/// `restore` after `remove` of a linked skill puts everything back that `remove` took: the copy,
+/// the agents' links to it and its `skills-lock.json` entry, byte for byte; a link whose place
+/// is taken since is left alone and said.
+#[test]
+fn restore_puts_back_the_links_and_the_lock_entry_remove_took() {
+    let (w, source, proj) = world();
+    git(&source, &["init", "-q", "-b", "main"]);
+    git(&source, &["add", "-A"]);
+    git(&source, &["commit", "-qm", "skills"]);
+    let url = format!("file://{}", source.display());
+    let add = [
+        "add",
+        &url,
+        "--link",
+        "--agent",
+        "claude-code",
+        "--scope",
+        "project",
+        "--yes",
+    ];
+    let out = in_dir(&w, &proj, &add);
+    assert!(out.status.success(), "{}", said(&out));
+    let nothing = |_: &str| false;
+    let layout = layout_of(&proj, &nothing);
+    let lock = std::fs::read(proj.join("skills-lock.json")).unwrap();
+    assert!(
+        layout
+            .iter()
+            .any(|l| l.contains(".claude/skills/pdf-tools -> ")),
+        "{layout:#?}"
+    );
+    let out = in_dir(&w, &proj, &["remove", "pdf-tools", "--yes"]);
+    assert!(out.status.success(), "{}", said(&out));
+    assert!(std::fs::symlink_metadata(proj.join(".claude/skills/pdf-tools")).is_err());
+    assert_ne!(std::fs::read(proj.join("skills-lock.json")).unwrap(), lock);
+    let out = in_dir(&w, &proj, &["restore", "pdf-tools"]);
+    assert!(out.status.success(), "{}", said(&out));
+    assert!(said(&out).contains("put back the link"), "{}", said(&out));
+    assert_eq!(layout_of(&proj, &nothing), layout);
+    assert_eq!(std::fs::read(proj.join("skills-lock.json")).unwrap(), lock);
+
+    // A link's place taken in between: the skill and its entry come back, the link does not,
+    // and the restore says so.
+    let out = in_dir(&w, &proj, &["remove", "pdf-tools", "--yes"]);
+    assert!(out.status.success(), "{}", said(&out));
+    write(&proj.join(".claude/skills/pdf-tools/SKILL.md"), "mine\n");
+    let out = in_dir(&w, &proj, &["restore", "pdf-tools"]);
+    assert_eq!(out.status.code(), Some(1), "{}", said(&out));
+    assert!(said(&out).contains("was not put back"), "{}", said(&out));
+    assert_eq!(
+        std::fs::read_to_string(proj.join(".claude/skills/pdf-tools/SKILL.md")).unwrap(),
+        "mine\n"
+    );
+    assert!(proj.join(".agents/skills/pdf-tools/SKILL.md").is_file());
+    assert_eq!(std::fs::read(proj.join("skills-lock.json")).unwrap(), lock);
 }
 
 /// `add --link` from a `file://` repository makes the layout `npx skills` makes and the same

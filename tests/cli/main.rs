@@ -15,6 +15,7 @@ mod budget_used;
 mod check;
 mod ci_example;
 mod ci_formats;
+mod ci_hooks;
 mod context_provider;
 mod everyday;
 mod exit_codes;

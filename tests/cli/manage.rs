@@ -472,6 +472,158 @@ fn update_takes_an_upstream_commit_but_never_a_local_edit_without_replace() {
     assert!(w.ok(&["trash"]).contains("replaced by update"));
 }
 
+/// A skill added to the shared `.agents/skills` folder is priced as the first released client
+/// that reads it lists it (Codex), not by the design document's agent that lists nothing.
+#[test]
+fn a_skill_of_the_shared_folder_is_priced_by_a_client_that_reads_it() {
+    let w = World::new();
+    let repo = hostile_repo(&w, &w.root.join("MARKER"));
+    let url = format!("file://{}", repo.display());
+    let out = w.run(&[
+        "add",
+        &url,
+        "--agent",
+        "generic",
+        "--pick",
+        "weather",
+        "--json",
+        "--dry-run",
+    ]);
+    assert!(out.status.success());
+    let preview = crate::common::json(&out);
+    assert_eq!(preview["preview"]["agent"], "codex", "{preview:#}");
+    assert_eq!(preview["preview"]["profile"], "codex", "{preview:#}");
+    assert!(
+        preview["preview"]["listing"]["per_turn"]["after"]
+            .as_u64()
+            .unwrap()
+            > 0,
+        "{preview:#}"
+    );
+    w.ok(&[
+        "add", &url, "--agent", "generic", "--pick", "weather", "--yes",
+    ]);
+    assert!(w.home().join(".agents/skills/weather/SKILL.md").is_file());
+    write(
+        &repo.join("skills/weather/SKILL.md"),
+        &skill_md(
+            "weather",
+            "Get the weather forecast for any city when the user asks about weather or rain.",
+        ),
+    );
+    git(&repo, &["commit", "-qam", "rain"]);
+    let rows = crate::common::json(&w.run(&["update", "--dry-run", "--json"]));
+    let row = &rows[0];
+    assert_eq!(row["listing"]["format"], "codex", "{rows:#}");
+    assert!(
+        row["listing"]["per_turn"]["before"].as_u64().unwrap() > 0
+            && row["listing"]["per_turn"]["after"].as_u64().unwrap() > 0,
+        "{rows:#}"
+    );
+}
+
+/// `add --agent codex` prices the listing as Codex has it: a skill Codex's own settings switch
+/// off (`enabled = false`) is not in the listing before or after, as `budget --agent codex`
+/// has it.
+#[test]
+fn add_prices_the_listing_with_the_agents_own_switches() {
+    let before = |with_skill: bool, off: bool| {
+        let w = World::new();
+        let repo = hostile_repo(&w, &w.root.join("MARKER"));
+        let url = format!("file://{}", repo.display());
+        std::fs::create_dir_all(w.home().join(".codex/skills")).unwrap();
+        if with_skill {
+            write(
+                &w.home().join(".codex/skills/writing-plans/SKILL.md"),
+                &skill_md(
+                    "writing-plans",
+                    "Write implementation plans with steps and risks when the user asks for a plan.",
+                ),
+            );
+        }
+        if off {
+            write(
+                &w.home().join(".codex/config.toml"),
+                "[[skills.config]]\nname = \"writing-plans\"\nenabled = false\n",
+            );
+        }
+        let out = w.run(&[
+            "add",
+            &url,
+            "--agent",
+            "codex",
+            "--pick",
+            "weather",
+            "--json",
+            "--dry-run",
+        ]);
+        assert!(out.status.success());
+        let v = crate::common::json(&out);
+        v["preview"]["listing"]["per_turn"]["before"]
+            .as_u64()
+            .unwrap_or_else(|| panic!("{v:#}"))
+    };
+    let on = before(true, false);
+    let off = before(true, true);
+    let none = before(false, false);
+    assert!(off < on, "switched off: {off}, on: {on}");
+    assert_eq!(
+        off, none,
+        "a skill Codex has off costs nothing in its listing"
+    );
+}
+
+/// A move between two folders of one agent leaves its listing's count as it was: the skill
+/// leaves one place as it lands in the other; a copy adds one.
+#[test]
+fn a_move_within_one_agent_keeps_its_count_and_a_copy_adds_one() {
+    let w = World::new();
+    let repo = hostile_repo(&w, &w.root.join("MARKER"));
+    let url = format!("file://{}", repo.display());
+    let proj = w.root.join("proj");
+    std::fs::create_dir_all(proj.join(".git")).unwrap();
+    let in_proj = |args: &[&str]| {
+        let p = proj.clone();
+        w.run_with(args, move |c| {
+            c.current_dir(p);
+        })
+    };
+    let out = in_proj(&[
+        "add",
+        &url,
+        "--scope",
+        "project",
+        "--pick",
+        "team-notes",
+        "--pick",
+        "weather",
+        "--yes",
+    ]);
+    assert!(out.status.success());
+    let count = |verb: &str| {
+        let out = in_proj(&[
+            verb,
+            "team-notes",
+            "--to",
+            "claude-code:user",
+            "--dry-run",
+            "--json",
+        ]);
+        assert!(out.status.success());
+        let v = crate::common::json(&out);
+        let skills = &v["preview"]["listing"]["skills"];
+        (
+            skills["before"].as_u64().unwrap(),
+            skills["after"].as_u64().unwrap(),
+        )
+    };
+    let (before, after) = count("move");
+    assert!(before >= 2, "{before}");
+    assert_eq!(after, before, "a move within one agent");
+    let (before, after) = count("copy");
+    assert_eq!(after, before + 1, "a copy");
+}
+
 #[test]
 fn remove_and_restore_byte_for_byte_with_modes_and_settings_cleaned_on_request() {
     let w = World::new();

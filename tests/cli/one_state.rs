@@ -529,3 +529,126 @@ fn add_prices_the_target_agents_whole_view() {
         "{v}"
     );
 }
+
+/// Plain `list` (no `--agent`) says a skill is on when some agent that reads it has it on, as
+/// each `list --agent` says: `~/.codex/skills/codex-off`, which only Codex reads and Codex has
+/// off, is off; a skill only Lazy Skills reads is on as its `auto_load` says.
+#[test]
+fn plain_list_says_on_as_the_agents_that_read_each_skill_have_it() {
+    let t = home();
+    let h = t.path();
+    let plain: std::collections::BTreeMap<String, bool> = json(&run(&["list", "--json"], h))
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["name"].as_str().unwrap().to_string(),
+                s["enabled"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    let mut by_clients: std::collections::BTreeMap<String, bool> = Default::default();
+    for agent in [
+        "claude-code",
+        "codex",
+        "opencode",
+        "gemini",
+        "goose",
+        "openclaw",
+        "github-copilot",
+        "cline",
+        "qwen-code",
+    ] {
+        for (name, state) in list_states(h, agent) {
+            *by_clients.entry(name).or_default() |= state == "on" || state == "name-only";
+        }
+    }
+    let lazy = list_states(h, "lazy-skills");
+    let expected: std::collections::BTreeMap<String, bool> = plain
+        .keys()
+        .map(|name| {
+            let on = by_clients.get(name).copied().unwrap_or_else(|| {
+                lazy.get(name)
+                    .is_some_and(|s| s == "on" || s == "name-only")
+            });
+            (name.clone(), on)
+        })
+        .collect();
+    assert_eq!(plain, expected);
+    assert_eq!(plain.get("codex-off"), Some(&false), "{plain:?}");
+    assert_eq!(plain.get("codex-on"), Some(&true), "{plain:?}");
+    assert_eq!(plain.get("lazy-off"), Some(&false), "{plain:?}");
+    assert_eq!(plain.get("lazy-on"), Some(&true), "{plain:?}");
+}
+
+/// `prompt --fates` names a skill skillscope's own switches keep out of the listing, with the
+/// switch that does it, rather than leaving it out without a word.
+#[test]
+fn prompt_fates_name_a_skill_switched_off_in_skillscopes_own_state() {
+    let t = home();
+    let h = t.path();
+    let goose = h.join(".config/goose/skills");
+    skill(
+        &goose,
+        "goose-notes",
+        "",
+        "Keep a running log of decisions when the user asks to note one.",
+    );
+    let out = run(
+        &["toggle", "goose-notes", "--off", "--agent", "skillscope"],
+        h,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (text, fates) = listing(h, "goose");
+    assert!(!text.contains("goose-notes"), "{text}");
+    assert!(fates.contains("1 switched off"), "{fates}");
+    let line = fates
+        .lines()
+        .find(|l| l.contains("goose-notes"))
+        .unwrap_or_else(|| panic!("goose-notes is not named: {fates}"));
+    assert!(
+        line.starts_with("off") && line.contains("skillscope's own switches"),
+        "{line}"
+    );
+}
+
+/// What Claude Code lists is no error under its profile: a SKILL.md without frontmatter (listed
+/// under its folder's name) and a description over the spec's 1,024 characters (listed in full)
+/// are warnings there, errors under the spec.
+#[test]
+fn claude_codes_profile_does_not_call_an_error_what_claude_code_lists() {
+    let t = tempfile::tempdir().unwrap();
+    let h = t.path();
+    let claude = h.join(".claude/skills");
+    write(
+        &claude.join("bare-notes/SKILL.md"),
+        "Turn raw meeting notes into decisions and owners when the user pastes notes.\n",
+    );
+    let long = "Explain a stack trace step by step when the user pastes one. ".repeat(20);
+    skill(&claude, "long-trace", "", long.trim_end());
+    let (text, _) = listing(h, "claude-code");
+    assert!(text.contains("- bare-notes:"), "{text}");
+    assert!(text.contains("- long-trace:"), "{text}");
+    let severity = |profile: &str, rule: &str| {
+        let out = run(&["check", "--profile", profile, "--format", "json"], h);
+        json(&out)["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["rule"] == rule)
+            .map(|d| d["severity"].as_str().unwrap().to_string())
+    };
+    for rule in ["frontmatter-missing", "description-too-long"] {
+        assert_eq!(
+            severity("claude-code", rule).as_deref(),
+            Some("warning"),
+            "{rule}"
+        );
+        assert_eq!(severity("spec", rule).as_deref(), Some("error"), "{rule}");
+    }
+}

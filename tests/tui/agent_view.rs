@@ -266,3 +266,51 @@ fn every_screen_says_when_the_agents_installed_client_is_not_the_modelled_versio
     h.settle();
     assert!(!header(&mut h).contains('≠'), "{}", header(&mut h));
 }
+
+/// The design documents' agents are views a user opts into: over `.agents/skills`, which real
+/// clients read, the cycle never stops at the ADR's agent or at Lazy Skills; once Lazy Skills'
+/// own folder holds a skill, its view comes in the cycle.
+#[test]
+fn the_cycle_offers_a_design_documents_agent_only_with_its_own_folder() {
+    let t = tempfile::tempdir().unwrap();
+    let shared = t.path().join(".agents/skills");
+    write(
+        &shared.join("notes/SKILL.md"),
+        "---\nname: notes\ndescription: Keep notes of a meeting when the user asks for minutes.\n---\nBody.\n",
+    );
+    let cycle = |h: &mut Harness| {
+        let mut seen = Vec::new();
+        for _ in 0..Agent::ALL.len() + 1 {
+            seen.extend(h.app.view_agent());
+            h.key(KeyCode::Char('v'));
+        }
+        seen
+    };
+    let mut h = tui_common::harness_of_roots(
+        vec![Root::new(&shared, Agent::Generic, Scope::User)],
+        100,
+        30,
+    );
+    let seen = cycle(&mut h);
+    assert!(seen.contains(&Agent::Codex), "{seen:?}");
+    assert!(
+        !seen.contains(&Agent::Generic) && !seen.contains(&Agent::LazySkills),
+        "{seen:?}"
+    );
+    let lazy = t.path().join(".config/cli-agent/skills");
+    write(
+        &lazy.join("todo/SKILL.md"),
+        "---\nname: todo\ndescription: Track a to-do list when the user adds a task.\nauto_load: true\n---\nBody.\n",
+    );
+    let mut h = tui_common::harness_of_roots(
+        vec![
+            Root::new(&shared, Agent::Generic, Scope::User),
+            Root::new(&lazy, Agent::LazySkills, Scope::User),
+        ],
+        100,
+        30,
+    );
+    let seen = cycle(&mut h);
+    assert!(seen.contains(&Agent::LazySkills), "{seen:?}");
+    assert!(!seen.contains(&Agent::Generic), "{seen:?}");
+}

@@ -22,11 +22,11 @@ pub fn not_opted_in(skill: &Skill) -> Option<String> {
     match skill.frontmatter.auto_load {
         Some(true) => None,
         Some(false) => Some(
-            "off in Lazy Skills: its auto_load is false (design 000: enabled = auto_enable and metadata.get(\"auto_load\", False))"
+            "off in Lazy Skills: its auto_load is false (Lazy Skills loads a skill only with auto_load: true)"
                 .to_string(),
         ),
         None => Some(
-            "off in Lazy Skills: no auto_load: true in its frontmatter (design 000: skills are opt-in)"
+            "off in Lazy Skills: no auto_load: true in its frontmatter (its skills are opt-in)"
                 .to_string(),
         ),
     }

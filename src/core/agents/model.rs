@@ -235,7 +235,7 @@ pub static MODELS: &[AgentModel] = &[
         // Design 002, "After (Dynamic Injection)": `Agent._create_agent()` → "NO skill
         // instruction injection here"; per request the provider adds `## Available Skills`.
         no_listing: Some(
-            "the SkillContextProvider (design 002) lists no skill in the system prompt: per request it injects `## Available Skills` with at most 3 skills whose `triggers` the message holds",
+            "the SkillContextProvider agent lists no skill in the system prompt: per request it injects `## Available Skills` with at most 3 skills whose `triggers` the message holds",
         ),
         source: "agentskills.io; design 002 (SkillContextProvider ADR): no listing, the triggers injection",
         ..AS_GIVEN
@@ -350,6 +350,43 @@ pub(super) fn user_claude_folder_aside(
     {
         found.retain(|a| *a != Agent::Copilot);
     }
+}
+
+/// The agent whose listing and rules a change to `folder` (a root of `agent` at `scope`) is
+/// priced by: `agent` itself, but for a design document's agent
+/// ([`Agent::from_design_documents`]) in a folder a real client reads, the first such client
+/// (Codex for `.agents/skills`).
+pub fn pricing_agent(agent: Agent, scope: crate::core::source::Scope, folder: &Path) -> Agent {
+    if !agent.from_design_documents() {
+        return agent;
+    }
+    real_readers_at(agent, scope, folder)
+        .first()
+        .copied()
+        .unwrap_or(agent)
+}
+
+/// The agents with a released client (not [`Agent::from_design_documents`]) that read the skills
+/// of `folder`, a root of `agent` at `scope`.
+pub fn real_readers_at(
+    agent: Agent,
+    scope: crate::core::source::Scope,
+    folder: &Path,
+) -> Vec<Agent> {
+    readers_at(agent, scope, &folder.join("skill"), false)
+        .into_iter()
+        .filter(|a| !a.from_design_documents() && !matches!(a, Agent::Path | Agent::Demo))
+        .collect()
+}
+
+/// Whether the view of `agent` is offered unasked for a library of `roots`: always for an agent
+/// with a released client; for a design document's agent ([`Agent::from_design_documents`]) only
+/// when one of its own folders, which no released client reads, is among them.
+pub fn offered_unasked(agent: Agent, roots: &[crate::core::source::Root]) -> bool {
+    !agent.from_design_documents()
+        || roots.iter().any(|r| {
+            r.agent == agent && !r.commands && real_readers_at(r.agent, r.scope, &r.path).is_empty()
+        })
 }
 
 /// Whether `agent` reads the skills of `root`: its own roots, and the other agents' user and

@@ -822,6 +822,60 @@ fn read_by_plugin(sw: &AgentSwitches, agent: Agent) -> bool {
     sw.plugin(agent).is_some() && agent != Agent::Gemini
 }
 
+/// Each skill's on/off outside one agent's view: the one definition every command without
+/// `--agent` uses. A skill an agent's folder holds is on when some agent with a released client
+/// that reads it has it on: by that agent's own switch where it has switches (Codex's
+/// `enabled = false`, Claude Code's `skillOverrides`, Gemini CLI's `skills.disabled`), by
+/// skillscope's own store (`store`, index-aligned with the library) where it has none. A skill
+/// read only by a design document's agent is on as that agent has it (Lazy Skills' `auto_load`),
+/// and a skill of a folder given on the command line as the store has it.
+pub fn on_for_readers(
+    lib: &Library,
+    switches: Option<&AgentSwitches>,
+    store: &[bool],
+) -> Vec<bool> {
+    let stored = |i: usize| store.get(i).copied().unwrap_or(true);
+    // Per skill: (read by a released client, on for one; read by a design agent, on for one).
+    let mut by = vec![(false, false, false, false); lib.len()];
+    for agent in crate::core::agents::model::MODELS.iter().map(|m| m.agent) {
+        let design = agent.from_design_documents();
+        for (i, s) in seen(lib, agent, &[], switches).into_iter().enumerate() {
+            if matches!(s, Seen::NotRead) {
+                continue;
+            }
+            let own = super::obeys_own_switches(agent, &lib.skills[i]);
+            let on = match s {
+                Seen::Off(_) => false,
+                // Listed, or not a switch's verdict (shadowed, dormant): the agent's own switch
+                // let it through where it has one, else skillscope's store decides.
+                _ => own || stored(i),
+            };
+            let b = &mut by[i];
+            if design {
+                b.2 = true;
+                b.3 |= on;
+            } else {
+                b.0 = true;
+                b.1 |= on;
+            }
+        }
+    }
+    by.iter()
+        .enumerate()
+        .map(|(i, &(real, real_on, design, design_on))| {
+            if matches!(lib.skills[i].agent, Agent::Path | Agent::Demo) {
+                stored(i)
+            } else if real {
+                real_on
+            } else if design {
+                design_on
+            } else {
+                stored(i)
+            }
+        })
+        .collect()
+}
+
 /// [`Seen`] for every skill of `lib` by `agent`, with `files` open and the agents' settings as
 /// read (`switches`). An agent without switches of its own sees every skill it reads `On`:
 /// skillscope's own store decides for it, and the caller applies that.

@@ -5,6 +5,7 @@
 //! Every write is atomic and made under the install lock of the record's folder.
 
 use super::origin::Origin;
+use super::trash::{TakenLink, TakenRecord};
 use super::{ManageError, Target};
 use crate::core::installers::{hash, skills_lock};
 use crate::core::source::{self, Agent, Scope};
@@ -138,8 +139,8 @@ pub fn covering(dir: &Path) -> Option<PathBuf> {
 }
 
 /// Takes the entry of the skill `name` (installed at `dir`) out of the `skills-lock.json` that
-/// covers it, when one does. Returns the file when it changed.
-pub fn forget(dir: &Path, name: &str) -> Result<Option<PathBuf>, ManageError> {
+/// covers it, when one does. Returns the file, the key and the entry taken when it changed.
+pub fn forget(dir: &Path, name: &str) -> Result<Option<TakenRecord>, ManageError> {
     let Some(project) = covering(dir) else {
         return Ok(None);
     };
@@ -147,13 +148,54 @@ pub fn forget(dir: &Path, name: &str) -> Result<Option<PathBuf>, ManageError> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
+    let mut taken = None;
     let changed = edit(&project, Record::IfPresent, |m| {
         // The key is the frontmatter name; the folder's when the name was not one.
-        if m.remove(name).is_none() {
-            m.remove(&folder);
-        }
+        taken = match m.remove(name) {
+            Some(v) => Some((name.to_string(), v)),
+            None => m.remove(&folder).map(|v| (folder.clone(), v)),
+        };
     })?;
-    Ok(changed.then(|| project.join(skills_lock::FILE)))
+    Ok(taken.filter(|_| changed).map(|(key, entry)| TakenRecord {
+        file: project.join(skills_lock::FILE),
+        key,
+        entry,
+    }))
+}
+
+/// Puts a removed skill's entry back into the `skills-lock.json` that covers its folder `dir`
+/// again: only into that file (the one it was taken from), and never over an entry written
+/// since. Returns whether the file changed.
+pub fn put_back(dir: &Path, taken: &TakenRecord) -> Result<bool, ManageError> {
+    let Some(project) = covering(dir) else {
+        return Ok(false);
+    };
+    let file = project.join(skills_lock::FILE);
+    if file != taken.file || taken.key.is_empty() || !taken.entry.is_object() {
+        return Ok(false);
+    }
+    edit(&project, Record::IfPresent, |m| {
+        m.entry(taken.key.clone())
+            .or_insert_with(|| taken.entry.clone());
+    })
+}
+
+/// Puts back a link taken away with a removed skill whose folder is `canonical` again: only when
+/// nothing is at its place and it leads to that folder. Returns whether it was made.
+pub fn relink(canonical: &Path, link: &TakenLink) -> Result<bool, ManageError> {
+    let Some(parent) = link.at.parent() else {
+        return Ok(false);
+    };
+    if std::fs::symlink_metadata(&link.at).is_ok() {
+        return Ok(false);
+    }
+    let real = std::fs::canonicalize(canonical).map_err(ManageError::io("resolve", canonical))?;
+    let leads = std::fs::canonicalize(parent.join(&link.to)).is_ok_and(|p| p == real);
+    if !leads {
+        return Ok(false);
+    }
+    std::os::unix::fs::symlink(&link.to, &link.at).map_err(ManageError::io("link", &link.at))?;
+    Ok(true)
 }
 
 /// Where `npx skills` keeps the one copy of each skill, in the project or the home folder.
@@ -334,5 +376,52 @@ mod tests {
             ..t
         };
         assert_eq!(project_of(&user), None);
+    }
+
+    /// A trash entry is data on disk: a link that would lead anywhere but the restored folder,
+    /// or a lock entry for another file, is not put back.
+    #[test]
+    fn a_tampered_trash_entry_puts_back_no_stray_link_or_record() {
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path();
+        let skill = p.join(".agents/skills/pdf");
+        std::fs::create_dir_all(&skill).unwrap();
+        std::fs::create_dir_all(p.join(".claude/skills")).unwrap();
+        let stray = TakenLink {
+            at: p.join(".claude/skills/pdf"),
+            to: PathBuf::from("/etc"),
+        };
+        assert!(!relink(&skill, &stray).unwrap());
+        assert!(std::fs::symlink_metadata(&stray.at).is_err());
+        let fair = TakenLink {
+            to: PathBuf::from("../../.agents/skills/pdf"),
+            ..stray
+        };
+        assert!(relink(&skill, &fair).unwrap());
+        assert_eq!(std::fs::read_link(&fair.at).unwrap(), fair.to);
+        // Its place taken now: left alone.
+        assert!(!relink(&skill, &fair).unwrap());
+
+        let lock = p.join(skills_lock::FILE);
+        std::fs::write(&lock, "{\n  \"version\": 1,\n  \"skills\": {}\n}\n").unwrap();
+        let elsewhere = TakenRecord {
+            file: p.join("other/skills-lock.json"),
+            key: "pdf".into(),
+            entry: serde_json::json!({"source": "x"}),
+        };
+        assert!(!put_back(&skill, &elsewhere).unwrap());
+        let here = TakenRecord {
+            file: lock.clone(),
+            ..elsewhere
+        };
+        assert!(put_back(&skill, &here).unwrap());
+        let text = std::fs::read_to_string(&lock).unwrap();
+        assert!(text.contains("\"pdf\""), "{text}");
+        // Never over an entry written since.
+        let newer = TakenRecord {
+            entry: serde_json::json!({"source": "y"}),
+            ..here
+        };
+        assert!(!put_back(&skill, &newer).unwrap());
     }
 }

@@ -39,17 +39,128 @@ pub fn installed_targets(home: &Path, project: Option<&Path>) -> Vec<Target> {
         .filter(|r| {
             TARGET_AGENTS.contains(&r.agent) && matches!(r.scope, Scope::User | Scope::Project)
         })
-        .map(|r| Target {
-            agent: r.agent,
-            scope: r.scope,
-            dir: r.path.clone(),
-            view: roots
-                .iter()
-                .filter(|x| crate::core::agents::model::reads_root(r.agent, x))
-                .cloned()
-                .collect(),
+        .map(|r| {
+            let priced = crate::core::agents::model::pricing_agent(r.agent, r.scope, &r.path);
+            Target {
+                agent: r.agent,
+                scope: r.scope,
+                dir: r.path.clone(),
+                view: roots
+                    .iter()
+                    .filter(|x| {
+                        x.path == r.path || crate::core::agents::model::reads_root(priced, x)
+                    })
+                    .cloned()
+                    .collect(),
+            }
         })
         .collect()
+}
+
+/// What removing a skill did besides moving it to the trash.
+#[derive(Debug)]
+pub struct Removed {
+    /// Its trash entry (what a restore puts back).
+    pub entry: trash::TrashEntry,
+    /// The agents' links to it that were taken away (they would lead nowhere).
+    pub unlinked: Vec<std::path::PathBuf>,
+    /// The `skills-lock.json` its entry was taken out of.
+    pub lock: Option<std::path::PathBuf>,
+    /// What could not be done (a link left, the lock file unwritable), said and not fatal.
+    pub problems: Vec<String>,
+}
+
+/// Removes the skill `name` at `dir` to the trash, as `npx skills remove` does: the agents'
+/// links to it among `places` (its linked places) go with it, and so does its entry in the
+/// project's `skills-lock.json`; the trash entry remembers both, so that
+/// [`restore_skill`] puts them back.
+pub fn remove_skill(
+    bin: &trash::Trash,
+    dir: &Path,
+    name: &str,
+    places: &[std::path::PathBuf],
+) -> Result<Removed, ManageError> {
+    let links: Vec<trash::TakenLink> = lockfile::links_to(dir, places)
+        .into_iter()
+        .filter_map(|at| {
+            let to = std::fs::read_link(&at).ok()?;
+            Some(trash::TakenLink { at, to })
+        })
+        .collect();
+    let mut entry = bin.put(dir, "remove")?;
+    let mut problems = Vec::new();
+    let mut unlinked = Vec::new();
+    for l in links {
+        match std::fs::remove_file(&l.at) {
+            Ok(()) => {
+                unlinked.push(l.at.clone());
+                entry.links.push(l);
+            }
+            Err(e) => problems.push(format!("the link {} was not removed: {e}", l.at.display())),
+        }
+    }
+    let lock = match lockfile::forget(dir, name) {
+        Ok(taken) => {
+            let file = taken.as_ref().map(|t| t.file.clone());
+            entry.lock = taken;
+            file
+        }
+        Err(e) => {
+            problems.push(e.to_string());
+            None
+        }
+    };
+    if !entry.links.is_empty() || entry.lock.is_some() {
+        bin.record_taken(&entry)?;
+    }
+    Ok(Removed {
+        entry,
+        unlinked,
+        lock,
+        problems,
+    })
+}
+
+/// What restoring a skill put back besides its folder.
+#[derive(Debug, Default)]
+pub struct Restored {
+    /// The links made again.
+    pub relinked: Vec<std::path::PathBuf>,
+    /// The `skills-lock.json` its entry went back into.
+    pub lock: Option<std::path::PathBuf>,
+    /// What was not put back, and why.
+    pub problems: Vec<String>,
+}
+
+/// Puts a removed skill back where it was (see [`trash::Trash::restore`]), with the links and the
+/// `skills-lock.json` entry taken away with it: a link only where nothing is now and only one
+/// that leads to the restored folder, the entry only into the file it came from and never over
+/// one written since.
+pub fn restore_skill(
+    bin: &trash::Trash,
+    entry: &trash::TrashEntry,
+) -> Result<Restored, ManageError> {
+    bin.restore(entry)?;
+    let mut out = Restored::default();
+    for l in &entry.links {
+        match lockfile::relink(&entry.from, l) {
+            Ok(true) => out.relinked.push(l.at.clone()),
+            Ok(false) => out.problems.push(format!(
+                "the link {} was not put back: something is there now, or it would not lead to {}",
+                l.at.display(),
+                entry.from.display()
+            )),
+            Err(e) => out.problems.push(e.to_string()),
+        }
+    }
+    if let Some(taken) = &entry.lock {
+        match lockfile::put_back(&entry.from, taken) {
+            Ok(true) => out.lock = Some(taken.file.clone()),
+            Ok(false) => {}
+            Err(e) => out.problems.push(e.to_string()),
+        }
+    }
+    Ok(out)
 }
 
 /// How an install records the skills it writes in the target's manifest.
@@ -175,7 +286,7 @@ impl Plan {
     /// install. A skill with errors under the target agent's profile is left out unless `pick`
     /// names it (by name, folder or folder inside the source).
     pub fn choose(&self, pick: &[String]) -> (Vec<&str>, Vec<(String, String)>) {
-        let profile = target::profile_for(self.pricing.target.agent);
+        let profile = target::profile_for(self.pricing.target.pricing_agent());
         let mut left_out: Vec<(String, String)> = Vec::new();
         let mut chosen: Vec<&str> = Vec::new();
         for p in &self.priced {

@@ -17,7 +17,7 @@ use crate::core::state;
 use crate::core::tokens::{self, Encoding, TokenCache};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// How many rule findings a verdict quotes.
@@ -149,6 +149,11 @@ pub struct Pricing {
     /// L2 and L3 of each staged skill (index-aligned with `staged`), counted once.
     staged_levels: Vec<(Option<u32>, Option<u32>)>,
     cache: Arc<TokenCache>,
+    /// The agents' own switches as their settings say (Codex's `enabled = false`, Claude Code's
+    /// `skillOverrides`, …): a skill its agent has off is priced off, as `budget --agent` does.
+    switches: Option<crate::core::agents::AgentSwitches>,
+    /// Skill folders the change takes away (a move's original): not in the listing after.
+    leaving: Vec<PathBuf>,
 }
 
 /// The whole preview of a change.
@@ -168,6 +173,14 @@ pub struct Preview {
     pub skills: Vec<Priced>,
     /// What the change does to the listing.
     pub listing: ListingChange,
+}
+
+/// The agents' switches of this home and the project around the working folder.
+fn settings_switches() -> Option<crate::core::agents::AgentSwitches> {
+    let home = dirs::home_dir()?;
+    let cwd = std::env::current_dir().ok()?;
+    let project = crate::core::agents::project_root(&cwd, Some(&home));
+    Some(crate::core::agents::AgentSwitches::load(&home, project.as_deref()).0)
 }
 
 impl Pricing {
@@ -200,7 +213,7 @@ impl Pricing {
             .collect();
         let mut p = Pricing {
             target: target.clone(),
-            format: format_for(target.agent),
+            format: format_for(target.pricing_agent()),
             encoding: Encoding::default(),
             context_window: listing::DEFAULT_CONTEXT_WINDOW,
             before,
@@ -209,6 +222,8 @@ impl Pricing {
             replaced_levels: HashMap::new(),
             staged_levels: Vec::new(),
             cache,
+            switches: settings_switches(),
+            leaving: Vec::new(),
         };
         let l2 = tokens::count_l2(&p.staged, p.encoding, &p.cache, &tokens::no_progress);
         let l3 = tokens::count_l3(&p.staged, p.encoding, &p.cache, &tokens::no_progress);
@@ -219,6 +234,12 @@ impl Pricing {
             .collect();
         p.replaced_levels = p.levels_of_replaced(staged);
         p
+    }
+
+    /// A move: the skill at `dir` leaves with the change, so the listing after holds it only at
+    /// its new place (a move within one agent's folders changes no count).
+    pub fn moving_from(&mut self, dir: &Path) {
+        self.leaving.push(dir.to_path_buf());
     }
 
     /// L2 and L3 of the skills the staged ones would replace.
@@ -273,7 +294,7 @@ impl Pricing {
 
     /// Prices every staged skill (independent of which are chosen).
     pub fn price(&self, staged: &[Staged]) -> Vec<Priced> {
-        let profile = profile_for(self.target.agent);
+        let profile = profile_for(self.target.pricing_agent());
         let diags = rules::check_library(
             &self.staged,
             &CheckOptions {
@@ -339,7 +360,9 @@ impl Pricing {
     pub fn listing_change(&self, chosen: &[&str]) -> (ListingChange, Diff) {
         let mut after = self.before.clone();
         let replaced: Vec<PathBuf> = chosen.iter().map(|f| self.target.dir.join(f)).collect();
-        after.skills.retain(|s| !replaced.contains(&s.dir));
+        after
+            .skills
+            .retain(|s| !replaced.contains(&s.dir) && !self.leaving.contains(&s.dir));
         for f in chosen {
             if let Some(s) = self.placed(f) {
                 after.skills.push(s);
@@ -402,14 +425,20 @@ impl Pricing {
         let f = self.format.as_str().to_string();
         // The target agent's own view of everything it reads (its precedence, fallbacks and
         // frontmatter switches) in its own listing, at its own budget.
-        let (view, keep) = crate::core::agents::view::agent_view(lib, self.target.agent, &[], None);
+        let agent = self.target.pricing_agent();
+        let switches = self.switches.as_ref();
+        let (view, keep) = crate::core::agents::view::agent_view(lib, agent, &[], switches);
+        // On as the agent has it: its own switches where it has them (the view applied them),
+        // else each skill's own default.
         let on: Vec<bool> = view
             .skills
             .iter()
-            .map(|s| state::default_for(s).0)
+            .map(|s| {
+                crate::core::agents::own_switch(agent, s).unwrap_or_else(|| state::default_for(s).0)
+            })
             .collect();
         let enabled = |i: usize| on.get(i).copied().unwrap_or(true);
-        let model = crate::core::agents::model::model(self.target.agent);
+        let model = crate::core::agents::model::model(self.target.pricing_agent());
         let mut opts = model.listing_options(
             self.format,
             Tier::Auto,
@@ -472,10 +501,10 @@ impl Pricing {
     pub fn preview(&self, skills: Vec<Priced>, chosen: &[&str]) -> Preview {
         let (listing, _) = self.listing_change(chosen);
         Preview {
-            agent: self.target.agent,
+            agent: self.target.pricing_agent(),
             scope: self.target.scope,
             dir: self.target.dir.clone(),
-            profile: profile_for(self.target.agent).as_str(),
+            profile: profile_for(self.target.pricing_agent()).as_str(),
             encoding: self.encoding.as_str(),
             skills,
             listing,

@@ -85,11 +85,12 @@ impl Target {
             inside_project(&dir.join(super::manifest::FILE), base)?;
         }
         let cwd = project.unwrap_or(home);
-        // Every root the agent reads, the other agents' folders it borrows included: the whole
-        // view an install changes.
+        // Every root the pricing agent reads, the other agents' folders it borrows included: the
+        // whole view an install changes.
+        let priced = crate::core::agents::model::pricing_agent(agent, scope, &dir);
         let mut view: Vec<Root> = source::default_roots(Some(home), cwd)
             .into_iter()
-            .filter(|r| crate::core::agents::model::reads_root(agent, r))
+            .filter(|r| crate::core::agents::model::reads_root(priced, r))
             .collect();
         if !view.iter().any(|r| r.path == dir) {
             view.push(Root::new(dir.clone(), agent, scope));
@@ -100,6 +101,13 @@ impl Target {
             dir,
             view,
         })
+    }
+
+    /// The agent whose listing and rules an install here is priced by: the folder's own agent,
+    /// or for a design document's agent in a folder real clients read (`.agents/skills`), the
+    /// first of those clients (see [`crate::core::agents::model::pricing_agent`]).
+    pub fn pricing_agent(&self) -> Agent {
+        crate::core::agents::model::pricing_agent(self.agent, self.scope, &self.dir)
     }
 
     /// `agent:scope`, as `move --to` takes it.

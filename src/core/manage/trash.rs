@@ -23,6 +23,33 @@ pub struct TrashEntry {
     /// Its manifest entry, when it had one: put back with it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub provenance: Option<manifest::Entry>,
+    /// The agents' links to it, taken away with it: put back with it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub links: Vec<TakenLink>,
+    /// Its entry in a project's `skills-lock.json`, taken out with it: put back with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lock: Option<TakenRecord>,
+}
+
+/// A link an agent's folder had to a removed skill (`.claude/skills/pdf` → `../../.agents/
+/// skills/pdf`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TakenLink {
+    /// Where the link was.
+    pub at: PathBuf,
+    /// What it said (relative to its folder, as `npx skills` writes it, or absolute).
+    pub to: PathBuf,
+}
+
+/// A removed skill's entry in a project's `skills-lock.json`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TakenRecord {
+    /// The file.
+    pub file: PathBuf,
+    /// The entry's key (the skill's name, else its folder's).
+    pub key: String,
+    /// The entry as it was.
+    pub entry: serde_json::Value,
 }
 
 /// The trash of the data folder `data` (`paths::data_root()`).
@@ -101,6 +128,8 @@ impl Trash {
             removed: super::now_utc(),
             reason: reason.to_string(),
             provenance: provenance.clone(),
+            links: Vec::new(),
+            lock: None,
         };
         let moved = write_entry(&slot, &entry)
             .and_then(|()| super::tree::move_whole(dir, &slot.join(ITEM)));
@@ -138,6 +167,13 @@ impl Trash {
                 .map_err(ManageError::io("protect", &self.dir))?;
         }
         Ok(())
+    }
+
+    /// Writes down what was taken away with the entry's skill after it went to the trash (its
+    /// links, its lock entry), so that a restore puts them back too.
+    pub fn record_taken(&self, entry: &TrashEntry) -> Result<(), ManageError> {
+        let slot = self.slot(entry)?;
+        write_entry(&slot, entry)
     }
 
     /// Everything in the trash, newest first.

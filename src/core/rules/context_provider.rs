@@ -13,6 +13,17 @@ pub fn applies(skill: &Skill, profile: Profile) -> bool {
         && profile == crate::core::agents::model::model(Agent::Generic).profile
 }
 
+/// Whether the ADR agent's own warnings apply to `skill`: one of its folders that no released
+/// client reads (`~/.config/agents/skills`). Codex, Gemini CLI, opencode and the others list the
+/// skills of `.agents/skills` whatever their `triggers`, so there the ADR's view is one a user
+/// opts into (`--agent generic`), never a warning.
+pub fn warns(skill: &Skill, profile: Profile) -> bool {
+    applies(skill, profile)
+        && crate::core::agents::model::readers(skill)
+            .iter()
+            .all(|a| a.from_design_documents())
+}
+
 /// The field the ADR adds to the manifest, known to its agent's profile.
 pub fn known(key: &str) -> bool {
     key == "triggers"
@@ -29,7 +40,7 @@ pub fn check(skill: &Skill) -> Option<Diagnostic> {
         Diagnostic::new(
             RuleId::TriggersMissing,
             Severity::Warning,
-            "no `triggers:` phrases: the SkillContextProvider (design 002) injects a skill only when one of its triggers is in the message, so this one is never injected; add `triggers: [\"word\", \"phrase\"]`".to_string(),
+            "no `triggers:` phrases: the SkillContextProvider agent injects a skill only when one of its triggers is in the message, so this one is never injected; add `triggers: [\"word\", \"phrase\"]`".to_string(),
         )
         .in_file(&skill.skill_md)
         .at(1, 1),

@@ -778,10 +778,17 @@ fn description_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>)
     };
     let len = desc.chars().count();
     if len > MAX_DESCRIPTION {
+        // Claude Code lists a longer description in full (its listing budget cuts it, not its
+        // reader): the spec's limit is a warning there, an error where the skill is refused.
+        let sev = if profile == Profile::ClaudeCode {
+            Severity::Warning
+        } else {
+            Severity::Error
+        };
         out.push(
             Diagnostic::new(
                 RuleId::DescriptionTooLong,
-                Severity::Error,
+                sev,
                 format!(
                     "the description is {} characters: cut it to {} or fewer (it is paid on every turn)",
                     thousands(len as u64),

@@ -244,7 +244,7 @@ pub fn check_skill(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
     if profile == Profile::ClaudeCode {
         out.extend(claude::check(skill));
     }
-    if context_provider::applies(skill, profile) {
+    if context_provider::warns(skill, profile) {
         out.extend(context_provider::check(skill));
     }
     out
@@ -275,6 +275,9 @@ fn parse_severity(skill: &Skill, d: &Diagnostic, profile: Profile) -> Severity {
         (RuleId::FrontmatterMissing | RuleId::FrontmatterUnterminated, Profile::Cline) => {
             Severity::Warning
         }
+        // Claude Code lists a SKILL.md without frontmatter under its folder's name, its body's
+        // first paragraph the description.
+        (RuleId::FrontmatterMissing, Profile::ClaudeCode) => Severity::Warning,
         // Qwen Code's frontmatter must open the file (after a byte-order mark): else skipped.
         (RuleId::FrontmatterLeadingBlank, Profile::QwenCode) => Severity::Error,
         _ => d.severity,

@@ -198,10 +198,15 @@ impl App {
             return;
         };
         let name = s.name.clone();
-        match self.manage.trash.put(&s.dir, "remove") {
-            Ok(e) => {
-                self.manage.last_removed = Some(e);
-                self.set_status(format!("{name} is in the trash; u puts it back"), false);
+        let places: Vec<std::path::PathBuf> = s.linked.iter().map(|p| p.dir.clone()).collect();
+        match manage::remove_skill(&self.manage.trash, &s.dir, &name, &places) {
+            Ok(removed) => {
+                self.manage.last_removed = Some(removed.entry);
+                let said = match removed.problems.first() {
+                    Some(p) => format!("{name} is in the trash ({p}); u puts it back"),
+                    None => format!("{name} is in the trash; u puts it back"),
+                };
+                self.set_status(said, !removed.problems.is_empty());
                 self.request_rescan();
             }
             Err(e) => self.set_status(e.to_string(), true),
@@ -213,9 +218,12 @@ impl App {
             self.set_status("nothing removed to put back", false);
             return;
         };
-        match self.manage.trash.restore(&e) {
-            Ok(()) => {
-                self.set_status(format!("{} is back", e.name), false);
+        match manage::restore_skill(&self.manage.trash, &e) {
+            Ok(back) => {
+                match back.problems.first() {
+                    Some(p) => self.set_status(format!("{} is back ({p})", e.name), true),
+                    None => self.set_status(format!("{} is back", e.name), false),
+                }
                 self.request_rescan();
             }
             Err(err) => self.set_status(err.to_string(), true),

@@ -39,7 +39,9 @@ impl App {
     /// Views the next agent: the list's switches, the Prompt, Test and Budget screens follow.
     pub(super) fn cycle_view_agent(&mut self) -> Outcome {
         let every = !self.findings.per_agent;
-        let out = self.screens.prompt.cycle_agent(every);
+        let roots = &self.lib.roots;
+        let offered = |a: Agent| crate::core::agents::model::offered_unasked(a, roots);
+        let out = self.screens.prompt.cycle_agent(every, &offered);
         self.refresh_seen();
         self.screens.budget.job.mark_stale();
         self.request_agent_budgets();
@@ -69,9 +71,14 @@ impl App {
             .iter()
             .flat_map(crate::core::agents::model::readers)
             .collect();
+        let roots = &self.lib.roots;
         let first = AGENTS
             .iter()
-            .position(|a| a.is_some_and(|a| readers.contains(&a)))
+            .position(|a| {
+                a.is_some_and(|a| {
+                    readers.contains(&a) && crate::core::agents::model::offered_unasked(a, roots)
+                })
+            })
             .or_else(|| AGENTS.iter().position(Option::is_some));
         if let Some(i) = first {
             self.screens.prompt.view(i);

@@ -106,10 +106,17 @@ impl Prompt {
     /// every skill as given (a library of folders named on the command line, which no agent
     /// owns). A library of the agents' own folders is always seen through one agent: no listing
     /// of every agent's skills together is shown, since no agent holds one.
-    pub fn cycle_agent(&mut self, every: bool) -> Outcome {
-        let mut next = (self.agent + 1) % AGENTS.len();
-        if !every && AGENTS[next].is_none() {
+    /// Only the agents `offered` takes come in the cycle (the design documents' agents are
+    /// views a user opts into).
+    pub fn cycle_agent(&mut self, every: bool, offered: &dyn Fn(Agent) -> bool) -> Outcome {
+        let mut next = self.agent;
+        for _ in 0..AGENTS.len() {
             next = (next + 1) % AGENTS.len();
+            match AGENTS[next] {
+                None if every => break,
+                Some(a) if offered(a) => break,
+                _ => {}
+            }
         }
         self.view(next);
         Outcome::Then(Cmd::ViewChanged { recount: true })

@@ -199,10 +199,23 @@ fn agent_lines(out: &mut Vec<Line<'static>>, view: &View<'_>, skill: &Skill, wid
         let shown: Vec<_> = badges.iter().filter(|b| b.reads).collect();
         if !shown.is_empty() {
             section(out, "Agents", view);
+            // Columns as wide as their longest entry and a space (`github-copilot` is 14).
+            let name_w = shown
+                .iter()
+                .map(|b| b.agent.as_str().len())
+                .max()
+                .unwrap_or(0)
+                + 1;
+            let state_w = shown
+                .iter()
+                .map(|b| b.effective.state.as_str().len())
+                .max()
+                .unwrap_or(0)
+                + 1;
             for b in shown {
                 let style = if b.loads() { t.on() } else { t.error() };
                 let lead = format!(
-                    "  {:<12}{:<20}",
+                    "  {:<name_w$}{:<state_w$}",
                     b.agent.as_str(),
                     b.effective.state.as_str()
                 );

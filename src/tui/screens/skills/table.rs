@@ -23,7 +23,6 @@ const BADGE_MIN: u16 = 6;
 const NAME_MAX: u16 = 40;
 /// A description column narrower than this is not worth showing.
 const DESCRIPTION_MIN: u16 = 20;
-const AGENTS_W: u16 = 3;
 const NUM_W: u16 = 6;
 const DIAG_W: u16 = 7;
 
@@ -41,7 +40,7 @@ pub fn draw(frame: &mut Frame, area: Rect, view: &View<'_>, skills: &Skills) {
     let height = usize::from(inner.height.saturating_sub(1));
     // The agents column only when some skill sits in a folder an agent with switches reads.
     let agents_w = if view.switches.agent_readers {
-        AGENTS_W
+        agents_width()
     } else {
         0
     };
@@ -127,6 +126,11 @@ fn frame_block(view: &View<'_>, skills: &Skills) -> Block<'static> {
     Block::bordered()
         .title(title)
         .title_bottom(Line::from(bottom))
+}
+
+/// One column per agent with switches, so that each one's letter shows (the help's legend).
+fn agents_width() -> u16 {
+    u16::try_from(crate::core::agents::REGISTRY.len()).unwrap_or(u16::MAX)
 }
 
 /// The column titles.
