@@ -73,8 +73,11 @@ fn config_keys_drive_the_footer_help_and_keys() {
     );
     assert!(!prompt.contains(" m model"), "{prompt}");
     // The rebound key cycles the model; the old one does nothing now. (On the Budget screen
-    // of an agent whose budget follows its client's model, the key picks that model instead.)
+    // of an agent whose budget follows its client's model, Claude Code's and Codex's, the key
+    // picks that model instead: opencode's does not follow one.)
     h.key(KeyCode::Char('v'));
+    h.key(KeyCode::Char('v'));
+    assert_eq!(h.app.view_agent(), Some(skillscope::core::Agent::Opencode));
     h.key(KeyCode::Char('5'));
     h.key(KeyCode::Char('m'));
     assert_eq!(
