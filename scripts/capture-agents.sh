@@ -54,8 +54,8 @@ declare -A PROJECT_SKILLS=(
 )
 # Cases per client.
 declare -A CASES=(
-  [claude-code]="mixed budget150 mixed-sonnet45 budget150-sonnet45"
-  [codex]="mixed budget150"
+  [claude-code]="mixed budget150 mixed-sonnet45 budget150-sonnet45 budget150-configured"
+  [codex]="mixed budget150 budget150-configured"
   [gemini-cli]="mixed budget150 mixed-plain"
   [opencode]="mixed budget150"
 )
@@ -190,6 +190,18 @@ lay_library() {
       ;;
     budget150*)
       python3 "$LIB/generate-budget.py" "$H/${USER_SKILLS[$client]}" 150
+      ;;
+  esac
+  # `*-configured`: the model chosen in the client's own user settings, not on its command line.
+  case "$client/$case" in
+    claude-code/*-configured)
+      mkdir -p "$H/.claude"
+      printf '{\n  "model": "claude-sonnet-4-5"\n}\n' >"$H/.claude/settings.json"
+      ;;
+    codex/*-configured)
+      # A top-level key: it must come before the tables of the base configuration.
+      { printf 'model = "gpt-5.1-codex"\n'; cat "$H/.codex/config.toml"; } >"$H/.codex/config.toml.new"
+      mv "$H/.codex/config.toml.new" "$H/.codex/config.toml"
       ;;
   esac
   # A git repository with one commit of fixed date, so that the client's git context is the same

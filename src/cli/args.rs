@@ -75,41 +75,103 @@ impl AgentArgs {
     }
 }
 
-/// The listing options of `agent`'s own listing in `format` (the generic ones without an
-/// agent): `window` when given, else its client model's (`model`, else the client's default); the
-/// budget its environment variable or settings set; its client's built-in entries. `model` for an
-/// agent whose budget does not depend on it, or unknown to its client, is an error naming the
-/// models known.
-pub fn listing_options(
+/// The model `agent`'s client runs for this view, where its listing budget depends on it:
+/// `model` when given (`--model`, taken as the client takes a name: an alias, a dated id, or a
+/// model it does not know on its fallback window), else the one the client's own settings set
+/// (its environment, project and user settings, in its precedence), else its default. `None`
+/// for an agent whose budget does not depend on a model; `--model` for one is an error naming
+/// the agents whose budget does, and without an agent an error too.
+pub fn client_model(
     agent: Option<Agent>,
-    format: crate::core::listing::Format,
-    tier: crate::core::listing::Tier,
-    window: Option<usize>,
     model: Option<&str>,
-) -> anyhow::Result<crate::core::listing::ListingOptions> {
-    use crate::core::agents::client::BudgetOverrides;
+) -> anyhow::Result<Option<crate::core::agents::configured::Configured>> {
+    use crate::core::agents::configured;
     let Some(agent) = agent else {
         if let Some(m) = model {
             anyhow::bail!(
                 "--model `{m}` needs --agent: it chooses the model of an agent's client (claude-code, codex)"
             );
         }
-        return Ok(crate::core::listing::ListingOptions {
+        return Ok(None);
+    };
+    let m = crate::core::agents::model::model(agent);
+    if let Some(id) = model {
+        // An agent whose budget does not follow a model: the error names the ones that do.
+        m.client_model_check()?;
+        return Ok(m.client.and_then(|c| configured::chosen(c, id)));
+    }
+    let home = dirs::home_dir();
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let project = crate::core::agents::project_root(&cwd, home.as_deref());
+    let env = |k: &str| std::env::var(k).ok();
+    Ok(configured::configured(
+        agent,
+        home.as_deref(),
+        project.as_deref(),
+        &env,
+    ))
+}
+
+/// Says on stderr which model an agent's budget was made for when its settings set it (not its
+/// default), what was passed over reading them, and how the client budgets for a model it does
+/// not know.
+pub fn note_client_model(
+    agent: Option<Agent>,
+    model: Option<&crate::core::agents::configured::Configured>,
+) {
+    use crate::core::agents::configured::Origin;
+    let (Some(agent), Some(c)) = (agent, model) else {
+        return;
+    };
+    let m = crate::core::agents::model::model(agent);
+    for n in &c.notes {
+        crate::cli::output::warn(n);
+    }
+    if !matches!(c.origin, Origin::Default | Origin::Chosen) {
+        crate::cli::output::warn(format_args!(
+            "{}: {}",
+            m.name,
+            c.describe(m.name, dirs::home_dir().as_deref())
+        ));
+    }
+    if let Some(note) = m
+        .client
+        .and_then(|client| c.unknown_note(m.name, client.version))
+    {
+        crate::cli::output::warn(note);
+    }
+}
+
+/// The listing options of `agent`'s own listing in `format` (the generic ones without an
+/// agent): `window` when given, else the window its settings set, else its client model's
+/// (`model`: [`client_model`]); the budget its environment variable or settings set; its
+/// client's built-in entries.
+pub fn listing_options(
+    agent: Option<Agent>,
+    format: crate::core::listing::Format,
+    tier: crate::core::listing::Tier,
+    window: Option<usize>,
+    model: Option<&crate::core::agents::configured::Configured>,
+) -> crate::core::listing::ListingOptions {
+    use crate::core::agents::client::BudgetOverrides;
+    let Some(agent) = agent else {
+        return crate::core::listing::ListingOptions {
             format,
             tier,
             context_window: window.unwrap_or(crate::core::listing::DEFAULT_CONTEXT_WINDOW),
             ..Default::default()
-        });
+        };
     };
     let m = crate::core::agents::model::model(agent);
-    let chosen = model.map(|id| m.client_model(id)).transpose()?;
+    let chosen = model.map(|c| c.resolved.model);
+    let window = window.or_else(|| model.and_then(|c| c.window));
     let overrides = m.client.map_or_else(BudgetOverrides::default, |c| {
         let home = dirs::home_dir();
         let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
         let project = crate::core::agents::project_root(&cwd, home.as_deref());
         BudgetOverrides::read(c, home.as_deref(), project.as_deref())
     });
-    Ok(m.listing_options(format, tier, window, chosen, &overrides))
+    m.listing_options(format, tier, window, chosen, &overrides)
 }
 
 /// The home and project folders the commands work in.

@@ -48,7 +48,29 @@ pub fn models() -> Vec<CompletionCandidate> {
         })
         .collect();
     out.push(CompletionCandidate::new("none").help(Some("no model estimate".into())));
+    out.extend(client_models());
     out
+}
+
+/// Every model the modelled clients know (`--model` of `prompt` and `budget`), with its window.
+pub fn client_models() -> Vec<CompletionCandidate> {
+    crate::core::agents::model::MODELS
+        .iter()
+        .filter_map(|m| m.client.map(|c| (m.name, c)))
+        .flat_map(|(name, c)| {
+            c.models.iter().map(move |cm| {
+                CompletionCandidate::new(cm.id).help(Some(
+                    format!(
+                        "{name} {}: {}, window {}",
+                        c.version,
+                        cm.name,
+                        crate::core::text::thousands(cm.context_window as u64)
+                    )
+                    .into(),
+                ))
+            })
+        })
+        .collect()
 }
 
 /// Rule ids (with what each finds) and families, for `--select` and `--ignore`.

@@ -42,6 +42,9 @@ pub fn run(args: InjectArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let view =
         crate::core::agents::view::agent_library(&lib, agent, &args.view.files, switches.as_ref());
     let blocks = blocks(&view, agent, &args.name, &args.args)?;
+    // What is injected does not depend on the model; where the client runs one, it is said.
+    let model = crate::cli::args::client_model(Some(agent), None)?;
+    crate::cli::args::note_client_model(Some(agent), model.as_ref());
     let mut out = std::io::stdout().lock();
     if args.json {
         let listed: Vec<serde_json::Value> = blocks
@@ -61,6 +64,8 @@ pub fn run(args: InjectArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             &json!({
                 "agent": agent,
                 "skill": args.name,
+                "model": model.as_ref().map(crate::core::agents::configured::Configured::id),
+                "model_source": model.as_ref().map(|c| crate::cli::prompt::model_source(Some(agent), c)),
                 "encoding": args.encoding.as_str(),
                 "tokens": total,
                 "blocks": listed,

@@ -5,6 +5,7 @@ use crate::cli::args::{LibraryArgs, load_state};
 use crate::cli::match_cmd::{MatcherChoice, index_for};
 use crate::cli::output::note_demo;
 use crate::core::Library;
+use crate::core::agents::configured::Configured;
 use crate::core::listing::{self, Fate, Format, Tier};
 use crate::core::matching::Matcher;
 use crate::core::modes::{self, AutoOptions, Comparison, ListingMode, Selections, saving_text};
@@ -28,9 +29,13 @@ pub struct PromptArgs {
     /// 500,000), else 200000].
     #[arg(long)]
     pub context_window: Option<usize>,
-    /// The model the agent runs, where its listing budget depends on it (Claude Code:
-    /// claude-opus-5-5, its default, or claude-sonnet-4-5; Codex: gpt-6.2-sol).
-    #[arg(long = "model", id = "client_model", value_name = "MODEL")]
+    /// The model the agent runs, where its listing budget depends on it: any model its client
+    /// knows (Claude Code: claude-opus-5-5, its default, claude-sonnet-4-5, aliases such as
+    /// sonnet or opus[1m], …; Codex: gpt-6.2-sol, its default, gpt-6.2-astra, …); one it does not
+    /// know gets the client's fallback window, with a note [default: the model the client's own
+    /// settings set (Claude Code: ANTHROPIC_MODEL, its managed, project and user settings' "model";
+    /// Codex: model in $CODEX_HOME/config.toml or its profile), else its default].
+    #[arg(long = "model", id = "client_model", value_name = "MODEL", add = clap_complete::ArgValueCandidates::new(crate::cli::complete::client_models))]
     pub client_model: Option<String>,
     /// Also print every skill's fate (full, trimmed, name only, dropped) and the listing's size
     /// on stderr.
@@ -100,13 +105,16 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         );
     }
     let format = args.listing_format();
+    let agent = args.view.agent_for(Some(format));
+    let model = crate::cli::args::client_model(agent, args.client_model.as_deref())?;
+    crate::cli::args::note_client_model(agent, model.as_ref());
     let opts = crate::cli::args::listing_options(
-        args.view.agent_for(Some(format)),
+        agent,
         format,
         args.tier,
         args.context_window,
-        args.client_model.as_deref(),
-    )?;
+        model.as_ref(),
+    );
     let window = opts.context_window;
     let whole = library.load();
     let roots_code = crate::cli::args::require_skills(&whole, "list")?;
@@ -184,7 +192,15 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     } else {
         Vec::new()
     };
-    let code = print_listing(&args, &lib, (&listing, &off), &cache, mode, window)?;
+    let code = print_listing(
+        &args,
+        &lib,
+        (&listing, &off),
+        &cache,
+        mode,
+        window,
+        model.as_ref(),
+    )?;
     Ok(code.max(unread))
 }
 
@@ -208,8 +224,14 @@ pub fn predicted(
     library: &LibraryArgs,
 ) -> anyhow::Result<(Library, String)> {
     let format = crate::core::agents::model::model(agent).format;
-    let opts =
-        crate::cli::args::listing_options(Some(agent), format, Tier::default(), None, model)?;
+    let model = crate::cli::args::client_model(Some(agent), model)?;
+    let opts = crate::cli::args::listing_options(
+        Some(agent),
+        format,
+        Tier::default(),
+        None,
+        model.as_ref(),
+    );
     let view = crate::cli::args::AgentArgs {
         agent: Some(agent),
         files: Vec::new(),
@@ -232,9 +254,10 @@ fn print_listing(
     cache: &TokenCache,
     mode: ListingMode,
     window: usize,
+    model: Option<&Configured>,
 ) -> anyhow::Result<i32> {
     if args.json {
-        return print_listing_json(args, lib, listing, cache, window);
+        return print_listing_json(args, lib, listing, cache, window, model);
     }
     let mut out = std::io::stdout().lock();
     // The core already lists hazards escaped; escaping again changes nothing and keeps the
@@ -252,6 +275,13 @@ fn print_listing(
     crate::cli::args::save_cache(cache);
     crate::cli::args::save_counts(lib, cache);
     if args.fates {
+        if let (Some(a), Some(m)) = (lib.agent, model) {
+            let name = crate::core::agents::model::model(a).name;
+            crate::cli::output::warn(format_args!(
+                "{name}: {}",
+                m.describe(name, dirs::home_dir().as_deref())
+            ));
+        }
         eprint!(
             "{}",
             fate_table(lib, (listing, off), tokens, args.encoding, mode, window)
@@ -270,6 +300,7 @@ fn print_listing_json(
     listing: &listing::Listing,
     cache: &TokenCache,
     window: usize,
+    configured: Option<&Configured>,
 ) -> anyhow::Result<i32> {
     use crate::core::agents::budget as agent_budget;
     let enc = args.encoding;
@@ -279,15 +310,7 @@ fn print_listing_json(
         tokens::count_listing(lib, &listing.text, enc, cache)
     };
     let agent = lib.agent;
-    let model = agent.and_then(|a| {
-        let m = crate::core::agents::model::model(a);
-        match args.client_model.as_deref() {
-            Some(id) => m.client_model(id).ok(),
-            None => m
-                .client
-                .and_then(crate::core::agents::client::Client::default_model),
-        }
-    });
+    let model = configured.map(|c| c.resolved.model);
     // Every skill the listing was rendered with has an entry in it, listed or not.
     let mut rendered = vec![false; lib.len()];
     for e in &listing.entries {
@@ -300,8 +323,8 @@ fn print_listing_json(
         args.listing_format(),
         args.tier,
         args.context_window,
-        args.client_model.as_deref(),
-    )?;
+        configured,
+    );
     let supplied = agent_budget::supplied(
         lib,
         &|i| rendered.get(i).copied().unwrap_or(false),
@@ -323,7 +346,8 @@ fn print_listing_json(
     let v = json!({
         "agent": agent,
         "client": agent.and_then(|a| crate::core::agents::model::model(a).client).map(|c| c.version),
-        "model": model.map(|m| m.id),
+        "model": configured.map(Configured::id),
+        "model_source": configured.map(|c| model_source(agent, c)),
         "placement": agent.and_then(|a| crate::core::agents::placement::placement(a, model.map(|m| m.id))),
         "encoding": enc,
         "context_window": window,
@@ -648,4 +672,34 @@ fn fate_table(
         s.push_str(&format!("{:<9} {name}  {why}\n", b.fate.as_str()));
     }
     s
+}
+
+/// Where a model was set, for JSON: `{"from": "file", "path": …}`, `{"from": "env", "variable":
+/// …}`, `{"from": "profile", …}`, `{"from": "default"}` or `{"from": "chosen"}` (`--model`), with
+/// the catalogue's model it means and whether the client knows it.
+pub fn model_source(agent: Option<crate::core::Agent>, c: &Configured) -> serde_json::Value {
+    use crate::core::agents::configured::Origin;
+    let mut v = match &c.origin {
+        Origin::Chosen => json!({"from": "chosen"}),
+        Origin::Env(var) => json!({"from": "env", "variable": var}),
+        Origin::File(p) => json!({"from": "file", "path": p}),
+        Origin::Profile(p, name) => json!({"from": "profile", "path": p, "profile": name}),
+        Origin::Default => json!({"from": "default"}),
+    };
+    if let Some(o) = v.as_object_mut() {
+        o.insert("name".into(), json!(c.name));
+        o.insert("known".into(), json!(c.resolved.known));
+        o.insert(
+            "context_window".into(),
+            json!(c.window.unwrap_or(c.resolved.model.context_window)),
+        );
+        if let Some(a) = agent {
+            let m = crate::core::agents::model::model(a);
+            o.insert(
+                "text".into(),
+                json!(c.describe(m.name, dirs::home_dir().as_deref())),
+            );
+        }
+    }
+    v
 }

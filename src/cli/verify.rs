@@ -17,8 +17,8 @@ pub struct VerifyArgs {
     /// them whose client is on PATH].
     #[arg(long, value_parser = parse_client)]
     pub agent: Option<Agent>,
-    /// The model the client runs (Claude Code: claude-opus-5-5, its default, or
-    /// claude-sonnet-4-5), as `prompt --model` takes it.
+    /// The model the client runs, as `prompt --model` takes it [default: the one its own
+    /// settings set, which the client reads too].
     #[arg(long = "model", value_name = "MODEL")]
     pub client_model: Option<String>,
     /// Seconds the client may take for its turn.

@@ -426,8 +426,9 @@ pub struct BudgetRequest {
     pub tier: listing::Tier,
     /// The context window, in tokens.
     pub window: usize,
-    /// The model chosen for the agent in view, where its budget depends on it.
-    pub chosen: Option<(
+    /// The model each agent whose budget depends on it runs: the one chosen for the agent in
+    /// view, the others' as their settings set them.
+    pub chosen: Vec<(
         crate::core::Agent,
         &'static crate::core::agents::client::ClientModel,
     )>,

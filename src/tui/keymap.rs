@@ -430,7 +430,7 @@ const EDIT_HELP: &str = "Open SKILL.md in $VISUAL or $EDITOR at the selected dia
 const MODEL_HELP: &str = "Next model's estimate beside the tiktoken figures";
 /// On the Prompt and Budget screens the key also chooses the client's model, where the agent's
 /// listing budget depends on it.
-const AGENT_MODEL_HELP: &str = "Next model: the agent in view's own (Claude Code: Opus 5.5, Sonnet 4.5), where its budget follows it; else the estimate beside the figures";
+const AGENT_MODEL_HELP: &str = "Next model: the agent in view's own (every model its client knows, from the one its settings set), where its budget follows it; else the estimate beside the figures";
 
 /// The bindings in force: the defaults with the config file's `[keys]` merged over them.
 #[derive(Debug, Clone)]

@@ -56,6 +56,9 @@ struct Case {
     name: &'static str,
     model: Option<&'static str>,
     mixed: bool,
+    /// A settings file the capture wrote below the home (the model chosen there, not with
+    /// `--model`), and its text.
+    settings: Option<(&'static str, &'static str)>,
 }
 
 const MIXED: Case = Case {
@@ -63,36 +66,64 @@ const MIXED: Case = Case {
     name: "mixed",
     model: None,
     mixed: true,
+    settings: None,
 };
 const MIXED_SONNET45: Case = Case {
     client: &CLAUDE_CODE,
     name: "mixed-sonnet45",
     model: Some("claude-sonnet-4-5"),
     mixed: true,
+    settings: None,
 };
 const BUDGET150: Case = Case {
     client: &CLAUDE_CODE,
     name: "budget150",
     model: None,
     mixed: false,
+    settings: None,
 };
 const BUDGET150_SONNET45: Case = Case {
     client: &CLAUDE_CODE,
     name: "budget150-sonnet45",
     model: Some("claude-sonnet-4-5"),
     mixed: false,
+    settings: None,
 };
 const CODEX_MIXED: Case = Case {
     client: &CODEX,
     name: "mixed",
     model: None,
     mixed: true,
+    settings: None,
 };
 const CODEX_BUDGET150: Case = Case {
     client: &CODEX,
     name: "budget150",
     model: None,
     mixed: false,
+    settings: None,
+};
+
+const BUDGET150_CONFIGURED: Case = Case {
+    client: &CLAUDE_CODE,
+    name: "budget150-configured",
+    model: None,
+    mixed: false,
+    settings: Some((
+        ".claude/settings.json",
+        "{\n  \"model\": \"claude-sonnet-4-5\"\n}\n",
+    )),
+};
+const CODEX_BUDGET150_CONFIGURED: Case = Case {
+    client: &CODEX,
+    name: "budget150-configured",
+    model: None,
+    mixed: false,
+    // As the capture wrote it: the model line before the configuration that reaches the mock.
+    settings: Some((
+        ".codex/config.toml",
+        "model = \"gpt-5.1-codex\"\nmodel_provider = \"mock\"\ncheck_for_update_on_startup = false\n\n[model_providers.mock]\nname = \"mock\"\nbase_url = \"http://127.0.0.1:9/v1\"\nwire_api = \"responses\"\nenv_key = \"MOCK_API_KEY\"\n\n[analytics]\nenabled = false\n\n[feedback]\nenabled = false\n",
+    )),
 };
 
 /// The throwaway folders of one run, as the capture script named them below its base folder.
@@ -294,6 +325,11 @@ fn lay(case: &Case) -> Layout {
     if let Some((from, to)) = c.system {
         copy_tree(&lib.join(from), &l.home.join(to), &l);
     }
+    if let Some((file, text)) = case.settings {
+        let path = l.home.join(file);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
     // The capture made the project a git repository: its root is where project folders stop.
     std::fs::create_dir_all(l.project.join(".git")).unwrap();
     l
@@ -307,6 +343,9 @@ fn run_in(l: &Layout, args: &[&str]) -> std::process::Output {
         .env("SKILLSCOPE_CONFIG_DIR", l.base.join("config"))
         .env("SKILLSCOPE_CACHE_DIR", l.base.join("cache"))
         .env_remove("SLASH_COMMAND_TOOL_CHAR_BUDGET")
+        // The model comes from the laid-out settings only.
+        .env_remove("ANTHROPIC_MODEL")
+        .env_remove("CODEX_HOME")
         .current_dir(&l.project)
         .output()
         .expect("the binary runs")
@@ -405,6 +444,147 @@ fn claude_code_mixed_on_its_default_model_is_byte_identical() {
 #[test]
 fn claude_code_mixed_on_sonnet_4_5_is_byte_identical() {
     assert_identical(&MIXED_SONNET45);
+}
+
+/// The model set in Claude Code's own settings (`"model": "claude-sonnet-4-5"` in
+/// `~/.claude/settings.json`), not given with `--model`, decides the budget: the listing is the
+/// real client's byte for byte, and stderr says which model and where it was set.
+#[test]
+fn claude_code_budget150_with_its_model_in_its_settings_is_byte_identical() {
+    assert_identical(&BUDGET150_CONFIGURED);
+    let (_, stderr) = predict(&BUDGET150_CONFIGURED);
+    assert!(
+        stderr.contains("Claude Code: model claude-sonnet-4-5 (from ~/.claude/settings.json)"),
+        "{stderr}"
+    );
+}
+
+/// The model set in Codex's own config (`model = "gpt-5.1-codex"` in `~/.codex/config.toml`),
+/// one Codex 0.171.0 does not know, decides the budget as Codex decides it (its fallback
+/// window): the listing is the real client's byte for byte, with a note saying so.
+#[test]
+fn codex_budget150_with_its_model_in_its_config_is_byte_identical() {
+    assert_identical(&CODEX_BUDGET150_CONFIGURED);
+    let (_, stderr) = predict(&CODEX_BUDGET150_CONFIGURED);
+    assert!(
+        stderr.contains("Codex: model gpt-5.1-codex (from ~/.codex/config.toml)"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("Codex 0.171.0 does not know the model `gpt-5.1-codex`"),
+        "{stderr}"
+    );
+}
+
+/// `run_in` with one more variable set.
+fn run_with(l: &Layout, args: &[&str], var: (&str, &str)) -> std::process::Output {
+    common::bin()
+        .args(args)
+        .env("HOME", &l.home)
+        .env("SKILLSCOPE_CONFIG_DIR", l.base.join("config"))
+        .env("SKILLSCOPE_CACHE_DIR", l.base.join("cache"))
+        .env_remove("SLASH_COMMAND_TOOL_CHAR_BUDGET")
+        .env_remove("ANTHROPIC_MODEL")
+        .env_remove("CODEX_HOME")
+        .env(var.0, var.1)
+        .current_dir(&l.project)
+        .output()
+        .expect("the binary runs")
+}
+
+/// Claude Code's precedence: `ANTHROPIC_MODEL` over its settings file, and `--model` over both;
+/// each gives the listing the real client sent on that model (Opus: `budget150`), and JSON says
+/// which model and where it was set.
+#[test]
+fn claude_code_takes_its_model_from_the_environment_before_its_settings() {
+    let l = lay(&BUDGET150_CONFIGURED);
+    let opus = captured(&BUDGET150);
+    let sonnet = captured(&BUDGET150_CONFIGURED);
+    assert_ne!(opus, sonnet);
+    let listing = |out: std::process::Output| {
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        l.placeheld(&String::from_utf8(out.stdout).unwrap())
+    };
+    let env = run_with(
+        &l,
+        &["prompt", "--agent", "claude-code"],
+        ("ANTHROPIC_MODEL", "opus"),
+    );
+    assert!(
+        String::from_utf8_lossy(&env.stderr)
+            .contains("Claude Code: model opus = claude-opus-5-5 (from ANTHROPIC_MODEL)"),
+        "{}",
+        String::from_utf8_lossy(&env.stderr)
+    );
+    assert_eq!(listing(env), opus);
+    let chosen = run_in(
+        &l,
+        &[
+            "prompt",
+            "--agent",
+            "claude-code",
+            "--model",
+            "claude-opus-5-5",
+        ],
+    );
+    assert_eq!(listing(chosen), opus);
+    let json = run_in(&l, &["prompt", "--agent", "claude-code", "--json"]);
+    assert!(json.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(v["model"], "claude-sonnet-4-5");
+    assert_eq!(v["model_source"]["from"], "file");
+    assert_eq!(v["model_source"]["known"], true);
+    let path = v["model_source"]["path"].as_str().unwrap();
+    assert!(path.ends_with("home/.claude/settings.json"), "{path}");
+    assert_eq!(l.placeheld(v["listing"]["text"].as_str().unwrap()), sonnet);
+}
+
+/// Codex's model from its config in `budget`: the budget of its fallback window (5,440 tokens),
+/// said in the text report and in JSON; `--model` of a model it knows wins over the config.
+#[test]
+fn codex_budget_says_the_model_of_its_config_and_its_fallback() {
+    let l = lay(&CODEX_BUDGET150_CONFIGURED);
+    let json = run_in(&l, &["budget", "--agent", "codex", "--format", "json"]);
+    assert!(
+        json.status.success(),
+        "{}",
+        String::from_utf8_lossy(&json.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let m = &v["client_model"];
+    assert_eq!(
+        (m["id"].as_str(), m["from"].as_str()),
+        (Some("gpt-5.1-codex"), Some("file"))
+    );
+    assert_eq!(
+        (m["known"].as_bool(), m["context_window"].as_u64()),
+        (Some(false), Some(272_000))
+    );
+    assert_eq!(v["listing"]["budget_tokens"], 5_440);
+    assert!(
+        String::from_utf8_lossy(&json.stderr).contains("fallback window of 272,000 tokens"),
+        "{}",
+        String::from_utf8_lossy(&json.stderr)
+    );
+    let text = run_in(&l, &["budget", "--agent", "codex"]);
+    let out = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        out.contains("budget for model gpt-5.1-codex (from ~/.codex/config.toml)"),
+        "{out}"
+    );
+    let chosen = run_in(
+        &l,
+        &["prompt", "--agent", "codex", "--model", "gpt-6.2-sol"],
+    );
+    assert!(chosen.status.success());
+    assert_eq!(
+        l.placeheld(&String::from_utf8(chosen.stdout).unwrap()),
+        captured(&CODEX_BUDGET150)
+    );
 }
 
 #[test]
@@ -538,35 +718,68 @@ fn the_budget_generator_port_writes_what_the_python_generator_writes() {
     assert_eq!(n, 150);
 }
 
-/// An unknown model is refused with the models known; an agent whose budget does not depend on
-/// its model refuses any.
+/// A model the client does not know is budgeted as the client budgets it, with a note (Claude
+/// Code: a window of 1,000,000 at 3 characters a token, its default's 30,000 characters; Codex:
+/// 272,000 tokens); an alias is the model the client means by it; an agent whose budget does not
+/// depend on its model refuses any.
 #[test]
-fn an_unknown_model_is_refused_naming_the_known_ones() {
+fn an_unknown_model_gets_the_clients_fallback_with_a_note() {
     let l = lay(&BUDGET150);
     let out = run_in(
         &l,
         &["prompt", "--agent", "claude-code", "--model", "gpt-5"],
     );
-    assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
     assert!(
-        err.contains(
-            "unknown model `gpt-5` for Claude Code 2.1.332: use claude-opus-5-5 (default) or claude-sonnet-4-5"
-        ),
+        err.contains("Claude Code 2.1.332 does not know the model `gpt-5`")
+            && err.contains("fallback window of 1,000,000 tokens"),
         "{err}"
+    );
+    // As the client does: the same budget as its default's, so the default's listing.
+    assert_eq!(
+        l.placeheld(&String::from_utf8(out.stdout).unwrap()),
+        captured(&BUDGET150)
+    );
+    // `sonnet` is Claude Code's alias for Sonnet 5.5 (1,000,000 at 3), `claude-sonnet-4-5-20250929`
+    // the dated id of Sonnet 4.5 (the sonnet45 capture).
+    let dated = run_in(
+        &l,
+        &[
+            "prompt",
+            "--agent",
+            "claude-code",
+            "--model",
+            "claude-sonnet-4-5-20250929",
+        ],
+    );
+    assert_eq!(
+        l.placeheld(&String::from_utf8(dated.stdout).unwrap()),
+        captured(&BUDGET150_SONNET45)
     );
     let out = run_in(
         &l,
-        &["prompt", "--agent", "codex", "--model", "claude-sonnet-4-5"],
+        &[
+            "budget",
+            "--agent",
+            "codex",
+            "--model",
+            "claude-sonnet-4-5",
+            "--format",
+            "json",
+        ],
     );
-    assert!(!out.status.success());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains(
-            "unknown model `claude-sonnet-4-5` for Codex 0.171.0: use gpt-6.2-sol (default)"
-        ),
+        err.contains("Codex 0.171.0 does not know the model `claude-sonnet-4-5`"),
         "{err}"
     );
+    assert_eq!(common::json(&out)["listing"]["budget_tokens"], 5_440);
     let out = run_in(
         &l,
         &[
@@ -580,6 +793,10 @@ fn an_unknown_model_is_refused_naming_the_known_ones() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("opencode's does not"), "{err}");
+    // A name that is neither a family nor a model without an agent whose budget follows one.
+    let out = run_in(&l, &["budget", "--model", "llama"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown model `llama`"));
     // budget --agent takes the client's models too, and prices the listing as prompt prints it.
     let out = run_in(
         &l,

@@ -73,8 +73,11 @@ fn config_keys_drive_the_footer_help_and_keys() {
     );
     assert!(!prompt.contains(" m model"), "{prompt}");
     // The rebound key cycles the model; the old one does nothing now. (On the Budget screen
-    // of an agent whose budget follows its client's model, the key picks that model instead.)
+    // of an agent whose budget follows its client's model, Claude Code's and Codex's, the key
+    // picks that model instead: opencode's does not follow one.)
     h.key(KeyCode::Char('v'));
+    h.key(KeyCode::Char('v'));
+    assert_eq!(h.app.view_agent(), Some(skillscope::core::Agent::Opencode));
     h.key(KeyCode::Char('5'));
     h.key(KeyCode::Char('m'));
     assert_eq!(
@@ -152,5 +155,65 @@ fn model_key_cycles_none_and_every_family_on_the_budget_screen() {
     assert!(
         claude.contains(&format!("≈ {est} (claude)")),
         "L1 {l1} → {est}:\n{claude}"
+    );
+}
+
+/// The model Claude Code's own settings set decides its budget in the app too, and the Prompt
+/// screen's title and the header say which model and where it was set; `m` then chooses another
+/// of the client's models.
+#[test]
+fn the_model_in_claude_codes_settings_is_the_apps_and_is_named() {
+    let t = tempfile::tempdir().unwrap();
+    fixture(t.path());
+    let home = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(home.path().join(".claude")).unwrap();
+    std::fs::write(
+        home.path().join(".claude/settings.json"),
+        r#"{"model": "claude-sonnet-4-5"}"#,
+    )
+    .unwrap();
+    let at = home.path().to_path_buf();
+    let mut h = harness_configured(&[t.path()], 200, 40, |o| {
+        o.format = Format::ClaudeCode;
+        o.home = Some(at);
+    });
+    assert_eq!(
+        h.app.view_agent(),
+        Some(skillscope::core::Agent::ClaudeCode)
+    );
+    assert_eq!(
+        h.app.client_model().map(|m| m.id),
+        Some("claude-sonnet-4-5")
+    );
+    // Sonnet 4.5: 200,000 × 4 × 1 %.
+    assert_eq!(
+        h.app.listing_options().budget(),
+        Some(skillscope::core::listing::Budget::chars(8_000))
+    );
+    h.key(KeyCode::Char('2'));
+    h.settle();
+    let screen = h.screen();
+    assert!(
+        screen.contains("model claude-sonnet-4-5 (from ~/.claude/settings.json)"),
+        "{screen}"
+    );
+    assert!(
+        screen
+            .lines()
+            .next()
+            .unwrap()
+            .contains(" on claude-sonnet-4-5 "),
+        "{screen}"
+    );
+    // `m` goes on from the settings' model to the next one of the client's.
+    h.key(KeyCode::Char('m'));
+    h.settle();
+    assert_eq!(
+        h.app.client_model().map(|m| m.id),
+        Some("claude-sonnet-4-6")
+    );
+    assert!(
+        h.screen()
+            .contains("model claude-sonnet-4-6 (chosen with m)")
     );
 }

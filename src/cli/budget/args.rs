@@ -53,8 +53,9 @@ pub struct BudgetArgs {
     /// Also show each figure as the model would count it: claude, gemini, gpt-4o, gpt-4, or
     /// NAME=FACTOR; `none` for no estimate (also over the config file's). Shown as "≈ N
     /// (model)" beside the tiktoken figure, never instead of it. A model of the agent's client
-    /// (with --agent claude-code: claude-opus-5-5, its default, or claude-sonnet-4-5; with
-    /// --agent codex: gpt-6.2-sol) also sets the listing's budget, and estimates with its family.
+    /// (with --agent claude-code or codex: any model that client knows, or one it does not, on
+    /// its fallback window) also sets the listing's budget, and estimates with its family
+    /// [default for the budget: the model the client's own settings set, else its default].
     #[arg(long, value_name = "MODEL", add = clap_complete::ArgValueCandidates::new(crate::cli::complete::models))]
     pub model: Option<ModelArg>,
     /// Write the library's budget (every skill's costs and fate per listing format) to FILE.
@@ -81,8 +82,12 @@ pub struct BudgetArgs {
 pub enum ModelArg {
     /// An estimate only.
     Estimate(ModelChoice),
-    /// A model of an agent's client, with its family's estimate.
-    Client(&'static ClientModel, ModelChoice),
+    /// A model of an agent's client (its name as given, the model it means), with its family's
+    /// estimate.
+    Client(String, &'static ClientModel, ModelChoice),
+    /// A name no client's catalogue holds and no family: with `--agent` of a client whose budget
+    /// follows its model, that client's fallback; else the family error kept here.
+    Unknown(String, String),
 }
 
 impl std::str::FromStr for ModelArg {
@@ -92,23 +97,26 @@ impl std::str::FromStr for ModelArg {
         let client = crate::core::agents::model::MODELS
             .iter()
             .filter_map(|m| m.client)
-            .flat_map(|c| c.models)
-            .find(|m| m.id.eq_ignore_ascii_case(s.trim()));
+            .filter_map(|c| c.resolve(s))
+            .find(|r| r.known)
+            .map(|r| r.model);
         if let Some(m) = client {
             let family = m.family.parse().map_err(|e| format!("{e}"))?;
-            return Ok(ModelArg::Client(m, ModelChoice(Some(family))));
+            return Ok(ModelArg::Client(
+                s.trim().to_string(),
+                m,
+                ModelChoice(Some(family)),
+            ));
         }
-        s.parse::<ModelChoice>()
-            .map(ModelArg::Estimate)
-            .map_err(|e| {
-                let ids: Vec<&str> = crate::core::agents::model::MODELS
-                    .iter()
-                    .filter_map(|m| m.client)
-                    .flat_map(|c| c.models)
-                    .map(|m| m.id)
-                    .collect();
-                format!("{e}; or a model of an agent's client: {}", ids.join(", "))
-            })
+        match s.parse::<ModelChoice>() {
+            Ok(c) => Ok(ModelArg::Estimate(c)),
+            Err(e) => Ok(ModelArg::Unknown(
+                s.trim().to_string(),
+                format!(
+                    "{e}; or a model of an agent's client (with --agent claude-code or codex: any model that client knows)"
+                ),
+            )),
+        }
     }
 }
 
@@ -116,16 +124,38 @@ impl BudgetArgs {
     /// The model whose estimate is shown beside the figures, if any.
     pub fn model(&self) -> Option<&Model> {
         match self.model.as_ref()? {
-            ModelArg::Estimate(c) | ModelArg::Client(_, c) => c.0.as_ref(),
+            ModelArg::Estimate(c) | ModelArg::Client(_, _, c) => c.0.as_ref(),
+            ModelArg::Unknown(..) => None,
         }
     }
 
-    /// The model of the agent's client asked for, if one is.
-    pub fn client_model(&self) -> Option<&'static str> {
+    /// The model of the agent's client asked for, if one is, as given.
+    pub fn client_model(&self) -> Option<&str> {
         match self.model.as_ref()? {
-            ModelArg::Client(m, _) => Some(m.id),
+            ModelArg::Client(name, _, _) | ModelArg::Unknown(name, _) => Some(name),
             ModelArg::Estimate(_) => None,
         }
+    }
+
+    /// The model of the agent's client for this budget: `--model`'s, else the one the client's
+    /// settings set (`cli::args::client_model`, said on stderr as `note_client_model` says it);
+    /// a `--model` that is neither a family nor a model any client knows is an error unless the
+    /// agent's client budgets for unknown models.
+    pub fn configured_model(
+        &self,
+    ) -> anyhow::Result<Option<crate::core::agents::configured::Configured>> {
+        let agent = self.view.agent_for(Some(self.listing()));
+        if let Some(ModelArg::Unknown(_, family_error)) = self.model.as_ref() {
+            let follows = agent
+                .and_then(|a| crate::core::agents::model::model(a).client)
+                .is_some_and(|c| c.catalogue.is_some());
+            if !follows {
+                anyhow::bail!("invalid value for --model: {family_error}");
+            }
+        }
+        let configured = crate::cli::args::client_model(agent, self.client_model())?;
+        crate::cli::args::note_client_model(agent, configured.as_ref());
+        Ok(configured)
     }
 
     /// The listing format: the one asked for, else the agent's own, else xml.

@@ -37,13 +37,14 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     {
         return crate::cli::budget::baseline::run(&args, &library);
     }
+    let configured = args.configured_model()?;
     let opts = crate::cli::args::listing_options(
         args.view.agent_for(Some(args.listing())),
         args.listing(),
         args.tier,
         args.context_window,
-        args.client_model(),
-    )?;
+        configured.as_ref(),
+    );
     let window = opts.context_window;
     let (lib, cache) = library.load_with_cache(args.no_cache);
     let roots_code = crate::cli::args::require_skills(&lib, "count")?;
@@ -62,7 +63,7 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         agent_budget::tool_cost(
             a,
             &listing.names,
-            args.client_model(),
+            configured.as_ref().map(|c| c.resolved.model.id),
             args.encoding,
             &cache,
         )
@@ -93,6 +94,7 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         scope: &scope,
         args: &args,
         window,
+        configured: configured.as_ref(),
     };
     let mut out = crate::cli::output::report_out();
     match args.format {
@@ -148,6 +150,8 @@ struct Report<'a> {
     args: &'a BudgetArgs,
     /// The context window the listing is priced against.
     window: usize,
+    /// The model of the agent's client the budget was made for, and where it was set.
+    configured: Option<&'a crate::core::agents::configured::Configured>,
 }
 
 // The JSON report, written straight from borrowed data: a value tree of a large library would
@@ -160,6 +164,10 @@ struct JsonReport<'a> {
     /// The model estimate asked for with --model: figures × factor, beside the exact ones.
     #[serde(skip_serializing_if = "Option::is_none")]
     model: Option<JsonModel<'a>>,
+    /// The model of the agent's client the listing's budget was made for, and where it was
+    /// set (its settings, the environment, `--model`, or its default).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    client_model: Option<serde_json::Value>,
     listing: JsonListing,
     /// The agent's skill tool as its client declares it every turn beside the listing.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -302,6 +310,7 @@ impl Report<'_> {
                 l2: m.estimate(t.l2.tokens),
                 l3: m.estimate(t.l3.tokens),
             }),
+            client_model: self.client_model_json(),
             listing: JsonListing {
                 format: self.listing_format(),
                 tier: l.tier,
@@ -602,6 +611,7 @@ impl Report<'_> {
             thousands(l.count(Fate::NameOnly) as u64),
             thousands(l.count(Fate::Dropped) as u64),
         ));
+        s.push_str(&self.model_line());
         if self.supplied.entries > 0 {
             s.push_str(&format!(
                 "  of which the client's own: {} ({}), {} tokens{}\n",
@@ -653,6 +663,31 @@ impl Report<'_> {
 }
 
 impl Report<'_> {
+    /// `  budget for model … (from …)`: the model of the agent's client the budget was made for.
+    fn model_line(&self) -> String {
+        match (self.configured, self.lib.agent) {
+            (Some(c), Some(a)) => {
+                let name = crate::core::agents::model::model(a).name;
+                format!(
+                    "  budget for {}\n",
+                    crate::core::text::line(&c.describe(name, dirs::home_dir().as_deref()))
+                )
+            }
+            _ => String::new(),
+        }
+    }
+
+    /// The model of the agent's client for JSON: `prompt --json`'s `model_source` with its `id`.
+    fn client_model_json(&self) -> Option<serde_json::Value> {
+        self.configured.map(|c| {
+            let mut v = crate::cli::prompt::model_source(self.lib.agent, c);
+            if let Some(o) = v.as_object_mut() {
+                o.insert("id".into(), serde_json::json!(c.id()));
+            }
+            v
+        })
+    }
+
     /// Everything the agent adds every turn: the listing and its skill tool's definition.
     fn per_turn(&self) -> usize {
         match self.tool {

@@ -167,15 +167,15 @@ impl AgentBudget {
 }
 
 /// What the agents' listings are priced at: a tier, a context window, and the model chosen for
-/// one agent whose budget depends on its client's model (the others run their default).
-#[derive(Debug, Clone, Copy)]
+/// the agents whose budget depends on their client's model (the others run their default).
+#[derive(Debug, Clone)]
 pub struct At {
     /// How much of each entry is listed.
     pub tier: Tier,
     /// The context window in tokens, for the agents whose budget does not follow a model.
     pub window: usize,
-    /// One agent's client model, chosen instead of its default.
-    pub chosen: Option<(Agent, &'static ClientModel)>,
+    /// Agents' client models, chosen (or set in their settings) instead of their defaults.
+    pub chosen: Vec<(Agent, &'static ClientModel)>,
 }
 
 impl At {
@@ -184,7 +184,7 @@ impl At {
         At {
             tier,
             window,
-            chosen: None,
+            chosen: Vec::new(),
         }
     }
 }
@@ -201,10 +201,11 @@ pub fn per_agent(
     cache: &TokenCache,
 ) -> Vec<AgentBudget> {
     let (tier, window) = (at.tier, at.window);
+    let chosen_for = |a: Agent| at.chosen.iter().find(|(x, _)| *x == a).map(|(_, cm)| *cm);
     MODELS
         .iter()
         .map(|m| {
-            let chosen = at.chosen.filter(|(a, _)| *a == m.agent).map(|(_, cm)| cm);
+            let chosen = chosen_for(m.agent);
             let (view, keep) = agent_view(lib, m.agent, &[], switches);
             // An agent whose budget depends on its client's model is priced on that model's own
             // window; `window` is the others'.

@@ -40,6 +40,19 @@ pub struct Client {
     pub settings_files: (&'static [&'static str], &'static [&'static str]),
     /// Where it is installed, for built-ins whose location is below that folder.
     pub install: Option<&'static Install>,
+    /// Its models' other names and what it does with a model it does not know, where its budget
+    /// depends on the model (`client_models.rs`).
+    pub catalogue: Option<&'static super::client_models::Catalogue>,
+}
+
+/// A model name as a client takes it: the model its budget is made for, and whether the client
+/// knows the name (a name it does not know runs on its fallback).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Resolved {
+    /// The model budgeted for: the named one, or the client's fallback.
+    pub model: &'static ClientModel,
+    /// The client knows the name (a model id, an alias, a dated id).
+    pub known: bool,
 }
 
 /// How to find the folder an npm-installed client lives in (what the captures call `{CLIENT}`:
@@ -131,6 +144,38 @@ impl Client {
         self.models.first()
     }
 
+    /// The model `name` means to the client: a model id, an alias or a dated id of its catalogue
+    /// (letter case aside; Claude Code's `[1m]` after any of them), else its fallback for a model
+    /// it does not know. `None` when its budget does not depend on the model.
+    pub fn resolve(&self, name: &str) -> Option<Resolved> {
+        let cat = self.catalogue?;
+        let wanted = name.trim().to_ascii_lowercase();
+        let (base, suffix) = match cat.suffix {
+            Some(sfx) => match wanted.strip_suffix(sfx) {
+                Some(b) => (b.to_string(), Some(sfx)),
+                None => (wanted.clone(), None),
+            },
+            None => (wanted.clone(), None),
+        };
+        let id = cat
+            .aliases
+            .iter()
+            .find(|(a, _)| *a == base)
+            .map_or(base.as_str(), |(_, id)| *id);
+        let find = |id: &str| self.models.iter().find(|m| m.id == id);
+        let found = match suffix {
+            Some(sfx) => find(&format!("{id}{sfx}")).or_else(|| find(id)),
+            None => find(id),
+        };
+        Some(match found {
+            Some(model) => Resolved { model, known: true },
+            None => Resolved {
+                model: cat.fallback,
+                known: false,
+            },
+        })
+    }
+
     /// The model named `id` (`agent` names the agent in the error).
     pub fn model(
         &self,
@@ -140,6 +185,7 @@ impl Client {
         self.models
             .iter()
             .find(|m| m.id.eq_ignore_ascii_case(id.trim()))
+            .or_else(|| self.resolve(id).filter(|r| r.known).map(|r| r.model))
             .ok_or_else(|| ClientError::UnknownModel {
                 model: id.to_string(),
                 agent,
@@ -233,22 +279,7 @@ impl BudgetOverrides {
 /// its budget is `context window × characters per token × 1 %` of the model (`Cdn`, `Hw`, `Lm`).
 pub static CLAUDE_CODE_2_1_332: Client = Client {
     version: "2.1.332",
-    models: &[
-        ClientModel {
-            id: "claude-opus-5-5",
-            name: "Opus 5.5",
-            context_window: 1_000_000,
-            chars_per_token: 3,
-            family: "claude",
-        },
-        ClientModel {
-            id: "claude-sonnet-4-5",
-            name: "Sonnet 4.5",
-            context_window: 200_000,
-            chars_per_token: 4,
-            family: "claude",
-        },
-    ],
+    models: super::client_models::CLAUDE_CODE_2_1_332_MODELS,
     builtins: super::claude_builtins::BUILTINS,
     budget_env: Some("SLASH_COMMAND_TOOL_CHAR_BUDGET"),
     budget_setting: Some("skillListingBudgetFraction"),
@@ -257,6 +288,7 @@ pub static CLAUDE_CODE_2_1_332: Client = Client {
         &[".claude/settings.json", ".claude/settings.local.json"],
     ),
     install: None,
+    catalogue: Some(&super::client_models::CLAUDE_CODE_2_1_332_CATALOGUE),
 };
 
 /// Where Gemini CLI is installed: `gemini` on `PATH` is `…/node_modules/@google/gemini-cli/
@@ -279,6 +311,7 @@ pub static GEMINI_CLI_0_61_0: Client = Client {
     budget_setting: None,
     settings_files: (&[".gemini/settings.json"], &[".gemini/settings.json"]),
     install: Some(&GEMINI_INSTALL),
+    catalogue: None,
 };
 
 /// opencode 1.18.33 (npm `opencode-ai`), as captured in `tests/fixtures/agents/opencode@1.18.33/`:
@@ -297,6 +330,7 @@ pub static OPENCODE_1_18_33: Client = Client {
         &["opencode.json", "opencode.jsonc"],
     ),
     install: None,
+    catalogue: None,
 };
 
 /// Codex 0.171.0 (npm `@openai/codex`, its native binary `codex-linux-x64`), as captured in
@@ -308,18 +342,13 @@ pub static OPENCODE_1_18_33: Client = Client {
 /// variable changes it; no entry is built in (its system skills are files it installs).
 pub static CODEX_0_171_0: Client = Client {
     version: "0.171.0",
-    models: &[ClientModel {
-        id: "gpt-6.2-sol",
-        name: "GPT-6.2 Sol",
-        context_window: 500_000,
-        chars_per_token: 4,
-        family: "gpt-4o",
-    }],
+    models: super::client_models::CODEX_0_171_0_MODELS,
     builtins: &[],
     budget_env: None,
     budget_setting: None,
     settings_files: (&[".codex/config.toml"], &[]),
     install: None,
+    catalogue: Some(&super::client_models::CODEX_0_171_0_CATALOGUE),
 };
 
 /// Qwen Code 0.24.4 (npm `@qwen-code/qwen-code`), as captured in
@@ -333,6 +362,7 @@ pub static QWEN_CODE_0_24_4: Client = Client {
     budget_setting: None,
     settings_files: (&[".qwen/settings.json"], &[".qwen/settings.json"]),
     install: None,
+    catalogue: None,
 };
 
 /// GitHub Copilot CLI 1.0.102 (npm `@github/copilot`), as captured in
@@ -349,6 +379,7 @@ pub static COPILOT_1_0_102: Client = Client {
         &[".github/copilot/settings.json"],
     ),
     install: None,
+    catalogue: None,
 };
 
 /// Cline 3.0.65 (npm `cline`), as captured in `tests/fixtures/agents/cline@3.0.65/`: names
@@ -361,6 +392,7 @@ pub static CLINE_3_0_65: Client = Client {
     budget_setting: None,
     settings_files: (&[], &[]),
     install: None,
+    catalogue: None,
 };
 
 /// OpenClaw 2026.9.6 (npm `openclaw`), as captured in `tests/fixtures/agents/openclaw@2026.9.6/`:
@@ -374,6 +406,7 @@ pub static OPENCLAW_2026_9_6: Client = Client {
     budget_setting: None,
     settings_files: (&[".openclaw/openclaw.json"], &[]),
     install: None,
+    catalogue: None,
 };
 
 #[cfg(test)]
@@ -389,10 +422,28 @@ mod tests {
             c.model("claude-sonnet-4-5", "Claude Code").map(budget),
             Ok(8_000)
         );
-        let e = c.model("gpt-5", "Claude Code").unwrap_err().to_string();
+        // Its aliases and dated ids as it takes them, `[1m]` after a name for a million tokens.
+        let id = |name: &str| c.resolve(name).map(|r| (r.model.id, r.known));
+        assert_eq!(id("Sonnet"), Some(("claude-sonnet-5-5", true)));
+        assert_eq!(id("opusplan"), Some(("claude-sonnet-5-5", true)));
         assert_eq!(
-            e,
-            "unknown model `gpt-5` for Claude Code 2.1.332: use claude-opus-5-5 (default) or claude-sonnet-4-5"
+            id("claude-sonnet-4-5-20250929"),
+            Some(("claude-sonnet-4-5", true))
+        );
+        assert_eq!(
+            c.resolve("claude-sonnet-4-5[1m]").map(|r| budget(r.model)),
+            Some(40_000)
+        );
+        // A model it does not know: its fallback window (1,000,000 at 3 characters a token),
+        // not an error.
+        let r = c.resolve("gpt-5").unwrap();
+        assert_eq!((r.known, budget(r.model)), (false, 30_000));
+        let e = c.model("gpt-5", "Claude Code").unwrap_err().to_string();
+        assert!(
+            e.starts_with(
+                "unknown model `gpt-5` for Claude Code 2.1.332: use claude-opus-5-5 (default), "
+            ),
+            "{e}"
         );
         assert_eq!(c.builtins.len(), 13);
         assert_eq!(c.builtins.iter().filter(|b| b.fixed).count(), 11);
@@ -442,11 +493,19 @@ mod tests {
             crate::core::listing::Format::Codex.budget(0),
             Some(crate::core::listing::Budget::chars(8_000))
         );
-        let e = c.model("gpt-5", "Codex").unwrap_err().to_string();
+        // Every model of the list its binary embeds, by its slug; another one runs on Codex's
+        // fallback metadata, a window of 272,000 tokens (`budget150-configured`).
+        assert_eq!(c.models.len(), 14);
+        let window = |name: &str| c.resolve(name).map(|r| (r.model.context_window, r.known));
+        assert_eq!(window("gpt-6.2-astra"), Some((272_000, true)));
+        assert_eq!(window("gpt-daybreak-red-latest"), Some((372_000, true)));
+        assert_eq!(window("gpt-5.1-codex"), Some((272_000, false)));
         assert_eq!(
-            e,
-            "unknown model `gpt-5` for Codex 0.171.0: use gpt-6.2-sol (default)"
+            crate::core::listing::Format::Codex.budget(272_000),
+            Some(crate::core::listing::Budget::tokens(5_440))
         );
+        assert!(c.model("gpt-5", "Codex").is_err());
+        assert!(GEMINI_CLI_0_61_0.resolve("gemini-2.5-pro").is_none());
         assert!(c.builtins.is_empty());
     }
 

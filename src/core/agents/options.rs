@@ -56,17 +56,31 @@ impl AgentModel {
     /// The client model named `id`: an error names the ones known (or says the agent's budget
     /// does not depend on its model).
     pub fn client_model(&self, id: &str) -> Result<&'static ClientModel, ClientError> {
-        match self.client.filter(|c| !c.models.is_empty()) {
+        self.client_model_check()?;
+        match self.client {
             Some(c) => c.model(id, self.name),
-            None => Err(ClientError::NoModels {
-                agent: self.name,
-                known: MODELS
-                    .iter()
-                    .filter(|m| m.client.is_some_and(|c| !c.models.is_empty()))
-                    .map(|m| m.agent.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            }),
+            None => Err(self.no_models()),
+        }
+    }
+
+    /// An error when its listing budget does not depend on a model (so `--model` means nothing
+    /// for it), naming the agents whose budget does.
+    pub fn client_model_check(&self) -> Result<(), ClientError> {
+        match self.client.filter(|c| !c.models.is_empty()) {
+            Some(_) => Ok(()),
+            None => Err(self.no_models()),
+        }
+    }
+
+    fn no_models(&self) -> ClientError {
+        ClientError::NoModels {
+            agent: self.name,
+            known: MODELS
+                .iter()
+                .filter(|m| m.client.is_some_and(|c| !c.models.is_empty()))
+                .map(|m| m.agent.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
         }
     }
 }

@@ -211,6 +211,7 @@ impl App {
         let state_path = opts.state_path.clone().or_else(state::default_path);
         let mut app = App::blank(spec, opts, tx);
         app.load_state(state_path);
+        app.read_client_models();
         jobs::load_switches(app.switches.home.clone(), app.tx.clone());
         app
     }
@@ -478,13 +479,63 @@ impl App {
         m.listing_options(format, tier, window, chosen, &overrides)
     }
 
-    /// The model the agent in view runs, where its listing budget depends on it.
+    /// Reads the model each client is set to run from its own settings (the environment, the
+    /// project's and the user's settings, in its precedence).
+    fn read_client_models(&mut self) {
+        let home = self.switches.home.clone();
+        let cwd = std::env::current_dir().unwrap_or_default();
+        let project = crate::core::agents::project_root(&cwd, home.as_deref());
+        let env = |k: &str| std::env::var(k).ok();
+        self.switches.client_models =
+            crate::core::agents::configured::every(home.as_deref(), project.as_deref(), &env);
+    }
+
+    /// The model `agent`'s client is set to run, where its listing budget depends on it.
+    fn configured_model(
+        &self,
+        agent: crate::core::Agent,
+    ) -> Option<&crate::core::agents::configured::Configured> {
+        self.switches
+            .client_models
+            .iter()
+            .find(|(a, _)| *a == agent)
+            .map(|(_, c)| c)
+    }
+
+    /// The model the agent in view runs, where its listing budget depends on it: the one `m`
+    /// chose, else the one its settings set, else its client's default.
     pub fn client_model(&self) -> Option<&'static crate::core::agents::client::ClientModel> {
-        let client = crate::core::agents::model::model(self.view_agent()?).client?;
-        client
-            .models
-            .get(self.screens.prompt.model)
+        let agent = self.view_agent()?;
+        let client = crate::core::agents::model::model(agent).client?;
+        if self.screens.prompt.model_chosen {
+            return client
+                .models
+                .get(self.screens.prompt.model)
+                .or_else(|| client.default_model());
+        }
+        self.configured_model(agent)
+            .map(|c| c.resolved.model)
             .or_else(|| client.default_model())
+    }
+
+    /// Every client model the agents' budgets are priced on: the one `m` chose for the agent in
+    /// view, each other's as its settings set it.
+    fn agent_models(
+        &self,
+    ) -> Vec<(
+        crate::core::Agent,
+        &'static crate::core::agents::client::ClientModel,
+    )> {
+        let view = self.view_agent().zip(self.client_model());
+        let mut out: Vec<_> = self
+            .switches
+            .client_models
+            .iter()
+            .filter(|(a, _)| view.is_none_or(|(v, _)| v != *a))
+            .map(|(a, c)| (*a, c.resolved.model))
+            .collect();
+        out.extend(view);
+        out
     }
 
     /// The next model of the agent in view's client, where its budget depends on the model;
@@ -497,8 +548,13 @@ impl App {
         let Some(client) = m.client.filter(|c| c.models.len() > 1) else {
             return false;
         };
+        // From the model in effect (the settings' one until `m` is pressed) to the next.
+        let now = self
+            .client_model()
+            .and_then(|cm| client.models.iter().position(|x| std::ptr::eq(x, cm)));
         let p = &mut self.screens.prompt;
-        p.model = (p.model + 1) % client.models.len();
+        p.model = now.map_or(0, |i| (i + 1) % client.models.len());
+        p.model_chosen = true;
         p.window_chosen = false;
         if let Some(cm) = client.models.get(p.model) {
             let opts = self.listing_options();
@@ -674,7 +730,7 @@ impl App {
                 enabled: self.switches.enabled.clone(),
                 tier: TIERS[self.screens.prompt.tier],
                 window: usize::try_from(self.window()).unwrap_or(usize::MAX),
-                chosen: self.view_agent().zip(self.client_model()),
+                chosen: self.agent_models(),
             },
             request,
             self.tx.clone(),
@@ -740,6 +796,7 @@ impl App {
         let files = switches.files();
         self.switches.agents = Some(Arc::new(switches));
         self.switches.read += 1;
+        self.read_client_models();
         self.refresh_seen();
         self.screens.budget.job.mark_stale();
         self.request_agent_budgets();

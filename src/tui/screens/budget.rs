@@ -238,7 +238,15 @@ fn agent_turn(
         thousands(b.skills as u64),
     );
     let title = truncate(&title, usize::from(area.width.saturating_sub(2)));
-    let block = Block::bordered().title(Span::styled(title, t.title()));
+    let mut block = Block::bordered().title(Span::styled(title, t.title()));
+    // The model its budget is made for, and where it was set.
+    if let Some(model) = view.client_model_text() {
+        let text = format!(" {model} ");
+        block = block.title_bottom(Span::styled(
+            truncate(&text, usize::from(area.width.saturating_sub(2))),
+            t.dim(),
+        ));
+    }
     let inner = block.inner(area);
     let window = b.window as u64;
     let window_share = b.window_share(window);

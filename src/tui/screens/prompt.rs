@@ -57,8 +57,10 @@ pub struct Prompt {
     /// The open-files box, while it is being typed in.
     pub files_box: Option<String>,
     /// The model the agent in view runs, where its budget depends on it: an index into its
-    /// client's models (0: the client's default).
+    /// client's models, once `m` chose one (`model_chosen`).
     pub model: usize,
+    /// `m` chose the model: until then the agent runs the one its settings set.
+    pub model_chosen: bool,
     /// The window key was used: the window shown overrides the model's own.
     pub window_chosen: bool,
     /// The listing box shows the last `skillscope verify` diff of this listing instead.
@@ -88,6 +90,7 @@ impl Prompt {
             files: Vec::new(),
             files_box: None,
             model: 0,
+            model_chosen: false,
             window_chosen: false,
             show_diff: false,
             // An agent's own format starts on that agent's view.
@@ -127,6 +130,8 @@ impl Prompt {
         self.agent = index % AGENTS.len();
         self.scroll = 0;
         self.model = 0;
+        // Another agent runs the model its own settings set until `m` chooses.
+        self.model_chosen = false;
         if let Some(a) = self.agent() {
             let own = crate::core::agents::model::model(a).format;
             self.format = FORMATS
@@ -298,7 +303,11 @@ pub fn text_width(body: Rect) -> usize {
 pub fn draw(frame: &mut Frame, area: Rect, view: &View<'_>, p: &Prompt) {
     let t = &view.theme;
     let [head, gauge, text_area, fates_area] = parts(area);
-    let settings = settings_title(p, view.client_model);
+    let mut settings = settings_title(p, view.client_model);
+    if let Some(model) = view.client_model_text() {
+        // Which model the budget is made for, and where it was set.
+        settings = format!("{settings}· {model} ");
+    }
     let Some(preview) = view.preview.shown.as_ref() else {
         frame.render_widget(
             Paragraph::new(Line::from(Span::styled(" rendering the listing…", t.dim())))

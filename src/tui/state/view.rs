@@ -79,6 +79,34 @@ impl<'a> View<'a> {
         self.agent
     }
 
+    /// Which model the agent in view runs and where it was set, in words (`model
+    /// claude-sonnet-4-5 (from ~/.claude/settings.json)`), where its budget depends on it: the
+    /// one its settings set, else the one `m` chose.
+    pub fn client_model_text(&self) -> Option<String> {
+        let agent = self.view_agent()?;
+        let m = crate::core::agents::model::model(agent);
+        let client = m.client.filter(|c| c.catalogue.is_some())?;
+        let cm = self.client_model?;
+        let configured = self
+            .switches
+            .client_models
+            .iter()
+            .find(|(a, _)| *a == agent)
+            .map(|(_, c)| c)
+            .filter(|c| std::ptr::eq(c.resolved.model, cm));
+        let text = match configured {
+            Some(c) => {
+                let mut text = c.describe(m.name, self.switches.home.as_deref());
+                if let Some(note) = c.unknown_note(m.name, client.version) {
+                    text = format!("{text}; {note}");
+                }
+                text
+            }
+            None => format!("model {} (chosen with m)", cm.id),
+        };
+        Some(crate::core::text::line(&text).into_owned())
+    }
+
     /// The encoding of every figure shown.
     pub fn encoding(&self) -> Encoding {
         self.encoding

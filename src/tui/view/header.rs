@@ -95,10 +95,32 @@ pub fn draw(frame: &mut Frame, area: Rect, view: &View<'_>) {
             right.insert(at, Span::styled(text, t.warning()));
         }
     }
+    if let Some(text) = model_badge(view)
+        && width(&right) + text.chars().count() <= room
+    {
+        let badge = t.badge().add_modifier(ratatui::style::Modifier::REVERSED);
+        let at = right
+            .iter()
+            .position(|s| s.style == badge)
+            .map_or(right.len(), |i| i + 1);
+        right.insert(at, Span::styled(text, t.dim()));
+    }
     let right_w = width(&right);
     if right_w <= room {
         spans.push(Span::raw(" ".repeat(room - right_w)));
         spans.extend(right);
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// ` on claude-sonnet-4-5 `: a model other than the client's default (set in its settings, or
+/// chosen with m), named beside the agent, since every screen's figures are made for it. A model
+/// the client does not know (its fallback) is named by the Prompt screen's title instead.
+fn model_badge(view: &View<'_>) -> Option<String> {
+    let client = crate::core::agents::model::model(view.view_agent()?).client?;
+    let cm = view.client_model?;
+    let default = client.default_model()?;
+    let fallback = client.catalogue.map(|c| c.fallback);
+    (!std::ptr::eq(cm, default) && !fallback.is_some_and(|f| std::ptr::eq(cm, f)))
+        .then(|| format!(" on {} ", crate::core::text::line(cm.id)))
 }
