@@ -5,14 +5,17 @@
 pub mod budget;
 mod claude;
 mod claude_builtins;
+mod claude_builtins_eras;
 pub(crate) mod client;
 mod codex;
 mod codex_view;
 pub mod doc;
 mod edit;
+pub mod eras;
 mod error;
 pub(crate) mod gemini;
 mod gemini_opencode_builtins;
+pub mod installed;
 pub(crate) mod json;
 mod lazy;
 pub mod loading;

@@ -480,7 +480,7 @@ impl App {
 
     /// The model the agent in view runs, where its listing budget depends on it.
     pub fn client_model(&self) -> Option<&'static crate::core::agents::client::ClientModel> {
-        let client = crate::core::agents::model::model(self.view_agent()?).client?;
+        let client = crate::core::agents::model::model(self.view_agent()?).client_in_use()?;
         client
             .models
             .get(self.screens.prompt.model)
@@ -494,7 +494,7 @@ impl App {
             return false;
         };
         let m = crate::core::agents::model::model(agent);
-        let Some(client) = m.client.filter(|c| c.models.len() > 1) else {
+        let Some(client) = m.client_in_use().filter(|c| c.models.len() > 1) else {
             return false;
         };
         let p = &mut self.screens.prompt;
