@@ -544,7 +544,7 @@ fn an_installed_release_between_or_after_the_captures_says_which_it_is_predicted
     assert_eq!(l.placeheld(&String::from_utf8_lossy(&out.stdout)), want);
     assert!(
         stderr.contains(
-            "installed Claude Code 2.1.310 (npm): predicted with the 2.1.300 era's model"
+            "modelled on Claude Code 2.1.300; installed 2.1.310 (npm): predicted with the era it falls in"
         ),
         "{stderr}"
     );
@@ -556,7 +556,7 @@ fn an_installed_release_between_or_after_the_captures_says_which_it_is_predicted
     let out = run_in(&l, &args.iter().map(String::as_str).collect::<Vec<_>>());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("installed Claude Code 2.1.999 (npm) is newer than every modelled release: predicted with the nearest, 2.1.332"),
+        stderr.contains("modelled on Claude Code 2.1.332; installed 2.1.999 (npm), newer than every modelled release: predicted with the nearest"),
         "{stderr}"
     );
     assert_eq!(

@@ -50,24 +50,26 @@ pub struct Chosen {
 
 impl Chosen {
     /// What a view says of the era it uses, when the installed release is not the one the era
-    /// was captured from: `predicted with Claude Code 2.1.300's model (installed 2.1.310, npm)`.
+    /// was captured from: `modelled on Claude Code 2.1.300; installed 2.1.310 (npm): predicted
+    /// with the era it falls in`.
     pub fn note(&self, name: &str) -> Option<String> {
         let i = self.installed.as_ref()?;
-        let era = self.era.client.version;
-        let how = i.via.as_str();
+        let head = format!(
+            "modelled on {name} {}; installed {} ({})",
+            self.era.client.version,
+            i.version,
+            i.via.as_str()
+        );
         match self.standing {
             Standing::NotInstalled | Standing::Captured => None,
             Standing::Within => Some(format!(
-                "installed {name} {} ({how}): predicted with the {era} era's model, the nearest captured release before it",
-                i.version
+                "{head}: predicted with the era it falls in, the nearest captured release before it"
             )),
             Standing::Newer => Some(format!(
-                "installed {name} {} ({how}) is newer than every modelled release: predicted with the nearest, {era}",
-                i.version
+                "{head}, newer than every modelled release: predicted with the nearest"
             )),
             Standing::Older => Some(format!(
-                "installed {name} {} ({how}) is older than every modelled release: predicted with the nearest, {era}",
-                i.version
+                "{head}, older than every modelled release: predicted with the nearest"
             )),
         }
     }
@@ -348,18 +350,26 @@ mod tests {
                 .note("Claude Code")
                 .as_deref(),
             Some(
-                "installed Claude Code 2.1.400 (native installer) is newer than every modelled release: predicted with the nearest, 2.1.332"
+                "modelled on Claude Code 2.1.332; installed 2.1.400 (native installer), newer than every modelled release: predicted with the nearest"
             )
         );
         assert_eq!(
             chosen("2.1.300", Standing::Captured).note("Claude Code"),
             None
         );
-        assert!(
+        assert_eq!(
             chosen("2.1.310", Standing::Within)
                 .note("Claude Code")
+                .as_deref(),
+            Some(
+                "modelled on Claude Code 2.1.300; installed 2.1.310 (native installer): predicted with the era it falls in, the nearest captured release before it"
+            )
+        );
+        assert!(
+            chosen("2.0.77", Standing::Older)
+                .note("Claude Code")
                 .unwrap()
-                .contains("the 2.1.300 era's model")
+                .starts_with("modelled on Claude Code 2.1.231; installed 2.0.77")
         );
     }
 }
