@@ -189,7 +189,16 @@ class Extractor:
 class ClaudeCode(Extractor):
     client = "claude-code"
     START = "The following skills are "
-    ENDS = ("\n\nToday's date is", "\n</system-reminder>")
+    # What follows the listing in the system message, by release (as captured): the date
+    # (2.1.332), the token count (2.1.270), auto mode's note (2.1.290, 2.1.300), or the end of
+    # the user message's reminder (older models). An entry can hold line breaks (before
+    # 2.1.300), so a blank line alone does not end the listing.
+    ENDS = (
+        "\n\nToday's date is",
+        "\n</system-reminder>",
+        "\n\n<total_tokens>",
+        "\n\nWhile auto mode is active:",
+    )
 
     def is_main(self, e):
         b = e.get("body")

@@ -98,7 +98,7 @@ pub fn client_model(
     if let Some(id) = model {
         // An agent whose budget does not follow a model: the error names the ones that do.
         m.client_model_check()?;
-        return Ok(m.client.and_then(|c| configured::chosen(c, id)));
+        return Ok(m.client_in_use().and_then(|c| configured::chosen(c, id)));
     }
     let home = dirs::home_dir();
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
@@ -135,7 +135,7 @@ pub fn note_client_model(
         ));
     }
     if let Some(note) = m
-        .client
+        .client_in_use()
         .and_then(|client| c.unknown_note(m.name, client.version))
     {
         crate::cli::output::warn(note);
@@ -165,7 +165,7 @@ pub fn listing_options(
     let m = crate::core::agents::model::model(agent);
     let chosen = model.map(|c| c.resolved.model);
     let window = window.or_else(|| model.and_then(|c| c.window));
-    let overrides = m.client.map_or_else(BudgetOverrides::default, |c| {
+    let overrides = m.client_in_use().map_or_else(BudgetOverrides::default, |c| {
         let home = dirs::home_dir();
         let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
         let project = crate::core::agents::project_root(&cwd, home.as_deref());

@@ -204,9 +204,18 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     Ok(code.max(unread))
 }
 
-/// Says on stderr when the agent's client installed on `PATH` is not the version its model was
-/// captured from (read from the client's npm package, nothing run).
+/// Says on stderr which client release the agent's view predicts when it is not the one
+/// installed: the era the installed release falls in (an older or newer release than every
+/// modelled one gets the nearest, and says so), else that the installed version differs from
+/// the modelled one (read from the client's files, nothing run).
 pub fn note_client_version(agent: crate::core::Agent) {
+    if let Some(chosen) = crate::core::agents::eras::in_use(agent) {
+        let name = crate::core::agents::model::model(agent).name;
+        if let Some(note) = chosen.note(name) {
+            crate::cli::output::warn(note);
+        }
+        return;
+    }
     let Some(client) = crate::core::verify::client(agent) else {
         return;
     };
@@ -345,7 +354,7 @@ fn print_listing_json(
     };
     let v = json!({
         "agent": agent,
-        "client": agent.and_then(|a| crate::core::agents::model::model(a).client).map(|c| c.version),
+        "client": agent.and_then(|a| crate::core::agents::model::model(a).client_in_use()).map(|c| c.version),
         "model": configured.map(Configured::id),
         "model_source": configured.map(|c| model_source(agent, c)),
         "placement": agent.and_then(|a| crate::core::agents::placement::placement(a, model.map(|m| m.id))),

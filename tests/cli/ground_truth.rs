@@ -29,6 +29,10 @@ struct Client {
     /// Skills the client installs itself on its first run: the fixture folder (below the
     /// library) and where below the home they go.
     system: Option<(&'static str, &'static str)>,
+    /// Its npm package and command: the test installs a stand-in of that release on `PATH`,
+    /// whose version picks the release's model.
+    package: &'static str,
+    command: &'static str,
 }
 
 const CLAUDE_CODE: Client = Client {
@@ -38,6 +42,8 @@ const CLAUDE_CODE: Client = Client {
     project_skills: ".claude/skills",
     add_dir: true,
     system: None,
+    package: "@anthropic-ai/claude-code",
+    command: "claude",
 };
 
 const CODEX: Client = Client {
@@ -47,7 +53,38 @@ const CODEX: Client = Client {
     project_skills: ".agents/skills",
     add_dir: false,
     system: Some(("system/codex", ".codex/skills/.system")),
+    package: "@openai/codex",
+    command: "codex",
 };
+
+/// Claude Code's release eras before 2.1.332, captured the same way.
+const fn claude_code_at(dir: &'static str) -> Client {
+    Client { dir, ..CLAUDE_CODE }
+}
+const CLAUDE_CODE_2_1_231: Client = claude_code_at("claude-code@2.1.231");
+const CLAUDE_CODE_2_1_270: Client = claude_code_at("claude-code@2.1.270");
+const CLAUDE_CODE_2_1_290: Client = claude_code_at("claude-code@2.1.290");
+const CLAUDE_CODE_2_1_300: Client = claude_code_at("claude-code@2.1.300");
+
+/// Codex's release eras before 0.171.0: their own system skills (the same five in both).
+const fn codex_at(dir: &'static str) -> Client {
+    Client {
+        dir,
+        system: Some(("system/codex@0.148.0", ".codex/skills/.system")),
+        ..CODEX
+    }
+}
+const CODEX_0_148_0: Client = codex_at("codex@0.148.0");
+const CODEX_0_151_0: Client = codex_at("codex@0.151.0");
+
+const fn default_model(client: &'static Client, name: &'static str, mixed: bool) -> Case {
+    Case {
+        client,
+        name,
+        model: None,
+        mixed,
+    }
+}
 
 /// One captured case: its client, its folder, the model the client ran, and whether its library
 /// is the `mixed` one or the generated `budget150` one.
@@ -133,6 +170,8 @@ struct Layout {
     home: PathBuf,
     project: PathBuf,
     extra: PathBuf,
+    /// `PATH` for the run: the stand-in client release's folder first.
+    path: Option<std::ffi::OsString>,
 }
 
 impl Layout {
@@ -149,6 +188,7 @@ impl Layout {
             home: base.join("home"),
             project: base.join("project"),
             extra: base.join("extra"),
+            path: None,
             base,
             _base: t,
         };
@@ -332,13 +372,41 @@ fn lay(case: &Case) -> Layout {
     }
     // The capture made the project a git repository: its root is where project folders stop.
     std::fs::create_dir_all(l.project.join(".git")).unwrap();
+    let mut l = l;
+    l.path = Some(install_stand_in(c, &l.base.join("client")));
     l
+}
+
+/// An npm install of `c`'s release below `prefix` as `npm install --prefix` lays it out (its
+/// package's `package.json` and its command linked from `bin/`; the command does nothing), and
+/// the `PATH` that finds it first.
+fn install_stand_in(c: &Client, prefix: &Path) -> std::ffi::OsString {
+    use std::os::unix::fs::PermissionsExt;
+    let version = c.dir.rsplit_once('@').unwrap().1;
+    let pkg = prefix.join("node_modules").join(c.package);
+    std::fs::create_dir_all(&pkg).unwrap();
+    std::fs::write(
+        pkg.join("package.json"),
+        format!(r#"{{"name": "{}", "version": "{version}"}}"#, c.package),
+    )
+    .unwrap();
+    let script = pkg.join("cli.js");
+    std::fs::write(&script, "#!/bin/sh\nexit 1\n").unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let bin = prefix.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(&script, bin.join(c.command)).unwrap();
+    let rest = std::env::var_os("PATH").unwrap_or_default();
+    std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(&rest))).unwrap()
 }
 
 /// The binary run the way the client ran, in `l`'s home and project.
 fn run_in(l: &Layout, args: &[&str]) -> std::process::Output {
-    common::bin()
-        .args(args)
+    let mut cmd = common::bin();
+    if let Some(path) = &l.path {
+        cmd.env("PATH", path);
+    }
+    cmd.args(args)
         .env("HOME", &l.home)
         .env("SKILLSCOPE_CONFIG_DIR", l.base.join("config"))
         .env("SKILLSCOPE_CACHE_DIR", l.base.join("cache"))
@@ -595,6 +663,122 @@ fn codex_mixed_on_its_default_model_is_byte_identical() {
 #[test]
 fn codex_budget150_on_its_default_model_is_byte_identical() {
     assert_identical(&CODEX_BUDGET150);
+}
+
+/// Every release era's captures, predicted with the model its installed version picks.
+#[test]
+fn claude_code_2_1_300_is_byte_identical() {
+    assert_identical(&default_model(&CLAUDE_CODE_2_1_300, "mixed", true));
+    assert_identical(&default_model(&CLAUDE_CODE_2_1_300, "budget150", false));
+}
+
+#[test]
+fn claude_code_2_1_290_is_byte_identical() {
+    assert_identical(&default_model(&CLAUDE_CODE_2_1_290, "mixed", true));
+    assert_identical(&default_model(&CLAUDE_CODE_2_1_290, "budget150", false));
+}
+
+#[test]
+fn claude_code_2_1_270_is_byte_identical() {
+    assert_identical(&default_model(&CLAUDE_CODE_2_1_270, "mixed", true));
+    assert_identical(&default_model(&CLAUDE_CODE_2_1_270, "budget150", false));
+}
+
+#[test]
+fn claude_code_2_1_231_is_byte_identical() {
+    assert_identical(&default_model(&CLAUDE_CODE_2_1_231, "mixed", true));
+    assert_identical(&default_model(&CLAUDE_CODE_2_1_231, "budget150", false));
+}
+
+#[test]
+fn codex_0_151_0_is_byte_identical() {
+    assert_identical(&default_model(&CODEX_0_151_0, "mixed", true));
+    assert_identical(&default_model(&CODEX_0_151_0, "budget150", false));
+}
+
+#[test]
+fn codex_0_148_0_is_byte_identical() {
+    assert_identical(&default_model(&CODEX_0_148_0, "mixed", true));
+    assert_identical(&default_model(&CODEX_0_148_0, "budget150", false));
+}
+
+/// A release between two captured ones is predicted with the era it falls in, one newer than
+/// every capture with the newest, and `prompt` says so on stderr.
+#[test]
+fn an_installed_release_between_or_after_the_captures_says_which_it_is_predicted_with() {
+    static BETWEEN: Client = Client {
+        dir: "claude-code@2.1.310",
+        ..CLAUDE_CODE_2_1_300
+    };
+    let between = &BETWEEN;
+    let case = default_model(between, "mixed", true);
+    let mut l = lay(&case);
+    // The captures of the era it falls in are what it is predicted as.
+    let want =
+        std::fs::read_to_string(agents_fixtures().join("claude-code@2.1.300/mixed/listing.txt"))
+            .unwrap();
+    let args = prompt_args(&case, &l, &[]);
+    let out = run_in(&l, &args.iter().map(String::as_str).collect::<Vec<_>>());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(l.placeheld(&String::from_utf8_lossy(&out.stdout)), want);
+    assert!(
+        stderr.contains(
+            "modelled on Claude Code 2.1.300; installed 2.1.310 (npm): predicted with the era it falls in"
+        ),
+        "{stderr}"
+    );
+    let newer = Client {
+        dir: "claude-code@2.1.999",
+        ..CLAUDE_CODE
+    };
+    l.path = Some(install_stand_in(&newer, &l.base.join("newer")));
+    let out = run_in(&l, &args.iter().map(String::as_str).collect::<Vec<_>>());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("modelled on Claude Code 2.1.332; installed 2.1.999 (npm), newer than every modelled release: predicted with the nearest"),
+        "{stderr}"
+    );
+    assert_eq!(
+        l.placeheld(&String::from_utf8_lossy(&out.stdout)),
+        captured(&MIXED)
+    );
+}
+
+/// Claude Code's native installer keeps each release in `~/.local/share/claude/versions/` and
+/// links `~/.local/bin/claude` to it, often not on `PATH`: that release is the one predicted.
+#[test]
+fn a_native_install_in_the_home_picks_its_era() {
+    use std::os::unix::fs::PermissionsExt;
+    let case = default_model(&CLAUDE_CODE_2_1_270, "mixed", true);
+    let mut l = lay(&case);
+    let release = l.home.join(".local/share/claude/versions/2.1.270");
+    std::fs::create_dir_all(release.parent().unwrap()).unwrap();
+    std::fs::write(&release, "#!/bin/sh\nexit 1\n").unwrap();
+    std::fs::set_permissions(&release, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::create_dir_all(l.home.join(".local/bin")).unwrap();
+    std::os::unix::fs::symlink(&release, l.home.join(".local/bin/claude")).unwrap();
+    let empty = l.base.join("empty-bin");
+    std::fs::create_dir_all(&empty).unwrap();
+    l.path = Some(empty.into_os_string());
+    let args = prompt_args(&case, &l, &[]);
+    let out = run_in(&l, &args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        l.placeheld(&String::from_utf8_lossy(&out.stdout)),
+        captured(&case)
+    );
+    // Without it, the newest era: not 2.1.270's listing.
+    std::fs::remove_file(l.home.join(".local/bin/claude")).unwrap();
+    let out = run_in(&l, &args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(
+        l.placeheld(&String::from_utf8_lossy(&out.stdout)),
+        captured(&MIXED)
+    );
 }
 
 /// Each entry of a captured Codex listing: its name, and whether it carries its whole

@@ -240,7 +240,10 @@ pub fn per_agent(
                 tokens::count_listing(&view, &l.text, enc, cache)
             };
             let builtins = supplied(&view, &on, &opts, (&l, tokens), enc, cache);
-            let runs = chosen.or_else(|| m.client.and_then(super::client::Client::default_model));
+            let runs = chosen.or_else(|| {
+                m.client_in_use()
+                    .and_then(super::client::Client::default_model)
+            });
             let tool = tool_cost(m.agent, &l.names, runs.map(|cm| cm.id), enc, cache);
             AgentBudget {
                 agent: m.agent,

@@ -123,7 +123,7 @@ pub fn configured(
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Option<Configured> {
     let client = super::model::model(agent)
-        .client
+        .client_in_use()
         .filter(|c| c.catalogue.is_some())?;
     let mut notes = Vec::new();
     let found = match agent {

@@ -26,10 +26,15 @@ impl AgentModel {
             context_window: window.unwrap_or(DEFAULT_CONTEXT_WINDOW),
             ..ListingOptions::default()
         };
-        let Some(client) = self.client else {
+        let Some(client) = self.client_in_use() else {
             return generic;
         };
         let own = format == self.format;
+        let dialect = if own {
+            self.dialect()
+        } else {
+            crate::core::listing::Dialect::CURRENT
+        };
         let builtins = if own { client.builtins } else { &[] };
         let client_dir = client
             .install
@@ -39,6 +44,7 @@ impl AgentModel {
             return ListingOptions {
                 builtins,
                 client_dir,
+                dialect,
                 ..generic
             };
         };
@@ -49,15 +55,30 @@ impl AgentModel {
             budget_chars: overrides.budget(context_window, m.chars_per_token),
             builtins,
             client_dir,
+            dialect,
             ..generic
         }
+    }
+
+    /// The client whose release the views of this agent use: the era of the installed release
+    /// (`eras::in_use`), else the release the model was verified against.
+    pub fn client_in_use(&self) -> Option<&'static super::client::Client> {
+        super::eras::in_use(self.agent)
+            .map(|c| c.era.client)
+            .or(self.client)
+    }
+
+    /// How the release in use writes its listing where releases differ.
+    pub fn dialect(&self) -> crate::core::listing::Dialect {
+        super::eras::in_use(self.agent)
+            .map_or(crate::core::listing::Dialect::CURRENT, |c| c.era.dialect)
     }
 
     /// The client model named `id`: an error names the ones known (or says the agent's budget
     /// does not depend on its model).
     pub fn client_model(&self, id: &str) -> Result<&'static ClientModel, ClientError> {
         self.client_model_check()?;
-        match self.client {
+        match self.client_in_use() {
             Some(c) => c.model(id, self.name),
             None => Err(self.no_models()),
         }
@@ -66,7 +87,7 @@ impl AgentModel {
     /// An error when its listing budget does not depend on a model (so `--model` means nothing
     /// for it), naming the agents whose budget does.
     pub fn client_model_check(&self) -> Result<(), ClientError> {
-        match self.client.filter(|c| !c.models.is_empty()) {
+        match self.client_in_use().filter(|c| !c.models.is_empty()) {
             Some(_) => Ok(()),
             None => Err(self.no_models()),
         }

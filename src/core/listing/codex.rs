@@ -6,6 +6,7 @@
 //! order, while each line's cost still fits; when even the bare lines overflow, bare lines while
 //! they fit.
 
+use super::dialect::Dialect;
 use super::format::{Budget, BudgetUnit, ShortRoot, estimated_tokens};
 
 /// The listing's first line.
@@ -93,7 +94,8 @@ fn line_cost(unit: BudgetUnit, l: &str) -> usize {
 }
 
 /// The listing of `entries` (in listing order) within `budget`.
-pub(super) fn render(entries: &[Entry], budget: Budget) -> Rendered {
+pub(super) fn render(entries: &[Entry], budget: Budget, dialect: Dialect) -> Rendered {
+    let intro = plain_intro(dialect);
     let absolute_paths: Vec<&str> = entries.iter().map(|e| e.path).collect();
     let absolute = fit(entries, &absolute_paths, budget);
     let plain = Rendered {
@@ -105,14 +107,22 @@ pub(super) fn render(entries: &[Entry], budget: Budget) -> Rendered {
     // Both renders are made whether or not the absolute one cut anything: Codex 0.171.0 sends the
     // roots table for two uncut skills of one root too (seen with `skillscope verify`), so the
     // cheaper render wins, a tie going to the table.
+    // Before 0.151.0 the table came only when the budget made the absolute paths cut
+    // something (the 1,024-character cap does not count: 0.148.0 sent absolute paths with a
+    // capped description).
+    let capped: usize = entries.iter().map(|e| e.capped).sum();
+    let uncut = absolute.included == entries.len() && absolute.cut_chars == capped;
+    if uncut && !dialect.roots_when_cheaper {
+        return plain;
+    }
     let (table, short) = short_paths(entries);
     if table.is_empty() {
         return plain;
     }
     let table_cost = budget
         .unit
-        .cost(&body(&table))
-        .saturating_sub(budget.unit.cost(&body(&[])));
+        .cost(&body(&table, intro))
+        .saturating_sub(budget.unit.cost(&body(&[], intro)));
     if table_cost >= budget.limit {
         return plain;
     }
@@ -166,19 +176,26 @@ fn short_paths(entries: &[Entry]) -> (Vec<String>, Vec<String>) {
 }
 
 /// The frame without entries, as Codex prices the roots table: the intro and the table.
-fn body(roots: &[String]) -> String {
-    assemble_inner(roots, &[])
+fn body(roots: &[String], intro: &str) -> String {
+    assemble_inner(roots, &[], intro)
+}
+
+/// The intro before absolute paths in the release of `dialect`.
+pub(super) fn plain_intro(dialect: Dialect) -> &'static str {
+    dialect
+        .codex_plain_intro
+        .unwrap_or(INTRO_WITH_ABSOLUTE_PATHS)
 }
 
 /// The listing's text: the frame, the intro, the roots table when paths are short, the lines.
-pub(super) fn assemble(roots: &[String], lines: &[String]) -> String {
-    format!("{OPEN}{}{CLOSE}", assemble_inner(roots, lines))
+pub(super) fn assemble(roots: &[String], lines: &[String], intro: &str) -> String {
+    format!("{OPEN}{}{CLOSE}", assemble_inner(roots, lines, intro))
 }
 
-fn assemble_inner(roots: &[String], lines: &[String]) -> String {
+fn assemble_inner(roots: &[String], lines: &[String], intro: &str) -> String {
     let mut all: Vec<&str> = vec!["## Skills"];
     if roots.is_empty() {
-        all.push(INTRO_WITH_ABSOLUTE_PATHS);
+        all.push(intro);
     } else {
         all.push(INTRO_WITH_ROOTS);
         all.push("### Skill roots");
@@ -358,10 +375,10 @@ mod tests {
     #[test]
     fn entries_without_a_root_keep_their_absolute_paths() {
         let e = [entry("a", "Alpha.", "/r/a/SKILL.md")];
-        let r = render(&e, Budget::tokens(1_000));
+        let r = render(&e, Budget::tokens(1_000), Dialect::CURRENT);
         assert_eq!(r.kept, vec![Kept::All]);
         assert!(r.roots.is_empty());
-        let text = assemble(&r.roots, &r.lines);
+        let text = assemble(&r.roots, &r.lines, INTRO_WITH_ABSOLUTE_PATHS);
         assert!(
             text.ends_with(
                 "### Available skills\n- a: Alpha. (file: /r/a/SKILL.md)\n</skills_instructions>"
@@ -383,7 +400,7 @@ mod tests {
         let bare = 3 * 15;
         // Rounds: 2 + 2 + 2, then 1 + 1 + 1 (b is whole), then a and c 1 each, then a 1 more
         // and nothing is left for c.
-        let r = render(&e, Budget::chars(bare + 12));
+        let r = render(&e, Budget::chars(bare + 12), Dialect::CURRENT);
         assert_eq!(r.kept, vec![Kept::Part(4), Kept::All, Kept::Part(3)]);
         assert_eq!(r.lines[0], "- a: xxxx (file: p)");
         assert_eq!(r.lines[2], "- c: zzz (file: p)");
@@ -398,7 +415,7 @@ mod tests {
             entry("c", "z", "p"),
         ];
         // Bare: 24, 34 and 15 characters with their breaks.
-        let r = render(&e, Budget::chars(24 + 15 + 5));
+        let r = render(&e, Budget::chars(24 + 15 + 5), Dialect::CURRENT);
         assert_eq!(r.kept, vec![Kept::Bare, Kept::Omitted, Kept::Bare]);
         assert_eq!(r.lines, vec!["- aaaaaaaaaa: (file: p)", "- c: (file: p)"]);
     }
@@ -426,7 +443,7 @@ mod tests {
                 ..entry("u", "Capped...", "/h/.agents/skills/u/SKILL.md")
             },
         ];
-        let r = render(&e, Budget::tokens(10_000));
+        let r = render(&e, Budget::tokens(10_000), Dialect::CURRENT);
         assert_eq!(
             r.roots,
             vec![
@@ -441,7 +458,7 @@ mod tests {
                 "- u: Capped... (file: r0/u/SKILL.md)"
             ]
         );
-        let text = assemble(&r.roots, &r.lines);
+        let text = assemble(&r.roots, &r.lines, INTRO_WITH_ABSOLUTE_PATHS);
         assert!(text.contains(INTRO_WITH_ROOTS), "{text}");
         assert!(text.contains("### Skill roots\n- `r0`"), "{text}");
     }
@@ -464,7 +481,7 @@ mod tests {
                 ..entry("b", "Beta.", "/srv/h/.codex/skills/b/SKILL.md")
             },
         ];
-        let r = render(&e, Budget::tokens(10_000));
+        let r = render(&e, Budget::tokens(10_000), Dialect::CURRENT);
         assert_eq!(r.kept, vec![Kept::All, Kept::All]);
         assert_eq!(r.roots, vec!["- `r0` = `/srv/h/.codex/skills`"]);
         assert_eq!(

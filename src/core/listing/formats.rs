@@ -2,6 +2,7 @@
 //! an entry, wraps the entries, and fits them into its agent's budget. Adding a format is one
 //! value here, one variant of `Format` and one line of `Format::spec` (`dispatch.rs`).
 
+use super::dialect::Dialect;
 use super::format::{
     BudgetUnit, CLAUDE_CODE_ENTRY_CAP, CODEX_DESCRIPTION_CAP, EntryCap, Folders, Parts, ShortRoot,
     claude_cap, claude_escape, claude_one_line, codex_cap, html_escape, one_line, py_strip,
@@ -210,33 +211,7 @@ pub static CLAUDE_CODE: FormatSpec = FormatSpec {
     order: Order::Grouped(claude_group),
     empty_description: false,
     frame: Frame::Headed("The following skills are available for use with the Skill tool:\n\n"),
-    parts: |skill, _| {
-        let mut d = claude_one_line(name_and_description(skill).1);
-        if let Some(w) = skill
-            .frontmatter
-            .when_to_use
-            .as_deref()
-            .map(claude_one_line)
-            .filter(|w| !w.is_empty())
-        {
-            d.push_str(" - ");
-            d.push_str(&w);
-        }
-        // Called by its folder's name (a plugin's skill by `plugin:skill`); a frontmatter name
-        // that differs is shown beside it.
-        let name = if skill.plugin {
-            skill.id.clone()
-        } else {
-            skill.name.clone()
-        };
-        Parts {
-            alias: claude_alias(skill, &name),
-            name,
-            description: claude_escape(&d),
-            path: String::new(),
-            root: None,
-        }
-    },
+    parts: |skill, _| claude_parts(skill, Dialect::CURRENT),
     line: |p, description| {
         let name = match &p.alias {
             Some(a) => format!("{} ({a})", p.name),
@@ -248,6 +223,47 @@ pub static CLAUDE_CODE: FormatSpec = FormatSpec {
         }
     },
 };
+
+/// Claude Code's parts of a skill as the release of `dialect` writes them: `description -
+/// when_to_use`, one line and `<`/`>` escaped or (before 2.1.300) as written, only the ends
+/// trimmed; called by its folder's name (a plugin's skill by `plugin:skill`), a frontmatter name
+/// that differs shown beside it from 2.1.290 on.
+pub(super) fn claude_parts(skill: &Skill, dialect: Dialect) -> Parts {
+    let whitespace = |s: &str| {
+        if dialect.one_line {
+            claude_one_line(s)
+        } else {
+            s.trim().to_string()
+        }
+    };
+    let mut d = whitespace(name_and_description(skill).1);
+    if let Some(w) = skill
+        .frontmatter
+        .when_to_use
+        .as_deref()
+        .map(whitespace)
+        .filter(|w| !w.is_empty())
+    {
+        d.push_str(" - ");
+        d.push_str(&w);
+    }
+    let name = if skill.plugin {
+        skill.id.clone()
+    } else {
+        skill.name.clone()
+    };
+    Parts {
+        alias: claude_alias(skill, &name).filter(|_| dialect.name_beside_folder),
+        name,
+        description: if dialect.escape_angles {
+            claude_escape(&d)
+        } else {
+            d
+        },
+        path: String::new(),
+        root: None,
+    }
+}
 
 /// Claude Code's order: user skills (managed ones before them), project skills, skills of
 /// `--add-dir` folders (and folders given by hand), plugins' skills, then custom commands of

@@ -10,6 +10,7 @@ use std::borrow::Cow;
 mod cline;
 mod codex;
 mod copilot;
+mod dialect;
 mod dispatch;
 mod format;
 mod formats;
@@ -21,6 +22,7 @@ mod qwen;
 mod record;
 pub use cline::folder_rank as cline_folder_rank;
 pub use copilot::folder_rank as copilot_folder_rank;
+pub use dialect::Dialect;
 pub use format::{
     Budget, BudgetUnit, BuiltinEntry, CHARS_PER_TOKEN, CLAUDE_CODE_ENTRY_CAP,
     CLAUDE_CODE_FALLBACK_MAX, CLIENT_DIR, CODEX_DESCRIPTION_CAP, CODEX_UNKNOWN_WINDOW_CHARS,
@@ -48,8 +50,11 @@ fn cut(s: &str, max: usize) -> (String, bool) {
     (format!("{}…", keep.trim_end()), true)
 }
 
-fn parts(skill: &Skill, format: Format, folders: &Folders) -> Parts {
-    let mut p = raw_parts(skill, format, folders);
+fn parts(skill: &Skill, format: Format, folders: &Folders, dialect: Dialect) -> Parts {
+    let mut p = match format {
+        Format::ClaudeCode => formats::claude_parts(skill, dialect),
+        _ => raw_parts(skill, format, folders),
+    };
     // A control character would make the XML ill-formed and can drive the terminal the listing
     // is printed on; a bidi override would make an entry read as something else. They are
     // listed escaped (`\u{1b}`), names and paths on one line.
@@ -96,7 +101,7 @@ fn entry_in(skill: &Skill, format: Format, folders: &Folders) -> String {
     if !listable_in(skill, format) {
         return String::new();
     }
-    let p = parts(skill, format, folders);
+    let p = parts(skill, format, folders, Dialect::CURRENT);
     let d = match &format.spec().entry_cap {
         Some(cap) => (cap.cut)(&p.description, cap.max).0,
         None => p.description.clone(),
@@ -179,7 +184,7 @@ pub fn render(lib: &Library, enabled: &dyn Fn(usize) -> bool, opts: &ListingOpti
     let mut slots: Vec<Slot> = listable
         .par_iter()
         .map(|&i| {
-            let parts = parts(&lib.skills[i], format, &folders);
+            let parts = parts(&lib.skills[i], format, &folders, opts.dialect);
             Slot {
                 index: i,
                 builtin: None,
@@ -214,7 +219,7 @@ pub fn render(lib: &Library, enabled: &dyn Fn(usize) -> bool, opts: &ListingOpti
     let budget = opts.budget();
     let (lines, used, roots) = match (format.spec().fit, budget) {
         (Fit::RoundRobin, Some(budget)) => {
-            let r = fit_round_robin(&mut slots, budget);
+            let r = fit_round_robin(&mut slots, budget, opts.dialect);
             (r.lines, r.used, r.roots)
         }
         (_, budget) => {
@@ -222,7 +227,7 @@ pub fn render(lib: &Library, enabled: &dyn Fn(usize) -> bool, opts: &ListingOpti
             (lines, used, Vec::new())
         }
     };
-    let text = assemble(format, tier, &lines, &roots, !slots.is_empty());
+    let text = assemble(opts, tier, &lines, &roots, !slots.is_empty());
     let names = slots
         .iter()
         .filter(|s| s.fate != Fate::Dropped)
@@ -570,7 +575,14 @@ fn shape(s: &mut Slot, format: Format, tier: Tier, listed: usize, by_count: Opti
 
 /// The listing's text: `lines` in the format's frame (Codex's with its `roots` table); `any`
 /// says whether any skill was a candidate.
-fn assemble(format: Format, tier: Tier, lines: &[String], roots: &[String], any: bool) -> String {
+fn assemble(
+    opts: &ListingOptions,
+    tier: Tier,
+    lines: &[String],
+    roots: &[String],
+    any: bool,
+) -> String {
+    let format = opts.format;
     let note = (tier == Tier::Names && !lines.is_empty()).then_some(SEARCH_NOTE);
     match format.spec().frame {
         Frame::SkillsInstructions if !any => String::new(),
@@ -579,7 +591,7 @@ fn assemble(format: Format, tier: Tier, lines: &[String], roots: &[String], any:
             if let Some(n) = note {
                 lines.insert(0, n.to_string());
             }
-            codex::assemble(roots, &lines)
+            codex::assemble(roots, &lines, codex::plain_intro(opts.dialect))
         }
         Frame::Wrapped { open, close } => {
             let mut all: Vec<&str> = Vec::new();
@@ -626,7 +638,7 @@ fn cost(slots: &[Slot], format: Format) -> usize {
 
 /// Codex's way ([`Fit::RoundRobin`], `codex.rs`): the slots' descriptions shared out within
 /// `budget`, each slot's fate and reason set from what it kept.
-fn fit_round_robin(slots: &mut [Slot], budget: Budget) -> codex::Rendered {
+fn fit_round_robin(slots: &mut [Slot], budget: Budget, dialect: Dialect) -> codex::Rendered {
     let empty = String::new();
     let entries: Vec<codex::Entry> = slots
         .iter()
@@ -638,7 +650,7 @@ fn fit_round_robin(slots: &mut [Slot], budget: Budget) -> codex::Rendered {
             root: s.parts.root.as_ref(),
         })
         .collect();
-    let r = codex::render(&entries, budget);
+    let r = codex::render(&entries, budget, dialect);
     let over = format!("over the listing budget of {budget}");
     for (s, kept) in slots.iter_mut().zip(&r.kept) {
         let whole = s.description.as_deref().map_or(0, chars);

@@ -153,6 +153,8 @@ pub struct ListingOptions {
     pub builtins: &'static [BuiltinEntry],
     /// The folder the client is installed in, for the built-ins' locations (Gemini CLI's).
     pub client_dir: Option<&'static std::path::Path>,
+    /// How the client release in view writes what its releases differ in.
+    pub dialect: super::dialect::Dialect,
 }
 
 impl Default for ListingOptions {
@@ -165,6 +167,7 @@ impl Default for ListingOptions {
             budget_chars: None,
             builtins: &[],
             client_dir: None,
+            dialect: super::dialect::Dialect::CURRENT,
         }
     }
 }

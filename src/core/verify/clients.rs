@@ -38,6 +38,9 @@ pub struct Client {
     pub ends: &'static [&'static str],
     /// Whether the end marker belongs to the listing.
     pub include_end: bool,
+    /// Where the listing starts in the skill tool's description, for releases that put it
+    /// there (Claude Code before 2.1.0), when no text of the request holds it.
+    pub tool_start: Option<&'static str>,
 }
 
 static CLIENTS: [Client; 4] = [
@@ -49,8 +52,16 @@ static CLIENTS: [Client; 4] = [
         wire: Wire::Anthropic,
         skill_tool: "Skill",
         start: "The following skills are ",
-        ends: &["\n\nToday's date is", "\n</system-reminder>"],
+        // What follows the listing, by release (as captured): the date (2.1.332), the token
+        // count (2.1.270), auto mode's note (2.1.290, 2.1.300), the end of a reminder.
+        ends: &[
+            "\n\nToday's date is",
+            "\n</system-reminder>",
+            "\n\n<total_tokens>",
+            "\n\nWhile auto mode is active:",
+        ],
         include_end: false,
+        tool_start: Some("Available skills:\n"),
     },
     Client {
         agent: Agent::Codex,
@@ -62,6 +73,7 @@ static CLIENTS: [Client; 4] = [
         start: "<skills_instructions>",
         ends: &["</skills_instructions>"],
         include_end: true,
+        tool_start: None,
     },
     Client {
         agent: Agent::Gemini,
@@ -73,6 +85,7 @@ static CLIENTS: [Client; 4] = [
         start: "# Available Agent Skills",
         ends: &["</available_skills>"],
         include_end: true,
+        tool_start: None,
     },
     Client {
         agent: Agent::Opencode,
@@ -84,6 +97,7 @@ static CLIENTS: [Client; 4] = [
         start: "Skills provide specialized instructions",
         ends: &["</available_skills>", "No skills are currently available."],
         include_end: true,
+        tool_start: None,
     },
 ];
 
@@ -98,10 +112,11 @@ pub fn agents() -> impl Iterator<Item = Agent> {
 }
 
 impl Client {
-    /// The version skillscope's model of this client was captured from.
+    /// The version skillscope's model of this client was captured from: the release era the
+    /// installed client falls in (`core::agents::eras`), else the one release modelled.
     pub fn modelled(&self) -> Option<&'static str> {
         crate::core::agents::model::model(self.agent)
-            .client
+            .client_in_use()
             .map(|c| c.version)
     }
 
@@ -112,15 +127,15 @@ impl Client {
         find_command(self.command, path, &extra)
     }
 
-    /// The installed version, read without running anything: the command, its links resolved,
-    /// lies inside `node_modules/PACKAGE` (an npm install: its `package.json` says), or is a file
-    /// of a `versions` folder named by its version (Claude Code's native installer:
-    /// `~/.local/share/claude/versions/2.1.332`).
+    /// The installed version as its files say, read without running anything
+    /// (`core::agents::installed`): the command on `path`, its links resolved, inside its npm
+    /// package, a native installer's versions folder or a Homebrew keg.
     pub fn installed(&self, path: &OsStr) -> Option<Installed> {
-        let command = self.find(path)?;
-        let real = std::fs::canonicalize(&command).ok()?;
-        let version = npm_version(&real, self.package).or_else(|| native_version(&real))?;
-        Some(Installed { command, version })
+        let i = crate::core::agents::installed::find(self.agent, path, None)?;
+        Some(Installed {
+            command: i.command,
+            version: i.version,
+        })
     }
 
     /// "modelled on Claude Code 2.1.332; installed 2.1.400" when the versions differ.

@@ -148,6 +148,16 @@ pub enum Found {
 /// The listing in the first request that carries the skills (`find_listing` of the capture's
 /// extractor for that client).
 pub fn listing(client: &super::clients::Client, requests: &[Request]) -> Found {
+    let dialect = crate::core::agents::model::model(client.agent).dialect();
+    listing_as(client, requests, dialect)
+}
+
+/// [`listing`] from a client release that writes its listing as `dialect` says.
+pub fn listing_as(
+    client: &super::clients::Client,
+    requests: &[Request],
+    dialect: crate::core::listing::Dialect,
+) -> Found {
     let Some(body) = requests.iter().find_map(|r| {
         let body = r.json()?;
         is_main(client, r, &body).then_some(body)
@@ -158,7 +168,7 @@ pub fn listing(client: &super::clients::Client, requests: &[Request]) -> Found {
         let Some(i) = text.find(client.start) else {
             continue;
         };
-        let end = client
+        let mut end = client
             .ends
             .iter()
             .filter_map(|e| {
@@ -168,9 +178,37 @@ pub fn listing(client: &super::clients::Client, requests: &[Request]) -> Found {
             })
             .min()
             .unwrap_or(text.len());
+        // Where every entry is one line (Claude Code from 2.1.300 on), the first blank line
+        // after the heading's ends the listing, whatever paragraph follows.
+        if client.agent == crate::core::Agent::ClaudeCode
+            && dialect.one_line
+            && let Some(entries) = text[i..end].find("\n\n").map(|j| i + j + 2)
+            && let Some(j) = text[entries..end].find("\n\n")
+        {
+            end = entries + j;
+        }
         return Found::Listing(text[i..end].to_string());
     }
+    // Older releases (Claude Code 2.0) list the skills at the end of the skill tool's
+    // description, after its own words (its final line break left out).
+    if let Some(start) = client.tool_start
+        && let Some(d) = tool_description(client, &body)
+        && let Some(i) = d.find(start)
+    {
+        return Found::Listing(d[i..].trim_end_matches('\n').to_string());
+    }
     Found::Listing(String::new())
+}
+
+/// The description of the client's skill tool in `body`.
+fn tool_description(client: &super::clients::Client, body: &Value) -> Option<String> {
+    body.get("tools")?
+        .as_array()?
+        .iter()
+        .find(|t| t.get("name").and_then(Value::as_str) == Some(client.skill_tool))?
+        .get("description")?
+        .as_str()
+        .map(str::to_string)
 }
 
 #[cfg(test)]
@@ -201,6 +239,124 @@ mod tests {
             Found::Listing("The following skills are here:\n- a: b".into())
         );
         assert_eq!(listing(c, &r[..1]), Found::NoTurn);
+    }
+
+    #[test]
+    fn claude_codes_listing_ends_before_what_each_release_puts_after_it() {
+        let c = super::super::clients::client(crate::core::Agent::ClaudeCode).unwrap();
+        let listing_of = |system: &str| {
+            let body = json!({"tools": [{"name": "Skill"}], "messages": [
+                {"role": "system", "content": system}]});
+            listing(c, &[req("/v1/messages", body)])
+        };
+        let entries = "The following skills are available:\n\n- a: one\n- b: two";
+        for after in [
+            "\n\n<total_tokens>15000000 tokens left</total_tokens>\n\nToday's date is x.",
+            "\n\nWhile auto mode is active:\n\nYou can do much.\n\nToday's date is x.",
+            "",
+        ] {
+            assert_eq!(
+                listing_of(&format!("{entries}{after}")),
+                Found::Listing(entries.into()),
+                "{after:?}"
+            );
+        }
+        // Before 2.1.300 an entry keeps its blank lines: they do not end the listing.
+        let kept = "The following skills are available:\n\n- a: one\n\nmore of a\n- b: two";
+        let body = json!({"tools": [{"name": "Skill"}], "messages": [
+            {"role": "system", "content": format!("{kept}\n\n<total_tokens>1</total_tokens>")}]});
+        let raw = crate::core::agents::eras::era_for(crate::core::Agent::ClaudeCode, "2.1.270")
+            .unwrap()
+            .0
+            .dialect;
+        assert_eq!(
+            listing_as(c, &[req("/v1/messages", body)], raw),
+            Found::Listing(kept.into())
+        );
+    }
+
+    /// The first request of a capture, as the mock recorded it.
+    fn captured_request(dir: &str) -> Request {
+        let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/agents")
+            .join(dir)
+            .join("request.json");
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap();
+        Request {
+            method: "POST".into(),
+            path: v["path"].as_str().unwrap().into(),
+            query: String::new(),
+            body: v["body"].to_string(),
+        }
+    }
+
+    fn captured_listing(dir: &str) -> String {
+        let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/agents")
+            .join(dir)
+            .join("listing.txt");
+        std::fs::read_to_string(p).unwrap()
+    }
+
+    /// `verify` cuts each release's listing out of its request exactly where the capture did,
+    /// with the dialect of the era the release is modelled by.
+    #[test]
+    fn every_captured_claude_code_and_codex_release_is_cut_out_exactly() {
+        for (agent, dirs) in [
+            (
+                crate::core::Agent::ClaudeCode,
+                &["2.1.231", "2.1.270", "2.1.290", "2.1.300", "2.1.332"][..],
+            ),
+            (
+                crate::core::Agent::Codex,
+                &["0.148.0", "0.151.0", "0.171.0"][..],
+            ),
+        ] {
+            let c = super::super::clients::client(agent).unwrap();
+            for v in dirs {
+                let dialect = crate::core::agents::eras::era_for(agent, v)
+                    .unwrap()
+                    .0
+                    .dialect;
+                for case in ["mixed", "budget150"] {
+                    let dir = format!("{}@{v}/{case}", agent.as_str());
+                    assert_eq!(
+                        listing_as(c, &[captured_request(&dir)], dialect),
+                        Found::Listing(captured_listing(&dir)),
+                        "{dir}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn claude_code_2_0_77s_listing_is_found_in_its_tool_description() {
+        let c = super::super::clients::client(crate::core::Agent::ClaudeCode).unwrap();
+        let r = captured_request("claude-code@2.0.77/mixed");
+        let Found::Listing(l) = listing_as(c, &[r], crate::core::listing::Dialect::CURRENT) else {
+            panic!("no turn");
+        };
+        assert!(
+            l.starts_with("Available skills:\n- UpperCase-Skill: "),
+            "{l}"
+        );
+        assert!(
+            l.ends_with("- frontend:component: Create a frontend component"),
+            "{l}"
+        );
+    }
+
+    #[test]
+    fn an_old_claude_code_lists_its_skills_in_the_tool_description() {
+        let c = super::super::clients::client(crate::core::Agent::ClaudeCode).unwrap();
+        let body = json!({"tools": [{"name": "Skill", "description":
+            "Execute a skill\n\nAvailable skills:\n- a: one\n- b: two\n"}],
+            "messages": [{"role": "user", "content": "hello"}]});
+        assert_eq!(
+            listing(c, &[req("/v1/messages", body)]),
+            Found::Listing("Available skills:\n- a: one\n- b: two".into())
+        );
     }
 
     #[test]

@@ -469,7 +469,7 @@ impl App {
         };
         let m = crate::core::agents::model::model(agent);
         let chosen = self.client_model();
-        let overrides = m.client.map_or_else(Default::default, |c| {
+        let overrides = m.client_in_use().map_or_else(Default::default, |c| {
             let home = self.switches.home.as_deref();
             let cwd = std::env::current_dir().unwrap_or_default();
             let project = crate::core::agents::project_root(&cwd, home);
@@ -506,7 +506,7 @@ impl App {
     /// chose, else the one its settings set, else its client's default.
     pub fn client_model(&self) -> Option<&'static crate::core::agents::client::ClientModel> {
         let agent = self.view_agent()?;
-        let client = crate::core::agents::model::model(agent).client?;
+        let client = crate::core::agents::model::model(agent).client_in_use()?;
         if self.screens.prompt.model_chosen {
             return client
                 .models
@@ -545,7 +545,7 @@ impl App {
             return false;
         };
         let m = crate::core::agents::model::model(agent);
-        let Some(client) = m.client.filter(|c| c.models.len() > 1) else {
+        let Some(client) = m.client_in_use().filter(|c| c.models.len() > 1) else {
             return false;
         };
         // From the model in effect (the settings' one until `m` is pressed) to the next.

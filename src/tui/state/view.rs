@@ -85,7 +85,7 @@ impl<'a> View<'a> {
     pub fn client_model_text(&self) -> Option<String> {
         let agent = self.view_agent()?;
         let m = crate::core::agents::model::model(agent);
-        let client = m.client.filter(|c| c.catalogue.is_some())?;
+        let client = m.client_in_use().filter(|c| c.catalogue.is_some())?;
         let cm = self.client_model?;
         let configured = self
             .switches

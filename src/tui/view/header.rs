@@ -117,7 +117,7 @@ pub fn draw(frame: &mut Frame, area: Rect, view: &View<'_>) {
 /// chosen with m), named beside the agent, since every screen's figures are made for it. A model
 /// the client does not know (its fallback) is named by the Prompt screen's title instead.
 fn model_badge(view: &View<'_>) -> Option<String> {
-    let client = crate::core::agents::model::model(view.view_agent()?).client?;
+    let client = crate::core::agents::model::model(view.view_agent()?).client_in_use()?;
     let cm = view.client_model?;
     let default = client.default_model()?;
     let fallback = client.catalogue.map(|c| c.fallback);

@@ -1,0 +1,379 @@
+//! An agent's client as a sequence of release eras: each era is the release where a behaviour
+//! of the listing begins (escaping, line breaks, name forms, built-ins, the default model), as
+//! captured from that release (`tests/fixtures/agents/<client>@<version>/`). The release
+//! installed on the machine (`installed.rs`) picks the era every view uses: the newest era not
+//! newer than it; a release older than every era gets the oldest, one newer than every era the
+//! newest, and each view says so.
+
+use super::client::{CLAUDE_CODE_2_1_332, CODEX_0_171_0, Client, ClientModel};
+use super::installed::{self, Installed};
+use crate::core::listing::Dialect;
+use crate::core::source::Agent;
+use std::ffi::OsStr;
+use std::path::Path;
+use std::sync::OnceLock;
+
+/// One release era of a client: its model from that release on.
+#[derive(Debug)]
+pub struct Era {
+    /// The client at the release the era begins with (its version, models, built-ins).
+    pub client: &'static Client,
+    /// How that release writes its listing where releases differ.
+    pub dialect: Dialect,
+}
+
+/// How the installed release stands to the eras.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Standing {
+    /// No release was found installed: the newest era.
+    NotInstalled,
+    /// The release an era was captured from.
+    Captured,
+    /// Between two captured releases: the era it falls in.
+    Within,
+    /// Newer than every captured release: the newest era.
+    Newer,
+    /// Older than every captured release: the oldest era.
+    Older,
+}
+
+/// The era a view of an agent uses, and why.
+#[derive(Debug, Clone)]
+pub struct Chosen {
+    /// The era.
+    pub era: &'static Era,
+    /// The client release found installed, if any.
+    pub installed: Option<Installed>,
+    /// How the installed release stands to the eras.
+    pub standing: Standing,
+}
+
+impl Chosen {
+    /// What a view says of the era it uses, when the installed release is not the one the era
+    /// was captured from: `modelled on Claude Code 2.1.300; installed 2.1.310 (npm): predicted
+    /// with the era it falls in`.
+    pub fn note(&self, name: &str) -> Option<String> {
+        let i = self.installed.as_ref()?;
+        let head = format!(
+            "modelled on {name} {}; installed {} ({})",
+            self.era.client.version,
+            i.version,
+            i.via.as_str()
+        );
+        match self.standing {
+            Standing::NotInstalled | Standing::Captured => None,
+            Standing::Within => Some(format!(
+                "{head}: predicted with the era it falls in, the nearest captured release before it"
+            )),
+            Standing::Newer => Some(format!(
+                "{head}, newer than every modelled release: predicted with the nearest"
+            )),
+            Standing::Older => Some(format!(
+                "{head}, older than every modelled release: predicted with the nearest"
+            )),
+        }
+    }
+}
+
+const OPUS_5_5: ClientModel = ClientModel {
+    id: "claude-opus-5-5",
+    name: "Opus 5.5",
+    context_window: 1_000_000,
+    chars_per_token: 3,
+    family: "claude",
+};
+const OPUS_5: ClientModel = ClientModel {
+    id: "claude-opus-5",
+    name: "Opus 5",
+    context_window: 1_000_000,
+    chars_per_token: 3,
+    family: "claude",
+};
+const SONNET_4_5: ClientModel = ClientModel {
+    id: "claude-sonnet-4-5",
+    name: "Sonnet 4.5",
+    context_window: 200_000,
+    chars_per_token: 4,
+    family: "claude",
+};
+
+/// A Claude Code release before 2.1.332: its version, default model first, built-ins.
+const fn claude_code(
+    version: &'static str,
+    models: &'static [ClientModel],
+    builtins: &'static [crate::core::listing::BuiltinEntry],
+) -> Client {
+    Client {
+        version,
+        models,
+        builtins,
+        budget_env: Some("SLASH_COMMAND_TOOL_CHAR_BUDGET"),
+        budget_setting: Some("skillListingBudgetFraction"),
+        settings_files: (
+            &[".claude/settings.json"],
+            &[".claude/settings.json", ".claude/settings.local.json"],
+        ),
+        install: None,
+        // The newest catalogue's aliases and fallback: the older releases' own were not read.
+        catalogue: Some(&super::client_models::CLAUDE_CODE_2_1_332_CATALOGUE),
+    }
+}
+
+/// Claude Code 2.1.231 (`tests/fixtures/agents/claude-code@2.1.231/`): default model
+/// `claude-opus-5`, 10 built-ins.
+pub static CLAUDE_CODE_2_1_231: Client = claude_code(
+    "2.1.231",
+    &[OPUS_5, SONNET_4_5],
+    super::claude_builtins_eras::BUILTINS_2_1_231,
+);
+/// Claude Code 2.1.270: 12 built-ins (`code-review`, `workflow-authoring` added).
+pub static CLAUDE_CODE_2_1_270: Client = claude_code(
+    "2.1.270",
+    &[OPUS_5, SONNET_4_5],
+    super::claude_builtins_eras::BUILTINS_2_1_270,
+);
+/// Claude Code 2.1.290: default model `claude-opus-5-5`, 13 built-ins (`plugin-authoring`).
+pub static CLAUDE_CODE_2_1_290: Client = claude_code(
+    "2.1.290",
+    &[OPUS_5_5, SONNET_4_5],
+    super::claude_builtins_eras::BUILTINS_2_1_290,
+);
+/// Claude Code 2.1.300: the built-ins' texts of that release.
+pub static CLAUDE_CODE_2_1_300: Client = claude_code(
+    "2.1.300",
+    &[OPUS_5_5, SONNET_4_5],
+    super::claude_builtins_eras::BUILTINS_2_1_300,
+);
+
+/// Before 2.1.290: `<`/`>` raw, line breaks and tabs kept, the folder's name alone.
+const CLAUDE_RAW: Dialect = Dialect {
+    escape_angles: false,
+    one_line: false,
+    name_beside_folder: false,
+    ..Dialect::CURRENT
+};
+
+static CLAUDE_CODE_ERAS: &[Era] = &[
+    Era {
+        client: &CLAUDE_CODE_2_1_231,
+        dialect: CLAUDE_RAW,
+    },
+    Era {
+        client: &CLAUDE_CODE_2_1_270,
+        dialect: CLAUDE_RAW,
+    },
+    Era {
+        client: &CLAUDE_CODE_2_1_290,
+        dialect: Dialect {
+            name_beside_folder: true,
+            ..CLAUDE_RAW
+        },
+    },
+    Era {
+        client: &CLAUDE_CODE_2_1_300,
+        dialect: Dialect::CURRENT,
+    },
+    Era {
+        client: &CLAUDE_CODE_2_1_332,
+        dialect: Dialect::CURRENT,
+    },
+];
+
+/// Codex's default model before 0.171.0 (window 272,000 in the models list its binary embeds).
+const GPT_5_6_SOL: ClientModel = ClientModel {
+    id: "gpt-5.6-sol",
+    name: "GPT-5.6 Sol",
+    context_window: 272_000,
+    chars_per_token: 4,
+    family: "gpt-4o",
+};
+
+/// A Codex release before 0.171.0.
+const fn codex(version: &'static str, models: &'static [ClientModel]) -> Client {
+    Client {
+        version,
+        models,
+        builtins: &[],
+        budget_env: None,
+        budget_setting: None,
+        settings_files: (&[".codex/config.toml"], &[]),
+        install: None,
+        // The newest catalogue's aliases and fallback: the older releases' own were not read.
+        catalogue: Some(&super::client_models::CODEX_0_171_0_CATALOGUE),
+    }
+}
+
+/// Codex 0.148.0 (`tests/fixtures/agents/codex@0.148.0/`): default model `gpt-5.6-sol`.
+pub static CODEX_0_148_0: Client = codex("0.148.0", &[GPT_5_6_SOL]);
+/// Codex 0.151.0 (`tests/fixtures/agents/codex@0.151.0/`): default model `gpt-5.6-sol`.
+pub static CODEX_0_151_0: Client = codex("0.151.0", &[GPT_5_6_SOL]);
+
+/// Codex 0.148.0's intro before absolute paths.
+const CODEX_0_148_INTRO: &str = "A skill is a set of instructions provided through a `SKILL.md` source. Below is the list of skills that can be used. Each entry includes a name, description, and source locator. `file` locators are on the host filesystem, `executor package` locators are owned by their execution environment, `orchestrator package` locators are opaque package identifiers, and `custom resource` locators use their provider's access mechanism.";
+
+static CODEX_ERAS: &[Era] = &[
+    Era {
+        client: &CODEX_0_148_0,
+        dialect: Dialect {
+            roots_when_cheaper: false,
+            codex_plain_intro: Some(CODEX_0_148_INTRO),
+            ..Dialect::CURRENT
+        },
+    },
+    Era {
+        client: &CODEX_0_151_0,
+        dialect: Dialect::CURRENT,
+    },
+    Era {
+        client: &CODEX_0_171_0,
+        dialect: Dialect::CURRENT,
+    },
+];
+
+/// The eras of `agent`'s client, oldest first (empty for an agent with one modelled release).
+pub fn eras(agent: Agent) -> &'static [Era] {
+    match agent {
+        Agent::ClaudeCode => CLAUDE_CODE_ERAS,
+        Agent::Codex => CODEX_ERAS,
+        _ => &[],
+    }
+}
+
+/// The era of `agent` for a release `version`, and how it stands to the eras; `None` for an
+/// agent with no eras.
+pub fn era_for(agent: Agent, version: &str) -> Option<(&'static Era, Standing)> {
+    let all = eras(agent);
+    let (first, last) = (all.first()?, all.last()?);
+    let v = installed::numbers(version);
+    let of = |e: &Era| installed::numbers(e.client.version);
+    if let Some(e) = all.iter().find(|e| of(e) == v) {
+        return Some((e, Standing::Captured));
+    }
+    if v > of(last) {
+        return Some((last, Standing::Newer));
+    }
+    match all.iter().rev().find(|e| of(e) < v) {
+        Some(e) => Some((e, Standing::Within)),
+        None => Some((first, Standing::Older)),
+    }
+}
+
+/// The era `agent`'s views use given what is installed (`path` a `PATH` value, `home` the home
+/// folder); `None` for an agent with no eras.
+pub fn choose(agent: Agent, path: &OsStr, home: Option<&Path>) -> Option<Chosen> {
+    let all = eras(agent);
+    let newest = all.last()?;
+    let found = installed::find(agent, path, home);
+    Some(match found {
+        None => Chosen {
+            era: newest,
+            installed: None,
+            standing: Standing::NotInstalled,
+        },
+        Some(i) => {
+            let (era, standing) = era_for(agent, &i.version)?;
+            Chosen {
+                era,
+                installed: Some(i),
+                standing,
+            }
+        }
+    })
+}
+
+/// The era `agent`'s views use in this process: chosen once from this process's `PATH` and
+/// home folder.
+pub fn in_use(agent: Agent) -> Option<&'static Chosen> {
+    static CLAUDE: OnceLock<Option<Chosen>> = OnceLock::new();
+    static CODEX: OnceLock<Option<Chosen>> = OnceLock::new();
+    let cell = match agent {
+        Agent::ClaudeCode => &CLAUDE,
+        Agent::Codex => &CODEX,
+        _ => return None,
+    };
+    cell.get_or_init(|| {
+        // The library's own tests do not depend on the clients installed where they run.
+        if cfg!(test) {
+            return choose(agent, OsStr::new(""), None);
+        }
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        choose(agent, &path, dirs::home_dir().as_deref())
+    })
+    .as_ref()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_release_takes_the_newest_era_not_newer_than_it() {
+        let at = |v| era_for(Agent::ClaudeCode, v).map(|(e, s)| (e.client.version, s));
+        assert_eq!(at("2.1.332"), Some(("2.1.332", Standing::Captured)));
+        assert_eq!(at("2.1.299"), Some(("2.1.290", Standing::Within)));
+        assert_eq!(at("2.1.289"), Some(("2.1.270", Standing::Within)));
+        assert_eq!(at("2.1.400"), Some(("2.1.332", Standing::Newer)));
+        assert_eq!(at("2.1.100"), Some(("2.1.231", Standing::Older)));
+        let codex = |v| era_for(Agent::Codex, v).map(|(e, s)| (e.client.version, s));
+        assert_eq!(codex("0.150.1"), Some(("0.148.0", Standing::Within)));
+        assert_eq!(codex("0.151.0"), Some(("0.151.0", Standing::Captured)));
+        assert!(era_for(Agent::Gemini, "0.61.0").is_none());
+    }
+
+    #[test]
+    fn the_eras_differ_where_the_releases_did() {
+        let e = eras(Agent::ClaudeCode);
+        assert!(
+            e.windows(2).all(|w| installed::numbers(w[0].client.version)
+                < installed::numbers(w[1].client.version))
+        );
+        let by = |v: &str| e.iter().find(|x| x.client.version == v).unwrap();
+        assert!(!by("2.1.270").dialect.name_beside_folder);
+        assert!(by("2.1.290").dialect.name_beside_folder && !by("2.1.290").dialect.one_line);
+        assert!(by("2.1.300").dialect.one_line && by("2.1.300").dialect.escape_angles);
+        assert_eq!(by("2.1.231").client.models[0].id, "claude-opus-5");
+        assert_eq!(by("2.1.290").client.models[0].id, "claude-opus-5-5");
+        assert_eq!(by("2.1.231").client.builtins.len(), 10);
+        assert_eq!(by("2.1.270").client.builtins.len(), 12);
+        assert!(!eras(Agent::Codex)[0].dialect.roots_when_cheaper);
+    }
+
+    #[test]
+    fn a_view_says_which_release_it_predicts_with() {
+        let chosen = |v: &str, standing| Chosen {
+            era: era_for(Agent::ClaudeCode, v).unwrap().0,
+            installed: Some(Installed {
+                command: "/bin/claude".into(),
+                version: v.to_string(),
+                via: installed::Via::Native,
+            }),
+            standing,
+        };
+        assert_eq!(
+            chosen("2.1.400", Standing::Newer)
+                .note("Claude Code")
+                .as_deref(),
+            Some(
+                "modelled on Claude Code 2.1.332; installed 2.1.400 (native installer), newer than every modelled release: predicted with the nearest"
+            )
+        );
+        assert_eq!(
+            chosen("2.1.300", Standing::Captured).note("Claude Code"),
+            None
+        );
+        assert_eq!(
+            chosen("2.1.310", Standing::Within)
+                .note("Claude Code")
+                .as_deref(),
+            Some(
+                "modelled on Claude Code 2.1.300; installed 2.1.310 (native installer): predicted with the era it falls in, the nearest captured release before it"
+            )
+        );
+        assert!(
+            chosen("2.0.77", Standing::Older)
+                .note("Claude Code")
+                .unwrap()
+                .starts_with("modelled on Claude Code 2.1.231; installed 2.0.77")
+        );
+    }
+}

@@ -1,0 +1,325 @@
+//! Which release of an agent's client is installed on this machine, read from files without
+//! running anything: the command first on `PATH` (its links resolved) inside an npm package
+//! (`node_modules/PACKAGE/package.json`), a native installer's versions folder
+//! (`~/.local/share/claude/versions/2.1.300`), a Homebrew keg (`Cellar/FORMULA/VERSION/` or
+//! `Caskroom/CASK/VERSION/`); then, for Claude Code, its installs that need not be on `PATH`
+//! (`~/.local/bin/claude`, the older local install in `~/.claude/local`).
+
+use crate::core::source::Agent;
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+
+/// How a client was installed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Via {
+    /// An npm package (`npm install -g`, or a prefix of one's own).
+    Npm,
+    /// The client's own installer, keeping each release in a versions folder.
+    Native,
+    /// A Homebrew formula or cask.
+    Homebrew,
+}
+
+impl Via {
+    /// Its name for people.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Via::Npm => "npm",
+            Via::Native => "native installer",
+            Via::Homebrew => "Homebrew",
+        }
+    }
+}
+
+/// An installed client release.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Installed {
+    /// Its command as found (on `PATH`, or where its installer puts it).
+    pub command: PathBuf,
+    /// Its version, as its package or its installer's folder says.
+    pub version: String,
+    /// How it was installed.
+    pub via: Via,
+}
+
+/// An agent's client as installed: its command and npm package.
+struct Known {
+    agent: Agent,
+    command: &'static str,
+    package: &'static str,
+}
+
+static COMMANDS: &[Known] = &[
+    Known {
+        agent: Agent::ClaudeCode,
+        command: "claude",
+        package: "@anthropic-ai/claude-code",
+    },
+    Known {
+        agent: Agent::Codex,
+        command: "codex",
+        package: "@openai/codex",
+    },
+    Known {
+        agent: Agent::Gemini,
+        command: "gemini",
+        package: "@google/gemini-cli",
+    },
+    Known {
+        agent: Agent::Opencode,
+        command: "opencode",
+        package: "opencode-ai",
+    },
+];
+
+/// The installed release of `agent`'s client: the command first on `path` (a `PATH` value)
+/// that tells its version, else (Claude Code) its installs below `home`; `None` when none is
+/// found or none tells its version.
+pub fn find(agent: Agent, path: &OsStr, home: Option<&Path>) -> Option<Installed> {
+    let c = COMMANDS.iter().find(|c| c.agent == agent)?;
+    let on_path = std::env::split_paths(path)
+        .filter(|d| d.is_absolute())
+        .map(|d| d.join(c.command))
+        .filter(|p| is_executable(p))
+        .find_map(|p| version_of(&p, c.package));
+    on_path.or_else(|| {
+        let home = home?;
+        if agent != Agent::ClaudeCode {
+            return None;
+        }
+        [
+            home.join(".local/bin/claude"),
+            home.join(".claude/local/claude"),
+        ]
+        .into_iter()
+        .filter(|p| p.exists())
+        .find_map(|p| version_of(&p, c.package))
+        .or_else(|| {
+            let dir = home.join(".claude/local");
+            package_version(&dir.join("node_modules").join(c.package)).map(|version| Installed {
+                command: dir.join("claude"),
+                version,
+                via: Via::Npm,
+            })
+        })
+    })
+}
+
+/// The version of the command at `command`, read from where its links lead.
+fn version_of(command: &Path, package: &str) -> Option<Installed> {
+    let real = std::fs::canonicalize(command).ok()?;
+    let found = |version: String, via| Installed {
+        command: command.to_path_buf(),
+        version,
+        via,
+    };
+    // npm: the command lies inside `node_modules/PACKAGE`.
+    let npm = Path::new("node_modules").join(package);
+    if let Some(dir) = real.ancestors().find(|a| a.ends_with(&npm)) {
+        return package_version(dir).map(|v| found(v, Via::Npm));
+    }
+    // The native installer: `…/versions/VERSION` (the binary itself, or a folder holding it).
+    for a in real.ancestors() {
+        if a.parent()
+            .and_then(Path::file_name)
+            .is_some_and(|n| n == "versions")
+        {
+            let v = a.file_name()?.to_str()?;
+            if looks_like_version(v) {
+                return Some(found(v.to_string(), Via::Native));
+            }
+        }
+    }
+    // Homebrew: `…/Cellar/FORMULA/VERSION/…` or `…/Caskroom/CASK/VERSION/…`.
+    let parts: Vec<&OsStr> = real.iter().collect();
+    for (i, p) in parts.iter().enumerate() {
+        if (*p == "Cellar" || *p == "Caskroom")
+            && let Some(v) = parts.get(i + 2).and_then(|v| v.to_str())
+        {
+            // Homebrew's revisions (`2.1.300_1`) are not the client's.
+            let v = v.split('_').next().unwrap_or(v);
+            if looks_like_version(v) {
+                return Some(found(v.to_string(), Via::Homebrew));
+            }
+        }
+    }
+    None
+}
+
+/// The `version` of the npm package in `dir`.
+fn package_version(dir: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(dir.join("package.json")).ok()?;
+    let json: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let v = json.get("version")?.as_str()?.trim();
+    looks_like_version(v).then(|| v.to_string())
+}
+
+/// `2.1.300`, `0.148.0`, `2026.9.6-beta.1`: digits and dots first, at most 64 characters.
+fn looks_like_version(v: &str) -> bool {
+    v.len() <= 64
+        && v.split(['-', '+']).next().is_some_and(|core| {
+            !core.is_empty()
+                && core
+                    .split('.')
+                    .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        })
+        && v.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'+'))
+}
+
+/// A version's numbers, for ordering releases: `2.1.300` is `[2, 1, 300]`; what follows a `-`
+/// or `+` is not counted.
+pub fn numbers(v: &str) -> Vec<u64> {
+    v.split(['-', '+'])
+        .next()
+        .unwrap_or("")
+        .split('.')
+        .map(|n| n.parse().unwrap_or(0))
+        .collect()
+}
+
+fn is_executable(p: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::{PermissionsExt, symlink};
+
+    fn executable(p: &Path) {
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+
+    fn npm_install(prefix: &Path, package: &str, version: &str, bin: &str) -> PathBuf {
+        let pkg = prefix.join("node_modules").join(package);
+        std::fs::create_dir_all(&pkg).unwrap();
+        std::fs::write(
+            pkg.join("package.json"),
+            format!(r#"{{"name": "{package}", "version": "{version}"}}"#),
+        )
+        .unwrap();
+        let target = pkg.join(bin);
+        executable(&target);
+        target
+    }
+
+    #[test]
+    fn an_npm_install_on_path_is_read_from_its_package() {
+        let t = tempfile::tempdir().unwrap();
+        let target = npm_install(
+            &t.path().join("prefix"),
+            "@anthropic-ai/claude-code",
+            "2.1.270",
+            "cli.js",
+        );
+        let bin = t.path().join("bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        symlink(&target, bin.join("claude")).unwrap();
+        let path = std::env::join_paths([t.path().join("none"), bin.clone()]).unwrap();
+        let i = find(Agent::ClaudeCode, &path, None).unwrap();
+        assert_eq!((i.version.as_str(), i.via), ("2.1.270", Via::Npm));
+        assert_eq!(i.command, bin.join("claude"));
+        // Reached through a link to the folder holding the command: the same install.
+        let linked = t.path().join("linked");
+        symlink(&bin, &linked).unwrap();
+        let i = find(Agent::ClaudeCode, linked.as_os_str(), None).unwrap();
+        assert_eq!(i.version, "2.1.270");
+        // Another agent's command is not this one.
+        assert_eq!(find(Agent::Codex, &path, None), None);
+    }
+
+    #[test]
+    fn the_native_installer_and_homebrew_are_read_from_their_folders() {
+        let t = tempfile::tempdir().unwrap();
+        let home = t.path().join("home");
+        let release = home.join(".local/share/claude/versions/2.1.300");
+        executable(&release);
+        let bin = home.join(".local/bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        symlink(&release, bin.join("claude")).unwrap();
+        // On PATH.
+        let i = find(Agent::ClaudeCode, bin.as_os_str(), None).unwrap();
+        assert_eq!((i.version.as_str(), i.via), ("2.1.300", Via::Native));
+        // Not on PATH: where the installer puts it.
+        let i = find(Agent::ClaudeCode, OsStr::new(""), Some(&home)).unwrap();
+        assert_eq!((i.version.as_str(), i.via), ("2.1.300", Via::Native));
+        // Homebrew's keg, its revision left out.
+        let keg = t.path().join("brew/Cellar/codex/0.148.0_1/bin/codex");
+        executable(&keg);
+        let brew_bin = t.path().join("brew/bin");
+        std::fs::create_dir_all(&brew_bin).unwrap();
+        symlink(&keg, brew_bin.join("codex")).unwrap();
+        let i = find(Agent::Codex, brew_bin.as_os_str(), None).unwrap();
+        assert_eq!((i.version.as_str(), i.via), ("0.148.0", Via::Homebrew));
+    }
+
+    #[test]
+    fn the_older_local_install_is_read_from_its_package() {
+        let t = tempfile::tempdir().unwrap();
+        let home = t.path().join("home");
+        npm_install(
+            &home.join(".claude/local"),
+            "@anthropic-ai/claude-code",
+            "2.0.77",
+            "cli.js",
+        );
+        let i = find(Agent::ClaudeCode, OsStr::new(""), Some(&home)).unwrap();
+        assert_eq!((i.version.as_str(), i.via), ("2.0.77", Via::Npm));
+    }
+
+    #[test]
+    fn hostile_versions_and_folders_tell_nothing() {
+        let t = tempfile::tempdir().unwrap();
+        for bad in [
+            "",
+            "latest",
+            "2.1.300\n\u{1b}[2J",
+            "../../etc",
+            &"9".repeat(80),
+        ] {
+            let prefix = t.path().join(format!("p{}", bad.len()));
+            let target = npm_install(&prefix, "@openai/codex", "0", "codex.js");
+            std::fs::write(
+                prefix.join("node_modules/@openai/codex/package.json"),
+                serde_json::json!({ "version": bad }).to_string(),
+            )
+            .unwrap();
+            let bin = prefix.join("bin");
+            std::fs::create_dir_all(&bin).unwrap();
+            symlink(&target, bin.join("codex")).unwrap();
+            assert_eq!(find(Agent::Codex, bin.as_os_str(), None), None, "{bad:?}");
+        }
+        // A package.json that is not JSON, and a command leading nowhere known.
+        let prefix = t.path().join("broken");
+        let target = npm_install(&prefix, "@openai/codex", "0.1.0", "codex.js");
+        std::fs::write(
+            prefix.join("node_modules/@openai/codex/package.json"),
+            "{not json",
+        )
+        .unwrap();
+        let bin = prefix.join("bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        symlink(&target, bin.join("codex")).unwrap();
+        assert_eq!(find(Agent::Codex, bin.as_os_str(), None), None);
+        let plain = t.path().join("plain/codex");
+        executable(&plain);
+        assert_eq!(
+            find(Agent::Codex, plain.parent().unwrap().as_os_str(), None),
+            None
+        );
+    }
+
+    #[test]
+    fn versions_order_by_their_numbers() {
+        assert!(numbers("2.1.300") > numbers("2.1.290"));
+        assert!(numbers("2.1.31") < numbers("2.1.231"));
+        assert!(numbers("0.151.0") > numbers("0.148.0"));
+        assert_eq!(numbers("2.1.300-beta.1"), vec![2, 1, 300]);
+        assert!(looks_like_version("2026.9.6"));
+        assert!(!looks_like_version("v2"));
+    }
+}

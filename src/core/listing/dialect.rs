@@ -1,0 +1,39 @@
+//! How one client release writes a listing where its releases differ, beside the format's own
+//! rules (`formats.rs`): Claude Code's escaping, line breaks and name forms, Codex's roots table
+//! and intro. The default is the newest modelled release of each client; an older release's
+//! model (`core::agents::eras`) gives its own.
+
+/// What a client release does differently in its listing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Dialect {
+    /// Claude Code writes `<` and `>` as `&lt;` and `&gt;` (2.1.300 on; raw before).
+    pub escape_angles: bool,
+    /// Claude Code makes each run of line breaks and each tab one space (2.1.300 on); before,
+    /// a description keeps its line breaks and tabs, only its ends trimmed.
+    pub one_line: bool,
+    /// Claude Code shows a differing frontmatter name beside the folder's, `folder (name)`
+    /// (2.1.290 on; `folder` alone before).
+    pub name_beside_folder: bool,
+    /// Codex uses its roots table whenever it lists as much or more for no more (0.151.0 on);
+    /// before, only when the listing with absolute paths had to cut something.
+    pub roots_when_cheaper: bool,
+    /// Codex's intro before entries with absolute paths, when the release has its own.
+    pub codex_plain_intro: Option<&'static str>,
+}
+
+impl Dialect {
+    /// The newest modelled releases' ways (Claude Code 2.1.332, Codex 0.171.0).
+    pub const CURRENT: Dialect = Dialect {
+        escape_angles: true,
+        one_line: true,
+        name_beside_folder: true,
+        roots_when_cheaper: true,
+        codex_plain_intro: None,
+    };
+}
+
+impl Default for Dialect {
+    fn default() -> Self {
+        Dialect::CURRENT
+    }
+}
