@@ -119,8 +119,9 @@ pub struct Isolated {
 /// outermost `node_modules` folder holding it (an npm installation: packages only), else the
 /// folder above the one holding it (`…/versions/3.11.7` for `…/versions/3.11.7/bin/python3`).
 /// Below the home folder that folder is taken only when it is plainly an installation — above a
-/// `bin` folder, and named for a version (`v20.11.0`, `3.11.7`, or its parent so) or holding a
-/// virtual environment's `pyvenv.cfg` or conda's `conda-meta` — never a folder of the user's own
+/// `bin` or `shims` folder, and named for a version (`v20.11.0`, `3.11.7`, or its parent so),
+/// holding a virtual environment's `pyvenv.cfg` or conda's `conda-meta`, or a version manager's
+/// own folder ([`VERSION_MANAGERS`]: `~/.pyenv`, `~/.volta`…) — never a folder of the user's own
 /// like `~/.local`, `~/.cargo` or `~/.claude`, which hold keyrings, tokens and transcripts
 /// beside programs. `None` when nothing but the file itself is to be shown, and never the home
 /// folder, a folder holding it, or a top-level folder.
@@ -159,11 +160,23 @@ pub fn installation(real: &Path, home: Option<&Path>) -> Option<PathBuf> {
             .is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit()))
     };
     let marked = prefix.join("pyvenv.cfg").is_file() || prefix.join("conda-meta").is_dir();
+    let manager = prefix
+        .file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| VERSION_MANAGERS.contains(&n));
     let below_home = prefix.parent().is_some_and(|p| !holds_home(p));
-    (bin.file_name() == Some(std::ffi::OsStr::new("bin"))
-        && (versioned(prefix) || (below_home && prefix.parent().is_some_and(versioned)) || marked))
+    let bin_name = bin.file_name().and_then(|n| n.to_str());
+    (matches!(bin_name, Some("bin" | "shims"))
+        && (versioned(prefix)
+            || (below_home && prefix.parent().is_some_and(versioned))
+            || marked
+            || manager))
         .then(|| prefix.to_path_buf())
 }
+
+/// The folders of version managers whose `shims` (or `bin`) programs run from the whole folder
+/// (`~/.pyenv/shims/python3` runs `~/.pyenv/libexec/pyenv`): installations, shown whole.
+const VERSION_MANAGERS: [&str; 6] = [".pyenv", ".rbenv", ".nodenv", ".asdf", ".volta", "mise"];
 
 /// Why the run ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -343,6 +356,8 @@ mod tests {
             )),
             Some(home.join(".local/share/fnm/node-versions/v20.11.0/installation"))
         );
+        assert_eq!(of(&file(".pyenv/shims/python3")), Some(home.join(".pyenv")));
+        assert_eq!(of(&file(".pyenv/plugins/x")), None, "not its shims");
         file("venv/pyvenv.cfg");
         assert_eq!(of(&file("venv/bin/python3")), Some(home.join("venv")));
         // Outside the home, the folder above the program's.
