@@ -135,7 +135,7 @@ fn stage_spec(spec: &RunSpec) -> Spec {
     let bytes = |p: &std::ffi::OsStr| p.as_bytes().to_vec();
     let user_home = dirs::home_dir();
     let mut env = environment(&home);
-    let mut reveal = super::revealed(spec, user_home.as_deref());
+    let mut reveal = super::reveal::revealed(spec, user_home.as_deref());
     if let Some(iso) = &spec.isolated {
         env.retain(|(k, _)| k != "HOME" && !iso.env.iter().any(|(n, _)| n == k));
         env.push(("HOME".into(), iso.home.clone().into_os_string()));

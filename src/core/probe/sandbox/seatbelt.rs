@@ -159,7 +159,7 @@ pub(super) use run::{run, stage};
 
 #[cfg(target_os = "macos")]
 mod run {
-    use super::super::{Mode, Outcome, RunSpec};
+    use super::super::spec::{Mode, Outcome, RunSpec, STAGE_ARG};
     use super::{Policy, SANDBOX_EXEC, profile};
     use nix::sys::resource::{Resource, getrlimit, setrlimit};
     use std::ffi::OsString;
@@ -185,7 +185,7 @@ mod run {
             .tempdir()?;
         let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
         let home = dirs::home_dir();
-        let mut readable: Vec<_> = super::super::revealed(spec, home.as_deref())
+        let mut readable: Vec<_> = super::super::reveal::revealed(spec, home.as_deref())
             .iter()
             .map(|p| real(p))
             .collect();
@@ -198,7 +198,7 @@ mod run {
         };
         let cpu = spec.timeout.as_secs().saturating_add(1);
         let mut cmd = Command::new(stage);
-        cmd.arg(super::super::STAGE_ARG)
+        cmd.arg(STAGE_ARG)
             .arg("seatbelt")
             .arg(cpu.to_string())
             .arg(SANDBOX_EXEC)
