@@ -548,7 +548,7 @@ fn plain_list_says_on_as_the_agents_that_read_each_skill_have_it() {
             )
         })
         .collect();
-    let mut by_clients: std::collections::BTreeMap<String, bool> = Default::default();
+    let mut by_clients = std::collections::BTreeMap::<String, bool>::default();
     for agent in [
         "claude-code",
         "codex",

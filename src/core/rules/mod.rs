@@ -188,8 +188,7 @@ fn per_skill(lib: &Library, opts: &CheckOptions, learned: &AtomicBool) -> Vec<Ve
             // for by name (`--select triggers-missing`), the view a user opts into.
             let asked = opts.selection.is_some_and(|sel| {
                 sel.select
-                    .iter()
-                    .any(|x| *x == select::Selector::Rule(RuleId::TriggersMissing))
+                    .contains(&select::Selector::Rule(RuleId::TriggersMissing))
             });
             if asked
                 && context_provider::applies(s, profile)
