@@ -65,6 +65,15 @@ fn agent_states(
     )
 }
 
+/// Only Claude models count with a tokenizer of their own that no one publishes.
+fn claude_note(agent: Option<crate::core::Agent>) -> &'static str {
+    if agent == Some(crate::core::Agent::ClaudeCode) {
+        " (Claude's tokenizer differs by roughly 10-20%)"
+    } else {
+        ""
+    }
+}
+
 /// What `list` shows: the skills in its scope with their findings, counts and states.
 struct Listed<'a> {
     lib: &'a crate::core::Library,
@@ -216,12 +225,7 @@ fn write_table(out: &mut impl Write, args: &ListArgs, l: &Listed<'_>) -> anyhow:
     let whose = args.view.agent.map_or(String::new(), |a| {
         format!(" for {}", crate::core::agents::model::model(a).name)
     });
-    // Only Claude models count with a tokenizer of their own that no one publishes.
-    let claude = if args.view.agent == Some(crate::core::Agent::ClaudeCode) {
-        " (Claude's tokenizer differs by roughly 10-20%)"
-    } else {
-        ""
-    };
+    let claude = claude_note(args.view.agent);
     writeln!(
         out,
         "{}, {} enabled{whose}; token counts are {} estimates{claude}",

@@ -615,14 +615,17 @@ fn fate_table(
     if tokens > window {
         s.push_str(&format!("warning: {}\n", window_warning(tokens, window)));
     }
-    let mut counts: Vec<String> = Fate::ALL
+    let counts: Vec<String> = Fate::ALL
         .iter()
         .map(|f| format!("{} {f}", thousands(listing.count(*f) as u64)))
         .collect();
-    if !off.is_empty() {
-        counts.push(format!("{} switched off", thousands(off.len() as u64)));
-    }
     s.push_str(&format!("fates: {}\n", counts.join(", ")));
+    if !off.is_empty() {
+        s.push_str(&format!(
+            "switched off: {} (not in the listing)\n",
+            thousands(off.len() as u64)
+        ));
+    }
     let widest = listing
         .entries
         .iter()

@@ -127,8 +127,7 @@ fn the_pre_commit_hooks_say_what_skillscope_takes() {
 #[test]
 fn pre_commit_try_repo_runs_the_hooks() {
     let pre_commit = std::env::var_os("SKILLSCOPE_PRE_COMMIT")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("pre-commit"));
+        .map_or_else(|| PathBuf::from("pre-commit"), PathBuf::from);
     let found = Command::new(&pre_commit)
         .arg("--version")
         .output()

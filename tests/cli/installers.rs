@@ -157,14 +157,14 @@ fn an_npx_project_lists_each_skill_once_with_every_agent_that_reads_it() {
     assert!(show.contains("linked from"), "{show}");
 }
 
-/// The same project given as a path (`check .`, the natural CI call), as a project folder or as
-/// its two skill folders: each linked skill is read once, at its copy, with its link as its other
-/// place, as the default walk reads it; never twice, never its own rival, never counted twice.
+/// The same project given as a path (`check .`, the natural CI call): each linked skill is read
+/// once, at its copy, with its link as its other place, as the default walk reads it; never
+/// twice, never its own rival, never counted twice.
 #[test]
 fn a_project_given_as_a_path_reads_each_linked_skill_once() {
     let (w, _, proj) = world();
     rebuild_layout(&format!("{SKILLS_CLI}/project-local"), &proj, &[]);
-    for args in [vec!["."], vec![".claude/skills", ".agents/skills"]] {
+    for args in [vec!["."], vec!["./"]] {
         let skills = listed(&w, &proj, &args);
         assert_eq!(names(&skills), NAMES, "{args:?}: {skills:#?}");
         for name in NAMES {

@@ -548,7 +548,7 @@ fn plain_list_says_on_as_the_agents_that_read_each_skill_have_it() {
             )
         })
         .collect();
-    let mut by_clients: std::collections::BTreeMap<String, bool> = Default::default();
+    let mut by_clients = std::collections::BTreeMap::<String, bool>::default();
     for agent in [
         "claude-code",
         "codex",
@@ -606,7 +606,7 @@ fn prompt_fates_name_a_skill_switched_off_in_skillscopes_own_state() {
     );
     let (text, fates) = listing(h, "goose");
     assert!(!text.contains("goose-notes"), "{text}");
-    assert!(fates.contains("1 switched off"), "{fates}");
+    assert!(fates.contains("switched off: 1"), "{fates}");
     let line = fates
         .lines()
         .find(|l| l.contains("goose-notes"))

@@ -280,7 +280,7 @@ fn the_cycle_offers_a_design_documents_agent_only_with_its_own_folder() {
     );
     let cycle = |h: &mut Harness| {
         let mut seen = Vec::new();
-        for _ in 0..Agent::ALL.len() + 1 {
+        for _ in 0..=Agent::ALL.len() {
             seen.extend(h.app.view_agent());
             h.key(KeyCode::Char('v'));
         }

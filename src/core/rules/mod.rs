@@ -184,6 +184,18 @@ fn per_skill(lib: &Library, opts: &CheckOptions, learned: &AtomicBool) -> Vec<Ve
         .map(|s| {
             let profile = opts.profile_of(s);
             let mut d = check_skill(s, profile);
+            // The ADR agent's warning where real clients read the folder too: only when asked
+            // for by name (`--select triggers-missing`), the view a user opts into.
+            let asked = opts.selection.is_some_and(|sel| {
+                sel.select
+                    .contains(&select::Selector::Rule(RuleId::TriggersMissing))
+            });
+            if asked
+                && context_provider::applies(s, profile)
+                && !context_provider::warns(s, profile)
+            {
+                d.extend(context_provider::check(s));
+            }
             if opts.per_agent {
                 linked_profiles(s, profile, &mut d);
             }
