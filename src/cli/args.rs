@@ -165,12 +165,14 @@ pub fn listing_options(
     let m = crate::core::agents::model::model(agent);
     let chosen = model.map(|c| c.resolved.model);
     let window = window.or_else(|| model.and_then(|c| c.window));
-    let overrides = m.client_in_use().map_or_else(BudgetOverrides::default, |c| {
-        let home = dirs::home_dir();
-        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-        let project = crate::core::agents::project_root(&cwd, home.as_deref());
-        BudgetOverrides::read(c, home.as_deref(), project.as_deref())
-    });
+    let overrides = m
+        .client_in_use()
+        .map_or_else(BudgetOverrides::default, |c| {
+            let home = dirs::home_dir();
+            let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+            let project = crate::core::agents::project_root(&cwd, home.as_deref());
+            BudgetOverrides::read(c, home.as_deref(), project.as_deref())
+        });
     m.listing_options(format, tier, window, chosen, &overrides)
 }
 

@@ -134,6 +134,22 @@ fn write_json(out: &mut impl Write, args: &ListArgs, l: &Listed<'_>) -> anyhow::
     Ok(())
 }
 
+/// A skill's mark in `list`'s table: its state where one is known, else on, shadowed or off.
+fn glyph(
+    state: Option<&Option<AgentStateJson>>,
+    on: bool,
+    s: &crate::core::skill::Skill,
+) -> &'static str {
+    match state.and_then(Option::as_ref) {
+        Some(st) => st.glyph(),
+        None => match (on, s.shadowed_by) {
+            (false, _) => "○",
+            (true, Some(_)) => "◌",
+            (true, None) => "●",
+        },
+    }
+}
+
 /// `list`'s table: a line per skill shown, then the totals.
 fn write_table(out: &mut impl Write, args: &ListArgs, l: &Listed<'_>) -> anyhow::Result<()> {
     let (lib, diags, tokens, states, enabled) = (l.lib, l.diags, l.tokens, l.states, l.enabled);
@@ -186,18 +202,7 @@ fn write_table(out: &mut impl Write, args: &ListArgs, l: &Listed<'_>) -> anyhow:
         }
         let c = Counts::of(d);
         let name = names.pad(&names.fit(&s.id));
-        let glyph = match states
-            .as_ref()
-            .and_then(|st| st.get(i))
-            .and_then(Option::as_ref)
-        {
-            Some(st) => st.glyph(),
-            None => match (on, s.shadowed_by) {
-                (false, _) => "○",
-                (true, Some(_)) => "◌",
-                (true, None) => "●",
-            },
-        };
+        let glyph = glyph(states.as_ref().and_then(|st| st.get(i)), *on, s);
         writeln!(
             out,
             "{} {}  {:sw$}  {:>6}  {:>7}  {:>7}  {:>6}  {:>5}",

@@ -93,7 +93,8 @@ impl PromptArgs {
     }
 }
 
-pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
+/// The listing mode asked for (`--all` is `--mode all`); auto needs a message.
+fn listing_mode(args: &PromptArgs) -> anyhow::Result<ListingMode> {
     let mode = if args.all {
         ListingMode::All
     } else {
@@ -104,6 +105,11 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             "--mode auto lists only the skills a message makes relevant: give the message with --message TEXT"
         );
     }
+    Ok(mode)
+}
+
+pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
+    let mode = listing_mode(&args)?;
     let format = args.listing_format();
     let agent = args.view.agent_for(Some(format));
     let model = crate::cli::args::client_model(agent, args.client_model.as_deref())?;

@@ -83,6 +83,7 @@ const fn default_model(client: &'static Client, name: &'static str, mixed: bool)
         name,
         model: None,
         mixed,
+        settings: None,
     }
 }
 

@@ -326,13 +326,12 @@ impl Records {
         let mut lock = None;
         for d in skills_dir.ancestors().take(3) {
             // Looked up before it is copied: most folders were asked already.
-            let found = match self.project_locks.get(d) {
-                Some(found) => found.clone(),
-                None => {
-                    let found = Some(d.join(skills_lock::FILE)).filter(|p| p.is_file());
-                    self.project_locks.insert(d.to_path_buf(), found.clone());
-                    found
-                }
+            let found = if let Some(found) = self.project_locks.get(d) {
+                found.clone()
+            } else {
+                let found = Some(d.join(skills_lock::FILE)).filter(|p| p.is_file());
+                self.project_locks.insert(d.to_path_buf(), found.clone());
+                found
             };
             if found.is_some() {
                 lock = found;

@@ -131,7 +131,8 @@ impl Client {
     /// (`core::agents::installed`): the command on `path`, its links resolved, inside its npm
     /// package, a native installer's versions folder or a Homebrew keg.
     pub fn installed(&self, path: &OsStr) -> Option<Installed> {
-        let i = crate::core::agents::installed::find(self.agent, path, None)?;
+        let i =
+            crate::core::agents::installed::find(self.agent, path, dirs::home_dir().as_deref())?;
         Some(Installed {
             command: i.command,
             version: i.version,
@@ -157,27 +158,6 @@ pub struct Installed {
     pub command: PathBuf,
     /// Its package's version.
     pub version: String,
-}
-
-/// The version in the `package.json` of the npm package `package` that `real` lies in.
-fn npm_version(real: &Path, package: &str) -> Option<String> {
-    let package = Path::new("node_modules").join(package);
-    let dir = real.ancestors().find(|a| a.ends_with(&package))?;
-    let text = std::fs::read_to_string(dir.join("package.json")).ok()?;
-    let json: serde_json::Value = serde_json::from_str(&text).ok()?;
-    Some(json.get("version")?.as_str()?.to_string())
-}
-
-/// The version a native installer names its file by: `…/versions/2.1.332` (a digit first).
-fn native_version(real: &Path) -> Option<String> {
-    let parent = real.parent()?;
-    if parent.file_name()? != "versions" {
-        return None;
-    }
-    let name = real.file_name()?.to_str()?;
-    let name = name.strip_suffix(".exe").unwrap_or(name);
-    name.starts_with(|c: char| c.is_ascii_digit())
-        .then(|| name.to_string())
 }
 
 /// The folders clients' installers put commands in, looked in after `PATH`: Homebrew's
@@ -285,21 +265,5 @@ mod tests {
         assert_eq!(find_command("claude", &path, &[]), None);
         assert!(extra.contains(&PathBuf::from("/opt/homebrew/bin")));
         assert!(extra.contains(&PathBuf::from("/usr/local/bin")));
-    }
-
-    #[test]
-    fn the_native_installers_version_is_its_file_name() {
-        let t = tempfile::tempdir().unwrap();
-        let real = t.path().join("share/claude/versions/2.1.400");
-        executable(&real);
-        let link = t.path().join("bin/claude");
-        std::fs::create_dir_all(link.parent().unwrap()).unwrap();
-        std::os::unix::fs::symlink(&real, &link).unwrap();
-        let real = std::fs::canonicalize(&link).unwrap();
-        assert_eq!(native_version(&real).as_deref(), Some("2.1.400"));
-        assert_eq!(npm_version(&real, "@anthropic-ai/claude-code"), None);
-        // Not a versions folder, or a name that is no version: none.
-        assert_eq!(native_version(&t.path().join("share/claude/2.1.400")), None);
-        assert_eq!(native_version(&t.path().join("versions/latest")), None);
     }
 }

@@ -287,6 +287,8 @@ mod tests {
             path: v["path"].as_str().unwrap().into(),
             query: String::new(),
             body: v["body"].to_string(),
+            size: 0,
+            unread: None,
         }
     }
 
