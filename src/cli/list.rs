@@ -246,7 +246,12 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let roots_code = crate::cli::args::require_skills(&lib, "list")?;
     crate::cli::output::note_demo(&lib);
     let unread = crate::cli::output::note_unread(&lib).max(roots_code);
-    let enabled = crate::cli::args::enabled_mask(&lib);
+    // With an agent in view its own switches decide (below); skillscope's store is asked only
+    // for what that agent has no switch for, so no other agent's settings are read.
+    let enabled = match args.view.agent {
+        Some(_) => crate::core::load::enabled_mask(&lib, crate::cli::args::load_state().as_ref()),
+        None => crate::cli::args::enabled_mask(&lib),
+    };
     let states = agent_states(&lib, &args.view, &enabled);
     // One agent's list: the skills it reads, on as it has them.
     let shown = |i: usize, s: &crate::core::skill::Skill| {

@@ -78,10 +78,28 @@ const FILES: [File; 4] = [
     File::ClaudeSettings,
 ];
 
-/// The commands, and the files each of them reads.
+/// The commands, and the files each of them reads: without an agent in view, a skill is on when
+/// an agent that reads it has it on, so the switches of the agents reading the library (here
+/// Claude Code's settings) are read too.
 const COMMANDS: [(&[&str], &[File]); 3] = [
-    (&["list"], &[File::State, File::Tokens, File::Probes]),
-    (&["budget"], &[File::State, File::Tokens, File::Probes]),
+    (
+        &["list"],
+        &[
+            File::State,
+            File::Tokens,
+            File::Probes,
+            File::ClaudeSettings,
+        ],
+    ),
+    (
+        &["budget"],
+        &[
+            File::State,
+            File::Tokens,
+            File::Probes,
+            File::ClaudeSettings,
+        ],
+    ),
     (
         &["toggle", "pdf", "--off"],
         &[File::State, File::ClaudeSettings],

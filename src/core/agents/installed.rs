@@ -148,8 +148,8 @@ fn version_of(command: &Path, package: &str) -> Option<Installed> {
 
 /// The `version` of the npm package in `dir`.
 fn package_version(dir: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(dir.join("package.json")).ok()?;
-    let json: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let bytes = crate::core::fsx::read_settings(&dir.join("package.json")).ok()??;
+    let json: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
     let v = json.get("version")?.as_str()?.trim();
     looks_like_version(v).then(|| v.to_string())
 }

@@ -336,13 +336,12 @@ fn resolve(path: &Path, links: &mut Vec<(PathBuf, PathBuf)>) -> Option<PathBuf> 
 /// it is a file that can run (its run bit set, or inside a `node_modules` folder, which a shim
 /// hands to `node`). Nothing else of the wrapper's folder is looked at.
 fn wrapper_targets(called: &Path, real: &Path, home: &Path) -> Vec<PathBuf> {
-    use std::io::Read;
     use std::os::unix::fs::PermissionsExt;
-    let mut text = Vec::new();
-    let read = std::fs::File::open(real)
-        .and_then(|f| f.take(WRAPPER_CAP + 1).read_to_end(&mut text))
-        .is_ok();
-    if !read || text.len() as u64 > WRAPPER_CAP || !text.starts_with(b"#!") {
+    // A regular file only (a pipe there would never end), and no more than a wrapper holds.
+    let Ok(Some(text)) = crate::core::fsx::read_regular_up_to(real, WRAPPER_CAP) else {
+        return Vec::new();
+    };
+    if !text.starts_with(b"#!") {
         return Vec::new();
     }
     let text = String::from_utf8_lossy(&text);
