@@ -8,20 +8,7 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-/// One model an agent's client runs, as its listing budget sees it.
-#[derive(Debug, PartialEq, Eq)]
-pub struct ClientModel {
-    /// Its id, as the client's `--model` takes it.
-    pub id: &'static str,
-    /// Its name for people.
-    pub name: &'static str,
-    /// Its context window in tokens, as the client takes it.
-    pub context_window: usize,
-    /// How many characters the client takes a token for when it makes the window a budget.
-    pub chars_per_token: usize,
-    /// The family whose token estimate fits it (`core::model::PRESETS`).
-    pub family: &'static str,
-}
+pub use super::client_models::ClientModel;
 
 /// An agent's client at one version.
 #[derive(Debug)]

@@ -11,7 +11,20 @@
 //!   in it runs on its fallback metadata (a window of 272,000 tokens), as `budget150-configured`
 //!   shows for `gpt-5.1-codex`.
 
-use super::client::ClientModel;
+/// One model an agent's client runs, as its listing budget sees it.
+#[derive(Debug, PartialEq, Eq)]
+pub struct ClientModel {
+    /// Its id, as the client's `--model` takes it.
+    pub id: &'static str,
+    /// Its name for people.
+    pub name: &'static str,
+    /// Its context window in tokens, as the client takes it.
+    pub context_window: usize,
+    /// How many characters the client takes a token for when it makes the window a budget.
+    pub chars_per_token: usize,
+    /// The family whose token estimate fits it (`core::model::PRESETS`).
+    pub family: &'static str,
+}
 
 /// What a client takes for the names of its models, and what it does with one it does not know.
 #[derive(Debug)]
