@@ -213,11 +213,15 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
 /// Says on stderr which client release the agent's view predicts when it is not the one
 /// installed: the era the installed release falls in (an older or newer release than every
 /// modelled one gets the nearest, and says so), else that the installed version differs from
-/// the modelled one (read from the client's files, nothing run).
+/// the modelled one (read from the client's files, nothing run); and the calibration `verify`
+/// kept for it: used ("calibrated against your Claude Code 2.1.340 on 2026-12-06"), or why not.
 pub fn note_client_version(agent: crate::core::Agent) {
     if let Some(chosen) = crate::core::agents::eras::in_use(agent) {
         let name = crate::core::agents::model::model(agent).name;
         if let Some(note) = chosen.note(name) {
+            crate::cli::output::warn(note);
+        }
+        if let Some(note) = chosen.calibration.note(name, agent.as_str()) {
             crate::cli::output::warn(note);
         }
         return;
@@ -231,13 +235,27 @@ pub fn note_client_version(agent: crate::core::Agent) {
     }
 }
 
+/// What `prompt --agent AGENT [--model MODEL]` prints, and what it was made of.
+pub struct Prediction {
+    /// The agent's view of the library.
+    pub lib: Library,
+    /// Which of its skills are on.
+    pub on: Vec<bool>,
+    /// The listing options it was made with.
+    pub opts: crate::core::listing::ListingOptions,
+    /// The model its budget was made for, when the budget follows one the client knows.
+    pub model: Option<&'static crate::core::agents::client::ClientModel>,
+    /// The listing, as printed.
+    pub text: String,
+}
+
 /// What `prompt --agent AGENT [--model MODEL]` prints (its enabled skills, the default tier),
 /// and the agent's view of the library it was made from.
 pub fn predicted(
     agent: crate::core::Agent,
     model: Option<&str>,
     library: &LibraryArgs,
-) -> anyhow::Result<(Library, String)> {
+) -> anyhow::Result<Prediction> {
     let format = crate::core::agents::model::model(agent).format;
     let model = crate::cli::args::client_model(Some(agent), model)?;
     let opts = crate::cli::args::listing_options(
@@ -256,7 +274,13 @@ pub fn predicted(
     let on = crate::core::load::enabled_mask(&lib, state.as_ref());
     let listing = listing::render(&lib, &|i| on.get(i).copied().unwrap_or(false), &opts);
     let text = crate::core::text::text(&listing.text).into_owned();
-    Ok((lib, text))
+    Ok(Prediction {
+        lib,
+        on,
+        opts,
+        model: model.filter(|m| m.resolved.known).map(|m| m.resolved.model),
+        text,
+    })
 }
 
 /// Prints exactly the listing's bytes on stdout, as the agent sends them (a line break after them

@@ -5,6 +5,7 @@
 use crate::cli::args::LibraryArgs;
 use crate::core::Agent;
 use crate::core::text::thousands;
+use crate::core::verify::calibrate::{Learned, WindowFit};
 use crate::core::verify::{self, Client, Comparison, extract::Found};
 use clap::Args;
 use serde_json::json;
@@ -43,6 +44,10 @@ struct Outcome {
     version: Option<String>,
     /// The comparison, or why there is none.
     result: Result<(Comparison, String, String), String>,
+    /// What was learned from a release skillscope has no captures of, and where it was kept;
+    /// or why nothing was. `None`: no calibration was made (a captured release, an agent
+    /// without release eras).
+    calibration: Option<Result<(Learned, std::path::PathBuf), String>>,
 }
 
 impl Outcome {
@@ -111,9 +116,11 @@ fn one(
         command: client.find(path),
         version: None,
         result: Err(String::new()),
+        calibration: None,
     };
-    let (lib, predicted) =
+    let prediction =
         crate::cli::prompt::predicted(client.agent, args.client_model.as_deref(), library)?;
+    let (lib, predicted) = (&prediction.lib, &prediction.text);
     let passed: Vec<(std::ffi::OsString, std::ffi::OsString)> = verify::passed_variables(client)
         .into_iter()
         .filter_map(|v| std::env::var_os(v).map(|x| (v.into(), x)))
@@ -127,7 +134,7 @@ fn one(
         timeout: Duration::from_secs(args.timeout),
         passed,
     };
-    let report = verify::plan(client, &lib, &setup).and_then(|plan| {
+    let report = verify::plan(client, lib, &setup).and_then(|plan| {
         let me = std::env::current_exe()
             .map_err(|e| verify::VerifyError::NoSandbox(format!("no skillscope binary: {e}")))?;
         verify::run(&plan, &me)
@@ -163,10 +170,150 @@ fn one(
         client.command,
         outcome.version.as_deref().unwrap_or("(version unknown)")
     );
-    let cmp = verify::compare(&real, &predicted, &label);
-    remember(client, outcome.version.as_deref(), &predicted, &cmp);
-    outcome.result = Ok((cmp, real, predicted));
+    let cmp = verify::compare(&real, predicted, &label);
+    remember(client, outcome.version.as_deref(), predicted, &cmp);
+    outcome.calibration = calibrate(client, outcome.version.as_deref(), &prediction, &real);
+    outcome.result = Ok((cmp, real, prediction.text));
     Ok(outcome)
+}
+
+/// Learns from the listing `real` of a client release skillscope has no captures of (its
+/// built-ins, the window its budget shows) and keeps it in the cache, where every view of the
+/// agent finds it; `None` for a captured release or an agent without release eras.
+fn calibrate(
+    client: &Client,
+    version: Option<&str>,
+    p: &crate::cli::prompt::Prediction,
+    real: &str,
+) -> Option<Result<(Learned, std::path::PathBuf), String>> {
+    use crate::core::agents::{calibration, eras};
+    let agent = client.agent;
+    if eras::eras(agent).is_empty() {
+        return None;
+    }
+    let Some(version) = version else {
+        return Some(Err(
+            "the client did not tell its version: nothing calibrated".to_string(),
+        ));
+    };
+    let (_, standing) = eras::era_for(agent, version)?;
+    if standing == eras::Standing::Captured {
+        return None;
+    }
+    let at = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let on = |i: usize| p.on.get(i).copied().unwrap_or(false);
+    let learned = verify::calibrate::learn(
+        (agent.as_str(), version, at),
+        &p.lib,
+        &on,
+        p.opts,
+        p.model,
+        real,
+    );
+    if let Err(why) = learned.calibration.check(agent.as_str()) {
+        return Some(Err(format!("nothing calibrated: {why}")));
+    }
+    let path = calibration::file();
+    Some(
+        calibration::write(&path, &learned.calibration)
+            .map(|()| (learned, path))
+            .map_err(|e| e.to_string()),
+    )
+}
+
+/// What the calibration says: what was kept, where, and whether it makes the client's listing.
+fn calibration_text(o: &Outcome) -> String {
+    let Some(c) = &o.calibration else {
+        return String::new();
+    };
+    let (l, path) = match c {
+        Ok(x) => x,
+        Err(why) => return format!("not calibrated: {}\n", crate::core::text::line(why)),
+    };
+    let cal = &l.calibration;
+    let name = o.client.name;
+    let mut what = Vec::new();
+    if let Some(b) = &cal.builtins {
+        let mut changes = Vec::new();
+        for (label, names) in [
+            ("new", &l.new_builtins),
+            ("changed", &l.changed_builtins),
+            ("gone", &l.gone_builtins),
+        ] {
+            if !names.is_empty() {
+                changes.push(format!("{} {label}: {}", names.len(), names.join(", ")));
+            }
+        }
+        let changes = if changes.is_empty() {
+            " (as modelled)".to_string()
+        } else {
+            format!(" ({})", changes.join("; "))
+        };
+        what.push(format!(
+            "its {}{changes}",
+            crate::core::text::count_of(b.len(), "built-in", "built-ins")
+        ));
+    }
+    let model = l.model.unwrap_or("its model");
+    what.push(match &l.window {
+        WindowFit::Held(w) => format!(
+            "its budget for {model} (a window of {} tokens, as modelled)",
+            thousands(*w as u64)
+        ),
+        WindowFit::Fitted { from, to } => format!(
+            "its budget for {model} (fitted: a window of {} tokens where the model has {})",
+            thousands(*to as u64),
+            thousands(*from as u64)
+        ),
+        WindowFit::NotFitted(why) => format!("not its budget: {why}"),
+    });
+    let mut s = format!(
+        "calibrated against {name} {}: {}; kept in {}, every view of {} uses it while {name} {} is installed\n",
+        crate::core::text::line(&cal.version),
+        crate::core::text::line(&what.join("; ")),
+        crate::core::text::path(path),
+        o.client.agent.as_str(),
+        crate::core::text::line(&cal.version),
+    );
+    match l.first_difference {
+        None => s.push_str("the calibrated prediction is the client's listing byte for byte\n"),
+        Some(n) => s.push_str(&format!(
+            "the calibrated prediction still differs from line {n}\n"
+        )),
+    }
+    s
+}
+
+fn calibration_json(o: &Outcome) -> serde_json::Value {
+    match &o.calibration {
+        None => serde_json::Value::Null,
+        Some(Err(why)) => json!({ "error": why }),
+        Some(Ok((l, path))) => {
+            let (held, fitted, not) = match &l.window {
+                WindowFit::Held(w) => (Some(*w), None, None),
+                WindowFit::Fitted { to, .. } => (None, Some(*to), None),
+                WindowFit::NotFitted(why) => (None, None, Some(*why)),
+            };
+            json!({
+                "file": path,
+                "version": l.calibration.version,
+                "at": l.calibration.at,
+                "builtins": l.calibration.builtins.as_ref().map(Vec::len),
+                "new_builtins": l.new_builtins,
+                "changed_builtins": l.changed_builtins,
+                "gone_builtins": l.gone_builtins,
+                "model": l.model,
+                "window": l.calibration.window,
+                "window_as_modelled": held,
+                "window_fitted": fitted,
+                "window_not_fitted": not,
+                "reproduced": l.calibration.reproduced,
+                "first_difference": l.first_difference,
+            })
+        }
+    }
 }
 
 /// Why the client's run gave no turn to compare: its exit, its last words.
@@ -281,6 +428,7 @@ fn text_of(o: &Outcome) -> String {
         }
         Err(why) => s.push_str(&format!("unusable: {}\n", crate::core::text::line(why))),
     }
+    s.push_str(&calibration_text(o));
     s
 }
 
@@ -311,5 +459,6 @@ fn json_of(o: &Outcome) -> serde_json::Value {
         "diff": cmp.map(|c| c.diff.as_str()),
         "listing": real,
         "predicted": predicted,
+        "calibration": calibration_json(o),
     })
 }

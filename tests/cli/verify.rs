@@ -649,3 +649,202 @@ fn a_sandboxed_run_that_dies_says_how() {
         "{stdout}"
     );
 }
+
+/// The fake Claude Code installed as npm installs it, at `version` (its `package.json` and what
+/// `--version` prints), sending `listing`.
+fn npm_claude(w: &World, version: &str, listing: &str) {
+    let package = w
+        .base
+        .join("fake/lib/node_modules/@anthropic-ai/claude-code");
+    write_file(&package.join("cli.js"), FAKE_CLAUDE, 0o755);
+    write_file(
+        &package.join("package.json"),
+        &format!(r#"{{"version": "{version}"}}"#),
+        0o644,
+    );
+    write_file(
+        &package.join("version.txt"),
+        &format!("{version} (Claude Code)\n"),
+        0o644,
+    );
+    write_file(&package.join("listing.txt"), listing, 0o644);
+    let link = w.bin.join("claude");
+    if link.symlink_metadata().is_err() {
+        std::os::unix::fs::symlink(package.join("cli.js"), link).unwrap();
+    }
+}
+
+/// `prompt --agent claude-code` with the fake client on PATH: its listing and what it said.
+fn prompt_with_client(w: &World) -> (String, String) {
+    let out = w.run(&["prompt", "--agent", "claude-code"], true);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The day in `stderr` after "calibrated against your Claude Code VERSION on ".
+fn calibrated_day(stderr: &str, version: &str) -> Option<String> {
+    let head = format!("calibrated against your Claude Code {version} on ");
+    let at = stderr.find(&head)? + head.len();
+    let day: String = stderr[at..].chars().take(10).collect();
+    let shape = day.len() == 10
+        && day.chars().enumerate().all(|(i, c)| {
+            if i == 4 || i == 7 {
+                c == '-'
+            } else {
+                c.is_ascii_digit()
+            }
+        });
+    shape.then_some(day)
+}
+
+#[test]
+fn verify_on_a_release_without_captures_calibrates_every_view_of_the_agent() {
+    let w = World::new(".claude/skills");
+    npm_claude(&w, "2.1.340", "");
+    // Before: the nearest era's listing, said to be so.
+    let (before, stderr) = prompt_with_client(&w);
+    assert!(
+        stderr.contains("modelled on Claude Code 2.1.332; installed 2.1.340"),
+        "{stderr}"
+    );
+    assert!(before.contains("\n- run: Launch and drive"), "{before}");
+    // That release's own built-ins: one text changed, one new, one gone.
+    let gone = before
+        .split('\n')
+        .find(|l| l.starts_with("- plugin-authoring: "))
+        .unwrap()
+        .to_string();
+    let client = before
+        .replace("\n- run: Launch and drive", "\n- run: Start and drive")
+        .replace(&format!("\n{gone}"), "")
+        .replace(
+            "\n- init",
+            "\n- brand-new: Bundled from 2.1.340 on.\n- init",
+        );
+    assert_ne!(client, before);
+    npm_claude(&w, "2.1.340", &client);
+    let Some((out, stdout)) = verify(&w, "claude-code", &[]) else {
+        return;
+    };
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("differs from line"), "{stdout}");
+    assert!(
+        stdout.contains("calibrated against Claude Code 2.1.340: its 13 built-ins (1 new: brand-new; 1 changed: run; 1 gone: plugin-authoring)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout
+            .contains("its budget for claude-opus-5-5 (a window of 1,000,000 tokens, as modelled)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("the calibrated prediction is the client's listing byte for byte"),
+        "{stdout}"
+    );
+    assert!(w.base.join("cache/calibration.json").is_file());
+    // After: every view of the agent uses it and says so.
+    let (after, stderr) = prompt_with_client(&w);
+    assert_eq!(after, client);
+    let day = calibrated_day(&stderr, "2.1.340");
+    assert!(day.is_some(), "{stderr}");
+    assert!(!stderr.contains("modelled on"), "{stderr}");
+    for args in [
+        &["budget", "--agent", "claude-code"][..],
+        &["list", "--agent", "claude-code"],
+        &["inject", "--agent", "claude-code", "alpha"],
+    ] {
+        let out = w.run(args, true);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            calibrated_day(&stderr, "2.1.340"),
+            day,
+            "{args:?}: {stderr}"
+        );
+    }
+    let out = w.run(&["prompt", "--agent", "claude-code", "--json"], true);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["client"], "2.1.340", "{v}");
+    // The same release again: identical.
+    let Some((out, stdout)) = verify(&w, "claude-code", &[]) else {
+        return;
+    };
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("identical ("), "{stdout}");
+    // Another release installed: the calibration is not used, and that is said.
+    npm_claude(&w, "2.1.341", &before);
+    let (other, stderr) = prompt_with_client(&w);
+    assert_eq!(other, before);
+    assert!(
+        stderr.contains("the calibration against Claude Code 2.1.340 of ")
+            && stderr.contains("is not used: Claude Code 2.1.341 is installed"),
+        "{stderr}"
+    );
+    // verify finds the client changed and calibrates again.
+    let Some((out, stdout)) = verify(&w, "claude-code", &[]) else {
+        return;
+    };
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("calibrated against Claude Code 2.1.341: its 13 built-ins (as modelled)"),
+        "{stdout}"
+    );
+    let (_, stderr) = prompt_with_client(&w);
+    assert!(calibrated_day(&stderr, "2.1.341").is_some(), "{stderr}");
+}
+
+#[test]
+fn a_release_with_captures_is_not_calibrated() {
+    let w = World::new(".claude/skills");
+    npm_claude(&w, "2.1.332", "");
+    let (predicted, _) = prompt_with_client(&w);
+    npm_claude(
+        &w,
+        "2.1.332",
+        &predicted.replace("Does beta.", "Does beta, more."),
+    );
+    let Some((out, stdout)) = verify(&w, "claude-code", &[]) else {
+        return;
+    };
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(!stdout.contains("calibrated"), "{stdout}");
+    assert!(!w.base.join("cache/calibration.json").exists());
+}
+
+#[test]
+fn a_hostile_calibration_file_is_named_and_the_prediction_made_without_it() {
+    let w = World::new(".claude/skills");
+    npm_claude(&w, "2.1.340", "");
+    let (uncalibrated, _) = prompt_with_client(&w);
+    let file = w.base.join("cache/calibration.json");
+    let hostile = [
+        // A terminal escape in a built-in's name.
+        r#"{"claude-code": {"agent": "claude-code", "version": "2.1.340", "at": 1, "builtins": [{"name": "x\u001b]52;c;aGk=\u0007", "description": "", "fixed": true}], "model": null, "window": null, "reproduced": true}}"#.to_string(),
+        // A window no model has.
+        r#"{"claude-code": {"agent": "claude-code", "version": "2.1.340", "at": 1, "builtins": null, "model": "claude-opus-5-5", "window": 18446744073709551615, "reproduced": true}}"#.to_string(),
+        // Not JSON, and too large to read.
+        "{\"claude-code\": [".repeat(10),
+        " ".repeat(2 << 20),
+    ];
+    for text in &hostile {
+        write_file(&file, text, 0o600);
+        let (listing, stderr) = prompt_with_client(&w);
+        assert_eq!(listing, uncalibrated, "{text:.80}");
+        assert!(stderr.contains("predicted without it"), "{stderr}");
+        assert!(stderr.contains("calibration file"), "{stderr}");
+        assert!(!stderr.contains('\u{1b}'), "{stderr}");
+        assert!(!stderr.contains("calibrated against"), "{stderr}");
+    }
+    // A FIFO there: refused at once, not waited on.
+    std::fs::remove_file(&file).unwrap();
+    nix::unistd::mkfifo(&file, nix::sys::stat::Mode::S_IRWXU).unwrap();
+    let (listing, stderr) = prompt_with_client(&w);
+    assert_eq!(listing, uncalibrated);
+    assert!(stderr.contains("not a regular file"), "{stderr}");
+}

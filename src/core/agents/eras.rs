@@ -5,6 +5,7 @@
 //! newer than it; a release older than every era gets the oldest, one newer than every era the
 //! newest, and each view says so.
 
+use super::calibration::{self, Calibrated, Calibration, CalibrationError};
 use super::client::{CLAUDE_CODE_2_1_332, CODEX_0_171_0, Client, ClientModel};
 use super::installed::{self, Installed};
 use crate::core::listing::Dialect;
@@ -46,6 +47,9 @@ pub struct Chosen {
     pub installed: Option<Installed>,
     /// How the installed release stands to the eras.
     pub standing: Standing,
+    /// What `skillscope verify` learned from the installed release, when it is laid over the
+    /// era (`era.client` is then the calibrated client), or why none is.
+    pub calibration: Calibrated,
 }
 
 impl Chosen {
@@ -53,6 +57,9 @@ impl Chosen {
     /// was captured from: `modelled on Claude Code 2.1.300; installed 2.1.310 (npm): predicted
     /// with the era it falls in`.
     pub fn note(&self, name: &str) -> Option<String> {
+        if matches!(self.calibration, Calibrated::Used { .. }) {
+            return None;
+        }
         let i = self.installed.as_ref()?;
         let head = format!(
             "modelled on {name} {}; installed {} ({})",
@@ -269,6 +276,7 @@ pub fn choose(agent: Agent, path: &OsStr, home: Option<&Path>) -> Option<Chosen>
             era: newest,
             installed: None,
             standing: Standing::NotInstalled,
+            calibration: Calibrated::No,
         },
         Some(i) => {
             let (era, standing) = era_for(agent, &i.version)?;
@@ -276,13 +284,55 @@ pub fn choose(agent: Agent, path: &OsStr, home: Option<&Path>) -> Option<Chosen>
                 era,
                 installed: Some(i),
                 standing,
+                calibration: Calibrated::No,
             }
         }
     })
 }
 
+/// `chosen` with the calibration `kept` (what the calibration file holds for the agent) laid
+/// over its era when it was learned from the release installed; a release skillscope has
+/// captures of needs none. A calibration of another release, or a file that cannot be used, is
+/// not used and says so.
+pub fn calibrate(
+    mut chosen: Chosen,
+    kept: Result<Option<Calibration>, CalibrationError>,
+) -> Chosen {
+    let c = match kept {
+        Err(e) => {
+            chosen.calibration =
+                Calibrated::Unusable(crate::core::text::line(&e.to_string()).into_owned());
+            return chosen;
+        }
+        Ok(None) => return chosen,
+        Ok(Some(c)) => c,
+    };
+    let installed = chosen.installed.as_ref().map(|i| i.version.clone());
+    if installed.as_deref() != Some(c.version.as_str()) {
+        chosen.calibration = Calibrated::OtherVersion {
+            version: c.version.clone(),
+            date: c.date(),
+            installed,
+        };
+        return chosen;
+    }
+    if chosen.standing == Standing::Captured {
+        return chosen;
+    }
+    let client = calibration::apply(chosen.era.client, &c);
+    chosen.era = Box::leak(Box::new(Era {
+        client,
+        dialect: chosen.era.dialect,
+    }));
+    chosen.calibration = Calibrated::Used {
+        date: c.date(),
+        version: c.version,
+    };
+    chosen
+}
+
 /// The era `agent`'s views use in this process: chosen once from this process's `PATH` and
-/// home folder.
+/// home folder, with the calibration kept in skillscope's cache laid over it ([`calibrate`]).
 pub fn in_use(agent: Agent) -> Option<&'static Chosen> {
     static CLAUDE: OnceLock<Option<Chosen>> = OnceLock::new();
     static CODEX: OnceLock<Option<Chosen>> = OnceLock::new();
@@ -297,7 +347,9 @@ pub fn in_use(agent: Agent) -> Option<&'static Chosen> {
             return choose(agent, OsStr::new(""), None);
         }
         let path = std::env::var_os("PATH").unwrap_or_default();
-        choose(agent, &path, dirs::home_dir().as_deref())
+        let chosen = choose(agent, &path, dirs::home_dir().as_deref())?;
+        let kept = calibration::read(&calibration::file(), agent.as_str());
+        Some(calibrate(chosen, kept))
     })
     .as_ref()
 }
@@ -348,6 +400,7 @@ mod tests {
                 via: installed::Via::Native,
             }),
             standing,
+            calibration: Calibrated::No,
         };
         assert_eq!(
             chosen("2.1.400", Standing::Newer)
@@ -374,6 +427,95 @@ mod tests {
                 .note("Claude Code")
                 .unwrap()
                 .starts_with("modelled on Claude Code 2.1.231; installed 2.0.77")
+        );
+    }
+
+    #[test]
+    fn a_calibration_is_used_only_for_the_release_installed() {
+        let installed = |v: &str| {
+            let (era, standing) = era_for(Agent::ClaudeCode, v).unwrap();
+            Chosen {
+                era,
+                installed: Some(Installed {
+                    command: "/bin/claude".into(),
+                    version: v.to_string(),
+                    via: installed::Via::Npm,
+                }),
+                standing,
+                calibration: Calibrated::No,
+            }
+        };
+        let kept = Calibration {
+            agent: "claude-code".into(),
+            version: "2.1.340".into(),
+            at: 1_796_580_000,
+            builtins: Some(vec![calibration::Builtin {
+                name: "brand-new".into(),
+                description: "New in that release.".into(),
+                fixed: true,
+            }]),
+            model: None,
+            window: None,
+            reproduced: true,
+        };
+        let used = calibrate(installed("2.1.340"), Ok(Some(kept.clone())));
+        assert_eq!(used.era.client.version, "2.1.340");
+        assert_eq!(used.era.client.builtins[0].name, "brand-new");
+        assert_eq!(used.era.dialect, Dialect::CURRENT);
+        assert_eq!(
+            used.calibration
+                .note("Claude Code", "claude-code")
+                .as_deref(),
+            Some("calibrated against your Claude Code 2.1.340 on 2026-12-06")
+        );
+        // The era's note gives way to the calibration's.
+        assert_eq!(used.note("Claude Code"), None);
+        // Another release installed: the nearest era, and why the calibration is not used.
+        let other = calibrate(installed("2.1.341"), Ok(Some(kept.clone())));
+        assert_eq!(other.era.client.version, "2.1.332");
+        assert!(matches!(other.calibration, Calibrated::OtherVersion { .. }));
+        assert!(other.note("Claude Code").is_some());
+        // Nothing installed: not used either.
+        let mut none = installed("2.1.340");
+        none.installed = None;
+        let none = calibrate(none, Ok(Some(kept.clone())));
+        assert!(matches!(
+            none.calibration,
+            Calibrated::OtherVersion {
+                installed: None,
+                ..
+            }
+        ));
+        // A captured release needs none.
+        let captured = calibrate(
+            installed("2.1.300"),
+            Ok(Some(Calibration {
+                version: "2.1.300".into(),
+                ..kept
+            })),
+        );
+        assert!(std::ptr::eq(
+            captured.era.client,
+            &raw const CLAUDE_CODE_2_1_300
+        ));
+        assert_eq!(captured.calibration, Calibrated::No);
+        // A file that cannot be used: the era, and why.
+        let broken = calibrate(
+            installed("2.1.340"),
+            Err(CalibrationError::Invalid {
+                path: "/c/calibration.json".into(),
+                agent: "claude-code".into(),
+                why: "a context window of 0 tokens".into(),
+            }),
+        );
+        assert_eq!(broken.era.client.version, "2.1.332");
+        let note = broken
+            .calibration
+            .note("Claude Code", "claude-code")
+            .unwrap();
+        assert!(
+            note.ends_with("a context window of 0 tokens; predicted without it"),
+            "{note}"
         );
     }
 }

@@ -155,7 +155,7 @@ fn package_version(dir: &Path) -> Option<String> {
 }
 
 /// `2.1.300`, `0.148.0`, `2026.9.6-beta.1`: digits and dots first, at most 64 characters.
-fn looks_like_version(v: &str) -> bool {
+pub fn looks_like_version(v: &str) -> bool {
     v.len() <= 64
         && v.split(['-', '+']).next().is_some_and(|core| {
             !core.is_empty()

@@ -3,6 +3,7 @@
 //! their source, and toggles written through to those files.
 
 pub mod budget;
+pub mod calibration;
 mod claude;
 mod claude_builtins;
 mod claude_builtins_eras;

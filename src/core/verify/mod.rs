@@ -4,6 +4,7 @@
 //! ([`mock`]) that answers "ok"; the listing is cut out of the request it sent ([`extract`]) and
 //! compared with skillscope's prediction. Nothing of the user's is written, no model is called.
 
+pub mod calibrate;
 pub(crate) mod clients;
 pub(crate) mod extract;
 pub(crate) mod mock;

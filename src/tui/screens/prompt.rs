@@ -543,8 +543,21 @@ fn listing_text(
     ));
     if let Some(note) = p.agent().and_then(|a| view.verify.version_note(a)) {
         block = block.title_bottom(Line::from(Span::styled(format!(" {note} "), t.warning())));
+    } else if let Some(note) = p.agent().and_then(calibration_note) {
+        block = block.title_bottom(Line::from(Span::styled(format!(" {note} "), t.dim())));
     }
     frame.render_widget(Paragraph::new(lines).block(block), text_area);
+}
+
+/// What the calibration `skillscope verify` kept for `agent` comes to: "calibrated against your
+/// Claude Code 2.1.340 on 2026-12-06", or why it is not used.
+fn calibration_note(agent: Agent) -> Option<String> {
+    let chosen = crate::core::agents::eras::in_use(agent)?;
+    let name = crate::core::agents::model::model(agent).name;
+    chosen
+        .calibration
+        .note(name, agent.as_str())
+        .map(|n| crate::core::text::line(&n).into_owned())
 }
 
 /// What the head box's foot says about `skillscope verify` for `agent`'s listing `text`: the

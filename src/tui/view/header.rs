@@ -95,6 +95,9 @@ pub fn draw(frame: &mut Frame, area: Rect, view: &View<'_>) {
             right.insert(at, Span::styled(text, t.warning()));
         }
     }
+    if let Some(span) = calibration_badge(view, room.saturating_sub(width(&right))) {
+        right.insert(0, span);
+    }
     if let Some(text) = model_badge(view)
         && width(&right) + text.chars().count() <= room
     {
@@ -111,6 +114,23 @@ pub fn draw(frame: &mut Frame, area: Rect, view: &View<'_>) {
         spans.extend(right);
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// ` calibrated against your 2.1.340 ` (shorter when it must be, in `room` columns): the view's
+/// agent was calibrated by `skillscope verify` against the release installed.
+fn calibration_badge(view: &View<'_>, room: usize) -> Option<Span<'static>> {
+    let chosen = crate::core::agents::eras::in_use(view.view_agent()?)?;
+    let crate::core::agents::calibration::Calibrated::Used { version, .. } = &chosen.calibration
+    else {
+        return None;
+    };
+    let version = crate::core::text::line(version);
+    let long = format!(" calibrated against your {version} ");
+    let short = format!(" calibrated {version} ");
+    [long, short]
+        .into_iter()
+        .find(|t| t.chars().count() <= room)
+        .map(|text| Span::styled(text, view.theme.dim()))
 }
 
 /// ` on claude-sonnet-4-5 `: a model other than the client's default (set in its settings, or
