@@ -487,7 +487,9 @@ impl Stamp {
             mtime_ns: epoch_ns(st.st_mtime, st.st_mtime_nsec),
             ctime_ns: epoch_ns(st.st_ctime, st.st_ctime_nsec),
             ino: st.st_ino,
-            dev: st.st_dev,
+            // A `u64` on Linux, an `i32` on macOS: widened as std's `MetadataExt::dev` does.
+            #[allow(clippy::unnecessary_cast)]
+            dev: st.st_dev as u64,
         }
     }
 
@@ -534,6 +536,14 @@ pub fn now_ns() -> u128 {
         .map_or(0, |d| d.as_nanos())
 }
 
+/// How a folder is opened only to look names up beneath it: `O_PATH` where the kernel has such
+/// opens (search permission is enough, as for a path), elsewhere a read-only open.
+#[cfg(target_os = "linux")]
+pub const LOOKUP: nix::fcntl::OFlag = nix::fcntl::OFlag::O_PATH;
+/// See the Linux version.
+#[cfg(all(unix, not(target_os = "linux")))]
+pub const LOOKUP: nix::fcntl::OFlag = nix::fcntl::OFlag::O_RDONLY;
+
 /// A folder held open to stat files below it by their relative path, so that the kernel does not
 /// walk the folder's own path again for each of them (what a warm scan does for every resource).
 pub struct Dir {
@@ -546,10 +556,7 @@ impl Dir {
     pub fn open(path: &Path) -> Dir {
         use nix::fcntl::OFlag;
         // Lookups only where the kernel has such opens; elsewhere a read-only open of the folder.
-        #[cfg(target_os = "linux")]
-        let flags = OFlag::O_PATH | OFlag::O_DIRECTORY | OFlag::O_CLOEXEC;
-        #[cfg(not(target_os = "linux"))]
-        let flags = OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_CLOEXEC;
+        let flags = LOOKUP | OFlag::O_DIRECTORY | OFlag::O_CLOEXEC;
         Dir {
             fd: nix::fcntl::open(path, flags, nix::sys::stat::Mode::empty()).ok(),
             path: path.to_path_buf(),

@@ -553,7 +553,8 @@ fn place_links(
         target: String::from_utf8_lossy(target).into_owned(),
         why,
     };
-    let probe = crate::core::fsx::open_beneath(copy.root.as_fd(), Path::new("."), OFlag::O_PATH);
+    let probe =
+        crate::core::fsx::open_beneath(copy.root.as_fd(), Path::new("."), crate::core::fsx::LOOKUP);
     if !matches!(probe, Ok(Some(_))) {
         report
             .skipped_links
@@ -586,7 +587,7 @@ fn place_links(
             let beneath = crate::core::fsx::open_beneath(
                 copy.root.as_fd(),
                 Path::new(OsStr::from_bytes(&e.rel)),
-                OFlag::O_PATH,
+                crate::core::fsx::LOOKUP,
             );
             let why = match beneath {
                 Ok(Some(_)) => {

@@ -248,9 +248,9 @@ fn open_inside(base: &Path, real: &Path, rel: &str) -> Result<(File, u64), Resou
     Ok((file, meta.len()))
 }
 
-/// A folder opened only to resolve names beneath it (`O_PATH`): its search permission is enough,
-/// as it is for a path.
-const FOLDER: OFlag = OFlag::O_PATH
+/// A folder opened only to resolve names beneath it ([`fsx::LOOKUP`]: `O_PATH` on Linux, whose
+/// search permission is enough, as it is for a path).
+const FOLDER: OFlag = fsx::LOOKUP
     .union(OFlag::O_DIRECTORY)
     .union(OFlag::O_CLOEXEC);
 const READ: OFlag = OFlag::O_RDONLY
@@ -403,7 +403,8 @@ mod tests {
     /// A skill whose `references` folder a thread keeps exchanging (`RENAME_EXCHANGE`, atomic)
     /// with a link to an outside folder holding a secret of the same name, while `read` reads
     /// `references/guide.md` 1,000 times. Returns how many reads gave the secret, and the text
-    /// read once the swapping stopped.
+    /// read once the swapping stopped. Linux only: `renameat2` is Linux's.
+    #[cfg(target_os = "linux")]
     fn swap_race(read: impl Fn(&Path) -> Result<String, ResourceError>) -> (usize, String) {
         use nix::fcntl::{AT_FDCWD, RenameFlags, renameat2};
         use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -444,6 +445,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(target_os = "linux")]
     fn a_folder_swapped_for_an_outward_link_mid_read_leaks_nothing() {
         let (leaks, after) = swap_race(|d| read_inside(d, "references/guide.md", 1024));
         assert_eq!(leaks, 0, "reads that gave the outside file");
@@ -474,6 +476,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(target_os = "linux")]
     fn the_walk_without_openat2_refuses_a_swapped_folder_too() {
         let (leaks, after) = swap_race(|d| {
             let rel = "references/guide.md";

@@ -17,12 +17,16 @@ mod reveal;
 pub mod seatbelt;
 mod spec;
 
+#[cfg(target_os = "linux")]
+pub use spec::Captured;
+#[cfg(target_os = "linux")]
+use spec::killed_status;
 pub use spec::{
-    Captured, Ending, Isolated, Limit, MAX_PROCESSES, Mode, Outcome, Preference, RunSpec,
-    SANDBOX_ENV, STAGE_ARG, installation,
+    Ending, Isolated, Limit, MAX_PROCESSES, Mode, Outcome, Preference, RunSpec, SANDBOX_ENV,
+    STAGE_ARG, installation,
 };
 #[cfg(unix)]
-use spec::{GRACE, Reader, environment, killed_status};
+use spec::{GRACE, Reader, environment};
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};

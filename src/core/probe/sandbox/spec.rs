@@ -262,8 +262,8 @@ pub(super) fn environment(home: &Path) -> Vec<(OsString, OsString)> {
     ]
 }
 
-/// The status of a process killed by SIGKILL.
-#[cfg(unix)]
+/// The status of a process killed by SIGKILL (the namespaces mode's, whose init reports it).
+#[cfg(target_os = "linux")]
 pub(super) fn killed_status() -> ExitStatus {
     ExitStatus::from_raw(nix::sys::signal::Signal::SIGKILL as i32)
 }
