@@ -179,8 +179,7 @@ pub fn numbers(v: &str) -> Vec<u64> {
 }
 
 fn is_executable(p: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    std::fs::metadata(p).is_ok_and(|m| m.is_file() && crate::core::fsx::runnable(p, &m))
 }
 
 #[cfg(test)]
