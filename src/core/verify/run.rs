@@ -519,7 +519,11 @@ fn no_report(out: &sandbox::Outcome, run: &RunSpec, error: &serde_json::Error) -
         ),
         (Ending::Cancelled, _, _) => "it was cancelled".to_string(),
         (_, Some(sig), _) => {
-            let name = crate::core::probe::signal_name(sig);
+            #[cfg(unix)]
+            let name = nix::sys::signal::Signal::try_from(sig)
+                .map_or_else(|_| format!("signal {sig}"), |s| s.as_str().to_string());
+            #[cfg(not(unix))]
+            let name = format!("signal {sig}");
             let hint = match name.as_str() {
                 "SIGKILL" => {
                     " (sent by the kernel when memory runs out, among others: \
