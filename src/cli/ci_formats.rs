@@ -50,12 +50,30 @@ pub fn relative_to_cwd(path: &Path) -> PathBuf {
     }
 }
 
-/// Percent-encodes a path for a URI: every byte but the unreserved characters and `/`.
+/// Percent-encodes a path for a URI: every byte but the unreserved characters and `/`. On Unix
+/// the bytes are the path's own; on Windows its UTF-8 (what URIs use), with `\` written `/`
+/// and an absolute path's drive kept as URIs write it (`/C:/…`).
 pub fn uri_path(path: &Path) -> String {
-    use std::os::unix::ffi::OsStrExt;
+    #[cfg(unix)]
+    let bytes = {
+        use std::os::unix::ffi::OsStrExt;
+        path.as_os_str().as_bytes()
+    };
+    #[cfg(not(unix))]
+    let text = {
+        let t = path.to_string_lossy().replace('\\', "/");
+        if path.is_absolute() {
+            format!("/{t}")
+        } else {
+            t
+        }
+    };
+    #[cfg(not(unix))]
+    let bytes = text.as_bytes();
     let mut out = String::new();
-    for &b in path.as_os_str().as_bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
+    for (i, &b) in bytes.iter().enumerate() {
+        let drive = cfg!(windows) && i == 2 && b == b':' && path.is_absolute();
+        if drive || b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
             out.push(char::from(b));
         } else {
             out.push_str(&format!("%{b:02X}"));

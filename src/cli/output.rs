@@ -59,8 +59,8 @@ pub fn note_demo(lib: &Library) {
 }
 
 /// A path as a text report shows it, escaped: relative to the current folder when it is below it,
-/// `~/…` when it is below the home folder, else as it is. A report pasted into a pull request
-/// or a ticket carries no one's home folder (JSON and SARIF keep absolute paths).
+/// `~/…` when it is below the home folder (`~\…` on Windows), else as it is. A report pasted into
+/// a pull request or a ticket carries no one's home folder (JSON and SARIF keep absolute paths).
 pub fn shown_path(p: &Path) -> String {
     static PLACES: std::sync::OnceLock<(Option<std::path::PathBuf>, Option<std::path::PathBuf>)> =
         std::sync::OnceLock::new();
@@ -78,7 +78,9 @@ pub fn shown_path(p: &Path) -> String {
         return crate::core::text::path(rest);
     }
     if let Some(rest) = home.as_deref().and_then(|h| abs.strip_prefix(h).ok()) {
-        return crate::core::text::line(&format!("~/{}", rest.display())).into_owned();
+        // `~/…` on Unix, `~\…` on Windows: one separator throughout.
+        let sep = std::path::MAIN_SEPARATOR;
+        return crate::core::text::line(&format!("~{sep}{}", rest.display())).into_owned();
     }
     crate::core::text::path(&abs)
 }

@@ -141,6 +141,7 @@ pub fn runnable(path: &Path, meta: &std::fs::Metadata) -> bool {
 }
 
 /// What a non-regular file is, in words (for messages about a file that should be regular).
+#[cfg(unix)]
 pub fn kind_of(ft: std::fs::FileType) -> &'static str {
     use std::os::unix::fs::FileTypeExt;
     if ft.is_dir() {
@@ -158,13 +159,138 @@ pub fn kind_of(ft: std::fs::FileType) -> &'static str {
     }
 }
 
-/// Opens `opts` on `path` without waiting on a FIFO's writer or a device, then checks on the
-/// open handle (no window for a swap between the check and the open) that it is a regular file.
+/// What a non-regular file is, in words: on Windows a folder or a link (a device or a pipe has
+/// no path in a folder there).
+#[cfg(not(unix))]
+pub fn kind_of(ft: std::fs::FileType) -> &'static str {
+    if ft.is_dir() {
+        "a folder"
+    } else if ft.is_symlink() {
+        "a link"
+    } else {
+        "not a file"
+    }
+}
+
+/// Opens `opts` on `path` without waiting on a FIFO's writer or a device; the caller checks on
+/// the open handle (no window for a swap between the check and the open) that it is a regular
+/// file.
 fn open_checked(path: &Path, opts: &mut OpenOptions) -> Result<File, std::io::Error> {
-    use std::os::unix::fs::OpenOptionsExt;
-    // O_NONBLOCK changes nothing for a regular file's reads and writes, so it stays set.
-    opts.custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits());
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // O_NONBLOCK changes nothing for a regular file's reads and writes, so it stays set.
+        opts.custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits());
+    }
+    // Windows keeps its pipes and devices out of folders (`\\.\pipe\`, `\\.\`): an open
+    // by a folder's path does not wait.
     opts.open(path)
+}
+
+/// Opens `path` for reading unless it is a link (`O_NOFOLLOW`; on Windows the link itself is
+/// opened, `FILE_FLAG_OPEN_REPARSE_POINT`, and refused), without waiting on a FIFO.
+pub fn open_no_follow(path: &Path) -> std::io::Result<File> {
+    let mut opts = OpenOptions::new();
+    opts.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.custom_flags(nix::libc::O_NOFOLLOW | nix::libc::O_NONBLOCK);
+        opts.open(path)
+    }
+    #[cfg(windows)]
+    {
+        use std::os::windows::fs::OpenOptionsExt;
+        const FILE_FLAG_OPEN_REPARSE_POINT: u32 = 0x0020_0000;
+        opts.custom_flags(FILE_FLAG_OPEN_REPARSE_POINT);
+        let file = opts.open(path)?;
+        if file.metadata()?.file_type().is_symlink() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "a link where a file was expected",
+            ));
+        }
+        Ok(file)
+    }
+}
+
+/// Reads exactly `buf.len()` bytes of `file` from `offset`, without moving a shared position.
+pub fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileExt;
+        file.read_exact_at(buf, offset)
+    }
+    #[cfg(windows)]
+    {
+        use std::os::windows::fs::FileExt;
+        let (mut buf, mut offset) = (buf, offset);
+        while !buf.is_empty() {
+            match file.seek_read(buf, offset) {
+                Ok(0) => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+                Ok(n) => {
+                    buf = &mut buf[n..];
+                    offset += n as u64;
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The bits of `meta`'s Unix mode skillscope keeps (the run bits and who may read and write);
+/// on Windows, which has none, 0o444 with 0o222 added for a file that is not read-only.
+pub fn mode_of(meta: &std::fs::Metadata) -> u32 {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        meta.permissions().mode()
+    }
+    #[cfg(not(unix))]
+    {
+        if meta.permissions().readonly() {
+            0o444
+        } else {
+            0o666
+        }
+    }
+}
+
+/// Permissions of `mode` (see [`mode_of`]); on Windows only whether the file is read-only, of
+/// `like`'s permissions (which are otherwise kept).
+pub fn permissions(mode: u32, like: &std::fs::Metadata) -> std::fs::Permissions {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = like;
+        std::fs::Permissions::from_mode(mode)
+    }
+    #[cfg(not(unix))]
+    {
+        let mut p = like.permissions();
+        p.set_readonly(mode & 0o222 == 0);
+        p
+    }
+}
+
+/// Makes a symbolic link at `link` to `target` (a link to a folder when `to_dir`: Windows makes
+/// the two kinds apart, and may need the right to make links, or Developer Mode).
+pub fn symlink(target: &Path, link: &Path, to_dir: bool) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        let _ = to_dir;
+        std::os::unix::fs::symlink(target, link)
+    }
+    #[cfg(windows)]
+    {
+        if to_dir {
+            std::os::windows::fs::symlink_dir(target, link)
+        } else {
+            std::os::windows::fs::symlink_file(target, link)
+        }
+    }
 }
 
 /// What [`open_regular`] refuses: a pipe, socket, device or folder where a file was expected.
@@ -359,12 +485,25 @@ impl Drop for FileLock {
 }
 
 /// Whether `path` still names the open `file` (same device and inode).
+#[cfg(unix)]
 fn still_at(file: &File, path: &Path) -> bool {
     use std::os::unix::fs::MetadataExt;
     match (file.metadata(), std::fs::symlink_metadata(path)) {
         (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
         _ => false,
     }
+}
+
+/// Whether `path` still names the open `file` (same volume and file index).
+#[cfg(windows)]
+fn still_at(file: &File, path: &Path) -> bool {
+    let (Ok(held), Ok(there)) = (
+        file.try_clone().and_then(same_file::Handle::from_file),
+        same_file::Handle::from_path(path),
+    ) else {
+        return false;
+    };
+    held == there
 }
 
 /// Takes the exclusive lock of `target` (see [`lock_path`]), waiting up to `wait` for another
@@ -392,14 +531,11 @@ pub fn lock(target: &Path, wait: Duration) -> Result<FileLock, FsxError> {
             std::fs::create_dir_all(dir).map_err(fail)?;
         }
         // Empty, but private like the files skillscope keeps beside it.
-        let file = open_checked(
-            &lock,
-            std::os::unix::fs::OpenOptionsExt::mode(
-                OpenOptions::new().read(true).write(true).create(true),
-                crate::core::paths::PRIVATE_FILE,
-            ),
-        )
-        .map_err(fail)?;
+        let mut opts = OpenOptions::new();
+        opts.read(true).write(true).create(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut opts, crate::core::paths::PRIVATE_FILE);
+        let file = open_checked(&lock, &mut opts).map_err(fail)?;
         ensure_regular(&lock, &file)?;
         loop {
             match file.try_lock() {
@@ -481,13 +617,16 @@ impl Stamp {
         }
     }
 
+    #[cfg(unix)]
     fn of_raw(st: &nix::sys::stat::FileStat) -> Stamp {
         Stamp {
             len: u64::try_from(st.st_size).unwrap_or(0),
             mtime_ns: epoch_ns(st.st_mtime, st.st_mtime_nsec),
             ctime_ns: epoch_ns(st.st_ctime, st.st_ctime_nsec),
             ino: st.st_ino,
-            dev: st.st_dev,
+            // A `u64` on Linux, an `i32` on macOS: widened as std's `MetadataExt::dev` does.
+            #[allow(clippy::unnecessary_cast)]
+            dev: st.st_dev as u64,
         }
     }
 
@@ -520,6 +659,7 @@ impl Stamp {
 }
 
 /// Seconds and nanoseconds since the epoch as nanoseconds (0 when before it).
+#[cfg(unix)]
 fn epoch_ns(secs: i64, nsecs: i64) -> u128 {
     match (u128::try_from(secs), u128::try_from(nsecs)) {
         (Ok(s), Ok(n)) => s * 1_000_000_000 + n,
@@ -534,26 +674,50 @@ pub fn now_ns() -> u128 {
         .map_or(0, |d| d.as_nanos())
 }
 
+/// How a folder is opened only to look names up beneath it: `O_PATH` where the kernel has such
+/// opens (search permission is enough, as for a path), elsewhere a read-only open.
+#[cfg(target_os = "linux")]
+pub const LOOKUP: nix::fcntl::OFlag = nix::fcntl::OFlag::O_PATH;
+/// See the Linux version.
+#[cfg(all(unix, not(target_os = "linux")))]
+pub const LOOKUP: nix::fcntl::OFlag = nix::fcntl::OFlag::O_RDONLY;
+
 /// A folder held open to stat files below it by their relative path, so that the kernel does not
 /// walk the folder's own path again for each of them (what a warm scan does for every resource).
 pub struct Dir {
+    #[cfg(unix)]
     fd: Option<std::os::fd::OwnedFd>,
     path: PathBuf,
 }
 
 impl Dir {
     /// Opens `path` for lookups only (`O_PATH`); when that fails, every stat takes the full path.
+    #[cfg(unix)]
     pub fn open(path: &Path) -> Dir {
         use nix::fcntl::OFlag;
         // Lookups only where the kernel has such opens; elsewhere a read-only open of the folder.
-        #[cfg(target_os = "linux")]
-        let flags = OFlag::O_PATH | OFlag::O_DIRECTORY | OFlag::O_CLOEXEC;
-        #[cfg(not(target_os = "linux"))]
-        let flags = OFlag::O_RDONLY | OFlag::O_DIRECTORY | OFlag::O_CLOEXEC;
+        let flags = LOOKUP | OFlag::O_DIRECTORY | OFlag::O_CLOEXEC;
         Dir {
             fd: nix::fcntl::open(path, flags, nix::sys::stat::Mode::empty()).ok(),
             path: path.to_path_buf(),
         }
+    }
+
+    /// Keeps `path`: on Windows every stat takes the full path.
+    #[cfg(not(unix))]
+    pub fn open(path: &Path) -> Dir {
+        Dir {
+            path: path.to_path_buf(),
+        }
+    }
+
+    /// Whether stats below it go through an open handle rather than the full path.
+    #[cfg_attr(not(unix), allow(clippy::unused_self))]
+    fn held(&self) -> bool {
+        #[cfg(unix)]
+        return self.fd.is_some();
+        #[cfg(not(unix))]
+        false
     }
 
     /// What is at `rel` below the folder, links followed: `Some` stat for a regular file, `None`
@@ -571,13 +735,14 @@ impl Dir {
         } else {
             rel
         };
-        let Some(fd) = &self.fd else {
-            return stat_path(&self.path.join(rel));
-        };
-        let st = nix::sys::stat::fstatat(fd, rel, nix::fcntl::AtFlags::empty())
-            .map_err(std::io::Error::from)?;
-        let regular = st.st_mode & nix::libc::S_IFMT == nix::libc::S_IFREG;
-        Ok((Stamp::of_raw(&st), regular))
+        #[cfg(unix)]
+        if let Some(fd) = &self.fd {
+            let st = nix::sys::stat::fstatat(fd, rel, nix::fcntl::AtFlags::empty())
+                .map_err(std::io::Error::from)?;
+            let regular = st.st_mode & nix::libc::S_IFMT == nix::libc::S_IFREG;
+            return Ok((Stamp::of_raw(&st), regular));
+        }
+        stat_path(&self.path.join(rel))
     }
 }
 
@@ -600,7 +765,7 @@ impl<'a> Within<'a> {
     /// `dir`, reached from `ancestor` (held open) when it lies below it, else opened itself.
     pub fn new(ancestor: &'a Dir, dir: &'a Path) -> Within<'a> {
         match dir.strip_prefix(&ancestor.path) {
-            Ok(below) if ancestor.fd.is_some() => Within::Below(ancestor, below),
+            Ok(below) if ancestor.held() => Within::Below(ancestor, below),
             _ => Within::Own(Dir::open(dir)),
         }
     }
@@ -644,11 +809,13 @@ pub fn bytes_path(b: &[u8]) -> PathBuf {
     PathBuf::from(std::ffi::OsStr::from_bytes(b))
 }
 
+/// A path as the bytes the cache files store: its UTF-8 on Windows.
 #[cfg(not(unix))]
 pub fn path_bytes(p: &Path) -> Vec<u8> {
     p.to_string_lossy().as_bytes().to_vec()
 }
 
+/// The path stored as [`path_bytes`].
 #[cfg(not(unix))]
 pub fn bytes_path(b: &[u8]) -> PathBuf {
     PathBuf::from(String::from_utf8_lossy(b).into_owned())
@@ -680,7 +847,7 @@ pub fn open_beneath(
 }
 
 /// See the Linux version: elsewhere the caller always walks the path itself.
-#[cfg(not(target_os = "linux"))]
+#[cfg(all(unix, not(target_os = "linux")))]
 pub fn open_beneath(
     _dir: std::os::fd::BorrowedFd<'_>,
     _rel: &Path,

@@ -1,12 +1,17 @@
 //! A folder as it was at a git commit, copied out of the object store (`git ls-tree` and
 //! `git cat-file`) into a temporary folder: the work tree and the index are never touched.
 
+#[cfg(unix)]
 use nix::errno::Errno;
+#[cfg(unix)]
 use nix::fcntl::{OFlag, openat};
+#[cfg(unix)]
 use nix::sys::stat::Mode;
 use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Read, Write};
+#[cfg(unix)]
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+#[cfg(unix)]
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -74,6 +79,7 @@ pub struct SkippedLink {
 
 /// Why a symlink of the tree is not in the copy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(not(unix), allow(dead_code))]
 pub enum LinkSkip {
     /// Followed for real in the copy, it leaves the copied folder.
     Outside,
@@ -195,6 +201,26 @@ impl Entry {
     }
 }
 
+/// A name or path as git stores it (bytes), as the system names files: the bytes themselves on
+/// Unix; on Windows, whose names are Unicode, their UTF-8 (git writes names there in UTF-8), and
+/// bytes that are not UTF-8 are refused rather than guessed at.
+#[cfg(unix)]
+#[allow(clippy::unnecessary_wraps)]
+fn os_name(bytes: &[u8]) -> Result<&OsStr, GitError> {
+    Ok(OsStr::from_bytes(bytes))
+}
+
+/// See the Unix version.
+#[cfg(not(unix))]
+fn os_name(bytes: &[u8]) -> Result<&OsStr, GitError> {
+    std::str::from_utf8(bytes).map(OsStr::new).map_err(|_| {
+        GitError::BadTree(format!(
+            "`{}` is not UTF-8, which names files here",
+            String::from_utf8_lossy(bytes)
+        ))
+    })
+}
+
 /// Every entry of the tree of `commit` below `prefix`, with its path relative to it.
 fn ls_tree(top: &Path, commit: &str, prefix: &str) -> Result<Vec<Entry>, GitError> {
     let mut args = vec!["ls-tree", "-r", "-z", "--full-tree", commit];
@@ -282,16 +308,51 @@ fn check_tree(entries: &[Entry]) -> Result<(), GitError> {
 /// open along the path of the last file written. Every folder is made here and opened without
 /// following a link, and every file is created new (`O_EXCL | O_NOFOLLOW`) in one of them, so
 /// nothing is ever written through a link, whatever the tree holds.
+#[cfg(unix)]
 struct Copy {
     root: OwnedFd,
     open: Vec<(Vec<u8>, OwnedFd)>,
 }
 
+/// The copy being written, on Windows: the folder skillscope made itself (new: nothing was in
+/// it), where every folder is made here and every file created new, by its path. Links are
+/// never made there (see [`place_links`]), so no path in it leads through one.
+#[cfg(not(unix))]
+struct Copy {
+    root: PathBuf,
+}
+
+#[cfg(not(unix))]
+impl Copy {
+    fn create(dest: &Path) -> Result<Copy, GitError> {
+        std::fs::create_dir(dest).map_err(write_err(dest))?;
+        Ok(Copy {
+            root: dest.to_path_buf(),
+        })
+    }
+
+    /// Creates the file `rel` new (its folders made if need be).
+    fn new_file(&mut self, rel: &[u8]) -> Result<std::fs::File, GitError> {
+        let path = self.root.join(os_name(rel)?);
+        let err = write_err(&path);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(&err)?;
+        }
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            .map_err(err)
+    }
+}
+
+#[cfg(unix)]
 const FOLDER: OFlag = OFlag::O_RDONLY
     .union(OFlag::O_DIRECTORY)
     .union(OFlag::O_NOFOLLOW)
     .union(OFlag::O_CLOEXEC);
 
+#[cfg(unix)]
 impl Copy {
     fn create(dest: &Path) -> Result<Copy, GitError> {
         let err = write_err(dest);
@@ -340,6 +401,18 @@ impl Copy {
             .last()
             .map_or(self.root.as_fd(), |(_, fd)| fd.as_fd());
         Ok((at, name))
+    }
+
+    /// Creates the file `rel` new (`O_EXCL | O_NOFOLLOW`) in its folder, made if need be.
+    fn new_file(&mut self, dest: &Path, rel: &[u8]) -> Result<std::fs::File, GitError> {
+        let path = dest.join(os_name(rel)?);
+        let err = write_err(&path);
+        let (at, name) = self.parent(dest, rel)?;
+        let flags =
+            OFlag::O_WRONLY | OFlag::O_CREAT | OFlag::O_EXCL | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC;
+        let fd =
+            openat(at, name, flags, Mode::from_bits_truncate(0o644)).map_err(|e| err(e.into()))?;
+        Ok(std::fs::File::from(fd))
     }
 }
 
@@ -515,14 +588,12 @@ fn write_file(
     reader: &mut impl BufRead,
     size: u64,
 ) -> Result<(), GitError> {
-    use std::os::unix::fs::PermissionsExt;
-    let path = dest.join(OsStr::from_bytes(&e.rel));
+    let path = dest.join(os_name(&e.rel)?);
     let err = write_err(&path);
-    let (at, name) = copy.parent(dest, &e.rel)?;
-    let flags =
-        OFlag::O_WRONLY | OFlag::O_CREAT | OFlag::O_EXCL | OFlag::O_NOFOLLOW | OFlag::O_CLOEXEC;
-    let fd = openat(at, name, flags, Mode::from_bits_truncate(0o644)).map_err(|e| err(e.into()))?;
-    let mut f = std::fs::File::from(fd);
+    #[cfg(unix)]
+    let mut f = copy.new_file(dest, &e.rel)?;
+    #[cfg(not(unix))]
+    let mut f = copy.new_file(&e.rel)?;
     let got = std::io::copy(&mut reader.by_ref().take(size), &mut f).map_err(&err)?;
     if got != size {
         return Err(GitError::Protocol(format!(
@@ -532,7 +603,9 @@ fn write_file(
     // A modification time of 0 reads as "unknown": the token cache then never remembers the
     // copy's temporary paths (it still finds every count by the content's hash).
     f.set_modified(std::time::UNIX_EPOCH).map_err(&err)?;
+    #[cfg(unix)]
     if e.mode == "100755" {
+        use std::os::unix::fs::PermissionsExt;
         f.set_permissions(std::fs::Permissions::from_mode(0o755))
             .map_err(&err)?;
     }
@@ -542,6 +615,7 @@ fn write_file(
 /// Makes the tree's symlinks, then keeps only those that, followed for real, stay beneath the
 /// copy. Removing one can only leave another leading nowhere (never outside), so the check runs
 /// again until every link left resolves.
+#[cfg(unix)]
 fn place_links(
     copy: &mut Copy,
     dest: &Path,
@@ -553,7 +627,8 @@ fn place_links(
         target: String::from_utf8_lossy(target).into_owned(),
         why,
     };
-    let probe = crate::core::fsx::open_beneath(copy.root.as_fd(), Path::new("."), OFlag::O_PATH);
+    let probe =
+        crate::core::fsx::open_beneath(copy.root.as_fd(), Path::new("."), crate::core::fsx::LOOKUP);
     if !matches!(probe, Ok(Some(_))) {
         report
             .skipped_links
@@ -586,7 +661,7 @@ fn place_links(
             let beneath = crate::core::fsx::open_beneath(
                 copy.root.as_fd(),
                 Path::new(OsStr::from_bytes(&e.rel)),
-                OFlag::O_PATH,
+                crate::core::fsx::LOOKUP,
             );
             let why = match beneath {
                 Ok(Some(_)) => {
@@ -609,6 +684,26 @@ fn place_links(
         }
     }
     report.files += kept.len();
+    Ok(())
+}
+
+/// On Windows no link of the tree is made: each is reported unchecked, as where the kernel
+/// cannot follow one beneath the copy (making links there may also need a right users lack).
+#[cfg(not(unix))]
+#[allow(clippy::unnecessary_wraps)]
+fn place_links(
+    _copy: &mut Copy,
+    _dest: &Path,
+    links: Vec<(&Entry, Vec<u8>)>,
+    report: &mut Materialized,
+) -> Result<(), GitError> {
+    report
+        .skipped_links
+        .extend(links.into_iter().map(|(e, target)| SkippedLink {
+            path: e.shown(),
+            target: String::from_utf8_lossy(&target).into_owned(),
+            why: LinkSkip::Unchecked,
+        }));
     Ok(())
 }
 

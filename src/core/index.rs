@@ -97,7 +97,6 @@ impl Stored {
 
     /// Copies the record's bytes to `out`, a piece at a time.
     fn copy_to(&self, out: &mut impl Write) -> std::io::Result<()> {
-        use std::os::unix::fs::FileExt;
         const PIECE: usize = 256 * 1024;
         let mut buf = vec![0; PIECE.min(usize::try_from(self.len).unwrap_or(PIECE))];
         let (mut at, end) = (self.offset, self.offset + self.len);
@@ -105,7 +104,7 @@ impl Stored {
             let n = buf
                 .len()
                 .min(usize::try_from(end - at).unwrap_or(usize::MAX));
-            self.source.file.read_exact_at(&mut buf[..n], at)?;
+            crate::core::fsx::read_exact_at(&self.source.file, &mut buf[..n], at)?;
             out.write_all(&buf[..n])?;
             at += n as u64;
         }
@@ -353,9 +352,8 @@ pub enum Vectors {
 /// Where the vector section of an index file of `len` bytes is (offset, length with its hash),
 /// and the length of the index before it. A file without one is all index.
 fn vector_section(file: &std::fs::File, len: u64) -> (u64, Option<(u64, u64)>) {
-    use std::os::unix::fs::FileExt;
     let mut footer = [0u8; 16];
-    if len < 16 || file.read_exact_at(&mut footer, len - 16).is_err() {
+    if len < 16 || crate::core::fsx::read_exact_at(file, &mut footer, len - 16).is_err() {
         return (len, None);
     }
     if footer[8..] != VECTORS_MAGIC[..] {
@@ -372,16 +370,11 @@ fn vector_section(file: &std::fs::File, len: u64) -> (u64, Option<(u64, u64)>) {
 /// from is held open: a newer index renamed over it leaves these bytes as they were (though
 /// the unlink moves the file's ctime), and the hash vouches for them.
 fn section_bytes(stored: &Stored) -> Option<Vec<u8>> {
-    use std::os::unix::fs::FileExt;
     if stored.len > MAX_INDEX_BYTES {
         return None;
     }
     let mut bytes = vec![0u8; usize::try_from(stored.len).ok()?];
-    stored
-        .source
-        .file
-        .read_exact_at(&mut bytes, stored.offset)
-        .ok()?;
+    crate::core::fsx::read_exact_at(&stored.source.file, &mut bytes, stored.offset).ok()?;
     let (body, sum) = bytes.split_at(bytes.len().checked_sub(32)?);
     (blake3::hash(body).as_bytes() == sum).then_some(bytes)
 }

@@ -140,16 +140,17 @@ fn unpack_demo(target: &Path) -> std::io::Result<()> {
     std::fs::rename(&tmp, target)
 }
 
-/// Files starting with `#!` get their run bit back (the embedded copy does not keep modes).
+/// Files starting with `#!` get their run bit back (the embedded copy does not keep modes; on
+/// Windows, which has no run bits, nothing changes).
 fn mark_scripts_executable(dir: &Path) -> std::io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
     for e in std::fs::read_dir(dir)? {
         let e = e?;
         let p = e.path();
         if e.file_type()?.is_dir() {
             mark_scripts_executable(&p)?;
         } else if std::fs::read(&p)?.starts_with(b"#!") {
-            std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755))?;
+            let meta = e.metadata()?;
+            std::fs::set_permissions(&p, crate::core::fsx::permissions(0o755, &meta))?;
         }
     }
     Ok(())

@@ -96,9 +96,11 @@ pub enum Durability {
     Cache,
 }
 
-/// The mode of every file skillscope keeps for itself (caches, state, probe output).
+/// The mode of every file skillscope keeps for itself (caches, state, probe output): Unix only.
+#[cfg(unix)]
 pub const PRIVATE_FILE: u32 = 0o600;
 /// The mode of the folders holding them.
+#[cfg(unix)]
 pub const PRIVATE_DIR: u32 = 0o700;
 
 /// Writes one of skillscope's own files (a cache, the state, what probes printed) as
@@ -125,13 +127,13 @@ pub fn write_private(path: &Path, bytes: &[u8], sync: Durability) -> std::io::Re
 /// Windows, the user's profile folders are the user's alone).
 #[cfg(unix)]
 #[allow(clippy::unnecessary_wraps)]
-fn private_file_mode() -> Option<std::fs::Permissions> {
+pub fn private_file_mode() -> Option<std::fs::Permissions> {
     use std::os::unix::fs::PermissionsExt;
     Some(std::fs::Permissions::from_mode(PRIVATE_FILE))
 }
 
 #[cfg(not(unix))]
-fn private_file_mode() -> Option<std::fs::Permissions> {
+pub fn private_file_mode() -> Option<std::fs::Permissions> {
     None
 }
 
@@ -217,6 +219,7 @@ fn set_default_permissions(f: &std::fs::File) -> std::io::Result<()> {
 }
 
 #[cfg(not(unix))]
+#[allow(clippy::unnecessary_wraps)]
 fn set_default_permissions(_f: &std::fs::File) -> std::io::Result<()> {
     Ok(())
 }

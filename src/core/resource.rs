@@ -3,10 +3,13 @@
 //! so a FIFO is an error rather than a hang).
 
 use crate::core::fsx::{self, Stamp};
+#[cfg(unix)]
 use nix::fcntl::{OFlag, openat};
+#[cfg(unix)]
 use nix::sys::stat::Mode;
 use std::fs::File;
 use std::io::Read;
+#[cfg(unix)]
 use std::os::fd::AsFd;
 use std::path::{Component, Path, PathBuf};
 use std::sync::OnceLock;
@@ -229,6 +232,7 @@ pub fn stays_inside(dir: &Path, path: &Path) -> bool {
 /// ([`fsx::open_beneath`]); elsewhere the real path is walked one folder at a time, none of them
 /// a link (`O_NOFOLLOW`). `O_NONBLOCK` makes opening a FIFO return at once; the type is then
 /// checked on the open file itself.
+#[cfg(unix)]
 fn open_inside(base: &Path, real: &Path, rel: &str) -> Result<(File, u64), ResourceError> {
     let dir = nix::fcntl::open(base, FOLDER | OFlag::O_NOFOLLOW, Mode::empty())
         .map_err(|e| io_error(rel)(e.into()))?;
@@ -248,11 +252,49 @@ fn open_inside(base: &Path, real: &Path, rel: &str) -> Result<(File, u64), Resou
     Ok((file, meta.len()))
 }
 
-/// A folder opened only to resolve names beneath it (`O_PATH`): its search permission is enough,
-/// as it is for a path.
-const FOLDER: OFlag = OFlag::O_PATH
+/// Opens the file `rel` names inside the folder `base` by its real path `real`, then checks that
+/// the file opened is the one `real` still names and that `real` still leads nowhere else: a
+/// folder on the path swapped for a link (or a junction) before the open is refused, as it is on
+/// Unix, by what is found after it. Windows opens by path only, so the check comes after.
+#[cfg(not(unix))]
+fn open_inside(base: &Path, real: &Path, rel: &str) -> Result<(File, u64), ResourceError> {
+    let file = File::open(real).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            ResourceError::NotFound(rel.to_string())
+        } else {
+            io_error(rel)(e)
+        }
+    })?;
+    let meta = file.metadata().map_err(io_error(rel))?;
+    if !meta.file_type().is_file() {
+        return Err(ResourceError::NotRegular {
+            rel: rel.to_string(),
+            kind: fsx::kind_of(meta.file_type()),
+        });
+    }
+    let still = real
+        .canonicalize()
+        .is_ok_and(|now| now == real && now.starts_with(base))
+        && match (
+            file.try_clone().and_then(same_file::Handle::from_file),
+            same_file::Handle::from_path(real),
+        ) {
+            (Ok(opened), Ok(there)) => opened == there,
+            _ => false,
+        };
+    if !still {
+        return Err(ResourceError::Swapped(rel.to_string()));
+    }
+    Ok((file, meta.len()))
+}
+
+/// A folder opened only to resolve names beneath it ([`fsx::LOOKUP`]: `O_PATH` on Linux, whose
+/// search permission is enough, as it is for a path).
+#[cfg(unix)]
+const FOLDER: OFlag = fsx::LOOKUP
     .union(OFlag::O_DIRECTORY)
     .union(OFlag::O_CLOEXEC);
+#[cfg(unix)]
 const READ: OFlag = OFlag::O_RDONLY
     .union(OFlag::O_NONBLOCK)
     .union(OFlag::O_NOCTTY)
@@ -260,6 +302,7 @@ const READ: OFlag = OFlag::O_RDONLY
 
 /// Opens `real` from `dir` (open on `base`) one folder at a time, refusing a link at every step:
 /// `real` has none, so a link met there was swapped in after it was resolved.
+#[cfg(unix)]
 fn walk_open(
     dir: std::os::fd::OwnedFd,
     base: &Path,
@@ -291,6 +334,7 @@ fn walk_open(
 /// The error for an open that failed after `rel` was found inside: its path changed since (a
 /// folder on it became a link leading out, or any link where the walk allows none), or the file
 /// is gone.
+#[cfg(unix)]
 fn swapped(rel: &str, e: std::io::Error) -> ResourceError {
     use nix::errno::Errno;
     match e.raw_os_error().map(Errno::from_raw) {
@@ -403,7 +447,8 @@ mod tests {
     /// A skill whose `references` folder a thread keeps exchanging (`RENAME_EXCHANGE`, atomic)
     /// with a link to an outside folder holding a secret of the same name, while `read` reads
     /// `references/guide.md` 1,000 times. Returns how many reads gave the secret, and the text
-    /// read once the swapping stopped.
+    /// read once the swapping stopped. Linux only: `renameat2` is Linux's.
+    #[cfg(target_os = "linux")]
     fn swap_race(read: impl Fn(&Path) -> Result<String, ResourceError>) -> (usize, String) {
         use nix::fcntl::{AT_FDCWD, RenameFlags, renameat2};
         use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -444,6 +489,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(target_os = "linux")]
     fn a_folder_swapped_for_an_outward_link_mid_read_leaks_nothing() {
         let (leaks, after) = swap_race(|d| read_inside(d, "references/guide.md", 1024));
         assert_eq!(leaks, 0, "reads that gave the outside file");
@@ -474,6 +520,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(target_os = "linux")]
     fn the_walk_without_openat2_refuses_a_swapped_folder_too() {
         let (leaks, after) = swap_race(|d| {
             let rel = "references/guide.md";

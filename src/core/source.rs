@@ -247,15 +247,29 @@ const COMMANDS: &str = ".claude/commands";
 pub fn managed_skills_dir() -> Option<PathBuf> {
     let base = match std::env::var_os("SKILLSCOPE_MANAGED_DIR") {
         Some(d) if !d.is_empty() => PathBuf::from(d),
-        _ if cfg!(target_os = "macos") => PathBuf::from("/Library/Application Support/ClaudeCode"),
-        _ if cfg!(target_os = "linux") => PathBuf::from("/etc/claude-code"),
-        _ if cfg!(windows) => windows_managed_dir(
+        _ => managed_settings_dir(
+            std::env::consts::OS,
             std::env::var_os("ProgramFiles").map(PathBuf::from),
             std::env::var_os("ProgramData").map(PathBuf::from),
-        ),
-        _ => return None,
+        )?,
     };
     Some(base.join(".claude").join("skills"))
+}
+
+/// Claude Code's managed-settings folder on the system `os` (as [`std::env::consts::OS`] names
+/// it), given Windows' `%ProgramFiles%` and `%ProgramData%`; `None` on a system Claude Code
+/// does not name one for.
+fn managed_settings_dir(
+    os: &str,
+    program_files: Option<PathBuf>,
+    program_data: Option<PathBuf>,
+) -> Option<PathBuf> {
+    match os {
+        "macos" => Some(PathBuf::from("/Library/Application Support/ClaudeCode")),
+        "linux" => Some(PathBuf::from("/etc/claude-code")),
+        "windows" => Some(windows_managed_dir(program_files, program_data)),
+        _ => None,
+    }
 }
 
 /// Claude Code's managed-settings folder on Windows: `ClaudeCode` in `%ProgramFiles%`
@@ -444,6 +458,24 @@ pub fn path_roots(paths: &[PathBuf]) -> Vec<Root> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn claude_codes_managed_folder_is_each_systems_own() {
+        let files = Some(PathBuf::from(r"D:\Programs"));
+        assert_eq!(
+            managed_settings_dir("linux", files.clone(), None),
+            Some(PathBuf::from("/etc/claude-code"))
+        );
+        assert_eq!(
+            managed_settings_dir("macos", files.clone(), None),
+            Some(PathBuf::from("/Library/Application Support/ClaudeCode"))
+        );
+        assert_eq!(
+            managed_settings_dir("windows", files, None),
+            Some(PathBuf::from(r"D:\Programs").join("ClaudeCode"))
+        );
+        assert_eq!(managed_settings_dir("freebsd", None, None), None);
+    }
 
     #[test]
     fn claude_codes_windows_managed_folder_is_program_files_else_the_older_program_data() {

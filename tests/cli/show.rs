@@ -205,8 +205,10 @@ fn bodies_and_resources_are_shown_escaped_and_exact_in_json() {
 
 /// A thread keeps exchanging the skill's `references` folder (`RENAME_EXCHANGE`, atomic) with a
 /// link to an outside folder holding a `guide.md` of its own, while `show` reads
-/// `references/guide.md` 1,000 times: the outside file is never printed.
+/// `references/guide.md` 1,000 times: the outside file is never printed. Linux only:
+/// `renameat2` is Linux's.
 #[test]
+#[cfg(target_os = "linux")]
 fn a_folder_swapped_for_an_outward_link_mid_show_leaks_nothing() {
     use nix::fcntl::{AT_FDCWD, RenameFlags, renameat2};
     use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

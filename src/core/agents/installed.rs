@@ -3,7 +3,9 @@
 //! (`node_modules/PACKAGE/package.json`), a native installer's versions folder
 //! (`~/.local/share/claude/versions/2.1.300`), a Homebrew keg (`Cellar/FORMULA/VERSION/` or
 //! `Caskroom/CASK/VERSION/`); then, for Claude Code, its installs that need not be on `PATH`
-//! (`~/.local/bin/claude`, the older local install in `~/.claude/local`).
+//! (`~/.local/bin/claude`, the older local install in `~/.claude/local`). On Windows the
+//! command is `claude.exe` or npm's `claude.cmd` shim (in `%APPDATA%\npm`, with the package in
+//! the `node_modules` folder beside it).
 
 use crate::core::source::Agent;
 use std::ffi::OsStr;
@@ -79,7 +81,7 @@ pub fn find(agent: Agent, path: &OsStr, home: Option<&Path>) -> Option<Installed
     let c = COMMANDS.iter().find(|c| c.agent == agent)?;
     let on_path = std::env::split_paths(path)
         .filter(|d| d.is_absolute())
-        .map(|d| d.join(c.command))
+        .flat_map(|d| command_files(&d, c.command, cfg!(windows)))
         .filter(|p| is_executable(p))
         .find_map(|p| version_of(&p, c.package));
     on_path.or_else(|| {
@@ -103,6 +105,20 @@ pub fn find(agent: Agent, path: &OsStr, home: Option<&Path>) -> Option<Installed
             })
         })
     })
+}
+
+/// The files a command named `command` in the folder `dir` may be: the name itself on Unix; on
+/// Windows (`windows`) the name with the extensions a client's installers give it, in the order
+/// the system's `PATHEXT` tries them (`.exe` of a native install, `.cmd` of an npm shim).
+fn command_files(dir: &Path, command: &str, windows: bool) -> Vec<PathBuf> {
+    if windows {
+        ["exe", "cmd"]
+            .iter()
+            .map(|ext| dir.join(format!("{command}.{ext}")))
+            .collect()
+    } else {
+        vec![dir.join(command)]
+    }
 }
 
 /// The version of the command at `command`, read from where its links lead.
@@ -129,6 +145,16 @@ fn version_of(command: &Path, package: &str) -> Option<Installed> {
                 return Some(found(v.to_string(), Via::Native));
             }
         }
+    }
+    // npm's shim on Windows: `PREFIX\claude.cmd` beside `PREFIX\node_modules\PACKAGE`.
+    if real
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("cmd"))
+        && let Some(v) = real
+            .parent()
+            .and_then(|dir| package_version(&dir.join("node_modules").join(package)))
+    {
+        return Some(found(v, Via::Npm));
     }
     // Homebrew: `…/Cellar/FORMULA/VERSION/…` or `…/Caskroom/CASK/VERSION/…`.
     let parts: Vec<&OsStr> = real.iter().collect();
@@ -179,8 +205,7 @@ pub fn numbers(v: &str) -> Vec<u64> {
 }
 
 fn is_executable(p: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    std::fs::metadata(p).is_ok_and(|m| m.is_file() && crate::core::fsx::runnable(p, &m))
 }
 
 #[cfg(test)]
@@ -230,6 +255,38 @@ mod tests {
         assert_eq!(i.version, "2.1.270");
         // Another agent's command is not this one.
         assert_eq!(find(Agent::Codex, &path, None), None);
+    }
+
+    #[test]
+    fn windows_commands_are_an_exe_or_an_npm_shim_and_unix_ones_the_bare_name() {
+        let dir = Path::new("prefix");
+        assert_eq!(
+            command_files(dir, "claude", true),
+            [dir.join("claude.exe"), dir.join("claude.cmd")]
+        );
+        assert_eq!(command_files(dir, "codex", false), [dir.join("codex")]);
+    }
+
+    #[test]
+    fn an_npm_shim_is_read_from_the_package_beside_it() {
+        let t = tempfile::tempdir().unwrap();
+        let prefix = t.path().join("npm");
+        npm_install(&prefix, "@openai/codex", "0.171.0", "bin/codex.js");
+        let shim = prefix.join("codex.cmd");
+        std::fs::write(
+            &shim,
+            "@ECHO off\r\nnode \"%~dp0\\node_modules\\@openai\\codex\\bin\\codex.js\" %*\r\n",
+        )
+        .unwrap();
+        let i = version_of(&shim, "@openai/codex").unwrap();
+        assert_eq!((i.version.as_str(), i.via), ("0.171.0", Via::Npm));
+        assert_eq!(i.command, shim);
+        // Another package's shim beside it is not this client.
+        assert_eq!(version_of(&shim, "@google/gemini-cli"), None);
+        // A shim with no package beside it tells no version.
+        let lone = t.path().join("codex.cmd");
+        std::fs::write(&lone, "@ECHO off\r\n").unwrap();
+        assert_eq!(version_of(&lone, "@openai/codex"), None);
     }
 
     #[test]

@@ -249,9 +249,9 @@ impl Writer<'_> {
                     });
                 }
                 self.bytes += n;
-                use std::os::unix::fs::PermissionsExt;
                 let mode = if exec { 0o755 } else { 0o644 };
-                std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode))
+                let meta = std::fs::metadata(&path).map_err(ManageError::io("write", &path))?;
+                std::fs::set_permissions(&path, crate::core::fsx::permissions(mode, &meta))
                     .map_err(ManageError::io("write", &path))?;
                 self.out.files += 1;
             }
@@ -264,7 +264,10 @@ impl Writer<'_> {
             let made = path
                 .parent()
                 .map_or(Ok(()), std::fs::create_dir_all)
-                .and_then(|()| std::os::unix::fs::symlink(&target, &path));
+                .and_then(|()| {
+                    let to_dir = path.parent().is_some_and(|p| p.join(&target).is_dir());
+                    crate::core::fsx::symlink(Path::new(&target), &path, to_dir)
+                });
             match made {
                 Ok(()) => self.out.files += 1,
                 Err(e) => self.out.notes.push(format!("left out {shown}: {e}")),

@@ -194,7 +194,8 @@ pub fn relink(canonical: &Path, link: &TakenLink) -> Result<bool, ManageError> {
     if !leads {
         return Ok(false);
     }
-    std::os::unix::fs::symlink(&link.to, &link.at).map_err(ManageError::io("link", &link.at))?;
+    crate::core::fsx::symlink(&link.to, &link.at, real.is_dir())
+        .map_err(ManageError::io("link", &link.at))?;
     Ok(true)
 }
 
@@ -244,7 +245,8 @@ pub fn link(canonical: &Path, place: &Path) -> Result<(), ManageError> {
         std::process::id()
     ));
     let _ = std::fs::remove_file(&tmp);
-    std::os::unix::fs::symlink(&target, &tmp).map_err(ManageError::io("link", &tmp))?;
+    crate::core::fsx::symlink(&target, &tmp, real_canonical.is_dir())
+        .map_err(ManageError::io("link", &tmp))?;
     if let Err(e) = std::fs::rename(&tmp, place) {
         let _ = std::fs::remove_file(&tmp);
         return Err(ManageError::io("link", place)(e));

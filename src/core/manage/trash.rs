@@ -4,6 +4,7 @@
 
 use super::{ManageError, manifest};
 use serde::{Deserialize, Serialize};
+#[cfg(unix)]
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
@@ -60,6 +61,7 @@ pub struct Trash {
 
 const ITEM: &str = "item";
 /// The trash's folders: its owner's only.
+#[cfg(unix)]
 const PRIVATE_DIR: u32 = 0o700;
 const ENTRY: &str = "entry.json";
 
@@ -109,10 +111,13 @@ impl Trash {
         let stamp = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_millis());
-        let slot = tempfile::Builder::new()
-            .prefix(&format!("{stamp}-{name}-"))
-            .rand_bytes(4)
-            .permissions(std::fs::Permissions::from_mode(PRIVATE_DIR))
+        let prefix = format!("{stamp}-{name}-");
+        let mut slot = tempfile::Builder::new();
+        slot.prefix(&prefix).rand_bytes(4);
+        // The trash's own folder is private already; on Unix each slot is too.
+        #[cfg(unix)]
+        slot.permissions(std::fs::Permissions::from_mode(PRIVATE_DIR));
+        let slot = slot
             .tempdir_in(&self.dir)
             .map_err(ManageError::io("create", &self.dir))?
             .keep();
@@ -162,6 +167,7 @@ impl Trash {
                 self.dir.display()
             )));
         }
+        #[cfg(unix)]
         if meta.permissions().mode() & 0o777 != PRIVATE_DIR {
             std::fs::set_permissions(&self.dir, std::fs::Permissions::from_mode(PRIVATE_DIR))
                 .map_err(ManageError::io("protect", &self.dir))?;
@@ -266,14 +272,8 @@ fn write_entry(slot: &Path, e: &TrashEntry) -> Result<(), ManageError> {
         why: err.to_string(),
     })?;
     text.push('\n');
-    crate::core::paths::write_atomic(
-        &p,
-        text.as_bytes(),
-        Some(std::fs::Permissions::from_mode(
-            crate::core::paths::PRIVATE_FILE,
-        )),
-    )
-    .map_err(ManageError::io("write", &p))
+    crate::core::paths::write_atomic(&p, text.as_bytes(), crate::core::paths::private_file_mode())
+        .map_err(ManageError::io("write", &p))
 }
 
 /// Removes the slots a killed removal left unfinished: an entry file without its skill, older

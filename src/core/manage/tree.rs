@@ -178,7 +178,8 @@ fn copy_entry(e: &Entry, dest: &Path, out: &mut Copied) -> Result<Step, ManageEr
         let target = std::fs::read_link(&e.path).map_err(ManageError::io("read", &e.path))?;
         let target_s = target.to_string_lossy();
         if link_stays_inside(&e.rel, &target_s) {
-            std::os::unix::fs::symlink(&target, &to).map_err(ManageError::io("create", &to))?;
+            crate::core::fsx::symlink(&target, &to, e.path.is_dir())
+                .map_err(ManageError::io("create", &to))?;
             out.files += 1;
         } else {
             out.notes.push(format!(
@@ -209,7 +210,6 @@ pub fn sanitize(dir: &Path) -> Result<Vec<String>, ManageError> {
 
 /// Removes one entry a copy would leave out, or drops its unsafe mode bits.
 fn sanitize_entry(e: &Entry, notes: &mut Vec<String>) -> Result<Step, ManageError> {
-    use std::os::unix::fs::PermissionsExt;
     let shown = crate::core::text::line(&e.rel).into_owned();
     let path = &e.path;
     let ft = e.meta.file_type();
@@ -232,10 +232,10 @@ fn sanitize_entry(e: &Entry, notes: &mut Vec<String>) -> Result<Step, ManageErro
             std::fs::remove_file(path).map_err(ManageError::io("remove", path))?;
         }
     } else if ft.is_file() {
-        let mode = e.meta.permissions().mode();
+        let mode = crate::core::fsx::mode_of(&e.meta);
         let want = (mode & 0o775) | 0o600;
         if mode & 0o7777 != want {
-            std::fs::set_permissions(path, std::fs::Permissions::from_mode(want))
+            std::fs::set_permissions(path, crate::core::fsx::permissions(want, &e.meta))
                 .map_err(ManageError::io("write", path))?;
         }
     } else {
@@ -245,6 +245,7 @@ fn sanitize_entry(e: &Entry, notes: &mut Vec<String>) -> Result<Step, ManageErro
     Ok(Step::Skip)
 }
 
+#[cfg(unix)]
 fn special_kind(ft: std::fs::FileType) -> &'static str {
     use std::os::unix::fs::FileTypeExt;
     if ft.is_fifo() {
@@ -258,23 +259,24 @@ fn special_kind(ft: std::fs::FileType) -> &'static str {
     }
 }
 
+/// What a non-regular file is, in words: on Windows, whose pipes and devices are not in folders,
+/// anything but a folder, a link or a file.
+#[cfg(not(unix))]
+fn special_kind(_ft: std::fs::FileType) -> &'static str {
+    "not a regular file"
+}
+
 fn copy_file(from: &Path, to: &Path, meta: &std::fs::Metadata) -> Result<(), ManageError> {
-    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
-    let mut src = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(nix::libc::O_NOFOLLOW | nix::libc::O_NONBLOCK)
-        .open(from)
-        .map_err(ManageError::io("read", from))?;
-    let mode = meta.permissions().mode() & 0o775;
-    let mut dst = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(mode | 0o600)
-        .open(to)
-        .map_err(ManageError::io("write", to))?;
+    let mut src = crate::core::fsx::open_no_follow(from).map_err(ManageError::io("read", from))?;
+    let mode = crate::core::fsx::mode_of(meta) & 0o775;
+    let mut opts = std::fs::OpenOptions::new();
+    opts.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut opts, mode | 0o600);
+    let mut dst = opts.open(to).map_err(ManageError::io("write", to))?;
     std::io::copy(&mut src, &mut dst).map_err(ManageError::io("copy", from))?;
     dst.flush().map_err(ManageError::io("write", to))?;
-    std::fs::set_permissions(to, std::fs::Permissions::from_mode(mode | 0o600))
+    std::fs::set_permissions(to, crate::core::fsx::permissions(mode | 0o600, meta))
         .map_err(ManageError::io("write", to))?;
     Ok(())
 }
@@ -283,7 +285,6 @@ fn copy_file(from: &Path, to: &Path, meta: &std::fs::Metadata) -> Result<(), Man
 /// link (its target) by its path inside, in path order; repository data left out. The same
 /// content gives the same hash wherever it lies.
 pub fn tree_hash(dir: &Path) -> Result<String, ManageError> {
-    use std::os::unix::fs::PermissionsExt;
     let mut h = blake3::Hasher::new();
     walk(dir, true, &mut |e| {
         let ft = e.meta.file_type();
@@ -304,7 +305,7 @@ pub fn tree_hash(dir: &Path) -> Result<String, ManageError> {
             h.update(t.to_string_lossy().as_bytes());
             h.update(b"\0");
         } else if ft.is_file() {
-            let exec = e.meta.permissions().mode() & 0o111 != 0;
+            let exec = crate::core::fsx::runnable(&e.path, &e.meta);
             h.update(if exec { b"x\0" } else { b"f\0" });
             h.update(e.rel.as_bytes());
             h.update(b"\0");
@@ -324,7 +325,6 @@ pub fn executables(dir: &Path) -> Vec<String> {
         "sh", "bash", "zsh", "fish", "py", "js", "mjs", "cjs", "ts", "rb", "pl", "php", "ps1",
         "bat", "cmd", "exe", "lua", "r",
     ];
-    use std::os::unix::fs::PermissionsExt;
     let mut out = Vec::new();
     // Not strict: what cannot be read is not listed.
     let _ = walk(dir, false, &mut |e| {
@@ -337,7 +337,7 @@ pub fn executables(dir: &Path) -> Vec<String> {
         let ext = Path::new(&e.name)
             .extension()
             .map(|x| x.to_string_lossy().to_ascii_lowercase());
-        let runs = e.meta.permissions().mode() & 0o111 != 0
+        let runs = crate::core::fsx::runnable(&e.path, &e.meta)
             || ext.is_some_and(|x| SCRIPT.contains(&x.as_str()))
             || starts_with_shebang(&e.path);
         if runs {
@@ -373,7 +373,7 @@ pub fn move_whole(from: &Path, to: &Path) -> Result<(), ManageError> {
     }
     match std::fs::rename(from, to) {
         Ok(()) => Ok(()),
-        Err(e) if e.raw_os_error() == Some(nix::libc::EXDEV) => {
+        Err(e) if e.kind() == std::io::ErrorKind::CrossesDevices => {
             let beside = to.parent().unwrap_or_else(|| Path::new("."));
             let staging = tempfile::Builder::new()
                 .prefix(&format!("{}copy-", crate::core::paths::OWN_PREFIX))
@@ -431,12 +431,11 @@ fn rand_u32() -> u32 {
 
 /// An exact copy: every folder, file and link as it is, modes and modification times kept.
 fn copy_exact(from: &Path, to: &Path) -> Result<(), ManageError> {
-    use std::os::unix::fs::PermissionsExt;
     let meta = std::fs::symlink_metadata(from).map_err(ManageError::io("read", from))?;
     let ft = meta.file_type();
     if ft.is_symlink() {
         let t = std::fs::read_link(from).map_err(ManageError::io("read", from))?;
-        std::os::unix::fs::symlink(t, to).map_err(ManageError::io("create", to))?;
+        crate::core::fsx::symlink(&t, to, from.is_dir()).map_err(ManageError::io("create", to))?;
         return Ok(());
     }
     if ft.is_dir() {
@@ -463,7 +462,7 @@ fn copy_exact(from: &Path, to: &Path) -> Result<(), ManageError> {
     }
     std::fs::set_permissions(
         to,
-        std::fs::Permissions::from_mode(meta.permissions().mode()),
+        crate::core::fsx::permissions(crate::core::fsx::mode_of(&meta), &meta),
     )
     .map_err(ManageError::io("write", to))?;
     Ok(())

@@ -13,25 +13,35 @@ mod inside;
 mod loopback;
 #[cfg(target_os = "linux")]
 mod namespaces;
+#[cfg(unix)]
 mod reveal;
 pub mod seatbelt;
 mod spec;
 
+#[cfg(target_os = "linux")]
+pub use spec::Captured;
+#[cfg(target_os = "linux")]
+use spec::killed_status;
 pub use spec::{
-    Captured, Ending, Isolated, Limit, MAX_PROCESSES, Mode, Outcome, Preference, RunSpec,
-    SANDBOX_ENV, STAGE_ARG, installation,
+    Ending, Isolated, Limit, MAX_PROCESSES, Mode, Outcome, Preference, RunSpec, SANDBOX_ENV,
+    STAGE_ARG, installation,
 };
 #[cfg(unix)]
-use spec::{GRACE, Reader, environment, killed_status};
+use spec::{GRACE, Reader, environment};
 
 use std::ffi::OsString;
-use std::path::{Path, PathBuf};
+#[cfg(unix)]
+use std::path::Path;
+use std::path::PathBuf;
+#[cfg(unix)]
+use std::sync::OnceLock;
 use std::sync::atomic::AtomicBool;
-use std::sync::{Mutex, OnceLock, PoisonError};
+use std::sync::{Mutex, PoisonError};
 
 /// The program that runs the sandbox's stages: the skillscope binary.
 static STAGE_PROGRAM: Mutex<Option<PathBuf>> = Mutex::new(None);
 /// Why the namespaces mode cannot run here, once a first attempt found out.
+#[cfg(unix)]
 static UNAVAILABLE: OnceLock<String> = OnceLock::new();
 
 /// Names the skillscope binary, which the namespaces mode runs (with [`STAGE_ARG`]) to set up
@@ -77,6 +87,7 @@ pub const WEAKER_MODE: &str = "processes that leave the group survive, and nothi
      reads, writes, network, memory or processes";
 
 /// The program that runs the sandbox's stages, when one was named.
+#[cfg(unix)]
 fn stage_program() -> Option<PathBuf> {
     STAGE_PROGRAM
         .lock()
@@ -85,6 +96,7 @@ fn stage_program() -> Option<PathBuf> {
 }
 
 /// Why the namespaces mode would not be tried for this spec, if it would not.
+#[cfg(unix)]
 fn no_namespaces(spec: &RunSpec) -> Option<String> {
     if spec.sandbox == Preference::ProcessGroup {
         return Some(format!("forced by {SANDBOX_ENV}=process-group"));
@@ -185,6 +197,7 @@ fn run_unix(spec: &RunSpec, cancel: Option<&AtomicBool>) -> std::io::Result<Outc
 
 /// Why the Seatbelt mode would not be tried on macOS, if it would not (the spec's own reasons
 /// are [`no_namespaces`]'s).
+#[cfg(unix)]
 fn mac_fallback() -> Option<String> {
     if !Path::new(seatbelt::SANDBOX_EXEC).exists() {
         return Some(format!("{} is missing", seatbelt::SANDBOX_EXEC));
@@ -202,6 +215,7 @@ fn mac_fallback() -> Option<String> {
 /// Makes this process the parent of orphans from its descendants, so that a probe's grandchildren
 /// (and a sandbox init whose helper died) are reaped here instead of lingering as zombies under an
 /// init that does not reap (containers).
+#[cfg(unix)]
 fn adopt_orphans() {
     #[cfg(target_os = "linux")]
     {

@@ -336,7 +336,6 @@ fn resolve(path: &Path, links: &mut Vec<(PathBuf, PathBuf)>) -> Option<PathBuf> 
 /// it is a file that can run (its run bit set, or inside a `node_modules` folder, which a shim
 /// hands to `node`). Nothing else of the wrapper's folder is looked at.
 fn wrapper_targets(called: &Path, real: &Path, home: &Path) -> Vec<PathBuf> {
-    use std::os::unix::fs::PermissionsExt;
     // A regular file only (a pipe there would never end), and no more than a wrapper holds.
     let Ok(Some(text)) = crate::core::fsx::read_regular_up_to(real, WRAPPER_CAP) else {
         return Vec::new();
@@ -384,7 +383,7 @@ fn wrapper_targets(called: &Path, real: &Path, home: &Path) -> Vec<PathBuf> {
             continue;
         };
         let runs = std::fs::metadata(&target)
-            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
+            .is_ok_and(|m| m.is_file() && crate::core::fsx::runnable(&target, &m));
         let packaged = target
             .ancestors()
             .any(|a| a.file_name() == Some(OsStr::new("node_modules")));
@@ -520,8 +519,11 @@ fn no_report(out: &sandbox::Outcome, run: &RunSpec, error: &serde_json::Error) -
         ),
         (Ending::Cancelled, _, _) => "it was cancelled".to_string(),
         (_, Some(sig), _) => {
+            #[cfg(unix)]
             let name = nix::sys::signal::Signal::try_from(sig)
                 .map_or_else(|_| format!("signal {sig}"), |s| s.as_str().to_string());
+            #[cfg(not(unix))]
+            let name = format!("signal {sig}");
             let hint = match name.as_str() {
                 "SIGKILL" => {
                     " (sent by the kernel when memory runs out, among others: \

@@ -139,16 +139,18 @@ fn inside(spec: &StageSpec) -> StageReport {
     report
 }
 
-/// Runs the client with `args` in its own process group, killed with it at `timeout`.
+/// Runs the client with `args` in its own process group, killed with it at `timeout` (the stage
+/// runs inside the Linux sandbox; elsewhere the client alone is killed).
 fn run_client(spec: &StageSpec, args: &[String], timeout: Duration) -> ClientRun {
-    use std::os::unix::process::CommandExt;
-    let child = Command::new(&spec.program)
+    let mut command = Command::new(&spec.program);
+    command
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .spawn();
+        .stderr(Stdio::piped());
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    let child = command.spawn();
     let mut child = match child {
         Ok(c) => c,
         Err(e) => {
@@ -162,6 +164,7 @@ fn run_client(spec: &StageSpec, args: &[String], timeout: Duration) -> ClientRun
     let err = tail_reader(child.stderr.take());
     let start = Instant::now();
     let mut run = ClientRun::default();
+    #[cfg(unix)]
     let group = i32::try_from(child.id())
         .ok()
         .map(nix::unistd::Pid::from_raw);
@@ -181,9 +184,12 @@ fn run_client(spec: &StageSpec, args: &[String], timeout: Duration) -> ClientRun
         }
     }
     // What it left behind (a helper, a server) goes with it.
+    #[cfg(unix)]
     if let Some(g) = group {
         let _ = nix::sys::signal::killpg(g, nix::sys::signal::Signal::SIGKILL);
     }
+    #[cfg(not(unix))]
+    let _ = child.kill();
     let _ = child.wait();
     run.stdout = finish(out);
     run.stderr = finish(err);

@@ -75,8 +75,9 @@ impl Preference {
     }
 }
 
-/// What to run and under which limits.
+/// What to run and under which limits (on Windows, which has no sandbox, never run: only built).
 #[derive(Debug, Clone)]
+#[cfg_attr(not(unix), allow(dead_code))]
 pub struct RunSpec {
     pub program: PathBuf,
     pub args: Vec<OsString>,
@@ -237,6 +238,7 @@ impl Outcome {
     }
 
     /// The signal that ended the command (none on systems without signals).
+    #[cfg_attr(not(unix), allow(clippy::unused_self))]
     pub fn signal(&self) -> Option<i32> {
         #[cfg(unix)]
         {
@@ -262,8 +264,8 @@ pub(super) fn environment(home: &Path) -> Vec<(OsString, OsString)> {
     ]
 }
 
-/// The status of a process killed by SIGKILL.
-#[cfg(unix)]
+/// The status of a process killed by SIGKILL (the namespaces mode's, whose init reports it).
+#[cfg(target_os = "linux")]
 pub(super) fn killed_status() -> ExitStatus {
     ExitStatus::from_raw(nix::sys::signal::Signal::SIGKILL as i32)
 }
