@@ -40,6 +40,7 @@ fn bench(c: &mut Criterion) {
                     enabled: None,
                     selection: None,
                     vectors: None,
+                    shadowed: None,
                 },
             )
         });
@@ -56,6 +57,7 @@ fn bench(c: &mut Criterion) {
                     enabled: None,
                     selection: None,
                     vectors: None,
+                    shadowed: None,
                 },
             )
         });

@@ -387,6 +387,29 @@ pub fn enabled_mask(lib: &Library) -> Vec<bool> {
     crate::core::agents::view::on_for_readers(lib, agent_switches(Agent::ALL).as_ref(), &store)
 }
 
+/// Each skill's `shadowed` finding as the agents that read it resolve its name
+/// ([`crate::core::agents::view::shadowed_findings`]), `agents`' settings read quietly (their
+/// problems are said where they decide what is on); `None` for a library that is already one
+/// agent's view, whose own resolution is that agent's.
+pub fn shadowed(
+    lib: &Library,
+    agents: &[Agent],
+) -> Option<Vec<Option<crate::core::diagnostic::Diagnostic>>> {
+    if lib.agent.is_some() {
+        return None;
+    }
+    let switches = places().ok().map(|(home, project)| match agents {
+        [agent] => {
+            crate::core::agents::AgentSwitches::load_for(*agent, &home, project.as_deref()).0
+        }
+        _ => crate::core::agents::AgentSwitches::load(&home, project.as_deref()).0,
+    });
+    Some(crate::core::agents::view::shadowed_findings(
+        lib,
+        switches.as_ref(),
+    ))
+}
+
 /// Counts every level of every skill, L1 in `format`, through the cache;
 /// progress goes to stderr when it is a terminal.
 pub fn count_levels(

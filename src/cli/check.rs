@@ -252,6 +252,7 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     };
     let selection = args.selection();
     let enabled = crate::cli::args::enabled_mask(&lib);
+    let shadowed = crate::cli::args::shadowed(&lib, crate::core::source::Agent::ALL);
     let is_enabled = |i: usize| enabled[i];
     let scope = args.scope.mask(&lib);
     let vectors = if args.embed {
@@ -273,6 +274,7 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
                     enabled: Some(&is_enabled),
                     selection: Some(&selection),
                     vectors: vectors.as_ref(),
+                    shadowed: shadowed.as_deref(),
                 },
             )
         },

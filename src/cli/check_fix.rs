@@ -45,6 +45,7 @@ pub fn run(args: &CheckArgs, library: &LibraryArgs) -> anyhow::Result<i32> {
         enabled: None,
         selection: None,
         vectors: None,
+        shadowed: None,
     };
     let selection = args.selection();
     let scope = args.scope.mask(&lib);

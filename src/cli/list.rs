@@ -278,19 +278,27 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             .unwrap_or_default(),
         ..Default::default()
     };
+    // A shadowed copy as the agents that read it resolve its name (with an agent in view, no
+    // other agent's settings are read).
+    let shadowed = match args.view.agent {
+        Some(a) => crate::cli::args::shadowed(&lib, &[a]),
+        None => crate::cli::args::shadowed(&lib, crate::core::source::Agent::ALL),
+    };
     let (diags, tokens) = rayon::join(
         || {
             rules::check_library(
                 &lib,
                 &CheckOptions {
-                    // Judged as `check` judges: each skill by its agent's profile.
-                    per_agent: args.profile.is_none(),
+                    // Judged as `check` judges: each skill by its agent's profile, with the
+                    // same rules (the body's too), so both give one skill the same findings.
+                    per_agent: args.profile.is_none() && rules::has_agent_skills(&lib),
                     profile: args.profile.unwrap_or_else(|| Profile::fitting(&lib)),
-                    body: false,
-                    tokens: None,
+                    body: true,
+                    tokens: Some((args.encoding, &cache)),
                     enabled: Some(&is_enabled),
                     selection: Some(&selection),
                     vectors: None,
+                    shadowed: shadowed.as_deref(),
                 },
             )
         },

@@ -116,6 +116,7 @@ fn findings(root: &Path, profile: rules::Profile) -> Vec<(Severity, &'static str
             enabled: None,
             selection: None,
             vectors: None,
+            shadowed: None,
         },
     );
     checked

@@ -422,8 +422,8 @@ pub fn markdown() -> String {
          do not edit. Regenerate with `SKILLSCOPE_WRITE_DOCS=1 cargo test --lib rules_doc`. -->\n\n\
          Every id skillscope reports, with what it finds and how much a finding weighs under each \
          `--profile` of `check` (`-`: the profile does not report it). The file, frontmatter, \
-         name, description, body, library and executable families are `check`'s (`list` shows \
-         those that need no body read); `probe` reports the probe family and the script checks; \
+         name, description, body, library and executable families are `check`'s (`list`, the \
+         app and the previews of `add`, `update` and `move` judge by the same rules); `probe` reports the probe family and the script checks; \
          `toggle` and the app report the settings family; in the dependencies family, `dependency-invalid` is `check --profile lazy-skills`' \
          and the others are `probe --deps`'. Each rule's id is also its anchor on this page \
          (`rules.md#unknown-field`).\n\n\

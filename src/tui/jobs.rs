@@ -36,13 +36,18 @@ pub fn rescan(spec: LibrarySpec, store: IndexStore, tx: Sender<Event>) {
 pub fn check(
     lib: Arc<Library>,
     (profile, per_agent): (Profile, bool),
-    enabled: Vec<bool>,
+    (enabled, switches): (Vec<bool>, Option<Arc<crate::core::agents::AgentSwitches>>),
     body: bool,
     generation: u64,
     tx: Sender<Event>,
 ) {
     std::thread::spawn(move || {
         let on = |i: usize| enabled.get(i).copied().unwrap_or(false);
+        // A shadowed copy as the agents that read it resolve its name, as `check` says it.
+        let shadowed = lib
+            .agent
+            .is_none()
+            .then(|| crate::core::agents::view::shadowed_findings(&lib, switches.as_deref()));
         // The config file's `[rules]` weigh findings here as in `check`.
         let selection = crate::config::active().map(|c| rules::select::Selection {
             config: c.rules.clone(),
@@ -57,6 +62,7 @@ pub fn check(
             selection: selection.as_ref(),
             // The vectors the library index remembers: the app embeds only for the Test box.
             vectors: None,
+            shadowed: shadowed.as_deref(),
         };
         let diagnostics = rules::check_library(&lib, &opts);
         // What the body rules read is kept for the next start.

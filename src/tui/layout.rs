@@ -71,18 +71,31 @@ pub fn layout(area: Rect, screen: Screen, detail_open: bool) -> Areas {
 /// The app's name, first on the tab line.
 pub const BRAND: &str = " skillscope ";
 
-/// A tab's text on the tab line.
-pub fn tab_label(s: Screen) -> String {
-    format!(" {} {} ", s.index() + 1, s.title())
+/// Below this many columns the tab line leaves out the app's name and the tabs' padding, so the
+/// agent in view and its notes (installed version, model) keep their room at 80 columns.
+pub const NARROW_TABS: u16 = 100;
+
+/// The app's name as the tab line of a terminal `width` columns wide shows it.
+pub fn brand(width: u16) -> &'static str {
+    if width < NARROW_TABS { "" } else { BRAND }
+}
+
+/// A tab's text on the tab line of a terminal `width` columns wide.
+pub fn tab_label(s: Screen, width: u16) -> String {
+    if width < NARROW_TABS {
+        format!("{} {}", s.index() + 1, s.title())
+    } else {
+        format!(" {} {} ", s.index() + 1, s.title())
+    }
 }
 
 /// The column span of every tab, so clicks land where the tabs are drawn.
 fn tab_spans(area: Rect) -> Vec<(Screen, u16, u16)> {
-    let mut x = area.x + BRAND.len() as u16;
+    let mut x = area.x + brand(area.width).len() as u16;
     Screen::ALL
         .iter()
         .map(|s| {
-            let w = tab_label(*s).chars().count() as u16;
+            let w = tab_label(*s, area.width).chars().count() as u16;
             let span = (*s, x, x + w);
             x += w + 1;
             span

@@ -36,6 +36,7 @@ mod namespaces;
 #[cfg(not(feature = "semantic"))]
 mod not_built_in;
 mod odd_files;
+mod one_home;
 mod one_state;
 #[cfg(feature = "semantic")]
 mod overlap_meaning;

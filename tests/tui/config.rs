@@ -45,10 +45,14 @@ fn config_keys_drive_the_footer_help_and_keys() {
             ..skillscope::tui::settings::options(&config, bindings)
         };
     });
-    // The problem is flagged in the header from the first frame.
+    // The problem is flagged in the header from the first frame, in words at 80 columns.
     let first = h.screen();
     assert!(
-        first.lines().next().unwrap().contains("config 1!"),
+        first
+            .lines()
+            .next()
+            .unwrap()
+            .contains("config: 1 problem, see ?"),
         "{first}"
     );
     // Defaults from the file: listing format, tier, window, model.

@@ -12,6 +12,7 @@ mod keys;
 mod lazy;
 mod live;
 mod manage;
+mod narrow;
 mod outside;
 #[cfg(feature = "semantic")]
 mod overlap_meaning;

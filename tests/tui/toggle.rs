@@ -260,13 +260,19 @@ fn space_switches_the_skill_for_the_agent_in_view_in_its_own_settings() {
     assert!(h.app.overlay.is_none());
     let status = h.app.footer.status.clone().unwrap();
     assert!(
-        status.text.contains(
-            "notes switched off in skillscope's own switches (Goose has none of its own)"
-        ),
+        status
+            .text
+            .contains("notes switched off in skillscope's own switches"),
         "{}",
         status.text
     );
     assert!(!h.app.is_on(notes));
+    // Why skillscope's switch decides is the row's state.
+    assert!(
+        matches!(h.app.seen(notes), Seen::Off(ref why) if why.contains("Goose has none of its own")),
+        "{:?}",
+        h.app.seen(notes)
+    );
     let (state, _) = EnableState::load(&state_path);
     assert!(!state.is_enabled(&h.app.lib.skills[notes]));
     // Claude Code's settings file is as the yes left it.

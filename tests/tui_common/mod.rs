@@ -165,6 +165,33 @@ pub fn harness_of_roots(roots: Vec<skillscope::core::Root>, w: u16, h: u16) -> H
     h
 }
 
+/// An app over `roots` whose agents' settings are read from `home` (as the binary reads the
+/// user's), settled.
+pub fn harness_of_home(roots: Vec<skillscope::core::Root>, home: &Path, w: u16, h: u16) -> Harness {
+    let lib = skillscope::core::Library::load(
+        roots.clone(),
+        &skillscope::core::scan::ScanOptions::default(),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let opts = Options {
+        home: Some(home.to_path_buf()),
+        ..isolated(dir.path(), Theme::plain(), false)
+    };
+    let paths: Vec<PathBuf> = roots.into_iter().map(|r| r.path).collect();
+    let args = LibrarySpec::of_paths(paths.clone());
+    let (tx, rx) = mpsc::channel();
+    let mut app = App::new(args, lib, opts, tx);
+    app.resize(w, h);
+    let mut h = Harness {
+        app,
+        rx,
+        roots: paths,
+        dir,
+    };
+    h.settle();
+    h
+}
+
 impl Harness {
     pub fn key(&mut self, code: KeyCode) -> &mut Self {
         self.key_mod(code, KeyModifiers::NONE)

@@ -876,6 +876,91 @@ pub fn on_for_readers(
         .collect()
 }
 
+/// The `shadowed` finding of each skill (index-aligned with `lib`) as the agents that read it
+/// resolve its name, the same agents and precedence every view of theirs uses: a copy that some
+/// reader passes over for another copy of its name is named with those readers and the copy each
+/// loads instead (Claude Code loads the user's copy over the project's, opencode the project's
+/// over the user's). The design documents' agents count only for a skill no released client
+/// reads; a skill no agent reads (a folder given on the command line) keeps the library's
+/// resolution ([`crate::core::Skill::shadowed_by`]).
+pub fn shadowed_findings(
+    lib: &Library,
+    switches: Option<&AgentSwitches>,
+) -> Vec<Option<crate::core::diagnostic::Diagnostic>> {
+    use crate::core::catalogue::RuleId;
+    use crate::core::diagnostic::{Diagnostic, Severity};
+    let unread = GeminiSettings::default();
+    let gemini = switches.map_or(&unread, AgentSwitches::gemini);
+    // Per skill: (read by a released client, read by a design agent, (agent, winner) pairs of
+    // released clients, of design agents).
+    type Passed = Vec<(Agent, usize)>;
+    let mut by: Vec<(bool, bool, Passed, Passed)> =
+        vec![(false, false, Vec::new(), Vec::new()); lib.len()];
+    for agent in super::model::MODELS.iter().map(|m| m.agent) {
+        let design = agent.from_design_documents();
+        let view = View::of(lib, agent, &[], gemini);
+        for (i, b) in by.iter_mut().enumerate() {
+            if !view.member[i] {
+                continue;
+            }
+            let passed = view.shadowed_by[i].map(|w| (agent, w));
+            if design {
+                b.1 = true;
+                b.3.extend(passed);
+            } else {
+                b.0 = true;
+                b.2.extend(passed);
+            }
+        }
+    }
+    by.into_iter()
+        .enumerate()
+        .map(|(i, (real, design, real_passed, design_passed))| {
+            let passed = if real {
+                real_passed
+            } else if design {
+                design_passed
+            } else {
+                lib.skills[i]
+                    .shadowed_by
+                    .map(|w| vec![(lib.skills[w].agent, w)])
+                    .unwrap_or_default()
+            };
+            if passed.is_empty() {
+                return None;
+            }
+            // One clause per winning copy, with the agents that load it.
+            let mut winners: Vec<(usize, Vec<Agent>)> = Vec::new();
+            for (agent, w) in passed {
+                match winners.iter_mut().find(|(x, _)| *x == w) {
+                    Some((_, agents)) => agents.push(agent),
+                    None => winners.push((w, vec![agent])),
+                }
+            }
+            let clauses: Vec<String> = winners
+                .iter()
+                .map(|(w, agents)| {
+                    let winner = &lib.skills[*w];
+                    let names: Vec<&str> = agents.iter().map(|a| a.as_str()).collect();
+                    let verb = if names.len() == 1 { "loads" } else { "load" };
+                    format!(
+                        "shadowed by {} ({} {}): {} {verb} that copy, not this one",
+                        winner.dir.display(),
+                        winner.agent,
+                        winner.scope,
+                        names.join(", ")
+                    )
+                })
+                .collect();
+            Some(Diagnostic::new(
+                RuleId::Shadowed,
+                Severity::Warning,
+                format!("{}; rename or remove one of them", clauses.join("; ")),
+            ))
+        })
+        .collect()
+}
+
 /// [`Seen`] for every skill of `lib` by `agent`, with `files` open and the agents' settings as
 /// read (`switches`). An agent without switches of its own sees every skill it reads `On`:
 /// skillscope's own store decides for it, and the caller applies that.

@@ -305,6 +305,7 @@ impl Pricing {
                 enabled: None,
                 selection: None,
                 vectors: None,
+                shadowed: None,
             },
         );
         staged

@@ -7,14 +7,25 @@ use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::library::Library;
 use rustc_hash::FxHashMap;
 
-pub fn check(lib: &Library, _profile: Profile) -> Vec<(usize, Diagnostic)> {
+/// `shadowed`: when given, each skill's finding as the agents that read it resolve its name
+/// (`core::agents::view::shadowed_findings`); else the library's own resolution.
+pub fn check(
+    lib: &Library,
+    _profile: Profile,
+    shadowed: Option<&[Option<Diagnostic>]>,
+) -> Vec<(usize, Diagnostic)> {
     let mut out = Vec::new();
     let mut by_name: FxHashMap<&str, Vec<usize>> = FxHashMap::default();
     for (i, s) in lib.skills.iter().enumerate() {
         by_name.entry(s.name.as_str()).or_default().push(i);
     }
     for (i, s) in lib.skills.iter().enumerate() {
-        if let Some(w) = s.shadowed_by {
+        if let Some(found) = shadowed {
+            if let Some(d) = found.get(i).cloned().flatten() {
+                out.push((i, d));
+                continue;
+            }
+        } else if let Some(w) = s.shadowed_by {
             let winner = &lib.skills[w];
             out.push((
                 i,

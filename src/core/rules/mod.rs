@@ -43,6 +43,10 @@ pub struct CheckOptions<'a> {
     /// when `None`, those the library index remembers. Nothing is embedded here: when a
     /// competing description has no vector, the rule compares words alone.
     pub vectors: Option<&'a rustc_hash::FxHashMap<VectorKey, Vec<f32>>>,
+    /// Each skill's `shadowed` finding as the agents that read it resolve its name
+    /// (`core::agents::view::shadowed_findings`, index-aligned with the library); when `None`,
+    /// the library's own resolution.
+    pub shadowed: Option<&'a [Option<Diagnostic>]>,
 }
 
 impl CheckOptions<'_> {
@@ -105,7 +109,11 @@ pub fn check(lib: &Library, opts: &CheckOptions) -> Checked {
                 overlap::Meaning::of(lib, &enabled, &|k| keys.contains(k))
             };
             let key = overlap::input_key(lib, &enabled, meaning == overlap::Meaning::Compared);
-            (meaning, key, library::check(lib, opts.profile))
+            (
+                meaning,
+                key,
+                library::check(lib, opts.profile, opts.shadowed),
+            )
         },
     );
     if learned.into_inner() {
@@ -245,6 +253,13 @@ pub fn check_skill(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
         .map(|d| {
             let mut d = d.clone();
             d.severity = parse_severity(skill, &d, profile);
+            if d.rule == RuleId::FrontmatterMissing && profile == Profile::ClaudeCode {
+                // What Claude Code does with it, as the name and description rules say.
+                d.message = "SKILL.md has no `---` frontmatter: Claude Code lists it under its \
+                             folder's name and its body's first line (listed-by-fallback); add \
+                             one with `name` and `description` for the agents that skip it"
+                    .to_string();
+            }
             d
         })
         .collect();
@@ -388,6 +403,7 @@ mod tests {
                     enabled: None,
                     selection: None,
                     vectors: None,
+                    shadowed: None,
                 },
             );
             for d in diags.iter().flatten().chain(&lib.problems) {

@@ -167,7 +167,7 @@ impl App {
         };
         if *s.root == *s.dir {
             self.set_status(
-                "this skill is a folder given on the command line, not one inside a library: it is not removed from here",
+                "a folder given on the command line is not removed from here",
                 true,
             );
             return;
@@ -259,10 +259,7 @@ impl App {
                 self.set_status("every added skill is as its source has it", false);
             }
             Ok(v) => self.set_status(
-                format!(
-                    "updates available: {} (skillscope update shows and applies them)",
-                    v.join(", ")
-                ),
+                format!("updates: {} (skillscope update applies them)", v.join(", ")),
                 false,
             ),
             Err(e) => self.set_status(e, true),

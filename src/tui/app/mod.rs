@@ -419,7 +419,7 @@ impl App {
                 self.findings.profile,
                 self.findings.per_agent && !self.findings.chosen,
             ),
-            self.switches.enabled.clone(),
+            (self.switches.enabled.clone(), self.switches.agents.clone()),
             body,
             self.generation,
             self.tx.clone(),
@@ -560,12 +560,10 @@ impl App {
             let opts = self.listing_options();
             let budget = opts
                 .budget()
-                .map_or_else(|| "no budget".to_string(), |b| format!("a budget of {b}"));
+                .map_or_else(|| "no budget".to_string(), |b| format!("budget {b}"));
             self.set_status(
                 format!(
-                    "{} on {} ({}): {}-token window, {budget}",
-                    m.name,
-                    cm.name,
+                    "{}: {}-token window, {budget}",
                     cm.id,
                     crate::core::text::thousands(cm.context_window as u64)
                 ),

@@ -24,7 +24,7 @@ impl App {
                 self.switches.state = Some(st);
             }
             None => self.set_status(
-                "no configuration folder on this system: toggles are not saved (set SKILLSCOPE_CONFIG_DIR)",
+                "no config folder: toggles are not saved (set SKILLSCOPE_CONFIG_DIR)",
                 true,
             ),
         }
@@ -48,13 +48,13 @@ impl App {
         if let Some(a) = self.view_agent() {
             let m = crate::core::agents::model::model(a);
             let own = if a == Agent::LazySkills {
-                "space writes auto_load in the skill's own SKILL.md"
+                "space: the skill's own auto_load"
             } else if has_switches(a) {
-                "space switches a skill in its own settings"
+                "space: its own settings"
             } else {
-                "it has no per-skill switches: space switches skillscope's own"
+                "space: skillscope's switches (it has none)"
             };
-            self.set_status(format!("viewing {}: {own}", m.name), false);
+            self.set_status(format!("viewing {}; {own}", m.name), false);
         }
         out
     }
@@ -131,7 +131,7 @@ impl App {
             Some(a) if matches!(self.seen(i), Seen::NotRead) => {
                 let name = crate::core::agents::model::model(a).name;
                 self.set_status(
-                    format!("{name} does not read this skill's folder: nothing to switch (v views another agent)"),
+                    format!("{name} does not read this folder (v: another agent)"),
                     true,
                 );
             }
@@ -152,7 +152,7 @@ impl App {
         // Lazy Skills' switch is in the skill's own file, whatever folder it is in.
         if agent != Agent::LazySkills && !switches.readers(skill).contains(&agent) {
             self.set_status(
-                format!("{name} does not read this skill's folder: nothing to switch (v views another agent)"),
+                format!("{name} does not read this folder (v: another agent)"),
                 true,
             );
             return;
@@ -198,17 +198,12 @@ impl App {
         self.request_preview();
         self.screens.budget.job.mark_stale();
         self.request_agent_budgets();
-        let whose = match self.view_agent() {
-            Some(a) => format!(
-                " in skillscope's own switches ({})",
-                self.view().why_private(a, i)
-            ),
-            None => " in skillscope's own switches".to_string(),
-        };
+        // Why skillscope's switch decides is in the row's state; the message stays short.
+        let whose = " in skillscope's own switches";
         match saved {
             Ok(()) => self.set_status(format!("{name} switched {word}{whose}"), false),
             Err(e) => self.set_status(
-                format!("{name} switched {word}{whose} for this session only: {e}"),
+                format!("{name} switched {word}{whose}, this session only: {e}"),
                 true,
             ),
         }

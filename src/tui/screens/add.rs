@@ -184,21 +184,26 @@ pub fn lines(view: &View<'_>, f: &AddFlow, target: &str, width: usize) -> Vec<Li
                 Span::raw(format!("{}█", line(&f.text))),
             ]));
             out.push(Line::from(""));
-            out.push(Line::from(Span::styled(
-                "A git URL (https://…, git@host:path, file://…), a folder, or a .zip / .tar.gz archive.",
-                t.dim(),
-            )));
-            out.push(Line::from(Span::styled(
+            // The help wraps at the box's width: a narrow terminal cuts no sentence.
+            let help = [
+                "A git URL (https://…, git@host:path, file://…), a folder, or a .zip / .tar.gz archive.".to_string(),
                 format!("Skills go to {target}; Tab: next agent, S-Tab: user or project. Nothing from the source runs."),
-                t.dim(),
-            )));
+            ];
+            for l in help
+                .iter()
+                .flat_map(|h| crate::tui::view::parts::wrap(h, width))
+            {
+                out.push(Line::from(Span::styled(l, t.dim())));
+            }
         }
         Step::Fetching => {
             out.push(Line::from(format!("Fetching {} …", line(&f.text))));
-            out.push(Line::from(Span::styled(
+            for l in crate::tui::view::parts::wrap(
                 "cloned bare and shallow with hooks off, or unpacked without unsafe entries; nothing runs",
-                t.dim(),
-            )));
+                width,
+            ) {
+                out.push(Line::from(Span::styled(l, t.dim())));
+            }
         }
         Step::Installing => out.push(Line::from("Installing …")),
         Step::Preview(p) => preview_lines(&mut out, p, target, width, view),

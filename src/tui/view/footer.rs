@@ -1,6 +1,7 @@
 //! The bottom line: a message while it lasts, and the keys that work here (from the keymap).
-//! A message never takes the whole line: the first keys stay in sight beside it. Each action
-//! shows its first key; the help overlay lists every key.
+//! A message comes first and is cut only when it is longer than the line less the first key,
+//! which stays in sight beside it; the other keys take what room is left. Each action shows its
+//! first key; the help overlay lists every key (and the messages, latest first).
 
 use crate::tui::keymap;
 use crate::tui::state::view::View;
@@ -8,9 +9,6 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
-
-/// The share of the line kept for the keys while a message is shown, in percent.
-const KEYS_SHARE: usize = 45;
 
 /// `contexts`: the keymap contexts in force, most specific first.
 pub fn draw(frame: &mut Frame, area: Rect, view: &View<'_>, contexts: &[keymap::Context]) {
@@ -27,13 +25,12 @@ pub fn draw(frame: &mut Frame, area: Rect, view: &View<'_>, contexts: &[keymap::
         .collect();
     let item_w =
         |(keys, short): &(String, &str)| 1 + keys.chars().count() + 1 + short.chars().count();
-    let keys_w: usize = items.iter().map(item_w).sum();
     let mut spans: Vec<Span> = Vec::new();
     if let Some(status) = &view.footer.status {
         let style = if status.error { t.error() } else { t.on() };
-        let room = total
-            .saturating_sub(keys_w.min(total * KEYS_SHARE / 100))
-            .saturating_sub(3);
+        // The first key keeps its place; the message may take the rest.
+        let first_w = items.first().map_or(0, item_w);
+        let room = total.saturating_sub(first_w).saturating_sub(3);
         let text = crate::core::text::fit(&status.text, room);
         spans.push(Span::styled(format!(" {text} "), style));
         spans.push(Span::raw("│"));

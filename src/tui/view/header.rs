@@ -2,7 +2,7 @@
 //! whether its installed client is the version modelled, demo library, rescans).
 
 use crate::tui::action::Screen;
-use crate::tui::layout::{BRAND, tab_label};
+use crate::tui::layout::{brand, tab_label};
 use crate::tui::state::view::View;
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -11,14 +11,14 @@ use ratatui::widgets::Paragraph;
 
 pub fn draw(frame: &mut Frame, area: Rect, view: &View<'_>) {
     let t = &view.theme;
-    let mut spans = vec![Span::styled(BRAND, t.title())];
+    let mut spans = vec![Span::styled(brand(area.width), t.title())];
     for s in Screen::ALL {
         let style = if s == view.screen {
             t.tab_active()
         } else {
             t.base()
         };
-        spans.push(Span::styled(tab_label(s), style));
+        spans.push(Span::styled(tab_label(s, area.width), style));
         spans.push(Span::raw(" "));
     }
     let mut right = Vec::new();
@@ -84,8 +84,9 @@ pub fn draw(frame: &mut Frame, area: Rect, view: &View<'_>) {
     {
         let long = format!(" installed {installed} ≠ modelled {modelled} ");
         let short = format!(" {installed} ≠ {modelled} ");
+        let shortest = format!(" {installed}≠{modelled} ");
         let fits = |text: &str| width(&right) + text.chars().count() <= room;
-        let text = [long, short].into_iter().find(|t| fits(t));
+        let text = [long, short, shortest].into_iter().find(|t| fits(t));
         if let Some(text) = text {
             let badge = t.badge().add_modifier(ratatui::style::Modifier::REVERSED);
             let at = right
