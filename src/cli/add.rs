@@ -476,13 +476,13 @@ pub fn text(
 fn listing_text(l: &crate::core::manage::preview::ListingChange) -> String {
     let mut s = String::new();
     s.push_str(&format!(
-        "\nlisting ({}): {} → {} tokens per turn ({}); {} → {} skills; tier {}{}\n",
+        "\nlisting ({}): {} → {} tokens per turn ({}); {} → {}; tier {}{}\n",
         l.format,
         thousands(l.per_turn.before),
         thousands(l.per_turn.after),
         signed(l.per_turn.delta()),
         l.skills.before,
-        l.skills.after,
+        crate::core::text::count(l.skills.after, "skill", "skills"),
         l.tier_before,
         if l.tier_after == l.tier_before {
             String::new()

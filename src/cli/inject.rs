@@ -55,10 +55,7 @@ pub fn run(args: InjectArgs, library: LibraryArgs) -> anyhow::Result<i32> {
                 v
             })
             .collect();
-        let total: usize = blocks
-            .iter()
-            .map(|b| tokens::count(args.encoding, &b.text))
-            .sum();
+        let (total, forked) = totals(&blocks, args.encoding);
         crate::cli::output::write_json(
             &mut out,
             &json!({
@@ -68,6 +65,7 @@ pub fn run(args: InjectArgs, library: LibraryArgs) -> anyhow::Result<i32> {
                 "model_source": model.as_ref().map(|c| crate::cli::prompt::model_source(Some(agent), c)),
                 "encoding": args.encoding.as_str(),
                 "tokens": total,
+                "forked_tokens": forked,
                 "blocks": listed,
             }),
         )?;
@@ -82,10 +80,7 @@ pub fn run(args: InjectArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             out.write_all(joined.as_bytes())?;
         }
         out.flush()?;
-        let total: usize = blocks
-            .iter()
-            .map(|b| tokens::count(args.encoding, &b.text))
-            .sum();
+        let (total, forked) = totals(&blocks, args.encoding);
         eprintln!(
             "\n{} block{}, {} tokens ({})",
             blocks.len(),
@@ -93,8 +88,23 @@ pub fn run(args: InjectArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             crate::core::text::thousands(total as u64),
             args.encoding
         );
+        if forked > 0 {
+            eprintln!(
+                "context: fork: {} of them are a forked sub-agent's prompt, in its own context window; the main conversation gets {} tokens and the sub-agent's result",
+                crate::core::text::thousands(forked as u64),
+                crate::core::text::thousands((total - forked) as u64),
+            );
+        }
     }
     Ok(i32::from(blocks.iter().any(|b| b.is_error)))
+}
+
+/// Every block's tokens, and those of the blocks that open a forked sub-conversation.
+fn totals(blocks: &[Block], encoding: Encoding) -> (usize, usize) {
+    blocks.iter().fold((0, 0), |(all, forked), b| {
+        let n = tokens::count(encoding, &b.text);
+        (all + n, forked + if b.forked { n } else { 0 })
+    })
 }
 
 /// What loading `name` adds for `agent`, over the agent's view.
@@ -112,8 +122,14 @@ fn blocks(
         Agent::Codex => Ok(vec![Block {
             role: "user",
             kind: "input_text",
-            text: crate::core::inject::codex_mention(view, name)?,
+            text: crate::core::inject::codex_mention(view, name).map_err(|e| match e {
+                crate::core::inject::MentionError::Unknown(_) => {
+                    anyhow::anyhow!("{e}{}", crate::cli::args::did_you_mean(view, name))
+                }
+                other => other.into(),
+            })?,
             is_error: false,
+            forked: false,
         }]),
         Agent::Gemini
         | Agent::Opencode
@@ -122,7 +138,10 @@ fn blocks(
         | Agent::Cline
         | Agent::Openclaw => {
             let Some(i) = crate::core::agents::tools::called(view, agent, name) else {
-                anyhow::bail!("no skill `{name}` in this agent's view");
+                anyhow::bail!(
+                    "no skill `{name}` in this agent's view{}",
+                    crate::cli::args::did_you_mean(view, name)
+                );
             };
             if let Some(why) = view.inactive.get(&i) {
                 anyhow::bail!("{name} is not offered to the model: {why}");
@@ -163,7 +182,10 @@ fn called(view: &crate::core::Library, name: &str) -> anyhow::Result<usize> {
             }
             Ok(*i)
         }
-        [] => anyhow::bail!("no skill `{name}` in this agent's view"),
+        [] => anyhow::bail!(
+            "no skill `{name}` in this agent's view{}",
+            crate::cli::args::did_you_mean(view, name)
+        ),
         _ => anyhow::bail!("`{name}` names {} skills of this agent's view", found.len()),
     }
 }

@@ -188,6 +188,8 @@ struct Shown {
     ids: Vec<String>,
     text: String,
     tokens: usize,
+    /// Tokens sent to forked sub-agents instead of the main conversation (`context: fork`).
+    forked_tokens: usize,
 }
 
 impl Shown {
@@ -209,6 +211,12 @@ impl Shown {
             },
             crate::core::text::thousands(self.tokens as u64),
         );
+        if self.forked_tokens > 0 {
+            s.push_str(&format!(
+                "and {} tokens as a forked sub-agent's prompt (context: fork), outside the main conversation\n",
+                crate::core::text::thousands(self.forked_tokens as u64),
+            ));
+        }
         if !self.text.is_empty() {
             s.push_str("----\n");
             s.push_str(&crate::core::text::text(self.text.trim_start_matches('\n')));
@@ -226,6 +234,7 @@ impl Shown {
             "matcher": self.matcher.as_str(),
             "skills": self.ids,
             "tokens": self.tokens,
+            "forked_tokens": self.forked_tokens,
             "text": self.text,
         })
     }
@@ -279,6 +288,7 @@ fn injections(whole: &Library, args: &MatchArgs) -> Vec<Shown> {
                     .map(|&i| line(&lib.skills[i].id).into_owned())
                     .collect(),
                 tokens: crate::core::tokens::count(args.encoding, &got.text),
+                forked_tokens: crate::core::tokens::count(args.encoding, &got.forked),
                 text: got.text,
             })
         })

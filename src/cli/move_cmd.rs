@@ -42,12 +42,22 @@ fn parse_to(text: &str) -> anyhow::Result<(crate::core::source::Agent, Scope)> {
     let (a, s) = text.split_once(':').unwrap_or((text, "user"));
     let agent = manage::agent_named(a).ok_or_else(|| {
         let names: Vec<&str> = manage::TARGET_AGENTS.iter().map(|a| a.as_str()).collect();
-        anyhow::anyhow!("--to {}: use one of {}", line(text), names.join(", "))
+        let meant = crate::core::text::closest(a, names.iter().copied())
+            .map_or_else(String::new, |m| format!(" (did you mean `{m}`?)"));
+        anyhow::anyhow!(
+            "--to {}{meant}: use one of {}",
+            line(text),
+            names.join(", ")
+        )
     })?;
     let scope = match s {
         "user" => Scope::User,
         "project" => Scope::Project,
-        _ => anyhow::bail!("--to {}: the scope is user or project", line(text)),
+        _ => {
+            let meant = crate::core::text::closest(s, ["user", "project"])
+                .map_or_else(String::new, |m| format!(" (did you mean `{a}:{m}`?)"));
+            anyhow::bail!("--to {}{meant}: the scope is user or project", line(text))
+        }
     };
     Ok((agent, scope))
 }
@@ -171,4 +181,16 @@ pub fn run(args: MoveArgs, moving: bool) -> anyhow::Result<i32> {
         }
     }
     Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_mistyped_target_says_what_was_meant() {
+        let e = super::parse_to("claud-code:user").unwrap_err().to_string();
+        assert!(e.contains("(did you mean `claude-code`?)"), "{e}");
+        let e = super::parse_to("codex:projet").unwrap_err().to_string();
+        assert!(e.contains("(did you mean `codex:project`?)"), "{e}");
+        assert!(super::parse_to("codex:project").is_ok());
+    }
 }

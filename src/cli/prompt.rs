@@ -446,6 +446,8 @@ struct PerMessage {
     agent: crate::core::Agent,
     listing: u32,
     injected: u32,
+    /// What goes to forked sub-agents instead of the main conversation (`context: fork`).
+    forked: u32,
     injected_skills: Vec<String>,
     total: u32,
     every_body_every_turn: u32,
@@ -471,6 +473,7 @@ fn per_message(
         crate::core::matching::Matcher::Bm25,
     );
     let injected = tokens::count_text(&got.text, enc, cache);
+    let forked = tokens::count_text(&got.forked, enc, cache);
     let bodies: u32 = tokens::count_l2(lib, enc, cache, &tokens::no_progress)
         .iter()
         .enumerate()
@@ -481,6 +484,7 @@ fn per_message(
         agent,
         listing,
         injected,
+        forked,
         injected_skills: got
             .skills
             .iter()
@@ -570,6 +574,12 @@ impl Report<'_> {
                 thousands(u64::from(p.total)),
                 thousands(u64::from(p.every_body_every_turn)),
             ));
+            if p.forked > 0 {
+                s.push_str(&format!(
+                    "  and {} tokens as a forked sub-agent's prompt (context: fork), outside the main conversation\n",
+                    thousands(u64::from(p.forked)),
+                ));
+            }
         }
         s
     }

@@ -334,7 +334,7 @@ catalogue! {
     ProbeNameMismatch "probe-name-mismatch" Probe [E, E, E, E, E, E, E, E, E]
         "the tool schema's name is not the skill's";
     ProbeNameFallback "probe-name-fallback" Probe [W, W, W, W, W, W, W, W, W]
-        "the tool schema has no name or another one; the agent registers it under the skill's (Lazy Skills)";
+        "the tool schema has no name (the agent registers it under the skill's) or another one (registered under that one; Lazy Skills)";
     ProbeNoEntry "probe-no-entry" Probe [E, E, E, E, E, E, E, E, E] "the entry script is missing";
     ProbeNoInterpreter "probe-no-interpreter" Probe [E, E, E, E, E, E, E, E, E]
         "nothing can run the entry script";

@@ -954,7 +954,7 @@ fn type_fields(fm: &mut Frontmatter, diags: &mut Vec<Diagnostic>) {
                     _ => fm.enabled = b,
                 }
             }
-            "triggers" | "trigger" => fm.triggers.extend(strings_of(&f.value)),
+            "triggers" => fm.triggers.extend(strings_of(&f.value)),
             "dependencies" => fm.dependencies = strings_of(&f.value),
             "metadata" if !matches!(f.value, Value::Object(_) | Value::Null) => {
                 diags.push(wrong("a mapping of `key: value`"));

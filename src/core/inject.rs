@@ -19,8 +19,11 @@ pub const ADR_MAX_SKILLS: usize = 3;
 pub struct Injected {
     /// Library indices, in the order they are injected.
     pub skills: Vec<usize>,
-    /// The exact text added to the conversation; empty when nothing is loaded.
+    /// The exact text added to the main conversation; empty when nothing is loaded there.
     pub text: String,
+    /// What goes to forked sub-conversations instead (Claude Code's `context: fork` skills: the
+    /// body is a sub-agent's prompt, and only its result comes back); empty when none forks.
+    pub forked: String,
     /// The matcher that chose them.
     pub matcher: Matcher,
 }
@@ -62,10 +65,13 @@ pub fn inject(
         .into_iter()
         .map(|m| m.skill)
         .collect();
-    let text = frame(lib, model.injection, &skills);
+    let (forking, inline): (Vec<usize>, Vec<usize>) = skills
+        .iter()
+        .partition(|&&i| model.forks && crate::core::agents::loading::forks(&lib.skills[i]));
     Injected {
+        text: frame(lib, model.injection, &inline),
+        forked: frame(lib, model.injection, &forking),
         skills,
-        text,
         matcher,
     }
 }
@@ -313,5 +319,62 @@ mod tests {
         assert!(matches!(e, MentionError::Off { .. }), "{e}");
         let e = codex_mention(&view, "no-description").unwrap_err();
         assert!(matches!(e, MentionError::Unknown(_)), "{e}");
+    }
+
+    /// Claude Code runs a `context: fork` skill in a sub-agent: its body is that sub-agent's
+    /// prompt, priced apart from what enters the main conversation; another agent loads it as
+    /// any skill.
+    #[test]
+    fn a_forked_skill_is_not_injected_into_claude_code_s_main_conversation() {
+        let t = tempfile::tempdir().unwrap();
+        for (dir, extra) in [("audit", "context: fork\n"), ("style", "")] {
+            let d = t.path().join(dir);
+            std::fs::create_dir_all(&d).unwrap();
+            std::fs::write(
+                d.join("SKILL.md"),
+                format!(
+                    "---\nname: {dir}\ndescription: The {dir} helper for deploy.\n{extra}---\nThe {dir} body.\n"
+                ),
+            )
+            .unwrap();
+        }
+        let lib = Library::load(
+            vec![crate::core::source::Root::new(
+                t.path(),
+                Agent::Path,
+                crate::core::source::Scope::Path,
+            )],
+            &ScanOptions::default(),
+        );
+        let index = Index::build(&lib);
+        let audit = lib.skills.iter().position(|s| s.name == "audit").unwrap();
+        let claude = crate::core::agents::model::model(Agent::ClaudeCode);
+        let got = inject(
+            &lib,
+            &index,
+            claude,
+            "audit",
+            &|i| i == audit,
+            Matcher::Bm25,
+        );
+        assert_eq!(got.skills, [audit]);
+        assert!(got.text.is_empty(), "{}", got.text);
+        assert!(got.forked.contains("The audit body."), "{}", got.forked);
+        let style = lib.skills.iter().position(|s| s.name == "style").unwrap();
+        let got = inject(
+            &lib,
+            &index,
+            claude,
+            "style",
+            &|i| i == style,
+            Matcher::Bm25,
+        );
+        assert!(got.text.contains("The style body."), "{}", got.text);
+        assert!(got.forked.is_empty());
+        let goose = crate::core::agents::model::model(Agent::Goose);
+        assert_eq!(goose.injection, Injection::SkillTool);
+        let got = inject(&lib, &index, goose, "audit", &|i| i == audit, Matcher::Bm25);
+        assert!(got.text.contains("The audit body."), "{}", got.text);
+        assert!(got.forked.is_empty());
     }
 }

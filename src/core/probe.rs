@@ -265,9 +265,11 @@ fn judge(
             problem: bad.problem,
         },
         Ok(Some(found)) if found == skill.name => Verdict::Ok,
+        // `schema.get("name", name)`: the schema's own name where it has one.
         Ok(found) if fallback => Verdict::NameFallback {
             expected: skill.name.clone(),
             found: found.map(str::to_string),
+            registered: found.unwrap_or(&skill.name).to_string(),
         },
         Ok(found) => Verdict::NameMismatch {
             expected: skill.name.clone(),
@@ -332,7 +334,7 @@ mod tests {
     }
 
     #[test]
-    fn a_lazy_skills_agent_registers_a_nameless_or_misnamed_schema_under_the_skills_name() {
+    fn a_lazy_skills_agent_registers_a_schema_under_its_own_name_else_the_skills() {
         let nameless = r#"{"description":"d","parameters":{"type":"object"}}"#;
         let misnamed = r#"{"name":"other","description":"d","parameters":{"type":"object"}}"#;
         let (v, r) = verdict(Agent::LazySkills, nameless);
@@ -340,7 +342,8 @@ mod tests {
             v,
             Verdict::NameFallback {
                 expected: "tool".into(),
-                found: None
+                found: None,
+                registered: "tool".into(),
             }
         );
         assert!(v.is_ok() && v.is_warning() && !r.probe_failed());
@@ -361,8 +364,14 @@ mod tests {
             v,
             Verdict::NameFallback {
                 expected: "tool".into(),
-                found: Some("other".into())
+                found: Some("other".into()),
+                registered: "other".into(),
             }
+        );
+        assert!(
+            v.detail().contains("registered as \"other\", its own name"),
+            "{}",
+            v.detail()
         );
         // Elsewhere both stay errors.
         let (v, r) = verdict(Agent::Path, nameless);

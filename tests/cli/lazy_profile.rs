@@ -187,7 +187,8 @@ fn lazy_fields_are_held_to_their_shapes() {
         ("field-value", 4),
         ("executable-no-entry", 5),
         ("field-type", 6),
-        ("dependency-invalid", 7),
+        ("dependency-invalid", 8),
+        ("dependency-invalid", 9),
         ("field-type", 10),
         ("dependency-invalid", 2),
     ] {

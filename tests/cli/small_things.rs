@@ -104,6 +104,21 @@ fn a_mistyped_skill_name_gets_a_suggestion() {
 }
 
 #[test]
+fn inject_suggests_the_skill_meant() {
+    let home = tempfile::tempdir().unwrap();
+    let lib = library(home.path());
+    for agent in ["claude-code", "codex", "gemini", "opencode"] {
+        let out = run(&["inject", "--agent", agent, "pdf-tool", &lib], home.path());
+        assert_ne!(out.status.code(), Some(0), "{agent}");
+        assert!(
+            stderr(&out).contains("(did you mean `pdf-tools`?)"),
+            "{agent}: {}",
+            stderr(&out)
+        );
+    }
+}
+
+#[test]
 fn yaml_invalid_hints_at_the_mistake_made() {
     let home = tempfile::tempdir().unwrap();
     let lib = home.path().join("lib");

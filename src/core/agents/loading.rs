@@ -21,6 +21,10 @@ pub struct Block {
     /// The client answers the model's call with an error instead of the skill.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub is_error: bool,
+    /// The block opens a forked sub-conversation (Claude Code's `context: fork`): it is the
+    /// sub-agent's prompt, not a part of the main conversation.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub forked: bool,
 }
 
 impl Block {
@@ -30,8 +34,19 @@ impl Block {
             kind,
             text,
             is_error: false,
+            forked: false,
         }
     }
+}
+
+/// Whether `skill` asks Claude Code to run it in a forked sub-agent (`context: fork`): its body
+/// then becomes the sub-agent's task, in a context window of its own, and the main conversation
+/// gets only the sub-agent's result (Claude Code's skills documentation, "context: fork").
+pub fn forks(skill: &Skill) -> bool {
+    skill
+        .frontmatter
+        .get("context")
+        .is_some_and(|f| f.value.as_str() == Some("fork"))
 }
 
 /// The blocks' texts as one text, a blank line between blocks (as the captures' `.txt` files
@@ -74,9 +89,11 @@ pub fn claude_code(skill: &Skill, called: &str, args: &str) -> Result<Vec<Block>
             skill.dir.display()
         )
     };
+    let mut body = Block::new("user", "text", text);
+    body.forked = forks(skill);
     Ok(vec![
         Block::new("user", "tool_result", format!("Launching skill: {called}")),
-        Block::new("user", "text", text),
+        body,
     ])
 }
 

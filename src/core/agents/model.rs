@@ -78,6 +78,9 @@ pub struct AgentModel {
     pub probe_timeout: Duration,
     /// Accepts a tool schema without `name`, or with another name, under the skill's name.
     pub schema_name_fallback: bool,
+    /// Runs a skill marked `context: fork` in a forked sub-agent of its own: the body is that
+    /// sub-conversation's prompt, not a part of the main conversation (Claude Code).
+    pub forks: bool,
     /// Why it puts no listing in its system prompt, when it puts none (the SkillContextProvider
     /// ADR injects matched skills per request instead).
     pub no_listing: Option<&'static str>,
@@ -102,6 +105,7 @@ pub static MODELS: &[AgentModel] = &[
         fallbacks: true,
         conditional: true,
         injection: Injection::SkillTool,
+        forks: true,
         source: "Claude Code 2.1.332 as captured (tests/fixtures/agents/FINDINGS.md); its skills documentation",
         client: Some(&CLAUDE_CODE_2_1_332),
         ..AS_GIVEN
@@ -259,6 +263,7 @@ const AS_GIVEN: AgentModel = AgentModel {
     auto_max: None,
     probe_timeout: DEFAULT_PROBE_TIMEOUT,
     schema_name_fallback: false,
+    forks: false,
     no_listing: None,
     source: "skills-ref to-prompt",
     client: None,

@@ -47,6 +47,8 @@ pub(super) struct Bm25Index {
     scratch: Vec<(u32, f32, u8)>,
     /// The stems of each document's name, without repeats.
     name_stems: Vec<Vec<u32>>,
+    /// The words of each document's name as written (lexicon word ids, without repeats).
+    name_words: Vec<Vec<u32>>,
     /// How many documents' names hold each stem.
     name_df: Vec<u32>,
 }
@@ -126,6 +128,10 @@ impl Bm25Index {
         own.sort_unstable();
         own.dedup();
         self.name_stems.push(own);
+        let mut written = fields[0].to_vec();
+        written.sort_unstable();
+        written.dedup();
+        self.name_words.push(written);
     }
 
     /// Turns raw frequencies into final BM25 weights once every document is in.
@@ -156,11 +162,16 @@ impl Bm25Index {
         }
     }
 
-    /// The enabled skills the message names outright: a word of the message (as written, not
-    /// through a synonym) that is in the skill's name, in at most [`NAME_DF_MAX`] names, in at
-    /// most [`NAMED_DF_MAX`] skills at all, and written as a name is (capitalised inside a
-    /// sentence, mixed with digits or capitals, or no word of `vocabulary`: a brand, not a
-    /// dictionary word); or every word of a name of two or more. "log my ride on Strava" names
+    /// The enabled skills the message names outright: a word of the message, as written (not
+    /// through a synonym or a stem: "toggle" does not name `toggl-automation`), that is a word
+    /// of the skill's name, in at most [`NAME_DF_MAX`] names, in at most [`NAMED_DF_MAX`] skills
+    /// at all, and written as a name is (capitalised inside a sentence, mixed with digits or
+    /// capitals, or no word of `vocabulary`: a brand, not a dictionary word); or every word of a
+    /// name of two or more. The word must be the skill's distinctive name: a single letter names
+    /// nothing, two letters ("CV") only a skill called just that (beside words many names
+    /// share: `s3-automation`), and a dictionary word
+    /// ("Center", "Slack") only a skill whose other name words are shared by many names
+    /// (`slack-automation`, not `blackops-center`). "log my ride on Strava" names
     /// `strava-automation`; "did you catch the match last night? what a finish" names nothing,
     /// although a skill is called `finishing-a-development-branch`.
     pub(super) fn named(
@@ -170,32 +181,51 @@ impl Bm25Index {
         enabled: &dyn Fn(usize) -> bool,
         vocabulary: &dyn Fn(&str) -> bool,
     ) -> Vec<u32> {
-        let terms: Vec<QueryTerm> = self
+        let asked: Vec<u32> = self
             .query_terms(lx, message)
             .into_iter()
             .filter(|t| t.1 >= 1.0)
+            .map(|t| t.0)
             .collect();
-        let asked: Vec<u32> = terms.iter().map(|t| t.0).collect();
         let mut out: Vec<u32> = Vec::new();
         let take = |d: u32, out: &mut Vec<u32>| {
             if !out.contains(&d) && enabled(d as usize) {
                 out.push(d);
             }
         };
-        for (t, _, spans) in &terms {
-            let post = self.postings.get(*t);
-            let name_df = self.name_df.get(*t as usize).copied().unwrap_or(0);
+        let generic = |word: u32| {
+            let st = lx.words[word as usize].stem;
+            self.name_df.get(st as usize).copied().unwrap_or(0) > NAME_DF_MAX
+        };
+        for w in words(message) {
+            if !is_content_word(&w.text) {
+                continue;
+            }
+            let Some(id) = lx.word(&w.text) else {
+                continue;
+            };
+            let t = lx.words[id as usize].stem;
+            let post = self.postings.get(t);
+            let name_df = self.name_df.get(t as usize).copied().unwrap_or(0);
             if name_df == 0 || name_df > NAME_DF_MAX || post.len() > NAMED_DF_MAX {
                 continue;
             }
-            if !spans
-                .iter()
-                .any(|sp| written_as_name(message, sp.clone(), vocabulary))
-            {
+            let letters = w.text.chars().count();
+            if letters < 2 || !written_as_name(message, w.span.clone(), vocabulary) {
                 continue;
             }
+            let dictionary = vocabulary(&w.text);
             for p in post.iter().filter(|p| p.fields & 1 != 0) {
-                take(p.doc, &mut out);
+                let Some(own) = self.name_words.get(p.doc as usize) else {
+                    continue;
+                };
+                if !own.contains(&id) {
+                    continue;
+                }
+                let distinctive = own.iter().all(|&o| o == id || generic(o));
+                if distinctive || (letters > 2 && !dictionary) {
+                    take(p.doc, &mut out);
+                }
             }
         }
         // Every word of a longer name: `qdrant horizontal scaling`.

@@ -62,17 +62,7 @@ pub(super) fn query(
         b.1.total_cmp(&a.1)
             .then_with(|| names[a.0 as usize].cmp(&names[b.0 as usize]))
     });
-    // Within `k`, the named ones are kept first.
-    let named_n = found.iter().filter(|f| is_named(f.0)).count().min(k);
-    let mut room = k - named_n;
-    found.retain(|f| {
-        is_named(f.0)
-            || (room > 0 && {
-                room -= 1;
-                true
-            })
-    });
-    found.truncate(k);
+    keep_named(&mut found, &|d| is_named(d), k);
     found
         .into_iter()
         .map(|(d, score, fields)| {
@@ -90,6 +80,31 @@ pub(super) fn query(
             }
         })
         .collect()
+}
+
+/// Cuts `found`, ordered best first, to `k`: the best skill always stays first, and the rest of
+/// the room goes to the skills the message names before the others, so a named skill far in
+/// meaning still shows among the first five but never takes the only place (`--top 1`) from a
+/// skill much nearer. The order stays the score's.
+fn keep_named<T>(found: &mut Vec<(u32, f32, T)>, is_named: &dyn Fn(u32) -> bool, k: usize) {
+    let Some(best) = found.first().map(|f| f.0) else {
+        return;
+    };
+    let named_n = found
+        .iter()
+        .filter(|f| f.0 != best && is_named(f.0))
+        .count()
+        .min(k.saturating_sub(1));
+    let mut room = k.saturating_sub(1 + named_n);
+    found.retain(|f| {
+        f.0 == best
+            || is_named(f.0)
+            || (room > 0 && {
+                room -= 1;
+                true
+            })
+    });
+    found.truncate(k);
 }
 
 #[cfg(test)]
@@ -202,6 +217,96 @@ mod tests {
             let got = idx.query(message, Matcher::Hybrid, &|_| true, 5);
             assert!(got.is_empty(), "{message}: {:?}", names(&lib, &got));
         }
+    }
+
+    #[test]
+    fn the_best_score_keeps_the_first_place_and_named_skills_the_rest_of_the_room() {
+        let found = || -> Vec<(u32, f32, ())> {
+            vec![
+                (1, 0.71, ()),
+                (2, 0.6, ()),
+                (3, 0.5, ()),
+                (4, 0.4, ()),
+                (9, 0.1, ()),
+            ]
+        };
+        let named = |d: u32| d == 9;
+        let ids = |v: &[(u32, f32, ())]| v.iter().map(|f| f.0).collect::<Vec<_>>();
+        let mut top1 = found();
+        super::keep_named(&mut top1, &named, 1);
+        assert_eq!(
+            ids(&top1),
+            [1],
+            "a far better meaning score keeps the only place"
+        );
+        let mut top3 = found();
+        super::keep_named(&mut top3, &named, 3);
+        assert_eq!(
+            ids(&top3),
+            [1, 2, 9],
+            "the named skill is kept, in score order"
+        );
+        let mut top5 = found();
+        super::keep_named(&mut top5, &named, 5);
+        assert_eq!(ids(&top5), [1, 2, 3, 4, 9]);
+        let mut none = found();
+        super::keep_named(&mut none, &|_| false, 2);
+        assert_eq!(ids(&none), [1, 2]);
+        let mut empty: Vec<(u32, f32, ())> = Vec::new();
+        super::keep_named(&mut empty, &named, 1);
+        assert!(empty.is_empty());
+    }
+
+    /// A name counts when it is the skill's distinctive name: not a dictionary word another word
+    /// of the name outranks, a single letter, two letters of a longer name, or a stem.
+    #[test]
+    fn only_a_skill_s_distinctive_name_names_it() {
+        let (_t, lib) = library(&[
+            (
+                "blackops",
+                "name: blackops-center\ndescription: Run the black operations dashboard.",
+            ),
+            (
+                "happyscribe",
+                "name: happy-scribe-automation\ndescription: Automate Happy Scribe transcripts via Rube MCP.",
+            ),
+            (
+                "toggl",
+                "name: toggl-automation\ndescription: Automate Toggl time entries via Rube MCP.",
+            ),
+            (
+                "slack",
+                "name: slack-automation\ndescription: Automate Slack messages via Rube MCP.",
+            ),
+            (
+                "ycomb",
+                "name: y-pitch\ndescription: Draft a pitch for the accelerator.",
+            ),
+            (
+                "cvb",
+                "name: cv-builder\ndescription: Build a resume in LaTeX.",
+            ),
+            ("cv", "name: cv\ndescription: Write a resume."),
+        ]);
+        let idx = Index::build(&lib);
+        let dictionary = ["center", "happy", "slack", "cv", "y", "toggle", "scribe"];
+        let vocabulary = |w: &str| dictionary.contains(&w);
+        let named = |m: &str| -> Vec<&str> {
+            idx.bm25
+                .named(&idx.lexicon, m, &|_| true, &vocabulary)
+                .into_iter()
+                .map(|d| lib.skills[d as usize].name.as_str())
+                .collect()
+        };
+        assert!(
+            named("check the cluster against the Center for Internet Security guide").is_empty()
+        );
+        assert!(named("I am so Happy today").is_empty());
+        assert!(named("what does Y stand for").is_empty());
+        assert!(named("toggle the dark mode").is_empty(), "a stem of toggl");
+        assert_eq!(named("log two hours in Toggl"), ["toggl-automation"]);
+        assert_eq!(named("post the summary in Slack"), ["slack-automation"]);
+        assert_eq!(named("update my CV please"), ["cv"], "the whole name only");
     }
 
     #[test]

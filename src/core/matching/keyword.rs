@@ -1,15 +1,16 @@
 //! The `keyword` matcher, the Lazy Skills rule exactly as design 000 writes it
 //! (`_check_and_load_relevant_skills`): a skill is relevant when the lowercased message holds
 //! its whole lowercased name, or its whole lowercased description, as a substring
-//! (`any(keyword in user_message_lower for keyword in skill_keywords)`); an executable skill
-//! also when the message holds one of a few verbs, inside a word too ("running" holds "run").
+//! (`any(keyword in user_message_lower for keyword in skill_keywords)`); a skill whose `type`
+//! is the string `executable` (`skill_dict["type"] == "executable"`: not `tool`, not a type an
+//! entry script implies) also when the message holds one of a few verbs, inside a word too
+//! ("running" holds "run").
 //! No words, no stems: "scrape" in a message does not find a `web_scraper` (the design's prose
 //! example says it would; its code says otherwise, and the code is what runs).
 
 use super::triggers::Lowered;
 use super::{Hit, HitField, Match, push_hit, top_scores};
 use crate::core::library::Library;
-use crate::core::skill::SkillKind;
 use std::ops::Range;
 
 /// The verbs every executable skill answers to, whatever its description says: the Lazy Skills
@@ -69,7 +70,10 @@ impl KeywordIndex {
                 .map(|s| Keywords {
                     name: lower(&s.name),
                     description: s.frontmatter.description().map(lower),
-                    executable: s.kind() == SkillKind::Executable,
+                    executable: s
+                        .frontmatter
+                        .get("type")
+                        .is_some_and(|f| f.value.as_str() == Some("executable")),
                 })
                 .collect(),
         }
@@ -220,6 +224,19 @@ mod tests {
             .map(|h| (h.term.as_str(), &msg[h.spans[0].clone()]))
             .collect();
         assert_eq!(verbs, [("run", "Run"), ("call", "CALL")]);
+    }
+
+    #[test]
+    fn only_the_type_executable_adds_the_verbs() {
+        let (_t, lib) = library(&[
+            ("t", "name: weather\ndescription: Forecasts.\ntype: tool"),
+            ("e", "name: tides\ndescription: Tide tables.\nentry: run.py"),
+            (
+                "x",
+                "name: quakes\ndescription: Earthquakes.\ntype: executable",
+            ),
+        ]);
+        assert_eq!(query(&lib, "run it"), ["quakes"]);
     }
 
     #[test]

@@ -1,13 +1,16 @@
-//! The `triggers` matcher: the frontmatter `triggers` phrases found in the message, any case. As
-//! in the context-provider ADR (design 002, `trigger.lower() in message_lower`), a phrase fires
-//! wherever the message holds it, also inside a word ("greet" in "greetings"); it also fires on
-//! the same words lightly stemmed, whatever stands between them ("scrape page" in "scraping
-//! pages", "tg contact" in "tg-contact"). At most three skills load, as in that design.
+//! The `triggers` matcher: the SkillContextProvider ADR's rule exactly as its code writes it
+//! (design 002, `_match_skills`): a skill fires when one of its `triggers` phrases, lowercased,
+//! is a substring of the lowercased message (`trigger.lower() in message_lower`). Nothing else:
+//! no words, no stems ("scrape web page" does not fire on "scraping web-pages"), no alternation
+//! (`foo|bar` is one literal phrase), inside a word too ("greet" in "greetings"). Only the key
+//! the provider reads, `triggers` (`skill.get("triggers", [])`), iterated as Python iterates it:
+//! a list's strings, a mapping's keys, a lone string's characters; an empty phrase is in every
+//! message. At most three skills load, as in that design.
 
-use super::text::{stem, words};
 use super::{Hit, HitField, Match, push_hit, top_scores};
 use crate::core::library::Library;
 use aho_corasick::{AhoCorasick, AhoCorasickKind};
+use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
@@ -19,19 +22,34 @@ struct Phrase {
     skill: u32,
     /// The phrase as the skill writes it.
     text: String,
-    /// Its words' stems, matched against the message's stems in a row.
-    stems: Vec<String>,
+    /// How much it weighs: its words, at least one (a longer phrase is a more specific claim).
+    weight: f32,
 }
 
 #[derive(Debug, Default)]
 pub(super) struct TriggerIndex {
     phrases: Vec<Phrase>,
-    /// Phrases by their first stem, so a message only checks the phrases that can start at
-    /// each of its words.
-    by_first: HashMap<String, Vec<u32>>,
-    /// Every phrase lowercased, pattern `i` being phrase `i`: one pass over the message finds
-    /// each place any phrase occurs, overlaps included.
+    /// The phrases whose lowercased text is empty: `"" in message` holds for every message.
+    empty: Vec<u32>,
+    /// The other phrases lowercased, pattern `i` being phrase `patterns[i]`: one pass over the
+    /// message finds each place any phrase occurs, overlaps included.
     substrings: Option<AhoCorasick>,
+    patterns: Vec<u32>,
+}
+
+/// The phrases `for trigger in skill.get("triggers", [])` visits, as Python iterates the
+/// frontmatter's value: a list's items (only strings have `.lower()`), a mapping's keys, a
+/// string's characters.
+pub(super) fn phrases_of(value: &Value) -> Vec<String> {
+    match value {
+        Value::Array(items) => items
+            .iter()
+            .filter_map(|i| i.as_str().map(str::to_string))
+            .collect(),
+        Value::Object(m) => m.keys().cloned().collect(),
+        Value::String(s) => s.chars().map(String::from).collect(),
+        _ => Vec::new(),
+    }
 }
 
 impl TriggerIndex {
@@ -39,31 +57,30 @@ impl TriggerIndex {
         let mut idx = TriggerIndex::default();
         let mut lowered: Vec<String> = Vec::new();
         for (i, skill) in lib.skills.iter().enumerate() {
-            for trigger in &skill.frontmatter.triggers {
-                // `a|b|c` is a common way of writing alternatives (a regex in some agents).
-                for alt in trigger.split('|') {
-                    let alt = alt.trim();
-                    let stems: Vec<String> =
-                        words(alt).into_iter().map(|w| stem(&w.text)).collect();
-                    // A phrase of punctuation alone would fire on nearly every message.
-                    let Some(first) = stems.first().cloned() else {
-                        continue;
-                    };
-                    let id = idx.phrases.len() as u32;
-                    idx.by_first.entry(first).or_default().push(id);
-                    lowered.push(alt.chars().flat_map(char::to_lowercase).collect());
-                    idx.phrases.push(Phrase {
-                        skill: i as u32,
-                        text: alt.to_string(),
-                        stems,
-                    });
+            let Some(field) = skill.frontmatter.get("triggers") else {
+                continue;
+            };
+            for text in phrases_of(&field.value) {
+                let id = idx.phrases.len() as u32;
+                let lower: String = text.chars().flat_map(char::to_lowercase).collect();
+                if lower.is_empty() {
+                    idx.empty.push(id);
+                } else {
+                    idx.patterns.push(id);
+                    lowered.push(lower);
                 }
+                let weight = text.split_whitespace().count().max(1) as f32;
+                idx.phrases.push(Phrase {
+                    skill: i as u32,
+                    text,
+                    weight,
+                });
             }
         }
         if !lowered.is_empty() {
             // An NFA, not the DFA the builder would pick for few patterns: built in a fraction of
             // the time with the index rebuilt on every library change, and a message is short.
-            // Building fails only past the automaton's size limits; the word runs still match.
+            // Building fails only past the automaton's size limits.
             idx.substrings = AhoCorasick::builder()
                 .kind(Some(AhoCorasickKind::ContiguousNFA))
                 .build(&lowered)
@@ -79,38 +96,16 @@ impl TriggerIndex {
 
     /// Every place a phrase occurs in the message: (phrase, byte range of the message).
     fn find(&self, message: &str) -> Vec<(u32, Range<usize>)> {
-        let mut found: Vec<(u32, Range<usize>)> = Vec::new();
+        let mut found: Vec<(u32, Range<usize>)> = self.empty.iter().map(|&id| (id, 0..0)).collect();
         if let Some(ac) = &self.substrings {
             let lower = Lowered::new(message);
             for m in ac.find_overlapping_iter(lower.text.as_str()) {
-                found.push((m.pattern().as_u32(), lower.original(m.start()..m.end())));
-            }
-        }
-        let msg = words(message);
-        let stems: Vec<String> = msg.iter().map(|w| stem(&w.text)).collect();
-        for (pos, s) in stems.iter().enumerate() {
-            for &id in self.by_first.get(s).map_or(&[][..], Vec::as_slice) {
-                let p = &self.phrases[id as usize];
-                let end = pos + p.stems.len();
-                if end <= msg.len() && stems[pos..end] == p.stems[..] {
-                    found.push((id, msg[pos].span.start..msg[end - 1].span.end));
+                if let Some(&id) = self.patterns.get(m.pattern().as_usize()) {
+                    found.push((id, lower.original(m.start()..m.end())));
                 }
             }
         }
-        // One place of a phrase found both ways is one place: keep the widest.
-        found.sort_by_key(|(id, r)| (*id, r.start, std::cmp::Reverse(r.end)));
-        let mut kept: Vec<(u32, Range<usize>)> = Vec::with_capacity(found.len());
-        for (id, r) in found {
-            let inside = kept
-                .iter()
-                .rev()
-                .take_while(|(k, _)| *k == id)
-                .any(|(_, k)| k.start <= r.start && r.end <= k.end);
-            if !inside {
-                kept.push((id, r));
-            }
-        }
-        kept
+        found
     }
 
     pub(super) fn query(
@@ -129,7 +124,7 @@ impl TriggerIndex {
             }
             let p = &self.phrases[*id as usize];
             // A longer phrase is a more specific claim on the message.
-            *scores.entry(p.skill).or_default() += p.stems.len() as f32;
+            *scores.entry(p.skill).or_default() += p.weight;
         }
         let scored: Vec<(u32, f32)> = scores
             .into_iter()
@@ -206,16 +201,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn phrases_match_whole_words_in_any_case() {
+    fn phrases_are_found_as_written_in_any_case() {
         let (_t, lib) = library(&[
             (
                 "a",
                 "name: contacts\ndescription: d\ntriggers:\n  - find contact\n  - TG contact sync",
             ),
-            ("b", "name: x\ndescription: d\ntriggers: search x"),
+            ("b", "name: x\ndescription: d\ntriggers: [search x]"),
         ]);
         let idx = Index::build(&lib);
-        let msg = "Can you FIND   contact info, then do a tg-contact sync?";
+        let msg = "Can you FIND contact info, then do a tg Contact Sync?";
         let got = idx.query(msg, Matcher::Triggers, &|_| true, 10);
         assert_eq!(names(&lib, &got), ["contacts"]);
         let hits: Vec<(&str, &str)> = got[0]
@@ -226,14 +221,20 @@ mod tests {
         assert_eq!(
             hits,
             [
-                ("find contact", "FIND   contact"),
-                ("TG contact sync", "tg-contact sync")
+                ("find contact", "FIND contact"),
+                ("TG contact sync", "tg Contact Sync")
             ]
         );
-        assert!(
-            idx.query("search for xylophones", Matcher::Triggers, &|_| true, 10)
-                .is_empty()
-        );
+        for msg in [
+            "FIND   contact",
+            "a tg-contact sync",
+            "search for xylophones",
+        ] {
+            assert!(
+                idx.query(msg, Matcher::Triggers, &|_| true, 10).is_empty(),
+                "{msg}"
+            );
+        }
         assert_eq!(
             names(
                 &lib,
@@ -244,24 +245,50 @@ mod tests {
     }
 
     #[test]
-    fn map_and_alternation_and_unspaced_scripts() {
-        let (_t, lib) = library(&[(
-            "s",
-            "name: stocks\ndescription: d\ntriggers:\n  - pattern: \"股票|stock|股价\"\n    note: market",
-        )]);
+    fn a_bar_is_part_of_the_phrase_and_unspaced_scripts_match() {
+        let (_t, lib) = library(&[
+            (
+                "s",
+                "name: stocks\ndescription: d\ntriggers: [\"股票|stock\"]",
+            ),
+            ("c", "name: china\ndescription: d\ntriggers: [股票]"),
+        ]);
         let idx = Index::build(&lib);
         let msg = "查询股票价格";
         let got = idx.query(msg, Matcher::Triggers, &|_| true, 10);
-        assert_eq!(names(&lib, &got), ["stocks"]);
+        assert_eq!(names(&lib, &got), ["china"]);
         assert_eq!(&msg[got[0].hits[0].spans[0].clone()], "股票");
-        let got = idx.query(
-            "Stock prices and the market",
-            Matcher::Triggers,
-            &|_| true,
-            10,
+        assert!(
+            idx.query("Stock prices", Matcher::Triggers, &|_| true, 10)
+                .is_empty()
         );
-        let terms: Vec<&str> = got[0].hits.iter().map(|h| h.term.as_str()).collect();
-        assert_eq!(terms, ["stock", "market"]);
+        let got = idx.query("grep '股票|Stock'", Matcher::Triggers, &|_| true, 10);
+        assert_eq!(names(&lib, &got), ["china", "stocks"]);
+    }
+
+    /// `for trigger in skill.get("triggers", [])`: the plural key only, iterated as Python
+    /// iterates its value; `"" in message` always holds.
+    #[test]
+    fn only_the_triggers_key_iterated_as_python_does() {
+        let (_t, lib) = library(&[
+            ("one", "name: singular\ndescription: d\ntrigger: [deploy]"),
+            (
+                "map",
+                "name: mapping\ndescription: d\ntriggers:\n  ship: [release]",
+            ),
+            ("str", "name: letters\ndescription: d\ntriggers: qz"),
+            ("emp", "name: empty\ndescription: d\ntriggers: ['', 7]"),
+        ]);
+        let idx = Index::build(&lib);
+        let q = |m: &str| names(&lib, &idx.query(m, Matcher::Triggers, &|_| true, 10));
+        assert_eq!(q("deploy the release"), ["empty"]);
+        assert_eq!(q("ship it"), ["empty", "mapping"]);
+        assert_eq!(
+            q("a quiz"),
+            ["letters", "empty"],
+            "two letters found weigh two"
+        );
+        assert_eq!(q("7"), ["empty"]);
     }
 
     #[test]
@@ -306,9 +333,8 @@ mod tests {
             .iter()
             .map(|h| (h.term.as_str(), &msg[h.spans[0].clone()]))
             .collect();
-        // "greet" is inside "Greetings"; "greeting" is too, and is also the stem of it.
-        assert!(hits.contains(&("greet", "Greetings")), "{hits:?}");
-        assert!(hits.contains(&("greeting", "Greetings")), "{hits:?}");
+        // "greet" is inside "Greetings"; so is "greeting".
+        assert_eq!(hits, [("greet", "Greet"), ("greeting", "Greeting")]);
         assert!(
             idx.query("What is 2+2?", Matcher::Triggers, &|_| true, 10)
                 .is_empty(),
@@ -324,16 +350,25 @@ mod tests {
     }
 
     #[test]
-    fn stemmed_words_match_whatever_stands_between_them() {
+    fn no_words_and_no_stems_as_the_adr_has_it() {
         let (_t, lib) = library(&[(
             "s",
             "name: scraper\ndescription: d\ntriggers: [scrape web page]",
         )]);
         let idx = Index::build(&lib);
-        let msg = "scraping web-pages for prices";
+        assert!(
+            idx.query(
+                "scraping web-pages for prices",
+                Matcher::Triggers,
+                &|_| true,
+                10
+            )
+            .is_empty()
+        );
+        let msg = "please Scrape Web Pages for prices";
         let got = idx.query(msg, Matcher::Triggers, &|_| true, 10);
         assert_eq!(names(&lib, &got), ["scraper"]);
-        assert_eq!(&msg[got[0].hits[0].spans[0].clone()], "scraping web-pages");
+        assert_eq!(&msg[got[0].hits[0].spans[0].clone()], "Scrape Web Page");
     }
 
     #[test]

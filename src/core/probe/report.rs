@@ -138,13 +138,16 @@ pub enum Verdict {
         /// The schema's name.
         found: String,
     },
-    /// The schema has no `name`, or another one, and the skill's agent registers the tool under
-    /// the skill's name anyway (Lazy Skills: `schema.get("name", name)`): a warning.
+    /// The schema has no `name`, or another one, and the skill's agent registers the tool anyway
+    /// (Lazy Skills: `schema.get("name", name)`): under the schema's own `name` when it has one,
+    /// else under the skill's. A warning.
     NameFallback {
         /// The skill's name.
         expected: String,
         /// The schema's `name`, when it has one.
         found: Option<String>,
+        /// The name the tool is registered under: the schema's own, else the skill's.
+        registered: String,
     },
     /// The entry script is missing (or not a file inside the skill folder).
     NoEntry {
@@ -310,12 +313,14 @@ impl Verdict {
             Verdict::NameFallback {
                 expected,
                 found: Some(found),
+                ..
             } => format!(
-                "schema is named \"{found}\": registered as \"{expected}\", the skill's name; make them equal"
+                "schema is named \"{found}\": registered as \"{found}\", its own name, not the skill's \"{expected}\"; make them equal"
             ),
             Verdict::NameFallback {
                 expected,
                 found: None,
+                ..
             } => format!(
                 "schema has no `name`: registered as \"{expected}\", the skill's name; add `\"name\": \"{expected}\"`"
             ),

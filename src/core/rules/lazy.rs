@@ -18,7 +18,7 @@ pub fn check(skill: &Skill) -> Vec<Diagnostic> {
         match f.key.as_str() {
             "type" => type_alias(f, &mut out),
             "triggers" => triggers_shape(f, &mut out),
-            "dependencies" => dependencies(f, &mut out),
+            "dependencies" => dependencies(f, &head(skill), &mut out),
             _ => {}
         }
     }
@@ -77,7 +77,7 @@ fn triggers_shape(f: &Field, out: &mut Vec<Diagnostic>) {
 }
 
 /// `dependencies` is a list of pip specifiers, each of which must parse.
-fn dependencies(f: &Field, out: &mut Vec<Diagnostic>) {
+fn dependencies(f: &Field, head: &str, out: &mut Vec<Diagnostic>) {
     if !matches!(f.value, Value::Array(_) | Value::Null) {
         out.push(
             Diagnostic::new(
@@ -100,10 +100,44 @@ fn dependencies(f: &Field, out: &mut Vec<Diagnostic>) {
                     Severity::Error,
                     format!("`dependencies` item {}: {e}", index + 1),
                 )
-                .at(f.line, 1),
+                .at(item_line(head, f.line, index).unwrap_or(f.line), 1),
             );
         }
     }
+}
+
+/// The frontmatter's text (the file up to its body), or nothing when it cannot be read.
+fn head(skill: &Skill) -> String {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    let read = crate::core::fsx::open_regular(&skill.skill_md)
+        .and_then(|(file, _)| file.take(skill.body_offset).read_to_end(&mut bytes));
+    match read {
+        Ok(_) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(_) => String::new(),
+    }
+}
+
+/// The 1-based file line of item `index` of the block list under the key on line `key_line`
+/// (`- item` lines, blank and comment lines passed over); `None` for a flow list (`[a, b]`) or
+/// when the text ends first.
+fn item_line(head: &str, key_line: u32, index: usize) -> Option<u32> {
+    let mut seen = 0;
+    for (n, line) in head.lines().enumerate().skip(key_line as usize) {
+        let t = line.trim_start();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        if t == "-" || t.starts_with("- ") {
+            if seen == index {
+                return u32::try_from(n + 1).ok();
+            }
+            seen += 1;
+        } else if !line.starts_with(char::is_whitespace) {
+            return None;
+        }
+    }
+    None
 }
 
 /// Lines of the skill's `requirements.txt` that pip would refuse.
@@ -146,11 +180,13 @@ mod tests {
 
     fn skill_at(dir: &Path, fm: &str) -> Skill {
         let text = format!("---\n{fm}\n---\n");
+        std::fs::write(dir.join("SKILL.md"), &text).unwrap();
         let p = frontmatter::parse(text.as_bytes(), true);
         let root = Root::new(dir, Agent::Path, Scope::Path);
         Skill {
             frontmatter: p.frontmatter,
             parse_diagnostics: p.diagnostics,
+            body_offset: text.len() as u64,
             ..Skill::new(&root, dir.to_path_buf(), dir.join("SKILL.md"))
         }
     }
@@ -185,7 +221,8 @@ mod tests {
             vec![RuleId::DependencyInvalid, RuleId::DependencyInvalid]
         );
         assert!(d[0].message.contains("item 2"), "{}", d[0].message);
-        assert_eq!(d[0].line, Some(3));
+        assert_eq!(d[0].line, Some(5), "the item's own line");
+        assert_eq!(d[1].line, Some(6));
     }
 
     #[test]

@@ -269,13 +269,13 @@ fn preview_lines(
     out.push(Line::from(""));
     let l = &p.listing;
     out.push(Line::from(format!(
-        "Listing ({}): {} → {} tokens per turn ({}), {} → {} skills, tier {}",
+        "Listing ({}): {} → {} tokens per turn ({}), {} → {}, tier {}",
         l.format,
         thousands(l.per_turn.before),
         thousands(l.per_turn.after),
         signed(l.per_turn.delta()),
         l.skills.before,
-        l.skills.after,
+        crate::core::text::count(l.skills.after, "skill", "skills"),
         l.tier_after
     )));
     for fc in l.fates.iter().filter(|x| x.before.is_some()) {

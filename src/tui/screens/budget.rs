@@ -537,9 +537,9 @@ fn per_source(frame: &mut Frame, area: Rect, view: &View<'_>, on: &dyn Fn(usize)
             label: name.clone(),
             ratio: total.tokens as f64 / scale,
             value: format!(
-                "{} tok · {} skills",
+                "{} tok · {}",
                 total.text(),
-                thousands(total.skills as u64)
+                crate::core::text::count(total.skills as u64, "skill", "skills")
             ),
             over: false,
             empty: false,

@@ -380,10 +380,14 @@ fn summary_text(view: &View<'_>, checks: &Checks) -> String {
             })
             .count();
         if executables == n {
-            format!("{n} executable skills. Nothing runs until you press r.")
+            format!(
+                "{}. Nothing runs until you press r.",
+                crate::core::text::count_of(n, "executable skill", "executable skills")
+            )
         } else {
             format!(
-                "{n} skills ({executables} executable). Nothing runs until you press r (probe) or d (dependencies)."
+                "{} ({executables} executable). Nothing runs until you press r (probe) or d (dependencies).",
+                crate::core::text::count_of(n, "skill", "skills")
             )
         }
     } else {

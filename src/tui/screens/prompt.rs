@@ -391,9 +391,14 @@ fn summary<'a>(preview: &Preview, view: &View<'_>, p: &Prompt) -> Vec<Line<'a>> 
         ]),
         Line::from(match &view.models.chosen {
             None => format!(
-                " {} tokens ({}, an estimate: Claude models count 10–20% more) · {} chars{}",
+                " {} tokens ({}{}) · {} chars{}",
                 tokens,
                 view.encoding().as_str(),
+                if p.agent() == Some(Agent::ClaudeCode) {
+                    ", an estimate: Claude models count 10–20% more"
+                } else {
+                    ""
+                },
                 thousands(l.text.chars().count() as u64),
                 turn_parts(preview)
             ),
