@@ -123,7 +123,18 @@ fn no_output_carries_a_raw_control_character() {
         stdout(&budget)
     );
 
-    for format in ["xml", "markdown", "claude-code", "codex"] {
+    // Claude Code removes escape sequences and makes hidden characters spaces itself, and does
+    // not offer a skill whose name holds one: its listing holds what it would send, nothing to
+    // escape; --fates says why the hostile names are not in it.
+    let claude = go(&["prompt", "--fates", "--format", "claude-code"]);
+    let text = stdout(&claude);
+    assert!(
+        !text.contains("\\u{") && !text.contains("pwned") && text.contains("- cls: Clears"),
+        "claude-code:\n{text}"
+    );
+    let fates = String::from_utf8_lossy(&claude.stderr);
+    assert!(fates.contains("not offered by Claude Code"), "{fates}");
+    for format in ["xml", "markdown", "codex"] {
         let out = go(&["prompt", "--fates", "--format", format]);
         let text = stdout(&out);
         assert!(
@@ -397,7 +408,7 @@ fn hostile_source(src: &Path) {
 /// folder names and script names hold ESC, OSC 52, CSI, BEL, C1 controls and bidi overrides:
 /// `add` (its preview, its refusal of a folder name), `toggle`, `copy`, `move`, `update` (a
 /// changed source with another hostile script), `remove`, `restore` and `new` (a hostile name
-/// refused, a hostile description written) print nothing of them raw.
+/// and description refused) print nothing of them raw.
 #[test]
 fn a_terminal_gets_no_raw_control_character_from_any_managing_command() {
     let home = tempfile::tempdir().unwrap();
@@ -407,7 +418,7 @@ fn a_terminal_gets_no_raw_control_character_from_any_managing_command() {
     let s = src.to_str().unwrap();
     let steps: &[&[&str]] = &[
         &["add", s, "--dry-run"],
-        &["add", s, "--yes"],
+        &["add", s, "--yes", "--pick", "loud", "--pick", "quiet"],
         &["toggle", "loud"],
         &[
             "toggle",
@@ -436,9 +447,12 @@ fn a_terminal_gets_no_raw_control_character_from_any_managing_command() {
     );
     let steps: &[&[&str]] = &[
         &["update", "--dry-run"],
-        &["update", "--yes"],
-        &["remove", "loud", "--yes"],
+        &["update", "--yes", "--force"],
+        &["remove", "loud", "--agent", "claude-code", "--yes"],
+        &["remove", "quiet", "--yes"],
+        &["trash"],
         &["restore", "loud"],
+        &["restore", "quiet"],
         &["remove", "clear\x1b[2Jscreen", "--yes"],
         &["restore", "\x1b]0;pwned\x07"],
         &["new", "evil\x1b]0;pwned\x07"],
@@ -452,7 +466,14 @@ fn a_terminal_gets_no_raw_control_character_from_any_managing_command() {
     for args in steps {
         assert_terminal_clean(args, h);
     }
-    // The skills are where the commands said they put them.
-    assert!(h.join(".claude/skills/loud/SKILL.md").is_file());
-    assert!(h.join(".claude/skills/fresh-notes/SKILL.md").is_file());
+    // The commands did what they said: the update with its new script, the copy, the
+    // restores; the skill with a hostile description was not written.
+    assert!(
+        h.join(".claude/skills/loud/scripts")
+            .join("new\x1b[2J\u{9b}6n.sh")
+            .is_file()
+    );
+    assert!(h.join(".codex/skills/loud/SKILL.md").is_file());
+    assert!(h.join(".config/opencode/skill/quiet/SKILL.md").is_file());
+    assert!(!h.join(".claude/skills/fresh-notes").exists());
 }
