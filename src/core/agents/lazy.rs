@@ -362,7 +362,7 @@ mod tests {
     fn lazy_skill(text: &str) -> (tempfile::TempDir, Skill) {
         let t = tempfile::tempdir().unwrap();
         let root = crate::core::source::Root::new(
-            &t.path().join("skills"),
+            t.path().join("skills"),
             Agent::LazySkills,
             crate::core::source::Scope::User,
         );

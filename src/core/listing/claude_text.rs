@@ -226,13 +226,10 @@ pub(super) fn strip_ansi(s: &str) -> String {
     let mut state = State::Ground;
     for c in s.chars() {
         state = match state {
-            State::Ground => match introducer(c) {
-                Some(next) => next,
-                None => {
-                    out.push(c);
-                    State::Ground
-                }
-            },
+            State::Ground => introducer(c).unwrap_or_else(|| {
+                out.push(c);
+                State::Ground
+            }),
             State::Escape => match c {
                 '[' => State::Csi,
                 ']' => State::Str { bel_ends: true },

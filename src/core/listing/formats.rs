@@ -225,6 +225,9 @@ pub static CLAUDE_CODE: FormatSpec = FormatSpec {
     },
 };
 
+/// What Claude Code makes of a text field before it lists it.
+type Clean = fn(&str) -> String;
+
 /// Claude Code's parts of a skill as the release of `dialect` writes them: `description -
 /// when_to_use`, one line and `<`/`>` escaped or (before 2.1.300) as written, only the ends
 /// trimmed; called by its folder's name (a plugin's skill by `plugin:skill`), a frontmatter name
@@ -232,7 +235,7 @@ pub static CLAUDE_CODE: FormatSpec = FormatSpec {
 pub(super) fn claude_parts(skill: &Skill, dialect: Dialect) -> Parts {
     // From 2.1.300 on, escape sequences removed and each run of hidden characters one space
     // (`claude_text`); before, only the ends trimmed.
-    let (description, when_to_use): (fn(&str) -> String, fn(&str) -> String) = if dialect.one_line {
+    let (description, when_to_use): (Clean, Clean) = if dialect.one_line {
         (claude_text::description, claude_text::when_to_use)
     } else {
         (|s| s.trim().to_string(), |s| s.trim().to_string())
