@@ -931,8 +931,18 @@ mod tests {
                 &|_| true,
                 &opts(format, Tier::Full, DEFAULT_CONTEXT_WINDOW),
             );
-            // Cline lists names only.
-            if format != Format::Cline {
+            // Cline lists names only; Claude Code does not offer a skill whose name holds a
+            // hidden character (what it sends holds none, escaped or raw).
+            if format == Format::ClaudeCode {
+                assert!(!l.text.contains("fdp.exe"), "{}", l.text);
+                assert!(
+                    l.entries
+                        .iter()
+                        .any(|e| e.reason.starts_with("not offered by Claude Code")),
+                    "{:?}",
+                    l.entries
+                );
+            } else if format != Format::Cline {
                 assert!(l.text.contains("\\u{202e}fdp.exe"), "{format}: {}", l.text);
             }
             assert!(
