@@ -62,7 +62,11 @@ pub fn run(args: NewArgs) -> anyhow::Result<i32> {
     // A project's folder is checked again once made and right before the rename: a link
     // planted meanwhile must not carry the skill out of the project.
     let identity = match &target {
-        Some(t) => Some(manage::still_inside(t, None)?),
+        Some(t) => Some(manage::still_inside(
+            &t.dir,
+            manage::lockfile::project_of(t).as_deref(),
+            None,
+        )?),
         None => None,
     };
     // Written in a folder of its own beside the destination, checked there, then renamed into
@@ -96,7 +100,7 @@ pub fn run(args: NewArgs) -> anyhow::Result<i32> {
         );
     }
     if let Some(t) = &target {
-        manage::still_inside(t, identity)?;
+        manage::still_inside(&t.dir, manage::lockfile::project_of(t).as_deref(), identity)?;
     }
     rename_new(&staged, &dest)?;
     let md = dest.join("SKILL.md");

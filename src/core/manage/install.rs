@@ -86,15 +86,16 @@ fn install_watched(
         super::target::plain_folder(&s.folder, &s.dir)?;
     }
     window();
-    if let Some(project) = super::lockfile::project_of(target) {
-        super::target::inside_project(&target.dir, &project)?;
+    let project = super::lockfile::project_of(target);
+    if let Some(project) = &project {
+        super::target::inside_project(&target.dir, project)?;
     }
     std::fs::create_dir_all(&target.dir).map_err(ManageError::io("create", &target.dir))?;
-    let identity = super::target::still_inside(target, None)?;
+    let identity = super::target::still_inside(&target.dir, project.as_deref(), None)?;
     // One install, removal or restore at a time in this folder: a replacement and its
     // manifest entry are one step for every other process.
     let _lock = super::target::folder_lock(&target.dir)?;
-    super::target::still_inside(target, Some(identity))?;
+    super::target::still_inside(&target.dir, project.as_deref(), Some(identity))?;
     for s in skills {
         let place = target.dir.join(&s.folder);
         if !replace && std::fs::symlink_metadata(&place).is_ok() {
@@ -125,7 +126,7 @@ fn install_watched(
     let mut done = Vec::new();
     let mut entries = Vec::new();
     for (s, from, hash) in ready {
-        super::target::still_inside(target, Some(identity))?;
+        super::target::still_inside(&target.dir, project.as_deref(), Some(identity))?;
         let place = target.dir.join(&s.folder);
         let replaced = if std::fs::symlink_metadata(&place).is_ok() {
             Some(trash.put_locked(&place, reason)?)
@@ -166,7 +167,7 @@ fn install_watched(
         });
     }
     if !entries.is_empty() {
-        super::target::still_inside(target, Some(identity))?;
+        super::target::still_inside(&target.dir, project.as_deref(), Some(identity))?;
         manifest::edit(&target.dir, |m| {
             for (f, e) in entries {
                 m.skills.insert(f, e);
