@@ -54,7 +54,7 @@ declare -A PROJECT_SKILLS=(
 )
 # Cases per client.
 declare -A CASES=(
-  [claude-code]="mixed budget150 mixed-sonnet45 budget150-sonnet45 budget150-configured"
+  [claude-code]="mixed budget150 mixed-sonnet45 budget150-sonnet45 budget150-configured controls"
   [codex]="mixed budget150 budget150-configured"
   [gemini-cli]="mixed budget150 mixed-plain"
   [opencode]="mixed budget150"
@@ -190,6 +190,9 @@ lay_library() {
       ;;
     budget150*)
       python3 "$LIB/generate-budget.py" "$H/${USER_SKILLS[$client]}" 150
+      ;;
+    controls)
+      python3 "$LIB/generate-controls.py" "$H/${USER_SKILLS[$client]}"
       ;;
   esac
   # `*-configured`: the model chosen in the client's own user settings, not on its command line.

@@ -34,11 +34,21 @@ pub fn run(args: NewArgs) -> anyhow::Result<i32> {
         [] => Agent::ClaudeCode,
         _ => anyhow::bail!("new writes one skill for one agent: name one --agent"),
     };
-    let parent = if let Some(p) = &args.path {
-        p.clone()
+    let target = if args.path.is_some() {
+        None
     } else {
         let (home, project) = places()?;
-        Target::resolve(agent, args.to.scope.into(), &home, project.as_deref())?.dir
+        Some(Target::resolve(
+            agent,
+            args.to.scope.into(),
+            &home,
+            project.as_deref(),
+        )?)
+    };
+    let parent = match (&args.path, &target) {
+        (Some(p), _) => p.clone(),
+        (None, Some(t)) => t.dir.clone(),
+        (None, None) => anyhow::bail!("no folder to write the skill in"),
     };
     let dest = parent.join(&args.name);
     if std::fs::symlink_metadata(&dest).is_ok() {
@@ -49,6 +59,16 @@ pub fn run(args: NewArgs) -> anyhow::Result<i32> {
     }
     std::fs::create_dir_all(&parent)
         .with_context(|| format!("cannot make {}", crate::cli::output::shown_path(&parent)))?;
+    // A project's folder is checked again once made and right before the rename: a link
+    // planted meanwhile must not carry the skill out of the project.
+    let identity = match &target {
+        Some(t) => Some(manage::still_inside(
+            &t.dir,
+            manage::lockfile::project_of(t).as_deref(),
+            None,
+        )?),
+        None => None,
+    };
     // Written in a folder of its own beside the destination, checked there, then renamed into
     // place: a reader (an agent, the app's watcher) sees no skill or the whole one.
     let stage = tempfile::Builder::new()
@@ -78,6 +98,9 @@ pub fn run(args: NewArgs) -> anyhow::Result<i32> {
             "the new skill would have {} under the {profile} rules: nothing was written",
             crate::core::text::count_of(errors, "error", "errors")
         );
+    }
+    if let Some(t) = &target {
+        manage::still_inside(&t.dir, manage::lockfile::project_of(t).as_deref(), identity)?;
     }
     rename_new(&staged, &dest)?;
     let md = dest.join("SKILL.md");

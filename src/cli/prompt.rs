@@ -273,7 +273,8 @@ pub fn predicted(
     let state = load_state();
     let on = crate::core::load::enabled_mask(&lib, state.as_ref());
     let listing = listing::render(&lib, &|i| on.get(i).copied().unwrap_or(false), &opts);
-    let text = crate::core::text::text(&listing.text).into_owned();
+    // The bytes the client would send: whatever shows them escapes them.
+    let text = listing.text;
     Ok(Prediction {
         lib,
         on,
@@ -299,11 +300,15 @@ fn print_listing(
         return print_listing_json(args, lib, listing, cache, window, model);
     }
     let mut out = std::io::stdout().lock();
-    // The core already lists hazards escaped; escaping again changes nothing and keeps the
-    // promise local.
-    out.write_all(crate::core::text::text(&listing.text).as_bytes())?;
-    if std::io::stdout().is_terminal() && !listing.text.is_empty() {
-        writeln!(out)?;
+    // Piped, the bytes the agent receives; on a terminal, every hazard escaped (the listing of
+    // a client that sends them raw holds them).
+    if std::io::stdout().is_terminal() {
+        out.write_all(crate::core::text::text(&listing.text).as_bytes())?;
+        if !listing.text.is_empty() {
+            writeln!(out)?;
+        }
+    } else {
+        out.write_all(listing.text.as_bytes())?;
     }
     out.flush()?;
     if !(args.fates || args.fail_over_window) {

@@ -170,6 +170,18 @@ pub fn write_head(
 ) -> Result<(), HeadError> {
     let target = write_target(&head.path, folder)?;
     let _lock = fsx::lock(&target, wait)?;
+    write_head_locked(head, after, folder, before_rename)
+}
+
+/// [`write_head`] for a caller that already holds the file's lock ([`fsx::lock`]) and read the
+/// head under it.
+pub fn write_head_locked(
+    head: &Head,
+    after: &[u8],
+    folder: &Path,
+    before_rename: &mut dyn FnMut(),
+) -> Result<(), HeadError> {
+    let target = write_target(&head.path, folder)?;
     let changed = || HeadError::Changed {
         path: head.path.clone(),
     };

@@ -343,6 +343,18 @@ fn generate_budget(out: &Path, count: usize) {
     }
 }
 
+/// `generate-controls.py OUT`: each skill of `library/controls.json`, its folder name and its
+/// SKILL.md as the JSON strings hold them (control characters, bidi controls and all).
+fn generate_controls(out: &Path) {
+    let text = std::fs::read_to_string(agents_fixtures().join("library/controls.json")).unwrap();
+    let lib: serde_json::Value = serde_json::from_str(&text).unwrap();
+    for s in lib["skills"].as_array().unwrap() {
+        let dir = out.join(s["folder"].as_str().unwrap());
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("SKILL.md"), s["skill_md"].as_str().unwrap()).unwrap();
+    }
+}
+
 /// The library laid out for `case`'s client, as `lay_library` in the capture script does, with
 /// the client's own system skills where it installs them.
 fn lay(case: &Case) -> Layout {
@@ -360,6 +372,8 @@ fn lay(case: &Case) -> Layout {
         copy_tree(&lib.join("user/overlay").join(c.agent), &l.home, &l);
         copy_tree(&lib.join("project/overlay").join(c.agent), &l.project, &l);
         copy_tree(&lib.join("extra/overlay").join(c.agent), &l.extra, &l);
+    } else if case.name == "controls" {
+        generate_controls(&l.home.join(c.user_skills));
     } else {
         generate_budget(&l.home.join(c.user_skills), 150);
     }
@@ -667,6 +681,34 @@ fn codex_budget150_on_its_default_model_is_byte_identical() {
 }
 
 /// Every release era's captures, predicted with the model its installed version picks.
+/// Descriptions, `when_to_use`, names and folder names holding C0 and C1 controls, DEL, escape
+/// sequences, bidi controls, zero-width characters and separators: the prediction holds what
+/// the client sent (sequences removed, runs of hidden characters one space, the skills whose
+/// folder names hold them not offered), byte for byte, not an escaped form.
+#[test]
+fn claude_code_controls_are_byte_identical() {
+    assert_identical(&default_model(&CLAUDE_CODE, "controls", false));
+    assert_identical(&default_model(&CLAUDE_CODE_2_1_300, "controls", false));
+}
+
+/// The controls a description held are not in the prediction, escaped or raw; `--fates` says
+/// why the skills whose folder names hold them are not listed.
+#[test]
+fn claude_code_does_not_offer_skills_whose_folder_names_hold_controls() {
+    let case = default_model(&CLAUDE_CODE, "controls", false);
+    let (text, _) = predict(&case);
+    assert!(!text.contains("\\u{"), "{text}");
+    assert!(!text.contains("ctl-dir"), "{text}");
+    let l = lay(&case);
+    let out = run_in(&l, &["prompt", "--agent", "claude-code", "--fates"]);
+    let fates = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        fates.matches("not offered by Claude Code").count(),
+        3,
+        "{fates}"
+    );
+}
+
 #[test]
 fn claude_code_2_1_300_is_byte_identical() {
     assert_identical(&default_model(&CLAUDE_CODE_2_1_300, "mixed", true));

@@ -123,7 +123,18 @@ fn no_output_carries_a_raw_control_character() {
         stdout(&budget)
     );
 
-    for format in ["xml", "markdown", "claude-code", "codex"] {
+    // Claude Code removes escape sequences and makes hidden characters spaces itself, and does
+    // not offer a skill whose name holds one: its listing holds what it would send, nothing to
+    // escape; --fates says why the hostile names are not in it.
+    let claude = go(&["prompt", "--fates", "--format", "claude-code"]);
+    let text = stdout(&claude);
+    assert!(
+        !text.contains("\\u{") && !text.contains("pwned") && text.contains("- cls: Clears"),
+        "claude-code:\n{text}"
+    );
+    let fates = String::from_utf8_lossy(&claude.stderr);
+    assert!(fates.contains("not offered by Claude Code"), "{fates}");
+    for format in ["xml", "markdown", "codex"] {
         let out = go(&["prompt", "--fates", "--format", format]);
         let text = stdout(&out);
         assert!(
@@ -348,4 +359,121 @@ fn piped_inject_keeps_the_bytes_the_agent_receives() {
         text.contains("Clear \x1b[2J the \u{9b}6n screen \u{85} and \u{202e}txt.exe"),
         "{text:?}"
     );
+}
+
+/// Fails when a terminal got a raw hazard from `args` (a line feed, and the carriage return the
+/// terminal puts before it, are layout); returns what it got.
+fn assert_terminal_clean(args: &[&str], home: &Path) -> String {
+    let out = on_terminal(args, home);
+    let text = String::from_utf8_lossy(&out).into_owned();
+    if let Some((i, c)) = text
+        .char_indices()
+        .find(|&(_, c)| !matches!(c, '\n' | '\r') && skillscope::core::text::is_hazard(c))
+    {
+        let from = text[..i].char_indices().rev().nth(60).map_or(0, |(j, _)| j);
+        panic!(
+            "`skillscope {}` on a terminal: raw U+{:04X} after {:?}",
+            args.join(" ").escape_debug(),
+            u32::from(c),
+            &text[from..i]
+        );
+    }
+    assert!(!text.trim().is_empty(), "{args:?} said nothing");
+    text
+}
+
+/// A folder source of skills for the managing commands: a description holding OSC 52, a C1
+/// CSI, a bell and a bidi override; a script whose file name sets the window title; a folder
+/// name that clears the screen (which `add` refuses, naming it); a frontmatter name with a bidi
+/// override.
+fn hostile_source(src: &Path) {
+    write(
+        &src.join("loud/SKILL.md"),
+        "---\nname: loud\ndescription: \"Reads \\e]52;c;cHduZWQ=\\a mail\\x9b6n and \\u202Efdp.exe notes. Use when the user asks about mail.\"\n---\n# Loud\n\nRun scripts/setup.sh.\n",
+    );
+    let script = src.join(format!("loud/scripts/run{OSC_TITLE}\u{202e}.sh"));
+    write(&script, "#!/bin/sh\necho hi\n");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    write(
+        &src.join("cls\x1b[2J\u{9b}6n/SKILL.md"),
+        "---\nname: cls\ndescription: Clears nothing. Use when testing folder names.\n---\nBody\n",
+    );
+    write(
+        &src.join("quiet/SKILL.md"),
+        "---\nname: \"quiet\\u202Etxt\"\ndescription: \"Quiet \\e[2J notes. Use when the user asks about quiet notes.\"\n---\nBody\n",
+    );
+}
+
+/// Every command that manages skills, on a terminal, with a source whose names, descriptions,
+/// folder names and script names hold ESC, OSC 52, CSI, BEL, C1 controls and bidi overrides:
+/// `add` (its preview, its refusal of a folder name), `toggle`, `copy`, `move`, `update` (a
+/// changed source with another hostile script), `remove`, `restore` and `new` (a hostile name
+/// and description refused) print nothing of them raw.
+#[test]
+fn a_terminal_gets_no_raw_control_character_from_any_managing_command() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let src = h.join("src");
+    hostile_source(&src);
+    let s = src.to_str().unwrap();
+    let steps: &[&[&str]] = &[
+        &["add", s, "--dry-run"],
+        &["add", s, "--yes", "--pick", "loud", "--pick", "quiet"],
+        &["toggle", "loud"],
+        &[
+            "toggle",
+            "loud",
+            "--off",
+            "--agent",
+            "claude-code",
+            "--dry-run",
+        ],
+        &["toggle", "loud", "--off", "--agent", "claude-code"],
+        &["toggle", "quiet\u{202e}txt", "--on"],
+        &["toggle", "clear\x1b[2Jscreen", "--on"],
+        &["copy", "loud", "--to", "codex", "--yes"],
+        &["move", "quiet", "--to", "opencode", "--yes"],
+    ];
+    for args in steps {
+        assert_terminal_clean(args, h);
+    }
+    // The source changes: another hostile script and description.
+    let script = src.join("loud/scripts/new\x1b[2J\u{9b}6n.sh");
+    write(&script, "#!/bin/sh\necho new\n");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    write(
+        &src.join("loud/SKILL.md"),
+        "---\nname: loud\ndescription: \"Reads \\e]0;pwned\\a mail \\u2066now. Use when the user asks about mail.\"\n---\n# Loud\n",
+    );
+    let steps: &[&[&str]] = &[
+        &["update", "--dry-run"],
+        &["update", "--yes", "--force"],
+        &["remove", "loud", "--agent", "claude-code", "--yes"],
+        &["remove", "quiet", "--yes"],
+        &["trash"],
+        &["restore", "loud"],
+        &["restore", "quiet"],
+        &["remove", "clear\x1b[2Jscreen", "--yes"],
+        &["restore", "\x1b]0;pwned\x07"],
+        &["new", "evil\x1b]0;pwned\x07"],
+        &[
+            "new",
+            "fresh-notes",
+            "--description",
+            "Writes \x1b]52;c;cHduZWQ=\x07 fresh \u{9b}6n notes \u{202e}. Use when the user asks for notes.",
+        ],
+    ];
+    for args in steps {
+        assert_terminal_clean(args, h);
+    }
+    // The commands did what they said: the update with its new script, the copy, the
+    // restores; the skill with a hostile description was not written.
+    assert!(
+        h.join(".claude/skills/loud/scripts")
+            .join("new\x1b[2J\u{9b}6n.sh")
+            .is_file()
+    );
+    assert!(h.join(".codex/skills/loud/SKILL.md").is_file());
+    assert!(h.join(".config/opencode/skill/quiet/SKILL.md").is_file());
+    assert!(!h.join(".claude/skills/fresh-notes").exists());
 }

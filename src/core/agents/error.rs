@@ -91,6 +91,10 @@ pub enum ToggleError {
     /// The file could not be read or locked.
     #[error(transparent)]
     File(#[from] FsxError),
+    /// A SKILL.md's frontmatter could not be written as it was read: another program changed
+    /// the file meanwhile, it is gone, or it links out of its skill's folder.
+    #[error(transparent)]
+    Head(#[from] crate::core::head_edit::HeadError),
     /// A project's settings file that, through a link the project holds, is a file outside it.
     #[error(
         "{} leads out of the project {} (to {}, through a link the project holds): a project-scope switch is not written there",

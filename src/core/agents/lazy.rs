@@ -12,7 +12,7 @@ use super::planned::{Applied, TogglePlan, unified_diff};
 use super::plugin::{AgentState, Effective, show_path};
 use super::scope::SwitchScope;
 use crate::core::fsx;
-use crate::core::paths::write_atomic;
+use crate::core::head_edit;
 use crate::core::skill::Skill;
 use crate::core::source::Agent;
 use std::path::Path;
@@ -274,27 +274,48 @@ fn comment_of(value: &str) -> &str {
 }
 
 /// Writes a plan made by [`plan`]: under the SKILL.md's lock, on top of the file as it is then
-/// (planned again when it changed meanwhile), in one rename, read back before the lock goes. No
-/// backup is left beside it: a file in the skill's folder would become one of its resources.
+/// (planned again when it changed meanwhile), its head replaced in one rename by
+/// [`head_edit::write_head_locked`], which refuses when another program (one that takes no lock)
+/// changed the file after it was read here: that program's text is kept and the error says so.
+/// Read back before the lock goes. No backup is left beside it: a file in the skill's folder
+/// would become one of its resources.
 pub(super) fn apply(
     skill: &Skill,
     plan: &TogglePlan,
     home: &Path,
     wait: std::time::Duration,
 ) -> Result<(TogglePlan, Applied), ToggleError> {
+    apply_watched(skill, plan, home, wait, &mut || {})
+}
+
+/// [`apply`], `before_rename` run in the write's last moment before its final check (tests
+/// change the file there, as another program would).
+pub(super) fn apply_watched(
+    skill: &Skill,
+    plan: &TogglePlan,
+    home: &Path,
+    wait: std::time::Duration,
+    before_rename: &mut dyn FnMut(),
+) -> Result<(TogglePlan, Applied), ToggleError> {
     // A SKILL.md that links out of its skill's folder is not written through.
-    crate::core::head_edit::write_target(&plan.file, &skill.dir).map_err(|e| {
-        ToggleError::Shape {
-            file: plan.file.clone(),
-            what: e.to_string(),
-        }
-    })?;
+    head_edit::write_target(&plan.file, &skill.dir)?;
     let _lock = fsx::lock(&plan.file, wait)?;
+    let head = head_edit::read_head(&plan.file)?.ok_or_else(|| ToggleError::Shape {
+        file: plan.file.clone(),
+        what: "it is gone".to_string(),
+    })?;
     let now = read(&plan.file)?;
+    // Both reads of one file: another program wrote between them.
+    let Some(rest) = now.as_bytes().strip_prefix(head.bytes.as_slice()) else {
+        return Err(head_edit::HeadError::Changed {
+            path: plan.file.clone(),
+        }
+        .into());
+    };
     let plan = if now == plan.before {
         plan.clone()
     } else {
-        plan_on(skill, plan.on, now, home)?
+        plan_on(skill, plan.on, now.clone(), home)?
     };
     let mut applied = Applied {
         file: plan.file.clone(),
@@ -313,12 +334,16 @@ pub(super) fn apply(
             file: plan.file.clone(),
         });
     }
-    write_atomic(&plan.file, plan.after.as_bytes(), Some(meta.permissions())).map_err(
-        |source| ToggleError::Write {
-            file: plan.file.clone(),
-            source,
-        },
-    )?;
+    // The switch is in the frontmatter: the new head is the new text without the rest of the
+    // file, which is copied through as it is.
+    let new_head =
+        plan.after
+            .as_bytes()
+            .strip_suffix(rest)
+            .ok_or_else(|| ToggleError::WouldReformat {
+                file: plan.file.clone(),
+            })?;
+    head_edit::write_head_locked(&head, new_head, &skill.dir, before_rename)?;
     if read(&plan.file).ok().as_deref() != Some(plan.after.as_str()) {
         return Err(ToggleError::NotPersisted {
             file: plan.file.clone(),
@@ -332,6 +357,76 @@ pub(super) fn apply(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A Lazy Skills skill in a throwaway folder, with its SKILL.md, and the home.
+    fn lazy_skill(text: &str) -> (tempfile::TempDir, Skill) {
+        let t = tempfile::tempdir().unwrap();
+        let root = crate::core::source::Root::new(
+            t.path().join("skills"),
+            Agent::LazySkills,
+            crate::core::source::Scope::User,
+        );
+        let dir = root.path.join("pdf");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("SKILL.md"), text).unwrap();
+        let skill = Skill::new(&root, dir.clone(), dir.join("SKILL.md"));
+        (t, skill)
+    }
+
+    /// Another program (one that takes no lock) edits the SKILL.md while the switch is being
+    /// written, after it was read: the switch is not written, the other program's text is
+    /// kept, and the error says the file changed.
+    #[test]
+    fn an_edit_made_while_the_switch_is_written_is_kept_and_reported() {
+        let mine = "---\nname: pdf\ndescription: d\nauto_load: true\n---\nbody\n";
+        let theirs = "---\nname: pdf\ndescription: theirs\nauto_load: true\n---\nbody and more\n";
+        let (t, skill) = lazy_skill(mine);
+        let p = plan(&skill, SwitchScope::User, false, t.path()).unwrap();
+        assert!(!p.changes_nothing());
+        let file = skill.skill_md.clone();
+        let mut hook = || std::fs::write(&file, theirs).unwrap();
+        let wait = std::time::Duration::from_millis(50);
+        let err = apply_watched(&skill, &p, t.path(), wait, &mut hook).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                ToggleError::Head(crate::core::head_edit::HeadError::Changed { .. })
+            ),
+            "{err}"
+        );
+        assert!(
+            err.to_string().contains("changed since it was read"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read_to_string(&skill.skill_md).unwrap(), theirs);
+        // Without the other program, the same plan is written, the body copied through.
+        std::fs::write(&skill.skill_md, mine).unwrap();
+        let (_, applied) = apply(&skill, &p, t.path(), wait).unwrap();
+        assert!(applied.written);
+        assert_eq!(
+            std::fs::read_to_string(&skill.skill_md).unwrap(),
+            "---\nname: pdf\ndescription: d\nauto_load: false\n---\nbody\n"
+        );
+    }
+
+    /// An edit made between the plan and the write is planned on: the switch goes on top.
+    #[test]
+    fn an_edit_made_after_the_plan_is_kept_and_the_switch_goes_on_top() {
+        let (t, skill) = lazy_skill("---\nname: pdf\ndescription: d\n---\nbody\n");
+        let p = plan(&skill, SwitchScope::User, true, t.path()).unwrap();
+        std::fs::write(
+            &skill.skill_md,
+            "---\nname: pdf\ndescription: new\n---\nnew body\n",
+        )
+        .unwrap();
+        let wait = std::time::Duration::from_millis(50);
+        let (_, applied) = apply(&skill, &p, t.path(), wait).unwrap();
+        assert!(applied.written);
+        assert_eq!(
+            std::fs::read_to_string(&skill.skill_md).unwrap(),
+            "---\nname: pdf\ndescription: new\nauto_load: true\n---\nnew body\n"
+        );
+    }
 
     #[test]
     fn auto_load_is_replaced_in_place_or_added_last() {

@@ -353,32 +353,6 @@ pub fn claude_body_description(body: &str) -> Option<String> {
     })
 }
 
-/// Claude Code's whitespace: each run of line breaks becomes one space, each tab a space, the
-/// ends trimmed; runs of spaces inside are kept.
-pub(super) fn claude_one_line(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut in_break = false;
-    for c in s.chars() {
-        match c {
-            '\n' | '\r' => {
-                if !in_break {
-                    out.push(' ');
-                }
-                in_break = true;
-            }
-            '\t' => {
-                out.push(' ');
-                in_break = false;
-            }
-            c => {
-                out.push(c);
-                in_break = false;
-            }
-        }
-    }
-    out.trim().to_string()
-}
-
 /// Claude Code's escaping of a listed description: `<` and `>` only.
 pub(super) fn claude_escape(s: &str) -> String {
     s.replace('<', "&lt;").replace('>', "&gt;")

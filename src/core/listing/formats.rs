@@ -2,10 +2,11 @@
 //! an entry, wraps the entries, and fits them into its agent's budget. Adding a format is one
 //! value here, one variant of `Format` and one line of `Format::spec` (`dispatch.rs`).
 
+use super::claude_text;
 use super::dialect::Dialect;
 use super::format::{
     BudgetUnit, CLAUDE_CODE_ENTRY_CAP, CODEX_DESCRIPTION_CAP, EntryCap, Folders, Parts, ShortRoot,
-    claude_cap, claude_escape, claude_one_line, codex_cap, html_escape, one_line, py_strip,
+    claude_cap, claude_escape, codex_cap, html_escape, one_line, py_strip,
 };
 use super::gemini_opencode::{
     gemini_folder, gemini_line, gemini_parts, opencode_line, opencode_parts,
@@ -224,24 +225,27 @@ pub static CLAUDE_CODE: FormatSpec = FormatSpec {
     },
 };
 
+/// What Claude Code makes of a text field before it lists it.
+type Clean = fn(&str) -> String;
+
 /// Claude Code's parts of a skill as the release of `dialect` writes them: `description -
 /// when_to_use`, one line and `<`/`>` escaped or (before 2.1.300) as written, only the ends
 /// trimmed; called by its folder's name (a plugin's skill by `plugin:skill`), a frontmatter name
 /// that differs shown beside it from 2.1.290 on.
 pub(super) fn claude_parts(skill: &Skill, dialect: Dialect) -> Parts {
-    let whitespace = |s: &str| {
-        if dialect.one_line {
-            claude_one_line(s)
-        } else {
-            s.trim().to_string()
-        }
+    // From 2.1.300 on, escape sequences removed and each run of hidden characters one space
+    // (`claude_text`); before, only the ends trimmed.
+    let (description, when_to_use): (Clean, Clean) = if dialect.one_line {
+        (claude_text::description, claude_text::when_to_use)
+    } else {
+        (|s| s.trim().to_string(), |s| s.trim().to_string())
     };
-    let mut d = whitespace(name_and_description(skill).1);
+    let mut d = description(name_and_description(skill).1);
     if let Some(w) = skill
         .frontmatter
         .when_to_use
         .as_deref()
-        .map(whitespace)
+        .map(when_to_use)
         .filter(|w| !w.is_empty())
     {
         d.push_str(" - ");

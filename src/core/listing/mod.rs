@@ -7,6 +7,7 @@ use crate::core::skill::Skill;
 use rayon::prelude::*;
 use std::borrow::Cow;
 
+mod claude_text;
 mod cline;
 mod codex;
 mod copilot;
@@ -52,7 +53,9 @@ fn cut(s: &str, max: usize) -> (String, bool) {
 
 fn parts(skill: &Skill, format: Format, folders: &Folders, dialect: Dialect) -> Parts {
     let mut p = match format {
-        Format::ClaudeCode => formats::claude_parts(skill, dialect),
+        // Claude Code's parts are what it sends: it removes or replaces every hazard itself
+        // (`claude_text`), and a name holding one is not offered.
+        Format::ClaudeCode => return formats::claude_parts(skill, dialect),
         _ => raw_parts(skill, format, folders),
     };
     // A control character would make the XML ill-formed and can drive the terminal the listing
@@ -430,6 +433,11 @@ fn fit_in_chars(slots: &mut [Slot], format: Format, budget: Option<usize>) -> (V
     (lines, used)
 }
 
+/// The name Claude Code calls a skill by: its folder's (a plugin's skill: `plugin:skill`).
+fn claude_called(s: &Skill) -> &str {
+    if s.plugin { &s.id } else { &s.name }
+}
+
 /// The enabled skills left out before any listing (shadowed, unlistable, inactive) with why, and
 /// the indexes of the ones that can be listed.
 fn candidates(
@@ -459,6 +467,12 @@ fn candidates(
                 index: i,
                 fate: Fate::Dropped,
                 reason: "no parsed name and description in its frontmatter".to_string(),
+            });
+        } else if format == Format::ClaudeCode && !claude_text::offers_name(claude_called(s)) {
+            out.push(ListedSkill {
+                index: i,
+                fate: Fate::Dropped,
+                reason: "not offered by Claude Code: its name holds a hidden, direction-changing or blank-like character, < or >".to_string(),
             });
         } else if let Some(why) = lib.inactive.get(&i) {
             out.push(ListedSkill {
@@ -917,8 +931,18 @@ mod tests {
                 &|_| true,
                 &opts(format, Tier::Full, DEFAULT_CONTEXT_WINDOW),
             );
-            // Cline lists names only.
-            if format != Format::Cline {
+            // Cline lists names only; Claude Code does not offer a skill whose name holds a
+            // hidden character (what it sends holds none, escaped or raw).
+            if format == Format::ClaudeCode {
+                assert!(!l.text.contains("fdp.exe"), "{}", l.text);
+                assert!(
+                    l.entries
+                        .iter()
+                        .any(|e| e.reason.starts_with("not offered by Claude Code")),
+                    "{:?}",
+                    l.entries
+                );
+            } else if format != Format::Cline {
                 assert!(l.text.contains("\\u{202e}fdp.exe"), "{format}: {}", l.text);
             }
             assert!(

@@ -47,13 +47,55 @@ pub fn install(
     trash: &Trash,
     reason: &str,
 ) -> Result<Vec<Installed>, ManageError> {
+    let how = How {
+        provenance,
+        keep,
+        replace,
+        trash,
+        reason,
+    };
+    install_watched(target, skills, &how, &mut || {})
+}
+
+/// What [`install`] records and replaces.
+struct How<'a> {
+    provenance: Option<&'a Provenance>,
+    keep: &'a [(String, Entry)],
+    replace: bool,
+    trash: &'a Trash,
+    reason: &'a str,
+}
+
+/// [`install`], `window` run twice: before anything is written (after the target was resolved
+/// and checked) and once every copy is ready, just before the renames into place (tests swap
+/// the folder for a link there, as a hostile process would).
+fn install_watched(
+    target: &Target,
+    skills: &[&Staged],
+    how: &How<'_>,
+    window: &mut dyn FnMut(),
+) -> Result<Vec<Installed>, ManageError> {
+    let How {
+        provenance,
+        keep,
+        replace,
+        trash,
+        reason,
+    } = *how;
     for s in skills {
         super::target::plain_folder(&s.folder, &s.dir)?;
     }
+    window();
+    let project = super::lockfile::project_of(target);
+    if let Some(project) = &project {
+        super::target::inside_project(&target.dir, project)?;
+    }
     std::fs::create_dir_all(&target.dir).map_err(ManageError::io("create", &target.dir))?;
+    let identity = super::target::still_inside(&target.dir, project.as_deref(), None)?;
     // One install, removal or restore at a time in this folder: a replacement and its
     // manifest entry are one step for every other process.
     let _lock = super::target::folder_lock(&target.dir)?;
+    super::target::still_inside(&target.dir, project.as_deref(), Some(identity))?;
     for s in skills {
         let place = target.dir.join(&s.folder);
         if !replace && std::fs::symlink_metadata(&place).is_ok() {
@@ -80,9 +122,11 @@ pub fn install(
         }
         ready.push((s, to, s.hash.clone()));
     }
+    window();
     let mut done = Vec::new();
     let mut entries = Vec::new();
     for (s, from, hash) in ready {
+        super::target::still_inside(&target.dir, project.as_deref(), Some(identity))?;
         let place = target.dir.join(&s.folder);
         let replaced = if std::fs::symlink_metadata(&place).is_ok() {
             Some(trash.put_locked(&place, reason)?)
@@ -123,6 +167,7 @@ pub fn install(
         });
     }
     if !entries.is_empty() {
+        super::target::still_inside(&target.dir, project.as_deref(), Some(identity))?;
         manifest::edit(&target.dir, |m| {
             for (f, e) in entries {
                 m.skills.insert(f, e);
@@ -172,4 +217,127 @@ fn record_in_project(
         ))
     })?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::source::{Agent, Scope};
+    use std::path::Path;
+
+    struct Swap {
+        _t: tempfile::TempDir,
+        target: Target,
+        staged: Staged,
+        trash: Trash,
+        /// The user's own `~/.claude/skills`, where the link leads.
+        outside: PathBuf,
+        /// Where the project's real folder is moved when the link takes its place.
+        moved: PathBuf,
+    }
+
+    /// A project with its `.claude/skills`, the target resolved (and checked) there, one skill
+    /// staged, and the user's own `~/.claude/skills` beside it.
+    fn swap_fixture() -> Swap {
+        let t = tempfile::tempdir().unwrap();
+        let home = t.path().join("home");
+        let project = t.path().join("project");
+        let outside = home.join(".claude/skills");
+        std::fs::create_dir_all(&outside).unwrap();
+        std::fs::create_dir_all(project.join(".claude/skills")).unwrap();
+        std::fs::create_dir_all(project.join(".git")).unwrap();
+        let target =
+            Target::resolve(Agent::ClaudeCode, Scope::Project, &home, Some(&project)).unwrap();
+        assert_eq!(target.dir, project.join(".claude/skills"));
+        let dir = t.path().join("stage/pdf");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("SKILL.md"),
+            "---\nname: pdf\ndescription: d\n---\n",
+        )
+        .unwrap();
+        let staged = Staged {
+            folder: "pdf".into(),
+            name: "pdf".into(),
+            subfolder: String::new(),
+            dir,
+            hash: String::new(),
+            notes: Vec::new(),
+        };
+        let trash = Trash::at(&t.path().join("data"));
+        Swap {
+            moved: project.join(".claude/skills-moved"),
+            _t: t,
+            target,
+            staged,
+            trash,
+            outside,
+        }
+    }
+
+    /// Swaps the project's skill folder for a link to `to`, on the `at`-th call.
+    fn swapper<'a>(from: &'a Path, moved: &'a Path, to: &'a Path, at: usize) -> impl FnMut() + 'a {
+        let mut calls = 0;
+        move || {
+            calls += 1;
+            if calls == at {
+                std::fs::rename(from, moved).unwrap();
+                std::os::unix::fs::symlink(to, from).unwrap();
+            }
+        }
+    }
+
+    fn entries(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    /// A link planted between the check of the target and the install (`.claude/skills` made a
+    /// link to the user's own `~/.claude/skills`): nothing is written there, and the refusal
+    /// says why.
+    #[test]
+    fn a_link_planted_after_the_check_carries_no_install_out_of_the_project() {
+        let f = swap_fixture();
+        let how = How {
+            provenance: None,
+            keep: &[],
+            replace: false,
+            trash: &f.trash,
+            reason: "test",
+        };
+        let mut swap = swapper(&f.target.dir, &f.moved, &f.outside, 1);
+        let err = install_watched(&f.target, &[&f.staged], &how, &mut swap).unwrap_err();
+        assert!(
+            err.to_string().contains("leads out of the project"),
+            "{err}"
+        );
+        assert_eq!(entries(&f.outside), Vec::<String>::new());
+    }
+
+    /// The same link swapped in while the copies are made, just before they are renamed into
+    /// place: the install stops there, nothing lands outside the project, and the skill is not
+    /// in the project's folder either.
+    #[test]
+    fn a_link_swapped_in_before_the_rename_carries_nothing_out_of_the_project() {
+        let f = swap_fixture();
+        let how = How {
+            provenance: None,
+            keep: &[],
+            replace: false,
+            trash: &f.trash,
+            reason: "test",
+        };
+        let mut swap = swapper(&f.target.dir, &f.moved, &f.outside, 2);
+        let err = install_watched(&f.target, &[&f.staged], &how, &mut swap).unwrap_err();
+        assert!(
+            err.to_string().contains("leads out of the project"),
+            "{err}"
+        );
+        assert_eq!(entries(&f.outside), Vec::<String>::new());
+        assert!(!f.moved.join("pdf").exists());
+    }
 }

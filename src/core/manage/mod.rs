@@ -21,7 +21,7 @@ mod work;
 pub use error::ManageError;
 pub use target::{
     TARGET_AGENTS, Target, agent_named, folder_lock, format_for, inside_project, now_utc,
-    plain_folder, profile_for, safe_folder_name, utc,
+    plain_folder, profile_for, safe_folder_name, still_inside, utc,
 };
 pub use work::work_dir;
 

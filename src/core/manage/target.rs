@@ -132,6 +132,31 @@ pub fn inside_project(path: &Path, project: &Path) -> Result<(), ManageError> {
     }
 }
 
+/// The folder `dir` a write goes into, as it is now: still inside its `project` for a
+/// project-scope write (a link planted since the target was resolved may carry it out) and still
+/// the folder the write began in (`identity`, its device and inode then). Checked after each step that
+/// names the folder by its path and right before each rename, so a link swapped in meanwhile
+/// makes the write stop, with nothing written outside the project.
+pub fn still_inside(
+    dir: &Path,
+    project: Option<&Path>,
+    identity: Option<(u64, u64)>,
+) -> Result<(u64, u64), ManageError> {
+    use std::os::unix::fs::MetadataExt;
+    if let Some(project) = project {
+        inside_project(dir, project)?;
+    }
+    let meta = std::fs::metadata(dir).map_err(ManageError::io("read", dir))?;
+    let now = (meta.dev(), meta.ino());
+    if identity.is_some_and(|was| was != now) {
+        return Err(ManageError::Refused(format!(
+            "{} was replaced by another folder or a link while skills were being written into it: nothing more was written",
+            crate::core::escape::path(dir)
+        )));
+    }
+    Ok(now)
+}
+
 /// A folder name a skill can be installed under: one plain component of letters, digits, `.`,
 /// `_` and `-`, not starting with a dot (hidden folders are not read as skills).
 pub fn safe_folder_name(name: &str) -> bool {

@@ -300,6 +300,52 @@ mod tests {
         std::fs::read_to_string(p).unwrap()
     }
 
+    /// `verify` on the `controls` library (descriptions, names and folder names holding control,
+    /// bidi and zero-width characters): the listing cut out of the request Claude Code 2.1.332
+    /// sent and skillscope's prediction of the same library, as `verify` makes it (the agent's
+    /// view, the release's own options, no escaping), compare as identical.
+    #[test]
+    fn verify_finds_the_controls_librarys_prediction_identical() {
+        use crate::core::source::{Agent, Root, Scope};
+        let t = tempfile::tempdir().unwrap();
+        let skills = t.path().join(".claude/skills");
+        let json = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/agents/library/controls.json");
+        let lib: Value = serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
+        for s in lib["skills"].as_array().unwrap() {
+            let dir = skills.join(s["folder"].as_str().unwrap());
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("SKILL.md"), s["skill_md"].as_str().unwrap()).unwrap();
+        }
+        let (lib, _) = crate::core::library::Library::load_indexed(
+            vec![Root::new(&skills, Agent::ClaudeCode, Scope::User)],
+            &crate::core::scan::ScanOptions::default(),
+            &crate::core::index::IndexStore::none(),
+        );
+        let lib = crate::core::agents::view::agent_library(&lib, Agent::ClaudeCode, &[], None);
+        let client = &crate::core::agents::client::CLAUDE_CODE_2_1_332;
+        let model = client.default_model().unwrap();
+        let opts = crate::core::listing::ListingOptions {
+            format: crate::core::listing::Format::ClaudeCode,
+            context_window: model.context_window,
+            chars_per_token: model.chars_per_token,
+            builtins: client.builtins,
+            ..Default::default()
+        };
+        let predicted = crate::core::listing::render(&lib, &|_| true, &opts).text;
+        let c = super::super::clients::client(Agent::ClaudeCode).unwrap();
+        let Found::Listing(real) = listing(c, &[captured_request("claude-code@2.1.332/controls")])
+        else {
+            panic!("no listing in the captured request");
+        };
+        let cmp = super::super::compare(&real, &predicted, "claude 2.1.332");
+        assert!(cmp.identical, "{}", cmp.diff);
+        assert!(
+            real.contains("- ctl-esc: Colour red, title , clear  done."),
+            "{real}"
+        );
+    }
+
     /// `verify` cuts each release's listing out of its request exactly where the capture did,
     /// with the dialect of the era the release is modelled by.
     #[test]
