@@ -58,9 +58,8 @@ pub fn learn(
     model: Option<&'static ClientModel>,
     real: &str,
 ) -> Learned {
-    let show = |o: &ListingOptions| {
-        crate::core::text::text(&listing::render(lib, enabled, o).text).into_owned()
-    };
+    // The bytes the client would send, as `real` holds them: nothing escaped.
+    let show = |o: &ListingOptions| listing::render(lib, enabled, o).text;
     let mut opts = opts;
     let before: Vec<Builtin> = opts.builtins.iter().map(builtin_of).collect();
     let builtins = (opts.format == Format::ClaudeCode).then(|| claude_builtins(&show, opts, real));
