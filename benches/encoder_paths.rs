@@ -21,9 +21,11 @@ fn corpus() -> Option<PathBuf> {
     p.is_dir().then_some(p)
 }
 
-fn cpu() -> Duration {
+/// The process's CPU time so far, where the system tells it (`getrusage` on Unix).
+#[cfg(unix)]
+fn cpu() -> Option<Duration> {
     use nix::sys::resource::{UsageWho, getrusage};
-    getrusage(UsageWho::RUSAGE_SELF).map_or(Duration::ZERO, |u| {
+    getrusage(UsageWho::RUSAGE_SELF).ok().map(|u| {
         let t = |v: nix::sys::time::TimeVal| {
             Duration::new(v.tv_sec() as u64, v.tv_usec() as u32 * 1000)
         };
@@ -31,12 +33,20 @@ fn cpu() -> Duration {
     })
 }
 
+#[cfg(not(unix))]
+fn cpu() -> Option<Duration> {
+    None
+}
+
 fn measure(what: &str, f: impl FnOnce() -> usize) -> usize {
     let (c, w) = (cpu(), Instant::now());
     let n = f();
+    let used = c.zip(cpu()).map_or_else(
+        || "n/a".to_owned(),
+        |(c, now)| format!("{:.2}", now.saturating_sub(c).as_secs_f64()),
+    );
     println!(
-        "{what:<48} {n:>10} tokens  {:>6.2} s CPU  {:>6.2} s wall",
-        cpu().saturating_sub(c).as_secs_f64(),
+        "{what:<48} {n:>10} tokens  {used:>6} s CPU  {:>6.2} s wall",
         w.elapsed().as_secs_f64()
     );
     n

@@ -620,6 +620,7 @@ mod tests {
         assert!(!c.problems[0].message.contains('\x1b'), "{:?}", c.problems);
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_fifo_is_refused_without_hanging() {
         let t = tempfile::tempdir().unwrap();

@@ -293,6 +293,17 @@ pub fn symlink(target: &Path, link: &Path, to_dir: bool) -> std::io::Result<()> 
     }
 }
 
+/// Test set-up: a link at `link` to `target` (read from the link's folder when relative), made
+/// as a folder link when the target is a folder, so the same set-up runs on every system.
+#[cfg(test)]
+pub(crate) fn test_link(target: impl AsRef<Path>, link: impl AsRef<Path>) -> std::io::Result<()> {
+    let (target, link) = (target.as_ref(), link.as_ref());
+    let resolved = link
+        .parent()
+        .map_or_else(|| target.to_path_buf(), |up| up.join(target));
+    symlink(target, link, resolved.is_dir())
+}
+
 /// What [`open_regular`] refuses: a pipe, socket, device or folder where a file was expected.
 #[derive(Debug, thiserror::Error)]
 #[error("not a regular file (a pipe, socket, device or folder)")]
@@ -956,6 +967,7 @@ mod tests {
         assert_eq!(read_regular(&p).unwrap().as_deref(), Some(&b"{}"[..]));
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_fifo_a_folder_and_a_device_are_errors_naming_the_file() {
         let t = tempfile::tempdir().unwrap();
@@ -975,11 +987,12 @@ mod tests {
         assert!(e.to_string().contains("character device"), "{e}");
     }
 
+    #[cfg(unix)]
     #[test]
     fn the_settings_reader_refuses_a_link_to_a_device_a_fifo_and_a_file_past_the_cap() {
         let t = tempfile::tempdir().unwrap();
         let zero = t.path().join("settings.json");
-        std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+        crate::core::fsx::test_link("/dev/zero", &zero).unwrap();
         let e = read_settings(&zero).unwrap_err();
         assert!(matches!(e, FsxError::NotRegular { .. }), "{e}");
         assert!(
@@ -992,7 +1005,7 @@ mod tests {
         let fifo = t.path().join("fifo");
         nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
         let via = t.path().join("config.toml");
-        std::os::unix::fs::symlink(&fifo, &via).unwrap();
+        crate::core::fsx::test_link(&fifo, &via).unwrap();
         let e = read_settings(&via).unwrap_err();
         assert!(e.reason().contains("is a named pipe (FIFO)"), "{e}");
         let fifo = fifo.canonicalize().unwrap();
@@ -1011,7 +1024,7 @@ mod tests {
         std::fs::write(&big, b"{}").unwrap();
         assert_eq!(read_settings(&big).unwrap().as_deref(), Some(&b"{}"[..]));
         let dangling = t.path().join("gone.json");
-        std::os::unix::fs::symlink(t.path().join("nowhere"), &dangling).unwrap();
+        crate::core::fsx::test_link(t.path().join("nowhere"), &dangling).unwrap();
         assert!(read_settings(&dangling).unwrap().is_none());
         assert!(read_settings(&t.path().join("absent")).unwrap().is_none());
     }
@@ -1067,7 +1080,7 @@ mod tests {
         let real = t.path().join("real.json");
         std::fs::write(&real, "{}").unwrap();
         let link = t.path().join("link.json");
-        std::os::unix::fs::symlink(&real, &link).unwrap();
+        crate::core::fsx::test_link(&real, &link).unwrap();
         let _held = lock(&real, Duration::ZERO).unwrap();
         assert!(matches!(
             lock(&link, Duration::ZERO),
@@ -1075,6 +1088,7 @@ mod tests {
         ));
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_fifo_at_the_lock_path_is_refused_without_blocking() {
         let t = tempfile::tempdir().unwrap();

@@ -738,6 +738,7 @@ mod tests {
             .is_ok_and(|o| o.status.success())
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_commit_is_copied_with_modes_and_without_the_work_trees_changes() {
         let t = tempfile::tempdir().unwrap();
@@ -798,7 +799,7 @@ mod tests {
         std::fs::write(repo.join("lib/a/references/guide.md"), "guide\n").unwrap();
         std::fs::write(repo.join("outside.md"), "outside\n").unwrap();
         let link = |target: &str, at: &str| {
-            std::os::unix::fs::symlink(target, repo.join(at)).unwrap();
+            crate::core::fsx::test_link(target, repo.join(at)).unwrap();
         };
         link("a", "lib/b");
         link("references/guide.md", "lib/a/guide.md");

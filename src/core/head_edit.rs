@@ -364,7 +364,7 @@ mod tests {
         let outside = dir.path().join("outside.md");
         std::fs::write(&outside, "---\nname: a\n---\nsecret\n").unwrap();
         let p = skill.join("SKILL.md");
-        std::os::unix::fs::symlink(&outside, &p).unwrap();
+        crate::core::fsx::test_link(&outside, &p).unwrap();
         let head = read_head(&p).unwrap().unwrap();
         let err =
             write_head(&head, b"---\nname: pdf\n---\n", &skill, wait(), &mut || {}).unwrap_err();
@@ -385,7 +385,7 @@ mod tests {
         // A link to a file inside the folder is written through, the link kept.
         std::fs::remove_file(&p).unwrap();
         std::fs::write(skill.join("real.md"), "---\nname: a\n---\nbody\n").unwrap();
-        std::os::unix::fs::symlink("real.md", &p).unwrap();
+        crate::core::fsx::test_link("real.md", &p).unwrap();
         let head = read_head(&p).unwrap().unwrap();
         write_head(&head, b"---\nname: pdf\n---\n", &skill, wait(), &mut || {}).unwrap();
         assert_eq!(

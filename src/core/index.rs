@@ -1137,6 +1137,7 @@ mod tests {
     };
     use crate::core::skill::{KindSource, SkillKind};
     use crate::core::source::{Agent, Root, Scope};
+    #[cfg(unix)]
     use std::os::unix::fs::FileTypeExt;
     use std::time::{Duration, SystemTime};
 
@@ -1230,9 +1231,9 @@ mod tests {
         );
         std::fs::create_dir_all(root.join("ns")).unwrap();
         // A linked folder holding a skill, and a skill folder that is itself a link.
-        std::os::unix::fs::symlink(elsewhere.join("deep"), root.join("ns/via")).unwrap();
+        crate::core::fsx::test_link(elsewhere.join("deep"), root.join("ns/via")).unwrap();
         write_skill(&elsewhere, "own", "name: own\ndescription: Own.\n");
-        std::os::unix::fs::symlink(elsewhere.join("own"), root.join("own")).unwrap();
+        crate::core::fsx::test_link(elsewhere.join("own"), root.join("own")).unwrap();
         backdate(&root);
         backdate(&elsewhere);
         let store = IndexStore::in_dir(t.path().join("cache"));
@@ -1574,10 +1575,10 @@ mod tests {
         };
         skill("inside");
         write(&root.join("inside/run.py"), "print('hi')\n");
-        std::os::unix::fs::symlink("run.py", root.join("inside/execute.py")).unwrap();
+        crate::core::fsx::test_link("run.py", root.join("inside/execute.py")).unwrap();
         skill("outside");
         write(&t.path().join("elsewhere/execute.py"), "print('hi')\n");
-        std::os::unix::fs::symlink(
+        crate::core::fsx::test_link(
             t.path().join("elsewhere/execute.py"),
             root.join("outside/execute.py"),
         )
@@ -1615,9 +1616,9 @@ mod tests {
         let outside = t.path().join("outside");
         write(&outside.join("secret.md"), "secret\n");
         let beta = root.join("beta");
-        std::os::unix::fs::symlink(outside.join("secret.md"), beta.join("leak.md")).unwrap();
-        std::os::unix::fs::symlink(&outside, beta.join("shared")).unwrap();
-        std::os::unix::fs::symlink("references/more.md", beta.join("more-link.md")).unwrap();
+        crate::core::fsx::test_link(outside.join("secret.md"), beta.join("leak.md")).unwrap();
+        crate::core::fsx::test_link(&outside, beta.join("shared")).unwrap();
+        crate::core::fsx::test_link("references/more.md", beta.join("more-link.md")).unwrap();
         backdate(&root);
         let rels = |lib: &Library| -> Vec<String> {
             lib.skills[lib.find("beta").unwrap()]
@@ -1826,7 +1827,7 @@ mod tests {
             let far = root.join("gamma/node_modules/real.json");
             write(&far, "{}\n");
             std::fs::create_dir_all(root.join("gamma/references")).unwrap();
-            std::os::unix::fs::symlink(
+            crate::core::fsx::test_link(
                 "../node_modules/real.json",
                 root.join("gamma/references/far.json"),
             )
@@ -1990,6 +1991,7 @@ mod tests {
         }
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_fifo_at_the_index_path_is_a_note_not_a_hang() {
         let t = tempfile::tempdir().unwrap();

@@ -206,10 +206,10 @@ mod tests {
             "---\nname: pdf\ndescription: d\n---\n",
         );
         std::fs::create_dir_all(p.join(".claude/skills")).unwrap();
-        std::os::unix::fs::symlink("../../.agents/skills/pdf", p.join(".claude/skills/pdf"))
+        crate::core::fsx::test_link("../../.agents/skills/pdf", p.join(".claude/skills/pdf"))
             .unwrap();
         // Two names for one folder in one root stay two skills: the agent lists both.
-        std::os::unix::fs::symlink("pdf", p.join(".agents/skills/pdf-again")).unwrap();
+        crate::core::fsx::test_link("pdf", p.join(".agents/skills/pdf-again")).unwrap();
         let roots = roots(p);
         let (skills, _) = scan(&roots, &ScanOptions::default());
         assert_eq!(skills.len(), 3);
@@ -247,7 +247,7 @@ mod tests {
             "---\nname: pdf\ndescription: d\n---\n",
         );
         std::fs::create_dir_all(p.join(".claude/skills")).unwrap();
-        std::os::unix::fs::symlink("../../.agents/skills/pdf", p.join(".claude/skills/pdf"))
+        crate::core::fsx::test_link("../../.agents/skills/pdf", p.join(".claude/skills/pdf"))
             .unwrap();
         // Stamps in the racy window are not trusted: date everything back.
         let then = std::time::SystemTime::now() - std::time::Duration::from_hours(1);
@@ -284,7 +284,7 @@ mod tests {
         );
         std::fs::create_dir_all(p.join(".claude/skills")).unwrap();
         std::fs::create_dir_all(p.join(".agents/skills")).unwrap();
-        std::os::unix::fs::symlink(
+        crate::core::fsx::test_link(
             t.path().join("elsewhere/mine"),
             p.join(".claude/skills/mine"),
         )

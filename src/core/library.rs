@@ -649,7 +649,10 @@ pub fn read_body(skill: &Skill) -> Result<String, LibraryError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::fsx::{Stamp, is_not_regular};
+    use crate::core::fsx::Stamp;
+    #[cfg(unix)]
+    use crate::core::fsx::is_not_regular;
+    #[cfg(unix)]
     use crate::core::resource::looks_like_text;
     use crate::core::source::{Agent, Scope};
 
@@ -812,6 +815,7 @@ mod tests {
         assert!(lib.skills.iter().all(|s| s.shadowed_by.is_none()));
     }
 
+    #[cfg(unix)]
     #[test]
     fn only_regular_files_are_read_and_a_pipe_never_blocks() {
         let t = tempfile::tempdir().unwrap();

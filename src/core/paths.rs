@@ -274,9 +274,9 @@ mod tests {
         let project = root.join("home/src/proj");
         std::fs::create_dir_all(project.join("real")).unwrap();
         std::fs::create_dir_all(root.join("home/.claude/skills")).unwrap();
-        std::os::unix::fs::symlink("../../.claude", project.join(".claude")).unwrap();
-        std::os::unix::fs::symlink("real", project.join("inside")).unwrap();
-        std::os::unix::fs::symlink("../../nowhere/x", project.join("dangling")).unwrap();
+        crate::core::fsx::test_link("../../.claude", project.join(".claude")).unwrap();
+        crate::core::fsx::test_link("real", project.join("inside")).unwrap();
+        crate::core::fsx::test_link("../../nowhere/x", project.join("dangling")).unwrap();
         // Through the link, however much of the rest exists yet.
         assert_eq!(
             leads_out(&project.join(".claude/skills/new/SKILL.md"), &project),
@@ -330,6 +330,7 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
     }
 
+    #[cfg(unix)]
     #[test]
     fn private_files_are_0600_in_0700_folders_and_settings_files_keep_their_mode() {
         use std::os::unix::fs::PermissionsExt;
@@ -372,7 +373,7 @@ mod tests {
         std::fs::create_dir_all(real.parent().unwrap()).unwrap();
         std::fs::write(&real, "old").unwrap();
         let link = t.path().join("state.json");
-        std::os::unix::fs::symlink(&real, &link).unwrap();
+        crate::core::fsx::test_link(&real, &link).unwrap();
         write_atomic(&link, b"new", None).unwrap();
         assert!(
             std::fs::symlink_metadata(&link)

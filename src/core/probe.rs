@@ -278,7 +278,8 @@ fn judge(
     }
 }
 
-#[cfg(test)]
+// The probe runs in the sandbox, which Unix systems have.
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
     use crate::core::scan::ScanOptions;

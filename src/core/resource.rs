@@ -387,7 +387,7 @@ mod tests {
             read_inside(&d, "references/guide.md", 1024).unwrap(),
             "# Guide\n"
         );
-        std::os::unix::fs::symlink("references/guide.md", d.join("link.md")).unwrap();
+        crate::core::fsx::test_link("references/guide.md", d.join("link.md")).unwrap();
         assert_eq!(read_inside(&d, "link.md", 1024).unwrap(), "# Guide\n");
         assert_eq!(
             read_inside(&d, "./references/guide.md", 1024).unwrap(),
@@ -399,7 +399,7 @@ mod tests {
     fn refuses_parent_absolute_outward_links_and_missing_files() {
         let (t, d) = skill();
         let abs = t.path().join("secret.txt");
-        std::os::unix::fs::symlink(&abs, d.join("out.txt")).unwrap();
+        crate::core::fsx::test_link(&abs, d.join("out.txt")).unwrap();
         let err = |rel: &str| read_inside(&d, rel, 1024).unwrap_err();
         assert!(matches!(err("../secret.txt"), ResourceError::Parent(_)));
         assert!(matches!(
@@ -427,6 +427,7 @@ mod tests {
         );
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_fifo_is_an_error_not_a_hang() {
         let (_t, d) = skill();
@@ -459,7 +460,7 @@ mod tests {
         let outside = t.path().join("outside");
         std::fs::create_dir_all(&outside).unwrap();
         std::fs::write(outside.join("guide.md"), "SECRET\n").unwrap();
-        std::os::unix::fs::symlink(&outside, d.join("swap")).unwrap();
+        crate::core::fsx::test_link(&outside, d.join("swap")).unwrap();
         let stop = AtomicBool::new(false);
         let swaps = AtomicU64::new(0);
         let (a, b) = (d.join("references"), d.join("swap"));
@@ -496,6 +497,7 @@ mod tests {
         assert_eq!(after, "inside\n");
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_folder_swapped_between_the_check_and_the_open_is_refused() {
         let (t, d) = skill();
@@ -504,7 +506,7 @@ mod tests {
         std::fs::create_dir(t.path().join("outside")).unwrap();
         std::fs::write(t.path().join("outside/guide.md"), "SECRET\n").unwrap();
         std::fs::rename(d.join("references"), d.join("kept")).unwrap();
-        std::os::unix::fs::symlink(t.path().join("outside"), d.join("references")).unwrap();
+        crate::core::fsx::test_link(t.path().join("outside"), d.join("references")).unwrap();
         for e in [
             open_inside(&base, &real, rel).unwrap_err(),
             walk_open(

@@ -1261,7 +1261,7 @@ mod tests {
             );
         }
         write(&r.join("e/Skill.md"), "---\nname: e\ndescription: d\n---\n");
-        std::os::unix::fs::symlink(r, r.join("x/loop")).unwrap();
+        crate::core::fsx::test_link(r, r.join("x/loop")).unwrap();
         let (skills, problems) = scan(
             &[Root::new(r, Agent::Path, Scope::Path)],
             &ScanOptions::default(),
@@ -1293,11 +1293,11 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         let r = t.path().join("lib");
         write(&r.join("a/SKILL.md"), "---\nname: a\ndescription: d\n---\n");
-        std::os::unix::fs::symlink("/", r.join("slash")).unwrap();
-        std::os::unix::fs::symlink("/proc", r.join("a/proc")).unwrap();
-        std::os::unix::fs::symlink("/dev/null", r.join("a/null")).unwrap();
-        std::os::unix::fs::symlink(t.path(), r.join("parent")).unwrap();
-        std::os::unix::fs::symlink(&r, r.join("self")).unwrap();
+        crate::core::fsx::test_link("/", r.join("slash")).unwrap();
+        crate::core::fsx::test_link("/proc", r.join("a/proc")).unwrap();
+        crate::core::fsx::test_link("/dev/null", r.join("a/null")).unwrap();
+        crate::core::fsx::test_link(t.path(), r.join("parent")).unwrap();
+        crate::core::fsx::test_link(&r, r.join("self")).unwrap();
         let root = Root::new(&r, Agent::Path, Scope::Path);
         let (skills, problems) = guarded(move || scan(&[root], &ScanOptions::default()));
         assert_eq!(skills.len(), 1);
@@ -1362,8 +1362,8 @@ mod tests {
         let r = t.path().join("lib");
         write(&r.join("s/SKILL.md"), "---\nname: s\ndescription: d\n---\n");
         write(&r.join("s/a/b/ok.md"), "ok\n");
-        std::os::unix::fs::symlink("/", r.join("s/a/b/slash")).unwrap();
-        std::os::unix::fs::symlink(&r, r.join("s/a/b/up")).unwrap();
+        crate::core::fsx::test_link("/", r.join("s/a/b/slash")).unwrap();
+        crate::core::fsx::test_link(&r, r.join("s/a/b/up")).unwrap();
         let root = Root::new(&r, Agent::Path, Scope::Path);
         let opts = ScanOptions {
             max_depth: 1,
@@ -1374,6 +1374,7 @@ mod tests {
         assert_eq!(rels, vec!["a/b/ok.md"]);
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_fifo_skill_file_is_listed_with_its_error_and_never_opened() {
         let t = tempfile::tempdir().unwrap();

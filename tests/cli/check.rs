@@ -232,7 +232,7 @@ fn a_warm_check_follows_references_edited_in_place_and_links_that_lost_their_tar
     );
     write(&skill.join("references/more.md"), "# More\n");
     write(&skill.join("node_modules/real.json"), "{}\n");
-    std::os::unix::fs::symlink(
+    crate::common::symlink(
         "../node_modules/real.json",
         skill.join("references/data.json"),
     )

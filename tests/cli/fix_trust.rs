@@ -135,7 +135,7 @@ fn fix_never_writes_through_a_skill_md_linking_out_of_the_library() {
     write(&outside, &theirs);
     let md = home.path().join("lib/pdf/SKILL.md");
     std::fs::create_dir_all(md.parent().unwrap()).unwrap();
-    std::os::unix::fs::symlink(&outside, &md).unwrap();
+    crate::common::symlink(&outside, &md).unwrap();
     let l = home.path().join("lib");
     let l = l.to_str().unwrap();
     let out = run(&["check", "--profile", "spec", "--fix", l], home.path());

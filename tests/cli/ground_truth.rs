@@ -396,7 +396,6 @@ fn lay(case: &Case) -> Layout {
 /// package's `package.json` and its command linked from `bin/`; the command does nothing), and
 /// the `PATH` that finds it first.
 fn install_stand_in(c: &Client, prefix: &Path) -> std::ffi::OsString {
-    use std::os::unix::fs::PermissionsExt;
     let version = c.dir.rsplit_once('@').unwrap().1;
     let pkg = prefix.join("node_modules").join(c.package);
     std::fs::create_dir_all(&pkg).unwrap();
@@ -407,10 +406,10 @@ fn install_stand_in(c: &Client, prefix: &Path) -> std::ffi::OsString {
     .unwrap();
     let script = pkg.join("cli.js");
     std::fs::write(&script, "#!/bin/sh\nexit 1\n").unwrap();
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    crate::common::set_mode(&script, 0o755);
     let bin = prefix.join("bin");
     std::fs::create_dir_all(&bin).unwrap();
-    std::os::unix::fs::symlink(&script, bin.join(c.command)).unwrap();
+    crate::common::symlink(&script, bin.join(c.command)).unwrap();
     let rest = std::env::var_os("PATH").unwrap_or_default();
     std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(&rest))).unwrap()
 }
@@ -792,15 +791,14 @@ fn an_installed_release_between_or_after_the_captures_says_which_it_is_predicted
 /// links `~/.local/bin/claude` to it, often not on `PATH`: that release is the one predicted.
 #[test]
 fn a_native_install_in_the_home_picks_its_era() {
-    use std::os::unix::fs::PermissionsExt;
     let case = default_model(&CLAUDE_CODE_2_1_270, "mixed", true);
     let mut l = lay(&case);
     let release = l.home.join(".local/share/claude/versions/2.1.270");
     std::fs::create_dir_all(release.parent().unwrap()).unwrap();
     std::fs::write(&release, "#!/bin/sh\nexit 1\n").unwrap();
-    std::fs::set_permissions(&release, std::fs::Permissions::from_mode(0o755)).unwrap();
+    crate::common::set_mode(&release, 0o755);
     std::fs::create_dir_all(l.home.join(".local/bin")).unwrap();
-    std::os::unix::fs::symlink(&release, l.home.join(".local/bin/claude")).unwrap();
+    crate::common::symlink(&release, l.home.join(".local/bin/claude")).unwrap();
     let empty = l.base.join("empty-bin");
     std::fs::create_dir_all(&empty).unwrap();
     l.path = Some(empty.into_os_string());
@@ -1207,8 +1205,7 @@ fn lay_client(case: &ClientCase) -> Layout {
     std::fs::create_dir_all(package.join("bundle")).unwrap();
     std::fs::write(package.join("bundle/gemini.js"), "#!/usr/bin/env node\n").unwrap();
     std::fs::create_dir_all(l.base.join("bin")).unwrap();
-    std::os::unix::fs::symlink(package.join("bundle/gemini.js"), l.base.join("bin/gemini"))
-        .unwrap();
+    crate::common::symlink(package.join("bundle/gemini.js"), l.base.join("bin/gemini")).unwrap();
     l
 }
 

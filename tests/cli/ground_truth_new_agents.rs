@@ -183,7 +183,7 @@ fn install_openclaw(l: &Layout) -> PathBuf {
     std::fs::write(package.join("package.json"), "{\"name\": \"openclaw\"}\n").unwrap();
     let bin = l.base.join("bin");
     std::fs::create_dir_all(&bin).unwrap();
-    std::os::unix::fs::symlink(package.join("openclaw.mjs"), bin.join("openclaw")).unwrap();
+    crate::common::symlink(package.join("openclaw.mjs"), bin.join("openclaw")).unwrap();
     bin
 }
 

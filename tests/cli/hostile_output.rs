@@ -4,7 +4,6 @@
 
 use crate::common;
 use common::*;
-use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::process::Output;
 
@@ -20,7 +19,7 @@ fn executable(dir: &Path, name: &str, script: &str) {
     );
     let entry = dir.join(name).join("execute.sh");
     write(&entry, script);
-    std::fs::set_permissions(&entry, std::fs::Permissions::from_mode(0o755)).unwrap();
+    crate::common::set_mode(&entry, 0o755);
 }
 
 fn library(root: &Path) {

@@ -196,7 +196,7 @@ fn a_project_given_as_a_path_reads_each_linked_skill_once() {
         assert_eq!(budget["skills"].as_array().unwrap().len(), 3, "{budget:#}");
     }
     // Two names for one folder inside one skill folder stay two entries: an agent lists both.
-    std::os::unix::fs::symlink("pdf-tools", proj.join(".agents/skills/pdf-again")).unwrap();
+    crate::common::symlink("pdf-tools", proj.join(".agents/skills/pdf-again")).unwrap();
     let skills = listed(&w, &proj, &["."]);
     assert_eq!(skills.len(), 4, "{skills:#?}");
 }
@@ -264,7 +264,7 @@ fn a_link_that_leaves_the_library_is_reported_not_followed_silently() {
         "---\nname: mine\ndescription: Notes on my own things when I ask about them.\n---\n",
     );
     std::fs::create_dir_all(w.skills()).unwrap();
-    std::os::unix::fs::symlink(w.root.join("elsewhere/mine"), w.skills().join("mine")).unwrap();
+    crate::common::symlink(w.root.join("elsewhere/mine"), w.skills().join("mine")).unwrap();
     let check = said(&w.run(&["check"]));
     assert!(check.contains("warning[link-leaves-library]"), "{check}");
     assert!(check.contains("elsewhere/mine"), "{check}");

@@ -19,10 +19,14 @@ mod ci_hooks;
 mod context_provider;
 mod everyday;
 mod exit_codes;
+// FIFOs.
+#[cfg(unix)]
 mod fifo;
 mod fix_trust;
 mod ground_truth;
 mod hostile_output;
+// A FIFO and a link to /dev/zero planted as settings files.
+#[cfg(unix)]
 mod hostile_settings;
 mod installers;
 mod lazy_design;
@@ -40,6 +44,8 @@ mod one_home;
 mod one_state;
 #[cfg(feature = "semantic")]
 mod overlap_meaning;
+// File modes (0600 in 0700 folders).
+#[cfg(unix)]
 mod private_files;
 mod prompt_modes;
 mod prompt_parity;
@@ -52,9 +58,13 @@ mod shell;
 mod show;
 mod skill_json;
 mod small_things;
+// The ctime and inode a file is trusted by.
+#[cfg(unix)]
 mod stamps;
 mod text_output;
 mod toggle;
 mod toggle_race;
 mod tokens;
+// verify runs the clients in the sandbox, which Unix systems have.
+#[cfg(unix)]
 mod verify;

@@ -4,7 +4,6 @@
 
 use crate::common::write;
 use std::collections::BTreeMap;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -115,12 +114,11 @@ pub(crate) fn hostile_repo(w: &World, marker: &Path) -> PathBuf {
     );
     let script = repo.join("skills/pdf-tools/scripts/setup.sh");
     write(&script, &format!("#!/bin/sh\ntouch {}\n", marker.display()));
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-    std::os::unix::fs::symlink("/etc/passwd", repo.join("skills/pdf-tools/passwd")).unwrap();
+    crate::common::set_mode(&script, 0o755);
+    crate::common::symlink("/etc/passwd", repo.join("skills/pdf-tools/passwd")).unwrap();
     // Inside the repository, outside the skill: left out too.
-    std::os::unix::fs::symlink("../weather/SKILL.md", repo.join("skills/pdf-tools/sibling"))
-        .unwrap();
-    std::os::unix::fs::symlink("SKILL.md", repo.join("skills/pdf-tools/same")).unwrap();
+    crate::common::symlink("../weather/SKILL.md", repo.join("skills/pdf-tools/sibling")).unwrap();
+    crate::common::symlink("SKILL.md", repo.join("skills/pdf-tools/same")).unwrap();
     write(
         &repo.join("skills/team-notes/SKILL.md"),
         &skill_md(
@@ -142,8 +140,7 @@ pub(crate) fn hostile_repo(w: &World, marker: &Path) -> PathBuf {
     for dir in [repo.join(".git/hooks"), w.root.join("user-hooks")] {
         for name in ["post-checkout", "reference-transaction", "post-merge"] {
             write(&dir.join(name), &hook);
-            std::fs::set_permissions(dir.join(name), std::fs::Permissions::from_mode(0o755))
-                .unwrap();
+            crate::common::set_mode(dir.join(name), 0o755);
         }
     }
     write(
@@ -178,7 +175,7 @@ pub(crate) fn snapshot(dir: &Path) -> BTreeMap<String, (u32, Vec<u8>)> {
             } else {
                 std::fs::read(&p).unwrap()
             };
-            out.insert(rel, (m.permissions().mode(), content));
+            out.insert(rel, (skillscope::core::fsx::mode_of(&m), content));
         }
     }
     out
@@ -241,11 +238,16 @@ fn add_from_a_file_url_runs_nothing_and_records_where_each_skill_came_from() {
         PathBuf::from("SKILL.md"),
         "a link inside the skill stays"
     );
-    let mode = std::fs::metadata(w.skills().join("pdf-tools/scripts/setup.sh"))
-        .unwrap()
-        .permissions()
-        .mode();
-    assert_eq!(mode & 0o111, 0o111, "the script keeps its run bit");
+    // Run bits are Unix's.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(w.skills().join("pdf-tools/scripts/setup.sh"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o111, 0o111, "the script keeps its run bit");
+    }
     // Where each came from, for update and for people.
     let lock: serde_json::Value =
         serde_json::from_slice(&std::fs::read(w.skills().join("skills.lock")).unwrap()).unwrap();
@@ -633,13 +635,9 @@ fn remove_and_restore_byte_for_byte_with_modes_and_settings_cleaned_on_request()
         &skill_md("pdf", "Work with PDF files when the user mentions PDFs."),
     );
     write(&dir.join("scripts/run.sh"), "#!/bin/sh\necho\n");
-    std::fs::set_permissions(
-        dir.join("scripts/run.sh"),
-        std::fs::Permissions::from_mode(0o750),
-    )
-    .unwrap();
+    crate::common::set_mode(dir.join("scripts/run.sh"), 0o750);
     std::fs::write(dir.join("data.bin"), [0u8, 255, 10, 13]).unwrap();
-    std::os::unix::fs::symlink("scripts/run.sh", dir.join("run")).unwrap();
+    crate::common::symlink("scripts/run.sh", dir.join("run")).unwrap();
     write(
         &w.home().join(".claude/settings.json"),
         "{\n  \"skillOverrides\": {\"pdf\": \"off\"},\n  \"theme\": \"dark\"\n}\n",

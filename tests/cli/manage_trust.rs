@@ -5,6 +5,7 @@
 use crate::common::write;
 use crate::manage::{World, git, hostile_repo, skill_md, snapshot};
 use std::collections::BTreeMap;
+#[cfg(unix)]
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -120,6 +121,7 @@ fn staging_and_removal_folders_are_never_read_as_skills() {
 }
 
 /// The same device as `a`'s: a move between them is a rename.
+#[cfg(unix)]
 fn same_device(a: &Path, b: &Path) -> bool {
     std::fs::metadata(a).unwrap().dev() == std::fs::metadata(b).unwrap().dev()
 }
@@ -127,6 +129,7 @@ fn same_device(a: &Path, b: &Path) -> bool {
 /// A remove whose trash is on another file system, killed at many moments: the skill is always
 /// either where it was, whole, or gone from its folder and whole in the trash, restorable byte
 /// for byte; the trash never lists a half-made entry.
+#[cfg(unix)]
 #[test]
 fn a_remove_across_file_systems_killed_at_any_moment_loses_nothing() {
     let w = World::new();
@@ -223,6 +226,7 @@ fn a_remove_across_file_systems_killed_at_any_moment_loses_nothing() {
 }
 
 /// Removed skills may come from a private folder: the trash is its owner's only.
+#[cfg(unix)]
 #[test]
 fn the_trash_is_private() {
     let w = World::new();
@@ -433,7 +437,7 @@ fn a_projects_committed_links_do_not_redirect_project_scope_writes() {
     let link = |project: &Path, rel: &str, to: &str| {
         let at = project.join(rel);
         std::fs::create_dir_all(at.parent().unwrap()).unwrap();
-        std::os::unix::fs::symlink(to, at).unwrap();
+        crate::common::symlink(to, at).unwrap();
     };
     type Case = (&'static str, &'static str, &'static [&'static str]);
     // (where the link is, where it leads, the command; URL stands for the source)
@@ -549,7 +553,7 @@ fn updates_preview_names_a_hostile_script_escaped() {
     let repo = w.root.join("source");
     let script = repo.join("skills/weather/scripts/run\x1b]0;pwned\x07\u{9b}2J\u{202e}hs.sh");
     write(&script, "#!/bin/sh\necho rain\n");
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    crate::common::set_mode(&script, 0o755);
     git(&repo, &["add", "-A"]);
     git(&repo, &["commit", "-qm", "a script"]);
     let out = w.run(&["update", "--dry-run"]);

@@ -109,6 +109,7 @@ fn odd_files_each_get_their_diagnostic() {
     }
 }
 
+#[cfg(unix)]
 fn mkfifo(p: &std::path::Path) {
     std::fs::create_dir_all(p.parent().unwrap()).unwrap();
     nix::unistd::mkfifo(p, nix::sys::stat::Mode::S_IRWXU).unwrap();
@@ -118,6 +119,7 @@ fn stderr(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
+#[cfg(unix)]
 #[test]
 fn list_budget_and_prompt_say_what_was_not_read_and_exit_as_check() {
     let home = tempfile::tempdir().unwrap();
@@ -130,7 +132,7 @@ fn list_budget_and_prompt_say_what_was_not_read_and_exit_as_check() {
     mkfifo(&lib.join("pipe/SKILL.md"));
     mkfifo(&lib.join("good/references/pipe.md"));
     // A link to nowhere: a folder the walk cannot enter.
-    std::os::unix::fs::symlink(home.path().join("nowhere"), lib.join("gone")).unwrap();
+    crate::common::symlink(home.path().join("nowhere"), lib.join("gone")).unwrap();
     let missing = home.path().join("missing");
     let file_root = home.path().join("notes.txt");
     std::fs::write(&file_root, "not a skill").unwrap();
@@ -247,13 +249,13 @@ fn a_clean_library_reads_without_a_word_on_stderr() {
     }
 }
 
+#[cfg(unix)]
 #[test]
 fn an_unreadable_folder_and_skill_file_are_named() {
     if nix::unistd::geteuid().is_root() {
         eprintln!("skipping: permissions do not stop root, so nothing is unreadable");
         return;
     }
-    use std::os::unix::fs::PermissionsExt;
     let home = tempfile::tempdir().unwrap();
     let lib = home.path().join("lib");
     write(
@@ -262,7 +264,7 @@ fn an_unreadable_folder_and_skill_file_are_named() {
     );
     write(&lib.join("secret/SKILL.md"), "---\nname: secret\n---\n");
     let perm = |p: &std::path::Path, m| {
-        std::fs::set_permissions(p, std::fs::Permissions::from_mode(m)).unwrap();
+        crate::common::set_mode(p, m);
     };
     perm(&lib.join("locked"), 0o000);
     perm(&lib.join("secret/SKILL.md"), 0o000);
@@ -285,7 +287,7 @@ fn a_link_to_the_file_system_root_is_not_walked_and_the_cap_can_be_raised() {
         &lib.join("good/SKILL.md"),
         "---\nname: good\ndescription: Reads good things from files. Use when asked about them.\n---\nBody\n",
     );
-    std::os::unix::fs::symlink("/", lib.join("everything")).unwrap();
+    crate::common::symlink("/", lib.join("everything")).unwrap();
     let out = run_guarded(&["list", lib.to_str().unwrap()], home.path(), 120);
     let err = stderr(&out);
     assert!(

@@ -7,6 +7,7 @@ use common::*;
 use skillscope::core::tokens::{Encoding, count};
 use std::path::Path;
 use std::process::Output;
+#[cfg(unix)]
 use std::time::{Duration, Instant};
 
 fn library(root: &Path) {
@@ -19,8 +20,8 @@ fn library(root: &Path) {
         "# Forms\n\nList the fields, then fill them.\n",
     );
     write(&root.join("secret.txt"), "not part of any skill\n");
-    std::os::unix::fs::symlink(root.join("secret.txt"), root.join("pdf/leak.md")).unwrap();
-    std::os::unix::fs::symlink("references/forms.md", root.join("pdf/forms-link.md")).unwrap();
+    crate::common::symlink(root.join("secret.txt"), root.join("pdf/leak.md")).unwrap();
+    crate::common::symlink("references/forms.md", root.join("pdf/forms-link.md")).unwrap();
 }
 
 fn err(out: &Output) -> String {
@@ -96,6 +97,7 @@ fn refuses_anything_outside_the_skill_folder() {
     assert_eq!(rels, ["forms-link.md", "references/forms.md"]);
 }
 
+#[cfg(unix)]
 #[test]
 fn a_fifo_is_an_error_not_a_hang() {
     let home = tempfile::tempdir().unwrap();
@@ -218,7 +220,7 @@ fn a_folder_swapped_for_an_outward_link_mid_show_leaks_nothing() {
     write(&root.join("pdf/references/guide.md"), "inside\n");
     let outside = home.path().join("outside");
     write(&outside.join("guide.md"), "SECRET outside the skill\n");
-    std::os::unix::fs::symlink(&outside, root.join("pdf/swap")).unwrap();
+    crate::common::symlink(&outside, root.join("pdf/swap")).unwrap();
     let lib = root.to_str().unwrap();
     let args = ["show", "pdf", "references/guide.md", lib];
     let (a, b) = (root.join("pdf/references"), root.join("pdf/swap"));

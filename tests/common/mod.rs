@@ -4,6 +4,28 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// Set-up: a link at `link` to `target` (read from the link's folder when relative), made as a
+/// folder link when the target is a folder, so the same set-up runs on every system.
+pub fn symlink(target: impl AsRef<Path>, link: impl AsRef<Path>) -> std::io::Result<()> {
+    let (target, link) = (target.as_ref(), link.as_ref());
+    let resolved = link
+        .parent()
+        .map_or_else(|| target.to_path_buf(), |up| up.join(target));
+    skillscope::core::fsx::symlink(target, link, resolved.is_dir())
+}
+
+/// Sets `path`'s mode (on Windows only whether it is read-only, see `fsx::permissions`).
+pub fn set_mode(path: impl AsRef<Path>, mode: u32) {
+    let path = path.as_ref();
+    let meta = std::fs::metadata(path).unwrap();
+    std::fs::set_permissions(path, skillscope::core::fsx::permissions(mode, &meta)).unwrap();
+}
+
+/// `path`'s mode, not following a last link (on Windows 0o444 or 0o666, see `fsx::mode_of`).
+pub fn mode_of(path: impl AsRef<Path>) -> u32 {
+    skillscope::core::fsx::mode_of(&std::fs::symlink_metadata(path.as_ref()).unwrap())
+}
+
 pub fn bin() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_skillscope"));
     // The developer's own config file must not change what the tests see.
@@ -154,7 +176,6 @@ pub fn rebuild_layout_from(
     root: &Path,
     vars: &[(&str, &str)],
 ) {
-    use std::os::unix::fs::PermissionsExt;
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/installers")
         .join(case);
@@ -177,13 +198,13 @@ pub fn rebuild_layout_from(
                 std::fs::create_dir_all(to.parent().unwrap()).unwrap();
                 std::fs::write(&to, bytes).unwrap();
                 let mode = if kind == "file+x" { 0o755 } else { 0o644 };
-                std::fs::set_permissions(&to, std::fs::Permissions::from_mode(mode)).unwrap();
+                set_mode(&to, mode);
             }
             "link" => {
                 let (path, target) = rest.split_once(" -> ").unwrap();
                 let at = root.join(path);
                 std::fs::create_dir_all(at.parent().unwrap()).unwrap();
-                std::os::unix::fs::symlink(target, at).unwrap();
+                symlink(target, at).unwrap();
             }
             other => panic!("{case}/{layout}: unknown entry {other:?}"),
         }
@@ -193,7 +214,6 @@ pub fn rebuild_layout_from(
 /// Every path below `root` as a layout line (`dir P`, `file P`, `file+x P`, `link P -> T`),
 /// sorted, leaving out `.git` and what `skip` names: to compare with a captured `layout.txt`.
 pub fn layout_of(root: &Path, skip: &dyn Fn(&str) -> bool) -> Vec<String> {
-    use std::os::unix::fs::PermissionsExt;
     let mut out = Vec::new();
     let mut stack = vec![root.to_path_buf()];
     while let Some(d) = stack.pop() {
@@ -210,7 +230,7 @@ pub fn layout_of(root: &Path, skip: &dyn Fn(&str) -> bool) -> Vec<String> {
             } else if m.is_dir() {
                 out.push(format!("dir {rel}"));
                 stack.push(p);
-            } else if m.permissions().mode() & 0o111 != 0 {
+            } else if skillscope::core::fsx::mode_of(&m) & 0o111 != 0 {
                 out.push(format!("file+x {rel}"));
             } else {
                 out.push(format!("file {rel}"));

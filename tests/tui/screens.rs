@@ -348,6 +348,8 @@ fn first_frame_comes_before_the_scan_and_the_list_follows() {
     );
 }
 
+// Probes run in the sandbox, which Unix systems have.
+#[cfg(unix)]
 #[test]
 fn probes_run_only_when_asked_and_show_a_verdict_per_skill() {
     use std::os::unix::fs::PermissionsExt;

@@ -452,7 +452,7 @@ mod tests {
         );
         let path = std::env::join_paths([t.path().join("empty"), bin.clone()]).unwrap();
         assert_eq!(install.find(&path), None);
-        std::os::unix::fs::symlink(bundle.join("gemini.js"), bin.join("gemini")).unwrap();
+        crate::core::fsx::test_link(bundle.join("gemini.js"), bin.join("gemini")).unwrap();
         assert_eq!(
             install.find(&path),
             Some(std::fs::canonicalize(&prefix).unwrap())

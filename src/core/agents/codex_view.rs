@@ -228,9 +228,9 @@ mod tests {
         let (a, b) = (t.path().join("a"), t.path().join("b"));
         write(&a, "dup/SKILL.md", "---\nname: dup\ndescription: A.\n---\n");
         write(&b, "dup/SKILL.md", "---\nname: dup\ndescription: B.\n---\n");
-        std::os::unix::fs::symlink(a.join("dup"), b.join("link")).unwrap();
+        crate::core::fsx::test_link(a.join("dup"), b.join("link")).unwrap();
         // A second name for it in its own root stays a skill of its own in the library.
-        std::os::unix::fs::symlink("dup", a.join("later")).unwrap();
+        crate::core::fsx::test_link("dup", a.join("later")).unwrap();
         let lib = Library::load(
             vec![
                 Root::new(&a, Agent::Codex, Scope::User),

@@ -211,12 +211,14 @@ fn is_executable(p: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::os::unix::fs::{PermissionsExt, symlink};
+    #[cfg(unix)]
+    use std::os::unix::fs::symlink;
 
     fn executable(p: &Path) {
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(p, "#!/bin/sh\n").unwrap();
-        std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let meta = std::fs::metadata(p).unwrap();
+        std::fs::set_permissions(p, crate::core::fsx::permissions(0o755, &meta)).unwrap();
     }
 
     fn npm_install(prefix: &Path, package: &str, version: &str, bin: &str) -> PathBuf {
@@ -232,6 +234,8 @@ mod tests {
         target
     }
 
+    // A command found by its bare name on the PATH: the Unix layout.
+    #[cfg(unix)]
     #[test]
     fn an_npm_install_on_path_is_read_from_its_package() {
         let t = tempfile::tempdir().unwrap();
@@ -289,6 +293,8 @@ mod tests {
         assert_eq!(version_of(&lone, "@openai/codex"), None);
     }
 
+    // A command found by its bare name on the PATH: the Unix layout.
+    #[cfg(unix)]
     #[test]
     fn the_native_installer_and_homebrew_are_read_from_their_folders() {
         let t = tempfile::tempdir().unwrap();
@@ -328,6 +334,8 @@ mod tests {
         assert_eq!((i.version.as_str(), i.via), ("2.0.77", Via::Npm));
     }
 
+    // A command found by its bare name on the PATH: the Unix layout.
+    #[cfg(unix)]
     #[test]
     fn hostile_versions_and_folders_tell_nothing() {
         let t = tempfile::tempdir().unwrap();

@@ -233,7 +233,7 @@ fn codex_path_entries_match_through_links() {
         "---\nname: pdf\ndescription: d\n---\n",
     );
     std::fs::create_dir_all(f.home.join(".agents/skills")).unwrap();
-    std::os::unix::fs::symlink(&real, f.home.join(".agents/skills/pdf")).unwrap();
+    crate::core::fsx::test_link(&real, f.home.join(".agents/skills/pdf")).unwrap();
     write(
         &f.home.join(".codex/config.toml"),
         &format!(
@@ -828,7 +828,7 @@ fn the_written_file_keeps_its_permissions_and_links_stay_links() {
     std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o600)).unwrap();
     std::fs::create_dir_all(f.home.join(".claude")).unwrap();
     let link = f.home.join(".claude/settings.json");
-    std::os::unix::fs::symlink(&real, &link).unwrap();
+    crate::core::fsx::test_link(&real, &link).unwrap();
     let (sw, _) = f.load();
     let plan = sw
         .plan(

@@ -968,7 +968,7 @@ mod tests {
             "name: pdf\ndescription: |\n  Reads <PDF> & \"forms\" it's fine\n\n",
         );
         let link = t.path().join("link");
-        std::os::unix::fs::symlink(&real, &link).unwrap();
+        crate::core::fsx::test_link(&real, &link).unwrap();
         let lib = load(&[&link]);
         let resolved = std::fs::canonicalize(real.join("pdf"))
             .unwrap()

@@ -297,7 +297,7 @@ mod tests {
         std::fs::create_dir_all(&project).unwrap();
         let users = t.path().join("users-lock.json");
         std::fs::write(&users, "{}").unwrap();
-        std::os::unix::fs::symlink("../users-lock.json", project.join(skills_lock::FILE)).unwrap();
+        crate::core::fsx::test_link("../users-lock.json", project.join(skills_lock::FILE)).unwrap();
         let e = edit(&project, Record::Always, |m| {
             m.insert("x".into(), serde_json::json!({}));
         })

@@ -297,7 +297,7 @@ fn sweep_unfinished(trash: &Path) {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 
@@ -314,7 +314,7 @@ mod tests {
             std::fs::Permissions::from_mode(0o750),
         )
         .unwrap();
-        std::os::unix::fs::symlink("/etc/passwd", skill.join("outward")).unwrap();
+        crate::core::fsx::test_link("/etc/passwd", skill.join("outward")).unwrap();
         let before = super::super::tree::tree_hash(&skill).unwrap();
         let trash = Trash::at(&t.path().join("data"));
         let e = trash.put(&skill, "remove").unwrap();

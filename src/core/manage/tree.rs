@@ -563,6 +563,7 @@ fn files_of(dir: &Path) -> std::collections::BTreeMap<String, PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(unix)]
     use std::os::unix::fs::PermissionsExt;
 
     #[test]
@@ -575,6 +576,7 @@ mod tests {
         assert!(!link_stays_inside("a", ""));
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_copy_keeps_the_skill_and_leaves_out_what_leaves_it() {
         let t = tempfile::tempdir().unwrap();
@@ -588,8 +590,8 @@ mod tests {
             std::fs::Permissions::from_mode(0o4777),
         )
         .unwrap();
-        std::os::unix::fs::symlink("/etc/passwd", src.join("passwd")).unwrap();
-        std::os::unix::fs::symlink("../SKILL.md", src.join("scripts/doc")).unwrap();
+        crate::core::fsx::test_link("/etc/passwd", src.join("passwd")).unwrap();
+        crate::core::fsx::test_link("../SKILL.md", src.join("scripts/doc")).unwrap();
         nix::unistd::mkfifo(&src.join("pipe"), nix::sys::stat::Mode::S_IRWXU).unwrap();
         let dest = t.path().join("dest");
         let c = copy_skill(&src, &dest).unwrap();

@@ -432,6 +432,7 @@ mod tests {
         assert!(err.why.contains("#!"), "{}", err.why);
     }
 
+    #[cfg(unix)]
     fn venv_skill() -> tempfile::TempDir {
         use std::os::unix::fs::PermissionsExt;
         let t = tempfile::tempdir().unwrap();
@@ -450,6 +451,7 @@ mod tests {
         }
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_python_entry_runs_with_the_skills_venv_by_absolute_path() {
         let t = venv_skill();
@@ -498,6 +500,7 @@ mod tests {
         );
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_relative_skill_folder_still_gives_an_absolute_venv() {
         let t = venv_skill();
@@ -510,6 +513,7 @@ mod tests {
     }
 
     /// `target` as a path relative to `base` (both absolute).
+    #[cfg(unix)]
     fn pathdiff(target: &Path, base: &Path) -> PathBuf {
         let t: Vec<_> = target.components().collect();
         let b: Vec<_> = base.components().collect();

@@ -226,7 +226,7 @@ fn adopt_orphans() {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
     use nix::sys::signal::Signal;
