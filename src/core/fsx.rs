@@ -495,6 +495,26 @@ impl Drop for FileLock {
     }
 }
 
+/// What tells the file or folder `path` leads to from any other, while it exists: its device
+/// and inode.
+#[cfg(unix)]
+pub fn identity(path: &Path) -> std::io::Result<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::metadata(path)?;
+    Ok((meta.dev(), meta.ino()))
+}
+
+/// What tells the file or folder `path` leads to from any other, while it exists: a digest of
+/// its volume and file index (std reads those only on nightly; `same_file` compares them).
+#[cfg(windows)]
+pub fn identity(path: &Path) -> std::io::Result<(u64, u64)> {
+    use std::hash::{Hash, Hasher};
+    let handle = same_file::Handle::from_path(path)?;
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    handle.hash(&mut h);
+    Ok((h.finish(), 0))
+}
+
 /// Whether `path` still names the open `file` (same device and inode).
 #[cfg(unix)]
 fn still_at(file: &File, path: &Path) -> bool {

@@ -392,7 +392,7 @@ fn hostile_source(src: &Path) {
     );
     let script = src.join(format!("loud/scripts/run{OSC_TITLE}\u{202e}.sh"));
     write(&script, "#!/bin/sh\necho hi\n");
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    crate::common::set_mode(&script, 0o755);
     write(
         &src.join("cls\x1b[2J\u{9b}6n/SKILL.md"),
         "---\nname: cls\ndescription: Clears nothing. Use when testing folder names.\n---\nBody\n",
@@ -439,7 +439,7 @@ fn a_terminal_gets_no_raw_control_character_from_any_managing_command() {
     // The source changes: another hostile script and description.
     let script = src.join("loud/scripts/new\x1b[2J\u{9b}6n.sh");
     write(&script, "#!/bin/sh\necho new\n");
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    crate::common::set_mode(&script, 0o755);
     write(
         &src.join("loud/SKILL.md"),
         "---\nname: loud\ndescription: \"Reads \\e]0;pwned\\a mail \\u2066now. Use when the user asks about mail.\"\n---\n# Loud\n",

@@ -94,7 +94,7 @@ impl Home {
         std::fs::create_dir_all(proj.join(".git")).unwrap();
         skill(&proj.join(".agents/skills"), "shared-x", SHARED, "Steps.");
         std::fs::create_dir_all(proj.join(".claude/skills")).unwrap();
-        std::os::unix::fs::symlink(
+        crate::common::symlink(
             "../../.agents/skills/shared-x",
             proj.join(".claude/skills/shared-x"),
         )

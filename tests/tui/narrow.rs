@@ -20,9 +20,10 @@ fn shared_home(t: &Path, w: u16, h: u16) -> Harness {
         "---\nname: release-notes\ndescription: Format release notes for the changelog from merged pull requests.\n---\n# Notes\n",
     );
     std::fs::create_dir_all(proj.join(".claude/skills")).unwrap();
-    std::os::unix::fs::symlink(
-        "../../.agents/skills/release-notes",
-        proj.join(".claude/skills/release-notes"),
+    skillscope::core::fsx::symlink(
+        std::path::Path::new("../../.agents/skills/release-notes"),
+        &proj.join(".claude/skills/release-notes"),
+        true,
     )
     .unwrap();
     write(

@@ -424,12 +424,15 @@ mod tests {
             read(&path, "claude-code"),
             Err(CalibrationError::Read(_))
         ));
-        std::fs::remove_file(&path).unwrap();
-        std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
-        assert!(matches!(
-            read(&path, "claude-code"),
-            Err(CalibrationError::Read(_))
-        ));
+        #[cfg(unix)]
+        {
+            std::fs::remove_file(&path).unwrap();
+            std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
+            assert!(matches!(
+                read(&path, "claude-code"),
+                Err(CalibrationError::Read(_))
+            ));
+        }
         // Writing replaces an unusable file with a good one.
         std::fs::remove_file(&path).unwrap();
         std::fs::write(&path, "[]").unwrap();

@@ -282,7 +282,7 @@ mod tests {
             calls += 1;
             if calls == at {
                 std::fs::rename(from, moved).unwrap();
-                std::os::unix::fs::symlink(to, from).unwrap();
+                crate::core::fsx::test_link(to, from).unwrap();
             }
         }
     }

@@ -142,12 +142,10 @@ pub fn still_inside(
     project: Option<&Path>,
     identity: Option<(u64, u64)>,
 ) -> Result<(u64, u64), ManageError> {
-    use std::os::unix::fs::MetadataExt;
     if let Some(project) = project {
         inside_project(dir, project)?;
     }
-    let meta = std::fs::metadata(dir).map_err(ManageError::io("read", dir))?;
-    let now = (meta.dev(), meta.ino());
+    let now = crate::core::fsx::identity(dir).map_err(ManageError::io("read", dir))?;
     if identity.is_some_and(|was| was != now) {
         return Err(ManageError::Refused(format!(
             "{} was replaced by another folder or a link while skills were being written into it: nothing more was written",
