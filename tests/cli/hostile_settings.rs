@@ -296,6 +296,11 @@ fn no_settings_reader_bypasses_the_bounded_reader() {
         ),
         // A folder opened to sync it, never read.
         ("src/core/head_edit.rs", "File::open(&dir)"),
+        // A skill's own SKILL.md, read only up to its body for the frontmatter's lines.
+        ("src/core/rules/lazy.rs", "open_regular(&skill.skill_md)"),
+        // A skill's resource on Windows: opened by its real path, then checked to be a regular
+        // file that path still names inside the skill.
+        ("src/core/resource.rs", "File::open(real)"),
         // The sentence model's weights: a file the user names to `model install` (checked to be
         // a file, its size and SHA-256), and the copy skillscope installed in its data folder.
         ("src/core/matching/weights.rs", "File::open(file)"),

@@ -170,8 +170,9 @@ impl Bm25Index {
     /// name of two or more. The word must be the skill's distinctive name: a single letter names
     /// nothing, two letters ("CV") only a skill called just that (beside words many names
     /// share: `s3-automation`), and a dictionary word
-    /// ("Center", "Slack") only a skill whose other name words are shared by many names
-    /// (`slack-automation`, not `blackops-center`). "log my ride on Strava" names
+    /// ("Center", "Slack", "Linear") only a skill whose other name words other names share too
+    /// (`slack-automation` and `linear-automation` beside `jira-automation`, not
+    /// `blackops-center`). "log my ride on Strava" names
     /// `strava-automation`; "did you catch the match last night? what a finish" names nothing,
     /// although a skill is called `finishing-a-development-branch`.
     pub(super) fn named(
@@ -193,9 +194,11 @@ impl Bm25Index {
                 out.push(d);
             }
         };
+        // A word of a family of names (`automation` of `jira-automation` and
+        // `linear-automation`): another skill's name holds it too.
         let generic = |word: u32| {
             let st = lx.words[word as usize].stem;
-            self.name_df.get(st as usize).copied().unwrap_or(0) > NAME_DF_MAX
+            self.name_df.get(st as usize).copied().unwrap_or(0) >= 2
         };
         for w in words(message) {
             if !is_content_word(&w.text) {
