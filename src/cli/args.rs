@@ -387,6 +387,31 @@ pub fn enabled_mask(lib: &Library) -> Vec<bool> {
     crate::core::agents::view::on_for_readers(lib, agent_switches(Agent::ALL).as_ref(), &store)
 }
 
+/// [`enabled_mask`] and [`shadowed`] over every agent, from one reading of the agents' settings
+/// and one view of the library per agent (made on every core), where calling both would make
+/// each view twice.
+pub fn enabled_and_shadowed(
+    lib: &Library,
+) -> (
+    Vec<bool>,
+    Option<Vec<Option<crate::core::diagnostic::Diagnostic>>>,
+) {
+    use crate::core::agents::view;
+    let store = load::enabled_mask(lib, load_state().as_ref());
+    if lib.agent.is_some() {
+        return (store, None);
+    }
+    let switches = agent_switches(Agent::ALL);
+    let unread = crate::core::agents::gemini::GeminiSettings::default();
+    let gemini = switches
+        .as_ref()
+        .map_or(&unread, crate::core::agents::AgentSwitches::gemini);
+    let views = view::every_view(lib, gemini);
+    let on = view::on_for_readers_in(lib, &views, switches.as_ref(), &store);
+    let shadowed = view::shadowed_findings_in(lib, &views);
+    (on, Some(shadowed))
+}
+
 /// Each skill's `shadowed` finding as the agents that read it resolve its name
 /// ([`crate::core::agents::view::shadowed_findings`]), `agents`' settings read quietly (their
 /// problems are said where they decide what is on); `None` for a library that is already one

@@ -251,8 +251,7 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         profile.as_str()
     };
     let selection = args.selection();
-    let enabled = crate::cli::args::enabled_mask(&lib);
-    let shadowed = crate::cli::args::shadowed(&lib, crate::core::source::Agent::ALL);
+    let (enabled, shadowed) = crate::cli::args::enabled_and_shadowed(&lib);
     let is_enabled = |i: usize| enabled[i];
     let scope = args.scope.mask(&lib);
     let vectors = if args.embed {

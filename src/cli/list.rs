@@ -248,9 +248,13 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let unread = crate::cli::output::note_unread(&lib).max(roots_code);
     // With an agent in view its own switches decide (below); skillscope's store is asked only
     // for what that agent has no switch for, so no other agent's settings are read.
-    let enabled = match args.view.agent {
-        Some(_) => crate::core::load::enabled_mask(&lib, crate::cli::args::load_state().as_ref()),
-        None => crate::cli::args::enabled_mask(&lib),
+    // Without an agent, the on/off mask and the shadowed findings come from one view per agent.
+    let (enabled, every_agent_shadowed) = match args.view.agent {
+        Some(_) => (
+            crate::core::load::enabled_mask(&lib, crate::cli::args::load_state().as_ref()),
+            None,
+        ),
+        None => crate::cli::args::enabled_and_shadowed(&lib),
     };
     let states = agent_states(&lib, &args.view, &enabled);
     // One agent's list: the skills it reads, on as it has them.
@@ -282,7 +286,7 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     // other agent's settings are read).
     let shadowed = match args.view.agent {
         Some(a) => crate::cli::args::shadowed(&lib, &[a]),
-        None => crate::cli::args::shadowed(&lib, crate::core::source::Agent::ALL),
+        None => every_agent_shadowed,
     };
     let (diags, tokens) = rayon::join(
         || {
@@ -305,7 +309,11 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         || crate::cli::args::count_levels(&lib, args.encoding, args.listing, &cache),
     );
     crate::cli::args::save_cache(&cache);
-    crate::cli::args::save_counts(&lib, &cache);
+    // What the rules read off the bodies is kept whatever was encoded, as `check` keeps it: a
+    // body over the body rule's token limit is encoded again on every run (only counts within
+    // the limit are cached), so waiting for a run that encoded nothing would reread every body
+    // on every `list`.
+    crate::cli::args::save_index(&lib);
     let listed = Listed {
         lib: &lib,
         diags: &diags,

@@ -274,3 +274,45 @@ fn a_warm_check_follows_references_edited_in_place_and_links_that_lost_their_tar
     );
     assert!(has(&after, "body-broken-link", "data.json"), "{after:?}");
 }
+
+/// A first `list` keeps what the body rules read in the library index, even when it had to
+/// encode text (a body over the body rule's token limit is encoded on every run): the next
+/// `list` then takes each unchanged body's findings from the index instead of rereading it.
+#[test]
+fn a_list_that_encoded_text_keeps_the_body_findings_in_the_index() {
+    let home = tempfile::tempdir().unwrap();
+    let lib = home.path().join("lib");
+    let long_body = "Many words of text for the body rule to count. ".repeat(1_000);
+    write(
+        &lib.join("long/SKILL.md"),
+        &format!(
+            "---\nname: long\ndescription: Has a long body. Use when a long body is wanted.\n---\n{long_body}\n"
+        ),
+    );
+    write(
+        &lib.join("short/SKILL.md"),
+        "---\nname: short\ndescription: Has a short body. Use when a short body is wanted.\n---\nShort.\n",
+    );
+    backdate_tree(&lib);
+    let listed = run(&["list", "--json", lib.to_str().unwrap()], home.path());
+    assert!(listed.status.success(), "{listed:?}");
+    let cache = home.path().join("cache");
+    let indexes: Vec<_> = std::fs::read_dir(&cache)
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "idx"))
+        .collect();
+    assert_eq!(indexes.len(), 1, "one library index in {cache:?}");
+    let data = skillscope::core::index::read(&indexes[0])
+        .unwrap()
+        .expect("the index reads back");
+    assert_eq!(data.skills.len(), 2);
+    for record in data.skills.values() {
+        assert!(
+            record.body.is_some(),
+            "the body findings of {:?} are kept",
+            record.file
+        );
+    }
+}

@@ -6,7 +6,6 @@
 use crate::core::catalogue::RuleId;
 use crate::core::library::Library;
 use crate::core::skill::Skill;
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// Why a skill whose `agents/openai.yaml` forbids implicit invocation is not listed.
@@ -29,8 +28,8 @@ pub fn reads(s: &Skill) -> bool {
 /// Codex lists every skill of a shared name; only one file reached twice (through a link, or
 /// by two roots) is one skill: each later copy points at the first.
 pub fn same_file(lib: &Library, member: &[bool]) -> Vec<Option<usize>> {
-    let mut roots: HashMap<&Path, PathBuf> = HashMap::new();
-    let mut first: HashMap<PathBuf, usize> = HashMap::new();
+    let mut roots: rustc_hash::FxHashMap<&Path, PathBuf> = rustc_hash::FxHashMap::default();
+    let mut first: rustc_hash::FxHashMap<PathBuf, usize> = rustc_hash::FxHashMap::default();
     let mut out = vec![None; lib.len()];
     for (i, s) in lib.skills.iter().enumerate() {
         if !member.get(i).copied().unwrap_or(false) {
@@ -193,7 +192,7 @@ mod tests {
             "---\nname: open\ndescription: D.\n",
         );
         let mut lib = load(t.path());
-        let mut notes = HashMap::new();
+        let mut notes = std::collections::HashMap::new();
         for s in &mut lib.skills {
             notes.insert(s.dir_name().into_owned(), reading(s));
         }

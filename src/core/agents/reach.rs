@@ -8,7 +8,6 @@ use crate::core::catalogue::RuleId;
 use crate::core::library::{Library, read_body_up_to};
 use crate::core::skill::Skill;
 use crate::core::source::{Agent, Scope};
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// Whether `agent` is one of the agents modelled here.
@@ -193,24 +192,20 @@ pub(super) fn shadowing(
     let mut order: Vec<usize> = (0..lib.len())
         .filter(|&i| member[i] && skipped(agent, &lib.skills[i]).is_none())
         .collect();
-    order.sort_by(|&a, &b| {
-        let (ra, rb) = (
-            rank(agent, &lib.skills[a], p),
-            rank(agent, &lib.skills[b], p),
-        );
-        if agent == Agent::Cline {
-            rb.cmp(&ra)
-        } else {
-            ra.cmp(&rb)
-        }
-    });
-    let mut winners: HashMap<String, usize> = HashMap::new();
+    // Each skill's rank made once (it joins the workspace's paths), in a stable sort as before;
+    // Cline's order is the reverse of its ranks, equal ranks kept in the library's order.
+    if agent == Agent::Cline {
+        order.sort_by_cached_key(|&i| std::cmp::Reverse(rank(agent, &lib.skills[i], p)));
+    } else {
+        order.sort_by_cached_key(|&i| rank(agent, &lib.skills[i], p));
+    }
+    let mut winners: rustc_hash::FxHashMap<String, usize> = rustc_hash::FxHashMap::default();
     let mut out = vec![None; lib.len()];
     for i in order {
-        match winners.get(&key(agent, &lib.skills[i])) {
-            Some(&w) => out[i] = Some(w),
-            None => {
-                winners.insert(key(agent, &lib.skills[i]), i);
+        match winners.entry(key(agent, &lib.skills[i])) {
+            std::collections::hash_map::Entry::Occupied(w) => out[i] = Some(*w.get()),
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(i);
             }
         }
     }

@@ -537,11 +537,14 @@ fn shadowing(
             u8::from(s.command),
         ),
     };
-    order.sort_by(|&a, &b| {
-        let (sa, sb) = (&lib.skills[a], &lib.skills[b]);
-        rank(sa).cmp(&rank(sb)).then_with(|| sa.dir.cmp(&sb.dir))
+    // Each skill's rank made once, not at every comparison (a folder's number is found from its
+    // path); a stable sort, as `sort_by` was.
+    order.sort_by_cached_key(|&i| {
+        let s = &lib.skills[i];
+        (rank(s), s.dir.as_path())
     });
-    let mut winners: HashMap<(Option<usize>, Cow<'_, str>), usize> = HashMap::new();
+    let mut winners: rustc_hash::FxHashMap<(Option<usize>, Cow<'_, str>), usize> =
+        rustc_hash::FxHashMap::default();
     let mut out = vec![None; lib.len()];
     let reads_unparsed = model(agent).fallbacks;
     for i in order {
@@ -834,12 +837,43 @@ pub fn on_for_readers(
     switches: Option<&AgentSwitches>,
     store: &[bool],
 ) -> Vec<bool> {
+    let unread = GeminiSettings::default();
+    let gemini = switches.map_or(&unread, AgentSwitches::gemini);
+    on_for_readers_in(lib, &every_view(lib, gemini), switches, store)
+}
+
+/// Every agent's view of `lib` with no file open, in the order of
+/// [`MODELS`](super::model::MODELS), made on every core: what [`on_for_readers_in`] and
+/// [`shadowed_findings_in`] both go through, so that a command needing both makes each view once.
+pub fn every_view(lib: &Library, gemini: &GeminiSettings) -> Vec<View> {
+    super::model::MODELS
+        .par_iter()
+        .map(|m| View::of(lib, m.agent, &[], gemini))
+        .collect()
+}
+
+/// [`on_for_readers`] over views made before ([`every_view`], with `switches`' Gemini settings).
+pub fn on_for_readers_in(
+    lib: &Library,
+    views: &[View],
+    switches: Option<&AgentSwitches>,
+    store: &[bool],
+) -> Vec<bool> {
     let stored = |i: usize| store.get(i).copied().unwrap_or(true);
+    let unread = GeminiSettings::default();
+    let gemini = switches.map_or(&unread, AgentSwitches::gemini);
     // Per skill: (read by a released client, on for one; read by a design agent, on for one).
     let mut by = vec![(false, false, false, false); lib.len()];
-    for agent in crate::core::agents::model::MODELS.iter().map(|m| m.agent) {
+    for (agent, view) in crate::core::agents::model::MODELS
+        .iter()
+        .map(|m| m.agent)
+        .zip(views)
+    {
         let design = agent.from_design_documents();
-        for (i, s) in seen(lib, agent, &[], switches).into_iter().enumerate() {
+        for (i, s) in seen_in(view, lib, agent, gemini, switches)
+            .into_iter()
+            .enumerate()
+        {
             if matches!(s, Seen::NotRead) {
                 continue;
             }
@@ -887,18 +921,25 @@ pub fn shadowed_findings(
     lib: &Library,
     switches: Option<&AgentSwitches>,
 ) -> Vec<Option<crate::core::diagnostic::Diagnostic>> {
-    use crate::core::catalogue::RuleId;
-    use crate::core::diagnostic::{Diagnostic, Severity};
     let unread = GeminiSettings::default();
     let gemini = switches.map_or(&unread, AgentSwitches::gemini);
+    shadowed_findings_in(lib, &every_view(lib, gemini))
+}
+
+/// [`shadowed_findings`] over views made before ([`every_view`]).
+pub fn shadowed_findings_in(
+    lib: &Library,
+    views: &[View],
+) -> Vec<Option<crate::core::diagnostic::Diagnostic>> {
+    use crate::core::catalogue::RuleId;
+    use crate::core::diagnostic::{Diagnostic, Severity};
     // Per skill: (read by a released client, read by a design agent, (agent, winner) pairs of
     // released clients, of design agents).
     type Passed = Vec<(Agent, usize)>;
     let mut by: Vec<(bool, bool, Passed, Passed)> =
         vec![(false, false, Vec::new(), Vec::new()); lib.len()];
-    for agent in super::model::MODELS.iter().map(|m| m.agent) {
+    for (agent, view) in super::model::MODELS.iter().map(|m| m.agent).zip(views) {
         let design = agent.from_design_documents();
-        let view = View::of(lib, agent, &[], gemini);
         for (i, b) in by.iter_mut().enumerate() {
             if !view.member[i] {
                 continue;
@@ -973,6 +1014,17 @@ pub fn seen(
     let unread = GeminiSettings::default();
     let gemini = switches.map_or(&unread, AgentSwitches::gemini);
     let view = View::of(lib, agent, files, gemini);
+    seen_in(&view, lib, agent, gemini, switches)
+}
+
+/// [`seen`] through `agent`'s view made before.
+fn seen_in(
+    view: &View,
+    lib: &Library,
+    agent: Agent,
+    gemini: &GeminiSettings,
+    switches: Option<&AgentSwitches>,
+) -> Vec<Seen> {
     let sw = switches.filter(|sw| read_by_plugin(sw, agent));
     (0..lib.len())
         .map(|i| {
@@ -985,7 +1037,7 @@ pub fn seen(
             if view.dormant[i] {
                 return Seen::Dormant;
             }
-            if let Some(why) = client_off(&view, lib, i, agent, gemini) {
+            if let Some(why) = client_off(view, lib, i, agent, gemini) {
                 return Seen::Off(why);
             }
             if agent == Agent::LazySkills
