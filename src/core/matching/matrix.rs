@@ -5,6 +5,21 @@
 
 use ndarray::{ArrayView2, ArrayViewMut2, ShapeBuilder, linalg::general_mat_mul};
 
+/// Why a product could not be taken: the shapes do not match, or a matrix does not fit in its
+/// slice.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum MatrixError {
+    #[error("matrix shapes: {a_rows}×{a_columns} times {b_rows}×{b_columns}")]
+    Shapes {
+        a_rows: usize,
+        a_columns: usize,
+        b_rows: usize,
+        b_columns: usize,
+    },
+    #[error("matrix shapes: {0}")]
+    Layout(#[from] ndarray::ShapeError),
+}
+
 /// A matrix inside a slice: element `(i, j)` at `i * row_step + j * column_step`.
 #[derive(Clone, Copy)]
 pub(crate) struct Matrix<'a> {
@@ -32,12 +47,11 @@ impl<'a> Matrix<'a> {
         }
     }
 
-    fn view(&self) -> Result<ArrayView2<'a, f32>, String> {
-        ArrayView2::from_shape(
+    fn view(&self) -> Result<ArrayView2<'a, f32>, MatrixError> {
+        Ok(ArrayView2::from_shape(
             (self.rows, self.columns).strides((self.row_step, self.column_step)),
             self.data,
-        )
-        .map_err(|e| format!("matrix shapes: {e}"))
+        )?)
     }
 }
 
@@ -50,15 +64,16 @@ pub(crate) fn gemm(
     alpha: f32,
     out: &mut [f32],
     out_row_step: usize,
-) -> Result<(), String> {
+) -> Result<(), MatrixError> {
     if a.columns != b.rows {
-        return Err(format!(
-            "matrix shapes: {}×{} times {}×{}",
-            a.rows, a.columns, b.rows, b.columns
-        ));
+        return Err(MatrixError::Shapes {
+            a_rows: a.rows,
+            a_columns: a.columns,
+            b_rows: b.rows,
+            b_columns: b.columns,
+        });
     }
-    let mut c = ArrayViewMut2::from_shape((a.rows, b.columns).strides((out_row_step, 1)), out)
-        .map_err(|e| format!("matrix shapes: {e}"))?;
+    let mut c = ArrayViewMut2::from_shape((a.rows, b.columns).strides((out_row_step, 1)), out)?;
     general_mat_mul(alpha, &a.view()?, &b.view()?, 1.0, &mut c);
     Ok(())
 }
@@ -105,7 +120,8 @@ mod tests {
             3,
         )
         .unwrap_err();
-        assert!(e.starts_with("matrix shapes"), "{e}");
+        assert!(matches!(e, MatrixError::Layout(_)), "{e}");
+        assert!(e.to_string().starts_with("matrix shapes"), "{e}");
         let e = gemm(
             Matrix::new(&a, 2, 2, 2, 1),
             Matrix::new(&a, 1, 2, 2, 1),
@@ -114,6 +130,7 @@ mod tests {
             2,
         )
         .unwrap_err();
-        assert!(e.contains("2×2 times 1×2"), "{e}");
+        assert!(matches!(e, MatrixError::Shapes { .. }), "{e}");
+        assert!(e.to_string().contains("2×2 times 1×2"), "{e}");
     }
 }

@@ -130,9 +130,10 @@ mod model {
                 installed = read_installed()?;
                 &installed
             };
-            let file = Safetensors::read(bytes).map_err(ModelError::Load)?;
-            let bert = Bert::load(&file).map_err(ModelError::Load)?;
-            let tokenizer = WordPiece::from_json(TOKENIZER).map_err(ModelError::Load)?;
+            let load = |e: &dyn std::fmt::Display| ModelError::Load(e.to_string());
+            let file = Safetensors::read(bytes).map_err(|e| load(&e))?;
+            let bert = Bert::load(&file).map_err(|e| load(&e))?;
+            let tokenizer = WordPiece::from_json(TOKENIZER).map_err(|e| load(&e))?;
             Ok(SentenceModel { bert, tokenizer })
         }
 
@@ -205,7 +206,10 @@ mod model {
         /// Runs a batch of token id lists through the model: mean of the last layer over each
         /// text's tokens, L2-normalised.
         fn forward(&self, batch: &[&[u32]], work: &mut Work) -> Result<Vec<Vec<f32>>, ModelError> {
-            let hidden = self.bert.forward(batch, work).map_err(ModelError::Run)?;
+            let hidden = self
+                .bert
+                .forward(batch, work)
+                .map_err(|e| ModelError::Run(e.to_string()))?;
             let mut first = 0;
             Ok(batch
                 .iter()

@@ -21,6 +21,21 @@ use rustc_hash::FxHashMap;
 use unicode_categories::UnicodeCategories;
 use unicode_normalization::UnicodeNormalization;
 
+/// Why a `tokenizer.json` is not read.
+#[derive(Debug, thiserror::Error)]
+pub enum TokenizerError {
+    #[error("the tokenizer is not JSON of the expected shape: {0}")]
+    Json(#[from] serde_json::Error),
+    #[error("the tokenizer is not BERT's uncased WordPiece")]
+    NotUncasedBert,
+    #[error("the added token {0:?} is matched otherwise")]
+    AddedToken(String),
+    #[error("{0} is not in the vocabulary")]
+    NotInVocabulary(String),
+    #[error("the special tokens cannot be searched for: {0}")]
+    Specials(#[from] aho_corasick::BuildError),
+}
+
 /// A WordPiece tokenizer read from a `tokenizer.json`.
 pub struct WordPiece {
     vocab: FxHashMap<String, u32>,
@@ -92,8 +107,8 @@ struct Added {
 impl WordPiece {
     /// Reads a `tokenizer.json`; one that declares any other pipeline than BERT's uncased one
     /// is refused rather than tokenized otherwise than its library would.
-    pub fn from_json(bytes: &[u8]) -> Result<WordPiece, String> {
-        let file: File = serde_json::from_slice(bytes).map_err(|e| e.to_string())?;
+    pub fn from_json(bytes: &[u8]) -> Result<WordPiece, TokenizerError> {
+        let file: File = serde_json::from_slice(bytes)?;
         let uncased_bert = file.normalizer.as_ref().is_some_and(|n| {
             n.kind == "BertNormalizer"
                 && n.clean_text == Some(true)
@@ -106,30 +121,26 @@ impl WordPiece {
             .is_some_and(|p| p.kind == "BertPreTokenizer")
             && file.model.kind == "WordPiece";
         if !uncased_bert {
-            return Err("the tokenizer is not BERT's uncased WordPiece".into());
+            return Err(TokenizerError::NotUncasedBert);
         }
         if let Some(a) = file
             .added_tokens
             .iter()
             .find(|a| a.normalized || a.single_word || a.lstrip || a.rstrip)
         {
-            return Err(format!(
-                "the added token {:?} is matched otherwise",
-                a.content
-            ));
+            return Err(TokenizerError::AddedToken(a.content.clone()));
         }
         let vocab = file.model.vocab;
         let id = |token: &str| {
             vocab
                 .get(token)
                 .copied()
-                .ok_or_else(|| format!("{token} is not in the vocabulary"))
+                .ok_or_else(|| TokenizerError::NotInVocabulary(token.to_string()))
         };
         let (unk, cls, sep) = (id(&file.model.unk_token)?, id("[CLS]")?, id("[SEP]")?);
         let specials = AhoCorasick::builder()
             .match_kind(MatchKind::LeftmostLongest)
-            .build(file.added_tokens.iter().map(|a| a.content.as_str()))
-            .map_err(|e| e.to_string())?;
+            .build(file.added_tokens.iter().map(|a| a.content.as_str()))?;
         Ok(WordPiece {
             special_ids: file.added_tokens.iter().map(|a| a.id).collect(),
             vocab,
@@ -299,15 +310,23 @@ mod tests {
             edit(&mut f);
             WordPiece::from_json(&serde_json::to_vec(&f).unwrap()).unwrap_err()
         };
+        let said = |e: &TokenizerError| e.to_string();
         assert!(WordPiece::from_json(&serde_json::to_vec(&file()).unwrap()).is_ok());
         let cased = refused(&|f| f["normalizer"]["lowercase"] = false.into());
-        assert!(cased.contains("uncased WordPiece"), "{cased}");
+        assert!(matches!(cased, TokenizerError::NotUncasedBert), "{cased}");
+        assert!(said(&cased).contains("uncased WordPiece"), "{cased}");
         let bpe = refused(&|f| f["model"]["type"] = "BPE".into());
-        assert!(bpe.contains("uncased WordPiece"), "{bpe}");
+        assert!(matches!(bpe, TokenizerError::NotUncasedBert), "{bpe}");
         let lstrip = refused(&|f| f["added_tokens"][2]["lstrip"] = true.into());
-        assert!(lstrip.contains("[CLS]"), "{lstrip}");
+        assert!(matches!(lstrip, TokenizerError::AddedToken(_)), "{lstrip}");
+        assert!(said(&lstrip).contains("[CLS]"), "{lstrip}");
+        let no_unk = refused(&|f| f["model"]["unk_token"] = "[NOT-THERE]".into());
+        assert!(
+            matches!(&no_unk, TokenizerError::NotInVocabulary(t) if t == "[NOT-THERE]"),
+            "{no_unk}"
+        );
         let garbage = WordPiece::from_json(b"{not json").unwrap_err();
-        assert!(!garbage.is_empty());
+        assert!(matches!(garbage, TokenizerError::Json(_)), "{garbage}");
     }
 
     #[test]

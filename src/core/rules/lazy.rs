@@ -47,15 +47,23 @@ fn type_alias(f: &Field, out: &mut Vec<Diagnostic>) {
 
 /// Triggers are phrases: a string, a list of strings, or a mapping of groups to those.
 fn triggers_shape(f: &Field, out: &mut Vec<Diagnostic>) {
-    fn phrases(v: &Value) -> Result<(), String> {
+    /// What was found where a phrase belongs.
+    #[derive(Debug, thiserror::Error)]
+    enum NotPhrases {
+        #[error("an empty phrase")]
+        Empty,
+        #[error("{0}")]
+        Kind(&'static str),
+    }
+    fn phrases(v: &Value) -> Result<(), NotPhrases> {
         match v {
-            Value::String(s) if s.trim().is_empty() => Err("an empty phrase".to_string()),
+            Value::String(s) if s.trim().is_empty() => Err(NotPhrases::Empty),
             Value::String(_) => Ok(()),
             Value::Array(items) => items.iter().try_for_each(|i| match i {
                 Value::String(_) => phrases(i),
-                other => Err(json_kind(other).to_string()),
+                other => Err(NotPhrases::Kind(json_kind(other))),
             }),
-            other => Err(json_kind(other).to_string()),
+            other => Err(NotPhrases::Kind(json_kind(other))),
         }
     }
     let result = match &f.value {

@@ -431,8 +431,10 @@ fn near_rows(rows: &[f32]) -> Vec<(u32, u32, f32)> {
 }
 
 /// [`near_rows`] as matrix products, a block of rows at a time against every later row.
-fn near_rows_by_product(rows: &[f32]) -> Result<Vec<(u32, u32, f32)>, String> {
-    use crate::core::matching::matrix::{Matrix, gemm};
+fn near_rows_by_product(
+    rows: &[f32],
+) -> Result<Vec<(u32, u32, f32)>, crate::core::matching::matrix::MatrixError> {
+    use crate::core::matching::matrix::{Matrix, MatrixError, gemm};
     use rayon::prelude::*;
     const BLOCK: usize = 256;
     let n = rows.len() / DIM;
@@ -469,7 +471,7 @@ fn near_rows_by_product(rows: &[f32]) -> Result<Vec<(u32, u32, f32)>, String> {
             }
             Ok(near)
         })
-        .collect::<Result<_, String>>()?;
+        .collect::<Result<_, MatrixError>>()?;
     Ok(blocks.concat())
 }
 
