@@ -2,7 +2,7 @@
 //! say of each skill.
 
 use super::error::ToggleError;
-use super::gemini::GeminiSettings;
+use super::gemini::settings::GeminiSettings;
 use super::model::folder_readers;
 use super::plugin::{
     AgentPlugin, AgentState, Badge, Effective, PathCache, Registry, SettingsText, SkillSwitches,
@@ -18,9 +18,9 @@ use std::sync::Arc;
 
 /// Every agent with per-skill switches. A new agent is a new file in this folder and one line here.
 pub static REGISTRY: Registry = &[
-    &claude::ClaudeCode,
-    &codex::Codex,
-    &opencode::Opencode,
+    &claude::switches::ClaudeCode,
+    &codex::switches::Codex,
+    &opencode::switches::Opencode,
     &newcomer_switches::Openclaw,
     &newcomer_switches::COPILOT,
     &newcomer_switches::QWEN_CODE,
