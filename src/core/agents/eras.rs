@@ -242,7 +242,17 @@ pub fn eras(agent: Agent) -> &'static [Era] {
     match agent {
         Agent::ClaudeCode => CLAUDE_CODE_ERAS,
         Agent::Codex => CODEX_ERAS,
-        _ => &[],
+        Agent::Opencode
+        | Agent::Gemini
+        | Agent::Goose
+        | Agent::Openclaw
+        | Agent::Copilot
+        | Agent::Cline
+        | Agent::QwenCode
+        | Agent::LazySkills
+        | Agent::Generic
+        | Agent::Path
+        | Agent::Demo => &[],
     }
 }
 
@@ -339,7 +349,17 @@ pub fn in_use(agent: Agent) -> Option<&'static Chosen> {
     let cell = match agent {
         Agent::ClaudeCode => &CLAUDE,
         Agent::Codex => &CODEX,
-        _ => return None,
+        Agent::Opencode
+        | Agent::Gemini
+        | Agent::Goose
+        | Agent::Openclaw
+        | Agent::Copilot
+        | Agent::Cline
+        | Agent::QwenCode
+        | Agent::LazySkills
+        | Agent::Generic
+        | Agent::Path
+        | Agent::Demo => return None,
     };
     cell.get_or_init(|| {
         // The library's own tests do not depend on the clients installed where they run.

@@ -260,7 +260,13 @@ impl AgentSwitches {
             Agent::Openclaw => "openclaw",
             Agent::Copilot => "copilot",
             Agent::QwenCode => "qwen",
-            _ => return true,
+            Agent::Gemini
+            | Agent::Goose
+            | Agent::Cline
+            | Agent::LazySkills
+            | Agent::Generic
+            | Agent::Path
+            | Agent::Demo => return true,
         };
         let settings = self.files.iter().filter(|f| f.agent == agent).any(|f| {
             f.path.exists()
@@ -347,7 +353,18 @@ impl AgentSwitches {
                 Agent::Cline => {
                     "it has no settings switch: Cline switches a skill off in the skill's own frontmatter (`disabled: true`), which skillscope reads and does not write"
                 }
-                _ => "it has no per-skill switches",
+                Agent::ClaudeCode
+                | Agent::Codex
+                | Agent::Opencode
+                | Agent::Gemini
+                | Agent::Goose
+                | Agent::Openclaw
+                | Agent::Copilot
+                | Agent::QwenCode
+                | Agent::LazySkills
+                | Agent::Generic
+                | Agent::Path
+                | Agent::Demo => "it has no per-skill switches",
             }));
         };
         if let Some(why) = p.unsupported_scope(scope) {
