@@ -525,7 +525,7 @@ mod tests {
             Err(CalibrationError::Invalid {
                 path: "/c/calibration.json".into(),
                 agent: "claude-code".into(),
-                why: "a context window of 0 tokens".into(),
+                why: crate::core::agents::calibration::Unusable::Window(0),
             }),
         );
         assert_eq!(broken.era.client.version, "2.1.332");
