@@ -12,8 +12,8 @@ use skillscope::core::load::LibrarySpec;
 use skillscope::core::tokens::{self, Encoding, TokenCache};
 use skillscope::tui::app::{App, Options};
 use skillscope::tui::event::Event;
+use skillscope::tui::frame;
 use skillscope::tui::theme::Theme;
-use skillscope::tui::view;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, mpsc};
@@ -92,7 +92,7 @@ fn bench(c: &mut Criterion) {
         app.resize(120, 36);
         let t2 = Instant::now();
         let mut term = Terminal::new(TestBackend::new(120, 36)).expect("test backend");
-        term.draw(|f| view::draw(f, &app)).expect("draw");
+        term.draw(|f| frame::draw(f, &app)).expect("draw");
         let t3 = Instant::now();
         let mut level_at = [None; 3];
         while !settled(&app) {
@@ -144,7 +144,7 @@ fn bench(c: &mut Criterion) {
                 let mut app = App::scanning(args.clone(), options(), tx);
                 app.resize(120, 36);
                 let mut term = Terminal::new(TestBackend::new(120, 36)).expect("test backend");
-                term.draw(|f| view::draw(f, &app)).expect("draw");
+                term.draw(|f| frame::draw(f, &app)).expect("draw");
                 total += start.elapsed();
                 // Let the workers finish outside the timed part, so runs do not pile up.
                 wait_loaded(&mut app, &rx);
@@ -165,7 +165,7 @@ fn bench(c: &mut Criterion) {
                 app.resize(120, 36);
                 let mut term = Terminal::new(TestBackend::new(120, 36)).expect("test backend");
                 wait_loaded(&mut app, &rx);
-                term.draw(|f| view::draw(f, &app)).expect("draw");
+                term.draw(|f| frame::draw(f, &app)).expect("draw");
                 total += start.elapsed();
                 drain(&mut app, &rx);
             }
@@ -231,7 +231,7 @@ fn bench(c: &mut Criterion) {
                 down = true;
             }
             app.handle(key(if down { KeyCode::Down } else { KeyCode::Up }));
-            term.draw(|f| view::draw(f, &app)).expect("draw");
+            term.draw(|f| frame::draw(f, &app)).expect("draw");
         });
     });
     // One filter keystroke (typing, then erasing, "pdf"), update + draw.
@@ -247,7 +247,7 @@ fn bench(c: &mut Criterion) {
             };
             step += 1;
             app.handle(ev);
-            term.draw(|f| view::draw(f, &app)).expect("draw");
+            term.draw(|f| frame::draw(f, &app)).expect("draw");
         });
     });
     busy.store(false, Ordering::Relaxed);

@@ -866,8 +866,46 @@ fn graph_of(dir: &str) -> Vec<Vec<(PathBuf, usize, String)>> {
     }
     if std::env::var_os("LAYERS_FIGURES").is_some() {
         eprintln!("{dir}: {}", House::of(&edges, &root.join(dir)).figures());
+        let folders = folder_edges(&edges, &root.join(dir));
+        eprintln!(
+            "{dir} by folder: {}",
+            House::of(&folders, &root.join(dir)).figures()
+        );
     }
     circles(&edges, &root.join(dir))
+}
+
+/// The import graph of `edges` among the folders directly under `dir`: each file under `dir`
+/// stands for the folder it lies in one level below `dir` (or for itself, a file of `dir`'s own),
+/// and an arrow inside one folder is dropped. A name a file takes through a folder's re-export
+/// (`crate::core::listing::BuiltinEntry`, defined in `listing/format.rs`) is an arrow to that
+/// folder either way, so a circle a re-export hides among the files shows here.
+fn folder_edges(
+    edges: &BTreeMap<(PathBuf, PathBuf), (usize, String)>,
+    dir: &Path,
+) -> BTreeMap<(PathBuf, PathBuf), (usize, String)> {
+    let room = |f: &Path| -> Option<PathBuf> {
+        let first = f.strip_prefix(dir).ok()?.components().next()?;
+        Some(dir.join(first))
+    };
+    let mut out = BTreeMap::new();
+    for ((from, to), (line, path)) in edges {
+        let (Some(a), Some(b)) = (room(from), room(to)) else {
+            continue;
+        };
+        if a != b {
+            out.entry((a, b))
+                .or_insert_with(|| (*line, format!("{path} (in {})", from.display())));
+        }
+    }
+    out
+}
+
+/// The circles among the folders directly under `dir` (see [`folder_edges`]).
+fn folder_circles(dir: &str) -> Vec<Vec<(PathBuf, usize, String)>> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let edges = Crate::load(root).edges();
+    circles(&folder_edges(&edges, &root.join(dir)), &root.join(dir))
 }
 
 #[test]
@@ -908,6 +946,253 @@ fn crate_files_import_no_circle() {
         "src has import circles:\n{}",
         report(&found)
     );
+}
+
+#[test]
+fn cli_folders_import_no_circle() {
+    let found = folder_circles("src/cli");
+    assert!(
+        found.is_empty(),
+        "src/cli's folders import in a circle:\n{}",
+        report(&found)
+    );
+}
+
+#[test]
+fn crate_folders_import_no_circle() {
+    let found = folder_circles("src");
+    assert!(
+        found.is_empty(),
+        "src's folders import in a circle:\n{}",
+        report(&found)
+    );
+}
+
+/// The folders of `src/core` still in a circle at folder level, to be taken apart:
+/// a circle may lose members, never gain one, and no other circle may start.
+const FOLDER_CIRCLES_LEFT: &[(&str, &[&str])] = &[
+    (
+        "src/core",
+        &[
+            "agents",
+            "layout.rs",
+            "library.rs",
+            "listing",
+            "probe",
+            "tokens.rs",
+            "verify",
+        ],
+    ),
+    ("src/core", &["rules", "skeleton.rs"]),
+];
+
+#[test]
+fn tui_folders_import_no_circle() {
+    let found = folder_circles("src/tui");
+    assert!(
+        found.is_empty(),
+        "src/tui's folders import in a circle:\n{}",
+        report(&found)
+    );
+}
+
+#[test]
+fn core_folders_make_no_new_circle() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let edges = Crate::load(root).edges();
+    for dir in ["src/core"] {
+        let folder = root.join(dir);
+        let house = House::of(&folder_edges(&edges, &folder), &folder);
+        for circle in house.circles() {
+            let members: BTreeSet<String> = circle
+                .iter()
+                .map(|p| p.strip_prefix(&folder).unwrap_or(p).display().to_string())
+                .collect();
+            let known = FOLDER_CIRCLES_LEFT
+                .iter()
+                .any(|(d, left)| *d == dir && members.iter().all(|m| left.contains(&m.as_str())));
+            assert!(
+                known,
+                "{dir}'s folders import in a new circle ({members:?}):\n{}",
+                report(&folder_circles(dir))
+            );
+        }
+    }
+}
+
+/// A circle among folders that no circle among files shows: `a/x.rs` takes `Beta` through
+/// `b/mod.rs`'s re-export of `b/y.rs`, and `b/z.rs` takes `a/w.rs`. The file graph is a line; the
+/// folder graph must close the circle.
+#[test]
+fn the_folder_graph_sees_a_planted_folder_circle() {
+    let dir = planted(
+        "folders",
+        &[
+            ("src/lib.rs", "pub mod core;\n"),
+            ("src/core/mod.rs", "pub mod a;\npub mod b;\n"),
+            ("src/core/a/mod.rs", "pub mod w;\npub mod x;\n"),
+            ("src/core/a/w.rs", "pub struct Alpha;\n"),
+            (
+                "src/core/a/x.rs",
+                "use crate::core::b::Beta;\npub fn f(_: Beta) {}\n",
+            ),
+            (
+                "src/core/b/mod.rs",
+                "mod y;\npub mod z;\npub use y::Beta;\n",
+            ),
+            ("src/core/b/y.rs", "pub struct Beta;\n"),
+            (
+                "src/core/b/z.rs",
+                "pub fn g() -> crate::core::a::w::Alpha { crate::core::a::w::Alpha }\n",
+            ),
+        ],
+    );
+    let edges = Crate::load(&dir).edges();
+    let core = dir.join("src/core");
+    let by_file = circles(&edges, &core);
+    let folders = folder_edges(&edges, &core);
+    let by_folder = circles(&folders, &core);
+    let house = House::of(&folders, &core);
+    let _ = fs::remove_dir_all(&dir);
+    assert!(by_file.is_empty(), "{}", report(&by_file));
+    assert_eq!(by_folder.len(), 1, "{}", report(&by_folder));
+    let text = report(&by_folder);
+    assert!(text.contains("crate::core::b::Beta"), "{text}");
+    assert!(text.contains("crate::core::a::w::Alpha"), "{text}");
+    assert_eq!(
+        house.figures(),
+        "2 rooms, 1 floors, 2 arrows, 1 circles (2 rooms in circles)"
+    );
+}
+
+/// Each agent (its `Agent` variant) and its home: the files and folders under `src/` that hold
+/// what the agent is. An agent with no home yet has an empty list.
+const AGENT_HOMES: &[(&str, &[&str])] = &[
+    ("ClaudeCode", &["src/core/agents/claude/"]),
+    ("Codex", &["src/core/agents/codex/"]),
+    ("Opencode", &["src/core/agents/opencode/"]),
+    ("Gemini", &["src/core/agents/gemini/"]),
+    ("Goose", &[]),
+    ("Openclaw", &[]),
+    ("Copilot", &[]),
+    ("Cline", &[]),
+    ("QwenCode", &[]),
+    ("LazySkills", &["src/core/agents/lazy.rs"]),
+];
+
+/// The agents' registry, which names every agent: the enum and its folder tables.
+const AGENT_REGISTRY: &[&str] = &["src/core/source.rs"];
+
+/// How many files outside its home and the registry still name each agent: a ceiling that may
+/// only come down, to 0, as what each agent is moves home. (Every `match` on the agent lists
+/// each agent rather than ending in a catch-all, so that the compiler names it when an agent is
+/// added: until those facts are the agent's record, each such match names every agent.)
+const NAMED_OUTSIDE_LEFT: &[(&str, usize)] = &[
+    ("ClaudeCode", 23),
+    ("Codex", 16),
+    ("Opencode", 15),
+    ("Gemini", 17),
+    ("Goose", 12),
+    ("Openclaw", 13),
+    ("Copilot", 13),
+    ("Cline", 14),
+    ("QwenCode", 13),
+    ("LazySkills", 17),
+];
+
+/// The `Agent::VARIANT` paths in `src`'s code (comments, strings and whatever follows the first
+/// `#[cfg(test)]` line left out), each variant once.
+fn agents_named(src: &str) -> BTreeSet<String> {
+    let code = src
+        .split_inclusive('\n')
+        .take_while(|l| l.trim() != "#[cfg(test)]")
+        .collect::<String>();
+    let toks = tokenize(&code);
+    let mut out = BTreeSet::new();
+    for w in toks.windows(3) {
+        if w[0].tok == Tok::Ident("Agent".into())
+            && w[1].tok == Tok::PathSep
+            && let Tok::Ident(v) = &w[2].tok
+        {
+            out.insert(v.clone());
+        }
+    }
+    out
+}
+
+/// For each agent, the files under `root`'s `src/` (the program's: test-only files left out)
+/// that name it outside its home and the registry.
+fn named_outside(root: &Path) -> BTreeMap<&'static str, Vec<String>> {
+    let krate = Crate::load(root);
+    let files: BTreeSet<&PathBuf> = krate.modules.values().map(|m| &m.file).collect();
+    let mut out: BTreeMap<&str, Vec<String>> =
+        AGENT_HOMES.iter().map(|(a, _)| (*a, Vec::new())).collect();
+    for file in files {
+        let rel = file
+            .strip_prefix(root)
+            .unwrap_or(file)
+            .display()
+            .to_string()
+            .replace('\\', "/");
+        if AGENT_REGISTRY.contains(&rel.as_str()) {
+            continue;
+        }
+        let named = agents_named(&fs::read_to_string(file).unwrap_or_default());
+        for (agent, homes) in AGENT_HOMES {
+            let home = homes
+                .iter()
+                .any(|h| rel == *h || (h.ends_with('/') && rel.starts_with(h)));
+            if named.contains(*agent) && !home {
+                out.entry(agent).or_default().push(rel.clone());
+            }
+        }
+    }
+    out
+}
+
+/// No agent is named in more files outside its home than [`NAMED_OUTSIDE_LEFT`] allows; every
+/// variant of `Agent` with a view is in [`AGENT_HOMES`].
+#[test]
+fn agents_are_named_outside_their_homes_no_more_than_before() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let outside = named_outside(root);
+    let figures = std::env::var_os("LAYERS_FIGURES").is_some();
+    for (agent, files) in &outside {
+        if figures {
+            eprintln!("{agent}: named in {} files outside its home", files.len());
+        }
+        let left = NAMED_OUTSIDE_LEFT
+            .iter()
+            .find(|(a, _)| a == agent)
+            .map_or(0, |(_, n)| *n);
+        assert!(
+            files.len() <= left,
+            "{agent} is named outside its home in {} files, more than {left}: {files:#?}",
+            files.len()
+        );
+    }
+    let source = fs::read_to_string(root.join("src/core/source.rs")).unwrap();
+    let enum_body = source
+        .split("pub enum Agent {")
+        .nth(1)
+        .and_then(|b| b.split("\n}").next())
+        .unwrap_or_default();
+    for (agent, _) in AGENT_HOMES {
+        assert!(
+            enum_body.contains(&format!("    {agent},")),
+            "{agent} is no variant of Agent"
+        );
+    }
+}
+
+/// The count sees a variant named in code, and neither one in a comment or string nor one in a
+/// test module.
+#[test]
+fn the_agent_count_sees_code_only() {
+    let src = "// Agent::Cline\nfn f() -> Agent { let _ = \"Agent::Goose\"; Agent::QwenCode }\n\
+               fn g() { crate::core::source::Agent::Codex; }\n#[cfg(test)]\nmod tests { Agent::Gemini; }\n";
+    let named: Vec<String> = agents_named(src).into_iter().collect();
+    assert_eq!(named, ["Codex", "QwenCode"]);
 }
 
 /// Writes a small crate under a temporary folder: `files` as (path, text).

@@ -541,7 +541,17 @@ pub fn target_agent() -> impl clap::builder::TypedValueParser<Value = Agent> {
         match a {
             Agent::Gemini => v.alias("gemini-cli"),
             Agent::Copilot => v.alias("copilot"),
-            _ => v,
+            Agent::ClaudeCode
+            | Agent::Codex
+            | Agent::Opencode
+            | Agent::Goose
+            | Agent::Openclaw
+            | Agent::Cline
+            | Agent::QwenCode
+            | Agent::LazySkills
+            | Agent::Generic
+            | Agent::Path
+            | Agent::Demo => v,
         }
     });
     PossibleValuesParser::new(values)

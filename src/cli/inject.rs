@@ -153,13 +153,16 @@ fn blocks(
                 Agent::QwenCode => loading::qwen_code(s)?,
                 Agent::Copilot => loading::copilot(s)?,
                 Agent::Cline => loading::cline(s, (!args.is_empty()).then_some(args))?,
+                // The agents this arm takes, narrowed above: OpenClaw is the one left.
                 _ => loading::openclaw(s)?,
             })
         }
-        other => anyhow::bail!(
-            "what loading a skill adds is verified for claude-code, codex, gemini, opencode, qwen-code, github-copilot, cline and openclaw; {} is not modelled",
-            other.as_str()
-        ),
+        other @ (Agent::Goose | Agent::LazySkills | Agent::Generic | Agent::Path | Agent::Demo) => {
+            anyhow::bail!(
+                "what loading a skill adds is verified for claude-code, codex, gemini, opencode, qwen-code, github-copilot, cline and openclaw; {} is not modelled",
+                other.as_str()
+            )
+        }
     }
 }
 

@@ -111,7 +111,7 @@ fn help_json(skill: &Skill, opts: &ProbeOptions, report: &mut ProbeReport) -> Ve
         Err(why) => {
             return Verdict::NoEntry {
                 entry: name.to_string(),
-                why,
+                why: why.to_string(),
             };
         }
     };
@@ -175,29 +175,47 @@ fn help_json(skill: &Skill, opts: &ProbeOptions, report: &mut ProbeReport) -> Ve
     judge(skill, &out, opts, report)
 }
 
+/// Why a skill's entry script cannot be probed, said of the entry (`… is not a file`).
+#[derive(Debug, thiserror::Error)]
+enum EntryError {
+    /// The skill folder cannot be resolved.
+    #[error("cannot be looked for: the skill folder is unreadable ({0})")]
+    Folder(std::io::Error),
+    /// No such file in the skill folder; `default` when it is the default entry's name.
+    #[error("is not in the skill folder{}", if *default { " (name another one with `entry:` in the frontmatter)" } else { "" })]
+    Missing {
+        /// Whether the name is the default entry's (no `entry:` named it).
+        default: bool,
+    },
+    /// It cannot be resolved.
+    #[error("cannot be read: {0}")]
+    Unreadable(std::io::Error),
+    /// It resolves outside the skill folder.
+    #[error("points outside the skill folder")]
+    Outside,
+    /// It is not a regular file.
+    #[error("is not a file")]
+    NotAFile,
+}
+
 /// Finds the entry script inside the skill folder: (the folder, the script), both canonical. The
 /// error says why there is none.
-fn locate_entry(dir: &Path, name: &str) -> Result<(PathBuf, PathBuf), String> {
-    let dir = dir
-        .canonicalize()
-        .map_err(|e| format!("cannot be looked for: the skill folder is unreadable ({e})"))?;
+fn locate_entry(dir: &Path, name: &str) -> Result<(PathBuf, PathBuf), EntryError> {
+    let dir = dir.canonicalize().map_err(EntryError::Folder)?;
     let path = match dir.join(name).canonicalize() {
         Ok(p) => p,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            let hint = if name == DEFAULT_ENTRY {
-                " (name another one with `entry:` in the frontmatter)"
-            } else {
-                ""
-            };
-            return Err(format!("is not in the skill folder{hint}"));
+            return Err(EntryError::Missing {
+                default: name == DEFAULT_ENTRY,
+            });
         }
-        Err(e) => return Err(format!("cannot be read: {e}")),
+        Err(e) => return Err(EntryError::Unreadable(e)),
     };
     if !path.starts_with(&dir) {
-        return Err("points outside the skill folder".to_string());
+        return Err(EntryError::Outside);
     }
     if !path.is_file() {
-        return Err("is not a file".to_string());
+        return Err(EntryError::NotAFile);
     }
     Ok((dir, path))
 }

@@ -90,7 +90,15 @@ fn agent_fields(agent: Agent, words: &str) -> String {
             yaml_scalar(&format!("The user asks about {words}.")),
             yaml_scalar(words)
         ),
-        _ => String::new(),
+        Agent::Gemini
+        | Agent::Goose
+        | Agent::Openclaw
+        | Agent::Copilot
+        | Agent::Cline
+        | Agent::QwenCode
+        | Agent::Generic
+        | Agent::Path
+        | Agent::Demo => String::new(),
     }
 }
 

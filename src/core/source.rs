@@ -313,6 +313,12 @@ pub fn folders(agent: Agent, scope: Scope) -> Vec<&'static str> {
         .collect()
 }
 
+/// Every folder, relative to a project, where some agent reads the project's skills, in the order
+/// of the agents' folder table: where a repository keeps skills for agents.
+pub fn project_folders() -> impl Iterator<Item = &'static str> {
+    PROJECT_ROOTS.iter().map(|(_, rel)| *rel)
+}
+
 /// Every default root that exists: user scope under `home`, project scope in `cwd` and each parent
 /// up to the repository root (the first folder holding `.git`), never the home folder itself.
 pub fn default_roots(home: Option<&Path>, cwd: &Path) -> Vec<Root> {

@@ -70,17 +70,17 @@ pub enum JobEvent {
         budgets: Vec<crate::core::agents::budget::AgentBudget>,
     },
     /// One agent's view of the library and its index, for the Test box.
-    AgentIndexed(Arc<crate::tui::state::answers::AgentIndex>),
+    AgentIndexed(Arc<crate::tui::answers::AgentIndex>),
     /// What the Test box's message injects for the chosen agent.
     Injected {
         request: u64,
-        injection: Box<crate::tui::state::answers::Injection>,
+        injection: Box<crate::tui::answers::Injection>,
     },
     /// The Test box's semantic and hybrid columns for one question (a message over one index).
     MatchedByMeaning {
         request: u64,
-        question: Box<crate::tui::state::answers::Question>,
-        columns: crate::tui::state::answers::Columns,
+        question: Box<crate::tui::answers::Question>,
+        columns: crate::tui::answers::Columns,
     },
     /// The matchers' index over the library, for the test box.
     Indexed {

@@ -1,9 +1,11 @@
 //! The terminal app: one event channel, an update function, pure draw functions.
 
 pub mod action;
+pub(crate) mod answers;
 pub mod app;
 pub mod event;
 pub(crate) mod external;
+pub mod frame;
 pub(crate) mod jobs;
 pub mod keymap;
 pub(crate) mod layout;
@@ -12,6 +14,7 @@ pub mod settings;
 pub mod state;
 pub mod theme;
 pub mod view;
+pub mod wrapped;
 
 use crate::core::load::LibrarySpec;
 use anyhow::Context as _;
@@ -145,7 +148,7 @@ fn run_loop(
         if app.take_redraw() {
             repaint(terminal)?;
         }
-        terminal.draw(|f| view::draw(f, app))?;
+        terminal.draw(|f| frame::draw(f, app))?;
         report.after_frame(app);
         // A tick's wait at most, so a signal or a hung-up terminal is noticed even when no event
         // comes: on some hang-ups the input thread is stuck inside crossterm and sends nothing.

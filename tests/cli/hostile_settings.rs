@@ -244,7 +244,7 @@ fn no_settings_reader_bypasses_the_bounded_reader() {
         ("src/core/agents/tools.rs", "read_regular(&skill.skill_md)"),
         ("src/core/agents/lazy.rs", "read_regular(file)"),
         (
-            "src/core/agents/codex_view.rs",
+            "src/core/agents/codex/reading.rs",
             "read_regular_up_to(&s.dir.join(POLICY_FILE)",
         ),
         ("src/core/installers/hash.rs", "open_regular(path)"),

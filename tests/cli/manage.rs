@@ -195,6 +195,49 @@ fn outside(root: &Path, allowed: &[PathBuf]) -> BTreeMap<String, (u32, Vec<u8>)>
         .collect()
 }
 
+/// A repository keeping its skills in the folders agents read a project's skills from (GitHub
+/// Copilot CLI's `.github/skills`, Cline's `.clinerules/skills` and `.cline/skills`, Qwen Code's
+/// `.qwen/skills`, beside Claude Code's `.claude/skills`), nested as deep in each as a collection
+/// nests them (seven levels below the folder, the depth a scan reaches from a root): `add` looks
+/// in every agent's folder as a root of its own, so it finds every one of them.
+#[test]
+fn add_finds_the_skills_a_repository_keeps_in_any_agents_project_folder() {
+    let w = World::new();
+    let repo = w.root.join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    git(&repo, &["init", "-q", "-b", "main"]);
+    let places = [
+        (".claude/skills", "claude-kept"),
+        (".github/skills", "github-kept"),
+        (".clinerules/skills", "clinerules-kept"),
+        (".cline/skills", "cline-kept"),
+        (".qwen/skills", "qwen-kept"),
+    ];
+    for (folder, name) in places {
+        write(
+            &repo
+                .join(folder)
+                .join("group/a/b/c/d/e")
+                .join(name)
+                .join("SKILL.md"),
+            &skill_md(
+                name,
+                "A skill kept in an agent's project folder, for tests.",
+            ),
+        );
+    }
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-qm", "skills"]);
+    let url = format!("file://{}", repo.display());
+    let out = w.ok(&["add", &url, "--yes"]);
+    for (folder, name) in places {
+        assert!(
+            w.skills().join(name).join("SKILL.md").is_file(),
+            "the skill in {folder} was not added: {out}"
+        );
+    }
+}
+
 #[test]
 fn add_from_a_file_url_runs_nothing_and_records_where_each_skill_came_from() {
     let w = World::new();

@@ -9,8 +9,8 @@ use skillscope::core::listing::Format;
 use skillscope::core::load::LibrarySpec;
 use skillscope::tui::app::{App, Options};
 use skillscope::tui::event::Event;
+use skillscope::tui::frame;
 use skillscope::tui::theme::Theme;
-use skillscope::tui::view;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver};
 
@@ -265,7 +265,7 @@ impl Harness {
     pub fn terminal(&self) -> Terminal<TestBackend> {
         let mut t =
             Terminal::new(TestBackend::new(self.app.size.width, self.app.size.height)).unwrap();
-        t.draw(|f| view::draw(f, &self.app)).unwrap();
+        t.draw(|f| frame::draw(f, &self.app)).unwrap();
         t
     }
 

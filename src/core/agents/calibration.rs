@@ -76,7 +76,7 @@ pub enum CalibrationError {
         /// The key it was kept under.
         agent: String,
         /// What is wrong.
-        why: String,
+        why: Unusable,
     },
     /// Writing it failed.
     #[error("cannot write the calibration file {}: {source}", path.display())]
@@ -86,6 +86,44 @@ pub enum CalibrationError {
         /// Why.
         source: std::io::Error,
     },
+}
+
+/// Why a calibration cannot be used: the field out of bounds. Names and keys are escaped for
+/// one line.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Unusable {
+    /// Kept under one agent's key, naming another.
+    #[error("kept under `{key}` but names `{named}`")]
+    OtherAgent {
+        /// The key it is kept under.
+        key: String,
+        /// The agent it names.
+        named: String,
+    },
+    /// Its client version is not a version.
+    #[error("its client version is not a version")]
+    Version,
+    /// More built-in entries than [`MAX_BUILTINS`].
+    #[error("{0} built-in entries, more than {MAX_BUILTINS}")]
+    Builtins(usize),
+    /// A built-in whose name is not a name.
+    #[error("a built-in's name `{0}` is not a name")]
+    BuiltinName(String),
+    /// A built-in whose description is longer than [`MAX_DESCRIPTION`].
+    #[error("the built-in `{0}`'s description is longer than {MAX_DESCRIPTION} characters")]
+    BuiltinLength(String),
+    /// A built-in whose description holds control characters.
+    #[error("the built-in `{0}`'s description holds control characters")]
+    BuiltinControl(String),
+    /// Its model is not a model id.
+    #[error("its model is not a model id")]
+    Model,
+    /// A context window of no tokens or more than [`MAX_WINDOW`].
+    #[error("a context window of {0} tokens")]
+    Window(usize),
+    /// A model without a window, or a window without a model.
+    #[error("a model without a window, or a window without a model")]
+    Unpaired,
 }
 
 /// `calibration.json` in skillscope's cache folder.
@@ -137,23 +175,19 @@ pub fn write(path: &Path, c: &Calibration) -> Result<(), CalibrationError> {
 
 impl Calibration {
     /// Why it cannot be used, kept under `key`; `Ok` when every field is in bounds.
-    pub fn check(&self, key: &str) -> Result<(), String> {
+    pub fn check(&self, key: &str) -> Result<(), Unusable> {
         if self.agent != key {
-            return Err(format!(
-                "kept under `{}` but names `{}`",
-                crate::core::text::line(key),
-                crate::core::text::line(&self.agent)
-            ));
+            return Err(Unusable::OtherAgent {
+                key: crate::core::text::line(key).into_owned(),
+                named: crate::core::text::line(&self.agent).into_owned(),
+            });
         }
         if !super::installed::looks_like_version(&self.version) {
-            return Err("its client version is not a version".into());
+            return Err(Unusable::Version);
         }
         if let Some(b) = &self.builtins {
             if b.len() > MAX_BUILTINS {
-                return Err(format!(
-                    "{} built-in entries, more than {MAX_BUILTINS}",
-                    b.len()
-                ));
+                return Err(Unusable::Builtins(b.len()));
             }
             for e in b {
                 check_builtin(e)?;
@@ -166,13 +200,13 @@ impl Calibration {
                     || m.chars().count() > MAX_NAME
                     || !m.chars().all(|c| c.is_ascii_graphic())
                 {
-                    return Err("its model is not a model id".into());
+                    return Err(Unusable::Model);
                 }
                 if w == 0 || w > MAX_WINDOW {
-                    return Err(format!("a context window of {w} tokens"));
+                    return Err(Unusable::Window(w));
                 }
             }
-            _ => return Err("a model without a window, or a window without a model".into()),
+            _ => return Err(Unusable::Unpaired),
         }
         Ok(())
     }
@@ -183,32 +217,25 @@ impl Calibration {
     }
 }
 
-fn check_builtin(e: &Builtin) -> Result<(), String> {
+fn check_builtin(e: &Builtin) -> Result<(), Unusable> {
     let name_ok = !e.name.is_empty()
         && e.name.chars().count() <= MAX_NAME
         && e.name
             .chars()
             .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | ':'));
     if !name_ok {
-        return Err(format!(
-            "a built-in's name `{}` is not a name",
-            crate::core::text::line(&e.name)
+        return Err(Unusable::BuiltinName(
+            crate::core::text::line(&e.name).into_owned(),
         ));
     }
     if e.description.chars().count() > MAX_DESCRIPTION {
-        return Err(format!(
-            "the built-in `{}`'s description is longer than {MAX_DESCRIPTION} characters",
-            e.name
-        ));
+        return Err(Unusable::BuiltinLength(e.name.clone()));
     }
     if e.description
         .chars()
         .any(|c| c.is_control() && !matches!(c, '\n' | '\t'))
     {
-        return Err(format!(
-            "the built-in `{}`'s description holds control characters",
-            e.name
-        ));
+        return Err(Unusable::BuiltinControl(e.name.clone()));
     }
     Ok(())
 }
@@ -320,6 +347,30 @@ impl Calibrated {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn why_a_calibration_is_unusable_reads_as_a_sentence() {
+        let c = Calibration {
+            agent: "codex".into(),
+            ..sample()
+        };
+        assert_eq!(
+            c.check("claude-code").unwrap_err().to_string(),
+            "kept under `claude-code` but names `codex`"
+        );
+        assert_eq!(
+            Unusable::Builtins(201).to_string(),
+            "201 built-in entries, more than 200"
+        );
+        assert_eq!(
+            Unusable::BuiltinLength("x".into()).to_string(),
+            "the built-in `x`'s description is longer than 20000 characters"
+        );
+        assert_eq!(
+            Unusable::Window(0).to_string(),
+            "a context window of 0 tokens"
+        );
+    }
 
     fn sample() -> Calibration {
         Calibration {

@@ -267,7 +267,7 @@ impl BudgetOverrides {
 pub static CLAUDE_CODE_2_1_332: Client = Client {
     version: "2.1.332",
     models: super::client_models::CLAUDE_CODE_2_1_332_MODELS,
-    builtins: super::claude_builtins::BUILTINS,
+    builtins: super::claude::builtins::BUILTINS,
     budget_env: Some("SLASH_COMMAND_TOOL_CHAR_BUDGET"),
     budget_setting: Some("skillListingBudgetFraction"),
     settings_files: (

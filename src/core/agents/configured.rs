@@ -129,7 +129,17 @@ pub fn configured(
     let found = match agent {
         Agent::ClaudeCode => claude_code(home, project, env, &mut notes),
         Agent::Codex => codex(client, home, env, &mut notes),
-        _ => None,
+        Agent::Opencode
+        | Agent::Gemini
+        | Agent::Goose
+        | Agent::Openclaw
+        | Agent::Copilot
+        | Agent::Cline
+        | Agent::QwenCode
+        | Agent::LazySkills
+        | Agent::Generic
+        | Agent::Path
+        | Agent::Demo => None,
     };
     let (name, origin, window) = if let Some(f) = found {
         f

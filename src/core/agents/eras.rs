@@ -131,25 +131,25 @@ const fn claude_code(
 pub static CLAUDE_CODE_2_1_231: Client = claude_code(
     "2.1.231",
     &[OPUS_5, SONNET_4_5],
-    super::claude_builtins_eras::BUILTINS_2_1_231,
+    super::claude::builtins_eras::BUILTINS_2_1_231,
 );
 /// Claude Code 2.1.270: 12 built-ins (`code-review`, `workflow-authoring` added).
 pub static CLAUDE_CODE_2_1_270: Client = claude_code(
     "2.1.270",
     &[OPUS_5, SONNET_4_5],
-    super::claude_builtins_eras::BUILTINS_2_1_270,
+    super::claude::builtins_eras::BUILTINS_2_1_270,
 );
 /// Claude Code 2.1.290: default model `claude-opus-5-5`, 13 built-ins (`plugin-authoring`).
 pub static CLAUDE_CODE_2_1_290: Client = claude_code(
     "2.1.290",
     &[OPUS_5_5, SONNET_4_5],
-    super::claude_builtins_eras::BUILTINS_2_1_290,
+    super::claude::builtins_eras::BUILTINS_2_1_290,
 );
 /// Claude Code 2.1.300: the built-ins' texts of that release.
 pub static CLAUDE_CODE_2_1_300: Client = claude_code(
     "2.1.300",
     &[OPUS_5_5, SONNET_4_5],
-    super::claude_builtins_eras::BUILTINS_2_1_300,
+    super::claude::builtins_eras::BUILTINS_2_1_300,
 );
 
 /// Before 2.1.290: `<`/`>` raw, line breaks and tabs kept, the folder's name alone.
@@ -242,7 +242,17 @@ pub fn eras(agent: Agent) -> &'static [Era] {
     match agent {
         Agent::ClaudeCode => CLAUDE_CODE_ERAS,
         Agent::Codex => CODEX_ERAS,
-        _ => &[],
+        Agent::Opencode
+        | Agent::Gemini
+        | Agent::Goose
+        | Agent::Openclaw
+        | Agent::Copilot
+        | Agent::Cline
+        | Agent::QwenCode
+        | Agent::LazySkills
+        | Agent::Generic
+        | Agent::Path
+        | Agent::Demo => &[],
     }
 }
 
@@ -339,7 +349,17 @@ pub fn in_use(agent: Agent) -> Option<&'static Chosen> {
     let cell = match agent {
         Agent::ClaudeCode => &CLAUDE,
         Agent::Codex => &CODEX,
-        _ => return None,
+        Agent::Opencode
+        | Agent::Gemini
+        | Agent::Goose
+        | Agent::Openclaw
+        | Agent::Copilot
+        | Agent::Cline
+        | Agent::QwenCode
+        | Agent::LazySkills
+        | Agent::Generic
+        | Agent::Path
+        | Agent::Demo => return None,
     };
     cell.get_or_init(|| {
         // The library's own tests do not depend on the clients installed where they run.
@@ -505,7 +525,7 @@ mod tests {
             Err(CalibrationError::Invalid {
                 path: "/c/calibration.json".into(),
                 agent: "claude-code".into(),
-                why: "a context window of 0 tokens".into(),
+                why: crate::core::agents::calibration::Unusable::Window(0),
             }),
         );
         assert_eq!(broken.era.client.version, "2.1.332");

@@ -79,9 +79,9 @@ fn plan_on(
     let before_state = effective(&before, &file);
     let want = if on { AgentState::On } else { AgentState::Off };
     // Refused alike whether or not a change is needed, as the settings editors do.
-    let edited = with_auto_load(&before, on).map_err(|what| ToggleError::Shape {
+    let edited = with_auto_load(&before, on).map_err(|why| ToggleError::Shape {
         file: file.clone(),
-        what,
+        what: why.to_string(),
     })?;
     let after = if before_state.state == want {
         before.clone()
@@ -126,31 +126,57 @@ fn read(file: &Path) -> Result<String, ToggleError> {
     })
 }
 
+/// Why `auto_load` cannot be set in a SKILL.md without rewriting more of it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum AutoLoadError {
+    /// The file has no frontmatter.
+    #[error("it has no frontmatter to hold `auto_load`")]
+    NoFrontmatter,
+    /// The frontmatter has no closing `---`.
+    #[error("its frontmatter is never closed with `---`")]
+    Unclosed,
+    /// The inline `{…}` mapping has no closing brace.
+    #[error("its inline frontmatter mapping is never closed with `}}`")]
+    UnclosedFlow,
+    /// `auto_load`'s value runs over several lines.
+    #[error("its `auto_load` value spans several lines; edit it by hand")]
+    SeveralLines,
+    /// `auto_load`'s value in an inline mapping is not a plain word.
+    #[error("its inline `auto_load` value is not a plain word; edit it by hand")]
+    NotPlain,
+    /// `auto_load` is there more than once.
+    #[error("it has `auto_load` more than once")]
+    Repeated,
+    /// The edit would change how another value reads.
+    #[error("setting `auto_load` cannot be done faithfully: {0}")]
+    Unfaithful(String),
+}
+
 /// `text` with its frontmatter's `auto_load` saying `on`: the value of an `auto_load:` line
 /// replaced in place (its comment kept), else a line added before the closing `---`; in a
 /// frontmatter written as one inline `{…}` mapping, the entry edited or added inside its braces.
 /// Nothing else of the file changes, and the result is parsed again: every other value must read
 /// as before. `Err` says why it cannot be done without rewriting more.
-pub(crate) fn with_auto_load(text: &str, on: bool) -> Result<String, String> {
+pub(crate) fn with_auto_load(text: &str, on: bool) -> Result<String, AutoLoadError> {
     let edited = auto_load_edited(text, on)?;
     crate::core::frontmatter::check_edit(
         text,
         &edited,
         &crate::core::frontmatter::Change::Bool("auto_load".to_string(), on),
     )
-    .map_err(|why| format!("setting `auto_load` cannot be done faithfully: {why}"))?;
+    .map_err(AutoLoadError::Unfaithful)?;
     Ok(edited)
 }
 
-fn auto_load_edited(text: &str, on: bool) -> Result<String, String> {
+fn auto_load_edited(text: &str, on: bool) -> Result<String, AutoLoadError> {
     let value = if on { "true" } else { "false" };
     let body_start = text.strip_prefix('\u{feff}').map_or(0, |_| 3);
     let lines: Vec<&str> = text[body_start..].split_inclusive('\n').collect();
     if lines.first().is_none_or(|l| l.trim_end() != "---") {
-        return Err("it has no frontmatter to hold `auto_load`".to_string());
+        return Err(AutoLoadError::NoFrontmatter);
     }
     let Some(close) = lines.iter().skip(1).position(|l| l.trim_end() == "---") else {
-        return Err("its frontmatter is never closed with `---`".to_string());
+        return Err(AutoLoadError::Unclosed);
     };
     let close = close + 1;
     let eol = if lines[0].ends_with("\r\n") {
@@ -182,9 +208,7 @@ fn auto_load_edited(text: &str, on: bool) -> Result<String, String> {
                 .get(i + 1)
                 .is_some_and(|n| *i + 1 < close && n.starts_with([' ', '\t', '-']));
             if continues {
-                return Err(
-                    "its `auto_load` value spans several lines; edit it by hand".to_string()
-                );
+                return Err(AutoLoadError::SeveralLines);
             }
             let line = lines[*i];
             let ending = &line[line.trim_end_matches(['\r', '\n']).len()..];
@@ -192,7 +216,7 @@ fn auto_load_edited(text: &str, on: bool) -> Result<String, String> {
             let comment = comment_of(after_colon.trim_end_matches(['\r', '\n']));
             out[*i] = format!("auto_load: {value}{comment}{ending}");
         }
-        _ => return Err("it has `auto_load` more than once".to_string()),
+        _ => return Err(AutoLoadError::Repeated),
     }
     Ok(format!("{}{}", &text[..body_start], out.concat()))
 }
@@ -200,10 +224,10 @@ fn auto_load_edited(text: &str, on: bool) -> Result<String, String> {
 /// `text` whose frontmatter's YAML (`text[from..to]`) is one inline `{…}` mapping, with its
 /// `auto_load` entry's plain value replaced, or `auto_load: value` added before the closing
 /// brace.
-fn in_flow(text: &str, from: usize, to: usize, value: &str) -> Result<String, String> {
+fn in_flow(text: &str, from: usize, to: usize, value: &str) -> Result<String, AutoLoadError> {
     let yaml = &text[from..to];
     let Some(close) = yaml.rfind('}') else {
-        return Err("its inline frontmatter mapping is never closed with `}`".to_string());
+        return Err(AutoLoadError::UnclosedFlow);
     };
     let found: Vec<usize> = yaml
         .match_indices("auto_load")
@@ -238,13 +262,11 @@ fn in_flow(text: &str, from: usize, to: usize, value: &str) -> Result<String, St
                 .unwrap_or(yaml.len() - start);
             let old = yaml[start..start + len].trim_end();
             if old.is_empty() || old.starts_with(['[', '{', '"', '\'', '&', '*', '!', '|', '>']) {
-                return Err(
-                    "its inline `auto_load` value is not a plain word; edit it by hand".to_string(),
-                );
+                return Err(AutoLoadError::NotPlain);
             }
             (start, start + old.len(), value.to_string())
         }
-        _ => return Err("it has `auto_load` more than once".to_string()),
+        _ => return Err(AutoLoadError::Repeated),
     };
     Ok(format!(
         "{}{text_in}{}",
@@ -357,6 +379,27 @@ pub(super) fn apply_watched(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn why_auto_load_cannot_be_set_reads_as_a_sentence() {
+        let why = |t: &str| with_auto_load(t, true).unwrap_err().to_string();
+        assert_eq!(
+            why("no frontmatter\n"),
+            "it has no frontmatter to hold `auto_load`"
+        );
+        assert_eq!(
+            why("---\nname: a\n"),
+            "its frontmatter is never closed with `---`"
+        );
+        assert_eq!(
+            why("---\n{name: a\n---\n"),
+            "its inline frontmatter mapping is never closed with `}`"
+        );
+        assert_eq!(
+            why("---\nauto_load: 1\nauto_load: 2\n---\n"),
+            "it has `auto_load` more than once"
+        );
+    }
 
     /// A Lazy Skills skill in a throwaway folder, with its SKILL.md, and the home.
     fn lazy_skill(text: &str) -> (tempfile::TempDir, Skill) {
@@ -475,7 +518,11 @@ mod tests {
     fn an_edit_that_would_change_other_values_is_refused() {
         // The anchor's own line: replacing its value would take the anchor, and the alias with it.
         let err = with_auto_load("---\nauto_load: &x yes\nother: *x\n---\n", true).unwrap_err();
-        assert!(err.contains("cannot be done faithfully"), "{err}");
+        assert!(
+            matches!(err, AutoLoadError::Unfaithful(_))
+                && err.to_string().contains("cannot be done faithfully"),
+            "{err}"
+        );
         // An inline value that is not a plain word.
         assert!(with_auto_load("---\n{auto_load: [x]}\n---\n", true).is_err());
     }

@@ -5,12 +5,9 @@
 pub mod budget;
 pub mod calibration;
 mod claude;
-mod claude_builtins;
-mod claude_builtins_eras;
 pub(crate) mod client;
 pub(crate) mod client_models;
 mod codex;
-mod codex_view;
 pub mod configured;
 pub mod doc;
 mod edit;

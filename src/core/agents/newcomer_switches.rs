@@ -80,7 +80,7 @@ pub static COPILOT: NameList = NameList {
 
 /// Gemini CLI 0.61.0: `skills.disabled` (what `gemini skills disable NAME` writes), the user's
 /// settings and the project's, names without regard to case. Its view reads the same lists with
-/// the folder-trust rule (a project's settings count only in a trusted folder, see `gemini.rs`);
+/// the folder-trust rule (a project's settings count only in a trusted folder, see `gemini/settings.rs`);
 /// this entry is what `toggle` writes and what the app's switch shows.
 pub static GEMINI: NameList = NameList {
     agent: Agent::Gemini,

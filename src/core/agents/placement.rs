@@ -57,7 +57,15 @@ pub fn placement(agent: Agent, model: Option<&str>) -> Option<Placement> {
             wrapper: "none: right after the </env> block",
             sent: "in every request",
         },
-        _ => return None,
+        Agent::Goose
+        | Agent::Openclaw
+        | Agent::Copilot
+        | Agent::Cline
+        | Agent::QwenCode
+        | Agent::LazySkills
+        | Agent::Generic
+        | Agent::Path
+        | Agent::Demo => return None,
     })
 }
 

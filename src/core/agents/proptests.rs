@@ -2,7 +2,7 @@
 //! exactly the key it is about, keeps every comment, and parses back. Case counts are bounded
 //! so that the whole suite stays fast.
 
-use super::codex;
+use super::codex::switches as codex;
 use super::json::{self, Edit};
 use crate::core::frontmatter::Frontmatter;
 use crate::core::skill::Skill;

@@ -110,7 +110,15 @@ pub(super) fn reads(agent: Agent, s: &Skill, p: &Places) -> bool {
                 .is_some_and(|ws| root == ws.join("skills") || root == ws.join(".agents/skills"));
             (user || here) && openclaw_depth(s)
         }
-        _ => true,
+        Agent::ClaudeCode
+        | Agent::Codex
+        | Agent::Opencode
+        | Agent::Gemini
+        | Agent::Goose
+        | Agent::LazySkills
+        | Agent::Generic
+        | Agent::Path
+        | Agent::Demo => true,
     }
 }
 
@@ -159,7 +167,15 @@ fn rank(agent: Agent, s: &Skill, p: &Places) -> (u8, isize) {
                 (4, 0)
             }
         }
-        _ => (0, 0),
+        Agent::ClaudeCode
+        | Agent::Codex
+        | Agent::Opencode
+        | Agent::Gemini
+        | Agent::Goose
+        | Agent::LazySkills
+        | Agent::Generic
+        | Agent::Path
+        | Agent::Demo => (0, 0),
     }
 }
 
@@ -251,7 +267,19 @@ pub(super) fn skipped(agent: Agent, s: &Skill) -> Option<String> {
         Agent::Openclaw if description.trim().is_empty() || no_block => {
             "OpenClaw skips a skill without `description` (description is required)"
         }
-        _ => return None,
+        Agent::ClaudeCode
+        | Agent::Codex
+        | Agent::Opencode
+        | Agent::Gemini
+        | Agent::Goose
+        | Agent::Openclaw
+        | Agent::Copilot
+        | Agent::Cline
+        | Agent::QwenCode
+        | Agent::LazySkills
+        | Agent::Generic
+        | Agent::Path
+        | Agent::Demo => return None,
     };
     Some(why.to_string())
 }
@@ -275,7 +303,18 @@ pub(super) fn unlisted(agent: Agent, s: &Skill) -> Option<String> {
             "disable-model-invocation: true: {} keeps it out of its listing",
             super::model::model(agent).name
         )),
-        _ => None,
+        Agent::ClaudeCode
+        | Agent::Codex
+        | Agent::Opencode
+        | Agent::Gemini
+        | Agent::Goose
+        | Agent::Openclaw
+        | Agent::Copilot
+        | Agent::QwenCode
+        | Agent::LazySkills
+        | Agent::Generic
+        | Agent::Path
+        | Agent::Demo => None,
     }
 }
 
@@ -296,7 +335,19 @@ pub(super) fn reading(agent: Agent, s: &mut Skill) -> Option<String> {
                 s.frontmatter.parsed = true;
                 used.push("the whole file as its body, as it has no frontmatter");
             }
-            _ => {}
+            Agent::ClaudeCode
+            | Agent::Codex
+            | Agent::Opencode
+            | Agent::Gemini
+            | Agent::Goose
+            | Agent::Openclaw
+            | Agent::Copilot
+            | Agent::Cline
+            | Agent::QwenCode
+            | Agent::LazySkills
+            | Agent::Generic
+            | Agent::Path
+            | Agent::Demo => {}
         }
     }
     if agent == Agent::Cline {

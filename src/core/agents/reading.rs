@@ -27,7 +27,17 @@ pub fn read(agent: Agent, skill: &Skill) -> Option<Read> {
     match agent {
         Agent::Gemini => gemini(skill),
         Agent::Opencode => opencode(skill),
-        _ => None,
+        Agent::ClaudeCode
+        | Agent::Codex
+        | Agent::Goose
+        | Agent::Openclaw
+        | Agent::Copilot
+        | Agent::Cline
+        | Agent::QwenCode
+        | Agent::LazySkills
+        | Agent::Generic
+        | Agent::Path
+        | Agent::Demo => None,
     }
 }
 

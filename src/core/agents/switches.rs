@@ -2,7 +2,7 @@
 //! say of each skill.
 
 use super::error::ToggleError;
-use super::gemini::GeminiSettings;
+use super::gemini::settings::GeminiSettings;
 use super::model::folder_readers;
 use super::plugin::{
     AgentPlugin, AgentState, Badge, Effective, PathCache, Registry, SettingsText, SkillSwitches,
@@ -18,9 +18,9 @@ use std::sync::Arc;
 
 /// Every agent with per-skill switches. A new agent is a new file in this folder and one line here.
 pub static REGISTRY: Registry = &[
-    &claude::ClaudeCode,
-    &codex::Codex,
-    &opencode::Opencode,
+    &claude::switches::ClaudeCode,
+    &codex::switches::Codex,
+    &opencode::switches::Opencode,
     &newcomer_switches::Openclaw,
     &newcomer_switches::COPILOT,
     &newcomer_switches::QWEN_CODE,
@@ -260,7 +260,13 @@ impl AgentSwitches {
             Agent::Openclaw => "openclaw",
             Agent::Copilot => "copilot",
             Agent::QwenCode => "qwen",
-            _ => return true,
+            Agent::Gemini
+            | Agent::Goose
+            | Agent::Cline
+            | Agent::LazySkills
+            | Agent::Generic
+            | Agent::Path
+            | Agent::Demo => return true,
         };
         let settings = self.files.iter().filter(|f| f.agent == agent).any(|f| {
             f.path.exists()
@@ -347,7 +353,18 @@ impl AgentSwitches {
                 Agent::Cline => {
                     "it has no settings switch: Cline switches a skill off in the skill's own frontmatter (`disabled: true`), which skillscope reads and does not write"
                 }
-                _ => "it has no per-skill switches",
+                Agent::ClaudeCode
+                | Agent::Codex
+                | Agent::Opencode
+                | Agent::Gemini
+                | Agent::Goose
+                | Agent::Openclaw
+                | Agent::Copilot
+                | Agent::QwenCode
+                | Agent::LazySkills
+                | Agent::Generic
+                | Agent::Path
+                | Agent::Demo => "it has no per-skill switches",
             }));
         };
         if let Some(why) = p.unsupported_scope(scope) {

@@ -1163,7 +1163,7 @@ impl AgentPlugin for FakeGemini {
     }
 }
 
-static WITH_GEMINI: Registry = &[&claude::ClaudeCode, &FakeGemini];
+static WITH_GEMINI: Registry = &[&claude::switches::ClaudeCode, &FakeGemini];
 
 #[test]
 fn an_agent_registered_in_a_registry_is_read_shown_and_switched() {

@@ -71,7 +71,12 @@ pub fn definition(agent: Agent, names: &[String], model: Option<&str>) -> Option
                 ..ToolDefinition::new("skills", newcomer::cline_skills_tool(&listing))
             })
         }
-        _ => None,
+        Agent::Codex
+        | Agent::Goose
+        | Agent::LazySkills
+        | Agent::Generic
+        | Agent::Path
+        | Agent::Demo => None,
     }
 }
 
@@ -170,7 +175,17 @@ pub fn called(lib: &Library, agent: Agent, name: &str) -> Option<usize> {
         s.shadowed_by.is_none()
             && match agent {
                 Agent::Gemini | Agent::Cline => s.name.to_lowercase() == lower,
-                _ => s.name == name,
+                Agent::ClaudeCode
+                | Agent::Codex
+                | Agent::Opencode
+                | Agent::Goose
+                | Agent::Openclaw
+                | Agent::Copilot
+                | Agent::QwenCode
+                | Agent::LazySkills
+                | Agent::Generic
+                | Agent::Path
+                | Agent::Demo => s.name == name,
             }
     })
 }

@@ -3,8 +3,8 @@
 //! active for the files open, and what its fallbacks supply for a missing description. Every
 //! listing, budget and match of one agent is computed over its view.
 
-use super::codex_view as codex;
-use super::gemini::GeminiSettings;
+use super::codex::reading as codex;
+use super::gemini::settings::GeminiSettings;
 use super::model::{AgentModel, model, readers, reads_at};
 use super::plugin::{AgentState, Effective};
 use super::reach;

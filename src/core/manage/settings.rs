@@ -61,7 +61,16 @@ fn without(
         Agent::ClaudeCode => json_without(text, &["skillOverrides", name]),
         Agent::Opencode => json_without(text, &["permission", "skill", name]),
         Agent::Codex => toml_without(text, name, dir, home),
-        _ => None,
+        Agent::Gemini
+        | Agent::Goose
+        | Agent::Openclaw
+        | Agent::Copilot
+        | Agent::Cline
+        | Agent::QwenCode
+        | Agent::LazySkills
+        | Agent::Generic
+        | Agent::Path
+        | Agent::Demo => None,
     }
 }
 

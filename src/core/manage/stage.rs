@@ -8,18 +8,6 @@ use crate::core::scan::ScanOptions;
 use crate::core::source::{Agent, Root, Scope};
 use std::path::{Path, PathBuf};
 
-/// Folders inside a repository where agents keep skills; a scan skips dot-folders, so they are
-/// looked in by name.
-const AGENT_FOLDERS: &[&str] = &[
-    ".claude/skills",
-    ".agents/skills",
-    ".codex/skills",
-    ".opencode/skills",
-    ".opencode/skill",
-    ".gemini/skills",
-    ".goose/skills",
-];
-
 /// One skill of a source, copied into the staging folder.
 #[derive(Debug, Clone)]
 pub struct Staged {
@@ -52,7 +40,9 @@ pub struct Found {
 /// no other found skill and is held by none is cleaned in place and moved rather than copied.
 pub fn stage(root: &Path, stage: &Path, pick: &[String], own: bool) -> Result<Found, ManageError> {
     let mut roots = vec![Root::new(root, Agent::Path, Scope::Path)];
-    for rel in AGENT_FOLDERS {
+    // A scan skips dot-folders, so the folders where agents keep a project's skills are looked
+    // in by name: every agent's, as the agents' folder table lists them.
+    for rel in crate::core::source::project_folders() {
         let p = root.join(rel);
         if p.is_dir() {
             roots.push(Root::new(p, Agent::Path, Scope::Path));

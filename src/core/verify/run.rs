@@ -35,7 +35,7 @@ pub fn passed_variables(client: &Client) -> Vec<&'static str> {
         .into_iter()
         .collect();
     if client.agent == crate::core::Agent::Gemini {
-        v.push(crate::core::agents::gemini::TRUST_ENV);
+        v.push(crate::core::agents::gemini::settings::TRUST_ENV);
     }
     v
 }

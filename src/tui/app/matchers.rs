@@ -2,7 +2,7 @@
 //! agent view and its semantic columns. Data and small methods only: the `impl App` that drives
 //! them is in `meaning.rs` and `routing.rs`, above this file.
 
-use crate::tui::state::answers::{AgentIndex, Over, Question, ViewKey};
+use crate::tui::answers::{AgentIndex, Over, Question, ViewKey};
 use crate::tui::state::work::{Embedding, Job, MatcherIndex};
 use std::sync::Arc;
 

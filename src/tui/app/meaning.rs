@@ -6,9 +6,9 @@
 use super::App;
 use super::matchers::Asked;
 use crate::core::matching::Matcher;
+use crate::tui::answers::TEST_TOP_K;
+use crate::tui::answers::{Columns, Over, Question};
 use crate::tui::event::{Event, JobEvent};
-use crate::tui::state::answers::TEST_TOP_K;
-use crate::tui::state::answers::{Columns, Over, Question};
 use std::sync::mpsc::Sender;
 
 /// The columns of one message, in the order of the matchers asked.

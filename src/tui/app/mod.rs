@@ -944,17 +944,13 @@ impl App {
             TEST_TOP_K,
         );
         self.screens.test.competing = competing.iter().filter(|c| **c).count();
-        let question = crate::tui::state::answers::Question::new(
+        let question = crate::tui::answers::Question::new(
             self.generation,
             None,
             &self.screens.test.message,
             competing,
         );
-        self.show_columns(
-            lexical,
-            crate::tui::state::answers::Over::Library(index),
-            question,
-        );
+        self.show_columns(lexical, crate::tui::answers::Over::Library(index), question);
         // The auto listing mode lists what this message makes relevant.
         self.request_preview();
     }

@@ -7,10 +7,10 @@ use super::App;
 use crate::core::agents::AgentSwitches;
 use crate::core::library::Library;
 use crate::core::matching::{self, Index, Matcher};
+use crate::tui::answers::{AgentIndex, Over, Question, ViewKey};
+use crate::tui::answers::{Injection, TEST_TOP_K};
 use crate::tui::event::{Event, JobEvent};
 use crate::tui::screens::test::Injecting;
-use crate::tui::state::answers::{AgentIndex, Over, Question, ViewKey};
-use crate::tui::state::answers::{Injection, TEST_TOP_K};
 use std::sync::Arc;
 use std::sync::mpsc::Sender;
 

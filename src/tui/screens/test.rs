@@ -21,7 +21,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 use std::ops::Range;
 
-pub use crate::tui::state::answers::{Injection, TEST_TOP_K};
+pub use crate::tui::answers::{Injection, TEST_TOP_K};
 
 #[derive(Debug, Clone, Default)]
 pub struct TestBox {

@@ -1,9 +1,8 @@
 //! What the app holds beside its screens, below them: the small parts of the shared state
-//! (`parts.rs`), what it waits for from its workers (`work.rs`), what the workers answer with
-//! (`answers.rs`), and the view of it all a draw reads (`view.rs`). Nothing here names the app
+//! (`parts.rs`), what it waits for from its workers (`work.rs`; what the workers answer with is
+//! `tui::answers`, below the event type), and the view of it all a draw reads (`view.rs`). Nothing here names the app
 //! or a screen, so the screens draw from a [`view::View`], never from the app.
 
-pub(crate) mod answers;
 pub(crate) mod parts;
 pub mod view;
 pub(crate) mod work;

@@ -8,7 +8,7 @@ use crate::core::skill::Level;
 use crate::core::tokens::Progress;
 use crate::core::watch::Watch;
 use crate::tui::event::Preview;
-use crate::tui::view::wrapped::WrapCache;
+use crate::tui::wrapped::WrapCache;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 

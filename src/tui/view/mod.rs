@@ -1,46 +1,13 @@
-//! Drawing: the frame (tabs, the current screen, the footer, the overlays), the one draw that
-//! reads the app, to build the view (`tui::state::view::View`) every other draw reads; the helpers
-//! the screens' draws share are in `parts.rs`, below the screens.
+//! The helpers the screens' draws share (`parts.rs`), the tab line and the footer (`header.rs`,
+//! `footer.rs`): below the screens, reading only the view (`tui::state::view::View`) and never
+//! the app. The frame itself is drawn by `tui::frame`; the wrap cache is `tui::wrapped`.
 
 pub(crate) mod footer;
 pub(crate) mod header;
 pub(crate) mod parts;
-pub mod wrapped;
 
 pub use parts::{bar, centered, cost, cost_in, wrap};
 
 pub use crate::core::text::{fit as truncate, thousands};
-use crate::tui::app::{App, Overlay};
-use crate::tui::screens;
-use ratatui::Frame;
 
 pub use crate::tui::layout::{Areas, WIDE, layout};
-
-/// Draws a frame: the one draw that reads the app, to build the view every other draw reads.
-pub fn draw(frame: &mut Frame, app: &App) {
-    let view = app.view();
-    let areas = app.areas(frame.area());
-    header::draw(frame, areas.header, &view);
-    app.screens.get(app.screen).draw(&view, frame, areas);
-    footer::draw(frame, areas.footer, &view, &app.contexts());
-    let area = frame.area();
-    match &app.overlay {
-        Some(Overlay::Help(help)) => screens::help::draw(frame, area, &view, *help),
-        Some(Overlay::Confirm(c)) => screens::confirm::draw(frame, area, &view, c),
-        Some(Overlay::Remove(r)) => screens::remove::draw(frame, area, &view, r),
-        Some(Overlay::Add(f)) => screens::add::draw(frame, area, &view, f, &app.add_target_label()),
-        None => {}
-    }
-    scrub(frame);
-}
-
-/// The last guard: every text drawn above is escaped where it is built (`\u{202e}`), and
-/// ratatui drops control characters; should a hazard still reach a cell by a path not escaped,
-/// it is drawn as `?` rather than sent to the terminal.
-fn scrub(frame: &mut Frame) {
-    for cell in &mut frame.buffer_mut().content {
-        if cell.symbol().chars().any(crate::core::text::is_hazard) {
-            cell.set_symbol("?");
-        }
-    }
-}

@@ -6,7 +6,7 @@
 use crate::core::library::{self, ResourceGroup};
 use crate::core::resource::Resource;
 use crate::core::skill::Skill;
-use crate::tui::view::wrapped::WrapCache;
+use crate::tui::wrapped::WrapCache;
 use std::path::PathBuf;
 
 /// Bodies larger than this are not previewed: reading them would stall the UI.

@@ -322,7 +322,7 @@ mod tests {
     /// The text of screen line `y` as drawn now.
     fn line_at(app: &App, y: u16) -> String {
         let mut term = Terminal::new(TestBackend::new(app.size.width, app.size.height)).unwrap();
-        term.draw(|f| crate::tui::view::draw(f, app)).unwrap();
+        term.draw(|f| crate::tui::frame::draw(f, app)).unwrap();
         let buf = term.backend().buffer();
         (0..buf.area.width)
             .map(|x| buf[(x, y)].symbol().to_string())

@@ -4,7 +4,7 @@
 use super::detail::ResourceView;
 use crate::tui::state::view::View;
 use crate::tui::view::thousands;
-use crate::tui::view::wrapped as wrap;
+use crate::tui::wrapped as wrap;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};

@@ -1,9 +1,9 @@
 //! Codex: `[[skills.config]]` entries (`name` or `path`, `enabled`) in `~/.codex/config.toml`,
 //! edited with toml_edit so that comments and layout stay.
 
-use super::error::ToggleError;
-use super::plugin::settings_warning;
-use super::{
+use crate::core::agents::error::ToggleError;
+use crate::core::agents::plugin::settings_warning;
+use crate::core::agents::{
     AgentPlugin, AgentState, Effective, PathCache, SettingsText, SkillSwitches, SwitchScope,
 };
 use crate::core::diagnostic::Diagnostic;
@@ -115,9 +115,9 @@ fn entry_dir(raw: &str, home: &Path) -> PathBuf {
 
 fn parse(path: &Path, text: &str) -> Result<DocumentMut, ToggleError> {
     text.parse::<DocumentMut>().map_err(|e| {
-        let (line, column) = e
-            .span()
-            .map_or((1, 1), |s| super::json::line_col(text, s.start));
+        let (line, column) = e.span().map_or((1, 1), |s| {
+            crate::core::agents::json::line_col(text, s.start)
+        });
         ToggleError::Unparsable {
             file: path.to_path_buf(),
             format: "TOML",

@@ -1,11 +1,11 @@
 //! Claude Code: `skillOverrides` in its settings files and `disable-model-invocation` in
 //! frontmatter.
 
-use super::edit::json_candidates;
-use super::error::ToggleError;
-use super::json::{self, Edit};
-use super::plugin::settings_warning;
-use super::{
+use crate::core::agents::edit::json_candidates;
+use crate::core::agents::error::ToggleError;
+use crate::core::agents::json::{self, Edit};
+use crate::core::agents::plugin::settings_warning;
+use crate::core::agents::{
     AgentPlugin, AgentState, Effective, PathCache, SettingsText, SkillSwitches, SwitchScope,
 };
 use crate::core::diagnostic::Diagnostic;
@@ -95,7 +95,9 @@ pub fn parse_mode(s: &str) -> Option<AgentState> {
 
 /// The overrides of one settings file, in file order; `shown` is the file's name for people.
 pub fn read(path: &Path, shown: &str, text: &str, diags: &mut Vec<Diagnostic>) -> Vec<Override> {
-    let Some(root) = super::plugin::parse_settings(path, text, "its skillOverrides", diags) else {
+    let Some(root) =
+        crate::core::agents::plugin::parse_settings(path, text, "its skillOverrides", diags)
+    else {
         return Vec::new();
     };
 

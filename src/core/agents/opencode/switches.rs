@@ -1,11 +1,11 @@
 //! opencode: `permission.skill` rules (glob pattern → allow | ask | deny; the last matching rule
 //! wins; deny hides the skill) in `opencode.json`.
 
-use super::edit::json_candidates;
-use super::error::ToggleError;
-use super::json::{self, Edit, Kind, Node};
-use super::plugin::settings_warning;
-use super::{
+use crate::core::agents::edit::json_candidates;
+use crate::core::agents::error::ToggleError;
+use crate::core::agents::json::{self, Edit, Kind, Node};
+use crate::core::agents::plugin::settings_warning;
+use crate::core::agents::{
     AgentPlugin, AgentState, Effective, PathCache, SettingsText, SkillSwitches, SwitchScope,
 };
 use crate::core::diagnostic::Diagnostic;
@@ -211,7 +211,8 @@ pub fn unsafe_name(name: &str) -> Option<String> {
 }
 
 pub fn read(path: &Path, shown: &str, text: &str, diags: &mut Vec<Diagnostic>) -> Vec<Rule> {
-    let Some(root) = super::plugin::parse_settings(path, text, "its permission rules", diags)
+    let Some(root) =
+        crate::core::agents::plugin::parse_settings(path, text, "its permission rules", diags)
     else {
         return Vec::new();
     };

@@ -4,7 +4,7 @@
 //! (`checkPathTrust`, `isWorkspaceTrusted`, `SkillManager.setDisabledSkills`; see
 //! `tests/fixtures/agents/FINDINGS.md`).
 
-use super::plugin::{settings_warning, show_path};
+use crate::core::agents::plugin::{settings_warning, show_path};
 use crate::core::diagnostic::Diagnostic;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -119,7 +119,7 @@ impl GeminiSettings {
 fn read_json(path: &Path, diags: &mut Vec<Diagnostic>) -> Option<Value> {
     let bytes = crate::core::fsx::read_settings(path).ok().flatten()?;
     let text = String::from_utf8_lossy(&bytes);
-    match super::json::parse(&text) {
+    match crate::core::agents::json::parse(&text) {
         Ok(node) => Some(node.to_value()),
         Err(e) => {
             diags.push(

@@ -1,0 +1,3 @@
+//! Gemini CLI: what its settings say of its skills (trust, `skills.disabled`, `skills.enabled`).
+
+pub(crate) mod settings;

@@ -1,0 +1,3 @@
+//! opencode: its switches (`permission.skill` rules).
+
+pub(crate) mod switches;
