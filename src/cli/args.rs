@@ -402,7 +402,7 @@ pub fn enabled_and_shadowed(
         return (store, None);
     }
     let switches = agent_switches(Agent::ALL);
-    let unread = crate::core::agents::gemini::GeminiSettings::default();
+    let unread = crate::core::agents::gemini::settings::GeminiSettings::default();
     let gemini = switches
         .as_ref()
         .map_or(&unread, crate::core::agents::AgentSwitches::gemini);
