@@ -53,7 +53,7 @@ struct Outcome {
 impl Outcome {
     fn code(&self) -> i32 {
         match &self.result {
-            Ok((c, _, _)) => i32::from(!c.identical),
+            Ok((c, _, _)) => i32::from(!c.holds()),
             Err(_) => 2,
         }
     }
@@ -170,7 +170,11 @@ fn one(
         client.command,
         outcome.version.as_deref().unwrap_or("(version unknown)")
     );
-    let cmp = verify::compare(&real, predicted, &label);
+    let mut cmp = verify::compare(&real, predicted, &label);
+    if !cmp.identical {
+        let on = |i: usize| prediction.on.get(i).copied().unwrap_or(false);
+        cmp.own_choice = verify::choice::own_choice(lib, &on, &prediction.opts, &real);
+    }
     remember(client, outcome.version.as_deref(), predicted, &cmp);
     outcome.calibration = calibrate(client, outcome.version.as_deref(), &prediction, &real);
     outcome.result = Ok((cmp, real, prediction.text));
@@ -413,6 +417,28 @@ fn text_of(o: &Outcome) -> String {
             "identical ({} tokens, o200k)\n",
             thousands(u64::from(cmp.client_tokens))
         )),
+        Ok((cmp, _, _)) if cmp.own_choice.is_some() => {
+            let names: Vec<String> = cmp
+                .own_choice
+                .iter()
+                .flatten()
+                .map(|n| crate::core::text::line(n).into_owned())
+                .collect();
+            s.push_str(&format!(
+                "the client's own choice: {} placed or picked otherwise ({}), which {} decides as it \
+                 runs; everything else identical ({} {} tokens, skillscope {} tokens, o200k)\n",
+                crate::core::text::count_of(names.len(), "entry", "entries"),
+                names.join(", "),
+                c.name,
+                c.command,
+                thousands(u64::from(cmp.client_tokens)),
+                thousands(u64::from(cmp.predicted_tokens)),
+            ));
+            s.push_str(&crate::core::text::text(&cmp.diff));
+            if !cmp.diff.ends_with('\n') {
+                s.push('\n');
+            }
+        }
         Ok((cmp, _, _)) => {
             s.push_str(&format!(
                 "differs from line {}: {} {} tokens, skillscope {} tokens (o200k)\n",
@@ -435,7 +461,13 @@ fn text_of(o: &Outcome) -> String {
 fn json_of(o: &Outcome) -> serde_json::Value {
     let (status, reason, cmp, real, predicted) = match &o.result {
         Ok((c, r, p)) => (
-            if c.identical { "identical" } else { "differs" },
+            if c.identical {
+                "identical"
+            } else if c.own_choice.is_some() {
+                "own_choice"
+            } else {
+                "differs"
+            },
             None,
             Some(c),
             Some(r),
@@ -457,6 +489,7 @@ fn json_of(o: &Outcome) -> serde_json::Value {
         "predicted_tokens": cmp.map(|c| c.predicted_tokens),
         "first_difference": cmp.and_then(|c| c.first_difference),
         "diff": cmp.map(|c| c.diff.as_str()),
+        "own_choice": cmp.and_then(|c| c.own_choice.as_ref()),
         "listing": real,
         "predicted": predicted,
         "calibration": calibration_json(o),
