@@ -159,7 +159,13 @@ fn one(
         return Ok(outcome);
     }
     let real = match verify::extract::listing(client, &report.requests) {
-        Found::Listing(l) => l,
+        // A private home at another place than the user's (macOS): its paths are the user's.
+        Found::Listing(l) => match (&report.home, &setup.home) {
+            (Some(private), Some(user)) => {
+                l.replace(&*private.to_string_lossy(), &user.to_string_lossy())
+            }
+            _ => l,
+        },
         Found::NoTurn => {
             outcome.result = Err(unusable(client, &report));
             return Ok(outcome);
@@ -203,6 +209,14 @@ fn calibrate(
     let (_, standing) = eras::era_for(agent, version)?;
     if standing == eras::Standing::Captured {
         return None;
+    }
+    if standing == eras::Standing::Older {
+        // What it would learn belongs to another era's wording and placement: kept, it would
+        // make every view of the agent wrong in another way.
+        return Some(Err(format!(
+            "nothing calibrated: {} {version} is older than every release skillscope models",
+            client.name
+        )));
     }
     let at = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -392,6 +406,32 @@ fn version_note(o: &Outcome) -> Option<String> {
     o.version.as_deref().and_then(|v| o.client.version_note(v))
 }
 
+/// What a release older than every modelled one means for the comparison: its differences are
+/// that release's, not the library's.
+fn older_note(o: &Outcome) -> Option<String> {
+    use crate::core::agents::eras;
+    let v = o.version.as_deref()?;
+    let (first, standing) = eras::era_for(o.client.agent, v)?;
+    if standing != eras::Standing::Older {
+        return None;
+    }
+    let name = o.client.name;
+    let before_2_1 = o.client.agent == crate::core::Agent::ClaudeCode
+        && crate::core::agents::installed::numbers(v)
+            < crate::core::agents::installed::numbers("2.1.0");
+    let how = if before_2_1 {
+        " (before 2.1 it listed the skills at the end of its Skill tool's description, where \
+         verify reads them)"
+    } else {
+        ""
+    };
+    Some(format!(
+        "{name} releases before {} are not modelled{how}: the prediction is {name} {}'s, so \
+         what differs is the release, not your library",
+        first.client.version, first.client.version
+    ))
+}
+
 fn text_of(o: &Outcome) -> String {
     let c = o.client;
     let ran = if o.result.is_ok() {
@@ -410,6 +450,9 @@ fn text_of(o: &Outcome) -> String {
         (None, _) => format!("{}\n", c.name),
     };
     if let Some(n) = version_note(o) {
+        s.push_str(&format!("note: {}\n", crate::core::text::line(&n)));
+    }
+    if let Some(n) = older_note(o) {
         s.push_str(&format!("note: {}\n", crate::core::text::line(&n)));
     }
     match &o.result {
@@ -482,6 +525,7 @@ fn json_of(o: &Outcome) -> serde_json::Value {
         "version": o.version,
         "modelled": o.client.modelled(),
         "version_note": version_note(o),
+        "not_modelled": older_note(o),
         "status": status,
         "exit_code": o.code(),
         "reason": reason,

@@ -1005,3 +1005,26 @@ fn gemini_listing_a_folder_in_another_order_is_its_own_choice() {
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert!(stdout.contains("identical ("), "{stdout}");
 }
+
+/// Claude Code 2.0 (before every modelled release) is said to be not modelled, with where it
+/// lists its skills, and nothing of it is calibrated into the cache.
+#[test]
+fn a_release_older_than_every_modelled_one_says_so_and_is_not_calibrated() {
+    let w = World::new(".claude/skills");
+    w.fake("claude", FAKE_CLAUDE);
+    std::fs::write(w.bin.join("version.txt"), "2.0.77 (Claude Code)\n").unwrap();
+    w.give_listing(&w.predict("claude-code"));
+    let Some((out, stdout)) = verify(&w, "claude-code", &[]) else {
+        return;
+    };
+    assert!(out.status.code().is_some(), "{stdout}");
+    assert!(
+        stdout.contains("note: Claude Code releases before 2.1.231 are not modelled (before 2.1 it listed the skills at the end of its Skill tool's description"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("not calibrated: nothing calibrated: Claude Code 2.0.77 is older than every release skillscope models"),
+        "{stdout}"
+    );
+    assert!(!w.base.join("cache/calibration.json").exists());
+}
