@@ -406,6 +406,11 @@ fn print_listing_json(
                 "name_only": listing.count(listing::Fate::NameOnly),
                 "dropped": listing.count(listing::Fate::Dropped),
             },
+            "client_choice": listing.client_choices(lib).into_iter().map(|(i, why)| json!({
+                "name": lib.skills[i].name,
+                "path": lib.skills[i].skill_md,
+                "choice": why,
+            })).collect::<Vec<_>>(),
         },
         "builtins": {"entries": supplied.entries, "tokens": supplied.tokens},
         "tool_definition": tool.map(|t| json!({"name": t.name, "chars": t.chars, "tokens": t.tokens})),
@@ -681,6 +686,7 @@ fn fate_table(
         .unwrap_or(0);
     // The table goes to stderr: it is cut only when stderr is a terminal.
     let names = crate::cli::output::Column::new(widest, 0, 40, std::io::stderr().is_terminal());
+    let choices = listing.client_choices(lib);
     for e in &listing.entries {
         let skill = &lib.skills[e.index];
         let name = names.pad(&names.fit(&skill.name));
@@ -693,10 +699,16 @@ fn fate_table(
             (true, Some(d)) => d.message.as_str(),
             _ => e.reason.as_str(),
         };
+        // What the client decides as it runs, after what the listing did.
+        let reason = match choices.get(&e.index) {
+            Some(c) if reason.is_empty() => c.clone(),
+            Some(c) => format!("{reason}; {c}"),
+            None => reason.to_string(),
+        };
         let line = format!(
             "{:<9} {name}  {}",
             e.fate.as_str(),
-            crate::core::text::line(reason)
+            crate::core::text::line(&reason)
         );
         s.push_str(line.trim_end());
         s.push('\n');

@@ -53,7 +53,7 @@ struct Outcome {
 impl Outcome {
     fn code(&self) -> i32 {
         match &self.result {
-            Ok((c, _, _)) => i32::from(!c.identical),
+            Ok((c, _, _)) => i32::from(!c.holds()),
             Err(_) => 2,
         }
     }
@@ -159,7 +159,13 @@ fn one(
         return Ok(outcome);
     }
     let real = match verify::extract::listing(client, &report.requests) {
-        Found::Listing(l) => l,
+        // A private home at another place than the user's (macOS): its paths are the user's.
+        Found::Listing(l) => match (&report.home, &setup.home) {
+            (Some(private), Some(user)) => {
+                l.replace(&*private.to_string_lossy(), &user.to_string_lossy())
+            }
+            _ => l,
+        },
         Found::NoTurn => {
             outcome.result = Err(unusable(client, &report));
             return Ok(outcome);
@@ -170,7 +176,11 @@ fn one(
         client.command,
         outcome.version.as_deref().unwrap_or("(version unknown)")
     );
-    let cmp = verify::compare(&real, predicted, &label);
+    let mut cmp = verify::compare(&real, predicted, &label);
+    if !cmp.identical {
+        let on = |i: usize| prediction.on.get(i).copied().unwrap_or(false);
+        cmp.own_choice = verify::choice::own_choice(lib, &on, &prediction.opts, &real);
+    }
     remember(client, outcome.version.as_deref(), predicted, &cmp);
     outcome.calibration = calibrate(client, outcome.version.as_deref(), &prediction, &real);
     outcome.result = Ok((cmp, real, prediction.text));
@@ -199,6 +209,14 @@ fn calibrate(
     let (_, standing) = eras::era_for(agent, version)?;
     if standing == eras::Standing::Captured {
         return None;
+    }
+    if standing == eras::Standing::Older {
+        // What it would learn belongs to another era's wording and placement: kept, it would
+        // make every view of the agent wrong in another way.
+        return Some(Err(format!(
+            "nothing calibrated: {} {version} is older than every release skillscope models",
+            client.name
+        )));
     }
     let at = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -388,6 +406,32 @@ fn version_note(o: &Outcome) -> Option<String> {
     o.version.as_deref().and_then(|v| o.client.version_note(v))
 }
 
+/// What a release older than every modelled one means for the comparison: its differences are
+/// that release's, not the library's.
+fn older_note(o: &Outcome) -> Option<String> {
+    use crate::core::agents::eras;
+    let v = o.version.as_deref()?;
+    let (first, standing) = eras::era_for(o.client.agent, v)?;
+    if standing != eras::Standing::Older {
+        return None;
+    }
+    let name = o.client.name;
+    let before_2_1 = o.client.agent == crate::core::Agent::ClaudeCode
+        && crate::core::agents::installed::numbers(v)
+            < crate::core::agents::installed::numbers("2.1.0");
+    let how = if before_2_1 {
+        " (before 2.1 it listed the skills at the end of its Skill tool's description, where \
+         verify reads them)"
+    } else {
+        ""
+    };
+    Some(format!(
+        "{name} releases before {} are not modelled{how}: the prediction is {name} {}'s, so \
+         what differs is the release, not your library",
+        first.client.version, first.client.version
+    ))
+}
+
 fn text_of(o: &Outcome) -> String {
     let c = o.client;
     let ran = if o.result.is_ok() {
@@ -408,11 +452,36 @@ fn text_of(o: &Outcome) -> String {
     if let Some(n) = version_note(o) {
         s.push_str(&format!("note: {}\n", crate::core::text::line(&n)));
     }
+    if let Some(n) = older_note(o) {
+        s.push_str(&format!("note: {}\n", crate::core::text::line(&n)));
+    }
     match &o.result {
         Ok((cmp, _, _)) if cmp.identical => s.push_str(&format!(
             "identical ({} tokens, o200k)\n",
             thousands(u64::from(cmp.client_tokens))
         )),
+        Ok((cmp, _, _)) if cmp.own_choice.is_some() => {
+            let names: Vec<String> = cmp
+                .own_choice
+                .iter()
+                .flatten()
+                .map(|n| crate::core::text::line(n).into_owned())
+                .collect();
+            s.push_str(&format!(
+                "the client's own choice: {} placed or picked otherwise ({}), which {} decides as it \
+                 runs; everything else identical ({} {} tokens, skillscope {} tokens, o200k)\n",
+                crate::core::text::count_of(names.len(), "entry", "entries"),
+                names.join(", "),
+                c.name,
+                c.command,
+                thousands(u64::from(cmp.client_tokens)),
+                thousands(u64::from(cmp.predicted_tokens)),
+            ));
+            s.push_str(&crate::core::text::text(&cmp.diff));
+            if !cmp.diff.ends_with('\n') {
+                s.push('\n');
+            }
+        }
         Ok((cmp, _, _)) => {
             s.push_str(&format!(
                 "differs from line {}: {} {} tokens, skillscope {} tokens (o200k)\n",
@@ -435,7 +504,13 @@ fn text_of(o: &Outcome) -> String {
 fn json_of(o: &Outcome) -> serde_json::Value {
     let (status, reason, cmp, real, predicted) = match &o.result {
         Ok((c, r, p)) => (
-            if c.identical { "identical" } else { "differs" },
+            if c.identical {
+                "identical"
+            } else if c.own_choice.is_some() {
+                "own_choice"
+            } else {
+                "differs"
+            },
             None,
             Some(c),
             Some(r),
@@ -450,6 +525,7 @@ fn json_of(o: &Outcome) -> serde_json::Value {
         "version": o.version,
         "modelled": o.client.modelled(),
         "version_note": version_note(o),
+        "not_modelled": older_note(o),
         "status": status,
         "exit_code": o.code(),
         "reason": reason,
@@ -457,6 +533,7 @@ fn json_of(o: &Outcome) -> serde_json::Value {
         "predicted_tokens": cmp.map(|c| c.predicted_tokens),
         "first_difference": cmp.and_then(|c| c.first_difference),
         "diff": cmp.map(|c| c.diff.as_str()),
+        "own_choice": cmp.and_then(|c| c.own_choice.as_ref()),
         "listing": real,
         "predicted": predicted,
         "calibration": calibration_json(o),

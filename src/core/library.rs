@@ -14,6 +14,53 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+/// How a client picks one of several copies of a name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pick {
+    /// It loads its skills concurrently and keeps the one loaded last.
+    LoadOrder,
+    /// It keeps the one its file system lists last.
+    FileSystemOrder,
+}
+
+/// What the agent's client decides about one skill as it runs, which no reading of the files
+/// can tell: its place among the entries of its folder, or which copy of its name is listed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ClientChoice {
+    /// The folder whose entries the client lists in the order its file system gives (Gemini
+    /// CLI's glob, which it does not sort), when the skill is one of them.
+    pub order: Option<PathBuf>,
+    /// The other copies of its name the client may list in its place, by index.
+    pub copies: Vec<usize>,
+    /// How the client picks among the copies.
+    pub pick: Option<Pick>,
+}
+
+impl ClientChoice {
+    /// What the client may do otherwise, for people: `order: the client's file-system order`,
+    /// `either copy: the client picks by load order`; `None` when nothing (an order among
+    /// fewer than `listed_beside + 1` entries is no choice).
+    pub fn describe(&self, listed_beside: usize) -> Option<String> {
+        let mut parts = Vec::new();
+        if self.order.is_some() && listed_beside > 0 {
+            parts.push("order: the client's file-system order".to_string());
+        }
+        if let Some(pick) = self.pick.filter(|_| !self.copies.is_empty()) {
+            let which = if self.copies.len() == 1 {
+                "either copy".to_string()
+            } else {
+                format!("any of {} copies", self.copies.len() + 1)
+            };
+            let how = match pick {
+                Pick::LoadOrder => "load order",
+                Pick::FileSystemOrder => "file-system order",
+            };
+            parts.push(format!("{which}: the client picks by {how}"));
+        }
+        (!parts.is_empty()).then(|| parts.join("; "))
+    }
+}
+
 /// Why a skill's file could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum LibraryError {
@@ -58,6 +105,9 @@ pub struct Library {
     pub listing_off: Option<String>,
     /// Built-in entries of the agent's client its settings switch off, by name, with why.
     pub builtins_off: HashMap<String, String>,
+    /// Skills whose place in the listing, or whose copy, the agent's client decides as it runs
+    /// (by the order its file system or its concurrent loads give), by index.
+    pub choices: HashMap<usize, ClientChoice>,
     /// Where the library index lives and what to write into it.
     index: Option<Arc<IndexState>>,
 }
@@ -260,6 +310,7 @@ impl Library {
             agent: None,
             listing_off: None,
             builtins_off: HashMap::default(),
+            choices: HashMap::default(),
             index: None,
         };
         lib.resolve_shadowing();
@@ -564,6 +615,21 @@ impl Library {
             agent: self.agent,
             listing_off: self.listing_off.clone(),
             builtins_off: self.builtins_off.clone(),
+            choices: self
+                .choices
+                .iter()
+                .filter_map(|(&i, c)| {
+                    let mut c = c.clone();
+                    c.copies.retain_mut(|k| match new_of[*k] {
+                        Some(n) => {
+                            *k = n;
+                            true
+                        }
+                        None => false,
+                    });
+                    Some((new_of[i]?, c))
+                })
+                .collect(),
             index: None,
         }
     }

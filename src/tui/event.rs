@@ -241,4 +241,7 @@ pub struct Preview {
     pub supplied: crate::core::agents::budget::Supplied,
     /// The skill tool its client declares beside the listing every turn.
     pub tool: Option<crate::core::agents::budget::ToolCost>,
+    /// What the agent's client may order or pick otherwise, by the index of each skill of the
+    /// library it concerns (`Listing::client_choices`).
+    pub choices: std::collections::BTreeMap<usize, String>,
 }

@@ -513,10 +513,15 @@ pub fn preview(
         let tool = req.agent.and_then(|a| {
             crate::core::agents::budget::tool_cost(a, &listing.names, req.model, enc, cache)
         });
+        let mut choices = listing.client_choices(&view);
         if let Some(keep) = keep {
             for e in &mut listing.entries {
                 e.index = keep.get(e.index).copied().unwrap_or(e.index);
             }
+            choices = choices
+                .into_iter()
+                .map(|(i, why)| (keep.get(i).copied().unwrap_or(i), why))
+                .collect();
         }
         let _ = tx.send(Event::Job(JobEvent::Previewed {
             request,
@@ -528,6 +533,7 @@ pub fn preview(
                 message: req.message,
                 supplied,
                 tool,
+                choices,
             }),
         }));
     });

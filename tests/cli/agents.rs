@@ -473,3 +473,80 @@ fn claude_code_reads_its_commands_and_managed_skills_each_labelled() {
         "{report}"
     );
 }
+
+/// Where the client decides as it runs, `prompt --fates` and `prompt --json` say so, entry by
+/// entry: opencode keeps the copy of a name it loaded last (a top-level skill and a nested one
+/// of one name, both copies marked), Gemini CLI lists a folder's skills in its file system's
+/// order (each of them marked, a skill alone in its folder not); Claude Code decides neither.
+#[test]
+fn prompt_marks_what_the_client_orders_or_picks_itself() {
+    let t = tempfile::tempdir().unwrap();
+    let h = t.path();
+    let opencode = h.join(".config/opencode/skills");
+    plain(&opencode, "alpha", "The top-level alpha.");
+    skill(
+        &opencode.join("group/alpha"),
+        "name: alpha\ndescription: The nested alpha.",
+        "x\n",
+    );
+    plain(&opencode, "beta", "Beta alone.");
+    let gemini = h.join(".gemini/skills");
+    plain(&gemini, "g-one", "One.");
+    plain(&gemini, "g-two", "Two.");
+    plain(&h.join(".agents/skills"), "lonely", "Alone in its folder.");
+    plain(&h.join(".claude/skills"), "claude-one", "One.");
+    plain(&h.join(".claude/skills"), "claude-two", "Two.");
+
+    let fates = |agent: &str| {
+        let out = run(&["prompt", "--agent", agent, "--fates"], h);
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let line = |table: &str, name: &str| -> Vec<String> {
+        table
+            .lines()
+            .filter(|l| l.split_whitespace().nth(1) == Some(name))
+            .map(str::to_string)
+            .collect()
+    };
+    let copy = "either copy: the client picks by load order";
+    let order = "order: the client's file-system order";
+
+    let table = fates("opencode");
+    let alphas = line(&table, "alpha");
+    assert_eq!(alphas.len(), 2, "{table}");
+    assert!(alphas.iter().all(|l| l.contains(copy)), "{table}");
+    assert!(!line(&table, "beta")[0].contains("client"), "{table}");
+    let v = json(&run(&["prompt", "--agent", "opencode", "--json"], h));
+    let marked = v["listing"]["client_choice"].as_array().unwrap();
+    let mut paths: Vec<&str> = marked.iter().map(|m| m["path"].as_str().unwrap()).collect();
+    paths.sort_unstable();
+    assert_eq!(marked.len(), 2, "{marked:?}");
+    assert!(
+        marked
+            .iter()
+            .all(|m| m["name"] == "alpha" && m["choice"] == copy)
+    );
+    let top = opencode.join("alpha/SKILL.md");
+    let nested = opencode.join("group/alpha/SKILL.md");
+    let mut want = vec![top.to_str().unwrap(), nested.to_str().unwrap()];
+    want.sort_unstable();
+    assert_eq!(paths, want);
+
+    let table = fates("gemini");
+    for name in ["g-one", "g-two"] {
+        assert!(line(&table, name)[0].ends_with(order), "{table}");
+    }
+    assert!(!line(&table, "lonely")[0].contains(order), "{table}");
+    let v = json(&run(&["prompt", "--agent", "gemini", "--json"], h));
+    assert_eq!(
+        v["listing"]["client_choice"].as_array().unwrap().len(),
+        2,
+        "{v}"
+    );
+
+    let table = fates("claude-code");
+    assert!(!table.contains("the client"), "{table}");
+    let v = json(&run(&["prompt", "--agent", "claude-code", "--json"], h));
+    assert_eq!(v["listing"]["client_choice"], serde_json::json!([]));
+}

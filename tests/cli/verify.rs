@@ -69,6 +69,43 @@ req = urllib.request.Request(base + "/responses", data=json.dumps(body).encode()
 print(urllib.request.urlopen(req, timeout=30).read().decode()[:200])
 "#;
 
+/// The fake opencode: its mock address is in the provider of `OPENCODE_CONFIG_CONTENT`; it
+/// carries its listing in the system prompt of an Anthropic Messages request, as opencode does.
+const FAKE_OPENCODE: &str = r#"#!/usr/bin/env python3
+import json, os, sys, urllib.request
+if sys.argv[1:] == ["--version"]:
+    print("1.18.33")
+    sys.exit(0)
+here = os.path.dirname(os.path.realpath(__file__))
+listing = open(os.path.join(here, "listing.txt"), encoding="utf-8").read()
+config = json.loads(os.environ["OPENCODE_CONFIG_CONTENT"])
+base = config["provider"]["anthropic"]["options"]["baseURL"]
+body = {"model": "m", "stream": True, "tools": [{"name": "skill", "description": "Load a skill"}],
+        "system": [{"type": "text", "text": "You are a fake.\n" + listing}],
+        "messages": [{"role": "user", "content": sys.argv[-1]}]}
+req = urllib.request.Request(base + "/messages", data=json.dumps(body).encode(),
+                             headers={"content-type": "application/json"})
+print(urllib.request.urlopen(req, timeout=30).read().decode()[:200])
+"#;
+
+/// The fake Gemini CLI: `generateContent` at `GOOGLE_GEMINI_BASE_URL`, its listing in the
+/// system instruction, `activate_skill` among its tools.
+const FAKE_GEMINI: &str = r#"#!/usr/bin/env python3
+import json, os, sys, urllib.request
+if sys.argv[1:] == ["--version"]:
+    print("0.61.0")
+    sys.exit(0)
+here = os.path.dirname(os.path.realpath(__file__))
+listing = open(os.path.join(here, "listing.txt"), encoding="utf-8").read()
+body = {"systemInstruction": {"parts": [{"text": "You are a fake.\n" + listing}]},
+        "tools": [{"functionDeclarations": [{"name": "activate_skill"}]}],
+        "contents": [{"role": "user", "parts": [{"text": sys.argv[-1]}]}]}
+url = os.environ["GOOGLE_GEMINI_BASE_URL"] + "/v1beta/models/m:generateContent"
+req = urllib.request.Request(url, data=json.dumps(body).encode(),
+                             headers={"content-type": "application/json"})
+print(urllib.request.urlopen(req, timeout=30).read().decode()[:200])
+"#;
+
 /// A home with a few skills for the agent, a project, and a folder for the fake client.
 struct World {
     _t: tempfile::TempDir,
@@ -847,4 +884,147 @@ fn a_hostile_calibration_file_is_named_and_the_prediction_made_without_it() {
     let (listing, stderr) = prompt_with_client(&w);
     assert_eq!(listing, uncalibrated);
     assert!(stderr.contains("not a regular file"), "{stderr}");
+}
+
+/// opencode loads its skills concurrently and keeps the copy of a name loaded last: the
+/// project's most often, the user's in some runs. A client that lists the user's copy differs
+/// from the prediction only by its own choice: exit 0, said so; any other difference beside it
+/// is still a difference.
+#[test]
+fn opencode_listing_the_other_copy_is_its_own_choice() {
+    let w = World::new(".config/opencode/skills");
+    let project = w.project.join(".opencode/skills/alpha");
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::write(
+        project.join("SKILL.md"),
+        "---\nname: alpha\ndescription: The project's alpha.\n---\n# alpha\n",
+    )
+    .unwrap();
+    w.fake("opencode", FAKE_OPENCODE);
+    let predicted = w.predict("opencode");
+    let user_md = w.home.join(".config/opencode/skills/alpha/SKILL.md");
+    let project_md = project.join("SKILL.md");
+    assert!(
+        predicted.contains("The project's alpha.")
+            && predicted.contains(&project_md.display().to_string()),
+        "{predicted}"
+    );
+    // The user's copy, in the project's place.
+    let other = predicted
+        .replace("The project's alpha.", "Does alpha things.")
+        .replace(
+            &project_md.display().to_string(),
+            &user_md.display().to_string(),
+        );
+    w.give_listing(&other);
+    let Some((out, stdout)) = verify(&w, "opencode", &[]) else {
+        return;
+    };
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("the client's own choice: 1 entry placed or picked otherwise (alpha)"),
+        "{stdout}"
+    );
+    let Some((out, _)) = verify(&w, "opencode", &["--json"]) else {
+        return;
+    };
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["status"], "own_choice");
+    assert_eq!(v["exit_code"], 0);
+    assert_eq!(v["own_choice"], serde_json::json!(["alpha"]));
+    // Another skill changed beside it: that is no choice of the client's.
+    w.give_listing(&other.replace("Does beta.", "Does beta, and more."));
+    let Some((out, stdout)) = verify(&w, "opencode", &[]) else {
+        return;
+    };
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("differs from line"), "{stdout}");
+    // A copy no folder holds is not one the client could pick.
+    w.give_listing(&predicted.replace("The project's alpha.", "Someone else's alpha."));
+    let Some((out, stdout)) = verify(&w, "opencode", &[]) else {
+        return;
+    };
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+}
+
+/// Gemini CLI lists a folder's skills in the order its glob returns them, unsorted: the same
+/// skills in another order within their folder are its own choice; the prediction's order is
+/// identical.
+#[test]
+fn gemini_listing_a_folder_in_another_order_is_its_own_choice() {
+    let w = World::new(".gemini/skills");
+    w.fake("gemini", FAKE_GEMINI);
+    let predicted = w.predict("gemini");
+    let block = |name: &str| {
+        let start = predicted
+            .find(&format!("  <skill>\n    <name>{name}</name>"))
+            .unwrap();
+        let len = predicted[start..].find("</skill>").unwrap() + "</skill>".len();
+        predicted[start..start + len].to_string()
+    };
+    let (alpha, beta) = (block("alpha"), block("beta"));
+    let (a, b) = (
+        predicted.find(&alpha).unwrap(),
+        predicted.find(&beta).unwrap(),
+    );
+    let (first, second) = if a < b {
+        (&alpha, &beta)
+    } else {
+        (&beta, &alpha)
+    };
+    let joined = format!("{first}\n{second}");
+    assert!(predicted.contains(&joined), "{predicted}");
+    let swapped = predicted.replace(&joined, &format!("{second}\n{first}"));
+    assert_ne!(swapped, predicted);
+    w.give_listing(&swapped);
+    let Some((out, stdout)) = verify(&w, "gemini", &[]) else {
+        return;
+    };
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains(
+            "the client's own choice: 2 entries placed or picked otherwise (alpha, beta)"
+        ),
+        "{stdout}"
+    );
+    // A built-in moved among them is not the folder's order.
+    let builtin = block("skill-creator");
+    let moved = predicted
+        .replace(&format!("{builtin}\n"), "")
+        .replace(&joined, &format!("{first}\n{builtin}\n{second}"));
+    assert_ne!(moved, predicted);
+    w.give_listing(&moved);
+    let Some((out, stdout)) = verify(&w, "gemini", &[]) else {
+        return;
+    };
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    w.give_listing(&predicted);
+    let Some((out, stdout)) = verify(&w, "gemini", &[]) else {
+        return;
+    };
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("identical ("), "{stdout}");
+}
+
+/// Claude Code 2.0 (before every modelled release) is said to be not modelled, with where it
+/// lists its skills, and nothing of it is calibrated into the cache.
+#[test]
+fn a_release_older_than_every_modelled_one_says_so_and_is_not_calibrated() {
+    let w = World::new(".claude/skills");
+    w.fake("claude", FAKE_CLAUDE);
+    std::fs::write(w.bin.join("version.txt"), "2.0.77 (Claude Code)\n").unwrap();
+    w.give_listing(&w.predict("claude-code"));
+    let Some((out, stdout)) = verify(&w, "claude-code", &[]) else {
+        return;
+    };
+    assert!(out.status.code().is_some(), "{stdout}");
+    assert!(
+        stdout.contains("note: Claude Code releases before 2.1.231 are not modelled (before 2.1 it listed the skills at the end of its Skill tool's description"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("not calibrated: nothing calibrated: Claude Code 2.0.77 is older than every release skillscope models"),
+        "{stdout}"
+    );
+    assert!(!w.base.join("cache/calibration.json").exists());
 }

@@ -314,3 +314,60 @@ fn the_cycle_offers_a_design_documents_agent_only_with_its_own_folder() {
     assert!(seen.contains(&Agent::LazySkills), "{seen:?}");
     assert!(!seen.contains(&Agent::Generic), "{seen:?}");
 }
+
+/// The Prompt screen's fates say where the client decides as it runs: opencode keeps either
+/// copy of a name (a top-level skill and a nested one), by its load order.
+#[test]
+fn the_prompt_screens_fates_mark_what_the_client_picks_itself() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path().join(".config/opencode/skills");
+    for (dir, name, description) in [
+        ("alpha", "alpha", "The top-level alpha."),
+        ("group/alpha", "alpha", "The nested alpha."),
+        ("beta", "beta", "Beta alone."),
+    ] {
+        write(
+            &root.join(dir).join("SKILL.md"),
+            &format!("---\nname: {name}\ndescription: {description}\n---\nBody.\n"),
+        );
+    }
+    let mut h = tui_common::harness_of_roots(
+        vec![Root::new(&root, Agent::Opencode, Scope::User)],
+        200,
+        30,
+    );
+    h.key(KeyCode::Char('2'));
+    h.settle();
+    assert_eq!(h.app.view_agent(), Some(Agent::Opencode));
+    // The screen as drawn (before any path is replaced, which would shift its columns).
+    let screen = h.terminal().backend().to_string();
+    // The fates box: from its title to its bottom border, its own columns only.
+    let lines: Vec<&str> = screen.lines().collect();
+    let top = lines
+        .iter()
+        .position(|l| l.contains(" Fate of each "))
+        .unwrap_or_else(|| panic!("{screen}"));
+    let at = lines[top].find("┌ Fate of each ").unwrap();
+    let left = lines[top][..at].chars().count();
+    let fates: Vec<String> = lines[top..]
+        .iter()
+        .map(|l| {
+            l.chars()
+                .skip(left)
+                .collect::<String>()
+                .trim_end()
+                .to_string()
+        })
+        .take_while(|l| !l.is_empty())
+        .scan(false, |done, l| {
+            (!*done).then(|| {
+                *done = l.starts_with('└');
+                l
+            })
+        })
+        .collect();
+    let fates = fates
+        .join("\n")
+        .replace(&t.path().display().to_string(), "[HOME]");
+    assert_snapshot!("prompt_fates_client_choice", fates);
+}

@@ -282,10 +282,47 @@ pub fn agent_view(
         }
     }
     client_wide(&mut out, agent, gemini, switches);
+    client_choices(&mut out, agent);
     if let Some(why) = model(agent).no_listing {
         out.listing_off = Some(why.to_string());
     }
     (out, keep)
+}
+
+/// What the client decides as it runs, which skillscope cannot know: opencode loads its
+/// skills concurrently and keeps the copy of a name loaded last (the one of the later folder
+/// most often, not always: the user's copy in some runs, a top-level or a nested copy of one
+/// folder either way); Gemini CLI lists a folder's skills in the order its glob returns them,
+/// which it does not sort, and keeps the copy of a name its glob gave last.
+fn client_choices(out: &mut Library, agent: Agent) {
+    use crate::core::library::Pick;
+    if !matches!(agent, Agent::Gemini | Agent::Opencode) {
+        return;
+    }
+    for n in 0..out.skills.len() {
+        let s = &out.skills[n];
+        let Some(w) = s.shadowed_by else {
+            continue;
+        };
+        let pick = match agent {
+            Agent::Opencode => Pick::LoadOrder,
+            _ if out.skills[w].root == s.root => Pick::FileSystemOrder,
+            // Gemini CLI reads its folders one after the other: the later folder's copy wins.
+            _ => continue,
+        };
+        let c = out.choices.entry(w).or_default();
+        c.copies.push(n);
+        c.pick = Some(pick);
+    }
+    if agent == Agent::Gemini {
+        for n in 0..out.skills.len() {
+            let s = &out.skills[n];
+            if s.shadowed_by.is_none() && !out.inactive.contains_key(&n) {
+                let root = s.root.to_path_buf();
+                out.choices.entry(n).or_default().order = Some(root);
+            }
+        }
+    }
 }
 
 /// How Qwen Code, Copilot, Cline or OpenClaw takes skill `n` of its view (`reach.rs`): a skill

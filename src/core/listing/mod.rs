@@ -231,6 +231,16 @@ pub fn render(lib: &Library, enabled: &dyn Fn(usize) -> bool, opts: &ListingOpti
         }
     };
     let text = assemble(opts, tier, &lines, &roots, !slots.is_empty());
+    let texts = if format.spec().fit == Fit::RoundRobin {
+        Vec::new()
+    } else {
+        slots
+            .iter()
+            .filter(|s| s.fate != Fate::Dropped)
+            .map(|s| s.builtin.is_none().then_some(s.index))
+            .zip(lines)
+            .collect()
+    };
     let names = slots
         .iter()
         .filter(|s| s.fate != Fate::Dropped)
@@ -259,6 +269,7 @@ pub fn render(lib: &Library, enabled: &dyn Fn(usize) -> bool, opts: &ListingOpti
         entries: out,
         builtins,
         names,
+        texts,
     }
 }
 
@@ -292,6 +303,7 @@ fn nothing_listed(
             })
             .collect(),
         names: Vec::new(),
+        texts: Vec::new(),
     }
 }
 

@@ -174,5 +174,6 @@ pub(super) fn finish(
         entries: dropped,
         builtins,
         names,
+        texts: Vec::new(),
     }
 }

@@ -224,6 +224,11 @@ pub struct Listing {
     /// what a skill tool that repeats them (Gemini CLI's `activate_skill`) names.
     #[serde(skip)]
     pub names: Vec<String>,
+    /// Each listed entry's own text, in listing order, with its skill's index (`None`: a
+    /// built-in), for the formats whose entries the listing joins by line breaks (empty for
+    /// the formats their own module builds whole).
+    #[serde(skip)]
+    pub texts: Vec<(Option<usize>, String)>,
 }
 
 impl Listing {
@@ -248,5 +253,49 @@ impl Listing {
     /// How many skills met `fate`.
     pub fn count(&self, fate: Fate) -> usize {
         self.entries.iter().filter(|e| e.fate == fate).count()
+    }
+
+    /// What the client may order or pick otherwise than this listing shows, by the index of each
+    /// listed skill it concerns (`Library::choices`): an order among a folder's entries only
+    /// where another entry of that folder is listed too.
+    pub fn client_choices(
+        &self,
+        lib: &crate::core::library::Library,
+    ) -> std::collections::BTreeMap<usize, String> {
+        let listed: Vec<usize> = self
+            .entries
+            .iter()
+            .filter(|e| e.fate != Fate::Dropped)
+            .map(|e| e.index)
+            .collect();
+        let folder = |i: usize| lib.choices.get(&i).and_then(|c| c.order.as_deref());
+        let mut out = std::collections::BTreeMap::new();
+        for &i in &listed {
+            let Some(c) = lib.choices.get(&i) else {
+                continue;
+            };
+            let beside = c.order.as_deref().map_or(0, |f| {
+                listed
+                    .iter()
+                    .filter(|&&j| j != i && folder(j) == Some(f))
+                    .count()
+            });
+            if let Some(why) = c.describe(beside) {
+                out.insert(i, why);
+            }
+            // The copies passed over: the client may list any of them instead.
+            let copy = crate::core::library::ClientChoice {
+                order: None,
+                ..c.clone()
+            };
+            if let Some(why) = copy.describe(0) {
+                for &k in &c.copies {
+                    if self.entries.iter().any(|e| e.index == k) {
+                        out.insert(k, why.clone());
+                    }
+                }
+            }
+        }
+        out
     }
 }

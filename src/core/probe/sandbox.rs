@@ -13,6 +13,7 @@ mod inside;
 mod loopback;
 #[cfg(target_os = "linux")]
 mod namespaces;
+mod private_home;
 #[cfg(unix)]
 mod reveal;
 pub mod seatbelt;
@@ -172,11 +173,18 @@ fn run_unix(spec: &RunSpec, cancel: Option<&AtomicBool>) -> std::io::Result<Outc
             }
         }
     }
+    #[cfg(target_os = "macos")]
+    if why.is_none()
+        && let (Some(isolated), Some(program)) = (&spec.isolated, stage_program())
+    {
+        return seatbelt::run_isolated(spec, isolated, &program, cancel);
+    }
     if spec.isolated.is_some() {
-        // An isolated run promises what only the namespaces give: it does not run without them.
+        // An isolated run promises what only the namespaces or Seatbelt give: it does not run
+        // without them.
         let why = why.unwrap_or_else(|| {
-            "an isolated run (a private home, the loopback mock) needs Linux's namespaces; \
-             Seatbelt runs probes only"
+            "an isolated run (a private home, the loopback mock) needs Linux's namespaces or \
+             macOS's Seatbelt"
                 .to_string()
         });
         return Err(std::io::Error::new(

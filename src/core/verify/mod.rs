@@ -5,6 +5,7 @@
 //! compared with skillscope's prediction. Nothing of the user's is written, no model is called.
 
 pub mod calibrate;
+pub mod choice;
 pub(crate) mod clients;
 pub(crate) mod extract;
 pub(crate) mod mock;
@@ -50,6 +51,17 @@ pub struct Comparison {
     pub first_difference: Option<usize>,
     /// A unified diff, client first ("" when identical).
     pub diff: String,
+    /// When the listings differ only where the client decides as it runs (the order of a
+    /// folder's entries, which copy of a name it keeps): the entries it placed or picked
+    /// otherwise, by name ([`choice::own_choice`]).
+    pub own_choice: Option<Vec<String>>,
+}
+
+impl Comparison {
+    /// Nothing differs but what the client chooses itself.
+    pub fn holds(&self) -> bool {
+        self.identical || self.own_choice.is_some()
+    }
 }
 
 /// Compares `real` (the client's listing) with `predicted`.
@@ -81,6 +93,7 @@ pub fn compare(real: &str, predicted: &str, label: &str) -> Comparison {
         predicted_tokens: count(predicted),
         first_difference,
         diff,
+        own_choice: None,
     }
 }
 

@@ -484,6 +484,7 @@ pub fn run(plan: &Plan, stage_program: &Path) -> Result<StageReport, VerifyError
         port: PORT,
         timeout_ms: u64::try_from(plan.timeout.as_millis()).unwrap_or(u64::MAX),
         files: plan.files.clone(),
+        user_home: Some(plan.home.clone()),
     };
     let spec = serde_json::to_string(&spec).map_err(|e| VerifyError::NoReport(e.to_string()))?;
     sandbox::set_stage_program(stage_program);

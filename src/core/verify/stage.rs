@@ -32,6 +32,42 @@ pub struct StageSpec {
     /// the client needs that must not be written into the user's.
     #[serde(default)]
     pub files: Vec<(PathBuf, String)>,
+    /// The user's home. Where the sandbox gives the client a private home at another place
+    /// (macOS: `HOME` names a temporary folder holding copies), the program and the files
+    /// below the user's home are taken at the same place below the private one.
+    #[serde(default)]
+    pub user_home: Option<PathBuf>,
+}
+
+impl StageSpec {
+    /// The spec with its paths below `user_home` moved below `home` (the `HOME` the stage runs
+    /// with), and that home when it is not the user's.
+    pub fn relocated(&self, home: Option<&std::path::Path>) -> (StageSpec, Option<PathBuf>) {
+        let mut out = StageSpec {
+            agent: self.agent.clone(),
+            program: self.program.clone(),
+            args: self.args.clone(),
+            port: self.port,
+            timeout_ms: self.timeout_ms,
+            files: self.files.clone(),
+            user_home: self.user_home.clone(),
+        };
+        let (Some(user), Some(home)) = (self.user_home.as_deref(), home) else {
+            return (out, None);
+        };
+        if user == home {
+            return (out, None);
+        }
+        let moved = |p: &std::path::Path| {
+            p.strip_prefix(user)
+                .map_or_else(|_| p.to_path_buf(), |rest| home.join(rest))
+        };
+        out.program = moved(&self.program);
+        for (p, _) in &mut out.files {
+            *p = moved(p);
+        }
+        (out, Some(home.to_path_buf()))
+    }
 }
 
 /// How one run of the client went.
@@ -58,6 +94,10 @@ pub struct StageReport {
     pub requests: Vec<Request>,
     /// Why the mock could not start.
     pub error: Option<String>,
+    /// The private home the client ran with, when it is not at the user's home's place: paths
+    /// the client sent below it are the user's home's.
+    #[serde(default)]
+    pub home: Option<PathBuf>,
 }
 
 /// Runs the verify stage when the arguments ask for it ([`STAGE_ARG`] first), printing its
@@ -74,7 +114,10 @@ pub fn stage(args: &[OsString]) -> Option<i32> {
         eprintln!("skillscope: the verify stage needs its specification");
         return Some(2);
     };
-    let report = inside(&spec);
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let (spec, moved) = spec.relocated(home.as_deref());
+    let mut report = inside(&spec);
+    report.home = moved;
     match serde_json::to_string(&report) {
         Ok(s) => {
             println!("{s}");
@@ -227,4 +270,42 @@ fn finish(tail: Option<Tail>) -> String {
     tail.and_then(|t| t.recv_timeout(Duration::from_secs(2)).ok())
         .map(|b| String::from_utf8_lossy(&b).into_owned())
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod relocation_tests {
+    use super::*;
+
+    /// macOS gives the client a private home at another place: the client found below the
+    /// user's home and the files verify writes there are taken below the private one, what is
+    /// outside the home stays; on Linux (the private home at the user's home's place) nothing
+    /// moves.
+    #[test]
+    fn paths_below_the_users_home_move_to_the_private_one() {
+        let spec = StageSpec {
+            agent: "gemini".into(),
+            program: PathBuf::from("/Users/me/.npm-global/bin/gemini"),
+            args: vec!["-p".into(), "hello".into()],
+            port: 1,
+            timeout_ms: 1,
+            files: vec![
+                (
+                    PathBuf::from("/Users/me/.gemini/settings.json"),
+                    "{}".into(),
+                ),
+                (PathBuf::from("/etc/elsewhere"), String::new()),
+            ],
+            user_home: Some(PathBuf::from("/Users/me")),
+        };
+        let private = std::path::Path::new("/private/var/folders/x/T/skillscope-verify-1/home");
+        let (moved, home) = spec.relocated(Some(private));
+        assert_eq!(home.as_deref(), Some(private));
+        assert_eq!(moved.program, private.join(".npm-global/bin/gemini"));
+        assert_eq!(moved.files[0].0, private.join(".gemini/settings.json"));
+        assert_eq!(moved.files[1].0, PathBuf::from("/etc/elsewhere"));
+        let (same, home) = spec.relocated(Some(std::path::Path::new("/Users/me")));
+        assert_eq!(home, None);
+        assert_eq!(same.program, spec.program);
+        assert_eq!(same.files, spec.files);
+    }
 }

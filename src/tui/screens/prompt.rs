@@ -599,6 +599,7 @@ fn fates(frame: &mut Frame, fates_area: Rect, preview: &Preview, view: &View<'_>
     let mut order: Vec<&crate::core::listing::ListedSkill> = l.entries.iter().collect();
     // The skills that lost something first: dropped, name only, trimmed, then full.
     order.sort_by(|a, b| b.fate.cmp(&a.fate).then(a.index.cmp(&b.index)));
+    let choices = &preview.choices;
     let fate_lines: Vec<Line> = order
         .iter()
         .take(usize::from(fates_area.height.saturating_sub(2)))
@@ -618,9 +619,15 @@ fn fates(frame: &mut Frame, fates_area: Rect, preview: &Preview, view: &View<'_>
                     .chars()
                     .count()
                     .min(fate_w.saturating_sub(10));
-            if !e.reason.is_empty() && used + 3 < fate_w {
+            // What the client decides as it runs, after what the listing did.
+            let reason = match choices.get(&e.index) {
+                Some(c) if e.reason.is_empty() => c.clone(),
+                Some(c) => format!("{}; {c}", e.reason),
+                None => e.reason.clone(),
+            };
+            if !reason.is_empty() && used + 3 < fate_w {
                 spans.push(Span::styled(
-                    format!("  {}", truncate(&e.reason, fate_w - used - 2)),
+                    format!("  {}", truncate(&reason, fate_w - used - 2)),
                     t.dim(),
                 ));
             }
@@ -757,6 +764,7 @@ mod more_tests {
                 entries: Vec::new(),
                 builtins: Vec::new(),
                 names: Vec::new(),
+                texts: Vec::new(),
             },
             tokens: enabled,
             supplied: crate::core::agents::budget::Supplied::default(),
@@ -769,6 +777,7 @@ mod more_tests {
                 ],
             },
             message: None,
+            choices: std::collections::BTreeMap::new(),
         }
     }
 

@@ -12,6 +12,7 @@ use nix::sys::signal::{Signal, killpg};
 use nix::sys::wait::{Id, waitid};
 use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::Pid;
+use std::ffi::OsString;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -45,7 +46,7 @@ pub(super) fn run(
         c.process_group(0);
         c
     };
-    run_in(cmd, spec, home.path(), cancel)
+    run_in(cmd, spec, (home.path(), &[]), cancel)
 }
 
 /// Runs `cmd` (the command, or a stage that makes a session of its own before it becomes the
@@ -54,13 +55,14 @@ pub(super) fn run(
 pub(super) fn run_in(
     mut cmd: Command,
     spec: &RunSpec,
-    home: &Path,
+    (home, extra): (&Path, &[(OsString, OsString)]),
     cancel: Option<&AtomicBool>,
 ) -> std::io::Result<Outcome> {
     cmd.args(&spec.args)
         .current_dir(&spec.cwd)
         .env_clear()
         .envs(environment(home))
+        .envs(extra.iter().map(|(k, v)| (k, v)))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());

@@ -46,6 +46,9 @@ pub struct Policy {
     pub private: PathBuf,
     /// The loopback port it may connect to (`verify`'s mock); none for a probe.
     pub port: Option<u16>,
+    /// The mock runs inside the sandbox too (`verify`'s stage): it may listen on that port,
+    /// on the loopback only.
+    pub serve: bool,
 }
 
 /// A profile's text and the values of the parameters it names.
@@ -145,6 +148,13 @@ pub fn profile(policy: &Policy) -> Profile {
             "The mock on the loopback port: the only network it may reach.",
             &format!("(allow network-outbound (remote ip \"localhost:{port}\"))"),
         );
+        if policy.serve {
+            rule(
+                "The mock itself, run by the sandbox's first program: it listens on that \
+                 loopback port and on nothing else.",
+                &format!("(allow network-bind network-inbound (local ip \"localhost:{port}\"))"),
+            );
+        }
     }
     rule(
         "No terminal: not the controlling one, no pseudo-terminal, no console; none is opened \
@@ -155,11 +165,11 @@ pub fn profile(policy: &Policy) -> Profile {
 }
 
 #[cfg(target_os = "macos")]
-pub(super) use run::{run, stage};
+pub(super) use run::{run, run_isolated, stage};
 
 #[cfg(target_os = "macos")]
 mod run {
-    use super::super::spec::{Mode, Outcome, RunSpec, STAGE_ARG};
+    use super::super::spec::{Isolated, Mode, Outcome, RunSpec, STAGE_ARG};
     use super::{Policy, SANDBOX_EXEC, profile};
     use nix::sys::resource::{Resource, getrlimit, setrlimit};
     use std::ffi::OsString;
@@ -195,6 +205,7 @@ mod run {
             readable,
             private: real(private.path()),
             port: None,
+            serve: false,
         };
         let cpu = spec.timeout.as_secs().saturating_add(1);
         let mut cmd = Command::new(stage);
@@ -204,7 +215,68 @@ mod run {
             .arg(SANDBOX_EXEC)
             .args(profile(&policy).args())
             .arg(&spec.program);
-        let mut out = super::super::group::run_in(cmd, spec, private.path(), cancel)?;
+        let mut out = super::super::group::run_in(cmd, spec, (private.path(), &[]), cancel)?;
+        out.mode = Mode::Seatbelt;
+        Ok(out)
+    }
+
+    /// An isolated run (`verify`'s stage with its mock and the client) under the profile: a
+    /// private home of copies ([`private_home`](super::super::private_home)) that `HOME`,
+    /// `TMPDIR` and the XDG variables name, what is revealed outside the home read in place,
+    /// the loopback port the mock listens on and the client reaches, and nothing else.
+    pub(in super::super) fn run_isolated(
+        spec: &RunSpec,
+        isolated: &Isolated,
+        stage: &Path,
+        cancel: Option<&AtomicBool>,
+    ) -> std::io::Result<Outcome> {
+        use super::super::private_home;
+        std::fs::metadata(&spec.program)?;
+        let private = tempfile::Builder::new()
+            .prefix("skillscope-verify-")
+            .tempdir()?;
+        let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+        let top = real(private.path());
+        let plan = private_home::plan(isolated, &top.join("home"));
+        private_home::make(&plan)?;
+        let mut readable: Vec<_> = plan.readable.iter().map(|p| real(p)).collect();
+        readable.push(real(&spec.program));
+        readable.push(real(&spec.cwd));
+        readable.sort();
+        readable.dedup();
+        let policy = Policy {
+            readable,
+            private: top,
+            port: Some(isolated.port),
+            serve: true,
+        };
+        // The run's own variables, its PATH's folders below the home taken from the copies,
+        // then the private home's.
+        let mut env: Vec<(OsString, OsString)> = isolated
+            .env
+            .iter()
+            .map(|(k, v)| {
+                if k == "PATH" {
+                    let dirs = std::env::split_paths(v).map(|d| plan.moved(&isolated.home, &d));
+                    (
+                        k.clone(),
+                        std::env::join_paths(dirs).unwrap_or_else(|_| v.clone()),
+                    )
+                } else {
+                    (k.clone(), v.clone())
+                }
+            })
+            .collect();
+        env.extend(plan.env.iter().cloned());
+        let cpu = spec.timeout.as_secs().saturating_add(1);
+        let mut cmd = Command::new(stage);
+        cmd.arg(STAGE_ARG)
+            .arg("seatbelt")
+            .arg(cpu.to_string())
+            .arg(SANDBOX_EXEC)
+            .args(profile(&policy).args())
+            .arg(&spec.program);
+        let mut out = super::super::group::run_in(cmd, spec, (plan.home.as_path(), &env), cancel)?;
         out.mode = Mode::Seatbelt;
         Ok(out)
     }
@@ -261,6 +333,7 @@ mod tests {
             ],
             private: PathBuf::from("/private/var/folders/x/T/skillscope-probe-1"),
             port,
+            serve: false,
         }
     }
 
@@ -318,6 +391,35 @@ mod tests {
             net,
             ["(allow network-outbound (remote ip \"localhost:4571\"))"]
         );
+    }
+
+    /// `verify` on macOS: the mock runs inside the sandbox with the client, so it may listen on
+    /// its loopback port, and only there; the client reaches that port and no other network.
+    #[test]
+    fn verifys_mock_listens_only_on_its_loopback_port() {
+        let p = profile(&Policy {
+            serve: true,
+            ..policy(Some(4571))
+        });
+        let net: Vec<&str> = rules(&p)
+            .into_iter()
+            .filter(|r| r.contains("network"))
+            .collect();
+        assert_eq!(
+            net,
+            [
+                "(allow network-outbound (remote ip \"localhost:4571\"))",
+                "(allow network-bind network-inbound (local ip \"localhost:4571\"))",
+            ]
+        );
+        // A probe serves nothing.
+        let probe = profile(&Policy {
+            serve: true,
+            ..policy(None)
+        });
+        assert!(!probe.text.contains("network-bind"), "{}", probe.text);
+        // Its writes are still the private folder's only.
+        assert!(!p.text.contains("(allow file-write* (subpath (param \"READ"));
     }
 
     #[test]
@@ -406,6 +508,7 @@ mod tests {
             readable: vec![evil.clone()],
             private: PathBuf::from("/tmp/\")(allow file-write* (subpath \"/\"))"),
             port: None,
+            serve: false,
         });
         assert!(!p.text.contains("allow default"), "{}", p.text);
         assert!(!p.text.contains("(subpath \"/\")"), "{}", p.text);
