@@ -141,6 +141,11 @@ fn lay(c: &NewClient, case: &str) -> (Layout, PathBuf) {
             }
             run = l.project.join("sub");
         }
+        "wide" => {
+            let wide = lib.join("wide");
+            copy_tree(&wide.join("user/skills"), &l.home.join(c.user_skills), &l);
+            copy_tree(&wide.join("project"), &l.project, &l);
+        }
         _ => place_budget(&l.home.join(c.user_skills)),
     }
     switch_off(c, &l, &run);
@@ -197,6 +202,17 @@ fn predict(c: &NewClient, case: &str) -> (String, String, Layout) {
 /// run's folders as the capture's placeholders, and its stderr.
 fn run_case(c: &NewClient, case: &str, args: &[&str]) -> (String, String, Layout) {
     let (l, run) = lay(c, case);
+    run_laid(c, case, l, &run, args)
+}
+
+/// [`run_case`] on a case already laid out (and changed).
+fn run_laid(
+    c: &NewClient,
+    case: &str,
+    l: Layout,
+    run: &Path,
+    args: &[&str],
+) -> (String, String, Layout) {
     let bin = install_openclaw(&l);
     let path = std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(
         &std::env::var_os("PATH").unwrap_or_default(),
@@ -208,7 +224,7 @@ fn run_case(c: &NewClient, case: &str, args: &[&str]) -> (String, String, Layout
         .env("PATH", path)
         .env("SKILLSCOPE_CONFIG_DIR", l.base.join("config"))
         .env("SKILLSCOPE_CACHE_DIR", l.base.join("skillscope-cache"))
-        .current_dir(&run)
+        .current_dir(run)
         .output()
         .expect("the binary runs");
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
@@ -270,6 +286,32 @@ fn copilot_folders_is_byte_identical() {
 #[test]
 fn copilot_budget_is_byte_identical() {
     assert_identical(&COPILOT, "budget");
+}
+
+/// The `wide` library (`library/wide`): Copilot orders the project's skills by name across
+/// `.github/skills`, `.agents/skills` and `.claude/skills`, leaves out the skill whose
+/// description is over 1,024 characters (and keeps the one of exactly 1,024), and falls back to
+/// the first two paragraphs of a body joined by a space. One entry is left out of the
+/// comparison, said here: `quoted-blank-end`, whose single-quoted description ends in a blank
+/// line — Copilot keeps that line break, skillscope does not (it cannot tell a quoted scalar's
+/// line break from a block scalar's, which Copilot drops).
+#[test]
+fn copilot_wide_is_byte_identical_but_for_a_quoted_descriptions_last_line_break() {
+    let c = &COPILOT;
+    let (l, run) = lay(c, "wide");
+    std::fs::remove_dir_all(l.home.join(c.user_skills).join("quoted-blank-end")).unwrap();
+    let (got, _, _) = run_laid(c, "wide", l, &run, &["prompt", "--agent", c.agent]);
+    let full = captured(c, "wide");
+    let entry = "<skill>\n  <name>quoted-blank-end</name>\n  <description>Single-quoted, ending in a blank line.\n</description>\n  <location>user</location>\n</skill>\n";
+    assert!(full.contains(entry), "{full}");
+    let want = full.replacen(entry, "", 1);
+    assert!(!want.contains("desc-over-1024") && want.contains("<name>desc-1024</name>"));
+    assert!(want.contains("two lines. The second paragraph of the body.</description>"));
+    if let Some(diff) = first_difference(&want, &got) {
+        panic!("copilot wide: {diff}");
+    }
+    assert_eq!(got, want);
+    assert_eq!(o200k(&got), o200k(&want));
 }
 
 #[test]
