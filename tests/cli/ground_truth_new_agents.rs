@@ -224,6 +224,7 @@ fn run_laid(
         .env("PATH", path)
         .env("SKILLSCOPE_CONFIG_DIR", l.base.join("config"))
         .env("SKILLSCOPE_CACHE_DIR", l.base.join("skillscope-cache"))
+        .env_remove("FAL_KEY")
         .current_dir(run)
         .output()
         .expect("the binary runs");
@@ -312,6 +313,25 @@ fn copilot_wide_is_byte_identical_but_for_a_quoted_descriptions_last_line_break(
     }
     assert_eq!(got, want);
     assert_eq!(o200k(&got), o200k(&want));
+}
+
+/// The `wide` library on OpenClaw (captured on Linux, without `dokku` and `FAL_KEY`): the skills
+/// whose requirements are missing (a binary, an environment variable, another system) are left
+/// out, the one whose requirement is met (`sh`) is listed, and the user's `weather` shadows the
+/// bundled one.
+#[cfg(target_os = "linux")]
+#[test]
+fn openclaw_wide_is_byte_identical() {
+    let want = captured(&OPENCLAW, "wide");
+    for absent in ["needs-dokku", "needs-fal-key", "needs-macos"] {
+        assert!(!want.contains(absent), "{absent}");
+    }
+    assert!(want.contains("<name>needs-sh</name>"));
+    assert!(want.contains("~/.openclaw/skills/weather/SKILL.md"));
+    assert!(!want.contains(
+        "openclaw/skills/weather/SKILL.md</location>\n  </skill>\n  <skill>\n    <name>weather"
+    ));
+    assert_identical(&OPENCLAW, "wide");
 }
 
 #[test]
