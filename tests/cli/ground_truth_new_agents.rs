@@ -508,6 +508,36 @@ fn cline_skill_results_are_what_the_client_added() {
     assert_injection(&CLINE, "budget", "budget-001");
 }
 
+/// A long body (`wide`'s `long-body`, 11,045 characters of result): Cline hands the model its
+/// first and last 3,984 characters around `...[truncated 3077 chars]...`, and so does `inject`.
+#[test]
+fn cline_cuts_a_long_skill_result_as_the_client_does() {
+    let want = capture_file(&CLINE, "wide", "inject-long-body.txt");
+    assert!(
+        want.contains("\n\n...[truncated 3077 chars]...\n\n"),
+        "{want}"
+    );
+    assert_eq!(want.chars().count(), 8000);
+    assert_injection(&CLINE, "wide", "long-body");
+}
+
+#[test]
+fn cline_wide_lists_the_captured_names_in_folder_order() {
+    assert_cline("wide", &[".agents/skills", "~/.cline/skills"]);
+}
+
+/// Qwen Code and Copilot hand a long body over whole (`wide`'s `long-body`).
+#[test]
+fn qwen_code_and_copilot_keep_a_long_skill_result_whole() {
+    assert_injection(&QWEN, "wide", "long-body");
+    assert_injection(&COPILOT, "wide", "long-body");
+}
+
+#[test]
+fn qwen_code_wide_is_byte_identical() {
+    assert_identical(&QWEN, "wide");
+}
+
 /// OpenClaw has no skill tool: its model reads the SKILL.md at the listed location, and the
 /// `read` result is the file whole.
 #[test]
