@@ -213,6 +213,18 @@ fn run_laid(
     run: &Path,
     args: &[&str],
 ) -> (String, String, Layout) {
+    run_laid_exiting(c, case, l, run, args, 0)
+}
+
+/// [`run_laid`], the run exiting with `code`.
+fn run_laid_exiting(
+    c: &NewClient,
+    case: &str,
+    l: Layout,
+    run: &Path,
+    args: &[&str],
+    code: i32,
+) -> (String, String, Layout) {
     let bin = install_openclaw(&l);
     let path = std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(
         &std::env::var_os("PATH").unwrap_or_default(),
@@ -229,7 +241,12 @@ fn run_laid(
         .output()
         .expect("the binary runs");
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(out.status.success(), "{}/{case} {args:?}: {stderr}", c.dir);
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{}/{case} {args:?}: {stderr}",
+        c.dir
+    );
     let text = String::from_utf8(out.stdout)
         .unwrap()
         .replace(&l.base.join("cache").display().to_string(), "{CACHE}");
@@ -536,6 +553,43 @@ fn qwen_code_and_copilot_keep_a_long_skill_result_whole() {
 #[test]
 fn qwen_code_wide_is_byte_identical() {
     assert_identical(&QWEN, "wide");
+}
+
+/// A skill the client's own switch turned off, called by name: `inject` prints what the client
+/// answers — Qwen Code's and Cline's errors, OpenClaw's whole SKILL.md (its model reads the file).
+#[test]
+fn a_switched_off_skill_gets_each_clients_own_answer() {
+    // The client answers with an error: inject exits 1, as for any error result.
+    let off = |c: &NewClient, extra: &[&str], write: Option<(&str, &str)>| {
+        let (l, run) = lay(c, "mixed");
+        if let Some((name, text)) = write {
+            let dir = l.home.join(c.user_skills).join(name);
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("SKILL.md"), text).unwrap();
+        }
+        let name = write.map_or("switch-off", |(n, _)| n);
+        let mut args = vec!["inject", "--agent", c.agent, name];
+        args.extend_from_slice(extra);
+        let code = i32::from(c.agent != "openclaw");
+        run_laid_exiting(c, "mixed", l, &run, &args, code).0
+    };
+    assert_eq!(
+        off(&QWEN, &[], None),
+        "Skill \"switch-off\" is disabled. Re-enable it via /skills or remove it from skills.disabled."
+    );
+    let json = off(&QWEN, &["--json"], None);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["blocks"][0]["is_error"], true, "{json}");
+    let file =
+        std::fs::read_to_string(agents_fixtures().join("library/user/skills/switch-off/SKILL.md"))
+            .unwrap();
+    assert_eq!(off(&OPENCLAW, &[], None), file);
+    // Cline's switch is the skill's own frontmatter.
+    let cline_off = "---\nname: cline-off\ndescription: Off.\ndisabled: true\n---\nBody.\n";
+    assert_eq!(
+        off(&CLINE, &[], Some(("cline-off", cline_off))),
+        "Skill \"cline-off\" is configured but disabled."
+    );
 }
 
 /// OpenClaw has no skill tool: its model reads the SKILL.md at the listed location, and the
