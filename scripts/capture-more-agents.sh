@@ -22,8 +22,8 @@
 #   inject-<skill>.txt  what the skill tool returned to the model (normalized)
 #   requests.jsonl      every request of the run, normalized, for reference
 #   run.txt             the command line and what the client printed
-# SCENARIO=folders or SCENARIO=budget (environment) captures that case instead of "mixed": see
-# place_folders and place_budget.
+# SCENARIO=folders, SCENARIO=budget or SCENARIO=wide (environment) captures that case instead of
+# "mixed": see place_folders, place_budget and place_wide.
 # Versions are pinned below; change them to capture a newer client.
 set -uo pipefail
 
@@ -36,6 +36,7 @@ SCENARIO="${SCENARIO:-mixed}"
 case "$SCENARIO" in
   folders) INJECT_SKILL=clash ;;
   budget) INJECT_SKILL=budget-001 ;;
+  wide) INJECT_SKILL=long-body ;;
   *) INJECT_SKILL=with-resources ;;
 esac
 PROMPT="Use the $INJECT_SKILL skill."
@@ -105,6 +106,7 @@ place_library() { # place_library USER_DIR PROJECT_DIR
   mkdir -p "$1" "$2"
   if [ "$SCENARIO" = folders ]; then place_folders; return; fi
   if [ "$SCENARIO" = budget ]; then place_budget "$1"; return; fi
+  if [ "$SCENARIO" = wide ]; then place_wide "$1"; return; fi
   cp -R "$LIB/user/skills/." "$1/"
   cp -R "$LIB/project/skills/." "$2/"
 }
@@ -123,6 +125,15 @@ for i in range(1, 201):
     with open(os.path.join(root, name, "SKILL.md"), "w") as f:
         f.write("---\nname: %s\ndescription: %s\n---\nBody of %s.\n" % (name, desc, name))
 PY
+}
+
+# The "wide" scenario: tests/fixtures/agents/library/wide (made by its generate-wide.py): its
+# user/skills in the client's user folder, its project tree (.github/skills, .agents/skills,
+# .claude/skills) at the project's root; odd and long descriptions, a long body, OpenClaw
+# requirements, a user skill named like a bundled one.
+place_wide() {
+  cp -R "$LIB/wide/user/skills/." "$1/"
+  cp -R "$LIB/wide/project/." "$P/"
 }
 
 # The "folders" scenario: one skill in each folder some agent reads (in-<folder>), and a skill
@@ -368,7 +379,7 @@ capture_copilot() {
   run_client /usr/bin 180 "$bin" -p "$PROMPT" --allow-all-tools --disable-client-telemetry -s
   stop_mock
   normalize copilot "$COPILOT_VERSION" skill "<available_skills>" "</available_skills>"
-  local out="$OUT/copilot@$COPILOT_VERSION/mixed"
+  local out="$OUT/copilot@$COPILOT_VERSION/$SCENARIO"
   python3 - "$T" "$out" "$CACHE" <<'PY'
 import os, sys
 tmp, out, cache = sys.argv[1:4]

@@ -144,7 +144,12 @@ fn blocks(
                 );
             };
             if let Some(why) = view.inactive.get(&i) {
-                anyhow::bail!("{name} is not offered to the model: {why}");
+                // A skill the client's own switch turned off still gets the client's answer
+                // when the model calls it by name.
+                match switched_off_answer(agent, why, name, &view.skills[i])? {
+                    Some(blocks) => return Ok(blocks),
+                    None => anyhow::bail!("{name} is not offered to the model: {why}"),
+                }
             }
             let s = &view.skills[i];
             Ok(match agent {
@@ -164,6 +169,40 @@ fn blocks(
             )
         }
     }
+}
+
+/// What the client answers when the model calls a skill its own switch turned off (`why` says
+/// `off in CLIENT (…)`): Qwen Code's error, Cline's, and for OpenClaw the SKILL.md itself (its
+/// model reads the file, which no switch hides). `None` where the skill is inactive for another
+/// reason, or the client's answer is not known (GitHub Copilot CLI's list of the skills
+/// available).
+fn switched_off_answer(
+    agent: Agent,
+    why: &str,
+    name: &str,
+    skill: &crate::core::skill::Skill,
+) -> anyhow::Result<Option<Vec<Block>>> {
+    let who = crate::core::agents::model::model(agent).name;
+    if !why.starts_with(&format!("off in {who} (")) {
+        return Ok(None);
+    }
+    let error = |text: String| {
+        Some(vec![Block {
+            role: "tool",
+            kind: "tool_result",
+            text,
+            is_error: true,
+            forked: false,
+        }])
+    };
+    Ok(match agent {
+        Agent::QwenCode => error(format!(
+            "Skill \"{name}\" is disabled. Re-enable it via /skills or remove it from skills.disabled."
+        )),
+        Agent::Cline => error(format!("Skill \"{name}\" is configured but disabled.")),
+        Agent::Openclaw => Some(loading::openclaw(skill)?),
+        _ => None,
+    })
 }
 
 /// The skill of the view the model can call `name`: listed or not (the client answers a call of

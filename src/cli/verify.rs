@@ -14,8 +14,8 @@ use std::time::Duration;
 
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
-    /// The agent whose client to run: claude-code, codex, gemini or opencode [default: each of
-    /// them whose client is on PATH].
+    /// The agent whose client to run: claude-code, codex, gemini, opencode, qwen-code,
+    /// github-copilot, cline or openclaw [default: each of them whose client is on PATH].
     #[arg(long, value_parser = parse_client)]
     pub agent: Option<Agent>,
     /// The model the client runs, as `prompt --model` takes it [default: the one its own
@@ -73,7 +73,8 @@ pub fn run(args: VerifyArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         if found.is_empty() {
             crate::cli::output::warn(
                 "no client is on PATH: install one (`npm install -g @anthropic-ai/claude-code`, \
-                 `@openai/codex`, `@google/gemini-cli` or `opencode-ai`) or name it with --agent",
+                 `@openai/codex`, `@google/gemini-cli`, `opencode-ai`, `@qwen-code/qwen-code`, \
+                 `@github/copilot`, `cline` or `openclaw`) or name it with --agent",
             );
             return Ok(2);
         }
@@ -375,8 +376,11 @@ fn unusable(client: &Client, report: &verify::StageReport) -> String {
             unread.len()
         ),
     };
+    let hint = verify::first_start_hint(client, &run.stderr)
+        .map(|h| format!("; {h}"))
+        .unwrap_or_default();
     format!(
-        "{} sent no turn to the mock ({} requests): {how}{last}{unread}",
+        "{} sent no turn to the mock ({} requests): {how}{last}{unread}{hint}",
         client.name,
         report.requests.len()
     )

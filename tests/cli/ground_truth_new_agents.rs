@@ -141,6 +141,11 @@ fn lay(c: &NewClient, case: &str) -> (Layout, PathBuf) {
             }
             run = l.project.join("sub");
         }
+        "wide" => {
+            let wide = lib.join("wide");
+            copy_tree(&wide.join("user/skills"), &l.home.join(c.user_skills), &l);
+            copy_tree(&wide.join("project"), &l.project, &l);
+        }
         _ => place_budget(&l.home.join(c.user_skills)),
     }
     switch_off(c, &l, &run);
@@ -197,6 +202,29 @@ fn predict(c: &NewClient, case: &str) -> (String, String, Layout) {
 /// run's folders as the capture's placeholders, and its stderr.
 fn run_case(c: &NewClient, case: &str, args: &[&str]) -> (String, String, Layout) {
     let (l, run) = lay(c, case);
+    run_laid(c, case, l, &run, args)
+}
+
+/// [`run_case`] on a case already laid out (and changed).
+fn run_laid(
+    c: &NewClient,
+    case: &str,
+    l: Layout,
+    run: &Path,
+    args: &[&str],
+) -> (String, String, Layout) {
+    run_laid_exiting(c, case, l, run, args, 0)
+}
+
+/// [`run_laid`], the run exiting with `code`.
+fn run_laid_exiting(
+    c: &NewClient,
+    case: &str,
+    l: Layout,
+    run: &Path,
+    args: &[&str],
+    code: i32,
+) -> (String, String, Layout) {
     let bin = install_openclaw(&l);
     let path = std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(
         &std::env::var_os("PATH").unwrap_or_default(),
@@ -208,11 +236,17 @@ fn run_case(c: &NewClient, case: &str, args: &[&str]) -> (String, String, Layout
         .env("PATH", path)
         .env("SKILLSCOPE_CONFIG_DIR", l.base.join("config"))
         .env("SKILLSCOPE_CACHE_DIR", l.base.join("skillscope-cache"))
-        .current_dir(&run)
+        .env_remove("FAL_KEY")
+        .current_dir(run)
         .output()
         .expect("the binary runs");
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(out.status.success(), "{}/{case} {args:?}: {stderr}", c.dir);
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{}/{case} {args:?}: {stderr}",
+        c.dir
+    );
     let text = String::from_utf8(out.stdout)
         .unwrap()
         .replace(&l.base.join("cache").display().to_string(), "{CACHE}");
@@ -270,6 +304,51 @@ fn copilot_folders_is_byte_identical() {
 #[test]
 fn copilot_budget_is_byte_identical() {
     assert_identical(&COPILOT, "budget");
+}
+
+/// The `wide` library (`library/wide`): Copilot orders the project's skills by name across
+/// `.github/skills`, `.agents/skills` and `.claude/skills`, leaves out the skill whose
+/// description is over 1,024 characters (and keeps the one of exactly 1,024), and falls back to
+/// the first two paragraphs of a body joined by a space. One entry is left out of the
+/// comparison, said here: `quoted-blank-end`, whose single-quoted description ends in a blank
+/// line — Copilot keeps that line break, skillscope does not (it cannot tell a quoted scalar's
+/// line break from a block scalar's, which Copilot drops).
+#[test]
+fn copilot_wide_is_byte_identical_but_for_a_quoted_descriptions_last_line_break() {
+    let c = &COPILOT;
+    let (l, run) = lay(c, "wide");
+    std::fs::remove_dir_all(l.home.join(c.user_skills).join("quoted-blank-end")).unwrap();
+    let (got, _, _) = run_laid(c, "wide", l, &run, &["prompt", "--agent", c.agent]);
+    let full = captured(c, "wide");
+    let entry = "<skill>\n  <name>quoted-blank-end</name>\n  <description>Single-quoted, ending in a blank line.\n</description>\n  <location>user</location>\n</skill>\n";
+    assert!(full.contains(entry), "{full}");
+    let want = full.replacen(entry, "", 1);
+    assert!(!want.contains("desc-over-1024") && want.contains("<name>desc-1024</name>"));
+    assert!(want.contains("two lines. The second paragraph of the body.</description>"));
+    if let Some(diff) = first_difference(&want, &got) {
+        panic!("copilot wide: {diff}");
+    }
+    assert_eq!(got, want);
+    assert_eq!(o200k(&got), o200k(&want));
+}
+
+/// The `wide` library on OpenClaw (captured on Linux, without `dokku` and `FAL_KEY`): the skills
+/// whose requirements are missing (a binary, an environment variable, another system) are left
+/// out, the one whose requirement is met (`sh`) is listed, and the user's `weather` shadows the
+/// bundled one.
+#[cfg(target_os = "linux")]
+#[test]
+fn openclaw_wide_is_byte_identical() {
+    let want = captured(&OPENCLAW, "wide");
+    for absent in ["needs-dokku", "needs-fal-key", "needs-macos"] {
+        assert!(!want.contains(absent), "{absent}");
+    }
+    assert!(want.contains("<name>needs-sh</name>"));
+    assert!(want.contains("~/.openclaw/skills/weather/SKILL.md"));
+    assert!(!want.contains(
+        "openclaw/skills/weather/SKILL.md</location>\n  </skill>\n  <skill>\n    <name>weather"
+    ));
+    assert_identical(&OPENCLAW, "wide");
 }
 
 #[test]
@@ -444,6 +523,73 @@ fn cline_skill_results_are_what_the_client_added() {
     assert_injection(&CLINE, "mixed", "with-resources");
     assert_injection(&CLINE, "folders", "clash");
     assert_injection(&CLINE, "budget", "budget-001");
+}
+
+/// A long body (`wide`'s `long-body`, 11,045 characters of result): Cline hands the model its
+/// first and last 3,984 characters around `...[truncated 3077 chars]...`, and so does `inject`.
+#[test]
+fn cline_cuts_a_long_skill_result_as_the_client_does() {
+    let want = capture_file(&CLINE, "wide", "inject-long-body.txt");
+    assert!(
+        want.contains("\n\n...[truncated 3077 chars]...\n\n"),
+        "{want}"
+    );
+    assert_eq!(want.chars().count(), 8000);
+    assert_injection(&CLINE, "wide", "long-body");
+}
+
+#[test]
+fn cline_wide_lists_the_captured_names_in_folder_order() {
+    assert_cline("wide", &[".agents/skills", "~/.cline/skills"]);
+}
+
+/// Qwen Code and Copilot hand a long body over whole (`wide`'s `long-body`).
+#[test]
+fn qwen_code_and_copilot_keep_a_long_skill_result_whole() {
+    assert_injection(&QWEN, "wide", "long-body");
+    assert_injection(&COPILOT, "wide", "long-body");
+}
+
+#[test]
+fn qwen_code_wide_is_byte_identical() {
+    assert_identical(&QWEN, "wide");
+}
+
+/// A skill the client's own switch turned off, called by name: `inject` prints what the client
+/// answers — Qwen Code's and Cline's errors, OpenClaw's whole SKILL.md (its model reads the file).
+#[test]
+fn a_switched_off_skill_gets_each_clients_own_answer() {
+    // The client answers with an error: inject exits 1, as for any error result.
+    let off = |c: &NewClient, extra: &[&str], write: Option<(&str, &str)>| {
+        let (l, run) = lay(c, "mixed");
+        if let Some((name, text)) = write {
+            let dir = l.home.join(c.user_skills).join(name);
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("SKILL.md"), text).unwrap();
+        }
+        let name = write.map_or("switch-off", |(n, _)| n);
+        let mut args = vec!["inject", "--agent", c.agent, name];
+        args.extend_from_slice(extra);
+        let code = i32::from(c.agent != "openclaw");
+        run_laid_exiting(c, "mixed", l, &run, &args, code).0
+    };
+    assert_eq!(
+        off(&QWEN, &[], None),
+        "Skill \"switch-off\" is disabled. Re-enable it via /skills or remove it from skills.disabled."
+    );
+    let json = off(&QWEN, &["--json"], None);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["blocks"][0]["is_error"], true, "{json}");
+    let file =
+        std::fs::read_to_string(agents_fixtures().join("library/user/skills/switch-off/SKILL.md"))
+            .unwrap();
+    assert_eq!(off(&OPENCLAW, &[], None), file);
+    // Cline's switch is the skill's own frontmatter.
+    let cline_off = "---\nname: cline-off\ndescription: Off.\ndisabled: true\n---\nBody.\n";
+    assert_eq!(
+        off(&CLINE, &[], Some(("cline-off", cline_off))),
+        "Skill \"cline-off\" is configured but disabled."
+    );
 }
 
 /// OpenClaw has no skill tool: its model reads the SKILL.md at the listed location, and the

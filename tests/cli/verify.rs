@@ -106,6 +106,55 @@ req = urllib.request.Request(url, data=json.dumps(body).encode(),
 print(urllib.request.urlopen(req, timeout=30).read().decode()[:200])
 "#;
 
+/// The fake Qwen Code, GitHub Copilot CLI, Cline and OpenClaw (one script, by the name it is
+/// called by): each finds the mock where verify pointed that client (Qwen Code's and Copilot's
+/// variables, Cline's stored provider, OpenClaw's configured provider) and posts one Chat
+/// Completions request carrying `listing.txt` where that client carries its listing (Cline: the
+/// end of its `skills` tool's description; the others: a user message), declaring the client's
+/// own skill tool.
+const FAKE_CHAT: &str = r#"#!/usr/bin/env python3
+import json, os, sys, urllib.request
+me = os.path.basename(sys.argv[0])
+here = os.path.dirname(os.path.realpath(__file__))
+versions = {"qwen": "0.24.4", "copilot": "GitHub Copilot CLI 1.0.102.\nRun 'copilot update'.",
+            "cline": "3.0.65", "openclaw": "OpenClaw 2026.9.6 (2b1c0de)"}
+if sys.argv[1:] == ["--version"]:
+    print(versions[me])
+    sys.exit(0)
+home = os.environ["HOME"]
+if me == "qwen":
+    base = os.environ["OPENAI_BASE_URL"]
+elif me == "copilot":
+    base = os.environ["COPILOT_PROVIDER_BASE_URL"]
+elif me == "cline":
+    p = json.load(open(os.path.join(home, ".cline/data/settings/providers.json")))
+    base = p["providers"][p["lastUsedProvider"]]["settings"]["baseUrl"]
+else:
+    c = json.load(open(os.path.join(home, ".openclaw/openclaw.json")))
+    provider = c["agents"]["defaults"]["model"]["primary"].split("/")[0]
+    base = c["models"]["providers"][provider]["baseUrl"]
+listing = open(os.path.join(here, "listing.txt"), encoding="utf-8").read()
+tool = {"qwen": "skill", "copilot": "skill", "cline": "skills", "openclaw": "read"}[me]
+description = "Loads a skill."
+messages = [{"role": "system", "content": "You are a fake."}]
+if me == "cline":
+    description += " Never mention a skill without invoking this tool. " + listing
+    messages.append({"role": "user", "content": sys.argv[-1]})
+else:
+    messages.append({"role": "user", "content": [
+        {"type": "text", "text": "<system-reminder>\n" + listing + "\n</system-reminder>"},
+        {"type": "text", "text": sys.argv[-1]}]})
+body = {"model": "mock-model", "stream": True, "stream_options": {"include_usage": True},
+        "messages": messages,
+        "tools": [{"type": "function", "function": {"name": "bash", "description": "Runs."}},
+                  {"type": "function", "function": {"name": tool, "description": description}}]}
+req = urllib.request.Request(base + "/chat/completions", data=json.dumps(body).encode(),
+                             headers={"content-type": "application/json"})
+answer = urllib.request.urlopen(req, timeout=30).read().decode()
+assert answer.rstrip().endswith("data: [DONE]"), answer
+print(answer[:200])
+"#;
+
 /// A home with a few skills for the agent, a project, and a folder for the fake client.
 struct World {
     _t: tempfile::TempDir,
@@ -312,6 +361,88 @@ fn the_fake_codex_is_compared_on_its_own_wire() {
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert!(
         stdout.contains("Codex 0.171.0") && stdout.contains("identical ("),
+        "{stdout}"
+    );
+}
+
+/// A `node` on the fake's `PATH` that says `version` (the clients run on Node need one).
+fn fake_node(w: &World, version: &str) {
+    w.fake("node", &format!("#!/bin/sh\necho v{version}\n"));
+}
+
+#[test]
+fn the_four_newer_clients_are_compared_on_the_chat_wire() {
+    for (agent, command, folder, version) in [
+        ("qwen-code", "qwen", ".qwen/skills", "Qwen Code 0.24.4"),
+        (
+            "github-copilot",
+            "copilot",
+            ".copilot/skills",
+            "GitHub Copilot CLI 1.0.102 (",
+        ),
+        ("cline", "cline", ".cline/skills", "Cline 3.0.65"),
+        (
+            "openclaw",
+            "openclaw",
+            ".openclaw/skills",
+            "OpenClaw 2026.9.6",
+        ),
+    ] {
+        let w = World::new(folder);
+        w.fake(command, FAKE_CHAT);
+        fake_node(&w, "24.21.0");
+        let predicted = w.predict(agent);
+        assert!(predicted.contains("alpha"), "{agent}: {predicted}");
+        w.give_listing(&predicted);
+        let Some((out, stdout)) = verify(&w, agent, &[]) else {
+            return;
+        };
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{agent}: {stdout}\n{stderr}");
+        assert!(stdout.contains(version), "{agent}: {stdout}");
+        assert!(stdout.contains("identical ("), "{agent}: {stdout}");
+        // The installed version is the modelled one: no note (Copilot's sentence-ending full
+        // stop is not part of its version).
+        assert!(!stdout.contains("note: modelled on"), "{agent}: {stdout}");
+        // A changed listing differs, on the same wire.
+        w.give_listing(&predicted.replace("alpha", "alpha-changed"));
+        let Some((out, stdout)) = verify(&w, agent, &[]) else {
+            return;
+        };
+        assert_eq!(out.status.code(), Some(1), "{agent}: {stdout}");
+        assert!(stdout.contains("differs from line"), "{agent}: {stdout}");
+    }
+}
+
+#[test]
+fn openclaw_on_a_node_older_than_24_16_is_refused_saying_so() {
+    let w = World::new(".openclaw/skills");
+    w.fake("openclaw", FAKE_CHAT);
+    w.give_listing(&w.predict("openclaw"));
+    for old in ["20.20.2", "24.15.1"] {
+        fake_node(&w, old);
+        let Some((out, stdout)) = verify(&w, "openclaw", &[]) else {
+            return;
+        };
+        assert_eq!(out.status.code(), Some(2), "{stdout}");
+        let node = w.bin.join("node");
+        assert!(
+            stdout.contains(&format!(
+                "OpenClaw runs on Node.js 24.16 or newer; the `node` on PATH ({}) is {old}: \
+                 put a newer Node.js first on PATH",
+                node.display()
+            )),
+            "{stdout}"
+        );
+    }
+    // No node at all on the PATH the client is given.
+    std::fs::remove_file(w.bin.join("node")).unwrap();
+    let Some((out, stdout)) = verify_on(&w, &w.bin.display().to_string(), "openclaw", &[]) else {
+        return;
+    };
+    assert_eq!(out.status.code(), Some(2), "{stdout}");
+    assert!(
+        stdout.contains("OpenClaw runs on Node.js 24.16 or newer, and there is no `node` on PATH"),
         "{stdout}"
     );
 }

@@ -232,20 +232,44 @@ fn copilot_blocks(name: &str, dir: &str, files: &[String], body: &str) -> Vec<Bl
     ]
 }
 
-/// Cline 3.0.65's `skills` tool result: the command name, the description when there is one,
-/// then the body after the frontmatter, trimmed (no base directory, no files).
+/// Cline 3.0.65's `skills` tool result: the command name, the description when there is one
+/// (its final line breaks trimmed), then the body after the frontmatter, trimmed (no base
+/// directory, no files); a result over [`CLINE_RESULT_MAX`] characters cut as Cline cuts every
+/// long tool result ([`cline_cut`]).
 pub fn cline(skill: &Skill, args: Option<&str>) -> Result<Vec<Block>, LibraryError> {
     let body = read_body(skill)?;
     Ok(vec![Block::new(
         "tool",
         "tool_result",
-        cline_text(
+        cline_cut(&cline_text(
             skill.frontmatter.name.as_deref().unwrap_or(&skill.name),
             skill.frontmatter.description(),
             args,
             &body,
-        ),
+        )),
     )])
+}
+
+/// The longest tool result Cline hands the model whole (`wide/inject-long-body.txt`: a result
+/// of 11,045 characters became 8,000).
+pub const CLINE_RESULT_MAX: usize = 8000;
+/// The characters kept at each end of a longer one.
+const CLINE_RESULT_END: usize = 3984;
+
+/// A tool result as Cline passes it on: whole up to [`CLINE_RESULT_MAX`] characters; longer,
+/// its first and last 3,984 characters around `\n\n...[truncated N chars]...\n\n`, N the
+/// characters left out.
+pub fn cline_cut(text: &str) -> String {
+    let n = text.chars().count();
+    if n <= CLINE_RESULT_MAX {
+        return text.to_string();
+    }
+    let head: String = text.chars().take(CLINE_RESULT_END).collect();
+    let tail: String = text.chars().skip(n - CLINE_RESULT_END).collect();
+    format!(
+        "{head}\n\n...[truncated {} chars]...\n\n{tail}",
+        n - 2 * CLINE_RESULT_END
+    )
 }
 
 fn cline_text(name: &str, description: Option<&str>, args: Option<&str>, body: &str) -> String {
@@ -255,7 +279,10 @@ fn cline_text(name: &str, description: Option<&str>, args: Option<&str>, body: &
     }
     t.push_str("<command-instructions>\n");
     if let Some(d) = description.filter(|d| !d.trim().is_empty()) {
-        t.push_str(&format!("Description: {d}\n\n"));
+        t.push_str(&format!(
+            "Description: {}\n\n",
+            d.trim_end_matches(['\n', '\r'])
+        ));
     }
     t.push_str(body.trim());
     t.push_str("\n</command-instructions>");
@@ -287,6 +314,46 @@ mod newcomer_tests {
     }
 
     const BODY: &str = "# With resources\n\nRun `scripts/run.sh` and read `references/guide.md` first.\n\nArguments given: $ARGUMENTS\n";
+
+    #[test]
+    fn cline_cuts_a_long_result_around_what_it_leaves_out() {
+        let short = "x".repeat(CLINE_RESULT_MAX);
+        assert_eq!(cline_cut(&short), short);
+        let long = format!(
+            "{}{}{}",
+            "a".repeat(3984),
+            "m".repeat(3077),
+            "z".repeat(3984)
+        );
+        let cut = cline_cut(&long);
+        assert_eq!(
+            cut,
+            format!(
+                "{}\n\n...[truncated 3077 chars]...\n\n{}",
+                "a".repeat(3984),
+                "z".repeat(3984)
+            )
+        );
+        assert_eq!(cut.chars().count(), 8000);
+        // Characters, not bytes: a multi-byte character is never split.
+        let wide = "é".repeat(9000);
+        let cut = cline_cut(&wide);
+        assert!(cut.starts_with(&"é".repeat(3984)) && cut.contains("[truncated 1032 chars]"));
+    }
+
+    #[test]
+    fn cline_trims_a_block_descriptions_final_line_break() {
+        let t = cline_text(
+            "pipe-desc",
+            Some("A literal block.\nIts second line.\n"),
+            None,
+            "Body.",
+        );
+        assert_eq!(
+            t,
+            "<command-name>pipe-desc</command-name>\n<command-instructions>\nDescription: A literal block.\nIts second line.\n\nBody.\n</command-instructions>"
+        );
+    }
 
     #[test]
     fn qwen_code_injects_its_base_directory_lines_and_the_body() {

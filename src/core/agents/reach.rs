@@ -369,26 +369,31 @@ pub(super) fn reading(agent: Agent, s: &mut Skill) -> Option<String> {
         && let Some(p) = first_paragraph(&body)
     {
         s.frontmatter.set_description(Some(p));
-        used.push("the first paragraph of its body for the missing description");
+        used.push("the first two paragraphs of its body for the missing description");
     }
     (!used.is_empty()).then(|| format!("listed with {}", used.join(" and ")))
 }
 
-/// Copilot's description from a body: its first paragraph that is not a heading, its lines
-/// trimmed and joined by spaces.
+/// Copilot's description from a body: its first two paragraphs that are no heading, each one's
+/// lines trimmed and joined by spaces, the two joined by a space (`wide/listing.txt`:
+/// `two-paragraphs`; a third is left out). `None` when every paragraph is a heading.
 pub fn first_paragraph(body: &str) -> Option<String> {
     let mut para: Vec<&str> = Vec::new();
+    let mut taken: Vec<String> = Vec::new();
     for line in body.lines().map(str::trim).chain(std::iter::once("")) {
         if !line.is_empty() {
             para.push(line);
             continue;
         }
         if para.first().is_some_and(|l| !l.starts_with('#')) {
-            return Some(para.join(" "));
+            taken.push(para.join(" "));
+            if taken.len() == 2 {
+                break;
+            }
         }
         para.clear();
     }
-    None
+    (!taken.is_empty()).then(|| taken.join(" "))
 }
 
 #[cfg(test)]
@@ -396,14 +401,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn copilot_takes_the_first_paragraph_that_is_no_heading() {
+    fn copilot_takes_the_first_two_paragraphs_that_are_no_heading() {
         assert_eq!(
             first_paragraph("\n\n# Heading\n\nSecond paragraph.\n").as_deref(),
             Some("Second paragraph.")
         );
         assert_eq!(
-            first_paragraph("One line\n  and its next.\n\nOther.").as_deref(),
-            Some("One line and its next.")
+            first_paragraph("One line\n  and its next.\n\nOther.\n\nA third.").as_deref(),
+            Some("One line and its next. Other.")
         );
         assert_eq!(first_paragraph("# Only a heading\n"), None);
     }

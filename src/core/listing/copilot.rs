@@ -2,14 +2,16 @@
 //! native `runtime.node`; `tests/fixtures/agents/NEW-AGENTS.md`): skills in the order its folders
 //! are read (the project's `.github/skills`, `.agents/skills`, `.claude/skills`, each from the
 //! working folder up to the repository root, then `~/.copilot/skills`, `~/.agents/skills`), by
-//! name in byte order within a folder, its built-in skills last; each entry names its group.
+//! name in byte order within a folder — the project's three folders of one level by name
+//! across them — its built-in skills last; each entry names its group. A description over
+//! 1,024 characters leaves its skill out.
 //! Entries are written whole while they fit its budget; every name after that goes on one line.
 
 use super::format::Budget;
 use super::format::{BudgetUnit, Folders, Parts};
 use super::formats::{Fit, FormatSpec, Frame};
 use super::own::{self, Item, name_and_description, safe_line, safe_text, xml_escape};
-use super::record::{Fate, Listing, ListingOptions};
+use super::record::{Fate, ListedSkill, Listing, ListingOptions};
 use crate::core::library::Library;
 use crate::core::skill::Skill;
 use crate::core::source::Scope;
@@ -86,6 +88,26 @@ pub fn folder_rank(skill: &Skill) -> (u8, isize) {
     }
 }
 
+/// The longest description Copilot takes: a skill with a longer one is left out of the listing
+/// (`wide/listing.txt`: `desc-over-1024`, 1,124 characters, absent; `desc-1024` listed).
+const MAX_DESCRIPTION: usize = 1024;
+
+/// Whether every project skill listed lies in the one folder level (`.github/skills`,
+/// `.agents/skills`, `.claude/skills` of one folder): Copilot then lists them by name across the
+/// three (`wide/listing.txt`); found at several levels (the working folder below the repository
+/// root), folder by folder, nearer first (`folders/listing.txt`).
+fn one_project_level(lib: &Library, keep: &[usize]) -> bool {
+    let mut levels = keep
+        .iter()
+        .map(|&i| &lib.skills[i])
+        .filter(|s| s.scope == Scope::Project)
+        .filter_map(|s| s.root.parent().and_then(std::path::Path::parent));
+    let Some(first) = levels.next() else {
+        return true;
+    };
+    levels.all(|l| l == first)
+}
+
 /// Copilot lists a skill with a name (its folder's when it has none) and any description, an
 /// empty one too.
 fn listable(s: &Skill) -> bool {
@@ -98,12 +120,33 @@ pub(super) fn render(
     enabled: &dyn Fn(usize) -> bool,
     opts: &ListingOptions,
 ) -> Listing {
-    let (dropped, mut keep) = own::candidates(lib, enabled, &listable);
+    let (mut dropped, mut keep) = own::candidates(lib, enabled, &listable);
+    keep.retain(|&i| {
+        let fits = name_and_description(&lib.skills[i]).1.chars().count() <= MAX_DESCRIPTION;
+        if !fits {
+            dropped.push(ListedSkill {
+                index: i,
+                fate: Fate::Dropped,
+                reason: format!(
+                    "its description is over the {MAX_DESCRIPTION} characters GitHub Copilot CLI \
+                     takes (\"Skill description must be at most 1024 characters\")"
+                ),
+            });
+        }
+        fits
+    });
+    let one_level = one_project_level(lib, &keep);
+    let rank = |s: &Skill| match folder_rank(s) {
+        (r, _) if one_level && r <= 2 => (0, 0),
+        r => r,
+    };
     keep.sort_by(|&a, &b| {
         let (sa, sb) = (&lib.skills[a], &lib.skills[b]);
-        folder_rank(sa)
-            .cmp(&folder_rank(sb))
-            .then_with(|| sa.root.cmp(&sb.root))
+        let folder =
+            |s: &Skill| (!(one_level && s.scope == Scope::Project)).then(|| s.root.clone());
+        rank(sa)
+            .cmp(&rank(sb))
+            .then_with(|| folder(sa).cmp(&folder(sb)))
             .then_with(|| name_and_description(sa).0.cmp(name_and_description(sb).0))
     });
     let mut items: Vec<Item> = keep.iter().map(|&i| Item::skill(i)).collect();

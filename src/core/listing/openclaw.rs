@@ -11,7 +11,7 @@ use super::format::Budget;
 use super::format::{BudgetUnit, Folders, Parts, utf16_len};
 use super::formats::{Fit, FormatSpec, Frame};
 use super::own::{self, Item, name_and_description, safe_line, safe_text, xml_escape};
-use super::record::{Fate, Listing, ListingOptions};
+use super::record::{Fate, ListedSkill, Listing, ListingOptions};
 use crate::core::collate::locale_cmp;
 use crate::core::library::Library;
 use crate::core::skill::Skill;
@@ -114,6 +114,76 @@ fn builtin_location(name: &str) -> String {
 fn listable(s: &Skill) -> bool {
     let (name, description) = name_and_description(s);
     !name.trim().is_empty() && !description.trim().is_empty()
+}
+
+/// The requirements of a skill's `metadata.openclaw` (JSON5 inside the frontmatter, or a YAML
+/// mapping) this host does not meet, as `openclaw skills check` lists them under "Missing
+/// requirements": binaries not on `PATH` (`requires.bins`, each; `requires.anyBins`, one of
+/// them), environment variables unset or empty (`requires.env`), another system (`os`, in
+/// Node's names: `darwin`, `linux`, `win32`). `always: true` waives all but the system.
+/// `requires.config` (paths in `openclaw.json`) is not judged. Empty when the skill is eligible.
+pub(crate) fn missing_requirements(skill: &Skill) -> Vec<String> {
+    let Some(meta) = skill.frontmatter.get("metadata").map(|f| &f.value) else {
+        return Vec::new();
+    };
+    let parsed;
+    let meta = match meta {
+        serde_json::Value::String(t) => {
+            parsed = jsonc_parser::parse_to_serde_value(t, &jsonc_parser::ParseOptions::default())
+                .ok()
+                .flatten();
+            match &parsed {
+                Some(v) => v,
+                None => return Vec::new(),
+            }
+        }
+        v => v,
+    };
+    let Some(oc) = meta.get("openclaw").filter(|v| v.is_object()) else {
+        return Vec::new();
+    };
+    let list = |v: Option<&serde_json::Value>| -> Vec<String> {
+        match v {
+            Some(serde_json::Value::Array(a)) => a
+                .iter()
+                .filter_map(|x| x.as_str().map(|s| s.trim().to_string()))
+                .filter(|s| !s.is_empty())
+                .collect(),
+            Some(serde_json::Value::String(s)) if !s.trim().is_empty() => vec![s.trim().into()],
+            _ => Vec::new(),
+        }
+    };
+    let mut missing = Vec::new();
+    let os = list(oc.get("os"));
+    let here = match std::env::consts::OS {
+        "macos" => "darwin",
+        "windows" => "win32",
+        other => other,
+    };
+    if !os.is_empty() && !os.iter().any(|o| o == here) {
+        missing.push(format!("os: {} (this is {here})", os.join(", ")));
+    }
+    if oc.get("always").and_then(serde_json::Value::as_bool) == Some(true) {
+        return missing;
+    }
+    let requires = oc.get("requires");
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let on_path = |b: &str| crate::core::verify::clients::find_command(b, &path, &[]).is_some();
+    for b in list(requires.and_then(|r| r.get("bins"))) {
+        if !on_path(&b) {
+            missing.push(format!("bin: {b}"));
+        }
+    }
+    let any = list(requires.and_then(|r| r.get("anyBins")));
+    if !any.is_empty() && !any.iter().any(|b| on_path(b)) {
+        missing.push(format!("anyBins: {}", any.join(", ")));
+    }
+    for e in list(requires.and_then(|r| r.get("env"))) {
+        if std::env::var_os(&e).is_none_or(|v| v.is_empty()) {
+            missing.push(format!("env: {e}"));
+        }
+    }
+    missing
 }
 
 /// One entry's parts, unescaped.
@@ -256,9 +326,34 @@ pub(super) fn render(
     enabled: &dyn Fn(usize) -> bool,
     opts: &ListingOptions,
 ) -> Listing {
-    let (dropped, keep) = own::candidates(lib, enabled, &listable);
+    let (mut dropped, mut keep) = own::candidates(lib, enabled, &listable);
+    keep.retain(|&i| {
+        let missing = missing_requirements(&lib.skills[i]);
+        if !missing.is_empty() {
+            dropped.push(ListedSkill {
+                index: i,
+                fate: Fate::Dropped,
+                reason: format!(
+                    "OpenClaw leaves it out on this host: missing requirements ({})",
+                    missing.join("; ")
+                ),
+            });
+        }
+        missing.is_empty()
+    });
     let mut items: Vec<Item> = keep.iter().map(|&i| Item::skill(i)).collect();
-    items.extend(opts.builtins.iter().map(Item::builtin));
+    // A skill of the library shadows a bundled one of the same name (every folder it reads
+    // comes before its bundled skills).
+    let names: std::collections::HashSet<&str> = keep
+        .iter()
+        .map(|&i| name_and_description(&lib.skills[i]).0.trim())
+        .collect();
+    items.extend(
+        opts.builtins
+            .iter()
+            .filter(|b| !names.contains(b.name))
+            .map(Item::builtin),
+    );
     let raw = |it: &Item| match (it.index, it.builtin) {
         (Some(i), _) => {
             let s = &lib.skills[i];

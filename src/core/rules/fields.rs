@@ -720,8 +720,8 @@ fn description_text<'s>(
 ) -> Option<&'s str> {
     let fm = &skill.frontmatter;
     let line = fm.line_of("description");
-    // Claude Code and Copilot list a skill without a description under its body's first
-    // paragraph; Cline lists names only and needs none.
+    // Claude Code lists a skill without a description under its body's first line, Copilot
+    // under its first two paragraphs; Cline lists names only and needs none.
     let (severity, fallback) = match profile {
         Profile::ClaudeCode => (
             Severity::Warning,
@@ -729,7 +729,7 @@ fn description_text<'s>(
         ),
         Profile::Copilot => (
             Severity::Warning,
-            ": GitHub Copilot CLI lists it under the first paragraph of its body (listed-by-fallback)",
+            ": GitHub Copilot CLI lists it under the first two paragraphs of its body (listed-by-fallback)",
         ),
         Profile::Cline => (
             Severity::Warning,

@@ -15,6 +15,9 @@ pub enum Wire {
     Responses,
     /// Gemini's `generateContent`.
     Gemini,
+    /// OpenAI Chat Completions (`/v1/chat/completions`): the OpenAI-compatible providers the
+    /// newer clients are pointed at.
+    Chat,
 }
 
 /// A client `verify` can run, and how its listing is cut out of its request.
@@ -41,9 +44,11 @@ pub struct Client {
     /// Where the listing starts in the skill tool's description, for releases that put it
     /// there (Claude Code before 2.1.0), when no text of the request holds it.
     pub tool_start: Option<&'static str>,
+    /// The oldest Node.js the client starts on (major, minor), for a client run by `node`.
+    pub min_node: Option<(u32, u32)>,
 }
 
-static CLIENTS: [Client; 4] = [
+static CLIENTS: [Client; 8] = [
     Client {
         agent: Agent::ClaudeCode,
         name: "Claude Code",
@@ -62,6 +67,7 @@ static CLIENTS: [Client; 4] = [
         ],
         include_end: false,
         tool_start: Some("Available skills:\n"),
+        min_node: None,
     },
     Client {
         agent: Agent::Codex,
@@ -74,6 +80,7 @@ static CLIENTS: [Client; 4] = [
         ends: &["</skills_instructions>"],
         include_end: true,
         tool_start: None,
+        min_node: None,
     },
     Client {
         agent: Agent::Gemini,
@@ -86,6 +93,7 @@ static CLIENTS: [Client; 4] = [
         ends: &["</available_skills>"],
         include_end: true,
         tool_start: None,
+        min_node: None,
     },
     Client {
         agent: Agent::Opencode,
@@ -98,6 +106,63 @@ static CLIENTS: [Client; 4] = [
         ends: &["</available_skills>", "No skills are currently available."],
         include_end: true,
         tool_start: None,
+        min_node: None,
+    },
+    // The four below speak OpenAI Chat Completions to a custom provider pointed at the mock;
+    // their listings are cut out as `scripts/capture-more-agents.sh` cut the captures.
+    Client {
+        agent: Agent::QwenCode,
+        name: "Qwen Code",
+        command: "qwen",
+        package: "@qwen-code/qwen-code",
+        wire: Wire::Chat,
+        skill_tool: "skill",
+        start: "<available_skills>",
+        ends: &["</available_skills>"],
+        include_end: true,
+        tool_start: None,
+        min_node: Some((22, 0)),
+    },
+    Client {
+        agent: Agent::Copilot,
+        name: "GitHub Copilot CLI",
+        command: "copilot",
+        package: "@github/copilot",
+        wire: Wire::Chat,
+        skill_tool: "skill",
+        start: "<available_skills>",
+        ends: &["</available_skills>"],
+        include_end: true,
+        tool_start: None,
+        min_node: None,
+    },
+    // Cline's listing ends its `skills` tool's description.
+    Client {
+        agent: Agent::Cline,
+        name: "Cline",
+        command: "cline",
+        package: "cline",
+        wire: Wire::Chat,
+        skill_tool: "skills",
+        start: "Available skills: ",
+        ends: &[],
+        include_end: false,
+        tool_start: None,
+        min_node: None,
+    },
+    // OpenClaw has no skill tool: its listing tells the model to `read` a SKILL.md.
+    Client {
+        agent: Agent::Openclaw,
+        name: "OpenClaw",
+        command: "openclaw",
+        package: "openclaw",
+        wire: Wire::Chat,
+        skill_tool: "read",
+        start: "<available_skills>\n",
+        ends: &["</available_skills>"],
+        include_end: true,
+        tool_start: None,
+        min_node: Some((24, 16)),
     },
 ];
 

@@ -56,6 +56,27 @@ fn texts(wire: Wire, body: &Value) -> Vec<String> {
                 }
             }
         }
+        Wire::Chat => {
+            // Every message's text (a string, or its text parts), then each tool's
+            // description: Cline lists its skills at the end of its `skills` tool's.
+            for m in arr(body.get("messages")) {
+                match m.get("content") {
+                    Some(Value::String(s)) => out.push(s.clone()),
+                    Some(Value::Array(parts)) => {
+                        for p in parts {
+                            push(&mut out, p.get("text"));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            for t in arr(body.get("tools")) {
+                push(
+                    &mut out,
+                    t.get("function").and_then(|f| f.get("description")),
+                );
+            }
+        }
     }
     out
 }
@@ -92,6 +113,10 @@ fn tools(wire: Wire, body: &Value) -> Vec<String> {
             .flat_map(|t| arr(t.get("functionDeclarations")))
             .filter_map(|f| name(&f))
             .collect(),
+        Wire::Chat => arr(body.get("tools"))
+            .iter()
+            .filter_map(|t| t.get("function").and_then(name))
+            .collect(),
         _ => arr(body.get("tools")).iter().filter_map(name).collect(),
     }
 }
@@ -118,6 +143,11 @@ fn is_main(client: &super::clients::Client, req: &Request, body: &Value) -> bool
             call && (tools.iter().any(|t| t == client.skill_tool)
                 || system.contains(client.start)
                 || tools.len() > 3)
+        }
+        Wire::Chat => {
+            p.ends_with("/chat/completions")
+                && body.get("messages").is_some_and(Value::is_array)
+                && tools.iter().any(|t| t == client.skill_tool)
         }
     }
 }
@@ -374,6 +404,44 @@ mod tests {
                         "{dir}"
                     );
                 }
+            }
+        }
+    }
+
+    /// Qwen Code, Copilot, Cline and OpenClaw: verify cuts the listing out of each captured
+    /// Chat Completions request exactly where the capture script did (Cline's from its `skills`
+    /// tool's description), and a request without the client's tool carries no turn.
+    #[test]
+    fn every_captured_chat_client_is_cut_out_exactly() {
+        use crate::core::Agent;
+        for (agent, dir) in [
+            (Agent::QwenCode, "qwen-code@0.24.4"),
+            (Agent::Copilot, "copilot@1.0.102"),
+            (Agent::Cline, "cline@3.0.65"),
+            (Agent::Openclaw, "openclaw@2026.9.6"),
+        ] {
+            let c = super::super::clients::client(agent).unwrap();
+            for case in ["mixed", "folders", "budget"] {
+                let dir = format!("{dir}/{case}");
+                let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("tests/fixtures/agents")
+                    .join(&dir)
+                    .join("request.json");
+                let body: Value =
+                    serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap();
+                let r = req("/v1/chat/completions", body.clone());
+                assert_eq!(
+                    listing(c, &[r]),
+                    Found::Listing(captured_listing(&dir)),
+                    "{dir}"
+                );
+                let mut other = body;
+                other["tools"] = json!([]);
+                assert_eq!(
+                    listing(c, &[req("/v1/chat/completions", other)]),
+                    Found::NoTurn,
+                    "{dir}"
+                );
             }
         }
     }

@@ -1,6 +1,6 @@
 //! A loopback mock of the model APIs the clients speak, just enough for one turn that ends with
 //! the text "ok": Anthropic Messages (SSE or JSON, `count_tokens`, the models list), OpenAI
-//! Responses (SSE) and Gemini (`generateContent`, `streamGenerateContent`, `countTokens`,
+//! Responses (SSE), OpenAI Chat Completions (SSE ending in `[DONE]`, or JSON) and Gemini (`generateContent`, `streamGenerateContent`, `countTokens`,
 //! embeddings). Every request is recorded. Hand-written HTTP/1.1 over `std::net`, one thread a
 //! connection: a client run makes a handful of requests. `scripts/mock-model-server.py` is the
 //! reference it follows (without the scripted tool calls, which a verify run does not need).
@@ -391,6 +391,9 @@ pub fn answer(req: &Request) -> (&'static str, &'static str, Vec<u8>) {
         return json_ok(json!({
             "object": "list",
             "data": [{"type": "model", "id": "claude-mock", "display_name": "Mock",
+                      "created_at": "2025-01-01T00:00:00Z"},
+                     {"type": "model", "id": "mock-model", "object": "model", "created": 0,
+                      "owned_by": "mock", "display_name": "Mock",
                       "created_at": "2025-01-01T00:00:00Z"}],
             "has_more": false, "first_id": "claude-mock", "last_id": "claude-mock",
             "models": [],
@@ -412,10 +415,65 @@ pub fn answer(req: &Request) -> (&'static str, &'static str, Vec<u8>) {
         let (events, done) = responses_events(&model);
         return if stream { sse(events) } else { json_ok(done) };
     }
+    if p.ends_with("/chat/completions") {
+        let model = body.get("model").cloned().unwrap_or(json!("mock-model"));
+        let usage = stream_usage(&body);
+        return if stream {
+            ("200 OK", "text/event-stream", chat_events(&model, usage))
+        } else {
+            json_ok(chat_completion(&model))
+        };
+    }
     if let Some(answer) = gemini(req, &body) {
         return answer;
     }
     json_ok(json!({}))
+}
+
+/// Whether a streamed Chat Completions request asks for the usage chunk at the end.
+fn stream_usage(body: &Value) -> bool {
+    body.get("stream_options")
+        .and_then(|o| o.get("include_usage"))
+        .and_then(Value::as_bool)
+        == Some(true)
+}
+
+fn chat_usage() -> Value {
+    json!({"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2})
+}
+
+fn chat_completion(model: &Value) -> Value {
+    json!({
+        "id": "chatcmpl-verify", "object": "chat.completion", "created": 0, "model": model,
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": ANSWER},
+                     "finish_reason": "stop"}],
+        "usage": chat_usage(),
+    })
+}
+
+/// A streamed Chat Completions answer: the text, the stop, the usage when asked, `[DONE]`.
+fn chat_events(model: &Value, usage: bool) -> Vec<u8> {
+    let chunk = |delta: Value, finish: Value| {
+        json!({"id": "chatcmpl-verify", "object": "chat.completion.chunk", "created": 0,
+               "model": model, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
+    };
+    let mut events = vec![
+        (
+            None,
+            chunk(json!({"role": "assistant", "content": ANSWER}), Value::Null),
+        ),
+        (None, chunk(json!({}), json!("stop"))),
+    ];
+    if usage {
+        events.push((
+            None,
+            json!({"id": "chatcmpl-verify", "object": "chat.completion.chunk", "created": 0,
+                   "model": model, "choices": [], "usage": chat_usage()}),
+        ));
+    }
+    let mut out = sse(&events);
+    out.extend_from_slice(b"data: [DONE]\n\n");
+    out
 }
 
 fn anthropic_message(model: &Value) -> Value {
@@ -641,6 +699,22 @@ mod tests {
             .as_str()
             .unwrap();
         assert_eq!(text, r#"{"model_choice":"flash"}"#);
+        // Chat Completions: a stream of chunks ending in [DONE], the usage chunk when asked.
+        let (_, kind, body) = answer(&post(
+            "/v1/chat/completions",
+            json!({"stream": true, "stream_options": {"include_usage": true}}),
+        ));
+        let text = String::from_utf8(body).unwrap();
+        assert_eq!(kind, "text/event-stream");
+        assert!(text.ends_with("data: [DONE]\n\n"), "{text}");
+        assert!(text.contains(r#""content":"ok""#), "{text}");
+        assert!(text.contains(r#""finish_reason":"stop""#), "{text}");
+        assert!(text.contains(r#""total_tokens":2"#), "{text}");
+        let (_, kind, body) = answer(&post("/chat/completions", json!({"model": "m"})));
+        assert_eq!(kind, "application/json");
+        let v: Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(v["choices"][0]["message"]["content"], "ok");
+        assert_eq!(v["model"], "m");
         let (_, _, body) = answer(&post("/elsewhere", json!({})));
         assert_eq!(body, b"{}");
     }

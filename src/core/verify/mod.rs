@@ -15,7 +15,7 @@ pub mod store;
 
 pub use clients::{Client, Installed, Wire, agents, client};
 
-pub use run::{Plan, Setup, VerifyError, passed_variables, plan, run};
+pub use run::{Plan, Setup, VerifyError, first_start_hint, passed_variables, plan, run};
 pub use stage::{STAGE_ARG, StageReport, stage};
 
 use serde::Serialize;
@@ -32,7 +32,8 @@ pub fn version_in(output: &str) -> Option<String> {
             let end = w
                 .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '+')))
                 .unwrap_or(w.len());
-            &w[..end]
+            // A sentence's full stop after it is not part of it (`GitHub Copilot CLI 1.0.102.`).
+            w[..end].trim_end_matches('.')
         })
         .find(|w| w.starts_with(|c: char| c.is_ascii_digit()) && w.contains('.'))
         .map(str::to_string)
@@ -111,6 +112,10 @@ mod tests {
         assert_eq!(version_in("codex-cli 0.171.0").as_deref(), Some("0.171.0"));
         assert_eq!(version_in("v1.2.3\n").as_deref(), Some("1.2.3"));
         assert_eq!(version_in("no version"), None);
+        assert_eq!(
+            version_in("GitHub Copilot CLI 1.0.102.\nRun 'copilot update' to check.").as_deref(),
+            Some("1.0.102")
+        );
         // What follows the version in the same word (a terminal escape) is not part of it.
         assert_eq!(
             version_in("2.1.332\x1b]52;c;aGk=\x07 (Claude Code)").as_deref(),

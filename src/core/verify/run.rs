@@ -22,8 +22,30 @@ fn other_files(client: &Client) -> &'static [&'static str] {
     match client.agent {
         // The folders the user trusts: only in one are the project's skills listed.
         crate::core::Agent::Gemini => &[".gemini/trustedFolders.json"],
+        // Where GitHub Copilot CLI unpacked its own code on its first start (some 235 MB,
+        // more than the private home holds): shown read-only, it starts from there.
+        crate::core::Agent::Copilot => COPILOT_PKG,
         _ => &[],
     }
+}
+
+/// The folders below the home GitHub Copilot CLI looks for its unpacked code in (its loader's
+/// list, without the variables that move them).
+const COPILOT_PKG: &[&str] = &[".cache/copilot/pkg", ".copilot/pkg"];
+
+/// What a client's failed start says it needs done outside the sandbox first, when its last
+/// words tell.
+pub fn first_start_hint(client: &Client, stderr: &str) -> Option<String> {
+    (client.agent == crate::core::Agent::Copilot
+        && stderr.contains("Package extraction")
+        && stderr.contains("EFBIG"))
+    .then(|| {
+        format!(
+            "{} unpacks its code (some 235 MB) into ~/.cache/copilot/pkg on its first start, \
+             more than the sandbox lets it write: run `{} --version` once, then verify again",
+            client.name, client.command
+        )
+    })
 }
 
 /// The variables of the user's environment that change what the client lists, passed to it
@@ -40,16 +62,61 @@ pub fn passed_variables(client: &Client) -> Vec<&'static str> {
     v
 }
 
-/// Files the client needs written into its private home before it starts: Gemini CLI's
-/// settings, the user's (JSON with comments) with the API key chosen as its way in (its base URL
-/// alone makes it a "gateway", which it refuses without a login, and it skips system settings
-/// below a folder others may write to, as the sandbox's `/tmp` is).
+/// Files the client needs written into its private home before it starts: the user's settings
+/// file of the client (JSON with comments; JSON5's comments and trailing commas too) with what
+/// points it at the mock merged in, so its switches stay as the user set them.
+/// Gemini CLI: the API key chosen as its way in (its base URL alone makes it a "gateway", which
+/// it refuses without a login, and it skips system settings below a folder others may write to,
+/// as the sandbox's `/tmp` is). Qwen Code: no usage statistics, telemetry or update check.
+/// OpenClaw: a provider `skillscope` at the mock, its model the agents' default.
 fn client_files(client: &Client, home: &Path) -> Vec<(PathBuf, String)> {
-    if client.wire != Wire::Gemini {
-        return Vec::new();
-    }
-    let path = home.join(".gemini/settings.json");
-    let mut settings = crate::core::fsx::read_settings(&path)
+    let base = format!("http://127.0.0.1:{PORT}");
+    let (file, ours) = match client.agent {
+        crate::core::Agent::Gemini => (
+            ".gemini/settings.json",
+            serde_json::json!({
+                "security": {"auth": {"selectedType": "gemini-api-key"}},
+                "privacy": {"usageStatisticsEnabled": false},
+                "telemetry": {"enabled": false},
+                "general": {"disableAutoUpdate": true, "disableUpdateNag": true},
+            }),
+        ),
+        crate::core::Agent::QwenCode => (
+            ".qwen/settings.json",
+            serde_json::json!({
+                "privacy": {"usageStatisticsEnabled": false},
+                "telemetry": {"enabled": false},
+                "general": {"disableAutoUpdate": true},
+            }),
+        ),
+        crate::core::Agent::Openclaw => (
+            crate::core::source::OPENCLAW_CONFIG,
+            serde_json::json!({
+                "agents": {"defaults": {"model": {"primary": "skillscope/mock-model"}}},
+                "models": {"mode": "merge", "providers": {"skillscope": {
+                    "baseUrl": format!("{base}/v1"),
+                    "apiKey": "skillscope-verify",
+                    "api": "openai-completions",
+                    "models": [{"id": "mock-model", "name": "Mock", "reasoning": false,
+                                "input": ["text"],
+                                "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0},
+                                "contextWindow": 200_000, "maxTokens": 8192}],
+                }}},
+            }),
+        ),
+        crate::core::Agent::Cline => return cline_files(home, &base),
+        _ => return Vec::new(),
+    };
+    let path = home.join(file);
+    let mut settings = read_json_settings(&path);
+    merge(&mut settings, &ours);
+    vec![(path, format!("{settings:#}\n"))]
+}
+
+/// The user's settings file at `path` as a JSON object (through the bounded settings reader);
+/// `{}` when it is missing, unreadable or not an object.
+fn read_json_settings(path: &Path) -> serde_json::Value {
+    crate::core::fsx::read_settings(path)
         .ok()
         .flatten()
         .and_then(|b| String::from_utf8(b).ok())
@@ -58,15 +125,32 @@ fn client_files(client: &Client, home: &Path) -> Vec<(PathBuf, String)> {
         })
         .flatten()
         .filter(serde_json::Value::is_object)
-        .unwrap_or_else(|| serde_json::json!({}));
-    let ours = serde_json::json!({
-        "security": {"auth": {"selectedType": "gemini-api-key"}},
-        "privacy": {"usageStatisticsEnabled": false},
-        "telemetry": {"enabled": false},
-        "general": {"disableAutoUpdate": true, "disableUpdateNag": true},
+        .unwrap_or_else(|| serde_json::json!({}))
+}
+
+/// Cline's provider, as `cline auth -p openai-compatible -k KEY -m MODEL -b URL` stores it
+/// (`~/.cline/data/settings/providers.json`): the mock. Cline keeps no switch in a settings
+/// file (a skill is switched off in its own frontmatter), so nothing of the user's is lost.
+fn cline_files(home: &Path, base: &str) -> Vec<(PathBuf, String)> {
+    let providers = serde_json::json!({
+        "version": 1,
+        "lastUsedProvider": "openai-compatible",
+        "modes": {},
+        "providers": {"openai-compatible": {
+            "settings": {
+                "provider": "openai-compatible",
+                "apiKey": "skillscope-verify",
+                "model": "mock-model",
+                "baseUrl": format!("{base}/v1"),
+            },
+            "updatedAt": "2026-01-01T00:00:00.000Z",
+            "tokenSource": "manual",
+        }},
     });
-    merge(&mut settings, &ours);
-    vec![(path, format!("{settings:#}\n"))]
+    vec![(
+        home.join(".cline/data/settings/providers.json"),
+        format!("{providers:#}\n"),
+    )]
 }
 
 /// Deep-merges `from` into `into` (objects key by key, anything else replaced).
@@ -427,9 +511,34 @@ fn client_args(client: &Client, setup: &Setup) -> Vec<String> {
             "check_for_update_on_startup=false".into(),
         ],
         crate::core::Agent::Gemini => vec!["-p".into()],
+        crate::core::Agent::QwenCode => vec![
+            "--auth-type".into(),
+            "openai".into(),
+            "-m".into(),
+            "mock-model".into(),
+        ],
+        crate::core::Agent::Copilot => vec![
+            "-p".into(),
+            "hello".into(),
+            "--allow-all-tools".into(),
+            "--disable-client-telemetry".into(),
+            "-s".into(),
+        ],
+        // One word reads as one of its commands: the prompt is a sentence.
+        crate::core::Agent::Cline => vec!["Say hello.".into()],
+        crate::core::Agent::Openclaw => vec![
+            "agent".into(),
+            "--local".into(),
+            "--agent".into(),
+            "main".into(),
+            "--message".into(),
+        ],
         _ => vec!["run".into()],
     };
-    if client.agent != crate::core::Agent::ClaudeCode {
+    if !matches!(
+        client.agent,
+        crate::core::Agent::ClaudeCode | crate::core::Agent::Copilot | crate::core::Agent::Cline
+    ) {
         args.push("hello".into());
     }
     args
@@ -449,6 +558,24 @@ fn client_env(client: &Client) -> Vec<(&'static str, String)> {
             ("CLAUDE_CODE_ENABLE_TELEMETRY", "0".into()),
         ],
         (_, Wire::Responses) => vec![("SKILLSCOPE_VERIFY_KEY", "skillscope-verify".into())],
+        (crate::core::Agent::QwenCode, _) => vec![
+            ("OPENAI_API_KEY", "skillscope-verify".into()),
+            ("OPENAI_BASE_URL", format!("{base}/v1")),
+            ("OPENAI_MODEL", "mock-model".into()),
+            ("QWEN_CODE_SUPPRESS_YOLO_WARNING", "1".into()),
+        ],
+        (crate::core::Agent::Copilot, _) => vec![
+            ("COPILOT_AUTO_UPDATE", "false".into()),
+            ("COPILOT_OFFLINE", "true".into()),
+            ("COPILOT_PROVIDER_BASE_URL", format!("{base}/v1")),
+            ("COPILOT_PROVIDER_TYPE", "openai".into()),
+            ("COPILOT_PROVIDER_API_KEY", "skillscope-verify".into()),
+            ("COPILOT_MODEL", "mock-model".into()),
+        ],
+        (crate::core::Agent::Cline | crate::core::Agent::Openclaw, _) => vec![
+            ("DO_NOT_TRACK", "1".into()),
+            ("DISABLE_TELEMETRY", "1".into()),
+        ],
         (_, Wire::Gemini) => vec![
             ("GEMINI_API_KEY", "skillscope-verify".into()),
             ("GOOGLE_GEMINI_BASE_URL", base),

@@ -6,7 +6,7 @@ use super::mock::{self, Request};
 use serde::{Deserialize, Serialize};
 use std::ffi::OsString;
 use std::io::Read;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -143,8 +143,23 @@ fn inside(spec: &StageSpec) -> StageReport {
             };
         }
     }
+    let Some(client) = super::agents()
+        .find(|a| a.as_str() == spec.agent)
+        .and_then(super::client)
+    else {
+        return StageReport {
+            error: Some(format!("verify cannot run the client of {}", spec.agent)),
+            ..StageReport::default()
+        };
+    };
+    if let Some(why) = client.min_node.and_then(|min| old_node(client.name, min)) {
+        return StageReport {
+            error: Some(why),
+            ..StageReport::default()
+        };
+    }
     let mut report = StageReport {
-        version: run_client(spec, &["--version".to_string()], VERSION_TIMEOUT),
+        version: run_client(&spec.program, &["--version".to_string()], VERSION_TIMEOUT),
         ..StageReport::default()
     };
     let listener = match std::net::TcpListener::bind(("127.0.0.1", spec.port)) {
@@ -157,13 +172,6 @@ fn inside(spec: &StageSpec) -> StageReport {
             return report;
         }
     };
-    let Some(client) = super::agents()
-        .find(|a| a.as_str() == spec.agent)
-        .and_then(super::client)
-    else {
-        report.error = Some(format!("verify cannot run the client of {}", spec.agent));
-        return report;
-    };
     let wanted: mock::Wanted =
         Arc::new(move |r: &Request| super::extract::carries_skills(client, r));
     let recorded = match mock::serve(listener, wanted) {
@@ -173,7 +181,11 @@ fn inside(spec: &StageSpec) -> StageReport {
             return report;
         }
     };
-    report.run = run_client(spec, &spec.args, Duration::from_millis(spec.timeout_ms));
+    report.run = run_client(
+        &spec.program,
+        &spec.args,
+        Duration::from_millis(spec.timeout_ms),
+    );
     report.requests = std::mem::take(
         &mut *recorded
             .lock()
@@ -182,10 +194,43 @@ fn inside(spec: &StageSpec) -> StageReport {
     report
 }
 
+/// Why a client that runs on Node.js (`name`, needing `min` or newer) cannot run here: no `node`
+/// on `PATH`, or the one there (as its `--version` says) is older. `None` when it is new enough.
+fn old_node(name: &str, min: (u32, u32)) -> Option<String> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let need = format!("{name} runs on Node.js {}.{} or newer", min.0, min.1);
+    let Some(node) = super::clients::find_command("node", &path, &[]) else {
+        return Some(format!("{need}, and there is no `node` on PATH"));
+    };
+    let run = run_client(&node, &["--version".to_string()], VERSION_TIMEOUT);
+    let printed = run.stdout.trim();
+    let found = super::version_in(printed);
+    let at = crate::core::escape::path(&node);
+    match found.as_deref().map(node_version) {
+        Some(Some(v)) if v >= min => None,
+        Some(Some(_)) => Some(format!(
+            "{need}; the `node` on PATH ({at}) is {}: put a newer Node.js first on PATH",
+            found.as_deref().unwrap_or_default()
+        )),
+        _ => Some(format!(
+            "{need}; the `node` on PATH ({at}) did not tell its version{}",
+            run.error.map(|e| format!(" ({e})")).unwrap_or_default()
+        )),
+    }
+}
+
+/// A Node.js version's major and minor (`24.16.0` → 24, 16).
+fn node_version(v: &str) -> Option<(u32, u32)> {
+    let mut parts = v.split(['.', '-', '+']);
+    let major = parts.next()?.parse().ok()?;
+    let minor = parts.next().map_or(Some(0), |m| m.parse().ok())?;
+    Some((major, minor))
+}
+
 /// Runs the client with `args` in its own process group, killed with it at `timeout` (the stage
 /// runs inside the Linux sandbox; elsewhere the client alone is killed).
-fn run_client(spec: &StageSpec, args: &[String], timeout: Duration) -> ClientRun {
-    let mut command = Command::new(&spec.program);
+fn run_client(program: &Path, args: &[String], timeout: Duration) -> ClientRun {
+    let mut command = Command::new(program);
     command
         .args(args)
         .stdin(Stdio::null())
@@ -198,7 +243,7 @@ fn run_client(spec: &StageSpec, args: &[String], timeout: Duration) -> ClientRun
         Ok(c) => c,
         Err(e) => {
             return ClientRun {
-                error: Some(format!("cannot start {}: {e}", spec.program.display())),
+                error: Some(format!("cannot start {}: {e}", program.display())),
                 ..ClientRun::default()
             };
         }
@@ -307,5 +352,21 @@ mod relocation_tests {
         assert_eq!(home, None);
         assert_eq!(same.program, spec.program);
         assert_eq!(same.files, spec.files);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::node_version;
+
+    #[test]
+    fn node_versions_compare_by_major_then_minor() {
+        assert_eq!(node_version("24.16.0"), Some((24, 16)));
+        assert_eq!(node_version("20.20.2"), Some((20, 20)));
+        assert_eq!(node_version("25"), Some((25, 0)));
+        assert_eq!(node_version("x.1"), None);
+        assert!(node_version("24.9.0").unwrap() < (24, 16));
+        assert!(node_version("24.21.0").unwrap() >= (24, 16));
+        assert!(node_version("25.0.0").unwrap() >= (24, 16));
     }
 }
