@@ -302,7 +302,7 @@ catalogue! {
     ListedByFallback "listed-by-fallback" Library [W, W, W, W, W, W, W, W, W]
         "an agent lists the skill under its folder's name or its body's first paragraph";
     TriggersMissing "triggers-missing" Library [W, NO, NO, NO, NO, NO, NO, NO, NO]
-        "a skill in the SkillContextProvider agent's own folder (`~/.config/agents/skills`, which no released client reads) without `triggers:`: that agent never injects it";
+        "a skill in the triggers agent's own folder (`~/.config/agents/skills`, which no released client reads) without `triggers:`: that agent never injects it";
     ExecutableNoEntry "executable-no-entry" Executable [W, E, E, E, E, E, E, E, E]
         "`type: executable` without its entry script";
     EntryUntyped "entry-untyped" Executable [NO, NO, NO, NO, W, NO, NO, NO, NO]
