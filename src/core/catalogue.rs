@@ -285,6 +285,8 @@ catalogue! {
         "description holds XML tags or angle brackets";
     DescriptionGeneric "description-generic" Description [W, W, W, W, W, W, W, W, W]
         "description too vague to trigger well: under 6 words, or no \"when\" cue and not concrete (two action verbs and four verbs or named technologies, as the Lazy Skills design's \"Best\" example)";
+    DescriptionPlaceholder "description-placeholder" Description [E, E, E, E, E, E, E, E, E]
+        "the description is still the sentence `skillscope new` writes to be replaced";
     DescriptionFirstPerson "description-first-person" Description [W, W, W, W, W, W, W, W, W]
         "description written in the first person";
     BodyTooLong "body-too-long" Body [W, W, W, W, W, W, W, W, W] "body over 500 lines or 5,000 tokens";
