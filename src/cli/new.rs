@@ -1,10 +1,10 @@
 //! `skillscope new NAME`: a new skill for one agent, with the fields that agent's users need and a
 //! body skeleton, checked by the agent's rules before it lands (written whole or not at all).
 
-use crate::cli::args::TargetArgs;
+use crate::cli::args::ScopeArg;
 use crate::cli::manage::places;
 use crate::core::Library;
-use crate::core::diagnostic::Severity;
+use crate::core::diagnostic::{RuleId, Severity};
 use crate::core::manage::{self, Target};
 use crate::core::rules::{self, CheckOptions};
 use crate::core::scan::ScanOptions;
@@ -17,8 +17,13 @@ use std::path::{Path, PathBuf};
 pub struct NewArgs {
     /// The skill's name, which is also its folder's: lowercase letters, digits and hyphens.
     pub name: String,
-    #[command(flatten)]
-    pub to: TargetArgs,
+    /// The agent whose skill folder receives it.
+    #[arg(long, value_parser = crate::cli::args::target_agent(), default_value = "claude-code")]
+    pub agent: Agent,
+    /// The user's own folder (~/...) or the project's (default: the project's inside a project —
+    /// a git work tree, or a folder holding `.claude` or `.agents` — else the user's).
+    #[arg(long, value_enum)]
+    pub scope: Option<ScopeArg>,
     /// The folder to make the skill's folder in (default: the agent's skill folder at --scope).
     #[arg(long, value_name = "DIR")]
     pub path: Option<PathBuf>,
@@ -29,21 +34,11 @@ pub struct NewArgs {
 
 pub fn run(args: NewArgs) -> anyhow::Result<i32> {
     crate::core::skeleton::check_name(&args.name)?;
-    let agent: Agent = match args.to.agent.as_slice() {
-        [one] => *one,
-        [] => Agent::ClaudeCode,
-        _ => anyhow::bail!("new writes one skill for one agent: name one --agent"),
-    };
+    let agent = args.agent;
     let target = if args.path.is_some() {
         None
     } else {
-        let (home, project) = places()?;
-        Some(Target::resolve(
-            agent,
-            args.to.scope.into(),
-            &home,
-            project.as_deref(),
-        )?)
+        Some(target(agent, args.scope)?)
     };
     let parent = match (&args.path, &target) {
         (Some(p), _) => p.clone(),
@@ -85,7 +80,12 @@ pub fn run(args: NewArgs) -> anyhow::Result<i32> {
     let text = crate::core::skeleton::skill_md(&args.name, agent, args.description.as_deref());
     std::fs::write(staged.join("SKILL.md"), &text)?;
     let profile = manage::profile_for(agent);
-    let findings = findings(stage.path(), profile);
+    // The placeholder description is expected here: `check` reports it until it is replaced.
+    let findings: Vec<_> = findings(stage.path(), profile)
+        .into_iter()
+        .filter(|(_, rule, _)| *rule != RuleId::DescriptionPlaceholder.as_str())
+        .collect();
+    let placeholder = args.description.is_none();
     let errors = findings
         .iter()
         .filter(|(s, _, _)| *s == Severity::Error)
@@ -115,12 +115,62 @@ pub fn run(args: NewArgs) -> anyhow::Result<i32> {
             crate::core::text::count_of(findings.len(), "warning", "warnings")
         }
     );
-    println!(
-        "next: say in the description what it does and when to use it, fill in the body, then \
-         `skillscope check {}`",
-        crate::cli::output::shown_path(&dest)
-    );
+    if placeholder {
+        println!(
+            "next: the description is a placeholder, which `check` reports as an error \
+             (description-placeholder) until it says what the skill does and when to use it; fill \
+             in the body, then `skillscope check {}`",
+            crate::cli::output::shown_path(&dest)
+        );
+    } else {
+        println!(
+            "next: fill in the body, then `skillscope check {}`",
+            crate::cli::output::shown_path(&dest)
+        );
+    }
     Ok(0)
+}
+
+/// The agent's skill folder at `scope`, or, without one, at the project's scope inside a project
+/// (said on stderr) and the user's elsewhere.
+fn target(agent: Agent, scope: Option<ScopeArg>) -> anyhow::Result<Target> {
+    let (home, project) = places()?;
+    let cwd = std::env::current_dir().context("cannot read the current folder")?;
+    let inside = inside_project(&cwd, &home);
+    let chosen = match (scope, &inside) {
+        (Some(s), _) => s,
+        (None, Some(p)) => {
+            crate::cli::output::warn(format_args!(
+                "inside the project {}: the skill goes to the project's folder (--scope user for \
+                 your own)",
+                crate::cli::output::shown_path(p)
+            ));
+            ScopeArg::Project
+        }
+        (None, None) => ScopeArg::User,
+    };
+    let project = if scope.is_none() {
+        inside.or(project)
+    } else {
+        project
+    };
+    Ok(Target::resolve(
+        agent,
+        chosen.into(),
+        &home,
+        project.as_deref(),
+    )?)
+}
+
+/// The project the current folder is inside, for the default scope: the nearest folder up to
+/// (not including) the home that is a git work tree or holds `.claude` or `.agents`.
+fn inside_project(cwd: &Path, home: &Path) -> Option<PathBuf> {
+    cwd.ancestors()
+        .take_while(|d| *d != home)
+        .find(|d| {
+            d.join(".git").exists() || d.join(".claude").is_dir() || d.join(".agents").is_dir()
+        })
+        .map(Path::to_path_buf)
 }
 
 /// What the rules of `profile` find in the one skill below `root`: severity, rule, message.

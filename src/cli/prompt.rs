@@ -653,7 +653,9 @@ fn fate_table(
     let budget = listing
         .budget
         .map_or_else(|| "no budget".to_string(), |b| format!("budget {b}"));
-    let whose = lib.agent.map_or_else(String::new, |a| format!(" for {a}"));
+    let whose = lib.agent.map_or_else(String::new, |a| {
+        format!(" for {}", crate::core::agents::model::model(a).name)
+    });
     s.push_str(&format!(
         "listing{whose} ({mode} mode): {} tier, {} chars, ~{} tokens ({enc}), {} of {budget}; {}\n",
         listing.tier,

@@ -22,9 +22,13 @@ use std::path::Path;
     after_help = "Without --agent, the toggle goes to skillscope's own state (state.json) and to every \
                   agent that reads the skill's folder (Claude Code, Codex, opencode, OpenClaw, GitHub \
                   Copilot CLI, Qwen Code; Lazy Skills for a skill in its own folder, whose switch is \
-                  `auto_load` in the skill's SKILL.md). With --agent, only \
-                  there; --agent skillscope touches skillscope's own state only. Without --on or --off, \
-                  prints each agent's current state and where it comes from."
+                  `auto_load` in the skill's SKILL.md); an agent that is not set up here (no settings \
+                  file, no folder of its own, no command) and whose own folder does not hold the skill \
+                  is skipped, so no settings file is created for an agent you do not use. With \
+                  --agent, only there; --agent skillscope touches skillscope's own state only. Without --on or --off, \
+                  prints each agent's current state and where it comes from. The changes are shown first and \
+                  written once you say yes (--yes skips the question; without a terminal, --yes is \
+                  needed)."
 )]
 pub struct ToggleArgs {
     /// The skill's name.
@@ -46,6 +50,9 @@ pub struct ToggleArgs {
     /// Show the change as a diff and write nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Write without asking (needed where there is no terminal to ask on).
+    #[arg(long, short = 'y')]
+    pub yes: bool,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -244,6 +251,9 @@ struct AgentChange {
     skipped: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
+    /// The folder of the copy the plan is for.
+    #[serde(skip)]
+    skill: Option<std::path::PathBuf>,
 }
 
 #[derive(Serialize)]
@@ -289,17 +299,39 @@ fn toggle(
             )
             .collect(),
     };
+    let mut own = None;
     if args.agent.as_deref().is_none_or(|a| a == OWN) {
-        report.skillscope = Some(toggle_own(skills, state_path, on, args.dry_run));
+        let (change, state) = plan_own(skills, state_path, on);
+        report.skillscope = Some(change);
+        own = Some(state);
     }
     for agent in agents {
         let skill = skills
             .iter()
             .find(|s| switches.readers(s).contains(&agent) || s.agent == agent)
             .unwrap_or(&skills[0]);
+        // Without --agent, an agent that is not set up here gets no settings file of its
+        // own making: unless the skill is in its own folder, it is left alone.
+        if args.agent.is_none()
+            && !switches.installed(agent)
+            && !skills.iter().any(|s| s.agent == agent)
+        {
+            report.agents.push(AgentChange {
+                agent,
+                plan: None,
+                applied: None,
+                skipped: Some(format!(
+                    "{agent} is not set up here (no settings file, folder or command of its own); \
+                     --agent {agent} writes its settings anyway"
+                )),
+                error: None,
+                skill: None,
+            });
+            continue;
+        }
         report
             .agents
-            .push(toggle_agent(args, switches, skill, agent, on));
+            .push(plan_agent(args, switches, skill, agent, on));
     }
     report.changed = report
         .skillscope
@@ -309,6 +341,30 @@ fn toggle(
             .agents
             .iter()
             .any(|a| a.plan.as_ref().is_some_and(|p| !p.changes_nothing()));
+    let color = use_color();
+    let home = switches.home();
+    if !args.json {
+        print_plans(&report, home, color);
+    }
+    if report.changed && !args.dry_run {
+        let confirm = crate::cli::args::ConfirmArgs {
+            dry_run: false,
+            yes: args.yes,
+            json: args.json,
+        };
+        let question = format!(
+            "Switch {} {}?",
+            line(&args.name),
+            if on { "on" } else { "off" }
+        );
+        if let Some(code) = crate::cli::manage::ask(&confirm, &question)?.refused() {
+            if !args.json {
+                println!("nothing was written");
+            }
+            return Ok(code);
+        }
+        apply(&mut report, own, switches, skills, home, color, args.json);
+    }
     let failed = report
         .skillscope
         .as_ref()
@@ -316,13 +372,16 @@ fn toggle(
         || report.agents.iter().any(|a| a.error.is_some());
     if args.json {
         println!("{}", crate::cli::output::json_string(&report)?);
-    } else {
-        print_report(&report, switches.home(), args.dry_run);
+    } else if !report.changed {
+        println!("nothing to change");
+    } else if args.dry_run {
+        println!("dry run: nothing was written");
     }
     Ok(i32::from(failed))
 }
 
-fn toggle_own(skills: &[&Skill], state_path: &Path, on: bool, dry_run: bool) -> OwnChange {
+/// Skillscope's own state with the skill switched, not yet saved.
+fn plan_own(skills: &[&Skill], state_path: &Path, on: bool) -> (OwnChange, EnableState) {
     let (mut own, diags) = EnableState::load(state_path);
     for d in &diags {
         eprintln!("warning: {}", line(&d.message));
@@ -331,23 +390,17 @@ fn toggle_own(skills: &[&Skill], state_path: &Path, on: bool, dry_run: bool) -> 
     for s in skills {
         changed |= own.set(s, on);
     }
-    let mut out = OwnChange {
+    let out = OwnChange {
         file: state_path.to_path_buf(),
         before: if changed { !on } else { on },
         after: on,
         written: false,
         error: None,
     };
-    if changed && !dry_run {
-        match own.save() {
-            Ok(()) => out.written = true,
-            Err(e) => out.error = Some(e.to_string()),
-        }
-    }
-    out
+    (out, own)
 }
 
-fn toggle_agent(
+fn plan_agent(
     args: &ToggleArgs,
     switches: &AgentSwitches,
     skill: &Skill,
@@ -360,6 +413,7 @@ fn toggle_agent(
         applied: None,
         skipped: None,
         error: None,
+        skill: Some(skill.dir.clone()),
     };
     match switches.plan(skill, agent, args.scope.into(), on) {
         // Asked for every agent at once, a scope one agent lacks is not a failure.
@@ -367,45 +421,101 @@ fn toggle_agent(
             out.skipped = Some(e.to_string());
         }
         Err(e) => out.error = Some(e.to_string()),
-        Ok(plan) => {
-            if !args.dry_run && !plan.changes_nothing() {
-                // What is shown is what was written: the plan made again under the file's lock
-                // when another writer changed the file meanwhile.
-                match switches.apply(skill, &plan) {
-                    Ok((written, a)) => {
-                        out.plan = Some(written);
-                        out.applied = Some(a);
-                        return out;
-                    }
-                    Err(e) => out.error = Some(e.to_string()),
-                }
-            }
-            out.plan = Some(plan);
-        }
+        Ok(plan) => out.plan = Some(plan),
     }
     out
 }
 
-fn print_report(r: &ToggleReport, home: &Path, dry_run: bool) {
-    let color = use_color();
+/// Writes what was planned and shown, and says what was written.
+fn apply(
+    report: &mut ToggleReport,
+    own: Option<EnableState>,
+    switches: &AgentSwitches,
+    skills: &[&Skill],
+    home: &Path,
+    color: bool,
+    json: bool,
+) {
+    if let (Some(o), Some(mut state)) = (report.skillscope.as_mut(), own)
+        && o.before != o.after
+    {
+        match state.save() {
+            Ok(()) => {
+                o.written = true;
+                if !json {
+                    println!("skillscope: written {}", line(&show_path(&o.file, home)));
+                }
+            }
+            Err(e) => {
+                if !json {
+                    println!("skillscope: not written");
+                    crate::cli::output::warn(&e);
+                }
+                o.error = Some(e.to_string());
+            }
+        }
+    }
+    for a in &mut report.agents {
+        let Some(plan) = a.plan.take() else { continue };
+        if plan.changes_nothing() {
+            a.plan = Some(plan);
+            continue;
+        }
+        let Some(skill) = skills
+            .iter()
+            .find(|s| a.skill.as_ref().is_some_and(|d| *d == s.dir))
+        else {
+            a.plan = Some(plan);
+            continue;
+        };
+        let name = a.agent.as_str();
+        // What is shown is what was written: the plan made again under the file's lock when
+        // another writer changed the file meanwhile (shown again then).
+        match switches.apply(skill, &plan) {
+            Ok((written, applied)) => {
+                if !json {
+                    if written.diff != plan.diff {
+                        println!("{name}: the file changed meanwhile; written instead:");
+                        print_plan(name, &written, home, color);
+                    }
+                    match &applied.backup {
+                        Some(b) => println!(
+                            "{name}: written {} (backup: {})",
+                            line(&show_path(&applied.file, home)),
+                            line(&show_path(b, home))
+                        ),
+                        None => {
+                            println!("{name}: written {}", line(&show_path(&applied.file, home)));
+                        }
+                    }
+                }
+                a.plan = Some(written);
+                a.applied = Some(applied);
+            }
+            Err(e) => {
+                if !json {
+                    println!("{name}: not written");
+                    eprintln!("{name}: {}", line(&e.to_string()));
+                }
+                a.error = Some(e.to_string());
+                a.plan = Some(plan);
+            }
+        }
+    }
+}
+
+/// What would change: skillscope's own state and each agent's settings file as a diff.
+fn print_plans(r: &ToggleReport, home: &Path, color: bool) {
     if let Some(o) = &r.skillscope {
         if o.before == o.after {
             println!("skillscope: already {}; nothing to change", on_off(o.after));
         } else {
-            let done = match (o.written, dry_run) {
-                (true, _) => "",
-                (false, true) => " (dry run)",
-                (false, false) => " (not written)",
-            };
             println!(
-                "skillscope: {} → {}  {}{done}",
+                "skillscope: {} → {}  {}",
                 on_off(o.before),
                 on_off(o.after),
                 line(&show_path(&o.file, home))
             );
-        }
-        if let Some(e) = &o.error {
-            crate::cli::output::warn(e);
         }
     }
     for a in &r.agents {
@@ -415,28 +525,10 @@ fn print_report(r: &ToggleReport, home: &Path, dry_run: bool) {
         }
         if let Some(p) = &a.plan {
             print_plan(name, p, home, color);
-            if let Some(applied) = &a.applied {
-                match &applied.backup {
-                    Some(b) => println!(
-                        "{name}: written {} (backup: {})",
-                        line(&show_path(&applied.file, home)),
-                        line(&show_path(b, home))
-                    ),
-                    None => println!("{name}: written {}", line(&show_path(&applied.file, home))),
-                }
-            }
         }
         if let Some(e) = &a.error {
-            if a.plan.as_ref().is_some_and(|p| !p.changes_nothing()) && !dry_run {
-                println!("{name}: not written");
-            }
             eprintln!("{name}: {}", line(e));
         }
-    }
-    if !r.changed {
-        println!("nothing to change");
-    } else if dry_run {
-        println!("dry run: nothing was written");
     }
 }
 

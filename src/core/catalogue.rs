@@ -285,6 +285,8 @@ catalogue! {
         "description holds XML tags or angle brackets";
     DescriptionGeneric "description-generic" Description [W, W, W, W, W, W, W, W, W]
         "description too vague to trigger well: under 6 words, or no \"when\" cue and not concrete (two action verbs and four verbs or named technologies, as the Lazy Skills design's \"Best\" example)";
+    DescriptionPlaceholder "description-placeholder" Description [E, E, E, E, E, E, E, E, E]
+        "the description is still the sentence `skillscope new` writes to be replaced";
     DescriptionFirstPerson "description-first-person" Description [W, W, W, W, W, W, W, W, W]
         "description written in the first person";
     BodyTooLong "body-too-long" Body [W, W, W, W, W, W, W, W, W] "body over 500 lines or 5,000 tokens";
@@ -302,7 +304,7 @@ catalogue! {
     ListedByFallback "listed-by-fallback" Library [W, W, W, W, W, W, W, W, W]
         "an agent lists the skill under its folder's name or its body's first paragraph";
     TriggersMissing "triggers-missing" Library [W, NO, NO, NO, NO, NO, NO, NO, NO]
-        "a skill in the SkillContextProvider agent's own folder (`~/.config/agents/skills`, which no released client reads) without `triggers:`: that agent never injects it";
+        "a skill in the triggers agent's own folder (`~/.config/agents/skills`, which no released client reads) without `triggers:`: that agent never injects it";
     ExecutableNoEntry "executable-no-entry" Executable [W, E, E, E, E, E, E, E, E]
         "`type: executable` without its entry script";
     EntryUntyped "entry-untyped" Executable [NO, NO, NO, NO, W, NO, NO, NO, NO]

@@ -45,6 +45,10 @@ pub fn check_name(name: &str) -> Result<(), NameError> {
     })
 }
 
+/// The words of the description `new` writes when given none, which the
+/// `description-placeholder` rule recognises: a skill is not done while they are in it.
+pub const PLACEHOLDER: &str = "replace this sentence with what the skill does";
+
 /// The SKILL.md of a new skill `name` (already checked) for `agent`, with `description` or,
 /// without one, a sentence to replace that already says what and when.
 pub fn skill_md(name: &str, agent: Agent, description: Option<&str>) -> String {
@@ -52,8 +56,8 @@ pub fn skill_md(name: &str, agent: Agent, description: Option<&str>) -> String {
     let description = description.map_or_else(
         || {
             format!(
-                "Handles {words} tasks; replace this sentence with what the skill does and the \
-                 files, tools or services it works with. Use when the user asks about {words}."
+                "Handles {words} tasks; {PLACEHOLDER} and the files, tools or services it works \
+                 with. Use when the user asks about {words}."
             )
         },
         str::to_string,

@@ -142,3 +142,33 @@ fn its_system_prompt_holds_no_listing_and_a_message_injects_by_triggers() {
         "{text:?}"
     );
 }
+
+/// What the commands print of the triggers agent speaks of what it does, not of the documents
+/// it comes from: no "design 002", no "SkillContextProvider", no "generic (.agents/skills)".
+#[test]
+fn its_messages_carry_no_design_document_jargon() {
+    let t = home_with_two_skills();
+    let h = t.path();
+    let steps: &[&[&str]] = &[
+        &["check", "--select", "triggers-missing"],
+        &["prompt", "--agent", "generic", "--fates"],
+        &["budget", "--agent", "generic"],
+        &["list", "--agent", "generic"],
+        &["match", "--agent", "generic", "greet my friend"],
+        &["show", "calc"],
+    ];
+    let mut seen_triggers_agent = false;
+    for args in steps {
+        let out = run(args, h);
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        for jargon in ["design 0", "SkillContextProvider", "generic (", "the ADR"] {
+            assert!(!text.contains(jargon), "{args:?} says {jargon:?}:\n{text}");
+        }
+        seen_triggers_agent |= text.contains("triggers agent");
+    }
+    assert!(seen_triggers_agent, "the agent is named by what it does");
+}

@@ -241,10 +241,33 @@ fn new_writes_a_skill_each_agent_passes() {
             &["check", "--profile", profile, dir.to_str().unwrap()],
             home,
         );
-        assert_eq!(out.status.code(), Some(0), "{agent}: {}", stdout(&out));
+        // The placeholder description fails check until it is replaced, and nothing else does.
+        assert_eq!(out.status.code(), Some(1), "{agent}: {}", stdout(&out));
         assert!(
             stdout(&out).contains("1 skill checked")
-                && stdout(&out).contains(": 0 errors, 0 warnings"),
+                && stdout(&out).contains(": 1 error, 0 warnings")
+                && stdout(&out).contains("error[description-placeholder]"),
+            "{agent}: {}",
+            stdout(&out)
+        );
+        let md = dir.join("SKILL.md");
+        let text = std::fs::read_to_string(&md).unwrap();
+        let (before, after) = text.split_once("description: ").unwrap();
+        let rest = &after[after.find('\n').unwrap()..];
+        std::fs::write(
+            &md,
+            format!(
+                "{before}description: Writes meeting notes with decisions and owners from a transcript. Use when the user asks to summarise a meeting.{rest}"
+            ),
+        )
+        .unwrap();
+        let out = run(
+            &["check", "--profile", profile, dir.to_str().unwrap()],
+            home,
+        );
+        assert_eq!(out.status.code(), Some(0), "{agent}: {}", stdout(&out));
+        assert!(
+            stdout(&out).contains(": 0 errors, 0 warnings"),
             "{agent}: {}",
             stdout(&out)
         );
@@ -510,4 +533,84 @@ fn app_skills_with_one_template_are_reported_and_found_by_name() {
             assert_eq!(first, Some(app), "{message}: {v}");
         }
     }
+}
+
+/// Inside a project (a git work tree, or a folder holding `.claude` or `.agents`), `new` writes
+/// to the project's folder and says so; `--scope user` still writes to the user's own; outside
+/// a project the user's own is the default.
+#[test]
+fn new_defaults_to_the_project_inside_one_and_says_so() {
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path();
+    for marker in [".git", ".claude", ".agents"] {
+        let project = home.join(format!("work/app{}", marker.replace('.', "-")));
+        std::fs::create_dir_all(project.join(marker)).unwrap();
+        let sub = project.join("src/deep");
+        std::fs::create_dir_all(&sub).unwrap();
+        let out = bin()
+            .args(["new", "release-notes"])
+            .env("HOME", home)
+            .env("SKILLSCOPE_CONFIG_DIR", home.join("config"))
+            .env("SKILLSCOPE_CACHE_DIR", home.join("cache"))
+            .env("SKILLSCOPE_DATA_DIR", home.join("data"))
+            .current_dir(&sub)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{marker}: {}", stderr(&out));
+        assert!(
+            project
+                .join(".claude/skills/release-notes/SKILL.md")
+                .is_file(),
+            "{marker}: {}",
+            stdout(&out)
+        );
+        assert!(
+            stderr(&out).contains("inside the project") && stderr(&out).contains("--scope user"),
+            "{marker}: {}",
+            stderr(&out)
+        );
+        assert!(
+            !home.join(".claude/skills/release-notes").exists(),
+            "{marker}"
+        );
+    }
+    // Asked for, the user's own folder.
+    let project = home.join("work/app-git");
+    let out = bin()
+        .args(["new", "standup", "--scope", "user"])
+        .env("HOME", home)
+        .env("SKILLSCOPE_CONFIG_DIR", home.join("config"))
+        .env("SKILLSCOPE_CACHE_DIR", home.join("cache"))
+        .env("SKILLSCOPE_DATA_DIR", home.join("data"))
+        .current_dir(&project)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(home.join(".claude/skills/standup/SKILL.md").is_file());
+    assert!(!project.join(".claude/skills/standup").exists());
+    // Outside any project: the user's own folder.
+    let plain = home.join("notes");
+    std::fs::create_dir_all(&plain).unwrap();
+    let out = manage_run(&["new", "diary"], home);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(home.join(".claude/skills/diary/SKILL.md").is_file());
+    assert!(
+        !stderr(&out).contains("inside the project"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// `new --help` names only the flags `new` has.
+#[test]
+fn new_help_names_no_flag_it_lacks() {
+    let home = tempfile::tempdir().unwrap();
+    let out = run(&["new", "--help"], home.path());
+    let help = stdout(&out);
+    assert!(
+        help.contains("--scope") && help.contains("--agent"),
+        "{help}"
+    );
+    assert!(!help.contains("--link"), "{help}");
 }

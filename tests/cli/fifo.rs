@@ -101,7 +101,7 @@ const COMMANDS: [(&[&str], &[File]); 3] = [
         ],
     ),
     (
-        &["toggle", "pdf", "--off"],
+        &["toggle", "--yes", "pdf", "--off"],
         &[File::State, File::ClaudeSettings],
     ),
 ];
@@ -145,7 +145,7 @@ fn a_fifo_at_any_file_is_a_clear_error_naming_it_for_list_budget_and_toggle() {
 fn a_toggle_that_would_write_a_fifo_fails_and_says_why() {
     let w = World::new();
     let state = w.fifo(File::State);
-    let out = w.run(&["toggle", "pdf", "--off", "--agent", "skillscope"]);
+    let out = w.run(&["toggle", "--yes", "pdf", "--off", "--agent", "skillscope"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(
@@ -155,7 +155,7 @@ fn a_toggle_that_would_write_a_fifo_fails_and_says_why() {
 
     let w = World::new();
     let settings = w.fifo(File::ClaudeSettings);
-    let out = w.run(&["toggle", "pdf", "--off", "--agent", "claude-code"]);
+    let out = w.run(&["toggle", "--yes", "pdf", "--off", "--agent", "claude-code"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(

@@ -167,7 +167,15 @@ fn fix_never_writes_through_a_skill_md_linking_out_of_the_library() {
     );
     // The same for the Lazy Skills switch.
     let out = run(
-        &["toggle", "pdf", "--on", "--agent", "lazy-skills", l],
+        &[
+            "toggle",
+            "--yes",
+            "pdf",
+            "--on",
+            "--agent",
+            "lazy-skills",
+            l,
+        ],
         home.path(),
     );
     assert_ne!(out.status.code(), Some(0), "{}", stdout(&out));
@@ -190,7 +198,15 @@ fn lazy_toggle_on_an_inline_frontmatter_keeps_it_valid() {
     let l = home.path().join("lib");
     let l = l.to_str().unwrap();
     let out = run(
-        &["toggle", "pdf", "--on", "--agent", "lazy-skills", l],
+        &[
+            "toggle",
+            "--yes",
+            "pdf",
+            "--on",
+            "--agent",
+            "lazy-skills",
+            l,
+        ],
         home.path(),
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));

@@ -650,7 +650,14 @@ fn toggle_writes_the_new_agents_switches_and_refuses_cline() {
         assert!(listing.contains("alpha-basic"), "{}: {listing}", c.dir);
         let (l, run) = lay(c, "mixed");
         let out = common::bin()
-            .args(["toggle", "--agent", c.agent, "alpha-basic", "--off"])
+            .args([
+                "toggle",
+                "--yes",
+                "--agent",
+                c.agent,
+                "alpha-basic",
+                "--off",
+            ])
             .env("HOME", &l.home)
             .env("SKILLSCOPE_CONFIG_DIR", l.base.join("config"))
             .env("SKILLSCOPE_CACHE_DIR", l.base.join("skillscope-cache"))
@@ -684,7 +691,14 @@ fn toggle_writes_the_new_agents_switches_and_refuses_cline() {
         );
     }
     let out = common::bin()
-        .args(["toggle", "--agent", "cline", "alpha-basic", "--off"])
+        .args([
+            "toggle",
+            "--yes",
+            "--agent",
+            "cline",
+            "alpha-basic",
+            "--off",
+        ])
         .output()
         .unwrap();
     assert!(!out.status.success());

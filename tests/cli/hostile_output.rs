@@ -418,7 +418,7 @@ fn a_terminal_gets_no_raw_control_character_from_any_managing_command() {
     let steps: &[&[&str]] = &[
         &["add", s, "--dry-run"],
         &["add", s, "--yes", "--pick", "loud", "--pick", "quiet"],
-        &["toggle", "loud"],
+        &["toggle", "--yes", "loud"],
         &[
             "toggle",
             "loud",
@@ -427,9 +427,9 @@ fn a_terminal_gets_no_raw_control_character_from_any_managing_command() {
             "claude-code",
             "--dry-run",
         ],
-        &["toggle", "loud", "--off", "--agent", "claude-code"],
-        &["toggle", "quiet\u{202e}txt", "--on"],
-        &["toggle", "clear\x1b[2Jscreen", "--on"],
+        &["toggle", "--yes", "loud", "--off", "--agent", "claude-code"],
+        &["toggle", "--yes", "quiet\u{202e}txt", "--on"],
+        &["toggle", "--yes", "clear\x1b[2Jscreen", "--on"],
         &["copy", "loud", "--to", "codex", "--yes"],
         &["move", "quiet", "--to", "opencode", "--yes"],
     ];

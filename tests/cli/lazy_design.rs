@@ -119,7 +119,15 @@ fn toggle_writes_auto_load_into_the_skills_own_frontmatter_and_the_listing_follo
     assert_eq!(std::fs::read_to_string(&md).unwrap(), before);
 
     let off = stdout(&run(
-        &["toggle", "pdf", "--off", "--agent", "lazy-skills", l],
+        &[
+            "toggle",
+            "--yes",
+            "pdf",
+            "--off",
+            "--agent",
+            "lazy-skills",
+            l,
+        ],
         t.path(),
     ));
     assert!(off.contains("lazy-skills: written"), "{off}");
@@ -134,7 +142,15 @@ fn toggle_writes_auto_load_into_the_skills_own_frontmatter_and_the_listing_follo
     assert_eq!(files.len(), 1);
 
     stdout(&run(
-        &["toggle", "pdf", "--on", "--agent", "lazy-skills", l],
+        &[
+            "toggle",
+            "--yes",
+            "pdf",
+            "--on",
+            "--agent",
+            "lazy-skills",
+            l,
+        ],
         t.path(),
     ));
     assert_eq!(
@@ -151,7 +167,15 @@ fn toggle_adds_auto_load_where_there_is_none() {
     skill(&lib, "csv", "csv", "Sum CSV columns", "");
     let l = lib.to_str().unwrap();
     stdout(&run(
-        &["toggle", "csv", "--on", "--agent", "lazy-skills", l],
+        &[
+            "toggle",
+            "--yes",
+            "csv",
+            "--on",
+            "--agent",
+            "lazy-skills",
+            l,
+        ],
         t.path(),
     ));
     assert_eq!(

@@ -743,3 +743,58 @@ fn move_between_agents_keeps_the_source_and_the_bytes() {
             .is_file()
     );
 }
+
+/// `add` and `update` quote a finding where `check` puts it: `SKILL.md:LINE:COLUMN`, so an
+/// invalid frontmatter can be found without running `check` on the staged copy.
+#[test]
+fn add_and_update_give_a_yaml_error_its_line_and_column_as_check_does() {
+    let w = World::new();
+    let repo = w.root.join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    git(&repo, &["init", "-q", "-b", "main"]);
+    let broken =
+        "---\nname: notes\ndescription: Reads: notes here. Use when the user asks.\n---\n# notes\n";
+    write(&repo.join("skills/notes/SKILL.md"), broken);
+    write(
+        &repo.join("skills/weather/SKILL.md"),
+        &skill_md(
+            "weather",
+            "Get the weather forecast for any city when the user asks about weather.",
+        ),
+    );
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-qm", "one"]);
+
+    let check = w.run(&["check", repo.join("skills/notes").to_str().unwrap()]);
+    let check = String::from_utf8_lossy(&check.stdout).into_owned();
+    assert!(
+        check.contains("SKILL.md:3:19: error[yaml-invalid]"),
+        "{check}"
+    );
+
+    let url = format!("file://{}", repo.display());
+    let add = w.run(&["add", &url, "--dry-run"]);
+    let add = String::from_utf8_lossy(&add.stdout).into_owned();
+    assert!(
+        add.contains("notes: SKILL.md:3:19: error yaml-invalid: invalid YAML"),
+        "{add}"
+    );
+
+    // Added whole, then broken upstream: update says where.
+    w.ok(&["add", &url, "--yes", "--pick", "weather"]);
+    write(
+        &repo.join("skills/weather/SKILL.md"),
+        "---\nname: weather\ndescription: Weather: rain or sun. Use when the user asks.\n---\n# weather\n",
+    );
+    git(&repo, &["commit", "-qam", "two"]);
+    let up = w.run(&["update", "--dry-run"]);
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&up.stdout),
+        String::from_utf8_lossy(&up.stderr)
+    );
+    assert!(
+        text.contains("SKILL.md:3:21: error yaml-invalid: invalid YAML"),
+        "{text}"
+    );
+}

@@ -514,9 +514,6 @@ fn a_projects_committed_links_do_not_redirect_project_scope_writes() {
             .map(|a| if *a == "URL" { url.as_str() } else { *a })
             .collect();
         all.push("--yes");
-        if args[0] == "toggle" {
-            all.pop();
-        }
         let out = w.run_with(&all, |c| {
             c.current_dir(&project);
         });

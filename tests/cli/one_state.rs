@@ -328,7 +328,14 @@ fn skillscopes_own_state_does_not_switch_an_agent_that_has_its_own() {
     let t = home();
     let h = t.path();
     let out = run(
-        &["toggle", "plain-claude", "--off", "--agent", "skillscope"],
+        &[
+            "toggle",
+            "--yes",
+            "plain-claude",
+            "--off",
+            "--agent",
+            "skillscope",
+        ],
         h,
     );
     assert!(
@@ -343,7 +350,17 @@ fn skillscopes_own_state_does_not_switch_an_agent_that_has_its_own() {
     );
     // Lazy Skills' switch is `auto_load` in the skill's own frontmatter (design 000): its
     // client never reads skillscope's store, so the store does not switch it either.
-    let out = run(&["toggle", "lazy-on", "--off", "--agent", "skillscope"], h);
+    let out = run(
+        &[
+            "toggle",
+            "--yes",
+            "lazy-on",
+            "--off",
+            "--agent",
+            "skillscope",
+        ],
+        h,
+    );
     assert!(
         out.status.success(),
         "{}",
@@ -351,7 +368,17 @@ fn skillscopes_own_state_does_not_switch_an_agent_that_has_its_own() {
     );
     let (text, _) = listing(h, "lazy-skills");
     assert!(text.contains("lazy-on"), "{text}");
-    let out = run(&["toggle", "lazy-on", "--off", "--agent", "lazy-skills"], h);
+    let out = run(
+        &[
+            "toggle",
+            "--yes",
+            "lazy-on",
+            "--off",
+            "--agent",
+            "lazy-skills",
+        ],
+        h,
+    );
     assert!(
         out.status.success(),
         "{}",
@@ -596,7 +623,14 @@ fn prompt_fates_name_a_skill_switched_off_in_skillscopes_own_state() {
         "Keep a running log of decisions when the user asks to note one.",
     );
     let out = run(
-        &["toggle", "goose-notes", "--off", "--agent", "skillscope"],
+        &[
+            "toggle",
+            "--yes",
+            "goose-notes",
+            "--off",
+            "--agent",
+            "skillscope",
+        ],
         h,
     );
     assert!(

@@ -41,7 +41,7 @@ fn caches_state_probe_output_and_locks_are_0600_in_0700_folders() {
     for args in [
         vec!["list", "--json", lib.as_str()],
         vec!["probe", "--json", lib.as_str()],
-        vec!["toggle", "alpha", "--off", "--agent", "skillscope"],
+        vec!["toggle", "--yes", "alpha", "--off", "--agent", "skillscope"],
     ] {
         let out = run(&args, home.path());
         assert!(

@@ -94,7 +94,7 @@ fn a_mistyped_skill_name_gets_a_suggestion() {
         &home.path().join(".claude/skills/csv-stats/SKILL.md"),
         "---\nname: csv-stats\ndescription: Computes column statistics of CSV files. Use when the user shares a CSV.\n---\n",
     );
-    let out = run(&["toggle", "csv-stat", "--off"], home.path());
+    let out = run(&["toggle", "--yes", "csv-stat", "--off"], home.path());
     assert_eq!(out.status.code(), Some(1));
     assert!(
         stderr(&out).contains("(did you mean `csv-stats`?)"),
@@ -167,7 +167,7 @@ fn a_toggle_leaves_no_lock_file_in_the_agents_folders() {
         "---\nname: pdf\ndescription: Reads PDF files when the user mentions a PDF.\n---\n",
     );
     write(&home.path().join(".claude/settings.json"), "{}\n");
-    let out = run(&["toggle", "pdf", "--off"], home.path());
+    let out = run(&["toggle", "--yes", "pdf", "--off"], home.path());
     assert!(out.status.success(), "{}", stderr(&out));
     let mut locks = Vec::new();
     let mut stack = vec![home.path().to_path_buf()];

@@ -65,7 +65,7 @@ impl World {
 
     fn run(&self, args: &[&str]) -> Output {
         Command::new(env!("CARGO_BIN_EXE_skillscope"))
-            .arg("toggle")
+            .args(["toggle", "--yes"])
             .args(args)
             .current_dir(self.project())
             .env("HOME", self.home())
@@ -555,7 +555,7 @@ fn toggle_writes_gemini_clis_skills_disabled_and_its_listing_follows() {
         "{listing}"
     );
 
-    let out = run(&["toggle", "alpha", "--off", "--agent", "gemini"]);
+    let out = run(&["toggle", "--yes", "alpha", "--off", "--agent", "gemini"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
@@ -567,11 +567,178 @@ fn toggle_writes_gemini_clis_skills_disabled_and_its_listing_follows() {
         "{listing}"
     );
 
-    let out = run(&["toggle", "alpha", "--on", "--agent", "gemini"]);
+    let out = run(&["toggle", "--yes", "alpha", "--on", "--agent", "gemini"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
     assert_eq!(v["skills"]["disabled"], serde_json::json!([]));
     let listing = stdout(&run(&["prompt", "--agent", "gemini"]));
     assert!(listing.contains("alpha"), "{listing}");
+}
+
+impl World {
+    /// `skillscope ARGS` as a plain (non-terminal) child, without the `--yes` of [`World::run`].
+    fn command(&self, args: &[&str]) -> Command {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_skillscope"));
+        c.args(args)
+            .current_dir(self.project())
+            .env("HOME", self.home())
+            .env("SKILLSCOPE_CONFIG_DIR", self.config())
+            .env("NO_COLOR", "1")
+            .env_remove("XDG_CONFIG_HOME");
+        c
+    }
+}
+
+#[test]
+fn without_a_terminal_and_without_yes_toggle_refuses_and_writes_nothing() {
+    let w = World::new("alice");
+    let out = w
+        .command(&["toggle", "pdf", "--off"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("no terminal to ask on") && err.contains("--yes"),
+        "{err}"
+    );
+    // The change is still shown, so the user sees what --yes would write.
+    assert!(
+        stdout(&out).contains("claude-code: on → off"),
+        "{}",
+        stdout(&out)
+    );
+    for f in [CLAUDE, CODEX, OPENCODE] {
+        assert_eq!(w.read(f), w.original(f), "{f} was written");
+    }
+    assert!(!w.config().join("state.json").exists());
+}
+
+/// Runs `skillscope ARGS` on a pseudo-terminal, typing `answer` once the question shows;
+/// returns the exit code and all it wrote there.
+#[cfg(unix)]
+fn on_terminal(w: &World, args: &[&str], answer: &str) -> (u32, String) {
+    use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+    use std::io::{Read, Write};
+    let pty = native_pty_system()
+        .openpty(PtySize {
+            rows: 50,
+            cols: 200,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .unwrap();
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_skillscope"));
+    cmd.args(args);
+    cmd.cwd(w.project());
+    cmd.env("NO_COLOR", "1");
+    cmd.env("HOME", w.home());
+    cmd.env("SKILLSCOPE_CONFIG_DIR", w.config());
+    cmd.env_remove("XDG_CONFIG_HOME");
+    let mut child = pty.slave.spawn_command(cmd).unwrap();
+    drop(pty.slave);
+    let mut reader = pty.master.try_clone_reader().unwrap();
+    let mut writer = pty.master.take_writer().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel::<Vec<u8>>();
+    std::thread::spawn(move || {
+        let mut chunk = [0u8; 4096];
+        // The read ends with an error once the child is gone and the terminal closed.
+        while let Ok(n) = reader.read(&mut chunk) {
+            if n == 0 || tx.send(chunk[..n].to_vec()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut seen = Vec::new();
+    let mut answered = false;
+    let status = loop {
+        while let Ok(bytes) = rx.recv_timeout(std::time::Duration::from_millis(50)) {
+            seen.extend_from_slice(&bytes);
+        }
+        if !answered && String::from_utf8_lossy(&seen).contains("[y/N]") {
+            writer.write_all(answer.as_bytes()).unwrap();
+            writer.flush().unwrap();
+            answered = true;
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(seen.len() < 1 << 20, "{}", String::from_utf8_lossy(&seen));
+    };
+    drop(writer);
+    drop(pty.master);
+    while let Ok(bytes) = rx.recv_timeout(std::time::Duration::from_millis(200)) {
+        seen.extend_from_slice(&bytes);
+    }
+    assert!(
+        answered,
+        "no question asked:\n{}",
+        String::from_utf8_lossy(&seen)
+    );
+    (
+        status.exit_code(),
+        String::from_utf8_lossy(&seen).into_owned(),
+    )
+}
+
+#[cfg(unix)]
+#[test]
+fn on_a_terminal_toggle_asks_first_and_writes_only_on_yes() {
+    let w = World::new("alice");
+    let (code, text) = on_terminal(&w, &["toggle", "pdf", "--off"], "n\r");
+    assert_eq!(code, 1, "{text}");
+    assert!(
+        text.contains("claude-code: on → off") && text.contains("Switch pdf off? [y/N]"),
+        "the change is shown before the question:\n{text}"
+    );
+    for f in [CLAUDE, CODEX, OPENCODE] {
+        assert_eq!(w.read(f), w.original(f), "{f} was written after a no");
+    }
+    assert!(!w.config().join("state.json").exists());
+
+    let (code, text) = on_terminal(&w, &["toggle", "pdf", "--off"], "y\r");
+    assert_eq!(code, 0, "{text}");
+    assert!(w.read(CLAUDE).contains("\"pdf\": \"off\""), "{text}");
+    assert!(w.config().join("state.json").exists(), "{text}");
+    assert!(
+        text.contains("claude-code: written ~/.claude/settings.json"),
+        "{text}"
+    );
+}
+
+#[test]
+fn without_agent_toggle_creates_no_settings_file_for_an_agent_not_set_up() {
+    let w = World::new("alice");
+    // No opencode here: neither its folder nor its command.
+    std::fs::remove_dir_all(w.home().join(".config/opencode")).unwrap();
+    let bin = w.tmp.path().join("empty-bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let out = w
+        .command(&["toggle", "pdf", "--off", "--yes"])
+        .env("PATH", &bin)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        !w.home().join(OPENCODE).exists() && !w.home().join(".config/opencode").exists(),
+        "{text}"
+    );
+    assert!(
+        text.contains("opencode: skipped: opencode is not set up here"),
+        "{text}"
+    );
+    // The agent that is set up still gets the switch.
+    assert!(w.read(CLAUDE).contains("\"pdf\": \"off\""), "{text}");
+
+    // Named, it is written even so.
+    let out = w
+        .command(&["toggle", "pdf", "--off", "--yes", "--agent", "opencode"])
+        .env("PATH", &bin)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(w.home().join(OPENCODE).exists(), "{}", stdout(&out));
 }

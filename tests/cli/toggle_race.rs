@@ -53,7 +53,7 @@ impl World {
 
     fn command(&self, args: &[&str]) -> Command {
         let mut c = Command::new(env!("CARGO_BIN_EXE_skillscope"));
-        c.arg("toggle")
+        c.args(["toggle", "--yes"])
             .args(args)
             .current_dir(self.project())
             .env("HOME", self.home())
@@ -318,7 +318,7 @@ fn a_lock_that_stays_taken_fails_the_toggle_with_a_clear_message() {
         "{err}"
     );
     assert!(
-        text(&out.stdout).contains("(not written)"),
+        text(&out.stdout).contains("skillscope: not written"),
         "{}",
         text(&out.stdout)
     );

@@ -601,7 +601,9 @@ impl Report<'_> {
             self.args
                 .view
                 .agent
-                .map_or_else(String::new, |a| format!(" for {a}")),
+                .map_or_else(String::new, |a| {
+                    format!(" for {}", crate::core::agents::model::model(a).name)
+                }),
             self.listing_format(),
             l.tier,
             thousands(self.listing_tokens as u64),

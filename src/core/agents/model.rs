@@ -229,19 +229,19 @@ pub static MODELS: &[AgentModel] = &[
         auto_max: Some(10),
         probe_timeout: Duration::from_secs(5),
         schema_name_fallback: true,
-        source: "design 000 (Lazy Skills)",
+        source: "the Lazy Skills design",
         ..AS_GIVEN
     },
     AgentModel {
         agent: Agent::Generic,
-        name: "generic (.agents/skills)",
+        name: "triggers agent",
         folders: &[&[".agents", "skills"], &[".config", "agents", "skills"]],
         // Design 002, "After (Dynamic Injection)": `Agent._create_agent()` → "NO skill
         // instruction injection here"; per request the provider adds `## Available Skills`.
         no_listing: Some(
-            "the SkillContextProvider agent lists no skill in the system prompt: per request it injects `## Available Skills` with at most 3 skills whose `triggers` the message holds",
+            "the triggers agent lists no skill in the system prompt: per request it injects `## Available Skills` with at most 3 skills whose `triggers` the message holds",
         ),
-        source: "agentskills.io; design 002 (SkillContextProvider ADR): no listing, the triggers injection",
+        source: "agentskills.io; the skill-context design: no listing, skills injected by their triggers",
         ..AS_GIVEN
     },
 ];

@@ -589,7 +589,10 @@ fn shape(s: &mut Slot, format: Format, tier: Tier, listed: usize, by_count: Opti
         Tier::Names => {
             s.demote(
                 Fate::NameOnly,
-                format!("names tier: {listed} skills are listed by name only"),
+                format!(
+                    "names tier: {} listed by name only",
+                    crate::core::text::count_of(listed, "skill is", "skills are")
+                ),
             );
             s.description = None;
             // Names only, in every format: the search tool finds the rest.
@@ -1114,6 +1117,23 @@ mod tests {
         // An explicit tier wins over the count.
         let l = render(&lib, &|_| true, &opts(Format::Xml, Tier::Full, 200_000));
         assert_eq!(l.text.matches("<description>").count(), 301);
+    }
+
+    #[test]
+    fn the_names_tier_says_one_skill_in_the_singular() {
+        let (_t, lib) = many(1, 30);
+        let l = render(&lib, &|_| true, &opts(Format::Xml, Tier::Names, 200_000));
+        assert_eq!(fates(&l), [Fate::NameOnly]);
+        assert_eq!(
+            l.entries[0].reason,
+            "names tier: 1 skill is listed by name only"
+        );
+        let (_t, lib) = many(2, 30);
+        let l = render(&lib, &|_| true, &opts(Format::Xml, Tier::Names, 200_000));
+        assert_eq!(
+            l.entries[1].reason,
+            "names tier: 2 skills are listed by name only"
+        );
     }
 
     #[test]

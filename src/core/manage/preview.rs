@@ -20,6 +20,30 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+/// A finding as a verdict quotes it: where it is as `check` says it (`SKILL.md:3:19`, the file
+/// relative to the skill's folder), then the severity, the rule and the message.
+fn quoted(d: &crate::core::diagnostic::Diagnostic, skill_dir: Option<&std::path::Path>) -> String {
+    let at = d.line.map(|l| {
+        let file = d
+            .path
+            .as_deref()
+            .and_then(|p| skill_dir.and_then(|dir| p.strip_prefix(dir).ok()))
+            .filter(|p| !p.as_os_str().is_empty())
+            .map_or_else(|| "SKILL.md".to_string(), |p| p.display().to_string());
+        match d.column {
+            Some(c) => format!("{file}:{l}:{c}: "),
+            None => format!("{file}:{l}: "),
+        }
+    });
+    format!(
+        "{}{} {}: {}",
+        at.unwrap_or_default(),
+        d.severity,
+        d.rule,
+        d.message
+    )
+}
+
 /// How many rule findings a verdict quotes.
 const QUOTED: usize = 3;
 
@@ -326,7 +350,7 @@ impl Pricing {
                     verdict.findings = sorted
                         .iter()
                         .take(QUOTED)
-                        .map(|d| format!("{} {}: {}", d.severity, d.rule, d.message))
+                        .map(|d| quoted(d, skill.map(|s| s.dir.as_path())))
                         .collect();
                 }
                 let l1 = self.placed(&st.folder).and_then(|s| {

@@ -40,7 +40,7 @@ pub fn check(skill: &Skill) -> Option<Diagnostic> {
         Diagnostic::new(
             RuleId::TriggersMissing,
             Severity::Warning,
-            "no `triggers:` phrases: the SkillContextProvider agent injects a skill only when one of its triggers is in the message, so this one is never injected; add `triggers: [\"word\", \"phrase\"]`".to_string(),
+            "no `triggers:` phrases: the triggers agent (`--agent generic`) injects a skill only when one of its triggers is in the message, so this one is never injected; add `triggers: [\"word\", \"phrase\"]`".to_string(),
         )
         .in_file(&skill.skill_md)
         .at(1, 1),

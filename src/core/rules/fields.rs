@@ -813,6 +813,16 @@ fn description_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>)
             .at_line(line),
         );
     }
+    if desc.contains(crate::core::skeleton::PLACEHOLDER) {
+        out.push(
+            Diagnostic::new(
+                RuleId::DescriptionPlaceholder,
+                Severity::Error,
+                "the description is still the placeholder `skillscope new` wrote: say what the skill does and when to use it",
+            )
+            .at_line(line),
+        );
+    }
     let (words, cue_word, first_person) = description_words(desc);
     let cue = cue_word || fm.when_to_use.is_some() || !fm.triggers.is_empty();
     if words < 6 || (!cue && words < 40 && !concrete(desc)) {

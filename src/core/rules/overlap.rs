@@ -30,6 +30,60 @@ const TERMS_SHOWN: usize = 5;
 /// project in Java and in Kotlin, 0.82).
 pub const NEAR: f32 = 0.85;
 
+/// Words nearly every skill description uses whatever its job ("Create a new skill when the
+/// user asks to update an existing file"): sharing them says nothing about two skills competing.
+/// English stop-words never reach the lexicon; these are compared by stem, so "creates" and
+/// "creating" are left out with "create".
+const GENERIC: &[&str] = &[
+    "add",
+    "agent",
+    "automatic",
+    "automatically",
+    "base",
+    "based",
+    "best",
+    "claude",
+    "common",
+    "create",
+    "custom",
+    "different",
+    "existing",
+    "general",
+    "guidance",
+    "guide",
+    "handle",
+    "help",
+    "include",
+    "including",
+    "instruction",
+    "instructions",
+    "make",
+    "manage",
+    "mention",
+    "new",
+    "perform",
+    "practice",
+    "practices",
+    "provide",
+    "request",
+    "skill",
+    "skills",
+    "specific",
+    "support",
+    "task",
+    "tasks",
+    "tool",
+    "tools",
+    "trigger",
+    "update",
+    "user",
+    "users",
+    "various",
+    "work",
+    "workflow",
+    "workflows",
+];
+
 /// Skills that compete for the same messages, and the terms they compete on.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct OverlapCluster {
@@ -102,7 +156,7 @@ pub fn input_key(lib: &Library, enabled: &dyn Fn(usize) -> bool, by_meaning: boo
     const STAGE: usize = 64 * 1024;
     let mut h = blake3::Hasher::new();
     let mut buf: Vec<u8> = Vec::with_capacity(STAGE);
-    buf.extend_from_slice(b"overlap 2");
+    buf.extend_from_slice(b"overlap 3");
     if by_meaning {
         buf.extend_from_slice(b" meaning ");
         buf.extend_from_slice(MODEL_ID.as_bytes());
@@ -145,16 +199,26 @@ pub fn clusters(lib: &Library, enabled: &dyn Fn(usize) -> bool) -> Vec<OverlapCl
         }
     }
 
-    // A term shared by a large part of the library names a field, not a competition.
+    // A term shared by a large part of the library names a field, not a competition: more than
+    // 2% of a large library (at least ten skills, so that a small library made of competitors
+    // is still seen as one), and the generic words of skill descriptions wherever they are.
     let n = members.len();
     let max_df = (n / 50).max(10) as u32;
+    let mut generic = vec![false; lx.stems.len()];
+    for w in GENERIC {
+        if let Some(id) = lx.stem_id(&crate::core::matching::text::stem(w)) {
+            generic[id as usize] = true;
+        }
+    }
     let idf = |id: u32| ((n as f32 + 1.0) / (df[id as usize] as f32)).ln();
     let top: Vec<Vec<u32>> = ids
         .iter()
         .map(|t| {
             let mut scored: Vec<(u32, f32)> = t
                 .iter()
-                .filter(|(id, _)| (2..=max_df).contains(&df[*id as usize]))
+                .filter(|(id, _)| {
+                    !generic[*id as usize] && (2..=max_df).contains(&df[*id as usize])
+                })
                 .map(|&(id, c)| (id, c.min(3.0) * idf(id)))
                 .collect();
             scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
@@ -668,6 +732,56 @@ mod tests {
         );
         assert!(!diag.message.contains("pdf-a"), "{}", diag.message);
         assert_eq!(diag.line, Some(3));
+    }
+
+    #[test]
+    fn skills_sharing_only_generic_words_do_not_overlap_and_true_competitors_still_do() {
+        let (_t, lib) = library(&[
+            (
+                "skill-writer",
+                "name: skill-writer\ndescription: Create a new skill or update an existing skill when the user asks; helps the user manage skill tasks and workflows.",
+            ),
+            (
+                "report-builder",
+                "name: report-builder\ndescription: Creates a new report or updates an existing report for users; helps manage report tasks and workflows.",
+            ),
+            (
+                "pdf-a",
+                "name: pdf-a\ndescription: Extract text and tables from PDF invoices, merge scanned receipts, fill forms.",
+            ),
+            (
+                "pdf-b",
+                "name: pdf-b\ndescription: Merge PDF invoices and scanned receipts; extract tables and text.",
+            ),
+            (
+                "git",
+                "name: git-commit\ndescription: Write commit messages for staged changes in a repository.",
+            ),
+            (
+                "poem",
+                "name: poem\ndescription: Write poems, limericks and song lyrics about any subject.",
+            ),
+        ]);
+        let got = clusters(&lib, &|_| true);
+        let names: Vec<Vec<&str>> = got
+            .iter()
+            .map(|c| {
+                let mut n: Vec<&str> = c
+                    .skills
+                    .iter()
+                    .map(|&i| lib.skills[i].name.as_str())
+                    .collect();
+                n.sort_unstable();
+                n
+            })
+            .collect();
+        assert_eq!(names, [["pdf-a", "pdf-b"]], "{got:?}");
+        for t in &got[0].shared_terms {
+            assert!(
+                !["create", "existing", "skill", "user", "new", "update"].contains(&t.as_str()),
+                "{t} is a generic word: {got:?}"
+            );
+        }
     }
 
     #[test]

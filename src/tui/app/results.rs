@@ -230,7 +230,8 @@ impl App {
             "no skill declares dependencies (dependencies: or requirements.txt)".to_string()
         } else {
             format!(
-                "checked the dependencies of {checked} skills: {failed} with problems; nothing was installed"
+                "checked the dependencies of {}: {failed} with problems; nothing was installed",
+                crate::core::text::count_of(checked, "skill", "skills")
             )
         };
         self.set_status(text, failed > 0);
