@@ -1093,10 +1093,10 @@ const NAMED_OUTSIDE_LEFT: &[(&str, usize)] = &[
     ("Opencode", 15),
     ("Gemini", 17),
     ("Goose", 12),
-    ("Openclaw", 13),
-    ("Copilot", 13),
-    ("Cline", 14),
-    ("QwenCode", 13),
+    ("Openclaw", 15),
+    ("Copilot", 15),
+    ("Cline", 16),
+    ("QwenCode", 15),
     ("LazySkills", 17),
 ];
 

@@ -45,9 +45,9 @@ pub fn check_name(name: &str) -> Result<(), NameError> {
     })
 }
 
-/// The words of the description `new` writes when given none, which the
-/// `description-placeholder` rule recognises: a skill is not done while they are in it.
-pub const PLACEHOLDER: &str = "replace this sentence with what the skill does";
+/// The words of the description `new` writes when given none (kept beside the rule that
+/// recognises them).
+pub use crate::core::rules::fields::PLACEHOLDER;
 
 /// The SKILL.md of a new skill `name` (already checked) for `agent`, with `description` or,
 /// without one, a sentence to replace that already says what and when.

@@ -9,6 +9,10 @@ use crate::core::text::thousands;
 use std::borrow::Cow;
 use unicode_normalization::UnicodeNormalization;
 
+/// The words of the description `new` writes when given none, which the
+/// `description-placeholder` rule recognises: a skill is not done while they are in it.
+pub const PLACEHOLDER: &str = "replace this sentence with what the skill does";
+
 const SPEC_FIELDS: &[&str] = &[
     "name",
     "description",
@@ -813,7 +817,7 @@ fn description_rules(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>)
             .at_line(line),
         );
     }
-    if desc.contains(crate::core::skeleton::PLACEHOLDER) {
+    if desc.contains(PLACEHOLDER) {
         out.push(
             Diagnostic::new(
                 RuleId::DescriptionPlaceholder,

@@ -20,24 +20,7 @@ pub use stage::{STAGE_ARG, StageReport, stage};
 
 use serde::Serialize;
 
-/// The version in what `--version` printed: its first word that starts with a digit and holds
-/// a dot (`2.1.332 (Claude Code)`, `codex-cli 0.171.0`), up to the first character a version
-/// does not hold (letters, digits, `.`, `-`, `+`), so nothing else the client printed (a
-/// terminal's escape sequence) comes with it.
-pub fn version_in(output: &str) -> Option<String> {
-    output
-        .split_whitespace()
-        .map(|w| w.trim_start_matches('v'))
-        .map(|w| {
-            let end = w
-                .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '+')))
-                .unwrap_or(w.len());
-            // A sentence's full stop after it is not part of it (`GitHub Copilot CLI 1.0.102.`).
-            w[..end].trim_end_matches('.')
-        })
-        .find(|w| w.starts_with(|c: char| c.is_ascii_digit()) && w.contains('.'))
-        .map(str::to_string)
-}
+pub use clients::version_in;
 
 /// The comparison of the client's listing with skillscope's.
 #[derive(Debug, Clone, Serialize)]
