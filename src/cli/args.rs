@@ -230,6 +230,11 @@ pub struct LibraryArgs {
     /// skills too, listed after the project's (repeat for more folders).
     #[arg(long, value_name = "DIR")]
     pub add_dir: Vec<PathBuf>,
+    /// Read only the project's skill folders (every agent's, in the current folder and its
+    /// parents up to the repository root), not the user's, the system's, plugins' or the config
+    /// file's roots: what a CI job or a pre-commit hook checks.
+    #[arg(long, conflicts_with = "paths")]
+    pub project_only: bool,
 }
 
 impl LibraryArgs {
@@ -243,6 +248,7 @@ impl LibraryArgs {
                 .map(|c| c.roots.clone())
                 .unwrap_or_default(),
             add_dirs: self.add_dir.clone(),
+            project_only: self.project_only,
         }
     }
 

@@ -103,6 +103,7 @@ pub fn skill_names(current: &OsStr) -> Vec<CompletionCandidate> {
             .map(|c| c.roots.clone())
             .unwrap_or_default(),
         add_dirs: Vec::new(),
+        project_only: false,
     };
     let lib = spec.load();
     if lib.demo {

@@ -27,6 +27,9 @@ pub struct LibrarySpec {
     pub extra_roots: Vec<PathBuf>,
     /// Folders given to Claude Code with `--add-dir`: their `.claude/skills` are its skills too.
     pub add_dirs: Vec<PathBuf>,
+    /// With no paths given, read only the project's folders (the current folder and its parents
+    /// up to the repository root): not the user's, the system's, plugins' or the config file's.
+    pub project_only: bool,
 }
 
 impl LibrarySpec {
@@ -48,6 +51,11 @@ impl LibrarySpec {
             return (roots, false);
         }
         let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+        if self.project_only {
+            let mut roots = source::project_roots(dirs::home_dir().as_deref(), &cwd);
+            roots.extend(added);
+            return (roots, false);
+        }
         let mut roots = source::default_roots(dirs::home_dir().as_deref(), &cwd);
         for r in source::path_roots(&self.extra_roots)
             .into_iter()
@@ -78,6 +86,18 @@ impl LibrarySpec {
         let (mut lib, _) = Library::load_indexed(roots, &self.scan, store);
         lib.demo = demo;
         // The agents' folders include OpenClaw's workspace, whichever agent is in view.
+        if self.project_only && self.paths.is_empty() {
+            if lib.is_empty() {
+                lib.notes.push(format!(
+                    "--project-only: no agent's project skill folder (such as .claude/skills or \
+                     .agents/skills) in {} or its parents up to the repository root",
+                    crate::core::escape::path(
+                        &std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."))
+                    )
+                ));
+            }
+            return lib;
+        }
         let problem = self
             .paths
             .is_empty()

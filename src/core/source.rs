@@ -319,6 +319,31 @@ pub fn project_folders() -> impl Iterator<Item = &'static str> {
     PROJECT_ROOTS.iter().map(|(_, rel)| *rel)
 }
 
+/// The project's roots that exist: every agent's project folders in `cwd` and each parent up to
+/// the repository root (the first folder holding `.git`), never the home folder itself.
+pub fn project_roots(home: Option<&Path>, cwd: &Path) -> Vec<Root> {
+    let mut roots: Vec<Root> = Vec::new();
+    for dir in cwd.ancestors() {
+        if Some(dir) == home {
+            break;
+        }
+        for (agent, rel) in PROJECT_ROOTS {
+            let p = dir.join(rel);
+            if p.is_dir() && !roots.iter().any(|r| r.path == p) {
+                roots.push(Root::new(p, *agent, Scope::Project));
+            }
+        }
+        let p = dir.join(COMMANDS);
+        if p.is_dir() && !roots.iter().any(|r| r.path == p) {
+            roots.push(Root::commands(p, Scope::Project));
+        }
+        if dir.join(".git").exists() {
+            break;
+        }
+    }
+    roots
+}
+
 /// Every default root that exists: user scope under `home`, project scope in `cwd` and each parent
 /// up to the repository root (the first folder holding `.git`), never the home folder itself.
 pub fn default_roots(home: Option<&Path>, cwd: &Path) -> Vec<Root> {
@@ -350,22 +375,9 @@ pub fn default_roots(home: Option<&Path>, cwd: &Path) -> Vec<Root> {
             roots.push(Root::commands(commands, Scope::User));
         }
     }
-    for dir in cwd.ancestors() {
-        if Some(dir) == home {
-            break;
-        }
-        for (agent, rel) in PROJECT_ROOTS {
-            let p = dir.join(rel);
-            if p.is_dir() && !roots.iter().any(|r: &Root| r.path == p) {
-                roots.push(Root::new(p, *agent, Scope::Project));
-            }
-        }
-        let p = dir.join(COMMANDS);
-        if p.is_dir() && !roots.iter().any(|r: &Root| r.path == p) {
-            roots.push(Root::commands(p, Scope::Project));
-        }
-        if dir.join(".git").exists() {
-            break;
+    for r in project_roots(home, cwd) {
+        if !roots.iter().any(|x: &Root| x.path == r.path) {
+            roots.push(r);
         }
     }
     if let Some(home) = home {

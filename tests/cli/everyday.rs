@@ -614,3 +614,87 @@ fn new_help_names_no_flag_it_lacks() {
     );
     assert!(!help.contains("--link"), "{help}");
 }
+
+/// `--project-only` reads the project's skill folders alone: every agent's, from the current
+/// folder up to the repository root, never the user's; a project without any says so instead
+/// of falling back to the demo; and it cannot be mixed with paths given by hand.
+#[test]
+fn project_only_reads_the_projects_folders_alone() {
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path();
+    let skill = |dir: &std::path::Path, name: &str| {
+        std::fs::create_dir_all(dir.join(name)).unwrap();
+        std::fs::write(
+            dir.join(name).join("SKILL.md"),
+            format!("---\nname: {name}\ndescription: Writes {name} notes when the user asks for them.\n---\n# {name}\n"),
+        )
+        .unwrap();
+    };
+    skill(&home.join(".claude/skills"), "personal");
+    let project = home.join("work/app");
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    skill(&project.join(".claude/skills"), "shared");
+    skill(&project.join(".agents/skills"), "team");
+    let sub = project.join("src");
+    std::fs::create_dir_all(&sub).unwrap();
+    let empty = home.join("work/empty");
+    std::fs::create_dir_all(empty.join(".git")).unwrap();
+    let run = |cwd: &std::path::Path, args: &[&str]| {
+        bin()
+            .args(args)
+            .env("HOME", home)
+            .env("SKILLSCOPE_CONFIG_DIR", home.join("config"))
+            .env("SKILLSCOPE_CACHE_DIR", home.join("cache"))
+            .env("SKILLSCOPE_DATA_DIR", home.join("data"))
+            .current_dir(cwd)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let all = run(&sub, &["list", "--json"]);
+    assert_eq!(all.status.code(), Some(0), "{}", stderr(&all));
+    for name in ["personal", "shared", "team"] {
+        assert!(
+            stdout(&all).contains(&format!("\"{name}\"")),
+            "{name}: {}",
+            stdout(&all)
+        );
+    }
+    for cmd in [
+        &["list", "--json"][..],
+        &["check", "--format", "json"][..],
+        &["budget", "--format", "json"][..],
+    ] {
+        let mut args = cmd.to_vec();
+        args.push("--project-only");
+        let out = run(&sub, &args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        assert!(
+            !stdout(&out).contains("personal"),
+            "{args:?}: {}",
+            stdout(&out)
+        );
+        if cmd[0] != "check" {
+            for name in ["shared", "team"] {
+                assert!(
+                    stdout(&out).contains(name),
+                    "{args:?} {name}: {}",
+                    stdout(&out)
+                );
+            }
+        }
+    }
+    let none = run(&empty, &["list", "--project-only"]);
+    assert!(
+        stderr(&none).contains("--project-only: no agent's project skill folder"),
+        "{}",
+        stderr(&none)
+    );
+    assert!(
+        !stdout(&none).contains("demo") && !stderr(&none).contains("demo"),
+        "{}",
+        stdout(&none)
+    );
+    let mixed = run(&sub, &["list", "--project-only", "."]);
+    assert_eq!(mixed.status.code(), Some(2), "{}", stderr(&mixed));
+}
