@@ -293,7 +293,7 @@ static GEMINI_INSTALL: Install = Install::new(
 pub static GEMINI_CLI_0_61_0: Client = Client {
     version: "0.61.0",
     models: &[],
-    builtins: super::gemini_opencode_builtins::GEMINI_BUILTINS,
+    builtins: super::gemini::builtins::GEMINI_BUILTINS,
     budget_env: None,
     budget_setting: None,
     settings_files: (&[".gemini/settings.json"], &[".gemini/settings.json"]),
@@ -306,7 +306,7 @@ pub static GEMINI_CLI_0_61_0: Client = Client {
 pub static OPENCODE_1_18_33: Client = Client {
     version: "1.18.33",
     models: &[],
-    builtins: super::gemini_opencode_builtins::OPENCODE_BUILTINS,
+    builtins: super::gemini::builtins::OPENCODE_BUILTINS,
     budget_env: None,
     budget_setting: None,
     settings_files: (
@@ -344,7 +344,7 @@ pub static CODEX_0_171_0: Client = Client {
 pub static QWEN_CODE_0_24_4: Client = Client {
     version: "0.24.4",
     models: &[],
-    builtins: super::newcomer_builtins::QWEN_CODE_BUILTINS,
+    builtins: super::qwen::builtins::QWEN_CODE_BUILTINS,
     budget_env: None,
     budget_setting: None,
     settings_files: (&[".qwen/settings.json"], &[".qwen/settings.json"]),
@@ -358,7 +358,7 @@ pub static QWEN_CODE_0_24_4: Client = Client {
 pub static COPILOT_1_0_102: Client = Client {
     version: "1.0.102",
     models: &[],
-    builtins: super::newcomer_builtins::COPILOT_BUILTINS,
+    builtins: super::qwen::builtins::COPILOT_BUILTINS,
     budget_env: None,
     budget_setting: None,
     settings_files: (

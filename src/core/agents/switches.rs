@@ -9,7 +9,7 @@ use super::plugin::{
     settings_warning, show_path,
 };
 use super::scope::SwitchScope;
-use super::{claude, codex, newcomer_switches, opencode};
+use super::{claude, codex, name_list as newcomer_switches, opencode};
 use crate::core::diagnostic::Diagnostic;
 use crate::core::skill::Skill;
 use crate::core::source::Agent;

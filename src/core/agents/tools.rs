@@ -42,7 +42,7 @@ impl ToolDefinition {
 /// Claude Code words its tool after where its listing sits for `model` (its default when
 /// `None`): "a listing from the system", or "a system-reminder listing".
 pub fn definition(agent: Agent, names: &[String], model: Option<&str>) -> Option<ToolDefinition> {
-    use super::newcomer_tools as newcomer;
+    use super::qwen::tools as newcomer;
     match agent {
         Agent::ClaudeCode => Some(ToolDefinition::new(
             "Skill",

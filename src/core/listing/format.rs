@@ -210,12 +210,12 @@ impl Format {
 }
 
 /// Qwen Code 0.24.4's `MAX_SKILL_LISTING_CHARS`.
-pub(super) const QWEN_CODE_BUDGET_CHARS: usize = 8_000;
+pub(crate) const QWEN_CODE_BUDGET_CHARS: usize = 8_000;
 /// GitHub Copilot CLI 1.0.102's budget: native and not read; its capture fits 14,837 characters
 /// and not 15,238.
-pub(super) const COPILOT_BUDGET_CHARS: usize = 15_000;
+pub(crate) const COPILOT_BUDGET_CHARS: usize = 15_000;
 /// OpenClaw 2026.9.6's `DEFAULT_MAX_SKILLS_PROMPT_CHARS`.
-pub(super) const OPENCLAW_BUDGET_CHARS: usize = 18_000;
+pub(crate) const OPENCLAW_BUDGET_CHARS: usize = 18_000;
 
 impl Format {
     /// The budget in characters a format's client sets whatever the model (Qwen Code's,
@@ -248,12 +248,12 @@ impl FromStr for Format {
 }
 
 /// Python's `str.strip()`: Unicode white space and the four ASCII separators it also strips.
-pub(super) fn py_strip(s: &str) -> &str {
+pub(crate) fn py_strip(s: &str) -> &str {
     s.trim_matches(|c: char| c.is_whitespace() || ('\x1c'..='\x1f').contains(&c))
 }
 
 /// Python's `html.escape(s, quote=True)`.
-pub(super) fn html_escape(s: &str) -> String {
+pub(crate) fn html_escape(s: &str) -> String {
     let special = |b: &u8| matches!(b, b'&' | b'<' | b'>' | b'"' | b'\'');
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
@@ -275,7 +275,7 @@ pub(super) fn html_escape(s: &str) -> String {
 }
 
 /// One line: every run of white space (line breaks included) becomes a single space.
-pub(super) fn one_line(s: &str) -> String {
+pub(crate) fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
@@ -299,7 +299,7 @@ pub struct BuiltinEntry {
 pub const CLIENT_DIR: &str = "{CLIENT}";
 
 /// A built-in entry of an agent's client, as the listing holds it.
-pub(super) type BuiltinRef = &'static BuiltinEntry;
+pub(crate) type BuiltinRef = &'static BuiltinEntry;
 
 /// Length as JavaScript's `String.length` counts it: UTF-16 code units.
 pub fn utf16_len(s: &str) -> usize {
@@ -320,7 +320,7 @@ fn utf16_prefix(s: &str, units: usize) -> &str {
 
 /// Claude Code's per-entry cap: longer than `max` UTF-16 units, the first `max - 1` and `…`
 /// (nothing trimmed).
-pub(super) fn claude_cap(s: &str, max: usize) -> (String, bool) {
+pub(crate) fn claude_cap(s: &str, max: usize) -> (String, bool) {
     if utf16_len(s) <= max {
         return (s.to_string(), false);
     }
@@ -354,31 +354,31 @@ pub fn claude_body_description(body: &str) -> Option<String> {
 }
 
 /// Claude Code's escaping of a listed description: `<` and `>` only.
-pub(super) fn claude_escape(s: &str) -> String {
+pub(crate) fn claude_escape(s: &str) -> String {
     s.replace('<', "&lt;").replace('>', "&gt;")
 }
 
 /// What a format needs of a skill, prepared once.
 #[derive(Debug, Clone)]
-pub(super) struct Parts {
-    pub(super) name: String,
+pub(crate) struct Parts {
+    pub(crate) name: String,
     /// Another name shown after it in parentheses (Claude Code: the frontmatter `name` of a skill
     /// it calls by its folder's name).
-    pub(super) alias: Option<String>,
-    pub(super) description: String,
+    pub(crate) alias: Option<String>,
+    pub(crate) description: String,
     /// The SKILL.md path as the format shows it.
-    pub(super) path: String,
+    pub(crate) path: String,
     /// The root folder the path can be shortened against (Codex's skill roots table).
-    pub(super) root: Option<ShortRoot>,
+    pub(crate) root: Option<ShortRoot>,
 }
 
 /// A root folder a client names once in a table and shortens its skills' paths against.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub(super) struct ShortRoot {
+pub(crate) struct ShortRoot {
     /// Its place among the client's roots: lower first.
-    pub(super) rank: (u8, isize),
+    pub(crate) rank: (u8, isize),
     /// The folder, links resolved.
-    pub(super) path: String,
+    pub(crate) path: String,
 }
 
 /// A format's cap on each entry's description: longer ones are cut by `cut`.
@@ -387,9 +387,9 @@ pub struct EntryCap {
     /// The most a description keeps (in the unit `cut` counts).
     pub max: usize,
     /// The cut: the description within `max`, and whether anything was cut.
-    pub(super) cut: fn(&str, usize) -> (String, bool),
+    pub(crate) cut: fn(&str, usize) -> (String, bool),
     /// What is capped, for the reason a capped entry shows.
-    pub(super) what: &'static str,
+    pub(crate) what: &'static str,
 }
 
 /// Codex caps a description at this many characters: longer ones keep 1,021 and end in `...`
@@ -397,7 +397,7 @@ pub struct EntryCap {
 pub const CODEX_DESCRIPTION_CAP: usize = 1_024;
 
 /// Codex's cap: over `max` characters, the first `max - 3` and `...` (nothing trimmed).
-pub(super) fn codex_cap(s: &str, max: usize) -> (String, bool) {
+pub(crate) fn codex_cap(s: &str, max: usize) -> (String, bool) {
     if s.char_indices().nth(max).is_none() {
         return (s.to_string(), false);
     }
@@ -409,12 +409,12 @@ pub(super) fn codex_cap(s: &str, max: usize) -> (String, bool) {
 /// Resolves folders as `realpath` does, sharing the work for common parents: one `lstat` per
 /// distinct folder instead of one `readlink` per component of every path.
 #[derive(Default)]
-pub(super) struct Folders {
+pub(crate) struct Folders {
     known: Mutex<HashMap<PathBuf, PathBuf>>,
 }
 
 impl Folders {
-    pub(super) fn resolve(&self, dir: &Path) -> PathBuf {
+    pub(crate) fn resolve(&self, dir: &Path) -> PathBuf {
         if let Some(r) = self.lock().get(dir) {
             return r.clone();
         }
@@ -440,7 +440,7 @@ impl Folders {
 
     /// The resolved skill folder joined with the skill file's name, as `skills-ref` writes it. A
     /// plain skill folder (no link below its root) is its root's real folder joined with the rest.
-    pub(super) fn location(&self, skill: &Skill) -> String {
+    pub(crate) fn location(&self, skill: &Skill) -> String {
         let file = skill.skill_md.file_name().unwrap_or_default();
         let below = skill
             .dir

@@ -107,9 +107,9 @@ pub struct FormatSpec {
     /// What surrounds the entries.
     pub frame: Frame,
     /// The name, description and path as this format takes them from a skill (unescaped).
-    pub(super) parts: fn(&Skill, &Folders) -> Parts,
+    pub(crate) parts: fn(&Skill, &Folders) -> Parts,
     /// One entry; `description` is `None` for a name-only entry.
-    pub(super) line: fn(&Parts, Option<&str>) -> String,
+    pub(crate) line: fn(&Parts, Option<&str>) -> String,
 }
 
 fn name_and_description(skill: &Skill) -> (&str, &str) {
@@ -232,7 +232,7 @@ type Clean = fn(&str) -> String;
 /// when_to_use`, one line and `<`/`>` escaped or (before 2.1.300) as written, only the ends
 /// trimmed; called by its folder's name (a plugin's skill by `plugin:skill`), a frontmatter name
 /// that differs shown beside it from 2.1.290 on.
-pub(super) fn claude_parts(skill: &Skill, dialect: Dialect) -> Parts {
+pub(crate) fn claude_parts(skill: &Skill, dialect: Dialect) -> Parts {
     // From 2.1.300 on, escape sequences removed and each run of hidden characters one space
     // (`claude_text`); before, only the ends trimmed.
     let (description, when_to_use): (Clean, Clean) = if dialect.one_line {

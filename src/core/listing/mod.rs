@@ -8,21 +8,17 @@ use rayon::prelude::*;
 use std::borrow::Cow;
 
 mod claude_text;
-mod cline;
 mod codex;
-mod copilot;
 mod dialect;
 mod dispatch;
-mod format;
-mod formats;
+pub(crate) mod format;
+pub(crate) mod formats;
 mod gemini_opencode;
-mod openclaw;
-mod openclaw_builtins;
-mod own;
-mod qwen;
-mod record;
-pub use cline::folder_rank as cline_folder_rank;
-pub use copilot::folder_rank as copilot_folder_rank;
+pub(crate) mod own;
+pub(crate) mod record;
+pub use crate::core::agents::cline::listing::folder_rank as cline_folder_rank;
+pub use crate::core::agents::copilot::listing::folder_rank as copilot_folder_rank;
+pub use crate::core::agents::openclaw::builtins::BUILTINS as OPENCLAW_BUILTINS;
 pub use dialect::Dialect;
 pub use format::{
     Budget, BudgetUnit, BuiltinEntry, CHARS_PER_TOKEN, CLAUDE_CODE_ENTRY_CAP,
@@ -34,7 +30,6 @@ pub use formats::{
     CLAUDE_CODE, CODEX, Fit, FormatSpec, Frame, GEMINI, MARKDOWN, OPENCODE, Order, XML,
 };
 pub use gemini_opencode::{gemini_folder, gemini_name};
-pub use openclaw_builtins::BUILTINS as OPENCLAW_BUILTINS;
 
 pub use record::{
     COMPACT_DESCRIPTION_CHARS, COMPACT_TIER_MAX, DEFAULT_CONTEXT_WINDOW, FULL_DESCRIPTION_CHARS,

@@ -13,7 +13,7 @@ use std::borrow::Cow;
 
 /// The enabled skills split into the ones left out before any listing (shadowed, not listable
 /// by the agent, inactive), with why, and the indexes of the ones it can list.
-pub(super) fn candidates(
+pub(crate) fn candidates(
     lib: &Library,
     enabled: &dyn Fn(usize) -> bool,
     listable: &dyn Fn(&Skill) -> bool,
@@ -52,7 +52,7 @@ pub(super) fn candidates(
 
 /// The name and description a skill is listed with: its frontmatter's as the agent's reading
 /// left them (the folder's name when it has none).
-pub(super) fn name_and_description(skill: &Skill) -> (&str, &str) {
+pub(crate) fn name_and_description(skill: &Skill) -> (&str, &str) {
     let fm = &skill.frontmatter;
     (
         fm.name.as_deref().unwrap_or(&skill.name),
@@ -62,7 +62,7 @@ pub(super) fn name_and_description(skill: &Skill) -> (&str, &str) {
 
 /// `&`, `<`, `>`, `"` and `'` as entities, `'` as `&apos;` (Qwen Code's `escapeXml`, OpenClaw's
 /// `escapeSkillXml`, Copilot's listing).
-pub(super) fn xml_escape(s: &str) -> String {
+pub(crate) fn xml_escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -72,7 +72,7 @@ pub(super) fn xml_escape(s: &str) -> String {
 
 /// A name or path on one line: control characters and bidi overrides escaped, as every listing
 /// shows them (see the listing's `parts`).
-pub(super) fn safe_line(s: &str) -> String {
+pub(crate) fn safe_line(s: &str) -> String {
     match escape::line(s) {
         Cow::Borrowed(b) => b.to_string(),
         Cow::Owned(o) => o,
@@ -80,7 +80,7 @@ pub(super) fn safe_line(s: &str) -> String {
 }
 
 /// A description: line feeds and tabs kept, other hazards escaped.
-pub(super) fn safe_text(s: &str) -> String {
+pub(crate) fn safe_text(s: &str) -> String {
     match escape::text(s) {
         Cow::Borrowed(b) => b.to_string(),
         Cow::Owned(o) => o,
@@ -89,19 +89,19 @@ pub(super) fn safe_text(s: &str) -> String {
 
 /// One entry on its way into one of these listings: a skill of the library or a built-in.
 #[derive(Debug, Clone)]
-pub(super) struct Item {
+pub(crate) struct Item {
     /// Index into the library's skills; `None` for a built-in.
-    pub(super) index: Option<usize>,
+    pub(crate) index: Option<usize>,
     /// The built-in entry, for one.
-    pub(super) builtin: Option<&'static BuiltinEntry>,
+    pub(crate) builtin: Option<&'static BuiltinEntry>,
     /// What became of it.
-    pub(super) fate: Fate,
+    pub(crate) fate: Fate,
     /// Why, when it is not listed in full.
-    pub(super) reason: String,
+    pub(crate) reason: String,
 }
 
 impl Item {
-    pub(super) fn skill(index: usize) -> Item {
+    pub(crate) fn skill(index: usize) -> Item {
         Item {
             index: Some(index),
             builtin: None,
@@ -110,7 +110,7 @@ impl Item {
         }
     }
 
-    pub(super) fn builtin(b: &'static BuiltinEntry) -> Item {
+    pub(crate) fn builtin(b: &'static BuiltinEntry) -> Item {
         Item {
             index: None,
             builtin: Some(b),
@@ -120,7 +120,7 @@ impl Item {
     }
 
     /// Marks it listed less than in full.
-    pub(super) fn demote(&mut self, fate: Fate, reason: impl Into<String>) {
+    pub(crate) fn demote(&mut self, fate: Fate, reason: impl Into<String>) {
         if fate > self.fate {
             self.fate = fate;
         }
@@ -131,7 +131,7 @@ impl Item {
 /// The listing's record: its text, budget and what became of every enabled skill (`dropped`,
 /// left out before it was laid out, and `items`, in listing order) and built-in, and the names
 /// listed.
-pub(super) fn finish(
+pub(crate) fn finish(
     lib: &Library,
     text: String,
     budget: Option<Budget>,

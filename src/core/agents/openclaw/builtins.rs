@@ -4,7 +4,7 @@
 //! binaries, OS and configuration of the host (`metadata.openclaw.requires`), so another host
 //! lists others: this is the capture's set, not a rule.
 
-use super::format::BuiltinEntry;
+use crate::core::listing::BuiltinEntry;
 
 /// The eligible built-ins, in the capture's (name) order.
 pub static BUILTINS: &[BuiltinEntry] = &[

@@ -7,20 +7,22 @@
 //! that fits (or left out), after dropping skills from the end while even names do not fit, with
 //! a note line before it.
 
-use super::format::Budget;
-use super::format::{BudgetUnit, Folders, Parts, utf16_len};
-use super::formats::{Fit, FormatSpec, Frame};
-use super::own::{self, Item, name_and_description, safe_line, safe_text, xml_escape};
-use super::record::{Fate, ListedSkill, Listing, ListingOptions};
 use crate::core::collate::locale_cmp;
 use crate::core::library::Library;
+use crate::core::listing::format::Budget;
+use crate::core::listing::format::{BudgetUnit, Folders, Parts, utf16_len};
+use crate::core::listing::formats::{Fit, FormatSpec, Frame};
+use crate::core::listing::own::{
+    self, Item, name_and_description, safe_line, safe_text, xml_escape,
+};
+use crate::core::listing::record::{Fate, ListedSkill, Listing, ListingOptions};
 use crate::core::skill::Skill;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 /// `DEFAULT_MAX_SKILLS_PROMPT_CHARS`: the most the catalog may hold (UTF-16 units), its note
 /// and intro included.
-pub(super) const BUDGET_CHARS: usize = super::format::OPENCLAW_BUDGET_CHARS;
+pub(crate) const BUDGET_CHARS: usize = crate::core::listing::format::OPENCLAW_BUDGET_CHARS;
 /// `DEFAULT_MAX_SKILLS_IN_PROMPT`.
 pub const MAX_SKILLS: usize = 150;
 /// `COMPACT_DESCRIPTION_MIN_CHARS` and the longest compact description.
@@ -36,7 +38,7 @@ pub static OPENCLAW: FormatSpec = FormatSpec {
     fit: Fit::Trimming,
     entry_cap: None,
     tiers_by_count: false,
-    order: super::formats::Order::Library,
+    order: crate::core::listing::formats::Order::Library,
     empty_description: true,
     frame: Frame::Wrapped {
         open: "<available_skills>",
@@ -100,7 +102,7 @@ pub fn package_dir() -> &'static Path {
 
 /// Where a built-in skill is: below the package folder, or (`~/…`) below the home folder.
 fn builtin_location(name: &str) -> String {
-    let rel = super::openclaw_builtins::LOCATIONS
+    let rel = super::builtins::LOCATIONS
         .iter()
         .find(|(n, _)| *n == name)
         .map_or("", |(_, l)| *l);
@@ -321,7 +323,7 @@ fn fit(raws: &[Raw], limit: usize) -> (usize, Form, bool) {
 }
 
 /// The listing (see the module's comment).
-pub(super) fn render(
+pub(crate) fn render(
     lib: &Library,
     enabled: &dyn Fn(usize) -> bool,
     opts: &ListingOptions,

@@ -4,19 +4,21 @@
 //! characters, every entry but the bundled ones keeps only the first line of its description
 //! and loses its `when_to_use`. Nothing is ever dropped.
 
-use super::format::Budget;
-use super::format::{BudgetUnit, Folders, Parts, utf16_len};
-use super::formats::{Fit, FormatSpec, Frame};
-use super::own::{self, Item, name_and_description, safe_line, safe_text, xml_escape};
-use super::record::{Fate, Listing, ListingOptions};
 use crate::core::collate::{js_trim, locale_cmp};
 use crate::core::library::Library;
+use crate::core::listing::format::Budget;
+use crate::core::listing::format::{BudgetUnit, Folders, Parts, utf16_len};
+use crate::core::listing::formats::{Fit, FormatSpec, Frame};
+use crate::core::listing::own::{
+    self, Item, name_and_description, safe_line, safe_text, xml_escape,
+};
+use crate::core::listing::record::{Fate, Listing, ListingOptions};
 use crate::core::skill::Skill;
 use crate::core::source::Scope;
 
 /// `MAX_SKILL_LISTING_CHARS`: the most the block of entries may hold (UTF-16 units) before the
 /// descriptions are cut to their first line.
-pub(super) const BUDGET_CHARS: usize = super::format::QWEN_CODE_BUDGET_CHARS;
+pub(crate) const BUDGET_CHARS: usize = crate::core::listing::format::QWEN_CODE_BUDGET_CHARS;
 
 /// What the reminder says instead of a listing when nothing is listed.
 pub const NOTHING: &str = "No skills are currently available. Skills can be added by creating directories with SKILL.md files or by configuring MCP servers with model-invocable prompts.";
@@ -30,7 +32,7 @@ pub static QWEN_CODE: FormatSpec = FormatSpec {
     fit: Fit::Trimming,
     entry_cap: None,
     tiers_by_count: false,
-    order: super::formats::Order::Library,
+    order: crate::core::listing::formats::Order::Library,
     empty_description: true,
     frame: Frame::Wrapped {
         open: "<available_skills>",
@@ -89,7 +91,7 @@ fn listable(s: &Skill) -> bool {
 }
 
 /// The listing (see the module's comment).
-pub(super) fn render(
+pub(crate) fn render(
     lib: &Library,
     enabled: &dyn Fn(usize) -> bool,
     opts: &ListingOptions,

@@ -6,11 +6,11 @@
 //! returns its entries (not sorted: on another file system the order differs). A name shared by
 //! several folders keeps the place of its first copy, though the last copy is the one loaded.
 
-use super::format::{BudgetUnit, Folders, Parts};
-use super::formats::{Fit, FormatSpec, Frame};
-use super::own::{self, Item, name_and_description, safe_line};
-use super::record::{Listing, ListingOptions};
 use crate::core::library::Library;
+use crate::core::listing::format::{BudgetUnit, Folders, Parts};
+use crate::core::listing::formats::{Fit, FormatSpec, Frame};
+use crate::core::listing::own::{self, Item, name_and_description, safe_line};
+use crate::core::listing::record::{Listing, ListingOptions};
 use crate::core::skill::Skill;
 use crate::core::source::Scope;
 use std::collections::HashMap;
@@ -29,7 +29,7 @@ pub static CLINE: FormatSpec = FormatSpec {
     fit: Fit::Trimming,
     entry_cap: None,
     tiers_by_count: false,
-    order: super::formats::Order::Library,
+    order: crate::core::listing::formats::Order::Library,
     empty_description: true,
     frame: Frame::Headed(HEAD),
     parts: |skill, _: &Folders| Parts {
@@ -89,7 +89,7 @@ fn listable(s: &Skill) -> bool {
 }
 
 /// The listing (see the module's comment).
-pub(super) fn render(
+pub(crate) fn render(
     lib: &Library,
     enabled: &dyn Fn(usize) -> bool,
     _opts: &ListingOptions,

@@ -7,18 +7,20 @@
 //! 1,024 characters leaves its skill out.
 //! Entries are written whole while they fit its budget; every name after that goes on one line.
 
-use super::format::Budget;
-use super::format::{BudgetUnit, Folders, Parts};
-use super::formats::{Fit, FormatSpec, Frame};
-use super::own::{self, Item, name_and_description, safe_line, safe_text, xml_escape};
-use super::record::{Fate, ListedSkill, Listing, ListingOptions};
 use crate::core::library::Library;
+use crate::core::listing::format::Budget;
+use crate::core::listing::format::{BudgetUnit, Folders, Parts};
+use crate::core::listing::formats::{Fit, FormatSpec, Frame};
+use crate::core::listing::own::{
+    self, Item, name_and_description, safe_line, safe_text, xml_escape,
+};
+use crate::core::listing::record::{Fate, ListedSkill, Listing, ListingOptions};
 use crate::core::skill::Skill;
 use crate::core::source::Scope;
 
 /// The most characters the whole entries may take. Native and not read: its capture wrote 37
 /// entries of 401 characters (14,837) and not a 38th (15,238).
-pub(super) const BUDGET_CHARS: usize = super::format::COPILOT_BUDGET_CHARS;
+pub(crate) const BUDGET_CHARS: usize = crate::core::listing::format::COPILOT_BUDGET_CHARS;
 
 /// The line that closes the listing with the names that did not fit.
 const MORE: &str = "Additional skills available (invoke by name): ";
@@ -35,7 +37,7 @@ pub static COPILOT: FormatSpec = FormatSpec {
     fit: Fit::Trimming,
     entry_cap: None,
     tiers_by_count: false,
-    order: super::formats::Order::Library,
+    order: crate::core::listing::formats::Order::Library,
     empty_description: true,
     frame: Frame::Wrapped {
         open: "<available_skills>",
@@ -115,7 +117,7 @@ fn listable(s: &Skill) -> bool {
 }
 
 /// The listing (see the module's comment).
-pub(super) fn render(
+pub(crate) fn render(
     lib: &Library,
     enabled: &dyn Fn(usize) -> bool,
     opts: &ListingOptions,

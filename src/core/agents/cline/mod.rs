@@ -1,0 +1,3 @@
+//! Cline: its listing.
+
+pub(crate) mod listing;

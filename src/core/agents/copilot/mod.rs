@@ -1,0 +1,3 @@
+//! GitHub Copilot CLI: its listing.
+
+pub(crate) mod listing;
