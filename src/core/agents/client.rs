@@ -306,7 +306,7 @@ pub static GEMINI_CLI_0_61_0: Client = Client {
 pub static OPENCODE_1_18_33: Client = Client {
     version: "1.18.33",
     models: &[],
-    builtins: super::gemini::builtins::OPENCODE_BUILTINS,
+    builtins: super::opencode::builtins::OPENCODE_BUILTINS,
     budget_env: None,
     budget_setting: None,
     settings_files: (
@@ -358,7 +358,7 @@ pub static QWEN_CODE_0_24_4: Client = Client {
 pub static COPILOT_1_0_102: Client = Client {
     version: "1.0.102",
     models: &[],
-    builtins: super::qwen::builtins::COPILOT_BUILTINS,
+    builtins: super::copilot::builtins::COPILOT_BUILTINS,
     budget_env: None,
     budget_setting: None,
     settings_files: (

@@ -1,8 +1,7 @@
-//! The per-skill switches of Gemini CLI and Qwen Code (`skills.disabled` in `settings.json`,
-//! names without regard to case), GitHub Copilot CLI (`disabledSkills` in `settings.json`, what `copilot skill
-//! disable` writes) and OpenClaw (`skills.entries.NAME.enabled: false` in `openclaw.json`): read,
-//! and written as a JSON edit that keeps the rest of the file. Cline has no settings switch (its
-//! skills switch off in their own frontmatter, `disabled: true`), so it has none here.
+//! A per-skill switch that is a list of the names switched off in a JSON settings file (Gemini
+//! CLI's and Qwen Code's `skills.disabled`, GitHub Copilot CLI's `disabledSkills`; each agent's
+//! own list is in its home): read, and written as a JSON edit that keeps the rest of the file.
+//! What such a list says of a skill ([`Off`]) serves OpenClaw's `skills.entries` too.
 
 use super::edit::json_candidates;
 use super::error::ToggleError;
@@ -18,7 +17,7 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 /// The name an agent's switch names a skill by: its frontmatter `name`, else its folder's.
-fn name_of(skill: &Skill) -> &str {
+pub(crate) fn name_of(skill: &Skill) -> &str {
     skill
         .frontmatter
         .name
@@ -29,7 +28,7 @@ fn name_of(skill: &Skill) -> &str {
 }
 
 /// The node at `path` below `root`.
-fn at<'a>(root: &'a Node, path: &[&str]) -> Option<&'a Node> {
+pub(crate) fn at<'a>(root: &'a Node, path: &[&str]) -> Option<&'a Node> {
     path.iter()
         .try_fold(root, |n, k| n.member(k).map(|m| &m.value))
 }
@@ -37,67 +36,25 @@ fn at<'a>(root: &'a Node, path: &[&str]) -> Option<&'a Node> {
 /// A switch that is a list of the names of the skills switched off.
 #[derive(Debug)]
 pub struct NameList {
-    agent: Agent,
-    letter: char,
+    /// The agent.
+    pub(crate) agent: Agent,
+    /// Its badge letter.
+    pub(crate) letter: char,
     /// The settings files below the home folder and below the project, with their scope.
-    files: &'static [(SwitchScope, bool, &'static str)],
+    pub(crate) files: &'static [(SwitchScope, bool, &'static str)],
     /// The list's keys from the top of the file.
-    key: &'static [&'static str],
+    pub(crate) key: &'static [&'static str],
     /// Names match without regard to case.
-    any_case: bool,
+    pub(crate) any_case: bool,
 }
-
-/// Qwen Code 0.24.4: `skills.disabled`, the union of every settings scope, without regard to
-/// case (`Config.isSkillEnabled`).
-pub static QWEN_CODE: NameList = NameList {
-    agent: Agent::QwenCode,
-    letter: 'Q',
-    files: &[
-        (SwitchScope::User, true, ".qwen/settings.json"),
-        (SwitchScope::Project, false, ".qwen/settings.json"),
-    ],
-    key: &["skills", "disabled"],
-    any_case: true,
-};
-
-/// GitHub Copilot CLI 1.0.102: `disabledSkills` (`copilot skill disable NAME` writes the
-/// user's); the repository's `.github/copilot/settings.json` and `settings.local.json` too.
-pub static COPILOT: NameList = NameList {
-    agent: Agent::Copilot,
-    letter: 'H',
-    files: &[
-        (SwitchScope::User, true, ".copilot/settings.json"),
-        (SwitchScope::Project, false, ".github/copilot/settings.json"),
-        (
-            SwitchScope::Local,
-            false,
-            ".github/copilot/settings.local.json",
-        ),
-    ],
-    key: &["disabledSkills"],
-    any_case: false,
-};
-
-/// Gemini CLI 0.61.0: `skills.disabled` (what `gemini skills disable NAME` writes), the user's
-/// settings and the project's, names without regard to case. Its view reads the same lists with
-/// the folder-trust rule (a project's settings count only in a trusted folder, see `gemini/settings.rs`);
-/// this entry is what `toggle` writes and what the app's switch shows.
-pub static GEMINI: NameList = NameList {
-    agent: Agent::Gemini,
-    letter: 'G',
-    files: &[
-        (SwitchScope::User, true, ".gemini/settings.json"),
-        (SwitchScope::Project, false, ".gemini/settings.json"),
-    ],
-    key: &["skills", "disabled"],
-    any_case: true,
-};
 
 /// What one agent's name lists say: each name switched off, with the file and key saying so.
 #[derive(Debug)]
-struct Off {
-    names: Vec<(String, PathBuf, String)>,
-    any_case: bool,
+pub(crate) struct Off {
+    /// Each name switched off, with its file and the key saying so.
+    pub(crate) names: Vec<(String, PathBuf, String)>,
+    /// Names match without regard to case.
+    pub(crate) any_case: bool,
 }
 
 impl SkillSwitches for Off {
@@ -209,88 +166,6 @@ impl AgentPlugin for NameList {
                 list.push(Value::String(name.clone()));
             }
             Ok(vec![vec![Edit::Set(key.clone(), Value::Array(list))]])
-        })
-    }
-}
-
-/// OpenClaw 2026.9.6: `skills.entries.<name>.enabled: false` in `~/.openclaw/openclaw.json`
-/// (its one settings file; the entry's key may also be a skill's `skillKey`).
-#[derive(Debug)]
-pub struct Openclaw;
-
-impl AgentPlugin for Openclaw {
-    fn id(&self) -> Agent {
-        Agent::Openclaw
-    }
-
-    fn badge_letter(&self) -> char {
-        'W'
-    }
-
-    fn settings_paths(&self, home: &Path, _project: Option<&Path>) -> Vec<(SwitchScope, PathBuf)> {
-        vec![(
-            SwitchScope::User,
-            home.join(crate::core::source::OPENCLAW_CONFIG),
-        )]
-    }
-
-    fn unsupported_scope(&self, scope: SwitchScope) -> Option<&'static str> {
-        (scope != SwitchScope::User)
-            .then_some("OpenClaw keeps its switches in ~/.openclaw/openclaw.json only")
-    }
-
-    fn read(
-        &self,
-        files: &[SettingsText<'_>],
-        _home: &Path,
-        diags: &mut Vec<Diagnostic>,
-    ) -> Box<dyn SkillSwitches> {
-        let mut names = Vec::new();
-        for f in files {
-            let Some(root) = parse_settings(f.path, f.text, "its skills.entries switches", diags)
-            else {
-                continue;
-            };
-            let Some(entries) = at(&root, &["skills", "entries"]).and_then(Node::members) else {
-                continue;
-            };
-            for m in entries {
-                let off = m
-                    .value
-                    .member("enabled")
-                    .is_some_and(|e| e.value.to_value() == Value::Bool(false));
-                if off {
-                    let source = format!("{} skills.entries.{}.enabled", f.shown, m.key);
-                    names.push((m.key.clone(), f.path.to_path_buf(), source));
-                }
-            }
-        }
-        Box::new(Off {
-            names,
-            any_case: false,
-        })
-    }
-
-    fn candidates(
-        &self,
-        file: &Path,
-        before: &str,
-        skill: &Skill,
-        on: bool,
-        _home: &Path,
-    ) -> Result<Vec<String>, ToggleError> {
-        let path = vec![
-            "skills".to_string(),
-            "entries".to_string(),
-            name_of(skill).to_string(),
-            "enabled".to_string(),
-        ];
-        json_candidates(file, before, |_| {
-            Ok(vec![vec![if on {
-                Edit::Remove(path)
-            } else {
-                Edit::Set(path, Value::Bool(false))
-            }]])
         })
     }
 }

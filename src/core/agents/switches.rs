@@ -9,7 +9,7 @@ use super::plugin::{
     settings_warning, show_path,
 };
 use super::scope::SwitchScope;
-use super::{claude, codex, name_list as newcomer_switches, opencode};
+use super::{claude, codex, copilot, gemini, openclaw, opencode, qwen};
 use crate::core::diagnostic::Diagnostic;
 use crate::core::skill::Skill;
 use crate::core::source::Agent;
@@ -21,10 +21,10 @@ pub static REGISTRY: Registry = &[
     &claude::switches::ClaudeCode,
     &codex::switches::Codex,
     &opencode::switches::Opencode,
-    &newcomer_switches::Openclaw,
-    &newcomer_switches::COPILOT,
-    &newcomer_switches::QWEN_CODE,
-    &newcomer_switches::GEMINI,
+    &openclaw::switches::Openclaw,
+    &copilot::switches::COPILOT,
+    &qwen::switches::QWEN_CODE,
+    &gemini::switches::GEMINI,
 ];
 
 fn find(registry: Registry, agent: Agent) -> Option<&'static dyn AgentPlugin> {

@@ -42,7 +42,6 @@ impl ToolDefinition {
 /// Claude Code words its tool after where its listing sits for `model` (its default when
 /// `None`): "a listing from the system", or "a system-reminder listing".
 pub fn definition(agent: Agent, names: &[String], model: Option<&str>) -> Option<ToolDefinition> {
-    use super::qwen::tools as newcomer;
     match agent {
         Agent::ClaudeCode => Some(ToolDefinition::new(
             "Skill",
@@ -56,10 +55,16 @@ pub fn definition(agent: Agent, names: &[String], model: Option<&str>) -> Option
         Agent::Opencode => Some(ToolDefinition::new("skill", opencode_skill_tool())),
         Agent::QwenCode => Some(ToolDefinition::new(
             "skill",
-            newcomer::qwen_code_skill_tool(),
+            super::qwen::tools::qwen_code_skill_tool(),
         )),
-        Agent::Copilot => Some(ToolDefinition::new("skill", newcomer::copilot_skill_tool())),
-        Agent::Openclaw => Some(ToolDefinition::new("read", newcomer::openclaw_read_tool())),
+        Agent::Copilot => Some(ToolDefinition::new(
+            "skill",
+            super::copilot::tools::copilot_skill_tool(),
+        )),
+        Agent::Openclaw => Some(ToolDefinition::new(
+            "read",
+            super::openclaw::tools::openclaw_read_tool(),
+        )),
         Agent::Cline => {
             let listing = if names.is_empty() {
                 String::new()
@@ -68,7 +73,7 @@ pub fn definition(agent: Agent, names: &[String], model: Option<&str>) -> Option
             };
             Some(ToolDefinition {
                 holds_listing: true,
-                ..ToolDefinition::new("skills", newcomer::cline_skills_tool(&listing))
+                ..ToolDefinition::new("skills", super::cline::tools::cline_skills_tool(&listing))
             })
         }
         Agent::Codex

@@ -1,3 +1,4 @@
-//! Cline: its listing.
+//! Cline: its listing and its skill tool.
 
 pub(crate) mod listing;
+pub(crate) mod tools;

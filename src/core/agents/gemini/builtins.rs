@@ -1,6 +1,6 @@
-//! The built-in entries of Gemini CLI 0.61.0 and opencode 1.18.33, as their listings hold them
-//! (captured: `tests/fixtures/agents/{gemini-cli@0.61.0,opencode@1.18.33}/mixed/listing.txt`).
-//! Data of the model, nothing else of the clients.
+//! The built-in entries of Gemini CLI 0.61.0, as its listing holds them (captured:
+//! `tests/fixtures/agents/gemini-cli@0.61.0/mixed/listing.txt`). Data of the model, nothing else
+//! of the client.
 
 use crate::core::listing::BuiltinEntry;
 
@@ -20,15 +20,6 @@ pub static GEMINI_BUILTINS: &[BuiltinEntry] = &[
         location: "{CLIENT}/node_modules/@google/gemini-cli/bundle/builtin/antigravity-support/SKILL.md",
     },
 ];
-
-/// opencode's one built-in skill, sorted in among the library's by name; its location is the
-/// text `<built-in>`.
-pub static OPENCODE_BUILTINS: &[BuiltinEntry] = &[BuiltinEntry {
-    name: "customize-opencode",
-    description: "Use ONLY when the user is editing or creating opencode's own configuration: opencode.json, opencode.jsonc, files under .opencode/, or files under ~/.config/opencode/. Also use when creating or fixing opencode agents, subagents, skills, plugins, MCP servers, or permission rules. Do not use for the user's own application code, or for any project that is not configuring opencode itself.",
-    fixed: true,
-    location: "<built-in>",
-}];
 
 #[cfg(test)]
 mod tests {

@@ -1,3 +1,4 @@
-//! opencode: its switches (`permission.skill` rules).
+//! opencode: its switches (`permission.skill` rules) and its built-in entry.
 
+pub(crate) mod builtins;
 pub(crate) mod switches;

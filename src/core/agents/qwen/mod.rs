@@ -1,5 +1,6 @@
-//! Qwen Code: its listing, its built-in skills and the tool through which it loads a skill.
+//! Qwen Code: its listing, its built-in skills, its switch and its skill tool.
 
 pub(crate) mod builtins;
 pub(crate) mod listing;
+pub(crate) mod switches;
 pub(crate) mod tools;
