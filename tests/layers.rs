@@ -1072,32 +1072,33 @@ const AGENT_HOMES: &[(&str, &[&str])] = &[
     ("Codex", &["src/core/agents/codex/"]),
     ("Opencode", &["src/core/agents/opencode/"]),
     ("Gemini", &["src/core/agents/gemini/"]),
-    ("Goose", &[]),
-    ("Openclaw", &[]),
-    ("Copilot", &[]),
-    ("Cline", &[]),
-    ("QwenCode", &[]),
+    ("Goose", &["src/core/agents/goose/"]),
+    ("Openclaw", &["src/core/agents/openclaw/"]),
+    ("Copilot", &["src/core/agents/copilot/"]),
+    ("Cline", &["src/core/agents/cline/"]),
+    ("QwenCode", &["src/core/agents/qwen/"]),
     ("LazySkills", &["src/core/agents/lazy.rs"]),
 ];
 
-/// The agents' registry, which names every agent: the enum and its folder tables.
-const AGENT_REGISTRY: &[&str] = &["src/core/source.rs"];
+/// The agents' registry, which names every agent: the enum and its folder tables, and the one
+/// match from an agent to its home's record (`Agent::home`).
+const AGENT_REGISTRY: &[&str] = &["src/core/source.rs", "src/core/agents/registry.rs"];
 
 /// How many files outside its home and the registry still name each agent: a ceiling that may
 /// only come down, to 0, as what each agent is moves home. (Every `match` on the agent lists
 /// each agent rather than ending in a catch-all, so that the compiler names it when an agent is
 /// added: until those facts are the agent's record, each such match names every agent.)
 const NAMED_OUTSIDE_LEFT: &[(&str, usize)] = &[
-    ("ClaudeCode", 23),
-    ("Codex", 16),
-    ("Opencode", 15),
-    ("Gemini", 17),
-    ("Goose", 12),
-    ("Openclaw", 15),
-    ("Copilot", 15),
-    ("Cline", 16),
-    ("QwenCode", 15),
-    ("LazySkills", 17),
+    ("ClaudeCode", 17),
+    ("Codex", 10),
+    ("Opencode", 9),
+    ("Gemini", 10),
+    ("Goose", 6),
+    ("Openclaw", 8),
+    ("Copilot", 8),
+    ("Cline", 10),
+    ("QwenCode", 8),
+    ("LazySkills", 11),
 ];
 
 /// The `Agent::VARIANT` paths in `src`'s code (comments, strings and whatever follows the first

@@ -200,13 +200,13 @@ pub fn agent_switches(agents: &[Agent]) -> Option<crate::core::agents::AgentSwit
     Some(switches)
 }
 
-/// An agent of the model (`core::agents::model::MODELS`) by its name.
+/// An agent of the model (`core::agents::model::models`) by its name.
 fn parse_agent(s: &str) -> Result<crate::core::Agent, String> {
-    let models = crate::core::agents::model::MODELS;
+    let models = crate::core::agents::model::models;
     crate::core::Agent::named(s)
-        .filter(|a| models.iter().any(|m| m.agent == *a))
+        .filter(|a| models().any(|m| m.agent == *a))
         .ok_or_else(|| {
-            let names: Vec<&str> = models.iter().map(|m| m.agent.as_str()).collect();
+            let names: Vec<&str> = models().map(|m| m.agent.as_str()).collect();
             let meant = crate::core::text::closest(s, names.iter().copied())
                 .map_or_else(String::new, |m| format!(" (did you mean `{m}`?)"));
             format!("unknown agent `{s}`{meant}: use {}", names.join(", "))

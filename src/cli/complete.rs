@@ -31,11 +31,7 @@ pub fn encodings() -> Vec<CompletionCandidate> {
 }
 
 pub fn agents() -> Vec<CompletionCandidate> {
-    each(
-        crate::core::agents::model::MODELS
-            .iter()
-            .map(|m| m.agent.as_str()),
-    )
+    each(crate::core::agents::model::models().map(|m| m.agent.as_str()))
 }
 
 /// The model presets with what each factor is, then `none` (no estimate).
@@ -54,8 +50,7 @@ pub fn models() -> Vec<CompletionCandidate> {
 
 /// Every model the modelled clients know (`--model` of `prompt` and `budget`), with its window.
 pub fn client_models() -> Vec<CompletionCandidate> {
-    crate::core::agents::model::MODELS
-        .iter()
+    crate::core::agents::model::models()
         .filter_map(|m| m.client.map(|c| (m.name, c)))
         .flat_map(|(name, c)| {
             c.models.iter().map(move |cm| {

@@ -244,8 +244,7 @@ impl Shown {
 fn injections(whole: &Library, args: &MatchArgs) -> Vec<Shown> {
     let agents: Vec<crate::core::Agent> = match args.view.agent {
         Some(a) => vec![a],
-        None => crate::core::agents::model::MODELS
-            .iter()
+        None => crate::core::agents::model::models()
             .map(|m| m.agent)
             .collect(),
     };

@@ -88,9 +88,7 @@ pub fn merge(roots: &[Root], skills: Vec<Skill>) -> Merged {
     let inside = |real: &Path| {
         real_roots.iter().any(|(_, r)| real.starts_with(r))
             || !crate::core::agents::model::folder_readers(
-                crate::core::agents::model::MODELS
-                    .iter()
-                    .map(|m| (m.agent, m.folders)),
+                crate::core::agents::model::models().map(|m| (m.agent, m.folders)),
                 real,
             )
             .is_empty()
@@ -142,7 +140,7 @@ fn listing_folder(s: &Skill) -> &Path {
         .skip(1)
         .take_while(|a| a.starts_with(&*s.root) && *a != &*s.root)
         .find(|a| {
-            crate::core::agents::model::MODELS.iter().any(|m| {
+            crate::core::agents::model::models().any(|m| {
                 m.folders
                     .iter()
                     .any(|f| a.ends_with(f.iter().collect::<PathBuf>()))

@@ -94,8 +94,7 @@ impl std::str::FromStr for ModelArg {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let client = crate::core::agents::model::MODELS
-            .iter()
+        let client = crate::core::agents::model::models()
             .filter_map(|m| m.client)
             .filter_map(|c| c.resolve(s))
             .find(|r| r.known)

@@ -3,7 +3,7 @@
 //! its own budget.
 
 use super::client::{BudgetOverrides, ClientModel};
-use super::model::MODELS;
+use super::model::models;
 use super::switches::AgentSwitches;
 use super::view::agent_view;
 use crate::core::library::Library;
@@ -202,8 +202,7 @@ pub fn per_agent(
 ) -> Vec<AgentBudget> {
     let (tier, window) = (at.tier, at.window);
     let chosen_for = |a: Agent| at.chosen.iter().find(|(x, _)| *x == a).map(|(_, cm)| *cm);
-    MODELS
-        .iter()
+    models()
         .map(|m| {
             let chosen = chosen_for(m.agent);
             let (view, keep) = agent_view(lib, m.agent, &[], switches);
@@ -304,7 +303,7 @@ mod tests {
             Encoding::default(),
             &cache,
         );
-        assert_eq!(all.len(), MODELS.len());
+        assert_eq!(all.len(), models().count());
         let get = |a: Agent| all.iter().find(|b| b.agent == a).unwrap();
         // Claude Code reads its folder (opencode and Goose read it too); Codex its own.
         assert_eq!(

@@ -126,21 +126,10 @@ pub fn configured(
         .client_in_use()
         .filter(|c| c.catalogue.is_some())?;
     let mut notes = Vec::new();
-    let found = match agent {
-        Agent::ClaudeCode => claude_code(home, project, env, &mut notes),
-        Agent::Codex => codex(client, home, env, &mut notes),
-        Agent::Opencode
-        | Agent::Gemini
-        | Agent::Goose
-        | Agent::Openclaw
-        | Agent::Copilot
-        | Agent::Cline
-        | Agent::QwenCode
-        | Agent::LazySkills
-        | Agent::Generic
-        | Agent::Path
-        | Agent::Demo => None,
-    };
+    let found = agent
+        .home()
+        .model_setting
+        .and_then(|f| f(client, home, project, env, &mut notes));
     let (name, origin, window) = if let Some(f) = found {
         f
     } else {
@@ -162,8 +151,7 @@ pub fn every(
     project: Option<&Path>,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Vec<(Agent, Configured)> {
-    super::model::MODELS
-        .iter()
+    super::model::models()
         .filter_map(|m| configured(m.agent, home, project, env).map(|c| (m.agent, c)))
         .collect()
 }
@@ -222,7 +210,9 @@ fn claude_managed_settings() -> Option<PathBuf> {
         .map(|d| d.join("managed-settings.json"))
 }
 
-fn claude_code(
+/// Where Claude Code is set to run a model.
+pub(crate) fn claude_code(
+    _client: &Client,
     home: Option<&Path>,
     project: Option<&Path>,
     env: &dyn Fn(&str) -> Option<String>,
@@ -264,9 +254,11 @@ fn claude_code(
     None
 }
 
-fn codex(
+/// Where Codex is set to run a model.
+pub(crate) fn codex(
     client: &Client,
     home: Option<&Path>,
+    _project: Option<&Path>,
     env: &dyn Fn(&str) -> Option<String>,
     notes: &mut Vec<String>,
 ) -> Option<(String, Origin, Option<usize>)> {

@@ -1,8 +1,8 @@
-//! docs/agents.md's table of every agent, made from the models (`MODELS`, their clients and the
+//! docs/agents.md's table of every agent, made from the models (`models()`, their clients and the
 //! switches' registry) so that it cannot say something the code does not do. A test compares the
 //! file with it; `SKILLSCOPE_WRITE_DOCS=1 cargo test --lib agents_doc` writes it again.
 
-use super::model::{AgentModel, EnableDefault, Injection, MODELS};
+use super::model::{AgentModel, EnableDefault, Injection, models};
 use super::switches::REGISTRY;
 use crate::core::listing::BudgetUnit;
 use std::path::Path;
@@ -13,14 +13,14 @@ pub const BEGIN: &str =
 /// The marker after it.
 pub const END: &str = "<!-- /agents:table -->";
 
-/// The table, one row per agent in `MODELS`' order.
+/// The table, one row per agent in `models()`' order.
 pub fn table() -> String {
     let mut out = String::from(
         "| agent (`--agent`) | verified against | folders it reads | listing format | listing budget | \
          client's own entries | a used skill reaches the model as | its own switches | skills on unless | profile |\n\
          |---|---|---|---|---|---|---|---|---|---|\n",
     );
-    for m in MODELS {
+    for m in models() {
         out.push_str(&row(m));
         out.push('\n');
     }
@@ -143,7 +143,7 @@ mod tests {
     #[test]
     fn every_agent_has_a_row_naming_its_verified_version() {
         let t = table();
-        for m in MODELS {
+        for m in models() {
             let line = t
                 .lines()
                 .find(|l| l.contains(&format!("(`{}`)", m.agent.as_str())))

@@ -12,7 +12,6 @@ use crate::core::listing::Dialect;
 use crate::core::source::Agent;
 use std::ffi::OsStr;
 use std::path::Path;
-use std::sync::OnceLock;
 
 /// One release era of a client: its model from that release on.
 #[derive(Debug)]
@@ -160,7 +159,7 @@ const CLAUDE_RAW: Dialect = Dialect {
     ..Dialect::CURRENT
 };
 
-static CLAUDE_CODE_ERAS: &[Era] = &[
+pub(crate) static CLAUDE_CODE_ERAS: &[Era] = &[
     Era {
         client: &CLAUDE_CODE_2_1_231,
         dialect: CLAUDE_RAW,
@@ -218,7 +217,7 @@ pub static CODEX_0_151_0: Client = codex("0.151.0", &[GPT_5_6_SOL]);
 /// Codex 0.148.0's intro before absolute paths.
 const CODEX_0_148_INTRO: &str = "A skill is a set of instructions provided through a `SKILL.md` source. Below is the list of skills that can be used. Each entry includes a name, description, and source locator. `file` locators are on the host filesystem, `executor package` locators are owned by their execution environment, `orchestrator package` locators are opaque package identifiers, and `custom resource` locators use their provider's access mechanism.";
 
-static CODEX_ERAS: &[Era] = &[
+pub(crate) static CODEX_ERAS: &[Era] = &[
     Era {
         client: &CODEX_0_148_0,
         dialect: Dialect {
@@ -239,21 +238,7 @@ static CODEX_ERAS: &[Era] = &[
 
 /// The eras of `agent`'s client, oldest first (empty for an agent with one modelled release).
 pub fn eras(agent: Agent) -> &'static [Era] {
-    match agent {
-        Agent::ClaudeCode => CLAUDE_CODE_ERAS,
-        Agent::Codex => CODEX_ERAS,
-        Agent::Opencode
-        | Agent::Gemini
-        | Agent::Goose
-        | Agent::Openclaw
-        | Agent::Copilot
-        | Agent::Cline
-        | Agent::QwenCode
-        | Agent::LazySkills
-        | Agent::Generic
-        | Agent::Path
-        | Agent::Demo => &[],
-    }
+    agent.home().eras
 }
 
 /// The era of `agent` for a release `version`, and how it stands to the eras; `None` for an
@@ -344,23 +329,7 @@ pub fn calibrate(
 /// The era `agent`'s views use in this process: chosen once from this process's `PATH` and
 /// home folder, with the calibration kept in skillscope's cache laid over it ([`calibrate`]).
 pub fn in_use(agent: Agent) -> Option<&'static Chosen> {
-    static CLAUDE: OnceLock<Option<Chosen>> = OnceLock::new();
-    static CODEX: OnceLock<Option<Chosen>> = OnceLock::new();
-    let cell = match agent {
-        Agent::ClaudeCode => &CLAUDE,
-        Agent::Codex => &CODEX,
-        Agent::Opencode
-        | Agent::Gemini
-        | Agent::Goose
-        | Agent::Openclaw
-        | Agent::Copilot
-        | Agent::Cline
-        | Agent::QwenCode
-        | Agent::LazySkills
-        | Agent::Generic
-        | Agent::Path
-        | Agent::Demo => return None,
-    };
+    let cell = agent.home().era_in_use?;
     cell.get_or_init(|| {
         // The library's own tests do not depend on the clients installed where they run.
         if cfg!(test) {

@@ -11,11 +11,35 @@ use super::error::ToggleError;
 use super::planned::{Applied, TogglePlan, unified_diff};
 use super::plugin::{AgentState, Effective, show_path};
 use super::scope::SwitchScope;
+use crate::core::agents::home::Home;
+use crate::core::agents::model::{AgentModel, EnableDefault, Injection};
+use crate::core::catalogue::Profile;
 use crate::core::fsx;
 use crate::core::head_edit;
+use crate::core::listing::Format;
 use crate::core::skill::Skill;
 use crate::core::source::Agent;
 use std::path::Path;
+use std::time::Duration;
+
+/// Everything skillscope knows of Lazy Skills.
+pub static HOME: Home = Home {
+    model: AgentModel {
+        agent: Agent::LazySkills,
+        name: "Lazy Skills",
+        folders: &[&[".config", "cli-agent", "skills"]],
+        format: Format::LazySkills,
+        profile: Profile::LazySkills,
+        enable_default: EnableDefault::OptIn,
+        injection: Injection::SkillLoaded,
+        auto_max: Some(10),
+        probe_timeout: Duration::from_secs(5),
+        schema_name_fallback: true,
+        source: "the Lazy Skills design",
+        ..crate::core::agents::model::AS_GIVEN
+    },
+    ..Home::AS_GIVEN
+};
 
 /// Why the Lazy Skills view leaves `skill` out, when it does: not opted in by `auto_load`.
 pub fn not_opted_in(skill: &Skill) -> Option<String> {

@@ -5,10 +5,7 @@
 //! how many skills its auto mode lists, and its probe timeout. Every per-agent view (listing,
 //! budget, match, the Prompt screen) reads it from here; `docs/agents.md` tables it.
 
-use super::client::{
-    CLAUDE_CODE_2_1_332, CLINE_3_0_65, CODEX_0_171_0, COPILOT_1_0_102, Client, GEMINI_CLI_0_61_0,
-    OPENCLAW_2026_9_6, OPENCODE_1_18_33, QWEN_CODE_0_24_4,
-};
+use super::client::Client;
 use crate::core::catalogue::Profile;
 use crate::core::listing::Format;
 use crate::core::skill::{Place, Skill};
@@ -93,164 +90,19 @@ pub struct AgentModel {
 
 const DEFAULT_PROBE_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// Every agent skillscope models, in the order they are shown; what an entry does not say is
-/// [`AS_GIVEN`]'s.
-pub static MODELS: &[AgentModel] = &[
-    AgentModel {
-        agent: Agent::ClaudeCode,
-        name: "Claude Code",
-        folders: &[&[".claude", "skills"], &[".claude", "plugins", "cache"]],
-        format: Format::ClaudeCode,
-        profile: Profile::ClaudeCode,
-        fallbacks: true,
-        conditional: true,
-        injection: Injection::SkillTool,
-        forks: true,
-        source: "Claude Code 2.1.332 as captured (tests/fixtures/agents/FINDINGS.md); its skills documentation",
-        client: Some(&CLAUDE_CODE_2_1_332),
-        ..AS_GIVEN
-    },
-    AgentModel {
-        agent: Agent::Codex,
-        name: "Codex",
-        folders: &[&[".codex", "skills"], &[".agents", "skills"]],
-        format: Format::Codex,
-        profile: Profile::Codex,
-        injection: Injection::ReadFile,
-        source: "Codex 0.171.0 as captured (tests/fixtures/agents/FINDINGS.md); developers.openai.com/codex/skills",
-        client: Some(&CODEX_0_171_0),
-        ..AS_GIVEN
-    },
-    AgentModel {
-        agent: Agent::Opencode,
-        name: "opencode",
-        folders: &[
-            &[".opencode", "skill"],
-            &[".opencode", "skills"],
-            &[".config", "opencode", "skill"],
-            &[".config", "opencode", "skills"],
-            &[".claude", "skills"],
-            &[".agents", "skills"],
-        ],
-        format: Format::Opencode,
-        profile: Profile::Opencode,
-        injection: Injection::SkillContent,
-        source: "opencode 1.18.33 as captured (tests/fixtures/agents/FINDINGS.md); opencode.ai/docs/skills",
-        client: Some(&OPENCODE_1_18_33),
-        ..AS_GIVEN
-    },
-    AgentModel {
-        agent: Agent::Gemini,
-        name: "Gemini CLI",
-        folders: &[&[".gemini", "skills"], &[".agents", "skills"]],
-        format: Format::Gemini,
-        injection: Injection::ActivateSkill,
-        source: "Gemini CLI 0.61.0 as captured (tests/fixtures/agents/FINDINGS.md); geminicli.com/docs/cli/skills",
-        client: Some(&GEMINI_CLI_0_61_0),
-        ..AS_GIVEN
-    },
-    AgentModel {
-        agent: Agent::Goose,
-        name: "Goose",
-        folders: &[
-            &[".config", "goose", "skills"],
-            &[".goose", "skills"],
-            &[".config", "agents", "skills"],
-            &[".agents", "skills"],
-            &[".claude", "skills"],
-        ],
-        injection: Injection::SkillTool,
-        source: "block.github.io/goose/docs/guides/context-engineering/using-skills (no client could be run)",
-        ..AS_GIVEN
-    },
-    AgentModel {
-        agent: Agent::Openclaw,
-        name: "OpenClaw",
-        // Its workspace's `skills/` is a root of its own (`source::openclaw_workspace`).
-        folders: &[&[".openclaw", "skills"], &[".agents", "skills"]],
-        format: Format::Openclaw,
-        profile: Profile::Openclaw,
-        injection: Injection::ReadFile,
-        source: "OpenClaw 2026.9.6 as captured (tests/fixtures/agents/NEW-AGENTS.md); its docs/tools/skills.md",
-        client: Some(&OPENCLAW_2026_9_6),
-        ..AS_GIVEN
-    },
-    AgentModel {
-        agent: Agent::Copilot,
-        name: "GitHub Copilot CLI",
-        folders: &[
-            &[".github", "skills"],
-            &[".copilot", "skills"],
-            &[".agents", "skills"],
-            &[".claude", "skills"],
-        ],
-        format: Format::Copilot,
-        profile: Profile::Copilot,
-        injection: Injection::SkillTool,
-        source: "GitHub Copilot CLI 1.0.102 as captured (tests/fixtures/agents/NEW-AGENTS.md); copilot skill --help",
-        client: Some(&COPILOT_1_0_102),
-        ..AS_GIVEN
-    },
-    AgentModel {
-        agent: Agent::Cline,
-        name: "Cline",
-        folders: &[
-            &[".clinerules", "skills"],
-            &[".cline", "skills"],
-            &[".agents", "skills"],
-        ],
-        format: Format::Cline,
-        profile: Profile::Cline,
-        injection: Injection::SkillTool,
-        source: "Cline 3.0.65 as captured (tests/fixtures/agents/NEW-AGENTS.md); its @cline/core",
-        client: Some(&CLINE_3_0_65),
-        ..AS_GIVEN
-    },
-    AgentModel {
-        agent: Agent::QwenCode,
-        name: "Qwen Code",
-        folders: &[&[".qwen", "skills"], &[".agents", "skills"]],
-        format: Format::QwenCode,
-        profile: Profile::QwenCode,
-        conditional: true,
-        injection: Injection::SkillTool,
-        source: "Qwen Code 0.24.4 as captured (tests/fixtures/agents/NEW-AGENTS.md); its chunks/",
-        client: Some(&QWEN_CODE_0_24_4),
-        ..AS_GIVEN
-    },
-    AgentModel {
-        agent: Agent::LazySkills,
-        name: "Lazy Skills",
-        folders: &[&[".config", "cli-agent", "skills"]],
-        format: Format::LazySkills,
-        profile: Profile::LazySkills,
-        enable_default: EnableDefault::OptIn,
-        injection: Injection::SkillLoaded,
-        auto_max: Some(10),
-        probe_timeout: Duration::from_secs(5),
-        schema_name_fallback: true,
-        source: "the Lazy Skills design",
-        ..AS_GIVEN
-    },
-    AgentModel {
-        agent: Agent::Generic,
-        name: "triggers agent",
-        folders: &[&[".agents", "skills"], &[".config", "agents", "skills"]],
-        // Design 002, "After (Dynamic Injection)": `Agent._create_agent()` → "NO skill
-        // instruction injection here"; per request the provider adds `## Available Skills`.
-        no_listing: Some(
-            "the triggers agent lists no skill in the system prompt: per request it injects `## Available Skills` with at most 3 skills whose `triggers` the message holds",
-        ),
-        source: "agentskills.io; the skill-context design: no listing, skills injected by their triggers",
-        ..AS_GIVEN
-    },
-];
+/// Every agent's model but the folders given's, in the order of [`Agent::ALL`].
+pub fn models() -> impl Iterator<Item = &'static AgentModel> + Clone {
+    Agent::ALL
+        .iter()
+        .filter(|a| !matches!(a, Agent::Path | Agent::Demo))
+        .map(|a| &a.home().model)
+}
 
 /// Folders named on the command line and the demo library: read as given, by any agent. The
 /// defaults of every model: listed in xml, judged by the spec, on unless switched off, no
 /// fallbacks, no conditional skills, the ADR's injection, no auto limit, the default probe
 /// timeout, no schema-name fallback.
-const AS_GIVEN: AgentModel = AgentModel {
+pub const AS_GIVEN: AgentModel = AgentModel {
     agent: Agent::Path,
     name: "folders given",
     folders: &[],
@@ -269,31 +121,17 @@ const AS_GIVEN: AgentModel = AgentModel {
     client: None,
 };
 
-/// [`AS_GIVEN`] with an address, for [`model`] to lend.
-static AS_GIVEN_MODEL: AgentModel = AS_GIVEN;
-
 /// The model of `agent`; folders given on the command line and the demo have the generic one.
 pub fn model(agent: Agent) -> &'static AgentModel {
-    MODELS
-        .iter()
-        .find(|m| m.agent == agent)
-        .unwrap_or(&AS_GIVEN_MODEL)
+    &agent.home().model
 }
 
 /// The agent whose own listing format `format` is, if it is one agent's.
 pub fn agent_of_format(format: Format) -> Option<Agent> {
-    match format {
-        Format::ClaudeCode => Some(Agent::ClaudeCode),
-        Format::Codex => Some(Agent::Codex),
-        Format::LazySkills => Some(Agent::LazySkills),
-        Format::Gemini => Some(Agent::Gemini),
-        Format::Opencode => Some(Agent::Opencode),
-        Format::QwenCode => Some(Agent::QwenCode),
-        Format::Copilot => Some(Agent::Copilot),
-        Format::Cline => Some(Agent::Cline),
-        Format::Openclaw => Some(Agent::Openclaw),
-        Format::Xml | Format::Markdown => None,
+    if matches!(format, Format::Xml | Format::Markdown) {
+        return None;
     }
+    models().find(|m| m.format == format).map(|m| m.agent)
 }
 
 /// The agents that read the folder a skill is in: found from the nearest folder above it that
@@ -327,7 +165,7 @@ fn readers_at(
     command: bool,
 ) -> Vec<Agent> {
     if matches!(agent, Agent::Path | Agent::Demo) {
-        return MODELS.iter().map(|m| m.agent).collect();
+        return models().map(|m| m.agent).collect();
     }
     // Managed skills, `--add-dir` skills and commands are Claude Code's alone, though their
     // folders end in `.claude/skills` like the folders other agents borrow.
@@ -339,21 +177,25 @@ fn readers_at(
     {
         return vec![agent];
     }
-    let mut found = folder_readers(MODELS.iter().map(|m| (m.agent, m.folders)), dir);
+    let mut found = folder_readers(models().map(|m| (m.agent, m.folders)), dir);
     user_claude_folder_aside(scope, dir, &mut found);
     if found.is_empty() { vec![agent] } else { found }
 }
 
-/// GitHub Copilot CLI reads `.claude/skills` in a project only, never `~/.claude/skills`.
+/// The agents that read a folder in a project only (GitHub Copilot CLI's `.claude/skills`) do
+/// not read it below the home folder.
 pub(super) fn user_claude_folder_aside(
     scope: crate::core::source::Scope,
     dir: &Path,
     found: &mut Vec<Agent>,
 ) {
-    if scope == crate::core::source::Scope::User
-        && dir.ancestors().any(|a| a.ends_with(".claude/skills"))
-    {
-        found.retain(|a| *a != Agent::Copilot);
+    if scope == crate::core::source::Scope::User {
+        found.retain(|a| {
+            !a.home()
+                .project_only
+                .iter()
+                .any(|f| dir.ancestors().any(|x| x.ends_with(f)))
+        });
     }
 }
 
@@ -466,7 +308,7 @@ mod tests {
 
     #[test]
     fn the_agent_formats_name_their_agent() {
-        for m in MODELS {
+        for m in models() {
             if let Some(a) = agent_of_format(m.format) {
                 assert_eq!(a, m.agent, "{}", m.name);
             }
@@ -481,7 +323,7 @@ mod plugin_tests {
     #[test]
     fn folder_readers_find_the_plugin_cache() {
         let dir = std::path::Path::new("/h/.claude/plugins/cache/mkt/helper/1.0.0/skills/lint");
-        let found = super::folder_readers(MODELS.iter().map(|m| (m.agent, m.folders)), dir);
+        let found = super::folder_readers(models().map(|m| (m.agent, m.folders)), dir);
         assert_eq!(found, vec![Agent::ClaudeCode]);
     }
 }

@@ -3,7 +3,7 @@
 //! the model (`model.rs`) and the listing, which it joins.
 
 use super::client::{BudgetOverrides, ClientError, ClientModel};
-use super::model::{AgentModel, MODELS};
+use super::model::{AgentModel, models};
 use crate::core::listing::{DEFAULT_CONTEXT_WINDOW, Format, ListingOptions, Tier};
 
 impl AgentModel {
@@ -96,8 +96,7 @@ impl AgentModel {
     fn no_models(&self) -> ClientError {
         ClientError::NoModels {
             agent: self.name,
-            known: MODELS
-                .iter()
+            known: models()
                 .filter(|m| m.client.is_some_and(|c| !c.models.is_empty()))
                 .map(|m| m.agent.as_str())
                 .collect::<Vec<_>>()

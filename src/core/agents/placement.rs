@@ -21,52 +21,7 @@ pub struct Placement {
 /// Where `agent`'s client puts its listing when it runs `model` (its default when `None`), for
 /// the clients whose requests were captured.
 pub fn placement(agent: Agent, model: Option<&str>) -> Option<Placement> {
-    let every = "in every request of the session (it stays in the history)";
-    Some(match agent {
-        // Claude Code 2.1.332: a system message on Opus 5.5, a reminder in the first user
-        // message on Sonnet 4.5.
-        Agent::ClaudeCode if model.is_some_and(|m| m.eq_ignore_ascii_case("claude-sonnet-4-5")) => {
-            Placement {
-                role: "user",
-                location: "messages[0].content[4]: a text block of the first user message",
-                wrapper: "<system-reminder>\\n … \\n</system-reminder>",
-                sent: every,
-            }
-        }
-        Agent::ClaudeCode => Placement {
-            role: "system",
-            location: "messages[1]: a paragraph of the system-role message after the first user message",
-            wrapper: "none: paragraphs joined by \\n\\n (environment before it, today's date after it)",
-            sent: every,
-        },
-        Agent::Codex => Placement {
-            role: "developer",
-            location: "input[2].content[0]: the first part of the developer message",
-            wrapper: "<skills_instructions>\\n … \\n</skills_instructions>",
-            sent: every,
-        },
-        Agent::Gemini => Placement {
-            role: "system",
-            location: "systemInstruction.parts[0]: a section of the system instruction",
-            wrapper: "none: after the sub-agents section, before # Hook Context",
-            sent: "in every request",
-        },
-        Agent::Opencode => Placement {
-            role: "system",
-            location: "system[0]: the end of the first system text block",
-            wrapper: "none: right after the </env> block",
-            sent: "in every request",
-        },
-        Agent::Goose
-        | Agent::Openclaw
-        | Agent::Copilot
-        | Agent::Cline
-        | Agent::QwenCode
-        | Agent::LazySkills
-        | Agent::Generic
-        | Agent::Path
-        | Agent::Demo => return None,
-    })
+    (agent.home().placement)(model)
 }
 
 #[cfg(test)]

@@ -24,26 +24,12 @@ pub struct Read {
 /// How `agent`'s client reads `skill`: `None` when it does not load it. Only Gemini CLI and
 /// opencode read differently from skillscope; for the others, `None` too (not asked).
 pub fn read(agent: Agent, skill: &Skill) -> Option<Read> {
-    match agent {
-        Agent::Gemini => gemini(skill),
-        Agent::Opencode => opencode(skill),
-        Agent::ClaudeCode
-        | Agent::Codex
-        | Agent::Goose
-        | Agent::Openclaw
-        | Agent::Copilot
-        | Agent::Cline
-        | Agent::QwenCode
-        | Agent::LazySkills
-        | Agent::Generic
-        | Agent::Path
-        | Agent::Demo => None,
-    }
+    agent.home().read.and_then(|read| read(skill))
 }
 
 /// The agents whose client reads frontmatter its own way.
 pub fn reads_its_own_way(agent: Agent) -> bool {
-    matches!(agent, Agent::Gemini | Agent::Opencode)
+    agent.home().read.is_some()
 }
 
 /// A frontmatter field that is text.
@@ -76,7 +62,7 @@ fn file_text(skill: &Skill) -> Option<String> {
 /// Gemini CLI (`loadSkillFromFile`): a YAML mapping whose `name` and `description` are both
 /// text; failing that, the `name:` and `description:` lines read one by one
 /// (`parseSimpleFrontmatter`); the name with `:\/<>*?"|` made `-`.
-fn gemini(skill: &Skill) -> Option<Read> {
+pub(crate) fn gemini(skill: &Skill) -> Option<Read> {
     if !opens_plainly(skill) {
         return None;
     }
@@ -146,7 +132,7 @@ pub fn simple_frontmatter(yaml: &str) -> Option<(String, String)> {
 /// opencode (`Skill` state, gray-matter): a mapping whose `name` is text and whose
 /// `description`, when there, is text; a frontmatter that is not valid YAML is parsed again with
 /// every plain value holding `:` made a literal block (`ConfigMarkdown.sanitize`).
-fn opencode(skill: &Skill) -> Option<Read> {
+pub(crate) fn opencode(skill: &Skill) -> Option<Read> {
     let fm = &skill.frontmatter;
     if fm.parsed {
         return opencode_fields(fm, None);

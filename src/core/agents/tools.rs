@@ -24,7 +24,8 @@ pub struct ToolDefinition {
 }
 
 impl ToolDefinition {
-    fn new(name: &'static str, json: String) -> ToolDefinition {
+    /// The tool `name` defined by `json`, holding no listing.
+    pub(crate) fn new(name: &'static str, json: String) -> ToolDefinition {
         ToolDefinition {
             name,
             json,
@@ -42,47 +43,7 @@ impl ToolDefinition {
 /// Claude Code words its tool after where its listing sits for `model` (its default when
 /// `None`): "a listing from the system", or "a system-reminder listing".
 pub fn definition(agent: Agent, names: &[String], model: Option<&str>) -> Option<ToolDefinition> {
-    match agent {
-        Agent::ClaudeCode => Some(ToolDefinition::new(
-            "Skill",
-            claude_code_skill_tool(
-                super::placement::placement(agent, model).is_some_and(|p| p.role == "user"),
-            ),
-        )),
-        Agent::Gemini => {
-            gemini_activate_skill(names).map(|json| ToolDefinition::new("activate_skill", json))
-        }
-        Agent::Opencode => Some(ToolDefinition::new("skill", opencode_skill_tool())),
-        Agent::QwenCode => Some(ToolDefinition::new(
-            "skill",
-            super::qwen::tools::qwen_code_skill_tool(),
-        )),
-        Agent::Copilot => Some(ToolDefinition::new(
-            "skill",
-            super::copilot::tools::copilot_skill_tool(),
-        )),
-        Agent::Openclaw => Some(ToolDefinition::new(
-            "read",
-            super::openclaw::tools::openclaw_read_tool(),
-        )),
-        Agent::Cline => {
-            let listing = if names.is_empty() {
-                String::new()
-            } else {
-                format!("Available skills: {}.", names.join(", "))
-            };
-            Some(ToolDefinition {
-                holds_listing: true,
-                ..ToolDefinition::new("skills", super::cline::tools::cline_skills_tool(&listing))
-            })
-        }
-        Agent::Codex
-        | Agent::Goose
-        | Agent::LazySkills
-        | Agent::Generic
-        | Agent::Path
-        | Agent::Demo => None,
-    }
+    (agent.home().tool)(names, model)
 }
 
 /// Gemini CLI's `activate_skill` declaration for a listing of `names` (listing order), as compact
@@ -178,19 +139,10 @@ pub fn called(lib: &Library, agent: Agent, name: &str) -> Option<usize> {
     let lower = name.to_lowercase();
     lib.skills.iter().position(|s| {
         s.shadowed_by.is_none()
-            && match agent {
-                Agent::Gemini | Agent::Cline => s.name.to_lowercase() == lower,
-                Agent::ClaudeCode
-                | Agent::Codex
-                | Agent::Opencode
-                | Agent::Goose
-                | Agent::Openclaw
-                | Agent::Copilot
-                | Agent::QwenCode
-                | Agent::LazySkills
-                | Agent::Generic
-                | Agent::Path
-                | Agent::Demo => s.name == name,
+            && if agent.home().calls_any_case {
+                s.name.to_lowercase() == lower
+            } else {
+                s.name == name
             }
     })
 }

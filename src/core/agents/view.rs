@@ -880,11 +880,12 @@ pub fn on_for_readers(
 }
 
 /// Every agent's view of `lib` with no file open, in the order of
-/// [`MODELS`](super::model::MODELS), made on every core: what [`on_for_readers_in`] and
+/// [`models`](super::model::models), made on every core: what [`on_for_readers_in`] and
 /// [`shadowed_findings_in`] both go through, so that a command needing both makes each view once.
 pub fn every_view(lib: &Library, gemini: &GeminiSettings) -> Vec<View> {
-    super::model::MODELS
-        .par_iter()
+    super::model::models()
+        .collect::<Vec<_>>()
+        .into_par_iter()
         .map(|m| View::of(lib, m.agent, &[], gemini))
         .collect()
 }
@@ -901,8 +902,7 @@ pub fn on_for_readers_in(
     let gemini = switches.map_or(&unread, AgentSwitches::gemini);
     // Per skill: (read by a released client, on for one; read by a design agent, on for one).
     let mut by = vec![(false, false, false, false); lib.len()];
-    for (agent, view) in crate::core::agents::model::MODELS
-        .iter()
+    for (agent, view) in crate::core::agents::model::models()
         .map(|m| m.agent)
         .zip(views)
     {
@@ -975,7 +975,7 @@ pub fn shadowed_findings_in(
     type Passed = Vec<(Agent, usize)>;
     let mut by: Vec<(bool, bool, Passed, Passed)> =
         vec![(false, false, Vec::new(), Vec::new()); lib.len()];
-    for (agent, view) in super::model::MODELS.iter().map(|m| m.agent).zip(views) {
+    for (agent, view) in super::model::models().map(|m| m.agent).zip(views) {
         let design = agent.from_design_documents();
         for (i, b) in by.iter_mut().enumerate() {
             if !view.member[i] {

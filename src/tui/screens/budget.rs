@@ -143,7 +143,7 @@ struct Parts {
 }
 
 fn parts(area: Rect) -> Parts {
-    let agents_h = u16::try_from(crate::core::agents::model::MODELS.len()).unwrap_or(7) + 2;
+    let agents_h = u16::try_from(crate::core::agents::model::models().count()).unwrap_or(7) + 2;
     if area.width >= WIDE {
         let agents_h = agents_h.min(area.height.saturating_sub(5 + TOP_MIN).max(3));
         let [row1, row2, top] = Layout::vertical([

@@ -4,3 +4,74 @@
 pub(crate) mod builtins;
 pub(crate) mod builtins_eras;
 pub(crate) mod switches;
+
+use crate::core::agents::eras::Chosen;
+use crate::core::agents::home::Home;
+use crate::core::agents::model::{AgentModel, Injection};
+use crate::core::agents::placement::Placement;
+use crate::core::agents::tools::{ToolDefinition, claude_code_skill_tool};
+use crate::core::catalogue::Profile;
+use crate::core::listing::Format;
+use crate::core::source::Agent;
+use std::sync::OnceLock;
+
+/// Everything skillscope knows of Claude Code.
+pub static HOME: Home = Home {
+    model: AgentModel {
+        agent: Agent::ClaudeCode,
+        name: "Claude Code",
+        folders: &[&[".claude", "skills"], &[".claude", "plugins", "cache"]],
+        format: Format::ClaudeCode,
+        profile: Profile::ClaudeCode,
+        fallbacks: true,
+        conditional: true,
+        injection: Injection::SkillTool,
+        forks: true,
+        source: "Claude Code 2.1.332 as captured (tests/fixtures/agents/FINDINGS.md); its skills documentation",
+        client: Some(&crate::core::agents::client::CLAUDE_CODE_2_1_332),
+        ..crate::core::agents::model::AS_GIVEN
+    },
+    placement,
+    eras: crate::core::agents::eras::CLAUDE_CODE_ERAS,
+    era_in_use: Some(&ERA),
+    tool,
+    model_setting: Some(crate::core::agents::configured::claude_code),
+    ..Home::AS_GIVEN
+};
+
+/// The era Claude Code's views use in this process.
+static ERA: OnceLock<Option<Chosen>> = OnceLock::new();
+
+/// Claude Code 2.1.332: a system message on Opus 5.5, a reminder in the first user message on
+/// Sonnet 4.5.
+#[allow(clippy::unnecessary_wraps)] // the home record's signature
+fn placement(model: Option<&str>) -> Option<Placement> {
+    let every = "in every request of the session (it stays in the history)";
+    Some(
+        if model.is_some_and(|m| m.eq_ignore_ascii_case("claude-sonnet-4-5")) {
+            Placement {
+                role: "user",
+                location: "messages[0].content[4]: a text block of the first user message",
+                wrapper: "<system-reminder>\\n … \\n</system-reminder>",
+                sent: every,
+            }
+        } else {
+            Placement {
+                role: "system",
+                location: "messages[1]: a paragraph of the system-role message after the first user message",
+                wrapper: "none: paragraphs joined by \\n\\n (environment before it, today's date after it)",
+                sent: every,
+            }
+        },
+    )
+}
+
+/// Its `Skill` tool, worded after where its listing sits for `model`: "a listing from the
+/// system", or "a system-reminder listing".
+#[allow(clippy::unnecessary_wraps)] // the home record's signature
+fn tool(_names: &[String], model: Option<&str>) -> Option<ToolDefinition> {
+    Some(ToolDefinition::new(
+        "Skill",
+        claude_code_skill_tool(placement(model).is_some_and(|p| p.role == "user")),
+    ))
+}

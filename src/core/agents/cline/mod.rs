@@ -2,3 +2,46 @@
 
 pub(crate) mod listing;
 pub(crate) mod tools;
+
+use crate::core::agents::home::Home;
+use crate::core::agents::model::{AgentModel, Injection};
+use crate::core::agents::tools::ToolDefinition;
+use crate::core::catalogue::Profile;
+use crate::core::listing::Format;
+use crate::core::source::Agent;
+
+/// Everything skillscope knows of Cline.
+pub static HOME: Home = Home {
+    model: AgentModel {
+        agent: Agent::Cline,
+        name: "Cline",
+        folders: &[
+            &[".clinerules", "skills"],
+            &[".cline", "skills"],
+            &[".agents", "skills"],
+        ],
+        format: Format::Cline,
+        profile: Profile::Cline,
+        injection: Injection::SkillTool,
+        source: "Cline 3.0.65 as captured (tests/fixtures/agents/NEW-AGENTS.md); its @cline/core",
+        client: Some(&crate::core::agents::client::CLINE_3_0_65),
+        ..crate::core::agents::model::AS_GIVEN
+    },
+    tool,
+    calls_any_case: true,
+    ..Home::AS_GIVEN
+};
+
+/// Its `skills` tool, the listing of `names` at the end of its description.
+#[allow(clippy::unnecessary_wraps)] // the home record's signature
+fn tool(names: &[String], _model: Option<&str>) -> Option<ToolDefinition> {
+    let listing = if names.is_empty() {
+        String::new()
+    } else {
+        format!("Available skills: {}.", names.join(", "))
+    };
+    Some(ToolDefinition {
+        holds_listing: true,
+        ..ToolDefinition::new("skills", tools::cline_skills_tool(&listing))
+    })
+}

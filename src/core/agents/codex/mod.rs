@@ -2,3 +2,46 @@
 
 pub(crate) mod reading;
 pub(crate) mod switches;
+
+use crate::core::agents::eras::Chosen;
+use crate::core::agents::home::Home;
+use crate::core::agents::model::{AgentModel, Injection};
+use crate::core::agents::placement::Placement;
+use crate::core::catalogue::Profile;
+use crate::core::listing::Format;
+use crate::core::source::Agent;
+use std::sync::OnceLock;
+
+/// Everything skillscope knows of Codex.
+pub static HOME: Home = Home {
+    model: AgentModel {
+        agent: Agent::Codex,
+        name: "Codex",
+        folders: &[&[".codex", "skills"], &[".agents", "skills"]],
+        format: Format::Codex,
+        profile: Profile::Codex,
+        injection: Injection::ReadFile,
+        source: "Codex 0.171.0 as captured (tests/fixtures/agents/FINDINGS.md); developers.openai.com/codex/skills",
+        client: Some(&crate::core::agents::client::CODEX_0_171_0),
+        ..crate::core::agents::model::AS_GIVEN
+    },
+    placement,
+    eras: crate::core::agents::eras::CODEX_ERAS,
+    era_in_use: Some(&ERA),
+    model_setting: Some(crate::core::agents::configured::codex),
+    ..Home::AS_GIVEN
+};
+
+/// The era Codex's views use in this process.
+static ERA: OnceLock<Option<Chosen>> = OnceLock::new();
+
+/// Codex: the first part of the developer message. It has no skill tool.
+#[allow(clippy::unnecessary_wraps)] // the home record's signature
+fn placement(_model: Option<&str>) -> Option<Placement> {
+    Some(Placement {
+        role: "developer",
+        location: "input[2].content[0]: the first part of the developer message",
+        wrapper: "<skills_instructions>\\n … \\n</skills_instructions>",
+        sent: "in every request of the session (it stays in the history)",
+    })
+}

@@ -4,3 +4,39 @@ pub(crate) mod builtins;
 pub(crate) mod listing;
 pub(crate) mod switches;
 pub(crate) mod tools;
+
+use crate::core::agents::home::Home;
+use crate::core::agents::model::{AgentModel, Injection};
+use crate::core::agents::tools::ToolDefinition;
+use crate::core::catalogue::Profile;
+use crate::core::listing::Format;
+use crate::core::source::Agent;
+
+/// Everything skillscope knows of GitHub Copilot CLI.
+pub static HOME: Home = Home {
+    model: AgentModel {
+        agent: Agent::Copilot,
+        name: "GitHub Copilot CLI",
+        folders: &[
+            &[".github", "skills"],
+            &[".copilot", "skills"],
+            &[".agents", "skills"],
+            &[".claude", "skills"],
+        ],
+        format: Format::Copilot,
+        profile: Profile::Copilot,
+        injection: Injection::SkillTool,
+        source: "GitHub Copilot CLI 1.0.102 as captured (tests/fixtures/agents/NEW-AGENTS.md); copilot skill --help",
+        client: Some(&crate::core::agents::client::COPILOT_1_0_102),
+        ..crate::core::agents::model::AS_GIVEN
+    },
+    tool,
+    project_only: &[".claude/skills"],
+    ..Home::AS_GIVEN
+};
+
+/// Its `skill` tool.
+#[allow(clippy::unnecessary_wraps)] // the home record's signature
+fn tool(_names: &[String], _model: Option<&str>) -> Option<ToolDefinition> {
+    Some(ToolDefinition::new("skill", tools::copilot_skill_tool()))
+}

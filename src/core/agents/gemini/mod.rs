@@ -4,3 +4,46 @@
 pub(crate) mod builtins;
 pub(crate) mod settings;
 pub(crate) mod switches;
+
+use crate::core::agents::home::Home;
+use crate::core::agents::model::{AgentModel, Injection};
+use crate::core::agents::placement::Placement;
+use crate::core::agents::tools::{ToolDefinition, gemini_activate_skill};
+use crate::core::listing::Format;
+use crate::core::source::Agent;
+
+/// Everything skillscope knows of Gemini CLI.
+pub static HOME: Home = Home {
+    model: AgentModel {
+        agent: Agent::Gemini,
+        name: "Gemini CLI",
+        folders: &[&[".gemini", "skills"], &[".agents", "skills"]],
+        format: Format::Gemini,
+        injection: Injection::ActivateSkill,
+        source: "Gemini CLI 0.61.0 as captured (tests/fixtures/agents/FINDINGS.md); geminicli.com/docs/cli/skills",
+        client: Some(&crate::core::agents::client::GEMINI_CLI_0_61_0),
+        ..crate::core::agents::model::AS_GIVEN
+    },
+    read: Some(crate::core::agents::reading::gemini),
+    placement,
+    tool,
+    calls_any_case: true,
+    ..Home::AS_GIVEN
+};
+
+/// Gemini CLI: a section of the system instruction.
+#[allow(clippy::unnecessary_wraps)] // the home record's signature
+fn placement(_model: Option<&str>) -> Option<Placement> {
+    Some(Placement {
+        role: "system",
+        location: "systemInstruction.parts[0]: a section of the system instruction",
+        wrapper: "none: after the sub-agents section, before # Hook Context",
+        sent: "in every request",
+    })
+}
+
+/// Its `activate_skill`, which names the skills listed (none when nothing is listed: it is not
+/// declared then).
+fn tool(names: &[String], _model: Option<&str>) -> Option<ToolDefinition> {
+    gemini_activate_skill(names).map(|json| ToolDefinition::new("activate_skill", json))
+}

@@ -4,3 +4,34 @@ pub(crate) mod builtins;
 pub(crate) mod listing;
 pub(crate) mod switches;
 pub(crate) mod tools;
+
+use crate::core::agents::home::Home;
+use crate::core::agents::model::{AgentModel, Injection};
+use crate::core::agents::tools::ToolDefinition;
+use crate::core::catalogue::Profile;
+use crate::core::listing::Format;
+use crate::core::source::Agent;
+
+/// Everything skillscope knows of OpenClaw.
+pub static HOME: Home = Home {
+    model: AgentModel {
+        agent: Agent::Openclaw,
+        name: "OpenClaw",
+        // Its workspace's `skills/` is a root of its own (`source::openclaw_workspace`).
+        folders: &[&[".openclaw", "skills"], &[".agents", "skills"]],
+        format: Format::Openclaw,
+        profile: Profile::Openclaw,
+        injection: Injection::ReadFile,
+        source: "OpenClaw 2026.9.6 as captured (tests/fixtures/agents/NEW-AGENTS.md); its docs/tools/skills.md",
+        client: Some(&crate::core::agents::client::OPENCLAW_2026_9_6),
+        ..crate::core::agents::model::AS_GIVEN
+    },
+    tool,
+    ..Home::AS_GIVEN
+};
+
+/// Its `read` tool: its model reads a skill's file.
+#[allow(clippy::unnecessary_wraps)] // the home record's signature
+fn tool(_names: &[String], _model: Option<&str>) -> Option<ToolDefinition> {
+    Some(ToolDefinition::new("read", tools::openclaw_read_tool()))
+}

@@ -2,3 +2,54 @@
 
 pub(crate) mod builtins;
 pub(crate) mod switches;
+
+use crate::core::agents::home::Home;
+use crate::core::agents::model::{AgentModel, Injection};
+use crate::core::agents::placement::Placement;
+use crate::core::agents::tools::{ToolDefinition, opencode_skill_tool};
+use crate::core::catalogue::Profile;
+use crate::core::listing::Format;
+use crate::core::source::Agent;
+
+/// Everything skillscope knows of opencode.
+pub static HOME: Home = Home {
+    model: AgentModel {
+        agent: Agent::Opencode,
+        name: "opencode",
+        folders: &[
+            &[".opencode", "skill"],
+            &[".opencode", "skills"],
+            &[".config", "opencode", "skill"],
+            &[".config", "opencode", "skills"],
+            &[".claude", "skills"],
+            &[".agents", "skills"],
+        ],
+        format: Format::Opencode,
+        profile: Profile::Opencode,
+        injection: Injection::SkillContent,
+        source: "opencode 1.18.33 as captured (tests/fixtures/agents/FINDINGS.md); opencode.ai/docs/skills",
+        client: Some(&crate::core::agents::client::OPENCODE_1_18_33),
+        ..crate::core::agents::model::AS_GIVEN
+    },
+    read: Some(crate::core::agents::reading::opencode),
+    placement,
+    tool,
+    ..Home::AS_GIVEN
+};
+
+/// opencode: the end of the first system text block.
+#[allow(clippy::unnecessary_wraps)] // the home record's signature
+fn placement(_model: Option<&str>) -> Option<Placement> {
+    Some(Placement {
+        role: "system",
+        location: "system[0]: the end of the first system text block",
+        wrapper: "none: right after the </env> block",
+        sent: "in every request",
+    })
+}
+
+/// Its `skill` tool.
+#[allow(clippy::unnecessary_wraps)] // the home record's signature
+fn tool(_names: &[String], _model: Option<&str>) -> Option<ToolDefinition> {
+    Some(ToolDefinition::new("skill", opencode_skill_tool()))
+}

@@ -1,0 +1,80 @@
+//! One agent's home as one record: its model (folders, format, profile, injection, budgets, its
+//! client), how its client reads a SKILL.md, where its listing sits in a request, its release eras,
+//! its skill tool and where its client's model is set. Each agent's folder holds its `HOME`;
+//! [`Agent::home`](crate::core::source::Agent::home) (`registry.rs`) is the one place that
+//! names them all, and every per-agent question is asked of the record.
+
+use super::client::Client;
+use super::configured::Origin;
+use super::eras::{Chosen, Era};
+use super::model::{AS_GIVEN, AgentModel};
+use super::placement::Placement;
+use super::reading::Read;
+use super::tools::ToolDefinition;
+use crate::core::skill::Skill;
+use std::path::Path;
+use std::sync::OnceLock;
+
+/// Where an agent's client is set to run a model: given its client, the home and project folders
+/// and the environment, the model's name, where it was set and the context window set with it;
+/// notes on what could not be read go to the last argument.
+pub type ModelSetting = fn(
+    &Client,
+    Option<&Path>,
+    Option<&Path>,
+    &dyn Fn(&str) -> Option<String>,
+    &mut Vec<String>,
+) -> Option<(String, Origin, Option<usize>)>;
+
+/// Everything skillscope knows of one agent; what an agent's `HOME` does not say is
+/// [`Home::AS_GIVEN`]'s.
+#[derive(Debug)]
+pub struct Home {
+    /// Its model: folders, listing format, profile, injection, budgets, its client.
+    pub model: AgentModel,
+    /// How its client reads a SKILL.md where that differs from skillscope's reading (`None`
+    /// when it does not load the skill); `None` when it reads as skillscope does.
+    pub read: Option<fn(&Skill) -> Option<Read>>,
+    /// Where its client puts its listing when it runs a model (its default when `None`).
+    pub placement: fn(Option<&str>) -> Option<Placement>,
+    /// Its client's releases that listed differently, oldest first.
+    pub eras: &'static [Era],
+    /// The era its views use in this process, chosen once; `None` for an agent without eras.
+    pub era_in_use: Option<&'static OnceLock<Option<Chosen>>>,
+    /// The skill tool its client declares beside a listing of the names given, for a model.
+    pub tool: fn(&[String], Option<&str>) -> Option<ToolDefinition>,
+    /// A call of its skill tool names a skill without regard to case.
+    pub calls_any_case: bool,
+    /// Where its client is set to run a model, when its budget depends on the model.
+    pub model_setting: Option<ModelSetting>,
+    /// Folders (below a skills root, `.claude/skills`) of other agents it reads in a project
+    /// only, never below the home folder (GitHub Copilot CLI's `.claude/skills`).
+    pub project_only: &'static [&'static str],
+}
+
+fn no_placement(_model: Option<&str>) -> Option<Placement> {
+    None
+}
+
+fn no_tool(_names: &[String], _model: Option<&str>) -> Option<ToolDefinition> {
+    None
+}
+
+impl Home {
+    /// Folders named on the command line and the demo library: read as given, by any agent
+    /// (the model's [`AS_GIVEN`]); no reading of its own, no placement, no eras, no tool.
+    pub const AS_GIVEN: Home = Home {
+        model: AS_GIVEN,
+        read: None,
+        placement: no_placement,
+        eras: &[],
+        era_in_use: None,
+        tool: no_tool,
+        calls_any_case: false,
+        model_setting: None,
+        project_only: &[],
+    };
+}
+
+/// [`Home::AS_GIVEN`] with an address, for the registry to lend.
+pub(super) static AS_GIVEN_HOME: Home = Home::AS_GIVEN;
