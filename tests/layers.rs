@@ -1089,16 +1089,16 @@ const AGENT_REGISTRY: &[&str] = &["src/core/source.rs", "src/core/agents/registr
 /// each agent rather than ending in a catch-all, so that the compiler names it when an agent is
 /// added: until those facts are the agent's record, each such match names every agent.)
 const NAMED_OUTSIDE_LEFT: &[(&str, usize)] = &[
-    ("ClaudeCode", 17),
-    ("Codex", 10),
-    ("Opencode", 9),
-    ("Gemini", 10),
-    ("Goose", 6),
-    ("Openclaw", 8),
-    ("Copilot", 8),
-    ("Cline", 10),
-    ("QwenCode", 8),
-    ("LazySkills", 11),
+    ("ClaudeCode", 14),
+    ("Codex", 7),
+    ("Opencode", 6),
+    ("Gemini", 7),
+    ("Goose", 3),
+    ("Openclaw", 5),
+    ("Copilot", 5),
+    ("Cline", 7),
+    ("QwenCode", 5),
+    ("LazySkills", 8),
 ];
 
 /// The `Agent::VARIANT` paths in `src`'s code (comments, strings and whatever follows the first

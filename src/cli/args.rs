@@ -544,20 +544,9 @@ pub fn target_agent() -> impl clap::builder::TypedValueParser<Value = Agent> {
     use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser as _};
     let values = manage::TARGET_AGENTS.map(|a| {
         let v = PossibleValue::new(a.as_str());
-        match a {
-            Agent::Gemini => v.alias("gemini-cli"),
-            Agent::Copilot => v.alias("copilot"),
-            Agent::ClaudeCode
-            | Agent::Codex
-            | Agent::Opencode
-            | Agent::Goose
-            | Agent::Openclaw
-            | Agent::Cline
-            | Agent::QwenCode
-            | Agent::LazySkills
-            | Agent::Generic
-            | Agent::Path
-            | Agent::Demo => v,
+        match a.home().alias {
+            Some(alias) => v.alias(alias),
+            None => v,
         }
     });
     PossibleValuesParser::new(values)

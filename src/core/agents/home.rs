@@ -50,6 +50,30 @@ pub struct Home {
     /// Folders (below a skills root, `.claude/skills`) of other agents it reads in a project
     /// only, never below the home folder (GitHub Copilot CLI's `.claude/skills`).
     pub project_only: &'static [&'static str],
+    /// Another name its installers give it, which `--agent` takes too.
+    pub alias: Option<&'static str>,
+    /// Its client's command, whose presence says it is set up here; `None`: taken as set up.
+    pub command: Option<&'static str>,
+    /// Why `toggle` cannot switch its skills, when it has no settings switch.
+    pub no_switch: &'static str,
+    /// Its one switch is in each skill's own frontmatter and decides every folder it scans, the
+    /// folders given on the command line too: whether the skill is on (Lazy Skills' `auto_load`).
+    pub frontmatter_switch: Option<fn(&Skill) -> bool>,
+    /// Its view reads its settings' folder trust and skill lists (Gemini CLI's).
+    pub trusts_folders: bool,
+    /// Where its settings name a skill, which `remove` finds and cleans when asked.
+    pub settings_entry: SettingsEntry,
+}
+
+/// Where an agent's settings files name a skill.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SettingsEntry {
+    /// Nowhere `remove` cleans.
+    None,
+    /// A JSON object whose member of the skill's name is the entry, at these keys.
+    Json(&'static [&'static str]),
+    /// Codex's `[[skills.config]]` tables, naming a skill by `name` or `path`.
+    CodexConfig,
 }
 
 fn no_placement(_model: Option<&str>) -> Option<Placement> {
@@ -73,6 +97,12 @@ impl Home {
         calls_any_case: false,
         model_setting: None,
         project_only: &[],
+        alias: None,
+        command: None,
+        no_switch: "it has no per-skill switches",
+        frontmatter_switch: None,
+        trusts_folders: false,
+        settings_entry: SettingsEntry::None,
     };
 }
 

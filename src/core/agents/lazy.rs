@@ -38,6 +38,7 @@ pub static HOME: Home = Home {
         source: "the Lazy Skills design",
         ..crate::core::agents::model::AS_GIVEN
     },
+    frontmatter_switch: Some(|s| s.frontmatter.auto_load == Some(true)),
     ..Home::AS_GIVEN
 };
 

@@ -49,7 +49,7 @@ pub fn has_switches(agent: Agent) -> bool {
 /// `for skills_dir in self.skills_dirs: … enabled=auto_enable and metadata.get("auto_load",
 /// False)`), so folders named on the command line obey it too.
 pub fn obeys_own_switches(agent: Agent, skill: &Skill) -> bool {
-    agent == Agent::LazySkills
+    agent.home().frontmatter_switch.is_some()
         || (has_switches(agent) && !matches!(skill.agent, Agent::Path | Agent::Demo))
 }
 
@@ -59,8 +59,8 @@ pub fn obeys_own_switches(agent: Agent, skill: &Skill) -> bool {
 /// hidden: its `all` listing mode still lists the skill, as `list_level1(mode="all")` does);
 /// `None` where skillscope's store decides.
 pub fn own_switch(agent: Agent, skill: &Skill) -> Option<bool> {
-    if agent == Agent::LazySkills {
-        Some(skill.frontmatter.auto_load == Some(true))
+    if let Some(on) = agent.home().frontmatter_switch {
+        Some(on(skill))
     } else {
         obeys_own_switches(agent, skill).then_some(true)
     }
@@ -146,7 +146,7 @@ impl AgentSwitches {
                 });
             }
         }
-        let (gemini, mut found) = if registry.iter().any(|p| p.id() == Agent::Gemini) {
+        let (gemini, mut found) = if registry.iter().any(|p| p.id().home().trusts_folders) {
             let workspace = gemini_workspace(project);
             GeminiSettings::read(home, workspace.as_deref(), &|k| std::env::var(k).ok())
         } else {
@@ -253,20 +253,8 @@ impl AgentSwitches {
     /// Whether `agent` is installed here: one of its settings files or the folder of its user
     /// settings exists, or its command is on PATH or where its installers put it.
     pub fn installed(&self, agent: Agent) -> bool {
-        let command = match agent {
-            Agent::ClaudeCode => "claude",
-            Agent::Codex => "codex",
-            Agent::Opencode => "opencode",
-            Agent::Openclaw => "openclaw",
-            Agent::Copilot => "copilot",
-            Agent::QwenCode => "qwen",
-            Agent::Gemini
-            | Agent::Goose
-            | Agent::Cline
-            | Agent::LazySkills
-            | Agent::Generic
-            | Agent::Path
-            | Agent::Demo => return true,
+        let Some(command) = agent.home().command else {
+            return true;
         };
         let settings = self.files.iter().filter(|f| f.agent == agent).any(|f| {
             f.path.exists()
@@ -348,24 +336,7 @@ impl AgentSwitches {
     pub fn settings_file(&self, agent: Agent, scope: SwitchScope) -> Result<PathBuf, ToggleError> {
         let unsupported = |why: &'static str| ToggleError::Unsupported { agent, scope, why };
         let Some(p) = self.plugin(agent) else {
-            return Err(unsupported(match agent {
-                // Its only switch is in the skill's own file, which toggle does not edit.
-                Agent::Cline => {
-                    "it has no settings switch: Cline switches a skill off in the skill's own frontmatter (`disabled: true`), which skillscope reads and does not write"
-                }
-                Agent::ClaudeCode
-                | Agent::Codex
-                | Agent::Opencode
-                | Agent::Gemini
-                | Agent::Goose
-                | Agent::Openclaw
-                | Agent::Copilot
-                | Agent::QwenCode
-                | Agent::LazySkills
-                | Agent::Generic
-                | Agent::Path
-                | Agent::Demo => "it has no per-skill switches",
-            }));
+            return Err(unsupported(agent.home().no_switch));
         };
         if let Some(why) = p.unsupported_scope(scope) {
             return Err(unsupported(why));

@@ -3,6 +3,7 @@
 //! cleaned only when asked.
 
 use super::ManageError;
+use crate::core::agents::home::SettingsEntry;
 use crate::core::agents::{self, json};
 use crate::core::source::Agent;
 use serde::Serialize;
@@ -57,20 +58,13 @@ fn without(
     dir: &Path,
     home: &Path,
 ) -> Option<(Vec<String>, String)> {
-    match agent {
-        Agent::ClaudeCode => json_without(text, &["skillOverrides", name]),
-        Agent::Opencode => json_without(text, &["permission", "skill", name]),
-        Agent::Codex => toml_without(text, name, dir, home),
-        Agent::Gemini
-        | Agent::Goose
-        | Agent::Openclaw
-        | Agent::Copilot
-        | Agent::Cline
-        | Agent::QwenCode
-        | Agent::LazySkills
-        | Agent::Generic
-        | Agent::Path
-        | Agent::Demo => None,
+    match agent.home().settings_entry {
+        SettingsEntry::Json(keys) => {
+            let path: Vec<&str> = keys.iter().copied().chain([name]).collect();
+            json_without(text, &path)
+        }
+        SettingsEntry::CodexConfig => toml_without(text, name, dir, home),
+        SettingsEntry::None => None,
     }
 }
 

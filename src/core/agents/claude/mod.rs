@@ -6,7 +6,7 @@ pub(crate) mod builtins_eras;
 pub(crate) mod switches;
 
 use crate::core::agents::eras::Chosen;
-use crate::core::agents::home::Home;
+use crate::core::agents::home::{Home, SettingsEntry};
 use crate::core::agents::model::{AgentModel, Injection};
 use crate::core::agents::placement::Placement;
 use crate::core::agents::tools::{ToolDefinition, claude_code_skill_tool};
@@ -36,6 +36,8 @@ pub static HOME: Home = Home {
     era_in_use: Some(&ERA),
     tool,
     model_setting: Some(crate::core::agents::configured::claude_code),
+    command: Some("claude"),
+    settings_entry: SettingsEntry::Json(&["skillOverrides"]),
     ..Home::AS_GIVEN
 };
 

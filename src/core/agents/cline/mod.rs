@@ -29,6 +29,8 @@ pub static HOME: Home = Home {
     },
     tool,
     calls_any_case: true,
+    // Its only switch is in the skill's own file, which toggle does not edit.
+    no_switch: "it has no settings switch: Cline switches a skill off in the skill's own frontmatter (`disabled: true`), which skillscope reads and does not write",
     ..Home::AS_GIVEN
 };
 

@@ -4,7 +4,7 @@ pub(crate) mod reading;
 pub(crate) mod switches;
 
 use crate::core::agents::eras::Chosen;
-use crate::core::agents::home::Home;
+use crate::core::agents::home::{Home, SettingsEntry};
 use crate::core::agents::model::{AgentModel, Injection};
 use crate::core::agents::placement::Placement;
 use crate::core::catalogue::Profile;
@@ -29,6 +29,8 @@ pub static HOME: Home = Home {
     eras: crate::core::agents::eras::CODEX_ERAS,
     era_in_use: Some(&ERA),
     model_setting: Some(crate::core::agents::configured::codex),
+    command: Some("codex"),
+    settings_entry: SettingsEntry::CodexConfig,
     ..Home::AS_GIVEN
 };
 

@@ -32,6 +32,8 @@ pub static HOME: Home = Home {
     },
     tool,
     project_only: &[".claude/skills"],
+    alias: Some("copilot"),
+    command: Some("copilot"),
     ..Home::AS_GIVEN
 };
 

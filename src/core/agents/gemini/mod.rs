@@ -28,6 +28,8 @@ pub static HOME: Home = Home {
     placement,
     tool,
     calls_any_case: true,
+    alias: Some("gemini-cli"),
+    trusts_folders: true,
     ..Home::AS_GIVEN
 };
 

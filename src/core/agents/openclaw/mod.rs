@@ -27,6 +27,7 @@ pub static HOME: Home = Home {
         ..crate::core::agents::model::AS_GIVEN
     },
     tool,
+    command: Some("openclaw"),
     ..Home::AS_GIVEN
 };
 

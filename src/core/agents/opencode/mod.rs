@@ -3,7 +3,7 @@
 pub(crate) mod builtins;
 pub(crate) mod switches;
 
-use crate::core::agents::home::Home;
+use crate::core::agents::home::{Home, SettingsEntry};
 use crate::core::agents::model::{AgentModel, Injection};
 use crate::core::agents::placement::Placement;
 use crate::core::agents::tools::{ToolDefinition, opencode_skill_tool};
@@ -34,6 +34,8 @@ pub static HOME: Home = Home {
     read: Some(crate::core::agents::reading::opencode),
     placement,
     tool,
+    command: Some("opencode"),
+    settings_entry: SettingsEntry::Json(&["permission", "skill"]),
     ..Home::AS_GIVEN
 };
 
