@@ -186,7 +186,7 @@ fn the_model_in_claude_codes_settings_is_the_apps_and_is_named() {
         Some(skillscope::core::Agent::ClaudeCode)
     );
     assert_eq!(
-        h.app.client_model().map(|m| m.id),
+        h.app.in_view.client_model().map(|m| m.id),
         Some("claude-sonnet-4-5")
     );
     // Sonnet 4.5: 200,000 × 4 × 1 %.
@@ -213,7 +213,7 @@ fn the_model_in_claude_codes_settings_is_the_apps_and_is_named() {
     h.key(KeyCode::Char('m'));
     h.settle();
     assert_eq!(
-        h.app.client_model().map(|m| m.id),
+        h.app.in_view.client_model().map(|m| m.id),
         Some("claude-sonnet-4-6")
     );
     assert!(

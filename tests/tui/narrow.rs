@@ -82,7 +82,7 @@ fn the_header_keeps_the_installed_version_and_the_model_at_80_columns() {
     h.key(KeyCode::Char('m'));
     h.settle();
     let top = header(&h);
-    let model = h.app.client_model().unwrap().id;
+    let model = h.app.in_view.client_model().unwrap().id;
     assert!(top.contains(model), "{model}: {top}\n{}", h.screen());
     // A click on a tab at 80 columns lands on the tab drawn there.
     let x = u16::try_from(top.find("3 Test").unwrap()).unwrap();

@@ -13,6 +13,7 @@ use crate::core::skill::Level;
 use crate::core::tokens::{Encoding, Progress};
 use crate::tui::event::JobEvent;
 use crate::tui::screens::skills::list;
+use crate::tui::state::in_view::ViewChange;
 
 impl App {
     pub(super) fn on_job(&mut self, job: JobEvent) {
@@ -56,7 +57,7 @@ impl App {
             }
             JobEvent::AgentBudgets { request, budgets } => {
                 if self.screens.budget.arrived(request, budgets) {
-                    self.request_agent_budgets();
+                    self.screens.budget.job.mark_stale();
                 }
             }
             JobEvent::Indexed { generation, index } => self.on_indexed(generation, index),
@@ -102,14 +103,17 @@ impl App {
                 checked,
             } => self.on_deps_done(generation, checked),
             JobEvent::ProbesDone { generation } => self.on_probes_done(generation),
-            JobEvent::Switches(result) => match result {
+            JobEvent::Switches { settings, result } => match result {
                 Ok((switches, diags)) => {
                     if let Some(d) = diags.first() {
                         self.set_status(d.message.clone(), true);
                     }
-                    self.on_switches(*switches);
+                    self.on_switches(*switches, *settings);
                 }
-                Err(e) => self.set_status(e, true),
+                Err(e) => {
+                    self.set_status(e, true);
+                    self.set_view(ViewChange::Settings(*settings));
+                }
             },
             JobEvent::Watching(res) => match res {
                 Ok(w) => {

@@ -74,8 +74,8 @@ impl App {
         Some(ViewKey {
             generation: self.generation,
             switches: self.switches.read,
-            agent: self.screens.prompt.agent()?,
-            files: self.screens.prompt.files.clone(),
+            agent: self.in_view.agent()?,
+            files: self.in_view.files().to_vec(),
         })
     }
 

@@ -7,8 +7,7 @@ use crate::core::agents::{SwitchScope, TogglePlan, has_switches};
 use crate::core::source::Agent;
 use crate::core::state::EnableState;
 use crate::tui::jobs;
-use crate::tui::screens::Outcome;
-use crate::tui::screens::prompt::AGENTS;
+use crate::tui::state::in_view::{AGENTS, ViewChange};
 use std::path::PathBuf;
 
 impl App {
@@ -33,18 +32,39 @@ impl App {
     /// The agent every screen shows: what it lists, loads and pays for. `None` only for a
     /// library of folders given on the command line (every skill as given).
     pub fn view_agent(&self) -> Option<Agent> {
-        self.screens.prompt.agent()
+        self.in_view.agent()
+    }
+
+    /// Changes whose view every screen shows, and carries out what follows from the change
+    /// ([`Follows`](crate::tui::state::in_view::Follows)): the Prompt screen's format and every
+    /// L1 for another agent, what the agent does with each skill, the Test box, the preview and
+    /// every agent's prices.
+    pub fn set_view(&mut self, change: ViewChange) {
+        let follows = self.in_view.change(change);
+        if follows.agent {
+            self.screens.prompt.follow_agent(self.in_view.agent());
+        }
+        if follows.seen {
+            self.refresh_seen();
+        }
+        if follows.agent {
+            self.recount_l1();
+        }
+        if follows.matchers {
+            self.run_matchers();
+        }
+        if follows.listing {
+            self.request_preview();
+        }
     }
 
     /// Views the next agent: the list's switches, the Prompt, Test and Budget screens follow.
-    pub(super) fn cycle_view_agent(&mut self) -> Outcome {
+    pub(super) fn cycle_view_agent(&mut self) {
         let every = !self.findings.per_agent;
         let roots = &self.lib.roots;
         let offered = |a: Agent| crate::core::agents::model::offered_unasked(a, roots);
-        let out = self.screens.prompt.cycle_agent(every, &offered);
-        self.refresh_seen();
-        self.screens.budget.job.mark_stale();
-        self.request_agent_budgets();
+        let next = self.in_view.next_agent(every, &offered);
+        self.set_view(ViewChange::Agent(next));
         if let Some(a) = self.view_agent() {
             let m = crate::core::agents::model::model(a);
             let own = if a == Agent::LazySkills {
@@ -56,7 +76,6 @@ impl App {
             };
             self.set_status(format!("viewing {}; {own}", m.name), false);
         }
-        out
     }
 
     /// A library of the agents' own folders is seen through one agent: the first of them that
@@ -74,14 +93,16 @@ impl App {
         let roots = &self.lib.roots;
         let first = AGENTS
             .iter()
-            .position(|a| {
-                a.is_some_and(|a| {
-                    readers.contains(&a) && crate::core::agents::model::offered_unasked(a, roots)
-                })
+            .flatten()
+            .find(|&&a| {
+                readers.contains(&a) && crate::core::agents::model::offered_unasked(a, roots)
             })
-            .or_else(|| AGENTS.iter().position(Option::is_some));
-        if let Some(i) = first {
-            self.screens.prompt.view(i);
+            .or_else(|| AGENTS.iter().flatten().next())
+            .copied();
+        if let Some(a) = first {
+            // The new library's own start works out everything that follows.
+            let _ = self.in_view.change(ViewChange::Agent(Some(a)));
+            self.screens.prompt.follow_agent(Some(a));
         }
     }
 
@@ -92,7 +113,7 @@ impl App {
             Some(a) => crate::core::agents::view::seen(
                 &self.lib,
                 a,
-                &self.screens.prompt.files,
+                self.in_view.files(),
                 self.switches.agents.as_deref(),
             ),
             None => Vec::new(),
@@ -196,8 +217,6 @@ impl App {
         self.refresh_on();
         self.run_matchers();
         self.request_preview();
-        self.screens.budget.job.mark_stale();
-        self.request_agent_budgets();
         // Why skillscope's switch decides is in the row's state; the message stays short.
         let whose = " in skillscope's own switches";
         match saved {

@@ -81,11 +81,9 @@ impl Screens {
 pub fn owner(action: Action) -> Option<Id> {
     match action {
         Action::RunChecks | Action::RunDeps | Action::CancelChecks => Some(Id::Checks),
-        Action::CycleFormat
-        | Action::CycleAgent
-        | Action::CycleTier
-        | Action::CycleMode
-        | Action::CycleWindow => Some(Id::Prompt),
+        Action::CycleFormat | Action::CycleTier | Action::CycleMode | Action::CycleWindow => {
+            Some(Id::Prompt)
+        }
         Action::ClearMessage | Action::LeaveMessage | Action::EditMessage => Some(Id::Test),
         Action::Close
         | Action::NextResource

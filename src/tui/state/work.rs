@@ -64,6 +64,11 @@ impl Job {
         (request == self.request, again)
     }
 
+    /// How many runs were started so far.
+    pub fn started(&self) -> u64 {
+        self.request
+    }
+
     /// No run is under way or waiting.
     pub fn idle(&self) -> bool {
         self.run == Run::Idle
