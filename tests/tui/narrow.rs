@@ -59,7 +59,7 @@ fn the_header_keeps_the_installed_version_and_the_model_at_80_columns() {
     let mut h = shared_home(t.path(), 80, 24);
     h.key(KeyCode::Char('2'));
     h.settle();
-    assert_eq!(h.app.view_agent(), Some(Agent::ClaudeCode));
+    assert_eq!(h.app.in_view.agent(), Some(Agent::ClaudeCode));
     h.app.verify.installed = vec![(Agent::ClaudeCode, "2.1.400".into())];
     for screen in ['1', '2', '3', '4', '5'] {
         h.key(KeyCode::Char(screen));
@@ -116,7 +116,7 @@ fn messages_are_shown_whole_at_80_columns() {
         );
     }
     // Choosing a model says its window and budget.
-    while h.app.view_agent() != Some(Agent::ClaudeCode) {
+    while h.app.in_view.agent() != Some(Agent::ClaudeCode) {
         h.key(KeyCode::Char('v'));
     }
     h.key(KeyCode::Char('5'));

@@ -16,8 +16,6 @@ mod toggle;
 
 use crate::core::Library;
 use crate::core::agents::{self, AgentSwitches};
-use crate::core::budget;
-use crate::core::diagnostic::Diagnostic;
 use crate::core::listing::{Format, ListingOptions, Tier};
 use crate::core::load::LibrarySpec;
 use crate::core::matching;
@@ -27,7 +25,6 @@ use crate::core::probe::SandboxPreference;
 use crate::core::request::ViewSettings;
 use crate::core::rules::Profile;
 use crate::core::skill::Level;
-use crate::core::skill::Skill;
 use crate::core::state;
 use crate::core::tokens::SkillTokens;
 use crate::core::usage;
@@ -337,11 +334,6 @@ impl App {
         }
     }
 
-    /// A library has arrived (the first scan is done).
-    pub fn loaded(&self) -> bool {
-        self.generation > 0
-    }
-
     /// Replaces the library (first load or rescan), keeping the selection on the same folder.
     pub fn set_library(&mut self, lib: Library) {
         let keep = self.screens.skills.list.selected_dir(&self.lib);
@@ -452,11 +444,6 @@ impl App {
         crate::tui::layout::layout(size, self.screen, self.screens.skills.mode == Mode::Detail)
     }
 
-    /// The listing format L1 is counted in.
-    pub fn format(&self) -> crate::core::listing::Format {
-        FORMATS[self.screens.prompt.format]
-    }
-
     /// The listing's options: the view request of the agent in view at the Prompt screen's
     /// format, tier and window (what `prompt --agent` prints for the same choices), with the
     /// agents' settings as the settings worker read them.
@@ -475,7 +462,7 @@ impl App {
     /// The next model of the agent in view's client, where its budget depends on the model;
     /// `false` when it does not (the key then cycles the token estimate).
     fn cycle_client_model(&mut self) -> bool {
-        let Some(agent) = self.view_agent() else {
+        let Some(agent) = self.in_view.agent() else {
             return false;
         };
         let m = crate::core::agents::model::model(agent);
@@ -507,27 +494,12 @@ impl App {
         true
     }
 
-    /// The context window of the preview, in tokens.
-    pub fn window(&self) -> u64 {
-        self.screens.prompt.window()
-    }
-
-    /// The encoding of every figure shown.
-    pub fn encoding(&self) -> crate::core::tokens::Encoding {
-        self.cache.encoding
-    }
-
-    /// `" ≈ 1,419 (claude)"` after a figure, when a model is chosen.
-    pub fn beside(&self, tokens: u64) -> String {
-        self.view().beside(tokens)
-    }
-
     /// Builds the matchers' index on a worker if the Test box needs it (its screen is shown or it
     /// holds a message) and the library's counts are in; once per library.
     fn ensure_index(&mut self) {
         let wanted = self.screen == Screen::Test || !self.screens.test.message.trim().is_empty();
         let missing = matches!(self.matching.index, MatcherIndex::Missing);
-        if !wanted || !missing || !self.loaded() || self.counting.waiting() {
+        if !wanted || !missing || !self.view().loaded() || self.counting.waiting() {
             return;
         }
         self.matching.index = MatcherIndex::Building;
@@ -610,7 +582,7 @@ impl App {
         }
         let budget = &self.screens.budget;
         let wanted = budget.job.is_stale() || budget.budgets.is_none();
-        if self.screen == Screen::Budget && self.loaded() && wanted {
+        if self.screen == Screen::Budget && self.view().loaded() && wanted {
             self.start_agent_budgets();
         }
     }
@@ -623,7 +595,7 @@ impl App {
         let message = self.screens.test.message.trim();
         let relevant = match self.matching.index.get() {
             Some(index) if !message.is_empty() => {
-                let competes = |i: usize| self.competes(i);
+                let competes = |i: usize| matching::competes(&self.lib, &self.switches.on, i);
                 Some(modes::relevant(
                     index,
                     message,
@@ -669,26 +641,12 @@ impl App {
                 switches: self.switches.agents.clone(),
                 enabled: self.switches.enabled.clone(),
                 tier: TIERS[self.screens.prompt.tier],
-                window: usize::try_from(self.window()).unwrap_or(usize::MAX),
+                window: usize::try_from(self.screens.prompt.window()).unwrap_or(usize::MAX),
                 chosen: self.in_view.agent_models(),
             },
             request,
             self.tx.clone(),
         );
-    }
-
-    /// The per-agent figures shown are the ones for the current toggles and settings.
-    pub fn agents_settled(&self) -> bool {
-        let budget = &self.screens.budget;
-        budget.job.idle()
-            && (self.screen != Screen::Budget
-                || (budget.budgets.is_some() && !budget.job.is_stale()))
-    }
-
-    /// Whether a skill competes for a message: switched on, and one an agent would load on its
-    /// own (parsed, not shadowed, not closed to model invocation).
-    pub fn competes(&self, i: usize) -> bool {
-        matching::competes(&self.lib, &self.switches.on, i)
     }
 
     /// Works out every skill's cost when used again from the figures known so far.
@@ -706,28 +664,6 @@ impl App {
             })
             .collect();
         self.usage.used = usage::costs_when_used(&self.lib, &levels, links);
-    }
-
-    /// The preview shown is the one for the current toggles and settings.
-    pub fn preview_settled(&self) -> bool {
-        self.preview.job.idle()
-            && (self.screen != Screen::Prompt
-                || (self.preview.shown.is_some() && !self.preview.job.is_stale()))
-    }
-
-    /// The profile a skill (by library index) is judged by (see [`View::profile_of`]).
-    pub fn profile_of(&self, skill: usize) -> Profile {
-        self.view().profile_of(skill)
-    }
-
-    /// The label of the rules in use: the profile picked, else "per-agent".
-    pub fn rules_label(&self) -> String {
-        self.view().rules_label()
-    }
-
-    /// The diagnostics shown for a skill (by library index).
-    pub fn diagnostics(&self, skill: usize) -> &[Diagnostic] {
-        self.view().diagnostics(skill)
     }
 
     /// The agents' switches as just read, with what the views depend on of the same settings:
@@ -771,39 +707,6 @@ impl App {
         });
     }
 
-    pub fn is_watching(&self) -> bool {
-        matches!(self.watching, Watching::On(_))
-    }
-
-    /// The skill selected in the list.
-    pub fn selected(&self) -> Option<&Skill> {
-        self.screens.skills.selected(&self.lib)
-    }
-
-    pub fn enabled_count(&self) -> usize {
-        self.view().enabled_count()
-    }
-
-    /// The L1 total of the skills an agent would list, and how many are still uncounted.
-    pub fn enabled_l1(&self) -> (u64, usize) {
-        self.view().enabled_l1()
-    }
-
-    /// The skills the agent in view lists (see [`View::listed_mask`]).
-    pub fn listed_mask(&self) -> Vec<bool> {
-        self.view().listed_mask()
-    }
-
-    /// The totals of the skills an agent would list, as far as counted.
-    pub fn summary(&self) -> budget::Summary {
-        self.view().summary()
-    }
-
-    /// A skill's figures (nothing known for an index out of range).
-    pub fn costs_of(&self, skill: usize) -> &SkillTokens {
-        self.view().costs_of(skill)
-    }
-
     pub fn set_status(&mut self, text: impl Into<String>, error: bool) {
         self.footer.say(Status {
             text: text.into(),
@@ -815,7 +718,7 @@ impl App {
     /// The keymap contexts in force, most specific first.
     pub fn contexts(&self) -> Vec<Context> {
         match &self.overlay {
-            Some(o) => o.contexts(),
+            Some(o) => o.get().contexts(),
             None => vec![self.screens.get(self.screen).context(), Context::Global],
         }
     }
@@ -923,18 +826,12 @@ impl App {
 
     /// The open overlay's answer to an action: it takes every key while it is open.
     fn overlay_action(&mut self, action: Action) -> Option<Outcome> {
-        // How far an overlay scrolls depends on what it shows, which is drawn from the app.
-        let (max, page) = match self.overlay.as_ref()? {
-            Overlay::Confirm(c) => (screens::confirm::max_scroll(&self.view(), c, self.size), 0),
-            Overlay::Help(_) => screens::help::max_scroll(&self.view(), self.size),
-            Overlay::Add(_) | Overlay::Remove(_) => (0, 0),
-        };
-        Some(match self.overlay.as_mut()? {
-            Overlay::Add(f) => f.handle(action),
-            Overlay::Remove(r) => r.handle(action),
-            Overlay::Confirm(c) => c.handle(action, max),
-            Overlay::Help(h) => h.handle(action, max, page),
-        })
+        // How far an overlay scrolls depends on what it shows, which is drawn from the app: it
+        // is taken out while it answers, for the view to borrow the rest.
+        let mut open = self.overlay.take()?;
+        let out = open.get_mut().handle(action, &self.view(), self.size);
+        self.overlay = Some(open);
+        Some(out)
     }
 
     /// Offers an action to a screen, with what it may read of the shared state.
@@ -968,7 +865,9 @@ impl App {
             Cmd::RecountL1 => self.recount_l1(),
             Cmd::SetFiles(files) => self.set_view(ViewChange::Files(files)),
             Cmd::FreshPreview => {
-                if self.loaded() && (self.preview.job.is_stale() || self.preview.shown.is_none()) {
+                if self.view().loaded()
+                    && (self.preview.job.is_stale() || self.preview.shown.is_none())
+                {
                     self.request_preview();
                 }
             }
@@ -1019,18 +918,20 @@ impl App {
             Action::CycleModel => {
                 self.models.cycle();
                 let text = match &self.models.chosen {
-                    Some(m) if m.is_exact_with(self.encoding()) => {
+                    Some(m) if m.is_exact_with(self.cache.encoding) => {
                         format!(
                             "model {m}: {} is its own tokenizer, figures are exact",
-                            self.encoding()
+                            self.cache.encoding
                         )
                     }
                     Some(m) => format!(
                         "model {m}: ≈ figures are {} × {}, an estimate",
-                        self.encoding(),
-                        m.factor
+                        self.cache.encoding, m.factor
                     ),
-                    None => format!("no model estimate: figures are {} counts", self.encoding()),
+                    None => format!(
+                        "no model estimate: figures are {} counts",
+                        self.cache.encoding
+                    ),
                 };
                 self.set_status(text, false);
             }
@@ -1039,7 +940,10 @@ impl App {
                 self.request_rescan();
                 jobs::load_switches(self.switches.home.clone(), self.tx.clone());
             }
-            Action::AddSkills => self.overlay = Some(Overlay::Add(screens::add::AddFlow::new())),
+            Action::AddSkills => {
+                let target = self.add_target_label();
+                self.overlay = Some(Overlay::Add(screens::add::AddFlow::new(target)));
+            }
             Action::RemoveSkill => self.ask_remove(),
             Action::UndoRemove => self.undo_remove(),
             Action::CheckUpdates => self.check_updates(),
@@ -1056,7 +960,8 @@ impl App {
     /// Scrolls the detail pane, no further than its last line at the bottom of the pane.
     fn scroll_detail(&mut self, delta: isize) {
         let areas = self.areas(self.size);
-        let (Some(area), Some(skill)) = (areas.detail, self.selected()) else {
+        let (Some(area), Some(skill)) = (areas.detail, self.screens.skills.selected(&self.lib))
+        else {
             return;
         };
         let inner = ratatui::widgets::Block::bordered().inner(area);
@@ -1076,7 +981,7 @@ impl App {
         let areas = self.areas(self.size);
         let (Some(area), Some(skill), Some(k)) = (
             areas.detail,
-            self.selected(),
+            self.screens.skills.selected(&self.lib),
             self.screens.skills.resource_cursor,
         ) else {
             return;
@@ -1099,7 +1004,8 @@ impl App {
     /// Scrolls the detail pane to diagnostic `k` of the selected skill.
     pub(super) fn reveal_diagnostic(&mut self, k: usize) {
         let areas = self.areas(self.size);
-        let (Some(area), Some(skill)) = (areas.detail, self.selected()) else {
+        let (Some(area), Some(skill)) = (areas.detail, self.screens.skills.selected(&self.lib))
+        else {
             return;
         };
         let inner = ratatui::widgets::Block::bordered().inner(area);

@@ -29,12 +29,6 @@ impl App {
         }
     }
 
-    /// The agent every screen shows: what it lists, loads and pays for. `None` only for a
-    /// library of folders given on the command line (every skill as given).
-    pub fn view_agent(&self) -> Option<Agent> {
-        self.in_view.agent()
-    }
-
     /// Changes whose view every screen shows, and carries out what follows from the change
     /// ([`Follows`](crate::tui::state::in_view::Follows)): the Prompt screen's format and every
     /// L1 for another agent, what the agent does with each skill, the Test box, the preview and
@@ -65,7 +59,7 @@ impl App {
         let offered = |a: Agent| crate::core::agents::model::offered_unasked(a, roots);
         let next = self.in_view.next_agent(every, &offered);
         self.set_view(ViewChange::Agent(next));
-        if let Some(a) = self.view_agent() {
+        if let Some(a) = self.in_view.agent() {
             let m = crate::core::agents::model::model(a);
             let own = if a == Agent::LazySkills {
                 "space: the skill's own auto_load"
@@ -81,7 +75,7 @@ impl App {
     /// A library of the agents' own folders is seen through one agent: the first of them that
     /// reads a skill of it, unless one is in view already.
     pub(super) fn choose_view_agent(&mut self) {
-        if !self.findings.per_agent || self.view_agent().is_some() {
+        if !self.findings.per_agent || self.in_view.agent().is_some() {
             return;
         }
         let readers: std::collections::HashSet<Agent> = self
@@ -109,7 +103,7 @@ impl App {
     /// Works out again what the agent in view does with each skill (after a new library, a new
     /// reading of the settings files, another agent or other open files).
     pub(super) fn refresh_seen(&mut self) {
-        self.switches.seen = match self.view_agent() {
+        self.switches.seen = match self.in_view.agent() {
             Some(a) => crate::core::agents::view::seen(
                 &self.lib,
                 a,
@@ -123,21 +117,9 @@ impl App {
 
     /// Works out again which skills the agent in view lists (after a switch changed).
     pub(super) fn refresh_on(&mut self) {
-        self.switches.on = (0..self.lib.len()).map(|i| self.seen(i).listed()).collect();
-    }
-
-    /// What the agent in view does with skill `i` (see [`View::seen`]).
-    pub fn seen(&self, i: usize) -> Seen {
-        self.view().seen(i)
-    }
-
-    fn obeys_own_switches(&self, agent: Agent, i: usize) -> bool {
-        self.view().obeys_own_switches(agent, i)
-    }
-
-    /// Whether the agent in view lists skill `i`.
-    pub fn is_on(&self, i: usize) -> bool {
-        self.switches.on.get(i).copied().unwrap_or(false)
+        let view = self.view();
+        let on = (0..self.lib.len()).map(|i| view.seen(i).listed()).collect();
+        self.switches.on = on;
     }
 
     /// Switches the selected skill for the agent in view: in that agent's own settings file
@@ -147,9 +129,9 @@ impl App {
         let Some(i) = self.screens.skills.list.selected_skill() else {
             return;
         };
-        match self.view_agent() {
-            Some(a) if self.obeys_own_switches(a, i) => self.plan_view_toggle(i, a),
-            Some(a) if matches!(self.seen(i), Seen::NotRead) => {
+        match self.in_view.agent() {
+            Some(a) if self.view().obeys_own_switches(a, i) => self.plan_view_toggle(i, a),
+            Some(a) if matches!(self.view().seen(i), Seen::NotRead) => {
                 let name = crate::core::agents::model::model(a).name;
                 self.set_status(
                     format!("{name} does not read this folder (v: another agent)"),
@@ -178,7 +160,7 @@ impl App {
             );
             return;
         }
-        let on = !self.is_on(i);
+        let on = !self.switches.is_on(i);
         let plan = if switches.installed(agent) {
             switches
                 .plan(skill, agent, SwitchScope::User, on)

@@ -39,6 +39,14 @@ impl Budget {
         }
         again
     }
+
+    /// The figures shown are the ones for the current toggles and settings (off the Budget
+    /// screen, `screen`, nothing is priced: nothing runs).
+    pub fn settled(&self, screen: crate::tui::action::Screen) -> bool {
+        self.job.idle()
+            && (screen != crate::tui::action::Screen::Budget
+                || (self.budgets.is_some() && !self.job.is_stale()))
+    }
 }
 
 impl Screen for Budget {

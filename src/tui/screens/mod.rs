@@ -21,7 +21,7 @@ use crate::core::listing::{Format, Tier};
 use crate::core::probe::SandboxPreference;
 use crate::tui::action::{Action, Screen as Id};
 
-pub use screen::{Cmd, Ctx, Outcome, Screen, move_selection, reveal};
+pub use screen::{Cmd, Ctx, Outcome, Overlay, Screen, move_selection, reveal};
 
 /// Every screen's state, one field each: the registry the app dispatches through.
 #[derive(Debug)]

@@ -68,6 +68,11 @@ impl Prompt {
         }
     }
 
+    /// The listing format L1 is counted in.
+    pub fn listing_format(&self) -> Format {
+        FORMATS[self.format]
+    }
+
     /// The context window, in tokens.
     pub fn window(&self) -> u64 {
         self.windows.get(self.window).copied().unwrap_or(WINDOWS[0])

@@ -167,6 +167,25 @@ pub fn reveal(state: &mut TableState, len: usize, height: usize, margin: usize) 
     *state.offset_mut() = offset.min(len.saturating_sub(height));
 }
 
+/// An overlay open over the screens (the help, a write-through's confirmation, the Add flow, a
+/// removal's question): it takes every key while it is open and draws over the whole frame.
+pub trait Overlay {
+    /// The keymap contexts in force while it is open, most specific first.
+    fn contexts(&self) -> Vec<Context>;
+
+    /// Its answer to an action; `view` and `area` (the frame) say how far what it shows
+    /// scrolls.
+    fn handle(&mut self, action: Action, view: &View<'_>, area: Rect) -> Outcome;
+
+    /// A character typed that no key binds: `true` when it took it (a text box of its own).
+    fn type_char(&mut self, _c: char) -> bool {
+        false
+    }
+
+    /// Draws it over `area`, the whole frame.
+    fn draw(&self, view: &View<'_>, frame: &mut Frame, area: Rect);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

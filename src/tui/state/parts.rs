@@ -114,6 +114,13 @@ pub struct Switches {
     pub watch: Option<crate::core::watch::Watch>,
 }
 
+impl Switches {
+    /// Whether the agent in view lists skill `i`.
+    pub fn is_on(&self, i: usize) -> bool {
+        self.on.get(i).copied().unwrap_or(false)
+    }
+}
+
 /// Where the Add flow installs and removed skills go.
 #[derive(Debug)]
 pub struct Manage {
