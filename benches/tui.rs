@@ -47,13 +47,13 @@ fn key(code: KeyCode) -> Event {
 /// Whether every worker the app started is done: rules, counts, index, preview, switches, the
 /// Budget screen's per-agent figures.
 fn settled(app: &App) -> bool {
-    app.loaded()
+    app.view().loaded()
         && app.findings.checked
         && app.counting.done.iter().all(|d| *d)
         && app.index_settled()
         && app.switches.agents.is_some()
-        && app.preview_settled()
-        && app.agents_settled()
+        && app.preview.settled(app.screen)
+        && app.screens.budget.settled(app.screen)
 }
 
 /// Handles events until every worker is done.
@@ -68,7 +68,7 @@ fn drain(app: &mut App, rx: &mpsc::Receiver<Event>) {
 
 /// Handles events until the first scan is in.
 fn wait_loaded(app: &mut App, rx: &mpsc::Receiver<Event>) {
-    while !app.loaded() {
+    while !app.view().loaded() {
         match rx.recv_timeout(Duration::from_secs(30)) {
             Ok(ev) => app.handle(ev),
             Err(_) => break,
@@ -181,7 +181,7 @@ fn bench(c: &mut Criterion) {
                 let start = Instant::now();
                 let (tx, rx) = mpsc::channel();
                 let mut app = App::scanning(args.clone(), options(), tx);
-                while !(app.loaded() && app.counting.done.iter().all(|d| *d)) {
+                while !(app.view().loaded() && app.counting.done.iter().all(|d| *d)) {
                     match rx.recv_timeout(Duration::from_secs(30)) {
                         Ok(ev) => app.handle(ev),
                         Err(_) => break,

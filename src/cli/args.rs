@@ -7,6 +7,7 @@ use crate::core::index::IndexStore;
 use crate::core::load::{self, LibrarySpec};
 use crate::core::manage::{self, Target};
 use crate::core::matching::candidates;
+use crate::core::request::{ViewRequest, ViewSettings};
 use crate::core::scan::{DEFAULT_MAX_DEPTH, DEFAULT_MAX_ENTRIES, MAX_ENTRIES_ENV, ScanOptions};
 use crate::core::source::{Agent, Scope};
 use clap::{Args, ValueEnum};
@@ -63,27 +64,64 @@ impl AgentArgs {
 
     /// The library as that agent sees it; the whole library when no agent applies.
     pub fn apply(&self, lib: Library, format: Option<crate::core::listing::Format>) -> Library {
-        match self.agent_for(format) {
-            Some(agent) => crate::core::agents::view::agent_library(
-                &lib,
-                agent,
-                &self.files,
-                agent_switches(&[agent]).as_ref(),
-            ),
-            None => lib,
+        view_library(
+            &ViewRequest {
+                agent: self.agent_for(format),
+                files: self.files.clone(),
+                ..ViewRequest::default()
+            },
+            lib,
+        )
+    }
+
+    /// The view request of a listing in `format` at `tier`: the agent for it, the model its
+    /// client runs ([`client_model`]), the window asked for and the files open.
+    pub fn request(
+        &self,
+        format: crate::core::listing::Format,
+        tier: crate::core::listing::Tier,
+        window: Option<usize>,
+        model: Option<crate::core::agents::configured::Configured>,
+    ) -> ViewRequest {
+        ViewRequest {
+            agent: self.agent_for(Some(format)),
+            model,
+            format,
+            tier,
+            window,
+            files: self.files.clone(),
         }
     }
+}
+
+/// The library as `request`'s agent sees it, its own settings' switches read for it (said on
+/// stderr where a file cannot be read); the whole library when no agent is in view.
+pub fn view_library(request: &ViewRequest, lib: Library) -> Library {
+    let switches = request.agent.and_then(|a| agent_switches(&[a]));
+    request.library(lib, switches.as_ref())
+}
+
+/// What the agents' settings say that `agent`'s view depends on (the model its client is set
+/// to run, its budget overrides), read once from the user's home, the project and the
+/// environment; nothing is read without an agent.
+pub fn view_settings(agent: Option<Agent>) -> ViewSettings {
+    let home = dirs::home_dir();
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let project = crate::core::agents::project_root(&cwd, home.as_deref());
+    let env = |k: &str| std::env::var(k).ok();
+    ViewSettings::read(agent.as_slice(), home.as_deref(), project.as_deref(), &env)
 }
 
 /// The model `agent`'s client runs for this view, where its listing budget depends on it:
 /// `model` when given (`--model`, taken as the client takes a name: an alias, a dated id, or a
 /// model it does not know on its fallback window), else the one the client's own settings set
-/// (its environment, project and user settings, in its precedence), else its default. `None`
-/// for an agent whose budget does not depend on a model; `--model` for one is an error naming
-/// the agents whose budget does, and without an agent an error too.
+/// (its environment, project and user settings, in its precedence, as `settings` read them),
+/// else its default. `None` for an agent whose budget does not depend on a model; `--model` for
+/// one is an error naming the agents whose budget does, and without an agent an error too.
 pub fn client_model(
     agent: Option<Agent>,
     model: Option<&str>,
+    settings: &ViewSettings,
 ) -> anyhow::Result<Option<crate::core::agents::configured::Configured>> {
     use crate::core::agents::configured;
     let Some(agent) = agent else {
@@ -100,16 +138,7 @@ pub fn client_model(
         m.client_model_check()?;
         return Ok(m.client_in_use().and_then(|c| configured::chosen(c, id)));
     }
-    let home = dirs::home_dir();
-    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    let project = crate::core::agents::project_root(&cwd, home.as_deref());
-    let env = |k: &str| std::env::var(k).ok();
-    Ok(configured::configured(
-        agent,
-        home.as_deref(),
-        project.as_deref(),
-        &env,
-    ))
+    Ok(settings.configured(agent).cloned())
 }
 
 /// Says on stderr which model an agent's budget was made for when its settings set it (not its
@@ -140,40 +169,6 @@ pub fn note_client_model(
     {
         crate::cli::output::warn(note);
     }
-}
-
-/// The listing options of `agent`'s own listing in `format` (the generic ones without an
-/// agent): `window` when given, else the window its settings set, else its client model's
-/// (`model`: [`client_model`]); the budget its environment variable or settings set; its
-/// client's built-in entries.
-pub fn listing_options(
-    agent: Option<Agent>,
-    format: crate::core::listing::Format,
-    tier: crate::core::listing::Tier,
-    window: Option<usize>,
-    model: Option<&crate::core::agents::configured::Configured>,
-) -> crate::core::listing::ListingOptions {
-    use crate::core::agents::client::BudgetOverrides;
-    let Some(agent) = agent else {
-        return crate::core::listing::ListingOptions {
-            format,
-            tier,
-            context_window: window.unwrap_or(crate::core::listing::DEFAULT_CONTEXT_WINDOW),
-            ..Default::default()
-        };
-    };
-    let m = crate::core::agents::model::model(agent);
-    let chosen = model.map(|c| c.resolved.model);
-    let window = window.or_else(|| model.and_then(|c| c.window));
-    let overrides = m
-        .client_in_use()
-        .map_or_else(BudgetOverrides::default, |c| {
-            let home = dirs::home_dir();
-            let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-            let project = crate::core::agents::project_root(&cwd, home.as_deref());
-            BudgetOverrides::read(c, home.as_deref(), project.as_deref())
-        });
-    m.listing_options(format, tier, window, chosen, &overrides)
 }
 
 /// The home and project folders the commands work in.

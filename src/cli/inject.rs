@@ -38,12 +38,16 @@ pub fn run(args: InjectArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     };
     let lib = library.load();
     crate::cli::output::note_demo(&lib);
-    let switches = crate::cli::args::agent_switches(&[agent]);
-    let view =
-        crate::core::agents::view::agent_library(&lib, agent, &args.view.files, switches.as_ref());
+    let request = crate::core::request::ViewRequest {
+        agent: Some(agent),
+        files: args.view.files.clone(),
+        ..Default::default()
+    };
+    let view = crate::cli::args::view_library(&request, lib);
     let blocks = blocks(&view, agent, &args.name, &args.args)?;
     // What is injected does not depend on the model; where the client runs one, it is said.
-    let model = crate::cli::args::client_model(Some(agent), None)?;
+    let settings = crate::cli::args::view_settings(Some(agent));
+    let model = crate::cli::args::client_model(Some(agent), None, &settings)?;
     crate::cli::args::note_client_model(Some(agent), model.as_ref());
     let mut out = std::io::stdout().lock();
     if args.json {

@@ -112,19 +112,17 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let mode = listing_mode(&args)?;
     let format = args.listing_format();
     let agent = args.view.agent_for(Some(format));
-    let model = crate::cli::args::client_model(agent, args.client_model.as_deref())?;
+    let settings = crate::cli::args::view_settings(agent);
+    let model = crate::cli::args::client_model(agent, args.client_model.as_deref(), &settings)?;
     crate::cli::args::note_client_model(agent, model.as_ref());
-    let opts = crate::cli::args::listing_options(
-        agent,
-        format,
-        args.tier,
-        args.context_window,
-        model.as_ref(),
-    );
+    let request = args
+        .view
+        .request(format, args.tier, args.context_window, model);
+    let opts = request.listing_options(&settings);
     let window = opts.context_window;
     let whole = library.load();
     let roots_code = crate::cli::args::require_skills(&whole, "list")?;
-    let lib = args.view.apply(whole, Some(format));
+    let lib = crate::cli::args::view_library(&request, whole);
     note_demo(&lib);
     let unread = crate::cli::output::note_unread(&lib).max(roots_code);
     let state = load_state();
@@ -204,8 +202,8 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         (&listing, &off),
         &cache,
         mode,
-        window,
-        model.as_ref(),
+        &opts,
+        request.model.as_ref(),
     )?;
     Ok(code.max(unread))
 }
@@ -257,19 +255,17 @@ pub fn predicted(
     library: &LibraryArgs,
 ) -> anyhow::Result<Prediction> {
     let format = crate::core::agents::model::model(agent).format;
-    let model = crate::cli::args::client_model(Some(agent), model)?;
-    let opts = crate::cli::args::listing_options(
-        Some(agent),
-        format,
-        Tier::default(),
-        None,
-        model.as_ref(),
-    );
-    let view = crate::cli::args::AgentArgs {
+    let settings = crate::cli::args::view_settings(Some(agent));
+    let model = crate::cli::args::client_model(Some(agent), model, &settings)?;
+    let request = crate::core::request::ViewRequest {
         agent: Some(agent),
-        files: Vec::new(),
+        model,
+        format,
+        tier: Tier::default(),
+        ..Default::default()
     };
-    let lib = view.apply(library.load(), Some(format));
+    let opts = request.listing_options(&settings);
+    let lib = crate::cli::args::view_library(&request, library.load());
     let state = load_state();
     let on = crate::core::load::enabled_mask(&lib, state.as_ref());
     let listing = listing::render(&lib, &|i| on.get(i).copied().unwrap_or(false), &opts);
@@ -279,7 +275,10 @@ pub fn predicted(
         lib,
         on,
         opts,
-        model: model.filter(|m| m.resolved.known).map(|m| m.resolved.model),
+        model: request
+            .model
+            .filter(|m| m.resolved.known)
+            .map(|m| m.resolved.model),
         text,
     })
 }
@@ -293,12 +292,13 @@ fn print_listing(
     (listing, off): (&listing::Listing, &[usize]),
     cache: &TokenCache,
     mode: ListingMode,
-    window: usize,
+    opts: &crate::core::listing::ListingOptions,
     model: Option<&Configured>,
 ) -> anyhow::Result<i32> {
     if args.json {
-        return print_listing_json(args, lib, listing, cache, window, model);
+        return print_listing_json(args, lib, listing, cache, opts, model);
     }
+    let window = opts.context_window;
     let mut out = std::io::stdout().lock();
     // Piped, the bytes the agent receives; on a terminal, every hazard escaped (the listing of
     // a client that sends them raw holds them).
@@ -343,10 +343,11 @@ fn print_listing_json(
     lib: &Library,
     listing: &listing::Listing,
     cache: &TokenCache,
-    window: usize,
+    opts: &crate::core::listing::ListingOptions,
     configured: Option<&Configured>,
 ) -> anyhow::Result<i32> {
     use crate::core::agents::budget as agent_budget;
+    let window = opts.context_window;
     let enc = args.encoding;
     let tokens = if listing.text.is_empty() {
         0
@@ -362,17 +363,10 @@ fn print_listing_json(
             *r = true;
         }
     }
-    let opts = crate::cli::args::listing_options(
-        agent,
-        args.listing_format(),
-        args.tier,
-        args.context_window,
-        configured,
-    );
     let supplied = agent_budget::supplied(
         lib,
         &|i| rendered.get(i).copied().unwrap_or(false),
-        &opts,
+        opts,
         (listing, tokens),
         enc,
         cache,

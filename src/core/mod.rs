@@ -30,6 +30,7 @@ pub mod modes;
 pub mod namespace;
 pub(crate) mod paths;
 pub mod probe;
+pub mod request;
 pub(crate) mod resource;
 pub mod rules;
 pub mod scan;

@@ -126,7 +126,11 @@ pub enum JobEvent {
         generation: u64,
     },
     /// The agents' settings files, read (again).
-    Switches(Result<(Box<AgentSwitches>, Vec<Diagnostic>), String>),
+    Switches {
+        /// What a view depends on of the agents' settings (each client's model and budget).
+        settings: Box<crate::core::request::ViewSettings>,
+        result: Result<(Box<AgentSwitches>, Vec<Diagnostic>), String>,
+    },
     /// The file watcher is running (or could not start).
     Watching(Result<Box<Watch>, String>),
     /// The file watcher could not start or lost track of something.

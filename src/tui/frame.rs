@@ -2,8 +2,7 @@
 //! app, to build the view (`tui::state::view::View`) every other draw reads. Above the app and
 //! the screens; the draws it calls are theirs and `tui::view`'s.
 
-use crate::tui::app::{App, Overlay};
-use crate::tui::screens;
+use crate::tui::app::App;
 use crate::tui::view::{footer, header};
 use ratatui::Frame;
 
@@ -15,12 +14,8 @@ pub fn draw(frame: &mut Frame, app: &App) {
     app.screens.get(app.screen).draw(&view, frame, areas);
     footer::draw(frame, areas.footer, &view, &app.contexts());
     let area = frame.area();
-    match &app.overlay {
-        Some(Overlay::Help(help)) => screens::help::draw(frame, area, &view, *help),
-        Some(Overlay::Confirm(c)) => screens::confirm::draw(frame, area, &view, c),
-        Some(Overlay::Remove(r)) => screens::remove::draw(frame, area, &view, r),
-        Some(Overlay::Add(f)) => screens::add::draw(frame, area, &view, f, &app.add_target_label()),
-        None => {}
+    if let Some(overlay) = &app.overlay {
+        overlay.get().draw(&view, frame, area);
     }
     scrub(frame);
 }

@@ -177,10 +177,22 @@ pub fn deps(
 /// Reads every agent's settings files (home and project) for the per-agent badges and toggles.
 pub fn load_switches(home: Option<std::path::PathBuf>, tx: Sender<Event>) {
     std::thread::spawn(move || {
+        let cwd = std::env::current_dir()
+            .ok()
+            .or_else(|| home.clone())
+            .unwrap_or_default();
+        let project = agents::project_root(&cwd, home.as_deref());
+        // What a view depends on (each client's model and budget overrides) is read here with
+        // the switches, from the same files, so no key waits on a settings file.
+        let env = |k: &str| std::env::var(k).ok();
+        let settings = crate::core::request::ViewSettings::read(
+            crate::core::Agent::ALL,
+            home.as_deref(),
+            project.as_deref(),
+            &env,
+        );
         let result = match home {
             Some(home) => {
-                let cwd = std::env::current_dir().unwrap_or_else(|_| home.clone());
-                let project = agents::project_root(&cwd, Some(&home));
                 let (switches, diags) = AgentSwitches::load(&home, project.as_deref());
                 Ok((Box::new(switches), diags))
             }
@@ -188,7 +200,10 @@ pub fn load_switches(home: Option<std::path::PathBuf>, tx: Sender<Event>) {
                 Err("cannot tell where the home folder is: agents' switches not read".to_string())
             }
         };
-        let _ = tx.send(Event::Job(JobEvent::Switches(result)));
+        let _ = tx.send(Event::Job(JobEvent::Switches {
+            settings: Box::new(settings),
+            result,
+        }));
     });
 }
 

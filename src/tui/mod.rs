@@ -58,7 +58,7 @@ impl StartReport {
 
     /// After a frame: writes the report if `app` has every level drawn, once.
     fn after_frame(&mut self, app: &App) {
-        if !(app.loaded() && app.counting.done.iter().all(|d| *d)) {
+        if !(app.view().loaded() && app.counting.done.iter().all(|d| *d)) {
             return;
         }
         let (Some(path), Some(started)) = (self.path.take(), STARTED.get()) else {
@@ -135,17 +135,17 @@ fn run_loop(
     event::spawn_input(tx, TICK, Arc::clone(&gate));
     let mut report = StartReport::from_env();
     loop {
-        if let Some(req) = app.take_edit() {
+        if let Some(req) = app.requests.edit.take() {
             edit(terminal, app, &gate, &req)?;
         }
-        if let Some(text) = app.take_clipboard() {
+        if let Some(text) = app.requests.clipboard.take() {
             use std::io::Write;
             let mut out = std::io::stdout();
             let _ = out
                 .write_all(external::osc52(&text).as_bytes())
                 .and_then(|()| out.flush());
         }
-        if app.take_redraw() {
+        if std::mem::take(&mut app.requests.redraw) {
             repaint(terminal)?;
         }
         terminal.draw(|f| frame::draw(f, app))?;

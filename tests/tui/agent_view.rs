@@ -49,7 +49,7 @@ fn the_open_files_box_lists_a_conditional_skill_once_a_file_matches() {
     );
     h.key(KeyCode::Char('2'));
     // A library of the agents' folders opens on the first agent that reads it: Claude Code.
-    assert_eq!(h.app.view_agent(), Some(Agent::ClaudeCode));
+    assert_eq!(h.app.in_view.agent(), Some(Agent::ClaudeCode));
     h.settle();
     let before = h.screen();
     assert!(before.contains("- claude-notes: Notes"), "{before}");
@@ -78,7 +78,7 @@ fn the_open_files_box_lists_a_conditional_skill_once_a_file_matches() {
     );
     h.key(KeyCode::Esc);
     assert_eq!(
-        h.app.screens.prompt.files,
+        h.app.in_view.files(),
         vec![PathBuf::from("README.md"), PathBuf::from("src/app.py")]
     );
     // An empty box closes every file: the skill waits again.
@@ -139,7 +139,7 @@ fn the_test_box_follows_the_agent_and_shows_what_it_injects() {
         );
     }
     // The Prompt screen's agent is the same one.
-    assert_eq!(h.app.screens.prompt.agent(), Some(Agent::ClaudeCode));
+    assert_eq!(h.app.in_view.agent(), Some(Agent::ClaudeCode));
     // Typed on while an injection is worked out: what is shown at the end is the last message's.
     h.key(KeyCode::Enter);
     h.chars(" please");
@@ -187,7 +187,7 @@ fn claude_notes_on_the_prompt_screen(t: &std::path::Path) -> Harness {
     );
     h.key(KeyCode::Char('2'));
     h.settle();
-    assert_eq!(h.app.view_agent(), Some(Agent::ClaudeCode));
+    assert_eq!(h.app.in_view.agent(), Some(Agent::ClaudeCode));
     h
 }
 
@@ -281,7 +281,7 @@ fn the_cycle_offers_a_design_documents_agent_only_with_its_own_folder() {
     let cycle = |h: &mut Harness| {
         let mut seen = Vec::new();
         for _ in 0..=Agent::ALL.len() {
-            seen.extend(h.app.view_agent());
+            seen.extend(h.app.in_view.agent());
             h.key(KeyCode::Char('v'));
         }
         seen
@@ -338,7 +338,7 @@ fn the_prompt_screens_fates_mark_what_the_client_picks_itself() {
     );
     h.key(KeyCode::Char('2'));
     h.settle();
-    assert_eq!(h.app.view_agent(), Some(Agent::Opencode));
+    assert_eq!(h.app.in_view.agent(), Some(Agent::Opencode));
     // The screen as drawn (before any path is replaced, which would shift its columns).
     let screen = h.terminal().backend().to_string();
     // The fates box: from its title to its bottom border, its own columns only.
@@ -370,4 +370,48 @@ fn the_prompt_screens_fates_mark_what_the_client_picks_itself() {
         .join("\n")
         .replace(&t.path().display().to_string(), "[HOME]");
     assert_snapshot!("prompt_fates_client_choice", fates);
+}
+
+/// How many preview and pricing runs `keys` start, counted once every run (and every run again
+/// that one asked for) is in.
+fn runs_started_by(h: &mut Harness, keys: &[KeyCode]) -> (u64, u64) {
+    h.settle();
+    let before = (
+        h.app.preview.job.started(),
+        h.app.screens.budget.job.started(),
+    );
+    for k in keys {
+        h.key(*k);
+    }
+    h.settle();
+    (
+        h.app.preview.job.started() - before.0,
+        h.app.screens.budget.job.started() - before.1,
+    )
+}
+
+#[test]
+fn one_key_press_starts_at_most_one_preview_and_one_pricing_run() {
+    let t = tempfile::tempdir().unwrap();
+    let skill =
+        |name: &str| format!("---\nname: {name}\ndescription: The {name} skill.\n---\nBody.\n");
+    let (a, b) = (skill("alpha"), skill("beta"));
+    let mut h = two_agents(t.path(), &[("alpha", &a)], &[("beta", &b)]);
+    // On the Prompt screen another agent asks for the preview from several places (its format's
+    // L1 recount, the Test box following it, the view itself): one run.
+    h.key(KeyCode::Char('2'));
+    let agent = h.app.in_view.agent();
+    assert_eq!(runs_started_by(&mut h, &[KeyCode::Char('v')]), (1, 0));
+    assert_ne!(h.app.in_view.agent(), agent, "v viewed another agent");
+    // The same on the Budget screen: one pricing run, and no preview off its screen.
+    h.key(KeyCode::Char('5'));
+    assert_eq!(runs_started_by(&mut h, &[KeyCode::Char('v')]), (0, 1));
+    // Another model (Claude Code's client budgets by its model): one pricing run.
+    while h.app.in_view.agent() != Some(Agent::ClaudeCode) {
+        h.key(KeyCode::Char('v'));
+    }
+    assert_eq!(runs_started_by(&mut h, &[KeyCode::Char('m')]), (0, 1));
+    // And on the Prompt screen: one preview.
+    h.key(KeyCode::Char('2'));
+    assert_eq!(runs_started_by(&mut h, &[KeyCode::Char('m')]), (1, 0));
 }

@@ -57,7 +57,7 @@ fn config_keys_drive_the_footer_help_and_keys() {
     );
     // Defaults from the file: listing format, tier, window, model.
     assert_eq!(h.app.listing_options().format, Format::ClaudeCode);
-    assert_eq!(h.app.window(), 64_000);
+    assert_eq!(h.app.screens.prompt.window(), 64_000);
     // The listing is rendered once the Prompt screen is shown.
     h.key(KeyCode::Char('2'));
     h.settle();
@@ -81,7 +81,10 @@ fn config_keys_drive_the_footer_help_and_keys() {
     // picks that model instead: opencode's does not follow one.)
     h.key(KeyCode::Char('v'));
     h.key(KeyCode::Char('v'));
-    assert_eq!(h.app.view_agent(), Some(skillscope::core::Agent::Opencode));
+    assert_eq!(
+        h.app.in_view.agent(),
+        Some(skillscope::core::Agent::Opencode)
+    );
     h.key(KeyCode::Char('5'));
     h.key(KeyCode::Char('m'));
     assert_eq!(
@@ -95,11 +98,15 @@ fn config_keys_drive_the_footer_help_and_keys() {
     );
     // `x` toggles in the list, space no longer does.
     h.key(KeyCode::Char('1'));
-    let on = h.app.enabled_count();
+    let on = h.app.view().enabled_count();
     h.key(KeyCode::Char(' '));
-    assert_eq!(h.app.enabled_count(), on, "space is unbound in the list");
+    assert_eq!(
+        h.app.view().enabled_count(),
+        on,
+        "space is unbound in the list"
+    );
     h.key(KeyCode::Char('x'));
-    assert_eq!(h.app.enabled_count(), on - 1, "x toggles");
+    assert_eq!(h.app.view().enabled_count(), on - 1, "x toggles");
     // The help overlay lists the new keys and the config problem.
     h.key(KeyCode::Char('?'));
     let help = h.screen();
@@ -154,7 +161,7 @@ fn model_key_cycles_none_and_every_family_on_the_budget_screen() {
     h.key(KeyCode::Char('m'));
     let claude = h.screen();
     // L1 of the fixture, exact and ×1.15, side by side.
-    let l1: u64 = h.app.enabled_l1().0;
+    let l1: u64 = h.app.view().enabled_l1().0;
     let est = (l1 as f64 * 1.15).round() as u64;
     assert!(
         claude.contains(&format!("≈ {est} (claude)")),
@@ -182,11 +189,11 @@ fn the_model_in_claude_codes_settings_is_the_apps_and_is_named() {
         o.home = Some(at);
     });
     assert_eq!(
-        h.app.view_agent(),
+        h.app.in_view.agent(),
         Some(skillscope::core::Agent::ClaudeCode)
     );
     assert_eq!(
-        h.app.client_model().map(|m| m.id),
+        h.app.in_view.client_model().map(|m| m.id),
         Some("claude-sonnet-4-5")
     );
     // Sonnet 4.5: 200,000 × 4 × 1 %.
@@ -213,7 +220,7 @@ fn the_model_in_claude_codes_settings_is_the_apps_and_is_named() {
     h.key(KeyCode::Char('m'));
     h.settle();
     assert_eq!(
-        h.app.client_model().map(|m| m.id),
+        h.app.in_view.client_model().map(|m| m.id),
         Some("claude-sonnet-4-6")
     );
     assert!(

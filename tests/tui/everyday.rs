@@ -236,10 +236,10 @@ fn e_opens_at_the_line_of_the_diagnostic_selected_in_the_detail() {
     // weather: several diagnostics.
     h.key(KeyCode::Char('G'));
     let i = h.app.screens.skills.list.selected_skill().unwrap();
-    let diags = h.app.diagnostics(i).to_vec();
+    let diags = h.app.view().diagnostics(i).to_vec();
     assert!(diags.len() >= 2, "{diags:?}");
     h.key(KeyCode::Char('e'));
-    let first = h.app.take_edit().unwrap();
+    let first = h.app.requests.edit.take().unwrap();
     assert_eq!(first.file, h.app.lib.skills[i].skill_md);
     assert_eq!(first.line, diags.iter().find_map(|d| d.line));
     h.key(KeyCode::Enter)
@@ -247,7 +247,7 @@ fn e_opens_at_the_line_of_the_diagnostic_selected_in_the_detail() {
         .key(KeyCode::Char('n'));
     assert_eq!(h.app.screens.skills.diag_cursor, Some(1));
     h.key(KeyCode::Char('e'));
-    let second = h.app.take_edit().unwrap();
+    let second = h.app.requests.edit.take().unwrap();
     assert_eq!(second.line, diags[1].line);
     h.key(KeyCode::Char('N')).key(KeyCode::Char('N'));
     assert_eq!(h.app.screens.skills.diag_cursor, Some(0));
@@ -255,7 +255,7 @@ fn e_opens_at_the_line_of_the_diagnostic_selected_in_the_detail() {
     h.key(KeyCode::Esc)
         .key(KeyCode::Char('5'))
         .key(KeyCode::Char('e'));
-    assert!(h.app.take_edit().is_none());
+    assert!(h.app.requests.edit.take().is_none());
 }
 
 /// The cells of the bar on the screen line holding `label`: filled (`█▏▎▍▌▋▊▉`) and all.
@@ -309,7 +309,7 @@ fn budget_bars_keep_their_length_and_scale() {
     h.key(KeyCode::Char('5'));
     h.settle();
     let before = h.screen();
-    let s = h.app.summary();
+    let s = h.app.view().summary();
     // L2 and L3 on their own scale: the larger fills its bar, the other in proportion.
     let (l2, len) = bar_cells(&before, "L2 every body");
     let (l3, len3) = bar_cells(&before, "L3 every file");
@@ -337,18 +337,18 @@ fn budget_bars_keep_their_length_and_scale() {
         h.key(KeyCode::Char('w'));
     }
     h.settle();
-    assert_eq!(h.app.window(), 32_000);
+    assert_eq!(h.app.screens.prompt.window(), 32_000);
     let (w2, _) = bar_cells(&h.screen(), "of the window");
     assert!(w2 >= w1, "{w1} → {w2}");
     // A format with a budget: L1 against 1% of the 32,000-token window.
     h.key(KeyCode::Char('2'));
-    while h.app.format() != skillscope::core::listing::Format::ClaudeCode {
+    while h.app.screens.prompt.listing_format() != skillscope::core::listing::Format::ClaudeCode {
         h.key(KeyCode::Char('f'));
     }
     h.key(KeyCode::Char('5'));
     h.settle();
     let screen = h.screen();
-    let l1 = h.app.summary().l1.tokens;
+    let l1 = h.app.view().summary().l1.tokens;
     let line = screen
         .lines()
         .find(|l| l.contains("of the budget"))

@@ -159,7 +159,14 @@ fn cost_when_used_column_follows_the_type() {
     assert_snapshot!("budget_used_column", budget);
     // The detail pane says the same, with the type that decided it and what it loads along.
     h.key(KeyCode::Char('1'));
-    while h.app.selected().map(|s| s.name.as_str()) != Some("report-builder") {
+    while h
+        .app
+        .screens
+        .skills
+        .selected(&h.app.lib)
+        .map(|s| s.name.as_str())
+        != Some("report-builder")
+    {
         h.key(KeyCode::Char('j'));
     }
     let detail = h.screen();
@@ -440,6 +447,6 @@ fn the_agent_key_lists_exactly_each_agents_skills() {
     // The cycle goes round the agents and never through "every skill".
     for _ in 0..skillscope::tui::screens::prompt::AGENTS.len() {
         h.key(KeyCode::Char('a'));
-        assert!(h.app.view_agent().is_some());
+        assert!(h.app.in_view.agent().is_some());
     }
 }

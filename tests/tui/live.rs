@@ -13,11 +13,21 @@ fn edits_additions_and_deletions_show_up_and_the_selection_stays() {
     let root = t.path().canonicalize().unwrap();
     fixture(&root);
     let mut h = harness_opts(&[&root], 120, 30, Theme::plain(), true);
-    h.wait_until(skillscope::tui::TuiApp::is_watching);
+    h.wait_until(|app| app.watching.is_on());
     // broken-yaml, pdf-tools, team-notes, weather: select team-notes.
     h.key(KeyCode::Char('j')).key(KeyCode::Char('j'));
-    assert_eq!(h.app.selected().unwrap().name, "team-notes");
-    let team = h.app.selected().unwrap().dir.clone();
+    assert_eq!(
+        h.app.screens.skills.selected(&h.app.lib).unwrap().name,
+        "team-notes"
+    );
+    let team = h
+        .app
+        .screens
+        .skills
+        .selected(&h.app.lib)
+        .unwrap()
+        .dir
+        .clone();
     let generation = h.app.generation;
 
     write(
@@ -42,7 +52,11 @@ fn edits_additions_and_deletions_show_up_and_the_selection_stays() {
                 .any(|s| s.description() == "Edited while the app runs.")
     });
     assert_eq!(
-        h.app.selected().map(|s| s.dir.clone()),
+        h.app
+            .screens
+            .skills
+            .selected(&h.app.lib)
+            .map(|s| s.dir.clone()),
         Some(team),
         "selection moved"
     );
@@ -69,15 +83,15 @@ fn a_count_of_the_previous_format_arriving_last_is_dropped() {
     let dir = tempfile::tempdir().unwrap();
     fixture(dir.path());
     let mut h = tui_common::harness(&[dir.path()], 100, 30);
-    let old = h.app.format();
+    let old = h.app.screens.prompt.listing_format();
     let n = h.app.lib.skills.len();
     // Two format changes in a row, on the Prompt screen: the first recount is stopped.
     h.key(KeyCode::Char('2'));
     h.key(KeyCode::Char('f')).key(KeyCode::Char('f'));
-    let new = h.app.format();
+    let new = h.app.screens.prompt.listing_format();
     assert_ne!(old, new);
     h.settle();
-    let fresh: Vec<Option<u32>> = (0..n).map(|i| h.app.costs_of(i).l1).collect();
+    let fresh: Vec<Option<u32>> = (0..n).map(|i| h.app.view().costs_of(i).l1).collect();
     assert!(fresh.iter().any(Option::is_some), "{fresh:?}");
 
     // The old format's result, late, and one of a format that is not shown.
@@ -93,21 +107,21 @@ fn a_count_of_the_previous_format_arriving_last_is_dropped() {
         h.app.handle(Event::Job(JobEvent::Counted {
             generation,
             format,
-            encoding: h.app.encoding(),
+            encoding: h.app.cache.encoding,
             counts: bogus.clone(),
         }));
     }
-    let after: Vec<Option<u32>> = (0..n).map(|i| h.app.costs_of(i).l1).collect();
+    let after: Vec<Option<u32>> = (0..n).map(|i| h.app.view().costs_of(i).l1).collect();
     assert_eq!(after, fresh);
 
     // The same result tagged with the format on screen is taken: the check is the tag.
     h.app.handle(Event::Job(JobEvent::Counted {
         generation,
         format: new,
-        encoding: h.app.encoding(),
+        encoding: h.app.cache.encoding,
         counts: bogus,
     }));
-    assert_eq!(h.app.costs_of(0).l1, Some(999_999));
+    assert_eq!(h.app.view().costs_of(0).l1, Some(999_999));
 }
 
 /// An app started as the binary starts it, over `lib`, keeping its cache and state in `dir`;

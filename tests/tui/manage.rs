@@ -105,8 +105,22 @@ fn remove_asks_first_and_undo_puts_it_back() {
     let lib = tempfile::tempdir().unwrap();
     tui_common::fixture(lib.path());
     let mut h = harness(&[lib.path()], 100, 30);
-    let selected = h.app.selected().unwrap().dir.clone();
-    let name = h.app.selected().unwrap().name.clone();
+    let selected = h
+        .app
+        .screens
+        .skills
+        .selected(&h.app.lib)
+        .unwrap()
+        .dir
+        .clone();
+    let name = h
+        .app
+        .screens
+        .skills
+        .selected(&h.app.lib)
+        .unwrap()
+        .name
+        .clone();
     let body = std::fs::read(selected.join("SKILL.md")).unwrap();
     let settings = h.dir.path().join("home/.claude/settings.json");
     write(

@@ -59,7 +59,7 @@ fn the_header_keeps_the_installed_version_and_the_model_at_80_columns() {
     let mut h = shared_home(t.path(), 80, 24);
     h.key(KeyCode::Char('2'));
     h.settle();
-    assert_eq!(h.app.view_agent(), Some(Agent::ClaudeCode));
+    assert_eq!(h.app.in_view.agent(), Some(Agent::ClaudeCode));
     h.app.verify.installed = vec![(Agent::ClaudeCode, "2.1.400".into())];
     for screen in ['1', '2', '3', '4', '5'] {
         h.key(KeyCode::Char(screen));
@@ -82,7 +82,7 @@ fn the_header_keeps_the_installed_version_and_the_model_at_80_columns() {
     h.key(KeyCode::Char('m'));
     h.settle();
     let top = header(&h);
-    let model = h.app.client_model().unwrap().id;
+    let model = h.app.in_view.client_model().unwrap().id;
     assert!(top.contains(model), "{model}: {top}\n{}", h.screen());
     // A click on a tab at 80 columns lands on the tab drawn there.
     let x = u16::try_from(top.find("3 Test").unwrap()).unwrap();
@@ -116,7 +116,7 @@ fn messages_are_shown_whole_at_80_columns() {
         );
     }
     // Choosing a model says its window and budget.
-    while h.app.view_agent() != Some(Agent::ClaudeCode) {
+    while h.app.in_view.agent() != Some(Agent::ClaudeCode) {
         h.key(KeyCode::Char('v'));
     }
     h.key(KeyCode::Char('5'));

@@ -307,14 +307,14 @@ fn toggling_changes_the_header_count_and_the_prompt_preview() {
             .contains("pdf-tools")
     );
     h.key(KeyCode::Char('1'));
-    let l1_before = h.app.enabled_l1().0;
+    let l1_before = h.app.view().enabled_l1().0;
     h.key(KeyCode::Char('j')).key(KeyCode::Char(' '));
     let screen = h.screen();
     assert!(screen.contains("3/4 enabled"), "{screen}");
     assert!(screen.contains("○ pdf-tools"), "{screen}");
     let pdf = h.app.lib.find("pdf-tools").unwrap();
     assert_eq!(
-        h.app.enabled_l1().0,
+        h.app.view().enabled_l1().0,
         l1_before - u64::from(h.app.costs[pdf].l1.unwrap())
     );
     // Rendered again for the Prompt screen, without the skill switched off.
@@ -340,7 +340,7 @@ fn first_frame_comes_before_the_scan_and_the_list_follows() {
         .key(KeyCode::Char('?'));
     assert!(h.screen().contains("Show every key"));
     h.key(KeyCode::Esc);
-    h.wait_until(|app| app.loaded() && app.findings.checked);
+    h.wait_until(|app| app.view().loaded() && app.findings.checked);
     let list = h.screen();
     assert!(
         list.contains("4/4 enabled") && list.contains("weather"),
@@ -452,12 +452,15 @@ fn mouse_click_selects_a_row_and_the_wheel_scrolls() {
     // Rows start below the header line, the block's top border and the column titles.
     h.app
         .handle(mouse(MouseEventKind::Down(MouseButton::Left), 10, 3 + 4));
-    assert_eq!(h.app.selected().unwrap().name, "s004");
+    assert_eq!(
+        h.app.screens.skills.selected(&h.app.lib).unwrap().name,
+        "s004"
+    );
     h.app.handle(mouse(MouseEventKind::ScrollDown, 10, 10));
     h.app.handle(mouse(MouseEventKind::ScrollDown, 10, 10));
     assert_eq!(h.app.screens.skills.list.offset(), 6);
     assert_eq!(
-        h.app.selected().unwrap().name,
+        h.app.screens.skills.selected(&h.app.lib).unwrap().name,
         "s007",
         "the selection stays on screen, a row in"
     );

@@ -19,7 +19,7 @@ fn space_saves_the_choice_in_the_state_file_at_once() {
     let state_path = h.dir.path().join("config/state.json");
     assert!(!state_path.exists());
     h.key(KeyCode::Char('j')).key(KeyCode::Char(' '));
-    let skill = h.app.selected().unwrap().clone();
+    let skill = h.app.screens.skills.selected(&h.app.lib).unwrap().clone();
     assert_eq!(skill.name, "pdf-tools");
     let (state, problems) = EnableState::load(&state_path);
     assert!(problems.is_empty(), "{problems:?}");
@@ -52,7 +52,7 @@ fn a_corrupt_state_file_is_reported_and_left_alone_until_a_save() {
         "{}",
         status.text
     );
-    assert_eq!(app.enabled_count(), 4, "defaults hold");
+    assert_eq!(app.view().enabled_count(), 4, "defaults hold");
     assert_eq!(
         std::fs::read_to_string(dir.path().join("config/state.json")).unwrap(),
         "{ not json",
@@ -183,7 +183,12 @@ fn claude_and_goose() -> (tempfile::TempDir, Harness) {
 fn select(h: &mut Harness, name: &str) -> usize {
     h.key(KeyCode::Char('g'));
     for _ in 0..h.app.lib.len() {
-        if h.app.selected().is_some_and(|s| s.name == name) {
+        if h.app
+            .screens
+            .skills
+            .selected(&h.app.lib)
+            .is_some_and(|s| s.name == name)
+        {
             break;
         }
         h.key(KeyCode::Char('j'));
@@ -201,7 +206,7 @@ fn space_switches_the_skill_for_the_agent_in_view_in_its_own_settings() {
     let settings = dir.path().join("home/.claude/settings.json");
     let state_path = dir.path().join("config/state.json");
     // A library of the agents' folders opens on one agent's view, named in the header.
-    assert_eq!(h.app.view_agent(), Some(Agent::ClaudeCode));
+    assert_eq!(h.app.in_view.agent(), Some(Agent::ClaudeCode));
     assert!(h.screen().lines().next().unwrap().contains("Claude Code"));
     let pdf = select(&mut h, "pdf");
     let notes = h
@@ -212,7 +217,7 @@ fn space_switches_the_skill_for_the_agent_in_view_in_its_own_settings() {
         .position(|s| s.name == "notes")
         .unwrap();
     // Claude Code does not read Goose's folder: the row says so, and space switches nothing.
-    assert_eq!(h.app.seen(notes), Seen::NotRead);
+    assert_eq!(h.app.view().seen(notes), Seen::NotRead);
     // Space on Claude Code's view plans a change to Claude Code's settings only, shown first.
     h.key(KeyCode::Char(' '));
     let popup = h.screen();
@@ -238,24 +243,24 @@ fn space_switches_the_skill_for_the_agent_in_view_in_its_own_settings() {
         "skillscope's own state is not touched"
     );
     // The settings are read again: every view of Claude Code shows it off, with the setting.
-    h.wait_until(|app| matches!(app.seen(pdf), Seen::Off(_)));
-    let Seen::Off(why) = h.app.seen(pdf) else {
+    h.wait_until(|app| matches!(app.view().seen(pdf), Seen::Off(_)));
+    let Seen::Off(why) = h.app.view().seen(pdf) else {
         unreachable!()
     };
     assert!(
         why.contains("off in Claude Code") && why.contains("skillOverrides"),
         "{why}"
     );
-    assert!(!h.app.is_on(pdf));
+    assert!(!h.app.switches.is_on(pdf));
     // Goose has no switches of its own: space there is skillscope's own, and says so.
-    while h.app.view_agent() != Some(Agent::Goose) {
+    while h.app.in_view.agent() != Some(Agent::Goose) {
         h.key(KeyCode::Char('v'));
     }
     // Goose reads Claude Code's folder too, and Claude Code's switch is not Goose's: it lists
     // the skill Claude Code no longer does.
-    assert_eq!(h.app.seen(pdf), Seen::On);
+    assert_eq!(h.app.view().seen(pdf), Seen::On);
     select(&mut h, "notes");
-    assert!(h.app.is_on(notes));
+    assert!(h.app.switches.is_on(notes));
     h.key(KeyCode::Char(' '));
     assert!(h.app.overlay.is_none());
     let status = h.app.footer.status.clone().unwrap();
@@ -266,12 +271,12 @@ fn space_switches_the_skill_for_the_agent_in_view_in_its_own_settings() {
         "{}",
         status.text
     );
-    assert!(!h.app.is_on(notes));
+    assert!(!h.app.switches.is_on(notes));
     // Why skillscope's switch decides is the row's state.
     assert!(
-        matches!(h.app.seen(notes), Seen::Off(ref why) if why.contains("Goose has none of its own")),
+        matches!(h.app.view().seen(notes), Seen::Off(ref why) if why.contains("Goose has none of its own")),
         "{:?}",
-        h.app.seen(notes)
+        h.app.view().seen(notes)
     );
     let (state, _) = EnableState::load(&state_path);
     assert!(!state.is_enabled(&h.app.lib.skills[notes]));
@@ -304,10 +309,10 @@ fn the_budget_screen_prices_the_agent_in_view_and_names_each_fate() {
     let top: Vec<&str> = claude.lines().take(6).collect();
     assert_snapshot!("budget_claude_code_view", top.join("\n"));
     h.key(KeyCode::Char('a'));
-    while h.app.view_agent() != Some(Agent::Goose) {
+    while h.app.in_view.agent() != Some(Agent::Goose) {
         h.key(KeyCode::Char('a'));
     }
-    h.wait_until(App::agents_settled);
+    h.wait_until(|app| app.screens.budget.settled(app.screen));
     h.settle();
     let goose = h.screen();
     assert!(goose.contains("Every turn · Goose"), "{goose}");
@@ -344,11 +349,14 @@ fn space_in_lazy_skills_view_writes_auto_load_in_the_skill_file() {
     };
     h.app.resize(120, 30);
     h.settle();
-    while h.app.view_agent() != Some(Agent::LazySkills) {
+    while h.app.in_view.agent() != Some(Agent::LazySkills) {
         h.key(KeyCode::Char('v'));
     }
     let csv = select(&mut h, "csv");
-    assert!(matches!(h.app.seen(csv), Seen::Off(_)), "not opted in");
+    assert!(
+        matches!(h.app.view().seen(csv), Seen::Off(_)),
+        "not opted in"
+    );
     h.key(KeyCode::Char(' '));
     let popup = h.screen();
     assert!(popup.contains("+auto_load: true"), "{popup}");

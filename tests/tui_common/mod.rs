@@ -224,8 +224,8 @@ impl Harness {
                 && app.switches.agents.is_some()
                 && app.index_settled()
                 && app.counting.done.iter().all(|d| *d)
-                && app.preview_settled()
-                && app.agents_settled()
+                && app.preview.settled(app.screen)
+                && app.screens.budget.settled(app.screen)
                 && app.usage.links.is_some()
         });
     }
@@ -243,8 +243,8 @@ impl Harness {
                 && app.switches.agents.is_some()
                 && app.index_settled()
                 && app.counting.done.iter().all(|d| *d)
-                && app.preview_settled()
-                && app.agents_settled()
+                && app.preview.settled(app.screen)
+                && app.screens.budget.settled(app.screen)
                 && app.usage.links.is_some()
         });
     }
@@ -315,9 +315,9 @@ impl Harness {
             &|i| enabled[i],
             skillscope::core::agents::budget::At::new(
                 skillscope::tui::app::TIERS[self.app.screens.prompt.tier],
-                usize::try_from(self.app.window()).unwrap(),
+                usize::try_from(self.app.screens.prompt.window()).unwrap(),
             ),
-            self.app.encoding(),
+            self.app.cache.encoding,
             &skillscope::core::tokens::TokenCache::in_memory(),
         );
         self.app.screens.budget.budgets = Some(budgets);

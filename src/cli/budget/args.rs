@@ -142,6 +142,7 @@ impl BudgetArgs {
     /// agent's client budgets for unknown models.
     pub fn configured_model(
         &self,
+        settings: &crate::core::request::ViewSettings,
     ) -> anyhow::Result<Option<crate::core::agents::configured::Configured>> {
         let agent = self.view.agent_for(Some(self.listing()));
         if let Some(ModelArg::Unknown(_, family_error)) = self.model.as_ref() {
@@ -152,7 +153,7 @@ impl BudgetArgs {
                 anyhow::bail!("invalid value for --model: {family_error}");
             }
         }
-        let configured = crate::cli::args::client_model(agent, self.client_model())?;
+        let configured = crate::cli::args::client_model(agent, self.client_model(), settings)?;
         crate::cli::args::note_client_model(agent, configured.as_ref());
         Ok(configured)
     }

@@ -37,18 +37,17 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     {
         return crate::cli::budget::baseline::run(&args, &library);
     }
-    let configured = args.configured_model()?;
-    let opts = crate::cli::args::listing_options(
-        args.view.agent_for(Some(args.listing())),
-        args.listing(),
-        args.tier,
-        args.context_window,
-        configured.as_ref(),
-    );
+    let agent = args.view.agent_for(Some(args.listing()));
+    let settings = crate::cli::args::view_settings(agent);
+    let configured = args.configured_model(&settings)?;
+    let request = args
+        .view
+        .request(args.listing(), args.tier, args.context_window, configured);
+    let opts = request.listing_options(&settings);
     let window = opts.context_window;
     let (lib, cache) = library.load_with_cache(args.no_cache);
     let roots_code = crate::cli::args::require_skills(&lib, "count")?;
-    let lib = args.view.apply(lib, Some(args.listing()));
+    let lib = crate::cli::args::view_library(&request, lib);
     note_demo(&lib);
     let unread = crate::cli::output::note_unread(&lib).max(roots_code);
     let enabled = enabled(&lib);
@@ -58,7 +57,7 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         || crate::cli::args::count_levels(&lib, args.encoding, args.listing(), &cache),
     );
     let listing_tokens = tokens::count_listing(&lib, &listing.text, args.encoding, &cache) as usize;
-    let agent = args.view.agent_for(Some(args.listing()));
+    let configured = request.model;
     let tool = agent.and_then(|a| {
         agent_budget::tool_cost(
             a,

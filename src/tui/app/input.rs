@@ -46,8 +46,9 @@ impl App {
     }
 
     pub(super) fn type_char(&mut self, c: char) {
-        if let Some(Overlay::Add(f)) = &mut self.overlay {
-            f.type_char(c);
+        if let Some(o) = &mut self.overlay
+            && o.get_mut().type_char(c)
+        {
             return;
         }
         let screen = self.screen;

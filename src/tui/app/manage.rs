@@ -80,6 +80,10 @@ impl App {
                 _ => Scope::User,
             };
         }
+        let target = self.add_target_label();
+        if let Some(f) = self.adding() {
+            f.target = target;
+        }
     }
 
     pub(super) fn fetch_source(&mut self, source: String) {

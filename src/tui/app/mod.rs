@@ -16,17 +16,15 @@ mod toggle;
 
 use crate::core::Library;
 use crate::core::agents::{self, AgentSwitches};
-use crate::core::budget;
-use crate::core::diagnostic::Diagnostic;
 use crate::core::listing::{Format, ListingOptions, Tier};
 use crate::core::load::LibrarySpec;
 use crate::core::matching;
 use crate::core::model::Model;
 use crate::core::modes::{self, AutoOptions, Selections};
 use crate::core::probe::SandboxPreference;
+use crate::core::request::ViewSettings;
 use crate::core::rules::Profile;
 use crate::core::skill::Level;
-use crate::core::skill::Skill;
 use crate::core::state;
 use crate::core::tokens::SkillTokens;
 use crate::core::usage;
@@ -36,6 +34,7 @@ use crate::tui::event::{Event, JobEvent};
 use crate::tui::jobs;
 use crate::tui::keymap::{Context, Keymap};
 use crate::tui::screens::{self, Cmd, Ctx, Outcome, Screens};
+use crate::tui::state::in_view::{InView, ViewChange};
 use crate::tui::state::view::View;
 use crate::tui::theme::Theme;
 use ratatui::crossterm::event::Event as Input;
@@ -156,6 +155,8 @@ pub struct App {
     pub generation: u64,
     pub theme: Theme,
     pub screen: Screen,
+    /// Whose view every screen shows (changed through [`App::set_view`]).
+    pub in_view: InView,
     /// Every screen's own state.
     pub screens: Screens,
     /// The overlay open over the screens, if any.
@@ -211,7 +212,6 @@ impl App {
         let state_path = opts.state_path.clone().or_else(state::default_path);
         let mut app = App::blank(spec, opts, tx);
         app.load_state(state_path);
-        app.read_client_models();
         jobs::load_switches(app.switches.home.clone(), app.tx.clone());
         app
     }
@@ -234,6 +234,7 @@ impl App {
             generation: 0,
             theme: opts.theme,
             screen: Screen::Skills,
+            in_view: InView::starting(opts.format),
             screens: Screens::new(
                 opts.format,
                 opts.tier,
@@ -294,6 +295,7 @@ impl App {
             generation: self.generation,
             tx: &self.tx,
             preview: &self.preview,
+            in_view: &self.in_view,
         };
         (&mut self.screens, cx)
     }
@@ -319,21 +321,17 @@ impl App {
             encoding: self.cache.encoding,
             size: self.size,
             ticks: self.ticks,
-            agent: self.screens.prompt.agent(),
+            agent: self.in_view.agent(),
+            in_view: &self.in_view,
             format: self.screens.prompt.format,
             window: self.screens.prompt.window(),
-            client_model: self.client_model(),
+            client_model: self.in_view.client_model(),
             verify: &self.verify,
             message: &self.screens.test.message,
             test_ready: self.test_ready(),
             embedding: &self.matching.embedding,
             meaning_pending: self.matching.meaning.pending(),
         }
-    }
-
-    /// A library has arrived (the first scan is done).
-    pub fn loaded(&self) -> bool {
-        self.generation > 0
     }
 
     /// Replaces the library (first load or rescan), keeping the selection on the same folder.
@@ -446,102 +444,25 @@ impl App {
         crate::tui::layout::layout(size, self.screen, self.screens.skills.mode == Mode::Detail)
     }
 
-    /// The listing format L1 is counted in.
-    pub fn format(&self) -> crate::core::listing::Format {
-        FORMATS[self.screens.prompt.format]
-    }
-
-    /// The listing's options: in an agent's view, as its client sets them for the model chosen
-    /// (its built-ins, its budget, its settings' overrides — what `prompt --agent` prints);
-    /// the window key's choice overrides the model's window.
+    /// The listing's options: the view request of the agent in view at the Prompt screen's
+    /// format, tier and window (what `prompt --agent` prints for the same choices), with the
+    /// agents' settings as the settings worker read them.
     pub fn listing_options(&self) -> ListingOptions {
         let p = &self.screens.prompt;
-        let format = FORMATS[p.format];
-        let tier = TIERS[p.tier];
-        let window = usize::try_from(self.window()).unwrap_or(usize::MAX);
-        let Some(agent) = self.view_agent() else {
-            return ListingOptions {
-                format,
-                tier,
-                context_window: window,
-                ..ListingOptions::default()
-            };
-        };
-        let m = crate::core::agents::model::model(agent);
-        let chosen = self.client_model();
-        let overrides = m.client_in_use().map_or_else(Default::default, |c| {
-            let home = self.switches.home.as_deref();
-            let cwd = std::env::current_dir().unwrap_or_default();
-            let project = crate::core::agents::project_root(&cwd, home);
-            crate::core::agents::client::BudgetOverrides::read(c, home, project.as_deref())
-        });
-        let window = (p.window_chosen || chosen.is_none()).then_some(window);
-        m.listing_options(format, tier, window, chosen, &overrides)
-    }
-
-    /// Reads the model each client is set to run from its own settings (the environment, the
-    /// project's and the user's settings, in its precedence).
-    fn read_client_models(&mut self) {
-        let home = self.switches.home.clone();
-        let cwd = std::env::current_dir().unwrap_or_default();
-        let project = crate::core::agents::project_root(&cwd, home.as_deref());
-        let env = |k: &str| std::env::var(k).ok();
-        self.switches.client_models =
-            crate::core::agents::configured::every(home.as_deref(), project.as_deref(), &env);
-    }
-
-    /// The model `agent`'s client is set to run, where its listing budget depends on it.
-    fn configured_model(
-        &self,
-        agent: crate::core::Agent,
-    ) -> Option<&crate::core::agents::configured::Configured> {
-        self.switches
-            .client_models
-            .iter()
-            .find(|(a, _)| *a == agent)
-            .map(|(_, c)| c)
-    }
-
-    /// The model the agent in view runs, where its listing budget depends on it: the one `m`
-    /// chose, else the one its settings set, else its client's default.
-    pub fn client_model(&self) -> Option<&'static crate::core::agents::client::ClientModel> {
-        let agent = self.view_agent()?;
-        let client = crate::core::agents::model::model(agent).client_in_use()?;
-        if self.screens.prompt.model_chosen {
-            return client
-                .models
-                .get(self.screens.prompt.model)
-                .or_else(|| client.default_model());
-        }
-        self.configured_model(agent)
-            .map(|c| c.resolved.model)
-            .or_else(|| client.default_model())
-    }
-
-    /// Every client model the agents' budgets are priced on: the one `m` chose for the agent in
-    /// view, each other's as its settings set it.
-    fn agent_models(
-        &self,
-    ) -> Vec<(
-        crate::core::Agent,
-        &'static crate::core::agents::client::ClientModel,
-    )> {
-        let view = self.view_agent().zip(self.client_model());
-        let mut out: Vec<_> = self
-            .switches
-            .client_models
-            .iter()
-            .filter(|(a, _)| view.is_none_or(|(v, _)| v != *a))
-            .map(|(a, c)| (*a, c.resolved.model))
-            .collect();
-        out.extend(view);
-        out
+        self.in_view
+            .request(
+                FORMATS[p.format],
+                TIERS[p.tier],
+                p.window(),
+                p.window_chosen,
+            )
+            .listing_options(self.in_view.settings())
     }
 
     /// The next model of the agent in view's client, where its budget depends on the model;
     /// `false` when it does not (the key then cycles the token estimate).
     fn cycle_client_model(&mut self) -> bool {
-        let Some(agent) = self.view_agent() else {
+        let Some(agent) = self.in_view.agent() else {
             return false;
         };
         let m = crate::core::agents::model::model(agent);
@@ -550,13 +471,13 @@ impl App {
         };
         // From the model in effect (the settings' one until `m` is pressed) to the next.
         let now = self
+            .in_view
             .client_model()
             .and_then(|cm| client.models.iter().position(|x| std::ptr::eq(x, cm)));
-        let p = &mut self.screens.prompt;
-        p.model = now.map_or(0, |i| (i + 1) % client.models.len());
-        p.model_chosen = true;
-        p.window_chosen = false;
-        if let Some(cm) = client.models.get(p.model) {
+        let next = now.map_or(0, |i| (i + 1) % client.models.len());
+        self.screens.prompt.window_chosen = false;
+        self.set_view(ViewChange::Model(next));
+        if let Some(cm) = client.models.get(next) {
             let opts = self.listing_options();
             let budget = opts
                 .budget()
@@ -570,24 +491,7 @@ impl App {
                 false,
             );
         }
-        self.screens.budget.job.mark_stale();
-        self.request_agent_budgets();
         true
-    }
-
-    /// The context window of the preview, in tokens.
-    pub fn window(&self) -> u64 {
-        self.screens.prompt.window()
-    }
-
-    /// The encoding of every figure shown.
-    pub fn encoding(&self) -> crate::core::tokens::Encoding {
-        self.cache.encoding
-    }
-
-    /// `" ≈ 1,419 (claude)"` after a figure, when a model is chosen.
-    pub fn beside(&self, tokens: u64) -> String {
-        self.view().beside(tokens)
     }
 
     /// Builds the matchers' index on a worker if the Test box needs it (its screen is shown or it
@@ -595,7 +499,7 @@ impl App {
     fn ensure_index(&mut self) {
         let wanted = self.screen == Screen::Test || !self.screens.test.message.trim().is_empty();
         let missing = matches!(self.matching.index, MatcherIndex::Missing);
-        if !wanted || !missing || !self.loaded() || self.counting.waiting() {
+        if !wanted || !missing || !self.view().loaded() || self.counting.waiting() {
             return;
         }
         self.matching.index = MatcherIndex::Building;
@@ -660,23 +564,38 @@ impl App {
                 || (self.screen != Screen::Test && self.screens.test.message.trim().is_empty()))
     }
 
-    /// Renders the prompt preview again on a worker: one at a time, the newest request waiting.
-    /// Off the Prompt screen it waits until that screen is shown.
+    /// Asks for the prompt preview and every agent's prices again: what the listing depends on,
+    /// every agent's figures depend on too. Nothing starts here: [`App::start_jobs`] starts
+    /// what is asked for once the event that asked is handled, so however many parts of one
+    /// key press ask, one preview and one pricing run start.
     pub fn request_preview(&mut self) {
-        // What the listing depends on, every agent's figures depend on too.
         self.screens.budget.job.mark_stale();
-        self.request_agent_budgets();
-        if self.screen != Screen::Prompt {
-            self.preview.job.mark_stale();
-            return;
+        self.preview.job.mark_stale();
+    }
+
+    /// Starts the jobs asked for while an event was handled, each once: the preview on the
+    /// Prompt screen, every agent's prices on the Budget screen (one at a time each, the newest
+    /// request waiting for the run under way).
+    fn start_jobs(&mut self) {
+        if self.screen == Screen::Prompt && self.preview.job.is_stale() {
+            self.start_preview();
         }
+        let budget = &self.screens.budget;
+        let wanted = budget.job.is_stale() || budget.budgets.is_none();
+        if self.screen == Screen::Budget && self.view().loaded() && wanted {
+            self.start_agent_budgets();
+        }
+    }
+
+    /// Renders the prompt preview on a worker, or has the run under way run again.
+    fn start_preview(&mut self) {
         let Some(request) = self.preview.job.start() else {
             return;
         };
         let message = self.screens.test.message.trim();
         let relevant = match self.matching.index.get() {
             Some(index) if !message.is_empty() => {
-                let competes = |i: usize| self.competes(i);
+                let competes = |i: usize| matching::competes(&self.lib, &self.switches.on, i);
                 Some(modes::relevant(
                     index,
                     message,
@@ -696,10 +615,10 @@ impl App {
             mode: self.screens.prompt.mode,
             opts: self.listing_options(),
             message,
-            agent: self.screens.prompt.agent(),
-            files: self.screens.prompt.files.clone(),
+            agent: self.in_view.agent(),
+            files: self.in_view.files().to_vec(),
             switches: self.switches.agents.clone(),
-            model: self.client_model().map(|m| m.id),
+            model: self.in_view.client_model().map(|m| m.id),
         };
         jobs::preview(
             Arc::clone(&self.lib),
@@ -710,13 +629,8 @@ impl App {
         );
     }
 
-    /// Prices every agent's listing again on a worker, once the Budget screen is shown.
-    pub fn request_agent_budgets(&mut self) {
-        let budget = &mut self.screens.budget;
-        let wanted = budget.job.is_stale() || budget.budgets.is_none();
-        if self.screen != Screen::Budget || !self.loaded() || !wanted {
-            return;
-        }
+    /// Prices every agent's listing on a worker, or has the run under way run again.
+    fn start_agent_budgets(&mut self) {
         let Some(request) = self.screens.budget.job.start() else {
             return;
         };
@@ -727,26 +641,12 @@ impl App {
                 switches: self.switches.agents.clone(),
                 enabled: self.switches.enabled.clone(),
                 tier: TIERS[self.screens.prompt.tier],
-                window: usize::try_from(self.window()).unwrap_or(usize::MAX),
-                chosen: self.agent_models(),
+                window: usize::try_from(self.screens.prompt.window()).unwrap_or(usize::MAX),
+                chosen: self.in_view.agent_models(),
             },
             request,
             self.tx.clone(),
         );
-    }
-
-    /// The per-agent figures shown are the ones for the current toggles and settings.
-    pub fn agents_settled(&self) -> bool {
-        let budget = &self.screens.budget;
-        budget.job.idle()
-            && (self.screen != Screen::Budget
-                || (budget.budgets.is_some() && !budget.job.is_stale()))
-    }
-
-    /// Whether a skill competes for a message: switched on, and one an agent would load on its
-    /// own (parsed, not shadowed, not closed to model invocation).
-    pub fn competes(&self, i: usize) -> bool {
-        matching::competes(&self.lib, &self.switches.on, i)
     }
 
     /// Works out every skill's cost when used again from the figures known so far.
@@ -766,38 +666,13 @@ impl App {
         self.usage.used = usage::costs_when_used(&self.lib, &levels, links);
     }
 
-    /// The preview shown is the one for the current toggles and settings.
-    pub fn preview_settled(&self) -> bool {
-        self.preview.job.idle()
-            && (self.screen != Screen::Prompt
-                || (self.preview.shown.is_some() && !self.preview.job.is_stale()))
-    }
-
-    /// The profile a skill (by library index) is judged by (see [`View::profile_of`]).
-    pub fn profile_of(&self, skill: usize) -> Profile {
-        self.view().profile_of(skill)
-    }
-
-    /// The label of the rules in use: the profile picked, else "per-agent".
-    pub fn rules_label(&self) -> String {
-        self.view().rules_label()
-    }
-
-    /// The diagnostics shown for a skill (by library index).
-    pub fn diagnostics(&self, skill: usize) -> &[Diagnostic] {
-        self.view().diagnostics(skill)
-    }
-
-    /// The agents' switches as just read: every view, listing, budget and match that applies
-    /// them is worked out again, and their files are watched (again: one may have appeared).
-    pub(super) fn on_switches(&mut self, switches: AgentSwitches) {
+    /// The agents' switches as just read, with what the views depend on of the same settings:
+    /// every view, listing, budget and match that applies them is worked out again, and their
+    /// files are watched (again: one may have appeared).
+    pub(super) fn on_switches(&mut self, switches: AgentSwitches, settings: ViewSettings) {
         let files = switches.files();
         self.switches.agents = Some(Arc::new(switches));
         self.switches.read += 1;
-        self.read_client_models();
-        self.refresh_seen();
-        self.screens.budget.job.mark_stale();
-        self.request_agent_budgets();
         let tx = self.tx.clone();
         self.switches.watch = watch::watch_files(&files, Duration::from_millis(250), move |c| {
             if matches!(c, Change::Paths(_)) {
@@ -805,7 +680,7 @@ impl App {
             }
         })
         .ok();
-        self.request_preview();
+        self.set_view(ViewChange::Settings(settings));
         if self.screen == Screen::Test {
             self.run_matchers();
         }
@@ -832,39 +707,6 @@ impl App {
         });
     }
 
-    pub fn is_watching(&self) -> bool {
-        matches!(self.watching, Watching::On(_))
-    }
-
-    /// The skill selected in the list.
-    pub fn selected(&self) -> Option<&Skill> {
-        self.screens.skills.selected(&self.lib)
-    }
-
-    pub fn enabled_count(&self) -> usize {
-        self.view().enabled_count()
-    }
-
-    /// The L1 total of the skills an agent would list, and how many are still uncounted.
-    pub fn enabled_l1(&self) -> (u64, usize) {
-        self.view().enabled_l1()
-    }
-
-    /// The skills the agent in view lists (see [`View::listed_mask`]).
-    pub fn listed_mask(&self) -> Vec<bool> {
-        self.view().listed_mask()
-    }
-
-    /// The totals of the skills an agent would list, as far as counted.
-    pub fn summary(&self) -> budget::Summary {
-        self.view().summary()
-    }
-
-    /// A skill's figures (nothing known for an index out of range).
-    pub fn costs_of(&self, skill: usize) -> &SkillTokens {
-        self.view().costs_of(skill)
-    }
-
     pub fn set_status(&mut self, text: impl Into<String>, error: bool) {
         self.footer.say(Status {
             text: text.into(),
@@ -876,7 +718,7 @@ impl App {
     /// The keymap contexts in force, most specific first.
     pub fn contexts(&self) -> Vec<Context> {
         match &self.overlay {
-            Some(o) => o.contexts(),
+            Some(o) => o.get().contexts(),
             None => vec![self.screens.get(self.screen).context(), Context::Global],
         }
     }
@@ -906,6 +748,7 @@ impl App {
             Event::InputGone => self.requests.quit = true,
             Event::Job(job) => self.on_job(job),
         }
+        self.start_jobs();
     }
 
     pub fn resize(&mut self, w: u16, h: u16) {
@@ -958,6 +801,10 @@ impl App {
     pub fn apply(&mut self, action: Action) {
         let out = if let Some(out) = self.overlay_action(action) {
             out
+        } else if action == Action::CycleAgent {
+            // One agent is in view for every screen: each screen's agent key cycles that one.
+            self.cycle_view_agent();
+            Outcome::Done
         } else {
             let mut out = self.dispatch(self.screen, action);
             if out == Outcome::Ignored
@@ -974,30 +821,21 @@ impl App {
         if let Outcome::Then(cmd) = out {
             self.run(cmd);
         }
+        self.start_jobs();
     }
 
     /// The open overlay's answer to an action: it takes every key while it is open.
     fn overlay_action(&mut self, action: Action) -> Option<Outcome> {
-        // How far an overlay scrolls depends on what it shows, which is drawn from the app.
-        let (max, page) = match self.overlay.as_ref()? {
-            Overlay::Confirm(c) => (screens::confirm::max_scroll(&self.view(), c, self.size), 0),
-            Overlay::Help(_) => screens::help::max_scroll(&self.view(), self.size),
-            Overlay::Add(_) | Overlay::Remove(_) => (0, 0),
-        };
-        Some(match self.overlay.as_mut()? {
-            Overlay::Add(f) => f.handle(action),
-            Overlay::Remove(r) => r.handle(action),
-            Overlay::Confirm(c) => c.handle(action, max),
-            Overlay::Help(h) => h.handle(action, max, page),
-        })
+        // How far an overlay scrolls depends on what it shows, which is drawn from the app: it
+        // is taken out while it answers, for the view to borrow the rest.
+        let mut open = self.overlay.take()?;
+        let out = open.get_mut().handle(action, &self.view(), self.size);
+        self.overlay = Some(open);
+        Some(out)
     }
 
     /// Offers an action to a screen, with what it may read of the shared state.
     fn dispatch(&mut self, screen: Screen, action: Action) -> Outcome {
-        // One agent is in view for every screen: each screen's agent key cycles that one.
-        if action == Action::CycleAgent {
-            return self.cycle_view_agent();
-        }
         let (screens, cx) = self.parts();
         screens.get_mut(screen).handle(action, &cx)
     }
@@ -1025,23 +863,14 @@ impl App {
             Cmd::CycleAddTarget(agent) => self.cycle_add_target(agent),
             Cmd::RemoveConfirmed => self.remove_confirmed(),
             Cmd::RecountL1 => self.recount_l1(),
-            Cmd::ViewChanged { recount } => {
-                self.refresh_seen();
-                if recount {
-                    self.recount_l1();
-                }
-                // The Test box follows the agent and the open files (and the preview with it).
-                self.run_matchers();
-                if !recount {
-                    self.request_preview();
-                }
-            }
+            Cmd::SetFiles(files) => self.set_view(ViewChange::Files(files)),
             Cmd::FreshPreview => {
-                if self.loaded() && (self.preview.job.is_stale() || self.preview.shown.is_none()) {
+                if self.view().loaded()
+                    && (self.preview.job.is_stale() || self.preview.shown.is_none())
+                {
                     self.request_preview();
                 }
             }
-            Cmd::PriceAgents => self.request_agent_budgets(),
             Cmd::NeedIndex => {
                 self.ensure_index();
                 self.ensure_agent_view();
@@ -1072,11 +901,6 @@ impl App {
                 self.show(Screen::ALL[(self.screen.index() + n - 1) % n]);
             }
             Action::Show(s) => self.show(s),
-            Action::CycleAgent => {
-                if let Outcome::Then(cmd) = self.cycle_view_agent() {
-                    self.run(cmd);
-                }
-            }
             Action::CycleProfile => {
                 let all = Profile::ALL;
                 let i = all
@@ -1090,25 +914,24 @@ impl App {
             }
             Action::CycleModel
                 if matches!(self.screen, Screen::Prompt | Screen::Budget)
-                    && self.cycle_client_model() =>
-            {
-                self.request_preview();
-            }
+                    && self.cycle_client_model() => {}
             Action::CycleModel => {
                 self.models.cycle();
                 let text = match &self.models.chosen {
-                    Some(m) if m.is_exact_with(self.encoding()) => {
+                    Some(m) if m.is_exact_with(self.cache.encoding) => {
                         format!(
                             "model {m}: {} is its own tokenizer, figures are exact",
-                            self.encoding()
+                            self.cache.encoding
                         )
                     }
                     Some(m) => format!(
                         "model {m}: ≈ figures are {} × {}, an estimate",
-                        self.encoding(),
-                        m.factor
+                        self.cache.encoding, m.factor
                     ),
-                    None => format!("no model estimate: figures are {} counts", self.encoding()),
+                    None => format!(
+                        "no model estimate: figures are {} counts",
+                        self.cache.encoding
+                    ),
                 };
                 self.set_status(text, false);
             }
@@ -1117,7 +940,10 @@ impl App {
                 self.request_rescan();
                 jobs::load_switches(self.switches.home.clone(), self.tx.clone());
             }
-            Action::AddSkills => self.overlay = Some(Overlay::Add(screens::add::AddFlow::new())),
+            Action::AddSkills => {
+                let target = self.add_target_label();
+                self.overlay = Some(Overlay::Add(screens::add::AddFlow::new(target)));
+            }
             Action::RemoveSkill => self.ask_remove(),
             Action::UndoRemove => self.undo_remove(),
             Action::CheckUpdates => self.check_updates(),
@@ -1134,7 +960,8 @@ impl App {
     /// Scrolls the detail pane, no further than its last line at the bottom of the pane.
     fn scroll_detail(&mut self, delta: isize) {
         let areas = self.areas(self.size);
-        let (Some(area), Some(skill)) = (areas.detail, self.selected()) else {
+        let (Some(area), Some(skill)) = (areas.detail, self.screens.skills.selected(&self.lib))
+        else {
             return;
         };
         let inner = ratatui::widgets::Block::bordered().inner(area);
@@ -1154,7 +981,7 @@ impl App {
         let areas = self.areas(self.size);
         let (Some(area), Some(skill), Some(k)) = (
             areas.detail,
-            self.selected(),
+            self.screens.skills.selected(&self.lib),
             self.screens.skills.resource_cursor,
         ) else {
             return;
@@ -1177,7 +1004,8 @@ impl App {
     /// Scrolls the detail pane to diagnostic `k` of the selected skill.
     pub(super) fn reveal_diagnostic(&mut self, k: usize) {
         let areas = self.areas(self.size);
-        let (Some(area), Some(skill)) = (areas.detail, self.selected()) else {
+        let (Some(area), Some(skill)) = (areas.detail, self.screens.skills.selected(&self.lib))
+        else {
             return;
         };
         let inner = ratatui::widgets::Block::bordered().inner(area);

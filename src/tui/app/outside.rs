@@ -35,7 +35,7 @@ impl App {
 
     fn skill_edit_target(&self, skill: usize, cursor: Option<usize>) -> Option<EditRequest> {
         let s = self.lib.skills.get(skill)?;
-        let diags = self.diagnostics(skill);
+        let diags = self.view().diagnostics(skill);
         let chosen = match cursor {
             Some(k) => diags.get(k),
             None => diags.iter().find(|d| d.line.is_some()),
@@ -58,11 +58,6 @@ impl App {
             Some(req) => self.requests.edit = Some(req),
             None => self.set_status("nothing to edit here: select a skill or open a file", true),
         }
-    }
-
-    /// The file waiting to be opened in the editor, taken by the run loop.
-    pub fn take_edit(&mut self) -> Option<EditRequest> {
-        self.requests.edit.take()
     }
 
     /// The editor `editor` is done with `req`: say how it went and read the library again, so
@@ -160,22 +155,12 @@ impl App {
         }
     }
 
-    /// Text waiting to go to the clipboard, taken by the run loop.
-    pub fn take_clipboard(&mut self) -> Option<String> {
-        self.requests.clipboard.take()
-    }
-
-    /// Whether the whole screen is to be painted again (`C-l`), once.
-    pub fn take_redraw(&mut self) -> bool {
-        std::mem::take(&mut self.requests.redraw)
-    }
-
     /// Moves the diagnostic selection of the detail pane and scrolls the pane to it.
     pub(super) fn move_diagnostic_cursor(&mut self, delta: isize) {
         let Some(i) = self.screens.skills.list.selected_skill() else {
             return;
         };
-        let n = self.diagnostics(i).len();
+        let n = self.view().diagnostics(i).len();
         if n == 0 {
             self.set_status("this skill has no diagnostics", false);
             return;

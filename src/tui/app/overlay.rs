@@ -1,6 +1,6 @@
-//! The overlay open over the screens.
+//! The overlay open over the screens: one of four, each an [`screens::Overlay`].
 
-use crate::tui::keymap::Context;
+use crate::tui::screens;
 use crate::tui::screens::add::AddFlow;
 use crate::tui::screens::confirm::Confirm;
 use crate::tui::screens::help::Help;
@@ -17,12 +17,23 @@ pub enum Overlay {
 }
 
 impl Overlay {
-    /// The keymap contexts in force while it is open, most specific first.
-    pub fn contexts(&self) -> Vec<Context> {
+    /// The one open, as an overlay.
+    pub fn get(&self) -> &dyn screens::Overlay {
         match self {
-            Overlay::Add(f) => vec![f.context(), Context::Global],
-            Overlay::Confirm(_) | Overlay::Remove(_) => vec![Context::Confirm],
-            Overlay::Help(_) => vec![Context::Help],
+            Overlay::Help(h) => h,
+            Overlay::Confirm(c) => c,
+            Overlay::Add(f) => f,
+            Overlay::Remove(r) => r,
+        }
+    }
+
+    /// The one open, as an overlay that may change.
+    pub fn get_mut(&mut self) -> &mut dyn screens::Overlay {
+        match self {
+            Overlay::Help(h) => h,
+            Overlay::Confirm(c) => c,
+            Overlay::Add(f) => f,
+            Overlay::Remove(r) => r,
         }
     }
 }

@@ -7,12 +7,12 @@ use crate::core::diagnostic::Diagnostic;
 use crate::core::listing::Format;
 use crate::core::load::LevelCounts;
 use crate::core::probe::ProbeReport;
-use crate::core::probe::dependencies::DepsReport;
 use crate::core::rules::Profile;
 use crate::core::skill::Level;
 use crate::core::tokens::{Encoding, Progress};
 use crate::tui::event::JobEvent;
 use crate::tui::screens::skills::list;
+use crate::tui::state::in_view::ViewChange;
 
 impl App {
     pub(super) fn on_job(&mut self, job: JobEvent) {
@@ -56,7 +56,7 @@ impl App {
             }
             JobEvent::AgentBudgets { request, budgets } => {
                 if self.screens.budget.arrived(request, budgets) {
-                    self.request_agent_budgets();
+                    self.screens.budget.job.mark_stale();
                 }
             }
             JobEvent::Indexed { generation, index } => self.on_indexed(generation, index),
@@ -96,20 +96,31 @@ impl App {
                 generation,
                 skill,
                 report,
-            } => self.on_deps_checked(generation, skill, *report),
+            } if generation == self.generation => {
+                self.screens.checks.deps_checked(&self.lib, skill, *report);
+            }
             JobEvent::DepsDone {
                 generation,
                 checked,
-            } => self.on_deps_done(generation, checked),
-            JobEvent::ProbesDone { generation } => self.on_probes_done(generation),
-            JobEvent::Switches(result) => match result {
+            } if generation == self.generation => {
+                let (text, failed) = self.screens.checks.deps_done(checked);
+                self.set_status(text, failed);
+            }
+            JobEvent::ProbesDone { generation } if generation == self.generation => {
+                let (text, failed) = self.screens.checks.probes_done(&self.lib);
+                self.set_status(text, failed);
+            }
+            JobEvent::Switches { settings, result } => match result {
                 Ok((switches, diags)) => {
                     if let Some(d) = diags.first() {
                         self.set_status(d.message.clone(), true);
                     }
-                    self.on_switches(*switches);
+                    self.on_switches(*switches, *settings);
                 }
-                Err(e) => self.set_status(e, true),
+                Err(e) => {
+                    self.set_status(e, true);
+                    self.set_view(ViewChange::Settings(*settings));
+                }
             },
             JobEvent::Watching(res) => match res {
                 Ok(w) => {
@@ -165,8 +176,8 @@ impl App {
         // A count of another library, encoding or (for L1) listing format is stale, even when
         // it arrives last.
         let stale = generation != self.generation
-            || encoding != self.encoding()
-            || (counts.level() == Level::L1 && format != self.format());
+            || encoding != self.cache.encoding
+            || (counts.level() == Level::L1 && format != self.screens.prompt.listing_format());
         if !stale {
             self.on_counted(counts);
         }
@@ -199,69 +210,6 @@ impl App {
             c.schema = schema_tokens;
         }
         self.refresh_used();
-        let checks = &mut self.screens.checks;
-        if let Some(run) = &mut checks.run {
-            run.done += 1;
-        }
-        checks.reports.insert(report.dir.clone(), report);
-    }
-
-    fn on_deps_checked(&mut self, generation: u64, skill: usize, report: DepsReport) {
-        if generation != self.generation {
-            return;
-        }
-        let checks = &mut self.screens.checks;
-        if let Some(run) = &mut checks.run {
-            run.done += 1;
-            run.total = run.total.max(run.done);
-        }
-        checks.add_row(&self.lib, skill);
-        checks.deps.insert(report.dir.clone(), report);
-    }
-
-    fn on_deps_done(&mut self, generation: u64, checked: usize) {
-        if generation != self.generation {
-            return;
-        }
-        let checks = &mut self.screens.checks;
-        checks.run = None;
-        let failed = checks.deps.values().filter(|r| r.failed()).count();
-        let text = if checked == 0 {
-            "no skill declares dependencies (dependencies: or requirements.txt)".to_string()
-        } else {
-            format!(
-                "checked the dependencies of {}: {failed} with problems; nothing was installed",
-                crate::core::text::count_of(checked, "skill", "skills")
-            )
-        };
-        self.set_status(text, failed > 0);
-    }
-
-    fn on_probes_done(&mut self, generation: u64) {
-        if generation != self.generation {
-            return;
-        }
-        let checks = &mut self.screens.checks;
-        let failed = checks
-            .rows
-            .iter()
-            .filter_map(|i| checks.report_for(&self.lib, *i))
-            .filter(|r| r.probe_failed())
-            .count();
-        checks.run = None;
-        let n = checks
-            .rows
-            .iter()
-            .filter(|&&i| {
-                self.lib
-                    .skills
-                    .get(i)
-                    .is_some_and(|s| s.kind() == crate::core::SkillKind::Executable)
-            })
-            .count();
-        self.set_status(
-            format!("probed {n} executable skills: {failed} failed"),
-            failed > 0,
-        );
+        self.screens.checks.probed(report);
     }
 }

@@ -74,8 +74,8 @@ impl App {
         Some(ViewKey {
             generation: self.generation,
             switches: self.switches.read,
-            agent: self.screens.prompt.agent()?,
-            files: self.screens.prompt.files.clone(),
+            agent: self.in_view.agent()?,
+            files: self.in_view.files().to_vec(),
         })
     }
 
@@ -116,7 +116,7 @@ impl App {
             let wanted = self.screen == crate::tui::action::Screen::Test
                 || !self.screens.test.message.trim().is_empty();
             if wanted
-                && self.loaded()
+                && self.view().loaded()
                 && !self.counting.waiting()
                 && self.matching.routing.building.as_ref() != Some(&key)
             {
@@ -131,7 +131,7 @@ impl App {
             return true;
         };
         // An agent with switches of its own obeys only those, applied in its view.
-        let enabled: Vec<bool> = view.keep.iter().map(|&i| self.is_on(i)).collect();
+        let enabled: Vec<bool> = view.keep.iter().map(|&i| self.switches.is_on(i)).collect();
         // The semantic columns: the view's vectors are the library's, once those are made.
         if !view.index.has_vectors()
             && let Some(v) = self.matching.index.get().and_then(|i| i.vectors())
@@ -164,7 +164,7 @@ impl App {
                     view,
                     enabled,
                     self.screens.test.message.clone(),
-                    self.encoding(),
+                    self.cache.encoding,
                     request,
                     self.tx.clone(),
                 );

@@ -7,8 +7,7 @@ use crate::core::agents::{SwitchScope, TogglePlan, has_switches};
 use crate::core::source::Agent;
 use crate::core::state::EnableState;
 use crate::tui::jobs;
-use crate::tui::screens::Outcome;
-use crate::tui::screens::prompt::AGENTS;
+use crate::tui::state::in_view::{AGENTS, ViewChange};
 use std::path::PathBuf;
 
 impl App {
@@ -30,22 +29,37 @@ impl App {
         }
     }
 
-    /// The agent every screen shows: what it lists, loads and pays for. `None` only for a
-    /// library of folders given on the command line (every skill as given).
-    pub fn view_agent(&self) -> Option<Agent> {
-        self.screens.prompt.agent()
+    /// Changes whose view every screen shows, and carries out what follows from the change
+    /// ([`Follows`](crate::tui::state::in_view::Follows)): the Prompt screen's format and every
+    /// L1 for another agent, what the agent does with each skill, the Test box, the preview and
+    /// every agent's prices.
+    pub fn set_view(&mut self, change: ViewChange) {
+        let follows = self.in_view.change(change);
+        if follows.agent {
+            self.screens.prompt.follow_agent(self.in_view.agent());
+        }
+        if follows.seen {
+            self.refresh_seen();
+        }
+        if follows.agent {
+            self.recount_l1();
+        }
+        if follows.matchers {
+            self.run_matchers();
+        }
+        if follows.listing {
+            self.request_preview();
+        }
     }
 
     /// Views the next agent: the list's switches, the Prompt, Test and Budget screens follow.
-    pub(super) fn cycle_view_agent(&mut self) -> Outcome {
+    pub(super) fn cycle_view_agent(&mut self) {
         let every = !self.findings.per_agent;
         let roots = &self.lib.roots;
         let offered = |a: Agent| crate::core::agents::model::offered_unasked(a, roots);
-        let out = self.screens.prompt.cycle_agent(every, &offered);
-        self.refresh_seen();
-        self.screens.budget.job.mark_stale();
-        self.request_agent_budgets();
-        if let Some(a) = self.view_agent() {
+        let next = self.in_view.next_agent(every, &offered);
+        self.set_view(ViewChange::Agent(next));
+        if let Some(a) = self.in_view.agent() {
             let m = crate::core::agents::model::model(a);
             let own = if a == Agent::LazySkills {
                 "space: the skill's own auto_load"
@@ -56,13 +70,12 @@ impl App {
             };
             self.set_status(format!("viewing {}; {own}", m.name), false);
         }
-        out
     }
 
     /// A library of the agents' own folders is seen through one agent: the first of them that
     /// reads a skill of it, unless one is in view already.
     pub(super) fn choose_view_agent(&mut self) {
-        if !self.findings.per_agent || self.view_agent().is_some() {
+        if !self.findings.per_agent || self.in_view.agent().is_some() {
             return;
         }
         let readers: std::collections::HashSet<Agent> = self
@@ -74,25 +87,27 @@ impl App {
         let roots = &self.lib.roots;
         let first = AGENTS
             .iter()
-            .position(|a| {
-                a.is_some_and(|a| {
-                    readers.contains(&a) && crate::core::agents::model::offered_unasked(a, roots)
-                })
+            .flatten()
+            .find(|&&a| {
+                readers.contains(&a) && crate::core::agents::model::offered_unasked(a, roots)
             })
-            .or_else(|| AGENTS.iter().position(Option::is_some));
-        if let Some(i) = first {
-            self.screens.prompt.view(i);
+            .or_else(|| AGENTS.iter().flatten().next())
+            .copied();
+        if let Some(a) = first {
+            // The new library's own start works out everything that follows.
+            let _ = self.in_view.change(ViewChange::Agent(Some(a)));
+            self.screens.prompt.follow_agent(Some(a));
         }
     }
 
     /// Works out again what the agent in view does with each skill (after a new library, a new
     /// reading of the settings files, another agent or other open files).
     pub(super) fn refresh_seen(&mut self) {
-        self.switches.seen = match self.view_agent() {
+        self.switches.seen = match self.in_view.agent() {
             Some(a) => crate::core::agents::view::seen(
                 &self.lib,
                 a,
-                &self.screens.prompt.files,
+                self.in_view.files(),
                 self.switches.agents.as_deref(),
             ),
             None => Vec::new(),
@@ -102,21 +117,9 @@ impl App {
 
     /// Works out again which skills the agent in view lists (after a switch changed).
     pub(super) fn refresh_on(&mut self) {
-        self.switches.on = (0..self.lib.len()).map(|i| self.seen(i).listed()).collect();
-    }
-
-    /// What the agent in view does with skill `i` (see [`View::seen`]).
-    pub fn seen(&self, i: usize) -> Seen {
-        self.view().seen(i)
-    }
-
-    fn obeys_own_switches(&self, agent: Agent, i: usize) -> bool {
-        self.view().obeys_own_switches(agent, i)
-    }
-
-    /// Whether the agent in view lists skill `i`.
-    pub fn is_on(&self, i: usize) -> bool {
-        self.switches.on.get(i).copied().unwrap_or(false)
+        let view = self.view();
+        let on = (0..self.lib.len()).map(|i| view.seen(i).listed()).collect();
+        self.switches.on = on;
     }
 
     /// Switches the selected skill for the agent in view: in that agent's own settings file
@@ -126,9 +129,9 @@ impl App {
         let Some(i) = self.screens.skills.list.selected_skill() else {
             return;
         };
-        match self.view_agent() {
-            Some(a) if self.obeys_own_switches(a, i) => self.plan_view_toggle(i, a),
-            Some(a) if matches!(self.seen(i), Seen::NotRead) => {
+        match self.in_view.agent() {
+            Some(a) if self.view().obeys_own_switches(a, i) => self.plan_view_toggle(i, a),
+            Some(a) if matches!(self.view().seen(i), Seen::NotRead) => {
                 let name = crate::core::agents::model::model(a).name;
                 self.set_status(
                     format!("{name} does not read this folder (v: another agent)"),
@@ -157,7 +160,7 @@ impl App {
             );
             return;
         }
-        let on = !self.is_on(i);
+        let on = !self.switches.is_on(i);
         let plan = if switches.installed(agent) {
             switches
                 .plan(skill, agent, SwitchScope::User, on)
@@ -196,8 +199,6 @@ impl App {
         self.refresh_on();
         self.run_matchers();
         self.request_preview();
-        self.screens.budget.job.mark_stale();
-        self.request_agent_budgets();
         // Why skillscope's switch decides is in the row's state; the message stays short.
         let whose = " in skillscope's own switches";
         match saved {

@@ -2,7 +2,7 @@
 //! verdicts under the target agent's profile, tokens, what they carry that could run) and the
 //! change to the agent's listing; Enter installs the checked ones.
 
-use super::screen::{Cmd, Outcome};
+use super::screen::{Cmd, Outcome, Overlay};
 use crate::core::manage::Plan;
 use crate::core::manage::preview::ListingChange;
 use crate::core::text::{line, thousands};
@@ -78,16 +78,20 @@ pub struct AddFlow {
     /// The source typed.
     pub text: String,
     pub step: Step,
+    /// Where it installs, in words: `claude-code user (~/.claude/skills)`.
+    pub target: String,
 }
 
 static NEXT_FLOW: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 impl AddFlow {
-    pub fn new() -> AddFlow {
+    /// A flow installing into `target` (in words).
+    pub fn new(target: String) -> AddFlow {
         AddFlow {
             id: NEXT_FLOW.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             text: String::new(),
             step: Step::Source,
+            target,
         }
     }
 
@@ -148,9 +152,22 @@ impl AddFlow {
     }
 }
 
-impl Default for AddFlow {
-    fn default() -> Self {
-        AddFlow::new()
+impl Overlay for AddFlow {
+    fn contexts(&self) -> Vec<Context> {
+        vec![self.context(), Context::Global]
+    }
+
+    fn handle(&mut self, action: Action, _view: &View<'_>, _area: Rect) -> Outcome {
+        AddFlow::handle(self, action)
+    }
+
+    fn type_char(&mut self, c: char) -> bool {
+        AddFlow::type_char(self, c);
+        true
+    }
+
+    fn draw(&self, view: &View<'_>, frame: &mut Frame, area: Rect) {
+        draw(frame, area, view, self, &self.target);
     }
 }
 

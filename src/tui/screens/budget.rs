@@ -5,7 +5,7 @@
 //! Its state is the agents' prices, made on a worker when it is shown; its keys are the model
 //! and the context window.
 
-use super::screen::{Cmd, Ctx, Outcome, Screen};
+use super::screen::{Ctx, Outcome, Screen};
 use crate::core::agents::budget::AgentBudget;
 use crate::core::budget::{self, LevelTotal};
 use crate::core::skill::KindSource;
@@ -39,6 +39,14 @@ impl Budget {
         }
         again
     }
+
+    /// The figures shown are the ones for the current toggles and settings (off the Budget
+    /// screen, `screen`, nothing is priced: nothing runs).
+    pub fn settled(&self, screen: crate::tui::action::Screen) -> bool {
+        self.job.idle()
+            && (screen != crate::tui::action::Screen::Budget
+                || (self.budgets.is_some() && !self.job.is_stale()))
+    }
 }
 
 impl Screen for Budget {
@@ -49,10 +57,6 @@ impl Screen for Budget {
     /// Its keys (the model, the window) are the app's and the Prompt screen's.
     fn handle(&mut self, _action: Action, _cx: &Ctx) -> Outcome {
         Outcome::Ignored
-    }
-
-    fn shown(&mut self) -> Option<Cmd> {
-        Some(Cmd::PriceAgents)
     }
 
     fn draw(&self, view: &View<'_>, frame: &mut Frame, areas: Areas) {

@@ -150,6 +150,64 @@ impl Checks {
 
     /// Adds a skill whose dependencies were checked to the rows (a `requirements.txt` is only
     /// found by the check), keeping the order by name.
+    /// A probe's verdict is in.
+    pub fn probed(&mut self, report: ProbeReport) {
+        if let Some(run) = &mut self.run {
+            run.done += 1;
+        }
+        self.reports.insert(report.dir.clone(), report);
+    }
+
+    /// One skill's dependencies are checked.
+    pub fn deps_checked(&mut self, lib: &Library, skill: usize, report: DepsReport) {
+        if let Some(run) = &mut self.run {
+            run.done += 1;
+            run.total = run.total.max(run.done);
+        }
+        self.add_row(lib, skill);
+        self.deps.insert(report.dir.clone(), report);
+    }
+
+    /// Every dependency check asked for is done (`checked` skills declared some): what to say,
+    /// and whether it is a problem.
+    pub fn deps_done(&mut self, checked: usize) -> (String, bool) {
+        self.run = None;
+        let failed = self.deps.values().filter(|r| r.failed()).count();
+        let text = if checked == 0 {
+            "no skill declares dependencies (dependencies: or requirements.txt)".to_string()
+        } else {
+            format!(
+                "checked the dependencies of {}: {failed} with problems; nothing was installed",
+                crate::core::text::count_of(checked, "skill", "skills")
+            )
+        };
+        (text, failed > 0)
+    }
+
+    /// Every probe asked for is done: what to say, and whether one failed.
+    pub fn probes_done(&mut self, lib: &Library) -> (String, bool) {
+        let failed = self
+            .rows
+            .iter()
+            .filter_map(|i| self.report_for(lib, *i))
+            .filter(|r| r.probe_failed())
+            .count();
+        self.run = None;
+        let n = self
+            .rows
+            .iter()
+            .filter(|&&i| {
+                lib.skills
+                    .get(i)
+                    .is_some_and(|s| s.kind() == SkillKind::Executable)
+            })
+            .count();
+        (
+            format!("probed {n} executable skills: {failed} failed"),
+            failed > 0,
+        )
+    }
+
     pub fn add_row(&mut self, lib: &Library, skill: usize) {
         if self.rows.contains(&skill) || skill >= lib.skills.len() {
             return;

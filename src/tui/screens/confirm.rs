@@ -1,6 +1,6 @@
 //! The confirmation before writing a toggle into agents' settings: the exact diff of each file.
 
-use super::screen::{Cmd, Outcome};
+use super::screen::{Cmd, Outcome, Overlay};
 use crate::core::agents::{SwitchScope, TogglePlan};
 use crate::core::source::Agent;
 use crate::core::text::line;
@@ -112,6 +112,21 @@ pub fn max_scroll(view: &View<'_>, c: &Confirm, area: Rect) -> u16 {
     u16::try_from(lines(view, c).len())
         .unwrap_or(u16::MAX)
         .saturating_sub(rows)
+}
+
+impl Overlay for Confirm {
+    fn contexts(&self) -> Vec<Context> {
+        vec![Context::Confirm]
+    }
+
+    fn handle(&mut self, action: Action, view: &View<'_>, area: Rect) -> Outcome {
+        let max = max_scroll(view, self, area);
+        Confirm::handle(self, action, max)
+    }
+
+    fn draw(&self, view: &View<'_>, frame: &mut Frame, area: Rect) {
+        draw(frame, area, view, self);
+    }
 }
 
 pub fn draw(frame: &mut Frame, area: Rect, view: &View<'_>, c: &Confirm) {

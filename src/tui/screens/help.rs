@@ -1,6 +1,6 @@
 //! The `?` overlay: every binding of every context, straight from the keymap.
 
-use super::screen::{Cmd, Outcome};
+use super::screen::{Cmd, Outcome, Overlay};
 use crate::tui::action::Action;
 use crate::tui::keymap::{self, HELP_ORDER};
 use crate::tui::state::view::View;
@@ -190,6 +190,21 @@ pub fn max_scroll(view: &View<'_>, area: Rect) -> (u16, u16) {
         .unwrap_or(u16::MAX)
         .saturating_sub(rows);
     (max, rows)
+}
+
+impl Overlay for Help {
+    fn contexts(&self) -> Vec<keymap::Context> {
+        vec![keymap::Context::Help]
+    }
+
+    fn handle(&mut self, action: Action, view: &View<'_>, area: Rect) -> Outcome {
+        let (max, page) = max_scroll(view, area);
+        Help::handle(self, action, max, page)
+    }
+
+    fn draw(&self, view: &View<'_>, frame: &mut Frame, area: Rect) {
+        draw(frame, area, view, *self);
+    }
 }
 
 pub fn draw(frame: &mut Frame, area: Rect, view: &View<'_>, help: Help) {

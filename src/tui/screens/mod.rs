@@ -21,7 +21,7 @@ use crate::core::listing::{Format, Tier};
 use crate::core::probe::SandboxPreference;
 use crate::tui::action::{Action, Screen as Id};
 
-pub use screen::{Cmd, Ctx, Outcome, Screen, move_selection, reveal};
+pub use screen::{Cmd, Ctx, Outcome, Overlay, Screen, move_selection, reveal};
 
 /// Every screen's state, one field each: the registry the app dispatches through.
 #[derive(Debug)]
@@ -81,11 +81,9 @@ impl Screens {
 pub fn owner(action: Action) -> Option<Id> {
     match action {
         Action::RunChecks | Action::RunDeps | Action::CancelChecks => Some(Id::Checks),
-        Action::CycleFormat
-        | Action::CycleAgent
-        | Action::CycleTier
-        | Action::CycleMode
-        | Action::CycleWindow => Some(Id::Prompt),
+        Action::CycleFormat | Action::CycleTier | Action::CycleMode | Action::CycleWindow => {
+            Some(Id::Prompt)
+        }
         Action::ClearMessage | Action::LeaveMessage | Action::EditMessage => Some(Id::Test),
         Action::Close
         | Action::NextResource

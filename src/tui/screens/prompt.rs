@@ -22,17 +22,7 @@ use std::path::PathBuf;
 /// Listing formats offered by the prompt preview, tiers and context windows.
 pub const FORMATS: [Format; Format::ALL.len()] = Format::ALL;
 
-/// The views the preview cycles through: every skill, then each agent's own (every agent of
-/// [`Agent::ALL`] but the last two, the folders given and the demo, which are no agent's view).
-pub const AGENTS: [Option<Agent>; Agent::ALL.len() - 1] = {
-    let mut out = [None; Agent::ALL.len() - 1];
-    let mut i = 0;
-    while i + 2 < Agent::ALL.len() {
-        out[i + 1] = Some(Agent::ALL[i]);
-        i += 1;
-    }
-    out
-};
+pub use crate::tui::state::in_view::AGENTS;
 pub const TIERS: &[Tier] = Tier::ALL;
 pub const WINDOWS: [u64; 4] = [200_000, 1_000_000, 128_000, 32_000];
 
@@ -49,18 +39,8 @@ pub struct Prompt {
     pub windows: Vec<u64>,
     /// The first line of the listing on screen.
     pub scroll: u16,
-    /// Whose view (an index into [`AGENTS`]): every skill, or one agent's.
-    pub agent: usize,
-    /// The files taken as open: an agent's conditional skills (`paths:`) are listed while one
-    /// of them matches.
-    pub files: Vec<PathBuf>,
-    /// The open-files box, while it is being typed in.
+    /// The open-files box, while it is being typed in (the files open are the shared view's).
     pub files_box: Option<String>,
-    /// The model the agent in view runs, where its budget depends on it: an index into its
-    /// client's models, once `m` chose one (`model_chosen`).
-    pub model: usize,
-    /// `m` chose the model: until then the agent runs the one its settings set.
-    pub model_chosen: bool,
     /// The window key was used: the window shown overrides the model's own.
     pub window_chosen: bool,
     /// The listing box shows the last `skillscope verify` diff of this listing instead.
@@ -68,11 +48,6 @@ pub struct Prompt {
 }
 
 impl Prompt {
-    /// The agent whose view is listed, if one is.
-    pub fn agent(&self) -> Option<Agent> {
-        AGENTS.get(self.agent).copied().flatten()
-    }
-
     /// Settings starting at `format`, `tier` and `window` (which joins the window cycle when it
     /// is not one of [`WINDOWS`]).
     pub fn new(format: Format, tier: Tier, window: u64) -> Prompt {
@@ -87,17 +62,15 @@ impl Prompt {
             window: windows.iter().position(|w| *w == window).unwrap_or(0),
             windows,
             scroll: 0,
-            files: Vec::new(),
             files_box: None,
-            model: 0,
-            model_chosen: false,
             window_chosen: false,
             show_diff: false,
-            // An agent's own format starts on that agent's view.
-            agent: crate::core::agents::model::agent_of_format(format)
-                .and_then(|a| AGENTS.iter().position(|x| *x == Some(a)))
-                .unwrap_or(0),
         }
+    }
+
+    /// The listing format L1 is counted in.
+    pub fn listing_format(&self) -> Format {
+        FORMATS[self.format]
     }
 
     /// The context window, in tokens.
@@ -105,34 +78,10 @@ impl Prompt {
         self.windows.get(self.window).copied().unwrap_or(WINDOWS[0])
     }
 
-    /// The next view: each agent's own, listed in the agent's own format; with `every`, also
-    /// every skill as given (a library of folders named on the command line, which no agent
-    /// owns). A library of the agents' own folders is always seen through one agent: no listing
-    /// of every agent's skills together is shown, since no agent holds one.
-    /// Only the agents `offered` takes come in the cycle (the design documents' agents are
-    /// views a user opts into).
-    pub fn cycle_agent(&mut self, every: bool, offered: &dyn Fn(Agent) -> bool) -> Outcome {
-        let mut next = self.agent;
-        for _ in 0..AGENTS.len() {
-            next = (next + 1) % AGENTS.len();
-            match AGENTS[next] {
-                None if every => break,
-                Some(a) if offered(a) => break,
-                _ => {}
-            }
-        }
-        self.view(next);
-        Outcome::Then(Cmd::ViewChanged { recount: true })
-    }
-
-    /// Views the agent at `index` of [`AGENTS`], in its own listing format.
-    pub fn view(&mut self, index: usize) {
-        self.agent = index % AGENTS.len();
+    /// Another agent is in view: its listing in its own format, from the top.
+    pub fn follow_agent(&mut self, agent: Option<Agent>) {
         self.scroll = 0;
-        self.model = 0;
-        // Another agent runs the model its own settings set until `m` chooses.
-        self.model_chosen = false;
-        if let Some(a) = self.agent() {
+        if let Some(a) = agent {
             let own = crate::core::agents::model::model(a).format;
             self.format = FORMATS
                 .iter()
@@ -164,9 +113,9 @@ impl Prompt {
             Action::ClearMessage => text.clear(),
             Action::Close => self.files_box = None,
             Action::Confirm => {
-                self.files = parse_files(text);
+                let files = parse_files(text);
                 self.files_box = None;
-                return Outcome::Then(Cmd::ViewChanged { recount: false });
+                return Outcome::Then(Cmd::SetFiles(files));
             }
             Action::Quit => return Outcome::Then(Cmd::Quit),
             _ => {}
@@ -174,8 +123,9 @@ impl Prompt {
         Outcome::Done
     }
 
-    /// `lines`: how long the listing shown is; `body`: where the screen is drawn.
-    fn act(&mut self, action: Action, lines: usize, body: Rect) -> Outcome {
+    /// `lines`: how long the listing shown is; `body`: where the screen is drawn; `files`: the
+    /// files open now.
+    fn act(&mut self, action: Action, (lines, body): (usize, Rect), files: &[PathBuf]) -> Outcome {
         if self.files_box.is_some() {
             return self.handle_files(action);
         }
@@ -186,8 +136,7 @@ impl Prompt {
                 return Outcome::Then(Cmd::RecountL1);
             }
             Action::EditFiles => {
-                let shown: Vec<String> =
-                    self.files.iter().map(|f| f.display().to_string()).collect();
+                let shown: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
                 self.files_box = Some(shown.join(" "));
                 return Outcome::Done;
             }
@@ -256,7 +205,11 @@ impl Screen for Prompt {
     }
 
     fn handle(&mut self, action: Action, cx: &Ctx) -> Outcome {
-        self.act(action, listing_rows(cx), cx.areas.body)
+        self.act(
+            action,
+            (listing_rows(cx), cx.areas.body),
+            cx.in_view.files(),
+        )
     }
 
     fn scroll(&mut self, delta: isize, cx: &Ctx) -> Outcome {
@@ -303,7 +256,7 @@ pub fn text_width(body: Rect) -> usize {
 pub fn draw(frame: &mut Frame, area: Rect, view: &View<'_>, p: &Prompt) {
     let t = &view.theme;
     let [head, gauge, text_area, fates_area] = parts(area);
-    let mut settings = settings_title(p, view.client_model);
+    let mut settings = settings_title(p, view);
     if let Some(model) = view.client_model_text() {
         // Which model the budget is made for, and where it was set.
         settings = format!("{settings}· {model} ");
@@ -320,8 +273,8 @@ pub fn draw(frame: &mut Frame, area: Rect, view: &View<'_>, p: &Prompt) {
         frame.render_widget(files_box(view, text), head);
     } else {
         let mut block = Block::bordered().title(Span::styled(settings, t.title()));
-        let status = p
-            .agent()
+        let status = view
+            .agent
             .map(|a| verify_status(view, a, &preview.listing.text).0);
         if let Some(status) = status.filter(|s| !s.is_empty()) {
             block = block.title_bottom(Line::from(Span::styled(status, t.dim())));
@@ -334,7 +287,8 @@ pub fn draw(frame: &mut Frame, area: Rect, view: &View<'_>, p: &Prompt) {
 }
 
 /// The settings in the head box's title.
-fn settings_title(p: &Prompt, model: Option<&crate::core::agents::client::ClientModel>) -> String {
+fn settings_title(p: &Prompt, view: &View<'_>) -> String {
+    let model = view.client_model;
     // The window the listing is priced on: the client model's own unless one was chosen.
     let window = match model.filter(|_| !p.window_chosen) {
         Some(m) => m.context_window as u64,
@@ -342,12 +296,12 @@ fn settings_title(p: &Prompt, model: Option<&crate::core::agents::client::Client
     };
     // The format is named when it is not the agent's own.
     let format = FORMATS[p.format];
-    let own = p
-        .agent()
+    let own = view
+        .agent
         .is_some_and(|a| crate::core::agents::model::model(a).format == format);
     let mut settings = format!(
         " Prompt · {} · mode {}{} · tier {} · window {} ",
-        p.agent().map_or("every skill", Agent::as_str),
+        view.agent.map_or("every skill", Agent::as_str),
         p.mode.as_str(),
         if own {
             String::new()
@@ -357,8 +311,9 @@ fn settings_title(p: &Prompt, model: Option<&crate::core::agents::client::Client
         TIERS[p.tier].as_str(),
         thousands(window)
     );
-    if !p.files.is_empty() {
-        settings.push_str(&format!("· {} open ", files_label(&p.files)));
+    let files = view.in_view.files();
+    if !files.is_empty() {
+        settings.push_str(&format!("· {} open ", files_label(files)));
     }
     settings
 }
@@ -394,7 +349,7 @@ fn summary<'a>(preview: &Preview, view: &View<'_>, p: &Prompt) -> Vec<Line<'a>> 
                 " {} tokens ({}{}) · {} chars{}",
                 tokens,
                 view.encoding().as_str(),
-                if p.agent() == Some(Agent::ClaudeCode) {
+                if view.agent == Some(Agent::ClaudeCode) {
                     ", an estimate: Claude models count 10–20% more"
                 } else {
                     ""
@@ -517,7 +472,7 @@ fn listing_text(
     }
     let first = wrapped.line_at(scroll).0 + 1;
     let last = wrapped.line_at(scroll + height.max(1) - 1).0 + 1;
-    let verified = p.agent().map(|a| verify_status(view, a, &l.text));
+    let verified = view.agent.map(|a| verify_status(view, a, &l.text));
     if let (true, Some((_, Some(diff)))) = (p.show_diff, &verified) {
         let rows: Vec<Line> = diff
             .lines()
@@ -546,9 +501,9 @@ fn listing_text(
         last.min(total_lines),
         thousands(total_lines as u64)
     ));
-    if let Some(note) = p.agent().and_then(|a| view.verify.version_note(a)) {
+    if let Some(note) = view.agent.and_then(|a| view.verify.version_note(a)) {
         block = block.title_bottom(Line::from(Span::styled(format!(" {note} "), t.warning())));
-    } else if let Some(note) = p.agent().and_then(calibration_note) {
+    } else if let Some(note) = view.agent.and_then(calibration_note) {
         block = block.title_bottom(Line::from(Span::styled(format!(" {note} "), t.dim())));
     }
     frame.render_widget(Paragraph::new(lines).block(block), text_area);
@@ -727,17 +682,17 @@ mod tests {
         let body = Rect::new(0, 1, 80, 22);
         let rows = text_rows(body);
         assert!(rows > 0);
-        let _ = p.act(Action::Bottom, 100, body);
+        let _ = p.act(Action::Bottom, (100, body), &[]);
         assert_eq!(usize::from(p.scroll), 100 - rows);
         // The first key up shows one line more at the top: nothing was kept past the end.
-        let _ = p.act(Action::Up, 100, body);
+        let _ = p.act(Action::Up, (100, body), &[]);
         assert_eq!(usize::from(p.scroll), 100 - rows - 1);
-        let _ = p.act(Action::PageUp, 100, body);
+        let _ = p.act(Action::PageUp, (100, body), &[]);
         assert_eq!(usize::from(p.scroll), 100 - 2 * rows - 1);
-        let _ = p.act(Action::Top, 100, body);
+        let _ = p.act(Action::Top, (100, body), &[]);
         assert_eq!(p.scroll, 0);
         // A listing shorter than the box does not scroll.
-        let _ = p.act(Action::Down, rows, body);
+        let _ = p.act(Action::Down, (rows, body), &[]);
         assert_eq!(p.scroll, 0);
     }
 }

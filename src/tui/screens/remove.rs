@@ -1,7 +1,7 @@
 //! The confirmation before a skill goes to skillscope's trash: what goes, from where, and that
 //! `u` brings it back.
 
-use super::screen::{Cmd, Outcome};
+use super::screen::{Cmd, Outcome, Overlay};
 use crate::core::text::line;
 use crate::tui::action::Action;
 use crate::tui::keymap::{self, Context};
@@ -27,6 +27,20 @@ impl Removal {
             Action::Quit => Outcome::Then(Cmd::Quit),
             _ => Outcome::Then(Cmd::CloseOverlay(Some("nothing was removed"))),
         }
+    }
+}
+
+impl Overlay for Removal {
+    fn contexts(&self) -> Vec<Context> {
+        vec![Context::Confirm]
+    }
+
+    fn handle(&mut self, action: Action, _view: &View<'_>, _area: Rect) -> Outcome {
+        Removal::handle(self, action)
+    }
+
+    fn draw(&self, view: &View<'_>, frame: &mut Frame, area: Rect) {
+        draw(frame, area, view, self);
     }
 }
 

@@ -97,15 +97,11 @@ pub enum Cmd {
     Preview,
     /// The listing format changed: count every L1 again in it, then render the preview.
     RecountL1,
-    /// The agent or the open files changed: the preview (after counting every L1 again in the
-    /// agent's format when `recount`) and the Test box follow.
-    ViewChanged {
-        recount: bool,
-    },
+    /// Take these files as open: the view's conditional skills, the preview and the Test box
+    /// follow.
+    SetFiles(Vec<std::path::PathBuf>),
     /// The Prompt screen is shown: render the preview if the one rendered is out of date.
     FreshPreview,
-    /// The Budget screen is shown: price every agent's listing if not priced for now.
-    PriceAgents,
     /// The Test screen is shown: build the matchers' index if there is none.
     NeedIndex,
     /// Remove the skill whose removal the user said yes to.
@@ -141,6 +137,8 @@ pub struct Ctx<'a> {
     pub tx: &'a Sender<Event>,
     /// The prompt preview's listing, as far as rendered.
     pub preview: &'a PreviewJob,
+    /// Whose view every screen shows.
+    pub in_view: &'a crate::tui::state::in_view::InView,
 }
 
 /// Moves the selection of a table `len` rows long by `delta` (clamped to the rows).
@@ -167,6 +165,25 @@ pub fn reveal(state: &mut TableState, len: usize, height: usize, margin: usize) 
         offset = (selected + margin + 1).saturating_sub(height);
     }
     *state.offset_mut() = offset.min(len.saturating_sub(height));
+}
+
+/// An overlay open over the screens (the help, a write-through's confirmation, the Add flow, a
+/// removal's question): it takes every key while it is open and draws over the whole frame.
+pub trait Overlay {
+    /// The keymap contexts in force while it is open, most specific first.
+    fn contexts(&self) -> Vec<Context>;
+
+    /// Its answer to an action; `view` and `area` (the frame) say how far what it shows
+    /// scrolls.
+    fn handle(&mut self, action: Action, view: &View<'_>, area: Rect) -> Outcome;
+
+    /// A character typed that no key binds: `true` when it took it (a text box of its own).
+    fn type_char(&mut self, _c: char) -> bool {
+        false
+    }
+
+    /// Draws it over `area`, the whole frame.
+    fn draw(&self, view: &View<'_>, frame: &mut Frame, area: Rect);
 }
 
 #[cfg(test)]

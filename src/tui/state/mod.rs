@@ -3,6 +3,7 @@
 //! `tui::answers`, below the event type), and the view of it all a draw reads (`view.rs`). Nothing here names the app
 //! or a screen, so the screens draw from a [`view::View`], never from the app.
 
+pub mod in_view;
 pub(crate) mod parts;
 pub mod view;
 pub(crate) mod work;

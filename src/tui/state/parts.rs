@@ -112,9 +112,13 @@ pub struct Switches {
     pub read: u64,
     /// Watches the agents' settings files: an edit on disk reads them again.
     pub watch: Option<crate::core::watch::Watch>,
-    /// The model each client whose listing budget follows its model is set to run, and where
-    /// (read with the switches, from the same settings).
-    pub client_models: Vec<(Agent, crate::core::agents::configured::Configured)>,
+}
+
+impl Switches {
+    /// Whether the agent in view lists skill `i`.
+    pub fn is_on(&self, i: usize) -> bool {
+        self.on.get(i).copied().unwrap_or(false)
+    }
 }
 
 /// Where the Add flow installs and removed skills go.

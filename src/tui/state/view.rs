@@ -47,9 +47,11 @@ pub struct View<'a> {
     /// The terminal's size.
     pub size: Rect,
     pub ticks: u64,
-    /// The agent every screen shows (the Prompt screen's choice); `None` only for a library of
-    /// folders given on the command line.
+    /// The agent every screen shows; `None` only for a library of folders given on the command
+    /// line.
     pub agent: Option<Agent>,
+    /// Whose view every screen shows: the agent, its model, the files open, the settings read.
+    pub in_view: &'a crate::tui::state::in_view::InView,
     /// The listing format L1 is counted in (the Prompt screen's, by its place in `FORMATS`).
     pub format: usize,
     /// The context window of the preview, in tokens.
@@ -88,11 +90,9 @@ impl<'a> View<'a> {
         let client = m.client_in_use().filter(|c| c.catalogue.is_some())?;
         let cm = self.client_model?;
         let configured = self
-            .switches
-            .client_models
-            .iter()
-            .find(|(a, _)| *a == agent)
-            .map(|(_, c)| c)
+            .in_view
+            .settings()
+            .configured(agent)
             .filter(|c| std::ptr::eq(c.resolved.model, cm));
         let text = match configured {
             Some(c) => {

@@ -64,6 +64,11 @@ impl Job {
         (request == self.request, again)
     }
 
+    /// How many runs were started so far.
+    pub fn started(&self) -> u64 {
+        self.request
+    }
+
     /// No run is under way or waiting.
     pub fn idle(&self) -> bool {
         self.run == Run::Idle
@@ -81,6 +86,14 @@ pub struct PreviewJob {
 }
 
 impl PreviewJob {
+    /// The preview shown is the one for the current toggles and settings (off the Prompt
+    /// screen, `screen`, none is made: nothing runs).
+    pub fn settled(&self, screen: crate::tui::action::Screen) -> bool {
+        self.job.idle()
+            && (screen != crate::tui::action::Screen::Prompt
+                || (self.shown.is_some() && !self.job.is_stale()))
+    }
+
     /// A rendered preview for `request`; `true`: render again (something changed meanwhile).
     pub fn arrived(&mut self, request: u64, preview: Preview) -> bool {
         let (newest, again) = self.job.finish(request);
@@ -244,6 +257,11 @@ pub enum Watching {
 }
 
 impl Watching {
+    /// The watcher is running.
+    pub fn is_on(&self) -> bool {
+        matches!(self, Watching::On(_))
+    }
+
     pub fn new(wanted: bool) -> Watching {
         if wanted {
             Watching::Wanted

@@ -371,7 +371,7 @@ mod tests {
                     let y = list.y + dy;
                     let drawn = line_at(&app, y);
                     click(&mut app, MouseEventKind::Down(MouseButton::Left), 4, y);
-                    let name = app.selected().unwrap().name.clone();
+                    let name = app.screens.skills.selected(&app.lib).unwrap().name.clone();
                     assert!(
                         drawn.contains(&format!(" {name} ")),
                         "{w}x{h}: clicked line {y} `{drawn}`, selected {name}"
