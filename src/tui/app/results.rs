@@ -199,6 +199,7 @@ impl App {
             c.schema = schema_tokens;
         }
         self.refresh_used();
+        self.screens.budget.probed(&report);
         let checks = &mut self.screens.checks;
         if let Some(run) = &mut checks.run {
             run.done += 1;
