@@ -568,7 +568,13 @@ fn budget_says_why_a_probe_failed() {
         row.contains("! executable") && !row.contains('?'),
         "{row}\n{screen}"
     );
-    assert_snapshot!("budget_after_a_failed_probe", screen);
+    // The agents' rows above hold listings with the temporary folder's path: the boxes below
+    // them are the same wherever the library is.
+    let boxes: Vec<&str> = screen
+        .lines()
+        .skip_while(|l| !l.contains("Biggest when used"))
+        .collect();
+    assert_snapshot!("budget_after_a_failed_probe", boxes.join("\n"));
 
     // A probe that passes later takes the note away.
     let passed = ProbeReport {
