@@ -41,9 +41,17 @@ pub struct MoveArgs {
 fn parse_to(text: &str) -> anyhow::Result<(crate::core::source::Agent, Scope)> {
     let (a, s) = text.split_once(':').unwrap_or((text, "user"));
     let agent = manage::agent_named(a).ok_or_else(|| {
-        let names: Vec<&str> = manage::TARGET_AGENTS.iter().map(|a| a.as_str()).collect();
-        let meant = crate::core::text::closest(a, names.iter().copied())
-            .map_or_else(String::new, |m| format!(" (did you mean `{m}`?)"));
+        let names: Vec<&str> = manage::TARGET_AGENTS.iter().map(|a| a.shown()).collect();
+        // A name close to the triggers agent's first name (`generic`) means that agent too.
+        let meant = crate::core::text::closest(
+            a,
+            names
+                .iter()
+                .copied()
+                .chain([crate::core::Agent::Generic.as_str()]),
+        )
+        .and_then(manage::agent_named)
+        .map_or_else(String::new, |m| format!(" (did you mean `{}`?)", m.shown()));
         anyhow::anyhow!(
             "--to {}{meant}: use one of {}",
             line(text),
@@ -192,5 +200,24 @@ mod tests {
         let e = super::parse_to("codex:projet").unwrap_err().to_string();
         assert!(e.contains("(did you mean `codex:project`?)"), "{e}");
         assert!(super::parse_to("codex:project").is_ok());
+    }
+
+    #[test]
+    fn the_triggers_agent_is_named_triggers_and_generic_still_works() {
+        use crate::core::Agent;
+        let e = super::parse_to("nope:user").unwrap_err().to_string();
+        assert!(e.contains("triggers") && !e.contains("generic"), "{e}");
+        for meant in ["trigers:project", "generik:project"] {
+            let e = super::parse_to(meant).unwrap_err().to_string();
+            assert!(e.contains("(did you mean `triggers`?)"), "{meant}: {e}");
+        }
+        for name in ["triggers:project", "generic:project"] {
+            assert_eq!(
+                super::parse_to(name).unwrap(),
+                (Agent::Generic, crate::core::Scope::Project)
+            );
+        }
+        assert_eq!("triggers".parse::<Agent>().unwrap(), Agent::Generic);
+        assert_eq!(Agent::Generic.as_str(), "generic", "JSON keeps its name");
     }
 }

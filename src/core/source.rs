@@ -49,7 +49,10 @@ pub enum Agent {
     QwenCode,
     /// The Lazy Skills agent (`~/.config/cli-agent/skills`).
     LazySkills,
-    /// The shared `.agents/skills` folders, which several agents read.
+    /// The triggers agent of the skill-context design (its folders `.agents/skills`, which
+    /// several agents read, and `~/.config/agents/skills`): `triggers` to people, `generic` in
+    /// JSON and as the name it had first, still accepted.
+    #[strum(to_string = "generic", serialize = "triggers")]
     Generic,
     /// A folder given on the command line.
     Path,
@@ -71,6 +74,15 @@ impl Agent {
     /// Its name on the command line and in JSON.
     pub fn as_str(self) -> &'static str {
         self.into()
+    }
+
+    /// Its name in text people read (the app's rows, `--to` targets, messages): its command-line
+    /// name, but `triggers` for the triggers agent, whose name in JSON is `generic`.
+    pub fn shown(self) -> &'static str {
+        match self {
+            Agent::Generic => "triggers",
+            a => a.as_str(),
+        }
     }
 
     /// Whether the agent tells skills in different nested folders apart by their namespaced id

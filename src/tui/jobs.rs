@@ -33,11 +33,12 @@ pub fn rescan(spec: LibrarySpec, store: IndexStore, tx: Sender<Event>) {
 
 /// Runs the rules of `profile`, with `body` the body rules too (they read every body, so never
 /// on the UI thread). `enabled` says which skills are switched on: only those compete in the overlap rule.
+/// The body's token limit is counted in `cache`'s encoding, as `check` counts it in its own.
 pub fn check(
     lib: Arc<Library>,
     (profile, per_agent): (Profile, bool),
     (enabled, switches): (Vec<bool>, Option<Arc<crate::core::agents::AgentSwitches>>),
-    body: bool,
+    (body, cache): (bool, Cache),
     generation: u64,
     tx: Sender<Event>,
 ) {
@@ -57,7 +58,7 @@ pub fn check(
             per_agent,
             profile,
             body,
-            tokens: None,
+            tokens: body.then(|| (cache.encoding, cache.get_reporting(&tx))),
             enabled: Some(&on),
             selection: selection.as_ref(),
             // The vectors the library index remembers: the app embeds only for the Test box.

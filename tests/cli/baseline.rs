@@ -765,3 +765,128 @@ fn json_and_markdown_reports_escape_c1_and_bidi_controls() {
         "{md}"
     );
 }
+
+/// A project (`.claude/skills/alpha`, `.agents/skills/beta`) with a personal skill beside it in
+/// `~/.claude/skills`, outside any git work tree.
+fn project_with_personal_skills(home: &Path) -> std::path::PathBuf {
+    let repo = home.join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    git(&repo, &["init", "-q"]);
+    write(&repo.join(".claude/skills/alpha/SKILL.md"), ALPHA);
+    write(&repo.join(".agents/skills/beta/SKILL.md"), BETA_OLD);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-qm", "project skills"]);
+    write(&home.join(".claude/skills/delta/SKILL.md"), DELTA);
+    repo
+}
+
+fn changed_names(v: &serde_json::Value) -> Vec<String> {
+    v["changed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn personal_folders_outside_git_have_no_baseline_and_count_the_same_on_both_sides() {
+    if !git_available() {
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let repo = project_with_personal_skills(home.path());
+    // Nothing changed yet: every row stays, the personal folder included.
+    let out = run_in(
+        &repo,
+        home.path(),
+        &["budget", "--baseline-ref", "HEAD", "--format", "json"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "no baseline for ~/.claude/skills: not in a git work tree; counted as unchanged"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    for (format, t) in v["per_turn"].as_object().unwrap() {
+        assert_eq!(t["change"], 0, "{format}: {v:#}");
+    }
+    assert!(changed_names(&v).is_empty(), "{v:#}");
+    assert!(v["added"].as_array().unwrap().is_empty(), "{v:#}");
+    assert!(v["removed"].as_array().unwrap().is_empty(), "{v:#}");
+    assert_eq!(v["skills"]["before"], 3, "delta counts on both sides");
+    assert_eq!(v["skills"]["after"], 3);
+
+    // A change in the project moves the rows of the agents that read it, and only them.
+    write(&repo.join(".agents/skills/beta/SKILL.md"), BETA_NEW);
+    let out = run_in(
+        &repo,
+        home.path(),
+        &["budget", "--baseline-ref", "HEAD", "--format", "json"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(changed_names(&v), ["beta"], "{v:#}");
+    let change = |f: &str| v["per_turn"][f]["change"].as_i64().unwrap();
+    assert!(change("codex") > 0, "Codex reads .agents/skills: {v:#}");
+    assert_eq!(
+        change("claude-code"),
+        0,
+        "Claude Code does not read .agents/skills: {v:#}"
+    );
+}
+
+#[test]
+fn with_paths_only_the_agents_that_read_them_move() {
+    if !git_available() {
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    let repo = project_with_personal_skills(home.path());
+    write(
+        &repo.join(".claude/skills/alpha/SKILL.md"),
+        &ALPHA.replace(
+            "Formats SQL queries.",
+            "Formats SQL queries with joins aligned, keywords upper-cased and one clause a line.",
+        ),
+    );
+    let out = run_in(
+        &repo,
+        home.path(),
+        &[
+            "budget",
+            ".claude/skills",
+            "--baseline-ref",
+            "HEAD",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let change = |f: &str| v["per_turn"][f]["change"].as_i64().unwrap();
+    assert!(change("claude-code") > 0, "{v:#}");
+    assert!(change("markdown") > 0, "{v:#}");
+    // Codex and Gemini CLI never read .claude/skills: their figure stays what it was.
+    for f in ["codex", "gemini"] {
+        assert_eq!(change(f), 0, "{f}: {v:#}");
+        assert_eq!(v["per_turn"][f]["before"], v["per_turn"][f]["after"]);
+    }
+    let alpha = &v["changed"][0];
+    assert_eq!(alpha["name"], "alpha");
+    assert!(alpha["fates"]["codex"].is_null(), "{alpha}");
+
+    // The same path outside any work tree still has nothing to compare with.
+    let outside = tempfile::tempdir().unwrap();
+    write(&outside.path().join(".claude/skills/a/SKILL.md"), ALPHA);
+    let out = run_in(
+        outside.path(),
+        home.path(),
+        &["budget", ".claude/skills", "--baseline-ref", "HEAD"],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("not inside a git work tree"));
+}

@@ -698,3 +698,30 @@ fn project_only_reads_the_projects_folders_alone() {
     let mixed = run(&sub, &["list", "--project-only", "."]);
     assert_eq!(mixed.status.code(), Some(2), "{}", stderr(&mixed));
 }
+
+/// Claude's own tokenizer is named only where Claude Code is the agent in view: the other
+/// agents' models count as the encoding says.
+#[test]
+fn the_claude_tokenizer_note_is_only_in_claude_codes_view() {
+    let home = tempfile::tempdir().unwrap();
+    write(&home.path().join(".claude/skills/pdf-tools/SKILL.md"), PDF);
+    write(&home.path().join(".codex/skills/pdf-tools/SKILL.md"), PDF);
+    for (args, named) in [
+        (&["list"][..], false),
+        (&["list", "--agent", "claude-code"][..], true),
+        (&["list", "--agent", "codex"][..], false),
+    ] {
+        let out = manage_run(args, home.path());
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        let text = stdout(&out);
+        assert!(
+            text.contains("token counts are o200k_base estimates"),
+            "{args:?}: {text}"
+        );
+        assert_eq!(
+            text.contains("Claude's tokenizer differs"),
+            named,
+            "{args:?}: {text}"
+        );
+    }
+}

@@ -445,3 +445,148 @@ fn help_scroll(app: &skillscope::tui::app::App) -> u16 {
         _ => panic!("the help overlay is not open"),
     }
 }
+
+/// The app judges a body's length by its tokens as `check` does: a body under 500 lines but
+/// over 5,000 tokens gets `body-too-long` in both, and both find the same rules on the skill.
+#[test]
+fn the_apps_body_check_counts_tokens_as_check_does() {
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path().join("library");
+    let line = "Read the quarterly ledger, reconcile every account against the bank statement, and flag any difference above ten dollars.\n";
+    let body = line.repeat(300);
+    assert!(
+        body.lines().count() < 500,
+        "short in lines: only tokens tell"
+    );
+    tui_common::write(
+        &root.join("ledger/SKILL.md"),
+        &format!(
+            "---\nname: ledger\ndescription: Reconciles ledgers against bank statements. Use when the user asks to reconcile accounts.\n---\n# Ledger\n\n{body}"
+        ),
+    );
+    let mut h = harness(&[&root], 100, 30);
+    h.wait_until(|app| app.findings.checked);
+    let i = h.app.lib.find("ledger").unwrap();
+    let app_rules: std::collections::BTreeSet<String> = h
+        .app
+        .diagnostics(i)
+        .iter()
+        .map(|d| d.rule.as_str().to_string())
+        .collect();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillscope"))
+        .args(["check", "--format", "json"])
+        .arg(&root)
+        .env("HOME", t.path())
+        .env("SKILLSCOPE_CONFIG_DIR", t.path().join("config"))
+        .env("SKILLSCOPE_CACHE_DIR", t.path().join("cli-cache"))
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let cli_rules: std::collections::BTreeSet<String> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["rule"].as_str().unwrap().to_string())
+        .collect();
+    assert!(cli_rules.contains("body-too-long"), "{report:#}");
+    assert_eq!(app_rules, cli_rules, "{report:#}");
+}
+
+/// After a failed probe the Budget screen says why instead of "? not probed": the skill, the
+/// probe's error in plain words and what to do, and `!` in its used column.
+#[test]
+fn budget_says_why_a_probe_failed() {
+    use skillscope::core::probe::{ProbeReport, Verdict};
+    use skillscope::tui::event::JobEvent;
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path().join("library");
+    fixture(&root);
+    tui_common::write(
+        &root.join("fetch-rates/SKILL.md"),
+        "---\nname: fetch-rates\ndescription: Fetches exchange rates. Use when the user asks for a currency rate.\ntype: executable\nentry: run.py\n---\nRun it.\n",
+    );
+    tui_common::write(&root.join("fetch-rates/run.py"), "import requests\n");
+    let mut h = harness(&[&root], 120, 40);
+    h.key(KeyCode::Char('5'));
+    h.settle();
+    let i = h.app.lib.find("fetch-rates").unwrap();
+    let dir = h.app.lib.skills[i].dir.clone();
+    assert!(
+        h.screen()
+            .contains(" Biggest when used (? not probed, * type inferred) "),
+        "{}",
+        h.screen()
+    );
+    let report = ProbeReport {
+        skill: "fetch-rates".into(),
+        dir: dir.clone(),
+        kind: skillscope::core::SkillKind::Executable,
+        entry: Some(dir.join("run.py")),
+        command: vec!["python3".into(), "run.py".into(), "--help-json".into()],
+        interpreter_from: None,
+        timeout_ms: 5000,
+        verdict: Some(Verdict::Crashed {
+            exit_code: Some(1),
+            signal: None,
+            stderr_tail: "ModuleNotFoundError: No module named 'requests'".into(),
+            limit: None,
+        }),
+        exit_code: Some(1),
+        elapsed_ms: 40,
+        stdout_bytes: 0,
+        stderr_bytes: 48,
+        pid: None,
+        sandbox: None,
+        sandbox_fallback: None,
+        killed_descendants: 0,
+        schema_text: None,
+        schema_tokens: None,
+        diagnostics: Vec::new(),
+    };
+    let generation = h.app.generation;
+    h.app.handle(Event::Job(JobEvent::Probed {
+        generation,
+        report: Box::new(report.clone()),
+        schema_tokens: None,
+    }));
+    let screen = h.screen();
+    for want in [
+        "! probe failed",
+        "! fetch-rates: its --help-json probe failed",
+        "exit code 1",
+        "No module named 'requests'",
+        "Checks screen (4)",
+        "r there probes again",
+    ] {
+        assert!(screen.contains(want), "{want} missing:\n{screen}");
+    }
+    let row = screen
+        .lines()
+        .find(|l| l.contains("│fetch-rates") && l.contains("executable"))
+        .unwrap_or_default();
+    assert!(
+        row.contains("! executable") && !row.contains('?'),
+        "{row}\n{screen}"
+    );
+    // The agents' rows above hold listings with the temporary folder's path: the boxes below
+    // them are the same wherever the library is.
+    let boxes: Vec<&str> = screen
+        .lines()
+        .skip_while(|l| !l.contains("Biggest when used"))
+        .collect();
+    assert_snapshot!("budget_after_a_failed_probe", boxes.join("\n"));
+
+    // A probe that passes later takes the note away.
+    let passed = ProbeReport {
+        verdict: Some(Verdict::Ok),
+        exit_code: Some(0),
+        ..report
+    };
+    h.app.handle(Event::Job(JobEvent::Probed {
+        generation,
+        report: Box::new(passed),
+        schema_tokens: Some(20),
+    }));
+    let screen = h.screen();
+    assert!(!screen.contains("probe failed"), "{screen}");
+}

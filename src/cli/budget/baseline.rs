@@ -129,9 +129,12 @@ fn relocate(lib: &Library, labels: &[String]) -> (Vec<String>, Library) {
 
 /// The budget of a library: every level, every listing format, every fate. Only the library
 /// decides it (frontmatter switches, not anyone's own on/off state), so it is the same on
-/// every machine.
+/// every machine. `placed` is the same library where the agents find it (for a copy out of
+/// git, its folders named by the work tree's places; else `lib` itself): which agent reads a
+/// skill follows from its folder.
 pub fn snapshot(
     lib: &Library,
+    placed: &Library,
     labels: &[String],
     settings: Settings,
     cache: &TokenCache,
@@ -167,9 +170,12 @@ pub fn snapshot(
             }
         }
         totals.l1.insert(f.clone(), sum);
-        let l = format_listing((lib, &virt, labels), format, settings, &enabled);
-        for r in &mut records {
-            r.fate.insert(f.clone(), Fate::Off);
+        let l = format_listing((placed, &virt, labels), format, settings, &enabled);
+        for (r, reads) in records.iter_mut().zip(&l.reads) {
+            // A skill the agent never reads has no fate in its listing (not even off).
+            if *reads {
+                r.fate.insert(f.clone(), Fate::Off);
+            }
         }
         for (index, fate) in &l.fates {
             if let Some(r) = records.get_mut(*index) {
@@ -208,10 +214,29 @@ pub fn snapshot(
     }
 }
 
-/// One format's listing of a library: its text and each skill's fate by library index.
+/// One format's listing of a library: its text, each skill's fate by library index, and
+/// whether the format's agent reads each skill at all.
 struct FormatListing {
     text: String,
     fates: Vec<(usize, listing::Fate)>,
+    reads: Vec<bool>,
+}
+
+/// Whether `agent` reads a skill of a folder given on the command line: the agents whose
+/// folder it lies in (`.claude/skills`, `.agents/skills`, ...), or every agent for a folder no
+/// agent reads by its name (`skills`), given to see how each would list it. A skill of an
+/// agent's own folder is the agent's view's to judge.
+fn given_reads(s: &crate::core::skill::Skill, agent: crate::core::Agent) -> bool {
+    use crate::core::Agent;
+    if !matches!(s.agent, Agent::Path | Agent::Demo) {
+        return true;
+    }
+    let models = crate::core::agents::model::MODELS;
+    let found = crate::core::agents::model::folder_readers(
+        models.iter().map(|m| (m.agent, m.folders)),
+        &s.dir,
+    );
+    found.is_empty() || found.contains(&agent)
 }
 
 /// The listing in `format` of the skills `enabled` switches on, with the library's paths made
@@ -240,6 +265,7 @@ fn format_listing(
         return FormatListing {
             fates: l.entries.iter().map(|e| (e.index, e.fate)).collect(),
             text: l.text,
+            reads: vec![true; real.len()],
         };
     };
     let m = crate::core::agents::model::model(agent);
@@ -255,7 +281,16 @@ fn format_listing(
             &crate::core::agents::client::BudgetOverrides::default(),
         )
     };
-    let (view, keep) = crate::core::agents::view::agent_view(real, agent, &[], None);
+    let reads: Vec<bool> = real.skills.iter().map(|s| given_reads(s, agent)).collect();
+    let read: Vec<usize> = (0..real.len()).filter(|&i| reads[i]).collect();
+    let own = if read.len() == real.len() {
+        std::borrow::Cow::Borrowed(real)
+    } else {
+        std::borrow::Cow::Owned(real.subset(&read))
+    };
+    let (view, keep) = crate::core::agents::view::agent_view(&own, agent, &[], None);
+    // The view's skills by the whole library's index.
+    let keep: Vec<usize> = keep.iter().filter_map(|&k| read.get(k).copied()).collect();
     let (_, view) = relocate(&view, labels);
     let l = listing::render(&view, &|i| keep.get(i).is_some_and(|&k| enabled(k)), &opts);
     FormatListing {
@@ -265,29 +300,62 @@ fn format_listing(
             .filter_map(|e| Some((*keep.get(e.index)?, e.fate)))
             .collect(),
         text: l.text,
+        reads,
     }
 }
 
 /// The library as it was at `reference`: every root copied out of git into `tmp`, in the same
-/// order, read like the work tree's.
+/// order, read like the work tree's; and the same library placed where the work tree's folders
+/// are (see [`snapshot`]). A root with no baseline (in no git work tree, or in a repository
+/// other than the working folder's that has no `reference`) is read as it is now, so it counts
+/// the same on both sides, and a note names it; when no root has a baseline, that is the error.
 fn library_at(
     reference: &str,
     roots: &[Root],
     scan: &ScanOptions,
     tmp: &Path,
     notes: &mut Vec<String>,
-) -> anyhow::Result<Library> {
+) -> anyhow::Result<(Library, Library)> {
+    let here = gitref::locate(Path::new(".")).ok().map(|(top, _)| top);
     let mut old_roots = Vec::new();
-    let mut commit: Option<(PathBuf, String)> = None;
+    let mut commits: Vec<(PathBuf, Option<String>)> = Vec::new();
+    let mut first_refusal: Option<gitref::GitError> = None;
+    let mut unrooted: Vec<String> = Vec::new();
+    let mut unknown: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for (i, r) in roots.iter().enumerate() {
-        let (top, prefix) = gitref::locate(&r.path)?;
-        let id = match &commit {
-            Some((t, id)) if *t == top => id.clone(),
-            _ => {
-                let id = gitref::resolve(&top, reference)?;
-                commit = Some((top.clone(), id.clone()));
-                id
+        let (top, prefix) = match gitref::locate(&r.path) {
+            Ok(found) => found,
+            Err(e @ gitref::GitError::NotInRepo(_)) => {
+                unrooted.push(home_shown(&r.path));
+                first_refusal.get_or_insert(e);
+                old_roots.push(r.clone());
+                continue;
             }
+            Err(e) => return Err(e.into()),
+        };
+        let id = if let Some((_, id)) = commits.iter().find(|(t, _)| *t == top) {
+            id.clone()
+        } else {
+            let id = match gitref::resolve(&top, reference) {
+                Ok(id) => Some(id),
+                // The working folder's repository must know the reference: a typo there is the
+                // user's to hear about, not a folder to skip.
+                Err(e) if here.as_ref() == Some(&top) => return Err(e.into()),
+                Err(e) => {
+                    first_refusal.get_or_insert(e);
+                    None
+                }
+            };
+            commits.push((top.clone(), id.clone()));
+            id
+        };
+        let Some(id) = id else {
+            unknown
+                .entry(home_shown(&top))
+                .or_default()
+                .push(home_shown(&r.path));
+            old_roots.push(r.clone());
+            continue;
         };
         let dest = tmp.join(i.to_string());
         let m = gitref::materialize(&top, &id, &prefix, &dest)
@@ -307,7 +375,82 @@ fn library_at(
         }
         old_roots.push(Root::new(dest, r.agent, r.scope));
     }
-    Ok(Library::load(old_roots, scan))
+    if old_roots
+        .iter()
+        .zip(roots)
+        .all(|(old, now)| old.path == now.path)
+        && let Some(e) = first_refusal
+    {
+        return Err(e.into());
+    }
+    if !unrooted.is_empty() {
+        notes.push(format!(
+            "no baseline for {}: not in a git work tree; counted as unchanged",
+            unrooted.join(", ")
+        ));
+    }
+    for (repo, folders) in unknown {
+        notes.push(format!(
+            "no baseline for {}: {reference} is not a commit of {repo}; counted as unchanged",
+            folders.join(", ")
+        ));
+    }
+    let old = Library::load(old_roots, scan);
+    let placed = placed_as(&old, roots);
+    Ok((old, placed))
+}
+
+/// `lib` (read from copies) with each root's folders named by `roots`' paths, in the same
+/// order: the places the agents judge by. Skill files stay the copies', so whatever an agent
+/// reads of a file is read as it was.
+fn placed_as(lib: &Library, roots: &[Root]) -> Library {
+    let mut out = lib.clone();
+    let moves: Vec<(PathBuf, PathBuf)> = lib
+        .roots
+        .iter()
+        .zip(roots)
+        .map(|(from, to)| (from.path.clone(), to.path.clone()))
+        .collect();
+    let moved = |p: &Path| -> Option<PathBuf> {
+        moves.iter().find_map(|(from, to)| {
+            p.strip_prefix(from).ok().map(|rest| {
+                if rest.as_os_str().is_empty() {
+                    to.clone()
+                } else {
+                    to.join(rest)
+                }
+            })
+        })
+    };
+    for s in &mut out.skills {
+        if let Some(d) = moved(&s.dir) {
+            s.dir = d;
+        }
+        if let Some(r) = moved(&s.root) {
+            s.root = r.into();
+        }
+        for p in &mut s.linked {
+            if let Some(d) = moved(&p.dir) {
+                p.dir = d;
+            }
+            if let Some(r) = moved(&p.root) {
+                p.root = r.into();
+            }
+        }
+    }
+    for (r, to) in out.roots.iter_mut().zip(roots) {
+        r.path.clone_from(&to.path);
+    }
+    out
+}
+
+/// A folder as a note names it: below the home as `~/...`.
+fn home_shown(p: &Path) -> String {
+    let abs = crate::core::paths::absolute(p);
+    match dirs::home_dir().and_then(|h| abs.strip_prefix(&h).ok().map(Path::to_path_buf)) {
+        Some(rest) if !rest.as_os_str().is_empty() => format!("~/{}", rest.display()),
+        _ => p.display().to_string(),
+    }
 }
 
 /// Says which symlinks of the tree at `reference` were left out of the copy and why: a few by
@@ -399,14 +542,14 @@ pub fn run(args: &BudgetArgs, library: &LibraryArgs) -> anyhow::Result<i32> {
                 .prefix("skillscope-ref-")
                 .tempdir()
                 .context("cannot make a temporary folder")?;
-            let lib = library_at(
+            let (lib, placed) = library_at(
                 reference,
                 &roots,
                 &library.scan_options(),
                 tmp.path(),
                 &mut notes,
             )?;
-            let snap = snapshot(&lib, &labels, settings, &cache);
+            let snap = snapshot(&lib, &placed, &labels, settings, &cache);
             copy = Some(tmp);
             Some((snap, format!("git {reference}")))
         }
@@ -419,7 +562,7 @@ pub fn run(args: &BudgetArgs, library: &LibraryArgs) -> anyhow::Result<i32> {
     } else {
         0
     };
-    let now = snapshot(&lib, &labels, settings, &cache);
+    let now = snapshot(&lib, &lib, &labels, settings, &cache);
     crate::cli::args::save_cache(&cache);
     for n in &notes {
         crate::cli::output::warn(n);

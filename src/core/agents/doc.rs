@@ -40,7 +40,7 @@ fn row(m: &AgentModel) -> String {
         .join(", ");
     let builtins = m.client.map_or(0, |c| c.builtins.len());
     let cells = [
-        format!("{} (`{}`)", m.name, m.agent.as_str()),
+        format!("{} (`{}`)", m.name, m.agent.shown()),
         verified,
         folders,
         format!("`{}`", m.format.as_str()),
@@ -146,8 +146,8 @@ mod tests {
         for m in models() {
             let line = t
                 .lines()
-                .find(|l| l.contains(&format!("(`{}`)", m.agent.as_str())))
-                .unwrap_or_else(|| panic!("no row for {}", m.agent.as_str()));
+                .find(|l| l.contains(&format!("(`{}`)", m.agent.shown())))
+                .unwrap_or_else(|| panic!("no row for {}", m.agent.shown()));
             if let Some(c) = m.client {
                 assert!(line.contains(c.version), "{line}");
             } else {

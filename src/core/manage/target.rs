@@ -19,9 +19,12 @@ pub const TARGET_AGENTS: [Agent; Agent::ALL.len() - 2] = {
     out
 };
 
-/// The agent named `name` (`claude-code`, `codex`, …), when skills can be added to it.
+/// The agent named `name` (`claude-code`, `codex`, …; the triggers agent `triggers`, or
+/// `generic` as it was first called), when skills can be added to it.
 pub fn agent_named(name: &str) -> Option<Agent> {
-    TARGET_AGENTS.into_iter().find(|a| a.as_str() == name)
+    TARGET_AGENTS
+        .into_iter()
+        .find(|a| a.as_str() == name || a.shown() == name)
 }
 
 /// The rules an agent's skills are judged by (its model's profile).
@@ -78,7 +81,10 @@ impl Target {
             .find(|p| p.is_dir())
             .or_else(|| folders.first().map(|rel| base.join(rel)))
             .ok_or_else(|| {
-                ManageError::Refused(format!("{agent} has no skill folder at the {scope} scope"))
+                ManageError::Refused(format!(
+                    "{} has no skill folder at the {scope} scope",
+                    agent.shown()
+                ))
             })?;
         if scope == Scope::Project {
             inside_project(&dir, base)?;
@@ -112,7 +118,7 @@ impl Target {
 
     /// `agent:scope`, as `move --to` takes it.
     pub fn label(&self) -> String {
-        format!("{}:{}", self.agent, self.scope)
+        format!("{}:{}", self.agent.shown(), self.scope)
     }
 }
 

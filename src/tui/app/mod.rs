@@ -418,7 +418,7 @@ impl App {
                 self.findings.per_agent && !self.findings.chosen,
             ),
             (self.switches.enabled.clone(), self.switches.agents.clone()),
-            body,
+            (body, self.cache.clone()),
             self.generation,
             self.tx.clone(),
         );

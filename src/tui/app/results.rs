@@ -210,6 +210,7 @@ impl App {
             c.schema = schema_tokens;
         }
         self.refresh_used();
+        self.screens.budget.probed(&report);
         self.screens.checks.probed(report);
     }
 }

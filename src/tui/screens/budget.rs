@@ -8,6 +8,7 @@
 use super::screen::{Ctx, Outcome, Screen};
 use crate::core::agents::budget::AgentBudget;
 use crate::core::budget::{self, LevelTotal};
+use crate::core::probe::ProbeReport;
 use crate::core::skill::KindSource;
 use crate::tui::action::Action;
 use crate::tui::keymap::Context;
@@ -20,7 +21,9 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Cell, Paragraph, Row, Table};
+use ratatui::widgets::{Block, Cell, Paragraph, Row, Table, Wrap};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 /// Every agent's listing priced, made when the screen is shown: one run at a time, the newest
 /// request waiting, as for the prompt preview.
@@ -28,9 +31,25 @@ use ratatui::widgets::{Block, Cell, Paragraph, Row, Table};
 pub struct Budget {
     pub budgets: Option<Vec<AgentBudget>>,
     pub job: Job,
+    /// The skills (by folder) whose last `--help-json` probe failed: their name and why, in
+    /// plain words with what to do. Their cost when used has no schema in it.
+    pub failed_probes: BTreeMap<PathBuf, (String, String)>,
 }
 
 impl Budget {
+    /// Takes a probe's outcome: a failure is remembered with its reason, a pass forgets one.
+    pub fn probed(&mut self, report: &ProbeReport) {
+        match report.verdict.as_ref().filter(|_| report.probe_failed()) {
+            Some(v) => {
+                self.failed_probes
+                    .insert(report.dir.clone(), (report.skill.clone(), v.detail()));
+            }
+            None => {
+                self.failed_probes.remove(&report.dir);
+            }
+        }
+    }
+
     /// Prices for `request`; `true`: price again (something changed meanwhile).
     pub fn arrived(&mut self, request: u64, budgets: Vec<AgentBudget>) -> bool {
         let (newest, again) = self.job.finish(request);
@@ -202,7 +221,7 @@ pub fn draw(frame: &mut Frame, area: Rect, view: &View<'_>, budget: &Budget) {
     if let Some(sources) = p.sources {
         per_source(frame, sources, view, &on);
     }
-    biggest(frame, p.top, view, &on);
+    biggest(frame, p.top, view, &on, &budget.failed_probes);
 }
 
 /// The agent in view every turn: its own listing (its skills, precedence, switches, format and
@@ -476,7 +495,7 @@ fn per_agent(frame: &mut Frame, area: Rect, view: &View<'_>, budget: &Budget) {
 /// An agent's bar: its tokens on the scale of the largest listing, and its figures, as many as
 /// fit in `room` columns (tokens and share first, then what the budget cut, then how many).
 fn agent_row(b: &AgentBudget, scale: u32, window: u64, room: usize) -> BarRow {
-    let label = b.agent.as_str().to_string();
+    let label = b.agent.shown().to_string();
     if b.skills == 0 {
         return BarRow {
             label,
@@ -553,9 +572,25 @@ fn per_source(frame: &mut Frame, area: Rect, view: &View<'_>, on: &dyn Fn(usize)
 }
 
 /// The biggest contributors: most tokens once used, then per load (L2), then per turn (L1).
-fn biggest(frame: &mut Frame, area: Rect, view: &View<'_>, on: &dyn Fn(usize) -> bool) {
+/// A skill whose probe failed is marked `!`, and below the table a line per such skill says
+/// why and what to do.
+fn biggest(
+    frame: &mut Frame,
+    area: Rect,
+    view: &View<'_>,
+    on: &dyn Fn(usize) -> bool,
+    failed: &BTreeMap<PathBuf, (String, String)>,
+) {
     let t = &view.theme;
     let lib = &view.lib;
+    let failed_here = |i: usize| {
+        lib.skills
+            .get(i)
+            .and_then(|s| failed.get(&s.dir))
+            .filter(|_| on(i))
+    };
+    let notes = probe_notes(view, (0..lib.skills.len()).filter_map(&failed_here));
+    let (area, notes_area) = room_for_notes(area, &notes);
     let mut order: Vec<usize> = (0..lib.skills.len()).filter(|i| on(*i)).collect();
     let weight = |i: usize| {
         let c = view.costs_of(i);
@@ -582,6 +617,9 @@ fn biggest(frame: &mut Frame, area: Rect, view: &View<'_>, on: &dyn Fn(usize) ->
             let u = view.usage.used.get(i);
             let used = match u.map(|u| (u.tokens, u.schema_unknown)) {
                 Some((Some(n), false)) => crate::core::text::compact(n, 7),
+                Some((Some(n), true)) if failed_here(i).is_some() => {
+                    format!("{}!", crate::core::text::compact(n, 6))
+                }
                 Some((Some(n), true)) => format!("{}?", crate::core::text::compact(n, 6)),
                 _ => "…".to_string(),
             };
@@ -617,8 +655,57 @@ fn biggest(frame: &mut Frame, area: Rect, view: &View<'_>, on: &dyn Fn(usize) ->
         .style(t.dim()),
     )
     .column_spacing(1)
-    .block(Block::bordered().title(" Biggest when used (? not probed, * type inferred) "));
+    .block(Block::bordered().title(if notes.is_empty() {
+        " Biggest when used (? not probed, * type inferred) "
+    } else {
+        " Biggest when used (? not probed, ! probe failed, * type inferred) "
+    }));
     frame.render_widget(table, area);
+    if let Some(below) = notes_area {
+        let block = Block::bordered().title(" Probes that failed ");
+        frame.render_widget(
+            Paragraph::new(notes)
+                .wrap(Wrap { trim: false })
+                .block(block),
+            below,
+        );
+    }
+}
+
+/// A line per skill whose probe failed: which skill, why in plain words, what to do.
+fn probe_notes<'a>(
+    view: &View<'_>,
+    failed: impl Iterator<Item = &'a (String, String)>,
+) -> Vec<Line<'static>> {
+    failed
+        .map(|(skill, why)| {
+            Line::from(Span::styled(
+                format!(
+                    "! {}: its --help-json probe failed, so its schema is not in used: {}. The Checks screen (4) shows the whole report; r there probes again.",
+                    crate::core::text::line(skill),
+                    crate::core::text::line(why)
+                ),
+                view.theme.warning(),
+            ))
+        })
+        .collect()
+}
+
+/// The table's area and, when there are notes and room, a box below it for them (at most half
+/// the height).
+fn room_for_notes(area: Rect, notes: &[Line<'_>]) -> (Rect, Option<Rect>) {
+    if notes.is_empty() || area.height < 8 {
+        return (area, None);
+    }
+    let inner_width = usize::from(area.width.saturating_sub(2).max(1));
+    let wanted: u16 = notes
+        .iter()
+        .map(|l| u16::try_from(l.width().div_ceil(inner_width)).unwrap_or(u16::MAX))
+        .fold(0u16, u16::saturating_add);
+    let room = wanted.min(area.height / 2).saturating_add(2);
+    let [table, below] =
+        Layout::vertical([Constraint::Fill(1), Constraint::Length(room)]).areas(area);
+    (table, Some(below))
 }
 
 #[cfg(test)]
