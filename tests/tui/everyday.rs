@@ -469,6 +469,7 @@ fn the_apps_body_check_counts_tokens_as_check_does() {
     let i = h.app.lib.find("ledger").unwrap();
     let app_rules: std::collections::BTreeSet<String> = h
         .app
+        .view()
         .diagnostics(i)
         .iter()
         .map(|d| d.rule.as_str().to_string())

@@ -231,9 +231,8 @@ fn given_reads(s: &crate::core::skill::Skill, agent: crate::core::Agent) -> bool
     if !matches!(s.agent, Agent::Path | Agent::Demo) {
         return true;
     }
-    let models = crate::core::agents::model::MODELS;
     let found = crate::core::agents::model::folder_readers(
-        models.iter().map(|m| (m.agent, m.folders)),
+        crate::core::agents::model::models().map(|m| (m.agent, m.folders)),
         &s.dir,
     );
     found.is_empty() || found.contains(&agent)
