@@ -591,6 +591,46 @@ fn a_switched_off_skill_gets_each_clients_own_answer() {
     );
 }
 
+/// `prompt --json` for the four newer clients: where each puts its listing, as its capture
+/// found it (`placement.json`), and its tool's text as it sends it (`tool.json`; Cline's holds
+/// the listing's names, in the file system's order, so the names are compared as a set).
+#[test]
+fn prompt_json_places_the_new_agents_listings_and_sends_their_tools() {
+    for c in [&QWEN, &COPILOT, &CLINE, &OPENCLAW] {
+        let placement: serde_json::Value =
+            serde_json::from_str(&capture_file(c, "mixed", "placement.json")).unwrap();
+        let captured = placement["location"].as_str().unwrap();
+        let (json, _, _) = run_case(c, "mixed", &["prompt", "--agent", c.agent, "--json"]);
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let ours = v["placement"]["location"].as_str().unwrap_or_default();
+        let place = ours.split(':').next().unwrap_or_default();
+        assert!(
+            !place.is_empty() && captured.starts_with(place),
+            "{}: captured at {captured}, predicted at {ours}",
+            c.dir
+        );
+        let role = placement["role"].as_str().unwrap_or("tool");
+        assert_eq!(v["placement"]["role"].as_str(), Some(role), "{}", c.dir);
+        let sent: serde_json::Value =
+            serde_json::from_str(&capture_file(c, "mixed", "tool.json")).unwrap();
+        let text = v["tool_definition"]["text"].as_str().unwrap_or_default();
+        let ours: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
+        if c.agent == "cline" {
+            let names = |t: &serde_json::Value| {
+                let d = t["function"]["description"].as_str().unwrap_or_default();
+                let (head, list) = d.split_once("Available skills: ").unwrap_or((d, ""));
+                let mut n: Vec<String> = cline_names(&format!("Available skills: {list}"));
+                n.sort();
+                (head.to_string(), n)
+            };
+            assert_eq!(names(&ours), names(&sent), "{}", c.dir);
+            assert!(!names(&sent).1.is_empty());
+        } else {
+            assert_eq!(ours, sent, "{}", c.dir);
+        }
+    }
+}
+
 /// OpenClaw has no skill tool: its model reads the SKILL.md at the listed location, and the
 /// `read` result is the file whole.
 #[test]

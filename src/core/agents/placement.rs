@@ -57,15 +57,37 @@ pub fn placement(agent: Agent, model: Option<&str>) -> Option<Placement> {
             wrapper: "none: right after the </env> block",
             sent: "in every request",
         },
-        Agent::Goose
-        | Agent::Openclaw
-        | Agent::Copilot
-        | Agent::Cline
-        | Agent::QwenCode
-        | Agent::LazySkills
-        | Agent::Generic
-        | Agent::Path
-        | Agent::Demo => return None,
+        // Qwen Code 0.24.4 (`qwen-code@0.24.4/mixed/placement.json`).
+        Agent::QwenCode => Placement {
+            role: "user",
+            location: "messages[1].content[0]: the first text part of the first user message",
+            wrapper: "<system-reminder>\\nThe following skills are available for use with the Skill tool. … invoke a skill by passing its name to the Skill tool.\\n\\n … \\n</system-reminder>",
+            sent: every,
+        },
+        // GitHub Copilot CLI 1.0.102 (`copilot@1.0.102/mixed/placement.json`).
+        Agent::Copilot => Placement {
+            role: "system",
+            location: "messages[0]: the tool-instructions section of the system message named after its skill tool",
+            wrapper: "<skill>\\n … \\n</skill>: after the </fetch_copilot_cli_documentation> section, before <sql>",
+            sent: "in every request",
+        },
+        // Cline 3.0.65 (`cline@3.0.65/mixed/placement.json`).
+        Agent::Cline => Placement {
+            role: "tool",
+            location: "tools[0].function.description: the end of its `skills` tool's description",
+            wrapper: "none: `Available skills: A, B.` after the tool's own text",
+            sent: "in every request",
+        },
+        // OpenClaw 2026.9.6 (`openclaw@2026.9.6/mixed/placement.json`).
+        Agent::Openclaw => Placement {
+            role: "system",
+            location: "messages[0]: the `## Skills` section of the system message",
+            wrapper: "none: after the section's rules, its note when truncated or compact and its intro (\\n\\n before), before ## Skill Workshop",
+            sent: "in every request",
+        },
+        Agent::Goose | Agent::LazySkills | Agent::Generic | Agent::Path | Agent::Demo => {
+            return None;
+        }
     })
 }
 
@@ -87,6 +109,14 @@ mod tests {
             placement(Agent::Codex, None).map(|p| p.role),
             Some("developer")
         );
+        for (agent, role) in [
+            (Agent::QwenCode, "user"),
+            (Agent::Copilot, "system"),
+            (Agent::Cline, "tool"),
+            (Agent::Openclaw, "system"),
+        ] {
+            assert_eq!(placement(agent, None).map(|p| p.role), Some(role));
+        }
         assert_eq!(placement(Agent::Goose, None), None);
     }
 }
