@@ -23,8 +23,12 @@
 #   requests.jsonl      every request of the run, normalized, for reference
 #   run.txt             the command line and what the client printed
 # SCENARIO=folders, SCENARIO=budget or SCENARIO=wide (environment) captures that case instead of
-# "mixed": see place_folders, place_budget and place_wide.
-# Versions are pinned below; change them to capture a newer client.
+# "mixed": see place_folders, place_budget and place_wide. INJECT_SKILL names the skill the mock
+# calls instead of the scenario's; CASE names the folder written instead of the scenario's (a
+# second run of one scenario: CASE=switch-off INJECT_SKILL=switch-off calls the skill the
+# client's own switch turned off).
+# Versions are pinned below; QWEN_VERSION, COPILOT_VERSION, CLINE_VERSION and OPENCLAW_VERSION
+# (environment) capture another release.
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -34,17 +38,19 @@ OUT="$ROOT/tests/fixtures/agents"
 DEAD="http://127.0.0.1:9"
 SCENARIO="${SCENARIO:-mixed}"
 case "$SCENARIO" in
-  folders) INJECT_SKILL=clash ;;
-  budget) INJECT_SKILL=budget-001 ;;
-  wide) INJECT_SKILL=long-body ;;
-  *) INJECT_SKILL=with-resources ;;
+  folders) DEFAULT_SKILL=clash ;;
+  budget) DEFAULT_SKILL=budget-001 ;;
+  wide) DEFAULT_SKILL=long-body ;;
+  *) DEFAULT_SKILL=with-resources ;;
 esac
+INJECT_SKILL="${INJECT_SKILL:-$DEFAULT_SKILL}"
+CASE="${CASE:-$SCENARIO}"
 PROMPT="Use the $INJECT_SKILL skill."
 
-QWEN_VERSION=0.24.4
-COPILOT_VERSION=1.0.102
-CLINE_VERSION=3.0.65
-OPENCLAW_VERSION=2026.9.6
+QWEN_VERSION="${QWEN_VERSION:-0.24.4}"
+COPILOT_VERSION="${COPILOT_VERSION:-1.0.102}"
+CLINE_VERSION="${CLINE_VERSION:-3.0.65}"
+OPENCLAW_VERSION="${OPENCLAW_VERSION:-2026.9.6}"
 NODE22=22.23.3
 NODE24=24.21.0
 
@@ -180,7 +186,7 @@ run_client() { # run_client NODEBIN TIMEOUT ARGV... (cwd = $P); output to $T/run
 }
 
 normalize() { # normalize CLIENT VERSION SKILL_TOOL LISTING_START LISTING_END
-  python3 - "$T" "$OUT/$1@$2/$SCENARIO" "$3" "$4" "$5" "$INJECT_SKILL" "$1" "$2" "$PROMPT" "$CACHE" <<'PY'
+  python3 - "$T" "$OUT/$1@$2/$CASE" "$3" "$4" "$5" "$INJECT_SKILL" "$1" "$2" "$PROMPT" "$CACHE" <<'PY'
 import json, os, re, sys
 
 tmp, out, tool_name, start, end, skill, client, version, prompt, cache = sys.argv[1:11]
@@ -379,7 +385,7 @@ capture_copilot() {
   run_client /usr/bin 180 "$bin" -p "$PROMPT" --allow-all-tools --disable-client-telemetry -s
   stop_mock
   normalize copilot "$COPILOT_VERSION" skill "<available_skills>" "</available_skills>"
-  local out="$OUT/copilot@$COPILOT_VERSION/$SCENARIO"
+  local out="$OUT/copilot@$COPILOT_VERSION/$CASE"
   python3 - "$T" "$out" "$CACHE" <<'PY'
 import os, sys
 tmp, out, cache = sys.argv[1:4]

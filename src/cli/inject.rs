@@ -150,7 +150,12 @@ fn blocks(
             if let Some(why) = view.inactive.get(&i) {
                 // A skill the client's own switch turned off still gets the client's answer
                 // when the model calls it by name.
-                match switched_off_answer(agent, why, name, &view.skills[i])? {
+                let answer = if view.switched_off.contains(&i) {
+                    switched_off_answer(agent, view, name, &view.skills[i])?
+                } else {
+                    None
+                };
+                match answer {
                     Some(blocks) => return Ok(blocks),
                     None => anyhow::bail!("{name} is not offered to the model: {why}"),
                 }
@@ -175,21 +180,16 @@ fn blocks(
     }
 }
 
-/// What the client answers when the model calls a skill its own switch turned off (`why` says
-/// `off in CLIENT (…)`): Qwen Code's error, Cline's, and for OpenClaw the SKILL.md itself (its
-/// model reads the file, which no switch hides). `None` where the skill is inactive for another
-/// reason, or the client's answer is not known (GitHub Copilot CLI's list of the skills
-/// available).
+/// What the client answers when the model calls a skill its own switch turned off: Qwen
+/// Code's error, Cline's, GitHub Copilot CLI's (the skill is not found, and the skills it has
+/// are named), and for OpenClaw the SKILL.md itself (its model reads the file, which no switch
+/// hides). `None` where the client's answer is not known.
 fn switched_off_answer(
     agent: Agent,
-    why: &str,
+    view: &crate::core::Library,
     name: &str,
     skill: &crate::core::skill::Skill,
 ) -> anyhow::Result<Option<Vec<Block>>> {
-    let who = crate::core::agents::model::model(agent).name;
-    if !why.starts_with(&format!("off in {who} (")) {
-        return Ok(None);
-    }
     let error = |text: String| {
         Some(vec![Block {
             role: "tool",
@@ -204,9 +204,39 @@ fn switched_off_answer(
             "Skill \"{name}\" is disabled. Re-enable it via /skills or remove it from skills.disabled."
         )),
         Agent::Cline => error(format!("Skill \"{name}\" is configured but disabled.")),
+        Agent::Copilot => error(crate::core::agents::loading::copilot_not_found(
+            name,
+            &offered_names(agent, view),
+        )),
         Agent::Openclaw => Some(loading::openclaw(skill)?),
-        _ => None,
+        Agent::ClaudeCode
+        | Agent::Codex
+        | Agent::Gemini
+        | Agent::Opencode
+        | Agent::Goose
+        | Agent::LazySkills
+        | Agent::Generic
+        | Agent::Path
+        | Agent::Demo => None,
     })
+}
+
+/// The names the agent's listing offers the model, in listing order (its built-ins too).
+fn offered_names(agent: Agent, view: &crate::core::Library) -> Vec<String> {
+    let format = crate::core::agents::model::model(agent).format;
+    let settings = crate::cli::args::view_settings(Some(agent));
+    let model = crate::cli::args::client_model(Some(agent), None, &settings)
+        .ok()
+        .flatten();
+    let opts = crate::core::request::ViewRequest {
+        agent: Some(agent),
+        model,
+        format,
+        ..crate::core::request::ViewRequest::default()
+    }
+    .listing_options(&settings);
+    let on = crate::core::load::enabled_mask(view, crate::cli::args::load_state().as_ref());
+    crate::core::listing::render(view, &|i| on.get(i).copied().unwrap_or(false), &opts).names
 }
 
 /// The skill of the view the model can call `name`: listed or not (the client answers a call of

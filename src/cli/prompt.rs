@@ -373,6 +373,12 @@ fn print_listing_json(
     );
     let tool = agent
         .and_then(|a| agent_budget::tool_cost(a, &listing.names, model.map(|m| m.id), enc, cache));
+    // The tool's definition as the client sends it (compact JSON).
+    let tool_text = agent
+        .and_then(|a| {
+            crate::core::agents::tools::definition(a, &listing.names, model.map(|m| m.id))
+        })
+        .map(|d| d.json);
     crate::cli::args::save_cache(cache);
     crate::cli::args::save_counts(lib, cache);
     let per_turn = match &tool {
@@ -407,7 +413,7 @@ fn print_listing_json(
             })).collect::<Vec<_>>(),
         },
         "builtins": {"entries": supplied.entries, "tokens": supplied.tokens},
-        "tool_definition": tool.map(|t| json!({"name": t.name, "chars": t.chars, "tokens": t.tokens})),
+        "tool_definition": tool.map(|t| json!({"name": t.name, "text": tool_text, "chars": t.chars, "tokens": t.tokens})),
         "per_turn_tokens": per_turn,
     });
     let mut out = std::io::stdout().lock();

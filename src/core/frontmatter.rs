@@ -84,6 +84,9 @@ pub struct Frontmatter {
     pub name: Option<String>,
     /// The `description` as text: see [`Frontmatter::description`].
     pub(crate) description: Option<Text>,
+    /// How the `description` scalar is written in the file (plain, quoted, a block): clients
+    /// whose own readers keep or drop a final line break by it differ on what they list.
+    pub description_style: ScalarStyle,
     /// Claude Code's `when_to_use`, when it is text.
     pub when_to_use: Option<String>,
     /// The skill's type: `type:`, else what `entry:` implies, else contextual.
@@ -109,6 +112,52 @@ pub struct Frontmatter {
     pub flow_style_lines: Vec<u32>,
     /// The author's `# skillscope: ignore[…]` comments.
     pub opt_outs: Vec<OptOut>,
+}
+
+/// How a YAML scalar is written: the parser gives the text, not this.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum ScalarStyle {
+    /// Unquoted text (also: no value, or a value that is no scalar).
+    #[default]
+    Plain,
+    /// `'…'`.
+    SingleQuoted,
+    /// `"…"`.
+    DoubleQuoted,
+    /// A literal block, `|`.
+    Literal,
+    /// A folded block, `>`.
+    Folded,
+}
+
+impl ScalarStyle {
+    /// Its code in a library index.
+    pub fn code(self) -> u8 {
+        match self {
+            ScalarStyle::Plain => 0,
+            ScalarStyle::SingleQuoted => 1,
+            ScalarStyle::DoubleQuoted => 2,
+            ScalarStyle::Literal => 3,
+            ScalarStyle::Folded => 4,
+        }
+    }
+
+    /// The style of an index's code, `None` for a code no style has.
+    pub fn from_code(code: u8) -> Option<ScalarStyle> {
+        Some(match code {
+            0 => ScalarStyle::Plain,
+            1 => ScalarStyle::SingleQuoted,
+            2 => ScalarStyle::DoubleQuoted,
+            3 => ScalarStyle::Literal,
+            4 => ScalarStyle::Folded,
+            _ => return None,
+        })
+    }
+
+    /// A block scalar (`|` or `>`).
+    pub fn is_block(self) -> bool {
+        matches!(self, ScalarStyle::Literal | ScalarStyle::Folded)
+    }
 }
 
 /// A typed text field's value: the string of one of the fields (by its place in `fields`), so
@@ -638,6 +687,9 @@ fn parse_yaml(yaml: &str, first_line: u32, fm: &mut Frontmatter, diags: &mut Vec
     fm.parsed = true;
     let lines = key_lines(yaml, first_line);
     fm.flow_style_lines = flow_style_lines(yaml, first_line);
+    if let Some(&(_, line)) = lines.iter().find(|(k, _)| k == "description") {
+        fm.description_style = scalar_style(yaml, (line - first_line) as usize);
+    }
     for (k, v) in map {
         let key = match k {
             serde_yaml::Value::String(s) => s,
@@ -758,6 +810,39 @@ fn to_json(v: serde_yaml::Value) -> Value {
     }
 }
 
+/// The style of the scalar of the top-level key on line `at` (0-based in `yaml`), from the raw
+/// text: the first character of its value past any tag or anchor, on the key's line or, when
+/// the value starts on a later line, on the first line after it that holds any.
+fn scalar_style(yaml: &str, at: usize) -> ScalarStyle {
+    let mut lines = yaml.lines().skip(at);
+    let Some(after) = lines
+        .next()
+        .and_then(|l| l.split_once(':'))
+        .map(|(_, after)| after)
+    else {
+        return ScalarStyle::Plain;
+    };
+    let first_of = |text: &str| {
+        let mut rest = text.trim_start();
+        // Tags (`!!str`) and anchors (`&a`) come before the value.
+        while rest.starts_with(['!', '&']) {
+            rest = rest
+                .split_once([' ', '\t'])
+                .map_or("", |(_, r)| r)
+                .trim_start();
+        }
+        rest.chars().next().filter(|&c| c != '#')
+    };
+    let first = first_of(after).or_else(|| lines.find_map(first_of));
+    match first {
+        Some('\'') => ScalarStyle::SingleQuoted,
+        Some('"') => ScalarStyle::DoubleQuoted,
+        Some('|') => ScalarStyle::Literal,
+        Some('>') => ScalarStyle::Folded,
+        _ => ScalarStyle::Plain,
+    }
+}
+
 /// Lines where a value is written in flow style (`key: [a, b]`, `key: {a: b}`, `- [a]`).
 fn flow_style_lines(yaml: &str, first_line: u32) -> Vec<u32> {
     let mut out = Vec::new();
@@ -791,10 +876,16 @@ fn flow_style_lines(yaml: &str, first_line: u32) -> Vec<u32> {
 
 /// The frontmatter that [`parse`] made of these fields, typed again without YAML: for a library
 /// index, which keeps the fields (and the parse's diagnostics) but not the typed views.
-pub fn from_fields(parsed: bool, fields: Vec<Field>, flow_style_lines: Vec<u32>) -> Frontmatter {
+pub fn from_fields(
+    parsed: bool,
+    fields: Vec<Field>,
+    flow_style_lines: Vec<u32>,
+    description_style: ScalarStyle,
+) -> Frontmatter {
     let mut fm = Frontmatter {
         parsed,
         fields,
+        description_style,
         flow_style_lines,
         ..Frontmatter::default()
     };
@@ -1351,6 +1442,36 @@ mod tests {
             d.column.unwrap() as usize <= line.chars().count() + 1,
             "{d:?} on {line:?}"
         );
+    }
+
+    #[test]
+    fn the_description_s_scalar_style_is_read_from_the_text() {
+        let cases: [(&str, ScalarStyle); 10] = [
+            ("description: plain text", ScalarStyle::Plain),
+            ("description: 'single\n\n  '", ScalarStyle::SingleQuoted),
+            ("description: \"double\"", ScalarStyle::DoubleQuoted),
+            ("description: |\n  literal\n", ScalarStyle::Literal),
+            ("description: >-\n  folded\n", ScalarStyle::Folded),
+            ("description: !!str |\n  tagged\n", ScalarStyle::Literal),
+            ("description: &a 'anchored'", ScalarStyle::SingleQuoted),
+            (
+                "description: # a comment\n  'on the next line'",
+                ScalarStyle::SingleQuoted,
+            ),
+            ("\"description\": >\n  quoted key\n", ScalarStyle::Folded),
+            ("description: it's plain", ScalarStyle::Plain),
+        ];
+        for (yaml, want) in cases {
+            let text = format!("---\nname: a\nother: 'x'\n{yaml}\nlast: |\n  y\n---\n");
+            let p = parse(text.as_bytes(), true);
+            assert!(p.frontmatter.parsed, "{yaml}");
+            assert_eq!(p.frontmatter.description_style, want, "{yaml}");
+            assert_eq!(ScalarStyle::from_code(want.code()), Some(want));
+        }
+        // No description, or an unparsed frontmatter: plain.
+        let p = parse(b"---\nname: 'a'\n---\n", true);
+        assert_eq!(p.frontmatter.description_style, ScalarStyle::Plain);
+        assert_eq!(ScalarStyle::from_code(5), None);
     }
 
     #[test]

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 const MAGIC: &[u8; 8] = b"SKSCLIX\0";
 /// Bumped whenever the layout or the meaning of a record changes: an index of another version is
 /// foreign and discarded.
-const VERSION: u32 = 12;
+const VERSION: u32 = 13;
 /// Index files kept in the cache folder, one per set of roots; the least recently written go.
 const KEEP_FILES: usize = 8;
 /// An index larger than this is not read (a real one for 50,000 skills is a few tens of MB).
@@ -974,6 +974,7 @@ impl WriteRecords for W {
         for l in &fm.flow_style_lines {
             self.u32(*l);
         }
+        self.u8(fm.description_style.code());
         self.len(fm.opt_outs.len());
         for o in &fm.opt_outs {
             self.u32(o.at);
@@ -1074,7 +1075,8 @@ impl ReadRecords for R<'_> {
         }
         let n = self.len(4)?;
         let flow_style_lines = (0..n).map(|_| self.u32()).collect::<Option<Vec<_>>>()?;
-        let mut fm = frontmatter::from_fields(parsed, fields, flow_style_lines);
+        let style = frontmatter::ScalarStyle::from_code(self.u8()?)?;
+        let mut fm = frontmatter::from_fields(parsed, fields, flow_style_lines, style);
         let n = self.len(9)?;
         for _ in 0..n {
             let at = self.u32()?;
@@ -2112,6 +2114,8 @@ mod tests {
             "no frontmatter",
             "---\nname: a\ndescription: d\nauto_load: no # off\n---\n",
             "---\nname: a\ndescription: d\nauto_load: 'yes'\n---\n",
+            "---\nname: a\ndescription: 'ends in a blank line\n\n  '\n---\n",
+            "---\nname: a\ndescription: >-\n  folded\n---\n",
         ];
         for t in texts {
             let p = frontmatter::parse(t.as_bytes(), true);
@@ -2119,6 +2123,7 @@ mod tests {
                 p.frontmatter.parsed,
                 p.frontmatter.fields.clone(),
                 p.frontmatter.flow_style_lines.clone(),
+                p.frontmatter.description_style,
             );
             assert_eq!(format!("{back:?}"), format!("{:?}", p.frontmatter), "{t}");
             // And through the file's encoding of values.

@@ -98,6 +98,9 @@ pub struct Library {
     /// agent still loads when the user names them (Codex's `allow_implicit_invocation: false`),
     /// by index.
     pub explicit_only: std::collections::HashSet<usize>,
+    /// Skills the agent's own switch turns off (they are in `inactive`, with the switch named),
+    /// by index: the client still answers a call of one by name in its own way.
+    pub switched_off: std::collections::HashSet<usize>,
     /// The agent whose view this library is ([`Library::subset`]), if it is one agent's.
     pub agent: Option<crate::core::source::Agent>,
     /// The agent of this view lists nothing at all, its client's built-ins included, with why
@@ -307,6 +310,7 @@ impl Library {
             inactive: HashMap::default(),
             name_only: HashMap::default(),
             explicit_only: std::collections::HashSet::default(),
+            switched_off: std::collections::HashSet::default(),
             agent: None,
             listing_off: None,
             builtins_off: HashMap::default(),
@@ -609,6 +613,11 @@ impl Library {
                 .collect(),
             explicit_only: self
                 .explicit_only
+                .iter()
+                .filter_map(|&i| new_of[i])
+                .collect(),
+            switched_off: self
+                .switched_off
                 .iter()
                 .filter_map(|&i| new_of[i])
                 .collect(),

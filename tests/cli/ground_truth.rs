@@ -1638,6 +1638,7 @@ fn prompt_json_places_each_listing_where_its_capture_found_it() {
         };
         assert_eq!(own, want, "{what}: {v}");
         assert!(v["builtins"]["tokens"].as_u64().unwrap() > 0, "{what}: {v}");
+        tool_text_is_sent(&v, case.client.agent);
     }
     for case in [gemini_case("mixed", true), opencode_case("mixed", true)] {
         let l = lay_client(&case);
@@ -1647,6 +1648,8 @@ fn prompt_json_places_each_listing_where_its_capture_found_it() {
             Some("true"),
             None,
         );
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        tool_text_is_sent(&v, case.agent);
         let (listing, _) = run_client(&l, &["prompt", "--agent", case.agent], Some("true"), None);
         // Both with the run's folders as placeholders: the tokens were counted on the real ones.
         let what = format!("{}/{}", case.client, case.name);
@@ -1658,6 +1661,23 @@ fn prompt_json_places_each_listing_where_its_capture_found_it() {
             false,
         );
     }
+}
+
+/// `prompt --json`'s tool text: the skill tool's definition as the client sends it (compact
+/// JSON naming the tool), its characters counted; Codex sends none (its model reads the SKILL.md,
+/// a `$name` adds the file as a message).
+fn tool_text_is_sent(v: &serde_json::Value, agent: &str) {
+    let tool = &v["tool_definition"];
+    if agent == "codex" {
+        assert!(tool.is_null(), "{v}");
+        return;
+    }
+    let text = tool["text"].as_str().unwrap_or_default();
+    let sent: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
+    let name = sent["name"].as_str().or(sent["function"]["name"].as_str());
+    assert_eq!(name, tool["name"].as_str(), "{agent}: {v}");
+    assert!(name.is_some(), "{agent}: {v}");
+    assert_eq!(tool["chars"].as_u64(), Some(text.chars().count() as u64));
 }
 
 #[path = "ground_truth_new_agents.rs"]

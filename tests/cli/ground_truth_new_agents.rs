@@ -308,28 +308,20 @@ fn copilot_budget_is_byte_identical() {
 
 /// The `wide` library (`library/wide`): Copilot orders the project's skills by name across
 /// `.github/skills`, `.agents/skills` and `.claude/skills`, leaves out the skill whose
-/// description is over 1,024 characters (and keeps the one of exactly 1,024), and falls back to
-/// the first two paragraphs of a body joined by a space. One entry is left out of the
-/// comparison, said here: `quoted-blank-end`, whose single-quoted description ends in a blank
-/// line — Copilot keeps that line break, skillscope does not (it cannot tell a quoted scalar's
-/// line break from a block scalar's, which Copilot drops).
+/// description is over 1,024 characters (and keeps the one of exactly 1,024), falls back to
+/// the first two paragraphs of a body joined by a space, and keeps the final line break of a
+/// single-quoted description ending in a blank line (`quoted-blank-end`) where it drops a
+/// literal block's (`pipe-desc`).
 #[test]
-fn copilot_wide_is_byte_identical_but_for_a_quoted_descriptions_last_line_break() {
-    let c = &COPILOT;
-    let (l, run) = lay(c, "wide");
-    std::fs::remove_dir_all(l.home.join(c.user_skills).join("quoted-blank-end")).unwrap();
-    let (got, _, _) = run_laid(c, "wide", l, &run, &["prompt", "--agent", c.agent]);
-    let full = captured(c, "wide");
-    let entry = "<skill>\n  <name>quoted-blank-end</name>\n  <description>Single-quoted, ending in a blank line.\n</description>\n  <location>user</location>\n</skill>\n";
-    assert!(full.contains(entry), "{full}");
-    let want = full.replacen(entry, "", 1);
+fn copilot_wide_is_byte_identical() {
+    let want = captured(&COPILOT, "wide");
     assert!(!want.contains("desc-over-1024") && want.contains("<name>desc-1024</name>"));
     assert!(want.contains("two lines. The second paragraph of the body.</description>"));
-    if let Some(diff) = first_difference(&want, &got) {
-        panic!("copilot wide: {diff}");
-    }
-    assert_eq!(got, want);
-    assert_eq!(o200k(&got), o200k(&want));
+    assert!(want.contains(
+        "<name>quoted-blank-end</name>\n  <description>Single-quoted, ending in a blank line.\n</description>"
+    ));
+    assert!(want.contains("Its second line.</description>"));
+    assert_identical(&COPILOT, "wide");
 }
 
 /// The `wide` library on OpenClaw (captured on Linux, without `dokku` and `FAL_KEY`): the skills
@@ -556,7 +548,8 @@ fn qwen_code_wide_is_byte_identical() {
 }
 
 /// A skill the client's own switch turned off, called by name: `inject` prints what the client
-/// answers — Qwen Code's and Cline's errors, OpenClaw's whole SKILL.md (its model reads the file).
+/// answers — Qwen Code's, Copilot's and Cline's errors (Copilot's names the skills it offers,
+/// `copilot@1.0.102/switch-off`), OpenClaw's whole SKILL.md (its model reads the file).
 #[test]
 fn a_switched_off_skill_gets_each_clients_own_answer() {
     // The client answers with an error: inject exits 1, as for any error result.
@@ -584,12 +577,58 @@ fn a_switched_off_skill_gets_each_clients_own_answer() {
         std::fs::read_to_string(agents_fixtures().join("library/user/skills/switch-off/SKILL.md"))
             .unwrap();
     assert_eq!(off(&OPENCLAW, &[], None), file);
+    let copilot = capture_file(&COPILOT, "switch-off", "inject-switch-off.txt");
+    assert!(
+        copilot.starts_with("Skill \"switch-off\" not found. Available skills: aaa-first, "),
+        "{copilot}"
+    );
+    assert_eq!(off(&COPILOT, &[], None), copilot);
     // Cline's switch is the skill's own frontmatter.
     let cline_off = "---\nname: cline-off\ndescription: Off.\ndisabled: true\n---\nBody.\n";
     assert_eq!(
         off(&CLINE, &[], Some(("cline-off", cline_off))),
         "Skill \"cline-off\" is configured but disabled."
     );
+}
+
+/// `prompt --json` for the four newer clients: where each puts its listing, as its capture
+/// found it (`placement.json`), and its tool's text as it sends it (`tool.json`; Cline's holds
+/// the listing's names, in the file system's order, so the names are compared as a set).
+#[test]
+fn prompt_json_places_the_new_agents_listings_and_sends_their_tools() {
+    for c in [&QWEN, &COPILOT, &CLINE, &OPENCLAW] {
+        let placement: serde_json::Value =
+            serde_json::from_str(&capture_file(c, "mixed", "placement.json")).unwrap();
+        let captured = placement["location"].as_str().unwrap();
+        let (json, _, _) = run_case(c, "mixed", &["prompt", "--agent", c.agent, "--json"]);
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let ours = v["placement"]["location"].as_str().unwrap_or_default();
+        let place = ours.split(':').next().unwrap_or_default();
+        assert!(
+            !place.is_empty() && captured.starts_with(place),
+            "{}: captured at {captured}, predicted at {ours}",
+            c.dir
+        );
+        let role = placement["role"].as_str().unwrap_or("tool");
+        assert_eq!(v["placement"]["role"].as_str(), Some(role), "{}", c.dir);
+        let sent: serde_json::Value =
+            serde_json::from_str(&capture_file(c, "mixed", "tool.json")).unwrap();
+        let text = v["tool_definition"]["text"].as_str().unwrap_or_default();
+        let ours: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
+        if c.agent == "cline" {
+            let names = |t: &serde_json::Value| {
+                let d = t["function"]["description"].as_str().unwrap_or_default();
+                let (head, list) = d.split_once("Available skills: ").unwrap_or((d, ""));
+                let mut n: Vec<String> = cline_names(&format!("Available skills: {list}"));
+                n.sort();
+                (head.to_string(), n)
+            };
+            assert_eq!(names(&ours), names(&sent), "{}", c.dir);
+            assert!(!names(&sent).1.is_empty());
+        } else {
+            assert_eq!(ours, sent, "{}", c.dir);
+        }
+    }
 }
 
 /// OpenClaw has no skill tool: its model reads the SKILL.md at the listed location, and the

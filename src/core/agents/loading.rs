@@ -208,6 +208,16 @@ pub fn copilot(skill: &Skill) -> Result<Vec<Block>, LibraryError> {
     ))
 }
 
+/// GitHub Copilot CLI's `skill` tool result for a name it does not offer (a skill its own
+/// switch turned off among them): the name, and every name its listing offers, in listing order
+/// (`copilot@1.0.102/switch-off/inject-switch-off.txt`).
+pub fn copilot_not_found(name: &str, offered: &[String]) -> String {
+    format!(
+        "Skill \"{name}\" not found. Available skills: {}",
+        offered.join(", ")
+    )
+}
+
 fn copilot_blocks(name: &str, dir: &str, files: &[String], body: &str) -> Vec<Block> {
     let mut ctx =
         format!("<skill-context name=\"{name}\">\nBase directory for this skill: {dir}\n\n");

@@ -42,6 +42,14 @@ mod tests {
             placement(Agent::Codex, None).map(|p| p.role),
             Some("developer")
         );
+        for (agent, role) in [
+            (Agent::QwenCode, "user"),
+            (Agent::Copilot, "system"),
+            (Agent::Cline, "tool"),
+            (Agent::Openclaw, "system"),
+        ] {
+            assert_eq!(placement(agent, None).map(|p| p.role), Some(role));
+        }
         assert_eq!(placement(Agent::Goose, None), None);
     }
 }

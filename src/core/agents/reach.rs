@@ -284,9 +284,18 @@ pub(super) fn skipped(agent: Agent, s: &Skill) -> Option<String> {
     Some(why.to_string())
 }
 
+/// Why an agent keeps a skill it reads out of its listing.
+pub(super) struct Unlisted {
+    /// Said in the listing's fates.
+    pub why: String,
+    /// The client's own switch turned it off (Cline's frontmatter switch), as opposed to a
+    /// skill closed to the model (`disable-model-invocation`).
+    pub switched_off: bool,
+}
+
 /// Why the agent keeps a skill it reads out of its listing, when it does: `disable-model-
 /// invocation` (Qwen Code, Copilot, OpenClaw), or Cline's frontmatter switch.
-pub(super) fn unlisted(agent: Agent, s: &Skill) -> Option<String> {
+pub(super) fn unlisted(agent: Agent, s: &Skill) -> Option<Unlisted> {
     let fm = &s.frontmatter;
     match agent {
         Agent::Cline => {
@@ -296,13 +305,18 @@ pub(super) fn unlisted(agent: Agent, s: &Skill) -> Option<String> {
                 || fm
                     .get("enabled")
                     .is_some_and(|f| f.value == serde_json::Value::Bool(false));
-            disabled
-                .then(|| "off in Cline (frontmatter disabled: true / enabled: false)".to_string())
+            disabled.then(|| Unlisted {
+                why: "off in Cline (frontmatter disabled: true / enabled: false)".to_string(),
+                switched_off: true,
+            })
         }
-        _ if fm.disable_model_invocation => Some(format!(
-            "disable-model-invocation: true: {} keeps it out of its listing",
-            super::model::model(agent).name
-        )),
+        _ if fm.disable_model_invocation => Some(Unlisted {
+            why: format!(
+                "disable-model-invocation: true: {} keeps it out of its listing",
+                super::model::model(agent).name
+            ),
+            switched_off: false,
+        }),
         Agent::ClaudeCode
         | Agent::Codex
         | Agent::Opencode

@@ -260,6 +260,7 @@ pub fn agent_view(
         {
             out.inactive
                 .insert(n, format!("off in Gemini CLI ({source})"));
+            out.switched_off.insert(n);
         }
         let s = &mut out.skills[n];
         if let Some(note) = codex_note {
@@ -335,8 +336,11 @@ fn newcomer_reading(out: &mut Library, n: usize, agent: Agent) {
         return;
     }
     let note = reach::reading(agent, s);
-    if let Some(why) = reach::unlisted(agent, s) {
-        out.inactive.insert(n, why);
+    if let Some(u) = reach::unlisted(agent, s) {
+        out.inactive.insert(n, u.why);
+        if u.switched_off {
+            out.switched_off.insert(n);
+        }
     }
     if let Some(note) = note {
         let d = listed_by_fallback(s, format!("{} {note}", model(agent).name));
@@ -542,6 +546,7 @@ fn switched(out: &mut Library, n: usize, agent: Agent, e: &Effective) {
             out.explicit_only.remove(&n);
             out.inactive
                 .insert(n, format!("off in {who} ({})", e.source));
+            out.switched_off.insert(n);
         }
     }
 }
@@ -776,6 +781,59 @@ mod tests {
         assert!(off(&view, &settings, "bare").is_some_and(|w| w.contains("does not load it")));
         settings.skills_off = Some("settings.json skills.enabled".to_string());
         assert!(off(&view, &settings, "kept").is_some_and(|w| w.contains("skills are off")));
+    }
+
+    /// A skill the client's own switch turned off is a fact of the view, apart from the other
+    /// reasons a skill is kept from the listing (Cline's frontmatter switch, Qwen Code's
+    /// `disable-model-invocation`).
+    #[test]
+    fn a_switched_off_skill_is_marked_apart_from_other_inactive_ones() {
+        use crate::core::scan::ScanOptions;
+        use crate::core::source::Root;
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path().join(".cline").join("skills");
+        for (name, text) in [
+            ("plain", "---\nname: plain\ndescription: P.\n---\n"),
+            (
+                "off",
+                "---\nname: off\ndescription: O.\ndisabled: true\n---\n",
+            ),
+            (
+                "closed",
+                "---\nname: closed\ndescription: C.\ndisable-model-invocation: true\n---\n",
+            ),
+        ] {
+            std::fs::create_dir_all(root.join(name)).unwrap();
+            std::fs::write(root.join(name).join("SKILL.md"), text).unwrap();
+        }
+        let lib = Library::load(
+            vec![Root::new(&root, Agent::Path, Scope::User)],
+            &ScanOptions::default(),
+        );
+        // Qwen Code keeps `closed` from its listing, and switches nothing off.
+        let qwen = agent_library(&lib, Agent::QwenCode, &[], None);
+        let closed = qwen.skills.iter().position(|s| s.name == "closed").unwrap();
+        assert!(qwen.inactive.contains_key(&closed));
+        assert!(qwen.switched_off.is_empty());
+        let view = agent_library(&lib, Agent::Cline, &[], None);
+        let at = |name: &str| view.skills.iter().position(|s| s.name == name).unwrap();
+        assert!(view.inactive.contains_key(&at("off")));
+        assert!(!view.inactive.contains_key(&at("plain")));
+        let off: Vec<&str> = view
+            .switched_off
+            .iter()
+            .map(|&i| view.skills[i].name.as_str())
+            .collect();
+        assert_eq!(off, vec!["off"]);
+        // A view of part of the library keeps the fact on the same skill.
+        let keep: Vec<usize> = (0..view.len()).filter(|&i| i != at("closed")).collect();
+        let part = view.subset(&keep);
+        let off: Vec<&str> = part
+            .switched_off
+            .iter()
+            .map(|&i| part.skills[i].name.as_str())
+            .collect();
+        assert_eq!(off, vec!["off"]);
     }
 
     #[test]

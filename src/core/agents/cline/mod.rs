@@ -5,6 +5,7 @@ pub(crate) mod tools;
 
 use crate::core::agents::home::Home;
 use crate::core::agents::model::{AgentModel, Injection};
+use crate::core::agents::placement::Placement;
 use crate::core::agents::tools::ToolDefinition;
 use crate::core::catalogue::Profile;
 use crate::core::listing::Format;
@@ -27,6 +28,7 @@ pub static HOME: Home = Home {
         client: Some(&crate::core::agents::client::CLINE_3_0_65),
         ..crate::core::agents::model::AS_GIVEN
     },
+    placement,
     tool,
     calls_any_case: true,
     // Its only switch is in the skill's own file, which toggle does not edit.
@@ -45,5 +47,16 @@ fn tool(names: &[String], _model: Option<&str>) -> Option<ToolDefinition> {
     Some(ToolDefinition {
         holds_listing: true,
         ..ToolDefinition::new("skills", tools::cline_skills_tool(&listing))
+    })
+}
+
+/// Cline 3.0.65 (`cline@3.0.65/mixed/placement.json`).
+#[allow(clippy::unnecessary_wraps)] // the home record's signature
+fn placement(_model: Option<&str>) -> Option<Placement> {
+    Some(Placement {
+        role: "tool",
+        location: "tools[0].function.description: the end of its `skills` tool's description",
+        wrapper: "none: `Available skills: A, B.` after the tool's own text",
+        sent: "in every request",
     })
 }

@@ -61,10 +61,16 @@ fn group(skill: &Skill) -> &'static str {
     }
 }
 
-/// A description as listed: its line breaks and spaces kept, the line breaks at its end dropped,
-/// escaped.
+/// A description as listed: its line breaks and spaces kept, escaped; the line breaks at the
+/// end of a block scalar's (`|`, `>`) dropped, those a quoted scalar ends in kept (`wide`'s
+/// `pipe-desc` and `quoted-blank-end`).
 fn description(skill: &Skill) -> String {
-    let d = name_and_description(skill).1.trim_end_matches(['\n', '\r']);
+    let d = name_and_description(skill).1;
+    let d = if skill.frontmatter.description_style.is_block() {
+        d.trim_end_matches(['\n', '\r'])
+    } else {
+        d
+    };
     safe_text(&xml_escape(d))
 }
 

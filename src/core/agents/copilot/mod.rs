@@ -7,6 +7,7 @@ pub(crate) mod tools;
 
 use crate::core::agents::home::Home;
 use crate::core::agents::model::{AgentModel, Injection};
+use crate::core::agents::placement::Placement;
 use crate::core::agents::tools::ToolDefinition;
 use crate::core::catalogue::Profile;
 use crate::core::listing::Format;
@@ -30,6 +31,7 @@ pub static HOME: Home = Home {
         client: Some(&crate::core::agents::client::COPILOT_1_0_102),
         ..crate::core::agents::model::AS_GIVEN
     },
+    placement,
     tool,
     project_only: &[".claude/skills"],
     alias: Some("copilot"),
@@ -41,4 +43,15 @@ pub static HOME: Home = Home {
 #[allow(clippy::unnecessary_wraps)] // the home record's signature
 fn tool(_names: &[String], _model: Option<&str>) -> Option<ToolDefinition> {
     Some(ToolDefinition::new("skill", tools::copilot_skill_tool()))
+}
+
+/// GitHub Copilot CLI 1.0.102 (`copilot@1.0.102/mixed/placement.json`).
+#[allow(clippy::unnecessary_wraps)] // the home record's signature
+fn placement(_model: Option<&str>) -> Option<Placement> {
+    Some(Placement {
+        role: "system",
+        location: "messages[0]: the tool-instructions section of the system message named after its skill tool",
+        wrapper: "<skill>\\n … \\n</skill>: after the </fetch_copilot_cli_documentation> section, before <sql>",
+        sent: "in every request",
+    })
 }

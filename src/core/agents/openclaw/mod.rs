@@ -7,6 +7,7 @@ pub(crate) mod tools;
 
 use crate::core::agents::home::Home;
 use crate::core::agents::model::{AgentModel, Injection};
+use crate::core::agents::placement::Placement;
 use crate::core::agents::tools::ToolDefinition;
 use crate::core::catalogue::Profile;
 use crate::core::listing::Format;
@@ -26,6 +27,7 @@ pub static HOME: Home = Home {
         client: Some(&crate::core::agents::client::OPENCLAW_2026_9_6),
         ..crate::core::agents::model::AS_GIVEN
     },
+    placement,
     tool,
     command: Some("openclaw"),
     ..Home::AS_GIVEN
@@ -35,4 +37,15 @@ pub static HOME: Home = Home {
 #[allow(clippy::unnecessary_wraps)] // the home record's signature
 fn tool(_names: &[String], _model: Option<&str>) -> Option<ToolDefinition> {
     Some(ToolDefinition::new("read", tools::openclaw_read_tool()))
+}
+
+/// OpenClaw 2026.9.6 (`openclaw@2026.9.6/mixed/placement.json`).
+#[allow(clippy::unnecessary_wraps)] // the home record's signature
+fn placement(_model: Option<&str>) -> Option<Placement> {
+    Some(Placement {
+        role: "system",
+        location: "messages[0]: the `## Skills` section of the system message",
+        wrapper: "none: after the section's rules, its note when truncated or compact and its intro (\\n\\n before), before ## Skill Workshop",
+        sent: "in every request",
+    })
 }

@@ -7,6 +7,7 @@ pub(crate) mod tools;
 
 use crate::core::agents::home::Home;
 use crate::core::agents::model::{AgentModel, Injection};
+use crate::core::agents::placement::Placement;
 use crate::core::agents::tools::ToolDefinition;
 use crate::core::catalogue::Profile;
 use crate::core::listing::Format;
@@ -26,6 +27,7 @@ pub static HOME: Home = Home {
         client: Some(&crate::core::agents::client::QWEN_CODE_0_24_4),
         ..crate::core::agents::model::AS_GIVEN
     },
+    placement,
     tool,
     command: Some("qwen"),
     ..Home::AS_GIVEN
@@ -35,4 +37,15 @@ pub static HOME: Home = Home {
 #[allow(clippy::unnecessary_wraps)] // the home record's signature
 fn tool(_names: &[String], _model: Option<&str>) -> Option<ToolDefinition> {
     Some(ToolDefinition::new("skill", tools::qwen_code_skill_tool()))
+}
+
+/// Qwen Code 0.24.4 (`qwen-code@0.24.4/mixed/placement.json`).
+#[allow(clippy::unnecessary_wraps)] // the home record's signature
+fn placement(_model: Option<&str>) -> Option<Placement> {
+    Some(Placement {
+        role: "user",
+        location: "messages[1].content[0]: the first text part of the first user message",
+        wrapper: "<system-reminder>\\nThe following skills are available for use with the Skill tool. … invoke a skill by passing its name to the Skill tool.\\n\\n … \\n</system-reminder>",
+        sent: "in every request of the session (it stays in the history)",
+    })
 }
