@@ -103,7 +103,12 @@ fn collection(dir: &Path, n: usize) -> bool {
     }
     let git = |args: &[&str]| {
         Command::new("git")
-            .args(["-c", "user.name=bench", "-c", "user.email=bench@example.com"])
+            .args([
+                "-c",
+                "user.name=bench",
+                "-c",
+                "user.email=bench@example.com",
+            ])
             .args(args)
             .current_dir(dir)
             .stdout(Stdio::null())
@@ -154,7 +159,9 @@ fn main() {
     let mut c = Criterion::default().configure_from_args();
     match corpus() {
         Some(corpus) => warm(&mut c, &corpus),
-        None => eprintln!("skipping the warm group: no corpus at ../shared/corpus (set SKILLSCOPE_CORPUS)"),
+        None => eprintln!(
+            "skipping the warm group: no corpus at ../shared/corpus (set SKILLSCOPE_CORPUS)"
+        ),
     }
     add(&mut c);
     c.final_summary();

@@ -35,9 +35,14 @@ for tool in hyperfine python3 git; do
     command -v $tool >/dev/null || { echo "$tool is needed" >&2; exit 2; }
 done
 [ -x /usr/bin/time ] || { echo "GNU time is needed at /usr/bin/time (apt-get install time)" >&2; exit 2; }
-cargo build --release --locked --quiet
-bin=$repo/target/release/skillscope
-peer=$(scripts/peer_bench.sh --build-only)
+# BIN=… measures another build of skillscope (nothing is built then).
+if [ -z "${BIN:-}" ]; then
+    cargo build --release --locked --quiet
+fi
+bin=${BIN:-$repo/target/release/skillscope}
+export BIN=$bin
+# PEER=… takes a peer binary built before (scripts/peer_bench.sh --build-only prints its path).
+peer=${PEER:-$(scripts/peer_bench.sh --build-only)}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export SKILLSCOPE_CACHE_DIR=$work/cache SKILLSCOPE_CONFIG_DIR=$work/config NO_COLOR=1

@@ -114,8 +114,7 @@ pub fn check(lib: &Library, opts: &CheckOptions) -> Checked {
                     overlap::Meaning::of_members(lib, &members, &|k| keys.contains(k))
                 }
             };
-            let key =
-                overlap::input_key_of(lib, &members, meaning == overlap::Meaning::Compared);
+            let key = overlap::input_key_of(lib, &members, meaning == overlap::Meaning::Compared);
             // A skill an installer recorded is compared with its record below: the records are
             // found here, one lock file at a time, while the other cores run the rules.
             let records = opts.body.then(|| {
