@@ -35,7 +35,9 @@ for tool in hyperfine python3 git; do
     command -v $tool >/dev/null || { echo "$tool is needed" >&2; exit 2; }
 done
 [ -x /usr/bin/time ] || { echo "GNU time is needed at /usr/bin/time (apt-get install time)" >&2; exit 2; }
-# BIN=… measures another build of skillscope (nothing is built then).
+# BIN=… measures another build of skillscope (nothing is built then; the table names it).
+built="at $(git rev-parse --short HEAD)"
+[ -z "${BIN:-}" ] || built="of $BIN"
 if [ -z "${BIN:-}" ]; then
     cargo build --release --locked --quiet
 fi
@@ -111,7 +113,7 @@ if [[ $skip != *" synth "* ]]; then
 fi
 
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
-python3 - "$work" "$summary" "$(date -u +%Y-%m-%d)" "$(git rev-parse --short HEAD)" \
+python3 - "$work" "$summary" "$(date -u +%Y-%m-%d)" "$built" \
     "$load_before" "$load_after" "$skills" <<'EOF'
 import json, re, sys
 work, out, day, commit, load_before, load_after, skills = sys.argv[1:]
@@ -154,12 +156,12 @@ elif a:
 else:
     rows.append(("`add` of 181 skills", "not run", "", "≤ 0.5× the skills CLI's CPU", "not judged"))
 try:
-    app = [int(m) for m in re.findall(r"the app's own report: (\d+) ms", open(f"{work}/app.txt").read())]
+    app = [float(m) for m in re.findall(r"the app's own report: ([0-9.]+) ms", open(f"{work}/app.txt").read())]
 except OSError:
     app = []
 if app:
     rows.append(("the app's second start on the corpus, to every level drawn (its own report)",
-                 f"{min(app)}–{max(app)} ms ({len(app)} starts)", "", "≤ 100 ms", judged(max(app) <= 100)))
+                 f"{min(app):.0f}–{max(app):.0f} ms ({len(app)} starts)", "", "≤ 100 ms", judged(max(app) <= 100)))
 else:
     rows.append(("the app's second start", "not run", "", "≤ 100 ms", "not judged"))
 for name in ["list --json", "check"]:
@@ -169,7 +171,7 @@ for name in ["list --json", "check"]:
     else:
         rows.append((f"`{name}`, {int(skills):,} synthetic skills", "not run", "", "≤ 1 s", "not judged"))
 
-text = [f"**{day}, `scripts/bench.sh` at {commit}**, release build, load average {load_before} "
+text = [f"**{day}, `scripts/bench.sh` {commit}**, release build, load average {load_before} "
         f"before and {load_after} after (1, 5, 15 minutes; the machine has 2 cores). Means of "
         "`hyperfine -N` runs; each target judged by this run alone.", "",
         "| what | skillscope: wall mean ± σ (CPU) | beside | target | by this run |",
