@@ -20,8 +20,11 @@ cd "$(dirname "$0")/.."
 root=${1:?usage: scripts/app_start.sh ROOT [RUNS]}
 runs=${2:-5}
 command -v tmux >/dev/null || { echo "tmux is needed (apt-get install tmux)" >&2; exit 2; }
-cargo build --release --locked --quiet
-bin=$PWD/target/release/skillscope
+# BIN=… measures another build (nothing is built then).
+if [ -z "${BIN:-}" ]; then
+    cargo build --release --locked --quiet
+fi
+bin=${BIN:-$PWD/target/release/skillscope}
 cache=$(mktemp -d)
 session=skillscope-start-$$
 trap 'tmux kill-session -t "$session" 2>/dev/null || true; rm -rf "$cache"' EXIT

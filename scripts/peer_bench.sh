@@ -5,12 +5,18 @@
 # is kept in the repository). Both runs walk the corpus for skill files themselves.
 #
 #   scripts/peer_bench.sh [CORPUS]
+#   scripts/peer_bench.sh --build-only    # builds the peer and prints its path (scripts/bench.sh)
 #
 # Needs network access to crates.io (or a cargo registry mirror) once, hyperfine and GNU time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+build_only=
+if [ "${1:-}" = --build-only ]; then
+    build_only=1
+    shift
+fi
 corpus=${1:-${SKILLSCOPE_CORPUS:-../shared/corpus}}
-[ -d "$corpus" ] || { echo "no corpus at $corpus: pass its path or set SKILLSCOPE_CORPUS" >&2; exit 2; }
+[ -n "$build_only" ] || [ -d "$corpus" ] || { echo "no corpus at $corpus: pass its path or set SKILLSCOPE_CORPUS" >&2; exit 2; }
 command -v hyperfine >/dev/null || { echo "hyperfine is needed (apt-get install hyperfine)" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "GNU time is needed at /usr/bin/time (apt-get install time)" >&2; exit 2; }
 peer_version=${PEER_VERSION:-0.1.1}
@@ -58,8 +64,12 @@ fn main() {
     println!("{} folders, {} errors", dirs.len(), errors);
 }
 EOF
-(cd "$work" && cargo build --release --quiet)
+(cd "$work" && cargo build --release --quiet >&2)
 peer=$work/target/release/validate-all
+if [ -n "$build_only" ]; then
+    echo "$peer"
+    exit 0
+fi
 cargo build --release --locked --quiet
 bin=$PWD/target/release/skillscope
 cache=$(mktemp -d)

@@ -97,22 +97,34 @@ pub fn check(lib: &Library, opts: &CheckOptions) -> Checked {
     let enabled = |i: usize| opts.enabled.is_none_or(|f| f(i));
     // The library-wide rules' inputs are read beside the per-skill rules: they need nothing
     // from them, and on their own they would keep one core idle.
-    let (mut all, (meaning, key, library_wide)) = rayon::join(
+    let (mut all, (meaning, key, library_wide, records)) = rayon::join(
         || per_skill(lib, opts, &learned),
         || {
             // Which descriptions have a vector is all that is read here: the vectors themselves
-            // only when the overlap rule has to run.
+            // only when the overlap rule has to run. Without any vector remembered, no text's
+            // key is made to learn that.
+            let members = overlap::members(lib, &enabled);
             let meaning = if let Some(v) = opts.vectors {
-                overlap::Meaning::of(lib, &enabled, &|k| v.contains_key(k))
+                overlap::Meaning::of_members(lib, &members, &|k| v.contains_key(k))
             } else {
                 let keys = lib.remembered_vector_keys();
-                overlap::Meaning::of(lib, &enabled, &|k| keys.contains(k))
+                if keys.is_empty() {
+                    overlap::Meaning::without_vectors(&members)
+                } else {
+                    overlap::Meaning::of_members(lib, &members, &|k| keys.contains(k))
+                }
             };
-            let key = overlap::input_key(lib, &enabled, meaning == overlap::Meaning::Compared);
+            let key = overlap::input_key_of(lib, &members, meaning == overlap::Meaning::Compared);
+            // A skill an installer recorded is compared with its record below: the records are
+            // found here, one lock file at a time, while the other cores run the rules.
+            let records = opts.body.then(|| {
+                crate::core::installers::records(&lib.skills, dirs::home_dir().as_deref()).0
+            });
             (
                 meaning,
                 key,
                 library::check(lib, opts.profile, opts.shadowed),
+                records,
             )
         },
     );
@@ -134,10 +146,8 @@ pub fn check(lib: &Library, opts: &CheckOptions) -> Checked {
     for (i, d) in library_wide {
         all[i].push(d);
     }
-    if opts.body {
+    if let Some(records) = records {
         // A skill an installer recorded, edited since: its files against the recorded hash.
-        let (records, _) =
-            crate::core::installers::records(&lib.skills, dirs::home_dir().as_deref());
         let found: Vec<Option<Diagnostic>> = records
             .par_iter()
             .zip(&lib.skills)

@@ -125,7 +125,7 @@ fn stem_counts(lx: &Lexicon, words: &SkillWords) -> Vec<Vec<(u32, f32)>> {
 /// One skill installed for several agents (the same name and description in another agent's
 /// folder, as `copy` and the installers make) takes part once: its copies do not compete with
 /// it. Copies within one agent's folders still do (the agent loads both).
-fn members(lib: &Library, enabled: &dyn Fn(usize) -> bool) -> Vec<usize> {
+pub(crate) fn members(lib: &Library, enabled: &dyn Fn(usize) -> bool) -> Vec<usize> {
     let mut agents_of: FxHashMap<(&str, &str), Vec<crate::core::source::Agent>> =
         FxHashMap::default();
     (0..lib.skills.len())
@@ -150,6 +150,11 @@ fn members(lib: &Library, enabled: &dyn Fn(usize) -> bool) -> Vec<usize> {
 /// descriptions were compared by meaning too (their vectors are made from the name and
 /// description by the model `MODEL_ID` names, so they need no hash of their own).
 pub fn input_key(lib: &Library, enabled: &dyn Fn(usize) -> bool, by_meaning: bool) -> [u8; 32] {
+    input_key_of(lib, &members(lib, enabled), by_meaning)
+}
+
+/// [`input_key`] of the [`members`] already found.
+pub(crate) fn input_key_of(lib: &Library, members: &[usize], by_meaning: bool) -> [u8; 32] {
     // The texts are short: gathered into a buffer and hashed 64 KiB at a time, so that blake3
     // works on many blocks at once rather than one block per call (the same hash as feeding
     // each text to the hasher).
@@ -171,7 +176,7 @@ pub fn input_key(lib: &Library, enabled: &dyn Fn(usize) -> bool, by_meaning: boo
             buf.clear();
         }
     };
-    for i in members(lib, enabled) {
+    for &i in members {
         let s = &lib.skills[i];
         text(&i.to_string());
         text(&s.name);
@@ -332,18 +337,33 @@ impl Meaning {
         enabled: &dyn Fn(usize) -> bool,
         has: &dyn Fn(&VectorKey) -> bool,
     ) -> Meaning {
-        let skills = members(lib, enabled);
-        let missing = skills
+        Meaning::of_members(lib, &members(lib, enabled), has)
+    }
+
+    /// [`Meaning::of`] the [`members`] already found.
+    pub(crate) fn of_members(
+        lib: &Library,
+        members: &[usize],
+        has: &dyn Fn(&VectorKey) -> bool,
+    ) -> Meaning {
+        let missing = members
             .iter()
             .filter(|&&i| !semantic::description_key(&lib.skills[i]).is_some_and(|k| has(&k)))
             .count();
+        Meaning::missing(missing, members.len())
+    }
+
+    /// [`Meaning::of`] when no text has a vector: every member's is missing, found without
+    /// making any text's key.
+    pub(crate) fn without_vectors(members: &[usize]) -> Meaning {
+        Meaning::missing(members.len(), members.len())
+    }
+
+    fn missing(missing: usize, of: usize) -> Meaning {
         if missing == 0 {
             Meaning::Compared
         } else {
-            Meaning::Missing {
-                missing,
-                of: skills.len(),
-            }
+            Meaning::Missing { missing, of }
         }
     }
 }
