@@ -255,6 +255,9 @@ struct Product<'a, 'b> {
 impl WithSimd for Product<'_, '_> {
     type Output = ();
 
+    // Inlined into pulp's function compiled with the vector instructions, as is everything it
+    // calls: a call not inlined would run without them.
+    #[allow(clippy::inline_always)]
     #[inline(always)]
     fn with_simd<S: Simd>(self, simd: S) {
         // Tiles of rows × vectors per panel row: as many running sums as the registers hold,
@@ -270,8 +273,8 @@ impl WithSimd for Product<'_, '_> {
 
 impl Product<'_, '_> {
     /// The product in tiles of `R` rows, each panel row `V` vectors of `S`.
+    #[allow(clippy::inline_always, clippy::needless_range_loop)]
     #[inline(always)]
-    #[allow(clippy::needless_range_loop)]
     fn run<S: Simd, const R: usize, const V: usize>(self, simd: S) {
         let Product {
             a,
@@ -312,9 +315,8 @@ impl Product<'_, '_> {
                     for r in 0..R.min(rows - t * R) {
                         let mut line = [0f32; PANEL];
                         let (vectors, _) = S::as_mut_simd_f32s(&mut line);
-                        for v in 0..V.min(vectors.len()) {
-                            vectors[v] = sums[r][v];
-                        }
+                        let n = V.min(vectors.len());
+                        vectors[..n].copy_from_slice(&sums[r][..n]);
                         let at = (first + t * R + r) * out_row_step + p * PANEL;
                         let o = &mut out[at..at + width];
                         match store {
@@ -335,8 +337,8 @@ impl Product<'_, '_> {
 
 /// A tile of `R` rows (each step's `R` elements together) times a panel (each step's row of
 /// `V` vectors): `R × V` running sums, each added to in order of the steps.
+#[allow(clippy::inline_always, clippy::needless_range_loop)]
 #[inline(always)]
-#[allow(clippy::needless_range_loop)]
 fn tile_product<S: Simd, const R: usize, const V: usize>(
     simd: S,
     tile: &[[f32; R]],
