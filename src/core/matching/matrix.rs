@@ -1,9 +1,29 @@
 //! Matrix products on float32 slices, for the sentence model's layers and the overlap rule's
-//! comparisons of every pair of vectors: ndarray's `general_mat_mul` (matrixmultiply's kernel,
-//! with the vector instructions the processor has) over views of the slices, so that no copy is
-//! made to transpose or to take a head's columns.
+//! comparisons of every pair of vectors.
+//!
+//! The right-hand matrix is laid out once in [`Panels`]: its columns [`PANEL`] at a time, each
+//! panel's rows one after the other, so the kernel reads it front to back. The left-hand rows
+//! are copied a tile of a few rows at a time, interleaved, for the same reason. The kernel keeps
+//! a tile of rows times a panel of columns in vector registers, with the vector instructions the
+//! processor has (chosen when the program runs, through `pulp`'s safe dispatch: AVX-512, AVX2
+//! with FMA, NEON, or plain floats).
+//!
+//! Every element of a product is summed in one order, `k` from first to last, whatever the
+//! tile, the panel or the number of rows: a row's product does not depend on the rows beside it
+//! (so a text's vector is the same alone or in a batch).
 
-use ndarray::{ArrayView2, ArrayViewMut2, ShapeBuilder, linalg::general_mat_mul};
+use pulp::{Simd, WithSimd};
+use std::cell::RefCell;
+use std::sync::LazyLock;
+
+/// Columns of the right-hand matrix in one panel: two AVX-512 registers, four AVX2 ones.
+pub(crate) const PANEL: usize = 32;
+/// Rows of the left-hand matrix copied at a time: they stay in the core's cache while every
+/// panel goes past them.
+const BLOCK_ROWS: usize = 96;
+
+/// The vector instructions this processor has, found once.
+static ARCH: LazyLock<pulp::Arch> = LazyLock::new(pulp::Arch::new);
 
 /// Why a product could not be taken: the shapes do not match, or a matrix does not fit in its
 /// slice.
@@ -16,8 +36,16 @@ pub(crate) enum MatrixError {
         b_rows: usize,
         b_columns: usize,
     },
-    #[error("matrix shapes: {0}")]
-    Layout(#[from] ndarray::ShapeError),
+    #[error(
+        "matrix shapes: {rows}×{columns} with steps {row_step} and {column_step} does not fit in {len} floats"
+    )]
+    Layout {
+        rows: usize,
+        columns: usize,
+        row_step: usize,
+        column_step: usize,
+        len: usize,
+    },
 }
 
 /// A matrix inside a slice: element `(i, j)` at `i * row_step + j * column_step`.
@@ -47,23 +75,132 @@ impl<'a> Matrix<'a> {
         }
     }
 
-    fn view(&self) -> Result<ArrayView2<'a, f32>, MatrixError> {
-        Ok(ArrayView2::from_shape(
-            (self.rows, self.columns).strides((self.row_step, self.column_step)),
-            self.data,
-        )?)
+    /// An error unless every element lies inside the slice.
+    fn check(&self) -> Result<(), MatrixError> {
+        fits(
+            self.data.len(),
+            self.rows,
+            self.columns,
+            self.row_step,
+            self.column_step,
+        )
+    }
+
+    fn at(&self, i: usize, j: usize) -> f32 {
+        self.data[i * self.row_step + j * self.column_step]
     }
 }
 
-/// `out += alpha · a · b`, with `out` a `a.rows × b.columns` matrix whose rows start
-/// `out_row_step` apart (its columns next to each other). A shape that does not match, or a
+/// Whether a `rows × columns` matrix with these steps fits in `len` floats.
+fn fits(
+    len: usize,
+    rows: usize,
+    columns: usize,
+    row_step: usize,
+    column_step: usize,
+) -> Result<(), MatrixError> {
+    let last = if rows == 0 || columns == 0 {
+        Some(0)
+    } else {
+        (rows - 1)
+            .checked_mul(row_step)
+            .zip((columns - 1).checked_mul(column_step))
+            .and_then(|(r, c)| r.checked_add(c))
+            .and_then(|l| l.checked_add(1))
+    };
+    match last {
+        Some(last) if last <= len => Ok(()),
+        _ => Err(MatrixError::Layout {
+            rows,
+            columns,
+            row_step,
+            column_step,
+            len,
+        }),
+    }
+}
+
+/// A right-hand matrix laid out for the kernel: panel `p` holds columns `p * PANEL ..` of every
+/// row, row after row, [`PANEL`] floats each (the last panel's missing columns are zeros).
+#[derive(Default)]
+pub(crate) struct Panels {
+    data: Vec<f32>,
+    rows: usize,
+    columns: usize,
+}
+
+impl Panels {
+    /// The panels of `rows × columns` values, `value(k, j)` the element of row `k`, column `j`.
+    pub(crate) fn from_fn(
+        rows: usize,
+        columns: usize,
+        mut value: impl FnMut(usize, usize) -> f32,
+    ) -> Panels {
+        let mut p = Panels::default();
+        p.fill_with(rows, columns, &mut value);
+        p
+    }
+
+    /// Lays out `m`, reusing this one's memory.
+    pub(crate) fn fill(&mut self, m: Matrix) -> Result<(), MatrixError> {
+        m.check()?;
+        self.fill_with(m.rows, m.columns, &mut |k, j| m.at(k, j));
+        Ok(())
+    }
+
+    fn fill_with(
+        &mut self,
+        rows: usize,
+        columns: usize,
+        value: &mut impl FnMut(usize, usize) -> f32,
+    ) {
+        let panels = columns.div_ceil(PANEL);
+        self.data.clear();
+        self.data.resize(panels * rows * PANEL, 0.0);
+        for (p, panel) in self.data.chunks_exact_mut(rows * PANEL).enumerate() {
+            let width = PANEL.min(columns - p * PANEL);
+            for (k, line) in panel.chunks_exact_mut(PANEL).enumerate() {
+                for (j, v) in line[..width].iter_mut().enumerate() {
+                    *v = value(k, p * PANEL + j);
+                }
+            }
+        }
+        self.rows = rows;
+        self.columns = columns;
+    }
+
+    pub(crate) fn rows(&self) -> usize {
+        self.rows
+    }
+
+    pub(crate) fn columns(&self) -> usize {
+        self.columns
+    }
+
+    /// Panel `p`, `rows * PANEL` floats.
+    fn panel(&self, p: usize) -> &[f32] {
+        &self.data[p * self.rows * PANEL..(p + 1) * self.rows * PANEL]
+    }
+}
+
+/// What a product does with the output's elements.
+#[derive(Clone, Copy)]
+pub(crate) enum Store {
+    /// `out = a · b`
+    Set,
+    /// `out += alpha · a · b`
+    Add(f32),
+}
+
+/// `a · b` into `out`, an `a.rows × b.columns` matrix whose rows start `out_row_step` apart
+/// (its columns next to each other), as `store` says. A shape that does not match, or a
 /// matrix that does not fit in its slice, is an error.
-pub(crate) fn gemm(
+pub(crate) fn product(
     a: Matrix,
-    b: Matrix,
-    alpha: f32,
+    b: &Panels,
     out: &mut [f32],
     out_row_step: usize,
+    store: Store,
 ) -> Result<(), MatrixError> {
     if a.columns != b.rows {
         return Err(MatrixError::Shapes {
@@ -73,9 +210,154 @@ pub(crate) fn gemm(
             b_columns: b.columns,
         });
     }
-    let mut c = ArrayViewMut2::from_shape((a.rows, b.columns).strides((out_row_step, 1)), out)?;
-    general_mat_mul(alpha, &a.view()?, &b.view()?, 1.0, &mut c);
+    a.check()?;
+    fits(out.len(), a.rows, b.columns, out_row_step, 1)?;
+    if a.rows == 0 || b.columns == 0 {
+        return Ok(());
+    }
+    ARCH.dispatch(Product {
+        a,
+        b,
+        out,
+        out_row_step,
+        store,
+    });
     Ok(())
+}
+
+/// `out += alpha · a · b`, `b` any strided matrix (laid out in panels first).
+pub(crate) fn gemm(
+    a: Matrix,
+    b: Matrix,
+    alpha: f32,
+    out: &mut [f32],
+    out_row_step: usize,
+) -> Result<(), MatrixError> {
+    let mut panels = Panels::default();
+    panels.fill(b)?;
+    product(a, &panels, out, out_row_step, Store::Add(alpha))
+}
+
+thread_local! {
+    /// The left-hand rows of the block being multiplied, a tile at a time, interleaved.
+    static TILES: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
+}
+
+/// One product, checked, waiting for the vector instructions to run it with.
+struct Product<'a, 'b> {
+    a: Matrix<'a>,
+    b: &'b Panels,
+    out: &'b mut [f32],
+    out_row_step: usize,
+    store: Store,
+}
+
+impl WithSimd for Product<'_, '_> {
+    type Output = ();
+
+    // Inlined into pulp's function compiled with the vector instructions, as is everything it
+    // calls: a call not inlined would run without them.
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    fn with_simd<S: Simd>(self, simd: S) {
+        // Tiles of rows × vectors per panel row: as many running sums as the registers hold,
+        // beside the panel's row and the broadcast element.
+        match S::F32_LANES {
+            16 => self.run::<S, 8, 2>(simd),
+            8 => self.run::<S, 3, 4>(simd),
+            4 => self.run::<S, 3, 8>(simd),
+            _ => self.run::<S, 1, PANEL>(simd),
+        }
+    }
+}
+
+impl Product<'_, '_> {
+    /// The product in tiles of `R` rows, each panel row `V` vectors of `S`.
+    #[allow(clippy::inline_always, clippy::needless_range_loop)]
+    #[inline(always)]
+    fn run<S: Simd, const R: usize, const V: usize>(self, simd: S) {
+        let Product {
+            a,
+            b,
+            out,
+            out_row_step,
+            store,
+        } = self;
+        // The other arms of the match above, compiled for this `S` but never run.
+        if V * S::F32_LANES != PANEL {
+            return;
+        }
+        let depth = a.columns;
+        // Taken out of the thread's slot, not borrowed in a closure: a closure's body would be
+        // compiled without the vector instructions this function has.
+        let mut tiles = TILES.take();
+        for first in (0..a.rows).step_by(BLOCK_ROWS) {
+            let rows = BLOCK_ROWS.min(a.rows - first);
+            let count = rows.div_ceil(R);
+            // Tile t, step k, row r at (t * depth + k) * R + r; rows past the end zeros.
+            tiles.clear();
+            tiles.resize(count * depth * R, 0.0);
+            for t in 0..count {
+                for r in 0..R.min(rows - t * R) {
+                    let i = first + t * R + r;
+                    for k in 0..depth {
+                        tiles[(t * depth + k) * R + r] = a.at(i, k);
+                    }
+                }
+            }
+            for p in 0..b.columns.div_ceil(PANEL) {
+                let (panel, _) = S::as_simd_f32s(b.panel(p));
+                let (panel, _) = panel.as_chunks::<V>();
+                let width = PANEL.min(b.columns - p * PANEL);
+                for t in 0..count {
+                    let (tile, _) = tiles[t * depth * R..(t + 1) * depth * R].as_chunks::<R>();
+                    let sums = tile_product::<S, R, V>(simd, tile, panel);
+                    for r in 0..R.min(rows - t * R) {
+                        let mut line = [0f32; PANEL];
+                        let (vectors, _) = S::as_mut_simd_f32s(&mut line);
+                        let n = V.min(vectors.len());
+                        vectors[..n].copy_from_slice(&sums[r][..n]);
+                        let at = (first + t * R + r) * out_row_step + p * PANEL;
+                        let o = &mut out[at..at + width];
+                        match store {
+                            Store::Set => o.copy_from_slice(&line[..width]),
+                            Store::Add(alpha) => {
+                                for j in 0..width {
+                                    o[j] += alpha * line[j];
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        TILES.set(tiles);
+    }
+}
+
+/// A tile of `R` rows (each step's `R` elements together) times a panel (each step's row of
+/// `V` vectors): `R × V` running sums, each added to in order of the steps.
+#[allow(clippy::inline_always, clippy::needless_range_loop)]
+#[inline(always)]
+fn tile_product<S: Simd, const R: usize, const V: usize>(
+    simd: S,
+    tile: &[[f32; R]],
+    panel: &[[S::f32s; V]],
+) -> [[S::f32s; V]; R] {
+    let mut sums = [[simd.splat_f32s(0.0); V]; R];
+    // Indices, not iterators: the iterators' helpers are functions the compiler may leave
+    // uninlined, compiled without the vector instructions.
+    for k in 0..tile.len().min(panel.len()) {
+        let xs = &tile[k];
+        let ws = &panel[k];
+        for r in 0..R {
+            let x = simd.splat_f32s(xs[r]);
+            for v in 0..V {
+                sums[r][v] = simd.mul_add_e_f32s(x, ws[v], sums[r][v]);
+            }
+        }
+    }
+    sums
 }
 
 #[cfg(test)]
@@ -108,6 +390,57 @@ mod tests {
         }
     }
 
+    /// Shapes past a tile, a panel and a block of rows each (and not a multiple of any):
+    /// every element is the schoolbook sum, and every row's bits are those of the same row
+    /// multiplied alone, wherever it sits in the block.
+    #[test]
+    fn a_large_product_equals_the_loops_and_a_row_does_not_depend_on_its_neighbours() {
+        let (m, k, n) = (BLOCK_ROWS + 13, 70, 2 * PANEL + 5);
+        let a: Vec<f32> = (0..m * k)
+            .map(|i| ((i * 7919) % 1000) as f32 / 500.0 - 1.0)
+            .collect();
+        let b: Vec<f32> = (0..k * n)
+            .map(|i| ((i * 104_729) % 997) as f32 / 498.5 - 1.0)
+            .collect();
+        let panels = Panels::from_fn(k, n, |r, c| b[r * n + c]);
+        assert_eq!((panels.rows(), panels.columns()), (k, n));
+        let mut out = vec![f32::NAN; m * n];
+        product(
+            Matrix::new(&a, m, k, k, 1),
+            &panels,
+            &mut out,
+            n,
+            Store::Set,
+        )
+        .unwrap();
+        for i in 0..m {
+            let mut alone = vec![0f32; n];
+            product(
+                Matrix::new(&a[i * k..(i + 1) * k], 1, k, k, 1),
+                &panels,
+                &mut alone,
+                n,
+                Store::Set,
+            )
+            .unwrap();
+            for j in 0..n {
+                let want: f64 = (0..k)
+                    .map(|t| f64::from(a[i * k + t]) * f64::from(b[t * n + j]))
+                    .sum();
+                let got = out[i * n + j];
+                assert!(
+                    (f64::from(got) - want).abs() < 1e-4,
+                    "({i}, {j}): {got} vs {want}"
+                );
+                assert_eq!(
+                    got.to_bits(),
+                    alone[j].to_bits(),
+                    "row {i} alone, column {j}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn gemm_refuses_a_matrix_past_its_slice_or_a_shape_that_does_not_match() {
         let a = vec![0.0; 4];
@@ -120,7 +453,7 @@ mod tests {
             3,
         )
         .unwrap_err();
-        assert!(matches!(e, MatrixError::Layout(_)), "{e}");
+        assert!(matches!(e, MatrixError::Layout { .. }), "{e}");
         assert!(e.to_string().starts_with("matrix shapes"), "{e}");
         let e = gemm(
             Matrix::new(&a, 2, 2, 2, 1),
@@ -132,5 +465,24 @@ mod tests {
         .unwrap_err();
         assert!(matches!(e, MatrixError::Shapes { .. }), "{e}");
         assert!(e.to_string().contains("2×2 times 1×2"), "{e}");
+        // An output too short for the product, and steps whose sum overflows.
+        let e = gemm(
+            Matrix::new(&a, 2, 2, 2, 1),
+            Matrix::new(&a, 2, 2, 2, 1),
+            1.0,
+            &mut out[..3],
+            2,
+        )
+        .unwrap_err();
+        assert!(matches!(e, MatrixError::Layout { len: 3, .. }), "{e}");
+        let e = gemm(
+            Matrix::new(&a, 2, 2, usize::MAX, 1),
+            Matrix::new(&a, 2, 2, 2, 1),
+            1.0,
+            &mut out,
+            2,
+        )
+        .unwrap_err();
+        assert!(matches!(e, MatrixError::Layout { .. }), "{e}");
     }
 }
