@@ -131,6 +131,7 @@ pub(crate) struct Panels {
 
 impl Panels {
     /// The panels of `rows × columns` values, `value(k, j)` the element of row `k`, column `j`.
+    #[cfg(any(test, feature = "semantic"))]
     pub(crate) fn from_fn(
         rows: usize,
         columns: usize,
@@ -169,10 +170,12 @@ impl Panels {
         self.columns = columns;
     }
 
+    #[cfg(any(test, feature = "semantic"))]
     pub(crate) fn rows(&self) -> usize {
         self.rows
     }
 
+    #[cfg(any(test, feature = "semantic"))]
     pub(crate) fn columns(&self) -> usize {
         self.columns
     }
@@ -186,7 +189,8 @@ impl Panels {
 /// What a product does with the output's elements.
 #[derive(Clone, Copy)]
 pub(crate) enum Store {
-    /// `out = a · b`
+    /// `out = a · b` (the sentence model's products)
+    #[cfg(any(test, feature = "semantic"))]
     Set,
     /// `out += alpha · a · b`
     Add(f32),
@@ -320,6 +324,7 @@ impl Product<'_, '_> {
                         let at = (first + t * R + r) * out_row_step + p * PANEL;
                         let o = &mut out[at..at + width];
                         match store {
+                            #[cfg(any(test, feature = "semantic"))]
                             Store::Set => o.copy_from_slice(&line[..width]),
                             Store::Add(alpha) => {
                                 for j in 0..width {
