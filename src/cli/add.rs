@@ -67,7 +67,10 @@ impl Places {
             }
         }
         let scope: Scope = args.to.scope.into();
-        let first = *agents.first().unwrap_or(&Agent::ClaudeCode);
+        // `--agent` has a default, so one is always given.
+        let Some(&first) = agents.first() else {
+            anyhow::bail!("no --agent given");
+        };
         if agents.len() > 1 && !args.link {
             anyhow::bail!(
                 "skills go to one agent's folder: --link installs one copy in .agents/skills and links it into each --agent's folder"

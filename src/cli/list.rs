@@ -65,13 +65,10 @@ fn agent_states(
     )
 }
 
-/// Only Claude models count with a tokenizer of their own that no one publishes.
+/// What the agent's counts leave out: only Claude models count with a tokenizer of their own
+/// that no one publishes.
 fn claude_note(agent: Option<crate::core::Agent>) -> &'static str {
-    if agent == Some(crate::core::Agent::ClaudeCode) {
-        " (Claude's tokenizer differs by roughly 10-20%)"
-    } else {
-        ""
-    }
+    agent.map_or("", |a| a.home().count_note)
 }
 
 /// What `list` shows: the skills in its scope with their findings, counts and states.

@@ -67,16 +67,17 @@ fn agent_name(s: &str) -> Result<String, String> {
     if s == OWN {
         return Ok(OWN.to_string());
     }
-    let writable: Vec<&'static str> = agents::REGISTRY
-        .iter()
-        .map(|p| p.id().as_str())
-        .chain([Agent::LazySkills.as_str(), OWN])
+    let writable: Vec<&'static str> = switchable()
+        .map(Agent::as_str)
+        .chain([OWN])
         .collect();
     match Agent::named(s) {
         Some(a) if agent_of(a.as_str()).is_some() => Ok(a.as_str().to_string()),
-        Some(Agent::Cline) => Err(
-            "Cline has no settings switch: it switches a skill off in the skill's own frontmatter (`disabled: true`), which skillscope reads but does not write".to_string(),
-        ),
+        Some(a) if a.home().read_only_switch.is_some() => Err(format!(
+            "{} has no settings switch: it switches a skill off in the skill's own frontmatter ({}), which skillscope reads but does not write",
+            a.home().model.name,
+            a.home().read_only_switch.unwrap_or_default()
+        )),
         Some(a) => Err(format!(
             "{} has no per-skill switch skillscope writes (read-only); use one of {}",
             a.as_str(),
@@ -103,14 +104,20 @@ impl From<ToggleScope> for SwitchScope {
     }
 }
 
-/// The agent `--agent` names (`None` for skillscope's own state): a registered one, or Lazy
-/// Skills, whose switch is `auto_load` in the skill's own SKILL.md (design 000).
+/// The agents `toggle` switches: the registered ones, then those whose switch is in the skill's
+/// own frontmatter (Lazy Skills' `auto_load`, design 000).
+fn switchable() -> impl Iterator<Item = Agent> {
+    agents::REGISTRY.iter().map(|p| p.id()).chain(
+        Agent::ALL
+            .iter()
+            .copied()
+            .filter(|a| a.home().frontmatter_switch.is_some()),
+    )
+}
+
+/// The agent `--agent` names (`None` for skillscope's own state): one [`switchable`].
 fn agent_of(name: &str) -> Option<Agent> {
-    agents::REGISTRY
-        .iter()
-        .map(|p| p.id())
-        .chain([Agent::LazySkills])
-        .find(|a| a.as_str() == name)
+    switchable().find(|a| a.as_str() == name)
 }
 
 fn source_text(s: StateSource) -> &'static str {
@@ -290,12 +297,14 @@ fn toggle(
             .iter()
             .map(|p| p.id())
             .filter(|a| skills.iter().any(|s| switches.readers(s).contains(a)))
-            // A skill in Lazy Skills' own folder: its `auto_load` too.
+            // A skill in the own folder of an agent switched in the frontmatter (Lazy Skills'
+            // `auto_load`): that switch too.
             .chain(
-                skills
+                Agent::ALL
                     .iter()
-                    .any(|s| s.agent == Agent::LazySkills)
-                    .then_some(Agent::LazySkills),
+                    .copied()
+                    .filter(|a| a.home().frontmatter_switch.is_some())
+                    .filter(|a| skills.iter().any(|s| s.agent == *a)),
             )
             .collect(),
     };

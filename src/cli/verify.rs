@@ -420,15 +420,7 @@ fn older_note(o: &Outcome) -> Option<String> {
         return None;
     }
     let name = o.client.name;
-    let before_2_1 = o.client.agent == crate::core::Agent::ClaudeCode
-        && crate::core::agents::installed::numbers(v)
-            < crate::core::agents::installed::numbers("2.1.0");
-    let how = if before_2_1 {
-        " (before 2.1 it listed the skills at the end of its Skill tool's description, where \
-         verify reads them)"
-    } else {
-        ""
-    };
+    let how = (o.client.agent.home().older_release_note)(v);
     Some(format!(
         "{name} releases before {} are not modelled{how}: the prediction is {name} {}'s, so \
          what differs is the release, not your library",

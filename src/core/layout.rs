@@ -7,7 +7,7 @@
 use crate::core::catalogue::RuleId;
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::skill::{Place, Skill};
-use crate::core::source::Root;
+use crate::core::source::{Agent, Root};
 use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};
 
@@ -87,8 +87,8 @@ pub fn merge(roots: &[Root], skills: Vec<Skill>) -> Merged {
     }
     let inside = |real: &Path| {
         real_roots.iter().any(|(_, r)| real.starts_with(r))
-            || !crate::core::agents::model::folder_readers(
-                crate::core::agents::model::models().map(|m| (m.agent, m.folders)),
+            || !folder_readers(
+                every_agent().map(|a| (a, a.skill_folders())),
                 real,
             )
             .is_empty()
@@ -131,7 +131,6 @@ pub fn merge(roots: &[Root], skills: Vec<Skill>) -> Merged {
 /// so that a project given as one path is read as the default walk reads its folders. Two names
 /// for one real folder in the same listing folder are two entries an agent lists.
 fn listing_folder(s: &Skill) -> &Path {
-    use crate::core::source::Agent;
     if !matches!(s.agent, Agent::Path | Agent::Demo) {
         return &s.root;
     }
@@ -140,8 +139,9 @@ fn listing_folder(s: &Skill) -> &Path {
         .skip(1)
         .take_while(|a| a.starts_with(&*s.root) && *a != &*s.root)
         .find(|a| {
-            crate::core::agents::model::models().any(|m| {
-                m.folders
+            every_agent().any(|agent| {
+                agent
+                    .skill_folders()
                     .iter()
                     .any(|f| a.ends_with(f.iter().collect::<PathBuf>()))
             })
@@ -175,6 +175,45 @@ fn leaves_library(s: &Skill, real: &Path) -> Diagnostic {
         ),
     )
     .in_file(&s.skill_md)
+}
+
+/// Every agent that reads folders of its own (the folders given and the demo left out), in
+/// `Agent::ALL`'s order.
+fn every_agent() -> impl Iterator<Item = Agent> + Clone {
+    Agent::ALL
+        .iter()
+        .copied()
+        .filter(|a| !matches!(a, Agent::Path | Agent::Demo))
+}
+
+/// The agents (of `agents`, each with the folders it reads) that read the nearest folder above
+/// `dir` that any of them reads; empty when none does.
+pub fn folder_readers<'a>(
+    agents: impl Iterator<Item = (Agent, &'a [&'a [&'a str]])> + Clone,
+    dir: &Path,
+) -> Vec<Agent> {
+    // One pass over the components: this runs for every row of a list.
+    let names: Vec<Option<&str>> = dir.components().map(|c| c.as_os_str().to_str()).collect();
+    // The skill's own folder is not a candidate, only the folders above it.
+    for end in (1..names.len()).rev() {
+        let ends_with = |folder: &[&str]| {
+            end >= folder.len()
+                && folder
+                    .iter()
+                    .rev()
+                    .zip(names[..end].iter().rev())
+                    .all(|(want, got)| *got == Some(*want))
+        };
+        let found: Vec<Agent> = agents
+            .clone()
+            .filter(|(_, folders)| folders.iter().any(|f| ends_with(f)))
+            .map(|(a, _)| a)
+            .collect();
+        if !found.is_empty() {
+            return found;
+        }
+    }
+    Vec::new()
 }
 
 #[cfg(test)]

@@ -28,6 +28,7 @@ pub mod matching;
 pub mod model;
 pub mod modes;
 pub mod namespace;
+pub(crate) mod naming;
 pub(crate) mod paths;
 pub mod probe;
 pub mod request;

@@ -1037,7 +1037,7 @@ fn read_skill(
     // The Lazy Skills agent reads `type` alone (`metadata.get("type", "contextual")`): its
     // skills stay contextual, and the rules say why the script is not used.
     if skill.frontmatter.kind_source == KindSource::Default
-        && root.agent != crate::core::source::Agent::LazySkills
+        && !root.agent.kind_from_type_alone()
         && skill
             .resources
             .iter()

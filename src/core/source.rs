@@ -95,11 +95,60 @@ impl Agent {
         )
     }
 
+    /// Whether the agent's folders take a skill's kind from its `type` alone, so that a default
+    /// entry script does not make a skill executable (Lazy Skills reads
+    /// `metadata.get("type", "contextual")`).
+    pub fn kind_from_type_alone(self) -> bool {
+        matches!(self, Agent::LazySkills)
+    }
+
     /// Whether the agent is one the design documents describe and no released client runs (Lazy
     /// Skills, the SkillContextProvider ADR's agent): a view a user opts into, which never judges,
     /// prices or warns about a folder a real client reads.
     pub fn from_design_documents(self) -> bool {
         matches!(self, Agent::LazySkills | Agent::Generic)
+    }
+
+    /// The folders (their last components) whose skills the agent reads, wherever they are:
+    /// what its model's `folders` are, and what the installed layout asks of every agent without
+    /// asking the agents' models (`core::layout`). None for the folders given and the demo.
+    pub const fn skill_folders(self) -> &'static [&'static [&'static str]] {
+        match self {
+            Agent::ClaudeCode => &[&[".claude", "skills"], &[".claude", "plugins", "cache"]],
+            Agent::Codex => &[&[".codex", "skills"], &[".agents", "skills"]],
+            Agent::Opencode => &[
+                &[".opencode", "skill"],
+                &[".opencode", "skills"],
+                &[".config", "opencode", "skill"],
+                &[".config", "opencode", "skills"],
+                &[".claude", "skills"],
+                &[".agents", "skills"],
+            ],
+            Agent::Gemini => &[&[".gemini", "skills"], &[".agents", "skills"]],
+            Agent::Goose => &[
+                &[".config", "goose", "skills"],
+                &[".goose", "skills"],
+                &[".config", "agents", "skills"],
+                &[".agents", "skills"],
+                &[".claude", "skills"],
+            ],
+            Agent::Openclaw => &[&[".openclaw", "skills"], &[".agents", "skills"]],
+            Agent::Copilot => &[
+                &[".github", "skills"],
+                &[".copilot", "skills"],
+                &[".agents", "skills"],
+                &[".claude", "skills"],
+            ],
+            Agent::Cline => &[
+                &[".clinerules", "skills"],
+                &[".cline", "skills"],
+                &[".agents", "skills"],
+            ],
+            Agent::QwenCode => &[&[".qwen", "skills"], &[".agents", "skills"]],
+            Agent::LazySkills => &[&[".config", "cli-agent", "skills"]],
+            Agent::Generic => &[&[".agents", "skills"], &[".config", "agents", "skills"]],
+            Agent::Path | Agent::Demo => &[],
+        }
     }
 
     /// A short badge for narrow columns.

@@ -101,13 +101,11 @@ fn injection(i: Injection) -> &'static str {
 /// The settings files its switches live in, as `toggle --agent` writes them.
 fn switches(m: &AgentModel) -> String {
     let Some(p) = REGISTRY.iter().find(|p| p.id() == m.agent) else {
-        return match (m.enable_default, m.agent) {
+        return match (m.enable_default, m.agent.home().read_only_switch) {
             // Design 000 has no settings file: `toggle` writes the skill's own `auto_load`.
             (EnableDefault::OptIn, _) => "`auto_load` in each skill's SKILL.md".to_string(),
-            (_, crate::core::source::Agent::Cline) => {
-                "`disabled: true` in each skill's SKILL.md (read, not written)".to_string()
-            }
-            _ => "none".to_string(),
+            (_, Some(switch)) => format!("{switch} in each skill's SKILL.md (read, not written)"),
+            (_, None) => "none".to_string(),
         };
     };
     p.settings_paths(Path::new("~"), Some(Path::new(".")))

@@ -10,7 +10,7 @@ pub static HOME: Home = Home {
     model: AgentModel {
         agent: Agent::Generic,
         name: "triggers agent",
-        folders: &[&[".agents", "skills"], &[".config", "agents", "skills"]],
+        folders: Agent::Generic.skill_folders(),
         // Design 002, "After (Dynamic Injection)": `Agent._create_agent()` → "NO skill
         // instruction injection here"; per request the provider adds `## Available Skills`.
         no_listing: Some(

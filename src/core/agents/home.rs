@@ -7,13 +7,17 @@
 use super::client::Client;
 use super::configured::Origin;
 use super::eras::{Chosen, Era};
+use super::error::ToggleError;
 use super::model::{AS_GIVEN, AgentModel};
 use super::placement::Placement;
+use super::planned::{Applied, TogglePlan};
 use super::reading::Read;
+use super::scope::SwitchScope;
 use super::tools::ToolDefinition;
 use crate::core::skill::Skill;
 use std::path::Path;
 use std::sync::OnceLock;
+use std::time::Duration;
 
 /// Where an agent's client is set to run a model: given its client, the home and project folders
 /// and the environment, the model's name, where it was set and the context window set with it;
@@ -59,10 +63,34 @@ pub struct Home {
     /// Its one switch is in each skill's own frontmatter and decides every folder it scans, the
     /// folders given on the command line too: whether the skill is on (Lazy Skills' `auto_load`).
     pub frontmatter_switch: Option<fn(&Skill) -> bool>,
+    /// How `toggle` plans and writes that frontmatter switch.
+    pub frontmatter_toggle: Option<FrontmatterToggle>,
     /// Its view reads its settings' folder trust and skill lists (Gemini CLI's).
     pub trusts_folders: bool,
     /// Where its settings name a skill, which `remove` finds and cleans when asked.
     pub settings_entry: SettingsEntry,
+    /// A switch in each skill's own frontmatter that its client reads and skillscope does not
+    /// write (Cline's `` `disabled: true` ``).
+    pub read_only_switch: Option<&'static str>,
+    /// The frontmatter fields (and commented optional ones) `new` writes for its users beyond
+    /// the name and the description, given the skill's name in words.
+    pub new_skill_fields: fn(&str) -> String,
+    /// What its token counts leave out, after the figures (Claude's own tokenizer).
+    pub count_note: &'static str,
+    /// Where a release of its client older than every modelled one put its listing, given the
+    /// release's version: words after `verify`'s note, or none.
+    pub older_release_note: fn(&str) -> &'static str,
+}
+
+/// How `toggle` plans and writes a switch kept in each skill's own frontmatter.
+#[derive(Debug, Clone, Copy)]
+pub struct FrontmatterToggle {
+    /// The change that switches a skill on or off at a scope, given the home folder, as a diff,
+    /// written nowhere.
+    pub plan: fn(&Skill, SwitchScope, bool, &Path) -> Result<TogglePlan, ToggleError>,
+    /// Writes a plan, waiting at most the given time for the file's lock.
+    pub apply:
+        fn(&Skill, &TogglePlan, &Path, Duration) -> Result<(TogglePlan, Applied), ToggleError>,
 }
 
 /// Where an agent's settings files name a skill.
@@ -78,6 +106,14 @@ pub enum SettingsEntry {
 
 fn no_placement(_model: Option<&str>) -> Option<Placement> {
     None
+}
+
+fn no_fields(_words: &str) -> String {
+    String::new()
+}
+
+fn no_note(_version: &str) -> &'static str {
+    ""
 }
 
 fn no_tool(_names: &[String], _model: Option<&str>) -> Option<ToolDefinition> {
@@ -101,8 +137,13 @@ impl Home {
         command: None,
         no_switch: "it has no per-skill switches",
         frontmatter_switch: None,
+        frontmatter_toggle: None,
         trusts_folders: false,
         settings_entry: SettingsEntry::None,
+        read_only_switch: None,
+        new_skill_fields: no_fields,
+        count_note: "",
+        older_release_note: no_note,
     };
 }
 

@@ -11,7 +11,7 @@ use super::error::ToggleError;
 use super::planned::{Applied, TogglePlan, unified_diff};
 use super::plugin::{AgentState, Effective, show_path};
 use super::scope::SwitchScope;
-use crate::core::agents::home::Home;
+use crate::core::agents::home::{FrontmatterToggle, Home};
 use crate::core::agents::model::{AgentModel, EnableDefault, Injection};
 use crate::core::catalogue::Profile;
 use crate::core::fsx;
@@ -27,7 +27,7 @@ pub static HOME: Home = Home {
     model: AgentModel {
         agent: Agent::LazySkills,
         name: "Lazy Skills",
-        folders: &[&[".config", "cli-agent", "skills"]],
+        folders: Agent::LazySkills.skill_folders(),
         format: Format::LazySkills,
         profile: Profile::LazySkills,
         enable_default: EnableDefault::OptIn,
@@ -39,8 +39,24 @@ pub static HOME: Home = Home {
         ..crate::core::agents::model::AS_GIVEN
     },
     frontmatter_switch: Some(|s| s.frontmatter.auto_load == Some(true)),
+    frontmatter_toggle: Some(FrontmatterToggle { plan, apply }),
+    new_skill_fields,
     ..Home::AS_GIVEN
 };
+
+/// A new skill's fields for Lazy Skills: its type, when to use it, its triggers and `auto_load`
+/// on (its skills are opt-in).
+fn new_skill_fields(words: &str) -> String {
+    use crate::core::naming::yaml_scalar;
+    format!(
+        "type: contextual\n\
+         when_to_use: {}\n\
+         triggers:\n  - {}\n\
+         auto_load: true\n",
+        yaml_scalar(&format!("The user asks about {words}.")),
+        yaml_scalar(words)
+    )
+}
 
 /// Why the Lazy Skills view leaves `skill` out, when it does: not opted in by `auto_load`.
 pub fn not_opted_in(skill: &Skill) -> Option<String> {

@@ -258,35 +258,7 @@ pub fn reads_root(agent: Agent, root: &crate::core::source::Root) -> bool {
         .any(|f| names.len() >= f.len() && names[names.len() - f.len()..].iter().eq(f.iter()))
 }
 
-/// The agents (of `agents`, each with the folders it reads) that read the nearest folder above
-/// `dir` that any of them reads; empty when none does.
-pub fn folder_readers<'a>(
-    agents: impl Iterator<Item = (Agent, &'a [&'a [&'a str]])> + Clone,
-    dir: &Path,
-) -> Vec<Agent> {
-    // One pass over the components: this runs for every row of a list.
-    let names: Vec<Option<&str>> = dir.components().map(|c| c.as_os_str().to_str()).collect();
-    // The skill's own folder is not a candidate, only the folders above it.
-    for end in (1..names.len()).rev() {
-        let ends_with = |folder: &[&str]| {
-            end >= folder.len()
-                && folder
-                    .iter()
-                    .rev()
-                    .zip(names[..end].iter().rev())
-                    .all(|(want, got)| *got == Some(*want))
-        };
-        let found: Vec<Agent> = agents
-            .clone()
-            .filter(|(_, folders)| folders.iter().any(|f| ends_with(f)))
-            .map(|(a, _)| a)
-            .collect();
-        if !found.is_empty() {
-            return found;
-        }
-    }
-    Vec::new()
-}
+pub use crate::core::layout::folder_readers;
 
 #[cfg(test)]
 mod tests {

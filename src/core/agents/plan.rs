@@ -273,8 +273,8 @@ impl AgentSwitches {
         scope: SwitchScope,
         on: bool,
     ) -> Result<TogglePlan, ToggleError> {
-        if agent == Agent::LazySkills {
-            return super::lazy::plan(skill, scope, on, self.home());
+        if let Some(own) = agent.home().frontmatter_toggle {
+            return (own.plan)(skill, scope, on, self.home());
         }
         plan(self, skill, agent, scope, on)
     }
@@ -287,8 +287,8 @@ impl AgentSwitches {
         skill: &Skill,
         plan: &TogglePlan,
     ) -> Result<(TogglePlan, Applied), ToggleError> {
-        if plan.agent == Agent::LazySkills {
-            return super::lazy::apply(skill, plan, self.home(), crate::core::fsx::lock_wait());
+        if let Some(own) = plan.agent.home().frontmatter_toggle {
+            return (own.apply)(skill, plan, self.home(), crate::core::fsx::lock_wait());
         }
         apply(self, skill, plan, crate::core::fsx::lock_wait())
     }

@@ -4,6 +4,7 @@ use super::Profile;
 use crate::core::catalogue::RuleId;
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::escape;
+use crate::core::naming::kebab;
 use crate::core::skill::{Skill, SkillKind};
 use crate::core::text::thousands;
 use std::borrow::Cow;
@@ -516,21 +517,6 @@ fn control_characters(skill: &Skill, profile: Profile, out: &mut Vec<Diagnostic>
         }
         out.push(d);
     }
-}
-
-/// The nearest valid name: lowercase ASCII words joined by single hyphens.
-pub fn kebab(name: &str) -> String {
-    let mut out = String::new();
-    for c in name.chars() {
-        if c.is_ascii_alphanumeric() {
-            out.push(c.to_ascii_lowercase());
-        } else if c.is_alphanumeric() {
-            out.extend(c.to_lowercase());
-        } else if !out.ends_with('-') && !out.is_empty() {
-            out.push('-');
-        }
-    }
-    out.trim_end_matches('-').to_string()
 }
 
 fn has_xml_tag(s: &str) -> bool {

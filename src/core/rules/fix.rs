@@ -375,10 +375,10 @@ fn quote_value(lines: &Lines, line: u32, coerced: bool) -> Option<(Vec<Edit>, Ch
 /// is written as YAML reads it back: a name such as `null`, `yes` or `123` is quoted.
 fn name_from_folder(skill: &Skill, lines: &Lines, d: &Diagnostic) -> Planned {
     let folder = skill.dir_name();
-    if crate::core::skeleton::check_name(&folder).is_err() {
+    if crate::core::naming::check_name(&folder).is_err() {
         return Ok(None);
     }
-    let written = crate::core::skeleton::yaml_scalar(&folder);
+    let written = crate::core::naming::yaml_scalar(&folder);
     let change = Change::Text("name".to_string(), folder.clone().into_owned());
     let field = skill.frontmatter.get("name");
     Ok(match field {

@@ -20,7 +20,7 @@ pub static HOME: Home = Home {
     model: AgentModel {
         agent: Agent::ClaudeCode,
         name: "Claude Code",
-        folders: &[&[".claude", "skills"], &[".claude", "plugins", "cache"]],
+        folders: Agent::ClaudeCode.skill_folders(),
         format: Format::ClaudeCode,
         profile: Profile::ClaudeCode,
         fallbacks: true,
@@ -38,8 +38,31 @@ pub static HOME: Home = Home {
     model_setting: Some(crate::core::agents::configured::claude_code),
     command: Some("claude"),
     settings_entry: SettingsEntry::Json(&["skillOverrides"]),
+    new_skill_fields,
+    count_note: " (Claude's tokenizer differs by roughly 10-20%)",
+    older_release_note,
     ..Home::AS_GIVEN
 };
+
+/// The optional fields of a new skill for Claude Code, commented.
+fn new_skill_fields(_words: &str) -> String {
+    "# Optional for Claude Code:\n\
+     # allowed-tools: Read, Grep, Bash(git status:*)\n\
+     # disable-model-invocation: true   (only /name runs it)\n\
+     # argument-hint: \"[file]\"\n"
+        .to_string()
+}
+
+/// Before 2.1, Claude Code listed the skills in its Skill tool's description.
+fn older_release_note(version: &str) -> &'static str {
+    use crate::core::agents::installed::numbers;
+    if numbers(version) < numbers("2.1.0") {
+        " (before 2.1 it listed the skills at the end of its Skill tool's description, where \
+         verify reads them)"
+    } else {
+        ""
+    }
+}
 
 /// The era Claude Code's views use in this process.
 static ERA: OnceLock<Option<Chosen>> = OnceLock::new();

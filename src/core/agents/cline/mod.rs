@@ -16,11 +16,7 @@ pub static HOME: Home = Home {
     model: AgentModel {
         agent: Agent::Cline,
         name: "Cline",
-        folders: &[
-            &[".clinerules", "skills"],
-            &[".cline", "skills"],
-            &[".agents", "skills"],
-        ],
+        folders: Agent::Cline.skill_folders(),
         format: Format::Cline,
         profile: Profile::Cline,
         injection: Injection::SkillTool,
@@ -33,6 +29,7 @@ pub static HOME: Home = Home {
     calls_any_case: true,
     // Its only switch is in the skill's own file, which toggle does not edit.
     no_switch: "it has no settings switch: Cline switches a skill off in the skill's own frontmatter (`disabled: true`), which skillscope reads and does not write",
+    read_only_switch: Some("`disabled: true`"),
     ..Home::AS_GIVEN
 };
 

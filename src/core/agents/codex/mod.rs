@@ -17,7 +17,7 @@ pub static HOME: Home = Home {
     model: AgentModel {
         agent: Agent::Codex,
         name: "Codex",
-        folders: &[&[".codex", "skills"], &[".agents", "skills"]],
+        folders: Agent::Codex.skill_folders(),
         format: Format::Codex,
         profile: Profile::Codex,
         injection: Injection::ReadFile,
@@ -31,8 +31,17 @@ pub static HOME: Home = Home {
     model_setting: Some(crate::core::agents::configured::codex),
     command: Some("codex"),
     settings_entry: SettingsEntry::CodexConfig,
+    new_skill_fields,
     ..Home::AS_GIVEN
 };
+
+/// The optional fields of a new skill for Codex, commented.
+fn new_skill_fields(_words: &str) -> String {
+    "# Optional for Codex:\n\
+     # metadata:\n\
+     #   short-description: a shorter line for the skills menu\n"
+        .to_string()
+}
 
 /// The era Codex's views use in this process.
 static ERA: OnceLock<Option<Chosen>> = OnceLock::new();

@@ -18,12 +18,7 @@ pub static HOME: Home = Home {
     model: AgentModel {
         agent: Agent::Copilot,
         name: "GitHub Copilot CLI",
-        folders: &[
-            &[".github", "skills"],
-            &[".copilot", "skills"],
-            &[".agents", "skills"],
-            &[".claude", "skills"],
-        ],
+        folders: Agent::Copilot.skill_folders(),
         format: Format::Copilot,
         profile: Profile::Copilot,
         injection: Injection::SkillTool,

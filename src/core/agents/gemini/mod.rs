@@ -17,7 +17,7 @@ pub static HOME: Home = Home {
     model: AgentModel {
         agent: Agent::Gemini,
         name: "Gemini CLI",
-        folders: &[&[".gemini", "skills"], &[".agents", "skills"]],
+        folders: Agent::Gemini.skill_folders(),
         format: Format::Gemini,
         injection: Injection::ActivateSkill,
         source: "Gemini CLI 0.61.0 as captured (tests/fixtures/agents/FINDINGS.md); geminicli.com/docs/cli/skills",

@@ -9,13 +9,7 @@ pub static HOME: Home = Home {
     model: AgentModel {
         agent: Agent::Goose,
         name: "Goose",
-        folders: &[
-            &[".config", "goose", "skills"],
-            &[".goose", "skills"],
-            &[".config", "agents", "skills"],
-            &[".agents", "skills"],
-            &[".claude", "skills"],
-        ],
+        folders: Agent::Goose.skill_folders(),
         injection: Injection::SkillTool,
         source: "block.github.io/goose/docs/guides/context-engineering/using-skills (no client could be run)",
         ..crate::core::agents::model::AS_GIVEN

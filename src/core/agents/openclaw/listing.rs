@@ -170,7 +170,7 @@ pub(crate) fn missing_requirements(skill: &Skill) -> Vec<String> {
     }
     let requires = oc.get("requires");
     let path = std::env::var_os("PATH").unwrap_or_default();
-    let on_path = |b: &str| crate::core::verify::clients::find_command(b, &path, &[]).is_some();
+    let on_path = |b: &str| crate::core::agents::on_path::find_command(b, &path, &[]).is_some();
     for b in list(requires.and_then(|r| r.get("bins"))) {
         if !on_path(&b) {
             missing.push(format!("bin: {b}"));

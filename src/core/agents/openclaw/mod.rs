@@ -19,7 +19,7 @@ pub static HOME: Home = Home {
         agent: Agent::Openclaw,
         name: "OpenClaw",
         // Its workspace's `skills/` is a root of its own (`source::openclaw_workspace`).
-        folders: &[&[".openclaw", "skills"], &[".agents", "skills"]],
+        folders: Agent::Openclaw.skill_folders(),
         format: Format::Openclaw,
         profile: Profile::Openclaw,
         injection: Injection::ReadFile,

@@ -16,14 +16,7 @@ pub static HOME: Home = Home {
     model: AgentModel {
         agent: Agent::Opencode,
         name: "opencode",
-        folders: &[
-            &[".opencode", "skill"],
-            &[".opencode", "skills"],
-            &[".config", "opencode", "skill"],
-            &[".config", "opencode", "skills"],
-            &[".claude", "skills"],
-            &[".agents", "skills"],
-        ],
+        folders: Agent::Opencode.skill_folders(),
         format: Format::Opencode,
         profile: Profile::Opencode,
         injection: Injection::SkillContent,
@@ -36,6 +29,7 @@ pub static HOME: Home = Home {
     tool,
     command: Some("opencode"),
     settings_entry: SettingsEntry::Json(&["permission", "skill"]),
+    new_skill_fields: |_| "compatibility: opencode\n".to_string(),
     ..Home::AS_GIVEN
 };
 

@@ -18,7 +18,7 @@ pub static HOME: Home = Home {
     model: AgentModel {
         agent: Agent::QwenCode,
         name: "Qwen Code",
-        folders: &[&[".qwen", "skills"], &[".agents", "skills"]],
+        folders: Agent::QwenCode.skill_folders(),
         format: Format::QwenCode,
         profile: Profile::QwenCode,
         conditional: true,
