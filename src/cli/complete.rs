@@ -179,6 +179,13 @@ mod tests {
         assert!(values(models()).contains(&"none".to_string()));
         assert!(values(models()).contains(&"claude".to_string()));
         assert!(values(agents()).contains(&"lazy-skills".to_string()));
+        // Every agent with a view, from `Agent::ALL`: a new one is offered without a line here.
+        let every: Vec<String> = crate::core::Agent::ALL
+            .iter()
+            .filter(|a| !matches!(a, crate::core::Agent::Path | crate::core::Agent::Demo))
+            .map(|a| a.as_str().to_string())
+            .collect();
+        assert_eq!(values(agents()), every);
         let rules = values(rules());
         assert!(rules.contains(&"unknown-field".to_string()));
         assert!(rules.contains(&"description".to_string()));

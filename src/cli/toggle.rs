@@ -67,10 +67,7 @@ fn agent_name(s: &str) -> Result<String, String> {
     if s == OWN {
         return Ok(OWN.to_string());
     }
-    let writable: Vec<&'static str> = switchable()
-        .map(Agent::as_str)
-        .chain([OWN])
-        .collect();
+    let writable: Vec<&'static str> = switchable().map(Agent::as_str).chain([OWN]).collect();
     match Agent::named(s) {
         Some(a) if agent_of(a.as_str()).is_some() => Ok(a.as_str().to_string()),
         Some(a) if a.home().read_only_switch.is_some() => Err(format!(

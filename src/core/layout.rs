@@ -87,11 +87,7 @@ pub fn merge(roots: &[Root], skills: Vec<Skill>) -> Merged {
     }
     let inside = |real: &Path| {
         real_roots.iter().any(|(_, r)| real.starts_with(r))
-            || !folder_readers(
-                every_agent().map(|a| (a, a.skill_folders())),
-                real,
-            )
-            .is_empty()
+            || !folder_readers(every_agent().map(|a| (a, a.skill_folders())), real).is_empty()
     };
     let mut leaves: Vec<Option<Diagnostic>> = skills
         .iter()

@@ -29,6 +29,7 @@ pub mod model;
 pub mod modes;
 pub mod namespace;
 pub(crate) mod naming;
+pub(crate) mod on_path;
 pub(crate) mod paths;
 pub mod probe;
 pub mod request;

@@ -388,7 +388,7 @@ pub static CLINE_3_0_65: Client = Client {
 pub static OPENCLAW_2026_9_6: Client = Client {
     version: "2026.9.6",
     models: &[],
-    builtins: crate::core::listing::OPENCLAW_BUILTINS,
+    builtins: crate::core::agents::openclaw::builtins::BUILTINS,
     budget_env: None,
     budget_setting: None,
     settings_files: (&[".openclaw/openclaw.json"], &[]),

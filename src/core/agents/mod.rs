@@ -25,7 +25,6 @@ mod lazy;
 pub mod loading;
 pub mod model;
 mod name_list;
-pub(crate) mod on_path;
 pub(crate) mod openclaw;
 mod opencode;
 mod options;

@@ -260,9 +260,9 @@ impl AgentSwitches {
             f.path.exists()
                 || (f.scope == SwitchScope::User && f.path.parent().is_some_and(Path::is_dir))
         });
-        let extra = crate::core::agents::on_path::install_dirs(Some(&self.home));
+        let extra = crate::core::on_path::install_dirs(Some(&self.home));
         settings
-            || crate::core::agents::on_path::find_command(
+            || crate::core::on_path::find_command(
                 command,
                 &std::env::var_os("PATH").unwrap_or_default(),
                 &extra,

@@ -15,10 +15,10 @@ impl Format {
             Format::LazySkills => &super::formats::LAZY_SKILLS,
             Format::Gemini => &super::formats::GEMINI,
             Format::Opencode => &super::formats::OPENCODE,
-            Format::QwenCode => &crate::core::agents::qwen::listing::QWEN_CODE,
-            Format::Copilot => &crate::core::agents::copilot::listing::COPILOT,
-            Format::Cline => &crate::core::agents::cline::listing::CLINE,
-            Format::Openclaw => &crate::core::agents::openclaw::listing::OPENCLAW,
+            Format::QwenCode => &super::qwen::QWEN_CODE,
+            Format::Copilot => &super::copilot::COPILOT,
+            Format::Cline => &super::cline::CLINE,
+            Format::Openclaw => &super::openclaw::OPENCLAW,
         }
     }
 }
@@ -30,10 +30,10 @@ pub(super) fn render(
     opts: &super::record::ListingOptions,
 ) -> Option<super::record::Listing> {
     Some(match opts.format {
-        Format::QwenCode => crate::core::agents::qwen::listing::render(lib, enabled, opts),
-        Format::Copilot => crate::core::agents::copilot::listing::render(lib, enabled, opts),
-        Format::Cline => crate::core::agents::cline::listing::render(lib, enabled, opts),
-        Format::Openclaw => crate::core::agents::openclaw::listing::render(lib, enabled, opts),
+        Format::QwenCode => super::qwen::render(lib, enabled, opts),
+        Format::Copilot => super::copilot::render(lib, enabled, opts),
+        Format::Cline => super::cline::render(lib, enabled, opts),
+        Format::Openclaw => super::openclaw::render(lib, enabled, opts),
         _ => return None,
     })
 }

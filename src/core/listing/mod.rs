@@ -8,17 +8,20 @@ use rayon::prelude::*;
 use std::borrow::Cow;
 
 mod claude_text;
+pub(crate) mod cline;
 mod codex;
+pub(crate) mod copilot;
 mod dialect;
 mod dispatch;
 pub(crate) mod format;
 pub(crate) mod formats;
 mod gemini_opencode;
+pub(crate) mod openclaw;
 pub(crate) mod own;
+pub(crate) mod qwen;
 pub(crate) mod record;
-pub use crate::core::agents::cline::listing::folder_rank as cline_folder_rank;
-pub use crate::core::agents::copilot::listing::folder_rank as copilot_folder_rank;
-pub use crate::core::agents::openclaw::builtins::BUILTINS as OPENCLAW_BUILTINS;
+pub use cline::folder_rank as cline_folder_rank;
+pub use copilot::folder_rank as copilot_folder_rank;
 pub use dialect::Dialect;
 pub use format::{
     Budget, BudgetUnit, BuiltinEntry, CHARS_PER_TOKEN, CLAUDE_CODE_ENTRY_CAP,

@@ -1,7 +1,7 @@
 //! The clients `verify` can run: their commands and packages, the API each speaks, how their
 //! listing is cut out of their request, and their installed version.
 
-pub use crate::core::agents::on_path::{find_command, install_dirs};
+pub use crate::core::on_path::{find_command, install_dirs};
 use crate::core::source::Agent;
 use serde::Serialize;
 use std::ffi::OsStr;
@@ -66,6 +66,9 @@ pub struct Client {
     pub tool_start: Option<&'static str>,
     /// The oldest Node.js the client starts on (major, minor), for a client run by `node`.
     pub min_node: Option<(u32, u32)>,
+    /// Where it writes every entry on one line, the first blank line after the entries' start
+    /// ends the listing, whatever paragraph follows (Claude Code from 2.1.300 on).
+    pub blank_line_ends: bool,
 }
 
 static CLIENTS: [Client; 8] = [
@@ -88,6 +91,7 @@ static CLIENTS: [Client; 8] = [
         include_end: false,
         tool_start: Some("Available skills:\n"),
         min_node: None,
+        blank_line_ends: true,
     },
     Client {
         agent: Agent::Codex,
@@ -101,6 +105,7 @@ static CLIENTS: [Client; 8] = [
         include_end: true,
         tool_start: None,
         min_node: None,
+        blank_line_ends: false,
     },
     Client {
         agent: Agent::Gemini,
@@ -114,6 +119,7 @@ static CLIENTS: [Client; 8] = [
         include_end: true,
         tool_start: None,
         min_node: None,
+        blank_line_ends: false,
     },
     Client {
         agent: Agent::Opencode,
@@ -127,6 +133,7 @@ static CLIENTS: [Client; 8] = [
         include_end: true,
         tool_start: None,
         min_node: None,
+        blank_line_ends: false,
     },
     // The four below speak OpenAI Chat Completions to a custom provider pointed at the mock;
     // their listings are cut out as `scripts/capture-more-agents.sh` cut the captures.
@@ -142,6 +149,7 @@ static CLIENTS: [Client; 8] = [
         include_end: true,
         tool_start: None,
         min_node: Some((22, 0)),
+        blank_line_ends: false,
     },
     Client {
         agent: Agent::Copilot,
@@ -155,6 +163,7 @@ static CLIENTS: [Client; 8] = [
         include_end: true,
         tool_start: None,
         min_node: None,
+        blank_line_ends: false,
     },
     // Cline's listing ends its `skills` tool's description.
     Client {
@@ -169,6 +178,7 @@ static CLIENTS: [Client; 8] = [
         include_end: false,
         tool_start: None,
         min_node: None,
+        blank_line_ends: false,
     },
     // OpenClaw has no skill tool: its listing tells the model to `read` a SKILL.md.
     Client {
@@ -183,6 +193,7 @@ static CLIENTS: [Client; 8] = [
         include_end: true,
         tool_start: None,
         min_node: Some((24, 16)),
+        blank_line_ends: false,
     },
 ];
 

@@ -210,7 +210,7 @@ pub fn listing_as(
             .unwrap_or(text.len());
         // Where every entry is one line (Claude Code from 2.1.300 on), the first blank line
         // after the heading's ends the listing, whatever paragraph follows.
-        if client.agent == crate::core::Agent::ClaudeCode
+        if client.blank_line_ends
             && dialect.one_line
             && let Some(entries) = text[i..end].find("\n\n").map(|j| i + j + 2)
             && let Some(j) = text[entries..end].find("\n\n")

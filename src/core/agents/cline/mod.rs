@@ -1,6 +1,5 @@
 //! Cline: its listing and its skill tool.
 
-pub(crate) mod listing;
 pub(crate) mod tools;
 
 use crate::core::agents::home::Home;

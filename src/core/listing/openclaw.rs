@@ -102,7 +102,7 @@ pub fn package_dir() -> &'static Path {
 
 /// Where a built-in skill is: below the package folder, or (`~/…`) below the home folder.
 fn builtin_location(name: &str) -> String {
-    let rel = super::builtins::LOCATIONS
+    let rel = LOCATIONS
         .iter()
         .find(|(n, _)| *n == name)
         .map_or("", |(_, l)| *l);
@@ -170,7 +170,7 @@ pub(crate) fn missing_requirements(skill: &Skill) -> Vec<String> {
     }
     let requires = oc.get("requires");
     let path = std::env::var_os("PATH").unwrap_or_default();
-    let on_path = |b: &str| crate::core::agents::on_path::find_command(b, &path, &[]).is_some();
+    let on_path = |b: &str| crate::core::on_path::find_command(b, &path, &[]).is_some();
     for b in list(requires.and_then(|r| r.get("bins"))) {
         if !on_path(&b) {
             missing.push(format!("bin: {b}"));
@@ -419,3 +419,52 @@ pub(crate) fn render(
     }
     own::finish(lib, block, Some(budget), utf16_len(&prompt), dropped, items)
 }
+
+/// Where each built-in is: below the installed `openclaw` package folder (`skills/`,
+/// `custodian-skills/`), or below the home folder (`~/.openclaw/plugin-skills/`, where enabled
+/// plugins' skills are copied).
+pub static LOCATIONS: &[(&str, &str)] = &[
+    (
+        "add-model-provider",
+        "custodian-skills/add-model-provider/SKILL.md",
+    ),
+    (
+        "browser-automation",
+        "~/.openclaw/plugin-skills/browser-automation/SKILL.md",
+    ),
+    ("canvas", "~/.openclaw/plugin-skills/canvas/SKILL.md"),
+    ("clawhub", "skills/clawhub/SKILL.md"),
+    (
+        "cloud-image-bake",
+        "custodian-skills/cloud-image-bake/SKILL.md",
+    ),
+    (
+        "configure-channel",
+        "custodian-skills/configure-channel/SKILL.md",
+    ),
+    ("control-ui", "skills/control-ui/SKILL.md"),
+    (
+        "diagnose-gateway",
+        "custodian-skills/diagnose-gateway/SKILL.md",
+    ),
+    ("diagram-maker", "skills/diagram-maker/SKILL.md"),
+    ("healthcheck", "skills/healthcheck/SKILL.md"),
+    ("meme-maker", "skills/meme-maker/SKILL.md"),
+    ("node-connect", "skills/node-connect/SKILL.md"),
+    (
+        "node-inspect-debugger",
+        "skills/node-inspect-debugger/SKILL.md",
+    ),
+    ("notion", "skills/notion/SKILL.md"),
+    ("python-debugpy", "skills/python-debugpy/SKILL.md"),
+    ("skill-creator", "skills/skill-creator/SKILL.md"),
+    ("spike", "skills/spike/SKILL.md"),
+    ("taskflow", "skills/taskflow/SKILL.md"),
+    (
+        "taskflow-inbox-triage",
+        "skills/taskflow-inbox-triage/SKILL.md",
+    ),
+    ("tmux", "skills/tmux/SKILL.md"),
+    ("visualize", "skills/visualize/SKILL.md"),
+    ("weather", "skills/weather/SKILL.md"),
+];
