@@ -1203,8 +1203,7 @@ fn before_line(text: &str, line: &str, add: &str) -> String {
             Some((start, l))
         })
         .find(|(_, l)| l.trim() == line)
-        .map(|(start, _)| start)
-        .unwrap_or_else(|| panic!("no line `{line}`"));
+        .map_or_else(|| panic!("no line `{line}`"), |(start, _)| start);
     format!("{}{add}{}", &text[..at], &text[at..])
 }
 

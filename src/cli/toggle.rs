@@ -104,12 +104,18 @@ impl From<ToggleScope> for SwitchScope {
 /// The agents `toggle` switches: the registered ones, then those whose switch is in the skill's
 /// own frontmatter (Lazy Skills' `auto_load`, design 000).
 fn switchable() -> impl Iterator<Item = Agent> {
-    agents::REGISTRY.iter().map(|p| p.id()).chain(
-        Agent::ALL
-            .iter()
-            .copied()
-            .filter(|a| a.home().frontmatter_switch.is_some()),
-    )
+    agents::REGISTRY
+        .iter()
+        .map(|p| p.id())
+        .chain(switched_in_frontmatter())
+}
+
+/// The agents whose switch is in each skill's own frontmatter (Lazy Skills' `auto_load`).
+fn switched_in_frontmatter() -> impl Iterator<Item = Agent> {
+    Agent::ALL
+        .iter()
+        .copied()
+        .filter(|a| a.home().frontmatter_switch.is_some())
 }
 
 /// The agent `--agent` names (`None` for skillscope's own state): one [`switchable`].
@@ -294,15 +300,8 @@ fn toggle(
             .iter()
             .map(|p| p.id())
             .filter(|a| skills.iter().any(|s| switches.readers(s).contains(a)))
-            // A skill in the own folder of an agent switched in the frontmatter (Lazy Skills'
-            // `auto_load`): that switch too.
-            .chain(
-                Agent::ALL
-                    .iter()
-                    .copied()
-                    .filter(|a| a.home().frontmatter_switch.is_some())
-                    .filter(|a| skills.iter().any(|s| s.agent == *a)),
-            )
+            // A skill in the own folder of an agent switched in its frontmatter: that switch too.
+            .chain(switched_in_frontmatter().filter(|a| skills.iter().any(|s| s.agent == *a)))
             .collect(),
     };
     let mut own = None;

@@ -89,9 +89,13 @@ pub struct FrontmatterToggle {
     /// written nowhere.
     pub plan: fn(&Skill, SwitchScope, bool, &Path) -> Result<TogglePlan, ToggleError>,
     /// Writes a plan, waiting at most the given time for the file's lock.
-    pub apply:
-        fn(&Skill, &TogglePlan, &Path, Duration) -> Result<(TogglePlan, Applied), ToggleError>,
+    pub apply: ApplyToggle,
 }
+
+/// Writes a planned frontmatter toggle, waiting at most the given time for the file's lock;
+/// returns the plan written and what was done.
+pub type ApplyToggle =
+    fn(&Skill, &TogglePlan, &Path, Duration) -> Result<(TogglePlan, Applied), ToggleError>;
 
 /// Where an agent's settings files name a skill.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
