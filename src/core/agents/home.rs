@@ -63,6 +63,9 @@ pub struct Home {
     pub trusts_folders: bool,
     /// Where its settings name a skill, which `remove` finds and cleans when asked.
     pub settings_entry: SettingsEntry,
+    /// How its models' own tokenizer compares with skillscope's encoding, said beside a figure
+    /// counted in that encoding (`""`: nothing to say).
+    pub count_note: &'static str,
 }
 
 /// Where an agent's settings files name a skill.
@@ -103,6 +106,7 @@ impl Home {
         frontmatter_switch: None,
         trusts_folders: false,
         settings_entry: SettingsEntry::None,
+        count_note: "",
     };
 }
 

@@ -38,6 +38,7 @@ pub static HOME: Home = Home {
     model_setting: Some(crate::core::agents::configured::claude_code),
     command: Some("claude"),
     settings_entry: SettingsEntry::Json(&["skillOverrides"]),
+    count_note: ", an estimate: Claude models count 10–20% more",
     ..Home::AS_GIVEN
 };
 
