@@ -1089,7 +1089,7 @@ const AGENT_REGISTRY: &[&str] = &["src/core/source.rs", "src/core/agents/registr
 /// each agent rather than ending in a catch-all, so that the compiler names it when an agent is
 /// added: until those facts are the agent's record, each such match names every agent.)
 const NAMED_OUTSIDE_LEFT: &[(&str, usize)] = &[
-    ("ClaudeCode", 14),
+    ("ClaudeCode", 12),
     ("Codex", 7),
     ("Opencode", 6),
     ("Gemini", 7),
@@ -1098,7 +1098,7 @@ const NAMED_OUTSIDE_LEFT: &[(&str, usize)] = &[
     ("Copilot", 5),
     ("Cline", 7),
     ("QwenCode", 5),
-    ("LazySkills", 8),
+    ("LazySkills", 7),
 ];
 
 /// The `Agent::VARIANT` paths in `src`'s code (comments, strings and whatever follows the first

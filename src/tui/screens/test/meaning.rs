@@ -4,11 +4,11 @@
 //! the index and the competing skills it was worked out for are still those of the Test box.
 
 use super::{TestBox, TestCx};
-use crate::tui::state::matching::Asked;
 use crate::core::matching::Matcher;
 use crate::tui::answers::TEST_TOP_K;
 use crate::tui::answers::{Columns, Over, Question};
 use crate::tui::event::{Event, JobEvent};
+use crate::tui::state::matching::Asked;
 use std::sync::mpsc::Sender;
 
 /// The columns of one message, in the order of the matchers asked.
@@ -106,14 +106,15 @@ fn start_meaning(cx: &mut TestCx) {
     }
 }
 
-#[cfg(all(test, feature = "semantic"))]
+#[cfg(test)]
+#[cfg(feature = "semantic")]
 mod tests {
     use super::*;
     use crate::core::load::LibrarySpec;
-    use crate::tui::app::App;
     use crate::core::matching::Index;
     use crate::core::matching::semantic::SkillVectors;
     use crate::core::matching::testlib;
+    use crate::tui::app::App;
     use crate::tui::app::{Embedding, MatcherIndex, Options};
     use std::sync::Arc;
     use std::sync::mpsc::{self, Receiver};

@@ -8,22 +8,22 @@ mod routing;
 
 use super::screen::{Cmd, Ctx, Outcome, Screen};
 use crate::core::Agent;
-use crate::core::agents::model::{Injection as Framing, model};
 use crate::core::Library;
+use crate::core::agents::model::{Injection as Framing, model};
 use crate::core::matching::{self, Index, Match, Matcher};
-use crate::core::tokens::Encoding;
 use crate::core::text::line;
 use crate::core::text::thousands;
+use crate::core::tokens::Encoding;
 use crate::tui::action::Action;
+use crate::tui::answers::ViewKey;
+use crate::tui::event::{Event, JobEvent};
 use crate::tui::keymap::Context;
 use crate::tui::layout::Areas;
 use crate::tui::screens::skills::table::highlighted;
-use crate::tui::state::view::View;
-use crate::tui::answers::ViewKey;
-use crate::tui::event::{Event, JobEvent};
 use crate::tui::state::in_view::InView;
 use crate::tui::state::matching::{Matching, view_key};
 use crate::tui::state::parts::Switches;
+use crate::tui::state::view::View;
 use crate::tui::state::work::{Embedding, MatcherIndex};
 use crate::tui::view::truncate;
 use ratatui::Frame;
@@ -171,16 +171,16 @@ impl TestBox {
         let competing = matching::candidates(cx.lib, &cx.switches.on);
         let competes = |i: usize| competing.get(i).copied().unwrap_or(false);
         // The lexical columns now; the semantic ones embed the message on a worker.
-        let lexical =
-            index.query_many(&self.message, &Matcher::LEXICAL, &competes, TEST_TOP_K);
+        let lexical = index.query_many(&self.message, &Matcher::LEXICAL, &competes, TEST_TOP_K);
         self.competing = competing.iter().filter(|c| **c).count();
-        let question = crate::tui::answers::Question::new(
-            cx.generation,
-            None,
-            &self.message,
-            competing,
+        let question =
+            crate::tui::answers::Question::new(cx.generation, None, &self.message, competing);
+        self.show_columns(
+            lexical,
+            crate::tui::answers::Over::Library(index),
+            question,
+            cx,
         );
-        self.show_columns(lexical, crate::tui::answers::Over::Library(index), question, cx);
         // The auto listing mode lists what this message makes relevant.
         cx.preview = true;
     }
