@@ -296,7 +296,7 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         meaning,
     } = checked;
     let problems = judged_problems(&lib, &selection);
-    let findings = findings(&lib, &problems, &diags, &scope);
+    let findings = findings(&problems, &diags, &scope);
     let counts = Counts::of(findings.iter().map(|f| f.d));
     let listing = ListingCost {
         tokens: n,
@@ -366,7 +366,6 @@ fn judged_problems(lib: &Library, selection: &Selection) -> Vec<Diagnostic> {
 }
 
 fn findings<'a>(
-    lib: &'a Library,
     problems: &'a [Diagnostic],
     diags: &'a [Vec<Diagnostic>],
     scope: &[bool],
@@ -378,19 +377,12 @@ fn findings<'a>(
             d,
         })
         .collect();
-    for ((s, ds), _) in lib
-        .skills
-        .iter()
-        .zip(diags)
-        .zip(scope)
-        .filter(|(_, on)| **on)
-    {
-        for d in ds {
-            out.push(Finding {
-                path: d.path.as_deref().unwrap_or(&s.skill_md),
-                d,
-            });
-        }
+    for (ds, _) in diags.iter().zip(scope).filter(|(_, on)| **on) {
+        // The core gives a skill's findings their file: only the library's own lack one.
+        out.extend(ds.iter().map(|d| Finding {
+            path: d.path.as_deref().unwrap_or(Path::new(".")),
+            d,
+        }));
     }
     out
 }

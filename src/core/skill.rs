@@ -170,6 +170,21 @@ impl Skill {
         }
     }
 
+    /// Gives each of `findings` (the skill's) its file where a rule named none: the skill's
+    /// `SKILL.md`. Findings leave the core with their file filled in.
+    pub fn file_findings(&self, findings: &mut [Diagnostic]) {
+        for d in findings {
+            d.path.get_or_insert_with(|| self.skill_md.clone());
+        }
+    }
+
+    /// The findings of reading the skill (its frontmatter, its folder), each with its file.
+    pub fn parse_findings(&self) -> Vec<Diagnostic> {
+        let mut out = self.parse_diagnostics.clone();
+        self.file_findings(&mut out);
+        out
+    }
+
     /// Where the skill lives, as a [`Place`].
     pub fn place(&self) -> Place {
         Place {

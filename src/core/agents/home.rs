@@ -80,6 +80,9 @@ pub struct Home {
     /// Where a release of its client older than every modelled one put its listing, given the
     /// release's version: words after `verify`'s note, or none.
     pub older_release_note: fn(&str) -> &'static str,
+    /// The same in a few words, said beside a figure on the app's Prompt screen (`""`: nothing
+    /// to say).
+    pub count_note_short: &'static str,
 }
 
 /// How `toggle` plans and writes a switch kept in each skill's own frontmatter.
@@ -148,6 +151,7 @@ impl Home {
         new_skill_fields: no_fields,
         count_note: "",
         older_release_note: no_note,
+        count_note_short: "",
     };
 }
 

@@ -35,7 +35,7 @@ pub enum EvalError {
     },
     /// The YAML file is not a list of cases.
     #[error("{0}")]
-    Yaml(String),
+    Yaml(#[from] crate::core::frontmatter::YamlError),
     /// There is no case.
     #[error("the file holds no cases")]
     Empty,
@@ -58,7 +58,7 @@ pub enum EvalError {
 pub fn parse_cases(text: &str, yaml: bool) -> Result<Vec<Case>, EvalError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let cases: Vec<Case> = if yaml {
-        frontmatter::parse_yaml_value(text).map_err(EvalError::Yaml)?
+        frontmatter::parse_yaml_value(text)?
     } else if text.trim_start().starts_with('[') {
         serde_json::from_str(text).map_err(|e| EvalError::Line {
             line: e.line(),

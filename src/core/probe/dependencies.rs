@@ -231,7 +231,7 @@ pub fn check(skill: &Skill, opts: &ProbeOptions) -> DepsReport {
     let (program, from) = match choose_interpreter(skill) {
         Ok(found) => found,
         Err(why) => {
-            report.error = Some(why);
+            report.error = Some(why.to_string());
             report.install = install_command(skill, &declared, "python3");
             report.diagnostics = diagnostics(skill, &report);
             return report;
@@ -270,7 +270,7 @@ pub fn check(skill: &Skill, opts: &ProbeOptions) -> DepsReport {
                 });
             }
         }
-        Err(e) => report.error = Some(e),
+        Err(e) => report.error = Some(e.to_string()),
     }
     report
         .checks
@@ -345,15 +345,45 @@ fn raw_of(skill: &Skill, origin: &Origin) -> String {
     }
 }
 
+/// Why a skill's dependencies could not be checked against its interpreter.
+#[derive(Debug, thiserror::Error)]
+pub enum DepsError {
+    #[error("the skill folder is unreadable ({0})")]
+    Unreadable(std::io::Error),
+    /// No interpreter could be chosen, and why.
+    #[error("{0}")]
+    NoInterpreter(String),
+    #[error(
+        "the entry script runs with `{}`, not Python: pip dependencies cannot be checked against it",
+        .0.display()
+    )]
+    NotPython(PathBuf),
+    #[error("`{}` cannot be started: {}", .0.display(), .1)]
+    NotStarted(PathBuf, String),
+    #[error(
+        "the interpreter started more than {} processes and was killed",
+        sandbox::MAX_PROCESSES
+    )]
+    TooManyProcesses,
+    #[error("the interpreter did not answer in time")]
+    TimedOut,
+    #[error("stopped before it answered")]
+    Cancelled,
+    /// The interpreter's exit (a code, or `by a signal`) and the tail of what it said.
+    #[error("the interpreter failed (exit {0}){1}")]
+    Failed(String, String),
+    #[error("the interpreter's answer is not JSON ({0})")]
+    NotJson(String),
+    #[error("the interpreter's answer lists no packages")]
+    NoPackages,
+}
+
 /// The interpreter the skill would run with, by the rule its `--help-json` probe follows
 /// ([`interpreter::choose`]): for a Python entry script (or none) its own `.venv` by absolute
 /// path, else what the entry script's `#!` line or extension names, else `python3` on PATH.
-pub fn choose_interpreter(skill: &Skill) -> Result<(PathBuf, String), String> {
+pub fn choose_interpreter(skill: &Skill) -> Result<(PathBuf, String), DepsError> {
     // Absolute: the check runs in the skill folder, where a path relative to ours means nothing.
-    let dir = skill
-        .dir
-        .canonicalize()
-        .map_err(|e| format!("the skill folder is unreadable ({e})"))?;
+    let dir = skill.dir.canonicalize().map_err(DepsError::Unreadable)?;
     let entry = (skill.kind() == SkillKind::Executable)
         .then(|| crate::core::resource::resolve_inside(&dir, super::entry_name(skill)).ok())
         .flatten()
@@ -363,13 +393,10 @@ pub fn choose_interpreter(skill: &Skill) -> Result<(PathBuf, String), String> {
         entry.as_ref().map(|(e, h)| (e.as_path(), h)),
         &interpreter::search_path(),
     )
-    .map_err(|m| m.why)?;
+    .map_err(|m| DepsError::NoInterpreter(m.why))?;
     let program = chosen.invocation.program;
     if !interpreter::is_python(&program) {
-        return Err(format!(
-            "the entry script runs with `{}`, not Python: pip dependencies cannot be checked against it",
-            program.display()
-        ));
+        return Err(DepsError::NotPython(program));
     }
     Ok((program, chosen.from.to_string()))
 }
@@ -388,11 +415,8 @@ fn installed(
     program: &Path,
     opts: &ProbeOptions,
     report: &mut DepsReport,
-) -> Result<HashMap<String, String>, String> {
-    let cwd = skill
-        .dir
-        .canonicalize()
-        .map_err(|e| format!("the skill folder is unreadable ({e})"))?;
+) -> Result<HashMap<String, String>, DepsError> {
+    let cwd = skill.dir.canonicalize().map_err(DepsError::Unreadable)?;
     let args: Vec<OsString> = vec!["-I".into(), "-c".into(), LIST_INSTALLED.into()];
     report.command = std::iter::once(program.to_string_lossy().into_owned())
         .chain([
@@ -411,34 +435,28 @@ fn installed(
         isolated: None,
     };
     let out = sandbox::run(&spec, opts.cancel.as_deref())
-        .map_err(|e| format!("`{}` cannot be started: {e}", program.display()))?;
+        .map_err(|e| DepsError::NotStarted(program.to_path_buf(), e.to_string()))?;
     report.sandbox = Some(out.mode);
     report.sandbox_fallback.clone_from(&out.fallback);
     if out.limit == Some(sandbox::Limit::Processes) {
-        return Err(format!(
-            "the interpreter started more than {} processes and was killed",
-            sandbox::MAX_PROCESSES
-        ));
+        return Err(DepsError::TooManyProcesses);
     }
     match out.ending {
-        sandbox::Ending::TimedOut => return Err("the interpreter did not answer in time".into()),
-        sandbox::Ending::Cancelled => return Err("stopped before it answered".into()),
+        sandbox::Ending::TimedOut => return Err(DepsError::TimedOut),
+        sandbox::Ending::Cancelled => return Err(DepsError::Cancelled),
         sandbox::Ending::Exited => {}
     }
     if out.exit_code() != Some(0) {
-        return Err(format!(
-            "the interpreter failed (exit {}){}",
+        return Err(DepsError::Failed(
             out.exit_code()
                 .map_or_else(|| "by a signal".to_string(), |c| c.to_string()),
-            super::tail(&out.stderr.bytes)
+            super::tail(&out.stderr.bytes),
         ));
     }
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout.bytes)
-        .map_err(|e| format!("the interpreter's answer is not JSON ({e})"))?;
+    let v: serde_json::Value =
+        serde_json::from_slice(&out.stdout.bytes).map_err(|e| DepsError::NotJson(e.to_string()))?;
     report.python = v["python"].as_str().map(str::to_string);
-    let packages = v["packages"]
-        .as_object()
-        .ok_or("the interpreter's answer lists no packages")?;
+    let packages = v["packages"].as_object().ok_or(DepsError::NoPackages)?;
     Ok(packages
         .iter()
         .filter_map(|(name, ver)| Some((deps::normalize_name(name), ver.as_str()?.to_string())))

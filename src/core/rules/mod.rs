@@ -80,7 +80,8 @@ pub fn has_agent_skills(lib: &Library) -> bool {
 
 /// What a check run found.
 pub struct Checked {
-    /// Every diagnostic of every skill (index-aligned with `lib.skills`), sorted by line.
+    /// Every diagnostic of every skill (index-aligned with `lib.skills`), sorted by line, each
+    /// with its file (the skill's `SKILL.md` unless a rule named another).
     pub diagnostics: Vec<Vec<Diagnostic>>,
     /// Whether the overlap rule compared the descriptions by meaning too.
     pub meaning: overlap::Meaning,
@@ -163,6 +164,7 @@ pub fn check(lib: &Library, opts: &CheckOptions) -> Checked {
             sel.apply(s, d);
         }
         d.sort_by_key(|d| (d.line.unwrap_or(0), std::cmp::Reverse(d.severity)));
+        s.file_findings(d);
     });
     Checked {
         diagnostics: all,

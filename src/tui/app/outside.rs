@@ -5,7 +5,26 @@ use super::App;
 use crate::core::text::{line, thousands};
 use crate::tui::action::{Action, Screen};
 use crate::tui::external::{EditRequest, MAX_COPY};
+use crate::tui::state::view::View;
 use std::path::PathBuf;
+
+/// The file `e` opens for skill `skill`: the file of diagnostic `cursor` at its line, else of
+/// the first diagnostic with a line (the core gives each its file), else its `SKILL.md`.
+fn skill_edit_target(view: &View<'_>, skill: usize, cursor: Option<usize>) -> Option<EditRequest> {
+    let s = view.lib.skills.get(skill)?;
+    let diags = view.diagnostics(skill);
+    let chosen = match cursor {
+        Some(k) => diags.get(k),
+        None => diags.iter().find(|d| d.line.is_some()),
+    };
+    Some(match chosen.and_then(|d| Some((d.path.clone()?, d.line))) {
+        Some((file, line)) => EditRequest { file, line },
+        None => EditRequest {
+            file: s.skill_md.clone(),
+            line: None,
+        },
+    })
+}
 
 impl App {
     /// The file `e` opens where the app is now, if any: the open resource at its first line
@@ -22,41 +41,14 @@ impl App {
                     });
                 }
                 let i = self.screens.skills.list.selected_skill()?;
-                self.skill_edit_target(i, self.screens.skills.diag_cursor)
+                skill_edit_target(&self.view(), i, self.screens.skills.diag_cursor)
             }
             Screen::Checks => self
                 .screens
                 .checks
                 .selected_skill()
-                .and_then(|i| self.skill_edit_target(i, None)),
+                .and_then(|i| skill_edit_target(&self.view(), i, None)),
             _ => None,
-        }
-    }
-
-    fn skill_edit_target(&self, skill: usize, cursor: Option<usize>) -> Option<EditRequest> {
-        let s = self.lib.skills.get(skill)?;
-        let diags = self.view().diagnostics(skill);
-        let chosen = match cursor {
-            Some(k) => diags.get(k),
-            None => diags.iter().find(|d| d.line.is_some()),
-        };
-        Some(match chosen {
-            Some(d) => EditRequest {
-                file: d.path.clone().unwrap_or_else(|| s.skill_md.clone()),
-                line: d.line,
-            },
-            None => EditRequest {
-                file: s.skill_md.clone(),
-                line: None,
-            },
-        })
-    }
-
-    /// `e`: asks the run loop to open the editor.
-    pub(super) fn edit_selected(&mut self) {
-        match self.edit_target() {
-            Some(req) => self.requests.edit = Some(req),
-            None => self.set_status("nothing to edit here: select a skill or open a file", true),
         }
     }
 
@@ -171,6 +163,6 @@ impl App {
             Some(c) => c.saturating_add_signed(delta).min(n - 1),
         };
         self.screens.skills.diag_cursor = Some(next);
-        self.reveal_diagnostic(next);
+        self.detail(super::actions::Detail::Diagnostic(next));
     }
 }

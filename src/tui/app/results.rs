@@ -11,15 +11,18 @@ use crate::core::rules::Profile;
 use crate::core::skill::Level;
 use crate::core::tokens::{Encoding, Progress};
 use crate::tui::event::JobEvent;
+use crate::tui::screens::add;
 use crate::tui::screens::skills::list;
 use crate::tui::state::in_view::ViewChange;
 
 impl App {
     pub(super) fn on_job(&mut self, job: JobEvent) {
         match job {
-            JobEvent::AddPlanned(id, plan) => self.on_add_planned(id, plan),
-            JobEvent::AddInstalled(id, done) => self.on_add_installed(id, done),
-            JobEvent::UpdatesChecked(r) => self.on_updates_checked(r),
+            job @ (JobEvent::AddPlanned(..)
+            | JobEvent::AddInstalled(..)
+            | JobEvent::UpdatesChecked(_)) => {
+                self.adding(|open, cx| add::on_job(open, job, cx).unwrap_or_default());
+            }
             JobEvent::Rescanned(lib) => {
                 let again = self.rescan.finish();
                 self.set_library(*lib);
@@ -59,27 +62,23 @@ impl App {
                     self.screens.budget.job.mark_stale();
                 }
             }
-            JobEvent::Indexed { generation, index } => self.on_indexed(generation, index),
-            JobEvent::AgentIndexed(built) => self.on_agent_indexed(built),
-            JobEvent::Injected { request, injection } => self.on_injected(request, *injection),
-            JobEvent::MatchedByMeaning {
-                request,
-                question,
-                columns,
-            } => self.on_matched_by_meaning(request, *question, columns),
-            JobEvent::EmbedProgress {
-                generation,
-                done,
-                total,
-            } => self.on_embed_progress(generation, done, total),
-            JobEvent::Embedded { generation, result } => self.on_embedded(generation, result),
             JobEvent::Linked { generation, links } => {
                 if generation == self.generation {
                     self.usage.links = Some(links);
                     self.refresh_used();
                 }
             }
-            other => self.on_check_or_outside(other),
+            other => match self.with_test(|t, cx| t.on_job(other, cx)) {
+                // The overlap rule compares descriptions by meaning once every one has its
+                // vector: a complete check runs again to take them (what is unchanged comes
+                // from the index).
+                Ok(made) => {
+                    if made && self.findings.checked {
+                        self.run_checks(true);
+                    }
+                }
+                Err(other) => self.on_check_or_outside(other),
+            },
         }
     }
 

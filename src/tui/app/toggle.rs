@@ -3,32 +3,11 @@
 
 use super::{App, Confirm, Overlay};
 use crate::core::agents::view::Seen;
-use crate::core::agents::{SwitchScope, TogglePlan, has_switches};
+use crate::core::agents::{SwitchScope, has_switches};
 use crate::core::source::Agent;
-use crate::core::state::EnableState;
-use crate::tui::jobs;
-use crate::tui::state::in_view::{AGENTS, ViewChange};
-use std::path::PathBuf;
+use crate::tui::state::in_view::ViewChange;
 
 impl App {
-    /// Reads skillscope's own state file; a bad one is kept aside by the state module and
-    /// reported here.
-    pub(super) fn load_state(&mut self, path: Option<PathBuf>) {
-        match path {
-            Some(path) => {
-                let (st, diags) = EnableState::load(&path);
-                if let Some(d) = diags.first() {
-                    self.set_status(d.message.clone(), true);
-                }
-                self.switches.state = Some(st);
-            }
-            None => self.set_status(
-                "no config folder: toggles are not saved (set SKILLSCOPE_CONFIG_DIR)",
-                true,
-            ),
-        }
-    }
-
     /// Changes whose view every screen shows, and carries out what follows from the change
     /// ([`Follows`](crate::tui::state::in_view::Follows)): the Prompt screen's format and every
     /// L1 for another agent, what the agent does with each skill, the Test box, the preview and
@@ -61,7 +40,7 @@ impl App {
         self.set_view(ViewChange::Agent(next));
         if let Some(a) = self.in_view.agent() {
             let m = crate::core::agents::model::model(a);
-            let own = if a == Agent::LazySkills {
+            let own = if a.home().frontmatter_switch.is_some() {
                 "space: the skill's own auto_load"
             } else if has_switches(a) {
                 "space: its own settings"
@@ -69,34 +48,6 @@ impl App {
                 "space: skillscope's switches (it has none)"
             };
             self.set_status(format!("viewing {}; {own}", m.name), false);
-        }
-    }
-
-    /// A library of the agents' own folders is seen through one agent: the first of them that
-    /// reads a skill of it, unless one is in view already.
-    pub(super) fn choose_view_agent(&mut self) {
-        if !self.findings.per_agent || self.in_view.agent().is_some() {
-            return;
-        }
-        let readers: std::collections::HashSet<Agent> = self
-            .lib
-            .skills
-            .iter()
-            .flat_map(crate::core::agents::model::readers)
-            .collect();
-        let roots = &self.lib.roots;
-        let first = AGENTS
-            .iter()
-            .flatten()
-            .find(|&&a| {
-                readers.contains(&a) && crate::core::agents::model::offered_unasked(a, roots)
-            })
-            .or_else(|| AGENTS.iter().flatten().next())
-            .copied();
-        if let Some(a) = first {
-            // The new library's own start works out everything that follows.
-            let _ = self.in_view.change(ViewChange::Agent(Some(a)));
-            self.screens.prompt.follow_agent(Some(a));
         }
     }
 
@@ -130,7 +81,14 @@ impl App {
             return;
         };
         match self.in_view.agent() {
-            Some(a) if self.view().obeys_own_switches(a, i) => self.plan_view_toggle(i, a),
+            Some(a) if self.view().obeys_own_switches(a, i) => {
+                let (lib, on) = (&self.lib, !self.switches.is_on(i));
+                match Confirm::for_view(lib, i, a, self.switches.agents.as_deref(), on) {
+                    Ok(Some(c)) => self.overlay = Some(Overlay::Confirm(c)),
+                    Ok(None) => {}
+                    Err(e) => self.set_status(e, true),
+                }
+            }
             Some(a) if matches!(self.view().seen(i), Seen::NotRead) => {
                 let name = crate::core::agents::model::model(a).name;
                 self.set_status(
@@ -140,41 +98,6 @@ impl App {
             }
             _ => self.toggle_private(i),
         }
-    }
-
-    /// The switch of skill `i` in the viewed agent's own settings, shown before it is written.
-    fn plan_view_toggle(&mut self, i: usize, agent: Agent) {
-        let Some(switches) = self.switches.agents.clone() else {
-            self.set_status("the agents' settings are still being read", true);
-            return;
-        };
-        let Some(skill) = self.lib.skills.get(i) else {
-            return;
-        };
-        let name = crate::core::agents::model::model(agent).name;
-        // Lazy Skills' switch is in the skill's own file, whatever folder it is in.
-        if agent != Agent::LazySkills && !switches.readers(skill).contains(&agent) {
-            self.set_status(
-                format!("{name} does not read this folder (v: another agent)"),
-                true,
-            );
-            return;
-        }
-        let on = !self.switches.is_on(i);
-        let plan = if switches.installed(agent) {
-            switches
-                .plan(skill, agent, SwitchScope::User, on)
-                .map_err(|e| e.to_string())
-        } else {
-            Err(crate::core::agents::ToggleError::NotInstalled { agent }.to_string())
-        };
-        self.overlay = Some(Overlay::Confirm(Confirm {
-            skill: i,
-            on,
-            scope: SwitchScope::User,
-            plans: vec![(agent, plan)],
-            scroll: 0,
-        }));
     }
 
     /// Switches skill `i` in skillscope's own state and saves at once: what an agent without
@@ -220,95 +143,9 @@ impl App {
             self.set_status("the agents' settings are still being read", true);
             return;
         };
-        let skill = &self.lib.skills[i];
-        let on = on.unwrap_or_else(|| {
-            !switches
-                .badges(skill)
-                .iter()
-                .any(crate::core::agents::Badge::loads)
-        });
-        let plans: Vec<(Agent, Result<TogglePlan, String>)> = switches
-            .plan_readers(skill, scope, on)
-            .into_iter()
-            .map(|(a, p)| (a, p.map_err(|e| e.to_string())))
-            .collect();
-        if plans.is_empty() {
-            let dir = skill.dir.display().to_string();
-            self.set_status(
-                format!("no agent with per-skill switches reads {dir}"),
-                true,
-            );
-            return;
+        match Confirm::for_readers(&self.lib, i, &switches, scope, on) {
+            Ok(c) => self.overlay = Some(Overlay::Confirm(c)),
+            Err(e) => self.set_status(e, true),
         }
-        self.overlay = Some(Overlay::Confirm(Confirm {
-            skill: i,
-            on,
-            scope,
-            plans,
-            scroll: 0,
-        }));
-    }
-
-    /// Writes every planned change (each file atomically, with a backup), then reads the
-    /// agents' settings again.
-    pub(super) fn apply_agent_toggle(&mut self) {
-        let c = match self.overlay.take() {
-            Some(Overlay::Confirm(c)) => c,
-            other => {
-                self.overlay = other;
-                return;
-            }
-        };
-        let mut written = Vec::new();
-        // Only a file that existed has a backup: a new settings file has nothing to keep.
-        let mut backed_up = 0;
-        let mut failed = Vec::new();
-        let switches = self.switches.agents.clone();
-        let skill = self.lib.skills.get(c.skill);
-        for (agent, plan) in &c.plans {
-            let Ok(plan) = plan else {
-                continue;
-            };
-            if plan.changes_nothing() {
-                continue;
-            }
-            let (Some(switches), Some(skill)) = (&switches, skill) else {
-                failed.push(
-                    "the agents' settings are being read again; nothing was written".to_string(),
-                );
-                break;
-            };
-            match switches.apply(skill, plan) {
-                Ok((_, a)) if a.written => {
-                    written.push(agent.as_str());
-                    backed_up += usize::from(a.backup.is_some());
-                }
-                Ok(_) => {}
-                Err(e) => failed.push(e.to_string()),
-            }
-        }
-        let name = self
-            .lib
-            .skills
-            .get(c.skill)
-            .map_or("", |s| s.name.as_str())
-            .to_string();
-        let word = if c.on { "on" } else { "off" };
-        if let Some(e) = failed.first() {
-            self.set_status(e.clone(), true);
-        } else if written.is_empty() {
-            self.set_status(format!("{name}: nothing to change"), false);
-        } else {
-            let kept = match backed_up {
-                0 => "",
-                1 => " (backup kept)",
-                _ => " (backups kept)",
-            };
-            self.set_status(
-                format!("{name} switched {word} for {}{kept}", written.join(", ")),
-                false,
-            );
-        }
-        jobs::load_switches(self.switches.home.clone(), self.tx.clone());
     }
 }

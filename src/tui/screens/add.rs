@@ -3,17 +3,21 @@
 //! change to the agent's listing; Enter installs the checked ones.
 
 use super::screen::{Cmd, Outcome, Overlay};
-use crate::core::manage::Plan;
 use crate::core::manage::preview::ListingChange;
+use crate::core::manage::{self, Plan, update};
 use crate::core::text::{line, thousands};
 use crate::tui::action::Action;
+use crate::tui::event::{Event, JobEvent};
 use crate::tui::keymap::{self, Context};
+use crate::tui::state::parts::{Manage, home_and_project};
 use crate::tui::state::view::View;
 use crate::tui::view::truncate;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
+use std::path::Path;
+use std::sync::mpsc::Sender;
 
 /// Where the flow is.
 pub enum Step {
@@ -150,6 +154,145 @@ impl AddFlow {
             _ => Outcome::Done,
         }
     }
+}
+
+/// What the Add flow's jobs need of the app: where it installs, the home folder, and the way
+/// its workers answer.
+pub struct AddCx<'a> {
+    pub manage: &'a mut Manage,
+    pub home: Option<&'a Path>,
+    pub tx: &'a Sender<Event>,
+}
+
+impl AddFlow {
+    /// Carries out what the flow asked for ([`Cmd::CycleAddTarget`], [`Cmd::FetchSource`],
+    /// [`Cmd::InstallChecked`]): the effects the app carries out after.
+    pub fn run(&mut self, cmd: Cmd, cx: &mut AddCx) -> Vec<Cmd> {
+        match cmd {
+            Cmd::CycleAddTarget(agent) => {
+                cx.manage.cycle_target(agent);
+                self.target = cx.manage.target_label(cx.home);
+            }
+            Cmd::FetchSource(source) => return self.fetch(source, cx),
+            Cmd::InstallChecked => self.install(cx),
+            other => return vec![other],
+        }
+        Vec::new()
+    }
+
+    /// Fetches and prices `source` on a worker.
+    fn fetch(&self, source: String, cx: &AddCx) -> Vec<Cmd> {
+        let target = match cx.manage.target(cx.home) {
+            Ok(t) => t,
+            Err(e) => return vec![Cmd::CloseOverlay(None), Cmd::Status(e, true)],
+        };
+        let (id, tx) = (self.id, cx.tx.clone());
+        let base = cx.manage.data_dir.join("tmp");
+        std::thread::spawn(move || {
+            let plan = Plan::make(&source, &target, &base)
+                .map(Box::new)
+                .map_err(|e| e.to_string());
+            let _ = tx.send(Event::Job(JobEvent::AddPlanned(id, plan)));
+        });
+        Vec::new()
+    }
+
+    /// Installs the checked skills on a worker.
+    fn install(&mut self, cx: &AddCx) {
+        let Step::Preview(p) = std::mem::replace(&mut self.step, Step::Installing) else {
+            return;
+        };
+        let chosen: Vec<String> = p.chosen().into_iter().map(str::to_string).collect();
+        let (id, trash, tx) = (self.id, cx.manage.trash.clone(), cx.tx.clone());
+        std::thread::spawn(move || {
+            let refs: Vec<&str> = chosen.iter().map(String::as_str).collect();
+            let done = p
+                .plan
+                .install(&refs, &trash)
+                .map(|v| v.into_iter().map(|i| i.folder).collect())
+                .map_err(|e| e.to_string());
+            drop(p);
+            let _ = tx.send(Event::Job(JobEvent::AddInstalled(id, done)));
+        });
+    }
+}
+
+/// A worker's answer for the Add flow (`open`, when it is open) or the updates check; the event
+/// back when it is none of theirs.
+pub fn on_job(open: Option<&mut AddFlow>, job: JobEvent, cx: &AddCx) -> Result<Vec<Cmd>, JobEvent> {
+    Ok(match job {
+        // A fetched and priced source; dropped (its temporary copy with it) when its flow was
+        // closed meanwhile.
+        JobEvent::AddPlanned(id, plan) => match (open.filter(|f| f.id == id), plan) {
+            (Some(flow), Ok(plan)) => {
+                flow.step = Step::Preview(Box::new(Preview::new(*plan)));
+                Vec::new()
+            }
+            (Some(flow), Err(e)) => {
+                flow.step = Step::Source;
+                vec![Cmd::Status(e, true)]
+            }
+            (None, _) => Vec::new(),
+        },
+        // An install's result, said even when its flow was closed meanwhile; a newer flow
+        // stays open.
+        JobEvent::AddInstalled(id, done) => {
+            let mut out = Vec::new();
+            if open.is_some_and(|f| f.id == id) {
+                out.push(Cmd::CloseOverlay(None));
+            }
+            match done {
+                Ok(names) => {
+                    let text = format!(
+                        "added {} to {}",
+                        names.join(", "),
+                        cx.manage.target_label(cx.home)
+                    );
+                    out.extend([Cmd::Status(text, false), Cmd::Rescan]);
+                }
+                Err(e) => out.push(Cmd::Status(e, true)),
+            }
+            out
+        }
+        JobEvent::UpdatesChecked(r) => vec![match r {
+            Ok(v) if v.is_empty() => Cmd::Status(
+                "every added skill is as its source has it".to_string(),
+                false,
+            ),
+            Ok(v) => Cmd::Status(
+                format!("updates: {} (skillscope update applies them)", v.join(", ")),
+                false,
+            ),
+            Err(e) => Cmd::Status(e, true),
+        }],
+        other => return Err(other),
+    })
+}
+
+/// Fetches the sources of every added skill on a worker: only when asked, never at start-up.
+pub fn check_updates(cx: &AddCx) -> Vec<Cmd> {
+    let Some((home, project)) = home_and_project(cx.home) else {
+        return Vec::new();
+    };
+    let tx = cx.tx.clone();
+    let base = cx.manage.data_dir.join("tmp");
+    std::thread::spawn(move || {
+        let targets = manage::installed_targets(&home, project.as_deref());
+        let (added, _) = update::added(&targets);
+        let result = (|| {
+            let work = manage::work_dir(&base).map_err(|e| e.to_string())?;
+            Ok(update::check(&added, work.path())
+                .into_iter()
+                .filter(|c| c.status == update::Status::Changed)
+                .map(|c| c.folder)
+                .collect())
+        })();
+        let _ = tx.send(Event::Job(JobEvent::UpdatesChecked(result)));
+    });
+    vec![Cmd::Status(
+        "checking the sources of added skills …".to_string(),
+        false,
+    )]
 }
 
 impl Overlay for AddFlow {

@@ -37,6 +37,27 @@ pub struct Budget {
 }
 
 impl Budget {
+    /// Prices every agent's listing of `lib` for `request` on a worker, or has the run under
+    /// way run again.
+    pub fn start(
+        &mut self,
+        lib: &std::sync::Arc<crate::core::Library>,
+        cache: &crate::tui::jobs::Cache,
+        request: crate::tui::jobs::BudgetRequest,
+        tx: &std::sync::mpsc::Sender<crate::tui::event::Event>,
+    ) {
+        let Some(run) = self.job.start() else {
+            return;
+        };
+        crate::tui::jobs::agent_budgets(
+            std::sync::Arc::clone(lib),
+            cache.clone(),
+            request,
+            run,
+            tx.clone(),
+        );
+    }
+
     /// Takes a probe's outcome: a failure is remembered with its reason, a pass forgets one.
     pub fn probed(&mut self, report: &ProbeReport) {
         match report.verdict.as_ref().filter(|_| report.probe_failed()) {

@@ -1,7 +1,8 @@
 //! The confirmation before writing a toggle into agents' settings: the exact diff of each file.
 
 use super::screen::{Cmd, Outcome, Overlay};
-use crate::core::agents::{SwitchScope, TogglePlan};
+use crate::core::Library;
+use crate::core::agents::{AgentSwitches, SwitchScope, TogglePlan};
 use crate::core::source::Agent;
 use crate::core::text::line;
 use crate::tui::action::Action;
@@ -23,6 +24,129 @@ pub struct Confirm {
 }
 
 impl Confirm {
+    /// The write-through of skill `i` of `lib` to every agent that reads its folder: off when
+    /// any of them loads it now, else on (or `on`). Nothing is written before the user says
+    /// yes; what to say instead when no agent with switches reads it.
+    pub fn for_readers(
+        lib: &Library,
+        i: usize,
+        switches: &AgentSwitches,
+        scope: SwitchScope,
+        on: Option<bool>,
+    ) -> Result<Confirm, String> {
+        let skill = &lib.skills[i];
+        let on = on.unwrap_or_else(|| {
+            !switches
+                .badges(skill)
+                .iter()
+                .any(crate::core::agents::Badge::loads)
+        });
+        let plans: Vec<(Agent, Result<TogglePlan, String>)> = switches
+            .plan_readers(skill, scope, on)
+            .into_iter()
+            .map(|(a, p)| (a, p.map_err(|e| e.to_string())))
+            .collect();
+        if plans.is_empty() {
+            let dir = skill.dir.display().to_string();
+            return Err(format!("no agent with per-skill switches reads {dir}"));
+        }
+        Ok(Confirm {
+            skill: i,
+            on,
+            scope,
+            plans,
+            scroll: 0,
+        })
+    }
+
+    /// The switch of skill `i` of `lib` in `agent`'s own settings (`switches`: `None` while
+    /// they are read), turned `on`; what to say instead when it cannot be planned.
+    pub fn for_view(
+        lib: &Library,
+        i: usize,
+        agent: Agent,
+        switches: Option<&AgentSwitches>,
+        on: bool,
+    ) -> Result<Option<Confirm>, String> {
+        let Some(switches) = switches else {
+            return Err("the agents' settings are still being read".to_string());
+        };
+        let Some(skill) = lib.skills.get(i) else {
+            return Ok(None);
+        };
+        let name = crate::core::agents::model::model(agent).name;
+        // An agent whose switch is in the skill's own file decides whatever folder it is in.
+        if agent.home().frontmatter_switch.is_none() && !switches.readers(skill).contains(&agent) {
+            return Err(format!(
+                "{name} does not read this folder (v: another agent)"
+            ));
+        }
+        let plan = if switches.installed(agent) {
+            switches
+                .plan(skill, agent, SwitchScope::User, on)
+                .map_err(|e| e.to_string())
+        } else {
+            Err(crate::core::agents::ToggleError::NotInstalled { agent }.to_string())
+        };
+        Ok(Some(Confirm {
+            skill: i,
+            on,
+            scope: SwitchScope::User,
+            plans: vec![(agent, plan)],
+            scroll: 0,
+        }))
+    }
+
+    /// Writes every planned change (each file atomically, with a backup) into the agents'
+    /// settings `switches` (`None`: being read again) for `lib`: what to say, and whether it
+    /// is an error.
+    pub fn write(&self, lib: &Library, switches: Option<&AgentSwitches>) -> (String, bool) {
+        let mut written = Vec::new();
+        // Only a file that existed has a backup: a new settings file has nothing to keep.
+        let mut backed_up = 0;
+        let mut failed = Vec::new();
+        let skill = lib.skills.get(self.skill);
+        for (agent, plan) in &self.plans {
+            let Ok(plan) = plan else {
+                continue;
+            };
+            if plan.changes_nothing() {
+                continue;
+            }
+            let (Some(switches), Some(skill)) = (switches, skill) else {
+                failed.push(
+                    "the agents' settings are being read again; nothing was written".to_string(),
+                );
+                break;
+            };
+            match switches.apply(skill, plan) {
+                Ok((_, a)) if a.written => {
+                    written.push(agent.as_str());
+                    backed_up += usize::from(a.backup.is_some());
+                }
+                Ok(_) => {}
+                Err(e) => failed.push(e.to_string()),
+            }
+        }
+        let name = skill.map_or("", |s| s.name.as_str());
+        let word = if self.on { "on" } else { "off" };
+        if let Some(e) = failed.first() {
+            (e.clone(), true)
+        } else if written.is_empty() {
+            (format!("{name}: nothing to change"), false)
+        } else {
+            let kept = match backed_up {
+                0 => "",
+                1 => " (backup kept)",
+                _ => " (backups kept)",
+            };
+            (
+                format!("{name} switched {word} for {}{kept}", written.join(", ")),
+                false,
+            )
+        }
+    }
+
     /// `max_scroll`: how far the diff scrolls before its end is at the bottom of the box.
     pub fn handle(&mut self, action: Action, max_scroll: u16) -> Outcome {
         match action {

@@ -349,11 +349,7 @@ fn summary<'a>(preview: &Preview, view: &View<'_>, p: &Prompt) -> Vec<Line<'a>> 
                 " {} tokens ({}{}) · {} chars{}",
                 tokens,
                 view.encoding().as_str(),
-                if view.agent == Some(Agent::ClaudeCode) {
-                    ", an estimate: Claude models count 10–20% more"
-                } else {
-                    ""
-                },
+                view.agent.map_or("", |a| a.home().count_note_short),
                 thousands(l.text.chars().count() as u64),
                 turn_parts(preview)
             ),

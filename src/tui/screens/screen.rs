@@ -112,6 +112,8 @@ pub enum Cmd {
     InstallChecked,
     /// The Add flow's target: the next agent (`true`) or the other scope.
     CycleAddTarget(bool),
+    /// Read the library again (a skill was added, removed or put back).
+    Rescan,
 }
 
 impl Outcome {

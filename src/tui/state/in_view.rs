@@ -88,6 +88,29 @@ impl InView {
         &self.settings
     }
 
+    /// The agent a new library is seen through when none is in view: of a library of the
+    /// agents' own folders (`per_agent`), the first agent that reads a skill of it (`readers`)
+    /// and is offered (`offered`), else the first agent. Taken at once: the new library's own
+    /// start works out everything that follows.
+    pub fn choose(
+        &mut self,
+        per_agent: bool,
+        readers: &std::collections::HashSet<Agent>,
+        offered: &dyn Fn(Agent) -> bool,
+    ) -> Option<Agent> {
+        if !per_agent || self.agent().is_some() {
+            return None;
+        }
+        let first = AGENTS
+            .iter()
+            .flatten()
+            .find(|&&a| readers.contains(&a) && offered(a))
+            .or_else(|| AGENTS.iter().flatten().next())
+            .copied()?;
+        let _ = self.change(ViewChange::Agent(Some(first)));
+        Some(first)
+    }
+
     /// The next view of the cycle: each agent's own that `offered` takes; with `every`, also
     /// every skill as given (a library of folders named on the command line, which no agent
     /// owns). A library of the agents' own folders is always seen through one agent.

@@ -4,6 +4,7 @@
 
 use crate::core::agents::AgentSwitches;
 use crate::core::diagnostic::{Counts, Diagnostic};
+use crate::core::manage::Target;
 use crate::core::manage::trash::{Trash, TrashEntry};
 use crate::core::model::Model;
 use crate::core::rules::Profile;
@@ -13,7 +14,7 @@ use crate::core::usage::UseCost;
 use crate::tui::external::EditRequest;
 use crate::tui::keymap::Keymap;
 use std::collections::VecDeque;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// How many past messages the help overlay lists.
@@ -138,9 +139,57 @@ impl Manage {
         Manage {
             trash: Trash::at(&data_dir),
             data_dir,
-            agent: Agent::ClaudeCode,
+            // The first agent skills can be added for.
+            agent: crate::core::manage::TARGET_AGENTS[0],
             scope: Scope::User,
             last_removed: None,
+        }
+    }
+}
+
+/// The home folder `home` and the project the working folder is in: where skills are added
+/// and removed, and whose settings may name them.
+pub fn home_and_project(home: Option<&Path>) -> Option<(PathBuf, Option<PathBuf>)> {
+    let home = home?.to_path_buf();
+    let cwd = std::env::current_dir().ok()?;
+    let project = crate::core::agents::project_root(&cwd, Some(&home));
+    Some((home, project))
+}
+
+impl Manage {
+    /// Where the Add flow installs, for the home folder `home`.
+    pub fn target(&self, home: Option<&Path>) -> Result<Target, String> {
+        let (home, project) = home_and_project(home)
+            .ok_or_else(|| "no home folder: nothing can be added".to_string())?;
+        Target::resolve(self.agent, self.scope, &home, project.as_deref())
+            .map_err(|e| e.to_string())
+    }
+
+    /// `claude-code user (~/.claude/skills)`.
+    pub fn target_label(&self, home: Option<&Path>) -> String {
+        match (self.target(home), home) {
+            (Ok(t), Some(home)) => format!(
+                "{} {} ({})",
+                t.agent,
+                t.scope,
+                crate::core::agents::show_path(&t.dir, home)
+            ),
+            (Err(e), _) => e,
+            (Ok(t), None) => t.dir.display().to_string(),
+        }
+    }
+
+    /// The Add flow's next agent (`true`), or its other scope.
+    pub fn cycle_target(&mut self, agent: bool) {
+        if agent {
+            let all = crate::core::manage::TARGET_AGENTS;
+            let i = all.iter().position(|a| *a == self.agent).unwrap_or(0);
+            self.agent = all[(i + 1) % all.len()];
+        } else {
+            self.scope = match self.scope {
+                Scope::User => Scope::Project,
+                _ => Scope::User,
+            };
         }
     }
 }

@@ -40,6 +40,7 @@ pub static HOME: Home = Home {
     settings_entry: SettingsEntry::Json(&["skillOverrides"]),
     new_skill_fields,
     count_note: " (Claude's tokenizer differs by roughly 10-20%)",
+    count_note_short: ", an estimate: Claude models count 10–20% more",
     older_release_note,
     ..Home::AS_GIVEN
 };

@@ -3,12 +3,12 @@
 //! it runs leave only the newest message waiting, and an answer is shown only if the message,
 //! the index and the competing skills it was worked out for are still those of the Test box.
 
-use super::App;
-use super::matchers::Asked;
+use super::{TestBox, TestCx};
 use crate::core::matching::Matcher;
 use crate::tui::answers::TEST_TOP_K;
 use crate::tui::answers::{Columns, Over, Question};
 use crate::tui::event::{Event, JobEvent};
+use crate::tui::state::matching::Asked;
 use std::sync::mpsc::Sender;
 
 /// The columns of one message, in the order of the matchers asked.
@@ -34,44 +34,35 @@ fn answer(over: Over, question: Question, request: u64, tx: Sender<Event>) {
     });
 }
 
-impl App {
-    /// Shows the lexical columns of the Test box's message, already worked out, and asks for
-    /// the semantic ones: kept if they answer this very question, else worked out on a worker
-    /// while they show that they wait. With no message, or before the skills' vectors are made,
-    /// there is nothing to ask (the columns say why).
-    pub(super) fn show_columns(&mut self, lexical: Columns, over: Over, question: Question) {
-        let old = std::mem::replace(&mut self.screens.test.results, lexical);
-        let meaning = &mut self.matching.meaning;
+impl TestBox {
+    /// Shows the lexical columns of the message, already worked out, and asks for the semantic
+    /// ones: kept if they answer this very question, else worked out on a worker while they
+    /// show that they wait. With no message, or before the skills' vectors are made, there is
+    /// nothing to ask (the columns say why).
+    pub(super) fn show_columns(
+        &mut self,
+        lexical: Columns,
+        over: Over,
+        question: Question,
+        cx: &mut TestCx,
+    ) {
+        let old = std::mem::replace(&mut self.results, lexical);
+        let meaning = &mut cx.matching.meaning;
         if meaning.shown.as_ref() == Some(&question) {
             meaning.wanted = None;
-            self.screens
-                .test
-                .results
+            self.results
                 .extend(old.into_iter().filter(|(m, _)| m.needs_vectors()));
             return;
         }
         meaning.shown = None;
-        self.screens
-            .test
-            .results
+        self.results
             .extend(Matcher::BY_MEANING.map(|m| (m, Vec::new())));
         if question.message.trim().is_empty() || !over.index().has_vectors() {
             meaning.wanted = None;
             return;
         }
         meaning.wanted = Some(Asked { question, over });
-        self.start_meaning();
-    }
-
-    /// Starts the worker on the question waiting, unless it is busy: its answer then asks again.
-    fn start_meaning(&mut self) {
-        let Some(asked) = &self.matching.meaning.wanted else {
-            return;
-        };
-        let (question, over) = (asked.question.clone(), asked.over.clone());
-        if let Some(request) = self.matching.meaning.job.start() {
-            answer(over, question, request, self.tx.clone());
-        }
+        start_meaning(cx);
     }
 
     /// The semantic columns for `question`: shown if it is still the one asked, else the
@@ -81,41 +72,49 @@ impl App {
         request: u64,
         question: Question,
         columns: Columns,
+        cx: &mut TestCx,
     ) {
-        self.matching.meaning.job.finish(request);
-        let current = self
+        cx.matching.meaning.job.finish(request);
+        let current = cx
             .matching
             .meaning
             .wanted
             .as_ref()
             .is_some_and(|a| a.question == question);
         if !current {
-            self.start_meaning();
+            start_meaning(cx);
             return;
         }
-        self.matching.meaning.wanted = None;
+        cx.matching.meaning.wanted = None;
         for (matcher, found) in columns {
-            if let Some(column) = self
-                .screens
-                .test
-                .results
-                .iter_mut()
-                .find(|(m, _)| *m == matcher)
-            {
+            if let Some(column) = self.results.iter_mut().find(|(m, _)| *m == matcher) {
                 column.1 = found;
             }
         }
-        self.matching.meaning.shown = Some(question);
+        cx.matching.meaning.shown = Some(question);
     }
 }
 
-#[cfg(all(test, feature = "semantic"))]
+/// Starts the worker on the question waiting, unless it is busy: its answer then asks again.
+fn start_meaning(cx: &mut TestCx) {
+    let Some(asked) = &cx.matching.meaning.wanted else {
+        return;
+    };
+    let (question, over) = (asked.question.clone(), asked.over.clone());
+    if let Some(request) = cx.matching.meaning.job.start() {
+        answer(over, question, request, cx.tx.clone());
+    }
+}
+
+#[cfg(test)]
+#[cfg(feature = "semantic")]
 mod tests {
     use super::*;
     use crate::core::load::LibrarySpec;
     use crate::core::matching::Index;
     use crate::core::matching::semantic::SkillVectors;
     use crate::core::matching::testlib;
+    use crate::tui::app::App;
     use crate::tui::app::{Embedding, MatcherIndex, Options};
     use std::sync::Arc;
     use std::sync::mpsc::{self, Receiver};

@@ -1,11 +1,24 @@
 //! Tolerant frontmatter reading: split the `---` block off SKILL.md whatever the file looks like
 //! (BOM, CRLF, blank lines, NULs, bad UTF-8, no closing line), parse it as YAML and type the known
-//! fields. Every YAML call of the project lives in this file.
+//! fields. Every YAML call of the project lives in this folder: the YAML text's shape
+//! (`yaml.rs`), authors' opt-outs (`opt_outs.rs`), edits checked for faithfulness and other
+//! YAML files (`edit.rs`), values in words (`values.rs`).
+
+mod edit;
+mod opt_outs;
+mod values;
+mod yaml;
+
+pub use edit::{Change, YamlError, check_edit, parse_yaml_value};
+pub use opt_outs::{OptOut, opt_outs};
+pub use values::{compact, json_kind, shown_value, strings_of};
 
 use crate::core::catalogue::RuleId;
 use crate::core::diagnostic::{Diagnostic, Severity};
+use opt_outs::split_comment;
 use serde::Serialize;
 use serde_json::Value;
+use yaml::{MAX_FLOW_DEPTH, split_line, too_deep, yaml_kind};
 
 /// How an agent uses the skill.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Default)]
@@ -420,87 +433,6 @@ pub fn parse(head: &[u8], complete: bool) -> Parsed {
     out
 }
 
-/// An author's opt-out: `# skillscope: ignore[rule, family]` (or bare `# skillscope: ignore`
-/// for every rule) in the frontmatter. On a line of its own it covers the whole skill; after a
-/// field, the findings on that line.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OptOut {
-    /// The line of the comment, 1-based in SKILL.md.
-    pub at: u32,
-    /// Only findings on this line; `None` for the whole skill.
-    pub line: Option<u32>,
-    /// The rules and families named, as written; empty for every rule.
-    pub rules: Vec<String>,
-}
-
-/// The marker an opt-out comment starts with.
-const MARKER: &str = "skillscope:";
-
-/// The opt-outs of a frontmatter's YAML text (`first_line`: the SKILL.md line of its first line).
-pub fn opt_outs(yaml: &str, first_line: u32) -> Vec<OptOut> {
-    let mut out = Vec::new();
-    // Most frontmatters hold no opt-out: one search of the whole text decides.
-    if !yaml.contains(MARKER) {
-        return out;
-    }
-    for (i, text) in yaml.lines().enumerate() {
-        let Some((before, comment)) = split_comment(text) else {
-            continue;
-        };
-        let Some(rest) = comment.trim().strip_prefix(MARKER) else {
-            continue;
-        };
-        let Some(rest) = rest.trim_start().strip_prefix("ignore") else {
-            continue;
-        };
-        let rest = rest.trim();
-        let rules = match rest.strip_prefix('[').and_then(|r| r.split_once(']')) {
-            Some((list, _)) => list
-                .split(',')
-                .map(|r| r.trim().to_string())
-                .filter(|r| !r.is_empty())
-                .collect(),
-            None if rest.is_empty() => Vec::new(),
-            // `ignore` followed by something else is not an opt-out.
-            None => continue,
-        };
-        let at = first_line + i as u32;
-        out.push(OptOut {
-            at,
-            line: (!before.trim().is_empty()).then_some(at),
-            rules,
-        });
-    }
-    out
-}
-
-/// A YAML line's text before its comment and the comment after `#`: a `#` starts a comment at
-/// the start of a line or after a space, outside quotes.
-fn split_comment(line: &str) -> Option<(&str, &str)> {
-    let mut quote: Option<char> = None;
-    let mut prev = ' ';
-    for (i, c) in line.char_indices() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), _) => {}
-            (None, '"' | '\'') if prev == ' ' || prev == ':' || i == 0 => quote = Some(c),
-            (None, '#') if prev == ' ' || prev == '\t' || i == 0 => {
-                return Some((&line[..i], &line[i + 1..]));
-            }
-            _ => {}
-        }
-        prev = c;
-    }
-    None
-}
-
-fn split_line(s: &str) -> (&str, &str) {
-    match s.find('\n') {
-        Some(i) => (&s[..i], &s[i + 1..]),
-        None => (s, ""),
-    }
-}
-
 /// 1-based line and column (in characters) of a byte offset.
 pub(crate) fn line_col(bytes: &[u8], pos: usize) -> (u32, u32) {
     let before = &bytes[..pos.min(bytes.len())];
@@ -593,36 +525,6 @@ fn yaml_fix_hint(msg: &str) -> &'static str {
     } else {
         "fix the YAML syntax on that line"
     }
-}
-
-/// Deepest flow nesting (`[` / `{`) a frontmatter may have; real ones stay under five. The YAML
-/// parser's time grows with the square of the depth before it gives up, so deeper text is refused
-/// before it is parsed.
-const MAX_FLOW_DEPTH: usize = 64;
-
-/// The line of the first bracket past `MAX_FLOW_DEPTH`, outside quotes and comments.
-fn too_deep(yaml: &str) -> Option<u32> {
-    let mut depth = 0usize;
-    for (i, line) in yaml.lines().enumerate() {
-        let mut quote: Option<char> = None;
-        for c in line.chars() {
-            match (quote, c) {
-                (Some(q), c) if c == q => quote = None,
-                (Some(_), _) => {}
-                (None, '"' | '\'') => quote = Some(c),
-                (None, '#') => break,
-                (None, '[' | '{') => {
-                    depth += 1;
-                    if depth > MAX_FLOW_DEPTH {
-                        return Some(i as u32);
-                    }
-                }
-                (None, ']' | '}') => depth = depth.saturating_sub(1),
-                _ => {}
-            }
-        }
-    }
-    None
 }
 
 fn parse_yaml(yaml: &str, first_line: u32, fm: &mut Frontmatter, diags: &mut Vec<Diagnostic>) {
@@ -759,16 +661,6 @@ pub fn python_truth(v: &Value) -> bool {
         Value::String(s) => !s.is_empty(),
         Value::Array(a) => !a.is_empty(),
         Value::Object(o) => !o.is_empty(),
-    }
-}
-
-fn yaml_kind(v: &serde_yaml::Value) -> &'static str {
-    match v {
-        serde_yaml::Value::Sequence(_) => "list",
-        serde_yaml::Value::String(_) => "plain string",
-        serde_yaml::Value::Number(_) => "number",
-        serde_yaml::Value::Bool(_) => "boolean",
-        _ => "non-mapping value",
     }
 }
 
@@ -1099,189 +991,6 @@ fn coerced(f: &Field, kind: &str) -> Diagnostic {
         ),
     )
     .at(f.line, 1)
-}
-
-/// Parses a whole YAML document into `T` (for YAML files other than SKILL.md, such as routing
-/// eval files), so that every YAML call stays in this file.
-pub fn parse_yaml_value<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
-    serde_yaml::from_str(text).map_err(|e| e.to_string())
-}
-
-/// What an edit of a frontmatter is meant to do to the mapping it holds; everything else must
-/// read the same after it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Change {
-    /// Nothing: the edit is outside the YAML (a byte-order mark, blank lines before `---`).
-    Nothing,
-    /// The top-level `key` holds this text (added when missing).
-    Text(String, String),
-    /// The top-level `key` holds this boolean (added when missing).
-    Bool(String, bool),
-    /// The top-level `key` moved under `metadata` (created when missing), its value unchanged.
-    ToMetadata(String),
-}
-
-/// The YAML between the `---` lines of a SKILL.md's text, when it has a closed frontmatter.
-pub fn yaml_of(text: &str) -> Option<&str> {
-    let rest = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let start = text.len() - rest.len();
-    let mut at = 0;
-    let mut opened = None;
-    while at < rest.len() {
-        let (line, next) = split_line(&rest[at..]);
-        let end = rest.len() - next.len();
-        let t = line.trim_end();
-        match opened {
-            None if t.is_empty() => {}
-            None if t == "---" => opened = Some(end),
-            None => return None,
-            Some(from) if t == "---" || t == "..." => {
-                return text.get(start + from..start + at);
-            }
-            Some(_) => {}
-        }
-        at = end;
-    }
-    None
-}
-
-/// The top-level mapping of frontmatter YAML, aliases resolved (an empty document is an empty
-/// mapping); `Err` says why it is not one.
-fn mapping_of(yaml: &str) -> Result<serde_yaml::Mapping, String> {
-    if too_deep(yaml).is_some() {
-        return Err(format!("brackets nested more than {MAX_FLOW_DEPTH} deep"));
-    }
-    match serde_yaml::from_str::<serde_yaml::Value>(yaml) {
-        Ok(serde_yaml::Value::Mapping(m)) => Ok(m),
-        Ok(serde_yaml::Value::Null) => Ok(serde_yaml::Mapping::new()),
-        Ok(other) => Err(format!("it is a {}, not a mapping", yaml_kind(&other))),
-        Err(e) => {
-            let raw = e.to_string();
-            Err(raw.split(" at line ").next().unwrap_or(&raw).to_string())
-        }
-    }
-}
-
-/// Checks that `after` (a SKILL.md's text) holds the frontmatter `before` held with `change`
-/// made and nothing else changed: every other key, at every depth, reads the same value (aliases
-/// resolved, merge keys as written). When `before` is not valid YAML, that `after` parses and
-/// the changed key reads as intended. `Err` is a sentence saying why the edit is not faithful.
-pub fn check_edit(before: &str, after: &str, change: &Change) -> Result<(), String> {
-    let (b, a) = (yaml_of(before), yaml_of(after));
-    let Some(a) = a else {
-        return if b.is_none() && *change == Change::Nothing {
-            Ok(())
-        } else {
-            Err("the edit would leave no closed frontmatter".to_string())
-        };
-    };
-    let after_map =
-        mapping_of(a).map_err(|e| format!("the edit would leave the YAML invalid ({e})"))?;
-    let key_of = |k: &str| serde_yaml::Value::String(k.to_string());
-    let Ok(mut want) = b.ok_or_else(String::new).and_then(mapping_of) else {
-        // Nothing valid to compare with: the changed key must read as intended.
-        return match change {
-            Change::Text(k, v) if after_map.get(key_of(k)) == Some(&key_of(v)) => Ok(()),
-            Change::Bool(k, v)
-                if after_map.get(key_of(k)) == Some(&serde_yaml::Value::Bool(*v)) =>
-            {
-                Ok(())
-            }
-            Change::Nothing => Ok(()),
-            _ => Err("the edited frontmatter would not read as intended".to_string()),
-        };
-    };
-    match change {
-        Change::Nothing => {}
-        Change::Text(k, v) => {
-            want.insert(key_of(k), key_of(v));
-        }
-        Change::Bool(k, v) => {
-            want.insert(key_of(k), serde_yaml::Value::Bool(*v));
-        }
-        Change::ToMetadata(k) => {
-            let moved = want
-                .remove(key_of(k))
-                .ok_or_else(|| format!("`{k}` is not a top-level key"))?;
-            let meta = want
-                .entry(key_of("metadata"))
-                .or_insert_with(|| serde_yaml::Value::Mapping(serde_yaml::Mapping::new()));
-            if meta.is_null() {
-                *meta = serde_yaml::Value::Mapping(serde_yaml::Mapping::new());
-            }
-            let serde_yaml::Value::Mapping(m) = meta else {
-                return Err("`metadata` is not a mapping".to_string());
-            };
-            m.insert(key_of(k), moved);
-        }
-    }
-    if want == after_map {
-        Ok(())
-    } else {
-        Err("the edit would change other values of the frontmatter (an anchor, alias or merge key shared with them, or a value written across lines)".to_string())
-    }
-}
-
-/// Every string in a value of any shape (string, list, map of lists, null).
-pub fn strings_of(v: &Value) -> Vec<String> {
-    match v {
-        Value::String(s) => vec![s.clone()],
-        Value::Number(n) => vec![n.to_string()],
-        Value::Array(a) => a.iter().flat_map(strings_of).collect(),
-        Value::Object(m) => m.values().flat_map(strings_of).collect(),
-        _ => Vec::new(),
-    }
-}
-
-/// What kind of value `v` is, in words, for messages: `a string`, `a list`, ….
-pub fn json_kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "nothing",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "a mapping",
-    }
-}
-
-/// A value as one short line of text.
-/// A value as the frontmatter would have to hold it: a text that YAML would read as something
-/// else (`'1.0'`, `'yes'`, `'null'`, `''`) keeps its quotes, so it is not mistaken for the
-/// number or boolean; anything else as [`compact`].
-pub fn shown_value(v: &Value) -> String {
-    match v {
-        Value::String(s) if reads_as_other(s) => format!("'{}'", s.replace('\'', "''")),
-        other => compact(other),
-    }
-}
-
-/// Whether YAML reads the unquoted `s` as anything but that same text.
-fn reads_as_other(s: &str) -> bool {
-    if s.is_empty() || s.trim() != s {
-        return true;
-    }
-    // Scalars YAML types are short and on one line; a long text is text.
-    if s.len() > 64 || s.contains('\n') {
-        return false;
-    }
-    // YAML 1.1's booleans: agents that read frontmatter with PyYAML take them as true/false.
-    let yaml11 = ["yes", "no", "on", "off", "y", "n"];
-    if yaml11.iter().any(|b| s.eq_ignore_ascii_case(b)) {
-        return true;
-    }
-    !matches!(
-        serde_yaml::from_str::<serde_yaml::Value>(s),
-        Ok(serde_yaml::Value::String(t)) if t == s
-    )
-}
-
-/// `v` on one line: a string as it is, anything else as JSON.
-pub fn compact(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
 }
 
 #[cfg(test)]

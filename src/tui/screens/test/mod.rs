@@ -1,18 +1,30 @@
 //! The Test screen: a message, and the skills each matcher would trigger for it, side by side,
-//! with scores and the matched words highlighted.
+//! with scores and the matched words highlighted. The box starts and receives its own jobs:
+//! the agent's view and what the message injects (`routing.rs`), the semantic columns
+//! (`meaning.rs`), the library's index and its vectors (here).
+
+mod meaning;
+mod routing;
 
 use super::screen::{Cmd, Ctx, Outcome, Screen};
 use crate::core::Agent;
+use crate::core::Library;
 use crate::core::agents::model::{Injection as Framing, model};
-use crate::core::matching::{self, Match, Matcher};
+use crate::core::matching::{self, Index, Match, Matcher};
 use crate::core::text::line;
 use crate::core::text::thousands;
+use crate::core::tokens::Encoding;
 use crate::tui::action::Action;
+use crate::tui::answers::ViewKey;
+use crate::tui::event::{Event, JobEvent};
 use crate::tui::keymap::Context;
 use crate::tui::layout::Areas;
 use crate::tui::screens::skills::table::highlighted;
+use crate::tui::state::in_view::InView;
+use crate::tui::state::matching::{Matching, view_key};
+use crate::tui::state::parts::Switches;
 use crate::tui::state::view::View;
-use crate::tui::state::work::Embedding;
+use crate::tui::state::work::{Embedding, MatcherIndex};
 use crate::tui::view::truncate;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -20,8 +32,37 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 use std::ops::Range;
+use std::sync::Arc;
+use std::sync::mpsc::Sender;
 
 pub use crate::tui::answers::{Injection, TEST_TOP_K};
+
+/// What the Test box's jobs need of the shared state, lent by the app for one call.
+pub struct TestCx<'a> {
+    pub lib: &'a Arc<Library>,
+    /// The library's generation: worker results carry it so stale ones are dropped.
+    pub generation: u64,
+    pub switches: &'a Switches,
+    pub in_view: &'a InView,
+    /// The matchers' indexes, which the prompt preview's auto mode reads too.
+    pub matching: &'a mut Matching,
+    pub encoding: Encoding,
+    pub tx: &'a Sender<Event>,
+    /// The Test screen is shown.
+    pub shown: bool,
+    /// The library is in and no new library's counts hold the cores: an index may be built.
+    pub may_build: bool,
+    /// Set when the prompt preview and every agent's prices are to be worked out again (the
+    /// auto listing mode follows the message).
+    pub preview: bool,
+}
+
+impl TestCx<'_> {
+    /// The agent view the box needs now, if an agent is in view.
+    fn view_key(&self) -> Option<ViewKey> {
+        view_key(self.generation, self.switches.read, self.in_view)
+    }
+}
 
 #[derive(Debug, Clone, Default)]
 pub struct TestBox {
@@ -108,6 +149,123 @@ impl TestBox {
             .saturating_add_signed(delta)
             .min(longest.saturating_sub(1));
         self.scroll = u16::try_from(at).unwrap_or(u16::MAX);
+    }
+}
+
+impl TestBox {
+    /// The box is in use: its screen is shown or it holds a message.
+    fn wanted(&self, cx: &TestCx) -> bool {
+        cx.shown || !self.message.trim().is_empty()
+    }
+
+    /// Runs every matcher on the message; only skills an agent would consider (and that are
+    /// switched on) compete.
+    pub fn run_matchers(&mut self, cx: &mut TestCx) {
+        if self.run_agent_matchers(cx) {
+            cx.preview = true;
+            return;
+        }
+        let Some(index) = cx.matching.index.get().cloned() else {
+            return;
+        };
+        let competing = matching::candidates(cx.lib, &cx.switches.on);
+        let competes = |i: usize| competing.get(i).copied().unwrap_or(false);
+        // The lexical columns now; the semantic ones embed the message on a worker.
+        let lexical = index.query_many(&self.message, &Matcher::LEXICAL, &competes, TEST_TOP_K);
+        self.competing = competing.iter().filter(|c| **c).count();
+        let question =
+            crate::tui::answers::Question::new(cx.generation, None, &self.message, competing);
+        self.show_columns(
+            lexical,
+            crate::tui::answers::Over::Library(index),
+            question,
+            cx,
+        );
+        // The auto listing mode lists what this message makes relevant.
+        cx.preview = true;
+    }
+
+    /// Builds the matchers' index on a worker if the box needs it and the library's counts
+    /// are in; once per library.
+    pub fn ensure_index(&mut self, cx: &mut TestCx) {
+        let missing = matches!(cx.matching.index, MatcherIndex::Missing);
+        if !self.wanted(cx) || !missing || !cx.may_build {
+            return;
+        }
+        cx.matching.index = MatcherIndex::Building;
+        crate::tui::jobs::index(Arc::clone(cx.lib), cx.generation, cx.tx.clone());
+    }
+
+    /// The matchers' index came for `generation`.
+    pub fn on_indexed(&mut self, generation: u64, index: Arc<Index>, cx: &mut TestCx) {
+        if generation == cx.generation {
+            // The semantic columns' vectors are made after, in the background: the other
+            // matchers answer meanwhile. A build without the model has none to make.
+            if matching::sentence::BUILT_IN {
+                cx.matching.embedding = Embedding::Running { done: 0, total: 0 };
+                crate::tui::jobs::embed(
+                    Arc::clone(cx.lib),
+                    Arc::clone(&index),
+                    generation,
+                    cx.tx.clone(),
+                );
+            } else {
+                let e = matching::sentence::ModelError::NotBuiltIn;
+                cx.matching.embedding = Embedding::Failed(e.to_string());
+            }
+            cx.matching.index = MatcherIndex::Ready(index);
+            self.run_matchers(cx);
+        }
+    }
+
+    /// The semantic matchers' vectors are in the index (or could not be made): `true` when
+    /// they were made for the library shown.
+    pub fn on_embedded(
+        &mut self,
+        generation: u64,
+        result: Result<(), String>,
+        cx: &mut TestCx,
+    ) -> bool {
+        if generation != cx.generation {
+            return false;
+        }
+        let made = result.is_ok();
+        cx.matching.embedding = match result {
+            Ok(()) => Embedding::Done,
+            Err(e) => Embedding::Failed(e),
+        };
+        self.run_matchers(cx);
+        made
+    }
+
+    /// A worker's answer for the box: the agent's view, what the message injects, the
+    /// semantic columns, the index and its vectors. `Some(made)` for the vectors' end (`made`:
+    /// they were made for the library shown); the event back when it is not the box's.
+    pub fn on_job(&mut self, job: JobEvent, cx: &mut TestCx) -> Result<bool, JobEvent> {
+        match job {
+            JobEvent::Indexed { generation, index } => self.on_indexed(generation, index, cx),
+            JobEvent::AgentIndexed(built) => self.on_agent_indexed(built, cx),
+            JobEvent::Injected { request, injection } => {
+                self.on_injected(request, *injection, cx);
+            }
+            JobEvent::MatchedByMeaning {
+                request,
+                question,
+                columns,
+            } => self.on_matched_by_meaning(request, *question, columns, cx),
+            JobEvent::EmbedProgress {
+                generation,
+                done,
+                total,
+            } => cx
+                .matching
+                .embed_progress(generation, cx.generation, done, total),
+            JobEvent::Embedded { generation, result } => {
+                return Ok(self.on_embedded(generation, result, cx));
+            }
+            other => return Err(other),
+        }
+        Ok(false)
     }
 }
 
