@@ -458,7 +458,7 @@ fn erf(x: f32) -> f32 {
 }
 
 /// [`erf`] on a vector of values, lane by lane the same operations.
-#[allow(clippy::inline_always)]
+#[allow(clippy::inline_always, clippy::needless_range_loop)]
 #[inline(always)]
 fn erf_f32s<S: pulp::Simd>(simd: S, x: S::f32s) -> S::f32s {
     let x = simd.max_f32s(
@@ -569,6 +569,7 @@ mod tests {
         struct Lanes<'a>(&'a [f32], &'a mut Vec<f32>);
         impl pulp::WithSimd for Lanes<'_> {
             type Output = ();
+            #[allow(clippy::inline_always)]
             #[inline(always)]
             fn with_simd<S: pulp::Simd>(self, simd: S) {
                 let (vectors, rest) = S::as_simd_f32s(self.0);
