@@ -266,23 +266,26 @@ impl Dense {
 
     /// `out` becomes the layer's output for the rows of `x`.
     fn apply(&self, x: &[f32], out: &mut Vec<f32>) -> Result<(), MatrixError> {
+        self.apply_to(x, out, Store::Bias(&self.bias))
+    }
+
+    /// `out` becomes the layer's output for the rows of `x`, through GELU.
+    fn apply_gelu(&self, x: &[f32], out: &mut Vec<f32>) -> Result<(), MatrixError> {
+        self.apply_to(x, out, Store::BiasGelu(&self.bias))
+    }
+
+    fn apply_to(&self, x: &[f32], out: &mut Vec<f32>, store: Store) -> Result<(), MatrixError> {
         let (inputs, outputs) = (self.weight.rows(), self.weight.columns());
         let rows = x.len() / inputs;
-        out.clear();
+        // Every element is written by the product: not zeroed first, only grown.
         out.resize(rows * outputs, 0.0);
         product(
             Matrix::new(x, rows, inputs, inputs, 1),
             &self.weight,
             out,
             outputs,
-            Store::Set,
-        )?;
-        for row in out.chunks_exact_mut(outputs) {
-            for (v, b) in row.iter_mut().zip(&self.bias) {
-                *v += b;
-            }
-        }
-        Ok(())
+            store,
+        )
     }
 }
 
@@ -332,8 +335,8 @@ impl Layer {
             *a += h;
         }
         self.attention_norm.apply(&mut work.attended);
-        self.intermediate.apply(&work.attended, &mut work.inner)?;
-        gelu(&mut work.inner);
+        self.intermediate
+            .apply_gelu(&work.attended, &mut work.inner)?;
         self.output.apply(&work.inner, hidden)?;
         for (h, a) in hidden.iter_mut().zip(&work.attended) {
             *h += a;
@@ -352,7 +355,7 @@ impl Layer {
     ) -> Result<(), MatrixError> {
         const WIDTH: usize = 3 * HIDDEN;
         self.qkv.apply(hidden, &mut work.qkv)?;
-        work.context.clear();
+        // Every element is written below, head by head: not zeroed first, only grown.
         work.context.resize(hidden.len(), 0.0);
         let scale = (HEAD_SIZE as f32).sqrt();
         let mut first = 0;
@@ -367,7 +370,6 @@ impl Layer {
                 // Kᵀ: the keys' rows read as columns.
                 work.keys
                     .fill(Matrix::new(&qkv[HIDDEN + at..], HEAD_SIZE, len, 1, WIDTH))?;
-                work.scores.clear();
                 work.scores.resize(len * len, 0.0);
                 product(query, &work.keys, &mut work.scores, len, Store::Set)?;
                 for row in work.scores.chunks_exact_mut(len) {
@@ -395,30 +397,86 @@ impl Layer {
 }
 
 /// The GELU the model was trained with, `x · Φ(x)` by the error function, on every value.
+#[cfg(test)]
 fn gelu(values: &mut [f32]) {
     for v in values {
         *v = (erf(*v * std::f32::consts::FRAC_1_SQRT_2) + 1.0) * 0.5 * *v;
     }
 }
 
+/// [`gelu`] on a vector of values, each lane the same operations in the same order (so the same
+/// bits).
+#[allow(clippy::inline_always)]
+#[inline(always)]
+pub(super) fn gelu_f32s<S: pulp::Simd>(simd: S, x: S::f32s) -> S::f32s {
+    let e = erf_f32s(
+        simd,
+        simd.mul_f32s(x, simd.splat_f32s(std::f32::consts::FRAC_1_SQRT_2)),
+    );
+    simd.mul_f32s(
+        simd.mul_f32s(simd.add_f32s(e, simd.splat_f32s(1.0)), simd.splat_f32s(0.5)),
+        x,
+    )
+}
+
+/// The error function's rational approximation (below): the odd polynomial's coefficients,
+/// highest first, and the even one's.
+const ERF_P: [f32; 7] = [
+    -2.726_142_4e-10,
+    2.770_681_5e-8,
+    -2.101_024e-6,
+    -5.692_506_2e-5,
+    -7.349_906_4e-4,
+    -2.954_6e-3,
+    -1.609_603_3e-2,
+];
+const ERF_Q: [f32; 5] = [
+    -1.456_607_15e-5,
+    -2.133_740_5e-4,
+    -1.682_827e-3,
+    -7.373_329_3e-3,
+    -1.426_473_9e-2,
+];
+
 /// The error function in float32: the rational approximation Eigen and XLA use for it (an odd
 /// polynomial of degree 13 over an even one of degree 8, the input clamped to ±4, where erf is
-/// 1 to float32's precision). Branch-free, so the loop above is vectorised; within 5e-7 of the
-/// exact value (4.2e-7 at -3.62) (`erf_is_within_its_bound`).
+/// 1 to float32's precision). Within 5e-7 of the exact value (4.2e-7 at -3.62)
+/// (`erf_is_within_its_bound`).
+#[cfg(test)]
 fn erf(x: f32) -> f32 {
     let x = x.clamp(-4.0, 4.0);
     let x2 = x * x;
-    let mut p = x2 * -2.726_142_4e-10 + 2.770_681_5e-8;
-    p = x2 * p + -2.101_024e-6;
-    p = x2 * p + -5.692_506_2e-5;
-    p = x2 * p + -7.349_906_4e-4;
-    p = x2 * p + -2.954_6e-3;
-    p = x2 * p + -1.609_603_3e-2;
-    let mut q = x2 * -1.456_607_15e-5 + -2.133_740_5e-4;
-    q = x2 * q + -1.682_827e-3;
-    q = x2 * q + -7.373_329_3e-3;
-    q = x2 * q + -1.426_473_9e-2;
+    let mut p = ERF_P[0];
+    for c in &ERF_P[1..] {
+        p = x2 * p + c;
+    }
+    let mut q = ERF_Q[0];
+    for c in &ERF_Q[1..] {
+        q = x2 * q + c;
+    }
     x * p / q
+}
+
+/// [`erf`] on a vector of values, lane by lane the same operations.
+#[allow(clippy::inline_always, clippy::needless_range_loop)]
+#[inline(always)]
+fn erf_f32s<S: pulp::Simd>(simd: S, x: S::f32s) -> S::f32s {
+    let x = simd.max_f32s(
+        simd.min_f32s(x, simd.splat_f32s(4.0)),
+        simd.splat_f32s(-4.0),
+    );
+    let x2 = simd.mul_f32s(x, x);
+    // Loops over the coefficients, not a closure: a closure's body may be left uninlined,
+    // compiled without the vector instructions.
+    let mut p = simd.splat_f32s(ERF_P[0]);
+    for i in 1..ERF_P.len() {
+        p = simd.add_f32s(simd.mul_f32s(x2, p), simd.splat_f32s(ERF_P[i]));
+    }
+    let mut q = simd.splat_f32s(ERF_Q[0]);
+    for i in 1..ERF_Q.len() {
+        q = simd.add_f32s(simd.mul_f32s(x2, q), simd.splat_f32s(ERF_Q[i]));
+    }
+    simd.div_f32s(simd.mul_f32s(x, p), q)
 }
 
 /// A row of attention scores divided by `scale`, then made weights that sum to 1.
@@ -502,6 +560,42 @@ mod tests {
         let mut v = [0.0f32, 10.0, -10.0];
         gelu(&mut v);
         assert_eq!(v, [0.0, 10.0, 0.0]);
+    }
+
+    /// GELU on vectors, as the feed-forward layer's product applies it, gives each lane the bits
+    /// of GELU on that value alone.
+    #[test]
+    fn gelu_on_vectors_is_gelu_on_each_value() {
+        struct Lanes<'a>(&'a [f32], &'a mut Vec<f32>);
+        impl pulp::WithSimd for Lanes<'_> {
+            type Output = ();
+            #[allow(clippy::inline_always)]
+            #[inline(always)]
+            fn with_simd<S: pulp::Simd>(self, simd: S) {
+                let (vectors, rest) = S::as_simd_f32s(self.0);
+                for &v in vectors {
+                    let mut line = [0f32; 64];
+                    let (o, _) = S::as_mut_simd_f32s(&mut line[..S::F32_LANES]);
+                    o[0] = gelu_f32s(simd, v);
+                    self.1.extend_from_slice(&line[..S::F32_LANES]);
+                }
+                for &v in rest {
+                    self.1.push(gelu_f32s(pulp::Scalar, v));
+                }
+            }
+        }
+        let xs: Vec<f32> = (-50_000..50_000)
+            .map(|i| i as f32 * 1.7e-4)
+            .chain([0.0, -0.0, 9.0, -9.0, 1e20])
+            .collect();
+        let mut got = Vec::new();
+        pulp::Arch::new().dispatch(Lanes(&xs, &mut got));
+        let mut want = xs.clone();
+        gelu(&mut want);
+        assert_eq!(got.len(), want.len());
+        for ((x, g), w) in xs.iter().zip(&got).zip(&want) {
+            assert_eq!(g.to_bits(), w.to_bits(), "gelu({x}): {g} vs {w}");
+        }
     }
 
     /// A damaged weights file is an error that says what is wrong, never a panic.

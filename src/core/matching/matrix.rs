@@ -3,10 +3,15 @@
 //!
 //! The right-hand matrix is laid out once in [`Panels`]: its columns [`PANEL`] at a time, each
 //! panel's rows one after the other, so the kernel reads it front to back. The left-hand rows
-//! are copied a tile of a few rows at a time, interleaved, for the same reason. The kernel keeps
-//! a tile of rows times a panel of columns in vector registers, with the vector instructions the
-//! processor has (chosen when the program runs, through `pulp`'s safe dispatch: AVX-512, AVX2
-//! with FMA, NEON, or plain floats).
+//! are read where they are (copied first only when a row's elements are not next to each
+//! other). The kernel keeps a tile of rows times a panel of columns in vector registers, with
+//! the vector instructions the processor has (chosen when the program runs, through `pulp`'s
+//! safe dispatch: AVX-512, AVX2 with FMA, NEON, or plain floats). The steps of the sums are
+//! taken [`DEPTH_BLOCK`] at a time for every tile of a block of rows, so that the panel's rows
+//! for them stay in the core's first cache; a sum carried from one block of steps to the next
+//! is a float32 kept as it is, so the order of the additions does not change. A dense layer's
+//! bias (and the sentence model's GELU) is applied as the sums are stored, not in a pass of
+//! its own.
 //!
 //! Every element of a product is summed in one order, `k` from first to last, whatever the
 //! tile, the panel or the number of rows: a row's product does not depend on the rows beside it
@@ -18,9 +23,21 @@ use std::sync::LazyLock;
 
 /// Columns of the right-hand matrix in one panel: two AVX-512 registers, four AVX2 ones.
 pub(crate) const PANEL: usize = 32;
-/// Rows of the left-hand matrix copied at a time: they stay in the core's cache while every
+/// Rows of the left-hand matrix taken at a time: they stay in the core's cache while every
 /// panel goes past them.
 const BLOCK_ROWS: usize = 96;
+/// Steps of the sums taken for every tile of a block before the next steps: the panel's rows
+/// for them stay in the core's first cache while the tiles go past.
+const DEPTH_BLOCK: usize = 128;
+
+/// The rows of `a` one after the other into `copy`, `a.columns` floats each.
+fn copy_rows(a: Matrix, copy: &mut Vec<f32>) {
+    copy.clear();
+    copy.reserve(a.rows * a.columns);
+    for i in 0..a.rows {
+        copy.extend((0..a.columns).map(|k| a.at(i, k)));
+    }
+}
 
 /// The vector instructions this processor has, found once.
 static ARCH: LazyLock<pulp::Arch> = LazyLock::new(pulp::Arch::new);
@@ -29,6 +46,8 @@ static ARCH: LazyLock<pulp::Arch> = LazyLock::new(pulp::Arch::new);
 /// slice.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum MatrixError {
+    #[error("a bias of {len} values for {columns} columns")]
+    Bias { len: usize, columns: usize },
     #[error("matrix shapes: {a_rows}×{a_columns} times {b_rows}×{b_columns}")]
     Shapes {
         a_rows: usize,
@@ -188,10 +207,18 @@ impl Panels {
 
 /// What a product does with the output's elements.
 #[derive(Clone, Copy)]
-pub(crate) enum Store {
+pub(crate) enum Store<'a> {
     /// `out = a · b` (the sentence model's products)
     #[cfg(any(test, feature = "semantic"))]
     Set,
+    /// `out = a · b + bias`, `bias` one value per column, added to each row's sums (a dense
+    /// layer)
+    #[cfg(any(test, feature = "semantic"))]
+    Bias(&'a [f32]),
+    /// `out = gelu(a · b + bias)`, the sentence model's GELU on each element (its feed-forward
+    /// layer)
+    #[cfg(feature = "semantic")]
+    BiasGelu(&'a [f32]),
     /// `out += alpha · a · b`
     Add(f32),
 }
@@ -206,6 +233,24 @@ pub(crate) fn product(
     out_row_step: usize,
     store: Store,
 ) -> Result<(), MatrixError> {
+    #[cfg(any(test, feature = "semantic"))]
+    if let Store::Bias(bias) = store
+        && bias.len() != b.columns
+    {
+        return Err(MatrixError::Bias {
+            len: bias.len(),
+            columns: b.columns,
+        });
+    }
+    #[cfg(feature = "semantic")]
+    if let Store::BiasGelu(bias) = store
+        && bias.len() != b.columns
+    {
+        return Err(MatrixError::Bias {
+            len: bias.len(),
+            columns: b.columns,
+        });
+    }
     if a.columns != b.rows {
         return Err(MatrixError::Shapes {
             a_rows: a.rows,
@@ -243,7 +288,7 @@ pub(crate) fn gemm(
 }
 
 thread_local! {
-    /// The left-hand rows of the block being multiplied, a tile at a time, interleaved.
+    /// The left-hand rows, copied one after the other when they are not so already.
     static TILES: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
 }
 
@@ -253,7 +298,7 @@ struct Product<'a, 'b> {
     b: &'b Panels,
     out: &'b mut [f32],
     out_row_step: usize,
-    store: Store,
+    store: Store<'b>,
 }
 
 impl WithSimd for Product<'_, '_> {
@@ -294,49 +339,136 @@ impl Product<'_, '_> {
         let depth = a.columns;
         // Taken out of the thread's slot, not borrowed in a closure: a closure's body would be
         // compiled without the vector instructions this function has.
-        let mut tiles = TILES.take();
+        let mut copy = TILES.take();
+        // The left-hand rows, each `depth` floats in a row: read in place when they are so.
+        let (data, row_step) = if a.column_step == 1 {
+            (a.data, a.row_step)
+        } else {
+            copy_rows(a, &mut copy);
+            (copy.as_slice(), depth)
+        };
+        let row = |i: usize| &data[i * row_step..i * row_step + depth];
+        let zero = [[simd.splat_f32s(0.0); V]; R];
+        // A tile's sums between two steps' blocks, when the depth takes more than one.
+        let mut partial: Vec<[[S::f32s; V]; R]> = Vec::new();
         for first in (0..a.rows).step_by(BLOCK_ROWS) {
             let rows = BLOCK_ROWS.min(a.rows - first);
             let count = rows.div_ceil(R);
-            // Tile t, step k, row r at (t * depth + k) * R + r; rows past the end zeros.
-            tiles.clear();
-            tiles.resize(count * depth * R, 0.0);
-            for t in 0..count {
-                for r in 0..R.min(rows - t * R) {
-                    let i = first + t * R + r;
-                    for k in 0..depth {
-                        tiles[(t * depth + k) * R + r] = a.at(i, k);
-                    }
-                }
+            if depth > DEPTH_BLOCK {
+                partial.clear();
+                partial.resize(count, zero);
             }
             for p in 0..b.columns.div_ceil(PANEL) {
                 let (panel, _) = S::as_simd_f32s(b.panel(p));
                 let (panel, _) = panel.as_chunks::<V>();
                 let width = PANEL.min(b.columns - p * PANEL);
-                for t in 0..count {
-                    let (tile, _) = tiles[t * depth * R..(t + 1) * depth * R].as_chunks::<R>();
-                    let sums = tile_product::<S, R, V>(simd, tile, panel);
-                    for r in 0..R.min(rows - t * R) {
-                        let mut line = [0f32; PANEL];
-                        let (vectors, _) = S::as_mut_simd_f32s(&mut line);
-                        let n = V.min(vectors.len());
-                        vectors[..n].copy_from_slice(&sums[r][..n]);
-                        let at = (first + t * R + r) * out_row_step + p * PANEL;
-                        let o = &mut out[at..at + width];
-                        match store {
-                            #[cfg(any(test, feature = "semantic"))]
-                            Store::Set => o.copy_from_slice(&line[..width]),
-                            Store::Add(alpha) => {
-                                for j in 0..width {
-                                    o[j] += alpha * line[j];
+                let mut start = 0;
+                while start < depth {
+                    let end = depth.min(start + DEPTH_BLOCK);
+                    let last = end == depth;
+                    for t in 0..count {
+                        let top = first + t * R;
+                        let here = R.min(rows - t * R);
+                        // A tile's rows past the end repeat its first, their sums unused.
+                        let mut tile: [&[f32]; R] = [&[]; R];
+                        for r in 0..R {
+                            let i = if r < here { top + r } else { top };
+                            tile[r] = &row(i)[start..end];
+                        }
+                        let init = if start == 0 { zero } else { partial[t] };
+                        let sums = tile_product::<S, R, V>(simd, tile, &panel[start..end], init);
+                        if !last {
+                            partial[t] = sums;
+                            continue;
+                        }
+                        for r in 0..here {
+                            let at = (top + r) * out_row_step + p * PANEL;
+                            let o = &mut out[at..at + width];
+                            let columns = p * PANEL..p * PANEL + width;
+                            if width == PANEL {
+                                // A whole panel: the sums stored as they are.
+                                let (o, _) = S::as_mut_simd_f32s(o);
+                                store_sums(simd, store, &sums[r], &mut o[..V], columns);
+                            } else {
+                                // The last panel's columns: the row through a line.
+                                let mut line = [0f32; PANEL];
+                                let (vectors, _) = S::as_mut_simd_f32s(&mut line);
+                                if let Store::Add(alpha) = store {
+                                    for v in 0..V {
+                                        let alpha = simd.splat_f32s(alpha);
+                                        vectors[v] = simd.mul_f32s(alpha, sums[r][v]);
+                                    }
+                                    for j in 0..width {
+                                        o[j] += line[j];
+                                    }
+                                } else {
+                                    store_sums(simd, store, &sums[r], &mut vectors[..V], columns);
+                                    o.copy_from_slice(&line[..width]);
                                 }
                             }
                         }
                     }
+                    start = end;
                 }
             }
         }
-        TILES.set(tiles);
+        TILES.set(copy);
+    }
+}
+
+/// One row's sums of a panel into `o`, its [`PANEL`] columns (`columns` of the product, fewer
+/// in the last panel; then `o` is a line of zeros, added to the output's columns after).
+#[allow(clippy::inline_always, clippy::needless_range_loop)]
+#[inline(always)]
+fn store_sums<S: Simd, const V: usize>(
+    simd: S,
+    store: Store,
+    sums: &[S::f32s; V],
+    o: &mut [S::f32s],
+    columns: std::ops::Range<usize>,
+) {
+    match store {
+        #[cfg(any(test, feature = "semantic"))]
+        Store::Set => o.copy_from_slice(sums),
+        #[cfg(any(test, feature = "semantic"))]
+        Store::Bias(bias) => add_bias(simd, sums, o, bias, columns),
+        #[cfg(feature = "semantic")]
+        Store::BiasGelu(bias) => {
+            add_bias(simd, sums, o, bias, columns);
+            for v in o.iter_mut().take(V) {
+                *v = super::bert::gelu_f32s(simd, *v);
+            }
+        }
+        Store::Add(alpha) => {
+            let alpha = simd.splat_f32s(alpha);
+            for v in 0..V {
+                o[v] = simd.add_f32s(o[v], simd.mul_f32s(alpha, sums[v]));
+            }
+        }
+    }
+}
+
+/// `o = sums + bias[columns]`.
+#[cfg(any(test, feature = "semantic"))]
+#[allow(clippy::inline_always, clippy::needless_range_loop)]
+#[inline(always)]
+fn add_bias<S: Simd, const V: usize>(
+    simd: S,
+    sums: &[S::f32s; V],
+    o: &mut [S::f32s],
+    bias: &[f32],
+    columns: std::ops::Range<usize>,
+) {
+    let mut line = [0f32; PANEL];
+    let bias = if columns.len() == PANEL {
+        &bias[columns]
+    } else {
+        line[..columns.len()].copy_from_slice(&bias[columns]);
+        &line
+    };
+    let (bias, _) = S::as_simd_f32s(bias);
+    for v in 0..V {
+        o[v] = simd.add_f32s(sums[v], bias[v]);
     }
 }
 
@@ -346,17 +478,22 @@ impl Product<'_, '_> {
 #[inline(always)]
 fn tile_product<S: Simd, const R: usize, const V: usize>(
     simd: S,
-    tile: &[[f32; R]],
+    rows: [&[f32]; R],
     panel: &[[S::f32s; V]],
+    mut sums: [[S::f32s; V]; R],
 ) -> [[S::f32s; V]; R] {
-    let mut sums = [[simd.splat_f32s(0.0); V]; R];
+    let n = panel.len();
+    // Every row cut to the panel's steps, so that no index below is checked.
+    let mut tile: [&[f32]; R] = [&[]; R];
+    for r in 0..R {
+        tile[r] = &rows[r][..n];
+    }
     // Indices, not iterators: the iterators' helpers are functions the compiler may leave
     // uninlined, compiled without the vector instructions.
-    for k in 0..tile.len().min(panel.len()) {
-        let xs = &tile[k];
+    for k in 0..n {
         let ws = &panel[k];
         for r in 0..R {
-            let x = simd.splat_f32s(xs[r]);
+            let x = simd.splat_f32s(tile[r][k]);
             for v in 0..V {
                 sums[r][v] = simd.mul_add_e_f32s(x, ws[v], sums[r][v]);
             }
