@@ -56,6 +56,10 @@ pub struct Client {
     pub skill_tool: &'static str,
     /// The listing's opening words.
     pub start: &'static str,
+    /// How a line the client may put before the listing begins (OpenClaw's note when it
+    /// truncates or compacts its catalog, two blank lines between): taken into the listing
+    /// when it stands there.
+    pub lead: Option<&'static str>,
     /// Where it ends: the first of these after the start.
     pub ends: &'static [&'static str],
     /// Whether the end marker belongs to the listing.
@@ -76,6 +80,7 @@ static CLIENTS: [Client; 8] = [
         wire: Wire::Anthropic,
         skill_tool: "Skill",
         start: "The following skills are ",
+        lead: None,
         // What follows the listing, by release (as captured): the date (2.1.332), the token
         // count (2.1.270), auto mode's note (2.1.290, 2.1.300), the end of a reminder.
         ends: &[
@@ -96,6 +101,7 @@ static CLIENTS: [Client; 8] = [
         wire: Wire::Responses,
         skill_tool: "",
         start: "<skills_instructions>",
+        lead: None,
         ends: &["</skills_instructions>"],
         include_end: true,
         tool_start: None,
@@ -109,6 +115,7 @@ static CLIENTS: [Client; 8] = [
         wire: Wire::Gemini,
         skill_tool: "activate_skill",
         start: "# Available Agent Skills",
+        lead: None,
         ends: &["</available_skills>"],
         include_end: true,
         tool_start: None,
@@ -122,6 +129,7 @@ static CLIENTS: [Client; 8] = [
         wire: Wire::Anthropic,
         skill_tool: "skill",
         start: "Skills provide specialized instructions",
+        lead: None,
         ends: &["</available_skills>", "No skills are currently available."],
         include_end: true,
         tool_start: None,
@@ -137,6 +145,7 @@ static CLIENTS: [Client; 8] = [
         wire: Wire::Chat,
         skill_tool: "skill",
         start: "<available_skills>",
+        lead: None,
         ends: &["</available_skills>"],
         include_end: true,
         tool_start: None,
@@ -150,6 +159,7 @@ static CLIENTS: [Client; 8] = [
         wire: Wire::Chat,
         skill_tool: "skill",
         start: "<available_skills>",
+        lead: None,
         ends: &["</available_skills>"],
         include_end: true,
         tool_start: None,
@@ -164,6 +174,7 @@ static CLIENTS: [Client; 8] = [
         wire: Wire::Chat,
         skill_tool: "skills",
         start: "Available skills: ",
+        lead: None,
         ends: &[],
         include_end: false,
         tool_start: None,
@@ -177,7 +188,10 @@ static CLIENTS: [Client; 8] = [
         package: "openclaw",
         wire: Wire::Chat,
         skill_tool: "read",
-        start: "<available_skills>\n",
+        // Its catalog: the note it puts first when it truncates or compacts, its intro, the
+        // `<available_skills>` block (the section's rules before it name the block too).
+        start: "The following skills provide specialized instructions",
+        lead: Some("\u{26a0}\u{fe0f} Skills "),
         ends: &["</available_skills>"],
         include_end: true,
         tool_start: None,

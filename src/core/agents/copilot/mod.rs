@@ -36,6 +36,7 @@ pub static HOME: Home = Home {
     project_only: &[".claude/skills"],
     alias: Some("copilot"),
     command: Some("copilot"),
+    package: Some("@github/copilot"),
     ..Home::AS_GIVEN
 };
 
