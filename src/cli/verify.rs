@@ -223,6 +223,18 @@ fn calibrate(
             client.name
         )));
     }
+    if !matches!(
+        p.opts.format,
+        crate::core::listing::Format::ClaudeCode | crate::core::listing::Format::Codex
+    ) {
+        // Only Claude Code's built-ins and Claude Code's and Codex's budgets are learned from a
+        // listing; another agent's eras hold its built-ins as data of their captures.
+        return Some(Err(format!(
+            "nothing calibrated: skillscope learns nothing from {}'s listing yet (its releases \
+             are modelled from captures)",
+            client.name
+        )));
+    }
     let at = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());

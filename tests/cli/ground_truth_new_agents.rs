@@ -225,7 +225,7 @@ fn install_clients(c: &NewClient, l: &Layout) -> PathBuf {
             None => format!("{{\"name\": \"{package}\"}}\n"),
         };
         std::fs::write(dir.join("package.json"), json).unwrap();
-        common::set_mode(&dir.join(entry), 0o755);
+        common::set_mode(dir.join(entry), 0o755);
         crate::common::symlink(dir.join(entry), bin.join(command)).unwrap();
     };
     let openclaw = c.installed.filter(|_| c.agent == "openclaw");
