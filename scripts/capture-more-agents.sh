@@ -185,11 +185,13 @@ run_client() { # run_client NODEBIN TIMEOUT ARGV... (cwd = $P); output to $T/run
   echo "exit status: $?" >>"$T/run.txt"
 }
 
-normalize() { # normalize CLIENT VERSION SKILL_TOOL LISTING_START LISTING_END
-  python3 - "$T" "$OUT/$1@$2/$CASE" "$3" "$4" "$5" "$INJECT_SKILL" "$1" "$2" "$PROMPT" "$CACHE" <<'PY'
+normalize() { # normalize CLIENT VERSION SKILL_TOOL LISTING_START LISTING_END [LEAD]
+  # LEAD: how a line the client may put before the listing begins, two blank lines between
+  # (OpenClaw's note when it truncates or compacts its catalog); taken into the listing.
+  python3 - "$T" "$OUT/$1@$2/$CASE" "$3" "$4" "$5" "$INJECT_SKILL" "$1" "$2" "$PROMPT" "$CACHE" "${6:-}" <<'PY'
 import json, os, re, sys
 
-tmp, out, tool_name, start, end, skill, client, version, prompt, cache = sys.argv[1:11]
+tmp, out, tool_name, start, end, skill, client, version, prompt, cache, lead = sys.argv[1:12]
 home, project = os.path.join(tmp, "home"), os.path.join(tmp, "project")
 os.makedirs(out, exist_ok=True)
 
@@ -265,6 +267,10 @@ for loc, text in texts(body):
     if a < 0:
         continue
     b = text.find(end, a) if end else -1
+    if lead and text[:a].endswith("\n\n\n"):
+        line = text[:a - 3].rfind("\n") + 1
+        if text[line:a].startswith(lead):
+            a = line
     stop = b + len(end) if b >= 0 else len(text)
     listing = text[a:stop]
     placement = {"client": client, "version": version, "case": os.path.basename(out), "prompt": prompt,
@@ -290,6 +296,8 @@ for loc, text in texts(body):
         "after": norm_text(text[stop:]) if len(text) - stop <= 600 else norm_text(text[stop:stop + 600]) + "…",
         "text_chars": len(text),
     })
+    if lead:
+        placement["lead_marker"] = lead
     open(os.path.join(out, "listing.txt"), "w", encoding="utf-8", newline="").write(norm_text(listing))
     break
 if placement is None:
@@ -332,7 +340,7 @@ print("wrote", out)
 PY
 }
 
-finish() { # finish CLIENT VERSION SKILL_TOOL START END
+finish() { # finish CLIENT VERSION SKILL_TOOL START END [LEAD]
   normalize "$@"
   if [ -z "${KEEP_SANDBOX:-}" ]; then rm -rf "$T"; else log "sandbox kept: $T"; fi
 }
@@ -462,7 +470,9 @@ capture_openclaw() {
 JSON
   run_client "$nodebin" 300 node "$oc" agent --local --agent main --message "$PROMPT"
   stop_mock
-  finish openclaw "$OPENCLAW_VERSION" read $'<available_skills>\n' "</available_skills>"
+  # The catalog: its note when truncated or compact, its intro, the <available_skills> block.
+  finish openclaw "$OPENCLAW_VERSION" read "The following skills provide specialized instructions" \
+    "</available_skills>" "⚠️ Skills "
 }
 
 main() {

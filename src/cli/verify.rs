@@ -41,7 +41,10 @@ fn parse_client(s: &str) -> Result<Agent, String> {
 struct Outcome {
     client: &'static Client,
     command: Option<std::path::PathBuf>,
+    /// The version the client that ran told (`--version` in the sandbox, as it ran).
     version: Option<String>,
+    /// The version its installed files tell (its npm package), read without running it.
+    installed: Option<String>,
     /// The comparison, or why there is none.
     result: Result<(Comparison, String, String), String>,
     /// What was learned from a release skillscope has no captures of, and where it was kept;
@@ -116,6 +119,7 @@ fn one(
         client,
         command: client.find(path),
         version: None,
+        installed: client.installed(path).map(|i| i.version),
         result: Err(String::new()),
         calibration: None,
     };
@@ -216,6 +220,18 @@ fn calibrate(
         // make every view of the agent wrong in another way.
         return Some(Err(format!(
             "nothing calibrated: {} {version} is older than every release skillscope models",
+            client.name
+        )));
+    }
+    if !matches!(
+        p.opts.format,
+        crate::core::listing::Format::ClaudeCode | crate::core::listing::Format::Codex
+    ) {
+        // Only Claude Code's built-ins and Claude Code's and Codex's budgets are learned from a
+        // listing; another agent's eras hold its built-ins as data of their captures.
+        return Some(Err(format!(
+            "nothing calibrated: skillscope learns nothing from {}'s listing yet (its releases \
+             are modelled from captures)",
             client.name
         )));
     }
@@ -410,6 +426,20 @@ fn version_note(o: &Outcome) -> Option<String> {
     o.version.as_deref().and_then(|v| o.client.version_note(v))
 }
 
+/// When the release that ran is not the one installed (GitHub Copilot CLI's loader starts a
+/// newer package it keeps unpacked when let): which ran, so that no release's result is shown
+/// under another's name.
+fn ran_note(o: &Outcome) -> Option<String> {
+    let (ran, installed) = (o.version.as_deref()?, o.installed.as_deref()?);
+    (ran != installed).then(|| {
+        format!(
+            "{} {installed} is installed, but {ran} ran (its loader started another release it \
+             keeps): the result is {ran}'s",
+            o.client.name
+        )
+    })
+}
+
 /// What a release older than every modelled one means for the comparison: its differences are
 /// that release's, not the library's.
 fn older_note(o: &Outcome) -> Option<String> {
@@ -445,6 +475,9 @@ fn text_of(o: &Outcome) -> String {
         (Some(cmd), None) => format!("{} ({}){ran}\n", c.name, crate::core::text::path(cmd)),
         (None, _) => format!("{}\n", c.name),
     };
+    if let Some(n) = ran_note(o) {
+        s.push_str(&format!("note: {}\n", crate::core::text::line(&n)));
+    }
     if let Some(n) = version_note(o) {
         s.push_str(&format!("note: {}\n", crate::core::text::line(&n)));
     }
@@ -519,6 +552,8 @@ fn json_of(o: &Outcome) -> serde_json::Value {
         "client": o.client.name,
         "command": o.command,
         "version": o.version,
+        "installed": o.installed,
+        "ran_note": ran_note(o),
         "modelled": o.client.modelled(),
         "version_note": version_note(o),
         "not_modelled": older_note(o),

@@ -16,6 +16,9 @@ struct NewClient {
     agent: &'static str,
     user_skills: &'static str,
     project_skills: &'static str,
+    /// The release laid out as npm installs it (its command on `PATH`, its `package.json`
+    /// saying its version), so that its era is the one predicted; `None`: no version told.
+    installed: Option<&'static str>,
 }
 
 const QWEN: NewClient = NewClient {
@@ -23,24 +26,46 @@ const QWEN: NewClient = NewClient {
     agent: "qwen-code",
     user_skills: ".qwen/skills",
     project_skills: ".qwen/skills",
+    installed: None,
+};
+/// Qwen Code 0.23.0: eleven bundled skills, another `skill` tool.
+const QWEN_0_23: NewClient = NewClient {
+    dir: "qwen-code@0.23.0",
+    installed: Some("0.23.0"),
+    ..QWEN
+};
+/// Qwen Code 0.21.10: nine bundled skills, `review` worded otherwise.
+const QWEN_0_21: NewClient = NewClient {
+    dir: "qwen-code@0.21.10",
+    installed: Some("0.21.10"),
+    ..QWEN
 };
 const COPILOT: NewClient = NewClient {
     dir: "copilot@1.0.102",
     agent: "github-copilot",
     user_skills: ".copilot/skills",
     project_skills: ".github/skills",
+    installed: None,
 };
 const CLINE: NewClient = NewClient {
     dir: "cline@3.0.65",
     agent: "cline",
     user_skills: ".cline/skills",
     project_skills: ".cline/skills",
+    installed: None,
 };
 const OPENCLAW: NewClient = NewClient {
     dir: "openclaw@2026.9.6",
     agent: "openclaw",
     user_skills: ".openclaw/skills",
     project_skills: "skills",
+    installed: None,
+};
+/// OpenClaw 2026.7.35: each entry's `<version>`, names only when compact, other built-ins.
+const OPENCLAW_2026_7: NewClient = NewClient {
+    dir: "openclaw@2026.7.35",
+    installed: Some("2026.7.35"),
+    ..OPENCLAW
 };
 
 /// The folders of the `folders` case (`FOLDERS_USER`, `FOLDERS_PROJECT`).
@@ -180,15 +205,42 @@ fn switch_off(c: &NewClient, l: &Layout, run: &Path) {
     }
 }
 
-/// OpenClaw "installed" below `{CACHE}/openclaw@2026.9.6` with its command on a PATH folder.
-fn install_openclaw(l: &Layout) -> PathBuf {
-    let package = l.base.join("cache/openclaw@2026.9.6/node_modules/openclaw");
-    std::fs::create_dir_all(&package).unwrap();
-    std::fs::write(package.join("openclaw.mjs"), "#!/usr/bin/env node\n").unwrap();
-    std::fs::write(package.join("package.json"), "{\"name\": \"openclaw\"}\n").unwrap();
+/// OpenClaw "installed" below `{CACHE}/openclaw@VERSION` (2026.9.6's folder, its version untold,
+/// unless the case's client is an OpenClaw release of its own), and the case's Qwen Code release
+/// when it has one, each with its command on a PATH folder.
+fn install_clients(c: &NewClient, l: &Layout) -> PathBuf {
     let bin = l.base.join("bin");
     std::fs::create_dir_all(&bin).unwrap();
-    crate::common::symlink(package.join("openclaw.mjs"), bin.join("openclaw")).unwrap();
+    let npm = |folder: &str, package: &str, entry: &str, command: &str, version: Option<&str>| {
+        let dir = l
+            .base
+            .join("cache")
+            .join(folder)
+            .join("node_modules")
+            .join(package);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(entry), "#!/usr/bin/env node\n").unwrap();
+        let json = match version {
+            Some(v) => format!("{{\"name\": \"{package}\", \"version\": \"{v}\"}}\n"),
+            None => format!("{{\"name\": \"{package}\"}}\n"),
+        };
+        std::fs::write(dir.join("package.json"), json).unwrap();
+        common::set_mode(dir.join(entry), 0o755);
+        crate::common::symlink(dir.join(entry), bin.join(command)).unwrap();
+    };
+    let openclaw = c.installed.filter(|_| c.agent == "openclaw");
+    let folder = format!("openclaw@{}", openclaw.unwrap_or("2026.9.6"));
+    npm(&folder, "openclaw", "openclaw.mjs", "openclaw", openclaw);
+    if let Some(v) = c.installed.filter(|_| c.agent == "qwen-code") {
+        let folder = format!("qwen-code@{v}");
+        npm(
+            &folder,
+            "@qwen-code/qwen-code",
+            "cli-entry.js",
+            "qwen",
+            Some(v),
+        );
+    }
     bin
 }
 
@@ -225,7 +277,7 @@ fn run_laid_exiting(
     args: &[&str],
     code: i32,
 ) -> (String, String, Layout) {
-    let bin = install_openclaw(&l);
+    let bin = install_clients(c, &l);
     let path = std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(
         &std::env::var_os("PATH").unwrap_or_default(),
     )))
@@ -743,4 +795,84 @@ fn toggle_writes_the_new_agents_switches_and_refuses_cline() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("disabled: true"), "{err}");
+}
+
+/// The four cases of every capture of the four newer clients.
+const CASES: [&str; 4] = ["mixed", "folders", "budget", "wide"];
+
+/// Qwen Code 0.23.0 installed: its era (eleven bundled skills), every case byte for byte; what
+/// loading a skill returns is the same as 0.24.4's, and its `skill` tool is its own.
+#[test]
+fn qwen_code_0_23_0_is_byte_identical_in_every_case() {
+    for case in CASES {
+        assert_identical(&QWEN_0_23, case);
+    }
+    assert_injection(&QWEN_0_23, "mixed", "with-resources");
+    assert_tool_priced(&QWEN_0_23, "skill");
+}
+
+/// Qwen Code 0.21.10 installed: its era (nine bundled skills, `review` worded otherwise).
+#[test]
+fn qwen_code_0_21_10_is_byte_identical_in_every_case() {
+    for case in CASES {
+        assert_identical(&QWEN_0_21, case);
+    }
+    assert_injection(&QWEN_0_21, "wide", "long-body");
+    assert_tool_priced(&QWEN_0_21, "skill");
+}
+
+/// OpenClaw 2026.7.35 installed: its era, every case byte for byte — each entry's `<version>`
+/// (the SHA-256 of its SKILL.md), its intro, its own built-ins, and its names-only compact form
+/// behind the truncation note (`budget`).
+#[cfg(target_os = "linux")]
+#[test]
+fn openclaw_2026_7_35_is_byte_identical_in_every_case() {
+    let budget = captured(&OPENCLAW_2026_7, "budget");
+    assert!(
+        budget.starts_with("\u{26a0}\u{fe0f} Skills truncated: included 108 of 217 (compact format, descriptions omitted). Run `openclaw skills check` to audit.\n\n\nThe following skills"),
+        "{budget}"
+    );
+    assert!(!budget.contains("<description>"));
+    for case in CASES {
+        assert_identical(&OPENCLAW_2026_7, case);
+    }
+    assert_injection(&OPENCLAW_2026_7, "mixed", "with-resources");
+    assert_tool_priced(&OPENCLAW_2026_7, "read");
+}
+
+/// `budget --agent A` prices the tool the installed release declares, as its capture holds it.
+fn assert_tool_priced(c: &NewClient, name: &str) {
+    let sent: serde_json::Value =
+        serde_json::from_str(&capture_file(c, "mixed", "tool.json")).unwrap();
+    let (json, _, _) = run_case(
+        c,
+        "mixed",
+        &["budget", "--agent", c.agent, "--format", "json"],
+    );
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["tool_definition"]["name"], name, "{}", c.dir);
+    assert_eq!(
+        v["tool_definition"]["chars"],
+        sent.to_string().chars().count(),
+        "{}",
+        c.dir
+    );
+}
+
+/// OpenClaw's note when it truncates or compacts its catalog is the listing's first line, where
+/// the client puts it (2026.9.6's `budget`: 150 of 222, compact without descriptions); without
+/// one, the listing begins with the intro, as the client's section does.
+#[test]
+fn openclaw_prints_its_truncation_note_where_the_client_does() {
+    let (got, _, _) = predict(&OPENCLAW, "budget");
+    assert!(
+        got.starts_with("\u{26a0}\u{fe0f} Skills truncated: included 150 of 222 (compact format, descriptions omitted). Run `openclaw skills check` to audit.\n\n\nThe following skills provide specialized instructions for specific tasks.\nRead a skill's file at its listed location when the task matches its name.\n"),
+        "{got}"
+    );
+    assert_eq!(got, captured(&OPENCLAW, "budget"));
+    let (mixed, _, _) = predict(&OPENCLAW, "mixed");
+    assert!(
+        mixed.starts_with("The following skills provide specialized instructions for specific tasks.\nRead a skill's file at its listed location when the task matches its description.\n"),
+        "{mixed}"
+    );
 }

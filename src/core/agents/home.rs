@@ -58,6 +58,9 @@ pub struct Home {
     pub alias: Option<&'static str>,
     /// Its client's command, whose presence says it is set up here; `None`: taken as set up.
     pub command: Option<&'static str>,
+    /// Its client's npm package, whose `package.json` says which release is installed, where
+    /// `installed.rs` does not name it.
+    pub package: Option<&'static str>,
     /// Why `toggle` cannot switch its skills, when it has no settings switch.
     pub no_switch: &'static str,
     /// Its one switch is in each skill's own frontmatter and decides every folder it scans, the
@@ -142,6 +145,7 @@ impl Home {
         project_only: &[],
         alias: None,
         command: None,
+        package: None,
         no_switch: "it has no per-skill switches",
         frontmatter_switch: None,
         frontmatter_toggle: None,

@@ -45,6 +45,7 @@ pub struct Installed {
 }
 
 /// An agent's client as installed: its command and npm package.
+#[derive(Clone, Copy)]
 struct Known {
     agent: Agent,
     command: &'static str,
@@ -74,11 +75,27 @@ static COMMANDS: &[Known] = &[
     },
 ];
 
+/// The command and npm package of `agent`'s client: the table's, else its home's.
+fn known(agent: Agent) -> Option<Known> {
+    COMMANDS
+        .iter()
+        .find(|c| c.agent == agent)
+        .copied()
+        .or_else(|| {
+            let home = agent.home();
+            Some(Known {
+                agent,
+                command: home.command?,
+                package: home.package?,
+            })
+        })
+}
+
 /// The installed release of `agent`'s client: the command first on `path` (a `PATH` value)
 /// that tells its version, else (Claude Code) its installs below `home`; `None` when none is
 /// found or none tells its version.
 pub fn find(agent: Agent, path: &OsStr, home: Option<&Path>) -> Option<Installed> {
-    let c = COMMANDS.iter().find(|c| c.agent == agent)?;
+    let c = known(agent)?;
     let on_path = std::env::split_paths(path)
         .filter(|d| d.is_absolute())
         .flat_map(|d| command_files(&d, c.command, cfg!(windows)))

@@ -1,6 +1,6 @@
 //! How one client release writes a listing where its releases differ, beside the format's own
 //! rules (`formats.rs`): Claude Code's escaping, line breaks and name forms, Codex's roots table
-//! and intro. The default is the newest modelled release of each client; an older release's
+//! and intro, OpenClaw's entry versions. The default is the newest modelled release of each client; an older release's
 //! model (`core::agents::eras`) gives its own.
 
 /// What a client release does differently in its listing.
@@ -19,6 +19,10 @@ pub struct Dialect {
     pub roots_when_cheaper: bool,
     /// Codex's intro before entries with absolute paths, when the release has its own.
     pub codex_plain_intro: Option<&'static str>,
+    /// OpenClaw gives each entry its `<version>` (`sha256:` and the first 16 hex digits of its
+    /// SKILL.md's SHA-256), says so in its intro, and its compact form is names only
+    /// (2026.7); from 2026.9 no version, and the compact form shortens descriptions.
+    pub openclaw_versions: bool,
 }
 
 impl Dialect {
@@ -29,6 +33,7 @@ impl Dialect {
         name_beside_folder: true,
         roots_when_cheaper: true,
         codex_plain_intro: None,
+        openclaw_versions: false,
     };
 }
 

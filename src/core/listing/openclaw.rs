@@ -5,10 +5,13 @@
 //! written `~`). At most 150 skills and 18,000 characters for the whole `## Skills` catalog: the
 //! full form when it fits; else the compact form, descriptions cut to the longest length in 4–220
 //! that fits (or left out), after dropping skills from the end while even names do not fit, with
-//! a note line before it.
+//! a note line before it. The listing is the catalog as the client writes it into its system
+//! prompt's `## Skills` section: the note (when truncated or compact), the intro naming what a
+//! task is matched by, and the `<available_skills>` block.
 
 use crate::core::collate::locale_cmp;
 use crate::core::library::Library;
+use crate::core::listing::BuiltinEntry;
 use crate::core::listing::format::Budget;
 use crate::core::listing::format::{BudgetUnit, Folders, Parts, utf16_len};
 use crate::core::listing::formats::{Fit, FormatSpec, Frame};
@@ -55,11 +58,25 @@ pub static OPENCLAW: FormatSpec = FormatSpec {
 };
 
 fn entry(name: &str, description: Option<&str>, location: &str) -> String {
+    versioned(name, description, location, None)
+}
+
+/// An entry, with its `<version>` line when the release lists one.
+fn versioned(
+    name: &str,
+    description: Option<&str>,
+    location: &str,
+    version: Option<&str>,
+) -> String {
     let mut s = format!("  <skill>\n    <name>{name}</name>\n");
     if let Some(d) = description {
         s.push_str(&format!("    <description>{d}</description>\n"));
     }
-    s.push_str(&format!("    <location>{location}</location>\n  </skill>"));
+    s.push_str(&format!("    <location>{location}</location>\n"));
+    if let Some(v) = version {
+        s.push_str(&format!("    <version>{v}</version>\n"));
+    }
+    s.push_str("  </skill>");
     s
 }
 
@@ -100,12 +117,17 @@ pub fn package_dir() -> &'static Path {
     })
 }
 
-/// Where a built-in skill is: below the package folder, or (`~/…`) below the home folder.
-fn builtin_location(name: &str) -> String {
-    let rel = LOCATIONS
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map_or("", |(_, l)| *l);
+/// Where a built-in skill is: below the package folder, or (`~/…`) below the home folder; the
+/// entry's own location when it has one, else the newest release's.
+fn builtin_location(b: &BuiltinEntry) -> String {
+    let rel = if b.location.is_empty() {
+        LOCATIONS
+            .iter()
+            .find(|(n, _)| *n == b.name)
+            .map_or("", |(_, l)| *l)
+    } else {
+        b.location
+    };
     match rel.strip_prefix("~/") {
         Some(_) => rel.to_string(),
         None => home_relative(&package_dir().join(rel)),
@@ -193,6 +215,19 @@ struct Raw {
     name: String,
     description: String,
     location: String,
+    /// Its `<version>`, for a release that lists one.
+    version: Option<String>,
+}
+
+/// A SKILL.md's `<version>` as OpenClaw 2026.7 computes it (`computeSkillPromptVersion`):
+/// `sha256:` and the first 16 hex digits of the SHA-256 of the file read as UTF-8.
+fn skill_version(skill: &Skill) -> Option<String> {
+    use sha2::{Digest, Sha256};
+    let bytes = crate::core::fsx::read_capped(&skill.skill_md, 16 << 20).ok()??;
+    let text = String::from_utf8_lossy(&bytes);
+    let hash = Sha256::digest(text.as_bytes());
+    let hex: String = hash.iter().take(8).map(|b| format!("{b:02x}")).collect();
+    Some(format!("sha256:{hex}"))
 }
 
 /// `truncateSkillDescription`: white space collapsed, then over `max` UTF-16 units cut to
@@ -228,9 +263,8 @@ enum Form {
     Compact(usize),
 }
 
-/// The catalog as OpenClaw measures it (note, intro and entries) and its `<available_skills>`
-/// block.
-fn catalog(raws: &[Raw], total: usize, form: Form, note: bool) -> (String, String) {
+/// The catalog as OpenClaw measures it: its note, intro and `<available_skills>` block.
+fn catalog(raws: &[Raw], total: usize, form: Form, note: bool, versions: bool) -> String {
     let truncated = raws.len() < total;
     let mut lines: Vec<String> = Vec::new();
     let mut block = vec!["<available_skills>".to_string()];
@@ -240,10 +274,15 @@ fn catalog(raws: &[Raw], total: usize, form: Form, note: bool) -> (String, Strin
             Form::Compact(0) => None,
             Form::Compact(n) => Some(cut_description(&r.description, n)).filter(|d| !d.is_empty()),
         };
-        block.push(entry(
+        block.push(versioned(
             &xml_escape(&r.name),
             d.map(|d| xml_escape(&d)).as_deref(),
             &xml_escape(&r.location),
+            r.version
+                .as_deref()
+                .filter(|_| versions)
+                .map(xml_escape)
+                .as_deref(),
         ));
     }
     block.push("</available_skills>".to_string());
@@ -265,17 +304,24 @@ fn catalog(raws: &[Raw], total: usize, form: Form, note: bool) -> (String, Strin
         ));
     }
     if raws.is_empty() {
-        return (lines.join("\n"), String::new());
+        return lines.join("\n");
     }
     let matches = match form {
         Form::Compact(0) => "its name",
         Form::Compact(_) => "its name or description",
         Form::Full => "its description",
     };
+    let read = if versions {
+        format!(
+            "Use the read tool to load a skill's file when the task matches {matches}.\nIf a skill's <version> differs from a previous turn, re-read its SKILL.md before using it."
+        )
+    } else {
+        format!("Read a skill's file at its listed location when the task matches {matches}.")
+    };
     lines.push(format!(
-        "\n\nThe following skills provide specialized instructions for specific tasks.\nRead a skill's file at its listed location when the task matches {matches}.\nWhen a skill file references a relative path, resolve it against the skill directory (parent of SKILL.md / dirname of the path) and use that absolute path in tool commands.\n\n{block}"
+        "\n\nThe following skills provide specialized instructions for specific tasks.\n{read}\nWhen a skill file references a relative path, resolve it against the skill directory (parent of SKILL.md / dirname of the path) and use that absolute path in tool commands.\n\n{block}"
     ));
-    (lines.join("\n"), block)
+    lines.join("\n")
 }
 
 /// The longest prefix of `raws` (in `lo..=hi`) for which `fits` holds, `lo` when none longer does.
@@ -292,15 +338,25 @@ fn longest(mut lo: usize, mut hi: usize, fits: &dyn Fn(usize) -> bool) -> usize 
 }
 
 /// What `prepareSkillsForPrompt` keeps: how many entries, in which form, with the note or not.
-fn fit(raws: &[Raw], limit: usize) -> (usize, Form, bool) {
+/// OpenClaw 2026.7 (`versions`, `applySkillsPromptLimits`): the full form, else the compact form
+/// of names only, dropping skills from the end until it fits; its note always.
+fn fit(raws: &[Raw], limit: usize, versions: bool) -> (usize, Form, bool) {
     let total = raws.len();
     let by_count = total.min(MAX_SKILLS);
     let within = |n: usize, form: Form, note: bool| {
-        let (prompt, _) = catalog(&raws[..n], total, form, note);
+        let prompt = catalog(&raws[..n], total, form, note, versions);
         utf16_len(&prompt) <= limit
     };
     if within(by_count, Form::Full, true) {
         return (by_count, Form::Full, true);
+    }
+    if versions {
+        let n = if within(by_count, Form::Compact(0), true) {
+            by_count
+        } else {
+            longest(0, by_count, &|m| within(m, Form::Compact(0), true))
+        };
+        return (n, Form::Compact(0), true);
     }
     let mut n = by_count;
     if !within(n, Form::Compact(0), true) {
@@ -328,6 +384,7 @@ pub(crate) fn render(
     enabled: &dyn Fn(usize) -> bool,
     opts: &ListingOptions,
 ) -> Listing {
+    let versions = opts.dialect.openclaw_versions;
     let (mut dropped, mut keep) = own::candidates(lib, enabled, &listable);
     keep.retain(|&i| {
         let missing = missing_requirements(&lib.skills[i]);
@@ -364,17 +421,24 @@ pub(crate) fn render(
                 name: safe_line(name.trim()),
                 description: safe_text(description.trim()),
                 location: safe_line(&location(s)),
+                version: if versions { skill_version(s) } else { None },
             }
         }
         (None, Some(b)) => Raw {
             name: b.name.to_string(),
             description: b.description.to_string(),
-            location: builtin_location(b.name),
+            location: builtin_location(b),
+            version: VERSIONS_2026_7
+                .iter()
+                .find(|(n, _)| *n == b.name)
+                .filter(|_| versions)
+                .map(|(_, v)| (*v).to_string()),
         },
         (None, None) => Raw {
             name: String::new(),
             description: String::new(),
             location: String::new(),
+            version: None,
         },
     };
     let mut pairs: Vec<(Item, Raw)> = items
@@ -387,8 +451,8 @@ pub(crate) fn render(
     pairs.sort_by(|a, b| locale_cmp(&a.1.name, &b.1.name));
     let (mut items, raws): (Vec<Item>, Vec<Raw>) = pairs.into_iter().unzip();
     let budget = opts.budget().unwrap_or(Budget::chars(BUDGET_CHARS));
-    let (n, form, note) = fit(&raws, budget.limit);
-    let (prompt, block) = catalog(&raws[..n], raws.len(), form, note);
+    let (n, form, note) = fit(&raws, budget.limit, versions);
+    let prompt = catalog(&raws[..n], raws.len(), form, note, versions);
     for (k, it) in items.iter_mut().enumerate() {
         if k >= n {
             it.demote(
@@ -417,7 +481,101 @@ pub(crate) fn render(
             }
         }
     }
-    own::finish(lib, block, Some(budget), utf16_len(&prompt), dropped, items)
+    // What it writes into its `## Skills` section: the note (when truncated or compact), its
+    // intro and the block, the section's line breaks before them aside.
+    let text = prompt.trim_start_matches('\n').to_string();
+    own::finish(lib, text, Some(budget), utf16_len(&prompt), dropped, items)
+}
+
+/// Each of [`BUILTINS_2026_7`]'s `<version>`, as listed (of the files the capture's release holds).
+pub(crate) static VERSIONS_2026_7: &[(&str, &str)] = &[
+    ("browser-automation", "sha256:608bed60aca52631"),
+    ("canvas", "sha256:7419e23f242397b3"),
+    ("clawhub", "sha256:6bb70d95cbd1a545"),
+    ("diagram-maker", "sha256:6195e03fcb04a1a6"),
+    ("healthcheck", "sha256:518ec6e0482cf1c7"),
+    ("meme-maker", "sha256:8b8832f9f0f58b16"),
+    ("node-connect", "sha256:cc39026fd84e5cfa"),
+    ("node-inspect-debugger", "sha256:50d2f6828eaf4bbf"),
+    ("notion", "sha256:d45e2c1270d58c78"),
+    ("python-debugpy", "sha256:bfb1891204b67260"),
+    ("session-logs", "sha256:8c231c581ff0e0ab"),
+    ("skill-creator", "sha256:d15b25d332d835eb"),
+    ("spike", "sha256:1258cde2d0e53267"),
+    ("taskflow", "sha256:d8b6a48d329aef0a"),
+    ("taskflow-inbox-triage", "sha256:1fe28cd924d8ae2d"),
+    ("tmux", "sha256:98b6b8392ec57e11"),
+    ("weather", "sha256:62ab4821aa873949"),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn raw(i: usize, description: &str) -> Raw {
+        Raw {
+            name: format!("skill-{i:03}"),
+            description: description.to_string(),
+            location: format!("~/.openclaw/skills/skill-{i:03}/SKILL.md"),
+            version: Some(format!("sha256:{i:016x}")),
+        }
+    }
+
+    /// The note stands first, two blank lines before the intro, in each release's words: when
+    /// the catalog is compact and when it is truncated; none when everything fits in full.
+    #[test]
+    fn the_note_comes_first_when_compact_or_truncated() {
+        let long = "A description long enough to matter. ".repeat(8);
+        let raws: Vec<Raw> = (0..60).map(|i| raw(i, &long)).collect();
+        for versions in [false, true] {
+            let (n, form, note) = fit(&raws, BUDGET_CHARS, versions);
+            assert_eq!((n, note), (60, true), "{versions}");
+            assert!(form != Form::Full);
+            let text = catalog(&raws[..n], raws.len(), form, note, versions);
+            let text = text.trim_start_matches('\n');
+            let (first, rest) = text.split_once("\n\n\n").unwrap();
+            let shown = if versions {
+                "descriptions omitted"
+            } else {
+                "descriptions shortened"
+            };
+            assert_eq!(
+                first,
+                format!(
+                    "\u{26a0}\u{fe0f} Skills catalog using compact format ({shown}). Run `openclaw skills check` to audit."
+                )
+            );
+            assert!(rest.starts_with("The following skills provide"), "{rest}");
+            assert_eq!(rest.contains("<version>sha256:"), versions);
+            assert!(utf16_len(text) <= BUDGET_CHARS);
+        }
+        // Too many even by name: truncated, the count in the note.
+        let raws: Vec<Raw> = (0..400).map(|i| raw(i, &long)).collect();
+        for versions in [false, true] {
+            let (n, form, note) = fit(&raws, BUDGET_CHARS, versions);
+            assert!(n <= MAX_SKILLS && note, "{versions}: {n}");
+            let shown = match form {
+                Form::Compact(0) => "omitted",
+                _ => "shortened",
+            };
+            let text = catalog(&raws[..n], raws.len(), form, note, versions);
+            assert!(
+                text.starts_with(&format!(
+                    "\u{26a0}\u{fe0f} Skills truncated: included {n} of 400 (compact format, descriptions {shown}). Run `openclaw skills check` to audit.\n\n\nThe following skills"
+                )),
+                "{text}"
+            );
+        }
+        // Everything fits in full: no note, the intro first.
+        let few: Vec<Raw> = (0..3).map(|i| raw(i, "Short.")).collect();
+        let (n, form, note) = fit(&few, BUDGET_CHARS, true);
+        let text = catalog(&few[..n], few.len(), form, note, true);
+        assert!(
+            text.trim_start_matches('\n')
+                .starts_with("The following skills")
+        );
+        assert!(form == Form::Full);
+    }
 }
 
 /// Where each built-in is: below the installed `openclaw` package folder (`skills/`,

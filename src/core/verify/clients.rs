@@ -57,6 +57,10 @@ pub struct Client {
     pub skill_tool: &'static str,
     /// The listing's opening words.
     pub start: &'static str,
+    /// How a line the client may put before the listing begins (OpenClaw's note when it
+    /// truncates or compacts its catalog, two blank lines between): taken into the listing
+    /// when it stands there.
+    pub lead: Option<&'static str>,
     /// Where it ends: the first of these after the start.
     pub ends: &'static [&'static str],
     /// Whether the end marker belongs to the listing.
@@ -80,6 +84,7 @@ static CLIENTS: [Client; 8] = [
         wire: Wire::Anthropic,
         skill_tool: "Skill",
         start: "The following skills are ",
+        lead: None,
         // What follows the listing, by release (as captured): the date (2.1.332), the token
         // count (2.1.270), auto mode's note (2.1.290, 2.1.300), the end of a reminder.
         ends: &[
@@ -101,6 +106,7 @@ static CLIENTS: [Client; 8] = [
         wire: Wire::Responses,
         skill_tool: "",
         start: "<skills_instructions>",
+        lead: None,
         ends: &["</skills_instructions>"],
         include_end: true,
         tool_start: None,
@@ -115,6 +121,7 @@ static CLIENTS: [Client; 8] = [
         wire: Wire::Gemini,
         skill_tool: "activate_skill",
         start: "# Available Agent Skills",
+        lead: None,
         ends: &["</available_skills>"],
         include_end: true,
         tool_start: None,
@@ -129,6 +136,7 @@ static CLIENTS: [Client; 8] = [
         wire: Wire::Anthropic,
         skill_tool: "skill",
         start: "Skills provide specialized instructions",
+        lead: None,
         ends: &["</available_skills>", "No skills are currently available."],
         include_end: true,
         tool_start: None,
@@ -145,6 +153,7 @@ static CLIENTS: [Client; 8] = [
         wire: Wire::Chat,
         skill_tool: "skill",
         start: "<available_skills>",
+        lead: None,
         ends: &["</available_skills>"],
         include_end: true,
         tool_start: None,
@@ -159,6 +168,7 @@ static CLIENTS: [Client; 8] = [
         wire: Wire::Chat,
         skill_tool: "skill",
         start: "<available_skills>",
+        lead: None,
         ends: &["</available_skills>"],
         include_end: true,
         tool_start: None,
@@ -174,6 +184,7 @@ static CLIENTS: [Client; 8] = [
         wire: Wire::Chat,
         skill_tool: "skills",
         start: "Available skills: ",
+        lead: None,
         ends: &[],
         include_end: false,
         tool_start: None,
@@ -188,7 +199,10 @@ static CLIENTS: [Client; 8] = [
         package: "openclaw",
         wire: Wire::Chat,
         skill_tool: "read",
-        start: "<available_skills>\n",
+        // Its catalog: the note it puts first when it truncates or compacts, its intro, the
+        // `<available_skills>` block (the section's rules before it name the block too).
+        start: "The following skills provide specialized instructions",
+        lead: Some("\u{26a0}\u{fe0f} Skills "),
         ends: &["</available_skills>"],
         include_end: true,
         tool_start: None,

@@ -195,16 +195,27 @@ pub fn listing_as(
         return Found::NoTurn;
     };
     for text in texts(client.wire, &body) {
-        let Some(i) = text.find(client.start) else {
+        let Some(mut i) = text.find(client.start) else {
             continue;
         };
+        let start = i;
+        // A line of the client's own before the listing, two blank lines between (OpenClaw's
+        // note when it truncates or compacts its catalog).
+        if let Some(lead) = client.lead
+            && let Some(before) = text[..i].strip_suffix("\n\n\n")
+        {
+            let line = before.rfind('\n').map_or(0, |j| j + 1);
+            if before[line..].starts_with(lead) {
+                i = line;
+            }
+        }
         let mut end = client
             .ends
             .iter()
             .filter_map(|e| {
-                text[i..]
+                text[start..]
                     .find(e)
-                    .map(|j| i + j + if client.include_end { e.len() } else { 0 })
+                    .map(|j| start + j + if client.include_end { e.len() } else { 0 })
             })
             .min()
             .unwrap_or(text.len());
@@ -416,12 +427,15 @@ mod tests {
         use crate::core::Agent;
         for (agent, dir) in [
             (Agent::QwenCode, "qwen-code@0.24.4"),
+            (Agent::QwenCode, "qwen-code@0.23.0"),
+            (Agent::QwenCode, "qwen-code@0.21.10"),
             (Agent::Copilot, "copilot@1.0.102"),
             (Agent::Cline, "cline@3.0.65"),
             (Agent::Openclaw, "openclaw@2026.9.6"),
+            (Agent::Openclaw, "openclaw@2026.7.35"),
         ] {
             let c = super::super::clients::client(agent).unwrap();
-            for case in ["mixed", "folders", "budget"] {
+            for case in ["mixed", "folders", "budget", "wide"] {
                 let dir = format!("{dir}/{case}");
                 let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
                     .join("tests/fixtures/agents")
@@ -444,6 +458,37 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// OpenClaw's note before a truncated or compact catalog is cut out with the listing, so
+    /// `verify` compares it; a line before the intro that is no note, or a note not standing
+    /// two blank lines before it, is not taken.
+    #[test]
+    fn openclaws_note_is_cut_out_with_its_listing() {
+        let c = super::super::clients::client(crate::core::Agent::Openclaw).unwrap();
+        let cut = |system: &str| {
+            let body = json!({"tools": [{"type": "function", "function": {"name": "read"}}],
+                "messages": [{"role": "system", "content": system}]});
+            listing(c, &[req("/v1/chat/completions", body)])
+        };
+        let intro = "The following skills provide specialized instructions for specific tasks.\n\n<available_skills>\n</available_skills>";
+        let note = "\u{26a0}\u{fe0f} Skills truncated: included 1 of 2. Run `openclaw skills check` to audit.";
+        assert_eq!(
+            cut(&format!(
+                "## Skills\nScan <available_skills>.\n{note}\n\n\n{intro}\n## Next"
+            )),
+            Found::Listing(format!("{note}\n\n\n{intro}"))
+        );
+        assert_eq!(
+            cut(&format!("## Skills\nRetry-After.\n{intro}\n## Next")),
+            Found::Listing(intro.to_string())
+        );
+        assert_eq!(
+            cut(&format!("## Skills\n{note}\n{intro}")),
+            Found::Listing(intro.to_string())
+        );
+        let budget = captured_listing("openclaw@2026.9.6/budget");
+        assert!(budget.starts_with("\u{26a0}\u{fe0f} Skills truncated: included 150 of 222"));
     }
 
     #[test]

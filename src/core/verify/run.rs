@@ -42,7 +42,9 @@ pub fn first_start_hint(client: &Client, stderr: &str) -> Option<String> {
     .then(|| {
         format!(
             "{} unpacks its code (some 235 MB) into ~/.cache/copilot/pkg on its first start, \
-             more than the sandbox lets it write: run `{} --version` once, then verify again",
+             more than the sandbox lets it write: run `COPILOT_AUTO_UPDATE=false {} --version` \
+             once (so that the release installed unpacks its own, not a newer one it keeps), then \
+             verify again",
             client.name, client.command
         )
     })
@@ -310,6 +312,7 @@ pub fn plan(client: &'static Client, lib: &Library, setup: &Setup) -> Result<Pla
             .into_iter()
             .map(|(k, v)| (OsString::from(k), OsString::from(v))),
     );
+    env.extend(trust(client, setup));
     Ok(Plan {
         client,
         command,
@@ -544,7 +547,20 @@ fn client_args(client: &Client, setup: &Setup) -> Vec<String> {
     args
 }
 
+/// Gemini CLI headless refuses a folder it does not trust (exit 55): its own switch,
+/// `GEMINI_CLI_TRUST_WORKSPACE=true` (every release takes it; `--skip-trust` only the newer ones
+/// and sets the same), given to this sandboxed run alone — nothing is written to the user's
+/// trusted folders. A value the user set is passed as it is instead.
+fn trust(client: &Client, setup: &Setup) -> Option<(OsString, OsString)> {
+    let name = crate::core::agents::gemini::settings::TRUST_ENV;
+    (client.agent == crate::core::Agent::Gemini && !setup.passed.iter().any(|(k, _)| k == name))
+        .then(|| (name.into(), "true".into()))
+}
+
 /// The environment that points the client at the mock and keeps it from updating or reporting.
+/// GitHub Copilot CLI's npm loader would start a newer package it keeps unpacked in
+/// `~/.cache/copilot/pkg` instead of its own: `COPILOT_AUTO_UPDATE=false` (its loader's own
+/// switch, as `--no-auto-update`) makes it start the release installed.
 fn client_env(client: &Client) -> Vec<(&'static str, String)> {
     let base = format!("http://127.0.0.1:{PORT}");
     match (client.agent, client.wire) {
@@ -694,4 +710,83 @@ fn no_report(out: &sandbox::Outcome, run: &RunSpec, error: &serde_json::Error) -
         ));
     }
     why
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    /// The plan of one client's run in a throwaway home and project, its command a stub on PATH.
+    fn planned(
+        agent: crate::core::Agent,
+        passed: Vec<(OsString, OsString)>,
+    ) -> (tempfile::TempDir, Plan) {
+        let t = tempfile::tempdir().unwrap();
+        let base = t.path().to_path_buf();
+        let (bin, home, project) = (base.join("bin"), base.join("home"), base.join("project"));
+        for d in [&bin, &home, &project] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        let client = super::super::clients::client(agent).unwrap();
+        let command = bin.join(client.command);
+        std::fs::write(&command, "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(
+            &command,
+            <std::fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o755),
+        )
+        .unwrap();
+        let setup = Setup {
+            path: std::env::join_paths([&bin]).unwrap(),
+            home: Some(home),
+            cwd: project,
+            model: None,
+            add_dirs: Vec::new(),
+            timeout: Duration::from_secs(1),
+            passed,
+        };
+        (t, plan(client, &Library::default(), &setup).unwrap())
+    }
+
+    fn var<'a>(plan: &'a Plan, name: &str) -> Vec<&'a OsString> {
+        plan.isolated
+            .env
+            .iter()
+            .filter(|(k, _)| k == name)
+            .map(|(_, v)| v)
+            .collect()
+    }
+
+    /// Gemini CLI runs trusted in verify's sandbox (its own variable, nothing written), headless
+    /// with one prompt; a value of the user's own is passed instead of verify's.
+    #[test]
+    fn gemini_runs_trusted_unless_the_user_says_otherwise() {
+        let (_t, p) = planned(crate::core::Agent::Gemini, Vec::new());
+        assert_eq!(p.args, ["-p", "hello"]);
+        assert_eq!(
+            var(&p, "GEMINI_CLI_TRUST_WORKSPACE"),
+            [&OsString::from("true")]
+        );
+        assert!(
+            !p.files
+                .iter()
+                .any(|(f, _)| f.ends_with("trustedFolders.json"))
+        );
+        let theirs = vec![("GEMINI_CLI_TRUST_WORKSPACE".into(), "false".into())];
+        let (_u, p) = planned(crate::core::Agent::Gemini, theirs);
+        assert_eq!(
+            var(&p, "GEMINI_CLI_TRUST_WORKSPACE"),
+            [&OsString::from("false")]
+        );
+        // No other client is given Gemini CLI's trust.
+        let (_v, p) = planned(crate::core::Agent::Opencode, Vec::new());
+        assert!(var(&p, "GEMINI_CLI_TRUST_WORKSPACE").is_empty());
+    }
+
+    /// GitHub Copilot CLI's loader is kept from starting a newer cached package.
+    #[test]
+    fn copilot_starts_the_release_installed() {
+        let (_t, p) = planned(crate::core::Agent::Copilot, Vec::new());
+        assert_eq!(var(&p, "COPILOT_AUTO_UPDATE"), [&OsString::from("false")]);
+        assert_eq!(p.args[..2], ["-p", "hello"]);
+    }
 }

@@ -30,6 +30,7 @@ pub static HOME: Home = Home {
     project_only: &[".claude/skills"],
     alias: Some("copilot"),
     command: Some("copilot"),
+    package: Some("@github/copilot"),
     ..Home::AS_GIVEN
 };
 

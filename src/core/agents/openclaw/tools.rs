@@ -44,3 +44,33 @@ pub fn openclaw_read_tool() -> String {
     })
     .to_string()
 }
+
+/// OpenClaw 2026.7's `read` tool (`tests/fixtures/agents/openclaw@2026.7.35/*/tool.json`).
+pub fn openclaw_2026_7_read_tool() -> String {
+    json!({
+        "type": "function",
+        "function": {
+            "name": "read",
+            "description": "Read the contents of a file. Supports text files and images (jpg, png, gif, webp, bmp). Images are sent as attachments. For text files, output is truncated to 2000 lines or 50KB (whichever is hit first). Use offset/limit for large files. When you need the full file, continue with offset until complete.",
+            "parameters": {
+                "type": "object",
+                "required": ["path"],
+                "properties": {
+                    "path": {
+                        "type": "string",
+                        "description": "Path to the file to read (relative or absolute)"
+                    },
+                    "offset": {
+                        "type": "number",
+                        "description": "Line number to start reading from (1-indexed)"
+                    },
+                    "limit": {
+                        "type": "number",
+                        "description": "Maximum number of lines to read"
+                    }
+                }
+            }
+        }
+    })
+    .to_string()
+}

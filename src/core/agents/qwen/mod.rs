@@ -1,9 +1,11 @@
 //! Qwen Code: its listing, its built-in skills, its switch and its skill tool.
 
 pub(crate) mod builtins;
+pub(crate) mod eras;
 pub(crate) mod switches;
 pub(crate) mod tools;
 
+use crate::core::agents::eras::Chosen;
 use crate::core::agents::home::Home;
 use crate::core::agents::model::{AgentModel, Injection};
 use crate::core::agents::placement::Placement;
@@ -11,6 +13,7 @@ use crate::core::agents::tools::ToolDefinition;
 use crate::core::catalogue::Profile;
 use crate::core::listing::Format;
 use crate::core::source::Agent;
+use std::sync::OnceLock;
 
 /// Everything skillscope knows of Qwen Code.
 pub static HOME: Home = Home {
@@ -27,15 +30,26 @@ pub static HOME: Home = Home {
         ..crate::core::agents::model::AS_GIVEN
     },
     placement,
+    eras: eras::ERAS,
+    era_in_use: Some(&ERA),
     tool,
     command: Some("qwen"),
+    package: Some("@qwen-code/qwen-code"),
     ..Home::AS_GIVEN
 };
+
+/// The era Qwen Code's views use in this process.
+static ERA: OnceLock<Option<Chosen>> = OnceLock::new();
 
 /// Its `skill` tool.
 #[allow(clippy::unnecessary_wraps)] // the home record's signature
 fn tool(_names: &[String], _model: Option<&str>) -> Option<ToolDefinition> {
-    Some(ToolDefinition::new("skill", tools::qwen_code_skill_tool()))
+    let text = if eras::older_tool() {
+        tools::qwen_code_0_21_skill_tool()
+    } else {
+        tools::qwen_code_skill_tool()
+    };
+    Some(ToolDefinition::new("skill", text))
 }
 
 /// Qwen Code 0.24.4 (`qwen-code@0.24.4/mixed/placement.json`).

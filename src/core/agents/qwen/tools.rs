@@ -6,11 +6,20 @@ use serde_json::json;
 
 /// Qwen Code's `skill` tool (`SKILL_TOOL_DESCRIPTION`, `SkillTool`): fixed text, naming no skill.
 pub fn qwen_code_skill_tool() -> String {
+    skill_tool(QWEN_DESCRIPTION)
+}
+
+/// The `skill` tool of Qwen Code before 0.24 (0.21.10 and 0.23.0 send the same text).
+pub fn qwen_code_0_21_skill_tool() -> String {
+    skill_tool(QWEN_0_21_DESCRIPTION)
+}
+
+fn skill_tool(description: &str) -> String {
     json!({
         "type": "function",
         "function": {
             "name": "skill",
-            "description": QWEN_DESCRIPTION,
+            "description": description,
             "parameters": {
                 "type": "object",
                 "properties": {
@@ -31,6 +40,8 @@ pub fn qwen_code_skill_tool() -> String {
 }
 
 const QWEN_DESCRIPTION: &str = "Execute a skill within the main conversation\n\n<skills_instructions>\nWhen users ask you to perform tasks, check if any of the available skills can help complete the task more effectively. Skills provide specialized capabilities and domain knowledge.\n\nHow to invoke:\n- Use this tool with the skill name only (no arguments)\n- Name the skill exactly as it appears in the available-skills listing; do not shorten or guess a spelling.\n- Examples:\n  - `skill: \"pdf\"` - invoke the pdf skill\n  - `skill: \"xlsx\"` - invoke the xlsx skill\n  - `skill: \"ms-office-suite:pdf\"` - invoke the pdf skill owned by the ms-office-suite extension\n  - `skill: \"mcp-prompt\", args: \"topic\"` - invoke a model-invocable command with arguments\n\nImportant:\n- Available skills are listed in <system-reminder> messages in the conversation; only use skills listed there.\n- A skill provided by an extension is registered as `<extensionName>:<skillName>` (e.g. `ms-office-suite:pdf`), so two extensions offering the same authored name are two different skills. Personal, project, and bundled skills keep the single name their author wrote and are never prefixed.\n- When a skill is relevant, you must invoke this tool IMMEDIATELY as your first action\n- NEVER just announce or mention a skill in your text response without actually calling this tool\n- This is a BLOCKING REQUIREMENT: invoke the relevant Skill tool BEFORE generating any other response about the task\n- Do not invoke a skill that is already running\n- Do not use this tool for built-in CLI commands (like /help, /clear, etc.)\n- When executing scripts or loading referenced files, ALWAYS resolve absolute paths from skill's base directory. Examples:\n  - `bash scripts/init.sh` -> `bash /path/to/skill/scripts/init.sh`\n  - `python scripts/helper.py` -> `python /path/to/skill/scripts/helper.py`\n  - `reference.md` -> `/path/to/skill/reference.md`\n</skills_instructions>";
+
+const QWEN_0_21_DESCRIPTION: &str = "Execute a skill within the main conversation\n\n<skills_instructions>\nWhen users ask you to perform tasks, check if any of the available skills can help complete the task more effectively. Skills provide specialized capabilities and domain knowledge.\n\nHow to invoke:\n- Use this tool with the skill name only (no arguments)\n- Examples:\n  - `skill: \"pdf\"` - invoke the pdf skill\n  - `skill: \"xlsx\"` - invoke the xlsx skill\n  - `skill: \"ms-office-suite:pdf\"` - invoke using fully qualified name\n  - `skill: \"mcp-prompt\", args: \"topic\"` - invoke a model-invocable command with arguments\n\nImportant:\n- Available skills are listed in <system-reminder> messages in the conversation; only use skills listed there.\n- When a skill is relevant, you must invoke this tool IMMEDIATELY as your first action\n- NEVER just announce or mention a skill in your text response without actually calling this tool\n- This is a BLOCKING REQUIREMENT: invoke the relevant Skill tool BEFORE generating any other response about the task\n- Do not invoke a skill that is already running\n- Do not use this tool for built-in CLI commands (like /help, /clear, etc.)\n- When executing scripts or loading referenced files, ALWAYS resolve absolute paths from skill's base directory. Examples:\n  - `bash scripts/init.sh` -> `bash /path/to/skill/scripts/init.sh`\n  - `python scripts/helper.py` -> `python /path/to/skill/scripts/helper.py`\n  - `reference.md` -> `/path/to/skill/reference.md`\n</skills_instructions>";
 
 /// The four newer clients' tools against their captures, side by side.
 #[cfg(test)]
@@ -79,6 +90,25 @@ mod tests {
             );
         }
         assert_eq!(qwen_code_skill_tool().chars().count(), 2_253);
+        // Qwen Code before 0.24 (0.21.10, 0.23.0), in every case of the four.
+        for v in ["0.21.10", "0.23.0"] {
+            for case in ["mixed", "folders", "budget", "wide"] {
+                let dir = format!("qwen-code@{v}");
+                assert_eq!(
+                    qwen_code_0_21_skill_tool(),
+                    sent(&dir, case),
+                    "{dir}/{case}"
+                );
+            }
+        }
+        assert_ne!(qwen_code_0_21_skill_tool(), qwen_code_skill_tool());
+        for case in ["mixed", "folders", "budget", "wide"] {
+            assert_eq!(
+                crate::core::agents::openclaw::tools::openclaw_2026_7_read_tool(),
+                sent("openclaw@2026.7.35", case),
+                "{case}"
+            );
+        }
         assert_eq!(copilot_skill_tool().chars().count(), 833);
         assert_eq!(openclaw_read_tool().chars().count(), 722);
     }
