@@ -22,6 +22,7 @@ Claude Code (a native binary holding its JavaScript as text):
     and have no million natively;
   - names: the catalogue's aliases (first-party), `best` (the catalogue's `best` alias),
     `opusplan` (Sonnet outside plan mode), `default` (Opus), and the first-party dated ids.
+  - before 2.1.290, the most a model named for it gets (NAMED_WINDOW below, measured).
 Codex (a native binary embedding its models list as JSON, `{"models": [...]}`):
   - every model (the hidden ones too: a config may name them) by `priority`, `slug`,
     `display_name`, `context_window`; the default is the first;
@@ -35,6 +36,12 @@ import os
 import re
 import subprocess
 import sys
+
+# What the code does not show plainly and `skillscope verify --model` measured: Claude Code
+# before 2.1.290 gives a model named with --model, its settings or ANTHROPIC_MODEL at most
+# 200,000 tokens unless written ID[1m] (its default model, when nothing names one, keeps its
+# million); from 2.1.290 on a named model keeps its own window.
+NAMED_WINDOW = {("claude-code", "2.1.231"): 200_000, ("claude-code", "2.1.270"): 200_000}
 
 PKG = {"claude-code": "@anthropic-ai/claude-code", "codex": "@openai/codex"}
 CACHE = os.environ.get("SKILLSCOPE_CAPTURE_CACHE") or os.path.join(
@@ -234,6 +241,8 @@ def rust(client, version, cat):
     suffix = 'Some("[1m]")' if client == "claude-code" else "None"
     lines.append(f"    suffix: {suffix},")
     lines.append(f"    fallback: &{up}_{v}_FALLBACK,")
+    named = NAMED_WINDOW.get((client, version))
+    lines.append(f"    named_window: {f'Some({named:_})' if named else 'None'},")
     lines.append("};")
     return "\n".join(lines)
 

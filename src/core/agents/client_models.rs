@@ -40,6 +40,11 @@ pub struct Catalogue {
     pub suffix: Option<&'static str>,
     /// The model the client budgets for when it does not know the one named.
     pub fallback: &'static ClientModel,
+    /// The most a model named for the client (its `--model`, settings or environment) gets
+    /// without the suffix: Claude Code before 2.1.290 gives a model its million only as its
+    /// default, when nothing names one, or written `ID[1m]`; named, 200,000 (measured with
+    /// `verify --model`). `None`: the model's own window.
+    pub named_window: Option<usize>,
 }
 
 pub(crate) const fn claude(

@@ -86,6 +86,18 @@ pub fn eras(agent: Agent) -> &'static [Era] {
     agent.home().eras
 }
 
+/// The oldest release of `agent`'s eras newer than `version` whose client knows the model
+/// `name` (an id, an alias or a dated id), for the note on a model the release in use does not
+/// know.
+pub fn known_from(agent: Agent, version: &str, name: &str) -> Option<&'static str> {
+    let v = installed::numbers(version);
+    eras(agent)
+        .iter()
+        .filter(|e| installed::numbers(e.client.version) > v)
+        .find(|e| e.client.resolve(name).is_some_and(|r| r.known))
+        .map(|e| e.client.version)
+}
+
 /// The era of `agent` for a release `version`, and how it stands to the eras; `None` for an
 /// agent with no eras.
 pub fn era_for(agent: Agent, version: &str) -> Option<(&'static Era, Standing)> {

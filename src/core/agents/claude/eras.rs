@@ -105,3 +105,89 @@ pub(crate) static CLAUDE_CODE_ERAS: &[Era] = &[
         dialect: Dialect::CURRENT,
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use crate::core::agents::eras::{era_for, known_from};
+    use crate::core::source::Agent;
+
+    /// What the release `version` budgets for the model `name`: the window, the characters per
+    /// token and whether it knows it.
+    fn budget(version: &str, name: &str) -> (usize, usize, bool) {
+        let (era, _) = era_for(Agent::ClaudeCode, version).unwrap();
+        let r = era.client.resolve(name).unwrap();
+        (r.model.context_window, r.model.chars_per_token, r.known)
+    }
+
+    #[test]
+    fn each_era_knows_its_own_models_and_budgets_another_on_its_fallback() {
+        // Per era: a model that release is the first to know, and one only a newer one knows.
+        let cases = [
+            (
+                "2.1.231",
+                "claude-mythos-5",
+                "claude-fable-5-1",
+                Some("2.1.270"),
+            ),
+            (
+                "2.1.270",
+                "claude-fable-5-1",
+                "claude-opus-5-5",
+                Some("2.1.290"),
+            ),
+            (
+                "2.1.290",
+                "claude-sonnet-5-5",
+                "claude-haiku-5-5",
+                Some("2.1.300"),
+            ),
+            (
+                "2.1.300",
+                "claude-haiku-5-5",
+                "claude-fable-5-2",
+                Some("2.1.332"),
+            ),
+            ("2.1.332", "claude-mythos-5-2", "gpt-5", None),
+        ];
+        for (version, own, other, from) in cases {
+            assert_eq!(
+                budget(version, own),
+                (1_000_000, 3, true),
+                "{version} {own}"
+            );
+            // Before 2.1.332 a model Claude Code does not know gets 200,000 tokens, from it on
+            // a million (at 3 characters a token).
+            let fallback = if version == "2.1.332" {
+                1_000_000
+            } else {
+                200_000
+            };
+            assert_eq!(
+                budget(version, other),
+                (fallback, 3, false),
+                "{version} {other}"
+            );
+            assert_eq!(known_from(Agent::ClaudeCode, version, other), from);
+        }
+        // The names each release gives: `best` is Fable before 2.1.332, Opus from it on; the
+        // default is Opus 5 before 2.1.290.
+        let id = |v: &str, name: &str| {
+            let (era, _) = era_for(Agent::ClaudeCode, v).unwrap();
+            era.client.resolve(name).map(|r| r.model.id)
+        };
+        assert_eq!(id("2.1.231", "best"), Some("claude-fable-5"));
+        assert_eq!(id("2.1.300", "best"), Some("claude-fable-5-1"));
+        assert_eq!(id("2.1.332", "best"), Some("claude-opus-5-5"));
+        assert_eq!(id("2.1.270", "opus"), Some("claude-opus-5"));
+        assert_eq!(id("2.1.290", "opus"), Some("claude-opus-5-5"));
+        assert_eq!(id("2.1.290", "haiku"), Some("claude-haiku-4-5"));
+        assert_eq!(id("2.1.300", "haiku"), Some("claude-haiku-5-5"));
+        // 2.1.231 and 2.1.270 give a named model at most 200,000 tokens; later ones its own.
+        let cap = |v: &str| {
+            let (era, _) = era_for(Agent::ClaudeCode, v).unwrap();
+            era.client.catalogue.unwrap().named_window
+        };
+        assert_eq!(cap("2.1.270"), Some(200_000));
+        assert_eq!(cap("2.1.290"), None);
+    }
+}

@@ -75,6 +75,7 @@ pub static CLAUDE_CODE_2_1_231_CATALOGUE: Catalogue = Catalogue {
     ],
     suffix: Some("[1m]"),
     fallback: &CLAUDE_CODE_2_1_231_FALLBACK,
+    named_window: Some(200_000),
 };
 
 /// Claude Code 2.1.270's models (`scripts/client-catalogue.py claude-code 2.1.270`), its
@@ -136,6 +137,7 @@ pub static CLAUDE_CODE_2_1_270_CATALOGUE: Catalogue = Catalogue {
     ],
     suffix: Some("[1m]"),
     fallback: &CLAUDE_CODE_2_1_270_FALLBACK,
+    named_window: Some(200_000),
 };
 
 /// Claude Code 2.1.290's models (`scripts/client-catalogue.py claude-code 2.1.290`), its
@@ -199,6 +201,7 @@ pub static CLAUDE_CODE_2_1_290_CATALOGUE: Catalogue = Catalogue {
     ],
     suffix: Some("[1m]"),
     fallback: &CLAUDE_CODE_2_1_290_FALLBACK,
+    named_window: None,
 };
 
 /// Claude Code 2.1.300's models (`scripts/client-catalogue.py claude-code 2.1.300`), its
@@ -263,6 +266,7 @@ pub static CLAUDE_CODE_2_1_300_CATALOGUE: Catalogue = Catalogue {
     ],
     suffix: Some("[1m]"),
     fallback: &CLAUDE_CODE_2_1_300_FALLBACK,
+    named_window: None,
 };
 
 /// Claude Code 2.1.332's models (`scripts/client-catalogue.py claude-code 2.1.332`), its
@@ -329,4 +333,5 @@ pub static CLAUDE_CODE_2_1_332_CATALOGUE: Catalogue = Catalogue {
     ],
     suffix: Some("[1m]"),
     fallback: &CLAUDE_CODE_2_1_332_FALLBACK,
+    named_window: None,
 };

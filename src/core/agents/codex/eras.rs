@@ -75,3 +75,46 @@ pub(crate) static CODEX_ERAS: &[Era] = &[
         dialect: Dialect::CURRENT,
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use crate::core::agents::eras::{era_for, known_from};
+    use crate::core::source::Agent;
+
+    #[test]
+    fn each_era_knows_its_own_models_and_budgets_another_on_its_fallback() {
+        let window = |version: &str, name: &str| {
+            let (era, _) = era_for(Agent::Codex, version).unwrap();
+            era.client
+                .resolve(name)
+                .map(|r| (r.model.context_window, r.known))
+        };
+        // Per era: a model that release knows and the next does not, or the first to know it;
+        // and one only a newer release knows (its fallback's 272,000 tokens).
+        let cases = [
+            (
+                "0.148.0",
+                "gpt-5.4-mini",
+                272_000,
+                "gpt-daybreak-red-latest",
+                Some("0.151.0"),
+            ),
+            (
+                "0.151.0",
+                "gpt-daybreak-red-latest",
+                372_000,
+                "gpt-6.2-sol",
+                Some("0.171.0"),
+            ),
+            ("0.171.0", "gpt-6.1-sol", 500_000, "gpt-5.4", None),
+        ];
+        for (version, own, own_window, other, from) in cases {
+            assert_eq!(window(version, own), Some((own_window, true)), "{version}");
+            assert_eq!(window(version, other), Some((272_000, false)), "{version}");
+            assert_eq!(known_from(Agent::Codex, version, other), from);
+        }
+        let default = |v: &str| era_for(Agent::Codex, v).unwrap().0.client.models[0].id;
+        assert_eq!(default("0.151.0"), "gpt-5.6-sol");
+        assert_eq!(default("0.171.0"), "gpt-6.2-sol");
+    }
+}

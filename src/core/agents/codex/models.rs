@@ -36,6 +36,7 @@ pub static CODEX_0_148_0_CATALOGUE: Catalogue = Catalogue {
     aliases: &[],
     suffix: None,
     fallback: &CODEX_0_148_0_FALLBACK,
+    named_window: None,
 };
 
 /// Codex 0.151.0's models (`scripts/client-catalogue.py codex 0.151.0`), its
@@ -61,6 +62,7 @@ pub static CODEX_0_151_0_CATALOGUE: Catalogue = Catalogue {
     aliases: &[],
     suffix: None,
     fallback: &CODEX_0_151_0_FALLBACK,
+    named_window: None,
 };
 
 /// Codex 0.171.0's models (`scripts/client-catalogue.py codex 0.171.0`), its
@@ -90,4 +92,5 @@ pub static CODEX_0_171_0_CATALOGUE: Catalogue = Catalogue {
     aliases: &[],
     suffix: None,
     fallback: &CODEX_0_171_0_FALLBACK,
+    named_window: None,
 };
