@@ -127,7 +127,8 @@ fn named_window(client: &Client, name: &str, resolved: Resolved) -> Option<(usiz
         (
             cap,
             format!(
-                "this release gives a model named for it at most {} tokens ({} only when it runs as the default, nothing naming a model, or named `{}{sfx}`)",
+                "release {} gives a model named for it (--model, its settings, the environment) at most {} tokens: {} only as its default, when nothing names a model, or named `{}{sfx}`",
+                client.version,
                 crate::core::text::thousands(cap as u64),
                 crate::core::text::thousands(resolved.model.context_window as u64),
                 resolved.model.id,
