@@ -178,15 +178,16 @@ pub fn configured(
         (default.id.to_string(), Origin::Default, None)
     };
     let resolved = client.resolve(&name)?;
-    if window.is_none() && origin != Origin::Default {
-        if let Some((w, note)) = named_window(client, &name, resolved) {
-            window = Some(w);
-            notes.push(note);
-        }
+    if window.is_none()
+        && origin != Origin::Default
+        && let Some((w, note)) = named_window(client, &name, resolved)
+    {
+        window = Some(w);
+        notes.push(note);
     }
     Some(Configured {
-        resolved,
         name,
+        resolved,
         origin,
         window,
         notes,
