@@ -163,10 +163,10 @@ pub fn note_client_model(
             c.describe(m.name, dirs::home_dir().as_deref())
         ));
     }
-    if let Some(note) = m
-        .client_in_use()
-        .and_then(|client| c.unknown_note(m.name, client.version))
-    {
+    if let Some(note) = m.client_in_use().and_then(|client| {
+        let newer = crate::core::agents::eras::known_from(agent, client.version, &c.name);
+        c.unknown_note(m.name, client.version, newer)
+    }) {
         crate::cli::output::warn(note);
     }
 }

@@ -48,10 +48,11 @@ pub fn models() -> Vec<CompletionCandidate> {
     out
 }
 
-/// Every model the modelled clients know (`--model` of `prompt` and `budget`), with its window.
+/// Every model the modelled clients know (`--model` of `prompt` and `budget`), with its window:
+/// the models of the release in use (the installed release's era).
 pub fn client_models() -> Vec<CompletionCandidate> {
     crate::core::agents::model::models()
-        .filter_map(|m| m.client.map(|c| (m.name, c)))
+        .filter_map(|m| m.client_in_use().map(|c| (m.name, c)))
         .flat_map(|(name, c)| {
             c.models.iter().map(move |cm| {
                 CompletionCandidate::new(cm.id).help(Some(

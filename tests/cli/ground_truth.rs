@@ -1682,3 +1682,95 @@ fn tool_text_is_sent(v: &serde_json::Value, agent: &str) {
 
 #[path = "ground_truth_new_agents.rs"]
 mod new_agents;
+
+/// `--model` is taken as the installed release takes it: each era's own models, aliases and
+/// fallback. Claude Code 2.1.270 does not know Opus 5.5 (2.1.290 and later do): its fallback's
+/// 200,000 tokens at 3 characters a token, and the note names the release that knows it; it
+/// gives a model it knows but is told to run at most 200,000 tokens unless written `[1m]`, as
+/// `verify --model` against the real 2.1.270 showed (2,348 tokens of listing for both, 7,206 for
+/// `claude-opus-5[1m]`). Codex 0.148.0 knows `gpt-5.4` but not the Daybreak models 0.151.0 adds.
+#[test]
+fn the_model_is_taken_as_the_installed_release_takes_it() {
+    let budget = |l: &Layout, agent: &str, model: &str| {
+        let out = run_in(
+            l,
+            &[
+                "budget", "--agent", agent, "--model", model, "--format", "json",
+            ],
+        );
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{err}");
+        let j = common::json(&out);
+        (
+            j["listing"].clone(),
+            j["client_model"]["known"].clone(),
+            err,
+        )
+    };
+    let l = lay(&default_model(&CLAUDE_CODE_2_1_270, "budget150", false));
+    let (listing, known, err) = budget(&l, "claude-code", "claude-opus-5-5");
+    assert_eq!(listing["budget_chars"], 6_000);
+    assert_eq!(known, false);
+    assert!(
+        err.contains(
+            "Claude Code 2.1.270 does not know the model `claude-opus-5-5` (a model of Claude Code 2.1.290 and later)"
+        ) && err.contains("fallback window of 200,000 tokens"),
+        "{err}"
+    );
+    // A model only 2.1.270 and later know: known, named, so 200,000 tokens.
+    let (listing, known, err) = budget(&l, "claude-code", "claude-fable-5-1");
+    assert_eq!(
+        (listing["budget_chars"].clone(), known),
+        (6_000.into(), true.into())
+    );
+    assert!(
+        err.contains("release 2.1.270 gives a model named for it"),
+        "{err}"
+    );
+    let (listing, _, _) = budget(&l, "claude-code", "claude-opus-5[1m]");
+    assert_eq!(listing["budget_chars"], 30_000);
+    // Its default, named by nothing, keeps its million: the captured listing.
+    let out = run_in(&l, &["prompt", "--agent", "claude-code"]);
+    assert_eq!(
+        l.placeheld(&String::from_utf8(out.stdout).unwrap()),
+        captured(&default_model(&CLAUDE_CODE_2_1_270, "budget150", false))
+    );
+    // 2.1.231 does not know Fable 5.1 yet.
+    let l = lay(&default_model(&CLAUDE_CODE_2_1_231, "budget150", false));
+    let (_, known, err) = budget(&l, "claude-code", "claude-fable-5-1");
+    assert_eq!(known, false);
+    assert!(
+        err.contains("(a model of Claude Code 2.1.270 and later)"),
+        "{err}"
+    );
+    // 2.1.300 knows Haiku 5.5 (a million at 3 characters a token) and gives it its window.
+    let l = lay(&default_model(&CLAUDE_CODE_2_1_300, "budget150", false));
+    let (listing, known, err) = budget(&l, "claude-code", "haiku");
+    assert_eq!(
+        (listing["budget_chars"].clone(), known),
+        (30_000.into(), true.into())
+    );
+    assert!(!err.contains("gives a model named"), "{err}");
+
+    let l = lay(&default_model(&CODEX_0_148_0, "budget150", false));
+    let (listing, known, _) = budget(&l, "codex", "gpt-5.4");
+    assert_eq!(
+        (listing["budget_tokens"].clone(), known),
+        (5_440.into(), true.into())
+    );
+    let (listing, known, err) = budget(&l, "codex", "gpt-daybreak-red-latest");
+    assert_eq!(
+        (listing["budget_tokens"].clone(), known),
+        (5_440.into(), false.into())
+    );
+    assert!(
+        err.contains("Codex 0.148.0 does not know the model `gpt-daybreak-red-latest` (a model of Codex 0.151.0 and later)"),
+        "{err}"
+    );
+    let l = lay(&default_model(&CODEX_0_151_0, "budget150", false));
+    let (listing, known, _) = budget(&l, "codex", "gpt-daybreak-red-latest");
+    assert_eq!(
+        (listing["budget_tokens"].clone(), known),
+        (7_440.into(), true.into())
+    );
+}

@@ -518,3 +518,45 @@ fn markdown_reports_for_check_and_budget_hold_the_json_figures() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown model `llama`"));
 }
+
+/// `--model` completes the models of the client release installed: Claude Code 2.1.231's own
+/// (Mythos 5, not Opus 5.5, which 2.1.290 added).
+#[test]
+fn model_completion_offers_the_installed_releases_models() {
+    let home = tempfile::tempdir().unwrap();
+    let pkg = home
+        .path()
+        .join("npm/node_modules/@anthropic-ai/claude-code");
+    std::fs::create_dir_all(&pkg).unwrap();
+    std::fs::write(
+        pkg.join("package.json"),
+        r#"{"name": "@anthropic-ai/claude-code", "version": "2.1.231"}"#,
+    )
+    .unwrap();
+    std::fs::write(pkg.join("cli.js"), "#!/bin/sh\nexit 1\n").unwrap();
+    set_mode(pkg.join("cli.js"), 0o755);
+    let bin_dir = home.path().join("npm/bin");
+    std::fs::create_dir_all(&bin_dir).unwrap();
+    symlink(pkg.join("cli.js"), bin_dir.join("claude")).unwrap();
+    let out = bin()
+        .args(["--", "skillscope", "budget", "--model", ""])
+        .env("COMPLETE", "zsh")
+        .env("_CLAP_IFS", "\n")
+        .env("_CLAP_COMPLETE_INDEX", "3")
+        .env("SKILLSCOPE_CONFIG_DIR", home.path().join("config"))
+        .env("SKILLSCOPE_CACHE_DIR", home.path().join("cache"))
+        .env("HOME", home.path())
+        .env("PATH", &bin_dir)
+        .current_dir(home.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let values: Vec<&str> = text
+        .lines()
+        .map(|l| l.split(':').next().unwrap_or(""))
+        .collect();
+    assert!(values.contains(&"claude-mythos-5"), "{text}");
+    assert!(values.contains(&"claude-opus-5"), "{text}");
+    assert!(!values.contains(&"claude-opus-5-5"), "{text}");
+    assert!(text.contains("Claude Code 2.1.231"), "{text}");
+}

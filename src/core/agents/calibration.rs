@@ -493,7 +493,7 @@ mod tests {
 
     #[test]
     fn the_calibration_is_laid_over_the_client() {
-        let base = &super::super::eras::CLAUDE_CODE_2_1_300;
+        let base = &crate::core::agents::claude::eras::CLAUDE_CODE_2_1_300;
         let c = apply(base, &sample());
         assert_eq!(c.version, "2.1.340");
         assert_eq!(c.builtins.len(), 1);

@@ -261,23 +261,6 @@ impl BudgetOverrides {
     }
 }
 
-/// Claude Code 2.1.332 (npm `@anthropic-ai/claude-code`), as captured in
-/// `tests/fixtures/agents/claude-code@2.1.332/` and read in `tests/fixtures/agents/FINDINGS.md`:
-/// its budget is `context window × characters per token × 1 %` of the model (`Cdn`, `Hw`, `Lm`).
-pub static CLAUDE_CODE_2_1_332: Client = Client {
-    version: "2.1.332",
-    models: super::client_models::CLAUDE_CODE_2_1_332_MODELS,
-    builtins: super::claude::builtins::BUILTINS,
-    budget_env: Some("SLASH_COMMAND_TOOL_CHAR_BUDGET"),
-    budget_setting: Some("skillListingBudgetFraction"),
-    settings_files: (
-        &[".claude/settings.json"],
-        &[".claude/settings.json", ".claude/settings.local.json"],
-    ),
-    install: None,
-    catalogue: Some(&super::client_models::CLAUDE_CODE_2_1_332_CATALOGUE),
-};
-
 /// Where Gemini CLI is installed: `gemini` on `PATH` is `…/node_modules/@google/gemini-cli/
 /// bundle/gemini.js`; without it, npm's default global folder (`npm install -g` with the prefix
 /// `/usr/local`).
@@ -318,24 +301,6 @@ pub static OPENCODE_1_18_33: Client = Client {
     ),
     install: None,
     catalogue: None,
-};
-
-/// Codex 0.171.0 (npm `@openai/codex`, its native binary `codex-linux-x64`), as captured in
-/// `tests/fixtures/agents/codex@0.171.0/` (`mixed`, `budget150`) and read in
-/// `tests/fixtures/agents/FINDINGS.md`; `tests/cli/ground_truth.rs` checks its listing byte for
-/// byte. Its budget is 2 % of the model's context window in tokens, which it estimates as a
-/// quarter of the UTF-8 bytes (`default_skill_metadata_budget`): its default model `gpt-6.2-sol`
-/// (context window 500,000 in the models list its binary embeds) gives 10,000. No setting or
-/// variable changes it; no entry is built in (its system skills are files it installs).
-pub static CODEX_0_171_0: Client = Client {
-    version: "0.171.0",
-    models: super::client_models::CODEX_0_171_0_MODELS,
-    builtins: &[],
-    budget_env: None,
-    budget_setting: None,
-    settings_files: (&[".codex/config.toml"], &[]),
-    install: None,
-    catalogue: Some(&super::client_models::CODEX_0_171_0_CATALOGUE),
 };
 
 /// Qwen Code 0.24.4 (npm `@qwen-code/qwen-code`), as captured in
@@ -399,6 +364,8 @@ pub static OPENCLAW_2026_9_6: Client = Client {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::agents::claude::eras::CLAUDE_CODE_2_1_332;
+    use crate::core::agents::codex::eras::CODEX_0_171_0;
 
     #[test]
     fn the_claude_code_budgets_are_the_captured_ones() {

@@ -89,11 +89,20 @@ impl Configured {
         }
     }
 
-    /// The note for a model the client does not know: how it budgets for it instead.
-    pub fn unknown_note(&self, client_name: &str, version: &str) -> Option<String> {
+    /// The note for a model the client does not know: how it budgets for it instead, and the
+    /// release that knows it when a newer one does (`known_from`).
+    pub fn unknown_note(
+        &self,
+        client_name: &str,
+        version: &str,
+        known_from: Option<&str>,
+    ) -> Option<String> {
         (!self.resolved.known).then(|| {
+            let newer = known_from
+                .map(|v| format!(" (a model of {client_name} {v} and later)"))
+                .unwrap_or_default();
             format!(
-                "{client_name} {version} does not know the model `{}`: its listing budget is made for its fallback window of {} tokens, as {client_name} makes it",
+                "{client_name} {version} does not know the model `{}`{newer}: its listing budget is made for its fallback window of {} tokens, as {client_name} makes it",
                 self.name,
                 crate::core::text::thousands(self.resolved.model.context_window as u64),
             )
@@ -101,15 +110,47 @@ impl Configured {
     }
 }
 
+/// The window `client` gives the model `name` (`resolved`) when it is named for it rather than
+/// run as its default, where that is less than the model's own: Claude Code before 2.1.290
+/// gives a named model at most 200,000 tokens unless written with `[1m]`
+/// (`Catalogue::named_window`), with a note saying so.
+fn named_window(client: &Client, name: &str, resolved: Resolved) -> Option<(usize, String)> {
+    let cat = client.catalogue?;
+    let cap = cat.named_window?;
+    let suffixed = cat.suffix.is_some_and(|sfx| {
+        name.trim()
+            .to_ascii_lowercase()
+            .ends_with(&sfx.to_ascii_lowercase())
+    });
+    (resolved.known && !suffixed && resolved.model.context_window > cap).then(|| {
+        let sfx = cat.suffix.unwrap_or_default();
+        (
+            cap,
+            format!(
+                "release {} gives a model named for it (--model, its settings, the environment) at most {} tokens: {} only as its default, when nothing names a model, or named `{}{sfx}`",
+                client.version,
+                crate::core::text::thousands(cap as u64),
+                crate::core::text::thousands(resolved.model.context_window as u64),
+                resolved.model.id,
+            ),
+        )
+    })
+}
+
 /// `name` as `client` takes it, chosen for this run; `None` when its budget does not depend on
 /// the model.
 pub fn chosen(client: &Client, name: &str) -> Option<Configured> {
+    let resolved = client.resolve(name)?;
+    let (window, notes) = match named_window(client, name, resolved) {
+        Some((w, note)) => (Some(w), vec![note]),
+        None => (None, Vec::new()),
+    };
     Some(Configured {
         name: name.trim().to_string(),
-        resolved: client.resolve(name)?,
+        resolved,
         origin: Origin::Chosen,
-        window: None,
-        notes: Vec::new(),
+        window,
+        notes,
     })
 }
 
@@ -130,15 +171,23 @@ pub fn configured(
         .home()
         .model_setting
         .and_then(|f| f(client, home, project, env, &mut notes));
-    let (name, origin, window) = if let Some(f) = found {
+    let (name, origin, mut window) = if let Some(f) = found {
         f
     } else {
         let default = client.default_model()?;
         (default.id.to_string(), Origin::Default, None)
     };
+    let resolved = client.resolve(&name)?;
+    if window.is_none()
+        && origin != Origin::Default
+        && let Some((w, note)) = named_window(client, &name, resolved)
+    {
+        window = Some(w);
+        notes.push(note);
+    }
     Some(Configured {
-        resolved: client.resolve(&name)?,
         name,
+        resolved,
         origin,
         window,
         notes,
@@ -415,7 +464,7 @@ mod tests {
         let c = configured(Agent::ClaudeCode, Some(&home), None, &env).unwrap();
         assert!(!c.resolved.known);
         assert_eq!(c.resolved.model.context_window, 1_000_000);
-        let note = c.unknown_note("Claude Code", "2.1.332").unwrap();
+        let note = c.unknown_note("Claude Code", "2.1.332", None).unwrap();
         assert!(note.contains("`../../<b>x\u{202e}`"), "{note}");
         assert!(note.contains("1,000,000"), "{note}");
     }
@@ -439,7 +488,7 @@ mod tests {
             "model gpt-5.1-codex (from ~/.codex/config.toml)"
         );
         assert!(
-            c.unknown_note("Codex", "0.171.0")
+            c.unknown_note("Codex", "0.171.0", None)
                 .unwrap()
                 .contains("272,000")
         );

@@ -6,7 +6,7 @@
 //! newest, and each view says so.
 
 use super::calibration::{self, Calibrated, Calibration, CalibrationError};
-use super::client::{CLAUDE_CODE_2_1_332, CODEX_0_171_0, Client, ClientModel};
+use super::client::Client;
 use super::installed::{self, Installed};
 use crate::core::listing::Dialect;
 use crate::core::source::Agent;
@@ -81,164 +81,21 @@ impl Chosen {
     }
 }
 
-const OPUS_5_5: ClientModel = ClientModel {
-    id: "claude-opus-5-5",
-    name: "Opus 5.5",
-    context_window: 1_000_000,
-    chars_per_token: 3,
-    family: "claude",
-};
-const OPUS_5: ClientModel = ClientModel {
-    id: "claude-opus-5",
-    name: "Opus 5",
-    context_window: 1_000_000,
-    chars_per_token: 3,
-    family: "claude",
-};
-const SONNET_4_5: ClientModel = ClientModel {
-    id: "claude-sonnet-4-5",
-    name: "Sonnet 4.5",
-    context_window: 200_000,
-    chars_per_token: 4,
-    family: "claude",
-};
-
-/// A Claude Code release before 2.1.332: its version, default model first, built-ins.
-const fn claude_code(
-    version: &'static str,
-    models: &'static [ClientModel],
-    builtins: &'static [crate::core::listing::BuiltinEntry],
-) -> Client {
-    Client {
-        version,
-        models,
-        builtins,
-        budget_env: Some("SLASH_COMMAND_TOOL_CHAR_BUDGET"),
-        budget_setting: Some("skillListingBudgetFraction"),
-        settings_files: (
-            &[".claude/settings.json"],
-            &[".claude/settings.json", ".claude/settings.local.json"],
-        ),
-        install: None,
-        // The newest catalogue's aliases and fallback: the older releases' own were not read.
-        catalogue: Some(&super::client_models::CLAUDE_CODE_2_1_332_CATALOGUE),
-    }
-}
-
-/// Claude Code 2.1.231 (`tests/fixtures/agents/claude-code@2.1.231/`): default model
-/// `claude-opus-5`, 10 built-ins.
-pub static CLAUDE_CODE_2_1_231: Client = claude_code(
-    "2.1.231",
-    &[OPUS_5, SONNET_4_5],
-    super::claude::builtins_eras::BUILTINS_2_1_231,
-);
-/// Claude Code 2.1.270: 12 built-ins (`code-review`, `workflow-authoring` added).
-pub static CLAUDE_CODE_2_1_270: Client = claude_code(
-    "2.1.270",
-    &[OPUS_5, SONNET_4_5],
-    super::claude::builtins_eras::BUILTINS_2_1_270,
-);
-/// Claude Code 2.1.290: default model `claude-opus-5-5`, 13 built-ins (`plugin-authoring`).
-pub static CLAUDE_CODE_2_1_290: Client = claude_code(
-    "2.1.290",
-    &[OPUS_5_5, SONNET_4_5],
-    super::claude::builtins_eras::BUILTINS_2_1_290,
-);
-/// Claude Code 2.1.300: the built-ins' texts of that release.
-pub static CLAUDE_CODE_2_1_300: Client = claude_code(
-    "2.1.300",
-    &[OPUS_5_5, SONNET_4_5],
-    super::claude::builtins_eras::BUILTINS_2_1_300,
-);
-
-/// Before 2.1.290: `<`/`>` raw, line breaks and tabs kept, the folder's name alone.
-const CLAUDE_RAW: Dialect = Dialect {
-    escape_angles: false,
-    one_line: false,
-    name_beside_folder: false,
-    ..Dialect::CURRENT
-};
-
-pub(crate) static CLAUDE_CODE_ERAS: &[Era] = &[
-    Era {
-        client: &CLAUDE_CODE_2_1_231,
-        dialect: CLAUDE_RAW,
-    },
-    Era {
-        client: &CLAUDE_CODE_2_1_270,
-        dialect: CLAUDE_RAW,
-    },
-    Era {
-        client: &CLAUDE_CODE_2_1_290,
-        dialect: Dialect {
-            name_beside_folder: true,
-            ..CLAUDE_RAW
-        },
-    },
-    Era {
-        client: &CLAUDE_CODE_2_1_300,
-        dialect: Dialect::CURRENT,
-    },
-    Era {
-        client: &CLAUDE_CODE_2_1_332,
-        dialect: Dialect::CURRENT,
-    },
-];
-
-/// Codex's default model before 0.171.0 (window 272,000 in the models list its binary embeds).
-const GPT_5_6_SOL: ClientModel = ClientModel {
-    id: "gpt-5.6-sol",
-    name: "GPT-5.6 Sol",
-    context_window: 272_000,
-    chars_per_token: 4,
-    family: "gpt-4o",
-};
-
-/// A Codex release before 0.171.0.
-const fn codex(version: &'static str, models: &'static [ClientModel]) -> Client {
-    Client {
-        version,
-        models,
-        builtins: &[],
-        budget_env: None,
-        budget_setting: None,
-        settings_files: (&[".codex/config.toml"], &[]),
-        install: None,
-        // The newest catalogue's aliases and fallback: the older releases' own were not read.
-        catalogue: Some(&super::client_models::CODEX_0_171_0_CATALOGUE),
-    }
-}
-
-/// Codex 0.148.0 (`tests/fixtures/agents/codex@0.148.0/`): default model `gpt-5.6-sol`.
-pub static CODEX_0_148_0: Client = codex("0.148.0", &[GPT_5_6_SOL]);
-/// Codex 0.151.0 (`tests/fixtures/agents/codex@0.151.0/`): default model `gpt-5.6-sol`.
-pub static CODEX_0_151_0: Client = codex("0.151.0", &[GPT_5_6_SOL]);
-
-/// Codex 0.148.0's intro before absolute paths.
-const CODEX_0_148_INTRO: &str = "A skill is a set of instructions provided through a `SKILL.md` source. Below is the list of skills that can be used. Each entry includes a name, description, and source locator. `file` locators are on the host filesystem, `executor package` locators are owned by their execution environment, `orchestrator package` locators are opaque package identifiers, and `custom resource` locators use their provider's access mechanism.";
-
-pub(crate) static CODEX_ERAS: &[Era] = &[
-    Era {
-        client: &CODEX_0_148_0,
-        dialect: Dialect {
-            roots_when_cheaper: false,
-            codex_plain_intro: Some(CODEX_0_148_INTRO),
-            ..Dialect::CURRENT
-        },
-    },
-    Era {
-        client: &CODEX_0_151_0,
-        dialect: Dialect::CURRENT,
-    },
-    Era {
-        client: &CODEX_0_171_0,
-        dialect: Dialect::CURRENT,
-    },
-];
-
 /// The eras of `agent`'s client, oldest first (empty for an agent with one modelled release).
 pub fn eras(agent: Agent) -> &'static [Era] {
     agent.home().eras
+}
+
+/// The oldest release of `agent`'s eras newer than `version` whose client knows the model
+/// `name` (an id, an alias or a dated id), for the note on a model the release in use does not
+/// know.
+pub fn known_from(agent: Agent, version: &str, name: &str) -> Option<&'static str> {
+    let v = installed::numbers(version);
+    eras(agent)
+        .iter()
+        .filter(|e| installed::numbers(e.client.version) > v)
+        .find(|e| e.client.resolve(name).is_some_and(|r| r.known))
+        .map(|e| e.client.version)
 }
 
 /// The era of `agent` for a release `version`, and how it stands to the eras; `None` for an
@@ -485,7 +342,7 @@ mod tests {
         );
         assert!(std::ptr::eq(
             captured.era.client,
-            &raw const CLAUDE_CODE_2_1_300
+            &raw const crate::core::agents::claude::eras::CLAUDE_CODE_2_1_300
         ));
         assert_eq!(captured.calibration, Calibrated::No);
         // A file that cannot be used: the era, and why.

@@ -364,7 +364,7 @@ mod tests {
             &crate::core::index::IndexStore::none(),
         );
         let lib = crate::core::agents::view::agent_library(&lib, Agent::ClaudeCode, &[], None);
-        let client = &crate::core::agents::client::CLAUDE_CODE_2_1_332;
+        let client = &crate::core::agents::claude::eras::CLAUDE_CODE_2_1_332;
         let model = client.default_model().unwrap();
         let opts = crate::core::listing::ListingOptions {
             format: crate::core::listing::Format::ClaudeCode,

@@ -235,7 +235,7 @@ pub struct Setup {
     pub home: Option<PathBuf>,
     /// The folder the client runs in.
     pub cwd: PathBuf,
-    /// Claude Code's `--model`.
+    /// The model chosen for the run: Claude Code's and Codex's `--model`.
     pub model: Option<String>,
     /// Claude Code's `--add-dir` folders.
     pub add_dirs: Vec<PathBuf>,
@@ -500,19 +500,26 @@ fn client_args(client: &Client, setup: &Setup) -> Vec<String> {
             }
             a
         }
-        crate::core::Agent::Codex => vec![
-            "exec".into(),
-            "--skip-git-repo-check".into(),
-            "-c".into(),
-            "model_provider=\"skillscope\"".into(),
-            "-c".into(),
-            format!(
-                "model_providers.skillscope={{name=\"skillscope\",base_url=\"{base}/v1\",\
-                 wire_api=\"responses\",env_key=\"SKILLSCOPE_VERIFY_KEY\"}}"
-            ),
-            "-c".into(),
-            "check_for_update_on_startup=false".into(),
-        ],
+        crate::core::Agent::Codex => {
+            let mut a = vec![
+                "exec".into(),
+                "--skip-git-repo-check".into(),
+                "-c".into(),
+                "model_provider=\"skillscope\"".into(),
+                "-c".into(),
+                format!(
+                    "model_providers.skillscope={{name=\"skillscope\",base_url=\"{base}/v1\",\
+                     wire_api=\"responses\",env_key=\"SKILLSCOPE_VERIFY_KEY\"}}"
+                ),
+                "-c".into(),
+                "check_for_update_on_startup=false".into(),
+            ];
+            // The model chosen for the run is Codex's too, as its `--model` (`-m`) takes it.
+            if let Some(m) = &setup.model {
+                a.extend(["-m".into(), m.clone()]);
+            }
+            a
+        }
         crate::core::Agent::Gemini => vec!["-p".into()],
         crate::core::Agent::QwenCode => vec![
             "--auth-type".into(),
@@ -788,5 +795,36 @@ mod tests {
         let (_t, p) = planned(crate::core::Agent::Copilot, Vec::new());
         assert_eq!(var(&p, "COPILOT_AUTO_UPDATE"), [&OsString::from("false")]);
         assert_eq!(p.args[..2], ["-p", "hello"]);
+    }
+}
+
+#[cfg(test)]
+mod model_tests {
+    use super::*;
+
+    #[test]
+    fn the_model_chosen_for_the_run_is_given_to_claude_code_and_codex() {
+        let setup = |model: Option<&str>| Setup {
+            path: OsString::new(),
+            home: None,
+            cwd: PathBuf::from("/p"),
+            model: model.map(str::to_string),
+            add_dirs: Vec::new(),
+            timeout: Duration::from_secs(1),
+            passed: Vec::new(),
+        };
+        let args = |agent, model| {
+            let client = crate::core::verify::clients::client(agent).unwrap();
+            client_args(client, &setup(model))
+        };
+        // Codex's own `-m`, before its prompt; none when no model is chosen.
+        let codex = args(crate::core::Agent::Codex, Some("gpt-5.4"));
+        let at = codex.iter().position(|a| a == "-m").unwrap();
+        assert_eq!(codex[at + 1], "gpt-5.4");
+        assert_eq!(codex.last().map(String::as_str), Some("hello"));
+        assert!(!args(crate::core::Agent::Codex, None).contains(&"-m".to_string()));
+        let claude = args(crate::core::Agent::ClaudeCode, Some("opus"));
+        let at = claude.iter().position(|a| a == "--model").unwrap();
+        assert_eq!(claude[at + 1], "opus");
     }
 }

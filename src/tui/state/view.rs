@@ -97,7 +97,8 @@ impl<'a> View<'a> {
         let text = match configured {
             Some(c) => {
                 let mut text = c.describe(m.name, self.switches.home.as_deref());
-                if let Some(note) = c.unknown_note(m.name, client.version) {
+                let newer = crate::core::agents::eras::known_from(agent, client.version, &c.name);
+                if let Some(note) = c.unknown_note(m.name, client.version, newer) {
                     text = format!("{text}; {note}");
                 }
                 text

@@ -3,6 +3,8 @@
 
 pub(crate) mod builtins;
 pub(crate) mod builtins_eras;
+pub(crate) mod eras;
+pub(crate) mod models;
 pub(crate) mod switches;
 
 use crate::core::agents::eras::Chosen;
@@ -28,11 +30,11 @@ pub static HOME: Home = Home {
         injection: Injection::SkillTool,
         forks: true,
         source: "Claude Code 2.1.332 as captured (tests/fixtures/agents/FINDINGS.md); its skills documentation",
-        client: Some(&crate::core::agents::client::CLAUDE_CODE_2_1_332),
+        client: Some(&self::eras::CLAUDE_CODE_2_1_332),
         ..crate::core::agents::model::AS_GIVEN
     },
     placement,
-    eras: crate::core::agents::eras::CLAUDE_CODE_ERAS,
+    eras: self::eras::CLAUDE_CODE_ERAS,
     era_in_use: Some(&ERA),
     tool,
     model_setting: Some(crate::core::agents::configured::claude_code),

@@ -1,5 +1,7 @@
 //! Codex: its switches (`[[skills.config]]`) and how it reads the skills of its folders.
 
+pub(crate) mod eras;
+pub(crate) mod models;
 pub(crate) mod reading;
 pub(crate) mod switches;
 
@@ -22,11 +24,11 @@ pub static HOME: Home = Home {
         profile: Profile::Codex,
         injection: Injection::ReadFile,
         source: "Codex 0.171.0 as captured (tests/fixtures/agents/FINDINGS.md); developers.openai.com/codex/skills",
-        client: Some(&crate::core::agents::client::CODEX_0_171_0),
+        client: Some(&self::eras::CODEX_0_171_0),
         ..crate::core::agents::model::AS_GIVEN
     },
     placement,
-    eras: crate::core::agents::eras::CODEX_ERAS,
+    eras: self::eras::CODEX_ERAS,
     era_in_use: Some(&ERA),
     model_setting: Some(crate::core::agents::configured::codex),
     command: Some("codex"),
