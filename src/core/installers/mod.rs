@@ -326,14 +326,13 @@ impl Records {
     fn project(&mut self, skill: &Skill) -> Option<Record> {
         let skills_dir = skill.dir.parent()?;
         // Skills share the folder they lie in: its lock is found once.
-        let lock = match self.project_lock_of.get(skills_dir) {
-            Some(lock) => lock.clone(),
-            None => {
-                let lock = self.project_lock(skills_dir);
-                self.project_lock_of
-                    .insert(skills_dir.to_path_buf(), lock.clone());
-                lock
-            }
+        let lock = if let Some(lock) = self.project_lock_of.get(skills_dir) {
+            lock.clone()
+        } else {
+            let lock = self.project_lock(skills_dir);
+            self.project_lock_of
+                .insert(skills_dir.to_path_buf(), lock.clone());
+            lock
         }?;
         let entries = self.entries(&lock, |p| skills_lock::read(p, skills_lock::VERSION))?;
         let (key, entry) = lookup(entries, skill)?;
