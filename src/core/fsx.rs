@@ -795,8 +795,8 @@ pub enum Within<'a> {
 impl<'a> Within<'a> {
     /// `dir`, reached from `ancestor` (held open) when it lies below it, else opened itself.
     pub fn new(ancestor: &'a Dir, dir: &'a Path) -> Within<'a> {
-        match dir.strip_prefix(&ancestor.path) {
-            Ok(below) if ancestor.held() => Within::Below(ancestor, below),
+        match crate::core::paths::strip_prefix(dir, &ancestor.path) {
+            Some(below) if ancestor.held() => Within::Below(ancestor, below),
             _ => Within::Own(Dir::open(dir)),
         }
     }

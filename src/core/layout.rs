@@ -190,8 +190,24 @@ pub fn folder_readers<'a>(
 ) -> Vec<Agent> {
     // One pass over the components: this runs for every row of a list.
     let names: Vec<Option<&str>> = dir.components().map(|c| c.as_os_str().to_str()).collect();
+    // The last names of every agent's folders: a folder named none of them ends none of them,
+    // and is passed over without asking each agent (most folders of a library are such).
+    let mut lasts: Vec<&str> = Vec::new();
+    let mut any_empty = false;
+    for (_, folders) in agents.clone() {
+        for f in folders {
+            match f.last() {
+                Some(last) if !lasts.contains(last) => lasts.push(last),
+                Some(_) => {}
+                None => any_empty = true,
+            }
+        }
+    }
     // The skill's own folder is not a candidate, only the folders above it.
     for end in (1..names.len()).rev() {
+        if !any_empty && !names[end - 1].is_some_and(|n| lasts.contains(&n)) {
+            continue;
+        }
         let ends_with = |folder: &[&str]| {
             end >= folder.len()
                 && folder

@@ -43,7 +43,7 @@ pub fn place_in(root: &Path, dir: &Path, name: &str, manifests: &Manifests) -> P
     // The folders between the root and the skill folder, joined with dots (one string built,
     // every skill is placed).
     let mut namespace = String::new();
-    if let Some(parent) = dir.strip_prefix(root).ok().and_then(|rel| rel.parent()) {
+    if let Some(parent) = crate::core::paths::strip_prefix(dir, root).and_then(|rel| rel.parent()) {
         for c in parent.components() {
             let c = c.as_os_str().to_string_lossy();
             if c.is_empty() || c == "." {

@@ -8,6 +8,40 @@ use std::path::{Path, PathBuf};
 /// copies, staged installs, removals under way, lock sidecars): the scan never reads them.
 pub const OWN_PREFIX: &str = ".skillscope-";
 
+/// `path.strip_prefix(base)`, found from the bytes when both paths are plain (names between
+/// single `/`s, no `.` name, no `/` at the end: a library's paths), so that no component is
+/// parsed; other paths are compared component by component, as `Path::strip_prefix` does. The
+/// scan, the rules and the views ask this of every skill.
+pub fn strip_prefix<'a>(path: &'a Path, base: &Path) -> Option<&'a Path> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let (p, b) = (path.as_os_str().as_bytes(), base.as_os_str().as_bytes());
+        if plain(p) && plain(b) {
+            return match p.strip_prefix(b)? {
+                [] => Some(Path::new("")),
+                [b'/', rest @ ..] => Some(Path::new(std::ffi::OsStr::from_bytes(rest))),
+                _ => None,
+            };
+        }
+    }
+    path.strip_prefix(base).ok()
+}
+
+/// Whether a path's bytes are its components, each name as written: not empty, no empty name
+/// (`//`, a `/` at the end; a leading `/` is the root), no `.` name.
+#[cfg(unix)]
+fn plain(p: &[u8]) -> bool {
+    !p.is_empty()
+        && p.split(|&c| c == b'/').enumerate().all(|(k, name)| {
+            if name.is_empty() {
+                k == 0
+            } else {
+                name != b"."
+            }
+        })
+}
+
 /// `path` made absolute against the working directory, read once per process (a library of
 /// thousands of skills would otherwise ask the kernel for it thousands of times). Like
 /// `std::path::absolute`: `.` components go, `..` and links stay.
@@ -266,6 +300,49 @@ pub fn leads_out(path: &Path, base: &Path) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The byte comparison answers as `Path::strip_prefix` does, for plain paths and for the
+    /// others it leaves to the components.
+    #[test]
+    fn strip_prefix_answers_as_the_components_do() {
+        let paths = [
+            "",
+            "/",
+            "a",
+            "/a",
+            "/ab",
+            "/a/b",
+            "/a/b/c",
+            "/a/bc",
+            "/a//b",
+            "/a/b/",
+            "/a/./b",
+            "./a",
+            "./a/b",
+            "a/b",
+            "a/b/c",
+            "ab/c",
+            "/a/b/.",
+            "/a/../b",
+            "/a/..",
+            "//a/b",
+            "/a/b/SKILL.md",
+        ];
+        let mut compared = 0;
+        for path in paths {
+            for base in paths {
+                let (path, base) = (Path::new(path), Path::new(base));
+                assert_eq!(
+                    strip_prefix(path, base),
+                    path.strip_prefix(base).ok(),
+                    "{path:?} without {base:?}"
+                );
+                compared += usize::from(strip_prefix(path, base).is_some());
+            }
+        }
+        // Both answers occur: the pairs above are not all refused.
+        assert!(compared > paths.len(), "{compared}");
+    }
 
     #[test]
     fn a_path_that_a_link_carries_out_of_its_folder_leads_out() {

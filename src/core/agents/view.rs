@@ -59,10 +59,25 @@ impl View {
     /// What `agent` sees of `lib`, with `files` open (for conditional skills) and Gemini CLI's
     /// settings as `gemini` says (trust: its project skills are read only in a trusted folder).
     pub fn of(lib: &Library, agent: Agent, files: &[PathBuf], gemini: &GeminiSettings) -> View {
+        View::of_shared(lib, agent, files, gemini, &Shared::of(lib))
+    }
+
+    /// [`View::of`] with what every view asks of each skill made before, once for them all.
+    fn of_shared(
+        lib: &Library,
+        agent: Agent,
+        files: &[PathBuf],
+        gemini: &GeminiSettings,
+        shared: &Shared,
+    ) -> View {
         let m = model(agent);
         let places = reach::modelled_here(agent).then(reach::Places::current);
-        let placed: Vec<Option<Reach>> =
-            lib.skills.iter().map(|s| reading_place(s, agent)).collect();
+        let placed: Vec<Option<Reach>> = lib
+            .skills
+            .iter()
+            .zip(&shared.readers)
+            .map(|(s, readers)| reading_place(s, readers, agent))
+            .collect();
         let place: Vec<Option<usize>> = placed
             .iter()
             .map(|p| match p {
@@ -71,8 +86,8 @@ impl View {
             })
             .collect();
         // Each skill where this agent reads it, when some are read at a linked place.
-        let relocated;
-        let lib = if place.iter().any(Option::is_some) {
+        let (relocated, folders_here);
+        let (lib, folders) = if place.iter().any(Option::is_some) {
             let mut here = lib.clone();
             for (s, k) in here.skills.iter_mut().zip(&place) {
                 if let Some(k) = *k {
@@ -80,9 +95,10 @@ impl View {
                 }
             }
             relocated = here;
-            &relocated
+            folders_here = Folders::of(&relocated);
+            (&relocated, &folders_here)
         } else {
-            lib
+            (lib, &shared.folders)
         };
         let member: Vec<bool> = placed
             .iter()
@@ -108,7 +124,7 @@ impl View {
         } else if let Some(p) = &places {
             reach::shadowing(lib, agent, &member, p)
         } else {
-            shadowing(lib, agent, &member, &read_as)
+            shadowing(lib, agent, &member, &read_as, folders)
         };
         let dormant = lib
             .skills
@@ -495,12 +511,66 @@ enum Reach {
     Linked(usize),
 }
 
-/// Where `agent` reads `s`, if it does.
-fn reading_place(s: &Skill, agent: Agent) -> Option<Reach> {
+/// What every agent's view of one library asks of each skill, made once for them all
+/// ([`every_view`] makes one view per agent of the same library).
+struct Shared {
+    /// The agents that read each skill at one of its places ([`readers`]).
+    readers: Vec<Vec<Agent>>,
+    /// The skills' folders, where no skill is read at a linked place.
+    folders: Folders,
+}
+
+impl Shared {
+    fn of(lib: &Library) -> Shared {
+        Shared {
+            readers: lib.skills.par_iter().map(readers).collect(),
+            folders: Folders::of(lib),
+        }
+    }
+}
+
+/// What the shadowing asks of each skill's folder.
+struct Folders {
+    /// Each skill's place in the order of the skills' folders (the same folder, the same
+    /// place), so that sorting compares numbers, not paths.
+    order: Vec<u32>,
+    /// Folders named one by one on the command line are each listed (see the library's own
+    /// shadowing): they compete only with themselves. The root each such skill is, by its
+    /// index in the library's roots.
+    alone: Vec<Option<usize>>,
+}
+
+impl Folders {
+    fn of(lib: &Library) -> Folders {
+        let skills = &lib.skills;
+        let mut by_dir: Vec<usize> = (0..skills.len()).collect();
+        by_dir.par_sort_by(|&a, &b| skills[a].dir.cmp(&skills[b].dir));
+        let mut order = vec![0_u32; skills.len()];
+        let mut place = 0_u32;
+        for (k, &i) in by_dir.iter().enumerate() {
+            if k > 0 && skills[by_dir[k - 1]].dir != skills[i].dir {
+                place += 1;
+            }
+            order[i] = place;
+        }
+        let alone = skills
+            .iter()
+            .map(|s| {
+                (s.agent == Agent::Path && (s.dir.as_path() == &*s.root))
+                    .then(|| lib.roots.iter().position(|r| r.path.as_path() == &*s.root))
+                    .flatten()
+            })
+            .collect();
+        Folders { order, alone }
+    }
+}
+
+/// Where `agent` reads `s`, if it does; `readers` are the agents that read it ([`readers`]).
+fn reading_place(s: &Skill, readers: &[Agent], agent: Agent) -> Option<Reach> {
     let own = (s.agent, s.scope, s.dir.as_path(), &*s.root);
     let claude_skips = |at| agent == Agent::ClaudeCode && nested(s, at);
     if s.linked.is_empty() {
-        return (readers(s).contains(&agent) && !claude_skips(own)).then_some(Reach::Own);
+        return (readers.contains(&agent) && !claude_skips(own)).then_some(Reach::Own);
     }
     if reads_at(&s.place(), agent) && !claude_skips(own) {
         return Some(Reach::Own);
@@ -566,6 +636,7 @@ fn shadowing(
     agent: Agent,
     member: &[bool],
     read_as: &[Option<Read>],
+    folders: &Folders,
 ) -> Vec<Option<usize>> {
     let mut order: Vec<usize> = (0..lib.len()).filter(|&i| member[i]).collect();
     let rank = |s: &Skill| match agent {
@@ -580,11 +651,9 @@ fn shadowing(
         ),
     };
     // Each skill's rank made once, not at every comparison (a folder's number is found from its
-    // path); a stable sort, as `sort_by` was.
-    order.sort_by_cached_key(|&i| {
-        let s = &lib.skills[i];
-        (rank(s), s.dir.as_path())
-    });
+    // path), its folder's place in the folders' order made once for every view; a stable sort,
+    // as `sort_by` was.
+    order.sort_by_cached_key(|&i| (rank(&lib.skills[i]), folders.order[i]));
     let mut winners: rustc_hash::FxHashMap<(Option<usize>, Cow<'_, str>), usize> =
         rustc_hash::FxHashMap::default();
     let mut out = vec![None; lib.len()];
@@ -603,11 +672,7 @@ fn shadowing(
                 None => continue,
             }
         };
-        // Folders named one by one on the command line are each listed (see the library's own
-        // shadowing): they compete only with themselves.
-        let alone = (s.agent == Agent::Path && (s.dir.as_path() == &*s.root))
-            .then(|| lib.roots.iter().position(|r| r.path.as_path() == &*s.root))
-            .flatten();
+        let alone = folders.alone[i];
         match winners.get(&(alone, name.clone())) {
             Some(&w) => out[i] = Some(w),
             None => {
@@ -941,10 +1006,11 @@ pub fn on_for_readers(
 /// [`models`](super::model::models), made on every core: what [`on_for_readers_in`] and
 /// [`shadowed_findings_in`] both go through, so that a command needing both makes each view once.
 pub fn every_view(lib: &Library, gemini: &GeminiSettings) -> Vec<View> {
+    let shared = Shared::of(lib);
     super::model::models()
         .collect::<Vec<_>>()
         .into_par_iter()
-        .map(|m| View::of(lib, m.agent, &[], gemini))
+        .map(|m| View::of_shared(lib, m.agent, &[], gemini, &shared))
         .collect()
 }
 

@@ -51,7 +51,7 @@ pub fn read_origin(skill_dir: &Path) -> Option<Map<String, Value>> {
 pub fn place_of(dir: &Path) -> Option<(PathBuf, String)> {
     let (depth, above) = skills_folder_of(dir)?;
     let workdir = above.parent()?;
-    let rel = dir.strip_prefix(above).ok()?;
+    let rel = crate::core::paths::strip_prefix(dir, above)?;
     let slug: Vec<String> = rel
         .components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())

@@ -230,6 +230,8 @@ pub struct Records {
     files: FxHashMap<PathBuf, Option<Map<String, Value>>>,
     /// The `skills-lock.json` of each folder looked in, when it has one.
     project_locks: FxHashMap<PathBuf, Option<PathBuf>>,
+    /// The `skills-lock.json` that holds the records of the skills in each folder, when one does.
+    project_lock_of: FxHashMap<PathBuf, Option<PathBuf>>,
     /// The ClawHub lock of each work folder, looked for once per folder.
     clawhub_locks: FxHashMap<PathBuf, Option<PathBuf>>,
     /// Record files that could not be read, for people.
@@ -274,9 +276,10 @@ impl Records {
 
     /// ClawHub's record of the skill installed at `dir`, when its work folder's lock names it.
     pub fn clawhub(&mut self, dir: &Path) -> Option<Record> {
-        // A work folder already found to hold no lock answers before the slug is made.
-        if clawhub::workdir_of(dir).is_some_and(|w| matches!(self.clawhub_locks.get(w), Some(None)))
-        {
+        // A folder below no `skills` folder has no ClawHub record, and a work folder already
+        // found to hold no lock answers before the slug is made.
+        let workdir = clawhub::workdir_of(dir)?;
+        if matches!(self.clawhub_locks.get(workdir), Some(None)) {
             return None;
         }
         let (workdir, slug) = clawhub::place_of(dir)?;
@@ -322,6 +325,33 @@ impl Records {
 
     fn project(&mut self, skill: &Skill) -> Option<Record> {
         let skills_dir = skill.dir.parent()?;
+        // Skills share the folder they lie in: its lock is found once.
+        let lock = if let Some(lock) = self.project_lock_of.get(skills_dir) {
+            lock.clone()
+        } else {
+            let lock = self.project_lock(skills_dir);
+            self.project_lock_of
+                .insert(skills_dir.to_path_buf(), lock.clone());
+            lock
+        }?;
+        let entries = self.entries(&lock, |p| skills_lock::read(p, skills_lock::VERSION))?;
+        let (key, entry) = lookup(entries, skill)?;
+        let lock_dir = lock.parent().unwrap_or(Path::new("."));
+        let mut r = npx_record(&lock, key, &entry, "computedHash");
+        let local = r.source_type.as_deref() == Some("local");
+        r.hashed = Hashed::Skills {
+            local_source: r
+                .source
+                .as_deref()
+                .filter(|_| local)
+                .map(|s| skills_lock::local_source(lock_dir, s)),
+        };
+        Some(r)
+    }
+
+    /// The project's `skills-lock.json` of the skills in `skills_dir`: in it or up to two
+    /// folders above it, the nearest.
+    fn project_lock(&mut self, skills_dir: &Path) -> Option<PathBuf> {
         // Skills share their folders' ancestors: each folder is asked once.
         let mut lock = None;
         for d in skills_dir.ancestors().take(3) {
@@ -338,20 +368,7 @@ impl Records {
                 break;
             }
         }
-        let lock = lock?;
-        let entries = self.entries(&lock, |p| skills_lock::read(p, skills_lock::VERSION))?;
-        let (key, entry) = lookup(entries, skill)?;
-        let lock_dir = lock.parent().unwrap_or(Path::new("."));
-        let mut r = npx_record(&lock, key, &entry, "computedHash");
-        let local = r.source_type.as_deref() == Some("local");
-        r.hashed = Hashed::Skills {
-            local_source: r
-                .source
-                .as_deref()
-                .filter(|_| local)
-                .map(|s| skills_lock::local_source(lock_dir, s)),
-        };
-        Some(r)
+        lock
     }
 
     fn global(&mut self, skill: &Skill) -> Option<Record> {

@@ -442,10 +442,7 @@ impl Folders {
     /// plain skill folder (no link below its root) is its root's real folder joined with the rest.
     pub(crate) fn location(&self, skill: &Skill) -> String {
         let file = skill.skill_md.file_name().unwrap_or_default();
-        let below = skill
-            .dir
-            .strip_prefix(&skill.root)
-            .ok()
+        let below = crate::core::paths::strip_prefix(&skill.dir, &skill.root)
             .filter(|rel| skill.plain && !rel.as_os_str().is_empty());
         let dir = match below {
             Some(rel) => self.resolve(&skill.root).join(rel),

@@ -212,7 +212,7 @@ fn is_markdown(p: &Path) -> bool {
 /// The resource of `skill` at `path`, when `path` names one inside its folder. A resource is a
 /// regular file the scan stat'ed, so no further stat is needed to know it is there.
 fn resource_at<'a>(skill: &'a Skill, path: &Path) -> Option<&'a Resource> {
-    let rest = path.strip_prefix(&skill.dir).ok()?;
+    let rest = crate::core::paths::strip_prefix(path, &skill.dir)?;
     let mut rel = String::new();
     for c in rest.components() {
         match c {

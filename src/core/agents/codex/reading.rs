@@ -19,7 +19,7 @@ const POLICY_FILE: &str = "agents/openai.yaml";
 /// `.system` folder is a root of its own).
 pub fn reads(s: &Skill) -> bool {
     s.skill_md.file_name().is_some_and(|n| n == "SKILL.md")
-        && s.dir.strip_prefix(&*s.root).map_or(true, |rel| {
+        && crate::core::paths::strip_prefix(&s.dir, &s.root).is_none_or(|rel| {
             rel.components()
                 .all(|c| !c.as_os_str().to_string_lossy().starts_with('.'))
         })
@@ -37,7 +37,7 @@ pub fn same_file(lib: &Library, member: &[bool]) -> Vec<Option<usize>> {
         }
         // A plain folder is its root's real place joined with the rest: one resolution per
         // root, not per skill.
-        let below = s.dir.strip_prefix(&*s.root).ok().filter(|_| s.plain);
+        let below = crate::core::paths::strip_prefix(&s.dir, &s.root).filter(|_| s.plain);
         let key = match below {
             Some(rel) => roots
                 .entry(&*s.root)
