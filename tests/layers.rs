@@ -1057,7 +1057,7 @@ const AGENT_REGISTRY: &[&str] = &["src/core/source.rs", "src/core/agents/registr
 /// each agent rather than ending in a catch-all, so that the compiler names it when an agent is
 /// added: until those facts are the agent's record, each such match names every agent.)
 const NAMED_OUTSIDE_LEFT: &[(&str, usize)] = &[
-    ("ClaudeCode", 8),
+    ("ClaudeCode", 6),
     ("Codex", 6),
     ("Opencode", 5),
     ("Gemini", 6),
@@ -1066,7 +1066,7 @@ const NAMED_OUTSIDE_LEFT: &[(&str, usize)] = &[
     ("Copilot", 4),
     ("Cline", 4),
     ("QwenCode", 4),
-    ("LazySkills", 3),
+    ("LazySkills", 2),
 ];
 
 /// The `Agent::VARIANT` paths in `src`'s code (comments, strings and whatever follows the first

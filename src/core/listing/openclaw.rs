@@ -508,6 +508,55 @@ pub(crate) static VERSIONS_2026_7: &[(&str, &str)] = &[
     ("weather", "sha256:62ab4821aa873949"),
 ];
 
+/// Where each built-in is: below the installed `openclaw` package folder (`skills/`,
+/// `custodian-skills/`), or below the home folder (`~/.openclaw/plugin-skills/`, where enabled
+/// plugins' skills are copied).
+pub static LOCATIONS: &[(&str, &str)] = &[
+    (
+        "add-model-provider",
+        "custodian-skills/add-model-provider/SKILL.md",
+    ),
+    (
+        "browser-automation",
+        "~/.openclaw/plugin-skills/browser-automation/SKILL.md",
+    ),
+    ("canvas", "~/.openclaw/plugin-skills/canvas/SKILL.md"),
+    ("clawhub", "skills/clawhub/SKILL.md"),
+    (
+        "cloud-image-bake",
+        "custodian-skills/cloud-image-bake/SKILL.md",
+    ),
+    (
+        "configure-channel",
+        "custodian-skills/configure-channel/SKILL.md",
+    ),
+    ("control-ui", "skills/control-ui/SKILL.md"),
+    (
+        "diagnose-gateway",
+        "custodian-skills/diagnose-gateway/SKILL.md",
+    ),
+    ("diagram-maker", "skills/diagram-maker/SKILL.md"),
+    ("healthcheck", "skills/healthcheck/SKILL.md"),
+    ("meme-maker", "skills/meme-maker/SKILL.md"),
+    ("node-connect", "skills/node-connect/SKILL.md"),
+    (
+        "node-inspect-debugger",
+        "skills/node-inspect-debugger/SKILL.md",
+    ),
+    ("notion", "skills/notion/SKILL.md"),
+    ("python-debugpy", "skills/python-debugpy/SKILL.md"),
+    ("skill-creator", "skills/skill-creator/SKILL.md"),
+    ("spike", "skills/spike/SKILL.md"),
+    ("taskflow", "skills/taskflow/SKILL.md"),
+    (
+        "taskflow-inbox-triage",
+        "skills/taskflow-inbox-triage/SKILL.md",
+    ),
+    ("tmux", "skills/tmux/SKILL.md"),
+    ("visualize", "skills/visualize/SKILL.md"),
+    ("weather", "skills/weather/SKILL.md"),
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -577,52 +626,3 @@ mod tests {
         assert!(form == Form::Full);
     }
 }
-
-/// Where each built-in is: below the installed `openclaw` package folder (`skills/`,
-/// `custodian-skills/`), or below the home folder (`~/.openclaw/plugin-skills/`, where enabled
-/// plugins' skills are copied).
-pub static LOCATIONS: &[(&str, &str)] = &[
-    (
-        "add-model-provider",
-        "custodian-skills/add-model-provider/SKILL.md",
-    ),
-    (
-        "browser-automation",
-        "~/.openclaw/plugin-skills/browser-automation/SKILL.md",
-    ),
-    ("canvas", "~/.openclaw/plugin-skills/canvas/SKILL.md"),
-    ("clawhub", "skills/clawhub/SKILL.md"),
-    (
-        "cloud-image-bake",
-        "custodian-skills/cloud-image-bake/SKILL.md",
-    ),
-    (
-        "configure-channel",
-        "custodian-skills/configure-channel/SKILL.md",
-    ),
-    ("control-ui", "skills/control-ui/SKILL.md"),
-    (
-        "diagnose-gateway",
-        "custodian-skills/diagnose-gateway/SKILL.md",
-    ),
-    ("diagram-maker", "skills/diagram-maker/SKILL.md"),
-    ("healthcheck", "skills/healthcheck/SKILL.md"),
-    ("meme-maker", "skills/meme-maker/SKILL.md"),
-    ("node-connect", "skills/node-connect/SKILL.md"),
-    (
-        "node-inspect-debugger",
-        "skills/node-inspect-debugger/SKILL.md",
-    ),
-    ("notion", "skills/notion/SKILL.md"),
-    ("python-debugpy", "skills/python-debugpy/SKILL.md"),
-    ("skill-creator", "skills/skill-creator/SKILL.md"),
-    ("spike", "skills/spike/SKILL.md"),
-    ("taskflow", "skills/taskflow/SKILL.md"),
-    (
-        "taskflow-inbox-triage",
-        "skills/taskflow-inbox-triage/SKILL.md",
-    ),
-    ("tmux", "skills/tmux/SKILL.md"),
-    ("visualize", "skills/visualize/SKILL.md"),
-    ("weather", "skills/weather/SKILL.md"),
-];

@@ -46,6 +46,7 @@ static ARCH: LazyLock<pulp::Arch> = LazyLock::new(pulp::Arch::new);
 /// slice.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum MatrixError {
+    #[cfg(feature = "semantic")]
     #[error("a bias of {len} values for {columns} columns")]
     Bias { len: usize, columns: usize },
     #[error("matrix shapes: {a_rows}×{a_columns} times {b_rows}×{b_columns}")]
@@ -213,7 +214,7 @@ pub(crate) enum Store<'a> {
     Set,
     /// `out = a · b + bias`, `bias` one value per column, added to each row's sums (a dense
     /// layer)
-    #[cfg(any(test, feature = "semantic"))]
+    #[cfg(feature = "semantic")]
     Bias(&'a [f32]),
     /// `out = gelu(a · b + bias)`, the sentence model's GELU on each element (its feed-forward
     /// layer)
@@ -221,6 +222,10 @@ pub(crate) enum Store<'a> {
     BiasGelu(&'a [f32]),
     /// `out += alpha · a · b`
     Add(f32),
+    /// Holds the lifetime in a build without the sentence model's products; never made.
+    #[cfg(not(feature = "semantic"))]
+    #[allow(dead_code)]
+    Unused(std::marker::PhantomData<&'a ()>),
 }
 
 /// `a · b` into `out`, an `a.rows × b.columns` matrix whose rows start `out_row_step` apart
@@ -233,7 +238,7 @@ pub(crate) fn product(
     out_row_step: usize,
     store: Store,
 ) -> Result<(), MatrixError> {
-    #[cfg(any(test, feature = "semantic"))]
+    #[cfg(feature = "semantic")]
     if let Store::Bias(bias) = store
         && bias.len() != b.columns
     {
@@ -419,6 +424,7 @@ impl Product<'_, '_> {
 /// One row's sums of a panel into `o`, its [`PANEL`] columns (`columns` of the product, fewer
 /// in the last panel; then `o` is a line of zeros, added to the output's columns after).
 #[allow(clippy::inline_always, clippy::needless_range_loop)]
+#[cfg_attr(not(feature = "semantic"), allow(unused_variables))]
 #[inline(always)]
 fn store_sums<S: Simd, const V: usize>(
     simd: S,
@@ -430,13 +436,13 @@ fn store_sums<S: Simd, const V: usize>(
     match store {
         #[cfg(any(test, feature = "semantic"))]
         Store::Set => o.copy_from_slice(sums),
-        #[cfg(any(test, feature = "semantic"))]
+        #[cfg(feature = "semantic")]
         Store::Bias(bias) => add_bias(simd, sums, o, bias, columns),
         #[cfg(feature = "semantic")]
         Store::BiasGelu(bias) => {
             add_bias(simd, sums, o, bias, columns);
             for v in o.iter_mut().take(V) {
-                *v = super::bert::gelu_f32s(simd, *v);
+                *v = super::gelu::gelu_f32s(simd, *v);
             }
         }
         Store::Add(alpha) => {
@@ -445,11 +451,13 @@ fn store_sums<S: Simd, const V: usize>(
                 o[v] = simd.add_f32s(o[v], simd.mul_f32s(alpha, sums[v]));
             }
         }
+        #[cfg(not(feature = "semantic"))]
+        Store::Unused(_) => {}
     }
 }
 
 /// `o = sums + bias[columns]`.
-#[cfg(any(test, feature = "semantic"))]
+#[cfg(feature = "semantic")]
 #[allow(clippy::inline_always, clippy::needless_range_loop)]
 #[inline(always)]
 fn add_bias<S: Simd, const V: usize>(

@@ -9,6 +9,8 @@ mod bert;
 mod bm25;
 pub mod eval;
 pub(crate) mod fuzzy;
+#[cfg(feature = "semantic")]
+mod gelu;
 mod hit;
 mod hybrid;
 mod keyword;

@@ -143,4 +143,3 @@ pub static BUILTINS_2026_7: &[BuiltinEntry] = &[
         location: "skills/weather/SKILL.md",
     },
 ];
-
