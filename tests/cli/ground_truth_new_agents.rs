@@ -62,6 +62,7 @@ const OPENCLAW: NewClient = NewClient {
     installed: None,
 };
 /// OpenClaw 2026.7.35: each entry's `<version>`, names only when compact, other built-ins.
+#[cfg(target_os = "linux")]
 const OPENCLAW_2026_7: NewClient = NewClient {
     dir: "openclaw@2026.7.35",
     installed: Some("2026.7.35"),
