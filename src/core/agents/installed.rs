@@ -124,6 +124,12 @@ pub fn find(agent: Agent, path: &OsStr, home: Option<&Path>) -> Option<Installed
     })
 }
 
+/// The installed release of `agent`'s client whose command is `command` (as found, its links
+/// resolved here); `None` when its files tell no version.
+pub fn of_command(agent: Agent, command: &Path) -> Option<Installed> {
+    version_of(command, known(agent)?.package)
+}
+
 /// The files a command named `command` in the folder `dir` may be: the name itself on Unix; on
 /// Windows (`windows`) the name with the extensions a client's installers give it, in the order
 /// the system's `PATHEXT` tries them (`.exe` of a native install, `.cmd` of an npm shim).

@@ -259,6 +259,8 @@ pub fn plan(client: &'static Client, lib: &Library, setup: &Setup) -> Result<Pla
             &setup.cwd,
         )));
     }
+    let installed =
+        crate::core::agents::installed::of_command(client.agent, &command).map(|i| i.version);
     let mut program = Program::default();
     program.add(&command, &home, true);
     if let Some(node) = std::env::split_paths(&setup.path)
@@ -317,7 +319,7 @@ pub fn plan(client: &'static Client, lib: &Library, setup: &Setup) -> Result<Pla
         client,
         command,
         cwd: setup.cwd.clone(),
-        args: client_args(client, setup),
+        args: client_args(client, setup, installed.as_deref()),
         isolated: Isolated {
             home: home.clone(),
             reveal,
@@ -481,8 +483,20 @@ fn wrapper_targets(called: &Path, real: &Path, home: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// The client's arguments for one non-interactive turn saying "hello".
-fn client_args(client: &Client, setup: &Setup) -> Vec<String> {
+/// The first GitHub Copilot CLI release known to take `--disable-client-telemetry` (the one
+/// modelled); 1.0.92 does not, and refuses to start when given it.
+const COPILOT_TELEMETRY_SWITCH_SINCE: &str = "1.0.102";
+
+/// Whether GitHub Copilot CLI's release `installed` takes `--disable-client-telemetry`: every
+/// release from [`COPILOT_TELEMETRY_SWITCH_SINCE`] on, and one whose version is unknown.
+fn copilot_takes_telemetry_switch(installed: Option<&str>) -> bool {
+    use crate::core::agents::installed::numbers;
+    installed.is_none_or(|v| numbers(v) >= numbers(COPILOT_TELEMETRY_SWITCH_SINCE))
+}
+
+/// The client's arguments for one non-interactive turn saying "hello"; `installed`: the
+/// version of the release that runs, when its files tell.
+fn client_args(client: &Client, setup: &Setup, installed: Option<&str>) -> Vec<String> {
     let base = format!("http://127.0.0.1:{PORT}");
     let mut args: Vec<String> = match client.agent {
         crate::core::Agent::ClaudeCode => {
@@ -527,13 +541,14 @@ fn client_args(client: &Client, setup: &Setup) -> Vec<String> {
             "-m".into(),
             "mock-model".into(),
         ],
-        crate::core::Agent::Copilot => vec![
-            "-p".into(),
-            "hello".into(),
-            "--allow-all-tools".into(),
-            "--disable-client-telemetry".into(),
-            "-s".into(),
-        ],
+        crate::core::Agent::Copilot => {
+            let mut a = vec!["-p".into(), "hello".into(), "--allow-all-tools".into()];
+            if copilot_takes_telemetry_switch(installed) {
+                a.push("--disable-client-telemetry".into());
+            }
+            a.push("-s".into());
+            a
+        }
         // One word reads as one of its commands: the prompt is a sentence.
         crate::core::Agent::Cline => vec!["Say hello.".into()],
         crate::core::Agent::Openclaw => vec![
@@ -728,6 +743,16 @@ mod tests {
         agent: crate::core::Agent,
         passed: Vec<(OsString, OsString)>,
     ) -> (tempfile::TempDir, Plan) {
+        planned_at(agent, passed, None)
+    }
+
+    /// As [`planned`]; with `version`, the command is npm's link into the client's package of
+    /// that version (`lib/node_modules/PACKAGE`), as `npm install -g` leaves it.
+    fn planned_at(
+        agent: crate::core::Agent,
+        passed: Vec<(OsString, OsString)>,
+        version: Option<&str>,
+    ) -> (tempfile::TempDir, Plan) {
         let t = tempfile::tempdir().unwrap();
         let base = t.path().to_path_buf();
         let (bin, home, project) = (base.join("bin"), base.join("home"), base.join("project"));
@@ -736,9 +761,23 @@ mod tests {
         }
         let client = super::super::clients::client(agent).unwrap();
         let command = bin.join(client.command);
-        std::fs::write(&command, "#!/bin/sh\n").unwrap();
+        let file = match version {
+            Some(v) => {
+                let pkg = base.join("lib/node_modules").join(client.package);
+                std::fs::create_dir_all(&pkg).unwrap();
+                std::fs::write(
+                    pkg.join("package.json"),
+                    serde_json::json!({"name": client.package, "version": v}).to_string(),
+                )
+                .unwrap();
+                crate::core::fsx::test_link(pkg.join("index.js"), &command).unwrap();
+                pkg.join("index.js")
+            }
+            None => command.clone(),
+        };
+        std::fs::write(&file, "#!/bin/sh\n").unwrap();
         std::fs::set_permissions(
-            &command,
+            &file,
             <std::fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o755),
         )
         .unwrap();
@@ -796,6 +835,28 @@ mod tests {
         assert_eq!(var(&p, "COPILOT_AUTO_UPDATE"), [&OsString::from("false")]);
         assert_eq!(p.args[..2], ["-p", "hello"]);
     }
+
+    /// `--disable-client-telemetry` goes only to a Copilot release that takes it: 1.0.92
+    /// refuses to start when given it; 1.0.102 and newer take it, and so does a release whose
+    /// files tell no version (as before).
+    #[test]
+    fn copilot_gets_the_telemetry_switch_only_from_the_release_that_takes_it() {
+        let switch = "--disable-client-telemetry";
+        let (_t, old) = planned_at(crate::core::Agent::Copilot, Vec::new(), Some("1.0.92"));
+        assert_eq!(old.args, ["-p", "hello", "--allow-all-tools", "-s"]);
+        for v in ["1.0.102", "1.0.110", "1.1.0"] {
+            let (_t, p) = planned_at(crate::core::Agent::Copilot, Vec::new(), Some(v));
+            assert_eq!(
+                p.args,
+                ["-p", "hello", "--allow-all-tools", switch, "-s"],
+                "{v}"
+            );
+        }
+        let (_u, unknown) = planned(crate::core::Agent::Copilot, Vec::new());
+        assert!(unknown.args.iter().any(|a| a == switch));
+        assert!(copilot_takes_telemetry_switch(None));
+        assert!(!copilot_takes_telemetry_switch(Some("1.0.101")));
+    }
 }
 
 #[cfg(test)]
@@ -815,7 +876,7 @@ mod model_tests {
         };
         let args = |agent, model| {
             let client = crate::core::verify::clients::client(agent).unwrap();
-            client_args(client, &setup(model))
+            client_args(client, &setup(model), None)
         };
         // Codex's own `-m`, before its prompt; none when no model is chosen.
         let codex = args(crate::core::Agent::Codex, Some("gpt-5.4"));
