@@ -13,11 +13,12 @@ use std::sync::{Mutex, MutexGuard, OnceLock};
 pub type ContentHash = [u8; 32];
 
 /// Ends in the layout's version: a file of another layout is foreign and counts as empty.
-const MAGIC: &[u8; 8] = b"SKSCTOK2";
+const MAGIC: &[u8; 8] = b"SKSCTOK3";
 const FILE_NAME: &str = "tokens.bin";
 /// A cache file larger than this is not read (a real one is a few MB).
 const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
-/// Past this many entries, the ones not used since the cache was loaded are let go.
+/// Past this many entries, as many of the ones not used since the cache was loaded as must go to
+/// get back under it are let go, those used longest ago first (see [`trim`]).
 const MAX_ENTRIES: usize = 500_000;
 
 /// A file's stamp (the one the library index keeps) and the hash of its content then: while the stat is unchanged, so is the content.
@@ -27,12 +28,18 @@ struct Seen {
     hash: ContentHash,
 }
 
+/// A save's number: one more than the file it was loaded from held. Each entry keeps the
+/// generation of the last saved session that used it, so the oldest go first past the cap.
+type Generation = u32;
+
 #[derive(Debug, Default)]
 struct Entries {
-    /// Token count per (content, encoding), and whether this session used it.
-    counts: HashMap<(ContentHash, u8), (u32, bool)>,
-    /// Last known stamp per file path, and whether this session used it.
-    files: HashMap<PathBuf, (Seen, bool)>,
+    /// Token count per (content, encoding), and the generation that last used it.
+    counts: HashMap<(ContentHash, u8), (u32, Generation)>,
+    /// Last known stamp per file path, and the generation that last used it.
+    files: HashMap<PathBuf, (Seen, Generation)>,
+    /// This session's generation: an entry stamped with it was used since the cache was loaded.
+    generation: Generation,
     dirty: bool,
 }
 
@@ -194,26 +201,29 @@ impl TokenCache {
     /// The count for content with this hash, if known.
     pub fn get(&self, hash: &ContentHash, enc: Encoding) -> Option<u32> {
         let mut e = self.lock();
+        let now = e.generation;
         let slot = e.counts.get_mut(&(*hash, enc.id()))?;
-        slot.1 = true;
+        slot.1 = now;
         Some(slot.0)
     }
 
     /// Remembers `count` tokens for the content `hash` in `enc`.
     pub fn insert(&self, hash: ContentHash, enc: Encoding, count: u32) {
         let mut e = self.lock();
-        e.counts.insert((hash, enc.id()), (count, true));
+        let now = e.generation;
+        e.counts.insert((hash, enc.id()), (count, now));
         e.dirty = true;
     }
 
     /// The content hash last seen for a file, when its stat is still the same.
     pub fn file_hash(&self, path: &Path, stat: &Stamp) -> Option<ContentHash> {
         let mut e = self.lock();
+        let now = e.generation;
         let slot = e.files.get_mut(path)?;
         if !slot.0.stat.vouches_for(stat) {
             return None;
         }
-        slot.1 = true;
+        slot.1 = now;
         Some(slot.0.hash)
     }
 
@@ -221,14 +231,15 @@ impl TokenCache {
     /// [`TokenCache::get`] under one lock (a warm count asks this of every file).
     pub fn file_count(&self, path: &Path, stat: &Stamp, enc: Encoding) -> Option<u32> {
         let mut e = self.lock();
+        let now = e.generation;
         let slot = e.files.get_mut(path)?;
         if !slot.0.stat.vouches_for(stat) {
             return None;
         }
-        slot.1 = true;
+        slot.1 = now;
         let hash = slot.0.hash;
         let count = e.counts.get_mut(&(hash, enc.id()))?;
-        count.1 = true;
+        count.1 = now;
         Some(count.0)
     }
 
@@ -243,7 +254,8 @@ impl TokenCache {
         }
         let stamp = Seen { stat: *stat, hash };
         let mut e = self.lock();
-        let old = e.files.insert(path.to_path_buf(), (stamp, true));
+        let now = e.generation;
+        let old = e.files.insert(path.to_path_buf(), (stamp, now));
         if old.map(|(s, _)| s) != Some(stamp) {
             e.dirty = true;
         }
@@ -273,10 +285,7 @@ impl TokenCache {
         // the file is about 20 MB that would otherwise be held whole beside them.
         let fill = |f: &mut std::fs::File| {
             let mut e = self.lock();
-            if e.counts.len() + e.files.len() > MAX_ENTRIES {
-                e.counts.retain(|_, (_, used)| *used);
-                e.files.retain(|_, (_, used)| *used);
-            }
+            trim(&mut e, MAX_ENTRIES);
             encode_to(&e, f)?;
             e.dirty = false;
             Ok(())
@@ -291,14 +300,52 @@ impl TokenCache {
     }
 }
 
+/// Lets go of as few entries as bring `e` down to `cap`: only ones this session did not use
+/// (those are always kept, even past the cap), those of the oldest generation first.
+fn trim(e: &mut Entries, cap: usize) {
+    let excess = (e.counts.len() + e.files.len()).saturating_sub(cap);
+    if excess == 0 {
+        return;
+    }
+    let now = e.generation;
+    let mut unused: Vec<Generation> = (e.counts.values().map(|v| v.1))
+        .chain(e.files.values().map(|v| v.1))
+        .filter(|&g| g != now)
+        .collect();
+    if unused.len() <= excess {
+        e.counts.retain(|_, v| v.1 == now);
+        e.files.retain(|_, v| v.1 == now);
+        return;
+    }
+    // Every unused entry older than the `excess`-th oldest goes, and as many of its own
+    // generation as are still needed.
+    let (_, &mut cutoff, _) = unused.select_nth_unstable(excess - 1);
+    let older = unused.iter().filter(|&&g| g < cutoff).count();
+    let mut at_cutoff = excess - older;
+    let mut keep = |g: Generation| {
+        if g == now || g > cutoff {
+            true
+        } else if g < cutoff {
+            false
+        } else if at_cutoff > 0 {
+            at_cutoff -= 1;
+            false
+        } else {
+            true
+        }
+    };
+    e.counts.retain(|_, v| keep(v.1));
+    e.files.retain(|_, v| keep(v.1));
+}
+
 /// Where [`TokenCache::open`] keeps its file.
 pub fn default_path() -> Option<PathBuf> {
     Some(crate::core::paths::cache_root().join(FILE_NAME))
 }
 
-// File layout (little-endian): MAGIC, u32 count entries × (hash, u8 encoding, u32 count),
-// u32 file entries × (u32 path length, path bytes, u64 len, u128 mtime_ns, u128 ctime_ns, u64 ino,
-// u64 dev, hash), then the blake3 hash of everything before it, so a torn or edited file is
+// File layout (little-endian): MAGIC, u32 generation, u32 count entries × (hash, u8 encoding,
+// u32 count, u32 generation), u32 file entries × (u32 path length, path bytes, u64 len, u128
+// mtime_ns, u128 ctime_ns, u64 ino, u64 dev, hash, u32 generation), then the blake3 hash of everything before it, so a torn or edited file is
 // recognised and ignored.
 
 /// Writes the cache file's bytes for `e` to `out`, as they are encoded.
@@ -306,19 +353,22 @@ fn encode_to(e: &Entries, out: &mut impl std::io::Write) -> std::io::Result<()> 
     use std::io::Write;
     let mut out = crate::core::fsx::Checksummed::new(out);
     out.write_all(MAGIC)?;
+    out.write_all(&e.generation.to_le_bytes())?;
     out.write_all(&(e.counts.len() as u32).to_le_bytes())?;
-    for ((hash, enc), (count, _)) in &e.counts {
+    for ((hash, enc), (count, generation)) in &e.counts {
         out.write_all(hash)?;
         out.write_all(&[*enc])?;
         out.write_all(&count.to_le_bytes())?;
+        out.write_all(&generation.to_le_bytes())?;
     }
     out.write_all(&(e.files.len() as u32).to_le_bytes())?;
-    for (path, (stamp, _)) in &e.files {
+    for (path, (stamp, generation)) in &e.files {
         let p = path_bytes(path);
         out.write_all(&(p.len() as u32).to_le_bytes())?;
         out.write_all(&p)?;
         out.write_all(&stamp_bytes(&stamp.stat))?;
         out.write_all(&stamp.hash)?;
+        out.write_all(&generation.to_le_bytes())?;
     }
     out.finish().map(drop)
 }
@@ -333,14 +383,20 @@ fn decode(bytes: &[u8]) -> Option<Entries> {
     if r.take(MAGIC.len())? != MAGIC {
         return None;
     }
-    let mut e = Entries::default();
+    let saved = r.u32()?;
+    let mut e = Entries {
+        generation: saved.saturating_add(1),
+        ..Entries::default()
+    };
+    // Never this session's: an entry of a later generation than its file counts as the file's.
+    let age = |g: Generation| g.min(saved);
     let n = r.u32()? as usize;
     e.counts.reserve(n.min(MAX_ENTRIES));
     for _ in 0..n {
         let hash = r.array()?;
         let enc = r.take(1)?[0];
         let count = r.u32()?;
-        e.counts.insert((hash, enc), (count, false));
+        e.counts.insert((hash, enc), (count, age(r.u32()?)));
     }
     let n = r.u32()? as usize;
     e.files.reserve(n.min(MAX_ENTRIES));
@@ -352,7 +408,7 @@ fn decode(bytes: &[u8]) -> Option<Entries> {
             stat,
             hash: r.array()?,
         };
-        e.files.insert(path, (stamp, false));
+        e.files.insert(path, (stamp, age(r.u32()?)));
     }
     r.0.is_empty().then_some(e)
 }
@@ -477,6 +533,69 @@ mod tests {
         let c = TokenCache::at(blocker.join("tokens.bin"));
         c.insert(h(1), Encoding::O200kBase, 1);
         assert!(matches!(c.save(), Err(TokenError::CacheWrite { .. })));
+    }
+
+    /// Ten counts saved by one session, ten more by a later one, then a session that uses three
+    /// of the first ten.
+    fn two_generations_then_three_used(p: &Path) -> TokenCache {
+        let c = TokenCache::at(p);
+        (0..10).for_each(|b| c.insert(h(b), Encoding::O200kBase, u32::from(b)));
+        c.save().unwrap();
+        let c = TokenCache::at(p);
+        (10..20).for_each(|b| c.insert(h(b), Encoding::O200kBase, u32::from(b)));
+        c.save().unwrap();
+        let c = TokenCache::at(p);
+        for b in [0, 4, 9] {
+            assert_eq!(c.get(&h(b), Encoding::O200kBase), Some(u32::from(b)));
+        }
+        c
+    }
+
+    fn kept(c: &TokenCache) -> Vec<u8> {
+        let mut k: Vec<u8> = c.lock().counts.keys().map(|(hash, _)| hash[0]).collect();
+        k.sort_unstable();
+        k
+    }
+
+    #[test]
+    fn past_the_cap_only_as_many_unused_entries_go_as_must_the_oldest_first() {
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join("tokens.bin");
+        let c = two_generations_then_three_used(&p);
+        assert_eq!(c.len(), 20);
+        trim(&mut c.lock(), 10);
+        // The three used, and seven of the ten saved later: none of the older unused ones.
+        let k = kept(&c);
+        assert_eq!(k.len(), 10, "{k:?}");
+        assert!([0, 4, 9].iter().all(|b| k.contains(b)), "{k:?}");
+        assert_eq!(k.iter().filter(|&&b| b >= 10).count(), 7, "{k:?}");
+        // Under the cap, nothing goes; at a cap below what was used, every used entry stays.
+        let c = two_generations_then_three_used(&p);
+        trim(&mut c.lock(), 20);
+        assert_eq!(c.len(), 20);
+        trim(&mut c.lock(), 2);
+        assert_eq!(kept(&c), vec![0, 4, 9]);
+    }
+
+    #[test]
+    fn generations_and_file_entries_survive_the_file() {
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join("tokens.bin");
+        let c = two_generations_then_three_used(&p);
+        c.remember_file(Path::new("/x/SKILL.md"), &stat(10, 99), h(0));
+        c.save().unwrap();
+        // Saved by the third session: the three it used and the file are the newest, the ten
+        // of the second next; the first session's seven unused ones are the oldest.
+        let c = TokenCache::at(&p);
+        assert_eq!(c.lock().generation, 3);
+        trim(&mut c.lock(), 14);
+        let k = kept(&c);
+        assert_eq!(k.len(), 13, "{k:?}");
+        assert!(k.iter().all(|b| [0, 4, 9].contains(b) || *b >= 10), "{k:?}");
+        assert_eq!(
+            c.file_hash(Path::new("/x/SKILL.md"), &stat(10, 99)),
+            Some(h(0))
+        );
     }
 
     #[test]
