@@ -99,6 +99,20 @@ impl ViewRequest {
         }
     }
 
+    /// `model`, chosen for this view, as `client` (the release in use) takes a model named for it:
+    /// with the window it gives a named model where that is less than the model's own (Claude
+    /// Code 2.1.231 and 2.1.270), and the note saying so; as [`Self::chosen_model`] without a
+    /// client or when the client resolves the id to another model.
+    pub fn chosen_in(
+        client: Option<&crate::core::agents::client::Client>,
+        model: &'static ClientModel,
+    ) -> Configured {
+        client
+            .and_then(|c| configured::chosen(c, model.id))
+            .filter(|c| std::ptr::eq(c.resolved.model, model))
+            .unwrap_or_else(|| Self::chosen_model(model))
+    }
+
     /// The listing's options: in an agent's view, as its client sets them for the model in
     /// effect (its built-ins, the budget its environment or settings set in `settings`, its
     /// model's window unless one was asked for); otherwise the generic listing at the window
@@ -198,6 +212,31 @@ mod tests {
             req.listing_options(&settings).budget_chars,
             read.budget_chars
         );
+    }
+
+    #[test]
+    fn a_model_chosen_takes_the_window_its_release_gives_a_named_model() {
+        use crate::core::agents::claude::eras::{CLAUDE_CODE_2_1_270, CLAUDE_CODE_2_1_332};
+        // 2.1.270 gives a model named for it at most 200,000 tokens, unless written `ID[1m]`.
+        let big = CLAUDE_CODE_2_1_270
+            .models
+            .iter()
+            .find(|m| m.context_window > 200_000 && !m.id.ends_with("[1m]"))
+            .expect("2.1.270 knows a model of a larger window");
+        let named = ViewRequest::chosen_in(Some(&CLAUDE_CODE_2_1_270), big);
+        assert!(std::ptr::eq(named.resolved.model, big));
+        assert_eq!(named.window, Some(200_000));
+        assert_eq!(named.notes.len(), 1, "{:?}", named.notes);
+        // 2.1.332 gives it its own window; without a client, the model as it is.
+        let newest = CLAUDE_CODE_2_1_332
+            .models
+            .iter()
+            .find(|m| m.context_window > 200_000)
+            .expect("2.1.332 knows a model of a larger window");
+        let own = ViewRequest::chosen_in(Some(&CLAUDE_CODE_2_1_332), newest);
+        assert_eq!(own.window, None);
+        assert!(own.notes.is_empty());
+        assert_eq!(ViewRequest::chosen_in(None, big).window, None);
     }
 
     #[test]

@@ -221,7 +221,10 @@ impl InView {
                 .filter(|c| std::ptr::eq(c.resolved.model, cm))
                 .cloned()
                 .unwrap_or_else(|| ViewRequest::chosen_model(cm)),
-            Some(_) => ViewRequest::chosen_model(cm),
+            // Named with `m`: as the release in use takes a model named for it.
+            Some(_) => {
+                ViewRequest::chosen_in(crate::core::agents::model::model(a).client_in_use(), cm)
+            }
         });
         let window = usize::try_from(window).unwrap_or(usize::MAX);
         ViewRequest {
