@@ -51,6 +51,9 @@ struct Outcome {
     /// or why nothing was. `None`: no calibration was made (a captured release, an agent
     /// without release eras).
     calibration: Option<Result<(Learned, std::path::PathBuf), String>>,
+    /// When the user's own client would list otherwise than the run compared (Gemini CLI in a
+    /// folder it does not trust, run trusted): what differs for them.
+    trust_note: Option<String>,
 }
 
 impl Outcome {
@@ -122,14 +125,27 @@ fn one(
         installed: client.installed(path).map(|i| i.version),
         result: Err(String::new()),
         calibration: None,
+        trust_note: None,
     };
-    let prediction =
-        crate::cli::prompt::predicted(client.agent, args.client_model.as_deref(), library)?;
-    let (lib, predicted) = (&prediction.lib, &prediction.text);
     let passed: Vec<(std::ffi::OsString, std::ffi::OsString)> = verify::passed_variables(client)
         .into_iter()
         .filter_map(|v| std::env::var_os(v).map(|x| (v.into(), x)))
         .collect();
+    // The prediction for the run verify makes (Gemini CLI trusted, as it runs), and what the
+    // user's own client would list otherwise.
+    let as_run = verify::as_run(client, &passed);
+    let prediction = crate::cli::prompt::predicted_in(
+        client.agent,
+        args.client_model.as_deref(),
+        library,
+        &as_run,
+    )?;
+    let trust_note = crate::cli::args::places().ok().and_then(|(home, project)| {
+        verify::untrusted_note(client, &home, project.as_deref(), &passed, &|k| {
+            std::env::var(k).ok()
+        })
+    });
+    let (lib, predicted) = (&prediction.lib, &prediction.text);
     let setup = verify::Setup {
         path: path.to_os_string(),
         home: dirs::home_dir(),
@@ -188,6 +204,7 @@ fn one(
     }
     remember(client, outcome.version.as_deref(), predicted, &cmp);
     outcome.calibration = calibrate(client, outcome.version.as_deref(), &prediction, &real);
+    outcome.trust_note = trust_note;
     outcome.result = Ok((cmp, real, prediction.text));
     Ok(outcome)
 }
@@ -484,6 +501,9 @@ fn text_of(o: &Outcome) -> String {
     if let Some(n) = older_note(o) {
         s.push_str(&format!("note: {}\n", crate::core::text::line(&n)));
     }
+    if let Some(n) = &o.trust_note {
+        s.push_str(&format!("note: {}\n", crate::core::text::line(n)));
+    }
     match &o.result {
         Ok((cmp, _, _)) if cmp.identical => s.push_str(&format!(
             "identical ({} tokens, o200k)\n",
@@ -557,6 +577,7 @@ fn json_of(o: &Outcome) -> serde_json::Value {
         "modelled": o.client.modelled(),
         "version_note": version_note(o),
         "not_modelled": older_note(o),
+        "trust_note": o.trust_note,
         "status": status,
         "exit_code": o.code(),
         "reason": reason,
