@@ -496,6 +496,54 @@ fn a_client_that_sends_no_turn_is_exit_2_with_its_last_words() {
     );
 }
 
+/// A client that never sends its turn is stopped at verify's time limit, which
+/// `SKILLSCOPE_VERIFY_TIMEOUT` sets when `--timeout` is not given; the message names the limit,
+/// where it came from and both ways to raise it. `--timeout` wins over the variable.
+#[test]
+fn a_client_stopped_at_the_time_limit_names_it_and_how_to_raise_it() {
+    let w = World::new(".claude/skills");
+    w.fake(
+        "claude",
+        "#!/bin/sh
+[ \"$1\" = --version ] && { echo '2.1.332 (Claude Code)'; exit 0; }
+exec sleep 600
+",
+    );
+    let path = format!("{}:/usr/bin:/bin", w.bin.display());
+    let run = |args: &[&str]| {
+        let out = w.run_with(
+            args,
+            &path,
+            &w.project,
+            &[("SKILLSCOPE_VERIFY_TIMEOUT", "1")],
+        );
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (code, stdout) = run(&["verify", "--agent", "claude-code"]);
+    if code == Some(2) && stdout.contains("without the sandbox") {
+        eprintln!("SKIPPED verify (namespaces refused here): {stdout}");
+        return;
+    }
+    assert_eq!(code, Some(2), "{stdout}");
+    assert!(
+        stdout.contains(
+            "it did not finish within verify's time limit of 1 s (SKILLSCOPE_VERIFY_TIMEOUT=1); \
+             a loaded machine or a slow first start may need more: give it with --timeout SECS \
+             or SKILLSCOPE_VERIFY_TIMEOUT=SECS"
+        ),
+        "{stdout}"
+    );
+    let (code, stdout) = run(&["verify", "--agent", "claude-code", "--timeout", "2"]);
+    assert_eq!(code, Some(2), "{stdout}");
+    assert!(
+        stdout.contains("time limit of 2 s (--timeout 2)"),
+        "{stdout}"
+    );
+}
+
 #[test]
 fn every_view_of_an_agent_says_when_the_installed_client_is_not_the_modelled_version() {
     use std::os::unix::fs::PermissionsExt;

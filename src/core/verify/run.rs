@@ -203,6 +203,10 @@ pub enum VerifyError {
     /// The stage printed no report.
     #[error("the sandboxed run gave no report: {0}")]
     NoReport(String),
+    /// The stage printed no report, stopped at its time limit (the client's, with the time its
+    /// start and the sandbox around it are given).
+    #[error("the sandboxed run gave no report: {0}")]
+    TimedOut(String),
 }
 
 /// Where and how the client runs.
@@ -733,8 +737,14 @@ pub fn run(plan: &Plan, stage_program: &Path) -> Result<StageReport, VerifyError
         }
         Err(e) => return Err(VerifyError::Start(e)),
     };
-    serde_json::from_slice(&out.stdout.bytes)
-        .map_err(|e| VerifyError::NoReport(no_report(&out, &run, &e)))
+    serde_json::from_slice(&out.stdout.bytes).map_err(|e| {
+        let why = no_report(&out, &run, &e);
+        if out.ending == sandbox::Ending::TimedOut {
+            VerifyError::TimedOut(why)
+        } else {
+            VerifyError::NoReport(why)
+        }
+    })
 }
 
 /// Why the sandboxed stage printed no report: how it ended (a timeout, a signal and what sends
@@ -742,10 +752,12 @@ pub fn run(plan: &Plan, stage_program: &Path) -> Result<StageReport, VerifyError
 fn no_report(out: &sandbox::Outcome, run: &RunSpec, error: &serde_json::Error) -> String {
     use sandbox::Ending;
     let mut why = match (out.ending, out.signal(), out.exit_code()) {
-        (Ending::TimedOut, _, _) => format!(
-            "it did not finish within {} s and was killed",
-            run.timeout.as_secs()
-        ),
+        (Ending::TimedOut, _, _) => {
+            format!(
+                "it did not finish within {} s and was killed",
+                run.timeout.as_secs()
+            )
+        }
         (Ending::Cancelled, _, _) => "it was cancelled".to_string(),
         (_, Some(sig), _) => {
             #[cfg(unix)]
