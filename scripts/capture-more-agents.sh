@@ -387,10 +387,18 @@ capture_copilot() {
     COPILOT_PROVIDER_API_KEY=dummy COPILOT_MODEL=mock-model COPILOT_ALLOW_ALL=true)
   # The client's own switch, written by the client: ~/.copilot/settings.json "disabledSkills".
   run_client /usr/bin 60 "$bin" skill disable switch-off
+  # Before `copilot skill disable` (1.0.83 has only add, list and remove) the same switch is
+  # written as that command writes it: the release reads `disabledSkills` all the same.
+  [ -e "$H/.copilot/settings.json" ] ||
+    printf '{\n  "disabledSkills": [\n    "switch-off"\n  ]\n}\n' >"$H/.copilot/settings.json"
   cp "$H/.copilot/settings.json" "$T/settings.json" 2>/dev/null
   run_client /usr/bin 60 "$bin" skill list
   cp "$T/run.txt" "$T/skill-list.txt"
-  run_client /usr/bin 180 "$bin" -p "$PROMPT" --allow-all-tools --disable-client-telemetry -s
+  # --disable-client-telemetry exists from 1.0.102 on; an older release refuses to start with it.
+  local telemetry=()
+  [ "$(printf '%s\n' 1.0.102 "$COPILOT_VERSION" | sort -V | head -1)" = 1.0.102 ] &&
+    telemetry=(--disable-client-telemetry)
+  run_client /usr/bin 180 "$bin" -p "$PROMPT" --allow-all-tools "${telemetry[@]}" -s
   stop_mock
   normalize copilot "$COPILOT_VERSION" skill "<available_skills>" "</available_skills>"
   local out="$OUT/copilot@$COPILOT_VERSION/$CASE"

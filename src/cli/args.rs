@@ -97,7 +97,16 @@ impl AgentArgs {
 /// The library as `request`'s agent sees it, its own settings' switches read for it (said on
 /// stderr where a file cannot be read); the whole library when no agent is in view.
 pub fn view_library(request: &ViewRequest, lib: Library) -> Library {
-    let switches = request.agent.and_then(|a| agent_switches(&[a]));
+    view_library_in(request, lib, &|k| std::env::var(k).ok())
+}
+
+/// [`view_library`] with the environment given by `env` (what the agent's client runs with).
+pub fn view_library_in(
+    request: &ViewRequest,
+    lib: Library,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Library {
+    let switches = request.agent.and_then(|a| agent_switches_in(&[a], env));
     request.library(lib, switches.as_ref())
 }
 
@@ -105,11 +114,18 @@ pub fn view_library(request: &ViewRequest, lib: Library) -> Library {
 /// to run, its budget overrides), read once from the user's home, the project and the
 /// environment; nothing is read without an agent.
 pub fn view_settings(agent: Option<Agent>) -> ViewSettings {
+    view_settings_in(agent, &|k| std::env::var(k).ok())
+}
+
+/// [`view_settings`] with the environment given by `env`.
+pub fn view_settings_in(
+    agent: Option<Agent>,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> ViewSettings {
     let home = dirs::home_dir();
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let project = crate::core::agents::project_root(&cwd, home.as_deref());
-    let env = |k: &str| std::env::var(k).ok();
-    ViewSettings::read(agent.as_slice(), home.as_deref(), project.as_deref(), &env)
+    ViewSettings::read(agent.as_slice(), home.as_deref(), project.as_deref(), env)
 }
 
 /// The model `agent`'s client runs for this view, where its listing budget depends on it:
@@ -184,9 +200,20 @@ pub fn places() -> anyhow::Result<(PathBuf, Option<PathBuf>)> {
 /// one agent's own files only, every agent's when several are in view; a file that cannot be
 /// read or parsed is said on stderr and counts as unset.
 pub fn agent_switches(agents: &[Agent]) -> Option<crate::core::agents::AgentSwitches> {
+    agent_switches_in(agents, &|k| std::env::var(k).ok())
+}
+
+/// [`agent_switches`] with the environment given by `env` (Gemini CLI's folder trust reads it;
+/// with several agents in view, the process's own environment is read).
+pub fn agent_switches_in(
+    agents: &[Agent],
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Option<crate::core::agents::AgentSwitches> {
     let (home, project) = places().ok()?;
     let (switches, diags) = match agents {
-        [agent] => crate::core::agents::AgentSwitches::load_for(*agent, &home, project.as_deref()),
+        [agent] => {
+            crate::core::agents::AgentSwitches::load_for_in(*agent, &home, project.as_deref(), env)
+        }
         _ => crate::core::agents::AgentSwitches::load(&home, project.as_deref()),
     };
     for d in &diags {

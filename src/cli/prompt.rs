@@ -254,8 +254,19 @@ pub fn predicted(
     model: Option<&str>,
     library: &LibraryArgs,
 ) -> anyhow::Result<Prediction> {
+    predicted_in(agent, model, library, &|k| std::env::var(k).ok())
+}
+
+/// [`predicted`] for the client run with the environment `env` (verify's run of it, which may
+/// set what decides the listing, such as Gemini CLI's folder trust).
+pub fn predicted_in(
+    agent: crate::core::Agent,
+    model: Option<&str>,
+    library: &LibraryArgs,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> anyhow::Result<Prediction> {
     let format = crate::core::agents::model::model(agent).format;
-    let settings = crate::cli::args::view_settings(Some(agent));
+    let settings = crate::cli::args::view_settings_in(Some(agent), env);
     let model = crate::cli::args::client_model(Some(agent), model, &settings)?;
     let request = crate::core::request::ViewRequest {
         agent: Some(agent),
@@ -265,7 +276,7 @@ pub fn predicted(
         ..Default::default()
     };
     let opts = request.listing_options(&settings);
-    let lib = crate::cli::args::view_library(&request, library.load());
+    let lib = crate::cli::args::view_library_in(&request, library.load(), env);
     let state = load_state();
     let on = crate::core::load::enabled_mask(&lib, state.as_ref());
     let listing = listing::render(&lib, &|i| on.get(i).copied().unwrap_or(false), &opts);

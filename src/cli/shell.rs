@@ -109,6 +109,9 @@ How many files and folders a root's walk reads at most (\fB\-\-max\-entries\fR w
 \fBSKILLSCOPE_LOCK_TIMEOUT_MS\fR
 How long a write waits for another skillscope writing the same file.
 .TP
+\fBSKILLSCOPE_VERIFY_TIMEOUT\fR
+Seconds \fBverify\fR gives the client for its start and its turn (default 300; \fB\-\-timeout\fR wins).
+.TP
 \fBCOMPLETE\fR
 Set by the shell code of \fBskillscope completions\fR when it asks for completions.
 .TP

@@ -22,12 +22,38 @@ pub struct VerifyArgs {
     /// settings set, which the client reads too].
     #[arg(long = "model", value_name = "MODEL")]
     pub client_model: Option<String>,
-    /// Seconds the client may take for its turn.
-    #[arg(long, value_name = "SECS", default_value_t = 120)]
-    pub timeout: u64,
+    /// Seconds the client may take for its start and its turn [default: 300, or
+    /// $SKILLSCOPE_VERIFY_TIMEOUT].
+    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub timeout: Option<u64>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+/// The variable that sets verify's time limit when `--timeout` is not given.
+pub const TIMEOUT_ENV: &str = "SKILLSCOPE_VERIFY_TIMEOUT";
+/// The time limit without `--timeout` or the variable: OpenClaw 2026.9.6 took 143 s on a loaded
+/// machine (two cores, load 12), over the 120 s this was before.
+const DEFAULT_TIMEOUT: u64 = 300;
+
+/// The seconds the client may take: `--timeout`, else `$SKILLSCOPE_VERIFY_TIMEOUT` (a positive
+/// whole number; anything else is said and the default used), else 300; and where it came from,
+/// for the message when it is hit.
+fn time_limit(given: Option<u64>, env: Option<&str>) -> (u64, String) {
+    if let Some(t) = given {
+        return (t, format!("--timeout {t}"));
+    }
+    if let Some(v) = env {
+        match v.trim().parse::<u64>() {
+            Ok(t) if t > 0 => return (t, format!("{TIMEOUT_ENV}={t}")),
+            _ => crate::cli::output::warn(format_args!(
+                "{TIMEOUT_ENV}={:?} is not a positive number of seconds; using {DEFAULT_TIMEOUT}",
+                crate::core::text::line(v)
+            )),
+        }
+    }
+    (DEFAULT_TIMEOUT, "the default".to_string())
 }
 
 fn parse_client(s: &str) -> Result<Agent, String> {
@@ -51,6 +77,9 @@ struct Outcome {
     /// or why nothing was. `None`: no calibration was made (a captured release, an agent
     /// without release eras).
     calibration: Option<Result<(Learned, std::path::PathBuf), String>>,
+    /// When the user's own client would list otherwise than the run compared (Gemini CLI in a
+    /// folder it does not trust, run trusted): what differs for them.
+    trust_note: Option<String>,
 }
 
 impl Outcome {
@@ -122,21 +151,35 @@ fn one(
         installed: client.installed(path).map(|i| i.version),
         result: Err(String::new()),
         calibration: None,
+        trust_note: None,
     };
-    let prediction =
-        crate::cli::prompt::predicted(client.agent, args.client_model.as_deref(), library)?;
-    let (lib, predicted) = (&prediction.lib, &prediction.text);
     let passed: Vec<(std::ffi::OsString, std::ffi::OsString)> = verify::passed_variables(client)
         .into_iter()
         .filter_map(|v| std::env::var_os(v).map(|x| (v.into(), x)))
         .collect();
+    // The prediction for the run verify makes (Gemini CLI trusted, as it runs), and what the
+    // user's own client would list otherwise.
+    let as_run = verify::as_run(client, &passed);
+    let prediction = crate::cli::prompt::predicted_in(
+        client.agent,
+        args.client_model.as_deref(),
+        library,
+        &as_run,
+    )?;
+    let trust_note = crate::cli::args::places().ok().and_then(|(home, project)| {
+        verify::untrusted_note(client, &home, project.as_deref(), &passed, &|k| {
+            std::env::var(k).ok()
+        })
+    });
+    let (lib, predicted) = (&prediction.lib, &prediction.text);
+    let limit = time_limit(args.timeout, std::env::var(TIMEOUT_ENV).ok().as_deref());
     let setup = verify::Setup {
         path: path.to_os_string(),
         home: dirs::home_dir(),
         cwd: std::env::current_dir()?,
         model: args.client_model.clone(),
         add_dirs: library.add_dir.clone(),
-        timeout: Duration::from_secs(args.timeout),
+        timeout: Duration::from_secs(limit.0),
         passed,
     };
     let report = verify::plan(client, lib, &setup).and_then(|plan| {
@@ -146,6 +189,13 @@ fn one(
     });
     let report = match report {
         Ok(r) => r,
+        Err(verify::VerifyError::TimedOut(why)) => {
+            outcome.result = Err(format!(
+                "the sandboxed run gave no report: {}; {why}",
+                timed_out(&limit)
+            ));
+            return Ok(outcome);
+        }
         Err(e) => {
             outcome.result = Err(e.to_string());
             return Ok(outcome);
@@ -172,7 +222,7 @@ fn one(
             _ => l,
         },
         Found::NoTurn => {
-            outcome.result = Err(unusable(client, &report));
+            outcome.result = Err(unusable(client, &report, &limit));
             return Ok(outcome);
         }
     };
@@ -188,6 +238,7 @@ fn one(
     }
     remember(client, outcome.version.as_deref(), predicted, &cmp);
     outcome.calibration = calibrate(client, outcome.version.as_deref(), &prediction, &real);
+    outcome.trust_note = trust_note;
     outcome.result = Ok((cmp, real, prediction.text));
     Ok(outcome)
 }
@@ -352,12 +403,12 @@ fn calibration_json(o: &Outcome) -> serde_json::Value {
 }
 
 /// Why the client's run gave no turn to compare: its exit, its last words.
-fn unusable(client: &Client, report: &verify::StageReport) -> String {
+fn unusable(client: &Client, report: &verify::StageReport, limit: &(u64, String)) -> String {
     let run = &report.run;
     let how = if let Some(e) = &run.error {
         e.clone()
     } else if run.timed_out {
-        "it did not finish in time".to_string()
+        timed_out(limit)
     } else {
         match run.code {
             Some(c) => format!("it exited with {c}"),
@@ -399,6 +450,15 @@ fn unusable(client: &Client, report: &verify::StageReport) -> String {
         "{} sent no turn to the mock ({} requests): {how}{last}{unread}{hint}",
         client.name,
         report.requests.len()
+    )
+}
+
+/// What verify says when the client's run hits its time limit: the limit, where it came from,
+/// and how to give it more.
+fn timed_out((secs, from): &(u64, String)) -> String {
+    format!(
+        "it did not finish within verify's time limit of {secs} s ({from}); a loaded machine or \
+         a slow first start may need more: give it with --timeout SECS or {TIMEOUT_ENV}=SECS"
     )
 }
 
@@ -484,6 +544,9 @@ fn text_of(o: &Outcome) -> String {
     if let Some(n) = older_note(o) {
         s.push_str(&format!("note: {}\n", crate::core::text::line(&n)));
     }
+    if let Some(n) = &o.trust_note {
+        s.push_str(&format!("note: {}\n", crate::core::text::line(n)));
+    }
     match &o.result {
         Ok((cmp, _, _)) if cmp.identical => s.push_str(&format!(
             "identical ({} tokens, o200k)\n",
@@ -557,6 +620,7 @@ fn json_of(o: &Outcome) -> serde_json::Value {
         "modelled": o.client.modelled(),
         "version_note": version_note(o),
         "not_modelled": older_note(o),
+        "trust_note": o.trust_note,
         "status": status,
         "exit_code": o.code(),
         "reason": reason,
@@ -569,4 +633,37 @@ fn json_of(o: &Outcome) -> serde_json::Value {
         "predicted": predicted,
         "calibration": calibration_json(o),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `--timeout` first, then the variable, then 300 s; each named as where the limit came
+    /// from, and the message when it is hit names the limit and both ways to raise it.
+    #[test]
+    fn the_time_limit_comes_from_the_option_then_the_variable() {
+        assert_eq!(
+            time_limit(Some(30), Some("900")),
+            (30, "--timeout 30".to_string())
+        );
+        assert_eq!(
+            time_limit(None, Some(" 900 ")),
+            (900, "SKILLSCOPE_VERIFY_TIMEOUT=900".to_string())
+        );
+        assert_eq!(time_limit(None, None), (300, "the default".to_string()));
+        assert_eq!(time_limit(None, Some("soon")).0, 300);
+        assert_eq!(time_limit(None, Some("0")).0, 300);
+        let said = timed_out(&time_limit(None, Some("300")));
+        assert!(
+            said.starts_with(
+                "it did not finish within verify's time limit of 300 s (SKILLSCOPE_VERIFY_TIMEOUT=300)"
+            ),
+            "{said}"
+        );
+        assert!(
+            said.contains("--timeout SECS or SKILLSCOPE_VERIFY_TIMEOUT=SECS"),
+            "{said}"
+        );
+    }
 }

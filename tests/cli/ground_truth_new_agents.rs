@@ -47,6 +47,19 @@ const COPILOT: NewClient = NewClient {
     project_skills: ".github/skills",
     installed: None,
 };
+/// GitHub Copilot CLI 1.0.92: each folder's skills by the path of their SKILL.md, the
+/// project's folders one after the other.
+const COPILOT_1_0_92: NewClient = NewClient {
+    dir: "copilot@1.0.92",
+    installed: Some("1.0.92"),
+    ..COPILOT
+};
+/// GitHub Copilot CLI 1.0.83: as 1.0.92, and its `skill` tool worded otherwise.
+const COPILOT_1_0_83: NewClient = NewClient {
+    dir: "copilot@1.0.83",
+    installed: Some("1.0.83"),
+    ..COPILOT
+};
 const CLINE: NewClient = NewClient {
     dir: "cline@3.0.65",
     agent: "cline",
@@ -232,6 +245,16 @@ fn install_clients(c: &NewClient, l: &Layout) -> PathBuf {
     let openclaw = c.installed.filter(|_| c.agent == "openclaw");
     let folder = format!("openclaw@{}", openclaw.unwrap_or("2026.9.6"));
     npm(&folder, "openclaw", "openclaw.mjs", "openclaw", openclaw);
+    if let Some(v) = c.installed.filter(|_| c.agent == "github-copilot") {
+        let folder = format!("copilot@{v}");
+        npm(
+            &folder,
+            "@github/copilot",
+            "npm-loader.js",
+            "copilot",
+            Some(v),
+        );
+    }
     if let Some(v) = c.installed.filter(|_| c.agent == "qwen-code") {
         let folder = format!("qwen-code@{v}");
         npm(
@@ -839,6 +862,74 @@ fn openclaw_2026_7_35_is_byte_identical_in_every_case() {
     }
     assert_injection(&OPENCLAW_2026_7, "mixed", "with-resources");
     assert_tool_priced(&OPENCLAW_2026_7, "read");
+}
+
+/// GitHub Copilot CLI 1.0.92 installed: its era, every case byte for byte (`mixed`: a folder's
+/// skills by the path of their SKILL.md, `codex-disabled-by-path` before `codex-disabled`;
+/// `wide`: the project's `.github`, `.agents` and `.claude` folders one after the other); what
+/// loading a skill returns and its `skill` tool are 1.0.102's.
+#[test]
+fn copilot_1_0_92_is_byte_identical_in_every_case() {
+    let mixed = captured(&COPILOT_1_0_92, "mixed");
+    let at = |name: &str| mixed.find(&format!("<name>{name}</name>")).unwrap();
+    assert!(at("codex-disabled-by-path") < at("codex-disabled"));
+    for case in CASES {
+        assert_identical(&COPILOT_1_0_92, case);
+    }
+    assert_injection(&COPILOT_1_0_92, "mixed", "with-resources");
+    assert_tool_priced(&COPILOT_1_0_92, "skill");
+    let (json, _, _) = run_case(
+        &COPILOT_1_0_92,
+        "mixed",
+        &["prompt", "--agent", "github-copilot", "--json"],
+    );
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let ours: serde_json::Value =
+        serde_json::from_str(v["tool_definition"]["text"].as_str().unwrap()).unwrap();
+    let sent: serde_json::Value =
+        serde_json::from_str(&capture_file(&COPILOT_1_0_92, "mixed", "tool.json")).unwrap();
+    assert_eq!(ours, sent);
+}
+
+/// GitHub Copilot CLI 1.0.83 installed: its era, every case byte for byte, and its own `skill`
+/// tool as it sends it. (Its `<skill-context>` lists a skill's files in the order the file
+/// system returns them, which is not modelled: `inject` gives them sorted, as 1.0.92 on.)
+#[test]
+fn copilot_1_0_83_is_byte_identical_in_every_case() {
+    for case in CASES {
+        assert_identical(&COPILOT_1_0_83, case);
+    }
+    assert_tool_priced(&COPILOT_1_0_83, "skill");
+    let (json, _, _) = run_case(
+        &COPILOT_1_0_83,
+        "mixed",
+        &["prompt", "--agent", "github-copilot", "--json"],
+    );
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let ours: serde_json::Value =
+        serde_json::from_str(v["tool_definition"]["text"].as_str().unwrap()).unwrap();
+    let sent: serde_json::Value =
+        serde_json::from_str(&capture_file(&COPILOT_1_0_83, "mixed", "tool.json")).unwrap();
+    assert_eq!(ours, sent);
+    let newer: serde_json::Value =
+        serde_json::from_str(&capture_file(&COPILOT, "mixed", "tool.json")).unwrap();
+    assert_ne!(ours, newer, "1.0.83 words its tool otherwise");
+    let (tool, _, _) = run_case(
+        &COPILOT_1_0_83,
+        "mixed",
+        &[
+            "inject",
+            "--agent",
+            "github-copilot",
+            "with-resources",
+            "--json",
+        ],
+    );
+    let v: serde_json::Value = serde_json::from_str(&tool).unwrap();
+    assert_eq!(
+        v["blocks"][0]["text"].as_str(),
+        Some(capture_file(&COPILOT_1_0_83, "mixed", "inject-with-resources.txt").as_str())
+    );
 }
 
 /// `budget --agent A` prices the tool the installed release declares, as its capture holds it.

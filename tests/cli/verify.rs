@@ -210,7 +210,20 @@ impl World {
 
     /// skillscope with `PATH` and the current folder given.
     fn run_in(&self, args: &[&str], path: &str, cwd: &Path) -> Output {
-        let child = common::bin()
+        self.run_with(args, path, cwd, &[])
+    }
+
+    /// [`World::run_in`] with variables set (Gemini CLI's trust variables are unset unless
+    /// given here).
+    fn run_with(&self, args: &[&str], path: &str, cwd: &Path, vars: &[(&str, &str)]) -> Output {
+        let mut cmd = common::bin();
+        cmd.env_remove("GEMINI_CLI_TRUST_WORKSPACE")
+            .env_remove("GEMINI_RESTRICTED_MODE")
+            .env_remove("GEMINI_CLI_TRUSTED_FOLDERS_PATH");
+        for (k, v) in vars {
+            cmd.env(k, v);
+        }
+        let child = cmd
             .args(args)
             .env("HOME", &self.home)
             .env("PATH", path)
@@ -479,6 +492,54 @@ fn a_client_that_sends_no_turn_is_exit_2_with_its_last_words() {
     // Another version than the model's: said.
     assert!(
         stdout.contains("modelled on Claude Code 2.1.332; installed 2.1.400"),
+        "{stdout}"
+    );
+}
+
+/// A client that never sends its turn is stopped at verify's time limit, which
+/// `SKILLSCOPE_VERIFY_TIMEOUT` sets when `--timeout` is not given; the message names the limit,
+/// where it came from and both ways to raise it. `--timeout` wins over the variable.
+#[test]
+fn a_client_stopped_at_the_time_limit_names_it_and_how_to_raise_it() {
+    let w = World::new(".claude/skills");
+    w.fake(
+        "claude",
+        "#!/bin/sh
+[ \"$1\" = --version ] && { echo '2.1.332 (Claude Code)'; exit 0; }
+exec sleep 600
+",
+    );
+    let path = format!("{}:/usr/bin:/bin", w.bin.display());
+    let run = |args: &[&str]| {
+        let out = w.run_with(
+            args,
+            &path,
+            &w.project,
+            &[("SKILLSCOPE_VERIFY_TIMEOUT", "1")],
+        );
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (code, stdout) = run(&["verify", "--agent", "claude-code"]);
+    if code == Some(2) && stdout.contains("without the sandbox") {
+        eprintln!("SKIPPED verify (namespaces refused here): {stdout}");
+        return;
+    }
+    assert_eq!(code, Some(2), "{stdout}");
+    assert!(
+        stdout.contains(
+            "it did not finish within verify's time limit of 1 s (SKILLSCOPE_VERIFY_TIMEOUT=1); \
+             a loaded machine or a slow first start may need more: give it with --timeout SECS \
+             or SKILLSCOPE_VERIFY_TIMEOUT=SECS"
+        ),
+        "{stdout}"
+    );
+    let (code, stdout) = run(&["verify", "--agent", "claude-code", "--timeout", "2"]);
+    assert_eq!(code, Some(2), "{stdout}");
+    assert!(
+        stdout.contains("time limit of 2 s (--timeout 2)"),
         "{stdout}"
     );
 }
@@ -1158,4 +1219,84 @@ fn a_release_older_than_every_modelled_one_says_so_and_is_not_calibrated() {
         "{stdout}"
     );
     assert!(!w.base.join("cache/calibration.json").exists());
+}
+
+/// Gemini CLI in a folder the user has not trusted: verify runs it trusted (it refuses to run
+/// headless otherwise), so the project's skills are in its listing; verify compares that with
+/// the prediction for the trusted run, not with the user's untrusted view, and says that the
+/// user's own client leaves them out until the folder is trusted. A trust variable the user set
+/// is the run's too: nothing is said, and the prediction is the user's.
+#[test]
+fn gemini_in_an_untrusted_folder_is_compared_as_it_runs_trusted_saying_so() {
+    let w = World::new(".gemini/skills");
+    w.fake("gemini", FAKE_GEMINI);
+    let dir = w.project.join(".gemini/skills/gamma");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("SKILL.md"),
+        "---\nname: gamma\ndescription: The project's own skill.\n---\n# gamma\n",
+    )
+    .unwrap();
+    let no_fake = "/usr/bin:/bin";
+    let prompt = |vars: &[(&str, &str)]| {
+        let out = w.run_with(&["prompt", "--agent", "gemini"], no_fake, &w.project, vars);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let untrusted = prompt(&[]);
+    let trusted = prompt(&[("GEMINI_CLI_TRUST_WORKSPACE", "true")]);
+    assert!(!untrusted.contains("<name>gamma</name>"), "{untrusted}");
+    assert!(trusted.contains("<name>gamma</name>"), "{trusted}");
+    assert!(untrusted.contains("<name>alpha</name>"), "{untrusted}");
+    let note = "note: your Gemini CLI does not trust this folder: its project skills are listed \
+                only once you trust it; compared as trusted";
+    // The client trusted for its run lists the project's skill: identical, said why.
+    w.give_listing(&trusted);
+    let Some((out, stdout)) = verify(&w, "gemini", &[]) else {
+        return;
+    };
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("identical ("), "{stdout}");
+    assert!(stdout.contains(note), "{stdout}");
+    let Some((_, json)) = verify(&w, "gemini", &["--json"]) else {
+        return;
+    };
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["status"], "identical", "{json}");
+    assert!(
+        v["trust_note"]
+            .as_str()
+            .is_some_and(|n| n.starts_with("your Gemini CLI does not trust this folder")),
+        "{json}"
+    );
+    // Trusted by the user (a rule of their trusted folders): the same run, nothing to say.
+    std::fs::write(
+        w.home.join(".gemini/trustedFolders.json"),
+        serde_json::json!({ w.project.to_string_lossy(): "TRUST_FOLDER" }).to_string(),
+    )
+    .unwrap();
+    let Some((out, stdout)) = verify(&w, "gemini", &[]) else {
+        return;
+    };
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(!stdout.contains("does not trust"), "{stdout}");
+    std::fs::remove_file(w.home.join(".gemini/trustedFolders.json")).unwrap();
+    // The user's own `false` is passed to the run: the prediction leaves the project's skill
+    // out as the run does, and nothing is said of trust.
+    w.give_listing(&untrusted);
+    let path = format!("{}:{no_fake}", w.bin.display());
+    let out = w.run_with(
+        &["verify", "--agent", "gemini", "--timeout", "60"],
+        &path,
+        &w.project,
+        &[("GEMINI_CLI_TRUST_WORKSPACE", "false")],
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("identical ("), "{stdout}");
+    assert!(!stdout.contains("does not trust"), "{stdout}");
 }

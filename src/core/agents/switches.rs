@@ -113,11 +113,22 @@ impl AgentSwitches {
         home: &Path,
         project: Option<&Path>,
     ) -> (AgentSwitches, Vec<Diagnostic>) {
+        AgentSwitches::load_for_in(agent, home, project, &|k| std::env::var(k).ok())
+    }
+
+    /// [`AgentSwitches::load_for`] with the environment given by `env` (Gemini CLI's folder
+    /// trust reads it): what the agent sees when its client runs with that environment.
+    pub fn load_for_in(
+        agent: Agent,
+        home: &Path,
+        project: Option<&Path>,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> (AgentSwitches, Vec<Diagnostic>) {
         let own = REGISTRY
             .iter()
             .position(|p| p.id() == agent)
             .map_or(&REGISTRY[..0], |i| &REGISTRY[i..=i]);
-        AgentSwitches::load_with(own, home, project)
+        AgentSwitches::load_with_in(own, home, project, env)
     }
 
     /// [`AgentSwitches::load`] for the agents of `registry`; Gemini CLI's settings (its folder
@@ -126,6 +137,16 @@ impl AgentSwitches {
         registry: Registry,
         home: &Path,
         project: Option<&Path>,
+    ) -> (AgentSwitches, Vec<Diagnostic>) {
+        AgentSwitches::load_with_in(registry, home, project, &|k| std::env::var(k).ok())
+    }
+
+    /// [`AgentSwitches::load_with`] with the environment given by `env`.
+    fn load_with_in(
+        registry: Registry,
+        home: &Path,
+        project: Option<&Path>,
+        env: &dyn Fn(&str) -> Option<String>,
     ) -> (AgentSwitches, Vec<Diagnostic>) {
         let mut files = Vec::new();
         for p in registry {
@@ -148,7 +169,7 @@ impl AgentSwitches {
         }
         let (gemini, mut found) = if registry.iter().any(|p| p.id().home().trusts_folders) {
             let workspace = gemini_workspace(project);
-            GeminiSettings::read(home, workspace.as_deref(), &|k| std::env::var(k).ok())
+            GeminiSettings::read(home, workspace.as_deref(), env)
         } else {
             (GeminiSettings::default(), Vec::new())
         };

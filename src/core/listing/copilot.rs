@@ -6,6 +6,8 @@
 //! across them — its built-in skills last; each entry names its group. A description over
 //! 1,024 characters leaves its skill out.
 //! Entries are written whole while they fit its budget; every name after that goes on one line.
+//! Releases before 1.0.102 order each folder's skills by the path of their SKILL.md and the
+//! project's folders one after the other ([`Dialect::copilot_path_order`](super::Dialect)).
 
 use crate::core::library::Library;
 use crate::core::listing::format::Budget;
@@ -96,6 +98,17 @@ pub fn folder_rank(skill: &Skill) -> (u8, isize) {
     }
 }
 
+/// A skill's SKILL.md below its folder as the bytes Copilot before 1.0.102 orders a folder's
+/// skills by (`nested/inner-skill/SKILL.md`; `codex-disabled-by-path/SKILL.md` sorts before
+/// `codex-disabled/SKILL.md`, as `-` is below `/`).
+fn path_key(skill: &Skill) -> Vec<u8> {
+    let rel = skill
+        .skill_md
+        .strip_prefix(&*skill.root)
+        .unwrap_or(&skill.skill_md);
+    rel.to_string_lossy().replace('\\', "/").into_bytes()
+}
+
 /// The longest description Copilot takes: a skill with a longer one is left out of the listing
 /// (`wide/listing.txt`: `desc-over-1024`, 1,124 characters, absent; `desc-1024` listed).
 const MAX_DESCRIPTION: usize = 1024;
@@ -143,7 +156,8 @@ pub(crate) fn render(
         }
         fits
     });
-    let one_level = one_project_level(lib, &keep);
+    let by_path = opts.dialect.copilot_path_order;
+    let one_level = !by_path && one_project_level(lib, &keep);
     let rank = |s: &Skill| match folder_rank(s) {
         (r, _) if one_level && r <= 2 => (0, 0),
         r => r,
@@ -152,10 +166,17 @@ pub(crate) fn render(
         let (sa, sb) = (&lib.skills[a], &lib.skills[b]);
         let folder =
             |s: &Skill| (!(one_level && s.scope == Scope::Project)).then(|| s.root.clone());
+        let within = || {
+            if by_path {
+                path_key(sa).cmp(&path_key(sb))
+            } else {
+                name_and_description(sa).0.cmp(name_and_description(sb).0)
+            }
+        };
         rank(sa)
             .cmp(&rank(sb))
             .then_with(|| folder(sa).cmp(&folder(sb)))
-            .then_with(|| name_and_description(sa).0.cmp(name_and_description(sb).0))
+            .then_with(within)
     });
     let mut items: Vec<Item> = keep.iter().map(|&i| Item::skill(i)).collect();
     items.extend(opts.builtins.iter().map(Item::builtin));

@@ -1,6 +1,6 @@
 //! How one client release writes a listing where its releases differ, beside the format's own
 //! rules (`formats.rs`): Claude Code's escaping, line breaks and name forms, Codex's roots table
-//! and intro, OpenClaw's entry versions. The default is the newest modelled release of each client; an older release's
+//! and intro, OpenClaw's entry versions, GitHub Copilot CLI's order. The default is the newest modelled release of each client; an older release's
 //! model (`core::agents::eras`) gives its own.
 
 /// What a client release does differently in its listing.
@@ -23,6 +23,11 @@ pub struct Dialect {
     /// SKILL.md's SHA-256), says so in its intro, and its compact form is names only
     /// (2026.7); from 2026.9 no version, and the compact form shortens descriptions.
     pub openclaw_versions: bool,
+    /// GitHub Copilot CLI lists a folder's skills by the path of their SKILL.md in byte order
+    /// (`codex-disabled-by-path/SKILL.md` before `codex-disabled/SKILL.md`) and the project's
+    /// folders one after the other (before 1.0.102); from 1.0.102 by name, and the project's
+    /// three folders of one level by name across them.
+    pub copilot_path_order: bool,
 }
 
 impl Dialect {
@@ -34,6 +39,7 @@ impl Dialect {
         roots_when_cheaper: true,
         codex_plain_intro: None,
         openclaw_versions: false,
+        copilot_path_order: false,
     };
 }
 

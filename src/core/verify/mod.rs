@@ -15,7 +15,9 @@ pub mod store;
 
 pub use clients::{Client, Installed, Wire, agents, client};
 
-pub use run::{Plan, Setup, VerifyError, first_start_hint, passed_variables, plan, run};
+pub use run::{
+    Plan, Setup, VerifyError, as_run, first_start_hint, passed_variables, plan, run, untrusted_note,
+};
 pub use stage::{STAGE_ARG, StageReport, stage};
 
 use serde::Serialize;

@@ -203,6 +203,10 @@ pub enum VerifyError {
     /// The stage printed no report.
     #[error("the sandboxed run gave no report: {0}")]
     NoReport(String),
+    /// The stage printed no report, stopped at its time limit (the client's, with the time its
+    /// start and the sandbox around it are given).
+    #[error("the sandboxed run gave no report: {0}")]
+    TimedOut(String),
 }
 
 /// Where and how the client runs.
@@ -314,7 +318,7 @@ pub fn plan(client: &'static Client, lib: &Library, setup: &Setup) -> Result<Pla
             .into_iter()
             .map(|(k, v)| (OsString::from(k), OsString::from(v))),
     );
-    env.extend(trust(client, setup));
+    env.extend(trust(client, &setup.passed));
     Ok(Plan {
         client,
         command,
@@ -573,10 +577,73 @@ fn client_args(client: &Client, setup: &Setup, installed: Option<&str>) -> Vec<S
 /// `GEMINI_CLI_TRUST_WORKSPACE=true` (every release takes it; `--skip-trust` only the newer ones
 /// and sets the same), given to this sandboxed run alone — nothing is written to the user's
 /// trusted folders. A value the user set is passed as it is instead.
-fn trust(client: &Client, setup: &Setup) -> Option<(OsString, OsString)> {
+fn trust(client: &Client, passed: &[(OsString, OsString)]) -> Option<(OsString, OsString)> {
     let name = crate::core::agents::gemini::settings::TRUST_ENV;
-    (client.agent == crate::core::Agent::Gemini && !setup.passed.iter().any(|(k, _)| k == name))
+    (client.agent == crate::core::Agent::Gemini && !passed.iter().any(|(k, _)| k == name))
         .then(|| (name.into(), "true".into()))
+}
+
+/// The variables of Gemini CLI's folder trust: verify's run sees only the one it is given
+/// ([`trust`]), never the user's others (its sandbox starts from an empty environment).
+const TRUST_VARIABLES: [&str; 3] = [
+    crate::core::agents::gemini::settings::TRUST_ENV,
+    crate::core::agents::gemini::settings::RESTRICTED_ENV,
+    crate::core::agents::gemini::settings::TRUSTED_FOLDERS_ENV,
+];
+
+/// The environment as the client's run has it, for the prediction to be made for that run:
+/// the variables verify decides for it (Gemini CLI's folder trust: trusted, unless the user set
+/// the variable, `passed`) as the run gets them; every other one from this process.
+pub fn as_run(
+    client: &Client,
+    passed: &[(OsString, OsString)],
+) -> impl Fn(&str) -> Option<String> + use<> {
+    let decided: Vec<(String, Option<String>)> = if client.agent == crate::core::Agent::Gemini {
+        let given: Vec<(OsString, OsString)> = passed
+            .iter()
+            .cloned()
+            .chain(trust(client, passed))
+            .collect();
+        TRUST_VARIABLES
+            .iter()
+            .map(|&k| {
+                let v = given
+                    .iter()
+                    .find(|(n, _)| n == k)
+                    .map(|(_, v)| v.to_string_lossy().into_owned());
+                (k.to_string(), v)
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    move |k: &str| match decided.iter().find(|(n, _)| n == k) {
+        Some((_, v)) => v.clone(),
+        None => std::env::var(k).ok(),
+    }
+}
+
+/// What the user's own Gemini CLI would list otherwise than verify's run of it: in a folder it
+/// does not trust (by the user's own environment and trusted folders), its project skills,
+/// which the run trusted to start at all lists; `None` when the folder is trusted, for another
+/// client, or when the user set the trust variable (the run has it as the user does).
+pub fn untrusted_note(
+    client: &Client,
+    home: &Path,
+    project: Option<&Path>,
+    passed: &[(OsString, OsString)],
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Option<String> {
+    trust(client, passed)?;
+    let (own, _) =
+        crate::core::agents::AgentSwitches::load_for_in(client.agent, home, project, env);
+    (!own.gemini().trusted).then(|| {
+        format!(
+            "your {} does not trust this folder: its project skills are listed only once you \
+             trust it; compared as trusted",
+            client.name
+        )
+    })
 }
 
 /// The environment that points the client at the mock and keeps it from updating or reporting.
@@ -670,8 +737,14 @@ pub fn run(plan: &Plan, stage_program: &Path) -> Result<StageReport, VerifyError
         }
         Err(e) => return Err(VerifyError::Start(e)),
     };
-    serde_json::from_slice(&out.stdout.bytes)
-        .map_err(|e| VerifyError::NoReport(no_report(&out, &run, &e)))
+    serde_json::from_slice(&out.stdout.bytes).map_err(|e| {
+        let why = no_report(&out, &run, &e);
+        if out.ending == sandbox::Ending::TimedOut {
+            VerifyError::TimedOut(why)
+        } else {
+            VerifyError::NoReport(why)
+        }
+    })
 }
 
 /// Why the sandboxed stage printed no report: how it ended (a timeout, a signal and what sends
@@ -679,10 +752,12 @@ pub fn run(plan: &Plan, stage_program: &Path) -> Result<StageReport, VerifyError
 fn no_report(out: &sandbox::Outcome, run: &RunSpec, error: &serde_json::Error) -> String {
     use sandbox::Ending;
     let mut why = match (out.ending, out.signal(), out.exit_code()) {
-        (Ending::TimedOut, _, _) => format!(
-            "it did not finish within {} s and was killed",
-            run.timeout.as_secs()
-        ),
+        (Ending::TimedOut, _, _) => {
+            format!(
+                "it did not finish within {} s and was killed",
+                run.timeout.as_secs()
+            )
+        }
         (Ending::Cancelled, _, _) => "it was cancelled".to_string(),
         (_, Some(sig), _) => {
             #[cfg(unix)]
@@ -826,6 +901,67 @@ mod tests {
         // No other client is given Gemini CLI's trust.
         let (_v, p) = planned(crate::core::Agent::Opencode, Vec::new());
         assert!(var(&p, "GEMINI_CLI_TRUST_WORKSPACE").is_empty());
+    }
+
+    /// The prediction is made for the run verify makes: Gemini CLI trusted (its variable
+    /// `true`) unless the user set the variable, whose value the run gets; the user's other
+    /// trust variables are not the run's; no other client's environment is touched.
+    #[test]
+    fn the_prediction_reads_gemini_clis_trust_as_the_run_has_it() {
+        let gemini = super::super::clients::client(crate::core::Agent::Gemini).unwrap();
+        let env = as_run(gemini, &[]);
+        assert_eq!(env("GEMINI_CLI_TRUST_WORKSPACE").as_deref(), Some("true"));
+        assert_eq!(env("GEMINI_RESTRICTED_MODE"), None);
+        assert_eq!(env("GEMINI_CLI_TRUSTED_FOLDERS_PATH"), None);
+        let theirs = [("GEMINI_CLI_TRUST_WORKSPACE".into(), "false".into())];
+        let env = as_run(gemini, &theirs);
+        assert_eq!(env("GEMINI_CLI_TRUST_WORKSPACE").as_deref(), Some("false"));
+        let codex = super::super::clients::client(crate::core::Agent::Codex).unwrap();
+        let env = as_run(codex, &[]);
+        assert_eq!(
+            env("GEMINI_CLI_TRUST_WORKSPACE"),
+            std::env::var("GEMINI_CLI_TRUST_WORKSPACE").ok()
+        );
+    }
+
+    /// The note is said only when the user's own Gemini CLI does not trust the folder and the
+    /// run was trusted by verify.
+    #[test]
+    fn an_untrusted_folder_is_said_only_when_the_run_was_trusted_for_it() {
+        let t = tempfile::tempdir().unwrap();
+        let (home, project) = (t.path().join("home"), t.path().join("project"));
+        std::fs::create_dir_all(home.join(".gemini")).unwrap();
+        std::fs::create_dir_all(project.join(".git")).unwrap();
+        let gemini = super::super::clients::client(crate::core::Agent::Gemini).unwrap();
+        let none = |_: &str| None;
+        let note = untrusted_note(gemini, &home, Some(&project), &[], &none).unwrap();
+        assert!(
+            note.starts_with("your Gemini CLI does not trust this folder"),
+            "{note}"
+        );
+        assert!(note.ends_with("compared as trusted"), "{note}");
+        // The user's own variable is the run's: nothing differs.
+        let theirs = [("GEMINI_CLI_TRUST_WORKSPACE".into(), "false".into())];
+        assert_eq!(
+            untrusted_note(gemini, &home, Some(&project), &theirs, &none),
+            None
+        );
+        // Another client has no folder trust.
+        let codex = super::super::clients::client(crate::core::Agent::Codex).unwrap();
+        assert_eq!(
+            untrusted_note(codex, &home, Some(&project), &[], &none),
+            None
+        );
+        // The folder trusted by the user: nothing to say.
+        std::fs::write(
+            home.join(".gemini/trustedFolders.json"),
+            serde_json::json!({ project.to_string_lossy(): "TRUST_FOLDER" }).to_string(),
+        )
+        .unwrap();
+        assert_eq!(
+            untrusted_note(gemini, &home, Some(&project), &[], &none),
+            None
+        );
     }
 
     /// GitHub Copilot CLI's loader is kept from starting a newer cached package.

@@ -1,9 +1,11 @@
 //! GitHub Copilot CLI: its listing, its built-in skills, its switch and its skill tool.
 
 pub(crate) mod builtins;
+pub(crate) mod eras;
 pub(crate) mod switches;
 pub(crate) mod tools;
 
+use crate::core::agents::eras::Chosen;
 use crate::core::agents::home::Home;
 use crate::core::agents::model::{AgentModel, Injection};
 use crate::core::agents::placement::Placement;
@@ -11,6 +13,7 @@ use crate::core::agents::tools::ToolDefinition;
 use crate::core::catalogue::Profile;
 use crate::core::listing::Format;
 use crate::core::source::Agent;
+use std::sync::OnceLock;
 
 /// Everything skillscope knows of GitHub Copilot CLI.
 pub static HOME: Home = Home {
@@ -26,6 +29,8 @@ pub static HOME: Home = Home {
         ..crate::core::agents::model::AS_GIVEN
     },
     placement,
+    eras: eras::ERAS,
+    era_in_use: Some(&ERA),
     tool,
     project_only: &[".claude/skills"],
     alias: Some("copilot"),
@@ -34,10 +39,18 @@ pub static HOME: Home = Home {
     ..Home::AS_GIVEN
 };
 
-/// Its `skill` tool.
+/// The era GitHub Copilot CLI's views use in this process.
+static ERA: OnceLock<Option<Chosen>> = OnceLock::new();
+
+/// Its `skill` tool, as the release in use declares it.
 #[allow(clippy::unnecessary_wraps)] // the home record's signature
 fn tool(_names: &[String], _model: Option<&str>) -> Option<ToolDefinition> {
-    Some(ToolDefinition::new("skill", tools::copilot_skill_tool()))
+    let text = if eras::older_tool() {
+        tools::copilot_1_0_83_skill_tool()
+    } else {
+        tools::copilot_skill_tool()
+    };
+    Some(ToolDefinition::new("skill", text))
 }
 
 /// GitHub Copilot CLI 1.0.102 (`copilot@1.0.102/mixed/placement.json`).
