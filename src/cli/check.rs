@@ -294,6 +294,7 @@ pub fn run(args: CheckArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let rules::Checked {
         diagnostics: diags,
         meaning,
+        ..
     } = checked;
     let problems = judged_problems(&lib, &selection);
     let findings = findings(&problems, &diags, &scope);

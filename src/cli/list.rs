@@ -83,13 +83,20 @@ struct Listed<'a> {
 }
 
 /// `list --json`: one object per skill shown.
-fn write_json(out: &mut impl Write, args: &ListArgs, l: &Listed<'_>) -> anyhow::Result<()> {
+fn write_json(
+    out: &mut impl Write,
+    args: &ListArgs,
+    l: &Listed<'_>,
+    installed: Option<crate::core::rules::Installed>,
+) -> anyhow::Result<()> {
     let (lib, diags, tokens, states, enabled) = (l.lib, l.diags, l.tokens, l.states, l.enabled);
     let shown = |i: usize, _s: &crate::core::skill::Skill| l.shown[i];
     let mut sources =
         crate::core::manage::manifest::provenances(lib.skills.iter().map(|s| s.dir.as_path()));
-    let (mut installed, notes) =
-        crate::core::installers::records(&lib.skills, dirs::home_dir().as_deref());
+    // Found by the rules' run already (which the body rules always make).
+    let (mut installed, notes) = installed.unwrap_or_else(|| {
+        crate::core::installers::records(&lib.skills, dirs::home_dir().as_deref())
+    });
     for n in &notes {
         crate::cli::output::warn(n);
     }
@@ -285,9 +292,9 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         Some(a) => crate::cli::args::shadowed(&lib, &[a]),
         None => every_agent_shadowed,
     };
-    let (diags, tokens) = rayon::join(
+    let (checked, tokens) = rayon::join(
         || {
-            rules::check_library(
+            rules::check(
                 &lib,
                 &CheckOptions {
                     // Judged as `check` judges: each skill by its agent's profile, with the
@@ -305,6 +312,11 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         },
         || crate::cli::args::count_levels(&lib, args.encoding, args.listing, &cache),
     );
+    let rules::Checked {
+        diagnostics: diags,
+        installed,
+        ..
+    } = checked;
     crate::cli::args::save_cache(&cache);
     // What the rules read off the bodies is kept whatever was encoded, as `check` keeps it: a
     // body over the body rule's token limit is encoded again on every run (only counts within
@@ -326,7 +338,7 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     };
     let mut out = crate::cli::output::report_out();
     if args.json {
-        write_json(&mut out, &args, &listed)?;
+        write_json(&mut out, &args, &listed, installed)?;
     } else {
         write_table(&mut out, &args, &listed)?;
     }

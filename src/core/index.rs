@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 const MAGIC: &[u8; 8] = b"SKSCLIX\0";
 /// Bumped whenever the layout or the meaning of a record changes: an index of another version is
 /// foreign and discarded.
-const VERSION: u32 = 13;
+const VERSION: u32 = 14;
 /// Index files kept in the cache folder, one per set of roots; the least recently written go.
 const KEEP_FILES: usize = 8;
 /// An index larger than this is not read (a real one for 50,000 skills is a few tens of MB).
@@ -153,6 +153,8 @@ pub struct SkillRecord {
     pub l2_tokens: [Option<u32>; 2],
     /// Its listing entries' counts (see `Facts::l1_tokens`).
     pub l1_tokens: Vec<crate::core::skill::L1Count>,
+    /// Its per-skill rules' findings, by the key of what they read (see `Facts::rules`).
+    pub rules: Vec<crate::core::skill::RuleFindings>,
 }
 
 /// A decoded index file.
@@ -163,8 +165,9 @@ pub struct IndexData {
     /// By skill folder (its path's bytes).
     /// Boxed: records move twice on the way to a skill.
     pub skills: FxHashMap<Vec<u8>, Box<SkillRecord>>,
-    /// The overlap rule's last findings, with the hash of what they were computed from.
-    pub overlap: Option<Remembered>,
+    /// The library-wide rules' last findings (the overlap rule's, the template rule's), each
+    /// with the hash of what they were computed from, most recent last.
+    pub remembered: Vec<Remembered>,
     /// Counts of texts made from the whole library (listings), by their hash and encoding.
     pub texts: Vec<TextCount>,
     /// Where each walk record's bytes are in the file (offset, length), index-aligned with `walks`.
@@ -181,6 +184,9 @@ pub const TEXTS_KEPT: usize = 32;
 
 /// Library-wide findings (library index, finding) kept with the hash of their inputs.
 pub type Remembered = ([u8; 32], Vec<(usize, Diagnostic)>);
+
+/// At most this many sets of library-wide findings are kept (rules × their inputs in use).
+pub const REMEMBERED_KEPT: usize = 4;
 
 /// Where index files live, and whether there is one at all.
 #[derive(Debug, Clone, Default)]
@@ -273,7 +279,7 @@ pub fn write<'a>(
     path: &Path,
     walks: &[WalkRecord],
     skills: impl IntoIterator<Item = &'a Skill>,
-    overlap: Option<&Remembered>,
+    remembered: &[Remembered],
     texts: &[TextCount],
     vectors: Option<&Vectors>,
     taken_ns: u128,
@@ -283,7 +289,7 @@ pub fn write<'a>(
     // fsync, a crash leaves the old file or one whose checksum fails.
     let sync = crate::core::paths::Durability::Cache;
     crate::core::paths::write_private_with(path, sync, |f| {
-        encode_to(f, walks, skills, overlap, texts, taken_ns)?;
+        encode_to(f, walks, skills, remembered, texts, taken_ns)?;
         match vectors {
             Some(v) => write_vectors(f, v),
             None => Ok(()),
@@ -458,7 +464,7 @@ fn encode_to<'a>(
     out: &mut impl Write,
     walks: &[WalkRecord],
     skills: impl IntoIterator<Item = &'a Skill>,
-    overlap: Option<&Remembered>,
+    remembered: &[Remembered],
     texts: &[TextCount],
     taken_ns: u128,
 ) -> std::io::Result<()> {
@@ -507,17 +513,14 @@ fn encode_to<'a>(
         out.write_all(&w.0)?;
     }
     w.0.clear();
-    match overlap {
-        Some((key, found)) => {
-            w.u8(1);
-            w.0.extend_from_slice(key);
-            w.len(found.len());
-            for (i, d) in found {
-                w.u64(*i as u64);
-                w.diags(std::slice::from_ref(d));
-            }
+    w.len(remembered.len());
+    for (key, found) in remembered {
+        w.0.extend_from_slice(key);
+        w.len(found.len());
+        for (i, d) in found {
+            w.u64(*i as u64);
+            w.diags(std::slice::from_ref(d));
         }
-        None => w.u8(0),
     }
     w.len(texts.len());
     for (hash, enc, n) in texts {
@@ -727,7 +730,8 @@ fn decode_batched(rd: impl Read + Send, len: u64, batch: usize) -> Option<IndexD
     data.skills.reserve(n);
     data.skills.extend(records?);
     let mut r = R(&rest);
-    if r.u8()? != 0 {
+    let nr = r.len(36)?;
+    for _ in 0..nr {
         let key: [u8; 32] = r.take(32)?.try_into().ok()?;
         let n = r.len(20)?;
         let mut found = Vec::with_capacity(n);
@@ -739,7 +743,7 @@ fn decode_batched(rd: impl Read + Send, len: u64, batch: usize) -> Option<IndexD
             }
             found.push((i, d.pop()?));
         }
-        data.overlap = Some((key, found));
+        data.remembered.push((key, found));
     }
     let nt = r.len(37)?;
     for _ in 0..nt {
@@ -856,6 +860,17 @@ fn skill_record(w: &mut W, s: &Skill, taken_ns: u128) {
         w.u8(*enc);
         w.u32(*n);
     }
+    drop(l1);
+    let rules = s
+        .facts
+        .rules
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    w.len(rules.len());
+    for (key, found) in rules.iter() {
+        w.0.extend_from_slice(key);
+        w.diags(found);
+    }
 }
 
 /// One skill's record read back; `None` when it is not whole or holds more.
@@ -914,6 +929,12 @@ fn skill_record_from(r: &mut R) -> Option<(Vec<u8>, Box<SkillRecord>)> {
         let hash: [u8; 32] = r.take(32)?.try_into().ok()?;
         l1_tokens.push((hash, r.u8()?, r.u32()?));
     }
+    let nr = r.len(36)?;
+    let mut rules = Vec::with_capacity(nr);
+    for _ in 0..nr {
+        let key: [u8; 32] = r.take(32)?.try_into().ok()?;
+        rules.push((key, r.diags()?));
+    }
     let record = (
         dir,
         Box::new(SkillRecord {
@@ -928,6 +949,7 @@ fn skill_record_from(r: &mut R) -> Option<(Vec<u8>, Box<SkillRecord>)> {
             body_tokens,
             l2_tokens,
             l1_tokens,
+            rules,
         }),
     );
     r.0.is_empty().then_some(record)
@@ -1933,6 +1955,106 @@ mod tests {
         );
         let (lib, _) = load(&root, &cache);
         assert!(lib.remembered(&key(&lib)).is_none());
+    }
+
+    /// The per-skill rules' findings of each skill as the index keeps them.
+    fn judged(s: &Skill) -> Vec<crate::core::skill::RuleFindings> {
+        s.facts.rules.lock().unwrap().clone()
+    }
+
+    #[test]
+    fn the_per_skill_findings_are_kept_while_the_skill_file_stays() {
+        let t = tempfile::tempdir().unwrap();
+        let (root, cache) = (t.path().join("lib"), t.path().join("cache"));
+        library(&root);
+        // A field no profile knows: a finding of the per-skill rules.
+        write(
+            &root.join("alpha/SKILL.md"),
+            "---\nname: alpha\ndescription: Does alpha things. Use when alpha is asked for.\ncolour: blue\n---\n# alpha\n",
+        );
+        backdate(&root);
+        let unknown = |found: &[Vec<Diagnostic>]| {
+            found
+                .iter()
+                .flatten()
+                .filter(|d| d.rule == RuleId::UnknownField)
+                .count()
+        };
+        let (lib, _) = load(&root, &cache);
+        assert!(lib.skills.iter().all(|s| judged(s).is_empty()));
+        let first = body_check(&lib);
+        assert_eq!(unknown(&first), 1);
+        assert!(lib.skills.iter().all(|s| judged(s).len() == 1));
+        assert!(lib.save_index().is_none());
+        // Read back with the skills: the same findings as judged afresh.
+        let (lib, _) = load(&root, &cache);
+        assert!(lib.skills.iter().all(|s| judged(s).len() == 1));
+        assert_eq!(body_check(&lib), first);
+        // Taken from the index, not judged again: a remembered judgement is what the check says.
+        let alpha = lib.skills.iter().find(|s| s.name == "alpha").unwrap();
+        alpha.facts.rules.lock().unwrap()[0].1.clear();
+        assert_eq!(unknown(&body_check(&lib)), 0);
+        // Another profile is another key: judged, and kept beside the first.
+        let spec = rules::check_library(
+            &lib,
+            &CheckOptions {
+                profile: rules::Profile::ClaudeCode,
+                body: true,
+                ..CheckOptions::default()
+            },
+        );
+        assert_eq!(unknown(&spec), 1);
+        assert_eq!(judged(alpha).len(), 2);
+        // The skill file changed: read and judged again.
+        write(
+            &root.join("alpha/SKILL.md"),
+            "---\nname: alpha\ndescription: Does alpha things. Use when alpha is asked for.\n---\n# alpha\n",
+        );
+        let (lib, _) = load(&root, &cache);
+        assert_eq!(unknown(&body_check(&lib)), 0);
+    }
+
+    #[test]
+    fn the_template_findings_are_kept_while_names_and_descriptions_stay() {
+        let t = tempfile::tempdir().unwrap();
+        let (root, cache) = (t.path().join("lib"), t.path().join("cache"));
+        for name in ["strava", "xero", "asana", "jira", "slack"] {
+            write(
+                &root.join(format!("{name}/SKILL.md")),
+                &format!(
+                    "---\nname: {name}\ndescription: Automate {name} tasks via the {name} API. Use when {name} is asked for.\n---\n# {name}\n"
+                ),
+            );
+        }
+        backdate(&root);
+        let templates = |found: &[Vec<Diagnostic>]| {
+            found
+                .iter()
+                .flatten()
+                .filter(|d| d.rule == RuleId::DescriptionTemplate)
+                .count()
+        };
+        let (lib, _) = load(&root, &cache);
+        let key = rules::template_key(&lib).unwrap();
+        assert!(lib.remembered(&key).is_none());
+        let first = body_check(&lib);
+        assert_eq!(templates(&first), 5);
+        assert!(lib.save_index().is_none());
+        let (lib, _) = load(&root, &cache);
+        let kept = lib.remembered(&key).unwrap();
+        assert_eq!(kept.len(), 5);
+        assert_eq!(body_check(&lib), first);
+        // What the index remembers is what the check says.
+        lib.remember(key, &kept[..1]);
+        assert_eq!(templates(&body_check(&lib)), 1);
+        // Another description: another key, so the rule runs again.
+        write(
+            &root.join("slack/SKILL.md"),
+            "---\nname: slack\ndescription: Posts to channels. Use when a message must go out.\n---\n# slack\n",
+        );
+        let (lib, _) = load(&root, &cache);
+        assert_ne!(rules::template_key(&lib), Some(key));
+        assert_eq!(templates(&body_check(&lib)), 4);
     }
 
     #[test]

@@ -128,7 +128,8 @@ struct IndexState {
     unchanged: bool,
     /// Held through a save, so a save at exit waits for one already writing.
     writing: std::sync::Mutex<()>,
-    overlap: std::sync::Mutex<Option<index::Remembered>>,
+    /// The library-wide rules' findings by the key of their inputs, most recent last.
+    remembered: std::sync::Mutex<Vec<index::Remembered>>,
     /// Counts of listings of this library, most recent last (see [`Library::text_count`]).
     texts: std::sync::Mutex<Vec<index::TextCount>>,
     /// The semantic matcher's vectors: left in the index file until asked for, then in memory.
@@ -277,7 +278,10 @@ impl Library {
             None => None,
         };
         let taken_ns = crate::core::fsx::now_ns();
-        let overlap = data.as_mut().and_then(|d| d.overlap.take());
+        let remembered = data
+            .as_mut()
+            .map(|d| std::mem::take(&mut d.remembered))
+            .unwrap_or_default();
         let texts = data
             .as_mut()
             .map(|d| std::mem::take(&mut d.texts))
@@ -330,7 +334,7 @@ impl Library {
                 dirty: AtomicBool::new(changed),
                 unchanged: !changed,
                 writing: std::sync::Mutex::new(()),
-                overlap: std::sync::Mutex::new(overlap),
+                remembered: std::sync::Mutex::new(remembered),
                 texts: std::sync::Mutex::new(texts),
                 vectors: std::sync::Mutex::new(vectors),
                 folded,
@@ -352,24 +356,37 @@ impl Library {
         }
     }
 
-    /// Library-wide findings remembered in the index for inputs hashing to `key`.
+    /// Library-wide findings remembered in the index for inputs hashing to `key` (then the most
+    /// recently used, the last to be let go of).
     pub(crate) fn remembered(&self, key: &[u8; 32]) -> Option<Vec<(usize, Diagnostic)>> {
         let ix = self.index.as_ref()?;
-        let slot = ix
-            .overlap
+        let mut kept = ix
+            .remembered
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        slot.as_ref()
-            .filter(|(k, _)| k == key)
-            .map(|(_, found)| found.clone())
+        let at = kept.iter().position(|(k, _)| k == key)?;
+        let last = kept.len() - 1;
+        if at != last {
+            // Only the order changed: nothing to save for that alone.
+            let hit = kept.remove(at);
+            kept.push(hit);
+        }
+        kept.last().map(|(_, found)| found.clone())
     }
 
-    /// Remembers library-wide findings for inputs hashing to `key`, for the next run.
+    /// Remembers library-wide findings for inputs hashing to `key`, for the next run; past
+    /// [`index::REMEMBERED_KEPT`], the least recently used go.
     pub(crate) fn remember(&self, key: [u8; 32], found: &[(usize, Diagnostic)]) {
         if let Some(ix) = &self.index {
-            *ix.overlap
+            let mut kept = ix
+                .remembered
                 .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner) = Some((key, found.to_vec()));
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            kept.retain(|(k, _)| *k != key);
+            if kept.len() >= index::REMEMBERED_KEPT {
+                kept.remove(0);
+            }
+            kept.push((key, found.to_vec()));
             ix.dirty.store(true, Ordering::Relaxed);
         }
     }
@@ -481,8 +498,8 @@ impl Library {
         if !ix.dirty.swap(false, Ordering::Relaxed) {
             return None;
         }
-        let overlap = ix
-            .overlap
+        let remembered = ix
+            .remembered
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let texts = ix
@@ -498,7 +515,7 @@ impl Library {
             &ix.path,
             &ix.walks,
             self.skills.iter().chain(&ix.folded),
-            overlap.as_ref(),
+            &remembered,
             &texts,
             vectors.as_ref(),
             ix.taken_ns,

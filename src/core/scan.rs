@@ -930,6 +930,11 @@ fn restore(skill: &mut Skill, r: SkillRecord, stamp: Stamp) {
         .l1_tokens
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner) = r.l1_tokens;
+    *skill
+        .facts
+        .rules
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner) = r.rules;
     for (slot, n) in skill.facts.l2_tokens.iter().zip(r.l2_tokens) {
         if let Some(n) = n {
             let _ = slot.set(n);

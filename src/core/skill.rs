@@ -108,7 +108,18 @@ pub struct Facts {
     /// of the entry's text, the encoding's id, the count. Kept in the index; an entry whose text
     /// changed (a renamed root in its path) misses and is counted again.
     pub l1_tokens: std::sync::Mutex<Vec<L1Count>>,
+    /// The findings of the rules that read only the skill file and where it lies
+    /// (`rules::check_skill` but the parse findings), by the key of what they read
+    /// (`rules::per_skill_key`: the program, the profile, the skill's paths and agent). Kept in
+    /// the index with the file's stamp, so an unchanged skill is not judged again.
+    pub rules: std::sync::Mutex<Vec<RuleFindings>>,
 }
+
+/// One remembered judgement of a skill by its rules: the key of what they read, their findings.
+pub type RuleFindings = ([u8; 32], Vec<Diagnostic>);
+
+/// At most this many judgements are kept per skill (profiles in use).
+pub const RULES_KEPT: usize = 4;
 
 /// One remembered listing-entry count: the entry text's hash, the encoding's id, the count.
 pub type L1Count = ([u8; 32], u8, u32);

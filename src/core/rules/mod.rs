@@ -20,6 +20,8 @@ use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use crate::core::catalogue::{Profile, RULES, RuleId, RuleInfo, UnknownProfile};
+#[cfg(test)]
+pub(crate) use template::input_key as template_key;
 
 /// What a check run may do beyond reading frontmatter.
 #[derive(Clone, Copy, Default)]
@@ -85,7 +87,13 @@ pub struct Checked {
     pub diagnostics: Vec<Vec<Diagnostic>>,
     /// Whether the overlap rule compared the descriptions by meaning too.
     pub meaning: overlap::Meaning,
+    /// With the body rules, the installers' records of every skill (index-aligned) and what
+    /// could not be read (`installers::records`): found once, for the rules and the report.
+    pub installed: Option<Installed>,
 }
+
+/// The installers' records of every skill, and the notes of what could not be read.
+pub type Installed = (Vec<Option<crate::core::installers::Record>>, Vec<String>);
 
 /// Every diagnostic of every skill (index-aligned with `lib.skills`), sorted by line.
 pub fn check_library(lib: &Library, opts: &CheckOptions) -> Vec<Vec<Diagnostic>> {
@@ -119,7 +127,7 @@ pub fn check(lib: &Library, opts: &CheckOptions) -> Checked {
             // A skill an installer recorded is compared with its record below: the records are
             // found here, one lock file at a time, while the other cores run the rules.
             let records = opts.body.then(|| {
-                crate::core::installers::records(&lib.skills, dirs::home_dir().as_deref()).0
+                crate::core::installers::records(&lib.skills, dirs::home_dir().as_deref())
             });
             (
                 meaning,
@@ -147,7 +155,7 @@ pub fn check(lib: &Library, opts: &CheckOptions) -> Checked {
     for (i, d) in library_wide {
         all[i].push(d);
     }
-    if let Some(records) = records {
+    if let Some((records, _)) = &records {
         // A skill an installer recorded, edited since: its files against the recorded hash.
         let found: Vec<Option<Diagnostic>> = records
             .par_iter()
@@ -169,6 +177,7 @@ pub fn check(lib: &Library, opts: &CheckOptions) -> Checked {
     Checked {
         diagnostics: all,
         meaning,
+        installed: records,
     }
 }
 
@@ -203,7 +212,7 @@ fn per_skill(lib: &Library, opts: &CheckOptions, learned: &AtomicBool) -> Vec<Ve
         .par_iter()
         .map(|s| {
             let profile = opts.profile_of(s);
-            let mut d = check_skill(s, profile);
+            let mut d = check_skill_kept(s, profile, learned);
             // The ADR agent's warning where real clients read the folder too: only when asked
             // for by name (`--select triggers-missing`), the view a user opts into.
             let asked = opts.selection.is_some_and(|sel| {
@@ -259,7 +268,101 @@ fn linked_profiles(s: &Skill, own: Profile, d: &mut Vec<Diagnostic>) {
 
 /// The diagnostics of one skill that need nothing but its frontmatter.
 pub fn check_skill(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
-    let mut out: Vec<Diagnostic> = skill
+    let mut out = parse_findings(skill, profile);
+    out.extend(judge(skill, profile));
+    out
+}
+
+/// [`check_skill`], its rules' findings taken from what the skill remembers (`Facts::rules`, kept
+/// in the library index with the skill file's stamp) when they read nothing that changed since;
+/// `learned` is set when they ran and what they found is new to remember.
+fn check_skill_kept(skill: &Skill, profile: Profile, learned: &AtomicBool) -> Vec<Diagnostic> {
+    let mut out = parse_findings(skill, profile);
+    let Some(key) = per_skill_key(skill, profile) else {
+        out.extend(judge(skill, profile));
+        return out;
+    };
+    let lock = || {
+        skill
+            .facts
+            .rules
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    };
+    if let Some((_, found)) = lock().iter().find(|(k, _)| *k == key) {
+        out.extend(found.iter().cloned());
+        return out;
+    }
+    let found = judge(skill, profile);
+    let mut kept = lock();
+    if kept.len() >= crate::core::skill::RULES_KEPT {
+        kept.remove(0);
+    }
+    kept.push((key, found.clone()));
+    learned.store(true, Ordering::Relaxed);
+    out.extend(found);
+    out
+}
+
+/// The key of what [`judge`] reads of `skill` for `profile`, beyond its skill file (whose stamp
+/// the remembered findings are kept with): this program (a new build may judge otherwise), the
+/// profile, the skill's agent and paths, whether it is a command or a plugin's. `None` where the
+/// rules read more than that, so they run every time: an executable skill's entry (a file looked
+/// at), Lazy Skills' resources and files, the ADR agent's readers.
+fn per_skill_key(skill: &Skill, profile: Profile) -> Option<[u8; 32]> {
+    use crate::core::fsx::path_bytes;
+    use crate::core::skill::SkillKind;
+    use crate::core::source::Agent;
+    if skill.kind() == SkillKind::Executable
+        || profile == Profile::LazySkills
+        || skill.agent == Agent::Generic
+    {
+        return None;
+    }
+    let program = program_key()?;
+    let mut h = blake3::Hasher::new();
+    h.update(b"per-skill rules 1\0");
+    h.update(program);
+    h.update(&[
+        profile as u8,
+        skill.agent as u8,
+        u8::from(skill.command),
+        u8::from(skill.plugin),
+    ]);
+    for p in [
+        path_bytes(&skill.dir),
+        path_bytes(&skill.skill_md),
+        path_bytes(&skill.root),
+    ] {
+        h.update(&(p.len() as u64).to_le_bytes());
+        h.update(&p);
+    }
+    Some(*h.finalize().as_bytes())
+}
+
+/// This program's identity: its version and its executable's stat (length, times, inode), so
+/// that findings remembered by another build are never taken for its own. `None` when the
+/// executable cannot be looked at.
+fn program_key() -> Option<&'static [u8; 32]> {
+    static KEY: std::sync::OnceLock<Option<[u8; 32]>> = std::sync::OnceLock::new();
+    KEY.get_or_init(|| {
+        let exe = std::env::current_exe().ok()?;
+        let st = crate::core::fsx::Stamp::of(&std::fs::metadata(exe).ok()?);
+        let mut h = blake3::Hasher::new();
+        h.update(env!("CARGO_PKG_VERSION").as_bytes());
+        h.update(&st.len.to_le_bytes());
+        h.update(&st.mtime_ns.to_le_bytes());
+        h.update(&st.ctime_ns.to_le_bytes());
+        h.update(&st.ino.to_le_bytes());
+        h.update(&st.dev.to_le_bytes());
+        Some(*h.finalize().as_bytes())
+    })
+    .as_ref()
+}
+
+/// The parse findings of `skill`, each at the level `profile` gives it.
+fn parse_findings(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
+    skill
         .parse_diagnostics
         .iter()
         .map(|d| {
@@ -274,8 +377,13 @@ pub fn check_skill(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
             }
             d
         })
-        .collect();
-    out.extend(fields::check(skill, profile));
+        .collect()
+}
+
+/// The findings of the rules that read a skill's frontmatter and place (all of [`check_skill`]
+/// but the parse findings).
+fn judge(skill: &Skill, profile: Profile) -> Vec<Diagnostic> {
+    let mut out = fields::check(skill, profile);
     out.extend(select::check_opt_outs(skill));
     if profile == Profile::LazySkills {
         out.extend(lazy::check(skill));

@@ -113,8 +113,55 @@ pub fn head(template: &str) -> Option<&str> {
 }
 
 /// A finding on every skill whose description is one template with at least one other skill of
-/// another name, and another description.
+/// another name, and another description. Remembered in the library index by the hash of what
+/// it reads (each skill's name, description and its line, whether it is shadowed), so that an
+/// unchanged library is not judged again.
 pub fn check(lib: &Library) -> Vec<(usize, Diagnostic)> {
+    let Some(key) = input_key(lib) else {
+        return judge(lib);
+    };
+    if let Some(found) = lib.remembered(&key) {
+        return found;
+    }
+    let found = judge(lib);
+    lib.remember(key, &found);
+    found
+}
+
+/// The hash of what [`judge`] reads, with this program's identity (`None` without one).
+pub(crate) fn input_key(lib: &Library) -> Option<[u8; 32]> {
+    // Gathered into a buffer and hashed 64 KiB at a time, as the overlap rule's key is.
+    const STAGE: usize = 64 * 1024;
+    let program = super::program_key()?;
+    let mut h = blake3::Hasher::new();
+    let mut buf: Vec<u8> = Vec::with_capacity(STAGE);
+    buf.extend_from_slice(b"description-template 1\0");
+    buf.extend_from_slice(program);
+    buf.extend_from_slice(&(lib.skills.len() as u64).to_le_bytes());
+    for s in &lib.skills {
+        buf.push(u8::from(s.shadowed_by.is_some()));
+        buf.push(u8::from(s.frontmatter.description().is_some()));
+        buf.extend_from_slice(
+            &s.frontmatter
+                .line_of("description")
+                .map_or(0, |l| u64::from(l) + 1)
+                .to_le_bytes(),
+        );
+        for t in [s.name.as_str(), s.description()] {
+            buf.extend_from_slice(&(t.len() as u64).to_le_bytes());
+            buf.extend_from_slice(t.as_bytes());
+        }
+        if buf.len() >= STAGE {
+            h.update(&buf);
+            buf.clear();
+        }
+    }
+    h.update(&buf);
+    Some(*h.finalize().as_bytes())
+}
+
+/// [`check`], judged afresh.
+fn judge(lib: &Library) -> Vec<(usize, Diagnostic)> {
     // Each description's template on every core; the groups in the skills' order.
     let keys: Vec<Option<String>> = lib
         .skills
