@@ -1069,17 +1069,20 @@ const NAMED_OUTSIDE_LEFT: &[(&str, usize)] = &[
     ("LazySkills", 2),
 ];
 
-/// The `Agent::VARIANT` paths in `src`'s code (comments, strings and whatever follows the first
-/// `#[cfg(test)]` or `#[cfg(all(test, …))]` line left out), each variant once.
-fn agents_named(src: &str) -> BTreeSet<String> {
-    let code = src
-        .split_inclusive('\n')
+/// `src` up to its first `#[cfg(test)]` or `#[cfg(all(test, …))]` line: the program's code.
+fn program_code(src: &str) -> String {
+    src.split_inclusive('\n')
         .take_while(|l| {
             let l = l.trim();
             l != "#[cfg(test)]" && !l.starts_with("#[cfg(all(test,")
         })
-        .collect::<String>();
-    let toks = tokenize(&code);
+        .collect()
+}
+
+/// The `Agent::VARIANT` paths in `src`'s code (comments, strings and whatever follows the first
+/// `#[cfg(test)]` or `#[cfg(all(test, …))]` line left out), each variant once.
+fn agents_named(src: &str) -> BTreeSet<String> {
+    let toks = tokenize(&program_code(src));
     let mut out = BTreeSet::new();
     for w in toks.windows(3) {
         if w[0].tok == Tok::Ident("Agent".into())
@@ -1177,6 +1180,117 @@ fn the_agent_count_sees_code_only() {
     let src = "fn f() { Agent::Codex; }\n#[cfg(all(test, unix))]\nmod tests { Agent::Gemini; }\n";
     let named: Vec<String> = agents_named(src).into_iter().collect();
     assert_eq!(named, ["Codex"]);
+}
+
+/// The lines of `src`'s code (comments, strings and tests left out, as in [`agents_named`]) where
+/// an error is only a string: a `Result<…, String>` (two type arguments, the last `String`) or
+/// an `Err(format!(…))`.
+fn string_errors(src: &str) -> Vec<usize> {
+    let toks = tokenize(&program_code(src));
+    let is = |i: usize, w: &str| ident(toks.get(i)) == Some(w);
+    let mut out = Vec::new();
+    for i in 0..toks.len() {
+        if is(i, "Err") && punct(toks.get(i + 1), '(') && is(i + 2, "format") {
+            out.push(toks[i].line);
+            continue;
+        }
+        if !is(i, "Result") || !punct(toks.get(i + 1), '<') {
+            continue;
+        }
+        // The last type argument at the top level of `Result<…>`.
+        let (mut depth, mut commas, mut last, mut j) = (0usize, 0, i + 2, i + 1);
+        while j < toks.len() {
+            match toks[j].tok {
+                // The `>` of `->` closes nothing.
+                Tok::Punct('>') if punct(toks.get(j - 1), '-') => {}
+                Tok::Punct('<' | '(' | '[') => depth += 1,
+                Tok::Punct('>' | ')' | ']') => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                Tok::Punct(',') if depth == 1 => {
+                    commas += 1;
+                    last = j + 1;
+                }
+                _ => {}
+            }
+            j += 1;
+        }
+        let words: Vec<Option<&str>> = toks[last..j.min(toks.len())]
+            .iter()
+            .map(|t| match &t.tok {
+                Tok::Ident(w) => Some(w.as_str()),
+                Tok::PathSep => Some("::"),
+                Tok::Punct(_) => None,
+            })
+            .collect();
+        let string = [
+            &[Some("String")][..],
+            &[
+                Some("std"),
+                Some("::"),
+                Some("string"),
+                Some("::"),
+                Some("String"),
+            ],
+            &[
+                Some("alloc"),
+                Some("::"),
+                Some("string"),
+                Some("::"),
+                Some("String"),
+            ],
+        ];
+        if commas > 0 && string.contains(&words.as_slice()) {
+            out.push(toks[i].line);
+        }
+    }
+    out
+}
+
+/// No error in the core is only a string: each is a `thiserror` type saying what went wrong,
+/// with its data (`Result<…, String>` and `Err(format!(…))` are refused in the program's code).
+#[test]
+fn core_errors_are_typed_not_strings() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let krate = Crate::load(root);
+    let files: BTreeSet<&PathBuf> = krate.modules.values().map(|m| &m.file).collect();
+    let mut found = Vec::new();
+    for file in files {
+        let rel = file.strip_prefix(root).unwrap_or(file);
+        if !rel.starts_with("src/core") {
+            continue;
+        }
+        for line in string_errors(&fs::read_to_string(file).unwrap_or_default()) {
+            found.push(format!("{}:{line}", rel.display()));
+        }
+    }
+    if std::env::var_os("LAYERS_FIGURES").is_some() {
+        eprintln!("core: {} string errors", found.len());
+    }
+    assert!(
+        found.is_empty(),
+        "errors that are only a string in src/core (make each a thiserror type): {found:#?}"
+    );
+}
+
+/// The check sees a string error in code, in a signature, an alias or a closure's type, and
+/// neither one in a comment, a string or a test module, nor a `Result` whose error is typed.
+#[test]
+fn the_string_error_check_sees_a_string_error() {
+    let src = "fn a() -> Result<(), String> {}\n\
+               type Raw = Result<Vec<(u8, String)>, std::string::String>;\n\
+               fn b(f: impl FnOnce() -> Result<Vec<u8>, String>) {}\n\
+               fn c() { return Err(format!(\"no {x}\")); }\n\
+               fn d() -> io::Result<String> {}\n\
+               fn e() -> Result<String, Error> {}\n\
+               fn f(g: impl Fn(u8) -> String) -> Result<Box<dyn Fn() -> String>, E> {}\n\
+               // fn g() -> Result<(), String>\n\
+               const H: &str = \"Result<(), String>\";\n\
+               #[cfg(test)]\nmod tests { fn t() -> Result<(), String> {} }\n";
+    assert_eq!(string_errors(src), [1, 2, 3, 4]);
 }
 
 /// Copies the files of `from` into `to`, folders and all.

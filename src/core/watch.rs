@@ -10,7 +10,8 @@ use std::time::{Duration, Instant};
 pub enum Change {
     /// Files or folders that changed.
     Paths(Vec<PathBuf>),
-    /// The watcher reported an error; what changed is unknown, so everything may have.
+    /// The watcher reported an error (in its words); what changed is unknown, so everything may
+    /// have.
     Lost(String),
 }
 
@@ -45,7 +46,8 @@ impl std::fmt::Debug for Watch {
     }
 }
 
-type Raw = Result<Vec<PathBuf>, String>;
+/// What the watcher reports: paths that changed, or its error.
+type Raw = Result<Vec<PathBuf>, notify::Error>;
 
 /// Watches every root recursively and calls `on_change` once things have been quiet for
 /// `debounce` (or, under a steady stream of changes, every four `debounce`s). Reads are not
@@ -129,7 +131,7 @@ fn start(
                 }
                 Ok(paths)
             }
-            Err(e) => Err(e.to_string()),
+            Err(e) => Err(e),
         };
         let _ = tx.send(raw);
     })
@@ -146,7 +148,7 @@ fn debounce_loop(rx: &Receiver<Raw>, quiet: Duration, mut on_change: impl FnMut(
     while let Ok(first) = rx.recv() {
         let started = Instant::now();
         let mut paths: Vec<PathBuf> = Vec::new();
-        let mut lost: Option<String> = None;
+        let mut lost: Option<notify::Error> = None;
         let mut absorb = |raw: Raw| match raw {
             Ok(p) => paths.extend(p),
             Err(e) => lost = Some(e),
@@ -164,7 +166,7 @@ fn debounce_loop(rx: &Receiver<Raw>, quiet: Duration, mut on_change: impl FnMut(
             }
         }
         if let Some(e) = lost {
-            on_change(Change::Lost(e));
+            on_change(Change::Lost(e.to_string()));
         } else {
             paths.sort();
             paths.dedup();

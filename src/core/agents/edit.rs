@@ -1,7 +1,7 @@
 //! The texts a JSON settings file could be given for a switch: edits applied through the file's
 //! own syntax tree, and kept only when the result means exactly the edited value.
 
-use super::error::ToggleError;
+use super::error::{Shape, ToggleError};
 use super::json::{self, Edit};
 use serde::Serialize;
 use serde_json::Value;
@@ -11,7 +11,7 @@ use std::path::Path;
 pub(super) fn json_candidates(
     file: &Path,
     before: &str,
-    candidates: impl FnOnce(Option<&json::Node>) -> Result<Vec<Vec<Edit>>, String>,
+    candidates: impl FnOnce(Option<&json::Node>) -> Result<Vec<Vec<Edit>>, Shape>,
 ) -> Result<Vec<String>, ToggleError> {
     let root = if before.trim().is_empty() {
         None
@@ -26,7 +26,7 @@ pub(super) fn json_candidates(
         if root.members().is_none() {
             return Err(ToggleError::Shape {
                 file: file.to_path_buf(),
-                what: "the top level is not an object".to_string(),
+                what: Shape::TopNotObject,
             });
         }
         Some(root)

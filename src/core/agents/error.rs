@@ -30,7 +30,7 @@ pub enum ToggleError {
         /// The file.
         file: PathBuf,
         /// What is not as expected.
-        what: String,
+        what: Shape,
     },
     /// The file could not be read.
     #[error("cannot read {file}: {source}")]
@@ -120,4 +120,60 @@ pub enum ToggleError {
         /// What is missing.
         what: String,
     },
+}
+
+/// What of a settings file (or a SKILL.md a switch is written in) is not shaped as the agent
+/// reads it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Shape {
+    /// The file is gone.
+    #[error("it is gone")]
+    Gone,
+    /// A JSON file's top level is not an object.
+    #[error("the top level is not an object")]
+    TopNotObject,
+    /// The JSON key is not an object.
+    #[error("`{0}` is not an object")]
+    NotObject(&'static str),
+    /// The JSON key holds neither a string nor an object.
+    #[error("`{0}` is neither a string nor an object")]
+    NeitherStringNorObject(&'static str),
+    /// The TOML key is not a table.
+    #[error("`{0}` is not a table")]
+    NotTable(&'static str),
+    /// The TOML key is not a list of tables.
+    #[error("`{0}` is not a list of tables")]
+    NotListOfTables(&'static str),
+    /// The TOML list holds something other than tables.
+    #[error("`{0}` holds something other than tables")]
+    NotAllTables(&'static str),
+    /// A SKILL.md's `auto_load` cannot be set without rewriting more of it.
+    #[error(transparent)]
+    AutoLoad(#[from] AutoLoadError),
+}
+
+/// Why `auto_load` cannot be set in a SKILL.md without rewriting more of it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AutoLoadError {
+    /// The file has no frontmatter.
+    #[error("it has no frontmatter to hold `auto_load`")]
+    NoFrontmatter,
+    /// The frontmatter has no closing `---`.
+    #[error("its frontmatter is never closed with `---`")]
+    Unclosed,
+    /// The inline `{…}` mapping has no closing brace.
+    #[error("its inline frontmatter mapping is never closed with `}}`")]
+    UnclosedFlow,
+    /// `auto_load`'s value runs over several lines.
+    #[error("its `auto_load` value spans several lines; edit it by hand")]
+    SeveralLines,
+    /// `auto_load`'s value in an inline mapping is not a plain word.
+    #[error("its inline `auto_load` value is not a plain word; edit it by hand")]
+    NotPlain,
+    /// `auto_load` is there more than once.
+    #[error("it has `auto_load` more than once")]
+    Repeated,
+    /// The edit would change how another value reads.
+    #[error("setting `auto_load` cannot be done faithfully: {0}")]
+    Unfaithful(crate::core::frontmatter::EditError),
 }

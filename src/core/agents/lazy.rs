@@ -7,7 +7,7 @@
 //! metadata.get("auto_load", False)` for every folder it scans. The only switch that outlives a
 //! session is therefore the frontmatter line.
 
-use super::error::ToggleError;
+use super::error::{AutoLoadError, Shape, ToggleError};
 use super::planned::{Applied, TogglePlan, unified_diff};
 use super::plugin::{AgentState, Effective, show_path};
 use super::scope::SwitchScope;
@@ -122,7 +122,7 @@ fn plan_on(
     // Refused alike whether or not a change is needed, as the settings editors do.
     let edited = with_auto_load(&before, on).map_err(|why| ToggleError::Shape {
         file: file.clone(),
-        what: why.to_string(),
+        what: why.into(),
     })?;
     let after = if before_state.state == want {
         before.clone()
@@ -156,7 +156,7 @@ fn plan_on(
 fn read(file: &Path) -> Result<String, ToggleError> {
     let bytes = fsx::read_regular(file)?.ok_or_else(|| ToggleError::Shape {
         file: file.to_path_buf(),
-        what: "it is gone".to_string(),
+        what: Shape::Gone,
     })?;
     String::from_utf8(bytes).map_err(|e| ToggleError::Unparsable {
         file: file.to_path_buf(),
@@ -165,32 +165,6 @@ fn read(file: &Path) -> Result<String, ToggleError> {
         column: 1,
         message: e.to_string(),
     })
-}
-
-/// Why `auto_load` cannot be set in a SKILL.md without rewriting more of it.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub(crate) enum AutoLoadError {
-    /// The file has no frontmatter.
-    #[error("it has no frontmatter to hold `auto_load`")]
-    NoFrontmatter,
-    /// The frontmatter has no closing `---`.
-    #[error("its frontmatter is never closed with `---`")]
-    Unclosed,
-    /// The inline `{…}` mapping has no closing brace.
-    #[error("its inline frontmatter mapping is never closed with `}}`")]
-    UnclosedFlow,
-    /// `auto_load`'s value runs over several lines.
-    #[error("its `auto_load` value spans several lines; edit it by hand")]
-    SeveralLines,
-    /// `auto_load`'s value in an inline mapping is not a plain word.
-    #[error("its inline `auto_load` value is not a plain word; edit it by hand")]
-    NotPlain,
-    /// `auto_load` is there more than once.
-    #[error("it has `auto_load` more than once")]
-    Repeated,
-    /// The edit would change how another value reads.
-    #[error("setting `auto_load` cannot be done faithfully: {0}")]
-    Unfaithful(String),
 }
 
 /// `text` with its frontmatter's `auto_load` saying `on`: the value of an `auto_load:` line
@@ -365,7 +339,7 @@ pub(super) fn apply_watched(
     let _lock = fsx::lock(&plan.file, wait)?;
     let head = head_edit::read_head(&plan.file)?.ok_or_else(|| ToggleError::Shape {
         file: plan.file.clone(),
-        what: "it is gone".to_string(),
+        what: Shape::Gone,
     })?;
     let now = read(&plan.file)?;
     // Both reads of one file: another program wrote between them.

@@ -81,7 +81,18 @@ struct SettingsFile {
     agent: Agent,
     scope: SwitchScope,
     path: PathBuf,
-    text: Result<Option<String>, String>,
+    text: Result<Option<String>, Unread>,
+}
+
+/// Why a settings file could not be read (the messages name the file already).
+#[derive(Debug, Clone, thiserror::Error)]
+enum Unread {
+    /// Its bytes are not UTF-8.
+    #[error("it is not UTF-8 text")]
+    NotUtf8,
+    /// It could not be read.
+    #[error("{}", .0.reason())]
+    File(Arc<crate::core::fsx::FsxError>),
 }
 
 /// Every agent's switches, read once from the home and project folders given.
@@ -154,10 +165,10 @@ impl AgentSwitches {
                 let text = match crate::core::fsx::read_settings(&path) {
                     Ok(Some(bytes)) => match String::from_utf8(bytes) {
                         Ok(s) => Ok(Some(s)),
-                        Err(_) => Err("it is not UTF-8 text".to_string()),
+                        Err(_) => Err(Unread::NotUtf8),
                     },
                     Ok(None) => Ok(None),
-                    Err(e) => Err(e.reason()),
+                    Err(e) => Err(Unread::File(Arc::new(e))),
                 };
                 files.push(SettingsFile {
                     agent: p.id(),

@@ -16,7 +16,7 @@ pub struct YamlError(pub String);
 
 /// Why frontmatter YAML is not a mapping.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-enum NotMapping {
+pub enum NotMapping {
     #[error("brackets nested more than {MAX_FLOW_DEPTH} deep")]
     TooDeep,
     /// It is a value of this kind (`a list`, …).
@@ -25,6 +25,31 @@ enum NotMapping {
     /// YAML's words, without their place.
     #[error("{0}")]
     Yaml(String),
+}
+
+/// Why an edit of a frontmatter is not faithful (see [`check_edit`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EditError {
+    /// The edited text has no closed frontmatter.
+    #[error("the edit would leave no closed frontmatter")]
+    NoFrontmatter,
+    /// The edited frontmatter is not a YAML mapping.
+    #[error("the edit would leave the YAML invalid ({0})")]
+    Invalid(NotMapping),
+    /// Nothing valid to compare with, and the changed key does not read as intended.
+    #[error("the edited frontmatter would not read as intended")]
+    NotAsIntended,
+    /// The key to move under `metadata` is not a top-level key.
+    #[error("`{0}` is not a top-level key")]
+    NotTopLevel(String),
+    /// `metadata` holds something other than a mapping.
+    #[error("`metadata` is not a mapping")]
+    MetadataNotMapping,
+    /// Another value reads differently after the edit.
+    #[error(
+        "the edit would change other values of the frontmatter (an anchor, alias or merge key shared with them, or a value written across lines)"
+    )]
+    OtherValues,
 }
 
 /// What an edit of a frontmatter is meant to do to the mapping it holds; everything else must
@@ -87,18 +112,17 @@ fn mapping_of(yaml: &str) -> Result<serde_yaml::Mapping, NotMapping> {
 /// Checks that `after` (a SKILL.md's text) holds the frontmatter `before` held with `change`
 /// made and nothing else changed: every other key, at every depth, reads the same value (aliases
 /// resolved, merge keys as written). When `before` is not valid YAML, that `after` parses and
-/// the changed key reads as intended. `Err` is a sentence saying why the edit is not faithful.
-pub fn check_edit(before: &str, after: &str, change: &Change) -> Result<(), String> {
+/// the changed key reads as intended. `Err` says why the edit is not faithful.
+pub fn check_edit(before: &str, after: &str, change: &Change) -> Result<(), EditError> {
     let (b, a) = (yaml_of(before), yaml_of(after));
     let Some(a) = a else {
         return if b.is_none() && *change == Change::Nothing {
             Ok(())
         } else {
-            Err("the edit would leave no closed frontmatter".to_string())
+            Err(EditError::NoFrontmatter)
         };
     };
-    let after_map =
-        mapping_of(a).map_err(|e| format!("the edit would leave the YAML invalid ({e})"))?;
+    let after_map = mapping_of(a).map_err(EditError::Invalid)?;
     let key_of = |k: &str| serde_yaml::Value::String(k.to_string());
     let Ok(mut want) = b
         .ok_or(NotMapping::Yaml(String::new()))
@@ -113,7 +137,7 @@ pub fn check_edit(before: &str, after: &str, change: &Change) -> Result<(), Stri
                 Ok(())
             }
             Change::Nothing => Ok(()),
-            _ => Err("the edited frontmatter would not read as intended".to_string()),
+            _ => Err(EditError::NotAsIntended),
         };
     };
     match change {
@@ -127,7 +151,7 @@ pub fn check_edit(before: &str, after: &str, change: &Change) -> Result<(), Stri
         Change::ToMetadata(k) => {
             let moved = want
                 .remove(key_of(k))
-                .ok_or_else(|| format!("`{k}` is not a top-level key"))?;
+                .ok_or_else(|| EditError::NotTopLevel(k.clone()))?;
             let meta = want
                 .entry(key_of("metadata"))
                 .or_insert_with(|| serde_yaml::Value::Mapping(serde_yaml::Mapping::new()));
@@ -135,7 +159,7 @@ pub fn check_edit(before: &str, after: &str, change: &Change) -> Result<(), Stri
                 *meta = serde_yaml::Value::Mapping(serde_yaml::Mapping::new());
             }
             let serde_yaml::Value::Mapping(m) = meta else {
-                return Err("`metadata` is not a mapping".to_string());
+                return Err(EditError::MetadataNotMapping);
             };
             m.insert(key_of(k), moved);
         }
@@ -143,6 +167,6 @@ pub fn check_edit(before: &str, after: &str, change: &Change) -> Result<(), Stri
     if want == after_map {
         Ok(())
     } else {
-        Err("the edit would change other values of the frontmatter (an anchor, alias or merge key shared with them, or a value written across lines)".to_string())
+        Err(EditError::OtherValues)
     }
 }

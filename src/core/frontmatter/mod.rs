@@ -9,7 +9,7 @@ mod opt_outs;
 mod values;
 mod yaml;
 
-pub use edit::{Change, YamlError, check_edit, parse_yaml_value};
+pub use edit::{Change, EditError, YamlError, check_edit, parse_yaml_value};
 pub use opt_outs::{OptOut, opt_outs};
 pub use values::{compact, json_kind, shown_value, strings_of};
 

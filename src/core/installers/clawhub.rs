@@ -3,6 +3,7 @@
 //! `@owner/slug`) with its `version` and pin; each skill's `.clawhub/origin.json` holds the
 //! registry, the slug and the `fingerprint` of what was installed.
 
+use super::error::RecordError;
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 
@@ -18,15 +19,17 @@ pub fn lock_path(workdir: &Path) -> Option<PathBuf> {
 }
 
 /// The entries of a lock file (`skills`), by slug.
-pub fn read_lock(path: &Path) -> Result<Map<String, Value>, String> {
+pub fn read_lock(path: &Path) -> Result<Map<String, Value>, RecordError> {
     let bytes = match crate::core::fsx::read_settings(path) {
         Ok(Some(b)) => b,
         Ok(None) => return Ok(Map::new()),
         // The error names the file.
-        Err(e) => return Err(e.to_string()),
+        Err(e) => return Err(e.into()),
     };
-    let v: Value =
-        serde_json::from_slice(&bytes).map_err(|e| format!("{}: not JSON: {e}", path.display()))?;
+    let v: Value = serde_json::from_slice(&bytes).map_err(|source| RecordError::NotJson {
+        path: path.to_path_buf(),
+        source,
+    })?;
     Ok(match v.get("skills") {
         Some(Value::Object(m)) => m.clone(),
         _ => Map::new(),

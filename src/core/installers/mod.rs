@@ -5,6 +5,7 @@
 //! installed.
 
 pub(crate) mod clawhub;
+pub(crate) mod error;
 pub(crate) mod hash;
 pub(crate) mod skills_lock;
 
@@ -222,7 +223,7 @@ fn find_in_source(source: &Path, key: &str) -> Option<PathBuf> {
 }
 
 /// How a record file is read: its entries, `None` when there is no file.
-type ReadRecord = fn(&Path) -> Result<Option<Map<String, Value>>, String>;
+type ReadRecord = fn(&Path) -> Result<Option<Map<String, Value>>, error::RecordError>;
 
 /// The records of a library's skills, each record file read once, and what could not be read.
 #[derive(Debug, Default)]

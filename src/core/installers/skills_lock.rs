@@ -3,6 +3,7 @@
 //! (version 3: `skillFolderHash`, times). Read as the installer reads them (a lower version, or
 //! no `skills`, reads as empty), and the project file's entries written in its format.
 
+use super::error::{LockEditError, RecordError};
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 
@@ -26,15 +27,17 @@ pub fn global_path(home: &Path) -> PathBuf {
 
 /// The entries of a record file (`None` when there is none), as the installer reads them: a
 /// file of a lower version than `min_version`, or without `skills`, holds none.
-pub fn read(path: &Path, min_version: u64) -> Result<Option<Map<String, Value>>, String> {
+pub fn read(path: &Path, min_version: u64) -> Result<Option<Map<String, Value>>, RecordError> {
     let bytes = match crate::core::fsx::read_settings(path) {
         Ok(Some(b)) => b,
         Ok(None) => return Ok(None),
         // The error names the file.
-        Err(e) => return Err(e.to_string()),
+        Err(e) => return Err(e.into()),
     };
-    let v: Value =
-        serde_json::from_slice(&bytes).map_err(|e| format!("{}: not JSON: {e}", path.display()))?;
+    let v: Value = serde_json::from_slice(&bytes).map_err(|source| RecordError::NotJson {
+        path: path.to_path_buf(),
+        source,
+    })?;
     let version = v.get("version").and_then(Value::as_u64).unwrap_or(0);
     match v.get("skills") {
         Some(Value::Object(m)) if version >= min_version => Ok(Some(m.clone())),
@@ -92,20 +95,20 @@ impl Entry {
 pub fn edited(
     existing: Option<&[u8]>,
     change: impl FnOnce(&mut Map<String, Value>),
-) -> Result<Option<String>, String> {
+) -> Result<Option<String>, LockEditError> {
     let mut doc = match existing {
-        Some(b) => serde_json::from_slice::<Value>(b).map_err(|e| format!("not JSON: {e}"))?,
+        Some(b) => serde_json::from_slice::<Value>(b).map_err(LockEditError::NotJson)?,
         None => serde_json::json!({ "version": VERSION, "skills": {} }),
     };
     let Some(obj) = doc.as_object_mut() else {
-        return Err("not a JSON object".to_string());
+        return Err(LockEditError::NotObject);
     };
     let version = obj.get("version").and_then(Value::as_u64);
     if version.is_some_and(|v| v > VERSION) {
-        return Err(format!(
-            "version {} is newer than the version {VERSION} skillscope writes",
-            version.unwrap_or(0)
-        ));
+        return Err(LockEditError::Newer {
+            found: version.unwrap_or(0),
+            writes: VERSION,
+        });
     }
     // `readLocalLock` reads an older file as empty, and `writeLocalLock` writes the current one.
     if version != Some(VERSION) || !obj.get("skills").is_some_and(Value::is_object) {
@@ -114,7 +117,7 @@ pub fn edited(
     }
     let before = obj.get("skills").cloned();
     let Some(Value::Object(skills)) = obj.get_mut("skills") else {
-        return Err("no skills".to_string());
+        return Err(LockEditError::NoSkills);
     };
     change(skills);
     let mut sorted: Vec<(String, Value)> = std::mem::take(skills).into_iter().collect();
@@ -123,7 +126,7 @@ pub fn edited(
     if existing.is_some() && obj.get("skills") == before.as_ref() {
         return Ok(None);
     }
-    let mut text = serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?;
+    let mut text = serde_json::to_string_pretty(&doc).map_err(LockEditError::Write)?;
     text.push('\n');
     Ok(Some(text))
 }

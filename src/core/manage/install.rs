@@ -2,6 +2,7 @@
 //! target and renamed into place, the replaced one moved to the trash first, the manifest
 //! updated under its lock. An interrupted install leaves nothing half-done.
 
+use super::error::Refusal;
 use super::manifest::{self, Entry};
 use super::origin::OriginRecord;
 use super::stage::Staged;
@@ -99,10 +100,7 @@ fn install_watched(
     for s in skills {
         let place = target.dir.join(&s.folder);
         if !replace && std::fs::symlink_metadata(&place).is_ok() {
-            return Err(ManageError::Refused(format!(
-                "{} is already there: nothing was written (--replace puts the installed skill in the trash and this one in its place)",
-                place.display()
-            )));
+            return Err(Refusal::Installed(place.clone()).into());
         }
     }
     super::work::sweep_stale(&target.dir, ".skillscope-add-");
@@ -138,10 +136,12 @@ fn install_watched(
             if let Some(r) = &replaced
                 && let Err(back) = trash.restore_locked(r)
             {
-                return Err(ManageError::Refused(format!(
-                    "{failed}; and the replaced skill could not be put back ({back}): `skillscope restore {}` does it",
-                    r.id
-                )));
+                return Err(Refusal::NotPutBack {
+                    failed: Box::new(failed),
+                    back: Box::new(back),
+                    id: r.id.clone(),
+                }
+                .into());
             }
             return Err(failed);
         }
@@ -210,11 +210,9 @@ fn record_in_project(
             m.insert(name, e.to_json());
         }
     })
-    .map_err(|e| {
-        ManageError::Refused(format!(
-            "installed, but {} was not updated: {e}",
-            path.display()
-        ))
+    .map_err(|e| Refusal::RecordNotUpdated {
+        path: path.clone(),
+        why: Box::new(e),
     })?;
     Ok(())
 }

@@ -4,6 +4,7 @@
 //! installs as `npx skills` does, one copy in `.agents/skills` linked into each agent's folder.
 //! Every write is atomic and made under the install lock of the record's folder.
 
+use super::error::Refusal;
 use super::origin::Origin;
 use super::trash::{TakenLink, TakenRecord};
 use super::{ManageError, Target};
@@ -51,7 +52,7 @@ pub fn entry(
 ) -> Result<Option<skills_lock::Entry>, ManageError> {
     let computed_hash = hash::skills_hash(dir).map_err(|e| ManageError::Manifest {
         path: dir.to_path_buf(),
-        why: e.to_string(),
+        why: e.into(),
     })?;
     let skill_path = if subfolder.is_empty() {
         "SKILL.md".to_string()
@@ -118,7 +119,7 @@ pub fn edit(
     let text =
         skills_lock::edited(existing.as_deref(), change).map_err(|why| ManageError::Manifest {
             path: path.clone(),
-            why,
+            why: why.into(),
         })?;
     let Some(text) = text else {
         return Ok(false);
@@ -223,7 +224,7 @@ pub fn link_folder(agent: Agent, scope: Scope) -> Option<&'static str> {
 pub fn link(canonical: &Path, place: &Path) -> Result<(), ManageError> {
     let parent = place
         .parent()
-        .ok_or_else(|| ManageError::Refused(format!("{} has no folder", place.display())))?;
+        .ok_or_else(|| Refusal::NoFolder(place.to_path_buf()))?;
     std::fs::create_dir_all(parent).map_err(ManageError::io("create", parent))?;
     let real_parent = std::fs::canonicalize(parent).map_err(ManageError::io("resolve", parent))?;
     let real_canonical =
@@ -232,10 +233,7 @@ pub fn link(canonical: &Path, place: &Path) -> Result<(), ManageError> {
         if std::fs::canonicalize(place).is_ok_and(|p| p == real_canonical) {
             return Ok(());
         }
-        return Err(ManageError::Refused(format!(
-            "{} is already there: not replaced by a link (remove it first, or add --replace)",
-            place.display()
-        )));
+        return Err(Refusal::NotReplacedByLink(place.to_path_buf()).into());
     }
     let target = skills_lock::relative(&real_parent, &real_canonical)
         .unwrap_or_else(|| real_canonical.clone());

@@ -2,6 +2,7 @@
 //! time, content hash), kept in that folder as JSON, written atomically under its lock.
 
 use super::ManageError;
+use super::error::ManifestError;
 use super::origin::OriginRecord;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -62,7 +63,7 @@ pub fn read(dir: &Path) -> Result<Manifest, ManageError> {
     let Some(bytes) = crate::core::fsx::read_capped(&p, 64 << 20)? else {
         return Ok(Manifest::default());
     };
-    let bad = |why: String| ManageError::Manifest {
+    let bad = |why: ManifestError| ManageError::Manifest {
         path: p.clone(),
         why,
     };
@@ -70,15 +71,15 @@ pub fn read(dir: &Path) -> Result<Manifest, ManageError> {
     struct Head {
         skillscope_manifest: u32,
     }
-    let head: Head = serde_json::from_slice(&bytes)
-        .map_err(|e| bad(format!("not a skillscope manifest: {e}")))?;
+    let head: Head =
+        serde_json::from_slice(&bytes).map_err(|e| bad(ManifestError::NotManifest(e)))?;
     if head.skillscope_manifest != VERSION {
-        return Err(bad(format!(
-            "manifest version {} is not supported (this skillscope reads version {VERSION})",
-            head.skillscope_manifest
-        )));
+        return Err(bad(ManifestError::Version {
+            found: head.skillscope_manifest,
+            reads: VERSION,
+        }));
     }
-    serde_json::from_slice(&bytes).map_err(|e| bad(format!("not a skillscope manifest: {e}")))
+    serde_json::from_slice(&bytes).map_err(|e| bad(ManifestError::NotManifest(e)))
 }
 
 /// Reads, changes and writes the manifest of `dir` under its exclusive lock, so that two
@@ -102,7 +103,7 @@ pub fn edit<T>(dir: &Path, change: impl FnOnce(&mut Manifest) -> T) -> Result<T,
     }
     let mut text = serde_json::to_string_pretty(&m).map_err(|e| ManageError::Manifest {
         path: p.clone(),
-        why: e.to_string(),
+        why: ManifestError::Write(e),
     })?;
     text.push('\n');
     crate::core::paths::write_atomic(&p, text.as_bytes(), None)

@@ -18,7 +18,7 @@ pub mod tree;
 pub(crate) mod update;
 mod work;
 
-pub use error::ManageError;
+pub use error::{ManageError, Refusal, SourceError};
 pub use target::{
     TARGET_AGENTS, Target, agent_named, folder_lock, format_for, inside_project, now_utc,
     plain_folder, profile_for, safe_folder_name, still_inside, utc,
@@ -226,10 +226,7 @@ impl Plan {
         let cache = std::sync::Arc::new(crate::core::tokens::TokenCache::open());
         let plan = Plan::stage(origin, fetched, work, &[], target, cache)?;
         if plan.staged.is_empty() {
-            return Err(ManageError::Source(format!(
-                "no skills found in {}",
-                plan.origin.shown()
-            )));
+            return Err(SourceError::NoSkills(plan.origin.shown()).into());
         }
         Ok(plan)
     }

@@ -3,6 +3,7 @@
 
 use super::ManageError;
 use super::archive::{self, ArchiveKind};
+use super::error::SourceError;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -59,39 +60,35 @@ impl Origin {
     /// Reads SOURCE: an existing folder or archive first, else a git URL. `reference` (a branch
     /// or tag) is for git sources only.
     pub fn parse(text: &str, reference: Option<&str>) -> Result<Origin, ManageError> {
-        let refuse = |why: String| Err(ManageError::Source(why));
+        let refuse = |why: SourceError| Err(ManageError::Source(why));
         if text.is_empty() || text.contains('\0') {
-            return refuse("the source is empty".into());
+            return refuse(SourceError::Empty);
         }
         let path = Path::new(text);
         if let Ok(meta) = std::fs::metadata(path) {
             let abs = crate::core::paths::absolute(path);
             if reference.is_some() {
-                return refuse(format!("--ref is for git sources; {text} is a local path"));
+                return refuse(SourceError::RefOfLocal(text.to_string()));
             }
             if meta.is_dir() {
                 return Ok(Origin::Folder(abs));
             }
             return match ArchiveKind::of(path) {
                 Some(kind) if meta.is_file() => Ok(Origin::Archive { path: abs, kind }),
-                _ => refuse(format!(
-                    "{text} is neither a folder nor a .zip, .tar.gz, .tgz or .tar archive"
-                )),
+                _ => refuse(SourceError::NotFolderOrArchive(text.to_string())),
             };
         }
         let lower = text.to_ascii_lowercase();
         if COMMAND_TRANSPORTS.iter().any(|t| lower.starts_with(t)) {
-            return refuse(format!(
-                "{text}: git transports that run commands are never used"
-            ));
+            return refuse(SourceError::CommandTransport(text.to_string()));
         }
         if text.starts_with('-') {
-            return refuse(format!("{text} reads as an option, not a source"));
+            return refuse(SourceError::LooksLikeOption(text.to_string()));
         }
         if let Some(r) = reference
             && (r.is_empty() || r.starts_with('-') || r.chars().any(char::is_control))
         {
-            return refuse(format!("{r:?} is not a branch or tag name"));
+            return refuse(SourceError::BadRef(r.to_string()));
         }
         if looks_like_git_url(text) {
             return Ok(Origin::Git {
@@ -106,9 +103,7 @@ impl Origin {
                 reference: reference.map(str::to_string),
             });
         }
-        refuse(format!(
-            "{text}: no such folder or archive, and not a git URL (https://…, ssh://…, git@host:path, file://…) or GitHub's owner/repo"
-        ))
+        refuse(SourceError::Unknown(text.to_string()))
     }
 
     /// The source as the manifest records it.
@@ -146,10 +141,7 @@ impl Origin {
                 if COMMAND_TRANSPORTS.iter().any(|t| lower.starts_with(t))
                     || r.location.starts_with('-')
                 {
-                    return Err(ManageError::Source(format!(
-                        "{}: git transports that run commands are never used",
-                        r.location
-                    )));
+                    return Err(SourceError::CommandTransport(r.location.clone()).into());
                 }
                 Ok(o)
             }
@@ -157,7 +149,7 @@ impl Origin {
             OriginKind::Archive => {
                 let path = PathBuf::from(&r.location);
                 let kind = ArchiveKind::of(&path).ok_or_else(|| {
-                    ManageError::Source(format!("{} is not a known archive", r.location))
+                    ManageError::Source(SourceError::UnknownArchive(r.location.clone()))
                 })?;
                 Ok(Origin::Archive { path, kind })
             }

@@ -3,6 +3,7 @@
 //! cleaned only when asked.
 
 use super::ManageError;
+use super::error::Refusal;
 use crate::core::agents::home::SettingsEntry;
 use crate::core::agents::{self, json};
 use crate::core::source::Agent;
@@ -151,10 +152,7 @@ pub fn clean(r: &Reference) -> Result<PathBuf, ManageError> {
         .map(|b| String::from_utf8_lossy(&b).into_owned())
         .unwrap_or_default();
     if now != r.before {
-        return Err(ManageError::Refused(format!(
-            "{} changed since it was read; nothing was cleaned, try again",
-            r.file.display()
-        )));
+        return Err(Refusal::Changed(r.file.clone()).into());
     }
     let backup = agents::backup_path(&r.file);
     crate::core::paths::write_atomic(&backup, r.before.as_bytes(), None)

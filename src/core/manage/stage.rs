@@ -2,6 +2,7 @@
 //! [`tree::copy_skill`]) into a staging folder under the names they will be installed under:
 //! what is priced is exactly what lands.
 
+use super::error::Refusal;
 use super::{ManageError, safe_folder_name, tree};
 use crate::core::Library;
 use crate::core::scan::ScanOptions;
@@ -129,9 +130,7 @@ pub fn stage_installed(dir: &Path, stage: &Path) -> Result<Staged, ManageError> 
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .filter(|n| safe_folder_name(n))
-        .ok_or_else(|| {
-            ManageError::Refused(format!("{} has no safe folder name", dir.display()))
-        })?;
+        .ok_or_else(|| Refusal::NoSafeFolderName(dir.to_path_buf()))?;
     std::fs::create_dir_all(stage).map_err(ManageError::io("create", stage))?;
     let to = stage.join(&folder);
     // A skill folder that is a link is copied from where it points.

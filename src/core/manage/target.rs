@@ -1,7 +1,7 @@
 //! Where skills can be added: the agents and scopes a skill is installed for, and the folder
 //! names and times the installs record.
 
-use super::error::ManageError;
+use super::error::{ManageError, Refusal};
 use crate::core::listing::Format;
 use crate::core::rules::Profile;
 use crate::core::source::{self, Agent, Root, Scope};
@@ -62,16 +62,9 @@ impl Target {
     ) -> Result<Target, ManageError> {
         let base = match scope {
             Scope::User => home,
-            Scope::Project => project.ok_or_else(|| {
-                ManageError::Refused(
-                    "no project folder here (the project scope needs one): use --scope user"
-                        .to_string(),
-                )
-            })?,
+            Scope::Project => project.ok_or(Refusal::NoProject)?,
             _ => {
-                return Err(ManageError::Refused(format!(
-                    "skills are added at the user or project scope, not {scope}"
-                )));
+                return Err(Refusal::Scope(scope).into());
             }
         };
         let folders = source::folders(agent, scope);
@@ -80,11 +73,9 @@ impl Target {
             .map(|rel| base.join(rel))
             .find(|p| p.is_dir())
             .or_else(|| folders.first().map(|rel| base.join(rel)))
-            .ok_or_else(|| {
-                ManageError::Refused(format!(
-                    "{} has no skill folder at the {scope} scope",
-                    agent.shown()
-                ))
+            .ok_or(Refusal::NoAgentFolder {
+                agent: agent.shown(),
+                scope,
             })?;
         if scope == Scope::Project {
             inside_project(&dir, base)?;
@@ -129,12 +120,12 @@ impl Target {
 pub fn inside_project(path: &Path, project: &Path) -> Result<(), ManageError> {
     match crate::core::paths::leads_out(path, project) {
         None => Ok(()),
-        Some(to) => Err(ManageError::Refused(format!(
-            "{} leads out of the project {} (to {}, through a link the project holds): nothing was written",
-            crate::core::escape::path(path),
-            crate::core::escape::path(project),
-            crate::core::escape::path(&to)
-        ))),
+        Some(to) => Err(Refusal::LeavesProject {
+            path: path.to_path_buf(),
+            project: project.to_path_buf(),
+            to,
+        }
+        .into()),
     }
 }
 
@@ -153,10 +144,7 @@ pub fn still_inside(
     }
     let now = crate::core::fsx::identity(dir).map_err(ManageError::io("read", dir))?;
     if identity.is_some_and(|was| was != now) {
-        return Err(ManageError::Refused(format!(
-            "{} was replaced by another folder or a link while skills were being written into it: nothing more was written",
-            crate::core::escape::path(dir)
-        )));
+        return Err(Refusal::Swapped(dir.to_path_buf()).into());
     }
     Ok(now)
 }
@@ -189,11 +177,11 @@ pub fn plain_folder<'a>(name: &'a str, from: &Path) -> Result<&'a str, ManageErr
     if safe_folder_name(name) {
         Ok(name)
     } else {
-        Err(ManageError::Refused(format!(
-            "{} names the folder {:?}, which is not one plain folder name (letters, digits, `.`, `_`, `-`, not starting with `.`): left alone",
-            from.display(),
-            crate::core::text::line(name)
-        )))
+        Err(Refusal::NotPlainName {
+            from: from.to_path_buf(),
+            name: name.to_string(),
+        }
+        .into())
     }
 }
 

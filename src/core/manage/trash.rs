@@ -2,6 +2,7 @@
 //! were) under the data folder, each with where it was, where it came from and why it went;
 //! restored byte for byte.
 
+use super::error::{ManifestError, Refusal};
 use super::{ManageError, manifest};
 use serde::{Deserialize, Serialize};
 #[cfg(unix)]
@@ -102,7 +103,7 @@ impl Trash {
         let name = dir
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
-            .ok_or_else(|| ManageError::Refused(format!("{} is no skill folder", dir.display())))?;
+            .ok_or_else(|| Refusal::NoSkillFolder(dir.to_path_buf()))?;
         self.make_private()?;
         sweep_unfinished(&self.dir);
         if let Some(parent) = dir.parent() {
@@ -162,10 +163,7 @@ impl Trash {
         let meta =
             std::fs::symlink_metadata(&self.dir).map_err(ManageError::io("read", &self.dir))?;
         if !meta.is_dir() {
-            return Err(ManageError::Refused(format!(
-                "{} is not a folder",
-                self.dir.display()
-            )));
+            return Err(Refusal::NotAFolder(self.dir.clone()).into());
         }
         #[cfg(unix)]
         if meta.permissions().mode() & 0o777 != PRIVATE_DIR {
@@ -224,11 +222,11 @@ impl Trash {
     pub(crate) fn restore_locked(&self, entry: &TrashEntry) -> Result<(), ManageError> {
         let slot = self.slot(entry)?;
         if std::fs::symlink_metadata(&entry.from).is_ok() {
-            return Err(ManageError::Refused(format!(
-                "{} is there again; move it away first, or restore by hand from {}",
-                entry.from.display(),
-                slot.join(ITEM).display()
-            )));
+            return Err(Refusal::ThereAgain {
+                from: entry.from.clone(),
+                item: slot.join(ITEM),
+            }
+            .into());
         }
         if let Some(parent) = entry.from.parent() {
             std::fs::create_dir_all(parent).map_err(ManageError::io("create", parent))?;
@@ -256,10 +254,7 @@ impl Trash {
             && !entry.id.contains('/')
             && !entry.id.contains('\0');
         if !plain {
-            return Err(ManageError::Refused(format!(
-                "{:?} is not a trash entry",
-                entry.id
-            )));
+            return Err(Refusal::NotTrashEntry(entry.id.clone()).into());
         }
         Ok(self.dir.join(&entry.id))
     }
@@ -269,7 +264,7 @@ fn write_entry(slot: &Path, e: &TrashEntry) -> Result<(), ManageError> {
     let p = slot.join(ENTRY);
     let mut text = serde_json::to_string_pretty(e).map_err(|err| ManageError::Manifest {
         path: p.clone(),
-        why: err.to_string(),
+        why: ManifestError::Write(err),
     })?;
     text.push('\n');
     crate::core::paths::write_atomic(&p, text.as_bytes(), crate::core::paths::private_file_mode())

@@ -5,6 +5,7 @@
 //! and folders nested too deep left out).
 
 use super::ManageError;
+use super::error::Refusal;
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 
@@ -366,10 +367,7 @@ fn starts_with_shebang(path: &Path) -> bool {
 /// reads and the next change in that folder deletes.
 pub fn move_whole(from: &Path, to: &Path) -> Result<(), ManageError> {
     if std::fs::symlink_metadata(to).is_ok() {
-        return Err(ManageError::Refused(format!(
-            "{} is already there",
-            to.display()
-        )));
+        return Err(Refusal::AlreadyThere(to.to_path_buf()).into());
     }
     match std::fs::rename(from, to) {
         Ok(()) => Ok(()),
@@ -383,10 +381,7 @@ pub fn move_whole(from: &Path, to: &Path) -> Result<(), ManageError> {
             copy_exact(from, &copy)?;
             std::fs::rename(&copy, to).map_err(ManageError::io("move into place", to))?;
             let (Some(parent), Some(name)) = (from.parent(), from.file_name()) else {
-                return Err(ManageError::Refused(format!(
-                    "{} is no folder to remove",
-                    from.display()
-                )));
+                return Err(Refusal::NoFolderToRemove(from.to_path_buf()).into());
             };
             let gone = parent.join(format!(
                 "{}{}-{:08x}",
@@ -454,11 +449,11 @@ fn copy_exact(from: &Path, to: &Path) -> Result<(), ManageError> {
             f.set_modified(t).map_err(ManageError::io("write", to))?;
         }
     } else {
-        return Err(ManageError::Refused(format!(
-            "{} is {}; moved by hand only",
-            from.display(),
-            special_kind(ft)
-        )));
+        return Err(Refusal::Special {
+            from: from.to_path_buf(),
+            kind: special_kind(ft),
+        }
+        .into());
     }
     std::fs::set_permissions(
         to,

@@ -351,15 +351,15 @@ pub enum DepsError {
     #[error("the skill folder is unreadable ({0})")]
     Unreadable(std::io::Error),
     /// No interpreter could be chosen, and why.
-    #[error("{0}")]
-    NoInterpreter(String),
+    #[error("{}", .0.why)]
+    NoInterpreter(interpreter::Missing),
     #[error(
         "the entry script runs with `{}`, not Python: pip dependencies cannot be checked against it",
         .0.display()
     )]
     NotPython(PathBuf),
     #[error("`{}` cannot be started: {}", .0.display(), .1)]
-    NotStarted(PathBuf, String),
+    NotStarted(PathBuf, std::io::Error),
     #[error(
         "the interpreter started more than {} processes and was killed",
         sandbox::MAX_PROCESSES
@@ -369,13 +369,23 @@ pub enum DepsError {
     TimedOut,
     #[error("stopped before it answered")]
     Cancelled,
-    /// The interpreter's exit (a code, or `by a signal`) and the tail of what it said.
-    #[error("the interpreter failed (exit {0}){1}")]
-    Failed(String, String),
+    /// The interpreter's exit code (none: killed by a signal) and the tail of what it said.
+    #[error("the interpreter failed (exit {}){tail}", exit_words(*.code))]
+    Failed {
+        /// The exit code, when it exited.
+        code: Option<i32>,
+        /// The tail of what it wrote to stderr, as [`super::tail`] gives it.
+        tail: String,
+    },
     #[error("the interpreter's answer is not JSON ({0})")]
-    NotJson(String),
+    NotJson(serde_json::Error),
     #[error("the interpreter's answer lists no packages")]
     NoPackages,
+}
+
+/// An exit code in words: the number, or `by a signal`.
+fn exit_words(code: Option<i32>) -> String {
+    code.map_or_else(|| "by a signal".to_string(), |c| c.to_string())
 }
 
 /// The interpreter the skill would run with, by the rule its `--help-json` probe follows
@@ -393,7 +403,7 @@ pub fn choose_interpreter(skill: &Skill) -> Result<(PathBuf, String), DepsError>
         entry.as_ref().map(|(e, h)| (e.as_path(), h)),
         &interpreter::search_path(),
     )
-    .map_err(|m| DepsError::NoInterpreter(m.why))?;
+    .map_err(DepsError::NoInterpreter)?;
     let program = chosen.invocation.program;
     if !interpreter::is_python(&program) {
         return Err(DepsError::NotPython(program));
@@ -435,7 +445,7 @@ fn installed(
         isolated: None,
     };
     let out = sandbox::run(&spec, opts.cancel.as_deref())
-        .map_err(|e| DepsError::NotStarted(program.to_path_buf(), e.to_string()))?;
+        .map_err(|e| DepsError::NotStarted(program.to_path_buf(), e))?;
     report.sandbox = Some(out.mode);
     report.sandbox_fallback.clone_from(&out.fallback);
     if out.limit == Some(sandbox::Limit::Processes) {
@@ -447,14 +457,13 @@ fn installed(
         sandbox::Ending::Exited => {}
     }
     if out.exit_code() != Some(0) {
-        return Err(DepsError::Failed(
-            out.exit_code()
-                .map_or_else(|| "by a signal".to_string(), |c| c.to_string()),
-            super::tail(&out.stderr.bytes),
-        ));
+        return Err(DepsError::Failed {
+            code: out.exit_code(),
+            tail: super::tail(&out.stderr.bytes),
+        });
     }
     let v: serde_json::Value =
-        serde_json::from_slice(&out.stdout.bytes).map_err(|e| DepsError::NotJson(e.to_string()))?;
+        serde_json::from_slice(&out.stdout.bytes).map_err(DepsError::NotJson)?;
     report.python = v["python"].as_str().map(str::to_string);
     let packages = v["packages"].as_object().ok_or(DepsError::NoPackages)?;
     Ok(packages

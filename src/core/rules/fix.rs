@@ -30,8 +30,53 @@ pub struct Refused {
     pub rule: RuleId,
     /// Its line in SKILL.md (1-based), when it has one.
     pub line: Option<u32>,
-    /// Why, as a sentence.
-    pub why: String,
+    /// Why (its `Display` is a sentence).
+    pub why: Refusal,
+}
+
+/// Why a mechanical fix cannot be made faithfully.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// The frontmatter is one inline `{…}` mapping (not edited, but for a missing name, added
+    /// inside its braces).
+    #[error(
+        "the frontmatter is one inline `{{…}}` mapping: write it as one `key: value` per line for `--fix` to edit it"
+    )]
+    FlowTop,
+    /// `name` is written as a block, list, mapping, anchor, alias or tagged value.
+    #[error(
+        "its `name` is written as a block, list, mapping, anchor, alias or tagged value: set it by hand"
+    )]
+    NameNotPlain,
+    /// `metadata` is an inline mapping; the key is the field to move into it.
+    #[error(
+        "`metadata` is written inline (not as a block of `key: value` lines): move `{0}` into it by hand"
+    )]
+    MetadataInline(String),
+    /// `metadata` already holds the key.
+    #[error("`metadata` already holds a `{0}`: merge the two by hand")]
+    MetadataHolds(String),
+    /// `metadata` holds something other than a mapping.
+    #[error("`metadata` is not a mapping: make it one by hand")]
+    MetadataNotMapping,
+    /// The field to move is a merge key.
+    #[error(
+        "`<<` merges another mapping into the frontmatter: it is not a field to move under `metadata:`"
+    )]
+    MergeKey,
+    /// The field (`key`) holds an anchor (`anchor`) an alias elsewhere refers to.
+    #[error(
+        "`{key}` holds the anchor `&{anchor}` that `*{anchor}` refers to elsewhere: moving it under `metadata:` would leave the alias without its anchor; move it by hand"
+    )]
+    SharedAnchor {
+        /// The field to move.
+        key: String,
+        /// The anchor's name.
+        anchor: String,
+    },
+    /// The edit made does not read as meant.
+    #[error(transparent)]
+    Unfaithful(#[from] frontmatter::EditError),
 }
 
 /// More rounds than any real file needs: a file whose fixes kept making new findings would
@@ -155,8 +200,8 @@ fn apply(text: &str, mut edits: Vec<Edit>) -> Option<String> {
 }
 
 /// Edits and what they are meant to change; `Ok(None)` when `d` has no mechanical fix here,
-/// `Err` with a sentence when it has one that cannot be made faithfully.
-type Planned = Result<Option<(Vec<Edit>, Change)>, String>;
+/// `Err` saying why when it has one that cannot be made faithfully.
+type Planned = Result<Option<(Vec<Edit>, Change)>, Refusal>;
 
 /// The edits that fix `d`, when its fix is mechanical here.
 fn edits_for(skill: &Skill, text: &str, d: &Diagnostic) -> Planned {
@@ -170,7 +215,7 @@ fn edits_for(skill: &Skill, text: &str, d: &Diagnostic) -> Planned {
             | RuleId::UnknownField
     );
     if in_yaml && lines.flow_top().is_some() && d.rule != RuleId::NameMissing {
-        return Err(FLOW_TOP.to_string());
+        return Err(Refusal::FlowTop);
     }
     let nothing = |edits: Vec<Edit>| Some((edits, Change::Nothing));
     Ok(match d.rule {
@@ -211,10 +256,6 @@ fn edits_for(skill: &Skill, text: &str, d: &Diagnostic) -> Planned {
         _ => None,
     })
 }
-
-/// Why a frontmatter written as one inline mapping is not edited (but for a missing name, added
-/// inside its braces).
-const FLOW_TOP: &str = "the frontmatter is one inline `{…}` mapping: write it as one `key: value` per line for `--fix` to edit it";
 
 /// The lines of a text: where each starts, where its content ends and where its line break ends.
 struct Lines<'a> {
@@ -405,7 +446,7 @@ fn name_from_folder(skill: &Skill, lines: &Lines, d: &Diagnostic) -> Planned {
         }
         Some(f) => {
             if lines.flow_top().is_some() {
-                return Err(FLOW_TOP.to_string());
+                return Err(Refusal::FlowTop);
             }
             let Some(kl) = f
                 .line
@@ -419,10 +460,7 @@ fn name_from_folder(skill: &Skill, lines: &Lines, d: &Diagnostic) -> Planned {
             }
             let value = lines.text.get(kl.value.0..kl.value.1).unwrap_or_default();
             if value.starts_with(['|', '>', '[', '{', '&', '*', '!']) {
-                return Err(
-                    "its `name` is written as a block, list, mapping, anchor, alias or tagged value: set it by hand"
-                        .to_string(),
-                );
+                return Err(Refusal::NameNotPlain);
             }
             Some((
                 vec![Edit {
@@ -499,7 +537,7 @@ fn metadata_spot(
     lines: &Lines,
     key: &str,
     close: usize,
-) -> Result<Option<(usize, Option<String>)>, String> {
+) -> Result<Option<(usize, Option<String>)>, Refusal> {
     Ok(Some(match skill.frontmatter.get("metadata") {
         None => (lines.start(close), None),
         Some(m) => {
@@ -511,17 +549,13 @@ fn metadata_spot(
             };
             // A block mapping (or nothing yet): `metadata:` with nothing after it on its line.
             if ml.indent != 0 || ml.value.0 != ml.value.1 {
-                return Err(format!(
-                    "`metadata` is written inline (not as a block of `key: value` lines): move `{key}` into it by hand"
-                ));
+                return Err(Refusal::MetadataInline(key.to_string()));
             }
             if m.value.as_object().is_some_and(|o| o.contains_key(key)) {
-                return Err(format!(
-                    "`metadata` already holds a `{key}`: merge the two by hand"
-                ));
+                return Err(Refusal::MetadataHolds(key.to_string()));
             }
             if !(m.value.is_object() || m.value.is_null()) {
-                return Err("`metadata` is not a mapping: make it one by hand".to_string());
+                return Err(Refusal::MetadataNotMapping);
             }
             let m_end = field_extent(lines, mi, close);
             let child = (mi + 1..m_end)
@@ -551,10 +585,7 @@ fn to_metadata(skill: &Skill, lines: &Lines, line: u32) -> Planned {
         return Ok(None);
     }
     if kl.key == "<<" {
-        return Err(
-            "`<<` merges another mapping into the frontmatter: it is not a field to move under `metadata:`"
-                .to_string(),
-        );
+        return Err(Refusal::MergeKey);
     }
     let end = field_extent(lines, i, close);
     let moved: Vec<(&str, &str)> = (i..end)
@@ -572,10 +603,10 @@ fn to_metadata(skill: &Skill, lines: &Lines, line: u32) -> Planned {
         .into_iter()
         .find(|a| rest.contains(&format!("*{a}")))
     {
-        return Err(format!(
-            "`{}` holds the anchor `&{a}` that `*{a}` refers to elsewhere: moving it under `metadata:` would leave the alias without its anchor; move it by hand",
-            kl.key
-        ));
+        return Err(Refusal::SharedAnchor {
+            key: kl.key.clone(),
+            anchor: a.to_string(),
+        });
     }
     let Some((at, indent)) = metadata_spot(skill, lines, &kl.key, close)? else {
         return Ok(None);
@@ -662,7 +693,10 @@ mod tests {
         assert_eq!(f.refused.len(), 1, "{:?}", f.refused);
         assert_eq!(f.refused[0].rule, RuleId::UnknownField);
         assert!(
-            f.refused[0].why.contains("one inline `{…}` mapping"),
+            f.refused[0]
+                .why
+                .to_string()
+                .contains("one inline `{…}` mapping"),
             "{:?}",
             f.refused
         );
@@ -692,7 +726,9 @@ mod tests {
         assert_eq!(fields(&after)["metadata"]["author"], "Jane");
         assert!(
             f.refused.iter().any(|r| r.rule == RuleId::UnknownField
-                && r.why.contains("`owner` holds the anchor `&who`")),
+                && r.why
+                    .to_string()
+                    .contains("`owner` holds the anchor `&who`")),
             "{:?}",
             f.refused
         );
@@ -714,7 +750,8 @@ mod tests {
         assert!(
             f.refused
                 .iter()
-                .any(|r| r.why.contains("invalid") || r.why.contains("anchor")),
+                .any(|r| r.why.to_string().contains("invalid")
+                    || r.why.to_string().contains("anchor")),
             "{:?}",
             f.refused
         );

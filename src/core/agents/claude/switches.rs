@@ -2,6 +2,7 @@
 //! frontmatter.
 
 use crate::core::agents::edit::json_candidates;
+use crate::core::agents::error::Shape;
 use crate::core::agents::error::ToggleError;
 use crate::core::agents::json::{self, Edit};
 use crate::core::agents::plugin::settings_warning;
@@ -196,11 +197,11 @@ pub fn candidates(
     root: Option<&json::Node>,
     name: &str,
     on: bool,
-) -> Result<Vec<Vec<Edit>>, String> {
+) -> Result<Vec<Vec<Edit>>, Shape> {
     if let Some(m) = root.and_then(|r| r.member(KEY))
         && m.value.members().is_none()
     {
-        return Err(format!("`{KEY}` is not an object"));
+        return Err(Shape::NotObject(KEY));
     }
     let path = vec![KEY.to_string(), name.to_string()];
     if !on {

@@ -1,6 +1,7 @@
 //! Codex: `[[skills.config]]` entries (`name` or `path`, `enabled`) in `~/.codex/config.toml`,
 //! edited with toml_edit so that comments and layout stay.
 
+use crate::core::agents::error::Shape;
 use crate::core::agents::error::ToggleError;
 use crate::core::agents::plugin::settings_warning;
 use crate::core::agents::{
@@ -129,12 +130,12 @@ fn parse(path: &Path, text: &str) -> Result<DocumentMut, ToggleError> {
 }
 
 /// The tables of `skills.config`, whichever way the file writes them.
-fn config_tables(doc: &DocumentMut) -> Result<Vec<&dyn TableLike>, String> {
+fn config_tables(doc: &DocumentMut) -> Result<Vec<&dyn TableLike>, Shape> {
     let Some(skills) = doc.get("skills") else {
         return Ok(Vec::new());
     };
     let Some(skills) = skills.as_table_like() else {
-        return Err("`skills` is not a table".to_string());
+        return Err(Shape::NotTable("skills"));
     };
     match skills.get("config") {
         None => Ok(Vec::new()),
@@ -144,10 +145,10 @@ fn config_tables(doc: &DocumentMut) -> Result<Vec<&dyn TableLike>, String> {
             .map(|v| {
                 v.as_inline_table()
                     .map(|t| t as &dyn TableLike)
-                    .ok_or_else(|| "`skills.config` holds something other than tables".to_string())
+                    .ok_or(Shape::NotAllTables("skills.config"))
             })
             .collect(),
-        Some(_) => Err("`skills.config` is not a list of tables".to_string()),
+        Some(_) => Err(Shape::NotListOfTables("skills.config")),
     }
 }
 
@@ -332,7 +333,7 @@ pub fn edit(
     home: &Path,
 ) -> Result<String, ToggleError> {
     let mut doc = parse(file, before)?;
-    let shape = |what: String| ToggleError::Shape {
+    let shape = |what: Shape| ToggleError::Shape {
         file: file.to_path_buf(),
         what,
     };

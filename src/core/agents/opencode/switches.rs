@@ -2,6 +2,7 @@
 //! wins; deny hides the skill) in `opencode.json`.
 
 use crate::core::agents::edit::json_candidates;
+use crate::core::agents::error::Shape;
 use crate::core::agents::error::ToggleError;
 use crate::core::agents::json::{self, Edit, Kind, Node};
 use crate::core::agents::plugin::settings_warning;
@@ -311,16 +312,16 @@ fn path(keys: &[&str]) -> Vec<String> {
 
 /// The candidate edits for switching `name` on or off in one config file, most preferred first;
 /// `Err` says why the file cannot take the change without losing something of the user's.
-pub fn candidates(root: Option<&Node>, name: &str, on: bool) -> Result<Vec<Vec<Edit>>, String> {
+pub fn candidates(root: Option<&Node>, name: &str, on: bool) -> Result<Vec<Vec<Edit>>, Shape> {
     let want = if on { "allow" } else { "deny" };
     let perm = root.and_then(|r| r.member("permission"));
     let skill = perm.and_then(|p| p.value.member("skill"));
     let rule_shaped = |n: &Node| matches!(n.kind, Kind::String(_) | Kind::Object(_));
     if perm.is_some_and(|p| !rule_shaped(&p.value)) {
-        return Err("`permission` is neither a string nor an object".to_string());
+        return Err(Shape::NeitherStringNorObject("permission"));
     }
     if skill.is_some_and(|s| !rule_shaped(&s.value)) {
-        return Err("`permission.skill` is neither a string nor an object".to_string());
+        return Err(Shape::NeitherStringNorObject("permission.skill"));
     }
     let mut out = Vec::new();
     // A rule written as one string covers every skill: it becomes the `*` rule of an object, so

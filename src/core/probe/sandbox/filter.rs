@@ -103,14 +103,22 @@ const DENIED: [i64; 27] = [
 
 /// A seccomp filter that could not be built or installed.
 #[derive(Debug, thiserror::Error)]
-#[error("seccomp: {0}")]
-pub struct FilterError(String);
+pub enum FilterError {
+    /// The architecture has no filter.
+    #[error("seccomp: {0} (no filter for this architecture)")]
+    Arch(seccompiler::BackendError),
+    /// The filter could not be compiled.
+    #[error("seccomp: {0}")]
+    Build(seccompiler::BackendError),
+    /// The filter could not be installed.
+    #[error("seccomp: {0}")]
+    Install(seccompiler::Error),
+}
 
 /// The compiled filter, built before it is installed (compiling allocates).
 pub fn build() -> Result<BpfProgram, FilterError> {
-    let arch = TargetArch::try_from(std::env::consts::ARCH)
-        .map_err(|e| FilterError(format!("{e} (no filter for this architecture)")))?;
-    let err = |e: seccompiler::BackendError| FilterError(e.to_string());
+    let arch = TargetArch::try_from(std::env::consts::ARCH).map_err(FilterError::Arch)?;
+    let err = FilterError::Build;
     let mut rules: BTreeMap<i64, Vec<SeccompRule>> = BTreeMap::new();
     let mut ioctl = Vec::with_capacity(TERMINAL_IOCTLS.len());
     for request in TERMINAL_IOCTLS {
@@ -131,13 +139,13 @@ pub fn build() -> Result<BpfProgram, FilterError> {
         arch,
     )
     .map_err(err)?;
-    BpfProgram::try_from(filter).map_err(|e| FilterError(e.to_string()))
+    BpfProgram::try_from(filter).map_err(FilterError::Build)
 }
 
 /// Installs `program` on the calling thread (and so on everything it execs and forks from now
 /// on), setting `no_new_privs` first as the kernel requires.
 pub fn install(program: &BpfProgram) -> Result<(), FilterError> {
-    seccompiler::apply_filter(program).map_err(|e| FilterError(e.to_string()))
+    seccompiler::apply_filter(program).map_err(FilterError::Install)
 }
 
 #[cfg(test)]
