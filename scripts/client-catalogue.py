@@ -25,10 +25,12 @@ Claude Code (a native binary holding its JavaScript as text):
   - before 2.1.290, the most a model named for it gets (NAMED_WINDOW below, measured).
 Codex (a native binary embedding its models list as JSON, `{"models": [...]}`):
   - every model (the hidden ones too: a config may name them) by `priority`, `slug`,
-    `display_name`, `context_window`; the default is the first;
-  - a model not in the list runs on its fallback metadata, a window of 272,000 tokens (a
-    constant of its code, not in the list: checked with `budget150-configured` on 0.171.0 and
-    with `verify --model` on the older releases).
+    `display_name`, `context_window`, `include_skills_usage_instructions` (the model is sent a
+    "How to use skills" section after the listing: `.with_skills_usage()`); the default is the
+    first;
+  - a model not in the list runs on its fallback metadata, a window of 272,000 tokens and no
+    usage instructions (a constant of its code, not in the list: checked with
+    `budget150-configured` on 0.171.0 and with `verify --model` on the older releases).
 """
 
 import json
@@ -200,7 +202,9 @@ def codex(data):
     obj, _ = json.JSONDecoder().raw_decode(data[i:i + 8_000_000].decode("utf-8", "replace"))
     models = sorted(obj["models"], key=lambda m: m.get("priority", 0))
     return {"models": [{"id": m["slug"], "name": m["display_name"], "window": m["context_window"],
-                        "cpt": 4, "hidden": m.get("visibility") != "list"} for m in models],
+                        "cpt": 4, "hidden": m.get("visibility") != "list",
+                        "usage": m.get("include_skills_usage_instructions") is True}
+                       for m in models],
             "aliases": [], "unknown": {"window": 272_000, "cpt": 4}}
 
 
@@ -217,7 +221,8 @@ def rust(client, version, cat):
         if client == "claude-code":
             lines.append(f'    claude("{m["id"]}", "{m["name"]}", {w}, {m["cpt"]}),')
         else:
-            lines.append(f'    gpt("{m["id"]}", "{m["name"]}", {w}),')
+            usage = ".with_skills_usage()" if m.get("usage") else ""
+            lines.append(f'    gpt("{m["id"]}", "{m["name"]}", {w}){usage},')
     lines.append("];")
     u = cat["unknown"]
     lines.append("")

@@ -10,9 +10,10 @@
 //!   `[1m]` after a model that takes it: 1,000,000; a model it does not know: 200,000 before
 //!   2.1.332, 1,000,000 from it on) and its set of older models it takes 4 characters a token for
 //!   (every other model 3);
-//! - Codex: the `models` list its binary embeds (`slug`, `context_window`, `priority`); a model
-//!   not in it runs on its fallback metadata (a window of 272,000 tokens), as
-//!   `budget150-configured` shows for `gpt-5.1-codex` on 0.171.0.
+//! - Codex: the `models` list its binary embeds (`slug`, `context_window`, `priority`,
+//!   `include_skills_usage_instructions`); a model not in it runs on its fallback metadata (a
+//!   window of 272,000 tokens, no usage instructions), as `budget150-configured` shows for
+//!   `gpt-5.1-codex` on 0.171.0.
 
 /// One model an agent's client runs, as its listing budget sees it.
 #[derive(Debug, PartialEq, Eq)]
@@ -27,6 +28,19 @@ pub struct ClientModel {
     pub chars_per_token: usize,
     /// The family whose token estimate fits it (`core::model::PRESETS`).
     pub family: &'static str,
+    /// Its client sends a section on how to use skills with the listing (Codex: the model's
+    /// `include_skills_usage_instructions`, its "How to use skills").
+    pub skills_usage: bool,
+}
+
+impl ClientModel {
+    /// The same model, sent the client's "How to use skills" section with its listing.
+    pub(crate) const fn with_skills_usage(self) -> ClientModel {
+        ClientModel {
+            skills_usage: true,
+            ..self
+        }
+    }
 }
 
 /// What a client takes for the names of its models, and what it does with one it does not know.
@@ -59,6 +73,7 @@ pub(crate) const fn claude(
         context_window,
         chars_per_token,
         family: "claude",
+        skills_usage: false,
     }
 }
 
@@ -73,6 +88,7 @@ pub(crate) const fn gpt(
         context_window,
         chars_per_token: 4,
         family: "gpt-4o",
+        skills_usage: false,
     }
 }
 
