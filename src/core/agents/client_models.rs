@@ -8,7 +8,8 @@
 //! - Claude Code: the model catalogue baked into its code (`models`, `aliases`, `best`), its
 //!   context-window function (a model's `context.window`; a known one without a window: 200,000;
 //!   `[1m]` after a model that takes it: 1,000,000; a model it does not know: 200,000 before
-//!   2.1.332, 1,000,000 from it on) and its set of older models it takes 4 characters a token for
+//!   2.1.332, 1,000,000 from it on, and 1,000,000 in every release when its name holds `[1m]`)
+//!   and its set of older models it takes 4 characters a token for
 //!   (every other model 3);
 //! - Codex: the `models` list its binary embeds (`slug`, `context_window`, `priority`,
 //!   `include_skills_usage_instructions`); a model not in it runs on its fallback metadata (a
@@ -54,6 +55,11 @@ pub struct Catalogue {
     pub suffix: Option<&'static str>,
     /// The model the client budgets for when it does not know the one named.
     pub fallback: &'static ClientModel,
+    /// What it budgets for a name holding the suffix when it does not know the model: Claude
+    /// Code's context-window function tests the name for `[1m]` before anything else and gives
+    /// any such name 1,000,000 tokens, a model it does not know too (at its fallback's
+    /// characters per token). `None`: the fallback, suffix or not.
+    pub suffixed: Option<&'static ClientModel>,
     /// The most a model named for the client (its `--model`, settings or environment) gets
     /// without the suffix: Claude Code before 2.1.290 gives a model its million only as its
     /// default, when nothing names one, or written `ID[1m]`; named, 200,000 (measured with

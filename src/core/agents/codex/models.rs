@@ -40,6 +40,7 @@ pub static CODEX_0_148_0_CATALOGUE: Catalogue = Catalogue {
     aliases: &[],
     suffix: None,
     fallback: &CODEX_0_148_0_FALLBACK,
+    suffixed: None,
     named_window: None,
 };
 
@@ -66,6 +67,7 @@ pub static CODEX_0_151_0_CATALOGUE: Catalogue = Catalogue {
     aliases: &[],
     suffix: None,
     fallback: &CODEX_0_151_0_FALLBACK,
+    suffixed: None,
     named_window: None,
 };
 
@@ -96,5 +98,6 @@ pub static CODEX_0_171_0_CATALOGUE: Catalogue = Catalogue {
     aliases: &[],
     suffix: None,
     fallback: &CODEX_0_171_0_FALLBACK,
+    suffixed: None,
     named_window: None,
 };
