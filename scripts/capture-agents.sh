@@ -12,6 +12,9 @@
 #   SKILLSCOPE_CAPTURE_CACHE  install cache (default ${XDG_CACHE_HOME:-~/.cache}/skillscope-capture)
 #   CAPTURE_OUT               where the captures go (default tests/fixtures/agents)
 #   CAPTURE_CASES             only these cases (space-separated), default all of the client's
+#                             (Codex's cases for a model of another release: `*-gpt54` runs
+#                             `-m gpt-5.4`, `*-gpt55` `-m gpt-5.5`; e.g. CODEX_VERSION=0.148.0
+#                             CAPTURE_CASES="mixed-gpt54 budget150-gpt54")
 #   CAPTURE_KEEP=1            keep the throwaway folders (their paths are printed)
 #   CAPTURE_REEXTRACT=1       run no client: extract the golden files again from the last
 #                             recorded runs (kept in the cache under runs/)
@@ -237,7 +240,7 @@ steps_for() {
 prompt_for() {
   local client=$1 case=$2
   case "$client/$case" in
-    codex/mixed) printf '%s' 'hello $with-resources $dup-shared $no-implicit $codex-disabled' ;;
+    codex/mixed | codex/mixed-gpt5*) printf '%s' 'hello $with-resources $dup-shared $no-implicit $codex-disabled' ;;
     *) printf 'hello' ;;
   esac
 }
@@ -263,7 +266,14 @@ run_client() {
       ;;
     codex)
       env+=(MOCK_API_KEY=capture-dummy CODEX_HOME="$H/.codex")
-      cmd=("$bin" exec --skip-git-repo-check "$prompt")
+      cmd=("$bin" exec --skip-git-repo-check)
+      # A model named on its command line (one whose catalogue entry sets
+      # include_skills_usage_instructions: the "How to use skills" section).
+      case $case in
+        *-gpt54) cmd+=(-m gpt-5.4) ;;
+        *-gpt55) cmd+=(-m gpt-5.5) ;;
+      esac
+      cmd+=("$prompt")
       ;;
     gemini-cli)
       env+=(GEMINI_API_KEY=capture-dummy GOOGLE_GEMINI_BASE_URL="http://127.0.0.1:$PORT"

@@ -650,7 +650,9 @@ at the mock, in a throwaway home (`CODEX_HOME={{HOME}}/.codex`) and project. The
 `~/.agents/skills`, the project skills in `.agents/skills`, the overlays (the `[[skills.config]]`
 entries, a skill in `~/.codex/skills`, one in the project's `.codex/skills`) as in
 `tests/fixtures/agents/library/*/overlay/codex`. No model is named, so the request shows Codex's
-default model.
+default model, except in a `*-configured` case (`model = "gpt-5.1-codex"` in its `config.toml`) and
+a `*-gpt54` or `*-gpt55` case (`codex exec -m gpt-5.4`, `-m gpt-5.5`: models whose catalogue entry
+sets `include_skills_usage_instructions`, so the listing ends with "How to use skills").
 
 How each file was extracted (scripts/capture-extract.py, class Codex):
 

@@ -22,13 +22,19 @@ Claude Code (a native binary holding its JavaScript as text):
     and have no million natively;
   - names: the catalogue's aliases (first-party), `best` (the catalogue's `best` alias),
     `opusplan` (Sonnet outside plan mode), `default` (Opus), and the first-party dated ids.
-  - before 2.1.290, the most a model named for it gets (NAMED_WINDOW below, measured).
+  - before 2.1.290, the most a model named for it gets (NAMED_WINDOW below, measured);
+  - a name holding `[1m]` (`/\[1m\]/i`, anywhere in it): the context-window function tests the
+    name before anything else and gives it 1,000,000 tokens, a model the release does not know
+    too (written as the catalogue's `suffixed` model, at the unknown model's characters per
+    token; checked with `verify --model claude-fable-9[1m]` on 2.1.231 and 2.1.270).
 Codex (a native binary embedding its models list as JSON, `{"models": [...]}`):
   - every model (the hidden ones too: a config may name them) by `priority`, `slug`,
-    `display_name`, `context_window`; the default is the first;
-  - a model not in the list runs on its fallback metadata, a window of 272,000 tokens (a
-    constant of its code, not in the list: checked with `budget150-configured` on 0.171.0 and
-    with `verify --model` on the older releases).
+    `display_name`, `context_window`, `include_skills_usage_instructions` (the model is sent a
+    "How to use skills" section after the listing: `.with_skills_usage()`); the default is the
+    first;
+  - a model not in the list runs on its fallback metadata, a window of 272,000 tokens and no
+    usage instructions (a constant of its code, not in the list: checked with
+    `budget150-configured` on 0.171.0 and with `verify --model` on the older releases).
 """
 
 import json
@@ -153,6 +159,20 @@ def claude_code(data):
     if len(set(tail)) != 1:
         die(f"the unknown model's window: {len(set(tail))} candidates")
     unknown = number(data, tail[0])
+    # The `[1m]` test (behind CLAUDE_CODE_DISABLE_1M_CONTEXT, directly or through a function of
+    # its own) and its use first in the context-window function: `if(F(e))return 1e6` (2.1.231
+    # to 2.1.290) or `(F(e)||…)` in the test that makes it a million (2.1.300, 2.1.332).
+    tests = set(re.findall(rb"function ([\w$]+)\(e\)\{return/\\\[1m\\\]/i\.test\(e\)\}", data))
+    names = set(tests)
+    for t in tests:
+        names |= set(re.findall(rb"function ([\w$]+)\(e\)\{if\([\w$]+\(\)\)return!1;return "
+                                + re.escape(t) + rb"\(e\)\}", data))
+    names |= set(re.findall(rb"function ([\w$]+)\(e\)\{if\([\w$]+\(\)\)return!1;return"
+                            rb"/\\\[1m\\\]/i\.test\(e\)\}", data))
+    suffixed = any(re.search(rb"if\(" + re.escape(n) + rb"\(e\)\)return 1e6;", data)
+                   or re.search(rb"\(" + re.escape(n) + rb"\(e\)\|\|", data) for n in names)
+    if not suffixed:
+        sys.stderr.write("warning: no `[1m]` test first in the context-window function\n")
 
     def first_party(alias):
         a = cat["aliases"].get(alias)
@@ -190,6 +210,7 @@ def claude_code(data):
     out += [dict(m, id=m["id"] + "[1m]", name=m["name"] + " (1M)", window=1_000_000)
             for m in ordered if m["suffix"]]
     return {"models": out, "aliases": aliases, "unknown": {"window": unknown, "cpt": 3},
+            "suffixed": {"window": 1_000_000, "cpt": 3} if suffixed else None,
             "four_chars_per_token": sorted(four)}
 
 
@@ -200,7 +221,9 @@ def codex(data):
     obj, _ = json.JSONDecoder().raw_decode(data[i:i + 8_000_000].decode("utf-8", "replace"))
     models = sorted(obj["models"], key=lambda m: m.get("priority", 0))
     return {"models": [{"id": m["slug"], "name": m["display_name"], "window": m["context_window"],
-                        "cpt": 4, "hidden": m.get("visibility") != "list"} for m in models],
+                        "cpt": 4, "hidden": m.get("visibility") != "list",
+                        "usage": m.get("include_skills_usage_instructions") is True}
+                       for m in models],
             "aliases": [], "unknown": {"window": 272_000, "cpt": 4}}
 
 
@@ -217,7 +240,8 @@ def rust(client, version, cat):
         if client == "claude-code":
             lines.append(f'    claude("{m["id"]}", "{m["name"]}", {w}, {m["cpt"]}),')
         else:
-            lines.append(f'    gpt("{m["id"]}", "{m["name"]}", {w}),')
+            usage = ".with_skills_usage()" if m.get("usage") else ""
+            lines.append(f'    gpt("{m["id"]}", "{m["name"]}", {w}){usage},')
     lines.append("];")
     u = cat["unknown"]
     lines.append("")
@@ -228,6 +252,13 @@ def rust(client, version, cat):
     else:
         lines.append(f"static {up}_{v}_FALLBACK: ClientModel = {ctor}(UNKNOWN, UNKNOWN_NAME, "
                      f"{u['window']:_});")
+    sfx = cat.get("suffixed")
+    if sfx:
+        lines.append("")
+        lines.append(f"/// What {name} {version} budgets for a name holding `[1m]` when it does not know "
+                     "the model.")
+        lines.append(f"static {up}_{v}_SUFFIXED: ClientModel = {ctor}(UNKNOWN_1M, UNKNOWN_1M_NAME, "
+                     f"{sfx['window']:_}, {sfx['cpt']});")
     lines.append("")
     lines.append(f"/// {name} {version}'s names for its models.")
     lines.append(f"pub static {up}_{v}_CATALOGUE: Catalogue = Catalogue {{")
@@ -241,6 +272,7 @@ def rust(client, version, cat):
     suffix = 'Some("[1m]")' if client == "claude-code" else "None"
     lines.append(f"    suffix: {suffix},")
     lines.append(f"    fallback: &{up}_{v}_FALLBACK,")
+    lines.append(f"    suffixed: {f'Some(&{up}_{v}_SUFFIXED)' if sfx else 'None'},")
     named = NAMED_WINDOW.get((client, version))
     lines.append(f"    named_window: {f'Some({named:_})' if named else 'None'},")
     lines.append("};")

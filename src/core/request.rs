@@ -92,7 +92,11 @@ impl ViewRequest {
     pub fn chosen_model(model: &'static ClientModel) -> Configured {
         Configured {
             name: model.id.to_string(),
-            resolved: Resolved { model, known: true },
+            resolved: Resolved {
+                model,
+                known: true,
+                by_suffix: false,
+            },
             origin: Origin::Chosen,
             window: None,
             notes: Vec::new(),

@@ -744,6 +744,59 @@ fn codex_0_148_0_is_byte_identical() {
     assert_identical(&default_model(&CODEX_0_148_0, "budget150", false));
 }
 
+/// A case captured with `codex exec -m MODEL`: `--model MODEL` here.
+const fn codex_model(
+    client: &'static Client,
+    name: &'static str,
+    model: &'static str,
+    mixed: bool,
+) -> Case {
+    Case {
+        model: Some(model),
+        ..default_model(client, name, mixed)
+    }
+}
+
+/// A model whose catalogue entry sets `include_skills_usage_instructions` is sent Codex's "How
+/// to use skills" section after the entries, inside the listing's tags and outside its budget:
+/// on 0.148.0 (`gpt-5.4`) worded for absolute paths (`mixed-gpt54`, uncut, so no roots table
+/// before 0.151.0) and for short ones (`budget150-gpt54`); on 0.171.0 (`gpt-5.5`) for short
+/// paths in both. The entries are those of the default model's listing at the same window.
+#[test]
+fn codex_models_sent_how_to_use_skills_are_byte_identical() {
+    let cases = [
+        codex_model(&CODEX_0_148_0, "mixed-gpt54", "gpt-5.4", true),
+        codex_model(&CODEX_0_148_0, "budget150-gpt54", "gpt-5.4", false),
+        codex_model(&CODEX, "mixed-gpt55", "gpt-5.5", true),
+        codex_model(&CODEX, "budget150-gpt55", "gpt-5.5", false),
+    ];
+    for case in &cases {
+        assert_identical(case);
+        let (got, _) = predict(case);
+        assert_eq!(
+            got.matches("\n### How to use skills\n").count(),
+            1,
+            "{}",
+            case.name
+        );
+        assert!(
+            got.ends_with("and continue.\n</skills_instructions>"),
+            "{}",
+            case.name
+        );
+    }
+    // The same library on 0.148.0's default model: the same entries, no such section.
+    let (plain, _) = predict(&default_model(&CODEX_0_148_0, "budget150", false));
+    let (usage, _) = predict(&cases[1]);
+    assert!(!plain.contains("How to use skills"), "{plain}");
+    let (head, _) = usage.split_once("### How to use skills").unwrap();
+    assert_eq!(
+        head,
+        plain.strip_suffix("</skills_instructions>").unwrap(),
+        "the section changes nothing before it"
+    );
+}
+
 /// A release between two captured ones is predicted with the era it falls in, one newer than
 /// every capture with the newest, and `prompt` says so on stderr.
 #[test]

@@ -277,6 +277,7 @@ pub fn apply(base: &'static Client, c: &Calibration) -> &'static Client {
                     context_window: if m.id == id { window } else { m.context_window },
                     chars_per_token: m.chars_per_token,
                     family: m.family,
+                    skills_usage: m.skills_usage,
                 })
                 .collect();
             Box::leak(v.into_boxed_slice())

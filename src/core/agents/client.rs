@@ -40,6 +40,9 @@ pub struct Resolved {
     pub model: &'static ClientModel,
     /// The client knows the name (a model id, an alias, a dated id).
     pub known: bool,
+    /// The client does not know the model but gives the name its suffix's window
+    /// (`Catalogue::suffixed`: Claude Code's `[1m]`).
+    pub by_suffix: bool,
 }
 
 /// How to find the folder an npm-installed client lives in (what the captures call `{CLIENT}`:
@@ -133,7 +136,8 @@ impl Client {
 
     /// The model `name` means to the client: a model id, an alias or a dated id of its catalogue
     /// (letter case aside; Claude Code's `[1m]` after any of them), else its fallback for a model
-    /// it does not know. `None` when its budget does not depend on the model.
+    /// it does not know (Claude Code: the million it gives any name holding `[1m]`). `None` when
+    /// its budget does not depend on the model.
     pub fn resolve(&self, name: &str) -> Option<Resolved> {
         let cat = self.catalogue?;
         let wanted = name.trim().to_ascii_lowercase();
@@ -154,11 +158,26 @@ impl Client {
             Some(sfx) => find(&format!("{id}{sfx}")).or_else(|| find(id)),
             None => find(id),
         };
-        Some(match found {
-            Some(model) => Resolved { model, known: true },
-            None => Resolved {
+        // The client tests a name it does not know for the suffix anywhere in it
+        // (`/\[1m\]/i`), not only at its end.
+        let suffixed = cat
+            .suffixed
+            .filter(|_| cat.suffix.is_some_and(|sfx| wanted.contains(sfx)));
+        Some(match (found, suffixed) {
+            (Some(model), _) => Resolved {
+                model,
+                known: true,
+                by_suffix: false,
+            },
+            (None, Some(model)) => Resolved {
+                model,
+                known: false,
+                by_suffix: true,
+            },
+            (None, None) => Resolved {
                 model: cat.fallback,
                 known: false,
+                by_suffix: false,
             },
         })
     }

@@ -8,11 +8,13 @@
 //! - Claude Code: the model catalogue baked into its code (`models`, `aliases`, `best`), its
 //!   context-window function (a model's `context.window`; a known one without a window: 200,000;
 //!   `[1m]` after a model that takes it: 1,000,000; a model it does not know: 200,000 before
-//!   2.1.332, 1,000,000 from it on) and its set of older models it takes 4 characters a token for
+//!   2.1.332, 1,000,000 from it on, and 1,000,000 in every release when its name holds `[1m]`)
+//!   and its set of older models it takes 4 characters a token for
 //!   (every other model 3);
-//! - Codex: the `models` list its binary embeds (`slug`, `context_window`, `priority`); a model
-//!   not in it runs on its fallback metadata (a window of 272,000 tokens), as
-//!   `budget150-configured` shows for `gpt-5.1-codex` on 0.171.0.
+//! - Codex: the `models` list its binary embeds (`slug`, `context_window`, `priority`,
+//!   `include_skills_usage_instructions`); a model not in it runs on its fallback metadata (a
+//!   window of 272,000 tokens, no usage instructions), as `budget150-configured` shows for
+//!   `gpt-5.1-codex` on 0.171.0.
 
 /// One model an agent's client runs, as its listing budget sees it.
 #[derive(Debug, PartialEq, Eq)]
@@ -27,6 +29,19 @@ pub struct ClientModel {
     pub chars_per_token: usize,
     /// The family whose token estimate fits it (`core::model::PRESETS`).
     pub family: &'static str,
+    /// Its client sends a section on how to use skills with the listing (Codex: the model's
+    /// `include_skills_usage_instructions`, its "How to use skills").
+    pub skills_usage: bool,
+}
+
+impl ClientModel {
+    /// The same model, sent the client's "How to use skills" section with its listing.
+    pub(crate) const fn with_skills_usage(self) -> ClientModel {
+        ClientModel {
+            skills_usage: true,
+            ..self
+        }
+    }
 }
 
 /// What a client takes for the names of its models, and what it does with one it does not know.
@@ -40,6 +55,11 @@ pub struct Catalogue {
     pub suffix: Option<&'static str>,
     /// The model the client budgets for when it does not know the one named.
     pub fallback: &'static ClientModel,
+    /// What it budgets for a name holding the suffix when it does not know the model: Claude
+    /// Code's context-window function tests the name for `[1m]` before anything else and gives
+    /// any such name 1,000,000 tokens, a model it does not know too (at its fallback's
+    /// characters per token). `None`: the fallback, suffix or not.
+    pub suffixed: Option<&'static ClientModel>,
     /// The most a model named for the client (its `--model`, settings or environment) gets
     /// without the suffix: Claude Code before 2.1.290 gives a model its million only as its
     /// default, when nothing names one, or written `ID[1m]`; named, 200,000 (measured with
@@ -59,6 +79,7 @@ pub(crate) const fn claude(
         context_window,
         chars_per_token,
         family: "claude",
+        skills_usage: false,
     }
 }
 
@@ -73,6 +94,7 @@ pub(crate) const fn gpt(
         context_window,
         chars_per_token: 4,
         family: "gpt-4o",
+        skills_usage: false,
     }
 }
 

@@ -101,6 +101,13 @@ impl Configured {
             let newer = known_from
                 .map(|v| format!(" (a model of {client_name} {v} and later)"))
                 .unwrap_or_default();
+            if self.resolved.by_suffix {
+                return format!(
+                    "{client_name} {version} does not know the model `{}`{newer}, but gives any name holding `[1m]` a window of {} tokens, known or not: its listing budget is made for that window, as {client_name} makes it",
+                    self.name,
+                    crate::core::text::thousands(self.resolved.model.context_window as u64),
+                );
+            }
             format!(
                 "{client_name} {version} does not know the model `{}`{newer}: its listing budget is made for its fallback window of {} tokens, as {client_name} makes it",
                 self.name,
@@ -467,6 +474,30 @@ mod tests {
         let note = c.unknown_note("Claude Code", "2.1.332", None).unwrap();
         assert!(note.contains("`../../<b>x\u{202e}`"), "{note}");
         assert!(note.contains("1,000,000"), "{note}");
+    }
+
+    /// A name holding `[1m]` that the release does not know: the million Claude Code gives it,
+    /// not the named model's 200,000 cap of 2.1.270 nor its fallback, and a note that says why.
+    #[test]
+    fn an_unknown_name_with_1m_gets_the_million_and_a_note_saying_why() {
+        let client = &crate::core::agents::claude::eras::CLAUDE_CODE_2_1_270;
+        let c = chosen(client, "claude-fable-9[1m]").unwrap();
+        assert_eq!(
+            (c.resolved.known, c.resolved.by_suffix, c.window),
+            (false, true, None)
+        );
+        assert_eq!(c.resolved.model.context_window, 1_000_000);
+        let note = c.unknown_note("Claude Code", "2.1.270", None).unwrap();
+        assert!(
+            note.contains("does not know the model `claude-fable-9[1m]`")
+                && note.contains("gives any name holding `[1m]` a window of 1,000,000 tokens"),
+            "{note}"
+        );
+        // Without `[1m]`: its fallback, and the note says so.
+        let c = chosen(client, "claude-fable-9").unwrap();
+        assert_eq!(c.resolved.model.context_window, 200_000);
+        let note = c.unknown_note("Claude Code", "2.1.270", None).unwrap();
+        assert!(note.contains("fallback window of 200,000"), "{note}");
     }
 
     #[test]

@@ -56,6 +56,7 @@ impl AgentModel {
             builtins,
             client_dir,
             dialect,
+            skills_usage: own && m.skills_usage,
             ..generic
         }
     }

@@ -21,6 +21,53 @@ const INTRO_WITH_ROOTS: &str = "A skill is a set of local instructions to follow
 /// nothing extra).
 const INTRO_WITH_ABSOLUTE_PATHS: &str = "A skill is a set of instructions provided through a `SKILL.md` source. Below is the list of skills that can be used. Each entry includes a name, description, and source locator. `file` locators are on the host filesystem, `environment resource` locators are owned by an execution environment, `orchestrator resource` locators are opaque non-filesystem resources, and `custom resource` locators use their provider's access mechanism.";
 
+/// The heading of the section Codex sends after the entries to a model whose catalogue entry sets
+/// `include_skills_usage_instructions` (`ClientModel::skills_usage`), before the closing tag.
+const USAGE_HEADING: &str = "### How to use skills";
+/// That section's text when paths are short against the roots table: the same in 0.148.0 and
+/// 0.171.0 (captured: `codex@0.148.0/budget150-gpt54`, `codex@0.171.0/mixed-gpt55`).
+const USAGE_WITH_ROOTS: &str = concat!(
+    "- Discovery: The list above is the skills available in this session (name + description + short path). Skill bodies live on disk at the listed paths after expanding the matching alias from `### Skill roots`.\n",
+    "- Trigger rules: If the user names a skill (with `$SkillName` or plain text) OR the task clearly matches a skill's description shown above, you must use that skill for that turn. Multiple mentions mean use them all. Do not carry skills across turns unless re-mentioned.\n",
+    "- Missing/blocked: If a named skill isn't in the list or the path can't be read, say so briefly and continue with the best fallback.\n",
+    "- How to use a skill (progressive disclosure):\n",
+    "  1) After deciding to use a skill, the main agent must expand the listed short `path` with the matching alias from `### Skill roots`, then open and read its `SKILL.md` completely before taking task actions. If a read is truncated or paginated, continue until EOF.\n",
+    "  2) When `SKILL.md` references relative paths (e.g., `scripts/foo.py`), resolve them relative to the directory containing that expanded `SKILL.md` first, and only consider other paths if needed.\n",
+    "  3) If `SKILL.md` points to extra folders such as `references/`, use its routing instructions to identify the files required for the task. The main agent must read each required instruction or reference file itself before acting on it. Do not delegate reading, summarizing, or interpreting skill instructions to a subagent. Subagents may still perform task work when the selected skill allows it.\n",
+    "  4) If `scripts/` exist, prefer running or patching them instead of retyping large code blocks.\n",
+    "  5) If `assets/` or templates exist, reuse them instead of recreating from scratch.\n",
+    "- Coordination and sequencing:\n",
+    "  - If multiple skills apply, choose the minimal set that covers the request and state the order you'll use them.\n",
+    "  - Announce which skill(s) you're using and why (one short line). If you skip an obvious skill, say why.\n",
+    "- Context hygiene:\n",
+    "  - Progressive disclosure applies to selecting relevant files, not partially reading a selected instruction file. Do not load unrelated references, scripts, or assets.\n",
+    "  - Avoid deep reference-chasing: prefer opening only files directly linked from `SKILL.md` unless you're blocked.\n",
+    "  - When variants exist (frameworks, providers, domains), pick only the relevant reference file(s) and note that choice.\n",
+    "- Safety and fallback: If a skill can't be applied cleanly (missing files, unclear instructions), state the issue, pick the next-best approach, and continue.",
+);
+/// Its text before absolute paths in 0.171.0, read from its binary (its runs so far all used the
+/// table); 0.148.0's and 0.151.0's name orchestrator packages where this one names cloud
+/// packages (`Dialect::codex_plain_usage`; captured: `codex@0.148.0/mixed-gpt54`).
+const USAGE_WITH_ABSOLUTE_PATHS: &str = concat!(
+    "- Discovery: The list above is the skills available in this session (name + description + source locator). `file` entries live on the host filesystem, `executor package` and `cloud package` entries are accessed directly through `skills.read`, and `custom resource` entries use their provider's access mechanism.\n",
+    "- Trigger rules: If the user names a skill (with `$SkillName` or plain text) OR the task clearly matches a skill's description shown above, you must use that skill for that turn. Multiple mentions mean use them all. Do not carry skills across turns unless re-mentioned.\n",
+    "- Missing/blocked: If a named skill isn't in the list or its source can't be read, say so briefly and continue with the best fallback.\n",
+    "- How to use a skill (progressive disclosure):\n",
+    "  1) After deciding to use a skill, the main agent must read its `SKILL.md` completely before taking task actions. For a `file` entry, open the listed path. For an `executor package` or `cloud package`, pass the listed locator directly to `skills.read` as `package`; root aliases are resolved automatically. Omit `resource` to read `SKILL.md` directly without calling `skills.list`. If a read is paginated, follow `next_cursor` until EOF.\n",
+    "  2) When `SKILL.md` references another resource, use the same access mechanism. For executor and cloud skills, pass the complete package-contained resource identifier with the same package to `skills.read`; do not treat `skill://` identifiers as filesystem paths.\n",
+    "  3) If `SKILL.md` points to extra folders such as `references/`, use its routing instructions to identify the resources required for the task. The main agent must read each required instruction or reference file itself before acting on it. Do not delegate reading, summarizing, or interpreting skill instructions to a subagent. Subagents may still perform task work when the selected skill allows it.\n",
+    "  4) For filesystem-backed skills, prefer running or patching provided scripts instead of retyping large code blocks. For executor and cloud skills, use `skills.read` and the available tools; do not invent a local path.\n",
+    "  5) Reuse provided assets or templates through the same source access mechanism instead of recreating them.\n",
+    "- Coordination and sequencing:\n",
+    "  - If multiple skills apply, choose the minimal set that covers the request and state the order you'll use them.\n",
+    "  - Announce which skill(s) you're using and why (one short line). If you skip an obvious skill, say why.\n",
+    "- Context hygiene:\n",
+    "  - Progressive disclosure applies to selecting relevant files, not partially reading a selected instruction file. Do not load unrelated references, scripts, or assets.\n",
+    "  - Avoid deep reference-chasing: prefer opening only files directly linked from `SKILL.md` unless you're blocked.\n",
+    "  - When variants exist (frameworks, providers, domains), pick only the relevant reference file(s) and note that choice.\n",
+    "- Safety and fallback: If a skill can't be applied cleanly (missing files, unclear instructions), state the issue, pick the next-best approach, and continue.",
+);
+
 /// One entry on its way into the listing, in listing order.
 pub(super) struct Entry<'a> {
     pub(super) name: &'a str,
@@ -177,7 +224,7 @@ fn short_paths(entries: &[Entry]) -> (Vec<String>, Vec<String>) {
 
 /// The frame without entries, as Codex prices the roots table: the intro and the table.
 fn body(roots: &[String], intro: &str) -> String {
-    assemble_inner(roots, &[], intro)
+    assemble_inner(roots, &[], intro, None)
 }
 
 /// The intro before absolute paths in the release of `dialect`.
@@ -187,12 +234,34 @@ pub(super) fn plain_intro(dialect: Dialect) -> &'static str {
         .unwrap_or(INTRO_WITH_ABSOLUTE_PATHS)
 }
 
-/// The listing's text: the frame, the intro, the roots table when paths are short, the lines.
-pub(super) fn assemble(roots: &[String], lines: &[String], intro: &str) -> String {
-    format!("{OPEN}{}{CLOSE}", assemble_inner(roots, lines, intro))
+/// The "How to use skills" text Codex sends with paths as `roots` has them (short when there is a
+/// table) in the release of `dialect`.
+pub(super) fn usage(roots: &[String], dialect: Dialect) -> &'static str {
+    if roots.is_empty() {
+        dialect
+            .codex_plain_usage
+            .unwrap_or(USAGE_WITH_ABSOLUTE_PATHS)
+    } else {
+        USAGE_WITH_ROOTS
+    }
 }
 
-fn assemble_inner(roots: &[String], lines: &[String], intro: &str) -> String {
+/// The listing's text: the frame, the intro, the roots table when paths are short, the lines,
+/// and the section on how to use skills when the model is sent one (`usage`). That section is
+/// not charged to the budget: Codex fits the entries first and adds it after them.
+pub(super) fn assemble(
+    roots: &[String],
+    lines: &[String],
+    intro: &str,
+    usage: Option<&str>,
+) -> String {
+    format!(
+        "{OPEN}{}{CLOSE}",
+        assemble_inner(roots, lines, intro, usage)
+    )
+}
+
+fn assemble_inner(roots: &[String], lines: &[String], intro: &str, usage: Option<&str>) -> String {
     let mut all: Vec<&str> = vec!["## Skills"];
     if roots.is_empty() {
         all.push(intro);
@@ -203,6 +272,10 @@ fn assemble_inner(roots: &[String], lines: &[String], intro: &str) -> String {
     }
     all.push("### Available skills");
     all.extend(lines.iter().map(String::as_str));
+    if let Some(text) = usage {
+        all.push(USAGE_HEADING);
+        all.push(text);
+    }
     format!("\n{}\n", all.join("\n"))
 }
 
@@ -378,7 +451,7 @@ mod tests {
         let r = render(&e, Budget::tokens(1_000), Dialect::CURRENT);
         assert_eq!(r.kept, vec![Kept::All]);
         assert!(r.roots.is_empty());
-        let text = assemble(&r.roots, &r.lines, INTRO_WITH_ABSOLUTE_PATHS);
+        let text = assemble(&r.roots, &r.lines, INTRO_WITH_ABSOLUTE_PATHS, None);
         assert!(
             text.ends_with(
                 "### Available skills\n- a: Alpha. (file: /r/a/SKILL.md)\n</skills_instructions>"
@@ -458,7 +531,7 @@ mod tests {
                 "- u: Capped... (file: r0/u/SKILL.md)"
             ]
         );
-        let text = assemble(&r.roots, &r.lines, INTRO_WITH_ABSOLUTE_PATHS);
+        let text = assemble(&r.roots, &r.lines, INTRO_WITH_ABSOLUTE_PATHS, None);
         assert!(text.contains(INTRO_WITH_ROOTS), "{text}");
         assert!(text.contains("### Skill roots\n- `r0`"), "{text}");
     }

@@ -19,6 +19,9 @@ pub struct Dialect {
     pub roots_when_cheaper: bool,
     /// Codex's intro before entries with absolute paths, when the release has its own.
     pub codex_plain_intro: Option<&'static str>,
+    /// Codex's "How to use skills" text before absolute paths, when the release has its own
+    /// (0.148.0 and 0.151.0 name orchestrator packages; 0.171.0 cloud packages).
+    pub codex_plain_usage: Option<&'static str>,
     /// OpenClaw gives each entry its `<version>` (`sha256:` and the first 16 hex digits of its
     /// SKILL.md's SHA-256), says so in its intro, and its compact form is names only
     /// (2026.7); from 2026.9 no version, and the compact form shortens descriptions.
@@ -38,6 +41,7 @@ impl Dialect {
         name_beside_folder: true,
         roots_when_cheaper: true,
         codex_plain_intro: None,
+        codex_plain_usage: None,
         openclaw_versions: false,
         copilot_path_order: false,
     };

@@ -155,6 +155,9 @@ pub struct ListingOptions {
     pub client_dir: Option<&'static std::path::Path>,
     /// How the client release in view writes what its releases differ in.
     pub dialect: super::dialect::Dialect,
+    /// The client sends its section on how to use skills with the listing for the model in view
+    /// (`ClientModel::skills_usage`: Codex's "How to use skills").
+    pub skills_usage: bool,
 }
 
 impl Default for ListingOptions {
@@ -168,6 +171,7 @@ impl Default for ListingOptions {
             builtins: &[],
             client_dir: None,
             dialect: super::dialect::Dialect::CURRENT,
+            skills_usage: false,
         }
     }
 }

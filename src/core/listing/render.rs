@@ -509,7 +509,8 @@ fn assemble(
             if let Some(n) = note {
                 lines.insert(0, n.to_string());
             }
-            codex::assemble(roots, &lines, codex::plain_intro(opts.dialect))
+            let usage = opts.skills_usage.then(|| codex::usage(roots, opts.dialect));
+            codex::assemble(roots, &lines, codex::plain_intro(opts.dialect), usage)
         }
         Frame::Wrapped { open, close } => {
             let mut all: Vec<&str> = Vec::new();

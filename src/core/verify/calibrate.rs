@@ -299,6 +299,7 @@ mod tests {
         context_window: 1_000_000,
         chars_per_token: 4,
         family: "claude",
+        skills_usage: false,
     };
 
     fn entry(name: &str, description: &str, fixed: bool) -> Builtin {

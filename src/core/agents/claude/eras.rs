@@ -2,6 +2,16 @@
 //! line breaks, name forms, built-ins, the default model and the models it knows), as captured
 //! from it (`tests/fixtures/agents/claude-code@<version>/`), oldest first. The installed release
 //! picks one (`core::agents::eras`).
+//!
+//! What a release budgets for a model it does not know is its catalogue's fallback (200,000
+//! tokens before 2.1.332, 1,000,000 from it on), except for a name holding `[1m]`: every era's
+//! context-window function tests the name for `/\[1m\]/i` before it looks the model up
+//! (2.1.231 `LS`, 2.1.270 `Rc`, 2.1.290 `pu`, 2.1.300 `cf` in `QVn`, 2.1.332 `Ay` in `xBo`) and
+//! gives it 1,000,000 tokens (`Catalogue::suffixed`). Surprising: a model the release has never
+//! heard of (`claude-fable-9[1m]`) gets a million on 2.1.231 and 2.1.270, where the same name
+//! without `[1m]` gets 200,000 and even a model they know, named, gets at most 200,000; and the
+//! test finds `[1m]` anywhere in the name, not only at its end. Checked with
+//! `verify --model claude-fable-9[1m]` against 2.1.231 and 2.1.270.
 
 use super::models;
 use crate::core::agents::client::Client;
@@ -189,5 +199,52 @@ mod tests {
         };
         assert_eq!(cap("2.1.270"), Some(200_000));
         assert_eq!(cap("2.1.290"), None);
+    }
+
+    /// A model a release does not know, named with `[1m]`, gets a million in every era (at 3
+    /// characters a token), while the same name without it gets the era's fallback; the client
+    /// finds `[1m]` anywhere in the name, in any letter case.
+    #[test]
+    fn a_name_holding_1m_gets_a_million_in_every_era_known_or_not() {
+        let eras = [
+            ("2.1.231", 200_000),
+            ("2.1.270", 200_000),
+            ("2.1.290", 200_000),
+            ("2.1.300", 200_000),
+            ("2.1.332", 1_000_000),
+        ];
+        for (version, fallback) in eras {
+            for name in [
+                "claude-fable-9[1m]",
+                "Claude-Fable-9[1M]",
+                "claude-fable-9[1m]-preview",
+            ] {
+                assert_eq!(
+                    budget(version, name),
+                    (1_000_000, 3, false),
+                    "{version} {name}"
+                );
+                let (era, _) = era_for(Agent::ClaudeCode, version).unwrap();
+                assert!(era.client.resolve(name).unwrap().by_suffix, "{version}");
+            }
+            assert_eq!(
+                budget(version, "claude-fable-9"),
+                (fallback, 3, false),
+                "{version}"
+            );
+            let (era, _) = era_for(Agent::ClaudeCode, version).unwrap();
+            assert!(!era.client.resolve("claude-fable-9").unwrap().by_suffix);
+            // A model the release knows keeps its own `[1m]` entry (4 characters a token).
+            assert_eq!(
+                budget(version, "claude-sonnet-4-5[1m]"),
+                (1_000_000, 4, true),
+                "{version}"
+            );
+        }
+        // A model only a newer release knows, named with `[1m]`: a million too.
+        assert_eq!(
+            budget("2.1.270", "claude-opus-5-5[1m]"),
+            (1_000_000, 3, false)
+        );
     }
 }

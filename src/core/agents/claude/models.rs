@@ -9,7 +9,7 @@
 //! newest Fable), 2.1.270 adds Fable 5.1 and Mythos 5.1, 2.1.290 Opus 5.5 (the default from there) and
 //! Sonnet 5.5, 2.1.300 Haiku 5.5, 2.1.332 Fable 5.2 and Mythos 5.2 (`best` is Opus there). A model
 //! it does not know gets 200,000 tokens before 2.1.332 and 1,000,000 from it on (at 3 characters
-//! a token).
+//! a token), and 1,000,000 in every release when its name holds `[1m]` (`SUFFIXED`).
 
 use crate::core::agents::client_models::{Catalogue, ClientModel, claude};
 
@@ -17,6 +17,10 @@ use crate::core::agents::client_models::{Catalogue, ClientModel, claude};
 const UNKNOWN: &str = "(unknown)";
 /// Its name for people.
 const UNKNOWN_NAME: &str = "a model Claude Code does not know";
+/// The id shown for a model the client does not know, named with `[1m]`.
+const UNKNOWN_1M: &str = "(unknown)[1m]";
+/// Its name for people.
+const UNKNOWN_1M_NAME: &str = "a model Claude Code does not know, named with [1m]";
 
 /// Claude Code 2.1.231's models (`scripts/client-catalogue.py claude-code 2.1.231`), its
 /// default first.
@@ -51,6 +55,10 @@ pub static CLAUDE_CODE_2_1_231_MODELS: &[ClientModel] = &[
 /// What Claude Code 2.1.231 budgets for a model it does not know.
 static CLAUDE_CODE_2_1_231_FALLBACK: ClientModel = claude(UNKNOWN, UNKNOWN_NAME, 200_000, 3);
 
+/// What Claude Code 2.1.231 budgets for a name holding `[1m]` when it does not know the model.
+static CLAUDE_CODE_2_1_231_SUFFIXED: ClientModel =
+    claude(UNKNOWN_1M, UNKNOWN_1M_NAME, 1_000_000, 3);
+
 /// Claude Code 2.1.231's names for its models.
 pub static CLAUDE_CODE_2_1_231_CATALOGUE: Catalogue = Catalogue {
     aliases: &[
@@ -75,6 +83,7 @@ pub static CLAUDE_CODE_2_1_231_CATALOGUE: Catalogue = Catalogue {
     ],
     suffix: Some("[1m]"),
     fallback: &CLAUDE_CODE_2_1_231_FALLBACK,
+    suffixed: Some(&CLAUDE_CODE_2_1_231_SUFFIXED),
     named_window: Some(200_000),
 };
 
@@ -113,6 +122,10 @@ pub static CLAUDE_CODE_2_1_270_MODELS: &[ClientModel] = &[
 /// What Claude Code 2.1.270 budgets for a model it does not know.
 static CLAUDE_CODE_2_1_270_FALLBACK: ClientModel = claude(UNKNOWN, UNKNOWN_NAME, 200_000, 3);
 
+/// What Claude Code 2.1.270 budgets for a name holding `[1m]` when it does not know the model.
+static CLAUDE_CODE_2_1_270_SUFFIXED: ClientModel =
+    claude(UNKNOWN_1M, UNKNOWN_1M_NAME, 1_000_000, 3);
+
 /// Claude Code 2.1.270's names for its models.
 pub static CLAUDE_CODE_2_1_270_CATALOGUE: Catalogue = Catalogue {
     aliases: &[
@@ -137,6 +150,7 @@ pub static CLAUDE_CODE_2_1_270_CATALOGUE: Catalogue = Catalogue {
     ],
     suffix: Some("[1m]"),
     fallback: &CLAUDE_CODE_2_1_270_FALLBACK,
+    suffixed: Some(&CLAUDE_CODE_2_1_270_SUFFIXED),
     named_window: Some(200_000),
 };
 
@@ -177,6 +191,10 @@ pub static CLAUDE_CODE_2_1_290_MODELS: &[ClientModel] = &[
 /// What Claude Code 2.1.290 budgets for a model it does not know.
 static CLAUDE_CODE_2_1_290_FALLBACK: ClientModel = claude(UNKNOWN, UNKNOWN_NAME, 200_000, 3);
 
+/// What Claude Code 2.1.290 budgets for a name holding `[1m]` when it does not know the model.
+static CLAUDE_CODE_2_1_290_SUFFIXED: ClientModel =
+    claude(UNKNOWN_1M, UNKNOWN_1M_NAME, 1_000_000, 3);
+
 /// Claude Code 2.1.290's names for its models.
 pub static CLAUDE_CODE_2_1_290_CATALOGUE: Catalogue = Catalogue {
     aliases: &[
@@ -201,6 +219,7 @@ pub static CLAUDE_CODE_2_1_290_CATALOGUE: Catalogue = Catalogue {
     ],
     suffix: Some("[1m]"),
     fallback: &CLAUDE_CODE_2_1_290_FALLBACK,
+    suffixed: Some(&CLAUDE_CODE_2_1_290_SUFFIXED),
     named_window: None,
 };
 
@@ -242,6 +261,10 @@ pub static CLAUDE_CODE_2_1_300_MODELS: &[ClientModel] = &[
 /// What Claude Code 2.1.300 budgets for a model it does not know.
 static CLAUDE_CODE_2_1_300_FALLBACK: ClientModel = claude(UNKNOWN, UNKNOWN_NAME, 200_000, 3);
 
+/// What Claude Code 2.1.300 budgets for a name holding `[1m]` when it does not know the model.
+static CLAUDE_CODE_2_1_300_SUFFIXED: ClientModel =
+    claude(UNKNOWN_1M, UNKNOWN_1M_NAME, 1_000_000, 3);
+
 /// Claude Code 2.1.300's names for its models.
 pub static CLAUDE_CODE_2_1_300_CATALOGUE: Catalogue = Catalogue {
     aliases: &[
@@ -266,6 +289,7 @@ pub static CLAUDE_CODE_2_1_300_CATALOGUE: Catalogue = Catalogue {
     ],
     suffix: Some("[1m]"),
     fallback: &CLAUDE_CODE_2_1_300_FALLBACK,
+    suffixed: Some(&CLAUDE_CODE_2_1_300_SUFFIXED),
     named_window: None,
 };
 
@@ -309,6 +333,10 @@ pub static CLAUDE_CODE_2_1_332_MODELS: &[ClientModel] = &[
 /// What Claude Code 2.1.332 budgets for a model it does not know.
 static CLAUDE_CODE_2_1_332_FALLBACK: ClientModel = claude(UNKNOWN, UNKNOWN_NAME, 1_000_000, 3);
 
+/// What Claude Code 2.1.332 budgets for a name holding `[1m]` when it does not know the model.
+static CLAUDE_CODE_2_1_332_SUFFIXED: ClientModel =
+    claude(UNKNOWN_1M, UNKNOWN_1M_NAME, 1_000_000, 3);
+
 /// Claude Code 2.1.332's names for its models.
 pub static CLAUDE_CODE_2_1_332_CATALOGUE: Catalogue = Catalogue {
     aliases: &[
@@ -333,5 +361,6 @@ pub static CLAUDE_CODE_2_1_332_CATALOGUE: Catalogue = Catalogue {
     ],
     suffix: Some("[1m]"),
     fallback: &CLAUDE_CODE_2_1_332_FALLBACK,
+    suffixed: Some(&CLAUDE_CODE_2_1_332_SUFFIXED),
     named_window: None,
 };

@@ -56,6 +56,28 @@ pub static CODEX_0_171_0: Client = codex(
 /// Codex 0.148.0's intro before absolute paths.
 const CODEX_0_148_INTRO: &str = "A skill is a set of instructions provided through a `SKILL.md` source. Below is the list of skills that can be used. Each entry includes a name, description, and source locator. `file` locators are on the host filesystem, `executor package` locators are owned by their execution environment, `orchestrator package` locators are opaque package identifiers, and `custom resource` locators use their provider's access mechanism.";
 
+/// Codex 0.148.0's and 0.151.0's "How to use skills" before absolute paths (captured:
+/// `codex@0.148.0/mixed-gpt54`; the same text in 0.151.0's binary).
+const CODEX_0_148_USAGE: &str = concat!(
+    "- Discovery: The list above is the skills available in this session (name + description + source locator). `file` entries live on the host filesystem, `executor package` and `orchestrator package` entries are accessed directly through `skills.read`, and `custom resource` entries use their provider's access mechanism.\n",
+    "- Trigger rules: If the user names a skill (with `$SkillName` or plain text) OR the task clearly matches a skill's description shown above, you must use that skill for that turn. Multiple mentions mean use them all. Do not carry skills across turns unless re-mentioned.\n",
+    "- Missing/blocked: If a named skill isn't in the list or its source can't be read, say so briefly and continue with the best fallback.\n",
+    "- How to use a skill (progressive disclosure):\n",
+    "  1) After deciding to use a skill, the main agent must read its `SKILL.md` completely before taking task actions. For a `file` entry, open the listed path. For an `executor package` or `orchestrator package`, pass the listed locator directly to `skills.read` as `package`; root aliases are resolved automatically. Omit `resource` to read `SKILL.md` directly without calling `skills.list`. If a read is paginated, follow `next_cursor` until EOF.\n",
+    "  2) When `SKILL.md` references another resource, use the same access mechanism. For executor and orchestrator skills, pass the complete package-contained resource identifier with the same package to `skills.read`; do not treat `skill://` identifiers as filesystem paths.\n",
+    "  3) If `SKILL.md` points to extra folders such as `references/`, use its routing instructions to identify the resources required for the task. The main agent must read each required instruction or reference file itself before acting on it. Do not delegate reading, summarizing, or interpreting skill instructions to a subagent. Subagents may still perform task work when the selected skill allows it.\n",
+    "  4) For filesystem-backed skills, prefer running or patching provided scripts instead of retyping large code blocks. For executor and orchestrator skills, use `skills.read` and the available tools; do not invent a local path.\n",
+    "  5) Reuse provided assets or templates through the same source access mechanism instead of recreating them.\n",
+    "- Coordination and sequencing:\n",
+    "  - If multiple skills apply, choose the minimal set that covers the request and state the order you'll use them.\n",
+    "  - Announce which skill(s) you're using and why (one short line). If you skip an obvious skill, say why.\n",
+    "- Context hygiene:\n",
+    "  - Progressive disclosure applies to selecting relevant files, not partially reading a selected instruction file. Do not load unrelated references, scripts, or assets.\n",
+    "  - Avoid deep reference-chasing: prefer opening only files directly linked from `SKILL.md` unless you're blocked.\n",
+    "  - When variants exist (frameworks, providers, domains), pick only the relevant reference file(s) and note that choice.\n",
+    "- Safety and fallback: If a skill can't be applied cleanly (missing files, unclear instructions), state the issue, pick the next-best approach, and continue.",
+);
+
 /// Codex's eras, oldest first.
 pub(crate) static CODEX_ERAS: &[Era] = &[
     Era {
@@ -63,12 +85,16 @@ pub(crate) static CODEX_ERAS: &[Era] = &[
         dialect: Dialect {
             roots_when_cheaper: false,
             codex_plain_intro: Some(CODEX_0_148_INTRO),
+            codex_plain_usage: Some(CODEX_0_148_USAGE),
             ..Dialect::CURRENT
         },
     },
     Era {
         client: &CODEX_0_151_0,
-        dialect: Dialect::CURRENT,
+        dialect: Dialect {
+            codex_plain_usage: Some(CODEX_0_148_USAGE),
+            ..Dialect::CURRENT
+        },
     },
     Era {
         client: &CODEX_0_171_0,

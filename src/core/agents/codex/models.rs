@@ -6,7 +6,11 @@
 //!
 //! What the releases differ in: 0.148.0 knows 8 models (default `gpt-5.6-sol`), 0.151.0 adds the
 //! two Daybreak models, 0.171.0 the GPT-6 models (default `gpt-6.2-sol`, window 500,000) and
-//! drops `gpt-5.4`, `gpt-5.4-mini` and `gpt-5.2`.
+//! drops `gpt-5.4`, `gpt-5.4-mini` and `gpt-5.2`. The models whose entry sets
+//! `include_skills_usage_instructions` (`.with_skills_usage()`) are sent Codex's "How to use
+//! skills" section after the listing: on 0.148.0 `gpt-5.5`, `gpt-5.4`, `gpt-5.4-mini`, `gpt-5.2`
+//! and `codex-auto-review`; on 0.151.0 the same but `codex-auto-review`; on 0.171.0 `gpt-5.5`
+//! alone. None of the defaults is, nor a model the release does not know.
 
 use crate::core::agents::client_models::{Catalogue, ClientModel, gpt};
 
@@ -21,11 +25,11 @@ pub static CODEX_0_148_0_MODELS: &[ClientModel] = &[
     gpt("gpt-5.6-sol", "GPT-5.6-Sol", 272_000),
     gpt("gpt-5.6-terra", "GPT-5.6-Terra", 272_000),
     gpt("gpt-5.6-luna", "GPT-5.6-Luna", 272_000),
-    gpt("gpt-5.5", "GPT-5.5", 272_000),
-    gpt("gpt-5.4", "GPT-5.4", 272_000),
-    gpt("gpt-5.4-mini", "GPT-5.4-Mini", 272_000),
-    gpt("gpt-5.2", "GPT-5.2", 272_000),
-    gpt("codex-auto-review", "Codex Auto Review", 272_000),
+    gpt("gpt-5.5", "GPT-5.5", 272_000).with_skills_usage(),
+    gpt("gpt-5.4", "GPT-5.4", 272_000).with_skills_usage(),
+    gpt("gpt-5.4-mini", "GPT-5.4-Mini", 272_000).with_skills_usage(),
+    gpt("gpt-5.2", "GPT-5.2", 272_000).with_skills_usage(),
+    gpt("codex-auto-review", "Codex Auto Review", 272_000).with_skills_usage(),
 ];
 
 /// What Codex 0.148.0 budgets for a model it does not know.
@@ -36,6 +40,7 @@ pub static CODEX_0_148_0_CATALOGUE: Catalogue = Catalogue {
     aliases: &[],
     suffix: None,
     fallback: &CODEX_0_148_0_FALLBACK,
+    suffixed: None,
     named_window: None,
 };
 
@@ -47,10 +52,10 @@ pub static CODEX_0_151_0_MODELS: &[ClientModel] = &[
     gpt("gpt-5.6-luna", "GPT-5.6-Luna", 272_000),
     gpt("gpt-daybreak-blue-latest", "Daybreak Blue", 272_000),
     gpt("gpt-daybreak-red-latest", "Daybreak Red", 372_000),
-    gpt("gpt-5.5", "GPT-5.5", 272_000),
-    gpt("gpt-5.4", "GPT-5.4", 272_000),
-    gpt("gpt-5.4-mini", "GPT-5.4-Mini", 272_000),
-    gpt("gpt-5.2", "GPT-5.2", 272_000),
+    gpt("gpt-5.5", "GPT-5.5", 272_000).with_skills_usage(),
+    gpt("gpt-5.4", "GPT-5.4", 272_000).with_skills_usage(),
+    gpt("gpt-5.4-mini", "GPT-5.4-Mini", 272_000).with_skills_usage(),
+    gpt("gpt-5.2", "GPT-5.2", 272_000).with_skills_usage(),
     gpt("codex-auto-review", "Codex Auto Review", 272_000),
 ];
 
@@ -62,6 +67,7 @@ pub static CODEX_0_151_0_CATALOGUE: Catalogue = Catalogue {
     aliases: &[],
     suffix: None,
     fallback: &CODEX_0_151_0_FALLBACK,
+    suffixed: None,
     named_window: None,
 };
 
@@ -80,7 +86,7 @@ pub static CODEX_0_171_0_MODELS: &[ClientModel] = &[
     gpt("gpt-5.6-luna", "GPT-5.6-Luna", 272_000),
     gpt("gpt-daybreak-blue-latest", "Daybreak Blue", 272_000),
     gpt("gpt-daybreak-red-latest", "Daybreak Red", 372_000),
-    gpt("gpt-5.5", "GPT-5.5", 272_000),
+    gpt("gpt-5.5", "GPT-5.5", 272_000).with_skills_usage(),
     gpt("codex-auto-review", "Codex Auto Review", 272_000),
 ];
 
@@ -92,5 +98,6 @@ pub static CODEX_0_171_0_CATALOGUE: Catalogue = Catalogue {
     aliases: &[],
     suffix: None,
     fallback: &CODEX_0_171_0_FALLBACK,
+    suffixed: None,
     named_window: None,
 };
