@@ -1140,6 +1140,9 @@ fn agents_are_named_outside_their_homes_no_more_than_before() {
     for (agent, files) in &outside {
         if figures {
             eprintln!("{agent}: named in {} files outside its home", files.len());
+            for file in files {
+                eprintln!("    {file}");
+            }
         }
         let left = NAMED_OUTSIDE_LEFT
             .iter()

@@ -8,10 +8,13 @@ use super::client::Client;
 use super::configured::Origin;
 use super::eras::{Chosen, Era};
 use super::error::ToggleError;
+use super::loading::Loading;
 use super::model::{AS_GIVEN, AgentModel};
 use super::placement::Placement;
+use super::places::Reach;
 use super::planned::{Applied, TogglePlan};
 use super::reading::Read;
+use super::run_recipe::RunRecipe;
 use super::scope::SwitchScope;
 use super::tools::ToolDefinition;
 use crate::core::skill::Skill;
@@ -56,11 +59,18 @@ pub struct Home {
     pub project_only: &'static [&'static str],
     /// Another name its installers give it, which `--agent` takes too.
     pub alias: Option<&'static str>,
+    /// How its client reads the folders it shares with other agents, where it reads them its
+    /// own way (`reach.rs` asks it).
+    pub reach: Option<&'static Reach>,
+    /// How loading one skill reaches its client's conversation (`inject`).
+    pub loading: Loading,
+    /// How `verify` runs its client against the mock, when it can.
+    pub verify: Option<&'static RunRecipe>,
     /// Its client's command, whose presence says it is set up here; `None`: taken as set up.
     pub command: Option<&'static str>,
-    /// Its client's npm package, whose `package.json` says which release is installed, where
-    /// `installed.rs` does not name it.
-    pub package: Option<&'static str>,
+    /// Its client as installed, whose release `installed.rs` reads from its files (which may
+    /// name another command than [`Home::command`]); `None`: none is read.
+    pub release: Option<Release>,
     /// Why `toggle` cannot switch its skills, when it has no settings switch.
     pub no_switch: &'static str,
     /// Its one switch is in each skill's own frontmatter and decides every folder it scans, the
@@ -86,6 +96,33 @@ pub struct Home {
     /// The same in a few words, said beside a figure on the app's Prompt screen (`""`: nothing
     /// to say).
     pub count_note_short: &'static str,
+}
+
+/// Where an agent's client is installed, for reading which release it is without running it.
+#[derive(Debug, Clone, Copy)]
+pub struct Release {
+    /// The command whose installed release is read, looked for on `PATH`.
+    pub command: &'static str,
+    /// Its npm package, whose `package.json` says the release.
+    pub package: &'static str,
+    /// Where its own installers put the command off `PATH`, below the home folder, in the
+    /// order looked in.
+    pub off_path: &'static [&'static str],
+    /// An npm install of its own below the home folder (its prefix, holding `node_modules` and
+    /// the command), read when no command tells a release.
+    pub local_npm: Option<&'static str>,
+}
+
+impl Release {
+    /// The command `command` from the npm package `package`, looked for on `PATH` only.
+    pub const fn npm(command: &'static str, package: &'static str) -> Release {
+        Release {
+            command,
+            package,
+            off_path: &[],
+            local_npm: None,
+        }
+    }
 }
 
 /// How `toggle` plans and writes a switch kept in each skill's own frontmatter.
@@ -144,8 +181,11 @@ impl Home {
         model_setting: None,
         project_only: &[],
         alias: None,
+        reach: None,
+        loading: Loading::Unmodelled,
+        verify: None,
         command: None,
-        package: None,
+        release: None,
         no_switch: "it has no per-skill switches",
         frontmatter_switch: None,
         frontmatter_toggle: None,

@@ -5,10 +5,11 @@ pub(crate) mod builtins;
 pub(crate) mod builtins_eras;
 pub(crate) mod eras;
 pub(crate) mod models;
+pub(crate) mod run;
 pub(crate) mod switches;
 
 use crate::core::agents::eras::Chosen;
-use crate::core::agents::home::{Home, SettingsEntry};
+use crate::core::agents::home::{Home, Release, SettingsEntry};
 use crate::core::agents::model::{AgentModel, Injection};
 use crate::core::agents::placement::Placement;
 use crate::core::agents::tools::{ToolDefinition, claude_code_skill_tool};
@@ -39,11 +40,22 @@ pub static HOME: Home = Home {
     tool,
     model_setting: Some(crate::core::agents::configured::claude_code),
     command: Some("claude"),
+    release: Some(Release {
+        command: "claude",
+        package: "@anthropic-ai/claude-code",
+        // The native installer's link, then the older local install.
+        off_path: &[".local/bin/claude", ".claude/local/claude"],
+        local_npm: Some(".claude/local"),
+    }),
     settings_entry: SettingsEntry::Json(&["skillOverrides"]),
     new_skill_fields,
     count_note: " (Claude's tokenizer differs by roughly 10-20%)",
     count_note_short: ", an estimate: Claude models count 10–20% more",
     older_release_note,
+    verify: Some(&self::run::RUN),
+    loading: crate::core::agents::loading::Loading::Called(
+        crate::core::agents::loading::claude_code,
+    ),
     ..Home::AS_GIVEN
 };
 

@@ -3,10 +3,11 @@
 pub(crate) mod eras;
 pub(crate) mod models;
 pub(crate) mod reading;
+pub(crate) mod run;
 pub(crate) mod switches;
 
 use crate::core::agents::eras::Chosen;
-use crate::core::agents::home::{Home, SettingsEntry};
+use crate::core::agents::home::{Home, Release, SettingsEntry};
 use crate::core::agents::model::{AgentModel, Injection};
 use crate::core::agents::placement::Placement;
 use crate::core::catalogue::Profile;
@@ -32,8 +33,11 @@ pub static HOME: Home = Home {
     era_in_use: Some(&ERA),
     model_setting: Some(crate::core::agents::configured::codex),
     command: Some("codex"),
+    release: Some(Release::npm("codex", "@openai/codex")),
     settings_entry: SettingsEntry::CodexConfig,
     new_skill_fields,
+    verify: Some(&self::run::RUN),
+    loading: crate::core::agents::loading::Loading::Mention,
     ..Home::AS_GIVEN
 };
 

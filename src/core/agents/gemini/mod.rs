@@ -2,10 +2,11 @@
 //! switch as `toggle` writes it and its built-in entries.
 
 pub(crate) mod builtins;
+pub(crate) mod run;
 pub(crate) mod settings;
 pub(crate) mod switches;
 
-use crate::core::agents::home::Home;
+use crate::core::agents::home::{Home, Release};
 use crate::core::agents::model::{AgentModel, Injection};
 use crate::core::agents::placement::Placement;
 use crate::core::agents::tools::{ToolDefinition, gemini_activate_skill};
@@ -30,6 +31,13 @@ pub static HOME: Home = Home {
     calls_any_case: true,
     alias: Some("gemini-cli"),
     trusts_folders: true,
+    // No `command`: Gemini CLI is taken as set up whether or not its command is found.
+    release: Some(Release::npm("gemini", "@google/gemini-cli")),
+    verify: Some(&self::run::RUN),
+    loading: crate::core::agents::loading::Loading::Tool(
+        |s, name, _| Ok(crate::core::agents::loading::gemini(s, name)),
+        crate::core::agents::loading::WhenOff::Unknown,
+    ),
     ..Home::AS_GIVEN
 };
 

@@ -1,9 +1,10 @@
 //! opencode: its switches (`permission.skill` rules) and its built-in entry.
 
 pub(crate) mod builtins;
+pub(crate) mod run;
 pub(crate) mod switches;
 
-use crate::core::agents::home::{Home, SettingsEntry};
+use crate::core::agents::home::{Home, Release, SettingsEntry};
 use crate::core::agents::model::{AgentModel, Injection};
 use crate::core::agents::placement::Placement;
 use crate::core::agents::tools::{ToolDefinition, opencode_skill_tool};
@@ -28,8 +29,14 @@ pub static HOME: Home = Home {
     placement,
     tool,
     command: Some("opencode"),
+    release: Some(Release::npm("opencode", "opencode-ai")),
     settings_entry: SettingsEntry::Json(&["permission", "skill"]),
     new_skill_fields: |_| "compatibility: opencode\n".to_string(),
+    verify: Some(&self::run::RUN),
+    loading: crate::core::agents::loading::Loading::Tool(
+        |s, _, _| Ok(crate::core::agents::loading::opencode(s)),
+        crate::core::agents::loading::WhenOff::Unknown,
+    ),
     ..Home::AS_GIVEN
 };
 
