@@ -8,6 +8,7 @@ use super::client::Client;
 use super::configured::Origin;
 use super::eras::{Chosen, Era};
 use super::error::ToggleError;
+use super::gemini::settings::GeminiSettings;
 use super::loading::Loading;
 use super::model::{AS_GIVEN, AgentModel};
 use super::placement::Placement;
@@ -17,6 +18,7 @@ use super::reading::Read;
 use super::run_recipe::RunRecipe;
 use super::scope::SwitchScope;
 use super::tools::ToolDefinition;
+use crate::core::library::Library;
 use crate::core::skill::Skill;
 use std::path::Path;
 use std::sync::OnceLock;
@@ -64,6 +66,27 @@ pub struct Home {
     pub reach: Option<&'static Reach>,
     /// How loading one skill reaches its client's conversation (`inject`).
     pub loading: Loading,
+    /// Where its client reads its own skills its own way, apart from the shared view (Codex's).
+    pub own_view: Option<OwnView>,
+    /// Which skills laid out below its folders it reads, given its settings' trust (Gemini
+    /// CLI: `SKILL.md` and `*/SKILL.md` below one of its folders, a project's only in a trusted
+    /// workspace); `None`: every one its folders hold.
+    pub layout: Option<fn(&Skill, &GeminiSettings) -> bool>,
+    /// The place of the folder it read a skill from in its reading order, where the copy of a
+    /// name in the later folder wins (Gemini CLI, opencode); `None`: its own folders first,
+    /// then the user's before the project's.
+    pub folder_rank: Option<fn(&Skill) -> u8>,
+    /// It calls a skill of its own folders by its folder's name and reads only
+    /// `skills/NAME/SKILL.md` there (Claude Code).
+    pub calls_by_folder: bool,
+    /// What its client decides as it runs, which skillscope cannot know.
+    pub choices: ClientChoices,
+    /// What its client needs of a file to load it, said when it does not load one (for a
+    /// client that reads frontmatter its own way).
+    pub unreadable: &'static str,
+    /// Its settings can deny its skill tool (no listing) and switch its built-ins off
+    /// (opencode's `permission.skill`).
+    pub skill_tool_switch: bool,
     /// How `verify` runs its client against the mock, when it can.
     pub verify: Option<&'static RunRecipe>,
     /// Its client's command, whose presence says it is set up here; `None`: taken as set up.
@@ -76,6 +99,9 @@ pub struct Home {
     /// Its one switch is in each skill's own frontmatter and decides every folder it scans, the
     /// folders given on the command line too: whether the skill is on (Lazy Skills' `auto_load`).
     pub frontmatter_switch: Option<fn(&Skill) -> bool>,
+    /// Why its view leaves a skill out that its frontmatter switch has not opted in (Lazy
+    /// Skills' `auto_load`), when it does.
+    pub not_opted_in: Option<fn(&Skill) -> Option<String>>,
     /// How `toggle` plans and writes that frontmatter switch.
     pub frontmatter_toggle: Option<FrontmatterToggle>,
     /// Its view reads its settings' folder trust and skill lists (Gemini CLI's).
@@ -123,6 +149,31 @@ impl Release {
             local_npm: None,
         }
     }
+}
+
+/// How a client reads its own skills apart from the shared view (Codex's).
+#[derive(Debug, Clone, Copy)]
+pub struct OwnView {
+    /// Whether it reads the skill at all, beyond its folders.
+    pub reads: fn(&Skill) -> bool,
+    /// Which skill of its view wins each one's name.
+    pub shadowing: fn(&Library, &[bool]) -> Vec<Option<usize>>,
+    /// Takes the skill as it reads it; says what it supplied, when anything.
+    pub reading: fn(&mut Skill) -> Option<String>,
+    /// Why it lists the skill only when the prompt names it, when it does.
+    pub explicit_only: fn(&Skill) -> Option<&'static str>,
+}
+
+/// What a client decides as it runs about copies of one name, which skillscope cannot know.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClientChoices {
+    /// Nothing: its precedence decides.
+    Known,
+    /// It loads its skills concurrently and keeps the copy of a name loaded last (opencode).
+    LoadOrder,
+    /// It lists a folder's skills in the order its glob returns them, which it does not sort,
+    /// and keeps the copy of a name its glob gave last (Gemini CLI).
+    GlobOrder,
 }
 
 /// How `toggle` plans and writes a switch kept in each skill's own frontmatter.
@@ -183,11 +234,19 @@ impl Home {
         alias: None,
         reach: None,
         loading: Loading::Unmodelled,
+        own_view: None,
+        layout: None,
+        folder_rank: None,
+        calls_by_folder: false,
+        choices: ClientChoices::Known,
+        unreadable: "",
+        skill_tool_switch: false,
         verify: None,
         command: None,
         release: None,
         no_switch: "it has no per-skill switches",
         frontmatter_switch: None,
+        not_opted_in: None,
         frontmatter_toggle: None,
         trusts_folders: false,
         settings_entry: SettingsEntry::None,

@@ -142,9 +142,7 @@ pub(super) fn unlisted(agent: Agent, s: &Skill) -> Option<Unlisted> {
 /// read whole (Cline), the folder's name for a missing name (Copilot, Cline, OpenClaw), the
 /// body's first paragraph for a missing description (Copilot).
 pub(super) fn reading(agent: Agent, s: &mut Skill) -> Option<String> {
-    let Some(r) = reach(agent) else {
-        return None;
-    };
+    let r = reach(agent)?;
     let mut used = Vec::new();
     let bad_yaml = has(s, RuleId::YamlInvalid);
     if !s.frontmatter.parsed {

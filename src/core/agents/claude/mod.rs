@@ -53,6 +53,7 @@ pub static HOME: Home = Home {
     count_note_short: ", an estimate: Claude models count 10–20% more",
     older_release_note,
     verify: Some(&self::run::RUN),
+    calls_by_folder: true,
     loading: crate::core::agents::loading::Loading::Called(
         crate::core::agents::loading::claude_code,
     ),

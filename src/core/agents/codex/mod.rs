@@ -37,6 +37,12 @@ pub static HOME: Home = Home {
     settings_entry: SettingsEntry::CodexConfig,
     new_skill_fields,
     verify: Some(&self::run::RUN),
+    own_view: Some(crate::core::agents::home::OwnView {
+        reads: self::reading::reads,
+        shadowing: self::reading::same_file,
+        reading: self::reading::reading,
+        explicit_only: |s| (!self::reading::implicit(s)).then_some(self::reading::EXPLICIT_ONLY),
+    }),
     loading: crate::core::agents::loading::Loading::Mention,
     ..Home::AS_GIVEN
 };
