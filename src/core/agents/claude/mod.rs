@@ -4,6 +4,7 @@
 pub(crate) mod builtins;
 pub(crate) mod builtins_eras;
 pub(crate) mod eras;
+pub(crate) mod model_setting;
 pub(crate) mod models;
 pub(crate) mod run;
 pub(crate) mod switches;
@@ -38,7 +39,7 @@ pub static HOME: Home = Home {
     eras: self::eras::CLAUDE_CODE_ERAS,
     era_in_use: Some(&ERA),
     tool,
-    model_setting: Some(crate::core::agents::configured::claude_code),
+    model_setting: Some(self::model_setting::claude_code),
     command: Some("claude"),
     release: Some(Release {
         command: "claude",

@@ -1,6 +1,7 @@
 //! Codex: its switches (`[[skills.config]]`) and how it reads the skills of its folders.
 
 pub(crate) mod eras;
+pub(crate) mod model_setting;
 pub(crate) mod models;
 pub(crate) mod reading;
 pub(crate) mod run;
@@ -31,7 +32,7 @@ pub static HOME: Home = Home {
     placement,
     eras: self::eras::CODEX_ERAS,
     era_in_use: Some(&ERA),
-    model_setting: Some(crate::core::agents::configured::codex),
+    model_setting: Some(self::model_setting::codex),
     command: Some("codex"),
     release: Some(Release::npm("codex", "@openai/codex")),
     settings_entry: SettingsEntry::CodexConfig,
