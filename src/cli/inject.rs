@@ -5,7 +5,7 @@
 //! and nothing else; `--json` adds each block's role, kind and tokens.
 
 use crate::cli::args::{AgentArgs, LibraryArgs};
-use crate::core::agents::loading::{self, Block};
+use crate::core::agents::loading::{self, Block, Loading, WhenOff};
 use crate::core::source::Agent;
 use crate::core::tokens::{self, Encoding};
 use clap::Args;
@@ -111,19 +111,20 @@ fn totals(blocks: &[Block], encoding: Encoding) -> (usize, usize) {
     })
 }
 
-/// What loading `name` adds for `agent`, over the agent's view.
+/// What loading `name` adds for `agent`, over the agent's view, as its home's record says
+/// ([`Loading`]).
 fn blocks(
     view: &crate::core::Library,
     agent: Agent,
     name: &str,
     args: &str,
 ) -> anyhow::Result<Vec<Block>> {
-    match agent {
-        Agent::ClaudeCode => {
+    match agent.home().loading {
+        Loading::Called(blocks) => {
             let i = called(view, name)?;
-            Ok(loading::claude_code(&view.skills[i], name, args)?)
+            Ok(blocks(&view.skills[i], name, args)?)
         }
-        Agent::Codex => Ok(vec![Block {
+        Loading::Mention => Ok(vec![Block {
             role: "user",
             kind: "input_text",
             text: crate::core::inject::codex_mention(view, name).map_err(|e| match e {
@@ -135,23 +136,19 @@ fn blocks(
             is_error: false,
             forked: false,
         }]),
-        Agent::Gemini
-        | Agent::Opencode
-        | Agent::QwenCode
-        | Agent::Copilot
-        | Agent::Cline
-        | Agent::Openclaw => {
+        Loading::Tool(blocks, off) => {
             let Some(i) = crate::core::agents::tools::called(view, agent, name) else {
                 anyhow::bail!(
                     "no skill `{name}` in this agent's view{}",
                     crate::cli::args::did_you_mean(view, name)
                 );
             };
+            let s = &view.skills[i];
             if let Some(why) = view.inactive.get(&i) {
                 // A skill the client's own switch turned off still gets the client's answer
                 // when the model calls it by name.
                 let answer = if view.switched_off.contains(&i) {
-                    switched_off_answer(agent, view, name, &view.skills[i])?
+                    switched_off_answer(off, blocks, agent, view, name, s, args)?
                 } else {
                     None
                 };
@@ -160,64 +157,37 @@ fn blocks(
                     None => anyhow::bail!("{name} is not offered to the model: {why}"),
                 }
             }
-            let s = &view.skills[i];
-            Ok(match agent {
-                Agent::Gemini => loading::gemini(s, name),
-                Agent::Opencode => loading::opencode(s),
-                Agent::QwenCode => loading::qwen_code(s)?,
-                Agent::Copilot => loading::copilot(s)?,
-                Agent::Cline => loading::cline(s, (!args.is_empty()).then_some(args))?,
-                // The agents this arm takes, narrowed above: OpenClaw is the one left.
-                _ => loading::openclaw(s)?,
-            })
+            Ok(blocks(s, name, args)?)
         }
-        other @ (Agent::Goose | Agent::LazySkills | Agent::Generic | Agent::Path | Agent::Demo) => {
+        Loading::Unmodelled => {
             anyhow::bail!(
                 "what loading a skill adds is verified for claude-code, codex, gemini, opencode, qwen-code, github-copilot, cline and openclaw; {} is not modelled",
-                other.as_str()
+                agent.as_str()
             )
         }
     }
 }
 
-/// What the client answers when the model calls a skill its own switch turned off: Qwen
-/// Code's error, Cline's, GitHub Copilot CLI's (the skill is not found, and the skills it has
-/// are named), and for OpenClaw the SKILL.md itself (its model reads the file, which no switch
-/// hides). `None` where the client's answer is not known.
+/// What the client answers when the model calls a skill its own switch turned off, as its
+/// record says: Qwen Code's error, Cline's, GitHub Copilot CLI's (the skill is not found, and
+/// the skills it has are named), and for OpenClaw the SKILL.md itself (its model reads the
+/// file, which no switch hides). `None` where the client's answer is not known.
 fn switched_off_answer(
+    off: WhenOff,
+    blocks: loading::Blocks,
     agent: Agent,
     view: &crate::core::Library,
     name: &str,
     skill: &crate::core::skill::Skill,
+    args: &str,
 ) -> anyhow::Result<Option<Vec<Block>>> {
-    let error = |text: String| {
-        Some(vec![Block {
-            role: "tool",
-            kind: "tool_result",
-            text,
-            is_error: true,
-            forked: false,
-        }])
-    };
-    Ok(match agent {
-        Agent::QwenCode => error(format!(
-            "Skill \"{name}\" is disabled. Re-enable it via /skills or remove it from skills.disabled."
-        )),
-        Agent::Cline => error(format!("Skill \"{name}\" is configured but disabled.")),
-        Agent::Copilot => error(crate::core::agents::loading::copilot_not_found(
-            name,
-            &offered_names(agent, view),
-        )),
-        Agent::Openclaw => Some(loading::openclaw(skill)?),
-        Agent::ClaudeCode
-        | Agent::Codex
-        | Agent::Gemini
-        | Agent::Opencode
-        | Agent::Goose
-        | Agent::LazySkills
-        | Agent::Generic
-        | Agent::Path
-        | Agent::Demo => None,
+    Ok(match off {
+        WhenOff::Unknown => None,
+        WhenOff::Error(text) => Some(vec![Block::error(text(name))]),
+        WhenOff::NotFound(text) => {
+            Some(vec![Block::error(text(name, &offered_names(agent, view)))])
+        }
+        WhenOff::Loaded => Some(blocks(skill, name, args)?),
     })
 }
 

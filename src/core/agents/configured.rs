@@ -9,6 +9,9 @@
 //!   profile its `profile` key selects, else its top-level `model`; `model_context_window` the
 //!   same way.
 //!
+//! Each reader is its agent's (its home's `model_setting`: `claude/model_setting.rs`,
+//! `codex/model_setting.rs`); this file holds what they share.
+//!
 //! A name is taken as the client takes it (`client::Client::resolve`): aliases and dated ids, and
 //! a model it does not know on its fallback window, with a note.
 
@@ -214,7 +217,7 @@ pub fn every(
 
 /// What a settings file holds: `None` when there is no such file; a file that cannot be read is
 /// a note.
-fn read(path: &Path, notes: &mut Vec<String>) -> Option<String> {
+pub(crate) fn read(path: &Path, notes: &mut Vec<String>) -> Option<String> {
     match crate::core::fsx::read_regular_up_to(path, MAX_SETTINGS_BYTES) {
         Ok(Some(bytes)) => {
             let text = String::from_utf8(bytes).ok();
@@ -244,7 +247,11 @@ fn read(path: &Path, notes: &mut Vec<String>) -> Option<String> {
 }
 
 /// A non-empty text value, or a note saying why it is passed over.
-fn text_value(v: &serde_json::Value, what: &str, notes: &mut Vec<String>) -> Option<String> {
+pub(crate) fn text_value(
+    v: &serde_json::Value,
+    what: &str,
+    notes: &mut Vec<String>,
+) -> Option<String> {
     match v.as_str().map(str::trim) {
         Some(t) if !t.is_empty() => Some(t.to_string()),
         Some(_) => None,
@@ -252,121 +259,6 @@ fn text_value(v: &serde_json::Value, what: &str, notes: &mut Vec<String>) -> Opt
             notes.push(format!("{what} is not a text; it is passed over"));
             None
         }
-    }
-}
-
-/// Claude Code's managed settings file: `managed-settings.json` in the folder its managed
-/// skills are below (`$SKILLSCOPE_MANAGED_DIR`, else the system's).
-fn claude_managed_settings() -> Option<PathBuf> {
-    let skills = crate::core::source::managed_skills_dir()?;
-    // `<managed>/.claude/skills` → `<managed>`.
-    skills
-        .parent()
-        .and_then(Path::parent)
-        .map(|d| d.join("managed-settings.json"))
-}
-
-/// Where Claude Code is set to run a model.
-pub(crate) fn claude_code(
-    _client: &Client,
-    home: Option<&Path>,
-    project: Option<&Path>,
-    env: &dyn Fn(&str) -> Option<String>,
-    notes: &mut Vec<String>,
-) -> Option<(String, Origin, Option<usize>)> {
-    if let Some(v) = env("ANTHROPIC_MODEL").filter(|v| !v.trim().is_empty()) {
-        return Some((v.trim().to_string(), Origin::Env("ANTHROPIC_MODEL"), None));
-    }
-    let files = claude_managed_settings()
-        .into_iter()
-        .chain(project.into_iter().flat_map(|p| {
-            [
-                p.join(".claude/settings.local.json"),
-                p.join(".claude/settings.json"),
-            ]
-        }))
-        .chain(home.map(|h| h.join(".claude/settings.json")));
-    for file in files {
-        let Some(text) = read(&file, notes) else {
-            continue;
-        };
-        let value = match super::json::parse(&text) {
-            Ok(node) => node.to_value(),
-            Err(e) => {
-                notes.push(format!(
-                    "{}: not valid JSON ({e}); its model is not read",
-                    file.display()
-                ));
-                continue;
-            }
-        };
-        let Some(v) = value.get("model") else {
-            continue;
-        };
-        if let Some(name) = text_value(v, &format!("`model` in {}", file.display()), notes) {
-            return Some((name, Origin::File(file), None));
-        }
-    }
-    None
-}
-
-/// Where Codex is set to run a model.
-pub(crate) fn codex(
-    client: &Client,
-    home: Option<&Path>,
-    _project: Option<&Path>,
-    env: &dyn Fn(&str) -> Option<String>,
-    notes: &mut Vec<String>,
-) -> Option<(String, Origin, Option<usize>)> {
-    let dir = match env("CODEX_HOME").filter(|v| !v.trim().is_empty()) {
-        Some(d) => PathBuf::from(d),
-        None => home?.join(".codex"),
-    };
-    let file = dir.join("config.toml");
-    let text = read(&file, notes)?;
-    let doc = match text.parse::<toml_edit::DocumentMut>() {
-        Ok(d) => d,
-        Err(e) => {
-            notes.push(format!(
-                "{}: not valid TOML ({}); its model is not read",
-                file.display(),
-                e.message()
-            ));
-            return None;
-        }
-    };
-    let profile_name = doc.get("profile").and_then(toml_edit::Item::as_str);
-    let profile = profile_name.and_then(|p| doc.get("profiles").and_then(|t| t.get(p)));
-    if let (Some(name), None) = (profile_name, profile) {
-        notes.push(format!(
-            "{}: the profile `{name}` it selects is not defined",
-            file.display()
-        ));
-    }
-    let text_of = |item: Option<&toml_edit::Item>| {
-        item.and_then(toml_edit::Item::as_str)
-            .map(str::trim)
-            .filter(|t| !t.is_empty())
-            .map(str::to_string)
-    };
-    let window_of = |item: Option<&toml_edit::Item>| {
-        item.and_then(toml_edit::Item::as_integer)
-            .and_then(|n| usize::try_from(n).ok())
-            .filter(|&n| n > 0)
-    };
-    let window = window_of(profile.and_then(|p| p.get("model_context_window")))
-        .or_else(|| window_of(doc.get("model_context_window")));
-    let in_profile = text_of(profile.and_then(|p| p.get("model")));
-    match (in_profile, profile_name) {
-        (Some(m), Some(p)) => Some((m, Origin::Profile(file, p.to_string()), window)),
-        _ => match text_of(doc.get("model")) {
-            Some(m) => Some((m, Origin::File(file), window)),
-            // A window set without a model still sets the default model's window.
-            None => window.and_then(|w| {
-                let default = client.default_model()?;
-                Some((default.id.to_string(), Origin::Default, Some(w)))
-            }),
-        },
     }
 }
 

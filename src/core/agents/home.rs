@@ -8,12 +8,17 @@ use super::client::Client;
 use super::configured::Origin;
 use super::eras::{Chosen, Era};
 use super::error::ToggleError;
+use super::gemini::settings::GeminiSettings;
+use super::loading::Loading;
 use super::model::{AS_GIVEN, AgentModel};
 use super::placement::Placement;
+use super::places::Reach;
 use super::planned::{Applied, TogglePlan};
 use super::reading::Read;
+use super::run_recipe::RunRecipe;
 use super::scope::SwitchScope;
 use super::tools::ToolDefinition;
+use crate::core::library::Library;
 use crate::core::skill::Skill;
 use std::path::Path;
 use std::sync::OnceLock;
@@ -56,16 +61,47 @@ pub struct Home {
     pub project_only: &'static [&'static str],
     /// Another name its installers give it, which `--agent` takes too.
     pub alias: Option<&'static str>,
+    /// How its client reads the folders it shares with other agents, where it reads them its
+    /// own way (`reach.rs` asks it).
+    pub reach: Option<&'static Reach>,
+    /// How loading one skill reaches its client's conversation (`inject`).
+    pub loading: Loading,
+    /// Where its client reads its own skills its own way, apart from the shared view (Codex's).
+    pub own_view: Option<OwnView>,
+    /// Which skills laid out below its folders it reads, given its settings' trust (Gemini
+    /// CLI: `SKILL.md` and `*/SKILL.md` below one of its folders, a project's only in a trusted
+    /// workspace); `None`: every one its folders hold.
+    pub layout: Option<fn(&Skill, &GeminiSettings) -> bool>,
+    /// The place of the folder it read a skill from in its reading order, where the copy of a
+    /// name in the later folder wins (Gemini CLI, opencode); `None`: its own folders first,
+    /// then the user's before the project's.
+    pub folder_rank: Option<fn(&Skill) -> u8>,
+    /// It calls a skill of its own folders by its folder's name and reads only
+    /// `skills/NAME/SKILL.md` there (Claude Code).
+    pub calls_by_folder: bool,
+    /// What its client decides as it runs, which skillscope cannot know.
+    pub choices: ClientChoices,
+    /// What its client needs of a file to load it, said when it does not load one (for a
+    /// client that reads frontmatter its own way).
+    pub unreadable: &'static str,
+    /// Its settings can deny its skill tool (no listing) and switch its built-ins off
+    /// (opencode's `permission.skill`).
+    pub skill_tool_switch: bool,
+    /// How `verify` runs its client against the mock, when it can.
+    pub verify: Option<&'static RunRecipe>,
     /// Its client's command, whose presence says it is set up here; `None`: taken as set up.
     pub command: Option<&'static str>,
-    /// Its client's npm package, whose `package.json` says which release is installed, where
-    /// `installed.rs` does not name it.
-    pub package: Option<&'static str>,
+    /// Its client as installed, whose release `installed.rs` reads from its files (which may
+    /// name another command than [`Home::command`]); `None`: none is read.
+    pub release: Option<Release>,
     /// Why `toggle` cannot switch its skills, when it has no settings switch.
     pub no_switch: &'static str,
     /// Its one switch is in each skill's own frontmatter and decides every folder it scans, the
     /// folders given on the command line too: whether the skill is on (Lazy Skills' `auto_load`).
     pub frontmatter_switch: Option<fn(&Skill) -> bool>,
+    /// Why its view leaves a skill out that its frontmatter switch has not opted in (Lazy
+    /// Skills' `auto_load`), when it does.
+    pub not_opted_in: Option<fn(&Skill) -> Option<String>>,
     /// How `toggle` plans and writes that frontmatter switch.
     pub frontmatter_toggle: Option<FrontmatterToggle>,
     /// Its view reads its settings' folder trust and skill lists (Gemini CLI's).
@@ -86,6 +122,58 @@ pub struct Home {
     /// The same in a few words, said beside a figure on the app's Prompt screen (`""`: nothing
     /// to say).
     pub count_note_short: &'static str,
+}
+
+/// Where an agent's client is installed, for reading which release it is without running it.
+#[derive(Debug, Clone, Copy)]
+pub struct Release {
+    /// The command whose installed release is read, looked for on `PATH`.
+    pub command: &'static str,
+    /// Its npm package, whose `package.json` says the release.
+    pub package: &'static str,
+    /// Where its own installers put the command off `PATH`, below the home folder, in the
+    /// order looked in.
+    pub off_path: &'static [&'static str],
+    /// An npm install of its own below the home folder (its prefix, holding `node_modules` and
+    /// the command), read when no command tells a release.
+    pub local_npm: Option<&'static str>,
+}
+
+impl Release {
+    /// The command `command` from the npm package `package`, looked for on `PATH` only.
+    pub const fn npm(command: &'static str, package: &'static str) -> Release {
+        Release {
+            command,
+            package,
+            off_path: &[],
+            local_npm: None,
+        }
+    }
+}
+
+/// How a client reads its own skills apart from the shared view (Codex's).
+#[derive(Debug, Clone, Copy)]
+pub struct OwnView {
+    /// Whether it reads the skill at all, beyond its folders.
+    pub reads: fn(&Skill) -> bool,
+    /// Which skill of its view wins each one's name.
+    pub shadowing: fn(&Library, &[bool]) -> Vec<Option<usize>>,
+    /// Takes the skill as it reads it; says what it supplied, when anything.
+    pub reading: fn(&mut Skill) -> Option<String>,
+    /// Why it lists the skill only when the prompt names it, when it does.
+    pub explicit_only: fn(&Skill) -> Option<&'static str>,
+}
+
+/// What a client decides as it runs about copies of one name, which skillscope cannot know.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClientChoices {
+    /// Nothing: its precedence decides.
+    Known,
+    /// It loads its skills concurrently and keeps the copy of a name loaded last (opencode).
+    LoadOrder,
+    /// It lists a folder's skills in the order its glob returns them, which it does not sort,
+    /// and keeps the copy of a name its glob gave last (Gemini CLI).
+    GlobOrder,
 }
 
 /// How `toggle` plans and writes a switch kept in each skill's own frontmatter.
@@ -144,10 +232,21 @@ impl Home {
         model_setting: None,
         project_only: &[],
         alias: None,
+        reach: None,
+        loading: Loading::Unmodelled,
+        own_view: None,
+        layout: None,
+        folder_rank: None,
+        calls_by_folder: false,
+        choices: ClientChoices::Known,
+        unreadable: "",
+        skill_tool_switch: false,
+        verify: None,
         command: None,
-        package: None,
+        release: None,
         no_switch: "it has no per-skill switches",
         frontmatter_switch: None,
+        not_opted_in: None,
         frontmatter_toggle: None,
         trusts_folders: false,
         settings_entry: SettingsEntry::None,

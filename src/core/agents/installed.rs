@@ -44,58 +44,12 @@ pub struct Installed {
     pub via: Via,
 }
 
-/// An agent's client as installed: its command and npm package.
-#[derive(Clone, Copy)]
-struct Known {
-    agent: Agent,
-    command: &'static str,
-    package: &'static str,
-}
-
-static COMMANDS: &[Known] = &[
-    Known {
-        agent: Agent::ClaudeCode,
-        command: "claude",
-        package: "@anthropic-ai/claude-code",
-    },
-    Known {
-        agent: Agent::Codex,
-        command: "codex",
-        package: "@openai/codex",
-    },
-    Known {
-        agent: Agent::Gemini,
-        command: "gemini",
-        package: "@google/gemini-cli",
-    },
-    Known {
-        agent: Agent::Opencode,
-        command: "opencode",
-        package: "opencode-ai",
-    },
-];
-
-/// The command and npm package of `agent`'s client: the table's, else its home's.
-fn known(agent: Agent) -> Option<Known> {
-    COMMANDS
-        .iter()
-        .find(|c| c.agent == agent)
-        .copied()
-        .or_else(|| {
-            let home = agent.home();
-            Some(Known {
-                agent,
-                command: home.command?,
-                package: home.package?,
-            })
-        })
-}
-
 /// The installed release of `agent`'s client: the command first on `path` (a `PATH` value)
-/// that tells its version, else (Claude Code) its installs below `home`; `None` when none is
+/// that tells its version, else its installs off `PATH` below `home` (its home's
+/// [`Release`](super::home::Release): Claude Code's); `None` when none is
 /// found or none tells its version.
 pub fn find(agent: Agent, path: &OsStr, home: Option<&Path>) -> Option<Installed> {
-    let c = known(agent)?;
+    let c = agent.home().release?;
     let on_path = std::env::split_paths(path)
         .filter(|d| d.is_absolute())
         .flat_map(|d| command_files(&d, c.command, cfg!(windows)))
@@ -103,31 +57,28 @@ pub fn find(agent: Agent, path: &OsStr, home: Option<&Path>) -> Option<Installed
         .find_map(|p| version_of(&p, c.package));
     on_path.or_else(|| {
         let home = home?;
-        if agent != Agent::ClaudeCode {
-            return None;
-        }
-        [
-            home.join(".local/bin/claude"),
-            home.join(".claude/local/claude"),
-        ]
-        .into_iter()
-        .filter(|p| p.exists())
-        .find_map(|p| version_of(&p, c.package))
-        .or_else(|| {
-            let dir = home.join(".claude/local");
-            package_version(&dir.join("node_modules").join(c.package)).map(|version| Installed {
-                command: dir.join("claude"),
-                version,
-                via: Via::Npm,
+        c.off_path
+            .iter()
+            .map(|p| home.join(p))
+            .filter(|p| p.exists())
+            .find_map(|p| version_of(&p, c.package))
+            .or_else(|| {
+                let dir = home.join(c.local_npm?);
+                package_version(&dir.join("node_modules").join(c.package)).map(|version| {
+                    Installed {
+                        command: dir.join(c.command),
+                        version,
+                        via: Via::Npm,
+                    }
+                })
             })
-        })
     })
 }
 
 /// The installed release of `agent`'s client whose command is `command` (as found, its links
 /// resolved here); `None` when its files tell no version.
 pub fn of_command(agent: Agent, command: &Path) -> Option<Installed> {
-    version_of(command, known(agent)?.package)
+    version_of(command, agent.home().release?.package)
 }
 
 /// The files a command named `command` in the folder `dir` may be: the name itself on Unix; on

@@ -39,6 +39,7 @@ pub static HOME: Home = Home {
         ..crate::core::agents::model::AS_GIVEN
     },
     frontmatter_switch: Some(|s| s.frontmatter.auto_load == Some(true)),
+    not_opted_in: Some(not_opted_in),
     frontmatter_toggle: Some(FrontmatterToggle { plan, apply }),
     new_skill_fields,
     ..Home::AS_GIVEN

@@ -27,7 +27,49 @@ pub struct Block {
     pub forked: bool,
 }
 
+/// How loading one skill reaches an agent's conversation (`inject`): its home's record.
+#[derive(Debug, Clone, Copy)]
+pub enum Loading {
+    /// Not modelled: what loading adds is not verified for its client.
+    Unmodelled,
+    /// The model calls the skill by its name or id (Claude Code's `Skill` tool): the blocks
+    /// given the skill, the name it was called by and what the model passes along.
+    Called(Blocks),
+    /// The user names the skill in a message (Codex's `$name`): `core::inject`'s mention.
+    Mention,
+    /// The model calls the agent's skill tool, which finds the name as the agent's view does:
+    /// the blocks given the skill, the name and what the model passes along, and what the
+    /// client answers for a skill its own switch turned off.
+    Tool(Blocks, WhenOff),
+}
+
+/// What loading `skill` called as `name` with `args` adds.
+pub type Blocks = fn(&Skill, &str, &str) -> Result<Vec<Block>, LibraryError>;
+
+/// What a client answers when the model calls a skill its own switch turned off.
+#[derive(Debug, Clone, Copy)]
+pub enum WhenOff {
+    /// Not known: the skill is not offered.
+    Unknown,
+    /// An error, given the name called (Qwen Code's, Cline's).
+    Error(fn(&str) -> String),
+    /// An error naming the skills it has, given the name called and the names its listing
+    /// offers (GitHub Copilot CLI's: the skill is not found).
+    NotFound(fn(&str, &[String]) -> String),
+    /// The skill itself, as when it is on (OpenClaw's model reads the file, which no switch
+    /// hides).
+    Loaded,
+}
+
 impl Block {
+    /// A client's error answer holding `text`.
+    pub fn error(text: String) -> Block {
+        Block {
+            is_error: true,
+            ..Block::new("tool", "tool_result", text)
+        }
+    }
+
     fn new(role: &'static str, kind: &'static str, text: String) -> Block {
         Block {
             role,

@@ -3,8 +3,8 @@
 //! active for the files open, and what its fallbacks supply for a missing description. Every
 //! listing, budget and match of one agent is computed over its view.
 
-use super::codex::reading as codex;
 use super::gemini::settings::GeminiSettings;
+use super::home::ClientChoices;
 use super::model::{AgentModel, model, readers, reads_at};
 use super::plugin::{AgentState, Effective};
 use super::reach;
@@ -71,6 +71,7 @@ impl View {
         shared: &Shared,
     ) -> View {
         let m = model(agent);
+        let home = agent.home();
         let places = reach::modelled_here(agent).then(reach::Places::current);
         let placed: Vec<Option<Reach>> = lib
             .skills
@@ -105,8 +106,8 @@ impl View {
             .zip(&lib.skills)
             .map(|(p, s)| {
                 p.is_some()
-                    && (agent != Agent::Codex || codex::reads(s))
-                    && in_layout(agent, s, gemini)
+                    && home.own_view.is_none_or(|v| (v.reads)(s))
+                    && home.layout.is_none_or(|l| l(s, gemini))
                     && places.as_ref().is_none_or(|p| reach::reads(agent, s, p))
             })
             .collect();
@@ -119,8 +120,8 @@ impl View {
         } else {
             Vec::new()
         };
-        let shadowed_by = if agent == Agent::Codex {
-            codex::same_file(lib, &member)
+        let shadowed_by = if let Some(v) = home.own_view {
+            (v.shadowing)(lib, &member)
         } else if let Some(p) = &places {
             reach::shadowing(lib, agent, &member, p)
         } else {
@@ -232,6 +233,8 @@ pub fn agent_view(
     let unread = GeminiSettings::default();
     let gemini = switches.map_or(&unread, AgentSwitches::gemini);
     let view = View::of(lib, agent, files, gemini);
+    let home = agent.home();
+    let who = model(agent).name;
     let keep: Vec<usize> = (0..lib.len()).filter(|&i| view.member[i]).collect();
     let mut out = lib.subset(&keep);
     out.agent = Some(agent);
@@ -246,17 +249,18 @@ pub fn agent_view(
         }
         let s = &mut out.skills[n];
         s.shadowed_by = view.shadowed_by[i].and_then(|w| keep.binary_search(&w).ok());
-        if agent == Agent::ClaudeCode {
-            claude_reading(s, view.model().fallbacks);
+        if home.calls_by_folder {
+            by_folder(s, agent, view.model().fallbacks);
         }
         if let Some(read) = view.read_as.get(i) {
             client_reading(&mut out, n, agent, read.as_ref());
         }
-        let codex_note = (agent == Agent::Codex)
-            .then(|| codex::reading(&mut out.skills[n]))
-            .flatten();
-        if agent == Agent::Codex && !codex::implicit(&out.skills[n]) {
-            out.inactive.insert(n, codex::EXPLICIT_ONLY.to_string());
+        let own_note = home.own_view.and_then(|v| (v.reading)(&mut out.skills[n]));
+        if let Some(why) = home
+            .own_view
+            .and_then(|v| (v.explicit_only)(&out.skills[n]))
+        {
+            out.inactive.insert(n, why.to_string());
             out.explicit_only.insert(n);
         }
         if view.dormant[i] {
@@ -271,20 +275,19 @@ pub fn agent_view(
         if let Some(sw) = switches.filter(|sw| read_by_plugin(sw, agent)) {
             switched(&mut out, n, agent, &sw.effective(&lib.skills[i], agent));
         }
-        if agent == Agent::Gemini
+        if home.trusts_folders
             && let Some(source) = gemini.disabled_by(&out.skills[n].name)
         {
-            out.inactive
-                .insert(n, format!("off in Gemini CLI ({source})"));
+            out.inactive.insert(n, format!("off in {who} ({source})"));
             out.switched_off.insert(n);
         }
         let s = &mut out.skills[n];
-        if let Some(note) = codex_note {
+        if let Some(note) = own_note {
             s.parse_diagnostics.push(
                 crate::core::diagnostic::Diagnostic::new(
                     crate::core::catalogue::RuleId::ListedByFallback,
                     crate::core::diagnostic::Severity::Warning,
-                    format!("Codex {note}"),
+                    format!("{who} {note}"),
                 )
                 .in_file(&s.skill_md),
             );
@@ -313,7 +316,8 @@ pub fn agent_view(
 /// which it does not sort, and keeps the copy of a name its glob gave last.
 fn client_choices(out: &mut Library, agent: Agent) {
     use crate::core::library::Pick;
-    if !matches!(agent, Agent::Gemini | Agent::Opencode) {
+    let choices = agent.home().choices;
+    if choices == ClientChoices::Known {
         return;
     }
     for n in 0..out.skills.len() {
@@ -321,17 +325,17 @@ fn client_choices(out: &mut Library, agent: Agent) {
         let Some(w) = s.shadowed_by else {
             continue;
         };
-        let pick = match agent {
-            Agent::Opencode => Pick::LoadOrder,
-            _ if out.skills[w].root == s.root => Pick::FileSystemOrder,
+        let pick = match choices {
+            ClientChoices::LoadOrder => Pick::LoadOrder,
+            ClientChoices::GlobOrder if out.skills[w].root == s.root => Pick::FileSystemOrder,
             // Gemini CLI reads its folders one after the other: the later folder's copy wins.
-            _ => continue,
+            ClientChoices::GlobOrder | ClientChoices::Known => continue,
         };
         let c = out.choices.entry(w).or_default();
         c.copies.push(n);
         c.pick = Some(pick);
     }
-    if agent == Agent::Gemini {
+    if choices == ClientChoices::GlobOrder {
         for n in 0..out.skills.len() {
             let s = &out.skills[n];
             if s.shadowed_by.is_none() && !out.inactive.contains_key(&n) {
@@ -420,14 +424,7 @@ fn client_reading(out: &mut Library, n: usize, agent: Agent, read: Option<&Read>
 
 /// Why a client does not load a skill it cannot read.
 fn unreadable(agent: Agent) -> &'static str {
-    match agent {
-        Agent::Gemini => {
-            "it needs a file opening with a `---` frontmatter that gives a text `name` and `description`"
-        }
-        _ => {
-            "it needs a frontmatter (valid YAML, or made so by quoting values holding `: `) with a text `name`, and a text `description` or none"
-        }
-    }
+    agent.home().unreadable
 }
 
 /// What the client's settings say of its whole listing and of its built-ins: Gemini CLI's
@@ -442,45 +439,41 @@ fn client_wide(
     let Some(client) = model(agent).client else {
         return;
     };
-    match agent {
-        Agent::Gemini => {
-            out.listing_off = gemini
-                .skills_off
-                .as_ref()
-                .map(|why| format!("Gemini CLI's skills are off ({why})"));
-            for b in client.builtins {
-                if let Some(source) = gemini.disabled_by(b.name) {
-                    out.builtins_off
-                        .insert(b.name.to_string(), format!("off in Gemini CLI ({source})"));
-                }
+    let home = agent.home();
+    let who = model(agent).name;
+    if home.trusts_folders {
+        out.listing_off = gemini
+            .skills_off
+            .as_ref()
+            .map(|why| format!("{who}'s skills are off ({why})"));
+        for b in client.builtins {
+            if let Some(source) = gemini.disabled_by(b.name) {
+                out.builtins_off
+                    .insert(b.name.to_string(), format!("off in {who} ({source})"));
             }
         }
-        Agent::Opencode => {
-            let Some(sw) = switches else {
-                return;
-            };
-            out.listing_off = sw
-                .listing_off(agent)
-                .map(|why| format!("opencode's skill tool is denied ({why}): no listing"));
-            for b in client.builtins {
-                let e = sw.effective_for_name(b.name, agent);
-                if !e.state.listed() {
-                    out.builtins_off.insert(
-                        b.name.to_string(),
-                        format!("off in opencode ({})", e.source),
-                    );
-                }
+    } else if home.skill_tool_switch {
+        let Some(sw) = switches else {
+            return;
+        };
+        out.listing_off = sw
+            .listing_off(agent)
+            .map(|why| format!("{who}'s skill tool is denied ({why}): no listing"));
+        for b in client.builtins {
+            let e = sw.effective_for_name(b.name, agent);
+            if !e.state.listed() {
+                out.builtins_off
+                    .insert(b.name.to_string(), format!("off in {who} ({})", e.source));
             }
         }
-        _ => {}
     }
 }
 
 /// How Claude Code takes a skill of its own folders: it calls it by its folder's name (the
 /// frontmatter `name` is only shown beside it), and it reads a SKILL.md whose frontmatter is
 /// missing (no fields) or not valid YAML (its `name:` and `description:` lines as written).
-fn claude_reading(s: &mut Skill, fallbacks: bool) {
-    if s.agent == Agent::ClaudeCode && !s.command && !s.plugin {
+fn by_folder(s: &mut Skill, agent: Agent, fallbacks: bool) {
+    if s.agent == agent && !s.command && !s.plugin {
         let folder = s.dir_name().into_owned();
         if s.namespace.is_empty() {
             s.id.clone_from(&folder);
@@ -494,8 +487,13 @@ fn claude_reading(s: &mut Skill, fallbacks: bool) {
 
 /// A skill below another folder of Claude Code's own skills folder: it reads only
 /// `skills/NAME/SKILL.md` (commands and plugins have their own layouts).
-fn nested(s: &Skill, (agent, scope, dir, root): (Agent, Scope, &Path, &Path)) -> bool {
-    agent == Agent::ClaudeCode
+fn nested(
+    s: &Skill,
+    viewer: Agent,
+    (agent, scope, dir, root): (Agent, Scope, &Path, &Path),
+) -> bool {
+    agent == viewer
+        && viewer.home().calls_by_folder
         && !s.command
         && !s.plugin
         && scope != Scope::Plugin
@@ -568,7 +566,7 @@ impl Folders {
 /// Where `agent` reads `s`, if it does; `readers` are the agents that read it ([`readers`]).
 fn reading_place(s: &Skill, readers: &[Agent], agent: Agent) -> Option<Reach> {
     let own = (s.agent, s.scope, s.dir.as_path(), &*s.root);
-    let claude_skips = |at| agent == Agent::ClaudeCode && nested(s, at);
+    let claude_skips = |at| nested(s, agent, at);
     if s.linked.is_empty() {
         return (readers.contains(&agent) && !claude_skips(own)).then_some(Reach::Own);
     }
@@ -586,7 +584,7 @@ fn reading_place(s: &Skill, readers: &[Agent], agent: Agent) -> Option<Reach> {
 /// The name `agent` tells same-named skills apart by: Claude Code's skills of its own folders go
 /// by their folder's name; everything else by its shadow key.
 fn called(s: &Skill, agent: Agent) -> Cow<'_, str> {
-    if agent == Agent::ClaudeCode && s.agent == Agent::ClaudeCode && !s.command && !s.plugin {
+    if agent.home().calls_by_folder && s.agent == agent && !s.command && !s.plugin {
         s.dir_name()
     } else {
         Cow::Borrowed(s.shadow_key())
@@ -639,12 +637,12 @@ fn shadowing(
     folders: &Folders,
 ) -> Vec<Option<usize>> {
     let mut order: Vec<usize> = (0..lib.len()).filter(|&i| member[i]).collect();
-    let rank = |s: &Skill| match agent {
+    let folder_rank = agent.home().folder_rank;
+    let rank = |s: &Skill| match folder_rank {
         // Later folders win: the highest folder number first.
-        Agent::Gemini => (u8::MAX - crate::core::listing::gemini_folder(s), 0, 0),
-        Agent::Opencode => (u8::MAX - opencode_folder(s), 0, 0),
+        Some(folder) => (u8::MAX - folder(s), 0, 0),
         // A skill wins over a command of the same name (Claude Code's rule).
-        _ => (
+        None => (
             u8::from(s.agent != agent),
             s.scope.rank(),
             u8::from(s.command),
@@ -681,49 +679,6 @@ fn shadowing(
         }
     }
     out
-}
-
-/// The folder opencode read a skill from, in its reading order (`discovery`): `~/.claude/skills`
-/// (0), `~/.agents/skills` (1), the project's `.claude/skills` (2) and `.agents/skills` (3),
-/// `~/.config/opencode/skill(s)` (4), the project's `.opencode/skill(s)` (5),
-/// `~/.opencode/skill(s)` (6), folders given by hand (7). Its skills load concurrently and the
-/// last one loaded wins a name; the captures show the later folder's copy winning.
-fn opencode_folder(s: &Skill) -> u8 {
-    let r = &s.root;
-    let user = s.scope == Scope::User;
-    let any = |ends: &[&str]| ends.iter().any(|e| r.ends_with(e));
-    if any(&[".claude/skills"]) {
-        if user { 0 } else { 2 }
-    } else if any(&[".agents/skills"]) {
-        if user { 1 } else { 3 }
-    } else if any(&[".config/opencode/skill", ".config/opencode/skills"]) {
-        4
-    } else if any(&[".opencode/skill", ".opencode/skills"]) {
-        if user { 6 } else { 5 }
-    } else {
-        7
-    }
-}
-
-/// Whether the agent reads a skill laid out where it is (Claude Code's own layout is checked
-/// where its reading place is found): Gemini CLI only `SKILL.md` and `*/SKILL.md` below one
-/// of its folders, and a project's folders only in a trusted workspace, that workspace's own.
-/// Folders given on the command line are read as given.
-fn in_layout(agent: Agent, s: &Skill, gemini: &GeminiSettings) -> bool {
-    match agent {
-        Agent::Gemini => {
-            let given = matches!(s.agent, Agent::Path | Agent::Demo);
-            let shallow = given || s.dir.as_path() == &*s.root || s.dir.parent() == Some(&*s.root);
-            let project_ok = s.scope != Scope::Project
-                || (gemini.trusted
-                    && gemini
-                        .workspace
-                        .as_deref()
-                        .is_none_or(|w| s.root.parent().and_then(Path::parent) == Some(w)));
-            shallow && project_ok
-        }
-        _ => true,
-    }
 }
 
 /// The `paths:` globs of a skill (a list, or one string of comma-separated globs).
@@ -967,22 +922,22 @@ fn client_off(
         Some(Some(r)) => Some(r),
         None => None,
     };
-    if agent != Agent::Gemini {
+    if !agent.home().trusts_folders {
         return None;
     }
     if let Some(why) = &gemini.skills_off {
-        return Some(format!("Gemini CLI's skills are off ({why})"));
+        return Some(format!("{who}'s skills are off ({why})"));
     }
     let name = read.map_or(lib.skills[i].name.as_str(), |r| r.name.as_str());
     gemini
         .disabled_by(name)
-        .map(|source| format!("off in Gemini CLI ({source})"))
+        .map(|source| format!("off in {who} ({source})"))
 }
 
 /// Whether `agent`'s view takes its switches from its plugin. Gemini CLI's `skills.disabled`
 /// is read with its folder-trust rule by [`GeminiSettings`] instead (its plugin writes them).
 fn read_by_plugin(sw: &AgentSwitches, agent: Agent) -> bool {
-    sw.plugin(agent).is_some() && agent != Agent::Gemini
+    sw.plugin(agent).is_some() && !agent.home().trusts_folders
 }
 
 /// Each skill's on/off outside one agent's view: the one definition every command without
@@ -1201,9 +1156,7 @@ fn seen_in(
             if let Some(why) = client_off(view, lib, i, agent, gemini) {
                 return Seen::Off(why);
             }
-            if agent == Agent::LazySkills
-                && let Some(why) = super::lazy::not_opted_in(&lib.skills[i])
-            {
+            if let Some(why) = agent.home().not_opted_in.and_then(|f| f(&lib.skills[i])) {
                 return Seen::Off(why);
             }
             let Some(sw) = sw else {

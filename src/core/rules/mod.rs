@@ -60,9 +60,10 @@ impl CheckOptions<'_> {
         if !self.per_agent {
             return self.profile;
         }
-        let agent = match skill.agent {
-            Agent::Path | Agent::Demo => crate::core::agents::readers(skill).first().copied(),
-            a => Some(a),
+        let agent = if matches!(skill.agent, Agent::Path | Agent::Demo) {
+            crate::core::agents::readers(skill).first().copied()
+        } else {
+            Some(skill.agent)
         };
         agent.map_or(self.profile, |a| {
             crate::core::agents::model::model(a).profile

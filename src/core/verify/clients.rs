@@ -26,199 +26,23 @@ pub fn version_in(output: &str) -> Option<String> {
         .map(str::to_string)
 }
 
-/// The API a client speaks to its model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Wire {
-    /// Anthropic Messages.
-    Anthropic,
-    /// OpenAI Responses.
-    Responses,
-    /// Gemini's `generateContent`.
-    Gemini,
-    /// OpenAI Chat Completions (`/v1/chat/completions`): the OpenAI-compatible providers the
-    /// newer clients are pointed at.
-    Chat,
-}
+pub use crate::core::agents::run_recipe::Wire;
 
-/// A client `verify` can run, and how its listing is cut out of its request.
-#[derive(Debug)]
-pub struct Client {
-    /// The agent it is.
-    pub agent: Agent,
-    /// Its name for people.
-    pub name: &'static str,
-    /// Its command, looked for on `PATH`.
-    pub command: &'static str,
-    /// Its npm package (`npm install -g PACKAGE`).
-    pub package: &'static str,
-    /// The API it speaks.
-    pub wire: Wire,
-    /// The tool that marks its turns carrying the skills.
-    pub skill_tool: &'static str,
-    /// The listing's opening words.
-    pub start: &'static str,
-    /// How a line the client may put before the listing begins (OpenClaw's note when it
-    /// truncates or compacts its catalog, two blank lines between): taken into the listing
-    /// when it stands there.
-    pub lead: Option<&'static str>,
-    /// Where it ends: the first of these after the start.
-    pub ends: &'static [&'static str],
-    /// Whether the end marker belongs to the listing.
-    pub include_end: bool,
-    /// Where the listing starts in the skill tool's description, for releases that put it
-    /// there (Claude Code before 2.1.0), when no text of the request holds it.
-    pub tool_start: Option<&'static str>,
-    /// The oldest Node.js the client starts on (major, minor), for a client run by `node`.
-    pub min_node: Option<(u32, u32)>,
-    /// Where it writes every entry on one line, the first blank line after the entries' start
-    /// ends the listing, whatever paragraph follows (Claude Code from 2.1.300 on).
-    pub blank_line_ends: bool,
-}
-
-static CLIENTS: [Client; 8] = [
-    Client {
-        agent: Agent::ClaudeCode,
-        name: "Claude Code",
-        command: "claude",
-        package: "@anthropic-ai/claude-code",
-        wire: Wire::Anthropic,
-        skill_tool: "Skill",
-        start: "The following skills are ",
-        lead: None,
-        // What follows the listing, by release (as captured): the date (2.1.332), the token
-        // count (2.1.270), auto mode's note (2.1.290, 2.1.300), the end of a reminder.
-        ends: &[
-            "\n\nToday's date is",
-            "\n</system-reminder>",
-            "\n\n<total_tokens>",
-            "\n\nWhile auto mode is active:",
-        ],
-        include_end: false,
-        tool_start: Some("Available skills:\n"),
-        min_node: None,
-        blank_line_ends: true,
-    },
-    Client {
-        agent: Agent::Codex,
-        name: "Codex",
-        command: "codex",
-        package: "@openai/codex",
-        wire: Wire::Responses,
-        skill_tool: "",
-        start: "<skills_instructions>",
-        lead: None,
-        ends: &["</skills_instructions>"],
-        include_end: true,
-        tool_start: None,
-        min_node: None,
-        blank_line_ends: false,
-    },
-    Client {
-        agent: Agent::Gemini,
-        name: "Gemini CLI",
-        command: "gemini",
-        package: "@google/gemini-cli",
-        wire: Wire::Gemini,
-        skill_tool: "activate_skill",
-        start: "# Available Agent Skills",
-        lead: None,
-        ends: &["</available_skills>"],
-        include_end: true,
-        tool_start: None,
-        min_node: None,
-        blank_line_ends: false,
-    },
-    Client {
-        agent: Agent::Opencode,
-        name: "opencode",
-        command: "opencode",
-        package: "opencode-ai",
-        wire: Wire::Anthropic,
-        skill_tool: "skill",
-        start: "Skills provide specialized instructions",
-        lead: None,
-        ends: &["</available_skills>", "No skills are currently available."],
-        include_end: true,
-        tool_start: None,
-        min_node: None,
-        blank_line_ends: false,
-    },
-    // The four below speak OpenAI Chat Completions to a custom provider pointed at the mock;
-    // their listings are cut out as `scripts/capture-more-agents.sh` cut the captures.
-    Client {
-        agent: Agent::QwenCode,
-        name: "Qwen Code",
-        command: "qwen",
-        package: "@qwen-code/qwen-code",
-        wire: Wire::Chat,
-        skill_tool: "skill",
-        start: "<available_skills>",
-        lead: None,
-        ends: &["</available_skills>"],
-        include_end: true,
-        tool_start: None,
-        min_node: Some((22, 0)),
-        blank_line_ends: false,
-    },
-    Client {
-        agent: Agent::Copilot,
-        name: "GitHub Copilot CLI",
-        command: "copilot",
-        package: "@github/copilot",
-        wire: Wire::Chat,
-        skill_tool: "skill",
-        start: "<available_skills>",
-        lead: None,
-        ends: &["</available_skills>"],
-        include_end: true,
-        tool_start: None,
-        min_node: None,
-        blank_line_ends: false,
-    },
-    // Cline's listing ends its `skills` tool's description.
-    Client {
-        agent: Agent::Cline,
-        name: "Cline",
-        command: "cline",
-        package: "cline",
-        wire: Wire::Chat,
-        skill_tool: "skills",
-        start: "Available skills: ",
-        lead: None,
-        ends: &[],
-        include_end: false,
-        tool_start: None,
-        min_node: None,
-        blank_line_ends: false,
-    },
-    // OpenClaw has no skill tool: its listing tells the model to `read` a SKILL.md.
-    Client {
-        agent: Agent::Openclaw,
-        name: "OpenClaw",
-        command: "openclaw",
-        package: "openclaw",
-        wire: Wire::Chat,
-        skill_tool: "read",
-        // Its catalog: the note it puts first when it truncates or compacts, its intro, the
-        // `<available_skills>` block (the section's rules before it name the block too).
-        start: "The following skills provide specialized instructions",
-        lead: Some("\u{26a0}\u{fe0f} Skills "),
-        ends: &["</available_skills>"],
-        include_end: true,
-        tool_start: None,
-        min_node: Some((24, 16)),
-        blank_line_ends: false,
-    },
-];
+/// A client `verify` can run, how its listing is cut out of its request, and how it runs: its
+/// home's record ([`Home::verify`](crate::core::agents::home::Home::verify)).
+pub type Client = crate::core::agents::run_recipe::RunRecipe;
 
 /// The client of `agent`, when `verify` knows how to run it.
 pub fn client(agent: Agent) -> Option<&'static Client> {
-    CLIENTS.iter().find(|c| c.agent == agent)
+    agent.home().verify
 }
 
-/// The agents `verify` can run.
+/// The agents `verify` can run, in the order of their records' ranks.
 pub fn agents() -> impl Iterator<Item = Agent> {
-    CLIENTS.iter().map(|c| c.agent)
+    let mut clients: Vec<&'static Client> =
+        Agent::ALL.iter().filter_map(|a| a.home().verify).collect();
+    clients.sort_by_key(|c| c.rank);
+    clients.into_iter().map(|c| c.agent)
 }
 
 impl Client {

@@ -1,9 +1,10 @@
 //! The verify run, skillscope's side: what the sandbox gets (the client found on `PATH`, the
 //! folders it may read, its environment pointing at the mock) and what comes back.
 
-use super::clients::{Client, Wire};
+use super::clients::Client;
 use super::stage::{STAGE_ARG, StageReport, StageSpec};
 use crate::core::Library;
+use crate::core::agents::run_recipe::RunArgs;
 use crate::core::probe::sandbox::{self, Isolated, Preference, RunSpec};
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
@@ -17,37 +18,10 @@ const REPORT_CAP: usize = 256 << 20;
 /// Folders every process sees anyway: nothing of them needs revealing.
 const SYSTEM: [&str; 6] = ["/usr", "/bin", "/sbin", "/lib", "/lib64", "/nix"];
 
-/// Files below the home, other than its settings, that change what the client lists.
-fn other_files(client: &Client) -> &'static [&'static str] {
-    match client.agent {
-        // The folders the user trusts: only in one are the project's skills listed.
-        crate::core::Agent::Gemini => &[".gemini/trustedFolders.json"],
-        // Where GitHub Copilot CLI unpacked its own code on its first start (some 235 MB,
-        // more than the private home holds): shown read-only, it starts from there.
-        crate::core::Agent::Copilot => COPILOT_PKG,
-        _ => &[],
-    }
-}
-
-/// The folders below the home GitHub Copilot CLI looks for its unpacked code in (its loader's
-/// list, without the variables that move them).
-const COPILOT_PKG: &[&str] = &[".cache/copilot/pkg", ".copilot/pkg"];
-
 /// What a client's failed start says it needs done outside the sandbox first, when its last
 /// words tell.
 pub fn first_start_hint(client: &Client, stderr: &str) -> Option<String> {
-    (client.agent == crate::core::Agent::Copilot
-        && stderr.contains("Package extraction")
-        && stderr.contains("EFBIG"))
-    .then(|| {
-        format!(
-            "{} unpacks its code (some 235 MB) into ~/.cache/copilot/pkg on its first start, \
-             more than the sandbox lets it write: run `COPILOT_AUTO_UPDATE=false {} --version` \
-             once (so that the release installed unpacks its own, not a newer one it keeps), then \
-             verify again",
-            client.name, client.command
-        )
-    })
+    (client.first_start_hint)(client.name, client.command, stderr)
 }
 
 /// The variables of the user's environment that change what the client lists, passed to it
@@ -58,60 +32,29 @@ pub fn passed_variables(client: &Client) -> Vec<&'static str> {
         .and_then(|c| c.budget_env)
         .into_iter()
         .collect();
-    if client.agent == crate::core::Agent::Gemini {
-        v.push(crate::core::agents::gemini::settings::TRUST_ENV);
-    }
+    v.extend(client.trust_env);
     v
 }
 
-/// Files the client needs written into its private home before it starts: the user's settings
-/// file of the client (JSON with comments; JSON5's comments and trailing commas too) with what
-/// points it at the mock merged in, so its switches stay as the user set them.
-/// Gemini CLI: the API key chosen as its way in (its base URL alone makes it a "gateway", which
-/// it refuses without a login, and it skips system settings below a folder others may write to,
-/// as the sandbox's `/tmp` is). Qwen Code: no usage statistics, telemetry or update check.
-/// OpenClaw: a provider `skillscope` at the mock, its model the agents' default.
+/// Files the client needs written into its private home before it starts (its record's
+/// [`MockSettings`](crate::core::agents::run_recipe::MockSettings)): the user's settings file
+/// of the client (JSON with comments; JSON5's comments and trailing commas too) with what points
+/// it at the mock merged in, so its switches stay as the user set them; or a file of the
+/// client's own written whole.
 fn client_files(client: &Client, home: &Path) -> Vec<(PathBuf, String)> {
     let base = format!("http://127.0.0.1:{PORT}");
-    let (file, ours) = match client.agent {
-        crate::core::Agent::Gemini => (
-            ".gemini/settings.json",
-            serde_json::json!({
-                "security": {"auth": {"selectedType": "gemini-api-key"}},
-                "privacy": {"usageStatisticsEnabled": false},
-                "telemetry": {"enabled": false},
-                "general": {"disableAutoUpdate": true, "disableUpdateNag": true},
-            }),
-        ),
-        crate::core::Agent::QwenCode => (
-            ".qwen/settings.json",
-            serde_json::json!({
-                "privacy": {"usageStatisticsEnabled": false},
-                "telemetry": {"enabled": false},
-                "general": {"disableAutoUpdate": true},
-            }),
-        ),
-        crate::core::Agent::Openclaw => (
-            crate::core::source::OPENCLAW_CONFIG,
-            serde_json::json!({
-                "agents": {"defaults": {"model": {"primary": "skillscope/mock-model"}}},
-                "models": {"mode": "merge", "providers": {"skillscope": {
-                    "baseUrl": format!("{base}/v1"),
-                    "apiKey": "skillscope-verify",
-                    "api": "openai-completions",
-                    "models": [{"id": "mock-model", "name": "Mock", "reasoning": false,
-                                "input": ["text"],
-                                "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0},
-                                "contextWindow": 200_000, "maxTokens": 8192}],
-                }}},
-            }),
-        ),
-        crate::core::Agent::Cline => return cline_files(home, &base),
-        _ => return Vec::new(),
+    let Some(file) = &client.settings else {
+        return Vec::new();
     };
-    let path = home.join(file);
-    let mut settings = read_json_settings(&path);
-    merge(&mut settings, &ours);
+    let path = home.join(file.file);
+    let ours = (file.ours)(&base);
+    let settings = if file.merged {
+        let mut settings = read_json_settings(&path);
+        merge(&mut settings, &ours);
+        settings
+    } else {
+        ours
+    };
     vec![(path, format!("{settings:#}\n"))]
 }
 
@@ -128,31 +71,6 @@ fn read_json_settings(path: &Path) -> serde_json::Value {
         .flatten()
         .filter(serde_json::Value::is_object)
         .unwrap_or_else(|| serde_json::json!({}))
-}
-
-/// Cline's provider, as `cline auth -p openai-compatible -k KEY -m MODEL -b URL` stores it
-/// (`~/.cline/data/settings/providers.json`): the mock. Cline keeps no switch in a settings
-/// file (a skill is switched off in its own frontmatter), so nothing of the user's is lost.
-fn cline_files(home: &Path, base: &str) -> Vec<(PathBuf, String)> {
-    let providers = serde_json::json!({
-        "version": 1,
-        "lastUsedProvider": "openai-compatible",
-        "modes": {},
-        "providers": {"openai-compatible": {
-            "settings": {
-                "provider": "openai-compatible",
-                "apiKey": "skillscope-verify",
-                "model": "mock-model",
-                "baseUrl": format!("{base}/v1"),
-            },
-            "updatedAt": "2026-01-01T00:00:00.000Z",
-            "tokenSource": "manual",
-        }},
-    });
-    vec![(
-        home.join(".cline/data/settings/providers.json"),
-        format!("{providers:#}\n"),
-    )]
 }
 
 /// Deep-merges `from` into `into` (objects key by key, anything else replaced).
@@ -290,7 +208,7 @@ pub fn plan(client: &'static Client, lib: &Library, setup: &Setup) -> Result<Pla
             c.settings_files
                 .0
                 .iter()
-                .chain(other_files(client))
+                .chain(client.other_files)
                 .map(|f| home.join(f))
                 .filter(|f| !files.iter().any(|(p, _)| p == f)),
         );
@@ -487,109 +405,25 @@ fn wrapper_targets(called: &Path, real: &Path, home: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// The first GitHub Copilot CLI release known to take `--disable-client-telemetry` (the one
-/// modelled); 1.0.92 does not, and refuses to start when given it.
-const COPILOT_TELEMETRY_SWITCH_SINCE: &str = "1.0.102";
-
-/// Whether GitHub Copilot CLI's release `installed` takes `--disable-client-telemetry`: every
-/// release from [`COPILOT_TELEMETRY_SWITCH_SINCE`] on, and one whose version is unknown.
-fn copilot_takes_telemetry_switch(installed: Option<&str>) -> bool {
-    use crate::core::agents::installed::numbers;
-    installed.is_none_or(|v| numbers(v) >= numbers(COPILOT_TELEMETRY_SWITCH_SINCE))
-}
-
 /// The client's arguments for one non-interactive turn saying "hello"; `installed`: the
 /// version of the release that runs, when its files tell.
 fn client_args(client: &Client, setup: &Setup, installed: Option<&str>) -> Vec<String> {
     let base = format!("http://127.0.0.1:{PORT}");
-    let mut args: Vec<String> = match client.agent {
-        crate::core::Agent::ClaudeCode => {
-            let mut a = vec![
-                "-p".into(),
-                "hello".into(),
-                "--allowedTools".into(),
-                "Skill".into(),
-            ];
-            if let Some(m) = &setup.model {
-                a.extend(["--model".into(), m.clone()]);
-            }
-            for d in &setup.add_dirs {
-                a.extend(["--add-dir".into(), d.to_string_lossy().into_owned()]);
-            }
-            a
-        }
-        crate::core::Agent::Codex => {
-            let mut a = vec![
-                "exec".into(),
-                "--skip-git-repo-check".into(),
-                "-c".into(),
-                "model_provider=\"skillscope\"".into(),
-                "-c".into(),
-                format!(
-                    "model_providers.skillscope={{name=\"skillscope\",base_url=\"{base}/v1\",\
-                     wire_api=\"responses\",env_key=\"SKILLSCOPE_VERIFY_KEY\"}}"
-                ),
-                "-c".into(),
-                "check_for_update_on_startup=false".into(),
-            ];
-            // The model chosen for the run is Codex's too, as its `--model` (`-m`) takes it.
-            if let Some(m) = &setup.model {
-                a.extend(["-m".into(), m.clone()]);
-            }
-            a
-        }
-        crate::core::Agent::Gemini => vec!["-p".into()],
-        crate::core::Agent::QwenCode => vec![
-            "--auth-type".into(),
-            "openai".into(),
-            "-m".into(),
-            "mock-model".into(),
-        ],
-        crate::core::Agent::Copilot => {
-            let mut a = vec!["-p".into(), "hello".into(), "--allow-all-tools".into()];
-            if copilot_takes_telemetry_switch(installed) {
-                a.push("--disable-client-telemetry".into());
-            }
-            a.push("-s".into());
-            a
-        }
-        // One word reads as one of its commands: the prompt is a sentence.
-        crate::core::Agent::Cline => vec!["Say hello.".into()],
-        crate::core::Agent::Openclaw => vec![
-            "agent".into(),
-            "--local".into(),
-            "--agent".into(),
-            "main".into(),
-            "--message".into(),
-        ],
-        _ => vec!["run".into()],
-    };
-    if !matches!(
-        client.agent,
-        crate::core::Agent::ClaudeCode | crate::core::Agent::Copilot | crate::core::Agent::Cline
-    ) {
-        args.push("hello".into());
-    }
-    args
+    (client.args)(&RunArgs {
+        base: &base,
+        model: setup.model.as_deref(),
+        add_dirs: &setup.add_dirs,
+        installed,
+    })
 }
 
-/// Gemini CLI headless refuses a folder it does not trust (exit 55): its own switch,
-/// `GEMINI_CLI_TRUST_WORKSPACE=true` (every release takes it; `--skip-trust` only the newer ones
-/// and sets the same), given to this sandboxed run alone — nothing is written to the user's
-/// trusted folders. A value the user set is passed as it is instead.
+/// The variable that makes the client trust the project folder (Gemini CLI's), set to `true`
+/// for this sandboxed run alone — nothing is written to the user's trusted folders. A value the
+/// user set is passed as it is instead.
 fn trust(client: &Client, passed: &[(OsString, OsString)]) -> Option<(OsString, OsString)> {
-    let name = crate::core::agents::gemini::settings::TRUST_ENV;
-    (client.agent == crate::core::Agent::Gemini && !passed.iter().any(|(k, _)| k == name))
-        .then(|| (name.into(), "true".into()))
+    let name = client.trust_env?;
+    (!passed.iter().any(|(k, _)| k == name)).then(|| (name.into(), "true".into()))
 }
-
-/// The variables of Gemini CLI's folder trust: verify's run sees only the one it is given
-/// ([`trust`]), never the user's others (its sandbox starts from an empty environment).
-const TRUST_VARIABLES: [&str; 3] = [
-    crate::core::agents::gemini::settings::TRUST_ENV,
-    crate::core::agents::gemini::settings::RESTRICTED_ENV,
-    crate::core::agents::gemini::settings::TRUSTED_FOLDERS_ENV,
-];
 
 /// The environment as the client's run has it, for the prediction to be made for that run:
 /// the variables verify decides for it (Gemini CLI's folder trust: trusted, unless the user set
@@ -598,13 +432,16 @@ pub fn as_run(
     client: &Client,
     passed: &[(OsString, OsString)],
 ) -> impl Fn(&str) -> Option<String> + use<> {
-    let decided: Vec<(String, Option<String>)> = if client.agent == crate::core::Agent::Gemini {
+    // The variables of the client's folder trust: the run sees only the one it is given
+    // ([`trust`]), never the user's others (its sandbox starts from an empty environment).
+    let decided: Vec<(String, Option<String>)> = if client.trust_env.is_some() {
         let given: Vec<(OsString, OsString)> = passed
             .iter()
             .cloned()
             .chain(trust(client, passed))
             .collect();
-        TRUST_VARIABLES
+        client
+            .trust_variables
             .iter()
             .map(|&k| {
                 let v = given
@@ -647,64 +484,9 @@ pub fn untrusted_note(
 }
 
 /// The environment that points the client at the mock and keeps it from updating or reporting.
-/// GitHub Copilot CLI's npm loader would start a newer package it keeps unpacked in
-/// `~/.cache/copilot/pkg` instead of its own: `COPILOT_AUTO_UPDATE=false` (its loader's own
-/// switch, as `--no-auto-update`) makes it start the release installed.
 fn client_env(client: &Client) -> Vec<(&'static str, String)> {
     let base = format!("http://127.0.0.1:{PORT}");
-    match (client.agent, client.wire) {
-        (crate::core::Agent::ClaudeCode, _) => vec![
-            ("ANTHROPIC_BASE_URL", base),
-            ("ANTHROPIC_API_KEY", "sk-ant-skillscope-verify".into()),
-            ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1".into()),
-            ("DISABLE_AUTOUPDATER", "1".into()),
-            ("DISABLE_TELEMETRY", "1".into()),
-            ("DISABLE_ERROR_REPORTING", "1".into()),
-            ("CLAUDE_CODE_ENABLE_TELEMETRY", "0".into()),
-        ],
-        (_, Wire::Responses) => vec![("SKILLSCOPE_VERIFY_KEY", "skillscope-verify".into())],
-        (crate::core::Agent::QwenCode, _) => vec![
-            ("OPENAI_API_KEY", "skillscope-verify".into()),
-            ("OPENAI_BASE_URL", format!("{base}/v1")),
-            ("OPENAI_MODEL", "mock-model".into()),
-            ("QWEN_CODE_SUPPRESS_YOLO_WARNING", "1".into()),
-        ],
-        (crate::core::Agent::Copilot, _) => vec![
-            ("COPILOT_AUTO_UPDATE", "false".into()),
-            ("COPILOT_OFFLINE", "true".into()),
-            ("COPILOT_PROVIDER_BASE_URL", format!("{base}/v1")),
-            ("COPILOT_PROVIDER_TYPE", "openai".into()),
-            ("COPILOT_PROVIDER_API_KEY", "skillscope-verify".into()),
-            ("COPILOT_MODEL", "mock-model".into()),
-        ],
-        (crate::core::Agent::Cline | crate::core::Agent::Openclaw, _) => vec![
-            ("DO_NOT_TRACK", "1".into()),
-            ("DISABLE_TELEMETRY", "1".into()),
-        ],
-        (_, Wire::Gemini) => vec![
-            ("GEMINI_API_KEY", "skillscope-verify".into()),
-            ("GOOGLE_GEMINI_BASE_URL", base),
-            ("GEMINI_TELEMETRY_ENABLED", "false".into()),
-        ],
-        _ => vec![
-            ("OPENCODE_DISABLE_AUTOUPDATE", "1".into()),
-            ("OPENCODE_DISABLE_MODELS_FETCH", "1".into()),
-            ("OPENCODE_DISABLE_LSP_DOWNLOAD", "1".into()),
-            ("OPENCODE_DISABLE_SHARE", "1".into()),
-            (
-                "OPENCODE_CONFIG_CONTENT",
-                serde_json::json!({
-                    "model": "anthropic/claude-sonnet-4-5",
-                    "small_model": "anthropic/claude-haiku-4-5",
-                    "autoupdate": false,
-                    "share": "disabled",
-                    "provider": {"anthropic": {"options": {
-                        "baseURL": format!("{base}/v1"), "apiKey": "skillscope-verify"}}},
-                })
-                .to_string(),
-            ),
-        ],
-    }
+    (client.env)(&base)
 }
 
 /// Runs the plan in the sandbox, through `stage_program` (the skillscope binary).
@@ -990,8 +772,9 @@ mod tests {
         }
         let (_u, unknown) = planned(crate::core::Agent::Copilot, Vec::new());
         assert!(unknown.args.iter().any(|a| a == switch));
-        assert!(copilot_takes_telemetry_switch(None));
-        assert!(!copilot_takes_telemetry_switch(Some("1.0.101")));
+        let takes = crate::core::agents::copilot::run::takes_telemetry_switch;
+        assert!(takes(None));
+        assert!(!takes(Some("1.0.101")));
     }
 }
 

@@ -4,11 +4,13 @@
 pub(crate) mod builtins;
 pub(crate) mod builtins_eras;
 pub(crate) mod eras;
+pub(crate) mod model_setting;
 pub(crate) mod models;
+pub(crate) mod run;
 pub(crate) mod switches;
 
 use crate::core::agents::eras::Chosen;
-use crate::core::agents::home::{Home, SettingsEntry};
+use crate::core::agents::home::{Home, Release, SettingsEntry};
 use crate::core::agents::model::{AgentModel, Injection};
 use crate::core::agents::placement::Placement;
 use crate::core::agents::tools::{ToolDefinition, claude_code_skill_tool};
@@ -37,13 +39,25 @@ pub static HOME: Home = Home {
     eras: self::eras::CLAUDE_CODE_ERAS,
     era_in_use: Some(&ERA),
     tool,
-    model_setting: Some(crate::core::agents::configured::claude_code),
+    model_setting: Some(self::model_setting::claude_code),
     command: Some("claude"),
+    release: Some(Release {
+        command: "claude",
+        package: "@anthropic-ai/claude-code",
+        // The native installer's link, then the older local install.
+        off_path: &[".local/bin/claude", ".claude/local/claude"],
+        local_npm: Some(".claude/local"),
+    }),
     settings_entry: SettingsEntry::Json(&["skillOverrides"]),
     new_skill_fields,
     count_note: " (Claude's tokenizer differs by roughly 10-20%)",
     count_note_short: ", an estimate: Claude models count 10–20% more",
     older_release_note,
+    verify: Some(&self::run::RUN),
+    calls_by_folder: true,
+    loading: crate::core::agents::loading::Loading::Called(
+        crate::core::agents::loading::claude_code,
+    ),
     ..Home::AS_GIVEN
 };
 

@@ -1,5 +1,7 @@
 //! Cline: its listing and its skill tool.
 
+pub(crate) mod reach;
+pub(crate) mod run;
 pub(crate) mod tools;
 
 use crate::core::agents::home::Home;
@@ -29,6 +31,14 @@ pub static HOME: Home = Home {
     // Its only switch is in the skill's own file, which toggle does not edit.
     no_switch: "it has no settings switch: Cline switches a skill off in the skill's own frontmatter (`disabled: true`), which skillscope reads and does not write",
     read_only_switch: Some("`disabled: true`"),
+    verify: Some(&self::run::RUN),
+    loading: crate::core::agents::loading::Loading::Tool(
+        |s, _, args| crate::core::agents::loading::cline(s, (!args.is_empty()).then_some(args)),
+        crate::core::agents::loading::WhenOff::Error(|name| {
+            format!("Skill \"{name}\" is configured but disabled.")
+        }),
+    ),
+    reach: Some(&self::reach::REACH),
     ..Home::AS_GIVEN
 };
 

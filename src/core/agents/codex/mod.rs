@@ -1,12 +1,14 @@
 //! Codex: its switches (`[[skills.config]]`) and how it reads the skills of its folders.
 
 pub(crate) mod eras;
+pub(crate) mod model_setting;
 pub(crate) mod models;
 pub(crate) mod reading;
+pub(crate) mod run;
 pub(crate) mod switches;
 
 use crate::core::agents::eras::Chosen;
-use crate::core::agents::home::{Home, SettingsEntry};
+use crate::core::agents::home::{Home, Release, SettingsEntry};
 use crate::core::agents::model::{AgentModel, Injection};
 use crate::core::agents::placement::Placement;
 use crate::core::catalogue::Profile;
@@ -30,10 +32,19 @@ pub static HOME: Home = Home {
     placement,
     eras: self::eras::CODEX_ERAS,
     era_in_use: Some(&ERA),
-    model_setting: Some(crate::core::agents::configured::codex),
+    model_setting: Some(self::model_setting::codex),
     command: Some("codex"),
+    release: Some(Release::npm("codex", "@openai/codex")),
     settings_entry: SettingsEntry::CodexConfig,
     new_skill_fields,
+    verify: Some(&self::run::RUN),
+    own_view: Some(crate::core::agents::home::OwnView {
+        reads: self::reading::reads,
+        shadowing: self::reading::same_file,
+        reading: self::reading::reading,
+        explicit_only: |s| (!self::reading::implicit(s)).then_some(self::reading::EXPLICIT_ONLY),
+    }),
+    loading: crate::core::agents::loading::Loading::Mention,
     ..Home::AS_GIVEN
 };
 

@@ -2,11 +2,13 @@
 
 pub(crate) mod builtins;
 pub(crate) mod eras;
+pub(crate) mod reach;
+pub(crate) mod run;
 pub(crate) mod switches;
 pub(crate) mod tools;
 
 use crate::core::agents::eras::Chosen;
-use crate::core::agents::home::Home;
+use crate::core::agents::home::{Home, Release};
 use crate::core::agents::model::{AgentModel, Injection};
 use crate::core::agents::placement::Placement;
 use crate::core::agents::tools::ToolDefinition;
@@ -35,7 +37,15 @@ pub static HOME: Home = Home {
     project_only: &[".claude/skills"],
     alias: Some("copilot"),
     command: Some("copilot"),
-    package: Some("@github/copilot"),
+    release: Some(Release::npm("copilot", "@github/copilot")),
+    verify: Some(&self::run::RUN),
+    loading: crate::core::agents::loading::Loading::Tool(
+        |s, _, _| crate::core::agents::loading::copilot(s),
+        crate::core::agents::loading::WhenOff::NotFound(
+            crate::core::agents::loading::copilot_not_found,
+        ),
+    ),
+    reach: Some(&self::reach::REACH),
     ..Home::AS_GIVEN
 };
 

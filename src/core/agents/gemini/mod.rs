@@ -2,10 +2,11 @@
 //! switch as `toggle` writes it and its built-in entries.
 
 pub(crate) mod builtins;
+pub(crate) mod run;
 pub(crate) mod settings;
 pub(crate) mod switches;
 
-use crate::core::agents::home::Home;
+use crate::core::agents::home::{Home, Release};
 use crate::core::agents::model::{AgentModel, Injection};
 use crate::core::agents::placement::Placement;
 use crate::core::agents::tools::{ToolDefinition, gemini_activate_skill};
@@ -30,6 +31,17 @@ pub static HOME: Home = Home {
     calls_any_case: true,
     alias: Some("gemini-cli"),
     trusts_folders: true,
+    // No `command`: Gemini CLI is taken as set up whether or not its command is found.
+    release: Some(Release::npm("gemini", "@google/gemini-cli")),
+    verify: Some(&self::run::RUN),
+    layout: Some(layout),
+    folder_rank: Some(crate::core::listing::gemini_folder),
+    choices: crate::core::agents::home::ClientChoices::GlobOrder,
+    unreadable: "it needs a file opening with a `---` frontmatter that gives a text `name` and `description`",
+    loading: crate::core::agents::loading::Loading::Tool(
+        |s, name, _| Ok(crate::core::agents::loading::gemini(s, name)),
+        crate::core::agents::loading::WhenOff::Unknown,
+    ),
     ..Home::AS_GIVEN
 };
 
@@ -48,4 +60,21 @@ fn placement(_model: Option<&str>) -> Option<Placement> {
 /// declared then).
 fn tool(names: &[String], _model: Option<&str>) -> Option<ToolDefinition> {
     gemini_activate_skill(names).map(|json| ToolDefinition::new("activate_skill", json))
+}
+
+/// Gemini CLI reads only `SKILL.md` and `*/SKILL.md` below one of its folders, and a project's
+/// folders only in a trusted workspace, that workspace's own. Folders given on the command line
+/// are read as given.
+fn layout(s: &crate::core::skill::Skill, gemini: &settings::GeminiSettings) -> bool {
+    use crate::core::source::Scope;
+    use std::path::Path;
+    let given = matches!(s.agent, Agent::Path | Agent::Demo);
+    let shallow = given || s.dir.as_path() == &*s.root || s.dir.parent() == Some(&*s.root);
+    let project_ok = s.scope != Scope::Project
+        || (gemini.trusted
+            && gemini
+                .workspace
+                .as_deref()
+                .is_none_or(|w| s.root.parent().and_then(Path::parent) == Some(w)));
+    shallow && project_ok
 }

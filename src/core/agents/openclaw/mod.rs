@@ -2,11 +2,13 @@
 
 pub(crate) mod builtins;
 pub(crate) mod eras;
+pub(crate) mod reach;
+pub(crate) mod run;
 pub(crate) mod switches;
 pub(crate) mod tools;
 
 use crate::core::agents::eras::Chosen;
-use crate::core::agents::home::Home;
+use crate::core::agents::home::{Home, Release};
 use crate::core::agents::model::{AgentModel, Injection};
 use crate::core::agents::placement::Placement;
 use crate::core::agents::tools::ToolDefinition;
@@ -34,7 +36,13 @@ pub static HOME: Home = Home {
     era_in_use: Some(&ERA),
     tool,
     command: Some("openclaw"),
-    package: Some("openclaw"),
+    release: Some(Release::npm("openclaw", "openclaw")),
+    verify: Some(&self::run::RUN),
+    loading: crate::core::agents::loading::Loading::Tool(
+        |s, _, _| crate::core::agents::loading::openclaw(s),
+        crate::core::agents::loading::WhenOff::Loaded,
+    ),
+    reach: Some(&self::reach::REACH),
     ..Home::AS_GIVEN
 };
 
