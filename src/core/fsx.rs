@@ -295,6 +295,26 @@ pub fn symlink(target: &Path, link: &Path, to_dir: bool) -> std::io::Result<()> 
 
 /// Test set-up: a link at `link` to `target` (read from the link's folder when relative), made
 /// as a folder link when the target is a folder, so the same set-up runs on every system.
+/// This program's identity: its version and its executable's stat (length, times, inode), so
+/// that findings remembered by another build are never taken for its own. `None` when the
+/// executable cannot be looked at.
+pub fn program_key() -> Option<&'static [u8; 32]> {
+    static KEY: std::sync::OnceLock<Option<[u8; 32]>> = std::sync::OnceLock::new();
+    KEY.get_or_init(|| {
+        let exe = std::env::current_exe().ok()?;
+        let st = Stamp::of(&std::fs::metadata(exe).ok()?);
+        let mut h = blake3::Hasher::new();
+        h.update(env!("CARGO_PKG_VERSION").as_bytes());
+        h.update(&st.len.to_le_bytes());
+        h.update(&st.mtime_ns.to_le_bytes());
+        h.update(&st.ctime_ns.to_le_bytes());
+        h.update(&st.ino.to_le_bytes());
+        h.update(&st.dev.to_le_bytes());
+        Some(*h.finalize().as_bytes())
+    })
+    .as_ref()
+}
+
 #[cfg(test)]
 pub(crate) fn test_link(target: impl AsRef<Path>, link: impl AsRef<Path>) -> std::io::Result<()> {
     let (target, link) = (target.as_ref(), link.as_ref());

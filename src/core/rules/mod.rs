@@ -320,7 +320,7 @@ fn per_skill_key(skill: &Skill, profile: Profile) -> Option<[u8; 32]> {
     {
         return None;
     }
-    let program = program_key()?;
+    let program = crate::core::fsx::program_key()?;
     let mut h = blake3::Hasher::new();
     h.update(b"per-skill rules 1\0");
     h.update(program);
@@ -339,26 +339,6 @@ fn per_skill_key(skill: &Skill, profile: Profile) -> Option<[u8; 32]> {
         h.update(&p);
     }
     Some(*h.finalize().as_bytes())
-}
-
-/// This program's identity: its version and its executable's stat (length, times, inode), so
-/// that findings remembered by another build are never taken for its own. `None` when the
-/// executable cannot be looked at.
-fn program_key() -> Option<&'static [u8; 32]> {
-    static KEY: std::sync::OnceLock<Option<[u8; 32]>> = std::sync::OnceLock::new();
-    KEY.get_or_init(|| {
-        let exe = std::env::current_exe().ok()?;
-        let st = crate::core::fsx::Stamp::of(&std::fs::metadata(exe).ok()?);
-        let mut h = blake3::Hasher::new();
-        h.update(env!("CARGO_PKG_VERSION").as_bytes());
-        h.update(&st.len.to_le_bytes());
-        h.update(&st.mtime_ns.to_le_bytes());
-        h.update(&st.ctime_ns.to_le_bytes());
-        h.update(&st.ino.to_le_bytes());
-        h.update(&st.dev.to_le_bytes());
-        Some(*h.finalize().as_bytes())
-    })
-    .as_ref()
 }
 
 /// The parse findings of `skill`, each at the level `profile` gives it.

@@ -132,7 +132,7 @@ pub fn check(lib: &Library) -> Vec<(usize, Diagnostic)> {
 pub(crate) fn input_key(lib: &Library) -> Option<[u8; 32]> {
     // Gathered into a buffer and hashed 64 KiB at a time, as the overlap rule's key is.
     const STAGE: usize = 64 * 1024;
-    let program = super::program_key()?;
+    let program = crate::core::fsx::program_key()?;
     let mut h = blake3::Hasher::new();
     let mut buf: Vec<u8> = Vec::with_capacity(STAGE);
     buf.extend_from_slice(b"description-template 1\0");
