@@ -7,7 +7,8 @@
 //! are those of Hugging Face's `BertModel` in its order (tests/fixtures/semantic holds that
 //! model's vectors and an independent numpy pass).
 
-use super::matrix::{Matrix, MatrixError, Panels, Store, product};
+use super::gelu::exp_f32s;
+use super::matrix::{ARCH, Matrix, MatrixError, Panels, Store, product};
 use half::f16;
 
 /// What is wrong with a weights file.
@@ -372,9 +373,7 @@ impl Layer {
                     .fill(Matrix::new(&qkv[HIDDEN + at..], HEAD_SIZE, len, 1, WIDTH))?;
                 work.scores.resize(len * len, 0.0);
                 product(query, &work.keys, &mut work.scores, len, Store::Set)?;
-                for row in work.scores.chunks_exact_mut(len) {
-                    softmax(row, scale);
-                }
+                softmax(&mut work.scores, len, scale);
                 work.values.fill(Matrix::new(
                     &qkv[2 * HIDDEN + at..],
                     len,
@@ -396,25 +395,64 @@ impl Layer {
     }
 }
 
-/// A row of attention scores divided by `scale`, then made weights that sum to 1.
-fn softmax(row: &mut [f32], scale: f32) {
-    for v in row.iter_mut() {
-        *v /= scale;
-    }
-    let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-    let mut sum = 0.0;
-    for v in row.iter_mut() {
-        *v = (*v - max).exp();
-        sum += *v;
-    }
-    for v in row.iter_mut() {
-        *v /= sum;
+/// Each row of `len` attention scores divided by `scale`, then made weights that sum to 1: on
+/// vectors of the row (its last elements one by one), the exponential [`exp_f32s`].
+fn softmax(scores: &mut [f32], len: usize, scale: f32) {
+    ARCH.dispatch(Softmax { scores, len, scale });
+}
+
+/// A head's rows of scores, waiting for the vector instructions to run the softmax with.
+struct Softmax<'a> {
+    scores: &'a mut [f32],
+    len: usize,
+    scale: f32,
+}
+
+impl pulp::WithSimd for Softmax<'_> {
+    type Output = ();
+
+    // Inlined into pulp's function compiled with the vector instructions.
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, simd: S) {
+        let scale = simd.splat_f32s(self.scale);
+        for row in self.scores.chunks_exact_mut(self.len) {
+            let (vectors, rest) = S::as_mut_simd_f32s(row);
+            let mut top = simd.splat_f32s(f32::NEG_INFINITY);
+            for v in vectors.iter_mut() {
+                *v = simd.div_f32s(*v, scale);
+                top = simd.max_f32s(top, *v);
+            }
+            let mut max = simd.reduce_max_f32s(top);
+            for v in rest.iter_mut() {
+                *v /= self.scale;
+                max = max.max(*v);
+            }
+            let shift = simd.splat_f32s(max);
+            let mut sums = simd.splat_f32s(0.0);
+            for v in vectors.iter_mut() {
+                *v = exp_f32s(simd, simd.sub_f32s(*v, shift));
+                sums = simd.add_f32s(sums, *v);
+            }
+            let mut sum = simd.reduce_sum_f32s(sums);
+            for v in rest.iter_mut() {
+                *v = exp_f32s(pulp::Scalar::new(), *v - max);
+                sum += *v;
+            }
+            let total = simd.splat_f32s(sum);
+            for v in vectors.iter_mut() {
+                *v = simd.div_f32s(*v, total);
+            }
+            for v in rest.iter_mut() {
+                *v /= sum;
+            }
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::gelu::{erf, gelu, gelu_f32s};
+    use super::super::gelu::{erf, exp_f32s, gelu, gelu_f32s};
     use super::*;
 
     fn file(header: &str, data: &[u8]) -> Vec<u8> {
@@ -513,6 +551,67 @@ mod tests {
         assert_eq!(got.len(), want.len());
         for ((x, g), w) in xs.iter().zip(&got).zip(&want) {
             assert_eq!(g.to_bits(), w.to_bits(), "gelu({x}): {g} vs {w}");
+        }
+    }
+
+    /// The softmax's exponential on vectors against the exact one (double precision), on a fine
+    /// grid of the shifted scores it is given (never above 0): within 1e-7 of it relatively (a
+    /// unit in the last place is 1.2e-7), 1 at 0, and below the least normal float's order under
+    /// -87, where it is taken as `e^-87`.
+    #[test]
+    fn exp_is_within_its_bound() {
+        struct Lanes<'a>(&'a [f32], &'a mut Vec<f32>);
+        impl pulp::WithSimd for Lanes<'_> {
+            type Output = ();
+            #[allow(clippy::inline_always)]
+            #[inline(always)]
+            fn with_simd<S: pulp::Simd>(self, simd: S) {
+                let (vectors, rest) = S::as_simd_f32s(self.0);
+                for &v in vectors {
+                    let mut line = [0f32; 64];
+                    let (o, _) = S::as_mut_simd_f32s(&mut line[..S::F32_LANES]);
+                    o[0] = exp_f32s(simd, v);
+                    self.1.extend_from_slice(&line[..S::F32_LANES]);
+                }
+                for &v in rest {
+                    self.1.push(exp_f32s(pulp::Scalar::new(), v));
+                }
+            }
+        }
+        let xs: Vec<f32> = (0..=2_000_000)
+            .map(|i| i as f32 * -4.4e-5)
+            .chain([0.0, -0.0, -87.0, -87.5, -1e30, f32::NEG_INFINITY])
+            .collect();
+        for scalar in [false, true] {
+            let mut got = Vec::new();
+            if scalar {
+                pulp::WithSimd::with_simd(Lanes(&xs, &mut got), pulp::Scalar::new());
+            } else {
+                pulp::Arch::new().dispatch(Lanes(&xs, &mut got));
+            }
+            let mut worst = (0f64, 0f32);
+            for (&x, &g) in xs.iter().zip(&got) {
+                if x < -87.0 {
+                    assert!((0.0..1.7e-38).contains(&g), "e^{x}: {g}");
+                    continue;
+                }
+                let want = f64::from(x).exp();
+                let err = (f64::from(g) - want).abs() / want;
+                if err > worst.0 {
+                    worst = (err, x);
+                }
+            }
+            assert!(worst.0 < 1e-7, "off by {} at {}", worst.0, worst.1);
+            assert_eq!(got[xs.len() - 6], 1.0);
+        }
+        // A row of the softmax: weights that sum to 1, each that of the exact softmax.
+        let row: Vec<f32> = (0..37).map(|i| ((i * 7) % 23) as f32 - 11.5).collect();
+        let mut weights = row.clone();
+        softmax(&mut weights, row.len(), 5.0);
+        let exact: Vec<f64> = row.iter().map(|&v| (f64::from(v) / 5.0).exp()).collect();
+        let sum: f64 = exact.iter().sum();
+        for (w, e) in weights.iter().zip(&exact) {
+            assert!((f64::from(*w) - e / sum).abs() < 1e-7, "{w} vs {}", e / sum);
         }
     }
 

@@ -40,7 +40,7 @@ fn copy_rows(a: Matrix, copy: &mut Vec<f32>) {
 }
 
 /// The vector instructions this processor has, found once.
-static ARCH: LazyLock<pulp::Arch> = LazyLock::new(pulp::Arch::new);
+pub(super) static ARCH: LazyLock<pulp::Arch> = LazyLock::new(pulp::Arch::new);
 
 /// Why a product could not be taken: the shapes do not match, or a matrix does not fit in its
 /// slice.
