@@ -418,11 +418,13 @@ pub fn text(
             (true, true) => '~',
             (true, false) => '+',
         };
+        // The skill's place, made once (not once per fate compared).
+        let place = p.dir.join(&sk.folder).display().to_string();
         let fate = p
             .listing
             .fates
             .iter()
-            .find(|f| f.dir == p.dir.join(&sk.folder).display().to_string())
+            .find(|f| f.dir == place)
             .and_then(|f| f.after)
             .map_or("-".to_string(), |f| f.to_string());
         let runs = if sk.executables.is_empty() {

@@ -4,6 +4,7 @@
 mod cache;
 mod encoding;
 mod pieces;
+mod ranks;
 mod split;
 mod stream;
 

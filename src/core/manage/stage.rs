@@ -53,6 +53,13 @@ pub fn stage(root: &Path, stage: &Path, pick: &[String], own: bool) -> Result<Fo
     std::fs::create_dir_all(stage).map_err(ManageError::io("create", stage))?;
     let mut found = Found::default();
     let mut seen = std::collections::HashSet::new();
+    // Every folder that holds a skill's folder below it: a skill is alone when its folder is
+    // none of them and no folder above it is a skill's (one look-up per folder above, not a
+    // comparison with every other skill).
+    let dirs: std::collections::HashSet<&Path> =
+        lib.skills.iter().map(|s| s.dir.as_path()).collect();
+    let holders: std::collections::HashSet<&Path> =
+        dirs.iter().flat_map(|d| d.ancestors().skip(1)).collect();
     for s in &lib.skills {
         if !seen.insert(s.dir.clone()) {
             continue;
@@ -89,10 +96,8 @@ pub fn stage(root: &Path, stage: &Path, pick: &[String], own: bool) -> Result<Fo
             continue;
         }
         let dir = stage.join(&folder);
-        let alone = !lib
-            .skills
-            .iter()
-            .any(|o| o.dir != s.dir && (o.dir.starts_with(&s.dir) || s.dir.starts_with(&o.dir)));
+        let alone = !holders.contains(s.dir.as_path())
+            && !s.dir.ancestors().skip(1).any(|a| dirs.contains(a));
         let notes = if own && alone && std::fs::rename(&s.dir, &dir).is_ok() {
             tree::sanitize(&dir)?
         } else {
@@ -153,4 +158,46 @@ pub fn stage_installed(dir: &Path, stage: &Path) -> Result<Staged, ManageError> 
         hash,
         notes: copied.notes,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn skill(dir: &Path, name: &str) {
+        std::fs::create_dir_all(dir).unwrap();
+        std::fs::write(
+            dir.join("SKILL.md"),
+            format!("---\nname: {name}\ndescription: Does {name} things.\n---\nBody.\n"),
+        )
+        .unwrap();
+    }
+
+    /// From a tree of its own, a skill that holds no other and is held by none is moved into
+    /// the staging folder; one that holds another, and the one it holds, are copied (the move
+    /// of either would take or tear the other).
+    #[test]
+    fn only_skills_alone_in_their_folders_are_moved() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path().join("tree");
+        skill(&root.join("outer"), "outer");
+        skill(&root.join("outer/inner"), "inner");
+        skill(&root.join("lone"), "lone");
+        skill(&root.join("deep/down/leaf"), "leaf");
+        let found = stage(&root, &t.path().join("stage"), &[], true).unwrap();
+        let folders: Vec<&str> = found.skills.iter().map(|s| s.folder.as_str()).collect();
+        assert_eq!(folders, ["inner", "leaf", "lone", "outer"]);
+        assert!(!root.join("lone").exists(), "a lone skill is moved");
+        assert!(!root.join("deep/down/leaf").exists(), "so is one deep down");
+        assert!(root.join("outer/SKILL.md").is_file(), "a holder is copied");
+        assert!(
+            root.join("outer/inner/SKILL.md").is_file(),
+            "so is the held"
+        );
+        for s in &found.skills {
+            assert!(s.dir.join("SKILL.md").is_file(), "{} staged", s.folder);
+        }
+        let staged_outer = t.path().join("stage/outer");
+        assert!(staged_outer.join("inner/SKILL.md").is_file());
+    }
 }
