@@ -4,7 +4,6 @@
 mod cache;
 mod encoding;
 mod pieces;
-mod ranks;
 mod split;
 mod stream;
 

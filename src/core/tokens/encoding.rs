@@ -66,13 +66,17 @@ impl Encoding {
     }
 
     /// tiktoken-rs's encoder, built on first use (about 0.15 s and 50 MB for o200k_base) and
-    /// shared afterwards. Counting uses the built-in rank tables (`ranks.rs`); only a text the
-    /// split pattern's search gives up on gets here.
+    /// shared afterwards. Only a cache miss gets here.
     pub(super) fn bpe(self) -> &'static CoreBPE {
         match self {
             Encoding::O200kBase => tiktoken_rs::o200k_base_singleton(),
             Encoding::Cl100kBase => tiktoken_rs::cl100k_base_singleton(),
         }
+    }
+
+    /// Builds the encoder now, so a later count does not wait for it. Call it on a worker.
+    pub fn warm(self) {
+        self.bpe();
     }
 }
 

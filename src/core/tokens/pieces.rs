@@ -1,21 +1,21 @@
 //! Counting a text piece by piece: tiktoken's split pattern run by the `regex` crate's DFA, and
-//! each distinct piece merged once over the encoding's rank table.
+//! each distinct piece encoded once by tiktoken-rs.
 //!
 //! tiktoken-rs runs its split pattern with `fancy-regex`, because the pattern's `\s+(?!\S)` looks
 //! ahead; that backtracking search is most of the cost of counting. The same pattern without the
 //! look-ahead is a plain regular expression, and the look-ahead's effect is one rule applied to
 //! each match (see [`pieces`]), so the pieces come out exactly as tiktoken's. Each piece is then
-//! counted by tiktoken's byte-pair merge over the encoding's built-in rank table (`ranks.rs`; a
-//! piece split again by the pattern is the same one piece), and the count is remembered per
-//! thread: prose repeats its words, so most pieces are looked up, not encoded.
+//! counted by tiktoken-rs's own `encode_ordinary` (a piece split again by the pattern is the same
+//! one piece), and the count is remembered per thread: prose repeats its words, so most pieces
+//! are looked up, not encoded.
 
 use super::encoding::Encoding;
-use super::ranks::Ranks;
 use regex_automata::hybrid::dfa::{Cache, DFA};
 use regex_automata::{Anchored, Input};
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::sync::LazyLock;
+use tiktoken_rs::CoreBPE;
 
 /// o200k_base's split pattern (tiktoken's `O200K_BASE_PAT_STR`) with its last two alternatives,
 /// `\s+(?!\S)|\s+`, written `\s+`; [`pieces`] applies the look-ahead.
@@ -153,9 +153,9 @@ struct Scratch {
 }
 
 impl Scratch {
-    fn count(&mut self, ranks: &Ranks, piece: &str) -> usize {
+    fn count(&mut self, bpe: &CoreBPE, piece: &str) -> usize {
         let full = self.short.len() + self.long.len() >= MEMO_ENTRIES;
-        let encode = |p: &str| u32::try_from(ranks.count(p.as_bytes())).unwrap_or(u32::MAX);
+        let encode = |p: &str| u32::try_from(bpe.encode_ordinary(p).len()).unwrap_or(u32::MAX);
         let k = if let Some(key) = short_key(piece) {
             if let Some(&k) = self.short.get(&key) {
                 k
@@ -187,8 +187,7 @@ thread_local! {
 }
 
 /// The number of tokens tiktoken-rs's `encode_ordinary` gives `text`, counted piece by piece.
-pub(super) fn count(enc: Encoding, text: &str) -> usize {
-    let ranks = Ranks::of_encoding(enc);
+pub(super) fn count(enc: Encoding, bpe: &CoreBPE, text: &str) -> usize {
     SCRATCH.with_borrow_mut(|scratch| {
         let scratch = &mut scratch[enc.slot()];
         let mut cache = scratch
@@ -198,9 +197,9 @@ pub(super) fn count(enc: Encoding, text: &str) -> usize {
         let mut n = 0;
         for piece in pieces(enc, &mut cache, text) {
             match piece {
-                Ok(piece) => n += scratch.count(ranks, piece),
+                Ok(piece) => n += scratch.count(bpe, piece),
                 // The rest of the text goes to tiktoken-rs whole.
-                Err(at) => n += enc.bpe().encode_ordinary(&text[at..]).len(),
+                Err(at) => n += bpe.encode_ordinary(&text[at..]).len(),
             }
         }
         scratch.cache = Some(cache);
@@ -264,7 +263,7 @@ mod tests {
             for enc in Encoding::ALL {
                 proptest::prop_assert_eq!(joined(enc, &text), text.clone());
                 proptest::prop_assert_eq!(
-                    count(enc, &text),
+                    count(enc, enc.bpe(), &text),
                     reference_count(enc, &text),
                     "{} on {:?}", enc, text
                 );

@@ -46,7 +46,7 @@ pub fn count_up_to(enc: Encoding, text: &str, limit: usize) -> usize {
 }
 
 pub(super) fn count_segment(enc: Encoding, text: &str) -> usize {
-    pieces::count(enc, text)
+    pieces::count(enc, enc.bpe(), text)
 }
 
 /// Cuts `text` into segments of at most `size` bytes where possible, each cut at a place where
