@@ -5,7 +5,7 @@
 //! (`tui::settings`), which also judges the key bindings' names.
 
 use crate::core::listing::{Format, Tier};
-use crate::core::model::Model;
+use crate::core::pricing::model::Model;
 use crate::core::rules::Profile;
 use crate::core::rules::select::{Level, Levels, PathLevels, RuleConfig, Selector};
 use crate::core::tokens::Encoding;
@@ -118,7 +118,7 @@ impl fmt::Display for Problem {
 pub fn default_path() -> PathBuf {
     match std::env::var_os("SKILLSCOPE_CONFIG") {
         Some(p) if !p.is_empty() => PathBuf::from(p),
-        _ => crate::core::paths::config_root().join("config.toml"),
+        _ => crate::core::files::paths::config_root().join("config.toml"),
     }
 }
 
@@ -146,7 +146,7 @@ impl Config {
         let mut c = Config::default();
         // The one bounded reader of settings files: a FIFO or a device (a link to one too) would
         // hang the read or never end, and is refused at once; so is a file past the cap.
-        match crate::core::fsx::read_capped(path, MAX_BYTES) {
+        match crate::core::files::fsx::read_capped(path, MAX_BYTES) {
             Ok(None) => {}
             Ok(Some(bytes)) => {
                 c.path = Some(path.to_path_buf());
@@ -197,7 +197,7 @@ impl Config {
                 "encoding" => self.encoding = self.value(text, line, key, item),
                 "model" => {
                     self.model = self
-                        .value::<crate::core::model::ModelChoice>(text, line, key, item)
+                        .value::<crate::core::pricing::model::ModelChoice>(text, line, key, item)
                         .and_then(|c| c.0);
                 }
                 "context_window" => match item.as_integer() {
@@ -467,7 +467,7 @@ fn expand(s: &str, dir: Option<&Path>) -> PathBuf {
 
 /// ` (did you mean "encoding"?)` for a key that is none of `known`, when one is close.
 pub fn meant<'a>(wanted: &str, known: impl IntoIterator<Item = &'a str>) -> String {
-    crate::core::text::closest(wanted, known)
+    crate::core::words::text::closest(wanted, known)
         .map_or_else(String::new, |m| format!(" (did you mean {m:?}?)"))
 }
 
@@ -566,7 +566,7 @@ mod tests {
 
     #[test]
     fn rules_levels_and_per_path_entries_are_read_with_their_lines() {
-        use crate::core::catalogue::RuleId;
+        use crate::core::findings::catalogue::RuleId;
         let text = "[rules]\nunknown-field = \"warning\"\ndescription = \"off\"\nname-nope = \"off\"\nbody = \"loud\"\n\n[[rules.per-path]]\npaths = [\"vendor/**\"]\nunknown-field = \"off\"\n\n[[rules.per-path]]\nname = \"error\"\n\n[[rules.per-path]]\npaths = \"a/[\"\n";
         let c = Config::parse_text(text, None);
         let lines: Vec<Option<u32>> = c.problems.iter().map(|p| p.line).collect();

@@ -42,7 +42,7 @@ fn main() {
                 for w in config.warnings() {
                     eprintln!(
                         "skillscope: warning: {}",
-                        skillscope::core::text::line(&w.clone())
+                        skillscope::core::words::text::line(&w.clone())
                     );
                 }
             }
@@ -53,7 +53,7 @@ fn main() {
                 Err(e) => {
                     eprintln!(
                         "skillscope: {}",
-                        skillscope::core::text::line(&format!("{e:#}"))
+                        skillscope::core::words::text::line(&format!("{e:#}"))
                     );
                     2
                 }
@@ -67,7 +67,7 @@ fn main() {
             Err(e) => {
                 eprintln!(
                     "skillscope: {}",
-                    skillscope::core::text::line(&format!("{e:#}"))
+                    skillscope::core::words::text::line(&format!("{e:#}"))
                 );
                 1
             }

@@ -227,7 +227,7 @@ fn the_check_tells_a_use_from_a_mention() {
     // A longer crate name, or a module of that name inside a path, is not the crate.
     assert!(!uses("use notify::Watcher;", "notify_debouncer_mini"));
     assert!(!uses("use notify_debouncer_mini::new_debouncer;", "notify"));
-    assert!(!uses("crate::core::deps::parse()", "deps"));
+    assert!(!uses("crate::core::probe::deps::parse()", "deps"));
     assert!(!uses("let ignore = 1;", "ignore"));
     assert!(uses("let v = ::serde_json::Value::Null;", "serde_json"));
     // Prose is not a use.

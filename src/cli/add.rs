@@ -10,8 +10,8 @@ use crate::core::manage::preview::{Preview, Priced};
 use crate::core::manage::trash::Trash;
 use crate::core::manage::{Plan, Target, lockfile};
 use crate::core::source::{Agent, Scope};
-use crate::core::text::{line, thousands};
 use crate::core::tokens::TokenCache;
+use crate::core::words::text::{line, thousands};
 use anyhow::Context;
 use clap::Args;
 use serde_json::json;
@@ -438,13 +438,13 @@ pub fn text(
         };
         let row = format!(
             "{mark} {:<28} {:<20} {:>7} {:>7} {:>7}  {:<10} {}",
-            crate::core::text::fit(&sk.folder, 28),
+            crate::core::words::text::fit(&sk.folder, 28),
             sk.verdict.label(),
             num(sk.tokens.l1),
             num(sk.tokens.l2),
             num(sk.tokens.l3),
             fate,
-            crate::core::text::fit(&runs, 60)
+            crate::core::words::text::fit(&runs, 60)
         );
         s.push_str(row.trim_end());
         s.push('\n');
@@ -487,7 +487,7 @@ fn listing_text(l: &crate::core::manage::preview::ListingChange) -> String {
         thousands(l.per_turn.after),
         signed(l.per_turn.delta()),
         l.skills.before,
-        crate::core::text::count(l.skills.after, "skill", "skills"),
+        crate::core::words::text::count(l.skills.after, "skill", "skills"),
         l.tier_before,
         if l.tier_after == l.tier_before {
             String::new()

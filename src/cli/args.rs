@@ -3,11 +3,11 @@
 
 use crate::cli::output::{note_demo, warn};
 use crate::core::Library;
+use crate::core::front::load::{self, LibrarySpec};
+use crate::core::front::request::{ViewRequest, ViewSettings};
 use crate::core::index::IndexStore;
-use crate::core::load::{self, LibrarySpec};
 use crate::core::manage::{self, Target};
 use crate::core::matching::candidates;
-use crate::core::request::{ViewRequest, ViewSettings};
 use crate::core::scan::{DEFAULT_MAX_DEPTH, DEFAULT_MAX_ENTRIES, MAX_ENTRIES_ENV, ScanOptions};
 use crate::core::source::{Agent, Scope};
 use clap::{Args, ValueEnum};
@@ -27,7 +27,7 @@ impl ScopeArgs {
     pub fn contains(&self, skill: &crate::core::Skill) -> bool {
         self.namespace
             .as_deref()
-            .is_none_or(|ns| crate::core::namespace::in_scope(&skill.namespace, ns))
+            .is_none_or(|ns| crate::core::words::namespace::in_scope(&skill.namespace, ns))
     }
 
     /// Which skills of the library are in scope.
@@ -229,7 +229,7 @@ fn parse_agent(s: &str) -> Result<crate::core::Agent, String> {
         .filter(|a| models().any(|m| m.agent == *a))
         .ok_or_else(|| {
             let names: Vec<&str> = models().map(|m| m.agent.as_str()).collect();
-            let meant = crate::core::text::closest(s, names.iter().copied())
+            let meant = crate::core::words::text::closest(s, names.iter().copied())
                 .map_or_else(String::new, |m| format!(" (did you mean `{m}`?)"));
             format!("unknown agent `{s}`{meant}: use {}", names.join(", "))
         })
@@ -324,7 +324,7 @@ pub struct Unusable {
 /// The folders named to read that give no skill: missing, not a folder, or holding none. A CI
 /// job pointed at the wrong folder must not pass on an empty report.
 pub fn unusable_roots(lib: &Library) -> Vec<Unusable> {
-    use crate::core::catalogue::RuleId;
+    use crate::core::findings::catalogue::RuleId;
     let mut out = Vec::new();
     for root in lib
         .roots
@@ -389,13 +389,13 @@ pub fn did_you_mean(lib: &Library, wanted: &str) -> String {
         .skills
         .iter()
         .flat_map(|s| [s.name.as_str(), s.id.as_str()]);
-    crate::core::text::closest(wanted, names).map_or_else(String::new, |m| {
-        format!(" (did you mean `{}`?)", crate::core::text::line(m))
+    crate::core::words::text::closest(wanted, names).map_or_else(String::new, |m| {
+        format!(" (did you mean `{}`?)", crate::core::words::text::line(m))
     })
 }
 
 /// skillscope's own on/off state, when there is a config folder for it.
-pub fn load_state() -> Option<crate::core::state::EnableState> {
+pub fn load_state() -> Option<crate::core::front::state::EnableState> {
     let (st, diags) = load::load_state(None);
     for d in &diags {
         warn(&d.message);
@@ -422,7 +422,7 @@ pub fn enabled_and_shadowed(
     lib: &Library,
 ) -> (
     Vec<bool>,
-    Option<Vec<Option<crate::core::diagnostic::Diagnostic>>>,
+    Option<Vec<Option<crate::core::findings::diagnostic::Diagnostic>>>,
 ) {
     use crate::core::agents::view;
     let store = load::enabled_mask(lib, load_state().as_ref());
@@ -447,7 +447,7 @@ pub fn enabled_and_shadowed(
 pub fn shadowed(
     lib: &Library,
     agents: &[Agent],
-) -> Option<Vec<Option<crate::core::diagnostic::Diagnostic>>> {
+) -> Option<Vec<Option<crate::core::findings::diagnostic::Diagnostic>>> {
     if lib.agent.is_some() {
         return None;
     }

@@ -5,14 +5,14 @@ use crate::cli::args::LibraryArgs;
 use crate::cli::ci_formats::{self, md_text};
 use crate::cli::style::{Style, Tone};
 use crate::core::Library;
-use crate::core::diagnostic::{Counts, Diagnostic, Severity};
-use crate::core::escape;
+use crate::core::findings::diagnostic::{Counts, Diagnostic, Severity};
 use crate::core::listing::{self, Format, ListingOptions, Tier};
 use crate::core::rules::overlap::Meaning;
 use crate::core::rules::select::{Place, Selection, Selector};
 use crate::core::rules::{self, CheckOptions, Profile};
-use crate::core::text::{count_of, thousands};
 use crate::core::tokens::{self, Encoding, TokenCache};
+use crate::core::words::escape;
+use crate::core::words::text::{count_of, thousands};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 use serde_json::json;
@@ -123,7 +123,7 @@ struct JsonReport<'a> {
 /// How many findings one rule made, at one severity (`check --statistics`).
 #[derive(Serialize)]
 struct RuleCount {
-    rule: crate::core::diagnostic::RuleId,
+    rule: crate::core::findings::diagnostic::RuleId,
     severity: Severity,
     count: usize,
     fixable: bool,
@@ -173,7 +173,7 @@ struct JsonListing {
 #[derive(Serialize)]
 struct JsonFinding<'a> {
     path: std::borrow::Cow<'a, str>,
-    rule: crate::core::diagnostic::RuleId,
+    rule: crate::core::findings::diagnostic::RuleId,
     severity: Severity,
     message: &'a str,
     line: Option<u32>,

@@ -1,14 +1,14 @@
 //! `check --fix` and `check --diff`: the mechanical fixes of the findings `check` shows
 //! (`RuleId::fix` says which), made by `core::rules::fix` on each SKILL.md's head (its
 //! frontmatter; the body is never held whole), shown as a unified diff of the head or written
-//! back atomically under each file's lock (`core::head_edit`). `--diff` only shows, also with
+//! back atomically under each file's lock (`core::files::head_edit`). `--diff` only shows, also with
 //! `--fix`.
 
 use crate::cli::args::LibraryArgs;
 use crate::cli::check::CheckArgs;
 use crate::cli::output::{shown_path, warn};
-use crate::core::diagnostic::{Diagnostic, Severity};
-use crate::core::head_edit::{self, Head};
+use crate::core::files::head_edit::{self, Head};
+use crate::core::findings::diagnostic::{Diagnostic, Severity};
 use crate::core::rules::select::Selection;
 use crate::core::rules::{self, CheckOptions, Profile};
 use crate::core::skill::Skill;
@@ -83,12 +83,12 @@ pub fn run(args: &CheckArgs, library: &LibraryArgs) -> anyhow::Result<i32> {
         .filter(|p| p.fixed.after != p.fixed.before)
         .collect();
     let findings: usize = changed.iter().map(|p| p.fixed.rules.len()).sum();
-    let files = crate::core::text::count_of(changed.len(), "file", "files");
-    let counted = crate::core::text::count_of(findings, "finding", "findings");
+    let files = crate::core::words::text::count_of(changed.len(), "file", "files");
+    let counted = crate::core::words::text::count_of(findings, "finding", "findings");
     if args.diff {
         let mut out = crate::cli::output::report_out();
         for p in &changed {
-            out.write_all(crate::core::text::text(&diff_of(p)).as_bytes())?;
+            out.write_all(crate::core::words::text::text(&diff_of(p)).as_bytes())?;
             if let Some(why) = &p.blocked {
                 warn(format_args!(
                     "{}: --fix would not write it: {why}",
@@ -110,7 +110,7 @@ pub fn run(args: &CheckArgs, library: &LibraryArgs) -> anyhow::Result<i32> {
     failed += not_written;
     warn(format_args!(
         "{counted} fixed in {}",
-        crate::core::text::count_of(written, "file", "files")
+        crate::core::words::text::count_of(written, "file", "files")
     ));
     Ok(if failed > 0 { 2 } else { 0 })
 }
@@ -125,7 +125,7 @@ fn write_each(changed: &[&Planned]) -> (usize, usize) {
                 &p.head,
                 &p.fixed.after,
                 &p.folder,
-                crate::core::fsx::lock_wait(),
+                crate::core::files::fsx::lock_wait(),
                 &mut || {},
             )
             .map_err(anyhow::Error::from),
@@ -204,8 +204,8 @@ fn plan(
 }
 
 /// `unknown-field ×2, yaml-invalid`: the rules fixed, in the order first fixed.
-fn rule_counts(rules: &[crate::core::catalogue::RuleId]) -> String {
-    let mut seen: Vec<(crate::core::catalogue::RuleId, usize)> = Vec::new();
+fn rule_counts(rules: &[crate::core::findings::catalogue::RuleId]) -> String {
+    let mut seen: Vec<(crate::core::findings::catalogue::RuleId, usize)> = Vec::new();
     for r in rules {
         match seen.iter_mut().find(|(s, _)| s == r) {
             Some((_, n)) => *n += 1,

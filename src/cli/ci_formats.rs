@@ -1,14 +1,14 @@
 //! What CI systems read: GitHub workflow commands (`::error file=…::…`), file URIs for SARIF,
 //! and markdown for a pull-request comment that keeps its code spans.
 
-use crate::core::escape;
+use crate::core::words::escape;
 use std::path::{Path, PathBuf};
 
 /// Where the rules are documented: one anchor per rule id in `docs/rules.md`.
 pub const RULES_DOC_URL: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/docs/rules.md");
 
 /// The documentation of one rule, for SARIF's `helpUri`.
-pub fn rule_help_uri(rule: crate::core::diagnostic::RuleId) -> String {
+pub fn rule_help_uri(rule: crate::core::findings::diagnostic::RuleId) -> String {
     format!("{RULES_DOC_URL}#{}", rule.as_str())
 }
 
@@ -40,7 +40,7 @@ pub fn workflow_property(s: &str) -> String {
 /// A path as the current folder sees it: relative when it is below it (GitHub places an
 /// annotation by the path from the repository's root, where a job runs), else as it is.
 pub fn relative_to_cwd(path: &Path) -> PathBuf {
-    let abs = crate::core::paths::absolute(path);
+    let abs = crate::core::files::paths::absolute(path);
     match std::env::current_dir() {
         Ok(cwd) => match abs.strip_prefix(&cwd) {
             Ok(rel) if !rel.as_os_str().is_empty() => rel.to_path_buf(),

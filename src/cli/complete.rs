@@ -36,7 +36,7 @@ pub fn agents() -> Vec<CompletionCandidate> {
 
 /// The model presets with what each factor is, then `none` (no estimate).
 pub fn models() -> Vec<CompletionCandidate> {
-    let mut out: Vec<CompletionCandidate> = crate::core::model::PRESETS
+    let mut out: Vec<CompletionCandidate> = crate::core::pricing::model::PRESETS
         .iter()
         .map(|p| {
             CompletionCandidate::new(p.name)
@@ -60,7 +60,7 @@ pub fn client_models() -> Vec<CompletionCandidate> {
                         "{name} {}: {}, window {}",
                         c.version,
                         cm.name,
-                        crate::core::text::thousands(cm.context_window as u64)
+                        crate::core::words::text::thousands(cm.context_window as u64)
                     )
                     .into(),
                 ))
@@ -89,7 +89,7 @@ pub fn rules() -> Vec<CompletionCandidate> {
 /// with what was typed. The library index makes this a warm read.
 pub fn skill_names(current: &OsStr) -> Vec<CompletionCandidate> {
     let typed = current.to_string_lossy();
-    let spec = crate::core::load::LibrarySpec {
+    let spec = crate::core::front::load::LibrarySpec {
         paths: Vec::new(),
         scan: crate::core::scan::ScanOptions {
             resources: crate::core::scan::Resources::Names,
@@ -119,10 +119,10 @@ pub fn skill_names(current: &OsStr) -> Vec<CompletionCandidate> {
         // A shell shows one line per candidate: a name with a line break or a control character
         // is left out rather than sent raw.
         .filter(|(n, _)| {
-            !n.chars().any(crate::core::escape::is_hazard) && !n.contains(['\n', '\t'])
+            !n.chars().any(crate::core::words::escape::is_hazard) && !n.contains(['\n', '\t'])
         })
         .map(|(n, d)| {
-            let help = d.map(|d| crate::core::text::fit(d, 60).into());
+            let help = d.map(|d| crate::core::words::text::fit(d, 60).into());
             CompletionCandidate::new(n).help(help)
         })
         .collect()
@@ -139,7 +139,7 @@ pub fn registration(shell: clap_complete::Shell) -> anyhow::Result<Vec<u8>> {
     // `skillscope` found on PATH.
     let program = std::env::args_os().next().map(std::path::PathBuf::from);
     let bin = match program {
-        Some(p) if p.components().count() > 1 => crate::core::paths::absolute(&p)
+        Some(p) if p.components().count() > 1 => crate::core::files::paths::absolute(&p)
             .to_string_lossy()
             .into_owned(),
         _ => "skillscope".to_string(),

@@ -13,7 +13,10 @@ pub fn apply(config: &Config, cmd: clap::Command) -> clap::Command {
         &*String::leak(n.to_string())
     });
     let model = config.model.as_ref().map(|m| {
-        if crate::core::model::PRESETS.iter().any(|p| p.name == m.name) {
+        if crate::core::pricing::model::PRESETS
+            .iter()
+            .any(|p| p.name == m.name)
+        {
             &*String::leak(m.name.clone())
         } else {
             &*String::leak(format!("{}={}", m.name, m.factor))

@@ -8,7 +8,7 @@ use crate::cli::output::use_color;
 use crate::cli::style::{Style, Tone};
 use crate::core::matching::eval::{Score, check_names, evaluate, parse_cases};
 use crate::core::matching::{Matcher, keyword_crowded};
-use crate::core::text::{count_of, line, thousands};
+use crate::core::words::text::{count_of, line, thousands};
 use anyhow::Context;
 use clap::Args;
 use serde_json::json;

@@ -38,7 +38,7 @@ pub fn run(args: InjectArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     };
     let lib = library.load();
     crate::cli::output::note_demo(&lib);
-    let request = crate::core::request::ViewRequest {
+    let request = crate::core::front::request::ViewRequest {
         agent: Some(agent),
         files: args.view.files.clone(),
         ..Default::default()
@@ -79,7 +79,7 @@ pub fn run(args: InjectArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         // the skill's text is shown escaped rather than acted on.
         let joined = loading::joined(&blocks);
         if std::io::stdout().is_terminal() {
-            out.write_all(crate::core::text::text(&joined).as_bytes())?;
+            out.write_all(crate::core::words::text::text(&joined).as_bytes())?;
         } else {
             out.write_all(joined.as_bytes())?;
         }
@@ -89,14 +89,14 @@ pub fn run(args: InjectArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             "\n{} block{}, {} tokens ({})",
             blocks.len(),
             if blocks.len() == 1 { "" } else { "s" },
-            crate::core::text::thousands(total as u64),
+            crate::core::words::text::thousands(total as u64),
             args.encoding
         );
         if forked > 0 {
             eprintln!(
                 "context: fork: {} of them are a forked sub-agent's prompt, in its own context window; the main conversation gets {} tokens and the sub-agent's result",
-                crate::core::text::thousands(forked as u64),
-                crate::core::text::thousands((total - forked) as u64),
+                crate::core::words::text::thousands(forked as u64),
+                crate::core::words::text::thousands((total - forked) as u64),
             );
         }
     }
@@ -127,8 +127,8 @@ fn blocks(
         Loading::Mention => Ok(vec![Block {
             role: "user",
             kind: "input_text",
-            text: crate::core::inject::codex_mention(view, name).map_err(|e| match e {
-                crate::core::inject::MentionError::Unknown(_) => {
+            text: crate::core::front::inject::codex_mention(view, name).map_err(|e| match e {
+                crate::core::front::inject::MentionError::Unknown(_) => {
                     anyhow::anyhow!("{e}{}", crate::cli::args::did_you_mean(view, name))
                 }
                 other => other.into(),
@@ -198,14 +198,14 @@ fn offered_names(agent: Agent, view: &crate::core::Library) -> Vec<String> {
     let model = crate::cli::args::client_model(Some(agent), None, &settings)
         .ok()
         .flatten();
-    let opts = crate::core::request::ViewRequest {
+    let opts = crate::core::front::request::ViewRequest {
         agent: Some(agent),
         model,
         format,
-        ..crate::core::request::ViewRequest::default()
+        ..crate::core::front::request::ViewRequest::default()
     }
     .listing_options(&settings);
-    let on = crate::core::load::enabled_mask(view, crate::cli::args::load_state().as_ref());
+    let on = crate::core::front::load::enabled_mask(view, crate::cli::args::load_state().as_ref());
     crate::core::listing::render(view, &|i| on.get(i).copied().unwrap_or(false), &opts).names
 }
 

@@ -2,12 +2,12 @@
 
 use crate::cli::args::LibraryArgs;
 use crate::cli::output::{AgentStateJson, DiagnosticJson, SkillJson, TokensJson};
-use crate::core::diagnostic::Counts;
+use crate::core::findings::diagnostic::Counts;
 use crate::core::library::GroupedResources;
 use crate::core::listing::Format;
 use crate::core::rules::{self, CheckOptions, Profile};
-use crate::core::text::{count_of, thousands};
 use crate::core::tokens::Encoding;
+use crate::core::words::text::{count_of, thousands};
 use clap::Args;
 use std::io::Write;
 
@@ -255,7 +255,7 @@ pub fn run(args: ListArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     // Without an agent, the on/off mask and the shadowed findings come from one view per agent.
     let (enabled, every_agent_shadowed) = match args.view.agent {
         Some(_) => (
-            crate::core::load::enabled_mask(&lib, crate::cli::args::load_state().as_ref()),
+            crate::core::front::load::enabled_mask(&lib, crate::cli::args::load_state().as_ref()),
             None,
         ),
         None => crate::cli::args::enabled_and_shadowed(&lib),
@@ -361,7 +361,7 @@ fn source(s: &crate::core::Skill) -> String {
             "{}/{}{}",
             s.agent.badge(),
             s.scope,
-            crate::core::budget::linked_badges(s, "/")
+            crate::core::pricing::budget::linked_badges(s, "/")
         )
     }
 }

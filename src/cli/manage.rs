@@ -7,7 +7,7 @@ use crate::core::Library;
 use crate::core::agents;
 use crate::core::manage::Target;
 use crate::core::scan::ScanOptions;
-use crate::core::text::line;
+use crate::core::words::text::line;
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 /// when dropped.
 pub fn work_dir() -> anyhow::Result<tempfile::TempDir> {
     Ok(crate::core::manage::work_dir(
-        &crate::core::paths::data_root().join("tmp"),
+        &crate::core::files::paths::data_root().join("tmp"),
     )?)
 }
 
@@ -131,7 +131,7 @@ pub fn find_one(name: &str, targets: &[Target], home: &Path) -> anyhow::Result<I
         0 => anyhow::bail!(
             "no installed skill named {:?} in the agents' folders{}",
             line(name),
-            crate::core::text::closest(name, names.iter().map(String::as_str))
+            crate::core::words::text::closest(name, names.iter().map(String::as_str))
                 .map_or_else(String::new, |m| format!(" (did you mean `{}`?)", line(m)))
         ),
         1 => Ok(found.remove(0)),

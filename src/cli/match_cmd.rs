@@ -8,7 +8,7 @@ use crate::core::Library;
 use crate::core::matching::semantic::SkillVectors;
 use crate::core::matching::sentence::NOT_BUILT_IN;
 use crate::core::matching::{Hit, Index, Match, Matcher, highlight_spans};
-use crate::core::text::line;
+use crate::core::words::text::line;
 use clap::{Args, ValueEnum};
 use serde_json::{Value, json};
 use std::io::IsTerminal;
@@ -209,17 +209,19 @@ impl Shown {
                 0 => "nothing".to_string(),
                 _ => self.ids.join(", "),
             },
-            crate::core::text::thousands(self.tokens as u64),
+            crate::core::words::text::thousands(self.tokens as u64),
         );
         if self.forked_tokens > 0 {
             s.push_str(&format!(
                 "and {} tokens as a forked sub-agent's prompt (context: fork), outside the main conversation\n",
-                crate::core::text::thousands(self.forked_tokens as u64),
+                crate::core::words::text::thousands(self.forked_tokens as u64),
             ));
         }
         if !self.text.is_empty() {
             s.push_str("----\n");
-            s.push_str(&crate::core::text::text(self.text.trim_start_matches('\n')));
+            s.push_str(&crate::core::words::text::text(
+                self.text.trim_start_matches('\n'),
+            ));
             if !self.text.ends_with('\n') {
                 s.push('\n');
             }
@@ -270,7 +272,7 @@ fn injections(whole: &Library, args: &MatchArgs) -> Vec<Shown> {
             let index = index_for(&lib, &[fallback]).unwrap_or_else(|_| Index::build(&lib));
             let allowed = allowed(&lib, args.include_disabled);
             let scope = args.scope.mask(&lib);
-            let got = crate::core::inject::inject(
+            let got = crate::core::front::inject::inject(
                 &lib,
                 &index,
                 crate::core::agents::model::model(agent),
@@ -370,7 +372,7 @@ pub fn render(
         "message: {}\n",
         mark(message, &highlight_spans(&all), color)
     );
-    let shown = crate::core::budget::shown_names(lib);
+    let shown = crate::core::pricing::budget::shown_names(lib);
     let widest = results
         .iter()
         .flat_map(|(_, ms)| {

@@ -114,7 +114,7 @@ fn download_and_install(url: &str, dest: &Path) -> anyhow::Result<()> {
     let dir = dest.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let part = tempfile::Builder::new()
-        .prefix(crate::core::paths::OWN_PREFIX)
+        .prefix(crate::core::files::paths::OWN_PREFIX)
         .suffix(".download")
         .tempfile_in(dir)
         .with_context(|| format!("cannot write in {}", dir.display()))?;

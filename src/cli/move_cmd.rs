@@ -13,8 +13,8 @@ use crate::core::manage::stage;
 use crate::core::manage::trash::Trash;
 use crate::core::manage::{self, Install, Plan, Recorded, Target};
 use crate::core::source::Scope;
-use crate::core::text::line;
 use crate::core::tokens::TokenCache;
+use crate::core::words::text::line;
 use clap::Args;
 use serde_json::json;
 use std::sync::Arc;
@@ -43,7 +43,7 @@ fn parse_to(text: &str) -> anyhow::Result<(crate::core::source::Agent, Scope)> {
     let agent = manage::agent_named(a).ok_or_else(|| {
         let names: Vec<&str> = manage::TARGET_AGENTS.iter().map(|a| a.shown()).collect();
         // A name close to the triggers agent's first name (`generic`) means that agent too.
-        let meant = crate::core::text::closest(
+        let meant = crate::core::words::text::closest(
             a,
             names
                 .iter()
@@ -62,7 +62,7 @@ fn parse_to(text: &str) -> anyhow::Result<(crate::core::source::Agent, Scope)> {
         "user" => Scope::User,
         "project" => Scope::Project,
         _ => {
-            let meant = crate::core::text::closest(s, ["user", "project"])
+            let meant = crate::core::words::text::closest(s, ["user", "project"])
                 .map_or_else(String::new, |m| format!(" (did you mean `{a}:{m}`?)"));
             anyhow::bail!("--to {}{meant}: the scope is user or project", line(text))
         }

@@ -4,7 +4,7 @@
 use crate::cli::args::ScopeArg;
 use crate::cli::manage::places;
 use crate::core::Library;
-use crate::core::diagnostic::{RuleId, Severity};
+use crate::core::findings::diagnostic::{RuleId, Severity};
 use crate::core::manage::{self, Target};
 use crate::core::rules::{self, CheckOptions};
 use crate::core::scan::ScanOptions;
@@ -33,7 +33,7 @@ pub struct NewArgs {
 }
 
 pub fn run(args: NewArgs) -> anyhow::Result<i32> {
-    crate::core::skeleton::check_name(&args.name)?;
+    crate::core::front::skeleton::check_name(&args.name)?;
     let agent = args.agent;
     let target = if args.path.is_some() {
         None
@@ -77,7 +77,8 @@ pub fn run(args: NewArgs) -> anyhow::Result<i32> {
         })?;
     let staged = stage.path().join(&args.name);
     std::fs::create_dir(&staged)?;
-    let text = crate::core::skeleton::skill_md(&args.name, agent, args.description.as_deref());
+    let text =
+        crate::core::front::skeleton::skill_md(&args.name, agent, args.description.as_deref());
     std::fs::write(staged.join("SKILL.md"), &text)?;
     let profile = manage::profile_for(agent);
     // The placeholder description is expected here: `check` reports it until it is replaced.
@@ -96,7 +97,7 @@ pub fn run(args: NewArgs) -> anyhow::Result<i32> {
     if errors > 0 {
         anyhow::bail!(
             "the new skill would have {} under the {profile} rules: nothing was written",
-            crate::core::text::count_of(errors, "error", "errors")
+            crate::core::words::text::count_of(errors, "error", "errors")
         );
     }
     if let Some(t) = &target {
@@ -112,7 +113,7 @@ pub fn run(args: NewArgs) -> anyhow::Result<i32> {
         if findings.is_empty() {
             "no findings".to_string()
         } else {
-            crate::core::text::count_of(findings.len(), "warning", "warnings")
+            crate::core::words::text::count_of(findings.len(), "warning", "warnings")
         }
     );
     if placeholder {

@@ -1,10 +1,10 @@
 //! How the subcommands print: warnings on stderr, JSON with nothing raw, columns that fit a
 //! terminal, colour only where wanted, and notes on how the library was read.
 
-use crate::core::diagnostic::{Diagnostic, RuleId, Severity};
+use crate::core::findings::diagnostic::{Diagnostic, RuleId, Severity};
+use crate::core::front::load;
 use crate::core::library::GroupedResources;
 use crate::core::listing::Fate;
-use crate::core::load;
 use crate::core::manage::preview::{Preview, Priced};
 use crate::core::skill::{KindSource, Skill};
 use crate::core::tokens::{Encoding, ResourceTokens};
@@ -28,7 +28,7 @@ pub fn window_share(tokens: usize, window: usize) -> String {
     };
     format!(
         "{pct:.1} % of the {}-token context window{over}",
-        crate::core::text::thousands(window as u64)
+        crate::core::words::text::thousands(window as u64)
     )
 }
 
@@ -70,25 +70,28 @@ pub fn shown_path(p: &Path) -> String {
             dirs::home_dir().filter(|h| h.parent().is_some()),
         )
     });
-    let abs = crate::core::paths::absolute(p);
+    let abs = crate::core::files::paths::absolute(p);
     if let Some(rest) = cwd.as_deref().and_then(|c| abs.strip_prefix(c).ok()) {
         if rest.as_os_str().is_empty() {
             return ".".to_string();
         }
-        return crate::core::text::path(rest);
+        return crate::core::words::text::path(rest);
     }
     if let Some(rest) = home.as_deref().and_then(|h| abs.strip_prefix(h).ok()) {
         // `~/…` on Unix, `~\…` on Windows: one separator throughout.
         let sep = std::path::MAIN_SEPARATOR;
-        return crate::core::text::line(&format!("~{sep}{}", rest.display())).into_owned();
+        return crate::core::words::text::line(&format!("~{sep}{}", rest.display())).into_owned();
     }
-    crate::core::text::path(&abs)
+    crate::core::words::text::path(&abs)
 }
 
 /// A line on stderr, `skillscope: …`, with every hazard of the message escaped: messages quote
 /// names, paths and file contents.
 pub fn warn(msg: impl std::fmt::Display) {
-    eprintln!("skillscope: {}", crate::core::text::line(&msg.to_string()));
+    eprintln!(
+        "skillscope: {}",
+        crate::core::words::text::line(&msg.to_string())
+    );
 }
 
 /// Says on stderr what could not be read (a missing root, a root that is a file, a folder the walk
@@ -176,7 +179,7 @@ impl serde_json::ser::Formatter for SafeFormatter {
         }
         let mut start = 0;
         for (i, c) in fragment.char_indices() {
-            if crate::core::escape::is_hazard(c) {
+            if crate::core::words::escape::is_hazard(c) {
                 w.write_all(&fragment.as_bytes()[start..i])?;
                 write!(w, "\\u{:04x}", u32::from(c))?;
                 start = i + c.len_utf8();
@@ -215,18 +218,18 @@ impl Column {
     /// The text as one escaped line, cut at its end on a terminal.
     pub fn fit(&self, s: &str) -> String {
         if self.cut {
-            crate::core::text::fit(s, self.width)
+            crate::core::words::text::fit(s, self.width)
         } else {
-            crate::core::text::line(s).into_owned()
+            crate::core::words::text::line(s).into_owned()
         }
     }
 
     /// The text as one escaped line, cut at its start on a terminal (a path's end says most).
     pub fn fit_left(&self, s: &str) -> String {
         if self.cut {
-            crate::core::text::fit_left(s, self.width)
+            crate::core::words::text::fit_left(s, self.width)
         } else {
-            crate::core::text::line(s).into_owned()
+            crate::core::words::text::line(s).into_owned()
         }
     }
 
@@ -239,7 +242,7 @@ impl Column {
 
 /// The width of `s` as a column shows it (escaped, in characters).
 pub fn shown_width(s: &str) -> usize {
-    crate::core::text::line(s).chars().count()
+    crate::core::words::text::line(s).chars().count()
 }
 
 /// Whether standard output is a terminal.

@@ -5,7 +5,7 @@ use crate::cli::output::{note_demo, use_color};
 use crate::cli::style::{Style, Tone};
 use crate::core::probe::dependencies::{self, DepsReport};
 use crate::core::probe::{self, ProbeOptions, ProbeReport, SandboxMode, Verdict};
-use crate::core::text::{count, count_of, thousands};
+use crate::core::words::text::{count, count_of, thousands};
 use crate::core::{Severity, SkillKind};
 use anyhow::Context;
 use clap::Args;
@@ -247,13 +247,17 @@ fn write_deps(out: &mut impl Write, reports: &[DepsReport], color: bool) -> std:
             (Some(p), Some(v)) => {
                 format!(
                     " · {} ({}), Python {}",
-                    crate::core::text::path(p),
+                    crate::core::words::text::path(p),
                     r.interpreter_from,
-                    crate::core::text::line(v)
+                    crate::core::words::text::line(v)
                 )
             }
             (Some(p), None) => {
-                format!(" · {} ({})", crate::core::text::path(p), r.interpreter_from)
+                format!(
+                    " · {} ({})",
+                    crate::core::words::text::path(p),
+                    r.interpreter_from
+                )
             }
             _ => String::new(),
         };
@@ -261,8 +265,8 @@ fn write_deps(out: &mut impl Write, reports: &[DepsReport], color: bool) -> std:
         writeln!(
             out,
             "{word} {}  {}{interp}",
-            crate::core::text::line(&r.skill),
-            crate::core::text::line(&r.summary())
+            crate::core::words::text::line(&r.skill),
+            crate::core::words::text::line(&r.summary())
         )?;
         for d in &r.diagnostics {
             let sev = style.severity(
@@ -274,7 +278,7 @@ fn write_deps(out: &mut impl Write, reports: &[DepsReport], color: bool) -> std:
                 out,
                 "    {sev} {:<22} {}",
                 d.rule.as_str(),
-                crate::core::text::line(&d.message)
+                crate::core::words::text::line(&d.message)
             )?;
         }
         if r.failed() && !r.install.is_empty() {
@@ -282,7 +286,7 @@ fn write_deps(out: &mut impl Write, reports: &[DepsReport], color: bool) -> std:
                 out,
                 "    install (in {}): {}",
                 crate::cli::output::shown_path(&r.dir),
-                crate::core::text::line(&r.install)
+                crate::core::words::text::line(&r.install)
             )?;
         }
     }
@@ -376,7 +380,7 @@ fn write_text(
                 writeln!(
                     out,
                     "{word} {name}  {sandbox} {}",
-                    crate::core::text::line(&detail(r, v))
+                    crate::core::words::text::line(&detail(r, v))
                 )?;
             }
             None if r.diagnostics.is_empty() => continue,
@@ -395,7 +399,7 @@ fn write_text(
                 out,
                 "    {sev} {:<22} {}",
                 d.rule,
-                crate::core::text::line(&d.message)
+                crate::core::words::text::line(&d.message)
             )?;
         }
     }

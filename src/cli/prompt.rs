@@ -8,9 +8,11 @@ use crate::core::Library;
 use crate::core::agents::configured::Configured;
 use crate::core::listing::{self, Fate, Format, Tier};
 use crate::core::matching::Matcher;
-use crate::core::modes::{self, AutoOptions, Comparison, ListingMode, Selections, saving_text};
-use crate::core::text::thousands;
+use crate::core::pricing::modes::{
+    self, AutoOptions, Comparison, ListingMode, Selections, saving_text,
+};
 use crate::core::tokens::{self, Encoding, TokenCache};
+use crate::core::words::text::thousands;
 use clap::Args;
 use serde_json::json;
 use std::io::{IsTerminal, Write};
@@ -127,7 +129,7 @@ pub fn run(args: PromptArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     let unread = crate::cli::output::note_unread(&lib).max(roots_code);
     let state = load_state();
     let scope = args.scope.mask(&lib);
-    let on = crate::core::load::enabled_mask(&lib, state.as_ref());
+    let on = crate::core::front::load::enabled_mask(&lib, state.as_ref());
     let enabled: Vec<bool> = on.iter().zip(&scope).map(|(&o, &s)| o && s).collect();
     let auto = AutoOptions {
         matchers: args.matcher.matchers()?,
@@ -268,7 +270,7 @@ pub fn predicted_in(
     let format = crate::core::agents::model::model(agent).format;
     let settings = crate::cli::args::view_settings_in(Some(agent), env);
     let model = crate::cli::args::client_model(Some(agent), model, &settings)?;
-    let request = crate::core::request::ViewRequest {
+    let request = crate::core::front::request::ViewRequest {
         agent: Some(agent),
         model,
         format,
@@ -278,7 +280,7 @@ pub fn predicted_in(
     let opts = request.listing_options(&settings);
     let lib = crate::cli::args::view_library_in(&request, library.load(), env);
     let state = load_state();
-    let on = crate::core::load::enabled_mask(&lib, state.as_ref());
+    let on = crate::core::front::load::enabled_mask(&lib, state.as_ref());
     let listing = listing::render(&lib, &|i| on.get(i).copied().unwrap_or(false), &opts);
     // The bytes the client would send: whatever shows them escapes them.
     let text = listing.text;
@@ -314,7 +316,7 @@ fn print_listing(
     // Piped, the bytes the agent receives; on a terminal, every hazard escaped (the listing of
     // a client that sends them raw holds them).
     if std::io::stdout().is_terminal() {
-        out.write_all(crate::core::text::text(&listing.text).as_bytes())?;
+        out.write_all(crate::core::words::text::text(&listing.text).as_bytes())?;
         if !listing.text.is_empty() {
             writeln!(out)?;
         }
@@ -485,7 +487,7 @@ fn per_message(
     let agent = lib.agent.unwrap_or(crate::core::Agent::Generic);
     let model = crate::core::agents::model::model(agent);
     let allowed = crate::core::matching::candidates(lib, &crate::cli::args::enabled_mask(lib));
-    let got = crate::core::inject::inject(
+    let got = crate::core::front::inject::inject(
         lib,
         &crate::core::matching::Index::build(lib),
         model,
@@ -553,7 +555,7 @@ impl Report<'_> {
                 let names: Vec<String> = rel
                     .iter()
                     // Ids, not names: in a big library several relevant skills share a name.
-                    .map(|&i| crate::core::text::line(&self.lib.skills[i].id).into_owned())
+                    .map(|&i| crate::core::words::text::line(&self.lib.skills[i].id).into_owned())
                     .collect();
                 let shown = if names.is_empty() {
                     "nothing".to_string()
@@ -564,7 +566,7 @@ impl Report<'_> {
                     "auto: {} (top {}) for {} lists {shown}\n",
                     self.auto.label(),
                     self.auto.top,
-                    crate::core::text::line(&format!("{msg:?}"))
+                    crate::core::words::text::line(&format!("{msg:?}"))
                 ));
             }
             _ => s.push_str(
@@ -590,7 +592,7 @@ impl Report<'_> {
                 if p.injected_skills.is_empty() {
                     "nothing".to_string()
                 } else {
-                    crate::core::text::line(&p.injected_skills.join(", ")).into_owned()
+                    crate::core::words::text::line(&p.injected_skills.join(", ")).into_owned()
                 },
                 thousands(u64::from(p.total)),
                 thousands(u64::from(p.every_body_every_turn)),
@@ -707,7 +709,7 @@ fn fate_table(
         let fallback = skill
             .parse_diagnostics
             .iter()
-            .find(|d| d.rule == crate::core::catalogue::RuleId::ListedByFallback);
+            .find(|d| d.rule == crate::core::findings::catalogue::RuleId::ListedByFallback);
         let reason = match (e.reason.is_empty(), fallback) {
             (true, Some(d)) => d.message.as_str(),
             _ => e.reason.as_str(),
@@ -721,7 +723,7 @@ fn fate_table(
         let line = format!(
             "{:<9} {name}  {}",
             e.fate.as_str(),
-            crate::core::text::line(&reason)
+            crate::core::words::text::line(&reason)
         );
         s.push_str(line.trim_end());
         s.push('\n');
@@ -737,7 +739,7 @@ fn fate_table(
         } else {
             format!(
                 "off in skillscope's own switches (skillscope toggle {} --on)",
-                crate::core::text::line(&skill.name)
+                crate::core::words::text::line(&skill.name)
             )
         };
         let line = format!("{:<9} {name}  {why}", "off");

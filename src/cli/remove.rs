@@ -8,7 +8,7 @@ use crate::cli::manage::find_one;
 use crate::cli::manage::{ask, places, shown};
 use crate::core::manage::trash::{Trash, TrashEntry};
 use crate::core::manage::{self, lockfile, settings};
-use crate::core::text::line;
+use crate::core::words::text::line;
 use clap::Args;
 use serde_json::json;
 use std::path::Path;

@@ -6,7 +6,7 @@ use crate::cli::args::LibraryArgs;
 use crate::cli::output::note_demo;
 use crate::core::library::{self, GroupedResources, Library};
 use crate::core::tokens::{self, Encoding, TokenCache};
-use crate::core::{escape, resource};
+use crate::core::{resource, words::escape};
 use anyhow::Context;
 use clap::Args;
 use serde_json::json;
@@ -43,8 +43,8 @@ fn read_shown(
                 anyhow::bail!(
                     "{} is {} bytes, over the {} bytes show prints",
                     skill.skill_md.display(),
-                    crate::core::text::thousands(skill.file_len()),
-                    crate::core::text::thousands(MAX_SHOW_BYTES)
+                    crate::core::words::text::thousands(skill.file_len()),
+                    crate::core::words::text::thousands(MAX_SHOW_BYTES)
                 );
             }
             let body = library::read_body(skill)?;
@@ -115,9 +115,9 @@ pub fn run(mut args: ShowArgs, mut library: LibraryArgs) -> anyhow::Result<i32> 
         crate::cli::output::warn(format_args!(
             "{} {what}: {} tokens ({}), {} bytes",
             skill.id,
-            crate::core::text::thousands(u64::from(n)),
+            crate::core::words::text::thousands(u64::from(n)),
             args.encoding,
-            crate::core::text::thousands(text.len() as u64)
+            crate::core::words::text::thousands(text.len() as u64)
         ));
         if args.resource.is_none() {
             for p in &skill.linked {
@@ -215,7 +215,7 @@ pub fn find(lib: &Library, wanted: &str) -> anyhow::Result<usize> {
     match (named.len(), winners.as_slice()) {
         (0, _) => anyhow::bail!(
             "no skill named `{wanted}` among {}{} (list them with `skillscope list`)",
-            crate::core::text::count_of(lib.len(), "skill", "skills"),
+            crate::core::words::text::count_of(lib.len(), "skill", "skills"),
             crate::cli::args::did_you_mean(lib, wanted)
         ),
         (1, _) => Ok(named[0]),

@@ -2,7 +2,7 @@
 //! or the text as it is when colour is off (`--color`, `NO_COLOR`, not a terminal:
 //! `output::use_color`). Every subcommand paints through [`Style`]; none writes an escape code.
 
-use crate::core::diagnostic::Severity;
+use crate::core::findings::diagnostic::Severity;
 
 /// What a piece of text is, for its colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

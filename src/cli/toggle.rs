@@ -8,10 +8,10 @@ use crate::cli::style::Tone;
 use crate::core::agents::{
     self, AgentSwitches, Applied, Badge, SwitchScope, ToggleError, TogglePlan, show_path,
 };
+use crate::core::front::state::{self, EnableState, StateSource};
 use crate::core::skill::Skill;
 use crate::core::source::Agent;
-use crate::core::state::{self, EnableState, StateSource};
-use crate::core::text::line;
+use crate::core::words::text::line;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use serde::Serialize;
@@ -146,7 +146,7 @@ pub fn run(args: ToggleArgs, library: LibraryArgs) -> anyhow::Result<i32> {
         crate::cli::output::warn(format_args!(
             "no skill named {:?} among {}{}; `skillscope list` shows the names",
             args.name,
-            crate::core::text::count_of(lib.len(), "skill", "skills"),
+            crate::core::words::text::count_of(lib.len(), "skill", "skills"),
             crate::cli::args::did_you_mean(&lib, &args.name)
         ));
         return Ok(1);
@@ -552,7 +552,7 @@ fn print_plan(name: &str, p: &TogglePlan, home: &Path, color: bool) {
         // The diff quotes the settings file: its lines are escaped like any other text (tabs
         // kept, they indent real settings files).
         for l in p.diff.lines() {
-            let l = crate::core::text::text(l);
+            let l = crate::core::words::text::text(l);
             let style = crate::cli::style::Style::new(color);
             if l.starts_with("---") || l.starts_with("+++") {
                 println!("{l}");

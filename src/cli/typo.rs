@@ -23,12 +23,12 @@ pub fn mistyped_command(cmd: &clap::Command, args: &[OsString]) -> Option<String
     {
         return None;
     }
-    let shown = crate::core::text::line(word);
+    let shown = crate::core::words::text::line(word);
     let visible = cmd
         .get_subcommands()
         .filter(|s| !s.is_hide_set())
         .map(clap::Command::get_name);
-    Some(match crate::core::text::closest(word, visible) {
+    Some(match crate::core::words::text::closest(word, visible) {
         Some(meant) => format!("unknown command '{shown}'; did you mean '{meant}'?"),
         None => format!(
             "unknown command '{shown}', and no file or folder of that name here; the commands \

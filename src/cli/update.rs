@@ -9,8 +9,8 @@ use crate::core::manage::install::Provenance;
 use crate::core::manage::trash::Trash;
 use crate::core::manage::update::{self, Check, Status};
 use crate::core::manage::{Install, Plan, Recorded};
-use crate::core::text::{line, thousands};
 use crate::core::tokens::TokenCache;
+use crate::core::words::text::{line, thousands};
 use clap::Args;
 use serde_json::json;
 use std::sync::Arc;
@@ -51,7 +51,7 @@ fn keep_named(names: &[String], added: &mut Vec<update::Added>, clawhub: &[(Stri
             crate::cli::output::warn(format_args!(
                 "{} was not added by skillscope (no skills.lock entry): nothing to update{}",
                 line(n),
-                crate::core::text::closest(n, known.iter().map(String::as_str))
+                crate::core::words::text::closest(n, known.iter().map(String::as_str))
                     .map_or_else(String::new, |m| format!(" (did you mean `{}`?)", line(m)))
             ));
         }
@@ -139,7 +139,7 @@ fn judge<'a>(
                 "{}: the upstream version has {} error(s) under {} rules, so the agent would drop it: not updated (--force installs it anyway)",
                 line(&c.name),
                 priced.map_or(0, |p| p.verdict.errors),
-                crate::core::text::possessive(
+                crate::core::words::text::possessive(
                     crate::core::agents::model::model(target.pricing_agent()).name
                 )
             ));
@@ -340,7 +340,7 @@ fn print_status(c: &Check, home: &std::path::Path) {
 fn print_change(
     c: &Check,
     priced: Option<&crate::core::manage::preview::Priced>,
-    sd: Option<&crate::core::baseline::SkillDiff>,
+    sd: Option<&crate::core::pricing::baseline::SkillDiff>,
     listing: &crate::core::manage::preview::ListingChange,
     home: &std::path::Path,
 ) {

@@ -4,9 +4,9 @@
 
 use crate::cli::args::LibraryArgs;
 use crate::core::Agent;
-use crate::core::text::thousands;
 use crate::core::verify::calibrate::{Learned, WindowFit};
 use crate::core::verify::{self, Client, Comparison, extract::Found};
+use crate::core::words::text::thousands;
 use clap::Args;
 use serde_json::json;
 use std::io::Write;
@@ -49,7 +49,7 @@ fn time_limit(given: Option<u64>, env: Option<&str>) -> (u64, String) {
             Ok(t) if t > 0 => return (t, format!("{TIMEOUT_ENV}={t}")),
             _ => crate::cli::output::warn(format_args!(
                 "{TIMEOUT_ENV}={:?} is not a positive number of seconds; using {DEFAULT_TIMEOUT}",
-                crate::core::text::line(v)
+                crate::core::words::text::line(v)
             )),
         }
     }
@@ -205,7 +205,7 @@ fn one(
         // What the client sent and printed is its own: escaped like every other output.
         eprintln!(
             "{}",
-            crate::core::text::text(&serde_json::to_string_pretty(&report)?)
+            crate::core::words::text::text(&serde_json::to_string_pretty(&report)?)
         );
     }
     outcome.version = verify::version_in(&report.version.stdout);
@@ -316,7 +316,7 @@ fn calibration_text(o: &Outcome) -> String {
     };
     let (l, path) = match c {
         Ok(x) => x,
-        Err(why) => return format!("not calibrated: {}\n", crate::core::text::line(why)),
+        Err(why) => return format!("not calibrated: {}\n", crate::core::words::text::line(why)),
     };
     let cal = &l.calibration;
     let name = o.client.name;
@@ -339,7 +339,7 @@ fn calibration_text(o: &Outcome) -> String {
         };
         what.push(format!(
             "its {}{changes}",
-            crate::core::text::count_of(b.len(), "built-in", "built-ins")
+            crate::core::words::text::count_of(b.len(), "built-in", "built-ins")
         ));
     }
     let model = l.model.unwrap_or("its model");
@@ -357,11 +357,11 @@ fn calibration_text(o: &Outcome) -> String {
     });
     let mut s = format!(
         "calibrated against {name} {}: {}; kept in {}, every view of {} uses it while {name} {} is installed\n",
-        crate::core::text::line(&cal.version),
-        crate::core::text::line(&what.join("; ")),
-        crate::core::text::path(path),
+        crate::core::words::text::line(&cal.version),
+        crate::core::words::text::line(&what.join("; ")),
+        crate::core::words::text::path(path),
         o.client.agent.as_str(),
-        crate::core::text::line(&cal.version),
+        crate::core::words::text::line(&cal.version),
     );
     match l.first_difference {
         None => s.push_str("the calibrated prediction is the client's listing byte for byte\n"),
@@ -421,7 +421,7 @@ fn unusable(client: &Client, report: &verify::StageReport, limit: &(u64, String)
         .chain(run.stdout.lines())
         .rev()
         .find(|l| !l.trim().is_empty())
-        .map(|l| format!(": {}", crate::core::text::line(l.trim())))
+        .map(|l| format!(": {}", crate::core::words::text::line(l.trim())))
         .unwrap_or_default();
     let unread: Vec<String> = report
         .requests
@@ -430,8 +430,8 @@ fn unusable(client: &Client, report: &verify::StageReport, limit: &(u64, String)
             r.unread.as_ref().map(|why| {
                 format!(
                     "{} {}: {why}",
-                    crate::core::text::line(&r.method),
-                    crate::core::text::line(&r.path)
+                    crate::core::words::text::line(&r.method),
+                    crate::core::words::text::line(&r.path)
                 )
             })
         })
@@ -529,23 +529,27 @@ fn text_of(o: &Outcome) -> String {
         (Some(cmd), Some(v)) => format!(
             "{} {} ({}){ran}\n",
             c.name,
-            crate::core::text::line(v),
-            crate::core::text::path(cmd)
+            crate::core::words::text::line(v),
+            crate::core::words::text::path(cmd)
         ),
-        (Some(cmd), None) => format!("{} ({}){ran}\n", c.name, crate::core::text::path(cmd)),
+        (Some(cmd), None) => format!(
+            "{} ({}){ran}\n",
+            c.name,
+            crate::core::words::text::path(cmd)
+        ),
         (None, _) => format!("{}\n", c.name),
     };
     if let Some(n) = ran_note(o) {
-        s.push_str(&format!("note: {}\n", crate::core::text::line(&n)));
+        s.push_str(&format!("note: {}\n", crate::core::words::text::line(&n)));
     }
     if let Some(n) = version_note(o) {
-        s.push_str(&format!("note: {}\n", crate::core::text::line(&n)));
+        s.push_str(&format!("note: {}\n", crate::core::words::text::line(&n)));
     }
     if let Some(n) = older_note(o) {
-        s.push_str(&format!("note: {}\n", crate::core::text::line(&n)));
+        s.push_str(&format!("note: {}\n", crate::core::words::text::line(&n)));
     }
     if let Some(n) = &o.trust_note {
-        s.push_str(&format!("note: {}\n", crate::core::text::line(n)));
+        s.push_str(&format!("note: {}\n", crate::core::words::text::line(n)));
     }
     match &o.result {
         Ok((cmp, _, _)) if cmp.identical => s.push_str(&format!(
@@ -557,19 +561,19 @@ fn text_of(o: &Outcome) -> String {
                 .own_choice
                 .iter()
                 .flatten()
-                .map(|n| crate::core::text::line(n).into_owned())
+                .map(|n| crate::core::words::text::line(n).into_owned())
                 .collect();
             s.push_str(&format!(
                 "the client's own choice: {} placed or picked otherwise ({}), which {} decides as it \
                  runs; everything else identical ({} {} tokens, skillscope {} tokens, o200k)\n",
-                crate::core::text::count_of(names.len(), "entry", "entries"),
+                crate::core::words::text::count_of(names.len(), "entry", "entries"),
                 names.join(", "),
                 c.name,
                 c.command,
                 thousands(u64::from(cmp.client_tokens)),
                 thousands(u64::from(cmp.predicted_tokens)),
             ));
-            s.push_str(&crate::core::text::text(&cmp.diff));
+            s.push_str(&crate::core::words::text::text(&cmp.diff));
             if !cmp.diff.ends_with('\n') {
                 s.push('\n');
             }
@@ -582,12 +586,15 @@ fn text_of(o: &Outcome) -> String {
                 thousands(u64::from(cmp.client_tokens)),
                 thousands(u64::from(cmp.predicted_tokens)),
             ));
-            s.push_str(&crate::core::text::text(&cmp.diff));
+            s.push_str(&crate::core::words::text::text(&cmp.diff));
             if !cmp.diff.ends_with('\n') {
                 s.push('\n');
             }
         }
-        Err(why) => s.push_str(&format!("unusable: {}\n", crate::core::text::line(why))),
+        Err(why) => s.push_str(&format!(
+            "unusable: {}\n",
+            crate::core::words::text::line(why)
+        )),
     }
     s.push_str(&calibration_text(o));
     s

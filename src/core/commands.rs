@@ -5,8 +5,8 @@
 //!
 //! Commands are few and small: they are read on each load, without the library index.
 
-use crate::core::catalogue::RuleId;
-use crate::core::diagnostic::{Diagnostic, Severity};
+use crate::core::findings::catalogue::RuleId;
+use crate::core::findings::diagnostic::{Diagnostic, Severity};
 use crate::core::skill::Skill;
 use crate::core::source::Root;
 use std::path::Path;

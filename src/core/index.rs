@@ -3,10 +3,10 @@
 //! stat (length, mtime, ctime, inode, device), so that an unchanged library reopens with `stat`
 //! calls and one read, without a walk, without YAML and without reading bodies.
 
-use crate::core::diagnostic::{Diagnostic, RuleId, Severity};
+use crate::core::files::fsx::FsxError;
+use crate::core::files::fsx::path_bytes;
+use crate::core::findings::diagnostic::{Diagnostic, RuleId, Severity};
 use crate::core::frontmatter::{self, Field, Frontmatter};
-use crate::core::fsx::FsxError;
-use crate::core::fsx::path_bytes;
 use crate::core::skill::{BodyFacts, Link, Skill};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -27,8 +27,8 @@ const MAX_VALUE_DEPTH: usize = 256;
 
 /// A file's or folder's identity as far as the index trusts it: while its stat is unchanged, so
 /// are its contents (a folder's mtime and ctime move when an entry is added, removed or renamed).
-use crate::core::codec::{Reader as R, Writer as W};
-use crate::core::fsx::Stamp;
+use crate::core::files::codec::{Reader as R, Writer as W};
+use crate::core::files::fsx::Stamp;
 
 /// What the walk of one root found: every folder it read (stamped before it was read), every
 /// skill file, and the problems it met.
@@ -104,7 +104,7 @@ impl Stored {
             let n = buf
                 .len()
                 .min(usize::try_from(end - at).unwrap_or(usize::MAX));
-            crate::core::fsx::read_exact_at(&self.source.file, &mut buf[..n], at)?;
+            crate::core::files::fsx::read_exact_at(&self.source.file, &mut buf[..n], at)?;
             out.write_all(&buf[..n])?;
             at += n as u64;
         }
@@ -203,7 +203,7 @@ impl IndexStore {
     /// Index files in skillscope's cache folder (`$SKILLSCOPE_CACHE_DIR`, else
     /// `<cache_dir>/skillscope`).
     pub fn open() -> IndexStore {
-        IndexStore::in_dir(crate::core::paths::cache_root())
+        IndexStore::in_dir(crate::core::files::paths::cache_root())
     }
 
     /// The index kept in `dir`.
@@ -244,7 +244,8 @@ impl IndexStore {
 /// and hashed, so it is never held whole: at 50,000 skills it is tens of megabytes that would
 /// otherwise sit beside the records decoded from it.
 pub fn read(path: &Path) -> Result<Option<IndexData>, FsxError> {
-    let Some((file, len)) = crate::core::fsx::open_regular_up_to(path, MAX_INDEX_BYTES)? else {
+    let Some((file, len)) = crate::core::files::fsx::open_regular_up_to(path, MAX_INDEX_BYTES)?
+    else {
         return Ok(None);
     };
     // Stamped before it is read: a change while it is read shows at the copy.
@@ -287,8 +288,8 @@ pub fn write<'a>(
     // Written as it is encoded, never held whole (tens of megabytes at 50,000 skills); a failure
     // part way leaves the temporary file, which is removed, and the old index. A cache: no
     // fsync, a crash leaves the old file or one whose checksum fails.
-    let sync = crate::core::paths::Durability::Cache;
-    crate::core::paths::write_private_with(path, sync, |f| {
+    let sync = crate::core::files::paths::Durability::Cache;
+    crate::core::files::paths::write_private_with(path, sync, |f| {
         encode_to(f, walks, skills, remembered, texts, taken_ns)?;
         match vectors {
             Some(v) => write_vectors(f, v),
@@ -359,7 +360,7 @@ pub enum Vectors {
 /// and the length of the index before it. A file without one is all index.
 fn vector_section(file: &std::fs::File, len: u64) -> (u64, Option<(u64, u64)>) {
     let mut footer = [0u8; 16];
-    if len < 16 || crate::core::fsx::read_exact_at(file, &mut footer, len - 16).is_err() {
+    if len < 16 || crate::core::files::fsx::read_exact_at(file, &mut footer, len - 16).is_err() {
         return (len, None);
     }
     if footer[8..] != VECTORS_MAGIC[..] {
@@ -380,7 +381,7 @@ fn section_bytes(stored: &Stored) -> Option<Vec<u8>> {
         return None;
     }
     let mut bytes = vec![0u8; usize::try_from(stored.len).ok()?];
-    crate::core::fsx::read_exact_at(&stored.source.file, &mut bytes, stored.offset).ok()?;
+    crate::core::files::fsx::read_exact_at(&stored.source.file, &mut bytes, stored.offset).ok()?;
     let (body, sum) = bytes.split_at(bytes.len().checked_sub(32)?);
     (blake3::hash(body).as_bytes() == sum).then_some(bytes)
 }
@@ -468,7 +469,7 @@ fn encode_to<'a>(
     texts: &[TextCount],
     taken_ns: u128,
 ) -> std::io::Result<()> {
-    let mut out = crate::core::fsx::Checksummed::new(out);
+    let mut out = crate::core::files::fsx::Checksummed::new(out);
     let mut w = W(Vec::with_capacity(1024));
     w.0.extend_from_slice(MAGIC);
     w.u32(VERSION);
@@ -1255,9 +1256,9 @@ mod tests {
         );
         std::fs::create_dir_all(root.join("ns")).unwrap();
         // A linked folder holding a skill, and a skill folder that is itself a link.
-        crate::core::fsx::test_link(elsewhere.join("deep"), root.join("ns/via")).unwrap();
+        crate::core::files::fsx::test_link(elsewhere.join("deep"), root.join("ns/via")).unwrap();
         write_skill(&elsewhere, "own", "name: own\ndescription: Own.\n");
-        crate::core::fsx::test_link(elsewhere.join("own"), root.join("own")).unwrap();
+        crate::core::files::fsx::test_link(elsewhere.join("own"), root.join("own")).unwrap();
         backdate(&root);
         backdate(&elsewhere);
         let store = IndexStore::in_dir(t.path().join("cache"));
@@ -1599,10 +1600,10 @@ mod tests {
         };
         skill("inside");
         write(&root.join("inside/run.py"), "print('hi')\n");
-        crate::core::fsx::test_link("run.py", root.join("inside/execute.py")).unwrap();
+        crate::core::files::fsx::test_link("run.py", root.join("inside/execute.py")).unwrap();
         skill("outside");
         write(&t.path().join("elsewhere/execute.py"), "print('hi')\n");
-        crate::core::fsx::test_link(
+        crate::core::files::fsx::test_link(
             t.path().join("elsewhere/execute.py"),
             root.join("outside/execute.py"),
         )
@@ -1640,9 +1641,11 @@ mod tests {
         let outside = t.path().join("outside");
         write(&outside.join("secret.md"), "secret\n");
         let beta = root.join("beta");
-        crate::core::fsx::test_link(outside.join("secret.md"), beta.join("leak.md")).unwrap();
-        crate::core::fsx::test_link(&outside, beta.join("shared")).unwrap();
-        crate::core::fsx::test_link("references/more.md", beta.join("more-link.md")).unwrap();
+        crate::core::files::fsx::test_link(outside.join("secret.md"), beta.join("leak.md"))
+            .unwrap();
+        crate::core::files::fsx::test_link(&outside, beta.join("shared")).unwrap();
+        crate::core::files::fsx::test_link("references/more.md", beta.join("more-link.md"))
+            .unwrap();
         backdate(&root);
         let rels = |lib: &Library| -> Vec<String> {
             lib.skills[lib.find("beta").unwrap()]
@@ -1851,7 +1854,7 @@ mod tests {
             let far = root.join("gamma/node_modules/real.json");
             write(&far, "{}\n");
             std::fs::create_dir_all(root.join("gamma/references")).unwrap();
-            crate::core::fsx::test_link(
+            crate::core::files::fsx::test_link(
                 "../node_modules/real.json",
                 root.join("gamma/references/far.json"),
             )

@@ -4,8 +4,8 @@
 //! a skill reached through a link that leads outside every skill folder is reported, never
 //! followed silently.
 
-use crate::core::catalogue::RuleId;
-use crate::core::diagnostic::{Diagnostic, Severity};
+use crate::core::findings::catalogue::RuleId;
+use crate::core::findings::diagnostic::{Diagnostic, Severity};
 use crate::core::skill::{Place, Skill};
 use crate::core::source::{Agent, Root};
 use rustc_hash::FxHashMap;
@@ -255,10 +255,13 @@ mod tests {
             "---\nname: pdf\ndescription: d\n---\n",
         );
         std::fs::create_dir_all(p.join(".claude/skills")).unwrap();
-        crate::core::fsx::test_link("../../.agents/skills/pdf", p.join(".claude/skills/pdf"))
-            .unwrap();
+        crate::core::files::fsx::test_link(
+            "../../.agents/skills/pdf",
+            p.join(".claude/skills/pdf"),
+        )
+        .unwrap();
         // Two names for one folder in one root stay two skills: the agent lists both.
-        crate::core::fsx::test_link("pdf", p.join(".agents/skills/pdf-again")).unwrap();
+        crate::core::files::fsx::test_link("pdf", p.join(".agents/skills/pdf-again")).unwrap();
         let roots = roots(p);
         let (skills, _) = scan(&roots, &ScanOptions::default());
         assert_eq!(skills.len(), 3);
@@ -296,8 +299,11 @@ mod tests {
             "---\nname: pdf\ndescription: d\n---\n",
         );
         std::fs::create_dir_all(p.join(".claude/skills")).unwrap();
-        crate::core::fsx::test_link("../../.agents/skills/pdf", p.join(".claude/skills/pdf"))
-            .unwrap();
+        crate::core::files::fsx::test_link(
+            "../../.agents/skills/pdf",
+            p.join(".claude/skills/pdf"),
+        )
+        .unwrap();
         // Stamps in the racy window are not trusted: date everything back.
         let then = std::time::SystemTime::now() - std::time::Duration::from_hours(1);
         for f in [
@@ -333,7 +339,7 @@ mod tests {
         );
         std::fs::create_dir_all(p.join(".claude/skills")).unwrap();
         std::fs::create_dir_all(p.join(".agents/skills")).unwrap();
-        crate::core::fsx::test_link(
+        crate::core::files::fsx::test_link(
             t.path().join("elsewhere/mine"),
             p.join(".claude/skills/mine"),
         )

@@ -1,8 +1,8 @@
 //! The library: every skill of every root, with shadowing resolved, and on-demand access to what
 //! the scan does not keep (bodies, resources).
 
-use crate::core::catalogue::Profile;
-use crate::core::diagnostic::{Diagnostic, RuleId};
+use crate::core::findings::catalogue::Profile;
+use crate::core::findings::diagnostic::{Diagnostic, RuleId};
 use crate::core::index::{self, IndexStore, WalkRecord};
 use crate::core::resource::Resource;
 use crate::core::scan::{self, ScanOptions};
@@ -277,7 +277,7 @@ impl Library {
             }
             None => None,
         };
-        let taken_ns = crate::core::fsx::now_ns();
+        let taken_ns = crate::core::files::fsx::now_ns();
         let remembered = data
             .as_mut()
             .map(|d| std::mem::take(&mut d.remembered))
@@ -690,9 +690,9 @@ impl Library {
 /// The parse findings that mean a skill file was not read at all.
 const UNREAD_SKILL_RULES: &[RuleId] = &[RuleId::FileUnreadable, RuleId::SkillFileNotRegular];
 
-/// The bytes of a regular file (see [`fsx::open_regular`](crate::core::fsx::open_regular)).
+/// The bytes of a regular file (see [`fsx::open_regular`](crate::core::files::fsx::open_regular)).
 pub fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
-    let (mut file, meta) = crate::core::fsx::open_regular(path)?;
+    let (mut file, meta) = crate::core::files::fsx::open_regular(path)?;
     let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
     file.read_to_end(&mut bytes)?;
     Ok(bytes)
@@ -715,7 +715,7 @@ pub fn read_text(path: &Path) -> Result<String, LibraryError> {
 pub fn read_body_up_to(skill: &Skill, max: u64) -> Result<String, LibraryError> {
     use std::io::{Read, Seek};
     let read = || -> std::io::Result<Vec<u8>> {
-        let (mut file, _) = crate::core::fsx::open_regular(&skill.skill_md)?;
+        let (mut file, _) = crate::core::files::fsx::open_regular(&skill.skill_md)?;
         file.seek(std::io::SeekFrom::Start(skill.body_offset))?;
         let mut bytes = Vec::new();
         file.take(max).read_to_end(&mut bytes)?;
@@ -741,9 +741,9 @@ pub fn read_body(skill: &Skill) -> Result<String, LibraryError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::fsx::Stamp;
+    use crate::core::files::fsx::Stamp;
     #[cfg(unix)]
-    use crate::core::fsx::is_not_regular;
+    use crate::core::files::fsx::is_not_regular;
     #[cfg(unix)]
     use crate::core::resource::looks_like_text;
     use crate::core::source::{Agent, Scope};

@@ -2,7 +2,7 @@
 //! `..` and links that lead out are refused, and only regular files are opened (without blocking,
 //! so a FIFO is an error rather than a hang).
 
-use crate::core::fsx::{self, Stamp};
+use crate::core::files::fsx::{self, Stamp};
 #[cfg(unix)]
 use nix::fcntl::{OFlag, openat};
 #[cfg(unix)]
@@ -387,7 +387,7 @@ mod tests {
             read_inside(&d, "references/guide.md", 1024).unwrap(),
             "# Guide\n"
         );
-        crate::core::fsx::test_link("references/guide.md", d.join("link.md")).unwrap();
+        crate::core::files::fsx::test_link("references/guide.md", d.join("link.md")).unwrap();
         assert_eq!(read_inside(&d, "link.md", 1024).unwrap(), "# Guide\n");
         assert_eq!(
             read_inside(&d, "./references/guide.md", 1024).unwrap(),
@@ -399,7 +399,7 @@ mod tests {
     fn refuses_parent_absolute_outward_links_and_missing_files() {
         let (t, d) = skill();
         let abs = t.path().join("secret.txt");
-        crate::core::fsx::test_link(&abs, d.join("out.txt")).unwrap();
+        crate::core::files::fsx::test_link(&abs, d.join("out.txt")).unwrap();
         let err = |rel: &str| read_inside(&d, rel, 1024).unwrap_err();
         assert!(matches!(err("../secret.txt"), ResourceError::Parent(_)));
         assert!(matches!(
@@ -460,7 +460,7 @@ mod tests {
         let outside = t.path().join("outside");
         std::fs::create_dir_all(&outside).unwrap();
         std::fs::write(outside.join("guide.md"), "SECRET\n").unwrap();
-        crate::core::fsx::test_link(&outside, d.join("swap")).unwrap();
+        crate::core::files::fsx::test_link(&outside, d.join("swap")).unwrap();
         let stop = AtomicBool::new(false);
         let swaps = AtomicU64::new(0);
         let (a, b) = (d.join("references"), d.join("swap"));
@@ -506,7 +506,7 @@ mod tests {
         std::fs::create_dir(t.path().join("outside")).unwrap();
         std::fs::write(t.path().join("outside/guide.md"), "SECRET\n").unwrap();
         std::fs::rename(d.join("references"), d.join("kept")).unwrap();
-        crate::core::fsx::test_link(t.path().join("outside"), d.join("references")).unwrap();
+        crate::core::files::fsx::test_link(t.path().join("outside"), d.join("references")).unwrap();
         for e in [
             open_inside(&base, &real, rel).unwrap_err(),
             walk_open(

@@ -3,10 +3,10 @@
 //! library index, a root whose folders all kept their stat is not walked again, and a skill whose
 //! files all kept theirs is not read again. Bodies are read later, when something needs them.
 
-use crate::core::catalogue::RuleId;
-use crate::core::diagnostic::{Diagnostic, Severity};
+use crate::core::files::fsx::Stamp;
+use crate::core::findings::catalogue::RuleId;
+use crate::core::findings::diagnostic::{Diagnostic, Severity};
 use crate::core::frontmatter;
-use crate::core::fsx::Stamp;
 use crate::core::index::{IndexData, ResourceRecord, SkillRecord, WalkRecord};
 use crate::core::resource::{Resource, looks_like_text};
 use crate::core::skill::{KindSource, Skill, SkillKind};
@@ -32,7 +32,7 @@ const SKIPPED_DIRS: &[&str] = &[".git", ".hg", ".svn", "node_modules"];
 /// caches, and skillscope's own folders beside the skills (an install or a removal under way, or
 /// one a killed process left behind, is never a skill).
 fn skipped_dir(name: &str) -> bool {
-    SKIPPED_DIRS.contains(&name) || name.starts_with(crate::core::paths::OWN_PREFIX)
+    SKIPPED_DIRS.contains(&name) || name.starts_with(crate::core::files::paths::OWN_PREFIX)
 }
 
 /// The kernel's views of processes, devices and drivers: a walk there never ends, and reading
@@ -425,11 +425,11 @@ fn read_skills(
         })
         .collect();
     let parsed = std::sync::atomic::AtomicUsize::new(0);
-    let manifests = crate::core::namespace::Manifests::default();
+    let manifests = crate::core::words::namespace::Manifests::default();
     // Each root held open, to stat its skills' files from.
-    let root_dirs: Vec<crate::core::fsx::Dir> = roots
+    let root_dirs: Vec<crate::core::files::fsx::Dir> = roots
         .iter()
-        .map(|r| crate::core::fsx::Dir::open(&r.path))
+        .map(|r| crate::core::files::fsx::Dir::open(&r.path))
         .collect();
     // One copy of each root's path for all of its skills.
     let shared: Vec<std::sync::Arc<Path>> = roots
@@ -484,10 +484,10 @@ fn no_link_between(root: &Path, dir: &Path, links: &HashSet<PathBuf>) -> bool {
 /// Whether every folder a remembered walk read still has the stat it had before it was read.
 fn folders_unchanged(w: &WalkRecord) -> bool {
     // Each folder is stat'ed from the root, held open.
-    let root = crate::core::fsx::Dir::open(&w.path);
+    let root = crate::core::files::fsx::Dir::open(&w.path);
     !w.dirs.is_empty()
         && w.dirs.par_iter().all(|(d, stamp)| {
-            crate::core::fsx::Within::new(&root, d)
+            crate::core::files::fsx::Within::new(&root, d)
                 .stat_self()
                 .is_ok_and(|s| stamp.vouches_for(&s))
         })
@@ -947,8 +947,8 @@ fn restore(skill: &mut Skill, r: SkillRecord, stamp: Stamp) {
 fn read_skill(
     f: &Found,
     roots: &[Root],
-    root_dir: &crate::core::fsx::Dir,
-    manifests: &crate::core::namespace::Manifests,
+    root_dir: &crate::core::files::fsx::Dir,
+    manifests: &crate::core::words::namespace::Manifests,
     record: Option<Box<SkillRecord>>,
     listing: Listing,
     want: Wanted,
@@ -959,10 +959,10 @@ fn read_skill(
     let remembered = record.as_mut().map(|r| std::mem::take(&mut r.resources));
     // The skill file and the resources are stat'ed from the root, held open: the kernel walks only
     // the path below it, and no folder is opened per skill.
-    let dir = crate::core::fsx::Within::new(root_dir, &f.dir);
-    let meta = match crate::core::paths::strip_prefix(&f.file, &f.dir) {
+    let dir = crate::core::files::fsx::Within::new(root_dir, &f.dir);
+    let meta = match crate::core::files::paths::strip_prefix(&f.file, &f.dir) {
         Some(rel) if !rel.as_os_str().is_empty() => dir.stat(rel),
-        _ => crate::core::fsx::stat_path(&f.file).map(|(st, regular)| regular.then_some(st)),
+        _ => crate::core::files::fsx::stat_path(&f.file).map(|(st, regular)| regular.then_some(st)),
     };
     // A pipe, socket or device is never opened (opening some devices acts on them); a file that
     // cannot be stat'ed is tried, so that the error says why.
@@ -978,7 +978,7 @@ fn read_skill(
         None => match if regular {
             read_head(&f.file)
         } else {
-            Err(crate::core::fsx::not_regular())
+            Err(crate::core::files::fsx::not_regular())
         } {
             Ok((head, stamp, complete)) => {
                 skill.stamp = stamp;
@@ -988,7 +988,7 @@ fn read_skill(
                 skill.body_line = parsed.layout.body_line;
                 skill.body_offset = parsed.layout.body_offset as u64;
             }
-            Err(e) if crate::core::fsx::is_not_regular(&e) => skill.parse_diagnostics.push(
+            Err(e) if crate::core::files::fsx::is_not_regular(&e) => skill.parse_diagnostics.push(
                 Diagnostic::new(
                     RuleId::SkillFileNotRegular,
                     Severity::Error,
@@ -1051,7 +1051,8 @@ fn read_skill(
         skill.frontmatter.kind = SkillKind::Executable;
         skill.frontmatter.kind_source = KindSource::EntryScript;
     }
-    let placed = crate::core::namespace::place_in(&root.path, &skill.dir, &skill.name, manifests);
+    let placed =
+        crate::core::words::namespace::place_in(&root.path, &skill.dir, &skill.name, manifests);
     skill.id = placed.id;
     skill.namespace = placed.namespace;
     skill.plugin = placed.plugin;
@@ -1081,7 +1082,7 @@ impl Wanted<'_> {
 /// list of one that kept its stat come from the index record.
 fn resources(
     f: &Found,
-    dir: &crate::core::fsx::Within,
+    dir: &crate::core::files::fsx::Within,
     remembered: Option<Vec<ResourceRecord>>,
     listing: Listing,
     want: Wanted,
@@ -1169,7 +1170,7 @@ fn resources(
 /// `HEAD_CAP`. Returns the bytes, the file's stamp (taken before the read) and whether the bytes
 /// are the whole file. Only a regular file is read, and opening never blocks.
 pub fn read_head(path: &Path) -> std::io::Result<(Vec<u8>, Stamp, bool)> {
-    let (mut file, meta) = crate::core::fsx::open_regular(path)?;
+    let (mut file, meta) = crate::core::files::fsx::open_regular(path)?;
     let stamp = Stamp::of(&meta);
     let len = stamp.len;
     let mut buf = Vec::with_capacity((len as usize).min(HEAD_BYTES));
@@ -1216,7 +1217,7 @@ mod tests {
             // On paths a walk makes (no `.` or `..` component below the root, no repeated or
             // trailing separator), the order of `Path` itself.
             let clean = |p: &Path| {
-                crate::core::paths::absolute(p).as_os_str() == p.as_os_str()
+                crate::core::files::paths::absolute(p).as_os_str() == p.as_os_str()
                     && !p.components().any(|c| c == std::path::Component::ParentDir)
             };
             if a.is_absolute() && b.is_absolute() && clean(a) && clean(b) {
@@ -1266,7 +1267,7 @@ mod tests {
             );
         }
         write(&r.join("e/Skill.md"), "---\nname: e\ndescription: d\n---\n");
-        crate::core::fsx::test_link(r, r.join("x/loop")).unwrap();
+        crate::core::files::fsx::test_link(r, r.join("x/loop")).unwrap();
         let (skills, problems) = scan(
             &[Root::new(r, Agent::Path, Scope::Path)],
             &ScanOptions::default(),
@@ -1298,11 +1299,11 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         let r = t.path().join("lib");
         write(&r.join("a/SKILL.md"), "---\nname: a\ndescription: d\n---\n");
-        crate::core::fsx::test_link("/", r.join("slash")).unwrap();
-        crate::core::fsx::test_link("/proc", r.join("a/proc")).unwrap();
-        crate::core::fsx::test_link("/dev/null", r.join("a/null")).unwrap();
-        crate::core::fsx::test_link(t.path(), r.join("parent")).unwrap();
-        crate::core::fsx::test_link(&r, r.join("self")).unwrap();
+        crate::core::files::fsx::test_link("/", r.join("slash")).unwrap();
+        crate::core::files::fsx::test_link("/proc", r.join("a/proc")).unwrap();
+        crate::core::files::fsx::test_link("/dev/null", r.join("a/null")).unwrap();
+        crate::core::files::fsx::test_link(t.path(), r.join("parent")).unwrap();
+        crate::core::files::fsx::test_link(&r, r.join("self")).unwrap();
         let root = Root::new(&r, Agent::Path, Scope::Path);
         let (skills, problems) = guarded(move || scan(&[root], &ScanOptions::default()));
         assert_eq!(skills.len(), 1);
@@ -1367,8 +1368,8 @@ mod tests {
         let r = t.path().join("lib");
         write(&r.join("s/SKILL.md"), "---\nname: s\ndescription: d\n---\n");
         write(&r.join("s/a/b/ok.md"), "ok\n");
-        crate::core::fsx::test_link("/", r.join("s/a/b/slash")).unwrap();
-        crate::core::fsx::test_link(&r, r.join("s/a/b/up")).unwrap();
+        crate::core::files::fsx::test_link("/", r.join("s/a/b/slash")).unwrap();
+        crate::core::files::fsx::test_link(&r, r.join("s/a/b/up")).unwrap();
         let root = Root::new(&r, Agent::Path, Scope::Path);
         let opts = ScanOptions {
             max_depth: 1,

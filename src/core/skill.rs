@@ -1,9 +1,9 @@
 //! A skill as discovered: where it lives, what its frontmatter says, what is wrong with it.
 
-use crate::core::diagnostic::Diagnostic;
+use crate::core::files::fsx::Stamp;
+use crate::core::findings::diagnostic::Diagnostic;
 use crate::core::frontmatter::Frontmatter;
 pub use crate::core::frontmatter::{KindSource, SkillKind};
-use crate::core::fsx::Stamp;
 use crate::core::resource::Resource;
 use crate::core::source::{Agent, Root, Scope};
 use serde::Serialize;

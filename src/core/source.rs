@@ -457,7 +457,7 @@ pub const OPENCLAW_CONFIG: &str = ".openclaw/openclaw.json";
 /// OpenClaw's workspace: `agents.defaults.workspace` of `~/.openclaw/openclaw.json` (JSON5;
 /// `~` is the home folder, a relative path is taken from the home folder), else its default
 /// `~/.openclaw/workspace`. OpenClaw reads the workspace's skills wherever the session runs.
-/// The file is read as every settings file is ([`fsx::read_settings`](crate::core::fsx::read_settings)):
+/// The file is read as every settings file is ([`fsx::read_settings`](crate::core::files::fsx::read_settings)):
 /// one that cannot be read gives the default, and [`openclaw_config_problem`] says why.
 pub fn openclaw_workspace(home: &Path) -> PathBuf {
     let configured = read_openclaw_config(home).ok().flatten().and_then(|v| {
@@ -482,8 +482,8 @@ pub fn openclaw_workspace(home: &Path) -> PathBuf {
 /// size.
 fn read_openclaw_config(
     home: &Path,
-) -> Result<Option<serde_json::Value>, crate::core::fsx::FsxError> {
-    let Some(bytes) = crate::core::fsx::read_settings(&home.join(OPENCLAW_CONFIG))? else {
+) -> Result<Option<serde_json::Value>, crate::core::files::fsx::FsxError> {
+    let Some(bytes) = crate::core::files::fsx::read_settings(&home.join(OPENCLAW_CONFIG))? else {
         return Ok(None);
     };
     Ok(jsonc_parser::parse_to_serde_value(
@@ -580,11 +580,11 @@ mod tests {
     /// derived, and JSON writes each as its name.
     #[test]
     fn derived_names_are_the_written_ones() {
-        use crate::core::catalogue::{Family, Severity};
+        use crate::core::findings::catalogue::{Family, Severity};
         use crate::core::library::ResourceGroup;
         use crate::core::listing::{Fate, Tier};
         use crate::core::matching::Matcher;
-        use crate::core::modes::ListingMode;
+        use crate::core::pricing::modes::ListingMode;
         fn names<T: Copy + Into<&'static str>>(all: &[T]) -> Vec<&'static str> {
             all.iter().map(|&t| t.into()).collect()
         }
@@ -637,8 +637,8 @@ mod tests {
             names(&[Family::File, Family::Frontmatter, Family::Dependencies]),
             ["file", "frontmatter", "dependencies"]
         );
-        use crate::core::baseline::Fate as Kept;
         use crate::core::matching::HitField;
+        use crate::core::pricing::baseline::Fate as Kept;
         let kept = [
             Kept::Listed,
             Kept::Trimmed,

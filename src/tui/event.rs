@@ -2,14 +2,14 @@
 //! all arrive on the same channel.
 
 use crate::core::agents::AgentSwitches;
+use crate::core::files::watch::Watch;
 use crate::core::listing::Listing;
 use crate::core::matching::Index;
-use crate::core::modes::{Comparison, ListingMode};
+use crate::core::pricing::modes::{Comparison, ListingMode};
 use crate::core::probe::ProbeReport;
 use crate::core::probe::dependencies::DepsReport;
 use crate::core::rules::Profile;
 use crate::core::skill::Level;
-use crate::core::watch::Watch;
 use crate::core::{Diagnostic, Library};
 use ratatui::crossterm::event as ct;
 use std::path::PathBuf;
@@ -50,7 +50,7 @@ pub enum JobEvent {
         generation: u64,
         format: crate::core::listing::Format,
         encoding: crate::core::tokens::Encoding,
-        counts: crate::core::load::LevelCounts,
+        counts: crate::core::front::load::LevelCounts,
     },
     /// How far counting has come.
     CountProgress {
@@ -128,7 +128,7 @@ pub enum JobEvent {
     /// The agents' settings files, read (again).
     Switches {
         /// What a view depends on of the agents' settings (each client's model and budget).
-        settings: Box<crate::core::request::ViewSettings>,
+        settings: Box<crate::core::front::request::ViewSettings>,
         result: Result<(Box<AgentSwitches>, Vec<Diagnostic>), String>,
     },
     /// The file watcher is running (or could not start).

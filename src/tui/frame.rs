@@ -25,7 +25,11 @@ pub fn draw(frame: &mut Frame, app: &App) {
 /// it is drawn as `?` rather than sent to the terminal.
 fn scrub(frame: &mut Frame) {
     for cell in &mut frame.buffer_mut().content {
-        if cell.symbol().chars().any(crate::core::text::is_hazard) {
+        if cell
+            .symbol()
+            .chars()
+            .any(crate::core::words::text::is_hazard)
+        {
             cell.set_symbol("?");
         }
     }

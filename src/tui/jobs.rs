@@ -3,12 +3,12 @@
 
 use crate::core::Library;
 use crate::core::agents::{self, AgentSwitches};
+use crate::core::front::load::{self, LibrarySpec};
 use crate::core::index::IndexStore;
 use crate::core::listing::{self, Format, ListingOptions};
-use crate::core::load::{self, LibrarySpec};
 use crate::core::matching::Index;
 use crate::core::matching::semantic::SkillVectors;
-use crate::core::modes::{self, ListingMode, Selections};
+use crate::core::pricing::modes::{self, ListingMode, Selections};
 use crate::core::probe::dependencies;
 use crate::core::probe::{self, ProbeOptions, ProbeStore, SandboxPreference};
 use crate::core::rules::{self, CheckOptions, Profile};
@@ -186,7 +186,7 @@ pub fn load_switches(home: Option<std::path::PathBuf>, tx: Sender<Event>) {
         // What a view depends on (each client's model and budget overrides) is read here with
         // the switches, from the same files, so no key waits on a settings file.
         let env = |k: &str| std::env::var(k).ok();
-        let settings = crate::core::request::ViewSettings::read(
+        let settings = crate::core::front::request::ViewSettings::read(
             crate::core::Agent::ALL,
             home.as_deref(),
             project.as_deref(),
@@ -246,7 +246,7 @@ pub fn embed(lib: Arc<Library>, index: Arc<Index>, generation: u64, tx: Sender<E
 /// Reads the bodies of composite skills for the skills they name (their cost when used).
 pub fn links(lib: Arc<Library>, generation: u64, tx: Sender<Event>) {
     std::thread::spawn(move || {
-        let links = crate::core::usage::composite_links(&lib);
+        let links = crate::core::pricing::usage::composite_links(&lib);
         let _ = tx.send(Event::Job(JobEvent::Linked { generation, links }));
     });
 }

@@ -16,7 +16,7 @@ pub mod theme;
 pub mod view;
 pub mod wrapped;
 
-use crate::core::load::LibrarySpec;
+use crate::core::front::load::LibrarySpec;
 use anyhow::Context as _;
 use app::{App, Options};
 use event::Event;

@@ -14,9 +14,11 @@ pub fn wrap_keep(line: &str, width: usize) -> Vec<String> {
 fn prepare(line: &str) -> std::borrow::Cow<'_, str> {
     let line = line.strip_suffix('\r').unwrap_or(line);
     if line.contains('\t') {
-        std::borrow::Cow::Owned(crate::core::text::line(&line.replace('\t', "    ")).into_owned())
+        std::borrow::Cow::Owned(
+            crate::core::words::text::line(&line.replace('\t', "    ")).into_owned(),
+        )
     } else {
-        crate::core::text::line(line)
+        crate::core::words::text::line(line)
     }
 }
 

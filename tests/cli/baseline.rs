@@ -742,7 +742,7 @@ fn json_and_markdown_reports_escape_c1_and_bidi_controls() {
             let text = String::from_utf8_lossy(bytes);
             let raw: Vec<char> = text
                 .chars()
-                .filter(|&c| c != '\n' && skillscope::core::text::is_hazard(c))
+                .filter(|&c| c != '\n' && skillscope::core::words::text::is_hazard(c))
                 .collect();
             assert!(raw.is_empty(), "{format} {what}: raw {raw:?}:\n{text}");
         }

@@ -62,7 +62,7 @@ fn assert_clean(what: &str, bytes: &[u8]) {
     let text = String::from_utf8_lossy(bytes);
     if let Some((i, c)) = text
         .char_indices()
-        .find(|&(_, c)| c != '\n' && skillscope::core::text::is_hazard(c))
+        .find(|&(_, c)| c != '\n' && skillscope::core::words::text::is_hazard(c))
     {
         let from = text[..i].char_indices().rev().nth(60).map_or(0, |(j, _)| j);
         panic!(
@@ -311,10 +311,9 @@ fn a_terminal_gets_no_raw_control_character_from_any_command() {
     for args in commands {
         let out = on_terminal(args, home.path());
         let text = String::from_utf8_lossy(&out);
-        if let Some((i, c)) = text
-            .char_indices()
-            .find(|&(_, c)| !matches!(c, '\n' | '\r') && skillscope::core::text::is_hazard(c))
-        {
+        if let Some((i, c)) = text.char_indices().find(|&(_, c)| {
+            !matches!(c, '\n' | '\r') && skillscope::core::words::text::is_hazard(c)
+        }) {
             let from = text[..i].char_indices().rev().nth(60).map_or(0, |(j, _)| j);
             panic!(
                 "`skillscope {}` on a terminal: raw U+{:04X} after {:?}",
@@ -367,7 +366,7 @@ fn assert_terminal_clean(args: &[&str], home: &Path) -> String {
     let text = String::from_utf8_lossy(&out).into_owned();
     if let Some((i, c)) = text
         .char_indices()
-        .find(|&(_, c)| !matches!(c, '\n' | '\r') && skillscope::core::text::is_hazard(c))
+        .find(|&(_, c)| !matches!(c, '\n' | '\r') && skillscope::core::words::text::is_hazard(c))
     {
         let from = text[..i].char_indices().rev().nth(60).map_or(0, |(j, _)| j);
         panic!(

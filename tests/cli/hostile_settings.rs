@@ -226,17 +226,17 @@ fn no_settings_reader_bypasses_the_bounded_reader() {
     const ALLOWED: &[(&str, &str)] = &[
         // A skill's SKILL.md and resources: capped and streamed by their own readers.
         (
-            "src/core/inject.rs",
+            "src/core/front/inject.rs",
             "read_regular(&lib.skills[i].skill_md)",
         ),
-        ("src/core/inject.rs", "read_regular(&s.skill_md)"),
+        ("src/core/front/inject.rs", "read_regular(&s.skill_md)"),
         ("src/core/library.rs", "open_regular(path)"),
         ("src/core/library.rs", "read_regular(path)"),
         ("src/core/library.rs", "open_regular(&skill.skill_md)"),
         ("src/core/library.rs", "read_regular(&skill.skill_md)"),
         ("src/core/scan.rs", "open_regular(path)"),
         ("src/core/resource.rs", "open_regular(path)"),
-        ("src/core/tokens.rs", "open_regular(path)"),
+        ("src/core/tokens/mod.rs", "open_regular(path)"),
         (
             "src/core/agents/reading.rs",
             "read_regular(&skill.skill_md)",
@@ -266,9 +266,9 @@ fn no_settings_reader_bypasses_the_bounded_reader() {
         ),
         ("src/core/verify/store.rs", "read_regular(&path)"),
         // The bundled demo, unpacked by skillscope itself.
-        ("src/core/load.rs", "fs::read(&p)"),
+        ("src/core/front/load.rs", "fs::read(&p)"),
         // A folder opened to sync it, never read.
-        ("src/core/paths.rs", "File::open(&dir)"),
+        ("src/core/files/paths.rs", "File::open(&dir)"),
         // The kernel's own files.
         ("src/core/probe/sandbox/namespaces.rs", "/proc/"),
         ("src/core/probe/sandbox/inside.rs", "/proc/self/mountinfo"),
@@ -287,15 +287,15 @@ fn no_settings_reader_bypasses_the_bounded_reader() {
         ),
         // A SKILL.md being fixed: regular files only, streamed through, never held whole.
         (
-            "src/core/head_edit.rs",
+            "src/core/files/head_edit.rs",
             "open_regular_up_to(path, u64::MAX)",
         ),
         (
-            "src/core/head_edit.rs",
+            "src/core/files/head_edit.rs",
             "open_regular_up_to(&target, u64::MAX)",
         ),
         // A folder opened to sync it, never read.
-        ("src/core/head_edit.rs", "File::open(&dir)"),
+        ("src/core/files/head_edit.rs", "File::open(&dir)"),
         // A skill's own SKILL.md, read only up to its body for the frontmatter's lines.
         ("src/core/rules/lazy.rs", "open_regular(&skill.skill_md)"),
         // A skill's resource on Windows: opened by its real path, then checked to be a regular
@@ -337,7 +337,7 @@ fn no_settings_reader_bypasses_the_bounded_reader() {
                 continue;
             }
             let rel = p.strip_prefix(root).unwrap().display().to_string();
-            if rel == "src/core/fsx.rs" {
+            if rel == "src/core/files/fsx.rs" {
                 continue;
             }
             let text = std::fs::read_to_string(&p).unwrap();

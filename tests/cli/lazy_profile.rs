@@ -224,7 +224,7 @@ fn the_app_opens_the_demo_with_lazy_skills_and_only_broken_skills_are_flagged() 
     let dir = tempfile::tempdir().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
     let opts = tui_common::isolated(dir.path(), skillscope::tui::theme::Theme::plain(), false);
-    let args = skillscope::core::load::LibrarySpec::default();
+    let args = skillscope::core::front::load::LibrarySpec::default();
     let mut app = skillscope::tui::app::App::new(args, lib, opts, tx);
     app.resize(100, 30);
     let mut h = tui_common::Harness {

@@ -175,7 +175,7 @@ pub(crate) fn snapshot(dir: &Path) -> BTreeMap<String, (u32, Vec<u8>)> {
             } else {
                 std::fs::read(&p).unwrap()
             };
-            out.insert(rel, (skillscope::core::fsx::mode_of(&m), content));
+            out.insert(rel, (skillscope::core::files::fsx::mode_of(&m), content));
         }
     }
     out

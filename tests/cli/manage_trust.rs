@@ -566,7 +566,7 @@ fn updates_preview_names_a_hostile_script_escaped() {
     assert!(
         !said
             .chars()
-            .any(|c| c != '\n' && skillscope::core::text::is_hazard(c)),
+            .any(|c| c != '\n' && skillscope::core::words::text::is_hazard(c)),
         "a raw control character: {said:?}"
     );
 }

@@ -5,7 +5,7 @@ use crate::common;
 use common::*;
 
 use skillscope::core::Library;
-use skillscope::core::load::enabled_mask;
+use skillscope::core::front::load::enabled_mask;
 use skillscope::core::matching::candidates;
 use skillscope::core::matching::eval::{check_names, evaluate, parse_cases};
 use skillscope::core::matching::{HitField, Index, Matcher};

@@ -426,7 +426,7 @@ fn docs_config_names_every_action_context_and_model() {
             c.name()
         );
     }
-    for p in skillscope::core::model::PRESETS {
+    for p in skillscope::core::pricing::model::PRESETS {
         assert!(
             doc.contains(&format!("| `{}` |", p.name))
                 && doc.contains(&format!("| {:.2} |", p.factor)),

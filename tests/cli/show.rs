@@ -176,7 +176,9 @@ fn bodies_and_resources_are_shown_escaped_and_exact_in_json() {
         let text = String::from_utf8_lossy(bytes);
         let raw: Vec<char> = text
             .chars()
-            .filter(|&c| !matches!(c, '\n' | '\t' | '\r') && skillscope::core::text::is_hazard(c))
+            .filter(|&c| {
+                !matches!(c, '\n' | '\t' | '\r') && skillscope::core::words::text::is_hazard(c)
+            })
             .collect();
         assert!(raw.is_empty(), "{what}: raw {raw:?} in {text:?}");
     };

@@ -66,9 +66,9 @@ fn counts_match_python_tiktoken_on_files_including_bad_utf8() {
     let cache = TokenCache::in_memory();
     for (name, o200k, cl100k) in FILES {
         let p = fixture(name);
-        let stat = skillscope::core::fsx::Stamp {
+        let stat = skillscope::core::files::fsx::Stamp {
             mtime_ns: 0, // unknown: always read
-            ..skillscope::core::fsx::Stamp::of(&std::fs::metadata(&p).unwrap())
+            ..skillscope::core::files::fsx::Stamp::of(&std::fs::metadata(&p).unwrap())
         };
         let got = |enc| tokens::count_file(&p, &stat, enc, &cache).unwrap();
         assert_eq!(got(Encoding::O200kBase), *o200k, "o200k {name}");

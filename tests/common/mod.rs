@@ -11,19 +11,19 @@ pub fn symlink(target: impl AsRef<Path>, link: impl AsRef<Path>) -> std::io::Res
     let resolved = link
         .parent()
         .map_or_else(|| target.to_path_buf(), |up| up.join(target));
-    skillscope::core::fsx::symlink(target, link, resolved.is_dir())
+    skillscope::core::files::fsx::symlink(target, link, resolved.is_dir())
 }
 
 /// Sets `path`'s mode (on Windows only whether it is read-only, see `fsx::permissions`).
 pub fn set_mode(path: impl AsRef<Path>, mode: u32) {
     let path = path.as_ref();
     let meta = std::fs::metadata(path).unwrap();
-    std::fs::set_permissions(path, skillscope::core::fsx::permissions(mode, &meta)).unwrap();
+    std::fs::set_permissions(path, skillscope::core::files::fsx::permissions(mode, &meta)).unwrap();
 }
 
 /// `path`'s mode, not following a last link (on Windows 0o444 or 0o666, see `fsx::mode_of`).
 pub fn mode_of(path: impl AsRef<Path>) -> u32 {
-    skillscope::core::fsx::mode_of(&std::fs::symlink_metadata(path.as_ref()).unwrap())
+    skillscope::core::files::fsx::mode_of(&std::fs::symlink_metadata(path.as_ref()).unwrap())
 }
 
 pub fn bin() -> Command {
@@ -230,7 +230,7 @@ pub fn layout_of(root: &Path, skip: &dyn Fn(&str) -> bool) -> Vec<String> {
             } else if m.is_dir() {
                 out.push(format!("dir {rel}"));
                 stack.push(p);
-            } else if skillscope::core::fsx::mode_of(&m) & 0o111 != 0 {
+            } else if skillscope::core::files::fsx::mode_of(&m) & 0o111 != 0 {
                 out.push(format!("file+x {rel}"));
             } else {
                 out.push(format!("file {rel}"));

@@ -5,7 +5,7 @@
 use crate::tui_common;
 
 use ratatui::crossterm::event::KeyCode;
-use skillscope::core::load::LibrarySpec;
+use skillscope::core::front::load::LibrarySpec;
 use skillscope::tui::app::App;
 use std::sync::mpsc;
 use tui_common::{Harness, harness, write};

@@ -6,7 +6,7 @@ use crate::tui_common;
 use insta::assert_snapshot;
 use ratatui::crossterm::event::KeyCode;
 use skillscope::core::listing::{self, Format, ListingOptions};
-use skillscope::core::modes::ListingMode;
+use skillscope::core::pricing::modes::ListingMode;
 use skillscope::core::tokens::{Encoding, count};
 use tui_common::{fixture, harness};
 
@@ -376,7 +376,7 @@ fn a_hostile_body_and_file_are_shown_escaped() {
     let raw = |screen: &str| -> Vec<char> {
         screen
             .chars()
-            .filter(|&c| c != '\n' && skillscope::core::text::is_hazard(c))
+            .filter(|&c| c != '\n' && skillscope::core::words::text::is_hazard(c))
             .collect()
     };
     // broken-yaml, then pdf-tools: its detail pane ends with the body.

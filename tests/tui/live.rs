@@ -76,8 +76,8 @@ fn edits_additions_and_deletions_show_up_and_the_selection_stays() {
 /// format changed (its worker finished last) is dropped, and the figures are the new format's.
 #[test]
 fn a_count_of_the_previous_format_arriving_last_is_dropped() {
+    use skillscope::core::front::load::LevelCounts;
     use skillscope::core::listing::Format;
-    use skillscope::core::load::LevelCounts;
     use skillscope::tui::event::{Event, JobEvent};
 
     let dir = tempfile::tempdir().unwrap();
@@ -127,7 +127,7 @@ fn a_count_of_the_previous_format_arriving_last_is_dropped() {
 /// An app started as the binary starts it, over `lib`, keeping its cache and state in `dir`;
 /// handled until every worker is done.
 fn started(lib: &std::path::Path, dir: &std::path::Path) -> tui_common::Harness {
-    let args = skillscope::core::load::LibrarySpec::of_paths([lib.to_path_buf()]);
+    let args = skillscope::core::front::load::LibrarySpec::of_paths([lib.to_path_buf()]);
     let (tx, rx) = std::sync::mpsc::channel();
     let opts = tui_common::isolated(dir, Theme::plain(), false);
     let mut app = skillscope::tui::app::App::scanning(args, opts, tx);

@@ -20,7 +20,7 @@ fn shared_home(t: &Path, w: u16, h: u16) -> Harness {
         "---\nname: release-notes\ndescription: Format release notes for the changelog from merged pull requests.\n---\n# Notes\n",
     );
     std::fs::create_dir_all(proj.join(".claude/skills")).unwrap();
-    skillscope::core::fsx::symlink(
+    skillscope::core::files::fsx::symlink(
         std::path::Path::new("../../.agents/skills/release-notes"),
         &proj.join(".claude/skills/release-notes"),
         true,

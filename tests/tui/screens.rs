@@ -525,7 +525,9 @@ fn hostile_names_and_descriptions_are_shown_escaped() {
     let term = h.terminal();
     for c in term.backend().buffer().content() {
         assert!(
-            !c.symbol().chars().any(skillscope::core::text::is_hazard),
+            !c.symbol()
+                .chars()
+                .any(skillscope::core::words::text::is_hazard),
             "raw hazard in cell {c:?}"
         );
     }
@@ -554,8 +556,8 @@ fn huge_skills_show_whole_figures() {
     let list = h.screen();
     let row = list.lines().find(|l| l.contains("huge")).unwrap();
     let figures: Vec<&str> = row.split_whitespace().collect();
-    let k = skillscope::core::text::compact(l2, 6);
-    let m = skillscope::core::text::compact(l3, 6);
+    let k = skillscope::core::words::text::compact(l2, 6);
+    let m = skillscope::core::words::text::compact(l3, 6);
     assert!(k.ends_with('k') && m.ends_with('M'), "{k} {m}");
     assert!(
         figures.contains(&k.as_str()) && figures.contains(&m.as_str()),
@@ -566,8 +568,8 @@ fn huge_skills_show_whole_figures() {
     let detail = h.screen();
     let exact = format!(
         "L2 {} · L3 {}",
-        skillscope::core::text::thousands(l2),
-        skillscope::core::text::thousands(l3)
+        skillscope::core::words::text::thousands(l2),
+        skillscope::core::words::text::thousands(l3)
     );
     assert!(detail.contains(&exact), "{exact} missing:\n{detail}");
     assert_snapshot!("huge_skill_detail", detail);

@@ -5,8 +5,8 @@ use crate::tui_common;
 
 use insta::assert_snapshot;
 use ratatui::crossterm::event::KeyCode;
-use skillscope::core::load::LibrarySpec;
-use skillscope::core::state::EnableState;
+use skillscope::core::front::load::LibrarySpec;
+use skillscope::core::front::state::EnableState;
 use skillscope::tui::app::App;
 use std::sync::mpsc;
 use tui_common::{Harness, fixture, harness, write};

@@ -5,8 +5,8 @@
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{Event as Input, KeyCode, KeyEvent, KeyModifiers};
+use skillscope::core::front::load::LibrarySpec;
 use skillscope::core::listing::Format;
-use skillscope::core::load::LibrarySpec;
 use skillscope::tui::app::{App, Options};
 use skillscope::tui::event::Event;
 use skillscope::tui::frame;

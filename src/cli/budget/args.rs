@@ -2,7 +2,7 @@
 
 use crate::core::agents::client::ClientModel;
 use crate::core::listing::{Format, Tier};
-use crate::core::model::{Model, ModelChoice};
+use crate::core::pricing::model::{Model, ModelChoice};
 use crate::core::tokens::Encoding;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
@@ -142,7 +142,7 @@ impl BudgetArgs {
     /// agent's client budgets for unknown models.
     pub fn configured_model(
         &self,
-        settings: &crate::core::request::ViewSettings,
+        settings: &crate::core::front::request::ViewSettings,
     ) -> anyhow::Result<Option<crate::core::agents::configured::Configured>> {
         let agent = self.view.agent_for(Some(self.listing()));
         if let Some(ModelArg::Unknown(_, family_error)) = self.model.as_ref() {

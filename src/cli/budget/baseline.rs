@@ -4,14 +4,14 @@
 use crate::cli::args::LibraryArgs;
 use crate::cli::budget::args::{BudgetArgs, OutputFormat};
 use crate::cli::ci_formats::md_cell;
-use crate::core::baseline::{self, Diff, Fate, SkillDiff, SkillRecord, Snapshot, Totals};
 use crate::core::listing::{self, Format, ListingOptions, Tier};
-use crate::core::model::Model;
+use crate::core::pricing::baseline::{self, Diff, Fate, SkillDiff, SkillRecord, Snapshot, Totals};
+use crate::core::pricing::model::Model;
 use crate::core::scan::ScanOptions;
 use crate::core::source::Root;
-use crate::core::text::thousands;
 use crate::core::tokens::{self, Encoding, TokenCache};
-use crate::core::{Library, escape, gitref, state};
+use crate::core::words::text::thousands;
+use crate::core::{Library, files::gitref, front::state, words::escape};
 use anyhow::Context as _;
 use serde_json::json;
 use std::collections::BTreeMap;
@@ -65,7 +65,7 @@ pub fn root_labels(roots: &[Root]) -> Vec<String> {
                 parts.join("/")
             }
         } else {
-            crate::core::paths::absolute(p)
+            crate::core::files::paths::absolute(p)
                 .file_name()
                 .map_or_else(|| "root".to_string(), |n| n.to_string_lossy().into_owned())
         };
@@ -445,7 +445,7 @@ fn placed_as(lib: &Library, roots: &[Root]) -> Library {
 
 /// A folder as a note names it: below the home as `~/...`.
 fn home_shown(p: &Path) -> String {
-    let abs = crate::core::paths::absolute(p);
+    let abs = crate::core::files::paths::absolute(p);
     match dirs::home_dir().and_then(|h| abs.strip_prefix(&h).ok().map(Path::to_path_buf)) {
         Some(rest) if !rest.as_os_str().is_empty() => format!("~/{}", rest.display()),
         _ => p.display().to_string(),
@@ -567,11 +567,11 @@ pub fn run(args: &BudgetArgs, library: &LibraryArgs) -> anyhow::Result<i32> {
         crate::cli::output::warn(n);
     }
     if let Some(path) = &args.save_baseline {
-        crate::core::paths::write_atomic(path, now.to_json().as_bytes(), None)
+        crate::core::files::paths::write_atomic(path, now.to_json().as_bytes(), None)
             .with_context(|| format!("cannot write the baseline {}", path.display()))?;
         crate::cli::output::warn(format_args!(
             "saved the baseline of {} to {}",
-            crate::core::text::count_of(now.skills.len(), "skill", "skills"),
+            crate::core::words::text::count_of(now.skills.len(), "skill", "skills"),
             path.display()
         ));
     }
@@ -659,7 +659,7 @@ struct Review<'a> {
 
 /// `1 skill`, `2 skills`, `1,234 skills`.
 fn plural(n: usize, word: &str) -> String {
-    crate::core::text::count_of(n, word, &format!("{word}s"))
+    crate::core::words::text::count_of(n, word, &format!("{word}s"))
 }
 
 fn signed(n: i64) -> String {

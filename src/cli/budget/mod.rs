@@ -8,12 +8,12 @@ use crate::cli::output::note_demo;
 use crate::cli::output::{SKILL_SCHEMA_VERSION, SkillJson, TokensJson};
 use crate::core::Library;
 use crate::core::agents::budget::{self as agent_budget, Supplied, ToolCost};
-use crate::core::budget;
 use crate::core::listing::{self, BudgetUnit, Fate, Format, Listing, Tier};
+use crate::core::pricing::budget;
+use crate::core::pricing::usage::{self, UseCost};
 use crate::core::skill::KindSource;
-use crate::core::text::{count_of, thousands};
 use crate::core::tokens::{self, Encoding, SkillTokens};
-use crate::core::usage::{self, UseCost};
+use crate::core::words::text::{count_of, thousands};
 use args::{BudgetArgs, OutputFormat};
 use serde::Serialize;
 use std::io::Write;
@@ -671,7 +671,7 @@ impl Report<'_> {
                 let name = crate::core::agents::model::model(a).name;
                 format!(
                     "  budget for {}\n",
-                    crate::core::text::line(&c.describe(name, dirs::home_dir().as_deref()))
+                    crate::core::words::text::line(&c.describe(name, dirs::home_dir().as_deref()))
                 )
             }
             _ => String::new(),

@@ -59,7 +59,7 @@ pub struct Calibration {
 pub enum CalibrationError {
     /// Not readable (not a regular file, larger than [`MAX_BYTES`], an I/O error).
     #[error("the calibration file cannot be read: {0}")]
-    Read(#[from] crate::core::fsx::FsxError),
+    Read(#[from] crate::core::files::fsx::FsxError),
     /// Not the JSON of a calibration file.
     #[error("the calibration file {} is not one skillscope wrote: {source}", path.display())]
     Parse {
@@ -128,13 +128,13 @@ pub enum Unusable {
 
 /// `calibration.json` in skillscope's cache folder.
 pub fn file() -> PathBuf {
-    crate::core::paths::cache_root().join("calibration.json")
+    crate::core::files::paths::cache_root().join("calibration.json")
 }
 
 /// Every calibration kept in `path`, by agent; a missing file holds none. Every one is checked:
 /// one out of bounds makes the file unusable.
 pub fn read_all(path: &Path) -> Result<BTreeMap<String, Calibration>, CalibrationError> {
-    let Some(bytes) = crate::core::fsx::read_capped(path, MAX_BYTES)? else {
+    let Some(bytes) = crate::core::files::fsx::read_capped(path, MAX_BYTES)? else {
         return Ok(BTreeMap::new());
     };
     let all: BTreeMap<String, Calibration> =
@@ -145,7 +145,7 @@ pub fn read_all(path: &Path) -> Result<BTreeMap<String, Calibration>, Calibratio
     for (agent, c) in &all {
         c.check(agent).map_err(|why| CalibrationError::Invalid {
             path: path.to_path_buf(),
-            agent: crate::core::text::line(agent).into_owned(),
+            agent: crate::core::words::text::line(agent).into_owned(),
             why,
         })?;
     }
@@ -166,11 +166,15 @@ pub fn write(path: &Path, c: &Calibration) -> Result<(), CalibrationError> {
         path: path.to_path_buf(),
         source: std::io::Error::other(e),
     })?;
-    crate::core::paths::write_private(path, &bytes, crate::core::paths::Durability::Durable)
-        .map_err(|source| CalibrationError::Write {
-            path: path.to_path_buf(),
-            source,
-        })
+    crate::core::files::paths::write_private(
+        path,
+        &bytes,
+        crate::core::files::paths::Durability::Durable,
+    )
+    .map_err(|source| CalibrationError::Write {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 impl Calibration {
@@ -178,8 +182,8 @@ impl Calibration {
     pub fn check(&self, key: &str) -> Result<(), Unusable> {
         if self.agent != key {
             return Err(Unusable::OtherAgent {
-                key: crate::core::text::line(key).into_owned(),
-                named: crate::core::text::line(&self.agent).into_owned(),
+                key: crate::core::words::text::line(key).into_owned(),
+                named: crate::core::words::text::line(&self.agent).into_owned(),
             });
         }
         if !super::installed::looks_like_version(&self.version) {
@@ -225,7 +229,7 @@ fn check_builtin(e: &Builtin) -> Result<(), Unusable> {
             .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | ':'));
     if !name_ok {
         return Err(Unusable::BuiltinName(
-            crate::core::text::line(&e.name).into_owned(),
+            crate::core::words::text::line(&e.name).into_owned(),
         ));
     }
     if e.description.chars().count() > MAX_DESCRIPTION {
@@ -242,7 +246,7 @@ fn check_builtin(e: &Builtin) -> Result<(), Unusable> {
 
 /// `at` (seconds since the epoch) as a day, `2026-12-06` (UTC).
 pub fn date(at: u64) -> String {
-    let (year, month, day, ..) = crate::core::text::utc_parts(at);
+    let (year, month, day, ..) = crate::core::words::text::utc_parts(at);
     format!("{year:04}-{month:02}-{day:02}")
 }
 

@@ -253,7 +253,7 @@ impl BudgetOverrides {
                 );
             for file in files {
                 // The one bounded reader: a FIFO or a link to a device is refused at once.
-                let Ok(Some(bytes)) = crate::core::fsx::read_settings(&file) else {
+                let Ok(Some(bytes)) = crate::core::files::fsx::read_settings(&file) else {
                     continue;
                 };
                 let value: Option<f64> = serde_json::from_slice::<serde_json::Value>(&bytes)
@@ -438,7 +438,7 @@ mod tests {
         );
         let path = std::env::join_paths([t.path().join("empty"), bin.clone()]).unwrap();
         assert_eq!(install.find(&path), None);
-        crate::core::fsx::test_link(bundle.join("gemini.js"), bin.join("gemini")).unwrap();
+        crate::core::files::fsx::test_link(bundle.join("gemini.js"), bin.join("gemini")).unwrap();
         assert_eq!(
             install.find(&path),
             Some(std::fs::canonicalize(&prefix).unwrap())

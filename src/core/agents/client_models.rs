@@ -27,7 +27,7 @@ pub struct ClientModel {
     pub context_window: usize,
     /// How many characters the client takes a token for when it makes the window a budget.
     pub chars_per_token: usize,
-    /// The family whose token estimate fits it (`core::model::PRESETS`).
+    /// The family whose token estimate fits it (`core::pricing::model::PRESETS`).
     pub family: &'static str,
     /// Its client sends a section on how to use skills with the listing (Codex: the model's
     /// `include_skills_usage_instructions`, its "How to use skills").

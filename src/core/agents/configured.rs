@@ -108,13 +108,13 @@ impl Configured {
                 return format!(
                     "{client_name} {version} does not know the model `{}`{newer}, but gives any name holding `[1m]` a window of {} tokens, known or not: its listing budget is made for that window, as {client_name} makes it",
                     self.name,
-                    crate::core::text::thousands(self.resolved.model.context_window as u64),
+                    crate::core::words::text::thousands(self.resolved.model.context_window as u64),
                 );
             }
             format!(
                 "{client_name} {version} does not know the model `{}`{newer}: its listing budget is made for its fallback window of {} tokens, as {client_name} makes it",
                 self.name,
-                crate::core::text::thousands(self.resolved.model.context_window as u64),
+                crate::core::words::text::thousands(self.resolved.model.context_window as u64),
             )
         })
     }
@@ -139,8 +139,8 @@ fn named_window(client: &Client, name: &str, resolved: Resolved) -> Option<(usiz
             format!(
                 "release {} gives a model named for it (--model, its settings, the environment) at most {} tokens: {} only as its default, when nothing names a model, or named `{}{sfx}`",
                 client.version,
-                crate::core::text::thousands(cap as u64),
-                crate::core::text::thousands(resolved.model.context_window as u64),
+                crate::core::words::text::thousands(cap as u64),
+                crate::core::words::text::thousands(resolved.model.context_window as u64),
                 resolved.model.id,
             ),
         )
@@ -218,7 +218,7 @@ pub fn every(
 /// What a settings file holds: `None` when there is no such file; a file that cannot be read is
 /// a note.
 pub(crate) fn read(path: &Path, notes: &mut Vec<String>) -> Option<String> {
-    match crate::core::fsx::read_regular_up_to(path, MAX_SETTINGS_BYTES) {
+    match crate::core::files::fsx::read_regular_up_to(path, MAX_SETTINGS_BYTES) {
         Ok(Some(bytes)) => {
             let text = String::from_utf8(bytes).ok();
             if text.is_none() {

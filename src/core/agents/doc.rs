@@ -83,7 +83,7 @@ fn budget(m: &AgentModel) -> String {
     };
     format!(
         "{share}{} {unit}{on}",
-        crate::core::text::thousands(b.limit as u64)
+        crate::core::words::text::thousands(b.limit as u64)
     )
 }
 

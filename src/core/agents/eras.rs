@@ -153,7 +153,7 @@ pub fn calibrate(
     let c = match kept {
         Err(e) => {
             chosen.calibration =
-                Calibrated::Unusable(crate::core::text::line(&e.to_string()).into_owned());
+                Calibrated::Unusable(crate::core::words::text::line(&e.to_string()).into_owned());
             return chosen;
         }
         Ok(None) => return chosen,

@@ -1,7 +1,7 @@
 //! Why a toggle could not be planned or written: the one error type every agent's editor returns.
 
 use super::SwitchScope;
-use crate::core::fsx::FsxError;
+use crate::core::files::fsx::FsxError;
 use crate::core::source::Agent;
 use std::path::PathBuf;
 
@@ -94,13 +94,13 @@ pub enum ToggleError {
     /// A SKILL.md's frontmatter could not be written as it was read: another program changed
     /// the file meanwhile, it is gone, or it links out of its skill's folder.
     #[error(transparent)]
-    Head(#[from] crate::core::head_edit::HeadError),
+    Head(#[from] crate::core::files::head_edit::HeadError),
     /// A project's settings file that, through a link the project holds, is a file outside it.
     #[error(
         "{} leads out of the project {} (to {}, through a link the project holds): a project-scope switch is not written there",
-        crate::core::escape::path(file),
-        crate::core::escape::path(project),
-        crate::core::escape::path(to)
+        crate::core::words::escape::path(file),
+        crate::core::words::escape::path(project),
+        crate::core::words::escape::path(to)
     )]
     LeavesProject {
         /// The settings file as the project names it.

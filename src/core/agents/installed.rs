@@ -148,7 +148,7 @@ fn version_of(command: &Path, package: &str) -> Option<Installed> {
 
 /// The `version` of the npm package in `dir`.
 fn package_version(dir: &Path) -> Option<String> {
-    let bytes = crate::core::fsx::read_settings(&dir.join("package.json")).ok()??;
+    let bytes = crate::core::files::fsx::read_settings(&dir.join("package.json")).ok()??;
     let json: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
     let v = json.get("version")?.as_str()?.trim();
     looks_like_version(v).then(|| v.to_string())
@@ -179,7 +179,7 @@ pub fn numbers(v: &str) -> Vec<u64> {
 }
 
 fn is_executable(p: &Path) -> bool {
-    std::fs::metadata(p).is_ok_and(|m| m.is_file() && crate::core::fsx::runnable(p, &m))
+    std::fs::metadata(p).is_ok_and(|m| m.is_file() && crate::core::files::fsx::runnable(p, &m))
 }
 
 #[cfg(test)]
@@ -192,7 +192,7 @@ mod tests {
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(p, "#!/bin/sh\n").unwrap();
         let meta = std::fs::metadata(p).unwrap();
-        std::fs::set_permissions(p, crate::core::fsx::permissions(0o755, &meta)).unwrap();
+        std::fs::set_permissions(p, crate::core::files::fsx::permissions(0o755, &meta)).unwrap();
     }
 
     fn npm_install(prefix: &Path, package: &str, version: &str, bin: &str) -> PathBuf {

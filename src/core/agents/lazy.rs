@@ -13,9 +13,9 @@ use super::plugin::{AgentState, Effective, show_path};
 use super::scope::SwitchScope;
 use crate::core::agents::home::{FrontmatterToggle, Home};
 use crate::core::agents::model::{AgentModel, EnableDefault, Injection};
-use crate::core::catalogue::Profile;
-use crate::core::fsx;
-use crate::core::head_edit;
+use crate::core::files::fsx;
+use crate::core::files::head_edit;
+use crate::core::findings::catalogue::Profile;
 use crate::core::listing::Format;
 use crate::core::skill::Skill;
 use crate::core::source::Agent;
@@ -48,7 +48,7 @@ pub static HOME: Home = Home {
 /// A new skill's fields for Lazy Skills: its type, when to use it, its triggers and `auto_load`
 /// on (its skills are opt-in).
 fn new_skill_fields(words: &str) -> String {
-    use crate::core::naming::yaml_scalar;
+    use crate::core::words::naming::yaml_scalar;
     format!(
         "type: contextual\n\
          when_to_use: {}\n\
@@ -449,7 +449,7 @@ mod tests {
         assert!(
             matches!(
                 err,
-                ToggleError::Head(crate::core::head_edit::HeadError::Changed { .. })
+                ToggleError::Head(crate::core::files::head_edit::HeadError::Changed { .. })
             ),
             "{err}"
         );

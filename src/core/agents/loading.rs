@@ -35,7 +35,7 @@ pub enum Loading {
     /// The model calls the skill by its name or id (Claude Code's `Skill` tool): the blocks
     /// given the skill, the name it was called by and what the model passes along.
     Called(Blocks),
-    /// The user names the skill in a message (Codex's `$name`): `core::inject`'s mention.
+    /// The user names the skill in a message (Codex's `$name`): `core::front::inject`'s mention.
     Mention,
     /// The model calls the agent's skill tool, which finds the name as the agent's view does:
     /// the blocks given the skill, the name and what the model passes along, and what the
@@ -213,7 +213,7 @@ pub fn qwen_code(skill: &Skill) -> Result<Vec<Block>, LibraryError> {
         "tool",
         "tool_result",
         qwen_code_text(
-            &crate::core::paths::absolute(&skill.dir)
+            &crate::core::files::paths::absolute(&skill.dir)
                 .display()
                 .to_string(),
             &body,
@@ -233,7 +233,7 @@ fn qwen_code_text(dir: &str, body: &str) -> String {
 /// absolute) and the body after the frontmatter.
 pub fn copilot(skill: &Skill) -> Result<Vec<Block>, LibraryError> {
     let body = read_body(skill)?;
-    let dir = crate::core::paths::absolute(&skill.dir)
+    let dir = crate::core::files::paths::absolute(&skill.dir)
         .display()
         .to_string();
     let mut files: Vec<String> = skill
@@ -344,7 +344,7 @@ fn cline_text(name: &str, description: Option<&str>, args: Option<&str>, body: &
 /// OpenClaw 2026.9.6 has no skill tool: the model `read`s the SKILL.md at its listed location,
 /// and the result is the whole file, frontmatter included.
 pub fn openclaw(skill: &Skill) -> Result<Vec<Block>, LibraryError> {
-    let text = crate::core::fsx::read_regular_up_to(&skill.skill_md, 64 << 20)
+    let text = crate::core::files::fsx::read_regular_up_to(&skill.skill_md, 64 << 20)
         .ok()
         .flatten()
         .map(|b| String::from_utf8_lossy(&b).into_owned())

@@ -6,7 +6,7 @@
 //! budget, match, the Prompt screen) reads it from here; `docs/agents.md` tables it.
 
 use super::client::Client;
-use crate::core::catalogue::Profile;
+use crate::core::findings::catalogue::Profile;
 use crate::core::listing::Format;
 use crate::core::skill::{Place, Skill};
 use crate::core::source::Agent;

@@ -10,7 +10,7 @@ use super::plugin::parse_settings;
 use super::{
     AgentPlugin, AgentState, Effective, PathCache, SettingsText, SkillSwitches, SwitchScope,
 };
-use crate::core::diagnostic::Diagnostic;
+use crate::core::findings::diagnostic::Diagnostic;
 use crate::core::skill::Skill;
 use crate::core::source::Agent;
 use serde_json::Value;

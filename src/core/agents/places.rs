@@ -4,7 +4,7 @@
 //! which copy of a shared name wins, which skills its client skips, and what it supplies for a
 //! missing name or description. `reach.rs` asks it.
 
-use crate::core::catalogue::RuleId;
+use crate::core::findings::catalogue::RuleId;
 use crate::core::skill::Skill;
 use std::path::{Path, PathBuf};
 

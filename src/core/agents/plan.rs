@@ -8,8 +8,8 @@ use super::planned::{Applied, TogglePlan, desired, unified_diff};
 use super::plugin::{AgentState, show_path};
 use super::scope::SwitchScope;
 use super::switches::AgentSwitches;
-use crate::core::fsx;
-use crate::core::paths::write_atomic;
+use crate::core::files::fsx;
+use crate::core::files::paths::write_atomic;
 use crate::core::skill::Skill;
 use crate::core::source::Agent;
 use std::path::{Path, PathBuf};
@@ -288,9 +288,14 @@ impl AgentSwitches {
         plan: &TogglePlan,
     ) -> Result<(TogglePlan, Applied), ToggleError> {
         if let Some(own) = plan.agent.home().frontmatter_toggle {
-            return (own.apply)(skill, plan, self.home(), crate::core::fsx::lock_wait());
+            return (own.apply)(
+                skill,
+                plan,
+                self.home(),
+                crate::core::files::fsx::lock_wait(),
+            );
         }
-        apply(self, skill, plan, crate::core::fsx::lock_wait())
+        apply(self, skill, plan, crate::core::files::fsx::lock_wait())
     }
 }
 

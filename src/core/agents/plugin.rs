@@ -4,8 +4,8 @@
 use super::error::ToggleError;
 use super::json;
 use super::scope::SwitchScope;
-use crate::core::catalogue::RuleId;
-use crate::core::diagnostic::{Diagnostic, Severity};
+use crate::core::findings::catalogue::RuleId;
+use crate::core::findings::diagnostic::{Diagnostic, Severity};
 use crate::core::skill::Skill;
 use crate::core::source::Agent;
 use serde::Serialize;

@@ -6,7 +6,7 @@
 
 pub(super) use super::places::Places;
 use super::places::{Reach, Unparsed, has};
-use crate::core::catalogue::RuleId;
+use crate::core::findings::catalogue::RuleId;
 use crate::core::library::{Library, read_body_up_to};
 use crate::core::skill::Skill;
 use crate::core::source::Agent;
@@ -26,7 +26,7 @@ impl Places {
     pub(super) fn current() -> Places {
         let home = dirs::home_dir();
         let cwd = std::env::current_dir()
-            .map(|c| crate::core::paths::absolute(&c))
+            .map(|c| crate::core::files::paths::absolute(&c))
             .unwrap_or_default();
         let repo = super::project_root(&cwd, home.as_deref());
         let workspace = home.as_deref().map(crate::core::source::openclaw_workspace);

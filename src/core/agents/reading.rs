@@ -5,7 +5,7 @@
 //! See `tests/fixtures/agents/FINDINGS.md`.
 
 use super::tools::split_frontmatter;
-use crate::core::catalogue::RuleId;
+use crate::core::findings::catalogue::RuleId;
 use crate::core::frontmatter::Frontmatter;
 use crate::core::skill::Skill;
 use crate::core::source::Agent;
@@ -53,7 +53,7 @@ fn opens_plainly(skill: &Skill) -> bool {
 
 /// The whole SKILL.md, lossy; `None` when it cannot be read.
 fn file_text(skill: &Skill) -> Option<String> {
-    let bytes = crate::core::fsx::read_regular(&skill.skill_md)
+    let bytes = crate::core::files::fsx::read_regular(&skill.skill_md)
         .ok()
         .flatten()?;
     Some(String::from_utf8_lossy(&bytes).into_owned())

@@ -10,7 +10,7 @@ use super::plugin::{
 };
 use super::scope::SwitchScope;
 use super::{claude, codex, copilot, gemini, openclaw, opencode, qwen};
-use crate::core::diagnostic::Diagnostic;
+use crate::core::findings::diagnostic::Diagnostic;
 use crate::core::skill::Skill;
 use crate::core::source::Agent;
 use std::path::{Path, PathBuf};
@@ -92,7 +92,7 @@ enum Unread {
     NotUtf8,
     /// It could not be read.
     #[error("{}", .0.reason())]
-    File(Arc<crate::core::fsx::FsxError>),
+    File(Arc<crate::core::files::fsx::FsxError>),
 }
 
 /// Every agent's switches, read once from the home and project folders given.
@@ -162,7 +162,7 @@ impl AgentSwitches {
         let mut files = Vec::new();
         for p in registry {
             for (scope, path) in p.settings_paths(home, project) {
-                let text = match crate::core::fsx::read_settings(&path) {
+                let text = match crate::core::files::fsx::read_settings(&path) {
                     Ok(Some(bytes)) => match String::from_utf8(bytes) {
                         Ok(s) => Ok(Some(s)),
                         Err(_) => Err(Unread::NotUtf8),
@@ -292,9 +292,9 @@ impl AgentSwitches {
             f.path.exists()
                 || (f.scope == SwitchScope::User && f.path.parent().is_some_and(Path::is_dir))
         });
-        let extra = crate::core::on_path::install_dirs(Some(&self.home));
+        let extra = crate::core::files::on_path::install_dirs(Some(&self.home));
         settings
-            || crate::core::on_path::find_command(
+            || crate::core::files::on_path::find_command(
                 command,
                 &std::env::var_os("PATH").unwrap_or_default(),
                 &extra,
@@ -392,7 +392,7 @@ impl AgentSwitches {
             .ok_or_else(|| unsupported("no settings file is known for it"))?;
         if scope != SwitchScope::User
             && let Some(project) = &self.project
-            && let Some(to) = crate::core::paths::leads_out(&file, project)
+            && let Some(to) = crate::core::files::paths::leads_out(&file, project)
         {
             return Err(ToggleError::LeavesProject {
                 file,

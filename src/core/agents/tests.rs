@@ -1,5 +1,5 @@
 use super::*;
-use crate::core::diagnostic::Diagnostic;
+use crate::core::findings::diagnostic::Diagnostic;
 use crate::core::frontmatter::Frontmatter;
 use crate::core::skill::Skill;
 use crate::core::source::Agent;
@@ -233,7 +233,7 @@ fn codex_path_entries_match_through_links() {
         "---\nname: pdf\ndescription: d\n---\n",
     );
     std::fs::create_dir_all(f.home.join(".agents/skills")).unwrap();
-    crate::core::fsx::test_link(&real, f.home.join(".agents/skills/pdf")).unwrap();
+    crate::core::files::fsx::test_link(&real, f.home.join(".agents/skills/pdf")).unwrap();
     write(
         &f.home.join(".codex/config.toml"),
         &format!(
@@ -779,12 +779,12 @@ fn a_held_lock_is_waited_for_then_reported_and_nothing_is_written() {
     let plan = sw
         .plan(&pdf, Agent::ClaudeCode, SwitchScope::User, false)
         .unwrap();
-    let held = crate::core::fsx::lock(&settings, std::time::Duration::ZERO).unwrap();
+    let held = crate::core::files::fsx::lock(&settings, std::time::Duration::ZERO).unwrap();
     let err = plan::apply(&sw, &pdf, &plan, std::time::Duration::from_millis(50)).unwrap_err();
     assert!(
         matches!(
             err,
-            ToggleError::File(crate::core::fsx::FsxError::Busy { .. })
+            ToggleError::File(crate::core::files::fsx::FsxError::Busy { .. })
         ),
         "{err}"
     );
@@ -828,7 +828,7 @@ fn the_written_file_keeps_its_permissions_and_links_stay_links() {
     std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o600)).unwrap();
     std::fs::create_dir_all(f.home.join(".claude")).unwrap();
     let link = f.home.join(".claude/settings.json");
-    crate::core::fsx::test_link(&real, &link).unwrap();
+    crate::core::files::fsx::test_link(&real, &link).unwrap();
     let (sw, _) = f.load();
     let plan = sw
         .plan(

@@ -3,10 +3,10 @@
 //! `tests/fixtures/agents/{gemini-cli@0.61.0,opencode@1.18.33}/mixed/`; the rules are in
 //! `tests/fixtures/agents/FINDINGS.md`).
 
-use crate::core::collate::{js_trim, locale_key};
 use crate::core::library::Library;
 use crate::core::skill::Skill;
 use crate::core::source::Agent;
+use crate::core::words::collate::{js_trim, locale_key};
 use serde_json::json;
 use std::collections::VecDeque;
 use std::path::Path;
@@ -161,7 +161,7 @@ pub(crate) fn split_frontmatter(text: &str) -> Option<(&str, &str)> {
 
 /// The whole SKILL.md as text (lossy), or empty when it cannot be read.
 fn file_text(skill: &Skill) -> String {
-    crate::core::fsx::read_regular(&skill.skill_md)
+    crate::core::files::fsx::read_regular(&skill.skill_md)
         .ok()
         .flatten()
         .map(|b| String::from_utf8_lossy(&b).into_owned())
@@ -181,7 +181,7 @@ pub fn gemini_activation(skill: &Skill, called: &str) -> String {
                 .or_else(|| after.strip_prefix('\n'))
         })
         .map_or("", js_trim);
-    let dir = crate::core::paths::absolute(&skill.dir);
+    let dir = crate::core::files::paths::absolute(&skill.dir);
     format!(
         "<activated_skill name=\"{called}\">\n  <instructions>\n    {body}\n  </instructions>\n\n  <available_resources>\n    {}\n  </available_resources>\n</activated_skill>",
         folder_structure(&dir, GEMINI_MAX_ITEMS)
@@ -358,7 +358,7 @@ pub fn opencode_skill_content(skill: &Skill) -> String {
         let after = after.strip_prefix('\r').unwrap_or(after);
         js_trim(after.strip_prefix('\n').unwrap_or(after))
     });
-    let dir = crate::core::paths::absolute(&skill.dir);
+    let dir = crate::core::files::paths::absolute(&skill.dir);
     let files: Vec<String> = ignore::WalkBuilder::new(&dir)
         .hidden(false)
         .follow_links(false)

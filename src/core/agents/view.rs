@@ -284,9 +284,9 @@ pub fn agent_view(
         let s = &mut out.skills[n];
         if let Some(note) = own_note {
             s.parse_diagnostics.push(
-                crate::core::diagnostic::Diagnostic::new(
-                    crate::core::catalogue::RuleId::ListedByFallback,
-                    crate::core::diagnostic::Severity::Warning,
+                crate::core::findings::diagnostic::Diagnostic::new(
+                    crate::core::findings::catalogue::RuleId::ListedByFallback,
+                    crate::core::findings::diagnostic::Severity::Warning,
                     format!("{who} {note}"),
                 )
                 .in_file(&s.skill_md),
@@ -389,10 +389,10 @@ fn fallen_back(s: &mut Skill, description: Option<&String>, agent: Agent, note: 
     ));
 }
 
-fn listed_by_fallback(s: &Skill, message: String) -> crate::core::diagnostic::Diagnostic {
-    crate::core::diagnostic::Diagnostic::new(
-        crate::core::catalogue::RuleId::ListedByFallback,
-        crate::core::diagnostic::Severity::Warning,
+fn listed_by_fallback(s: &Skill, message: String) -> crate::core::findings::diagnostic::Diagnostic {
+    crate::core::findings::diagnostic::Diagnostic::new(
+        crate::core::findings::catalogue::RuleId::ListedByFallback,
+        crate::core::findings::diagnostic::Severity::Warning,
         message,
     )
     .in_file(&s.skill_md)
@@ -1036,7 +1036,7 @@ pub fn on_for_readers_in(
 pub fn shadowed_findings(
     lib: &Library,
     switches: Option<&AgentSwitches>,
-) -> Vec<Option<crate::core::diagnostic::Diagnostic>> {
+) -> Vec<Option<crate::core::findings::diagnostic::Diagnostic>> {
     let unread = GeminiSettings::default();
     let gemini = switches.map_or(&unread, AgentSwitches::gemini);
     shadowed_findings_in(lib, &every_view(lib, gemini))
@@ -1046,9 +1046,9 @@ pub fn shadowed_findings(
 pub fn shadowed_findings_in(
     lib: &Library,
     views: &[View],
-) -> Vec<Option<crate::core::diagnostic::Diagnostic>> {
-    use crate::core::catalogue::RuleId;
-    use crate::core::diagnostic::{Diagnostic, Severity};
+) -> Vec<Option<crate::core::findings::diagnostic::Diagnostic>> {
+    use crate::core::findings::catalogue::RuleId;
+    use crate::core::findings::diagnostic::{Diagnostic, Severity};
     // Per skill: (read by a released client, read by a design agent, (agent, winner) pairs of
     // released clients, of design agents).
     type Passed = Vec<(Agent, usize)>;

@@ -13,8 +13,8 @@ pub use edit::{Change, EditError, YamlError, check_edit, parse_yaml_value};
 pub use opt_outs::{OptOut, opt_outs};
 pub use values::{compact, json_kind, shown_value, strings_of};
 
-use crate::core::catalogue::RuleId;
-use crate::core::diagnostic::{Diagnostic, Severity};
+use crate::core::findings::catalogue::RuleId;
+use crate::core::findings::diagnostic::{Diagnostic, Severity};
 use opt_outs::split_comment;
 use serde::Serialize;
 use serde_json::Value;

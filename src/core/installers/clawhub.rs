@@ -20,7 +20,7 @@ pub fn lock_path(workdir: &Path) -> Option<PathBuf> {
 
 /// The entries of a lock file (`skills`), by slug.
 pub fn read_lock(path: &Path) -> Result<Map<String, Value>, RecordError> {
-    let bytes = match crate::core::fsx::read_settings(path) {
+    let bytes = match crate::core::files::fsx::read_settings(path) {
         Ok(Some(b)) => b,
         Ok(None) => return Ok(Map::new()),
         // The error names the file.
@@ -40,7 +40,7 @@ pub fn read_lock(path: &Path) -> Result<Map<String, Value>, RecordError> {
 pub fn read_origin(skill_dir: &Path) -> Option<Map<String, Value>> {
     DOT_DIRS.iter().find_map(|d| {
         let p = skill_dir.join(d).join("origin.json");
-        let bytes = crate::core::fsx::read_settings(&p).ok()??;
+        let bytes = crate::core::files::fsx::read_settings(&p).ok()??;
         match serde_json::from_slice(&bytes).ok()? {
             Value::Object(m) => Some(m),
             _ => None,
@@ -54,7 +54,7 @@ pub fn read_origin(skill_dir: &Path) -> Option<Map<String, Value>> {
 pub fn place_of(dir: &Path) -> Option<(PathBuf, String)> {
     let (depth, above) = skills_folder_of(dir)?;
     let workdir = above.parent()?;
-    let rel = crate::core::paths::strip_prefix(dir, above)?;
+    let rel = crate::core::files::paths::strip_prefix(dir, above)?;
     let slug: Vec<String> = rel
         .components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())

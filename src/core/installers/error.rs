@@ -8,7 +8,7 @@ use std::path::PathBuf;
 pub enum RecordError {
     /// The file could not be read (the error names the file).
     #[error(transparent)]
-    Read(#[from] crate::core::fsx::FsxError),
+    Read(#[from] crate::core::files::fsx::FsxError),
     /// The file is not JSON.
     #[error("{}: not JSON: {source}", path.display())]
     NotJson {

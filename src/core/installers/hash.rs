@@ -103,7 +103,7 @@ fn feed(h: &mut Sha256, path: &Path) -> Result<(), HashError> {
         path: path.to_path_buf(),
         why: e.to_string(),
     };
-    let (mut f, _) = crate::core::fsx::open_regular(path).map_err(read)?;
+    let (mut f, _) = crate::core::files::fsx::open_regular(path).map_err(read)?;
     let mut buf = vec![0u8; 64 * 1024];
     loop {
         let n = f.read(&mut buf).map_err(read)?;

@@ -9,8 +9,8 @@ pub(crate) mod error;
 pub(crate) mod hash;
 pub(crate) mod skills_lock;
 
-use crate::core::catalogue::RuleId;
-use crate::core::diagnostic::{Diagnostic, Severity};
+use crate::core::findings::catalogue::RuleId;
+use crate::core::findings::diagnostic::{Diagnostic, Severity};
 use crate::core::skill::Skill;
 use rustc_hash::FxHashMap;
 use serde::Serialize;

@@ -28,7 +28,7 @@ pub fn global_path(home: &Path) -> PathBuf {
 /// The entries of a record file (`None` when there is none), as the installer reads them: a
 /// file of a lower version than `min_version`, or without `skills`, holds none.
 pub fn read(path: &Path, min_version: u64) -> Result<Option<Map<String, Value>>, RecordError> {
-    let bytes = match crate::core::fsx::read_settings(path) {
+    let bytes = match crate::core::files::fsx::read_settings(path) {
         Ok(Some(b)) => b,
         Ok(None) => return Ok(None),
         // The error names the file.

@@ -17,7 +17,7 @@
 
 /// The description as Claude Code lists it (before `<` and `>` are written as entities).
 pub(super) fn description(raw: &str) -> String {
-    one_line(&strip_ansi(crate::core::collate::js_trim(raw)))
+    one_line(&strip_ansi(crate::core::words::collate::js_trim(raw)))
 }
 
 /// `when_to_use` as Claude Code lists it: as a description, its ends as written.

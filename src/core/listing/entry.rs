@@ -4,9 +4,9 @@
 use super::dialect::Dialect;
 use super::format::{Folders, Format, Parts};
 use super::formats;
-use crate::core::escape;
 use crate::core::library::Library;
 use crate::core::skill::Skill;
+use crate::core::words::escape;
 use rayon::prelude::*;
 use std::borrow::Cow;
 

@@ -86,7 +86,7 @@ impl Budget {
     pub fn amount(&self, n: usize) -> String {
         format!(
             "{} {}",
-            crate::core::text::thousands(n as u64),
+            crate::core::words::text::thousands(n as u64),
             self.unit.as_str()
         )
     }
@@ -419,7 +419,7 @@ impl Folders {
             return r.clone();
         }
         if !dir.is_absolute() {
-            return self.resolve(&crate::core::paths::absolute(dir));
+            return self.resolve(&crate::core::files::paths::absolute(dir));
         }
         let plain_child = match (dir.parent(), dir.file_name()) {
             (Some(parent), Some(name)) if dir.is_absolute() && !parent.as_os_str().is_empty() => {
@@ -430,9 +430,8 @@ impl Folders {
         };
         let resolved = match plain_child {
             Some((parent, name)) => self.resolve(parent).join(name),
-            None => {
-                std::fs::canonicalize(dir).unwrap_or_else(|_| crate::core::paths::absolute(dir))
-            }
+            None => std::fs::canonicalize(dir)
+                .unwrap_or_else(|_| crate::core::files::paths::absolute(dir)),
         };
         self.lock().insert(dir.to_path_buf(), resolved.clone());
         resolved
@@ -442,7 +441,7 @@ impl Folders {
     /// plain skill folder (no link below its root) is its root's real folder joined with the rest.
     pub(crate) fn location(&self, skill: &Skill) -> String {
         let file = skill.skill_md.file_name().unwrap_or_default();
-        let below = crate::core::paths::strip_prefix(&skill.dir, &skill.root)
+        let below = crate::core::files::paths::strip_prefix(&skill.dir, &skill.root)
             .filter(|rel| skill.plain && !rel.as_os_str().is_empty());
         let dir = match below {
             Some(rel) => self.resolve(&skill.root).join(rel),

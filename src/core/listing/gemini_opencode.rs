@@ -80,7 +80,7 @@ pub(super) fn opencode_line(p: &Parts, description: Option<&str>) -> String {
 
 /// The SKILL.md path as the clients' globs give it: absolute, links not resolved.
 fn path_as_read(skill: &Skill) -> String {
-    crate::core::paths::absolute(&skill.skill_md)
+    crate::core::files::paths::absolute(&skill.skill_md)
         .to_string_lossy()
         .into_owned()
 }

@@ -9,7 +9,6 @@
 //! prompt's `## Skills` section: the note (when truncated or compact), the intro naming what a
 //! task is matched by, and the `<available_skills>` block.
 
-use crate::core::collate::locale_cmp;
 use crate::core::library::Library;
 use crate::core::listing::BuiltinEntry;
 use crate::core::listing::format::Budget;
@@ -20,6 +19,7 @@ use crate::core::listing::own::{
 };
 use crate::core::listing::record::{Fate, ListedSkill, Listing, ListingOptions};
 use crate::core::skill::Skill;
+use crate::core::words::collate::locale_cmp;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -83,7 +83,7 @@ fn versioned(
 /// A skill's SKILL.md as OpenClaw shows it: absolute, links not resolved, a path in the home
 /// folder written `~/…` (`compactHomePath`).
 fn location(skill: &Skill) -> String {
-    let path = crate::core::paths::absolute(&skill.skill_md);
+    let path = crate::core::files::paths::absolute(&skill.skill_md);
     home_relative(&path)
 }
 
@@ -192,7 +192,7 @@ pub(crate) fn missing_requirements(skill: &Skill) -> Vec<String> {
     }
     let requires = oc.get("requires");
     let path = std::env::var_os("PATH").unwrap_or_default();
-    let on_path = |b: &str| crate::core::on_path::find_command(b, &path, &[]).is_some();
+    let on_path = |b: &str| crate::core::files::on_path::find_command(b, &path, &[]).is_some();
     for b in list(requires.and_then(|r| r.get("bins"))) {
         if !on_path(&b) {
             missing.push(format!("bin: {b}"));
@@ -223,7 +223,7 @@ struct Raw {
 /// `sha256:` and the first 16 hex digits of the SHA-256 of the file read as UTF-8.
 fn skill_version(skill: &Skill) -> Option<String> {
     use sha2::{Digest, Sha256};
-    let bytes = crate::core::fsx::read_capped(&skill.skill_md, 16 << 20).ok()??;
+    let bytes = crate::core::files::fsx::read_capped(&skill.skill_md, 16 << 20).ok()??;
     let text = String::from_utf8_lossy(&bytes);
     let hash = Sha256::digest(text.as_bytes());
     let hex: String = hash.iter().take(8).map(|b| format!("{b:02x}")).collect();

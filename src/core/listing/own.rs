@@ -6,9 +6,9 @@
 
 use super::format::{Budget, BuiltinEntry};
 use super::record::{Fate, ListedBuiltin, ListedSkill, Listing, Tier};
-use crate::core::escape;
 use crate::core::library::Library;
 use crate::core::skill::Skill;
+use crate::core::words::escape;
 use std::borrow::Cow;
 
 /// The enabled skills split into the ones left out before any listing (shadowed, not listable

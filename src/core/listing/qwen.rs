@@ -4,7 +4,6 @@
 //! characters, every entry but the bundled ones keeps only the first line of its description
 //! and loses its `when_to_use`. Nothing is ever dropped.
 
-use crate::core::collate::{js_trim, locale_cmp};
 use crate::core::library::Library;
 use crate::core::listing::format::Budget;
 use crate::core::listing::format::{BudgetUnit, Folders, Parts, utf16_len};
@@ -15,6 +14,7 @@ use crate::core::listing::own::{
 use crate::core::listing::record::{Fate, Listing, ListingOptions};
 use crate::core::skill::Skill;
 use crate::core::source::Scope;
+use crate::core::words::collate::{js_trim, locale_cmp};
 
 /// `MAX_SKILL_LISTING_CHARS`: the most the block of entries may hold (UTF-16 units) before the
 /// descriptions are cut to their first line.

@@ -248,7 +248,7 @@ impl Listing {
         self.budget.map(|b| {
             format!(
                 "{} of {}",
-                crate::core::text::thousands(self.used as u64),
+                crate::core::words::text::thousands(self.used as u64),
                 b
             )
         })

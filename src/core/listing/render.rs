@@ -48,7 +48,7 @@ impl Slot {
 
 /// `8000` → `8,000`, as reasons show figures.
 fn grouped(n: usize) -> String {
-    crate::core::text::thousands(n as u64)
+    crate::core::words::text::thousands(n as u64)
 }
 
 fn chars(s: &str) -> usize {
@@ -261,7 +261,7 @@ fn arrange(mut slots: Vec<Slot>, lib: &Library, opts: &ListingOptions) -> Vec<Sl
                 }
             }
             slots.append(&mut builtins);
-            slots.sort_by_cached_key(|s| crate::core::collate::locale_key(&s.parts.name));
+            slots.sort_by_cached_key(|s| crate::core::words::collate::locale_key(&s.parts.name));
             return slots;
         }
     }
@@ -480,7 +480,7 @@ fn shape(s: &mut Slot, format: Format, tier: Tier, listed: usize, by_count: Opti
                 Fate::NameOnly,
                 format!(
                     "names tier: {} listed by name only",
-                    crate::core::text::count_of(listed, "skill is", "skills are")
+                    crate::core::words::text::count_of(listed, "skill is", "skills are")
                 ),
             );
             s.description = None;
@@ -768,7 +768,7 @@ mod tests {
     use super::super::format::py_strip;
     use super::super::*;
     use super::*;
-    use crate::core::escape;
+    use crate::core::words::escape;
 
     use crate::core::scan::ScanOptions;
     use crate::core::source::{Agent, Root, Scope};
@@ -875,7 +875,7 @@ mod tests {
             "name: pdf\ndescription: |\n  Reads <PDF> & \"forms\" it's fine\n\n",
         );
         let link = t.path().join("link");
-        crate::core::fsx::test_link(&real, &link).unwrap();
+        crate::core::files::fsx::test_link(&real, &link).unwrap();
         let lib = load(&[&link]);
         let resolved = std::fs::canonicalize(real.join("pdf"))
             .unwrap()

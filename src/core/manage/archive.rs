@@ -73,7 +73,7 @@ pub fn unpack(archive: &Path, kind: ArchiveKind, dest: &Path) -> Result<Unpacked
         path: archive.to_path_buf(),
         why,
     };
-    let (file, _) = crate::core::fsx::open_regular_up_to(archive, u64::MAX)?
+    let (file, _) = crate::core::files::fsx::open_regular_up_to(archive, u64::MAX)?
         .ok_or_else(|| bad("no such file".to_string()))?;
     match kind {
         ArchiveKind::Zip => {
@@ -188,7 +188,7 @@ impl Writer<'_> {
                 why: format!("more than {MAX_ENTRIES} entries; not unpacked"),
             });
         }
-        let shown = crate::core::text::line(&String::from_utf8_lossy(raw)).into_owned();
+        let shown = crate::core::words::text::line(&String::from_utf8_lossy(raw)).into_owned();
         let rel = match entry_path(raw) {
             Ok(Some(rel)) => rel,
             Ok(None) => return Ok(()),
@@ -216,7 +216,7 @@ impl Writer<'_> {
                 } else {
                     self.out.notes.push(format!(
                         "left out {shown}: a link to {} leaves the archive",
-                        crate::core::text::line(&target)
+                        crate::core::words::text::line(&target)
                     ));
                 }
             }
@@ -251,7 +251,7 @@ impl Writer<'_> {
                 self.bytes += n;
                 let mode = if exec { 0o755 } else { 0o644 };
                 let meta = std::fs::metadata(&path).map_err(ManageError::io("write", &path))?;
-                std::fs::set_permissions(&path, crate::core::fsx::permissions(mode, &meta))
+                std::fs::set_permissions(&path, crate::core::files::fsx::permissions(mode, &meta))
                     .map_err(ManageError::io("write", &path))?;
                 self.out.files += 1;
             }
@@ -266,7 +266,7 @@ impl Writer<'_> {
                 .map_or(Ok(()), std::fs::create_dir_all)
                 .and_then(|()| {
                     let to_dir = path.parent().is_some_and(|p| p.join(&target).is_dir());
-                    crate::core::fsx::symlink(Path::new(&target), &path, to_dir)
+                    crate::core::files::fsx::symlink(Path::new(&target), &path, to_dir)
                 });
             match made {
                 Ok(()) => self.out.files += 1,
@@ -286,7 +286,7 @@ fn entry_path(raw: &[u8]) -> Result<Option<PathBuf>, &'static str> {
     if raw.first() == Some(&b'/') {
         return Err("an absolute path");
     }
-    let path = crate::core::fsx::bytes_path(raw);
+    let path = crate::core::files::fsx::bytes_path(raw);
     let mut out = PathBuf::new();
     for c in path.components() {
         match c {

@@ -17,7 +17,7 @@ pub enum ManageError {
     },
     /// git could not fetch the source.
     #[error(transparent)]
-    Git(#[from] crate::core::gitref::GitError),
+    Git(#[from] crate::core::files::gitref::GitError),
     /// An archive could not be unpacked.
     #[error("{}: {why}", path.display())]
     Archive {
@@ -28,7 +28,7 @@ pub enum ManageError {
     },
     /// A file could not be read or locked.
     #[error(transparent)]
-    Fsx(#[from] crate::core::fsx::FsxError),
+    Fsx(#[from] crate::core::files::fsx::FsxError),
     /// A manifest (`skills.lock`, a project's `skills-lock.json`) could not be read or written.
     #[error("{}: {why}", path.display())]
     Manifest {
@@ -157,9 +157,9 @@ pub enum Refusal {
     /// A project's path that, through a link the project holds, leads outside it.
     #[error(
         "{} leads out of the project {} (to {}, through a link the project holds): nothing was written",
-        crate::core::escape::path(path),
-        crate::core::escape::path(project),
-        crate::core::escape::path(to)
+        crate::core::words::escape::path(path),
+        crate::core::words::escape::path(project),
+        crate::core::words::escape::path(to)
     )]
     LeavesProject {
         /// The path as the project names it.
@@ -172,14 +172,14 @@ pub enum Refusal {
     /// The target folder was swapped while skills were written into it.
     #[error(
         "{} was replaced by another folder or a link while skills were being written into it: nothing more was written",
-        crate::core::escape::path(.0)
+        crate::core::words::escape::path(.0)
     )]
     Swapped(PathBuf),
     /// A recorded folder name that is not one plain name.
     #[error(
         "{} names the folder {:?}, which is not one plain folder name (letters, digits, `.`, `_`, `-`, not starting with `.`): left alone",
         from.display(),
-        crate::core::text::line(name)
+        crate::core::words::text::line(name)
     )]
     NotPlainName {
         /// The file that names it.

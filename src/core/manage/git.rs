@@ -2,7 +2,7 @@
 //! folder with hooks, submodules, fsmonitor and command transports off; the tree is then copied
 //! out of the object store (`gitref::materialize`), never checked out.
 
-use crate::core::gitref::GitError;
+use crate::core::files::gitref::GitError;
 use std::io::Read;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -134,7 +134,7 @@ fn run(mut c: Command, what: &str) -> Result<Vec<u8>, GitError> {
         }),
         Some(s) if !s.success() => Err(GitError::Failed {
             args: what.to_string(),
-            stderr: crate::core::text::line(last).into_owned(),
+            stderr: crate::core::words::text::line(last).into_owned(),
         }),
         Some(_) => Ok(out),
     }

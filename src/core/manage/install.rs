@@ -280,7 +280,7 @@ mod tests {
             calls += 1;
             if calls == at {
                 std::fs::rename(from, moved).unwrap();
-                crate::core::fsx::test_link(to, from).unwrap();
+                crate::core::files::fsx::test_link(to, from).unwrap();
             }
         }
     }

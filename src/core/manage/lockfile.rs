@@ -112,7 +112,7 @@ pub fn edit(
     let path = project.join(skills_lock::FILE);
     super::target::inside_project(&path, project)?;
     let _lock = super::target::folder_lock(project)?;
-    let existing = crate::core::fsx::read_settings(&path)?;
+    let existing = crate::core::files::fsx::read_settings(&path)?;
     if existing.is_none() && when == Record::IfPresent {
         return Ok(false);
     }
@@ -124,7 +124,7 @@ pub fn edit(
     let Some(text) = text else {
         return Ok(false);
     };
-    crate::core::paths::write_atomic(&path, text.as_bytes(), None)
+    crate::core::files::paths::write_atomic(&path, text.as_bytes(), None)
         .map_err(ManageError::io("write", &path))?;
     Ok(true)
 }
@@ -195,7 +195,7 @@ pub fn relink(canonical: &Path, link: &TakenLink) -> Result<bool, ManageError> {
     if !leads {
         return Ok(false);
     }
-    crate::core::fsx::symlink(&link.to, &link.at, real.is_dir())
+    crate::core::files::fsx::symlink(&link.to, &link.at, real.is_dir())
         .map_err(ManageError::io("link", &link.at))?;
     Ok(true)
 }
@@ -239,11 +239,11 @@ pub fn link(canonical: &Path, place: &Path) -> Result<(), ManageError> {
         .unwrap_or_else(|| real_canonical.clone());
     let tmp = parent.join(format!(
         "{}link-{}",
-        crate::core::paths::OWN_PREFIX,
+        crate::core::files::paths::OWN_PREFIX,
         std::process::id()
     ));
     let _ = std::fs::remove_file(&tmp);
-    crate::core::fsx::symlink(&target, &tmp, real_canonical.is_dir())
+    crate::core::files::fsx::symlink(&target, &tmp, real_canonical.is_dir())
         .map_err(ManageError::io("link", &tmp))?;
     if let Err(e) = std::fs::rename(&tmp, place) {
         let _ = std::fs::remove_file(&tmp);
@@ -276,7 +276,7 @@ mod tests {
     fn a_lock_file_past_the_cap_is_an_error_and_is_never_written_over() {
         let t = tempfile::tempdir().unwrap();
         let path = t.path().join(skills_lock::FILE);
-        let len = crate::core::fsx::SETTINGS_MAX_BYTES + 1;
+        let len = crate::core::files::fsx::SETTINGS_MAX_BYTES + 1;
         std::fs::File::create(&path).unwrap().set_len(len).unwrap();
         for when in [Record::IfPresent, Record::Always] {
             let e = edit(t.path(), when, |m| {
@@ -295,7 +295,8 @@ mod tests {
         std::fs::create_dir_all(&project).unwrap();
         let users = t.path().join("users-lock.json");
         std::fs::write(&users, "{}").unwrap();
-        crate::core::fsx::test_link("../users-lock.json", project.join(skills_lock::FILE)).unwrap();
+        crate::core::files::fsx::test_link("../users-lock.json", project.join(skills_lock::FILE))
+            .unwrap();
         let e = edit(&project, Record::Always, |m| {
             m.insert("x".into(), serde_json::json!({}));
         })

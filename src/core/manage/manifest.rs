@@ -60,7 +60,7 @@ pub fn path(dir: &Path) -> PathBuf {
 /// Reads the manifest of `dir`; an empty one when there is none.
 pub fn read(dir: &Path) -> Result<Manifest, ManageError> {
     let p = path(dir);
-    let Some(bytes) = crate::core::fsx::read_capped(&p, 64 << 20)? else {
+    let Some(bytes) = crate::core::files::fsx::read_capped(&p, 64 << 20)? else {
         return Ok(Manifest::default());
     };
     let bad = |why: ManifestError| ManageError::Manifest {
@@ -86,7 +86,7 @@ pub fn read(dir: &Path) -> Result<Manifest, ManageError> {
 /// writers lose nothing. The file goes when it would hold no skill.
 pub fn edit<T>(dir: &Path, change: impl FnOnce(&mut Manifest) -> T) -> Result<T, ManageError> {
     let p = path(dir);
-    let _lock = crate::core::fsx::lock(&p, crate::core::fsx::lock_wait())?;
+    let _lock = crate::core::files::fsx::lock(&p, crate::core::files::fsx::lock_wait())?;
     let mut m = read(dir)?;
     let before = m.clone();
     let out = change(&mut m);
@@ -106,7 +106,7 @@ pub fn edit<T>(dir: &Path, change: impl FnOnce(&mut Manifest) -> T) -> Result<T,
         why: ManifestError::Write(e),
     })?;
     text.push('\n');
-    crate::core::paths::write_atomic(&p, text.as_bytes(), None)
+    crate::core::files::paths::write_atomic(&p, text.as_bytes(), None)
         .map_err(ManageError::io("write", &p))?;
     Ok(out)
 }

@@ -66,7 +66,7 @@ impl Origin {
         }
         let path = Path::new(text);
         if let Ok(meta) = std::fs::metadata(path) {
-            let abs = crate::core::paths::absolute(path);
+            let abs = crate::core::files::paths::absolute(path);
             if reference.is_some() {
                 return refuse(SourceError::RefOfLocal(text.to_string()));
             }
@@ -243,7 +243,7 @@ pub fn fetch(origin: &Origin, work: &Path) -> Result<Fetched, ManageError> {
             let repo = work.join("repo.git");
             let commit = super::git::clone(url, reference.as_deref(), &repo)?;
             let dest = work.join("tree");
-            let m = crate::core::gitref::materialize(&repo, &commit, "", &dest)?;
+            let m = crate::core::files::gitref::materialize(&repo, &commit, "", &dest)?;
             let mut notes = Vec::new();
             if !m.skipped_links.is_empty() {
                 notes.push(format!(

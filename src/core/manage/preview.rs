@@ -5,15 +5,15 @@
 use super::stage::Staged;
 use super::{Target, format_for, profile_for, tree};
 use crate::core::Library;
-use crate::core::baseline::{self, Diff, Fate, SkillRecord, Snapshot, Totals};
-use crate::core::diagnostic::{Counts, Severity};
+use crate::core::findings::diagnostic::{Counts, Severity};
+use crate::core::front::state;
 use crate::core::index::IndexStore;
 use crate::core::listing::{self, Format, Tier};
+use crate::core::pricing::baseline::{self, Diff, Fate, SkillRecord, Snapshot, Totals};
 use crate::core::rules::{self, CheckOptions};
 use crate::core::scan::ScanOptions;
 use crate::core::skill::Skill;
 use crate::core::source::{Agent, Root, Scope};
-use crate::core::state;
 use crate::core::tokens::{self, Encoding, TokenCache};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
@@ -22,7 +22,10 @@ use std::sync::Arc;
 
 /// A finding as a verdict quotes it: where it is as `check` says it (`SKILL.md:3:19`, the file
 /// relative to the skill's folder), then the severity, the rule and the message.
-fn quoted(d: &crate::core::diagnostic::Diagnostic, skill_dir: Option<&std::path::Path>) -> String {
+fn quoted(
+    d: &crate::core::findings::diagnostic::Diagnostic,
+    skill_dir: Option<&std::path::Path>,
+) -> String {
     let at = d.line.map(|l| {
         let file = d
             .path

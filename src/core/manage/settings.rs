@@ -31,7 +31,7 @@ pub fn references(name: &str, dir: &Path, home: &Path, project: Option<&Path>) -
     let mut out = Vec::new();
     for p in agents::REGISTRY {
         for (_, file) in p.settings_paths(home, project) {
-            let Ok(Some(bytes)) = crate::core::fsx::read_settings(&file) else {
+            let Ok(Some(bytes)) = crate::core::files::fsx::read_settings(&file) else {
                 continue;
             };
             let Ok(text) = String::from_utf8(bytes) else {
@@ -147,17 +147,17 @@ fn toml_without(text: &str, name: &str, dir: &Path, home: &Path) -> Option<(Vec<
 /// Removes a reference's entries from its file: under the file's lock, only when the file
 /// still holds the text they were found in, with a backup, atomically.
 pub fn clean(r: &Reference) -> Result<PathBuf, ManageError> {
-    let _lock = crate::core::fsx::lock(&r.file, crate::core::fsx::lock_wait())?;
-    let now = crate::core::fsx::read_settings(&r.file)?
+    let _lock = crate::core::files::fsx::lock(&r.file, crate::core::files::fsx::lock_wait())?;
+    let now = crate::core::files::fsx::read_settings(&r.file)?
         .map(|b| String::from_utf8_lossy(&b).into_owned())
         .unwrap_or_default();
     if now != r.before {
         return Err(Refusal::Changed(r.file.clone()).into());
     }
     let backup = agents::backup_path(&r.file);
-    crate::core::paths::write_atomic(&backup, r.before.as_bytes(), None)
+    crate::core::files::paths::write_atomic(&backup, r.before.as_bytes(), None)
         .map_err(ManageError::io("write", &backup))?;
-    crate::core::paths::write_atomic(&r.file, r.after.as_bytes(), None)
+    crate::core::files::paths::write_atomic(&r.file, r.after.as_bytes(), None)
         .map_err(ManageError::io("write", &r.file))?;
     Ok(backup)
 }

@@ -77,7 +77,7 @@ pub fn stage(root: &Path, stage: &Path, pick: &[String], own: bool) -> Result<Fo
         } else {
             found.notes.push(format!(
                 "left out {}: neither its name nor its folder is a safe folder name",
-                crate::core::text::line(&subfolder)
+                crate::core::words::text::line(&subfolder)
             ));
             continue;
         };
@@ -91,7 +91,7 @@ pub fn stage(root: &Path, stage: &Path, pick: &[String], own: bool) -> Result<Fo
         if found.skills.iter().any(|x| x.folder == folder) {
             found.notes.push(format!(
                 "left out {}: another skill of the source is named {folder}; --pick its folder to choose",
-                crate::core::text::line(&subfolder)
+                crate::core::words::text::line(&subfolder)
             ));
             continue;
         }
@@ -122,7 +122,7 @@ pub fn stage(root: &Path, stage: &Path, pick: &[String], own: bool) -> Result<Fo
         if !named {
             found.notes.push(format!(
                 "--pick {}: no such skill in the source",
-                crate::core::text::line(p)
+                crate::core::words::text::line(p)
             ));
         }
     }

@@ -118,7 +118,7 @@ impl Target {
 /// `.claude/skills` or a lock file outward) must not make an install write into the user's own
 /// folders while naming the project's.
 pub fn inside_project(path: &Path, project: &Path) -> Result<(), ManageError> {
-    match crate::core::paths::leads_out(path, project) {
+    match crate::core::files::paths::leads_out(path, project) {
         None => Ok(()),
         Some(to) => Err(Refusal::LeavesProject {
             path: path.to_path_buf(),
@@ -142,7 +142,7 @@ pub fn still_inside(
     if let Some(project) = project {
         inside_project(dir, project)?;
     }
-    let now = crate::core::fsx::identity(dir).map_err(ManageError::io("read", dir))?;
+    let now = crate::core::files::fsx::identity(dir).map_err(ManageError::io("read", dir))?;
     if identity.is_some_and(|was| was != now) {
         return Err(Refusal::Swapped(dir.to_path_buf()).into());
     }
@@ -163,10 +163,10 @@ pub fn safe_folder_name(name: &str) -> bool {
 /// The exclusive lock on changes to the skill folder `dir`: installs, replacements, removals
 /// and restores in it, with its manifest, are one step each for every other process (its
 /// sidecar, `.skillscope-install.lock`, is removed when released).
-pub fn folder_lock(dir: &Path) -> Result<crate::core::fsx::FileLock, ManageError> {
-    Ok(crate::core::fsx::lock(
+pub fn folder_lock(dir: &Path) -> Result<crate::core::files::fsx::FileLock, ManageError> {
+    Ok(crate::core::files::fsx::lock(
         &dir.join("skillscope-install"),
-        crate::core::fsx::lock_wait(),
+        crate::core::files::fsx::lock_wait(),
     )?)
 }
 
@@ -195,6 +195,6 @@ pub fn now_utc() -> String {
 
 /// Seconds since the epoch as `YYYY-MM-DDTHH:MM:SSZ` (the proleptic Gregorian calendar).
 pub fn utc(secs: u64) -> String {
-    let (y, m, d, h, mi, s) = crate::core::text::utc_parts(secs);
+    let (y, m, d, h, mi, s) = crate::core::words::text::utc_parts(secs);
     format!("{y:04}-{m:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z")
 }

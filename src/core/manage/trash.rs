@@ -69,7 +69,7 @@ const ENTRY: &str = "entry.json";
 impl Trash {
     /// The trash under skillscope's data folder.
     pub fn open() -> Trash {
-        Trash::at(&crate::core::paths::data_root())
+        Trash::at(&crate::core::files::paths::data_root())
     }
 
     /// The trash in skillscope's data folder `data`.
@@ -188,7 +188,8 @@ impl Trash {
         let mut out: Vec<TrashEntry> = rd
             .flatten()
             .filter_map(|e| {
-                let bytes = crate::core::fsx::read_settings(&e.path().join(ENTRY)).ok()??;
+                let bytes =
+                    crate::core::files::fsx::read_settings(&e.path().join(ENTRY)).ok()??;
                 let entry: TrashEntry = serde_json::from_slice(&bytes).ok()?;
                 // An entry whose skill is not (yet) whole in it is no removal to restore.
                 std::fs::symlink_metadata(e.path().join(ITEM)).ok()?;
@@ -267,8 +268,12 @@ fn write_entry(slot: &Path, e: &TrashEntry) -> Result<(), ManageError> {
         why: ManifestError::Write(err),
     })?;
     text.push('\n');
-    crate::core::paths::write_atomic(&p, text.as_bytes(), crate::core::paths::private_file_mode())
-        .map_err(ManageError::io("write", &p))
+    crate::core::files::paths::write_atomic(
+        &p,
+        text.as_bytes(),
+        crate::core::files::paths::private_file_mode(),
+    )
+    .map_err(ManageError::io("write", &p))
 }
 
 /// Removes the slots a killed removal left unfinished: an entry file without its skill, older
@@ -309,7 +314,7 @@ mod tests {
             std::fs::Permissions::from_mode(0o750),
         )
         .unwrap();
-        crate::core::fsx::test_link("/etc/passwd", skill.join("outward")).unwrap();
+        crate::core::files::fsx::test_link("/etc/passwd", skill.join("outward")).unwrap();
         let before = super::super::tree::tree_hash(&skill).unwrap();
         let trash = Trash::at(&t.path().join("data"));
         let e = trash.put(&skill, "remove").unwrap();

@@ -159,7 +159,7 @@ pub fn copy_skill(src: &Path, dest: &Path) -> Result<Copied, ManageError> {
 
 /// Copies one entry of a skill into `dest`, or says why it is left out.
 fn copy_entry(e: &Entry, dest: &Path, out: &mut Copied) -> Result<Step, ManageError> {
-    let shown = crate::core::text::line(&e.rel).into_owned();
+    let shown = crate::core::words::text::line(&e.rel).into_owned();
     let to = dest.join(&e.rel_path);
     let ft = e.meta.file_type();
     if ft.is_dir() {
@@ -179,13 +179,13 @@ fn copy_entry(e: &Entry, dest: &Path, out: &mut Copied) -> Result<Step, ManageEr
         let target = std::fs::read_link(&e.path).map_err(ManageError::io("read", &e.path))?;
         let target_s = target.to_string_lossy();
         if link_stays_inside(&e.rel, &target_s) {
-            crate::core::fsx::symlink(&target, &to, e.path.is_dir())
+            crate::core::files::fsx::symlink(&target, &to, e.path.is_dir())
                 .map_err(ManageError::io("create", &to))?;
             out.files += 1;
         } else {
             out.notes.push(format!(
                 "left out {shown}: a link to {} leaves the skill",
-                crate::core::text::line(&target_s)
+                crate::core::words::text::line(&target_s)
             ));
         }
     } else if ft.is_file() {
@@ -211,7 +211,7 @@ pub fn sanitize(dir: &Path) -> Result<Vec<String>, ManageError> {
 
 /// Removes one entry a copy would leave out, or drops its unsafe mode bits.
 fn sanitize_entry(e: &Entry, notes: &mut Vec<String>) -> Result<Step, ManageError> {
-    let shown = crate::core::text::line(&e.rel).into_owned();
+    let shown = crate::core::words::text::line(&e.rel).into_owned();
     let path = &e.path;
     let ft = e.meta.file_type();
     if ft.is_dir() {
@@ -228,15 +228,15 @@ fn sanitize_entry(e: &Entry, notes: &mut Vec<String>) -> Result<Step, ManageErro
         if !link_stays_inside(&e.rel, &target_s) {
             notes.push(format!(
                 "left out {shown}: a link to {} leaves the skill",
-                crate::core::text::line(&target_s)
+                crate::core::words::text::line(&target_s)
             ));
             std::fs::remove_file(path).map_err(ManageError::io("remove", path))?;
         }
     } else if ft.is_file() {
-        let mode = crate::core::fsx::mode_of(&e.meta);
+        let mode = crate::core::files::fsx::mode_of(&e.meta);
         let want = (mode & 0o775) | 0o600;
         if mode & 0o7777 != want {
-            std::fs::set_permissions(path, crate::core::fsx::permissions(want, &e.meta))
+            std::fs::set_permissions(path, crate::core::files::fsx::permissions(want, &e.meta))
                 .map_err(ManageError::io("write", path))?;
         }
     } else {
@@ -268,8 +268,9 @@ fn special_kind(_ft: std::fs::FileType) -> &'static str {
 }
 
 fn copy_file(from: &Path, to: &Path, meta: &std::fs::Metadata) -> Result<(), ManageError> {
-    let mut src = crate::core::fsx::open_no_follow(from).map_err(ManageError::io("read", from))?;
-    let mode = crate::core::fsx::mode_of(meta) & 0o775;
+    let mut src =
+        crate::core::files::fsx::open_no_follow(from).map_err(ManageError::io("read", from))?;
+    let mode = crate::core::files::fsx::mode_of(meta) & 0o775;
     let mut opts = std::fs::OpenOptions::new();
     opts.write(true).create_new(true);
     #[cfg(unix)]
@@ -277,7 +278,7 @@ fn copy_file(from: &Path, to: &Path, meta: &std::fs::Metadata) -> Result<(), Man
     let mut dst = opts.open(to).map_err(ManageError::io("write", to))?;
     std::io::copy(&mut src, &mut dst).map_err(ManageError::io("copy", from))?;
     dst.flush().map_err(ManageError::io("write", to))?;
-    std::fs::set_permissions(to, crate::core::fsx::permissions(mode | 0o600, meta))
+    std::fs::set_permissions(to, crate::core::files::fsx::permissions(mode | 0o600, meta))
         .map_err(ManageError::io("write", to))?;
     Ok(())
 }
@@ -306,7 +307,7 @@ pub fn tree_hash(dir: &Path) -> Result<String, ManageError> {
             h.update(t.to_string_lossy().as_bytes());
             h.update(b"\0");
         } else if ft.is_file() {
-            let exec = crate::core::fsx::runnable(&e.path, &e.meta);
+            let exec = crate::core::files::fsx::runnable(&e.path, &e.meta);
             h.update(if exec { b"x\0" } else { b"f\0" });
             h.update(e.rel.as_bytes());
             h.update(b"\0");
@@ -338,7 +339,7 @@ pub fn executables(dir: &Path) -> Vec<String> {
         let ext = Path::new(&e.name)
             .extension()
             .map(|x| x.to_string_lossy().to_ascii_lowercase());
-        let runs = crate::core::fsx::runnable(&e.path, &e.meta)
+        let runs = crate::core::files::fsx::runnable(&e.path, &e.meta)
             || ext.is_some_and(|x| SCRIPT.contains(&x.as_str()))
             || starts_with_shebang(&e.path);
         if runs {
@@ -374,7 +375,7 @@ pub fn move_whole(from: &Path, to: &Path) -> Result<(), ManageError> {
         Err(e) if e.kind() == std::io::ErrorKind::CrossesDevices => {
             let beside = to.parent().unwrap_or_else(|| Path::new("."));
             let staging = tempfile::Builder::new()
-                .prefix(&format!("{}copy-", crate::core::paths::OWN_PREFIX))
+                .prefix(&format!("{}copy-", crate::core::files::paths::OWN_PREFIX))
                 .tempdir_in(beside)
                 .map_err(ManageError::io("create a temporary folder in", beside))?;
             let copy = staging.path().join("item");
@@ -430,7 +431,8 @@ fn copy_exact(from: &Path, to: &Path) -> Result<(), ManageError> {
     let ft = meta.file_type();
     if ft.is_symlink() {
         let t = std::fs::read_link(from).map_err(ManageError::io("read", from))?;
-        crate::core::fsx::symlink(&t, to, from.is_dir()).map_err(ManageError::io("create", to))?;
+        crate::core::files::fsx::symlink(&t, to, from.is_dir())
+            .map_err(ManageError::io("create", to))?;
         return Ok(());
     }
     if ft.is_dir() {
@@ -457,7 +459,7 @@ fn copy_exact(from: &Path, to: &Path) -> Result<(), ManageError> {
     }
     std::fs::set_permissions(
         to,
-        crate::core::fsx::permissions(crate::core::fsx::mode_of(&meta), &meta),
+        crate::core::files::fsx::permissions(crate::core::files::fsx::mode_of(&meta), &meta),
     )
     .map_err(ManageError::io("write", to))?;
     Ok(())
@@ -585,8 +587,8 @@ mod tests {
             std::fs::Permissions::from_mode(0o4777),
         )
         .unwrap();
-        crate::core::fsx::test_link("/etc/passwd", src.join("passwd")).unwrap();
-        crate::core::fsx::test_link("../SKILL.md", src.join("scripts/doc")).unwrap();
+        crate::core::files::fsx::test_link("/etc/passwd", src.join("passwd")).unwrap();
+        crate::core::files::fsx::test_link("../SKILL.md", src.join("scripts/doc")).unwrap();
         nix::unistd::mkfifo(&src.join("pipe"), nix::sys::stat::Mode::S_IRWXU).unwrap();
         let dest = t.path().join("dest");
         let c = copy_skill(&src, &dest).unwrap();

@@ -79,7 +79,7 @@ mod tests {
         let outside = tempfile::tempdir().unwrap();
         std::fs::write(outside.path().join("keep"), "x").unwrap();
         let link = t.path().join("work-link");
-        crate::core::fsx::test_link(outside.path(), &link).unwrap();
+        crate::core::files::fsx::test_link(outside.path(), &link).unwrap();
         let then = std::time::SystemTime::now() - STALE - std::time::Duration::from_mins(1);
         for d in [&old, &other] {
             std::fs::File::open(d).unwrap().set_modified(then).unwrap();

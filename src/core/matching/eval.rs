@@ -105,7 +105,9 @@ pub fn check_names(cases: &[Case], lib: &Library) -> Result<(), EvalError> {
             names.sort_unstable();
             let meant = unknown
                 .iter()
-                .map(|n| crate::core::text::closest(n, names.iter().copied()).map(str::to_string))
+                .map(|n| {
+                    crate::core::words::text::closest(n, names.iter().copied()).map(str::to_string)
+                })
                 .collect();
             return Err(EvalError::UnknownSkills {
                 case: i + 1,

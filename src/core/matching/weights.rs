@@ -29,7 +29,7 @@ pub const SOURCE_ENV: &str = "SKILLSCOPE_MODEL";
 
 /// The installed weights: `model/model.safetensors` in skillscope's data folder.
 pub fn installed_path() -> PathBuf {
-    crate::core::paths::data_root()
+    crate::core::files::paths::data_root()
         .join("model")
         .join("model.safetensors")
 }
@@ -119,7 +119,7 @@ pub fn install(file: &Path, dest: &Path) -> Result<(), WeightsError> {
         })?;
     }
     let mut outcome: Option<Result<(), WeightsError>> = None;
-    let written = crate::core::paths::write_atomic_with(dest, None, |out| {
+    let written = crate::core::files::paths::write_atomic_with(dest, None, |out| {
         use std::io::Write;
         // Reading errors are told apart from writing ones by where they happened.
         let mut read_failed = None;

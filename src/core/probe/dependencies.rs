@@ -5,10 +5,10 @@
 //! one check naming both places. Nothing is installed: the report carries the command that would.
 
 use super::{ProbeOptions, interpreter, sandbox};
-use crate::core::catalogue::RuleId;
-use crate::core::deps::{self, Declared, Origin, Requirement};
-use crate::core::diagnostic::{Diagnostic, Severity};
+use crate::core::findings::catalogue::RuleId;
+use crate::core::findings::diagnostic::{Diagnostic, Severity};
 use crate::core::library::Library;
+use crate::core::probe::deps::{self, Declared, Origin, Requirement};
 use crate::core::skill::{Skill, SkillKind};
 use serde::Serialize;
 use std::collections::HashMap;

@@ -359,7 +359,8 @@ fn locate_absolute(name: &str) -> Option<PathBuf> {
 /// A regular file with at least one execute bit (on Windows, which has none: a program file,
 /// `.exe`, `.com`, `.bat` or `.cmd`).
 pub fn is_executable(path: &Path) -> bool {
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && crate::core::fsx::runnable(path, &m))
+    std::fs::metadata(path)
+        .is_ok_and(|m| m.is_file() && crate::core::files::fsx::runnable(path, &m))
 }
 
 /// The PATH given to probed programs: the caller's own, or a conventional one when unset.

@@ -2,7 +2,7 @@
 //! probing itself and the store that keeps reports.
 
 use super::sandbox::{MAX_PROCESSES, Mode as SandboxMode, Preference as SandboxPreference};
-use crate::core::diagnostic::{Diagnostic, RuleId};
+use crate::core::findings::diagnostic::{Diagnostic, RuleId};
 use crate::core::skill::{DEFAULT_ENTRY, Skill, SkillKind};
 use crate::core::source::Agent;
 use serde::Serialize;

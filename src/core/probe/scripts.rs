@@ -4,8 +4,8 @@
 use super::interpreter::{self, Head};
 use super::sandbox::{self, Ending, RunSpec};
 use super::{ProbeOptions, signal_name, tail};
-use crate::core::catalogue::RuleId;
-use crate::core::diagnostic::{Diagnostic, Severity};
+use crate::core::findings::catalogue::RuleId;
+use crate::core::findings::diagnostic::{Diagnostic, Severity};
 use crate::core::skill::Skill;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};

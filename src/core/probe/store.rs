@@ -28,7 +28,7 @@ pub struct ProbeStore {
 /// The entry script's hash; a script that is not a regular file (a FIFO) has none, rather than
 /// blocking the read.
 fn hash_file(path: &Path) -> Option<String> {
-    crate::core::fsx::read_regular(path)
+    crate::core::files::fsx::read_regular(path)
         .ok()
         .flatten()
         .map(|b| blake3::hash(&b).to_hex().to_string())
@@ -37,16 +37,16 @@ fn hash_file(path: &Path) -> Option<String> {
 impl ProbeStore {
     /// `probes.json` in skillscope's cache folder; a missing or unreadable file is an empty store.
     pub fn open() -> ProbeStore {
-        ProbeStore::at(crate::core::paths::cache_root().join("probes.json"))
+        ProbeStore::at(crate::core::files::paths::cache_root().join("probes.json"))
     }
 
     /// The store kept in `path`. Only a regular file of a settings file's size is read
-    /// ([`read_settings`](crate::core::fsx::read_settings)); anything else there (a FIFO, a
+    /// ([`read_settings`](crate::core::files::fsx::read_settings)); anything else there (a FIFO, a
     /// folder, a file past the cap) leaves the store empty, is reported by [`ProbeStore::problem`] and is never
     /// written over.
     pub fn at(path: impl Into<PathBuf>) -> ProbeStore {
         let path = path.into();
-        let (records, problem) = match crate::core::fsx::read_settings(&path) {
+        let (records, problem) = match crate::core::files::fsx::read_settings(&path) {
             Ok(bytes) => (
                 bytes
                     .and_then(|b| serde_json::from_slice(&b).ok())
@@ -55,8 +55,8 @@ impl ProbeStore {
             ),
             // An unreadable store is only a cache to write again, unless it is not a file at all.
             Err(
-                e @ (crate::core::fsx::FsxError::NotRegular { .. }
-                | crate::core::fsx::FsxError::TooLarge { .. }),
+                e @ (crate::core::files::fsx::FsxError::NotRegular { .. }
+                | crate::core::files::fsx::FsxError::TooLarge { .. }),
             ) => (BTreeMap::new(), Some(e.to_string())),
             Err(_) => (BTreeMap::new(), None),
         };
@@ -111,7 +111,11 @@ impl ProbeStore {
             return Err(std::io::Error::other(p.clone()));
         }
         let bytes = serde_json::to_vec_pretty(&self.records).map_err(std::io::Error::other)?;
-        crate::core::paths::write_private(path, &bytes, crate::core::paths::Durability::Durable)?;
+        crate::core::files::paths::write_private(
+            path,
+            &bytes,
+            crate::core::files::paths::Durability::Durable,
+        )?;
         Ok(())
     }
 }

@@ -4,14 +4,14 @@
 //! their stat: an unchanged skill is checked without reading its body again.
 
 use super::Profile;
-use crate::core::catalogue::RuleId;
-use crate::core::diagnostic::{Diagnostic, Severity};
-use crate::core::fsx::Stamp;
+use crate::core::files::fsx::Stamp;
+use crate::core::findings::catalogue::RuleId;
+use crate::core::findings::diagnostic::{Diagnostic, Severity};
 use crate::core::library::read_body_up_to;
 use crate::core::resource::Resource;
 use crate::core::skill::{BodyFacts, Link, Skill};
-use crate::core::text::thousands;
 use crate::core::tokens::{self, Encoding, TokenCache};
+use crate::core::words::text::thousands;
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 
@@ -212,7 +212,7 @@ fn is_markdown(p: &Path) -> bool {
 /// The resource of `skill` at `path`, when `path` names one inside its folder. A resource is a
 /// regular file the scan stat'ed, so no further stat is needed to know it is there.
 fn resource_at<'a>(skill: &'a Skill, path: &Path) -> Option<&'a Resource> {
-    let rest = crate::core::paths::strip_prefix(path, &skill.dir)?;
+    let rest = crate::core::files::paths::strip_prefix(path, &skill.dir)?;
     let mut rel = String::new();
     for c in rest.components() {
         match c {
@@ -371,7 +371,7 @@ const PIECE: usize = 1 << 20;
 /// [`local_links`] finds them), read in pieces: memory stays bounded whatever the file's size.
 pub(crate) fn file_facts(path: &Path, offset: u64) -> std::io::Result<BodyFacts> {
     use std::io::{BufRead, Seek};
-    let (mut file, _) = crate::core::fsx::open_regular(path)?;
+    let (mut file, _) = crate::core::files::fsx::open_regular(path)?;
     file.seek(std::io::SeekFrom::Start(offset))?;
     let mut reader = std::io::BufReader::with_capacity(64 << 10, file);
     let mut facts = BodyFacts::default();

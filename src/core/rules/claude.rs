@@ -1,8 +1,8 @@
 //! Claude Code rules: the values of the fields only Claude Code reads (`context`, `model`),
 //! which it would otherwise ignore or refuse without a word.
 
-use crate::core::catalogue::RuleId;
-use crate::core::diagnostic::{Diagnostic, Severity};
+use crate::core::findings::catalogue::RuleId;
+use crate::core::findings::diagnostic::{Diagnostic, Severity};
 use crate::core::frontmatter::compact;
 use crate::core::skill::Skill;
 

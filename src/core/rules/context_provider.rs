@@ -2,8 +2,8 @@
 //! skills' manifests carry `triggers` ("Skill Manifest Enhancement"), and a skill without them
 //! is never injected, since the provider's `_match_skills` looks at nothing else.
 
-use crate::core::catalogue::{Profile, RuleId};
-use crate::core::diagnostic::{Diagnostic, Severity};
+use crate::core::findings::catalogue::{Profile, RuleId};
+use crate::core::findings::diagnostic::{Diagnostic, Severity};
 use crate::core::skill::Skill;
 use crate::core::source::Agent;
 

@@ -1,12 +1,12 @@
 //! Frontmatter rules: known fields per profile, name and description checks.
 
 use super::Profile;
-use crate::core::catalogue::RuleId;
-use crate::core::diagnostic::{Diagnostic, Severity};
-use crate::core::escape;
-use crate::core::naming::kebab;
+use crate::core::findings::catalogue::RuleId;
+use crate::core::findings::diagnostic::{Diagnostic, Severity};
 use crate::core::skill::{Skill, SkillKind};
-use crate::core::text::thousands;
+use crate::core::words::escape;
+use crate::core::words::naming::kebab;
+use crate::core::words::text::thousands;
 use std::borrow::Cow;
 use unicode_normalization::UnicodeNormalization;
 

@@ -4,12 +4,12 @@
 //! parsing the frontmatter before and after it: the intended key must read as meant and every
 //! other value as it did, else the fix is refused with a sentence saying why.
 
-use crate::core::catalogue::RuleId;
-use crate::core::diagnostic::Diagnostic;
+use crate::core::findings::catalogue::RuleId;
+use crate::core::findings::diagnostic::Diagnostic;
 use crate::core::frontmatter::{self, Change};
 use crate::core::skill::Skill;
 
-/// A SKILL.md's head (see `core::head_edit`) before and after its fixes.
+/// A SKILL.md's head (see `core::files::head_edit`) before and after its fixes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fixed {
     /// The head as it was.
@@ -416,10 +416,10 @@ fn quote_value(lines: &Lines, line: u32, coerced: bool) -> Option<(Vec<Edit>, Ch
 /// is written as YAML reads it back: a name such as `null`, `yes` or `123` is quoted.
 fn name_from_folder(skill: &Skill, lines: &Lines, d: &Diagnostic) -> Planned {
     let folder = skill.dir_name();
-    if crate::core::naming::check_name(&folder).is_err() {
+    if crate::core::words::naming::check_name(&folder).is_err() {
         return Ok(None);
     }
-    let written = crate::core::naming::yaml_scalar(&folder);
+    let written = crate::core::words::naming::yaml_scalar(&folder);
     let change = Change::Text("name".to_string(), folder.clone().into_owned());
     let field = skill.frontmatter.get("name");
     Ok(match field {

@@ -1,10 +1,10 @@
 //! Lazy Skills rules: the shapes of the fields that model adds (`type`, `triggers`,
 //! `dependencies`), and declared dependencies that are not valid pip specifiers. Nothing runs.
 
-use crate::core::catalogue::RuleId;
-use crate::core::deps::{self, Origin};
-use crate::core::diagnostic::{Diagnostic, Severity};
+use crate::core::findings::catalogue::RuleId;
+use crate::core::findings::diagnostic::{Diagnostic, Severity};
 use crate::core::frontmatter::{Field, compact, json_kind};
+use crate::core::probe::deps::{self, Origin};
 use crate::core::skill::Skill;
 use serde_json::Value;
 
@@ -118,7 +118,7 @@ fn dependencies(f: &Field, head: &str, out: &mut Vec<Diagnostic>) {
 fn head(skill: &Skill) -> String {
     use std::io::Read;
     let mut bytes = Vec::new();
-    let read = crate::core::fsx::open_regular(&skill.skill_md)
+    let read = crate::core::files::fsx::open_regular(&skill.skill_md)
         .and_then(|(file, _)| file.take(skill.body_offset).read_to_end(&mut bytes));
     match read {
         Ok(_) => String::from_utf8_lossy(&bytes).into_owned(),

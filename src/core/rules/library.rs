@@ -2,8 +2,8 @@
 //! are one template filled in with the name.
 
 use super::Profile;
-use crate::core::catalogue::RuleId;
-use crate::core::diagnostic::{Diagnostic, Severity};
+use crate::core::findings::catalogue::RuleId;
+use crate::core::findings::diagnostic::{Diagnostic, Severity};
 use crate::core::library::Library;
 use rustc_hash::FxHashMap;
 

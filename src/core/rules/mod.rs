@@ -11,7 +11,7 @@ pub mod overlap;
 pub(crate) mod select;
 mod template;
 
-use crate::core::diagnostic::{Diagnostic, Severity};
+use crate::core::findings::diagnostic::{Diagnostic, Severity};
 use crate::core::library::Library;
 use crate::core::matching::semantic::VectorKey;
 use crate::core::skill::Skill;
@@ -19,7 +19,7 @@ use crate::core::tokens::{Encoding, TokenCache};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-pub use crate::core::catalogue::{Profile, RULES, RuleId, RuleInfo, UnknownProfile};
+pub use crate::core::findings::catalogue::{Profile, RULES, RuleId, RuleInfo, UnknownProfile};
 #[cfg(test)]
 pub(crate) use template::input_key as template_key;
 
@@ -311,7 +311,7 @@ fn check_skill_kept(skill: &Skill, profile: Profile, learned: &AtomicBool) -> Ve
 /// rules read more than that, so they run every time: an executable skill's entry (a file looked
 /// at), Lazy Skills' resources and files, the ADR agent's readers.
 fn per_skill_key(skill: &Skill, profile: Profile) -> Option<[u8; 32]> {
-    use crate::core::fsx::path_bytes;
+    use crate::core::files::fsx::path_bytes;
     use crate::core::skill::SkillKind;
     use crate::core::source::Agent;
     if skill.kind() == SkillKind::Executable
@@ -320,7 +320,7 @@ fn per_skill_key(skill: &Skill, profile: Profile) -> Option<[u8; 32]> {
     {
         return None;
     }
-    let program = crate::core::fsx::program_key()?;
+    let program = crate::core::files::fsx::program_key()?;
     let mut h = blake3::Hasher::new();
     h.update(b"per-skill rules 1\0");
     h.update(program);

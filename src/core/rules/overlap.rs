@@ -3,7 +3,7 @@
 //! and, where the descriptions' sentence vectors are at hand, descriptions that mean nearly the
 //! same in other words.
 
-use crate::core::diagnostic::{Diagnostic, RuleId, Severity};
+use crate::core::findings::diagnostic::{Diagnostic, RuleId, Severity};
 use crate::core::library::Library;
 use crate::core::matching::lexicon::{Lexicon, SkillWords, tokenize};
 use crate::core::matching::semantic::{self, VectorKey};

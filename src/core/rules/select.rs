@@ -3,8 +3,8 @@
 //! `--warnings-as-errors` from the command line, and the opt-outs a skill's author writes in its
 //! frontmatter (`# skillscope: ignore[unknown-field]`).
 
-use crate::core::catalogue::{Family, RULES, RuleId, Severity};
-use crate::core::diagnostic::Diagnostic;
+use crate::core::findings::catalogue::{Family, RULES, RuleId, Severity};
+use crate::core::findings::diagnostic::Diagnostic;
 use crate::core::frontmatter::OptOut;
 use crate::core::skill::Skill;
 use std::fmt;
@@ -90,7 +90,7 @@ impl FromStr for Selector {
         }
         Err(UnknownSelector {
             given: s.to_string(),
-            meant: crate::core::text::closest(s, Selector::names()),
+            meant: crate::core::words::text::closest(s, Selector::names()),
         })
     }
 }
@@ -320,10 +320,10 @@ impl Selection {
 /// The paths a per-path glob is matched against: the file and each folder above it, relative
 /// to the folder that was read and to the current folder, and absolute.
 fn candidates(place: Place) -> Vec<PathBuf> {
-    let abs = crate::core::paths::absolute(place.file);
+    let abs = crate::core::files::paths::absolute(place.file);
     let mut bases: Vec<PathBuf> = Vec::new();
     if let Some(root) = place.root {
-        let root = crate::core::paths::absolute(root);
+        let root = crate::core::files::paths::absolute(root);
         // A root that is a skill folder (or its SKILL.md) is named with its own folder.
         let base = if abs.parent() == Some(root.as_path()) || abs == root {
             root.parent().map(Path::to_path_buf)

@@ -2,10 +2,10 @@
 //! name ("Automate Strava tasks via …", "Automate Xero tasks via …"). Routing by meaning cannot
 //! tell such skills apart: only a message that names the skill finds it.
 
-use crate::core::catalogue::RuleId;
-use crate::core::diagnostic::{Diagnostic, Severity};
+use crate::core::findings::catalogue::RuleId;
+use crate::core::findings::diagnostic::{Diagnostic, Severity};
 use crate::core::library::Library;
-use crate::core::text::{count_of, thousands};
+use crate::core::words::text::{count_of, thousands};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
@@ -132,7 +132,7 @@ pub fn check(lib: &Library) -> Vec<(usize, Diagnostic)> {
 pub(crate) fn input_key(lib: &Library) -> Option<[u8; 32]> {
     // Gathered into a buffer and hashed 64 KiB at a time, as the overlap rule's key is.
     const STAGE: usize = 64 * 1024;
-    let program = crate::core::fsx::program_key()?;
+    let program = crate::core::files::fsx::program_key()?;
     let mut h = blake3::Hasher::new();
     let mut buf: Vec<u8> = Vec::with_capacity(STAGE);
     buf.extend_from_slice(b"description-template 1\0");
@@ -200,7 +200,7 @@ fn judge(lib: &Library) -> Vec<(usize, Diagnostic)> {
     );
     let mut out = Vec::new();
     for (t, members) in &groups {
-        let shown = crate::core::text::fit(t, 70);
+        let shown = crate::core::words::text::fit(t, 70);
         for &i in members {
             let s = &lib.skills[i];
             out.push((

@@ -2,8 +2,8 @@
 //! unchanged files are neither read nor hashed again.
 
 use super::encoding::{Encoding, TokenError};
-use crate::core::codec::{Reader, stamp_bytes};
-use crate::core::fsx::{Stamp, bytes_path, path_bytes};
+use crate::core::files::codec::{Reader, stamp_bytes};
+use crate::core::files::fsx::{Stamp, bytes_path, path_bytes};
 use rustc_hash::FxHashMap as HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -75,15 +75,16 @@ impl Loaded {
     }
 
     fn from_file(path: &Path) -> Loaded {
-        let (entries, problem) = match crate::core::fsx::read_regular_up_to(path, MAX_FILE_BYTES) {
-            Ok(bytes) => (bytes.and_then(|b| decode(&b)).unwrap_or_default(), None),
-            // Writing over a file that cannot be read is fine (it is only a cache) unless it is
-            // not a file at all: a FIFO or a folder there is the user's, not skillscope's.
-            Err(e @ crate::core::fsx::FsxError::NotRegular { .. }) => {
-                (Entries::default(), Some(e.to_string()))
-            }
-            Err(_) => (Entries::default(), None),
-        };
+        let (entries, problem) =
+            match crate::core::files::fsx::read_regular_up_to(path, MAX_FILE_BYTES) {
+                Ok(bytes) => (bytes.and_then(|b| decode(&b)).unwrap_or_default(), None),
+                // Writing over a file that cannot be read is fine (it is only a cache) unless it is
+                // not a file at all: a FIFO or a folder there is the user's, not skillscope's.
+                Err(e @ crate::core::files::fsx::FsxError::NotRegular { .. }) => {
+                    (Entries::default(), Some(e.to_string()))
+                }
+                Err(_) => (Entries::default(), None),
+            };
         Loaded {
             entries: Mutex::new(entries),
             problem,
@@ -245,11 +246,11 @@ impl TokenCache {
 
     /// Remembers a file's content hash. `stat` must be taken before the read, so that a write
     /// during the read shows up as a new stat next time. A file changed within the last
-    /// [`RACY_WINDOW_NS`](crate::core::fsx::RACY_WINDOW_NS) is not remembered (see
+    /// [`RACY_WINDOW_NS`](crate::core::files::fsx::RACY_WINDOW_NS) is not remembered (see
     /// [`Stamp::racy`]): another write in the same timestamp tick would leave its stat as it
     /// was.
     pub fn remember_file(&self, path: &Path, stat: &Stamp, hash: ContentHash) {
-        if stat.racy(crate::core::fsx::now_ns()) {
+        if stat.racy(crate::core::files::fsx::now_ns()) {
             return;
         }
         let stamp = Seen { stat: *stat, hash };
@@ -290,8 +291,8 @@ impl TokenCache {
             e.dirty = false;
             Ok(())
         };
-        let sync = crate::core::paths::Durability::Cache;
-        crate::core::paths::write_private_with(path, sync, fill).map_err(|source| {
+        let sync = crate::core::files::paths::Durability::Cache;
+        crate::core::files::paths::write_private_with(path, sync, fill).map_err(|source| {
             TokenError::CacheWrite {
                 path: path.clone(),
                 source,
@@ -340,7 +341,7 @@ fn trim(e: &mut Entries, cap: usize) {
 
 /// Where [`TokenCache::open`] keeps its file.
 pub fn default_path() -> Option<PathBuf> {
-    Some(crate::core::paths::cache_root().join(FILE_NAME))
+    Some(crate::core::files::paths::cache_root().join(FILE_NAME))
 }
 
 // File layout (little-endian): MAGIC, u32 generation, u32 count entries × (hash, u8 encoding,
@@ -351,7 +352,7 @@ pub fn default_path() -> Option<PathBuf> {
 /// Writes the cache file's bytes for `e` to `out`, as they are encoded.
 fn encode_to(e: &Entries, out: &mut impl std::io::Write) -> std::io::Result<()> {
     use std::io::Write;
-    let mut out = crate::core::fsx::Checksummed::new(out);
+    let mut out = crate::core::files::fsx::Checksummed::new(out);
     out.write_all(MAGIC)?;
     out.write_all(&e.generation.to_le_bytes())?;
     out.write_all(&(e.counts.len() as u32).to_le_bytes())?;
@@ -467,7 +468,7 @@ mod tests {
         c.insert(h(1), Encoding::Cl100kBase, 40);
         c.remember_file(Path::new("/x/SKILL.md"), &stat(10, 99), h(1));
         // Modified just now: not trusted by its stat.
-        let now = crate::core::fsx::now_ns();
+        let now = crate::core::files::fsx::now_ns();
         c.remember_file(Path::new("/x/new.md"), &stat(10, now), h(2));
         c.save().unwrap();
         let c = TokenCache::at(&p);

@@ -1,7 +1,7 @@
 //! The clients `verify` can run: their commands and packages, the API each speaks, how their
 //! listing is cut out of their request, and their installed version.
 
-pub use crate::core::on_path::{find_command, install_dirs};
+pub use crate::core::files::on_path::{find_command, install_dirs};
 use crate::core::source::Agent;
 use serde::Serialize;
 use std::ffi::OsStr;

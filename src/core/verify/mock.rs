@@ -187,7 +187,7 @@ impl Body {
 fn over_body(size: u64) -> String {
     format!(
         "its body of {} bytes is over the {} MiB a request body may have",
-        crate::core::text::thousands(size),
+        crate::core::words::text::thousands(size),
         MAX_BODY >> 20
     )
 }
@@ -195,7 +195,7 @@ fn over_body(size: u64) -> String {
 fn over_flight(size: u64) -> String {
     format!(
         "its body of {} bytes would have taken the mock over the {} MiB it reads at once",
-        crate::core::text::thousands(size),
+        crate::core::words::text::thousands(size),
         IN_FLIGHT >> 20
     )
 }

@@ -61,7 +61,7 @@ fn client_files(client: &Client, home: &Path) -> Vec<(PathBuf, String)> {
 /// The user's settings file at `path` as a JSON object (through the bounded settings reader);
 /// `{}` when it is missing, unreadable or not an object.
 fn read_json_settings(path: &Path) -> serde_json::Value {
-    crate::core::fsx::read_settings(path)
+    crate::core::files::fsx::read_settings(path)
         .ok()
         .flatten()
         .and_then(|b| String::from_utf8(b).ok())
@@ -177,9 +177,9 @@ pub fn plan(client: &'static Client, lib: &Library, setup: &Setup) -> Result<Pla
     let real_home = std::fs::canonicalize(&home).unwrap_or_else(|_| home.clone());
     let real_cwd = std::fs::canonicalize(&setup.cwd).unwrap_or_else(|_| setup.cwd.clone());
     if home.starts_with(&setup.cwd) || real_home.starts_with(&real_cwd) {
-        return Err(VerifyError::HomeAsProject(crate::core::escape::path(
-            &setup.cwd,
-        )));
+        return Err(VerifyError::HomeAsProject(
+            crate::core::words::escape::path(&setup.cwd),
+        ));
     }
     let installed =
         crate::core::agents::installed::of_command(client.agent, &command).map(|i| i.version);
@@ -348,7 +348,7 @@ fn resolve(path: &Path, links: &mut Vec<(PathBuf, PathBuf)>) -> Option<PathBuf> 
 /// hands to `node`). Nothing else of the wrapper's folder is looked at.
 fn wrapper_targets(called: &Path, real: &Path, home: &Path) -> Vec<PathBuf> {
     // A regular file only (a pipe there would never end), and no more than a wrapper holds.
-    let Ok(Some(text)) = crate::core::fsx::read_regular_up_to(real, WRAPPER_CAP) else {
+    let Ok(Some(text)) = crate::core::files::fsx::read_regular_up_to(real, WRAPPER_CAP) else {
         return Vec::new();
     };
     if !text.starts_with(b"#!") {
@@ -394,7 +394,7 @@ fn wrapper_targets(called: &Path, real: &Path, home: &Path) -> Vec<PathBuf> {
             continue;
         };
         let runs = std::fs::metadata(&target)
-            .is_ok_and(|m| m.is_file() && crate::core::fsx::runnable(&target, &m));
+            .is_ok_and(|m| m.is_file() && crate::core::files::fsx::runnable(&target, &m));
         let packaged = target
             .ancestors()
             .any(|a| a.file_name() == Some(OsStr::new("node_modules")));
@@ -569,7 +569,7 @@ fn no_report(out: &sandbox::Outcome, run: &RunSpec, error: &serde_json::Error) -
     if out.stdout.truncated() {
         why.push_str(&format!(
             "; its report ({} bytes) was over the {} MiB read of it",
-            crate::core::text::thousands(out.stdout.total),
+            crate::core::words::text::thousands(out.stdout.total),
             REPORT_CAP >> 20
         ));
     } else if out.stdout.total > 0 {
@@ -585,7 +585,7 @@ fn no_report(out: &sandbox::Outcome, run: &RunSpec, error: &serde_json::Error) -
     if !tail.is_empty() {
         why.push_str(&format!(
             "; its stderr ends: {}",
-            crate::core::text::line(&tail.join(" / "))
+            crate::core::words::text::line(&tail.join(" / "))
         ));
     }
     why
@@ -627,7 +627,7 @@ mod tests {
                     serde_json::json!({"name": client.package, "version": v}).to_string(),
                 )
                 .unwrap();
-                crate::core::fsx::test_link(pkg.join("index.js"), &command).unwrap();
+                crate::core::files::fsx::test_link(pkg.join("index.js"), &command).unwrap();
                 pkg.join("index.js")
             }
             None => command.clone(),

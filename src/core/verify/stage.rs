@@ -205,7 +205,7 @@ fn old_node(name: &str, min: (u32, u32)) -> Option<String> {
     let run = run_client(&node, &["--version".to_string()], VERSION_TIMEOUT);
     let printed = run.stdout.trim();
     let found = super::clients::version_in(printed);
-    let at = crate::core::escape::path(&node);
+    let at = crate::core::words::escape::path(&node);
     match found.as_deref().map(node_version) {
         Some(Some(v)) if v >= min => None,
         Some(Some(_)) => Some(format!(

@@ -42,13 +42,13 @@ pub struct VerifyStore {
 impl VerifyStore {
     /// `verify.json` in skillscope's cache folder; missing or unreadable is empty.
     pub fn open() -> VerifyStore {
-        VerifyStore::at(crate::core::paths::cache_root().join("verify.json"))
+        VerifyStore::at(crate::core::files::paths::cache_root().join("verify.json"))
     }
 
     /// The store kept in `path`.
     pub fn at(path: impl Into<PathBuf>) -> VerifyStore {
         let path = path.into();
-        let records = crate::core::fsx::read_regular(&path)
+        let records = crate::core::files::fsx::read_regular(&path)
             .ok()
             .flatten()
             .and_then(|b| serde_json::from_slice(&b).ok())
@@ -80,7 +80,11 @@ impl VerifyStore {
             return Ok(());
         };
         let bytes = serde_json::to_vec_pretty(&self.records).map_err(std::io::Error::other)?;
-        crate::core::paths::write_private(path, &bytes, crate::core::paths::Durability::Durable)
+        crate::core::files::paths::write_private(
+            path,
+            &bytes,
+            crate::core::files::paths::Durability::Durable,
+        )
     }
 }
 

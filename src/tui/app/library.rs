@@ -4,13 +4,13 @@
 use super::{App, Embedding, FORMATS, MatcherIndex, TestBox, Usage, Watching};
 use crate::core::Library;
 use crate::core::agents::{self, AgentSwitches};
-use crate::core::request::ViewSettings;
+use crate::core::files::watch::{self, Change};
+use crate::core::front::request::ViewSettings;
+use crate::core::front::state;
+use crate::core::pricing::usage;
 use crate::core::rules::Profile;
 use crate::core::skill::Level;
-use crate::core::state;
 use crate::core::tokens::SkillTokens;
-use crate::core::usage;
-use crate::core::watch::{self, Change};
 use crate::tui::action::Screen;
 use crate::tui::event::{Event, JobEvent};
 use crate::tui::jobs;

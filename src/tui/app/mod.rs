@@ -16,11 +16,11 @@ mod results;
 mod toggle;
 
 use crate::core::Library;
+use crate::core::front::load::LibrarySpec;
+use crate::core::front::state;
 use crate::core::listing::ListingOptions;
-use crate::core::load::LibrarySpec;
 use crate::core::matching;
-use crate::core::modes::{self, AutoOptions, Selections};
-use crate::core::state;
+use crate::core::pricing::modes::{self, AutoOptions, Selections};
 use crate::core::tokens::SkillTokens;
 use crate::tui::action::Screen;
 use crate::tui::event::Event;
@@ -159,7 +159,10 @@ impl App {
                 home: opts.home.or_else(dirs::home_dir),
                 ..Switches::default()
             },
-            manage: Manage::new(opts.data_path.unwrap_or_else(crate::core::paths::data_root)),
+            manage: Manage::new(
+                opts.data_path
+                    .unwrap_or_else(crate::core::files::paths::data_root),
+            ),
             models: Models::new(opts.model),
             keys: Keys {
                 map: opts.keymap,
@@ -308,7 +311,7 @@ impl App {
                 format!(
                     "{}: {}-token window, {budget}",
                     cm.id,
-                    crate::core::text::thousands(cm.context_window as u64)
+                    crate::core::words::text::thousands(cm.context_window as u64)
                 ),
                 false,
             );

@@ -3,7 +3,7 @@
 
 use super::{ENCODING, WINDOWS};
 use crate::core::listing::{Format, Tier};
-use crate::core::model::Model;
+use crate::core::pricing::model::Model;
 use crate::core::probe::SandboxPreference;
 use crate::core::rules::Profile;
 use crate::tui::keymap::Keymap;

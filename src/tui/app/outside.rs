@@ -2,7 +2,7 @@
 //! app does when the editor is done.
 
 use super::App;
-use crate::core::text::{line, thousands};
+use crate::core::words::text::{line, thousands};
 use crate::tui::action::{Action, Screen};
 use crate::tui::external::{EditRequest, MAX_COPY};
 use crate::tui::state::view::View;
@@ -61,7 +61,7 @@ impl App {
         result: std::io::Result<std::process::ExitStatus>,
     ) {
         let at = req.line.map_or_else(String::new, |l| format!(":{l}"));
-        let file = crate::core::text::path(&req.file);
+        let file = crate::core::words::text::path(&req.file);
         match result {
             Ok(st) if st.success() => {
                 self.set_status(format!("edited {file}{at}; reading it again"), false);
@@ -122,7 +122,7 @@ impl App {
                     (Some(v), Screen::Skills) => v.path.clone(),
                     _ => skill?.skill_md.clone(),
                 };
-                let shown = crate::core::text::path(&path);
+                let shown = crate::core::words::text::path(&path);
                 Some((
                     format!("the path {shown}"),
                     path.to_string_lossy().into_owned(),

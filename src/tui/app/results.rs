@@ -3,9 +3,9 @@
 //! kind of result; each drops what belongs to an older library.
 
 use super::{App, Watching};
-use crate::core::diagnostic::Diagnostic;
+use crate::core::findings::diagnostic::Diagnostic;
+use crate::core::front::load::LevelCounts;
 use crate::core::listing::Format;
-use crate::core::load::LevelCounts;
 use crate::core::probe::ProbeReport;
 use crate::core::rules::Profile;
 use crate::core::skill::Level;

@@ -5,7 +5,7 @@
 use super::screen::{Cmd, Outcome, Overlay};
 use crate::core::manage::preview::ListingChange;
 use crate::core::manage::{self, Plan, update};
-use crate::core::text::{line, thousands};
+use crate::core::words::text::{line, thousands};
 use crate::tui::action::Action;
 use crate::tui::event::{Event, JobEvent};
 use crate::tui::keymap::{self, Context};
@@ -435,7 +435,7 @@ fn preview_lines(
         thousands(l.per_turn.after),
         signed(l.per_turn.delta()),
         l.skills.before,
-        crate::core::text::count(l.skills.after, "skill", "skills"),
+        crate::core::words::text::count(l.skills.after, "skill", "skills"),
         l.tier_after
     )));
     for fc in l.fates.iter().filter(|x| x.before.is_some()) {

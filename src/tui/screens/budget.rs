@@ -7,7 +7,7 @@
 
 use super::screen::{Ctx, Outcome, Screen};
 use crate::core::agents::budget::AgentBudget;
-use crate::core::budget::{self, LevelTotal};
+use crate::core::pricing::budget::{self, LevelTotal};
 use crate::core::probe::ProbeReport;
 use crate::core::skill::KindSource;
 use crate::tui::action::Action;
@@ -583,7 +583,7 @@ fn per_source(frame: &mut Frame, area: Rect, view: &View<'_>, on: &dyn Fn(usize)
             value: format!(
                 "{} tok · {}",
                 total.text(),
-                crate::core::text::count(total.skills as u64, "skill", "skills")
+                crate::core::words::text::count(total.skills as u64, "skill", "skills")
             ),
             over: false,
             empty: false,
@@ -637,11 +637,11 @@ fn biggest(
             let c = view.costs_of(i);
             let u = view.usage.used.get(i);
             let used = match u.map(|u| (u.tokens, u.schema_unknown)) {
-                Some((Some(n), false)) => crate::core::text::compact(n, 7),
+                Some((Some(n), false)) => crate::core::words::text::compact(n, 7),
                 Some((Some(n), true)) if failed_here(i).is_some() => {
-                    format!("{}!", crate::core::text::compact(n, 6))
+                    format!("{}!", crate::core::words::text::compact(n, 6))
                 }
-                Some((Some(n), true)) => format!("{}?", crate::core::text::compact(n, 6)),
+                Some((Some(n), true)) => format!("{}?", crate::core::words::text::compact(n, 6)),
                 _ => "…".to_string(),
             };
             let kind = u.map_or_else(String::new, |u| match u.decided_by {
@@ -649,7 +649,7 @@ fn biggest(
                 _ => u.kind.as_str().to_string(),
             });
             Row::new(vec![
-                Cell::from(crate::core::text::line(&names[i])),
+                Cell::from(crate::core::words::text::line(&names[i])),
                 right(cost_in(c.l1, done[0], 6)),
                 right(cost_in(c.l2, done[1], 6)),
                 right(cost_in(c.l3_with_schema(), done[2], 6)),
@@ -703,8 +703,8 @@ fn probe_notes<'a>(
             Line::from(Span::styled(
                 format!(
                     "! {}: its --help-json probe failed, so its schema is not in used: {}. The Checks screen (4) shows the whole report; r there probes again.",
-                    crate::core::text::line(skill),
-                    crate::core::text::line(why)
+                    crate::core::words::text::line(skill),
+                    crate::core::words::text::line(why)
                 ),
                 view.theme.warning(),
             ))

@@ -178,7 +178,7 @@ impl Checks {
         } else {
             format!(
                 "checked the dependencies of {}: {failed} with problems; nothing was installed",
-                crate::core::text::count_of(checked, "skill", "skills")
+                crate::core::words::text::count_of(checked, "skill", "skills")
             )
         };
         (text, failed > 0)
@@ -440,12 +440,12 @@ fn summary_text(view: &View<'_>, checks: &Checks) -> String {
         if executables == n {
             format!(
                 "{}. Nothing runs until you press r.",
-                crate::core::text::count_of(n, "executable skill", "executable skills")
+                crate::core::words::text::count_of(n, "executable skill", "executable skills")
             )
         } else {
             format!(
                 "{} ({executables} executable). Nothing runs until you press r (probe) or d (dependencies).",
-                crate::core::text::count_of(n, "skill", "skills")
+                crate::core::words::text::count_of(n, "skill", "skills")
             )
         }
     } else {
@@ -677,8 +677,8 @@ fn not_probed_lines(
     if let Some(skill) = selected.and_then(|i| view.lib.skills.get(i)) {
         lines.push(Line::from(format!(
             "{} — entry `{}`, not probed yet",
-            crate::core::text::line(&skill.name),
-            crate::core::text::line(crate::core::probe::entry_name(skill))
+            crate::core::words::text::line(&skill.name),
+            crate::core::words::text::line(crate::core::probe::entry_name(skill))
         )));
     }
     let sandbox = match checks.sandbox {

@@ -4,7 +4,7 @@ use super::screen::{Cmd, Outcome, Overlay};
 use crate::core::Library;
 use crate::core::agents::{AgentSwitches, SwitchScope, TogglePlan};
 use crate::core::source::Agent;
-use crate::core::text::line;
+use crate::core::words::text::line;
 use crate::tui::action::Action;
 use crate::tui::keymap::{self, Context};
 use crate::tui::state::view::View;
@@ -192,7 +192,7 @@ pub fn lines(view: &View<'_>, c: &Confirm) -> Vec<Line<'static>> {
                     "  {} → {}   {}",
                     p.before_state.state,
                     p.after_state.state,
-                    crate::core::text::path(&p.file)
+                    crate::core::words::text::path(&p.file)
                 )));
                 if let Some(note) = &p.note {
                     out.push(Line::from(Span::styled(

@@ -5,7 +5,7 @@
 use super::screen::{Cmd, Ctx, Outcome, Screen};
 use crate::core::Agent;
 use crate::core::listing::{Fate, Format, Tier};
-use crate::core::modes::{ListingMode, saving_text};
+use crate::core::pricing::modes::{ListingMode, saving_text};
 use crate::tui::action::Action;
 use crate::tui::event::Preview;
 use crate::tui::keymap::Context;
@@ -513,7 +513,7 @@ fn calibration_note(agent: Agent) -> Option<String> {
     chosen
         .calibration
         .note(name, agent.as_str())
-        .map(|n| crate::core::text::line(&n).into_owned())
+        .map(|n| crate::core::words::text::line(&n).into_owned())
 }
 
 /// What the head box's foot says about `skillscope verify` for `agent`'s listing `text`: the
@@ -566,7 +566,7 @@ fn fates(frame: &mut Frame, fates_area: Rect, preview: &Preview, view: &View<'_>
                 Span::raw(truncate(name, fate_w.saturating_sub(10))),
             ];
             let used = 10
-                + crate::core::text::line(name)
+                + crate::core::words::text::line(name)
                     .chars()
                     .count()
                     .min(fate_w.saturating_sub(10));
@@ -696,7 +696,7 @@ mod tests {
 #[cfg(test)]
 mod more_tests {
     use super::*;
-    use crate::core::modes::{Comparison, ModeCost};
+    use crate::core::pricing::modes::{Comparison, ModeCost};
 
     fn preview(enabled: u32, all: u32, budget: Option<usize>) -> Preview {
         let cost = |mode, skills, tokens| ModeCost {
@@ -754,7 +754,7 @@ mod more_tests {
 fn files_label(files: &[PathBuf]) -> String {
     let first = files
         .first()
-        .map(|f| crate::core::text::line(&f.display().to_string()).into_owned())
+        .map(|f| crate::core::words::text::line(&f.display().to_string()).into_owned())
         .unwrap_or_default();
     match files.len() {
         0 | 1 => first,
@@ -783,7 +783,7 @@ fn files_box<'a>(view: &View<'_>, text: &str) -> Paragraph<'a> {
     Paragraph::new(vec![
         Line::from(vec![
             Span::styled(" Open files: ", t.title()),
-            Span::raw(format!("{}▏", crate::core::text::line(text))),
+            Span::raw(format!("{}▏", crate::core::words::text::line(text))),
         ]),
         Line::from(Span::styled(
             " paths relative to the project (or absolute), spaces or commas between",

@@ -4,7 +4,7 @@
 use super::screen::{Cmd, Outcome, Overlay};
 use crate::core::Library;
 use crate::core::manage;
-use crate::core::text::line;
+use crate::core::words::text::line;
 use crate::tui::action::Action;
 use crate::tui::keymap::{self, Context};
 use crate::tui::state::parts::{Manage, home_and_project};
@@ -141,7 +141,7 @@ pub fn draw(frame: &mut Frame, area: Rect, view: &View<'_>, removal: &Removal) {
     let width = usize::from(w.saturating_sub(2));
     let mut body = vec![
         Line::from(crate::tui::view::truncate(
-            &crate::core::text::path(&s.dir),
+            &crate::core::words::text::path(&s.dir),
             width,
         )),
         Line::from(Span::styled(

@@ -4,7 +4,7 @@
 
 use crate::core::Library;
 use crate::core::agents::SwitchScope;
-use crate::core::diagnostic::Counts;
+use crate::core::findings::diagnostic::Counts;
 use crate::core::tokens::SkillTokens;
 use crate::tui::action::Action;
 use crate::tui::event::Event;

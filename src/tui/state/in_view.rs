@@ -5,8 +5,8 @@
 
 use crate::core::Agent;
 use crate::core::agents::client::ClientModel;
+use crate::core::front::request::{ViewRequest, ViewSettings};
 use crate::core::listing::{Format, Tier};
-use crate::core::request::{ViewRequest, ViewSettings};
 use std::path::PathBuf;
 
 /// The views every screen cycles through: every skill, then each agent's own (every agent of

@@ -3,14 +3,14 @@
 //! footer and what the run loop is asked to do.
 
 use crate::core::agents::AgentSwitches;
-use crate::core::diagnostic::{Counts, Diagnostic};
+use crate::core::findings::diagnostic::{Counts, Diagnostic};
+use crate::core::front::state::EnableState;
 use crate::core::manage::Target;
 use crate::core::manage::trash::{Trash, TrashEntry};
-use crate::core::model::Model;
+use crate::core::pricing::model::Model;
+use crate::core::pricing::usage::UseCost;
 use crate::core::rules::Profile;
 use crate::core::source::{Agent, Scope};
-use crate::core::state::EnableState;
-use crate::core::usage::UseCost;
 use crate::tui::external::EditRequest;
 use crate::tui::keymap::Keymap;
 use std::collections::VecDeque;
@@ -112,7 +112,7 @@ pub struct Switches {
     /// built again.
     pub read: u64,
     /// Watches the agents' settings files: an edit on disk reads them again.
-    pub watch: Option<crate::core::watch::Watch>,
+    pub watch: Option<crate::core::files::watch::Watch>,
 }
 
 impl Switches {
@@ -311,6 +311,6 @@ impl VerifyInfo {
         listing: &str,
     ) -> Option<&crate::core::verify::store::Verified> {
         self.store
-            .latest(agent.as_str(), &crate::core::text::text(listing))
+            .latest(agent.as_str(), &crate::core::words::text::text(listing))
     }
 }

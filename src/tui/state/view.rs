@@ -7,8 +7,8 @@ use crate::core::Library;
 use crate::core::agents::client::ClientModel;
 use crate::core::agents::has_switches;
 use crate::core::agents::view::Seen;
-use crate::core::budget;
-use crate::core::diagnostic::Diagnostic;
+use crate::core::findings::diagnostic::Diagnostic;
+use crate::core::pricing::budget;
 use crate::core::rules::Profile;
 use crate::core::source::Agent;
 use crate::core::tokens::{Encoding, SkillTokens};
@@ -105,7 +105,7 @@ impl<'a> View<'a> {
             }
             None => format!("model {} (chosen with m)", cm.id),
         };
-        Some(crate::core::text::line(&text).into_owned())
+        Some(crate::core::words::text::line(&text).into_owned())
     }
 
     /// The encoding of every figure shown.

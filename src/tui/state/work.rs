@@ -2,11 +2,11 @@
 //! at a time, the newest request waiting, as for the agents' prices), the matchers' index, the
 //! counts, the rescan and the file watcher.
 
-use crate::core::load::LibrarySpec;
+use crate::core::files::watch::Watch;
+use crate::core::front::load::LibrarySpec;
 use crate::core::matching::Index;
 use crate::core::skill::Level;
 use crate::core::tokens::Progress;
-use crate::core::watch::Watch;
 use crate::tui::event::Preview;
 use crate::tui::wrapped::WrapCache;
 use std::sync::Arc;

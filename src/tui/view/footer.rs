@@ -31,7 +31,7 @@ pub fn draw(frame: &mut Frame, area: Rect, view: &View<'_>, contexts: &[keymap::
         // The first key keeps its place; the message may take the rest.
         let first_w = items.first().map_or(0, item_w);
         let room = total.saturating_sub(first_w).saturating_sub(3);
-        let text = crate::core::text::fit(&status.text, room);
+        let text = crate::core::words::text::fit(&status.text, room);
         spans.push(Span::styled(format!(" {text} "), style));
         spans.push(Span::raw("│"));
     }

@@ -125,7 +125,7 @@ fn calibration_badge(view: &View<'_>, room: usize) -> Option<Span<'static>> {
     else {
         return None;
     };
-    let version = crate::core::text::line(version);
+    let version = crate::core::words::text::line(version);
     let long = format!(" calibrated against your {version} ");
     let short = format!(" calibrated {version} ");
     [long, short]
@@ -143,5 +143,5 @@ fn model_badge(view: &View<'_>) -> Option<String> {
     let default = client.default_model()?;
     let fallback = client.catalogue.map(|c| c.fallback);
     (!std::ptr::eq(cm, default) && !fallback.is_some_and(|f| std::ptr::eq(cm, f)))
-        .then(|| format!(" on {} ", crate::core::text::line(cm.id)))
+        .then(|| format!(" on {} ", crate::core::words::text::line(cm.id)))
 }

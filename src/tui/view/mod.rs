@@ -8,6 +8,6 @@ pub(crate) mod parts;
 
 pub use parts::{bar, centered, cost, cost_in, wrap};
 
-pub use crate::core::text::{fit as truncate, thousands};
+pub use crate::core::words::text::{fit as truncate, thousands};
 
 pub use crate::tui::layout::{Areas, WIDE, layout};

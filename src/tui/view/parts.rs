@@ -10,7 +10,7 @@ pub fn cost(n: Option<u32>, counted: bool) -> String {
 /// `k`/`M` units (`400k`), never cut (the detail pane has the exact figure).
 pub fn cost_in(n: Option<u32>, counted: bool, width: usize) -> String {
     match (n, counted) {
-        (Some(n), _) => crate::core::text::compact(u64::from(n), width),
+        (Some(n), _) => crate::core::words::text::compact(u64::from(n), width),
         (None, true) => "-".to_string(),
         (None, false) => "…".to_string(),
     }
@@ -48,7 +48,7 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
     let width = width.max(1);
     let mut out = Vec::new();
     for para in text.split('\n') {
-        let para = crate::core::text::line(para.strip_suffix('\r').unwrap_or(para));
+        let para = crate::core::words::text::line(para.strip_suffix('\r').unwrap_or(para));
         let mut line = String::new();
         let mut len = 0;
         for word in para.split_whitespace() {

@@ -11,7 +11,7 @@ use crate::core::agents::eras::Chosen;
 use crate::core::agents::home::{Home, Release, SettingsEntry};
 use crate::core::agents::model::{AgentModel, Injection};
 use crate::core::agents::placement::Placement;
-use crate::core::catalogue::Profile;
+use crate::core::findings::catalogue::Profile;
 use crate::core::listing::Format;
 use crate::core::source::Agent;
 use std::sync::OnceLock;

@@ -3,7 +3,7 @@
 //! lists every copy of a shared name (only the same file reached twice is one skill), and the
 //! `agents/openai.yaml` policy that keeps a skill out of its listing.
 
-use crate::core::catalogue::RuleId;
+use crate::core::findings::catalogue::RuleId;
 use crate::core::library::Library;
 use crate::core::skill::Skill;
 use std::path::{Path, PathBuf};
@@ -19,7 +19,7 @@ const POLICY_FILE: &str = "agents/openai.yaml";
 /// `.system` folder is a root of its own).
 pub fn reads(s: &Skill) -> bool {
     s.skill_md.file_name().is_some_and(|n| n == "SKILL.md")
-        && crate::core::paths::strip_prefix(&s.dir, &s.root).is_none_or(|rel| {
+        && crate::core::files::paths::strip_prefix(&s.dir, &s.root).is_none_or(|rel| {
             rel.components()
                 .all(|c| !c.as_os_str().to_string_lossy().starts_with('.'))
         })
@@ -37,7 +37,7 @@ pub fn same_file(lib: &Library, member: &[bool]) -> Vec<Option<usize>> {
         }
         // A plain folder is its root's real place joined with the rest: one resolution per
         // root, not per skill.
-        let below = crate::core::paths::strip_prefix(&s.dir, &s.root).filter(|_| s.plain);
+        let below = crate::core::files::paths::strip_prefix(&s.dir, &s.root).filter(|_| s.plain);
         let key = match below {
             Some(rel) => roots
                 .entry(&*s.root)
@@ -57,7 +57,7 @@ pub fn same_file(lib: &Library, member: &[bool]) -> Vec<Option<usize>> {
 }
 
 fn real(p: &Path) -> PathBuf {
-    std::fs::canonicalize(p).unwrap_or_else(|_| crate::core::paths::absolute(p))
+    std::fs::canonicalize(p).unwrap_or_else(|_| crate::core::files::paths::absolute(p))
 }
 
 /// Takes `s` as Codex reads it, and says what it supplied, when it will be listed by it: a
@@ -100,7 +100,8 @@ pub fn implicit(s: &Skill) -> bool {
     if !s.resources.iter().any(|r| r.rel == POLICY_FILE) {
         return true;
     }
-    let Ok(Some(bytes)) = crate::core::fsx::read_regular_up_to(&s.dir.join(POLICY_FILE), 1 << 20)
+    let Ok(Some(bytes)) =
+        crate::core::files::fsx::read_regular_up_to(&s.dir.join(POLICY_FILE), 1 << 20)
     else {
         return true;
     };
@@ -227,9 +228,9 @@ mod tests {
         let (a, b) = (t.path().join("a"), t.path().join("b"));
         write(&a, "dup/SKILL.md", "---\nname: dup\ndescription: A.\n---\n");
         write(&b, "dup/SKILL.md", "---\nname: dup\ndescription: B.\n---\n");
-        crate::core::fsx::test_link(a.join("dup"), b.join("link")).unwrap();
+        crate::core::files::fsx::test_link(a.join("dup"), b.join("link")).unwrap();
         // A second name for it in its own root stays a skill of its own in the library.
-        crate::core::fsx::test_link("dup", a.join("later")).unwrap();
+        crate::core::files::fsx::test_link("dup", a.join("later")).unwrap();
         let lib = Library::load(
             vec![
                 Root::new(&a, Agent::Codex, Scope::User),

@@ -7,7 +7,7 @@ use crate::core::agents::plugin::settings_warning;
 use crate::core::agents::{
     AgentPlugin, AgentState, Effective, PathCache, SettingsText, SkillSwitches, SwitchScope,
 };
-use crate::core::diagnostic::Diagnostic;
+use crate::core::findings::diagnostic::Diagnostic;
 use crate::core::skill::Skill;
 use crate::core::source::Agent;
 use std::collections::HashMap;
@@ -237,7 +237,7 @@ impl<'a> SkillKey<'a> {
     fn of(skill: &'a Skill, cache: &'a PathCache) -> SkillKey<'a> {
         SkillKey {
             name: &skill.name,
-            dir: crate::core::paths::absolute(&skill.dir),
+            dir: crate::core::files::paths::absolute(&skill.dir),
             skill_dir: &skill.dir,
             canonical: None,
             cache,
@@ -296,7 +296,7 @@ impl Index {
     fn find(&self, skill: &Skill, cache: &PathCache) -> Option<&Entry> {
         let mut best = self.by_name.get(&skill.name).copied();
         if !self.by_dir.is_empty() {
-            let dir = crate::core::paths::absolute(&skill.dir);
+            let dir = crate::core::files::paths::absolute(&skill.dir);
             best = best.max(self.by_dir.get(&dir).copied());
         }
         if !self.by_canonical.is_empty()
@@ -432,7 +432,7 @@ fn set_enabled(t: &mut dyn TableLike, on: bool) -> bool {
 }
 
 fn new_entry(skill: &Skill) -> Table {
-    let md = crate::core::paths::absolute(&skill.skill_md);
+    let md = crate::core::files::paths::absolute(&skill.skill_md);
     let mut t = Table::new();
     t.insert("path", toml_edit::value(md.to_string_lossy().into_owned()));
     t.insert("enabled", toml_edit::value(false));

@@ -5,7 +5,7 @@
 //! `tests/fixtures/agents/FINDINGS.md`).
 
 use crate::core::agents::plugin::{settings_warning, show_path};
-use crate::core::diagnostic::Diagnostic;
+use crate::core::findings::diagnostic::Diagnostic;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -117,7 +117,9 @@ impl GeminiSettings {
 /// A JSON (with comments) settings file's value; `None` when it is missing or does not parse
 /// (reported).
 fn read_json(path: &Path, diags: &mut Vec<Diagnostic>) -> Option<Value> {
-    let bytes = crate::core::fsx::read_settings(path).ok().flatten()?;
+    let bytes = crate::core::files::fsx::read_settings(path)
+        .ok()
+        .flatten()?;
     let text = String::from_utf8_lossy(&bytes);
     match crate::core::agents::json::parse(&text) {
         Ok(node) => Some(node.to_value()),

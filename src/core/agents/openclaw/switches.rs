@@ -6,7 +6,7 @@ use crate::core::agents::json::{Edit, Node};
 use crate::core::agents::name_list::{Off, at, name_of};
 use crate::core::agents::plugin::parse_settings;
 use crate::core::agents::{AgentPlugin, SettingsText, SkillSwitches, SwitchScope};
-use crate::core::diagnostic::Diagnostic;
+use crate::core::findings::diagnostic::Diagnostic;
 use crate::core::skill::Skill;
 use crate::core::source::Agent;
 use serde_json::Value;

@@ -8,7 +8,7 @@ use crate::core::agents::home::{Home, Release, SettingsEntry};
 use crate::core::agents::model::{AgentModel, Injection};
 use crate::core::agents::placement::Placement;
 use crate::core::agents::tools::{ToolDefinition, opencode_skill_tool};
-use crate::core::catalogue::Profile;
+use crate::core::findings::catalogue::Profile;
 use crate::core::listing::Format;
 use crate::core::source::Agent;
 

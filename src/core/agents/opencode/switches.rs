@@ -9,7 +9,7 @@ use crate::core::agents::plugin::settings_warning;
 use crate::core::agents::{
     AgentPlugin, AgentState, Effective, PathCache, SettingsText, SkillSwitches, SwitchScope,
 };
-use crate::core::diagnostic::Diagnostic;
+use crate::core::findings::diagnostic::Diagnostic;
 use crate::core::skill::Skill;
 use crate::core::source::Agent;
 use serde_json::{Map, Value};
@@ -147,7 +147,7 @@ pub fn wildcard(pattern: &str, text: &str) -> bool {
     {
         return text.starts_with(prefix);
     }
-    crate::core::text::wildcard(
+    crate::core::words::text::wildcard(
         &pattern.chars().collect::<Vec<_>>(),
         &text.chars().collect::<Vec<_>>(),
     )

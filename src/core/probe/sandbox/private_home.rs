@@ -131,7 +131,7 @@ pub fn make(plan: &HomePlan) -> std::io::Result<()> {
         let resolved = link
             .parent()
             .map_or_else(|| target.clone(), |p| p.join(target));
-        crate::core::fsx::symlink(target, link, resolved.is_dir())?;
+        crate::core::files::fsx::symlink(target, link, resolved.is_dir())?;
     }
     Ok(())
 }
@@ -145,7 +145,7 @@ fn copy(from: &Path, to: &Path, budget: &mut u64) -> std::io::Result<()> {
     if meta.file_type().is_symlink() {
         let target = std::fs::read_link(from)?;
         let is_dir = from.is_dir();
-        return crate::core::fsx::symlink(&target, to, is_dir);
+        return crate::core::files::fsx::symlink(&target, to, is_dir);
     }
     if meta.is_dir() {
         std::fs::create_dir_all(to)?;
@@ -163,7 +163,7 @@ fn copy(from: &Path, to: &Path, budget: &mut u64) -> std::io::Result<()> {
         return Err(std::io::Error::other(format!(
             "the private home would hold more than {} GiB of copies (at {})",
             COPY_CAP >> 30,
-            crate::core::escape::path(from)
+            crate::core::words::escape::path(from)
         )));
     }
     *budget -= meta.len();
@@ -267,7 +267,7 @@ mod tests {
         let skill = home.join(".claude/skills/pdf");
         std::fs::create_dir_all(&skill).unwrap();
         std::fs::write(skill.join("SKILL.md"), "---\nname: pdf\n---\n").unwrap();
-        crate::core::fsx::test_link(&skill, home.join(".claude/skills/linked")).unwrap();
+        crate::core::files::fsx::test_link(&skill, home.join(".claude/skills/linked")).unwrap();
         std::fs::write(home.join(".claude/.credentials.json"), "TOPSECRET").unwrap();
         std::fs::create_dir_all(home.join(".ssh")).unwrap();
         std::fs::write(home.join(".ssh/id_ed25519"), "TOPSECRET").unwrap();

@@ -16,7 +16,7 @@ pub const MAX_PREVIEW_BYTES: u64 = 4 * 1024 * 1024;
 pub struct Detail {
     pub dir: PathBuf,
     /// The stat of SKILL.md when read, so an edit is noticed.
-    pub stamp: crate::core::fsx::Stamp,
+    pub stamp: crate::core::files::fsx::Stamp,
     pub body: Result<String, String>,
     pub body_lines: usize,
     /// The skill's files by Conjure's groups (scripts, references, assets, other), each group
@@ -149,7 +149,7 @@ impl ResourceView {
                 if t.contains('\0') {
                     Err(format!("`{rel}` is a binary file: only text is shown"))
                 } else {
-                    Ok(crate::core::escape::text(&t).into_owned())
+                    Ok(crate::core::words::escape::text(&t).into_owned())
                 }
             });
         ResourceView {

@@ -2,10 +2,10 @@
 //! selected and which window of rows is on screen (a ratatui `TableState`).
 
 use crate::core::Library;
-use crate::core::diagnostic::Counts;
+use crate::core::findings::diagnostic::Counts;
 use crate::core::matching::fuzzy::NameFilter;
-use crate::core::namespace;
 use crate::core::tokens::SkillTokens;
+use crate::core::words::namespace;
 use crate::tui::screens::screen;
 use ratatui::widgets::TableState;
 use std::path::PathBuf;
@@ -135,7 +135,7 @@ impl SkillList {
         self.longest_id = rows
             .iter()
             .map(|r| {
-                crate::core::text::line(&lib.skills[r.skill].id)
+                crate::core::words::text::line(&lib.skills[r.skill].id)
                     .chars()
                     .count()
             })

@@ -309,7 +309,7 @@ fn scrolled(at: u16, delta: isize, max: usize) -> u16 {
 
 #[cfg(test)]
 mod tests {
-    use crate::core::load::LibrarySpec;
+    use crate::core::front::load::LibrarySpec;
     use crate::tui::action::Action;
     use crate::tui::app::{App, Options};
     use crate::tui::event::Event;

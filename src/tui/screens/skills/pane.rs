@@ -7,7 +7,7 @@ use crate::core::agents::view::Seen;
 use crate::core::frontmatter::{compact, shown_value};
 use crate::core::library::ResourceGroup;
 use crate::core::skill::Skill;
-use crate::core::text::line;
+use crate::core::words::text::line;
 use crate::tui::state::view::View;
 use crate::tui::view::parts::{cost, wrap as wrap_words};
 use crate::tui::view::{thousands, truncate};
@@ -130,7 +130,7 @@ fn state_lines(
         Span::raw("  "),
         Span::styled(skill.kind().as_str(), t.badge()),
         Span::raw("  "),
-        Span::styled(crate::core::budget::badge(skill), t.badge()),
+        Span::styled(crate::core::pricing::budget::badge(skill), t.badge()),
     ]));
     if let Some(why) = why {
         out.push(Line::from(Span::styled(truncate(&why, width), t.dim())));
@@ -248,7 +248,7 @@ fn frontmatter_lines(
     // they are in, where no profile knows it.
     let unknown_at: Vec<u32> = diags
         .iter()
-        .filter(|d| d.rule == crate::core::catalogue::RuleId::UnknownField)
+        .filter(|d| d.rule == crate::core::findings::catalogue::RuleId::UnknownField)
         .filter_map(|d| d.line)
         .collect();
     for f in &fm.fields {

@@ -4,7 +4,7 @@
 use super::{Mode, Skills, list};
 use crate::core::Skill;
 use crate::core::agents::view::Seen;
-use crate::core::budget::badge;
+use crate::core::pricing::budget::badge;
 use crate::core::source::Scope;
 use crate::tui::state::view::View;
 use crate::tui::view::parts::cost_in;
@@ -117,7 +117,7 @@ fn frame_block(view: &View<'_>, skills: &Skills) -> Block<'static> {
         bottom.push(Span::styled(
             format!(
                 " /{}{cursor} ",
-                crate::core::text::line(&skills.list.filter)
+                crate::core::words::text::line(&skills.list.filter)
             ),
             t.hit(),
         ));
@@ -183,7 +183,7 @@ fn row(
         if room > 2 {
             let note = format!(
                 " < {}",
-                crate::core::text::fit_left(&winner_label(w, skill), room)
+                crate::core::words::text::fit_left(&winner_label(w, skill), room)
             );
             name.spans.push(Span::styled(note, t.dim()));
         }
@@ -390,7 +390,7 @@ pub fn highlighted(
     let mut shown_chars: Vec<(char, bool)> = Vec::new();
     let mut buf = [0u8; 4];
     for (i, c) in name.chars().enumerate() {
-        let piece = crate::core::text::line(c.encode_utf8(&mut buf));
+        let piece = crate::core::words::text::line(c.encode_utf8(&mut buf));
         let escaped = piece.len() != c.len_utf8();
         shown_chars.extend(piece.chars().map(|p| (p, !escaped && hits.contains(&i))));
     }
@@ -427,7 +427,7 @@ fn empty(frame: &mut Frame, area: Rect, view: &View<'_>) {
             .spec
             .paths
             .iter()
-            .map(|p| crate::core::text::path(p))
+            .map(|p| crate::core::words::text::path(p))
             .collect();
         let from = if paths.is_empty() {
             "every agent's skill folders".to_string()
@@ -452,13 +452,17 @@ fn empty(frame: &mut Frame, area: Rect, view: &View<'_>) {
     ];
     for r in &view.lib.roots {
         lines.push(Line::from(Span::styled(
-            format!("    {}", crate::core::text::path(&r.path)),
+            format!("    {}", crate::core::words::text::path(&r.path)),
             t.dim(),
         )));
     }
     for p in &view.lib.problems {
         lines.push(Line::from(Span::styled(
-            format!("  {}: {}", p.rule, crate::core::text::line(&p.message)),
+            format!(
+                "  {}: {}",
+                p.rule,
+                crate::core::words::text::line(&p.message)
+            ),
             t.error(),
         )));
     }

@@ -110,7 +110,7 @@ fn start_meaning(cx: &mut TestCx) {
 #[cfg(feature = "semantic")]
 mod tests {
     use super::*;
-    use crate::core::load::LibrarySpec;
+    use crate::core::front::load::LibrarySpec;
     use crate::core::matching::Index;
     use crate::core::matching::semantic::SkillVectors;
     use crate::core::matching::testlib;

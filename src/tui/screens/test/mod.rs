@@ -11,9 +11,9 @@ use crate::core::Agent;
 use crate::core::Library;
 use crate::core::agents::model::{Injection as Framing, model};
 use crate::core::matching::{self, Index, Match, Matcher};
-use crate::core::text::line;
-use crate::core::text::thousands;
 use crate::core::tokens::Encoding;
+use crate::core::words::text::line;
+use crate::core::words::text::thousands;
 use crate::tui::action::Action;
 use crate::tui::answers::ViewKey;
 use crate::tui::event::{Event, JobEvent};
@@ -365,7 +365,7 @@ pub fn draw(frame: &mut Frame, area: Rect, view: &View<'_>, test: &TestBox) {
     if let Some(a) = view.agent {
         title.push_str(&format!(
             "· {} skills ",
-            crate::core::text::possessive(model(a).name)
+            crate::core::words::text::possessive(model(a).name)
         ));
     }
     frame.render_widget(
@@ -558,7 +558,7 @@ fn injection(frame: &mut Frame, area: Rect, view: &View<'_>, test: &TestBox) {
             let title = format!(
                 " Injected by {} ({how}): {what} · {} tokens ({}) ",
                 m.name,
-                crate::core::text::thousands(i.tokens as u64),
+                crate::core::words::text::thousands(i.tokens as u64),
                 view.encoding().as_str()
             );
             let body: Vec<Line> = if i.text.is_empty() {

@@ -41,7 +41,7 @@ fn inject(
 ) {
     std::thread::spawn(move || {
         let model = crate::core::agents::model::model(view.key.agent);
-        let got = crate::core::inject::inject(
+        let got = crate::core::front::inject::inject(
             &view.lib,
             &view.index,
             model,

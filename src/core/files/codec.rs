@@ -3,7 +3,7 @@
 //! and read back with every length checked, so a torn or foreign file reads as `None`, never as
 //! a panic or a huge allocation.
 
-use crate::core::fsx::{Stamp, bytes_path, path_bytes};
+use crate::core::files::fsx::{Stamp, bytes_path, path_bytes};
 use std::path::{Path, PathBuf};
 
 /// The bytes of a stamp: length, mtime and ctime (nanoseconds), inode, device.

@@ -11,7 +11,7 @@ pub use cache::{ContentHash, TokenCache, default_path as default_cache_path};
 pub use encoding::{Encoding, TokenError};
 pub use split::{count, count_up_to};
 
-use crate::core::fsx::Stamp;
+use crate::core::files::fsx::Stamp;
 use crate::core::library::Library;
 use crate::core::resource::Resource;
 use crate::core::skill::{Level, Skill};
@@ -156,19 +156,19 @@ pub fn count_file(
 const READ_WHOLE: u64 = 4 << 20;
 
 /// [`count_file`], and whether the count may be kept with `stat`: false when the file was found
-/// changed on reading, or changed within [`RACY_WINDOW_NS`](crate::core::fsx::RACY_WINDOW_NS) of now (see [`Stamp::racy`]).
+/// changed on reading, or changed within [`RACY_WINDOW_NS`](crate::core::files::fsx::RACY_WINDOW_NS) of now (see [`Stamp::racy`]).
 fn count_stamped_file(
     path: &Path,
     stat: &Stamp,
     enc: Encoding,
     cache: &TokenCache,
 ) -> std::io::Result<(u32, bool)> {
-    let settled = !stat.racy(crate::core::fsx::now_ns());
+    let settled = !stat.racy(crate::core::files::fsx::now_ns());
     if let Some(n) = cache.file_count(path, stat, enc) {
         return Ok((n, settled));
     }
     // Regular files only, opened without blocking: a pipe at a skill's path must not hang.
-    let (mut file, meta) = crate::core::fsx::open_regular(path)?;
+    let (mut file, meta) = crate::core::files::fsx::open_regular(path)?;
     cache.note_read();
     if meta.len() > READ_WHOLE {
         return count_streamed(&mut file, path, stat, enc, cache)

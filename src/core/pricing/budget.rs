@@ -4,8 +4,8 @@
 use crate::core::library::Library;
 use crate::core::skill::Skill;
 use crate::core::source::Scope;
-use crate::core::text::thousands;
 use crate::core::tokens::SkillTokens;
+use crate::core::words::text::thousands;
 use std::collections::BTreeMap;
 
 /// One level's total over a set of skills.

@@ -43,7 +43,9 @@ pub fn place_in(root: &Path, dir: &Path, name: &str, manifests: &Manifests) -> P
     // The folders between the root and the skill folder, joined with dots (one string built,
     // every skill is placed).
     let mut namespace = String::new();
-    if let Some(parent) = crate::core::paths::strip_prefix(dir, root).and_then(|rel| rel.parent()) {
+    if let Some(parent) =
+        crate::core::files::paths::strip_prefix(dir, root).and_then(|rel| rel.parent())
+    {
         for c in parent.components() {
             let c = c.as_os_str().to_string_lossy();
             if c.is_empty() || c == "." {
@@ -105,7 +107,7 @@ fn plugin_named(plugin_dir: &Path) -> Option<String> {
     // Read without blocking and only while it is still a regular file of a sane size: it
     // could be swapped for a FIFO between the check above and the read.
     let from_manifest = (meta.len() <= MAX_MANIFEST_BYTES)
-        .then(|| crate::core::fsx::read_capped(&manifest, MAX_MANIFEST_BYTES).ok())
+        .then(|| crate::core::files::fsx::read_capped(&manifest, MAX_MANIFEST_BYTES).ok())
         .flatten()
         .flatten()
         .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
@@ -142,7 +144,7 @@ pub fn is_glob(pattern: &str) -> bool {
 
 /// Glob match, case-insensitive: `*` any run of characters, `?` any one.
 pub fn glob(pattern: &str, text: &str) -> bool {
-    crate::core::text::wildcard(
+    crate::core::words::text::wildcard(
         &pattern.trim().to_lowercase().chars().collect::<Vec<_>>(),
         &text.to_lowercase().chars().collect::<Vec<_>>(),
     )

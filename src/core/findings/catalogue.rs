@@ -420,7 +420,7 @@ impl FromStr for RuleId {
 pub fn markdown() -> String {
     let mut s = String::from(
         "# Rules\n\n\
-         <!-- Generated from src/core/catalogue.rs by the test `rules_doc_matches_the_catalogue`; \
+         <!-- Generated from src/core/findings/catalogue.rs by the test `rules_doc_matches_the_catalogue`; \
          do not edit. Regenerate with `SKILLSCOPE_WRITE_DOCS=1 cargo test --lib rules_doc`. -->\n\n\
          Every id skillscope reports, with what it finds and how much a finding weighs under each \
          `--profile` of `check` (`-`: the profile does not report it). The file, frontmatter, \

@@ -132,7 +132,7 @@ fn run(dir: &Path, args: &[&str]) -> Result<Vec<u8>, GitError> {
 
 /// The repository's top folder and `path`'s place in it (`/`-separated, empty for the top).
 pub fn locate(path: &Path) -> Result<(PathBuf, String), GitError> {
-    let abs = crate::core::paths::absolute(path);
+    let abs = crate::core::files::paths::absolute(path);
     // The folder may be gone from the work tree (deleted since the commit): ask its nearest
     // existing ancestor and keep the rest of the path.
     let mut existing = abs.as_path();
@@ -627,8 +627,11 @@ fn place_links(
         target: String::from_utf8_lossy(target).into_owned(),
         why,
     };
-    let probe =
-        crate::core::fsx::open_beneath(copy.root.as_fd(), Path::new("."), crate::core::fsx::LOOKUP);
+    let probe = crate::core::files::fsx::open_beneath(
+        copy.root.as_fd(),
+        Path::new("."),
+        crate::core::files::fsx::LOOKUP,
+    );
     if !matches!(probe, Ok(Some(_))) {
         report
             .skipped_links
@@ -658,10 +661,10 @@ fn place_links(
         let mut removed = false;
         let mut still = Vec::with_capacity(kept.len());
         for (e, target) in kept {
-            let beneath = crate::core::fsx::open_beneath(
+            let beneath = crate::core::files::fsx::open_beneath(
                 copy.root.as_fd(),
                 Path::new(OsStr::from_bytes(&e.rel)),
-                crate::core::fsx::LOOKUP,
+                crate::core::files::fsx::LOOKUP,
             );
             let why = match beneath {
                 Ok(Some(_)) => {
@@ -799,7 +802,7 @@ mod tests {
         std::fs::write(repo.join("lib/a/references/guide.md"), "guide\n").unwrap();
         std::fs::write(repo.join("outside.md"), "outside\n").unwrap();
         let link = |target: &str, at: &str| {
-            crate::core::fsx::test_link(target, repo.join(at)).unwrap();
+            crate::core::files::fsx::test_link(target, repo.join(at)).unwrap();
         };
         link("a", "lib/b");
         link("references/guide.md", "lib/a/guide.md");

@@ -1,6 +1,6 @@
 //! A finding about a skill: which rule, how bad, what to do, and where.
 
-pub use crate::core::catalogue::{RuleId, Severity};
+pub use crate::core::findings::catalogue::{RuleId, Severity};
 use serde::Serialize;
 
 /// One diagnostic. `line` and `column` are 1-based positions in `path` (the SKILL.md unless the

@@ -111,7 +111,7 @@ pub fn frame(lib: &Library, injection: Injection, skills: &[usize]) -> String {
             .map(|&i| {
                 format!(
                     "Base directory for this skill: {}\n\n{}",
-                    crate::core::paths::absolute(&lib.skills[i].dir).display(),
+                    crate::core::files::paths::absolute(&lib.skills[i].dir).display(),
                     body(i).trim()
                 )
             })
@@ -133,7 +133,7 @@ pub fn frame(lib: &Library, injection: Injection, skills: &[usize]) -> String {
         Injection::ReadFile => skills
             .iter()
             .map(|&i| {
-                crate::core::fsx::read_regular(&lib.skills[i].skill_md)
+                crate::core::files::fsx::read_regular(&lib.skills[i].skill_md)
                     .ok()
                     .flatten()
                     .map(|b| String::from_utf8_lossy(&b).into_owned())
@@ -216,7 +216,7 @@ pub fn codex_mention(lib: &Library, name: &str) -> Result<String, MentionError> 
     })?;
     // Codex names the file by its real place.
     let path = std::fs::canonicalize(&s.skill_md)
-        .unwrap_or_else(|_| crate::core::paths::absolute(&s.skill_md));
+        .unwrap_or_else(|_| crate::core::files::paths::absolute(&s.skill_md));
     Ok(format!(
         "<skill>\n<name>{}</name>\n<path>{}</path>\n{}\n</skill>",
         s.name.split_whitespace().collect::<Vec<_>>().join(" "),

@@ -585,7 +585,7 @@ pub fn lock(target: &Path, wait: Duration) -> Result<FileLock, FsxError> {
         let mut opts = OpenOptions::new();
         opts.read(true).write(true).create(true);
         #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut opts, crate::core::paths::PRIVATE_FILE);
+        std::os::unix::fs::OpenOptionsExt::mode(&mut opts, crate::core::files::paths::PRIVATE_FILE);
         let file = open_checked(&lock, &mut opts).map_err(fail)?;
         ensure_regular(&lock, &file)?;
         loop {
@@ -815,7 +815,7 @@ pub enum Within<'a> {
 impl<'a> Within<'a> {
     /// `dir`, reached from `ancestor` (held open) when it lies below it, else opened itself.
     pub fn new(ancestor: &'a Dir, dir: &'a Path) -> Within<'a> {
-        match crate::core::paths::strip_prefix(dir, &ancestor.path) {
+        match crate::core::files::paths::strip_prefix(dir, &ancestor.path) {
             Some(below) if ancestor.held() => Within::Below(ancestor, below),
             _ => Within::Own(Dir::open(dir)),
         }
@@ -1032,7 +1032,7 @@ mod tests {
     fn the_settings_reader_refuses_a_link_to_a_device_a_fifo_and_a_file_past_the_cap() {
         let t = tempfile::tempdir().unwrap();
         let zero = t.path().join("settings.json");
-        crate::core::fsx::test_link("/dev/zero", &zero).unwrap();
+        crate::core::files::fsx::test_link("/dev/zero", &zero).unwrap();
         let e = read_settings(&zero).unwrap_err();
         assert!(matches!(e, FsxError::NotRegular { .. }), "{e}");
         assert!(
@@ -1045,7 +1045,7 @@ mod tests {
         let fifo = t.path().join("fifo");
         nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
         let via = t.path().join("config.toml");
-        crate::core::fsx::test_link(&fifo, &via).unwrap();
+        crate::core::files::fsx::test_link(&fifo, &via).unwrap();
         let e = read_settings(&via).unwrap_err();
         assert!(e.reason().contains("is a named pipe (FIFO)"), "{e}");
         let fifo = fifo.canonicalize().unwrap();
@@ -1064,7 +1064,7 @@ mod tests {
         std::fs::write(&big, b"{}").unwrap();
         assert_eq!(read_settings(&big).unwrap().as_deref(), Some(&b"{}"[..]));
         let dangling = t.path().join("gone.json");
-        crate::core::fsx::test_link(t.path().join("nowhere"), &dangling).unwrap();
+        crate::core::files::fsx::test_link(t.path().join("nowhere"), &dangling).unwrap();
         assert!(read_settings(&dangling).unwrap().is_none());
         assert!(read_settings(&t.path().join("absent")).unwrap().is_none());
     }
@@ -1120,7 +1120,7 @@ mod tests {
         let real = t.path().join("real.json");
         std::fs::write(&real, "{}").unwrap();
         let link = t.path().join("link.json");
-        crate::core::fsx::test_link(&real, &link).unwrap();
+        crate::core::files::fsx::test_link(&real, &link).unwrap();
         let _held = lock(&real, Duration::ZERO).unwrap();
         assert!(matches!(
             lock(&link, Duration::ZERO),

@@ -8,6 +8,9 @@ pub(crate) mod sandbox;
 mod schema;
 mod scripts;
 mod store;
+// Its hand parser is being replaced by the reference PEP 440/508 crates; documented then.
+#[allow(missing_docs)]
+pub mod deps;
 
 use crate::core::library::Library;
 use crate::core::skill::{DEFAULT_ENTRY, Skill, SkillKind};
@@ -370,8 +373,8 @@ mod tests {
         assert_eq!(
             v.rule()
                 .info()
-                .severity_under(crate::core::catalogue::Profile::LazySkills),
-            Some(crate::core::diagnostic::Severity::Warning)
+                .severity_under(crate::core::findings::catalogue::Profile::LazySkills),
+            Some(crate::core::findings::diagnostic::Severity::Warning)
         );
         assert!(
             v.detail().contains("registered as \"tool\""),

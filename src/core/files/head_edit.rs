@@ -3,7 +3,7 @@
 //! in one rename, and only when the file is still the one that was read. A SKILL.md that links
 //! out of its skill's folder is never written through.
 
-use crate::core::fsx::{self, Stamp};
+use crate::core::files::fsx::{self, Stamp};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -199,7 +199,7 @@ pub fn write_head_locked(
         _ => PathBuf::from("."),
     };
     let mut tmp = tempfile::Builder::new()
-        .prefix(crate::core::paths::OWN_PREFIX)
+        .prefix(crate::core::files::paths::OWN_PREFIX)
         .suffix(".tmp")
         .tempfile_in(&dir)
         .map_err(io(&dir))?;
@@ -364,7 +364,7 @@ mod tests {
         let outside = dir.path().join("outside.md");
         std::fs::write(&outside, "---\nname: a\n---\nsecret\n").unwrap();
         let p = skill.join("SKILL.md");
-        crate::core::fsx::test_link(&outside, &p).unwrap();
+        crate::core::files::fsx::test_link(&outside, &p).unwrap();
         let head = read_head(&p).unwrap().unwrap();
         let err =
             write_head(&head, b"---\nname: pdf\n---\n", &skill, wait(), &mut || {}).unwrap_err();
@@ -385,7 +385,7 @@ mod tests {
         // A link to a file inside the folder is written through, the link kept.
         std::fs::remove_file(&p).unwrap();
         std::fs::write(skill.join("real.md"), "---\nname: a\n---\nbody\n").unwrap();
-        crate::core::fsx::test_link("real.md", &p).unwrap();
+        crate::core::files::fsx::test_link("real.md", &p).unwrap();
         let head = read_head(&p).unwrap().unwrap();
         write_head(&head, b"---\nname: pdf\n---\n", &skill, wait(), &mut || {}).unwrap();
         assert_eq!(

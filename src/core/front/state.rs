@@ -1,8 +1,8 @@
 //! skillscope's own per-skill on/off state, kept in `<config_dir>/skillscope/state.json` and
 //! written atomically; a file that cannot be read is kept aside, never overwritten.
 
-use crate::core::catalogue::RuleId;
-use crate::core::diagnostic::{Diagnostic, Severity};
+use crate::core::findings::catalogue::RuleId;
+use crate::core::findings::diagnostic::{Diagnostic, Severity};
 use crate::core::skill::Skill;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -41,7 +41,7 @@ pub enum StateError {
         /// The state file.
         path: PathBuf,
         /// Why.
-        source: crate::core::fsx::FsxError,
+        source: crate::core::files::fsx::FsxError,
     },
     #[error(
         "{path} does not hold the change after it was written ({what}); another program may have replaced it"
@@ -134,7 +134,7 @@ impl EnableState {
     pub fn load(path: &Path) -> (EnableState, Vec<Diagnostic>) {
         let mut state = EnableState::empty(path);
         let mut diags = Vec::new();
-        let bytes = match crate::core::fsx::read_settings(path) {
+        let bytes = match crate::core::files::fsx::read_settings(path) {
             Ok(Some(b)) => b,
             Ok(None) => return (state, diags),
             Err(e) => {
@@ -242,7 +242,7 @@ impl EnableState {
     /// it is held. A file that went bad meanwhile is kept aside first, as [`EnableState::load`]
     /// does. `Ok` means every choice is in the file as re-read after the write.
     pub fn save(&mut self) -> Result<(), StateError> {
-        self.save_waiting(crate::core::fsx::lock_wait())
+        self.save_waiting(crate::core::files::fsx::lock_wait())
     }
 
     /// [`EnableState::save`], waiting at most `wait` for another saver to finish.
@@ -254,11 +254,11 @@ impl EnableState {
             });
         }
         let _lock =
-            crate::core::fsx::lock(&self.path, wait).map_err(|source| StateError::Lock {
+            crate::core::files::fsx::lock(&self.path, wait).map_err(|source| StateError::Lock {
                 path: self.path.clone(),
                 source,
             })?;
-        let mut file = match crate::core::fsx::read_settings(&self.path) {
+        let mut file = match crate::core::files::fsx::read_settings(&self.path) {
             Ok(Some(bytes)) => {
                 if let Ok(f) = serde_json::from_slice::<StateFile>(&bytes) {
                     f
@@ -287,13 +287,13 @@ impl EnableState {
         }
         let mut text = serde_json::to_string_pretty(&file)?;
         text.push('\n');
-        let sync = crate::core::paths::Durability::Durable;
-        crate::core::paths::write_private(&self.path, text.as_bytes(), sync).map_err(|source| {
-            StateError::Write {
+        let sync = crate::core::files::paths::Durability::Durable;
+        crate::core::files::paths::write_private(&self.path, text.as_bytes(), sync).map_err(
+            |source| StateError::Write {
                 path: self.path.clone(),
                 source,
-            }
-        })?;
+            },
+        )?;
         self.verify_written()?;
         self.file = file;
         self.pending.clear();
@@ -307,7 +307,7 @@ impl EnableState {
             path: self.path.clone(),
             what,
         };
-        let bytes = crate::core::fsx::read_settings(&self.path)
+        let bytes = crate::core::files::fsx::read_settings(&self.path)
             .map_err(|e| not_there(e.to_string()))?
             .ok_or_else(|| not_there("it is gone".to_string()))?;
         let now: StateFile = serde_json::from_slice(&bytes)
@@ -354,7 +354,7 @@ pub fn default_for(skill: &Skill) -> (bool, StateSource) {
 /// Skills are keyed by their folder as an absolute path (without resolving links, so the key is
 /// the path the user knows and costs no file-system call).
 fn key_of(dir: &Path) -> String {
-    crate::core::paths::absolute(dir)
+    crate::core::files::paths::absolute(dir)
         .to_string_lossy()
         .into_owned()
 }
@@ -387,7 +387,7 @@ fn utc_stamp(t: std::time::SystemTime) -> String {
     let secs = t
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
-    let (y, m, d, h, mi, s) = crate::core::text::utc_parts(secs);
+    let (y, m, d, h, mi, s) = crate::core::words::text::utc_parts(secs);
     format!("{y:04}{m:02}{d:02}T{h:02}{mi:02}{s:02}Z")
 }
 

@@ -351,9 +351,9 @@ mod tests {
         let project = root.join("home/src/proj");
         std::fs::create_dir_all(project.join("real")).unwrap();
         std::fs::create_dir_all(root.join("home/.claude/skills")).unwrap();
-        crate::core::fsx::test_link("../../.claude", project.join(".claude")).unwrap();
-        crate::core::fsx::test_link("real", project.join("inside")).unwrap();
-        crate::core::fsx::test_link("../../nowhere/x", project.join("dangling")).unwrap();
+        crate::core::files::fsx::test_link("../../.claude", project.join(".claude")).unwrap();
+        crate::core::files::fsx::test_link("real", project.join("inside")).unwrap();
+        crate::core::files::fsx::test_link("../../nowhere/x", project.join("dangling")).unwrap();
         // Through the link, however much of the rest exists yet.
         assert_eq!(
             leads_out(&project.join(".claude/skills/new/SKILL.md"), &project),
@@ -450,7 +450,7 @@ mod tests {
         std::fs::create_dir_all(real.parent().unwrap()).unwrap();
         std::fs::write(&real, "old").unwrap();
         let link = t.path().join("state.json");
-        crate::core::fsx::test_link(&real, &link).unwrap();
+        crate::core::files::fsx::test_link(&real, &link).unwrap();
         write_atomic(&link, b"new", None).unwrap();
         assert!(
             std::fs::symlink_metadata(&link)

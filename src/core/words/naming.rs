@@ -38,7 +38,7 @@ pub fn check_name(name: &str) -> Result<(), NameError> {
         .collect();
     let kebab = kebab.trim_matches('-').to_string();
     Err(NameError::Invalid {
-        given: crate::core::text::line(name).into_owned(),
+        given: crate::core::words::text::line(name).into_owned(),
         meant: (!kebab.is_empty() && kebab != name).then_some(kebab),
     })
 }

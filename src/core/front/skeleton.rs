@@ -1,8 +1,8 @@
 //! A new skill's SKILL.md for one agent: the frontmatter fields that agent's users need, a
 //! description that says what and when, and a body skeleton to fill in (`skillscope new`).
 
-pub use crate::core::naming::{check_name, yaml_scalar};
 use crate::core::source::Agent;
+pub use crate::core::words::naming::{check_name, yaml_scalar};
 
 /// The words of the description `new` writes when given none (kept beside the rule that
 /// recognises them).

@@ -2,13 +2,13 @@
 //! agent's, else the bundled demo), the scan, the on/off state, and every level's token counts
 //! with the probed tool schemas.
 
+use crate::core::front::state::{self, EnableState};
 use crate::core::index::IndexStore;
 use crate::core::listing::{self, Format};
 use crate::core::probe::ProbeStore;
 use crate::core::scan::ScanOptions;
 use crate::core::skill::{Level, SkillKind};
 use crate::core::source::{self, Agent, Root, Scope};
-use crate::core::state::{self, EnableState};
 use crate::core::tokens::{self, Encoding, Progress, ResourceTokens, SkillTokens, TokenCache};
 use crate::core::{Diagnostic, Library};
 use std::path::{Path, PathBuf};
@@ -91,7 +91,7 @@ impl LibrarySpec {
                 lib.notes.push(format!(
                     "--project-only: no agent's project skill folder (such as .claude/skills or \
                      .agents/skills) in {} or its parents up to the repository root",
-                    crate::core::escape::path(
+                    crate::core::words::escape::path(
                         &std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."))
                     )
                 ));
@@ -131,7 +131,8 @@ pub fn demo_dir() -> PathBuf {
     if source.is_dir() {
         return source;
     }
-    let target = crate::core::paths::cache_root().join(concat!("demo-", env!("CARGO_PKG_VERSION")));
+    let target =
+        crate::core::files::paths::cache_root().join(concat!("demo-", env!("CARGO_PKG_VERSION")));
     if !target.is_dir()
         && let Err(e) = unpack_demo(&target)
     {
@@ -151,7 +152,7 @@ pub fn demo_problem() -> Option<&'static str> {
 fn unpack_demo(target: &Path) -> std::io::Result<()> {
     let tmp = target.with_extension("partial");
     if let Some(cache) = target.parent() {
-        crate::core::paths::private_dir(cache)?;
+        crate::core::files::paths::private_dir(cache)?;
     }
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp)?;
@@ -170,7 +171,7 @@ fn mark_scripts_executable(dir: &Path) -> std::io::Result<()> {
             mark_scripts_executable(&p)?;
         } else if std::fs::read(&p)?.starts_with(b"#!") {
             let meta = e.metadata()?;
-            std::fs::set_permissions(&p, crate::core::fsx::permissions(0o755, &meta))?;
+            std::fs::set_permissions(&p, crate::core::files::fsx::permissions(0o755, &meta))?;
         }
     }
     Ok(())

@@ -1,8 +1,8 @@
 //! Text helpers shared by the core and both front ends: numbers with thousands separators, names
 //! cut with `…` (at the end, or at the start for paths), and the visible escapes of
-//! [`crate::core::escape`] that every text output goes through.
+//! [`crate::core::words::escape`] that every text output goes through.
 
-pub use crate::core::escape::{Line as Esc, is_hazard, line, path, text};
+pub use crate::core::words::escape::{Line as Esc, is_hazard, line, path, text};
 
 /// Seconds since the epoch as calendar parts in UTC: (year, month, day, hour, minute, second),
 /// by Howard Hinnant's days-to-civil algorithm (the proleptic Gregorian calendar).

@@ -116,7 +116,7 @@ impl Model {
 
     /// `≈ 1,419 (claude)`, or `= 1,234 (gpt-4o, exact)` when the encoding is the model's own.
     pub fn label(&self, tiktoken: u64, enc: Encoding) -> String {
-        let n = crate::core::text::thousands(self.estimate(tiktoken));
+        let n = crate::core::words::text::thousands(self.estimate(tiktoken));
         if self.is_exact_with(enc) {
             format!("= {n} ({}, exact)", self.name)
         } else {
