@@ -1,0 +1,229 @@
+use super::*;
+use crate::core::source::{Agent, Scope};
+use std::cmp::Ordering;
+
+fn write(p: &Path, s: &str) {
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, s).unwrap();
+}
+
+#[test]
+fn path_order_is_the_order_of_separator_first_bytes_and_of_paths() {
+    use proptest::prelude::*;
+    let old = |a: &Path, b: &Path| {
+        let key = |c: &u8| if *c == b'/' { 0 } else { *c };
+        let (a, b) = (
+            a.as_os_str().as_encoded_bytes(),
+            b.as_os_str().as_encoded_bytes(),
+        );
+        a.iter().map(key).cmp(b.iter().map(key))
+    };
+    let path = "(/?[ab./ -]{0,6}){0,4}";
+    proptest!(ProptestConfig::with_cases(20_000), |(a in path, b in path)| {
+        let (a, b) = (Path::new(&a), Path::new(&b));
+        prop_assert_eq!(path_order(a, b), old(a, b));
+        // On paths a walk makes (no `.` or `..` component below the root, no repeated or
+        // trailing separator), the order of `Path` itself.
+        let clean = |p: &Path| {
+            crate::core::files::paths::absolute(p).as_os_str() == p.as_os_str()
+                && !p.components().any(|c| c == std::path::Component::ParentDir)
+        };
+        if a.is_absolute() && b.is_absolute() && clean(a) && clean(b) {
+            prop_assert_eq!(path_order(a, b), a.cmp(b));
+        }
+    });
+    let long = "/a/".repeat(40);
+    assert_eq!(
+        path_order(
+            Path::new(&format!("{long}x")),
+            Path::new(&format!("{long}-"))
+        ),
+        Ordering::Greater
+    );
+    assert_eq!(
+        path_order(
+            Path::new(&format!("{long}/b")),
+            Path::new(&format!("{long}-b"))
+        ),
+        Ordering::Less
+    );
+}
+
+#[test]
+fn finds_skills_at_depth_skips_dot_dirs_and_reports_cycles() {
+    let t = tempfile::tempdir().unwrap();
+    let r = t.path();
+    write(&r.join("a/SKILL.md"), "---\nname: a\ndescription: d\n---\n");
+    write(
+        &r.join("x/y/b/skill.md"),
+        "---\nname: b\ndescription: d\n---\n",
+    );
+    write(
+        &r.join(".github/f/SKILL.md"),
+        "---\nname: f\ndescription: d\n---\n",
+    );
+    write(
+        &r.join(".git/c/SKILL.md"),
+        "---\nname: c\ndescription: d\n---\n",
+    );
+    write(&r.join("node_modules/d/SKILL.md"), "---\nname: d\n---\n");
+    // An install or a removal under way (or cut short by a kill) is skillscope's own.
+    for own in [".skillscope-add-x1/g", ".skillscope-gone-g-x2"] {
+        write(
+            &r.join(own).join("SKILL.md"),
+            "---\nname: g\ndescription: d\n---\n",
+        );
+    }
+    write(&r.join("e/Skill.md"), "---\nname: e\ndescription: d\n---\n");
+    crate::core::files::fsx::test_link(r, r.join("x/loop")).unwrap();
+    let (skills, problems) = scan(
+        &[Root::new(r, Agent::Path, Scope::Path)],
+        &ScanOptions::default(),
+    );
+    let names: Vec<_> = skills.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, vec!["f", "a", "e", "b"]);
+    assert!(
+        skills[2]
+            .parse_diagnostics
+            .iter()
+            .any(|d| d.rule == "skill-file-name")
+    );
+    assert!(
+        problems.iter().any(|d| d.rule == "symlink-cycle"),
+        "{problems:?}"
+    );
+}
+
+/// Runs `f` on a thread; fails if it takes longer than a minute (a hang guard, not a timing).
+fn guarded<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || tx.send(f()));
+    rx.recv_timeout(std::time::Duration::from_mins(1))
+        .expect("the walk did not finish: it went where it must not")
+}
+
+#[test]
+fn links_to_system_folders_and_above_the_root_are_not_followed() {
+    let t = tempfile::tempdir().unwrap();
+    let r = t.path().join("lib");
+    write(&r.join("a/SKILL.md"), "---\nname: a\ndescription: d\n---\n");
+    crate::core::files::fsx::test_link("/", r.join("slash")).unwrap();
+    crate::core::files::fsx::test_link("/proc", r.join("a/proc")).unwrap();
+    crate::core::files::fsx::test_link("/dev/null", r.join("a/null")).unwrap();
+    crate::core::files::fsx::test_link(t.path(), r.join("parent")).unwrap();
+    crate::core::files::fsx::test_link(&r, r.join("self")).unwrap();
+    let root = Root::new(&r, Agent::Path, Scope::Path);
+    let (skills, problems) = guarded(move || scan(&[root], &ScanOptions::default()));
+    assert_eq!(skills.len(), 1);
+    let skipped: Vec<_> = problems
+        .iter()
+        .filter(|d| d.rule == "walk-skipped")
+        .map(|d| d.path.clone().unwrap())
+        .collect();
+    for link in ["slash", "a/proc", "a/null", "parent"] {
+        assert!(skipped.contains(&r.join(link)), "{link}: {problems:?}");
+    }
+    assert!(problems.iter().all(|d| d.severity == Severity::Warning));
+    assert!(
+        problems.iter().any(|d| d.rule == "symlink-cycle"),
+        "a link to the root itself is a cycle: {problems:?}"
+    );
+}
+
+#[test]
+fn a_root_inside_a_system_folder_is_not_walked() {
+    let root = Root::new("/proc/self", Agent::Path, Scope::Path);
+    let (skills, problems) = guarded(move || scan(&[root], &ScanOptions::default()));
+    assert!(skills.is_empty());
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].rule, "walk-skipped");
+}
+
+#[test]
+fn a_walk_stops_at_the_entry_cap_and_says_how_to_raise_it() {
+    let t = tempfile::tempdir().unwrap();
+    for i in 0..40 {
+        write(
+            &t.path().join(format!("s{i:02}/SKILL.md")),
+            "---\nname: s\ndescription: d\n---\n",
+        );
+    }
+    let root = Root::new(t.path(), Agent::Path, Scope::Path);
+    let opts = |max_entries| ScanOptions {
+        max_entries,
+        ..ScanOptions::default()
+    };
+    let (skills, problems) = scan(std::slice::from_ref(&root), &opts(10));
+    assert!(skills.len() < 40, "{}", skills.len());
+    let cap: Vec<_> = problems.iter().filter(|d| d.rule == "walk-cap").collect();
+    assert_eq!(cap.len(), 1, "{problems:?}");
+    assert!(cap[0].message.contains(&t.path().display().to_string()));
+    assert!(
+        cap[0]
+            .message
+            .contains("--max-entries N or SKILLSCOPE_MAX_ENTRIES=N")
+    );
+    let (skills, problems) = scan(&[root], &opts(81));
+    assert_eq!(skills.len(), 40);
+    assert!(problems.is_empty(), "{problems:?}");
+}
+
+#[test]
+fn a_link_to_slash_beside_a_skill_past_the_depth_limit_is_not_followed() {
+    // The walker's depth limit leaves the skill's deep folder to the resource look, which
+    // must refuse the same links the walk refuses.
+    let t = tempfile::tempdir().unwrap();
+    let r = t.path().join("lib");
+    write(&r.join("s/SKILL.md"), "---\nname: s\ndescription: d\n---\n");
+    write(&r.join("s/a/b/ok.md"), "ok\n");
+    crate::core::files::fsx::test_link("/", r.join("s/a/b/slash")).unwrap();
+    crate::core::files::fsx::test_link(&r, r.join("s/a/b/up")).unwrap();
+    let root = Root::new(&r, Agent::Path, Scope::Path);
+    let opts = ScanOptions {
+        max_depth: 1,
+        ..ScanOptions::default()
+    };
+    let (skills, _) = guarded(move || scan(&[root], &opts));
+    let rels: Vec<&str> = skills[0].resources.iter().map(|x| x.rel.as_str()).collect();
+    assert_eq!(rels, vec!["a/b/ok.md"]);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_skill_file_is_listed_with_its_error_and_never_opened() {
+    let t = tempfile::tempdir().unwrap();
+    write(
+        &t.path().join("ok/SKILL.md"),
+        "---\nname: ok\ndescription: d\n---\n",
+    );
+    std::fs::create_dir_all(t.path().join("pipe")).unwrap();
+    nix::unistd::mkfifo(
+        &t.path().join("pipe/SKILL.md"),
+        nix::sys::stat::Mode::S_IRWXU,
+    )
+    .unwrap();
+    let root = Root::new(t.path(), Agent::Path, Scope::Path);
+    let (skills, _) = guarded(move || scan(&[root], &ScanOptions::default()));
+    let names: Vec<&str> = skills.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, vec!["ok", "pipe"]);
+    let rules: Vec<_> = skills[1].parse_diagnostics.iter().map(|d| d.rule).collect();
+    assert_eq!(rules, vec![RuleId::SkillFileNotRegular]);
+}
+
+#[test]
+fn unreadable_and_huge_files_still_appear() {
+    let t = tempfile::tempdir().unwrap();
+    let big = t.path().join("big/SKILL.md");
+    let mut s = String::from("---\nname: big\n");
+    s.push_str(&"x: y\n".repeat(300_000));
+    write(&big, &s);
+    let (skills, _) = scan(
+        &[Root::new(t.path(), Agent::Path, Scope::Path)],
+        &ScanOptions::default(),
+    );
+    assert_eq!(skills.len(), 1);
+    assert_eq!(skills[0].name, "big");
+    let rules: Vec<_> = skills[0].parse_diagnostics.iter().map(|d| d.rule).collect();
+    assert_eq!(rules, vec!["frontmatter-unterminated"]);
+    assert!(skills[0].parse_diagnostics[0].message.contains("first MiB"));
+}
