@@ -1,6 +1,9 @@
 //! Reading one skill: its file's head, its frontmatter, or its record restored from the index.
 
-use super::{options::*, resources::*};
+use super::{
+    options::{Found, HEAD_BYTES, HEAD_CAP},
+    resources::{Listing, Wanted, resources},
+};
 use crate::core::files::fsx::Stamp;
 use crate::core::findings::catalogue::RuleId;
 use crate::core::findings::diagnostic::{Diagnostic, Severity};

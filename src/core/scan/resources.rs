@@ -1,6 +1,9 @@
 //! A skill's resources: the files below its folder, assigned from the walk or listed by name.
 
-use super::{options::*, walk::*};
+use super::{
+    options::{Found, RESOURCE_DEPTH, Resources, Walked, refused},
+    walk::path_order,
+};
 use crate::core::files::fsx::Stamp;
 use crate::core::index::ResourceRecord;
 use crate::core::resource::{Resource, looks_like_text};

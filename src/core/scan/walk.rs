@@ -1,6 +1,6 @@
 //! The walk of one root: the entry filter and its limits, and the walk's small helpers.
 
-use super::options::*;
+use super::options::{MAX_ENTRIES_ENV, ScanOptions, Walked, is_skill_file, refused, skipped_dir};
 use crate::core::files::fsx::Stamp;
 use crate::core::findings::catalogue::RuleId;
 use crate::core::findings::diagnostic::{Diagnostic, Severity};
