@@ -234,7 +234,7 @@ fn no_settings_reader_bypasses_the_bounded_reader() {
         ("src/core/library.rs", "read_regular(path)"),
         ("src/core/library.rs", "open_regular(&skill.skill_md)"),
         ("src/core/library.rs", "read_regular(&skill.skill_md)"),
-        ("src/core/scan.rs", "open_regular(path)"),
+        ("src/core/scan/read.rs", "open_regular(path)"),
         ("src/core/resource.rs", "open_regular(path)"),
         ("src/core/tokens/mod.rs", "open_regular(path)"),
         (
@@ -257,7 +257,7 @@ fn no_settings_reader_bypasses_the_bounded_reader() {
         ("src/core/manage/archive.rs", "open_regular_up_to(archive"),
         // skillscope's caches: the index and token cache, capped, checksummed and rebuilt.
         (
-            "src/core/index.rs",
+            "src/core/index/mod.rs",
             "open_regular_up_to(path, MAX_INDEX_BYTES)",
         ),
         (
