@@ -8,7 +8,8 @@
 //!
 //! It runs only under `cargo bench` (criterion's `--bench` flag): `cargo test --all-targets`
 //! builds this file and runs nothing. `VECTOR_SKILLS` sets how many skills of the paraphrase
-//! set to take (default 100, at most 625).
+//! set to take (default 100, at most 625); `VECTOR_LIST` another list of corpus folders, one a
+//! line (`tests/eval/paraphrase-library-2.txt`, the 600 skills of `scripts/bench.sh`'s row).
 
 use criterion::Criterion;
 use skillscope::core::Library;
@@ -36,8 +37,12 @@ fn skill_set() -> (String, Vec<PathBuf>) {
             .ok()
             .and_then(|v| v.parse().ok())
             .unwrap_or(100);
-        let list = std::fs::read_to_string(manifest.join("tests/eval/paraphrase-library.txt"))
-            .unwrap_or_default();
+        let other = std::env::var_os("VECTOR_LIST");
+        let list_file = other.as_ref().map_or_else(
+            || manifest.join("tests/eval/paraphrase-library.txt"),
+            |l| manifest.join(l),
+        );
+        let list = std::fs::read_to_string(&list_file).unwrap_or_default();
         let folders: Vec<PathBuf> = list
             .lines()
             .filter(|l| !l.trim().is_empty())
@@ -45,7 +50,12 @@ fn skill_set() -> (String, Vec<PathBuf>) {
             .map(|l| corpus.join(l))
             .collect();
         if !folders.is_empty() {
-            return (format!("paraphrase_first_{}", folders.len()), folders);
+            // The default set keeps its name, so that criterion compares with earlier runs.
+            let set = match (&other, list_file.file_stem()) {
+                (Some(_), Some(stem)) => stem.to_string_lossy().replace('-', "_"),
+                _ => "paraphrase".to_string(),
+            };
+            return (format!("{set}_first_{}", folders.len()), folders);
         }
     }
     eprintln!("no corpus at ../shared/corpus (set SKILLSCOPE_CORPUS): the demo library instead");
