@@ -2,6 +2,12 @@ use clap::{CommandFactory, FromArgMatches};
 use skillscope::cli::{self, Cli, Command};
 use skillscope::config::{self, Config};
 
+/// The program's allocator on Linux: a warm load is mostly small allocations made on both cores
+/// at once (docs/performance.md, December 7).
+#[cfg(target_os = "linux")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     skillscope::tui::note_process_start();
     // The probe sandbox runs this binary again to set itself up: before anything else.

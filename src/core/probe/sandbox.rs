@@ -21,14 +21,14 @@ mod spec;
 
 #[cfg(target_os = "linux")]
 pub use spec::Captured;
-#[cfg(target_os = "linux")]
-use spec::killed_status;
 pub use spec::{
     Ending, Isolated, Limit, MAX_PROCESSES, Mode, Outcome, Preference, RunSpec, SANDBOX_ENV,
     STAGE_ARG, installation,
 };
 #[cfg(unix)]
 use spec::{GRACE, Reader, environment};
+#[cfg(target_os = "linux")]
+use spec::{STAGE_ENV, killed_status};
 
 use std::ffi::OsString;
 #[cfg(unix)]

@@ -227,3 +227,93 @@ fn unreadable_and_huge_files_still_appear() {
     assert_eq!(rules, vec!["frontmatter-unterminated"]);
     assert!(skills[0].parse_diagnostics[0].message.contains("first MiB"));
 }
+
+/// Dates every file and folder under `root` an hour back: stamps of the last seconds are not
+/// trusted (another write in the same tick would not show).
+fn backdate(root: &Path) {
+    let then = std::time::SystemTime::now() - std::time::Duration::from_hours(1);
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(p) = stack.pop() {
+        if p.is_dir() {
+            for e in std::fs::read_dir(&p).unwrap() {
+                stack.push(e.unwrap().path());
+            }
+        }
+        std::fs::File::open(&p).unwrap().set_modified(then).unwrap();
+    }
+}
+
+#[test]
+fn a_remembered_walk_sees_a_folder_added_or_removed_anywhere_below_its_root() {
+    use crate::core::index::IndexStore;
+    use crate::core::library::Library;
+    let t = tempfile::tempdir().unwrap();
+    let (root, elsewhere) = (t.path().join("lib"), t.path().join("elsewhere"));
+    // Hundreds of folders (more than one core checks at a time), nested three deep, some skills
+    // with a subfolder of their own, and a linked folder whose folders are checked through it.
+    let skill = |dir: &Path, name: &str| {
+        write(
+            &dir.join("SKILL.md"),
+            &format!("---\nname: {name}\ndescription: Skill {name}.\n---\nBody.\n"),
+        );
+    };
+    for i in 0..612 {
+        let dir = root.join(format!("g{}/o{}/s{i:04}", i % 3, i % 7));
+        skill(&dir, &format!("s{i:04}"));
+        if i % 5 == 0 {
+            write(&dir.join("references/guide.md"), "A guide.\n");
+        }
+    }
+    skill(&elsewhere.join("deep/far"), "far");
+    crate::core::files::fsx::test_link(elsewhere.join("deep"), root.join("g1/via")).unwrap();
+    let store = IndexStore::in_dir(t.path().join("cache"));
+    let load = || {
+        let (lib, stats) = Library::load_indexed(
+            crate::core::source::path_roots(std::slice::from_ref(&root)),
+            &ScanOptions::default(),
+            &store,
+        );
+        lib.save_index();
+        (lib.skills.len(), stats.roots_walked)
+    };
+    let all = 613;
+    // Each place: a folder of folders, a skill folder with no subfolder, a skill's own
+    // subfolder, one of the last folders, one behind a link.
+    let places = [
+        root.join("g0"),
+        root.join("g2/o6"),
+        root.join("g0/o0/s0000"),
+        root.join("g1/o3/s0598"),
+        root.join(format!("g0/o0/s{:04}/references", 0)),
+        root.join(format!(
+            "g{}/o{}/s{:04}",
+            (all - 2) % 3,
+            (all - 2) % 7,
+            all - 2
+        )),
+        root.join("g1/via/far"),
+        root.join("g1/via"),
+    ];
+    // Stamps an hour old, taken by a walk, then trusted by the next load.
+    let settle = |want: usize| {
+        backdate(&root);
+        backdate(&elsewhere);
+        assert_eq!(load(), (want, 1));
+        assert_eq!(load(), (want, 0), "settled: not walked");
+    };
+    settle(all);
+    for place in places {
+        assert!(place.is_dir(), "{}", place.display());
+        let added = place.join("added");
+        // Each change alone, on a library whose every stamp is trusted: the walk is made again.
+        skill(&added, "added");
+        assert_eq!(load(), (all + 1, 1), "added in {}", place.display());
+        settle(all + 1);
+        std::fs::remove_file(added.join("SKILL.md")).unwrap();
+        assert_eq!(load(), (all, 1), "emptied in {}", place.display());
+        settle(all);
+        std::fs::remove_dir(&added).unwrap();
+        assert_eq!(load(), (all, 1), "removed from {}", place.display());
+        settle(all);
+    }
+}

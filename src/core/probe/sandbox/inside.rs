@@ -136,6 +136,7 @@ fn helper(parent: Option<i32>) -> i32 {
         .arg(super::STAGE_ARG)
         .arg("init")
         .env_clear()
+        .envs(super::STAGE_ENV)
         .current_dir("/")
         .stdin(Stdio::inherit())
         .stdout(Stdio::inherit())

@@ -190,6 +190,7 @@ pub(super) fn run(
         .arg("helper")
         .arg(std::process::id().to_string())
         .env_clear()
+        .envs(super::STAGE_ENV)
         .current_dir("/")
         .stdin(Stdio::from(OwnedFd::from(theirs)))
         .stdout(Stdio::piped())

@@ -18,6 +18,14 @@ pub const SANDBOX_ENV: &str = "SKILLSCOPE_SANDBOX";
 /// the app (see [`stage`]).
 pub const STAGE_ARG: &str = "__sandbox";
 
+/// The only environment the stages start with: the program's allocator (mimalloc) then commits
+/// its memory as it uses it instead of mapping its first 1 GiB arena writable up front, which
+/// would count whole against the init's data limit (`RLIMIT_DATA`, set before it starts the
+/// command) and leave it no memory to start the command with. The command gets its own
+/// environment, not this one.
+#[cfg(target_os = "linux")]
+pub(super) const STAGE_ENV: [(&str, &str); 1] = [("MIMALLOC_ARENA_EAGER_COMMIT", "0")];
+
 /// How long cleanup may wait for killed processes to die and for their pipes to close. A SIGKILLed
 /// process is gone in microseconds; the bound only matters for one stuck in the kernel or for a
 /// descendant that escaped the kill (process-group mode) and still holds a pipe.
