@@ -312,7 +312,7 @@ fn take_ranks(bpe: &CoreBPE) -> Ranks {
         .into_iter()
         .flat_map(|s| bpe.encode_with_special_tokens(s))
         .collect();
-    let mut ranks = Ranks::with_capacity_and_hasher(200_000, rustc_hash::FxBuildHasher);
+    let mut ranks = Ranks::with_capacity_and_hasher(1 << 18, Default::default());
     let mut misses = 0;
     let mut rank: tiktoken_rs::Rank = 0;
     while misses < 4_096 {
