@@ -14,8 +14,7 @@ use regex_automata::hybrid::dfa::{Cache, DFA};
 use regex_automata::{Anchored, Input};
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{LazyLock, OnceLock};
+use std::sync::LazyLock;
 use tiktoken_rs::CoreBPE;
 
 /// o200k_base's split pattern (tiktoken's `O200K_BASE_PAT_STR`) with its last two alternatives,
@@ -286,78 +285,10 @@ struct Scratch {
     long_bytes: usize,
 }
 
-/// Pieces encoded (not found in a thread's memo) per encoding before [`Ranks`] are taken from
-/// the encoder: a few texts' worth. Fewer are encoded through tiktoken-rs's `encode_ordinary`
-/// alone, which runs its split pattern over each piece again (most of its cost).
-const RANKS_AFTER: usize = 4_096;
-
-/// The ranks of an encoding's ordinary tokens, as tiktoken-rs's encoder holds them (read
-/// through its public `decode_bytes`, one token at a time): a piece is then counted by a look-up
-/// and, when it is no single token, by tiktoken-rs's own `byte_pair_split`.
-type Ranks = FxHashMap<Vec<u8>, tiktoken_rs::Rank>;
-
-static RANKS: [OnceLock<Ranks>; 2] = [OnceLock::new(), OnceLock::new()];
-static ENCODED: [AtomicUsize; 2] = [AtomicUsize::new(0), AtomicUsize::new(0)];
-static TAKING: [AtomicBool; 2] = [AtomicBool::new(false), AtomicBool::new(false)];
-
-/// Pieces this long or longer are encoded by `encode_ordinary` (tiktoken's merge for long
-/// pieces; `byte_pair_split` uses the short one, whose cost grows with the square).
-const SPLIT_BELOW: usize = 100;
-
-/// Every ordinary token of `bpe` with its rank: ranks from 0 up, until 4,096 in a row name no
-/// token; the special tokens left out.
-fn take_ranks(bpe: &CoreBPE) -> Ranks {
-    let special: Vec<tiktoken_rs::Rank> = bpe
-        .special_tokens()
-        .into_iter()
-        .flat_map(|s| bpe.encode_with_special_tokens(s))
-        .collect();
-    let mut ranks = Ranks::with_capacity_and_hasher(1 << 18, Default::default());
-    let mut misses = 0;
-    let mut rank: tiktoken_rs::Rank = 0;
-    while misses < 4_096 {
-        match bpe.decode_bytes(&[rank]) {
-            Ok(bytes) if !special.contains(&rank) => {
-                misses = 0;
-                ranks.insert(bytes, rank);
-            }
-            Ok(_) => misses = 0,
-            Err(_) => misses += 1,
-        }
-        rank += 1;
-    }
-    ranks
-}
-
-/// The ranks of `enc`, once [`RANKS_AFTER`] pieces have been encoded without them (one thread
-/// takes them; the others go on encoding meanwhile).
-fn ranks(enc: Encoding, bpe: &CoreBPE) -> Option<&'static Ranks> {
-    let slot = enc.slot();
-    if let Some(r) = RANKS[slot].get() {
-        return Some(r);
-    }
-    if ENCODED[slot].fetch_add(1, Ordering::Relaxed) < RANKS_AFTER
-        || TAKING[slot].swap(true, Ordering::AcqRel)
-    {
-        return None;
-    }
-    Some(RANKS[slot].get_or_init(|| take_ranks(bpe)))
-}
-
-/// The number of tokens of one piece of the split pattern: what `encode_ordinary` gives it.
-fn encode(enc: Encoding, bpe: &CoreBPE, piece: &str) -> usize {
-    let b = piece.as_bytes();
-    match ranks(enc, bpe) {
-        Some(r) if r.contains_key(b) => 1,
-        Some(r) if b.len() > 1 && b.len() < SPLIT_BELOW => tiktoken_rs::byte_pair_split(b, r).len(),
-        _ => bpe.encode_ordinary(piece).len(),
-    }
-}
-
 impl Scratch {
-    fn count(&mut self, enc: Encoding, bpe: &CoreBPE, piece: &str) -> usize {
+    fn count(&mut self, bpe: &CoreBPE, piece: &str) -> usize {
         let full = self.short.len() + self.long.len() >= MEMO_ENTRIES;
-        let encode = |p: &str| u32::try_from(encode(enc, bpe, p)).unwrap_or(u32::MAX);
+        let encode = |p: &str| u32::try_from(bpe.encode_ordinary(p).len()).unwrap_or(u32::MAX);
         let k = if let Some(key) = short_key(piece) {
             if let Some(&k) = self.short.get(&key) {
                 k
@@ -399,7 +330,7 @@ pub(super) fn count(enc: Encoding, bpe: &CoreBPE, text: &str) -> usize {
         let mut n = 0;
         for piece in pieces(enc, &mut cache, text) {
             match piece {
-                Ok(piece) => n += scratch.count(enc, bpe, piece),
+                Ok(piece) => n += scratch.count(bpe, piece),
                 // The rest of the text goes to tiktoken-rs whole.
                 Err(at) => n += bpe.encode_ordinary(&text[at..]).len(),
             }
@@ -480,34 +411,6 @@ mod tests {
             ("it'ſ", 0),
         ] {
             assert_eq!(ascii::o200k_end(text.as_bytes(), pos), None, "{text:?}");
-        }
-    }
-
-    /// The ranks taken from the encoder are its ordinary tokens, every one: a piece counted with
-    /// them is counted as `encode_ordinary` counts it.
-    #[test]
-    fn pieces_counted_with_the_taken_ranks_count_as_tiktoken_rs_does() {
-        let text = "It's 2024: über-fast\r\n\r\n  code()  {x}\t\n// done. HTTPServer's \
-                    ====== 中文字符 🎉🎉 Dž e\u{301} ſ K \u{a0}\u{3000} x  y";
-        for (enc, size) in [
-            (Encoding::O200kBase, 199_998),
-            (Encoding::Cl100kBase, 100_256),
-        ] {
-            let bpe = enc.bpe();
-            let ranks = take_ranks(bpe);
-            assert_eq!(ranks.len(), size, "{enc}");
-            for special in bpe.special_tokens() {
-                assert!(!ranks.contains_key(special.as_bytes()), "{special}");
-            }
-            for piece in split(enc, text) {
-                let b = piece.as_bytes();
-                let n = if ranks.contains_key(b) {
-                    1
-                } else {
-                    tiktoken_rs::byte_pair_split(b, &ranks).len()
-                };
-                assert_eq!(n, bpe.encode_ordinary(&piece).len(), "{enc}: {piece:?}");
-            }
         }
     }
 
