@@ -112,9 +112,10 @@ fn pieces<'t, 'c>(
             let start = pos;
             let piece = &text[start..end];
             let mut end = end;
+            // White space first: most pieces are words, whose first character ends the test.
             if end < text.len()
-                && !piece.contains(['\r', '\n'])
                 && piece.chars().all(char::is_whitespace)
+                && !piece.contains(['\r', '\n'])
                 && let Some((last, _)) = piece.char_indices().next_back().filter(|&(i, _)| i > 0)
             {
                 end = start + last;
