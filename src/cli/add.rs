@@ -10,7 +10,7 @@ use crate::core::manage::preview::{Preview, Priced};
 use crate::core::manage::trash::Trash;
 use crate::core::manage::{Plan, Target, lockfile};
 use crate::core::source::{Agent, Scope};
-use crate::core::tokens::TokenCache;
+use crate::core::tokens::{Encoding, TokenCache};
 use crate::core::words::text::{line, thousands};
 use anyhow::Context;
 use clap::Args;
@@ -155,9 +155,14 @@ pub fn run(args: AddArgs) -> anyhow::Result<i32> {
     let target = places.priced.clone();
     let origin = Origin::parse(&args.source, args.reference.as_deref())?;
     let work = work_dir()?;
+    let cache = Arc::new(TokenCache::open());
+    if cache.is_empty() {
+        // Nothing counted yet, so every skill will be: the encoder is built on another core
+        // while git copies the source and the skills are staged and checked.
+        std::thread::spawn(|| Encoding::default().warm());
+    }
     let fetched = origin::fetch(&origin, work.path())
         .with_context(|| format!("cannot read {}", line(&origin.shown())))?;
-    let cache = Arc::new(TokenCache::open());
     let plan = Plan::stage(
         origin,
         fetched,

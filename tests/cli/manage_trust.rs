@@ -570,3 +570,43 @@ fn updates_preview_names_a_hostile_script_escaped() {
         "a raw control character: {said:?}"
     );
 }
+
+/// A `file://` repository is read in place (not cloned), and nothing its own settings name runs:
+/// not an fsmonitor command, not the ssh command of a promisor remote that a missing object
+/// would be fetched from, not its hooks.
+#[test]
+fn a_local_repository_read_in_place_runs_nothing_its_settings_name() {
+    let w = World::new();
+    let marker = w.root.join("MARKER");
+    let repo = hostile_repo(&w, &marker);
+    let url = format!("file://{}", repo.display());
+    let touch = format!("touch {}", marker.display());
+    for (key, value) in [
+        ("core.fsmonitor", touch.as_str()),
+        ("core.sshCommand", touch.as_str()),
+        ("remote.origin.url", "ssh://example.invalid/skills"),
+        ("remote.origin.promisor", "true"),
+        ("core.repositoryformatversion", "1"),
+        ("extensions.partialClone", "origin"),
+    ] {
+        git(&repo, &["config", key, value]);
+    }
+    let out = w.run(&["add", &url, "--yes"]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(w.skills().join("weather/SKILL.md").is_file());
+    assert!(!marker.exists(), "something from the source ran");
+    // A blob the commit names is missing now: git would fetch it from the promisor remote.
+    let blob = std::process::Command::new("git")
+        .args(["rev-parse", "HEAD:skills/team-notes/SKILL.md"])
+        .current_dir(&repo)
+        .output()
+        .unwrap();
+    let id = String::from_utf8_lossy(&blob.stdout).trim().to_string();
+    std::fs::remove_file(repo.join(".git/objects").join(&id[..2]).join(&id[2..])).unwrap();
+    let out = w.run(&["add", &url, "--pick", "team-notes", "--yes", "--replace"]);
+    assert!(!out.status.success(), "{out:?}");
+    assert!(
+        !marker.exists(),
+        "a missing object was fetched through the source's settings"
+    );
+}

@@ -103,8 +103,24 @@ impl LinkSkip {
     }
 }
 
-fn git(dir: &Path) -> Command {
+/// Settings for reading a repository that is not the user's own (a `file://` source read in
+/// place): no transport at all, so a missing object of a partial clone is never fetched through
+/// a command its settings name, and no hook or fsmonitor daemon.
+pub const SEALED: &[&str] = &[
+    "protocol.allow=never",
+    "core.hooksPath=/dev/null",
+    "core.fsmonitor=false",
+];
+
+fn git(dir: &Path, sealed: bool) -> Command {
     let mut c = Command::new("git");
+    if sealed {
+        for s in SEALED {
+            c.arg("-c").arg(s);
+        }
+        // git 2.45.1 and later: no object is fetched lazily, whatever the settings.
+        c.env("GIT_NO_LAZY_FETCH", "1");
+    }
     c.arg("-C").arg(dir);
     // Read-only: no index refresh, no lock files, no pager, no prompts.
     c.env("GIT_OPTIONAL_LOCKS", "0")
@@ -116,7 +132,11 @@ fn git(dir: &Path) -> Command {
 }
 
 fn run(dir: &Path, args: &[&str]) -> Result<Vec<u8>, GitError> {
-    let out = git(dir)
+    run_as(dir, args, false)
+}
+
+fn run_as(dir: &Path, args: &[&str], sealed: bool) -> Result<Vec<u8>, GitError> {
+    let out = git(dir, sealed)
         .args(args)
         .stdin(Stdio::null())
         .output()
@@ -222,13 +242,13 @@ fn os_name(bytes: &[u8]) -> Result<&OsStr, GitError> {
 }
 
 /// Every entry of the tree of `commit` below `prefix`, with its path relative to it.
-fn ls_tree(top: &Path, commit: &str, prefix: &str) -> Result<Vec<Entry>, GitError> {
+fn ls_tree(top: &Path, commit: &str, prefix: &str, sealed: bool) -> Result<Vec<Entry>, GitError> {
     let mut args = vec!["ls-tree", "-r", "-z", "--full-tree", commit];
     if !prefix.is_empty() {
         args.push("--");
         args.push(prefix);
     }
-    let out = run(top, &args)?;
+    let out = run_as(top, &args, sealed)?;
     let mut entries = Vec::new();
     for rec in out.split(|b| *b == 0).filter(|r| !r.is_empty()) {
         let bad = || GitError::Protocol(String::from_utf8_lossy(rec).into_owned());
@@ -434,7 +454,28 @@ pub fn materialize(
     prefix: &str,
     dest: &Path,
 ) -> Result<Materialized, GitError> {
-    let entries = ls_tree(top, commit, prefix)?;
+    copy_out(top, commit, prefix, dest, false)
+}
+
+/// [`materialize`] from a repository that is not the user's own, with git [`SEALED`]: no
+/// transport, no lazy fetch, no hook.
+pub fn materialize_sealed(
+    top: &Path,
+    commit: &str,
+    prefix: &str,
+    dest: &Path,
+) -> Result<Materialized, GitError> {
+    copy_out(top, commit, prefix, dest, true)
+}
+
+fn copy_out(
+    top: &Path,
+    commit: &str,
+    prefix: &str,
+    dest: &Path,
+    sealed: bool,
+) -> Result<Materialized, GitError> {
+    let entries = ls_tree(top, commit, prefix, sealed)?;
     check_tree(&entries)?;
     let mut report = Materialized {
         missing: entries.is_empty(),
@@ -453,7 +494,7 @@ pub fn materialize(
     if blobs.is_empty() {
         return Ok(report);
     }
-    let mut child = git(top)
+    let mut child = git(top, sealed)
         .args(["cat-file", "--batch"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -187,6 +187,75 @@ fn is_local(url: &str) -> bool {
         .is_some_and(|s| s.eq_ignore_ascii_case("file://"))
 }
 
+/// The folder a `file://` URL names when it is one on this machine that can be read in place:
+/// `file:///` and an absolute path with nothing for git to decode (no `%`), naming a folder.
+/// Anything else is cloned.
+pub fn local_repository(url: &str) -> Option<std::path::PathBuf> {
+    let path = url.get(7..).filter(|_| is_local(url))?;
+    if !path.starts_with('/') || path.contains('%') {
+        return None;
+    }
+    let path = Path::new(path);
+    path.is_dir().then(|| path.to_path_buf())
+}
+
+/// The commit a clone of the repository at `repo` would fetch, read there without cloning it:
+/// `reference` as `clone --branch` reads it (a branch, else a tag), else `HEAD`. `None` when
+/// `repo` is not itself a repository (one above it is not looked for), or names no such commit:
+/// the caller then clones, and git says why. Nothing of the repository runs: git is
+/// [sealed](crate::core::files::gitref::SEALED) (no transport, no lazy fetch, no hook).
+pub fn local_commit(repo: &Path, reference: Option<&str>) -> Option<String> {
+    let specs: Vec<String> = match reference {
+        // Only a plain ref name: git would read `main~1` or `v1^` as another commit than
+        // `clone --branch` fetches (it refuses them).
+        Some(r)
+            if r.is_empty()
+                || r.starts_with('-')
+                || r.contains("..")
+                || r.contains("@{")
+                || r.chars()
+                    .any(|c| c.is_control() || c.is_whitespace() || "~^:?*[\\".contains(c)) =>
+        {
+            return None;
+        }
+        Some(r) => vec![
+            format!("refs/heads/{r}^{{commit}}"),
+            format!("refs/tags/{r}^{{commit}}"),
+        ],
+        None => vec!["HEAD^{commit}".to_string()],
+    };
+    // The folder itself, through any link: git looks no higher for a repository.
+    let repo = std::fs::canonicalize(repo).ok()?;
+    let ceiling = repo.parent()?;
+    for spec in specs {
+        let mut c = git();
+        for s in crate::core::files::gitref::SEALED {
+            c.arg("-c").arg(s);
+        }
+        c.env("GIT_NO_LAZY_FETCH", "1")
+            .env("GIT_CEILING_DIRECTORIES", ceiling)
+            .arg("-C")
+            .arg(&repo)
+            .args([
+                "rev-parse",
+                "--verify",
+                "--quiet",
+                "--end-of-options",
+                &spec,
+            ])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        let Ok(out) = c.output() else {
+            return None;
+        };
+        let id = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        if out.status.success() && id.len() >= 40 && id.chars().all(|c| c.is_ascii_hexdigit()) {
+            return Some(id);
+        }
+    }
+    None
+}
+
 /// The commit `HEAD` names in the bare repository `repo`.
 fn commit_of(repo: &Path) -> Result<String, GitError> {
     let mut c = git();
@@ -228,6 +297,97 @@ mod tests {
             "",
         ] {
             assert!(!is_local(url), "{url}");
+        }
+    }
+
+    /// A `file://` repository is read in place at the commit a clone would fetch: `HEAD`, or a
+    /// branch, else a tag, of that name; a folder inside a repository, a ref git would read as
+    /// another commit, and a URL git would decode are left to the clone.
+    #[test]
+    fn a_local_repository_is_read_in_place_at_the_commit_a_clone_fetches() {
+        let t = tempfile::tempdir().unwrap();
+        let src = t.path().join("src");
+        std::fs::create_dir_all(src.join("sub")).unwrap();
+        std::fs::write(src.join("sub/SKILL.md"), "one\n").unwrap();
+        let commit = |msg: &str| {
+            git_ok(&src, &["add", "-A"])
+                && git_ok(
+                    &src,
+                    &[
+                        "-c",
+                        "user.name=t",
+                        "-c",
+                        "user.email=t@e",
+                        "commit",
+                        "-qm",
+                        msg,
+                    ],
+                )
+        };
+        if !(git_ok(&src, &["init", "-q", "-b", "main"]) && commit("one")) {
+            eprintln!("git is not usable here: skipped");
+            return;
+        }
+        let rev = |spec: &str| {
+            let out = Command::new("git")
+                .arg("-C")
+                .arg(&src)
+                .args(["rev-parse", spec])
+                .output()
+                .unwrap();
+            String::from_utf8_lossy(&out.stdout).trim().to_string()
+        };
+        let first = rev("HEAD");
+        assert!(git_ok(&src, &["tag", "v1"]));
+        std::fs::write(src.join("sub/SKILL.md"), "two\n").unwrap();
+        assert!(commit("two"));
+        let second = rev("HEAD");
+        assert_ne!(first, second);
+        // A branch named like the tag wins, as with `clone --branch`.
+        assert!(git_ok(&src, &["branch", "both", &first]));
+        assert!(git_ok(&src, &["tag", "both", &second]));
+        let url = format!("file://{}", src.display());
+        let repo = local_repository(&url).unwrap();
+        assert_eq!(local_commit(&repo, None).as_deref(), Some(second.as_str()));
+        assert_eq!(
+            local_commit(&repo, Some("main")).as_deref(),
+            Some(second.as_str())
+        );
+        assert_eq!(
+            local_commit(&repo, Some("v1")).as_deref(),
+            Some(first.as_str())
+        );
+        assert_eq!(
+            local_commit(&repo, Some("both")).as_deref(),
+            Some(first.as_str())
+        );
+        for not_plain in ["main~1", "main^", "HEAD@{1}", "v1..main", "-x", "nope"] {
+            assert_eq!(local_commit(&repo, Some(not_plain)), None, "{not_plain}");
+        }
+        assert_eq!(
+            local_commit(&src.join("sub"), None),
+            None,
+            "not a repository itself"
+        );
+        let bare = t.path().join("bare.git");
+        assert!(git_ok(
+            t.path(),
+            &[
+                "clone",
+                "-q",
+                "--bare",
+                src.to_str().unwrap(),
+                bare.to_str().unwrap()
+            ]
+        ));
+        assert_eq!(local_commit(&bare, None).as_deref(), Some(second.as_str()));
+        for other in [
+            format!("file://{}%20x", src.display()),
+            format!("file://localhost{}", src.display()),
+            format!("https://{}", src.display()),
+            format!("file://{}/none", src.display()),
+        ] {
+            assert_eq!(local_repository(&other), None, "{other}");
         }
     }
 

@@ -221,8 +221,9 @@ pub struct Fetched {
 }
 
 /// Fetches `origin` under `work` (a temporary folder the caller removes). A folder is read in
-/// place; an archive is unpacked; a git source is cloned bare and its tree copied out of the
-/// object store (no checkout, no hooks, no submodules, no filters).
+/// place; an archive is unpacked; a git source is cloned bare (a `file://` repository on this
+/// machine is read in place instead) and its tree copied out of the object store (no checkout,
+/// no hooks, no submodules, no filters, no transport).
 pub fn fetch(origin: &Origin, work: &Path) -> Result<Fetched, ManageError> {
     match origin {
         Origin::Folder(p) => Ok(Fetched {
@@ -240,10 +241,23 @@ pub fn fetch(origin: &Origin, work: &Path) -> Result<Fetched, ManageError> {
             })
         }
         Origin::Git { url, reference } => {
-            let repo = work.join("repo.git");
-            let commit = super::git::clone(url, reference.as_deref(), &repo)?;
+            // A repository on this machine is read in place: a clone of it would only copy
+            // its objects (and run its upload-pack) to read the same commit.
+            let local = super::git::local_repository(url).and_then(|repo| {
+                let commit = super::git::local_commit(&repo, reference.as_deref())?;
+                Some((repo, commit))
+            });
+            let (repo, commit) = if let Some(found) = local {
+                // (A clone would have made it.)
+                std::fs::create_dir_all(work).map_err(ManageError::io("create", work))?;
+                found
+            } else {
+                let repo = work.join("repo.git");
+                let commit = super::git::clone(url, reference.as_deref(), &repo)?;
+                (repo, commit)
+            };
             let dest = work.join("tree");
-            let m = crate::core::files::gitref::materialize(&repo, &commit, "", &dest)?;
+            let m = crate::core::files::gitref::materialize_sealed(&repo, &commit, "", &dest)?;
             let mut notes = Vec::new();
             if !m.skipped_links.is_empty() {
                 notes.push(format!(

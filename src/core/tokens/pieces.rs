@@ -84,9 +84,19 @@ fn pieces<'t, 'c>(
             if pos >= text.len() {
                 return None;
             }
+            let fast = match enc {
+                Encoding::O200kBase => ascii::o200k_end(text.as_bytes(), pos),
+                Encoding::Cl100kBase => None,
+            };
             let input = Input::new(text).range(pos..).anchored(Anchored::Yes);
-            let end = match dfa.try_search_fwd(cache, &input) {
-                Ok(Some(m)) => m.offset(),
+            let end = match fast.map_or_else(
+                || {
+                    dfa.try_search_fwd(cache, &input)
+                        .map(|m| m.map(|m| m.offset()))
+                },
+                |e| Ok(Some(e)),
+            ) {
+                Ok(Some(m)) => m,
                 Ok(None) => {
                     // No match starts here (every character starts one in both patterns, so this
                     // does not happen): tiktoken's search skips the character, and so does this.
@@ -102,9 +112,10 @@ fn pieces<'t, 'c>(
             let start = pos;
             let piece = &text[start..end];
             let mut end = end;
+            // White space first: most pieces are words, whose first character ends the test.
             if end < text.len()
-                && !piece.contains(['\r', '\n'])
                 && piece.chars().all(char::is_whitespace)
+                && !piece.contains(['\r', '\n'])
                 && let Some((last, _)) = piece.char_indices().next_back().filter(|&(i, _)| i > 0)
             {
                 end = start + last;
@@ -113,6 +124,134 @@ fn pieces<'t, 'c>(
             return Some(Ok(&text[start..end]));
         }
     })
+}
+
+/// o200k_base's pieces where the text is ASCII, found without the DFA: the same end as the
+/// pattern's leftmost-first match, or `None` where a byte that decides it is not ASCII (a
+/// letter, mark, digit or space of another script could change the match; the DFA decides).
+mod ascii {
+    const HIGH: u8 = 0;
+    const LOWER: u8 = 1;
+    const UPPER: u8 = 2;
+    const DIGIT: u8 = 3;
+    /// `\r` and `\n`.
+    const NEWLINE: u8 = 4;
+    /// The rest of `\s` in ASCII: space, tab, vertical tab, form feed.
+    const SPACE: u8 = 5;
+    /// Neither a letter, a digit nor `\s`: punctuation, symbols, control characters.
+    const OTHER: u8 = 6;
+
+    const CLASS: [u8; 256] = {
+        let mut t = [HIGH; 256];
+        let mut i = 0;
+        while i < 128 {
+            let b = i as u8;
+            t[i] = match b {
+                b'a'..=b'z' => LOWER,
+                b'A'..=b'Z' => UPPER,
+                b'0'..=b'9' => DIGIT,
+                b'\r' | b'\n' => NEWLINE,
+                b' ' | b'\t' | 0x0b | 0x0c => SPACE,
+                _ => OTHER,
+            };
+            i += 1;
+        }
+        t
+    };
+
+    fn class(b: &[u8], i: usize) -> Option<u8> {
+        b.get(i).map(|&x| CLASS[x as usize])
+    }
+
+    /// The end of the piece that starts at `pos` (a character boundary inside `b`).
+    ///
+    /// The alternatives in order: an optional character that is no letter, digit or line break,
+    /// then upper-case letters and lower-case ones (at least one of either, lower-case after),
+    /// then a contraction; one to three digits; an optional space, then punctuation and the line
+    /// breaks and slashes after it; white space up to its last line break; white space.
+    pub(super) fn o200k_end(b: &[u8], pos: usize) -> Option<usize> {
+        let c0 = class(b, pos)?;
+        match c0 {
+            LOWER | UPPER => letters(b, pos),
+            DIGIT => {
+                let mut i = pos + 1;
+                while i < pos + 3 && class(b, i) == Some(DIGIT) {
+                    i += 1;
+                }
+                // Another script's digit would be taken too.
+                (i == pos + 3 || class(b, i) != Some(HIGH)).then_some(i)
+            }
+            SPACE | OTHER => {
+                match class(b, pos + 1) {
+                    Some(HIGH) => return None,
+                    Some(LOWER | UPPER) => return letters(b, pos + 1),
+                    _ => {}
+                }
+                let start = if b[pos] == b' ' { pos + 1 } else { pos };
+                if class(b, start) == Some(OTHER) {
+                    let mut i = start + 1;
+                    while class(b, i) == Some(OTHER) {
+                        i += 1;
+                    }
+                    if class(b, i) == Some(HIGH) {
+                        return None;
+                    }
+                    while matches!(b.get(i), Some(b'\r' | b'\n' | b'/')) {
+                        i += 1;
+                    }
+                    return Some(i);
+                }
+                space(b, pos)
+            }
+            NEWLINE => space(b, pos),
+            _ => None,
+        }
+    }
+
+    /// Letters from `start` (a letter): upper-case ones, then lower-case ones, then a
+    /// contraction.
+    fn letters(b: &[u8], start: usize) -> Option<usize> {
+        let mut i = start;
+        while class(b, i) == Some(UPPER) {
+            i += 1;
+        }
+        while class(b, i) == Some(LOWER) {
+            i += 1;
+        }
+        if class(b, i) == Some(HIGH) {
+            return None;
+        }
+        if b.get(i) != Some(&b'\'') {
+            return Some(i);
+        }
+        let next = |k: usize| b.get(i + k).map(u8::to_ascii_lowercase);
+        if class(b, i + 1) == Some(HIGH) || class(b, i + 2) == Some(HIGH) {
+            // `ſ` is an `s` to a case-insensitive match.
+            return None;
+        }
+        Some(match (next(1), next(2)) {
+            (Some(b's' | b't' | b'm' | b'd'), _) => i + 2,
+            (Some(b'r' | b'v'), Some(b'e')) | (Some(b'l'), Some(b'l')) => i + 3,
+            _ => i,
+        })
+    }
+
+    /// White space from `pos`: up to and including its last line break, else all of it.
+    fn space(b: &[u8], pos: usize) -> Option<usize> {
+        let mut i = pos;
+        let mut last_break = None;
+        loop {
+            match class(b, i) {
+                Some(NEWLINE) => last_break = Some(i),
+                Some(SPACE) => {}
+                // Another script's white space would be taken too.
+                Some(HIGH) => return None,
+                _ => break,
+            }
+            i += 1;
+        }
+        Some(last_break.map_or(i, |j| j + 1))
+    }
 }
 
 /// Pieces up to this many bytes are remembered by value, packed in two words with their length.
@@ -126,20 +265,15 @@ const LONG_BYTES: usize = 1 << 20;
 /// nearly every piece is then looked up rather than encoded.
 const MEMO_ENTRIES: usize = 100_000;
 
-fn short_key(piece: &str) -> Option<[u64; 2]> {
+fn short_key(piece: &str) -> Option<u128> {
     let b = piece.as_bytes();
+    let mut k = [0u8; 16];
+    k.get_mut(..b.len())?.copy_from_slice(b);
     if b.len() > SHORT {
         return None;
     }
-    let mut k = [0u8; 16];
-    k[..b.len()].copy_from_slice(b);
     k[15] = b.len() as u8;
-    let (lo, hi) = k.split_at(8);
-    Some([lo, hi].map(|h| {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(h);
-        u64::from_le_bytes(w)
-    }))
+    Some(u128::from_le_bytes(k))
 }
 
 /// What a counting thread keeps per encoding: the split pattern's search cache and the counts of
@@ -147,7 +281,7 @@ fn short_key(piece: &str) -> Option<[u64; 2]> {
 #[derive(Default)]
 struct Scratch {
     cache: Option<Cache>,
-    short: FxHashMap<[u64; 2], u32>,
+    short: FxHashMap<u128, u32>,
     long: FxHashMap<Box<str>, u32>,
     long_bytes: usize,
 }
@@ -241,6 +375,82 @@ mod tests {
         for enc in Encoding::ALL {
             let text = "It's 2024: über-fast\r\n\r\n  code()  {x}\t\n// done ";
             assert_eq!(joined(enc, text), text);
+        }
+    }
+
+    /// The end of the DFA's anchored match at `pos`.
+    fn dfa_end(enc: Encoding, text: &str, pos: usize) -> Option<usize> {
+        let dfa = pattern(enc);
+        let mut cache = dfa.create_cache();
+        let input = Input::new(text).range(pos..).anchored(Anchored::Yes);
+        dfa.try_search_fwd(&mut cache, &input)
+            .ok()
+            .flatten()
+            .map(|m| m.offset())
+    }
+
+    #[test]
+    fn the_ascii_splitter_ends_pieces_where_the_pattern_does() {
+        let text = "It's HTTPServer's 12345 x'LL o'clock ...\n\n  //a/\n/b \t\x0b\r\n\
+                    \x00\x7f (a) AB'Re don'T ' x' end. ";
+        let mut pieces = 0;
+        for pos in 0..text.len() {
+            let fast = ascii::o200k_end(text.as_bytes(), pos);
+            assert!(fast.is_some(), "ASCII text at {pos} went to the DFA");
+            assert_eq!(fast, dfa_end(Encoding::O200kBase, text, pos), "at {pos}");
+            pieces += 1;
+        }
+        assert_eq!(pieces, text.len());
+        // Where a letter, digit or space of another script decides, the DFA does.
+        for (text, pos) in [
+            ("aé", 0),
+            ("Aé", 0),
+            ("1٣", 0),
+            (" \u{a0}", 0),
+            (".—", 0),
+            (" é", 0),
+            ("it'ſ", 0),
+        ] {
+            assert_eq!(ascii::o200k_end(text.as_bytes(), pos), None, "{text:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+        /// At every character boundary of text mostly ASCII, the splitter ends the piece where
+        /// the pattern's match ends, or leaves it to the DFA.
+        #[test]
+        fn the_ascii_splitter_agrees_with_the_dfa(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "a", "b", "Z", "Q", "st", "HTTP", "Ab", "aB", "1", "12", "1234", " ", "  ", "\t",
+                "\n", "\r", "\r\n", "\u{b}", "\u{c}", "'", "'s", "'S", "'ll", "'LL", "'Re", "'ve",
+                "'d", "'t", "'m", "'x", ".", "/", "//", "=", "-", "{", "\"", "\u{0}", "\u{1f}",
+                "\u{7f}", "é", "\u{301}", "٣", "\u{a0}", "\u{85}", "ſ", "—", "🎉", "中",
+            ]), 0..60),
+        ) {
+            let text = parts.concat();
+            for pos in (0..text.len()).filter(|&p| text.is_char_boundary(p)) {
+                if let Some(end) = ascii::o200k_end(text.as_bytes(), pos) {
+                    proptest::prop_assert_eq!(
+                        Some(end),
+                        dfa_end(Encoding::O200kBase, &text, pos),
+                        "at {} of {:?}", pos, text
+                    );
+                }
+            }
+        }
+
+        /// The same texts, counted: piece by piece equals tiktoken-rs's count of the whole.
+        #[test]
+        fn counts_of_mostly_ascii_text_equal_tiktoken_rs(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "a", "Z", "st", "HTTP", "Ab", "1", "1234", " ", "  ", "\t", "\n", "\r\n", "'s",
+                "'LL", "'Re", "'x", ".", "/", "=", "\u{0}", "é", "\u{a0}", "ſ", "—", "中",
+            ]), 0..60),
+        ) {
+            let text = parts.concat();
+            let enc = Encoding::O200kBase;
+            proptest::prop_assert_eq!(count(enc, enc.bpe(), &text), reference_count(enc, &text));
         }
     }
 
