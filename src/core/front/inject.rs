@@ -7,9 +7,11 @@
 //! The agents whose model decides (Claude Code, Codex, opencode, Gemini CLI, Goose) load the
 //! one skill it judges relevant, stood in for here by the matcher's first hit.
 
+use crate::core::agents::loading::{Loading, joined};
 use crate::core::agents::model::{AgentModel, Injection};
 use crate::core::library::{Library, LibraryError, read_body, read_regular};
 use crate::core::matching::{Index, Matcher};
+use crate::core::skill::Skill;
 
 /// Most skills the SkillContextProvider injects for one message (design 002, `max_skills=3`).
 pub const ADR_MAX_SKILLS: usize = 3;
@@ -69,21 +71,21 @@ pub fn inject(
         .iter()
         .partition(|&&i| model.forks && crate::core::agents::loading::forks(&lib.skills[i]));
     Injected {
-        text: frame(lib, model.injection, &inline),
-        forked: frame(lib, model.injection, &forking),
+        text: frame(lib, model, &inline),
+        forked: frame(lib, model, &forking),
         skills,
         matcher,
     }
 }
 
-/// The skills' bodies in the agent's framing.
-pub fn frame(lib: &Library, injection: Injection, skills: &[usize]) -> String {
+/// The skills' bodies in the framing of the agent of `model`.
+pub fn frame(lib: &Library, model: &AgentModel, skills: &[usize]) -> String {
     if skills.is_empty() {
         return String::new();
     }
     let body = |i: usize| read_body(&lib.skills[i]).unwrap_or_default();
     let name = |i: usize| lib.skills[i].name.as_str();
-    match injection {
+    match model.injection {
         // Design 000: one system message per loaded skill.
         Injection::SkillLoaded => skills
             .iter()
@@ -117,16 +119,11 @@ pub fn frame(lib: &Library, injection: Injection, skills: &[usize]) -> String {
             })
             .collect::<Vec<_>>()
             .join("\n\n"),
-        // Gemini CLI's `activate_skill`, called by the skill's name.
-        Injection::ActivateSkill => skills
+        // The agent's own skill tool (Gemini CLI's `activate_skill`, opencode's `skill`), called
+        // by the skill's name: what its home says loading adds.
+        Injection::ActivateSkill | Injection::SkillContent => skills
             .iter()
-            .map(|&i| crate::core::agents::tools::gemini_activation(&lib.skills[i], name(i)))
-            .collect::<Vec<_>>()
-            .join("\n\n"),
-        // opencode's `skill` tool.
-        Injection::SkillContent => skills
-            .iter()
-            .map(|&i| crate::core::agents::tools::opencode_skill_content(&lib.skills[i]))
+            .map(|&i| loaded(model, &lib.skills[i], name(i)))
             .collect::<Vec<_>>()
             .join("\n\n"),
         // The model reads the whole file named in the listing.
@@ -141,6 +138,18 @@ pub fn frame(lib: &Library, injection: Injection, skills: &[usize]) -> String {
             })
             .collect::<Vec<_>>()
             .join("\n"),
+    }
+}
+
+/// What calling the skill tool of `model`'s agent for `skill` by `called` adds, as its home's
+/// loading says: the blocks' texts, a blank line between them; empty when its home models no
+/// tool call or the skill cannot be read.
+fn loaded(model: &AgentModel, skill: &Skill, called: &str) -> String {
+    match model.agent.home().loading {
+        Loading::Called(blocks) | Loading::Tool(blocks, _) => blocks(skill, called, "")
+            .map(|b| joined(&b))
+            .unwrap_or_default(),
+        Loading::Unmodelled | Loading::Mention => String::new(),
     }
 }
 
