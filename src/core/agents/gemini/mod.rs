@@ -3,6 +3,7 @@
 
 pub(crate) mod builtins;
 pub(crate) mod loading;
+pub(crate) mod reading;
 pub(crate) mod run;
 pub(crate) mod settings;
 pub(crate) mod switches;
@@ -27,7 +28,7 @@ pub static HOME: Home = Home {
         client: Some(&crate::core::agents::client::GEMINI_CLI_0_61_0),
         ..crate::core::agents::model::AS_GIVEN
     },
-    read: Some(crate::core::agents::reading::gemini),
+    read: Some(self::reading::read),
     placement,
     tool,
     calls_any_case: true,

@@ -2,6 +2,7 @@
 
 pub(crate) mod builtins;
 pub(crate) mod loading;
+pub(crate) mod reading;
 pub(crate) mod run;
 pub(crate) mod switches;
 pub(crate) mod tools;
@@ -27,7 +28,7 @@ pub static HOME: Home = Home {
         client: Some(&crate::core::agents::client::OPENCODE_1_18_33),
         ..crate::core::agents::model::AS_GIVEN
     },
-    read: Some(crate::core::agents::reading::opencode),
+    read: Some(self::reading::read),
     placement,
     tool,
     command: Some("opencode"),
