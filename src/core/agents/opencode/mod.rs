@@ -2,6 +2,7 @@
 
 pub(crate) mod builtins;
 pub(crate) mod loading;
+pub(crate) mod names;
 pub(crate) mod reading;
 pub(crate) mod run;
 pub(crate) mod switches;
