@@ -4,7 +4,8 @@
 //! (verified against the captures in `tests/fixtures/agents/<client>@<version>/`, the
 //! `inject-*.json` files) are in its home (`agents/<agent>/loading.rs`).
 
-use crate::core::library::LibraryError;
+pub use super::codex::mention::MentionError;
+use crate::core::library::{Library, LibraryError};
 use crate::core::skill::Skill;
 use serde::Serialize;
 
@@ -36,13 +37,18 @@ pub enum Loading {
     /// The model calls the skill by its name or id (Claude Code's `Skill` tool): the blocks
     /// given the skill, the name it was called by and what the model passes along.
     Called(Blocks),
-    /// The user names the skill in a message (Codex's `$name`): `core::front::inject`'s mention.
-    Mention,
+    /// The user names the skill in a message (Codex's `$name`): what naming it adds, given the
+    /// agent's view and the name.
+    Mention(Mention),
     /// The model calls the agent's skill tool, which finds the name as the agent's view does:
     /// the blocks given the skill, the name and what the model passes along, and what the
     /// client answers for a skill its own switch turned off.
     Tool(Blocks, WhenOff),
 }
+
+/// What naming a skill `name` in a message adds, given the agent's view: the text of the
+/// message the client adds, or why it adds nothing.
+pub type Mention = fn(&Library, &str) -> Result<String, MentionError>;
 
 /// What loading `skill` called as `name` with `args` adds.
 pub type Blocks = fn(&Skill, &str, &str) -> Result<Vec<Block>, LibraryError>;
