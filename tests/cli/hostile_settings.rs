@@ -229,7 +229,10 @@ fn no_settings_reader_bypasses_the_bounded_reader() {
             "src/core/front/inject.rs",
             "read_regular(&lib.skills[i].skill_md)",
         ),
-        ("src/core/agents/codex/mention.rs", "read_regular(&s.skill_md)"),
+        (
+            "src/core/agents/codex/mention.rs",
+            "read_regular(&s.skill_md)",
+        ),
         ("src/core/library.rs", "open_regular(path)"),
         ("src/core/library.rs", "read_regular(path)"),
         ("src/core/library.rs", "open_regular(&skill.skill_md)"),
