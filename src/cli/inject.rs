@@ -5,7 +5,7 @@
 //! and nothing else; `--json` adds each block's role, kind and tokens.
 
 use crate::cli::args::{AgentArgs, LibraryArgs};
-use crate::core::agents::loading::{self, Block, Loading, WhenOff};
+use crate::core::agents::loading::{self, Block, Loading, MentionError, WhenOff};
 use crate::core::source::Agent;
 use crate::core::tokens::{self, Encoding};
 use clap::Args;
@@ -124,11 +124,11 @@ fn blocks(
             let i = called(view, name)?;
             Ok(blocks(&view.skills[i], name, args)?)
         }
-        Loading::Mention => Ok(vec![Block {
+        Loading::Mention(mention) => Ok(vec![Block {
             role: "user",
             kind: "input_text",
-            text: crate::core::front::inject::codex_mention(view, name).map_err(|e| match e {
-                crate::core::front::inject::MentionError::Unknown(_) => {
+            text: mention(view, name).map_err(|e| match e {
+                MentionError::Unknown(_) => {
                     anyhow::anyhow!("{e}{}", crate::cli::args::did_you_mean(view, name))
                 }
                 other => other.into(),

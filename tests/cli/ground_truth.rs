@@ -1594,10 +1594,10 @@ fn the_skill_tools_are_the_captured_definitions() {
         .unwrap();
         assert_eq!(ours.json, captured_tool(CLAUDE_CODE.dir, case), "{case}");
     }
-    assert_eq!(
-        skillscope::core::agents::tools::opencode_skill_tool(),
-        captured_tool(OPENCODE, "mixed")
-    );
+    let opencode =
+        skillscope::core::agents::tools::definition(skillscope::core::Agent::Opencode, &[], None)
+            .unwrap();
+    assert_eq!(opencode.json, captured_tool(OPENCODE, "mixed"));
     // Claude Code's `budget --agent` prices it and sums the turn.
     let l = lay(&MIXED);
     let out = run_in(

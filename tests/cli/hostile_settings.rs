@@ -229,7 +229,10 @@ fn no_settings_reader_bypasses_the_bounded_reader() {
             "src/core/front/inject.rs",
             "read_regular(&lib.skills[i].skill_md)",
         ),
-        ("src/core/front/inject.rs", "read_regular(&s.skill_md)"),
+        (
+            "src/core/agents/codex/mention.rs",
+            "read_regular(&s.skill_md)",
+        ),
         ("src/core/library.rs", "open_regular(path)"),
         ("src/core/library.rs", "read_regular(path)"),
         ("src/core/library.rs", "open_regular(&skill.skill_md)"),
@@ -243,6 +246,12 @@ fn no_settings_reader_bypasses_the_bounded_reader() {
         ),
         ("src/core/agents/tools.rs", "read_regular(&skill.skill_md)"),
         ("src/core/agents/lazy.rs", "read_regular(file)"),
+        // OpenClaw's `read` of a SKILL.md: regular files only, capped (it sat below a test
+        // module in agents/loading.rs, where this scan stopped before it).
+        (
+            "src/core/agents/openclaw/loading.rs",
+            "read_regular_up_to(&skill.skill_md, 64 << 20)",
+        ),
         (
             "src/core/agents/codex/reading.rs",
             "read_regular_up_to(&s.dir.join(POLICY_FILE)",

@@ -78,15 +78,16 @@ pub enum ToggleError {
         /// The agent.
         agent: Agent,
     },
-    /// The skill's name cannot be written safely in the agent's settings.
+    /// The skill's name cannot be written safely in the agent's settings (opencode's
+    /// `permission.skill` keys).
     #[error("{agent} cannot be switched for the skill {name:?}: {why}")]
     Name {
         /// The agent.
         agent: Agent,
         /// The skill's name.
         name: String,
-        /// Why.
-        why: String,
+        /// What the agent would read in it.
+        why: super::opencode::names::UnsafeName,
     },
     /// The file could not be read or locked.
     #[error(transparent)]
@@ -118,8 +119,19 @@ pub enum ToggleError {
         /// The file.
         file: PathBuf,
         /// What is missing.
-        what: String,
+        what: NotHeld,
     },
+}
+
+/// What a settings file (or a SKILL.md), read back after a toggle wrote it, does not hold.
+#[derive(Debug, thiserror::Error)]
+pub enum NotHeld {
+    /// Its text is another than the one written.
+    #[error("its text is not the one written")]
+    OtherText,
+    /// It cannot be read back.
+    #[error("{0}")]
+    Unreadable(Box<ToggleError>),
 }
 
 /// What of a settings file (or a SKILL.md a switch is written in) is not shaped as the agent

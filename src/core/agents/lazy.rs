@@ -385,7 +385,7 @@ pub(super) fn apply_watched(
     if read(&plan.file).ok().as_deref() != Some(plan.after.as_str()) {
         return Err(ToggleError::NotPersisted {
             file: plan.file.clone(),
-            what: "its text is not the one written".to_string(),
+            what: crate::core::agents::error::NotHeld::OtherText,
         });
     }
     applied.written = true;

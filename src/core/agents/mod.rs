@@ -43,7 +43,8 @@ mod switches;
 pub mod tools;
 pub mod view;
 
-pub use error::ToggleError;
+pub use error::{NotHeld, ToggleError};
+pub use opencode::names::UnsafeName;
 pub use plan::backup_path;
 pub use planned::{Applied, TogglePlan};
 pub use plugin::{

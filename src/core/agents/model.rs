@@ -31,11 +31,11 @@ pub enum Injection {
     SkillTool,
     /// The model calls Gemini CLI's `activate_skill`: the function response is
     /// `<activated_skill>` with the trimmed body and the skill folder's tree, up to 200 items
-    /// (`core::agents::tools::gemini_activation`).
+    /// (`core::agents::gemini::loading::activation`).
     ActivateSkill,
     /// The model calls opencode's `skill` tool: the result is `<skill_content>` with the trimmed
     /// body, the skill's folder and up to 10 of its other files
-    /// (`core::agents::tools::opencode_skill_content`).
+    /// (`core::agents::opencode::loading::skill_content`).
     SkillContent,
     /// The model reads the SKILL.md file named in its listing (Codex).
     ReadFile,

@@ -2,7 +2,7 @@
 //! unified diff), then applied atomically with a backup, refusing files that do not parse, are
 //! read-only, or changed since the plan.
 
-use super::error::ToggleError;
+use super::error::{NotHeld, ToggleError};
 use super::json;
 use super::planned::{Applied, TogglePlan, desired, unified_diff};
 use super::plugin::{AgentState, show_path};
@@ -214,14 +214,14 @@ pub(super) fn apply(
         file: plan.file.clone(),
         source,
     })?;
-    let not_there = |what: &str| ToggleError::NotPersisted {
+    let not_there = |what: NotHeld| ToggleError::NotPersisted {
         file: plan.file.clone(),
-        what: what.to_string(),
+        what,
     };
     match read_current(&target) {
         Ok((true, text)) if text == plan.after => {}
-        Ok(_) => return Err(not_there("its text is not the one written")),
-        Err(e) => return Err(not_there(&e.to_string())),
+        Ok(_) => return Err(not_there(NotHeld::OtherText)),
+        Err(e) => return Err(not_there(NotHeld::Unreadable(Box::new(e)))),
     }
     let applied = Applied {
         file: plan.file.clone(),

@@ -6,13 +6,12 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 /// A batch of changes after a quiet period: the paths that changed (files or folders).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug)]
 pub enum Change {
     /// Files or folders that changed.
     Paths(Vec<PathBuf>),
-    /// The watcher reported an error (in its words); what changed is unknown, so everything may
-    /// have.
-    Lost(String),
+    /// The watcher reported an error; what changed is unknown, so everything may have.
+    Lost(notify::Error),
 }
 
 /// Why the watcher could not watch.
@@ -166,7 +165,7 @@ fn debounce_loop(rx: &Receiver<Raw>, quiet: Duration, mut on_change: impl FnMut(
             }
         }
         if let Some(e) = lost {
-            on_change(Change::Lost(e.to_string()));
+            on_change(Change::Lost(e));
         } else {
             paths.sort();
             paths.dedup();
@@ -246,7 +245,8 @@ mod tests {
             std::fs::read(root.join("pdf/SKILL.md")).unwrap();
             std::fs::read_dir(root.join("pdf")).unwrap().for_each(drop);
         }
-        assert_eq!(rx.recv_timeout(Duration::from_millis(400)).ok(), None);
+        let quiet = rx.recv_timeout(Duration::from_millis(400)).ok();
+        assert!(quiet.is_none(), "{quiet:?}");
         std::fs::remove_file(root.join("pdf/SKILL.md")).unwrap();
         let got = rx.recv_timeout(Duration::from_secs(5)).unwrap();
         assert!(

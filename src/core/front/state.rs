@@ -51,8 +51,25 @@ pub enum StateError {
         /// The state file.
         path: PathBuf,
         /// What was not kept.
-        what: String,
+        what: NotKept,
     },
+}
+
+/// What the state file, read back after a write, does not hold.
+#[derive(Debug, thiserror::Error)]
+pub enum NotKept {
+    /// It cannot be read.
+    #[error("{0}")]
+    Unreadable(crate::core::files::fsx::FsxError),
+    /// It is gone.
+    #[error("it is gone")]
+    Gone,
+    /// It does not parse.
+    #[error("it does not parse: {0}")]
+    Unparsable(serde_json::Error),
+    /// A skill's entry is missing or not the one written.
+    #[error("the entry for {0} is missing or different")]
+    Entry(String),
 }
 
 /// Where the state file lives: `$SKILLSCOPE_CONFIG_DIR/state.json`, else
@@ -303,21 +320,19 @@ impl EnableState {
     /// Reads the file back (the lock is still held) and checks that every pending choice is in
     /// it, so that "saved" is never said of a choice the file does not hold.
     fn verify_written(&self) -> Result<(), StateError> {
-        let not_there = |what: String| StateError::NotPersisted {
+        let not_there = |what: NotKept| StateError::NotPersisted {
             path: self.path.clone(),
             what,
         };
         let bytes = crate::core::files::fsx::read_settings(&self.path)
-            .map_err(|e| not_there(e.to_string()))?
-            .ok_or_else(|| not_there("it is gone".to_string()))?;
-        let now: StateFile = serde_json::from_slice(&bytes)
-            .map_err(|e| not_there(format!("it does not parse: {e}")))?;
+            .map_err(|e| not_there(NotKept::Unreadable(e)))?
+            .ok_or_else(|| not_there(NotKept::Gone))?;
+        let now: StateFile =
+            serde_json::from_slice(&bytes).map_err(|e| not_there(NotKept::Unparsable(e)))?;
         for (key, entry) in &self.pending {
             let stored = now.skills.get(key).map(|e| e.enabled);
             if stored != entry.as_ref().map(|e| e.enabled) {
-                return Err(not_there(format!(
-                    "the entry for {key} is missing or different"
-                )));
+                return Err(not_there(NotKept::Entry(key.clone())));
             }
         }
         Ok(())

@@ -10,7 +10,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// Why a folder's hash could not be computed the installer's way.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum HashError {
     /// A path whose place in ICU's order is not modelled.
     #[error(
@@ -23,7 +23,16 @@ pub enum HashError {
         /// The file or folder.
         path: PathBuf,
         /// Why.
-        why: String,
+        why: std::io::Error,
+    },
+    /// A folder holding an ignore file (`.gitignore`, `.clawhubignore`), whose rules ClawHub's
+    /// fingerprint follows and skillscope does not model.
+    #[error(
+        "cannot read {path}: ClawHub leaves out what it names, which is not modelled: not compared"
+    )]
+    IgnoreFile {
+        /// The ignore file.
+        path: PathBuf,
     },
 }
 
@@ -71,12 +80,12 @@ fn files(
     while let Some((here, prefix)) = stack.pop() {
         let entries = std::fs::read_dir(&here).map_err(|e| HashError::Read {
             path: here.clone(),
-            why: e.to_string(),
+            why: e,
         })?;
         for e in entries {
             let e = e.map_err(|e| HashError::Read {
                 path: here.clone(),
-                why: e.to_string(),
+                why: e,
             })?;
             let name = e.file_name().to_string_lossy().into_owned();
             let Ok(kind) = e.file_type() else { continue };
@@ -101,7 +110,7 @@ fn files(
 fn feed(h: &mut Sha256, path: &Path) -> Result<(), HashError> {
     let read = |e: std::io::Error| HashError::Read {
         path: path.to_path_buf(),
-        why: e.to_string(),
+        why: e,
     };
     let (mut f, _) = crate::core::files::fsx::open_regular(path).map_err(read)?;
     let mut buf = vec![0u8; 64 * 1024];
@@ -155,10 +164,8 @@ fn skills_hash_leaving(
 pub fn clawhub_fingerprint(dir: &Path) -> Result<String, HashError> {
     for ignore in [".gitignore", ".clawhubignore"] {
         if dir.join(ignore).exists() {
-            return Err(HashError::Read {
+            return Err(HashError::IgnoreFile {
                 path: dir.join(ignore),
-                why: "ClawHub leaves out what it names, which is not modelled: not compared"
-                    .to_string(),
             });
         }
     }

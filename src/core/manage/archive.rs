@@ -3,6 +3,7 @@
 //! is ever written through a link (links are made last); sizes and counts are bounded.
 
 use super::ManageError;
+use super::error::ArchiveError;
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
@@ -69,20 +70,20 @@ pub fn unpack(archive: &Path, kind: ArchiveKind, dest: &Path) -> Result<Unpacked
         out: Unpacked::default(),
         links: Vec::new(),
     };
-    let bad = |why: String| ManageError::Archive {
+    let bad = |why: ArchiveError| ManageError::Archive {
         path: archive.to_path_buf(),
         why,
     };
     let (file, _) = crate::core::files::fsx::open_regular_up_to(archive, u64::MAX)?
-        .ok_or_else(|| bad("no such file".to_string()))?;
+        .ok_or_else(|| bad(ArchiveError::Missing))?;
     match kind {
         ArchiveKind::Zip => {
             let mut zip = zip::ZipArchive::new(std::io::BufReader::new(file))
-                .map_err(|e| bad(format!("not a zip archive: {e}")))?;
+                .map_err(|e| bad(ArchiveError::NotZip(e)))?;
             for i in 0..zip.len() {
                 let mut entry = zip
                     .by_index(i)
-                    .map_err(|e| bad(format!("entry {i}: {e}")))?;
+                    .map_err(|error| bad(ArchiveError::ZipEntry { index: i, error }))?;
                 let name = entry.name_raw().to_vec();
                 let kind = zip_kind(&entry);
                 let kind = match kind {
@@ -91,7 +92,7 @@ pub fn unpack(archive: &Path, kind: ArchiveKind, dest: &Path) -> Result<Unpacked
                         (&mut entry)
                             .take(4096)
                             .read_to_string(&mut target)
-                            .map_err(|e| bad(format!("entry {i}: {e}")))?;
+                            .map_err(|error| bad(ArchiveError::ZipLink { index: i, error }))?;
                         Kind::Link(target)
                     }
                     k => k,
@@ -136,14 +137,12 @@ fn zip_kind<R: Read + ?Sized>(e: &zip::read::ZipFile<'_, R>) -> Kind {
 fn read_tar<R: Read>(
     mut ar: tar::Archive<R>,
     w: &mut Writer<'_>,
-    bad: &dyn Fn(String) -> ManageError,
+    bad: &dyn Fn(ArchiveError) -> ManageError,
 ) -> Result<(), ManageError> {
     use tar::EntryType as T;
-    let entries = ar
-        .entries()
-        .map_err(|e| bad(format!("not a tar archive: {e}")))?;
+    let entries = ar.entries().map_err(|e| bad(ArchiveError::NotTar(e)))?;
     for entry in entries {
-        let mut entry = entry.map_err(|e| bad(format!("unreadable entry: {e}")))?;
+        let mut entry = entry.map_err(|e| bad(ArchiveError::TarEntry(e)))?;
         let name = entry.path_bytes().into_owned();
         let mode = entry.header().mode().unwrap_or(0o644);
         let kind = match entry.header().entry_type() {
@@ -185,7 +184,7 @@ impl Writer<'_> {
         if self.entries > MAX_ENTRIES {
             return Err(ManageError::Archive {
                 path: self.archive.to_path_buf(),
-                why: format!("more than {MAX_ENTRIES} entries; not unpacked"),
+                why: ArchiveError::TooManyEntries(MAX_ENTRIES),
             });
         }
         let shown = crate::core::words::text::line(&String::from_utf8_lossy(raw)).into_owned();
@@ -236,16 +235,19 @@ impl Writer<'_> {
                 let mut f =
                     std::fs::File::create(&path).map_err(ManageError::io("write", &path))?;
                 let left = MAX_BYTES - self.bytes;
-                let n = std::io::copy(&mut data.take(left + 1), &mut f).map_err(|e| {
+                let n = std::io::copy(&mut data.take(left + 1), &mut f).map_err(|error| {
                     ManageError::Archive {
                         path: self.archive.to_path_buf(),
-                        why: format!("{shown}: {e}"),
+                        why: ArchiveError::Write {
+                            entry: shown.clone(),
+                            error,
+                        },
                     }
                 })?;
                 if n > left {
                     return Err(ManageError::Archive {
                         path: self.archive.to_path_buf(),
-                        why: format!("more than {} MiB unpacked; not unpacked", MAX_BYTES >> 20),
+                        why: ArchiveError::TooLarge(MAX_BYTES),
                     });
                 }
                 self.bytes += n;

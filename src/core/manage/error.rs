@@ -24,7 +24,7 @@ pub enum ManageError {
         /// The archive.
         path: PathBuf,
         /// Why.
-        why: String,
+        why: ArchiveError,
     },
     /// A file could not be read or locked.
     #[error(transparent)]
@@ -43,6 +43,53 @@ pub enum ManageError {
     /// What was asked would lose something of the user's, so it was not done.
     #[error(transparent)]
     Refused(#[from] Refusal),
+}
+
+/// Why an archive could not be unpacked.
+#[derive(Debug, thiserror::Error)]
+pub enum ArchiveError {
+    /// The archive is not there.
+    #[error("no such file")]
+    Missing,
+    /// Not a zip archive.
+    #[error("not a zip archive: {0}")]
+    NotZip(zip::result::ZipError),
+    /// A zip entry could not be read.
+    #[error("entry {index}: {error}")]
+    ZipEntry {
+        /// The entry's place in the archive.
+        index: usize,
+        /// Why.
+        error: zip::result::ZipError,
+    },
+    /// A zip entry's link target could not be read.
+    #[error("entry {index}: {error}")]
+    ZipLink {
+        /// The entry's place in the archive.
+        index: usize,
+        /// Why.
+        error: std::io::Error,
+    },
+    /// Not a tar archive.
+    #[error("not a tar archive: {0}")]
+    NotTar(std::io::Error),
+    /// A tar entry could not be read.
+    #[error("unreadable entry: {0}")]
+    TarEntry(std::io::Error),
+    /// More entries than are unpacked.
+    #[error("more than {0} entries; not unpacked")]
+    TooManyEntries(usize),
+    /// More bytes than are unpacked.
+    #[error("more than {} MiB unpacked; not unpacked", .0 >> 20)]
+    TooLarge(u64),
+    /// An entry could not be written out.
+    #[error("{entry}: {error}")]
+    Write {
+        /// The entry's name, as shown.
+        entry: String,
+        /// Why.
+        error: std::io::Error,
+    },
 }
 
 /// Why a manifest could not be read or written.

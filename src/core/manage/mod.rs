@@ -18,7 +18,7 @@ pub mod tree;
 pub(crate) mod update;
 mod work;
 
-pub use error::{ManageError, Refusal, SourceError};
+pub use error::{ArchiveError, ManageError, Refusal, SourceError};
 pub use target::{
     TARGET_AGENTS, Target, agent_named, folder_lock, format_for, inside_project, now_utc,
     plain_folder, profile_for, safe_folder_name, still_inside, utc,

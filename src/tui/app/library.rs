@@ -187,7 +187,7 @@ impl App {
             let res = watch::watch(&roots, Duration::from_millis(250), move |change| {
                 let ev = match change {
                     Change::Paths(p) => Event::FsChanged(p),
-                    Change::Lost(e) => Event::Job(JobEvent::WatchProblem(e)),
+                    Change::Lost(e) => Event::Job(JobEvent::WatchProblem(e.to_string())),
                 };
                 let _ = events.send(ev);
             });

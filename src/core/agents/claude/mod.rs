@@ -4,16 +4,18 @@
 pub(crate) mod builtins;
 pub(crate) mod builtins_eras;
 pub(crate) mod eras;
+pub(crate) mod loading;
 pub(crate) mod model_setting;
 pub(crate) mod models;
 pub(crate) mod run;
 pub(crate) mod switches;
+pub(crate) mod tools;
 
 use crate::core::agents::eras::Chosen;
 use crate::core::agents::home::{Home, Release, SettingsEntry};
 use crate::core::agents::model::{AgentModel, Injection};
 use crate::core::agents::placement::Placement;
-use crate::core::agents::tools::{ToolDefinition, claude_code_skill_tool};
+use crate::core::agents::tools::ToolDefinition;
 use crate::core::findings::catalogue::Profile;
 use crate::core::listing::Format;
 use crate::core::source::Agent;
@@ -55,9 +57,7 @@ pub static HOME: Home = Home {
     older_release_note,
     verify: Some(&self::run::RUN),
     calls_by_folder: true,
-    loading: crate::core::agents::loading::Loading::Called(
-        crate::core::agents::loading::claude_code,
-    ),
+    loading: crate::core::agents::loading::Loading::Called(self::loading::blocks),
     ..Home::AS_GIVEN
 };
 
@@ -114,6 +114,6 @@ fn placement(model: Option<&str>) -> Option<Placement> {
 fn tool(_names: &[String], model: Option<&str>) -> Option<ToolDefinition> {
     Some(ToolDefinition::new(
         "Skill",
-        claude_code_skill_tool(placement(model).is_some_and(|p| p.role == "user")),
+        self::tools::skill_tool(placement(model).is_some_and(|p| p.role == "user")),
     ))
 }

@@ -1,5 +1,6 @@
 //! Cline: its listing and its skill tool.
 
+pub(crate) mod loading;
 pub(crate) mod reach;
 pub(crate) mod run;
 pub(crate) mod tools;
@@ -33,7 +34,7 @@ pub static HOME: Home = Home {
     read_only_switch: Some("`disabled: true`"),
     verify: Some(&self::run::RUN),
     loading: crate::core::agents::loading::Loading::Tool(
-        |s, _, args| crate::core::agents::loading::cline(s, (!args.is_empty()).then_some(args)),
+        |s, _, args| self::loading::blocks(s, (!args.is_empty()).then_some(args)),
         crate::core::agents::loading::WhenOff::Error(|name| {
             format!("Skill \"{name}\" is configured but disabled.")
         }),

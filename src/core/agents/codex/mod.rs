@@ -1,6 +1,7 @@
 //! Codex: its switches (`[[skills.config]]`) and how it reads the skills of its folders.
 
 pub(crate) mod eras;
+pub(crate) mod mention;
 pub(crate) mod model_setting;
 pub(crate) mod models;
 pub(crate) mod reading;
@@ -44,7 +45,7 @@ pub static HOME: Home = Home {
         reading: self::reading::reading,
         explicit_only: |s| (!self::reading::implicit(s)).then_some(self::reading::EXPLICIT_ONLY),
     }),
-    loading: crate::core::agents::loading::Loading::Mention,
+    loading: crate::core::agents::loading::Loading::Mention(self::mention::mention),
     ..Home::AS_GIVEN
 };
 

@@ -2,6 +2,7 @@
 
 pub(crate) mod builtins;
 pub(crate) mod eras;
+pub(crate) mod loading;
 pub(crate) mod reach;
 pub(crate) mod run;
 pub(crate) mod switches;
@@ -40,10 +41,8 @@ pub static HOME: Home = Home {
     release: Some(Release::npm("copilot", "@github/copilot")),
     verify: Some(&self::run::RUN),
     loading: crate::core::agents::loading::Loading::Tool(
-        |s, _, _| crate::core::agents::loading::copilot(s),
-        crate::core::agents::loading::WhenOff::NotFound(
-            crate::core::agents::loading::copilot_not_found,
-        ),
+        |s, _, _| self::loading::blocks(s),
+        crate::core::agents::loading::WhenOff::NotFound(self::loading::not_found),
     ),
     reach: Some(&self::reach::REACH),
     ..Home::AS_GIVEN

@@ -2,14 +2,17 @@
 //! switch as `toggle` writes it and its built-in entries.
 
 pub(crate) mod builtins;
+pub(crate) mod loading;
+pub(crate) mod reading;
 pub(crate) mod run;
 pub(crate) mod settings;
 pub(crate) mod switches;
+pub(crate) mod tools;
 
 use crate::core::agents::home::{Home, Release};
 use crate::core::agents::model::{AgentModel, Injection};
 use crate::core::agents::placement::Placement;
-use crate::core::agents::tools::{ToolDefinition, gemini_activate_skill};
+use crate::core::agents::tools::ToolDefinition;
 use crate::core::listing::Format;
 use crate::core::source::Agent;
 
@@ -25,7 +28,7 @@ pub static HOME: Home = Home {
         client: Some(&crate::core::agents::client::GEMINI_CLI_0_61_0),
         ..crate::core::agents::model::AS_GIVEN
     },
-    read: Some(crate::core::agents::reading::gemini),
+    read: Some(self::reading::read),
     placement,
     tool,
     calls_any_case: true,
@@ -39,7 +42,7 @@ pub static HOME: Home = Home {
     choices: crate::core::agents::home::ClientChoices::GlobOrder,
     unreadable: "it needs a file opening with a `---` frontmatter that gives a text `name` and `description`",
     loading: crate::core::agents::loading::Loading::Tool(
-        |s, name, _| Ok(crate::core::agents::loading::gemini(s, name)),
+        |s, name, _| Ok(self::loading::blocks(s, name)),
         crate::core::agents::loading::WhenOff::Unknown,
     ),
     ..Home::AS_GIVEN
@@ -59,7 +62,7 @@ fn placement(_model: Option<&str>) -> Option<Placement> {
 /// Its `activate_skill`, which names the skills listed (none when nothing is listed: it is not
 /// declared then).
 fn tool(names: &[String], _model: Option<&str>) -> Option<ToolDefinition> {
-    gemini_activate_skill(names).map(|json| ToolDefinition::new("activate_skill", json))
+    self::tools::activate_skill(names).map(|json| ToolDefinition::new("activate_skill", json))
 }
 
 /// Gemini CLI reads only `SKILL.md` and `*/SKILL.md` below one of its folders, and a project's

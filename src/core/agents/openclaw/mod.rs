@@ -2,6 +2,7 @@
 
 pub(crate) mod builtins;
 pub(crate) mod eras;
+pub(crate) mod loading;
 pub(crate) mod reach;
 pub(crate) mod run;
 pub(crate) mod switches;
@@ -39,7 +40,7 @@ pub static HOME: Home = Home {
     release: Some(Release::npm("openclaw", "openclaw")),
     verify: Some(&self::run::RUN),
     loading: crate::core::agents::loading::Loading::Tool(
-        |s, _, _| crate::core::agents::loading::openclaw(s),
+        |s, _, _| Ok(self::loading::blocks(s)),
         crate::core::agents::loading::WhenOff::Loaded,
     ),
     reach: Some(&self::reach::REACH),

@@ -1,13 +1,17 @@
 //! opencode: its switches (`permission.skill` rules) and its built-in entry.
 
 pub(crate) mod builtins;
+pub(crate) mod loading;
+pub(crate) mod names;
+pub(crate) mod reading;
 pub(crate) mod run;
 pub(crate) mod switches;
+pub(crate) mod tools;
 
 use crate::core::agents::home::{Home, Release, SettingsEntry};
 use crate::core::agents::model::{AgentModel, Injection};
 use crate::core::agents::placement::Placement;
-use crate::core::agents::tools::{ToolDefinition, opencode_skill_tool};
+use crate::core::agents::tools::ToolDefinition;
 use crate::core::findings::catalogue::Profile;
 use crate::core::listing::Format;
 use crate::core::source::Agent;
@@ -25,7 +29,7 @@ pub static HOME: Home = Home {
         client: Some(&crate::core::agents::client::OPENCODE_1_18_33),
         ..crate::core::agents::model::AS_GIVEN
     },
-    read: Some(crate::core::agents::reading::opencode),
+    read: Some(self::reading::read),
     placement,
     tool,
     command: Some("opencode"),
@@ -38,7 +42,7 @@ pub static HOME: Home = Home {
     unreadable: "it needs a frontmatter (valid YAML, or made so by quoting values holding `: `) with a text `name`, and a text `description` or none",
     skill_tool_switch: true,
     loading: crate::core::agents::loading::Loading::Tool(
-        |s, _, _| Ok(crate::core::agents::loading::opencode(s)),
+        |s, _, _| Ok(self::loading::blocks(s)),
         crate::core::agents::loading::WhenOff::Unknown,
     ),
     ..Home::AS_GIVEN
@@ -58,7 +62,7 @@ fn placement(_model: Option<&str>) -> Option<Placement> {
 /// Its `skill` tool.
 #[allow(clippy::unnecessary_wraps)] // the home record's signature
 fn tool(_names: &[String], _model: Option<&str>) -> Option<ToolDefinition> {
-    Some(ToolDefinition::new("skill", opencode_skill_tool()))
+    Some(ToolDefinition::new("skill", self::tools::skill_tool()))
 }
 
 /// The folder opencode read a skill from, in its reading order (`discovery`): `~/.claude/skills`

@@ -5,6 +5,7 @@ use crate::core::agents::edit::json_candidates;
 use crate::core::agents::error::Shape;
 use crate::core::agents::error::ToggleError;
 use crate::core::agents::json::{self, Edit, Kind, Node};
+use crate::core::agents::opencode::names::UnsafeName;
 use crate::core::agents::plugin::settings_warning;
 use crate::core::agents::{
     AgentPlugin, AgentState, Effective, PathCache, SettingsText, SkillSwitches, SwitchScope,
@@ -189,24 +190,15 @@ fn array_index(key: &str) -> Option<u32> {
 /// are wildcards with no escape (a `\` is read as `/`), every other character stands for
 /// itself (`[`, `]`, `{`, `}` included), and a leading `~` or `$HOME` is replaced by the home
 /// folder first.
-pub fn unsafe_name(name: &str) -> Option<String> {
+pub fn unsafe_name(name: &str) -> Option<UnsafeName> {
     if name.contains(['*', '?']) {
-        return Some(
-            "opencode reads `*` and `?` in a permission.skill key as wildcards and has no way to escape them, so a rule for this name would switch other skills too (`*` alone matches every skill)"
-                .to_string(),
-        );
+        return Some(UnsafeName::Wildcard);
     }
     if name.contains('\\') {
-        return Some(
-            "opencode reads `\\` in a permission.skill key as `/`, so a rule for this name would also match the name with `/` in its place"
-                .to_string(),
-        );
+        return Some(UnsafeName::Backslash);
     }
     if name == "~" || name.starts_with("~/") || name.starts_with("$HOME") {
-        return Some(
-            "opencode replaces a leading `~` or `$HOME` in a permission.skill key with the home folder, so a rule for this name would not match it"
-                .to_string(),
-        );
+        return Some(UnsafeName::HomePrefix);
     }
     None
 }

@@ -2,6 +2,7 @@
 
 pub(crate) mod builtins;
 pub(crate) mod eras;
+pub(crate) mod loading;
 pub(crate) mod reach;
 pub(crate) mod run;
 pub(crate) mod switches;
@@ -39,7 +40,7 @@ pub static HOME: Home = Home {
     release: Some(Release::npm("qwen", "@qwen-code/qwen-code")),
     verify: Some(&self::run::RUN),
     loading: crate::core::agents::loading::Loading::Tool(
-        |s, _, _| crate::core::agents::loading::qwen_code(s),
+        |s, _, _| self::loading::blocks(s),
         crate::core::agents::loading::WhenOff::Error(|name| {
             format!(
                 "Skill \"{name}\" is disabled. Re-enable it via /skills or remove it from skills.disabled."
