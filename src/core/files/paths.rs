@@ -40,13 +40,15 @@ fn plain(p: &[u8]) -> bool {
     {
         return false;
     }
+    // Counted as bytes, not booleans: `&&` and `||` would branch at every byte.
+    let is = |c: u8, want: u8| u8::from(c == want);
     let pairs = p.iter().zip(&p[1..]);
-    let empty = pairs.fold(false, |any, (&a, &b)| any | ((a == b'/') & (b == b'/')));
+    let empty = pairs.fold(0_u8, |any, (&a, &b)| any | (is(a, b'/') & is(b, b'/')));
     let triples = p.iter().zip(&p[1..]).zip(&p[2.min(p.len())..]);
-    let dot = triples.fold(false, |any, ((&a, &b), &c)| {
-        any | ((a == b'/') & (b == b'.') & (c == b'/'))
+    let dot = triples.fold(0_u8, |any, ((&a, &b), &c)| {
+        any | (is(a, b'/') & is(b, b'.') & is(c, b'/'))
     });
-    !empty && !dot
+    empty == 0 && dot == 0
 }
 
 /// `path` made absolute against the working directory, read once per process (a library of
