@@ -14,6 +14,7 @@ use crate::core::tokens::{self, Encoding, TokenCache};
 use crate::core::words::escape;
 use crate::core::words::text::{count_of, thousands};
 use clap::{Args, ValueEnum};
+use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::json;
 use std::io::Write;
@@ -214,7 +215,7 @@ impl Report<'_> {
             CheckFormat::Text => self.write_text(&mut out)?,
             CheckFormat::Github => self.write_github(&mut out)?,
             CheckFormat::Json => {
-                crate::cli::output::write_json(&mut out, &self.json())?;
+                write_json_report(&mut out, self.json())?;
                 writeln!(out)?;
             }
             CheckFormat::Sarif => {
@@ -226,6 +227,27 @@ impl Report<'_> {
         out.flush()?;
         Ok(())
     }
+}
+
+/// The JSON report, its findings (the last field, thousands of them) serialised on every core:
+/// the rest is written with no findings, and they go where its empty list ends it.
+fn write_json_report(out: &mut impl Write, mut report: JsonReport<'_>) -> anyhow::Result<()> {
+    use crate::cli::output::{write_json, write_json_array};
+    let diagnostics = std::mem::take(&mut report.diagnostics);
+    let mut head = Vec::new();
+    write_json(&mut head, &report)?;
+    match head.strip_suffix(b"[]\n}") {
+        Some(head) if !diagnostics.is_empty() => {
+            out.write_all(head)?;
+            write_json_array(out, &diagnostics, 1)?;
+            out.write_all(b"\n}")?;
+        }
+        _ => {
+            report.diagnostics = diagnostics;
+            write_json(out, &report)?;
+        }
+    }
+    Ok(())
 }
 
 /// `check` after `--fix` and `--diff` are done (`cli::check_fix`, run first by the command's
@@ -627,7 +649,7 @@ impl Report<'_> {
             statistics: self.args.statistics.then(|| self.statistics()),
             diagnostics: self
                 .findings
-                .iter()
+                .par_iter()
                 .map(|f| JsonFinding {
                     path: f.path.to_string_lossy(),
                     rule: f.d.rule,

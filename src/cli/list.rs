@@ -133,7 +133,7 @@ fn write_json(
             )
         })
         .collect();
-    crate::cli::output::write_json(&mut *out, &items)?;
+    crate::cli::output::write_json_array(&mut *out, &items, 0)?;
     writeln!(out)?;
     Ok(())
 }

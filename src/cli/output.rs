@@ -71,13 +71,14 @@ pub fn shown_path(p: &Path) -> String {
         )
     });
     let abs = crate::core::files::paths::absolute(p);
-    if let Some(rest) = cwd.as_deref().and_then(|c| abs.strip_prefix(c).ok()) {
+    let strip = crate::core::files::paths::strip_prefix;
+    if let Some(rest) = cwd.as_deref().and_then(|c| strip(&abs, c)) {
         if rest.as_os_str().is_empty() {
             return ".".to_string();
         }
         return crate::core::words::text::path(rest);
     }
-    if let Some(rest) = home.as_deref().and_then(|h| abs.strip_prefix(h).ok()) {
+    if let Some(rest) = home.as_deref().and_then(|h| strip(&abs, h)) {
         // `~/…` on Unix, `~\…` on Windows: one separator throughout.
         let sep = std::path::MAIN_SEPARATOR;
         return crate::core::words::text::line(&format!("~{sep}{}", rest.display())).into_owned();
@@ -143,29 +144,116 @@ pub fn json_string<T: serde::Serialize + ?Sized>(value: &T) -> serde_json::Resul
     Ok(String::from_utf8_lossy(&buf).into_owned())
 }
 
-/// serde_json's pretty layout, with hazards escaped inside strings.
-#[derive(Default)]
-struct SafeFormatter(serde_json::ser::PrettyFormatter<'static>);
+/// What [`write_json`] writes for `items` as a JSON array nested `depth` levels deep (0: the
+/// whole document), each item serialised on every core, already indented to its depth.
+pub fn write_json_array<W: std::io::Write, T: serde::Serialize + Sync>(
+    out: &mut W,
+    items: &[T],
+    depth: usize,
+) -> serde_json::Result<()> {
+    use rayon::prelude::*;
+    use std::io::Write as _;
+    if items.is_empty() {
+        return write_json(out, items);
+    }
+    let pieces: Vec<Vec<u8>> = items
+        .par_chunks(64)
+        .enumerate()
+        .map(|(c, chunk)| -> serde_json::Result<Vec<u8>> {
+            // Through a buffer, as stdout is: the serialiser makes many small writes, which a
+            // `Vec` takes one call each.
+            let mut piece = std::io::BufWriter::with_capacity(64 * 1024, Vec::new());
+            for (k, item) in chunk.iter().enumerate() {
+                let sep: &[u8] = if c == 0 && k == 0 { b"\n" } else { b",\n" };
+                piece.write_all(sep).map_err(serde_json::Error::io)?;
+                indent(&mut piece, depth + 1).map_err(serde_json::Error::io)?;
+                let formatter = SafeFormatter {
+                    depth: depth + 1,
+                    has_value: false,
+                };
+                let mut ser = serde_json::Serializer::with_formatter(&mut piece, formatter);
+                item.serialize(&mut ser)?;
+            }
+            piece
+                .into_inner()
+                .map_err(|e| serde_json::Error::io(e.into_error()))
+        })
+        .collect::<serde_json::Result<_>>()?;
+    let mut end = b"\n".to_vec();
+    push_indent(&mut end, depth);
+    end.push(b']');
+    let io = serde_json::Error::io;
+    out.write_all(b"[").map_err(io)?;
+    for piece in &pieces {
+        out.write_all(piece).map_err(io)?;
+    }
+    out.write_all(&end).map_err(io)
+}
 
-macro_rules! delegate {
-    ($($name:ident($($arg:ident: $ty:ty),*);)*) => {$(
-        fn $name<W: ?Sized + std::io::Write>(&mut self, w: &mut W $(, $arg: $ty)*) -> std::io::Result<()> {
-            serde_json::ser::Formatter::$name(&mut self.0, w $(, $arg)*)
-        }
-    )*};
+/// `depth` levels of serde_json's pretty layout (two spaces each).
+fn push_indent(out: &mut Vec<u8>, depth: usize) {
+    for _ in 0..depth {
+        out.extend_from_slice(b"  ");
+    }
+}
+
+/// [`push_indent`] to a writer.
+fn indent<W: ?Sized + std::io::Write>(w: &mut W, depth: usize) -> std::io::Result<()> {
+    for _ in 0..depth {
+        w.write_all(b"  ")?;
+    }
+    Ok(())
+}
+
+/// serde_json's pretty layout (two spaces a level), with hazards escaped inside strings. It can
+/// start at a depth, to write a value that is part of a larger document.
+#[derive(Default)]
+struct SafeFormatter {
+    /// How deep the next value is.
+    depth: usize,
+    /// Whether the array or object just ended held anything (`[]` and `{}` are written so).
+    has_value: bool,
 }
 
 impl serde_json::ser::Formatter for SafeFormatter {
-    delegate! {
-        begin_array();
-        end_array();
-        begin_array_value(first: bool);
-        end_array_value();
-        begin_object();
-        end_object();
-        begin_object_key(first: bool);
-        begin_object_value();
-        end_object_value();
+    // As serde_json's `PrettyFormatter` writes them.
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.open(w, b"[")
+    }
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.close(w, b"]")
+    }
+    fn begin_array_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        w.write_all(if first { b"\n" } else { b",\n" })?;
+        indent(w, self.depth)
+    }
+    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, _: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+    fn begin_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.open(w, b"{")
+    }
+    fn end_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.close(w, b"}")
+    }
+    fn begin_object_key<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.begin_array_value(w, first)
+    }
+    fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        w.write_all(b": ")
+    }
+    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, _: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
     }
 
     fn write_string_fragment<W: ?Sized + std::io::Write>(
@@ -173,8 +261,12 @@ impl serde_json::ser::Formatter for SafeFormatter {
         w: &mut W,
         fragment: &str,
     ) -> std::io::Result<()> {
-        // Printable ASCII holds no hazard: most text is written whole.
-        if fragment.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+        // Printable ASCII holds no hazard: most text is written whole. Every byte is looked at
+        // (no early exit), which the compiler does many bytes at a time.
+        if fragment
+            .bytes()
+            .fold(true, |ok, b| ok & (0x20..0x7f).contains(&b))
+        {
             return w.write_all(fragment.as_bytes());
         }
         let mut start = 0;
@@ -186,6 +278,25 @@ impl serde_json::ser::Formatter for SafeFormatter {
             }
         }
         w.write_all(&fragment.as_bytes()[start..])
+    }
+}
+
+impl SafeFormatter {
+    /// The start of an array or an object, one level deeper.
+    fn open<W: ?Sized + std::io::Write>(&mut self, w: &mut W, start: &[u8]) -> std::io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        w.write_all(start)
+    }
+
+    /// The end of an array or an object: on a line of its own at its depth, unless empty.
+    fn close<W: ?Sized + std::io::Write>(&mut self, w: &mut W, end: &[u8]) -> std::io::Result<()> {
+        self.depth = self.depth.saturating_sub(1);
+        if self.has_value {
+            w.write_all(b"\n")?;
+            indent(w, self.depth)?;
+        }
+        w.write_all(end)
     }
 }
 
@@ -598,5 +709,67 @@ impl<'a> PreviewJson<'a> {
                 .collect(),
             listing: &p.listing,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn items() -> Vec<serde_json::Value> {
+        (0..300)
+            .map(|i| {
+                json!({
+                    "i": i,
+                    "empty": [],
+                    "none": {},
+                    "nested": {"a": [1, {"b": [], "c": [true, null]}], "s": format!("x{i}\u{202e}y\n\u{7f}")},
+                })
+            })
+            .collect()
+    }
+
+    /// The layout is serde_json's pretty one wherever nothing needs escaping.
+    #[test]
+    fn the_layout_is_serde_jsons_pretty_one() {
+        let doc = json!({"a": [1, [], {}, {"b": [[]], "c": "d"}], "e": {"f": []}, "g": "h"});
+        let mut ours = Vec::new();
+        write_json(&mut ours, &doc).unwrap();
+        assert_eq!(
+            String::from_utf8(ours).unwrap(),
+            serde_json::to_string_pretty(&doc).unwrap()
+        );
+    }
+
+    /// An array written on every core, alone or as the last field of an object, is the array
+    /// written whole, hazards escaped the same.
+    #[test]
+    fn an_array_written_on_every_core_is_the_array_written_whole() {
+        let items = items();
+        for n in [0, 1, 64, 65, 300] {
+            let part = &items[..n];
+            let mut whole = Vec::new();
+            write_json(&mut whole, part).unwrap();
+            let mut each = Vec::new();
+            write_json_array(&mut each, part, 0).unwrap();
+            assert_eq!(
+                String::from_utf8(each).unwrap(),
+                String::from_utf8(whole).unwrap()
+            );
+        }
+        let doc = json!({"a": 1, "list": items});
+        let mut whole = Vec::new();
+        write_json(&mut whole, &doc).unwrap();
+        let mut head = Vec::new();
+        write_json(&mut head, &json!({"a": 1, "list": []})).unwrap();
+        let mut each = head.strip_suffix(b"[]\n}").unwrap().to_vec();
+        write_json_array(&mut each, &items, 1).unwrap();
+        each.extend_from_slice(b"\n}");
+        assert!(String::from_utf8_lossy(&whole).contains("\\u202e"));
+        assert_eq!(
+            String::from_utf8(each).unwrap(),
+            String::from_utf8(whole).unwrap()
+        );
     }
 }

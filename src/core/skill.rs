@@ -113,6 +113,11 @@ pub struct Facts {
     /// (`rules::per_skill_key`: the program, the profile, the skill's paths and agent). Kept in
     /// the index with the file's stamp, so an unchanged skill is not judged again.
     pub rules: std::sync::Mutex<Vec<RuleFindings>>,
+    /// [`Facts::rules`] as the library index holds them, not decoded yet: most commands never
+    /// ask (`list`, `budget`, the app's first frame), so the index's reader leaves them in their
+    /// bytes. Taken and decoded into `rules` by the first who asks (`index::kept_rules`), under
+    /// `rules`' lock; written back as they are when nobody did.
+    pub rules_unread: std::sync::Mutex<Option<Box<[u8]>>>,
 }
 
 /// One remembered judgement of a skill by its rules: the key of what they read, their findings.

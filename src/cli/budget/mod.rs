@@ -529,7 +529,8 @@ impl Report<'_> {
             names.pad("skill"),
             "folder"
         ));
-        for i in order {
+        // The rows made on every core (thousands of them), then written in order.
+        let row = |i: usize| {
             let c = &self.counts[i];
             let sk = &self.lib.skills[i];
             let bin = c.resources.iter().filter(|r| !r.text).count();
@@ -547,8 +548,17 @@ impl Report<'_> {
                 names.pad(&names.fit(&sk.name)),
                 folders.fit_left(&crate::cli::output::shown_path(&sk.dir)),
             );
-            s.push_str(line.trim_end());
-            s.push('\n');
+            let mut line = line.trim_end().to_string();
+            line.push('\n');
+            line
+        };
+        let rows: Vec<String> = {
+            use rayon::prelude::*;
+            order.par_iter().map(|&i| row(i)).collect()
+        };
+        s.reserve(rows.iter().map(String::len).sum());
+        for r in &rows {
+            s.push_str(r);
         }
         s
     }

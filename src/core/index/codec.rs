@@ -73,11 +73,38 @@ pub(super) fn skill_record(w: &mut W, s: &Skill, taken_ns: u128) {
         .rules
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let unread = s
+        .facts
+        .rules_unread
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    match unread.as_deref() {
+        // Never decoded: written back as read.
+        Some(bytes) => w.0.extend_from_slice(bytes),
+        None => rule_findings(w, &rules),
+    }
+}
+
+/// A skill's per-skill rules' findings (the last part of its record).
+fn rule_findings(w: &mut W, rules: &[crate::core::skill::RuleFindings]) {
     w.len(rules.len());
-    for (key, found) in rules.iter() {
+    for (key, found) in rules {
         w.0.extend_from_slice(key);
         w.diags(found);
     }
+}
+
+/// Reads back what [`rule_findings`] writes; `None` on anything malformed or left over (a rule
+/// the catalogue does not list comes from another build).
+pub(super) fn rule_findings_from(bytes: &[u8]) -> Option<Vec<crate::core::skill::RuleFindings>> {
+    let mut r = R(bytes);
+    let nr = r.len(36)?;
+    let mut rules = Vec::with_capacity(nr);
+    for _ in 0..nr {
+        let key: [u8; 32] = r.take(32)?.try_into().ok()?;
+        rules.push((key, r.diags()?));
+    }
+    r.0.is_empty().then_some(rules)
 }
 
 /// One skill's record read back; `None` when it is not whole or holds more.
@@ -136,12 +163,12 @@ pub(super) fn skill_record_from(r: &mut R) -> Option<(Vec<u8>, Box<SkillRecord>)
         let hash: [u8; 32] = r.take(32)?.try_into().ok()?;
         l1_tokens.push((hash, r.u8()?, r.u32()?));
     }
-    let nr = r.len(36)?;
-    let mut rules = Vec::with_capacity(nr);
-    for _ in 0..nr {
-        let key: [u8; 32] = r.take(32)?.try_into().ok()?;
-        rules.push((key, r.diags()?));
-    }
+    // The rules' findings end the record: kept as bytes, checked only for their count here,
+    // decoded when a rule asks.
+    let rules: Box<[u8]> = r.0.into();
+    let mut count = R(r.0);
+    count.len(36)?;
+    r.0 = &[];
     let record = (
         dir,
         Box::new(SkillRecord {

@@ -24,6 +24,29 @@ use format::{VERSION, decode_from, encode_to};
 use records::MAX_INDEX_BYTES;
 use vectors::{vector_section, write_vectors};
 
+/// A skill's remembered per-skill findings ([`Facts::rules`](crate::core::skill::Facts::rules)),
+/// decoded from the index's bytes the first time they are asked for. Bytes that do not decode (a
+/// rule this build does not know) are let go: the rules judge the skill again.
+pub fn kept_rules(
+    facts: &crate::core::skill::Facts,
+) -> std::sync::MutexGuard<'_, Vec<crate::core::skill::RuleFindings>> {
+    let mut rules = facts
+        .rules
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let unread = facts
+        .rules_unread
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .take();
+    if let Some(bytes) = unread {
+        let mut read = codec::rule_findings_from(&bytes).unwrap_or_default();
+        read.append(&mut rules);
+        *rules = read;
+    }
+    rules
+}
+
 /// Index files kept in the cache folder, one per set of roots; the least recently written go.
 const KEEP_FILES: usize = 8;
 

@@ -136,8 +136,9 @@ pub struct SkillRecord {
     pub l2_tokens: [Option<u32>; 2],
     /// Its listing entries' counts (see `Facts::l1_tokens`).
     pub l1_tokens: Vec<crate::core::skill::L1Count>,
-    /// Its per-skill rules' findings, by the key of what they read (see `Facts::rules`).
-    pub rules: Vec<crate::core::skill::RuleFindings>,
+    /// Its per-skill rules' findings, by the key of what they read (see `Facts::rules`), as
+    /// the file holds them: decoded only when a rule asks (`index::kept_rules`).
+    pub rules: Box<[u8]>,
 }
 
 /// A decoded index file.

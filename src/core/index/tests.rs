@@ -806,7 +806,7 @@ fn the_overlap_findings_are_kept_while_the_descriptions_stay() {
 
 /// The per-skill rules' findings of each skill as the index keeps them.
 fn judged(s: &Skill) -> Vec<crate::core::skill::RuleFindings> {
-    s.facts.rules.lock().unwrap().clone()
+    super::kept_rules(&s.facts).clone()
 }
 
 #[test]

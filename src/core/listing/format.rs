@@ -3,7 +3,6 @@
 
 use crate::core::skill::Skill;
 use serde::Serialize;
-use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -408,14 +407,19 @@ pub(crate) fn codex_cap(s: &str, max: usize) -> (String, bool) {
 
 /// Resolves folders as `realpath` does, sharing the work for common parents: one `lstat` per
 /// distinct folder instead of one `readlink` per component of every path.
+/// Keyed by the folder's bytes: a path's own `Hash` reads it component by component, and every
+/// skill of every listing asks.
 #[derive(Default)]
 pub(crate) struct Folders {
-    known: Mutex<HashMap<PathBuf, PathBuf>>,
+    known: Mutex<Known>,
 }
+
+/// Folders resolved so far, by their path's bytes.
+type Known = rustc_hash::FxHashMap<std::ffi::OsString, PathBuf>;
 
 impl Folders {
     pub(crate) fn resolve(&self, dir: &Path) -> PathBuf {
-        if let Some(r) = self.lock().get(dir) {
+        if let Some(r) = self.lock().get(dir.as_os_str()) {
             return r.clone();
         }
         if !dir.is_absolute() {
@@ -433,7 +437,8 @@ impl Folders {
             None => std::fs::canonicalize(dir)
                 .unwrap_or_else(|_| crate::core::files::paths::absolute(dir)),
         };
-        self.lock().insert(dir.to_path_buf(), resolved.clone());
+        self.lock()
+            .insert(dir.as_os_str().to_os_string(), resolved.clone());
         resolved
     }
 
@@ -443,14 +448,23 @@ impl Folders {
         let file = skill.skill_md.file_name().unwrap_or_default();
         let below = crate::core::files::paths::strip_prefix(&skill.dir, &skill.root)
             .filter(|rel| skill.plain && !rel.as_os_str().is_empty());
-        let dir = match below {
-            Some(rel) => self.resolve(&skill.root).join(rel),
+        let mut dir = match below {
+            Some(rel) => {
+                let mut d = self.resolve(&skill.root);
+                d.reserve(rel.as_os_str().len() + file.len() + 2);
+                d.push(rel);
+                d
+            }
             None => self.resolve(&skill.dir),
         };
-        dir.join(file).to_string_lossy().into_owned()
+        dir.push(file);
+        // Text as it is (no copy) when it is UTF-8, as it nearly always is.
+        dir.into_os_string()
+            .into_string()
+            .unwrap_or_else(|os| os.to_string_lossy().into_owned())
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, PathBuf>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Known> {
         self.known
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)

@@ -283,13 +283,7 @@ fn check_skill_kept(skill: &Skill, profile: Profile, learned: &AtomicBool) -> Ve
         out.extend(judge(skill, profile));
         return out;
     };
-    let lock = || {
-        skill
-            .facts
-            .rules
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    };
+    let lock = || crate::core::index::kept_rules(&skill.facts);
     if let Some((_, found)) = lock().iter().find(|(k, _)| *k == key) {
         out.extend(found.iter().cloned());
         return out;

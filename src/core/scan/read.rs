@@ -49,9 +49,9 @@ pub(super) fn restore(skill: &mut Skill, r: SkillRecord, stamp: Stamp) {
         .unwrap_or_else(std::sync::PoisonError::into_inner) = r.l1_tokens;
     *skill
         .facts
-        .rules
+        .rules_unread
         .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner) = r.rules;
+        .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(r.rules);
     for (slot, n) in skill.facts.l2_tokens.iter().zip(r.l2_tokens) {
         if let Some(n) = n {
             let _ = slot.set(n);

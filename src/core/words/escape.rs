@@ -33,7 +33,7 @@ pub fn is_hazard(c: char) -> bool {
 /// table cells and messages.
 pub fn line(s: &str) -> Cow<'_, str> {
     // Printable ASCII holds no hazard: most names and paths are, so they are not looked at twice.
-    if s.bytes().all(|b| matches!(b, b' '..=b'~')) {
+    if all_bytes(s, |b| matches!(b, b' '..=b'~')) {
         return Cow::Borrowed(s);
     }
     escape(s, |_, _| true)
@@ -43,7 +43,7 @@ pub fn line(s: &str) -> Cow<'_, str> {
 /// a line feed (alone it would send the cursor back over what is written); every other hazard is
 /// escaped. For descriptions, bodies, listings and a program's output.
 pub fn text(s: &str) -> Cow<'_, str> {
-    if s.bytes().all(|b| matches!(b, b' '..=b'~' | b'\n' | b'\t')) {
+    if all_bytes(s, |b| matches!(b, b' '..=b'~' | b'\n' | b'\t')) {
         return Cow::Borrowed(s);
     }
     escape(s, |c, next| match c {
@@ -51,6 +51,12 @@ pub fn text(s: &str) -> Cow<'_, str> {
         '\r' => next != Some('\n'),
         _ => true,
     })
+}
+
+/// Whether every byte of `s` passes `ok`. Every byte is looked at (no early exit), which the
+/// compiler does many bytes at a time: most text passes, and is looked at whole anyway.
+fn all_bytes(s: &str, ok: impl Fn(u8) -> bool) -> bool {
+    s.bytes().fold(true, |all, b| all & ok(b))
 }
 
 /// Escapes the hazards for which `escaped(c, next char)` says so.

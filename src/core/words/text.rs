@@ -23,13 +23,26 @@ pub fn utc_parts(secs: u64) -> (i64, i64, i64, u64, u64, u64) {
 
 /// `1234567` → `1,234,567`.
 pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
+    // The digits made here, not through the formatting machinery: reports write tens of
+    // thousands of figures.
+    let mut buf = [0_u8; 20];
+    let mut at = buf.len();
+    let mut rest = n;
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    let digits = &buf[at..];
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
+    for (i, &c) in digits.iter().enumerate() {
         if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
-        out.push(c);
+        out.push(char::from(c));
     }
     out
 }
@@ -189,6 +202,7 @@ mod tests {
         assert_eq!(thousands(999), "999");
         assert_eq!(thousands(1000), "1,000");
         assert_eq!(thousands(1_234_567), "1,234,567");
+        assert_eq!(thousands(u64::MAX), "18,446,744,073,709,551,615");
         assert_eq!(fit("abcdef", 4), "abc…");
         assert_eq!(fit("abc", 4), "abc");
         assert_eq!(fit("ééééé", 3), "éé…");

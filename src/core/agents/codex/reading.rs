@@ -28,8 +28,12 @@ pub fn reads(s: &Skill) -> bool {
 /// Codex lists every skill of a shared name; only one file reached twice (through a link, or
 /// by two roots) is one skill: each later copy points at the first.
 pub fn same_file(lib: &Library, member: &[bool]) -> Vec<Option<usize>> {
-    let mut roots: rustc_hash::FxHashMap<&Path, PathBuf> = rustc_hash::FxHashMap::default();
-    let mut first: rustc_hash::FxHashMap<PathBuf, usize> = rustc_hash::FxHashMap::default();
+    // Keyed by the paths' bytes (a path's own `Hash` reads it component by component): the
+    // keys are made by `canonicalize`, `absolute` or a join of a plain folder, no `.` or `//`.
+    let mut roots: rustc_hash::FxHashMap<&std::ffi::OsStr, PathBuf> =
+        rustc_hash::FxHashMap::default();
+    let mut first: rustc_hash::FxHashMap<std::ffi::OsString, usize> =
+        rustc_hash::FxHashMap::default();
     let mut out = vec![None; lib.len()];
     for (i, s) in lib.skills.iter().enumerate() {
         if !member.get(i).copied().unwrap_or(false) {
@@ -40,12 +44,13 @@ pub fn same_file(lib: &Library, member: &[bool]) -> Vec<Option<usize>> {
         let below = crate::core::files::paths::strip_prefix(&s.dir, &s.root).filter(|_| s.plain);
         let key = match below {
             Some(rel) => roots
-                .entry(&*s.root)
+                .entry(s.root.as_os_str())
                 .or_insert_with(|| real(&s.root))
                 .join(rel)
                 .join("SKILL.md"),
             None => real(&s.skill_md),
-        };
+        }
+        .into_os_string();
         match first.get(&key) {
             Some(&w) => out[i] = Some(w),
             None => {
