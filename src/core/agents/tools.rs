@@ -91,6 +91,15 @@ pub(crate) mod testing {
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/agents")
     }
 
+    /// A file under the captures, by its path there.
+    pub(crate) fn fixture(rel: &str) -> String {
+        let p = fixtures().join(rel);
+        std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+    }
+
+    /// The body of the captures' `with-resources` skill, the one the loading tests inject.
+    pub(crate) const WITH_RESOURCES_BODY: &str = "# With resources\n\nRun `scripts/run.sh` and read `references/guide.md` first.\n\nArguments given: $ARGUMENTS\n";
+
     pub(crate) fn capture(client: &str, case: &str, file: &str) -> String {
         let p = fixtures().join(client).join(case).join(file);
         std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))

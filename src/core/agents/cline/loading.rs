@@ -66,16 +66,7 @@ fn text(name: &str, description: Option<&str>, args: Option<&str>, body: &str) -
 mod tests {
     use super::*;
 
-    fn capture(rel: &str) -> String {
-        std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("tests/fixtures/agents")
-                .join(rel),
-        )
-        .unwrap()
-    }
-
-    const BODY: &str = "# With resources\n\nRun `scripts/run.sh` and read `references/guide.md` first.\n\nArguments given: $ARGUMENTS\n";
+    use crate::core::agents::tools::testing::{WITH_RESOURCES_BODY as BODY, fixture as capture};
 
     #[test]
     fn cline_cuts_a_long_result_around_what_it_leaves_out() {

@@ -66,16 +66,7 @@ fn context_blocks(name: &str, dir: &str, files: &[String], body: &str) -> Vec<Bl
 mod tests {
     use super::*;
 
-    fn capture(rel: &str) -> String {
-        std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("tests/fixtures/agents")
-                .join(rel),
-        )
-        .unwrap()
-    }
-
-    const BODY: &str = "# With resources\n\nRun `scripts/run.sh` and read `references/guide.md` first.\n\nArguments given: $ARGUMENTS\n";
+    use crate::core::agents::tools::testing::{WITH_RESOURCES_BODY as BODY, fixture as capture};
 
     #[test]
     fn copilot_injects_a_result_and_a_skill_context_with_the_files() {

@@ -32,16 +32,7 @@ fn text(dir: &str, body: &str) -> String {
 mod tests {
     use super::*;
 
-    fn capture(rel: &str) -> String {
-        std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("tests/fixtures/agents")
-                .join(rel),
-        )
-        .unwrap()
-    }
-
-    const BODY: &str = "# With resources\n\nRun `scripts/run.sh` and read `references/guide.md` first.\n\nArguments given: $ARGUMENTS\n";
+    use crate::core::agents::tools::testing::{WITH_RESOURCES_BODY as BODY, fixture as capture};
 
     #[test]
     fn qwen_code_injects_its_base_directory_lines_and_the_body() {
