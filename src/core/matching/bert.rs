@@ -10,6 +10,7 @@
 use super::gelu::exp_f32s;
 use super::matrix::{ARCH, Matrix, MatrixError, Panels, Store, product};
 use half::f16;
+use half::slice::HalfFloatSliceExt;
 
 /// What is wrong with a weights file.
 #[derive(Debug, thiserror::Error)]
@@ -154,19 +155,29 @@ impl Bert {
         work: &mut Work,
     ) -> Result<Vec<f32>, MatrixError> {
         let tokens: usize = texts.iter().map(|t| t.len()).sum();
-        let mut hidden = Vec::with_capacity(tokens * HIDDEN);
+        let mut hidden = vec![0f32; tokens * HIDDEN];
+        let mut rows = hidden.chunks_exact_mut(HIDDEN);
         for text in texts {
             for (position, &id) in text.iter().enumerate() {
-                let word = self
+                let Some(row) = rows.next() else { break };
+                // The word's row widened in one go (exact: every float16 is a float32), then
+                // `word + token type + position`, added in that order.
+                if let Some(word) = self
                     .words
-                    .get(id as usize * HIDDEN..(id as usize + 1) * HIDDEN);
-                let place = self
+                    .get(id as usize * HIDDEN..(id as usize + 1) * HIDDEN)
+                {
+                    word.convert_to_f32_slice(row);
+                }
+                for (h, t) in row.iter_mut().zip(&self.token_type) {
+                    *h += t;
+                }
+                if let Some(place) = self
                     .positions
-                    .get(position * HIDDEN..(position + 1) * HIDDEN);
-                for i in 0..HIDDEN {
-                    let w = word.map_or(0.0, |w| w[i].to_f32());
-                    let p = place.map_or(0.0, |p| p[i]);
-                    hidden.push(w + self.token_type[i] + p);
+                    .get(position * HIDDEN..(position + 1) * HIDDEN)
+                {
+                    for (h, p) in row.iter_mut().zip(place) {
+                        *h += p;
+                    }
                 }
             }
         }

@@ -162,11 +162,62 @@ impl Panels {
         p
     }
 
-    /// Lays out `m`, reusing this one's memory.
+    /// Lays out `m`, reusing this one's memory. A matrix whose rows (the attention's values) or
+    /// whose columns (its keys, read as columns) lie next to each other is copied a row or a
+    /// column at a time, reading it front to back.
     pub(crate) fn fill(&mut self, m: Matrix) -> Result<(), MatrixError> {
         m.check()?;
-        self.fill_with(m.rows, m.columns, &mut |k, j| m.at(k, j));
+        if m.rows == 0 || m.columns == 0 {
+            self.zeroed(m.rows, m.columns);
+        } else if m.column_step == 1 {
+            self.sized(m.rows, m.columns);
+            for (p, panel) in self.data.chunks_exact_mut(m.rows * PANEL).enumerate() {
+                let width = PANEL.min(m.columns - p * PANEL);
+                for (k, line) in panel.chunks_exact_mut(PANEL).enumerate() {
+                    let at = k * m.row_step + p * PANEL;
+                    line[..width].copy_from_slice(&m.data[at..at + width]);
+                }
+            }
+        } else if m.row_step == 1 {
+            self.sized(m.rows, m.columns);
+            let rows = m.rows;
+            for j in 0..m.columns {
+                let column = &m.data[j * m.column_step..j * m.column_step + rows];
+                let first = (j / PANEL) * rows * PANEL + j % PANEL;
+                let panel = &mut self.data[first..first + (rows - 1) * PANEL + 1];
+                for k in 0..rows {
+                    panel[k * PANEL] = column[k];
+                }
+            }
+        } else {
+            self.fill_with(m.rows, m.columns, &mut |k, j| m.at(k, j));
+        }
         Ok(())
+    }
+
+    /// Room for `rows × columns` in panels, reusing this one's memory: the last panel's
+    /// columns past the matrix's zeros, every other element left to be written.
+    fn sized(&mut self, rows: usize, columns: usize) {
+        let panels = columns.div_ceil(PANEL);
+        self.data.resize(panels * rows * PANEL, 0.0);
+        let width = columns - (panels.max(1) - 1) * PANEL;
+        if width < PANEL {
+            let last = &mut self.data[(panels.max(1) - 1) * rows * PANEL..];
+            for line in last.chunks_exact_mut(PANEL) {
+                line[width..].fill(0.0);
+            }
+        }
+        self.rows = rows;
+        self.columns = columns;
+    }
+
+    /// `rows × columns` of zeros in panels, reusing this one's memory.
+    fn zeroed(&mut self, rows: usize, columns: usize) {
+        self.data.clear();
+        self.data
+            .resize(columns.div_ceil(PANEL) * rows * PANEL, 0.0);
+        self.rows = rows;
+        self.columns = columns;
     }
 
     fn fill_with(
@@ -175,9 +226,10 @@ impl Panels {
         columns: usize,
         value: &mut impl FnMut(usize, usize) -> f32,
     ) {
-        let panels = columns.div_ceil(PANEL);
-        self.data.clear();
-        self.data.resize(panels * rows * PANEL, 0.0);
+        self.zeroed(rows, columns);
+        if rows == 0 {
+            return;
+        }
         for (p, panel) in self.data.chunks_exact_mut(rows * PANEL).enumerate() {
             let width = PANEL.min(columns - p * PANEL);
             for (k, line) in panel.chunks_exact_mut(PANEL).enumerate() {
@@ -186,8 +238,6 @@ impl Panels {
                 }
             }
         }
-        self.rows = rows;
-        self.columns = columns;
     }
 
     #[cfg(any(test, feature = "semantic"))]
@@ -586,6 +636,31 @@ mod tests {
                     got.to_bits(),
                     alone[j].to_bits(),
                     "row {i} alone, column {j}"
+                );
+            }
+        }
+    }
+
+    /// A matrix whose rows lie next to each other, one whose columns do, and one with neither,
+    /// are laid out as the element-by-element layout lays them out, panel padding included.
+    #[test]
+    fn a_matrix_is_laid_out_the_same_whichever_way_its_elements_lie() {
+        let data: Vec<f32> = (0..40 * 90).map(|i| i as f32 * 0.5 - 7.0).collect();
+        for (rows, columns) in [(32, 45), (45, 32), (3, 70), (70, 3), (1, 1), (0, 5), (5, 0)] {
+            for (row_step, column_step) in [(90, 1), (1, 80), (3, 170)] {
+                let m = Matrix::new(&data, rows, columns, row_step, column_step);
+                if m.check().is_err() {
+                    continue;
+                }
+                let mut got = Panels::default();
+                // Another matrix first: what it left in the memory must not show through.
+                got.fill(Matrix::new(&data, 40, 90, 90, 1)).unwrap();
+                got.fill(m).unwrap();
+                let want = Panels::from_fn(rows, columns, |k, j| m.at(k, j));
+                assert_eq!((got.rows, got.columns), (rows, columns));
+                assert_eq!(
+                    got.data, want.data,
+                    "{rows}×{columns}, steps {row_step} and {column_step}"
                 );
             }
         }
