@@ -184,7 +184,7 @@ impl Panels {
             for j in 0..m.columns {
                 let column = &m.data[j * m.column_step..j * m.column_step + rows];
                 let first = (j / PANEL) * rows * PANEL + j % PANEL;
-                let panel = &mut self.data[first..first + (rows - 1) * PANEL + 1];
+                let panel = &mut self.data[first..=first + (rows - 1) * PANEL];
                 for k in 0..rows {
                     panel[k * PANEL] = column[k];
                 }
