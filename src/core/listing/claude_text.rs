@@ -102,10 +102,23 @@ fn ignorable(u: u32) -> bool {
 /// place (a run goes on after one, and gets at most one space before it).
 fn one_line(s: &str) -> String {
     // Without a hidden character (most descriptions) there is nothing to replace or keep.
-    if !s.chars().any(hidden) {
+    let clean = if s.is_ascii() {
+        !any_byte(s, |b| b < b' ' || b == 0x7f)
+    } else {
+        !s.chars().any(hidden)
+    };
+    if clean {
         return s.to_owned();
     }
     runs_as_spaces(s)
+}
+
+/// Whether some byte of `s` is one `pred` picks: a block of bytes at a time, each block whole,
+/// so the compiler tests many bytes at once.
+fn any_byte(s: &str, pred: impl Fn(u8) -> bool) -> bool {
+    s.as_bytes()
+        .chunks(64)
+        .any(|block| block.iter().fold(false, |found, &b| found | pred(b)))
 }
 
 /// [`one_line`] character by character.
@@ -234,7 +247,7 @@ enum State {
 pub(super) fn strip_ansi(s: &str) -> String {
     // ESC is the byte 0x1b and every C1 introducer starts with the byte 0xc2 in UTF-8: a text
     // with neither (most descriptions) has no sequence, found without decoding its characters.
-    if !s.bytes().any(|b| b == 0x1b || b == 0xc2)
+    if !any_byte(s, |b| b == 0x1b || b == 0xc2)
         || !s.contains([
             '\x1b', '\u{90}', '\u{98}', '\u{9b}', '\u{9d}', '\u{9e}', '\u{9f}',
         ])
