@@ -1,9 +1,14 @@
 //! Whole commands of the built binary, as a user runs them, so that a warm path that grows slower
 //! shows here: `check --format json`, `check` (text), `list --json` and `budget` on the real
-//! corpus with the token cache and the library index from the run before, and `add` of a
-//! collection of skills from a local git repository into a throwaway home.
+//! corpus with the token cache and the library index from the run before; the app's second
+//! start in a pseudo-terminal, until it has drawn every level and quit
+//! (`SKILLSCOPE_START_REPORT_QUIT`); and `add` of a collection of skills from a local git
+//! repository into a throwaway home.
 //!
-//!     SKILLSCOPE_CORPUS=../shared/corpus cargo bench --bench warm_cli
+//!     SKILLSCOPE_CORPUS=../shared/corpus cargo bench --profile release --bench warm_cli
+//!
+//! (`--profile release` times the program as it is shipped; plain `cargo bench` builds it in the
+//! lightly optimised bench profile.)
 //!
 //! The commands run only under `cargo bench` (criterion's `--bench` flag): `cargo test
 //! --all-targets` builds this file and runs none of them. The warm group needs the corpus
@@ -59,12 +64,15 @@ fn warm(c: &mut Criterion, corpus: &Path) {
         ("list_json", &["list", "--json"]),
         ("budget", &["budget"]),
     ];
-    // The first run of each fills the token cache and the library index (cold: seconds).
+    // The first run of each fills the token cache and the library index (cold: seconds), and
+    // two starts of the app what it counts besides (L1 in its listing format).
     for (_, args) in commands {
         let mut cmd = skillscope(home.path());
         cmd.args(args).arg(corpus);
         run(cmd);
     }
+    app_start(home.path(), corpus);
+    app_start(home.path(), corpus);
     let mut g = c.benchmark_group("warm_corpus");
     g.sample_size(10)
         .warm_up_time(Duration::from_secs(1))
@@ -78,7 +86,54 @@ fn warm(c: &mut Criterion, corpus: &Path) {
             });
         });
     }
+    g.bench_function("app_second_start", |b| {
+        b.iter(|| app_start(home.path(), corpus));
+    });
     g.finish();
+}
+
+/// The app on `corpus` in a pseudo-terminal of 160×40, from its launch until it quits after
+/// drawing its first frame with every level counted.
+fn app_start(home: &Path, corpus: &Path) {
+    use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+    let pty = native_pty_system()
+        .openpty(PtySize {
+            rows: 40,
+            cols: 160,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .expect("a pseudo-terminal");
+    let mut cmd = CommandBuilder::new(BIN);
+    cmd.arg(corpus);
+    cmd.cwd(home);
+    for (k, v) in [
+        ("HOME", home.to_path_buf()),
+        ("SKILLSCOPE_CACHE_DIR", home.join("cache")),
+        ("SKILLSCOPE_CONFIG_DIR", home.join("config")),
+        ("SKILLSCOPE_DATA_DIR", home.join("data")),
+        ("SKILLSCOPE_STATE", home.join("state.json")),
+        ("SKILLSCOPE_START_REPORT", home.join("start.txt")),
+    ] {
+        cmd.env(k, v);
+    }
+    cmd.env("SKILLSCOPE_START_REPORT_QUIT", "1");
+    cmd.env("TERM", "xterm-256color");
+    let mut child = pty.slave.spawn_command(cmd).expect("the app started");
+    drop(pty.slave);
+    // What the app draws is read and thrown away, so it never waits for the terminal.
+    let mut screen = pty
+        .master
+        .try_clone_reader()
+        .expect("the terminal's output");
+    let reader = std::thread::spawn(move || std::io::copy(&mut screen, &mut std::io::sink()));
+    let status = child.wait();
+    assert!(
+        status.is_ok_and(|s| s.success()),
+        "the app did not quit by itself"
+    );
+    drop(pty.master);
+    let _ = reader.join();
 }
 
 /// A git repository of `n` skills, each with a reference file, in `dir`.

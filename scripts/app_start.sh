@@ -6,6 +6,11 @@
 #
 #   scripts/app_start.sh ROOT [RUNS]
 #   UNTIL=list scripts/app_start.sh ROOT [RUNS]   # until the list is on screen, counts or not
+#   CPU=1 scripts/app_start.sh ROOT [RUNS]        # the CPU of each second start (perf stat)
+#
+# With CPU=1 each timed start quits by itself once it has drawn every level
+# (SKILLSCOPE_START_REPORT_QUIT=1) and runs under `perf stat -e task-clock`: the CPU time of one
+# whole start, which the load of other programs changes far less than the wall time. Needs perf.
 #
 # Each second start also gives the app's peak RSS $SETTLE seconds (default 3) later, once the
 # workers that follow the counts (the rules, the preview, the matchers' index, the watcher) are
@@ -95,10 +100,32 @@ reported() {
     tail -1 "$cache/start.txt" 2>/dev/null | cut -d' ' -f1
 }
 
+# One second start that quits once it has drawn every level, under perf stat: prints "ms cpu_ms",
+# the app's own report and the task-clock of the whole process.
+cpu_once() {
+    tmux new-session -d -s "$session" -x 160 -y 40 \
+        "env SKILLSCOPE_CACHE_DIR=$SKILLSCOPE_CACHE_DIR SKILLSCOPE_CONFIG_DIR=$SKILLSCOPE_CONFIG_DIR SKILLSCOPE_MAX_ENTRIES=$SKILLSCOPE_MAX_ENTRIES SKILLSCOPE_START_REPORT=$cache/start.txt SKILLSCOPE_START_REPORT_QUIT=1 perf stat -x, -e task-clock -o $cache/perf.txt -- $bin $root"
+    local waited=0
+    while tmux has-session -t "$session" 2>/dev/null && (( waited < 6000 )); do
+        sleep 0.02
+        waited=$((waited + 1))
+    done
+    tmux kill-session -t "$session" 2>/dev/null || true
+    echo "$(reported) $(awk -F, '/task-clock/ {printf "%.1f", $1}' "$cache/perf.txt")"
+}
+
 # The first start stays open a while after its counts, so that its workers (the body rules, the
 # index and cache writes) finish before it quits.
 echo "first start (fills the cache and the index): $(once 600 10 | awk '{print $1 " ms, peak RSS " $2 " KB, " $3 " KB after 10 s"}')"
 once 120 5 >/dev/null
+if [ -n "${CPU:-}" ]; then
+    command -v perf >/dev/null || { echo "CPU=1 needs perf" >&2; exit 2; }
+    for i in $(seq "$runs"); do
+        read -r ms cpu <<<"$(cpu_once)"
+        echo "second start $i: the app's own report: $ms ms to every level drawn; CPU $cpu ms (task-clock)"
+    done
+    exit 0
+fi
 echo "tmux and the polling alone: $(baseline) ms to show a line"
 for i in $(seq "$runs"); do
     line=$(once 120 "${SETTLE:-3}" | awk -v what="$what" '{print $1 " ms to " what ", peak RSS " $2 " KB then, " $3 " KB once its workers are done"}')

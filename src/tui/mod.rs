@@ -44,25 +44,30 @@ pub fn note_process_start() {
 
 /// With `SKILLSCOPE_START_REPORT=FILE`, the app appends to FILE, once, the milliseconds from the
 /// start of the process to the end of the first frame drawn with the library's every level
-/// counted: a benchmark's figure without a terminal emulator's or a poller's latency in it.
+/// counted: a benchmark's figure without a terminal emulator's or a poller's latency in it. With
+/// `SKILLSCOPE_START_REPORT_QUIT=1` too, the app quits right after writing it, so that a whole
+/// run (`perf stat`, say) is one start and nothing after.
 struct StartReport {
     path: Option<std::path::PathBuf>,
+    quit: bool,
 }
 
 impl StartReport {
     fn from_env() -> StartReport {
         StartReport {
             path: std::env::var_os("SKILLSCOPE_START_REPORT").map(Into::into),
+            quit: std::env::var_os("SKILLSCOPE_START_REPORT_QUIT").is_some_and(|v| v == "1"),
         }
     }
 
-    /// After a frame: writes the report if `app` has every level drawn, once.
-    fn after_frame(&mut self, app: &App) {
+    /// After a frame: writes the report if `app` has every level drawn, once. True when the
+    /// app is to quit now (the report written, and asked to).
+    fn after_frame(&mut self, app: &App) -> bool {
         if !(app.view().loaded() && app.counting.done.iter().all(|d| *d)) {
-            return;
+            return false;
         }
         let (Some(path), Some(started)) = (self.path.take(), STARTED.get()) else {
-            return;
+            return false;
         };
         let ms = started.elapsed().as_secs_f64() * 1000.0;
         let line = format!(
@@ -74,6 +79,7 @@ impl StartReport {
             .append(true)
             .open(path)
             .and_then(|mut f| std::io::Write::write_all(&mut f, line.as_bytes()));
+        self.quit
     }
 }
 
@@ -134,6 +140,7 @@ fn run_loop(
     let gate = Arc::new(event::InputGate::default());
     event::spawn_input(tx, TICK, Arc::clone(&gate));
     let mut report = StartReport::from_env();
+    app.requests.frame_before_workers = true;
     loop {
         if let Some(req) = app.requests.edit.take() {
             edit(terminal, app, &gate, &req)?;
@@ -149,7 +156,10 @@ fn run_loop(
             repaint(terminal)?;
         }
         terminal.draw(|f| frame::draw(f, app))?;
-        report.after_frame(app);
+        if report.after_frame(app) {
+            return Ok(());
+        }
+        app.frame_drawn();
         // A tick's wait at most, so a signal or a hung-up terminal is noticed even when no event
         // comes: on some hang-ups the input thread is stuck inside crossterm and sends nothing.
         match rx.recv_timeout(TICK) {

@@ -163,3 +163,24 @@ fn what_a_run_counted_is_kept_for_the_next_start() {
         "the second start had to count again"
     );
 }
+
+/// In the terminal, what follows a new library's counts (the body rules, the links) waits for
+/// the frame that shows them, and starts once it is drawn.
+#[test]
+fn what_follows_the_counts_waits_for_the_frame_that_shows_them() {
+    let lib = tempfile::tempdir().unwrap();
+    fixture(lib.path());
+    let mut h = tui_common::harness_scanning(&[lib.path()], 120, 36);
+    h.app.requests.frame_before_workers = true;
+    h.wait_until(|app| app.counting.done.iter().all(|d| *d));
+    // Whatever else was already under way comes in; nothing that follows the counts started.
+    h.pump(300);
+    assert!(h.app.requests.after_counts);
+    assert!(h.app.usage.links.is_none());
+    assert!(!h.app.findings.checked);
+    h.app.frame_drawn();
+    assert!(!h.app.requests.after_counts);
+    h.settle();
+    assert!(h.app.usage.links.is_some());
+    assert!(h.app.findings.checked);
+}

@@ -216,6 +216,10 @@ impl EnableState {
 
     /// The stored choice for this skill, if any.
     pub fn saved(&self, skill: &Skill) -> Option<bool> {
+        // Nothing stored (the usual case): no key to make for each skill.
+        if self.file.skills.is_empty() {
+            return None;
+        }
         self.file.skills.get(&key_of(&skill.dir)).map(|e| e.enabled)
     }
 

@@ -38,6 +38,12 @@ pub fn offers_name(name: &str) -> bool {
 /// format characters (Cf), surrogates, private use (Co), noncharacters, U+2028 and U+2029, its
 /// list of default-ignorable ranges, and U+2800 (the blank Braille pattern).
 pub(super) fn hidden(c: char) -> bool {
+    // Printable ASCII, nearly every character of a description, is never hidden.
+    !(' '..='~').contains(&c) && listed_hidden(c)
+}
+
+/// [`hidden`]'s classes, character by character.
+fn listed_hidden(c: char) -> bool {
     let u = u32::from(c);
     matches!(c, '\0'..='\x1f' | '\x7f'..='\u{9f}' | '\u{2028}' | '\u{2029}' | '\u{2800}')
         || format_char(u)
@@ -95,6 +101,28 @@ fn ignorable(u: u32) -> bool {
 /// Each run of [`hidden`] characters as one space, the joiners [`kept_joiners`] names kept in
 /// place (a run goes on after one, and gets at most one space before it).
 fn one_line(s: &str) -> String {
+    // Without a hidden character (most descriptions) there is nothing to replace or keep.
+    let clean = if s.is_ascii() {
+        !any_byte(s, |b| b < b' ' || b == 0x7f)
+    } else {
+        !s.chars().any(hidden)
+    };
+    if clean {
+        return s.to_owned();
+    }
+    runs_as_spaces(s)
+}
+
+/// Whether some byte of `s` is one `pred` picks: a block of bytes at a time, each block whole,
+/// so the compiler tests many bytes at once.
+fn any_byte(s: &str, pred: impl Fn(u8) -> bool) -> bool {
+    s.as_bytes()
+        .chunks(64)
+        .any(|block| block.iter().fold(false, |found, &b| found | pred(b)))
+}
+
+/// [`one_line`] character by character.
+fn runs_as_spaces(s: &str) -> String {
     let chars: Vec<char> = s.chars().collect();
     let keep = kept_joiners(&chars);
     let mut out = String::with_capacity(s.len());
@@ -217,11 +245,20 @@ enum State {
 /// character that starts none (another control, DEL, a non-ASCII character) is dropped and the
 /// character kept; a sequence still open at the end takes the rest of the text.
 pub(super) fn strip_ansi(s: &str) -> String {
-    if !s.contains([
-        '\x1b', '\u{90}', '\u{98}', '\u{9b}', '\u{9d}', '\u{9e}', '\u{9f}',
-    ]) {
+    // ESC is the byte 0x1b and every C1 introducer starts with the byte 0xc2 in UTF-8: a text
+    // with neither (most descriptions) has no sequence, found without decoding its characters.
+    if !any_byte(s, |b| b == 0x1b || b == 0xc2)
+        || !s.contains([
+            '\x1b', '\u{90}', '\u{98}', '\u{9b}', '\u{9d}', '\u{9e}', '\u{9f}',
+        ])
+    {
         return s.to_string();
     }
+    strip_sequences(s)
+}
+
+/// [`strip_ansi`] character by character.
+fn strip_sequences(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut state = State::Ground;
     for c in s.chars() {
@@ -278,6 +315,53 @@ fn introducer(c: char) -> Option<State> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn no_printable_ascii_character_is_hidden() {
+        for c in ' '..='~' {
+            assert!(!listed_hidden(c), "{c:?}");
+        }
+        for c in ['\0', '\t', '\n', '\x7f', '\u{85}', '\u{200b}', '\u{e000}'] {
+            assert!(hidden(c), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn every_sequence_introducer_starts_with_a_byte_the_quick_look_seeks() {
+        for c in [
+            '\x1b', '\u{90}', '\u{98}', '\u{9b}', '\u{9d}', '\u{9e}', '\u{9f}',
+        ] {
+            let mut buf = [0; 4];
+            let first = c.encode_utf8(&mut buf).as_bytes()[0];
+            assert!(first == 0x1b || first == 0xc2, "{c:?}");
+        }
+    }
+
+    /// Text of printable ASCII, hidden characters, joiners, emoji and joining letters.
+    fn mixed_text() -> impl Strategy<Value = String> {
+        let c = prop_oneof![
+            4 => proptest::char::range(' ', '~'),
+            1 => proptest::sample::select(vec![
+                '\0', '\t', '\n', '\x1b', '\x7f', '\u{85}', '\u{9b}', '\u{9c}', '\u{ad}',
+                '\u{200b}', '\u{200c}', '\u{200d}', '\u{2028}', '\u{fe0f}', '\u{feff}', '\u{e000}',
+                '\u{e0041}', '\u{e007f}', '\u{1f3f4}', '\u{1f600}', '\u{1f3fb}', '\u{627}',
+                '\u{915}', '\u{e9}', '\u{4e2d}',
+            ]),
+        ];
+        proptest::collection::vec(c, 0..40).prop_map(|v| v.into_iter().collect())
+    }
+
+    proptest! {
+        #[test]
+        fn the_quick_paths_answer_as_the_character_walks(s in mixed_text()) {
+            prop_assert_eq!(one_line(&s), runs_as_spaces(&s));
+            prop_assert_eq!(strip_ansi(&s), strip_sequences(&s));
+            for c in s.chars() {
+                prop_assert_eq!(hidden(c), listed_hidden(c));
+            }
+        }
+    }
 
     /// Each pair: what Bun 1.4's `Bun.stripANSI` was given and what it returned.
     #[test]

@@ -302,7 +302,11 @@ pub(crate) type BuiltinRef = &'static BuiltinEntry;
 
 /// Length as JavaScript's `String.length` counts it: UTF-16 code units.
 pub fn utf16_len(s: &str) -> usize {
-    s.chars().map(char::len_utf16).sum()
+    // One unit for each byte that starts a character, two for a character of four bytes (its
+    // first byte 0xf0 or above): counted over the bytes, without decoding.
+    s.bytes()
+        .map(|b| usize::from(b & 0xc0 != 0x80) + usize::from(b >= 0xf0))
+        .sum()
 }
 
 /// The first `units` UTF-16 units of `s` (never splitting a character).
@@ -320,7 +324,8 @@ fn utf16_prefix(s: &str, units: usize) -> &str {
 /// Claude Code's per-entry cap: longer than `max` UTF-16 units, the first `max - 1` and `…`
 /// (nothing trimmed).
 pub(crate) fn claude_cap(s: &str, max: usize) -> (String, bool) {
-    if utf16_len(s) <= max {
+    // A text has no more UTF-16 units than UTF-8 bytes.
+    if s.len() <= max || utf16_len(s) <= max {
         return (s.to_string(), false);
     }
     (
@@ -468,5 +473,33 @@ impl Folders {
         self.known
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn utf16_units_counted_over_bytes_are_the_encoders(s in any::<String>(), max in 0usize..40) {
+            prop_assert_eq!(utf16_len(&s), s.encode_utf16().count());
+            let (capped, cut) = claude_cap(&s, max);
+            prop_assert_eq!(cut, s.encode_utf16().count() > max);
+            if !cut {
+                prop_assert_eq!(capped, s);
+            }
+        }
+    }
+
+    #[test]
+    fn a_character_of_four_bytes_is_two_units() {
+        assert_eq!(utf16_len("a\u{e9}\u{4e2d}\u{1f600}"), 5);
+        assert_eq!(
+            claude_cap("\u{1f600}\u{1f600}", 3),
+            ("\u{1f600}\u{2026}".to_string(), true)
+        );
+        assert!(!claude_cap("\u{1f600}\u{1f600}", 4).1);
     }
 }

@@ -23,6 +23,8 @@ impl App {
     /// Replaces the library (first load or rescan), keeping the selection on the same folder.
     pub fn set_library(&mut self, lib: Library) {
         let keep = self.screens.skills.list.selected_dir(&self.lib);
+        // What waited to follow the old library's counts belongs to it.
+        self.requests.after_counts = false;
         // Results of a running probe belong to the old library: stop it.
         self.screens.checks.stop();
         let n = lib.skills.len();
@@ -30,32 +32,18 @@ impl App {
             self.set_status(lib.notes.join("; "), true);
         }
         self.generation += 1;
-        self.findings.set(
-            lib.skills
-                .iter()
-                .map(crate::core::skill::Skill::parse_findings)
-                .collect(),
-        );
-        self.findings.checked = false;
-        if !self.findings.chosen {
-            self.findings.profile = Profile::fitting(&lib);
-        }
         self.findings.per_agent = crate::core::rules::has_agent_skills(&lib);
-        self.switches.enabled = match &self.switches.state {
-            Some(st) => lib.skills.iter().map(|s| st.is_enabled(s)).collect(),
-            None => lib.skills.iter().map(|s| state::default_for(s).0).collect(),
-        };
-        debug_assert_eq!(self.switches.enabled.len(), n);
-        self.costs = vec![SkillTokens::default(); n];
         self.switches.agent_readers = lib.skills.iter().any(|s| !agents::readers(s).is_empty());
         self.lib = Arc::new(lib);
         // A library of the agents' own folders is seen through one agent.
-        let readers: std::collections::HashSet<crate::core::Agent> = self
-            .lib
-            .skills
-            .iter()
-            .flat_map(agents::model::readers)
-            .collect();
+        // (A few agents among thousands of skills: gathered in a list, hashed once each.)
+        let mut found: Vec<crate::core::Agent> = Vec::new();
+        for a in self.lib.skills.iter().flat_map(agents::model::readers) {
+            if !found.contains(&a) {
+                found.push(a);
+            }
+        }
+        let readers: std::collections::HashSet<crate::core::Agent> = found.into_iter().collect();
         let roots = &self.lib.roots;
         let offered = |a| agents::model::offered_unasked(a, roots);
         let chosen = self
@@ -64,6 +52,27 @@ impl App {
         if chosen.is_some() {
             self.screens.prompt.follow_agent(chosen);
         }
+        // The counts start as soon as the listing format is settled (by the agent chosen): they
+        // run on the workers while this thread works out the rest.
+        self.costs = vec![SkillTokens::default(); n];
+        self.counting.new_library();
+        self.start_counting(&[Level::L1, Level::L2, Level::L3]);
+        let lib = &self.lib;
+        self.findings.set(
+            lib.skills
+                .iter()
+                .map(crate::core::skill::Skill::parse_findings)
+                .collect(),
+        );
+        self.findings.checked = false;
+        if !self.findings.chosen {
+            self.findings.profile = Profile::fitting(lib);
+        }
+        self.switches.enabled = match &self.switches.state {
+            Some(st) => lib.skills.iter().map(|s| st.is_enabled(s)).collect(),
+            None => lib.skills.iter().map(|s| state::default_for(s).0).collect(),
+        };
+        debug_assert_eq!(self.switches.enabled.len(), n);
         self.refresh_seen();
         self.screens.skills.list.invalidate();
         self.screens
@@ -87,8 +96,21 @@ impl App {
         self.screens.test.results.clear();
         self.matching.meaning.forget();
         self.usage = Usage::default();
-        self.counting.new_library();
-        self.start_counting(&[Level::L1, Level::L2, Level::L3]);
+    }
+
+    /// The counts are in: the body rules, unless they ran, and what waited for the counts.
+    pub(super) fn after_counts(&mut self) {
+        if !self.findings.checked {
+            self.run_checks(true);
+        }
+        self.start_after_counts();
+    }
+
+    /// A frame was drawn: what waited for it to follow the counts starts now.
+    pub fn frame_drawn(&mut self) {
+        if std::mem::take(&mut self.requests.after_counts) {
+            self.after_counts();
+        }
     }
 
     /// Starts what waited for the counts of a new library (see [`Counting`]), once.

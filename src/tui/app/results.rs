@@ -188,10 +188,11 @@ impl App {
         let all = self.counting.counted(level);
         self.refresh_used();
         if all {
-            if !self.findings.checked {
-                self.run_checks(true);
+            if self.requests.frame_before_workers {
+                self.requests.after_counts = true;
+            } else {
+                self.after_counts();
             }
-            self.start_after_counts();
         }
         if self.screens.skills.list.sort == list::Sort::Cost {
             let (screens, cx) = self.parts();

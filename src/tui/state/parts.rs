@@ -261,6 +261,12 @@ pub struct Requests {
     pub clipboard: Option<String>,
     /// Paint every cell again at the next frame.
     pub redraw: bool,
+    /// Set by the run loop: what follows a new library's counts (the body rules, the links,
+    /// the matchers' index, the preview, the watcher) starts after the frame that shows them,
+    /// so that frame is not drawn beside the workers starting up.
+    pub frame_before_workers: bool,
+    /// The counts are in and what follows them waits for the next frame drawn.
+    pub after_counts: bool,
 }
 
 /// What the Prompt screen says about `skillscope verify`: the results remembered in the cache,
