@@ -12,8 +12,15 @@ pub const DOT_DIRS: [&str; 2] = [".clawhub", ".clawdhub"];
 
 /// The lock file of the ClawHub work folder `workdir`, if it has one.
 pub fn lock_path(workdir: &Path) -> Option<PathBuf> {
+    lock_path_where(workdir, |_| true)
+}
+
+/// [`lock_path`], looking only in the record folders `maybe` does not rule out (a walk that read
+/// `workdir` and met no entry of that name).
+pub fn lock_path_where(workdir: &Path, maybe: impl Fn(&str) -> bool) -> Option<PathBuf> {
     DOT_DIRS
         .iter()
+        .filter(|d| maybe(d))
         .map(|d| workdir.join(d).join("lock.json"))
         .find(|p| p.is_file())
 }

@@ -8,7 +8,7 @@ use crate::core::findings::diagnostic::{Diagnostic, Severity};
 use crate::core::index::{IndexData, SkillRecord, WalkRecord};
 use crate::core::skill::Skill;
 use crate::core::source::Root;
-use options::{Found, SYSTEM_DIRS, Walked, is_skill_file, is_system};
+use options::{Found, Pre, SYSTEM_DIRS, Walked, is_skill_file, is_system};
 use rayon::prelude::*;
 use read::read_skill;
 use resources::{Listing, Wanted, assign_resources};
@@ -21,12 +21,14 @@ use walk::{path_order, walk_root};
 mod options;
 mod read;
 mod resources;
+mod seen;
 mod walk;
 
 pub use options::{
     DEFAULT_MAX_DEPTH, DEFAULT_MAX_ENTRIES, MAX_ENTRIES_ENV, RESOURCE_DEPTH, Resources, ScanOptions,
 };
 pub use read::read_head;
+pub use seen::{Entry, RECORD_NAMES, Seen};
 
 /// Walks every root and reads the head of every skill file. Problems that belong to no skill
 /// (unreadable folders, symlink cycles, missing roots) come back as the second value.
@@ -48,6 +50,8 @@ pub struct Scanned {
     pub roots_walked: usize,
     /// Skill files read and parsed (the rest came from the index).
     pub skills_parsed: usize,
+    /// What the walks saw of the installers' record files, for lookups in the folders they read.
+    pub seen: Seen,
 }
 
 /// [`scan`] with a library index: a root is walked again only when one of its folders changed
@@ -61,6 +65,12 @@ pub fn scan_indexed(roots: &[Root], opts: &ScanOptions, index: Option<IndexData>
         .map(|ix| std::mem::take(&mut ix.walks))
         .unwrap_or_default();
     let (mut walks, direct) = walk_roots(roots, opts, &mut remembered_walks, &mut out);
+    // A walk vouched for by its folders' stats (remembered), or one made now and not cut short.
+    for (ri, w) in &walks {
+        if !w.capped {
+            out.seen.add(&roots[*ri].path, &w.record.marks);
+        }
+    }
     let (list, by_dir) = claim_folders(direct, &mut walks, &mut out);
     let listings = listings(&list, &by_dir, &mut walks);
     drop(by_dir);
@@ -116,6 +126,9 @@ fn file_root(root: &Root) -> Result<PathBuf, Diagnostic> {
 /// A SKILL.md found or given directly: (root, folder, file).
 type Direct = (usize, PathBuf, PathBuf);
 
+/// A SKILL.md found, with its stat when it was taken early.
+type Raw = (usize, PathBuf, PathBuf, Pre);
+
 /// The walk of each root (remembered when its folders kept their stat), and the SKILL.md files
 /// given directly.
 fn walk_roots(
@@ -158,8 +171,8 @@ fn walk_roots(
             .iter()
             .position(|w| w.path == root.path && w.max_depth == opts.max_depth)
             .map(|i| remembered_walks.swap_remove(i))
-            .filter(folders_unchanged);
-        let walked = if let Some(record) = remembered {
+            .and_then(|w| folders_unchanged(&w).map(|pre| (w, pre)));
+        let walked = if let Some((record, pre)) = remembered {
             Walked {
                 linked: record.links.iter().cloned().collect(),
                 record,
@@ -167,6 +180,7 @@ fn walk_roots(
                 frontier: Vec::new(),
                 root_real,
                 capped: false,
+                pre,
             }
         } else {
             out.roots_walked += 1;
@@ -184,9 +198,13 @@ fn claim_folders(
     walks: &mut [(usize, Walked)],
     out: &mut Scanned,
 ) -> (Vec<Found>, FxHashMap<OsString, usize>) {
-    let mut raw: Vec<(usize, PathBuf, PathBuf)> = direct;
+    let mut raw: Vec<Raw> = direct
+        .into_iter()
+        .map(|(r, d, f)| (r, d, f, None))
+        .collect();
     for (ri, w) in walks.iter_mut() {
         out.problems.extend(w.record.problems.iter().cloned());
+        let mut pre = std::mem::take(&mut w.pre).into_iter();
         if w.record.stored.is_some() {
             // A remembered walk is copied from its index file when the index is written again:
             // its skill files are moved, not copied, and the rest let go before the skills are
@@ -194,7 +212,7 @@ fn claim_folders(
             raw.extend(
                 std::mem::take(&mut w.record.found)
                     .into_iter()
-                    .map(|(d, f)| (*ri, d, f)),
+                    .map(|(d, f)| (*ri, d, f, pre.next().flatten())),
             );
             w.record.forget_if_stored();
         } else {
@@ -202,7 +220,7 @@ fn claim_folders(
                 w.record
                     .found
                     .iter()
-                    .map(|(d, f)| (*ri, d.clone(), f.clone())),
+                    .map(|(d, f)| (*ri, d.clone(), f.clone(), pre.next().flatten())),
             );
         }
     }
@@ -214,12 +232,13 @@ fn claim_folders(
     // In (root, folder) order, as `raw` is.
     let mut list: Vec<Found> = Vec::new();
     let mut by_dir: FxHashMap<OsString, usize> = FxHashMap::default();
-    for (ri, dir, file) in raw {
+    for (ri, dir, file, stat) in raw {
         match by_dir.get(dir.as_os_str()).map(|&i| &mut list[i]) {
             Some(f) if f.root == ri => {
                 // Prefer the exact `SKILL.md` spelling, as agents do.
                 if file.file_name().is_some_and(|n| n == "SKILL.md") {
                     let old = std::mem::replace(&mut f.file, file);
+                    f.stat = stat;
                     f.others.push(old);
                 } else {
                     f.others.push(file);
@@ -233,6 +252,7 @@ fn claim_folders(
                     dir,
                     file,
                     others: Vec::new(),
+                    stat,
                 });
             }
         }
@@ -365,16 +385,48 @@ fn no_link_between(root: &Path, dir: &Path, links: &HashSet<PathBuf>) -> bool {
             .all(|a| !links.contains(a))
 }
 
-/// Whether every folder a remembered walk read still has the stat it had before it was read.
-fn folders_unchanged(w: &WalkRecord) -> bool {
+/// Whether every folder a remembered walk read still has the stat it had before it was read;
+/// when so, the stat of each skill file it found (aligned with `found`), taken right after its
+/// folder's: the kernel walks the same path while it is still in the caches.
+fn folders_unchanged(w: &WalkRecord) -> Option<Vec<Pre>> {
+    if w.dirs.is_empty() {
+        return None;
+    }
     // Each folder is stat'ed from the root, held open.
     let root = crate::core::files::fsx::Dir::open(&w.path);
-    !w.dirs.is_empty()
-        && w.dirs.par_iter().all(|(d, stamp)| {
-            crate::core::files::fsx::Within::new(&root, d)
-                .stat_self()
-                .is_ok_and(|s| stamp.vouches_for(&s))
+    let stats: Option<Vec<(usize, Pre)>> = w
+        .dirs
+        .par_iter()
+        .try_fold(Vec::new, |mut stats, (d, stamp)| {
+            let here = crate::core::files::fsx::Within::new(&root, d);
+            if !here.stat_self().is_ok_and(|s| stamp.vouches_for(&s)) {
+                return None;
+            }
+            // `found` is in path order of its folders, as `dirs` is.
+            let from = w
+                .found
+                .partition_point(|(fd, _)| path_order(fd, d) == std::cmp::Ordering::Less);
+            for (i, (fd, file)) in w.found[from..]
+                .iter()
+                .take_while(|(fd, _)| fd == d)
+                .enumerate()
+            {
+                let stat = crate::core::files::paths::strip_prefix(file, fd)
+                    .filter(|rel| !rel.as_os_str().is_empty())
+                    .and_then(|rel| here.stat(rel).ok());
+                stats.push((from + i, stat));
+            }
+            Some(stats)
         })
+        .try_reduce(Vec::new, |mut a, mut b| {
+            a.append(&mut b);
+            Some(a)
+        });
+    let mut pre: Vec<Pre> = vec![None; w.found.len()];
+    for (i, stat) in stats? {
+        pre[i] = stat;
+    }
+    Some(pre)
 }
 
 #[cfg(test)]
