@@ -94,6 +94,13 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_walk_remembers_every_record_name_looked_up_here() {
+        let names = crate::core::scan::RECORD_NAMES;
+        assert!(names.contains(&super::super::skills_lock::FILE));
+        assert!(DOT_DIRS.iter().all(|d| names.contains(d)));
+    }
+
+    #[test]
     fn a_skill_below_skills_of_a_work_folder_is_found_by_its_slug() {
         let t = tempfile::tempdir().unwrap();
         let w = t.path();

@@ -146,6 +146,11 @@ pub fn provenances(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_walk_remembers_the_manifest_s_name() {
+        assert!(crate::core::scan::RECORD_NAMES.contains(&FILE));
+    }
     use crate::core::manage::origin::OriginKind;
 
     fn entry(name: &str) -> Entry {

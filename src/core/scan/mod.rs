@@ -8,7 +8,7 @@ use crate::core::findings::diagnostic::{Diagnostic, Severity};
 use crate::core::index::{IndexData, SkillRecord, WalkRecord};
 use crate::core::skill::Skill;
 use crate::core::source::Root;
-use options::{Found, Pre, SYSTEM_DIRS, Walked, is_skill_file, is_system};
+use options::{Found, SYSTEM_DIRS, Walked, is_skill_file, is_system};
 use rayon::prelude::*;
 use read::read_skill;
 use resources::{Listing, Wanted, assign_resources};
@@ -126,9 +126,6 @@ fn file_root(root: &Root) -> Result<PathBuf, Diagnostic> {
 /// A SKILL.md found or given directly: (root, folder, file).
 type Direct = (usize, PathBuf, PathBuf);
 
-/// A SKILL.md found, with its stat when it was taken early.
-type Raw = (usize, PathBuf, PathBuf, Pre);
-
 /// The walk of each root (remembered when its folders kept their stat), and the SKILL.md files
 /// given directly.
 fn walk_roots(
@@ -171,8 +168,8 @@ fn walk_roots(
             .iter()
             .position(|w| w.path == root.path && w.max_depth == opts.max_depth)
             .map(|i| remembered_walks.swap_remove(i))
-            .and_then(|w| folders_unchanged(&w).map(|pre| (w, pre)));
-        let walked = if let Some((record, pre)) = remembered {
+            .filter(folders_unchanged);
+        let walked = if let Some(record) = remembered {
             Walked {
                 linked: record.links.iter().cloned().collect(),
                 record,
@@ -180,7 +177,6 @@ fn walk_roots(
                 frontier: Vec::new(),
                 root_real,
                 capped: false,
-                pre,
             }
         } else {
             out.roots_walked += 1;
@@ -198,13 +194,9 @@ fn claim_folders(
     walks: &mut [(usize, Walked)],
     out: &mut Scanned,
 ) -> (Vec<Found>, FxHashMap<OsString, usize>) {
-    let mut raw: Vec<Raw> = direct
-        .into_iter()
-        .map(|(r, d, f)| (r, d, f, None))
-        .collect();
+    let mut raw: Vec<(usize, PathBuf, PathBuf)> = direct;
     for (ri, w) in walks.iter_mut() {
         out.problems.extend(w.record.problems.iter().cloned());
-        let mut pre = std::mem::take(&mut w.pre).into_iter();
         if w.record.stored.is_some() {
             // A remembered walk is copied from its index file when the index is written again:
             // its skill files are moved, not copied, and the rest let go before the skills are
@@ -212,7 +204,7 @@ fn claim_folders(
             raw.extend(
                 std::mem::take(&mut w.record.found)
                     .into_iter()
-                    .map(|(d, f)| (*ri, d, f, pre.next().flatten())),
+                    .map(|(d, f)| (*ri, d, f)),
             );
             w.record.forget_if_stored();
         } else {
@@ -220,7 +212,7 @@ fn claim_folders(
                 w.record
                     .found
                     .iter()
-                    .map(|(d, f)| (*ri, d.clone(), f.clone(), pre.next().flatten())),
+                    .map(|(d, f)| (*ri, d.clone(), f.clone())),
             );
         }
     }
@@ -232,13 +224,12 @@ fn claim_folders(
     // In (root, folder) order, as `raw` is.
     let mut list: Vec<Found> = Vec::new();
     let mut by_dir: FxHashMap<OsString, usize> = FxHashMap::default();
-    for (ri, dir, file, stat) in raw {
+    for (ri, dir, file) in raw {
         match by_dir.get(dir.as_os_str()).map(|&i| &mut list[i]) {
             Some(f) if f.root == ri => {
                 // Prefer the exact `SKILL.md` spelling, as agents do.
                 if file.file_name().is_some_and(|n| n == "SKILL.md") {
                     let old = std::mem::replace(&mut f.file, file);
-                    f.stat = stat;
                     f.others.push(old);
                 } else {
                     f.others.push(file);
@@ -252,7 +243,6 @@ fn claim_folders(
                     dir,
                     file,
                     others: Vec::new(),
-                    stat,
                 });
             }
         }
@@ -385,48 +375,16 @@ fn no_link_between(root: &Path, dir: &Path, links: &HashSet<PathBuf>) -> bool {
             .all(|a| !links.contains(a))
 }
 
-/// Whether every folder a remembered walk read still has the stat it had before it was read;
-/// when so, the stat of each skill file it found (aligned with `found`), taken right after its
-/// folder's: the kernel walks the same path while it is still in the caches.
-fn folders_unchanged(w: &WalkRecord) -> Option<Vec<Pre>> {
-    if w.dirs.is_empty() {
-        return None;
-    }
+/// Whether every folder a remembered walk read still has the stat it had before it was read.
+fn folders_unchanged(w: &WalkRecord) -> bool {
     // Each folder is stat'ed from the root, held open.
     let root = crate::core::files::fsx::Dir::open(&w.path);
-    let stats: Option<Vec<(usize, Pre)>> = w
-        .dirs
-        .par_iter()
-        .try_fold(Vec::new, |mut stats, (d, stamp)| {
-            let here = crate::core::files::fsx::Within::new(&root, d);
-            if !here.stat_self().is_ok_and(|s| stamp.vouches_for(&s)) {
-                return None;
-            }
-            // `found` is in path order of its folders, as `dirs` is.
-            let from = w
-                .found
-                .partition_point(|(fd, _)| path_order(fd, d) == std::cmp::Ordering::Less);
-            for (i, (fd, file)) in w.found[from..]
-                .iter()
-                .take_while(|(fd, _)| fd == d)
-                .enumerate()
-            {
-                let stat = crate::core::files::paths::strip_prefix(file, fd)
-                    .filter(|rel| !rel.as_os_str().is_empty())
-                    .and_then(|rel| here.stat(rel).ok());
-                stats.push((from + i, stat));
-            }
-            Some(stats)
+    !w.dirs.is_empty()
+        && w.dirs.par_iter().all(|(d, stamp)| {
+            crate::core::files::fsx::Within::new(&root, d)
+                .stat_self()
+                .is_ok_and(|s| stamp.vouches_for(&s))
         })
-        .try_reduce(Vec::new, |mut a, mut b| {
-            a.append(&mut b);
-            Some(a)
-        });
-    let mut pre: Vec<Pre> = vec![None; w.found.len()];
-    for (i, stat) in stats? {
-        pre[i] = stat;
-    }
-    Some(pre)
 }
 
 #[cfg(test)]

@@ -107,13 +107,7 @@ pub(super) struct Found {
     pub(super) file: PathBuf,
     /// Other skill files in the same folder (`SKILL.md` and `skill.md` side by side).
     pub(super) others: Vec<PathBuf>,
-    /// The skill file's stat, when it was taken beside its folder's (`folders_unchanged`).
-    pub(super) stat: Pre,
 }
-
-/// A skill file's stat taken early: `Some(None)` for a file that is not regular, `None` when it
-/// was not taken (or failed: the read takes it again, to say why).
-pub(super) type Pre = Option<Option<crate::core::files::fsx::Stamp>>;
 
 pub(super) fn is_skill_file(name: &str) -> bool {
     name.eq_ignore_ascii_case("skill.md")
@@ -135,7 +129,4 @@ pub(super) struct Walked {
     /// The walk stopped at the entry cap: what it saw is not the whole root, so the next scan
     /// walks it again rather than trust it.
     pub(super) capped: bool,
-    /// For a remembered walk, each skill file's stat (aligned with `record.found`), taken as its
-    /// folder's was checked.
-    pub(super) pre: Vec<Pre>,
 }

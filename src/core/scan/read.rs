@@ -77,13 +77,8 @@ pub(super) fn read_skill(
     // The skill file and the resources are stat'ed from the root, held open: the kernel walks only
     // the path below it, and no folder is opened per skill.
     let dir = crate::core::files::fsx::Within::new(root_dir, &f.dir);
-    let meta = match (
-        f.stat,
-        crate::core::files::paths::strip_prefix(&f.file, &f.dir),
-    ) {
-        // Taken as its folder's stat was checked (`folders_unchanged`).
-        (Some(stat), _) => Ok(stat),
-        (None, Some(rel)) if !rel.as_os_str().is_empty() => dir.stat(rel),
+    let meta = match crate::core::files::paths::strip_prefix(&f.file, &f.dir) {
+        Some(rel) if !rel.as_os_str().is_empty() => dir.stat(rel),
         _ => crate::core::files::fsx::stat_path(&f.file).map(|(st, regular)| regular.then_some(st)),
     };
     // A pipe, socket or device is never opened (opening some devices acts on them); a file that

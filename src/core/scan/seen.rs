@@ -1,10 +1,9 @@
 //! What a walk saw of the names the installers' record lookups ask for (`skills-lock.json`,
-//! ClawHub's and Claude Code's record folders), so that a lookup in a folder the walk read, while
-//! that folder keeps its stat, is answered without a `stat`: a file added, removed or renamed in
-//! a folder changes the folder's modification time, and a remembered walk is used only while
-//! every folder it read keeps its stat (`folders_unchanged`).
+//! ClawHub's record folders, skillscope's `skills.lock`), so that a lookup in a folder the walk
+//! read, while that folder keeps its stat, is answered without a `stat`: a file added, removed
+//! or renamed in a folder changes the folder's modification time, and a remembered walk is used
+//! only while every folder it read keeps its stat (`folders_unchanged`).
 
-use super::walk::{lock, path_order};
 use rustc_hash::FxHashMap;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
@@ -20,14 +19,9 @@ type ByDir = FxHashMap<PathBuf, Vec<(OsString, bool)>>;
 
 /// The names a walk remembers where it meets them: the files and folders the installers' records
 /// are looked up by (`installers::Records`, `installers::clawhub::lock_path`), and skillscope's
-/// own manifest (`manage::manifest::provenances`).
-pub const RECORD_NAMES: [&str; 5] = [
-    crate::core::installers::skills_lock::FILE,
-    crate::core::manage::manifest::FILE,
-    ".clawhub",
-    ".clawdhub",
-    ".claude-plugin",
-];
+/// own manifest (`manage::manifest::provenances`). Spelled out here, below those modules; a test
+/// of `installers` holds them to their constants.
+pub const RECORD_NAMES: [&str; 4] = ["skills-lock.json", "skills.lock", ".clawhub", ".clawdhub"];
 
 /// Whether a walk remembers an entry named `name`: a record name, whatever the case of its ASCII
 /// letters (a folder that ignores case answers a lookup of one spelling with another; such an
@@ -45,14 +39,21 @@ pub(super) fn mark_unstatable(marks: &Mutex<Vec<(PathBuf, bool)>>, err: &ignore:
     if let Some(p) = error_path(err)
         && p.file_name().is_some_and(is_record_name)
     {
-        lock(marks).push((p.to_path_buf(), false));
+        marks
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push((p.to_path_buf(), false));
     }
 }
 
 /// The marks a walk kept, in path order.
 pub(super) fn sorted(marks: &Marks) -> Vec<(PathBuf, bool)> {
-    let mut marks = std::mem::take(&mut *lock(marks));
-    marks.sort_unstable_by(|a, b| path_order(&a.0, &b.0));
+    let mut marks = std::mem::take(
+        &mut *marks
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner),
+    );
+    marks.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     marks
 }
 

@@ -166,7 +166,6 @@ pub(super) fn walk_root(root: &Root, root_real: &Path, opts: &ScanOptions) -> Wa
         linked,
         root_real: root_real.to_path_buf(),
         capped: capped.into_inner(),
-        pre: Vec::new(),
     }
 }
 
