@@ -91,11 +91,14 @@ fn write_json(
 ) -> anyhow::Result<()> {
     let (lib, diags, tokens, states, enabled) = (l.lib, l.diags, l.tokens, l.states, l.enabled);
     let shown = |i: usize, _s: &crate::core::skill::Skill| l.shown[i];
-    let mut sources =
-        crate::core::manage::manifest::provenances(lib.skills.iter().map(|s| s.dir.as_path()));
+    let mut sources = crate::core::manage::manifest::provenances(&lib.skills, &lib.seen);
     // Found by the rules' run already (which the body rules always make).
     let (mut installed, notes) = installed.unwrap_or_else(|| {
-        crate::core::installers::records(&lib.skills, dirs::home_dir().as_deref())
+        crate::core::installers::records_seen(
+            &lib.skills,
+            dirs::home_dir().as_deref(),
+            std::sync::Arc::clone(&lib.seen),
+        )
     });
     for n in &notes {
         crate::cli::output::warn(n);

@@ -111,6 +111,8 @@ pub struct Library {
     /// Skills whose place in the listing, or whose copy, the agent's client decides as it runs
     /// (by the order its file system or its concurrent loads give), by index.
     pub choices: HashMap<usize, ClientChoice>,
+    /// What the walks saw of the installers' record files (`scan::Seen`), for their lookups.
+    pub seen: Arc<crate::core::scan::Seen>,
     /// Where the library index lives and what to write into it.
     index: Option<Arc<IndexState>>,
 }
@@ -319,6 +321,7 @@ impl Library {
             listing_off: None,
             builtins_off: HashMap::default(),
             choices: HashMap::default(),
+            seen: Arc::new(scanned.seen),
             index: None,
         };
         lib.resolve_shadowing();
@@ -656,6 +659,7 @@ impl Library {
                     Some((new_of[i]?, c))
                 })
                 .collect(),
+            seen: Arc::clone(&self.seen),
             index: None,
         }
     }

@@ -11,7 +11,7 @@ use std::io::{Read, Write};
 const MAGIC: &[u8; 8] = b"SKSCLIX\0";
 /// Bumped whenever the layout or the meaning of a record changes: an index of another version is
 /// foreign and discarded.
-pub(super) const VERSION: u32 = 14;
+pub(super) const VERSION: u32 = 15;
 
 // The file: MAGIC, u32 VERSION, the walks, the skills, then the blake3 hash of all before it.
 
@@ -124,6 +124,11 @@ fn encode_walk(r: &WalkRecord, taken_ns: u128) -> Vec<u8> {
     for l in &r.links {
         ws.path(l);
     }
+    ws.len(r.marks.len());
+    for (m, plain) in &r.marks {
+        ws.path(m);
+        ws.u8(u8::from(*plain));
+    }
     ws.0
 }
 
@@ -177,6 +182,7 @@ impl<Rd: Read> Body<Rd> {
 
 /// Skill records read whole, one after another, each with its length before it as in the file;
 /// `spans` says where each record is.
+#[derive(Default)]
 struct Batch {
     bytes: Vec<u8>,
     spans: Vec<(usize, usize)>,
@@ -186,11 +192,18 @@ impl Batch {
     /// Reads records until the batch holds `size` bytes or `left` is down to 0. The batch is
     /// hashed whole once read: a record is a kilobyte or so, and blake3 fed one record at a time
     /// compresses one block per step instead of many at once.
-    fn read<Rd: Read>(body: &mut Body<Rd>, left: &mut usize, size: usize) -> Option<Batch> {
-        let mut batch = Batch {
-            bytes: Vec::with_capacity(size.min(BATCH_BYTES) + 64 * 1024),
-            spans: Vec::new(),
-        };
+    /// The buffers of `reuse` (a batch already decoded) are filled again: a new megabyte per
+    /// batch would be new pages to fault in and clear each time.
+    fn read<Rd: Read>(
+        body: &mut Body<Rd>,
+        left: &mut usize,
+        size: usize,
+        reuse: Batch,
+    ) -> Option<Batch> {
+        let mut batch = reuse;
+        batch.bytes.clear();
+        batch.spans.clear();
+        batch.bytes.reserve(size.min(BATCH_BYTES) + 64 * 1024);
         while *left > 0 && batch.bytes.len() < size {
             let at = batch.bytes.len();
             batch.bytes.resize(at + 4, 0);
@@ -225,16 +238,18 @@ fn read_records<Rd: Read + Send>(
 ) -> Option<Vec<(Vec<u8>, Box<SkillRecord>)>> {
     let mut out = Vec::with_capacity(n);
     let mut left = n;
-    let mut batch = Batch::read(body, &mut left, size)?;
+    let mut batch = Batch::read(body, &mut left, size, Batch::default())?;
+    // Two buffers in turn: one decoded while the other is filled.
+    let mut spare = Batch::default();
     loop {
         let more = left > 0;
         let (decoded, next) = rayon::join(
             || batch.decode(),
-            || more.then(|| Batch::read(body, &mut left, size)),
+            || more.then(|| Batch::read(body, &mut left, size, std::mem::take(&mut spare))),
         );
         out.extend(decoded?);
         match next {
-            Some(next) => batch = next?,
+            Some(next) => spare = std::mem::replace(&mut batch, next?),
             None => return Some(out),
         }
     }
@@ -347,6 +362,11 @@ fn decode_walks(r: &mut R) -> Option<Walks> {
         for _ in 0..nl {
             links.push(r.path()?);
         }
+        let nm = r.len(9)?;
+        let mut marks = Vec::with_capacity(nm);
+        for _ in 0..nm {
+            marks.push((r.path()?, r.u8()? != 0));
+        }
         spans.push((WALKS_AT + start as u64, (total - r.0.len() - start) as u64));
         walks.push(WalkRecord {
             path,
@@ -355,6 +375,7 @@ fn decode_walks(r: &mut R) -> Option<Walks> {
             found,
             problems,
             links,
+            marks,
             stored: None,
         });
     }

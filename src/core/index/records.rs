@@ -30,6 +30,10 @@ pub struct WalkRecord {
     /// Every link the walk met (files and folders), in path order. A link made or removed later
     /// changes its folder's stat, so the record is then walked again.
     pub links: Vec<PathBuf>,
+    /// Every entry the walk met with a name the installers' records are looked up by, in path
+    /// order, and whether it is a plain regular file (`scan::seen`). Kept when the rest is let
+    /// go: the lookups come after the load.
+    pub marks: Vec<(PathBuf, bool)>,
     /// Where the record's bytes are in the index file it was read from (`None` for a fresh walk).
     pub stored: Option<Stored>,
 }

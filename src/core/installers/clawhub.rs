@@ -12,8 +12,15 @@ pub const DOT_DIRS: [&str; 2] = [".clawhub", ".clawdhub"];
 
 /// The lock file of the ClawHub work folder `workdir`, if it has one.
 pub fn lock_path(workdir: &Path) -> Option<PathBuf> {
+    lock_path_where(workdir, |_| true)
+}
+
+/// [`lock_path`], looking only in the record folders `maybe` does not rule out (a walk that read
+/// `workdir` and met no entry of that name).
+pub fn lock_path_where(workdir: &Path, maybe: impl Fn(&str) -> bool) -> Option<PathBuf> {
     DOT_DIRS
         .iter()
+        .filter(|d| maybe(d))
         .map(|d| workdir.join(d).join("lock.json"))
         .find(|p| p.is_file())
 }
@@ -85,6 +92,13 @@ fn skills_folder_of(dir: &Path) -> Option<(usize, &Path)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_walk_remembers_every_record_name_looked_up_here() {
+        let names = crate::core::scan::RECORD_NAMES;
+        assert!(names.contains(&super::super::skills_lock::FILE));
+        assert!(DOT_DIRS.iter().all(|d| names.contains(d)));
+    }
 
     #[test]
     fn a_skill_below_skills_of_a_work_folder_is_found_by_its_slug() {

@@ -238,6 +238,9 @@ pub struct Records {
     /// Record files that could not be read, for people.
     pub notes: Vec<String>,
     home: Option<PathBuf>,
+    /// What the library's walks saw of the record files' names: a lookup in a folder a trusted
+    /// walk read is answered without a `stat`.
+    seen: Option<std::sync::Arc<crate::core::scan::Seen>>,
 }
 
 impl Records {
@@ -264,19 +267,36 @@ impl Records {
         self.files.get(path)?.as_ref()
     }
 
+    /// [`Records::new`], with lookups in folders the library's walks read answered from what
+    /// they saw (`scan::Seen`).
+    pub fn with_seen(
+        home: Option<&Path>,
+        seen: std::sync::Arc<crate::core::scan::Seen>,
+    ) -> Records {
+        Records {
+            seen: Some(seen),
+            ..Records::new(home)
+        }
+    }
+
     /// What an installer recorded of `skill`: ClawHub's record of its folder, else the project's
     /// `skills-lock.json`, else the user's `.skill-lock.json`.
     pub fn of(&mut self, skill: &Skill) -> Option<Record> {
         if skill.command {
             return None;
         }
-        self.clawhub(&skill.dir)
+        self.clawhub_at(&skill.dir, Some(&skill.root))
             .or_else(|| self.project(skill))
             .or_else(|| self.global(skill))
     }
 
     /// ClawHub's record of the skill installed at `dir`, when its work folder's lock names it.
     pub fn clawhub(&mut self, dir: &Path) -> Option<Record> {
+        self.clawhub_at(dir, None)
+    }
+
+    /// [`Records::clawhub`] of a skill found by the walk of `root`, when it was.
+    fn clawhub_at(&mut self, dir: &Path, root: Option<&Path>) -> Option<Record> {
         // A folder below no `skills` folder has no ClawHub record, and a work folder already
         // found to hold no lock answers before the slug is made.
         let workdir = clawhub::workdir_of(dir)?;
@@ -284,10 +304,16 @@ impl Records {
             return None;
         }
         let (workdir, slug) = clawhub::place_of(dir)?;
+        let seen = self.seen.as_deref();
         let lock = self
             .clawhub_locks
             .entry(workdir)
-            .or_insert_with_key(|w| clawhub::lock_path(w))
+            .or_insert_with_key(|w| {
+                // A record folder the walk saw no entry of holds no lock.
+                clawhub::lock_path_where(w, |d| {
+                    !seen.is_some_and(|s| s.absent(root.map(|r| (r, dir)), w, d))
+                })
+            })
             .clone()?;
         let Some(Value::Object(entry)) = self
             .entries(&lock, |p| clawhub::read_lock(p).map(Some))?
@@ -330,7 +356,7 @@ impl Records {
         let lock = if let Some(lock) = self.project_lock_of.get(skills_dir) {
             lock.clone()
         } else {
-            let lock = self.project_lock(skills_dir);
+            let lock = self.project_lock(skills_dir, Some((&skill.root, &skill.dir)));
             self.project_lock_of
                 .insert(skills_dir.to_path_buf(), lock.clone());
             lock
@@ -352,7 +378,7 @@ impl Records {
 
     /// The project's `skills-lock.json` of the skills in `skills_dir`: in it or up to two
     /// folders above it, the nearest.
-    fn project_lock(&mut self, skills_dir: &Path) -> Option<PathBuf> {
+    fn project_lock(&mut self, skills_dir: &Path, at: Option<(&Path, &Path)>) -> Option<PathBuf> {
         // Skills share their folders' ancestors: each folder is asked once.
         let mut lock = None;
         for d in skills_dir.ancestors().take(3) {
@@ -360,7 +386,13 @@ impl Records {
             let found = if let Some(found) = self.project_locks.get(d) {
                 found.clone()
             } else {
-                let found = Some(d.join(skills_lock::FILE)).filter(|p| p.is_file());
+                let found = crate::core::scan::Seen::is_file(
+                    self.seen.as_deref(),
+                    at,
+                    d,
+                    skills_lock::FILE,
+                )
+                .then(|| d.join(skills_lock::FILE));
                 self.project_locks.insert(d.to_path_buf(), found.clone());
                 found
             };
@@ -432,9 +464,14 @@ fn npx_record(file: &Path, key: String, entry: &Map<String, Value>, hash_key: &s
     }
 }
 
-/// The installers' records of every skill (index-aligned), and what could not be read.
-pub fn records(skills: &[Skill], home: Option<&Path>) -> (Vec<Option<Record>>, Vec<String>) {
-    let mut r = Records::new(home);
+/// The installers' records of every skill (index-aligned), and what could not be read; a lookup
+/// in a folder the library's walks read is answered from what they saw (`Library::seen`).
+pub fn records_seen(
+    skills: &[Skill],
+    home: Option<&Path>,
+    seen: std::sync::Arc<crate::core::scan::Seen>,
+) -> (Vec<Option<Record>>, Vec<String>) {
+    let mut r = Records::with_seen(home, seen);
     let out = skills.iter().map(|s| r.of(s)).collect();
     (out, r.notes)
 }

@@ -118,25 +118,39 @@ pub fn lookup(dir: &Path) -> Option<Entry> {
     read(parent).ok()?.skills.remove(&name)
 }
 
-/// Where each skill of `skills` came from (index-aligned), reading each folder's manifest once.
-pub fn provenances<'a>(dirs: impl Iterator<Item = &'a Path>) -> Vec<Option<Entry>> {
+/// Where each skill of `skills` came from (index-aligned), reading each folder's manifest once;
+/// whether a folder the library's walks read holds one is answered from what they saw.
+pub fn provenances(
+    skills: &[crate::core::skill::Skill],
+    seen: &crate::core::scan::Seen,
+) -> Vec<Option<Entry>> {
     let mut read_once: std::collections::HashMap<PathBuf, Option<Manifest>> =
         std::collections::HashMap::new();
-    dirs.map(|dir| {
-        let (Some(parent), Some(name)) = (dir.parent(), dir.file_name()) else {
-            return None;
-        };
-        let m = read_once
-            .entry(parent.to_path_buf())
-            .or_insert_with(|| path(parent).is_file().then(|| read(parent).ok()).flatten());
-        m.as_ref()?.skills.get(&*name.to_string_lossy()).cloned()
-    })
-    .collect()
+    skills
+        .iter()
+        .map(|skill| {
+            let dir = skill.dir.as_path();
+            let (Some(parent), Some(name)) = (dir.parent(), dir.file_name()) else {
+                return None;
+            };
+            let m = read_once.entry(parent.to_path_buf()).or_insert_with(|| {
+                crate::core::scan::Seen::is_file(Some(seen), Some((&skill.root, dir)), parent, FILE)
+                    .then(|| read(parent).ok())
+                    .flatten()
+            });
+            m.as_ref()?.skills.get(&*name.to_string_lossy()).cloned()
+        })
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_walk_remembers_the_manifest_s_name() {
+        assert!(crate::core::scan::RECORD_NAMES.contains(&FILE));
+    }
     use crate::core::manage::origin::OriginKind;
 
     fn entry(name: &str) -> Entry {

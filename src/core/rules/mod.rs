@@ -89,7 +89,7 @@ pub struct Checked {
     /// Whether the overlap rule compared the descriptions by meaning too.
     pub meaning: overlap::Meaning,
     /// With the body rules, the installers' records of every skill (index-aligned) and what
-    /// could not be read (`installers::records`): found once, for the rules and the report.
+    /// could not be read (`installers::records_seen`): found once, for the rules and the report.
     pub installed: Option<Installed>,
 }
 
@@ -128,7 +128,11 @@ pub fn check(lib: &Library, opts: &CheckOptions) -> Checked {
             // A skill an installer recorded is compared with its record below: the records are
             // found here, one lock file at a time, while the other cores run the rules.
             let records = opts.body.then(|| {
-                crate::core::installers::records(&lib.skills, dirs::home_dir().as_deref())
+                crate::core::installers::records_seen(
+                    &lib.skills,
+                    dirs::home_dir().as_deref(),
+                    std::sync::Arc::clone(&lib.seen),
+                )
             });
             (
                 meaning,

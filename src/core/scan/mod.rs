@@ -21,12 +21,14 @@ use walk::{path_order, walk_root};
 mod options;
 mod read;
 mod resources;
+mod seen;
 mod walk;
 
 pub use options::{
     DEFAULT_MAX_DEPTH, DEFAULT_MAX_ENTRIES, MAX_ENTRIES_ENV, RESOURCE_DEPTH, Resources, ScanOptions,
 };
 pub use read::read_head;
+pub use seen::{Entry, RECORD_NAMES, Seen};
 
 /// Walks every root and reads the head of every skill file. Problems that belong to no skill
 /// (unreadable folders, symlink cycles, missing roots) come back as the second value.
@@ -48,6 +50,8 @@ pub struct Scanned {
     pub roots_walked: usize,
     /// Skill files read and parsed (the rest came from the index).
     pub skills_parsed: usize,
+    /// What the walks saw of the installers' record files, for lookups in the folders they read.
+    pub seen: Seen,
 }
 
 /// [`scan`] with a library index: a root is walked again only when one of its folders changed
@@ -61,6 +65,12 @@ pub fn scan_indexed(roots: &[Root], opts: &ScanOptions, index: Option<IndexData>
         .map(|ix| std::mem::take(&mut ix.walks))
         .unwrap_or_default();
     let (mut walks, direct) = walk_roots(roots, opts, &mut remembered_walks, &mut out);
+    // A walk vouched for by its folders' stats (remembered), or one made now and not cut short.
+    for (ri, w) in &walks {
+        if !w.capped {
+            out.seen.add(&roots[*ri].path, &w.record.marks);
+        }
+    }
     let (list, by_dir) = claim_folders(direct, &mut walks, &mut out);
     let listings = listings(&list, &by_dir, &mut walks);
     drop(by_dir);

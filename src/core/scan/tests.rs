@@ -239,7 +239,10 @@ fn backdate(root: &Path) {
                 stack.push(e.unwrap().path());
             }
         }
-        std::fs::File::open(&p).unwrap().set_modified(then).unwrap();
+        // A link to nothing keeps its time.
+        if let Ok(f) = std::fs::File::open(&p) {
+            f.set_modified(then).unwrap();
+        }
     }
 }
 
@@ -316,4 +319,189 @@ fn a_remembered_walk_sees_a_folder_added_or_removed_anywhere_below_its_root() {
         assert_eq!(load(), (all, 1), "removed from {}", place.display());
         settle(all);
     }
+}
+
+/// A library whose record lookups are answered from its remembered walk: `lib/proj/skills/a`
+/// and `lib/work/skills/w` (a ClawHub work folder), its index, and a folder `elsewhere` beside.
+struct Lookups {
+    _t: tempfile::TempDir,
+    root: PathBuf,
+    elsewhere: PathBuf,
+    store: crate::core::index::IndexStore,
+}
+
+impl Lookups {
+    fn new() -> Lookups {
+        let t = tempfile::tempdir().unwrap();
+        let (root, elsewhere) = (t.path().join("lib"), t.path().join("elsewhere"));
+        for (dir, name) in [("proj/skills/a", "a"), ("work/skills/w", "w")] {
+            write(
+                &root.join(dir).join("SKILL.md"),
+                &format!("---\nname: {name}\ndescription: Skill {name}.\n---\nBody.\n"),
+            );
+        }
+        std::fs::create_dir_all(&elsewhere).unwrap();
+        let store = crate::core::index::IndexStore::in_dir(t.path().join("cache"));
+        Lookups {
+            _t: t,
+            root,
+            elsewhere,
+            store,
+        }
+    }
+
+    /// A load through the index (written again), and how many roots it walked.
+    fn load(&self) -> (crate::core::library::Library, usize) {
+        let (lib, stats) = crate::core::library::Library::load_indexed(
+            crate::core::source::path_roots(std::slice::from_ref(&self.root)),
+            &ScanOptions::default(),
+            &self.store,
+        );
+        lib.save_index();
+        (lib, stats.roots_walked)
+    }
+
+    /// Stamps an hour old, taken by a walk; then a load that trusts them all.
+    fn settle(&self) -> crate::core::library::Library {
+        backdate(&self.root);
+        backdate(&self.elsewhere);
+        self.load();
+        let (lib, walked) = self.load();
+        assert_eq!(walked, 0, "settled: not walked");
+        lib
+    }
+}
+
+/// Roots walked, the installers' record file of each skill (`a`, `w`), and what the walk saw of
+/// `proj/skills-lock.json`.
+type Looked = (
+    usize,
+    Option<PathBuf>,
+    Option<PathBuf>,
+    Option<crate::core::scan::Entry>,
+);
+
+fn looked(l: &Lookups, (lib, walked): (crate::core::library::Library, usize)) -> Looked {
+    let (records, _) =
+        crate::core::installers::records_seen(&lib.skills, None, std::sync::Arc::clone(&lib.seen));
+    let file_of = |name: &str| {
+        let i = lib.skills.iter().position(|s| s.name == name).unwrap();
+        records[i].as_ref().map(|r| r.file.clone())
+    };
+    let a = lib.skills.iter().find(|s| s.name == "a").unwrap();
+    let proj = l.root.join("proj");
+    let saw = lib.seen.entry(
+        &l.root,
+        &a.dir,
+        &proj,
+        crate::core::installers::skills_lock::FILE,
+    );
+    (walked, file_of("a"), file_of("w"), saw)
+}
+
+/// The project lock's lookups in folders a remembered walk read are answered from what it saw,
+/// and only while every folder keeps its stat: a lock added or removed is seen by the next load,
+/// and a lock that is a link is looked at each time (its target can come and go while its folder
+/// keeps its stat; while it is missing the lookup goes on to the lock above).
+#[test]
+fn lock_lookups_answered_from_a_remembered_walk_see_every_change() {
+    use crate::core::scan::Entry;
+    let l = Lookups::new();
+    let (load, settle) = (|| looked(&l, l.load()), || looked(&l, (l.settle(), 0)));
+    let lock = r#"{"version":1,"skills":{"a":{"source":"o/r","sourceType":"github","computedHash":"00"}}}"#;
+    let proj_lock = l.root.join("proj/skills-lock.json");
+    assert_eq!(settle(), (0, None, None, Some(Entry::Absent)));
+    // Added: the folder's stat changed, so the walk is made again and sees it.
+    write(&proj_lock, lock);
+    assert_eq!(load().1, Some(proj_lock.clone()), "added");
+    let answered = (0, Some(proj_lock.clone()), None, Some(Entry::File));
+    assert_eq!(settle(), answered, "answered by the remembered walk");
+    std::fs::remove_file(&proj_lock).unwrap();
+    assert_eq!(load(), (1, None, None, Some(Entry::Absent)), "removed");
+    assert_eq!(settle(), (0, None, None, Some(Entry::Absent)));
+    // A link, with a lock further up, walked first while its target is missing (the walker
+    // cannot stat it), then while it is there.
+    let (target, root_lock) = (
+        l.elsewhere.join("lock.json"),
+        l.root.join("skills-lock.json"),
+    );
+    write(&root_lock, lock);
+    crate::core::files::fsx::test_link(&target, &proj_lock).unwrap();
+    let (by_link, above) = (
+        (0, Some(proj_lock.clone()), None, Some(Entry::Other)),
+        (0, Some(root_lock.clone()), None, Some(Entry::Other)),
+    );
+    assert_eq!(settle(), above, "walked with the target missing");
+    write(&target, lock);
+    assert_eq!(load(), by_link, "target made");
+    std::fs::remove_file(&target).unwrap();
+    assert_eq!(load(), above, "target gone");
+    write(&target, lock);
+    assert_eq!(settle(), by_link, "walked with the target there");
+    std::fs::remove_file(&target).unwrap();
+    assert_eq!(load(), above, "target gone");
+    write(&target, lock);
+    assert_eq!(load(), by_link, "target back");
+}
+
+/// ClawHub's record folder and skillscope's own manifest, looked up in folders a remembered
+/// walk read: each added or removed is seen by the next load.
+#[test]
+fn clawhub_and_manifest_lookups_answered_from_a_remembered_walk_see_every_change() {
+    let l = Lookups::new();
+    let (load, settle) = (|| looked(&l, l.load()), || looked(&l, (l.settle(), 0)));
+    let work_lock = l.root.join("work/.clawhub/lock.json");
+    let clawhub_lock = r#"{"skills":{"w":{"version":"1.0.0"}}}"#;
+    assert_eq!(settle().2, None);
+    write(&work_lock, clawhub_lock);
+    assert_eq!(load().2, Some(work_lock.clone()), "clawhub lock added");
+    assert_eq!(settle().2, Some(work_lock.clone()));
+    // Removed inside its record folder: a change of that folder's own stat.
+    std::fs::remove_file(&work_lock).unwrap();
+    assert_eq!(load().2, None, "clawhub lock removed");
+    assert_eq!(settle().2, None);
+    std::fs::remove_dir(l.root.join("work/.clawhub")).unwrap();
+    assert_eq!(settle().2, None);
+    write(&work_lock, clawhub_lock);
+    assert_eq!(load().2, Some(work_lock), "clawhub folder and lock added");
+    // skillscope's own manifest, in the skills folder.
+    let skills_dir = l.root.join("proj/skills");
+    let provenance = |(lib, walked): (crate::core::library::Library, usize)| {
+        let i = lib.skills.iter().position(|s| s.name == "a").unwrap();
+        let from = crate::core::manage::manifest::provenances(&lib.skills, &lib.seen);
+        (walked, from[i].as_ref().map(|e| e.hash.clone()))
+    };
+    assert_eq!(provenance((l.settle(), 0)), (0, None));
+    crate::core::manage::manifest::edit(&skills_dir, |m| {
+        m.skills.insert(
+            "a".into(),
+            crate::core::manage::manifest::Entry {
+                name: "a".into(),
+                source: crate::core::manage::origin::OriginRecord {
+                    kind: crate::core::manage::origin::OriginKind::Git,
+                    location: "file:///r".into(),
+                    reference: None,
+                },
+                commit: None,
+                subfolder: "a".into(),
+                added: "2025-01-01T00:00:00Z".into(),
+                hash: "h".into(),
+            },
+        )
+    })
+    .unwrap();
+    assert_eq!(
+        provenance(l.load()),
+        (1, Some("h".into())),
+        "manifest added"
+    );
+    let remembered = provenance((l.settle(), 0));
+    assert_eq!(
+        remembered,
+        (0, Some("h".into())),
+        "from the remembered walk"
+    );
+    std::fs::remove_file(skills_dir.join(crate::core::manage::manifest::FILE)).unwrap();
+    assert_eq!(provenance(l.load()), (1, None), "manifest removed");
+    assert_eq!(provenance((l.settle(), 0)), (0, None));
 }

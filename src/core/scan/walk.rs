@@ -13,15 +13,22 @@ use std::sync::atomic::{AtomicBool, AtomicUsize};
 use std::sync::{Arc, Mutex};
 
 /// The walker's filter: no skipped folder names, and no link (or plain child of the root) that
-/// leads into a system folder or above the root (a warning each, into `skipped`). It owns what
-/// it uses: it lives as long as the walker.
+/// leads into a system folder or above the root (a warning each, into `skipped`). It sees every
+/// entry of every folder read, so it also keeps each one with a record name (`seen::RECORD_NAMES`)
+/// in `marks`, with whether it is a plain regular file. It owns what it uses: it lives as long as
+/// the walker.
 pub(super) fn entry_filter(
     filter_root: PathBuf,
     filter_skipped: Arc<Mutex<Vec<Diagnostic>>>,
+    marks: super::seen::Marks,
 ) -> impl Fn(&ignore::DirEntry) -> bool + Send + Sync + 'static {
     move |e: &ignore::DirEntry| {
         if e.depth() == 0 {
             return true;
+        }
+        if super::seen::is_record_name(e.file_name()) {
+            let plain = !e.path_is_symlink() && e.file_type().is_some_and(|t| t.is_file());
+            lock(&marks).push((e.path().to_path_buf(), plain));
         }
         let is_dir = e.file_type().is_some_and(|t| t.is_dir());
         if is_dir && skipped_dir(&e.file_name().to_string_lossy()) {
@@ -69,34 +76,28 @@ pub(super) fn walk_root(root: &Root, root_real: &Path, opts: &ScanOptions) -> Wa
     let skipped: Arc<Mutex<Vec<Diagnostic>>> = Arc::default();
     let filter_skipped = Arc::clone(&skipped);
     let filter_root = root_real.to_path_buf();
+    let marks: super::seen::Marks = Arc::default();
     let walker = ignore::WalkBuilder::new(&root.path)
         .standard_filters(false)
         .follow_links(true)
         .max_depth(Some(deepest))
-        .filter_entry(entry_filter(filter_root, filter_skipped))
+        .filter_entry(entry_filter(
+            filter_root,
+            filter_skipped,
+            Arc::clone(&marks),
+        ))
         .build_parallel();
     let visited = AtomicUsize::new(0);
     let capped = AtomicBool::new(false);
     walker.run(|| {
-        let (found, problems, dirs, files, frontier, linked) =
-            (&found, &problems, &dirs, &files, &frontier, &linked);
+        let (found, problems, dirs, files, frontier, linked, marks) = (
+            &found, &problems, &dirs, &files, &frontier, &linked, &*marks,
+        );
         let (visited, capped) = (&visited, &capped);
         Box::new(move |entry| {
             if visited.fetch_add(1, std::sync::atomic::Ordering::Relaxed) >= opts.max_entries {
                 if !capped.swap(true, std::sync::atomic::Ordering::Relaxed) {
-                    push(
-                        problems,
-                        Diagnostic::new(
-                            RuleId::WalkCap,
-                            Severity::Warning,
-                            format!(
-                                "stopped walking {} after {} files and folders: skills below may be missing; raise the cap with --max-entries N or {MAX_ENTRIES_ENV}=N",
-                                root.path.display(),
-                                opts.max_entries
-                            ),
-                        )
-                        .in_file(&root.path),
-                    );
+                    push(problems, capped_at(root, opts));
                 }
                 return ignore::WalkState::Quit;
             }
@@ -130,7 +131,10 @@ pub(super) fn walk_root(root: &Root, root_real: &Path, opts: &ScanOptions) -> Wa
                         lock(files).push(e.path().to_path_buf());
                     }
                 }
-                Err(err) => push(problems, walk_problem(&err)),
+                Err(err) => {
+                    super::seen::mark_unstatable(marks, &err);
+                    push(problems, walk_problem(&err));
+                }
             }
             ignore::WalkState::Continue
         })
@@ -145,6 +149,7 @@ pub(super) fn walk_root(root: &Root, root_real: &Path, opts: &ScanOptions) -> Wa
     let linked: HashSet<PathBuf> = into(linked);
     let mut links: Vec<PathBuf> = linked.iter().cloned().collect();
     links.sort_unstable_by(|a, b| path_order(a, b));
+    let marks = super::seen::sorted(&marks);
     Walked {
         record: WalkRecord {
             path: root.path.clone(),
@@ -153,6 +158,7 @@ pub(super) fn walk_root(root: &Root, root_real: &Path, opts: &ScanOptions) -> Wa
             found,
             problems,
             links,
+            marks,
             stored: None,
         },
         files: Some(into(files)),
@@ -161,6 +167,20 @@ pub(super) fn walk_root(root: &Root, root_real: &Path, opts: &ScanOptions) -> Wa
         root_real: root_real.to_path_buf(),
         capped: capped.into_inner(),
     }
+}
+
+/// The warning of a walk stopped at the entry cap: where, and how to raise the cap.
+fn capped_at(root: &Root, opts: &ScanOptions) -> Diagnostic {
+    Diagnostic::new(
+        RuleId::WalkCap,
+        Severity::Warning,
+        format!(
+            "stopped walking {} after {} files and folders: skills below may be missing; raise the cap with --max-entries N or {MAX_ENTRIES_ENV}=N",
+            root.path.display(),
+            opts.max_entries
+        ),
+    )
+    .in_file(&root.path)
 }
 
 /// Path order (component by component, as `Path`'s `Ord`) for the paths a walk makes, compared
