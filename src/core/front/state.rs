@@ -216,6 +216,10 @@ impl EnableState {
 
     /// The stored choice for this skill, if any.
     pub fn saved(&self, skill: &Skill) -> Option<bool> {
+        // Most libraries have no stored choice at all: no key is made for each skill then.
+        if self.file.skills.is_empty() {
+            return None;
+        }
         self.file.skills.get(&key_of(&skill.dir)).map(|e| e.enabled)
     }
 
