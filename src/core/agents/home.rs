@@ -74,7 +74,8 @@ pub struct Home {
     pub layout: Option<fn(&Skill, &GeminiSettings) -> bool>,
     /// The place of the folder it read a skill from in its reading order, where the copy of a
     /// name in the later folder wins (Gemini CLI, opencode); `None`: its own folders first,
-    /// then the user's before the project's.
+    /// then the user's before the project's. It reads only the skill's root and scope: the
+    /// views ask it once per root.
     pub folder_rank: Option<fn(&Skill) -> u8>,
     /// It calls a skill of its own folders by its folder's name and reads only
     /// `skills/NAME/SKILL.md` there (Claude Code).

@@ -638,9 +638,17 @@ fn shadowing(
 ) -> Vec<Option<usize>> {
     let mut order: Vec<usize> = (0..lib.len()).filter(|&i| member[i]).collect();
     let folder_rank = agent.home().folder_rank;
-    let rank = |s: &Skill| match folder_rank {
+    // A folder's number depends on the skill's root and scope alone, and finding it compares
+    // the root's last folders with every folder the agent reads: once per root.
+    let mut by_root: rustc_hash::FxHashMap<(*const u8, Scope), u8> =
+        rustc_hash::FxHashMap::default();
+    let mut rank = |s: &Skill| match folder_rank {
         // Later folders win: the highest folder number first.
-        Some(folder) => (u8::MAX - folder(s), 0, 0),
+        Some(folder) => {
+            let root = std::sync::Arc::as_ptr(&s.root).cast::<u8>();
+            let n = *by_root.entry((root, s.scope)).or_insert_with(|| folder(s));
+            (u8::MAX - n, 0, 0)
+        }
         // A skill wins over a command of the same name (Claude Code's rule).
         None => (
             u8::from(s.agent != agent),
@@ -652,8 +660,9 @@ fn shadowing(
     // path), its folder's place in the folders' order made once for every view; a stable sort,
     // as `sort_by` was.
     order.sort_by_cached_key(|&i| (rank(&lib.skills[i]), folders.order[i]));
+    // Sized for every member at once: growing it a member at a time rehashed every name.
     let mut winners: rustc_hash::FxHashMap<(Option<usize>, Cow<'_, str>), usize> =
-        rustc_hash::FxHashMap::default();
+        rustc_hash::FxHashMap::with_capacity_and_hasher(order.len(), rustc_hash::FxBuildHasher);
     let mut out = vec![None; lib.len()];
     let reads_unparsed = model(agent).fallbacks;
     for i in order {
@@ -671,10 +680,10 @@ fn shadowing(
             }
         };
         let alone = folders.alone[i];
-        match winners.get(&(alone, name.clone())) {
-            Some(&w) => out[i] = Some(w),
-            None => {
-                winners.insert((alone, name), i);
+        match winners.entry((alone, name)) {
+            std::collections::hash_map::Entry::Occupied(w) => out[i] = Some(*w.get()),
+            std::collections::hash_map::Entry::Vacant(w) => {
+                w.insert(i);
             }
         }
     }
@@ -977,6 +986,15 @@ pub fn on_for_readers_in(
     store: &[bool],
 ) -> Vec<bool> {
     let stored = |i: usize| store.get(i).copied().unwrap_or(true);
+    // A skill of a folder given on the command line is on as the store has it, whoever reads
+    // it: when every skill is one, no agent's verdict is asked for.
+    if lib
+        .skills
+        .iter()
+        .all(|s| matches!(s.agent, Agent::Path | Agent::Demo))
+    {
+        return (0..lib.len()).map(stored).collect();
+    }
     let unread = GeminiSettings::default();
     let gemini = switches.map_or(&unread, AgentSwitches::gemini);
     // Per skill: (read by a released client, on for one; read by a design agent, on for one).

@@ -907,22 +907,55 @@ pub fn open_beneath(
     Ok(None)
 }
 
-/// A file with a blake3 checksum at its end (the library index, the token cache), written as it
-/// is encoded: bytes go out through a buffer of [`Checksummed::PIECE`] bytes and are hashed a
-/// piece at a time (blake3 hashes a large piece many blocks at a time, a small one a block at a
-/// time), so the file is never held whole in memory. [`Checksummed::finish`] writes the hash.
-pub struct Checksummed<O: std::io::Write>(std::io::BufWriter<Hashing<O>>);
-
-/// Writes to `out`, hashing every byte that went out.
-struct Hashing<O> {
-    out: O,
-    hasher: blake3::Hasher,
+/// The running sum a [`Checksummed`] file ends with.
+pub trait RunningSum: Default {
+    /// Adds the next bytes.
+    fn add(&mut self, bytes: &[u8]);
+    /// The sum of every byte added, as it is written at the file's end.
+    fn sum(&self) -> Vec<u8>;
 }
 
-impl<O: std::io::Write> std::io::Write for Hashing<O> {
+/// blake3's 32 bytes: the token cache's sum.
+impl RunningSum for blake3::Hasher {
+    fn add(&mut self, bytes: &[u8]) {
+        self.update(bytes);
+    }
+    fn sum(&self) -> Vec<u8> {
+        self.finalize().as_bytes().to_vec()
+    }
+}
+
+/// CRC-32 (IEEE), little-endian: the library index's sum. The index is read whole on every warm
+/// run and its sum only has to tell a torn or damaged file (anyone who can edit the file can
+/// write any sum), which CRC-32 does at a small fraction of blake3's cost.
+#[derive(Default)]
+pub struct Crc32(crc32fast::Hasher);
+
+impl RunningSum for Crc32 {
+    fn add(&mut self, bytes: &[u8]) {
+        self.0.update(bytes);
+    }
+    fn sum(&self) -> Vec<u8> {
+        self.0.clone().finalize().to_le_bytes().to_vec()
+    }
+}
+
+/// A file with a checksum at its end (the library index, the token cache), written as it is
+/// encoded: bytes go out through a buffer of [`Checksummed::PIECE`] bytes and are hashed a
+/// piece at a time (blake3 hashes a large piece many blocks at a time, a small one a block at a
+/// time), so the file is never held whole in memory. [`Checksummed::finish`] writes the sum.
+pub struct Checksummed<O: std::io::Write, S: RunningSum>(std::io::BufWriter<Hashing<O, S>>);
+
+/// Writes to `out`, hashing every byte that went out.
+struct Hashing<O, S> {
+    out: O,
+    hasher: S,
+}
+
+impl<O: std::io::Write, S: RunningSum> std::io::Write for Hashing<O, S> {
     fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
         let n = self.out.write(bytes)?;
-        self.hasher.update(&bytes[..n]);
+        self.hasher.add(&bytes[..n]);
         Ok(n)
     }
 
@@ -931,7 +964,7 @@ impl<O: std::io::Write> std::io::Write for Hashing<O> {
     }
 }
 
-impl<O: std::io::Write> Checksummed<O> {
+impl<O: std::io::Write, S: RunningSum> Checksummed<O, S> {
     /// The size of the pieces written and hashed.
     pub const PIECE: usize = 256 * 1024;
 
@@ -941,25 +974,25 @@ impl<O: std::io::Write> Checksummed<O> {
             Self::PIECE,
             Hashing {
                 out,
-                hasher: blake3::Hasher::new(),
+                hasher: S::default(),
             },
         ))
     }
 
-    /// Writes what is buffered, then the hash of everything written, and hands the writer back.
+    /// Writes what is buffered, then the sum of everything written, and hands the writer back.
     pub fn finish(self) -> std::io::Result<O> {
         let mut inner = self
             .0
             .into_inner()
             .map_err(std::io::IntoInnerError::into_error)?;
-        let sum = inner.hasher.finalize();
-        inner.out.write_all(sum.as_bytes())?;
+        let sum = inner.hasher.sum();
+        inner.out.write_all(&sum)?;
         inner.out.flush()?;
         Ok(inner.out)
     }
 }
 
-impl<O: std::io::Write> std::io::Write for Checksummed<O> {
+impl<O: std::io::Write, S: RunningSum> std::io::Write for Checksummed<O, S> {
     fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
         self.0.write(bytes)
     }
@@ -981,21 +1014,26 @@ mod tests {
     fn a_checksummed_file_is_its_bytes_then_their_hash_however_they_were_written() {
         use std::io::Write;
         let big: Vec<u8> = (0..700_000u32).map(|i| (i % 251) as u8).collect();
-        let mut w = Checksummed::new(Vec::new());
-        w.write_all(b"head").unwrap();
-        for chunk in big.chunks(1000) {
-            w.write_all(chunk).unwrap();
+        fn written<S: RunningSum>(big: &[u8]) -> Vec<u8> {
+            let mut w = Checksummed::<_, S>::new(Vec::new());
+            w.write_all(b"head").unwrap();
+            for chunk in big.chunks(1000) {
+                w.write_all(chunk).unwrap();
+            }
+            w.write_all(big).unwrap();
+            w.write_all(b"tail").unwrap();
+            w.finish().unwrap()
         }
-        w.write_all(&big).unwrap();
-        w.write_all(b"tail").unwrap();
-        let out = w.finish().unwrap();
         let mut want = b"head".to_vec();
         want.extend_from_slice(&big);
         want.extend_from_slice(&big);
         want.extend_from_slice(b"tail");
-        let sum = blake3::hash(&want);
-        want.extend_from_slice(sum.as_bytes());
-        assert_eq!(out, want);
+        let mut blake = want.clone();
+        blake.extend_from_slice(blake3::hash(&want).as_bytes());
+        assert_eq!(written::<blake3::Hasher>(&big), blake);
+        let mut crc = want.clone();
+        crc.extend_from_slice(&crc32fast::hash(&want).to_le_bytes());
+        assert_eq!(written::<Crc32>(&big), crc);
     }
 
     #[test]

@@ -408,10 +408,14 @@ pub struct UnknownRule(String);
 impl FromStr for RuleId {
     type Err = UnknownRule;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        RuleId::ALL
-            .iter()
+        // Every remembered finding of a warm run is read back by its rule's name: one lookup,
+        // not a walk through the catalogue comparing names.
+        static BY_NAME: std::sync::OnceLock<rustc_hash::FxHashMap<&'static str, RuleId>> =
+            std::sync::OnceLock::new();
+        BY_NAME
+            .get_or_init(|| RuleId::ALL.iter().map(|&r| (r.as_str(), r)).collect())
+            .get(s)
             .copied()
-            .find(|r| r.as_str() == s)
             .ok_or_else(|| UnknownRule(s.to_string()))
     }
 }

@@ -4,16 +4,20 @@
 use super::codec::{ReadRecords, WriteRecords, skill_record, skill_record_from};
 use super::records::{IndexData, Remembered, SkillRecord, Stored, TextCount, WalkRecord};
 use crate::core::files::codec::{Reader as R, Writer as W};
+use crate::core::files::fsx::{Crc32, RunningSum};
 use crate::core::skill::Skill;
 use rayon::prelude::*;
 use std::io::{Read, Write};
 
 const MAGIC: &[u8; 8] = b"SKSCLIX\0";
+/// The bytes of the sum the file ends with.
+pub(super) const SUM_BYTES: u64 = 4;
 /// Bumped whenever the layout or the meaning of a record changes: an index of another version is
 /// foreign and discarded.
-pub(super) const VERSION: u32 = 15;
+pub(super) const VERSION: u32 = 16;
 
-// The file: MAGIC, u32 VERSION, the walks, the skills, then the blake3 hash of all before it.
+// The file: MAGIC, u32 VERSION, the walks, the skills, then the CRC-32 of all before it
+// (`fsx::Crc32`, four bytes, little-endian).
 
 /// The index, encoded into `out` as it is made (never held whole: tens of megabytes at 50,000
 /// skills).
@@ -25,7 +29,7 @@ pub(super) fn encode_to<'a>(
     texts: &[TextCount],
     taken_ns: u128,
 ) -> std::io::Result<()> {
-    let mut out = crate::core::files::fsx::Checksummed::new(out);
+    let mut out = crate::core::files::fsx::Checksummed::<_, Crc32>::new(out);
     let mut w = W(Vec::with_capacity(1024));
     w.0.extend_from_slice(MAGIC);
     w.u32(VERSION);
@@ -140,14 +144,14 @@ const BATCH_BYTES: usize = 1 << 20;
 struct Body<Rd> {
     rd: Rd,
     left: u64,
-    hasher: blake3::Hasher,
+    hasher: Crc32,
 }
 
 impl<Rd: Read> Body<Rd> {
     /// Fills `buf` from the body; `None` past its end or on a read error.
     fn fill(&mut self, buf: &mut [u8]) -> Option<()> {
         self.fill_unhashed(buf)?;
-        self.hasher.update(buf);
+        self.hasher.add(buf);
         Some(())
     }
 
@@ -190,8 +194,8 @@ struct Batch {
 
 impl Batch {
     /// Reads records until the batch holds `size` bytes or `left` is down to 0. The batch is
-    /// hashed whole once read: a record is a kilobyte or so, and blake3 fed one record at a time
-    /// compresses one block per step instead of many at once.
+    /// summed whole once read: a record is a kilobyte or so, and a sum fed one record at a time
+    /// does more work per byte than one fed the whole batch.
     /// The buffers of `reuse` (a batch already decoded) are filled again: a new megabyte per
     /// batch would be new pages to fault in and clear each time.
     fn read<Rd: Read>(
@@ -218,7 +222,7 @@ impl Batch {
             batch.spans.push((start, batch.bytes.len()));
             *left -= 1;
         }
-        body.hasher.update(&batch.bytes);
+        body.hasher.add(&batch.bytes);
         Some(batch)
     }
 
@@ -267,8 +271,8 @@ pub(super) fn decode_from(rd: impl Read + Send, len: u64) -> Option<IndexData> {
 pub(super) fn decode_batched(rd: impl Read + Send, len: u64, batch: usize) -> Option<IndexData> {
     let mut body = Body {
         rd: std::io::BufReader::with_capacity(256 * 1024, rd),
-        left: len.checked_sub(32)?,
-        hasher: blake3::Hasher::new(),
+        left: len.checked_sub(SUM_BYTES)?,
+        hasher: Crc32::default(),
     };
     let mut head = [0u8; 12];
     body.fill(&mut head)?;
@@ -287,10 +291,10 @@ pub(super) fn decode_batched(rd: impl Read + Send, len: u64, batch: usize) -> Op
     );
     drop(walk_bytes);
     let rest = body.bytes(usize::try_from(body.left).ok()?)?;
-    let mut sum = [0u8; 32];
+    let mut sum = [0u8; SUM_BYTES as usize];
     body.rd.read_exact(&mut sum).ok()?;
     let mut past = [0u8; 1];
-    if body.rd.read(&mut past).ok()? != 0 || body.hasher.finalize().as_bytes() != &sum {
+    if body.rd.read(&mut past).ok()? != 0 || body.hasher.sum() != sum {
         return None;
     }
     let (walks, walk_spans) = walks?;

@@ -932,16 +932,16 @@ fn a_corrupt_truncated_or_foreign_index_is_discarded() {
     b.sort();
     assert_eq!(a.len(), 3);
     assert_eq!(a, b);
-    for cut in [good.len() / 2, good.len() - 33] {
+    for cut in [good.len() / 2, good.len() - 5] {
         assert!(decode_batched(&good[..cut], cut as u64, 1).is_none());
     }
     let mut flipped = good.clone();
     let mid = flipped.len() / 2;
     flipped[mid] ^= 0x40;
     // Another version with a correct checksum: foreign all the same.
-    let mut other_version = good[..good.len() - 32].to_vec();
+    let mut other_version = good[..good.len() - 4].to_vec();
     other_version[8..12].copy_from_slice(&(VERSION + 1).to_le_bytes());
-    let sum = *blake3::hash(&other_version).as_bytes();
+    let sum = crc32fast::hash(&other_version).to_le_bytes();
     other_version.extend_from_slice(&sum);
     for bad in [
         flipped,

@@ -69,6 +69,34 @@ impl CheckOptions<'_> {
             crate::core::agents::model::model(a).profile
         })
     }
+
+    /// [`CheckOptions::profile_of`] of every skill of `skills`, in order. A skill named on the
+    /// command line is judged by the agents that read the folders above its own, which the
+    /// skills of one folder share: the answer is found once per folder, not once per skill (a
+    /// skill with linked places, or of a user's root, whose own folder can decide, is asked
+    /// alone).
+    pub fn profiles(&self, skills: &[Skill]) -> Vec<Profile> {
+        use crate::core::source::{Agent, Scope};
+        if !self.per_agent {
+            return vec![self.profile; skills.len()];
+        }
+        let mut by_folder: rustc_hash::FxHashMap<(&[u8], Agent, Scope), Profile> =
+            rustc_hash::FxHashMap::default();
+        skills
+            .iter()
+            .map(|s| {
+                let shared = matches!(s.agent, Agent::Path | Agent::Demo)
+                    && s.linked.is_empty()
+                    && s.scope != Scope::User;
+                match s.dir.parent().filter(|_| shared) {
+                    Some(parent) => *by_folder
+                        .entry((parent.as_os_str().as_encoded_bytes(), s.agent, s.scope))
+                        .or_insert_with(|| self.profile_of(s)),
+                    None => self.profile_of(s),
+                }
+            })
+            .collect()
+    }
 }
 
 /// Whether some skill of `lib` has an agent to be judged by (see [`CheckOptions::profile_of`]):
@@ -213,10 +241,11 @@ fn overlap_findings(
 
 /// The rules of each skill on its own, on every core.
 fn per_skill(lib: &Library, opts: &CheckOptions, learned: &AtomicBool) -> Vec<Vec<Diagnostic>> {
+    let profiles = opts.profiles(&lib.skills);
     lib.skills
         .par_iter()
-        .map(|s| {
-            let profile = opts.profile_of(s);
+        .zip(profiles)
+        .map(|(s, profile)| {
             let mut d = check_skill_kept(s, profile, learned);
             // The ADR agent's warning where real clients read the folder too: only when asked
             // for by name (`--select triggers-missing`), the view a user opts into.
@@ -452,6 +481,56 @@ mod tests {
         ),
         ("nameless", "---\ndescription: d\n---\n"),
     ];
+
+    #[test]
+    fn the_profiles_found_once_per_folder_are_each_skills_own() {
+        // Folders named on the command line that are agents' folders (two skills in each, so
+        // the second is answered from the first), a plain folder, a skill folder named like an
+        // agent's folder, a user's root and a folder of commands.
+        let t = tempfile::tempdir().unwrap();
+        let dirs = [
+            "p/.claude/skills/a",
+            "p/.claude/skills/b",
+            "p/.gemini/skills/c",
+            "p/.gemini/skills/d",
+            "p/.opencode/skill/e",
+            "p/.opencode/skill/f",
+            "p/plain/g",
+            "p/plain/h",
+            "p/.codex/skills",
+            "p/.agents/skills/i/nested",
+            "home/.claude/skills/j",
+            "home/.claude/skills/k",
+        ];
+        for d in dirs {
+            let name = d.rsplit('/').next().unwrap();
+            let p = t.path().join(d).join("SKILL.md");
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(&p, format!("---\nname: {name}\ndescription: d\n---\n")).unwrap();
+        }
+        let lib = Library::load(
+            vec![
+                Root::new(t.path().join("p"), Agent::Path, Scope::Path),
+                Root::new(t.path().join("home"), Agent::Path, Scope::User),
+            ],
+            &ScanOptions::default(),
+        );
+        assert_eq!(lib.len(), dirs.len());
+        for per_agent in [true, false] {
+            let opts = CheckOptions {
+                profile: Profile::Spec,
+                per_agent,
+                ..CheckOptions::default()
+            };
+            let one_by_one: Vec<Profile> = lib.skills.iter().map(|s| opts.profile_of(s)).collect();
+            assert_eq!(opts.profiles(&lib.skills), one_by_one);
+            if per_agent {
+                // Not every skill is judged by the fallback: the test sees the agents' folders.
+                assert!(one_by_one.iter().any(|&p| p != Profile::Spec));
+                assert!(one_by_one.contains(&Profile::Spec));
+            }
+        }
+    }
 
     #[test]
     fn every_finding_weighs_at_most_what_the_catalogue_says() {

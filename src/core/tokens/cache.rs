@@ -352,7 +352,7 @@ pub fn default_path() -> Option<PathBuf> {
 /// Writes the cache file's bytes for `e` to `out`, as they are encoded.
 fn encode_to(e: &Entries, out: &mut impl std::io::Write) -> std::io::Result<()> {
     use std::io::Write;
-    let mut out = crate::core::files::fsx::Checksummed::new(out);
+    let mut out = crate::core::files::fsx::Checksummed::<_, blake3::Hasher>::new(out);
     out.write_all(MAGIC)?;
     out.write_all(&e.generation.to_le_bytes())?;
     out.write_all(&(e.counts.len() as u32).to_le_bytes())?;

@@ -20,8 +20,9 @@ const POLICY_FILE: &str = "agents/openai.yaml";
 pub fn reads(s: &Skill) -> bool {
     s.skill_md.file_name().is_some_and(|n| n == "SKILL.md")
         && crate::core::files::paths::strip_prefix(&s.dir, &s.root).is_none_or(|rel| {
+            // A name's first byte, not the name made text: `.` is one byte in any encoding.
             rel.components()
-                .all(|c| !c.as_os_str().to_string_lossy().starts_with('.'))
+                .all(|c| !c.as_os_str().as_encoded_bytes().starts_with(b"."))
         })
 }
 
@@ -51,10 +52,10 @@ pub fn same_file(lib: &Library, member: &[bool]) -> Vec<Option<usize>> {
             None => real(&s.skill_md),
         }
         .into_os_string();
-        match first.get(&key) {
-            Some(&w) => out[i] = Some(w),
-            None => {
-                first.insert(key, i);
+        match first.entry(key) {
+            std::collections::hash_map::Entry::Occupied(w) => out[i] = Some(*w.get()),
+            std::collections::hash_map::Entry::Vacant(w) => {
+                w.insert(i);
             }
         }
     }
