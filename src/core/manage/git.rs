@@ -285,6 +285,23 @@ mod tests {
             .is_ok_and(|s| s.success())
     }
 
+    /// Stages everything in `dir` and commits it as a throwaway author.
+    fn commit_all(dir: &Path, msg: &str) -> bool {
+        git_ok(dir, &["add", "-A"])
+            && git_ok(
+                dir,
+                &[
+                    "-c",
+                    "user.name=t",
+                    "-c",
+                    "user.email=t@e",
+                    "commit",
+                    "-qm",
+                    msg,
+                ],
+            )
+    }
+
     #[test]
     fn only_file_urls_are_served_here() {
         assert!(is_local("file:///tmp/repo"));
@@ -309,21 +326,7 @@ mod tests {
         let src = t.path().join("src");
         std::fs::create_dir_all(src.join("sub")).unwrap();
         std::fs::write(src.join("sub/SKILL.md"), "one\n").unwrap();
-        let commit = |msg: &str| {
-            git_ok(&src, &["add", "-A"])
-                && git_ok(
-                    &src,
-                    &[
-                        "-c",
-                        "user.name=t",
-                        "-c",
-                        "user.email=t@e",
-                        "commit",
-                        "-qm",
-                        msg,
-                    ],
-                )
-        };
+        let commit = |msg: &str| commit_all(&src, msg);
         if !(git_ok(&src, &["init", "-q", "-b", "main"]) && commit("one")) {
             eprintln!("git is not usable here: skipped");
             return;
@@ -400,21 +403,7 @@ mod tests {
         std::fs::create_dir_all(&src).unwrap();
         let body = "the same line again\n".repeat(5_000);
         std::fs::write(src.join("SKILL.md"), &body).unwrap();
-        if !(git_ok(&src, &["init", "-q"])
-            && git_ok(&src, &["add", "-A"])
-            && git_ok(
-                &src,
-                &[
-                    "-c",
-                    "user.name=t",
-                    "-c",
-                    "user.email=t@e",
-                    "commit",
-                    "-qm",
-                    "s",
-                ],
-            ))
-        {
+        if !(git_ok(&src, &["init", "-q"]) && commit_all(&src, "s")) {
             eprintln!("git is not usable here: skipped");
             return;
         }
