@@ -505,3 +505,75 @@ fn clawhub_and_manifest_lookups_answered_from_a_remembered_walk_see_every_change
     assert_eq!(provenance(l.load()), (1, None), "manifest removed");
     assert_eq!(provenance((l.settle(), 0)), (0, None));
 }
+
+#[test]
+fn a_folder_below_the_root_by_bytes_is_the_folder_its_full_path_names() {
+    use crate::core::files::fsx::{Dir, Stamp, stat_path};
+    let t = tempfile::tempdir().unwrap();
+    let root = t.path().join("lib");
+    write(&root.join("a/b/SKILL.md"), "x");
+    write(&root.join("a/c/SKILL.md"), "y");
+    write(&t.path().join("out/SKILL.md"), "z");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(root.join("a/b"), root.join("link")).unwrap();
+    let r = root.to_string_lossy().into_owned();
+    let bases = [r.clone(), format!("{r}/"), format!("{r}//")];
+    let rels = [
+        "",
+        "/",
+        "a",
+        "a/",
+        "a/b",
+        "//a//b",
+        "a/./b",
+        "./a",
+        "a/b/..",
+        "a/../a/c",
+        "../out",
+        "link",
+        "link/..",
+        "link/SKILL.md",
+        "a/b/SKILL.md",
+        "missing",
+        "a/missing/..",
+    ];
+    let mut compared = 0;
+    for base in &bases {
+        let held = Dir::open(Path::new(base));
+        for rel in rels {
+            for sep in ["", "/"] {
+                let full = PathBuf::from(format!("{base}{sep}{rel}"));
+                // The slow way: the whole path looked up from the start.
+                let slow: Option<Stamp> = stat_path(&full).ok().map(|(s, _)| s);
+                let fast = within(&held, Path::new(base), &full).stat_self().ok();
+                assert_eq!(fast, slow, "{} below {base}", full.display());
+                compared += usize::from(slow.is_some());
+                // Where the names say it is below, so do the bytes, and the rests name the same
+                // path below the root.
+                if let Some(named) = crate::core::files::paths::strip_prefix(&full, Path::new(base))
+                {
+                    let rest = below(&full, Path::new(base));
+                    assert!(rest.is_some(), "{}", full.display());
+                    let (a, b) = (
+                        Path::new(base).join(rest.unwrap()),
+                        Path::new(base).join(named),
+                    );
+                    assert_eq!(a, b, "{}", full.display());
+                }
+            }
+        }
+    }
+    assert!(compared > 20, "only {compared} paths existed");
+    // Paths that do not start with the root's bytes, or only with part of a name, are not below.
+    assert_eq!(below(Path::new("/x/lib2/a"), Path::new("/x/lib")), None);
+    assert_eq!(below(Path::new("/x/li"), Path::new("/x/lib")), None);
+    assert_eq!(below(Path::new("/x/lib/a"), Path::new("")), None);
+    assert_eq!(
+        below(Path::new("/x/lib//a"), Path::new("/x/lib")),
+        Some(Path::new("a"))
+    );
+    assert_eq!(
+        below(Path::new("/x/lib"), Path::new("/x/lib")),
+        Some(Path::new(""))
+    );
+}
