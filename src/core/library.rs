@@ -556,11 +556,20 @@ impl Library {
         let mut order: Vec<usize> = (0..self.skills.len()).collect();
         // Each skill's rank looked up once; the scan lists a root's skills in folder order, so
         // the sort mostly finds runs already in order.
+        // Skills hold their root's own path, so its bytes find it at once; a path spelled
+        // otherwise goes through the names, as the maps are keyed.
+        let prec_by_bytes: HashMap<&[u8], (u8, u8, usize)> = self
+            .roots
+            .iter()
+            .filter_map(|r| Some((r.path.as_os_str().as_encoded_bytes(), *prec.get(&*r.path)?)))
+            .collect();
         let rank: Vec<(u8, u8, usize)> = self
             .skills
             .iter()
             .map(|s| {
-                prec.get(&*s.root)
+                prec_by_bytes
+                    .get(s.root.as_os_str().as_encoded_bytes())
+                    .or_else(|| prec.get(&*s.root))
                     .copied()
                     .unwrap_or((u8::MAX, u8::MAX, usize::MAX))
             })
@@ -577,7 +586,7 @@ impl Library {
                 continue;
             }
             let named_alone = s.agent == crate::core::Agent::Path
-                && (s.dir.as_path() == &*s.root || s.skill_md.as_path() == &*s.root);
+                && (same_path(&s.dir, &s.root) || same_path(&s.skill_md, &s.root));
             let own_root = named_alone
                 .then(|| root_index.get(&*s.root).copied())
                 .flatten();
@@ -742,6 +751,28 @@ pub fn read_body(skill: &Skill) -> Result<String, LibraryError> {
     Ok(String::from_utf8_lossy(&bytes[start..]).into_owned())
 }
 
+/// Whether two paths name the same components (`Path`'s `==`). A path that is `root` followed by
+/// a name of its own (a byte other than `/` and `.`) has more components than `root`: a skill's
+/// folder and file below its root, which every skill is asked of, are told apart by their bytes
+/// without taking either into components.
+pub(crate) fn same_path(path: &Path, root: &Path) -> bool {
+    if path.as_os_str() == root.as_os_str() {
+        return true;
+    }
+    match scan::below(path, root) {
+        Some(rel)
+            if rel
+                .as_os_str()
+                .as_encoded_bytes()
+                .iter()
+                .any(|&b| b != b'/' && b != b'.') =>
+        {
+            false
+        }
+        _ => path == root,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -751,6 +782,24 @@ mod tests {
     #[cfg(unix)]
     use crate::core::resource::looks_like_text;
     use crate::core::source::{Agent, Scope};
+
+    #[test]
+    fn paths_told_apart_by_their_bytes_are_the_paths_that_differ_by_components() {
+        use proptest::prelude::*;
+        let path = "(/?[a./]{0,4}){0,4}";
+        proptest!(ProptestConfig::with_cases(20_000), |(root in path, rel in "[a./]{0,6}", sep in "/{0,2}")| {
+            let root = Path::new(&root);
+            let joined = format!("{}{sep}{rel}", root.display());
+            let p = Path::new(&joined);
+            // The slow way: both paths taken into components.
+            prop_assert_eq!(same_path(p, root), p == root, "{} and {}", p.display(), root.display());
+            prop_assert_eq!(same_path(root, p), root == p);
+        });
+        assert!(same_path(Path::new("/x/lib/"), Path::new("/x/lib")));
+        assert!(same_path(Path::new("/x/lib/."), Path::new("/x/lib")));
+        assert!(!same_path(Path::new("/x/lib/a"), Path::new("/x/lib")));
+        assert!(!same_path(Path::new("/x/lib/.."), Path::new("/x/lib")));
+    }
 
     #[test]
     fn resources_fall_into_conjures_groups() {
