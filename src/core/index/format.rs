@@ -2,7 +2,9 @@
 //! and read back in batches decoded on every core.
 
 use super::codec::{ReadRecords, WriteRecords, skill_record, skill_record_from};
-use super::records::{IndexData, Remembered, SkillRecord, Stored, TextCount, WalkRecord};
+use super::records::{
+    IndexData, Remembered, SkillRecord, Stored, StoredDirs, TextCount, WalkRecord,
+};
 use crate::core::files::codec::{Reader as R, Writer as W};
 use crate::core::files::fsx::{Crc32, RunningSum};
 use crate::core::skill::Skill;
@@ -113,8 +115,9 @@ fn encode_walk(r: &WalkRecord, taken_ns: u128) -> Vec<u8> {
     let mut ws = W(Vec::with_capacity(64 + r.dirs.len() * 96));
     ws.path(&r.path);
     ws.u64(r.max_depth as u64);
-    ws.len(r.dirs.len());
-    for (d, s) in &r.dirs {
+    let dirs = r.folders().unwrap_or_default();
+    ws.len(dirs.len());
+    for (d, s) in &dirs {
         ws.path(d);
         ws.stamp(&s.settled(taken_ns));
     }
@@ -280,13 +283,13 @@ pub(super) fn decode_batched(rd: impl Read + Send, len: u64, batch: usize) -> Op
         return None;
     }
     let walk_len = body.u32()? as usize;
-    let walk_bytes = body.bytes(walk_len)?;
+    let walk_bytes = std::sync::Arc::new(body.bytes(walk_len)?);
     let n = body.u32()? as usize;
     if (n as u64).saturating_mul(40) > body.left {
         return None;
     }
     let (walks, records) = rayon::join(
-        || decode_walks(&mut R(&walk_bytes)),
+        || decode_walks(&walk_bytes),
         || read_records(&mut body, n, batch),
     );
     drop(walk_bytes);
@@ -341,7 +344,8 @@ const WALKS_AT: u64 = (MAGIC.len() + 4 + 4) as u64;
 /// The walk records, and where each one's bytes are in the file (offset, length).
 type Walks = (Vec<WalkRecord>, Vec<(u64, u64)>);
 
-fn decode_walks(r: &mut R) -> Option<Walks> {
+fn decode_walks(bytes: &std::sync::Arc<Vec<u8>>) -> Option<Walks> {
+    let r = &mut R(bytes.as_slice());
     let total = r.0.len();
     let n = r.len(16)?;
     let mut walks = Vec::with_capacity(n);
@@ -350,10 +354,13 @@ fn decode_walks(r: &mut R) -> Option<Walks> {
         let start = total - r.0.len();
         let path = r.path()?;
         let max_depth = usize::try_from(r.u64()?).ok()?;
+        // The folders stay in the section's bytes, checked but not copied: a remembered walk
+        // only stats them ([`WalkRecord::folders`]).
         let nd = r.len(24)?;
-        let mut dirs = Vec::with_capacity(nd);
+        let dirs_at = total - r.0.len();
         for _ in 0..nd {
-            dirs.push((r.path()?, r.stamp()?));
+            r.bytes()?;
+            r.stamp()?;
         }
         let nf = r.len(8)?;
         let mut found = Vec::with_capacity(nf);
@@ -375,7 +382,12 @@ fn decode_walks(r: &mut R) -> Option<Walks> {
         walks.push(WalkRecord {
             path,
             max_depth,
-            dirs,
+            dirs: Vec::new(),
+            stored_dirs: Some(StoredDirs {
+                bytes: std::sync::Arc::clone(bytes),
+                at: dirs_at,
+                n: nd,
+            }),
             found,
             problems,
             links,

@@ -16,7 +16,7 @@ mod vectors;
 
 pub use records::{
     IndexData, REMEMBERED_KEPT, Remembered, ResourceRecord, SkillRecord, Source, Stored,
-    TEXTS_KEPT, TextCount, WalkRecord,
+    StoredDirs, TEXTS_KEPT, TextCount, WalkRecord,
 };
 pub use vectors::{VectorEntry, Vectors, read_vector_keys, read_vectors};
 

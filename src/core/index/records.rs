@@ -36,6 +36,19 @@ pub struct WalkRecord {
     pub marks: Vec<(PathBuf, bool)>,
     /// Where the record's bytes are in the index file it was read from (`None` for a fresh walk).
     pub stored: Option<Stored>,
+    /// The folders of a remembered walk, left in the bytes they were read from (`dirs` is then
+    /// empty): they are only stat'ed, once, and read out without a copy of each path
+    /// ([`WalkRecord::folders`]).
+    pub stored_dirs: Option<StoredDirs>,
+}
+
+/// A remembered walk's folders (path and stamp, as the index file writes them), `n` of them from
+/// `at` in the walk section's bytes.
+#[derive(Debug, Clone)]
+pub struct StoredDirs {
+    pub(super) bytes: std::sync::Arc<Vec<u8>>,
+    pub(super) at: usize,
+    pub(super) n: usize,
 }
 
 impl WalkRecord {
@@ -45,16 +58,52 @@ impl WalkRecord {
     pub fn forget_if_stored(&mut self) {
         if self.stored.is_some() {
             self.dirs = Vec::new();
+            self.stored_dirs = None;
             self.found = Vec::new();
             self.problems = Vec::new();
             self.links = Vec::new();
         }
     }
 
+    /// Every folder the walk read, with its stamp from before it was read: the stored ones (read
+    /// out of the index's bytes, each path borrowed where the system's paths are bytes), then
+    /// `dirs`. `None` when the stored bytes do not read back.
+    pub fn folders(&self) -> Option<Vec<(std::borrow::Cow<'_, std::path::Path>, Stamp)>> {
+        use std::borrow::Cow;
+        let stored = self.stored_dirs.as_ref();
+        let mut out = Vec::with_capacity(stored.map_or(0, |s| s.n) + self.dirs.len());
+        if let Some(s) = stored {
+            let mut r = crate::core::files::codec::Reader(s.bytes.get(s.at..)?);
+            for _ in 0..s.n {
+                let path = stored_path(r.bytes()?);
+                out.push((path, r.stamp()?));
+            }
+        }
+        out.extend(
+            self.dirs
+                .iter()
+                .map(|(d, st)| (Cow::Borrowed(d.as_path()), *st)),
+        );
+        Some(out)
+    }
+
     /// Whether the record still holds what the walk found.
     pub(super) fn whole(&self) -> bool {
         self.stored.is_none() || !self.dirs.is_empty() || !self.found.is_empty()
     }
+}
+
+/// A path as the index stores it, borrowed from its bytes on Unix.
+#[cfg(unix)]
+fn stored_path(b: &[u8]) -> std::borrow::Cow<'_, std::path::Path> {
+    use std::os::unix::ffi::OsStrExt;
+    std::borrow::Cow::Borrowed(std::path::Path::new(std::ffi::OsStr::from_bytes(b)))
+}
+
+/// A path as the index stores it (UTF-8 on other systems).
+#[cfg(not(unix))]
+fn stored_path(b: &[u8]) -> std::borrow::Cow<'_, std::path::Path> {
+    std::borrow::Cow::Owned(crate::core::files::fsx::bytes_path(b))
 }
 
 /// An index file as it was opened for reading: held open, so that its bytes stay what they were

@@ -1104,3 +1104,71 @@ fn frontmatters_read_back_type_as_parsed() {
         assert_eq!(format!("{read:?}"), format!("{:?}", p.frontmatter), "{t}");
     }
 }
+
+#[test]
+fn a_remembered_walks_folders_read_from_the_index_bytes_are_the_folders_written() {
+    use crate::core::files::fsx::Stamp;
+    let stamp = |i: u64| Stamp {
+        len: 4096 + i,
+        mtime_ns: 1_000_000_000 * u128::from(i + 1),
+        ctime_ns: 1_000_000_007 * u128::from(i + 1),
+        ino: 77 + i,
+        dev: 3,
+    };
+    let mut names = vec!["/lib".to_string(), "/lib/a".into(), "/lib/a b/ü".into()];
+    names.extend((0..40).map(|i| format!("/lib/x/{i}")));
+    let dirs: Vec<(PathBuf, Stamp)> = names
+        .iter()
+        .zip(0..)
+        .map(|(n, i)| (PathBuf::from(n), stamp(i)))
+        .collect();
+    let walk = |path: &str, dirs: Vec<(PathBuf, Stamp)>| WalkRecord {
+        path: PathBuf::from(path),
+        max_depth: 8,
+        dirs,
+        found: vec![("/lib/a".into(), "/lib/a/SKILL.md".into())],
+        links: vec!["/lib/x/3".into()],
+        marks: vec![("/lib/skills-lock.json".into(), true)],
+        ..WalkRecord::default()
+    };
+    let walks = [walk("/lib", dirs.clone()), walk("/other", Vec::new())];
+    let taken = u128::MAX / 2;
+    let encode = |walks: &[WalkRecord]| {
+        let mut out = Vec::new();
+        super::format::encode_to(
+            &mut out,
+            walks,
+            std::iter::empty::<&crate::core::skill::Skill>(),
+            &[],
+            &[],
+            taken,
+        )
+        .unwrap();
+        out
+    };
+    let bytes = encode(&walks);
+    let read = decode(&bytes).unwrap();
+    assert_eq!(read.walks.len(), 2);
+    // Left in the file's bytes, not decoded path by path...
+    assert!(read.walks.iter().all(|w| w.dirs.is_empty()));
+    // ...and read out, they are the folders and stamps written (the slow way: a Vec of them).
+    let folders = read.walks[0].folders().unwrap();
+    let got: Vec<(PathBuf, Stamp)> = folders.iter().map(|(d, s)| (d.to_path_buf(), *s)).collect();
+    assert_eq!(got, dirs);
+    assert!(read.walks[1].folders().unwrap().is_empty());
+    assert_eq!(read.walks[0].found, walks[0].found);
+    // A record written again from what was read (not copied from a file) is the same bytes.
+    assert_eq!(encode(&read.walks), bytes);
+    // Once let go of, they are gone with the rest.
+    let mut stored = read.walks[0].clone();
+    stored.stored = Some(Stored {
+        source: std::sync::Arc::new(Source {
+            file: std::fs::File::open(std::env::current_exe().unwrap()).unwrap(),
+            stamp: Stamp::default(),
+        }),
+        offset: 0,
+        len: 0,
+    });
+    stored.forget_if_stored();
+    assert!(stored.folders().unwrap().is_empty());
+}

@@ -379,8 +379,11 @@ fn no_link_between(root: &Path, dir: &Path, links: &HashSet<PathBuf>) -> bool {
 fn folders_unchanged(w: &WalkRecord) -> bool {
     // Each folder is stat'ed from the root, held open.
     let root = crate::core::files::fsx::Dir::open(&w.path);
-    !w.dirs.is_empty()
-        && w.dirs.par_iter().all(|(d, stamp)| {
+    let Some(dirs) = w.folders() else {
+        return false;
+    };
+    !dirs.is_empty()
+        && dirs.par_iter().all(|(d, stamp)| {
             within(&root, &w.path, d)
                 .stat_self()
                 .is_ok_and(|s| stamp.vouches_for(&s))

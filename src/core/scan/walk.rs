@@ -160,6 +160,7 @@ pub(super) fn walk_root(root: &Root, root_real: &Path, opts: &ScanOptions) -> Wa
             links,
             marks,
             stored: None,
+            stored_dirs: None,
         },
         files: Some(into(files)),
         frontier: into(frontier),
