@@ -144,6 +144,7 @@ fn fits(
 /// A right-hand matrix laid out for the kernel: panel `p` holds columns `p * PANEL ..` of every
 /// row, row after row, [`PANEL`] floats each (the last panel's missing columns are zeros).
 #[derive(Default)]
+#[cfg_attr(test, derive(Debug, PartialEq))]
 pub(crate) struct Panels {
     data: Vec<f32>,
     rows: usize,
