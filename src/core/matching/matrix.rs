@@ -21,7 +21,8 @@ use pulp::{Simd, WithSimd};
 use std::cell::RefCell;
 use std::sync::LazyLock;
 
-/// Columns of the right-hand matrix in one panel: two AVX-512 registers, four AVX2 ones.
+/// Columns of the right-hand matrix in one panel: two AVX-512 registers, four AVX2 ones (taken
+/// two at a time).
 pub(crate) const PANEL: usize = 32;
 /// Rows of the left-hand matrix taken at a time: they stay in the core's cache while every
 /// panel goes past them.
@@ -143,6 +144,7 @@ fn fits(
 /// A right-hand matrix laid out for the kernel: panel `p` holds columns `p * PANEL ..` of every
 /// row, row after row, [`PANEL`] floats each (the last panel's missing columns are zeros).
 #[derive(Default)]
+#[cfg_attr(test, derive(Debug, PartialEq))]
 pub(crate) struct Panels {
     data: Vec<f32>,
     rows: usize,
@@ -365,21 +367,25 @@ impl WithSimd for Product<'_, '_> {
     #[inline(always)]
     fn with_simd<S: Simd>(self, simd: S) {
         // Tiles of rows × vectors per panel row: as many running sums as the registers hold,
-        // beside the panel's row and the broadcast element.
+        // beside the panel's vectors and the broadcast element. AVX2's 16 registers hold 6 × 2
+        // sums, 2 vectors and the broadcast: each panel is taken in two halves (3 × 4 left
+        // two sums and the panel's 4 vectors with no register, spilled to the stack on every
+        // step, at half the speed).
         match S::F32_LANES {
-            16 => self.run::<S, 8, 2>(simd),
-            8 => self.run::<S, 3, 4>(simd),
-            4 => self.run::<S, 3, 8>(simd),
-            _ => self.run::<S, 1, PANEL>(simd),
+            16 => self.run::<S, 8, 2, 2>(simd),
+            8 => self.run::<S, 6, 2, 4>(simd),
+            4 => self.run::<S, 3, 8, 8>(simd),
+            _ => self.run::<S, 1, PANEL, PANEL>(simd),
         }
     }
 }
 
 impl Product<'_, '_> {
-    /// The product in tiles of `R` rows, each panel row `V` vectors of `S`.
+    /// The product in tiles of `R` rows, each a part of a panel row: `V` vectors of `S`, the
+    /// panel's `W` vectors taken `V` at a time.
     #[allow(clippy::inline_always, clippy::needless_range_loop)]
     #[inline(always)]
-    fn run<S: Simd, const R: usize, const V: usize>(self, simd: S) {
+    fn run<S: Simd, const R: usize, const V: usize, const W: usize>(self, simd: S) {
         let Product {
             a,
             b,
@@ -388,9 +394,12 @@ impl Product<'_, '_> {
             store,
         } = self;
         // The other arms of the match above, compiled for this `S` but never run.
-        if V * S::F32_LANES != PANEL {
+        if W * S::F32_LANES != PANEL || !W.is_multiple_of(V) {
             return;
         }
+        // A panel's row is `W` vectors, taken in `parts` of `V`, `part_width` columns each.
+        let parts = W / V;
+        let part_width = V * S::F32_LANES;
         let depth = a.columns;
         // Taken out of the thread's slot, not borrowed in a closure: a closure's body would be
         // compiled without the vector instructions this function has.
@@ -404,62 +413,61 @@ impl Product<'_, '_> {
         };
         let row = |i: usize| &data[i * row_step..i * row_step + depth];
         let zero = [[simd.splat_f32s(0.0); V]; R];
-        // A tile's sums between two steps' blocks, when the depth takes more than one.
+        // A tile's sums between two steps' blocks, when the depth takes more than one: tile `t`,
+        // part `h` at `t * parts + h`.
         let mut partial: Vec<[[S::f32s; V]; R]> = Vec::new();
         for first in (0..a.rows).step_by(BLOCK_ROWS) {
             let rows = BLOCK_ROWS.min(a.rows - first);
             let count = rows.div_ceil(R);
             if depth > DEPTH_BLOCK {
                 partial.clear();
-                partial.resize(count, zero);
+                partial.resize(count * parts, zero);
             }
             for p in 0..b.columns.div_ceil(PANEL) {
                 let (panel, _) = S::as_simd_f32s(b.panel(p));
-                let (panel, _) = panel.as_chunks::<V>();
-                let width = PANEL.min(b.columns - p * PANEL);
+                let (panel, _) = panel.as_chunks::<W>();
                 let mut start = 0;
                 while start < depth {
                     let end = depth.min(start + DEPTH_BLOCK);
                     let last = end == depth;
-                    for t in 0..count {
-                        let top = first + t * R;
-                        let here = R.min(rows - t * R);
-                        // A tile's rows past the end repeat its first, their sums unused.
-                        let mut tile: [&[f32]; R] = [&[]; R];
-                        for r in 0..R {
-                            let i = if r < here { top + r } else { top };
-                            tile[r] = &row(i)[start..end];
+                    // The steps' block of every tile for one part of the panel, then the next
+                    // part: a part's columns of the block's steps stay in the first cache. A
+                    // part wholly past the last column (padding) is not multiplied.
+                    for h in 0..parts {
+                        let c0 = p * PANEL + h * part_width;
+                        if c0 >= b.columns {
+                            break;
                         }
-                        let init = if start == 0 { zero } else { partial[t] };
-                        let sums = tile_product::<S, R, V>(simd, tile, &panel[start..end], init);
-                        if !last {
-                            partial[t] = sums;
-                            continue;
-                        }
-                        for r in 0..here {
-                            let at = (top + r) * out_row_step + p * PANEL;
-                            let o = &mut out[at..at + width];
-                            let columns = p * PANEL..p * PANEL + width;
-                            if width == PANEL {
-                                // A whole panel: the sums stored as they are.
-                                let (o, _) = S::as_mut_simd_f32s(o);
-                                store_sums(simd, store, &sums[r], &mut o[..V], columns);
+                        let width = part_width.min(b.columns - c0);
+                        for t in 0..count {
+                            let top = first + t * R;
+                            let here = R.min(rows - t * R);
+                            // A tile's rows past the end repeat its first, their sums unused.
+                            let mut tile: [&[f32]; R] = [&[]; R];
+                            for r in 0..R {
+                                let i = if r < here { top + r } else { top };
+                                tile[r] = &row(i)[start..end];
+                            }
+                            let init = if start == 0 {
+                                zero
                             } else {
-                                // The last panel's columns: the row through a line.
-                                let mut line = [0f32; PANEL];
-                                let (vectors, _) = S::as_mut_simd_f32s(&mut line);
-                                if let Store::Add(alpha) = store {
-                                    for v in 0..V {
-                                        let alpha = simd.splat_f32s(alpha);
-                                        vectors[v] = simd.mul_f32s(alpha, sums[r][v]);
-                                    }
-                                    for j in 0..width {
-                                        o[j] += line[j];
-                                    }
-                                } else {
-                                    store_sums(simd, store, &sums[r], &mut vectors[..V], columns);
-                                    o.copy_from_slice(&line[..width]);
-                                }
+                                partial[t * parts + h]
+                            };
+                            let sums = tile_product::<S, R, V, W>(
+                                simd,
+                                tile,
+                                &panel[start..end],
+                                h * V,
+                                init,
+                            );
+                            if !last {
+                                partial[t * parts + h] = sums;
+                                continue;
+                            }
+                            for r in 0..here {
+                                let at = (top + r) * out_row_step + c0;
+                                let o = &mut out[at..at + width];
+                                store_row(simd, store, &sums[r], o, c0..c0 + width);
                             }
                         }
                     }
@@ -471,8 +479,43 @@ impl Product<'_, '_> {
     }
 }
 
-/// One row's sums of a panel into `o`, its [`PANEL`] columns (`columns` of the product, fewer
-/// in the last panel; then `o` is a line of zeros, added to the output's columns after).
+/// One row's sums of a part of a panel into the output's columns `columns` (the `V` vectors'
+/// width, or fewer at the end: then through a line).
+#[allow(clippy::inline_always, clippy::needless_range_loop)]
+#[inline(always)]
+fn store_row<S: Simd, const V: usize>(
+    simd: S,
+    store: Store,
+    sums: &[S::f32s; V],
+    o: &mut [f32],
+    columns: std::ops::Range<usize>,
+) {
+    let width = columns.len();
+    if width == V * S::F32_LANES {
+        // A whole part: the sums stored as they are.
+        let (o, _) = S::as_mut_simd_f32s(o);
+        store_sums(simd, store, sums, &mut o[..V], columns);
+        return;
+    }
+    let mut line = [0f32; PANEL];
+    let (vectors, _) = S::as_mut_simd_f32s(&mut line);
+    if let Store::Add(alpha) = store {
+        for v in 0..V {
+            let alpha = simd.splat_f32s(alpha);
+            vectors[v] = simd.mul_f32s(alpha, sums[v]);
+        }
+        for j in 0..width {
+            o[j] += line[j];
+        }
+    } else {
+        store_sums(simd, store, sums, &mut vectors[..V], columns);
+        o.copy_from_slice(&line[..width]);
+    }
+}
+
+/// One row's sums of a part of a panel into `o`, its `V` vectors' columns (`columns` of the
+/// product, fewer at the last; then `o` is a line of zeros, copied or added to the output's
+/// columns after).
 #[allow(clippy::inline_always, clippy::needless_range_loop)]
 #[cfg_attr(not(feature = "semantic"), allow(unused_variables))]
 #[inline(always)]
@@ -506,7 +549,7 @@ fn store_sums<S: Simd, const V: usize>(
     }
 }
 
-/// `o = sums + bias[columns]`.
+/// `o = sums + bias[columns]` (`columns` the `V` vectors' width, or fewer at the end).
 #[cfg(feature = "semantic")]
 #[allow(clippy::inline_always, clippy::needless_range_loop)]
 #[inline(always)]
@@ -518,7 +561,7 @@ fn add_bias<S: Simd, const V: usize>(
     columns: std::ops::Range<usize>,
 ) {
     let mut line = [0f32; PANEL];
-    let bias = if columns.len() == PANEL {
+    let bias = if columns.len() == V * S::F32_LANES {
         &bias[columns]
     } else {
         line[..columns.len()].copy_from_slice(&bias[columns]);
@@ -530,26 +573,29 @@ fn add_bias<S: Simd, const V: usize>(
     }
 }
 
-/// A tile of `R` rows (each step's `R` elements together) times a panel (each step's row of
-/// `V` vectors): `R × V` running sums, each added to in order of the steps.
+/// A tile of `R` rows (each step's `R` elements together) times `V` vectors of a panel from
+/// vector `off` of each step's `W`: `R × V` running sums, each added to in order of the steps.
 #[allow(clippy::inline_always, clippy::needless_range_loop)]
 #[inline(always)]
-fn tile_product<S: Simd, const R: usize, const V: usize>(
+fn tile_product<S: Simd, const R: usize, const V: usize, const W: usize>(
     simd: S,
     rows: [&[f32]; R],
-    panel: &[[S::f32s; V]],
+    panel: &[[S::f32s; W]],
+    off: usize,
     mut sums: [[S::f32s; V]; R],
 ) -> [[S::f32s; V]; R] {
     let n = panel.len();
-    // Every row cut to the panel's steps, so that no index below is checked.
+    // Every row cut to the panel's steps, and the part's vectors inside the row, so that no
+    // index below is checked.
     let mut tile: [&[f32]; R] = [&[]; R];
     for r in 0..R {
         tile[r] = &rows[r][..n];
     }
+    let off = off.min(W - V);
     // Indices, not iterators: the iterators' helpers are functions the compiler may leave
     // uninlined, compiled without the vector instructions.
     for k in 0..n {
-        let ws = &panel[k];
+        let ws = &panel[k][off..off + V];
         for r in 0..R {
             let x = simd.splat_f32s(tile[r][k]);
             for v in 0..V {
@@ -638,6 +684,105 @@ mod tests {
                     "row {i} alone, column {j}"
                 );
             }
+        }
+    }
+
+    /// Each arm of the kernel that this processor can run (AVX2's tiles of 6 rows × half a
+    /// panel, AVX-512's 8 × 2, and plain floats), for every way of storing the sums, gives each
+    /// element the bits of its sum taken step by step, `k` from first to last (fused
+    /// multiply-adds where the arm has them): shapes with a last tile of fewer rows, a last
+    /// panel of fewer columns than a half and than a whole panel, and more steps than a block.
+    #[test]
+    #[allow(clippy::needless_range_loop)]
+    #[cfg_attr(not(feature = "semantic"), allow(unused_variables))]
+    fn every_arm_sums_each_element_in_order_of_the_steps() {
+        /// The product through one arm, if this processor has its instructions.
+        fn run_with(arm: &str, a: Matrix, b: &Panels, out: &mut [f32], store: Store) -> bool {
+            let product = Product {
+                a,
+                b,
+                out_row_step: b.columns,
+                out,
+                store,
+            };
+            match arm {
+                "plain floats" => pulp::Scalar::new().vectorize(product),
+                #[cfg(target_arch = "x86_64")]
+                "AVX2" => match pulp::x86::V3::try_new() {
+                    Some(simd) => Simd::vectorize(simd, product),
+                    None => return false,
+                },
+                #[cfg(target_arch = "x86_64")]
+                "AVX-512" => match pulp::x86::V4::try_new() {
+                    Some(simd) => Simd::vectorize(simd, product),
+                    None => return false,
+                },
+                _ => return false,
+            }
+            true
+        }
+        let mut ran = Vec::new();
+        for (m, k, n) in [
+            (13, 5, 9),
+            (7, DEPTH_BLOCK + 37, PANEL + 20),
+            (BLOCK_ROWS + 1, 40, 2 * PANEL + 3),
+        ] {
+            let a: Vec<f32> = (0..m * k)
+                .map(|i| ((i * 7919) % 1000) as f32 / 377.0 - 1.3)
+                .collect();
+            let b: Vec<f32> = (0..k * n)
+                .map(|i| ((i * 104_729) % 997) as f32 / 311.0 - 1.6)
+                .collect();
+            let bias: Vec<f32> = (0..n).map(|j| j as f32 * 0.37 - 2.0).collect();
+            let panels = Panels::from_fn(k, n, |r, c| b[r * n + c]);
+            let am = Matrix::new(&a, m, k, k, 1);
+            // The element's sum in order, fused or not.
+            let sum = |i: usize, j: usize, fused: bool| {
+                (0..k).fold(0f32, |s, t| {
+                    let (x, w) = (a[i * k + t], b[t * n + j]);
+                    if fused { x.mul_add(w, s) } else { x * w + s }
+                })
+            };
+            let start: Vec<f32> = (0..m * n).map(|i| (i % 17) as f32 - 8.0).collect();
+            for (arm, fused) in [("plain floats", false), ("AVX2", true), ("AVX-512", true)] {
+                let mut set = vec![f32::NAN; m * n];
+                if !run_with(arm, am, &panels, &mut set, Store::Set) {
+                    continue;
+                }
+                ran.push(arm);
+                #[cfg(feature = "semantic")]
+                let (mut biased, mut gelu) = (vec![f32::NAN; m * n], vec![f32::NAN; m * n]);
+                #[cfg(feature = "semantic")]
+                {
+                    run_with(arm, am, &panels, &mut biased, Store::Bias(&bias));
+                    run_with(arm, am, &panels, &mut gelu, Store::BiasGelu(&bias));
+                }
+                let mut added = start.clone();
+                run_with(arm, am, &panels, &mut added, Store::Add(0.75));
+                for i in 0..m {
+                    for j in 0..n {
+                        let e = i * n + j;
+                        let want = sum(i, j, fused);
+                        let at = format!("{arm}, {m}×{k}×{n}, ({i}, {j})");
+                        assert_eq!(set[e].to_bits(), want.to_bits(), "{at}");
+                        #[cfg(feature = "semantic")]
+                        {
+                            let mut g = [want + bias[j]];
+                            super::super::gelu::gelu(&mut g);
+                            assert_eq!(biased[e].to_bits(), (want + bias[j]).to_bits(), "{at}");
+                            assert_eq!(gelu[e].to_bits(), g[0].to_bits(), "{at}");
+                        }
+                        let add = start[e] + 0.75 * want;
+                        assert_eq!(added[e].to_bits(), add.to_bits(), "{at}");
+                    }
+                }
+            }
+        }
+        // The plain arm everywhere, and on x86 with FMA (this project's machines) AVX2's.
+        assert!(ran.contains(&"plain floats"), "{ran:?}");
+        #[cfg(target_arch = "x86_64")]
+        if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
+            assert!(ran.contains(&"AVX2"), "{ran:?}");
         }
     }
 
