@@ -17,12 +17,11 @@ type Result<T> = serde_json::Result<T>;
 #[inline]
 pub(crate) fn newline(out: &mut Vec<u8>, depth: usize) {
     const LINE: &[u8; 65] = b"\n                                                                ";
-    match LINE.get(..1 + 2 * depth) {
-        Some(line) => out.extend_from_slice(line),
-        None => {
-            out.push(b'\n');
-            out.resize(out.len() + 2 * depth, b' ');
-        }
+    if let Some(line) = LINE.get(..1 + 2 * depth) {
+        out.extend_from_slice(line);
+    } else {
+        out.push(b'\n');
+        out.resize(out.len() + 2 * depth, b' ');
     }
 }
 
@@ -75,7 +74,6 @@ impl<'o> Writer<'o> {
 /// `"` and `\`, and every byte of a multi-byte character except the four leading bytes that can
 /// start a hazard (C1 controls U+0080–U+009F: 0xC2; U+061C: 0xD8; the bidi controls U+200E–U+2069:
 /// 0xE2; U+FFFE and U+FFFF: 0xEF). Those are looked at as whole characters.
-#[inline(always)]
 const fn plain_byte(b: u8) -> bool {
     let mut k = 0;
     while k < SPECIAL.len() {
@@ -105,7 +103,7 @@ const SPECIAL: [u8; 7] = [b'"', b'\\', 0x7f, 0xc2, 0xd8, 0xe2, 0xef];
 /// per special byte (no early exit, no branch), which the compiler turns into eight vector
 /// comparisons. Indexed rather than zipped: the release build shares no inlining between its
 /// code units, and an iterator adapter from another unit would be a call per chunk.
-#[inline(always)]
+#[inline]
 #[allow(clippy::needless_range_loop)]
 fn all_plain(chunk: &[u8; 16]) -> bool {
     let mut bad = [0u8; 16];
