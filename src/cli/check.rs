@@ -564,16 +564,17 @@ impl Report<'_> {
         if self.args.statistics {
             self.write_statistics(out)?;
         }
+        let mut paths = ShownPaths::default();
         for f in self.shown().filter(|_| !self.args.statistics) {
             let pos = match (f.d.line, f.d.column) {
                 (Some(l), Some(col)) => format!(":{l}:{col}"),
                 (Some(l), None) => format!(":{l}"),
                 _ => String::new(),
             };
+            let shown = paths.of(f.path);
             writeln!(
                 out,
-                "{}{pos}: {}[{}] {}",
-                crate::cli::output::shown_path(f.path),
+                "{shown}{pos}: {}[{}] {}",
                 style.severity(f.d.severity, Tone::Note, f.d.severity.as_str()),
                 f.d.rule,
                 escape::line(&f.d.message)
@@ -719,6 +720,24 @@ impl Report<'_> {
     }
 }
 
+/// [`crate::cli::output::shown_path`] of the findings' files in turn. A file's findings come one
+/// after another, so its path is shown once for all of them: a path written the same as the one
+/// before (the same bytes, so shown the same) reuses it.
+#[derive(Default)]
+struct ShownPaths<'a> {
+    last: Option<(&'a Path, String)>,
+}
+
+impl<'a> ShownPaths<'a> {
+    fn of(&mut self, path: &'a Path) -> &str {
+        let shown = match self.last.take() {
+            Some((p, shown)) if p.as_os_str() == path.as_os_str() => (p, shown),
+            _ => (path, crate::cli::output::shown_path(path)),
+        };
+        &self.last.insert(shown).1
+    }
+}
+
 /// Findings shown in a markdown table at most: a pull-request comment stays readable.
 const MARKDOWN_ROWS: usize = 30;
 
@@ -775,4 +794,41 @@ fn sarif(findings: &[Finding]) -> serde_json::Value {
             "results": results,
         }],
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The remembered path is what showing each path afresh gives, in any order, also for paths
+    /// equal as paths but written apart.
+    #[test]
+    fn a_path_shown_again_is_shown_as_afresh() {
+        let cwd = std::env::current_dir().unwrap();
+        let inside = cwd.join("skills/pdf/SKILL.md");
+        let paths = [
+            Path::new("/tmp/a/SKILL.md"),
+            Path::new("/tmp/a/SKILL.md"),
+            Path::new("/tmp//a/SKILL.md"),
+            Path::new("/tmp/a/SKILL.md"),
+            Path::new("rel/x\u{202e}.md"),
+            Path::new("."),
+            inside.as_path(),
+            inside.as_path(),
+            cwd.as_path(),
+            Path::new("/tmp/a/SKILL.md"),
+        ];
+        let mut memo = ShownPaths::default();
+        let shown: Vec<String> = paths.iter().map(|p| memo.of(p).to_string()).collect();
+        let afresh: Vec<String> = paths
+            .iter()
+            .map(|p| crate::cli::output::shown_path(p))
+            .collect();
+        assert_eq!(shown, afresh);
+        assert_eq!(
+            shown[6],
+            crate::core::words::text::path(Path::new("skills/pdf/SKILL.md"))
+        );
+        assert_ne!(shown[0], shown[4]);
+    }
 }

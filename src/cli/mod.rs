@@ -10,6 +10,7 @@ pub mod complete;
 pub mod defaults;
 pub mod eval;
 pub(crate) mod inject;
+pub(crate) mod json;
 pub(crate) mod list;
 pub mod manage;
 pub(crate) mod match_cmd;

@@ -126,22 +126,34 @@ pub fn report_out() -> std::io::BufWriter<std::io::StdoutLock<'static>> {
     std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock())
 }
 
-/// Pretty JSON in which the characters a terminal acts on (DEL, C1 controls, bidi controls; serde
-/// already escapes C0) are written as `\uXXXX` escapes: the same JSON value, nothing raw.
+/// Pretty JSON in which the characters a terminal acts on (DEL, C1 controls, bidi controls; JSON
+/// already escapes C0) are written as `\uXXXX` escapes: the same JSON value, nothing raw. The
+/// layout is serde_json's pretty one (two spaces a level); the document is built in memory and
+/// written in one go.
 pub fn write_json<W: std::io::Write, T: serde::Serialize + ?Sized>(
-    out: W,
+    mut out: W,
     value: &T,
 ) -> serde_json::Result<()> {
-    let mut ser = serde_json::Serializer::with_formatter(out, SafeFormatter::default());
-    value.serialize(&mut ser)
+    let mut buf = Vec::new();
+    json_into(&mut buf, value, 0)?;
+    out.write_all(&buf).map_err(serde_json::Error::io)
 }
 
 /// [`write_json`] into a string.
 pub fn json_string<T: serde::Serialize + ?Sized>(value: &T) -> serde_json::Result<String> {
     let mut buf = Vec::new();
-    write_json(&mut buf, value)?;
-    // The serializer writes only what it was given and ASCII escapes: valid UTF-8.
+    json_into(&mut buf, value, 0)?;
+    // The writer writes only what it was given and ASCII escapes: valid UTF-8.
     Ok(String::from_utf8_lossy(&buf).into_owned())
+}
+
+/// `value` as [`write_json`] writes it `depth` levels deep, appended to `buf`.
+fn json_into<T: serde::Serialize + ?Sized>(
+    buf: &mut Vec<u8>,
+    value: &T,
+    depth: usize,
+) -> serde_json::Result<()> {
+    value.serialize(&mut crate::cli::json::Writer { out: buf, depth })
 }
 
 /// What [`write_json`] writes for `items` as a JSON array nested `depth` levels deep (0: the
@@ -152,7 +164,6 @@ pub fn write_json_array<W: std::io::Write, T: serde::Serialize + Sync>(
     depth: usize,
 ) -> serde_json::Result<()> {
     use rayon::prelude::*;
-    use std::io::Write as _;
     if items.is_empty() {
         return write_json(out, items);
     }
@@ -160,23 +171,15 @@ pub fn write_json_array<W: std::io::Write, T: serde::Serialize + Sync>(
         .par_chunks(64)
         .enumerate()
         .map(|(c, chunk)| -> serde_json::Result<Vec<u8>> {
-            // Through a buffer, as stdout is: the serialiser makes many small writes, which a
-            // `Vec` takes one call each.
-            let mut piece = std::io::BufWriter::with_capacity(64 * 1024, Vec::new());
+            let mut piece = Vec::with_capacity(64 * 1024);
             for (k, item) in chunk.iter().enumerate() {
-                let sep: &[u8] = if c == 0 && k == 0 { b"\n" } else { b",\n" };
-                piece.write_all(sep).map_err(serde_json::Error::io)?;
-                indent(&mut piece, depth + 1).map_err(serde_json::Error::io)?;
-                let formatter = SafeFormatter {
-                    depth: depth + 1,
-                    has_value: false,
-                };
-                let mut ser = serde_json::Serializer::with_formatter(&mut piece, formatter);
-                item.serialize(&mut ser)?;
+                if c != 0 || k != 0 {
+                    piece.push(b',');
+                }
+                crate::cli::json::newline(&mut piece, depth + 1);
+                json_into(&mut piece, item, depth + 1)?;
             }
-            piece
-                .into_inner()
-                .map_err(|e| serde_json::Error::io(e.into_error()))
+            Ok(piece)
         })
         .collect::<serde_json::Result<_>>()?;
     let mut end = b"\n".to_vec();
@@ -192,112 +195,7 @@ pub fn write_json_array<W: std::io::Write, T: serde::Serialize + Sync>(
 
 /// `depth` levels of serde_json's pretty layout (two spaces each).
 fn push_indent(out: &mut Vec<u8>, depth: usize) {
-    for _ in 0..depth {
-        out.extend_from_slice(b"  ");
-    }
-}
-
-/// [`push_indent`] to a writer.
-fn indent<W: ?Sized + std::io::Write>(w: &mut W, depth: usize) -> std::io::Result<()> {
-    for _ in 0..depth {
-        w.write_all(b"  ")?;
-    }
-    Ok(())
-}
-
-/// serde_json's pretty layout (two spaces a level), with hazards escaped inside strings. It can
-/// start at a depth, to write a value that is part of a larger document.
-#[derive(Default)]
-struct SafeFormatter {
-    /// How deep the next value is.
-    depth: usize,
-    /// Whether the array or object just ended held anything (`[]` and `{}` are written so).
-    has_value: bool,
-}
-
-impl serde_json::ser::Formatter for SafeFormatter {
-    // As serde_json's `PrettyFormatter` writes them.
-    fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.open(w, b"[")
-    }
-    fn end_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.close(w, b"]")
-    }
-    fn begin_array_value<W: ?Sized + std::io::Write>(
-        &mut self,
-        w: &mut W,
-        first: bool,
-    ) -> std::io::Result<()> {
-        w.write_all(if first { b"\n" } else { b",\n" })?;
-        indent(w, self.depth)
-    }
-    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, _: &mut W) -> std::io::Result<()> {
-        self.has_value = true;
-        Ok(())
-    }
-    fn begin_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.open(w, b"{")
-    }
-    fn end_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.close(w, b"}")
-    }
-    fn begin_object_key<W: ?Sized + std::io::Write>(
-        &mut self,
-        w: &mut W,
-        first: bool,
-    ) -> std::io::Result<()> {
-        self.begin_array_value(w, first)
-    }
-    fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        w.write_all(b": ")
-    }
-    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, _: &mut W) -> std::io::Result<()> {
-        self.has_value = true;
-        Ok(())
-    }
-
-    fn write_string_fragment<W: ?Sized + std::io::Write>(
-        &mut self,
-        w: &mut W,
-        fragment: &str,
-    ) -> std::io::Result<()> {
-        // Printable ASCII holds no hazard: most text is written whole. Every byte is looked at
-        // (no early exit), which the compiler does many bytes at a time.
-        if fragment
-            .bytes()
-            .fold(true, |ok, b| ok & (0x20..0x7f).contains(&b))
-        {
-            return w.write_all(fragment.as_bytes());
-        }
-        let mut start = 0;
-        for (i, c) in fragment.char_indices() {
-            if crate::core::words::escape::is_hazard(c) {
-                w.write_all(&fragment.as_bytes()[start..i])?;
-                write!(w, "\\u{:04x}", u32::from(c))?;
-                start = i + c.len_utf8();
-            }
-        }
-        w.write_all(&fragment.as_bytes()[start..])
-    }
-}
-
-impl SafeFormatter {
-    /// The start of an array or an object, one level deeper.
-    fn open<W: ?Sized + std::io::Write>(&mut self, w: &mut W, start: &[u8]) -> std::io::Result<()> {
-        self.depth += 1;
-        self.has_value = false;
-        w.write_all(start)
-    }
-
-    /// The end of an array or an object: on a line of its own at its depth, unless empty.
-    fn close<W: ?Sized + std::io::Write>(&mut self, w: &mut W, end: &[u8]) -> std::io::Result<()> {
-        self.depth = self.depth.saturating_sub(1);
-        if self.has_value {
-            w.write_all(b"\n")?;
-            indent(w, self.depth)?;
-        }
-        w.write_all(end)
-    }
+    out.resize(out.len() + 2 * depth, b' ');
 }
 
 /// A column of names in a text report. On a terminal a long name is cut to the column with `…`

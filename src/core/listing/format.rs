@@ -251,9 +251,41 @@ pub(crate) fn py_strip(s: &str) -> &str {
     s.trim_matches(|c: char| c.is_whitespace() || ('\x1c'..='\x1f').contains(&c))
 }
 
-/// Python's `html.escape(s, quote=True)`.
-pub(crate) fn html_escape(s: &str) -> String {
-    let special = |b: &u8| matches!(b, b'&' | b'<' | b'>' | b'"' | b'\'');
+/// The characters [`html_escape`] replaces.
+const HTML_SPECIAL: [u8; 5] = [b'&', b'<', b'>', b'"', b'\''];
+
+/// Whether `s` holds none of [`HTML_SPECIAL`]: sixteen bytes at a time, each chunk compared whole
+/// with each special byte (no early exit, no branch, which the compiler does in vector
+/// registers), then the rest byte by byte.
+#[allow(clippy::needless_range_loop)]
+fn html_plain(s: &[u8]) -> bool {
+    let mut i = 0;
+    while let Some(chunk) = s.get(i..i + 16).and_then(|c| <&[u8; 16]>::try_from(c).ok()) {
+        let mut bad = [0u8; 16];
+        for c in HTML_SPECIAL {
+            for k in 0..16 {
+                bad[k] |= u8::from(chunk[k] == c);
+            }
+        }
+        let mut any = 0;
+        for b in bad {
+            any |= b;
+        }
+        if any != 0 {
+            return false;
+        }
+        i += 16;
+    }
+    !s[i..].iter().any(|b| HTML_SPECIAL.contains(b))
+}
+
+/// Python's `html.escape(s, quote=True)`; `s` itself when it holds nothing to escape, as names
+/// and descriptions nearly always do.
+pub(crate) fn html_escape(s: &str) -> std::borrow::Cow<'_, str> {
+    if html_plain(s.as_bytes()) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let special = |b: &u8| HTML_SPECIAL.contains(b);
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
     // The text between two special characters is copied whole; they are all ASCII, so every cut
@@ -270,7 +302,7 @@ pub(crate) fn html_escape(s: &str) -> String {
         rest = &rest[i + 1..];
     }
     out.push_str(rest);
-    out
+    std::borrow::Cow::Owned(out)
 }
 
 /// One line: every run of white space (line breaks included) becomes a single space.
