@@ -40,19 +40,26 @@ fn plain(p: &[u8]) -> bool {
     // Asked of tens of thousands of paths per command: every byte is looked at, with no early
     // exit, which the compiler does many bytes at a time. An empty name is a `//` or a `/` at
     // the end (the root's, before a leading `/`, is not one); a `.` name is `./` at the start,
-    // `/./` inside, `/.` at the end, or the whole path.
-    if p.is_empty() || p == b"." || p.starts_with(b"./") || p.ends_with(b"/") || p.ends_with(b"/.")
-    {
+    // `/./` inside, `/.` at the end, or the whole path. The ends are matched as slice patterns
+    // and the bytes read by index: the slices' generic helpers are not inlined across the
+    // crate's code units.
+    if let [] | [b'.'] | [b'.', b'/', ..] | [.., b'/'] | [.., b'/', b'.'] = p {
         return false;
     }
-    // Counted as bytes, not booleans: `&&` and `||` would branch at every byte. One pass of
-    // each three bytes finds both a `//` and a `/./`; the last two bytes are no `//` (the path
-    // does not end with `/`).
+    let n = p.len();
+    if n < 3 {
+        return true;
+    }
+    // Each three bytes looked at once for both a `//` and a `/./`; the last two bytes are no
+    // `//` (the path does not end with `/`). Counted as bytes, not booleans: `&&` and `||`
+    // would branch at every byte.
+    let (a, b, c) = (&p[..n - 2], &p[1..n - 1], &p[2..]);
     let is = |c: u8, want: u8| u8::from(c == want);
-    let triples = p.iter().zip(&p[1..]).zip(p.get(2..).unwrap_or_default());
-    let bad = triples.fold(0_u8, |any, ((&a, &b), &c)| {
-        any | (is(a, b'/') & (is(b, b'/') | (is(b, b'.') & is(c, b'/'))))
-    });
+    let (mut bad, mut i) = (0_u8, 0);
+    while i < a.len() {
+        bad |= is(a[i], b'/') & (is(b[i], b'/') | (is(b[i], b'.') & is(c[i], b'/')));
+        i += 1;
+    }
     bad == 0
 }
 
