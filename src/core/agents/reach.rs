@@ -52,19 +52,20 @@ fn rank(agent: Agent, s: &Skill, p: &Places) -> (u8, isize) {
     reach(agent).map_or((0, 0), |r| (r.rank)(s, p))
 }
 
+/// A root (its `Arc`) and scope, and their rank.
+type Kept = (
+    std::sync::Arc<std::path::Path>,
+    crate::core::source::Scope,
+    (u8, isize),
+);
+
 /// The ranks of skills, each root's made once: an agent's rank is of the skill's root and
 /// scope only (every [`Reach::rank`](super::places::Reach)), and the skills of a root come one
 /// after another, so the last root's rank is kept (by the root's own `Arc`, the same path).
 struct Ranks<'p> {
     agent: Agent,
     places: &'p Places,
-    last: std::cell::RefCell<
-        Option<(
-            std::sync::Arc<std::path::Path>,
-            crate::core::source::Scope,
-            (u8, isize),
-        )>,
-    >,
+    last: std::cell::RefCell<Option<Kept>>,
 }
 
 impl<'p> Ranks<'p> {
