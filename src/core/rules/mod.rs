@@ -374,18 +374,15 @@ fn per_skill_key_input(skill: &Skill, profile: Profile, program: &[u8; 32]) -> V
         u8::from(skill.plugin),
     ]);
     put(&mut buf, &dir);
-    match md
+    if let Some(name) = md
         .strip_prefix(&dir[..])
         .and_then(|rest| rest.strip_prefix(b"/"))
     {
-        Some(name) => {
-            buf.push(1);
-            put(&mut buf, name);
-        }
-        None => {
-            buf.push(0);
-            put(&mut buf, &md);
-        }
+        buf.push(1);
+        put(&mut buf, name);
+    } else {
+        buf.push(0);
+        put(&mut buf, &md);
     }
     if dir.starts_with(&root) {
         buf.push(1);
