@@ -67,7 +67,8 @@ pub enum Unparsed {
 pub struct Reach {
     /// Whether it reads skill `s` where it is, beyond the folder names its model matches.
     pub reads: fn(&Skill, &Places) -> bool,
-    /// Where the skill's folder comes in its precedence: lower first.
+    /// Where the skill's folder comes in its precedence: lower first. Of the skill's root and
+    /// scope only, which the shadowing asks once per root.
     pub rank: fn(&Skill, &Places) -> (u8, isize),
     /// The copy of a name it reads last wins (Cline), not the first.
     pub last_wins: bool,

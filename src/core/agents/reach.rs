@@ -52,18 +52,58 @@ fn rank(agent: Agent, s: &Skill, p: &Places) -> (u8, isize) {
     reach(agent).map_or((0, 0), |r| (r.rank)(s, p))
 }
 
+/// A root (its `Arc`) and scope, and their rank.
+type Kept = (
+    std::sync::Arc<std::path::Path>,
+    crate::core::source::Scope,
+    (u8, isize),
+);
+
+/// The ranks of skills, each root's made once: an agent's rank is of the skill's root and
+/// scope only (every [`Reach::rank`](super::places::Reach)), and the skills of a root come one
+/// after another, so the last root's rank is kept (by the root's own `Arc`, the same path).
+struct Ranks<'p> {
+    agent: Agent,
+    places: &'p Places,
+    last: std::cell::RefCell<Option<Kept>>,
+}
+
+impl<'p> Ranks<'p> {
+    fn new(agent: Agent, places: &'p Places) -> Ranks<'p> {
+        Ranks {
+            agent,
+            places,
+            last: std::cell::RefCell::new(None),
+        }
+    }
+
+    /// [`rank`] of `s`.
+    fn of(&self, s: &Skill) -> (u8, isize) {
+        let mut last = self.last.borrow_mut();
+        if let Some((root, scope, r)) = last.as_ref()
+            && std::sync::Arc::ptr_eq(root, &s.root)
+            && *scope == s.scope
+        {
+            return *r;
+        }
+        let r = rank(self.agent, s, self.places);
+        *last = Some((s.root.clone(), s.scope, r));
+        r
+    }
+}
+
 /// The name the agent knows a skill by: its frontmatter `name`, else its folder's (Cline:
 /// lower-cased, its ids).
-fn key(agent: Agent, s: &Skill) -> String {
+fn key(agent: Agent, s: &Skill) -> std::borrow::Cow<'_, str> {
     let name = s
         .frontmatter
         .name
         .as_deref()
         .map(str::trim)
         .filter(|n| !n.is_empty())
-        .map_or_else(|| s.dir_name().into_owned(), str::to_string);
+        .map_or_else(|| s.dir_name(), std::borrow::Cow::Borrowed);
     if reach(agent).is_some_and(|r| r.lower_case_names) {
-        name.to_lowercase()
+        std::borrow::Cow::Owned(name.to_lowercase())
     } else {
         name
     }
@@ -81,15 +121,18 @@ pub(super) fn shadowing(
     let mut order: Vec<usize> = (0..lib.len())
         .filter(|&i| member[i] && skipped(agent, &lib.skills[i]).is_none())
         .collect();
-    // Each skill's rank made once (it joins the workspace's paths), in a stable sort as before;
+    // Each root's rank made once (it joins the workspace's paths), in a stable sort as before;
     // where the last copy wins the order is the reverse of the ranks, equal ranks kept in the
     // library's order.
+    let ranks = Ranks::new(agent, p);
     if reach(agent).is_some_and(|r| r.last_wins) {
-        order.sort_by_cached_key(|&i| std::cmp::Reverse(rank(agent, &lib.skills[i], p)));
+        order.sort_by_cached_key(|&i| std::cmp::Reverse(ranks.of(&lib.skills[i])));
     } else {
-        order.sort_by_cached_key(|&i| rank(agent, &lib.skills[i], p));
+        order.sort_by_cached_key(|&i| ranks.of(&lib.skills[i]));
     }
-    let mut winners: rustc_hash::FxHashMap<String, usize> = rustc_hash::FxHashMap::default();
+    let mut winners: rustc_hash::FxHashMap<std::borrow::Cow<'_, str>, usize> =
+        rustc_hash::FxHashMap::default();
+    winners.reserve(order.len());
     let mut out = vec![None; lib.len()];
     for i in order {
         match winners.entry(key(agent, &lib.skills[i])) {
@@ -207,6 +250,57 @@ pub fn first_paragraph(body: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::source::{Root, Scope};
+
+    /// The ranks kept per root answer as each skill's own rank does: through roots shared and
+    /// not, the same path in two roots, and one root's skills of two scopes.
+    #[test]
+    fn the_rank_kept_per_root_is_each_skills_rank() {
+        let places = Places::current();
+        let folders = [
+            ("/w/p/.github/skills", Scope::Project),
+            ("/w/p/.agents/skills", Scope::Project),
+            ("/w/p/.clinerules/skills", Scope::Project),
+            ("/h/.cline/skills", Scope::User),
+            ("/h/.copilot/skills", Scope::User),
+            ("/h/.agents/skills", Scope::User),
+            ("/h/.qwen/skills", Scope::User),
+            ("/w/p/.agents/skills", Scope::User),
+            ("/x/skills", Scope::Path),
+        ];
+        let mut skills: Vec<Skill> = Vec::new();
+        for (n, (folder, scope)) in folders.iter().enumerate() {
+            let root = Root::new(folder, Agent::Path, *scope);
+            for k in 0..3 {
+                let dir = root.path.join(format!("s{n}-{k}"));
+                let mut s = Skill::new(&root, dir.clone(), dir.join("SKILL.md"));
+                // The skills of a root share its `Arc`, as the scan's do; the last one of each
+                // root is of another scope.
+                if let Some(prev) = skills.last().filter(|_| k > 0) {
+                    s.root = prev.root.clone();
+                }
+                if k == 2 {
+                    s.scope = Scope::Managed;
+                }
+                skills.push(s);
+            }
+        }
+        let mut ranked = std::collections::BTreeSet::new();
+        for agent in [
+            Agent::Openclaw,
+            Agent::Copilot,
+            Agent::Cline,
+            Agent::QwenCode,
+        ] {
+            let ranks = Ranks::new(agent, &places);
+            for s in skills.iter().chain(skills.iter().rev()) {
+                assert_eq!(ranks.of(s), rank(agent, s, &places), "{agent:?} {s:?}");
+                ranked.insert(rank(agent, s, &places));
+            }
+        }
+        // The folders rank apart: the ranks compared are not all one.
+        assert!(ranked.len() > 3, "{ranked:?}");
+    }
 
     #[test]
     fn copilot_takes_the_first_two_paragraphs_that_are_no_heading() {

@@ -17,12 +17,17 @@ pub fn strip_prefix<'a>(path: &'a Path, base: &Path) -> Option<&'a Path> {
     {
         use std::os::unix::ffi::OsStrExt;
         let (p, b) = (path.as_os_str().as_bytes(), base.as_os_str().as_bytes());
-        if plain(p) && plain(b) {
-            return match p.strip_prefix(b)? {
-                [] => Some(Path::new("")),
-                [b'/', rest @ ..] => Some(Path::new(std::ffi::OsStr::from_bytes(rest))),
-                _ => None,
-            };
+        // When `path` is `base`, `/` and a rest, `path` is plain exactly when `base` and the
+        // rest are (and the rest does not start with `/`): `base` is read once, not twice.
+        match p.strip_prefix(b) {
+            Some([]) if plain(b) => return Some(Path::new("")),
+            Some([b'/', rest @ ..]) if rest.first() != Some(&b'/') && plain(rest) && plain(b) => {
+                return Some(Path::new(std::ffi::OsStr::from_bytes(rest)));
+            }
+            // Else `path` is no plain path below a plain `base` (had it been, the arms above
+            // would have answered): two plain paths differ.
+            _ if plain(b) && plain(p) => return None,
+            _ => {}
         }
     }
     path.strip_prefix(base).ok()
@@ -35,20 +40,85 @@ fn plain(p: &[u8]) -> bool {
     // Asked of tens of thousands of paths per command: every byte is looked at, with no early
     // exit, which the compiler does many bytes at a time. An empty name is a `//` or a `/` at
     // the end (the root's, before a leading `/`, is not one); a `.` name is `./` at the start,
-    // `/./` inside, `/.` at the end, or the whole path.
-    if p.is_empty() || p == b"." || p.starts_with(b"./") || p.ends_with(b"/") || p.ends_with(b"/.")
-    {
+    // `/./` inside, `/.` at the end, or the whole path. The ends are matched as slice patterns
+    // and the bytes read by index: the slices' generic helpers are not inlined across the
+    // crate's code units.
+    if let [] | [b'.'] | [b'.', b'/', ..] | [.., b'/'] | [.., b'/', b'.'] = p {
         return false;
     }
-    // Counted as bytes, not booleans: `&&` and `||` would branch at every byte.
+    let n = p.len();
+    if n < 3 {
+        return true;
+    }
+    // Each three bytes looked at once for both a `//` and a `/./`; the last two bytes are no
+    // `//` (the path does not end with `/`). Counted as bytes, not booleans: `&&` and `||`
+    // would branch at every byte.
+    let (a, b, c) = (&p[..n - 2], &p[1..n - 1], &p[2..]);
     let is = |c: u8, want: u8| u8::from(c == want);
-    let pairs = p.iter().zip(&p[1..]);
-    let empty = pairs.fold(0_u8, |any, (&a, &b)| any | (is(a, b'/') & is(b, b'/')));
-    let triples = p.iter().zip(&p[1..]).zip(&p[2.min(p.len())..]);
-    let dot = triples.fold(0_u8, |any, ((&a, &b), &c)| {
-        any | (is(a, b'/') & is(b, b'.') & is(c, b'/'))
-    });
-    empty == 0 && dot == 0
+    let (mut bad, mut i) = (0_u8, 0);
+    while i < a.len() {
+        bad |= is(a[i], b'/') & (is(b[i], b'/') | (is(b[i], b'.') & is(c[i], b'/')));
+        i += 1;
+    }
+    bad == 0
+}
+
+/// A relative plain path's text (its names made text as `to_string_lossy` does, with `/` between
+/// them): what joining each component's lossy text with `/` makes, without parsing them. `None`
+/// for other paths (and on systems whose paths are not bytes).
+pub fn plain_text(path: &Path) -> Option<std::borrow::Cow<'_, str>> {
+    #[cfg(unix)]
+    {
+        let p = path.as_os_str().as_encoded_bytes();
+        // A `/` is one byte that no multi-byte character holds, so the lossy text of the
+        // whole is the lossy texts of the names with `/` between them.
+        if p.first() != Some(&b'/') && plain(p) {
+            return Some(path.to_string_lossy());
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    None
+}
+
+/// `path.parent()`, read from the bytes when the path's end is plain (a name after a single
+/// `/`, itself after a name that is not `.`): a library's paths. Other paths are left to
+/// `Path::parent`, which parses their components from the end.
+pub fn parent(path: &Path) -> Option<&Path> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let p = path.as_os_str().as_bytes();
+        if let Some(i) = p.iter().rposition(|&c| c == b'/') {
+            let (rest, last) = (&p[..i], &p[i + 1..]);
+            let plain_end = !last.is_empty() && last != b".";
+            if plain_end && rest.is_empty() {
+                return Some(Path::new("/"));
+            }
+            if plain_end && !rest.ends_with(b"/") && !rest.ends_with(b"/.") && rest != b"." {
+                return Some(Path::new(std::ffi::OsStr::from_bytes(rest)));
+            }
+        }
+    }
+    path.parent()
+}
+
+/// `path.file_name()`, read from the bytes when the path ends with a name after a `/` (not `.`
+/// and not empty): a library's paths. Other paths are left to `Path::file_name`.
+pub fn file_name(path: &Path) -> Option<&std::ffi::OsStr> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let p = path.as_os_str().as_bytes();
+        if let Some(i) = p.iter().rposition(|&c| c == b'/') {
+            match &p[i + 1..] {
+                b"" | b"." => {}
+                b".." => return None,
+                last => return Some(std::ffi::OsStr::from_bytes(last)),
+            }
+        }
+    }
+    path.file_name()
 }
 
 /// `path` made absolute against the working directory, read once per process (a library of
@@ -351,6 +421,135 @@ mod tests {
         }
         // Both answers occur: the pairs above are not all refused.
         assert!(compared > paths.len(), "{compared}");
+    }
+
+    /// Paths made of the bytes that decide how a path parses: names, `.`, `..` and `/`.
+    fn any_path() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        proptest::collection::vec(
+            prop_oneof![
+                Just("/"),
+                Just("."),
+                Just(".."),
+                Just("a"),
+                Just("bc"),
+                Just("skills"),
+                Just(".d")
+            ],
+            0..8,
+        )
+        .prop_map(|parts| parts.concat())
+    }
+
+    proptest::proptest! {
+        /// The byte paths answer as the components do, whatever the path.
+        #[test]
+        fn parent_and_file_name_answer_as_the_components_do(p in any_path()) {
+            let path = Path::new(&p);
+            proptest::prop_assert_eq!(parent(path), path.parent(), "{:?}", p);
+            proptest::prop_assert_eq!(file_name(path), path.file_name(), "{:?}", p);
+        }
+
+        #[test]
+        fn plain_text_is_the_names_joined(p in any_path()) {
+            let path = Path::new(&p);
+            let joined = path
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect::<Vec<_>>()
+                .join("/");
+            if let Some(text) = plain_text(path) {
+                proptest::prop_assert_eq!(text, joined);
+                proptest::prop_assert!(path.is_relative());
+                proptest::prop_assert!(
+                    path.components().all(|c| matches!(
+                        c,
+                        std::path::Component::Normal(_) | std::path::Component::ParentDir
+                    ))
+                );
+            }
+        }
+
+        #[test]
+        fn strip_prefix_answers_as_the_components_do_for_any_paths(
+            p in any_path(),
+            b in any_path(),
+        ) {
+            let (path, base) = (Path::new(&p), Path::new(&b));
+            proptest::prop_assert_eq!(strip_prefix(path, base), path.strip_prefix(base).ok());
+            // And for a base that is a prefix of the path's bytes.
+            let cut = &p[..p.len() / 2];
+            proptest::prop_assert_eq!(
+                strip_prefix(path, Path::new(cut)),
+                path.strip_prefix(cut).ok(),
+                "{:?} without {:?}", p, cut
+            );
+        }
+    }
+
+    /// `plain` is what its words say: the path's components, joined with `/`, give its bytes
+    /// back (no empty or `.` name was dropped), and it is not empty.
+    #[cfg(unix)]
+    #[test]
+    fn plain_paths_are_their_components_joined() {
+        let names = ["/", ".", "..", "a", "bc", "/.", "./", "//"];
+        let mut seen = [0_usize; 2];
+        // Every path of up to four of these pieces.
+        let mut paths = vec![String::new()];
+        for _ in 0..4 {
+            let longer: Vec<String> = paths
+                .iter()
+                .flat_map(|p| names.iter().map(move |n| format!("{p}{n}")))
+                .collect();
+            paths.extend(longer);
+        }
+        for p in &paths {
+            let path = Path::new(p);
+            let rebuilt: PathBuf = path.components().collect();
+            let same = !p.is_empty()
+                && !p.ends_with('/')
+                && rebuilt.as_os_str() == path.as_os_str()
+                && !path.components().any(|c| c == std::path::Component::CurDir);
+            assert_eq!(plain(p.as_bytes()), same, "{p:?}");
+            seen[usize::from(same)] += 1;
+        }
+        assert!(seen[0] > 0 && seen[1] > 0, "{seen:?}");
+    }
+
+    /// The hand-picked cases of the byte paths, beside the components' answers.
+    #[test]
+    fn parent_and_file_name_of_the_odd_paths() {
+        for p in [
+            "",
+            "/",
+            "a",
+            "/a",
+            "/a/b",
+            "a/b",
+            "./a",
+            "../a",
+            "a/..",
+            "/a/.",
+            "/a/b/",
+            "/a//b",
+            "//a",
+            "/./a",
+            "a/./b",
+            ".",
+            "..",
+            "/..",
+            "a/.b",
+            "/a/b/SKILL.md",
+        ] {
+            let path = Path::new(p);
+            assert_eq!(parent(path), path.parent(), "{p}");
+            assert_eq!(file_name(path), path.file_name(), "{p}");
+        }
+        assert_eq!(parent(Path::new("/a/b")), Some(Path::new("/a")));
+        assert_eq!(
+            file_name(Path::new("/a/b")),
+            Some(std::ffi::OsStr::new("b"))
+        );
     }
 
     #[test]

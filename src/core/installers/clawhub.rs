@@ -4,6 +4,7 @@
 //! registry, the slug and the `fingerprint` of what was installed.
 
 use super::error::RecordError;
+use crate::core::files::paths;
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 
@@ -60,8 +61,16 @@ pub fn read_origin(skill_dir: &Path) -> Option<Map<String, Value>> {
 /// is `@owner/slug`). Whether the work folder holds a lock is [`lock_path`]'s question.
 pub fn place_of(dir: &Path) -> Option<(PathBuf, String)> {
     let (depth, above) = skills_folder_of(dir)?;
-    let workdir = above.parent()?;
-    let rel = crate::core::files::paths::strip_prefix(dir, above)?;
+    let workdir = paths::parent(above)?;
+    let rel = paths::strip_prefix(dir, above)?;
+    // A plain path below `skills` is its names with `/` between them: the slug is its text.
+    if let Some(slug) = paths::plain_text(rel) {
+        let first = slug.split('/').next().unwrap_or_default();
+        if depth == 2 && !first.starts_with('@') {
+            return None;
+        }
+        return Some((workdir.to_path_buf(), slug.into_owned()));
+    }
     let slug: Vec<String> = rel
         .components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
@@ -77,16 +86,18 @@ pub fn place_of(dir: &Path) -> Option<(PathBuf, String)> {
 /// one), without making the slug: a library's skills mostly share a few work folders, and most
 /// of those hold no lock.
 pub fn workdir_of(dir: &Path) -> Option<&Path> {
-    skills_folder_of(dir)?.1.parent()
+    paths::parent(skills_folder_of(dir)?.1)
 }
 
 /// The folder named `skills` one or two levels above `dir`, the nearer first, with its depth.
 fn skills_folder_of(dir: &Path) -> Option<(usize, &Path)> {
-    dir.ancestors()
-        .enumerate()
-        .skip(1)
-        .take(2)
-        .find(|(_, above)| above.file_name().is_some_and(|n| n == "skills"))
+    let named = |d: &Path| paths::file_name(d).is_some_and(|n| n == "skills");
+    let up = paths::parent(dir)?;
+    if named(up) {
+        return Some((1, up));
+    }
+    let up = paths::parent(up)?;
+    named(up).then_some((2, up))
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ pub(crate) mod error;
 pub(crate) mod hash;
 pub(crate) mod skills_lock;
 
+use crate::core::files::paths;
 use crate::core::findings::catalogue::RuleId;
 use crate::core::findings::diagnostic::{Diagnostic, Severity};
 use crate::core::skill::Skill;
@@ -233,6 +234,8 @@ pub struct Records {
     project_locks: FxHashMap<PathBuf, Option<PathBuf>>,
     /// The `skills-lock.json` that holds the records of the skills in each folder, when one does.
     project_lock_of: FxHashMap<PathBuf, Option<PathBuf>>,
+    /// The last folder of [`Records::project_lock_of`] asked, and its answer.
+    last_project: Option<(PathBuf, Option<PathBuf>)>,
     /// The ClawHub lock of each work folder, looked for once per folder.
     clawhub_locks: FxHashMap<PathBuf, Option<PathBuf>>,
     /// Record files that could not be read, for people.
@@ -351,19 +354,36 @@ impl Records {
     }
 
     fn project(&mut self, skill: &Skill) -> Option<Record> {
-        let skills_dir = skill.dir.parent()?;
-        // Skills share the folder they lie in: its lock is found once.
-        let lock = if let Some(lock) = self.project_lock_of.get(skills_dir) {
+        let skills_dir = paths::parent(&skill.dir)?;
+        // Skills share the folder they lie in: its lock is found once. The skills of a folder
+        // come one after another, so the last folder's answer is kept at hand: the same bytes
+        // are the same path, and need no hashing.
+        let kept = self
+            .last_project
+            .as_ref()
+            .filter(|(d, _)| same_bytes(d, skills_dir))
+            .map(|(_, lock)| lock.clone());
+        let lock = if let Some(lock) = kept {
+            lock
+        } else if let Some(lock) = self.project_lock_of.get(skills_dir) {
             lock.clone()
         } else {
             let lock = self.project_lock(skills_dir, Some((&skill.root, &skill.dir)));
             self.project_lock_of
                 .insert(skills_dir.to_path_buf(), lock.clone());
             lock
-        }?;
+        };
+        if !self
+            .last_project
+            .as_ref()
+            .is_some_and(|(d, _)| same_bytes(d, skills_dir))
+        {
+            self.last_project = Some((skills_dir.to_path_buf(), lock.clone()));
+        }
+        let lock = lock?;
         let entries = self.entries(&lock, |p| skills_lock::read(p, skills_lock::VERSION))?;
         let (key, entry) = lookup(entries, skill)?;
-        let lock_dir = lock.parent().unwrap_or(Path::new("."));
+        let lock_dir = paths::parent(&lock).unwrap_or(Path::new("."));
         let mut r = npx_record(&lock, key, &entry, "computedHash");
         let local = r.source_type.as_deref() == Some("local");
         r.hashed = Hashed::Skills {
@@ -381,7 +401,7 @@ impl Records {
     fn project_lock(&mut self, skills_dir: &Path, at: Option<(&Path, &Path)>) -> Option<PathBuf> {
         // Skills share their folders' ancestors: each folder is asked once.
         let mut lock = None;
-        for d in skills_dir.ancestors().take(3) {
+        for d in std::iter::successors(Some(skills_dir), |d| paths::parent(d)).take(3) {
             // Looked up before it is copied: most folders were asked already.
             let found = if let Some(found) = self.project_locks.get(d) {
                 found.clone()
@@ -405,9 +425,9 @@ impl Records {
     }
 
     fn global(&mut self, skill: &Skill) -> Option<Record> {
-        let skills_dir = skill.dir.parent()?;
-        let agents = skills_dir.parent()?;
-        if skills_dir.file_name()? != "skills" || agents.file_name()? != ".agents" {
+        let skills_dir = paths::parent(&skill.dir)?;
+        let agents = paths::parent(skills_dir)?;
+        if paths::file_name(skills_dir)? != "skills" || paths::file_name(agents)? != ".agents" {
             return None;
         }
         let in_home = self
@@ -433,6 +453,11 @@ impl Records {
         };
         Some(r)
     }
+}
+
+/// Whether two paths have the same bytes (and so are the same path).
+fn same_bytes(a: &Path, b: &Path) -> bool {
+    a.as_os_str().as_encoded_bytes() == b.as_os_str().as_encoded_bytes()
 }
 
 /// The entry of `skill` in an `npx skills` record: by its name, else its folder's.

@@ -482,7 +482,7 @@ impl Folders {
     /// The resolved skill folder joined with the skill file's name, as `skills-ref` writes it. A
     /// plain skill folder (no link below its root) is its root's real folder joined with the rest.
     pub(crate) fn location(&self, skill: &Skill) -> String {
-        let file = skill.skill_md.file_name().unwrap_or_default();
+        let file = crate::core::files::paths::file_name(&skill.skill_md).unwrap_or_default();
         let below = crate::core::files::paths::strip_prefix(&skill.dir, &skill.root)
             .filter(|rel| skill.plain && !rel.as_os_str().is_empty());
         let mut dir = match below {

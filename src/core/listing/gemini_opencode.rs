@@ -9,6 +9,17 @@ use crate::core::source::Scope;
 /// Gemini CLI's skill name: its frontmatter `name` with each of `:\/<>*?"|` made `-`
 /// (`loadSkillFromFile`).
 pub fn gemini_name(name: &str) -> String {
+    // The characters replaced are ASCII, so a name without their bytes has none of them: as
+    // nearly every name, copied as it is.
+    let replaced = |b: &u8| {
+        matches!(
+            b,
+            b':' | b'\\' | b'/' | b'<' | b'>' | b'*' | b'?' | b'"' | b'|'
+        )
+    };
+    if !name.as_bytes().iter().any(replaced) {
+        return name.to_string();
+    }
     name.chars()
         .map(|c| {
             if matches!(c, ':' | '\\' | '/' | '<' | '>' | '*' | '?' | '"' | '|') {
@@ -111,6 +122,37 @@ fn js_escape(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A name copied as it is, when it has none of the replaced characters, is what replacing
+    /// them character by character gives.
+    #[test]
+    fn gemini_names_are_the_names_with_each_replaced_character_a_dash() {
+        let by_char = |name: &str| -> String {
+            name.chars()
+                .map(|c| if ":\\/<>*?\"|".contains(c) { '-' } else { c })
+                .collect()
+        };
+        let names = [
+            "",
+            "pdf",
+            "web:search",
+            "a/b\\c",
+            "<x>",
+            "*?",
+            "\"q\"|",
+            "é-ü",
+            "名前:名",
+            "日本/語",
+            "trailing:",
+            "🦀|🦀",
+            "plain-name_1.2",
+        ];
+        for name in names {
+            assert_eq!(gemini_name(name), by_char(name), "{name}");
+        }
+        assert_eq!(gemini_name("名前:名"), "名前-名");
+        assert_eq!(gemini_name("pdf"), "pdf");
+    }
 
     #[test]
     fn gemini_sanitizes_names_and_opencode_escapes_locations() {

@@ -338,7 +338,6 @@ fn check_skill_kept(skill: &Skill, profile: Profile, learned: &AtomicBool) -> Ve
 /// rules read more than that, so they run every time: an executable skill's entry (a file looked
 /// at), Lazy Skills' resources and files, the ADR agent's readers.
 fn per_skill_key(skill: &Skill, profile: Profile) -> Option<[u8; 32]> {
-    use crate::core::files::fsx::path_bytes;
     use crate::core::skill::SkillKind;
     use crate::core::source::Agent;
     if skill.kind() == SkillKind::Executable
@@ -348,24 +347,64 @@ fn per_skill_key(skill: &Skill, profile: Profile) -> Option<[u8; 32]> {
         return None;
     }
     let program = crate::core::files::fsx::program_key()?;
-    let mut h = blake3::Hasher::new();
-    h.update(b"per-skill rules 1\0");
-    h.update(program);
-    h.update(&[
+    Some(*blake3::hash(&per_skill_key_input(skill, profile, program)).as_bytes())
+}
+
+/// What [`per_skill_key`] hashes, in one buffer (one hashing call, not one per part). The
+/// skill file below its folder and the folder below its root, as they nearly always are, are
+/// written as the file's name and the root's length: fewer bytes to hash, and the three paths
+/// can still be told from the bytes (each part is marked, and long parts carry their length).
+fn per_skill_key_input(skill: &Skill, profile: Profile, program: &[u8; 32]) -> Vec<u8> {
+    let (dir, md, root) = (
+        key_bytes(&skill.dir),
+        key_bytes(&skill.skill_md),
+        key_bytes(&skill.root),
+    );
+    let mut buf = Vec::with_capacity(96 + dir.len() + md.len() + root.len());
+    let put = |buf: &mut Vec<u8>, part: &[u8]| {
+        buf.extend_from_slice(&(part.len() as u64).to_le_bytes());
+        buf.extend_from_slice(part);
+    };
+    buf.extend_from_slice(b"per-skill rules 2\0");
+    buf.extend_from_slice(program);
+    buf.extend_from_slice(&[
         profile as u8,
         skill.agent as u8,
         u8::from(skill.command),
         u8::from(skill.plugin),
     ]);
-    for p in [
-        path_bytes(&skill.dir),
-        path_bytes(&skill.skill_md),
-        path_bytes(&skill.root),
-    ] {
-        h.update(&(p.len() as u64).to_le_bytes());
-        h.update(&p);
+    put(&mut buf, &dir);
+    if let Some(name) = md
+        .strip_prefix(&dir[..])
+        .and_then(|rest| rest.strip_prefix(b"/"))
+    {
+        buf.push(1);
+        put(&mut buf, name);
+    } else {
+        buf.push(0);
+        put(&mut buf, &md);
     }
-    Some(*h.finalize().as_bytes())
+    if dir.starts_with(&root) {
+        buf.push(1);
+        buf.extend_from_slice(&(root.len() as u64).to_le_bytes());
+    } else {
+        buf.push(0);
+        put(&mut buf, &root);
+    }
+    buf
+}
+
+/// A path's bytes as the cache files store them ([`path_bytes`](crate::core::files::fsx::path_bytes)),
+/// borrowed where they are the path's own.
+fn key_bytes(p: &std::path::Path) -> std::borrow::Cow<'_, [u8]> {
+    #[cfg(unix)]
+    {
+        std::borrow::Cow::Borrowed(p.as_os_str().as_encoded_bytes())
+    }
+    #[cfg(not(unix))]
+    {
+        std::borrow::Cow::Owned(crate::core::files::fsx::path_bytes(p))
+    }
 }
 
 /// The parse findings of `skill`, each at the level `profile` gives it.
@@ -444,6 +483,41 @@ mod tests {
     use super::*;
     use crate::core::scan::ScanOptions;
     use crate::core::source::{Agent, Root, Scope};
+
+    /// The per-skill key's input tells apart every skill whose folder, file or root differs,
+    /// however the three lie against each other, and is the same for the same skill: the
+    /// shortened parts (the file's name, the root's length) never make two skills one.
+    #[test]
+    fn per_skill_keys_tell_every_place_apart() {
+        let program = [7_u8; 32];
+        let places = [
+            ("/r", "/r/a", "/r/a/SKILL.md"),
+            ("/r", "/r/a", "/r/a/skill.md"),
+            ("/r", "/r/a", "/r/ab/SKILL.md"),
+            ("/r", "/r/a", "/r/a/b/SKILL.md"),
+            ("/r", "/r/a", "/elsewhere/SKILL.md"),
+            ("/r", "/r/a/b", "/r/a/b/SKILL.md"),
+            ("/r/a", "/r/a/b", "/r/a/b/SKILL.md"),
+            ("/r/", "/r/a/b", "/r/a/b/SKILL.md"),
+            ("/q", "/r/a", "/r/a/SKILL.md"),
+            ("/r/a", "/r/a", "/r/a/SKILL.md"),
+            ("/", "/r/a", "/r/a/SKILL.md"),
+            ("/r", "/r", "/r/SKILL.md"),
+            ("/r", "/r/a/", "/r/a/SKILL.md"),
+            ("/r", "/r/a", "/r/a//SKILL.md"),
+        ];
+        let mut seen = std::collections::HashMap::new();
+        for (root, dir, md) in places {
+            let r = Root::new(root, Agent::Path, Scope::Path);
+            let s = Skill::new(&r, dir.into(), md.into());
+            let input = per_skill_key_input(&s, Profile::default(), &program);
+            assert_eq!(input, per_skill_key_input(&s, Profile::default(), &program));
+            if let Some(other) = seen.insert(input, (root, dir, md)) {
+                panic!("{other:?} and {:?} share a key", (root, dir, md));
+            }
+        }
+        assert_eq!(seen.len(), places.len());
+    }
 
     /// Skills that between them trip most rules.
     const ODD: &[(&str, &str)] = &[

@@ -3,6 +3,7 @@
 //! same-named skills of different namespaces apart, and the patterns that select by namespace
 //! (`web`, `web.*`, `*scraper`).
 
+use crate::core::files::paths;
 use std::path::{Path, PathBuf};
 
 /// A plugin manifest larger than this is not read for the plugin's name.
@@ -43,9 +44,11 @@ pub fn place_in(root: &Path, dir: &Path, name: &str, manifests: &Manifests) -> P
     // The folders between the root and the skill folder, joined with dots (one string built,
     // every skill is placed).
     let mut namespace = String::new();
-    if let Some(parent) =
-        crate::core::files::paths::strip_prefix(dir, root).and_then(|rel| rel.parent())
-    {
+    let parent = paths::strip_prefix(dir, root).and_then(paths::parent);
+    // A plain path's names are its text's pieces between `/`s.
+    if let Some(text) = parent.and_then(paths::plain_text) {
+        namespace = text.replace('/', ".");
+    } else if let Some(parent) = parent {
         for c in parent.components() {
             let c = c.as_os_str().to_string_lossy();
             if c.is_empty() || c == "." {
@@ -60,7 +63,11 @@ pub fn place_in(root: &Path, dir: &Path, name: &str, manifests: &Manifests) -> P
     let id = if namespace.is_empty() {
         name.to_string()
     } else {
-        format!("{namespace}.{name}")
+        let mut id = String::with_capacity(namespace.len() + 1 + name.len());
+        id.push_str(&namespace);
+        id.push('.');
+        id.push_str(name);
+        id
     };
     Placed {
         namespace,
@@ -73,11 +80,11 @@ pub fn place_in(root: &Path, dir: &Path, name: &str, manifests: &Manifests) -> P
 /// The manifest is optional for Claude Code, so a marketplace's `plugins/<plugin>/skills/<skill>`
 /// layout marks a plugin too.
 fn plugin_of(dir: &Path, manifests: &Manifests) -> Option<String> {
-    let skills = dir.parent()?;
-    if skills.file_name()? != "skills" {
+    let skills = paths::parent(dir)?;
+    if paths::file_name(skills)? != "skills" {
         return None;
     }
-    let plugin_dir = skills.parent()?;
+    let plugin_dir = paths::parent(skills)?;
     let known = || {
         manifests
             .0

@@ -18,7 +18,7 @@ const POLICY_FILE: &str = "agents/openai.yaml";
 /// dot-name leads to from its root (Codex skips every dot-name as it walks; its system skills'
 /// `.system` folder is a root of its own).
 pub fn reads(s: &Skill) -> bool {
-    s.skill_md.file_name().is_some_and(|n| n == "SKILL.md")
+    crate::core::files::paths::file_name(&s.skill_md).is_some_and(|n| n == "SKILL.md")
         && crate::core::files::paths::strip_prefix(&s.dir, &s.root).is_none_or(|rel| {
             // A name's first byte, not the name made text: `.` is one byte in any encoding.
             rel.components()
