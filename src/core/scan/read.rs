@@ -76,8 +76,8 @@ pub(super) fn read_skill(
     let remembered = record.as_mut().map(|r| std::mem::take(&mut r.resources));
     // The skill file and the resources are stat'ed from the root, held open: the kernel walks only
     // the path below it, and no folder is opened per skill.
-    let dir = super::within(root_dir, &root.path, &f.dir);
-    let meta = match super::below(&f.file, &f.dir) {
+    let dir = super::relative::within(root_dir, &root.path, &f.dir);
+    let meta = match super::relative::below(&f.file, &f.dir) {
         Some(rel) if !rel.as_os_str().is_empty() => dir.stat(rel),
         _ => crate::core::files::fsx::stat_path(&f.file).map(|(st, regular)| regular.then_some(st)),
     };
