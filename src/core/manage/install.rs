@@ -260,6 +260,7 @@ mod tests {
             subfolder: String::new(),
             dir,
             hash: String::new(),
+            executables: Vec::new(),
             notes: Vec::new(),
         };
         let trash = Trash::at(&t.path().join("data"));

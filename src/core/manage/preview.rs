@@ -3,7 +3,7 @@
 //! that agent's listing (tokens per turn, fates that change), as a budget baseline diff.
 
 use super::stage::Staged;
-use super::{Target, format_for, profile_for, tree};
+use super::{Target, format_for, profile_for};
 use crate::core::Library;
 use crate::core::findings::diagnostic::{Counts, Severity};
 use crate::core::front::state;
@@ -202,6 +202,18 @@ pub struct Preview {
     pub listing: ListingChange,
 }
 
+/// What is at the place of each of `folders` in the folder `dir` now (that place), if
+/// anything: nothing at all when `dir` itself is not there (one look instead of one per folder).
+fn taken_places<'a>(dir: &Path, folders: impl Iterator<Item = &'a str>) -> Vec<Option<PathBuf>> {
+    let there = std::fs::symlink_metadata(dir).is_ok();
+    folders
+        .map(|f| {
+            let place = dir.join(f);
+            (there && std::fs::symlink_metadata(&place).is_ok()).then_some(place)
+        })
+        .collect()
+}
+
 /// The agents' switches of this home and the project around the working folder.
 fn settings_switches() -> Option<crate::core::agents::AgentSwitches> {
     let home = dirs::home_dir()?;
@@ -274,9 +286,12 @@ impl Pricing {
         &self,
         staged: &[Staged],
     ) -> HashMap<PathBuf, (Option<u32>, Option<u32>)> {
+        // Only a skill the agent's folder was read with can be one of them (the library below
+        // keeps no other): the files of the others are not looked for.
         let dirs: Vec<PathBuf> = staged
             .iter()
             .map(|s| self.target.dir.join(&s.folder))
+            .filter(|d| self.before.skills.iter().any(|s| s.dir == *d))
             .filter(|d| d.join("SKILL.md").is_file() || d.join("skill.md").is_file())
             .collect();
         if dirs.is_empty() {
@@ -335,9 +350,11 @@ impl Pricing {
                 shadowed: None,
             },
         );
+        let taken = taken_places(&self.target.dir, staged.iter().map(|s| s.folder.as_str()));
         staged
             .iter()
-            .map(|st| {
+            .zip(taken)
+            .map(|(st, clash)| {
                 let i = self.by_folder.get(&st.folder).copied();
                 let skill = i.and_then(|i| self.staged.skills.get(i));
                 let mut verdict = Verdict::default();
@@ -360,7 +377,6 @@ impl Pricing {
                     let e = listing::entry(&s, self.format);
                     (!e.is_empty()).then(|| tokens::count_text(&e, self.encoding, &self.cache))
                 });
-                let place = self.target.dir.join(&st.folder);
                 Priced {
                     folder: st.folder.clone(),
                     name: st.name.clone(),
@@ -375,9 +391,9 @@ impl Pricing {
                         l2: i.and_then(|i| self.staged_levels.get(i)).and_then(|l| l.0),
                         l3: i.and_then(|i| self.staged_levels.get(i)).and_then(|l| l.1),
                     },
-                    executables: tree::executables(&st.dir),
+                    executables: st.executables.clone(),
                     notes: st.notes.clone(),
-                    clash: std::fs::symlink_metadata(&place).is_ok().then_some(place),
+                    clash,
                 }
             })
             .collect()
@@ -537,5 +553,51 @@ impl Pricing {
             skills,
             listing,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The places found taken are the ones a look at each place finds taken, whatever the
+    /// agent's folder is: missing, a file, a link that leads nowhere or to a folder, a folder.
+    #[test]
+    fn taken_places_are_the_places_a_look_finds_taken() {
+        let t = tempfile::tempdir().unwrap();
+        let real = t.path().join("real");
+        std::fs::create_dir_all(real.join("pdf")).unwrap();
+        std::fs::write(real.join("file"), "x").unwrap();
+        crate::core::files::fsx::test_link("nowhere", real.join("dangling")).unwrap();
+        let file = t.path().join("file");
+        std::fs::write(&file, "x").unwrap();
+        let dangling = t.path().join("dangling");
+        crate::core::files::fsx::test_link("nowhere", &dangling).unwrap();
+        let linked = t.path().join("linked");
+        crate::core::files::fsx::test_link(&real, &linked).unwrap();
+        let folders = ["pdf", "file", "dangling", "new"];
+        for dir in [t.path().join("missing"), file, dangling, linked, real] {
+            let want: Vec<Option<PathBuf>> = folders
+                .iter()
+                .map(|f| {
+                    let place = dir.join(f);
+                    std::fs::symlink_metadata(&place).is_ok().then_some(place)
+                })
+                .collect();
+            assert_eq!(
+                taken_places(&dir, folders.iter().copied()),
+                want,
+                "{}",
+                dir.display()
+            );
+        }
+        let real = t.path().join("real");
+        assert_eq!(
+            taken_places(&real, folders.iter().copied())
+                .iter()
+                .filter(|p| p.is_some())
+                .count(),
+            3
+        );
     }
 }

@@ -22,6 +22,8 @@ pub struct Staged {
     pub dir: PathBuf,
     /// The hash of its files as staged (kept in the manifest to tell a later local edit).
     pub hash: String,
+    /// Its files that could run, as [`tree::executables`] lists them in the staged copy.
+    pub executables: Vec<String>,
     /// What the copy left out.
     pub notes: Vec<String>,
 }
@@ -98,19 +100,25 @@ pub fn stage(root: &Path, stage: &Path, pick: &[String], own: bool) -> Result<Fo
         let dir = stage.join(&folder);
         let alone = !holders.contains(s.dir.as_path())
             && !s.dir.ancestors().skip(1).any(|a| dirs.contains(a));
-        let notes = if own && alone && std::fs::rename(&s.dir, &dir).is_ok() {
-            tree::sanitize(&dir)?
+        // One walk of the staged copy cleans it (when moved), hashes it and lists what could
+        // run in it.
+        let settled = if own && alone && std::fs::rename(&s.dir, &dir).is_ok() {
+            tree::sanitize_settle(&dir)?
         } else {
-            tree::copy_skill(&s.dir, &dir)?.notes
+            let notes = tree::copy_skill(&s.dir, &dir)?.notes;
+            tree::Settled {
+                notes,
+                ..tree::settle(&dir)?
+            }
         };
-        let hash = tree::tree_hash(&dir)?;
         found.skills.push(Staged {
             folder,
             name: s.name.clone(),
             subfolder,
             dir,
-            hash,
-            notes,
+            hash: settled.hash,
+            executables: settled.executables,
+            notes: settled.notes,
         });
     }
     found.skills.sort_by(|a, b| a.folder.cmp(&b.folder));
@@ -141,7 +149,7 @@ pub fn stage_installed(dir: &Path, stage: &Path) -> Result<Staged, ManageError> 
     // A skill folder that is a link is copied from where it points.
     let from = std::fs::canonicalize(dir).map_err(ManageError::io("read", dir))?;
     let copied = tree::copy_skill(&from, &to)?;
-    let hash = tree::tree_hash(&to)?;
+    let settled = tree::settle(&to)?;
     let lib = Library::load(
         vec![Root::new(to.clone(), Agent::Path, Scope::Path)],
         &ScanOptions::default(),
@@ -155,7 +163,8 @@ pub fn stage_installed(dir: &Path, stage: &Path) -> Result<Staged, ManageError> 
         name,
         subfolder: String::new(),
         dir: to,
-        hash,
+        hash: settled.hash,
+        executables: settled.executables,
         notes: copied.notes,
     })
 }

@@ -104,7 +104,9 @@ fn walk_in(
     entries.sort_by_key(std::fs::DirEntry::file_name);
     for e in entries {
         let path = e.path();
-        let meta = match std::fs::symlink_metadata(&path) {
+        // The entry's own stat (links not followed), taken beside the folder the walk holds
+        // open rather than by its whole path again.
+        let meta = match e.metadata() {
             Ok(m) => m,
             Err(err) if strict => return Err(ManageError::io("read", &path)(err)),
             Err(_) => continue,
@@ -320,13 +322,23 @@ pub fn tree_hash(dir: &Path) -> Result<String, ManageError> {
     Ok(h.finalize().to_hex().to_string())
 }
 
+/// Extensions of files that are scripts or programs.
+const SCRIPT: &[&str] = &[
+    "sh", "bash", "zsh", "fish", "py", "js", "mjs", "cjs", "ts", "rb", "pl", "php", "ps1", "bat",
+    "cmd", "exe", "lua", "r",
+];
+
+/// Whether a file's name or mode says it could run (its first bytes aside).
+fn runs_by_name_or_mode(e: &Entry) -> bool {
+    crate::core::files::fsx::runnable(&e.path, &e.meta)
+        || Path::new(&e.name)
+            .extension()
+            .is_some_and(|x| SCRIPT.contains(&x.to_string_lossy().to_ascii_lowercase().as_str()))
+}
+
 /// Files a skill carries that could run: a run bit, a `#!` line, or a script's extension.
 /// Listed for people, never run.
 pub fn executables(dir: &Path) -> Vec<String> {
-    const SCRIPT: &[&str] = &[
-        "sh", "bash", "zsh", "fish", "py", "js", "mjs", "cjs", "ts", "rb", "pl", "php", "ps1",
-        "bat", "cmd", "exe", "lua", "r",
-    ];
     let mut out = Vec::new();
     // Not strict: what cannot be read is not listed.
     let _ = walk(dir, false, &mut |e| {
@@ -336,19 +348,157 @@ pub fn executables(dir: &Path) -> Vec<String> {
         if !e.meta.is_file() {
             return Ok(Step::Skip);
         }
-        let ext = Path::new(&e.name)
-            .extension()
-            .map(|x| x.to_string_lossy().to_ascii_lowercase());
-        let runs = crate::core::files::fsx::runnable(&e.path, &e.meta)
-            || ext.is_some_and(|x| SCRIPT.contains(&x.as_str()))
-            || starts_with_shebang(&e.path);
-        if runs {
+        if runs_by_name_or_mode(e) || starts_with_shebang(&e.path) {
             out.push(e.rel.clone());
         }
         Ok(Step::Skip)
     });
     out.sort();
     out
+}
+
+/// What staging learns of a skill folder in one walk: what [`tree_hash`] and [`executables`]
+/// give, and what was left out of it.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Settled {
+    /// [`tree_hash`] of the folder.
+    pub hash: String,
+    /// [`executables`] of the folder.
+    pub executables: Vec<String>,
+    /// What was left out, and why.
+    pub notes: Vec<String>,
+}
+
+/// The hash and the executables of a folder gathered entry by entry, as [`tree_hash`] and
+/// [`executables`] take them, each file read once for both.
+struct Summer {
+    hash: blake3::Hasher,
+    executables: Vec<String>,
+    buf: Vec<u8>,
+}
+
+impl Summer {
+    fn new() -> Summer {
+        Summer {
+            hash: blake3::Hasher::new(),
+            executables: Vec::new(),
+            buf: Vec::new(),
+        }
+    }
+
+    /// Takes in one entry that stays in the folder (`link`: a link's target, when the caller
+    /// read it already).
+    fn take(&mut self, e: &Entry, link: Option<&Path>) -> Result<Step, ManageError> {
+        use std::io::Read;
+        let h = &mut self.hash;
+        let ft = e.meta.file_type();
+        if ft.is_dir() {
+            if e.left_out().is_some() {
+                return Ok(Step::Skip);
+            }
+            h.update(b"d\0");
+            h.update(e.rel.as_bytes());
+            h.update(b"\0");
+            return Ok(Step::Enter);
+        }
+        if ft.is_symlink() {
+            let read;
+            let t = match link {
+                Some(t) => t,
+                None => {
+                    read = std::fs::read_link(&e.path).map_err(ManageError::io("read", &e.path))?;
+                    read.as_path()
+                }
+            };
+            h.update(b"l\0");
+            h.update(e.rel.as_bytes());
+            h.update(b"\0");
+            h.update(t.to_string_lossy().as_bytes());
+            h.update(b"\0");
+        } else if ft.is_file() {
+            let exec = crate::core::files::fsx::runnable(&e.path, &e.meta);
+            h.update(if exec { b"x\0" } else { b"f\0" });
+            h.update(e.rel.as_bytes());
+            h.update(b"\0");
+            h.update(&e.meta.len().to_le_bytes());
+            let mut f = std::fs::File::open(&e.path).map_err(ManageError::io("read", &e.path))?;
+            // Room for the whole file and the read that finds its end, up to one block of
+            // reading: the buffer grows to the skill's largest file, not to the block.
+            let room = usize::try_from(e.meta.len().saturating_add(1))
+                .unwrap_or(usize::MAX)
+                .clamp(4 << 10, 64 << 10);
+            if self.buf.len() < room {
+                self.buf.resize(room, 0);
+            }
+            // The first two bytes, for the `#!` of a script.
+            let mut head = [0u8; 2];
+            let mut got = 0;
+            loop {
+                let n = match f.read(&mut self.buf) {
+                    Ok(0) => break,
+                    Ok(n) => n,
+                    Err(err) if err.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(err) => return Err(ManageError::io("read", &e.path)(err)),
+                };
+                let chunk = self.buf.get(..n).unwrap_or_default();
+                for &b in chunk.iter().take(2 - got) {
+                    if let Some(x) = head.get_mut(got) {
+                        *x = b;
+                    }
+                    got += 1;
+                }
+                h.update(chunk);
+            }
+            if runs_by_name_or_mode(e) || (got == 2 && &head == b"#!") {
+                self.executables.push(e.rel.clone());
+            }
+        }
+        Ok(Step::Skip)
+    }
+
+    fn done(mut self, notes: Vec<String>) -> Settled {
+        self.executables.sort();
+        Settled {
+            hash: self.hash.finalize().to_hex().to_string(),
+            executables: self.executables,
+            notes,
+        }
+    }
+}
+
+/// [`tree_hash`] and [`executables`] of `dir` in one walk, each file read once.
+pub fn settle(dir: &Path) -> Result<Settled, ManageError> {
+    let mut sum = Summer::new();
+    walk(dir, true, &mut |e| sum.take(e, None))?;
+    Ok(sum.done(Vec::new()))
+}
+
+/// [`sanitize`], then [`tree_hash`] and [`executables`] of what is left, in one walk: each
+/// entry is cleaned as [`sanitize`] does and, when it stays, taken into the hash and the list.
+pub fn sanitize_settle(dir: &Path) -> Result<Settled, ManageError> {
+    let mut notes = Vec::new();
+    let mut sum = Summer::new();
+    walk(dir, true, &mut |e| {
+        let ft = e.meta.file_type();
+        if ft.is_symlink() {
+            let target = std::fs::read_link(&e.path).map_err(ManageError::io("read", &e.path))?;
+            let target_s = target.to_string_lossy();
+            if !link_stays_inside(&e.rel, &target_s) {
+                notes.push(format!(
+                    "left out {}: a link to {} leaves the skill",
+                    crate::core::words::text::line(&e.rel),
+                    crate::core::words::text::line(&target_s)
+                ));
+                std::fs::remove_file(&e.path).map_err(ManageError::io("remove", &e.path))?;
+                return Ok(Step::Skip);
+            }
+            return sum.take(e, Some(&target));
+        }
+        let kept = ft.is_file() || (ft.is_dir() && e.left_out().is_none());
+        let step = sanitize_entry(e, &mut notes)?;
+        if kept { sum.take(e, None) } else { Ok(step) }
+    })?;
+    Ok(sum.done(notes))
 }
 
 fn starts_with_shebang(path: &Path) -> bool {
@@ -562,6 +712,89 @@ mod tests {
     use super::*;
     #[cfg(unix)]
     use std::os::unix::fs::PermissionsExt;
+
+    /// A skill folder with something of every kind a walk can meet: nested folders, repository
+    /// data, links inside and out, a FIFO, a set-id script, files whose `#!` or extension
+    /// says they run, a one-byte file, a bare `#!` and a file larger than one read.
+    #[cfg(unix)]
+    fn hostile_skill(dir: &Path) {
+        std::fs::create_dir_all(dir.join("scripts/deep/er")).unwrap();
+        std::fs::create_dir_all(dir.join(".git/objects")).unwrap();
+        std::fs::create_dir_all(dir.join("empty")).unwrap();
+        std::fs::write(dir.join(".git/objects/x"), "blob").unwrap();
+        std::fs::write(dir.join("SKILL.md"), "---\nname: s\n---\nBody.\n").unwrap();
+        std::fs::write(dir.join("scripts/run.sh"), "echo\n").unwrap();
+        std::fs::set_permissions(
+            dir.join("scripts/run.sh"),
+            std::fs::Permissions::from_mode(0o4777),
+        )
+        .unwrap();
+        std::fs::write(dir.join("scripts/tool"), "#!/usr/bin/env python3\n").unwrap();
+        std::fs::write(dir.join("scripts/Build.PY"), "print()\n").unwrap();
+        std::fs::write(dir.join("scripts/deep/er/bang"), "#!").unwrap();
+        std::fs::write(dir.join("scripts/deep/hash"), "#").unwrap();
+        std::fs::write(dir.join("scripts/deep/none"), "").unwrap();
+        let big: Vec<u8> = (0..200_000u32).map(|i| (i % 251) as u8).collect();
+        std::fs::write(dir.join("big.bin"), &big).unwrap();
+        std::fs::set_permissions(dir.join("big.bin"), std::fs::Permissions::from_mode(0o750))
+            .unwrap();
+        crate::core::files::fsx::test_link("/etc/passwd", dir.join("passwd")).unwrap();
+        crate::core::files::fsx::test_link("../SKILL.md", dir.join("scripts/doc")).unwrap();
+        crate::core::files::fsx::test_link("../../..", dir.join("scripts/deep/up")).unwrap();
+        crate::core::files::fsx::test_link("run.sh", dir.join("scripts/again.sh")).unwrap();
+        nix::unistd::mkfifo(&dir.join("pipe"), nix::sys::stat::Mode::S_IRWXU).unwrap();
+    }
+
+    /// The one walk of staging gives what the separate walks it replaces give: a moved skill's
+    /// clean-up, hash, executables and notes as [`sanitize`] then [`tree_hash`] and
+    /// [`executables`] find them, and the folder left the same; a copy's hash and executables
+    /// as [`tree_hash`] and [`executables`] find them.
+    #[cfg(unix)]
+    #[test]
+    fn one_walk_gives_what_the_separate_walks_give() {
+        let t = tempfile::tempdir().unwrap();
+        let (slow, fast) = (t.path().join("slow"), t.path().join("fast"));
+        hostile_skill(&slow);
+        hostile_skill(&fast);
+        let notes = sanitize(&slow).unwrap();
+        let want = Settled {
+            hash: tree_hash(&slow).unwrap(),
+            executables: executables(&slow),
+            notes,
+        };
+        let got = sanitize_settle(&fast).unwrap();
+        assert_eq!(got, want);
+        assert!(
+            got.executables.contains(&"scripts/tool".to_string())
+                && got
+                    .executables
+                    .contains(&"scripts/deep/er/bang".to_string())
+                && got.executables.contains(&"big.bin".to_string())
+                && !got.executables.contains(&"scripts/deep/hash".to_string()),
+            "{:?}",
+            got.executables
+        );
+        assert!(!got.notes.is_empty());
+        assert!(diff_trees(&slow, &fast).is_empty());
+        assert_eq!(
+            tree_hash(&fast).unwrap(),
+            got.hash,
+            "the folder is as hashed"
+        );
+        let copy = t.path().join("copy");
+        copy_skill(&slow, &copy).unwrap();
+        let settled = settle(&copy).unwrap();
+        assert_eq!(settled.hash, tree_hash(&copy).unwrap());
+        assert_eq!(settled.executables, executables(&copy));
+        assert_eq!(
+            settled.hash, want.hash,
+            "a copy hashes as the cleaned original"
+        );
+        std::fs::write(copy.join("scripts/deep/none"), "#!").unwrap();
+        let edited = settle(&copy).unwrap();
+        assert_ne!(edited.hash, settled.hash);
+        assert_eq!(edited.executables, executables(&copy));
+    }
 
     #[test]
     fn links_must_stay_inside() {

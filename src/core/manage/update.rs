@@ -166,13 +166,14 @@ pub fn check(skills: &[Added], work: &Path) -> Vec<Check> {
                 .and_then(|()| {
                     let to = stage.join(&a.folder);
                     let copied = tree::copy_skill(&upstream, &to)?;
-                    let hash = tree::tree_hash(&to)?;
+                    let settled = tree::settle(&to)?;
                     Ok(Staged {
                         folder: a.folder.clone(),
                         name: a.entry.name.clone(),
                         subfolder: a.entry.subfolder.clone(),
                         dir: to,
-                        hash,
+                        hash: settled.hash,
+                        executables: settled.executables,
                         notes: copied.notes,
                     })
                 });
