@@ -403,12 +403,11 @@ impl Summer {
         }
         if ft.is_symlink() {
             let read;
-            let t = match link {
-                Some(t) => t,
-                None => {
-                    read = std::fs::read_link(&e.path).map_err(ManageError::io("read", &e.path))?;
-                    read.as_path()
-                }
+            let t = if let Some(t) = link {
+                t
+            } else {
+                read = std::fs::read_link(&e.path).map_err(ManageError::io("read", &e.path))?;
+                read.as_path()
             };
             h.update(b"l\0");
             h.update(e.rel.as_bytes());

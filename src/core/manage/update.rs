@@ -152,7 +152,8 @@ pub fn check(skills: &[Added], work: &Path) -> Vec<Check> {
                 out.push(c);
                 continue;
             }
-            c.edited = !matches!(tree::tree_hash(&c.dir), Ok(h) if h == a.entry.hash);
+            let installed = tree::tree_hash(&c.dir).ok();
+            c.edited = installed.as_deref() != Some(a.entry.hash.as_str());
             let Some(upstream) = below(&f.root, &a.entry.subfolder) else {
                 c.status = Status::Gone;
                 out.push(c);
@@ -182,7 +183,7 @@ pub fn check(skills: &[Added], work: &Path) -> Vec<Check> {
                     if s.hash != a.entry.hash {
                         c.status = Status::Changed;
                     }
-                    c.diff = tree::diff_trees(&c.dir, &s.dir);
+                    c.diff = diff_unless_same(&c.dir, installed.as_deref(), &s);
                     c.staged = Some(s);
                 }
                 Err(e) => c.problem = Some(e.to_string()),
@@ -191,6 +192,17 @@ pub fn check(skills: &[Added], work: &Path) -> Vec<Check> {
         }
     }
     out
+}
+
+/// The files of the installed copy at `dir` compared with the staged upstream one: nothing to
+/// read when the installed copy's hash (`installed`, when it could be taken) is the staged
+/// one's, as the same hash is the same files, links and bytes; else [`tree::diff_trees`].
+fn diff_unless_same(dir: &Path, installed: Option<&str>, staged: &Staged) -> TreeDiff {
+    if installed == Some(staged.hash.as_str()) {
+        TreeDiff::default()
+    } else {
+        tree::diff_trees(dir, &staged.dir)
+    }
 }
 
 /// The skill folder `sub` below `root`, when it is one plain path below it holding a skill file.
@@ -203,4 +215,46 @@ fn below(root: &Path, sub: &str) -> Option<PathBuf> {
     let meta = std::fs::symlink_metadata(&dir).ok()?;
     (meta.is_dir() && (dir.join("SKILL.md").is_file() || dir.join("skill.md").is_file()))
         .then_some(dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The comparison taken from the hashes is the one the files give: empty when the installed
+    /// copy is the upstream one, and read file by file (the same as `diff_trees`) otherwise or
+    /// when the installed copy's hash could not be taken.
+    #[test]
+    fn a_copy_with_the_staged_hash_compares_as_its_files_do() {
+        let t = tempfile::tempdir().unwrap();
+        let installed = t.path().join("installed");
+        std::fs::create_dir_all(installed.join("references")).unwrap();
+        std::fs::write(installed.join("SKILL.md"), "---\nname: s\n---\nBody.\n").unwrap();
+        std::fs::write(installed.join("references/a.md"), "one\ntwo\n").unwrap();
+        let to = t.path().join("stage/s");
+        std::fs::create_dir_all(t.path().join("stage")).unwrap();
+        tree::copy_skill(&installed, &to).unwrap();
+        let settled = tree::settle(&to).unwrap();
+        let staged = Staged {
+            folder: "s".into(),
+            name: "s".into(),
+            subfolder: String::new(),
+            dir: to,
+            hash: settled.hash,
+            executables: settled.executables,
+            notes: Vec::new(),
+        };
+        let same = tree::tree_hash(&installed).unwrap();
+        let slow = tree::diff_trees(&installed, &staged.dir);
+        assert!(slow.is_empty());
+        assert_eq!(diff_unless_same(&installed, Some(&same), &staged), slow);
+        assert_eq!(diff_unless_same(&installed, None, &staged), slow);
+        std::fs::write(installed.join("references/a.md"), "one\nthree\nfour\n").unwrap();
+        std::fs::write(installed.join("extra.md"), "x\n").unwrap();
+        let edited = tree::tree_hash(&installed).unwrap();
+        let slow = tree::diff_trees(&installed, &staged.dir);
+        assert_eq!(slow.changed, vec!["references/a.md".to_string()]);
+        assert_eq!(slow.removed, vec!["extra.md".to_string()]);
+        assert_eq!(diff_unless_same(&installed, Some(&edited), &staged), slow);
+    }
 }
