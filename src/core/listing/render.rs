@@ -92,11 +92,7 @@ pub fn render(lib: &Library, enabled: &dyn Fn(usize) -> bool, opts: &ListingOpti
     // full entries are the PR's, `--tier full` the format's own (skills-ref's for xml).
     let by_count = opts.tier == Tier::Auto && format.spec().tiers_by_count;
     // Every slot of the names tier gives one reason: made once, not once per skill.
-    let names_reason = if tier == Tier::Names {
-        names_tier_reason(listed)
-    } else {
-        String::new()
-    };
+    let names_reason = names_tier_reason(tier, listed);
     for s in &mut slots {
         let when_to_use = lib.skills[s.index].frontmatter.when_to_use.as_deref();
         shape(
@@ -431,8 +427,12 @@ struct PrEntry<'a> {
     when_to_use: Option<&'a str>,
 }
 
-/// Why an entry of the names tier, among `listed` skills, shows its name only.
-fn names_tier_reason(listed: usize) -> String {
+/// Why an entry of the names tier, among `listed` skills, shows its name only (nothing for
+/// another tier).
+fn names_tier_reason(tier: Tier, listed: usize) -> String {
+    if tier != Tier::Names {
+        return String::new();
+    }
     format!(
         "names tier: {} listed by name only",
         crate::core::words::text::count_of(listed, "skill is", "skills are")
