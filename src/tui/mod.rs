@@ -125,6 +125,9 @@ pub fn run(spec: LibrarySpec, opts: Options) -> anyhow::Result<()> {
     let result = run_loop(&mut terminal, &mut app, &rx, tx, &stop);
     restore();
     app.on_exit();
+    // The process ends right after: freeing a library of thousands of skills piece by piece
+    // costs milliseconds and returns nothing useful, so the library is never freed.
+    std::mem::forget(Arc::clone(&app.lib));
     result
 }
 

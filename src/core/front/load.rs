@@ -281,10 +281,13 @@ pub fn count_level(
 ) -> Option<LevelCounts> {
     Some(match level {
         Level::L1 => {
-            let entry = listing::entry_maker(format);
-            LevelCounts::L1(tokens::count_l1_with(
+            // Counts are kept by what each entry is made of: an unchanged skill's entry is not
+            // made at all.
+            let maker = listing::EntryMaker::new(format);
+            LevelCounts::L1(tokens::count_l1_keyed(
                 lib,
-                &|_, s| std::borrow::Cow::Owned(entry(s)),
+                &|s| maker.key(s),
+                &|_, s| std::borrow::Cow::Owned(maker.entry(s)),
                 enc,
                 cache,
                 progress,

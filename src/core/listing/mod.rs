@@ -31,7 +31,7 @@ pub use formats::{
 };
 pub use gemini_opencode::{gemini_folder, gemini_name};
 
-pub use entry::{entries, entry, entry_maker};
+pub use entry::{EntryMaker, entries, entry, entry_maker};
 pub use record::{
     COMPACT_DESCRIPTION_CHARS, COMPACT_TIER_MAX, DEFAULT_CONTEXT_WINDOW, FULL_DESCRIPTION_CHARS,
     FULL_TIER_MAX, Fate, ListedBuiltin, ListedSkill, Listing, ListingOptions,

@@ -91,13 +91,15 @@ pub fn render(lib: &Library, enabled: &dyn Fn(usize) -> bool, opts: &ListingOpti
     // The tier the PR's auto-detection picked (design 003), not one asked for by name: its
     // full entries are the PR's, `--tier full` the format's own (skills-ref's for xml).
     let by_count = opts.tier == Tier::Auto && format.spec().tiers_by_count;
+    // Every slot of the names tier gives one reason: made once, not once per skill.
+    let names_reason = names_tier_reason(tier, listed);
     for s in &mut slots {
         let when_to_use = lib.skills[s.index].frontmatter.when_to_use.as_deref();
         shape(
             s,
             format,
             tier,
-            listed,
+            &names_reason,
             by_count.then_some(PrEntry { when_to_use }),
         );
         // The agent's own switch lists it by name only, whatever the budget.
@@ -425,11 +427,30 @@ struct PrEntry<'a> {
     when_to_use: Option<&'a str>,
 }
 
+/// Why an entry of the names tier, among `listed` skills, shows its name only (nothing for
+/// another tier).
+fn names_tier_reason(tier: Tier, listed: usize) -> String {
+    if tier != Tier::Names {
+        return String::new();
+    }
+    format!(
+        "names tier: {} listed by name only",
+        crate::core::words::text::count_of(listed, "skill is", "skills are")
+    )
+}
+
 /// One entry's description as the format and tier take it: capped, cut to the compact length
-/// (without a location), or left out in the names tier. `by_count` holds the skill's
-/// `when_to_use` when the tier was picked by the number of skills: a full entry is then the
-/// PR's, its description cut to 250 characters and followed by `when_to_use` (design 003).
-fn shape(s: &mut Slot, format: Format, tier: Tier, listed: usize, by_count: Option<PrEntry<'_>>) {
+/// (without a location), or left out in the names tier (for `names_reason`, see
+/// [`names_tier_reason`]). `by_count` holds the skill's `when_to_use` when the tier was picked
+/// by the number of skills: a full entry is then the PR's, its description cut to 250
+/// characters and followed by `when_to_use` (design 003).
+fn shape(
+    s: &mut Slot,
+    format: Format,
+    tier: Tier,
+    names_reason: &str,
+    by_count: Option<PrEntry<'_>>,
+) {
     let Some(mut d) = s.description.take() else {
         return;
     };
@@ -476,13 +497,7 @@ fn shape(s: &mut Slot, format: Format, tier: Tier, listed: usize, by_count: Opti
             s.description = Some(c);
         }
         Tier::Names => {
-            s.demote(
-                Fate::NameOnly,
-                format!(
-                    "names tier: {} listed by name only",
-                    crate::core::words::text::count_of(listed, "skill is", "skills are")
-                ),
-            );
+            s.demote(Fate::NameOnly, names_reason.to_string());
             s.description = None;
             // Names only, in every format: the search tool finds the rest.
             s.parts.path.clear();

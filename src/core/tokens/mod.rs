@@ -264,17 +264,28 @@ pub fn count_l1_with<'a>(
     progress: &(dyn Fn(Progress) + Sync),
     stop: &AtomicBool,
 ) -> Option<Vec<Option<u32>>> {
+    count_l1_keyed(lib, &|_| None, entry, enc, cache, progress, stop)
+}
+
+/// [`count_l1_with`] where `key` gives, for a skill, a hash of what its entry is made of
+/// (`listing::EntryMaker::key`): a count kept with the skill under that key is its L1, so an
+/// unchanged skill's entry is never made. A skill without a key, or whose key is not kept, has
+/// its entry made and counted (by the hash of its text), and the count kept under the key.
+pub fn count_l1_keyed<'a>(
+    lib: &Library,
+    key: &(dyn Fn(&Skill) -> Option<ContentHash> + Sync),
+    entry: &(dyn Fn(usize, &Skill) -> Cow<'a, str> + Sync),
+    enc: Encoding,
+    cache: &TokenCache,
+    progress: &(dyn Fn(Progress) + Sync),
+    stop: &AtomicBool,
+) -> Option<Vec<Option<u32>>> {
     let learned = AtomicBool::new(false);
     let skills: Vec<(usize, &Skill)> = lib.skills.iter().enumerate().collect();
     let out = each(&skills, Level::L1, progress, stop, |&(i, skill)| {
-        let t = entry(i, skill);
-        if t.is_empty() {
-            return None;
-        }
-        let hash = *blake3::hash(t.as_bytes()).as_bytes();
-        let kept = |l1: &[crate::core::skill::L1Count]| {
+        let kept = |l1: &[crate::core::skill::L1Count], hash: &ContentHash| {
             l1.iter()
-                .find(|(h, e, _)| *h == hash && *e == enc.id())
+                .find(|(h, e, _)| h == hash && *e == enc.id())
                 .map(|(_, _, n)| *n)
         };
         let lock = || {
@@ -284,16 +295,27 @@ pub fn count_l1_with<'a>(
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
         };
-        if let Some(n) = kept(&lock()) {
+        let input = key(skill);
+        if let Some(n) = input.as_ref().and_then(|k| kept(&lock(), k)) {
+            return Some(n);
+        }
+        let t = entry(i, skill);
+        if t.is_empty() {
+            return None;
+        }
+        let hash = *blake3::hash(t.as_bytes()).as_bytes();
+        // Kept under the key when there is one, else under the text's hash.
+        let kept_as = input.unwrap_or(hash);
+        if let Some(n) = kept(&lock(), &kept_as) {
             return Some(n);
         }
         let n = count_hashed(&t, hash, enc, cache);
         let mut l1 = lock();
-        if kept(&l1).is_none() {
+        if kept(&l1, &kept_as).is_none() {
             if l1.len() >= crate::core::skill::L1_KEPT {
                 l1.remove(0);
             }
-            l1.push((hash, enc.id(), n));
+            l1.push((kept_as, enc.id(), n));
             learned.store(true, Ordering::Relaxed);
         }
         Some(n)
