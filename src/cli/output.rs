@@ -242,9 +242,7 @@ impl JsonArray {
             if before == 0 {
                 out.write_all(b"[").map_err(io)?;
             }
-            for buf in &self.bufs[..n] {
-                out.write_all(buf).map_err(io)?;
-            }
+            write_all_vectored(out, &self.bufs[..n]).map_err(io)?;
             self.written += wave.len();
         }
         Ok(())
@@ -261,6 +259,27 @@ impl JsonArray {
         end.push(b']');
         out.write_all(&end).map_err(io)
     }
+}
+
+/// Writes every byte of `bufs`, in order, in as few write calls as `out` takes them in: a wave
+/// of a report is a few hundred kilobytes, which a buffered standard output passes on in one
+/// call (`writev`) instead of copying them into its buffer first.
+fn write_all_vectored<W: std::io::Write>(out: &mut W, bufs: &[Vec<u8>]) -> std::io::Result<()> {
+    let mut slices: Vec<std::io::IoSlice<'_>> = bufs
+        .iter()
+        .filter(|b| !b.is_empty())
+        .map(|b| std::io::IoSlice::new(b))
+        .collect();
+    let mut left = &mut slices[..];
+    while !left.is_empty() {
+        match out.write_vectored(left) {
+            Ok(0) => return Err(std::io::ErrorKind::WriteZero.into()),
+            Ok(n) => std::io::IoSlice::advance_slices(&mut left, n),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
 }
 
 /// `depth` levels of serde_json's pretty layout (two spaces each).
@@ -739,6 +758,51 @@ mod tests {
             String::from_utf8(each).unwrap(),
             String::from_utf8(whole).unwrap()
         );
+    }
+
+    /// A writer that takes at most `most` bytes a call, from the first of the slices it is given.
+    struct Dribble {
+        got: Vec<u8>,
+        most: usize,
+    }
+
+    impl std::io::Write for Dribble {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            let n = buf.len().min(self.most);
+            self.got.extend_from_slice(&buf[..n]);
+            Ok(n)
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Slices written by as many calls as the writer needs, each taking part of one, arrive
+    /// whole and in order; a writer that takes nothing is an error, not a loop.
+    #[test]
+    fn vectored_writes_arrive_whole_through_short_writes() {
+        let bufs: Vec<Vec<u8>> = (0..9u8)
+            .map(|i| (0..(i as usize * 37) % 101).map(|k| i ^ k as u8).collect())
+            .collect();
+        let whole = bufs.concat();
+        for most in [1, 3, 64, 1000] {
+            let mut out = Dribble {
+                got: Vec::new(),
+                most,
+            };
+            write_all_vectored(&mut out, &bufs).unwrap();
+            assert_eq!(out.got, whole, "{most} bytes a call");
+        }
+        let mut stuck = Dribble {
+            got: Vec::new(),
+            most: 0,
+        };
+        let e = write_all_vectored(&mut stuck, &bufs).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::WriteZero);
+        let mut through = std::io::BufWriter::with_capacity(16, Vec::new());
+        write_all_vectored(&mut through, &bufs).unwrap();
+        assert_eq!(through.into_inner().unwrap(), whole);
     }
 
     /// An array given in runs of any length, across waves or inside one, is the array written
