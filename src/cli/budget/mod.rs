@@ -538,9 +538,9 @@ impl Report<'_> {
             .unwrap_or(0);
         let names = crate::cli::output::Column::new(widest, 24, 24, terminal);
         let folders = crate::cli::output::Column::new(25, 25, 25, terminal);
-        write!(
+        writeln!(
             out,
-            "{:>6} {:>8} {:>9} {:>9} {:<11} {:>5} {:>4} {:<9}  {} {}\n",
+            "{:>6} {:>8} {:>9} {:>9} {:<11} {:>5} {:>4} {:<9}  {} folder",
             "L1",
             "L2",
             "L3",
@@ -550,7 +550,6 @@ impl Report<'_> {
             "bin",
             "fate",
             names.pad("skill"),
-            "folder"
         )?;
         // The rows made on every core (thousands of them) a run at a time, each run written in
         // order before the next is made: its strings' memory serves the next run.
