@@ -14,7 +14,6 @@ use crate::core::tokens::{self, Encoding, TokenCache};
 use crate::core::words::escape;
 use crate::core::words::text::{count_of, thousands};
 use clap::{Args, ValueEnum};
-use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::json;
 use std::io::Write;
@@ -181,6 +180,20 @@ struct JsonFinding<'a> {
     column: Option<u32>,
 }
 
+impl<'a> JsonFinding<'a> {
+    /// The finding `f` as the report shows it.
+    fn of(f: &'a Finding<'a>) -> JsonFinding<'a> {
+        JsonFinding {
+            path: f.path.to_string_lossy(),
+            rule: f.d.rule,
+            severity: f.d.severity,
+            message: &f.d.message,
+            line: f.d.line,
+            column: f.d.column,
+        }
+    }
+}
+
 /// One finding with the file it is about.
 struct Finding<'a> {
     path: &'a Path,
@@ -215,7 +228,7 @@ impl Report<'_> {
             CheckFormat::Text => self.write_text(&mut out)?,
             CheckFormat::Github => self.write_github(&mut out)?,
             CheckFormat::Json => {
-                write_json_report(&mut out, self.json())?;
+                write_json_report(&mut out, self.json(), self.findings)?;
                 writeln!(out)?;
             }
             CheckFormat::Sarif => {
@@ -229,21 +242,27 @@ impl Report<'_> {
     }
 }
 
-/// The JSON report, its findings (the last field, thousands of them) serialised on every core:
-/// the rest is written with no findings, and they go where its empty list ends it.
-fn write_json_report(out: &mut impl Write, mut report: JsonReport<'_>) -> anyhow::Result<()> {
-    use crate::cli::output::{write_json, write_json_array};
-    let diagnostics = std::mem::take(&mut report.diagnostics);
+/// The JSON report, its findings (the last field, thousands of them) serialised on every core a
+/// wave at a time: the rest is written with no findings, and they go where its empty list ends
+/// it.
+fn write_json_report<'a>(
+    out: &mut impl Write,
+    mut report: JsonReport<'a>,
+    findings: &'a [Finding<'a>],
+) -> anyhow::Result<()> {
+    use crate::cli::output::{JsonArray, write_json};
     let mut head = Vec::new();
     write_json(&mut head, &report)?;
     match head.strip_suffix(b"[]\n}") {
-        Some(head) if !diagnostics.is_empty() => {
+        Some(head) if !findings.is_empty() => {
             out.write_all(head)?;
-            write_json_array(out, &diagnostics, 1)?;
+            let mut array = JsonArray::new(1);
+            array.write_with(out, findings, JsonFinding::of)?;
+            array.finish(out)?;
             out.write_all(b"\n}")?;
         }
         _ => {
-            report.diagnostics = diagnostics;
+            report.diagnostics = findings.iter().map(JsonFinding::of).collect();
             write_json(out, &report)?;
         }
     }
@@ -648,18 +667,8 @@ impl Report<'_> {
             },
             overlap_by_meaning: self.meaning.into(),
             statistics: self.args.statistics.then(|| self.statistics()),
-            diagnostics: self
-                .findings
-                .par_iter()
-                .map(|f| JsonFinding {
-                    path: f.path.to_string_lossy(),
-                    rule: f.d.rule,
-                    severity: f.d.severity,
-                    message: &f.d.message,
-                    line: f.d.line,
-                    column: f.d.column,
-                })
-                .collect(),
+            // Written from the findings themselves ([`write_json_report`]).
+            diagnostics: Vec::new(),
         }
     }
 
@@ -799,6 +808,73 @@ fn sarif(findings: &[Finding]) -> serde_json::Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::findings::diagnostic::RuleId;
+
+    /// A report with `diagnostics` in it.
+    fn report(diagnostics: Vec<JsonFinding<'_>>) -> JsonReport<'_> {
+        JsonReport {
+            profile: "strict",
+            skills: 7,
+            errors: 3,
+            warnings: 4,
+            listing: JsonListing {
+                format: Format::default(),
+                encoding: Encoding::default(),
+                tokens: 1234,
+                context_window: 200_000,
+                window_percent: 0.6,
+                over_window: false,
+                max_listing_tokens: Some(5),
+            },
+            overlap_by_meaning: Meaning::Missing { missing: 2, of: 9 }.into(),
+            statistics: None,
+            diagnostics,
+        }
+    }
+
+    /// The JSON report with its findings written a wave at a time from the findings themselves
+    /// is the report serialised whole with them in it, for no finding, one, and more than a
+    /// wave.
+    #[test]
+    fn the_json_report_written_in_waves_is_the_report_written_whole() {
+        let paths: Vec<std::path::PathBuf> = (0..7)
+            .map(|i| std::path::PathBuf::from(format!("/tmp/s{i}/SKILL.md")))
+            .collect();
+        let diags: Vec<Diagnostic> = (0..1300u32)
+            .map(|i| {
+                let d = Diagnostic::new(
+                    RuleId::BodyTooLong,
+                    if i % 3 == 0 {
+                        Severity::Error
+                    } else {
+                        Severity::Warning
+                    },
+                    format!("finding {i} \u{202e}\u{7f}\n\"quoted\""),
+                );
+                if i % 2 == 0 { d.at(i, i % 5) } else { d }
+            })
+            .collect();
+        let findings: Vec<Finding> = diags
+            .iter()
+            .enumerate()
+            .map(|(i, d)| Finding {
+                path: &paths[i % paths.len()],
+                d,
+            })
+            .collect();
+        for n in [0, 1, 513, 1300] {
+            let mut whole = Vec::new();
+            let all = findings[..n].iter().map(JsonFinding::of).collect();
+            crate::cli::output::write_json(&mut whole, &report(all)).unwrap();
+            let mut waves = Vec::new();
+            write_json_report(&mut waves, report(Vec::new()), &findings[..n]).unwrap();
+            assert_eq!(
+                String::from_utf8(waves).unwrap(),
+                String::from_utf8(whole).unwrap(),
+                "{n} findings"
+            );
+        }
+    }
 
     /// The remembered path is what showing each path afresh gives, in any order, also for paths
     /// equal as paths but written apart.

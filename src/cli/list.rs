@@ -103,13 +103,18 @@ fn write_json(
     for n in &notes {
         crate::cli::output::warn(n);
     }
-    let items: Vec<SkillJson> = lib
+    // Made a wave at a time and written before the next is made: the objects of thousands of
+    // skills are never all held at once.
+    let mut array = crate::cli::output::JsonArray::new(0);
+    let mut wave: Vec<SkillJson> = Vec::with_capacity(crate::cli::output::JsonArray::WAVE);
+    let shown_skills = lib
         .skills
         .iter()
         .zip(diags)
         .enumerate()
-        .filter(|(i, (s, _))| shown(*i, s))
-        .map(|(i, (s, d))| SkillJson {
+        .filter(|(i, (s, _))| shown(*i, s));
+    for (i, (s, d)) in shown_skills {
+        wave.push(SkillJson {
             agent_state: states.as_ref().and_then(|st| st.get(i).cloned().flatten()),
             license: Some(s.frontmatter.get("license").map(|f| &f.value)),
             compatibility: Some(s.frontmatter.get("compatibility").map(|f| &f.value)),
@@ -134,9 +139,14 @@ fn write_json(
                     schema: tokens[i].schema,
                 },
             )
-        })
-        .collect();
-    crate::cli::output::write_json_array(&mut *out, &items, 0)?;
+        });
+        if wave.len() == crate::cli::output::JsonArray::WAVE {
+            array.write(&mut *out, &wave)?;
+            wave.clear();
+        }
+    }
+    array.write(&mut *out, &wave)?;
+    array.finish(&mut *out)?;
     writeln!(out)?;
     Ok(())
 }

@@ -163,34 +163,123 @@ pub fn write_json_array<W: std::io::Write, T: serde::Serialize + Sync>(
     items: &[T],
     depth: usize,
 ) -> serde_json::Result<()> {
-    use rayon::prelude::*;
-    if items.is_empty() {
-        return write_json(out, items);
+    let mut array = JsonArray::new(depth);
+    array.write(out, items)?;
+    array.finish(out)
+}
+
+/// Items serialised one after another by one core.
+const CHUNK: usize = 64;
+
+/// Chunks serialised at once, on every core, before they are written.
+const WAVE_CHUNKS: usize = 8;
+
+/// A JSON array written as [`write_json`] writes it, its items given a run at a time and
+/// serialised on every core a wave of [`JsonArray::WAVE`] items at a time: each wave is written
+/// out before the next is made, into the same buffers, so a report of megabytes is never held
+/// whole and its memory is a few pages used again and again, not thousands of fresh ones.
+pub struct JsonArray {
+    depth: usize,
+    /// Items written so far.
+    written: usize,
+    /// One buffer per chunk of a wave, kept from wave to wave.
+    bufs: Vec<Vec<u8>>,
+}
+
+impl JsonArray {
+    /// Items serialised at once: a caller that makes its items as it goes gives this many a time.
+    pub const WAVE: usize = CHUNK * WAVE_CHUNKS;
+
+    /// An array nested `depth` levels deep (0: the whole document), nothing written yet.
+    pub fn new(depth: usize) -> JsonArray {
+        JsonArray {
+            depth,
+            written: 0,
+            bufs: Vec::new(),
+        }
     }
-    let pieces: Vec<Vec<u8>> = items
-        .par_chunks(64)
-        .enumerate()
-        .map(|(c, chunk)| -> serde_json::Result<Vec<u8>> {
-            let mut piece = Vec::with_capacity(64 * 1024);
-            for (k, item) in chunk.iter().enumerate() {
-                if c != 0 || k != 0 {
-                    piece.push(b',');
-                }
-                crate::cli::json::newline(&mut piece, depth + 1);
-                json_into(&mut piece, item, depth + 1)?;
+
+    /// Writes `items` after those already written, opening the array with the first.
+    pub fn write<W: std::io::Write, T: serde::Serialize + Sync>(
+        &mut self,
+        out: &mut W,
+        items: &[T],
+    ) -> serde_json::Result<()> {
+        self.write_with(out, items, |item| item)
+    }
+
+    /// Writes what `view` makes of each of `items` after those already written: each view is
+    /// made where it is serialised, on every core, and never held beside the others.
+    pub fn write_with<'s, W: std::io::Write, S: Sync, T: serde::Serialize>(
+        &mut self,
+        out: &mut W,
+        items: &'s [S],
+        view: impl Fn(&'s S) -> T + Sync,
+    ) -> serde_json::Result<()> {
+        use rayon::prelude::*;
+        let io = serde_json::Error::io;
+        for wave in items.chunks(Self::WAVE) {
+            let n = wave.len().div_ceil(CHUNK);
+            if self.bufs.len() < n {
+                self.bufs.resize_with(n, Vec::new);
             }
-            Ok(piece)
-        })
-        .collect::<serde_json::Result<_>>()?;
-    let mut end = b"\n".to_vec();
-    push_indent(&mut end, depth);
-    end.push(b']');
-    let io = serde_json::Error::io;
-    out.write_all(b"[").map_err(io)?;
-    for piece in &pieces {
-        out.write_all(piece).map_err(io)?;
+            let (depth, before) = (self.depth, self.written);
+            self.bufs[..n]
+                .par_iter_mut()
+                .zip(wave.par_chunks(CHUNK))
+                .enumerate()
+                .try_for_each(|(c, (buf, chunk))| -> serde_json::Result<()> {
+                    buf.clear();
+                    for (k, item) in chunk.iter().enumerate() {
+                        if before != 0 || c != 0 || k != 0 {
+                            buf.push(b',');
+                        }
+                        crate::cli::json::newline(buf, depth + 1);
+                        json_into(buf, &view(item), depth + 1)?;
+                    }
+                    Ok(())
+                })?;
+            if before == 0 {
+                out.write_all(b"[").map_err(io)?;
+            }
+            write_all_vectored(out, &self.bufs[..n]).map_err(io)?;
+            self.written += wave.len();
+        }
+        Ok(())
     }
-    out.write_all(&end).map_err(io)
+
+    /// Closes the array: `[]` when no item was written.
+    pub fn finish<W: std::io::Write>(self, out: &mut W) -> serde_json::Result<()> {
+        let io = serde_json::Error::io;
+        if self.written == 0 {
+            return out.write_all(b"[]").map_err(io);
+        }
+        let mut end = b"\n".to_vec();
+        push_indent(&mut end, self.depth);
+        end.push(b']');
+        out.write_all(&end).map_err(io)
+    }
+}
+
+/// Writes every byte of `bufs`, in order, in as few write calls as `out` takes them in: a wave
+/// of a report is a few hundred kilobytes, which a buffered standard output passes on in one
+/// call (`writev`) instead of copying them into its buffer first.
+fn write_all_vectored<W: std::io::Write>(out: &mut W, bufs: &[Vec<u8>]) -> std::io::Result<()> {
+    let mut slices: Vec<std::io::IoSlice<'_>> = bufs
+        .iter()
+        .filter(|b| !b.is_empty())
+        .map(|b| std::io::IoSlice::new(b))
+        .collect();
+    let mut left = &mut slices[..];
+    while !left.is_empty() {
+        match out.write_vectored(left) {
+            Ok(0) => return Err(std::io::ErrorKind::WriteZero.into()),
+            Ok(n) => std::io::IoSlice::advance_slices(&mut left, n),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
 }
 
 /// `depth` levels of serde_json's pretty layout (two spaces each).
@@ -616,7 +705,7 @@ mod tests {
     use serde_json::json;
 
     fn items() -> Vec<serde_json::Value> {
-        (0..300)
+        (0..1200)
             .map(|i| {
                 json!({
                     "i": i,
@@ -645,7 +734,7 @@ mod tests {
     #[test]
     fn an_array_written_on_every_core_is_the_array_written_whole() {
         let items = items();
-        for n in [0, 1, 64, 65, 300] {
+        for n in [0, 1, 64, 65, 300, 511, 512, 513, 1200] {
             let part = &items[..n];
             let mut whole = Vec::new();
             write_json(&mut whole, part).unwrap();
@@ -669,5 +758,82 @@ mod tests {
             String::from_utf8(each).unwrap(),
             String::from_utf8(whole).unwrap()
         );
+    }
+
+    /// A writer that takes at most `most` bytes a call, from the first of the slices it is given.
+    struct Dribble {
+        got: Vec<u8>,
+        most: usize,
+    }
+
+    impl std::io::Write for Dribble {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            let n = buf.len().min(self.most);
+            self.got.extend_from_slice(&buf[..n]);
+            Ok(n)
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Slices written by as many calls as the writer needs, each taking part of one, arrive
+    /// whole and in order; a writer that takes nothing is an error, not a loop.
+    #[test]
+    fn vectored_writes_arrive_whole_through_short_writes() {
+        let bufs: Vec<Vec<u8>> = (0..9u8)
+            .map(|i| (0..(i as usize * 37) % 101).map(|k| i ^ k as u8).collect())
+            .collect();
+        let whole = bufs.concat();
+        for most in [1, 3, 64, 1000] {
+            let mut out = Dribble {
+                got: Vec::new(),
+                most,
+            };
+            write_all_vectored(&mut out, &bufs).unwrap();
+            assert_eq!(out.got, whole, "{most} bytes a call");
+        }
+        let mut stuck = Dribble {
+            got: Vec::new(),
+            most: 0,
+        };
+        let e = write_all_vectored(&mut stuck, &bufs).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::WriteZero);
+        let mut through = std::io::BufWriter::with_capacity(16, Vec::new());
+        write_all_vectored(&mut through, &bufs).unwrap();
+        assert_eq!(through.into_inner().unwrap(), whole);
+    }
+
+    /// An array given in runs of any length, across waves or inside one, is the array written
+    /// whole; one given nothing is `[]`.
+    #[test]
+    fn an_array_given_in_runs_is_the_array_written_whole() {
+        let items = items();
+        for runs in [
+            &[0usize][..],
+            &[0, 0],
+            &[1, 0, 1],
+            &[JsonArray::WAVE, JsonArray::WAVE, 176],
+            &[3, 700, 0, 497],
+            &[511, 2, 687],
+        ] {
+            let n: usize = runs.iter().sum();
+            let mut whole = Vec::new();
+            write_json(&mut whole, &items[..n]).unwrap();
+            let mut each = Vec::new();
+            let mut array = JsonArray::new(0);
+            let mut at = 0;
+            for &run in runs {
+                array.write(&mut each, &items[at..at + run]).unwrap();
+                at += run;
+            }
+            array.finish(&mut each).unwrap();
+            assert_eq!(
+                String::from_utf8(each).unwrap(),
+                String::from_utf8(whole).unwrap(),
+                "{runs:?}"
+            );
+        }
     }
 }

@@ -101,7 +101,7 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
             crate::cli::output::write_json(&mut out, &report.json())?;
             writeln!(out)?;
         }
-        OutputFormat::Text => out.write_all(report.text().as_bytes())?,
+        OutputFormat::Text => report.write_text(&mut out)?,
         OutputFormat::Markdown => out.write_all(report.markdown().as_bytes())?,
     }
     out.flush()?;
@@ -123,6 +123,29 @@ pub fn run(args: BudgetArgs, library: LibraryArgs) -> anyhow::Result<i32> {
     }
     let failed = over || (args.fail_over_window && over_window);
     Ok(i32::from(failed).max(unread))
+}
+
+/// Rows of the text table made at once (on every core) before they are written.
+const ROWS_AT_ONCE: usize = 512;
+
+/// `row(i)` for each `i` of `order`, in order, made on every core `run` rows at a time, each run
+/// written before the next is made.
+fn write_in_runs(
+    out: &mut impl Write,
+    order: &[usize],
+    run: usize,
+    row: impl Fn(usize) -> String + Sync,
+) -> std::io::Result<()> {
+    use rayon::prelude::*;
+    let mut rows: Vec<String> = Vec::with_capacity(order.len().min(run));
+    for part in order.chunks(run.max(1)) {
+        rows.clear();
+        rows.par_extend(part.par_iter().map(|&i| row(i)));
+        for r in &rows {
+            out.write_all(r.as_bytes())?;
+        }
+    }
+    Ok(())
 }
 
 /// The figures a skill's cost when used is made of.
@@ -491,8 +514,8 @@ impl Report<'_> {
         s
     }
 
-    /// A line per skill in the scope, biggest first (`--top` of them).
-    fn table_text(&self) -> String {
+    /// A line per skill in the scope, biggest first (`--top` of them), written to `out`.
+    fn write_table(&self, out: &mut impl Write) -> std::io::Result<()> {
         let fates = self.fates();
         let mut order: Vec<usize> = (0..self.counts.len()).filter(|&i| self.scope[i]).collect();
         let size = |i: usize| {
@@ -505,7 +528,6 @@ impl Report<'_> {
         if let Some(n) = self.args.top {
             order.truncate(n);
         }
-        let mut s = String::new();
         // 6+1+8+1+9+1+9+1+11+1+5+1+4+1+9+2 = 70 columns of figures; on a terminal names and
         // paths share the rest of 120.
         let terminal = crate::cli::output::stdout_is_terminal();
@@ -516,8 +538,9 @@ impl Report<'_> {
             .unwrap_or(0);
         let names = crate::cli::output::Column::new(widest, 24, 24, terminal);
         let folders = crate::cli::output::Column::new(25, 25, 25, terminal);
-        s.push_str(&format!(
-            "{:>6} {:>8} {:>9} {:>9} {:<11} {:>5} {:>4} {:<9}  {} {}\n",
+        writeln!(
+            out,
+            "{:>6} {:>8} {:>9} {:>9} {:<11} {:>5} {:>4} {:<9}  {} folder",
             "L1",
             "L2",
             "L3",
@@ -527,9 +550,9 @@ impl Report<'_> {
             "bin",
             "fate",
             names.pad("skill"),
-            "folder"
-        ));
-        // The rows made on every core (thousands of them), then written in order.
+        )?;
+        // The rows made on every core (thousands of them) a run at a time, each run written in
+        // order before the next is made: its strings' memory serves the next run.
         let row = |i: usize| {
             let c = &self.counts[i];
             let sk = &self.lib.skills[i];
@@ -552,15 +575,7 @@ impl Report<'_> {
             line.push('\n');
             line
         };
-        let rows: Vec<String> = {
-            use rayon::prelude::*;
-            order.par_iter().map(|&i| row(i)).collect()
-        };
-        s.reserve(rows.iter().map(String::len).sum());
-        for r in &rows {
-            s.push_str(r);
-        }
-        s
+        write_in_runs(out, &order, ROWS_AT_ONCE, row)
     }
 
     /// The totals under the table: resources, levels, the listing, the tool, the window.
@@ -666,10 +681,10 @@ impl Report<'_> {
         s
     }
 
-    fn text(&self) -> String {
-        let mut s = self.table_text();
-        s.push_str(&self.totals_text());
-        s
+    /// The text report: the table, then the totals.
+    fn write_text(&self, out: &mut impl Write) -> std::io::Result<()> {
+        self.write_table(out)?;
+        out.write_all(self.totals_text().as_bytes())
     }
 }
 
@@ -747,4 +762,25 @@ fn type_text(u: &UseCost) -> String {
 
 fn opt(n: Option<u32>) -> String {
     n.map_or_else(|| "-".to_string(), |n| thousands(u64::from(n)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rows written a run at a time are the rows in order, whatever the run's length.
+    #[test]
+    fn rows_written_in_runs_are_the_rows_in_order() {
+        let order: Vec<usize> = (0..1100).rev().chain([7, 7, 3]).collect();
+        let row = |i: usize| format!("row {i:>5}|{}\n", "x".repeat(i % 13));
+        let whole: String = order.iter().map(|&i| row(i)).collect();
+        for run in [0, 1, 7, ROWS_AT_ONCE, 1103, 5000] {
+            let mut out = Vec::new();
+            write_in_runs(&mut out, &order, run, row).unwrap();
+            assert_eq!(String::from_utf8(out).unwrap(), whole, "run {run}");
+        }
+        let mut out = Vec::new();
+        write_in_runs(&mut out, &[], ROWS_AT_ONCE, row).unwrap();
+        assert!(out.is_empty());
+    }
 }
