@@ -82,9 +82,16 @@ fn main() {
     std::process::exit(code);
 }
 
+/// Whether `e` came of writing to a reader that went away (`skillscope list --json | head`). A
+/// JSON writer's error names its I/O error only through `io_error_kind`: its `source` skips it.
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {
-        c.downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+        let kind = match c.downcast_ref::<std::io::Error>() {
+            Some(io) => Some(io.kind()),
+            None => c
+                .downcast_ref::<serde_json::Error>()
+                .and_then(serde_json::Error::io_error_kind),
+        };
+        kind == Some(std::io::ErrorKind::BrokenPipe)
     })
 }

@@ -139,3 +139,47 @@ fn check_never_checks_the_demo_implicitly() {
     assert_eq!(out.status.code(), Some(0), "{}", err(&out));
     assert!(String::from_utf8_lossy(&out.stdout).contains("1 skill checked"));
 }
+
+#[test]
+fn a_reader_that_goes_away_ends_a_report_quietly() {
+    // `skillscope list --json | head -c 16`: the reports bigger than a pipe's buffer fail to
+    // write once the reader is gone, and that is a clean end, not an error on stderr.
+    use std::io::Read;
+    let home = tempfile::tempdir().unwrap();
+    let root = home.path().join("skills");
+    let long = "Formats quarterly ledgers and reconciles accounts. ".repeat(18);
+    for i in 0..300 {
+        let dir = root.join(format!("skill-{i:03}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("SKILL.md"),
+            format!("---\nname: skill-{i:03}\ndescription: {long}\n---\n\n# Skill {i}\n"),
+        )
+        .unwrap();
+    }
+    let r = root.to_str().unwrap();
+    for args in [vec!["list", "--json", r], vec!["prompt", r]] {
+        let mut child = bin()
+            .args(&args)
+            .env("SKILLSCOPE_CONFIG_DIR", home.path().join("config"))
+            .env("SKILLSCOPE_CACHE_DIR", home.path().join("cache"))
+            .env("HOME", home.path())
+            .current_dir(home.path())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("the binary runs");
+        let mut stdout = child.stdout.take().unwrap();
+        let mut first = [0u8; 16];
+        stdout.read_exact(&mut first).unwrap();
+        drop(stdout);
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || tx.send(child.wait_with_output()));
+        let out = rx
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .unwrap_or_else(|_| panic!("skillscope {args:?} still runs after its reader left"))
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", err(&out));
+        assert!(out.stderr.is_empty(), "{args:?}: {}", err(&out));
+    }
+}
