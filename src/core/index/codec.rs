@@ -68,6 +68,7 @@ pub(super) fn skill_record(w: &mut W, s: &Skill, taken_ns: u128) {
         w.u32(*n);
     }
     drop(l1);
+    readings(w, &s.facts.readings);
     let rules = s
         .facts
         .rules
@@ -83,6 +84,73 @@ pub(super) fn skill_record(w: &mut W, s: &Skill, taken_ns: u128) {
         Some(bytes) => w.0.extend_from_slice(bytes),
         None => rule_findings(w, &rules),
     }
+}
+
+/// A skill's kept readings (`Facts::readings`): per slot 0 when unset, 1 when read and empty, 2
+/// and what it holds when read and found.
+fn readings(w: &mut W, r: &crate::core::skill::Readings) {
+    fn slot<T>(w: &mut W, slot: &std::sync::OnceLock<Option<T>>, put: impl FnOnce(&mut W, &T)) {
+        match slot.get() {
+            None => w.u8(0),
+            Some(None) => w.u8(1),
+            Some(Some(v)) => {
+                w.u8(2);
+                put(w, v);
+            }
+        }
+    }
+    slot(w, &r.gemini_lines, |w, (name, description)| {
+        w.str(name);
+        w.str(description);
+    });
+    slot(w, &r.opencode_again, |w, (name, description)| {
+        w.str(name);
+        match description {
+            Some(d) => {
+                w.u8(1);
+                w.str(d);
+            }
+            None => w.u8(0),
+        }
+    });
+    slot(w, &r.claude_fallback, |w, text| w.str(text));
+    slot(w, &r.first_paragraphs, |w, text| w.str(text));
+}
+
+/// Reads back what [`readings`] writes; `None` on anything malformed.
+fn readings_from(r: &mut R) -> Option<crate::core::skill::Readings> {
+    fn slot<T>(
+        r: &mut R,
+        slot: &std::sync::OnceLock<Option<T>>,
+        get: impl FnOnce(&mut R) -> Option<T>,
+    ) -> Option<()> {
+        match r.u8()? {
+            0 => {}
+            1 => {
+                let _ = slot.set(None);
+            }
+            2 => {
+                let v = get(r)?;
+                let _ = slot.set(Some(v));
+            }
+            _ => return None,
+        }
+        Some(())
+    }
+    let out = crate::core::skill::Readings::default();
+    slot(r, &out.gemini_lines, |r| Some((r.string()?, r.string()?)))?;
+    slot(r, &out.opencode_again, |r| {
+        let name = r.string()?;
+        let description = match r.u8()? {
+            0 => None,
+            1 => Some(r.string()?),
+            _ => return None,
+        };
+        Some((name, description))
+    })?;
+    slot(r, &out.claude_fallback, |r| r.string())?;
+    slot(r, &out.first_paragraphs, |r| r.string())?;
+    Some(out)
 }
 
 /// A skill's per-skill rules' findings (the last part of its record).
@@ -163,6 +231,7 @@ pub(super) fn skill_record_from(r: &mut R) -> Option<(Vec<u8>, Box<SkillRecord>)
         let hash: [u8; 32] = r.take(32)?.try_into().ok()?;
         l1_tokens.push((hash, r.u8()?, r.u32()?));
     }
+    let readings = readings_from(r)?;
     // The rules' findings end the record: kept as bytes, checked only for their count here,
     // decoded when a rule asks.
     let rules: Box<[u8]> = r.0.into();
@@ -184,6 +253,7 @@ pub(super) fn skill_record_from(r: &mut R) -> Option<(Vec<u8>, Box<SkillRecord>)
             l2_tokens,
             l1_tokens,
             rules,
+            readings,
         }),
     );
     r.0.is_empty().then_some(record)
