@@ -154,7 +154,7 @@ fn readings_from(r: &mut R) -> Option<crate::core::skill::Readings> {
 }
 
 /// A skill's per-skill rules' findings (the last part of its record).
-fn rule_findings(w: &mut W, rules: &[crate::core::skill::RuleFindings]) {
+pub(super) fn rule_findings(w: &mut W, rules: &[crate::core::skill::RuleFindings]) {
     w.len(rules.len());
     for (key, found) in rules {
         w.0.extend_from_slice(key);
@@ -173,6 +173,44 @@ pub(super) fn rule_findings_from(bytes: &[u8]) -> Option<Vec<crate::core::skill:
         rules.push((key, r.diags()?));
     }
     r.0.is_empty().then_some(rules)
+}
+
+/// The findings [`rule_findings_from`] holds for `key` (the first judgement of that key), read
+/// straight out of `bytes`: the other judgements are only checked as it checks them, not
+/// decoded. `None` where [`rule_findings_from`] is `None`; `Some(None)` where it holds no
+/// judgement of `key`.
+pub(super) fn rule_findings_for(bytes: &[u8], key: &[u8; 32]) -> Option<Option<Vec<Diagnostic>>> {
+    let mut r = R(bytes);
+    let nr = r.len(36)?;
+    let mut found = None;
+    for _ in 0..nr {
+        let k = r.take(32)?;
+        if found.is_none() && k == key {
+            found = Some(r.diags()?);
+        } else {
+            skip_diags(&mut r)?;
+        }
+    }
+    r.0.is_empty().then_some(found)
+}
+
+/// Reads past what [`WriteRecords::diags`] writes, failing where [`ReadRecords::diags`] fails,
+/// without making the findings.
+fn skip_diags(r: &mut R) -> Option<()> {
+    let n = r.len(16)?;
+    for _ in 0..n {
+        rule_id(std::str::from_utf8(r.bytes()?).ok()?)?;
+        if r.u8()? > 2 {
+            return None;
+        }
+        std::str::from_utf8(r.bytes()?).ok()?;
+        if r.u8()? != 0 {
+            r.bytes()?;
+        }
+        r.opt_u32()?;
+        r.opt_u32()?;
+    }
+    Some(())
 }
 
 /// One skill's record read back; `None` when it is not whole or holds more.
