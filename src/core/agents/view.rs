@@ -777,17 +777,9 @@ fn fallbacks(lib: &Library, member: &[bool]) -> HashMap<usize, String> {
 mod tests {
     use super::*;
 
-    /// What the agents that read a skill file their own way read off it (Gemini CLI's and
-    /// opencode's frontmatter read again, Claude Code's and Copilot's descriptions from the body)
-    /// is read once, kept in the library index with the file's stamp, and is what reading the
-    /// file again gives: warm, from a cold read of the same files, and after an edit.
-    #[test]
-    fn readings_off_the_file_are_kept_and_are_what_the_file_reads() {
-        use crate::core::index::IndexStore;
-        use crate::core::scan::ScanOptions;
-        use crate::core::source::Root;
-        let t = tempfile::tempdir().unwrap();
-        let (root, cache) = (t.path().join("lib"), t.path().join("cache"));
+    /// Skill files whose readings differ by agent, dated an hour back (stamps of the last seconds
+    /// are not trusted).
+    fn write_reading_skills(root: &Path) {
         let skills = [
             (
                 "lines",
@@ -819,10 +811,24 @@ mod tests {
                 std::fs::File::open(&p).unwrap().set_modified(then).unwrap();
             }
         }
-        std::fs::File::open(&root)
+        std::fs::File::open(root)
             .unwrap()
             .set_modified(then)
             .unwrap();
+    }
+
+    /// What the agents that read a skill file their own way read off it (Gemini CLI's and
+    /// opencode's frontmatter read again, Claude Code's and Copilot's descriptions from the body)
+    /// is read once, kept in the library index with the file's stamp, and is what reading the
+    /// file again gives: warm, from a cold read of the same files, and after an edit.
+    #[test]
+    fn readings_off_the_file_are_kept_and_are_what_the_file_reads() {
+        use crate::core::index::IndexStore;
+        use crate::core::scan::ScanOptions;
+        use crate::core::source::Root;
+        let t = tempfile::tempdir().unwrap();
+        let (root, cache) = (t.path().join("lib"), t.path().join("cache"));
+        write_reading_skills(&root);
         let load = || {
             Library::load_indexed(
                 vec![Root::new(&root, Agent::Path, Scope::Path)],

@@ -119,10 +119,10 @@ fn readings(w: &mut W, r: &crate::core::skill::Readings) {
 
 /// Reads back what [`readings`] writes; `None` on anything malformed.
 fn readings_from(r: &mut R) -> Option<crate::core::skill::Readings> {
-    fn slot<T>(
-        r: &mut R,
+    fn slot<'a, T>(
+        r: &mut R<'a>,
         slot: &std::sync::OnceLock<Option<T>>,
-        get: impl FnOnce(&mut R) -> Option<T>,
+        get: impl FnOnce(&mut R<'a>) -> Option<T>,
     ) -> Option<()> {
         match r.u8()? {
             0 => {}
@@ -148,8 +148,8 @@ fn readings_from(r: &mut R) -> Option<crate::core::skill::Readings> {
         };
         Some((name, description))
     })?;
-    slot(r, &out.claude_fallback, |r| r.string())?;
-    slot(r, &out.first_paragraphs, |r| r.string())?;
+    slot(r, &out.claude_fallback, R::string)?;
+    slot(r, &out.first_paragraphs, R::string)?;
     Some(out)
 }
 
@@ -177,9 +177,8 @@ pub(super) fn rule_findings_from(bytes: &[u8]) -> Option<Vec<crate::core::skill:
 
 /// The findings [`rule_findings_from`] holds for `key` (the first judgement of that key), read
 /// straight out of `bytes`: the other judgements are only checked as it checks them, not
-/// decoded. `None` where [`rule_findings_from`] is `None`; `Some(None)` where it holds no
-/// judgement of `key`.
-pub(super) fn rule_findings_for(bytes: &[u8], key: &[u8; 32]) -> Option<Option<Vec<Diagnostic>>> {
+/// decoded. `None` where [`rule_findings_from`] is `None` or holds no judgement of `key`.
+pub(super) fn rule_findings_for(bytes: &[u8], key: &[u8; 32]) -> Option<Vec<Diagnostic>> {
     let mut r = R(bytes);
     let nr = r.len(36)?;
     let mut found = None;
@@ -191,7 +190,7 @@ pub(super) fn rule_findings_for(bytes: &[u8], key: &[u8; 32]) -> Option<Option<V
             skip_diags(&mut r)?;
         }
     }
-    r.0.is_empty().then_some(found)
+    if r.0.is_empty() { found } else { None }
 }
 
 /// Reads past what [`WriteRecords::diags`] writes, failing where [`ReadRecords::diags`] fails,

@@ -65,7 +65,7 @@ pub fn kept_rules_for(
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         // The bytes come before what was learned since (`kept_rules`' order).
         if let Some(bytes) = unread.as_deref()
-            && let Some(Some(found)) = codec::rule_findings_for(bytes, key)
+            && let Some(found) = codec::rule_findings_for(bytes, key)
         {
             return Some(found);
         }

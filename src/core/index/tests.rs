@@ -922,12 +922,16 @@ fn one_judgement_read_from_the_bytes_is_the_one_the_whole_list_finds() {
         }
         for v in &variants {
             for key in &keys {
-                assert_eq!(rule_findings_for(v, key), want(v, key), "{v:?} {key:?}");
+                assert_eq!(
+                    rule_findings_for(v, key),
+                    want(v, key).flatten(),
+                    "{v:?} {key:?}"
+                );
                 checked += 1;
             }
         }
         for key in &keys {
-            let found = rule_findings_for(&bytes, key).unwrap();
+            let found = rule_findings_for(&bytes, key);
             assert_eq!(found.is_some(), list.iter().any(|(k, _)| k == key));
         }
     }

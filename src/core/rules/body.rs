@@ -488,7 +488,7 @@ mod tests {
         use crate::core::source::{Agent, Root, Scope};
         let root = Root::new("/r", Agent::Path, Scope::Path);
         let mut skill = Skill::new(&root, "/r/s".into(), "/r/s/SKILL.md".into());
-        let mut rels = vec![
+        let mut rels = [
             "a.md",
             "b c.md",
             "refs/guide.md",
