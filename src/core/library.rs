@@ -498,7 +498,11 @@ impl Library {
             .writing
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if !ix.dirty.swap(false, Ordering::Relaxed) {
+        // Readings the agents took off skill files since the last save are kept too.
+        let read = self.skills.iter().fold(false, |any, s| {
+            s.facts.readings_learned.swap(false, Ordering::Relaxed) | any
+        });
+        if !ix.dirty.swap(false, Ordering::Relaxed) && !read {
             return None;
         }
         let remembered = ix

@@ -118,6 +118,65 @@ pub struct Facts {
     /// bytes. Taken and decoded into `rules` by the first who asks (`index::kept_rules`), under
     /// `rules`' lock; written back as they are when nobody did.
     pub rules_unread: std::sync::Mutex<Option<Box<[u8]>>>,
+    /// What the agents that read a skill file their own way read off the whole file, once read.
+    pub readings: Readings,
+    /// A reading was read off the file by this process (not taken from the index): the index
+    /// should keep it ([`Facts::reading`]).
+    pub readings_learned: std::sync::atomic::AtomicBool,
+}
+
+impl Facts {
+    /// The reading in `slot` (one of [`Facts::readings`]), read by `read` the first time and kept
+    /// (`None` from `read`: the file could not be read, and nothing is kept).
+    pub fn reading<'a, T>(
+        &'a self,
+        slot: &'a OnceLock<T>,
+        read: impl FnOnce() -> Option<T>,
+    ) -> Option<&'a T> {
+        if let Some(v) = slot.get() {
+            return Some(v);
+        }
+        let v = read()?;
+        self.readings_learned
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        Some(slot.get_or_init(|| v))
+    }
+}
+
+/// What the agents that read a SKILL.md their own way take from the file beyond its frontmatter
+/// as skillscope parsed it (their own reading of its frontmatter, its body's first lines): the
+/// file's bytes alone decide each, so each is read once and kept, in memory and in the library
+/// index with the file's stamp, and an unchanged skill's file is not read again to answer them.
+/// A slot stays unset while the file cannot be read (the question is asked again).
+#[derive(Debug, Clone, Default)]
+pub struct Readings {
+    /// Gemini CLI's `name:` and `description:` lines read one by one
+    /// (`gemini::reading::simple_frontmatter`), when its frontmatter splits off and has both.
+    pub gemini_lines: OnceLock<Option<(String, String)>>,
+    /// opencode's name and description from its frontmatter parsed again with the values
+    /// holding `: ` quoted (`opencode::reading`), when that parse gives them.
+    pub opencode_again: OnceLock<Option<(String, Option<String>)>>,
+    /// Claude Code's description from the body's first non-blank line
+    /// (`listing::claude_body_description`), when it has one.
+    pub claude_fallback: OnceLock<Option<String>>,
+    /// GitHub Copilot's description from the body's first two paragraphs
+    /// (`reach::first_paragraph`), when it has one.
+    pub first_paragraphs: OnceLock<Option<String>>,
+}
+
+impl Readings {
+    /// Sets every slot `other` holds (a record read back from the index) that is not set yet.
+    pub fn fill_from(&self, other: Readings) {
+        fn put<T>(slot: &OnceLock<T>, from: OnceLock<T>) {
+            if let Some(v) = from.into_inner() {
+                let _ = slot.set(v);
+            }
+        }
+        put(&self.gemini_lines, other.gemini_lines);
+        put(&self.opencode_again, other.opencode_again);
+        put(&self.claude_fallback, other.claude_fallback);
+        put(&self.first_paragraphs, other.first_paragraphs);
+    }
 }
 
 /// One remembered judgement of a skill by its rules: the key of what they read, their findings.

@@ -216,13 +216,24 @@ pub(super) fn reading(agent: Agent, s: &mut Skill) -> Option<String> {
     if r.body_for_description
         && s.frontmatter.parsed
         && s.frontmatter.description().is_none()
-        && let Ok(body) = read_body_up_to(s, 1 << 20)
-        && let Some(p) = first_paragraph(&body)
+        && let Some(p) = body_paragraphs(s)
     {
         s.frontmatter.set_description(Some(p));
         used.push("the first two paragraphs of its body for the missing description");
     }
     (!used.is_empty()).then(|| format!("listed with {}", used.join(" and ")))
+}
+
+/// [`first_paragraph`] of the skill's body (its first MiB), read off the file once and kept
+/// with the skill (`Readings::first_paragraphs`).
+pub(super) fn body_paragraphs(s: &Skill) -> Option<String> {
+    s.facts
+        .reading(&s.facts.readings.first_paragraphs, || {
+            read_body_up_to(s, 1 << 20)
+                .ok()
+                .map(|body| first_paragraph(&body))
+        })?
+        .clone()
 }
 
 /// Copilot's description from a body: its first two paragraphs that are no heading, each one's

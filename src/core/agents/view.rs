@@ -759,11 +759,16 @@ fn fallbacks(lib: &Library, member: &[bool]) -> HashMap<usize, String> {
         .enumerate()
         .filter(|&(i, s)| member[i] && !has_description(s))
         .filter_map(|(i, s)| {
-            // The beginning is enough for a first line: a huge body is not read whole.
-            let body = read_body_up_to(s, FALLBACK_BYTES).ok()?;
-            let found = crate::core::listing::claude_body_description(&body)
-                .unwrap_or_else(|| NOTHING_TO_LIST.to_string());
-            Some((i, found))
+            // Read off the body once and kept with the skill (`Readings::claude_fallback`).
+            let found = s.facts.reading(&s.facts.readings.claude_fallback, || {
+                // The beginning is enough for a first line: a huge body is not read whole.
+                let body = read_body_up_to(s, FALLBACK_BYTES).ok()?;
+                Some(crate::core::listing::claude_body_description(&body))
+            })?;
+            Some((
+                i,
+                found.clone().unwrap_or_else(|| NOTHING_TO_LIST.to_string()),
+            ))
         })
         .collect()
 }
@@ -771,6 +776,140 @@ fn fallbacks(lib: &Library, member: &[bool]) -> HashMap<usize, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Skill files whose readings differ by agent, dated an hour back (stamps of the last seconds
+    /// are not trusted).
+    fn write_reading_skills(root: &Path) {
+        let skills = [
+            (
+                "lines",
+                "---\nname: lines\ndescription: one: two\n  and more\n---\n# Body\n",
+            ),
+            (
+                "nodesc",
+                "---\nname: nodesc\n---\n\n# The heading\n\nFirst\nline.\n\nSecond.\n",
+            ),
+            ("empty", "---\nname: empty\n---\n"),
+            ("unclosed", "---\nname: [unclosed\ndescription: x: y\n"),
+            (
+                "plain",
+                "---\nname: plain\ndescription: Plain.\n---\nBody.\n",
+            ),
+            (
+                "bad",
+                "---\nname: bad: name\ndescription: [\n---\n\n\nA body line\n",
+            ),
+        ];
+        for (name, text) in skills {
+            std::fs::create_dir_all(root.join(name)).unwrap();
+            std::fs::write(root.join(name).join("SKILL.md"), text).unwrap();
+        }
+        // Stamps of the last seconds are not trusted: the files are dated an hour back.
+        let then = std::time::SystemTime::now() - std::time::Duration::from_hours(1);
+        for (name, _) in skills {
+            for p in [root.join(name).join("SKILL.md"), root.join(name)] {
+                std::fs::File::open(&p).unwrap().set_modified(then).unwrap();
+            }
+        }
+        std::fs::File::open(root)
+            .unwrap()
+            .set_modified(then)
+            .unwrap();
+    }
+
+    /// What the agents that read a skill file their own way read off it (Gemini CLI's and
+    /// opencode's frontmatter read again, Claude Code's and Copilot's descriptions from the body)
+    /// is read once, kept in the library index with the file's stamp, and is what reading the
+    /// file again gives: warm, from a cold read of the same files, and after an edit.
+    #[test]
+    fn readings_off_the_file_are_kept_and_are_what_the_file_reads() {
+        use crate::core::index::IndexStore;
+        use crate::core::scan::ScanOptions;
+        use crate::core::source::Root;
+        let t = tempfile::tempdir().unwrap();
+        let (root, cache) = (t.path().join("lib"), t.path().join("cache"));
+        write_reading_skills(&root);
+        let load = || {
+            Library::load_indexed(
+                vec![Root::new(&root, Agent::Path, Scope::Path)],
+                &ScanOptions::default(),
+                &IndexStore::in_dir(&cache),
+            )
+        };
+        let read = |lib: &Library| -> Vec<String> {
+            let fallback = fallbacks(lib, &vec![true; lib.skills.len()]);
+            lib.skills
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    format!(
+                        "{} {:?} {:?} {:?} {:?}",
+                        s.name,
+                        crate::core::agents::gemini::reading::read(s),
+                        crate::core::agents::opencode::reading::read(s),
+                        fallback.get(&i),
+                        reach::body_paragraphs(s)
+                    )
+                })
+                .collect()
+        };
+        // The obvious path: every reading made from the file, nothing kept before.
+        let cold = |lib: &Library| {
+            let mut fresh = lib.clone();
+            for s in &mut fresh.skills {
+                s.facts = std::sync::Arc::default();
+            }
+            read(&fresh)
+        };
+        let (lib, _) = load();
+        let first = read(&lib);
+        assert_eq!(first, cold(&lib));
+        let kept = |lib: &Library, name: &str| {
+            let at = lib.skills.iter().position(|s| s.dir.ends_with(name));
+            let r = &lib.skills[at.unwrap()].facts.readings;
+            (
+                r.gemini_lines.get().cloned(),
+                r.opencode_again.get().cloned(),
+                r.claude_fallback.get().cloned(),
+                r.first_paragraphs.get().cloned(),
+            )
+        };
+        let lines = kept(&lib, "lines");
+        assert!(
+            matches!(lines.0, Some(Some((ref n, ref d))) if n == "lines" && d == "one: two and more")
+        );
+        assert!(
+            matches!(lines.1, Some(Some((ref n, Some(ref d)))) if n == "lines" && d.starts_with("one: two"))
+        );
+        let nodesc = kept(&lib, "nodesc");
+        assert_eq!(nodesc.2, Some(Some("The heading".to_string())));
+        assert_eq!(nodesc.3, Some(Some("First line. Second.".to_string())));
+        assert_eq!(kept(&lib, "empty").2, Some(None));
+        assert!(lib.save_index().is_none());
+        // Warm: nothing parsed, the readings come back from the index before anyone asks.
+        let (warm, stats) = load();
+        assert_eq!(stats.skills_parsed, 0);
+        for name in ["lines", "nodesc", "empty", "unclosed", "bad"] {
+            assert_eq!(kept(&warm, name), kept(&lib, name), "{name}");
+        }
+        assert_eq!(read(&warm), first);
+        assert_eq!(cold(&warm), first);
+        // An edited file is read again.
+        std::fs::write(
+            root.join("nodesc/SKILL.md"),
+            "---\nname: nodesc\n---\n\n## Another heading\n\nOther words.\n",
+        )
+        .unwrap();
+        let (edited, stats) = load();
+        assert_eq!(stats.skills_parsed, 1);
+        let now = read(&edited);
+        assert_ne!(now, first);
+        assert_eq!(now, cold(&edited));
+        assert_eq!(
+            kept(&edited, "nodesc").2,
+            Some(Some("Another heading".to_string()))
+        );
+    }
 
     #[test]
     fn gemini_settings_and_unreadable_files_are_seen_off() {

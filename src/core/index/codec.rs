@@ -68,6 +68,7 @@ pub(super) fn skill_record(w: &mut W, s: &Skill, taken_ns: u128) {
         w.u32(*n);
     }
     drop(l1);
+    readings(w, &s.facts.readings);
     let rules = s
         .facts
         .rules
@@ -85,8 +86,75 @@ pub(super) fn skill_record(w: &mut W, s: &Skill, taken_ns: u128) {
     }
 }
 
+/// A skill's kept readings (`Facts::readings`): per slot 0 when unset, 1 when read and empty, 2
+/// and what it holds when read and found.
+fn readings(w: &mut W, r: &crate::core::skill::Readings) {
+    fn slot<T>(w: &mut W, slot: &std::sync::OnceLock<Option<T>>, put: impl FnOnce(&mut W, &T)) {
+        match slot.get() {
+            None => w.u8(0),
+            Some(None) => w.u8(1),
+            Some(Some(v)) => {
+                w.u8(2);
+                put(w, v);
+            }
+        }
+    }
+    slot(w, &r.gemini_lines, |w, (name, description)| {
+        w.str(name);
+        w.str(description);
+    });
+    slot(w, &r.opencode_again, |w, (name, description)| {
+        w.str(name);
+        match description {
+            Some(d) => {
+                w.u8(1);
+                w.str(d);
+            }
+            None => w.u8(0),
+        }
+    });
+    slot(w, &r.claude_fallback, |w, text| w.str(text));
+    slot(w, &r.first_paragraphs, |w, text| w.str(text));
+}
+
+/// Reads back what [`readings`] writes; `None` on anything malformed.
+fn readings_from(r: &mut R) -> Option<crate::core::skill::Readings> {
+    fn slot<'a, T>(
+        r: &mut R<'a>,
+        slot: &std::sync::OnceLock<Option<T>>,
+        get: impl FnOnce(&mut R<'a>) -> Option<T>,
+    ) -> Option<()> {
+        match r.u8()? {
+            0 => {}
+            1 => {
+                let _ = slot.set(None);
+            }
+            2 => {
+                let v = get(r)?;
+                let _ = slot.set(Some(v));
+            }
+            _ => return None,
+        }
+        Some(())
+    }
+    let out = crate::core::skill::Readings::default();
+    slot(r, &out.gemini_lines, |r| Some((r.string()?, r.string()?)))?;
+    slot(r, &out.opencode_again, |r| {
+        let name = r.string()?;
+        let description = match r.u8()? {
+            0 => None,
+            1 => Some(r.string()?),
+            _ => return None,
+        };
+        Some((name, description))
+    })?;
+    slot(r, &out.claude_fallback, R::string)?;
+    slot(r, &out.first_paragraphs, R::string)?;
+    Some(out)
+}
+
 /// A skill's per-skill rules' findings (the last part of its record).
-fn rule_findings(w: &mut W, rules: &[crate::core::skill::RuleFindings]) {
+pub(super) fn rule_findings(w: &mut W, rules: &[crate::core::skill::RuleFindings]) {
     w.len(rules.len());
     for (key, found) in rules {
         w.0.extend_from_slice(key);
@@ -105,6 +173,43 @@ pub(super) fn rule_findings_from(bytes: &[u8]) -> Option<Vec<crate::core::skill:
         rules.push((key, r.diags()?));
     }
     r.0.is_empty().then_some(rules)
+}
+
+/// The findings [`rule_findings_from`] holds for `key` (the first judgement of that key), read
+/// straight out of `bytes`: the other judgements are only checked as it checks them, not
+/// decoded. `None` where [`rule_findings_from`] is `None` or holds no judgement of `key`.
+pub(super) fn rule_findings_for(bytes: &[u8], key: &[u8; 32]) -> Option<Vec<Diagnostic>> {
+    let mut r = R(bytes);
+    let nr = r.len(36)?;
+    let mut found = None;
+    for _ in 0..nr {
+        let k = r.take(32)?;
+        if found.is_none() && k == key {
+            found = Some(r.diags()?);
+        } else {
+            skip_diags(&mut r)?;
+        }
+    }
+    if r.0.is_empty() { found } else { None }
+}
+
+/// Reads past what [`WriteRecords::diags`] writes, failing where [`ReadRecords::diags`] fails,
+/// without making the findings.
+fn skip_diags(r: &mut R) -> Option<()> {
+    let n = r.len(16)?;
+    for _ in 0..n {
+        rule_id(std::str::from_utf8(r.bytes()?).ok()?)?;
+        if r.u8()? > 2 {
+            return None;
+        }
+        std::str::from_utf8(r.bytes()?).ok()?;
+        if r.u8()? != 0 {
+            r.bytes()?;
+        }
+        r.opt_u32()?;
+        r.opt_u32()?;
+    }
+    Some(())
 }
 
 /// One skill's record read back; `None` when it is not whole or holds more.
@@ -163,6 +268,7 @@ pub(super) fn skill_record_from(r: &mut R) -> Option<(Vec<u8>, Box<SkillRecord>)
         let hash: [u8; 32] = r.take(32)?.try_into().ok()?;
         l1_tokens.push((hash, r.u8()?, r.u32()?));
     }
+    let readings = readings_from(r)?;
     // The rules' findings end the record: kept as bytes, checked only for their count here,
     // decoded when a rule asks.
     let rules: Box<[u8]> = r.0.into();
@@ -184,6 +290,7 @@ pub(super) fn skill_record_from(r: &mut R) -> Option<(Vec<u8>, Box<SkillRecord>)
             l2_tokens,
             l1_tokens,
             rules,
+            readings,
         }),
     );
     r.0.is_empty().then_some(record)

@@ -16,7 +16,7 @@ const MAGIC: &[u8; 8] = b"SKSCLIX\0";
 pub(super) const SUM_BYTES: u64 = 4;
 /// Bumped whenever the layout or the meaning of a record changes: an index of another version is
 /// foreign and discarded.
-pub(super) const VERSION: u32 = 16;
+pub(super) const VERSION: u32 = 17;
 
 // The file: MAGIC, u32 VERSION, the walks, the skills, then the CRC-32 of all before it
 // (`fsx::Crc32`, four bytes, little-endian).

@@ -47,6 +47,36 @@ pub fn kept_rules(
     rules
 }
 
+/// The findings a skill's remembered per-skill rules hold for `key`, when they hold them: read
+/// straight out of the index's bytes while nobody decoded them ([`kept_rules`] otherwise), and
+/// handed over without a copy. What [`kept_rules`] would find for `key` first.
+pub fn kept_rules_for(
+    facts: &crate::core::skill::Facts,
+    key: &[u8; 32],
+) -> Option<Vec<crate::core::findings::diagnostic::Diagnostic>> {
+    {
+        let rules = facts
+            .rules
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let unread = facts
+            .rules_unread
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        // The bytes come before what was learned since (`kept_rules`' order).
+        if let Some(bytes) = unread.as_deref()
+            && let Some(found) = codec::rule_findings_for(bytes, key)
+        {
+            return Some(found);
+        }
+        drop((unread, rules));
+    }
+    kept_rules(facts)
+        .iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, found)| found.clone())
+}
+
 /// Index files kept in the cache folder, one per set of roots; the least recently written go.
 const KEEP_FILES: usize = 8;
 

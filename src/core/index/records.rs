@@ -192,6 +192,8 @@ pub struct SkillRecord {
     /// Its per-skill rules' findings, by the key of what they read (see `Facts::rules`), as
     /// the file holds them: decoded only when a rule asks (`index::kept_rules`).
     pub rules: Box<[u8]>,
+    /// What the agents that read the file their own way read off it (see `Facts::readings`).
+    pub readings: crate::core::skill::Readings,
 }
 
 /// A decoded index file.

@@ -861,6 +861,83 @@ fn the_per_skill_findings_are_kept_while_the_skill_file_stays() {
     assert_eq!(unknown(&body_check(&lib)), 0);
 }
 
+/// A judgement read straight out of the kept bytes (`codec::rule_findings_for`) is the one the
+/// whole list decoded (`codec::rule_findings_from`) finds first for its key, and bytes it reads
+/// as malformed are the bytes the whole decoding refuses: every key, every cut, every byte
+/// changed.
+#[test]
+fn one_judgement_read_from_the_bytes_is_the_one_the_whole_list_finds() {
+    use super::codec::{rule_findings, rule_findings_for, rule_findings_from};
+    use crate::core::findings::diagnostic::Severity;
+    let d = |rule, severity, message: &str, at: Option<u32>| Diagnostic {
+        rule,
+        severity,
+        message: message.to_string(),
+        path: at.map(|n| PathBuf::from(format!("/r/s{n}/SKILL.md"))),
+        line: at,
+        column: at.map(|n| n + 1),
+    };
+    let lists: Vec<Vec<crate::core::skill::RuleFindings>> = vec![
+        vec![],
+        vec![([1; 32], vec![])],
+        vec![
+            (
+                [1; 32],
+                vec![
+                    d(RuleId::UnknownField, Severity::Warning, "colour", Some(3)),
+                    d(RuleId::NameDirectory, Severity::Error, "é name", None),
+                ],
+            ),
+            (
+                [2; 32],
+                vec![d(RuleId::FieldType, Severity::Info, "", Some(1))],
+            ),
+            (
+                [1; 32],
+                vec![d(RuleId::FieldValue, Severity::Error, "later", None)],
+            ),
+        ],
+    ];
+    let keys = [[1_u8; 32], [2; 32], [3; 32]];
+    let want = |bytes: &[u8], key: &[u8; 32]| {
+        rule_findings_from(bytes).map(|all| {
+            all.iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, found)| found.clone())
+        })
+    };
+    let mut checked = 0;
+    for list in &lists {
+        let mut w = W(Vec::new());
+        rule_findings(&mut w, list);
+        let bytes = w.0;
+        let mut variants = vec![bytes.clone()];
+        variants.extend((0..bytes.len()).map(|n| bytes[..n].to_vec()));
+        for i in 0..bytes.len() {
+            for b in [0_u8, 1, 2, 3, 0x7f, 0xff, b'z'] {
+                let mut v = bytes.clone();
+                v[i] = b;
+                variants.push(v);
+            }
+        }
+        for v in &variants {
+            for key in &keys {
+                assert_eq!(
+                    rule_findings_for(v, key),
+                    want(v, key).flatten(),
+                    "{v:?} {key:?}"
+                );
+                checked += 1;
+            }
+        }
+        for key in &keys {
+            let found = rule_findings_for(&bytes, key);
+            assert_eq!(found.is_some(), list.iter().any(|(k, _)| k == key));
+        }
+    }
+    assert!(checked > 1000);
+}
+
 #[test]
 fn the_template_findings_are_kept_while_names_and_descriptions_stay() {
     let t = tempfile::tempdir().unwrap();

@@ -223,21 +223,31 @@ fn find_in_source(source: &Path, key: &str) -> Option<PathBuf> {
     None
 }
 
+/// A lookup by path, keyed by the path's bytes: a path's own `Hash` and `Eq` read it component
+/// by component, and every skill asks. Two spellings of one path (`a//b`, `a/./b`) are two keys,
+/// each answered from its own path: the same answer, looked up twice.
+type ByPath<V> = FxHashMap<Box<[u8]>, V>;
+
+/// The key of `p` in a [`ByPath`].
+fn key(p: &Path) -> &[u8] {
+    p.as_os_str().as_encoded_bytes()
+}
+
 /// How a record file is read: its entries, `None` when there is no file.
 type ReadRecord = fn(&Path) -> Result<Option<Map<String, Value>>, error::RecordError>;
 
 /// The records of a library's skills, each record file read once, and what could not be read.
 #[derive(Debug, Default)]
 pub struct Records {
-    files: FxHashMap<PathBuf, Option<Map<String, Value>>>,
+    files: ByPath<Option<Map<String, Value>>>,
     /// The `skills-lock.json` of each folder looked in, when it has one.
-    project_locks: FxHashMap<PathBuf, Option<PathBuf>>,
+    project_locks: ByPath<Option<PathBuf>>,
     /// The `skills-lock.json` that holds the records of the skills in each folder, when one does.
-    project_lock_of: FxHashMap<PathBuf, Option<PathBuf>>,
+    project_lock_of: ByPath<Option<PathBuf>>,
     /// The last folder of [`Records::project_lock_of`] asked, and its answer.
     last_project: Option<(PathBuf, Option<PathBuf>)>,
     /// The ClawHub lock of each work folder, looked for once per folder.
-    clawhub_locks: FxHashMap<PathBuf, Option<PathBuf>>,
+    clawhub_locks: ByPath<Option<PathBuf>>,
     /// Record files that could not be read, for people.
     pub notes: Vec<String>,
     home: Option<PathBuf>,
@@ -257,7 +267,7 @@ impl Records {
 
     /// The entries of a record file, read once.
     fn entries(&mut self, path: &Path, read: ReadRecord) -> Option<&Map<String, Value>> {
-        if !self.files.contains_key(path) {
+        if !self.files.contains_key(key(path)) {
             let got = match read(path) {
                 Ok(m) => m,
                 Err(e) => {
@@ -265,9 +275,9 @@ impl Records {
                     None
                 }
             };
-            self.files.insert(path.to_path_buf(), got);
+            self.files.insert(key(path).into(), got);
         }
-        self.files.get(path)?.as_ref()
+        self.files.get(key(path))?.as_ref()
     }
 
     /// [`Records::new`], with lookups in folders the library's walks read answered from what
@@ -303,21 +313,22 @@ impl Records {
         // A folder below no `skills` folder has no ClawHub record, and a work folder already
         // found to hold no lock answers before the slug is made.
         let workdir = clawhub::workdir_of(dir)?;
-        if matches!(self.clawhub_locks.get(workdir), Some(None)) {
+        if matches!(self.clawhub_locks.get(key(workdir)), Some(None)) {
             return None;
         }
         let (workdir, slug) = clawhub::place_of(dir)?;
         let seen = self.seen.as_deref();
-        let lock = self
-            .clawhub_locks
-            .entry(workdir)
-            .or_insert_with_key(|w| {
-                // A record folder the walk saw no entry of holds no lock.
-                clawhub::lock_path_where(w, |d| {
-                    !seen.is_some_and(|s| s.absent(root.map(|r| (r, dir)), w, d))
-                })
-            })
-            .clone()?;
+        let lock = if let Some(lock) = self.clawhub_locks.get(key(&workdir)) {
+            lock.clone()
+        } else {
+            // A record folder the walk saw no entry of holds no lock.
+            let lock = clawhub::lock_path_where(&workdir, |d| {
+                !seen.is_some_and(|s| s.absent(root.map(|r| (r, dir)), &workdir, d))
+            });
+            self.clawhub_locks
+                .insert(key(&workdir).into(), lock.clone());
+            lock
+        }?;
         let Some(Value::Object(entry)) = self
             .entries(&lock, |p| clawhub::read_lock(p).map(Some))?
             .get(&slug)
@@ -365,12 +376,12 @@ impl Records {
             .map(|(_, lock)| lock.clone());
         let lock = if let Some(lock) = kept {
             lock
-        } else if let Some(lock) = self.project_lock_of.get(skills_dir) {
+        } else if let Some(lock) = self.project_lock_of.get(key(skills_dir)) {
             lock.clone()
         } else {
             let lock = self.project_lock(skills_dir, Some((&skill.root, &skill.dir)));
             self.project_lock_of
-                .insert(skills_dir.to_path_buf(), lock.clone());
+                .insert(key(skills_dir).into(), lock.clone());
             lock
         };
         if !self
@@ -403,7 +414,7 @@ impl Records {
         let mut lock = None;
         for d in std::iter::successors(Some(skills_dir), |d| paths::parent(d)).take(3) {
             // Looked up before it is copied: most folders were asked already.
-            let found = if let Some(found) = self.project_locks.get(d) {
+            let found = if let Some(found) = self.project_locks.get(key(d)) {
                 found.clone()
             } else {
                 let found = crate::core::scan::Seen::is_file(
@@ -413,7 +424,7 @@ impl Records {
                     skills_lock::FILE,
                 )
                 .then(|| d.join(skills_lock::FILE));
-                self.project_locks.insert(d.to_path_buf(), found.clone());
+                self.project_locks.insert(key(d).into(), found.clone());
                 found
             };
             if found.is_some() {
@@ -499,4 +510,55 @@ pub fn records_seen(
     let mut r = Records::with_seen(home, seen);
     let out = skills.iter().map(|s| r.of(s)).collect();
     (out, r.notes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::source::{Agent, Root, Scope};
+
+    /// Record files and locks are looked up by their paths' bytes, each once: every skill's
+    /// record is the one a lookup of its own (nothing kept from other skills) finds, for skills
+    /// of one folder, of another, and at paths spelled another way.
+    #[test]
+    fn records_looked_up_by_path_bytes_are_what_a_lookup_of_their_own_finds() {
+        let t = tempfile::tempdir().unwrap();
+        let proj = t.path().join("proj");
+        let skills = proj.join(".agents").join("skills");
+        std::fs::create_dir_all(&skills).unwrap();
+        std::fs::write(
+            proj.join(skills_lock::FILE),
+            r#"{"version":1,"skills":{"a":{"source":"o/a","sourceType":"github","computedHash":"1"},"b":{"source":"o/b","sourceType":"github","computedHash":"2"}}}"#,
+        )
+        .unwrap();
+        let other = t.path().join("other").join("skills");
+        std::fs::create_dir_all(&other).unwrap();
+        std::fs::write(
+            other.join(skills_lock::FILE),
+            r#"{"version":1,"skills":{"a":{"source":"o/other","sourceType":"github","computedHash":"3"}}}"#,
+        )
+        .unwrap();
+        let spelled = PathBuf::from(format!("{}/.agents//skills", proj.display()));
+        let dirs = [
+            skills.join("a"),
+            skills.join("b"),
+            skills.join("c"),
+            other.join("a"),
+            spelled.join("a"),
+            skills.join("b"),
+            other.join("c"),
+        ];
+        let root = Root::new(&skills, Agent::Path, Scope::Project);
+        let mut shared = Records::new(None);
+        let mut found = 0;
+        for d in &dirs {
+            let s = Skill::new(&root, d.clone(), d.join("SKILL.md"));
+            let kept = shared.of(&s);
+            let own = Records::new(None).of(&s);
+            assert_eq!(format!("{kept:?}"), format!("{own:?}"), "{}", d.display());
+            found += usize::from(kept.is_some());
+        }
+        assert_eq!(found, 5);
+        assert!(shared.notes.is_empty());
+    }
 }

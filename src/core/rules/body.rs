@@ -12,7 +12,7 @@ use crate::core::resource::Resource;
 use crate::core::skill::{BodyFacts, Link, Skill};
 use crate::core::tokens::{self, Encoding, TokenCache};
 use crate::core::words::text::thousands;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::path::{Component, Path, PathBuf};
 
 pub const MAX_LINES: usize = 500;
@@ -136,15 +136,20 @@ fn too_long(
 /// `MAX_BROKEN` reported.
 fn links(skill: &Skill, facts: &BodyFacts, out: &mut Vec<Diagnostic>) -> bool {
     let mut learned = false;
-    let mut nested: HashMap<PathBuf, Option<PathBuf>> = HashMap::new();
-    let mut looked: HashMap<&str, (bool, bool)> = HashMap::new();
+    // By the link's text (the same text is the same file below the same folder), hashed by Fx:
+    // most bodies have a few links, and a map keyed by the joined path hashed every component.
+    let mut nested: FxHashMap<&str, Option<PathBuf>> = FxHashMap::default();
+    let mut looked: FxHashMap<&str, (bool, bool)> = FxHashMap::default();
     let mut broken = 0usize;
     for link in facts.links.iter().take(MAX_LINKS) {
         if broken >= MAX_BROKEN {
             break;
         }
         let target = skill.dir.join(&link.target);
-        let resource = resource_at(skill, &target);
+        let resource = match plain_rel(&link.target) {
+            Some(rel) => resource_named(skill, rel),
+            None => resource_at(skill, &target),
+        };
         let (exists, is_file) = match resource {
             Some(_) => (true, true),
             None => *looked.entry(link.target.as_str()).or_insert_with(|| {
@@ -166,7 +171,7 @@ fn links(skill: &Skill, facts: &BodyFacts, out: &mut Vec<Diagnostic>) -> bool {
             );
         } else if is_markdown(&target)
             && is_file
-            && let Some(next) = nested.entry(target.clone()).or_insert_with(|| {
+            && let Some(next) = nested.entry(link.target.as_str()).or_insert_with(|| {
                 let (next, new) = nested_reference(skill, &target, resource);
                 learned |= new;
                 next
@@ -209,6 +214,28 @@ fn is_markdown(p: &Path) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("md") || e.eq_ignore_ascii_case("markdown"))
 }
 
+/// A link's text that names a path below the folder as it is written: names joined by single
+/// `/`s, none of them `.` or `..`, nothing a system reads as a root, a drive or another
+/// separator. Such a text is the resource's `rel` itself ([`resource_at`] of the joined path
+/// would build the same text from its components); `None` for every other text.
+fn plain_rel(target: &str) -> Option<&str> {
+    let plain = !target.is_empty()
+        && !target.contains(['\\', ':'])
+        && target
+            .split('/')
+            .all(|name| !name.is_empty() && name != "." && name != "..");
+    plain.then_some(target)
+}
+
+/// The resource of `skill` whose path inside its folder is `rel`.
+fn resource_named<'a>(skill: &'a Skill, rel: &str) -> Option<&'a Resource> {
+    let i = skill
+        .resources
+        .binary_search_by(|r| r.rel.as_str().cmp(rel))
+        .ok()?;
+    skill.resources.get(i)
+}
+
 /// The resource of `skill` at `path`, when `path` names one inside its folder. A resource is a
 /// regular file the scan stat'ed, so no further stat is needed to know it is there.
 fn resource_at<'a>(skill: &'a Skill, path: &Path) -> Option<&'a Resource> {
@@ -227,11 +254,7 @@ fn resource_at<'a>(skill: &'a Skill, path: &Path) -> Option<&'a Resource> {
             _ => return None,
         }
     }
-    let i = skill
-        .resources
-        .binary_search_by(|r| r.rel.as_str().cmp(&rel))
-        .ok()?;
-    skill.resources.get(i)
+    resource_named(skill, &rel)
 }
 
 /// The first local markdown file that a reference file links to, if any, and whether the
@@ -457,6 +480,69 @@ fn clean_target(raw: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A link's plain text names the resource that the joined path names ([`resource_at`]), and
+    /// every text it does not take as plain is left to [`resource_at`].
+    #[test]
+    fn a_plain_link_text_names_the_resource_its_joined_path_names() {
+        use crate::core::source::{Agent, Root, Scope};
+        let root = Root::new("/r", Agent::Path, Scope::Path);
+        let mut skill = Skill::new(&root, "/r/s".into(), "/r/s/SKILL.md".into());
+        let mut rels = [
+            "a.md",
+            "b c.md",
+            "refs/guide.md",
+            "refs/deep/x.md",
+            "é/ü.md",
+            "refs/..md",
+            "...",
+        ];
+        rels.sort_unstable();
+        skill.resources = rels
+            .iter()
+            .map(|r| Resource::new((*r).to_string(), Stamp::default(), true))
+            .collect();
+        let targets = [
+            "a.md",
+            "b c.md",
+            "refs/guide.md",
+            "refs/deep/x.md",
+            "é/ü.md",
+            "refs/..md",
+            "...",
+            "missing.md",
+            "refs",
+            "./a.md",
+            "refs/./guide.md",
+            "refs//guide.md",
+            "refs/../a.md",
+            "../s/a.md",
+            "/r/s/a.md",
+            "a.md/",
+            "",
+            ".",
+            "refs\\guide.md",
+            "C:a.md",
+        ];
+        let mut plain = 0;
+        for t in targets {
+            let slow = resource_at(&skill, &skill.dir.join(t)).map(|r| r.rel.as_str());
+            if let Some(rel) = plain_rel(t) {
+                plain += 1;
+                assert_eq!(rel, t);
+                assert_eq!(
+                    resource_named(&skill, rel).map(|r| r.rel.as_str()),
+                    slow,
+                    "{t}"
+                );
+            }
+        }
+        assert_eq!(plain, 9);
+        assert_eq!(
+            targets.iter().filter(|t| plain_rel(t).is_none()).count(),
+            targets.len() - 9
+        );
+    }
 
     #[test]
     fn a_file_read_in_pieces_has_the_facts_of_its_whole_text() {

@@ -316,13 +316,12 @@ fn check_skill_kept(skill: &Skill, profile: Profile, learned: &AtomicBool) -> Ve
         out.extend(judge(skill, profile));
         return out;
     };
-    let lock = || crate::core::index::kept_rules(&skill.facts);
-    if let Some((_, found)) = lock().iter().find(|(k, _)| *k == key) {
-        out.extend(found.iter().cloned());
+    if let Some(found) = crate::core::index::kept_rules_for(&skill.facts, &key) {
+        out.extend(found);
         return out;
     }
     let found = judge(skill, profile);
-    let mut kept = lock();
+    let mut kept = crate::core::index::kept_rules(&skill.facts);
     if kept.len() >= crate::core::skill::RULES_KEPT {
         kept.remove(0);
     }
@@ -347,26 +346,28 @@ fn per_skill_key(skill: &Skill, profile: Profile) -> Option<[u8; 32]> {
         return None;
     }
     let program = crate::core::files::fsx::program_key()?;
-    Some(*blake3::hash(&per_skill_key_input(skill, profile, program)).as_bytes())
+    // The program is the hash's key, not part of what is hashed: a short input is hashed in
+    // fewer blocks.
+    Some(*blake3::keyed_hash(program, &per_skill_key_input(skill, profile)).as_bytes())
 }
 
 /// What [`per_skill_key`] hashes, in one buffer (one hashing call, not one per part). The
 /// skill file below its folder and the folder below its root, as they nearly always are, are
 /// written as the file's name and the root's length: fewer bytes to hash, and the three paths
-/// can still be told from the bytes (each part is marked, and long parts carry their length).
-fn per_skill_key_input(skill: &Skill, profile: Profile, program: &[u8; 32]) -> Vec<u8> {
+/// can still be told from the bytes (each part is marked, and every part carries its length).
+fn per_skill_key_input(skill: &Skill, profile: Profile) -> Vec<u8> {
     let (dir, md, root) = (
         key_bytes(&skill.dir),
         key_bytes(&skill.skill_md),
         key_bytes(&skill.root),
     );
-    let mut buf = Vec::with_capacity(96 + dir.len() + md.len() + root.len());
+    let mut buf = Vec::with_capacity(32 + dir.len() + md.len() + root.len());
+    // Lengths as u64: a path of any length is told apart from the bytes after it.
     let put = |buf: &mut Vec<u8>, part: &[u8]| {
         buf.extend_from_slice(&(part.len() as u64).to_le_bytes());
         buf.extend_from_slice(part);
     };
-    buf.extend_from_slice(b"per-skill rules 2\0");
-    buf.extend_from_slice(program);
+    buf.extend_from_slice(b"psr3");
     buf.extend_from_slice(&[
         profile as u8,
         skill.agent as u8,
@@ -489,7 +490,6 @@ mod tests {
     /// shortened parts (the file's name, the root's length) never make two skills one.
     #[test]
     fn per_skill_keys_tell_every_place_apart() {
-        let program = [7_u8; 32];
         let places = [
             ("/r", "/r/a", "/r/a/SKILL.md"),
             ("/r", "/r/a", "/r/a/skill.md"),
@@ -510,8 +510,8 @@ mod tests {
         for (root, dir, md) in places {
             let r = Root::new(root, Agent::Path, Scope::Path);
             let s = Skill::new(&r, dir.into(), md.into());
-            let input = per_skill_key_input(&s, Profile::default(), &program);
-            assert_eq!(input, per_skill_key_input(&s, Profile::default(), &program));
+            let input = per_skill_key_input(&s, Profile::default());
+            assert_eq!(input, per_skill_key_input(&s, Profile::default()));
             if let Some(other) = seen.insert(input, (root, dir, md)) {
                 panic!("{other:?} and {:?} share a key", (root, dir, md));
             }

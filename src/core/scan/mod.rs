@@ -368,7 +368,8 @@ fn read_skills(
 
 /// Whether the walk that found `dir` below `root` met no link at `dir` or between them.
 fn no_link_between(root: &Path, dir: &Path, links: &HashSet<PathBuf>) -> bool {
-    if !dir.starts_with(root) {
+    // By the paths' bytes where both are plain (`paths::strip_prefix`), as every skill asks.
+    if crate::core::files::paths::strip_prefix(dir, root).is_none() {
         return false;
     }
     links.is_empty()

@@ -57,6 +57,7 @@ pub(super) fn restore(skill: &mut Skill, r: SkillRecord, stamp: Stamp) {
             let _ = slot.set(n);
         }
     }
+    skill.facts.readings.fill_from(r.readings);
 }
 
 /// Reads one skill (or takes it from its index record when its skill file kept its stat), with its

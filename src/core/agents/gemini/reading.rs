@@ -40,16 +40,26 @@ pub(crate) fn read(skill: &Skill) -> Option<Read> {
             how: None,
         });
     }
-    let text = file_text(skill)?;
-    let (yaml, _) = split_frontmatter(&text)?;
-    let (name, description) = simple_frontmatter(yaml)?;
+    let (name, description) = lines(skill)?;
     Some(Read {
-        name: crate::core::listing::gemini_name(&name),
-        description: Some(description),
+        name: crate::core::listing::gemini_name(name),
+        description: Some(description.clone()),
         how: Some(
             "its `name:` and `description:` lines read one by one (its frontmatter is not YAML with a text name and description)",
         ),
     })
+}
+
+/// The skill file's `name:` and `description:` lines read one by one ([`simple_frontmatter`] of
+/// its frontmatter), read off the file once and kept with the skill (`Readings::gemini_lines`).
+fn lines(skill: &Skill) -> Option<&(String, String)> {
+    skill
+        .facts
+        .reading(&skill.facts.readings.gemini_lines, || {
+            let text = file_text(skill)?;
+            Some(split_frontmatter(&text).and_then(|(yaml, _)| simple_frontmatter(yaml)))
+        })?
+        .as_ref()
 }
 
 /// Gemini CLI's `parseSimpleFrontmatter`: the last `name:` line's value, trimmed; the last

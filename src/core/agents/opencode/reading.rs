@@ -23,8 +23,25 @@ pub(crate) fn read(skill: &Skill) -> Option<Read> {
     {
         return None;
     }
-    let text = file_text(skill)?;
-    let (yaml, _) = split_frontmatter(&text)?;
+    let (name, description) = skill
+        .facts
+        .reading(&skill.facts.readings.opencode_again, || {
+            file_text(skill).map(|text| read_again(&text))
+        })?
+        .as_ref()?;
+    Some(Read {
+        name: name.clone(),
+        description: description.clone(),
+        how: Some(
+            "its frontmatter parsed again with the values holding `: ` quoted (it is not valid YAML)",
+        ),
+    })
+}
+
+/// The name and description of a skill file (`text`) whose frontmatter is parsed again with its
+/// plain values holding `:` quoted, when that parse gives them and changes anything.
+fn read_again(text: &str) -> Option<(String, Option<String>)> {
+    let (yaml, _) = split_frontmatter(text)?;
     let fixed = sanitize(yaml);
     if fixed == yaml {
         return None;
@@ -33,12 +50,7 @@ pub(crate) fn read(skill: &Skill) -> Option<Read> {
     if !again.frontmatter.parsed {
         return None;
     }
-    fields(
-        &again.frontmatter,
-        Some(
-            "its frontmatter parsed again with the values holding `: ` quoted (it is not valid YAML)",
-        ),
-    )
+    fields(&again.frontmatter, None).map(|r| (r.name, r.description))
 }
 
 fn fields(fm: &Frontmatter, how: Option<&'static str>) -> Option<Read> {
