@@ -176,7 +176,7 @@ fn a_reader_that_goes_away_ends_a_report_quietly() {
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || tx.send(child.wait_with_output()));
         let out = rx
-            .recv_timeout(std::time::Duration::from_secs(60))
+            .recv_timeout(std::time::Duration::from_mins(1))
             .unwrap_or_else(|_| panic!("skillscope {args:?} still runs after its reader left"))
             .unwrap();
         assert_eq!(out.status.code(), Some(0), "{args:?}: {}", err(&out));
