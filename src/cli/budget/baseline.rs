@@ -93,6 +93,9 @@ fn key_of(label: &str, rel: &str) -> String {
 /// Each skill's key, and a copy of the library moved under `/<key>`: listings that print paths
 /// (xml, codex) then cost the same wherever the checkout lives and at every commit.
 fn relocate(lib: &Library, labels: &[String]) -> (Vec<String>, Library) {
+    // The moved skills share their facts with `lib`'s: what the agents read off each file is
+    // taken here, off the file where it is.
+    crate::core::agents::view::take_readings(lib);
     let mut virt = lib.clone();
     let mut keys = Vec::with_capacity(lib.skills.len());
     for s in &mut virt.skills {
@@ -1012,6 +1015,61 @@ mod tests {
         assert_eq!(key_of(".", "a/b"), "a/b");
         assert_eq!(key_of("skills", ""), "skills");
         assert_eq!(key_of("skills", "a"), "skills/a");
+    }
+
+    #[test]
+    fn a_moved_library_reads_what_its_files_say_whatever_was_asked_before() {
+        // Skills its agents read their own way: YAML that Gemini CLI reads line by line and
+        // opencode parses again, and a body that gives Claude Code and Copilot a description.
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path().join("skills");
+        for (name, text) in [
+            (
+                "broken",
+                "---\nname: broken\ndescription: Fixes things: sometimes\n  bad: [\n---\nBody.\n",
+            ),
+            (
+                "bare",
+                "---\nname: bare\n---\n# Drafts replies\n\nIn the team's voice.\n",
+            ),
+        ] {
+            std::fs::create_dir_all(root.join(name)).unwrap();
+            std::fs::write(root.join(name).join("SKILL.md"), text).unwrap();
+        }
+        let load = || {
+            crate::core::library::Library::load(
+                vec![Root::new(&root, Agent::Path, Scope::Path)],
+                &crate::core::scan::ScanOptions::default(),
+            )
+        };
+        let labels = vec!["skills".to_string()];
+        // Gemini CLI's reading asked of the files where they lie first, then moved; and a fresh
+        // load moved before anyone asked anything.
+        let asked = load();
+        for s in &asked.skills {
+            let _ = crate::core::agents::gemini::reading::read(s);
+        }
+        let (_, moved_after) = relocate(&asked, &labels);
+        let (_, moved) = relocate(&load(), &labels);
+        for lib in [&moved, &moved_after] {
+            for s in &lib.skills {
+                assert!(s.skill_md.starts_with("/skills"), "{:?}", s.skill_md);
+                let want = match s.name.as_str() {
+                    "broken" => (Some("Fixes things: sometimes bad: ["), None),
+                    _ => (None, Some("Drafts replies")),
+                };
+                let got = readings_of(s);
+                assert_eq!((got.0.as_deref(), got.1.as_deref()), want, "{}", s.name);
+            }
+        }
+    }
+
+    /// What Gemini CLI lists as `s`'s description, and Claude Code's fallback for it.
+    fn readings_of(s: &crate::core::skill::Skill) -> (Option<String>, Option<String>) {
+        (
+            crate::core::agents::gemini::reading::read(s).and_then(|r| r.description),
+            s.facts.readings.claude_fallback.get().cloned().flatten(),
+        )
     }
 
     #[test]

@@ -759,18 +759,43 @@ fn fallbacks(lib: &Library, member: &[bool]) -> HashMap<usize, String> {
         .enumerate()
         .filter(|&(i, s)| member[i] && !has_description(s))
         .filter_map(|(i, s)| {
-            // Read off the body once and kept with the skill (`Readings::claude_fallback`).
-            let found = s.facts.reading(&s.facts.readings.claude_fallback, || {
-                // The beginning is enough for a first line: a huge body is not read whole.
-                let body = read_body_up_to(s, FALLBACK_BYTES).ok()?;
-                Some(crate::core::listing::claude_body_description(&body))
-            })?;
             Some((
                 i,
-                found.clone().unwrap_or_else(|| NOTHING_TO_LIST.to_string()),
+                claude_fallback(s)?
+                    .clone()
+                    .unwrap_or_else(|| NOTHING_TO_LIST.to_string()),
             ))
         })
         .collect()
+}
+
+/// Claude Code's fallback description of `s` (the first non-blank line of its body), read off
+/// the body once and kept with the skill (`Readings::claude_fallback`); `None` when the file
+/// cannot be read.
+fn claude_fallback(s: &Skill) -> Option<&Option<String>> {
+    s.facts.reading(&s.facts.readings.claude_fallback, || {
+        // The beginning is enough for a first line: a huge body is not read whole.
+        let body = read_body_up_to(s, FALLBACK_BYTES).ok()?;
+        Some(crate::core::listing::claude_body_description(&body))
+    })
+}
+
+/// Takes now, off each skill's own file, every reading an agent may ask of it (each only where
+/// that agent would ask: a frontmatter that is not YAML, a missing description), so that they
+/// are kept with the skill's facts. A library moved to other paths (the budget's baseline, whose
+/// skills lie at `/LABEL/...`) shares its skills' facts: its agents then find what the files
+/// say, rather than look for files where none are, whatever was asked before.
+pub fn take_readings(lib: &Library) {
+    lib.skills.par_iter().for_each(|s| {
+        let _ = super::gemini::reading::read(s);
+        let _ = super::opencode::reading::read(s);
+        if !has_description(s) {
+            let _ = claude_fallback(s);
+        }
+        if s.frontmatter.parsed && s.frontmatter.description().is_none() {
+            let _ = reach::body_paragraphs(s);
+        }
+    });
 }
 
 #[cfg(test)]
