@@ -184,7 +184,7 @@ impl<'a> JsonFinding<'a> {
     /// The finding `f` as the report shows it.
     fn of(f: &'a Finding<'a>) -> JsonFinding<'a> {
         JsonFinding {
-            path: f.path.to_string_lossy(),
+            path: crate::core::files::paths::lossy(f.path),
             rule: f.d.rule,
             severity: f.d.severity,
             message: &f.d.message,

@@ -63,6 +63,22 @@ fn plain(p: &[u8]) -> bool {
     bad == 0
 }
 
+/// `path`'s text as `to_string_lossy` makes it, checked with the standard library's quick UTF-8
+/// check first: a path that is text already (nearly every one) is borrowed without the
+/// character-by-character walk of the lossy conversion.
+pub fn lossy(path: &Path) -> std::borrow::Cow<'_, str> {
+    path.to_str()
+        .map_or_else(|| path.to_string_lossy(), std::borrow::Cow::Borrowed)
+}
+
+/// `bytes` as `String::from_utf8_lossy` makes them, checked with the quick UTF-8 check first.
+pub fn lossy_bytes(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    std::str::from_utf8(bytes).map_or_else(
+        |_| String::from_utf8_lossy(bytes),
+        std::borrow::Cow::Borrowed,
+    )
+}
+
 /// A relative plain path's text (its names made text as `to_string_lossy` does, with `/` between
 /// them): what joining each component's lossy text with `/` makes, without parsing them. `None`
 /// for other paths (and on systems whose paths are not bytes).
@@ -73,7 +89,7 @@ pub fn plain_text(path: &Path) -> Option<std::borrow::Cow<'_, str>> {
         // A `/` is one byte that no multi-byte character holds, so the lossy text of the
         // whole is the lossy texts of the names with `/` between them.
         if p.first() != Some(&b'/') && plain(p) {
-            return Some(path.to_string_lossy());
+            return Some(lossy(path));
         }
     }
     #[cfg(not(unix))]
@@ -448,6 +464,26 @@ mod tests {
             let path = Path::new(&p);
             proptest::prop_assert_eq!(parent(path), path.parent(), "{:?}", p);
             proptest::prop_assert_eq!(file_name(path), path.file_name(), "{:?}", p);
+        }
+
+        #[test]
+        fn lossy_text_is_what_the_lossy_conversions_make(
+            p in any_path(),
+            b in proptest::collection::vec(proptest::prop_oneof![
+                proptest::prelude::any::<u8>(),
+                proptest::prelude::Just(b'a'),
+                proptest::prelude::Just(0xc3u8),
+                proptest::prelude::Just(0xa9u8),
+            ], 0..24),
+        ) {
+            proptest::prop_assert_eq!(lossy(Path::new(&p)), Path::new(&p).to_string_lossy());
+            proptest::prop_assert_eq!(lossy_bytes(&b), String::from_utf8_lossy(&b));
+            #[cfg(unix)]
+            {
+                use std::os::unix::ffi::OsStrExt;
+                let path = Path::new(std::ffi::OsStr::from_bytes(&b));
+                proptest::prop_assert_eq!(lossy(path), path.to_string_lossy());
+            }
         }
 
         #[test]

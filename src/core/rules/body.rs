@@ -402,7 +402,7 @@ pub(crate) fn file_facts(path: &Path, offset: u64) -> std::io::Result<BodyFacts>
     let mut more = true;
     let (mut line, mut lines, mut col) = (Vec::new(), 0usize, 0usize);
     let mut feed = |piece: &[u8], i: usize, col: &mut usize, facts: &mut BodyFacts| {
-        let text = String::from_utf8_lossy(piece);
+        let text = crate::core::files::paths::lossy_bytes(piece);
         facts.bytes += text.len() as u64;
         if more {
             more = scan.line(i, &text, *col, *col > 0);
