@@ -285,6 +285,31 @@ fn copy_file(from: &Path, to: &Path, meta: &std::fs::Metadata) -> Result<(), Man
     Ok(())
 }
 
+/// [`tree_hash`]'s record of a folder: `d`, its path inside.
+fn hash_folder(h: &mut blake3::Hasher, rel: &str) {
+    h.update(b"d\0");
+    h.update(rel.as_bytes());
+    h.update(b"\0");
+}
+
+/// [`tree_hash`]'s record of a link: `l`, its path inside, its target.
+fn hash_link(h: &mut blake3::Hasher, rel: &str, target: &Path) {
+    h.update(b"l\0");
+    h.update(rel.as_bytes());
+    h.update(b"\0");
+    h.update(target.to_string_lossy().as_bytes());
+    h.update(b"\0");
+}
+
+/// [`tree_hash`]'s record of a file before its bytes: `x` (it runs) or `f`, its path inside,
+/// its length.
+fn hash_file_head(h: &mut blake3::Hasher, rel: &str, exec: bool, len: u64) {
+    h.update(if exec { b"x\0" } else { b"f\0" });
+    h.update(rel.as_bytes());
+    h.update(b"\0");
+    h.update(&len.to_le_bytes());
+}
+
 /// The hash of a skill folder's content: every folder, file (its bytes and whether it runs) and
 /// link (its target) by its path inside, in path order; repository data left out. The same
 /// content gives the same hash wherever it lies.
@@ -296,24 +321,15 @@ pub fn tree_hash(dir: &Path) -> Result<String, ManageError> {
             if e.left_out().is_some() {
                 return Ok(Step::Skip);
             }
-            h.update(b"d\0");
-            h.update(e.rel.as_bytes());
-            h.update(b"\0");
+            hash_folder(&mut h, &e.rel);
             return Ok(Step::Enter);
         }
         if ft.is_symlink() {
             let t = std::fs::read_link(&e.path).map_err(ManageError::io("read", &e.path))?;
-            h.update(b"l\0");
-            h.update(e.rel.as_bytes());
-            h.update(b"\0");
-            h.update(t.to_string_lossy().as_bytes());
-            h.update(b"\0");
+            hash_link(&mut h, &e.rel, &t);
         } else if ft.is_file() {
             let exec = crate::core::files::fsx::runnable(&e.path, &e.meta);
-            h.update(if exec { b"x\0" } else { b"f\0" });
-            h.update(e.rel.as_bytes());
-            h.update(b"\0");
-            h.update(&e.meta.len().to_le_bytes());
+            hash_file_head(&mut h, &e.rel, exec, e.meta.len());
             let mut f = std::fs::File::open(&e.path).map_err(ManageError::io("read", &e.path))?;
             std::io::copy(&mut f, &mut h).map_err(ManageError::io("read", &e.path))?;
         }
@@ -396,9 +412,7 @@ impl Summer {
             if e.left_out().is_some() {
                 return Ok(Step::Skip);
             }
-            h.update(b"d\0");
-            h.update(e.rel.as_bytes());
-            h.update(b"\0");
+            hash_folder(h, &e.rel);
             return Ok(Step::Enter);
         }
         if ft.is_symlink() {
@@ -409,17 +423,10 @@ impl Summer {
                 read = std::fs::read_link(&e.path).map_err(ManageError::io("read", &e.path))?;
                 read.as_path()
             };
-            h.update(b"l\0");
-            h.update(e.rel.as_bytes());
-            h.update(b"\0");
-            h.update(t.to_string_lossy().as_bytes());
-            h.update(b"\0");
+            hash_link(h, &e.rel, t);
         } else if ft.is_file() {
             let exec = crate::core::files::fsx::runnable(&e.path, &e.meta);
-            h.update(if exec { b"x\0" } else { b"f\0" });
-            h.update(e.rel.as_bytes());
-            h.update(b"\0");
-            h.update(&e.meta.len().to_le_bytes());
+            hash_file_head(h, &e.rel, exec, e.meta.len());
             let mut f = std::fs::File::open(&e.path).map_err(ManageError::io("read", &e.path))?;
             // Room for the whole file and the read that finds its end, up to one block of
             // reading: the buffer grows to the skill's largest file, not to the block.
